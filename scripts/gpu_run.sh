@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# One call on the GPU machine: install missing wheels (if a folder of them is given), run the
+# whole test suite (GPU tests included) and the benchmarks, and write everything to OUTDIR.
+#
+#   scripts/gpu_run.sh OUTDIR [WHEELDIR] [BENCH_ARGS...]
+#
+# OUTDIR gets: info.txt (python -m cuarray info), tests.txt (+ junit.xml), bench.txt, bench.json.
+set -uo pipefail
+OUT=${1:?usage: scripts/gpu_run.sh OUTDIR [WHEELDIR] [BENCH_ARGS...]}
+WHL=${2:-}
+shift $(( $# >= 2 ? 2 : 1 ))
+mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1
+if [ -n "$WHL" ] && compgen -G "$WHL/*.whl" >/dev/null; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+        --target /tmp/cuarray-site "$WHL"/*.whl || exit 1
+    export PYTHONPATH=/tmp/cuarray-site${PYTHONPATH:+:$PYTHONPATH}
+fi
+export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}
+# One kernel cache for all test workers and the benchmark, so each kernel compiles once.
+export CUARRAY_CACHE_DIR=${CUARRAY_CACHE_DIR:-/tmp/cuarray-kernel-cache}
+
+python3 -m cuarray info > "$OUT/info.txt" 2>&1
+tail -n 25 "$OUT/info.txt"
+timeout 420 python3 -m pytest -q -n 12 -p no:cacheprovider --timeout 240 \
+    --junitxml "$OUT/junit.xml" --maxfail=300 tests 2>&1 | tee "$OUT/tests.txt" | tail -n 60
+timeout 420 python3 -m cuarray.bench --json "$OUT/bench.json" "$@" 2>&1 | tee "$OUT/bench.txt" | tail -n 60

@@ -1,0 +1,33 @@
+"""Test configuration: the `gpu` marker skips, with the reason, when no CUDA device is usable."""
+
+import os
+
+import pytest
+
+import cuarray
+
+
+def pytest_report_header(config):
+    reason = cuarray.cuda._backend.unavailable_reason()
+    if reason is None:
+        d = cuarray.cuda.Device()
+        return "cuarray: GPU tests run on {} (sm_{})".format(d.name, d.compute_capability)
+    return "cuarray: GPU tests skipped: {}".format(reason)
+
+
+def pytest_collection_modifyitems(config, items):
+    reason = cuarray.cuda._backend.unavailable_reason()
+    if reason is None:
+        return
+    skip = pytest.mark.skip(reason="needs a CUDA device: {}".format(reason))
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _no_leaked_stream():
+    """A test that changes the current stream must not leak it into the next test."""
+    yield
+    if cuarray.cuda.get_current_stream() is not cuarray.cuda.Stream.null:
+        cuarray.cuda.Stream.null.use()
