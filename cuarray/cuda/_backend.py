@@ -1,0 +1,148 @@
+"""Lazy access to cuda.core and cuda.bindings, and CUDA error checking.
+
+`import cuarray` must work on a machine with no GPU, no driver and no CUDA libraries, and must be
+fast. So nothing here imports cuda.core or cuda.bindings at module level: `core()` and `driver()`
+import on first use and cache the module. Loader failures (cuda.pathfinder raises
+`DynamicLibNotFoundError`, a RuntimeError, not an ImportError) become one `CUDARuntimeError` whose
+message names the cause (no driver, no device, package missing) instead of a stack of loader internals.
+"""
+
+from __future__ import annotations
+
+import functools
+
+__all__ = [
+    "CUDARuntimeError",
+    "NoDeviceError",
+    "core",
+    "driver",
+    "nvrtc",
+    "check",
+    "is_available",
+    "unavailable_reason",
+    "ensure_initialized",
+]
+
+
+class CUDARuntimeError(RuntimeError):
+    """A CUDA driver or runtime call failed. `status` holds the CUresult (or None)."""
+
+    def __init__(self, message: str, status=None):
+        super().__init__(message)
+        self.status = status
+
+
+class NoDeviceError(CUDARuntimeError):
+    """No usable CUDA device: no driver, no GPU, or the CUDA Python packages are missing."""
+
+
+@functools.cache
+def core():
+    """The `cuda.core` module (imported on first use)."""
+    try:
+        import cuda.core as _core
+    except Exception as exc:  # ImportError, or cuda-bindings missing underneath
+        raise NoDeviceError(
+            "cuda.core could not be imported ({}: {}); install cuarray with its dependencies "
+            "(pip install cuarray[cu13])".format(type(exc).__name__, exc)
+        ) from exc
+    return _core
+
+
+@functools.cache
+def driver():
+    """The `cuda.bindings.driver` module (imported on first use)."""
+    try:
+        from cuda.bindings import driver as _driver
+    except Exception as exc:
+        raise NoDeviceError(
+            "cuda.bindings could not be imported ({}: {})".format(type(exc).__name__, exc)
+        ) from exc
+    return _driver
+
+
+@functools.cache
+def nvrtc():
+    """The `cuda.bindings.nvrtc` module (imported on first use)."""
+    from cuda.bindings import nvrtc as _nvrtc
+
+    return _nvrtc
+
+
+def _error_text(status) -> str:
+    drv = driver()
+    try:
+        err, name = drv.cuGetErrorName(status)
+        err2, text = drv.cuGetErrorString(status)
+        return "{}: {}".format(name.decode(), text.decode())
+    except Exception:
+        return repr(status)
+
+
+def check(result):
+    """Check a cuda.bindings call's `(CUresult, *outputs)` tuple; return the outputs.
+
+    cuda.bindings never raises on CUDA errors, so every call goes through this.
+    Returns None for no outputs, the single output for one, else a tuple.
+    """
+    status = result[0]
+    if status != 0:  # CUDA_SUCCESS / cudaSuccess / NVRTC_SUCCESS are all 0
+        raise CUDARuntimeError(_error_text(status), status)
+    n = len(result)
+    if n == 1:
+        return None
+    if n == 2:
+        return result[1]
+    return result[1:]
+
+
+_init_error: BaseException | None = None
+_initialized = False
+
+
+def ensure_initialized() -> None:
+    """Initialise the driver once; raise NoDeviceError naming the cause when there is no device."""
+    global _initialized, _init_error
+    if _initialized:
+        return
+    if _init_error is not None:
+        raise NoDeviceError(str(_init_error)) from _init_error
+    try:
+        drv = driver()
+        try:
+            (err,) = drv.cuInit(0)
+        except Exception as exc:  # DynamicLibNotFoundError: libcuda.so is not there
+            raise NoDeviceError(
+                "no CUDA driver found (libcuda.so could not be loaded: {}). cuarray needs an "
+                "NVIDIA GPU with its driver installed.".format(exc)
+            ) from exc
+        if err != 0:
+            name = getattr(err, "name", str(err))
+            if name == "CUDA_ERROR_NO_DEVICE":
+                raise NoDeviceError("the CUDA driver is installed but reports no CUDA device")
+            raise NoDeviceError("the CUDA driver failed to initialise ({})".format(name))
+        err, count = drv.cuDeviceGetCount()
+        if err != 0 or count == 0:
+            raise NoDeviceError("the CUDA driver is installed but reports no CUDA device")
+    except NoDeviceError as exc:
+        _init_error = exc
+        raise
+    _initialized = True
+
+
+def is_available() -> bool:
+    """True when a CUDA device can be used. Never raises."""
+    try:
+        ensure_initialized()
+    except Exception:
+        return False
+    return True
+
+
+def unavailable_reason() -> str | None:
+    """Why no device can be used, or None when one can."""
+    try:
+        ensure_initialized()
+    except Exception as exc:
+        return str(exc)
+    return None

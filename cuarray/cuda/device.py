@@ -1,0 +1,171 @@
+"""Devices and the current device of each thread.
+
+`Device(i)` is a light handle (an int and a few cached properties), like `cupy.cuda.Device`; the
+heavy object is cuda.core's Device, a per-thread singleton whose `set_current()` must be called in
+every thread before the driver is used there. `_core_device()` does that once per (thread, device).
+
+Thread-safety: the current device is per thread (a thread starts on device 0), as in CUDA itself.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from . import _backend
+
+__all__ = ["Device", "get_device_id", "get_device_count", "synchronize"]
+
+_tls = threading.local()
+
+
+def get_device_id() -> int:
+    """The current thread's device ordinal (0 until `Device(i).use()`)."""
+    return getattr(_tls, "device_id", 0)
+
+
+def _core_device(device_id: int | None = None):
+    """cuda.core's Device for `device_id`, made current in this thread (once per thread)."""
+    if device_id is None:
+        device_id = get_device_id()
+    made = getattr(_tls, "made_current", None)
+    if made is None:
+        made = _tls.made_current = {}
+    dev = made.get(device_id)
+    if dev is None:
+        _backend.ensure_initialized()
+        count = get_device_count()
+        if not 0 <= device_id < count:
+            raise _backend.CUDARuntimeError(
+                "invalid device ordinal {} (this machine has {} CUDA device(s))".format(device_id, count)
+            )
+        dev = _backend.core().Device(device_id)
+        dev.set_current()
+        made[device_id] = dev
+    elif getattr(_tls, "active_context", None) != device_id:
+        dev.set_current()
+    _tls.active_context = device_id
+    return dev
+
+
+def get_device_count() -> int:
+    """How many CUDA devices the driver sees (0 when there is no driver)."""
+    if not _backend.is_available():
+        return 0
+    return _backend.check(_backend.driver().cuDeviceGetCount())
+
+
+def synchronize() -> None:
+    """Wait for all work on the current device."""
+    _core_device().sync()
+
+
+class Device:
+    """A CUDA device. `with Device(1):` or `Device(1).use()` makes it current for this thread.
+
+    See `cupy.cuda.Device`. Creating one touches no driver; properties do.
+    """
+
+    __slots__ = ("id", "_prev")
+
+    def __init__(self, device: int | "Device" | None = None):
+        if device is None:
+            device = get_device_id()
+        elif isinstance(device, Device):
+            device = device.id
+        device = int(device)
+        if device < 0:
+            raise ValueError("device ordinal must be >= 0, got {}".format(device))
+        self.id = device
+        self._prev = []
+
+    def __int__(self) -> int:
+        return self.id
+
+    __index__ = __int__
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Device) and other.id == self.id
+
+    def __hash__(self) -> int:
+        return hash(("cuarray.Device", self.id))
+
+    def __repr__(self) -> str:
+        return "<CUDA Device {}>".format(self.id)
+
+    def use(self) -> None:
+        """Make this the current device of the calling thread."""
+        _core_device(self.id)
+        _tls.device_id = self.id
+
+    def __enter__(self) -> "Device":
+        self._prev.append(get_device_id())
+        self.use()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        Device(self._prev.pop()).use()
+
+    def synchronize(self) -> None:
+        """Wait for all work on this device."""
+        _core_device(self.id).sync()
+
+    @property
+    def _core(self):
+        return _core_device(self.id)
+
+    @property
+    def name(self) -> str:
+        return self._core.name
+
+    @property
+    def compute_capability(self) -> str:
+        """Major and minor version as a string, e.g. ``'90'`` (CuPy's convention)."""
+        cc = self._core.compute_capability
+        return "{}{}".format(cc.major, cc.minor)
+
+    @property
+    def arch(self) -> str:
+        """The NVRTC architecture for this device, e.g. ``'sm_90'``."""
+        return "sm_" + self.compute_capability
+
+    @property
+    def multiprocessor_count(self) -> int:
+        return _sm_count(self.id)
+
+    @property
+    def mem_info(self) -> tuple[int, int]:
+        """``(free, total)`` device memory in bytes, as the driver reports them."""
+        _core_device(self.id)
+        free, total = _backend.check(_backend.driver().cuMemGetInfo())
+        return int(free), int(total)
+
+    @property
+    def attributes(self) -> dict:
+        """Every device attribute cuda.core exposes, by name."""
+        props = self._core.properties
+        out = {}
+        for name in dir(type(props)):
+            if name.startswith("_"):
+                continue
+            try:
+                value = getattr(props, name)
+            except Exception:
+                continue
+            if isinstance(value, (int, bool)):
+                out[name] = value
+        return out
+
+    @property
+    def pci_bus_id(self) -> str:
+        return self._core.pci_bus_id
+
+
+_SM_COUNT: dict[int, int] = {}
+
+
+def _sm_count(device_id: int) -> int:
+    """Multiprocessor count, cached: the launch path reads it for every grid choice."""
+    n = _SM_COUNT.get(device_id)
+    if n is None:
+        n = _SM_COUNT[device_id] = _core_device(device_id).properties.multiprocessor_count
+    return n

@@ -1,0 +1,211 @@
+"""Streams, events, and the current stream of each thread.
+
+Every operation launches on `get_current_stream()`. A thread starts on `Stream.null`, the legacy
+default stream (the stream NumPy-style code expects: it orders with every other blocking stream,
+like CuPy's and PyTorch's defaults). `with stream:` or `stream.use()` changes the current stream of
+the calling thread for the current device.
+
+Our Stream wraps a cuda.core Stream (`_cs`), which is what cuda.core's `launch` takes; it also
+implements `__cuda_stream__` so cuda.core, cuda.compute and nccl4py accept it directly.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from . import _backend
+from . import device as _device
+
+__all__ = ["Stream", "ExternalStream", "Event", "get_current_stream", "get_elapsed_time"]
+
+_tls = threading.local()
+
+
+class Stream:
+    """A CUDA stream. See `cupy.cuda.Stream`.
+
+    ``Stream()`` creates a blocking stream on the current device (it orders with the legacy default
+    stream); ``Stream(non_blocking=True)`` one that does not. ``Stream.null`` is the legacy default
+    stream. ``ptr`` is the ``cudaStream_t`` as an int (0 for the legacy default stream).
+    """
+
+    __slots__ = ("_cs", "ptr", "device_id", "_prev", "__weakref__")
+
+    null: "Stream"  # set below
+
+    def __init__(self, null: bool = False, non_blocking: bool = False, priority: int | None = None):
+        self._prev = []
+        if null:
+            self._cs = None  # materialised on first use, so that import needs no driver
+            self.ptr = 0
+            self.device_id = -1  # the legacy stream exists on every device
+            return
+        dev = _device._core_device()
+        opts = _backend.core().StreamOptions(nonblocking=bool(non_blocking), priority=priority)
+        self._cs = dev.create_stream(options=opts)
+        self.ptr = int(self._cs.handle)
+        self.device_id = _device.get_device_id()
+
+    @classmethod
+    def _wrap(cls, core_stream, device_id: int) -> "Stream":
+        self = cls.__new__(cls)
+        self._prev = []
+        self._cs = core_stream
+        self.ptr = int(core_stream.handle)
+        self.device_id = device_id
+        return self
+
+    def _core(self):
+        """The cuda.core Stream (materialising the legacy default stream on first use)."""
+        cs = self._cs
+        if cs is None:
+            _device._core_device()
+            cs = self._cs = _backend.core().LEGACY_DEFAULT_STREAM
+        return cs
+
+    def __cuda_stream__(self) -> tuple[int, int]:
+        # The stream protocol has no way to say "legacy default"; its handle value is 0x1.
+        return (0, self.ptr if self.ptr else 1)
+
+    def __repr__(self) -> str:
+        if self.ptr == 0:
+            return "<cuarray.cuda.Stream null>"
+        return "<cuarray.cuda.Stream {:#x} (device {})>".format(self.ptr, self.device_id)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Stream) and other.ptr == self.ptr
+
+    def __hash__(self) -> int:
+        return hash(("cuarray.Stream", self.ptr))
+
+    # -- current stream -------------------------------------------------------------------
+    def use(self) -> "Stream":
+        """Make this the current stream of the calling thread (for the current device)."""
+        streams = _current_streams()
+        streams[_device.get_device_id()] = self
+        return self
+
+    def __enter__(self) -> "Stream":
+        self._prev.append(get_current_stream())
+        return self.use()
+
+    def __exit__(self, *exc) -> None:
+        self._prev.pop().use()
+
+    # -- synchronisation ------------------------------------------------------------------
+    def synchronize(self) -> None:
+        """Wait until all work queued on this stream has finished."""
+        self._core().sync()
+
+    @property
+    def done(self) -> bool:
+        """True when all work queued on this stream has finished (does not block)."""
+        self._core()
+        err = _backend.driver().cuStreamQuery(self.ptr)[0]
+        if err == 0:
+            return True
+        if getattr(err, "name", "") == "CUDA_ERROR_NOT_READY":
+            return False
+        _backend.check((err,))
+        return False
+
+    def record(self, event: "Event | None" = None) -> "Event":
+        """Record `event` (a new timing event when None) on this stream and return it."""
+        if event is None:
+            event = Event()
+        _backend.check(_backend.driver().cuEventRecord(event._ev, self.ptr))
+        return event
+
+    def wait_event(self, event: "Event") -> None:
+        """Make later work on this stream wait for `event`, without blocking the host."""
+        self._core()
+        _backend.check(_backend.driver().cuStreamWaitEvent(self.ptr, event._ev, 0))
+
+
+Stream.null = Stream(null=True)
+
+
+class ExternalStream(Stream):
+    """A stream created elsewhere (another library), given by its ``cudaStream_t`` value."""
+
+    __slots__ = ()
+
+    def __init__(self, ptr: int, device_id: int | None = None):
+        self._prev = []
+        self.ptr = int(ptr)
+        self.device_id = _device.get_device_id() if device_id is None else int(device_id)
+        if self.ptr == 0:
+            self._cs = None
+        else:
+            _device._core_device(self.device_id)
+            self._cs = _backend.core().Stream.from_handle(self.ptr)
+
+
+def _current_streams() -> dict:
+    streams = getattr(_tls, "streams", None)
+    if streams is None:
+        streams = _tls.streams = {}
+    return streams
+
+
+def get_current_stream(device_id: int | None = None) -> Stream:
+    """The calling thread's current stream on `device_id` (default: the current device)."""
+    streams = getattr(_tls, "streams", None)
+    if streams is None:
+        return Stream.null
+    if device_id is None:
+        device_id = _device.get_device_id()
+    return streams.get(device_id, Stream.null)
+
+
+class Event:
+    """A CUDA event. See `cupy.cuda.Event`; timing is on unless ``disable_timing=True``."""
+
+    __slots__ = ("_ev", "ptr", "device_id")
+
+    def __init__(self, block: bool = False, disable_timing: bool = False, interprocess: bool = False):
+        drv = _backend.driver()
+        _device._core_device()
+        flags = 0
+        if block:
+            flags |= int(drv.CUevent_flags.CU_EVENT_BLOCKING_SYNC)
+        if disable_timing or interprocess:
+            flags |= int(drv.CUevent_flags.CU_EVENT_DISABLE_TIMING)
+        if interprocess:
+            flags |= int(drv.CUevent_flags.CU_EVENT_INTERPROCESS)
+        self._ev = _backend.check(drv.cuEventCreate(flags))
+        self.ptr = int(self._ev)
+        self.device_id = _device.get_device_id()
+
+    def __del__(self):
+        ev = getattr(self, "_ev", None)
+        if ev is not None:
+            try:
+                _backend.driver().cuEventDestroy(ev)
+            except Exception:
+                pass
+
+    def record(self, stream: Stream | None = None) -> None:
+        """Record this event on `stream` (default: the current stream)."""
+        if stream is None:
+            stream = get_current_stream()
+        stream.record(self)
+
+    def synchronize(self) -> None:
+        """Block the host until the work before this event has finished."""
+        _backend.check(_backend.driver().cuEventSynchronize(self._ev))
+
+    @property
+    def done(self) -> bool:
+        err = _backend.driver().cuEventQuery(self._ev)[0]
+        if err == 0:
+            return True
+        if getattr(err, "name", "") == "CUDA_ERROR_NOT_READY":
+            return False
+        _backend.check((err,))
+        return False
+
+
+def get_elapsed_time(start: Event, end: Event) -> float:
+    """Milliseconds between two recorded, completed events."""
+    return float(_backend.check(_backend.driver().cuEventElapsedTime(start._ev, end._ev)))
