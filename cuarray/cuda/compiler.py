@@ -1,0 +1,552 @@
+"""NVRTC compilation, with a per-process and an on-disk kernel cache.
+
+`compile_module(source, ...)` returns a loaded `Module`; `compile_cubin` only compiles (no device
+needed: CI compiles every generated kernel for sm_90 through it). NVRTC runs once per key per
+machine: cubins (not PTX, which a driver older than NVRTC cannot JIT) are kept under
+`get_cache_dir()` with their symbol mapping (`_kernel_cache` has the file format).
+
+The key covers everything that changes the cubin: source, options, name expressions, arch, NVRTC
+and cuda.core versions, the content of our device headers (`cuarray/_core/templates/`) and an
+identifier of the CCCL and cudart header directories.
+
+Set ``CUARRAY_SHOW_SOURCE=1`` (or call `set_show_source(True)`) to print each source as it is
+compiled; `CUARRAY_CACHE_DIR` moves the disk cache.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import re
+import sys
+
+import numpy as np
+
+from . import _backend
+from . import _kernel_cache
+from . import device as _device
+from . import launch as _launch
+from ._kernel_cache import CacheWarning as CacheWarning
+from ._kernel_cache import clear as clear_disk_cache
+from ._kernel_cache import get_cache_dir as get_cache_dir
+
+__all__ = [
+    "CompileError",
+    "CacheWarning",
+    "Module",
+    "Function",
+    "compile_module",
+    "compile_cubin",
+    "clear_disk_cache",
+    "clear_memory_cache",
+    "get_cache_dir",
+    "set_show_source",
+    "convert_args",
+]
+
+TEMPLATES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "_core", "templates")
+
+_INSTALL_HINT = "pip install cuarray[cu13] (or point CUDA_HOME at a CUDA toolkit)"
+_HEADER_DIR_HELP = {
+    "cccl": "CCCL headers (cuda/std/*, nv/target), wheel nvidia-cuda-cccl",
+    "cudart": "CUDA runtime headers (cuda_fp16.h, cuda_bf16.h), wheel nvidia-cuda-runtime",
+}
+
+
+class CompileError(Exception):
+    """NVRTC rejected a kernel. `log` is NVRTC's log, `source` the full source, `options` the flags."""
+
+    def __init__(self, message: str, log: str = "", source: str = "", options=()):
+        super().__init__(message)
+        self.log = log
+        self.source = source
+        self.options = tuple(options)
+
+
+# ---------------------------------------------------------------------------------------------
+# Header directories and the cache key
+
+@functools.cache
+def _header_dirs() -> dict:
+    """{'templates'|'cccl'|'cudart': path or None}, found once per process."""
+    dirs = {"templates": TEMPLATES_DIR if os.path.isdir(TEMPLATES_DIR) else None}
+    for lib in ("cccl", "cudart"):
+        try:
+            from cuda.pathfinder import find_nvidia_header_directory
+
+            dirs[lib] = find_nvidia_header_directory(lib)
+        except Exception:  # pathfinder raises for unknown names on old versions; treat as missing
+            dirs[lib] = None
+    return dirs
+
+
+def _include_path() -> list:
+    return [d for d in _header_dirs().values() if d]
+
+
+def _file_digest(path: str) -> str:
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+@functools.cache
+def _templates_digest(path: str | None) -> str:
+    """Hash of every file under our templates dir: a kernel may include any of them."""
+    if not path:
+        return "none"
+    h = hashlib.sha256()
+    for root, subdirs, files in os.walk(path):
+        subdirs.sort()
+        for fname in sorted(files):
+            full = os.path.join(root, fname)
+            h.update(os.path.relpath(full, path).encode() + b"\0" + _file_digest(full).encode())
+    return h.hexdigest()
+
+
+# A file whose content or stamp changes when the header package is upgraded.
+_VERSION_FILES = {"cccl": "cuda/std/__cccl/version.h", "cudart": "cuda_runtime_api.h"}
+
+
+@functools.cache
+def _toolchain_id() -> str:
+    """NVRTC, cuda.core and header-directory identity, computed once per process."""
+    try:
+        err, major, minor = _backend.nvrtc().nvrtcVersion()
+    except Exception as exc:
+        raise _nvrtc_unavailable(exc) from exc
+    parts = ["nvrtc {}.{}".format(major, minor)]
+    try:
+        from cuda.pathfinder import load_nvidia_dynamic_lib
+
+        # nvrtcVersion has no patch level; the library file's stamp tells 13.0.48 from 13.0.88.
+        st = os.stat(load_nvidia_dynamic_lib("nvrtc").abs_path)
+        parts.append("libnvrtc {} {}".format(st.st_size, st.st_mtime_ns))
+    except Exception:
+        pass
+    parts.append("cuda.core " + getattr(_backend.core(), "__version__", "?"))
+    for lib, rel in _VERSION_FILES.items():
+        d = _header_dirs()[lib]
+        stamp = "missing"
+        if d:
+            vf = os.path.join(d, rel)
+            try:
+                st = os.stat(vf)
+                stamp = "{} {} {}".format(d, st.st_size, st.st_mtime_ns)
+                if st.st_size < 65536:
+                    stamp += " " + _file_digest(vf)
+            except OSError:
+                stamp = d
+        parts.append("{}: {}".format(lib, stamp))
+    return "\n".join(parts)
+
+
+def _cache_key(source: str, options: tuple, name_expressions: tuple, arch: str) -> str:
+    text = repr((
+        _kernel_cache.FORMAT_VERSION,
+        source,
+        tuple(options),
+        tuple(name_expressions),
+        arch,
+        _toolchain_id(),
+        _templates_digest(_header_dirs()["templates"]),
+    ))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+# ---------------------------------------------------------------------------------------------
+# Options: NVRTC flag strings -> ProgramOptions fields (cuda.core builds the flags from fields)
+
+_BOOL_FLAGS = {
+    "-use_fast_math": ("use_fast_math", True), "--use_fast_math": ("use_fast_math", True),
+    "-lineinfo": ("lineinfo", True), "--generate-line-info": ("lineinfo", True),
+    "-G": ("debug", True), "--device-debug": ("debug", True),
+    "-rdc=true": ("relocatable_device_code", True), "--relocatable-device-code=true": ("relocatable_device_code", True),
+    "-restrict": ("restrict", True), "--restrict": ("restrict", True),
+    "-w": ("disable_warnings", True), "--disable-warnings": ("disable_warnings", True),
+}
+_VALUE_FLAGS = {  # prefix (with "=") -> (field, converter)
+    "-std=": ("std", str), "--std=": ("std", str),
+    "-ftz=": ("ftz", "bool"), "--ftz=": ("ftz", "bool"),
+    "-prec-div=": ("prec_div", "bool"), "--prec-div=": ("prec_div", "bool"),
+    "-prec-sqrt=": ("prec_sqrt", "bool"), "--prec-sqrt=": ("prec_sqrt", "bool"),
+    "-fmad=": ("fma", "bool"), "--fmad=": ("fma", "bool"),
+    "-maxrregcount=": ("max_register_count", int), "--maxrregcount=": ("max_register_count", int),
+}
+_LIST_FLAGS = {  # flag -> field; accepts "-DX", "-D X" (two items) and "--define-macro=X"
+    "-D": "define_macro", "--define-macro": "define_macro",
+    "-U": "undefine_macro", "--undefine-macro": "undefine_macro",
+    "-I": "include_path", "--include-path": "include_path",
+}
+
+
+def _parse_options(options) -> tuple[dict, list]:
+    """Split flag strings into ProgramOptions fields and flags cuda.core has no field for."""
+    fields = {"std": "c++17", "define_macro": [], "undefine_macro": [], "include_path": []}
+    extra = []
+    items = list(options)
+    i = 0
+    while i < len(items):
+        opt = items[i]
+        if not isinstance(opt, str):
+            raise TypeError("compiler options must be strings, got {!r}".format(opt))
+        i += 1
+        if opt.startswith(("-arch", "--gpu-architecture")):
+            raise ValueError("pass the architecture as arch=..., not as the option {!r}".format(opt))
+        if opt in _BOOL_FLAGS:
+            field, value = _BOOL_FLAGS[opt]
+            fields[field] = value
+            continue
+        if opt in ("-std", "--std") and i < len(items):
+            fields["std"] = items[i]
+            i += 1
+            continue
+        prefix = next((p for p in _VALUE_FLAGS if opt.startswith(p)), None)
+        if prefix is not None:
+            field, conv = _VALUE_FLAGS[prefix]
+            value = opt[len(prefix):]
+            fields[field] = value.lower() == "true" if conv == "bool" else conv(value)
+            continue
+        value = None
+        for flag, field in _LIST_FLAGS.items():
+            if opt == flag and i < len(items):
+                value, i = items[i], i + 1
+            elif flag.startswith("--") and opt.startswith(flag + "="):
+                value = opt[len(flag) + 1:]
+            elif not flag.startswith("--") and opt.startswith(flag) and len(opt) > len(flag):
+                value = opt[len(flag):]
+            else:
+                continue
+            if field == "define_macro" and "=" in value:
+                value = tuple(value.split("=", 1))
+            fields[field].append(value)
+            break
+        if value is None:
+            extra.append(opt)  # passed to NVRTC verbatim, see _options_class
+    return fields, extra
+
+
+@functools.cache
+def _options_class():
+    """ProgramOptions that also passes flags it has no field for.
+
+    cuda.core builds NVRTC's argument list in `ProgramOptions.as_bytes`; appending there is the one
+    documented seam that lets CuPy-style option tuples carry any NVRTC flag.
+    """
+    base = _backend.core().ProgramOptions
+
+    class _Options(base):
+        _extra = ()
+
+        def as_bytes(self, *args, **kwargs):
+            return list(super().as_bytes(*args, **kwargs)) + [f.encode() for f in self._extra]
+
+    return _Options
+
+
+def _program_options(options, arch: str, name: str):
+    fields, extra = _parse_options(options)
+    fields["include_path"] = fields["include_path"] + _include_path()  # the user's dirs win
+    for f in ("define_macro", "undefine_macro", "include_path"):
+        if not fields[f]:
+            del fields[f]
+    opts = _options_class()(arch=arch, name=name, **fields)
+    opts._extra = tuple(extra)
+    return opts
+
+
+# ---------------------------------------------------------------------------------------------
+# Compiling
+
+_show_source = None
+
+
+def set_show_source(enabled: bool | None) -> None:
+    """Print every kernel source to stderr as it is compiled (None: follow CUARRAY_SHOW_SOURCE)."""
+    global _show_source
+    _show_source = enabled
+
+
+def _showing() -> bool:
+    if _show_source is not None:
+        return _show_source
+    return os.environ.get("CUARRAY_SHOW_SOURCE", "") not in ("", "0")
+
+
+def _program_name(name) -> str:
+    # cuda.core treats a name with a directory part specially; keep it a plain label.
+    return re.sub(r"[^\w.-]", "_", name) if name else "cuarray_kernel"
+
+
+def _nvrtc_compile(source: str, opts, name_expressions: tuple):
+    """One NVRTC run (tests count calls to this). Returns cuda.core's ObjectCode."""
+    core = _backend.core()
+    return core.Program(source, "c++", opts).compile("cubin", name_expressions=name_expressions)
+
+
+def compile_cubin(source: str, *, arch: str, options=(), name_expressions=(), user_source=None, name=None):
+    """Compile `source` to a cubin for `arch` (e.g. ``"sm_90"``); no device needed, no cache.
+
+    Returns ``(cubin bytes, {name_expression: mangled name bytes})``. Raises CompileError.
+    """
+    options, name_expressions = tuple(options), tuple(name_expressions)
+    pname = _program_name(name)
+    opts = _program_options(options, arch, pname)
+    if _showing():
+        print("// cuarray: compiling {} for {} {}\n{}".format(pname, arch, list(options), source), file=sys.stderr)
+    try:
+        obj = _nvrtc_compile(source, opts, name_expressions)
+    except Exception as exc:
+        if any("DynamicLibNotFound" in t.__name__ for t in type(exc).__mro__):
+            raise _nvrtc_unavailable(exc) from exc
+        text = str(exc)
+        if "NVRTC_ERROR" not in text and type(exc).__name__ != "NVRTCError":
+            raise
+        log = text.split("compilation log:", 1)[-1].strip("\x00\n ")
+        raise CompileError(_error_message(log, source, user_source, pname, arch, options),
+                           log, source, options) from None
+    return bytes(obj.code), dict(obj.symbol_mapping)
+
+
+def _nvrtc_unavailable(exc) -> Exception:
+    return _backend.CUDARuntimeError("NVRTC (libnvrtc) could not be loaded ({}: {}); {}".format(
+        type(exc).__name__, exc, _INSTALL_HINT))
+
+
+def _numbered(text: str, start: int = 1) -> str:
+    lines = text.splitlines()
+    width = len(str(start + len(lines)))
+    return "\n".join("{:>{w}} | {}".format(start + k, line, w=width) for k, line in enumerate(lines))
+
+
+def _error_message(log, source, user_source, pname, arch, options) -> str:
+    first_user_line = None
+    if user_source:
+        at = source.find(user_source)
+        if at >= 0:
+            first_user_line = source.count("\n", 0, at) + 1
+            last_user_line = first_user_line + user_source.count("\n")
+
+            def annotate(m):
+                n = int(m.group(2))
+                if first_user_line <= n <= last_user_line:
+                    return "{}({}) [your line {}]".format(m.group(1), n, n - first_user_line + 1)
+                return m.group(0)
+
+            log = re.sub(r"^({})\((\d+)\)".format(re.escape(pname)), annotate, log, flags=re.M)
+    parts = ["NVRTC could not compile '{}' for {} (options {}):".format(pname, arch, list(options)), log]
+    no_header = "could not open source file" in log
+    for lib in ("cccl", "cudart"):
+        if no_header and not _header_dirs()[lib]:
+            parts.append("Header directory '{}' ({}) was not found: {}.".format(
+                lib, _HEADER_DIR_HELP[lib], _INSTALL_HINT))
+    if no_header and not _header_dirs()["templates"]:
+        parts.append("cuarray's own device headers ({}) are missing: reinstall cuarray.".format(TEMPLATES_DIR))
+    if user_source:
+        parts += ["", "Generated source:", _numbered(source), "", "Your source:", _numbered(user_source)]
+    else:
+        parts += ["", "Source:", _numbered(source)]
+    return "\n".join(parts)
+
+
+def _load_or_compile_cubin(source, arch, options=(), name_expressions=(), *, user_source=None, name=None, key=None):
+    """(cubin, mapping) from the disk cache, compiling with NVRTC and storing on a miss."""
+    options, name_expressions = tuple(options), tuple(name_expressions)
+    if key is None:
+        key = _cache_key(source, options, name_expressions, arch)
+    hit = _kernel_cache.load(key)
+    if hit is not None:
+        return hit
+    cubin, mapping = compile_cubin(source, arch=arch, options=options, name_expressions=name_expressions,
+                                   user_source=user_source, name=name)
+    _kernel_cache.store(key, cubin, mapping)
+    return cubin, mapping
+
+
+# ---------------------------------------------------------------------------------------------
+# Loaded modules and functions
+
+_modules: dict = {}  # cache key -> Module (Modules hold CUlibrary handles: valid on every device)
+_archs: dict = {}  # device id -> "sm_XY"
+
+
+def clear_memory_cache() -> None:
+    """Forget this process's compiled modules (the next compile reads the disk cache)."""
+    _modules.clear()
+
+
+def compile_module(source: str, *, name_expressions=(), options=(), arch=None, user_source=None, name=None):
+    """Compile (or fetch from cache) `source` and load it: returns a `Module`.
+
+    `arch` defaults to the current device's. `user_source`, the part of `source` a user wrote,
+    is shown apart in a CompileError. Callers on a hot path keep the Module (or its Functions):
+    this function hashes the source on every call.
+    """
+    options, name_expressions = tuple(options), tuple(name_expressions)
+    if arch is None:
+        dev_id = _device.get_device_id()
+        arch = _archs.get(dev_id)
+        if arch is None:
+            arch = _archs[dev_id] = _device.Device(dev_id).arch
+    key = _cache_key(source, options, name_expressions, arch)
+    mod = _modules.get(key)
+    if mod is None:
+        cubin, mapping = _load_or_compile_cubin(source, arch, options, name_expressions,
+                                                user_source=user_source, name=name, key=key)
+        mod = _modules[key] = Module(cubin, mapping, name=name or "")
+    return mod
+
+
+class Module:
+    """A loaded cubin (or PTX/fatbin). `get_function(name)` takes a kernel name or name expression."""
+
+    def __init__(self, code: bytes, symbol_mapping=None, *, name: str = "", code_type: str = "cubin"):
+        _device._core_device()  # loading needs an initialised driver and a current context
+        oc = _backend.core().ObjectCode
+        loader = {"cubin": oc.from_cubin, "ptx": oc.from_ptx, "fatbin": oc.from_fatbin}[code_type]
+        self.name = name
+        self.symbol_mapping = dict(symbol_mapping or {})
+        self._code = loader(code, name=name, symbol_mapping=self.symbol_mapping)
+        self._functions: dict = {}
+
+    @classmethod
+    def from_file(cls, path: str) -> "Module":
+        """Load a .cubin, .fatbin or .ptx file."""
+        ext = os.path.splitext(path)[1].lower()
+        with open(path, "rb") as f:
+            data = f.read()
+        return cls(data, name=os.path.basename(path), code_type={".ptx": "ptx", ".fatbin": "fatbin"}.get(ext, "cubin"))
+
+    def get_function(self, name: str) -> "Function":
+        fn = self._functions.get(name)
+        if fn is None:
+            _device._core_device()
+            fn = self._functions[name] = Function(self._code.get_kernel(name), name, self)
+        return fn
+
+    def __repr__(self) -> str:
+        return "<cuarray.cuda.Module {!r}>".format(self.name)
+
+
+_ATTRIBUTES = ("max_threads_per_block", "shared_size_bytes", "const_size_bytes", "local_size_bytes",
+               "num_regs", "ptx_version", "binary_version", "max_dynamic_shared_size_bytes",
+               "preferred_shared_memory_carveout")
+
+
+class Function:
+    """A kernel of a Module: ``f(grid, block, args, shared_mem=0, stream=None)`` launches it.
+
+    `args` go through `convert_args`; `.kernel` is cuda.core's Kernel for `launch.launch`.
+    """
+
+    __slots__ = ("kernel", "name", "module", "_sizes")
+
+    def __init__(self, kernel, name: str, module=None):
+        self.kernel = kernel
+        self.name = name
+        self.module = module
+        self._sizes = False  # parameter sizes, read on first call (None when the driver can't say)
+
+    def __call__(self, grid, block, args, shared_mem: int = 0, stream=None) -> None:
+        sizes = self._sizes
+        if sizes is False:
+            sizes = self._sizes = _param_sizes(self.kernel)
+        cargs = convert_args(args, self.name, sizes)
+        if type(grid) is list:
+            grid = tuple(grid)
+        if type(block) is list:
+            block = tuple(block)
+        _launch.launch(self.kernel, grid, block, cargs, shared_mem, stream)
+
+    @property
+    def attributes(self) -> dict:
+        """Register count, max threads per block, static shared memory, ... on the current device."""
+        _device._core_device()
+        attrs = self.kernel.attributes
+        out = {}
+        for a in _ATTRIBUTES:
+            try:
+                out[a] = getattr(attrs, a)
+            except Exception:  # an attribute this driver does not know
+                pass
+        return out
+
+    def __repr__(self) -> str:
+        return "<cuarray.cuda.Function {!r}>".format(self.name)
+
+
+def _param_sizes(kernel):
+    try:
+        return tuple(int(p.size) for p in kernel.arguments_info)
+    except Exception:  # cuFuncGetParamInfo needs driver >= 12.4
+        return None
+
+
+_C_NAMES = {bool: "C bool", int: "C long long", float: "C double", complex: "C complex<double>"}
+_PY_SCALARS = {bool: np.bool_, int: np.int64, float: np.float64, complex: np.complex128}
+
+
+def convert_args(args, kernel_name: str = "kernel", sizes=None) -> tuple:
+    """Kernel arguments as cuda.core takes them; see `RawKernel` for the rules.
+
+    Arrays (our ndarray, `__cuda_array_interface__` objects, cuda.core Buffers) become pointers
+    (Python ints). numpy scalars keep their exact C type. Python ``bool``, ``int``, ``float`` and
+    ``complex`` become ``bool``, ``long long``, ``double`` and ``complex<double>``. `sizes`, the
+    kernel's parameter sizes in bytes, turns a mismatched count or width into a TypeError instead of
+    a crashed context or silently misread arguments.
+    """
+    if not isinstance(args, (tuple, list)):
+        raise TypeError("kernel arguments must be a tuple or list, got {}".format(type(args).__name__))
+    if sizes is not None and len(args) != len(sizes):
+        raise TypeError("kernel '{}' takes {} arguments, {} given".format(kernel_name, len(sizes), len(args)))
+    out = []
+    for i, a in enumerate(args):
+        t = type(a)
+        conv = _PY_SCALARS.get(t)
+        if conv is not None:
+            try:
+                c = conv(a)
+            except OverflowError:
+                raise OverflowError("argument {} of kernel '{}': {} does not fit a {}".format(
+                    i, kernel_name, a, _C_NAMES[t])) from None
+        elif isinstance(a, np.generic):
+            c = a
+        elif isinstance(a, (int, float, complex)):  # subclasses: IntEnum, ...
+            t = next(k for k in _PY_SCALARS if isinstance(a, k))
+            c = _PY_SCALARS[t](a)
+        else:
+            c = _pointer(a)
+            if c is None:
+                raise TypeError("argument {} of kernel '{}': unsupported type {} (pass a GPU array, a "
+                                "numpy scalar or a Python scalar)".format(i, kernel_name, t.__name__))
+        if sizes is not None:
+            width = 8 if type(c) is int else c.itemsize
+            if width != sizes[i]:
+                raise TypeError("argument {} of kernel '{}' is a {}-byte parameter but {} is {} bytes{}".format(
+                    i, kernel_name, sizes[i], _describe(a, c), width,
+                    "; pass a numpy scalar of the parameter's type" if t in _C_NAMES else ""))
+        out.append(c)
+    return tuple(out)
+
+
+def _describe(a, c) -> str:
+    if type(a) in _C_NAMES:
+        return "Python {} (as {})".format(type(a).__name__, _C_NAMES[type(a)])
+    if type(c) is int:
+        return "a pointer"
+    return "numpy.{}".format(type(c).__name__)
+
+
+def _pointer(a):
+    """The device address of an array-like, or None."""
+    data = getattr(a, "data", None)
+    ptr = getattr(data, "ptr", None)  # our ndarray: .data is a MemoryPointer
+    if type(ptr) is int:
+        return ptr
+    cai = getattr(a, "__cuda_array_interface__", None)
+    if cai is not None:
+        return int(cai["data"][0])
+    handle = getattr(a, "handle", None)  # a cuda.core Buffer
+    if handle is not None and type(a).__name__ == "Buffer":
+        return int(handle)
+    return None
