@@ -1,0 +1,18 @@
+"""Benchmarks of cuarray against its peers: ``python -m cuarray.bench --help``.
+
+`cases` holds the table of cases (one `register` call and a setup per library each), `harness`
+times them, `report` prints the table and writes JSON. Targets live in BENCHMARKS.md. Nothing here
+imports CuPy or PyTorch until a case runs on them.
+"""
+
+from .cases import Case, NotAvailable, register, random_array
+from .harness import Settings, run
+
+__all__ = ["Case", "NotAvailable", "register", "random_array", "Settings", "run", "main"]
+
+
+def main(argv=None) -> int:
+    """The command line; see ``python -m cuarray.bench --help``."""
+    from .__main__ import main as _main
+
+    return _main(argv)

@@ -1,0 +1,81 @@
+"""``python -m cuarray.bench``: run benchmark cases and print a table of cuarray against its peers."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import sys
+import time
+
+from . import cases as _cases
+from . import harness, report
+from .libs import device_info, versions
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m cuarray.bench",
+        description="Time cuarray against NumPy, CuPy and PyTorch (those installed). "
+        "The table is printed last; targets are in BENCHMARKS.md.",
+    )
+    p.add_argument("--quick", action="store_true", help="smaller sizes and shorter timing (< 1 minute)")
+    p.add_argument("--cases", help="comma-separated case ids (or groups) to run")
+    p.add_argument("--group", help="comma-separated groups to run, e.g. ew-large")
+    p.add_argument("--libs", help="comma-separated libraries (default: {})".format(",".join(_cases.LIBRARIES)))
+    p.add_argument("--json", metavar="PATH", help="write every number (and device, versions, date) here")
+    p.add_argument("--list", action="store_true", help="list the cases and exit")
+    p.add_argument("-v", "--verbose", action="store_true", help="print the traceback of each failing cell")
+    return p
+
+
+def _split(text):
+    return [t.strip() for t in text.split(",") if t.strip()] if text else []
+
+
+def _list(cases) -> str:
+    lines = []
+    for c in cases:
+        libs = ",".join(n for n in _cases.LIBRARIES if n in c.setups)
+        params = "" if c.params == (None,) else "  rows: " + ", ".join(c.label(p) for p in c.params)
+        lines.append("{:<14} {:<12} {}  [{}]{}".format(c.id, c.group, c.description, libs, params))
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        selected = _cases.select(_split(args.cases), _split(args.group))
+    except KeyError as exc:
+        print("error: {}. Use --list to see the cases.".format(exc.args[0]), file=sys.stderr)
+        return 2
+    if args.list:
+        print(_list(selected))
+        return 0
+    libs = _split(args.libs) or list(_cases.LIBRARIES)
+    bad = [n for n in libs if n not in _cases.LIBRARIES]
+    if bad:
+        print("error: unknown library {}".format(", ".join(bad)), file=sys.stderr)
+        return 2
+    settings = harness.Settings(quick=args.quick, libs=libs, verbose=args.verbose)
+    started = time.perf_counter()
+    date = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    result = harness.run(selected, settings)
+    result.update(
+        date=date,
+        mode="quick" if args.quick else "full",
+        device=device_info(libs),
+        versions=versions(libs),
+        settings={"budget_s": settings.budget_s, "min_repeats": settings.min_repeats,
+                  "max_repeats": settings.max_repeats, "warmup": settings.warmup},
+        wall_s=time.perf_counter() - started,
+    )
+    if args.json:
+        report.write_json(result, args.json)
+    print()
+    print(report.format_header(result))
+    print(report.format_table(result, libs))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,237 @@
+"""Running cases: warm-up, timing with CUDA events or host clocks, median of repeats, copy rate.
+
+Timing rules (METHOD.md, BENCHMARKS.md): GPU work is timed with each library's own CUDA events on
+its current stream, after at least 3 warm-up calls, and the median of N repeats is reported. N is
+adaptive: enough repeats to cover `budget_s` (50 ms with --quick, 200 ms otherwise), bounded. The
+event pairs of all repeats are recorded back to back and read after one sync, so the host's launch
+gaps do not enter a measurement while the GPU has queued work. NumPy is timed with perf_counter.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import statistics
+import sys
+import time
+import traceback
+
+from . import cases as _cases
+from .libs import get_library
+from .report import fmt_time as _fmt_s
+
+__all__ = ["Settings", "run", "COPY_CASE"]
+
+COPY_CASE = "copy"
+# Libraries whose copy rate stands for the device's, in order of preference.
+_COPY_RATE_LIBS = ("cuarray", "cupy", "torch")
+
+
+class Settings:
+    """Knobs of one run (from the CLI)."""
+
+    def __init__(self, quick=False, libs=None, verbose=False):
+        self.quick = quick
+        self.libs = tuple(libs) if libs else _cases.LIBRARIES
+        self.verbose = verbose
+        self.budget_s = 0.05 if quick else 0.2
+        self.min_repeats = 3 if quick else 5
+        self.max_repeats = 2000
+        self.warmup = 3
+
+
+def run(selected, settings: Settings, log=print) -> dict:
+    """Run `selected` cases (the copy case always runs first) and return the report dict."""
+    all_cases = {c.id: c for c in _cases.all_cases()}
+    order = [all_cases[COPY_CASE]] + [c for c in selected if c.id != COPY_CASE]
+    unavailable = {}
+    for name in settings.libs:
+        reason = get_library(name).unavailable()
+        if reason is not None:
+            unavailable[name] = reason
+            log("{}: n/a ({})".format(name, reason))
+    rows, copy_rate = [], None
+    for case in order:
+        size = case.size_for(settings.quick)
+        first_rows = {}
+        for param in case.params:
+            row = _run_row(case, size, param, settings, unavailable, first_rows, log)
+            rows.append(row)
+            if case.id == COPY_CASE and copy_rate is None:
+                copy_rate = _copy_rate(row)
+    for row in rows:
+        _add_rates(row, copy_rate)
+    return {"copy_rate": copy_rate, "rows": rows, "unavailable": unavailable}
+
+
+def _run_row(case, size, param, settings, unavailable, first_rows, log) -> dict:
+    row = {
+        "case": case.id,
+        "label": case.label(param),
+        "group": case.group,
+        "description": case.description,
+        "param": None if param is None else str(param),
+        "size": size if isinstance(size, (int, float, str)) else str(size),
+        "size_label": case.describe_size(size),
+        "timing": case.timing,
+        "ops": case.ops,
+        "nbytes": case.amount("nbytes", size, param),
+        "flops": case.amount("flops", size, param),
+        "extras": case.row_extras(size, param) if case.row_extras else {},
+        "libs": {},
+    }
+    for name in settings.libs:
+        if name not in case.setups:
+            continue
+        if name in unavailable:
+            row["libs"][name] = {"time_s": None, "error": "n/a: " + unavailable[name]}
+            continue
+        if case.peers_once and name != "cuarray" and name in first_rows:
+            row["libs"][name] = dict(first_rows[name], reused=True)
+            continue
+        log("  {:<28} {:<8} ...".format(row["label"], name), end="", flush=True)
+        result = _run_lib(case, name, size, param, settings)
+        row["libs"][name] = first_rows[name] = result
+        log(" " + (_fmt_s(result["time_s"]) if result["time_s"] is not None else result["error"]))
+    row["note"] = case.note(row) if case.note else ""
+    return row
+
+
+def _run_lib(case, name, size, param, settings) -> dict:
+    """Set up and time one case on one library; never raises (errors become the cell's reason)."""
+    lib = get_library(name)
+    gen = None
+    try:
+        made = case.setups[name](lib.module, size, param)
+        if inspect.isgenerator(made):
+            gen, made = made, next(made)
+        if case.timing == "process":
+            return _time_process(made, size)
+        if case.timing == "host" or not lib.gpu:
+            return _time_host(lib, made, settings, case.ops)
+        return _time_events(lib, made, settings, case.ops)
+    except Exception as exc:
+        if settings.verbose:
+            traceback.print_exc(file=sys.stderr)
+        return {"time_s": None, "error": _reason(exc)}
+    finally:
+        if gen is not None:
+            try:
+                next(gen)
+            except StopIteration:
+                pass
+            except Exception as exc:  # a failed teardown must not hide the numbers
+                print("{} teardown on {}: {}".format(case.id, name, _reason(exc)), file=sys.stderr)
+        made = None
+        try:
+            lib.release()
+        except Exception:
+            pass
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    text = text[0] if text else ""
+    if isinstance(exc, _cases.NotAvailable):
+        return "n/a: " + text
+    if isinstance(exc, (NotImplementedError, AttributeError)):
+        return "n/a: not implemented ({}: {})".format(type(exc).__name__, text)
+    return "error: {}: {}".format(type(exc).__name__, text)
+
+
+def _host_call(lib, fn):
+    """Seconds for one call plus the device sync, and the call's return value."""
+    t0 = time.perf_counter()
+    out = fn()
+    lib.sync()
+    return time.perf_counter() - t0, out
+
+
+def _repeats(estimate_s: float, settings) -> int:
+    n = math.ceil(settings.budget_s / max(estimate_s, 1e-7))
+    return max(settings.min_repeats, min(settings.max_repeats, n))
+
+
+def _warm(lib, fn, settings) -> tuple[float, float]:
+    """Warm up; return (first call's seconds, an estimate of one call's seconds)."""
+    first, _ = _host_call(lib, fn)
+    # NumPy has no compile or allocation caches to warm; one call is enough there.
+    rest = [_host_call(lib, fn)[0] for _ in range(settings.warmup - 1 if lib.gpu else 0)]
+    return first, min(rest) if rest else first
+
+
+def _time_events(lib, fn, settings, ops) -> dict:
+    first, estimate = _warm(lib, fn, settings)
+    n = _repeats(estimate, settings)
+    pairs = [(lib.event(), lib.event()) for _ in range(n)]
+    for start, end in pairs:
+        lib.record(start)
+        fn()
+        lib.record(end)
+    lib.sync()
+    samples = [lib.elapsed_ms(s, e) / 1e3 for s, e in pairs]
+    return _summary(samples, ops, first, clock="cuda-events")
+
+
+def _time_host(lib, fn, settings, ops) -> dict:
+    first, estimate = _warm(lib, fn, settings)
+    samples, extras = [], {}
+    for _ in range(_repeats(estimate, settings)):
+        dt, out = _host_call(lib, fn)
+        samples.append(dt)
+        if isinstance(out, dict):
+            extras = out
+        out = None
+    result = _summary(samples, ops, first, clock="perf_counter+sync" if lib.gpu else "perf_counter")
+    result["extras"] = extras
+    return result
+
+
+def _time_process(fn, runs) -> dict:
+    """The callable times itself (e.g. a subprocess) and returns {"time_s": ..., **extras}."""
+    outs = [fn() for _ in range(max(1, int(runs)))]
+    samples = [o["time_s"] for o in outs]
+    extras = {}
+    for key in outs[0]:
+        values = [o[key] for o in outs if isinstance(o.get(key), (int, float))]
+        if key != "time_s" and values:
+            extras[key] = statistics.median(values)
+    result = _summary(samples, 1, samples[0], clock="process")
+    result["extras"] = extras
+    return result
+
+
+def _summary(samples, ops, first, clock) -> dict:
+    per_op = [s / ops for s in samples]
+    return {
+        "time_s": statistics.median(per_op),
+        "min_s": min(per_op),
+        "max_s": max(per_op),
+        "repeats": len(samples),
+        "first_call_s": first,
+        "clock": clock,
+        "error": None,
+    }
+
+
+def _copy_rate(row) -> dict | None:
+    for name in _COPY_RATE_LIBS:
+        cell = row["libs"].get(name)
+        if cell and cell.get("time_s"):
+            return {"GB/s": row["nbytes"] / cell["time_s"] / 1e9, "library": name, "bytes": row["nbytes"]}
+    return None
+
+
+def _add_rates(row, copy_rate) -> None:
+    """GB/s (or TFLOP/s) of every timed cell, and its fraction of the copy rate for GPU libraries."""
+    for name, cell in row["libs"].items():
+        t = cell.get("time_s")
+        if not t:
+            continue
+        if row["nbytes"]:
+            cell["GB/s"] = row["nbytes"] / t / 1e9
+            if copy_rate and get_library(name).gpu:
+                cell["fraction_of_copy"] = cell["GB/s"] / copy_rate["GB/s"]
+        if row["flops"]:
+            cell["TFLOP/s"] = row["flops"] / t / 1e12
+

@@ -1,0 +1,219 @@
+"""Run one test body under NumPy and under cuarray and compare the results.
+
+`numpy_cuarray_allclose` calls the decorated test twice, with ``xp=numpy`` and ``xp=cuarray``,
+and checks that both give the same kind of result (tuple/list structure, Python scalar types,
+array shape and dtype) with values equal within dtype-aware tolerances, NaN where NaN. With
+`accept_error`, both must raise the same exception type instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+
+import numpy
+
+__all__ = [
+    "tolerance_for",
+    "compare_results",
+    "numpy_cuarray_allclose",
+    "numpy_cuarray_array_equal",
+    "assert_allclose",
+    "assert_array_equal",
+]
+
+# Default (rtol, atol) by result dtype. float32 and float16 leave room for the GPU's different
+# order of summation and its own libm; complex uses its component's float. Integers and bools are exact.
+_TOLERANCE = {
+    "e": (1e-3, 1e-3),
+    "f": (1e-5, 1e-6),
+    "d": (1e-12, 1e-12),
+    "g": (1e-12, 1e-12),
+}
+
+# Tests of this module replace the second library (see tests/testing); None means cuarray.
+_other_xp = None
+
+
+def tolerance_for(dtype) -> tuple[float, float]:
+    """Default ``(rtol, atol)`` for comparing results of `dtype`; ``(0, 0)`` for exact kinds."""
+    dt = numpy.dtype(dtype)
+    if dt.kind == "c":
+        dt = numpy.finfo(dt).dtype  # complex64 -> float32
+    if dt.kind != "f":
+        return (0.0, 0.0)
+    return _TOLERANCE.get(dt.char, _TOLERANCE["d"])
+
+
+def _cuarray():
+    if _other_xp is not None:
+        return _other_xp
+    import cuarray
+
+    return cuarray
+
+
+def _to_numpy(x):
+    """A NumPy array (or scalar) with the contents of `x`, wherever `x` lives."""
+    if isinstance(x, (numpy.ndarray, numpy.generic)):
+        return x
+    if hasattr(x, "__cuda_array_interface__") or type(x).__module__.startswith("cuarray"):
+        return _cuarray().asnumpy(x)
+    if hasattr(x, "get") and hasattr(x, "dtype"):
+        return x.get()
+    return numpy.asarray(x)
+
+
+def _pick_tol(value, dtype, which):
+    """An explicit tolerance (a number, or a dict by dtype with an optional 'default') or the default."""
+    default = tolerance_for(dtype)[which]
+    if value is None:
+        return default
+    if isinstance(value, dict):
+        dt = numpy.dtype(dtype)
+        for key, tol in value.items():
+            if key != "default" and numpy.dtype(key) == dt:
+                return tol
+        return value.get("default", default)
+    return value
+
+
+def compare_results(expected, actual, rtol=None, atol=None, type_check=True, exact=False,
+                    contiguous_check=False, path="result"):
+    """Assert that `actual` (cuarray or NumPy) matches `expected` (NumPy's result).
+
+    Raises AssertionError naming the part (`path`, e.g. ``result[1]``) that differs.
+    """
+    if isinstance(expected, (tuple, list)):
+        if type_check and type(actual) is not type(expected):
+            raise AssertionError("{}: NumPy gave a {}, cuarray a {}".format(
+                path, type(expected).__name__, type(actual).__name__))
+        if not isinstance(actual, (tuple, list)) or len(actual) != len(expected):
+            raise AssertionError("{}: NumPy gave {} items, cuarray gave {!r}".format(path, len(expected), actual))
+        for i, (e, a) in enumerate(zip(expected, actual)):
+            compare_results(e, a, rtol, atol, type_check, exact, contiguous_check, "{}[{}]".format(path, i))
+        return
+    if expected is None or actual is None:
+        if expected is not actual:
+            raise AssertionError("{}: NumPy gave {!r}, cuarray gave {!r}".format(path, expected, actual))
+        return
+    if type(expected) in (bool, int, float, complex):
+        # A Python scalar from NumPy (len, item, bool(...)) must be the same Python type from cuarray.
+        # (Exact type: numpy.float64 subclasses float but is an array-like result.)
+        if type_check and type(actual) is not type(expected):
+            raise AssertionError("{}: NumPy gave Python {} {!r}, cuarray gave {} {!r}".format(
+                path, type(expected).__name__, expected, type(actual).__name__, actual))
+    elif type_check and isinstance(expected, numpy.ndarray):
+        nd = getattr(_cuarray(), "ndarray", None)
+        if nd is not None and not isinstance(actual, nd):
+            raise AssertionError("{}: cuarray returned a {}, not its ndarray".format(
+                path, type(actual).__module__ + "." + type(actual).__name__))
+    if contiguous_check and isinstance(expected, numpy.ndarray):
+        flags = getattr(actual, "flags", None)
+        for order in ("c_contiguous", "f_contiguous"):
+            if getattr(expected.flags, order) and not (flags is not None and getattr(flags, order)):
+                raise AssertionError("{}: NumPy's result is {}, cuarray's is not".format(path, order))
+    exp = numpy.asarray(expected)
+    act = numpy.asarray(_to_numpy(actual))
+    msg = "{} (xp=numpy vs xp=cuarray)".format(path)
+    if exp.shape != act.shape:
+        raise AssertionError("{}: shape {} from NumPy, {} from cuarray".format(path, exp.shape, act.shape))
+    if type_check and exp.dtype != act.dtype:
+        raise AssertionError("{}: dtype {} from NumPy, {} from cuarray".format(path, exp.dtype, act.dtype))
+    rt, at = _pick_tol(rtol, exp.dtype, 0), _pick_tol(atol, exp.dtype, 1)
+    if act.dtype != exp.dtype:  # only with type_check off: use the looser tolerance of the two
+        rt, at = max(rt, _pick_tol(rtol, act.dtype, 0)), max(at, _pick_tol(atol, act.dtype, 1))
+    if exact or (rt == 0 and at == 0) or "b" in (exp.dtype.kind, act.dtype.kind):
+        # assert_array_equal requires NaN where NaN too, and works for bool (allclose does not).
+        numpy.testing.assert_array_equal(act, exp, err_msg=msg)
+        return
+    numpy.testing.assert_allclose(act, exp, rtol=rt, atol=at, equal_nan=True, err_msg=msg)
+
+
+def _call(fn, xp, name, args, kwargs):
+    try:
+        return fn(*args, **dict(kwargs, **{name: xp})), None
+    except Exception as exc:
+        return None, exc
+
+
+def _check_errors(np_err, cu_err, accept_error):
+    """Both raised: same type (cuarray may raise a subclass). Returns after a passing check."""
+    accepted = (Exception,) if accept_error is True else accept_error
+    if not accept_error or not isinstance(np_err or cu_err, accepted):
+        raise cu_err if cu_err is not None else np_err
+    if cu_err is None:
+        raise AssertionError("NumPy raised {}: {} but cuarray raised nothing".format(
+            type(np_err).__name__, np_err)) from np_err
+    if np_err is None:
+        raise AssertionError("cuarray raised {}: {} but NumPy raised nothing".format(
+            type(cu_err).__name__, cu_err)) from cu_err
+    if not isinstance(cu_err, type(np_err)):
+        raise AssertionError("NumPy raised {} but cuarray raised {}: {}".format(
+            type(np_err).__name__, type(cu_err).__name__, cu_err)) from cu_err
+
+
+def _decorator(name, accept_error, skip_without_device, **compare):
+    def deco(fn):
+        sig = inspect.signature(fn)
+        if name not in sig.parameters:
+            raise TypeError("{} has no parameter {!r} to receive numpy/cuarray".format(fn.__name__, name))
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            cu = _cuarray()
+            if skip_without_device and _other_xp is None:
+                _skip_without_device(cu)
+            np_out, np_err = _call(fn, numpy, name, args, kwargs)
+            cu_out, cu_err = _call(fn, cu, name, args, kwargs)
+            if np_err is not None or cu_err is not None:
+                _check_errors(np_err, cu_err, accept_error)
+                return
+            compare_results(np_out, cu_out, **compare)
+
+        # pytest reads the signature to find fixtures; `xp` is supplied here, not by a fixture.
+        wrapper.__signature__ = sig.replace(parameters=[p for p in sig.parameters.values() if p.name != name])
+        return wrapper
+
+    return deco
+
+
+def _skip_without_device(cu) -> None:
+    """Skip (with the reason) when cuarray has no usable device, instead of failing every test."""
+    cuda = getattr(cu, "cuda", None)
+    is_available = getattr(cuda, "is_available", None)
+    if is_available is not None and not is_available():
+        import pytest
+
+        from cuarray.cuda import _backend
+
+        pytest.skip("needs a CUDA device: {}".format(_backend.unavailable_reason()))
+
+
+def numpy_cuarray_allclose(rtol=None, atol=None, type_check=True, accept_error=False,
+                           contiguous_check=False, name="xp"):
+    """Decorator: run the test with ``xp=numpy`` and ``xp=cuarray`` and compare with tolerances.
+
+    `rtol`/`atol` default by dtype (`tolerance_for`); either may be a dict by dtype. `accept_error`
+    may be True (any exception) or an exception type or tuple: then, if either raises, both must,
+    with the same type. Skips when there is no CUDA device.
+    """
+    return _decorator(name, accept_error, True, rtol=rtol, atol=atol, type_check=type_check,
+                      contiguous_check=contiguous_check)
+
+
+def numpy_cuarray_array_equal(type_check=True, accept_error=False, contiguous_check=False, name="xp"):
+    """Like `numpy_cuarray_allclose`, but values must be exactly equal (NaN where NaN)."""
+    return _decorator(name, accept_error, True, type_check=type_check, exact=True,
+                      contiguous_check=contiguous_check)
+
+
+def assert_allclose(actual, desired, rtol=1e-7, atol=0.0, equal_nan=True, err_msg=""):
+    """`numpy.testing.assert_allclose` for cuarray or NumPy arrays (copied to the host)."""
+    numpy.testing.assert_allclose(_to_numpy(actual), _to_numpy(desired), rtol=rtol, atol=atol,
+                                  equal_nan=equal_nan, err_msg=err_msg)
+
+
+def assert_array_equal(actual, desired, err_msg="", strict=False):
+    """`numpy.testing.assert_array_equal` for cuarray or NumPy arrays (copied to the host)."""
+    numpy.testing.assert_array_equal(_to_numpy(actual), _to_numpy(desired), err_msg=err_msg, strict=strict)

@@ -1,0 +1,104 @@
+"""The benchmark harness on the CPU: case table, filters, NumPy timing, table and JSON."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cuarray.bench import __main__ as cli
+from cuarray.bench import cases, harness, report
+
+
+def test_cases_registered_and_filtered():
+    ids = [c.id for c in cases.all_cases()]
+    assert {"copy", "pool-churn", "cold-start"} <= set(ids)
+    assert [c.id for c in cases.select(groups=["pool-churn"])] == ["pool-churn"]
+    assert [c.id for c in cases.select(ids=["cold-start"])] == ["cold-start"]
+    with pytest.raises(KeyError):
+        cases.select(ids=["no-such-case"])
+
+
+def test_pool_churn_sequence_is_fixed_and_bounded():
+    from cuarray.bench.cases import pool
+
+    sizes = pool.churn_sizes(10_000)
+    assert sizes == pool.churn_sizes(10_000) and len(sizes) == 10_000
+    assert min(sizes) >= 1024 and max(sizes) <= 4 * 2**20
+    peak = pool.peak_live_bytes(sizes)
+    assert 64 * 1024 < peak <= 65 * 4 * 2**20
+    live = []
+    pool.churn(lambda s: live.append(s) or s, sizes[:200])  # the churn allocates every size once
+    assert live == list(sizes[:200])
+
+
+def test_list_exits_0(capsys):
+    assert cli.main(["--list"]) == 0
+    assert "pool-churn" in capsys.readouterr().out
+
+
+def test_numpy_only_run_table_and_json(tmp_path, capsys):
+    path = tmp_path / "out.json"
+    assert cli.main(["--quick", "--cases", "pool-churn", "--libs", "numpy,cuarray", "--json", str(path)]) == 0
+    out = capsys.readouterr().out
+    data = json.loads(path.read_text())
+    labels = [r["label"] for r in data["rows"]]
+    assert labels == ["copy", "pool-churn[MemoryPool]", "pool-churn[MallocAsyncMemoryPool]"]
+    for row in data["rows"]:
+        assert row["libs"]["numpy"]["time_s"] > 0
+    assert data["rows"][1]["extras"]["peak_live_bytes"] > 0
+    table = out[out.index("| case"):]  # the table is printed last
+    assert "| pool-churn[MemoryPool]" in table and "| copy" in table
+
+
+def test_failing_setup_becomes_na_and_run_goes_on():
+    case = cases.Case(id="t-fail", group="t", description="fails", size=4)
+
+    @case.setup("numpy")
+    def _(xp, n, param):
+        raise NotImplementedError("sort is not written yet")
+
+    settings = harness.Settings(quick=True, libs=["numpy"])
+    cell = harness._run_lib(case, "numpy", 4, None, settings)
+    assert cell["time_s"] is None and cell["error"].startswith("n/a: not implemented")
+
+
+def test_events_timing_uses_median_of_repeats():
+    class FakeLib:  # a GPU library whose events report 1, 2, 3, ... ms
+        gpu = True
+        count = 0
+
+        def event(self):
+            FakeLib.count += 1
+            return FakeLib.count
+
+        def record(self, ev):
+            pass
+
+        def elapsed_ms(self, start, end):
+            return float(start)
+
+        def sync(self):
+            pass
+
+    settings = harness.Settings(quick=True)
+    result = harness._time_events(FakeLib(), lambda: None, settings, ops=1)
+    n = result["repeats"]
+    assert settings.min_repeats <= n <= settings.max_repeats
+    starts = [2 * i + 1 for i in range(n)]
+    assert result["time_s"] == pytest.approx(sorted(starts)[n // 2] / 1e3 if n % 2 else
+                                             (starts[n // 2 - 1] + starts[n // 2]) / 2e3)
+
+
+def test_table_formats_ratios_and_na():
+    rep = {
+        "unavailable": {"torch": "not installed"},
+        "rows": [{
+            "label": "x", "size_label": "1 Ki", "note": "", "nbytes": 8e9, "flops": None,
+            "libs": {"cuarray": {"time_s": 1.0, "GB/s": 8.0, "fraction_of_copy": 0.5},
+                     "cupy": {"time_s": 2.0}, "numpy": {"time_s": None, "error": "error: boom"}},
+        }],
+    }
+    table = report.format_table(rep, ["cuarray", "numpy", "cupy", "torch"])
+    assert "torch" not in table  # not installed: no column
+    assert "0.50" in table and "8 GB/s" in table and "n/a" in table and "numpy: error: boom" in table
