@@ -18,7 +18,11 @@ from . import device as _device
 
 __all__ = ["Stream", "ExternalStream", "Event", "get_current_stream", "get_elapsed_time"]
 
-_tls = threading.local()
+class _ThreadState(threading.local):
+    streams = None  # device id -> current Stream, once this thread changed one (see device.py)
+
+
+_tls = _ThreadState()
 
 
 class Stream:
@@ -142,7 +146,7 @@ class ExternalStream(Stream):
 
 
 def _current_streams() -> dict:
-    streams = getattr(_tls, "streams", None)
+    streams = _tls.streams
     if streams is None:
         streams = _tls.streams = {}
     return streams
@@ -150,11 +154,11 @@ def _current_streams() -> dict:
 
 def get_current_stream(device_id: int | None = None) -> Stream:
     """The calling thread's current stream on `device_id` (default: the current device)."""
-    streams = getattr(_tls, "streams", None)
+    streams = _tls.streams
     if streams is None:
         return Stream.null
     if device_id is None:
-        device_id = _device.get_device_id()
+        device_id = _device._tls.device_id
     return streams.get(device_id, Stream.null)
 
 
