@@ -1,0 +1,438 @@
+"""The elementwise engine: parameter descriptors, code generation, kernel cache, launch.
+
+Everything elementwise (ufuncs, `ElementwiseKernel`, copies between layouts, `astype`, `fill`)
+runs through `Definition.run`. What happens per call:
+
+1. Layout: if every array operand has the full shape and all are C-contiguous (or all
+   F-contiguous), the kernel is one flat loop ("flat"), with 16-byte vector loads/stores when every
+   pointer is aligned ("vec"). Otherwise strides are broadcast to the full shape, dimensions are
+   collapsed (`shapes.collapse_dims`) and, if what is left is one contiguous run, it is flat again;
+   else a strided kernel specialised on the collapsed ndim ("nd").
+2. Index type: 32-bit when every offset fits (cheaper index arithmetic), else 64-bit.
+3. One dictionary look-up by (definition key, layout, ndim, index type, vector width) gives a
+   ready cuda.core Kernel; source generation and NVRTC happen once per key per process (and NVRTC
+   once per machine: the compiler's disk cache).
+
+Kernel arguments: pointers (Python ints), then scalars (numpy scalars of their C type), then for the
+strided layout one byte stride per (array, dimension) and the dimension sizes, then `_n`.
+`KernelParam.declare` writes the C declaration and `Definition._pack` the values, from the same
+descriptor list, so they cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import string
+
+import numpy
+
+from ..cuda import compiler as _compiler
+from ..cuda import launch as _launch
+from . import dtypes as _dtypes
+from . import shapes as _shapes
+from .ndarray import ndarray
+
+__all__ = ["KernelParam", "Definition", "copy", "astype", "fill", "copyto_unchecked"]
+
+_TEMPLATES = pathlib.Path(__file__).parent / "templates"
+_skeletons: dict[str, string.Template] = {}
+
+# 32-bit indexing while i + grid stride cannot overflow (the grid is at most ~2^20 threads)
+_INT32_MAX = 2**31 - 1 - 2**22
+_BLOCK = 256
+
+
+def _skeleton(name: str) -> string.Template:
+    t = _skeletons.get(name)
+    if t is None:
+        text = (_TEMPLATES / name).read_text()
+        # The file's leading comment documents the holes for readers of the template; generated
+        # kernels start at the first line of code.
+        lines = text.splitlines(keepends=True)
+        while lines and lines[0].startswith("//"):
+            lines.pop(0)
+        t = _skeletons[name] = string.Template("".join(lines))
+    return t
+
+
+def compute_ctype(dtype: numpy.dtype) -> str:
+    """The C type a value of `dtype` is computed in: float16 is computed in float, like NumPy."""
+    if dtype.char == "e":
+        return "float"
+    return _dtypes.ctype(dtype)
+
+
+class KernelParam:
+    """One kernel argument. `kind` is 'in', 'out' (written), 'scalar' (by value) or 'raw'.
+
+    `dtype` is the stored dtype of an array argument, or the dtype of a scalar's value;
+    `compute` the dtype the operation sees (a ufunc loop's type; float16 computes in float).
+    `by_ref` outputs are references into memory (ElementwiseKernel semantics: the operation may
+    read them); other outputs are write-only locals stored after the operation (ufunc semantics).
+    """
+
+    __slots__ = ("name", "kind", "dtype", "compute", "by_ref")
+
+    def __init__(self, name, kind, dtype, compute=None, by_ref=False):
+        self.name = name
+        self.kind = kind
+        self.dtype = dtype
+        self.compute = dtype if compute is None else compute
+        self.by_ref = by_ref
+
+    @property
+    def is_array(self) -> bool:
+        return self.kind != "scalar"
+
+    def key(self):
+        return (self.name, self.kind, self.dtype.char, self.compute.char, self.by_ref)
+
+    # -- C declarations ------------------------------------------------------------------
+    def declare(self) -> str:
+        st = _dtypes.ctype(self.dtype)
+        if self.kind == "scalar":
+            return "const {} {}".format(compute_ctype(self.compute), self.name)
+        if self.kind == "in":
+            return "const {}* __restrict__ {}_ptr".format(st, self.name)
+        if self.kind == "raw":
+            return "{}* {}".format(st, self.name)
+        return "{}* __restrict__ {}_ptr".format(st, self.name)
+
+    def _elem(self, layout: str) -> str:
+        st = _dtypes.ctype(self.dtype)
+        if layout == "nd":
+            if self.kind == "in":
+                return "*(const {st}*)((const char*){n}_ptr + _off_{n})".format(st=st, n=self.name)
+            return "*({st}*)((char*){n}_ptr + _off_{n})".format(st=st, n=self.name)
+        return "{}_ptr[i]".format(self.name)
+
+    def load(self, layout: str) -> str:
+        """C statement(s) making the local variable the operation uses."""
+        if self.kind == "in":
+            return "const {} {} = cuarray::cast<{}>({});".format(
+                compute_ctype(self.compute), self.name, compute_ctype(self.compute), self._elem(layout))
+        if self.kind == "out":
+            if self.by_ref:
+                return "{}& {} = {};".format(_dtypes.ctype(self.dtype), self.name, self._elem(layout))
+            return "{} {};".format(compute_ctype(self.compute), self.name)
+        return ""
+
+    def store(self, layout: str) -> str:
+        if self.kind == "out" and not self.by_ref:
+            return "{} = cuarray::cast<{}>({});".format(self._elem(layout), _dtypes.ctype(self.dtype), self.name)
+        return ""
+
+
+def _index_ctype(index_t) -> str:
+    return "int" if index_t is numpy.int32 else "long long"
+
+
+class Definition:
+    """An elementwise operation over a fixed list of KernelParams; caches its kernels.
+
+    `name` becomes the kernel's name prefix (readable in profilers); `key` identifies the C code
+    (two Definitions with the same key share kernels).
+    """
+
+    __slots__ = ("name", "params", "operation", "preamble", "loop_prep", "after_loop", "key",
+                 "options", "_kernels", "_arrays", "_nin_arrays", "user_source", "_vec")
+
+    def __init__(self, name, params, operation, preamble="", loop_prep="", after_loop="",
+                 options=(), user_source=None):
+        self.name = name
+        self.params = tuple(params)
+        self.operation = operation
+        self.preamble = preamble
+        self.loop_prep = loop_prep
+        self.after_loop = after_loop
+        self.options = tuple(options)
+        self.user_source = user_source
+        self.key = (name, tuple(p.key() for p in self.params), operation, preamble, loop_prep,
+                    after_loop, self.options)
+        self._kernels = {}
+        self._arrays = tuple(p for p in self.params if p.kind in ("in", "out"))
+        self._nin_arrays = sum(1 for p in self.params if p.kind == "in")
+        # Vector width: 16 bytes of the widest array operand; no vectors when the operation can
+        # see `i`-dependent state we cannot split (raw params, by-reference outputs).
+        widest = max((p.dtype.itemsize for p in self._arrays), default=16)
+        vec = 16 // widest
+        # A masked kernel (`where=`, a `_w` param) must not write masked lanes: no vector stores.
+        if any(p.kind == "raw" or p.by_ref or p.name == "_w" for p in self.params) or after_loop or loop_prep:
+            vec = 1
+        self._vec = vec
+
+    # -- code generation -------------------------------------------------------------------
+    def source(self, layout: str, ndim: int, index_t) -> tuple[str, str]:
+        """(kernel name, CUDA source) for one specialisation. Pure: needs no device."""
+        it = _index_ctype(index_t)
+        arrays = self._arrays
+        decls = [p.declare() for p in self.params]
+        if layout == "nd":
+            decls += ["const {} _s{}_{}".format(it, p.name, d) for p in arrays for d in range(ndim)]
+            decls += ["const {} _d{}".format(it, d) for d in range(ndim)]
+        decls.append("const {} _n".format(it))
+        suffix = {"flat": "", "vec": "__vec{}".format(self._vec), "nd": "__nd{}".format(ndim)}[layout]
+        kname = self.name + suffix
+        if index_t is numpy.int64:
+            kname += "__i64"
+        indexer = ""
+        if layout == "nd":
+            lines = ["{} _r = i;".format(it)]
+            for d in range(ndim - 1, 0, -1):
+                lines.append("const {t} _c{d} = _r % _d{d}; _r /= _d{d};".format(t=it, d=d))
+            lines.append("const {} _c0 = _r;".format(it))
+            for p in arrays:
+                terms = " + ".join("_c{d} * _s{n}_{d}".format(d=d, n=p.name) for d in range(ndim))
+                lines.append("const {} _off_{} = {};".format(it, p.name, terms))
+            indexer = "\n    ".join(lines)
+        load = "\n    ".join(s for s in (p.load(layout if layout != "vec" else "flat") for p in self.params) if s)
+        store = "\n    ".join(s for s in (p.store(layout if layout != "vec" else "flat") for p in self.params) if s)
+        includes = []
+        if any(p.dtype.char == "e" or p.compute.char == "e" for p in self.params):
+            includes += ["#define CUARRAY_HAS_HALF 1", "#include <cuda_fp16.h>"]
+        includes += ['#include "cuarray/common.cuh"', '#include "cuarray/ops.cuh"']
+        fields = dict(
+            includes="\n".join(includes), preamble=self.preamble, name=kname, params=", ".join(decls),
+            loop_prep=self.loop_prep, index_t=it, indexer=indexer, load=load,
+            operation=self.operation, store=store, after_loop=self.after_loop,
+        )
+        if layout == "vec":
+            v = self._vec
+            vload, vdecl, lane_load, lane_store, vstore = [], [], [], [], []
+            for p in arrays:
+                st = _dtypes.ctype(p.dtype)
+                ct = compute_ctype(p.compute)
+                vt = "cuarray::vec<{}, {}>".format(st, v)
+                if p.kind == "in":
+                    vload.append("const {vt} _v{n} = reinterpret_cast<const {vt}*>({n}_ptr)[_v];".format(vt=vt, n=p.name))
+                    lane_load.append("const {ct} {n} = cuarray::cast<{ct}>(_v{n}.v[_k]);".format(ct=ct, n=p.name))
+                else:
+                    vdecl.append("{} _v{};".format(vt, p.name))
+                    lane_load.append("{} {};".format(ct, p.name))
+                    lane_store.append("_v{n}.v[_k] = cuarray::cast<{st}>({n});".format(n=p.name, st=st))
+                    vstore.append("reinterpret_cast<{vt}*>({n}_ptr)[_v] = _v{n};".format(vt=vt, n=p.name))
+            fields.update(vec=v, vload="\n    ".join(vload), vdecl="\n    ".join(vdecl),
+                          lane_load="\n      ".join(lane_load), lane_store="\n      ".join(lane_store),
+                          vstore="\n    ".join(vstore))
+            src = _skeleton("elementwise_vec.cu").substitute(fields)
+        else:
+            src = _skeleton("elementwise.cu").substitute(fields)
+        return kname, src
+
+    def _kernel(self, layout: str, ndim: int, index_t):
+        k = (layout, ndim, index_t)
+        kern = self._kernels.get(k)
+        if kern is None:
+            kern = _shared_kernels.get((self.key, k))
+            if kern is None:
+                kname, src = self.source(layout, ndim, index_t)
+                module = _compiler.compile_module(src, options=self.options, user_source=self.user_source,
+                                                  name=kname)
+                kern = module.get_function(kname).kernel
+                _shared_kernels[(self.key, k)] = kern
+            self._kernels[k] = kern
+        return kern
+
+    # -- launch ----------------------------------------------------------------------------
+    def run(self, arrays, scalars, shape, raw=(), size=None):
+        """Launch over `shape`. `arrays`: ndarrays for the 'in'/'out' params in param order
+        (each broadcastable to `shape`); `scalars`: C-typed values for 'scalar' params in order;
+        `raw`: ndarrays for 'raw' params in order (passed as plain pointers)."""
+        n = _prod(shape) if size is None else size
+        if n == 0:
+            return
+        # Flat when every operand is the full shape and all share C (or all F) contiguity.
+        flat = True
+        allc = allf = True
+        for a in arrays:
+            if a._shape != shape:
+                flat = False
+                break
+            allc = allc and a._c
+            allf = allf and a._f
+        if flat and not (allc or allf):
+            flat = False
+        if flat:
+            ptrs = [a.data.ptr for a in arrays]
+            v = self._vec
+            layout = "flat"
+            if v > 1 and n >= v:
+                for a, p in zip(arrays, ptrs):
+                    if p % (a._dtype.itemsize * v):
+                        break
+                else:
+                    layout = "vec"
+            index_t = numpy.int32 if n <= _INT32_MAX else numpy.int64
+            kern = self._kernel(layout, 1, index_t)
+            args = self._pack(ptrs, scalars, raw, index_t) + (index_t(n),)
+            work = n // v if layout == "vec" else n
+            _launch.launch(kern, _launch.grid_for(work, _BLOCK), _BLOCK, args)
+            return
+        self._run_strided(arrays, scalars, shape, raw, n)
+
+    def _run_strided(self, arrays, scalars, shape, raw, n):
+        nd = len(shape)
+        strides_list = []
+        for a in arrays:
+            st = a._strides
+            if a._shape != shape:
+                st = _shapes.broadcast_to_strides(a._shape, st, shape)
+            strides_list.append(st)
+        cshape, cstrides = _shapes.collapse_dims(shape, tuple(strides_list))
+        ndim = len(cshape)
+        ptrs = [a.data.ptr for a in arrays]
+        one_run = ndim == 0 or (ndim == 1 and all(s[0] == a._dtype.itemsize for s, a in zip(cstrides, arrays)))
+        if one_run:
+            # Collapsed to one contiguous run (e.g. `a.T * 2` into a 'K'-ordered output).
+            index_t = numpy.int32 if n <= _INT32_MAX else numpy.int64
+            v = self._vec
+            layout = "flat"
+            if v > 1 and n >= v and all(p % (a._dtype.itemsize * v) == 0 for a, p in zip(arrays, ptrs)):
+                layout = "vec"
+            kern = self._kernel(layout, 1, index_t)
+            args = self._pack(ptrs, scalars, raw, index_t) + (index_t(n),)
+            work = n // v if layout == "vec" else n
+            _launch.launch(kern, _launch.grid_for(work, _BLOCK), _BLOCK, args)
+            return
+        # 32-bit offsets when every operand's byte extent and the element count fit.
+        big = n > _INT32_MAX
+        if not big:
+            for st in cstrides:
+                ext = 0
+                for d, s in zip(cshape, st):
+                    ext += (d - 1) * abs(s)
+                if ext > _INT32_MAX:
+                    big = True
+                    break
+        index_t = numpy.int64 if big else numpy.int32
+        kern = self._kernel("nd", ndim, index_t)
+        extra = []
+        for st in cstrides:
+            extra.extend(index_t(s) for s in st)
+        extra.extend(index_t(d) for d in cshape)
+        extra.append(index_t(n))
+        args = self._pack(ptrs, scalars, raw, index_t) + tuple(extra)
+        _launch.launch(kern, _launch.grid_for(n, _BLOCK), _BLOCK, args)
+
+    def _pack(self, ptrs, scalars, raw, index_t) -> tuple:
+        """Values in C parameter order (the order of `self.params`)."""
+        out = []
+        ia = isc = ir = 0
+        for p in self.params:
+            k = p.kind
+            if k == "scalar":
+                out.append(scalars[isc])
+                isc += 1
+            elif k == "raw":
+                out.append(raw[ir].data.ptr)
+                ir += 1
+            else:
+                out.append(ptrs[ia])
+                ia += 1
+        return tuple(out)
+
+
+_shared_kernels: dict = {}
+
+
+def _prod(shape) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+# --------------------------------------------------------------------------------------------
+# Copies between layouts and dtypes: the elementwise identity.
+
+_copy_defs: dict = {}
+
+
+def _copy_def(src_dtype, dst_dtype) -> Definition:
+    key = (src_dtype.char, dst_dtype.char)
+    d = _copy_defs.get(key)
+    if d is None:
+        name = "cuarray_copy_{}_{}".format(src_dtype.name, dst_dtype.name)
+        # Compute in the source type; the store casts to the destination type.
+        params = (KernelParam("in0", "in", src_dtype, src_dtype), KernelParam("out0", "out", dst_dtype, src_dtype))
+        d = _copy_defs[key] = Definition(name, params, "out0 = in0")
+    return d
+
+
+def copyto_unchecked(dst: ndarray, src: ndarray) -> None:
+    """dst[...] = src with broadcasting and an unsafe cast; no overlap or casting checks."""
+    if dst._size == 0:
+        return
+    if (src._dtype == dst._dtype and src._shape == dst._shape and
+            ((src._c and dst._c) or (src._f and dst._f and not (src._c or dst._c)))):
+        # Same layout, same type: a plain memcpy (copy engine rate, no kernel).
+        dst.data.copy_from_device_async(src.data, dst.nbytes)
+        return
+    _copy_def(src._dtype, dst._dtype).run((src, dst), (), dst._shape)
+
+
+def _new_like(a: ndarray, dtype, order: str) -> ndarray:
+    """An uninitialised array with `a`'s shape, in `order` ('C', 'F', 'A' or 'K')."""
+    itemsize = dtype.itemsize
+    if order == "A":
+        order = "F" if a._f and not a._c else "C"
+    if order == "K":
+        if a._c or a.ndim <= 1:
+            order = "C"
+        elif a._f:
+            order = "F"
+        else:
+            strides = _shapes.k_order_strides(a._shape, a._strides, itemsize)
+            return ndarray(a._shape, dtype, strides=strides)
+    if order not in ("C", "F"):
+        raise ValueError("order must be one of 'C', 'F', 'A', or 'K' (got {!r})".format(order))
+    return ndarray(a._shape, dtype, order=order)
+
+
+def copy(a: ndarray, order="C") -> ndarray:
+    out = _new_like(a, a._dtype, order)
+    copyto_unchecked(out, a)
+    return out
+
+
+def astype(a: ndarray, dtype, order="K", casting="unsafe", copy=True) -> ndarray:
+    dtype = _dtypes.normalize_dtype(dtype)
+    if not numpy.can_cast(a._dtype, dtype, casting):
+        raise TypeError(
+            "Cannot cast array data from dtype('{}') to dtype('{}') according to the rule '{}'".format(
+                a._dtype, dtype, casting))
+    if not copy and dtype == a._dtype:
+        if order == "K" or (order == "C" and a._c) or (order == "F" and a._f) or (order == "A" and (a._c or a._f)):
+            return a
+    out = _new_like(a, dtype, order)
+    copyto_unchecked(out, a)
+    return out
+
+
+_fill_defs: dict = {}
+
+
+def fill(a: ndarray, value) -> None:
+    """Set every element of `a` to `value` (cast to a's dtype like NumPy's `fill`)."""
+    if a._size == 0:
+        return
+    dt = a._dtype
+    if isinstance(value, ndarray):
+        if value.ndim != 0 and value._size != 1:
+            raise ValueError("fill value must be a scalar")
+        copyto_unchecked(a, value.reshape(()) if value.ndim else value)
+        return
+    v = numpy.array(value).astype(dt, casting="unsafe")[()] if not isinstance(value, numpy.generic) or value.dtype != dt else value
+    raw = v.tobytes()
+    if (a._c or a._f) and (raw == bytes(len(raw)) or len(set(raw)) == 1):
+        # Every byte equal (zeros, -1, ...): one memset.
+        a.data.memset_async(raw[0], a.nbytes)
+        return
+    d = _fill_defs.get(dt.char)
+    if d is None:
+        d = _fill_defs[dt.char] = Definition(
+            "cuarray_fill_{}".format(dt.name),
+            (KernelParam("value", "scalar", dt, dt), KernelParam("out0", "out", dt, dt)), "out0 = value")
+    if dt.char == "e":
+        v = numpy.float32(v)
+    d.run((a,), (v,), a._shape)

@@ -1,0 +1,211 @@
+"""ElementwiseKernel: user-defined elementwise kernels (CuPy-compatible interface).
+
+    squared_diff = cuarray.ElementwiseKernel(
+        'float32 x, float32 y', 'float32 z', 'z = (x - y) * (x - y)', 'squared_diff')
+
+Parameters are ``[raw] TYPE NAME``. TYPE is a NumPy dtype name (``float32``, ``int64``, ``bool``)
+or a type placeholder (any other identifier, e.g. ``T``) bound from the first argument that uses
+it; the placeholder is a C ``typedef`` inside the kernel, so the operation can say ``T d = x - y``.
+Inside the operation, input names are the element values, output names are references to the
+output elements, ``i`` is the flat index and ``_ind.size()`` the number of elements. ``raw``
+parameters are plain pointers indexed by the operation (``y[i]``, ``atomicAdd(&y[x], 1)``): a
+raw array is seen as its C-contiguous flat buffer (a non-contiguous raw input is copied first; a
+non-contiguous raw output is an error).
+
+Code generation, caching and launching are the engine's (`elementwise.Definition`).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy
+
+from . import dtypes as _dtypes
+from . import shapes as _shapes
+from .elementwise import Definition, KernelParam, copy as _copy
+from .ndarray import ndarray
+
+__all__ = ["ElementwiseKernel", "parse_params"]
+
+_PARAM_RE = re.compile(r"^\s*(raw\s+)?([A-Za-z_][A-Za-z0-9_]*)\s+([A-Za-z_][A-Za-z0-9_]*)\s*$")
+
+
+class _ParamSpec:
+    __slots__ = ("name", "raw", "dtype", "typevar")
+
+    def __init__(self, name, raw, dtype, typevar):
+        self.name = name
+        self.raw = raw
+        self.dtype = dtype
+        self.typevar = typevar
+
+
+def _type_of(token: str):
+    """A dtype for a dtype name, or None when the token is a type placeholder."""
+    if token in ("T", "U", "V", "S", "R", "X", "Y", "Z") or (len(token) == 1 and token.isupper()):
+        return None
+    try:
+        return _dtypes.normalize_dtype(numpy.dtype(token))
+    except TypeError:
+        return None
+
+
+def parse_params(text: str) -> tuple[_ParamSpec, ...]:
+    """'float32 x, raw T y' -> param specs. ValueError naming the bad declaration."""
+    if not text.strip():
+        return ()
+    out = []
+    for decl in text.split(","):
+        m = _PARAM_RE.match(decl)
+        if m is None:
+            raise ValueError("Syntax error in kernel parameter {!r}: expected '[raw] TYPE NAME'".format(decl.strip()))
+        raw, tok, name = bool(m.group(1)), m.group(2), m.group(3)
+        dt = _type_of(tok)
+        out.append(_ParamSpec(name, raw, dt, None if dt is not None else tok))
+    names = [p.name for p in out]
+    if len(set(names)) != len(names):
+        raise ValueError("Duplicate parameter name in {!r}".format(text))
+    return tuple(out)
+
+
+class ElementwiseKernel:
+    """A user-defined elementwise kernel. See `cupy.ElementwiseKernel`.
+
+    Call with the inputs, then optionally the outputs; ``size=`` sets the loop length when no
+    non-raw array gives a shape. Returns the output (a tuple when there are several).
+    """
+
+    def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True,
+                 preamble="", no_return=False, return_tuple=False, loop_prep="", after_loop="",
+                 options=()):
+        self.in_params = parse_params(in_params)
+        self.out_params = parse_params(out_params)
+        clash = {p.name for p in self.in_params} & {p.name for p in self.out_params}
+        if clash:
+            raise ValueError("Parameter names used as both input and output: {}".format(sorted(clash)))
+        self.nin = len(self.in_params)
+        self.nout = len(self.out_params)
+        self.nargs = self.nin + self.nout
+        self.operation = operation
+        self.name = name
+        self.preamble = preamble
+        self.loop_prep = loop_prep
+        self.after_loop = after_loop
+        self.options = tuple(options)
+        self.no_return = no_return
+        self.return_tuple = return_tuple
+        self._defs: dict = {}
+
+    def __repr__(self) -> str:
+        return "<ElementwiseKernel {!r}>".format(self.name)
+
+    def __call__(self, *args, size=None, stream=None, block_size=None):
+        if len(args) not in (self.nin, self.nargs):
+            raise TypeError("Wrong number of arguments for {!r}: expected {} or {}, got {}".format(
+                self.name, self.nin, self.nargs, len(args)))
+        ins = args[: self.nin]
+        outs = list(args[self.nin:]) if len(args) == self.nargs else [None] * self.nout
+
+        # Bind type placeholders from the arguments, inputs first, in order.
+        bound: dict[str, numpy.dtype] = {}
+        for spec, a in list(zip(self.in_params, ins)) + list(zip(self.out_params, outs)):
+            if spec.typevar is None or a is None or spec.typevar in bound:
+                continue
+            if isinstance(a, ndarray):
+                bound[spec.typevar] = a.dtype
+            elif isinstance(a, numpy.generic):
+                bound[spec.typevar] = _dtypes.normalize_dtype(a.dtype)
+        for spec, a in zip(self.in_params, ins):
+            if spec.typevar is not None and spec.typevar not in bound and a is not None:
+                if isinstance(a, (bool, int, float, complex)):
+                    bound[spec.typevar] = _dtypes.normalize_dtype(numpy.asarray(a).dtype)
+                else:
+                    raise TypeError("Unsupported argument type {} for parameter {!r}".format(type(a), spec.name))
+
+        def dtype_of(spec):
+            if spec.dtype is not None:
+                return spec.dtype
+            dt = bound.get(spec.typevar)
+            if dt is None:
+                raise TypeError("Cannot determine the type {!r} of parameter {!r}: pass an array or a "
+                                "typed scalar that uses it".format(spec.typevar, spec.name))
+            return dt
+
+        # Shape from the non-raw array arguments (broadcast).
+        shapes = [a._shape for spec, a in zip(self.in_params, ins) if not spec.raw and isinstance(a, ndarray)]
+        shapes += [o._shape for spec, o in zip(self.out_params, outs) if not spec.raw and isinstance(o, ndarray)]
+        if shapes:
+            shape = _shapes.broadcast_shapes(*shapes) if len(set(shapes)) > 1 else shapes[0]
+            if size is not None:
+                raise ValueError("size= may be given only when no non-raw array argument sets the shape")
+        elif size is not None:
+            shape = (int(size),)
+        else:
+            raise ValueError("Loop size is undecided: pass a non-raw array argument or size=")
+
+        arrays, scalars, raws, kinds = [], [], [], []
+        for spec, a in zip(self.in_params, ins):
+            dt = dtype_of(spec)
+            if spec.raw:
+                if not isinstance(a, ndarray):
+                    raise TypeError("raw parameter {!r} needs a cuarray array, got {}".format(spec.name, type(a)))
+                raws.append(a if a._c else _copy(a))
+                kinds.append(("raw", a.dtype, dt))
+            elif isinstance(a, ndarray):
+                arrays.append(a)
+                kinds.append(("in", a.dtype, dt))
+            elif isinstance(a, (bool, int, float, complex, numpy.generic)):
+                scalars.append((numpy.float32 if dt.char == "e" else dt.type)(dt.type(a)))
+                kinds.append(("scalar", dt, dt))
+            else:
+                raise TypeError("Unsupported argument type {} for parameter {!r}".format(type(a), spec.name))
+        out_arrays = []
+        for k, (spec, o) in enumerate(zip(self.out_params, outs)):
+            dt = dtype_of(spec)
+            if o is None:
+                o = outs[k] = ndarray(shape, dt)
+            elif not isinstance(o, ndarray):
+                raise TypeError("output {!r} must be a cuarray array, got {}".format(spec.name, type(o)))
+            if spec.raw:
+                if not o._c:
+                    raise ValueError("raw output {!r} must be C-contiguous".format(spec.name))
+                raws.append(o)
+                kinds.append(("raw", o.dtype, dt))
+            else:
+                if o._shape != shape:
+                    raise ValueError("Out shape is mismatched: {} vs the broadcast shape {}".format(o._shape, shape))
+                if o.dtype != dt:
+                    raise TypeError("Type is mismatched: output {!r} is {} but the kernel declares {}".format(
+                        spec.name, o.dtype, dt))
+                out_arrays.append(o)
+                kinds.append(("out", o.dtype, dt))
+
+        key = (tuple((k, s.char, c.char) for k, s, c in kinds), tuple(sorted((t, d.char) for t, d in bound.items())))
+        d = self._defs.get(key)
+        if d is None:
+            d = self._defs[key] = self._definition(kinds, bound)
+        # Raw params are packed in declaration order; the engine takes them as a list.
+        d.run(arrays + out_arrays, tuple(scalars), shape, raw=raws, size=size if not arrays and not out_arrays else None)
+        if self.no_return:
+            return None
+        if self.nout == 1 and not self.return_tuple:
+            return outs[0]
+        return tuple(outs)
+
+    def _definition(self, kinds, bound) -> Definition:
+        params = []
+        specs = self.in_params + self.out_params
+        for spec, (kind, stored, declared) in zip(specs, kinds):
+            if kind == "raw":
+                params.append(KernelParam(spec.name, "raw", declared, declared))
+            elif kind == "out":
+                params.append(KernelParam(spec.name, "out", stored, declared, by_ref=True))
+            else:
+                params.append(KernelParam(spec.name, kind, stored if kind == "in" else declared, declared))
+        typedefs = "".join("typedef {} {};\n".format(_dtypes.ctype(dt), tv) for tv, dt in sorted(bound.items()))
+        type_names = "_".join(dt.name for _, _, dt in kinds)
+        name = "{}_{}".format(self.name, type_names) if type_names else self.name
+        return Definition(name, params, self.operation, preamble=typedefs + self.preamble,
+                          loop_prep=self.loop_prep, after_loop=self.after_loop, options=self.options,
+                          user_source=self.operation)

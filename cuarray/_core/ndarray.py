@@ -1,0 +1,473 @@
+"""The array object: storage, shape/strides/dtype, views, and host<->device transfers. No math.
+
+Operators and math methods are attached by `_array_methods.py` once the routines exist, so this
+module never imports a routine. Data movement between layouts (non-contiguous copies, astype)
+goes through `_core.elementwise`, imported lazily where it is used.
+
+An ndarray is a view on a `MemoryPointer` (`data`) whose `.ptr` is the address of element 0.
+Strides are in bytes and may be negative or zero, as in NumPy.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy
+
+from ..cuda import memory as _memory
+from ..cuda import stream as _stream
+from . import dtypes as _dtypes
+from . import shapes as _shapes
+
+__all__ = ["ndarray"]
+
+
+def _normalize_shape(shape) -> tuple:
+    t = type(shape)
+    if t is int:
+        if shape < 0:
+            raise ValueError("negative dimensions are not allowed")
+        return (shape,)
+    if t is tuple and all(type(s) is int for s in shape):
+        out = shape
+    else:
+        try:
+            out = tuple(int(operator_index(s)) for s in shape)
+        except TypeError:
+            out = (int(operator_index(shape)),)
+    for s in out:
+        if s < 0:
+            raise ValueError("negative dimensions are not allowed")
+    return out
+
+
+def operator_index(x):
+    import operator
+
+    try:
+        return operator.index(x)
+    except TypeError:
+        raise TypeError(
+            "'{}' object cannot be interpreted as an integer".format(type(x).__name__)
+        ) from None
+
+
+class _Flags:
+    """`ndarray.flags`: C_CONTIGUOUS, F_CONTIGUOUS, OWNDATA, WRITEABLE (read by name or key)."""
+
+    __slots__ = ("c_contiguous", "f_contiguous", "owndata", "writeable")
+
+    _KEYS = {
+        "C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
+        "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
+        "OWNDATA": "owndata", "O": "owndata", "WRITEABLE": "writeable", "W": "writeable",
+    }
+
+    def __init__(self, c, f, owndata, writeable):
+        self.c_contiguous = c
+        self.f_contiguous = f
+        self.owndata = owndata
+        self.writeable = writeable
+
+    def __getitem__(self, key):
+        try:
+            return getattr(self, self._KEYS[key.upper()])
+        except (KeyError, AttributeError):
+            raise KeyError("Unknown flag: {!r}".format(key)) from None
+
+    def __repr__(self):
+        return "\n".join(
+            "  {} : {}".format(k, getattr(self, a))
+            for k, a in (("C_CONTIGUOUS", "c_contiguous"), ("F_CONTIGUOUS", "f_contiguous"),
+                         ("OWNDATA", "owndata"), ("WRITEABLE", "writeable"))
+        )
+
+
+class ndarray:
+    """An N-dimensional array in GPU memory. See `numpy.ndarray` and `cupy.ndarray`.
+
+    ``ndarray(shape, dtype=float, memptr=None, strides=None, order='C')`` allocates (or wraps
+    `memptr`, a MemoryPointer to element 0). Most users create arrays with `cuarray.asarray`,
+    `cuarray.empty`, `cuarray.zeros`, ...
+    """
+
+    __slots__ = ("_shape", "_strides", "_dtype", "data", "base", "_size", "_c", "_f", "_writeable",
+                 "__weakref__")
+
+    # NumPy defers binary operators with a NumPy array to us (so `np_arr + gpu_arr` asks us).
+    __array_priority__ = 100
+
+    def __init__(self, shape, dtype=float, memptr=None, strides=None, order="C"):
+        shape = _normalize_shape(shape)
+        dtype = _dtypes.normalize_dtype(dtype)
+        itemsize = dtype.itemsize
+        if memptr is None and strides is None and order == "C":
+            # HOT PATH (empty, zeros, every op's output): memoised C layout, one allocation.
+            lay = _c_layout(shape, itemsize)
+            strides, size, f = lay
+            self._shape = shape
+            self._strides = strides
+            self._dtype = dtype
+            self.data = _memory.alloc(size * itemsize)
+            self.base = None
+            self._size = size
+            self._c = True
+            self._f = f
+            self._writeable = True
+            return
+        size = math.prod(shape)
+        if order not in ("C", "F"):
+            raise ValueError("order must be 'C' or 'F', got {!r}".format(order))
+        if strides is None:
+            strides = _shapes.c_strides(shape, itemsize) if order == "C" else _shapes.f_strides(shape, itemsize)
+        else:
+            strides = tuple(int(s) for s in strides)
+            if len(strides) != len(shape):
+                raise ValueError("strides must have the same length as shape")
+        if memptr is None:
+            memptr = _memory.alloc(size * itemsize)
+        self._shape = shape
+        self._strides = strides
+        self._dtype = dtype
+        self.data = memptr
+        self.base = None
+        self._size = size
+        self._c = _shapes.is_c_contiguous(shape, strides, itemsize)
+        self._f = _shapes.is_f_contiguous(shape, strides, itemsize)
+        self._writeable = True
+
+    # -- construction helpers used by the engine (no validation: callers pass clean values) --
+    @classmethod
+    def _view(cls, shape, strides, dtype, memptr, base, c=None, f=None):
+        """A view sharing `base`'s memory; `c`/`f` contiguity computed when not given."""
+        a = object.__new__(cls)
+        a._shape = shape
+        a._strides = strides
+        a._dtype = dtype
+        a.data = memptr
+        a.base = base
+        a._size = math.prod(shape)
+        a._c = _shapes.is_c_contiguous(shape, strides, dtype.itemsize) if c is None else c
+        a._f = _shapes.is_f_contiguous(shape, strides, dtype.itemsize) if f is None else f
+        a._writeable = True if base is None else base._writeable
+        return a
+
+    # -- attributes ------------------------------------------------------------------------
+    @property
+    def shape(self) -> tuple:
+        return self._shape
+
+    @shape.setter
+    def shape(self, new_shape):
+        new_shape = _shapes.reshape_size(new_shape, self._size)
+        strides = _shapes.reshape_strides(self._shape, self._strides, self._dtype.itemsize, new_shape, "C")
+        if strides is None:
+            raise AttributeError(
+                "Incompatible shape for in-place modification. Use `.reshape()` to make a copy "
+                "with the desired shape."
+            )
+        self._shape = new_shape
+        self._strides = strides
+        self._c = _shapes.is_c_contiguous(new_shape, strides, self._dtype.itemsize)
+        self._f = _shapes.is_f_contiguous(new_shape, strides, self._dtype.itemsize)
+
+    @property
+    def strides(self) -> tuple:
+        return self._strides
+
+    @property
+    def dtype(self) -> numpy.dtype:
+        return self._dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self._shape)
+
+    @property
+    def size(self) -> int:
+        return self._size
+
+    @property
+    def itemsize(self) -> int:
+        return self._dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self._size * self._dtype.itemsize
+
+    @property
+    def flags(self) -> _Flags:
+        return _Flags(self._c, self._f, self.base is None, self._writeable)
+
+    @property
+    def device(self):
+        from ..cuda.device import Device
+
+        return Device(self.data.device_id)
+
+    @property
+    def T(self) -> "ndarray":
+        return self.transpose()
+
+    @property
+    def mT(self) -> "ndarray":
+        if self.ndim < 2:
+            raise ValueError("matrix transpose with ndim < 2 is undefined")
+        return self.swapaxes(-1, -2)
+
+    def transpose(self, *axes) -> "ndarray":
+        """See `numpy.ndarray.transpose`. Always a view."""
+        nd = len(self._shape)
+        if not axes or (len(axes) == 1 and axes[0] is None):
+            perm = tuple(range(nd - 1, -1, -1))
+        else:
+            if len(axes) == 1 and not isinstance(axes[0], int) and hasattr(axes[0], "__len__"):
+                axes = tuple(axes[0])
+            if len(axes) != nd:
+                raise ValueError("axes don't match array")
+            perm = _shapes.normalize_axis_tuple(axes, nd)
+        shape = tuple(self._shape[i] for i in perm)
+        strides = tuple(self._strides[i] for i in perm)
+        return ndarray._view(shape, strides, self._dtype, self.data, self._root())
+
+    def swapaxes(self, axis1, axis2) -> "ndarray":
+        nd = len(self._shape)
+        a1 = _shapes.normalize_axis_index(axis1, nd)
+        a2 = _shapes.normalize_axis_index(axis2, nd)
+        perm = list(range(nd))
+        perm[a1], perm[a2] = perm[a2], perm[a1]
+        return self.transpose(perm)
+
+    def _root(self) -> "ndarray":
+        """The array that owns the memory (NumPy 2 also points views' `base` at the owner)."""
+        return self if self.base is None else self.base
+
+    # -- memory extent (for overlap checks) ----------------------------------------------
+    def _extent(self) -> tuple[int, int]:
+        """[lo, hi) byte addresses this view can touch."""
+        lo = hi = self.data.ptr
+        if self._size == 0:
+            return lo, lo
+        for n, s in zip(self._shape, self._strides):
+            if s > 0:
+                hi += (n - 1) * s
+            else:
+                lo += (n - 1) * s
+        return lo, hi + self._dtype.itemsize
+
+    # -- host transfer -------------------------------------------------------------------
+    def get(self, stream=None, order="C", out=None, blocking=True) -> numpy.ndarray:
+        """Copy to a NumPy array (synchronising). See `cupy.ndarray.get`."""
+        from . import transfer
+
+        return transfer.to_host(self, stream=stream, out=out, blocking=blocking)
+
+    def set(self, arr, stream=None) -> None:
+        """Copy a NumPy array of the same shape into this array. See `cupy.ndarray.set`."""
+        from . import transfer
+
+        transfer.from_host_into(self, arr, stream=stream)
+
+    def __array__(self, dtype=None, copy=None):
+        # No silent device-to-host copies: NumPy calls this when it wants host data.
+        raise TypeError(
+            "Implicit conversion to a NumPy array is not allowed. Use `.get()` or "
+            "`cuarray.asnumpy()` to copy the array to the host explicitly."
+        )
+
+    # -- Python protocol ---------------------------------------------------------------------
+    def __len__(self) -> int:
+        if not self._shape:
+            raise TypeError("len() of unsized object")
+        return self._shape[0]
+
+    def __iter__(self):
+        if not self._shape:
+            raise TypeError("iteration over a 0-d array")
+        for i in range(self._shape[0]):
+            yield self[i]
+
+    def item(self, *args):
+        """Copy one element to a Python scalar (synchronising). See `numpy.ndarray.item`."""
+        if args:
+            return self.get().item(*args)
+        if self._size != 1:
+            raise ValueError("can only convert an array of size 1 to a Python scalar")
+        return self.get().item()
+
+    def tolist(self):
+        return self.get().tolist()
+
+    def _scalar_check(self, what):
+        if self._size != 1:
+            if what == "bool":
+                raise ValueError(
+                    "The truth value of an array with more than one element is ambiguous. "
+                    "Use a.any() or a.all()"
+                    if self._size > 1 else
+                    "The truth value of an empty array is ambiguous. Use `array.size > 0` to "
+                    "check that an array is not empty."
+                )
+            raise TypeError("only length-1 arrays can be converted to Python scalars")
+
+    def __bool__(self) -> bool:
+        self._scalar_check("bool")
+        return bool(self.get().reshape(()))
+
+    def __int__(self) -> int:
+        self._scalar_check("int")
+        if self.ndim > 0:
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        return int(self.get())
+
+    def __float__(self) -> float:
+        self._scalar_check("float")
+        if self.ndim > 0:
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        return float(self.get())
+
+    def __complex__(self) -> complex:
+        self._scalar_check("complex")
+        if self.ndim > 0:
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        return complex(self.get())
+
+    def __index__(self) -> int:
+        if self.ndim != 0 or not (_dtypes.is_integer(self._dtype) or _dtypes.is_bool(self._dtype)):
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        return int(self.get())
+
+    def __repr__(self) -> str:
+        return repr(self.get())
+
+    def __str__(self) -> str:
+        return str(self.get())
+
+    def __format__(self, spec) -> str:
+        if self.ndim == 0:
+            return format(self.get()[()], spec)
+        return format(self.get(), spec)
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __reduce__(self):
+        # Pickling copies to the host (the only portable representation).
+        from .transfer import _unpickle
+
+        return (_unpickle, (self.get(),))
+
+    def __sizeof__(self) -> int:
+        return object.__sizeof__(self) + self.nbytes
+
+    # -- basic indexing (views) ------------------------------------------------------------
+    def __getitem__(self, index):
+        from . import indexing
+
+        return indexing.getitem(self, index)
+
+    def __setitem__(self, index, value):
+        from . import indexing
+
+        indexing.setitem(self, index, value)
+
+    # -- copies ----------------------------------------------------------------------------
+    def copy(self, order="C") -> "ndarray":
+        """See `numpy.ndarray.copy` (default order 'C')."""
+        from . import elementwise
+
+        return elementwise.copy(self, order=order)
+
+    def fill(self, value) -> None:
+        """Set every element to `value` (one kernel or memset)."""
+        from . import elementwise
+
+        elementwise.fill(self, value)
+
+    def astype(self, dtype, order="K", casting="unsafe", subok=None, copy=True) -> "ndarray":
+        """See `numpy.ndarray.astype`."""
+        from . import elementwise
+
+        return elementwise.astype(self, dtype, order=order, casting=casting, copy=copy)
+
+    def view(self, dtype=None, type=None) -> "ndarray":
+        """A view with another dtype of the same memory. See `numpy.ndarray.view`."""
+        if dtype is None:
+            return ndarray._view(self._shape, self._strides, self._dtype, self.data, self._root(),
+                                 self._c, self._f)
+        dtype = _dtypes.normalize_dtype(dtype)
+        old, new = self._dtype.itemsize, dtype.itemsize
+        if old == new:
+            return ndarray._view(self._shape, self._strides, dtype, self.data, self._root(), self._c, self._f)
+        if self.ndim == 0:
+            raise ValueError("Changing the dtype of a 0d array is only supported if the itemsize is unchanged")
+        if self._shape[-1] != 1 and self._strides[-1] != old:
+            raise ValueError(
+                "To change to a dtype of a different size, the last axis must be contiguous"
+            )
+        last = self._shape[-1] * old
+        if last % new:
+            raise ValueError(
+                "When changing to a {} dtype, its size must be a divisor of the size of original "
+                "dtype".format("smaller" if new < old else "larger")
+            )
+        shape = self._shape[:-1] + (last // new,)
+        strides = self._strides[:-1] + (new,)
+        return ndarray._view(shape, strides, dtype, self.data, self._root())
+
+    # -- interop -------------------------------------------------------------------------
+    @property
+    def __cuda_array_interface__(self) -> dict:
+        from . import interop
+
+        return interop.cuda_array_interface(self)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        from . import interop
+
+        return interop.to_dlpack(self, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
+
+    def __dlpack_device__(self):
+        return (2, self.data.device_id)  # kDLCUDA
+
+    def __array_namespace__(self, *, api_version=None):
+        if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12", "2025.12"):
+            raise ValueError("unsupported array API version {!r}".format(api_version))
+        import cuarray
+
+        return cuarray
+
+
+_c_layouts: dict = {}
+
+
+def _c_layout(shape: tuple, itemsize: int) -> tuple:
+    """(strides, size, f_contiguous) of a C-contiguous array, memoised."""
+    key = (shape, itemsize)
+    lay = _c_layouts.get(key)
+    if lay is None:
+        strides = _shapes.c_strides(shape, itemsize)
+        if len(_c_layouts) > 4096:
+            _c_layouts.clear()
+        lay = _c_layouts[key] = (strides, math.prod(shape), _shapes.is_f_contiguous(shape, strides, itemsize))
+    return lay
+
+
+def _new_c(shape: tuple, dtype: numpy.dtype) -> ndarray:
+    """HOT PATH: a new C-contiguous array; shape is a clean tuple of ints, dtype supported."""
+    itemsize = dtype.itemsize
+    strides, size, f = _c_layout(shape, itemsize)
+    a = object.__new__(ndarray)
+    a._shape = shape
+    a._strides = strides
+    a._dtype = dtype
+    a.data = _memory.alloc(size * itemsize)
+    a.base = None
+    a._size = size
+    a._c = True
+    a._f = f
+    a._writeable = True
+    return a
