@@ -1,0 +1,200 @@
+"""cuarray: a NumPy-compatible array library for NVIDIA GPUs. ``import cuarray as np``.
+
+This module is only explicit re-exports, grouped under the headings of NumPy's "Routines"
+documentation. Importing it touches no GPU and imports only NumPy and cuda.pathfinder-free
+modules of our own; CUDA libraries load on first use.
+"""
+
+__version__ = "0.1.0"
+
+from numpy import (  # dtypes and scalar types are NumPy's own
+    bool_ as bool_, int8 as int8, int16 as int16, int32 as int32, int64 as int64,
+    uint8 as uint8, uint16 as uint16, uint32 as uint32, uint64 as uint64,
+    float16 as float16, float32 as float32, float64 as float64,
+    complex64 as complex64, complex128 as complex128,
+    dtype as dtype, finfo as finfo, iinfo as iinfo, can_cast as can_cast,
+    result_type as result_type, promote_types as promote_types,
+    e as e, pi as pi, inf as inf, nan as nan, newaxis as newaxis, euler_gamma as euler_gamma,
+)
+from numpy import bool as bool  # noqa: A001  (NumPy 2's name for bool_)
+
+from . import cuda as cuda
+from ._core.ndarray import ndarray as ndarray
+from ._core.ufunc import ufunc as ufunc
+from ._core.elementwise_kernel import ElementwiseKernel as ElementwiseKernel
+
+# -- Array creation: ones and zeros ------------------------------------------------------------
+from ._creation.basic import empty as empty
+from ._creation.basic import empty_like as empty_like
+from ._creation.basic import zeros as zeros
+from ._creation.basic import zeros_like as zeros_like
+from ._creation.basic import ones as ones
+from ._creation.basic import ones_like as ones_like
+from ._creation.basic import full as full
+from ._creation.basic import full_like as full_like
+
+# -- Array creation: from existing data ---------------------------------------------------------
+from ._creation.from_data import array as array
+from ._creation.from_data import asarray as asarray
+from ._creation.from_data import asanyarray as asanyarray
+from ._creation.from_data import ascontiguousarray as ascontiguousarray
+from ._creation.from_data import asfortranarray as asfortranarray
+from ._creation.from_data import copy as copy
+from ._creation.from_data import asnumpy as asnumpy
+
+# -- Array manipulation: changing shape ---------------------------------------------------------
+from ._manipulation.shape import reshape as reshape
+from ._manipulation.shape import ravel as ravel
+
+# -- Mathematical functions: arithmetic operations ------------------------------------------------
+from ._math.arithmetic import add as add
+from ._math.arithmetic import subtract as subtract
+from ._math.arithmetic import multiply as multiply
+from ._math.arithmetic import divide as divide
+from ._math.arithmetic import true_divide as true_divide
+from ._math.arithmetic import floor_divide as floor_divide
+from ._math.arithmetic import negative as negative
+from ._math.arithmetic import positive as positive
+from ._math.arithmetic import power as power
+from ._math.arithmetic import pow as pow  # noqa: A001
+from ._math.arithmetic import float_power as float_power
+from ._math.arithmetic import remainder as remainder
+from ._math.arithmetic import mod as mod
+from ._math.arithmetic import fmod as fmod
+from ._math.arithmetic import divmod as divmod  # noqa: A001
+from ._math.arithmetic import reciprocal as reciprocal
+
+# -- Mathematical functions: exponents and logarithms ---------------------------------------------
+from ._math.explog import exp as exp
+from ._math.explog import expm1 as expm1
+from ._math.explog import exp2 as exp2
+from ._math.explog import log as log
+from ._math.explog import log10 as log10
+from ._math.explog import log2 as log2
+from ._math.explog import log1p as log1p
+from ._math.explog import logaddexp as logaddexp
+from ._math.explog import logaddexp2 as logaddexp2
+
+# -- Mathematical functions: trigonometric functions ----------------------------------------------
+from ._math.trigonometric import sin as sin
+from ._math.trigonometric import cos as cos
+from ._math.trigonometric import tan as tan
+from ._math.trigonometric import arcsin as arcsin
+from ._math.trigonometric import arccos as arccos
+from ._math.trigonometric import arctan as arctan
+from ._math.trigonometric import arctan2 as arctan2
+from ._math.trigonometric import hypot as hypot
+from ._math.trigonometric import degrees as degrees
+from ._math.trigonometric import radians as radians
+from ._math.trigonometric import deg2rad as deg2rad
+from ._math.trigonometric import rad2deg as rad2deg
+from ._math.trigonometric import asin as asin
+from ._math.trigonometric import acos as acos
+from ._math.trigonometric import atan as atan
+from ._math.trigonometric import atan2 as atan2
+
+# -- Mathematical functions: hyperbolic functions -------------------------------------------------
+from ._math.hyperbolic import sinh as sinh
+from ._math.hyperbolic import cosh as cosh
+from ._math.hyperbolic import tanh as tanh
+from ._math.hyperbolic import arcsinh as arcsinh
+from ._math.hyperbolic import arccosh as arccosh
+from ._math.hyperbolic import arctanh as arctanh
+from ._math.hyperbolic import asinh as asinh
+from ._math.hyperbolic import acosh as acosh
+from ._math.hyperbolic import atanh as atanh
+
+# -- Mathematical functions: rounding -------------------------------------------------------------
+from ._math.rounding import around as around
+from ._math.rounding import round as round  # noqa: A001
+from ._math.rounding import rint as rint
+from ._math.rounding import fix as fix
+from ._math.rounding import floor as floor
+from ._math.rounding import ceil as ceil
+from ._math.rounding import trunc as trunc
+
+# -- Mathematical functions: floating point routines ----------------------------------------------
+from ._math.floating import signbit as signbit
+from ._math.floating import copysign as copysign
+from ._math.floating import frexp as frexp
+from ._math.floating import ldexp as ldexp
+from ._math.floating import nextafter as nextafter
+from ._math.floating import spacing as spacing
+from ._math.floating import modf as modf
+
+# -- Mathematical functions: rational routines ----------------------------------------------------
+from ._math.rational import lcm as lcm
+from ._math.rational import gcd as gcd
+
+# -- Mathematical functions: handling complex numbers ---------------------------------------------
+from ._math.complex import angle as angle
+from ._math.complex import real as real
+from ._math.complex import imag as imag
+from ._math.complex import conj as conj
+from ._math.complex import conjugate as conjugate
+
+# -- Mathematical functions: extrema finding ------------------------------------------------------
+from ._math.extrema import maximum as maximum
+from ._math.extrema import minimum as minimum
+from ._math.extrema import fmax as fmax
+from ._math.extrema import fmin as fmin
+
+# -- Mathematical functions: miscellaneous (and special functions i0, sinc) -----------------------
+from ._math.misc import clip as clip
+from ._math.misc import sqrt as sqrt
+from ._math.misc import cbrt as cbrt
+from ._math.misc import square as square
+from ._math.misc import absolute as absolute
+from ._math.misc import abs as abs  # noqa: A001
+from ._math.misc import fabs as fabs
+from ._math.misc import sign as sign
+from ._math.misc import heaviside as heaviside
+from ._math.misc import nan_to_num as nan_to_num
+from ._math.misc import i0 as i0
+from ._math.misc import sinc as sinc
+
+# -- Logic functions: comparison ------------------------------------------------------------------
+from ._logic.comparison import greater as greater
+from ._logic.comparison import greater_equal as greater_equal
+from ._logic.comparison import less as less
+from ._logic.comparison import less_equal as less_equal
+from ._logic.comparison import equal as equal
+from ._logic.comparison import not_equal as not_equal
+
+# -- Logic functions: logical operations ----------------------------------------------------------
+from ._logic.ops import logical_and as logical_and
+from ._logic.ops import logical_or as logical_or
+from ._logic.ops import logical_not as logical_not
+from ._logic.ops import logical_xor as logical_xor
+
+# -- Logic functions: array contents --------------------------------------------------------------
+from ._logic.content import isfinite as isfinite
+from ._logic.content import isinf as isinf
+from ._logic.content import isnan as isnan
+
+# -- Bit-wise operations: elementwise bit operations ----------------------------------------------
+from ._bitwise.ops import bitwise_and as bitwise_and
+from ._bitwise.ops import bitwise_or as bitwise_or
+from ._bitwise.ops import bitwise_xor as bitwise_xor
+from ._bitwise.ops import invert as invert
+from ._bitwise.ops import bitwise_not as bitwise_not
+from ._bitwise.ops import bitwise_invert as bitwise_invert
+from ._bitwise.ops import left_shift as left_shift
+from ._bitwise.ops import right_shift as right_shift
+from ._bitwise.ops import bitwise_left_shift as bitwise_left_shift
+from ._bitwise.ops import bitwise_right_shift as bitwise_right_shift
+from ._bitwise.ops import bitwise_count as bitwise_count
+
+# -- Sorting, searching, and counting: searching --------------------------------------------------
+from ._sorting.searching import where as where
+
+# -- Binding operators and methods (must come last: it needs every routine above) -------------
+from ._core import _array_methods
+
+_array_methods.bind()
+del _array_methods
+
+
+def is_available() -> bool:
+    """True when a CUDA device can be used."""
+    return cuda.is_available()

@@ -1,0 +1,60 @@
+"""NumPy's dispatch protocols: `numpy.add(gpu, gpu)` runs `cuarray.add` (`__array_ufunc__`).
+
+`array_ufunc` is bound as `ndarray.__array_ufunc__` (see _array_methods.py). It maps a NumPy ufunc
+to the cuarray ufunc of the same `__name__` and calls the method NumPy asked for. Inputs and
+outputs must be cuarray arrays or scalars: a NumPy array among them gives NotImplemented (NumPy
+then raises TypeError), so nothing is copied between host and device behind the user's back.
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from .ndarray import ndarray
+
+__all__ = ["array_ufunc"]
+
+_SCALARS = (bool, int, float, complex, numpy.generic)
+_METHODS = ("__call__", "reduce", "accumulate", "reduceat", "outer", "at")
+
+
+def _cuarray_ufunc(np_ufunc):
+    # The package namespace is read at call time: _core must not import the routine modules.
+    import cuarray
+    from .ufunc import ufunc
+
+    uf = getattr(cuarray, np_ufunc.__name__, None)
+    if not isinstance(uf, ufunc):
+        # NumPy-internal ufuncs that cuarray keeps private (numpy._core.umath.clip).
+        if np_ufunc.__name__ == "clip":
+            from .._math import misc
+
+            uf = misc._clip
+        else:
+            return None
+    return uf
+
+
+def _foreign(x) -> bool:
+    return not (x is None or isinstance(x, (ndarray,) + _SCALARS))
+
+
+def array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    """`ndarray.__array_ufunc__`: run NumPy's `ufunc.method(*inputs, **kwargs)` with cuarray."""
+    if method not in _METHODS:
+        return NotImplemented
+    uf = _cuarray_ufunc(ufunc)
+    if uf is None:
+        return NotImplemented
+    if any(_foreign(x) for x in inputs if not isinstance(x, (tuple, list))):
+        return NotImplemented
+    out = kwargs.get("out")
+    if out is not None:
+        outs = out if isinstance(out, tuple) else (out,)
+        if any(o is not None and not isinstance(o, ndarray) for o in outs):
+            return NotImplemented
+        if method in ("__call__", "outer") and len(outs) == 1:
+            kwargs["out"] = outs[0]
+    if method == "__call__":
+        return uf(*inputs, **kwargs)
+    return getattr(uf, method)(*inputs, **kwargs)

@@ -1,0 +1,56 @@
+"""Arithmetic operations (NumPy "Mathematical functions / Arithmetic operations").
+
+A row per ufunc: name, nin, nout, C expression(s). Expressions compute `out0` from `in0`, `in1`
+in the loop's compute type (float16 computes in float; complex is `complex<T>`); keys other than
+'default' select an expression by loop signature ('ff->f') or by the first input's kind
+('bool', 'int', 'float', 'complex'). Device helpers live in _core/templates/cuarray/ops.cuh.
+
+Differences from NumPy (docs/ufuncs.md): integer division and remainder by zero give 0 without
+NumPy's RuntimeWarning; an integer `power` with a negative exponent raises ValueError only when
+the exponent is a scalar (an array exponent cannot be checked without a device round trip; the
+element is then the truncated 1/x**|n|: 1, -1 or 0).
+"""
+
+import numpy
+
+from .._core.ufunc import create_ufunc
+from .._core.ufunc import ufunc as _ufunc
+
+add = create_ufunc("add", 2, 1, {"default": "out0 = in0 + in1", "bool": "out0 = in0 || in1"}, identity=0)
+subtract = create_ufunc("subtract", 2, 1, "out0 = in0 - in1")
+multiply = create_ufunc("multiply", 2, 1, {"default": "out0 = in0 * in1", "bool": "out0 = in0 && in1"}, identity=1)
+divide = create_ufunc("divide", 2, 1, "out0 = in0 / in1")
+true_divide = divide
+floor_divide = create_ufunc("floor_divide", 2, 1, "out0 = cuarray::floor_divide(in0, in1)")
+negative = create_ufunc("negative", 1, 1, "out0 = -in0")
+positive = create_ufunc("positive", 1, 1, "out0 = in0")
+_power = create_ufunc("power", 2, 1, "out0 = cuarray::power(in0, in1)")
+float_power = create_ufunc("float_power", 2, 1, "out0 = cuarray::power(in0, in1)")
+remainder = create_ufunc("remainder", 2, 1, "out0 = cuarray::remainder(in0, in1)")
+mod = remainder
+fmod = create_ufunc("fmod", 2, 1, "out0 = cuarray::fmod(in0, in1)")
+divmod = create_ufunc("divmod", 2, 2, "out0 = cuarray::divmod(in0, in1, out1)")  # noqa: A001
+reciprocal = create_ufunc("reciprocal", 1, 1, "out0 = cuarray::reciprocal(in0)")
+
+
+class _IntegerPowerUfunc(_ufunc):
+    """`power`, plus NumPy's ValueError for a negative integer exponent given as a scalar.
+
+    An array exponent is not inspected (that needs the device's data on the host); its negative
+    elements give the truncated value of 1/x**|n| instead of an error.
+    """
+
+    def __call__(self, *args, **kwargs):
+        if len(args) >= 2:
+            a, b = args[0], args[1]
+            if (type(b) is int or isinstance(b, numpy.signedinteger)) and b < 0:
+                a_kind = "i" if type(a) in (int, bool) else getattr(getattr(a, "dtype", None), "kind", "f")
+                # (an unsigned array with a negative Python int is NumPy's OverflowError, raised later)
+                if a_kind in "bi" or (a_kind == "u" and type(b) is not int):
+                    raise ValueError("Integers to negative integer powers are not allowed.")
+        return super().__call__(*args, **kwargs)
+
+
+power = _IntegerPowerUfunc("power", 2, 1, "out0 = cuarray::power(in0, in1)")
+pow = power  # noqa: A001  (NumPy 2's array-API alias)
+del _power

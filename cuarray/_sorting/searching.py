@@ -1,0 +1,81 @@
+"""Searching (NumPy "Sorting, searching, and counting / Searching"): `where`.
+
+`where(cond, x, y)` is one elementwise kernel; Python scalars among `x`, `y` (and `cond`) are kernel
+arguments, weak in the result type (NEP 50: ``where(c, x_f32, 2.0)`` is float32). The one-argument
+form is `nonzero`, which needs advanced indexing.
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from .._core import dtypes as _dtypes
+from .._core import shapes as _shapes
+from .._core.elementwise import Definition, KernelParam
+from .._core.ndarray import ndarray
+
+_PY_SCALARS = (bool, int, float, complex)
+_BOOL = numpy.dtype(bool)
+_defs: dict = {}
+
+
+def _operand_type(v):
+    """(dtype for result_type, stored dtype or None for a scalar)."""
+    if isinstance(v, ndarray):
+        return v.dtype, v.dtype
+    if type(v) in _PY_SCALARS:
+        return v, None
+    if isinstance(v, numpy.generic):
+        return _dtypes.normalize_dtype(v.dtype), None
+    raise TypeError("where: unsupported operand type {}; cuarray does not copy host data implicitly, "
+                    "use cuarray.asarray() first".format(type(v)))
+
+
+def _definition(kinds, res) -> Definition:
+    key = (kinds, res)
+    d = _defs.get(key)
+    if d is None:
+        computes = (_BOOL, res, res)
+        params = []
+        for name, kind, comp in zip(("cond", "x", "y"), kinds, computes):
+            if kind is None:
+                params.append(KernelParam(name, "scalar", comp, comp))
+            else:
+                params.append(KernelParam(name, "in", kind, comp))
+        params.append(KernelParam("out0", "out", res, res))
+        parts = ["s" if k is None else k.name for k in kinds]
+        name = "cuarray_where_{}_to_{}".format("_".join(parts), res.name)
+        d = _defs[key] = Definition(name, params, "out0 = cond ? x : y")
+    return d
+
+
+def where(condition, x=None, y=None):
+    """See `numpy.where`. Only the three-argument form runs here."""
+    if x is None and y is None:
+        raise NotImplementedError(
+            "where(condition) with one argument (nonzero) arrives with the advanced indexing issue")
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
+    c_rt, c_kind = _operand_type(condition)
+    x_rt, x_kind = _operand_type(x)
+    y_rt, y_kind = _operand_type(y)
+    res = _dtypes.normalize_dtype(numpy.result_type(x_rt, y_rt))
+    ops = (condition, x, y)
+    arrays = [v for v in ops if isinstance(v, ndarray)]
+    shapes = [a.shape for a in arrays]
+    shape = _shapes.broadcast_shapes(*shapes) if shapes else ()
+    scalars = []
+    for v, kind, comp in zip(ops, (c_kind, x_kind, y_kind), (_BOOL, res, res)):
+        if kind is None:
+            # A Python int out of the result type's range raises OverflowError (NumPy >= 2.5; 2.4
+            # wrapped it); NumPy scalars are cast like NumPy casts them.
+            if isinstance(v, numpy.generic):
+                with numpy.errstate(all="ignore"):
+                    val = numpy.asarray(v).astype(comp)[()]
+            else:
+                val = comp.type(v)
+            scalars.append(numpy.float32(val) if comp.char == "e" else val)
+    out = ndarray(shape, res)
+    d = _definition((c_kind, x_kind, y_kind), res)
+    d.run(tuple(arrays) + (out,), tuple(scalars), shape)
+    return out
