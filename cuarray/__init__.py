@@ -22,6 +22,9 @@ from . import cuda as cuda
 from ._core.ndarray import ndarray as ndarray
 from ._core.ufunc import ufunc as ufunc
 from ._core.elementwise_kernel import ElementwiseKernel as ElementwiseKernel
+from .cuda.raw import RawKernel as RawKernel
+from .cuda.raw import RawModule as RawModule
+from ._info import show_config as show_config
 
 # -- Array creation: ones and zeros ------------------------------------------------------------
 from ._creation.basic import empty as empty
@@ -42,9 +45,51 @@ from ._creation.from_data import asfortranarray as asfortranarray
 from ._creation.from_data import copy as copy
 from ._creation.from_data import asnumpy as asnumpy
 
-# -- Array manipulation: changing shape ---------------------------------------------------------
+# -- Array creation: numerical ranges -----------------------------------------------------------
+from ._creation.ranges import arange as arange
+from ._creation.ranges import linspace as linspace
+from ._creation.ranges import logspace as logspace
+from ._creation.ranges import geomspace as geomspace
+from ._creation.ranges import meshgrid as meshgrid
+
+# -- Array creation: building matrices ----------------------------------------------------------
+from ._creation.matrices import eye as eye
+from ._creation.matrices import identity as identity
+from ._creation.matrices import diag as diag
+from ._creation.matrices import diagflat as diagflat
+from ._creation.matrices import tri as tri
+from ._creation.matrices import tril as tril
+from ._creation.matrices import triu as triu
+from ._creation.matrices import vander as vander
+
+# -- Array manipulation: basic operations -------------------------------------------------------
+from ._manipulation.basic import copyto as copyto
+
+# -- Array manipulation: changing array shape ---------------------------------------------------
 from ._manipulation.shape import reshape as reshape
 from ._manipulation.shape import ravel as ravel
+
+# -- Array manipulation: transpose-like operations ----------------------------------------------
+from ._manipulation.transpose import transpose as transpose
+from ._manipulation.transpose import permute_dims as permute_dims
+from ._manipulation.transpose import swapaxes as swapaxes
+from ._manipulation.transpose import moveaxis as moveaxis
+from ._manipulation.transpose import rollaxis as rollaxis
+from ._manipulation.transpose import matrix_transpose as matrix_transpose
+
+# -- Array manipulation: changing number of dimensions ------------------------------------------
+from ._manipulation.dims import squeeze as squeeze
+from ._manipulation.dims import expand_dims as expand_dims
+from ._manipulation.dims import broadcast_to as broadcast_to
+from ._manipulation.dims import broadcast_arrays as broadcast_arrays
+from ._manipulation.dims import broadcast_shapes as broadcast_shapes
+from ._manipulation.dims import atleast_1d as atleast_1d
+from ._manipulation.dims import atleast_2d as atleast_2d
+from ._manipulation.dims import atleast_3d as atleast_3d
+
+# -- Interoperability (DLPack, CUDA array interface) --------------------------------------------
+from ._core.interop import from_dlpack as from_dlpack
+from ._core.interop import get_array_module as get_array_module
 
 # -- Mathematical functions: arithmetic operations ------------------------------------------------
 from ._math.arithmetic import add as add

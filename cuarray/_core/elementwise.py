@@ -22,6 +22,7 @@ descriptor list, so they cannot drift apart.
 from __future__ import annotations
 
 import pathlib
+import re
 import string
 
 import numpy
@@ -135,7 +136,8 @@ class Definition:
     """
 
     __slots__ = ("name", "params", "operation", "preamble", "loop_prep", "after_loop", "key",
-                 "options", "_kernels", "_arrays", "_nin_arrays", "user_source", "_vec")
+                 "options", "_kernels", "_arrays", "_nin_arrays", "user_source", "_vec", "_c_index",
+                 "_out_first")
 
     def __init__(self, name, params, operation, preamble="", loop_prep="", after_loop="",
                  options=(), user_source=None):
@@ -160,6 +162,15 @@ class Definition:
         if any(p.kind == "raw" or p.by_ref or p.name == "_w" for p in self.params) or after_loop or loop_prep:
             vec = 1
         self._vec = vec
+        # When the operation can see the loop index (`i`, `_ind`, raw pointers), `i` must be the
+        # C-order index of the output, so axes keep their order when dimensions are collapsed.
+        # Otherwise (every ufunc) axes are reordered to follow memory, for coalescing.
+        code = " ".join((operation, loop_prep, after_loop))
+        self._c_index = bool(re.search(r"\b(i|_ind)\b", code)) or any(p.kind == "raw" for p in self.params)
+        # collapse_dims orders axes by its first operand: give it the outputs first.
+        n = len(self._arrays)
+        outs = [k for k, p in enumerate(self._arrays) if p.kind == "out"]
+        self._out_first = tuple(outs + [k for k in range(n) if k not in outs])
 
     # -- code generation -------------------------------------------------------------------
     def source(self, layout: str, ndim: int, index_t) -> tuple[str, str]:
@@ -250,7 +261,7 @@ class Definition:
                 break
             allc = allc and a._c
             allf = allf and a._f
-        if flat and not (allc or allf):
+        if flat and not (allc or (allf and not self._c_index)):
             flat = False
         if flat:
             ptrs = [a.data.ptr for a in arrays]
@@ -278,7 +289,15 @@ class Definition:
             if a._shape != shape:
                 st = _shapes.broadcast_to_strides(a._shape, st, shape)
             strides_list.append(st)
-        cshape, cstrides = _shapes.collapse_dims(shape, tuple(strides_list))
+        order = self._out_first
+        if self._c_index:
+            cshape, cstrides = _shapes.collapse_dims_c_order(shape, tuple(strides_list[k] for k in order))
+        else:
+            cshape, cstrides = _shapes.collapse_dims(shape, tuple(strides_list[k] for k in order))
+        back = [0] * len(order)
+        for pos, k in enumerate(order):
+            back[k] = cstrides[pos]
+        cstrides = back
         ndim = len(cshape)
         ptrs = [a.data.ptr for a in arrays]
         one_run = ndim == 0 or (ndim == 1 and all(s[0] == a._dtype.itemsize for s, a in zip(cstrides, arrays)))

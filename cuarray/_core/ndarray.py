@@ -333,7 +333,7 @@ class ndarray:
         return complex(self.get())
 
     def __index__(self) -> int:
-        if self.ndim != 0 or not (_dtypes.is_integer(self._dtype) or _dtypes.is_bool(self._dtype)):
+        if self.ndim != 0 or not _dtypes.is_integer(self._dtype):
             raise TypeError("only integer scalar arrays can be converted to a scalar index")
         return int(self.get())
 

@@ -1,0 +1,142 @@
+"""Host <-> device copies of whole arrays, any layout.
+
+Dense arrays (C- or F-contiguous) move with one copy; other layouts are packed on the device
+first (device-to-host) or on the host first (host-to-device), so each transfer is one contiguous
+copy over the bus. Pageable host memory: the driver returns from a host-to-device copy once the
+host buffer has been staged, and from a device-to-host copy once it is complete, so host buffers
+can be released right after the call.
+
+Transfers larger than `PINNED_THRESHOLD` bytes go through our own pinned staging (`_staging.py`):
+two pinned buffers of `PINNED_CHUNK` bytes, so the host copy of one chunk overlaps the bus copy of
+the other. The same rules hold (the host buffer may be released when the call returns).
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from ..cuda import stream as _stream
+from . import dtypes as _dtypes
+from . import _staging
+from .ndarray import ndarray
+
+__all__ = ["to_host", "from_host", "from_host_into", "asnumpy"]
+
+
+def _h2d(dst_ptr, host: numpy.ndarray, nbytes: int, stream) -> None:
+    """Copy the dense host array `host` (nbytes) to device memory at `dst_ptr`."""
+    if nbytes > _staging.PINNED_THRESHOLD:
+        _staging.upload(dst_ptr, host, nbytes, stream)
+    else:
+        dst_ptr.copy_from_host_async(host.ctypes.data, nbytes, stream)
+
+
+def _d2h(host: numpy.ndarray, src_ptr, nbytes: int, stream) -> None:
+    """Copy device memory at `src_ptr` into the dense host array `host`; complete on return
+    for staged copies, queued on `stream` otherwise."""
+    if nbytes > _staging.PINNED_THRESHOLD:
+        _staging.download(host, src_ptr, nbytes, stream)
+    else:
+        src_ptr.copy_to_host_async(host.ctypes.data, nbytes, stream)
+
+
+def to_host(a: ndarray, stream=None, out=None, blocking=True) -> numpy.ndarray:
+    """Copy `a` to a new NumPy array (or into `out`), preserving C/F order when dense."""
+    if stream is None:
+        stream = _stream.get_current_stream()
+    if out is not None:
+        if not isinstance(out, numpy.ndarray):
+            raise TypeError("out must be a numpy.ndarray, got {}".format(type(out).__name__))
+        if out.shape != a._shape or out.dtype != a._dtype:
+            raise ValueError("out must have shape {} and dtype {}; got {} {}".format(
+                a._shape, a._dtype, out.shape, out.dtype))
+    if a._size == 0:
+        host = numpy.empty(a._shape, a._dtype)
+        if out is not None:
+            return out
+        return host
+    src = a
+    if not (a._c or a._f):
+        from . import elementwise
+
+        src = elementwise.copy(a, order="C")
+    order = "C" if src._c else "F"
+    if out is not None and ((order == "C" and out.flags.c_contiguous) or (order == "F" and out.flags.f_contiguous)):
+        host = out
+    else:
+        host = numpy.empty(a._shape, a._dtype, order=order)
+    _d2h(host, src.data, src.nbytes, stream)
+    if blocking:
+        stream.synchronize()
+    if out is not None and host is not out:
+        out[...] = host
+        return out
+    return host
+
+
+def _host_dense(arr: numpy.ndarray) -> numpy.ndarray:
+    if arr.flags.c_contiguous or arr.flags.f_contiguous:
+        return arr
+    return numpy.ascontiguousarray(arr)
+
+
+def from_host(obj, dtype=None, order="K") -> ndarray:
+    """A new device array holding a copy of host data (NumPy array, nested lists, scalar)."""
+    arr = numpy.asarray(obj, dtype=dtype, order=None if order == "K" else order)
+    dt = _dtypes.normalize_dtype(arr.dtype)
+    if arr.dtype.byteorder not in ("=", "|") and arr.dtype != dt:
+        arr = arr.astype(dt)
+    arr = _host_dense(arr)
+    if order == "C" and not arr.flags.c_contiguous:
+        arr = numpy.ascontiguousarray(arr)
+    elif order == "F" and not arr.flags.f_contiguous:
+        arr = numpy.asfortranarray(arr)
+    f_order = arr.flags.f_contiguous and not arr.flags.c_contiguous
+    out = ndarray(arr.shape, dt, order="F" if f_order else "C")
+    if out._size:
+        _h2d(out.data, arr, out.nbytes, _stream.get_current_stream())
+    return out
+
+
+def from_host_into(dst: ndarray, arr, stream=None) -> None:
+    """`dst.set(arr)`: copy a NumPy array of the same shape and dtype into `dst`."""
+    if not isinstance(arr, numpy.ndarray):
+        raise TypeError("set() needs a numpy.ndarray, got {}".format(type(arr).__name__))
+    if arr.shape != dst._shape:
+        raise ValueError("Shape mismatch. Old shape: {}, new shape: {}".format(dst._shape, arr.shape))
+    if arr.dtype != dst._dtype:
+        raise TypeError("{} array cannot be set to {} array".format(arr.dtype, dst._dtype))
+    if dst._size == 0:
+        return
+    if stream is None:
+        stream = _stream.get_current_stream()
+    if dst._c or dst._f:
+        host = numpy.asarray(arr, order="C" if dst._c else "F")
+        if not (host.flags.c_contiguous if dst._c else host.flags.f_contiguous):
+            host = numpy.array(arr, order="C" if dst._c else "F")
+        _h2d(dst.data, host, dst.nbytes, stream)
+        return
+    from . import elementwise
+
+    tmp = from_host(arr)
+    elementwise.copyto_unchecked(dst, tmp)
+
+
+def asnumpy(a, stream=None, order="C", out=None, blocking=True):
+    """Copy to host: cuarray arrays become NumPy arrays; anything else goes through numpy.asarray."""
+    if isinstance(a, ndarray):
+        return to_host(a, stream=stream, out=out, blocking=blocking)
+    if hasattr(a, "__cuda_array_interface__") or hasattr(a, "__dlpack__") and not isinstance(a, numpy.ndarray):
+        from .. import _creation  # noqa: F401  (interop path arrives with the interop module)
+        from .interop import from_foreign
+
+        return to_host(from_foreign(a), stream=stream, out=out, blocking=blocking)
+    res = numpy.asarray(a, order=order)
+    if out is not None:
+        out[...] = res
+        return out
+    return res
+
+
+def _unpickle(host: numpy.ndarray) -> ndarray:
+    return from_host(host)

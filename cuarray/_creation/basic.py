@@ -1,0 +1,112 @@
+"""Ones and zeros: empty, zeros, ones, full and their `_like` forms. See NumPy's "Array creation".
+
+`zeros` is one memset; `ones`/`full` one fill kernel (or a memset when every byte is equal).
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from .._core import dtypes as _dtypes
+from .._core import elementwise as _elementwise
+from .._core import shapes as _shapes
+from .._core.ndarray import ndarray, _normalize_shape
+
+__all__ = ["empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like"]
+
+
+def _check_order(order):
+    if order not in ("C", "F", None):
+        if order in ("c", "f"):
+            return order.upper()
+        raise ValueError("order must be one of 'C', 'F' (got {!r})".format(order))
+    return order or "C"
+
+
+def empty(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:
+    """See `numpy.empty`."""
+    return ndarray(shape, dtype, order=order if order == "C" else _check_order(order))
+
+
+def zeros(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:
+    """See `numpy.zeros`. One memset."""
+    a = ndarray(_normalize_shape(shape), dtype, order=_check_order(order))
+    if a._size:
+        a.data.memset_async(0, a.nbytes)
+    return a
+
+
+def ones(shape, dtype=None, order="C", *, device=None, like=None) -> ndarray:
+    """See `numpy.ones`."""
+    a = ndarray(_normalize_shape(shape), float if dtype is None else dtype, order=_check_order(order))
+    _elementwise.fill(a, 1)
+    return a
+
+
+def _full_dtype(fill_value, dtype):
+    if dtype is not None:
+        return _dtypes.normalize_dtype(dtype)
+    if isinstance(fill_value, ndarray):
+        return fill_value.dtype
+    return _dtypes.normalize_dtype(numpy.asarray(fill_value).dtype)
+
+
+def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) -> ndarray:
+    """See `numpy.full`."""
+    dt = _full_dtype(fill_value, dtype)
+    a = ndarray(_normalize_shape(shape), dt, order=_check_order(order))
+    if isinstance(fill_value, ndarray) and fill_value.ndim:
+        _elementwise.copyto_unchecked(a, fill_value)
+    else:
+        _elementwise.fill(a, fill_value)
+    return a
+
+
+def _like(a, dtype, order, shape):
+    if not isinstance(a, ndarray):
+        a_dtype = numpy.asarray(a).dtype if dtype is None else dtype
+        return ndarray(_normalize_shape(numpy.shape(a) if shape is None else shape), a_dtype)
+    dt = a.dtype if dtype is None else _dtypes.normalize_dtype(dtype)
+    if shape is not None:
+        shape = _normalize_shape(shape)
+        if len(shape) != a.ndim and order == "K":
+            order = "C"
+    else:
+        shape = a.shape
+    if order == "A":
+        order = "F" if a._f and not a._c else "C"
+    if order == "K":
+        if a._c or a.ndim <= 1 or shape != a.shape:
+            order = "C"
+        elif a._f:
+            order = "F"
+        else:
+            return ndarray(shape, dt, strides=_shapes.k_order_strides(a._shape, a._strides, dt.itemsize))
+    return ndarray(shape, dt, order=_check_order(order))
+
+
+def empty_like(prototype, dtype=None, order="K", subok=None, shape=None, *, device=None) -> ndarray:
+    """See `numpy.empty_like` (default order 'K' follows the prototype's layout)."""
+    return _like(prototype, dtype, order, shape)
+
+
+def zeros_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None) -> ndarray:
+    """See `numpy.zeros_like`."""
+    out = _like(a, dtype, order, shape)
+    if out._size:
+        out.data.memset_async(0, out.nbytes)
+    return out
+
+
+def ones_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None) -> ndarray:
+    """See `numpy.ones_like`."""
+    out = _like(a, dtype, order, shape)
+    _elementwise.fill(out, 1)
+    return out
+
+
+def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None, *, device=None) -> ndarray:
+    """See `numpy.full_like`."""
+    out = _like(a, dtype, order, shape)
+    _elementwise.fill(out, fill_value)
+    return out

@@ -1,0 +1,112 @@
+"""From existing data: array, asarray, ascontiguousarray, asfortranarray, copy. See NumPy's
+"Array creation / From existing data". Host data (NumPy arrays, lists, scalars) is copied to the
+device; device data (cuarray arrays, objects with `__cuda_array_interface__` or `__dlpack__`) is
+used without a copy where the request allows."""
+
+from __future__ import annotations
+
+import numpy
+
+from .._core import dtypes as _dtypes
+from .._core import transfer as _transfer
+from .._core.ndarray import ndarray
+
+__all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "copy", "asnumpy"]
+
+asnumpy = _transfer.asnumpy
+
+
+def _is_device_foreign(obj) -> bool:
+    return (not isinstance(obj, (numpy.ndarray, numpy.generic)) and
+            (hasattr(obj, "__cuda_array_interface__") or
+             (hasattr(obj, "__dlpack_device__") and _dlpack_on_cuda(obj))))
+
+
+def _dlpack_on_cuda(obj) -> bool:
+    try:
+        return obj.__dlpack_device__()[0] in (2, 3, 13)
+    except Exception:
+        return False
+
+
+def _order_ok(a: ndarray, order) -> bool:
+    if order in (None, "K", "A"):
+        return order != "A" or a._c or a._f
+    if order == "C":
+        return a._c
+    if order == "F":
+        return a._f
+    raise ValueError("order must be one of 'C', 'F', 'A', or 'K' (got {!r})".format(order))
+
+
+def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, like=None) -> ndarray:
+    """See `numpy.array`. Host data is copied to the current device."""
+    if _is_device_foreign(obj) and not isinstance(obj, ndarray):
+        from .._core.interop import from_foreign
+
+        obj = from_foreign(obj)
+    if isinstance(obj, ndarray):
+        dt = obj.dtype if dtype is None else _dtypes.normalize_dtype(dtype)
+        if copy is False:
+            if dt != obj.dtype or not _order_ok(obj, order):
+                raise ValueError("Unable to avoid copy while creating an array as requested.")
+            out = obj
+        elif copy is None and dt == obj.dtype and _order_ok(obj, order):
+            out = obj
+        else:
+            out = obj.astype(dt, order="K" if order is None else order, copy=True)
+    else:
+        if copy is False:
+            raise ValueError("Unable to avoid copy while creating a device array from host data.")
+        if isinstance(obj, (list, tuple)) and _contains_device_array(obj):
+            out = _stack_nested(obj, dtype)
+        else:
+            out = _transfer.from_host(obj, dtype=dtype, order="K" if order in (None, "A") else order)
+    if ndmin > out.ndim:
+        out = out.reshape((1,) * (ndmin - out.ndim) + out.shape)
+    return out
+
+
+def _contains_device_array(obj) -> bool:
+    for x in obj:
+        if isinstance(x, ndarray):
+            return True
+        if isinstance(x, (list, tuple)) and _contains_device_array(x):
+            return True
+    return False
+
+
+def _stack_nested(obj, dtype):
+    # A list holding device arrays: stack them on the device (no round trip through the host).
+    from .. import _manipulation
+
+    parts = [array(x, dtype=dtype) if not isinstance(x, ndarray) else x for x in obj]
+    out = _manipulation.joining.stack(parts)
+    return out if dtype is None else out.astype(dtype, copy=False)
+
+
+def asarray(a, dtype=None, order=None, *, copy=None, device=None, like=None) -> ndarray:
+    """See `numpy.asarray`. Returns `a` itself when it is already a suitable cuarray array."""
+    if type(a) is ndarray and dtype is None and order is None and copy is None:
+        return a
+    return array(a, dtype=dtype, copy=copy, order=order)
+
+
+asanyarray = asarray
+
+
+def ascontiguousarray(a, dtype=None, *, like=None) -> ndarray:
+    """See `numpy.ascontiguousarray`."""
+    out = array(a, dtype=dtype, copy=None, order="C")
+    return out.reshape((1,)) if out.ndim == 0 else out
+
+
+def asfortranarray(a, dtype=None, *, like=None) -> ndarray:
+    """See `numpy.asfortranarray`."""
+    out = array(a, dtype=dtype, copy=None, order="F")
+    return out.reshape((1,)) if out.ndim == 0 else out
+
+
+def copy(a, order="K", subok=False) -> ndarray:
+    """See `numpy.copy`."""
+    return array(a, copy=True, order=order)

@@ -1,0 +1,207 @@
+"""Building matrices: eye, identity, diag, diagflat, tri, tril, triu, vander. See NumPy's
+"Array creation / Building matrices".
+
+eye, tri, tril, triu and vander are one kernel each over the flat index `i` of a new C-contiguous
+result (row = i / ncols, column = i % ncols), so every element is written once: no memset first.
+diag of a 1-D array is a memset plus a strided copy onto the diagonal view; diag of a 2-D array
+is a (read-only, as in NumPy) view.
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy
+
+from .._core import dtypes as _dtypes
+from .._core import elementwise as _elementwise
+from .._core.elementwise import Definition, KernelParam
+from .._core.ndarray import ndarray, _new_c
+
+__all__ = ["eye", "identity", "diag", "diagflat", "tri", "tril", "triu", "vander"]
+
+_I64 = numpy.dtype(numpy.int64)
+_BOOL = numpy.dtype(bool)
+
+
+def _asarray(a) -> ndarray:
+    if isinstance(a, ndarray):
+        return a
+    from .from_data import asarray
+
+    return asarray(a)
+
+
+_mask_defs: dict = {}
+
+
+def _mask_def(kind: str, dt: numpy.dtype) -> Definition:
+    """kind 'eye': out = (col - row == k); 'tri': out = (col <= row + k)."""
+    key = (kind, dt.char)
+    d = _mask_defs.get(key)
+    if d is None:
+        cond = "mat_col - mat_row == k" if kind == "eye" else "mat_col <= mat_row + k"
+        params = (KernelParam("ncols", "scalar", _I64), KernelParam("k", "scalar", _I64),
+                  KernelParam("out0", "out", dt, _BOOL))
+        op = ("const long long mat_row = (long long)i / ncols; const long long mat_col = (long long)i - mat_row * ncols; "
+              "out0 = ({})".format(cond))
+        d = _mask_defs[key] = Definition("cuarray_{}_{}".format(kind, dt.name), params, op)
+    return d
+
+
+def _checked_dims(N, M):
+    N = operator.index(N)
+    M = N if M is None else operator.index(M)
+    if N < 0 or M < 0:
+        raise ValueError("negative dimensions are not allowed")
+    return N, M
+
+
+def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None) -> ndarray:
+    """See `numpy.eye` (one kernel)."""
+    N, M = _checked_dims(N, M)
+    k = operator.index(k)
+    dt = _dtypes.normalize_dtype(dtype)
+    if order not in ("C", "F"):
+        raise ValueError("order must be one of 'C', 'F' (got {!r})".format(order))
+    if order == "C":
+        out = _new_c((N, M), dt)
+        target, ncols, kk = out, M, k
+    else:
+        # The F array is the C array of the transpose: swap rows and columns, negate k.
+        out = ndarray((N, M), dt, order="F")
+        target, ncols, kk = out.T, N, -k
+    if out._size:
+        _mask_def("eye", dt).run((target,), (numpy.int64(ncols), numpy.int64(kk)), target._shape)
+    return out
+
+
+def identity(n, dtype=None, *, like=None) -> ndarray:
+    """See `numpy.identity`."""
+    return eye(n, dtype=float if dtype is None else dtype)
+
+
+def tri(N, M=None, k=0, dtype=float, *, like=None) -> ndarray:
+    """See `numpy.tri` (one kernel)."""
+    N, M = _checked_dims(N, M)
+    k = operator.index(k)
+    dt = _dtypes.normalize_dtype(dtype)
+    out = _new_c((N, M), dt)
+    if out._size:
+        _mask_def("tri", dt).run((out,), (numpy.int64(M), numpy.int64(k)), out._shape)
+    return out
+
+
+_tri_defs: dict = {}
+
+
+def _triangle(m, k, lower: bool) -> ndarray:
+    m = _asarray(m)
+    k = operator.index(k)
+    if m.ndim == 0:
+        raise TypeError("tril/triu need an array of at least one dimension")
+    if m.ndim == 1:
+        # NumPy broadcasts a 1-D input against the mask: rows are repeats of it.
+        from .._manipulation.dims import broadcast_to
+
+        m = broadcast_to(m, (m.shape[0], m.shape[0]))
+    src = m if m._c else m.copy(order="C")  # the kernel reads by the flat C index
+    dt = m._dtype
+    key = (lower, dt.char)
+    d = _tri_defs.get(key)
+    if d is None:
+        cond = "mat_col <= mat_row + k" if lower else "mat_col >= mat_row + k"
+        params = (KernelParam("ncols", "scalar", _I64), KernelParam("nrows", "scalar", _I64),
+                  KernelParam("k", "scalar", _I64), KernelParam("in0", "in", dt),
+                  KernelParam("out0", "out", dt))
+        op = ("const long long mat_q = (long long)i / ncols; const long long mat_col = (long long)i - mat_q * ncols; "
+              "const long long mat_row = mat_q % nrows; "
+              "out0 = ({}) ? in0 : decltype(in0)(0)".format(cond))
+        d = _tri_defs[key] = Definition("cuarray_{}_{}".format("tril" if lower else "triu", dt.name), params, op)
+    out = _new_c(m._shape, dt)
+    if out._size:
+        d.run((src, out), (numpy.int64(m._shape[-1]), numpy.int64(m._shape[-2]), numpy.int64(k)), out._shape)
+    return out
+
+
+def tril(m, k=0) -> ndarray:
+    """See `numpy.tril`: zeros above the k-th diagonal of the last two axes (one kernel).
+    The result is always C-contiguous."""
+    return _triangle(m, k, True)
+
+
+def triu(m, k=0) -> ndarray:
+    """See `numpy.triu`: zeros below the k-th diagonal of the last two axes (one kernel)."""
+    return _triangle(m, k, False)
+
+
+def _diagonal_view(a: ndarray, k: int) -> ndarray:
+    rows, cols = a._shape
+    s0, s1 = a._strides
+    if k >= 0:
+        n = max(0, min(rows, cols - k))
+        off = k * s1 if n else 0
+    else:
+        n = max(0, min(rows + k, cols))
+        off = -k * s0 if n else 0
+    return ndarray._view((n,), (s0 + s1,), a._dtype, a.data + off if off else a.data, a._root())
+
+
+def diag(v, k=0) -> ndarray:
+    """See `numpy.diag`. 1-D input: a new square array (memset + one copy onto its diagonal);
+    2-D input: the k-th diagonal as a read-only view, as in NumPy."""
+    v = _asarray(v)
+    k = operator.index(k)
+    if v.ndim == 1:
+        n = v._shape[0] + abs(k)
+        out = _new_c((n, n), v._dtype)
+        if out._size:
+            out.data.memset_async(0, out.nbytes)
+            if v._size:
+                _elementwise.copyto_unchecked(_diagonal_view(out, k), v)
+        return out
+    if v.ndim == 2:
+        out = _diagonal_view(v, k)
+        out._writeable = False
+        return out
+    raise ValueError("Input must be 1- or 2-d.")
+
+
+def diagflat(v, k=0) -> ndarray:
+    """See `numpy.diagflat`: `diag` of the flattened input."""
+    from .._manipulation.shape import ravel
+
+    return diag(ravel(_asarray(v)), k)
+
+
+_vander_defs: dict = {}
+
+
+def vander(x, N=None, increasing=False) -> ndarray:
+    """See `numpy.vander` (one kernel; powers by repeated multiplication in NumPy's order, so
+    integer results wrap and float results round exactly as NumPy's)."""
+    x = _asarray(x)
+    if x.ndim != 1:
+        raise ValueError("x must be a one-dimensional array or sequence.")
+    n = x._shape[0]
+    N = n if N is None else operator.index(N)
+    if N < 0:
+        raise ValueError("negative dimensions are not allowed")
+    dt = _dtypes.normalize_dtype(numpy.promote_types(x._dtype, int))
+    src = x if x._c else x.copy()
+    key = (x._dtype.char, dt.char, bool(increasing))
+    d = _vander_defs.get(key)
+    if d is None:
+        power = "mat_col" if increasing else "ncols - 1 - mat_col"
+        ct = _dtypes.ctype(dt)
+        params = (KernelParam("x", "raw", x._dtype), KernelParam("ncols", "scalar", _I64),
+                  KernelParam("out0", "out", dt))
+        op = ("const long long mat_row = (long long)i / ncols; const long long mat_col = (long long)i - mat_row * ncols; "
+              "const long long mat_p = {p}; const {t} mat_x = cuarray::cast<{t}>(x[mat_row]); {t} mat_acc = ({t})1; "
+              "for (long long mat_j = 0; mat_j < mat_p; ++mat_j) mat_acc = mat_acc * mat_x; "
+              "out0 = mat_acc").format(p=power, t=ct)
+        d = _vander_defs[key] = Definition("cuarray_vander_{}_{}".format(x._dtype.name, dt.name), params, op)
+    out = _new_c((n, N), dt)
+    if out._size:
+        d.run((out,), (numpy.int64(N),), out._shape, raw=(src,))
+    return out

@@ -1,0 +1,129 @@
+"""Basic operations: copyto. See NumPy's "Array manipulation / Basic operations".
+
+`copyto(dst, src)` is one kernel (or one memcpy when layouts match); `where=` adds a boolean mask
+operand to the same kernel. Python scalars follow NumPy 2's weak-scalar rules (an out-of-range
+integer raises OverflowError; a float into an integer array fails the 'same_kind' check).
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from .._core import dtypes as _dtypes
+from .._core import elementwise as _elementwise
+from .._core import shapes as _shapes
+from .._core.elementwise import Definition, KernelParam
+from .._core.ndarray import ndarray
+
+__all__ = ["copyto"]
+
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+_BOOL = numpy.dtype(bool)
+_PY_SCALARS = (bool, int, float, complex)
+
+
+def _cast_error(what, src_dt, dst_dt, casting):
+    return TypeError("Cannot cast {} from {!r} to {!r} according to the rule '{}'".format(
+        what, numpy.dtype(src_dt), numpy.dtype(dst_dt), casting))
+
+
+def _check_broadcast(what, src_shape, dst_shape):
+    try:
+        ok = _shapes.broadcast_shapes(src_shape, dst_shape) == tuple(dst_shape)
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError("could not broadcast {} from shape {} into shape {}".format(
+            what, tuple(src_shape), tuple(dst_shape)))
+
+
+def _scalar_value(value, dt, casting):
+    """A scalar `value` as a NumPy scalar of `dt`, with NumPy's casting check."""
+    if type(value) in _PY_SCALARS:
+        src_dt = numpy.result_type(dt, value)  # the dtype NumPy reports for a weak scalar
+        if not numpy.can_cast(src_dt, dt, casting):
+            raise _cast_error("scalar", src_dt, dt, casting)
+        return _dtypes.check_weak_scalar(value, dt)
+    src_dt = value.dtype
+    if not numpy.can_cast(src_dt, dt, casting):
+        raise _cast_error("scalar", src_dt, dt, casting)
+    return numpy.asarray(value).astype(dt)[()]
+
+
+_masked_defs: dict = {}
+
+
+def _masked_def(src_dt, dst_dt, scalar: bool) -> Definition:
+    key = (src_dt.char, dst_dt.char, scalar)
+    d = _masked_defs.get(key)
+    if d is None:
+        params = (KernelParam("in0", "scalar" if scalar else "in", src_dt),
+                  KernelParam("_w", "in", _BOOL),
+                  KernelParam("out0", "out", dst_dt, src_dt, by_ref=True))
+        op = "if (_w) out0 = cuarray::cast<{}>(in0)".format(_dtypes.ctype(dst_dt))
+        name = "cuarray_copyto_where_{}{}_{}".format("s" if scalar else "", src_dt.name, dst_dt.name)
+        d = _masked_defs[key] = Definition(name, params, op)
+    return d
+
+
+def copyto(dst, src, casting="same_kind", where=True) -> None:
+    """See `numpy.copyto`: copy `src` into `dst` with broadcasting, where `where` is True."""
+    if not isinstance(dst, ndarray):
+        raise TypeError("copyto() argument 1 must be a cuarray.ndarray, not {}".format(type(dst).__name__))
+    if casting not in _CASTINGS:
+        raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe' "
+                         "(got {!r})".format(casting))
+    if not dst._writeable:
+        raise ValueError("assignment destination is read-only")
+    dt = dst._dtype
+    scalar = None
+    if isinstance(src, ndarray):
+        if not numpy.can_cast(src._dtype, dt, casting):
+            raise _cast_error("array data", src._dtype, dt, casting)
+        _check_broadcast("input array", src._shape, dst._shape)
+    elif type(src) in _PY_SCALARS or isinstance(src, numpy.generic):
+        scalar = _scalar_value(src, dt, casting)
+    else:
+        from .._core.transfer import from_host
+
+        host = numpy.asarray(src)
+        if not numpy.can_cast(host.dtype, dt, casting):
+            raise _cast_error("array data", host.dtype, dt, casting)
+        _check_broadcast("input array", host.shape, dst._shape)
+        src = from_host(host)
+
+    mask = None
+    if where is not True:
+        if type(where) is bool or isinstance(where, numpy.bool_):
+            if not where:
+                return
+        else:
+            mask = where if isinstance(where, ndarray) else _upload(numpy.asarray(where))
+            if mask._dtype != _BOOL:
+                raise _cast_error("array data", mask._dtype, _BOOL, "safe")
+            _check_broadcast("where mask", mask._shape, dst._shape)
+    if dst._size == 0:
+        return
+    if scalar is not None:
+        if mask is None:
+            _elementwise.fill(dst, scalar)
+        else:
+            v = numpy.float32(scalar) if dt.char == "e" else scalar
+            _masked_def(dt, dt, True).run((mask, dst), (v,), dst._shape)
+        return
+    # A source that partly overlaps the destination is copied first (NumPy does the same).
+    lo, hi = dst._extent()
+    slo, shi = src._extent()
+    if slo < hi and lo < shi and not (src.data.ptr == dst.data.ptr and src._strides == dst._strides
+                                      and src._shape == dst._shape and src._dtype == dst._dtype):
+        src = _elementwise.copy(src)
+    if mask is None:
+        _elementwise.copyto_unchecked(dst, src)
+    else:
+        _masked_def(src._dtype, dt, False).run((src, mask, dst), (), dst._shape)
+
+
+def _upload(host):
+    from .._core.transfer import from_host
+
+    return from_host(host)

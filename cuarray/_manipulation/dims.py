@@ -1,0 +1,123 @@
+"""Changing number of dimensions: squeeze, expand_dims, broadcast_to, broadcast_arrays,
+broadcast_shapes, atleast_1d/2d/3d. See NumPy's "Array manipulation / Changing number of
+dimensions". Every result is a view (no kernel runs).
+"""
+
+from __future__ import annotations
+
+from .._core import shapes as _shapes
+from .._core.ndarray import ndarray
+from .._core.shapes import broadcast_shapes as broadcast_shapes
+
+__all__ = ["squeeze", "expand_dims", "broadcast_to", "broadcast_arrays", "broadcast_shapes",
+           "atleast_1d", "atleast_2d", "atleast_3d"]
+
+
+def _asarray(a) -> ndarray:
+    if isinstance(a, ndarray):
+        return a
+    from .._creation.from_data import asarray
+
+    return asarray(a)
+
+
+def _view(a: ndarray, shape, strides) -> ndarray:
+    return ndarray._view(tuple(shape), tuple(strides), a._dtype, a.data, a._root())
+
+
+def squeeze(a, axis=None) -> ndarray:
+    """See `numpy.squeeze`. A view."""
+    a = _asarray(a)
+    if axis is None:
+        keep = [i for i, n in enumerate(a._shape) if n != 1]
+    else:
+        drop = _shapes.normalize_axis_tuple(axis, a.ndim)
+        for i in drop:
+            if a._shape[i] != 1:
+                raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
+        keep = [i for i in range(a.ndim) if i not in drop]
+    return _view(a, [a._shape[i] for i in keep], [a._strides[i] for i in keep])
+
+
+def expand_dims(a, axis) -> ndarray:
+    """See `numpy.expand_dims`. A view (strides as NumPy's reshape gives them)."""
+    from .shape import reshape
+
+    a = _asarray(a)
+    if type(axis) not in (tuple, list):
+        axis = (axis,)
+    out_nd = len(axis) + a.ndim
+    axes = _shapes.normalize_axis_tuple(axis, out_nd)
+    it = iter(a._shape)
+    shape = tuple(1 if i in axes else next(it) for i in range(out_nd))
+    return reshape(a, shape)
+
+
+def broadcast_to(array, shape) -> ndarray:
+    """See `numpy.broadcast_to`: a read-only view, as in NumPy."""
+    a = _asarray(array)
+    shape = _shapes._as_shape(shape)
+    if not shape and a._shape:
+        raise ValueError("cannot broadcast a non-scalar to a scalar array")
+    strides = _shapes.broadcast_to_strides(a._shape, a._strides, shape)
+    out = _view(a, shape, strides)
+    out._writeable = False
+    return out
+
+
+def broadcast_arrays(*args):
+    """See `numpy.broadcast_arrays`: a tuple of views of the broadcast shape.
+
+    NumPy warns when a broadcast result is written to (a future read-only flag); cuarray leaves
+    them writeable without a warning. Arrays already of the shape are returned as they are.
+    """
+    arrays = [_asarray(x) for x in args]
+    shape = _shapes.broadcast_shapes(*[x._shape for x in arrays])
+    out = []
+    for x in arrays:
+        if x._shape == shape:
+            out.append(x)
+        else:
+            out.append(_view(x, shape, _shapes.broadcast_to_strides(x._shape, x._strides, shape)))
+    return tuple(out)
+
+
+def _one_or_tuple(res):
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+def atleast_1d(*arys):
+    """See `numpy.atleast_1d`: one array for one argument, else a tuple."""
+    res = []
+    for x in arys:
+        x = _asarray(x)
+        res.append(_view(x, (1,), (x.itemsize,)) if x.ndim == 0 else x)
+    return _one_or_tuple(res)
+
+
+def atleast_2d(*arys):
+    """See `numpy.atleast_2d`."""
+    res = []
+    for x in arys:
+        x = _asarray(x)
+        if x.ndim == 0:
+            x = _view(x, (1, 1), (x.itemsize, x.itemsize))
+        elif x.ndim == 1:
+            x = x[None, :]
+        res.append(x)
+    return _one_or_tuple(res)
+
+
+def atleast_3d(*arys):
+    """See `numpy.atleast_3d` (a 1-D array of n becomes (1, n, 1), a 2-D one (m, n, 1))."""
+    res = []
+    for x in arys:
+        x = _asarray(x)
+        if x.ndim == 0:
+            x = _view(x, (1, 1, 1), (x.itemsize,) * 3)
+        elif x.ndim == 1:
+            x = x[None, :, None]
+        elif x.ndim == 2:
+            x = x[:, :, None]
+        res.append(x)
+    return _one_or_tuple(res)

@@ -1,0 +1,57 @@
+"""Changing array shape: reshape, ravel (and the `flatten` method). See NumPy's "Array
+manipulation / Changing array shape". A reshape is a view whenever NumPy's would be one."""
+
+from __future__ import annotations
+
+from .._core import elementwise as _elementwise
+from .._core import shapes as _shapes
+from .._core.ndarray import ndarray
+
+__all__ = ["reshape", "ravel", "flatten"]
+
+
+def reshape(a: ndarray, shape=None, order="C", *, newshape=None, copy=None) -> ndarray:
+    """See `numpy.reshape`: a view when the layout allows, else a copy (copy=False forbids it)."""
+    if newshape is not None:
+        if shape is not None:
+            raise TypeError("You cannot specify 'newshape' and 'shape' arguments at the same time.")
+        shape = newshape
+    if shape is None:
+        raise TypeError("reshape() missing required argument 'shape'")
+    if order in ("c", "f", "a"):
+        order = order.upper()
+    if order == "A":
+        order = "F" if a._f and not a._c else "C"
+    if order not in ("C", "F"):
+        raise ValueError("order must be one of 'C', 'F', 'A' (got {!r})".format(order))
+    new_shape = _shapes.reshape_size(shape, a._size)
+    if copy:
+        src = _elementwise.copy(a, order=order)
+        strides = _shapes.reshape_strides(src._shape, src._strides, src._dtype.itemsize, new_shape, order)
+        return ndarray._view(new_shape, strides, src._dtype, src.data, src)
+    if new_shape == a._shape:
+        return ndarray._view(a._shape, a._strides, a._dtype, a.data, a._root(), a._c, a._f)
+    strides = _shapes.reshape_strides(a._shape, a._strides, a._dtype.itemsize, new_shape, order)
+    if strides is not None:
+        return ndarray._view(new_shape, strides, a._dtype, a.data, a._root())
+    if copy is False:
+        raise ValueError("Unable to avoid creating a copy while reshaping.")
+    src = _elementwise.copy(a, order=order)
+    strides = _shapes.reshape_strides(src._shape, src._strides, src._dtype.itemsize, new_shape, order)
+    return ndarray._view(new_shape, strides, src._dtype, src.data, src)
+
+
+def ravel(a: ndarray, order="C") -> ndarray:
+    """See `numpy.ravel`: a 1-D view when possible."""
+    if order == "K":
+        if a._c or a._f:
+            return reshape(a, (a._size,), "C" if a._c else "F")
+        order = "C"
+    if order == "A":
+        order = "F" if a._f and not a._c else "C"
+    return reshape(a, (a._size,), order)
+
+
+def flatten(a: ndarray, order="C") -> ndarray:
+    """`ndarray.flatten`: always a copy."""
+    return reshape(a, (a._size,), order if order in ("C", "F") else "C", copy=True)
