@@ -162,3 +162,16 @@ def test_astype_and_copy_layouts():
         assert c.flags.c_contiguous == a.T.copy(order=order).flags.c_contiguous
     for dt in (numpy.int32, numpy.float16, numpy.complex64, numpy.bool_, numpy.uint8):
         numpy.testing.assert_array_equal(d[::2, ::-3].astype(dt).get(), a[::2, ::-3].astype(dt))
+
+
+def test_elementwise_kernel_index_is_c_order_for_any_layout():
+    # `i` is the C-order index of the output shape whatever the operands' memory layouts.
+    a = _rand((6, 5))
+    k = cp.ElementwiseKernel("float32 x", "float32 y", "y = x + i", "add_c_index")
+    ref = a.T + numpy.arange(30, dtype=numpy.float32).reshape(5, 6)
+    numpy.testing.assert_array_equal(k(cp.asarray(a).T).get(), ref)
+    out_f = cp.ndarray((5, 6), numpy.float32, order="F")
+    k(cp.asarray(a).T, out_f)
+    numpy.testing.assert_array_equal(out_f.get(), ref)
+    k(cp.asarray(numpy.asfortranarray(a.T)), out_f)
+    numpy.testing.assert_array_equal(out_f.get(), ref)
