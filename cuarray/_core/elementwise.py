@@ -38,8 +38,9 @@ __all__ = ["KernelParam", "Definition", "copy", "astype", "fill", "copyto_unchec
 _TEMPLATES = pathlib.Path(__file__).parent / "templates"
 _skeletons: dict[str, string.Template] = {}
 
-# 32-bit indexing while i + grid stride cannot overflow (the grid is at most ~2^20 threads)
-_INT32_MAX = 2**31 - 1 - 2**22
+# 32-bit indexing while i + the grid stride cannot overflow: the grid covers the data in one
+# pass (launch.grid_one_pass), so the stride is about n and i + stride < 2n must stay below 2^31.
+_INT32_MAX = 2**30 - 1
 _BLOCK = 256
 
 
@@ -277,7 +278,7 @@ class Definition:
             kern = self._kernel(layout, 1, index_t)
             args = self._pack(ptrs, scalars, raw, index_t) + (index_t(n),)
             work = n // v if layout == "vec" else n
-            _launch.launch(kern, _launch.grid_for(work, _BLOCK), _BLOCK, args)
+            _launch.launch(kern, _launch.grid_one_pass(work, _BLOCK), _BLOCK, args)
             return
         self._run_strided(arrays, scalars, shape, raw, n)
 
@@ -311,7 +312,7 @@ class Definition:
             kern = self._kernel(layout, 1, index_t)
             args = self._pack(ptrs, scalars, raw, index_t) + (index_t(n),)
             work = n // v if layout == "vec" else n
-            _launch.launch(kern, _launch.grid_for(work, _BLOCK), _BLOCK, args)
+            _launch.launch(kern, _launch.grid_one_pass(work, _BLOCK), _BLOCK, args)
             return
         # 32-bit offsets when every operand's byte extent and the element count fit.
         big = n > _INT32_MAX
@@ -331,7 +332,7 @@ class Definition:
         extra.extend(index_t(d) for d in cshape)
         extra.append(index_t(n))
         args = self._pack(ptrs, scalars, raw, index_t) + tuple(extra)
-        _launch.launch(kern, _launch.grid_for(n, _BLOCK), _BLOCK, args)
+        _launch.launch(kern, _launch.grid_one_pass(n, _BLOCK), _BLOCK, args)
 
     def _pack(self, ptrs, scalars, raw, index_t) -> tuple:
         """Values in C parameter order (the order of `self.params`)."""

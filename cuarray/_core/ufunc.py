@@ -408,14 +408,14 @@ def _make_fast(uf: ufunc, loop: _Loop, d: Definition, pattern):
                 k = kernels.get("vec") or kernels.setdefault("vec", d._kernel("vec", 1, int32))
                 cfg = cfgs.get(work)
                 if cfg is None:
-                    cfg = cfgs[work] = _launch.launch_config(_launch.grid_for(work, block), block, 0)
+                    cfg = cfgs[work] = _launch.launch_config(_launch.grid_one_pass(work, block), block, 0)
                     if len(cfgs) > 4096:
                         cfgs.clear()
                 return k, cfg
         k = kernels.get("flat") or kernels.setdefault("flat", d._kernel("flat", 1, int32))
         cfg = cfgs.get(-n)
         if cfg is None:
-            cfg = cfgs[-n] = _launch.launch_config(_launch.grid_for(n, block), block, 0)
+            cfg = cfgs[-n] = _launch.launch_config(_launch.grid_one_pass(n, block), block, 0)
         return k, cfg
 
     if pattern == (True, True):
