@@ -445,7 +445,13 @@ _c_layouts: dict = {}
 
 
 def _c_layout(shape: tuple, itemsize: int) -> tuple:
-    """(strides, size, f_contiguous) of a C-contiguous array, memoised."""
+    """(strides, size, f_contiguous) of a C-contiguous array, memoised (computed for 0-d/1-d:
+    random 1-d sizes, as in pool churn, would only churn the memo)."""
+    nd = len(shape)
+    if nd == 1:
+        return ((itemsize,), shape[0], True)
+    if nd == 0:
+        return ((), 1, True)
     key = (shape, itemsize)
     lay = _c_layouts.get(key)
     if lay is None:
@@ -469,5 +475,32 @@ def _new_c(shape: tuple, dtype: numpy.dtype) -> ndarray:
     a._size = size
     a._c = True
     a._f = f
+    a._writeable = True
+    return a
+
+
+_f_layouts: dict = {}
+
+
+def _new_f(shape: tuple, dtype: numpy.dtype) -> ndarray:
+    """HOT PATH: a new F-contiguous array (the 'K'-order output of F-contiguous operands)."""
+    itemsize = dtype.itemsize
+    key = (shape, itemsize)
+    lay = _f_layouts.get(key)
+    if lay is None:
+        strides = _shapes.f_strides(shape, itemsize)
+        if len(_f_layouts) > 4096:
+            _f_layouts.clear()
+        lay = _f_layouts[key] = (strides, math.prod(shape), _shapes.is_c_contiguous(shape, strides, itemsize))
+    strides, size, c = lay
+    a = object.__new__(ndarray)
+    a._shape = shape
+    a._strides = strides
+    a._dtype = dtype
+    a.data = _memory.alloc(size * itemsize)
+    a.base = None
+    a._size = size
+    a._c = c
+    a._f = True
     a._writeable = True
     return a
