@@ -23,6 +23,7 @@ from .ndarray import ndarray, _new_c, _new_f
 __all__ = ["ufunc", "create_ufunc"]
 
 _PY_SCALARS = (bool, int, float, complex)
+_COMPARISONS = frozenset(("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"))
 _KIND_KEYS = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
 
 
@@ -237,7 +238,14 @@ class ufunc:
             shape = _shapes.broadcast_shapes(shape, where._shape) if where._shape != shape else shape
 
         in_kinds = tuple(None if a is None else a._dtype for a in arrays)
-        scalars = self._convert_scalars(loop, args, arrays) if None in in_kinds else ()
+        if None in in_kinds:
+            if self.__name__ in _COMPARISONS and outs is None and not masked:
+                const = self._out_of_range_comparison(loop, args, arrays, shape)
+                if const is not None:
+                    return const
+            scalars = self._convert_scalars(loop, args, arrays)
+        else:
+            scalars = ()
 
         final = None
         if outs is None:
@@ -271,6 +279,20 @@ class ufunc:
         key = in_types[0] if len(in_types) == 1 else in_types
         if key not in self._fast:
             self._fast[key] = _make_fast(self, loop, d, pattern)
+
+    def _out_of_range_comparison(self, loop, args, arrays, shape):
+        """NumPy 2 compares an int array with an out-of-range Python int as if the scalar were
+        +-inf (`uint8_arr == -1` is all False) instead of raising: the result is a constant."""
+        for pos, (ld, v, a) in enumerate(zip(loop.in_dtypes, args, arrays)):
+            if a is None and type(v) is int and ld.kind in "iu":
+                side = _dtypes.int_out_of_range(v, ld)
+                if side:
+                    inf = numpy.inf if side > 0 else -numpy.inf
+                    probe = (0.0, inf) if pos == 1 else (inf, 0.0)
+                    from .._creation.basic import full
+
+                    return full(shape, bool(self._np(*probe)), dtype=bool)
+        return None
 
     def _convert_scalars(self, loop, args, arrays):
         vals = []
@@ -439,7 +461,10 @@ def _make_fast(uf: ufunc, loop: _Loop, d: Definition, pattern):
             n = a._size
             if n == 0 or n > limit:
                 return uf._call(a, b)
-            sb = conv(cast(b))
+            try:
+                sb = conv(cast(b))
+            except OverflowError:  # out-of-range int: _call raises or (comparisons) answers
+                return uf._call(a, b)
             out = _new_c(a._shape, od) if a._c else _new_f(a._shape, od)
             pa, po = a.data.ptr, out.data.ptr
             k, cfg, n32 = prepare(n, (pa, po))
@@ -454,7 +479,10 @@ def _make_fast(uf: ufunc, loop: _Loop, d: Definition, pattern):
             n = b._size
             if n == 0 or n > limit:
                 return uf._call(a, b)
-            sa = conv(cast(a))
+            try:
+                sa = conv(cast(a))
+            except OverflowError:
+                return uf._call(a, b)
             out = _new_c(b._shape, od) if b._c else _new_f(b._shape, od)
             pb, po = b.data.ptr, out.data.ptr
             k, cfg, n32 = prepare(n, (pb, po))

@@ -175,3 +175,17 @@ def test_elementwise_kernel_index_is_c_order_for_any_layout():
     numpy.testing.assert_array_equal(out_f.get(), ref)
     k(cp.asarray(numpy.asfortranarray(a.T)), out_f)
     numpy.testing.assert_array_equal(out_f.get(), ref)
+
+
+def test_comparison_with_out_of_range_python_int():
+    u8 = numpy.arange(5, dtype=numpy.uint8)
+    d = cp.asarray(u8)
+    for op in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"):
+        for v in (-1, 300, 2**70):
+            ref = getattr(numpy, op)(u8, v)
+            got = getattr(cp, op)(d, v)
+            assert got.dtype == ref.dtype
+            numpy.testing.assert_array_equal(got.get(), ref, err_msg="{} {}".format(op, v))
+            numpy.testing.assert_array_equal(getattr(cp, op)(v, d).get(), getattr(numpy, op)(v, u8))
+    with pytest.raises(OverflowError):
+        d + 300
