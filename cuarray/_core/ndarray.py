@@ -464,16 +464,19 @@ def _c_layout(shape: tuple, itemsize: int) -> tuple:
 
 def _new_c(shape: tuple, dtype: numpy.dtype) -> ndarray:
     """HOT PATH: a new C-contiguous array; shape is a clean tuple of ints, dtype supported."""
-    itemsize = dtype.itemsize
-    strides, size, f = _c_layout(shape, itemsize)
+    strides, size, f = _c_layout(shape, dtype.itemsize)
+    return _new_dense(shape, strides, size, dtype, True, f)
+
+
+def _new_dense(shape, strides, size, dtype, c, f) -> ndarray:
     a = object.__new__(ndarray)
     a._shape = shape
     a._strides = strides
     a._dtype = dtype
-    a.data = _memory.alloc(size * itemsize)
+    a.data = _memory.alloc(size * dtype.itemsize)
     a.base = None
     a._size = size
-    a._c = True
+    a._c = c
     a._f = f
     a._writeable = True
     return a
@@ -493,14 +496,4 @@ def _new_f(shape: tuple, dtype: numpy.dtype) -> ndarray:
             _f_layouts.clear()
         lay = _f_layouts[key] = (strides, math.prod(shape), _shapes.is_c_contiguous(shape, strides, itemsize))
     strides, size, c = lay
-    a = object.__new__(ndarray)
-    a._shape = shape
-    a._strides = strides
-    a._dtype = dtype
-    a.data = _memory.alloc(size * itemsize)
-    a.base = None
-    a._size = size
-    a._c = c
-    a._f = True
-    a._writeable = True
-    return a
+    return _new_dense(shape, strides, size, dtype, c, True)

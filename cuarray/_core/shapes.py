@@ -568,7 +568,7 @@ def _slice_view(sl, n, stride):
 _collapse_cache = {}
 
 
-def collapse_dims(shape, strides_list):
+def collapse_dims(shape, strides_list, keep_order=False):
     """Fewest dims that walk the same elements of every operand in the same order.
 
     ``strides_list`` holds one strides tuple per operand, the output first.  Length-1
@@ -578,19 +578,19 @@ def collapse_dims(shape, strides_list):
     any ndim becomes 1-D.  Size 0 gives shape ``(0,)`` (all strides 0) and size 1
     (including 0-d) gives shape ``()``: the kernel then touches one element.
     """
-    key = (shape, strides_list)
+    key = (shape, strides_list, keep_order)
     try:
         return _collapse_cache[key]
     except KeyError:
         pass
     except TypeError:  # a list of strides: use tuples
-        return collapse_dims(tuple(shape), tuple(map(tuple, strides_list)))
+        return collapse_dims(tuple(shape), tuple(map(tuple, strides_list)), keep_order)
     n_ops = len(strides_list)
     if 0 in shape:
         result = ((0,), ((0,),) * n_ops)
         return _remember(_collapse_cache, key, result)
     axes = [i for i, d in enumerate(shape) if d != 1]
-    if len(axes) > 1:
+    if len(axes) > 1 and not keep_order:
         axes.sort(key=lambda i: tuple([-abs(s[i]) for s in strides_list]))
     dims = []
     op_strides = [[] for _ in range(n_ops)]
@@ -608,36 +608,8 @@ def collapse_dims(shape, strides_list):
     return _remember(_collapse_cache, key, result)
 
 
-_collapse_c_cache: dict = {}
-
 
 def collapse_dims_c_order(shape, strides_list):
-    """Like `collapse_dims`, but axes keep their C order, so a flat loop index is the C-order
-    index of the full shape (what an ElementwiseKernel's `i` means). Length-1 dims are dropped
-    and neighbours that are one run for every operand are merged."""
-    key = (shape, strides_list)
-    hit = _collapse_c_cache.get(key)
-    if hit is not None:
-        return hit
-    n_ops = len(strides_list)
-    if 0 in shape:
-        result = ((0,), ((0,),) * n_ops)
-    else:
-        dims = []
-        op_strides = [[] for _ in range(n_ops)]
-        for i, d in enumerate(shape):
-            if d == 1:
-                continue
-            if dims and all(ss[-1] == s[i] * d for ss, s in zip(op_strides, strides_list)):
-                dims[-1] *= d
-                for ss, s in zip(op_strides, strides_list):
-                    ss[-1] = s[i]
-            else:
-                dims.append(d)
-                for ss, s in zip(op_strides, strides_list):
-                    ss.append(s[i])
-        result = (tuple(dims), tuple(map(tuple, op_strides)))
-    if len(_collapse_c_cache) > 4096:
-        _collapse_c_cache.clear()
-    _collapse_c_cache[key] = result
-    return result
+    """`collapse_dims` keeping the axes in C order, so a flat loop index is the C-order index of
+    the full shape (what an ElementwiseKernel's `i` means)."""
+    return collapse_dims(shape, strides_list, keep_order=True)
