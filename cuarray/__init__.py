@@ -109,6 +109,16 @@ from ._math.arithmetic import fmod as fmod
 from ._math.arithmetic import divmod as divmod  # noqa: A001
 from ._math.arithmetic import reciprocal as reciprocal
 
+# -- Mathematical functions: sums, products, differences ----------------------------------------
+from ._math.sums_scan import cumsum as cumsum
+from ._math.sums_scan import cumprod as cumprod
+from ._math.sums_scan import nancumsum as nancumsum
+from ._math.sums_scan import nancumprod as nancumprod
+from ._math.sums_scan import cumulative_sum as cumulative_sum
+from ._math.sums_scan import cumulative_prod as cumulative_prod
+from ._math.sums_scan import diff as diff
+from ._math.sums_scan import ediff1d as ediff1d
+
 # -- Mathematical functions: exponents and logarithms ---------------------------------------------
 from ._math.explog import exp as exp
 from ._math.explog import expm1 as expm1

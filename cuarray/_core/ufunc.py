@@ -386,8 +386,11 @@ class ufunc:
     def reduce(self, *args, **kwargs):
         raise NotImplementedError("{}.reduce arrives with the reductions issue".format(self.__name__))
 
-    def accumulate(self, *args, **kwargs):
-        raise NotImplementedError("{}.accumulate arrives with the reductions issue".format(self.__name__))
+    def accumulate(self, array, axis=0, dtype=None, out=None):
+        """See `numpy.ufunc.accumulate` (cuarray/_core/scan.py)."""
+        from . import scan
+
+        return scan.ufunc_accumulate(self, array, axis, dtype, out)
 
     def at(self, *args, **kwargs):
         raise NotImplementedError("{}.at arrives with the advanced-indexing issue".format(self.__name__))

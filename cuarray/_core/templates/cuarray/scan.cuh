@@ -1,0 +1,521 @@
+// cuarray/scan.cuh: the device side of cumulative operations (cuarray/_core/scan.py).
+//
+// Three kernels, all templated on the operator `op(a, b)` (a comes first in the sequence), the
+// stored input/output types and the accumulator type:
+//
+//   flat_scan     one contiguous sequence (optionally cut into segments of `seg` elements: the rows
+//                 of a C matrix scanned along its last axis). Single pass, decoupled look-back
+//                 (Merrill & Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back",
+//                 NVIDIA TR 2016): each block takes the next tile id from an atomic ticket (so tiles
+//                 start in order and a block never waits on one that has not started), scans its
+//                 tile in registers, publishes the tile's aggregate, looks back over predecessors
+//                 for its exclusive prefix, publishes its inclusive prefix and stores.
+//   column_scan   a C array seen as (outer, n, inner) scanned along n with inner > 1: a thread per
+//                 column (coalesced across a warp), 8 warps stacked down the rows of a chunk, and the
+//                 same look-back between chunks, done by each column's thread.
+//   serial_scan   a thread per column walking every row: short scanned axes with many columns,
+//                 and operators that are not associative (subtract.accumulate, ...).
+//
+// Determinism: every output is a fixed expression tree of the inputs. The look-back folds the
+// predecessors' partials forward, starting from the nearest inclusive prefix (I(q) + a(q+1) + ...
+// + a(p-1)), and I(q) itself is I(q-1) + a(q); so whichever predecessor the look-back stops at,
+// the exclusive prefix is bit-identical: the left fold of the tile aggregates in tile order.
+#pragma once
+
+namespace cuarray {
+namespace scan {
+
+enum : unsigned { EMPTY = 0u, AGGREGATE = 1u, INCLUSIVE = 2u };
+
+// Windows of 32 tiles a look-back may park before it waits (16 x 32 = 512 tiles deep).
+#ifndef CUARRAY_SCAN_LOOKBACK_WINDOWS
+#define CUARRAY_SCAN_LOOKBACK_WINDOWS 16
+#endif
+constexpr int LOOKBACK_WINDOWS = CUARRAY_SCAN_LOOKBACK_WINDOWS;
+
+// -- status words: acquire/release at GPU scope (no <cuda/atomic>: it costs NVRTC time) -------------
+__device__ __forceinline__ unsigned load_acquire(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void store_release(unsigned* p, unsigned v) {
+  asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+// Values beside a status word: volatile word accesses (not cached in L1). The release store of
+// the status word orders them before it; the acquire load orders the reads after it.
+template <typename T>
+__device__ __forceinline__ void store_value(T* p, const T& v) {
+  if (sizeof(T) % 8 == 0) {
+    const unsigned long long* s = reinterpret_cast<const unsigned long long*>(&v);
+    volatile unsigned long long* d = reinterpret_cast<volatile unsigned long long*>(p);
+#pragma unroll
+    for (int k = 0; k < (int)(sizeof(T) / 8); ++k) d[k] = s[k];
+  } else if (sizeof(T) % 4 == 0) {
+    const unsigned* s = reinterpret_cast<const unsigned*>(&v);
+    volatile unsigned* d = reinterpret_cast<volatile unsigned*>(p);
+#pragma unroll
+    for (int k = 0; k < (int)(sizeof(T) / 4); ++k) d[k] = s[k];
+  } else {
+    const unsigned char* s = reinterpret_cast<const unsigned char*>(&v);
+    volatile unsigned char* d = reinterpret_cast<volatile unsigned char*>(p);
+#pragma unroll
+    for (int k = 0; k < (int)sizeof(T); ++k) d[k] = s[k];
+  }
+}
+template <typename T>
+__device__ __forceinline__ T load_value(const T* p) {
+  T v;
+  if (sizeof(T) % 8 == 0) {
+    unsigned long long* d = reinterpret_cast<unsigned long long*>(&v);
+    const volatile unsigned long long* s = reinterpret_cast<const volatile unsigned long long*>(p);
+#pragma unroll
+    for (int k = 0; k < (int)(sizeof(T) / 8); ++k) d[k] = s[k];
+  } else if (sizeof(T) % 4 == 0) {
+    unsigned* d = reinterpret_cast<unsigned*>(&v);
+    const volatile unsigned* s = reinterpret_cast<const volatile unsigned*>(p);
+#pragma unroll
+    for (int k = 0; k < (int)(sizeof(T) / 4); ++k) d[k] = s[k];
+  } else {
+    unsigned char* d = reinterpret_cast<unsigned char*>(&v);
+    const volatile unsigned char* s = reinterpret_cast<const volatile unsigned char*>(p);
+#pragma unroll
+    for (int k = 0; k < (int)sizeof(T); ++k) d[k] = s[k];
+  }
+  return v;
+}
+
+// -- warp shuffles of any trivially copyable type, word by word ------------------------------------
+template <typename T>
+struct words {
+  static constexpr int N = (sizeof(T) + 3) / 4;
+  unsigned w[N];
+};
+template <typename T>
+__device__ __forceinline__ words<T> to_words(const T& v) {
+  words<T> r;
+#pragma unroll
+  for (int k = 0; k < words<T>::N; ++k) r.w[k] = 0u;
+  memcpy(r.w, &v, sizeof(T));
+  return r;
+}
+template <typename T>
+__device__ __forceinline__ T from_words(const words<T>& r) {
+  T v;
+  memcpy(&v, r.w, sizeof(T));
+  return v;
+}
+template <typename T>
+__device__ __forceinline__ T shfl(const T& v, int src) {
+  words<T> r = to_words(v);
+#pragma unroll
+  for (int k = 0; k < words<T>::N; ++k) r.w[k] = __shfl_sync(0xffffffffu, r.w[k], src);
+  return from_words<T>(r);
+}
+template <typename T>
+__device__ __forceinline__ T shfl_up(const T& v, int delta) {
+  words<T> r = to_words(v);
+#pragma unroll
+  for (int k = 0; k < words<T>::N; ++k) r.w[k] = __shfl_up_sync(0xffffffffu, r.w[k], delta);
+  return from_words<T>(r);
+}
+
+// NaN test for the nan-ignoring scans (nancumsum/nancumprod replace NaN on load).
+template <typename T>
+__device__ __forceinline__ bool is_nan(T x) { return x != x; }
+template <typename T>
+__device__ __forceinline__ bool is_nan(complex<T> x) { return x.re != x.re || x.im != x.im; }
+
+// Uninitialised shared storage for a value type that may have a constructor (complex).
+template <typename T, int N>
+struct alignas(16) shared_array {
+  unsigned char raw[sizeof(T) * N];
+  __device__ __forceinline__ T& operator[](int i) { return reinterpret_cast<T*>(raw)[i]; }
+};
+
+// Exclusive prefix of tile `p` (p >= 1), computed by one warp; the result is valid in lane 0.
+// Window by window backwards (lane l of window i watches tile p-1-32i-l): a window whose tiles
+// nearer than its nearest INCLUSIVE tile are all non-EMPTY ends the walk; a window of AGGREGATEs
+// only is parked in shared memory (`park`, MAXW x 32 values) and the walk goes on, so a tile never
+// waits for its neighbours' look-backs (Merrill & Garland). Lane 0 then folds forward, from the
+// inclusive prefix found through every aggregate in tile order (see Determinism above). With
+// MAXW windows parked, the walk waits on the last window instead of going deeper.
+template <int MAXW, typename Acc, class Op>
+__device__ __forceinline__ Acc look_back(const Op& op, long long p, int lane, const unsigned* flags,
+                                         const Acc* aggs, const Acc* incls, Acc* park) {
+  int wi = 0;
+  unsigned spins = 0;
+  while (true) {
+    const long long q = p - 1 - 32LL * wi - lane;
+    const unsigned f = q >= 0 ? load_acquire(flags + q) : (unsigned)EMPTY;
+    const unsigned incl = __ballot_sync(0xffffffffu, f == INCLUSIVE);
+    const unsigned empty = __ballot_sync(0xffffffffu, f == EMPTY);
+    const int L = incl != 0u ? __ffs(incl) - 1 : 32;
+    const unsigned nearer = L == 32 ? 0xffffffffu : ((1u << L) - 1u);
+    if ((empty & nearer) == 0u) {
+      if (L < 32) {
+        if (lane < L) park[wi * 32 + lane] = load_value(aggs + q);
+        else if (lane == L) park[wi * 32 + lane] = load_value(incls + q);
+        __syncwarp();
+        Acc acc = Acc();
+        if (lane == 0) {
+          acc = park[wi * 32 + L];
+          for (int l = L - 1; l >= 0; --l) acc = op(acc, park[wi * 32 + l]);
+          for (int v = wi - 1; v >= 0; --v) {
+            for (int l = 31; l >= 0; --l) acc = op(acc, park[v * 32 + l]);
+          }
+        }
+        __syncwarp();
+        return acc;
+      }
+      if (wi + 1 < MAXW) {
+        park[wi * 32 + lane] = load_value(aggs + q);
+        ++wi;
+        spins = 0;
+        continue;
+      }
+    }
+    if (++spins > 8) __nanosleep(32);
+  }
+}
+
+// Segmented combine: (a, fa) followed by (b, fb). A set flag means "a segment starts in here",
+// so what came before does not reach past it.
+template <class Op, typename Acc>
+__device__ __forceinline__ void seg_combine(const Op& op, Acc& a, bool& fa, const Acc& b, bool fb) {
+  a = fb ? b : op(a, b);
+  fa = fa || fb;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// flat_scan: block of 256 threads, tile of 256 * K * J elements. Warp w owns the contiguous run
+// [w * J * 32K, (w + 1) * J * 32K) of the tile, walked in J rows of 32K elements; in each row lane
+// l owns K consecutive elements, loaded and stored with one K-wide vector access (coalesced: the
+// warp's accesses in a row are one contiguous 32K-element run). In-register scan of the K
+// elements, a shuffle scan across the warp per row, a carry across rows, then the warps' totals
+// through shared memory, then the tile prefix from the look-back.
+template <int K, int J, bool SEG, bool EXCL, typename In, typename Out, typename Acc, class Op, class Load>
+__device__ __forceinline__ void flat_scan(const Op& op, const Load& load, const Acc identity,
+                                          const In* __restrict__ in, Out* __restrict__ out,
+                                          const long long n, const long long seg, unsigned* ticket,
+                                          unsigned* flags, Acc* aggs, Acc* incls) {
+  constexpr int WARPS = 8, ROW = 32 * K, TILE = 256 * K * J;
+  __shared__ unsigned s_pid;
+  __shared__ shared_array<Acc, WARPS> s_wtot;
+  __shared__ bool s_wflag[WARPS];
+  __shared__ shared_array<Acc, 1> s_prefix;
+  __shared__ shared_array<Acc, LOOKBACK_WINDOWS * 32> s_park;
+  const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
+  if (tid == 0) s_pid = ticket != nullptr ? atomicAdd(ticket, 1u) : blockIdx.x;
+  __syncthreads();
+  const long long p = s_pid;
+  const long long tile0 = p * TILE;
+  const bool full = tile0 + TILE <= n;
+
+  Acc x[J][K];
+  bool h[J][K];  // SEG: a segment starts at or before this element (within what was combined so far)
+#pragma unroll
+  for (int j = 0; j < J; ++j) {
+    const long long i0 = tile0 + (long long)(w * J + j) * ROW + lane * K;
+    if (full) {
+      const vec<In, K> v = *reinterpret_cast<const vec<In, K>*>(in + i0);
+#pragma unroll
+      for (int k = 0; k < K; ++k) x[j][k] = load(v.v[k]);
+    } else {
+#pragma unroll
+      for (int k = 0; k < K; ++k) x[j][k] = i0 + k < n ? load(in[i0 + k]) : Acc();
+    }
+    if (SEG) {
+      const long long r = i0 % seg;  // position of element i0 in its segment
+      const long long first = r == 0 ? 0 : seg - r;
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        const long long d = k - first;
+        h[j][k] = d >= 0 && (d == 0 || (seg <= K && d % seg == 0));
+      }
+    }
+    // In-register inclusive scan of the lane's K elements.
+#pragma unroll
+    for (int k = 1; k < K; ++k) {
+      if (SEG) {
+        if (!h[j][k]) x[j][k] = op(x[j][k - 1], x[j][k]);
+        h[j][k] = h[j][k] || h[j][k - 1];
+      } else {
+        x[j][k] = op(x[j][k - 1], x[j][k]);
+      }
+    }
+  }
+
+  // Across the warp, row by row, with a carry from the warp's earlier rows.
+  Acc carry = Acc();
+  bool cflag = false;
+#pragma unroll
+  for (int j = 0; j < J; ++j) {
+    Acc t = x[j][K - 1];
+    bool tf = SEG ? h[j][K - 1] : false;
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+      const Acc u = shfl_up(t, d);
+      const bool uf = SEG ? (bool)__shfl_up_sync(0xffffffffu, (int)tf, d) : false;
+      if (lane >= d) {
+        if (SEG) { t = tf ? t : op(u, t); tf = tf || uf; }
+        else t = op(u, t);
+      }
+    }
+    const Acc e = shfl_up(t, 1);  // lane's exclusive prefix within the row
+    const bool ef = SEG ? (bool)__shfl_up_sync(0xffffffffu, (int)tf, 1) : false;
+    Acc pre = e;
+    bool pf = ef;
+    bool has_pre = lane > 0;
+    if (j > 0) {
+      if (lane > 0) { pre = carry; pf = cflag; if (SEG) seg_combine(op, pre, pf, e, ef); else pre = op(carry, e); }
+      else { pre = carry; pf = cflag; }
+      has_pre = true;
+    }
+    if (has_pre) {
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        if (SEG) { if (!h[j][k]) x[j][k] = op(pre, x[j][k]); h[j][k] = h[j][k] || pf; }
+        else x[j][k] = op(pre, x[j][k]);
+      }
+    }
+    const Acc rt = shfl(t, 31);
+    const bool rf = SEG ? (bool)__shfl_sync(0xffffffffu, (int)tf, 31) : false;
+    if (j == 0) { carry = rt; cflag = rf; }
+    else if (SEG) seg_combine(op, carry, cflag, rt, rf);
+    else carry = op(carry, rt);
+  }
+  if (lane == 0) { s_wtot[w] = carry; s_wflag[w] = cflag; }
+  __syncthreads();
+
+  // Exclusive prefix of the warp within the tile.
+  Acc W = Acc();
+  bool Wf = false;
+  if (w > 0) {
+    W = s_wtot[0];
+    Wf = s_wflag[0];
+    for (int q = 1; q < w; ++q) {
+      if (SEG) seg_combine(op, W, Wf, s_wtot[q], s_wflag[q]);
+      else W = op(W, s_wtot[q]);
+    }
+  }
+  // Warp 0: the tile's aggregate, its publication, the look-back.
+  if (w == 0 && flags != nullptr) {
+    Acc A = s_wtot[0];
+    bool Af = s_wflag[0];
+    for (int q = 1; q < WARPS; ++q) {
+      if (SEG) seg_combine(op, A, Af, s_wtot[q], s_wflag[q]);
+      else A = op(A, s_wtot[q]);
+    }
+    // A tile containing a segment start knows its inclusive value already.
+    const bool known = p == 0 || (SEG && Af);
+    if (lane == 0) {
+      if (known) { store_value(incls + p, A); store_release(flags + p, INCLUSIVE); }
+      else { store_value(aggs + p, A); store_release(flags + p, AGGREGATE); }
+    }
+    if (p > 0) {
+      const Acc E = look_back<LOOKBACK_WINDOWS>(op, p, lane, flags, aggs, incls, &s_park[0]);
+      if (lane == 0) {
+        if (!known) { store_value(incls + p, op(E, A)); store_release(flags + p, INCLUSIVE); }
+        s_prefix[0] = E;
+      }
+    }
+  }
+  __syncthreads();
+
+  // Prefix of everything before this warp's run: G = E (+) W.
+  const bool hasE = p > 0;
+  Acc G = W;
+  bool has_g = w > 0;
+  if (hasE) {
+    const Acc E = s_prefix[0];
+    if (w == 0) G = E;
+    else if (!(SEG && Wf)) G = op(E, W);
+    has_g = true;
+  }
+  if (has_g) {
+#pragma unroll
+    for (int j = 0; j < J; ++j) {
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        if (!SEG || !h[j][k]) x[j][k] = op(G, x[j][k]);
+      }
+    }
+  }
+
+  if (EXCL) {
+    // Shift by one element: each element takes its predecessor's inclusive value; the first
+    // element of the sequence (of each segment) takes the identity. Rows from last to first so
+    // that row j-1 is still inclusive when row j reads it.
+#pragma unroll
+    for (int j = J - 1; j >= 0; --j) {
+      Acc prev = shfl_up(x[j][K - 1], 1);
+      if (j > 0) {
+        const Acc last = shfl(x[j - 1][K - 1], 31);
+        if (lane == 0) prev = last;
+      } else if (lane == 0) {
+        prev = has_g ? G : identity;
+      }
+#pragma unroll
+      for (int k = K - 1; k > 0; --k) x[j][k] = x[j][k - 1];
+      x[j][0] = prev;
+      if (SEG) {
+        const long long i0 = tile0 + (long long)(w * J + j) * ROW + lane * K;
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+          if ((i0 + k) % seg == 0) x[j][k] = identity;
+        }
+      }
+    }
+  }
+
+#pragma unroll
+  for (int j = 0; j < J; ++j) {
+    const long long i0 = tile0 + (long long)(w * J + j) * ROW + lane * K;
+    if (full) {
+      vec<Out, K> v;
+#pragma unroll
+      for (int k = 0; k < K; ++k) v.v[k] = cast<Out>(x[j][k]);
+      *reinterpret_cast<vec<Out, K>*>(out + i0) = v;
+    } else {
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        if (i0 + k < n) out[i0 + k] = cast<Out>(x[j][k]);
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// column_scan: (outer, n, inner) C-contiguous, scanned along n; column c = (c / inner, c % inner).
+// Block = 32 columns (the lanes) x 8 warps; warp w scans rows [chunk*8R + w*R, +R) of its lane's
+// column in registers (R independent loads in flight per thread). Status entries are per
+// (chunk, column); warp 0's lanes publish and look back, each for its own column, over a window of
+// D chunks, folding forward like look_back above.
+template <int R, typename In, typename Out, typename Acc, class Op, class Load>
+__device__ __forceinline__ void column_scan(const Op& op, const Load& load, const In* __restrict__ in,
+                                            Out* __restrict__ out, const long long n, const long long inner,
+                                            const long long ncols, const long long ncolblocks, unsigned* ticket,
+                                            unsigned* flags, Acc* aggs, Acc* incls) {
+  constexpr int WARPS = 8, CHUNK = WARPS * R, D = 8;
+  __shared__ unsigned s_pid;
+  __shared__ shared_array<Acc, WARPS * 32> s_tot;
+  __shared__ int s_cnt[WARPS];
+  __shared__ shared_array<Acc, 32> s_prefix;
+  const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
+  if (tid == 0) s_pid = ticket != nullptr ? atomicAdd(ticket, 1u) : blockIdx.x;
+  __syncthreads();
+  const long long pid = s_pid;
+  const long long chunk = pid / ncolblocks, cb = pid - chunk * ncolblocks;
+  const long long c = cb * 32 + lane;
+  const bool valid = c < ncols;
+  long long base = 0;
+  if (valid) {
+    const long long o = c / inner;
+    base = o * n * inner + (c - o * inner);
+  }
+  const long long r0 = chunk * CHUNK + (long long)w * R;
+  long long left = n - r0;
+  const int cnt = left <= 0 ? 0 : (left >= R ? R : (int)left);
+  Acc x[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) x[r] = (valid && r < cnt) ? load(in[base + (r0 + r) * inner]) : Acc();
+#pragma unroll
+  for (int r = 1; r < R; ++r) {
+    if (r < cnt) x[r] = op(x[r - 1], x[r]);
+  }
+  if (cnt > 0) s_tot[w * 32 + lane] = x[cnt - 1];
+  if (lane == 0) s_cnt[w] = cnt;
+  __syncthreads();
+
+  // Exclusive prefix of this warp's rows within the chunk (warps with rows are a prefix 0..m-1).
+  Acc W = Acc();
+  const bool hasW = w > 0 && cnt > 0;
+  if (hasW) {
+    W = s_tot[lane];
+    for (int q = 1; q < w; ++q) W = op(W, s_tot[q * 32 + lane]);
+  }
+  const bool multi = flags != nullptr;
+  if (w == 0 && valid && multi) {
+    Acc A = s_tot[lane];
+    for (int q = 1; q < WARPS; ++q) {
+      if (s_cnt[q] > 0) A = op(A, s_tot[q * 32 + lane]);
+    }
+    const long long s = chunk * ncols + c;
+    if (chunk == 0) { store_value(incls + s, A); store_release(flags + s, INCLUSIVE); }
+    else {
+      store_value(aggs + s, A);
+      store_release(flags + s, AGGREGATE);
+      Acc E = Acc();
+      unsigned spins = 0;
+      while (true) {
+        unsigned f[D];
+#pragma unroll
+        for (int d = 0; d < D; ++d) {
+          const long long q = chunk - 1 - d;
+          f[d] = q >= 0 ? load_acquire(flags + q * ncols + c) : (unsigned)EMPTY;
+        }
+        int L = -1;
+        bool stop = false;
+#pragma unroll
+        for (int d = 0; d < D; ++d) {
+          if (!stop) {
+            if (f[d] == INCLUSIVE) { L = d; stop = true; }
+            else if (f[d] == EMPTY) stop = true;
+          }
+        }
+        if (L >= 0) {
+#pragma unroll
+          for (int d = D - 1; d >= 0; --d) {
+            const long long q = (chunk - 1 - d) * ncols + c;
+            if (d == L) E = load_value(incls + q);
+            else if (d < L) E = op(E, load_value(aggs + q));
+          }
+          break;
+        }
+        if (++spins > 4) __nanosleep(64);
+      }
+      store_value(incls + s, op(E, A));
+      store_release(flags + s, INCLUSIVE);
+      s_prefix[lane] = E;
+    }
+  }
+  __syncthreads();
+  if (!valid || cnt == 0) return;
+  Acc G = W;
+  bool has_g = hasW;
+  if (multi && chunk > 0) {
+    const Acc E = s_prefix[lane];
+    G = hasW ? op(E, W) : E;
+    has_g = true;
+  }
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    if (r < cnt) out[base + (r0 + r) * inner] = cast<Out>(has_g ? op(G, x[r]) : x[r]);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// serial_scan: thread per column, every row in order: NumPy's own evaluation order.
+template <typename In, typename Out, typename Acc, class Op, class Load>
+__device__ __forceinline__ void serial_scan(const Op& op, const Load& load, const In* __restrict__ in,
+                                            Out* __restrict__ out, const long long n, const long long inner,
+                                            const long long ncols) {
+  const long long stride = (long long)blockDim.x * gridDim.x;
+  for (long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x; c < ncols; c += stride) {
+    const long long o = c / inner;
+    const In* src = in + o * n * inner + (c - o * inner);
+    Out* dst = out + o * n * inner + (c - o * inner);
+    Acc acc = load(src[0]);
+    dst[0] = cast<Out>(acc);
+#pragma unroll 4
+    for (long long r = 1; r < n; ++r) {
+      acc = op(acc, load(src[r * inner]));
+      dst[r * inner] = cast<Out>(acc);
+    }
+  }
+}
+
+}  // namespace scan
+}  // namespace cuarray

@@ -1,0 +1,196 @@
+"""Cumulative sums and products, differences (NumPy "Mathematical functions / Sums, products,
+differences": cumsum, cumprod, nancumsum, nancumprod, diff, ediff1d).
+
+The scans run in `cuarray._core.scan` (docs/scans.md): results and dtypes are NumPy's (cumsum of a
+small integer or bool is int64, of an unsigned one uint64); float results may differ from
+NumPy's sequential sums in the last bits (a fixed parallel order, identical from run to run), and
+float16 accumulates in float32. Non-contiguous inputs other than F-ordered ones are copied to C
+order first.
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from .._core import elementwise as _elementwise
+from .._core import scan as _scan
+from .._core import shapes as _shapes
+from .._core.ndarray import ndarray
+from .._manipulation.shape import reshape as _reshape
+from .arithmetic import add as _add
+from .arithmetic import multiply as _multiply
+from .arithmetic import subtract as _subtract
+
+__all__ = ["cumsum", "cumprod", "cumulative_sum", "cumulative_prod", "nancumsum", "nancumprod",
+           "diff", "ediff1d"]
+
+
+def _prepare(a, axis, what):
+    """(array, int axis): axis=None flattens in C order; a 0-d array scans as a 1-element 1-D one."""
+    a = _scan._as_device(a, what)
+    if axis is None:
+        if a.ndim != 1:
+            a = _reshape(a, (-1,))
+        return a, 0
+    if a.ndim == 0:
+        a = _reshape(a, (1,))
+    return a, _shapes.normalize_axis_index(axis, a.ndim)
+
+
+def cumsum(a, axis=None, dtype=None, out=None) -> ndarray:
+    """See `numpy.cumsum`. Float sums are added in a fixed parallel order (docs/scans.md)."""
+    a, axis = _prepare(a, axis, "cumsum")
+    return _scan.accumulate(_add, a, axis, dtype, out)
+
+
+def cumprod(a, axis=None, dtype=None, out=None) -> ndarray:
+    """See `numpy.cumprod`."""
+    a, axis = _prepare(a, axis, "cumprod")
+    return _scan.accumulate(_multiply, a, axis, dtype, out)
+
+
+def nancumsum(a, axis=None, dtype=None, out=None) -> ndarray:
+    """See `numpy.nancumsum`: NaN counts as 0 (replaced as it is loaded; no extra pass)."""
+    a, axis = _prepare(a, axis, "nancumsum")
+    return _scan.accumulate(_add, a, axis, dtype, out, nan=0)
+
+
+def nancumprod(a, axis=None, dtype=None, out=None) -> ndarray:
+    """See `numpy.nancumprod`: NaN counts as 1."""
+    a, axis = _prepare(a, axis, "nancumprod")
+    return _scan.accumulate(_multiply, a, axis, dtype, out, nan=1)
+
+
+def _cumulative(uf, x, axis, dtype, out, include_initial, what):
+    x = _scan._as_device(x, what)
+    if x.ndim == 0:
+        raise ValueError("Cannot use `cumulative_sum` / `cumulative_prod` on 0-d arrays")
+    if axis is None:
+        if x.ndim != 1:
+            raise ValueError("For arrays which have more than one dimension ``axis`` argument is required.")
+        axis = 0
+    axis = _shapes.normalize_axis_index(axis, x.ndim)
+    if not include_initial:
+        return _scan.accumulate(uf, x, axis, dtype, out)
+    res = _scan.accumulate(uf, x, axis, dtype)
+    shape = list(x._shape)
+    shape[axis] += 1
+    if out is None:
+        out = ndarray(tuple(shape), res._dtype)
+    elif out._shape != tuple(shape):
+        raise ValueError("provided out is the wrong size for the accumulation.")
+    first = tuple(slice(0, 1) if d == axis else slice(None) for d in range(x.ndim))
+    rest = tuple(slice(1, None) if d == axis else slice(None) for d in range(x.ndim))
+    _elementwise.fill(out[first], uf.identity)
+    _elementwise.copyto_unchecked(out[rest], res)
+    return out
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False) -> ndarray:
+    """See `numpy.cumulative_sum` (array API)."""
+    return _cumulative(_add, x, axis, dtype, out, include_initial, "cumulative_sum")
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False) -> ndarray:
+    """See `numpy.cumulative_prod` (array API)."""
+    return _cumulative(_multiply, x, axis, dtype, out, include_initial, "cumulative_prod")
+
+
+# ---------------------------------------------------------------------------------------------
+
+def _to_device(v) -> ndarray:
+    if isinstance(v, ndarray):
+        return v
+    from .._core.transfer import from_host
+
+    return from_host(numpy.asarray(v))
+
+
+def _concat(parts, axis: int) -> ndarray:
+    """Concatenate along `axis` (NumPy's result_type of the parts; arrays, not weak scalars)."""
+    dt = numpy.result_type(*[p._dtype for p in parts])
+    shape = list(parts[0]._shape)
+    shape[axis] = sum(p._shape[axis] for p in parts)
+    res = ndarray(tuple(shape), dt)
+    at = 0
+    for p in parts:
+        m = p._shape[axis]
+        if m:
+            sl = tuple(slice(at, at + m) if d == axis else slice(None) for d in range(len(shape)))
+            _elementwise.copyto_unchecked(res[sl], p)
+        at += m
+    return res
+
+
+_NOVALUE = numpy._NoValue
+
+
+def diff(a, n=1, axis=-1, prepend=_NOVALUE, append=_NOVALUE) -> ndarray:
+    """See `numpy.diff`: `n` passes of a[1:] - a[:-1] (`!=` for bool) along `axis`."""
+    if n == 0:
+        return a
+    if n < 0:
+        raise ValueError("order must be non-negative but got " + repr(n))
+    a = _scan._as_device(a, "diff")
+    nd = a.ndim
+    if nd == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    axis = _shapes.normalize_axis_index(axis, nd)
+    parts = []
+    for v, where in ((prepend, "prepend"), (append, "append")):
+        if v is _NOVALUE:
+            parts.append(None)
+            continue
+        v = _to_device(v)
+        if v.ndim == 0:
+            shape = list(a._shape)
+            shape[axis] = 1
+            from .._manipulation.dims import broadcast_to
+
+            v = broadcast_to(v, tuple(shape))
+        parts.append(v)
+    if parts[0] is not None or parts[1] is not None:
+        seq = [p for p in (parts[0], a, parts[1]) if p is not None]
+        a = _concat(seq, axis)
+    op = _not_equal() if a._dtype.char == "?" else _subtract
+    hi = tuple(slice(1, None) if d == axis else slice(None) for d in range(nd))
+    lo = tuple(slice(None, -1) if d == axis else slice(None) for d in range(nd))
+    # Passes beyond the axis length leave it empty with the same dtype: stop there.
+    for _ in range(min(n, a._shape[axis])):
+        a = op(a[hi], a[lo])
+    return a
+
+
+def _not_equal():
+    from .._logic.comparison import not_equal
+
+    return not_equal
+
+
+def ediff1d(ary, to_end=None, to_begin=None) -> ndarray:
+    """See `numpy.ediff1d`: the differences of the flattened array, with optional ends."""
+    ary = _reshape(_scan._as_device(ary, "ediff1d"), (-1,))
+    dt = ary._dtype
+    ends = []
+    for v, name in ((to_begin, "to_begin"), (to_end, "to_end")):
+        if v is None:
+            ends.append(None)
+            continue
+        v = _to_device(v)
+        if not numpy.can_cast(v._dtype, dt, casting="same_kind"):
+            raise TypeError("dtype of `{}` must be compatible with input `ary` under the `same_kind` "
+                            "rule.".format(name))
+        ends.append(_reshape(v, (-1,)))
+    nb = ends[0]._size if ends[0] is not None else 0
+    ne = ends[1]._size if ends[1] is not None else 0
+    m = max(ary._size - 1, 0)
+    res = ndarray((nb + m + ne,), dt)
+    if nb:
+        _elementwise.copyto_unchecked(res[:nb], ends[0])
+    if m:
+        _subtract(ary[1:], ary[:-1], out=res[nb:nb + m])
+    elif dt.char == "?":
+        _subtract(ary[:0], ary[:0])  # NumPy's TypeError for bool, even when empty
+    if ne:
+        _elementwise.copyto_unchecked(res[nb + m:], ends[1])
+    return res
