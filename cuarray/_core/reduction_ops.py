@@ -1,0 +1,359 @@
+"""NumPy-semantics reductions over the engine (`reduction.ReductionDef`): the op table, axis /
+keepdims / dtype / out= / where= / initial= handling, and `ufunc.reduce`.
+
+An op is a table row: how an element becomes an accumulator (`map`, a C expression of the input
+`x`), how two accumulators combine (`reduce`, over `a` and `b`), the accumulator's neutral element
+(`identity`, a C expression of `_acc_t`), and whether NumPy's reduction has an identity (empty
+reductions of ops without one raise ValueError, as in NumPy). Result dtypes are NumPy's own:
+asked once per (op, dtype, dtype=) of NumPy on a one-element host array and memoised.
+Float16 accumulates in float32 (NumPy's pairwise float16 sum also adds in float).
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from . import dtypes as _dtypes
+from . import shapes as _shapes
+from .elementwise import KernelParam, copyto_unchecked
+from .ndarray import _new_c, ndarray
+from .reduction import ReductionDef
+
+__all__ = ["reduce", "ufunc_reduce", "NOVALUE", "as_array", "reduced_shape"]
+
+
+class _NoValueType:
+    def __repr__(self):
+        return "<no value>"
+
+
+NOVALUE = _NoValueType()
+
+_BOOL = numpy.dtype(bool)
+_I64 = numpy.dtype(numpy.int64)
+
+
+class Op:
+    """One reduction row. `acc`: 'result' (the result dtype; float16 -> float32), 'input' (the
+    input's compute dtype), 'bool', 'int64', 'arg' (value/index pair) or 'real' (real dtype of the
+    result). `np_name` names the operation in NumPy's error messages."""
+
+    __slots__ = ("name", "map", "reduce", "identity", "has_identity", "acc", "np_name", "np_fn")
+
+    def __init__(self, name, map, reduce, identity, has_identity, acc, np_name, np_fn):
+        self.name, self.map, self.reduce, self.identity = name, map, reduce, identity
+        self.has_identity, self.acc, self.np_name, self.np_fn = has_identity, acc, np_name, np_fn
+
+
+_NAN_IDENT = "cuarray::quiet_nan<_acc_t>()"
+OPS = {o.name: o for o in (
+    Op("sum", "x", "a + b", "_acc_t(0)", True, "result", "add", numpy.sum),
+    Op("prod", "x", "a * b", "_acc_t(1)", True, "result", "multiply", numpy.prod),
+    Op("nansum", "(cuarray::isnan(x) ? _acc_t(0) : _acc_t(x))", "a + b", "_acc_t(0)", True, "result", "add", numpy.nansum),
+    Op("nanprod", "(cuarray::isnan(x) ? _acc_t(1) : _acc_t(x))", "a * b", "_acc_t(1)", True, "result", "multiply",
+       numpy.nanprod),
+    Op("max", "x", "cuarray::maximum(a, b)", "cuarray::lowest<_acc_t>()", False, "input", "maximum", numpy.max),
+    Op("min", "x", "cuarray::minimum(a, b)", "cuarray::highest<_acc_t>()", False, "input", "minimum", numpy.min),
+    # NaN-ignoring: the neutral element is NaN itself for inexact types (fmax(NaN, x) == x), so an
+    # all-NaN slice gives NaN like NumPy's nanmax.
+    Op("nanmax", "x", "cuarray::fmax(a, b)", None, False, "input", "fmax", numpy.nanmax),
+    Op("nanmin", "x", "cuarray::fmin(a, b)", None, False, "input", "fmin", numpy.nanmin),
+    Op("any", "cuarray::cast<bool>(x)", "a || b", "false", True, "bool", "logical_or", numpy.any),
+    Op("all", "cuarray::cast<bool>(x)", "a && b", "true", True, "bool", "logical_and", numpy.all),
+    Op("count_notnan", "(long long)!cuarray::isnan(x)", "a + b", "0LL", True, "int64", "add", numpy.count_nonzero),
+    Op("count_nonzero", "(long long)cuarray::cast<bool>(x)", "a + b", "0LL", True, "int64", "add", numpy.count_nonzero),
+    Op("argmax", "cuarray::make_arg<_val_t>(x, _j)", "cuarray::argmax_combine(a, b)", "cuarray::arg_none<_val_t>()",
+       False, "arg", "argmax", numpy.argmax),
+    Op("argmin", "cuarray::make_arg<_val_t>(x, _j)", "cuarray::argmin_combine(a, b)", "cuarray::arg_none<_val_t>()",
+       False, "arg", "argmin", numpy.argmin),
+    Op("nanargmax", "(cuarray::isnan(x) ? cuarray::arg_none<_val_t>() : cuarray::make_arg<_val_t>(x, _j))",
+       "cuarray::argmax_combine(a, b)", "cuarray::arg_none<_val_t>()", False, "arg", "argmax", numpy.nanargmax),
+    Op("nanargmin", "(cuarray::isnan(x) ? cuarray::arg_none<_val_t>() : cuarray::make_arg<_val_t>(x, _j))",
+       "cuarray::argmin_combine(a, b)", "cuarray::arg_none<_val_t>()", False, "arg", "argmin", numpy.nanargmin),
+    # Sum of |x - m|^2 with the mean `m` a second input (var/std); real accumulator.
+    Op("sqdev", "cuarray::abs2(x - m)", "a + b", "_acc_t(0)", True, "real", "add", None),
+    Op("nansqdev", "(cuarray::isnan(x) ? _acc_t(0) : _acc_t(cuarray::abs2(x - m)))", "a + b", "_acc_t(0)", True,
+       "real", "add", None),
+)}
+
+# ufunc.reduce: the reducible ufuncs (commutative and associative, so a tree order is exact or
+# differs from NumPy's order only by float rounding), as ops over the loop dtype.
+UFUNC_OPS = {
+    "add": OPS["sum"], "multiply": OPS["prod"], "maximum": OPS["max"], "minimum": OPS["min"],
+    "fmax": Op("fmax", "x", "cuarray::fmax(a, b)", None, False, "result", "fmax", None),
+    "fmin": Op("fmin", "x", "cuarray::fmin(a, b)", None, False, "result", "fmin", None),
+    "logical_and": Op("logical_and", "cuarray::cast<bool>(x)", "a && b", "true", True, "result", "logical_and", None),
+    "logical_or": Op("logical_or", "cuarray::cast<bool>(x)", "a || b", "false", True, "result", "logical_or", None),
+    "logical_xor": Op("logical_xor", "cuarray::cast<bool>(x)", "a != b", "false", True, "result", "logical_xor", None),
+    "bitwise_and": Op("bitwise_and", "x", "_acc_t(a & b)", "_acc_t(~_acc_t(0))", True, "result", "bitwise_and", None),
+    "bitwise_or": Op("bitwise_or", "x", "_acc_t(a | b)", "_acc_t(0)", True, "result", "bitwise_or", None),
+    "bitwise_xor": Op("bitwise_xor", "x", "_acc_t(a ^ b)", "_acc_t(0)", True, "result", "bitwise_xor", None),
+    "gcd": Op("gcd", "x", "cuarray::gcd(a, b)", "_acc_t(0)", True, "result", "gcd", None),
+}
+
+# -- dtype rules -----------------------------------------------------------------------------------
+_result_cache: dict = {}
+
+
+def result_dtype(fn, dtype, dtype_arg=None) -> numpy.dtype:
+    """The dtype NumPy's `fn` gives for an input of `dtype` (and `dtype=`), memoised."""
+    key = (fn, dtype, dtype_arg)
+    r = _result_cache.get(key)
+    if r is None:
+        host = numpy.ones((1,), dtype)
+        kw = {} if dtype_arg is None else {"dtype": dtype_arg}
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            res = fn(host, **kw)
+        r = _dtypes.normalize_dtype(numpy.asarray(res).dtype)
+        if r not in _dtypes.SUPPORTED_DTYPES:
+            raise TypeError("{} of {} gives {}, which cuarray does not support".format(
+                getattr(fn, "__name__", fn), dtype, r))
+        _result_cache[key] = r
+    return r
+
+
+def acc_dtype_for(op: Op, in_dtype, res_dtype) -> numpy.dtype:
+    if op.acc == "result":
+        d = res_dtype
+    elif op.acc == "input":
+        d = in_dtype
+    elif op.acc == "bool":
+        return _BOOL
+    elif op.acc == "int64":
+        return _I64
+    elif op.acc == "real":
+        d = numpy.dtype(res_dtype.char.lower()) if res_dtype.kind == "c" else res_dtype
+    else:  # 'arg': the value half of the pair
+        d = in_dtype
+    return numpy.dtype(numpy.float32) if d.char == "e" else d
+
+
+# -- helpers for the routine modules ----------------------------------------------------------------
+def as_array(a) -> ndarray:
+    """`a` as a cuarray array: arrays pass; Python and NumPy scalars become 0-d arrays."""
+    if isinstance(a, ndarray):
+        return a
+    if isinstance(a, (bool, int, float, complex, numpy.generic)):
+        host = numpy.asarray(a)
+        out = ndarray((), _dtypes.normalize_dtype(host.dtype))
+        out.set(host)
+        return out
+    raise TypeError("Unsupported type {}: cuarray does not copy host data implicitly; use cuarray.asarray() "
+                    "first".format(type(a)))
+
+
+def reduced_shape(shape, raxes, keepdims) -> tuple:
+    if keepdims:
+        return tuple(1 if i in raxes else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in raxes)
+
+
+def normalize_axes(axis, ndim) -> tuple:
+    if axis is None:
+        return tuple(range(ndim))
+    return _shapes.normalize_axis_tuple(axis, ndim)
+
+
+# -- definitions ------------------------------------------------------------------------------------
+_defs: dict = {}
+
+
+def _definition(op: Op, in_dtypes, names, acc, y_dtype, masked, post, scalars, tag="") -> ReductionDef:
+    """in_dtypes/names: the array inputs (stored dtype, compute dtype) and names; scalars: (name, dtype)."""
+    key = (op.name, op.map, op.reduce, in_dtypes, names, acc, y_dtype, masked, post, scalars, tag)
+    d = _defs.get(key)
+    if d is not None:
+        return d
+    params = [KernelParam(n, "in", st, ct) for n, (st, ct) in zip(names, in_dtypes)]
+    if masked:
+        params.append(KernelParam("_w", "in", _BOOL, _BOOL))
+    params += [KernelParam(n, "scalar", dt, dt) for n, dt in scalars]
+    out = KernelParam("y", "out", y_dtype, y_dtype)
+    preamble = ""
+    if op.acc == "arg":
+        vt = _dtypes.ctype(acc) if acc.char != "e" else "float"
+        acc_ctype = "cuarray::arg_pair<{}>".format(vt)
+        acc_size = 32
+        preamble = "typedef {} _val_t;\n".format(vt)
+    else:
+        acc_ctype = _dtypes.ctype(acc)
+        acc_size = acc.itemsize
+    identity = op.identity
+    if identity is None:  # fmax/fmin: NaN for inexact types, the max/min neutral otherwise
+        if acc.kind in "fc":
+            identity = "cuarray::quiet_nan_c<{}>()".format(_dtypes.ctype(numpy.dtype(acc.char.lower()))) \
+                if acc.kind == "c" else _NAN_IDENT
+        else:
+            identity = "cuarray::lowest<_acc_t>()" if "max" in op.reduce else "cuarray::highest<_acc_t>()"
+    mapped = op.map
+    if masked:
+        mapped = "(_w ? _acc_t({}) : _acc_t({}))".format(mapped, identity)
+    else:
+        mapped = "_acc_t({})".format(mapped) if op.acc != "arg" else mapped
+    yt = _dtypes.ctype(y_dtype)
+    name = "cuarray_{}_{}".format(tag or op.name, "_".join(st.name for st, _ in in_dtypes))
+    if y_dtype != acc:
+        name += "_to_" + y_dtype.name
+    if masked:
+        name += "_where"
+    if post == _POST_INITIAL:
+        name += "_initial"
+    step = None
+    if op.acc == "arg" and not masked:
+        step = "cuarray::arg_step<{}, {}>({{acc}}, x, _j);".format(
+            "true" if "max" in op.name else "false", "true" if op.name.startswith("nan") else "false")
+    d = ReductionDef(name, params, out, acc_ctype, acc_size, mapped, op.reduce, identity,
+                     post.replace("$Y", yt), preamble=preamble, step=step)
+    _defs[key] = d
+    return d
+
+
+_POST_CAST = "y = cuarray::cast<$Y>(a)"
+_POST_INITIAL = "y = cuarray::cast<$Y>(_reduce(a, _acc_t(_init)))"
+
+
+# -- the driver -------------------------------------------------------------------------------------
+def reduce(op_name, a, axis=None, dtype=None, out=None, keepdims=False, initial=NOVALUE, where=True, *,
+           res_dtype=None, acc=None, extra=(), post=None, scalars=(), keep_order=False, op=None, tag=""):
+    """Reduce `a` with the op `op_name` (a row of OPS) with NumPy's semantics; returns the result
+    (an ndarray; 0-d for a full reduction). `extra`: more inputs ((name, array) broadcast to a's
+    shape, e.g. the mean for var); `post`: a post_map using `a`, `y`, `$Y` (the output's C type)
+    and `scalars` ((name, value numpy scalar)); `res_dtype`/`acc` override the table's dtypes;
+    `tag` names the kernel when `post` makes it another function (mean, var...)."""
+    op = op or OPS[op_name]
+    a = as_array(a)
+    raxes = normalize_axes(axis, a.ndim)
+    if dtype is not None:
+        dtype = _dtypes.normalize_dtype(dtype)
+    if res_dtype is None:
+        res_dtype = result_dtype(op.np_fn, a._dtype, dtype)
+    if acc is None:
+        acc = acc_dtype_for(op, a._dtype, res_dtype)
+    kshape = tuple(d for i, d in enumerate(a._shape) if i not in raxes)
+    n_red = 1
+    for i in raxes:
+        n_red *= a._shape[i]
+    n_out = 1
+    for d in kshape:
+        n_out *= d
+    masked = where is not True
+    if masked:
+        if not isinstance(where, ndarray):
+            if where is False or (isinstance(where, (numpy.bool_, bool)) and not where):
+                where_arr = None
+            else:
+                raise TypeError("where= must be a cuarray boolean array or True")
+        else:
+            where_arr = where
+        if not op.has_identity and initial is NOVALUE:
+            raise ValueError("reduction operation '{}' does not have an identity, so to use a where mask one "
+                             "has to specify 'initial'".format(op.np_name))
+        if where_arr is None:
+            raise NotImplementedError("where=False is not supported")
+        if where_arr._dtype != _BOOL:
+            raise TypeError("where= must be a boolean array")
+        _shapes.broadcast_shapes(where_arr._shape, a._shape)
+    if n_red == 0 and n_out > 0 and not op.has_identity and initial is NOVALUE:
+        if op.acc == "arg":
+            raise ValueError("attempt to get {} of an empty sequence".format(op.np_name))
+        raise ValueError("zero-size array to reduction operation {} which has no identity".format(op.np_name))
+    # Output.
+    final_shape = reduced_shape(a._shape, raxes, keepdims)
+    target = None
+    if out is not None:
+        if not isinstance(out, ndarray):
+            raise TypeError("out must be a cuarray ndarray, got {}".format(type(out)))
+        if out._shape != final_shape:
+            raise ValueError("output parameter for reduction operation {} has the wrong shape: {} (expected {})"
+                             .format(op.np_name, out._shape, final_shape))
+        if not out._writeable:
+            raise ValueError("output array is read-only")
+        y_dtype = out._dtype
+        if keepdims:
+            kstr = tuple(s for i, s in enumerate(out._strides) if i not in raxes)
+            y = ndarray._view(kshape, kstr, out._dtype, out.data, out)
+        else:
+            y = out
+        if _overlaps(y, [a] + [e for _, e in extra] + ([where] if masked else [])):
+            target, y = y, _new_c(kshape, y_dtype)
+    else:
+        y_dtype = res_dtype
+        y = _new_c(kshape, y_dtype)
+    if n_out:
+        names = ("x",) + tuple(n for n, _ in extra)
+        arrays = [a] + [e for _, e in extra]
+        in_dtypes = tuple((arr._dtype, _compute_for(op, arr._dtype, acc)) for arr in arrays)
+        sc = list(scalars)
+        if post is None:
+            post = "y = a.i" if op.acc == "arg" else _POST_CAST
+            if initial is not NOVALUE:
+                post = _POST_INITIAL
+                sc.append(("_init", _scalar(initial, acc)))
+        d = _definition(op, in_dtypes, names, acc, y_dtype, masked, post, tuple((n, v.dtype) for n, v in sc), tag)
+        if masked:
+            arrays.append(where_arr)
+        d.run(a._shape, arrays, tuple(_launch_scalar(v) for _, v in sc), y, raxes, keep_order=keep_order)
+    if target is not None:
+        copyto_unchecked(target, y)
+        y = target
+    if out is not None:
+        return out
+    if keepdims:
+        return ndarray._view(final_shape, _shapes.c_strides(final_shape, y._dtype.itemsize), y._dtype, y.data, y)
+    return y
+
+
+def _compute_for(op, dt, acc):
+    """The dtype an input element is computed in before `map`."""
+    if op.acc in ("input", "arg", "bool", "int64") or op.name in ("sqdev", "nansqdev"):
+        if op.name in ("sqdev", "nansqdev"):
+            return dt if dt.char != "e" else numpy.dtype(numpy.float32)
+        return dt
+    return acc  # sum-like: elements are cast to the accumulator first (int8 -> int64, f2 -> f4)
+
+
+def _scalar(value, dt):
+    with numpy.errstate(all="ignore"):
+        return numpy.asarray(value).astype(dt, casting="unsafe")[()]
+
+
+def _launch_scalar(v):
+    return numpy.float32(v) if v.dtype.char == "e" else v
+
+
+def _overlaps(y, arrays) -> bool:
+    lo, hi = y._extent()
+    for a in arrays:
+        if a is None or not isinstance(a, ndarray):
+            continue
+        alo, ahi = a._extent()
+        if alo < hi and lo < ahi:
+            return True
+    return False
+
+
+# -- ufunc.reduce -------------------------------------------------------------------------------------
+def ufunc_reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=NOVALUE, where=True):
+    """`ufunc.reduce` (see `numpy.ufunc.reduce`) for the reducible ufuncs in UFUNC_OPS."""
+    if uf.nin != 2 or uf.nout != 1:
+        raise ValueError("reduce only supported for binary functions")
+    op = UFUNC_OPS.get(uf.__name__)
+    if op is None:
+        raise NotImplementedError("{}.reduce is not supported on the GPU (only commutative, associative "
+                                  "ufuncs: {})".format(uf.__name__, ", ".join(sorted(UFUNC_OPS))))
+    a = as_array(array)
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError("The 'out' tuple must have exactly one entry")
+        out = out[0]
+    np_uf = uf._np
+    has_identity = np_uf.identity is not None
+    if dtype is None and out is not None:
+        dtype = out.dtype
+    res = result_dtype(np_uf.reduce, a._dtype, None if dtype is None else _dtypes.normalize_dtype(dtype))
+    row = Op(op.name, op.map, op.reduce, op.identity, has_identity, op.acc, uf.__name__, np_uf.reduce)
+    return reduce(op.name, a, axis, None, out, keepdims, initial, where, res_dtype=res,
+                  acc=acc_dtype_for(row, res, res), op=row)

@@ -1,0 +1,125 @@
+// cuarray/reduction.cuh: device helpers of the reduction kernels (cuarray/_core/reduction.py).
+// Generic warp shuffles (any trivially copyable accumulator: complex, index/value pairs), the
+// neutral elements of max/min, and the (value, index) pairs of argmax/argmin.
+#pragma once
+
+#include "cuarray/ops.cuh"
+
+namespace cuarray {
+
+// __shfl_down_sync for any trivially copyable T, moved as 32-bit words.
+template <typename T>
+__device__ __forceinline__ T shfl_down(const T& v, unsigned delta) {
+  constexpr int W = (sizeof(T) + 3) / 4;
+  int w[W];
+  memcpy(w, &v, sizeof(T));
+#pragma unroll
+  for (int k = 0; k < W; ++k) w[k] = __shfl_down_sync(0xffffffffu, w[k], delta);
+  T r;
+  memcpy(&r, w, sizeof(T));
+  return r;
+}
+__device__ __forceinline__ float shfl_down(const float& v, unsigned d) { return __shfl_down_sync(0xffffffffu, v, d); }
+__device__ __forceinline__ double shfl_down(const double& v, unsigned d) { return __shfl_down_sync(0xffffffffu, v, d); }
+__device__ __forceinline__ int shfl_down(const int& v, unsigned d) { return __shfl_down_sync(0xffffffffu, v, d); }
+__device__ __forceinline__ long long shfl_down(const long long& v, unsigned d) { return __shfl_down_sync(0xffffffffu, v, d); }
+
+// lowest<T>() / highest<T>(): the neutral element of maximum / minimum (-inf / +inf for floats,
+// so a NaN still wins; (-inf, -inf) for complex, below every value in lexicographic order).
+template <typename T> struct limits {
+  static __device__ __forceinline__ T lowest() { return int_traits<T>::min(); }
+  static __device__ __forceinline__ T highest() { return int_traits<T>::max(); }
+};
+template <> struct limits<bool> {
+  static __device__ __forceinline__ bool lowest() { return false; }
+  static __device__ __forceinline__ bool highest() { return true; }
+};
+template <> struct limits<float> {
+  static __device__ __forceinline__ float lowest() { return -__int_as_float(0x7f800000); }
+  static __device__ __forceinline__ float highest() { return __int_as_float(0x7f800000); }
+};
+template <> struct limits<double> {
+  static __device__ __forceinline__ double lowest() { return -__longlong_as_double(0x7ff0000000000000LL); }
+  static __device__ __forceinline__ double highest() { return __longlong_as_double(0x7ff0000000000000LL); }
+};
+template <typename T> struct limits<complex<T>> {
+  static __device__ __forceinline__ complex<T> lowest() { return complex<T>(limits<T>::lowest(), limits<T>::lowest()); }
+  static __device__ __forceinline__ complex<T> highest() { return complex<T>(limits<T>::highest(), limits<T>::highest()); }
+};
+template <typename T> __device__ __forceinline__ T lowest() { return limits<T>::lowest(); }
+template <typename T> __device__ __forceinline__ T highest() { return limits<T>::highest(); }
+// A quiet NaN of T (the neutral element of fmax/fmin: fmax(NaN, x) == x).
+template <typename T> __device__ __forceinline__ T quiet_nan() { return T(__int_as_float(0x7fc00000)); }
+template <typename T> __device__ __forceinline__ complex<T> quiet_nan_c() {
+  return complex<T>(T(__int_as_float(0x7fc00000)), T(__int_as_float(0x7fc00000)));
+}
+
+// argmax/argmin: the accumulator is (value, flat index); index -1 marks "no element yet", so the
+// neutral element needs no sentinel value. Ties go to the smaller index (NumPy's first
+// occurrence); a NaN beats every number (the first NaN wins), as in NumPy.
+template <typename T>
+struct arg_pair {
+  T v;
+  long long i;
+};
+template <typename T>
+__device__ __forceinline__ arg_pair<T> make_arg(T v, long long i) {
+  arg_pair<T> p;
+  p.v = v;
+  p.i = i;
+  return p;
+}
+template <typename T>
+__device__ __forceinline__ arg_pair<T> arg_none() {
+  arg_pair<T> p;
+  p.v = T();
+  p.i = -1;
+  return p;
+}
+// `better(a, b)`: a strictly beats b in the comparison order (greater for argmax, less for argmin).
+template <bool MAX, typename T>
+__device__ __forceinline__ arg_pair<T> arg_combine(const arg_pair<T>& a, const arg_pair<T>& b) {
+  if (a.i < 0) return b;
+  if (b.i < 0) return a;
+  const bool an = isnan(a.v), bn = isnan(b.v);
+  if (an || bn) {
+    if (an && bn) return a.i <= b.i ? a : b;
+    return an ? a : b;
+  }
+  const bool ab = MAX ? greater(a.v, b.v) : less(a.v, b.v);
+  const bool ba = MAX ? greater(b.v, a.v) : less(b.v, a.v);
+  if (ab) return a;
+  if (ba) return b;
+  return a.i <= b.i ? a : b;
+}
+template <typename T>
+__device__ __forceinline__ arg_pair<T> argmax_combine(const arg_pair<T>& a, const arg_pair<T>& b) {
+  return arg_combine<true>(a, b);
+}
+template <typename T>
+__device__ __forceinline__ arg_pair<T> argmin_combine(const arg_pair<T>& a, const arg_pair<T>& b) {
+  return arg_combine<false>(a, b);
+}
+
+// One element into a thread's own accumulator: a thread meets its elements in increasing index
+// order, so a tie keeps the accumulator and no index comparison is needed (cheaper than
+// arg_combine; argmax stays memory-bound). SKIPNAN: NaN elements are ignored (nanargmax).
+template <bool MAX, bool SKIPNAN, typename T>
+__device__ __forceinline__ void arg_step(arg_pair<T>& a, const T& x, long long j) {
+  bool take;
+  if (SKIPNAN) {
+    take = !isnan(x) && (a.i < 0 || (MAX ? greater(x, a.v) : less(x, a.v)));
+  } else {
+    take = a.i < 0 || (!isnan(a.v) && (isnan(x) || (MAX ? greater(x, a.v) : less(x, a.v))));
+  }
+  if (take) {
+    a.v = x;
+    a.i = j;
+  }
+}
+
+// |x - m|^2 for var/std (complex: the squared modulus, a real number).
+template <typename T> __device__ __forceinline__ T abs2(T x) { return x * x; }
+template <typename T> __device__ __forceinline__ T abs2(complex<T> z) { return z.re * z.re + z.im * z.im; }
+
+}  // namespace cuarray

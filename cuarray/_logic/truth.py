@@ -1,0 +1,20 @@
+"""Truth value testing (NumPy "Logic functions / Truth value testing"): all, any.
+
+Results are arrays (0-d for a full reduction), not Python bools: no device synchronisation.
+"""
+
+from __future__ import annotations
+
+from .._core import reduction_ops as _r
+
+__all__ = ["all", "any"]
+
+
+def all(a, axis=None, out=None, keepdims=False, *, where=True):  # noqa: A001
+    """See `numpy.all`."""
+    return _r.reduce("all", a, axis, None, out, keepdims, _r.NOVALUE, where)
+
+
+def any(a, axis=None, out=None, keepdims=False, *, where=True):  # noqa: A001
+    """See `numpy.any`."""
+    return _r.reduce("any", a, axis, None, out, keepdims, _r.NOVALUE, where)

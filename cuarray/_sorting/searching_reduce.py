@@ -1,0 +1,53 @@
+"""Searching by reduction (NumPy "Sorting, searching, and counting / Searching"): argmax, argmin,
+nanargmax, nanargmin.
+
+One pass: the accumulator is a (value, flat index) pair; ties keep the smaller index (NumPy's first
+occurrence) and a NaN beats every number (the first NaN wins), whatever the tree order.
+GPU difference: nanargmax/nanargmin synchronise once to raise NumPy's "All-NaN slice encountered"
+ValueError (the result's validity depends on device data).
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from .._core import reduction_ops as _r
+
+__all__ = ["argmax", "argmin", "nanargmax", "nanargmin"]
+
+_INTP = numpy.dtype(numpy.intp)
+
+
+def _arg(op, a, axis, out, keepdims):
+    a = _r.as_array(a)
+    if axis is not None and not isinstance(axis, (int, numpy.integer)):
+        raise TypeError("'{}' object cannot be interpreted as an integer".format(type(axis).__name__))
+    if out is not None and out.dtype != _INTP:
+        raise TypeError("Cannot cast array data from dtype('int64') to dtype('{}') according to the rule 'safe'"
+                        .format(out.dtype))
+    res = _r.reduce(op, a, axis, None, out, keepdims, res_dtype=_INTP, keep_order=True)
+    if op.startswith("nan") and a.dtype.kind in "fc" and res.size:
+        lowest = _r.reduce("min", res).get()
+        if lowest < 0:
+            raise ValueError("All-NaN slice encountered")
+    return res
+
+
+def argmax(a, axis=None, out=None, *, keepdims=False):
+    """See `numpy.argmax`."""
+    return _arg("argmax", a, axis, out, keepdims)
+
+
+def argmin(a, axis=None, out=None, *, keepdims=False):
+    """See `numpy.argmin`."""
+    return _arg("argmin", a, axis, out, keepdims)
+
+
+def nanargmax(a, axis=None, out=None, *, keepdims=False):
+    """See `numpy.nanargmax`. Synchronises to check for all-NaN slices."""
+    return _arg("nanargmax", a, axis, out, keepdims)
+
+
+def nanargmin(a, axis=None, out=None, *, keepdims=False):
+    """See `numpy.nanargmin`. Synchronises to check for all-NaN slices."""
+    return _arg("nanargmin", a, axis, out, keepdims)

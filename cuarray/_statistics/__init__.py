@@ -1,0 +1,1 @@
+"""Statistics (NumPy "Statistics"): order statistics, averages and variances."""

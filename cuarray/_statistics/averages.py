@@ -1,0 +1,234 @@
+"""Averages and variances (NumPy "Statistics / Averages and variances"): mean, average, var, std,
+nanmean, nanvar, nanstd.
+
+mean is one reduction whose post-map divides by the count. var/std are two: the mean (kept
+dimensions, in the accumulator dtype) and the sum of squared deviations from it, divided by
+max(n - ddof, 0), as NumPy computes them (not a one-pass formula, which loses precision).
+Float16 accumulates in float32. The nan* forms and `where=` count per output with one more
+reduction and divide elementwise.
+
+GPU differences: nanmean/nanvar of an all-NaN slice give NaN without NumPy's RuntimeWarning, and
+the warnings of empty slices (mean of empty / ddof >= n) are decided from shapes only.
+`average` with weights synchronises once to raise ZeroDivisionError on zero weight sums.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy
+
+from .._core import dtypes as _dtypes
+from .._core import reduction_ops as _r
+from .._core.elementwise import copyto_unchecked, fill
+from .._core.ndarray import ndarray
+
+__all__ = ["mean", "average", "var", "std", "nanmean", "nanvar", "nanstd"]
+
+_F8 = numpy.dtype(numpy.float64)
+_DIVIDE = "y = cuarray::cast<$Y>(a / _acc_t(_div))"
+_DIVIDE_SQRT = "y = cuarray::cast<$Y>(::sqrt(a / _acc_t(_div)))"
+
+
+def _ufuncs():
+    from .._math.arithmetic import subtract, true_divide
+    from .._math.extrema import maximum
+    from .._math.misc import sqrt
+
+    return subtract, true_divide, maximum, sqrt
+
+
+def _count(a, raxes) -> int:
+    n = 1
+    for i in raxes:
+        n *= a.shape[i]
+    return n
+
+
+def _acc(dt):
+    return numpy.dtype(numpy.float32) if dt.char == "e" else dt
+
+
+def _real(dt):
+    return numpy.dtype(dt.char.lower()) if dt.kind == "c" else dt
+
+
+def _finish(val, res_dtype, out, keepdims_shape=None):
+    """`val` cast into `out` (or a new array of `res_dtype`)."""
+    if out is not None:
+        copyto_unchecked(out, val)
+        return out
+    if val.dtype != res_dtype:
+        val = val.astype(res_dtype)
+    return val
+
+
+def _where_count(a, axis, where, keepdims):
+    """Per-output count of True in `where` broadcast to a's shape (int64)."""
+    from .._manipulation.dims import broadcast_to
+
+    return _r.reduce("count_nonzero", broadcast_to(where, a.shape), axis, None, None, keepdims)
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    """See `numpy.mean`. Integers average in float64; float16 accumulates in float32."""
+    a = _r.as_array(a)
+    raxes = _r.normalize_axes(axis, a.ndim)
+    dtype = None if dtype is None else _dtypes.normalize_dtype(dtype)
+    res = _r.result_dtype(numpy.mean, a.dtype, dtype)
+    acc = _mean_acc(a, dtype)
+    if where is True:
+        n = _count(a, raxes)
+        if n == 0:
+            warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=2)
+        return _r.reduce("sum", a, raxes, None, out, keepdims, res_dtype=res, acc=acc, post=_DIVIDE,
+                         scalars=(("_div", numpy.float64(n)),), tag="mean")
+    _, true_divide, _, _ = _ufuncs()
+    s = _r.reduce("sum", a, raxes, None, None, keepdims, where=where, res_dtype=acc, acc=acc)
+    c = _where_count(a, raxes, where, keepdims).astype(_real(acc))
+    return _finish(true_divide(s, c), res, out)
+
+
+def _mean_acc(a, dtype):
+    if dtype is not None:
+        return _acc(_dtypes.normalize_dtype(dtype))
+    return _F8 if a.dtype.kind in "biu" else _acc(a.dtype)
+
+
+def _ddof(ddof, correction):
+    if correction is not None:
+        if ddof != 0:
+            raise ValueError("ddof and correction can't be provided simultaneously.")
+        return correction
+    return ddof
+
+
+def _var(a, axis, dtype, out, ddof, keepdims, where, mean_arr, root, fn):
+    a = _r.as_array(a)
+    raxes = _r.normalize_axes(axis, a.ndim)
+    res = _r.result_dtype(fn, a.dtype, None if dtype is None else _dtypes.normalize_dtype(dtype))
+    macc = _mean_acc(a, dtype)
+    racc = _real(macc)
+    if where is True:
+        n = _count(a, raxes)
+        if mean_arr is None:
+            mean_arr = _r.reduce("sum", a, raxes, None, None, True, res_dtype=macc, acc=macc, post=_DIVIDE,
+                                 scalars=(("_div", numpy.float64(n)),), tag="mean")
+        div = n - ddof
+        if div <= 0:
+            warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
+        return _r.reduce("sqdev", a, raxes, None, out, keepdims, extra=(("m", mean_arr),), res_dtype=res, acc=racc,
+                         post=_DIVIDE_SQRT if root else _DIVIDE, scalars=(("_div", numpy.float64(max(div, 0))),),
+                         tag="std" if root else "var")
+    subtract, true_divide, maximum, sqrt = _ufuncs()
+    c = _where_count(a, raxes, where, True).astype(racc)
+    if mean_arr is None:
+        mean_arr = true_divide(_r.reduce("sum", a, raxes, None, None, True, where=where, res_dtype=macc, acc=macc), c)
+    ss = _r.reduce("sqdev", a, raxes, None, None, True, where=where, extra=(("m", mean_arr),), res_dtype=racc,
+                   acc=racc)
+    v = true_divide(ss, maximum(subtract(c, ddof), 0))
+    if root:
+        v = sqrt(v)
+    if not keepdims:
+        v = v.reshape(_r.reduced_shape(a.shape, raxes, False))
+    return _finish(v, res, out)
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
+    """See `numpy.var` (ddof, correction, mean=, where=). Complex input gives a real variance."""
+    return _var(a, axis, dtype, out, _ddof(ddof, correction), keepdims, where, mean, False, numpy.var)
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
+    """See `numpy.std`."""
+    return _var(a, axis, dtype, out, _ddof(ddof, correction), keepdims, where, mean, True, numpy.std)
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    """See `numpy.nanmean`. An all-NaN slice gives NaN (without NumPy's warning)."""
+    a = _r.as_array(a)
+    if a.dtype.kind not in "fc":
+        return mean(a, axis, dtype, out, keepdims, where=where)
+    raxes = _r.normalize_axes(axis, a.ndim)
+    res = _r.result_dtype(numpy.nanmean, a.dtype, None if dtype is None else _dtypes.normalize_dtype(dtype))
+    acc = _mean_acc(a, dtype)
+    _, true_divide, _, _ = _ufuncs()
+    s = _r.reduce("nansum", a, raxes, None, None, keepdims, where=where, res_dtype=acc, acc=acc)
+    c = _r.reduce("count_notnan", a, raxes, None, None, keepdims, where=where)
+    return _finish(true_divide(s, c.astype(_real(acc))), res, out)
+
+
+def _nanvar(a, axis, dtype, out, ddof, keepdims, where, root, fn):
+    a = _r.as_array(a)
+    if a.dtype.kind not in "fc":
+        return _var(a, axis, dtype, out, ddof, keepdims, where, None, root, numpy.std if root else numpy.var)
+    raxes = _r.normalize_axes(axis, a.ndim)
+    res = _r.result_dtype(fn, a.dtype, None if dtype is None else _dtypes.normalize_dtype(dtype))
+    macc = _mean_acc(a, dtype)
+    racc = _real(macc)
+    subtract, true_divide, maximum, sqrt = _ufuncs()
+    c = _r.reduce("count_notnan", a, raxes, None, None, True, where=where).astype(racc)
+    m = true_divide(_r.reduce("nansum", a, raxes, None, None, True, where=where, res_dtype=macc, acc=macc), c)
+    ss = _r.reduce("nansqdev", a, raxes, None, None, True, where=where, extra=(("m", m),), res_dtype=racc, acc=racc)
+    v = true_divide(ss, maximum(subtract(c, ddof), 0))
+    if root:
+        v = sqrt(v)
+    if not keepdims:
+        v = v.reshape(_r.reduced_shape(a.shape, raxes, False))
+    return _finish(v, res, out)
+
+
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
+    """See `numpy.nanvar`."""
+    if mean is not None:
+        raise NotImplementedError("nanvar(mean=...) is not supported")
+    return _nanvar(a, axis, dtype, out, _ddof(ddof, correction), keepdims, where, False, numpy.nanvar)
+
+
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
+    """See `numpy.nanstd`."""
+    if mean is not None:
+        raise NotImplementedError("nanstd(mean=...) is not supported")
+    return _nanvar(a, axis, dtype, out, _ddof(ddof, correction), keepdims, where, True, numpy.nanstd)
+
+
+def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    """See `numpy.average`. With weights, synchronises once to check for a zero weight sum."""
+    a = _r.as_array(a)
+    if weights is None:
+        avg = mean(a, axis, keepdims=keepdims)
+        n = a.size // max(avg.size, 1) if avg.size else 0
+        scl = None
+        if returned:
+            scl = ndarray(avg.shape, avg.dtype)
+            fill(scl, n)
+    else:
+        w = _r.as_array(weights)
+        if a.dtype.kind in "biu":
+            rdt = numpy.result_type(a.dtype, w.dtype, "f8")
+        else:
+            rdt = numpy.result_type(a.dtype, w.dtype)
+        if a.shape != w.shape:
+            if axis is None:
+                raise TypeError("Axis must be specified when shapes of a and weights differ.")
+            if w.ndim != 1:
+                raise TypeError("1D weights expected when shapes of a and weights differ.")
+            ax = _r.normalize_axes(axis, a.ndim)
+            if len(ax) != 1 or w.shape[0] != a.shape[ax[0]]:
+                raise ValueError("Length of weights not compatible with specified axis.")
+            shape = tuple(w.shape[0] if i == ax[0] else 1 for i in range(a.ndim))
+            strides = tuple(w.strides[0] if i == ax[0] else 0 for i in range(a.ndim))
+            w = ndarray._view(shape, strides, w.dtype, w.data, w)
+        from .._math.arithmetic import multiply, true_divide
+
+        scl = _r.reduce("sum", w, axis, rdt, None, keepdims)
+        if bool(_r.reduce("any", scl == 0).get()):
+            raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+        avg = true_divide(_r.reduce("sum", multiply(a, w, dtype=rdt), axis, None, None, keepdims), scl)
+    if returned:
+        if scl.shape != avg.shape:
+            from .._manipulation.dims import broadcast_to
+
+            scl = broadcast_to(scl, avg.shape).copy()
+        return avg, scl
+    return avg

@@ -1,0 +1,47 @@
+"""Order statistics (NumPy "Statistics / Order statistics"): min/amin, max/amax, ptp, nanmin,
+nanmax (percentiles and quantiles need sorting: later).
+
+GPU differences: nanmin/nanmax of an all-NaN slice return NaN without NumPy's RuntimeWarning
+(the warning would need a device synchronisation).
+"""
+
+from __future__ import annotations
+
+from .._core import reduction_ops as _r
+
+__all__ = ["amax", "max", "amin", "min", "ptp", "nanmax", "nanmin"]
+
+
+def max(a, axis=None, out=None, keepdims=False, initial=_r.NOVALUE, where=True):  # noqa: A001
+    """See `numpy.max`. NaN propagates; complex values compare lexicographically."""
+    return _r.reduce("max", a, axis, None, out, keepdims, initial, where)
+
+
+def min(a, axis=None, out=None, keepdims=False, initial=_r.NOVALUE, where=True):  # noqa: A001
+    """See `numpy.min`."""
+    return _r.reduce("min", a, axis, None, out, keepdims, initial, where)
+
+
+amax = max
+amin = min
+
+
+def nanmax(a, axis=None, out=None, keepdims=False, initial=_r.NOVALUE, where=True):
+    """See `numpy.nanmax`: NaNs are ignored; an all-NaN slice gives NaN (no warning)."""
+    return _r.reduce("nanmax", a, axis, None, out, keepdims, initial, where)
+
+
+def nanmin(a, axis=None, out=None, keepdims=False, initial=_r.NOVALUE, where=True):
+    """See `numpy.nanmin`."""
+    return _r.reduce("nanmin", a, axis, None, out, keepdims, initial, where)
+
+
+def ptp(a, axis=None, out=None, keepdims=False):
+    """See `numpy.ptp`: max - min (two reductions and a subtraction)."""
+    from .._math.arithmetic import subtract
+
+    hi = max(a, axis, None, keepdims)
+    lo = min(a, axis, None, keepdims)
+    if out is not None:
+        return subtract(hi, lo, out=out)
+    return subtract(hi, lo)

@@ -1,0 +1,172 @@
+"""The reduction engine without a GPU: axis planning (checked by replaying each plan on the host),
+strategy choice, result dtypes against NumPy, and NVRTC compiles of the generated kernels."""
+
+import math
+
+import numpy
+import pytest
+from numpy.exceptions import AxisError
+
+from cuarray._core import reduction_ops as R
+from cuarray._core.reduction import Stage, plan
+from cuarray._core.reduction_kernel import ReductionKernel
+from cuarray.cuda import compiler
+
+
+def _unravel(i, dims):
+    out = []
+    for d in reversed(dims):
+        out.append(i % d)
+        i //= d
+    return list(reversed(out))
+
+
+def _replay_sum(p, buf, base, dtype):
+    """Sum as the kernels would walk it: chunks, partials, second pass; returns {y offset: value}."""
+    isz = numpy.dtype(dtype).itemsize
+    res = {}
+    for o in range(p.n_out):
+        k = _unravel(o, p.out_dims) if p.out_dims else []
+        ob = sum(a * b for a, b in zip(k, p.out_strides[1]))
+        oy = sum(a * b for a, b in zip(k, p.out_strides[0]))
+        partials = []
+        for c in range(p.split):
+            acc = 0.0
+            for j in range(c * p.chunk, min((c + 1) * p.chunk, p.n_red)):
+                m = _unravel(j, p.red_dims) if p.red_dims else []
+                off = base + ob + sum(a * b for a, b in zip(m, p.red_strides[0]))
+                acc += float(numpy.frombuffer(buf[off:off + isz].tobytes(), dtype)[0])
+            partials.append(acc)
+        res[oy] = sum(partials)
+    return res
+
+
+CASES = [
+    ((6, 5), (slice(None), slice(None)), None, (0,)),
+    ((6, 5), (slice(None), slice(None)), None, (1,)),
+    ((6, 5), (slice(None), slice(None)), None, (0, 1)),
+    ((4, 3, 5), (slice(None), slice(None, None, -1), slice(None)), None, (1,)),
+    ((4, 3, 5), (slice(None), slice(None), slice(None, None, 2)), (2, 0, 1), (0, 2)),
+    ((2, 3, 4, 5), (slice(None),) * 4, (3, 1, 0, 2), (1, 3)),
+    ((7,), (slice(None, None, -2),), None, (0,)),
+    ((3, 1, 4), (slice(None),) * 3, None, (1,)),
+    ((3, 0, 4), (slice(None),) * 3, None, (1,)),
+]
+
+
+@pytest.mark.parametrize("shape,index,perm,raxes", CASES, ids=lambda x: str(x))
+def test_plan_replays_to_numpy_sum(shape, index, perm, raxes):
+    host = numpy.random.default_rng(0).standard_normal(shape).astype(numpy.float32)
+    view = host[index]
+    if perm is not None:
+        view = view.transpose(perm)
+    base = view.__array_interface__["data"][0] - host.__array_interface__["data"][0]
+    kshape = tuple(d for i, d in enumerate(view.shape) if i not in raxes)
+    y_strides = tuple(numpy.empty(kshape, numpy.float32).strides)
+    p = plan(view.shape, [view.strides], [4], y_strides, raxes, aligned=(True,), sm_count=2)
+    expect = view.sum(axis=raxes, dtype=numpy.float64)
+    got = _replay_sum(p, host.view(numpy.uint8).ravel(), base, numpy.float32)
+    flat = numpy.zeros(max(1, math.prod(kshape)))
+    for off, v in got.items():
+        flat[off // 4] = v
+    numpy.testing.assert_allclose(flat[: expect.size].reshape(expect.shape), expect, rtol=1e-6, atol=1e-6)
+
+
+def test_split_chunks_replay():
+    # Few outputs on a small GPU: the reduced index is split over blockIdx.y.
+    host = numpy.random.default_rng(1).standard_normal((3000, 3)).astype(numpy.float32)
+    p = plan(host.shape, [host.strides], [4], (4,), (0,), aligned=(True,), sm_count=4)
+    assert p.group == 1 and p.split > 1 and p.chunk % p.unroll == 0
+    got = _replay_sum(p, host.view(numpy.uint8).ravel(), 0, numpy.float32)
+    numpy.testing.assert_allclose([got[0], got[4], got[8]], host.sum(0, dtype=numpy.float64), rtol=1e-6)
+
+
+def test_strategies():
+    n = 16384
+    c = (n * 4, 4)
+    p = plan((n, n), [c], [4], (4,), (0,), aligned=(True,))
+    assert p.strategy == "cols" and p.split > 1 and p.group2 == 1       # sum(axis=0): thread per column
+    p = plan((n, n), [c], [4], (4,), (1,), aligned=(True,))
+    assert p.strategy == "rows" and p.group == 256 and p.vec == 4 and p.split == 1
+    p = plan((n, 100), [(400, 4)], [4], (4,), (1,), aligned=(True,))
+    assert p.group == 32                                                  # warp per short row
+    p = plan((2**28,), [(4,)], [4], (), (0,), aligned=(True,))
+    assert p.strategy == "full" and p.vec == 4 and p.split > 100 and p.group2 == 256
+    p = plan((2**28,), [(4,)], [4], (), (0,), aligned=(False,))
+    assert p.vec == 1                                                    # misaligned: scalar loads
+    p = plan((n, n), [(4, n * 4)], [4], (), (0, 1), aligned=(True,))
+    assert p.red_dims == (n * n,) and p.vec == 4                         # a.T.sum(): one flat run
+    p = plan((n, n), [(4, n * 4)], [4], (), (0, 1), aligned=(True,), keep_order=True)
+    assert p.red_dims == (n, n)                                          # argmax keeps C order
+    p = plan((5, 0), [(0, 4)], [4], (4,), (1,))
+    assert p.n_red == 0 and p.split == 1
+    p = plan((2**31 // 4 + 10,), [(4,)], [4], (), (0,), aligned=(True,))
+    assert p.index_t is numpy.int64
+
+
+DTYPES = [numpy.dtype(c) for c in "?bhiqBHIQefdFD"]
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
+def test_result_dtypes_match_numpy(dt):
+    for op in ("sum", "prod", "max", "min", "any", "all", "nansum"):
+        fn = R.OPS[op].np_fn
+        assert R.result_dtype(fn, dt) == numpy.asarray(fn(numpy.ones(2, dt))).dtype
+    acc = R.acc_dtype_for(R.OPS["sum"], dt, R.result_dtype(numpy.sum, dt))
+    assert acc == {"e": numpy.dtype("f4"), "?": numpy.dtype("i8")}.get(dt.char, numpy.sum(numpy.ones(1, dt)).dtype)
+
+
+def test_helpers():
+    assert R.reduced_shape((2, 3, 4), (1,), True) == (2, 1, 4)
+    assert R.reduced_shape((2, 3, 4), (0, 2), False) == (3,)
+    assert R.normalize_axes(None, 3) == (0, 1, 2)
+    assert R.normalize_axes(-1, 3) == (2,)
+    with pytest.raises(AxisError):
+        R.normalize_axes(3, 3)
+
+
+def _sources():
+    """A sample of every op kind x dtype kind x stage (the full product is ~500 kernels)."""
+    stages = [Stage("map", "out", 256, 4, 4, 0, 1, numpy.int32), Stage("map", "part", 1, 8, 1, 2, 2, numpy.int64),
+              Stage("part", "out", 32, 4, 1, 1, 1, numpy.int32)]
+    rows = [("sum", "f"), ("sum", "e"), ("sum", "?"), ("prod", "D"), ("max", "F"), ("min", "b"), ("nanmax", "d"),
+            ("nanmin", "F"), ("any", "e"), ("all", "H"), ("count_nonzero", "D"), ("argmax", "e"), ("argmin", "F"),
+            ("nanargmax", "d"), ("nansum", "F"), ("nanprod", "f"), ("count_notnan", "e")]
+    out = []
+    for k, (op, c) in enumerate(rows):
+        dt = numpy.dtype(c)
+        o = R.OPS[op]
+        res = R.result_dtype(o.np_fn, dt)
+        acc = R.acc_dtype_for(o, dt, res)
+        post = "y = a.i" if o.acc == "arg" else R._POST_CAST
+        d = R._definition(o, ((dt, R._compute_for(o, dt, acc)),), ("x",), acc, res, k % 3 == 0, post, ())
+        out.append(d.source(stages[k % 3])[1])
+    o = R.OPS["sqdev"]
+    d = R._definition(o, ((numpy.dtype("F"), numpy.dtype("F")), (numpy.dtype("F"), numpy.dtype("F"))), ("x", "m"),
+                      numpy.dtype("f4"), numpy.dtype("f4"), False, "y = cuarray::cast<$Y>(::sqrt(a / _acc_t(_div)))",
+                      (("_div", numpy.dtype("f8")),), tag="std")
+    out.append(d.source(stages[0])[1])
+    uf = R.UFUNC_OPS["bitwise_xor"]
+    d = R._definition(uf, ((numpy.dtype("u2"), numpy.dtype("u2")),), ("x",), numpy.dtype("u2"), numpy.dtype("u2"),
+                      False, R._POST_INITIAL, (("_init", numpy.dtype("u2")),))
+    out.append(d.source(stages[1])[1])
+    return out
+
+
+def test_generated_kernels_compile():
+    # One NVRTC call for the whole sample: each kernel's types live in its own namespace.
+    cubin, _ = compiler.compile_cubin("\n".join(_sources()), arch="sm_90")
+    assert cubin[:4] == b"\x7fELF"
+
+
+def test_reduction_kernel_source_compiles():
+    k = ReductionKernel("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm")
+    from cuarray._core.elementwise import KernelParam
+
+    F4 = numpy.dtype("f4")
+    d = k._definition([("in", F4, F4)], {"T": F4}, F4, "float", 4)
+    name, src = d.source(Stage("map", "out", 32, 4, 4, 1, 1, numpy.int32))
+    assert name == "l2norm_float32__g32__o1r1__vec4"
+    assert "typedef float T;" in src and "y = sqrt(a);" in src and "${" not in src
+    compiler.compile_cubin(src, arch="sm_90")
+    assert isinstance(KernelParam, type)
