@@ -22,6 +22,7 @@ from . import cuda as cuda
 from ._core.ndarray import ndarray as ndarray
 from ._core.ufunc import ufunc as ufunc
 from ._core.elementwise_kernel import ElementwiseKernel as ElementwiseKernel
+from ._core.reduction_kernel import ReductionKernel as ReductionKernel
 from .cuda.raw import RawKernel as RawKernel
 from .cuda.raw import RawModule as RawModule
 from ._info import show_config as show_config
@@ -87,6 +88,79 @@ from ._manipulation.dims import atleast_1d as atleast_1d
 from ._manipulation.dims import atleast_2d as atleast_2d
 from ._manipulation.dims import atleast_3d as atleast_3d
 
+# -- Array manipulation: joining arrays ---------------------------------------------------------
+from ._manipulation.joining import concatenate as concatenate
+from ._manipulation.joining import concat as concat
+from ._manipulation.joining import stack as stack
+from ._manipulation.joining import vstack as vstack
+from ._manipulation.joining import hstack as hstack
+from ._manipulation.joining import dstack as dstack
+from ._manipulation.joining import column_stack as column_stack
+from ._manipulation.joining import row_stack as row_stack
+
+# -- Array manipulation: splitting arrays -------------------------------------------------------
+from ._manipulation.splitting import split as split
+from ._manipulation.splitting import array_split as array_split
+from ._manipulation.splitting import hsplit as hsplit
+from ._manipulation.splitting import vsplit as vsplit
+from ._manipulation.splitting import dsplit as dsplit
+
+# -- Array manipulation: tiling arrays ----------------------------------------------------------
+from ._manipulation.tiling import tile as tile
+from ._manipulation.tiling import repeat as repeat
+
+# -- Array manipulation: adding and removing elements -------------------------------------------
+from ._manipulation.adding_removing import resize as resize
+from ._manipulation.adding_removing import append as append
+from ._manipulation.adding_removing import insert as insert
+from ._manipulation.adding_removing import delete as delete
+from ._manipulation.adding_removing import trim_zeros as trim_zeros
+
+# -- Array manipulation: rearranging elements ---------------------------------------------------
+from ._manipulation.rearranging import flip as flip
+from ._manipulation.rearranging import fliplr as fliplr
+from ._manipulation.rearranging import flipud as flipud
+from ._manipulation.rearranging import roll as roll
+from ._manipulation.rearranging import rot90 as rot90
+
+# -- Padding arrays -----------------------------------------------------------------------------
+from ._manipulation.padding import pad as pad
+
+# -- Indexing routines: generating index arrays -------------------------------------------------
+from ._indexing.generating import indices as indices
+from ._indexing.generating import ix_ as ix_
+from ._indexing.generating import unravel_index as unravel_index
+from ._indexing.generating import ravel_multi_index as ravel_multi_index
+from ._indexing.generating import diag_indices as diag_indices
+from ._indexing.generating import diag_indices_from as diag_indices_from
+from ._indexing.generating import tril_indices as tril_indices
+from ._indexing.generating import tril_indices_from as tril_indices_from
+from ._indexing.generating import triu_indices as triu_indices
+from ._indexing.generating import triu_indices_from as triu_indices_from
+from ._indexing.generating import mask_indices as mask_indices
+
+# -- Indexing routines: indexing-like operations, inserting data into arrays --------------------
+from ._indexing.inserting import take as take
+from ._indexing.inserting import take_along_axis as take_along_axis
+from ._indexing.inserting import choose as choose
+from ._indexing.inserting import compress as compress
+from ._indexing.inserting import diagonal as diagonal
+from ._indexing.inserting import select as select
+from ._indexing.inserting import extract as extract
+from ._indexing.inserting import place as place
+from ._indexing.inserting import put as put
+from ._indexing.inserting import put_along_axis as put_along_axis
+from ._indexing.inserting import putmask as putmask
+from ._indexing.inserting import fill_diagonal as fill_diagonal
+from ._indexing.inserting import piecewise as piecewise
+from ._core.indexing import set_sync_index_checks as set_sync_index_checks
+from ._core.indexing import check_index_errors as check_index_errors
+
+# -- Sorting, searching, and counting: searching (nonzero) --------------------------------------
+from ._sorting.searching_nonzero import nonzero as nonzero
+from ._sorting.searching_nonzero import flatnonzero as flatnonzero
+from ._sorting.searching_nonzero import argwhere as argwhere
+
 # -- Interoperability (DLPack, CUDA array interface) --------------------------------------------
 from ._core.interop import from_dlpack as from_dlpack
 from ._core.interop import get_array_module as get_array_module
@@ -110,6 +184,11 @@ from ._math.arithmetic import divmod as divmod  # noqa: A001
 from ._math.arithmetic import reciprocal as reciprocal
 
 # -- Mathematical functions: sums, products, differences ----------------------------------------
+from ._math.sums import sum as sum  # noqa: A001
+from ._math.sums import prod as prod
+from ._math.sums import nansum as nansum
+from ._math.sums import nanprod as nanprod
+from ._math.sums import trace as trace
 from ._math.sums_scan import cumsum as cumsum
 from ._math.sums_scan import cumprod as cumprod
 from ._math.sums_scan import nancumsum as nancumsum
@@ -242,6 +321,41 @@ from ._bitwise.ops import bitwise_count as bitwise_count
 
 # -- Sorting, searching, and counting: searching --------------------------------------------------
 from ._sorting.searching import where as where
+
+# -- Logic functions: truth value testing --------------------------------------------------------
+from ._logic.truth import all as all  # noqa: A001
+from ._logic.truth import any as any  # noqa: A001
+
+# -- Logic functions: comparison of whole arrays ------------------------------------------------
+from ._logic.comparison_reduce import isclose as isclose
+from ._logic.comparison_reduce import allclose as allclose
+from ._logic.comparison_reduce import array_equal as array_equal
+from ._logic.comparison_reduce import array_equiv as array_equiv
+
+# -- Sorting, searching, and counting: searching and counting (reductions) ----------------------
+from ._sorting.searching_reduce import argmax as argmax
+from ._sorting.searching_reduce import argmin as argmin
+from ._sorting.searching_reduce import nanargmax as nanargmax
+from ._sorting.searching_reduce import nanargmin as nanargmin
+from ._sorting.counting import count_nonzero as count_nonzero
+
+# -- Statistics: order statistics ---------------------------------------------------------------
+from ._statistics.order import max as max  # noqa: A001
+from ._statistics.order import min as min  # noqa: A001
+from ._statistics.order import amax as amax
+from ._statistics.order import amin as amin
+from ._statistics.order import ptp as ptp
+from ._statistics.order import nanmax as nanmax
+from ._statistics.order import nanmin as nanmin
+
+# -- Statistics: averages and variances ---------------------------------------------------------
+from ._statistics.averages import mean as mean
+from ._statistics.averages import average as average
+from ._statistics.averages import var as var
+from ._statistics.averages import std as std
+from ._statistics.averages import nanmean as nanmean
+from ._statistics.averages import nanvar as nanvar
+from ._statistics.averages import nanstd as nanstd
 
 # -- Binding operators and methods (must come last: it needs every routine above) -------------
 from ._core import _array_methods

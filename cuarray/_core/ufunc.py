@@ -18,11 +18,13 @@ from . import dtypes as _dtypes
 from . import shapes as _shapes
 from .elementwise import Definition, KernelParam, copyto_unchecked
 from .elementwise import _INT32_MAX as _INT32_LIMIT
+from .reduction_ops import NOVALUE as _NOVALUE
 from .ndarray import ndarray, _new_c, _new_f
 
 __all__ = ["ufunc", "create_ufunc"]
 
 _PY_SCALARS = (bool, int, float, complex)
+
 _COMPARISONS = frozenset(("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"))
 _KIND_KEYS = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
 
@@ -383,8 +385,11 @@ class ufunc:
             return self(a, B, **kwargs)
         raise TypeError("outer() needs cuarray arrays")
 
-    def reduce(self, *args, **kwargs):
-        raise NotImplementedError("{}.reduce arrives with the reductions issue".format(self.__name__))
+    def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NOVALUE, where=True):
+        """See `numpy.ufunc.reduce` (cuarray/_core/reduction_ops.py)."""
+        from .reduction_ops import ufunc_reduce
+
+        return ufunc_reduce(self, array, axis, dtype, out, keepdims, initial, where)
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         """See `numpy.ufunc.accumulate` (cuarray/_core/scan.py)."""
@@ -392,8 +397,11 @@ class ufunc:
 
         return scan.ufunc_accumulate(self, array, axis, dtype, out)
 
-    def at(self, *args, **kwargs):
-        raise NotImplementedError("{}.at arrives with the advanced-indexing issue".format(self.__name__))
+    def at(self, a, indices, b=None):
+        """See `numpy.ufunc.at`: unbuffered, repeated indices accumulate (cuarray/_core/indexing.py)."""
+        from .indexing import ufunc_at
+
+        return ufunc_at(self, a, indices, b)
 
 
 def create_ufunc(name, nin, nout, ops, *, identity=None, doc="", np_name=None, preamble="") -> ufunc:

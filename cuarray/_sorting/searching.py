@@ -50,10 +50,11 @@ def _definition(kinds, res) -> Definition:
 
 
 def where(condition, x=None, y=None):
-    """See `numpy.where`. Only the three-argument form runs here."""
+    """See `numpy.where`. With one argument, `nonzero(condition)` (one host sync for the size)."""
     if x is None and y is None:
-        raise NotImplementedError(
-            "where(condition) with one argument (nonzero) arrives with the advanced indexing issue")
+        from .searching_nonzero import nonzero
+
+        return nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     c_rt, c_kind = _operand_type(condition)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 
 from . import _backend
+from . import _sync_hooks
 
 __all__ = ["Device", "get_device_id", "get_device_count", "synchronize"]
 
@@ -65,6 +66,7 @@ def get_device_count() -> int:
 def synchronize() -> None:
     """Wait for all work on the current device."""
     _core_device().sync()
+    _sync_hooks.run()
 
 
 class Device:
@@ -116,6 +118,7 @@ class Device:
     def synchronize(self) -> None:
         """Wait for all work on this device."""
         _core_device(self.id).sync()
+        _sync_hooks.run()
 
     @property
     def _core(self):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import threading
 
 from . import _backend
+from . import _sync_hooks
 from . import device as _device
 
 __all__ = ["Stream", "ExternalStream", "Event", "get_current_stream", "get_elapsed_time"]
@@ -100,6 +101,7 @@ class Stream:
     def synchronize(self) -> None:
         """Wait until all work queued on this stream has finished."""
         self._core().sync()
+        _sync_hooks.run()
 
     @property
     def done(self) -> bool:
@@ -198,6 +200,7 @@ class Event:
     def synchronize(self) -> None:
         """Block the host until the work before this event has finished."""
         _backend.check(_backend.driver().cuEventSynchronize(self._ev))
+        _sync_hooks.run()
 
     @property
     def done(self) -> bool:

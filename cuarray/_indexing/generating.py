@@ -1,0 +1,234 @@
+"""Generating index arrays (NumPy "Indexing routines"): indices, ix_, unravel_index,
+ravel_multi_index, diag_indices(_from), tril_indices(_from), triu_indices(_from), mask_indices.
+
+Index sets that depend only on shapes (diag/tril/triu) are computed by NumPy on the host and copied
+once; those that depend on device data (unravel_index, ravel_multi_index) are elementwise kernels.
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from .._core import shapes as _shapes
+from .._core.elementwise import Definition, KernelParam
+from .._core.ndarray import ndarray
+
+__all__ = ["indices", "ix_", "unravel_index", "ravel_multi_index", "diag_indices", "diag_indices_from",
+           "tril_indices", "tril_indices_from", "triu_indices", "triu_indices_from", "mask_indices"]
+
+_I64 = numpy.dtype(numpy.int64)
+
+
+def _up(host) -> ndarray:
+    from .._core.transfer import from_host
+
+    return from_host(numpy.ascontiguousarray(host))
+
+
+def _asarray(a) -> ndarray:
+    if isinstance(a, ndarray):
+        return a
+    from .._creation.from_data import asarray
+
+    return asarray(a)
+
+
+def indices(dimensions, dtype=int, sparse=False):
+    """See `numpy.indices`: one arange per axis, broadcast into the result by one copy each."""
+    from .._core.elementwise import copyto_unchecked
+    from .._creation.ranges import arange
+
+    dimensions = tuple(int(d) for d in dimensions)
+    dtype = numpy.dtype(dtype)
+    n = len(dimensions)
+    parts = []
+    for i, d in enumerate(dimensions):
+        shape = (1,) * i + (d,) + (1,) * (n - i - 1)
+        parts.append(arange(d, dtype=dtype).reshape(shape))
+    if sparse:
+        return tuple(parts)
+    out = ndarray((n,) + dimensions, dtype)
+    for i, p in enumerate(parts):
+        copyto_unchecked(out[i], p)
+    return out
+
+
+def ix_(*args):
+    """See `numpy.ix_`."""
+    out = []
+    nd = len(args)
+    for k, new in enumerate(args):
+        if not isinstance(new, ndarray):
+            host = numpy.asarray(new)
+            if host.size == 0:
+                host = host.astype(numpy.intp)
+            new = _up(host)
+        if new.ndim != 1:
+            raise ValueError("Cross index must be 1 dimensional")
+        if new._dtype == numpy.dtype(bool):
+            from .._sorting.searching_nonzero import nonzero
+
+            new = nonzero(new)[0]
+        out.append(new.reshape((1,) * k + (new._size,) + (1,) * (nd - k - 1)))
+    return tuple(out)
+
+
+_ravel_defs: dict = {}
+
+
+def _unravel_def(ndim, in_dt, order):
+    key = ("unravel", ndim, in_dt.char, order)
+    d = _ravel_defs.get(key)
+    if d is None:
+        params = [KernelParam("x", "in", in_dt, _I64), KernelParam("_err", "raw", numpy.dtype(numpy.uint64))]
+        params += [KernelParam("_d{}".format(k), "scalar", _I64) for k in range(ndim)]
+        params += [KernelParam("_o{}".format(k), "raw", _I64) for k in range(ndim)]
+        axes = range(ndim - 1, -1, -1) if order == "C" else range(ndim)
+        lines = ["long long _r = x;", "long long _tot = 1;"]
+        lines += ["_tot *= _d{};".format(k) for k in range(ndim)]
+        lines.append("if (_r < 0 || _r >= _tot) { cuarray::index_error(_err, _r, -1, _tot); continue; }")
+        for k in axes:
+            lines.append("_o{k}[i] = _r % _d{k}; _r /= _d{k};".format(k=k))
+        d = _ravel_defs[key] = Definition("cuarray_unravel_{}d_{}".format(ndim, in_dt.name), params,
+                                          "\n    ".join(lines), preamble='#include "cuarray/indexing.cuh"')
+    return d
+
+
+def unravel_index(indices, shape, order="C"):
+    """See `numpy.unravel_index`. An index outside the array raises IndexError at the next
+    synchronisation point (see docs/differences.md), as a device index error."""
+    from .._core import indexing as _indexing
+
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    shape = (shape,) if isinstance(shape, int) else tuple(int(s) for s in shape)
+    if not isinstance(indices, ndarray):
+        host = numpy.asarray(indices)
+        if host.dtype.kind not in "iu":
+            raise TypeError("only int indices permitted")
+        total = int(numpy.prod(shape))
+        if host.size and ((host < 0) | (host >= total)).any():
+            raise ValueError("index {} is out of bounds for array with size {}".format(
+                int(host[(host < 0) | (host >= total)].flat[0]), total))
+        indices = _up(host.astype(numpy.intp))
+    if indices._dtype.kind not in "iu":
+        raise TypeError("only int indices permitted")
+    idx = indices if indices._c else indices.copy()
+    outs = tuple(ndarray(idx._shape, _I64) for _ in shape)
+    if idx._size:
+        err = _indexing._err_buffer()
+        scal = tuple(numpy.int64(s) for s in shape)
+        _unravel_def(len(shape), idx._dtype, order).run((idx,), scal, idx._shape, raw=(err,) + outs)
+        _indexing._after_launch()
+    return outs
+
+
+def _ravel_def(ndim, dts, mode, order):
+    key = ("ravel", ndim, tuple(d.char for d in dts), mode, order)
+    d = _ravel_defs.get(key)
+    if d is None:
+        params = [KernelParam("m{}".format(k), "in", dt, _I64) for k, dt in enumerate(dts)]
+        params.append(KernelParam("_err", "raw", numpy.dtype(numpy.uint64)))
+        params += [KernelParam("_d{}".format(k), "scalar", _I64) for k in range(ndim)]
+        params.append(KernelParam("out0", "out", _I64))
+        axes = list(range(ndim)) if order == "C" else list(range(ndim - 1, -1, -1))
+        lines = ["long long _acc = 0; bool _bad = false;"]
+        for k in axes:
+            lines.append("{ long long _v = m%d;" % k)
+            if mode == "wrap":
+                lines.append("_v %= _d{k}; if (_v < 0) _v += _d{k};".format(k=k))
+            elif mode == "clip":
+                lines.append("_v = _v < 0 ? 0 : (_v >= _d{k} ? _d{k} - 1 : _v);".format(k=k))
+            else:
+                lines.append("if (_v < 0 || _v >= _d{k}) {{ cuarray::index_error(_err, _v, {k}, _d{k}); _bad = true; }}".format(k=k))
+            lines.append("_acc = _acc * _d{k} + _v; }}".format(k=k))
+        lines.append("out0 = _bad ? 0 : _acc;")
+        d = _ravel_defs[key] = Definition("cuarray_ravel_multi_{}d_{}".format(ndim, mode), params,
+                                          "\n    ".join(lines), preamble='#include "cuarray/indexing.cuh"')
+    return d
+
+
+def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    """See `numpy.ravel_multi_index`. With mode='raise', device coordinates out of range raise at
+    the next synchronisation point (docs/differences.md)."""
+    from .._core import indexing as _indexing
+
+    dims = tuple(int(x) for x in dims)
+    modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
+    if len(set(modes)) != 1:
+        raise NotImplementedError("per-axis modes are not supported; use one mode")
+    mode = modes[0]
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError("clipmode must be one of 'clip', 'raise', or 'wrap'")
+    if len(multi_index) != len(dims):
+        raise ValueError("parameter multi_index must be a sequence of length {}".format(len(dims)))
+    arrs = []
+    for k, m in enumerate(multi_index):
+        if not isinstance(m, ndarray):
+            host = numpy.asarray(m)
+            if host.dtype.kind not in "iu":
+                raise TypeError("only int indices permitted")
+            if mode == "raise" and host.size and ((host < 0) | (host >= dims[k])).any():
+                raise ValueError("invalid entry in coordinates array")
+            m = _up(host.astype(numpy.intp))
+        elif m._dtype.kind not in "iu":
+            raise TypeError("only int indices permitted")
+        arrs.append(m)
+    shape = _shapes.broadcast_shapes(*[a._shape for a in arrs])
+    out = ndarray(shape, _I64)
+    if out._size:
+        err = _indexing._err_buffer()
+        d = _ravel_def(len(dims), [a._dtype for a in arrs], mode, order)
+        d.run(tuple(arrs) + (out,), tuple(numpy.int64(x) for x in dims), shape, raw=(err,))
+        _indexing._after_launch()
+    return out
+
+
+def diag_indices(n, ndim=2):
+    """See `numpy.diag_indices`."""
+    from .._creation.ranges import arange
+
+    idx = arange(n)
+    return (idx,) * ndim
+
+
+def diag_indices_from(arr):
+    """See `numpy.diag_indices_from`."""
+    if arr.ndim < 2:
+        raise ValueError("input array must be at least 2-d")
+    if len(set(arr.shape)) != 1:
+        raise ValueError("All dimensions of input must be of equal length")
+    return diag_indices(arr.shape[0], arr.ndim)
+
+
+def tril_indices(n, k=0, m=None):
+    """See `numpy.tril_indices` (computed on the host, copied once)."""
+    return tuple(_up(x) for x in numpy.tril_indices(n, k, m))
+
+
+def tril_indices_from(arr, k=0):
+    """See `numpy.tril_indices_from`."""
+    if arr.ndim != 2:
+        raise ValueError("input array must be 2-d")
+    return tril_indices(arr.shape[-2], k=k, m=arr.shape[-1])
+
+
+def triu_indices(n, k=0, m=None):
+    """See `numpy.triu_indices` (computed on the host, copied once)."""
+    return tuple(_up(x) for x in numpy.triu_indices(n, k, m))
+
+
+def triu_indices_from(arr, k=0):
+    """See `numpy.triu_indices_from`."""
+    if arr.ndim != 2:
+        raise ValueError("input array must be 2-d")
+    return triu_indices(arr.shape[-2], k=k, m=arr.shape[-1])
+
+
+def mask_indices(n, mask_func, k=0):
+    """See `numpy.mask_indices`: `mask_func` runs on a device array of ones."""
+    from .._creation.basic import ones
+    from .._sorting.searching_nonzero import nonzero
+
+    m = mask_func(ones((n, n), int), k)
+    return nonzero(m != 0)

@@ -1,0 +1,347 @@
+"""Indexing-like operations and inserting data (NumPy "Indexing routines"): take, take_along_axis,
+choose, compress, diagonal, select, extract, place, put, put_along_axis, putmask, fill_diagonal,
+piecewise. Each is a view, one gather/scatter (`_core.indexing`), or a masked copy.
+
+GPU differences: device index arrays out of range raise IndexError at the next synchronisation
+point (docs/differences.md); `put` with repeated indices keeps the last value, like NumPy.
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from .._core import shapes as _shapes
+from .._core.ndarray import ndarray
+
+__all__ = ["take", "take_along_axis", "choose", "compress", "diagonal", "select", "extract", "place",
+           "put", "put_along_axis", "putmask", "fill_diagonal", "piecewise"]
+
+
+def _asarray(a) -> ndarray:
+    if isinstance(a, ndarray):
+        return a
+    from .._creation.from_data import asarray
+
+    return asarray(a)
+
+
+def _index_array(indices):
+    """Indices as a device integer array or a host intp array (host ones are checked on the host)."""
+    if isinstance(indices, ndarray):
+        return indices
+    arr = numpy.asarray(indices)
+    if arr.dtype.kind not in "iu":
+        if arr.size == 0:
+            return arr.astype(numpy.intp)
+        raise TypeError("Cannot cast array data from {!r} to dtype('int64') according to the rule 'safe'".format(
+            arr.dtype))
+    return arr.astype(numpy.intp, copy=False)
+
+
+def _apply_mode(idx, n, mode):
+    if mode == "raise":
+        return idx
+    if mode not in ("wrap", "clip"):
+        raise ValueError("clipmode must be one of 'clip', 'raise', or 'wrap'")
+    if isinstance(idx, numpy.ndarray):
+        if n == 0 and idx.size:
+            raise IndexError("cannot do a non-empty take from an empty axes.")
+        return numpy.mod(idx, n) if mode == "wrap" else numpy.clip(idx, 0, n - 1)
+    from .. import _math  # noqa: F401
+    from .._math.arithmetic import remainder
+    from .._math.misc import clip
+
+    if mode == "wrap":
+        return remainder(idx, n)
+    return clip(idx, 0, n - 1)
+
+
+def take(a, indices, axis=None, out=None, mode="raise"):
+    """See `numpy.take`."""
+    a = _asarray(a)
+    if axis is None:
+        a = a.reshape(-1)
+        axis = 0
+    axis = _shapes.normalize_axis_index(axis, a.ndim)
+    idx = _apply_mode(_index_array(indices), a.shape[axis], mode)
+    if isinstance(idx, numpy.ndarray) and idx.ndim == 0:
+        res = a[(slice(None),) * axis + (int(idx),)].copy()
+    else:
+        res = a[(slice(None),) * axis + (idx,)]
+    if out is not None:
+        if out.shape != res.shape:
+            raise ValueError("output array does not match result of ndarray.take")
+        out[...] = res
+        return out
+    return res
+
+
+def _along_axis_index(arr, indices, axis):
+    if not isinstance(indices, ndarray):
+        indices = _asarray(numpy.asarray(indices))
+    if indices._dtype.kind not in "iu":
+        raise IndexError("`indices` must be an integer array")
+    if axis is None:
+        if indices.ndim != 1:
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
+        return arr.reshape(-1), (indices,)
+    axis = _shapes.normalize_axis_index(axis, arr.ndim)
+    if indices.ndim != arr.ndim:
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    idx = []
+    for d in range(arr.ndim):
+        if d == axis:
+            idx.append(indices)
+        else:
+            shape = [1] * arr.ndim
+            shape[d] = arr.shape[d]
+            idx.append(numpy.arange(arr.shape[d]).reshape(shape))
+    return arr, tuple(idx)
+
+
+def take_along_axis(arr, indices, axis=-1):
+    """See `numpy.take_along_axis`: one gather."""
+    arr = _asarray(arr)
+    a, idx = _along_axis_index(arr, indices, axis)
+    return a[idx]
+
+
+def put_along_axis(arr, indices, values, axis):
+    """See `numpy.put_along_axis`: one scatter."""
+    a, idx = _along_axis_index(arr, indices, axis)
+    a[idx] = values
+
+
+def put(a, ind, v, mode="raise"):
+    """See `numpy.put`: `a.flat[ind] = v`, `v` repeated as needed."""
+    if not isinstance(a, ndarray):
+        raise TypeError("put() needs a cuarray array")
+    flat = a.reshape(-1)
+    if not a.flags.c_contiguous:
+        raise NotImplementedError("put on a non-contiguous array")
+    idx = _apply_mode(_index_array(ind), a.size, mode)
+    n = idx.size
+    vv = v if isinstance(v, ndarray) else _asarray(numpy.asarray(v))
+    if n == 0:
+        return
+    vv = vv.reshape(-1)
+    if vv.size == 0:
+        return
+    if vv.size != n:
+        from .._manipulation.tiling import tile
+
+        vv = tile(vv, -(-n // vv.size))[:n]
+    flat[idx.reshape(-1) if isinstance(idx, ndarray) else idx.reshape(-1)] = vv
+
+
+def putmask(a, mask, values):
+    """See `numpy.putmask`: values cycle over all positions of `a` (not only the masked ones)."""
+    from .._manipulation.basic import copyto
+    from .._manipulation.tiling import tile
+
+    if not isinstance(a, ndarray):
+        raise TypeError("putmask: first argument must be an array")
+    mask = _asarray(mask)
+    vals = _asarray(values) if not isinstance(values, (int, float, complex, bool)) else values
+    if isinstance(vals, ndarray) and vals.size != a.size:
+        if vals.size == 0:
+            return
+        if vals.size != 1:
+            vals = tile(vals.reshape(-1), -(-a.size // vals.size))[:a.size].reshape(a.shape)
+        else:
+            vals = vals.reshape(())
+    elif isinstance(vals, ndarray):
+        vals = vals.reshape(a.shape)
+    copyto(a, vals, casting="unsafe", where=mask)
+
+
+def place(arr, mask, vals):
+    """See `numpy.place`: values cycle over the masked positions (one host synchronisation)."""
+    from .._manipulation.tiling import tile
+    from .._sorting.searching_nonzero import flatnonzero
+
+    mask = _asarray(mask)
+    pos = flatnonzero(mask)
+    n = pos.size
+    vals = _asarray(vals).reshape(-1)
+    if n == 0:
+        return
+    if vals.size == 0:
+        raise ValueError("Cannot insert from an empty array!")
+    if vals.size != n:
+        vals = tile(vals, -(-n // vals.size))[:n]
+    arr.reshape(-1)[pos] = vals
+
+
+def extract(condition, arr):
+    """See `numpy.extract`."""
+    condition = _asarray(condition)
+    arr = _asarray(arr)
+    if condition.dtype != numpy.dtype(bool):
+        condition = condition != 0
+    return arr.reshape(-1)[condition.reshape(-1)]
+
+
+def compress(condition, a, axis=None, out=None):
+    """See `numpy.compress`."""
+    a = _asarray(a)
+    cond = _asarray(condition)
+    if cond.ndim != 1:
+        raise ValueError("condition must be a 1-d array")
+    if axis is None:
+        a = a.reshape(-1)
+        axis = 0
+    axis = _shapes.normalize_axis_index(axis, a.ndim)
+    n = a.shape[axis]
+    if cond.size > n:
+        raise IndexError("index {} is out of bounds for axis {} with size {}".format(n, axis, n))
+    if cond.dtype != numpy.dtype(bool):
+        cond = cond != 0
+    if cond.size < n:
+        from .._creation.basic import zeros
+
+        full = zeros(n, bool)
+        full[:cond.size] = cond
+        cond = full
+    res = a[(slice(None),) * axis + (cond,)]
+    if out is not None:
+        out[...] = res
+        return out
+    return res
+
+
+def choose(a, choices, out=None, mode="raise"):
+    """See `numpy.choose`: one gather from the stacked (broadcast) choices."""
+    from .._manipulation.dims import broadcast_arrays
+    from .._manipulation.joining import stack
+
+    a = _asarray(a)
+    choices = [_asarray(c) for c in choices]
+    n = len(choices)
+    if a.dtype.kind not in "iu":
+        raise TypeError("Cannot cast array data from {!r} to dtype('int64') according to the rule 'safe'".format(a.dtype))
+    bs = broadcast_arrays(a, *choices)
+    a_b, choices = bs[0], bs[1:]
+    stacked = stack(choices)
+    idx = _apply_mode(a_b, n, mode)
+    grids = []
+    for d in range(a_b.ndim):
+        shape = [1] * a_b.ndim
+        shape[d] = a_b.shape[d]
+        grids.append(numpy.arange(a_b.shape[d]).reshape(shape))
+    res = stacked[(idx,) + tuple(grids)]
+    if out is not None:
+        out[...] = res
+        return out
+    return res
+
+
+def select(condlist, choicelist, default=0):
+    """See `numpy.select`: masked copies from the last condition to the first."""
+    from .._manipulation.basic import copyto
+    from .._manipulation.dims import broadcast_shapes
+
+    if len(condlist) != len(choicelist):
+        raise ValueError("list of cases must be same length as list of conditions")
+    if len(condlist) == 0:
+        raise ValueError("select with an empty condition list is not possible")
+    conds = [_asarray(c) for c in condlist]
+    for i, c in enumerate(conds):
+        if c.dtype != numpy.dtype(bool):
+            raise TypeError("invalid entry {} in condlist: should be boolean ndarray".format(i))
+    choices = [c if isinstance(c, ndarray) else _asarray(numpy.asarray(c)) for c in choicelist]
+    dt = numpy.result_type(*[c.dtype for c in choices], default if not isinstance(default, ndarray) else default.dtype)
+    shape = broadcast_shapes(*[c.shape for c in conds], *[c.shape for c in choices],
+                             () if not isinstance(default, ndarray) else default.shape)
+    from .._creation.basic import empty
+
+    out = empty(shape, dt)
+    out[...] = default
+    for c, ch in zip(conds[::-1], choices[::-1]):
+        copyto(out, ch, casting="unsafe", where=c)
+    return out
+
+
+def piecewise(x, condlist, funclist, *args, **kw):
+    """See `numpy.piecewise`."""
+    from .._creation.basic import zeros_like
+    from .._manipulation.basic import copyto
+
+    x = _asarray(x)
+    if isinstance(condlist, ndarray) and condlist.ndim == x.ndim:
+        condlist = [condlist]
+    conds = [c if isinstance(c, ndarray) else _asarray(numpy.asarray(c)) for c in condlist]
+    n = len(conds)
+    if len(funclist) == n + 1:
+        from .._logic.ops import logical_or, logical_not
+
+        anyc = conds[0]
+        for c in conds[1:]:
+            anyc = logical_or(anyc, c)
+        conds.append(logical_not(anyc))
+    elif len(funclist) != n:
+        raise ValueError("with {} condition(s), either {} or {} functions are expected".format(n, n, n + 1))
+    out = zeros_like(x)
+    for c, f in zip(conds, funclist):
+        if callable(f):
+            vals = f(x, *args, **kw)
+        else:
+            vals = f
+        copyto(out, vals, casting="unsafe", where=c)
+    return out
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """See `numpy.diagonal`: a read-only view, like NumPy's."""
+    a = _asarray(a)
+    if a.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    ax1 = _shapes.normalize_axis_index(axis1, a.ndim)
+    ax2 = _shapes.normalize_axis_index(axis2, a.ndim)
+    if ax1 == ax2:
+        raise ValueError("axis1 and axis2 cannot be the same")
+    n1, n2 = a.shape[ax1], a.shape[ax2]
+    s1, s2 = a.strides[ax1], a.strides[ax2]
+    ptr = a.data
+    if offset >= 0:
+        n = max(0, min(n1, n2 - offset))
+        if n:
+            ptr = ptr + offset * s2
+    else:
+        n = max(0, min(n1 + offset, n2))
+        if n:
+            ptr = ptr + (-offset) * s1
+    rest = [d for d in range(a.ndim) if d not in (ax1, ax2)]
+    shape = tuple(a.shape[d] for d in rest) + (n,)
+    strides = tuple(a.strides[d] for d in rest) + (s1 + s2,)
+    v = ndarray._view(shape, strides, a.dtype, ptr, a._root())
+    v._writeable = False
+    return v
+
+
+def fill_diagonal(a, val, wrap=False):
+    """See `numpy.fill_diagonal`: a strided view of the flat array, filled in place."""
+    if a.ndim < 2:
+        raise ValueError("array must be at least 2-d")
+    if a.ndim == 2:
+        step = a.shape[1] + 1
+        end = None if wrap else a.shape[1] * a.shape[1]
+    else:
+        if len(set(a.shape)) != 1:
+            raise ValueError("All dimensions of input must be of equal length")
+        step = 1 + int(numpy.cumprod(a.shape[:-1]).sum())
+        end = None
+    if not a.flags.c_contiguous:
+        raise NotImplementedError("fill_diagonal on a non-contiguous array")
+    flat = a.reshape(-1)
+    target = flat[:end:step]
+    if isinstance(val, ndarray) or numpy.ndim(val) > 0:
+        vals = _asarray(val).reshape(-1)
+        m = target.size
+        if vals.size != m and vals.size:
+            from .._manipulation.tiling import tile
+
+            vals = tile(vals, -(-m // vals.size))[:m]
+        target[...] = vals
+    else:
+        target[...] = val

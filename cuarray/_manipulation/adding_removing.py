@@ -1,0 +1,123 @@
+"""Adding and removing elements (NumPy "Array manipulation / Adding and removing elements"):
+resize, append, insert, delete, trim_zeros. Positions are planned on the host (NumPy computes the
+kept/inserted index sets from the shapes alone); the data moves in one gather or a few copies.
+`trim_zeros` needs the device's data to size its result (one host synchronisation)."""
+
+from __future__ import annotations
+
+import numpy
+
+from .._core import shapes as _shapes
+from .._core.ndarray import ndarray
+
+__all__ = ["resize", "append", "insert", "delete", "trim_zeros"]
+
+
+def _asarray(a) -> ndarray:
+    if isinstance(a, ndarray):
+        return a
+    from .._creation.from_data import asarray
+
+    return asarray(a)
+
+
+def resize(a, new_shape):
+    """See `numpy.resize`: the flat input repeated to fill `new_shape`."""
+    from .._creation.basic import zeros
+    from .tiling import tile
+
+    a = _asarray(a)
+    new_shape = (new_shape,) if isinstance(new_shape, int) else tuple(new_shape)
+    if any(d < 0 for d in new_shape):
+        raise ValueError("all elements of `new_shape` must be non-negative")
+    n = int(numpy.prod(new_shape))
+    flat = a.reshape(-1)
+    if a.size == 0 or n == 0:
+        return zeros(new_shape, a.dtype)
+    reps = -(-n // a.size)
+    return tile(flat, reps)[:n].reshape(new_shape)
+
+
+def append(arr, values, axis=None):
+    """See `numpy.append`."""
+    from .joining import concatenate
+
+    arr = _asarray(arr)
+    values = _asarray(values)
+    if axis is None:
+        return concatenate((arr.reshape(-1), values.reshape(-1)), axis=0)
+    return concatenate((arr, values), axis=axis)
+
+
+def delete(arr, obj, axis=None):
+    """See `numpy.delete`: one gather of the kept positions (computed on the host)."""
+    arr = _asarray(arr)
+    if axis is None:
+        arr = arr.reshape(-1)
+        axis = 0
+    axis = _shapes.normalize_axis_index(axis, arr.ndim)
+    n = arr.shape[axis]
+    if isinstance(obj, ndarray):
+        obj = obj.get()
+    keep = numpy.delete(numpy.arange(n), obj)
+    if keep.size == n:
+        return arr.copy()
+    return arr[(slice(None),) * axis + (keep,)]
+
+
+def insert(arr, obj, values, axis=None):
+    """See `numpy.insert`: NumPy plans the positions on a small host index array, then the result
+    is filled with one scatter of `values` and one scatter of `arr`."""
+    from .._creation.basic import empty
+
+    arr = _asarray(arr)
+    if axis is None:
+        arr = arr.reshape(-1)
+        axis = 0
+    axis = _shapes.normalize_axis_index(axis, arr.ndim)
+    n = arr.shape[axis]
+    if isinstance(obj, ndarray):
+        obj = obj.get()
+    vals = values if isinstance(values, ndarray) else _asarray(numpy.asarray(values, dtype=arr.dtype))
+    # Plan with NumPy on index arrays: positions of old elements in the new axis.
+    marker = numpy.insert(numpy.arange(n) + 1, obj, 0)
+    new_n = marker.size
+    old_pos = numpy.nonzero(marker)[0]
+    new_pos = numpy.nonzero(marker == 0)[0]
+    shape = arr.shape[:axis] + (new_n,) + arr.shape[axis + 1:]
+    out = empty(shape, arr.dtype)
+    pre = (slice(None),) * axis
+    if numpy.ndim(obj) == 0 and vals.ndim:
+        # A scalar position inserts `values` as a block: NumPy moves its axis 0 to `axis`.
+        from .transpose import moveaxis
+
+        v = vals.reshape((1,) * (arr.ndim - vals.ndim) + vals.shape) if vals.ndim < arr.ndim else vals
+        v = moveaxis(v, 0, axis)
+        k = new_pos.size
+        tgt_shape = arr.shape[:axis] + (k,) + arr.shape[axis + 1:]
+        from .dims import broadcast_to
+
+        vv = broadcast_to(v, tgt_shape)
+    else:
+        vv = vals
+    if new_pos.size:
+        out[pre + (new_pos,)] = vv
+    if old_pos.size:
+        out[pre + (old_pos,)] = arr
+    return out
+
+
+def trim_zeros(filt, trim="fb", axis=None):
+    """See `numpy.trim_zeros` (1-D). One host synchronisation for the first/last nonzero."""
+    from .._sorting.searching_nonzero import flatnonzero
+
+    filt = _asarray(filt)
+    if filt.ndim != 1:
+        raise NotImplementedError("trim_zeros supports 1-D input")
+    nz = flatnonzero(filt).get()
+    trim = trim.lower()
+    if nz.size == 0:
+        return filt[:0]
+    start = int(nz[0]) if "f" in trim else 0
+    stop = int(nz[-1]) + 1 if "b" in trim else filt.shape[0]
+    return filt[start:stop]

@@ -1,0 +1,100 @@
+"""Rearranging elements (NumPy "Array manipulation / Rearranging elements"): flip, fliplr,
+flipud, roll, rot90. flip/fliplr/flipud/rot90 are views (negative strides), like NumPy's; roll
+is one gather with an index computed on the host."""
+
+from __future__ import annotations
+
+import numpy
+
+from .._core import shapes as _shapes
+from .._core.ndarray import ndarray
+
+__all__ = ["flip", "fliplr", "flipud", "roll", "rot90"]
+
+
+def _asarray(a) -> ndarray:
+    if isinstance(a, ndarray):
+        return a
+    from .._creation.from_data import asarray
+
+    return asarray(a)
+
+
+def flip(m, axis=None):
+    """See `numpy.flip`."""
+    m = _asarray(m)
+    axes = range(m.ndim) if axis is None else _shapes.normalize_axis_tuple(axis, m.ndim)
+    idx = [slice(None)] * m.ndim
+    for ax in axes:
+        idx[ax] = slice(None, None, -1)
+    return m[tuple(idx)]
+
+
+def fliplr(m):
+    """See `numpy.fliplr`."""
+    m = _asarray(m)
+    if m.ndim < 2:
+        raise ValueError("Input must be >= 2-d.")
+    return m[:, ::-1]
+
+
+def flipud(m):
+    """See `numpy.flipud`."""
+    m = _asarray(m)
+    if m.ndim < 1:
+        raise ValueError("Input must be >= 1-d.")
+    return m[::-1, ...]
+
+
+def roll(a, shift, axis=None):
+    """See `numpy.roll`."""
+    a = _asarray(a)
+    if axis is None:
+        return roll(a.reshape(-1), shift, 0).reshape(a.shape)
+    axes = _shapes.normalize_axis_tuple(axis, a.ndim, allow_duplicate=True)
+    shifts = numpy.broadcast_to(numpy.asarray(shift), (len(axes),)) if numpy.ndim(shift) == 0 else shift
+    if numpy.ndim(shift) and numpy.ndim(axis) == 0:
+        axes = axes * len(shifts)
+    if len(shifts) != len(axes):
+        raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
+    total = {}
+    for s, ax in zip(shifts, axes):
+        total[ax] = total.get(ax, 0) + int(s)
+    idx = [slice(None)] * a.ndim
+    for ax, s in total.items():
+        n = a.shape[ax]
+        if n == 0:
+            continue
+        s %= n
+        if s == 0:
+            continue
+        idx[ax] = numpy.roll(numpy.arange(n), s)
+    if all(isinstance(i, slice) for i in idx):
+        return a.copy()
+    from .._indexing.generating import ix_
+
+    # Separate per-axis index arrays combined as an outer product: one gather.
+    arrays = [i if not isinstance(i, slice) else numpy.arange(a.shape[k]) for k, i in enumerate(idx)]
+    return a[ix_(*arrays)]
+
+
+def rot90(m, k=1, axes=(0, 1)):
+    """See `numpy.rot90` (a view)."""
+    m = _asarray(m)
+    axes = tuple(axes)
+    if len(axes) != 2:
+        raise ValueError("len(axes) must be 2.")
+    if axes[0] == axes[1] or abs(axes[0] - axes[1]) == m.ndim:
+        raise ValueError("Axes must be different.")
+    if axes[0] >= m.ndim or axes[0] < -m.ndim or axes[1] >= m.ndim or axes[1] < -m.ndim:
+        raise ValueError("Axes={} out of range for array of ndim={}.".format(axes, m.ndim))
+    k %= 4
+    if k == 0:
+        return m[...]
+    if k == 2:
+        return flip(flip(m, axes[0]), axes[1])
+    perm = list(range(m.ndim))
+    perm[axes[0]], perm[axes[1]] = perm[axes[1]], perm[axes[0]]
+    if k == 1:
+        return flip(m, axes[1]).transpose(perm)
+    return flip(m.transpose(perm), axes[1])

@@ -1,0 +1,70 @@
+"""Splitting arrays (NumPy "Array manipulation / Splitting arrays"): split, array_split, hsplit,
+vsplit, dsplit. Every piece is a view (no kernel)."""
+
+from __future__ import annotations
+
+import operator
+
+from .._core import shapes as _shapes
+
+__all__ = ["split", "array_split", "hsplit", "vsplit", "dsplit"]
+
+
+def _piece(a, axis, start, stop):
+    idx = [slice(None)] * a.ndim
+    idx[axis] = slice(start, stop)
+    return a[tuple(idx)]
+
+
+def array_split(ary, indices_or_sections, axis=0):
+    """See `numpy.array_split`."""
+    axis = _shapes.normalize_axis_index(axis, ary.ndim)
+    n = ary.shape[axis]
+    try:
+        sections = operator.index(indices_or_sections)
+    except TypeError:
+        bounds = [0] + [int(i) for i in indices_or_sections] + [n]
+    else:
+        if sections <= 0:
+            raise ValueError("number sections must be larger than 0.")
+        each, extra = divmod(n, sections)
+        sizes = [each + 1] * extra + [each] * (sections - extra)
+        bounds = [0]
+        for s in sizes:
+            bounds.append(bounds[-1] + s)
+    return [_piece(ary, axis, bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)]
+
+
+def split(ary, indices_or_sections, axis=0):
+    """See `numpy.split`."""
+    try:
+        sections = operator.index(indices_or_sections)
+    except TypeError:
+        return array_split(ary, indices_or_sections, axis)
+    n = ary.shape[_shapes.normalize_axis_index(axis, ary.ndim)]
+    if sections <= 0 or n % sections:
+        if sections <= 0:
+            raise ValueError("number sections must be larger than 0.")
+        raise ValueError("array split does not result in an equal division")
+    return array_split(ary, sections, axis)
+
+
+def hsplit(ary, indices_or_sections):
+    """See `numpy.hsplit`."""
+    if ary.ndim == 0:
+        raise ValueError("hsplit only works on arrays of 1 or more dimensions")
+    return split(ary, indices_or_sections, 1 if ary.ndim > 1 else 0)
+
+
+def vsplit(ary, indices_or_sections):
+    """See `numpy.vsplit`."""
+    if ary.ndim < 2:
+        raise ValueError("vsplit only works on arrays of 2 or more dimensions")
+    return split(ary, indices_or_sections, 0)
+
+
+def dsplit(ary, indices_or_sections):
+    """See `numpy.dsplit`."""
+    if ary.ndim < 3:
+        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
+    return split(ary, indices_or_sections, 2)
