@@ -507,8 +507,12 @@ def test_where_weak_scalars_and_one_argument():
             cu("where")(cuarray.asarray(cond), cuarray.asarray(i8), 1000)
     else:
         assert cu("where")(cuarray.asarray(cond), cuarray.asarray(i8), 1000).dtype == expected.dtype
-    with pytest.raises(NotImplementedError):
-        cu("where")(cuarray.asarray(cond))
+    # One argument: nonzero(cond), a tuple of index arrays.
+    got = cu("where")(cuarray.asarray(cond))
+    ref = np.where(cond)
+    assert len(got) == len(ref)
+    for g, r in zip(got, ref):
+        np.testing.assert_array_equal(g.get(), r)
 
 
 @pytest.mark.parametrize("dtype", [np.int8, np.int64, np.uint8, np.float16, np.float32, np.float64, np.complex64],

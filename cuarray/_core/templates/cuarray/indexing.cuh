@@ -30,7 +30,33 @@ __device__ void atomic_apply(T* p, F f) {
       memcpy(&n, &nv, 8);
       old = atomicCAS(w, assumed, n);
     } while (old != assumed);
-  } else if constexpr (sizeof(T) <= 4) {
+  } else if constexpr (sizeof(T) == 4) {
+    unsigned int* w = reinterpret_cast<unsigned int*>(p);
+    unsigned int old = *w, assumed;
+    do {
+      assumed = old;
+      T v;
+      memcpy(&v, &assumed, 4);
+      T nv = f(v);
+      unsigned int n;
+      memcpy(&n, &nv, 4);
+      old = atomicCAS(w, assumed, n);
+    } while (old != assumed);
+  } else if constexpr (sizeof(T) == 2) {
+    // Native 16-bit CAS (sm_70+) on the element itself.
+    unsigned short* w = reinterpret_cast<unsigned short*>(p);
+    unsigned short old = *w, assumed;
+    do {
+      assumed = old;
+      T v;
+      memcpy(&v, &assumed, 2);
+      T nv = f(v);
+      unsigned short n;
+      memcpy(&n, &nv, 2);
+      old = atomicCAS(w, assumed, n);
+    } while (old != assumed);
+  } else if constexpr (sizeof(T) == 1) {
+    // No 8-bit CAS: update the byte inside its aligned 32-bit word.
     const unsigned long long a = reinterpret_cast<unsigned long long>(p);
     unsigned int* w = reinterpret_cast<unsigned int*>(a & ~3ull);
     const unsigned int byte = (unsigned int)(a & 3ull);
