@@ -203,45 +203,40 @@ def check_def(idx_dtype) -> Definition:
 def compact_def(itemsize: int, r: int, prefix_dtype) -> Definition:
     """x[mask] for a mask over the leading `k` axes of a view V: loop over V in C order;
     element i belongs to mask position m = i / inner and goes to (prefix[m] - 1) * inner + i % inner."""
-    key = ("compact", itemsize, r, prefix_dtype.char)
-    d = _defs.get(key)
-    if d is None:
-        mt = _MOVE[itemsize]
-        ct = compute_ctype(mt)
-        pt = _dtypes.ctype(prefix_dtype)
-        params = [KernelParam("_src", "raw", mt), KernelParam("_mask", "raw", numpy.dtype(bool)),
-                  KernelParam("_pre", "raw", prefix_dtype), KernelParam("_dst", "raw", mt)]
-        params += [KernelParam("_rd{}".format(dd), "scalar", _I64) for dd in range(1, r)]
-        params += [KernelParam("_ss{}".format(dd), "scalar", _I64) for dd in range(r)]
-        params.append(KernelParam("_inner", "scalar", _I64))
-        lines = ["const long long _m = (long long)i / _inner;",
-                 "if (!_mask[_m]) continue;"] + _coords(r) + [
-            "const long long _j = (long long)(_pre[_m] - ({})1) * _inner + (long long)i % _inner;".format(pt),
-            "_dst[_j] = *(const {ct}*)((const char*)_src + ({off}));".format(ct=ct, off=_dot(r, "_ss"))]
-        d = _defs[key] = Definition("cuarray_compact_{}B_{}d_{}".format(itemsize, r, prefix_dtype.name), params,
-                                    "\n    ".join(lines))
-    return d
+    return _mask_move_def(itemsize, r, prefix_dtype, scatter=False)
 
 
 def masked_scatter_def(itemsize: int, r: int, prefix_dtype) -> Definition:
     """x[mask] = v (v of shape (count,) + rest): the compaction's inverse."""
-    key = ("mscatter", itemsize, r, prefix_dtype.char)
+    return _mask_move_def(itemsize, r, prefix_dtype, scatter=True)
+
+
+def _mask_move_def(itemsize: int, r: int, prefix_dtype, scatter: bool) -> Definition:
+    """One kernel for both directions between the masked elements of a strided view (`_view`,
+    addressed with byte strides) and a packed buffer (`_packed`, indexed by the mask's prefix sum)."""
+    key = ("mscatter" if scatter else "compact", itemsize, r, prefix_dtype.char)
     d = _defs.get(key)
     if d is None:
         mt = _MOVE[itemsize]
         ct = compute_ctype(mt)
         pt = _dtypes.ctype(prefix_dtype)
-        params = [KernelParam("_dst", "raw", mt), KernelParam("_mask", "raw", numpy.dtype(bool)),
-                  KernelParam("_pre", "raw", prefix_dtype), KernelParam("_val", "raw", mt)]
+        view_p = KernelParam("_view", "raw", mt)
+        packed_p = KernelParam("_packed", "raw", mt)
+        params = [view_p] + [KernelParam("_mask", "raw", numpy.dtype(bool)),
+                                                       KernelParam("_pre", "raw", prefix_dtype), packed_p]
         params += [KernelParam("_rd{}".format(dd), "scalar", _I64) for dd in range(1, r)]
         params += [KernelParam("_ss{}".format(dd), "scalar", _I64) for dd in range(r)]
         params.append(KernelParam("_inner", "scalar", _I64))
+        elem = "*({c}{ct}*)(({c}char*)_view + ({off}))".format(c="" if scatter else "const ", ct=ct,
+                                                               off=_dot(r, "_ss"))
+        move = "{} = _packed[_j];".format(elem) if scatter else "_packed[_j] = {};".format(elem)
         lines = ["const long long _m = (long long)i / _inner;",
                  "if (!_mask[_m]) continue;"] + _coords(r) + [
             "const long long _j = (long long)(_pre[_m] - ({})1) * _inner + (long long)i % _inner;".format(pt),
-            "*({ct}*)((char*)_dst + ({off})) = _val[_j];".format(ct=ct, off=_dot(r, "_ss"))]
-        d = _defs[key] = Definition("cuarray_mask_scatter_{}B_{}d_{}".format(itemsize, r, prefix_dtype.name), params,
-                                    "\n    ".join(lines))
+            move]
+        name = "cuarray_{}_{}B_{}d_{}".format("mask_scatter" if scatter else "compact", itemsize, r,
+                                             prefix_dtype.name)
+        d = _defs[key] = Definition(name, params, "\n    ".join(lines))
     return d
 
 

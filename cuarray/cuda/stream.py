@@ -107,13 +107,7 @@ class Stream:
     def done(self) -> bool:
         """True when all work queued on this stream has finished (does not block)."""
         self._core()
-        err = _backend.driver().cuStreamQuery(self.ptr)[0]
-        if err == 0:
-            return True
-        if getattr(err, "name", "") == "CUDA_ERROR_NOT_READY":
-            return False
-        _backend.check((err,))
-        return False
+        return _is_done(_backend.driver().cuStreamQuery(self.ptr)[0])
 
     def record(self, event: "Event | None" = None) -> "Event":
         """Record `event` (a new timing event when None) on this stream and return it."""
@@ -204,13 +198,17 @@ class Event:
 
     @property
     def done(self) -> bool:
-        err = _backend.driver().cuEventQuery(self._ev)[0]
-        if err == 0:
-            return True
-        if getattr(err, "name", "") == "CUDA_ERROR_NOT_READY":
-            return False
-        _backend.check((err,))
+        return _is_done(_backend.driver().cuEventQuery(self._ev)[0])
+
+
+def _is_done(err) -> bool:
+    """A stream/event query's CUresult: SUCCESS is done, NOT_READY pending, anything else raises."""
+    if err == 0:
+        return True
+    if getattr(err, "name", "") == "CUDA_ERROR_NOT_READY":
         return False
+    _backend.check((err,))
+    return False
 
 
 def get_elapsed_time(start: Event, end: Event) -> float:
