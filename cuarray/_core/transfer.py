@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy
 
+from ..cuda import pinned_memory as _pinned
 from ..cuda import stream as _stream
 from . import dtypes as _dtypes
 from . import _staging
@@ -26,7 +27,13 @@ __all__ = ["to_host", "from_host", "from_host_into", "asnumpy"]
 def _h2d(dst_ptr, host: numpy.ndarray, nbytes: int, stream) -> None:
     """Copy the dense host array `host` (nbytes) to device memory at `dst_ptr`."""
     if nbytes > _staging.PINNED_THRESHOLD:
-        _staging.upload(dst_ptr, host, nbytes, stream)
+        if _pinned.is_pinned(host.ctypes.data):
+            # Already page-locked: one bus copy. Synchronise so that, as with pageable memory,
+            # the caller may change `host` as soon as this returns.
+            dst_ptr.copy_from_host_async(host.ctypes.data, nbytes, stream)
+            stream.synchronize()
+        else:
+            _staging.upload(dst_ptr, host, nbytes, stream)
     else:
         dst_ptr.copy_from_host_async(host.ctypes.data, nbytes, stream)
 
@@ -34,7 +41,7 @@ def _h2d(dst_ptr, host: numpy.ndarray, nbytes: int, stream) -> None:
 def _d2h(host: numpy.ndarray, src_ptr, nbytes: int, stream) -> None:
     """Copy device memory at `src_ptr` into the dense host array `host`; complete on return
     for staged copies, queued on `stream` otherwise."""
-    if nbytes > _staging.PINNED_THRESHOLD:
+    if nbytes > _staging.PINNED_THRESHOLD and not _pinned.is_pinned(host.ctypes.data):
         _staging.download(host, src_ptr, nbytes, stream)
     else:
         src_ptr.copy_to_host_async(host.ctypes.data, nbytes, stream)

@@ -273,3 +273,15 @@ def set_pinned_memory_allocator(allocator=None) -> None:
     """Make `allocator` (``size -> PinnedMemoryPointer``) serve `alloc_pinned_memory`; None: no pooling."""
     global _pinned_allocator
     _pinned_allocator = _alloc_unpooled if allocator is None else allocator
+
+
+def is_pinned(host_ptr: int) -> bool:
+    """True when `host_ptr` lies in page-locked host memory the driver knows (cuMemHostAlloc or
+    cuMemHostRegister): such memory can be copied over the bus directly, without staging."""
+    drv = _backend.driver()
+    try:
+        err, mtype = drv.cuPointerGetAttribute(
+            drv.CUpointer_attribute.CU_POINTER_ATTRIBUTE_MEMORY_TYPE, host_ptr)
+    except Exception:
+        return False
+    return err == 0 and int(mtype) == int(drv.CUmemorytype.CU_MEMORYTYPE_HOST)
