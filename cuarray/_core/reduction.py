@@ -14,29 +14,38 @@ A reduction maps each input element to an accumulator value (`map_expr`), combin
      neighbouring threads reading neighbouring addresses (coalesced);
    - when that leaves the GPU under-filled (few outputs: full reductions, `sum(axis=0)` of a wide
      matrix...), the reduced index is cut into chunks over blockIdx.y; partials go to a temporary
-     buffer and a second launch of the same skeleton combines them in a fixed order. No atomics:
-     results are bit-identical run to run on one device.
-3. One dictionary look-up by (definition, stage) gives the compiled kernel (NVRTC once per key).
+     buffer and a second pass of the same skeleton combines them in a fixed order. No float
+     atomics: results are bit-identical run to run on one device. When one block can do the
+     second pass about as fast as a second launch (few outputs), it is fused: the last block of
+     the grid to finish (an integer counter per stream, see `_workspace`) runs it, same order.
+3. The plan, its compiled kernels (NVRTC once per key), LaunchConfigs and every argument but the
+   pointers become a `_Launcher`, kept per definition under (shape, strides, output strides, axes,
+   alignment, device): a repeated call is one look-up and the launch(es). The public functions add
+   a look-up before all of this (`reduction_ops.fast_key`).
 
-Kernel arguments, in the order `ReductionDef._declare` writes them and `_pack` fills them: input
-pointers and scalars in parameter order, the output pointer, partial in/out pointers, byte strides
-of each array over the out dims then the out dim sizes, the same over the red dims, then
-`_n_out, _n_red, _chunk` and the partial strides `_pso, _psj, _pdo, _pdc` (in accumulators).
+Kernel arguments, in the order `ReductionDef._declare` writes them: input pointers and scalars in
+parameter order, the output pointer, partial in/out pointers, then (`_tail`) byte strides of each
+array over the out dims then the out dim sizes, the same over the red dims, then
+`_n_out, _n_red, _chunk` and the partial strides `_pso, _psj, _pdo, _pdc` (in accumulators); a
+fused kernel takes its counter last.
 """
 
 from __future__ import annotations
 
 import math
+import string
 
 import numpy
 
+from ..cuda import _backend
 from ..cuda import compiler as _compiler
 from ..cuda import device as _device
 from ..cuda import launch as _launch
+from ..cuda import memory as _memory
+from ..cuda import stream as _stream
 from . import dtypes as _dtypes
 from . import shapes as _shapes
 from .elementwise import _INT32_MAX, _skeleton, compute_ctype
-from .ndarray import ndarray
 
 __all__ = ["ReductionDef", "Plan", "plan", "Stage"]
 
@@ -65,23 +74,32 @@ _MAX_SPLIT = 65535  # grid.y limit
 _UNROLL_COLS = 8
 _UNROLL_ROWS = 8
 _MAX_GRID_X = 2**20
+# A split reduction whose second pass one block does in at most this many more loop rounds than
+# the second launch's blocks would is fused into the first launch: the last block to finish (a
+# per-stream counter) combines the partials, in the same fixed order as the second launch. A
+# launch costs ~4 us of host time and a few us on the device; 4 rounds of dependent loads about
+# as much as the device part. Reasoned, not swept.
+_FUSE_STEPS = 4
+FUSE = True
 
 
 class Stage(tuple):
-    """What a compiled kernel is specialised on: (src, dst, group, unroll, vec, out_ndim, red_ndim, index_t)
-    src: 'map' (inputs through map_expr) or 'part' (partials); dst: 'out' (post_map) or 'part'."""
+    """What a compiled kernel is specialised on: (src, dst, group, unroll, vec, out_ndim, red_ndim, index_t,
+    group2, unroll2). src: 'map' (inputs through map_expr) or 'part' (partials); dst: 'out' (post_map),
+    'part' (partials) or 'fused' (partials, then the last block to finish combines them into the
+    outputs with `group2` threads per output and `unroll2` accumulators: one launch)."""
 
     __slots__ = ()
 
-    def __new__(cls, src, dst, group, unroll, vec, out_ndim, red_ndim, index_t):
-        return tuple.__new__(cls, (src, dst, group, unroll, vec, out_ndim, red_ndim, index_t))
+    def __new__(cls, src, dst, group, unroll, vec, out_ndim, red_ndim, index_t, group2=0, unroll2=0):
+        return tuple.__new__(cls, (src, dst, group, unroll, vec, out_ndim, red_ndim, index_t, group2, unroll2))
 
 
 class Plan:
     """How one reduction runs (pure data; see `plan`)."""
 
     __slots__ = ("n_out", "n_red", "out_dims", "out_strides", "red_dims", "red_strides", "group",
-                 "unroll", "vec", "split", "chunk", "grid_x", "index_t", "group2", "grid2", "unroll2")
+                 "unroll", "vec", "split", "chunk", "grid_x", "index_t", "group2", "grid2", "unroll2", "fused")
 
     def __repr__(self):
         return "Plan(" + ", ".join("{}={!r}".format(k, getattr(self, k)) for k in self.__slots__) + ")"
@@ -112,11 +130,13 @@ def _collapse_ordered(shape, strides_list):
 
 
 def plan(shape, in_strides, in_itemsizes, y_strides, raxes, *, aligned=None, keep_order=False,
-         sm_count=132, allow_vec=True) -> Plan:
+         sm_count=132, allow_vec=True, allow_fuse=None) -> Plan:
     """Plan the reduction of arrays of `shape` (strides `in_strides`, one tuple per input, already
     broadcast to `shape`) over the axes `raxes` into an output with byte strides `y_strides` over
     the kept axes. `aligned[k]`: input k's pointer is 16-byte aligned. `keep_order`: the reduced
-    index `_j` must be the C-order flat index over the reduced axes (arg reductions)."""
+    index `_j` must be the C-order flat index over the reduced axes (arg reductions).
+    `allow_fuse` (default: the module's FUSE): a split whose second pass is small runs in one
+    launch (`Plan.fused`)."""
     nd = len(shape)
     rset = set(raxes)
     kaxes = [i for i in range(nd) if i not in rset]
@@ -139,11 +159,11 @@ def plan(shape, in_strides, in_itemsizes, y_strides, raxes, *, aligned=None, kee
         p.red_dims, p.red_strides = _collapse_ordered(rshape, rs)
     else:
         p.red_dims, p.red_strides = _shapes.collapse_dims(rshape, rs)
-    _choose(p, in_itemsizes, aligned, sm_count, allow_vec)
+    _choose(p, in_itemsizes, aligned, sm_count, allow_vec, FUSE if allow_fuse is None else allow_fuse)
     return p
 
 
-def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec) -> None:
+def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True) -> None:
     n_out, n_red = p.n_out, p.n_red
     main = 0
     s_red = abs(p.red_strides[main][-1]) if p.red_dims else 0
@@ -208,6 +228,13 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec) -> None:
         p.grid2 = max(1, min(-(-n_out // (BLOCK // p.group2)), _MAX_GRID_X))
     else:
         p.group2 = p.grid2 = p.unroll2 = 0
+    # One launch when one block can do the second pass about as fast as the second launch's
+    # grid2 blocks: the rounds (of up to unroll2 loads per thread) it makes beyond those of one of
+    # them are at most _FUSE_STEPS. grid2 == 1 is always fused.
+    p.fused = False
+    if allow_fuse and split > 1:
+        rounds = -(-split // (p.group2 * p.unroll2))
+        p.fused = (-(-n_out // (BLOCK // p.group2)) - 1) * rounds <= _FUSE_STEPS
     # 32-bit indices when every byte offset and index product fits.
     big = n_out * max(n_red, split) > _INT32_MAX
     if not big:
@@ -235,7 +262,7 @@ class ReductionDef:
 
     __slots__ = ("name", "params", "out", "acc_ctype", "acc_size", "map_expr", "reduce_expr",
                  "identity", "post_map", "preamble", "options", "user_source", "key", "_kernels",
-                 "_arrays", "step")
+                 "_arrays", "step", "_launchers", "_in_first")
 
     def __init__(self, name, params, out, acc_ctype, acc_size, map_expr, reduce_expr, identity, post_map,
                  preamble="", options=(), user_source=None, step=None):
@@ -258,6 +285,9 @@ class ReductionDef:
         self.key = (name, tuple(p.key() for p in self.params), out.key(), acc_ctype, map_expr, reduce_expr,
                     identity, post_map, preamble, self.options, step)
         self._kernels = {}
+        self._launchers = {}
+        kinds = [p.kind for p in self.params]
+        self._in_first = kinds == sorted(kinds)  # 'in' < 'scalar': every array before every scalar
 
     # -- code generation -------------------------------------------------------------------
     def _declare(self, st: Stage) -> list:
@@ -270,10 +300,12 @@ class ReductionDef:
         decls += ["const {} _rs{}_{}".format(it, p.name, d) for p in self._arrays for d in range(st[6])]
         decls += ["const {} _rd{}".format(it, d) for d in range(st[6])]
         decls += ["const {} {}".format(it, n) for n in ("_n_out", "_n_red", "_chunk", "_pso", "_psj", "_pdo", "_pdc")]
+        if st[1] == "fused":
+            decls.append("unsigned int* __restrict__ _counter")
         return decls
 
     def kernel_name(self, st: Stage) -> str:
-        src, dst, group, unroll, vec, ond, rnd, index_t = st
+        src, dst, group, unroll, vec, ond, rnd, index_t, group2 = st[:9]
         parts = [self.name, "g{}".format(group), "o{}r{}".format(ond, rnd)]
         if vec > 1:
             parts.append("vec{}".format(vec))
@@ -281,15 +313,36 @@ class ReductionDef:
             parts.append("pass2")
         elif dst == "part":
             parts.append("split")
+        elif dst == "fused":
+            parts.append("fused{}".format(group2))
         if index_t is numpy.int64:
             parts.append("i64")
         return "__".join(parts)
 
     def source(self, st: Stage) -> tuple[str, str]:
         """(kernel name, CUDA source) for one specialisation. Pure: needs no device."""
-        src, dst, group, unroll, vec, ond, rnd, index_t = st
+        src, dst, group, unroll, vec, ond, rnd, index_t, group2, unroll2 = st
         it = "int" if index_t is numpy.int32 else "long long"
         kname = self.kernel_name(st)
+        kernel_t, pass_t, finish_t = _templates()
+        pass1 = self._pass(pass_t, src, "part" if dst == "fused" else dst, group, unroll, vec, ond, rnd, it)
+        finish = ""
+        if dst == "fused":
+            finish = finish_t.substitute(pass2=self._pass(pass_t, "fused", "out", group2, unroll2, 1, ond, rnd, it))
+        includes = []
+        if any(p.dtype.char == "e" or p.compute.char == "e" for p in self.params + (self.out,)):
+            includes += ["#define CUARRAY_HAS_HALF 1", "#include <cuda_fp16.h>"]
+        includes += ['#include "cuarray/common.cuh"', '#include "cuarray/ops.cuh"']
+        fields = dict(
+            includes="\n".join(includes), preamble=self.preamble, acc_t=self.acc_ctype, block=BLOCK, name=kname,
+            params=",\n    ".join(self._declare(st)), index_t=it, reduce_expr=self.reduce_expr, pass1=pass1,
+            finish=finish,
+        )
+        return kname, kernel_t.substitute(fields)
+
+    def _pass(self, pass_t, src, dst, group, unroll, vec, ond, rnd, it) -> str:
+        """One pass of the skeleton: `src` 'map' (inputs), 'part' (partials of an earlier launch)
+        or 'fused' (partials of this launch's other blocks); `dst` 'out' or 'part'."""
         names = [p.name for p in self._arrays] + [self.out.name]
         lines = []
         if ond:
@@ -300,8 +353,9 @@ class ReductionDef:
         for n in names:
             terms = " + ".join("_k{d} * _os{n}_{d}".format(d=d, n=n) for d in range(ond)) or "0"
             lines.append("const {} _ob_{} = {};".format(it, n, terms))
-        out_indexer = "\n    ".join(lines)
+        out_indexer = "\n      ".join(lines)
         red, load = [], []
+        step = None
         if src == "map":
             if rnd > 1:
                 red.append("{} _p = _j;".format(it))
@@ -317,9 +371,10 @@ class ReductionDef:
                 load.append(self._load(p, "_off_" + p.name))
             mapped = self.map_expr
             step = self.step
-        else:
+        elif src == "part":
             mapped = "_part_in[_o * _pso + _j * _psj]"
-            step = None
+        else:
+            mapped = "cuarray::load_cg(_part_out + (_o * _pdo + _j * _pdc))"
         if step is None:
             step = "{acc} = _reduce({acc}, (%s));" % mapped
         vload, lane_load = [], []
@@ -334,23 +389,22 @@ class ReductionDef:
                                  "*(const {st}*)((const char*){n}_ptr + _ob_{n}));".format(
                                      ct=compute_ctype(p.compute), n=p.name, st=_dtypes.ctype(p.dtype)))
         if dst == "out":
-            store = "{t}& {n} = *({t}*)((char*){n}_ptr + _ob_{n});\n      const _acc_t a = _t;\n      {pm};".format(
+            store = "{t}& {n} = *({t}*)((char*){n}_ptr + _ob_{n});\n        const _acc_t a = _t;\n        {pm};".format(
                 t=_dtypes.ctype(self.out.dtype), n=self.out.name, pm=self.post_map)
         else:
             store = "_part_out[_o * _pdo + (long long)blockIdx.y * _pdc] = _t;"
-        includes = []
-        if any(p.dtype.char == "e" or p.compute.char == "e" for p in self.params + (self.out,)):
-            includes += ["#define CUARRAY_HAS_HALF 1", "#include <cuda_fp16.h>"]
-        includes += ['#include "cuarray/common.cuh"', '#include "cuarray/ops.cuh"']
+        if src == "fused":  # one block walks every output and the whole reduced index (the chunks)
+            r0, r1, o0, ostep = "0", "({})gridDim.y".format(it), "0", "1"
+        else:
+            r0, r1 = "({})blockIdx.y * _chunk".format(it), "min(_r0 + _chunk, _n_red)"
+            o0, ostep = "({})blockIdx.x".format(it), "({})gridDim.x".format(it)
         fields = dict(
-            includes="\n".join(includes), preamble=self.preamble, acc_t=self.acc_ctype, block=BLOCK, name=kname,
-            params=",\n    ".join(self._declare(st)), index_t=it, reduce_expr=self.reduce_expr, group=group,
-            unroll=unroll, out_indexer=out_indexer, identity=self.identity, vec=vec,
-            vload="\n          ".join(vload), lane_load="\n            ".join(lane_load),
-            red_indexer="\n        ".join(red), load="\n        ".join(load), map=mapped, store=store,
-            step_u=step.format(acc="_acc[_u]"), step_0=step.format(acc="_acc[0]"),
+            block=BLOCK, index_t=it, group=group, unroll=unroll, out_indexer=out_indexer, identity=self.identity,
+            vec=vec, vload="\n            ".join(vload), lane_load="\n              ".join(lane_load),
+            red_indexer="\n          ".join(red), load="\n          ".join(load), store=store,
+            step_u=step.format(acc="_acc[_u]"), step_0=step.format(acc="_acc[0]"), r0=r0, r1=r1, o0=o0, ostep=ostep,
         )
-        return kname, _skeleton("reduction.cu").substitute(fields)
+        return pass_t.substitute(fields)
 
     @staticmethod
     def _load(p, off) -> str:
@@ -375,6 +429,9 @@ class ReductionDef:
         ond, rnd = len(p.out_dims), len(p.red_dims)
         if p.split == 1:
             return [(Stage("map", "out", p.group, p.unroll, p.vec, ond, rnd, p.index_t), (p.grid_x, 1), "only")]
+        if p.fused:
+            return [(Stage("map", "fused", p.group, p.unroll, p.vec, ond, rnd, p.index_t, p.group2, p.unroll2),
+                     (p.grid_x, p.split), "fused")]
         return [(Stage("map", "part", p.group, p.unroll, p.vec, ond, rnd, p.index_t), (p.grid_x, p.split), "first"),
                 (Stage("part", "out", p.group2, p.unroll2, 1, ond, rnd, p.index_t), (p.grid2, 1), "second")]
 
@@ -382,44 +439,55 @@ class ReductionDef:
     def run(self, shape, arrays, scalars, y, raxes, keep_order=False) -> None:
         """Reduce `arrays` (ndarrays for the 'in' params, each broadcastable to `shape`) over
         `raxes` into `y` (shape: `shape` without `raxes`). `scalars`: C-typed values in order."""
+        launcher = self.launcher(shape, arrays, y._strides, raxes, keep_order)
+        if self._in_first:
+            head = tuple(a.data.ptr for a in arrays) + tuple(scalars)
+        else:
+            head, ia, isc = [], 0, 0
+            for prm in self.params:
+                if prm.kind == "scalar":
+                    head.append(scalars[isc])
+                    isc += 1
+                else:
+                    head.append(arrays[ia].data.ptr)
+                    ia += 1
+        launcher(tuple(head), y.data.ptr)
+
+    def launcher(self, shape, arrays, y_strides, raxes, keep_order=False):
+        """The prepared launch(es) of this reduction for arrays laid out like `arrays` (shape and
+        strides, 16-byte alignment of their pointers) and an output of byte strides `y_strides`
+        over the kept axes, on the current device: a `_Launcher`, planned and compiled once per key."""
         in_strides = []
         for a in arrays:
             st = a._strides if a._shape == shape else _shapes.broadcast_to_strides(a._shape, a._strides, shape)
             in_strides.append(st)
         aligned = tuple(a.data.ptr % 16 == 0 for a in arrays)
-        sms = _device._sm_count(_device.get_device_id())
-        key = (shape, tuple(in_strides), tuple(a._dtype.itemsize for a in arrays), y._strides, tuple(raxes),
-               aligned, keep_order, sms)
-        p = _plans.get(key)
-        if p is None:
-            if len(_plans) > 4096:
-                _plans.clear()
-            p = _plans[key] = plan(shape, in_strides, key[2], y._strides, raxes, aligned=aligned,
-                                   keep_order=keep_order, sm_count=sms)
-        if p.n_out == 0:
-            return
-        part = None
-        if p.split > 1:
-            part = ndarray((p.n_out * p.split * self.acc_size,), numpy.uint8)
-        for st, grid, role in self.stages(p):
-            args = self._pack(st, p, arrays, scalars, y, part, role)
-            _launch.launch(self._kernel(st), grid, BLOCK, args)
+        dev = _device.get_device_id()
+        key = (shape, tuple(in_strides), y_strides, tuple(raxes), aligned, keep_order, dev, FUSE)
+        lau = self._launchers.get(key)
+        if lau is None:
+            if len(self._launchers) > 1024:
+                self._launchers.clear()
+            p = plan(shape, in_strides, tuple(a._dtype.itemsize for a in arrays), y_strides, raxes,
+                     aligned=aligned, keep_order=keep_order, sm_count=_device._sm_count(dev))
+            lau = self._launchers[key] = self._prepare(p)
+        return lau
 
-    def _pack(self, st, p: Plan, arrays, scalars, y, part, role) -> tuple:
+    def _prepare(self, p: Plan):
+        if p.n_out == 0:
+            return _no_launch
+        lau = _Launcher()
+        lau.plan = p
+        lau.steps = tuple((self._kernel(st), _launch.launch_config(grid, BLOCK), self._tail(st, p, role))
+                          for st, grid, role in self.stages(p))
+        lau.part_bytes = p.n_out * p.split * self.acc_size if p.split > 1 else 0
+        lau.fused = p.fused
+        return lau
+
+    def _tail(self, st, p: Plan, role) -> tuple:
+        """The kernel arguments after (inputs and scalars, y, part_in, part_out): strides, sizes."""
         it = st[7]
         out = []
-        ia = isc = 0
-        for prm in self.params:
-            if prm.kind == "scalar":
-                out.append(scalars[isc])
-                isc += 1
-            else:
-                out.append(arrays[ia].data.ptr)
-                ia += 1
-        out.append(y.data.ptr)
-        pptr = part.data.ptr if part is not None else 0
-        out.append(pptr if role == "second" else 0)
-        out.append(pptr if role == "first" else 0)
         ostr = p.out_strides[1:] + p.out_strides[:1]  # inputs, then y
         for s in ostr:
             out.extend(it(v) for v in s)
@@ -439,5 +507,96 @@ class ReductionDef:
         return tuple(out)
 
 
+class _Launcher:
+    """A plan made ready to launch: per launch the compiled kernel, its LaunchConfig and the
+    arguments after the pointers (`tail`), plus the size of the partials buffer. Called with the
+    leading arguments (input pointers and scalars, in parameter order) and the output's pointer;
+    does one allocation when the plan splits, and one or two launches on the current stream."""
+
+    __slots__ = ("plan", "steps", "part_bytes", "fused")
+
+    def __call__(self, head, y_ptr) -> None:
+        stream = _stream.get_current_stream()
+        cs = stream._cs
+        if cs is None:
+            cs = stream._core()
+        fn = _launch._launch_fn
+        if fn is None:
+            fn = _launch._launch_fn = _backend.core().launch
+        steps = self.steps
+        nbytes = self.part_bytes
+        if not nbytes:
+            kern, cfg, tail = steps[0]
+            fn(cs, cfg, kern, *head, y_ptr, 0, 0, *tail)
+            return
+        if self.fused:
+            ws = _workspaces.get((_device.get_device_id(), stream.ptr))
+            if ws is None or ws[2] < nbytes:
+                ws = _workspace(stream.ptr, nbytes)
+            kern, cfg, tail = steps[0]
+            fn(cs, cfg, kern, *head, y_ptr, 0, ws[1], *tail, ws[0])
+            return
+        part = _memory.alloc(nbytes)  # freed in stream order when this returns
+        pptr = part.ptr
+        (k1, c1, t1), (k2, c2, t2) = steps
+        fn(cs, c1, k1, *head, y_ptr, 0, pptr, *t1)
+        fn(cs, c2, k2, *head, y_ptr, pptr, 0, *t2)
+
+
+def _no_launch(head, y_ptr) -> None:
+    """The launcher of an empty output."""
+
+
+# The fused kernels' workspace, per (device, stream): (counter pointer, partials pointer, partials
+# bytes, partials MemoryPointer). The counter (the "last block done" test) is a 4-byte word, zero
+# between kernels (the last block resets it), never freed. The partials are only used inside one
+# kernel. Kernels of one stream run one after the other, so they share both; kernels of other
+# streams have their own. A stream keeps its workspace (a few KiB) for the life of the process.
+_workspaces: dict = {}
+_counter_slabs: dict = {}  # device -> [MemoryPointer of _SLAB words, next free word]
+_SLAB = 1024
+
+
+def _workspace(stream_ptr: int, nbytes: int) -> tuple:
+    """The workspace of the current device and stream `stream_ptr`, with partials of at least
+    `nbytes` (a larger one replaces the old, freed in stream order)."""
+    key = (_device.get_device_id(), stream_ptr)
+    ws = _workspaces.get(key)
+    counter = _new_counter(key[0]) if ws is None else ws[0]
+    if ws is None or ws[2] < nbytes:
+        size = max(4096, 1 << (nbytes - 1).bit_length())
+        mem = _memory.alloc(size)
+        ws = _workspaces[key] = (counter, mem.ptr, size, mem)
+    return ws
+
+
+def _new_counter(dev: int) -> int:
+    slab = _counter_slabs.get(dev)
+    if slab is None or slab[1] == _SLAB:
+        mem = _memory.alloc(_SLAB * 4)
+        mem.memset(0, _SLAB * 4)
+        _device.synchronize()  # zero before any stream's kernel reads it
+        slab = _counter_slabs[dev] = [mem, 0]
+    ptr = slab[0].ptr + 4 * slab[1]
+    slab[1] += 1
+    return ptr
+
+
 _shared_kernels: dict = {}
-_plans: dict = {}
+_template_parts: list = []
+
+
+def _templates():
+    """reduction.cu split at its `// @@` lines: (kernel, one pass, fused finish) Templates."""
+    if not _template_parts:
+        text = _skeleton("reduction.cu").template
+        pieces, cur = [], []
+        for line in text.splitlines(keepends=True):
+            if line.startswith("// @@"):
+                pieces.append("".join(cur))
+                cur = []
+            else:
+                cur.append(line)
+        pieces.append("".join(cur))
+        _template_parts.extend(string.Template(t) for t in pieces)
+    return _template_parts

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import numpy
 
+from ..cuda import device as _device
 from . import dtypes as _dtypes
 from . import shapes as _shapes
 from .elementwise import KernelParam, copyto_unchecked
 from .ndarray import _new_c, ndarray
 from .reduction import ReductionDef
 
-__all__ = ["reduce", "ufunc_reduce", "NOVALUE", "as_array", "reduced_shape"]
+__all__ = ["reduce", "ufunc_reduce", "NOVALUE", "as_array", "reduced_shape", "fast_key"]
 
 
 class _NoValueType:
@@ -215,14 +216,74 @@ _POST_CAST = "y = cuarray::cast<$Y>(a)"
 _POST_INITIAL = "y = cuarray::cast<$Y>(_reduce(a, _acc_t(_init)))"
 
 
+# -- the fast path ----------------------------------------------------------------------------------
+# A repeated call of a public reduction (`x.sum()`, `mean(x, axis=1)`...) without out=/where=/
+# initial= goes from one dictionary look-up, keyed by everything that changes the work (function,
+# dtype, shape, strides, axis, keepdims, dtype=, 16-byte alignment, device), to a prepared call:
+# allocate the output, then the launcher (`ReductionDef.launcher`) launches with the pointers.
+# `reduce(..., fast_key=)` fills it after a first call through the general path.
+FAST_PATH = True
+_fast: dict = {}
+_get_device_id = _device.get_device_id
+
+
+def fast_key(name, a, axis, keepdims, dtype):
+    """The fast-path key of the public reduction `name` on `a`, or None where the call must take
+    the general path (not a cuarray array, an axis or dtype= that is not plainly hashable...).
+    Callers have checked that out=, where= and initial= are absent."""
+    if not FAST_PATH or a.__class__ is not ndarray or keepdims.__class__ is not bool:
+        return None
+    if axis is not None and axis.__class__ is not int:
+        if axis.__class__ is not tuple or any(i.__class__ is not int for i in axis):
+            return None  # lists; 1.0 == 1 must not find the entry of axis=1
+    if dtype is not None and not isinstance(dtype, (numpy.dtype, type, str)):
+        return None
+    return (name, a._dtype, a._shape, a._strides, axis, keepdims, dtype, a.data.ptr & 15, _get_device_id())
+
+
+def reduce_fast(name, a, axis=None, dtype=None, out=None, keepdims=False, initial=NOVALUE, where=True):
+    """`reduce(name, ...)` for the public function of that name, through the fast path when the
+    call can take it (the table op `name` with no out=, where=, initial=)."""
+    if out is None and initial is NOVALUE and where is True:
+        key = fast_key(name, a, axis, keepdims, dtype)
+        f = _fast.get(key)
+        if f is not None:
+            return f(a)
+        return reduce(name, a, axis, dtype, None, keepdims, fast_key=key)
+    return reduce(name, a, axis, dtype, out, keepdims, initial, where)
+
+
+def _prepared(launcher, shape, dtype, scalars):
+    if scalars:
+        def call(a):
+            y = _new_c(shape, dtype)
+            launcher((a.data.ptr,) + scalars, y.data.ptr)
+            return y
+    else:
+        def call(a):
+            y = _new_c(shape, dtype)
+            launcher((a.data.ptr,), y.data.ptr)
+            return y
+    return call
+
+
+def clear_fast_path() -> None:
+    """Forget the prepared calls and launchers (after changing FAST_PATH or reduction.FUSE)."""
+    _fast.clear()
+    for d in _defs.values():
+        d._launchers.clear()
+
+
 # -- the driver -------------------------------------------------------------------------------------
 def reduce(op_name, a, axis=None, dtype=None, out=None, keepdims=False, initial=NOVALUE, where=True, *,
-           res_dtype=None, acc=None, extra=(), post=None, scalars=(), keep_order=False, op=None, tag=""):
+           res_dtype=None, acc=None, extra=(), post=None, scalars=(), keep_order=False, op=None, tag="",
+           fast_key=None):
     """Reduce `a` with the op `op_name` (a row of OPS) with NumPy's semantics; returns the result
     (an ndarray; 0-d for a full reduction). `extra`: more inputs ((name, array) broadcast to a's
     shape, e.g. the mean for var); `post`: a post_map using `a`, `y`, `$Y` (the output's C type)
     and `scalars` ((name, value numpy scalar)); `res_dtype`/`acc` override the table's dtypes;
-    `tag` names the kernel when `post` makes it another function (mean, var...)."""
+    `tag` names the kernel when `post` makes it another function (mean, var...). `fast_key`: the
+    caller's `fast_key(...)`; the call's launch is then kept under it for the next call."""
     op = op or OPS[op_name]
     a = as_array(a)
     raxes = normalize_axes(axis, a.ndim)
@@ -295,7 +356,15 @@ def reduce(op_name, a, axis=None, dtype=None, out=None, keepdims=False, initial=
         d = _definition(op, in_dtypes, names, acc, y_dtype, masked, post, tuple((n, v.dtype) for n, v in sc), tag)
         if masked:
             arrays.append(where_arr)
-        d.run(a._shape, arrays, tuple(_launch_scalar(v) for _, v in sc), y, raxes, keep_order=keep_order)
+        launch_scalars = tuple(_launch_scalar(v) for _, v in sc)
+        d.run(a._shape, arrays, launch_scalars, y, raxes, keep_order=keep_order)
+        if fast_key is not None and a._size and out is None and not masked and not extra and initial is NOVALUE:
+            if len(_fast) > 4096:
+                _fast.clear()
+            # The output is allocated in its final shape: keepdims' length-1 axes leave the C
+            # strides of the kept axes (all the launcher knows of y) unchanged.
+            _fast[fast_key] = _prepared(d.launcher(a._shape, arrays, y._strides, raxes, keep_order), final_shape,
+                                        y_dtype, launch_scalars)
     if target is not None:
         copyto_unchecked(target, y)
         y = target

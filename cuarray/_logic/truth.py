@@ -12,9 +12,9 @@ __all__ = ["all", "any"]
 
 def all(a, axis=None, out=None, keepdims=False, *, where=True):  # noqa: A001
     """See `numpy.all`."""
-    return _r.reduce("all", a, axis, None, out, keepdims, _r.NOVALUE, where)
+    return _r.reduce_fast("all", a, axis, None, out, keepdims, _r.NOVALUE, where)
 
 
 def any(a, axis=None, out=None, keepdims=False, *, where=True):  # noqa: A001
     """See `numpy.any`."""
-    return _r.reduce("any", a, axis, None, out, keepdims, _r.NOVALUE, where)
+    return _r.reduce_fast("any", a, axis, None, out, keepdims, _r.NOVALUE, where)

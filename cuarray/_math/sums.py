@@ -16,22 +16,22 @@ __all__ = ["sum", "prod", "nansum", "nanprod", "trace"]
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_r.NOVALUE, where=True):  # noqa: A001
     """See `numpy.sum`. Bool and small integers accumulate in int64 (uint64), float16 in float32."""
-    return _r.reduce("sum", a, axis, dtype, out, keepdims, initial, where)
+    return _r.reduce_fast("sum", a, axis, dtype, out, keepdims, initial, where)
 
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_r.NOVALUE, where=True):
     """See `numpy.prod`."""
-    return _r.reduce("prod", a, axis, dtype, out, keepdims, initial, where)
+    return _r.reduce_fast("prod", a, axis, dtype, out, keepdims, initial, where)
 
 
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_r.NOVALUE, where=True):
     """See `numpy.nansum`: NaNs count as zero."""
-    return _r.reduce("nansum", a, axis, dtype, out, keepdims, initial, where)
+    return _r.reduce_fast("nansum", a, axis, dtype, out, keepdims, initial, where)
 
 
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_r.NOVALUE, where=True):
     """See `numpy.nanprod`: NaNs count as one."""
-    return _r.reduce("nanprod", a, axis, dtype, out, keepdims, initial, where)
+    return _r.reduce_fast("nanprod", a, axis, dtype, out, keepdims, initial, where)
 
 
 def diagonal_view(a: ndarray, offset=0, axis1=0, axis2=1) -> ndarray:

@@ -19,18 +19,30 @@ _INTP = numpy.dtype(numpy.intp)
 
 
 def _arg(op, a, axis, out, keepdims):
+    key = None
+    if out is None:
+        key = _r.fast_key(op, a, axis, keepdims, None)
+        f = _r._fast.get(key)
+        if f is not None:
+            res = f(a)
+            if op.startswith("nan") and a._dtype.kind in "fc":
+                _check_all_nan(res)
+            return res
     a = _r.as_array(a)
     if axis is not None and not isinstance(axis, (int, numpy.integer)):
         raise TypeError("'{}' object cannot be interpreted as an integer".format(type(axis).__name__))
     if out is not None and out.dtype != _INTP:
         raise TypeError("Cannot cast array data from dtype('int64') to dtype('{}') according to the rule 'safe'"
                         .format(out.dtype))
-    res = _r.reduce(op, a, axis, None, out, keepdims, res_dtype=_INTP, keep_order=True)
-    if op.startswith("nan") and a.dtype.kind in "fc" and res.size:
-        lowest = _r.reduce("min", res).get()
-        if lowest < 0:
-            raise ValueError("All-NaN slice encountered")
+    res = _r.reduce(op, a, axis, None, out, keepdims, res_dtype=_INTP, keep_order=True, fast_key=key)
+    if op.startswith("nan") and a.dtype.kind in "fc":
+        _check_all_nan(res)
     return res
+
+
+def _check_all_nan(res):
+    if res.size and _r.reduce("min", res).get() < 0:
+        raise ValueError("All-NaN slice encountered")
 
 
 def argmax(a, axis=None, out=None, *, keepdims=False):

@@ -72,6 +72,12 @@ def _where_count(a, axis, where, keepdims):
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """See `numpy.mean`. Integers average in float64; float16 accumulates in float32."""
+    key = None
+    if out is None and where is True:
+        key = _r.fast_key("mean", a, axis, keepdims, dtype)
+        f = _r._fast.get(key)
+        if f is not None:
+            return f(a)
     a = _r.as_array(a)
     raxes = _r.normalize_axes(axis, a.ndim)
     dtype = None if dtype is None else _dtypes.normalize_dtype(dtype)
@@ -82,7 +88,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         if n == 0:
             warnings.warn("Mean of empty slice.", RuntimeWarning, stacklevel=2)
         return _r.reduce("sum", a, raxes, None, out, keepdims, res_dtype=res, acc=acc, post=_DIVIDE,
-                         scalars=(("_div", numpy.float64(n)),), tag="mean")
+                         scalars=(("_div", numpy.float64(n)),), tag="mean", fast_key=key)
     _, true_divide, _, _ = _ufuncs()
     s = _r.reduce("sum", a, raxes, None, None, keepdims, where=where, res_dtype=acc, acc=acc)
     c = _where_count(a, raxes, where, keepdims).astype(_real(acc))

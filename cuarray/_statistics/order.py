@@ -14,12 +14,12 @@ __all__ = ["amax", "max", "amin", "min", "ptp", "nanmax", "nanmin"]
 
 def max(a, axis=None, out=None, keepdims=False, initial=_r.NOVALUE, where=True):  # noqa: A001
     """See `numpy.max`. NaN propagates; complex values compare lexicographically."""
-    return _r.reduce("max", a, axis, None, out, keepdims, initial, where)
+    return _r.reduce_fast("max", a, axis, None, out, keepdims, initial, where)
 
 
 def min(a, axis=None, out=None, keepdims=False, initial=_r.NOVALUE, where=True):  # noqa: A001
     """See `numpy.min`."""
-    return _r.reduce("min", a, axis, None, out, keepdims, initial, where)
+    return _r.reduce_fast("min", a, axis, None, out, keepdims, initial, where)
 
 
 amax = max
@@ -28,12 +28,12 @@ amin = min
 
 def nanmax(a, axis=None, out=None, keepdims=False, initial=_r.NOVALUE, where=True):
     """See `numpy.nanmax`: NaNs are ignored; an all-NaN slice gives NaN (no warning)."""
-    return _r.reduce("nanmax", a, axis, None, out, keepdims, initial, where)
+    return _r.reduce_fast("nanmax", a, axis, None, out, keepdims, initial, where)
 
 
 def nanmin(a, axis=None, out=None, keepdims=False, initial=_r.NOVALUE, where=True):
     """See `numpy.nanmin`."""
-    return _r.reduce("nanmin", a, axis, None, out, keepdims, initial, where)
+    return _r.reduce_fast("nanmin", a, axis, None, out, keepdims, initial, where)
 
 
 def ptp(a, axis=None, out=None, keepdims=False):

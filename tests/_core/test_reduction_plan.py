@@ -170,3 +170,33 @@ def test_reduction_kernel_source_compiles():
     assert "typedef float T;" in src and "y = sqrt(a);" in src and "${" not in src
     compiler.compile_cubin(src, arch="sm_90")
     assert isinstance(KernelParam, type)
+
+
+def test_fused_plans_and_kernels_compile():
+    # Split reductions whose second pass is one block's short work run as one launch.
+    p = plan((100_000,), [(4,)], [4], (), (0,), aligned=(True,))
+    assert p.split > 1 and p.fused
+    p = plan((1000, 100), [(400, 4)], [4], (4,), (0,), aligned=(True,))
+    assert p.strategy == "cols" and p.split > 1 and p.grid2 == 1 and p.fused
+    p = plan((16384, 16384), [(65536, 4)], [4], (4,), (0,), aligned=(True,))
+    assert p.split > 1 and not p.fused                                   # many outputs: second launch
+    p = plan((100_000,), [(4,)], [4], (), (0,), aligned=(True,), allow_fuse=False)
+    assert not p.fused
+    stages = [Stage("map", "fused", 256, 8, 4, 0, 1, numpy.int32, 256, 8),
+              Stage("map", "fused", 1, 8, 1, 1, 1, numpy.int32, 1, 8),
+              Stage("map", "fused", 32, 8, 1, 1, 2, numpy.int64, 32, 8)]
+    rows = [("sum", "f"), ("sum", "?"), ("prod", "D"), ("max", "e"), ("any", "d"), ("argmax", "f"),
+            ("nanargmin", "d"), ("count_nonzero", "F"), ("all", "b")]
+    out = []
+    for k, (op, c) in enumerate(rows):
+        dt = numpy.dtype(c)
+        o = R.OPS[op]
+        res = R.result_dtype(o.np_fn, dt)
+        acc = R.acc_dtype_for(o, dt, res)
+        post = "y = a.i" if o.acc == "arg" else R._POST_CAST
+        d = R._definition(o, ((dt, R._compute_for(o, dt, acc)),), ("x",), acc, res, k % 4 == 3, post, ())
+        name, src = d.source(stages[k % 3])
+        assert "__fused" in name and "load_cg(_part_out" in src and "${" not in src
+        out.append(src)
+    cubin, _ = compiler.compile_cubin("\n".join(out), arch="sm_90")
+    assert cubin[:4] == b"\x7fELF"

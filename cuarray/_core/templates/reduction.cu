@@ -2,8 +2,9 @@
 // `_G` threads cooperate on one output: 1 (a thread walks its output's elements: reductions over
 // the slow axis, coalesced across neighbouring outputs), 32 (a warp per output) or the whole
 // block. blockIdx.y picks the chunk [_r0, _r1) of the reduced index; with several chunks the
-// kernel writes partials that a second launch of this skeleton (source "partial") combines, in a
-// fixed order: results are the same run to run. Each thread keeps `_U` independent accumulators
+// kernel writes partials that a second pass of this skeleton (source "partial") combines, in a
+// fixed order: results are the same run to run. The second pass is either a second launch or,
+// when the partials are few, fused: the last block to finish runs it (section @@finish@@). Each thread keeps `_U` independent accumulators
 // (loads in flight, shorter rounding chains), then the group combines them by shuffles (and
 // shared memory for a block). Holes:
 //   <acc_t>        C type of the accumulator `a`/`b` (reduce_type)
@@ -15,6 +16,11 @@
 //                  or an op's cheaper in-order step (argmax)
 //   <vec>          elements per 16-byte load (1: no vector loop) and <vload>/<lane_load> for it
 //   <store>        writes `_t` (post_map into `y`, or the partial)
+//   <r0>/<r1>      the chunk of the reduced index; <o0>/<ostep>: the block's first output group
+//                  and the stride of the output loop (in groups of _GPB outputs)
+// The file holds three pieces (reduction.py splits it at the `// @@` lines): the kernel, whose
+// <pass1> is one pass (the second piece, filled in) and <finish> empty or the third piece with
+// <pass2> the fused second pass.
 // The preamble and typedefs sit in a namespace named after the kernel (the kernel keeps its C name).
 ${includes}
 #include "cuarray/reduction.cuh"
@@ -28,89 +34,110 @@ extern "C" __global__ void __launch_bounds__(${block}) ${name}(${params}) {
   const cuarray::loop_size<${index_t}> _in_ind{_n_out * _n_red};
   const cuarray::loop_size<${index_t}> _out_ind{_n_out};
   auto _reduce = [&](const _acc_t& a, const _acc_t& b) -> _acc_t { return (${reduce_expr}); };
-  constexpr int _G = ${group};
-  constexpr int _GPB = ${block} / _G;
-  constexpr int _U = ${unroll};
-  const int _lane = threadIdx.x % _G;
-  const ${index_t} _r0 = (${index_t})blockIdx.y * _chunk;
-  const ${index_t} _r1 = min(_r0 + _chunk, _n_red);
+${pass1}
+${finish}
+}
+}  // namespace ${name}_ns
+// @@pass@@
+// One pass: outputs from group <o0> in steps of <ostep> groups, reduced index [_r0, _r1).
+  {
+    constexpr int _G = ${group};
+    constexpr int _GPB = ${block} / _G;
+    constexpr int _U = ${unroll};
+    const int _lane = threadIdx.x % _G;
+    const ${index_t} _r0 = ${r0};
+    const ${index_t} _r1 = ${r1};
 #if ${group} > 32
-  __shared__ alignas(16) unsigned char _smem_raw[(${block} / 32) * sizeof(_acc_t)];
-  _acc_t* _sm = reinterpret_cast<_acc_t*>(_smem_raw);
+    __shared__ alignas(16) unsigned char _smem_raw[(${block} / 32) * sizeof(_acc_t)];
+    _acc_t* _sm = reinterpret_cast<_acc_t*>(_smem_raw);
 #endif
-  for (${index_t} _o = (${index_t})blockIdx.x * _GPB + threadIdx.x / _G; _o < _n_out;
-       _o += (${index_t})gridDim.x * _GPB) {
-    ${out_indexer}
-    _acc_t _acc[_U];
+    for (${index_t} _o = ${o0} * _GPB + threadIdx.x / _G; _o < _n_out; _o += ${ostep} * _GPB) {
+      ${out_indexer}
+      _acc_t _acc[_U];
 #pragma unroll
-    for (int _u = 0; _u < _U; ++_u) _acc[_u] = ${identity};
-    ${index_t} _j0 = _r0 + _lane;
+      for (int _u = 0; _u < _U; ++_u) _acc[_u] = ${identity};
+      ${index_t} _j0 = _r0 + _lane;
 #if ${vec} > 1
-    {
-      // 16-byte loads: _r0 is a multiple of ${vec}; the rows are aligned (checked on the host).
-      const ${index_t} _v1 = _r1 / ${vec};
-      ${index_t} _jv = _r0 / ${vec} + _lane;
-      for (; _jv + (_U - 1) * _G < _v1; _jv += _U * _G) {
+      {
+        // 16-byte loads: _r0 is a multiple of ${vec}; the rows are aligned (checked on the host).
+        const ${index_t} _v1 = _r1 / ${vec};
+        ${index_t} _jv = _r0 / ${vec} + _lane;
+        for (; _jv + (_U - 1) * _G < _v1; _jv += _U * _G) {
 #pragma unroll
-        for (int _u = 0; _u < _U; ++_u) {
-          const ${index_t} _jvu = _jv + _u * _G;
+          for (int _u = 0; _u < _U; ++_u) {
+            const ${index_t} _jvu = _jv + _u * _G;
+            ${vload}
+#pragma unroll
+            for (int _k = 0; _k < ${vec}; ++_k) {
+              const ${index_t} _j = _jvu * ${vec} + _k;
+              ${lane_load}
+              ${step_u}
+            }
+          }
+        }
+        for (; _jv < _v1; _jv += _G) {
+          const ${index_t} _jvu = _jv;
           ${vload}
 #pragma unroll
           for (int _k = 0; _k < ${vec}; ++_k) {
             const ${index_t} _j = _jvu * ${vec} + _k;
             ${lane_load}
-            ${step_u}
+            ${step_0}
           }
         }
+        _j0 = _v1 * ${vec} + _lane;
       }
-      for (; _jv < _v1; _jv += _G) {
-        const ${index_t} _jvu = _jv;
-        ${vload}
+#endif
+      for (; _j0 + (_U - 1) * _G < _r1; _j0 += _U * _G) {
 #pragma unroll
-        for (int _k = 0; _k < ${vec}; ++_k) {
-          const ${index_t} _j = _jvu * ${vec} + _k;
-          ${lane_load}
-          ${step_0}
+        for (int _u = 0; _u < _U; ++_u) {
+          const ${index_t} _j = _j0 + _u * _G;
+          ${red_indexer}
+          ${load}
+          ${step_u}
         }
       }
-      _j0 = _v1 * ${vec} + _lane;
-    }
-#endif
-    for (; _j0 + (_U - 1) * _G < _r1; _j0 += _U * _G) {
-#pragma unroll
-      for (int _u = 0; _u < _U; ++_u) {
-        const ${index_t} _j = _j0 + _u * _G;
+      for (; _j0 < _r1; _j0 += _G) {
+        const ${index_t} _j = _j0;
         ${red_indexer}
         ${load}
-        ${step_u}
+        ${step_0}
       }
-    }
-    for (; _j0 < _r1; _j0 += _G) {
-      const ${index_t} _j = _j0;
-      ${red_indexer}
-      ${load}
-      ${step_0}
-    }
-    _acc_t _t = _acc[0];
+      _acc_t _t = _acc[0];
 #pragma unroll
-    for (int _u = 1; _u < _U; ++_u) _t = _reduce(_t, _acc[_u]);
+      for (int _u = 1; _u < _U; ++_u) _t = _reduce(_t, _acc[_u]);
 #if ${group} > 1
 #pragma unroll
-    for (int _d = (_G < 32 ? _G : 32) / 2; _d > 0; _d >>= 1) _t = _reduce(_t, cuarray::shfl_down(_t, _d));
+      for (int _d = (_G < 32 ? _G : 32) / 2; _d > 0; _d >>= 1) _t = _reduce(_t, cuarray::shfl_down(_t, _d));
 #endif
 #if ${group} > 32
-    if ((threadIdx.x & 31) == 0) _sm[threadIdx.x / 32] = _t;
-    __syncthreads();
-    if (threadIdx.x < 32) {
-      _t = _sm[threadIdx.x < _G / 32 ? threadIdx.x : 0];
+      if ((threadIdx.x & 31) == 0) _sm[threadIdx.x / 32] = _t;
+      __syncthreads();
+      if (threadIdx.x < 32) {
+        _t = _sm[threadIdx.x < _G / 32 ? threadIdx.x : 0];
 #pragma unroll
-      for (int _d = _G / 64; _d > 0; _d >>= 1) _t = _reduce(_t, cuarray::shfl_down(_t, _d));
-    }
-    __syncthreads();
+        for (int _d = _G / 64; _d > 0; _d >>= 1) _t = _reduce(_t, cuarray::shfl_down(_t, _d));
+      }
+      __syncthreads();
 #endif
-    if (_lane == 0) {
-      ${store}
+      if (_lane == 0) {
+        ${store}
+      }
     }
   }
-}
-}  // namespace ${name}_ns
+// @@finish@@
+// Fused second pass: the last block of the grid to finish combines every output's
+// partials (written [out][chunk] or [chunk][out] into _part_out) in the fixed order of the
+// two-launch form, so results are the same bit for bit. `_counter` is zero before the launch and
+// the last block sets it back to zero (one counter per stream: kernels of a stream run in order).
+  {
+    __shared__ bool _last;
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) _last = atomicAdd(_counter, 1u) == gridDim.x * gridDim.y - 1;
+    __syncthreads();
+    if (!_last) return;
+    __threadfence();
+  }
+${pass2}
+  if (threadIdx.x == 0) *_counter = 0u;

@@ -118,6 +118,24 @@ __device__ __forceinline__ void arg_step(arg_pair<T>& a, const T& x, long long j
   }
 }
 
+// A value written by another block of the running kernel (fused second pass): loaded through L2
+// (ld.global.cg), never from this SM's L1, as words of the accumulator's alignment.
+template <int A> struct cg_word { typedef unsigned long long t; };
+template <> struct cg_word<1> { typedef unsigned char t; };
+template <> struct cg_word<2> { typedef unsigned short t; };
+template <> struct cg_word<4> { typedef unsigned int t; };
+template <typename T>
+__device__ __forceinline__ T load_cg(const T* p) {
+  typedef typename cg_word<(alignof(T) < 8 ? alignof(T) : 8)>::t W;
+  constexpr int N = sizeof(T) / sizeof(W);
+  W w[N];
+#pragma unroll
+  for (int k = 0; k < N; ++k) w[k] = __ldcg(reinterpret_cast<const W*>(p) + k);
+  T r;
+  memcpy(&r, w, sizeof(T));
+  return r;
+}
+
 // |x - m|^2 for var/std (complex: the squared modulus, a real number).
 template <typename T> __device__ __forceinline__ T abs2(T x) { return x * x; }
 template <typename T> __device__ __forceinline__ T abs2(complex<T> z) { return z.re * z.re + z.im * z.im; }
