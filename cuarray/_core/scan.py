@@ -5,16 +5,19 @@ input is brought to C order (an F-ordered input is scanned as its C-ordered tran
 no copy; any other layout is copied first) and seen as (outer, n, inner) around the scanned axis:
 
 - inner == 1 (the scanned axis is the contiguous one; 1-D arrays, `axis=-1`, `axis=None`): the
-  "flat" kernel, a single-pass scan with decoupled look-back over tiles of 256 threads x 16
-  elements, 16-byte vector loads and stores. Rows (outer > 1) are segments of the flat sequence,
+  "flat" kernel, a single-pass scan with decoupled look-back over tiles of 128 threads x 48
+  float32 (fewer elements of wider types, half as many when segmented), 16-byte vector loads and
+  stores; a tile's status (flag and value) is one 64-bit word
+  per 4 accumulator bytes, and one warp looks back over 32 predecessors per round trip. Rows (outer > 1) are segments of the flat sequence,
   so short and long rows run at the same rate.
 - inner > 1 and a long axis with few columns: the "columns" kernel, a thread per column (coalesced
   across the warp), 8 warps x R rows per block, the same look-back between row chunks.
 - inner > 1 with a short axis or many columns, and every non-associative operator
   (`subtract.accumulate`, ...): the "serial" kernel, a thread per column walking every row.
 
-Bytes moved: the input once and the output once, plus a status word and two accumulators per
-tile (per tile x column for the columns kernel) and one memset of the status words.
+Bytes moved: the input once and the output once, plus the status words of each tile (flat: 8
+bytes per 4 accumulator bytes; columns: a flag and two accumulators per tile x column) and one
+memset of the status words.
 
 Order of operations: NumPy adds sequentially (((x0 + x1) + x2) + ...); the parallel kernels add
 in a fixed tree (within a lane, across the warp, across warps, across tiles), so float results
@@ -26,6 +29,7 @@ float16); so cuarray's float16 cumsum is the more accurate one.
 from __future__ import annotations
 
 import math
+import os
 import pathlib
 import string
 import warnings
@@ -50,7 +54,22 @@ ASSOCIATIVE = frozenset({
 })
 
 _BLOCK = 256
-_ITEMS = 16          # elements per thread in a flat tile: tile = 4096 elements
+# Elements per thread in a flat tile, counted in 4-byte elements: 48 float32 (tile = 128 x 48 = 6144),
+# 24 float64/int64, 12 complex128; halved for the segmented kernel (its segment flags double the
+# registers). docs/perf-notes.md, "Flat scan look-back", has the sweep that chose 48 x 4 warps.
+_ITEMS = 48
+# Flat kernel knobs (scripts/perf/scan_variants.py sweeps them; docs/perf-notes.md has the numbers):
+# warps per block, tiles per lane in one look-back window (window = 32 x span tiles), polls of a
+# window before the look-back sleeps between polls. Non-default values are #defined into the source
+# and named in the kernel name.
+_FLAT_WARPS = 4
+_LOOKBACK_SPAN = 1
+_LOOKBACK_SPINS = 8
+_FLAT_DEFAULTS = (4, 1, 8)  # the macros' defaults in scan.cuh
+# Tuning hook: CUARRAY_SCAN_KNOBS="items,warps,span,spins" overrides the four (every process reads it,
+# so pytest-xdist workers and the benchmark see the same kernels).
+if os.environ.get("CUARRAY_SCAN_KNOBS"):
+    _ITEMS, _FLAT_WARPS, _LOOKBACK_SPAN, _LOOKBACK_SPINS = (int(v) for v in os.environ["CUARRAY_SCAN_KNOBS"].split(","))
 _COLUMN_BYTES = 64   # accumulator bytes per thread in the columns kernel: R = 16 for float32
 # Serial kernel for inner > 1 when the axis is this short or there are this many columns (a
 # thread per column then fills the GPU by itself).
@@ -109,6 +128,9 @@ class ScanOp:
         name = "_".join(parts) + "__" + layout
         if layout == "flat":
             name += "_k{}j{}".format(a, b) + ("_seg" if segmented else "") + ("_excl" if exclusive else "")
+            knobs = _flat_knobs()
+            if knobs != _FLAT_DEFAULTS:
+                name += "_w{}v{}s{}".format(*knobs)
         elif layout == "columns":
             name += "_r{}".format(a)
         return name
@@ -120,6 +142,13 @@ class ScanOp:
         if "e" in (self.in_dtype.char, self.out_dtype.char):
             includes += ["#define CUARRAY_HAS_HALF 1", "#include <cuda_fp16.h>"]
         includes += ['#include "cuarray/common.cuh"', '#include "cuarray/ops.cuh"']
+        warps = _FLAT_DEFAULTS[0]
+        if layout == "flat":
+            knobs = _flat_knobs()
+            warps = knobs[0]
+            for macro, v, d in zip(("WARPS", "SPAN", "SPINS"), knobs, _FLAT_DEFAULTS):
+                if v != d:
+                    includes.append("#define CUARRAY_SCAN_{} {}".format(macro, v))
         if exclusive and self.identity is None:
             raise ValueError("an exclusive {} scan needs an identity".format(self.name))
         src = _source_skeleton().substitute(
@@ -127,13 +156,13 @@ class ScanOp:
             in_t=_ctype(self.in_dtype), out_t=_ctype(self.out_dtype), acc_t=_ctype(self.acc_dtype),
             operation=self.operation, load_expr=self.load_expr,
             identity=self.identity if exclusive else "acc_t()",
-            layout=_LAYOUT_IDS[layout], vec=a or 1, rows=(b if layout == "flat" else a) or 1,
+            layout=_LAYOUT_IDS[layout], block=32 * warps, vec=a or 1, rows=(b if layout == "flat" else a) or 1,
             segmented="true" if segmented else "false", exclusive="true" if exclusive else "false",
         )
         return kname, src
 
     def kernel(self, layout: str, a: int = 0, b: int = 0, segmented=False, exclusive=False):
-        k = (layout, a, b, segmented, exclusive)
+        k = (layout, a, b, segmented, exclusive) + (_flat_knobs() if layout == "flat" else ())
         kern = self._kernels.get(k)
         if kern is None:
             kern = _shared_kernels.get((self.key, k))
@@ -148,16 +177,28 @@ class ScanOp:
 _shared_kernels: dict = {}
 
 
+def _flat_knobs() -> tuple:
+    return (_FLAT_WARPS, _LOOKBACK_SPAN, _LOOKBACK_SPINS)
+
+
 # ---------------------------------------------------------------------------------------------
 # Planning and launching over C-contiguous buffers
 
-def flat_shape(in_dtype, out_dtype, in_ptr: int = 0, out_ptr: int = 0) -> tuple[int, int]:
+def flat_shape(in_dtype, out_dtype, in_ptr: int = 0, out_ptr: int = 0, acc_dtype=None,
+               segmented=False) -> tuple[int, int]:
     """(K, J) of the flat kernel: K elements per 16-byte vector of the wider type (1 when a
-    pointer is not aligned to the vector), J rows so that K * J = 16 elements per thread."""
-    k = max(1, 16 // max(in_dtype.itemsize, out_dtype.itemsize))
+    pointer is not aligned to the vector), J rows so that K * J elements per thread is _ITEMS
+    4-byte elements' worth of the widest of the three types (halved when segmented)."""
+    widest = max(in_dtype.itemsize, out_dtype.itemsize)
+    k = max(1, 16 // widest)
     if in_ptr % (k * in_dtype.itemsize) or out_ptr % (k * out_dtype.itemsize):
         k = 1
-    return k, max(1, _ITEMS // k)
+    if acc_dtype is not None:
+        widest = max(widest, acc_dtype.itemsize)
+    items = min(_ITEMS, _ITEMS * 4 // widest)
+    if segmented:
+        items //= 2
+    return k, max(1, items // k)
 
 
 def column_rows(acc_dtype) -> int:
@@ -180,6 +221,15 @@ def _status(nparts: int, acc_dtype):
     return mem, p, p + 16, p + 16 + fl, p + 16 + fl + vals
 
 
+def _flat_status(nparts: int, acc_dtype):
+    """Look-back state of the flat kernel: [ticket][status words: ceil(acc bytes / 4) 64-bit words per
+    tile], all zeroed by one memset on the stream. Returns (memory, ticket, status)."""
+    nw = (acc_dtype.itemsize + 3) // 4
+    mem = _memory.alloc(16 + 8 * nw * nparts)
+    mem.memset_async(0, 16 + 8 * nw * nparts)
+    return mem, mem.ptr, mem.ptr + 16
+
+
 def run(op: ScanOp, in_ptr: int, out_ptr: int, outer: int, n: int, inner: int, exclusive=False) -> None:
     """Scan C-contiguous data of shape (outer, n, inner) along n, from `in_ptr` to `out_ptr`
     (may be equal: every kernel reads an element before it writes it, in one thread)."""
@@ -196,17 +246,18 @@ def run(op: ScanOp, in_ptr: int, out_ptr: int, outer: int, n: int, inner: int, e
                        (in_ptr, out_ptr, i64(n), i64(inner), i64(ncols)))
         return
     if inner == 1:
-        k, j = flat_shape(op.in_dtype, op.out_dtype, in_ptr, out_ptr)
-        tile = _BLOCK * k * j
-        nparts = -(-total // tile)
         segmented = outer > 1
+        k, j = flat_shape(op.in_dtype, op.out_dtype, in_ptr, out_ptr, op.acc_dtype, segmented)
+        block = 32 * _FLAT_WARPS
+        tile = block * k * j
+        nparts = -(-total // tile)
         kern = op.kernel("flat", k, j, segmented, exclusive)
         mem = None
-        ticket = flags = aggs = incls = 0
+        ticket = status = 0
         if nparts > 1:
-            mem, ticket, flags, aggs, incls = _status(nparts, op.acc_dtype)
-        _launch.launch(kern, nparts, _BLOCK, (in_ptr, out_ptr, i64(total), i64(n if segmented else 1),
-                                              ticket, flags, aggs, incls))
+            mem, ticket, status = _flat_status(nparts, op.acc_dtype)
+        _launch.launch(kern, nparts, block, (in_ptr, out_ptr, i64(total), i64(n if segmented else 1),
+                                             ticket, status))
         del mem  # stream-ordered pool: freed memory is reused only by later work on this stream
         return
     r = column_rows(op.acc_dtype)

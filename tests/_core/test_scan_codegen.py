@@ -119,8 +119,10 @@ def test_accumulator_types():
 
 def test_flat_shape_vectors():
     f4, f8, b, i8, c16 = map(numpy.dtype, ["f4", "f8", "?", "i8", "c16"])
-    assert scan.flat_shape(f4, f4) == (4, 4)
-    assert scan.flat_shape(f8, f8) == (2, 8)
-    assert scan.flat_shape(b, i8) == (2, 8)
-    assert scan.flat_shape(c16, c16) == (1, 16)
-    assert scan.flat_shape(f4, f4, in_ptr=4) == (1, 16)  # misaligned: scalar accesses
+    # (elements per 16-byte access, accesses per thread): 48 float32 per thread (tile 6144 with
+    # 4 warps), fewer for wide accumulators (register pressure; docs/perf-notes.md).
+    assert scan.flat_shape(f4, f4) == (4, 12)
+    assert scan.flat_shape(f8, f8) == (2, 12)
+    assert scan.flat_shape(b, i8) == (2, 12)
+    assert scan.flat_shape(c16, c16) == (1, 12)
+    assert scan.flat_shape(f4, f4, in_ptr=4) == (1, 48)  # misaligned: scalar accesses

@@ -7,6 +7,7 @@
 //   <load_expr>   the value an element contributes, from `x` (its value as acc_t); NaN -> 0 for nancumsum
 //   <identity>    the operator's identity (exclusive scans only)
 //   <layout>      0 flat (decoupled look-back), 1 columns, 2 serial
+//   <block>       flat: threads per block (32 x CUARRAY_SCAN_WARPS, defined in <includes> when not 4)
 //   <vec> <rows>  flat: elements per vector access (K) and rows per warp (J); columns: rows per thread (R)
 //   <segmented> <exclusive>  flat: rows of `seg` elements scanned separately; exclusive scan
 ${includes}
@@ -35,11 +36,11 @@ __device__ __forceinline__ acc_t identity() { return ${identity}; }
 }  // namespace ${ns}
 
 #if ${layout} == 0
-extern "C" __global__ void __launch_bounds__(256) ${name}(
+extern "C" __global__ void __launch_bounds__(${block}) ${name}(
     const ${ns}::in_t* __restrict__ in, ${ns}::out_t* __restrict__ out, const long long n, const long long seg,
-    unsigned* ticket, unsigned* flags, ${ns}::acc_t* aggs, ${ns}::acc_t* incls) {
+    unsigned* ticket, unsigned long long* status) {
   cuarray::scan::flat_scan<${vec}, ${rows}, ${segmented}, ${exclusive}, ${ns}::in_t, ${ns}::out_t, ${ns}::acc_t>(
-      ${ns}::op_t(), ${ns}::load_t(), ${ns}::identity(), in, out, n, seg, ticket, flags, aggs, incls);
+      ${ns}::op_t(), ${ns}::load_t(), ${ns}::identity(), in, out, n, seg, ticket, status);
 }
 #elif ${layout} == 1
 extern "C" __global__ void __launch_bounds__(256) ${name}(

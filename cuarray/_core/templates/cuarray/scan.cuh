@@ -27,11 +27,22 @@ namespace scan {
 
 enum : unsigned { EMPTY = 0u, AGGREGATE = 1u, INCLUSIVE = 2u };
 
-// Windows of 32 tiles a look-back may park before it waits (16 x 32 = 512 tiles deep).
+// Windows a look-back may park before it waits (flat: 16 x 32 x V tiles deep; columns: D chunks).
 #ifndef CUARRAY_SCAN_LOOKBACK_WINDOWS
 #define CUARRAY_SCAN_LOOKBACK_WINDOWS 16
 #endif
 constexpr int LOOKBACK_WINDOWS = CUARRAY_SCAN_LOOKBACK_WINDOWS;
+// flat_scan: warps per block, tiles per lane in one look-back window (window = 32 V tiles), polls
+// of a window before the look-back sleeps between polls. scan.py defines them when not default.
+#ifndef CUARRAY_SCAN_WARPS
+#define CUARRAY_SCAN_WARPS 4
+#endif
+#ifndef CUARRAY_SCAN_SPAN
+#define CUARRAY_SCAN_SPAN 1
+#endif
+#ifndef CUARRAY_SCAN_SPINS
+#define CUARRAY_SCAN_SPINS 8
+#endif
 
 // -- status words: acquire/release at GPU scope (no <cuda/atomic>: it costs NVRTC time) -------------
 __device__ __forceinline__ unsigned load_acquire(const unsigned* p) {
@@ -134,49 +145,118 @@ struct alignas(16) shared_array {
   __device__ __forceinline__ T& operator[](int i) { return reinterpret_cast<T*>(raw)[i]; }
 };
 
-// Exclusive prefix of tile `p` (p >= 1), computed by one warp; the result is valid in lane 0.
-// Window by window backwards (lane l of window i watches tile p-1-32i-l): a window whose tiles
-// nearer than its nearest INCLUSIVE tile are all non-EMPTY ends the walk; a window of AGGREGATEs
-// only is parked in shared memory (`park`, MAXW x 32 values) and the walk goes on, so a tile never
-// waits for its neighbours' look-backs (Merrill & Garland). Lane 0 then folds forward, from the
-// inclusive prefix found through every aggregate in tile order (see Determinism above). With
-// MAXW windows parked, the walk waits on the last window instead of going deeper.
-template <int MAXW, typename Acc, class Op>
-__device__ __forceinline__ Acc look_back(const Op& op, long long p, int lane, const unsigned* flags,
-                                         const Acc* aggs, const Acc* incls, Acc* park) {
+// -- flat_scan's tile status: value and flag in one 64-bit word ------------------------------------
+// A tile's status is NW = ceil(sizeof(Acc) / 4) 64-bit words, word k = (flag << 32) | (32-bit chunk k
+// of the value). Each word is written with one relaxed store and read with one relaxed load, so a
+// reader sees a flag and the chunk beside it together: no fence, no second read. A tile's status goes
+// EMPTY -> AGGREGATE -> INCLUSIVE (or EMPTY -> INCLUSIVE), so a reader that sees the same flag in
+// all NW words has the value published with that flag; words with different flags mean "caught
+// between two publications" and read as EMPTY (poll again).
+__device__ __forceinline__ unsigned long long load_relaxed64(const unsigned long long* p) {
+  unsigned long long v;
+  asm volatile("ld.relaxed.gpu.global.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void store_relaxed64(unsigned long long* p, unsigned long long v) {
+  asm volatile("st.relaxed.gpu.global.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+template <typename Acc>
+struct tile_status {
+  static constexpr int NW = words<Acc>::N;
+  static __device__ __forceinline__ void publish(unsigned long long* s, long long p, const Acc& v, unsigned flag) {
+    const words<Acc> r = to_words(v);
+#pragma unroll
+    for (int k = 0; k < NW; ++k) store_relaxed64(s + p * NW + k, ((unsigned long long)flag << 32) | r.w[k]);
+  }
+  static __device__ __forceinline__ unsigned read(const unsigned long long* s, long long p, Acc& v) {
+    unsigned long long t[NW];
+#pragma unroll
+    for (int k = 0; k < NW; ++k) t[k] = load_relaxed64(s + p * NW + k);
+    words<Acc> r;
+    const unsigned f = (unsigned)(t[0] >> 32);
+    bool same = true;
+#pragma unroll
+    for (int k = 0; k < NW; ++k) {
+      r.w[k] = (unsigned)t[k];
+      same = same && (unsigned)(t[k] >> 32) == f;
+    }
+    v = from_words<Acc>(r);
+    return same ? f : (unsigned)EMPTY;
+  }
+};
+
+// Exclusive prefix of tile `p` (p >= 1), computed by one warp; the result is valid in every lane.
+// Windows of 32 * V tiles backwards: in window i, lane l reads the status of the tiles at distance
+// d = 32 V i + 32 v + l + 1 (v < V), all in one round trip. A window whose tiles nearer than its
+// nearest INCLUSIVE tile are all non-EMPTY ends the walk; a window of AGGREGATEs only is parked in
+// shared memory (`park`, MAXW x V x 32 values, each lane its own) and the walk goes on, so a tile
+// never waits for its neighbours' look-backs (Merrill & Garland). The warp then folds forward, from
+// the inclusive prefix found through every aggregate in tile order, broadcasting each value with a
+// shuffle (see Determinism above). With MAXW windows parked, the walk waits on the last window.
+template <int V, int MAXW, typename Acc, class Op>
+__device__ __forceinline__ Acc look_back(const Op& op, long long p, int lane, const unsigned long long* status,
+                                         Acc* park) {
   int wi = 0;
   unsigned spins = 0;
   while (true) {
-    const long long q = p - 1 - 32LL * wi - lane;
-    const unsigned f = q >= 0 ? load_acquire(flags + q) : (unsigned)EMPTY;
-    const unsigned incl = __ballot_sync(0xffffffffu, f == INCLUSIVE);
-    const unsigned empty = __ballot_sync(0xffffffffu, f == EMPTY);
-    const int L = incl != 0u ? __ffs(incl) - 1 : 32;
-    const unsigned nearer = L == 32 ? 0xffffffffu : ((1u << L) - 1u);
-    if ((empty & nearer) == 0u) {
-      if (L < 32) {
-        if (lane < L) park[wi * 32 + lane] = load_value(aggs + q);
-        else if (lane == L) park[wi * 32 + lane] = load_value(incls + q);
-        __syncwarp();
+    Acc val[V];
+    unsigned incl[V], empty[V];
+#pragma unroll
+    for (int v = 0; v < V; ++v) {
+      const long long q = p - 1 - 32LL * (V * wi + v) - lane;
+      unsigned f = EMPTY;
+      val[v] = Acc();
+      if (q >= 0) f = tile_status<Acc>::read(status, q, val[v]);
+      incl[v] = __ballot_sync(0xffffffffu, f == INCLUSIVE);
+      empty[v] = __ballot_sync(0xffffffffu, f == EMPTY);
+    }
+    // Nearest INCLUSIVE (vs, L) and whether an EMPTY tile is nearer than it.
+    int vs = V, L = 32;
+    bool blocked = false;
+#pragma unroll
+    for (int v = 0; v < V; ++v) {
+      if (vs == V) {
+        if (incl[v] != 0u) {
+          vs = v;
+          L = __ffs(incl[v]) - 1;
+          blocked = blocked || (empty[v] & ((1u << L) - 1u)) != 0u;
+        } else {
+          blocked = blocked || empty[v] != 0u;
+        }
+      }
+    }
+    if (!blocked) {
+      if (vs < V) {
         Acc acc = Acc();
-        if (lane == 0) {
-          acc = park[wi * 32 + L];
-          for (int l = L - 1; l >= 0; --l) acc = op(acc, park[wi * 32 + l]);
-          for (int v = wi - 1; v >= 0; --v) {
-            for (int l = 31; l >= 0; --l) acc = op(acc, park[v * 32 + l]);
+#pragma unroll
+        for (int v = V - 1; v >= 0; --v) {
+#pragma unroll
+          for (int l = 31; l >= 0; --l) {
+            const Acc t = shfl(val[v], l);
+            if (v == vs && l == L) acc = t;
+            else if (v < vs || (v == vs && l < L)) acc = op(acc, t);
           }
         }
-        __syncwarp();
+        for (int wj = wi - 1; wj >= 0; --wj) {
+#pragma unroll
+          for (int v = V - 1; v >= 0; --v) {
+            const Acc mine = park[(wj * V + v) * 32 + lane];
+#pragma unroll
+            for (int l = 31; l >= 0; --l) acc = op(acc, shfl(mine, l));
+          }
+        }
         return acc;
       }
       if (wi + 1 < MAXW) {
-        park[wi * 32 + lane] = load_value(aggs + q);
+#pragma unroll
+        for (int v = 0; v < V; ++v) park[(wi * V + v) * 32 + lane] = val[v];
         ++wi;
         spins = 0;
         continue;
       }
     }
-    if (++spins > 8) __nanosleep(32);
+    if (++spins > CUARRAY_SCAN_SPINS) __nanosleep(32);
   }
 }
 
@@ -189,7 +269,7 @@ __device__ __forceinline__ void seg_combine(const Op& op, Acc& a, bool& fa, cons
 }
 
 // ---------------------------------------------------------------------------------------------------
-// flat_scan: block of 256 threads, tile of 256 * K * J elements. Warp w owns the contiguous run
+// flat_scan: block of 32 * WARPS threads, tile of 32 * WARPS * K * J elements. Warp w owns the contiguous run
 // [w * J * 32K, (w + 1) * J * 32K) of the tile, walked in J rows of 32K elements; in each row lane
 // l owns K consecutive elements, loaded and stored with one K-wide vector access (coalesced: the
 // warp's accesses in a row are one contiguous 32K-element run). In-register scan of the K
@@ -199,13 +279,13 @@ template <int K, int J, bool SEG, bool EXCL, typename In, typename Out, typename
 __device__ __forceinline__ void flat_scan(const Op& op, const Load& load, const Acc identity,
                                           const In* __restrict__ in, Out* __restrict__ out,
                                           const long long n, const long long seg, unsigned* ticket,
-                                          unsigned* flags, Acc* aggs, Acc* incls) {
-  constexpr int WARPS = 8, ROW = 32 * K, TILE = 256 * K * J;
+                                          unsigned long long* status) {
+  constexpr int WARPS = CUARRAY_SCAN_WARPS, V = CUARRAY_SCAN_SPAN, ROW = 32 * K, TILE = 32 * WARPS * K * J;
   __shared__ unsigned s_pid;
   __shared__ shared_array<Acc, WARPS> s_wtot;
   __shared__ bool s_wflag[WARPS];
   __shared__ shared_array<Acc, 1> s_prefix;
-  __shared__ shared_array<Acc, LOOKBACK_WINDOWS * 32> s_park;
+  __shared__ shared_array<Acc, LOOKBACK_WINDOWS * V * 32> s_park;
   const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
   if (tid == 0) s_pid = ticket != nullptr ? atomicAdd(ticket, 1u) : blockIdx.x;
   __syncthreads();
@@ -301,7 +381,7 @@ __device__ __forceinline__ void flat_scan(const Op& op, const Load& load, const 
     }
   }
   // Warp 0: the tile's aggregate, its publication, the look-back.
-  if (w == 0 && flags != nullptr) {
+  if (w == 0 && status != nullptr) {
     Acc A = s_wtot[0];
     bool Af = s_wflag[0];
     for (int q = 1; q < WARPS; ++q) {
@@ -310,14 +390,11 @@ __device__ __forceinline__ void flat_scan(const Op& op, const Load& load, const 
     }
     // A tile containing a segment start knows its inclusive value already.
     const bool known = p == 0 || (SEG && Af);
-    if (lane == 0) {
-      if (known) { store_value(incls + p, A); store_release(flags + p, INCLUSIVE); }
-      else { store_value(aggs + p, A); store_release(flags + p, AGGREGATE); }
-    }
+    if (lane == 0) tile_status<Acc>::publish(status, p, A, known ? INCLUSIVE : AGGREGATE);
     if (p > 0) {
-      const Acc E = look_back<LOOKBACK_WINDOWS>(op, p, lane, flags, aggs, incls, &s_park[0]);
+      const Acc E = look_back<V, LOOKBACK_WINDOWS>(op, p, lane, status, &s_park[0]);
       if (lane == 0) {
-        if (!known) { store_value(incls + p, op(E, A)); store_release(flags + p, INCLUSIVE); }
+        if (!known) tile_status<Acc>::publish(status, p, op(E, A), INCLUSIVE);
         s_prefix[0] = E;
       }
     }
