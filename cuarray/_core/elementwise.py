@@ -138,7 +138,7 @@ class Definition:
 
     __slots__ = ("name", "params", "operation", "preamble", "loop_prep", "after_loop", "key",
                  "options", "_kernels", "_arrays", "_nin_arrays", "user_source", "_vec", "_c_index",
-                 "_out_first")
+                 "_out_first", "_flat")
 
     def __init__(self, name, params, operation, preamble="", loop_prep="", after_loop="",
                  options=(), user_source=None):
@@ -153,6 +153,7 @@ class Definition:
         self.key = (name, tuple(p.key() for p in self.params), operation, preamble, loop_prep,
                     after_loop, self.options)
         self._kernels = {}
+        self._flat = {}
         self._arrays = tuple(p for p in self.params if p.kind in ("in", "out"))
         self._nin_arrays = sum(1 for p in self.params if p.kind == "in")
         # Vector width: 16 bytes of the widest array operand; no vectors when the operation can
@@ -274,11 +275,17 @@ class Definition:
                         break
                 else:
                     layout = "vec"
-            index_t = numpy.int32 if n <= _INT32_MAX else numpy.int64
-            kern = self._kernel(layout, 1, index_t)
-            args = self._pack(ptrs, scalars, raw, index_t) + (index_t(n),)
-            work = n // v if layout == "vec" else n
-            _launch.launch(kern, _launch.grid_one_pass(work, _BLOCK), _BLOCK, args)
+            # (kernel, grid, n as its C type) per (layout, n): building them costs ~1.5 us a call.
+            hit = self._flat.get((layout, n))
+            if hit is None:
+                index_t = numpy.int32 if n <= _INT32_MAX else numpy.int64
+                work = n // v if layout == "vec" else n
+                if len(self._flat) > 1024:
+                    self._flat.clear()
+                hit = self._flat[(layout, n)] = (self._kernel(layout, 1, index_t),
+                                                 _launch.grid_one_pass(work, _BLOCK), index_t(n))
+            kern, grid, n_c = hit
+            _launch.launch(kern, grid, _BLOCK, self._pack(ptrs, scalars, raw) + (n_c,))
             return
         self._run_strided(arrays, scalars, shape, raw, n)
 
@@ -310,7 +317,7 @@ class Definition:
             if v > 1 and n >= v and all(p % (a._dtype.itemsize * v) == 0 for a, p in zip(arrays, ptrs)):
                 layout = "vec"
             kern = self._kernel(layout, 1, index_t)
-            args = self._pack(ptrs, scalars, raw, index_t) + (index_t(n),)
+            args = self._pack(ptrs, scalars, raw) + (index_t(n),)
             work = n // v if layout == "vec" else n
             _launch.launch(kern, _launch.grid_one_pass(work, _BLOCK), _BLOCK, args)
             return
@@ -331,10 +338,10 @@ class Definition:
             extra.extend(index_t(s) for s in st)
         extra.extend(index_t(d) for d in cshape)
         extra.append(index_t(n))
-        args = self._pack(ptrs, scalars, raw, index_t) + tuple(extra)
+        args = self._pack(ptrs, scalars, raw) + tuple(extra)
         _launch.launch(kern, _launch.grid_one_pass(n, _BLOCK), _BLOCK, args)
 
-    def _pack(self, ptrs, scalars, raw, index_t) -> tuple:
+    def _pack(self, ptrs, scalars, raw) -> tuple:
         """Values in C parameter order (the order of `self.params`)."""
         out = []
         ia = isc = ir = 0
