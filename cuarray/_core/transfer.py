@@ -2,9 +2,9 @@
 
 Dense arrays (C- or F-contiguous) move with one copy; other layouts are packed on the device
 first (device-to-host) or on the host first (host-to-device), so each transfer is one contiguous
-copy over the bus. Pageable host memory: the driver returns from a host-to-device copy once the
-host buffer has been staged, and from a device-to-host copy once it is complete, so host buffers
-can be released right after the call.
+copy over the bus. The host buffer may always be released (or changed) as soon as a call
+returns: small uploads are copied into a pinned block first (the driver may read a pageable
+source after returning, see `_h2d`), large ones go through staging, and downloads synchronise.
 
 Transfers larger than `PINNED_THRESHOLD` bytes go through our own pinned staging (`_staging.py`):
 two pinned buffers of `PINNED_CHUNK` bytes, so the host copy of one chunk overlaps the bus copy of
@@ -12,6 +12,8 @@ the other. The same rules hold (the host buffer may be released when the call re
 """
 
 from __future__ import annotations
+
+import ctypes
 
 import numpy
 
@@ -35,7 +37,14 @@ def _h2d(dst_ptr, host: numpy.ndarray, nbytes: int, stream) -> None:
         else:
             _staging.upload(dst_ptr, host, nbytes, stream)
     else:
-        dst_ptr.copy_from_host_async(host.ctypes.data, nbytes, stream)
+        # The driver may read a pageable source after returning (CUDA only says it "may" stage
+        # it, and Hopper can DMA from pageable memory), while `host` is often a temporary the
+        # caller drops at once: seen on an H200 as random garbage (recycled Python heap) in
+        # small uploads. So copy into a pinned block first; the block is recycled only after an
+        # event on `stream` says the bus copy is done, and the upload stays asynchronous.
+        blk = _pinned.alloc_pinned_memory(nbytes)
+        ctypes.memmove(blk.ptr, host.ctypes.data, nbytes)
+        dst_ptr.copy_from_host_async(blk, nbytes, stream)
 
 
 def _d2h(host: numpy.ndarray, src_ptr, nbytes: int, stream) -> None:
