@@ -259,7 +259,7 @@ class ufunc:
         d = self._definition(loop, in_kinds, out_dtypes, masked)
         if (outs is None and not masked and self.nout == 1 and dtype is None and casting == "same_kind"
                 and order == "K" and nin <= 2):
-            self._register_fast(in_types, loop, d)
+            self._register_fast(in_types, args, arrays, loop, d)
         operands = [a for a in arrays if a is not None]
         if masked:
             operands.append(where)
@@ -273,11 +273,19 @@ class ufunc:
             return out_arrays[0]
         return out_arrays
 
-    def _register_fast(self, in_types, loop, d) -> None:
-        """Prepare the contiguous fast path for this combination of input types."""
-        pattern = tuple(isinstance(t, numpy.dtype) for t in in_types)
-        if not any(pattern) or any(t not in (int, float) for t in in_types if not isinstance(t, numpy.dtype)):
+    def _register_fast(self, in_types, args, arrays, loop, d) -> None:
+        """Prepare the contiguous fast path for this combination of input types.
+
+        The fast key holds only dtypes (arrays) and `int`/`float` (Python scalars), so it is
+        registered only from a call whose inputs are exactly those: a NumPy scalar's key entry
+        is its dtype, like an array's, and a kernel taking it by value must never serve two
+        arrays (that launched a scalar kernel with a pointer in the scalar's slot)."""
+        pattern = tuple(a is not None for a in arrays)
+        if not any(pattern):
             return
+        for a, x in zip(arrays, args):
+            if a is None and type(x) is not int and type(x) is not float:
+                return
         key = in_types[0] if len(in_types) == 1 else in_types
         if key not in self._fast:
             self._fast[key] = _make_fast(self, loop, d, pattern)

@@ -189,3 +189,17 @@ def test_comparison_with_out_of_range_python_int():
             numpy.testing.assert_array_equal(getattr(cp, op)(v, d).get(), getattr(numpy, op)(v, u8))
     with pytest.raises(OverflowError):
         d + 300
+
+
+def test_numpy_scalar_call_does_not_poison_array_fast_path():
+    # A NumPy scalar operand has the same dtype key as an array: a kernel that takes it by value
+    # must not be reused for two arrays (seen as garbage results in later, unrelated calls).
+    a = _rand(1000, numpy.float64)
+    b = _rand(1000, numpy.float64)
+    da, db = cp.asarray(a), cp.asarray(b)
+    for uf in ("subtract", "add", "multiply"):
+        f = getattr(cp, uf)
+        numpy.testing.assert_array_equal(f(da, numpy.float64(2.5)).get(), getattr(numpy, uf)(a, 2.5))
+        numpy.testing.assert_array_equal(f(numpy.float64(2.5), da).get(), getattr(numpy, uf)(2.5, a))
+        numpy.testing.assert_array_equal(f(da, db).get(), getattr(numpy, uf)(a, b))
+        numpy.testing.assert_array_equal(f(da, 2.5).get(), getattr(numpy, uf)(a, 2.5))
