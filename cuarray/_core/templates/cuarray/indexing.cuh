@@ -14,47 +14,33 @@ __device__ __forceinline__ void index_error(unsigned long long* err, long long v
   }
 }
 
-// *p = f(*p) atomically, for any element type of 1, 2, 4 or 8 bytes: a compare-and-swap loop on the
-// aligned 32- or 64-bit word that holds the element (ufunc.at for types without a native atomic).
+// *p = f(*p) atomically through a compare-and-swap on W, an unsigned integer of T's size.
+template <typename W, typename T, typename F>
+__device__ void cas_update(T* p, F f) {
+  W* w = reinterpret_cast<W*>(p);
+  W old = *w, assumed;
+  do {
+    assumed = old;
+    T v;
+    memcpy(&v, &assumed, sizeof(T));
+    T nv = f(v);
+    W n;
+    memcpy(&n, &nv, sizeof(T));
+    old = atomicCAS(w, assumed, n);
+  } while (old != assumed);
+}
+
+// *p = f(*p) atomically, for any element type of 1, 2, 4 or 8 bytes (ufunc.at for types without a
+// native atomic). 2-byte types use the native 16-bit CAS (sm_70+) on the element itself: editing
+// them inside their 32-bit word corrupted float16 results on an H200.
 template <typename T, typename F>
 __device__ void atomic_apply(T* p, F f) {
   if constexpr (sizeof(T) == 8) {
-    unsigned long long* w = reinterpret_cast<unsigned long long*>(p);
-    unsigned long long old = *w, assumed;
-    do {
-      assumed = old;
-      T v;
-      memcpy(&v, &assumed, 8);
-      T nv = f(v);
-      unsigned long long n;
-      memcpy(&n, &nv, 8);
-      old = atomicCAS(w, assumed, n);
-    } while (old != assumed);
+    cas_update<unsigned long long>(p, f);
   } else if constexpr (sizeof(T) == 4) {
-    unsigned int* w = reinterpret_cast<unsigned int*>(p);
-    unsigned int old = *w, assumed;
-    do {
-      assumed = old;
-      T v;
-      memcpy(&v, &assumed, 4);
-      T nv = f(v);
-      unsigned int n;
-      memcpy(&n, &nv, 4);
-      old = atomicCAS(w, assumed, n);
-    } while (old != assumed);
+    cas_update<unsigned int>(p, f);
   } else if constexpr (sizeof(T) == 2) {
-    // Native 16-bit CAS (sm_70+) on the element itself.
-    unsigned short* w = reinterpret_cast<unsigned short*>(p);
-    unsigned short old = *w, assumed;
-    do {
-      assumed = old;
-      T v;
-      memcpy(&v, &assumed, 2);
-      T nv = f(v);
-      unsigned short n;
-      memcpy(&n, &nv, 2);
-      old = atomicCAS(w, assumed, n);
-    } while (old != assumed);
+    cas_update<unsigned short>(p, f);
   } else if constexpr (sizeof(T) == 1) {
     // No 8-bit CAS: update the byte inside its aligned 32-bit word.
     const unsigned long long a = reinterpret_cast<unsigned long long>(p);
