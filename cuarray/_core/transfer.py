@@ -37,11 +37,10 @@ def _h2d(dst_ptr, host: numpy.ndarray, nbytes: int, stream) -> None:
         else:
             _staging.upload(dst_ptr, host, nbytes, stream)
     else:
-        # The driver may read a pageable source after returning (CUDA only says it "may" stage
-        # it, and Hopper can DMA from pageable memory), while `host` is often a temporary the
-        # caller drops at once: seen on an H200 as random garbage (recycled Python heap) in
-        # small uploads. So copy into a pinned block first; the block is recycled only after an
-        # event on `stream` says the bus copy is done, and the upload stays asynchronous.
+        # The driver may read a pageable source after returning (CUDA's API synchronisation
+        # notes only say it "may" stage it), while `host` is often a temporary the caller drops
+        # at once. So copy into a pinned block first; the block is recycled only after an event
+        # on `stream` says the bus copy is done, and the upload stays asynchronous.
         blk = _pinned.alloc_pinned_memory(nbytes)
         ctypes.memmove(blk.ptr, host.ctypes.data, nbytes)
         dst_ptr.copy_from_host_async(blk, nbytes, stream)
