@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy
 
 from .._core import shapes as _shapes
+from .._core.elementwise import copyto_unchecked
 from .._core.ndarray import ndarray
 
 __all__ = ["take", "take_along_axis", "choose", "compress", "diagonal", "select", "extract", "place",
@@ -116,9 +117,15 @@ def put(a, ind, v, mode="raise"):
     """See `numpy.put`: `a.flat[ind] = v`, `v` repeated as needed."""
     if not isinstance(a, ndarray):
         raise TypeError("put() needs a cuarray array")
-    flat = a.reshape(-1)
+    if not a.flags.writeable:
+        raise ValueError("assignment destination is read-only")
     if not a.flags.c_contiguous:
-        raise NotImplementedError("put on a non-contiguous array")
+        # NumPy's `a.flat` order is C order: work on a C-ordered copy, then write it back.
+        tmp = a.copy(order="C")
+        put(tmp, ind, v, mode)
+        copyto_unchecked(a, tmp)
+        return
+    flat = a.reshape(-1)
     idx = _apply_mode(_index_array(ind), a.size, mode)
     n = idx.size
     vv = v if isinstance(v, ndarray) else _asarray(numpy.asarray(v))
@@ -331,8 +338,14 @@ def fill_diagonal(a, val, wrap=False):
             raise ValueError("All dimensions of input must be of equal length")
         step = 1 + int(numpy.cumprod(a.shape[:-1]).sum())
         end = None
+    if not a.flags.writeable:
+        raise ValueError("assignment destination is read-only")
     if not a.flags.c_contiguous:
-        raise NotImplementedError("fill_diagonal on a non-contiguous array")
+        # NumPy fills `a.flat[::step]` (C order): fill a C-ordered copy, then write it back.
+        tmp = a.copy(order="C")
+        fill_diagonal(tmp, val, wrap)
+        copyto_unchecked(a, tmp)
+        return
     flat = a.reshape(-1)
     target = flat[:end:step]
     if isinstance(val, ndarray) or numpy.ndim(val) > 0:

@@ -108,16 +108,30 @@ def insert(arr, obj, values, axis=None):
 
 
 def trim_zeros(filt, trim="fb", axis=None):
-    """See `numpy.trim_zeros` (1-D). One host synchronisation for the first/last nonzero."""
-    from .._sorting.searching_nonzero import flatnonzero
+    """See `numpy.trim_zeros` (NumPy 2.2+: any ndim, `axis`). One small host read per trimmed axis:
+    `any(filt != 0)` over the other axes says where the nonzero span of that axis starts and ends."""
+    from .._core import shapes as _shapes
+    from .._logic.comparison import not_equal
+    from .._logic.truth import any as any_
 
     filt = _asarray(filt)
-    if filt.ndim != 1:
-        raise NotImplementedError("trim_zeros supports 1-D input")
-    nz = flatnonzero(filt).get()
-    trim = trim.lower()
-    if nz.size == 0:
-        return filt[:0]
-    start = int(nz[0]) if "f" in trim else 0
-    stop = int(nz[-1]) + 1 if "b" in trim else filt.shape[0]
-    return filt[start:stop]
+    low = trim.lower()
+    bad = set(low) - set("fb")
+    if bad:
+        raise ValueError("unexpected character(s) in `trim`: {!r}".format(trim))
+    nd = filt.ndim
+    if nd == 0:
+        return filt
+    axes = tuple(range(nd)) if axis is None else _shapes.normalize_axis_tuple(axis, nd, argname="axis")
+    nonzero = not_equal(filt, 0)
+    index = [slice(None)] * nd
+    for d in axes:
+        others = tuple(k for k in range(nd) if k != d)
+        span = numpy.flatnonzero(any_(nonzero, axis=others).get() if others else nonzero.get())
+        if span.size == 0:
+            index[d] = slice(0, 0)
+            continue
+        start = int(span[0]) if "f" in low else 0
+        stop = int(span[-1]) + 1 if "b" in low else filt.shape[d]
+        index[d] = slice(start, stop)
+    return filt[tuple(index)]

@@ -331,6 +331,17 @@ def test_inserting(dtype):
     mutate(lambda xp, a: xp.fill_diagonal(a, v[0]))
     mutate(lambda xp, a: xp.fill_diagonal(a.T.copy() if False else a, xp.asarray(v) if xp is not numpy else v, wrap=True))
 
+    # Non-contiguous targets (a transposed view): NumPy's `a.flat` positions are in C order.
+    def mutate_transposed(fn):
+        def run(xp):
+            base = h.copy() if xp is numpy else cuarray.asarray(h)
+            fn(xp, base.T)
+            return base
+        both(run)
+
+    mutate_transposed(lambda xp, a: xp.put(a, [0, 7, 3], xp.asarray(v) if xp is not numpy else v))
+    mutate_transposed(lambda xp, a: xp.fill_diagonal(a, v[0]))
+
 
 def test_choose_select_piecewise():
     a = rng.integers(0, 3, (3, 4))

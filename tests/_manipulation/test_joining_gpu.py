@@ -157,6 +157,16 @@ def test_adding_removing(dtype):
     both(lambda xp: xp.trim_zeros(H(xp, z)))
     both(lambda xp: xp.trim_zeros(H(xp, z), "b"))
     both(lambda xp: xp.trim_zeros(H(xp, z[:2])))
+    # N-d (NumPy 2.2+): every axis, or the ones named; all-zero input; errors.
+    z2 = numpy.zeros((5, 6), dtype)
+    z2[1, 2] = 1
+    z2[3, 4] = 1
+    both(lambda xp: xp.trim_zeros(H(xp, z2)))
+    both(lambda xp: xp.trim_zeros(H(xp, z2), "f", axis=1))
+    both(lambda xp: xp.trim_zeros(H(xp, z2), "B", axis=-1))
+    both(lambda xp: xp.trim_zeros(H(xp, numpy.zeros((2, 3), dtype))))
+    both(lambda xp: xp.trim_zeros(H(xp, z), "x"))
+    both(lambda xp: xp.trim_zeros(H(xp, z2), axis=5))
 
 
 @pytest.mark.parametrize("dtype", [numpy.float32, numpy.int16, numpy.complex128], ids=testing.dtype_id)
