@@ -184,8 +184,9 @@ def test_pad(dtype, mode):
     if mode == "constant":
         both(lambda xp: xp.pad(H(xp, h), ((1, 2), (3, 1)), constant_values=((1, 2), (3, 4))))
     if mode in ("reflect", "symmetric"):
-        with pytest.raises(NotImplementedError):
-            padding.pad(cuarray.asarray(h), 3, mode=mode, reflect_type="odd")
+        both(lambda xp: xp.pad(H(xp, h), 3, mode=mode, reflect_type="odd"))
+        both(lambda xp: xp.pad(H(xp, h), ((9, 1), (0, 11)), mode=mode, reflect_type="odd"))
+        both(lambda xp: xp.pad(H(xp, h[:1]), ((2, 3), (1, 0)), mode=mode, reflect_type="odd"))
 
 
 def test_pad_empty_and_errors():
