@@ -123,8 +123,9 @@ def unravel_index(indices, shape, order="C"):
     return outs
 
 
-def _ravel_def(ndim, dts, mode, order):
-    key = ("ravel", ndim, tuple(d.char for d in dts), mode, order)
+def _ravel_def(ndim, dts, modes, order):
+    """`modes`: one of 'raise', 'wrap', 'clip' per axis."""
+    key = ("ravel", ndim, tuple(d.char for d in dts), modes, order)
     d = _ravel_defs.get(key)
     if d is None:
         params = [KernelParam("m{}".format(k), "in", dt, _I64) for k, dt in enumerate(dts)]
@@ -134,6 +135,7 @@ def _ravel_def(ndim, dts, mode, order):
         axes = list(range(ndim)) if order == "C" else list(range(ndim - 1, -1, -1))
         lines = ["long long _acc = 0; bool _bad = false;"]
         for k in axes:
+            mode = modes[k]
             lines.append("{ long long _v = m%d;" % k)
             if mode == "wrap":
                 lines.append("_v %= _d{k}; if (_v < 0) _v += _d{k};".format(k=k))
@@ -143,7 +145,8 @@ def _ravel_def(ndim, dts, mode, order):
                 lines.append("if (_v < 0 || _v >= _d{k}) {{ cuarray::index_error(_err, _v, {k}, _d{k}); _bad = true; }}".format(k=k))
             lines.append("_acc = _acc * _d{k} + _v; }}".format(k=k))
         lines.append("out0 = _bad ? 0 : _acc;")
-        d = _ravel_defs[key] = Definition("cuarray_ravel_multi_{}d_{}".format(ndim, mode), params,
+        tag = modes[0] if len(set(modes)) == 1 else "_".join(modes)
+        d = _ravel_defs[key] = Definition("cuarray_ravel_multi_{}d_{}".format(ndim, tag), params,
                                           "\n    ".join(lines), preamble='#include "cuarray/indexing.cuh"')
     return d
 
@@ -155,11 +158,11 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
 
     dims = tuple(int(x) for x in dims)
     modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
-    if len(set(modes)) != 1:
-        raise NotImplementedError("per-axis modes are not supported; use one mode")
-    mode = modes[0]
-    if mode not in ("raise", "wrap", "clip"):
-        raise ValueError("clipmode must be one of 'clip', 'raise', or 'wrap'")
+    if len(modes) != len(dims):
+        raise ValueError("list of clipmodes has wrong length ({} instead of {})".format(len(modes), len(dims)))
+    for md in modes:
+        if md not in ("raise", "wrap", "clip"):
+            raise ValueError("clipmode must be one of 'clip', 'raise', or 'wrap'")
     if len(multi_index) != len(dims):
         raise ValueError("parameter multi_index must be a sequence of length {}".format(len(dims)))
     arrs = []
@@ -168,7 +171,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
             host = numpy.asarray(m)
             if host.dtype.kind not in "iu":
                 raise TypeError("only int indices permitted")
-            if mode == "raise" and host.size and ((host < 0) | (host >= dims[k])).any():
+            if modes[k] == "raise" and host.size and ((host < 0) | (host >= dims[k])).any():
                 raise ValueError("invalid entry in coordinates array")
             m = _up(host.astype(numpy.intp))
         elif m._dtype.kind not in "iu":
@@ -178,7 +181,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     out = ndarray(shape, _I64)
     if out._size:
         err = _indexing._err_buffer()
-        d = _ravel_def(len(dims), [a._dtype for a in arrs], mode, order)
+        d = _ravel_def(len(dims), [a._dtype for a in arrs], modes, order)
         d.run(tuple(arrs) + (out,), tuple(numpy.int64(x) for x in dims), shape, raw=(err,))
         _indexing._after_launch()
     return out

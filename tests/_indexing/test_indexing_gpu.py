@@ -284,6 +284,10 @@ def test_generating():
     both(lambda xp: xp.ravel_multi_index((xp.asarray([0, 5, -1]), xp.asarray([3, 0, 9])), (3, 4), mode="clip"))
     both(lambda xp: xp.ravel_multi_index(([0, 2, 1], [3, 0, 1]), (3, 4), order="F"))
     both(lambda xp: xp.ravel_multi_index(([0, 5], [3, 0]), (3, 4)))
+    # One mode per axis.
+    both(lambda xp: xp.ravel_multi_index((xp.asarray([1, 2]), xp.asarray([2, -1]), xp.asarray([9, 0])), (3, 4, 5),
+                                         mode=("raise", "wrap", "clip")))
+    both(lambda xp: xp.ravel_multi_index(([1], [2]), (3, 4), mode=("clip",)))
     both(lambda xp: xp.diag_indices(4, 3))
     both(lambda xp: xp.tril_indices(4, -1, 5))
     both(lambda xp: xp.triu_indices(3, 1))
