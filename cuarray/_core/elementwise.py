@@ -247,10 +247,12 @@ class Definition:
         return kern
 
     # -- launch ----------------------------------------------------------------------------
-    def run(self, arrays, scalars, shape, raw=(), size=None):
+    def run(self, arrays, scalars, shape, raw=(), size=None, serial=False):
         """Launch over `shape`. `arrays`: ndarrays for the 'in'/'out' params in param order
         (each broadcastable to `shape`); `scalars`: C-typed values for 'scalar' params in order;
-        `raw`: ndarrays for 'raw' params in order (passed as plain pointers)."""
+        `raw`: ndarrays for 'raw' params in order (passed as plain pointers). `serial`: one thread
+        walks every element in order (for updates that must happen one after another, e.g.
+        `ufunc.at` on 16-byte elements, which have no atomic compare-and-swap); flat layouts only."""
         n = _prod(shape) if size is None else size
         if n == 0:
             return
@@ -285,8 +287,13 @@ class Definition:
                 hit = self._flat[(layout, n)] = (self._kernel(layout, 1, index_t),
                                                  _launch.grid_one_pass(work, _BLOCK), index_t(n))
             kern, grid, n_c = hit
+            if serial:
+                _launch.launch(kern, 1, 1, self._pack(ptrs, scalars, raw) + (n_c,))
+                return
             _launch.launch(kern, grid, _BLOCK, self._pack(ptrs, scalars, raw) + (n_c,))
             return
+        if serial:
+            raise ValueError("serial launches need a flat layout")
         self._run_strided(arrays, scalars, shape, raw, n)
 
     def _run_strided(self, arrays, scalars, shape, raw, n):

@@ -629,9 +629,9 @@ def ufunc_at(uf, a, indices, b=None) -> None:
         ufunc_at(uf, _complex.real(a), indices, _complex.real(bc))
         ufunc_at(uf, _complex.imag(a), indices, _complex.imag(bc))
         return
-    if a._dtype.itemsize == 16:
-        raise NotImplementedError("{}.at on complex128 arrays is supported for add and subtract only".format(
-            uf.__name__))
+    # 16-byte elements (complex128) have no compare-and-swap: one thread applies every update in
+    # order, NumPy's own order (correct for repeated indices; slow for very many updates).
+    serial = a._dtype.itemsize == 16
     plan, items = _prepare(a, indices)
     view = _view_of(a, plan.view_index)
     arrays, _ = _index_arrays(plan, items, view._shape)
@@ -662,7 +662,8 @@ def ufunc_at(uf, a, indices, b=None) -> None:
     d = _ik.at_def(a._dtype, None if unary else b._dtype, loop.in_dtypes, loop.out_dtypes[0], uf._op_for(loop),
                    native, g.r, g.idx_dtypes(), unary, uf._preamble)
     err = _err_buffer()
-    d.run((), g.scalars(extra=extra), g.rshape, raw=(view,) + raw_b + tuple(arrays) + (err,), size=_prod(g.rshape))
+    d.run((), g.scalars(extra=extra), g.rshape, raw=(view,) + raw_b + tuple(arrays) + (err,), size=_prod(g.rshape),
+          serial=serial)
     _after_launch()
 
 

@@ -211,8 +211,6 @@ AT_DTYPES = [numpy.int8, numpy.int32, numpy.uint32, numpy.int64, numpy.uint64, n
 def test_ufunc_at(dtype, name):
     if numpy.dtype(dtype) == bool and name == "subtract":
         pytest.skip("NumPy has no boolean subtract")
-    if numpy.dtype(dtype).kind == "c" and name in ("maximum", "minimum", "multiply") and dtype == numpy.complex128:
-        pytest.skip("complex128 .at supports add/subtract only (documented)")
     base = (rand(20, dtype) if numpy.dtype(dtype).kind != "u" else rng.integers(0, 100, 20).astype(dtype))
     idx = rng.integers(-20, 20, 200)
     vals = (rand(200, dtype) if numpy.dtype(dtype).kind not in "u" else rng.integers(0, 5, 200).astype(dtype))
