@@ -314,23 +314,21 @@ class ndarray:
         self._scalar_check("bool")
         return bool(self.get().reshape(()))
 
-    def __int__(self) -> int:
-        self._scalar_check("int")
+    def _to_python(self, convert):
+        """int()/float()/complex(): NumPy 2 accepts only 0-d arrays (synchronising copy)."""
+        self._scalar_check(convert.__name__)
         if self.ndim > 0:
             raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
-        return int(self.get())
+        return convert(self.get())
+
+    def __int__(self) -> int:
+        return self._to_python(int)
 
     def __float__(self) -> float:
-        self._scalar_check("float")
-        if self.ndim > 0:
-            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
-        return float(self.get())
+        return self._to_python(float)
 
     def __complex__(self) -> complex:
-        self._scalar_check("complex")
-        if self.ndim > 0:
-            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
-        return complex(self.get())
+        return self._to_python(complex)
 
     def __index__(self) -> int:
         if self.ndim != 0 or not _dtypes.is_integer(self._dtype):

@@ -113,7 +113,10 @@ class Plan:
 
 
 def _collapse_ordered(shape, strides_list):
-    """Collapse neighbouring axes in their given (logical C) order only; drop length-1 axes."""
+    """Collapse neighbouring axes in their given (logical C) order only; drop length-1 axes.
+
+    Not `shapes.collapse_dims(..., keep_order=True)`: that one maps any size-0 shape to (0,),
+    while the planner keeps the zero-length axes of an empty reduced part as they are."""
     dims, out = [], [[] for _ in strides_list]
     for i, d in enumerate(shape):
         if d == 1:
