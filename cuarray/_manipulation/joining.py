@@ -1,15 +1,17 @@
 """Joining arrays (NumPy "Array manipulation / Joining arrays"): concatenate, stack, vstack,
 hstack, dstack, column_stack, row_stack.
 
-`concatenate` allocates the result once and copies each input into its slice: one copy per input
-(a memcpy when the slice and the input are both contiguous and of one dtype, else one strided
-kernel). Measured for 100 inputs of 4 MiB: see BENCHMARKS.md (concat row).
+`concatenate` allocates the result once. Inputs that are C-contiguous and of the result's dtype
+(the usual case) are copied by one batched kernel launch for all of them (`_core.batched_copy`),
+along any axis; the others (strided, or needing a cast) get one copy each, as do all inputs when
+there are fewer than `batched_copy.MIN_PIECES`. Measured for 100 inputs of 4 MiB: docs/benchmarks.md.
 """
 
 from __future__ import annotations
 
 import numpy
 
+from .._core import batched_copy as _batched_copy
 from .._core import dtypes as _dtypes
 from .._core import shapes as _shapes
 from .._core.elementwise import copyto_unchecked
@@ -76,15 +78,28 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
             raise TypeError("Cannot cast array data from {!r} to {!r} according to the rule '{}'".format(
                 a._dtype, res_dt, casting))
     res = out if out is not None else ndarray(shape, res_dt)
+    if res._size == 0:
+        return res
+    # Inputs that are C-contiguous and of the result's type go into one batched launch when the
+    # result is C-contiguous too; the others get one copy (or cast) each.
+    batch = []
+    rest = []
     start = 0
-    idx = [slice(None)] * nd
     for a in arrays:
         n = a.shape[axis]
-        if n:
-            idx[axis] = slice(start, start + n)
-            dst = res[tuple(idx)]
-            copyto_unchecked(dst, a)
+        if n and a._size:
+            (batch if res._c and a._c and a._dtype == res_dt else rest).append((a, start))
         start += n
+    if len(batch) < _batched_copy.MIN_PIECES:
+        rest += batch
+    else:
+        rows, pitch, pieces = _batched_copy.concat_geometry(
+            shape, axis, res._dtype.itemsize, [(a.data.ptr, a.shape[axis], s) for a, s in batch])
+        _batched_copy.copy_pieces(res.data.ptr, pitch, rows, pieces)
+    idx = [slice(None)] * nd
+    for a, s in rest:
+        idx[axis] = slice(s, s + a.shape[axis])
+        copyto_unchecked(res[tuple(idx)], a)
     return res
 
 

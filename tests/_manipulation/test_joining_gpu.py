@@ -99,6 +99,50 @@ def test_many_inputs():
     both(lambda xp: xp.concatenate([H(xp, p) for p in parts]))
 
 
+@pytest.mark.parametrize("dtype", [numpy.bool_, numpy.int8, numpy.float16, numpy.float32, numpy.int64,
+                                   numpy.complex128], ids=testing.dtype_id)
+@pytest.mark.parametrize("axis", [0, 1, 2, -1])
+def test_batched_concatenate(dtype, axis):
+    # Five or more same-dtype C-contiguous inputs take the one-launch path; odd lengths force
+    # narrow words, mixed-in views and other dtypes take the per-input path in the same call.
+    base = [3, 5, 7]
+    parts = []
+    for k in range(7):
+        shape = list(base)
+        shape[axis] = int(rng.integers(0, 6)) if k != 3 else 0
+        parts.append(rand(tuple(shape), dtype))
+    both(lambda xp: xp.concatenate([H(xp, p) for p in parts], axis=axis))
+    strided = rand((6, 10, 14), dtype)
+    other = rand(tuple(base), numpy.float64 if dtype != numpy.complex128 else numpy.complex64)
+
+    def mixed(xp):
+        v = H(xp, strided)[::2, ::-2, ::2]
+        return xp.concatenate([H(xp, p) for p in parts[:3]] + [v, H(xp, other)] + [H(xp, p) for p in parts[3:]],
+                              axis=axis)
+    both(mixed)
+    both(lambda xp: xp.stack([H(xp, p) for p in [parts[0]] * 4], axis=axis))
+
+
+def test_batched_concatenate_large_many_and_wide(monkeypatch):
+    from cuarray._core import batched_copy
+
+    big = [rand((int(n),), numpy.float32) for n in rng.integers(200_000, 1_500_000, 5)]
+    both(lambda xp: xp.concatenate([H(xp, p) for p in big]))
+    many = [rand((int(rng.integers(1, 4)), 3), numpy.int16) for _ in range(1500)]
+    both(lambda xp: xp.concatenate([H(xp, p) for p in many]))
+    both(lambda xp: xp.concatenate([H(xp, p) for p in many[:40]], axis=None))
+    both(lambda xp: xp.hstack([H(xp, numpy.ascontiguousarray(p.T)) for p in many[:40]]))
+
+    def with_out(xp):
+        out = xp.zeros((len(many[:50]) * 4, 3), numpy.int16)
+        out = out if xp is numpy else cuarray.asarray(out)
+        return xp.concatenate([H(xp, p) for p in many[:50]], out=out[:sum(p.shape[0] for p in many[:50])])
+    both(with_out)
+    monkeypatch.setattr(batched_copy, "_INT32_LIMIT", 0)  # the 64-bit index kernel
+    both(lambda xp: xp.concatenate([H(xp, p) for p in many[:30]], axis=0))
+    both(lambda xp: xp.concatenate([H(xp, numpy.ascontiguousarray(p.T)) for p in many[:30]], axis=1))
+
+
 @pytest.mark.parametrize("dtype", [numpy.float32, numpy.int8, numpy.complex128], ids=testing.dtype_id)
 def test_splitting(dtype):
     h = rand((6, 4, 3), dtype)

@@ -1,0 +1,118 @@
+"""One kernel launch that copies many dense pieces into one array (concatenate and friends).
+
+A piece is `rows` rows of `width` bytes stored densely at `src`; row r goes to
+``dst + r * dst_pitch + offset``. Concatenating C-contiguous arrays along axis k into a
+C-contiguous result is exactly that, with rows = prod(shape[:k]) and one piece per input.
+
+Why a kernel and not one copy per input: a copy costs ~9 us of host time (measured on an H200, 100
+inputs of 4 MiB: 0.95 ms, 9.5 us per input), while moving 8 MiB takes the device ~2 us. Here the
+host builds two small tables (pieces, and the first block of each piece), uploads them with one
+copy, and launches once; the kernel is in templates/batched_copy.cu.
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import numpy
+
+from ..cuda import compiler as _compiler
+from ..cuda import launch as _launch
+from ..cuda import memory as _memory
+from ..cuda import stream as _stream
+from . import transfer as _transfer
+
+__all__ = ["concat_geometry", "copy_pieces", "MIN_PIECES"]
+
+_TEMPLATE = pathlib.Path(__file__).parent / "templates" / "batched_copy.cu"
+_WORDS = {16: "uint4", 8: "unsigned long long", 4: "unsigned int", 2: "unsigned short", 1: "unsigned char"}
+_BLOCK = 256
+_ITEMS = 4  # words per thread; kBlock and kItems in the template
+_WORDS_PER_BLOCK = _BLOCK * _ITEMS
+# Below this many pieces the caller's per-piece copies are as cheap as the table upload plus one
+# launch (each side is ~2 host round trips of ~5 us).
+MIN_PIECES = 3
+# 32-bit word indices when every index the kernel forms stays below this (with a block of slack).
+_INT32_LIMIT = 2**31 - _WORDS_PER_BLOCK
+
+_source = None
+_kernels: dict = {}
+
+
+def _kernel(word_bytes: int, wide: bool):
+    key = (word_bytes, wide)
+    kern = _kernels.get(key)
+    if kern is None:
+        global _source
+        if _source is None:
+            _source = _TEMPLATE.read_text()
+        expr = "cuarray_batched_copy<{}, {}>".format(_WORDS[word_bytes], "unsigned long long" if wide else "unsigned")
+        mod = _compiler.compile_module(_source, name_expressions=(expr,), name="cuarray_batched_copy")
+        kern = _kernels[key] = mod.get_function(expr).kernel
+    return kern
+
+
+def word_size(*byte_counts: int) -> int:
+    """The widest word (16, 8, 4, 2 or 1 bytes) dividing every address, length and pitch given."""
+    acc = 16
+    for n in byte_counts:
+        while n % acc:
+            acc >>= 1
+    return acc
+
+
+def plan(pieces, rows: int, dst_ptr: int, dst_pitch: int):
+    """(word bytes, wide index?, table, number of blocks) for `pieces` = [(src, width, offset)] in bytes.
+
+    `table` is one uint64 array: 4 numbers per piece (src, words, width, offset; counts in words),
+    then first_block[0..n] (first_block[n] = number of blocks). Pieces must not be empty.
+    """
+    n = len(pieces)
+    w = word_size(dst_ptr, dst_pitch, *[b for p in pieces for b in p])
+    table = numpy.empty(5 * n + 1, dtype=numpy.uint64)
+    desc = table[:4 * n].reshape(n, 4)
+    desc[:, 0] = [p[0] for p in pieces]
+    widths = numpy.array([p[1] for p in pieces], dtype=numpy.uint64) // w
+    desc[:, 1] = widths * numpy.uint64(rows)
+    desc[:, 2] = widths
+    desc[:, 3] = numpy.array([p[2] for p in pieces], dtype=numpy.uint64) // w
+    blocks = (desc[:, 1] + numpy.uint64(_WORDS_PER_BLOCK - 1)) // numpy.uint64(_WORDS_PER_BLOCK)
+    first = table[4 * n:]
+    first[0] = 0
+    numpy.cumsum(blocks, out=first[1:])
+    nblocks = int(first[n])
+    wide = max(int(desc[:, 1].max()), rows * (dst_pitch // w)) >= _INT32_LIMIT
+    return w, wide, table, nblocks
+
+
+def concat_geometry(shape, axis: int, itemsize: int, parts):
+    """(rows, dst_pitch, pieces) that place C-contiguous inputs into a C-contiguous result of
+    `shape` concatenated along `axis`; `parts` = [(src address, length along axis, start)]."""
+    inner = itemsize
+    for d in shape[axis + 1:]:
+        inner *= d
+    rows = 1
+    for d in shape[:axis]:
+        rows *= d
+    return rows, shape[axis] * inner, [(ptr, n * inner, start * inner) for ptr, n, start in parts]
+
+
+def copy_pieces(dst_ptr: int, dst_pitch: int, rows: int, pieces) -> None:
+    """Copy every piece (src address, width bytes, offset bytes) of `rows` rows into the array at
+    `dst_ptr`, whose rows are `dst_pitch` bytes apart, on the current stream, in one launch."""
+    pieces = [p for p in pieces if p[1]]
+    if not pieces or rows == 0:
+        return
+    w, wide, table, nblocks = plan(pieces, rows, dst_ptr, dst_pitch)
+    if nblocks > _launch.MAX_GRID_X:
+        raise ValueError("batched copy of {} blocks exceeds the grid limit".format(nblocks))
+    kern = _kernel(w, wide)
+    stream = _stream.get_current_stream()
+    mem = _memory.alloc(table.nbytes)
+    _transfer._h2d(mem, table, table.nbytes, stream)  # stream-ordered: the kernel sees it
+    n = len(pieces)
+    index_t = numpy.uint64 if wide else numpy.uint32
+    _launch.launch(kern, nblocks, _BLOCK,
+                   (mem.ptr, mem.ptr + 32 * n, numpy.int32(n), dst_ptr, index_t(dst_pitch // w)), stream=stream)
+    # `mem` goes back to the pool when it is dropped here; the pool reuses it only after the work
+    # queued on this stream, so the kernel still reads the tables.
