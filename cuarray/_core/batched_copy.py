@@ -27,8 +27,9 @@ __all__ = ["concat_geometry", "copy_pieces", "MIN_PIECES"]
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "batched_copy.cu"
 _WORDS = {16: "uint4", 8: "unsigned long long", 4: "unsigned int", 2: "unsigned short", 1: "unsigned char"}
 _BLOCK = 256
-_ITEMS = 4  # words per thread; kBlock and kItems in the template
-_WORDS_PER_BLOCK = _BLOCK * _ITEMS
+_ITEMS = 4  # words per thread per chunk, chunks per block: kBlock, kItems, kChunks in the template
+_CHUNKS = 4
+_WORDS_PER_BLOCK = _BLOCK * _ITEMS * _CHUNKS
 # Below this many pieces the caller's per-piece copies are as cheap as the table upload plus one
 # launch (each side is ~2 host round trips of ~5 us).
 MIN_PIECES = 3

@@ -47,7 +47,7 @@ def run_model(heap, table, nblocks, n, w, dst, dst_pitch):
     desc = table[:4 * n].reshape(n, 4).astype(np.int64)
     first = table[4 * n:].astype(np.int64)
     assert first[n] == nblocks
-    per_block = bc._BLOCK * bc._ITEMS
+    per_block = bc._WORDS_PER_BLOCK
     for b in range(nblocks):
         p = find_piece(first, n, b)
         src, count, width, offset = desc[p]
