@@ -32,6 +32,7 @@ import os
 import numpy
 
 from . import index_kernels as _ik
+from . import mask_compact as _mask_compact
 from . import index_plan as _plan
 from . import shapes as _shapes
 from .ndarray import ndarray
@@ -364,6 +365,8 @@ def _gather(plan, view, arrays) -> ndarray:
 def _mask_getitem(view: ndarray, mask: ndarray) -> ndarray:
     k = mask.ndim
     flat = _flat_mask(mask)
+    if k == view.ndim and _mask_compact.supports(view):
+        return _mask_compact.compact(view, flat)  # no per-element prefix array
     pre, count = _prefix(flat)
     rest = view._shape[k:]
     out = ndarray((count,) + rest, view._dtype)

@@ -28,10 +28,10 @@ def _asarray(a) -> ndarray:
     return asarray(a)
 
 
-def _result_dtype(arrays, dtype):
+def _result_dtype(in_dtypes, dtype):
     if dtype is not None:
         return _dtypes.normalize_dtype(dtype)
-    return _dtypes.normalize_dtype(numpy.result_type(*[a._dtype for a in arrays]))
+    return _dtypes.normalize_dtype(numpy.result_type(*in_dtypes))
 
 
 def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
@@ -51,20 +51,25 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
         raise ValueError("zero-dimensional arrays cannot be concatenated")
     nd = first.ndim
     axis = _shapes.normalize_axis_index(axis, nd)
+    # Host cost matters here (100 inputs: the checks below run once per input), so shapes are
+    # compared as tuples and casts are checked once per distinct dtype.
+    ref = first._shape[:axis] + first._shape[axis + 1:]
     total = 0
     for i, a in enumerate(arrays):
-        if a.ndim != nd:
+        s = a._shape
+        if len(s) != nd:
             raise ValueError(
                 "all the input arrays must have same number of dimensions, but the array at index 0 has {} "
-                "dimension(s) and the array at index {} has {} dimension(s)".format(nd, i, a.ndim))
-        for d in range(nd):
-            if d != axis and a.shape[d] != first.shape[d]:
-                raise ValueError(
-                    "all the input array dimensions except for the concatenation axis must match exactly, but "
-                    "along dimension {}, the array at index 0 has size {} and the array at index {} has size {}".format(
-                        d, first.shape[d], i, a.shape[d]))
-        total += a.shape[axis]
-    shape = first.shape[:axis] + (total,) + first.shape[axis + 1:]
+                "dimension(s) and the array at index {} has {} dimension(s)".format(nd, i, len(s)))
+        if s[:axis] + s[axis + 1:] != ref:
+            d = next(d for d in range(nd) if d != axis and s[d] != first._shape[d])
+            raise ValueError(
+                "all the input array dimensions except for the concatenation axis must match exactly, but "
+                "along dimension {}, the array at index 0 has size {} and the array at index {} has size {}".format(
+                    d, first._shape[d], i, s[d]))
+        total += s[axis]
+    shape = first._shape[:axis] + (total,) + first._shape[axis + 1:]
+    in_dtypes = list(dict.fromkeys(a._dtype for a in arrays))
     if out is not None:
         if not isinstance(out, ndarray):
             raise TypeError("out must be a cuarray array")
@@ -72,11 +77,11 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
             raise ValueError("Output array is the wrong shape")
         res_dt = out.dtype
     else:
-        res_dt = _result_dtype(arrays, dtype)
-    for a in arrays:
-        if not numpy.can_cast(a._dtype, res_dt, casting):
+        res_dt = _result_dtype(in_dtypes, dtype)
+    for dt in in_dtypes:
+        if not numpy.can_cast(dt, res_dt, casting):
             raise TypeError("Cannot cast array data from {!r} to {!r} according to the rule '{}'".format(
-                a._dtype, res_dt, casting))
+                dt, res_dt, casting))
     res = out if out is not None else ndarray(shape, res_dt)
     if res._size == 0:
         return res

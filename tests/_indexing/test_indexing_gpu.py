@@ -29,6 +29,10 @@ dtypes = pytest.mark.parametrize("dtype", DTYPES, ids=testing.dtype_id)
 rng = numpy.random.default_rng()
 
 
+def H(xp, h):
+    return h if xp is numpy else cuarray.asarray(h)
+
+
 def rand(shape, dtype):
     if numpy.dtype(dtype) == bool:
         return rng.random(shape) < 0.5
@@ -267,6 +271,41 @@ def test_large_mask_multiblock():
     d = cuarray.asarray(x)[cuarray.asarray(host)]
     numpy.testing.assert_array_equal(d.get(), x[host])
     testing.assert_array_equal(searching_nonzero.flatnonzero(cuarray.asarray(host)).get(), numpy.flatnonzero(host))
+
+
+@dtypes
+@pytest.mark.parametrize("n", [1, 4097, 3 * 4096 + 5, (1 << 20) + 3])
+def test_mask_tile_compaction(dtype, n):
+    # x[mask] with a mask over all of a contiguous x takes the tile path (_core/mask_compact.py).
+    x = rand(n, dtype)
+    density = rng.choice([0.0, 0.03, 0.5, 1.0])
+    m = rng.random(n) < density
+    both(lambda xp: H(xp, x)[H(xp, m)])
+    # A mask at an odd address (byte loads) over an N-d array; bool bytes other than 1 count as True.
+    m2 = rng.random(n + 1) < 0.5
+    d2 = cuarray.asarray(m2.view(numpy.uint8) * numpy.uint8(7)).view(numpy.bool_)[1:]
+    numpy.testing.assert_array_equal(cuarray.asarray(x)[d2].get(), x[m2[1:]])
+
+
+def test_mask_tile_compaction_wide_offsets_and_alignment(monkeypatch):
+    from cuarray._core import mask_compact
+
+    x = rand(50_001, numpy.complex128)
+    m = rng.random(50_001) < 0.4
+    monkeypatch.setattr(mask_compact, "_INT32_OFFSETS_BELOW", 0)  # 64-bit counts and offsets
+    numpy.testing.assert_array_equal(cuarray.asarray(x)[cuarray.asarray(m)].get(), x[m])
+    monkeypatch.undo()
+    # complex128 at an 8-byte (not 16-byte) aligned address.
+    f = rng.standard_normal(2 * 4099 + 1)
+    c_host = f[1:].view(numpy.complex128)
+    c_dev = cuarray.asarray(f)[1:].view(numpy.complex128)
+    mm = rng.random(4099) < 0.5
+    numpy.testing.assert_array_equal(c_dev[cuarray.asarray(mm)].get(), c_host[mm])
+    # N-d mask over an N-d contiguous array, and the general path (mask over leading axes only).
+    y = rand((33, 65, 3), numpy.float32)
+    my = rng.random((33, 65, 3)) < 0.5
+    both(lambda xp: H(xp, y)[H(xp, my)])
+    both(lambda xp: H(xp, y)[H(xp, my[..., 0])])
 
 
 def test_generating():

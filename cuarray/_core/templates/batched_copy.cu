@@ -18,9 +18,9 @@ namespace batched_copy {
 
 constexpr int kBlock = 256;
 constexpr int kItems = 4;
-// Chunks of kBlock * kItems words per block. Finding the piece costs a block two dependent L2
-// reads (~1 us), about a tenth of the life of a block that moves one 16 KiB chunk; with four
-// chunks it is a fortieth.
+// Chunks of kBlock * kItems words per block, so that the piece search (two dependent L2 reads)
+// is paid once per 64 KiB of 16-byte words. Measured on an H200, 100 x 4 MiB: 217 us with one
+// chunk, 224 us with four (within run-to-run noise), against 201 us for torch.cat.
 constexpr int kChunks = 4;
 
 // The piece that owns block `b`: the largest p < n with first_block[p] <= b. One warp narrows the

@@ -1,0 +1,85 @@
+"""`x[mask]` for a boolean mask covering a C-contiguous `x`: tile counts, a scan of the counts, one
+compaction pass (kernels in templates/mask_compact.cu).
+
+The general mask path (indexing._mask_getitem) writes a prefix sum per mask element and reads it
+back: for 1 Gi elements that is 4 GiB written and read again on top of the data. Here only one count
+per tile of 4096 mask bytes is written; the compaction re-reads the mask (1 byte per element) and
+ranks the true elements of its tile with warp ballots. Traffic: mask twice, x once, result once.
+The one host synchronisation is the read of the total (the result's size).
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import numpy
+
+from ..cuda import compiler as _compiler
+from ..cuda import launch as _launch
+from .ndarray import ndarray
+
+__all__ = ["compact", "TILE"]
+
+_TEMPLATE = pathlib.Path(__file__).parent / "templates" / "mask_compact.cu"
+_THREADS = 256
+TILE = 4 * _THREADS * 4  # kTile: mask bytes per block
+_WORDS = {1: "unsigned char", 2: "unsigned short", 4: "unsigned int", 8: "unsigned long long",
+          16: "cuarray::mask_compact::word16"}
+_OFFSETS = {4: "int", 8: "long long"}
+# Masks shorter than this use 32-bit counts and offsets.
+_INT32_OFFSETS_BELOW = 2**31 - 1
+
+_source = None
+_kernels: dict = {}
+
+
+def kernel_names(itemsize: int, offset_bytes: int) -> tuple:
+    """The two name expressions (tile counts, compaction) of one instantiation."""
+    off = _OFFSETS[offset_bytes]
+    return ("cuarray_mask_tile_counts<{}>".format(off),
+            "cuarray_mask_compact<{}, {}>".format(_WORDS[itemsize], off))
+
+
+def _kernel_pair(itemsize: int, offset_bytes: int):
+    key = (itemsize, offset_bytes)
+    ks = _kernels.get(key)
+    if ks is None:
+        global _source
+        if _source is None:
+            _source = _TEMPLATE.read_text()
+        names = kernel_names(itemsize, offset_bytes)
+        mod = _compiler.compile_module(_source, name_expressions=names, name="cuarray_mask_compact")
+        ks = _kernels[key] = tuple(mod.get_function(nm).kernel for nm in names)
+    return ks
+
+
+def supports(x: ndarray) -> bool:
+    """Whether `compact` can take `x`: C-contiguous, its elements aligned to their size."""
+    size = x._dtype.itemsize
+    return x._c and size in _WORDS and x.data.ptr % min(size, 8) == 0
+
+
+def compact(x: ndarray, mask: ndarray) -> ndarray:
+    """The elements of the C-contiguous `x` where the contiguous bool `mask` (same number of
+    elements) is true, in memory order, as a new 1-D array. Synchronises once for the count."""
+    from .indexing import check_index_errors, inclusive_sum_1d
+
+    n = mask._size
+    if n == 0:
+        return ndarray((0,), x._dtype)
+    off_dt = numpy.dtype(numpy.int32) if n < _INT32_OFFSETS_BELOW else numpy.dtype(numpy.int64)
+    counts_k, compact_k = _kernel_pair(x._dtype.itemsize, off_dt.itemsize)
+    tiles = (n + TILE - 1) // TILE
+    aligned = numpy.int32(mask.data.ptr % 4 == 0)
+    counts = ndarray((tiles,), off_dt)
+    _launch.launch(counts_k, tiles, _THREADS, (mask.data.ptr, numpy.int64(n), aligned, counts.data.ptr))
+    incl = inclusive_sum_1d(counts, off_dt)
+    host = numpy.zeros(1, off_dt)
+    incl.data.__add__((tiles - 1) * off_dt.itemsize).copy_to_host(host.ctypes.data, off_dt.itemsize)
+    check_index_errors()  # a synchronisation point that happens anyway
+    total = int(host[0])
+    out = ndarray((total,), x._dtype)
+    if total:
+        _launch.launch(compact_k, tiles, _THREADS,
+                       (x.data.ptr, mask.data.ptr, numpy.int64(n), aligned, incl.data.ptr, out.data.ptr))
+    return out
