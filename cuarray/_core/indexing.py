@@ -145,6 +145,8 @@ def mask_nonzero(mask: ndarray, layout="rows"):
     (ndim, count) ("rows", for nonzero) or (count, ndim) ("cols", for argwhere)."""
     k = mask.ndim
     flat = _flat_mask(mask)
+    if 1 <= k <= _mask_compact.MAX_COORD_DIMS:
+        return _mask_compact.coords(flat, mask._shape, layout)  # no per-element prefix array
     pre, count = _prefix(flat)
     shape = (k, count) if layout == "rows" else (count, k)
     out = ndarray(shape, _I64)

@@ -1,5 +1,5 @@
-"""`x[mask]` for a boolean mask covering a C-contiguous `x`: tile counts, a scan of the counts, one
-compaction pass (kernels in templates/mask_compact.cu).
+"""`x[mask]` for a boolean mask covering a C-contiguous `x`, and `nonzero`/`argwhere`: tile counts, a
+scan of the counts, one compaction pass (kernels in templates/mask_compact.cu).
 
 The general mask path (indexing._mask_getitem) writes a prefix sum per mask element and reads it
 back: for 1 Gi elements that is 4 GiB written and read again on top of the data. Here only one count
@@ -18,7 +18,7 @@ from ..cuda import compiler as _compiler
 from ..cuda import launch as _launch
 from .ndarray import ndarray
 
-__all__ = ["compact", "TILE"]
+__all__ = ["compact", "coords", "supports", "TILE", "MAX_COORD_DIMS"]
 
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "mask_compact.cu"
 _THREADS = 256
@@ -40,16 +40,24 @@ def kernel_names(itemsize: int, offset_bytes: int) -> tuple:
             "cuarray_mask_compact<{}, {}>".format(_WORDS[itemsize], off))
 
 
-def _kernel_pair(itemsize: int, offset_bytes: int):
-    key = (itemsize, offset_bytes)
-    ks = _kernels.get(key)
+def coords_kernel_names(ndim: int, offset_bytes: int) -> tuple:
+    """Name expressions (tile counts, coordinates) for a mask of `ndim` dims."""
+    off = _OFFSETS[offset_bytes]
+    return ("cuarray_mask_tile_counts<{}>".format(off), "cuarray_mask_coords<{}, {}>".format(off, ndim))
+
+
+# Masks of up to this many dims get their coordinates from the tile kernel (d1 .. d7 parameters).
+MAX_COORD_DIMS = 8
+
+
+def _kernel_pair(names):
+    ks = _kernels.get(names)
     if ks is None:
         global _source
         if _source is None:
             _source = _TEMPLATE.read_text()
-        names = kernel_names(itemsize, offset_bytes)
         mod = _compiler.compile_module(_source, name_expressions=names, name="cuarray_mask_compact")
-        ks = _kernels[key] = tuple(mod.get_function(nm).kernel for nm in names)
+        ks = _kernels[names] = tuple(mod.get_function(nm).kernel for nm in names)
     return ks
 
 
@@ -59,27 +67,57 @@ def supports(x: ndarray) -> bool:
     return x._c and size in _WORDS and x.data.ptr % min(size, 8) == 0
 
 
-def compact(x: ndarray, mask: ndarray) -> ndarray:
-    """The elements of the C-contiguous `x` where the contiguous bool `mask` (same number of
-    elements) is true, in memory order, as a new 1-D array. Synchronises once for the count."""
+def _offset_dtype(n: int) -> numpy.dtype:
+    return numpy.dtype(numpy.int32) if n < _INT32_OFFSETS_BELOW else numpy.dtype(numpy.int64)
+
+
+def _count(mask: ndarray, counts_kernel, off_dt):
+    """(tiles, alignment flag, inclusive tile counts, total): the one host synchronisation."""
     from .indexing import check_index_errors, inclusive_sum_1d
 
     n = mask._size
-    if n == 0:
-        return ndarray((0,), x._dtype)
-    off_dt = numpy.dtype(numpy.int32) if n < _INT32_OFFSETS_BELOW else numpy.dtype(numpy.int64)
-    counts_k, compact_k = _kernel_pair(x._dtype.itemsize, off_dt.itemsize)
     tiles = (n + TILE - 1) // TILE
     aligned = numpy.int32(mask.data.ptr % 4 == 0)
     counts = ndarray((tiles,), off_dt)
-    _launch.launch(counts_k, tiles, _THREADS, (mask.data.ptr, numpy.int64(n), aligned, counts.data.ptr))
+    _launch.launch(counts_kernel, tiles, _THREADS, (mask.data.ptr, numpy.int64(n), aligned, counts.data.ptr))
     incl = inclusive_sum_1d(counts, off_dt)
     host = numpy.zeros(1, off_dt)
     incl.data.__add__((tiles - 1) * off_dt.itemsize).copy_to_host(host.ctypes.data, off_dt.itemsize)
     check_index_errors()  # a synchronisation point that happens anyway
-    total = int(host[0])
+    return tiles, aligned, incl, int(host[0])
+
+
+def compact(x: ndarray, mask: ndarray) -> ndarray:
+    """The elements of the C-contiguous `x` where the contiguous bool `mask` (same number of
+    elements) is true, in memory order, as a new 1-D array. Synchronises once for the count."""
+    n = mask._size
+    if n == 0:
+        return ndarray((0,), x._dtype)
+    off_dt = _offset_dtype(n)
+    counts_k, compact_k = _kernel_pair(kernel_names(x._dtype.itemsize, off_dt.itemsize))
+    tiles, aligned, incl, total = _count(mask, counts_k, off_dt)
     out = ndarray((total,), x._dtype)
     if total:
         _launch.launch(compact_k, tiles, _THREADS,
                        (x.data.ptr, mask.data.ptr, numpy.int64(n), aligned, incl.data.ptr, out.data.ptr))
     return out
+
+
+def coords(mask: ndarray, shape: tuple, layout: str):
+    """(int64 coordinates, count) of the true elements of the contiguous bool `mask` seen with
+    `shape` (1 to MAX_COORD_DIMS dims), as (ndim, count) ("rows") or (count, ndim) ("cols")."""
+    k = len(shape)
+    n = mask._size
+    off_dt = _offset_dtype(n)
+    if n == 0:
+        return ndarray((k, 0) if layout == "rows" else (0, k), numpy.dtype(numpy.int64)), 0
+    counts_k, coords_k = _kernel_pair(coords_kernel_names(k, off_dt.itemsize))
+    tiles, aligned, incl, total = _count(mask, counts_k, off_dt)
+    out = ndarray((k, total) if layout == "rows" else (total, k), numpy.dtype(numpy.int64))
+    if total:
+        stride_k, stride_r = (total, 1) if layout == "rows" else (1, k)
+        dims = [numpy.int64(d) for d in shape[1:]] + [numpy.int64(1)] * (MAX_COORD_DIMS - k)
+        _launch.launch(coords_k, tiles, _THREADS,
+                       (mask.data.ptr, numpy.int64(n), aligned, incl.data.ptr, out.data.ptr,
+                        numpy.int64(stride_k), numpy.int64(stride_r), *dims))
+    return out, total

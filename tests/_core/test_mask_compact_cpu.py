@@ -13,7 +13,9 @@ rng = np.random.default_rng()
 
 @pytest.mark.parametrize("offset_bytes", [4, 8])
 def test_every_instantiation_compiles(offset_bytes):
-    names = sorted({nm for size in mc._WORDS for nm in mc.kernel_names(size, offset_bytes)})
+    names = {nm for size in mc._WORDS for nm in mc.kernel_names(size, offset_bytes)}
+    names |= {nm for k in range(1, mc.MAX_COORD_DIMS + 1) for nm in mc.coords_kernel_names(k, offset_bytes)}
+    names = sorted(names)
     cubin, mapping = compiler.compile_cubin(mc._TEMPLATE.read_text(), arch="sm_90", name_expressions=names)
     assert cubin and set(mapping) == set(names)
 
@@ -55,4 +57,6 @@ def test_model_reproduces_mask_indexing(n):
     mask[mask == 1] = rng.choice([1, 2, 255], size=int(mask.sum()))  # any nonzero byte is True
     counts, out = model(x, mask)
     np.testing.assert_array_equal(out, x[mask != 0])
+    _, flat = model(np.arange(n), mask)  # the coordinates kernel emits the mask index instead
+    np.testing.assert_array_equal(flat, np.flatnonzero(mask))
     assert counts.max(initial=0) <= mc.TILE

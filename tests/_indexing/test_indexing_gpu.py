@@ -308,6 +308,19 @@ def test_mask_tile_compaction_wide_offsets_and_alignment(monkeypatch):
     both(lambda xp: H(xp, y)[H(xp, my[..., 0])])
 
 
+@pytest.mark.parametrize("shape", [(9000,), (70, 130), (5, 0, 3), (3, 40, 37), (2, 3, 2, 5, 3, 2, 7, 11),
+                                   (2,) * 9, ()])
+def test_nonzero_tile_coordinates(shape):
+    # Up to 8 dims the coordinates come from the tile kernel (_core/mask_compact.py); 9 and 0 dims
+    # take the prefix-sum path.
+    host = rng.random(shape) < rng.choice([0.0, 0.2, 0.7])
+    both(lambda xp: xp.nonzero(H(xp, host)))
+    both(lambda xp: xp.argwhere(H(xp, host)))
+    both(lambda xp: xp.flatnonzero(H(xp, host)))
+    num = (rng.integers(-2, 3, shape)).astype(numpy.int16)
+    both(lambda xp: xp.nonzero(H(xp, num)[..., ::-1] if num.ndim else H(xp, num)))
+
+
 def test_generating():
     both(lambda xp: xp.indices((3, 4)))
     both(lambda xp: xp.indices((3, 4), sparse=True))

@@ -4,7 +4,8 @@
 //   1. cuarray_mask_tile_counts: the number of true bytes of every tile.
 //   2. (host side) an inclusive scan of the counts gives each tile's output offset and the total.
 //   3. cuarray_mask_compact<Word, Offset>: each block re-reads its tile of the mask, ranks its true
-//      bytes in order with warp ballots, and moves those elements of x to out[offset + rank].
+//      bytes in order with warp ballots, and moves those elements of x to out[offset + rank];
+//      cuarray_mask_coords<Offset, K> writes their coordinates instead (nonzero, argwhere).
 //
 // Memory traffic: the mask twice, x once, out once; no per-element prefix array.
 // A thread reads 4 mask bytes per row as one 32-bit word (byte loads when the mask is not 4-byte
@@ -37,34 +38,13 @@ __device__ __forceinline__ unsigned mask_word(const unsigned char* __restrict__ 
 // 0xff in every byte of w that is nonzero (a bool byte other than 0 or 1 still counts as True).
 __device__ __forceinline__ unsigned true_bytes(unsigned w) { return __vcmpne4(w, 0u); }
 
-}  // namespace mask_compact
-}  // namespace cuarray
 
-template <typename Offset>
-__global__ void __launch_bounds__(cuarray::mask_compact::kThreads)
-    cuarray_mask_tile_counts(const unsigned char* __restrict__ mask, const long long n, const int aligned,
-                             Offset* __restrict__ counts) {
-  using namespace cuarray::mask_compact;
-  __shared__ unsigned warp_sums[kWarps];
-  const long long base = blockIdx.x * kTile + 4LL * threadIdx.x;
-  unsigned c = 0;
-#pragma unroll
-  for (int j = 0; j < kRows; ++j) c += __popc(true_bytes(mask_word(mask, base + j * 4LL * kThreads, n, aligned))) >> 3;
-  for (int d = 16; d > 0; d >>= 1) c += __shfl_down_sync(0xffffffffu, c, d);
-  if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x >> 5] = c;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    unsigned t = 0;
-    for (int w = 0; w < kWarps; ++w) t += warp_sums[w];
-    counts[blockIdx.x] = (Offset)t;
-  }
-}
-
-template <typename Word, typename Offset>
-__global__ void __launch_bounds__(cuarray::mask_compact::kThreads)
-    cuarray_mask_compact(const Word* __restrict__ x, const unsigned char* __restrict__ mask, const long long n,
-                         const int aligned, const Offset* __restrict__ inclusive_counts, Word* __restrict__ out) {
-  using namespace cuarray::mask_compact;
+// The compaction of one tile (the block's): ranks the tile's true bytes in memory order and calls
+// emit(r, e) for each, r its position in the result and e its index in the mask.
+template <typename Offset, typename Emit>
+__device__ __forceinline__ void compact_tile(const unsigned char* __restrict__ mask, const long long n,
+                                             const int aligned, const Offset* __restrict__ inclusive_counts,
+                                             Emit emit) {
   __shared__ unsigned row_warp_offset[kRows * kWarps];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const unsigned lower_lanes = (1u << lane) - 1u;
@@ -99,6 +79,60 @@ __global__ void __launch_bounds__(cuarray::mask_compact::kThreads)
     const long long pos = base + j * 4LL * kThreads;
 #pragma unroll
     for (int b = 0; b < 4; ++b)
-      if (hits[j] & (1u << (8 * b))) out[r++] = x[pos + b];
+      if (hits[j] & (1u << (8 * b))) emit(r++, pos + b);
   }
+}
+
+}  // namespace mask_compact
+}  // namespace cuarray
+
+template <typename Offset>
+__global__ void __launch_bounds__(cuarray::mask_compact::kThreads)
+    cuarray_mask_tile_counts(const unsigned char* __restrict__ mask, const long long n, const int aligned,
+                             Offset* __restrict__ counts) {
+  using namespace cuarray::mask_compact;
+  __shared__ unsigned warp_sums[kWarps];
+  const long long base = blockIdx.x * kTile + 4LL * threadIdx.x;
+  unsigned c = 0;
+#pragma unroll
+  for (int j = 0; j < kRows; ++j) c += __popc(true_bytes(mask_word(mask, base + j * 4LL * kThreads, n, aligned))) >> 3;
+  for (int d = 16; d > 0; d >>= 1) c += __shfl_down_sync(0xffffffffu, c, d);
+  if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x >> 5] = c;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned t = 0;
+    for (int w = 0; w < kWarps; ++w) t += warp_sums[w];
+    counts[blockIdx.x] = (Offset)t;
+  }
+}
+
+
+// x[mask]: out[r] = x[e].
+template <typename Word, typename Offset>
+__global__ void __launch_bounds__(cuarray::mask_compact::kThreads)
+    cuarray_mask_compact(const Word* __restrict__ x, const unsigned char* __restrict__ mask, const long long n,
+                         const int aligned, const Offset* __restrict__ inclusive_counts, Word* __restrict__ out) {
+  cuarray::mask_compact::compact_tile(mask, n, aligned, inclusive_counts,
+                                      [&](long long r, long long e) { out[r] = x[e]; });
+}
+
+// nonzero / argwhere of a C-contiguous mask of K dims (d1 .. d7: the sizes of dims 1 .. K-1):
+// coordinate k of the r-th true element goes to out[k * stride_k + r * stride_r].
+template <typename Offset, int K>
+__global__ void __launch_bounds__(cuarray::mask_compact::kThreads)
+    cuarray_mask_coords(const unsigned char* __restrict__ mask, const long long n, const int aligned,
+                        const Offset* __restrict__ inclusive_counts, long long* __restrict__ out,
+                        const long long stride_k, const long long stride_r, const long long d1, const long long d2,
+                        const long long d3, const long long d4, const long long d5, const long long d6,
+                        const long long d7) {
+  const long long dims[8] = {0, d1, d2, d3, d4, d5, d6, d7};
+  cuarray::mask_compact::compact_tile(mask, n, aligned, inclusive_counts, [&](long long r, long long e) {
+    long long* o = out + r * stride_r;
+#pragma unroll
+    for (int k = K - 1; k > 0; --k) {
+      o[k * stride_k] = e % dims[k];
+      e /= dims[k];
+    }
+    o[0] = e;
+  });
 }
