@@ -1,10 +1,11 @@
 """Indexing cases (BENCHMARKS.md "gather; boolean mask; concat"): `x[idx]` with 1e8 random int64
 indices into a 1 GiB float32 array; `x[mask]` selecting half of 1 Gi float32 elements;
-`concatenate` of 100 arrays of 4 MiB.
+`concatenate` of 100 arrays of 4 MiB; and `flatnonzero` of the same mask (not in BENCHMARKS.md).
 
 Bytes counted: gather reads the indices (8 B) and one element (4 B), writes one (4 B) per index;
 mask selection reads the mask (1 B) and the element (4 B) per input element and writes the selected
-ones; concatenate reads and writes every byte once.
+ones; concatenate reads and writes every byte once; flatnonzero reads the mask and writes 8 B per
+true element.
 """
 
 from __future__ import annotations
@@ -56,21 +57,54 @@ mask = register(
     size_label=lambda n: "{} Mi elem".format(n // 2**20),
 )
 
+_masks: dict = {}
+
+
+def _host_mask(n):
+    """The same random half-true mask for every library (bits of random bytes)."""
+    import numpy
+
+    m = _masks.get(n)
+    if m is None:
+        rng = numpy.random.default_rng(2)
+        m = _masks[n] = numpy.unpackbits(numpy.frombuffer(rng.bytes(n // 8), numpy.uint8)).view(bool)
+    return m
+
 
 @mask.setup("cuarray", "cupy")
 def _(xp, n, param):
     x = xp.ones(n, dtype="float32")
-    m = xp.zeros(n, dtype=bool)
-    m[::2] = True
+    m = xp.asarray(_host_mask(n))
     return lambda: x[m]
 
 
 @mask.setup("torch")
 def _(torch, n, param):
     x = torch.ones(n, dtype=torch.float32, device="cuda")
-    m = torch.zeros(n, dtype=torch.bool, device="cuda")
-    m[::2] = True
+    m = torch.from_numpy(_host_mask(n)).cuda()
     return lambda: x[m]
+
+
+nonzero = register(
+    "idx-nonzero", group="indexing",
+    description="flatnonzero of a random half-true mask of 1 Gi elements (one host sync)",
+    size=GIB, quick=GIB // 8,
+    nbytes=lambda n, p: n + 8 * (n // 2),
+    timing="host",
+    size_label=lambda n: "{} Mi elem".format(n // 2**20),
+)
+
+
+@nonzero.setup("cuarray", "cupy")
+def _(xp, n, param):
+    m = xp.asarray(_host_mask(n))
+    return lambda: xp.flatnonzero(m)
+
+
+@nonzero.setup("torch")
+def _(torch, n, param):
+    m = torch.from_numpy(_host_mask(n)).cuda()
+    return lambda: torch.nonzero(m).view(-1)
 
 
 concat = register(
