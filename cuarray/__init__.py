@@ -347,6 +347,8 @@ from ._statistics.order import amin as amin
 from ._statistics.order import ptp as ptp
 from ._statistics.order import nanmax as nanmax
 from ._statistics.order import nanmin as nanmin
+from ._statistics.median import median as median
+from ._statistics.median import nanmedian as nanmedian
 
 # -- Statistics: averages and variances ---------------------------------------------------------
 from ._statistics.averages import mean as mean

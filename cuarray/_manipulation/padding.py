@@ -4,7 +4,8 @@
 output position is NumPy's own padding of `arange(n)` (computed on the host), and the result is
 `array[ix_(idx0, idx1, ...)]`. 'constant' and 'empty' are a fill plus one copy of the input;
 'linear_ramp' adds one small elementwise expression per padded side; 'maximum', 'minimum', 'mean'
-and 'median' use the reductions (`cuarray.max`, ...) when they exist, else NotImplementedError.
+and 'median' take each side's statistic with `cuarray.max`, `min`, `mean` and `median` (keepdims),
+axis by axis like NumPy, rounding integer means and medians half to even as numpy.pad does.
 """
 
 from __future__ import annotations

@@ -1,1 +1,2 @@
-"""Statistics (NumPy "Statistics"): order statistics, averages and variances."""
+"""Statistics (NumPy "Statistics"): order statistics (order.py; medians: median.py), averages and
+variances."""

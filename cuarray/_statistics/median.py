@@ -1,0 +1,486 @@
+"""Medians (NumPy "Statistics / Order statistics"): median, nanmedian.
+
+No sort: each row's middle element is found by radix bisection over order-preserving unsigned
+keys, with the reduction engine counting. A value maps to a key (`median_keys` below) whose
+unsigned order is NumPy's sort order: floats flip their sign bit (negatives all their bits), every
+NaN becomes the largest key, signed integers flip the sign bit, complex numbers are two words
+(real, imag) with NumPy's NaN classes above every number. For the key of rank k of a row (0-based,
+NaNs last) the prefix P starts at 0 and each pass fixes the next two bits (the next one when the
+key has an odd number of bits): one reduction counts, per row, the keys below the candidates
+P + 1, 2, 3 * 2^shift, and its post-map keeps the largest candidate with at most k keys below it.
+After `bits / 2` passes P is the key itself. A row of even length also needs rank k + 1: one more
+reduction counts the keys <= P (more than k + 1: rank k + 1 is P again) and finds the smallest key
+above P. complex128's 128-bit keys are bisected word by word (high word, then the low word within
+the row's high word).
+
+A row's rank word r = 2k + (1 when the median averages ranks k and k + 1) is a host scalar for
+integer and bool input, or, for inexact input, one reduction counting the row's NaNs: `median`
+then takes a row with a NaN at rank L - 1 (the row's largest element, a NaN: NumPy returns it),
+`nanmedian` ranks only the non-NaN elements. Everything stays on the device: no synchronisation.
+
+Launches (float32, one reduced row set): 1 (NaN count) + 16 (passes) + 1 (finish) = 18, plus a
+memset; ints skip the NaN count; passes per dtype: bool 1, 8-bit 4, 16-bit 8, 32-bit 16, 64-bit
+and complex64 32, complex128 64.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy
+
+from .._core import dtypes as _dtypes
+from .._core.elementwise import Definition, KernelParam, copyto_unchecked, fill
+from .._core.ndarray import ndarray
+from .._core.reduction import ReductionDef
+from .._core.reduction_ops import as_array, normalize_axes, reduced_shape, result_dtype
+
+__all__ = ["median", "nanmedian"]
+
+_U1, _U2, _U4, _U8 = (numpy.dtype(t) for t in ("u1", "u2", "u4", "u8"))
+_I4, _I8 = numpy.dtype(numpy.int32), numpy.dtype(numpy.int64)
+
+# (kind, itemsize) -> (key dtype: one key word, or each of complex128's two; bits of the key)
+_KEYS = {
+    ("b", 1): (_U1, 1), ("i", 1): (_U1, 8), ("u", 1): (_U1, 8), ("i", 2): (_U2, 16), ("u", 2): (_U2, 16),
+    ("i", 4): (_U4, 32), ("u", 4): (_U4, 32), ("i", 8): (_U8, 64), ("u", 8): (_U8, 64),
+    ("f", 2): (_U2, 16), ("f", 4): (_U4, 32), ("f", 8): (_U8, 64), ("c", 8): (_U8, 64), ("c", 16): (_U8, 128),
+}
+# The C type numpy.mean computes a median in (`median_mean`): float64 for bool and integers,
+# float32 for float16 (rounded to float16 after the division), else the input's type.
+_MEAN_T = {"e": "float", "f": "float", "F": "complex<float>", "D": "complex<double>"}  # others: double
+# Rows longer than this count in 64 bits (the rank word 2k + 1 must fit in 32 bits otherwise).
+_INT32_ROW = 2**30
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """See `numpy.median`. The input is never modified (`overwrite_input` is accepted and
+    ignored); a 0-d result is a 0-d array. A row holding a NaN gives a NaN (complex: NumPy's
+    largest NaN element, with a canonical NaN for the NaN parts)."""
+    return _median(a, axis, out, keepdims, skipnan=False)
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """See `numpy.nanmedian`. An all-NaN row gives NaN without NumPy's RuntimeWarning (that would
+    need a synchronisation). Near the dtype's largest values cuarray follows `median`'s
+    arithmetic; NumPy's path for rows under 600 elements adds the middle values in the input
+    type and can overflow to inf (float16, float32)."""
+    return _median(a, axis, out, keepdims, skipnan=True)
+
+
+def _median(a, axis, out, keepdims, skipnan):
+    a = as_array(a)
+    raxes = normalize_axes(axis, a.ndim)
+    res = result_dtype(numpy.median, a._dtype)
+    kshape = reduced_shape(a._shape, raxes, False)
+    final = reduced_shape(a._shape, raxes, keepdims)
+    if out is not None:
+        if not isinstance(out, ndarray):
+            raise TypeError("out must be a cuarray ndarray, got {}".format(type(out)))
+        if out._shape != final:
+            raise ValueError("output array has the wrong shape: {} (expected {})".format(out._shape, final))
+        if not out._writeable:
+            raise ValueError("output array is read-only")
+        y = out
+        if keepdims:  # write through a view without the length-1 axes
+            kstr = tuple(s for i, s in enumerate(out._strides) if i not in raxes)
+            y = ndarray._view(kshape, kstr, out._dtype, out.data, out)
+    else:
+        y = ndarray(kshape, res)
+    n = math.prod(a._shape[i] for i in raxes)
+    if y._size:
+        if n == 0:
+            # NumPy's message (numpy.mean of the empty slice); decided from shapes alone.
+            warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
+            fill(y, complex(numpy.nan, numpy.nan) if y._dtype.kind == "c" else numpy.nan)
+        else:
+            target = y
+            lo, hi = y._extent()
+            alo, ahi = a._extent()
+            if alo < hi and lo < ahi:  # out= overlaps the input, which every pass reads
+                y = ndarray(kshape, y._dtype)
+            if a.ndim == 0:  # one row of one element, as NumPy does it (a mean of one value)
+                a, raxes = a.reshape(1), (0,)
+            _select(a, raxes, n, y, skipnan)
+            if y is not target:
+                copyto_unchecked(target, y)
+    if out is not None:
+        return out
+    return y.reshape(final) if keepdims else y
+
+
+def _select(a, raxes, n, y, skipnan) -> None:
+    """Write the median of each row of `a` (`n` elements over `raxes`) into `y` (the kept shape)."""
+    dt = a._dtype
+    kdt, bits = _KEYS[(dt.kind, dt.itemsize)]
+    cdt = _I4 if n <= _INT32_ROW else _I8
+    x = a.view(_U2) if dt.char == "e" else a  # float16 is read as its bits: no cuda_fp16.h
+    shape = a._shape
+    keep = reduced_shape(shape, raxes, True)
+
+    def rows(rdt):
+        buf = ndarray(y._shape, rdt)
+        return buf, buf.reshape(keep)
+
+    inexact = dt.kind in "fc"
+    if inexact:
+        r_buf, r = rows(cdt)
+        _rank_def(dt, cdt, skipnan).launcher(shape, [x], r_buf._strides, raxes)(
+            (x.data.ptr, cdt.type(n)), r_buf.data.ptr)
+        rank_arrays, rank_scalars = [r], ()
+    else:
+        rank_arrays, rank_scalars = [], (cdt.type(_rank(n, 0, skipnan)),)
+    # Bisection: one word, or complex128's high word and then its low word.
+    phases = ["hi", "lo"] if bits == 128 else ["one"]
+    h = hv = None
+    for phase in phases:
+        p_in, pv = rows(kdt)
+        p_out, _ = rows(kdt)
+        fill(p_in, 0)
+        fixed = [x] + ([hv] if phase == "lo" else [])
+        arrays = fixed + [pv] + rank_arrays
+        lau = _bisect_def(dt, kdt, cdt, inexact, phase).launcher(shape, arrays, p_in._strides, raxes)
+        head0 = tuple(v.data.ptr for v in fixed)
+        head1 = tuple(v.data.ptr for v in rank_arrays) + rank_scalars
+        for shift, top in _digits(min(bits, 64)):
+            lau(head0 + (p_in.data.ptr,) + head1 + (kdt.type(1 << shift), kdt.type(top)), p_out.data.ptr)
+            p_in, p_out = p_out, p_in
+        if phase == "hi":
+            h, hv = p_in, p_in.reshape(keep)
+    p, pv = p_in, p_in.reshape(keep)
+    # Finish: rank k + 1 where a row may average two values (a reduction), else decode P.
+    if n % 2 == 0 or (skipnan and inexact):
+        arrays = [x] + ([hv] if h is not None else []) + [pv] + rank_arrays
+        d = _upper_def(dt, cdt, inexact, y._dtype)
+        d.launcher(shape, arrays, y._strides, raxes)(tuple(v.data.ptr for v in arrays) + rank_scalars, y.data.ptr)
+    else:
+        _value_def(dt, y._dtype).run(([h] if h is not None else []) + [p, y], (), y._shape)
+
+
+def _digits(bits: int) -> list:
+    """(shift, top) of each pass over a key word of `bits` bits, most significant first: two bits
+    a pass (candidates P + 1..top * 2^shift, top 3), one (top 1) first when `bits` is odd.
+
+    Two bits, not one: a pass is a full read of the input, and three compares per element cost
+    next to nothing beside it, so this halves the time. (Reasoned, not swept; three bits would
+    need seven counts per accumulator, and the engine keeps eight accumulators per thread.)"""
+    out = []
+    if bits % 2:
+        bits -= 1
+        out.append((bits, 1))
+    while bits:
+        bits -= 2
+        out.append((bits, 3))
+    return out
+
+
+def _rank(n: int, nans: int, skipnan: bool) -> int:
+    """The rank word 2k + pair of a row of `n` elements with `nans` NaNs (`median_rank` in C)."""
+    if nans > 0 and not skipnan:
+        return 2 * (n - 1)
+    if skipnan:
+        n -= nans
+    return 2 * ((n - 1) // 2) + (n % 2 == 0) if n > 0 else 0
+
+
+# -- kernels -----------------------------------------------------------------------------------
+_HELPERS = r"""
+// cuarray.median helpers (cuarray/_statistics/median.py). median_keys<T>::key(x) maps a value
+// to an unsigned key whose order is NumPy's sort order (NaNs last; -0.0 sorts just below +0.0,
+// which only decides which zero is returned); value() inverts key() (NaNs come back canonical).
+template <typename T> struct median_keys;
+
+// bool and integers: their bits, the sign bit flipped for signed types.
+#define MEDIAN_INT_KEYS(T, K, SIGN)                                                           \
+  template <> struct median_keys<T> {                                                         \
+    typedef K key_t;                                                                          \
+    typedef T value_t;                                                                        \
+    static __device__ __forceinline__ bool is_nan(T) { return false; }                        \
+    static __device__ __forceinline__ K key(T x) { return key_t(key_t(x) ^ key_t(SIGN)); }    \
+    static __device__ __forceinline__ T value(K k) { return value_t(key_t(k ^ key_t(SIGN))); } \
+  };
+MEDIAN_INT_KEYS(bool, unsigned char, 0)
+MEDIAN_INT_KEYS(signed char, unsigned char, 0x80)
+MEDIAN_INT_KEYS(unsigned char, unsigned char, 0)
+MEDIAN_INT_KEYS(short, unsigned short, 0x8000)
+MEDIAN_INT_KEYS(unsigned short, unsigned short, 0)
+MEDIAN_INT_KEYS(int, unsigned int, 0x80000000u)
+MEDIAN_INT_KEYS(unsigned int, unsigned int, 0)
+MEDIAN_INT_KEYS(long long, unsigned long long, 0x8000000000000000ull)
+MEDIAN_INT_KEYS(unsigned long long, unsigned long long, 0)
+#undef MEDIAN_INT_KEYS
+
+// IEEE floats by their bits U: a positive number gets its sign bit set, a negative one is
+// complemented, so the unsigned order is the numeric order; every NaN gets the largest key.
+template <typename U, U INF_BITS>
+struct median_float_keys {
+  typedef U key_t;
+  static constexpr U SIGN = U(U(1) << (8 * sizeof(U) - 1));
+  static constexpr U INF_KEY = U(INF_BITS | SIGN);  // the key of +inf
+  static __device__ __forceinline__ bool nan_bits(U u) { return U(u & U(~SIGN)) > INF_BITS; }
+  static __device__ __forceinline__ U key_bits(U u) {
+    return nan_bits(u) ? U(~U(0)) : (u & SIGN) ? U(~u) : U(u | SIGN);
+  }
+  static __device__ __forceinline__ U bits(U k) { return (k & SIGN) ? U(k ^ SIGN) : U(~k); }
+};
+template <> struct median_keys<float> : median_float_keys<unsigned int, 0x7f800000u> {
+  static __device__ __forceinline__ bool is_nan(float x) { return x != x; }
+  static __device__ __forceinline__ key_t key(float x) { return key_bits(__float_as_uint(x)); }
+  static __device__ __forceinline__ float value(key_t k) { return __uint_as_float(bits(k)); }
+};
+template <> struct median_keys<double> : median_float_keys<unsigned long long, 0x7ff0000000000000ull> {
+  static __device__ __forceinline__ bool is_nan(double x) { return x != x; }
+  static __device__ __forceinline__ key_t key(double x) { return key_bits(key_t(__double_as_longlong(x))); }
+  static __device__ __forceinline__ double value(key_t k) { return __longlong_as_double((long long)bits(k)); }
+};
+// float16, read as its bits (a uint16 view of the data); values decode to float, exactly.
+struct median_half {};
+template <> struct median_keys<median_half> : median_float_keys<unsigned short, 0x7c00> {
+  static __device__ __forceinline__ bool is_nan(unsigned short u) { return nan_bits(u); }
+  static __device__ __forceinline__ key_t key(unsigned short u) { return key_bits(u); }
+  static __device__ __forceinline__ float value(key_t k) {
+    const unsigned int h = bits(k), sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 0x1fu) return __uint_as_float(sign | 0x7f800000u | (m << 13));  // inf, NaN
+    if (e == 0u) return __uint_as_float(sign | __float_as_uint(float(m) * 5.9604644775390625e-8f));  // m * 2^-24
+    return __uint_as_float(sign | ((e + 112u) << 23) | (m << 13));  // rebias 15 -> 127
+  }
+};
+
+// complex: NumPy sorts numbers lexicographically (real, imag), then R + nan j by R, then
+// nan + R j by R, then nan + nan j. Two key words (hi, lo): a number has (key(re), key(im)); the
+// NaN classes put hi just above key(+inf) (both parts NaN: at the top) and rank by lo. A real
+// part -0.0 is keyed as +0.0: the tie must fall through to the imaginary parts.
+template <typename T>
+struct median_complex_keys {
+  typedef median_keys<T> R;
+  typedef typename R::key_t W;
+  static __device__ __forceinline__ bool is_nan(complex<T> x) { return R::is_nan(x.real()) || R::is_nan(x.imag()); }
+  static __device__ __forceinline__ W hi(complex<T> x) {
+    const bool nr = R::is_nan(x.real()), ni = R::is_nan(x.imag());
+    if (!nr) return ni ? W(R::INF_KEY + 1) : R::key(x.real() + T(0));  // -0.0 + 0.0 == +0.0
+    return ni ? W(~W(0)) : W(R::INF_KEY + 2);
+  }
+  static __device__ __forceinline__ W lo(complex<T> x) {
+    return !R::is_nan(x.real()) && R::is_nan(x.imag()) ? R::key(x.real()) : R::key(x.imag());
+  }
+  static __device__ __forceinline__ complex<T> value2(W h, W l) {
+    const T nan = R::value(W(~W(0)));
+    if (h <= R::INF_KEY) return complex<T>(R::value(h), R::value(l));
+    if (h == W(R::INF_KEY + 1)) return complex<T>(R::value(l), nan);
+    if (h == W(R::INF_KEY + 2)) return complex<T>(nan, R::value(l));
+    return complex<T>(nan, nan);
+  }
+};
+template <> struct median_keys<complex<float>> : median_complex_keys<float> {
+  typedef unsigned long long key_t;  // (hi << 32) | lo
+  static __device__ __forceinline__ key_t key(complex<float> x) { return (key_t(hi(x)) << 32) | lo(x); }
+  static __device__ __forceinline__ complex<float> value(key_t k) { return value2((unsigned)(k >> 32), (unsigned)k); }
+};
+// complex128's key as two 64-bit words, compared lexicographically.
+struct median_key2 {
+  unsigned long long hi, lo;
+  friend __device__ __forceinline__ bool operator<(median_key2 a, median_key2 b) {
+    return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo);
+  }
+  friend __device__ __forceinline__ bool operator<=(median_key2 a, median_key2 b) { return !(b < a); }
+};
+template <> struct median_keys<complex<double>> : median_complex_keys<double> {
+  typedef median_key2 key_t;
+  static __device__ __forceinline__ key_t key(complex<double> x) { return key_t{hi(x), lo(x)}; }
+  static __device__ __forceinline__ complex<double> value(key_t k) { return value2(k.hi, k.lo); }
+  static __device__ __forceinline__ key_t join(unsigned long long h, unsigned long long l) { return key_t{h, l}; }
+  // The low word as the bisection of low words sees it in a row whose high word is h: below
+  // every candidate when x's high word is smaller, above every one when it is larger.
+  static __device__ __forceinline__ unsigned long long lo_within(complex<double> x, unsigned long long h) {
+    const unsigned long long xh = hi(x);
+    return xh < h ? 0ull : xh > h ? ~0ull : lo(x);
+  }
+};
+
+template <typename K> __device__ __forceinline__ K median_max_key() { return K(~K(0)); }
+template <> __device__ __forceinline__ median_key2 median_max_key<median_key2>() { return median_key2{~0ull, ~0ull}; }
+
+// The rank word of a row of n elements with `nans` NaNs: 2k + (1 when the median averages the
+// keys of ranks k and k + 1). median: a row with a NaN takes its largest element, a NaN (as
+// NumPy does); nanmedian: the ranks of the non-NaN elements (none: rank 0, a NaN).
+template <typename C>
+__device__ __forceinline__ C median_rank(C n, C nans, bool skipnan) {
+  if (nans > 0 && !skipnan) return C(2 * (n - 1));
+  if (skipnan) n -= nans;
+  return n > 0 ? C(2 * ((n - 1) / 2) + (n % 2 == 0)) : C(0);
+}
+
+// One bisection pass. n_i counts the row's keys below the candidate p + min(i, top) * step; the
+// row's prefix p and rank word r ride along (every element of a row holds the same, so max
+// combines them and the identity is all zeros).
+template <typename K, typename C>
+struct median_counts {
+  C n1, n2, n3;
+  K p;
+  C r;
+};
+template <typename K, typename C>
+__device__ __forceinline__ median_counts<K, C> median_count(K key, K p, C r, K step, K top) {
+  const K t1 = K(p + step), t2 = K(p + (top < K(2) ? top : K(2)) * step), t3 = K(p + top * step);
+  return median_counts<K, C>{C(key < t1), C(key < t2), C(key < t3), p, r};
+}
+template <typename K, typename C>
+__device__ __forceinline__ median_counts<K, C> median_count_add(const median_counts<K, C>& a,
+                                                                const median_counts<K, C>& b) {
+  return median_counts<K, C>{C(a.n1 + b.n1), C(a.n2 + b.n2), C(a.n3 + b.n3), a.p < b.p ? b.p : a.p,
+                             a.r < b.r ? b.r : a.r};
+}
+// The next prefix: the largest candidate with at most k keys below it (n_i grows with i).
+template <typename K, typename C>
+__device__ __forceinline__ K median_next(const median_counts<K, C>& a, K step, K top) {
+  const C k = C(a.r >> 1);
+  const K d = K((a.n1 <= k) + (a.n2 <= k) + (a.n3 <= k));
+  return K(a.p + (d < top ? d : top) * step);
+}
+
+// The finishing pass: n counts the row's keys <= p (the key of rank k), m is the smallest key
+// above p; p and r ride along as in median_counts.
+template <typename K, typename C>
+struct median_upper {
+  C n;
+  K m;
+  K p;
+  C r;
+};
+template <typename K, typename C>
+__device__ __forceinline__ median_upper<K, C> median_upper_of(K key, K p, C r) {
+  const bool le = key <= p;
+  return median_upper<K, C>{C(le), le ? median_max_key<K>() : key, p, r};
+}
+template <typename K, typename C>
+__device__ __forceinline__ median_upper<K, C> median_upper_add(const median_upper<K, C>& a,
+                                                               const median_upper<K, C>& b) {
+  return median_upper<K, C>{C(a.n + b.n), b.m < a.m ? b.m : a.m, a.p < b.p ? b.p : a.p, a.r < b.r ? b.r : a.r};
+}
+// The key of rank k + 1: p again when more than k + 1 keys are <= p, else the next larger key.
+template <typename K, typename C>
+__device__ __forceinline__ K median_upper_key(const median_upper<K, C>& a) {
+  return a.n > C((a.r >> 1) + 1) ? a.p : a.m;
+}
+
+template <typename V> __device__ __forceinline__ bool median_isnan(V) { return false; }
+__device__ __forceinline__ bool median_isnan(float v) { return v != v; }
+__device__ __forceinline__ bool median_isnan(double v) { return v != v; }
+template <typename T> __device__ __forceinline__ bool median_isnan(complex<T> v) {
+  return v.real() != v.real() || v.imag() != v.imag();
+}
+// numpy.mean of the selected value(s) in M, as NumPy computes a median: (lo + hi) / 2 or lo / 1
+// (complex division included); a NaN comes back as it is (NumPy copies a NaN row's largest element).
+template <typename M, typename V>
+__device__ __forceinline__ M median_mean(V lo, V hi, bool pair) {
+  if (median_isnan(lo)) return M(lo);
+  return pair ? (M(lo) + M(hi)) / M(2) : M(lo) / M(1);
+}
+"""
+
+_defs: dict = {}
+
+
+def _keys_t(dt) -> str:
+    return "median_half" if dt.char == "e" else _dtypes.ctype(dt)
+
+
+def _mean_t(dt) -> str:
+    return _MEAN_T.get(dt.char, "double")
+
+
+def _x_param(dt) -> KernelParam:
+    xdt = _U2 if dt.char == "e" else dt
+    return KernelParam("x", "in", xdt, xdt)
+
+
+def _rank_param(cdt, inexact) -> KernelParam:
+    """The rank word: per row (an array) for inexact input, else one host scalar."""
+    return KernelParam("r", "in" if inexact else "scalar", cdt, cdt)
+
+
+def _preamble(dt, k_ctype, cdt) -> str:
+    """The helpers, then Keys (the input's key traits), K (the key or key-word type), C (counts)."""
+    k = "typedef {} K;\n".format(k_ctype) if k_ctype else ""
+    return "{}\ntypedef median_keys<{}> Keys;\n{}typedef {} C;\n".format(_HELPERS, _keys_t(dt), k, _dtypes.ctype(cdt))
+
+
+def _name(what, dt, cdt, extra="") -> str:
+    return "cuarray_median_{}_{}{}{}".format(what, dt.name, extra, "_n64" if cdt.itemsize == 8 else "")
+
+
+def _rank_def(dt, cdt, skipnan) -> ReductionDef:
+    """Per row: the rank word from the row's NaN count (inexact dtypes)."""
+    key = ("rank", dt, cdt, skipnan)
+    d = _defs.get(key)
+    if d is None:
+        d = _defs[key] = ReductionDef(
+            _name("nanrank" if skipnan else "rank", dt, cdt), [_x_param(dt), KernelParam("n", "scalar", cdt, cdt)],
+            KernelParam("r", "out", cdt, cdt), "C", cdt.itemsize, "C(Keys::is_nan(x))", "a + b", "C(0)",
+            "r = median_rank(n, a, {})".format("true" if skipnan else "false"),
+            preamble=_preamble(dt, None, cdt))
+    return d
+
+
+def _bisect_def(dt, kdt, cdt, inexact, phase) -> ReductionDef:
+    """One bisection pass: prefix p (previous pass) -> q. `phase`: 'one' (the whole key), or
+    complex128's 'hi' word then 'lo' word (in the row's high word h)."""
+    key = ("bisect", dt, cdt, inexact, phase)
+    d = _defs.get(key)
+    if d is None:
+        kt = _dtypes.ctype(kdt)
+        params = [_x_param(dt)]
+        if phase == "lo":
+            params.append(KernelParam("h", "in", kdt, kdt))
+        params += [KernelParam("p", "in", kdt, kdt), _rank_param(cdt, inexact),
+                   KernelParam("step", "scalar", kdt, kdt), KernelParam("top", "scalar", kdt, kdt)]
+        x_key = {"one": "Keys::key(x)", "hi": "Keys::hi(x)", "lo": "Keys::lo_within(x, h)"}[phase]
+        d = _defs[key] = ReductionDef(
+            _name("bisect", dt, cdt, "" if phase == "one" else "_" + phase), params,
+            KernelParam("q", "out", kdt, kdt), "median_counts<K, C>", 8 * 5,  # at most five 8-byte fields
+            "median_count({}, p, r, step, top)".format(x_key), "median_count_add(a, b)", "_acc_t()",
+            "q = median_next(a, step, top)", preamble=_preamble(dt, kt, cdt))
+    return d
+
+
+def _upper_def(dt, cdt, inexact, ydt) -> ReductionDef:
+    """The finishing reduction: ranks k and k + 1 -> the median, written into y (dtype `ydt`)."""
+    key = ("upper", dt, cdt, inexact, ydt)
+    d = _defs.get(key)
+    if d is None:
+        kdt, bits = _KEYS[(dt.kind, dt.itemsize)]
+        params = [_x_param(dt)]
+        if bits == 128:
+            params.append(KernelParam("h", "in", kdt, kdt))
+        params += [KernelParam("p", "in", kdt, kdt), _rank_param(cdt, inexact)]
+        p_key = "Keys::join(h, p)" if bits == 128 else "p"
+        yt = _dtypes.ctype(ydt)
+        d = _defs[key] = ReductionDef(
+            _name("upper", dt, cdt, "_to_" + ydt.name), params, KernelParam("y", "out", ydt, ydt),
+            "median_upper<K, C>", 8 * 6, "median_upper_of(Keys::key(x), {}, r)".format(p_key),  # key2: 16 bytes
+            "median_upper_add(a, b)", "_acc_t{C(0), median_max_key<K>(), K(), C(0)}",
+            "y = cuarray::cast<{}>(median_mean<{}>(Keys::value(a.p), Keys::value(median_upper_key(a)), "
+            "(a.r & 1) != 0))".format(yt, _mean_t(dt)),
+            preamble=_preamble(dt, "Keys::key_t", cdt))
+    return d
+
+
+def _value_def(dt, ydt) -> Definition:
+    """Elementwise finish when no row averages two values: decode the key of rank k."""
+    key = ("value", dt, ydt)
+    d = _defs.get(key)
+    if d is None:
+        kdt, bits = _KEYS[(dt.kind, dt.itemsize)]
+        params = [KernelParam("h", "in", kdt, kdt)] if bits == 128 else []
+        params += [KernelParam("p", "in", kdt, kdt), KernelParam("y", "out", ydt, ydt)]
+        p_key = "Keys::join(h, p)" if bits == 128 else "p"
+        yc = "float" if ydt.char == "e" else _dtypes.ctype(ydt)
+        name = "cuarray_median_value_{}_to_{}".format(dt.name, ydt.name)
+        # The elementwise preamble is not namespaced: put ours in a namespace of the kernel's name.
+        preamble = "namespace {}_ns {{\n{}}}\nusing namespace {}_ns;\n".format(
+            name, _preamble(dt, "Keys::key_t", _I4), name)
+        d = _defs[key] = Definition(
+            name, params, "y = cuarray::cast<{}>(median_mean<{}>(Keys::value({k}), Keys::value({k}), false))".format(
+                yc, _mean_t(dt), k=p_key), preamble=preamble)
+    return d
