@@ -379,7 +379,8 @@ class ReductionDef:
         else:
             mapped = "cuarray::load_cg(_part_out + (_o * _pdo + _j * _pdc))"
         if step is None:
-            step = "{acc} = _reduce({acc}, (%s));" % mapped
+            # `mapped` may hold braces (T{...}): escape them for the .format(acc=...) below.
+            step = "{acc} = _reduce({acc}, (%s));" % mapped.replace("{", "{{").replace("}", "}}")
         vload, lane_load = [], []
         if vec > 1:
             for p in self._arrays:

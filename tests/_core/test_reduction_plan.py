@@ -172,6 +172,17 @@ def test_reduction_kernel_source_compiles():
     assert isinstance(KernelParam, type)
 
 
+def test_map_expr_with_braces_compiles():
+    # A map expression may use braced initialisers; the generator must not read them as holes.
+    k = ReductionKernel("T x", "T y", "T{x} * T{2}", "a + b", "y = a", "0", "twice_sum")
+    F4 = numpy.dtype("f4")
+    d = k._definition([("in", F4, F4)], {"T": F4}, F4, "float", 4)
+    for st in (Stage("map", "out", 32, 4, 4, 1, 1, numpy.int32), Stage("map", "out", 256, 1, 1, 1, 2, numpy.int64)):
+        name, src = d.source(st)
+        assert "T{x} * T{2}" in src
+        compiler.compile_cubin(src, arch="sm_90")
+
+
 def test_fused_plans_and_kernels_compile():
     # Split reductions whose second pass is one block's short work run as one launch.
     p = plan((100_000,), [(4,)], [4], (), (0,), aligned=(True,))
