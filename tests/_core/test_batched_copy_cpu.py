@@ -101,10 +101,11 @@ def test_model_reproduces_concatenate(dtype, ndim):
 
 
 def test_word_size_and_index_width():
-    assert bc.word_size(512, 4096, 1 << 20) == 16
-    assert bc.word_size(512, 12) == 4
-    assert bc.word_size(512, 6, 8) == 2
-    assert bc.word_size(513) == 1
+    assert bc.plan([(512, 4096, 1 << 20)], 1, 0, 1 << 21)[0] == 16
+    assert bc.plan([(512, 12, 0)], 1, 0, 12)[0] == 4
+    assert bc.plan([(512, 6, 8)], 1, 0, 16)[0] == 2
+    assert bc.plan([(513, 16, 0)], 1, 0, 16)[0] == 1
+    assert bc.plan([(512, 16, 0)], 3, 0, 17)[0] == 1  # the pitch counts too
     # 2**31 words of one byte need 64-bit indices; 2**31 - 2048 do not.
     assert bc.plan([(0, 2**31 + 1, 0)], 1, 0, 2**31 + 1)[1]
     assert not bc.plan([(0, 2**31 - 2048, 0)], 1, 0, 2**31 - 2048)[1]

@@ -39,13 +39,18 @@ __device__ __forceinline__ unsigned mask_word(const unsigned char* __restrict__ 
 __device__ __forceinline__ unsigned true_bytes(unsigned w) { return __vcmpne4(w, 0u); }
 
 
-// The compaction of one tile (the block's): ranks the tile's true bytes in memory order and calls
-// emit(r, e) for each, r its position in the result and e its index in the mask.
-template <typename Offset, typename Emit>
+// The compaction of one tile (the block's): ranks the tile's true bytes in memory order with warp
+// ballots; then, row by row, each selected element's value load(e) (e: its index in the mask) is
+// staged in shared memory at its rank within the row, and the row's values are written out with
+// consecutive threads on consecutive positions: store(r, v), r the position in the result.
+// Staging makes the global stores coalesced; storing from the ranking loop directly scattered
+// each warp's stores over partial sectors (measured: flatnonzero of 1 Gi, 4.3 ms unstaged).
+template <typename V, typename Offset, typename Load, typename Store>
 __device__ __forceinline__ void compact_tile(const unsigned char* __restrict__ mask, const long long n,
                                              const int aligned, const Offset* __restrict__ inclusive_counts,
-                                             Emit emit) {
-  __shared__ unsigned row_warp_offset[kRows * kWarps];
+                                             Load load, Store store) {
+  __shared__ unsigned row_warp_offset[kRows * kWarps + 1];  // exclusive scan, then the tile's total
+  __shared__ V staged[4 * kThreads];                         // one row's selected values
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const unsigned lower_lanes = (1u << lane) - 1u;
   const long long base = blockIdx.x * kTile + 4LL * threadIdx.x;
@@ -70,16 +75,22 @@ __device__ __forceinline__ void compact_tile(const unsigned char* __restrict__ m
       if (lane >= d) s += t;
     }
     row_warp_offset[lane] = s - v;
+    if (lane == 31) row_warp_offset[32] = s;
   }
   __syncthreads();
   const long long tile_offset = blockIdx.x ? (long long)inclusive_counts[blockIdx.x - 1] : 0LL;
 #pragma unroll
   for (int j = 0; j < kRows; ++j) {
-    long long r = tile_offset + row_warp_offset[j * kWarps + warp] + rank[j];
+    const unsigned row_start = row_warp_offset[j * kWarps];
+    const unsigned row_count = row_warp_offset[(j + 1) * kWarps] - row_start;
+    unsigned r = row_warp_offset[j * kWarps + warp] - row_start + rank[j];
     const long long pos = base + j * 4LL * kThreads;
 #pragma unroll
     for (int b = 0; b < 4; ++b)
-      if (hits[j] & (1u << (8 * b))) emit(r++, pos + b);
+      if (hits[j] & (1u << (8 * b))) staged[r++] = load(pos + b);
+    __syncthreads();
+    for (unsigned i = threadIdx.x; i < row_count; i += kThreads) store(tile_offset + row_start + i, staged[i]);
+    __syncthreads();
   }
 }
 
@@ -112,8 +123,9 @@ template <typename Word, typename Offset>
 __global__ void __launch_bounds__(cuarray::mask_compact::kThreads)
     cuarray_mask_compact(const Word* __restrict__ x, const unsigned char* __restrict__ mask, const long long n,
                          const int aligned, const Offset* __restrict__ inclusive_counts, Word* __restrict__ out) {
-  cuarray::mask_compact::compact_tile(mask, n, aligned, inclusive_counts,
-                                      [&](long long r, long long e) { out[r] = x[e]; });
+  cuarray::mask_compact::compact_tile<Word>(
+      mask, n, aligned, inclusive_counts, [&](long long e) { return x[e]; },
+      [&](long long r, const Word& v) { out[r] = v; });
 }
 
 // nonzero / argwhere of a C-contiguous mask of K dims (d1 .. d7: the sizes of dims 1 .. K-1):
@@ -126,13 +138,15 @@ __global__ void __launch_bounds__(cuarray::mask_compact::kThreads)
                         const long long d3, const long long d4, const long long d5, const long long d6,
                         const long long d7) {
   const long long dims[8] = {0, d1, d2, d3, d4, d5, d6, d7};
-  cuarray::mask_compact::compact_tile(mask, n, aligned, inclusive_counts, [&](long long r, long long e) {
-    long long* o = out + r * stride_r;
+  cuarray::mask_compact::compact_tile<long long>(
+      mask, n, aligned, inclusive_counts, [](long long e) { return e; },
+      [&](long long r, long long e) {
+        long long* o = out + r * stride_r;
 #pragma unroll
-    for (int k = K - 1; k > 0; --k) {
-      o[k * stride_k] = e % dims[k];
-      e /= dims[k];
-    }
-    o[0] = e;
-  });
+        for (int k = K - 1; k > 0; --k) {
+          o[k * stride_k] = e % dims[k];
+          e /= dims[k];
+        }
+        o[0] = e;
+      });
 }
