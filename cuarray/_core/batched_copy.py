@@ -30,9 +30,11 @@ _BLOCK = 256
 _ITEMS = 4  # words per thread per chunk, chunks per block: kBlock, kItems, kChunks in the template
 _CHUNKS = 4
 _WORDS_PER_BLOCK = _BLOCK * _ITEMS * _CHUNKS
-# Below this many pieces the caller's per-piece copies are as cheap as the table upload plus one
-# launch (each side is ~2 host round trips of ~5 us).
-MIN_PIECES = 3
+# Below this many pieces one copy per piece is cheaper. Measured on an H200 (scripts/perf/
+# batched_copy_host.py, inputs of 64 B and of 1 MiB): the batched path costs ~66-72 us of host time
+# whatever the count (of it, the table upload ~17 us), one copy per input ~12-15 us each; even at 4,
+# batched first at 5.
+MIN_PIECES = 5
 # 32-bit word indices when every index the kernel forms stays below this (with a block of slack).
 _INT32_LIMIT = 2**31 - _WORDS_PER_BLOCK
 

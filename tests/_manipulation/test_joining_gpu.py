@@ -103,13 +103,13 @@ def test_many_inputs():
                                    numpy.complex128], ids=testing.dtype_id)
 @pytest.mark.parametrize("axis", [0, 1, 2, -1])
 def test_batched_concatenate(dtype, axis):
-    # Five or more same-dtype C-contiguous inputs take the one-launch path; odd lengths force
+    # MIN_PIECES (5) or more same-dtype C-contiguous inputs take the one-launch path; odd lengths force
     # narrow words, mixed-in views and other dtypes take the per-input path in the same call.
     base = [3, 5, 7]
     parts = []
     for k in range(7):
         shape = list(base)
-        shape[axis] = int(rng.integers(0, 6)) if k != 3 else 0
+        shape[axis] = int(rng.integers(1, 6)) if k != 3 else 0  # six non-empty: batched
         parts.append(rand(tuple(shape), dtype))
     both(lambda xp: xp.concatenate([H(xp, p) for p in parts], axis=axis))
     strided = rand((6, 10, 14), dtype)
@@ -120,7 +120,7 @@ def test_batched_concatenate(dtype, axis):
         return xp.concatenate([H(xp, p) for p in parts[:3]] + [v, H(xp, other)] + [H(xp, p) for p in parts[3:]],
                               axis=axis)
     both(mixed)
-    both(lambda xp: xp.stack([H(xp, p) for p in [parts[0]] * 4], axis=axis))
+    both(lambda xp: xp.stack([H(xp, p) for p in [parts[0]] * 6], axis=axis))
 
 
 def test_batched_concatenate_large_many_and_wide(monkeypatch):
