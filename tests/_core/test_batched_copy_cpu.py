@@ -41,18 +41,18 @@ def test_find_piece_matches_searchsorted(n):
         assert find_piece(first, n, int(b)) == np.searchsorted(first, b, side="right") - 1
 
 
-def run_model(heap, table, nblocks, n, w, dst, dst_pitch):
-    """Execute the kernel on `heap` (uint8; addresses are offsets into it)."""
+def run_model(heap, table, chunks, n, w, dst, dst_pitch):
+    """Execute the kernel on `heap` (uint8; addresses are offsets into it): block b copies chunk b."""
     words = heap.view(np.uint8).reshape(-1, w)
     desc = table[:4 * n].reshape(n, 4).astype(np.int64)
     first = table[4 * n:].astype(np.int64)
-    assert first[n] == nblocks
-    per_block = bc._WORDS_PER_BLOCK
-    for b in range(nblocks):
+    assert first[n] == chunks
+    for b in range(chunks):
         p = find_piece(first, n, b)
         src, count, width, offset = desc[p]
-        wi = (b - first[p]) * per_block + np.arange(per_block)
+        wi = (b - first[p]) * bc._CHUNK + np.arange(bc._CHUNK)
         wi = wi[wi < count]
+        assert wi.size  # no block without work
         row = wi // width
         words[dst // w + row * dst_pitch + offset + (wi - row * width)] = words[src // w + wi]
 
@@ -92,10 +92,10 @@ def test_model_reproduces_concatenate(dtype, ndim):
         dst = addrs[-1]
         if not pieces:
             continue
-        w, wide, table, nblocks = bc.plan(pieces, rows, dst, pitch)
+        w, wide, table, chunks = bc.plan(pieces, rows, dst, pitch)
         assert not wide
         assert all(x % w == 0 for p in pieces for x in p) and dst % w == 0 and pitch % w == 0
-        run_model(heap, table, nblocks, len(pieces), w, dst, pitch // w)
+        run_model(heap, table, chunks, len(pieces), w, dst, pitch // w)
         got = heap[dst:dst + expected.nbytes].view(dt).reshape(expected.shape)
         np.testing.assert_array_equal(got, expected)
 
