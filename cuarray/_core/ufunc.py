@@ -452,12 +452,9 @@ def _make_fast(uf: ufunc, loop: _Loop, d: Definition, pattern):
         if hit is None:
             if len(cfgs) > 4096:
                 cfgs.clear()
-            if aligned:
-                k = d._kernel("vec", 1, int32)
-                cfg = _launch.launch_config(_launch.grid_one_pass(n // v, block), block, 0)
-            else:
-                k = d._kernel("flat", 1, int32)
-                cfg = _launch.launch_config(_launch.grid_one_pass(n, block), block, 0)
+            layout = "vec" if aligned else "flat"
+            k = d._kernel(layout, 1, int32)
+            cfg = _launch.launch_config(d.grid(layout, n), block, 0)
             hit = cfgs[key] = (k, cfg, int32(n))
         return hit
 

@@ -59,11 +59,12 @@ def grid_one_pass(n: int, block: int = 256) -> int:
 
     Measured on an H200 (scripts/perf/ew_variants.py, x*2 float32, 1 GiB): a one-pass grid moved
     1.00x the device copy rate; a grid-stride loop capped at 4-32 blocks per SM only 0.90-0.97x,
-    whatever the unrolling. Kernels keep their stride loop, used only past the grid limit.
+    whatever the unrolling. The elementwise kernels have no loop at all, so a grid past the limit
+    (2^31 - 1 blocks: over 5e11 elements, more than any GPU holds) is an error, not a cap.
     """
     blocks = (n + block - 1) // block
     if blocks > MAX_GRID_X:
-        blocks = MAX_GRID_X
+        raise ValueError("{} items need {} blocks of {}, past the grid limit".format(n, blocks, block))
     return max(blocks, 1)
 
 

@@ -10,7 +10,8 @@ from cuarray.cuda import compiler
 
 F4, F2, F8, C8, C16, B, I8, U8 = map(numpy.dtype, ["f4", "f2", "f8", "c8", "c16", "?", "i8", "u1"])
 
-LAYOUTS = [("flat", 1, numpy.int32), ("vec", 1, numpy.int32), ("nd", 3, numpy.int64), ("nd", 2, numpy.int32)]
+LAYOUTS = [("flat", 1, numpy.int32), ("vec", 1, numpy.int32), ("nd", 3, numpy.int64), ("nd", 2, numpy.int32),
+           ("serial", 1, numpy.int64)]
 
 
 def _defs():
@@ -102,3 +103,23 @@ def test_compile_error_shows_user_operation():
     with pytest.raises(compiler.CompileError) as info:
         compiler.compile_cubin(src, arch="sm_90")
     assert "error" in str(info.value)
+
+
+def test_grids_cover_every_element():
+    # The kernels have no grid loop: the grid alone must reach every element, tails included.
+    from cuarray._core import elementwise as ew
+
+    d = _defs()["add_f4"]
+    for n in [1, 3, 4, 5, 255, 256, 257, 1023, 1024, 1025, 10**6 + 3]:
+        v = d._vec
+        assert d.grid("vec", n) * ew._BLOCK >= n // v + n % v
+        assert d.grid("flat", n) * ew._BLOCK * ew._ITEMS >= n
+        assert d.grid("nd", n) * ew._BLOCK * ew._ITEMS >= n
+        assert (d.grid("flat", n) - 1) * ew._BLOCK * ew._ITEMS < n  # and no block is idle
+
+
+def test_grid_past_the_limit_is_an_error():
+    from cuarray.cuda import launch
+
+    with pytest.raises(ValueError, match="grid limit"):
+        launch.grid_one_pass(256 * (launch.MAX_GRID_X + 1))
