@@ -4,11 +4,10 @@ Hypothesis: too few loads in flight per thread (one strided element; one 16-byte
 doubles). Variants as raw kernels, CUDA-event medians; the library's own call for reference.
 Run on the GPU machine: python scripts/perf/ew_ilp_sweep.py"""
 
-import statistics
-
 import numpy
 
 import cuarray
+from _timing import event_us as timed
 
 SRC = r"""
 extern "C" __global__ void s2_one(const float* x, float* y, long long n) {   // what the nd kernel does
@@ -48,20 +47,6 @@ extern "C" __global__ void exp_v1(const double2* x, double2* y, long long n2) { 
 extern "C" __global__ void exp_v2(const double2* x, double2* y, long long n2) { exp_v<2>(x, y, n2); }
 extern "C" __global__ void exp_v4(const double2* x, double2* y, long long n2) { exp_v<4>(x, y, n2); }
 """
-
-
-def timed(fn, reps=30):
-    for _ in range(3):
-        fn()
-    out = []
-    for _ in range(reps):
-        e0, e1 = cuarray.cuda.Event(), cuarray.cuda.Event()
-        e0.record()
-        fn()
-        e1.record()
-        e1.synchronize()
-        out.append(cuarray.cuda.get_elapsed_time(e0, e1) * 1e3)
-    return statistics.median(out)
 
 
 def main():

@@ -2,26 +2,11 @@
 kernel takes 513 us (1 GiB; a copy takes 508 us). Variants of the generated source, each compiled
 and launched raw with the same grid; registers per thread printed. Run on the GPU machine."""
 
-import statistics
-
 import numpy
 
 import cuarray
+from _timing import event_us as timed
 from cuarray._core.ufunc import _Loop
-
-
-def timed(fn, reps=30):
-    for _ in range(3):
-        fn()
-    out = []
-    for _ in range(reps):
-        e0, e1 = cuarray.cuda.Event(), cuarray.cuda.Event()
-        e0.record()
-        fn()
-        e1.record()
-        e1.synchronize()
-        out.append(cuarray.cuda.get_elapsed_time(e0, e1) * 1e3)
-    return statistics.median(out)
 
 
 def main():

@@ -10,7 +10,7 @@
 //   <store>       writes outputs, casting to the stored type
 // Thread t of block b handles elements b * blockDim * items + t + k * blockDim, k < items: no
 // loop over the grid (a grid-stride loop cost 20% of the copy rate and twice the registers,
-// measured on an H200, scripts/perf/ew_kernel_shape.py). The do-while lets an operation
+// measured on an H200, docs/perf-notes.md). The do-while lets an operation
 // `continue` past its element.
 ${includes}
 ${preamble}

@@ -1,0 +1,21 @@
+"""Shared timing for the perf scripts: the median of CUDA-event times of `fn` on the current
+stream, after a warm-up (METHOD: never trust a timing without a sync and a warm-up)."""
+
+import statistics
+
+import cuarray
+
+
+def event_us(fn, reps=30, warmup=3):
+    """Median microseconds of `fn()` between two events on the current stream."""
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(reps):
+        start, end = cuarray.cuda.Event(), cuarray.cuda.Event()
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(cuarray.cuda.get_elapsed_time(start, end) * 1e3)
+    return statistics.median(times)
