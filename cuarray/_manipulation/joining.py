@@ -34,6 +34,15 @@ def _result_dtype(in_dtypes, dtype):
     return _dtypes.normalize_dtype(numpy.result_type(*in_dtypes))
 
 
+def _overlaps_any(dst: ndarray, arrays) -> bool:
+    lo, hi = dst._extent()
+    for a in arrays:
+        alo, ahi = a._extent()
+        if alo < hi and lo < ahi:
+            return True
+    return False
+
+
 def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """See `numpy.concatenate`."""
     if isinstance(arrays, ndarray):
@@ -84,6 +93,19 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
                 dt, res_dt, casting))
     res = out if out is not None else ndarray(shape, res_dt)
     if res._size == 0:
+        return res
+    if out is not None and _overlaps_any(out, arrays):
+        # NumPy copies the inputs one after another, each reading memory as the earlier copies
+        # left it (concatenate([a[1:], a[:1]], out=a) sees a[0] already overwritten). Do the same:
+        # in order, each overlapping input first copied aside.
+        start = 0
+        idx = [slice(None)] * nd
+        for a in arrays:
+            n = a.shape[axis]
+            if n and a._size:
+                idx[axis] = slice(start, start + n)
+                copyto_unchecked(res[tuple(idx)], a.copy() if _overlaps_any(res, [a]) else a)
+            start += n
         return res
     # Inputs that are C-contiguous and of the result's type go into one batched launch when the
     # result is C-contiguous too; the others get one copy (or cast) each.

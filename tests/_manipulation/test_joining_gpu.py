@@ -94,6 +94,18 @@ def test_concatenate_out_and_errors():
     both(lambda xp: xp.stack([H(xp, a), H(xp, a[:1])]))
 
 
+def test_concatenate_out_overlapping_inputs():
+    # NumPy copies input after input: the second copy reads what the first wrote.
+    h = rand((12,), numpy.float32)
+    for parts in ([slice(1, None), slice(0, 1)], [slice(6, None), slice(0, 6)],
+                  [slice(0, 2), slice(0, 2), slice(4, 6), slice(2, 4), slice(8, 12)]):
+        def run(xp):
+            a = h.copy() if xp is numpy else cuarray.asarray(h)
+            xp.concatenate([a[s] for s in parts], out=a)
+            return a
+        both(run)
+
+
 def test_many_inputs():
     parts = [rand((rng.integers(0, 5), 3), numpy.float32) for _ in range(100)]
     both(lambda xp: xp.concatenate([H(xp, p) for p in parts]))
