@@ -137,7 +137,7 @@ def _flat_mask(mask: ndarray) -> ndarray:
         from . import elementwise
 
         mask = elementwise.copy(mask)
-    return ndarray._view((mask._size,), (1,), _BOOL, mask.data, mask._root(), True, True)
+    return ndarray._view((mask._size,), (1,), _BOOL, mask.data, mask, True, True)
 
 
 def mask_nonzero(mask: ndarray, layout="rows"):
@@ -246,7 +246,7 @@ def _index_arrays(plan, items, view_shape):
 
 def _view_of(a: ndarray, view_index) -> ndarray:
     shape, strides, offset = _shapes.basic_index(a._shape, a._strides, view_index)
-    return ndarray._view(shape, strides, a._dtype, a.data + offset if offset else a.data, a._root())
+    return ndarray._view(shape, strides, a._dtype, a.data + offset if offset else a.data, a)
 
 
 def _mask_fast_path(plan, items):
@@ -328,7 +328,7 @@ def _moved(a: ndarray) -> ndarray:
     mt = _ik.move_dtype(a._dtype)
     if mt == a._dtype:
         return a
-    return ndarray._view(a._shape, a._strides, mt, a.data, a._root(), a._c, a._f)
+    return ndarray._view(a._shape, a._strides, mt, a.data, a, a._c, a._f)
 
 
 # -- getitem -------------------------------------------------------------------------------------
@@ -338,7 +338,7 @@ def getitem(a: ndarray, index) -> ndarray:
         shape, strides, offset = _shapes.basic_index(a._shape, a._strides, index)
     except _shapes.AdvancedIndexRequired:
         return _advanced_getitem(a, index)
-    return ndarray._view(shape, strides, a._dtype, a.data + offset if offset else a.data, a._root())
+    return ndarray._view(shape, strides, a._dtype, a.data + offset if offset else a.data, a)
 
 
 def _advanced_getitem(a: ndarray, index) -> ndarray:
@@ -401,7 +401,7 @@ def _basic_view(a: ndarray, index):
         shape, strides, offset = _shapes.basic_index(a._shape, a._strides, index)
     except _shapes.AdvancedIndexRequired:
         return None
-    return ndarray._view(shape, strides, a._dtype, a.data + offset if offset else a.data, a._root())
+    return ndarray._view(shape, strides, a._dtype, a.data + offset if offset else a.data, a)
 
 
 def _basic_setitem(view: ndarray, value) -> None:

@@ -139,17 +139,24 @@ class ndarray:
     # -- construction helpers used by the engine (no validation: callers pass clean values) --
     @classmethod
     def _view(cls, shape, strides, dtype, memptr, base, c=None, f=None):
-        """A view sharing `base`'s memory; `c`/`f` contiguity computed when not given."""
+        """A view of the array `base` (or of nothing: None); `c`/`f` contiguity computed when not
+        given. The view is writeable when `base` is, and its `.base` is the memory's owner, as in
+        NumPy 2."""
         a = object.__new__(cls)
         a._shape = shape
         a._strides = strides
         a._dtype = dtype
         a.data = memptr
-        a.base = base
         a._size = math.prod(shape)
         a._c = _shapes.is_c_contiguous(shape, strides, dtype.itemsize) if c is None else c
         a._f = _shapes.is_f_contiguous(shape, strides, dtype.itemsize) if f is None else f
-        a._writeable = True if base is None else base._writeable
+        if base is None:
+            a._writeable = True
+        else:
+            a._writeable = base._writeable  # a view of a read-only view is read-only
+            if base.base is not None:
+                base = base.base
+        a.base = base
         return a
 
     # -- attributes ------------------------------------------------------------------------
@@ -207,7 +214,18 @@ class ndarray:
 
     @property
     def T(self) -> "ndarray":
-        return self.transpose()
+        # HOT PATH (`x.T * 2`): reversing the axes swaps C and F contiguity, nothing to compute.
+        a = object.__new__(ndarray)
+        a._shape = self._shape[::-1]
+        a._strides = self._strides[::-1]
+        a._dtype = self._dtype
+        a.data = self.data
+        a.base = self if self.base is None else self.base
+        a._size = self._size
+        a._c = self._f
+        a._f = self._c
+        a._writeable = self._writeable
+        return a
 
     @property
     def mT(self) -> "ndarray":
@@ -228,7 +246,7 @@ class ndarray:
             perm = _shapes.normalize_axis_tuple(axes, nd)
         shape = tuple(self._shape[i] for i in perm)
         strides = tuple(self._strides[i] for i in perm)
-        return ndarray._view(shape, strides, self._dtype, self.data, self._root())
+        return ndarray._view(shape, strides, self._dtype, self.data, self)
 
     def swapaxes(self, axis1, axis2) -> "ndarray":
         nd = len(self._shape)
@@ -394,12 +412,11 @@ class ndarray:
     def view(self, dtype=None, type=None) -> "ndarray":
         """A view with another dtype of the same memory. See `numpy.ndarray.view`."""
         if dtype is None:
-            return ndarray._view(self._shape, self._strides, self._dtype, self.data, self._root(),
-                                 self._c, self._f)
+            return ndarray._view(self._shape, self._strides, self._dtype, self.data, self, self._c, self._f)
         dtype = _dtypes.normalize_dtype(dtype)
         old, new = self._dtype.itemsize, dtype.itemsize
         if old == new:
-            return ndarray._view(self._shape, self._strides, dtype, self.data, self._root(), self._c, self._f)
+            return ndarray._view(self._shape, self._strides, dtype, self.data, self, self._c, self._f)
         if self.ndim == 0:
             raise ValueError("Changing the dtype of a 0d array is only supported if the itemsize is unchanged")
         if self._shape[-1] != 1 and self._strides[-1] != old:
@@ -414,7 +431,7 @@ class ndarray:
             )
         shape = self._shape[:-1] + (last // new,)
         strides = self._strides[:-1] + (new,)
-        return ndarray._view(shape, strides, dtype, self.data, self._root())
+        return ndarray._view(shape, strides, dtype, self.data, self)
 
     # -- interop -------------------------------------------------------------------------
     @property

@@ -144,7 +144,7 @@ def _diagonal_view(a: ndarray, k: int) -> ndarray:
     else:
         n = max(0, min(rows + k, cols))
         off = -k * s0 if n else 0
-    return ndarray._view((n,), (s0 + s1,), a._dtype, a.data + off if off else a.data, a._root())
+    return ndarray._view((n,), (s0 + s1,), a._dtype, a.data + off if off else a.data, a)
 
 
 def diag(v, k=0) -> ndarray:

@@ -321,7 +321,7 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     rest = [d for d in range(a.ndim) if d not in (ax1, ax2)]
     shape = tuple(a.shape[d] for d in rest) + (n,)
     strides = tuple(a.strides[d] for d in rest) + (s1 + s2,)
-    v = ndarray._view(shape, strides, a.dtype, ptr, a._root())
+    v = ndarray._view(shape, strides, a.dtype, ptr, a)
     v._writeable = False
     return v
 

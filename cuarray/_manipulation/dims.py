@@ -22,7 +22,7 @@ def _asarray(a) -> ndarray:
 
 
 def _view(a: ndarray, shape, strides) -> ndarray:
-    return ndarray._view(tuple(shape), tuple(strides), a._dtype, a.data, a._root())
+    return ndarray._view(tuple(shape), tuple(strides), a._dtype, a.data, a)
 
 
 def squeeze(a, axis=None) -> ndarray:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .._core import elementwise as _elementwise
 from .._core import shapes as _shapes
-from .._core.ndarray import ndarray
+from .._core.ndarray import _c_layout, ndarray
 
 __all__ = ["reshape", "ravel", "flatten"]
 
@@ -25,15 +25,19 @@ def reshape(a: ndarray, shape=None, order="C", *, newshape=None, copy=None) -> n
     if order not in ("C", "F"):
         raise ValueError("order must be one of 'C', 'F', 'A' (got {!r})".format(order))
     new_shape = _shapes.reshape_size(shape, a._size)
+    if a._c and order == "C" and not copy:
+        # HOT PATH: a C-contiguous array reshaped in C order is C-contiguous (memoised layout).
+        strides, _, f = _c_layout(new_shape, a._dtype.itemsize)
+        return ndarray._view(new_shape, strides, a._dtype, a.data, a, True, f)
     if copy:
         src = _elementwise.copy(a, order=order)
         strides = _shapes.reshape_strides(src._shape, src._strides, src._dtype.itemsize, new_shape, order)
         return ndarray._view(new_shape, strides, src._dtype, src.data, src)
     if new_shape == a._shape:
-        return ndarray._view(a._shape, a._strides, a._dtype, a.data, a._root(), a._c, a._f)
+        return ndarray._view(a._shape, a._strides, a._dtype, a.data, a, a._c, a._f)
     strides = _shapes.reshape_strides(a._shape, a._strides, a._dtype.itemsize, new_shape, order)
     if strides is not None:
-        return ndarray._view(new_shape, strides, a._dtype, a.data, a._root())
+        return ndarray._view(new_shape, strides, a._dtype, a.data, a)
     if copy is False:
         raise ValueError("Unable to avoid creating a copy while reshaping.")
     src = _elementwise.copy(a, order=order)

@@ -23,7 +23,7 @@ def _asarray(a) -> ndarray:
 def _permuted(a: ndarray, perm) -> ndarray:
     shape = tuple(a._shape[i] for i in perm)
     strides = tuple(a._strides[i] for i in perm)
-    return ndarray._view(shape, strides, a._dtype, a.data, a._root())
+    return ndarray._view(shape, strides, a._dtype, a.data, a)
 
 
 def _permutation(axes, ndim: int) -> tuple:

@@ -16,7 +16,7 @@ conj = conjugate
 
 def _part_view(a: ndarray, offset: int) -> ndarray:
     part = numpy.dtype(a.dtype.char.lower())  # complex64 -> float32, complex128 -> float64
-    return ndarray._view(a._shape, a._strides, part, a.data + offset, a._root())
+    return ndarray._view(a._shape, a._strides, part, a.data + offset, a)
 
 
 def real(val):

@@ -408,3 +408,33 @@ def test_generated_kernels_compile(monkeypatch):
             if src not in seen:
                 seen.add(src)
                 compiler.compile_cubin(src, arch="sm_90", options=d.options)
+
+
+# -- fast view paths and read-only propagation ---------------------------------------------------
+
+@pytest.mark.parametrize("shape,order", [((6, 4), "C"), ((6, 4), "F"), ((1, 5, 1), "C"), ((3, 1, 4), "F"),
+                                         ((0, 3), "C"), ((), "C"), ((7,), "C")])
+def test_T_and_reshape_flags_match_numpy(shape, order):
+    h = numpy.zeros(shape, numpy.float32, order=order)
+    d = fake(h)
+    cases = [(d.T, h.T), (d.T.T, h.T.T)]
+    ro = "C" if h.flags.c_contiguous else "F"  # reshapes that stay views
+    for new in ((-1,), (1, -1), (-1, 1)):
+        cases.append((d.reshape(new, order=ro), h.reshape(new, order=ro)))
+    for got, exp in cases:
+        assert got.shape == exp.shape and got.strides == exp.strides
+        assert (got.flags.c_contiguous, got.flags.f_contiguous) == (exp.flags.c_contiguous, exp.flags.f_contiguous)
+
+
+def test_views_of_a_read_only_view_are_read_only():
+    h = numpy.zeros((4, 6), numpy.float64)
+    ro = fake(h)
+    ro._writeable = False  # as broadcast_to and read-only imports make them
+    views = {"reshape": ro.reshape(24), "T": ro.T, "transpose": ro.transpose(1, 0), "slice": ro[::2],
+             "view": ro.view(), "expand_dims": dims.expand_dims(ro, 0), "squeeze": dims.squeeze(ro[:1]),
+             "swapaxes": ro.swapaxes(0, 1)}
+    for name, v in views.items():
+        assert not v.flags.writeable, name
+        assert v.base is ro.base, name  # the owner, as in NumPy 2
+    w = fake(h)
+    assert w.reshape(24).flags.writeable and w.T.flags.writeable
