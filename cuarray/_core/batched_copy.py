@@ -6,8 +6,8 @@ C-contiguous result is exactly that, with rows = prod(shape[:k]) and one piece p
 
 Why a kernel and not one copy per input: a copy costs ~9 us of host time (measured on an H200, 100
 inputs of 4 MiB: 0.95 ms, 9.5 us per input), while moving 8 MiB takes the device ~2 us. Here the
-host builds two small tables (pieces, and the first block of each piece), uploads them with one
-copy, and launches once; the kernel is in templates/batched_copy.cu.
+host builds two small tables (pieces, and the first chunk of each piece), uploads them with one
+copy, and launches once, one block per chunk; the kernel is in templates/batched_copy.cu.
 """
 
 from __future__ import annotations
@@ -100,14 +100,14 @@ def copy_pieces(dst_ptr: int, dst_pitch: int, rows: int, pieces) -> None:
     if not pieces or rows == 0:
         return
     w, wide, table, chunks = plan(pieces, rows, dst_ptr, dst_pitch)
+    if chunks > _launch.MAX_GRID_X:
+        raise ValueError("batched copy of {} blocks exceeds the grid limit".format(chunks))
     kern = _kernel(w, wide)
     stream = _stream.get_current_stream()
     mem = _memory.alloc(table.nbytes)
     _transfer._h2d(mem, table, table.nbytes, stream)  # stream-ordered: the kernel sees it
     n = len(pieces)
     index_t = numpy.uint64 if wide else numpy.uint32
-    if chunks > _launch.MAX_GRID_X:
-        raise ValueError("batched copy of {} blocks exceeds the grid limit".format(chunks))
     _launch.launch(kern, chunks, _BLOCK,
                    (mem.ptr, mem.ptr + 32 * n, numpy.int32(n), dst_ptr, index_t(dst_pitch // w)), stream=stream)
     # `mem` goes back to the pool when it is dropped here; the pool reuses it only after the work
