@@ -613,3 +613,26 @@ def collapse_dims_c_order(shape, strides_list):
     """`collapse_dims` keeping the axes in C order, so a flat loop index is the C-order index of
     the full shape (what an ElementwiseKernel's `i` means)."""
     return collapse_dims(shape, strides_list, keep_order=True)
+
+
+def diagonal(shape, strides, offset=0, axis1=0, axis2=1):
+    """(shape, strides, byte offset of element 0) of the `offset`-th diagonal over (axis1, axis2),
+    moved to the last axis, as `numpy.diagonal` lays it out. Raises NumPy's errors."""
+    nd = len(shape)
+    if nd < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    axis1 = normalize_axis_index(axis1, nd)
+    axis2 = normalize_axis_index(axis2, nd)
+    if axis1 == axis2:
+        raise ValueError("axis1 and axis2 cannot be the same")
+    offset = operator.index(offset)
+    n1, n2 = shape[axis1], shape[axis2]
+    s1, s2 = strides[axis1], strides[axis2]
+    if offset >= 0:
+        n = max(0, min(n1, n2 - offset))
+        start = offset * s2 if n else 0
+    else:
+        n = max(0, min(n1 + offset, n2))
+        start = -offset * s1 if n else 0
+    rest = [d for d in range(nd) if d not in (axis1, axis2)]
+    return (tuple(shape[d] for d in rest) + (n,), tuple(strides[d] for d in rest) + (s1 + s2,), start)

@@ -14,6 +14,7 @@ import operator
 import numpy
 
 from .._core import dtypes as _dtypes
+from .._core import shapes as _shapes
 from .._core import elementwise as _elementwise
 from .._core.elementwise import Definition, KernelParam
 from .._core.ndarray import ndarray, _new_c
@@ -136,15 +137,8 @@ def triu(m, k=0) -> ndarray:
 
 
 def _diagonal_view(a: ndarray, k: int) -> ndarray:
-    rows, cols = a._shape
-    s0, s1 = a._strides
-    if k >= 0:
-        n = max(0, min(rows, cols - k))
-        off = k * s1 if n else 0
-    else:
-        n = max(0, min(rows + k, cols))
-        off = -k * s0 if n else 0
-    return ndarray._view((n,), (s0 + s1,), a._dtype, a.data + off if off else a.data, a)
+    shape, strides, start = _shapes.diagonal(a._shape, a._strides, k)
+    return ndarray._view(shape, strides, a._dtype, a.data + start if start else a.data, a)
 
 
 def diag(v, k=0) -> ndarray:

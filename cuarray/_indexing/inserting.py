@@ -301,27 +301,8 @@ def piecewise(x, condlist, funclist, *args, **kw):
 def diagonal(a, offset=0, axis1=0, axis2=1):
     """See `numpy.diagonal`: a read-only view, like NumPy's."""
     a = _asarray(a)
-    if a.ndim < 2:
-        raise ValueError("diag requires an array of at least two dimensions")
-    ax1 = _shapes.normalize_axis_index(axis1, a.ndim)
-    ax2 = _shapes.normalize_axis_index(axis2, a.ndim)
-    if ax1 == ax2:
-        raise ValueError("axis1 and axis2 cannot be the same")
-    n1, n2 = a.shape[ax1], a.shape[ax2]
-    s1, s2 = a.strides[ax1], a.strides[ax2]
-    ptr = a.data
-    if offset >= 0:
-        n = max(0, min(n1, n2 - offset))
-        if n:
-            ptr = ptr + offset * s2
-    else:
-        n = max(0, min(n1 + offset, n2))
-        if n:
-            ptr = ptr + (-offset) * s1
-    rest = [d for d in range(a.ndim) if d not in (ax1, ax2)]
-    shape = tuple(a.shape[d] for d in rest) + (n,)
-    strides = tuple(a.strides[d] for d in rest) + (s1 + s2,)
-    v = ndarray._view(shape, strides, a.dtype, ptr, a)
+    shape, strides, start = _shapes.diagonal(a._shape, a._strides, offset, axis1, axis2)
+    v = ndarray._view(shape, strides, a._dtype, a.data + start if start else a.data, a)
     v._writeable = False
     return v
 

@@ -385,3 +385,28 @@ def test_print_per_call_costs():
         fn()
         t = min(timeit.repeat(fn, number=n, repeat=3)) / n
         print(f"{name}: {t * 1e9:.0f} ns/call")
+
+
+@pytest.mark.parametrize("shape,order", [((4, 5), "C"), ((3, 4, 5), "F"), ((2, 6, 3), "C"), ((0, 3), "C")])
+def test_diagonal_layout_matches_numpy(shape, order):
+    # One geometry serves diagonal, trace and diag: shape, strides and the offset of element 0.
+    from cuarray._core import shapes
+
+    h = np.zeros(shape, order=order)
+    nd = len(shape)
+    for off in (-3, -1, 0, 1, 2, 7):
+        for a1, a2 in ((0, 1), (1, 0), (-1, 0)):
+            if a1 % nd == a2 % nd:
+                continue
+            d = np.diagonal(h, off, a1, a2)
+            s, st, start = shapes.diagonal(h.shape, h.strides, off, a1, a2)
+            assert s == d.shape
+            if d.size:
+                assert st == d.strides
+                assert start == d.__array_interface__["data"][0] - h.__array_interface__["data"][0]
+    with pytest.raises(ValueError, match="at least two"):
+        shapes.diagonal((3,), (8,))
+    with pytest.raises(ValueError, match="cannot be the same"):
+        shapes.diagonal((3, 3), (24, 8), 0, 1, -1)
+    with pytest.raises(AxisError):
+        shapes.diagonal((3, 3), (24, 8), 0, 0, 2)
