@@ -50,14 +50,16 @@ def coords_kernel_names(ndim: int, offset_bytes: int) -> tuple:
 MAX_COORD_DIMS = 8
 
 
-def _kernel_pair(names):
-    ks = _kernels.get(names)
+def _kernel_pair(key, names_fn):
+    """The two kernels of `names_fn(*key[1:])`, cached by `key` (no string building per call)."""
+    ks = _kernels.get(key)
     if ks is None:
         global _source
         if _source is None:
             _source = _TEMPLATE.read_text()
+        names = names_fn(*key[1:])
         mod = _compiler.compile_module(_source, name_expressions=names, name="cuarray_mask_compact")
-        ks = _kernels[names] = tuple(mod.get_function(nm).kernel for nm in names)
+        ks = _kernels[key] = tuple(mod.get_function(nm).kernel for nm in names)
     return ks
 
 
@@ -67,8 +69,11 @@ def supports(x: ndarray) -> bool:
     return x._c and size in _WORDS and x.data.ptr % min(size, 8) == 0
 
 
+_I32, _I64 = numpy.dtype(numpy.int32), numpy.dtype(numpy.int64)
+
+
 def _offset_dtype(n: int) -> numpy.dtype:
-    return numpy.dtype(numpy.int32) if n < _INT32_OFFSETS_BELOW else numpy.dtype(numpy.int64)
+    return _I32 if n < _INT32_OFFSETS_BELOW else _I64
 
 
 def _count(mask: ndarray, counts_kernel, off_dt):
@@ -94,7 +99,7 @@ def compact(x: ndarray, mask: ndarray) -> ndarray:
     if n == 0:
         return ndarray((0,), x._dtype)
     off_dt = _offset_dtype(n)
-    counts_k, compact_k = _kernel_pair(kernel_names(x._dtype.itemsize, off_dt.itemsize))
+    counts_k, compact_k = _kernel_pair(("compact", x._dtype.itemsize, off_dt.itemsize), kernel_names)
     tiles, aligned, incl, total = _count(mask, counts_k, off_dt)
     out = ndarray((total,), x._dtype)
     if total:
@@ -110,10 +115,10 @@ def coords(mask: ndarray, shape: tuple, layout: str):
     n = mask._size
     off_dt = _offset_dtype(n)
     if n == 0:
-        return ndarray((k, 0) if layout == "rows" else (0, k), numpy.dtype(numpy.int64)), 0
-    counts_k, coords_k = _kernel_pair(coords_kernel_names(k, off_dt.itemsize))
+        return ndarray((k, 0) if layout == "rows" else (0, k), _I64), 0
+    counts_k, coords_k = _kernel_pair(("coords", k, off_dt.itemsize), coords_kernel_names)
     tiles, aligned, incl, total = _count(mask, counts_k, off_dt)
-    out = ndarray((k, total) if layout == "rows" else (total, k), numpy.dtype(numpy.int64))
+    out = ndarray((k, total) if layout == "rows" else (total, k), _I64)
     if total:
         stride_k, stride_r = (total, 1) if layout == "rows" else (1, k)
         dims = [numpy.int64(d) for d in shape[1:]] + [numpy.int64(1)] * (MAX_COORD_DIMS - k)

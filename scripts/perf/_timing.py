@@ -6,8 +6,8 @@ import statistics
 import cuarray
 
 
-def event_us(fn, reps=30, warmup=3):
-    """Median microseconds of `fn()` between two events on the current stream."""
+def event_times(fn, reps=30, warmup=3):
+    """Microseconds of each of `reps` calls of `fn()`, each between two events on the current stream."""
     for _ in range(warmup):
         fn()
     times = []
@@ -18,4 +18,9 @@ def event_us(fn, reps=30, warmup=3):
         end.record()
         end.synchronize()
         times.append(cuarray.cuda.get_elapsed_time(start, end) * 1e3)
-    return statistics.median(times)
+    return times
+
+
+def event_us(fn, reps=30, warmup=3):
+    """Median microseconds of `fn()` between two events on the current stream."""
+    return statistics.median(event_times(fn, reps, warmup))

@@ -10,6 +10,7 @@ few loads in flight; UNROLL=4 or an uncapped one-pass grid should reach >= 0.95 
 import numpy
 
 import cuarray as cp
+from _timing import event_us
 from cuarray.cuda import launch as L
 
 SRC = r'''
@@ -34,17 +35,8 @@ extern "C" __global__ void k8(const float4* x, float4* y, long long n, long long
 
 
 def timeit(fn, reps=20):
-    for _ in range(3):
-        fn()
-    ts = []
-    for _ in range(reps):
-        a, b = cp.cuda.Event(), cp.cuda.Event()
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        ts.append(cp.cuda.get_elapsed_time(a, b))
-    return float(numpy.median(ts)) * 1e-3
+    """Median seconds of fn (only ratios are printed)."""
+    return event_us(fn, reps) * 1e-6
 
 
 def main():

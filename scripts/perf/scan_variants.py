@@ -17,6 +17,7 @@ import time
 import numpy
 
 import cuarray as cp
+from _timing import event_times
 from cuarray._core import scan
 
 # Run 1 (H200): (16|24|32 items) x (8 warps, span 1|2), (16, 4, 1), (24, 4, 2), (32, 4, 2), spins 8|1000.
@@ -27,17 +28,9 @@ DEFAULT_VARIANTS = [
 
 
 def timeit(fn, reps=20):
-    for _ in range(3):
-        fn()
-    ts = []
-    for _ in range(reps):
-        a, b = cp.cuda.Event(), cp.cuda.Event()
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        ts.append(cp.cuda.get_elapsed_time(a, b))
-    return float(numpy.median(ts)) * 1e-3, float(numpy.min(ts)) * 1e-3
+    """(median, min) seconds of fn."""
+    ts = event_times(fn, reps)
+    return float(numpy.median(ts)) * 1e-6, min(ts) * 1e-6
 
 
 def configure(items, warps, span, spins):

@@ -34,12 +34,8 @@ def H(xp, h):
 
 
 def rand(shape, dtype):
-    if numpy.dtype(dtype) == bool:
-        return rng.random(shape) < 0.5
-    x = rng.standard_normal(shape) * 20
-    if numpy.dtype(dtype).kind == "c":
-        x = x + 1j * rng.standard_normal(shape)
-    return x.astype(dtype)
+    """Fresh random host data (never constant), see cuarray.testing.shaped_random."""
+    return testing.shaped_random(shape, numpy, dtype, scale=20)
 
 
 def both(fn):
