@@ -444,6 +444,14 @@ def _new_like(a: ndarray, dtype, order: str) -> ndarray:
     return ndarray(a._shape, dtype, order=order)
 
 
+def unaliased(src: ndarray, dst: ndarray) -> ndarray:
+    """`src`, or a copy of it when it partly overlaps `dst` (writing dst would change what is
+    still to be read). The very same elements are fine: each is read before it is written."""
+    if src._overlaps(dst) and not src._same_elements(dst):
+        return copy(src)
+    return src
+
+
 def copy(a: ndarray, order="C") -> ndarray:
     out = _new_like(a, a._dtype, order)
     copyto_unchecked(out, a)

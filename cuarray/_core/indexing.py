@@ -430,10 +430,17 @@ def _basic_setitem(view: ndarray, value) -> None:
 
 
 def _unalias(src: ndarray, dst: ndarray) -> ndarray:
-    lo, hi = dst._extent()
-    slo, shi = src._extent()
-    if slo < hi and lo < shi and not (src.data.ptr == dst.data.ptr and src._strides == dst._strides
-                                      and src._shape == dst._shape and src._dtype == dst._dtype):
+    """For elementwise copies into `dst`: see `elementwise.unaliased`."""
+    from . import elementwise
+
+    return elementwise.unaliased(src, dst)
+
+
+def _detached(src: ndarray, dst: ndarray) -> ndarray:
+    """For scatters into `dst` (element j of src goes to a position chosen by an index): a copy of
+    `src` whenever it overlaps `dst` at all. Even the very same elements are not safe here:
+    `a[perm] = a` reads a[j] while another thread may already have written it."""
+    if src._overlaps(dst):
         from . import elementwise
 
         return elementwise.copy(src)
@@ -500,7 +507,7 @@ def _advanced_setitem(a: ndarray, index, value) -> None:
     it = view._dtype.itemsize
     mt = _ik.move_dtype(view._dtype)
     if varr is not None:
-        varr = _unalias(varr, a)
+        varr = _detached(varr, a)
         vstrides = _shapes.broadcast_to_strides(varr._shape, varr._strides, g.rshape)
         varies = any(vstrides[d] != 0 and g.rshape[d] != 1 for d, (kind, _) in enumerate(g.dims) if kind == "B")
     else:
@@ -579,7 +586,7 @@ def _mask_setitem(view: ndarray, mask: ndarray, scalar, varr) -> None:
         elementwise.copyto_unchecked(tmp, src)
         src = tmp
     else:
-        src = _unalias(src, view)
+        src = _detached(src, view)
     r = view.ndim
     scal = tuple(numpy.int64(d) for d in view._shape[1:]) + tuple(numpy.int64(s) for s in view._strides)
     scal += (numpy.int64(_prod(rest)),)
@@ -650,7 +657,7 @@ def ufunc_at(uf, a, indices, b=None) -> None:
             ok = False
         if not ok:
             raise ValueError("array is not broadcastable to correct shape")
-        b = _unalias(b, a)
+        b = _detached(b, a)
         extra = tuple(numpy.int64(s) for s in _shapes.broadcast_to_strides(b._shape, b._strides, g.rshape))
         raw_b = (b,)
     if _prod(g.rshape) == 0:

@@ -261,6 +261,17 @@ class ndarray:
         return self if self.base is None else self.base
 
     # -- memory extent (for overlap checks) ----------------------------------------------
+    def _overlaps(self, other: "ndarray") -> bool:
+        """Whether the byte ranges the two views can touch intersect (conservative)."""
+        lo, hi = self._extent()
+        olo, ohi = other._extent()
+        return olo < hi and lo < ohi
+
+    def _same_elements(self, other: "ndarray") -> bool:
+        """Element i of each is at the same address (an elementwise op may read and write it)."""
+        return (self.data.ptr == other.data.ptr and self._strides == other._strides
+                and self._shape == other._shape and self._dtype.itemsize == other._dtype.itemsize)
+
     def _extent(self) -> tuple[int, int]:
         """[lo, hi) byte addresses this view can touch."""
         lo = hi = self.data.ptr

@@ -394,14 +394,7 @@ def _launch_scalar(v):
 
 
 def _overlaps(y, arrays) -> bool:
-    lo, hi = y._extent()
-    for a in arrays:
-        if a is None or not isinstance(a, ndarray):
-            continue
-        alo, ahi = a._extent()
-        if alo < hi and lo < ahi:
-            return True
-    return False
+    return any(isinstance(a, ndarray) and a._overlaps(y) for a in arrays)
 
 
 # -- ufunc.reduce -------------------------------------------------------------------------------------

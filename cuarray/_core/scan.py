@@ -364,10 +364,7 @@ def accumulate(uf, a: ndarray, axis, dtype=None, out=None, *, nan=None, what="ac
     if out is not None:
         view = out.T if transposed else out
         if view._c:
-            lo, hi = out._extent()
-            alo, ahi = a._extent()
-            same = out.data.ptr == a.data.ptr and out._strides == a._strides and out._dtype.itemsize == a._dtype.itemsize
-            if same or hi <= alo or ahi <= lo:
+            if out._same_elements(a) or not out._overlaps(a):
                 dst = view
     target = dst if dst is not None else ndarray(cshape, rd)
     op = op_for(uf, src._dtype, target._dtype, rd, nan)

@@ -364,17 +364,7 @@ class ufunc:
         tmp = []
         need = False
         for o in outs:
-            lo, hi = o._extent()
-            bad = False
-            for a in arrays:
-                if a is None:
-                    continue
-                alo, ahi = a._extent()
-                if alo < hi and lo < ahi and not (a.data.ptr == o.data.ptr and a._strides == o._strides
-                                                    and a._shape == o._shape and a._dtype.itemsize == o._dtype.itemsize):
-                    bad = True
-                    break
-            if bad:
+            if any(a is not None and a._overlaps(o) and not a._same_elements(o) for a in arrays):
                 need = True
                 tmp.append(ndarray(o._shape, o._dtype))
             else:

@@ -112,11 +112,7 @@ def copyto(dst, src, casting="same_kind", where=True) -> None:
             _masked_def(dt, dt, True).run((mask, dst), (v,), dst._shape)
         return
     # A source that partly overlaps the destination is copied first (NumPy does the same).
-    lo, hi = dst._extent()
-    slo, shi = src._extent()
-    if slo < hi and lo < shi and not (src.data.ptr == dst.data.ptr and src._strides == dst._strides
-                                      and src._shape == dst._shape and src._dtype == dst._dtype):
-        src = _elementwise.copy(src)
+    src = _elementwise.unaliased(src, dst)
     if mask is None:
         _elementwise.copyto_unchecked(dst, src)
     else:

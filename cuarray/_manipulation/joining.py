@@ -14,7 +14,7 @@ import numpy
 from .._core import batched_copy as _batched_copy
 from .._core import dtypes as _dtypes
 from .._core import shapes as _shapes
-from .._core.elementwise import copyto_unchecked
+from .._core.elementwise import copyto_unchecked, unaliased
 from .._core.ndarray import ndarray
 
 __all__ = ["concatenate", "concat", "stack", "vstack", "hstack", "dstack", "column_stack", "row_stack"]
@@ -32,15 +32,6 @@ def _result_dtype(in_dtypes, dtype):
     if dtype is not None:
         return _dtypes.normalize_dtype(dtype)
     return _dtypes.normalize_dtype(numpy.result_type(*in_dtypes))
-
-
-def _overlaps_any(dst: ndarray, arrays) -> bool:
-    lo, hi = dst._extent()
-    for a in arrays:
-        alo, ahi = a._extent()
-        if alo < hi and lo < ahi:
-            return True
-    return False
 
 
 def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
@@ -94,7 +85,7 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     res = out if out is not None else ndarray(shape, res_dt)
     if res._size == 0:
         return res
-    if out is not None and _overlaps_any(out, arrays):
+    if out is not None and any(a._overlaps(out) for a in arrays):
         # NumPy copies the inputs one after another, each reading memory as the earlier copies
         # left it (concatenate([a[1:], a[:1]], out=a) sees a[0] already overwritten). Do the same:
         # in order, each overlapping input first copied aside.
@@ -104,7 +95,8 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
             n = a.shape[axis]
             if n and a._size:
                 idx[axis] = slice(start, start + n)
-                copyto_unchecked(res[tuple(idx)], a.copy() if _overlaps_any(res, [a]) else a)
+                dst = res[tuple(idx)]
+                copyto_unchecked(dst, unaliased(a, dst))
             start += n
         return res
     # Inputs that are C-contiguous and of the result's type go into one batched launch when the

@@ -96,9 +96,7 @@ def _median(a, axis, out, keepdims, skipnan):
             fill(y, complex(numpy.nan, numpy.nan) if y._dtype.kind == "c" else numpy.nan)
         else:
             target = y
-            lo, hi = y._extent()
-            alo, ahi = a._extent()
-            if alo < hi and lo < ahi:  # out= overlaps the input, which every pass reads
+            if y._overlaps(a):  # out= overlaps the input, which every pass reads
                 y = ndarray(kshape, y._dtype)
             if a.ndim == 0:  # one row of one element, as NumPy does it (a mean of one value)
                 a, raxes = a.reshape(1), (0,)

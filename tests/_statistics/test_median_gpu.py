@@ -302,3 +302,23 @@ def test_pad_median(request, dtype):
                 xp.pad(x[::-1, 1:], 3, mode="median", stat_length=1))
 
     body()
+
+
+@pytest.mark.parametrize("name", FUNCS)
+def test_bad_arguments_raise_like_numpy(name):
+    # NumPy's exception types for a bad axis, repeated axes, a wrong out= shape or type; the
+    # library stays usable afterwards.
+    h = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    d = cuarray.asarray(h)
+    npf, cuf = getattr(np, name), getattr(cuarray, name)
+    cases = [dict(axis=3), dict(axis=-4), dict(axis=(0, 0)), dict(axis=1.5)]
+    for kw in cases:
+        with pytest.raises(Exception) as np_err:
+            npf(h, **kw)
+        with pytest.raises(type(np_err.value)):
+            cuf(d, **kw)
+    with pytest.raises(ValueError):
+        cuf(d, axis=0, out=cuarray.empty((4, 3), np.float32))
+    with pytest.raises(TypeError):
+        cuf(d, axis=0, out=np.empty((3, 4), np.float32))
+    np.testing.assert_array_equal(cuf(d, axis=2).get(), npf(h, axis=2))
