@@ -1,0 +1,51 @@
+"""The one host-input policy of cuarray's routines.
+
+A routine takes cuarray arrays and scalars (Python `bool`/`int`/`float`/`complex` and NumPy scalars)
+as array arguments. Anything else that would need a copy from the host (a NumPy array, a list, a
+tuple) or an implicit adoption of another library's device memory raises TypeError saying to call
+`cuarray.asarray()` first: one rule for ufuncs, reductions, scans and every routine, as CuPy does
+and as docs/differences.md promises ("No implicit host transfers").
+
+Scalars become 0-d device arrays of NumPy's dtype for that scalar (`numpy.asarray(x).dtype`).
+Routines that can pass a scalar as a kernel argument (ufuncs, NEP 50 "weak" scalars) test
+`is_scalar` first and never upload it.
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from .ndarray import ndarray
+
+__all__ = ["as_array", "as_arrays", "is_scalar", "reject"]
+
+_PY_SCALARS = (bool, int, float, complex)
+
+
+def is_scalar(x) -> bool:
+    """A Python or NumPy scalar (not a 0-d array of either library)."""
+    return isinstance(x, _PY_SCALARS) or isinstance(x, numpy.generic)
+
+
+def reject(x, fn: str):
+    """The TypeError for an input the policy refuses; `fn` names the routine."""
+    return TypeError(
+        "cuarray.{}: unsupported input of type {}.{}: cuarray does not copy host data (or adopt "
+        "another library's arrays) implicitly; call cuarray.asarray() on it first".format(
+            fn, type(x).__module__, type(x).__qualname__))
+
+
+def as_array(x, fn: str) -> ndarray:
+    """`x` itself when it is a cuarray array, a 0-d device array when it is a scalar; TypeError else."""
+    if isinstance(x, ndarray):
+        return x
+    if is_scalar(x):
+        from .transfer import from_host
+
+        return from_host(x)
+    raise reject(x, fn)
+
+
+def as_arrays(xs, fn: str) -> list:
+    """`as_array` of each item of a sequence argument (`concatenate`'s list of arrays)."""
+    return [as_array(x, fn) for x in xs]
