@@ -359,6 +359,20 @@ from ._statistics.averages import nanmean as nanmean
 from ._statistics.averages import nanvar as nanvar
 from ._statistics.averages import nanstd as nanstd
 
+# -- Linear algebra: matrix and vector products ---------------------------------------------------
+from .linalg._matmul import matmul as matmul
+from .linalg._products import dot as dot
+from .linalg._products import vdot as vdot
+from .linalg._products import inner as inner
+from .linalg._products import outer as outer
+from .linalg._products import tensordot as tensordot
+from .linalg._products import kron as kron
+from .linalg._products import cross as cross
+from .linalg._products import vecdot as vecdot
+from .linalg._products import matvec as matvec
+from .linalg._products import vecmat as vecmat
+from . import linalg as linalg
+
 # -- Binding operators and methods (must come last: it needs every routine above) -------------
 from ._core import _array_methods
 

@@ -69,7 +69,7 @@ def bind() -> None:
     for short, uf in table.items():
         setattr(ndarray, "__{}__".format(short), _binary(uf))
         setattr(ndarray, "__r{}__".format(short), _reflected(uf))
-        if short != "divmod" and short != "matmul":
+        if short != "divmod":  # `a @= b` is matmul(a, b, out=a), as in NumPy 2
             setattr(ndarray, "__i{}__".format(short), _inplace(uf))
     for short, name in (("lt", "less"), ("le", "less_equal"), ("gt", "greater"),
                         ("ge", "greater_equal"), ("eq", "equal"), ("ne", "not_equal")):

@@ -7,5 +7,17 @@ main namespace; decompositions, solvers and norms in the modules named after the
 from numpy.linalg import LinAlgError as LinAlgError
 
 # -- products (main-namespace names re-exported here as numpy.linalg does) -----------------------
+from ._matmul import matmul as matmul
+from ._products import tensordot as tensordot
+from ._products import vecdot as vecdot
+from ._products import multi_dot as multi_dot
+from ._products import matrix_power as matrix_power
+from ._products import linalg_outer as outer
+from ._products import linalg_cross as cross
+from .._manipulation.transpose import matrix_transpose as matrix_transpose
+# float32 GEMM precision: full float32 by default; TF32 only when asked for (docs/linalg.md)
+from ..cuda.libs.cublas import compute_mode as matmul_precision
+from ..cuda.libs.cublas import set_compute_mode as set_matmul_precision
+from ..cuda.libs.cublas import get_compute_mode as get_matmul_precision
 
 # -- decompositions, eigenvalues, solvers, norms and numbers ------------------------------------

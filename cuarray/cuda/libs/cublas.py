@@ -1,0 +1,213 @@
+"""cuBLAS: one handle per (device, thread), bound to the current stream, workspace from our pool.
+
+The only importer of `nvmath.bindings.cublas` (imported on first use). Routines call `gemm`,
+`gemv` or, for other cuBLAS functions, `handle()` (the calling thread's handle, bound to the
+current stream and its workspace) with `bindings()`.
+
+Conventions (cuBLAS's): matrices are column-major, pointers are ints, `op` is 'N', 'T' or 'C'.
+Pointer mode is HOST: alpha and beta are host scalars, kept alive here per dtype.
+
+Host cost matters (CuPy spends ~140 us of host time per small matmul, issue 5075): the hot path
+is one thread-local look-up, a stream comparison and one binding call. `cublasSetStream` also
+resets the workspace to cuBLAS's own pool, so the two calls are made only when this handle's
+stream changes (same effect as setting both on every call).
+
+Workspace: one buffer per (device, stream), from our memory pool, for the life of the process
+(32 MiB, what the cuBLAS documentation recommends on Hopper). Kernels of one stream run in order,
+so the handles of several threads can share a stream's workspace; two streams never share one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+
+import numpy
+
+from .. import device as _device
+from .. import memory as _memory
+from .. import stream as _stream
+from ._handles import PerThreadHandle, nvmath_bindings
+
+__all__ = ["bindings", "handle", "gemm", "gemv", "supports", "compute_mode", "set_compute_mode",
+           "get_compute_mode", "COMPUTE_MODES"]
+
+WORKSPACE_BYTES = 32 * 2**20
+
+_lib = None
+
+
+def bindings():
+    """`nvmath.bindings.cublas`, imported on first use."""
+    global _lib
+    if _lib is None:
+        _lib = nvmath_bindings("cublas")
+    return _lib
+
+
+def _create():
+    lib = bindings()
+    h = lib.create()
+    lib.set_pointer_mode(h, 0)  # CUBLAS_POINTER_MODE_HOST
+    return h
+
+
+def _destroy(h):
+    bindings().destroy(h)
+
+
+_handles = PerThreadHandle(_create, _destroy)
+
+
+class _State(threading.local):
+    # device id -> [handle, stream ptr the handle is bound to (None: not yet)]
+    bound = None
+
+
+_tls = _State()
+_workspaces: dict = {}  # (device, stream ptr) -> MemoryPointer
+
+
+def _bind(dev: int, stream_ptr: int):
+    bound = _tls.bound
+    if bound is None:
+        bound = _tls.bound = {}
+    ent = bound.get(dev)
+    if ent is None:
+        ent = bound[dev] = [_handles.get(), None]
+    h = ent[0]
+    lib = bindings()
+    lib.set_stream(h, stream_ptr)
+    ws = _workspaces.get((dev, stream_ptr))
+    if ws is None:
+        ws = _workspaces[(dev, stream_ptr)] = _memory.alloc(WORKSPACE_BYTES)
+    lib.set_workspace(h, ws.ptr, WORKSPACE_BYTES)
+    ent[1] = stream_ptr
+    return h
+
+
+def handle() -> int:
+    """The calling thread's cuBLAS handle for the current device, bound to the current stream
+    (and that stream's workspace). Valid until the thread changes stream or device."""
+    dev = _device._tls.device_id
+    sp = _stream.get_current_stream(dev).ptr
+    bound = _tls.bound
+    if bound is not None:
+        ent = bound.get(dev)
+        if ent is not None and ent[1] == sp:
+            return ent[0]
+    return _bind(dev, sp)
+
+
+# -- types -------------------------------------------------------------------------------------
+# cudaDataType values (library_types.h): R_16F=2, R_32F=0, R_64F=1, C_32F=4, C_64F=5.
+# cublasComputeType_t: 32F=68, 64F=70, 32F_FAST_TF32=77, 32F_FAST_16BF=75, 32F_EMULATED_16BFX9=78.
+_CHARS = "efdFD"
+_DATA_TYPE = {"e": 2, "f": 0, "d": 1, "F": 4, "D": 5}
+_COMPUTE = {"e": 68, "f": 68, "d": 70, "F": 68, "D": 70}
+# The scalar type of alpha/beta for each compute type (float16 accumulates in float32).
+_SCALAR = {"e": numpy.float32, "f": numpy.float32, "d": numpy.float64,
+           "F": numpy.complex64, "D": numpy.complex128}
+_OPS = {"N": 0, "T": 1, "C": 2}
+
+# Host scalars 1 and 0 (and their addresses) per dtype, alive for the process.
+_ONE = {c: numpy.ones(1, _SCALAR[c]) for c in _CHARS}
+_ZERO = {c: numpy.zeros(1, _SCALAR[c]) for c in _CHARS}
+_ONE_PTR = {c: a.ctypes.data for c, a in _ONE.items()}
+_ZERO_PTR = {c: a.ctypes.data for c, a in _ZERO.items()}
+
+
+def supports(dtype) -> bool:
+    """Whether cuBLAS GEMM takes this dtype (float16/32/64, complex64/128)."""
+    return dtype.char in _DATA_TYPE
+
+
+# -- compute mode (TF32 is an explicit opt-in) ----------------------------------------------------
+# Full float32 by default: NumPy's answer. "tf32" rounds the inputs of float32/complex64 products
+# to TF32 (10-bit mantissa) on tensor cores; "bf16x9" emulates float32 with BF16 tensor cores
+# (cuBLAS 12.9+, about float32 accuracy).
+COMPUTE_MODES = {"highest": 68, "tf32": 77, "bf16x9": 78}
+
+
+class _Mode(threading.local):
+    f32 = 68
+
+
+_mode = _Mode()
+
+
+def get_compute_mode() -> str:
+    """The calling thread's float32 GEMM compute mode: 'highest', 'tf32' or 'bf16x9'."""
+    for k, v in COMPUTE_MODES.items():
+        if v == _mode.f32:
+            return k
+    raise AssertionError(_mode.f32)
+
+
+def set_compute_mode(mode: str) -> None:
+    """Set the calling thread's float32/complex64 GEMM compute mode (see `compute_mode`)."""
+    try:
+        _mode.f32 = COMPUTE_MODES[mode]
+    except (KeyError, TypeError):
+        raise ValueError("compute mode must be one of {}, got {!r}".format(
+            ", ".join(map(repr, COMPUTE_MODES)), mode)) from None
+
+
+@contextlib.contextmanager
+def compute_mode(mode: str):
+    """Context manager: float32/complex64 matrix products in `mode` inside the block."""
+    old = _mode.f32
+    set_compute_mode(mode)
+    try:
+        yield
+    finally:
+        _mode.f32 = old
+
+
+# -- calls -------------------------------------------------------------------------------------
+_BATCH_LIMIT = 65535  # batches per strided-batched call (the grid's z/y limit in some kernels)
+
+
+def gemm(char, opa, opb, m, n, k, a, lda, b, ldb, c, ldc, batch=1, stride_a=0, stride_b=0,
+         stride_c=0, alpha=None, beta=None):
+    """C = alpha op(A) op(B) + beta C, column-major, `batch` matrices at the given element strides
+    (stride 0 repeats a matrix: a broadcast operand). `char` is the dtype's type char; alpha/beta
+    default to 1/0 (host scalars). m, n, k > 0."""
+    h = handle()
+    lib = _lib
+    dt = _DATA_TYPE[char]
+    ct = _COMPUTE[char]
+    if ct == 68 and char != "e":
+        ct = _mode.f32
+    pa = _ONE_PTR[char] if alpha is None else alpha.ctypes.data
+    pb = _ZERO_PTR[char] if beta is None else beta.ctypes.data
+    ta, tb = _OPS[opa], _OPS[opb]
+    if batch == 1:
+        lib.gemm_ex(h, ta, tb, m, n, k, pa, a, dt, lda, b, dt, ldb, pb, c, dt, ldc, ct, -1)
+        return
+    isz = _ITEMSIZE[char]
+    done = 0
+    while done < batch:
+        cnt = min(batch - done, _BATCH_LIMIT)
+        lib.gemm_strided_batched_ex(
+            h, ta, tb, m, n, k, pa, a + done * stride_a * isz, dt, lda, stride_a,
+            b + done * stride_b * isz, dt, ldb, stride_b, pb, c + done * stride_c * isz, dt, ldc,
+            stride_c, cnt, ct, -1)
+        done += cnt
+
+
+_ITEMSIZE = {"e": 2, "f": 4, "d": 8, "F": 8, "D": 16}
+_GEMV = {"f": "sgemv", "d": "dgemv", "F": "cgemv", "D": "zgemv"}
+
+
+def gemv(char, op, m, n, a, lda, x, incx, y, incy, alpha=None, beta=None) -> bool:
+    """y = alpha op(A) x + beta y for A m x n column-major. Returns False (nothing done) for a
+    dtype without GEMV (float16) or a float32 compute mode other than 'highest'."""
+    name = _GEMV.get(char)
+    if name is None or (char in "fF" and _mode.f32 != 68):
+        return False
+    h = handle()
+    pa = _ONE_PTR[char] if alpha is None else alpha.ctypes.data
+    pb = _ZERO_PTR[char] if beta is None else beta.ctypes.data
+    getattr(_lib, name)(h, _OPS[op], m, n, pa, a, lda, x, incx, pb, y, incy)
+    return True
