@@ -1,0 +1,158 @@
+"""Run matmul's lowering on the CPU: cuarray arrays that view host memory, and NumPy stand-ins
+for cuBLAS GEMM/GEMV and the integer kernel that check every argument the way cuBLAS does
+(leading dimensions, transpose flags, batch strides) and compute in column-major terms.
+
+So the whole host path of `matmul` (dtype loop, shapes, broadcasting, layouts, transpose flags,
+batch collapsing, out= and aliasing) is tested without a GPU.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from cuarray._core import dtypes as _dtypes
+from cuarray._core.ndarray import ndarray
+
+_buffers: list = []  # (base address, nbytes, uint8 buffer) of every host allocation
+CALLS: list = []  # (kind, args) of every emulated library call
+
+
+class HostPtr:
+    """Stands in for a MemoryPointer: `.ptr` is a host address inside one of `_buffers`."""
+
+    __slots__ = ("ptr", "device_id")
+
+    def __init__(self, ptr):
+        self.ptr = ptr
+        self.device_id = 0
+
+    def __add__(self, off):
+        return HostPtr(self.ptr + off)
+
+    def __int__(self):
+        return self.ptr
+
+
+def _alloc(nbytes):
+    buf = np.zeros(max(nbytes, 1) + 64, np.uint8)
+    base = buf.ctypes.data
+    _buffers.append((base, buf.size, buf))
+    return base
+
+
+def _owner(ptr):
+    for base, size, buf in reversed(_buffers):
+        if base <= ptr < base + size:
+            return base, buf
+    raise AssertionError("address {:#x} is in no host buffer".format(ptr))
+
+
+def host_view(shape, strides, dtype, ptr):
+    """The NumPy view of `shape`/`strides` (bytes) at host address `ptr`."""
+    base, buf = _owner(ptr)
+    return np.ndarray(shape, dtype, buffer=buf, offset=ptr - base, strides=strides)
+
+
+def to_np(x: ndarray) -> np.ndarray:
+    return host_view(x._shape, x._strides, x._dtype, x.data.ptr)
+
+
+def from_np(a: np.ndarray) -> ndarray:
+    """A cuarray array over a host copy of `a` with `a`'s exact strides (negative included)."""
+    a = np.asarray(a)
+    dt = _dtypes.normalize_dtype(a.dtype)
+    lo = sum((n - 1) * s for n, s in zip(a.shape, a.strides) if s < 0) if a.size else 0
+    hi = sum((n - 1) * s for n, s in zip(a.shape, a.strides) if s > 0) if a.size else 0
+    base = _alloc(hi - lo + a.itemsize)
+    ptr = base - lo
+    if a.size:
+        host_view(a.shape, a.strides, dt, ptr)[...] = a
+    return ndarray._view(a.shape, a.strides, dt, HostPtr(ptr), None)
+
+
+def new_c(shape, dtype) -> ndarray:
+    return from_np(np.empty(shape, dtype))
+
+
+class FakeElementwise:
+    """The engine's copy/astype/fill/copyto_unchecked, on host views."""
+
+    @staticmethod
+    def copy(a, order="C"):
+        CALLS.append(("copy", a._shape))
+        return from_np(np.ascontiguousarray(to_np(a)) if order != "F" else np.asfortranarray(to_np(a)))
+
+    @staticmethod
+    def astype(a, dtype, order="K", casting="unsafe", copy=True):
+        return from_np(to_np(a).astype(dtype))
+
+    @staticmethod
+    def fill(a, value):
+        to_np(a)[...] = value
+
+    @staticmethod
+    def copyto_unchecked(dst, src):
+        np.copyto(to_np(dst), to_np(src), casting="unsafe")
+
+
+_CHAR_DT = {c: np.dtype(c) for c in "efdFD"}
+
+
+def _colmajor(ptr, rows, cols, ld, dt):
+    return host_view((rows, cols), (dt.itemsize, ld * dt.itemsize), dt, ptr)
+
+
+def _op(mat, op):
+    return mat if op == "N" else (mat.T if op == "T" else mat.T.conj())
+
+
+def fake_gemm(char, opa, opb, m, n, k, a, lda, b, ldb, c, ldc, batch=1, stride_a=0, stride_b=0,
+              stride_c=0, alpha=None, beta=None):
+    CALLS.append(("gemm", (char, opa, opb, m, n, k, lda, ldb, ldc, batch, stride_a, stride_b, stride_c)))
+    assert m > 0 and n > 0 and k > 0 and batch > 0
+    ra, ca = (m, k) if opa == "N" else (k, m)
+    rb, cb = (k, n) if opb == "N" else (n, k)
+    assert lda >= max(1, ra) and ldb >= max(1, rb) and ldc >= max(1, m), (lda, ldb, ldc, ra, rb, m)
+    dt = _CHAR_DT[char]
+    acc = np.float32 if char == "e" else dt
+    isz = dt.itemsize
+    for z in range(batch):
+        A = _op(_colmajor(a + z * stride_a * isz, ra, ca, lda, dt), opa)
+        B = _op(_colmajor(b + z * stride_b * isz, rb, cb, ldb, dt), opb)
+        C = _colmajor(c + z * stride_c * isz, m, n, ldc, dt)
+        C[...] = (A.astype(acc) @ B.astype(acc)).astype(dt)
+
+
+def fake_gemv(char, op, m, n, a, lda, x, incx, y, incy, alpha=None, beta=None):
+    CALLS.append(("gemv", (char, op, m, n, lda, incx, incy)))
+    assert m > 0 and n > 0 and lda >= max(1, m) and incx > 0 and incy > 0
+    dt = _CHAR_DT[char]
+    A = _op(_colmajor(a, m, n, lda, dt), op)
+    nx, ny = (n, m) if op == "N" else (m, n)
+    X = host_view((nx,), (incx * dt.itemsize,), dt, x)
+    Y = host_view((ny,), (incy * dt.itemsize,), dt, y)
+    Y[...] = A @ X
+    return True
+
+
+def fake_int_gemm(dtype, m, n, k, a, a_strides, b, b_strides, c, c_strides, batch=1):
+    CALLS.append(("int", (dtype.char, m, n, k, a_strides, b_strides, c_strides, batch)))
+    assert m > 0 and n > 0 and k > 0 and batch > 0
+    isz = dtype.itemsize
+    A = host_view((batch, m, k), tuple(s * isz for s in a_strides), dtype, a)
+    B = host_view((batch, k, n), tuple(s * isz for s in b_strides), dtype, b)
+    C = host_view((batch, m, n), tuple(s * isz for s in c_strides), dtype, c)
+    C[...] = np.matmul(A, B)
+
+
+def install(monkeypatch):
+    """Route matmul's allocations, copies and library calls to the host fakes."""
+    from cuarray.cuda.libs import cublas
+    from cuarray.linalg import _int_matmul, _matmul
+
+    monkeypatch.setattr(_matmul, "_new_c", new_c)
+    monkeypatch.setattr(_matmul, "_ew", FakeElementwise)
+    monkeypatch.setattr(cublas, "gemm", fake_gemm)
+    monkeypatch.setattr(cublas, "gemv", fake_gemv)
+    monkeypatch.setattr(_int_matmul, "gemm", fake_int_gemm)
+    CALLS.clear()
