@@ -1,0 +1,209 @@
+"""cholesky, qr, eigh, eigvalsh, eig, eigvals (cuSOLVER). svd and svdvals live in `_svd`.
+
+Layouts: cuSOLVER reads a C-ordered block as the transpose. For Hermitian input the transpose is
+the conjugate, so cholesky and eigh factor the block as it lies (one plain copy) and read the
+factors back through a view: potrf of conj(A) in the other triangle *is* the requested factor seen
+row-major; syevd of conj(A) gives conj(V), whose row-major view is V^H. qr and eig need A itself,
+so they copy into column-major blocks.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy
+
+from ..cuda.libs import cusolver as _cs
+from . import _xp as xp
+from ._util import (as_array, assert_stacked_2d, assert_stacked_square, batch_of, compute_char,
+                    info_array, pointers, raise_on_info, real_char, stacked_copy)
+
+__all__ = ["cholesky", "qr", "eigh", "eigvalsh", "eig", "eigvals", "QRResult", "EighResult",
+           "EigResult"]
+
+# Stacks of more than one matrix of at most this order use the batched routines (potrfBatched,
+# syevjBatched): one launch for the stack instead of one call per matrix.
+BATCHED_MAX_N = _cs.BATCHED_MAX_N
+
+
+class QRResult(NamedTuple):
+    Q: object
+    R: object
+
+
+class EighResult(NamedTuple):
+    eigenvalues: object
+    eigenvectors: object
+
+
+class EigResult(NamedTuple):
+    eigenvalues: object
+    eigenvectors: object
+
+
+def _blocks(a):
+    """(base pointer, bytes per matrix, batch) of a stack made by `stacked_copy`."""
+    return a.data.ptr, a.shape[-1] * a.shape[-2] * a.dtype.itemsize, batch_of(a)
+
+
+# -- Cholesky ----------------------------------------------------------------------------------
+def cholesky(a, /, *, upper=False):
+    """See `numpy.linalg.cholesky`."""
+    a = as_array(a, "linalg.cholesky")
+    assert_stacked_square(a)
+    char = compute_char(a)
+    c = stacked_copy(a, char, "C")
+    n = a.shape[-1]
+    if c.size == 0:
+        return c
+    # Column-major, the block is conj(A): factoring its upper triangle (= A's lower, the one NumPy
+    # reads) gives U' with conj(A) = U'^H U', and U'^T -- the row-major view -- is L with A = L L^H.
+    uplo = _cs.LOWER if upper else _cs.UPPER
+    base, step, batch = _blocks(c)
+    infos = info_array(batch)
+    if batch > 1 and n <= BATCHED_MAX_N:
+        _cs.potrf_batched(char, uplo, n, pointers(c).data.ptr, n, infos.data.ptr, batch)
+    else:
+        for i in range(batch):
+            _cs.potrf(char, uplo, n, base + i * step, n, infos.data.ptr + 4 * i)
+    raise_on_info(infos, "Matrix is not positive definite")
+    return xp.triu(c) if upper else xp.tril(c)
+
+
+# -- QR ----------------------------------------------------------------------------------------
+def qr(a, mode="reduced"):
+    """See `numpy.linalg.qr`. One geqrf (and orgqr/ungqr for Q) per matrix of a stack."""
+    if mode not in ("reduced", "complete", "r", "raw"):
+        if mode in ("f", "full", "e", "economic"):
+            raise ValueError("The '{}' mode of qr was removed in NumPy 2; use 'reduced', 'complete', "
+                             "'r' or 'raw'".format(mode))
+        raise ValueError("Unrecognized mode '{}'".format(mode))
+    a = as_array(a, "linalg.qr")
+    assert_stacked_2d(a)
+    char = compute_char(a)
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    batch_shape = a.shape[:-2]
+    h = stacked_copy(a, char, "F")  # column-major m x n blocks: geqrf needs A itself
+    tau = xp.empty(batch_shape + (k,), dtype=char)
+    base, step, batch = _blocks(h)
+    infos = info_array(batch)
+    if k:
+        for i in range(batch):
+            _cs.geqrf(char, m, n, base + i * step, m, tau.data.ptr + i * k * tau.itemsize,
+                      infos.data.ptr + 4 * i)
+    if mode == "raw":
+        return h.mT, tau
+    r = xp.triu(h if mode == "complete" else h[..., :k, :])
+    if mode == "r":
+        return r
+    qcols = m if mode == "complete" else k
+    if qcols == n:
+        q = h
+    else:
+        q = xp.zeros(batch_shape + (qcols, m), dtype=char).mT  # column-major m x qcols blocks
+        q[..., :, :k] = h[..., :, :k]
+    if qcols:
+        qbase, qstep, _ = _blocks(q)
+        for i in range(batch):
+            _cs.orgqr(char, m, qcols, k, qbase + i * qstep, m, tau.data.ptr + i * k * tau.itemsize,
+                      infos.data.ptr + 4 * i)
+    return QRResult(q, r)
+
+
+# -- Hermitian eigenproblem --------------------------------------------------------------------
+def _check_uplo(UPLO):
+    if UPLO not in ("L", "U"):
+        raise ValueError("UPLO argument must be 'L' or 'U'")
+
+
+def _syev(a, UPLO, vectors: bool, fn: str):
+    a = as_array(a, fn)
+    assert_stacked_square(a)
+    _check_uplo(UPLO)
+    char = compute_char(a)
+    n = a.shape[-1]
+    c = stacked_copy(a, char, "C")
+    w = xp.empty(a.shape[:-1], dtype=real_char(char))
+    if c.size == 0:
+        return w, c
+    # NumPy's 'L' (row-major lower) is the column-major upper triangle of the block.
+    uplo = _cs.UPPER if UPLO == "L" else _cs.LOWER
+    jobz = _cs.VECTOR if vectors else _cs.NOVECTOR
+    base, step, batch = _blocks(c)
+    infos = info_array(batch)
+    if batch > 1 and n <= BATCHED_MAX_N:
+        _cs.syevj_batched(char, jobz, uplo, n, base, n, w.data.ptr, infos.data.ptr, batch)
+    else:
+        wstep = n * w.itemsize
+        for i in range(batch):
+            _cs.syevd(char, jobz, uplo, n, base + i * step, n, w.data.ptr + i * wstep, infos.data.ptr + 4 * i)
+    raise_on_info(infos, "Eigenvalues did not converge")
+    return w, c
+
+
+def eigh(a, UPLO="L"):
+    """See `numpy.linalg.eigh`. Stacks of matrices up to 32 x 32 use syevjBatched."""
+    w, c = _syev(a, UPLO, True, "linalg.eigh")
+    # c holds conj(V) column-major; its row-major view is conj(V)^T, so V = conj(view)^T.
+    v = (xp.conj(c) if c.dtype.kind == "c" else c).mT
+    return EighResult(w, v)
+
+
+def eigvalsh(a, UPLO="L"):
+    """See `numpy.linalg.eigvalsh`."""
+    return _syev(a, UPLO, False, "linalg.eigvalsh")[0]
+
+
+# -- general eigenproblem ----------------------------------------------------------------------
+def _geev(a, vectors: bool, fn: str):
+    a = as_array(a, fn)
+    assert_stacked_square(a)
+    char = compute_char(a)
+    n = a.shape[-1]
+    batch_shape = a.shape[:-2]
+    h = stacked_copy(a, char, "F")
+    real = char in "fd"
+    # Real input: cuSOLVER's all-real option (w = real parts then imaginary parts; LAPACK packing
+    # of the vectors), unpacked below once the host knows which eigenvalues pair up.
+    w = xp.empty(batch_shape + ((2 * n,) if real else (n,)), dtype=char)
+    vr = xp.empty(batch_shape + (n, n), dtype=char).mT if vectors else None
+    base, step, batch = _blocks(h)
+    infos = info_array(batch)
+    if h.size:
+        for i in range(batch):
+            _cs.geev(char, _cs.VECTOR if vectors else _cs.NOVECTOR, n, base + i * step, n,
+                     w.data.ptr + i * w.shape[-1] * w.itemsize,
+                     vr.data.ptr + i * step if vectors else 0, n, infos.data.ptr + 4 * i)
+    raise_on_info(infos, "Eigenvalues did not converge")
+    if not real:
+        return w, vr
+    wr, wi = w[..., :n], w[..., n:]
+    wi_host = wi.get()
+    if not wi_host.any():  # all real: NumPy returns real arrays then
+        return wr.copy(), (vr if vectors else None)
+    cchar = "F" if char == "f" else "D"
+    wc = (wr + 1j * wi).astype(cchar)
+    if not vectors:
+        return wc, None
+    # LAPACK packing: for a pair (j, j+1) with wi[j] > 0, v_j = vr_j + i vr_{j+1}, v_{j+1} = conj(v_j).
+    first = wi_host > 0
+    second = numpy.zeros_like(first)
+    second[..., 1:] = first[..., :-1]
+    fd, sd = xp.asarray(first)[..., None, :], xp.asarray(second)[..., None, :]
+    nxt, prv = xp.roll(vr, -1, axis=-1), xp.roll(vr, 1, axis=-1)
+    v = xp.where(fd, vr + 1j * nxt, xp.where(sd, prv - 1j * vr, vr + 0j)).astype(cchar)
+    return wc, v
+
+
+def eig(a):
+    """See `numpy.linalg.eig`. Uses cuSOLVER's Xgeev (right eigenvectors, normalised like LAPACK);
+    reading back whether every eigenvalue is real (NumPy's result type depends on it) waits for
+    the device."""
+    w, v = _geev(a, True, "linalg.eig")
+    return EigResult(w, v)
+
+
+def eigvals(a):
+    """See `numpy.linalg.eigvals`."""
+    return _geev(a, False, "linalg.eigvals")[0]

@@ -1,0 +1,276 @@
+"""solve, inv, det, slogdet, tensorsolve, tensorinv (LU), pinv and lstsq (SVD).
+
+LU runs on cuSOLVER's 64-bit getrf/getrs, one call per matrix, or on cuBLAS's getrfBatched/
+getrsBatched for stacks of small matrices (one launch for the whole stack). A C-ordered matrix is
+the transpose to cuSOLVER, so A is copied once as it lies (one plain copy, cast included) and
+solved with the transpose flag; B is copied once into column-major blocks, which are the result.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy
+
+from ..cuda.libs import cusolver as _cs
+from . import _xp as xp
+from ._util import (LinAlgError, as_array, assert_stacked_2d, assert_stacked_square, batch_of,
+                    compute_char, info_array, natural_order, pointers, raise_on_info, real_char,
+                    stacked_copy)
+
+__all__ = ["solve", "inv", "det", "slogdet", "tensorsolve", "tensorinv", "pinv", "lstsq",
+           "SlogdetResult"]
+
+# n at or below which a stack of more than one matrix uses cuBLAS's batched LU (one launch);
+# above it, per-matrix cuSOLVER calls are as fast and the batched kernels are not.
+BATCHED_LU_MAX_N = 32
+
+
+class SlogdetResult(NamedTuple):
+    sign: object
+    logabsdet: object
+
+
+class _LU:
+    """LU factors of a stack, in place in `lu`; `piv` 1-based pivots; `infos` one int32 each."""
+
+    __slots__ = ("lu", "piv", "infos", "batched", "char")
+
+
+def _lu_factor(lu, char) -> _LU:
+    n = lu.shape[-1]
+    batch = batch_of(lu)
+    f = _LU()
+    f.lu, f.char, f.infos = lu, char, info_array(batch)
+    f.batched = batch > 1 and n <= BATCHED_LU_MAX_N
+    if f.batched:
+        from ..cuda.libs import cublas_solve
+
+        f.piv = xp.empty(lu.shape[:-1], dtype=numpy.int32)
+        cublas_solve.getrf_batched(char, n, pointers(lu).data.ptr, n, f.piv.data.ptr, f.infos.data.ptr, batch)
+        return f
+    f.piv = xp.empty(lu.shape[:-1], dtype=numpy.int64)
+    step = n * n * lu.dtype.itemsize
+    base, pbase, ibase = lu.data.ptr, f.piv.data.ptr, f.infos.data.ptr
+    for i in range(batch):
+        _cs.getrf(char, n, n, base + i * step, n, pbase + i * n * 8, ibase + 4 * i)
+    return f
+
+
+def _lu_solve(f: _LU, trans: int, x) -> None:
+    """Overwrite `x` (stack of column-major n x k blocks, same batch as the factors)."""
+    n, k = x.shape[-2], x.shape[-1]
+    batch = batch_of(x)
+    if f.batched:
+        from ..cuda.libs import cublas_solve
+
+        cublas_solve.getrs_batched(f.char, trans, n, k, pointers(f.lu).data.ptr, n, f.piv.data.ptr,
+                                   pointers(x.mT).data.ptr, n, batch)
+        return
+    step, xstep = n * n * f.lu.dtype.itemsize, n * k * x.dtype.itemsize
+    for i in range(batch):
+        _cs.getrs(f.char, trans, n, k, f.lu.data.ptr + i * step, n, f.piv.data.ptr + i * n * 8,
+                  x.data.ptr + i * xstep, n, f.infos.data.ptr + 4 * i)
+
+
+def _factor(a, char, batch_shape):
+    """LU of `a` broadcast to `batch_shape`, copied as it lies; returns (factors, trans flag)."""
+    n = a.shape[-1]
+    order = natural_order(a)
+    lu = stacked_copy(xp.broadcast_to(a, batch_shape + (n, n)), char, order)
+    # A row-major block read column-major is A^T, so solve with its transpose.
+    return _lu_factor(lu, char), (_cs.OP_T if order == "C" else _cs.OP_N)
+
+
+def solve(a, b):
+    """See `numpy.linalg.solve`. Stacks use cuBLAS's batched LU when n <= 32."""
+    a, b = as_array(a, "linalg.solve"), as_array(b, "linalg.solve")
+    assert_stacked_square(a)
+    char = compute_char(a, b)
+    n = a.shape[-1]
+    vector = b.ndim == 1
+    if vector:
+        b = b[:, None]
+        batch = a.shape[:-2]
+    else:
+        if b.ndim < 2:
+            raise ValueError("solve: Input operand 1 does not have enough dimensions (has {}, gufunc "
+                             "core with signature (m,m),(m,n)->(m,n) requires 2)".format(b.ndim))
+        batch = numpy.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    if b.shape[-2] != n:
+        raise ValueError("solve: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
+                         "signature (m,m),(m,n)->(m,n) (size {} is different from {})".format(b.shape[-2], n))
+    k = b.shape[-1]
+    x = stacked_copy(xp.broadcast_to(b, batch + (n, k)), char, "F")
+    if x.size:
+        f, trans = _factor(a, char, batch)
+        _lu_solve(f, trans, x)
+        raise_on_info(f.infos, "Singular matrix")
+    return x[..., 0] if vector else x
+
+
+def _inverse(a, char, check: bool):
+    n = a.shape[-1]
+    batch = a.shape[:-2]
+    x = stacked_copy(xp.broadcast_to(xp.eye(n, dtype=char), batch + (n, n)), char, "C")
+    if x.size == 0:
+        return x
+    f, trans = _factor(a, char, batch)
+    _lu_solve(f, trans, x)
+    if check:
+        raise_on_info(f.infos, "Singular matrix")
+    return x.mT  # x holds inv(A) column-major: its transpose view is inv(A) as the user reads it
+
+
+def inv(a):
+    """See `numpy.linalg.inv`."""
+    a = as_array(a, "linalg.inv")
+    assert_stacked_square(a)
+    return _inverse(a, compute_char(a), True)
+
+
+def _lu_diagonal(a, char):
+    """(diagonal of U, pivot parity as +-1 in `char`) of every matrix; nothing launched for n == 0."""
+    n = a.shape[-1]
+    f = _lu_factor(stacked_copy(a, char, natural_order(a)), char)  # det(A^T) == det(A)
+    d = xp.diagonal(f.lu, 0, -2, -1)
+    swaps = xp.count_nonzero(f.piv != xp.arange(1, n + 1, dtype=f.piv.dtype), axis=-1)
+    parity = (1 - 2 * (swaps % 2)).astype(char)
+    return d, parity
+
+
+def det(a):
+    """See `numpy.linalg.det`. Returns a 0-d array for one matrix. No synchronisation."""
+    a = as_array(a, "linalg.det")
+    assert_stacked_square(a)
+    char = compute_char(a)
+    if a.size == 0:
+        return xp.ones(a.shape[:-2], dtype=char)
+    d, parity = _lu_diagonal(a, char)
+    return xp.prod(d, axis=-1) * parity
+
+
+def slogdet(a):
+    """See `numpy.linalg.slogdet`. No synchronisation."""
+    a = as_array(a, "linalg.slogdet")
+    assert_stacked_square(a)
+    char = compute_char(a)
+    rchar = real_char(char)
+    if a.size == 0:
+        return SlogdetResult(xp.ones(a.shape[:-2], dtype=char), xp.zeros(a.shape[:-2], dtype=rchar))
+    d, parity = _lu_diagonal(a, char)
+    absd = xp.abs(d)
+    zero = xp.any(absd == 0, axis=-1)
+    logdet = xp.where(zero, -numpy.inf, xp.sum(xp.log(absd), axis=-1)).astype(rchar)
+    unit = d / absd if char in "FD" else xp.sign(d)
+    sign = xp.where(zero, 0, xp.prod(unit, axis=-1) * parity).astype(char)
+    return SlogdetResult(sign, logdet)
+
+
+def tensorsolve(a, b, axes=None):
+    """See `numpy.linalg.tensorsolve`."""
+    a, b = as_array(a, "linalg.tensorsolve"), as_array(b, "linalg.tensorsolve")
+    an = a.ndim
+    if axes is not None:
+        order = list(range(an))
+        for k in axes:
+            order.remove(k)
+            order.insert(an, k)
+        a = a.transpose(order)
+    oldshape = a.shape[-(an - b.ndim):]
+    size = math.prod(oldshape)
+    if a.size != size ** 2:
+        raise LinAlgError("Input arrays must satisfy the requirement "
+                          "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])")
+    x = solve(a.reshape(size, size), b.reshape(-1))
+    return x.reshape(oldshape)
+
+
+def tensorinv(a, ind=2):
+    """See `numpy.linalg.tensorinv`."""
+    a = as_array(a, "linalg.tensorinv")
+    if ind <= 0:
+        raise ValueError("Invalid ind argument.")
+    oldshape = a.shape
+    invshape = oldshape[ind:] + oldshape[:ind]
+    size = math.prod(oldshape[ind:])
+    return inv(a.reshape(size, -1)).reshape(invshape)
+
+
+# -- SVD-based -------------------------------------------------------------------------------
+def _matmul(x, y):
+    from ._matmul import matmul
+
+    return matmul(x, y)
+
+
+_NoValue = numpy._NoValue
+
+
+def pinv(a, rcond=None, hermitian=False, *, rtol=_NoValue):
+    """See `numpy.linalg.pinv`."""
+    from ._decomp import svd
+
+    a = as_array(a, "linalg.pinv")
+    assert_stacked_2d(a)
+    char = compute_char(a)
+    if rcond is None:
+        if rtol is _NoValue:
+            rcond = 1e-15
+        elif rtol is None:
+            rcond = max(a.shape[-2:]) * numpy.finfo(char).eps
+        else:
+            rcond = rtol
+    elif rtol is not _NoValue:
+        raise ValueError("`rtol` and `rcond` can't be both set.")
+    m, n = a.shape[-2:]
+    if m == 0 or n == 0:
+        return xp.empty(a.shape[:-2] + (n, m), dtype=char)
+    u, s, vh = svd(a, full_matrices=False, hermitian=hermitian)
+    rc = rcond if numpy.isscalar(rcond) else xp.expand_dims(as_array(rcond, "linalg.pinv"), -1)
+    cutoff = xp.max(s, axis=-1, keepdims=True) * rc
+    large = s > cutoff
+    sinv = xp.where(large, 1 / xp.where(large, s, 1), 0).astype(s.dtype)
+    # pinv = V diag(1/s) U^H
+    return _matmul(xp.conj(vh).mT * sinv[..., None, :], xp.conj(u).mT)
+
+
+def lstsq(a, b, rcond=None):
+    """See `numpy.linalg.lstsq`. Solved through the SVD (NumPy uses LAPACK's gelsd: same minimum-
+    norm solution). The rank is read back to the host, as NumPy returns it as a number."""
+    from ._decomp import svd
+
+    a, b = as_array(a, "linalg.lstsq"), as_array(b, "linalg.lstsq")
+    vector = b.ndim == 1
+    if vector:
+        b = b[:, None]
+    if a.ndim != 2 or b.ndim != 2:
+        raise LinAlgError("{}-dimensional array given. Array must be two-dimensional"
+                          .format(a.ndim if a.ndim != 2 else b.ndim))
+    m, n = a.shape
+    m2, k = b.shape
+    if m != m2:
+        raise LinAlgError("Incompatible dimensions")
+    char = compute_char(a, b)
+    rchar = real_char(char)
+    if rcond is None:
+        rcond = numpy.finfo(char).eps * max(n, m)
+    kk = min(m, n)
+    if kk == 0:
+        x = xp.zeros((n, k), dtype=char)
+        s = xp.empty((0,), dtype=rchar)
+        resid = (xp.sum(xp.abs(b.astype(char)) ** 2, axis=0).astype(rchar)
+                 if (n == 0 and m > 0) else xp.empty((0,), dtype=rchar))
+        return (x[:, 0] if vector else x), resid, numpy.int32(0), s
+    u, s, vh = svd(a.astype(char, copy=False), full_matrices=False)
+    large = s > rcond * s[0]
+    rank = int(xp.count_nonzero(large).get())
+    sinv = xp.where(large, 1 / xp.where(large, s, 1), 0).astype(rchar)
+    bc = b.astype(char, copy=False)
+    x = _matmul(xp.conj(vh).mT, _matmul(xp.conj(u).mT, bc) * sinv[:, None])
+    if rank == n and m > n:
+        resid = xp.sum(xp.abs(bc - _matmul(a.astype(char, copy=False), x)) ** 2, axis=0).astype(rchar)
+    else:
+        resid = xp.empty((0,), dtype=rchar)
+    return (x[:, 0] if vector else x), resid, numpy.int32(rank), s

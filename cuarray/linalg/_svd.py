@@ -1,0 +1,173 @@
+"""svd and svdvals on cuSOLVER, with the algorithm picked per shape (docs/perf-notes.md).
+
+The matrix handed to cuSOLVER is always "tall" (rows >= columns), which gesvd requires: a wide or
+square A is copied as it lies (row-major, so cuSOLVER sees B = A^T), a tall one into column-major
+blocks (B = A). From B = U_b S V_b^H: for B = A, u = U_b and vh = V_b^H; for B = A^T,
+u = conj(V_b) and vh = U_b^T. The output buffers are allocated so that each of these is a view
+(a conjugate only where a routine returns V_b rather than V_b^H for complex input).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy
+
+from ..cuda.libs import cusolver as _cs
+from . import _xp as xp
+from ._util import (as_array, assert_stacked_2d, batch_of, compute_char, info_array,
+                    raise_on_info, real_char, stacked_copy)
+
+__all__ = ["svd", "svdvals", "SVDResult", "ALGORITHMS"]
+
+ALGORITHMS = ("gesvd", "gesvdj", "gesvdp")
+
+
+class SVDResult(NamedTuple):
+    U: object
+    S: object
+    Vh: object
+
+
+def choose_algorithm(rows: int, cols: int, full: bool, uv: bool) -> str:
+    """The cuSOLVER routine for one rows x cols (rows >= cols) column-major matrix.
+
+    Measured on H100/H200 (docs/perf-notes.md, one in-process sweep): see `_CHOICE`."""
+    if cols <= _CHOICE["small"]:
+        return "gesvdj"
+    if full and rows != cols:
+        return _CHOICE["full_rect"]
+    return _CHOICE["large"]
+
+
+# Filled from the sweep of docs/perf-notes.md.
+_CHOICE = {"small": 32, "large": "gesvdj", "full_rect": "gesvd"}
+
+
+def _conj(x):
+    return xp.conj(x) if x.dtype.kind == "c" else x
+
+
+def _svd(a, full_matrices=True, compute_uv=True, algorithm=None, fn="linalg.svd"):
+    a = as_array(a, fn)
+    assert_stacked_2d(a)
+    char = compute_char(a)
+    rchar = real_char(char)
+    m, n = a.shape[-2:]
+    batch_shape = a.shape[:-2]
+    k = min(m, n)
+    transposed = n >= m
+    rows, cols = (n, m) if transposed else (m, n)
+    if a.size == 0:
+        s = xp.empty(batch_shape + (k,), dtype=rchar)
+        if not compute_uv:
+            return s
+        ucols, vrows = (m, n) if full_matrices else (k, k)
+        eye_m = xp.broadcast_to(xp.eye(m, ucols, dtype=char), batch_shape + (m, ucols)).copy()
+        eye_n = xp.broadcast_to(xp.eye(vrows, n, dtype=char), batch_shape + (vrows, n)).copy()
+        return SVDResult(eye_m, s, eye_n)
+    b = stacked_copy(a, char, "C" if transposed else "F")
+    batch = batch_of(b)
+    s = xp.empty(batch_shape + (k,), dtype=rchar)
+    infos = info_array(batch)
+    step = rows * cols * b.itemsize
+    if batch > 1 and rows <= _cs.BATCHED_MAX_N:
+        # gesvdjBatched: one launch for the stack; always full U_b (rows^2) and V_b (cols^2).
+        ub = xp.empty(batch_shape + (rows, rows), dtype=char).mT
+        vb = xp.empty(batch_shape + (cols, cols), dtype=char).mT
+        _cs.gesvdj_batched(char, _cs.VECTOR if compute_uv else _cs.NOVECTOR, rows, cols, b.data.ptr, rows,
+                           s.data.ptr, ub.data.ptr, rows, vb.data.ptr, cols, infos.data.ptr, batch)
+        raise_on_info(infos, "SVD did not converge")
+        if not compute_uv:
+            return s
+        if not full_matrices:
+            ub, vb = ub[..., :, :k], vb[..., :, :k]
+        return _assemble(transposed, ub, None, vb, s)
+    algo = algorithm or choose_algorithm(rows, cols, full_matrices and compute_uv, compute_uv)
+    if algo == "gesvdp" and full_matrices and compute_uv and rows != cols:
+        algo = "gesvd"  # gesvdp computes the economy factors only
+    ucols = rows if full_matrices else k
+    vcols = cols
+    if compute_uv:
+        ub = xp.empty(batch_shape + (ucols, rows), dtype=char).mT      # U_b: rows x ucols
+        if algo == "gesvd":
+            vt = xp.empty(batch_shape + (cols, vcols), dtype=char).mT  # V_b^H: cols x cols
+        else:
+            vt = xp.empty(batch_shape + (vcols, cols), dtype=char).mT  # V_b: cols x cols
+        ustep, vstep = rows * ucols * b.itemsize, cols * cols * b.itemsize
+    for i in range(batch):
+        ap, sp, ip = b.data.ptr + i * step, s.data.ptr + i * k * s.itemsize, infos.data.ptr + 4 * i
+        up = ub.data.ptr + i * ustep if compute_uv else 0
+        vp = vt.data.ptr + i * vstep if compute_uv else 0
+        if algo == "gesvd":
+            job = ("A" if full_matrices else "S") if compute_uv else "N"
+            _cs.gesvd(char, job, job if compute_uv else "N", rows, cols, ap, rows, sp, up, rows, vp, cols, ip)
+        elif algo == "gesvdj":
+            _cs.gesvdj(char, _cs.VECTOR if compute_uv else _cs.NOVECTOR, 0 if full_matrices else 1,
+                       rows, cols, ap, rows, sp, up, rows, vp, cols, ip)
+        elif algo == "gesvdp":
+            _cs.gesvdp(char, _cs.VECTOR if compute_uv else _cs.NOVECTOR, 1, rows, cols, ap, rows, sp,
+                       up, rows, vp, cols, ip)
+        else:
+            raise ValueError("unknown svd algorithm {!r}".format(algo))
+    raise_on_info(infos, "SVD did not converge")
+    if not compute_uv:
+        return s
+    if algo == "gesvd":
+        return _assemble(transposed, ub, vt, None, s)
+    return _assemble(transposed, ub, None, vt, s)
+
+
+def _assemble(transposed, ub, vh_b, v_b, s):
+    """(u, s, vh) of A from U_b and either V_b^H or V_b (each a view shaped as the matrix it holds)."""
+    if transposed:  # B = A^T: u = conj(V_b), vh = U_b^T
+        u = vh_b.mT if vh_b is not None else _conj(v_b)
+        vh = ub.mT
+    else:           # B = A: u = U_b, vh = V_b^H
+        u = ub
+        vh = vh_b if vh_b is not None else _conj(v_b).mT
+    return SVDResult(u, s, vh)
+
+
+def _svd_hermitian(a, compute_uv):
+    """NumPy's hermitian=True path: eigh, singular values |w| in descending order, signs moved
+    into vh. The descending order is computed by ranking (no sort needed): position of w_i =
+    #{j: |w_j| > |w_i|} + #{j < i: |w_j| == |w_i|}."""
+    from ._decomp import eigh, eigvalsh
+
+    if compute_uv:
+        w, u = eigh(a)
+    else:
+        w, u = eigvalsh(a), None
+    n = w.shape[-1]
+    aw = xp.abs(w)
+    if n == 0:
+        return SVDResult(u, aw, _conj(u).mT) if compute_uv else aw
+    ai, aj = aw[..., :, None], aw[..., None, :]
+    idx = xp.arange(n)
+    earlier = idx[None, :] < idx[:, None]
+    pos = xp.sum((aj > ai) | ((aj == ai) & earlier), axis=-1)   # (..., n): where each w goes
+    order = xp.empty(pos.shape, dtype=numpy.int64)
+    xp.put_along_axis(order, pos, xp.broadcast_to(idx, pos.shape), axis=-1)
+    s = xp.take_along_axis(aw, order, axis=-1)
+    if not compute_uv:
+        return s
+    sgn = xp.where(xp.take_along_axis(w, order, axis=-1) < 0, -1.0, 1.0).astype(w.dtype)
+    u = xp.take_along_axis(u, order[..., None, :], axis=-1)
+    vh = _conj(u * sgn[..., None, :]).mT
+    return SVDResult(u, s, vh)
+
+
+def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+    """See `numpy.linalg.svd`. The cuSOLVER routine (gesvd, gesvdj, gesvdp, or gesvdjBatched for
+    stacks of small matrices) is chosen per shape from measurements (docs/perf-notes.md)."""
+    if hermitian:
+        a = as_array(a, "linalg.svd")
+        return _svd_hermitian(a, compute_uv)
+    return _svd(a, full_matrices, compute_uv)
+
+
+def svdvals(x, /):
+    """See `numpy.linalg.svdvals`."""
+    return _svd(x, False, False, fn="linalg.svdvals")
+
