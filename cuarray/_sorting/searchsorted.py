@@ -1,0 +1,143 @@
+"""Searching in sorted arrays (NumPy "Sorting, searching, and counting / Searching"):
+searchsorted (also `ndarray.searchsorted`) and digitize.
+
+One thread per query runs a binary search (templates/searchsorted.cu); the first ten halving
+steps of every search probe the same 1023 positions, which each block keeps in shared memory, so a
+query touches global memory only for its last log2(n) - 10 steps. `a` and the queries are cast to
+their common dtype first, as NumPy does (float16 is searched as float32: the order is the same).
+No synchronisation, except `digitize`, which reads whether `bins` increase or decrease (NumPy
+raises ValueError for bins that do neither; the direction also picks the search).
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import numpy
+
+from .._core import dtypes as _dtypes
+from .._core.elementwise import astype
+from .._core.host_input import as_array, is_scalar
+from .._core.ndarray import ndarray
+from ..cuda import compiler as _compiler
+from ..cuda import launch as _launch
+
+__all__ = ["searchsorted", "digitize", "search", "kernel_name"]
+
+_TEMPLATE = pathlib.Path(__file__).parent / "templates" / "searchsorted.cu"
+_THREADS = 256
+_I8 = numpy.dtype(numpy.int64)
+_F4 = numpy.dtype(numpy.float32)
+_kernels: dict = {}
+
+
+def kernel_name(dtype, right: bool, sorted_: bool) -> str:
+    """The name expression of one instantiation (dtype: the compute dtype, never float16)."""
+    return "cuarray::searchsorted::cuarray_searchsorted<{}, {}, {}>".format(
+        _dtypes.ctype(dtype), "true" if right else "false", "true" if sorted_ else "false")
+
+
+def _kernel(dtype, right, sorted_):
+    key = (dtype.char, right, sorted_)
+    k = _kernels.get(key)
+    if k is None:
+        name = kernel_name(dtype, right, sorted_)
+        mod = _compiler.compile_module(_TEMPLATE.read_text(), name_expressions=(name,), name="cuarray_searchsorted")
+        k = _kernels[key] = mod.get_function(name).kernel
+    return k
+
+
+def _side(side) -> bool:
+    if side not in ("left", "right"):
+        raise ValueError("search side must be one of 'left' or 'right' (got {!r})".format(side))
+    return side == "right"
+
+
+def search(a: ndarray, v: ndarray, right: bool, sorter: ndarray | None = None) -> ndarray:
+    """int64 positions of `v`'s elements in the sorted 1-D `a` (both already of one dtype, not
+    float16; `sorter`: int64 or None). The engine of searchsorted, digitize, isin and histograms."""
+    out = ndarray(v._shape, _I8)
+    m = v._size
+    if m == 0:
+        return out
+    dt = a._dtype
+    a = astype(a, dt, order="C", copy=False)
+    v = astype(v, dt, order="C", copy=False)
+    if sorter is not None:
+        sorter = astype(sorter, _I8, order="C", copy=False)
+    grid = -(-m // _THREADS)
+    _launch.launch(_kernel(dt, right, sorter is None), grid, _THREADS,
+                   (a.data.ptr, 0 if sorter is None else sorter.data.ptr, numpy.int64(a._size), v.data.ptr,
+                    numpy.int64(m), out.data.ptr))
+    return out
+
+
+def _compute_dtype(a_dtype, v) -> numpy.dtype:
+    """NumPy's common dtype of `a` and the queries (a Python scalar counts by its default dtype)."""
+    vdt = numpy.asarray(v).dtype if is_scalar(v) else v._dtype
+    dt = numpy.promote_types(a_dtype, vdt)
+    return _F4 if dt.char == "e" else dt
+
+
+def searchsorted(a, v, side="left", sorter=None):
+    """See `numpy.searchsorted`. A scalar `v` gives a 0-d int64 array. `sorter` values are not
+    range-checked (NumPy raises ValueError for one out of range; that would need a sync)."""
+    right = _side(side)
+    a = as_array(a, "searchsorted")
+    if a.ndim != 1:
+        raise ValueError("object too deep for desired array" if a.ndim > 1 else
+                         "object of too small depth for desired array")
+    dt = _compute_dtype(a._dtype, v)
+    v = as_array(v, "searchsorted")
+    if sorter is not None:
+        sorter = as_array(sorter, "searchsorted")
+        if sorter._dtype.kind not in "iu":
+            raise TypeError("sorter must only contain integers")
+        if sorter.ndim != 1:
+            raise ValueError("object too deep for desired array" if sorter.ndim > 1 else
+                             "object of too small depth for desired array")
+        if sorter._size != a._size:
+            raise ValueError("sorter.size must equal a.size")
+    return search(astype(a, dt, copy=False), astype(v, dt, copy=False), right, sorter)
+
+
+def digitize(x, bins, right=False):
+    """See `numpy.digitize`. Reads the direction of `bins` from the device (one sync), as NumPy
+    checks that they are monotonic."""
+    x = as_array(x, "digitize")
+    bins = as_array(bins, "digitize")
+    if x._dtype.kind == "c":
+        raise TypeError("x may not be complex")
+    if bins.ndim != 1:
+        raise ValueError("object too deep for desired array" if bins.ndim > 1 else
+                         "object of too small depth for desired array")
+    mono = monotonicity(bins)
+    if mono == 0:
+        raise ValueError("bins must be monotonically increasing or decreasing")
+    dt = _compute_dtype(bins._dtype, x)
+    b = astype(bins, dt, copy=False)
+    xs = astype(x, dt, copy=False)
+    if mono == -1:
+        # Decreasing bins: search the reversed view, then count from the other end.
+        from .._math.arithmetic import subtract
+
+        return subtract(numpy.int64(b._size), search(b[::-1], xs, not right))
+    return search(b, xs, not right)
+
+
+def monotonicity(bins: ndarray) -> int:
+    """1 (non-decreasing), -1 (non-increasing, not constant) or 0, as NumPy's `_monotonicity`
+    (a NaN counts as neither). One device read."""
+    n = bins._size
+    if n < 2:
+        return 1
+    from .._logic.comparison import greater_equal, less_equal
+    from .._logic.truth import all as all_
+
+    lo, hi = bins[:-1], bins[1:]
+    inc = all_(less_equal(lo, hi))
+    dec = all_(greater_equal(lo, hi))
+    from .._manipulation.joining import stack
+
+    flags = stack([inc, dec]).get()
+    return 1 if flags[0] else (-1 if flags[1] else 0)

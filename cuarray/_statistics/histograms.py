@@ -1,0 +1,238 @@
+"""Histograms (NumPy "Statistics / Histograms"): bincount, histogram, histogram_bin_edges
+(histogram2d and histogramdd: histogramdd.py; the string bin rules: histogram_bins.py).
+
+One pass over the data (templates/histograms.cu): each element's bin, then an atomic add. Up to
+`_SHARED_BINS` bins each block counts in its own copy of the bins in shared memory and adds it to
+the global bins once; more bins use global atomics directly. Equal bins (an int `bins`) follow
+NumPy's arithmetic step by step, in NumPy's types, so every element lands in NumPy's bin; the
+edges are made on the host with `numpy.linspace` (they are tiny) and uploaded.
+
+Synchronisations, each because a size or a host value depends on the data: bincount reads the
+input's minimum and maximum (the result's length; NumPy's ValueError for a negative value), an
+int `bins` without `range` reads the data's minimum and maximum (one pass for both), explicit
+`bins` are checked to increase (NumPy's ValueError). Weights are summed in float64 (NumPy's
+bincount does the same), in an order that depends on scheduling.
+"""
+
+from __future__ import annotations
+
+import operator
+import pathlib
+
+import numpy
+
+from .._core import dtypes as _dtypes
+from .._core.elementwise import astype, copyto_unchecked, fill
+from .._core.host_input import as_array
+from .._core.ndarray import ndarray
+from .._core.transfer import from_host
+from ..cuda import compiler as _compiler
+from ..cuda import device as _device
+from ..cuda import launch as _launch
+
+__all__ = ["bincount", "histogram", "histogram_bin_edges", "minmax", "count_bins"]
+
+_TEMPLATE = pathlib.Path(__file__).parent / "templates" / "histograms.cu"
+_THREADS = 256
+# Shared-memory bins up to this many (4-byte counts: 32 KiB; float64 sums: half as many).
+_SHARED_BINS = 8192
+_I8, _U8, _F8 = numpy.dtype(numpy.int64), numpy.dtype(numpy.uint64), numpy.dtype(numpy.float64)
+_kernels: dict = {}
+
+
+def _ct(dt) -> str:
+    return _dtypes.ctype(dt)
+
+
+def minmax_name(dt) -> str:
+    return "cuarray::histograms::cuarray_minmax<{}>".format(_ct(dt))
+
+
+def bincount_name(dt, weighted, shared) -> str:
+    return "cuarray::histograms::cuarray_bincount<{}, {}, {}>".format(_ct(dt), _b(weighted), _b(shared))
+
+
+def uniform_name(types, weighted, shared) -> str:
+    """types: the dtypes (T, K, B, S, C) of the data and NumPy's steps (see the template)."""
+    return "cuarray::histograms::cuarray_histogram_uniform<{}, {}, {}>".format(
+        ", ".join(_ct(t) for t in types), _b(weighted), _b(shared))
+
+
+def edges_name(dt, cdt, weighted, shared) -> str:
+    return "cuarray::histograms::cuarray_histogram_edges<{}, {}, {}, {}>".format(
+        _ct(dt), _ct(cdt), _b(weighted), _b(shared))
+
+
+def _b(flag) -> str:
+    return "true" if flag else "false"
+
+
+def _kernel(name):
+    k = _kernels.get(name)
+    if k is None:
+        mod = _compiler.compile_module(_TEMPLATE.read_text(), name_expressions=(name,), name="cuarray_histograms")
+        k = _kernels[name] = mod.get_function(name).kernel
+    return k
+
+
+def _grid(n: int) -> int:
+    blocks = -(-n // (_THREADS * 4))
+    return max(1, min(blocks, 8 * _device._sm_count(_device.get_device_id())))
+
+
+def _dense(x: ndarray) -> ndarray:
+    """`x` C-contiguous, float16 widened to float32 (the kernels have no half arithmetic)."""
+    if x._dtype.char == "e":
+        return astype(x, numpy.float32, order="C")
+    return astype(x, x._dtype, order="C", copy=False)
+
+
+def minmax(x: ndarray) -> tuple:
+    """(min, max) of the non-empty `x` as NumPy scalars of its dtype, in one pass and one read;
+    for floats a NaN makes the maximum NaN."""
+    x = _dense(x)
+    dt = x._dtype
+    keys = ndarray((2,), _U8)
+    fill(keys[:1], numpy.uint64(2**64 - 1))
+    fill(keys[1:], 0)
+    _launch.launch(_kernel(minmax_name(dt)), _grid(x._size), _THREADS, (x.data.ptr, numpy.int64(x._size), keys.data.ptr))
+    k = keys.get()
+    if dt.kind == "f":
+        top = numpy.uint64(1) << numpy.uint64(63)
+        bits = numpy.where(k & top, k ^ top, ~k)
+        vals = bits.view(numpy.float64).astype(dt)
+        if k[1] == numpy.uint64(2**64 - 1):
+            vals[1] = numpy.nan
+    elif dt.kind == "i":
+        vals = (k ^ (numpy.uint64(1) << numpy.uint64(63))).view(numpy.int64).astype(dt)
+    else:
+        vals = k.astype(dt)
+    return vals[0], vals[1]
+
+
+def count_bins(x: ndarray, weights, nbins: int, name: str, args: tuple) -> ndarray:
+    """Run one histogram kernel (`name` made for (weighted, shared) by the caller: `name(w, s)`)
+    over the contiguous `x`: int64 counts, or float64 sums of `weights` (contiguous float64)."""
+    weighted = weights is not None
+    out = ndarray((nbins,), _F8 if weighted else _U8)
+    fill(out, 0)
+    n = x._size
+    if n == 0 or nbins == 0:
+        return out if weighted else out.view(_I8)
+    shared = nbins <= (_SHARED_BINS // 2 if weighted else _SHARED_BINS)
+    smem = nbins * (8 if weighted else 4) if shared else 0
+    _launch.launch(_kernel(name(weighted, shared)), _grid(n), _THREADS,
+                   (x.data.ptr, weights.data.ptr if weighted else 0, numpy.int64(n), numpy.int64(nbins)) + args
+                   + (out.data.ptr,), shared_mem=smem)
+    return out if weighted else out.view(_I8)
+
+
+def bincount(x, weights=None, minlength=0):
+    """See `numpy.bincount`. Reads the minimum and maximum of `x` (one sync): the result's length,
+    and NumPy's ValueError for a negative value."""
+    x = as_array(x, "bincount")
+    minlength = operator.index(minlength)
+    if minlength < 0:
+        raise ValueError("'minlength' must not be negative")
+    if x.ndim != 1:
+        raise ValueError("object too deep for desired array" if x.ndim > 1 else
+                         "object of too small depth for desired array")
+    if not numpy.can_cast(x._dtype, numpy.intp, "safe"):
+        raise TypeError("Cannot cast array data from {!r} to dtype('int64') according to the rule 'safe'"
+                        .format(x._dtype))
+    w = None
+    if weights is not None:
+        w = as_array(weights, "bincount")
+        if w._shape != x._shape:
+            raise ValueError("The weights and list don't have the same length.")
+        if not numpy.can_cast(w._dtype, numpy.float64, "safe"):
+            raise TypeError("Cannot cast array data from {!r} to dtype('float64') according to the rule 'safe'"
+                            .format(w._dtype))
+        w = astype(w, _F8, order="C", copy=False)
+    length = minlength
+    if x._size:
+        lo, hi = minmax(x)
+        if lo < 0:
+            raise ValueError("'list' argument must have no negative elements")
+        length = max(int(hi) + 1, minlength)
+    return bincount_known(x, w, length)
+
+
+def bincount_known(x: ndarray, w, length: int) -> ndarray:
+    """bincount of the non-negative 1-D `x` (every value < `length`) into `length` bins; `w`: a
+    float64 array or None. No synchronisation (histogramdd uses it)."""
+    x = _dense(x)
+    return count_bins(x, w, length, lambda wt, sh: bincount_name(x._dtype, wt, sh), ())
+
+
+# -- histogram -----------------------------------------------------------------------------------
+def _ravel_weights(a: ndarray, weights):
+    if weights is None:
+        return None
+    w = as_array(weights, "histogram")
+    if w._shape != a._shape:
+        raise ValueError("weights should have the same shape as a.")
+    return w.reshape(-1)
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002
+    """See `numpy.histogram_bin_edges`."""
+    from .histogram_bins import bin_edges
+
+    a = as_array(a, "histogram_bin_edges")
+    w = _ravel_weights(a, weights)
+    return bin_edges(a.reshape(-1), bins, range, w)[0]
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
+    """See `numpy.histogram`. float16 data is binned in float32 (NumPy computes the bin in
+    float16); weighted sums are float64 sums cast to the weights' dtype."""
+    from .histogram_bins import bin_edges
+
+    a = as_array(a, "histogram")
+    w = _ravel_weights(a, weights)
+    a = a.reshape(-1)
+    edges, uniform = bin_edges(a, bins, range, w)
+    if w is None:
+        ntype = _I8
+    else:
+        ntype = w._dtype
+        if not (numpy.can_cast(ntype, numpy.double) or numpy.can_cast(ntype, complex)):
+            raise TypeError("histogram weights of dtype {} are not supported".format(ntype))
+    x = _dense(a)
+    nb = edges._size - 1
+    if uniform is not None:
+        types, args, kedges = uniform
+        types = (x._dtype,) + types
+        name = lambda wt, sh: uniform_name(types, wt, sh)  # noqa: E731
+        args = args + (kedges.data.ptr,)
+    else:
+        cdt = numpy.promote_types(x._dtype, edges._dtype)
+        cdt = numpy.dtype(numpy.float32) if cdt.char == "e" else cdt
+        e = astype(edges, cdt, order="C", copy=False)
+        name = lambda wt, sh: edges_name(x._dtype, cdt, wt, sh)  # noqa: E731
+        args = (e.data.ptr,)
+    if w is None:
+        n = count_bins(x, None, nb, name, args)
+    elif ntype.kind == "c":
+        from .._math.complex import imag, real
+
+        n = ndarray((nb,), ntype)
+        parts = n.view(numpy.dtype(ntype.char.lower()))
+        for k, part in enumerate((real(w), imag(w))):
+            copyto_unchecked(parts[k::2], count_bins(x, astype(part, _F8, order="C"), nb, name, args))
+    else:
+        n = astype(count_bins(x, astype(w, _F8, order="C", copy=False), nb, name, args), ntype, copy=False)
+    if density:
+        from .._math.arithmetic import divide
+        from .._math.sums import sum as sum_
+        from .._math.sums_scan import diff
+
+        db = astype(diff(edges), _F8, copy=False)
+        return divide(divide(n, db), sum_(n)), edges
+    return n, edges
+
+
+def upload(host: numpy.ndarray) -> ndarray:
+    """A small host array on the device (bin edges)."""
+    return from_host(host)

@@ -1,0 +1,205 @@
+"""Quantiles (NumPy "Statistics / Order statistics"): percentile, quantile, nanpercentile,
+nanquantile, every NumPy `method`.
+
+NumPy's recipe, with the order statistics found on the device: the reduced axes are moved last
+and flattened into rows of n; NumPy's own index arithmetic (host, on the quantiles only: q is a
+host value) gives per quantile the ranks (previous, next) and the weight gamma; the elements of
+those ranks (plus the row's largest, a NaN when the row has one) come from `_order_statistics`:
+radix selection (quantile_select.py, no sort) or, where measured faster, a sort of the rows; then
+NumPy's `_lerp` with cuarray's ufuncs, so values and dtypes follow NumPy's promotion rules.
+
+Synchronisations: a device-array `q` is read (its values pick the ranks and NumPy checks its
+range); the nan-variants read each row's NaN count (a row's ranks depend on it).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy
+from numpy.lib import _function_base_impl as _npq  # NumPy's index arithmetic: the oracle
+
+from .._core.elementwise import astype
+from .._core.host_input import as_array
+from .._core.ndarray import ndarray
+from .._core.reduction_ops import normalize_axes, reduced_shape
+from .._core.transfer import from_host
+
+__all__ = ["percentile", "quantile", "nanpercentile", "nanquantile"]
+
+_METHODS = tuple(_npq._QuantileMethods)
+# Rows above which a sort of the rows beats radix selection (measured: docs/sorting.md); None:
+# always select.
+SORT_ROWS_ABOVE = None
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+             weights=None, interpolation=None):
+    """See `numpy.quantile`. `q`: Python numbers, a list/tuple of them, or a cuarray array (read
+    to the host: one sync). The input is never modified. `weights` is not supported."""
+    return _quantile(a, q, axis, out, method, keepdims, weights, interpolation, False, False, "quantile")
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+               weights=None, interpolation=None):
+    """See `numpy.percentile` (`q` as in `quantile`)."""
+    return _quantile(a, q, axis, out, method, keepdims, weights, interpolation, True, False, "percentile")
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+                weights=None, interpolation=None):
+    """See `numpy.nanquantile`. Reads each row's NaN count (one sync)."""
+    return _quantile(a, q, axis, out, method, keepdims, weights, interpolation, False, True, "nanquantile")
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
+                  weights=None, interpolation=None):
+    """See `numpy.nanpercentile`. Reads each row's NaN count (one sync)."""
+    return _quantile(a, q, axis, out, method, keepdims, weights, interpolation, True, True, "nanpercentile")
+
+
+def _host_q(q, fname):
+    if isinstance(q, ndarray):
+        return q.get()
+    if isinstance(q, (list, tuple)):
+        return numpy.asarray(q)
+    if isinstance(q, (bool, int, float, numpy.generic)):
+        return q
+    raise TypeError("cuarray.{}: q must be a number, a list or tuple of numbers, or a cuarray array".format(fname))
+
+
+def _quantile(a, q, axis, out, method, keepdims, weights, interpolation, percent, skipnan, fname):
+    a = as_array(a, fname)
+    if interpolation is not None:
+        warnings.warn("the `interpolation=` argument to {} was renamed to `method=`, which has additional "
+                      "options.\nUsers of the modes 'nearest', 'lower', 'higher', or 'midpoint' are encouraged to "
+                      "review the method they used. (Deprecated NumPy 1.22)".format(fname), DeprecationWarning,
+                      stacklevel=3)
+        method = interpolation
+    if a._dtype.kind == "c":
+        raise TypeError("a must be an array of real numbers")
+    weak_q = type(q) in (int, float)
+    q = _host_q(q, fname)
+    if percent:
+        q = numpy.true_divide(q, 100, out=...)
+    q = numpy.asanyarray(q)
+    if not _npq._quantile_is_valid(q):
+        raise ValueError("Percentiles must be in the range [0, 100]" if percent else
+                         "Quantiles must be in the range [0, 1]")
+    if weights is not None:
+        raise NotImplementedError("cuarray.{}: weights= is not supported".format(fname))
+    if method not in _METHODS:
+        raise ValueError("{!r} is not a valid method. Use one of: {}".format(method, _npq._QuantileMethods.keys()))
+    if q.ndim > 2:
+        raise ValueError("q must be a scalar or 1d")
+    raxes = normalize_axes(axis, a.ndim)
+    kshape = reduced_shape(a._shape, raxes, False)
+    final = q.shape + reduced_shape(a._shape, raxes, keepdims)
+    n = math.prod(a._shape[i] for i in raxes)
+    rows = math.prod(kshape)
+    if n == 0 and rows:
+        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+    from .._manipulation.transpose import moveaxis
+
+    x = moveaxis(a, raxes, tuple(range(a.ndim - len(raxes), a.ndim))) if raxes else a
+    x = x.reshape(rows, n) if a.ndim else a.reshape(1, 1)
+    res = _rows_quantile(x, q, method, weak_q, skipnan and a._dtype.kind == "f", fname)
+    res = res.reshape(final)
+    if out is not None:
+        if not isinstance(out, ndarray):
+            raise TypeError("out must be a cuarray ndarray, got {}".format(type(out)))
+        if out._shape != final:
+            raise ValueError("output array has the wrong shape: {} (expected {})".format(out._shape, final))
+        from .._core.elementwise import copyto_unchecked
+
+        copyto_unchecked(out, res)
+        return out
+    return res
+
+
+def _rows_quantile(x: ndarray, q: numpy.ndarray, method, weak_q, skipnan, fname) -> ndarray:
+    """The quantiles `q` of each row of the (rows, n) `x`: shape q.shape + (rows,)."""
+    from .._logic.content import isnan
+    from .._math.arithmetic import add, multiply, subtract
+    from .._math.sums import sum as sum_
+    from .._sorting.searching import where
+
+    rows, n = x._shape
+    props = _npq._QuantileMethods[method]
+    inexact = x._dtype.kind == "f"
+    if rows == 0:
+        return ndarray(q.shape + (0,), numpy.result_type(x._dtype, numpy.float64) if props["fix_gamma"] else x._dtype)
+    qc = q.reshape(q.shape + (1,))  # quantiles along the first axis, rows along the last
+    if skipnan:
+        count = numpy.asarray(n - sum_(isnan(x), axis=1).get(), numpy.intp)  # valid values per row
+    else:
+        count = numpy.full(1, n, numpy.intp)
+    vi = numpy.asanyarray(props["get_virtual_index"](count, qc))
+    if props["fix_gamma"] is None or (method == "linear" and vi.dtype.kind in "iu"):
+        prev, nxt, gamma = vi, None, None
+    else:
+        prev, nxt = _npq._get_indexes(numpy.empty(0, x._dtype), vi, count)
+        gamma = _npq._get_gamma(vi, prev, props)
+    nq = max(1, q.size)
+    cols = [numpy.broadcast_to(prev.reshape(nq, -1), (nq, rows))]
+    if nxt is not None:
+        cols.append(numpy.broadcast_to(nxt.reshape(nq, -1), (nq, rows)))
+    last = inexact and not skipnan
+    if last:
+        cols.append(numpy.full((1, rows), -1))
+    ranks = numpy.concatenate(cols).T.astype(numpy.int64)  # (rows, T)
+    top = numpy.maximum(count, 1).reshape(-1, 1) - 1  # a -1 index is the last valid element
+    ranks = numpy.where(ranks < 0, ranks + top + 1, ranks)
+    ranks = numpy.clip(ranks, 0, n - 1)
+    vals = _order_statistics(x, ranks).T  # (T, rows)
+    lo = vals[:nq]
+    if nxt is None:
+        r = lo
+    else:
+        hi = vals[nq:2 * nq]
+        if weak_q and not skipnan:
+            t = float(gamma)
+        elif weak_q:  # a Python float per row: what NumPy's weak scalar becomes in the input's type
+            t = from_host(numpy.broadcast_to(gamma.reshape(nq, -1), (nq, rows)).astype(
+                numpy.result_type(x._dtype, 0.0)))
+        else:
+            t = from_host(numpy.ascontiguousarray(gamma.reshape(nq, -1)))
+        d = subtract(hi, lo)
+        r = add(lo, multiply(d, t))
+        if isinstance(t, float):
+            if t >= 0.5:
+                r = astype(subtract(hi, multiply(d, 1 - t)), r._dtype, copy=False)
+        else:
+            from .._logic.comparison import greater_equal
+
+            r2 = astype(subtract(astype(hi, r._dtype, copy=False), astype(multiply(d, subtract(1, t)), r._dtype,
+                                                                              copy=False)), r._dtype, copy=False)
+            r = where(greater_equal(t, 0.5), r2, r)
+    if last:
+        big = vals[-1:]
+        r = where(isnan(big), astype(big, r._dtype, copy=False), r)
+    if skipnan and (count == 0).any():
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=4)
+        empty = from_host((count == 0).reshape(1, -1))
+        r = where(empty, numpy.float64(numpy.nan).astype(r._dtype), r)
+    return r.reshape(q.shape + (rows,))
+
+
+def _order_statistics(x: ndarray, ranks: numpy.ndarray) -> ndarray:
+    """(rows, T): the elements of the given ranks of each row of x (NumPy's sort order)."""
+    rows = x._shape[0]
+    if SORT_ROWS_ABOVE is not None and rows > SORT_ROWS_ABOVE:
+        return by_sort(x, ranks)
+    from .quantile_select import select
+
+    return select(x, ranks)
+
+
+def by_sort(x: ndarray, ranks: numpy.ndarray) -> ndarray:
+    """The same as `select`, through a sort of the rows (the sort engine)."""
+    from .._core import sort as _sort
+    from .._indexing.inserting import take_along_axis
+
+    s = _sort.sort(x, axis=-1)
+    return take_along_axis(s, from_host(ranks), axis=1)

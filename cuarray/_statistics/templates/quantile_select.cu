@@ -1,0 +1,159 @@
+// cuarray quantiles: order statistics by radix selection, no sort (cuarray/_statistics/quantiles.py).
+//
+// Rows of n elements (row r at x + r * n); per (row, target) a rank to find. A value maps to an
+// unsigned key whose order is NumPy's sort order (NaN largest); the key of rank k is found eight
+// bits at a time, most significant first: per pass one histogram of the next digit over the
+// elements whose higher bits equal the target's prefix (cuarray_qselect_hist), then the digit
+// that holds rank k is appended to the prefix and k becomes the rank within it (cuarray_qselect_pick).
+// Targets whose prefixes are equal share one histogram (`src`). After bits / 8 passes the prefix
+// is the key itself and the pick kernel writes its value. Everything stays on the device.
+#include "cuarray/common.cuh"
+
+namespace cuarray {
+namespace qselect {
+
+constexpr int kThreads = 256;
+constexpr int kMaxTargets = 16;
+
+template <typename T> struct keys;
+#define QSELECT_INT_KEYS(T, K, FLIP)                                                     \
+  template <> struct keys<T> {                                                           \
+    typedef K key_t;                                                                     \
+    typedef T value_t;                                                                   \
+    static __device__ __forceinline__ key_t key(T x) { return key_t(x) ^ key_t(FLIP); }  \
+    static __device__ __forceinline__ T value(key_t k) { return value_t(k ^ key_t(FLIP)); } \
+  };
+QSELECT_INT_KEYS(bool, unsigned int, 0)
+QSELECT_INT_KEYS(unsigned char, unsigned int, 0)
+QSELECT_INT_KEYS(unsigned short, unsigned int, 0)
+QSELECT_INT_KEYS(unsigned int, unsigned int, 0)
+QSELECT_INT_KEYS(unsigned long long, unsigned long long, 0)
+QSELECT_INT_KEYS(long long, unsigned long long, 0x8000000000000000ull)
+QSELECT_INT_KEYS(int, unsigned int, 0x80000000u)
+#undef QSELECT_INT_KEYS
+// 8- and 16-bit signed: keep the key within the type's own bits (the first pass starts there).
+template <> struct keys<signed char> {
+  typedef unsigned int key_t;
+  static __device__ __forceinline__ key_t key(signed char x) { return (unsigned char)x ^ 0x80u; }
+  static __device__ __forceinline__ signed char value(key_t k) { return (signed char)(unsigned char)(k ^ 0x80u); }
+};
+template <> struct keys<short> {
+  typedef unsigned int key_t;
+  static __device__ __forceinline__ key_t key(short x) { return (unsigned short)x ^ 0x8000u; }
+  static __device__ __forceinline__ short value(key_t k) { return (short)(unsigned short)(k ^ 0x8000u); }
+};
+
+// IEEE bits U (float16 is read as unsigned short bits: `half_bits`): negative numbers
+// complemented, positive ones get the sign bit, every NaN the largest key.
+template <typename U, typename K, U INF>
+struct float_keys {
+  static constexpr U SIGN = U(U(1) << (8 * sizeof(U) - 1));
+  static __device__ __forceinline__ K of(U u) {
+    if (U(u & U(~SIGN)) > INF) return K(U(~U(0)));
+    return K((u & SIGN) ? U(~u) : U(u | SIGN));
+  }
+  static __device__ __forceinline__ U bits(K k) { return (U(k) & SIGN) ? U(U(k) ^ SIGN) : U(~U(k)); }
+};
+struct half_bits { unsigned short u; };
+template <> struct keys<half_bits> {
+  typedef unsigned int key_t;
+  typedef float_keys<unsigned short, unsigned int, 0x7c00> F;
+  static __device__ __forceinline__ key_t key(half_bits x) { return F::of(x.u); }
+  static __device__ __forceinline__ half_bits value(key_t k) { return half_bits{F::bits(k)}; }
+};
+template <> struct keys<float> {
+  typedef unsigned int key_t;
+  typedef float_keys<unsigned int, unsigned int, 0x7f800000u> F;
+  static __device__ __forceinline__ key_t key(float x) { return F::of(__float_as_uint(x)); }
+  static __device__ __forceinline__ float value(key_t k) { return __uint_as_float(F::bits(k)); }
+};
+template <> struct keys<double> {
+  typedef unsigned long long key_t;
+  typedef float_keys<unsigned long long, unsigned long long, 0x7ff0000000000000ull> F;
+  static __device__ __forceinline__ key_t key(double x) { return F::of((unsigned long long)__double_as_longlong(x)); }
+  static __device__ __forceinline__ double value(key_t k) { return __longlong_as_double((long long)F::bits(k)); }
+};
+
+template <typename K>
+struct state {
+  K prefix;        // the key bits fixed so far (lower bits zero)
+  long long rank;  // the rank within the elements that share the prefix
+  int src;         // the target whose histogram this one reads (the first with the same prefix)
+};
+
+// One histogram pass. Grid (blocks per row, rows); hist: [row][target][256] counts.
+template <typename T>
+__global__ void __launch_bounds__(kThreads) cuarray_qselect_hist(const T* __restrict__ x, long long n, int targets,
+                                                                 const state<typename keys<T>::key_t>* __restrict__ st,
+                                                                 int shift, typename keys<T>::key_t hi_mask,
+                                                                 unsigned long long* __restrict__ hist) {
+  typedef typename keys<T>::key_t K;
+  __shared__ unsigned int bins[kMaxTargets * 256];
+  __shared__ K prefix[kMaxTargets];
+  __shared__ int own[kMaxTargets];  // targets with a histogram of their own
+  __shared__ int owners;
+  const long long row = blockIdx.y;
+  x += row * n;
+  st += row * targets;
+  hist += row * targets * 256;
+  if (threadIdx.x == 0) {
+    int c = 0;
+    for (int t = 0; t < targets; ++t)
+      if (st[t].src == t) { own[c] = t; prefix[c] = st[t].prefix; ++c; }
+    owners = c;
+  }
+  for (int j = threadIdx.x; j < kMaxTargets * 256; j += kThreads) bins[j] = 0u;
+  __syncthreads();
+  const int m = owners;
+  const long long stride = (long long)gridDim.x * kThreads;
+  for (long long i = (long long)blockIdx.x * kThreads + threadIdx.x; i < n; i += stride) {
+    const K k = keys<T>::key(x[i]);
+    const unsigned d = unsigned(k >> shift) & 255u;
+    for (int c = 0; c < m; ++c)
+      if (((k ^ prefix[c]) & hi_mask) == K(0)) atomicAdd(bins + c * 256 + d, 1u);
+  }
+  __syncthreads();
+  for (int j = threadIdx.x; j < m * 256; j += kThreads) {
+    const unsigned v = bins[j];
+    if (v) atomicAdd(hist + own[j >> 8] * 256 + (j & 255), (unsigned long long)v);
+  }
+}
+
+// One block per row: each target appends the digit holding its rank; equal prefixes share the
+// next histogram; the histograms are zeroed for the next pass. `last`: write the values.
+template <typename T>
+__global__ void __launch_bounds__(kThreads) cuarray_qselect_pick(int targets, state<typename keys<T>::key_t>* __restrict__ st,
+                                                                 int shift, unsigned long long* __restrict__ hist,
+                                                                 int last, T* __restrict__ out) {
+  typedef typename keys<T>::key_t K;
+  const long long row = blockIdx.x;
+  st += row * targets;
+  hist += row * targets * 256;
+  const int t = threadIdx.x;
+  if (t < targets) {
+    state<K> s = st[t];
+    const unsigned long long* h = hist + s.src * 256;
+    long long before = 0;
+    int d = 0;
+    for (; d < 255; ++d) {
+      const long long c = (long long)h[d];
+      if (before + c > s.rank) break;
+      before += c;
+    }
+    s.prefix = K(s.prefix | (K(d) << shift));
+    s.rank -= before;
+    st[t] = s;
+    if (last) out[row * targets + t] = keys<T>::value(s.prefix);
+  }
+  __syncthreads();
+  int src = t;
+  if (t < targets)
+    for (int u = 0; u < t; ++u)
+      if (st[u].prefix == st[t].prefix) { src = u; break; }
+  __syncthreads();
+  if (t < targets) st[t].src = src;
+  for (int j = t; j < targets * 256; j += kThreads) hist[j] = 0ull;
+}
+
+}  // namespace qselect
+}  // namespace cuarray
