@@ -338,6 +338,7 @@ from ._sorting.searching_reduce import argmin as argmin
 from ._sorting.searching_reduce import nanargmax as nanargmax
 from ._sorting.searching_reduce import nanargmin as nanargmin
 from ._sorting.counting import count_nonzero as count_nonzero
+from ._sorting.searchsorted import searchsorted as searchsorted
 
 # -- Statistics: order statistics ---------------------------------------------------------------
 from ._statistics.order import max as max  # noqa: A001
@@ -349,6 +350,10 @@ from ._statistics.order import nanmax as nanmax
 from ._statistics.order import nanmin as nanmin
 from ._statistics.median import median as median
 from ._statistics.median import nanmedian as nanmedian
+from ._statistics.quantiles import percentile as percentile
+from ._statistics.quantiles import nanpercentile as nanpercentile
+from ._statistics.quantiles import quantile as quantile
+from ._statistics.quantiles import nanquantile as nanquantile
 
 # -- Statistics: averages and variances ---------------------------------------------------------
 from ._statistics.averages import mean as mean
@@ -372,6 +377,14 @@ from .linalg._products import vecdot as vecdot
 from .linalg._products import matvec as matvec
 from .linalg._products import vecmat as vecmat
 from . import linalg as linalg
+
+# -- Statistics: histograms -----------------------------------------------------------------------
+from ._statistics.histograms import histogram as histogram
+from ._statistics.histogramdd import histogram2d as histogram2d
+from ._statistics.histogramdd import histogramdd as histogramdd
+from ._statistics.histograms import bincount as bincount
+from ._statistics.histograms import histogram_bin_edges as histogram_bin_edges
+from ._sorting.searchsorted import digitize as digitize
 
 # -- Binding operators and methods (must come last: it needs every routine above) -------------
 from ._core import _array_methods

@@ -110,7 +110,7 @@ def bind() -> None:
     ndarray.flatten = lambda self, order="C": _shape.flatten(self, order)
     for name in ("squeeze", "repeat", "take", "clip", "round", "conj", "conjugate", "nonzero",
                  "sum", "prod", "min", "max", "argmin", "argmax", "mean", "var", "std", "any", "all",
-                 "cumsum", "cumprod", "ptp", "trace", "diagonal", "sort", "argsort", "dot"):
+                 "cumsum", "cumprod", "ptp", "trace", "diagonal", "sort", "argsort", "dot", "searchsorted"):
         fn = getattr(cp, name, None)
         if fn is not None and not hasattr(ndarray, name):
             setattr(ndarray, name, _method(fn))
