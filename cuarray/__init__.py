@@ -386,6 +386,9 @@ from ._statistics.histograms import bincount as bincount
 from ._statistics.histograms import histogram_bin_edges as histogram_bin_edges
 from ._sorting.searchsorted import digitize as digitize
 
+# -- Random sampling (numpy.random) --------------------------------------------------------------
+from . import random as random
+
 # -- Binding operators and methods (must come last: it needs every routine above) -------------
 from ._core import _array_methods
 

@@ -1,0 +1,256 @@
+"""cuarray.random: NumPy's random API on the GPU (see docs/random.md).
+
+`default_rng` / `Generator` over a counter-based Philox4x32-10 bit generator, and the legacy
+`RandomState` API with its module-level functions (which use one global RandomState). Streams are
+reproducible on every GPU and launch configuration, and not bit-identical to NumPy's.
+"""
+
+from __future__ import annotations
+
+from ._bit_generator import BitGenerator as BitGenerator
+from ._bit_generator import Philox as Philox
+from ._bit_generator import SeedSequence as SeedSequence
+from ._generator import Generator as Generator
+from ._generator import default_rng as default_rng
+from ._legacy import RandomState as RandomState
+from ._legacy import get_random_state as get_random_state
+from ._legacy import set_random_state as set_random_state
+from ._legacy import seed as seed
+
+
+# The legacy module-level functions: each calls the method of the global RandomState.
+
+
+def random_sample(size=None):
+    """See `numpy.random.random_sample` (global RandomState)."""
+    return get_random_state().random_sample(size)
+
+
+def random(size=None):
+    """See `numpy.random.random` (global RandomState)."""
+    return get_random_state().random(size)
+
+
+def ranf(size=None):
+    """See `numpy.random.ranf` (global RandomState)."""
+    return get_random_state().ranf(size)
+
+
+def sample(size=None):
+    """See `numpy.random.sample` (global RandomState)."""
+    return get_random_state().sample(size)
+
+
+def rand(*args):
+    """See `numpy.random.rand` (global RandomState)."""
+    return get_random_state().rand(*args)
+
+
+def randn(*args):
+    """See `numpy.random.randn` (global RandomState)."""
+    return get_random_state().randn(*args)
+
+
+def randint(low, high=None, size=None, dtype=int):
+    """See `numpy.random.randint` (global RandomState)."""
+    return get_random_state().randint(low, high, size, dtype)
+
+
+def random_integers(low, high=None, size=None):
+    """See `numpy.random.random_integers` (global RandomState)."""
+    return get_random_state().random_integers(low, high, size)
+
+
+def tomaxint(size=None):
+    """See `numpy.random.tomaxint` (global RandomState)."""
+    return get_random_state().tomaxint(size)
+
+
+def choice(a, size=None, replace=True, p=None):
+    """See `numpy.random.choice` (global RandomState)."""
+    return get_random_state().choice(a, size, replace, p)
+
+
+def bytes(length):
+    """See `numpy.random.bytes` (global RandomState)."""
+    return get_random_state().bytes(length)
+
+
+def shuffle(x):
+    """See `numpy.random.shuffle` (global RandomState)."""
+    return get_random_state().shuffle(x)
+
+
+def permutation(x):
+    """See `numpy.random.permutation` (global RandomState)."""
+    return get_random_state().permutation(x)
+
+
+def standard_normal(size=None):
+    """See `numpy.random.standard_normal` (global RandomState)."""
+    return get_random_state().standard_normal(size)
+
+
+def standard_exponential(size=None):
+    """See `numpy.random.standard_exponential` (global RandomState)."""
+    return get_random_state().standard_exponential(size)
+
+
+def standard_gamma(shape, size=None):
+    """See `numpy.random.standard_gamma` (global RandomState)."""
+    return get_random_state().standard_gamma(shape, size)
+
+
+def standard_cauchy(size=None):
+    """See `numpy.random.standard_cauchy` (global RandomState)."""
+    return get_random_state().standard_cauchy(size)
+
+
+def standard_t(df, size=None):
+    """See `numpy.random.standard_t` (global RandomState)."""
+    return get_random_state().standard_t(df, size)
+
+
+def normal(loc=0.0, scale=1.0, size=None):
+    """See `numpy.random.normal` (global RandomState)."""
+    return get_random_state().normal(loc, scale, size)
+
+
+def uniform(low=0.0, high=1.0, size=None):
+    """See `numpy.random.uniform` (global RandomState)."""
+    return get_random_state().uniform(low, high, size)
+
+
+def exponential(scale=1.0, size=None):
+    """See `numpy.random.exponential` (global RandomState)."""
+    return get_random_state().exponential(scale, size)
+
+
+def gamma(shape, scale=1.0, size=None):
+    """See `numpy.random.gamma` (global RandomState)."""
+    return get_random_state().gamma(shape, scale, size)
+
+
+def beta(a, b, size=None):
+    """See `numpy.random.beta` (global RandomState)."""
+    return get_random_state().beta(a, b, size)
+
+
+def chisquare(df, size=None):
+    """See `numpy.random.chisquare` (global RandomState)."""
+    return get_random_state().chisquare(df, size)
+
+
+def noncentral_chisquare(df, nonc, size=None):
+    """See `numpy.random.noncentral_chisquare` (global RandomState)."""
+    return get_random_state().noncentral_chisquare(df, nonc, size)
+
+
+def f(dfnum, dfden, size=None):
+    """See `numpy.random.f` (global RandomState)."""
+    return get_random_state().f(dfnum, dfden, size)
+
+
+def noncentral_f(dfnum, dfden, nonc, size=None):
+    """See `numpy.random.noncentral_f` (global RandomState)."""
+    return get_random_state().noncentral_f(dfnum, dfden, nonc, size)
+
+
+def poisson(lam=1.0, size=None):
+    """See `numpy.random.poisson` (global RandomState)."""
+    return get_random_state().poisson(lam, size)
+
+
+def binomial(n, p, size=None):
+    """See `numpy.random.binomial` (global RandomState)."""
+    return get_random_state().binomial(n, p, size)
+
+
+def negative_binomial(n, p, size=None):
+    """See `numpy.random.negative_binomial` (global RandomState)."""
+    return get_random_state().negative_binomial(n, p, size)
+
+
+def geometric(p, size=None):
+    """See `numpy.random.geometric` (global RandomState)."""
+    return get_random_state().geometric(p, size)
+
+
+def hypergeometric(ngood, nbad, nsample, size=None):
+    """See `numpy.random.hypergeometric` (global RandomState)."""
+    return get_random_state().hypergeometric(ngood, nbad, nsample, size)
+
+
+def logseries(p, size=None):
+    """See `numpy.random.logseries` (global RandomState)."""
+    return get_random_state().logseries(p, size)
+
+
+def zipf(a, size=None):
+    """See `numpy.random.zipf` (global RandomState)."""
+    return get_random_state().zipf(a, size)
+
+
+def gumbel(loc=0.0, scale=1.0, size=None):
+    """See `numpy.random.gumbel` (global RandomState)."""
+    return get_random_state().gumbel(loc, scale, size)
+
+
+def laplace(loc=0.0, scale=1.0, size=None):
+    """See `numpy.random.laplace` (global RandomState)."""
+    return get_random_state().laplace(loc, scale, size)
+
+
+def logistic(loc=0.0, scale=1.0, size=None):
+    """See `numpy.random.logistic` (global RandomState)."""
+    return get_random_state().logistic(loc, scale, size)
+
+
+def lognormal(mean=0.0, sigma=1.0, size=None):
+    """See `numpy.random.lognormal` (global RandomState)."""
+    return get_random_state().lognormal(mean, sigma, size)
+
+
+def rayleigh(scale=1.0, size=None):
+    """See `numpy.random.rayleigh` (global RandomState)."""
+    return get_random_state().rayleigh(scale, size)
+
+
+def weibull(a, size=None):
+    """See `numpy.random.weibull` (global RandomState)."""
+    return get_random_state().weibull(a, size)
+
+
+def pareto(a, size=None):
+    """See `numpy.random.pareto` (global RandomState)."""
+    return get_random_state().pareto(a, size)
+
+
+def power(a, size=None):
+    """See `numpy.random.power` (global RandomState)."""
+    return get_random_state().power(a, size)
+
+
+def triangular(left, mode, right, size=None):
+    """See `numpy.random.triangular` (global RandomState)."""
+    return get_random_state().triangular(left, mode, right, size)
+
+
+def vonmises(mu, kappa, size=None):
+    """See `numpy.random.vonmises` (global RandomState)."""
+    return get_random_state().vonmises(mu, kappa, size)
+
+
+def wald(mean, scale, size=None):
+    """See `numpy.random.wald` (global RandomState)."""
+    return get_random_state().wald(mean, scale, size)
+
+
+def dirichlet(alpha, size=None):
+    """See `numpy.random.dirichlet` (global RandomState)."""
+    return get_random_state().dirichlet(alpha, size)
+
+
+def multinomial(n, pvals, size=None):
+    """See `numpy.random.multinomial` (global RandomState)."""
+    return get_random_state().multinomial(n, pvals, size)

@@ -1,0 +1,133 @@
+"""Compiled sampling kernels of cuarray.random and their launches.
+
+Three modules, each compiled once per process (and once per machine: the disk cache): "core"
+(uniform, normal, exponential, integers, choice), "distributions" (every other sampler) and
+"permutation". Each source is philox.cuh + distributions.cuh + its .cu file, read once; the
+kernels of a module are looked up in a dict by name.
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import numpy
+
+from ..cuda import compiler as _compiler
+from ..cuda import launch as _launch
+
+__all__ = ["fill", "integers", "choice_cdf", "permutation", "SAMPLERS", "module_sources", "C_TYPES"]
+
+_DIR = pathlib.Path(__file__).parent / "templates"
+_THREADS = 256
+
+# Sampler of each op: "u" from_uniform, "n" from_normal, "s" sequential (distributions.cuh).
+SAMPLERS = {
+    "random": "u", "uniform": "u", "standard_exponential": "u", "exponential": "u",
+    "standard_normal": "n", "normal": "n",
+    "gumbel": "u", "laplace": "u", "logistic": "u", "rayleigh": "u", "weibull": "u", "pareto": "u",
+    "power": "u", "geometric": "u", "triangular": "u", "lognormal": "n",
+    "standard_gamma": "s", "gamma": "s", "beta": "s", "chisquare": "s", "noncentral_chisquare": "s",
+    "f": "s", "noncentral_f": "s", "standard_t": "s", "standard_cauchy": "s", "poisson": "s",
+    "binomial": "s", "negative_binomial": "s", "wald": "s", "vonmises": "s", "zipf": "s",
+    "logseries": "s", "hypergeometric": "s",
+}
+_CORE_OPS = ("random", "uniform", "standard_exponential", "exponential", "standard_normal", "normal")
+_WRAPPER = {"u": "from_uniform", "n": "from_normal", "s": "sequential"}
+C_TYPES = {numpy.dtype(k): v for k, v in (
+    ("float32", "float"), ("float64", "double"), ("int64", "long long"), ("int32", "int"), ("int16", "short"),
+    ("int8", "signed char"), ("uint64", "unsigned long long"), ("uint32", "unsigned int"),
+    ("uint16", "unsigned short"), ("uint8", "unsigned char"), ("bool", "bool"))}
+# Output types each op is instantiated for (NumPy's: float32 only where NumPy offers dtype=).
+_F32_OPS = ("random", "standard_normal", "standard_exponential", "standard_gamma")
+_INT_OPS = ("geometric", "poisson", "binomial", "negative_binomial", "zipf", "logseries", "hypergeometric")
+
+
+def fill_name(op: str, ctype: str) -> str:
+    return "cuarray_random_fill<cuarray::random::{}<cuarray::random::op_{}>, {}>".format(
+        _WRAPPER[SAMPLERS[op]], op, ctype)
+
+
+def _fill_names(ops) -> list:
+    names = []
+    for op in ops:
+        types = ("long long",) if op in _INT_OPS else (("float", "double") if op in _F32_OPS else ("double",))
+        names += [fill_name(op, t) for t in types]
+    return names
+
+
+def integers_name(ctype: str, wide: bool) -> str:
+    return "cuarray_random_integers<{}, {}>".format(ctype, "unsigned long long" if wide else "unsigned int")
+
+
+_INT_CTYPES = [C_TYPES[numpy.dtype(c)] for c in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                                                 "uint64", "bool")]
+_PERM_NAMES = ["cuarray_random_permutation<long long>"]
+
+
+def module_sources() -> dict:
+    """{module: (source, name expressions)}: what is compiled (CPU tests compile each for sm_90)."""
+    head = (_DIR / "philox.cuh").read_text() + (_DIR / "distributions.cuh").read_text()
+    rnd = head + (_DIR / "random.cu").read_text()
+    core = _fill_names(_CORE_OPS) + [integers_name(c, w) for c in _INT_CTYPES for w in (False, True)]
+    core.append("cuarray_random_choice_cdf")
+    dist = _fill_names([op for op in SAMPLERS if op not in _CORE_OPS])
+    perm = (_DIR / "philox.cuh").read_text() + (_DIR / "permutation.cu").read_text()
+    return {"core": (rnd, core), "distributions": (rnd, dist), "permutation": (perm, _PERM_NAMES)}
+
+
+_sources = None
+_kernels: dict = {}
+
+
+def _kernel(module: str, name: str):
+    k = _kernels.get(name)
+    if k is None:
+        global _sources
+        if _sources is None:
+            _sources = module_sources()
+        src, names = _sources[module]
+        mod = _compiler.compile_module(src, name_expressions=names, name="cuarray_random_" + module)
+        for nm in names:
+            _kernels[nm] = mod.get_function(nm).kernel
+        k = _kernels[name]
+    return k
+
+
+def _groups(n: int) -> int:
+    return _launch.grid_one_pass((n + 3) // 4, _THREADS)
+
+
+def fill(op: str, out, n: int, draw: tuple, params) -> None:
+    """Launch op's sampler into the contiguous `out` (n elements). `params`: three (ptr, scalar)."""
+    ctype = C_TYPES[out._dtype]
+    module = "core" if op in _CORE_OPS else "distributions"
+    k = _kernel(module, fill_name(op, ctype))
+    (p0, s0), (p1, s1), (p2, s2) = params
+    _launch.launch(k, _groups(n), _THREADS, (out.data.ptr, numpy.int64(n), *draw, p0, p1, p2,
+                                             numpy.float64(s0), numpy.float64(s1), numpy.float64(s2)))
+
+
+def integers(out, n: int, draw: tuple, lows, highs, low: int, rng: int, wide: bool) -> None:
+    """out[i] = low + a uniform integer in [0, rng] (or per element from the uint64 arrays)."""
+    k = _kernel("core", integers_name(C_TYPES[out._dtype], wide))
+    _launch.launch(k, _groups(n), _THREADS, (out.data.ptr, numpy.int64(n), *draw, lows, highs,
+                                             numpy.uint64(low % 2**64), numpy.uint64(rng)))
+
+
+def choice_cdf(out, n: int, draw: tuple, cdf) -> None:
+    k = _kernel("core", "cuarray_random_choice_cdf")
+    _launch.launch(k, _groups(n), _THREADS, (out.data.ptr, numpy.int64(n), *draw, cdf.data.ptr,
+                                             numpy.int64(cdf._size)))
+
+
+def permutation(out, rows: int, m: int, n: int, keys) -> None:
+    """out (rows x m, int64) = the first m values of a keyed permutation of [0, n), per row."""
+    bits = max(1, (n - 1).bit_length())
+    if n == 1 << bits or n == 1:  # keep the domain strictly larger than n (templates/permutation.cu)
+        bits += 1
+    a = bits // 2
+    total = rows * m
+    k = _kernel("permutation", _PERM_NAMES[0])
+    _launch.launch(k, _launch.grid_one_pass(total, _THREADS), _THREADS,
+                   (out.data.ptr, numpy.int64(total), numpy.int64(m), numpy.int32(rows > 1), numpy.uint64(n),
+                    numpy.int32(a), numpy.int32(bits - a), *[numpy.uint32(x) for x in keys]))

@@ -1,0 +1,232 @@
+"""The legacy `numpy.random` API: RandomState, the global state (seed, get_random_state) and the
+module-level functions. Same Philox engine and kernels as Generator; parameters are validated by
+NumPy's RandomState, so messages are the legacy ones."""
+
+from __future__ import annotations
+
+import threading
+import warnings
+
+import numpy
+
+from . import _generator
+from ._bit_generator import Philox
+from ._integers import integers as _integers
+
+__all__ = ["RandomState", "get_random_state", "set_random_state", "seed"]
+
+_F64, _I64 = numpy.dtype(numpy.float64), numpy.dtype(numpy.int64)
+_NP = numpy.random.RandomState(0)
+
+
+class _LegacyIntegers:
+    """NumPy's RandomState validates bounds through randint (it has no `integers`)."""
+
+    @staticmethod
+    def integers(low, high=None, size=None, dtype=int, endpoint=False):
+        if endpoint:  # random_integers: [low, high]
+            if high is None:
+                return _NP.randint(low + 1 if low >= 0 else low, size=size, dtype=dtype)
+            return _NP.randint(low, int(high) + 1, size=size, dtype=dtype)
+        return _NP.randint(low, high, size=size, dtype=dtype)
+
+
+def _size(args):
+    return args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else tuple(args)
+
+
+class RandomState:
+    """See `numpy.random.RandomState`. Philox4x32-10 instead of MT19937: seeds give other streams."""
+
+    def __init__(self, seed=None):
+        self._gen = _generator.Generator(Philox(seed))
+
+    def seed(self, seed=None):
+        """See `numpy.random.RandomState.seed`."""
+        self._gen = _generator.Generator(Philox(seed))
+
+    def get_state(self):
+        """The Philox state dict (not MT19937's tuple)."""
+        return self._gen.bit_generator.state
+
+    def set_state(self, state):
+        self._gen.bit_generator.state = state
+
+    def _s(self, op, values, size, dtype=_F64):
+        return self._gen._sample(op, values, size, dtype, ref=_NP)
+
+    # -- simple random data ---------------------------------------------------------------------
+    def random_sample(self, size=None):
+        """See `numpy.random.RandomState.random_sample`."""
+        return self._gen._sample("random", (), size)
+
+    random = ranf = sample = random_sample
+
+    def rand(self, *args):
+        """See `numpy.random.RandomState.rand`."""
+        return self.random_sample(_size(args))
+
+    def randn(self, *args):
+        """See `numpy.random.RandomState.randn`."""
+        return self._gen._sample("standard_normal", (), _size(args))
+
+    def randint(self, low, high=None, size=None, dtype=int):
+        """See `numpy.random.RandomState.randint`."""
+        return _integers(self._gen.bit_generator, _LegacyIntegers, low, high, size, dtype, False, "randint")
+
+    def random_integers(self, low, high=None, size=None):
+        """See `numpy.random.RandomState.random_integers` (deprecated there too)."""
+        warnings.warn("This function is deprecated. Please call randint({}, {} + 1) instead".format(
+            1 if high is None else low, low if high is None else high), DeprecationWarning, stacklevel=2)
+        if high is None:
+            low, high = 1, low
+        return _integers(self._gen.bit_generator, _LegacyIntegers, low, high, size, int, True, "random_integers")
+
+    def tomaxint(self, size=None):
+        """See `numpy.random.RandomState.tomaxint`."""
+        return self.randint(0, numpy.iinfo(numpy.int64).max, size=size, dtype=numpy.int64)
+
+    def choice(self, a, size=None, replace=True, p=None):
+        """See `numpy.random.RandomState.choice`."""
+        return self._gen.choice(a, size, replace, p)
+
+    def bytes(self, length):
+        return self._gen.bytes(length)
+
+    def shuffle(self, x):
+        """See `numpy.random.RandomState.shuffle`."""
+        self._gen.shuffle(x)
+
+    def permutation(self, x):
+        """See `numpy.random.RandomState.permutation`."""
+        return self._gen.permutation(x)
+
+    # -- distributions --------------------------------------------------------------------------
+    def standard_normal(self, size=None):
+        return self._s("standard_normal", (), size)
+
+    def standard_exponential(self, size=None):
+        return self._s("standard_exponential", (), size)
+
+    def standard_gamma(self, shape, size=None):
+        return self._s("standard_gamma", (shape,), size)
+
+    def standard_cauchy(self, size=None):
+        return self._s("standard_cauchy", (), size)
+
+    def standard_t(self, df, size=None):
+        return self._s("standard_t", (df,), size)
+
+    def normal(self, loc=0.0, scale=1.0, size=None):
+        return self._s("normal", (loc, scale), size)
+
+    def uniform(self, low=0.0, high=1.0, size=None):
+        return self._s("uniform", (low, high), size)
+
+    def exponential(self, scale=1.0, size=None):
+        return self._s("exponential", (scale,), size)
+
+    def gamma(self, shape, scale=1.0, size=None):
+        return self._s("gamma", (shape, scale), size)
+
+    def beta(self, a, b, size=None):
+        return self._s("beta", (a, b), size)
+
+    def chisquare(self, df, size=None):
+        return self._s("chisquare", (df,), size)
+
+    def noncentral_chisquare(self, df, nonc, size=None):
+        return self._s("noncentral_chisquare", (df, nonc), size)
+
+    def f(self, dfnum, dfden, size=None):
+        return self._s("f", (dfnum, dfden), size)
+
+    def noncentral_f(self, dfnum, dfden, nonc, size=None):
+        return self._s("noncentral_f", (dfnum, dfden, nonc), size)
+
+    def poisson(self, lam=1.0, size=None):
+        return self._s("poisson", (lam,), size, _I64)
+
+    def binomial(self, n, p, size=None):
+        return self._s("binomial", (n, p), size, _I64)
+
+    def negative_binomial(self, n, p, size=None):
+        return self._s("negative_binomial", (n, p), size, _I64)
+
+    def geometric(self, p, size=None):
+        return self._s("geometric", (p,), size, _I64)
+
+    def hypergeometric(self, ngood, nbad, nsample, size=None):
+        return self._s("hypergeometric", (ngood, nbad, nsample), size, _I64)
+
+    def logseries(self, p, size=None):
+        return self._s("logseries", (p,), size, _I64)
+
+    def zipf(self, a, size=None):
+        return self._s("zipf", (a,), size, _I64)
+
+    def gumbel(self, loc=0.0, scale=1.0, size=None):
+        return self._s("gumbel", (loc, scale), size)
+
+    def laplace(self, loc=0.0, scale=1.0, size=None):
+        return self._s("laplace", (loc, scale), size)
+
+    def logistic(self, loc=0.0, scale=1.0, size=None):
+        return self._s("logistic", (loc, scale), size)
+
+    def lognormal(self, mean=0.0, sigma=1.0, size=None):
+        return self._s("lognormal", (mean, sigma), size)
+
+    def rayleigh(self, scale=1.0, size=None):
+        return self._s("rayleigh", (scale,), size)
+
+    def weibull(self, a, size=None):
+        return self._s("weibull", (a,), size)
+
+    def pareto(self, a, size=None):
+        return self._s("pareto", (a,), size)
+
+    def power(self, a, size=None):
+        return self._s("power", (a,), size)
+
+    def triangular(self, left, mode, right, size=None):
+        return self._s("triangular", (left, mode, right), size)
+
+    def vonmises(self, mu, kappa, size=None):
+        return self._s("vonmises", (mu, kappa), size)
+
+    def wald(self, mean, scale, size=None):
+        return self._s("wald", (mean, scale), size)
+
+    def dirichlet(self, alpha, size=None):
+        return self._gen.dirichlet(alpha, size)
+
+    def multinomial(self, n, pvals, size=None):
+        return self._gen.multinomial(n, pvals, size)
+
+
+# -- the global state --------------------------------------------------------------------------
+_lock = threading.Lock()
+_state: RandomState | None = None
+
+
+def get_random_state() -> RandomState:
+    """The RandomState behind the module-level functions (created on first use)."""
+    global _state
+    if _state is None:
+        with _lock:
+            if _state is None:
+                _state = RandomState()
+    return _state
+
+
+def set_random_state(rs: RandomState) -> None:
+    global _state
+    if not isinstance(rs, RandomState):
+        raise TypeError("set_random_state: expected a cuarray.random.RandomState")
+    _state = rs
+
+
+def seed(seed=None):
+    """See `numpy.random.seed`."""
+    get_random_state().seed(seed)

@@ -1,0 +1,147 @@
+"""permutation, shuffle, permuted and choice: random permutations without a sort.
+
+`_indices(bitgen, n, m, rows)` gives, per row, the first m values of a keyed pseudo-random
+permutation of [0, n) (a Feistel network with cycle walking: templates/permutation.cu), one pass
+and O(1) work per output. The 8 round keys are Philox words made on the host from the next draw,
+so a permutation depends on (key, draw) only. Arrays are permuted by `take` with those indices.
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy
+
+from .._core.host_input import is_scalar, reject
+from .._core.ndarray import ndarray
+from . import _kernels
+from ._params import normalize_size
+
+__all__ = ["permutation", "shuffle", "permuted", "choice"]
+
+_I64 = numpy.dtype(numpy.int64)
+
+
+def _indices(bitgen, n: int, m: int, rows: int = 1) -> ndarray:
+    keys = bitgen.host_words(8)
+    out = ndarray((rows, m) if rows != 1 else (m,), _I64)
+    if rows * m:
+        _kernels.permutation(out, rows, m, n, keys)
+    return out
+
+
+def _axis(axis, ndim):
+    from numpy.exceptions import AxisError
+
+    axis = operator.index(axis)
+    if not -ndim <= axis < ndim:
+        raise AxisError(axis, ndim)
+    return axis % ndim
+
+
+def permutation(bitgen, x, axis=0):
+    if isinstance(x, ndarray):
+        ax = _axis(axis, x.ndim)
+        return x.take(_indices(bitgen, x.shape[ax], x.shape[ax]), axis=ax)
+    if is_scalar(x) and numpy.issubdtype(type(x), numpy.integer) and not isinstance(x, bool):
+        n = max(int(x), 0)
+        return _indices(bitgen, n, n)
+    if is_scalar(x):
+        from numpy.exceptions import AxisError
+
+        raise AxisError(axis, 0)
+    raise reject(x, "random.permutation")
+
+
+def shuffle(bitgen, x, axis=0):
+    if not isinstance(x, ndarray):
+        raise TypeError("shuffle: x must be a cuarray.ndarray (in-place shuffling of host data is not possible)")
+    ax = _axis(axis, x.ndim)
+    if x.shape[ax] > 1:
+        x[...] = x.take(_indices(bitgen, x.shape[ax], x.shape[ax]), axis=ax)
+
+
+def permuted(bitgen, x, axis=None, out=None):
+    from .. import moveaxis, take_along_axis
+
+    if not isinstance(x, ndarray):
+        raise reject(x, "random.permuted")
+    if out is not None:
+        if not isinstance(out, ndarray):
+            raise TypeError("out must be a cuarray.ndarray")
+        if out.shape != x.shape:
+            raise ValueError("out must have the same shape as x")
+    if axis is None:
+        flat = x.ravel()
+        res = flat.take(_indices(bitgen, flat.size, flat.size)).reshape(x.shape)
+    else:
+        ax = _axis(axis, x.ndim)
+        moved = moveaxis(x, ax, -1)
+        n = moved.shape[-1]
+        rows = int(numpy.prod(moved.shape[:-1]))
+        idx = _indices(bitgen, n, n, rows if rows != 1 else 1).reshape(moved.shape)
+        res = moveaxis(take_along_axis(moved, idx, axis=-1), -1, ax)
+    if out is None:
+        return res
+    out[...] = res
+    return out
+
+
+def _p_array(p, pop_size):
+    """p as a device float64 vector, checked as NumPy checks it (a synchronisation for the sum)."""
+    from .. import float64
+
+    if not isinstance(p, ndarray):
+        raise reject(p, "random.choice")
+    if p.ndim != 1:
+        raise ValueError("p must be 1-dimensional")
+    if p.size != pop_size:
+        raise ValueError("a and p must have same size")
+    p = p.astype(float64)
+    if pop_size and bool((p < 0).any()):
+        raise ValueError("Probabilities are not non-negative")
+    atol = max(numpy.sqrt(numpy.finfo(numpy.float64).eps), 1e-8)
+    if abs(float(p.sum()) - 1.0) > atol:
+        raise ValueError("Probabilities do not sum to 1. See Notes section of docstring for more information.")
+    return p
+
+
+def choice(bitgen, integers, a, size, replace, p, axis, fn):
+    from .. import cumsum
+
+    if isinstance(a, ndarray):
+        if a.ndim == 0:
+            raise ValueError("a must be a sequence or an integer, not {}".format(type(a)))
+        ax = _axis(axis, a.ndim)
+        pop_size = a.shape[ax]
+    elif is_scalar(a) and numpy.issubdtype(type(a), numpy.integer) and not isinstance(a, bool):
+        pop_size, ax = int(a), None
+    elif is_scalar(a):
+        raise ValueError("a must be a sequence or an integer, not {}".format(type(a)))
+    else:
+        raise reject(a, "random." + fn)
+    dims = normalize_size(size)
+    m = 1 if dims is None else int(numpy.prod(dims))
+    shape = () if dims is None else dims
+    if pop_size <= 0 and m != 0:
+        raise ValueError("a cannot be empty unless no samples are taken" if ax is not None
+                         else "a must be a positive integer unless no samples are taken")
+    if p is not None:
+        p = _p_array(p, pop_size)
+    if replace:
+        if p is None:
+            idx = integers(0, max(pop_size, 1), size=shape)
+        else:
+            idx = ndarray(shape, _I64)
+            draw = bitgen.next_draw()
+            if m:
+                _kernels.choice_cdf(idx, m, draw, cumsum(p))
+    else:
+        if m > pop_size:
+            raise ValueError("Cannot take a larger sample than population when replace is False")
+        if p is not None:
+            raise NotImplementedError("choice(replace=False, p=...) is not implemented yet in cuarray.random")
+        idx = _indices(bitgen, pop_size, m).reshape(shape)
+    if ax is None:
+        return idx
+    return a.take(idx, axis=ax)

@@ -1,0 +1,359 @@
+// cuarray/random/templates/distributions.cuh: samplers, one struct per distribution family.
+//
+// Three shapes of sampler (random.cu's cuarray_random_fill<D, T> runs any of them):
+//   from_uniform<Op>: four uniforms per group of four outputs (float: one Philox block; double:
+//                     two), then a closed-form transform (inversion): no loop.
+//   from_normal<Op>:  four normals per group by Box-Muller (two pairs), then a transform.
+//   sequential<Op>:   Op::sample draws what it needs from the group's stream, one output after
+//                     the other (rejection samplers: Marsaglia-Tsang, PTRS, BTRS, ...). Every
+//                     loop accepts with probability bounded away from 0, so it terminates.
+// Parameters arrive as doubles (a, b, c); integer-valued outputs are computed in double.
+#pragma once
+
+namespace cuarray {
+namespace random {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// ---- helpers on a stream -------------------------------------------------------------------
+
+// A uniform integer in [0, rng] (inclusive), unbiased: Lemire's multiply-shift with rejection.
+__device__ __forceinline__ unsigned interval32(stream& s, unsigned rng) {
+  if (rng == 0xFFFFFFFFu) return s.next32();
+  const unsigned r = rng + 1u;
+  unsigned long long m = (unsigned long long)s.next32() * r;
+  unsigned l = (unsigned)m;
+  if (l < r) {
+    const unsigned t = (0u - r) % r;
+    while (l < t) {
+      m = (unsigned long long)s.next32() * r;
+      l = (unsigned)m;
+    }
+  }
+  return (unsigned)(m >> 32);
+}
+
+__device__ __forceinline__ unsigned long long interval64(stream& s, unsigned long long rng) {
+  if (rng <= 0xFFFFFFFFull) return interval32(s, (unsigned)rng);
+  if (rng == ~0ull) return s.next64();
+  const unsigned long long r = rng + 1ull;
+  unsigned long long x = s.next64();
+  unsigned long long lo = x * r;
+  if (lo < r) {
+    const unsigned long long t = (0ull - r) % r;
+    while (lo < t) {
+      x = s.next64();
+      lo = x * r;
+    }
+  }
+  return __umul64hi(x, r);
+}
+
+// One standard normal (Box-Muller; the second value of each pair is kept for the next call).
+__device__ __forceinline__ double normal_d(stream& s) {
+  if (s.has_spare) {
+    s.has_spare = false;
+    return s.spare;
+  }
+  const double u = 1.0 - s.next_double();  // (0, 1]
+  const double v = s.next_double();
+  const double r = sqrt(-2.0 * log(u));
+  double sn, cs;
+  sincospi(2.0 * v, &sn, &cs);
+  s.spare = r * sn;
+  s.has_spare = true;
+  return r * cs;
+}
+
+__device__ __forceinline__ double exponential_d(stream& s) { return -log1p(-s.next_double()); }
+
+// Marsaglia-Tsang for shape >= 1; shape < 1 through Gamma(shape + 1) * U^(1/shape).
+__device__ double gamma_d(stream& s, double shape) {
+  if (shape == 1.0) return exponential_d(s);
+  if (shape == 0.0) return 0.0;
+  double boost = 1.0;
+  if (shape < 1.0) {
+    const double u = 1.0 - s.next_double();
+    boost = pow(u, 1.0 / shape);
+    shape += 1.0;
+  }
+  const double d = shape - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
+  for (;;) {
+    double x, v;
+    do {
+      x = normal_d(s);
+      v = 1.0 + c * x;
+    } while (v <= 0.0);
+    v = v * v * v;
+    const double u = 1.0 - s.next_double();
+    if (u < 1.0 - 0.0331 * (x * x) * (x * x)) return boost * d * v;
+    if (log(u) < 0.5 * x * x + d * (1.0 - v + log(v))) return boost * d * v;
+  }
+}
+
+__device__ __forceinline__ double chisquare_d(stream& s, double df) { return 2.0 * gamma_d(s, 0.5 * df); }
+
+// Poisson: multiplication (Knuth) below lam = 10, PTRS (Hormann 1993) above.
+__device__ double poisson_d(stream& s, double lam) {
+  if (lam == 0.0) return 0.0;
+  if (lam < 10.0) {
+    const double enlam = exp(-lam);
+    double prod = 1.0, k = 0.0;
+    for (;;) {
+      prod *= s.next_double();
+      if (prod > enlam) k += 1.0;
+      else return k;
+    }
+  }
+  const double slam = sqrt(lam), loglam = log(lam);
+  const double b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
+  const double invalpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2.0);
+  for (;;) {
+    const double u = s.next_double() - 0.5, v = s.next_double();
+    const double us = 0.5 - fabs(u);
+    const double k = floor((2.0 * a / us + b) * u + lam + 0.43);
+    if (us >= 0.07 && v <= vr) return k;
+    if (k < 0.0 || (us < 0.013 && v > us)) continue;
+    if (log(v) + log(invalpha) - log(a / (us * us) + b) <= -lam + k * loglam - lgamma(k + 1.0)) return k;
+  }
+}
+
+// Binomial: inversion when n * min(p, 1 - p) < 10, BTRS (Hormann 1993) otherwise.
+__device__ double binomial_d(stream& s, double n, double p) {
+  if (n == 0.0 || p == 0.0) return 0.0;
+  if (p == 1.0) return n;
+  const bool flip = p > 0.5;
+  const double pp = flip ? 1.0 - p : p, q = 1.0 - pp;
+  double k;
+  if (n * pp < 10.0) {
+    const double qn = exp(n * log1p(-pp)), r = pp / q, g = r * (n + 1.0);
+    double u = s.next_double(), f = qn;
+    k = 0.0;
+    while (u > f && k < n) {  // walk the pmf; rounding can only end the walk at n
+      u -= f;
+      k += 1.0;
+      f *= g / k - r;
+    }
+  } else {
+    const double spq = sqrt(n * pp * q), b = 1.15 + 2.53 * spq, a = -0.0873 + 0.0248 * b + 0.01 * pp;
+    const double c = n * pp + 0.5, vr = 0.92 - 4.2 / b, alpha = (2.83 + 5.1 / b) * spq;
+    const double lpq = log(pp / q), m = floor((n + 1.0) * pp);
+    const double h = lgamma(m + 1.0) + lgamma(n - m + 1.0);
+    for (;;) {
+      const double u = s.next_double() - 0.5, v0 = s.next_double();
+      const double us = 0.5 - fabs(u);
+      k = floor((2.0 * a / us + b) * u + c);
+      if (k < 0.0 || k > n) continue;
+      if (us >= 0.07 && v0 <= vr) break;
+      const double v = log(v0 * alpha / (a / (us * us) + b));
+      if (v <= h - lgamma(k + 1.0) - lgamma(n - k + 1.0) + (k - m) * lpq) break;
+    }
+  }
+  return flip ? n - k : k;
+}
+
+__device__ double beta_d(stream& s, double a, double b) {
+  if (a <= 1.0 && b <= 1.0) {  // Johnk, in logs when both powers underflow (as NumPy)
+    for (;;) {
+      const double u = s.next_double(), v = s.next_double();
+      const double x = pow(u, 1.0 / a), y = pow(v, 1.0 / b), xy = x + y;
+      if (xy <= 1.0 && u + v > 0.0) {
+        if (xy > 0.0) return x / xy;
+        double lx = log(u) / a, ly = log(v) / b;
+        const double lm = lx > ly ? lx : ly;
+        lx -= lm;
+        ly -= lm;
+        return exp(lx - log(exp(lx) + exp(ly)));
+      }
+    }
+  }
+  const double x = gamma_d(s, a), y = gamma_d(s, b);
+  return x / (x + y);
+}
+
+__device__ double noncentral_chisquare_d(stream& s, double df, double nonc) {
+  if (nonc == 0.0) return chisquare_d(s, df);
+  if (df > 1.0) {
+    const double chi2 = chisquare_d(s, df - 1.0), n = normal_d(s) + sqrt(nonc);
+    return chi2 + n * n;
+  }
+  const double i = poisson_d(s, nonc / 2.0);
+  return chisquare_d(s, df + 2.0 * i);
+}
+
+// von Mises (Best & Fisher 1979, as NumPy's Generator): uniform below kappa 1e-8, wrapped normal
+// above 1e6.
+__device__ double vonmises_d(stream& s, double mu, double kappa) {
+  if (kappa < 1e-8) return kPi * (2.0 * s.next_double() - 1.0);
+  double res;
+  if (kappa > 1e6) {
+    res = mu + sqrt(1.0 / kappa) * normal_d(s);
+  } else {
+    double sv;
+    if (kappa < 1e-5) {
+      sv = 1.0 / kappa + kappa;
+    } else {
+      const double r = 1.0 + sqrt(1.0 + 4.0 * kappa * kappa), rho = (r - sqrt(2.0 * r)) / (2.0 * kappa);
+      sv = (1.0 + rho * rho) / (2.0 * rho);
+    }
+    double w;
+    for (;;) {
+      const double u = s.next_double(), z = cospi(u);
+      w = (1.0 + sv * z) / (sv + z);
+      const double y = kappa * (sv - w), v = s.next_double();
+      if (y * (2.0 - y) - v >= 0.0 || log(y / v) + 1.0 - y >= 0.0) break;
+    }
+    res = acos(w);
+    if (s.next_double() < 0.5) res = -res;
+    res += mu;
+  }
+  const bool neg = res < 0.0;
+  double m = fmod(fabs(res) + kPi, 2.0 * kPi) - kPi;
+  return neg ? -m : m;
+}
+
+// Zipf by rejection (Devroye, as NumPy).
+__device__ double zipf_d(stream& s, double a) {
+  const double am1 = a - 1.0, b = pow(2.0, am1);
+  for (;;) {
+    const double u = 1.0 - s.next_double(), v = s.next_double();
+    const double x = floor(pow(u, -1.0 / am1));
+    if (x > 9.2233720368547758e18 || x < 1.0) continue;
+    const double t = pow(1.0 + 1.0 / x, am1);
+    if (v * x * (t - 1.0) / (b - 1.0) <= t / b) return x;
+  }
+}
+
+// Logarithmic series (Kemp's second method, as NumPy).
+__device__ double logseries_d(stream& s, double p) {
+  const double r = log1p(-p);
+  for (;;) {
+    const double v = s.next_double();
+    if (v >= p) return 1.0;
+    const double u = s.next_double(), q = -expm1(r * u);
+    if (v <= q * q) {
+      const double res = floor(1.0 + log(v) / log(q));
+      if (res < 1.0 || v == 0.0) continue;
+      return res;
+    }
+    return v >= q ? 1.0 : 2.0;
+  }
+}
+
+// Hypergeometric by drawing from the urn (O(min(nsample, total - nsample)) words per output).
+__device__ double hypergeometric_d(stream& s, double good_d, double bad_d, double sample_d) {
+  const long long good = (long long)good_d, bad = (long long)bad_d, sample = (long long)sample_d;
+  const long long total = good + bad;
+  long long computed = sample > total / 2 ? total - sample : sample;
+  long long rem_total = total, rem_good = good;
+  while (computed > 0 && rem_good > 0 && rem_total > rem_good) {
+    --rem_total;
+    if ((long long)interval64(s, (unsigned long long)rem_total) < rem_good) --rem_good;
+    --computed;
+  }
+  if (rem_total == rem_good) rem_good -= computed;
+  return (double)(sample > total / 2 ? rem_good : good - rem_good);
+}
+
+// ---- the three sampler shapes --------------------------------------------------------------
+
+// Parameters of element i: a device array (broadcast to the output, contiguous) or a scalar.
+struct params3 {
+  const double* p[3];
+  double s[3];
+  __device__ __forceinline__ double get(int j, long long i) const { return p[j] ? p[j][i] : s[j]; }
+};
+
+template <typename T>
+struct uniform4;
+template <>
+struct uniform4<float> {
+  static __device__ __forceinline__ void run(stream& s, float* u, bool open) {
+    const uint4 w = s.block();
+    u[0] = open ? u24_open(w.x) : u24(w.x);
+    u[1] = open ? u24_open(w.y) : u24(w.y);
+    u[2] = open ? u24_open(w.z) : u24(w.z);
+    u[3] = open ? u24_open(w.w) : u24(w.w);
+  }
+};
+template <>
+struct uniform4<double> {
+  static __device__ __forceinline__ void run(stream& s, double* u, bool open) {
+    const uint4 w0 = s.block(), w1 = s.block();
+    const unsigned long long a = w0.x | ((unsigned long long)w0.y << 32), b = w0.z | ((unsigned long long)w0.w << 32);
+    const unsigned long long c = w1.x | ((unsigned long long)w1.y << 32), d = w1.z | ((unsigned long long)w1.w << 32);
+    u[0] = open ? u53_open(a) : u53(a);
+    u[1] = open ? u53_open(b) : u53(b);
+    u[2] = open ? u53_open(c) : u53(c);
+    u[3] = open ? u53_open(d) : u53(d);
+  }
+};
+
+// C: the type the transform computes in (float for float outputs, double otherwise).
+template <typename T> struct compute_type { using type = double; };
+template <> struct compute_type<float> { using type = float; };
+
+template <typename Op>
+struct from_uniform {
+  template <typename T>
+  static __device__ __forceinline__ void group(stream& s, T* v, const params3& p, long long i0, int cnt) {
+    using C = typename compute_type<T>::type;
+    C u[4];
+    uniform4<C>::run(s, u, Op::kOpen);
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      if (k < cnt) {
+        const long long i = i0 + k;
+        v[k] = (T)Op::f(u[k], Op::kParams > 0 ? p.get(0, i) : 0.0, Op::kParams > 1 ? p.get(1, i) : 0.0,
+                        Op::kParams > 2 ? p.get(2, i) : 0.0);
+      }
+  }
+};
+
+__device__ __forceinline__ void box_muller(float u, float v, float& z0, float& z1) {
+  const float r = sqrtf(-2.0f * logf(1.0f - u));  // 1 - u in (0, 1]
+  float sn, cs;
+  sincospif(2.0f * v, &sn, &cs);
+  z0 = r * cs;
+  z1 = r * sn;
+}
+__device__ __forceinline__ void box_muller(double u, double v, double& z0, double& z1) {
+  const double r = sqrt(-2.0 * log(1.0 - u));
+  double sn, cs;
+  sincospi(2.0 * v, &sn, &cs);
+  z0 = r * cs;
+  z1 = r * sn;
+}
+
+template <typename Op>
+struct from_normal {
+  template <typename T>
+  static __device__ __forceinline__ void group(stream& s, T* v, const params3& p, long long i0, int cnt) {
+    using C = typename compute_type<T>::type;
+    C u[4], z[4];
+    uniform4<C>::run(s, u, false);
+    box_muller(u[0], u[1], z[0], z[1]);
+    box_muller(u[2], u[3], z[2], z[3]);
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      if (k < cnt) {
+        const long long i = i0 + k;
+        v[k] = (T)Op::f(z[k], Op::kParams > 0 ? p.get(0, i) : 0.0, Op::kParams > 1 ? p.get(1, i) : 0.0);
+      }
+  }
+};
+
+template <typename Op>
+struct sequential {
+  template <typename T>
+  static __device__ __forceinline__ void group(stream& s, T* v, const params3& p, long long i0, int cnt) {
+    for (int k = 0; k < cnt; ++k) {
+      const long long i = i0 + k;
+      v[k] = (T)Op::sample(s, Op::kParams > 0 ? p.get(0, i) : 0.0, Op::kParams > 1 ? p.get(1, i) : 0.0,
+                           Op::kParams > 2 ? p.get(2, i) : 0.0);
+    }
+  }
+};
+
+}  // namespace random
+}  // namespace cuarray
