@@ -389,6 +389,10 @@ from ._sorting.searchsorted import digitize as digitize
 # -- Random sampling (numpy.random) --------------------------------------------------------------
 from . import random as random
 
+# -- Discrete Fourier transform (numpy.fft); a scipy.fft backend --------------------------------
+from . import fft as fft
+from .fft import _scipy_backend as fft_backend
+
 # -- Binding operators and methods (must come last: it needs every routine above) -------------
 from ._core import _array_methods
 
