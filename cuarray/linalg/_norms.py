@@ -12,7 +12,7 @@ from numpy.exceptions import AxisError
 
 from . import _xp as xp
 from ._svd import svdvals
-from ._util import LinAlgError, as_array, assert_stacked_2d, assert_stacked_square, compute_char
+from ._util import LinAlgError, as_array, assert_stacked_square, compute_char
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "cond", "matrix_rank", "trace", "diagonal"]
 
@@ -133,7 +133,6 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     """See `numpy.linalg.matrix_norm`."""
     x = as_array(x, "linalg.matrix_norm")
-    assert_stacked_2d(x)
     return norm(x, axis=(-2, -1), keepdims=keepdims, ord=ord)
 
 

@@ -210,7 +210,7 @@ _NoValue = numpy._NoValue
 
 def pinv(a, rcond=None, hermitian=False, *, rtol=_NoValue):
     """See `numpy.linalg.pinv`."""
-    from ._decomp import svd
+    from ._svd import svd
 
     a = as_array(a, "linalg.pinv")
     assert_stacked_2d(a)
@@ -239,7 +239,7 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NoValue):
 def lstsq(a, b, rcond=None):
     """See `numpy.linalg.lstsq`. Solved through the SVD (NumPy uses LAPACK's gelsd: same minimum-
     norm solution). The rank is read back to the host, as NumPy returns it as a number."""
-    from ._decomp import svd
+    from ._svd import svd
 
     a, b = as_array(a, "linalg.lstsq"), as_array(b, "linalg.lstsq")
     vector = b.ndim == 1

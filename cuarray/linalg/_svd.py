@@ -20,7 +20,7 @@ from ._util import (as_array, assert_stacked_2d, batch_of, compute_char, info_ar
 
 __all__ = ["svd", "svdvals", "SVDResult", "ALGORITHMS"]
 
-ALGORITHMS = ("gesvd", "gesvdj", "gesvdp")
+ALGORITHMS = ("gesvd", "gesvdj", "gesvdp", "qr+gesvd", "qr+gesvdj", "qr+gesvdp")
 
 
 class SVDResult(NamedTuple):
@@ -84,6 +84,11 @@ def _svd(a, full_matrices=True, compute_uv=True, algorithm=None, fn="linalg.svd"
             ub, vb = ub[..., :, :k], vb[..., :, :k]
         return _assemble(transposed, ub, None, vb, s)
     algo = algorithm or choose_algorithm(rows, cols, full_matrices and compute_uv, compute_uv)
+    if algo.startswith("qr+"):
+        if full_matrices and compute_uv:
+            algo = algo[3:]
+        else:
+            return _svd_qr_first(a, m, n, compute_uv, algo[3:])
     if algo == "gesvdp" and full_matrices and compute_uv and rows != cols:
         algo = "gesvd"  # gesvdp computes the economy factors only
     ucols = rows if full_matrices else k
@@ -116,6 +121,20 @@ def _svd(a, full_matrices=True, compute_uv=True, algorithm=None, fn="linalg.svd"
     if algo == "gesvd":
         return _assemble(transposed, ub, vt, None, s)
     return _assemble(transposed, ub, None, vt, s)
+
+
+def _svd_qr_first(a, m, n, compute_uv, algo):
+    """Tall (or, through the transpose, wide) A: QR first, then the SVD of the small triangle."""
+    from ._decomp import qr
+    from ._matmul import matmul
+
+    if m >= n:
+        q, r = qr(a)
+        res = _svd(r, False, compute_uv, algo)
+        return SVDResult(matmul(q, res.U), res.S, res.Vh) if compute_uv else res
+    q, r = qr(_conj(a).mT)   # A^H = Q R: A = R^H Q^H
+    res = _svd(_conj(r).mT, False, compute_uv, algo)
+    return SVDResult(res.U, res.S, matmul(res.Vh, _conj(q).mT)) if compute_uv else res
 
 
 def _assemble(transposed, ub, vh_b, v_b, s):

@@ -1,0 +1,290 @@
+"""cuSOLVER-backed linalg against NumPy on the device: a case catalogue (NumPy's LinalgCase style:
+1x1, small, 40x40, stacks that take the batched routines and stacks that loop, empty 0x0 / 0xn /
+stacks of none, rectangular tall and wide) in four layouts (C, transposed view, strided view,
+negative strides), run through every function once per dtype. Decompositions that are unique only
+up to signs are checked by their defining properties; the rest by value. Then singular / not
+positive definite input, NaN input, int promotion."""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+import pytest
+
+from cuarray.cuda import _backend
+
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason())),
+]
+
+import cuarray  # noqa: E402
+import cuarray.linalg as la  # noqa: E402
+
+DTYPES = [np.dtype(c) for c in "fdFD"]
+SQUARE = [(1, 1), (3, 3), (40, 40), (5, 4, 4), (2, 3, 40, 40), (100, 8, 8), (0, 0), (3, 0, 0), (0, 4, 4)]
+RECT = [(5, 3), (3, 5), (40, 20), (20, 40), (4, 6, 3), (4, 3, 6), (10, 8, 5), (0, 3), (3, 0), (2, 0, 3)]
+LAYOUTS = ["C", "T", "strided", "neg"]
+
+
+def tol(dt):
+    return 2e-3 if dt.char in "fF" else 1e-9
+
+
+def _rand(shape, dt, rng):
+    x = rng.standard_normal(shape)
+    if dt.kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    return x.astype(dt)
+
+
+def _on_device(h, layout):
+    """A cuarray array with the values of host `h`, laid out as `layout` says."""
+    if layout == "C" or h.ndim < 2:
+        return cuarray.asarray(h)
+    if layout == "T":
+        return cuarray.asarray(np.ascontiguousarray(np.swapaxes(h, -1, -2))).mT
+    if layout == "strided":
+        big = np.zeros(h.shape[:-2] + (2 * h.shape[-2], 2 * h.shape[-1]), h.dtype)
+        big[..., ::2, ::2] = h
+        return cuarray.asarray(big)[..., ::2, ::2]
+    return cuarray.asarray(np.ascontiguousarray(h[..., ::-1, ::-1]))[..., ::-1, ::-1]
+
+
+def _host(x):
+    return x.get() if isinstance(x, cuarray.ndarray) else np.asarray(x)
+
+
+def _make(kind, shape, dt, rng):
+    a = _rand(shape, dt, rng)
+    n = shape[-1]
+    if kind == "general":
+        return a + n * np.eye(n, dtype=dt) if len(shape) >= 2 and shape[-1] == shape[-2] else a
+    if kind in ("hermitian", "pd"):
+        a = (a + np.conj(np.swapaxes(a, -1, -2))) / 2
+        return a + (2 * n + 1) * np.eye(n, dtype=dt) if kind == "pd" else a
+    raise AssertionError(kind)
+
+
+def _close(ours, want, dt, what):
+    ours = _host(ours)
+    np.testing.assert_allclose(ours, want, rtol=tol(dt), atol=tol(dt) * max(1.0, float(np.abs(want).max(initial=0))),
+                               err_msg=what)
+    assert ours.shape == np.shape(want), (what, ours.shape, np.shape(want))
+
+
+def _seed(request):
+    return zlib.crc32(request.node.nodeid.encode())
+
+
+def _cases(shapes):
+    for i, shape in enumerate(shapes):
+        yield shape, LAYOUTS[i % len(LAYOUTS)]
+        if i % len(LAYOUTS):
+            yield shape, "C"
+
+
+H = lambda x: np.conj(np.swapaxes(x, -1, -2))  # noqa: E731
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
+def test_catalogue_square(request, dt):
+    rng = np.random.default_rng(_seed(request))
+    for shape, layout in _cases(SQUARE):
+        what = "{} {} {}".format(shape, layout, dt)
+        a = _make("general", shape, dt, rng)
+        d = _on_device(a, layout)
+        b = _rand(shape[:-1] + (2,), dt, rng)
+        _close(la.solve(d, cuarray.asarray(b)), np.linalg.solve(a, b), dt, "solve " + what)
+        if len(shape) == 2:
+            bv = _rand(shape[-1:], dt, rng)
+            _close(la.solve(d, cuarray.asarray(bv)), np.linalg.solve(a, bv), dt, "solve vec " + what)
+        _close(la.inv(d), np.linalg.inv(a), dt, "inv " + what)
+        _close(la.det(d), np.linalg.det(a), dt, "det " + what)
+        s, l = la.slogdet(d)
+        ws, wl = np.linalg.slogdet(a)
+        _close(s, ws, dt, "slogdet sign " + what)
+        _close(l, wl, dt, "slogdet log " + what)
+        assert _host(s).dtype == ws.dtype and _host(l).dtype == wl.dtype
+        p = _make("pd", shape, dt, rng)
+        dp = _on_device(p, layout)
+        _close(la.cholesky(dp), np.linalg.cholesky(p), dt, "cholesky " + what)
+        _close(la.cholesky(dp, upper=True), np.linalg.cholesky(p, upper=True), dt, "cholesky upper " + what)
+        h = _make("hermitian", shape, dt, rng)
+        dh = _on_device(h, layout)
+        for uplo in ("L", "U"):
+            w, v = la.eigh(dh, UPLO=uplo)
+            ww = np.linalg.eigvalsh(h, UPLO=uplo)
+            _close(w, ww, dt, "eigh w " + what)
+            _close(la.eigvalsh(dh, UPLO=uplo), ww, dt, "eigvalsh " + what)
+            hv, hw = _host(v), _host(w)
+            hh = np.tril(h) + H(np.tril(h, -1)) if uplo == "L" else np.triu(h) + H(np.triu(h, 1))
+            _close(hh @ hv, hv * hw[..., None, :], dt, "eigh vectors " + what)
+        w, v = la.eig(d)
+        ww = np.linalg.eigvals(a)
+        hw, hv = _host(w), _host(v)
+        assert hw.dtype == ww.dtype, what
+        _close(np.sort_complex(hw.reshape(-1, shape[-1])) if hw.size else hw.reshape(-1, shape[-1]),
+               np.sort_complex(ww.reshape(-1, shape[-1])) if ww.size else ww.reshape(-1, shape[-1]), dt, "eig " + what)
+        _close(a @ hv, hv * hw[..., None, :], dt, "eig vectors " + what)
+        _close(la.eigvals(d).shape, ww.shape, dt, "eigvals " + what)
+        if np.prod(shape):
+            _close(la.cond(d), np.linalg.cond(a), dt, "cond " + what)
+            for p_ in (1, -1, np.inf, "fro"):
+                _close(la.cond(d, p_), np.linalg.cond(a, p_), dt, "cond {} ".format(p_) + what)
+        _close(la.matrix_rank(d), np.linalg.matrix_rank(a), dt, "rank " + what)
+        _close(la.pinv(d), np.linalg.pinv(a), dt, "pinv " + what)
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
+def test_catalogue_rectangular(request, dt):
+    rng = np.random.default_rng(_seed(request))
+    for shape, layout in _cases(RECT + SQUARE):
+        what = "{} {} {}".format(shape, layout, dt)
+        a = _rand(shape, dt, rng)
+        d = _on_device(a, layout)
+        m, n = shape[-2:]
+        k = min(m, n)
+        _close(la.svdvals(d), np.linalg.svdvals(a), dt, "svdvals " + what)
+        for full in (True, False):
+            u, s, vh = la.svd(d, full_matrices=full)
+            wu, ws, wvh = np.linalg.svd(a, full_matrices=full)
+            assert _host(u).shape == wu.shape and _host(vh).shape == wvh.shape, what
+            _close(s, ws, dt, "svd s " + what)
+            hu, hs, hvh = _host(u), _host(s), _host(vh)
+            _close((hu[..., :, :k] * hs[..., None, :]) @ hvh[..., :k, :], a, dt, "svd uv " + what)
+            _close(H(hu) @ hu, np.broadcast_to(np.eye(hu.shape[-1]), H(hu).shape[:-1] + hu.shape[-1:]), dt,
+                   "svd u orthonormal " + what)
+        for mode in ("reduced", "complete"):
+            q, r = la.qr(d, mode=mode)
+            wq, wr = np.linalg.qr(a, mode=mode)
+            hq, hr = _host(q), _host(r)
+            assert hq.shape == wq.shape and hr.shape == wr.shape, (what, mode)
+            _close(hq @ hr, a, dt, "qr {} ".format(mode) + what)
+            _close(np.abs(hr), np.abs(wr), dt, "qr r {} ".format(mode) + what)
+        _close(np.abs(_host(la.qr(d, mode="r"))), np.abs(np.linalg.qr(a, mode="r")), dt, "qr r " + what)
+        h, tau = la.qr(d, mode="raw")
+        wh, wtau = np.linalg.qr(a, mode="raw")
+        assert _host(h).shape == wh.shape and _host(tau).shape == wtau.shape, what
+        _close(la.pinv(d), np.linalg.pinv(a), dt, "pinv " + what)
+        _close(la.matrix_rank(d), np.linalg.matrix_rank(a), dt, "rank " + what)
+        for ord_ in (None, "fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf):
+            if ord_ in ("nuc", 2, -2) and k == 0:
+                continue
+            if ord_ in (1, -1, np.inf, -np.inf) and k == 0 and ord_ not in (None,):
+                continue
+            _close(la.norm(d, ord_, axis=(-2, -1)), np.linalg.norm(a, ord_, axis=(-2, -1)), dt,
+                   "norm {} ".format(ord_) + what)
+            _close(la.matrix_norm(d, ord=ord_ or "fro", keepdims=True),
+                   np.linalg.matrix_norm(a, ord=ord_ or "fro", keepdims=True), dt, "matrix_norm " + what)
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
+def test_hermitian_svd_and_rank(request, dt):
+    rng = np.random.default_rng(_seed(request))
+    for shape in [(4, 4), (3, 6, 6), (40, 40)]:
+        h = _make("hermitian", shape, dt, rng)
+        d = cuarray.asarray(h)
+        _close(la.svd(d, hermitian=True, compute_uv=False), np.linalg.svd(h, hermitian=True, compute_uv=False), dt, "hs")
+        u, s, vh = la.svd(d, hermitian=True)
+        hu, hs, hvh = _host(u), _host(s), _host(vh)
+        _close((hu * hs[..., None, :]) @ hvh, h, dt, "hermitian svd " + str(shape))
+        _close(la.matrix_rank(d, hermitian=True), np.linalg.matrix_rank(h, hermitian=True), dt, "hrank")
+        _close(la.pinv(d, hermitian=True), np.linalg.pinv(h, hermitian=True), dt, "hpinv")
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
+@pytest.mark.parametrize("bshape", [(6,), (6, 3), (6, 0)])
+@pytest.mark.parametrize("ashape", [(6, 4), (6, 6), (4, 6), (6, 1)])
+def test_lstsq(request, dt, ashape, bshape):
+    rng = np.random.default_rng(_seed(request))
+    a, b = _rand(ashape, dt, rng), _rand(bshape, dt, rng)
+    x, r, rank, s = la.lstsq(cuarray.asarray(a), cuarray.asarray(b))
+    wx, wr, wrank, ws = np.linalg.lstsq(a, b)
+    _close(x, wx, dt, "x")
+    _close(r, wr, dt, "resid")
+    assert int(rank) == int(wrank)
+    _close(s, ws, dt, "s")
+
+
+def test_vector_norms(request):
+    rng = np.random.default_rng(_seed(request))
+    for dt in DTYPES + [np.dtype("int64")]:
+        a = (_rand((3, 4, 5), dt, rng) if dt.kind != "i" else rng.integers(-5, 5, (3, 4, 5)))
+        d = cuarray.asarray(a)
+        rdt = np.dtype(dt.char.lower()) if dt.kind in "fc" else np.dtype("float64")
+        for ord_ in (None, 0, 1, 2, 3, 0.5, np.inf, -np.inf, -1):
+            for axis in (None, 0, -1, (0, 2), (2, 0)):
+                for keepdims in (False, True):
+                    if axis is None and ord_ not in (None,):
+                        continue
+                    want = np.linalg.vector_norm(a, ord=2 if ord_ is None else ord_, axis=axis, keepdims=keepdims)
+                    got = la.vector_norm(d, ord=2 if ord_ is None else ord_, axis=axis, keepdims=keepdims)
+                    _close(got, want, rdt, "vector_norm {} {} {}".format(ord_, axis, dt))
+                    if not isinstance(axis, tuple):
+                        _close(la.norm(d, ord_, axis, keepdims), np.linalg.norm(a, ord_, axis, keepdims), rdt,
+                               "norm {} {}".format(ord_, axis))
+        _close(la.norm(d), np.linalg.norm(a), rdt, "norm default")
+        assert _host(la.norm(d)).dtype == np.linalg.norm(a).dtype
+
+
+def test_singular_and_not_positive_definite_raise():
+    s = cuarray.asarray(np.array([[1.0, 2.0], [2.0, 4.0]]))
+    stack = cuarray.asarray(np.stack([np.eye(2), [[1.0, 2.0], [2.0, 4.0]]] * 3))
+    for x in (s, stack):
+        with pytest.raises(la.LinAlgError, match="Singular matrix"):
+            la.inv(x)
+        with pytest.raises(la.LinAlgError, match="Singular matrix"):
+            la.solve(x, cuarray.ones(x.shape[:-1] + (1,)))
+        with pytest.raises(la.LinAlgError, match="Matrix is not positive definite"):
+            la.cholesky(x - 3 * cuarray.eye(2))
+    _close(la.det(s), 0.0, np.dtype("d"), "det singular")
+    sign, logdet = la.slogdet(s)
+    assert float(sign.get()) == 0.0 and float(logdet.get()) == -np.inf
+    assert float(la.cond(s).get()) > 1e15
+    assert int(la.matrix_rank(s).get()) == 1
+
+
+def test_nan_input_never_hangs():
+    x = np.full((6, 6), np.nan)
+    d = cuarray.asarray(x)
+    for fn in ("det", "slogdet", "inv", "eigvalsh", "svdvals", "eigvals", "cholesky", "qr", "pinv", "norm"):
+        try:
+            res = getattr(la, fn)(d)
+        except la.LinAlgError:
+            continue
+        res = res if isinstance(res, tuple) else (res,)
+        assert any(np.isnan(_host(r)).any() for r in res), fn
+
+
+def test_integer_input_is_float64():
+    a = cuarray.asarray(np.array([[2, 1], [1, 3]]))
+    assert la.inv(a).dtype == np.float64
+    assert la.det(a).dtype == np.float64
+    assert la.eigvalsh(a).dtype == np.float64
+    _close(la.solve(a, cuarray.asarray(np.array([1, 2]))), np.linalg.solve([[2, 1], [1, 3]], [1, 2]),
+           np.dtype("d"), "int solve")
+
+
+def test_tensor_functions(request):
+    rng = np.random.default_rng(_seed(request))
+    a = _rand((6, 2, 3), np.dtype("d"), rng)
+    d = cuarray.asarray(a)
+    _close(la.tensorinv(d, ind=1), np.linalg.tensorinv(a, ind=1), np.dtype("d"), "tensorinv")
+    a4 = _rand((2, 3, 6), np.dtype("d"), rng)
+    b = _rand((2, 3), np.dtype("d"), rng)
+    _close(la.tensorsolve(cuarray.asarray(a4), cuarray.asarray(b)), np.linalg.tensorsolve(a4, b), np.dtype("d"), "ts")
+    _close(la.trace(d), np.linalg.trace(a), np.dtype("d"), "trace")
+    _close(la.diagonal(d, offset=1), np.linalg.diagonal(a, offset=1), np.dtype("d"), "diagonal")
+
+
+def test_other_stream():
+    a = np.eye(3) * 2 + 0.1
+    s = cuarray.cuda.Stream()
+    with s:
+        x = la.inv(cuarray.asarray(a))
+        w = la.eigvalsh(cuarray.asarray(a))
+    s.synchronize()
+    _close(x, np.linalg.inv(a), np.dtype("d"), "inv on stream")
+    _close(w, np.linalg.eigvalsh(a), np.dtype("d"), "eigvalsh on stream")
