@@ -26,33 +26,39 @@ def _nan(xp, x):
     return xp.isnan(x)
 
 
+def _neg(xp, x):
+    """NumPy's CONS_NON_NEGATIVE: the sign bit (so -0.0 is refused), NaN accepted."""
+    return xp.signbit(x) & ~xp.isnan(x)
+
+
 # method -> f(xp, *params): True where the parameters are invalid (NumPy's constraints).
 INVALID = {
-    "uniform": lambda xp, lo, hi: ~xp.isfinite(hi - lo),
-    "normal": lambda xp, loc, scale: scale < 0,
-    "exponential": lambda xp, scale: scale < 0,
-    "standard_gamma": lambda xp, shape: shape < 0,
-    "gamma": lambda xp, shape, scale: (shape < 0) | (scale < 0),
+    "uniform": lambda xp, lo, hi: _neg(xp, hi - lo) | ~xp.isfinite(hi - lo),
+    "normal": lambda xp, loc, scale: _neg(xp, scale),
+    "exponential": lambda xp, scale: _neg(xp, scale),
+    "standard_gamma": lambda xp, shape: _neg(xp, shape),
+    "gamma": lambda xp, shape, scale: _neg(xp, shape) | _neg(xp, scale),
     "beta": lambda xp, a, b: (a <= 0) | (b <= 0),
     "chisquare": lambda xp, df: df <= 0,
-    "noncentral_chisquare": lambda xp, df, nonc: (df <= 0) | (nonc < 0),
+    "noncentral_chisquare": lambda xp, df, nonc: (df <= 0) | _neg(xp, nonc),
     "f": lambda xp, dfnum, dfden: (dfnum <= 0) | (dfden <= 0),
-    "noncentral_f": lambda xp, dfnum, dfden, nonc: (dfnum <= 0) | (dfden <= 0) | (nonc < 0),
+    "noncentral_f": lambda xp, dfnum, dfden, nonc: (dfnum <= 0) | (dfden <= 0) | _neg(xp, nonc),
     "standard_t": lambda xp, df: df <= 0,
     "poisson": lambda xp, lam: (lam < 0) | _nan(xp, lam) | (lam > _POISSON_MAX),
     "binomial": lambda xp, n, p: (n < 0) | (p < 0) | (p > 1) | _nan(xp, p),
-    "negative_binomial": lambda xp, n, p: (n <= 0) | _nan(xp, n) | (p <= 0) | (p > 1) | _nan(xp, p),
+    "negative_binomial": lambda xp, n, p: ((n <= 0) | _nan(xp, n) | (p <= 0) | (p > 1) | _nan(xp, p)
+                                         | ((1 - p) / p * (n + 10 * xp.sqrt(n)) > _POISSON_MAX)),
     "geometric": lambda xp, p: (p <= 0) | (p > 1) | _nan(xp, p),
-    "gumbel": lambda xp, loc, scale: scale < 0,
-    "laplace": lambda xp, loc, scale: scale < 0,
-    "logistic": lambda xp, loc, scale: scale < 0,
-    "lognormal": lambda xp, mean, sigma: sigma < 0,
-    "rayleigh": lambda xp, scale: scale < 0,
-    "weibull": lambda xp, a: a < 0,
+    "gumbel": lambda xp, loc, scale: _neg(xp, scale),
+    "laplace": lambda xp, loc, scale: _neg(xp, scale),
+    "logistic": lambda xp, loc, scale: _neg(xp, scale),
+    "lognormal": lambda xp, mean, sigma: _neg(xp, sigma),
+    "rayleigh": lambda xp, scale: _neg(xp, scale),
+    "weibull": lambda xp, a: _neg(xp, a),
     "pareto": lambda xp, a: a <= 0,
     "power": lambda xp, a: a <= 0,
     "triangular": lambda xp, left, mode, right: (left > mode) | (mode > right) | (left == right),
-    "vonmises": lambda xp, mu, kappa: kappa < 0,
+    "vonmises": lambda xp, mu, kappa: _neg(xp, kappa),
     "wald": lambda xp, mean, scale: (mean <= 0) | (scale <= 0),
     "zipf": lambda xp, a: (a <= 1) | _nan(xp, a),
     "logseries": lambda xp, p: (p < 0) | (p >= 1) | _nan(xp, p),
@@ -165,16 +171,12 @@ def _check_arrays(ref, method, fn, dev, values):
 
 
 class _DeviceXp:
-    """The few functions INVALID needs, from cuarray (imported late: random loads before them)."""
+    """cuarray as the `xp` of INVALID (imported late: random loads before the routines)."""
 
-    @staticmethod
-    def isnan(x):
-        from .. import isnan
+    def __getattr__(self, name):
+        import cuarray
 
-        return isnan(x)
+        return getattr(cuarray, name)
 
-    @staticmethod
-    def isfinite(x):
-        from .. import isfinite
 
-        return isfinite(x)
+_DeviceXp = _DeviceXp()

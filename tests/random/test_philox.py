@@ -1,0 +1,79 @@
+"""CPU tests: the NumPy model of Philox4x32-10 against the Random123 known-answer vectors, the
+bit generator's keys, counters and spawning, and an NVRTC compile of every sampling kernel."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cuarray.random import _bit_generator, _kernels
+from cuarray.random import Philox, SeedSequence
+
+# Random123's kat_vectors, "philox4x32 10": counter (4 words), key (2 words), expected (4 words).
+KAT = [
+    ((0, 0, 0, 0), (0, 0), (0x6627E8D5, 0xE169C58D, 0xBC57AC4C, 0x9B00DBD8)),
+    ((0xFFFFFFFF,) * 4, (0xFFFFFFFF,) * 2, (0x408F276D, 0x41C83B0E, 0xA20BC7C6, 0x6D5451FD)),
+    ((0x243F6A88, 0x85A308D3, 0x13198A2E, 0x03707344), (0xA4093822, 0x299F31D0),
+     (0xD16CFE09, 0x94FDCCEB, 0x5001E420, 0x24126EA1)),
+]
+
+
+@pytest.mark.parametrize("ctr,key,want", KAT, ids=["zeros", "ones", "pi"])
+def test_known_answers(ctr, key, want):
+    got = _bit_generator.philox4x32_10(np.array([ctr], np.uint32), key)
+    assert got.dtype == np.uint32
+    assert tuple(int(w) for w in got[0]) == want
+
+
+def test_model_vectorised_matches_rows():
+    ctr = np.random.default_rng(1).integers(0, 2**32, size=(64, 4), dtype=np.uint32)
+    key = (0x12345678, 0x9ABCDEF0)
+    whole = _bit_generator.philox4x32_10(ctr, key)
+    for j in (0, 17, 63):
+        assert np.array_equal(whole[j], _bit_generator.philox4x32_10(ctr[j:j + 1], key)[0])
+
+
+def test_keys_from_seed_sequence():
+    a, b = Philox(1234), Philox(SeedSequence(1234))
+    assert a.state == b.state
+    assert Philox(1234).state != Philox(1235).state
+    assert Philox(key=0x1122334455667788).state["state"]["key"] == 0x1122334455667788
+    with pytest.raises(ValueError):
+        Philox(1, key=2)
+    with pytest.raises(ValueError):
+        Philox(key=2**64)
+
+
+def test_draw_counter_and_state_round_trip():
+    p = Philox(7)
+    d0, d1 = p.next_draw(), p.next_draw()
+    assert (d0[0], d0[1]) == (d1[0], d1[1]) and int(d1[2]) == int(d0[2]) + 1
+    st = p.state
+    q = Philox(8)
+    q.state = st
+    assert q.next_draw() == p.next_draw()
+    far = Philox(7).advance(2**32 + 3).next_draw()
+    assert (far[0], far[1]) != Philox(7).next_draw()[:2]  # past 2**32 draws: another key
+
+
+def test_spawn_independent_keys():
+    kids = Philox(5).spawn(3)
+    keys = {k.state["state"]["key"] for k in kids}
+    assert len(keys) == 3 and Philox(5).state["state"]["key"] not in keys
+    with pytest.raises(TypeError):
+        Philox(key=5).spawn(1)
+
+
+def test_host_words_deterministic():
+    a, b = Philox(3).host_words(8), Philox(3).host_words(8)
+    assert a.dtype == np.uint32 and np.array_equal(a, b)
+    assert not np.array_equal(a, Philox(4).host_words(8))
+
+
+@pytest.mark.parametrize("module", ["core", "distributions", "permutation"])
+def test_kernels_compile_for_sm90(module):
+    from cuarray.cuda import compiler
+
+    src, names = _kernels.module_sources()[module]
+    cubin, mapping = compiler.compile_cubin(src, arch="sm_90", name_expressions=names, name="t_random_" + module)
+    assert len(cubin) > 1000 and set(names) <= set(mapping)
