@@ -393,6 +393,19 @@ from . import random as random
 from . import fft as fft
 from .fft import _scipy_backend as fft_backend
 
+# -- Set routines ---------------------------------------------------------------------------------
+from ._sets.unique import unique as unique
+from ._sets.unique import unique_all as unique_all
+from ._sets.unique import unique_counts as unique_counts
+from ._sets.unique import unique_inverse as unique_inverse
+from ._sets.unique import unique_values as unique_values
+from ._sets.membership import isin as isin
+from ._sets.membership import in1d as in1d
+from ._sets.setops import intersect1d as intersect1d
+from ._sets.setops import union1d as union1d
+from ._sets.setops import setdiff1d as setdiff1d
+from ._sets.setops import setxor1d as setxor1d
+
 # -- Binding operators and methods (must come last: it needs every routine above) -------------
 from ._core import _array_methods
 

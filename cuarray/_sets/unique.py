@@ -1,0 +1,175 @@
+"""unique and the array-API forms unique_all, unique_counts, unique_inverse, unique_values.
+
+NumPy's method on the device: a stable sort (with positions when indices or the inverse are
+asked for), a flag per sorted element that differs from its predecessor (NaNs equal to each other
+with `equal_nan`), one `flatnonzero` of the flags (the one synchronisation: the result's size),
+then gathers: values and first positions at the flags, counts as differences of the flag
+positions, the inverse as a scatter of the running flag count through the permutation.
+Results are bit-identical to NumPy's (the sort is stable, so `return_index` gives first
+occurrences as NumPy's mergesort does).
+"""
+
+from __future__ import annotations
+
+import collections
+
+import numpy
+
+from .._core.host_input import as_array
+from .._core.ndarray import ndarray
+from .._core.shapes import normalize_axis_index
+
+__all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values", "sorted_flags"]
+
+_I8 = numpy.dtype(numpy.int64)
+
+UniqueAllResult = collections.namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
+UniqueCountsResult = collections.namedtuple("UniqueCountsResult", ["values", "counts"])
+UniqueInverseResult = collections.namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
+
+
+def sorted_flags(aux: ndarray, equal_nan: bool) -> ndarray:
+    """bool flags of the sorted 1-D `aux`: True where an element starts a new value."""
+    from .._logic.comparison import not_equal
+    from .._logic.content import isnan
+    from .._logic.ops import logical_and, logical_not
+    from .._manipulation.joining import concatenate
+
+    n = aux._size
+    head = ndarray((min(n, 1),), numpy.dtype(bool))
+    head.fill(True)
+    if n <= 1:
+        return head
+    ne = not_equal(aux[1:], aux[:-1])
+    if equal_nan and aux._dtype.kind in "fc":
+        ne = logical_and(ne, logical_not(logical_and(isnan(aux[1:]), isnan(aux[:-1]))))
+    return concatenate([head, ne])
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
+           sorted=True):  # noqa: A002
+    """See `numpy.unique`. Synchronises once (the number of unique values). Values come out
+    sorted whatever `sorted` says (NumPy allows any order when it is False)."""
+    ar = as_array(ar, "unique")
+    if axis is None:
+        ret = _unique1d(ar.reshape(-1), return_index, return_inverse, return_counts, equal_nan)
+        if return_inverse:
+            ret = list(ret)
+            ret[1 + return_index] = ret[1 + return_index].reshape(ar._shape)
+            ret = tuple(ret)
+        return ret[0] if len(ret) == 1 else ret
+    axis = normalize_axis_index(axis, ar.ndim)
+    return _unique_axis(ar, axis, return_index, return_inverse, return_counts)
+
+
+def _unique1d(x: ndarray, return_index, return_inverse, return_counts, equal_nan) -> tuple:
+    from .._core.elementwise import copy
+    from .._indexing.inserting import take
+    from .._manipulation.joining import concatenate
+    from .._math.sums_scan import cumsum, diff
+    from .._sorting.searching_nonzero import flatnonzero
+
+    n = x._size
+    if return_index or return_inverse:
+        from .._creation.ranges import arange
+
+        # One stable sort moving the positions along (NumPy: mergesort for return_index).
+        aux, perm = _engine().sort_pairs(x, arange(n, dtype=numpy.int64)) if n else (copy(x), ndarray((0,), _I8))
+    else:
+        perm = None
+        aux = _engine().sort(x, axis=None) if n else copy(x)
+    mask = sorted_flags(aux, equal_nan)
+    idx = flatnonzero(mask)
+    ret = (take(aux, idx),)
+    if return_index:
+        ret += (take(perm, idx),)
+    if return_inverse:
+        inv = ndarray((n,), _I8)
+        if n:
+            from .._math.arithmetic import subtract
+
+            inv[perm] = subtract(cumsum(mask, dtype=_I8), numpy.int64(1))
+        ret += (inv,)
+    if return_counts:
+        end = ndarray((1,), _I8)
+        end.fill(n)
+        ret += (diff(concatenate([idx, end])) if n else ndarray((0,), _I8),)
+    return ret
+
+
+def _unique_axis(ar: ndarray, axis: int, return_index, return_inverse, return_counts):
+    """unique slices along `axis`: rows of the (n, rest) view ordered lexicographically (the
+    first column most significant) by stable passes of the sort, last column first."""
+    from .._core.elementwise import copy
+    from .._indexing.inserting import take
+    from .._logic.comparison import not_equal
+    from .._logic.truth import any as any_
+    from .._manipulation.joining import concatenate
+    from .._manipulation.transpose import moveaxis
+    from .._math.arithmetic import subtract
+    from .._math.sums_scan import cumsum, diff
+    from .._sorting.searching_nonzero import flatnonzero
+
+    moved = moveaxis(ar, axis, 0)
+    n = moved._shape[0]
+    rows = copy(moved).reshape(n, -1) if n else moved.reshape(0, -1)
+    perm = ndarray((n,), _I8)
+    if n:
+        from .._creation.ranges import arange
+
+        perm = arange(n, dtype=numpy.int64)
+        for c in range(rows._shape[1] - 1, -1, -1):
+            keys = take(rows[:, c], perm)
+            _, perm = _engine().sort_pairs(keys, perm)
+    srt = take(rows, perm, axis=0)
+    head = ndarray((min(n, 1),), numpy.dtype(bool))
+    head.fill(True)
+    if n > 1 and rows._shape[1]:
+        mask = concatenate([head, any_(not_equal(srt[1:], srt[:-1]), axis=1)])
+    elif n > 1:
+        mask = concatenate([head, ndarray((n - 1,), numpy.dtype(bool))])
+        mask[1:] = False
+    else:
+        mask = head
+    idx = flatnonzero(mask)
+    vals = take(srt, idx, axis=0).reshape((-1,) + moved._shape[1:])
+    ret = (moveaxis(vals, 0, axis),)
+    if return_index:
+        ret += (take(perm, idx),)
+    if return_inverse:
+        inv = ndarray((n,), _I8)
+        if n:
+            inv[perm] = subtract(cumsum(mask, dtype=_I8), numpy.int64(1))
+        ret += (inv,)
+    if return_counts:
+        end = ndarray((1,), _I8)
+        end.fill(n)
+        ret += (diff(concatenate([idx, end])),)
+    return ret[0] if len(ret) == 1 else ret
+
+
+def unique_all(x):
+    """See `numpy.unique_all`."""
+    return UniqueAllResult(*unique(x, True, True, True, equal_nan=False))
+
+
+def unique_counts(x):
+    """See `numpy.unique_counts`."""
+    return UniqueCountsResult(*unique(x, False, False, True, equal_nan=False))
+
+
+def unique_inverse(x):
+    """See `numpy.unique_inverse`."""
+    return UniqueInverseResult(*unique(x, False, True, False, equal_nan=False))
+
+
+def unique_values(x):
+    """See `numpy.unique_values` (values come out sorted)."""
+    return unique(x, equal_nan=False, sorted=False)
+
+
+def _engine():
+    """The sort engine, imported when first needed (it compiles nothing at import)."""
+    from .._core import sort
+
+    return sort

@@ -1,0 +1,150 @@
+"""bincount, histogram, histogram_bin_edges, histogram2d, histogramdd on the device against NumPy:
+counts exact (NumPy's equal-bin arithmetic in NumPy's types, values on the edges), weights,
+density, explicit edges, ranges, the string bin rules, shared-memory and global-atomic bin
+counts, empty input, and NumPy's exceptions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cuarray.cuda import _backend
+
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason())),
+]
+
+import cuarray  # noqa: E402
+from cuarray import testing  # noqa: E402
+
+rng = np.random.default_rng()
+D = cuarray.asarray
+
+
+def check(got, want, exact=True):
+    if isinstance(want, tuple):
+        for g, w in zip(got, want):
+            check(g, w, exact)
+        return
+    if isinstance(want, list):
+        for g, w in zip(got, want):
+            check(g, w, exact)
+        return
+    g = got.get()
+    assert g.dtype == want.dtype and g.shape == want.shape
+    if exact:
+        np.testing.assert_array_equal(g, want)
+    else:
+        np.testing.assert_allclose(g, want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("dt", [np.dtype(c) for c in "?bhiqBHI"], ids=testing.dtype_id)
+@pytest.mark.parametrize("minlength", [0, 5, 20000])
+def test_bincount(dt, minlength):
+    x = rng.integers(0, 2 if dt.kind == "b" else 100, 10000).astype(dt)
+    check(cuarray.bincount(D(x), minlength=minlength), np.bincount(x, minlength=minlength))
+    w = rng.uniform(-1, 1, x.size)
+    check(cuarray.bincount(D(x), D(w), minlength), np.bincount(x, w, minlength), exact=False)
+
+
+def test_bincount_many_bins_and_empty():
+    x = rng.integers(0, 50000, 100000)
+    check(cuarray.bincount(D(x)), np.bincount(x))
+    check(cuarray.bincount(D(x), D(x.astype(np.float32))), np.bincount(x, x.astype(np.float32)), exact=False)
+    e = np.zeros(0, np.int64)
+    check(cuarray.bincount(D(e)), np.bincount(e))
+    check(cuarray.bincount(D(e), minlength=3), np.bincount(e, minlength=3))
+
+
+def test_bincount_errors():
+    with pytest.raises(ValueError, match="negative"):
+        cuarray.bincount(D(np.array([1, -1, 2])))
+    with pytest.raises(ValueError, match="minlength"):
+        cuarray.bincount(D(np.array([1])), minlength=-1)
+    with pytest.raises(TypeError):
+        cuarray.bincount(D(np.array([1.0])))
+    with pytest.raises(TypeError):
+        cuarray.bincount(D(np.array([1], np.uint64)))
+    with pytest.raises(ValueError):
+        cuarray.bincount(D(np.ones((2, 2), np.int64)))
+    with pytest.raises(ValueError):
+        cuarray.bincount(D(np.array([1, 2])), D(np.ones(3)))
+
+
+@pytest.mark.parametrize("dt", [np.dtype(c) for c in "bhiqfd"], ids=testing.dtype_id)
+@pytest.mark.parametrize("bins", [1, 10, 100, 9000])
+def test_histogram_int_bins(dt, bins):
+    x = (rng.uniform(-20, 20, 20000) * (1 if dt.kind in "iu" else 7.3)).astype(dt)
+    check(cuarray.histogram(D(x), bins), np.histogram(x, bins))
+    # values exactly on the edges of a range
+    r = (-10, 10.5)
+    xe = np.linspace(-12, 12, 97).astype(dt) if dt.kind == "f" else x
+    check(cuarray.histogram(D(xe), bins, range=r), np.histogram(xe, bins, range=r))
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64], ids=str)
+def test_histogram_weights_density_edges(dt):
+    x = rng.normal(size=(50, 40)).astype(dt)
+    w = rng.uniform(0, 2, x.shape).astype(dt)
+    check(cuarray.histogram(D(x), 30, weights=D(w)), np.histogram(x, 30, weights=w), exact=False)
+    check(cuarray.histogram(D(x), 30, density=True), np.histogram(x, 30, density=True), exact=False)
+    e = np.array([-3.0, -1.0, -1.0, 0.0, 0.5, 2.0])
+    check(cuarray.histogram(D(x), D(e)), np.histogram(x, e))
+    check(cuarray.histogram(D(x), D(e), weights=D(w), density=True), np.histogram(x, e, weights=w, density=True),
+          exact=False)
+    wi = rng.integers(0, 5, x.shape)
+    check(cuarray.histogram(D(x), 7, weights=D(wi)), np.histogram(x, 7, weights=wi))
+    wc = (w + 1j * w).astype(np.complex128)
+    check(cuarray.histogram(D(x), 7, weights=D(wc)), np.histogram(x, 7, weights=wc), exact=False)
+    xn = x.copy()
+    xn[0, :3] = np.nan
+    check(cuarray.histogram(D(xn), 7, range=(-1, 1)), np.histogram(xn, 7, range=(-1, 1)))
+    check(cuarray.histogram(D(x[:0]), 4), np.histogram(x[:0], 4))
+    check(cuarray.histogram(D(np.full(5, 3.0, dt)), 4), np.histogram(np.full(5, 3.0, dt), 4))
+
+
+@pytest.mark.parametrize("rule", ["auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt"])
+def test_string_bins(rule):
+    x = np.round(rng.normal(size=3000), 2)
+    check(cuarray.histogram_bin_edges(D(x), rule), np.histogram_bin_edges(x, rule), exact=False)
+    check(cuarray.histogram(D(x), rule, range=(-1, 1))[0], np.histogram(x, rule, range=(-1, 1))[0])
+    xi = rng.integers(0, 30, 1000)
+    check(cuarray.histogram(D(xi), rule)[0], np.histogram(xi, rule)[0])
+
+
+def test_histogram_errors():
+    x = D(np.arange(10.0))
+    with pytest.raises(ValueError, match="monotonically"):
+        cuarray.histogram(x, D(np.array([1.0, 0.0, 2.0])))
+    with pytest.raises(ValueError):
+        cuarray.histogram(x, 0)
+    with pytest.raises(ValueError, match="range"):
+        cuarray.histogram(x, 3, range=(2, 1))
+    with pytest.raises(ValueError, match="not finite"):
+        cuarray.histogram(D(np.array([1.0, np.nan])), 3)
+    with pytest.raises(ValueError, match="estimator"):
+        cuarray.histogram(x, "foo")
+    with pytest.raises(TypeError):
+        cuarray.histogram(x, "auto", weights=x)
+    with pytest.raises(ValueError):
+        cuarray.histogram(x, 3, weights=D(np.ones(3)))
+    with pytest.raises(ValueError):
+        cuarray.histogram(x, D(np.ones((2, 2))))
+
+
+def test_histogram2d_dd():
+    x, y, z = rng.normal(size=(3, 5000))
+    w = rng.uniform(size=5000)
+    got = cuarray.histogram2d(D(x), D(y), bins=(8, 5), weights=D(w), density=True)
+    check(got, np.histogram2d(x, y, bins=(8, 5), weights=w, density=True), exact=False)
+    got = cuarray.histogram2d(D(x), D(y), bins=6, range=[[-1, 1], [-2, 2]])
+    check(got, np.histogram2d(x, y, bins=6, range=[[-1, 1], [-2, 2]]))
+    s = np.stack([x, y, z], axis=1)
+    e = [np.array([-1.0, 0.0, 1.0]), np.array([-3.0, 3.0]), np.array([-2.0, -1.0, 0.0, 5.0])]
+    got = cuarray.histogramdd(D(s), bins=[D(v) for v in e])
+    want = np.histogramdd(s, bins=e)
+    check(got[0], want[0])
+    check(cuarray.histogramdd(D(s), bins=4)[0], np.histogramdd(s, bins=4)[0])
+    with pytest.raises(ValueError, match="monotonically"):
+        cuarray.histogramdd(D(s), bins=[D(e[0][::-1]), D(e[1]), D(e[2])])
