@@ -1,0 +1,347 @@
+"""The sort engine: a stable LSD radix sort (kernels in templates/sort.cu, built on CUB's
+device-side agents compiled by NVRTC) used by sorting, sets, percentiles and others.
+
+API (all stable, NumPy's order: NaNs last, -0.0 ties +0.0, complex lexicographic with NumPy's
+NaN classes; every result is a new C-contiguous array):
+
+    sort(a, axis=-1) -> ndarray                  sorted copy along `axis` (None: flattened)
+    argsort(a, axis=-1) -> ndarray (int64)       positions along `axis` (None: flattened)
+    sort_pairs(keys, values) -> (keys, values)   1-D, same length; values of any dtype are moved
+    lexsort(keys) -> ndarray (int64)             `keys`: a sequence of equal-shape arrays, the last
+                                                 primary; sorts along the last axis
+
+How: 1-D arrays and rows longer than a block's tile go through the device-wide onesweep sort
+(one histogram pass for every digit, one pass per 8-bit digit with decoupled look-back); a pass
+whose digit is the same for every key is skipped on the device (no host synchronisation). Rows
+that fit a block (BLOCK_TILES in sort_plan) are sorted by one block each. Many long rows: a
+device-wide argsort of all keys, then a stable sort of the row ids. Complex keys are sorted by
+their key words (sort_keys.cuh). Scratch comes from the memory pool; nothing synchronises.
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import numpy
+
+from ..cuda import compiler as _compiler
+from ..cuda import device as _device
+from ..cuda import launch as _launch
+from . import shapes as _shapes
+from . import sort_plan as _plan
+from .ndarray import ndarray
+
+__all__ = ["sort", "argsort", "sort_pairs", "lexsort", "sort_rows", "argsort_rows"]
+
+_TEMPLATE = pathlib.Path(__file__).parent / "templates" / "sort.cu"
+_I32, _I64 = numpy.dtype(numpy.int32), numpy.dtype(numpy.int64)
+_U8 = numpy.dtype(numpy.uint64)
+_U4 = numpy.dtype(numpy.uint32)
+_HIST_TILE = (128, 16)  # CUB's sm_90 histogram policy
+_NULL = "cub::NullType"
+_source = None
+_modules: dict = {}
+
+
+def _kernels(key, names):
+    """Functions of the module with these name expressions, cached by `key`."""
+    ks = _modules.get(key)
+    if ks is None:
+        global _source
+        if _source is None:
+            _source = _TEMPLATE.read_text()
+        mod = _compiler.compile_module(_source, name_expressions=names, name="cuarray_sort")
+        ks = _modules[key] = tuple(mod.get_function(nm).kernel for nm in names)
+    return ks
+
+
+def radix_kernel_names(kct: str, vct: str, oct_: str, threads: int, items: int, vout: str) -> tuple:
+    """Name expressions of one device-wide sort: histogram, plan, onesweep, finish, iota."""
+    b = _plan.RADIX_BITS
+    return (
+        "cuarray_radix_histogram<{}, {}, {}, {}, {}>".format(kct, oct_, b, *_HIST_TILE),
+        "cuarray_radix_plan<{}, {}>".format(oct_, b),
+        "cuarray_radix_onesweep<{}, {}, {}, {}, {}, {}>".format(kct, vct, oct_, b, threads, items),
+        "cuarray_radix_finish<{}, {}, {}>".format(_raw(kct), "unsigned char" if vct == _NULL else vct, vout),
+        "cuarray_radix_iota<{}>".format(vout if vct == _NULL else vct),
+    )
+
+
+def block_kernel_name(kct: str, vct: str, threads: int, items: int, bits: int) -> str:
+    return "cuarray_block_sort<{}, {}, long long, {}, {}, {}>".format(kct, vct, threads, items, bits)
+
+
+def helper_kernel_names(ct: str, ict: str) -> tuple:
+    """gather (x[perm]), take_rows (row-relative positions), row ids, segment finish."""
+    return ("cuarray_gather<{}, {}>".format(ct, ict), "cuarray_take_rows<{}>".format(ct),
+            "cuarray_row_ids<{}, unsigned int>".format(ict), "cuarray_row_positions<{}>".format(ict))
+
+
+def key_word_kernel_name(ct: str, word: int) -> str:
+    return "cuarray_sort_key_words<{}, {}>".format(ct, word)
+
+
+def _raw(kct: str) -> str:
+    """The raw-bits type of a key C type (radix_float<U> -> U)."""
+    if kct.startswith("cuarray::radix_float<"):
+        return kct[len("cuarray::radix_float<"):-1]
+    return kct
+
+
+def _grid(n: int, threads: int = 256) -> int:
+    return max(1, min(-(-n // threads), 32 * _device._sm_count(_device.get_device_id())))
+
+
+# -- device-wide onesweep ------------------------------------------------------------------------
+
+def _radix(keys: ndarray, keys_out, values, values_out, values_out_dtype=None, iota_rows=0):
+    """Sort the 1-D contiguous `keys` (and `values`, or positions when `values` is "iota") on
+    the device. `keys_out`/`values_out`: arrays to fill (None: not wanted). Positions are made
+    here (0..n-1, or i % iota_rows) as int32 while n < 2^31, and written to `values_out` as
+    `values_out_dtype` (int64)."""
+    n = keys._size
+    kdt = keys._dtype
+    kct = _plan.key_ctype(kdt)
+    oct_ = _plan.offset_ctype(n)
+    obytes = 4 if oct_ == "unsigned int" else 8
+    iota = isinstance(values, str)
+    if iota:
+        vdt = _I32 if n < 2**31 else _I64
+        vct = "int" if vdt == _I32 else "long long"
+        out_ct = "long long"
+    else:
+        vdt = None if values is None else values._dtype
+        vct = _NULL if vdt is None else _plan.value_ctype(vdt.itemsize)
+        out_ct = "unsigned char" if vdt is None else vct
+    threads, items = _plan.onesweep_tile(kdt.itemsize, 0 if vdt is None else vdt.itemsize, obytes)
+    names = radix_kernel_names(kct, vct, oct_, threads, items, out_ct)
+    hist_k, plan_k, sweep_k, finish_k, iota_k = _kernels(("radix",) + names, names)
+    tile = threads * items
+    sc = _plan.scratch(n, kdt.itemsize, tile, obytes)
+    scratch = ndarray((sc.total,), numpy.uint8)
+    base = scratch.data.ptr
+    (scratch.data + sc.bins).memset_async(0, sc.zeroed)
+    plan_ptr, bins, ctrs, look = base + sc.plan, base + sc.bins, base + sc.counters, base + sc.lookback
+    otype = numpy.uint32 if obytes == 4 else numpy.uint64
+    npasses = sc.npasses
+    # Buffers: the last active pass writes `kout` (keys_out, or scratch when keys are not wanted).
+    kout = keys_out if keys_out is not None else ndarray((n,), kdt)
+    ktmp = ndarray((n,), kdt)
+    if vdt is not None:
+        if iota:
+            vin = ndarray((n,), vdt)
+            _launch.launch(iota_k, _grid(n), 256, (vin.data.ptr, numpy.int64(n), numpy.int64(iota_rows)))
+        else:
+            vin = values
+        direct = values_out is not None and values_out._dtype.itemsize == vdt.itemsize
+        vout = values_out if direct else ndarray((n,), vdt)
+        vtmp = ndarray((n,), vdt)
+        vptrs = (vin.data.ptr, vout.data.ptr, vtmp.data.ptr)
+    else:
+        vptrs = (0, 0, 0)
+    hist_grid = max(1, min(-(-n // (_HIST_TILE[0] * _HIST_TILE[1])), 8 * _device._sm_count(_device.get_device_id())))
+    _launch.launch(hist_k, hist_grid, _HIST_TILE[0],
+                   (bins, keys.data.ptr, otype(n), numpy.int32(0), numpy.int32(8 * kdt.itemsize)))
+    _launch.launch(plan_k, 1, 256, (bins, numpy.int32(npasses), otype(n), plan_ptr,
+                                    keys.data.ptr, kout.data.ptr, ktmp.data.ptr) + vptrs)
+    digits = 1 << _plan.RADIX_BITS
+    for p in range(npasses):
+        bit = p * _plan.RADIX_BITS
+        nbits = min(_plan.RADIX_BITS, 8 * kdt.itemsize - bit)
+        for q in range(sc.portions):
+            start = q * sc.portion
+            m = min(n - start, sc.portion)
+            blocks = -(-m // tile)
+            b_in = bins + ((q * npasses + p) * digits) * obytes
+            b_out = bins + (((q + 1) * npasses + p) * digits) * obytes if q + 1 < sc.portions else 0
+            lb = look + (q * npasses + p) * sc.lookback_stride
+            ctr = ctrs + (q * npasses + p) * 4
+            _launch.launch(sweep_k, blocks, threads,
+                           (plan_ptr, numpy.int32(p), lb, ctr, b_out, b_in, otype(start), numpy.int32(m),
+                            numpy.int32(bit), numpy.int32(nbits)))
+    want_v = values_out is not None and vdt is not None
+    fk = keys_out.data.ptr if keys_out is not None else 0
+    fv = values_out.data.ptr if want_v else 0
+    if fk or fv:
+        _launch.launch(finish_k, _grid(n), 256, (plan_ptr, numpy.int64(n), fk, fv))
+    del scratch, ktmp  # pool memory goes back in stream order
+
+
+# -- rows ------------------------------------------------------------------------------------------
+
+def _block_rows(keys2: ndarray, keys_out, pos_out, tile):
+    rows, length = keys2._shape
+    kct = _plan.key_ctype(keys2._dtype)
+    threads, items, bits = tile
+    vct = "int" if pos_out is not None else _NULL
+    name = block_kernel_name(kct, vct, threads, items, bits)
+    (k,) = _kernels(("block", name), (name,))
+    _launch.launch(k, rows, threads, (keys2.data.ptr, 0 if keys_out is None else keys_out.data.ptr,
+                                      0 if pos_out is None else pos_out.data.ptr, numpy.int32(length),
+                                      numpy.int64(length)))
+
+
+def _helpers(ct: str, ict: str):
+    names = helper_kernel_names(ct, ict)
+    return _kernels(("helpers",) + names, names)
+
+
+def _segmented(keys2: ndarray, keys_out, pos_out):
+    """Rows too long for a block: argsort of every key, then a stable sort of the row ids."""
+    rows, length = keys2._shape
+    n = rows * length
+    flat = keys2.reshape(n)
+    idt = _I32 if n < 2**31 else _I64
+    ict = "int" if idt == _I32 else "long long"
+    perm = ndarray((n,), idt)
+    _radix(flat, None, "iota", perm)
+    gather_k, take_k, rowid_k, rowpos_k = _helpers(_plan.value_ctype(keys2._dtype.itemsize), ict)
+    rid = ndarray((n,), _U4)
+    _launch.launch(rowid_k, _grid(n), 256, (perm.data.ptr, rid.data.ptr, numpy.int64(n), numpy.int64(length)))
+    perm2 = ndarray((n,), idt)
+    _radix(rid, None, perm, perm2)
+    if keys_out is not None:
+        _launch.launch(gather_k, _grid(n), 256, (flat.data.ptr, perm2.data.ptr, keys_out.data.ptr, numpy.int64(n)))
+    if pos_out is not None:
+        _launch.launch(rowpos_k, _grid(n), 256, (perm2.data.ptr, pos_out.data.ptr, numpy.int64(n), numpy.int64(length)))
+
+
+def _rows(keys2: ndarray, want_keys: bool, want_pos: bool):
+    """(sorted rows or None, int64 positions or None) of the C-contiguous 2-D `keys2`."""
+    rows, length = keys2._shape
+    keys_out = ndarray(keys2._shape, keys2._dtype) if want_keys else None
+    pos_out = ndarray(keys2._shape, _I64) if want_pos else None
+    if rows * length == 0:
+        return keys_out, pos_out
+    tile = _plan.block_tile(length, keys2._dtype.itemsize, 4 if want_pos else 0) if length > 1 else None
+    if length == 1:
+        if keys_out is not None:
+            _copy(keys_out, keys2)
+        if pos_out is not None:
+            pos_out.data.memset_async(0, pos_out.nbytes)
+    elif tile is not None:
+        _block_rows(keys2, keys_out, pos_out, tile)
+    elif rows == 1:
+        _radix(keys2.reshape(length), None if keys_out is None else keys_out.reshape(length),
+               "iota" if want_pos else None, None if pos_out is None else pos_out.reshape(length))
+    else:
+        _segmented(keys2, keys_out, pos_out)
+    return keys_out, pos_out
+
+
+def _copy(dst, src):
+    from .elementwise import copyto_unchecked
+
+    copyto_unchecked(dst, src)
+
+
+def _key_words(x2: ndarray):
+    """Complex keys as unsigned words, most significant last (complex64: one uint64 word)."""
+    ct = "cuarray::complex<float>" if x2._dtype.itemsize == 8 else "cuarray::complex<double>"
+    words = (0,) if x2._dtype.itemsize == 8 else (2, 1)  # 0: whole key; 2: lo word, 1: hi word
+    out = []
+    n = x2._size
+    for w in words:
+        (k,) = _kernels(("words", ct, w), (key_word_kernel_name(ct, w),))
+        y = ndarray(x2._shape, _U8)
+        _launch.launch(k, _grid(n), 256, (x2.data.ptr, y.data.ptr, numpy.int64(n)))
+        out.append(y)
+    return out
+
+
+def _take_rows(x2: ndarray, pos: ndarray) -> ndarray:
+    """out[r, i] = x2[r, pos[r, i]] (C-contiguous 2-D arrays)."""
+    rows, length = x2._shape
+    out = ndarray(x2._shape, x2._dtype)
+    n = x2._size
+    if n:
+        take_k = _helpers(_plan.value_ctype(x2._dtype.itemsize), "int")[1]
+        _launch.launch(take_k, _grid(n), 256, (x2.data.ptr, pos.data.ptr, out.data.ptr, numpy.int64(n), numpy.int64(length)))
+    return out
+
+
+def argsort_rows(x2: ndarray) -> ndarray:
+    """int64 stable positions sorting each row of the C-contiguous 2-D `x2`."""
+    if x2._dtype.kind != "c":
+        return _rows(x2, False, True)[1]
+    words = _key_words(x2) if x2._size else []
+    pos = None
+    for w in words:  # least significant first: each pass is a stable sort of the permuted word
+        wp = w if pos is None else _take_rows(w, pos)
+        p = _rows(wp, False, True)[1]
+        pos = p if pos is None else _take_rows(pos, p)
+    return pos if pos is not None else ndarray(x2._shape, _I64)
+
+
+def sort_rows(x2: ndarray) -> ndarray:
+    """Each row of the C-contiguous 2-D `x2` sorted."""
+    if x2._dtype.kind != "c":
+        return _rows(x2, True, False)[0]
+    return _take_rows(x2, argsort_rows(x2))
+
+
+# -- public API ------------------------------------------------------------------------------------
+
+def _as_rows(a: ndarray, axis):
+    """(C-contiguous (rows, length) array, output shape, axis moved last or None)."""
+    if axis is None:
+        flat = a.reshape(-1) if a._c else a.copy().reshape(-1)
+        return flat.reshape(1, a._size), (a._size,), None
+    ax = _shapes.normalize_axis_index(axis, a.ndim)
+    moved = a if ax == a.ndim - 1 else a.swapaxes(ax, -1)
+    if not moved._c:
+        moved = moved.copy()
+    length = moved._shape[-1]
+    rows = moved._size // length if length else 0
+    return moved.reshape(rows, length), moved._shape, ax
+
+
+def _restore(y2: ndarray, shape, ax, ndim):
+    y = y2.reshape(shape)
+    if ax is not None and ax != ndim - 1:
+        y = y.swapaxes(ax, -1)
+    return y
+
+
+def sort(a: ndarray, axis=-1) -> ndarray:
+    """Stable sorted copy of `a` along `axis` (None: flattened)."""
+    x2, shape, ax = _as_rows(a, axis)
+    return _restore(sort_rows(x2), shape, ax, a.ndim)
+
+
+def argsort(a: ndarray, axis=-1) -> ndarray:
+    """int64 positions that stably sort `a` along `axis` (None: flattened)."""
+    x2, shape, ax = _as_rows(a, axis)
+    return _restore(argsort_rows(x2), shape, ax, a.ndim)
+
+
+def sort_pairs(keys: ndarray, values: ndarray):
+    """(sorted keys, values moved with them): 1-D arrays of one length, stable."""
+    if keys.ndim != 1 or values.ndim != 1 or keys._size != values._size:
+        raise ValueError("sort_pairs takes two 1-D arrays of one length")
+    n = keys._size
+    if keys._dtype.kind == "c" or n < 2:
+        if n < 2:
+            return keys.copy(), values.copy()
+        pos = argsort(keys)
+        from .._indexing.inserting import take
+
+        return take(keys, pos), take(values, pos)
+    k = keys if keys._c else keys.copy()
+    v = values if values._c else values.copy()
+    ko, vo = ndarray((n,), k._dtype), ndarray((n,), v._dtype)
+    _radix(k, ko, v, vo)
+    return ko, vo
+
+
+def lexsort(keys) -> ndarray:
+    """int64 positions sorting along the last axis by `keys` (equal shapes; the last primary)."""
+    keys = list(keys)
+    shape = keys[0].shape
+    pos = None
+    for k in keys:
+        x2, oshape, ax = _as_rows(k, -1) if k.ndim else _as_rows(k.reshape(1), -1)
+        kp = x2 if pos is None else _take_rows(x2, pos)
+        p = argsort_rows(kp)
+        pos = p if pos is None else _take_rows(pos, p)
+    return pos.reshape(shape) if pos is not None else ndarray(shape, _I64)
