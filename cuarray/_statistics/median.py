@@ -185,116 +185,12 @@ def _rank(n: int, nans: int, skipnan: bool) -> int:
 # -- kernels -----------------------------------------------------------------------------------
 _HELPERS = r"""
 // cuarray.median helpers (cuarray/_statistics/median.py). median_keys<T>::key(x) maps a value
-// to an unsigned key whose order is NumPy's sort order (NaNs last; -0.0 sorts just below +0.0,
-// which only decides which zero is returned); value() inverts key() (NaNs come back canonical).
-template <typename T> struct median_keys;
-
-// bool and integers: their bits, the sign bit flipped for signed types.
-#define MEDIAN_INT_KEYS(T, K, SIGN)                                                           \
-  template <> struct median_keys<T> {                                                         \
-    typedef K key_t;                                                                          \
-    typedef T value_t;                                                                        \
-    static __device__ __forceinline__ bool is_nan(T) { return false; }                        \
-    static __device__ __forceinline__ K key(T x) { return key_t(key_t(x) ^ key_t(SIGN)); }    \
-    static __device__ __forceinline__ T value(K k) { return value_t(key_t(k ^ key_t(SIGN))); } \
-  };
-MEDIAN_INT_KEYS(bool, unsigned char, 0)
-MEDIAN_INT_KEYS(signed char, unsigned char, 0x80)
-MEDIAN_INT_KEYS(unsigned char, unsigned char, 0)
-MEDIAN_INT_KEYS(short, unsigned short, 0x8000)
-MEDIAN_INT_KEYS(unsigned short, unsigned short, 0)
-MEDIAN_INT_KEYS(int, unsigned int, 0x80000000u)
-MEDIAN_INT_KEYS(unsigned int, unsigned int, 0)
-MEDIAN_INT_KEYS(long long, unsigned long long, 0x8000000000000000ull)
-MEDIAN_INT_KEYS(unsigned long long, unsigned long long, 0)
-#undef MEDIAN_INT_KEYS
-
-// IEEE floats by their bits U: a positive number gets its sign bit set, a negative one is
-// complemented, so the unsigned order is the numeric order; every NaN gets the largest key.
-template <typename U, U INF_BITS>
-struct median_float_keys {
-  typedef U key_t;
-  static constexpr U SIGN = U(U(1) << (8 * sizeof(U) - 1));
-  static constexpr U INF_KEY = U(INF_BITS | SIGN);  // the key of +inf
-  static __device__ __forceinline__ bool nan_bits(U u) { return U(u & U(~SIGN)) > INF_BITS; }
-  static __device__ __forceinline__ U key_bits(U u) {
-    return nan_bits(u) ? U(~U(0)) : (u & SIGN) ? U(~u) : U(u | SIGN);
-  }
-  static __device__ __forceinline__ U bits(U k) { return (k & SIGN) ? U(k ^ SIGN) : U(~k); }
-};
-template <> struct median_keys<float> : median_float_keys<unsigned int, 0x7f800000u> {
-  static __device__ __forceinline__ bool is_nan(float x) { return x != x; }
-  static __device__ __forceinline__ key_t key(float x) { return key_bits(__float_as_uint(x)); }
-  static __device__ __forceinline__ float value(key_t k) { return __uint_as_float(bits(k)); }
-};
-template <> struct median_keys<double> : median_float_keys<unsigned long long, 0x7ff0000000000000ull> {
-  static __device__ __forceinline__ bool is_nan(double x) { return x != x; }
-  static __device__ __forceinline__ key_t key(double x) { return key_bits(key_t(__double_as_longlong(x))); }
-  static __device__ __forceinline__ double value(key_t k) { return __longlong_as_double((long long)bits(k)); }
-};
-// float16, read as its bits (a uint16 view of the data); values decode to float, exactly.
-struct median_half {};
-template <> struct median_keys<median_half> : median_float_keys<unsigned short, 0x7c00> {
-  static __device__ __forceinline__ bool is_nan(unsigned short u) { return nan_bits(u); }
-  static __device__ __forceinline__ key_t key(unsigned short u) { return key_bits(u); }
-  static __device__ __forceinline__ float value(key_t k) {
-    const unsigned int h = bits(k), sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
-    if (e == 0x1fu) return __uint_as_float(sign | 0x7f800000u | (m << 13));  // inf, NaN
-    if (e == 0u) return __uint_as_float(sign | __float_as_uint(float(m) * 5.9604644775390625e-8f));  // m * 2^-24
-    return __uint_as_float(sign | ((e + 112u) << 23) | (m << 13));  // rebias 15 -> 127
-  }
-};
-
-// complex: NumPy sorts numbers lexicographically (real, imag), then R + nan j by R, then
-// nan + R j by R, then nan + nan j. Two key words (hi, lo): a number has (key(re), key(im)); the
-// NaN classes put hi just above key(+inf) (both parts NaN: at the top) and rank by lo. A real
-// part -0.0 is keyed as +0.0: the tie must fall through to the imaginary parts.
-template <typename T>
-struct median_complex_keys {
-  typedef median_keys<T> R;
-  typedef typename R::key_t W;
-  static __device__ __forceinline__ bool is_nan(complex<T> x) { return R::is_nan(x.real()) || R::is_nan(x.imag()); }
-  static __device__ __forceinline__ W hi(complex<T> x) {
-    const bool nr = R::is_nan(x.real()), ni = R::is_nan(x.imag());
-    if (!nr) return ni ? W(R::INF_KEY + 1) : R::key(x.real() + T(0));  // -0.0 + 0.0 == +0.0
-    return ni ? W(~W(0)) : W(R::INF_KEY + 2);
-  }
-  static __device__ __forceinline__ W lo(complex<T> x) {
-    return !R::is_nan(x.real()) && R::is_nan(x.imag()) ? R::key(x.real()) : R::key(x.imag());
-  }
-  static __device__ __forceinline__ complex<T> value2(W h, W l) {
-    const T nan = R::value(W(~W(0)));
-    if (h <= R::INF_KEY) return complex<T>(R::value(h), R::value(l));
-    if (h == W(R::INF_KEY + 1)) return complex<T>(R::value(l), nan);
-    if (h == W(R::INF_KEY + 2)) return complex<T>(nan, R::value(l));
-    return complex<T>(nan, nan);
-  }
-};
-template <> struct median_keys<complex<float>> : median_complex_keys<float> {
-  typedef unsigned long long key_t;  // (hi << 32) | lo
-  static __device__ __forceinline__ key_t key(complex<float> x) { return (key_t(hi(x)) << 32) | lo(x); }
-  static __device__ __forceinline__ complex<float> value(key_t k) { return value2((unsigned)(k >> 32), (unsigned)k); }
-};
-// complex128's key as two 64-bit words, compared lexicographically.
-struct median_key2 {
-  unsigned long long hi, lo;
-  friend __device__ __forceinline__ bool operator<(median_key2 a, median_key2 b) {
-    return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo);
-  }
-  friend __device__ __forceinline__ bool operator<=(median_key2 a, median_key2 b) { return !(b < a); }
-};
-template <> struct median_keys<complex<double>> : median_complex_keys<double> {
-  typedef median_key2 key_t;
-  static __device__ __forceinline__ key_t key(complex<double> x) { return key_t{hi(x), lo(x)}; }
-  static __device__ __forceinline__ complex<double> value(key_t k) { return value2(k.hi, k.lo); }
-  static __device__ __forceinline__ key_t join(unsigned long long h, unsigned long long l) { return key_t{h, l}; }
-  // The low word as the bisection of low words sees it in a row whose high word is h: below
-  // every candidate when x's high word is smaller, above every one when it is larger.
-  static __device__ __forceinline__ unsigned long long lo_within(complex<double> x, unsigned long long h) {
-    const unsigned long long xh = hi(x);
-    return xh < h ? 0ull : xh > h ? ~0ull : lo(x);
-  }
-};
+// to an unsigned key whose order is NumPy's sort order; value() inverts key(). The mapping is the
+// sort engine's (cuarray/sort_keys.cuh: order_keys).
+#include "cuarray/sort_keys.cuh"
+template <typename T> using median_keys = cuarray_keys::order_keys<T>;
+typedef cuarray_keys::order_half median_half;
+typedef cuarray_keys::order_key2 median_key2;
 
 template <typename K> __device__ __forceinline__ K median_max_key() { return K(~K(0)); }
 template <> __device__ __forceinline__ median_key2 median_max_key<median_key2>() { return median_key2{~0ull, ~0ull}; }
