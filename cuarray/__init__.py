@@ -161,6 +161,14 @@ from ._sorting.searching_nonzero import nonzero as nonzero
 from ._sorting.searching_nonzero import flatnonzero as flatnonzero
 from ._sorting.searching_nonzero import argwhere as argwhere
 
+# -- Sorting, searching, and counting: sorting ---------------------------------------------------
+from ._sorting.sorting import sort as sort
+from ._sorting.sorting import argsort as argsort
+from ._sorting.sorting import lexsort as lexsort
+from ._sorting.sorting import sort_complex as sort_complex
+from ._sorting.sorting import partition as partition
+from ._sorting.sorting import argpartition as argpartition
+
 # -- Interoperability (DLPack, CUDA array interface) --------------------------------------------
 from ._core.interop import from_dlpack as from_dlpack
 from ._core.interop import get_array_module as get_array_module
@@ -376,6 +384,8 @@ from .linalg._products import cross as cross
 from .linalg._products import vecdot as vecdot
 from .linalg._products import matvec as matvec
 from .linalg._products import vecmat as vecmat
+from .linalg._einsum import einsum as einsum
+from .linalg._einsum import einsum_path as einsum_path
 from . import linalg as linalg
 
 # -- Statistics: histograms -----------------------------------------------------------------------

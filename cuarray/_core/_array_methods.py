@@ -108,6 +108,12 @@ def bind() -> None:
     ndarray.reshape = reshape
     ndarray.ravel = lambda self, order="C": _shape.ravel(self, order)
     ndarray.flatten = lambda self, order="C": _shape.flatten(self, order)
+    from .._sorting import sorting as _sorting
+
+    ndarray.sort = _sorting.ndarray_sort  # in place, unlike cuarray.sort
+    ndarray.partition = _sorting.ndarray_partition
+    ndarray.argsort = _sorting.ndarray_argsort
+    ndarray.argpartition = _sorting.ndarray_argpartition
     for name in ("squeeze", "repeat", "take", "clip", "round", "conj", "conjugate", "nonzero",
                  "sum", "prod", "min", "max", "argmin", "argmax", "mean", "var", "std", "any", "all",
                  "cumsum", "cumprod", "ptp", "trace", "diagonal", "sort", "argsort", "dot", "searchsorted"):
