@@ -74,17 +74,18 @@ def _scaled_copy(dst: ndarray, src: ndarray, scale: float) -> None:
     if dst._size == 0:
         return
     key = (src._dtype.char, dst._dtype.char)
-    d = _scale_defs.get(key)
-    if d is None:
+    hit = _scale_defs.get(key)
+    if hit is None:
         compute = _F32 if dst._dtype.char == "e" else dst._dtype
         real = _F64 if dst._dtype.char in "dD" else _F32
-        d = _scale_defs[key] = Definition(
+        d = Definition(
             "cuarray_fft_scale_{}_{}".format(src._dtype.name, dst._dtype.name),
             (KernelParam("in0", "in", src._dtype, compute), KernelParam("s", "scalar", real),
              KernelParam("out0", "out", dst._dtype, compute)),
             "out0 = in0 * s")
-        d.scalar_type = real.type
-    d.run((src, dst), (d.scalar_type(scale),), dst._shape)
+        hit = _scale_defs[key] = (d, real.type)
+    d, stype = hit
+    d.run((src, dst), (stype(scale),), dst._shape)
 
 
 def _alloc(shape, order, dtype) -> ndarray:
