@@ -241,3 +241,18 @@ def test_layout_classifier():
     assert L(3, 4, -4, 1) is None
     assert L(3, 4, 0, 1) is None  # a broadcast row: copied
     assert L(1, 1, 0, 0) == ("R", 1)
+
+
+@pytest.mark.parametrize("dtype", [np.dtype(c) for c in "?bhiqBHIQ"], ids=lambda d: d.name)
+def test_integer_kernel_compiles_for_sm90(dtype):
+    from cuarray.cuda import compiler
+    from cuarray.linalg import _int_matmul
+
+    name = _int_matmul.kernel_name(dtype)
+    try:
+        cubin = compiler.compile_cubin(_int_matmul.source(), arch="sm_90", name_expressions=(name,))
+    except Exception as e:  # noqa: BLE001
+        if "nvrtc" in str(e).lower() and "not" in str(e).lower() and "found" in str(e).lower():
+            pytest.skip("NVRTC unavailable: {}".format(e))
+        raise
+    assert cubin

@@ -1,0 +1,100 @@
+"""Matrix-product cases (BENCHMARKS.md "matmul" and "seed-logreg").
+
+matmul: float32/float64 8192^3 GEMM and a batched 1024 x (64x64) float32 GEMM (FLOP/s, CUDA
+events); the host time of a 64x64 float32 matmul (1000 calls then one sync, per call).
+seed-logreg: the Theano tutorial's logistic regression (N=400, 784 features, float32, 1000
+gradient steps, synced once at the end), written as a NumPy user would write it.
+"""
+
+from __future__ import annotations
+
+from . import random_array, register
+
+mm = register(
+    "matmul", group="matmul",
+    description="C = A @ B, square n x n x n (full precision: no TF32)",
+    size=8192, quick=4096, params=("float32", "float64"),
+    flops=lambda n, p: 2 * n**3,
+    size_label=lambda n: "{0}^3".format(n),
+)
+
+
+@mm.setup("cuarray", "cupy", "torch")
+def _(xp, n, dtype):
+    a = random_array(xp, (n, n), dtype, seed=1)
+    b = random_array(xp, (n, n), dtype, seed=2)
+    if getattr(xp, "__name__", "") == "torch":
+        xp.backends.cuda.matmul.allow_tf32 = False  # the same full-float32 answer for every library
+    return lambda: a @ b
+
+
+mm_batched = register(
+    "matmul-batched", group="matmul",
+    description="batched C = A @ B, 1024 x (64x64 @ 64x64) float32",
+    size=1024, quick=1024,
+    flops=lambda n, p: 2 * n * 64**3,
+    size_label=lambda n: "{} x 64^3".format(n),
+)
+
+
+@mm_batched.setup("cuarray", "cupy", "torch")
+def _(xp, n, param):
+    a = random_array(xp, (n, 64, 64), "float32", seed=3)
+    b = random_array(xp, (n, 64, 64), "float32", seed=4)
+    return lambda: a @ b
+
+
+mm_host = register(
+    "matmul-host", group="matmul",
+    description="64x64 float32 matmul, 1000 calls then one sync: host time per call",
+    size=1000, quick=1000, timing="host", ops=1000,
+    size_label=lambda n: "64x64 x {}".format(n),
+)
+
+
+@mm_host.setup("cuarray", "cupy", "torch")
+def _(xp, n, param):
+    a = random_array(xp, (64, 64), "float32", seed=5)
+    b = random_array(xp, (64, 64), "float32", seed=6)
+
+    def run():
+        for _ in range(n):
+            a @ b
+
+    return run
+
+
+logreg = register(
+    "seed-logreg", group="seed",
+    description="Theano-tutorial logistic regression, N=400, 784 features, float32, gradient steps",
+    size=1000, quick=200, timing="host",
+    size_label=lambda n: "{} steps".format(n),
+)
+
+
+@logreg.setup("cuarray", "cupy", "numpy", "torch")
+def _(xp, steps, param):
+    torch = getattr(xp, "__name__", "") == "torch"
+    N, feats = 400, 784
+    x = random_array(xp, (N, feats), "float32", seed=7)
+    y = random_array(xp, (N,), "float32", seed=8) > 0
+    y = y.float() if torch else y.astype(xp.float32)
+    w0 = random_array(xp, (feats,), "float32", seed=9)
+    dot = (lambda u, v: u @ v) if torch else xp.dot
+
+    def run():
+        # As in the tutorial, written for NumPy (xp = numpy / cupy / cuarray; torch spells dot `@`).
+        w = w0.clone() if torch else w0.copy()
+        b = 0.0
+        for _ in range(steps):
+            p_1 = 1 / (1 + xp.exp(-dot(x, w) - b))
+            prediction = p_1 > 0.5  # noqa: F841 - the tutorial computes it every step
+            xent = -y * xp.log(p_1) - (1 - y) * xp.log(1 - p_1)
+            cost = xent.mean() + 0.01 * (w ** 2).sum()  # noqa: F841
+            gw = dot(x.T, p_1 - y) / N + 0.02 * w
+            gb = (p_1 - y).mean()
+            w = w - 0.1 * gw
+            b = b - 0.1 * gb
+        return w
+
+    return run
