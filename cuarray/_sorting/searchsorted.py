@@ -1,9 +1,9 @@
 """Searching in sorted arrays (NumPy "Sorting, searching, and counting / Searching"):
 searchsorted (also `ndarray.searchsorted`) and digitize.
 
-One thread per query runs a binary search (templates/searchsorted.cu); the first ten halving
-steps of every search probe the same 1023 positions, which each block keeps in shared memory, so a
-query touches global memory only for its last log2(n) - 10 steps. `a` and the queries are cast to
+One thread per query runs a binary search (templates/searchsorted.cu); the first eleven halving
+steps of every search probe the same 2047 positions, which each block keeps in shared memory, so a
+query touches global memory only for its last log2(n) - 11 steps. `a` and the queries are cast to
 their common dtype first, as NumPy does (float16 is searched as float32: the order is the same).
 No synchronisation, except `digitize`, which reads whether `bins` increase or decrease (NumPy
 raises ValueError for bins that do neither; the direction also picks the search).
@@ -20,6 +20,7 @@ from .._core.elementwise import astype
 from .._core.host_input import as_array, is_scalar
 from .._core.ndarray import ndarray
 from ..cuda import compiler as _compiler
+from ..cuda import device as _device
 from ..cuda import launch as _launch
 
 __all__ = ["searchsorted", "digitize", "search", "kernel_name"]
@@ -65,7 +66,7 @@ def search(a: ndarray, v: ndarray, right: bool, sorter: ndarray | None = None) -
     v = astype(v, dt, order="C", copy=False)
     if sorter is not None:
         sorter = astype(sorter, _I8, order="C", copy=False)
-    grid = -(-m // _THREADS)
+    grid = min(-(-m // _THREADS), 16 * _device._sm_count(_device.get_device_id()))
     _launch.launch(_kernel(dt, right, sorter is None), grid, _THREADS,
                    (a.data.ptr, 0 if sorter is None else sorter.data.ptr, numpy.int64(a._size), v.data.ptr,
                     numpy.int64(m), out.data.ptr))

@@ -133,13 +133,17 @@ def _rows_quantile(x: ndarray, q: numpy.ndarray, method, weak_q, skipnan, fname)
     qc = q.reshape(q.shape + (1,))  # quantiles along the first axis, rows along the last
     if skipnan:
         count = numpy.asarray(n - sum_(isnan(x), axis=1).get(), numpy.intp)  # valid values per row
+        # NumPy computes each row with a Python int count (weak): an array of q's float type
+        # gives the same arithmetic and dtype.
+        cnt = count.astype(q.dtype) if q.dtype.kind == "f" else count
     else:
         count = numpy.full(1, n, numpy.intp)
-    vi = numpy.asanyarray(props["get_virtual_index"](count, qc))
+        cnt = n
+    vi = numpy.asanyarray(props["get_virtual_index"](cnt, qc))
     if props["fix_gamma"] is None or (method == "linear" and vi.dtype.kind in "iu"):
         prev, nxt, gamma = vi, None, None
     else:
-        prev, nxt = _npq._get_indexes(numpy.empty(0, x._dtype), vi, count)
+        prev, nxt = _npq._get_indexes(numpy.empty(0, x._dtype), vi, cnt)
         gamma = _npq._get_gamma(vi, prev, props)
     nq = max(1, q.size)
     cols = [numpy.broadcast_to(prev.reshape(nq, -1), (nq, rows))]
@@ -159,7 +163,7 @@ def _rows_quantile(x: ndarray, q: numpy.ndarray, method, weak_q, skipnan, fname)
     else:
         hi = vals[nq:2 * nq]
         if weak_q and not skipnan:
-            t = float(gamma)
+            t = float(numpy.asarray(gamma).reshape(-1)[0])
         elif weak_q:  # a Python float per row: what NumPy's weak scalar becomes in the input's type
             t = from_host(numpy.broadcast_to(gamma.reshape(nq, -1), (nq, rows)).astype(
                 numpy.result_type(x._dtype, 0.0)))

@@ -32,7 +32,7 @@ def test_tree_walk_model(n, right):
     a = np.sort(np.random.default_rng(n).integers(0, n // 2 + 1, n))
     for v in list(range(-1, n // 2 + 2)):
         base, length, node = 0, n, 0
-        for _ in range(10):
+        for _ in range(11):
             if length <= 0:
                 break
             b2, l2 = tree_node(node, n)

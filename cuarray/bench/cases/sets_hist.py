@@ -113,3 +113,28 @@ def _(torch, n, param):
         return s[lo] + (s[hi] - s[lo]) * g
 
     return run
+
+
+percentile_rows = register("percentile-rows", group="sets-hist",
+                           description="percentile 50 along the last axis: rows x length float32, radix "
+                           "selection against a sort of the rows", size=2**26, quick=2**24,
+                           params=(("select", 64), ("sort", 64), ("select", 4096), ("sort", 4096),
+                                   ("select", 2**17), ("sort", 2**17)),
+                           param_label=lambda p: "{} rows={}".format(*p), nbytes=lambda n, p: 4 * n)
+
+
+@percentile_rows.setup("cuarray")
+def _(xp, n, param):
+    from ..._statistics import quantiles
+
+    how, rows = param
+    x = _to(xp, _rng(7).random(n, dtype=numpy.float32).reshape(rows, -1))
+    quantiles.SORT_ROWS_ABOVE = 0 if how == "sort" else None
+    yield lambda: xp.percentile(x, 50.0, axis=1)
+    quantiles.SORT_ROWS_ABOVE = None
+
+
+@percentile_rows.setup("cupy")
+def _(xp, n, param):
+    x = _to(xp, _rng(7).random(n, dtype=numpy.float32).reshape(param[1], -1))
+    return lambda: xp.percentile(x, 50.0, axis=1)
