@@ -175,6 +175,10 @@ def matmul_into(a, b, out=None, dtype=None, casting="same_kind", order="K"):
     if nd2 == 0:
         raise _not_enough(1)
     ct = _loop_dtype(a._dtype, b._dtype, dtype, casting)
+    if nd1 == 2 and nd2 == 2 and out is None and a._dtype is ct and b._dtype is ct:
+        res = _fast_2d(a, b, s1, s2, ct)
+        if res is not None:
+            return res
     if nd1 == 1:
         m, k = 1, s1[0]
     else:
@@ -213,6 +217,23 @@ def matmul_into(a, b, out=None, dtype=None, casting="same_kind", order="K"):
     if out is not None and res is not out:
         _ew.copyto_unchecked(out, res)
         return out
+    return res
+
+
+def _fast_2d(a, b, s1, s2, ct):
+    """HOT PATH: one GEMM for two C- or F-contiguous matrices of a cuBLAS dtype (None: not that
+    case). Contiguity flags give the layouts, so no stride arithmetic is needed."""
+    char = ct.char
+    m, k = s1
+    k2, n = s2
+    if k != k2 or not (m and n and k) or char not in "efdFD":
+        return None
+    la = ("R", k) if a._c else (("C", m) if a._f else None)
+    lb = ("R", n) if b._c else (("C", k) if b._f else None)
+    if la is None or lb is None:
+        return None
+    res = _new_c((m, n), ct)
+    _gemm(char, m, n, k, a.data.ptr, la, b.data.ptr, lb, res.data.ptr, ("R", n), 1, 0, 0, 0)
     return res
 
 

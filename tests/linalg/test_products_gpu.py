@@ -224,7 +224,7 @@ def test_vecdot_matvec_vecmat(xp, dtype):
     a = rand(xp, (4, 3, 5), dtype, 34)
     v = rand(xp, (3, 5), dtype, 35)
     w = rand(xp, (4, 1, 3), dtype, 36)
-    return (xp.vecdot(a, v), xp.vecdot(a, a, axis=1), xp.matvec(a, v), xp.vecmat(w, a),
+    return (xp.vecdot(a, v), xp.vecdot(a, a, axis=1), xp.matvec(a, v[0]), xp.vecmat(w, a),
             xp.linalg.vecdot(a, v))
 
 
