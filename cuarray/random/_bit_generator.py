@@ -80,16 +80,6 @@ class Philox(BitGenerator):
             k0 ^= (hi >> 32) & 0xFFFFFFFF
         return numpy.uint32(k0), numpy.uint32(k1), numpy.uint32(d & 0xFFFFFFFF)
 
-    def host_words(self, count: int) -> numpy.ndarray:
-        """`count` uint32 words made on the host from the next draw (round keys of permutations)."""
-        k0, k1, d = self.next_draw()
-        blocks = (count + 3) // 4
-        ctr = numpy.zeros((blocks, 4), numpy.uint32)
-        ctr[:, 0] = numpy.arange(blocks, dtype=numpy.uint32)
-        ctr[:, 1] = ctr[:, 2] = 0xFFFFFFFF  # group 2**64 - 1: never a device group
-        ctr[:, 3] = d
-        return philox4x32_10(ctr, (k0, k1)).reshape(-1)[:count]
-
     @property
     def state(self) -> dict:
         return {"bit_generator": "Philox4x32", "state": {"key": self._key[0] | (self._key[1] << 32),

@@ -61,7 +61,7 @@ def integers_name(ctype: str, wide: bool) -> str:
 
 _INT_CTYPES = [C_TYPES[numpy.dtype(c)] for c in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                                                  "uint64", "bool")]
-_PERM_NAMES = ["cuarray_random_permutation<long long>"]
+_PERM_NAMES = ["cuarray_random_permutation<unsigned int>", "cuarray_random_permutation<unsigned long long>"]
 
 
 def module_sources() -> dict:
@@ -120,14 +120,15 @@ def choice_cdf(out, n: int, draw: tuple, cdf) -> None:
                                              numpy.int64(cdf._size)))
 
 
-def permutation(out, rows: int, m: int, n: int, keys) -> None:
+def permutation(out, rows: int, m: int, n: int, draw: tuple) -> None:
     """out (rows x m, int64) = the first m values of a keyed permutation of [0, n), per row."""
     bits = max(1, (n - 1).bit_length())
     if n == 1 << bits or n == 1:  # keep the domain strictly larger than n (templates/permutation.cu)
         bits += 1
     a = bits // 2
+    b = bits - a
     total = rows * m
-    k = _kernel("permutation", _PERM_NAMES[0])
+    k = _kernel("permutation", _PERM_NAMES[0 if bits <= 32 else 1])
     _launch.launch(k, _launch.grid_one_pass(total, _THREADS), _THREADS,
                    (out.data.ptr, numpy.int64(total), numpy.int64(m), numpy.int32(rows > 1), numpy.uint64(n),
-                    numpy.int32(a), numpy.int32(bits - a), *[numpy.uint32(x) for x in keys]))
+                    numpy.int32(b), numpy.uint64((1 << a) - 1), numpy.uint64((1 << b) - 1), *draw))

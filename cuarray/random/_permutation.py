@@ -2,12 +2,13 @@
 
 `_indices(bitgen, n, m, rows)` gives, per row, the first m values of a keyed pseudo-random
 permutation of [0, n) (a Feistel network with cycle walking: templates/permutation.cu), one pass
-and O(1) work per output. The 8 round keys are Philox words made on the host from the next draw,
+and O(1) work per output. The round keys are Philox words of the next draw (made on the device),
 so a permutation depends on (key, draw) only. Arrays are permuted by `take` with those indices.
 """
 
 from __future__ import annotations
 
+import math
 import operator
 
 import numpy
@@ -23,10 +24,10 @@ _I64 = numpy.dtype(numpy.int64)
 
 
 def _indices(bitgen, n: int, m: int, rows: int = 1) -> ndarray:
-    keys = bitgen.host_words(8)
     out = ndarray((rows, m) if rows != 1 else (m,), _I64)
+    draw = bitgen.next_draw()
     if rows * m:
-        _kernels.permutation(out, rows, m, n, keys)
+        _kernels.permutation(out, rows, m, n, draw)
     return out
 
 
@@ -121,7 +122,7 @@ def choice(bitgen, integers, a, size, replace, p, axis, fn):
     else:
         raise reject(a, "random." + fn)
     dims = normalize_size(size)
-    m = 1 if dims is None else int(numpy.prod(dims))
+    m = 1 if dims is None else math.prod(dims)
     shape = () if dims is None else dims
     if pop_size <= 0 and m != 0:
         raise ValueError("a cannot be empty unless no samples are taken" if ax is not None

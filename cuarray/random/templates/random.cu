@@ -133,6 +133,11 @@ __global__ void cuarray_random_integers(T* __restrict__ out, const long long n, 
   const int cnt = n - i0 < 4 ? (int)(n - i0) : 4;
   stream s(k0, k1, (unsigned long long)g, call);
   group4<T> v;
+  // The group's first block gives each output its first word; rejections (probability below
+  // range / 2^32) and 64-bit ranges draw further blocks from the stream. Going through the
+  // stream for every word measured 2.36 ms for 1 Gi int32 against 1.30 ms for random() (H100).
+  const uint4 w = s.block();
+  const unsigned first[4] = {w.x, w.y, w.z, w.w};
 #pragma unroll
   for (int k = 0; k < 4; ++k)
     if (k < cnt) {
@@ -141,7 +146,23 @@ __global__ void cuarray_random_integers(T* __restrict__ out, const long long n, 
         lo = lows[i0 + k];
         rng = highs[i0 + k] - lo;
       }
-      const unsigned long long x = sizeof(U) == 4 ? (unsigned long long)interval32(s, (unsigned)rng) : interval64(s, rng);
+      unsigned long long x;
+      if (sizeof(U) == 4 || rng <= 0xFFFFFFFFull) {
+        const unsigned r32 = (unsigned)rng;
+        if (r32 == 0xFFFFFFFFu) {
+          x = first[k];
+        } else {
+          const unsigned r = r32 + 1u;
+          unsigned long long m = (unsigned long long)first[k] * r;
+          if ((unsigned)m < r) {
+            const unsigned t = (0u - r) % r;
+            while ((unsigned)m < t) m = (unsigned long long)s.next32() * r;
+          }
+          x = m >> 32;
+        }
+      } else {
+        x = interval64(s, rng);
+      }
       v.v[k] = (T)(lo + x);
     }
   T* dst = out + i0;
