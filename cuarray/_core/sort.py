@@ -31,7 +31,7 @@ from . import shapes as _shapes
 from . import sort_plan as _plan
 from .ndarray import ndarray
 
-__all__ = ["sort", "argsort", "sort_pairs", "lexsort", "sort_rows", "argsort_rows"]
+__all__ = ["sort", "argsort", "sort_pairs", "lexsort", "sort_rows", "argsort_rows", "all_kernel_names"]
 
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "sort.cu"
 _I32, _I64 = numpy.dtype(numpy.int32), numpy.dtype(numpy.int64)
@@ -92,6 +92,32 @@ def _grid(n: int, threads: int = 256) -> int:
     return max(1, min(-(-n // threads), 32 * _device._sm_count(_device.get_device_id())))
 
 
+def all_kernel_names(dtype) -> tuple:
+    """Name expressions of the kernels a sort of `dtype` keys may use (CI compiles them for
+    sm_90): device-wide keys-only, argsort and key-value forms, the block tiles, the helpers."""
+    dtype = numpy.dtype(dtype)
+    names = []
+    if dtype.kind == "c":
+        ct = "cuarray::complex<float>" if dtype.itemsize == 8 else "cuarray::complex<double>"
+        names += [key_word_kernel_name(ct, w) for w in ((0,) if dtype.itemsize == 8 else (1, 2))]
+        names += helper_kernel_names(_plan.value_ctype(dtype.itemsize), "int")
+        return tuple(names)
+    kct, kb, fl = _plan.key_ctype(dtype), dtype.itemsize, dtype.kind == "f"
+    for oct_, ob in (("unsigned int", 4), ("unsigned long long", 8)):
+        t, i = _plan.onesweep_tile(kb, 0, ob, fl)
+        names += radix_kernel_names(kct, _NULL, oct_, t, i, "unsigned char")
+        for vct, vb, out in (("int", 4, "long long"), ("long long", 8, "long long"),
+                             (_plan.value_ctype(8), 8, _plan.value_ctype(8))):
+            t, i = _plan.onesweep_tile(kb, vb, ob, fl)
+            names += radix_kernel_names(kct, vct, oct_, t, i, out)
+    for tile in dict.fromkeys(_plan.block_tile(L, kb, vb) for L in (2, 300, 600, 1500, 3000, 6000)
+                              for vb in (0, 4)):
+        if tile is not None:
+            names += [block_kernel_name(kct, _NULL, *tile), block_kernel_name(kct, "int", *tile)]
+    names += helper_kernel_names(_plan.value_ctype(kb), "int") + helper_kernel_names(_plan.value_ctype(kb), "long long")
+    return tuple(dict.fromkeys(names))
+
+
 # -- device-wide onesweep ------------------------------------------------------------------------
 
 def _radix(keys: ndarray, keys_out, values, values_out, values_out_dtype=None, iota_rows=0):
@@ -113,7 +139,7 @@ def _radix(keys: ndarray, keys_out, values, values_out, values_out_dtype=None, i
         vdt = None if values is None else values._dtype
         vct = _NULL if vdt is None else _plan.value_ctype(vdt.itemsize)
         out_ct = "unsigned char" if vdt is None else vct
-    threads, items = _plan.onesweep_tile(kdt.itemsize, 0 if vdt is None else vdt.itemsize, obytes)
+    threads, items = _plan.onesweep_tile(kdt.itemsize, 0 if vdt is None else vdt.itemsize, obytes, kdt.kind == "f")
     names = radix_kernel_names(kct, vct, oct_, threads, items, out_ct)
     hist_k, plan_k, sweep_k, finish_k, iota_k = _kernels(("radix",) + names, names)
     tile = threads * items

@@ -12,7 +12,7 @@ import numpy
 
 __all__ = [
     "RADIX_BITS", "MAX_PASSES", "PORTION_LIMIT", "key_ctype", "value_ctype", "sortable", "passes",
-    "onesweep_tile", "portion_size", "Scratch", "scratch", "block_tile", "BLOCK_TILES", "offset_ctype",
+    "onesweep_tile", "plan_buffers", "portion_size", "Scratch", "scratch", "block_tile", "BLOCK_TILES", "offset_ctype",
 ]
 
 RADIX_BITS = 8
@@ -68,14 +68,14 @@ def passes(key_bytes: int, bits: int = RADIX_BITS) -> int:
     return -(-8 * key_bytes // bits)
 
 
-def onesweep_tile(key_bytes: int, value_bytes: int, offset_bytes: int = 4) -> tuple:
+def onesweep_tile(key_bytes: int, value_bytes: int, offset_bytes: int = 4, is_float: bool = False) -> tuple:
     """(threads, items per thread) of the onesweep kernel: CUB 3.5's sm_90 policy
     (tuning_radix_sort.cuh, make_onesweep_small_key_policy, register-bound scaling)."""
     if key_bytes < 4:
         threads, items = (512, 19) if value_bytes == 0 else (512, 17)
     elif key_bytes == 4:
         wide = offset_bytes == 8
-        items = (20 - wide) if value_bytes == 0 else ((17 if wide else 23) if value_bytes < 8 else (29 if wide else 30))
+        items = (20 - wide - is_float) if value_bytes == 0 else ((17 if wide else 23) if value_bytes < 8 else (29 if wide else 30))
         threads = 384
     else:
         threads, items = 384, (30 if value_bytes < 8 else 24)
@@ -83,6 +83,22 @@ def onesweep_tile(key_bytes: int, value_bytes: int, offset_bytes: int = 4) -> tu
     items = max(1, items * 4 // dominant)
     threads = min(threads, -(-(48 * 1024 // (dominant * items)) // 32) * 32)
     return threads, items
+
+
+def plan_buffers(active) -> list:
+    """Model of cuarray_radix_plan's buffer choice: per pass (source, destination) names among
+    "src", "out", "tmp", or None for a skipped pass. The last active pass writes "out"."""
+    k = sum(1 for a in active if a)
+    res, cur, j = [], "src", 0
+    for a in active:
+        if not a:
+            res.append(None)
+            continue
+        j += 1
+        dst = "out" if (k - j) % 2 == 0 else "tmp"
+        res.append((cur, dst))
+        cur = dst
+    return res
 
 
 def portion_size(tile_items: int) -> int:
