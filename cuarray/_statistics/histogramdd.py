@@ -73,7 +73,8 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
         raise ValueError("range argument must have one entry per dimension")
     for i in builtins.range(d):
         b = bins[i]
-        if numpy.ndim(b) == 0:
+        b_ndim = b.ndim if isinstance(b, ndarray) else numpy.ndim(b)  # numpy.ndim refuses cuarray arrays
+        if b_ndim == 0:
             if b < 1:
                 raise ValueError("`bins[{}]` must be positive, when an integer".format(i))
             smin, smax = outer_edges(sample[:, i], range[i])
@@ -82,7 +83,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
             except TypeError as e:
                 raise TypeError("`bins[{}]` must be an integer, when a scalar".format(i)) from e
             edges[i] = upload(numpy.linspace(smin, smax, k + 1))
-        elif numpy.ndim(b) == 1:
+        elif b_ndim == 1:
             if not isinstance(b, ndarray):
                 raise TypeError("cuarray.histogramdd: bins as host arrays: call cuarray.asarray() on them first")
             edges[i] = b

@@ -87,9 +87,10 @@ def _(xp, n, param):
             from ..._core import sort as _  # noqa: F401
         except ImportError as e:
             raise NotAvailable("no sort engine") from e
+    saved = quantiles.SORT_ROWS_ABOVE
     quantiles.SORT_ROWS_ABOVE = 0 if param == "sort" else None
     yield lambda: xp.percentile(x, Q)
-    quantiles.SORT_ROWS_ABOVE = None
+    quantiles.SORT_ROWS_ABOVE = saved
 
 
 @percentile.setup("cupy")
@@ -129,9 +130,10 @@ def _(xp, n, param):
 
     how, rows = param
     x = _to(xp, _rng(7).random(n, dtype=numpy.float32).reshape(rows, -1))
+    saved = quantiles.SORT_ROWS_ABOVE
     quantiles.SORT_ROWS_ABOVE = 0 if how == "sort" else None
     yield lambda: xp.percentile(x, 50.0, axis=1)
-    quantiles.SORT_ROWS_ABOVE = None
+    quantiles.SORT_ROWS_ABOVE = saved
 
 
 @percentile_rows.setup("cupy")
