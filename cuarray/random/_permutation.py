@@ -18,7 +18,7 @@ from .._core.ndarray import ndarray
 from . import _kernels
 from ._params import normalize_size
 
-__all__ = ["permutation", "shuffle", "permuted", "choice"]
+__all__ = ["permutation", "shuffle", "permuted", "choice", "permutation_model"]
 
 _I64 = numpy.dtype(numpy.int64)
 
@@ -146,3 +146,56 @@ def choice(bitgen, integers, a, size, replace, p, axis, fn):
     if ax is None:
         return idx
     return a.take(idx, axis=ax)
+
+
+def _mix(r, key):
+    """feistel_round of templates/permutation.cu on uint32 arrays."""
+    h = (numpy.asarray(r, numpy.uint64) ^ numpy.uint64(key)) & numpy.uint64(0xFFFFFFFF)
+    m32 = numpy.uint64(0xFFFFFFFF)
+    h ^= h >> numpy.uint64(16)
+    h = (h * numpy.uint64(0x7FEB352D)) & m32
+    h ^= h >> numpy.uint64(15)
+    h = (h * numpy.uint64(0x846CA68B)) & m32
+    h ^= h >> numpy.uint64(16)
+    return h
+
+
+def permutation_model(draw: tuple, n: int, m: int, rows: int = 1) -> numpy.ndarray:
+    """NumPy model of cuarray_random_permutation (rows x m int64) for n < 2**31: what the kernel
+    must give bit for bit, and a CPU-testable statement of its uniformity."""
+    from ._bit_generator import philox4x32_10
+
+    k0, k1, call = (int(v) for v in draw)
+    ctr = numpy.array([[j, 0xFFFFFFFF, 0xFFFFFFFF, call] for j in range(6)], numpy.uint32)
+    keys = [int(v) for v in philox4x32_10(ctr, (k0, k1)).reshape(-1)]
+    bits = max(1, (n - 1).bit_length())
+    if n == 1 << bits or n == 1:
+        bits += 1
+    a = bits // 2
+    b = bits - a
+    ma, mb = numpy.uint64((1 << a) - 1), numpy.uint64((1 << b) - 1)
+    r = numpy.repeat(numpy.arange(rows, dtype=numpy.uint64), m)
+    tweak = numpy.where(r == 0, numpy.uint64(0), _mix(r & numpy.uint64(0xFFFFFFFF), 0x85EBCA6B))
+    swap = (_mix(tweak, keys[0] ^ 0x5BD1E995) & numpy.uint64(1)).astype(bool)
+    x = numpy.tile(numpy.arange(m, dtype=numpy.uint64), rows)
+    todo = numpy.ones(x.shape, bool)
+    while todo.any():
+        y, tw = x[todo], tweak[todo]
+        left, right = y >> numpy.uint64(b), y & mb
+        for j in range(0, len(keys), 2):
+            nr = (left ^ _mix_keyed(right, keys[j], tw)) & ma
+            left, right = right, nr
+            nr = (left ^ _mix_keyed(right, keys[j + 1], tw)) & mb
+            left, right = right, nr
+        y = (left << numpy.uint64(b)) | right
+        sw = swap[todo] & (y < 2)
+        y[sw] ^= numpy.uint64(1)
+        x[todo] = y
+        todo[todo] = y >= n
+    return x.astype(numpy.int64).reshape(rows, m)
+
+
+def _mix_keyed(right, key, tweak):
+    """feistel_round(right, key ^ tweak) with a per-element tweak."""
+    k = (numpy.uint64(key) ^ tweak) & numpy.uint64(0xFFFFFFFF)
+    return _mix(right ^ k, 0)

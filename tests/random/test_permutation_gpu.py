@@ -151,3 +151,14 @@ def test_legacy_api():
     assert cuarray.random.poisson(3.0, size=4).dtype == np.int64
     assert cuarray.random.get_random_state().tomaxint(3).shape == (3,)
     assert len(cuarray.random.default_rng(0).bytes(10)) == 10
+
+
+def test_kernel_matches_numpy_model():
+    from cuarray.random._permutation import permutation_model
+
+    got = cuarray.random.default_rng(5).permutation(1000).get()
+    want = permutation_model(cuarray.random.Philox(5).next_draw(), 1000, 1000)[0]
+    assert np.array_equal(got, want)
+    x = cuarray.asarray(np.tile(np.arange(7), (50, 1)))
+    rows = cuarray.random.default_rng(6).permuted(x, axis=1).get()
+    assert np.array_equal(rows, permutation_model(cuarray.random.Philox(6).next_draw(), 7, 7, rows=50))

@@ -71,3 +71,35 @@ def test_kernels_compile_for_sm90(module):
     src, names = _kernels.module_sources()[module]
     cubin, mapping = compiler.compile_cubin(src, arch="sm_90", name_expressions=names, name="t_random_" + module)
     assert len(cubin) > 1000 and set(names) <= set(mapping)
+
+
+def _parity(perm):
+    seen, odd = np.zeros(len(perm), bool), 0
+    for i in range(len(perm)):
+        if not seen[i]:
+            j, length = i, 0
+            while not seen[j]:
+                seen[j], j, length = True, perm[j], length + 1
+            odd ^= (length - 1) & 1
+    return odd
+
+
+def test_permutation_model_uniform():
+    """The permutation kernel's NumPy model: true permutations, uniform orders of 4 items, odd
+    and even permutations of 16 items equally often (the transposition step), uniform positions."""
+    from scipy import stats
+
+    from cuarray.random._permutation import permutation_model
+
+    draw = Philox(21).next_draw()
+    for n in (1, 2, 3, 5, 16, 100):
+        p = permutation_model(draw, n, n, rows=3)
+        assert all(sorted(row) == list(range(n)) for row in p.tolist())
+    p = permutation_model(draw, 4, 4, rows=48000)
+    codes = p @ np.array([64, 16, 4, 1])
+    counts = np.unique(codes, return_counts=True)[1]
+    assert len(counts) == 24 and stats.chisquare(counts).pvalue > 1e-5
+    q = permutation_model(draw, 16, 16, rows=8000)
+    assert abs(np.mean([_parity(r) for r in q]) - 0.5) < 0.03
+    for pos in range(16):
+        assert stats.chisquare(np.bincount(q[:, pos], minlength=16)).pvalue > 1e-5

@@ -93,20 +93,6 @@ __device__ double gamma_d(stream& s, double shape) {
 
 __device__ __forceinline__ double chisquare_d(stream& s, double df) { return 2.0 * gamma_d(s, 0.5 * df); }
 
-// log(k!) for integer-valued k >= 0: a table below 16, Stirling's series above (error < 1e-15
-// relative: the terms up to 1/(1680 k^7) at k >= 16), in place of CUDA's general lgamma in the
-// acceptance tests of PTRS and BTRS.
-__device__ __forceinline__ double log_factorial(double k) {
-  constexpr double kTable[16] = {0.0, 0.0, 0.69314718055994531, 1.791759469228055, 3.1780538303479458,
-                                 4.7874917427820458, 6.5792512120101012, 8.5251613610654147, 10.604602902745251,
-                                 12.801827480081469, 15.104412573075516, 17.502307845873887, 19.987214495661885,
-                                 22.552163853123425, 25.19122118273868, 27.89927138384089};
-  if (k < 16.0) return kTable[(int)k];
-  const double x = k + 1.0, ix = 1.0 / x, ix2 = ix * ix;
-  return (x - 0.5) * log(x) - x + 0.91893853320467274 +
-         ix * (1.0 / 12.0 - ix2 * (1.0 / 360.0 - ix2 * (1.0 / 1260.0 - ix2 * (1.0 / 1680.0))));
-}
-
 // Poisson: inversion (sequential search from 0) below lam = 10, PTRS (Hormann 1993) above.
 __device__ double poisson_d(stream& s, double lam) {
   if (lam == 0.0) return 0.0;
@@ -128,7 +114,7 @@ __device__ double poisson_d(stream& s, double lam) {
     const double k = floor((2.0 * a / us + b) * u + lam + 0.43);
     if (us >= 0.07 && v <= vr) return k;
     if (k < 0.0 || (us < 0.013 && v > us)) continue;
-    if (log(v) + log(invalpha) - log(a / (us * us) + b) <= -lam + k * loglam - log_factorial(k)) return k;
+    if (log(v) + log(invalpha) - log(a / (us * us) + b) <= -lam + k * loglam - lgamma(k + 1.0)) return k;
   }
 }
 
@@ -152,7 +138,7 @@ __device__ double binomial_d(stream& s, double n, double p) {
     const double spq = sqrt(n * pp * q), b = 1.15 + 2.53 * spq, a = -0.0873 + 0.0248 * b + 0.01 * pp;
     const double c = n * pp + 0.5, vr = 0.92 - 4.2 / b, alpha = (2.83 + 5.1 / b) * spq;
     const double lpq = log(pp / q), m = floor((n + 1.0) * pp);
-    const double h = log_factorial(m) + log_factorial(n - m);
+    const double h = lgamma(m + 1.0) + lgamma(n - m + 1.0);
     for (;;) {
       const double u = s.next_double() - 0.5, v0 = s.next_double();
       const double us = 0.5 - fabs(u);
@@ -160,7 +146,7 @@ __device__ double binomial_d(stream& s, double n, double p) {
       if (k < 0.0 || k > n) continue;
       if (us >= 0.07 && v0 <= vr) break;
       const double v = log(v0 * alpha / (a / (us * us) + b));
-      if (v <= h - log_factorial(k) - log_factorial(n - k) + (k - m) * lpq) break;
+      if (v <= h - lgamma(k + 1.0) - lgamma(n - k + 1.0) + (k - m) * lpq) break;
     }
   }
   return flip ? n - k : k;

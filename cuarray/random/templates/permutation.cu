@@ -71,9 +71,14 @@ __global__ void cuarray_random_permutation(long long* __restrict__ out, const lo
   unsigned ks[kFeistelRounds];
 #pragma unroll
   for (int j = 0; j < kFeistelRounds; ++j) ks[j] = keys[j];
+  // A key bit composes the network with the transposition (0 1): the network alone is an even
+  // permutation of its domain (halves of 2+ bits), and the permutation that cycle walking
+  // induces on [0, n) from an even one has biased parity (measured: 0.37 odd for n = 16).
+  const bool swap = feistel_round(tweak, ks[0] ^ 0x5bd1e995u) & 1u;
   W x = (W)i;
   do {
     x = feistel<W>(x, ks, tweak, bbits, (W)mask_a, (W)mask_b);
+    if (swap && x < 2) x ^= 1;
   } while ((unsigned long long)x >= n);
   out[t] = (long long)x;
 }
