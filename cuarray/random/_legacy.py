@@ -53,6 +53,7 @@ class RandomState:
         self._gen.bit_generator.state = state
 
     def _s(self, op, values, size, dtype=_F64):
+        """See `numpy.random.RandomState._s`."""
         return self._gen._sample(op, values, size, dtype, ref=_NP)
 
     # -- simple random data ---------------------------------------------------------------------
@@ -91,6 +92,7 @@ class RandomState:
         return self._gen.choice(a, size, replace, p)
 
     def bytes(self, length):
+        """See `numpy.random.RandomState.bytes`."""
         return self._gen.bytes(length)
 
     def shuffle(self, x):
@@ -103,105 +105,139 @@ class RandomState:
 
     # -- distributions --------------------------------------------------------------------------
     def standard_normal(self, size=None):
+        """See `numpy.random.RandomState.standard_normal`."""
         return self._s("standard_normal", (), size)
 
     def standard_exponential(self, size=None):
+        """See `numpy.random.RandomState.standard_exponential`."""
         return self._s("standard_exponential", (), size)
 
     def standard_gamma(self, shape, size=None):
+        """See `numpy.random.RandomState.standard_gamma`."""
         return self._s("standard_gamma", (shape,), size)
 
     def standard_cauchy(self, size=None):
+        """See `numpy.random.RandomState.standard_cauchy`."""
         return self._s("standard_cauchy", (), size)
 
     def standard_t(self, df, size=None):
+        """See `numpy.random.RandomState.standard_t`."""
         return self._s("standard_t", (df,), size)
 
     def normal(self, loc=0.0, scale=1.0, size=None):
+        """See `numpy.random.RandomState.normal`."""
         return self._s("normal", (loc, scale), size)
 
     def uniform(self, low=0.0, high=1.0, size=None):
+        """See `numpy.random.RandomState.uniform`."""
         return self._s("uniform", (low, high), size)
 
     def exponential(self, scale=1.0, size=None):
+        """See `numpy.random.RandomState.exponential`."""
         return self._s("exponential", (scale,), size)
 
     def gamma(self, shape, scale=1.0, size=None):
+        """See `numpy.random.RandomState.gamma`."""
         return self._s("gamma", (shape, scale), size)
 
     def beta(self, a, b, size=None):
+        """See `numpy.random.RandomState.beta`."""
         return self._s("beta", (a, b), size)
 
     def chisquare(self, df, size=None):
+        """See `numpy.random.RandomState.chisquare`."""
         return self._s("chisquare", (df,), size)
 
     def noncentral_chisquare(self, df, nonc, size=None):
+        """See `numpy.random.RandomState.noncentral_chisquare`."""
         return self._s("noncentral_chisquare", (df, nonc), size)
 
     def f(self, dfnum, dfden, size=None):
+        """See `numpy.random.RandomState.f`."""
         return self._s("f", (dfnum, dfden), size)
 
     def noncentral_f(self, dfnum, dfden, nonc, size=None):
+        """See `numpy.random.RandomState.noncentral_f`."""
         return self._s("noncentral_f", (dfnum, dfden, nonc), size)
 
     def poisson(self, lam=1.0, size=None):
+        """See `numpy.random.RandomState.poisson`."""
         return self._s("poisson", (lam,), size, _I64)
 
     def binomial(self, n, p, size=None):
+        """See `numpy.random.RandomState.binomial`."""
         return self._s("binomial", (n, p), size, _I64)
 
     def negative_binomial(self, n, p, size=None):
+        """See `numpy.random.RandomState.negative_binomial`."""
         return self._s("negative_binomial", (n, p), size, _I64)
 
     def geometric(self, p, size=None):
+        """See `numpy.random.RandomState.geometric`."""
         return self._s("geometric", (p,), size, _I64)
 
     def hypergeometric(self, ngood, nbad, nsample, size=None):
+        """See `numpy.random.RandomState.hypergeometric`."""
         return self._s("hypergeometric", (ngood, nbad, nsample), size, _I64)
 
     def logseries(self, p, size=None):
+        """See `numpy.random.RandomState.logseries`."""
         return self._s("logseries", (p,), size, _I64)
 
     def zipf(self, a, size=None):
+        """See `numpy.random.RandomState.zipf`."""
         return self._s("zipf", (a,), size, _I64)
 
     def gumbel(self, loc=0.0, scale=1.0, size=None):
+        """See `numpy.random.RandomState.gumbel`."""
         return self._s("gumbel", (loc, scale), size)
 
     def laplace(self, loc=0.0, scale=1.0, size=None):
+        """See `numpy.random.RandomState.laplace`."""
         return self._s("laplace", (loc, scale), size)
 
     def logistic(self, loc=0.0, scale=1.0, size=None):
+        """See `numpy.random.RandomState.logistic`."""
         return self._s("logistic", (loc, scale), size)
 
     def lognormal(self, mean=0.0, sigma=1.0, size=None):
+        """See `numpy.random.RandomState.lognormal`."""
         return self._s("lognormal", (mean, sigma), size)
 
     def rayleigh(self, scale=1.0, size=None):
+        """See `numpy.random.RandomState.rayleigh`."""
         return self._s("rayleigh", (scale,), size)
 
     def weibull(self, a, size=None):
+        """See `numpy.random.RandomState.weibull`."""
         return self._s("weibull", (a,), size)
 
     def pareto(self, a, size=None):
+        """See `numpy.random.RandomState.pareto`."""
         return self._s("pareto", (a,), size)
 
     def power(self, a, size=None):
+        """See `numpy.random.RandomState.power`."""
         return self._s("power", (a,), size)
 
     def triangular(self, left, mode, right, size=None):
+        """See `numpy.random.RandomState.triangular`."""
         return self._s("triangular", (left, mode, right), size)
 
     def vonmises(self, mu, kappa, size=None):
+        """See `numpy.random.RandomState.vonmises`."""
         return self._s("vonmises", (mu, kappa), size)
 
     def wald(self, mean, scale, size=None):
+        """See `numpy.random.RandomState.wald`."""
         return self._s("wald", (mean, scale), size)
 
     def dirichlet(self, alpha, size=None):
+        """See `numpy.random.RandomState.dirichlet`."""
         return self._gen.dirichlet(alpha, size)
 
     def multinomial(self, n, pvals, size=None):
+        """See `numpy.random.RandomState.multinomial`."""
         return self._gen.multinomial(n, pvals, size)
 
 
