@@ -180,7 +180,7 @@ def _geev(a, vectors: bool, fn: str):
         return w, vr
     wr, wi = w[..., :n], w[..., n:]
     wi_host = wi.get()
-    if not wi_host.any():  # all real: NumPy returns real arrays then
+    if not wi_host.any() and not _numpy_eig_always_complex():  # all real: NumPy < 2.5 returns real
         return wr.copy(), (vr if vectors else None)
     cchar = "F" if char == "f" else "D"
     wc = (wr + 1j * wi).astype(cchar)
@@ -194,6 +194,17 @@ def _geev(a, vectors: bool, fn: str):
     nxt, prv = xp.roll(vr, -1, axis=-1), xp.roll(vr, 1, axis=-1)
     v = xp.where(fd, vr + 1j * nxt, xp.where(sd, prv - 1j * vr, vr + 0j)).astype(cchar)
     return wc, v
+
+
+_ALWAYS_COMPLEX = []
+
+
+def _numpy_eig_always_complex() -> bool:
+    """Whether the installed NumPy returns complex eigenvalues for real input even when all are real
+    (newer NumPy does); asked once of NumPy itself, the oracle."""
+    if not _ALWAYS_COMPLEX:
+        _ALWAYS_COMPLEX.append(numpy.linalg.eigvals(numpy.eye(1)).dtype.kind == "c")
+    return _ALWAYS_COMPLEX[0]
 
 
 def eig(a):

@@ -41,7 +41,10 @@ def choose_algorithm(rows: int, cols: int, full: bool, uv: bool) -> str:
 
 
 # Filled from the sweep of docs/perf-notes.md.
-_CHOICE = {"small": 32, "large": "gesvdj", "full_rect": "gesvd"}
+# H100, float64 (docs/perf-notes.md): gesvdp (polar decomposition + syevd) is 0.16 x CuPy's gesvd
+# at 4096^2 with gesvd-level accuracy, 0.21 x on 8192x1024 (economy); gesvdp gives economy factors
+# only, so full U/V of a rectangular matrix go to gesvdj (0.54 x CuPy), not gesvd (1.0 x).
+_CHOICE = {"small": 32, "large": "gesvdp", "full_rect": "gesvdj"}
 
 
 def _conj(x):
@@ -93,7 +96,7 @@ def _svd(a, full_matrices=True, compute_uv=True, algorithm=None, fn="linalg.svd"
         algo = "gesvd"  # gesvdp computes the economy factors only
     ucols = rows if full_matrices else k
     vcols = cols
-    if compute_uv:
+    if compute_uv or algo != "gesvd":  # gesvdj/gesvdp need valid U/V buffers even without vectors
         ub = xp.empty(batch_shape + (ucols, rows), dtype=char).mT      # U_b: rows x ucols
         if algo == "gesvd":
             vt = xp.empty(batch_shape + (cols, vcols), dtype=char).mT  # V_b^H: cols x cols
@@ -102,8 +105,8 @@ def _svd(a, full_matrices=True, compute_uv=True, algorithm=None, fn="linalg.svd"
         ustep, vstep = rows * ucols * b.itemsize, cols * cols * b.itemsize
     for i in range(batch):
         ap, sp, ip = b.data.ptr + i * step, s.data.ptr + i * k * s.itemsize, infos.data.ptr + 4 * i
-        up = ub.data.ptr + i * ustep if compute_uv else 0
-        vp = vt.data.ptr + i * vstep if compute_uv else 0
+        up = ub.data.ptr + i * ustep if compute_uv or algo != "gesvd" else 0
+        vp = vt.data.ptr + i * vstep if compute_uv or algo != "gesvd" else 0
         if algo == "gesvd":
             job = ("A" if full_matrices else "S") if compute_uv else "N"
             _cs.gesvd(char, job, job if compute_uv else "N", rows, cols, ap, rows, sp, up, rows, vp, cols, ip)
