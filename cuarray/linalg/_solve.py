@@ -22,9 +22,10 @@ from ._util import (LinAlgError, as_array, assert_stacked_2d, assert_stacked_squ
 __all__ = ["solve", "inv", "det", "slogdet", "tensorsolve", "tensorinv", "pinv", "lstsq",
            "SlogdetResult"]
 
-# n at or below which a stack of more than one matrix uses cuBLAS's batched LU (one launch);
-# above it, per-matrix cuSOLVER calls are as fast and the batched kernels are not.
-BATCHED_LU_MAX_N = 32
+# n at or below which a stack of more than one matrix uses cuBLAS's batched LU (one launch).
+# 0 = off: on the H100 run the batched path gave wrong solutions (suspect: the device pointer
+# tables of `pointers`); per-matrix cuSOLVER calls are correct. To be fixed, then set to 32.
+BATCHED_LU_MAX_N = 0
 
 
 class SlogdetResult(NamedTuple):
@@ -158,7 +159,8 @@ def det(a):
     if a.size == 0:
         return xp.ones(a.shape[:-2], dtype=char)
     d, parity = _lu_diagonal(a, char)
-    return xp.prod(d, axis=-1) * parity
+    # cuSOLVER's getrf stops at a NaN pivot and leaves zeros (det 0); NumPy gives NaN.
+    return xp.where(_has_nan(a), numpy.nan, xp.prod(d, axis=-1) * parity).astype(char)
 
 
 def slogdet(a):
@@ -175,7 +177,12 @@ def slogdet(a):
     logdet = xp.where(zero, -numpy.inf, xp.sum(xp.log(absd), axis=-1)).astype(rchar)
     unit = d / absd if char in "FD" else xp.sign(d)
     sign = xp.where(zero, 0, xp.prod(unit, axis=-1) * parity).astype(char)
-    return SlogdetResult(sign, logdet)
+    nan = _has_nan(a)
+    return SlogdetResult(xp.where(nan, numpy.nan, sign).astype(char), xp.where(nan, numpy.nan, logdet).astype(rchar))
+
+
+def _has_nan(a):
+    return xp.any(xp.isnan(a), axis=(-2, -1))
 
 
 def tensorsolve(a, b, axes=None):
