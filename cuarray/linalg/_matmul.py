@@ -179,6 +179,10 @@ def matmul_into(a, b, out=None, dtype=None, casting="same_kind", order="K"):
         res = _fast_2d(a, b, s1, s2, ct)
         if res is not None:
             return res
+    elif nd1 == 2 and nd2 == 1 and out is None and a._dtype is ct and b._dtype is ct:
+        res = _fast_mv(a, b, s1, s2, ct)
+        if res is not None:
+            return res
     if nd1 == 1:
         m, k = 1, s1[0]
     else:
@@ -235,6 +239,24 @@ def _fast_2d(a, b, s1, s2, ct):
     res = _new_c((m, n), ct)
     _gemm(char, m, n, k, a.data.ptr, la, b.data.ptr, lb, res.data.ptr, ("R", n), 1, 0, 0, 0)
     return res
+
+
+def _fast_mv(a, b, s1, s2, ct):
+    """HOT PATH: contiguous matrix @ contiguous vector as one GEMV (None: not that case)."""
+    char = ct.char
+    m, k = s1
+    if k != s2[0] or not (m and k) or char not in "fdFD" or b._strides[0] != ct.itemsize:
+        return None
+    if a._c:
+        op, rows, cols, ld = "T", k, m, k
+    elif a._f:
+        op, rows, cols, ld = "N", m, k, m
+    else:
+        return None
+    res = _new_c((m,), ct)
+    if _cublas.gemv(char, op, rows, cols, a.data.ptr, ld, b.data.ptr, 1, res.data.ptr, 1):
+        return res
+    return None
 
 
 def _compute(a, b, c, m, n, k, nd1, nd2, ncore, bshape, ct) -> bool:

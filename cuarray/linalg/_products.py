@@ -167,8 +167,13 @@ def kron(a, b):
     return _shape.reshape(prod, tuple(x * y for x, y in zip(sa, sb)))
 
 
+# NumPy 2.0 deprecated 2-element vectors in cross; NumPy 2.5 refuses them. Follow the NumPy installed.
+_TWO_D_REMOVED = numpy.lib.NumpyVersion(numpy.__version__) >= "2.5.0"
+
+
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
-    """See `numpy.cross` (2-element vectors warn as in NumPy 2)."""
+    """See `numpy.cross` (2-element vectors: a DeprecationWarning before NumPy 2.5, an error from
+    2.5 on, as the installed NumPy does)."""
     a = as_array(a, "cross")
     b = as_array(b, "cross")
     if axis is not None:
@@ -178,6 +183,9 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     na, nb = a._shape[-1], b._shape[-1]
     if na not in (2, 3) or nb not in (2, 3):
         raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    if (na == 2 or nb == 2) and _TWO_D_REMOVED:
+        raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, but they "
+                         "are {} and {} dimensional instead.".format(na, nb))
     if na == 2 or nb == 2:
         warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of "
                       "3-dimensional vectors instead. (deprecated in NumPy 2.0)",

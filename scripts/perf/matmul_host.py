@@ -1,7 +1,8 @@
 """Host cost of a small matmul and the GEMV-vs-GEMM choice for matrix @ vector, in one process.
 
 1. Host time per call (1000 calls, one sync) of a 64x64 float32 `a @ b`: cuarray, the bare
-   nvmath cublas.gemm_ex call on a warm handle (the floor under any wrapper), CuPy, PyTorch.
+   nvmath cublas.gemm_ex call on a warm handle (the floor under any wrapper), CuPy, PyTorch; then
+   the enqueue time alone with cublasLt plans and with cublasGemmEx, and a profile.
 2. Device time of the seed-logreg products (400x784 float32): X @ w and X.T @ r as GEMV (what
    matmul does) and as GEMM with n = 1 (w[:, None]).
 """
@@ -25,6 +26,21 @@ def host_us(fn, n=1000, sync=cuarray.cuda.Device().synchronize):
         fn()
     sync()
     return (time.perf_counter() - t) / n * 1e6
+
+
+def enqueue_us(fn, n=200):
+    for _ in range(50):
+        fn()
+    cuarray.cuda.Device().synchronize()
+    best = None
+    for _ in range(5):
+        t = time.perf_counter()
+        for _ in range(n):
+            fn()
+        dt = (time.perf_counter() - t) / n * 1e6
+        cuarray.cuda.Device().synchronize()
+        best = dt if best is None else min(best, dt)
+    return best
 
 
 def main():
@@ -52,7 +68,25 @@ def main():
         print("  torch {:.2f}".format(host_us(lambda: ta @ tb, sync=torch.cuda.synchronize)))
     except ImportError:
         pass
+    print("enqueue-only us per call (200 calls, no wait): Lt {:.2f}".format(enqueue_us(lambda: a @ b)))
+    cublas.USE_LT = False
+    print("  GemmEx {:.2f}".format(enqueue_us(lambda: a @ b)))
+    cublas.USE_LT = True
     X = cuarray.asarray(np.random.rand(400, 784).astype(np.float32))
+    w0 = cuarray.asarray(np.random.rand(784).astype(np.float32))
+    print("  X@w {:.2f}, X.T@r {:.2f}, x*2 (elementwise, for scale) {:.2f}".format(
+        enqueue_us(lambda: X @ w0), enqueue_us(lambda: X.T @ X[:, 0]), enqueue_us(lambda: w0 * 2)))
+    import cProfile
+    import pstats
+
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(2000):
+        a @ b
+        X @ w0
+    prof.disable()
+    cuarray.cuda.Device().synchronize()
+    pstats.Stats(prof).sort_stats("tottime").print_stats(14)
     w = cuarray.asarray(np.random.rand(784).astype(np.float32))
     r = cuarray.asarray(np.random.rand(400).astype(np.float32))
     print("device us: X@w gemv {:.2f} gemm {:.2f}; X.T@r gemv {:.2f} gemm {:.2f}".format(

@@ -256,3 +256,80 @@ def test_integer_kernel_compiles_for_sm90(dtype):
             pytest.skip("NVRTC unavailable: {}".format(e))
         raise
     assert cubin
+
+
+class _FakeLt:
+    """cublasLt stand-in: records descriptor/layout creation and declines what it is told to."""
+
+    class MatmulHeuristicResult:
+        def __init__(self, n):
+            self.ptr = 0x1000
+            self.workspace_size = 0
+
+    def __init__(self, decline=False):
+        self.layouts, self.attrs, self.calls, self.decline = [], [], [], decline
+
+    def matmul_desc_create(self, ct, st):
+        return 1
+
+    def matmul_desc_set_attribute(self, desc, attr, buf, size):
+        import ctypes
+
+        self.attrs.append((attr, ctypes.c_int32.from_address(buf).value))
+
+    def matrix_layout_create(self, dt, rows, cols, ld):
+        self.layouts.append((rows, cols, ld))
+        return 10 + len(self.layouts)
+
+    def matmul_preference_create(self):
+        return 2
+
+    def matmul_preference_set_attribute(self, *a):
+        pass
+
+    def matmul_algo_get_heuristic(self, lth, desc, a, b, c, d, pref, n, res, count):
+        import ctypes
+
+        if self.decline:
+            raise RuntimeError("CUBLAS_STATUS_NOT_SUPPORTED")
+        ctypes.c_int32.from_address(count).value = 1
+
+    def matmul_preference_destroy(self, p):
+        pass
+
+    def matmul_desc_destroy(self, d):
+        self.calls.append(("destroy_desc", d))
+
+    def matrix_layout_destroy(self, lay):
+        self.calls.append(("destroy_layout", lay))
+
+    def matmul(self, *args):
+        self.calls.append(("matmul", args))
+
+
+@pytest.mark.parametrize("ta,tb", [(0, 0), (1, 0), (0, 1), (1, 1)])
+def test_lt_plan_layouts_follow_the_transpose_flags(monkeypatch, ta, tb):
+    from cuarray.cuda.libs import cublas
+
+    fake = _FakeLt()
+    monkeypatch.setattr(cublas, "_ltlib", fake)
+    p = cublas._lt_plan(0, "f", 68, ta, tb, 5, 7, 3, 9, 11, 13)
+    assert p is not None
+    assert fake.attrs == [(3, ta), (4, tb)]
+    a = (5, 3, 9) if ta == 0 else (3, 5, 9)
+    b = (3, 7, 11) if tb == 0 else (7, 3, 11)
+    assert fake.layouts == [a, b, (5, 7, 13)]
+
+
+def test_lt_declined_falls_back_and_is_remembered(monkeypatch):
+    from cuarray.cuda.libs import cublas
+
+    fake = _FakeLt(decline=True)
+    monkeypatch.setattr(cublas, "_ltlib", fake)
+    monkeypatch.setattr(cublas, "_plans", {})
+    monkeypatch.setattr(cublas._lt_tls, "handles", {0: 1}, raising=False)
+    monkeypatch.setattr(cublas._device._tls, "device_id", 0, raising=False)
+    assert not cublas._lt_gemm("f", 68, 0, 0, 4, 4, 4, 0, 4, 0, 4, 0, 4, 0, 0)
+    assert list(cublas._plans.values()) == [None]
+    assert ("destroy_desc", 1) in fake.calls  # what was made is freed
+    assert not cublas._lt_gemm("f", 68, 0, 0, 4, 4, 4, 0, 4, 0, 4, 0, 4, 0, 0)

@@ -1,7 +1,8 @@
 """Matrix-product cases (BENCHMARKS.md "matmul" and "seed-logreg").
 
 matmul: float32/float64 8192^3 GEMM and a batched 1024 x (64x64) float32 GEMM (FLOP/s, CUDA
-events); the host time of a 64x64 float32 matmul (1000 calls then one sync, per call).
+events); the host time of a 64x64 float32 matmul: 1000 calls then one sync, per call (bounded below by
+the device time of the small GEMM), and the enqueue time alone (200 calls, no device wait).
 seed-logreg: the Theano tutorial's logistic regression (N=400, 784 features, float32, 1000
 gradient steps, synced once at the end), written as a NumPy user would write it.
 """
@@ -60,6 +61,44 @@ def _(xp, n, param):
     def run():
         for _ in range(n):
             a @ b
+
+    return run
+
+
+def _sync(xp):
+    name = getattr(xp, "__name__", "")
+    if name == "torch":
+        return xp.cuda.synchronize
+    return xp.cuda.Device().synchronize
+
+
+mm_enqueue = register(
+    "matmul-host-enqueue", group="matmul",
+    description="64x64 float32 matmul: host time per call to enqueue 200 calls (no device wait)",
+    size=15, quick=5, timing="process",
+    size_label=lambda n: "64x64 x 200",
+)
+
+
+@mm_enqueue.setup("cuarray", "cupy", "torch")
+def _(xp, runs, param):
+    import time
+
+    a = random_array(xp, (64, 64), "float32", seed=5)
+    b = random_array(xp, (64, 64), "float32", seed=6)
+    sync = _sync(xp)
+    for _ in range(50):
+        a @ b
+    sync()
+
+    def run():
+        sync()
+        t = time.perf_counter()
+        for _ in range(200):
+            a @ b
+        dt = time.perf_counter() - t
+        sync()
+        return {"time_s": dt / 200}
 
     return run
 

@@ -173,15 +173,18 @@ def gemm(char, opa, opb, m, n, k, a, lda, b, ldb, c, ldc, batch=1, stride_a=0, s
     """C = alpha op(A) op(B) + beta C, column-major, `batch` matrices at the given element strides
     (stride 0 repeats a matrix: a broadcast operand). `char` is the dtype's type char; alpha/beta
     default to 1/0 (host scalars). m, n, k > 0."""
-    h = handle()
-    lib = _lib
-    dt = _DATA_TYPE[char]
     ct = _COMPUTE[char]
     if ct == 68 and char != "e":
         ct = _mode.f32
     pa = _ONE_PTR[char] if alpha is None else alpha.ctypes.data
     pb = _ZERO_PTR[char] if beta is None else beta.ctypes.data
     ta, tb = _OPS[opa], _OPS[opb]
+    if batch == 1 and USE_LT and not (a | b | c) & 255:
+        if _lt_gemm(char, ct, ta, tb, m, n, k, a, lda, b, ldb, c, ldc, pa, pb):
+            return
+    h = handle()
+    lib = _lib
+    dt = _DATA_TYPE[char]
     if batch == 1:
         lib.gemm_ex(h, ta, tb, m, n, k, pa, a, dt, lda, b, dt, ldb, pb, c, dt, ldc, ct, -1)
         return
@@ -211,3 +214,111 @@ def gemv(char, op, m, n, a, lda, x, incx, y, incy, alpha=None, beta=None) -> boo
     pb = _ZERO_PTR[char] if beta is None else beta.ctypes.data
     getattr(_lib, name)(h, _OPS[op], m, n, pa, a, lda, x, incx, pb, y, incy)
     return True
+
+
+# -- cublasLt for single GEMMs: a plan per shape, no per-call heuristics ------------------------------
+# cublasGemmEx runs its algorithm heuristics on every call; for small products that host work is
+# most of the call (CuPy issue 5075). cublasLtMatmul with a descriptor set and an algorithm chosen
+# once per (dtype, compute type, flags, m, n, k, leading dims, device) does only the launch. Plans
+# assume 256-byte aligned pointers (Lt's default preference); other pointers, batches (stride-0
+# broadcasting is GemmStridedBatchedEx's) and shapes Lt declines go to cublasGemmEx.
+USE_LT = True
+_SCALE_TYPE = {"e": 0, "f": 0, "d": 1, "F": 4, "D": 5}
+_PLAN_LIMIT = 1024
+_plans: dict = {}
+_ltlib = None
+
+
+def lt_bindings():
+    """`nvmath.bindings.cublasLt`, imported on first use."""
+    global _ltlib
+    if _ltlib is None:
+        _ltlib = nvmath_bindings("cublasLt")
+    return _ltlib
+
+
+_lt_handles = PerThreadHandle(lambda: lt_bindings().create(), lambda h: lt_bindings().destroy(h))
+
+
+class _LtState(threading.local):
+    handles = None  # device id -> cublasLt handle of this thread
+
+
+_lt_tls = _LtState()
+
+
+def _i(value, dtype):
+    return numpy.array([value], dtype)
+
+
+def _lt_plan(lth, char, ct, ta, tb, m, n, k, lda, ldb, ldc):
+    """(desc, A, B, C layouts, heuristic result holder, algo pointer) or None when Lt declines."""
+    L = lt_bindings()
+    dt = _DATA_TYPE[char]
+    made = []
+    try:
+        desc = L.matmul_desc_create(ct, _SCALE_TYPE[char])
+        made.append((L.matmul_desc_destroy, desc))
+        for attr, v in ((3, ta), (4, tb)):  # CUBLASLT_MATMUL_DESC_TRANSA / TRANSB (int32)
+            buf = _i(v, numpy.int32)
+            L.matmul_desc_set_attribute(desc, attr, buf.ctypes.data, 4)
+        lays = []
+        for rows, cols, ld in ((m if ta == 0 else k, k if ta == 0 else m, lda),
+                               (k if tb == 0 else n, n if tb == 0 else k, ldb), (m, n, ldc)):
+            lay = L.matrix_layout_create(dt, rows, cols, ld)
+            made.append((L.matrix_layout_destroy, lay))
+            lays.append(lay)
+        pref = L.matmul_preference_create()
+        try:
+            ws = _i(WORKSPACE_BYTES, numpy.uint64)
+            L.matmul_preference_set_attribute(pref, 1, ws.ctypes.data, 8)  # MAX_WORKSPACE_BYTES
+            res = L.MatmulHeuristicResult(1)
+            count = numpy.zeros(1, numpy.int32)
+            L.matmul_algo_get_heuristic(lth, desc, lays[0], lays[1], lays[2], lays[2], pref, 1,
+                                        res.ptr, count.ctypes.data)
+        finally:
+            L.matmul_preference_destroy(pref)
+        if count[0] < 1 or int(res.workspace_size) > WORKSPACE_BYTES:
+            raise RuntimeError("no cublasLt algorithm")
+    except Exception:  # noqa: BLE001 - Lt declined (type, shape): GemmEx does this shape
+        for destroy, obj in reversed(made):
+            destroy(obj)
+        return None
+    return (desc, lays[0], lays[1], lays[2], res, res.ptr)
+
+
+def _lt_gemm(char, ct, ta, tb, m, n, k, a, lda, b, ldb, c, ldc, pa, pb) -> bool:
+    dev = _device._tls.device_id
+    handles = _lt_tls.handles
+    if handles is None:
+        handles = _lt_tls.handles = {}
+    lth = handles.get(dev)
+    if lth is None:
+        lth = handles[dev] = _lt_handles.get()
+    key = (dev, char, ct, ta, tb, m, n, k, lda, ldb, ldc)
+    p = _plans.get(key, False)
+    if p is False:
+        if len(_plans) >= _PLAN_LIMIT:
+            _clear_plans()
+        p = _plans[key] = _lt_plan(lth, char, ct, ta, tb, m, n, k, lda, ldb, ldc)
+    if p is None:
+        return False
+    sp = _stream.get_current_stream(dev).ptr
+    ws = _workspaces.get((dev, sp))
+    if ws is None:
+        ws = _workspaces[(dev, sp)] = _memory.alloc(WORKSPACE_BYTES)
+    _ltlib.matmul(lth, p[0], pa, a, p[1], b, p[2], pb, c, p[3], c, p[3], p[5], ws.ptr,
+                  WORKSPACE_BYTES, sp)
+    return True
+
+
+def _clear_plans():
+    """Forget every Lt plan (descriptors are only read while a call is enqueued: safe to free)."""
+    L = lt_bindings()
+    plans = list(_plans.values())
+    _plans.clear()
+    for p in plans:
+        if p is not None:
+            L.matmul_desc_destroy(p[0])
+            for lay in p[1:4]:
+                L.matrix_layout_destroy(lay)
