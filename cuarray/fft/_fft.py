@@ -17,7 +17,8 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from .._core.host_input import as_array
 from .._math.complex import conjugate as _conjugate
-from ._transform import scale_of, transform
+from .._core.ndarray import ndarray
+from ._transform import _recipes, run_recipe, scale_of, transform
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fftn", "ifftn", "fft2", "ifft2",
            "rfftn", "rfft2", "irfftn", "irfft2"]
@@ -41,29 +42,53 @@ def _points(n) -> int:
     return n
 
 
-def _one(a, n, axis, kind, forward, norm, out, name):
+def _one(a, n, axis, kind, forward, norm, out, name, rkey=None):
     n = _points(n)
     scale_of(norm, True, 1)  # validates norm, as NumPy does before the axis
     axis = normalize_axis_index(axis, a.ndim)
-    return transform(a, kind, (axis,), (n,), forward, norm, out, name)
+    return transform(a, kind, (axis,), (n,), forward, norm, out, name, rkey)
+
+
+def _key(name, a, n, axis, norm):
+    """HOT PATH: the recipe key of a 1-D call from its raw arguments (None: not cacheable)."""
+    if type(a) is not ndarray or not (n is None or type(n) is int) or type(axis) is not int:
+        return None
+    if not (norm is None or type(norm) is str):
+        return None
+    return (name, a._shape, a._strides, a._dtype, n, axis, norm, a.data.ptr & 15)
 
 
 def fft(a, n=None, axis=-1, norm=None, out=None):
     """See `numpy.fft.fft`."""
+    key = _key("fft", a, n, axis, norm) if out is None else None
+    if key is not None:
+        r = _recipes.get(key)
+        if r is not None:
+            return run_recipe(r, a)
     a = as_array(a, "fft.fft")
-    return _one(a, a.shape[axis] if n is None else n, axis, "c2c", True, norm, out, "fft")
+    return _one(a, a.shape[axis] if n is None else n, axis, "c2c", True, norm, out, "fft", key)
 
 
 def ifft(a, n=None, axis=-1, norm=None, out=None):
     """See `numpy.fft.ifft`."""
+    key = _key("ifft", a, n, axis, norm) if out is None else None
+    if key is not None:
+        r = _recipes.get(key)
+        if r is not None:
+            return run_recipe(r, a)
     a = as_array(a, "fft.ifft")
-    return _one(a, a.shape[axis] if n is None else n, axis, "c2c", False, norm, out, "ifft")
+    return _one(a, a.shape[axis] if n is None else n, axis, "c2c", False, norm, out, "ifft", key)
 
 
 def rfft(a, n=None, axis=-1, norm=None, out=None):
     """See `numpy.fft.rfft`."""
+    key = _key("rfft", a, n, axis, norm) if out is None else None
+    if key is not None:
+        r = _recipes.get(key)
+        if r is not None:
+            return run_recipe(r, a)
     a = as_array(a, "fft.rfft")
-    return _one(a, a.shape[axis] if n is None else n, axis, "r2c", True, norm, out, "rfft")
+    return _one(a, a.shape[axis] if n is None else n, axis, "r2c", True, norm, out, "rfft", key)
 
 
 def irfft(a, n=None, axis=-1, norm=None, out=None):
