@@ -63,7 +63,7 @@ def radix_kernel_names(kct: str, vct: str, oct_: str, threads: int, items: int, 
         "cuarray_radix_plan<{}, {}>".format(oct_, b),
         "cuarray_radix_onesweep<{}, {}, {}, {}, {}, {}>".format(kct, vct, oct_, b, threads, items),
         "cuarray_radix_finish<{}, {}, {}>".format(_raw(kct), "unsigned char" if vct == _NULL else vct, vout),
-        "cuarray_radix_iota<{}>".format(vout if vct == _NULL else vct),
+        "cuarray_radix_iota<{}>".format("long long" if vct == "long long" else "int"),
     )
 
 
@@ -106,7 +106,7 @@ def all_kernel_names(dtype) -> tuple:
     for oct_, ob in (("unsigned int", 4), ("unsigned long long", 8)):
         t, i = _plan.onesweep_tile(kb, 0, ob, fl)
         names += radix_kernel_names(kct, _NULL, oct_, t, i, "unsigned char")
-        for vct, vb, out in (("int", 4, "long long"), ("long long", 8, "long long"),
+        for vct, vb, out in (("int", 4, "long long"), ("int", 4, "int"), ("long long", 8, "long long"),
                              (_plan.value_ctype(8), 8, _plan.value_ctype(8))):
             t, i = _plan.onesweep_tile(kb, vb, ob, fl)
             names += radix_kernel_names(kct, vct, oct_, t, i, out)
@@ -134,7 +134,7 @@ def _radix(keys: ndarray, keys_out, values, values_out, values_out_dtype=None, i
     if iota:
         vdt = _I32 if n < 2**31 else _I64
         vct = "int" if vdt == _I32 else "long long"
-        out_ct = "long long"
+        out_ct = "int" if values_out is not None and values_out._dtype.itemsize == 4 else "long long"
     else:
         vdt = None if values is None else values._dtype
         vct = _NULL if vdt is None else _plan.value_ctype(vdt.itemsize)

@@ -147,7 +147,7 @@ def test_scratch_layout(n, kb, ob):
 
 def test_block_tiles():
     assert P.block_tile(1, 4, 0) == P.BLOCK_TILES[0]
-    assert P.block_tile(4096, 4, 4)[:2] == (512, 8)
+    assert P.block_tile(4096, 4, 4)[:2] == (256, 16)
     assert P.block_tile(8192, 4, 4)[:2] == (512, 16)
     assert P.block_tile(8192, 8, 4) is None
     assert P.block_tile(8193, 4, 0) is None
@@ -166,4 +166,20 @@ def test_every_sort_kernel_compiles_for_sm90(dt):
     assert names
     cubin, mapping = compiler.compile_cubin(S._TEMPLATE.read_text(), arch="sm_90", name_expressions=names,
                                             name="cuarray_sort")
+    assert cubin and set(mapping) == set(names)
+
+
+_TOOLKIT_CCCL = sorted(__import__("glob").glob("/usr/local/cuda*/include/cccl/cub/version.cuh"))
+
+
+@pytest.mark.skipif(not _TOOLKIT_CCCL, reason="no CUDA toolkit CCCL here")
+@pytest.mark.parametrize("dt", [np.dtype(c) for c in "efqD"], ids=str)
+def test_kernels_compile_with_toolkit_cccl(dt):
+    """The device machines' CCCL is a CUDA toolkit's (3.0 with CUDA 13.0), older than the wheel's."""
+    from cuarray.cuda import compiler
+
+    inc = _TOOLKIT_CCCL[-1].rsplit("/cub/", 1)[0]
+    names = S.all_kernel_names(dt)
+    cubin, mapping = compiler.compile_cubin(S._TEMPLATE.read_text(), arch="sm_90", name_expressions=names,
+                                            name="cuarray_sort", options=("-I" + inc,))
     assert cubin and set(mapping) == set(names)

@@ -35,7 +35,7 @@ def make(dt, shape, seed, small=True):
     if dt.kind in "iu":
         info = np.iinfo(dt)
         lo, hi = (max(info.min, -40), min(info.max, 40)) if small else (info.min, info.max)
-        x = rng.integers(lo, hi, shape, endpoint=True).astype(dt)
+        x = rng.integers(lo, hi, shape, endpoint=True, dtype=dt)
         if x.size > 4:
             x.flat[:2] = [info.min, info.max]
         return x
@@ -68,9 +68,16 @@ def make(dt, shape, seed, small=True):
     return x
 
 
-def check_same(np_res, cu_res):
+def check_same(np_res, cu_res, nan_bits=True):
+    """Equal dtype, shape and bits (`nan_bits=False`: NaNs need only be where NumPy's are)."""
     got = cu_res.get()
     assert got.dtype == np_res.dtype and got.shape == np_res.shape
+    if not nan_bits and got.dtype.kind in "fc":
+        for part in ((lambda v: v.real), (lambda v: v.imag)) if got.dtype.kind == "c" else ((lambda v: v),):
+            g, e = part(got), part(np_res)
+            np.testing.assert_array_equal(np.isnan(g), np.isnan(e))
+            np.testing.assert_array_equal(np.where(np.isnan(g), 0, g).view("u1"), np.where(np.isnan(e), 0, e).view("u1"))
+        return
     np.testing.assert_array_equal(got.view("u1") if got.dtype.kind in "fc" else got,
                                   np_res.view("u1") if np_res.dtype.kind in "fc" else np_res)
 
@@ -186,15 +193,14 @@ def test_methods_in_place(request, dt):
     y = cuarray.asarray(x)
     y.partition(3)
     check_same(np.sort(x, kind="stable"), y)
-    p = cuarray.asarray(x).argpartition((1, 5), axis=0)
-    np.testing.assert_array_equal(np.take_along_axis(x, p.get(), 0)[5].view("u1"),
-                                  np.partition(x, (1, 5), axis=0)[5].view("u1"))
+    check_same(np.argsort(x, axis=0, kind="stable"), cuarray.asarray(x).argpartition((1, 5), axis=0))
 
 
 @pytest.mark.parametrize("dt", [np.dtype(c) for c in "bhBHiefdFD?"], ids=str)
 def test_sort_complex(request, dt):
     x = make(dt, (500,), seed_of(request))
-    check_same(np.sort_complex(x), cuarray.sort_complex(cuarray.asarray(x)))
+    # NaN payloads after the cast to complex may differ (the cast is not the sort's)
+    check_same(np.sort_complex(x), cuarray.sort_complex(cuarray.asarray(x)), nan_bits=dt.kind == "c")
 
 
 @pytest.mark.parametrize("shape", [(50,), (4, 3000), (3, 20000), (2, 3, 10)])

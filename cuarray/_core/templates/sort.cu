@@ -10,8 +10,11 @@
 // Pass skipping without a host synchronisation: cuarray_radix_plan finds the passes whose
 // digit is the same for every key and writes, per pass, which buffers it reads and writes (or
 // that it does nothing). The onesweep kernels read their buffers from that plan.
-// Our launches are plain stream-ordered ones (no programmatic dependent launch).
+// Our launches are plain stream-ordered ones (no programmatic dependent launch). The agent
+// policies are named as CCCL 3.0 names them (3.5 keeps those names as deprecated aliases of its
+// detail:: policies): the kernels build against the CCCL of a CUDA 13.0 toolkit and of the wheels.
 #define CCCL_DISABLE_PDL 1
+#define CCCL_IGNORE_DEPRECATED_API 1
 #include <cub/agent/agent_radix_sort_histogram.cuh>
 #include <cub/agent/agent_radix_sort_onesweep.cuh>
 #include <cub/block/block_radix_sort.cuh>
@@ -24,6 +27,12 @@ namespace cuarray {
 template <typename U>
 struct radix_float {
   U bits;
+};
+// A tile of exactly THREADS x ITEMS (the agents' policies otherwise scale it by the key size).
+template <int THREADS, int ITEMS>
+struct fixed_tile {
+  static constexpr int BLOCK_THREADS = THREADS;
+  static constexpr int ITEMS_PER_THREAD = ITEMS;
 };
 // The most digit passes of one sort (64-bit keys, 8-bit digits).
 constexpr int RADIX_MAX_PASSES = 8;
@@ -75,7 +84,7 @@ CUB_NAMESPACE_END
 template <typename KeyT, typename OffsetT, int BITS, int THREADS, int ITEMS>
 __global__ void __launch_bounds__(THREADS)
 cuarray_radix_histogram(OffsetT* bins, const KeyT* keys, OffsetT n, int begin_bit, int end_bit) {
-  using Policy = cub::detail::agent_radix_sort_histogram_policy<THREADS, ITEMS, 1, KeyT, BITS>;
+  using Policy = cub::AgentRadixSortHistogramPolicy<THREADS, ITEMS, 1, KeyT, BITS>;
   using Agent = cub::detail::radix_sort::AgentRadixSortHistogram<Policy, false, KeyT, OffsetT>;
   __shared__ typename Agent::TempStorage storage;
   Agent(storage, bins, keys, n, begin_bit, end_bit).Process();
@@ -143,9 +152,9 @@ __global__ void __launch_bounds__(THREADS)
 cuarray_radix_onesweep(const cuarray::radix_plan* plan, int pass, int* lookback, int* counter, OffsetT* bins_out,
                        const OffsetT* bins_in, OffsetT portion_offset, int portion_items, int current_bit, int num_bits) {
   if (!plan->active[pass]) return;
-  using Policy = cub::detail::agent_radix_sort_onesweep_policy<
-      0, 0, void, 1, cub::RADIX_RANK_MATCH_EARLY_COUNTS_ANY, cub::BLOCK_SCAN_RAKING_MEMOIZE,
-      cub::RADIX_SORT_STORE_DIRECT, BITS, cub::detail::NoScaling<THREADS, ITEMS>>;
+  using Policy = cub::AgentRadixSortOnesweepPolicy<
+      THREADS, ITEMS, KeyT, 1, cub::RADIX_RANK_MATCH_EARLY_COUNTS_ANY, cub::BLOCK_SCAN_RAKING_MEMOIZE,
+      cub::RADIX_SORT_STORE_DIRECT, BITS, cuarray::fixed_tile<THREADS, ITEMS>>;
   using Agent = cub::detail::radix_sort::AgentRadixSortOnesweep<Policy, false, KeyT, ValueT, OffsetT, int>;
   __shared__ typename Agent::TempStorage storage;
   const KeyT* kin = static_cast<const KeyT*>(plan->keys_in[pass]) + portion_offset;
