@@ -15,8 +15,8 @@ import numpy
 
 from ..cuda.libs import cusolver as _cs
 from . import _xp as xp
-from ._util import (as_array, assert_stacked_2d, assert_stacked_square, batch_of, compute_char,
-                    info_array, pointers, raise_on_info, real_char, stacked_copy)
+from ._util import (LinAlgError, as_array, assert_stacked_2d, assert_stacked_square, batch_of,
+                    compute_char, info_array, pointers, raise_on_info, real_char, stacked_copy)
 
 __all__ = ["cholesky", "qr", "eigh", "eigvalsh", "eig", "eigvals", "QRResult", "EighResult",
            "EigResult"]
@@ -62,7 +62,8 @@ def cholesky(a, /, *, upper=False):
     base, step, batch = _blocks(c)
     infos = info_array(batch)
     if batch > 1 and n <= BATCHED_MAX_N:
-        _cs.potrf_batched(char, uplo, n, pointers(c).data.ptr, n, infos.data.ptr, batch)
+        table = pointers(c)  # held until the launch is enqueued (see _solve._lu_solve)
+        _cs.potrf_batched(char, uplo, n, table.data.ptr, n, infos.data.ptr, batch)
     else:
         for i in range(batch):
             _cs.potrf(char, uplo, n, base + i * step, n, infos.data.ptr + 4 * i)
@@ -160,6 +161,10 @@ def _geev(a, vectors: bool, fn: str):
     a = as_array(a, fn)
     assert_stacked_square(a)
     char = compute_char(a)
+    # NumPy checks eig's input (cuSOLVER's geev fails with INTERNAL_ERROR on NaN); the read-back
+    # waits for the device, as the eigenvalue type check below does anyway.
+    if a.size and not bool(xp.all(xp.isfinite(a))):
+        raise LinAlgError("Array must not contain infs or NaNs")
     n = a.shape[-1]
     batch_shape = a.shape[:-2]
     h = stacked_copy(a, char, "F")

@@ -23,9 +23,7 @@ __all__ = ["solve", "inv", "det", "slogdet", "tensorsolve", "tensorinv", "pinv",
            "SlogdetResult"]
 
 # n at or below which a stack of more than one matrix uses cuBLAS's batched LU (one launch).
-# 0 = off: on the H100 run the batched path gave wrong solutions (suspect: the device pointer
-# tables of `pointers`); per-matrix cuSOLVER calls are correct. To be fixed, then set to 32.
-BATCHED_LU_MAX_N = 0
+BATCHED_LU_MAX_N = 32
 
 
 class SlogdetResult(NamedTuple):
@@ -49,7 +47,8 @@ def _lu_factor(lu, char) -> _LU:
         from ..cuda.libs import cublas_solve
 
         f.piv = xp.empty(lu.shape[:-1], dtype=numpy.int32)
-        cublas_solve.getrf_batched(char, n, pointers(lu).data.ptr, n, f.piv.data.ptr, f.infos.data.ptr, batch)
+        table = pointers(lu)  # held until the launch is enqueued (see _lu_solve)
+        cublas_solve.getrf_batched(char, n, table.data.ptr, n, f.piv.data.ptr, f.infos.data.ptr, batch)
         return f
     f.piv = xp.empty(lu.shape[:-1], dtype=numpy.int64)
     step = n * n * lu.dtype.itemsize
@@ -66,8 +65,12 @@ def _lu_solve(f: _LU, trans: int, x) -> None:
     if f.batched:
         from ..cuda.libs import cublas_solve
 
-        cublas_solve.getrs_batched(f.char, trans, n, k, pointers(f.lu).data.ptr, n, f.piv.data.ptr,
-                                   pointers(x.mT).data.ptr, n, batch)
+        # Both pointer tables must live until getrs is enqueued: a table dropped inside the call
+        # expression goes back to the pool at once, and the next table is written into the same
+        # block (both arguments then point at B's table: the wrong solutions of an earlier run).
+        a_table, b_table = pointers(f.lu), pointers(x.mT)
+        cublas_solve.getrs_batched(f.char, trans, n, k, a_table.data.ptr, n, f.piv.data.ptr,
+                                   b_table.data.ptr, n, batch)
         return
     step, xstep = n * n * f.lu.dtype.itemsize, n * k * x.dtype.itemsize
     for i in range(batch):
