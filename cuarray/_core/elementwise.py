@@ -404,6 +404,10 @@ _copy_defs: dict = {}
 
 
 def _copy_def(src_dtype, dst_dtype) -> Definition:
+    if src_dtype == dst_dtype and src_dtype.itemsize in (1, 2, 4, 8):
+        # Same type: move the bits, as NumPy's copies do (float16 is computed in float, and the
+        # round trip would turn every NaN payload into 0x7fff). One kernel per item size.
+        src_dtype = dst_dtype = numpy.dtype("u{}".format(src_dtype.itemsize))
     key = (src_dtype.char, dst_dtype.char)
     d = _copy_defs.get(key)
     if d is None:
