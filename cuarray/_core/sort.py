@@ -2,7 +2,7 @@
 device-side agents compiled by NVRTC) used by sorting, sets, percentiles and others.
 
 API (all stable, NumPy's order: NaNs last, -0.0 ties +0.0, complex lexicographic with NumPy's
-NaN classes; every result is a new C-contiguous array):
+NaN classes; every result is a new array, C- or F-ordered like a C- or F-ordered input):
 
     sort(a, axis=-1) -> ndarray                  sorted copy along `axis` (None: flattened)
     argsort(a, axis=-1) -> ndarray (int64)       positions along `axis` (None: flattened)
@@ -322,23 +322,29 @@ def _as_rows(a: ndarray, axis):
     return moved.reshape(rows, length), moved._shape, ax
 
 
-def _restore(y2: ndarray, shape, ax, ndim):
+def _restore(y2: ndarray, shape, ax, a: ndarray):
+    """The sorted rows back in `a`'s shape, in `a`'s memory order as NumPy's sort gives it (a
+    C-contiguous input sorted along axis 0 gives a C-contiguous result, not a transposed view)."""
     y = y2.reshape(shape)
-    if ax is not None and ax != ndim - 1:
+    if ax is not None and ax != a.ndim - 1:
         y = y.swapaxes(ax, -1)
+    if a._c and not y._c:
+        y = y.copy(order="C")
+    elif a._f and not y._f:
+        y = y.copy(order="F")
     return y
 
 
 def sort(a: ndarray, axis=-1) -> ndarray:
     """Stable sorted copy of `a` along `axis` (None: flattened)."""
     x2, shape, ax = _as_rows(a, axis)
-    return _restore(sort_rows(x2), shape, ax, a.ndim)
+    return _restore(sort_rows(x2), shape, ax, a)
 
 
 def argsort(a: ndarray, axis=-1) -> ndarray:
     """int64 positions that stably sort `a` along `axis` (None: flattened)."""
     x2, shape, ax = _as_rows(a, axis)
-    return _restore(argsort_rows(x2), shape, ax, a.ndim)
+    return _restore(argsort_rows(x2), shape, ax, a)
 
 
 def sort_pairs(keys: ndarray, values: ndarray):
