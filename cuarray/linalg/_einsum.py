@@ -218,6 +218,9 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
                 raise TypeError("Cannot cast array data from dtype('{}') to dtype('{}') according to "
                                 "the rule '{}'".format(x._dtype, ct, casting))
             ops[i] = _ew.astype(x, ct)
+    if optimize in (False, True, "greedy", "optimal"):  # intermediates no larger than NumPy allows
+        optimize = ("greedy" if optimize in (False, True) else optimize,
+                    default_memory_limit(inputs, output, sizes))
     path = plan(inputs, output, sizes, optimize)
     res = contract(CuarrayBackend, ops, inputs, output, sizes, path)
     if out is None:
@@ -233,6 +236,12 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     return out
 
 
+def default_memory_limit(inputs, output, sizes) -> int:
+    """NumPy's: the largest input or output, each term sized by its labels' broadcast sizes (an
+    operand of shape (2, 1) under 'ab' counts as 2 x size(b), not as 2)."""
+    return max(math.prod(sizes[c] for c in t) for t in list(inputs) + [output])
+
+
 def einsum_path(*operands, optimize="greedy", einsum_call=False):
     """See `numpy.einsum_path`: (path, report). The greedy planner follows NumPy's rules, with
     NumPy's default memory limit (the largest input or output)."""
@@ -243,7 +252,7 @@ def einsum_path(*operands, optimize="greedy", einsum_call=False):
         path = [tuple(range(len(ops)))]
     else:
         if isinstance(optimize, str):
-            limit = max([math.prod(x._shape) for x in ops] + [math.prod(sizes[c] for c in output)])
+            limit = default_memory_limit(inputs, output, sizes)
             optimize = (optimize, limit)
         path = plan(inputs, output, sizes, optimize)
     text = _path.report(inputs, output, sizes, path, _show)

@@ -139,7 +139,9 @@ def test_greedy_path_is_numpys(case):
             np.einsum(subs, *ops)
         return
     sizes = _einsum_parse.label_sizes(inputs, shapes)
-    limit = max([int(np.prod(s)) for s in shapes] + [int(np.prod([sizes[c] for c in output]))])
+    limit = _einsum.default_memory_limit(inputs, output, sizes)
+    # NumPy's rule, stated independently: each term sized by its labels' broadcast sizes
+    assert limit == max(int(np.prod([sizes[c] for c in t])) for t in list(inputs) + [output])
     got = ["einsum_path"] + _einsum.plan(inputs, output, sizes, ("greedy", limit))
     assert got == want_path
 
