@@ -19,6 +19,7 @@ import ctypes
 import numpy
 
 from . import dtypes as _dtypes
+from . import registry as _registry
 from .ndarray import ndarray
 
 __all__ = ["cuda_array_interface", "to_dlpack", "from_dlpack", "from_foreign", "get_array_module",
@@ -418,7 +419,5 @@ def get_array_module(*args):
     """See `cupy.get_array_module`: `cuarray` if any argument is a cuarray array, else `numpy`."""
     for a in args:
         if isinstance(a, ndarray):
-            import cuarray
-
-            return cuarray
+            return _registry.namespace()
     return numpy

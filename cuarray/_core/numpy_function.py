@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy
 
+from . import registry as _registry
 from .ndarray import ndarray
 
 __all__ = ["array_function"]
@@ -22,10 +23,8 @@ def _target(func):
     impl = _cache.get(func, _MISSING)
     if impl is not _MISSING:
         return impl
-    import cuarray
-
     module = getattr(func, "__module__", "") or ""
-    obj = cuarray
+    obj = _registry.namespace()
     parts = module.split(".")
     # 'numpy', 'numpy.linalg', 'numpy.fft', 'numpy.lib._shape_base_impl', ...: public subpackages
     # map to ours; private implementation modules map to the top level.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy
 
+from . import registry as _registry
 from .ndarray import ndarray
 
 __all__ = ["array_ufunc"]
@@ -19,20 +20,8 @@ _METHODS = ("__call__", "reduce", "accumulate", "reduceat", "outer", "at")
 
 
 def _cuarray_ufunc(np_ufunc):
-    # The package namespace is read at call time: _core must not import the routine modules.
-    import cuarray
-    from .ufunc import ufunc
-
-    uf = getattr(cuarray, np_ufunc.__name__, None)
-    if not isinstance(uf, ufunc):
-        # NumPy-internal ufuncs that cuarray keeps private (numpy._core.umath.clip).
-        if np_ufunc.__name__ == "clip":
-            from .._math import misc
-
-            uf = misc._clip
-        else:
-            return None
-    return uf
+    # Filled by create_ufunc and ufunc-like objects (matmul): _core imports no routine module.
+    return _registry.ufuncs.get(np_ufunc.__name__)
 
 
 def _foreign(x) -> bool:

@@ -20,6 +20,7 @@ import numpy
 
 from .._core import dtypes as _dtypes
 from .._core import elementwise as _ew
+from .._core import registry as _registry
 from .._core import shapes as _shapes
 from .._core.host_input import as_array
 from .._core.ndarray import _new_c, ndarray
@@ -421,4 +422,4 @@ class _MatmulUfunc:
     reduce = accumulate = reduceat = outer = at = _no_method
 
 
-matmul = _MatmulUfunc()
+matmul = _registry.register_ufunc(_MatmulUfunc())  # numpy.matmul(gpu, gpu) runs it

@@ -1,0 +1,37 @@
+"""What the engine finds at run time from the layers above it, without importing them.
+
+`_core` and `cuda/` never import a routine folder or the package root (DESIGN.md; a test checks
+it). Where the engine needs something that is defined higher up, the upper layer registers it here
+once, at import:
+
+- `ufuncs`: every ufunc by NumPy's name for it, filled by `create_ufunc` (and by ufunc-like
+  objects such as `matmul`, which register themselves). `numpy.add(gpu, gpu)` and NumPy-internal
+  ufuncs (`numpy._core.umath.clip`, which `numpy.clip` calls) dispatch through it.
+- the namespace: the public module `cuarray`, set by `cuarray/__init__.py`. `__array_namespace__`,
+  `get_array_module` and NEP-18 dispatch (`numpy.concatenate(gpu_arrays)`) read it.
+"""
+
+from __future__ import annotations
+
+__all__ = ["ufuncs", "register_ufunc", "set_namespace", "namespace"]
+
+ufuncs: dict = {}
+_namespace = []
+
+
+def register_ufunc(uf, name: str | None = None):
+    """Make `uf` the implementation of NumPy's ufunc `name` (default: `uf.__name__`); returns it."""
+    ufuncs[name or uf.__name__] = uf
+    return uf
+
+
+def set_namespace(module) -> None:
+    """Called once by `cuarray/__init__.py` with the package module itself."""
+    _namespace[:] = [module]
+
+
+def namespace():
+    """The public `cuarray` module."""
+    if not _namespace:
+        raise RuntimeError("cuarray's namespace is not registered: import cuarray first")
+    return _namespace[0]
