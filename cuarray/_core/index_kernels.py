@@ -10,15 +10,13 @@ whose byte offset the operation computes from the result coordinates:
 
 Elements are moved as unsigned integers of their size (complex128 as complex<double>), so one
 kernel serves every dtype of a size. An index outside [-n, n) is not dereferenced: the kernel
-records it in the device's error buffer (`indexing.check_index_errors` raises it) and writes 0.
+records it in the device's error buffer (`device_errors.check_index_errors` raises it) and writes 0.
 """
 
 from __future__ import annotations
 
 import numpy
 
-from ..cuda import compiler as _compiler
-from ..cuda import launch as _launch
 from . import dtypes as _dtypes
 from .elementwise import Definition, KernelParam, compute_ctype
 
@@ -257,78 +255,3 @@ def nonzero_def(k: int, prefix_dtype) -> Definition:
         d = _defs[key] = Definition("cuarray_nonzero_{}d_{}".format(k, prefix_dtype.name), params,
                                     "\n    ".join(lines))
     return d
-
-
-# --------------------------------------------------------------------------------------------
-# Private prefix sum (inclusive) of a contiguous 1-D array, used until `_core.scan` exists.
-
-_SCAN_BLOCK = 256
-_SCAN_ITEMS = 8
-_SCAN_TILE = _SCAN_BLOCK * _SCAN_ITEMS
-
-_SCAN_SRC = r"""
-#include "cuarray/indexing.cuh"
-extern "C" __global__ void __launch_bounds__(256) NAME_totals(const IN_T* __restrict__ in, OUT_T* __restrict__ totals, long long n) {
-  __shared__ OUT_T wt[32];
-  const long long base = (long long)blockIdx.x * TILE + (long long)threadIdx.x * ITEMS;
-  OUT_T s = 0;
-  #pragma unroll
-  for (int j = 0; j < ITEMS; ++j) { if (base + j < n) s += (OUT_T)in[base + j]; }
-  s = cuarray::block_inclusive_sum<OUT_T>(s, wt);
-  if (threadIdx.x == blockDim.x - 1) totals[blockIdx.x] = s;
-}
-extern "C" __global__ void __launch_bounds__(256) NAME_scan(const IN_T* __restrict__ in, OUT_T* __restrict__ out, const OUT_T* __restrict__ offsets, long long n) {
-  __shared__ OUT_T wt[32];
-  const long long base = (long long)blockIdx.x * TILE + (long long)threadIdx.x * ITEMS;
-  OUT_T v[ITEMS];
-  OUT_T s = 0;
-  #pragma unroll
-  for (int j = 0; j < ITEMS; ++j) { v[j] = base + j < n ? (OUT_T)in[base + j] : (OUT_T)0; s += v[j]; }
-  OUT_T run = cuarray::block_inclusive_sum<OUT_T>(s, wt) - s;
-  if (offsets != nullptr && blockIdx.x > 0) run += offsets[blockIdx.x - 1];
-  #pragma unroll
-  for (int j = 0; j < ITEMS; ++j) { run += v[j]; if (base + j < n) out[base + j] = run; }
-}
-"""
-
-_scan_kernels: dict = {}
-
-
-def _scan_kernels_for(in_dtype, out_dtype):
-    key = (in_dtype.char, out_dtype.char)
-    ks = _scan_kernels.get(key)
-    if ks is None:
-        name = "cuarray_mask_scan_{}_{}".format(in_dtype.name, out_dtype.name)
-        src = (_SCAN_SRC.replace("NAME", name).replace("IN_T", _dtypes.ctype(in_dtype))
-               .replace("OUT_T", _dtypes.ctype(out_dtype)).replace("TILE", str(_SCAN_TILE))
-               .replace("ITEMS", str(_SCAN_ITEMS)))
-        mod = _compiler.compile_module(src, name=name)
-        ks = _scan_kernels[key] = (mod.get_function(name + "_totals").kernel, mod.get_function(name + "_scan").kernel)
-    return ks
-
-
-def scan_source(in_dtype, out_dtype) -> str:
-    name = "cuarray_mask_scan_{}_{}".format(in_dtype.name, out_dtype.name)
-    return (_SCAN_SRC.replace("NAME", name).replace("IN_T", _dtypes.ctype(in_dtype))
-            .replace("OUT_T", _dtypes.ctype(out_dtype)).replace("TILE", str(_SCAN_TILE)).replace("ITEMS", str(_SCAN_ITEMS)))
-
-
-def fallback_inclusive_sum(x, dtype):
-    """Inclusive prefix sums of a contiguous 1-D bool/int device array (two passes + recursion)."""
-    from .ndarray import ndarray
-
-    dtype = numpy.dtype(dtype)
-    n = x._size
-    out = ndarray((n,), dtype)
-    if n == 0:
-        return out
-    tot_k, scan_k = _scan_kernels_for(x._dtype, dtype)
-    blocks = (n + _SCAN_TILE - 1) // _SCAN_TILE
-    offsets = 0
-    if blocks > 1:
-        totals = ndarray((blocks,), dtype)
-        _launch.launch(tot_k, blocks, _SCAN_BLOCK, (x.data.ptr, totals.data.ptr, numpy.int64(n)))
-        offsets_arr = fallback_inclusive_sum(totals, dtype)
-        offsets = offsets_arr.data.ptr
-    _launch.launch(scan_k, blocks, _SCAN_BLOCK, (x.data.ptr, out.data.ptr, offsets, numpy.int64(n)))
-    return out

@@ -13,8 +13,8 @@ then one kernel from `index_kernels`:
 
 Out-of-bounds indices: host index arrays are checked on the host (NumPy's IndexError at once).
 Device index arrays are checked by the kernel, which skips the access, writes 0 and records the
-first offending (value, axis, size) in a small per-device error buffer; `check_index_errors()`
-raises it as IndexError at the next synchronisation point (`get`, `item`, `bool`,
+first offending (value, axis, size) in a small per-device error buffer (`device_errors`):
+`check_index_errors()` raises it as IndexError at the next synchronisation point (`get`, `item`, `bool`,
 `Stream.synchronize`, ...), or at once with `set_sync_index_checks(True)` /
 ``CUARRAY_SYNC_INDEX_CHECKS=1``. See docs/differences.md.
 
@@ -27,18 +27,21 @@ comes from a boolean mask (no repeats possible).
 
 from __future__ import annotations
 
-import os
-
 import numpy
 
+from . import device_errors as _errors
+from . import dtypes as _dtypes
+from . import elementwise
 from . import index_kernels as _ik
 from . import mask_compact as _mask_compact
 from . import index_plan as _plan
+from . import scan as _scan
 from . import shapes as _shapes
+from .interop import from_foreign
 from .ndarray import ndarray
+from .transfer import from_host
 
-__all__ = ["getitem", "setitem", "check_index_errors", "set_sync_index_checks", "ufunc_at",
-           "inclusive_sum_1d", "mask_nonzero"]
+__all__ = ["getitem", "setitem", "ufunc_at", "mask_nonzero"]
 
 _INTP = numpy.dtype(numpy.intp)
 _U64 = numpy.dtype(numpy.uint64)
@@ -46,87 +49,16 @@ _I64 = numpy.dtype(numpy.int64)
 _BOOL = numpy.dtype(bool)
 _PY_SCALARS = (bool, int, float, complex)
 
-# -- device-side index errors --------------------------------------------------------------------
-
-_sync_checks = os.environ.get("CUARRAY_SYNC_INDEX_CHECKS", "") not in ("", "0")
-_err_buffers: dict = {}   # device id -> uint64[4] device array {flag, value, axis, size}
-_pending: set = set()      # devices with kernels launched since their buffer was last read
-
-
-def set_sync_index_checks(enabled: bool) -> bool:
-    """Check index bounds right after each gather/scatter (synchronising) when `enabled`.
-    Returns the previous setting. Default: off, or on with ``CUARRAY_SYNC_INDEX_CHECKS=1``."""
-    global _sync_checks
-    prev = _sync_checks
-    _sync_checks = bool(enabled)
-    return prev
-
-
-def _err_buffer() -> ndarray:
-    from ..cuda import device as _device
-
-    dev = _device.get_device_id()
-    buf = _err_buffers.get(dev)
-    if buf is None:
-        buf = ndarray((4,), _U64)
-        buf.data.memset_async(0, 32)
-        _err_buffers[dev] = buf
-    _pending.add(dev)
-    return buf
-
-
-def _after_launch() -> None:
-    if _sync_checks:
-        check_index_errors()
-
-
-def check_index_errors() -> None:
-    """Raise IndexError if a gather/scatter kernel met an out-of-bounds index since the last check.
-
-    Costs nothing when no advanced-indexing kernel ran since; otherwise one 32-byte copy to the host
-    on the current stream (which waits for that stream's work). Resets the error."""
-    if not _pending:
-        return
-    from ..cuda import device as _device
-
-    for dev in list(_pending):
-        # Discard first: the copy below synchronises, which runs this check again (sync hook).
-        _pending.discard(dev)
-        buf = _err_buffers[dev]
-        host = numpy.zeros(4, numpy.uint64)
-        with _device.Device(dev):
-            buf.data.copy_to_host(host.ctypes.data, 32)
-            if host[0]:
-                buf.data.memset(0, 32)
-                value, axis, size = (int(numpy.int64(v)) for v in host[1:].view(numpy.int64))
-                raise IndexError("index {} is out of bounds for axis {} with size {}".format(value, axis, size))
-
-
-# -- prefix sums for boolean masks ---------------------------------------------------------------
-
-def inclusive_sum_1d(x: ndarray, dtype=_I64) -> ndarray:
-    """Inclusive prefix sums of a contiguous 1-D bool/int array: `_core.scan`'s when present."""
-    try:
-        from . import scan as _scan
-
-        fn = getattr(_scan, "inclusive_sum_1d", None)
-    except ImportError:
-        fn = None
-    if fn is not None:
-        return fn(x, dtype=dtype)
-    return _ik.fallback_inclusive_sum(x, dtype)
-
-
 def _prefix(mask_flat: ndarray):
     """(prefix array, count) of a contiguous 1-D bool array; one host synchronisation."""
     n = mask_flat._size
     dt = numpy.dtype(numpy.int32) if n < 2**31 - 1 else _I64
-    pre = inclusive_sum_1d(mask_flat, dt)
+    pre = _scan.inclusive_sum_1d(mask_flat, dt)
     if n == 0:
         return pre, 0
     host = numpy.zeros(1, dt)
     pre.data.__add__((n - 1) * dt.itemsize).copy_to_host(host.ctypes.data, dt.itemsize)
-    check_index_errors()  # a synchronisation point that happens anyway
+    _errors.check_index_errors()  # a synchronisation point that happens anyway
     return pre, int(host[0])
 
 
@@ -134,8 +66,6 @@ def _flat_mask(mask: ndarray) -> ndarray:
     if mask._dtype != _BOOL:
         mask = mask.astype(_BOOL)
     if not mask._c:
-        from . import elementwise
-
         mask = elementwise.copy(mask)
     return ndarray._view((mask._size,), (1,), _BOOL, mask.data, mask, True, True)
 
@@ -160,8 +90,7 @@ def mask_nonzero(mask: ndarray, layout="rows"):
 # -- index preparation ---------------------------------------------------------------------------
 
 def _as_device(host: numpy.ndarray) -> ndarray:
-    from .transfer import from_host
-
+    """An index array held on the host, uploaded (indices are host values, as in NumPy)."""
     return from_host(host)
 
 
@@ -172,8 +101,6 @@ def _prepare(a: ndarray, index):
     for k, it in enumerate(items):
         if isinstance(it, ndarray) or (hasattr(it, "__cuda_array_interface__") and not isinstance(it, numpy.ndarray)):
             if not isinstance(it, ndarray):
-                from .interop import from_foreign
-
                 it = items[k] = from_foreign(it)
             kind = it._dtype.kind
             if kind == "b":
@@ -307,13 +234,13 @@ class _Geometry:
         err = None
         for k, x in enumerate(self.arrays):
             if x._size:
-                err = err if err is not None else _err_buffer()
+                err = err if err is not None else _errors.error_buffer()
                 axis = self.plan.adv_axes[k]
                 oax = self.plan.orig_axes[k]
                 _ik.check_def(x._dtype).run((x,), (numpy.int64(self.view._shape[axis]), numpy.int64(oax or 0)),
                                             x._shape, raw=(err,))
         if err is not None:
-            _after_launch()
+            _errors.after_launch()
 
 
 def _prod(shape) -> int:
@@ -358,9 +285,9 @@ def _gather(plan, view, arrays) -> ndarray:
         g.check_only()
         return out
     d = _ik.gather_def(view._dtype.itemsize, g.r, g.idx_dtypes())
-    err = _err_buffer()
+    err = _errors.error_buffer()
     d.run((_moved(out),), g.scalars(), g.rshape, raw=(view,) + tuple(arrays) + (err,))
-    _after_launch()
+    _errors.after_launch()
     return out
 
 
@@ -409,16 +336,12 @@ def _basic_setitem(view: ndarray, value) -> None:
         if isinstance(value, ndarray) or isinstance(value, (list, tuple, numpy.ndarray)):
             _check_broadcast(numpy.shape(value) if not isinstance(value, ndarray) else value._shape, view._shape)
         return
-    from . import elementwise
-
     if isinstance(value, ndarray):
         src = value
     elif isinstance(value, (bool, int, float, complex, numpy.generic)):
         elementwise.fill(view, value)
         return
     else:
-        from .transfer import from_host
-
         src = from_host(numpy.asarray(value))
         if src.ndim == 0:
             elementwise.fill(view, src.get()[()])
@@ -431,8 +354,6 @@ def _basic_setitem(view: ndarray, value) -> None:
 
 def _unalias(src: ndarray, dst: ndarray) -> ndarray:
     """For elementwise copies into `dst`: see `elementwise.unaliased`."""
-    from . import elementwise
-
     return elementwise.unaliased(src, dst)
 
 
@@ -441,8 +362,6 @@ def _detached(src: ndarray, dst: ndarray) -> ndarray:
     `src` whenever it overlaps `dst` at all. Even the very same elements are not safe here:
     `a[perm] = a` reads a[j] while another thread may already have written it."""
     if src._overlaps(dst):
-        from . import elementwise
-
         return elementwise.copy(src)
     return src
 
@@ -503,7 +422,7 @@ def _advanced_setitem(a: ndarray, index, value) -> None:
     if _prod(g.rshape) == 0:
         g.check_only()
         return
-    err = _err_buffer()
+    err = _errors.error_buffer()
     it = view._dtype.itemsize
     mt = _ik.move_dtype(view._dtype)
     if varr is not None:
@@ -541,7 +460,7 @@ def _advanced_setitem(a: ndarray, index, value) -> None:
         sval = numpy.asarray(scalar).view(mt)[()] if mt.kind != "c" else numpy.complex128(scalar)
         _ik.scatter_def(it, g.r, idx, "plain", True).run(
             (), (sval,) + g.scalars(), g.rshape, raw=(view,) + raw_idx, size=_prod(g.rshape))
-    _after_launch()
+    _errors.after_launch()
 
 
 def _mask_setitem(view: ndarray, mask: ndarray, scalar, varr) -> None:
@@ -549,8 +468,6 @@ def _mask_setitem(view: ndarray, mask: ndarray, scalar, varr) -> None:
     rest = view._shape[k:]
     # A value that does not vary along the mask's selection: a masked copy, no synchronisation.
     if varr is None or varr.ndim <= len(rest) or (varr.ndim == len(rest) + 1 and varr._shape[0] == 1):
-        from .._manipulation.basic import copyto
-
         m = mask.reshape(mask._shape + (1,) * len(rest)) if rest else mask
         if varr is None:
             src = scalar
@@ -565,7 +482,7 @@ def _mask_setitem(view: ndarray, mask: ndarray, scalar, varr) -> None:
                 _, count = _prefix(_flat_mask(mask))
                 raise _shape_mismatch(varr._shape, (count,) + rest)
             src = _unalias(src, view)
-        copyto(view, src, casting="unsafe", where=m)
+        elementwise.copyto_where_unchecked(view, src, m)  # src: a's dtype (_value_for)
         return
     flat = _flat_mask(mask)
     pre, count = _prefix(flat)
@@ -578,8 +495,6 @@ def _mask_setitem(view: ndarray, mask: ndarray, scalar, varr) -> None:
         raise _shape_mismatch(varr._shape, rshape)
     if count == 0 or _prod(rshape) == 0:
         return
-    from . import elementwise
-
     src = varr
     if src._shape != rshape or not src._c:
         tmp = ndarray(rshape, src._dtype)
@@ -635,11 +550,9 @@ def ufunc_at(uf, a, indices, b=None) -> None:
             uf(view, b, out=view, casting="unsafe")
         return
     if a._dtype.kind == "c" and uf.__name__ in ("add", "subtract") and not unary:
-        from .._math import complex as _complex
-
         bc = b if b._dtype.kind == "c" else b.astype(a._dtype)
-        ufunc_at(uf, _complex.real(a), indices, _complex.real(bc))
-        ufunc_at(uf, _complex.imag(a), indices, _complex.imag(bc))
+        ufunc_at(uf, a.real, indices, bc.real)
+        ufunc_at(uf, a.imag, indices, bc.imag)
         return
     # 16-byte elements (complex128) have no compare-and-swap: one thread applies every update in
     # order, NumPy's own order (correct for repeated indices; slow for very many updates).
@@ -663,8 +576,6 @@ def ufunc_at(uf, a, indices, b=None) -> None:
     if _prod(g.rshape) == 0:
         g.check_only()
         return
-    from . import dtypes as _dtypes
-
     native = None
     nat = _NATIVE_NAMES.get(uf.__name__)
     ct = _dtypes.ctype(a._dtype)
@@ -673,13 +584,8 @@ def ufunc_at(uf, a, indices, b=None) -> None:
         native = (nat, ct)
     d = _ik.at_def(a._dtype, None if unary else b._dtype, loop.in_dtypes, loop.out_dtypes[0], uf._op_for(loop),
                    native, g.r, g.idx_dtypes(), unary, uf._preamble)
-    err = _err_buffer()
+    err = _errors.error_buffer()
     d.run((), g.scalars(extra=extra), g.rshape, raw=(view,) + raw_b + tuple(arrays) + (err,), size=_prod(g.rshape),
           serial=serial)
-    _after_launch()
+    _errors.after_launch()
 
-
-# Out-of-bounds indices found by device kernels surface at the next synchronisation.
-from ..cuda import _sync_hooks  # noqa: E402
-
-_sync_hooks.register(check_index_errors)

@@ -16,6 +16,8 @@ import numpy
 
 from ..cuda import compiler as _compiler
 from ..cuda import launch as _launch
+from . import device_errors as _errors
+from . import scan as _scan
 from .ndarray import ndarray
 
 __all__ = ["compact", "coords", "supports", "TILE", "MAX_COORD_DIMS"]
@@ -78,17 +80,15 @@ def _offset_dtype(n: int) -> numpy.dtype:
 
 def _count(mask: ndarray, counts_kernel, off_dt):
     """(tiles, alignment flag, inclusive tile counts, total): the one host synchronisation."""
-    from .indexing import check_index_errors, inclusive_sum_1d
-
     n = mask._size
     tiles = (n + TILE - 1) // TILE
     aligned = numpy.int32(mask.data.ptr % 4 == 0)
     counts = ndarray((tiles,), off_dt)
     _launch.launch(counts_kernel, tiles, _THREADS, (mask.data.ptr, numpy.int64(n), aligned, counts.data.ptr))
-    incl = inclusive_sum_1d(counts, off_dt)
+    incl = _scan.inclusive_sum_1d(counts, off_dt)
     host = numpy.zeros(1, off_dt)
     incl.data.__add__((tiles - 1) * off_dt.itemsize).copy_to_host(host.ctypes.data, off_dt.itemsize)
-    check_index_errors()  # a synchronisation point that happens anyway
+    _errors.check_index_errors()  # a synchronisation point that happens anyway
     return tiles, aligned, incl, int(host[0])
 
 

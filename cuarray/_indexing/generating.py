@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy
 
+from .._core import device_errors as _errors
 from .._core import shapes as _shapes
 from .._core.elementwise import Definition, KernelParam
 from .._core.ndarray import ndarray
@@ -97,8 +98,6 @@ def _unravel_def(ndim, in_dt, order):
 def unravel_index(indices, shape, order="C"):
     """See `numpy.unravel_index`. An index outside the array raises IndexError at the next
     synchronisation point (see docs/differences.md), as a device index error."""
-    from .._core import indexing as _indexing
-
     if order not in ("C", "F"):
         raise ValueError("only 'C' or 'F' order is permitted")
     shape = (shape,) if isinstance(shape, int) else tuple(int(s) for s in shape)
@@ -116,10 +115,10 @@ def unravel_index(indices, shape, order="C"):
     idx = indices if indices._c else indices.copy()
     outs = tuple(ndarray(idx._shape, _I64) for _ in shape)
     if idx._size:
-        err = _indexing._err_buffer()
+        err = _errors.error_buffer()
         scal = tuple(numpy.int64(s) for s in shape)
         _unravel_def(len(shape), idx._dtype, order).run((idx,), scal, idx._shape, raw=(err,) + outs)
-        _indexing._after_launch()
+        _errors.after_launch()
     return outs
 
 
@@ -154,7 +153,6 @@ def _ravel_def(ndim, dts, modes, order):
 def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     """See `numpy.ravel_multi_index`. With mode='raise', device coordinates out of range raise at
     the next synchronisation point (docs/differences.md)."""
-    from .._core import indexing as _indexing
 
     dims = tuple(int(x) for x in dims)
     modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
@@ -180,10 +178,10 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     shape = _shapes.broadcast_shapes(*[a._shape for a in arrs])
     out = ndarray(shape, _I64)
     if out._size:
-        err = _indexing._err_buffer()
+        err = _errors.error_buffer()
         d = _ravel_def(len(dims), [a._dtype for a in arrs], modes, order)
         d.run(tuple(arrs) + (out,), tuple(numpy.int64(x) for x in dims), shape, raw=(err,))
-        _indexing._after_launch()
+        _errors.after_launch()
     return out
 
 

@@ -46,7 +46,7 @@ def both(fn):
         with pytest.raises(type(exc)):
             r = fn(cp)
             cuarray.cuda.Stream.null.synchronize()
-            indexing.check_index_errors()
+            cuarray.check_index_errors()
             if isinstance(r, cuarray.ndarray):
                 r.get()
         assert float(cuarray.ones(2).sum().get() if hasattr(cuarray, "sum") else 2) == 2
@@ -177,14 +177,14 @@ def test_out_of_bounds_device_index_raises_and_recovers():
     r = dev[bad]  # asynchronous: the error surfaces at the next synchronisation point
     with pytest.raises(IndexError, match="index 10 is out of bounds for axis 0 with size 5"):
         r.get()
-        indexing.check_index_errors()
-    indexing.check_index_errors()  # reset
+        cuarray.check_index_errors()
+    cuarray.check_index_errors()  # reset
     testing.assert_array_equal(dev[cuarray.asarray(numpy.array([4, -5]))].get(), [4.0, 0.0])
     # negative out of range, scatter
     with pytest.raises(IndexError, match="index -6 is out of bounds"):
         dev[cuarray.asarray(numpy.array([-6]))] = 1.0
         cuarray.cuda.Stream.null.synchronize()
-        indexing.check_index_errors()
+        cuarray.check_index_errors()
     testing.assert_array_equal(dev.get(), numpy.arange(5.0))  # nothing written out of bounds
     # host index arrays fail at once, like NumPy
     with pytest.raises(IndexError, match="index 7 is out of bounds for axis 0 with size 5"):
@@ -192,14 +192,14 @@ def test_out_of_bounds_device_index_raises_and_recovers():
 
 
 def test_sync_index_checks_mode():
-    prev = cuarray._core.indexing.set_sync_index_checks(True)
+    prev = cuarray.set_sync_index_checks(True)
     try:
         dev = cuarray.arange(5) if hasattr(cuarray, "arange") else cuarray.asarray(numpy.arange(5))
         with pytest.raises(IndexError, match="out of bounds"):
             dev[cuarray.asarray(numpy.array([9]))]
         assert dev[cuarray.asarray(numpy.array([3]))].get()[0] == 3
     finally:
-        cuarray._core.indexing.set_sync_index_checks(prev)
+        cuarray.set_sync_index_checks(prev)
 
 
 AT_DTYPES = [numpy.int8, numpy.int32, numpy.uint32, numpy.int64, numpy.uint64, numpy.float16, numpy.float32,

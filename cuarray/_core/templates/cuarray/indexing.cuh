@@ -62,28 +62,4 @@ __device__ void atomic_apply(T* p, F f) {
   }
 }
 
-// Block-wide inclusive sum of one value per thread (blockDim.x a multiple of 32, <= 1024).
-template <typename T>
-__device__ T block_inclusive_sum(T v, T* warp_totals) {
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  for (int o = 1; o < 32; o <<= 1) {
-    T u = __shfl_up_sync(0xffffffffu, v, o);
-    if (lane >= o) v += u;
-  }
-  if (lane == 31) warp_totals[warp] = v;
-  __syncthreads();
-  if (warp == 0) {
-    const int nw = blockDim.x >> 5;
-    T t = lane < nw ? warp_totals[lane] : T(0);
-    for (int o = 1; o < 32; o <<= 1) {
-      T u = __shfl_up_sync(0xffffffffu, t, o);
-      if (lane >= o) t += u;
-    }
-    if (lane < nw) warp_totals[lane] = t;
-  }
-  __syncthreads();
-  if (warp > 0) v += warp_totals[warp - 1];
-  return v;
-}
-
 }  // namespace cuarray

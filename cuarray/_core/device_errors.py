@@ -1,0 +1,82 @@
+"""The device-side error channel: errors that kernels find (an out-of-bounds index in a gather,
+scatter, `ufunc.at` or `unravel_index`) reach the host here.
+
+A kernel that meets a bad index skips the access and records the first offender (value, axis,
+size) in a small per-device buffer (`error_buffer()`, passed to the kernel as a raw argument;
+`cuarray/indexing.cuh` writes it). Reading it back needs a device-to-host copy, so it is read at
+the next synchronisation point that happens anyway (`get`, `item`, `bool`,
+`Stream.synchronize`, ...: a sync hook) and raised there as IndexError, or at once after each
+such launch with `set_sync_index_checks(True)` / ``CUARRAY_SYNC_INDEX_CHECKS=1``. See
+docs/differences.md.
+
+Thread safety: the buffer is per device and shared by the threads that use it; the first reader
+after an error raises it.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy
+
+from ..cuda import _sync_hooks
+from ..cuda import device as _device
+from .ndarray import ndarray
+
+__all__ = ["set_sync_index_checks", "check_index_errors", "error_buffer", "after_launch"]
+
+_U64 = numpy.dtype(numpy.uint64)
+_sync_checks = os.environ.get("CUARRAY_SYNC_INDEX_CHECKS", "") not in ("", "0")
+_buffers: dict = {}   # device id -> uint64[4] device array {flag, value, axis, size}
+_pending: set = set()  # devices with kernels launched since their buffer was last read
+
+
+def set_sync_index_checks(enabled: bool) -> bool:
+    """Check index bounds right after each gather/scatter (synchronising) when `enabled`.
+    Returns the previous setting. Default: off, or on with ``CUARRAY_SYNC_INDEX_CHECKS=1``."""
+    global _sync_checks
+    prev = _sync_checks
+    _sync_checks = bool(enabled)
+    return prev
+
+
+def error_buffer() -> ndarray:
+    """The current device's error buffer, for a kernel about to be launched (marks it pending)."""
+    dev = _device.get_device_id()
+    buf = _buffers.get(dev)
+    if buf is None:
+        buf = ndarray((4,), _U64)
+        buf.data.memset_async(0, 32)
+        _buffers[dev] = buf
+    _pending.add(dev)
+    return buf
+
+
+def after_launch() -> None:
+    """Call after launching a kernel that was given `error_buffer()`."""
+    if _sync_checks:
+        check_index_errors()
+
+
+def check_index_errors() -> None:
+    """Raise IndexError if a gather/scatter kernel met an out-of-bounds index since the last check.
+
+    Costs nothing when no such kernel ran since; otherwise one 32-byte copy to the host on the
+    current stream (which waits for that stream's work). Resets the error."""
+    if not _pending:
+        return
+    for dev in list(_pending):
+        # Discard first: the copy below synchronises, which runs this check again (sync hook).
+        _pending.discard(dev)
+        buf = _buffers[dev]
+        host = numpy.zeros(4, numpy.uint64)
+        with _device.Device(dev):
+            buf.data.copy_to_host(host.ctypes.data, 32)
+            if host[0]:
+                buf.data.memset(0, 32)
+                value, axis, size = (int(numpy.int64(v)) for v in host[1:].view(numpy.int64))
+                raise IndexError("index {} is out of bounds for axis {} with size {}".format(value, axis, size))
+
+
+# Out-of-bounds indices found by device kernels surface at the next synchronisation.
+_sync_hooks.register(check_index_errors)
