@@ -35,7 +35,7 @@ from . import dtypes as _dtypes
 from . import shapes as _shapes
 from .ndarray import ndarray
 
-__all__ = ["KernelParam", "Definition", "copy", "astype", "fill", "copyto_unchecked"]
+__all__ = ["KernelParam", "Definition", "copy", "astype", "fill", "copyto_unchecked", "copyto_where_unchecked"]
 
 _TEMPLATES = pathlib.Path(__file__).parent / "templates"
 _skeletons: dict[str, string.Template] = {}
@@ -44,6 +44,7 @@ _skeletons: dict[str, string.Template] = {}
 # pass (launch.grid_one_pass), so the stride is about n and i + stride < 2n must stay below 2^31.
 _INT32_MAX = 2**30 - 1
 _BLOCK = 256
+_BOOL = numpy.dtype(bool)
 # Elements per thread of the flat and strided ("nd") kernels (the "vec" kernel moves 16 bytes a
 # thread instead): the loads of a thread's elements are in flight together. Measured on an H200
 # (bench ew-strided, x[::2]*2 of 1 GiB float32; torch 425 us): 1 item 443 us, 2 423 us, 4 371 us;
@@ -428,6 +429,34 @@ def copyto_unchecked(dst: ndarray, src: ndarray) -> None:
         dst.data.copy_from_device_async(src.data, dst.nbytes)
         return
     _copy_def(src._dtype, dst._dtype).run((src, dst), (), dst._shape)
+
+
+_masked_defs: dict = {}
+
+
+def _masked_def(src_dt, dst_dt, scalar: bool) -> Definition:
+    key = (src_dt.char, dst_dt.char, scalar)
+    d = _masked_defs.get(key)
+    if d is None:
+        params = (KernelParam("in0", "scalar" if scalar else "in", src_dt),
+                  KernelParam("_w", "in", _BOOL),
+                  KernelParam("out0", "out", dst_dt, src_dt, by_ref=True))
+        op = "if (_w) out0 = cuarray::cast<{}>(in0)".format(_dtypes.ctype(dst_dt))
+        name = "cuarray_copyto_where_{}{}_{}".format("s" if scalar else "", src_dt.name, dst_dt.name)
+        d = _masked_defs[key] = Definition(name, params, op)
+    return d
+
+
+def copyto_where_unchecked(dst: ndarray, src, mask: ndarray) -> None:
+    """dst[mask] = src elementwise (`src` and the bool `mask` broadcast to dst; `src` an array or a
+    NumPy scalar of dst's dtype), unsafe cast; no overlap or casting checks. One kernel."""
+    if dst._size == 0:
+        return
+    dt = dst._dtype
+    if isinstance(src, ndarray):
+        _masked_def(src._dtype, dt, False).run((src, mask, dst), (), dst._shape)
+    else:
+        _masked_def(dt, dt, True).run((mask, dst), (numpy.float32(src) if dt.char == "e" else src,), dst._shape)
 
 
 def _new_like(a: ndarray, dtype, order: str) -> ndarray:

@@ -12,7 +12,6 @@ import numpy
 from .._core import dtypes as _dtypes
 from .._core import elementwise as _elementwise
 from .._core import shapes as _shapes
-from .._core.elementwise import Definition, KernelParam
 from .._core.ndarray import ndarray
 
 __all__ = ["copyto"]
@@ -48,22 +47,6 @@ def _scalar_value(value, dt, casting):
     if not numpy.can_cast(src_dt, dt, casting):
         raise _cast_error("scalar", src_dt, dt, casting)
     return numpy.asarray(value).astype(dt)[()]
-
-
-_masked_defs: dict = {}
-
-
-def _masked_def(src_dt, dst_dt, scalar: bool) -> Definition:
-    key = (src_dt.char, dst_dt.char, scalar)
-    d = _masked_defs.get(key)
-    if d is None:
-        params = (KernelParam("in0", "scalar" if scalar else "in", src_dt),
-                  KernelParam("_w", "in", _BOOL),
-                  KernelParam("out0", "out", dst_dt, src_dt, by_ref=True))
-        op = "if (_w) out0 = cuarray::cast<{}>(in0)".format(_dtypes.ctype(dst_dt))
-        name = "cuarray_copyto_where_{}{}_{}".format("s" if scalar else "", src_dt.name, dst_dt.name)
-        d = _masked_defs[key] = Definition(name, params, op)
-    return d
 
 
 def copyto(dst, src, casting="same_kind", where=True) -> None:
@@ -108,15 +91,14 @@ def copyto(dst, src, casting="same_kind", where=True) -> None:
         if mask is None:
             _elementwise.fill(dst, scalar)
         else:
-            v = numpy.float32(scalar) if dt.char == "e" else scalar
-            _masked_def(dt, dt, True).run((mask, dst), (v,), dst._shape)
+            _elementwise.copyto_where_unchecked(dst, scalar, mask)
         return
     # A source that partly overlaps the destination is copied first (NumPy does the same).
     src = _elementwise.unaliased(src, dst)
     if mask is None:
         _elementwise.copyto_unchecked(dst, src)
     else:
-        _masked_def(src._dtype, dt, False).run((src, mask, dst), (), dst._shape)
+        _elementwise.copyto_where_unchecked(dst, src, mask)
 
 
 def _upload(host):
