@@ -7,6 +7,8 @@ modules of our own; CUDA libraries load on first use.
 
 __version__ = "0.1.0"
 
+import sys as _sys
+
 from numpy import (  # dtypes and scalar types are NumPy's own
     bool_ as bool_, int8 as int8, int16 as int16, int32 as int32, int64 as int64,
     uint8 as uint8, uint16 as uint16, uint32 as uint32, uint64 as uint64,
@@ -27,7 +29,7 @@ from .cuda.raw import RawKernel as RawKernel
 from .cuda.raw import RawModule as RawModule
 from ._info import show_config as show_config
 
-# -- Array creation: ones and zeros ------------------------------------------------------------
+# -- Array creation: ones and zeros ---------------------------------------------------------------
 from ._creation.basic import empty as empty
 from ._creation.basic import empty_like as empty_like
 from ._creation.basic import zeros as zeros
@@ -37,7 +39,7 @@ from ._creation.basic import ones_like as ones_like
 from ._creation.basic import full as full
 from ._creation.basic import full_like as full_like
 
-# -- Array creation: from existing data ---------------------------------------------------------
+# -- Array creation: from existing data -----------------------------------------------------------
 from ._creation.from_data import array as array
 from ._creation.from_data import asarray as asarray
 from ._creation.from_data import asanyarray as asanyarray
@@ -45,15 +47,16 @@ from ._creation.from_data import ascontiguousarray as ascontiguousarray
 from ._creation.from_data import asfortranarray as asfortranarray
 from ._creation.from_data import copy as copy
 from ._creation.from_data import asnumpy as asnumpy
+from ._core.interop import from_dlpack as from_dlpack
 
-# -- Array creation: numerical ranges -----------------------------------------------------------
+# -- Array creation: numerical ranges -------------------------------------------------------------
 from ._creation.ranges import arange as arange
 from ._creation.ranges import linspace as linspace
 from ._creation.ranges import logspace as logspace
 from ._creation.ranges import geomspace as geomspace
 from ._creation.ranges import meshgrid as meshgrid
 
-# -- Array creation: building matrices ----------------------------------------------------------
+# -- Array creation: building matrices ------------------------------------------------------------
 from ._creation.matrices import eye as eye
 from ._creation.matrices import identity as identity
 from ._creation.matrices import diag as diag
@@ -63,14 +66,14 @@ from ._creation.matrices import tril as tril
 from ._creation.matrices import triu as triu
 from ._creation.matrices import vander as vander
 
-# -- Array manipulation: basic operations -------------------------------------------------------
+# -- Array manipulation: basic operations ---------------------------------------------------------
 from ._manipulation.basic import copyto as copyto
 
-# -- Array manipulation: changing array shape ---------------------------------------------------
+# -- Array manipulation: changing array shape -----------------------------------------------------
 from ._manipulation.shape import reshape as reshape
 from ._manipulation.shape import ravel as ravel
 
-# -- Array manipulation: transpose-like operations ----------------------------------------------
+# -- Array manipulation: transpose-like operations ------------------------------------------------
 from ._manipulation.transpose import transpose as transpose
 from ._manipulation.transpose import permute_dims as permute_dims
 from ._manipulation.transpose import swapaxes as swapaxes
@@ -78,7 +81,7 @@ from ._manipulation.transpose import moveaxis as moveaxis
 from ._manipulation.transpose import rollaxis as rollaxis
 from ._manipulation.transpose import matrix_transpose as matrix_transpose
 
-# -- Array manipulation: changing number of dimensions ------------------------------------------
+# -- Array manipulation: changing number of dimensions --------------------------------------------
 from ._manipulation.dims import squeeze as squeeze
 from ._manipulation.dims import expand_dims as expand_dims
 from ._manipulation.dims import broadcast_to as broadcast_to
@@ -88,7 +91,7 @@ from ._manipulation.dims import atleast_1d as atleast_1d
 from ._manipulation.dims import atleast_2d as atleast_2d
 from ._manipulation.dims import atleast_3d as atleast_3d
 
-# -- Array manipulation: joining arrays ---------------------------------------------------------
+# -- Array manipulation: joining arrays -----------------------------------------------------------
 from ._manipulation.joining import concatenate as concatenate
 from ._manipulation.joining import concat as concat
 from ._manipulation.joining import stack as stack
@@ -98,35 +101,52 @@ from ._manipulation.joining import dstack as dstack
 from ._manipulation.joining import column_stack as column_stack
 from ._manipulation.joining import row_stack as row_stack
 
-# -- Array manipulation: splitting arrays -------------------------------------------------------
+# -- Array manipulation: splitting arrays ---------------------------------------------------------
 from ._manipulation.splitting import split as split
 from ._manipulation.splitting import array_split as array_split
 from ._manipulation.splitting import hsplit as hsplit
 from ._manipulation.splitting import vsplit as vsplit
 from ._manipulation.splitting import dsplit as dsplit
 
-# -- Array manipulation: tiling arrays ----------------------------------------------------------
+# -- Array manipulation: tiling arrays ------------------------------------------------------------
 from ._manipulation.tiling import tile as tile
 from ._manipulation.tiling import repeat as repeat
 
-# -- Array manipulation: adding and removing elements -------------------------------------------
+# -- Array manipulation: adding and removing elements ---------------------------------------------
 from ._manipulation.adding_removing import resize as resize
 from ._manipulation.adding_removing import append as append
 from ._manipulation.adding_removing import insert as insert
 from ._manipulation.adding_removing import delete as delete
 from ._manipulation.adding_removing import trim_zeros as trim_zeros
 
-# -- Array manipulation: rearranging elements ---------------------------------------------------
+# -- Array manipulation: rearranging elements -----------------------------------------------------
 from ._manipulation.rearranging import flip as flip
 from ._manipulation.rearranging import fliplr as fliplr
 from ._manipulation.rearranging import flipud as flipud
 from ._manipulation.rearranging import roll as roll
 from ._manipulation.rearranging import rot90 as rot90
 
-# -- Padding arrays -----------------------------------------------------------------------------
+# -- Padding arrays -------------------------------------------------------------------------------
 from ._manipulation.padding import pad as pad
 
-# -- Indexing routines: generating index arrays -------------------------------------------------
+# -- Bit-wise operations --------------------------------------------------------------------------
+from ._bitwise.ops import bitwise_and as bitwise_and
+from ._bitwise.ops import bitwise_or as bitwise_or
+from ._bitwise.ops import bitwise_xor as bitwise_xor
+from ._bitwise.ops import invert as invert
+from ._bitwise.ops import bitwise_not as bitwise_not
+from ._bitwise.ops import bitwise_invert as bitwise_invert
+from ._bitwise.ops import left_shift as left_shift
+from ._bitwise.ops import right_shift as right_shift
+from ._bitwise.ops import bitwise_left_shift as bitwise_left_shift
+from ._bitwise.ops import bitwise_right_shift as bitwise_right_shift
+from ._bitwise.ops import bitwise_count as bitwise_count
+
+# -- Discrete Fourier transform (numpy.fft); a scipy.fft backend ----------------------------------
+from . import fft as fft
+from .fft import _scipy_backend as fft_backend
+
+# -- Indexing routines: generating index arrays ---------------------------------------------------
 from ._indexing.generating import indices as indices
 from ._indexing.generating import ix_ as ix_
 from ._indexing.generating import unravel_index as unravel_index
@@ -139,7 +159,7 @@ from ._indexing.generating import triu_indices as triu_indices
 from ._indexing.generating import triu_indices_from as triu_indices_from
 from ._indexing.generating import mask_indices as mask_indices
 
-# -- Indexing routines: indexing-like operations, inserting data into arrays --------------------
+# -- Indexing routines: indexing-like operations, inserting data into arrays ----------------------
 from ._indexing.inserting import take as take
 from ._indexing.inserting import take_along_axis as take_along_axis
 from ._indexing.inserting import choose as choose
@@ -153,69 +173,53 @@ from ._indexing.inserting import put_along_axis as put_along_axis
 from ._indexing.inserting import putmask as putmask
 from ._indexing.inserting import fill_diagonal as fill_diagonal
 from ._indexing.inserting import piecewise as piecewise
-from ._core.indexing import set_sync_index_checks as set_sync_index_checks
-from ._core.indexing import check_index_errors as check_index_errors
 
-# -- Sorting, searching, and counting: searching (nonzero) --------------------------------------
-from ._sorting.searching_nonzero import nonzero as nonzero
-from ._sorting.searching_nonzero import flatnonzero as flatnonzero
-from ._sorting.searching_nonzero import argwhere as argwhere
+# -- Indexing routines: out-of-bounds device indices (cuarray; see docs/differences.md) -----------
+from ._core.device_errors import set_sync_index_checks as set_sync_index_checks
+from ._core.device_errors import check_index_errors as check_index_errors
 
-# -- Sorting, searching, and counting: sorting ---------------------------------------------------
-from ._sorting.sorting import sort as sort
-from ._sorting.sorting import argsort as argsort
-from ._sorting.sorting import lexsort as lexsort
-from ._sorting.sorting import sort_complex as sort_complex
-from ._sorting.sorting import partition as partition
-from ._sorting.sorting import argpartition as argpartition
+# -- Linear algebra: matrix and vector products; numpy.linalg -------------------------------------
+from .linalg._matmul import matmul as matmul
+from .linalg._products import dot as dot
+from .linalg._products import vdot as vdot
+from .linalg._products import inner as inner
+from .linalg._products import outer as outer
+from .linalg._products import tensordot as tensordot
+from .linalg._products import kron as kron
+from .linalg._products import cross as cross
+from .linalg._products import vecdot as vecdot
+from .linalg._products import matvec as matvec
+from .linalg._products import vecmat as vecmat
+from .linalg._einsum import einsum as einsum
+from .linalg._einsum import einsum_path as einsum_path
+from . import linalg as linalg
 
-# -- Interoperability (DLPack, CUDA array interface) --------------------------------------------
-from ._core.interop import from_dlpack as from_dlpack
-from ._core.interop import get_array_module as get_array_module
+# -- Logic functions: truth value testing ---------------------------------------------------------
+from ._logic.truth import all as all  # noqa: A001
+from ._logic.truth import any as any  # noqa: A001
 
-# -- Mathematical functions: arithmetic operations ------------------------------------------------
-from ._math.arithmetic import add as add
-from ._math.arithmetic import subtract as subtract
-from ._math.arithmetic import multiply as multiply
-from ._math.arithmetic import divide as divide
-from ._math.arithmetic import true_divide as true_divide
-from ._math.arithmetic import floor_divide as floor_divide
-from ._math.arithmetic import negative as negative
-from ._math.arithmetic import positive as positive
-from ._math.arithmetic import power as power
-from ._math.arithmetic import pow as pow  # noqa: A001
-from ._math.arithmetic import float_power as float_power
-from ._math.arithmetic import remainder as remainder
-from ._math.arithmetic import mod as mod
-from ._math.arithmetic import fmod as fmod
-from ._math.arithmetic import divmod as divmod  # noqa: A001
-from ._math.arithmetic import reciprocal as reciprocal
+# -- Logic functions: array contents --------------------------------------------------------------
+from ._logic.content import isfinite as isfinite
+from ._logic.content import isinf as isinf
+from ._logic.content import isnan as isnan
 
-# -- Mathematical functions: sums, products, differences ----------------------------------------
-from ._math.sums import sum as sum  # noqa: A001
-from ._math.sums import prod as prod
-from ._math.sums import nansum as nansum
-from ._math.sums import nanprod as nanprod
-from ._math.sums import trace as trace
-from ._math.sums_scan import cumsum as cumsum
-from ._math.sums_scan import cumprod as cumprod
-from ._math.sums_scan import nancumsum as nancumsum
-from ._math.sums_scan import nancumprod as nancumprod
-from ._math.sums_scan import cumulative_sum as cumulative_sum
-from ._math.sums_scan import cumulative_prod as cumulative_prod
-from ._math.sums_scan import diff as diff
-from ._math.sums_scan import ediff1d as ediff1d
+# -- Logic functions: logical operations ----------------------------------------------------------
+from ._logic.ops import logical_and as logical_and
+from ._logic.ops import logical_or as logical_or
+from ._logic.ops import logical_not as logical_not
+from ._logic.ops import logical_xor as logical_xor
 
-# -- Mathematical functions: exponents and logarithms ---------------------------------------------
-from ._math.explog import exp as exp
-from ._math.explog import expm1 as expm1
-from ._math.explog import exp2 as exp2
-from ._math.explog import log as log
-from ._math.explog import log10 as log10
-from ._math.explog import log2 as log2
-from ._math.explog import log1p as log1p
-from ._math.explog import logaddexp as logaddexp
-from ._math.explog import logaddexp2 as logaddexp2
+# -- Logic functions: comparison ------------------------------------------------------------------
+from ._logic.comparison import greater as greater
+from ._logic.comparison import greater_equal as greater_equal
+from ._logic.comparison import less as less
+from ._logic.comparison import less_equal as less_equal
+from ._logic.comparison import equal as equal
+from ._logic.comparison import not_equal as not_equal
+from ._logic.comparison_reduce import isclose as isclose
+from ._logic.comparison_reduce import allclose as allclose
+from ._logic.comparison_reduce import array_equal as array_equal
+from ._logic.comparison_reduce import array_equiv as array_equiv
 
 # -- Mathematical functions: trigonometric functions ----------------------------------------------
 from ._math.trigonometric import sin as sin
@@ -255,6 +259,32 @@ from ._math.rounding import floor as floor
 from ._math.rounding import ceil as ceil
 from ._math.rounding import trunc as trunc
 
+# -- Mathematical functions: sums, products, differences ------------------------------------------
+from ._math.sums import sum as sum  # noqa: A001
+from ._math.sums import prod as prod
+from ._math.sums import nansum as nansum
+from ._math.sums import nanprod as nanprod
+from ._math.sums import trace as trace
+from ._math.sums_scan import cumsum as cumsum
+from ._math.sums_scan import cumprod as cumprod
+from ._math.sums_scan import nancumsum as nancumsum
+from ._math.sums_scan import nancumprod as nancumprod
+from ._math.sums_scan import cumulative_sum as cumulative_sum
+from ._math.sums_scan import cumulative_prod as cumulative_prod
+from ._math.sums_scan import diff as diff
+from ._math.sums_scan import ediff1d as ediff1d
+
+# -- Mathematical functions: exponents and logarithms ---------------------------------------------
+from ._math.explog import exp as exp
+from ._math.explog import expm1 as expm1
+from ._math.explog import exp2 as exp2
+from ._math.explog import log as log
+from ._math.explog import log10 as log10
+from ._math.explog import log2 as log2
+from ._math.explog import log1p as log1p
+from ._math.explog import logaddexp as logaddexp
+from ._math.explog import logaddexp2 as logaddexp2
+
 # -- Mathematical functions: floating point routines ----------------------------------------------
 from ._math.floating import signbit as signbit
 from ._math.floating import copysign as copysign
@@ -267,6 +297,24 @@ from ._math.floating import modf as modf
 # -- Mathematical functions: rational routines ----------------------------------------------------
 from ._math.rational import lcm as lcm
 from ._math.rational import gcd as gcd
+
+# -- Mathematical functions: arithmetic operations ------------------------------------------------
+from ._math.arithmetic import add as add
+from ._math.arithmetic import subtract as subtract
+from ._math.arithmetic import multiply as multiply
+from ._math.arithmetic import divide as divide
+from ._math.arithmetic import true_divide as true_divide
+from ._math.arithmetic import floor_divide as floor_divide
+from ._math.arithmetic import negative as negative
+from ._math.arithmetic import positive as positive
+from ._math.arithmetic import power as power
+from ._math.arithmetic import pow as pow  # noqa: A001
+from ._math.arithmetic import float_power as float_power
+from ._math.arithmetic import remainder as remainder
+from ._math.arithmetic import mod as mod
+from ._math.arithmetic import fmod as fmod
+from ._math.arithmetic import divmod as divmod  # noqa: A001
+from ._math.arithmetic import reciprocal as reciprocal
 
 # -- Mathematical functions: handling complex numbers ---------------------------------------------
 from ._math.complex import angle as angle
@@ -295,113 +343,8 @@ from ._math.misc import nan_to_num as nan_to_num
 from ._math.misc import i0 as i0
 from ._math.misc import sinc as sinc
 
-# -- Logic functions: comparison ------------------------------------------------------------------
-from ._logic.comparison import greater as greater
-from ._logic.comparison import greater_equal as greater_equal
-from ._logic.comparison import less as less
-from ._logic.comparison import less_equal as less_equal
-from ._logic.comparison import equal as equal
-from ._logic.comparison import not_equal as not_equal
-
-# -- Logic functions: logical operations ----------------------------------------------------------
-from ._logic.ops import logical_and as logical_and
-from ._logic.ops import logical_or as logical_or
-from ._logic.ops import logical_not as logical_not
-from ._logic.ops import logical_xor as logical_xor
-
-# -- Logic functions: array contents --------------------------------------------------------------
-from ._logic.content import isfinite as isfinite
-from ._logic.content import isinf as isinf
-from ._logic.content import isnan as isnan
-
-# -- Bit-wise operations: elementwise bit operations ----------------------------------------------
-from ._bitwise.ops import bitwise_and as bitwise_and
-from ._bitwise.ops import bitwise_or as bitwise_or
-from ._bitwise.ops import bitwise_xor as bitwise_xor
-from ._bitwise.ops import invert as invert
-from ._bitwise.ops import bitwise_not as bitwise_not
-from ._bitwise.ops import bitwise_invert as bitwise_invert
-from ._bitwise.ops import left_shift as left_shift
-from ._bitwise.ops import right_shift as right_shift
-from ._bitwise.ops import bitwise_left_shift as bitwise_left_shift
-from ._bitwise.ops import bitwise_right_shift as bitwise_right_shift
-from ._bitwise.ops import bitwise_count as bitwise_count
-
-# -- Sorting, searching, and counting: searching --------------------------------------------------
-from ._sorting.searching import where as where
-
-# -- Logic functions: truth value testing --------------------------------------------------------
-from ._logic.truth import all as all  # noqa: A001
-from ._logic.truth import any as any  # noqa: A001
-
-# -- Logic functions: comparison of whole arrays ------------------------------------------------
-from ._logic.comparison_reduce import isclose as isclose
-from ._logic.comparison_reduce import allclose as allclose
-from ._logic.comparison_reduce import array_equal as array_equal
-from ._logic.comparison_reduce import array_equiv as array_equiv
-
-# -- Sorting, searching, and counting: searching and counting (reductions) ----------------------
-from ._sorting.searching_reduce import argmax as argmax
-from ._sorting.searching_reduce import argmin as argmin
-from ._sorting.searching_reduce import nanargmax as nanargmax
-from ._sorting.searching_reduce import nanargmin as nanargmin
-from ._sorting.counting import count_nonzero as count_nonzero
-from ._sorting.searchsorted import searchsorted as searchsorted
-
-# -- Statistics: order statistics ---------------------------------------------------------------
-from ._statistics.order import max as max  # noqa: A001
-from ._statistics.order import min as min  # noqa: A001
-from ._statistics.order import amax as amax
-from ._statistics.order import amin as amin
-from ._statistics.order import ptp as ptp
-from ._statistics.order import nanmax as nanmax
-from ._statistics.order import nanmin as nanmin
-from ._statistics.median import median as median
-from ._statistics.median import nanmedian as nanmedian
-from ._statistics.quantiles import percentile as percentile
-from ._statistics.quantiles import nanpercentile as nanpercentile
-from ._statistics.quantiles import quantile as quantile
-from ._statistics.quantiles import nanquantile as nanquantile
-
-# -- Statistics: averages and variances ---------------------------------------------------------
-from ._statistics.averages import mean as mean
-from ._statistics.averages import average as average
-from ._statistics.averages import var as var
-from ._statistics.averages import std as std
-from ._statistics.averages import nanmean as nanmean
-from ._statistics.averages import nanvar as nanvar
-from ._statistics.averages import nanstd as nanstd
-
-# -- Linear algebra: matrix and vector products ---------------------------------------------------
-from .linalg._matmul import matmul as matmul
-from .linalg._products import dot as dot
-from .linalg._products import vdot as vdot
-from .linalg._products import inner as inner
-from .linalg._products import outer as outer
-from .linalg._products import tensordot as tensordot
-from .linalg._products import kron as kron
-from .linalg._products import cross as cross
-from .linalg._products import vecdot as vecdot
-from .linalg._products import matvec as matvec
-from .linalg._products import vecmat as vecmat
-from .linalg._einsum import einsum as einsum
-from .linalg._einsum import einsum_path as einsum_path
-from . import linalg as linalg
-
-# -- Statistics: histograms -----------------------------------------------------------------------
-from ._statistics.histograms import histogram as histogram
-from ._statistics.histogramdd import histogram2d as histogram2d
-from ._statistics.histogramdd import histogramdd as histogramdd
-from ._statistics.histograms import bincount as bincount
-from ._statistics.histograms import histogram_bin_edges as histogram_bin_edges
-from ._sorting.searchsorted import digitize as digitize
-
-# -- Random sampling (numpy.random) --------------------------------------------------------------
+# -- Random sampling (numpy.random) ---------------------------------------------------------------
 from . import random as random
-
-# -- Discrete Fourier transform (numpy.fft); a scipy.fft backend --------------------------------
-from . import fft as fft
-from .fft import _scipy_backend as fft_backend
 
 # -- Set routines ---------------------------------------------------------------------------------
 from ._sets.unique import unique as unique
@@ -416,11 +359,70 @@ from ._sets.setops import union1d as union1d
 from ._sets.setops import setdiff1d as setdiff1d
 from ._sets.setops import setxor1d as setxor1d
 
+# -- Sorting, searching, and counting: sorting ----------------------------------------------------
+from ._sorting.sorting import sort as sort
+from ._sorting.sorting import argsort as argsort
+from ._sorting.sorting import lexsort as lexsort
+from ._sorting.sorting import sort_complex as sort_complex
+from ._sorting.sorting import partition as partition
+from ._sorting.sorting import argpartition as argpartition
+
+# -- Sorting, searching, and counting: searching --------------------------------------------------
+from ._sorting.searching_nonzero import nonzero as nonzero
+from ._sorting.searching_nonzero import flatnonzero as flatnonzero
+from ._sorting.searching_nonzero import argwhere as argwhere
+from ._sorting.searching import where as where
+from ._sorting.searching_reduce import argmax as argmax
+from ._sorting.searching_reduce import argmin as argmin
+from ._sorting.searching_reduce import nanargmax as nanargmax
+from ._sorting.searching_reduce import nanargmin as nanargmin
+from ._sorting.searchsorted import searchsorted as searchsorted
+
+# -- Sorting, searching, and counting: counting ---------------------------------------------------
+from ._sorting.counting import count_nonzero as count_nonzero
+
+# -- Statistics: order statistics -----------------------------------------------------------------
+from ._statistics.order import max as max  # noqa: A001
+from ._statistics.order import min as min  # noqa: A001
+from ._statistics.order import amax as amax
+from ._statistics.order import amin as amin
+from ._statistics.order import ptp as ptp
+from ._statistics.order import nanmax as nanmax
+from ._statistics.order import nanmin as nanmin
+from ._statistics.median import median as median
+from ._statistics.median import nanmedian as nanmedian
+from ._statistics.quantiles import percentile as percentile
+from ._statistics.quantiles import nanpercentile as nanpercentile
+from ._statistics.quantiles import quantile as quantile
+from ._statistics.quantiles import nanquantile as nanquantile
+
+# -- Statistics: averages and variances -----------------------------------------------------------
+from ._statistics.averages import mean as mean
+from ._statistics.averages import average as average
+from ._statistics.averages import var as var
+from ._statistics.averages import std as std
+from ._statistics.averages import nanmean as nanmean
+from ._statistics.averages import nanvar as nanvar
+from ._statistics.averages import nanstd as nanstd
+
+# -- Statistics: histograms -----------------------------------------------------------------------
+from ._statistics.histograms import histogram as histogram
+from ._statistics.histogramdd import histogram2d as histogram2d
+from ._statistics.histogramdd import histogramdd as histogramdd
+from ._statistics.histograms import bincount as bincount
+from ._statistics.histograms import histogram_bin_edges as histogram_bin_edges
+from ._sorting.searchsorted import digitize as digitize
+
+# -- CuPy's helpers -------------------------------------------------------------------------------
+from ._core.interop import get_array_module as get_array_module
+
 # -- Binding operators and methods (must come last: it needs every routine above) -------------
-from ._core import _array_methods
+from . import _array_methods  # noqa: E402
+from ._core import registry as _registry  # noqa: E402
 
 _array_methods.bind()
-del _array_methods
+_registry.set_namespace(_sys.modules[__name__])  # for __array_namespace__, NEP 18, get_array_module
+del _array_methods, _registry
 
 
 def is_available() -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy
 
 from .ndarray import ndarray
+from .transfer import from_host
 
 __all__ = ["as_array", "as_arrays", "is_scalar", "reject"]
 
@@ -40,8 +41,6 @@ def as_array(x, fn: str) -> ndarray:
     if isinstance(x, ndarray):
         return x
     if is_scalar(x):
-        from .transfer import from_host
-
         return from_host(x)
     raise reject(x, fn)
 

@@ -1,8 +1,8 @@
-"""The array object: storage, shape/strides/dtype, views, and host<->device transfers. No math.
+"""The array object: storage, shape/strides/dtype, views and attributes. No math, no kernels.
 
-Operators and math methods are attached by `_array_methods.py` once the routines exist, so this
-module never imports a routine. Data movement between layouts (non-contiguous copies, astype)
-goes through `_core.elementwise`, imported lazily where it is used.
+Operators, math methods, indexing, copies and transfers are attached by `cuarray/_array_methods.py`
+once everything exists, so this module imports nothing above the runtime layer, `dtypes`,
+`shapes` and `registry`.
 
 An ndarray is a view on a `MemoryPointer` (`data`) whose `.ptr` is the address of element 0.
 Strides are in bytes and may be negative or zero, as in NumPy.
@@ -11,12 +11,15 @@ Strides are in bytes and may be negative or zero, as in NumPy.
 from __future__ import annotations
 
 import math
+import operator
 
 import numpy
 
+from ..cuda import device as _device
 from ..cuda import memory as _memory
 from ..cuda import stream as _stream
 from . import dtypes as _dtypes
+from . import registry as _registry
 from . import shapes as _shapes
 
 __all__ = ["ndarray"]
@@ -42,8 +45,6 @@ def _normalize_shape(shape) -> tuple:
 
 
 def operator_index(x):
-    import operator
-
     try:
         return operator.index(x)
     except TypeError:
@@ -208,9 +209,42 @@ class ndarray:
 
     @property
     def device(self):
-        from ..cuda.device import Device
+        return _device.Device(self.data.device_id)
 
-        return Device(self.data.device_id)
+    # -- complex parts: views of the array's memory (NumPy semantics) ----------------------
+    def _part(self, offset: int) -> "ndarray":
+        part = numpy.dtype(self._dtype.char.lower())  # complex64 -> float32, complex128 -> float64
+        return ndarray._view(self._shape, self._strides, part, self.data + offset, self)
+
+    @property
+    def real(self) -> "ndarray":
+        """A view of the real parts of a complex array (writing it writes the array); a real array
+        itself (a view), as in NumPy."""
+        if self._dtype.kind == "c":
+            return self._part(0)
+        return ndarray._view(self._shape, self._strides, self._dtype, self.data, self, self._c, self._f)
+
+    @real.setter
+    def real(self, value) -> None:
+        self.real[...] = value
+
+    @property
+    def imag(self) -> "ndarray":
+        """A view of the imaginary parts of a complex array; for a real array a new read-only
+        array of zeros, as in NumPy."""
+        if self._dtype.kind == "c":
+            return self._part(self._dtype.itemsize // 2)
+        z = ndarray(self._shape, self._dtype)
+        if z._size:
+            z.data.memset_async(0, z.nbytes)
+        z._writeable = False
+        return z
+
+    @imag.setter
+    def imag(self, value) -> None:
+        if self._dtype.kind != "c":
+            raise TypeError("array does not have imaginary part to set")
+        self.imag[...] = value
 
     @property
     def T(self) -> "ndarray":
@@ -284,19 +318,7 @@ class ndarray:
                 lo += (n - 1) * s
         return lo, hi + self._dtype.itemsize
 
-    # -- host transfer -------------------------------------------------------------------
-    def get(self, stream=None, order="C", out=None, blocking=True) -> numpy.ndarray:
-        """Copy to a NumPy array (synchronising). See `cupy.ndarray.get`."""
-        from . import transfer
-
-        return transfer.to_host(self, stream=stream, out=out, blocking=blocking)
-
-    def set(self, arr, stream=None) -> None:
-        """Copy a NumPy array of the same shape into this array. See `cupy.ndarray.set`."""
-        from . import transfer
-
-        transfer.from_host_into(self, arr, stream=stream)
-
+    # -- host transfer: get()/set() are bound by cuarray/_array_methods.py ------------------
     def __array__(self, dtype=None, copy=None):
         # No silent device-to-host copies: NumPy calls this when it wants host data.
         raise TypeError(
@@ -381,45 +403,10 @@ class ndarray:
     def __deepcopy__(self, memo):
         return self.copy()
 
-    def __reduce__(self):
-        # Pickling copies to the host (the only portable representation).
-        from .transfer import _unpickle
-
-        return (_unpickle, (self.get(),))
-
     def __sizeof__(self) -> int:
         return object.__sizeof__(self) + self.nbytes
 
-    # -- basic indexing (views) ------------------------------------------------------------
-    def __getitem__(self, index):
-        from . import indexing
-
-        return indexing.getitem(self, index)
-
-    def __setitem__(self, index, value):
-        from . import indexing
-
-        indexing.setitem(self, index, value)
-
-    # -- copies ----------------------------------------------------------------------------
-    def copy(self, order="C") -> "ndarray":
-        """See `numpy.ndarray.copy` (default order 'C')."""
-        from . import elementwise
-
-        return elementwise.copy(self, order=order)
-
-    def fill(self, value) -> None:
-        """Set every element to `value` (one kernel or memset)."""
-        from . import elementwise
-
-        elementwise.fill(self, value)
-
-    def astype(self, dtype, order="K", casting="unsafe", subok=None, copy=True) -> "ndarray":
-        """See `numpy.ndarray.astype`."""
-        from . import elementwise
-
-        return elementwise.astype(self, dtype, order=order, casting=casting, copy=copy)
-
+    # -- indexing, copy(), fill(), astype(): bound by cuarray/_array_methods.py ---------------
     def view(self, dtype=None, type=None) -> "ndarray":
         """A view with another dtype of the same memory. See `numpy.ndarray.view`."""
         if dtype is None:
@@ -444,27 +431,14 @@ class ndarray:
         strides = self._strides[:-1] + (new,)
         return ndarray._view(shape, strides, dtype, self.data, self)
 
-    # -- interop -------------------------------------------------------------------------
-    @property
-    def __cuda_array_interface__(self) -> dict:
-        from . import interop
-
-        return interop.cuda_array_interface(self)
-
-    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-        from . import interop
-
-        return interop.to_dlpack(self, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
-
+    # -- interop (__cuda_array_interface__ and __dlpack__ are bound by _array_methods.py) ------
     def __dlpack_device__(self):
         return (2, self.data.device_id)  # kDLCUDA
 
     def __array_namespace__(self, *, api_version=None):
         if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12", "2025.12"):
             raise ValueError("unsupported array API version {!r}".format(api_version))
-        import cuarray
-
-        return cuarray
+        return _registry.namespace()
 
 
 _c_layouts: dict = {}

@@ -29,6 +29,7 @@ from ..cuda import device as _device
 from ..cuda import launch as _launch
 from . import shapes as _shapes
 from . import sort_plan as _plan
+from .elementwise import copyto_unchecked
 from .ndarray import ndarray
 
 __all__ = ["sort", "argsort", "sort_pairs", "lexsort", "sort_rows", "argsort_rows", "all_kernel_names"]
@@ -242,7 +243,7 @@ def _rows(keys2: ndarray, want_keys: bool, want_pos: bool):
     tile = _plan.block_tile(length, keys2._dtype.itemsize, 4 if want_pos else 0) if length > 1 else None
     if length == 1:
         if keys_out is not None:
-            _copy(keys_out, keys2)
+            copyto_unchecked(keys_out, keys2)
         if pos_out is not None:
             pos_out.data.memset_async(0, pos_out.nbytes)
     elif tile is not None:
@@ -253,12 +254,6 @@ def _rows(keys2: ndarray, want_keys: bool, want_pos: bool):
     else:
         _segmented(keys2, keys_out, pos_out)
     return keys_out, pos_out
-
-
-def _copy(dst, src):
-    from .elementwise import copyto_unchecked
-
-    copyto_unchecked(dst, src)
 
 
 def _key_words(x2: ndarray):
@@ -355,10 +350,10 @@ def sort_pairs(keys: ndarray, values: ndarray):
     if keys._dtype.kind == "c" or n < 2:
         if n < 2:
             return keys.copy(), values.copy()
-        pos = argsort(keys)
-        from .._indexing.inserting import take
-
-        return take(keys, pos), take(values, pos)
+        pos = argsort(keys).reshape(1, n)
+        k = keys if keys._c else keys.copy()
+        v = values if values._c else values.copy()
+        return _take_rows(k.reshape(1, n), pos).reshape(n), _take_rows(v.reshape(1, n), pos).reshape(n)
     k = keys if keys._c else keys.copy()
     v = values if values._c else values.copy()
     ko, vo = ndarray((n,), k._dtype), ndarray((n,), v._dtype)

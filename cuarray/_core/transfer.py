@@ -21,6 +21,7 @@ from ..cuda import pinned_memory as _pinned
 from ..cuda import stream as _stream
 from . import dtypes as _dtypes
 from . import _staging
+from . import elementwise
 from .ndarray import ndarray
 
 __all__ = ["to_host", "from_host", "from_host_into", "asnumpy"]
@@ -72,8 +73,6 @@ def to_host(a: ndarray, stream=None, out=None, blocking=True) -> numpy.ndarray:
         return host
     src = a
     if not (a._c or a._f):
-        from . import elementwise
-
         src = elementwise.copy(a, order="C")
     order = "C" if src._c else "F"
     if out is not None and ((order == "C" and out.flags.c_contiguous) or (order == "F" and out.flags.f_contiguous)):
@@ -131,8 +130,6 @@ def from_host_into(dst: ndarray, arr, stream=None) -> None:
             host = numpy.array(arr, order="C" if dst._c else "F")
         _h2d(dst.data, host, dst.nbytes, stream)
         return
-    from . import elementwise
-
     tmp = from_host(arr)
     elementwise.copyto_unchecked(dst, tmp)
 
@@ -142,8 +139,7 @@ def asnumpy(a, stream=None, order="C", out=None, blocking=True):
     if isinstance(a, ndarray):
         return to_host(a, stream=stream, out=out, blocking=blocking)
     if hasattr(a, "__cuda_array_interface__") or hasattr(a, "__dlpack__") and not isinstance(a, numpy.ndarray):
-        from .. import _creation  # noqa: F401  (interop path arrives with the interop module)
-        from .interop import from_foreign
+        from .interop import from_foreign  # interop imports this module
 
         return to_host(from_foreign(a), stream=stream, out=out, blocking=blocking)
     res = numpy.asarray(a, order=order)
@@ -151,7 +147,3 @@ def asnumpy(a, stream=None, order="C", out=None, blocking=True):
         out[...] = res
         return out
     return res
-
-
-def _unpickle(host: numpy.ndarray) -> ndarray:
-    return from_host(host)

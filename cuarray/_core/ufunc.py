@@ -15,15 +15,20 @@ from __future__ import annotations
 import numpy
 
 from . import dtypes as _dtypes
+from . import registry as _registry
+from . import scan as _scan
 from . import shapes as _shapes
-from .elementwise import Definition, KernelParam, copyto_unchecked
+from .elementwise import Definition, KernelParam, copyto_unchecked, fill
 from .elementwise import _INT32_MAX as _INT32_LIMIT
+from .indexing import ufunc_at
 from .reduction_ops import NOVALUE as _NOVALUE
+from .reduction_ops import ufunc_reduce
 from .ndarray import ndarray, _new_c, _new_f
 
 __all__ = ["ufunc", "create_ufunc"]
 
 _PY_SCALARS = (bool, int, float, complex)
+_BOOL = numpy.dtype(bool)
 
 _COMPARISONS = frozenset(("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"))
 _KIND_KEYS = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
@@ -299,9 +304,9 @@ class ufunc:
                 if side:
                     inf = numpy.inf if side > 0 else -numpy.inf
                     probe = (0.0, inf) if pos == 1 else (inf, 0.0)
-                    from .._creation.basic import full
-
-                    return full(shape, bool(self._np(*probe)), dtype=bool)
+                    out = _new_c(shape, _BOOL)
+                    fill(out, bool(self._np(*probe)))
+                    return out
         return None
 
     def _convert_scalars(self, loop, args, arrays):
@@ -385,26 +390,21 @@ class ufunc:
 
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NOVALUE, where=True):
         """See `numpy.ufunc.reduce` (cuarray/_core/reduction_ops.py)."""
-        from .reduction_ops import ufunc_reduce
-
         return ufunc_reduce(self, array, axis, dtype, out, keepdims, initial, where)
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         """See `numpy.ufunc.accumulate` (cuarray/_core/scan.py)."""
-        from . import scan
-
-        return scan.ufunc_accumulate(self, array, axis, dtype, out)
+        return _scan.ufunc_accumulate(self, array, axis, dtype, out)
 
     def at(self, a, indices, b=None):
         """See `numpy.ufunc.at`: unbuffered, repeated indices accumulate (cuarray/_core/indexing.py)."""
-        from .indexing import ufunc_at
-
         return ufunc_at(self, a, indices, b)
 
 
 def create_ufunc(name, nin, nout, ops, *, identity=None, doc="", np_name=None, preamble="") -> ufunc:
     """One table row -> one ufunc (see cuarray/_math/*.py)."""
-    return ufunc(name, nin, nout, ops, identity=identity, doc=doc, np_name=np_name, preamble=preamble)
+    uf = ufunc(name, nin, nout, ops, identity=identity, doc=doc, np_name=np_name, preamble=preamble)
+    return _registry.register_ufunc(uf)  # numpy.<name>(gpu arrays) runs it (numpy_protocol)
 
 
 def _make_fast(uf: ufunc, loop: _Loop, d: Definition, pattern):

@@ -1,0 +1,174 @@
+"""The one place that binds ndarray operators and methods to the routines.
+
+`_core/ndarray.py` holds storage, views and attributes and imports nothing above it. This module
+sits above every routine, runs once at the end of `import cuarray` (`bind()`), and attaches
+`__add__` -> `add`, `__getitem__` -> `_core.indexing.getitem`, `.reshape` -> `reshape`, ... So
+"what does `a.sum()` call?" has one answer: look here. Engine functions whose signature is the
+method's are bound as they are (no wrapper frame on paths like `a[i]`, `a.copy()`, `a.get()`).
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from ._bitwise.ops import bitwise_and, bitwise_or, bitwise_xor, invert, left_shift, right_shift
+from ._core import elementwise, indexing, interop, transfer
+from ._core.ndarray import ndarray
+from ._core.numpy_function import array_function
+from ._core.numpy_protocol import array_ufunc
+from ._indexing.inserting import diagonal, take
+from ._logic.comparison import equal, greater, greater_equal, less, less_equal, not_equal
+from ._logic.truth import all, any  # noqa: A004
+from ._manipulation import shape as _shape
+from ._manipulation.dims import squeeze
+from ._manipulation.tiling import repeat
+from ._math.arithmetic import (add, divmod, floor_divide, multiply, negative, positive, power,  # noqa: A004
+                               remainder, subtract, true_divide)
+from ._math.complex import conj, conjugate
+from ._math.misc import absolute, clip
+from ._math.rounding import round  # noqa: A004
+from ._math.sums import prod, sum, trace  # noqa: A004
+from ._math.sums_scan import cumprod, cumsum
+from ._sorting import sorting as _sorting
+from ._sorting.searchsorted import searchsorted
+from ._sorting.searching_nonzero import nonzero
+from ._sorting.searching_reduce import argmax, argmin
+from ._statistics.averages import mean, std, var
+from ._statistics.order import max, min, ptp  # noqa: A004
+from .linalg._matmul import matmul
+from .linalg._products import dot
+
+__all__ = ["bind"]
+
+_OK = (ndarray, bool, int, float, complex, numpy.generic)
+
+# Binary operators: `a + b` -> add(a, b); `b + a` (reflected) -> add(b, a); `a += b` -> add(a, b, out=a).
+_BINARY = {
+    "add": add, "sub": subtract, "mul": multiply, "truediv": true_divide, "floordiv": floor_divide,
+    "mod": remainder, "pow": power, "and": bitwise_and, "or": bitwise_or, "xor": bitwise_xor,
+    "lshift": left_shift, "rshift": right_shift, "matmul": matmul, "divmod": divmod,
+}
+_COMPARISON = {"lt": less, "le": less_equal, "gt": greater, "ge": greater_equal, "eq": equal, "ne": not_equal}
+_UNARY = {"neg": negative, "pos": positive, "abs": absolute, "invert": invert}
+# Methods that are the routine with the array first: `a.sum(axis=0)` -> sum(a, axis=0).
+_METHODS = {
+    "squeeze": squeeze, "repeat": repeat, "take": take, "clip": clip, "round": round, "conj": conj,
+    "conjugate": conjugate, "nonzero": nonzero, "sum": sum, "prod": prod, "min": min, "max": max,
+    "argmin": argmin, "argmax": argmax, "mean": mean, "var": var, "std": std, "any": any, "all": all,
+    "cumsum": cumsum, "cumprod": cumprod, "ptp": ptp, "trace": trace, "diagonal": diagonal, "dot": dot,
+    "searchsorted": searchsorted,
+}
+
+
+def _binary(uf):
+    def op(self, other):
+        if isinstance(other, _OK):
+            return uf(self, other)
+        return NotImplemented
+
+    op.__name__ = "__{}__".format(uf.__name__)
+    return op
+
+
+def _reflected(uf):
+    def op(self, other):
+        if isinstance(other, _OK):
+            return uf(other, self)
+        return NotImplemented
+
+    return op
+
+
+def _inplace(uf):
+    def op(self, other):
+        if isinstance(other, _OK):
+            uf(self, other, out=self)
+            return self
+        return NotImplemented
+
+    return op
+
+
+def _unary(uf):
+    def op(self):
+        return uf(self)
+
+    return op
+
+
+def _method(name, fn):
+    def method(self, *args, **kwargs):
+        return fn(self, *args, **kwargs)
+
+    method.__name__ = name
+    method.__doc__ = "See `cuarray.{}`.".format(name)
+    return method
+
+
+# -- methods whose engine function takes other arguments --------------------------------------
+def _get(self, stream=None, order="C", out=None, blocking=True) -> numpy.ndarray:
+    """Copy to a NumPy array (synchronising). See `cupy.ndarray.get`."""
+    return transfer.to_host(self, stream=stream, out=out, blocking=blocking)
+
+
+def _set(self, arr, stream=None) -> None:
+    """Copy a NumPy array of the same shape into this array. See `cupy.ndarray.set`."""
+    transfer.from_host_into(self, arr, stream=stream)
+
+
+def _astype(self, dtype, order="K", casting="unsafe", subok=None, copy=True) -> ndarray:
+    """See `numpy.ndarray.astype`."""
+    return elementwise.astype(self, dtype, order=order, casting=casting, copy=copy)
+
+
+def _reduce(self):
+    # Pickling copies to the host (the only portable representation).
+    return (transfer.from_host, (self.get(),))
+
+
+def _reshape(self, *shape, order="C", copy=None):
+    """See `numpy.ndarray.reshape` (the shape as one tuple or as separate ints)."""
+    if len(shape) == 1 and not isinstance(shape[0], int):
+        shape = shape[0]
+    return _shape.reshape(self, shape, order=order, copy=copy)
+
+
+def bind() -> None:
+    """Attach operators, protocols and methods to `ndarray` (once, at `import cuarray`)."""
+    for short, uf in _BINARY.items():
+        setattr(ndarray, "__{}__".format(short), _binary(uf))
+        setattr(ndarray, "__r{}__".format(short), _reflected(uf))
+        if short != "divmod":  # `a @= b` is matmul(a, b, out=a), as in NumPy 2
+            setattr(ndarray, "__i{}__".format(short), _inplace(uf))
+    for short, uf in _COMPARISON.items():
+        setattr(ndarray, "__{}__".format(short), _binary(uf))
+    for short, uf in _UNARY.items():
+        setattr(ndarray, "__{}__".format(short), _unary(uf))
+    ndarray.__hash__ = None  # mutable, and __eq__ is elementwise
+
+    # NumPy protocols: numpy.add(gpu, gpu) and numpy.sum(gpu) run here, never on the host.
+    ndarray.__array_ufunc__ = array_ufunc
+    ndarray.__array_function__ = array_function
+
+    # Indexing, copies, transfers and interchange (the engine's functions, bound as they are).
+    ndarray.__getitem__ = indexing.getitem
+    ndarray.__setitem__ = indexing.setitem
+    ndarray.copy = elementwise.copy
+    ndarray.fill = elementwise.fill
+    ndarray.astype = _astype
+    ndarray.get = _get
+    ndarray.set = _set
+    ndarray.__reduce__ = _reduce
+    ndarray.__cuda_array_interface__ = property(interop.cuda_array_interface)
+    ndarray.__dlpack__ = interop.to_dlpack
+
+    # Shape and sorting methods (their own signatures), then routines with the array first.
+    ndarray.reshape = _reshape
+    ndarray.ravel = _shape.ravel
+    ndarray.flatten = _shape.flatten
+    ndarray.sort = _sorting.ndarray_sort  # in place, unlike cuarray.sort
+    ndarray.partition = _sorting.ndarray_partition
+    ndarray.argsort = _sorting.ndarray_argsort
+    ndarray.argpartition = _sorting.ndarray_argpartition
+    for name, fn in _METHODS.items():
+        setattr(ndarray, name, _method(name, fn))
