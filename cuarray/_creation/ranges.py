@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import operator
+import pathlib
 
 import numpy
 
@@ -32,23 +33,7 @@ _F64 = numpy.dtype(numpy.float64)
 # Correctly rounded float operations that the compiler never fuses, for float and double;
 # `_r` rounds a value computed in float to the storage precision (float16 arithmetic in NumPy is
 # done in float and rounded to half after every operation).
-_PREAMBLE = r"""
-namespace cuarray_ranges {
-__device__ __forceinline__ float mul(float a, float b) { return __fmul_rn(a, b); }
-__device__ __forceinline__ double mul(double a, double b) { return __dmul_rn(a, b); }
-__device__ __forceinline__ float add(float a, float b) { return __fadd_rn(a, b); }
-__device__ __forceinline__ double add(double a, double b) { return __dadd_rn(a, b); }
-__device__ __forceinline__ float div(float a, float b) { return __fdiv_rn(a, b); }
-__device__ __forceinline__ double div(double a, double b) { return __ddiv_rn(a, b); }
-template <bool HALF> __device__ __forceinline__ float r(float x) {
-#ifdef CUARRAY_HAS_HALF
-  if (HALF) return __half2float(__float2half_rn(x));
-#endif
-  return x;
-}
-template <bool HALF> __device__ __forceinline__ double r(double x) { return x; }
-}  // namespace cuarray_ranges
-"""
+_PREAMBLE = (pathlib.Path(__file__).parent / "templates" / "ranges.cuh").read_text()
 
 
 # ------------------------------------------------------------------------------------------
