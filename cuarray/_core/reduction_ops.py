@@ -17,10 +17,11 @@ from ..cuda import device as _device
 from . import dtypes as _dtypes
 from . import shapes as _shapes
 from .elementwise import KernelParam, copyto_unchecked
+from .host_input import as_array
 from .ndarray import _new_c, ndarray
 from .reduction import ReductionDef
 
-__all__ = ["reduce", "ufunc_reduce", "NOVALUE", "as_array", "reduced_shape", "fast_key"]
+__all__ = ["reduce", "ufunc_reduce", "NOVALUE", "reduced_shape", "fast_key"]
 
 
 class _NoValueType:
@@ -133,19 +134,6 @@ def acc_dtype_for(op: Op, in_dtype, res_dtype) -> numpy.dtype:
 
 
 # -- helpers for the routine modules ----------------------------------------------------------------
-def as_array(a) -> ndarray:
-    """`a` as a cuarray array: arrays pass; Python and NumPy scalars become 0-d arrays."""
-    if isinstance(a, ndarray):
-        return a
-    if isinstance(a, (bool, int, float, complex, numpy.generic)):
-        host = numpy.asarray(a)
-        out = ndarray((), _dtypes.normalize_dtype(host.dtype))
-        out.set(host)
-        return out
-    raise TypeError("Unsupported type {}: cuarray does not copy host data implicitly; use cuarray.asarray() "
-                    "first".format(type(a)))
-
-
 def reduced_shape(shape, raxes, keepdims) -> tuple:
     if keepdims:
         return tuple(1 if i in raxes else d for i, d in enumerate(shape))
@@ -285,7 +273,7 @@ def reduce(op_name, a, axis=None, dtype=None, out=None, keepdims=False, initial=
     `tag` names the kernel when `post` makes it another function (mean, var...). `fast_key`: the
     caller's `fast_key(...)`; the call's launch is then kept under it for the next call."""
     op = op or OPS[op_name]
-    a = as_array(a)
+    a = as_array(a, op.name)
     raxes = normalize_axes(axis, a.ndim)
     if dtype is not None:
         dtype = _dtypes.normalize_dtype(dtype)
@@ -406,7 +394,7 @@ def ufunc_reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initia
     if op is None:
         raise NotImplementedError("{}.reduce is not supported on the GPU (only commutative, associative "
                                   "ufuncs: {})".format(uf.__name__, ", ".join(sorted(UFUNC_OPS))))
-    a = as_array(array)
+    a = as_array(array, uf.__name__ + ".reduce")
     if isinstance(out, tuple):
         if len(out) != 1:
             raise ValueError("The 'out' tuple must have exactly one entry")

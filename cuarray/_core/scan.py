@@ -42,6 +42,7 @@ from ..cuda import memory as _memory
 from . import dtypes as _dtypes
 from . import elementwise as _elementwise
 from . import shapes as _shapes
+from .host_input import as_array
 from .ndarray import ndarray
 
 __all__ = ["ScanOp", "accumulate", "ufunc_accumulate", "inclusive_sum_1d", "exclusive_sum_1d"]
@@ -323,13 +324,6 @@ def op_for(uf, in_dtype, out_dtype, loop_dtype, nan=None) -> ScanOp:
 # ---------------------------------------------------------------------------------------------
 # The array-level driver
 
-def _as_device(a, what) -> ndarray:
-    if isinstance(a, ndarray):
-        return a
-    raise TypeError("Unsupported type {} for {}: cuarray does not copy host data implicitly; use "
-                    "cuarray.asarray() first".format(type(a), what))
-
-
 def accumulate(uf, a: ndarray, axis, dtype=None, out=None, *, nan=None, what="accumulate") -> ndarray:
     """Scan `a` along `axis` (an int, already normalised) with `uf`; NumPy's dtype for
     `uf.accumulate(a, dtype=dtype)`; into `out` when given (any layout and dtype: cast on store)."""
@@ -386,7 +380,7 @@ def ufunc_accumulate(uf, array, axis=0, dtype=None, out=None) -> ndarray:
     """
     if uf.nin != 2 or uf.nout != 1:
         raise ValueError("accumulate only supported for binary functions")
-    a = _as_device(array, "{}.accumulate".format(uf.__name__))
+    a = as_array(array, uf.__name__ + ".accumulate")
     if a.ndim == 0:
         raise TypeError("cannot accumulate on a scalar")
     if axis is None:
@@ -419,7 +413,7 @@ def _sum_op(in_dtype, out_dtype) -> ScanOp:
 
 
 def _sum_1d(x: ndarray, dtype, exclusive: bool) -> ndarray:
-    x = _as_device(x, "inclusive_sum_1d")
+    x = as_array(x, "inclusive_sum_1d")
     if x.ndim != 1:
         raise ValueError("expected a 1-D array, got {} dimensions".format(x.ndim))
     dtype = _dtypes.normalize_dtype(dtype)

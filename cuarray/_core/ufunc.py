@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy
 
 from . import dtypes as _dtypes
+from . import host_input as _host_input
 from . import registry as _registry
 from . import scan as _scan
 from . import shapes as _shapes
@@ -212,9 +213,7 @@ class ufunc:
                 in_types.append(a._dtype)
                 arrays.append(a)
             else:
-                raise TypeError(
-                    "Unsupported type {} for ufunc '{}': cuarray does not copy host data implicitly; "
-                    "use cuarray.asarray() first".format(type(a), self.__name__))
+                raise _host_input.reject(a, self.__name__)
         in_types = tuple(in_types)
         if dtype is not None:
             dtype = _dtypes.normalize_dtype(dtype)

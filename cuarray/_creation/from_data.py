@@ -10,6 +10,7 @@ import numpy
 from .._core import dtypes as _dtypes
 from .._core import transfer as _transfer
 from .._core.ndarray import ndarray
+from .._manipulation.joining import stack
 
 __all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "copy", "asnumpy"]
 
@@ -78,10 +79,8 @@ def _contains_device_array(obj) -> bool:
 
 def _stack_nested(obj, dtype):
     # A list holding device arrays: stack them on the device (no round trip through the host).
-    from .. import _manipulation
-
     parts = [array(x, dtype=dtype) if not isinstance(x, ndarray) else x for x in obj]
-    out = _manipulation.joining.stack(parts)
+    out = stack(parts)
     return out if dtype is None else out.astype(dtype, copy=False)
 
 

@@ -17,20 +17,13 @@ from .._core import dtypes as _dtypes
 from .._core import shapes as _shapes
 from .._core import elementwise as _elementwise
 from .._core.elementwise import Definition, KernelParam
+from .._core.host_input import as_array
 from .._core.ndarray import ndarray, _new_c
 
 __all__ = ["eye", "identity", "diag", "diagflat", "tri", "tril", "triu", "vander"]
 
 _I64 = numpy.dtype(numpy.int64)
 _BOOL = numpy.dtype(bool)
-
-
-def _asarray(a) -> ndarray:
-    if isinstance(a, ndarray):
-        return a
-    from .from_data import asarray
-
-    return asarray(a)
 
 
 _mask_defs: dict = {}
@@ -97,7 +90,7 @@ _tri_defs: dict = {}
 
 
 def _triangle(m, k, lower: bool) -> ndarray:
-    m = _asarray(m)
+    m = as_array(m, "tril" if lower else "triu")
     k = operator.index(k)
     if m.ndim == 0:
         raise TypeError("tril/triu need an array of at least one dimension")
@@ -144,7 +137,7 @@ def _diagonal_view(a: ndarray, k: int) -> ndarray:
 def diag(v, k=0) -> ndarray:
     """See `numpy.diag`. 1-D input: a new square array (memset + one copy onto its diagonal);
     2-D input: the k-th diagonal as a read-only view, as in NumPy."""
-    v = _asarray(v)
+    v = as_array(v, "diag")
     k = operator.index(k)
     if v.ndim == 1:
         n = v._shape[0] + abs(k)
@@ -165,7 +158,7 @@ def diagflat(v, k=0) -> ndarray:
     """See `numpy.diagflat`: `diag` of the flattened input."""
     from .._manipulation.shape import ravel
 
-    return diag(ravel(_asarray(v)), k)
+    return diag(ravel(as_array(v, "diagflat")), k)
 
 
 _vander_defs: dict = {}
@@ -174,7 +167,7 @@ _vander_defs: dict = {}
 def vander(x, N=None, increasing=False) -> ndarray:
     """See `numpy.vander` (one kernel; powers by repeated multiplication in NumPy's order, so
     integer results wrap and float results round exactly as NumPy's)."""
-    x = _asarray(x)
+    x = as_array(x, "vander")
     if x.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")
     n = x._shape[0]

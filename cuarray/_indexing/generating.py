@@ -12,6 +12,7 @@ import numpy
 from .._core import device_errors as _errors
 from .._core import shapes as _shapes
 from .._core.elementwise import Definition, KernelParam
+from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 
 __all__ = ["indices", "ix_", "unravel_index", "ravel_multi_index", "diag_indices", "diag_indices_from",
@@ -24,14 +25,6 @@ def _up(host) -> ndarray:
     from .._core.transfer import from_host
 
     return from_host(numpy.ascontiguousarray(host))
-
-
-def _asarray(a) -> ndarray:
-    if isinstance(a, ndarray):
-        return a
-    from .._creation.from_data import asarray
-
-    return asarray(a)
 
 
 def indices(dimensions, dtype=int, sparse=False):

@@ -12,18 +12,12 @@ import numpy
 
 from .._core import shapes as _shapes
 from .._core.elementwise import copyto_unchecked
+from .._core.host_input import as_array, is_scalar
 from .._core.ndarray import ndarray
+from .._core.transfer import from_host
 
 __all__ = ["take", "take_along_axis", "choose", "compress", "diagonal", "select", "extract", "place",
            "put", "put_along_axis", "putmask", "fill_diagonal", "piecewise"]
-
-
-def _asarray(a) -> ndarray:
-    if isinstance(a, ndarray):
-        return a
-    from .._creation.from_data import asarray
-
-    return asarray(a)
 
 
 def _index_array(indices):
@@ -48,7 +42,6 @@ def _apply_mode(idx, n, mode):
         if n == 0 and idx.size:
             raise IndexError("cannot do a non-empty take from an empty axes.")
         return numpy.mod(idx, n) if mode == "wrap" else numpy.clip(idx, 0, n - 1)
-    from .. import _math  # noqa: F401
     from .._math.arithmetic import remainder
     from .._math.misc import clip
 
@@ -59,7 +52,7 @@ def _apply_mode(idx, n, mode):
 
 def take(a, indices, axis=None, out=None, mode="raise"):
     """See `numpy.take`."""
-    a = _asarray(a)
+    a = as_array(a, "take")
     if axis is None:
         a = a.reshape(-1)
         axis = 0
@@ -78,8 +71,8 @@ def take(a, indices, axis=None, out=None, mode="raise"):
 
 
 def _along_axis_index(arr, indices, axis):
-    if not isinstance(indices, ndarray):
-        indices = _asarray(numpy.asarray(indices))
+    if not isinstance(indices, ndarray):  # indices are host values, as in NumPy
+        indices = from_host(numpy.asarray(indices))
     if indices._dtype.kind not in "iu":
         raise IndexError("`indices` must be an integer array")
     if axis is None:
@@ -102,7 +95,7 @@ def _along_axis_index(arr, indices, axis):
 
 def take_along_axis(arr, indices, axis=-1):
     """See `numpy.take_along_axis`: one gather."""
-    arr = _asarray(arr)
+    arr = as_array(arr, "take_along_axis")
     a, idx = _along_axis_index(arr, indices, axis)
     return a[idx]
 
@@ -128,7 +121,7 @@ def put(a, ind, v, mode="raise"):
     flat = a.reshape(-1)
     idx = _apply_mode(_index_array(ind), a.size, mode)
     n = idx.size
-    vv = v if isinstance(v, ndarray) else _asarray(numpy.asarray(v))
+    vv = as_array(v, "put")
     if n == 0:
         return
     vv = vv.reshape(-1)
@@ -148,8 +141,8 @@ def putmask(a, mask, values):
 
     if not isinstance(a, ndarray):
         raise TypeError("putmask: first argument must be an array")
-    mask = _asarray(mask)
-    vals = _asarray(values) if not isinstance(values, (int, float, complex, bool)) else values
+    mask = as_array(mask, "putmask")
+    vals = values if is_scalar(values) else as_array(values, "putmask")
     if isinstance(vals, ndarray) and vals.size != a.size:
         if vals.size == 0:
             return
@@ -167,10 +160,10 @@ def place(arr, mask, vals):
     from .._manipulation.tiling import tile
     from .._sorting.searching_nonzero import flatnonzero
 
-    mask = _asarray(mask)
+    mask = as_array(mask, "place")
     pos = flatnonzero(mask)
     n = pos.size
-    vals = _asarray(vals).reshape(-1)
+    vals = as_array(vals, "place").reshape(-1)
     if n == 0:
         return
     if vals.size == 0:
@@ -182,8 +175,8 @@ def place(arr, mask, vals):
 
 def extract(condition, arr):
     """See `numpy.extract`."""
-    condition = _asarray(condition)
-    arr = _asarray(arr)
+    condition = as_array(condition, "extract")
+    arr = as_array(arr, "extract")
     if condition.dtype != numpy.dtype(bool):
         condition = condition != 0
     return arr.reshape(-1)[condition.reshape(-1)]
@@ -191,8 +184,9 @@ def extract(condition, arr):
 
 def compress(condition, a, axis=None, out=None):
     """See `numpy.compress`."""
-    a = _asarray(a)
-    cond = _asarray(condition)
+    a = as_array(a, "compress")
+    # The condition selects, as an index does: host values are accepted (NumPy semantics).
+    cond = condition if isinstance(condition, ndarray) else from_host(numpy.asarray(condition))
     if cond.ndim != 1:
         raise ValueError("condition must be a 1-d array")
     if axis is None:
@@ -222,8 +216,8 @@ def choose(a, choices, out=None, mode="raise"):
     from .._manipulation.dims import broadcast_arrays
     from .._manipulation.joining import stack
 
-    a = _asarray(a)
-    choices = [_asarray(c) for c in choices]
+    a = as_array(a, "choose")
+    choices = [as_array(c, "choose") for c in choices]
     n = len(choices)
     if a.dtype.kind not in "iu":
         raise TypeError("Cannot cast array data from {!r} to dtype('int64') according to the rule 'safe'".format(a.dtype))
@@ -252,11 +246,11 @@ def select(condlist, choicelist, default=0):
         raise ValueError("list of cases must be same length as list of conditions")
     if len(condlist) == 0:
         raise ValueError("select with an empty condition list is not possible")
-    conds = [_asarray(c) for c in condlist]
+    conds = [as_array(c, "select") for c in condlist]
     for i, c in enumerate(conds):
         if c.dtype != numpy.dtype(bool):
             raise TypeError("invalid entry {} in condlist: should be boolean ndarray".format(i))
-    choices = [c if isinstance(c, ndarray) else _asarray(numpy.asarray(c)) for c in choicelist]
+    choices = [as_array(c, "select") for c in choicelist]
     dt = numpy.result_type(*[c.dtype for c in choices], default if not isinstance(default, ndarray) else default.dtype)
     shape = broadcast_shapes(*[c.shape for c in conds], *[c.shape for c in choices],
                              () if not isinstance(default, ndarray) else default.shape)
@@ -274,10 +268,10 @@ def piecewise(x, condlist, funclist, *args, **kw):
     from .._creation.basic import zeros_like
     from .._manipulation.basic import copyto
 
-    x = _asarray(x)
+    x = as_array(x, "piecewise")
     if isinstance(condlist, ndarray) and condlist.ndim == x.ndim:
         condlist = [condlist]
-    conds = [c if isinstance(c, ndarray) else _asarray(numpy.asarray(c)) for c in condlist]
+    conds = [as_array(c, "piecewise") for c in condlist]
     n = len(conds)
     if len(funclist) == n + 1:
         from .._logic.ops import logical_or, logical_not
@@ -300,7 +294,7 @@ def piecewise(x, condlist, funclist, *args, **kw):
 
 def diagonal(a, offset=0, axis1=0, axis2=1):
     """See `numpy.diagonal`: a read-only view, like NumPy's."""
-    a = _asarray(a)
+    a = as_array(a, "diagonal")
     shape, strides, start = _shapes.diagonal(a._shape, a._strides, offset, axis1, axis2)
     v = ndarray._view(shape, strides, a._dtype, a.data + start if start else a.data, a)
     v._writeable = False
@@ -330,7 +324,7 @@ def fill_diagonal(a, val, wrap=False):
     flat = a.reshape(-1)
     target = flat[:end:step]
     if isinstance(val, ndarray) or numpy.ndim(val) > 0:
-        vals = _asarray(val).reshape(-1)
+        vals = as_array(val, "fill_diagonal").reshape(-1)
         m = target.size
         if vals.size != m and vals.size:
             from .._manipulation.tiling import tile

@@ -13,6 +13,7 @@ from .._core import dtypes as _dtypes
 from .._core import reduction_ops as _r
 from .._core import shapes as _shapes
 from .._core.elementwise import Definition, KernelParam
+from .._core.host_input import as_array
 from .._core.ndarray import _new_c, ndarray
 
 __all__ = ["isclose", "allclose", "array_equal", "array_equiv"]
@@ -39,7 +40,7 @@ def _isclose_def(xd, yd, ct) -> Definition:
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """See `numpy.isclose`."""
-    a, b = _r.as_array(a), _r.as_array(b)
+    a, b = as_array(a, "isclose"), as_array(b, "isclose")
     ct = _dtypes.normalize_dtype(numpy.result_type(a.dtype, b.dtype, 1.0))
     if ct.char == "e":
         ct = numpy.dtype(numpy.float32)
@@ -58,7 +59,7 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
 
 def array_equal(a1, a2, equal_nan=False) -> bool:
     """See `numpy.array_equal`. Returns a Python bool (one synchronisation)."""
-    a1, a2 = _r.as_array(a1), _r.as_array(a2)
+    a1, a2 = as_array(a1, "array_equal"), as_array(a2, "array_equal")
     if a1.shape != a2.shape:
         return False
     if a1.size == 0:
@@ -76,7 +77,7 @@ def array_equal(a1, a2, equal_nan=False) -> bool:
 
 def array_equiv(a1, a2) -> bool:
     """See `numpy.array_equiv`: equal after broadcasting. Returns a Python bool."""
-    a1, a2 = _r.as_array(a1), _r.as_array(a2)
+    a1, a2 = as_array(a1, "array_equiv"), as_array(a2, "array_equiv")
     try:
         _shapes.broadcast_shapes(a1.shape, a2.shape)
     except ValueError:

@@ -8,17 +8,11 @@ from __future__ import annotations
 import numpy
 
 from .._core import shapes as _shapes
+from .._core.host_input import as_array, is_scalar
 from .._core.ndarray import ndarray
+from .._core.transfer import from_host
 
 __all__ = ["resize", "append", "insert", "delete", "trim_zeros"]
-
-
-def _asarray(a) -> ndarray:
-    if isinstance(a, ndarray):
-        return a
-    from .._creation.from_data import asarray
-
-    return asarray(a)
 
 
 def resize(a, new_shape):
@@ -26,7 +20,7 @@ def resize(a, new_shape):
     from .._creation.basic import zeros
     from .tiling import tile
 
-    a = _asarray(a)
+    a = as_array(a, "resize")
     new_shape = (new_shape,) if isinstance(new_shape, int) else tuple(new_shape)
     if any(d < 0 for d in new_shape):
         raise ValueError("all elements of `new_shape` must be non-negative")
@@ -42,8 +36,8 @@ def append(arr, values, axis=None):
     """See `numpy.append`."""
     from .joining import concatenate
 
-    arr = _asarray(arr)
-    values = _asarray(values)
+    arr = as_array(arr, "append")
+    values = as_array(values, "append")
     if axis is None:
         return concatenate((arr.reshape(-1), values.reshape(-1)), axis=0)
     return concatenate((arr, values), axis=axis)
@@ -51,7 +45,7 @@ def append(arr, values, axis=None):
 
 def delete(arr, obj, axis=None):
     """See `numpy.delete`: one gather of the kept positions (computed on the host)."""
-    arr = _asarray(arr)
+    arr = as_array(arr, "delete")
     if axis is None:
         arr = arr.reshape(-1)
         axis = 0
@@ -70,7 +64,7 @@ def insert(arr, obj, values, axis=None):
     is filled with one scatter of `values` and one scatter of `arr`."""
     from .._creation.basic import empty
 
-    arr = _asarray(arr)
+    arr = as_array(arr, "insert")
     if axis is None:
         arr = arr.reshape(-1)
         axis = 0
@@ -78,7 +72,10 @@ def insert(arr, obj, values, axis=None):
     n = arr.shape[axis]
     if isinstance(obj, ndarray):
         obj = obj.get()
-    vals = values if isinstance(values, ndarray) else _asarray(numpy.asarray(values, dtype=arr.dtype))
+    if is_scalar(values):  # NumPy's cast of a scalar to arr's dtype (OverflowError when out of range)
+        vals = from_host(numpy.asarray(values, dtype=arr.dtype))
+    else:
+        vals = as_array(values, "insert")
     # Plan with NumPy on index arrays: positions of old elements in the new axis.
     marker = numpy.insert(numpy.arange(n) + 1, obj, 0)
     new_n = marker.size
@@ -114,7 +111,7 @@ def trim_zeros(filt, trim="fb", axis=None):
     from .._logic.comparison import not_equal
     from .._logic.truth import any as any_
 
-    filt = _asarray(filt)
+    filt = as_array(filt, "trim_zeros")
     low = trim.lower()
     bad = set(low) - set("fb")
     if bad:

@@ -12,6 +12,7 @@ import numpy
 from .._core import dtypes as _dtypes
 from .._core import elementwise as _elementwise
 from .._core import shapes as _shapes
+from .._core.host_input import as_array, is_scalar, reject
 from .._core.ndarray import ndarray
 
 __all__ = ["copyto"]
@@ -64,16 +65,10 @@ def copyto(dst, src, casting="same_kind", where=True) -> None:
         if not numpy.can_cast(src._dtype, dt, casting):
             raise _cast_error("array data", src._dtype, dt, casting)
         _check_broadcast("input array", src._shape, dst._shape)
-    elif type(src) in _PY_SCALARS or isinstance(src, numpy.generic):
+    elif is_scalar(src):
         scalar = _scalar_value(src, dt, casting)
     else:
-        from .._core.transfer import from_host
-
-        host = numpy.asarray(src)
-        if not numpy.can_cast(host.dtype, dt, casting):
-            raise _cast_error("array data", host.dtype, dt, casting)
-        _check_broadcast("input array", host.shape, dst._shape)
-        src = from_host(host)
+        raise reject(src, "copyto")
 
     mask = None
     if where is not True:
@@ -81,7 +76,7 @@ def copyto(dst, src, casting="same_kind", where=True) -> None:
             if not where:
                 return
         else:
-            mask = where if isinstance(where, ndarray) else _upload(numpy.asarray(where))
+            mask = as_array(where, "copyto")
             if mask._dtype != _BOOL:
                 raise _cast_error("array data", mask._dtype, _BOOL, "safe")
             _check_broadcast("where mask", mask._shape, dst._shape)
@@ -100,8 +95,3 @@ def copyto(dst, src, casting="same_kind", where=True) -> None:
     else:
         _elementwise.copyto_where_unchecked(dst, src, mask)
 
-
-def _upload(host):
-    from .._core.transfer import from_host
-
-    return from_host(host)

@@ -6,19 +6,12 @@ dimensions". Every result is a view (no kernel runs).
 from __future__ import annotations
 
 from .._core import shapes as _shapes
+from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 from .._core.shapes import broadcast_shapes as broadcast_shapes
 
 __all__ = ["squeeze", "expand_dims", "broadcast_to", "broadcast_arrays", "broadcast_shapes",
            "atleast_1d", "atleast_2d", "atleast_3d"]
-
-
-def _asarray(a) -> ndarray:
-    if isinstance(a, ndarray):
-        return a
-    from .._creation.from_data import asarray
-
-    return asarray(a)
 
 
 def _view(a: ndarray, shape, strides) -> ndarray:
@@ -27,7 +20,7 @@ def _view(a: ndarray, shape, strides) -> ndarray:
 
 def squeeze(a, axis=None) -> ndarray:
     """See `numpy.squeeze`. A view."""
-    a = _asarray(a)
+    a = as_array(a, "squeeze")
     if axis is None:
         keep = [i for i, n in enumerate(a._shape) if n != 1]
     else:
@@ -43,7 +36,7 @@ def expand_dims(a, axis) -> ndarray:
     """See `numpy.expand_dims`. A view (strides as NumPy's reshape gives them)."""
     from .shape import reshape
 
-    a = _asarray(a)
+    a = as_array(a, "expand_dims")
     if type(axis) not in (tuple, list):
         axis = (axis,)
     out_nd = len(axis) + a.ndim
@@ -55,7 +48,7 @@ def expand_dims(a, axis) -> ndarray:
 
 def broadcast_to(array, shape) -> ndarray:
     """See `numpy.broadcast_to`: a read-only view, as in NumPy."""
-    a = _asarray(array)
+    a = as_array(array, "broadcast_to")
     shape = _shapes._as_shape(shape)
     if not shape and a._shape:
         raise ValueError("cannot broadcast a non-scalar to a scalar array")
@@ -71,7 +64,7 @@ def broadcast_arrays(*args):
     NumPy warns when a broadcast result is written to (a future read-only flag); cuarray leaves
     them writeable without a warning. Arrays already of the shape are returned as they are.
     """
-    arrays = [_asarray(x) for x in args]
+    arrays = [as_array(x, "broadcast_arrays") for x in args]
     shape = _shapes.broadcast_shapes(*[x._shape for x in arrays])
     out = []
     for x in arrays:
@@ -90,7 +83,7 @@ def atleast_1d(*arys):
     """See `numpy.atleast_1d`: one array for one argument, else a tuple."""
     res = []
     for x in arys:
-        x = _asarray(x)
+        x = as_array(x, "atleast_1d")
         res.append(_view(x, (1,), (x.itemsize,)) if x.ndim == 0 else x)
     return _one_or_tuple(res)
 
@@ -99,7 +92,7 @@ def atleast_2d(*arys):
     """See `numpy.atleast_2d`."""
     res = []
     for x in arys:
-        x = _asarray(x)
+        x = as_array(x, "atleast_2d")
         if x.ndim == 0:
             x = _view(x, (1, 1), (x.itemsize, x.itemsize))
         elif x.ndim == 1:
@@ -112,7 +105,7 @@ def atleast_3d(*arys):
     """See `numpy.atleast_3d` (a 1-D array of n becomes (1, n, 1), a 2-D one (m, n, 1))."""
     res = []
     for x in arys:
-        x = _asarray(x)
+        x = as_array(x, "atleast_3d")
         if x.ndim == 0:
             x = _view(x, (1, 1, 1), (x.itemsize,) * 3)
         elif x.ndim == 1:

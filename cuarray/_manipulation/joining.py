@@ -15,17 +15,10 @@ from .._core import batched_copy as _batched_copy
 from .._core import dtypes as _dtypes
 from .._core import shapes as _shapes
 from .._core.elementwise import copyto_unchecked, unaliased
+from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 
 __all__ = ["concatenate", "concat", "stack", "vstack", "hstack", "dstack", "column_stack", "row_stack"]
-
-
-def _asarray(a) -> ndarray:
-    if isinstance(a, ndarray):
-        return a
-    from .._creation.from_data import asarray
-
-    return asarray(a)
 
 
 def _result_dtype(in_dtypes, dtype):
@@ -38,7 +31,7 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """See `numpy.concatenate`."""
     if isinstance(arrays, ndarray):
         arrays = [arrays[i] for i in range(arrays.shape[0])] if arrays.ndim else [arrays]
-    arrays = [_asarray(a) for a in arrays]
+    arrays = [as_array(a, "concatenate") for a in arrays]
     if not arrays:
         raise ValueError("need at least one array to concatenate")
     if out is not None and dtype is not None:
@@ -127,7 +120,7 @@ concat = concatenate
 
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """See `numpy.stack`."""
-    arrays = [_asarray(a) for a in arrays]
+    arrays = [as_array(a, "stack") for a in arrays]
     if not arrays:
         raise ValueError("need at least one array to stack")
     shape = arrays[0].shape
@@ -138,8 +131,8 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     return concatenate(expanded, axis=axis, out=out, dtype=dtype, casting=casting)
 
 
-def _atleast(a, n):
-    a = _asarray(a)
+def _atleast(a, n, fn):
+    a = as_array(a, fn)
     if a.ndim >= n:
         return a
     if n == 1:
@@ -155,7 +148,7 @@ def _atleast(a, n):
 
 def vstack(tup, *, dtype=None, casting="same_kind"):
     """See `numpy.vstack`."""
-    return concatenate([_atleast(a, 2) for a in tup], axis=0, dtype=dtype, casting=casting)
+    return concatenate([_atleast(a, 2, "vstack") for a in tup], axis=0, dtype=dtype, casting=casting)
 
 
 row_stack = vstack
@@ -163,7 +156,7 @@ row_stack = vstack
 
 def hstack(tup, *, dtype=None, casting="same_kind"):
     """See `numpy.hstack`."""
-    arrs = [_atleast(a, 1) for a in tup]
+    arrs = [_atleast(a, 1, "hstack") for a in tup]
     if arrs and arrs[0].ndim == 1:
         return concatenate(arrs, axis=0, dtype=dtype, casting=casting)
     return concatenate(arrs, axis=1, dtype=dtype, casting=casting)
@@ -171,14 +164,14 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
 
 def dstack(tup):
     """See `numpy.dstack`."""
-    return concatenate([_atleast(a, 3) for a in tup], axis=2)
+    return concatenate([_atleast(a, 3, "dstack") for a in tup], axis=2)
 
 
 def column_stack(tup):
     """See `numpy.column_stack`."""
     arrs = []
     for a in tup:
-        a = _asarray(a)
+        a = as_array(a, "column_stack")
         if a.ndim < 2:
             a = a.reshape(-1, 1)
         arrs.append(a)

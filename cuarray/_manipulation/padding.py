@@ -12,20 +12,16 @@ from __future__ import annotations
 
 import numpy
 
+from .._core.host_input import as_array
 from .._core.ndarray import ndarray
+from .._statistics.averages import mean
+from .._statistics.median import median
+from .._statistics.order import amax, amin
 
 __all__ = ["pad"]
 
 _GATHER_MODES = ("edge", "reflect", "symmetric", "wrap")
-_STAT_MODES = {"maximum": "max", "minimum": "min", "mean": "mean", "median": "median"}
-
-
-def _asarray(a) -> ndarray:
-    if isinstance(a, ndarray):
-        return a
-    from .._creation.from_data import asarray
-
-    return asarray(a)
+_STAT_MODES = {"maximum": amax, "minimum": amin, "mean": mean, "median": median}
 
 
 def _pairs(value, ndim, name):
@@ -42,7 +38,7 @@ def pad(array, pad_width, mode="constant", **kwargs):
     """See `numpy.pad`."""
     from .._creation.basic import empty
 
-    array = _asarray(array)
+    array = as_array(array, "pad")
     nd = array.ndim
     pw = _pairs(pad_width, nd, "pad_width")
     if pw.dtype.kind not in "iu":
@@ -106,13 +102,7 @@ def pad(array, pad_width, mode="constant", **kwargs):
         return out
     if mode == "linear_ramp":
         return _linear_ramp(array, out, pw, kwargs.get("end_values", 0))
-    fn_name = _STAT_MODES[mode]
-    import cuarray
-
-    fn = getattr(cuarray, fn_name, None)
-    if fn is None:
-        raise NotImplementedError("pad mode '{}' needs cuarray.{}, which is not available yet".format(mode, fn_name))
-    return _stat_pad(array, out, pw, fn, kwargs.get("stat_length"))
+    return _stat_pad(array, out, pw, _STAT_MODES[mode], kwargs.get("stat_length"))
 
 
 def _cast(v, dt):

@@ -7,22 +7,15 @@ from __future__ import annotations
 import numpy
 
 from .._core import shapes as _shapes
+from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 
 __all__ = ["flip", "fliplr", "flipud", "roll", "rot90"]
 
 
-def _asarray(a) -> ndarray:
-    if isinstance(a, ndarray):
-        return a
-    from .._creation.from_data import asarray
-
-    return asarray(a)
-
-
 def flip(m, axis=None):
     """See `numpy.flip`."""
-    m = _asarray(m)
+    m = as_array(m, "flip")
     axes = range(m.ndim) if axis is None else _shapes.normalize_axis_tuple(axis, m.ndim)
     idx = [slice(None)] * m.ndim
     for ax in axes:
@@ -32,7 +25,7 @@ def flip(m, axis=None):
 
 def fliplr(m):
     """See `numpy.fliplr`."""
-    m = _asarray(m)
+    m = as_array(m, "fliplr")
     if m.ndim < 2:
         raise ValueError("Input must be >= 2-d.")
     return m[:, ::-1]
@@ -40,7 +33,7 @@ def fliplr(m):
 
 def flipud(m):
     """See `numpy.flipud`."""
-    m = _asarray(m)
+    m = as_array(m, "flipud")
     if m.ndim < 1:
         raise ValueError("Input must be >= 1-d.")
     return m[::-1, ...]
@@ -48,7 +41,7 @@ def flipud(m):
 
 def roll(a, shift, axis=None):
     """See `numpy.roll`."""
-    a = _asarray(a)
+    a = as_array(a, "roll")
     if axis is None:
         return roll(a.reshape(-1), shift, 0).reshape(a.shape)
     axes = _shapes.normalize_axis_tuple(axis, a.ndim, allow_duplicate=True)
@@ -80,7 +73,7 @@ def roll(a, shift, axis=None):
 
 def rot90(m, k=1, axes=(0, 1)):
     """See `numpy.rot90` (a view)."""
-    m = _asarray(m)
+    m = as_array(m, "rot90")
     axes = tuple(axes)
     if len(axes) != 2:
         raise ValueError("len(axes) must be 2.")

@@ -7,22 +7,15 @@ import numpy
 
 from .._core import shapes as _shapes
 from .._core.elementwise import copyto_unchecked
+from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 
 __all__ = ["tile", "repeat"]
 
 
-def _asarray(a) -> ndarray:
-    if isinstance(a, ndarray):
-        return a
-    from .._creation.from_data import asarray
-
-    return asarray(a)
-
-
 def tile(A, reps):
     """See `numpy.tile`: the input broadcast into an interleaved (rep, dim, ...) view of the result."""
-    A = _asarray(A)
+    A = as_array(A, "tile")
     reps = (int(reps),) if numpy.ndim(reps) == 0 else tuple(int(r) for r in reps)
     d = len(reps)
     if d < A.ndim:
@@ -44,7 +37,7 @@ def tile(A, reps):
 
 def repeat(a, repeats, axis=None):
     """See `numpy.repeat`. Device `repeats` are copied to the host (their sum sizes the result)."""
-    a = _asarray(a)
+    a = as_array(a, "repeat")
     if axis is None:
         a = a.reshape(-1)
         axis = 0

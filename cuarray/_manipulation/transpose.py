@@ -7,17 +7,10 @@ Every result is a view: only shape and strides change, no kernel runs.
 from __future__ import annotations
 
 from .._core import shapes as _shapes
+from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 
 __all__ = ["transpose", "permute_dims", "swapaxes", "moveaxis", "rollaxis", "matrix_transpose"]
-
-
-def _asarray(a) -> ndarray:
-    if isinstance(a, ndarray):
-        return a
-    from .._creation.from_data import asarray
-
-    return asarray(a)
 
 
 def _permuted(a: ndarray, perm) -> ndarray:
@@ -38,7 +31,7 @@ def _permutation(axes, ndim: int) -> tuple:
 
 def transpose(a, axes=None) -> ndarray:
     """See `numpy.transpose`. A view."""
-    a = _asarray(a)
+    a = as_array(a, "transpose")
     if axes is None:
         return _permuted(a, tuple(range(a.ndim - 1, -1, -1)))
     return _permuted(a, _permutation(axes, a.ndim))
@@ -51,7 +44,7 @@ def permute_dims(a, /, axes) -> ndarray:
 
 def swapaxes(a, axis1, axis2) -> ndarray:
     """See `numpy.swapaxes`. A view."""
-    a = _asarray(a)
+    a = as_array(a, "swapaxes")
     nd = a.ndim
     i = _shapes.normalize_axis_index(axis1, nd, "axis1")
     j = _shapes.normalize_axis_index(axis2, nd, "axis2")
@@ -62,7 +55,7 @@ def swapaxes(a, axis1, axis2) -> ndarray:
 
 def moveaxis(a, source, destination) -> ndarray:
     """See `numpy.moveaxis`. A view."""
-    a = _asarray(a)
+    a = as_array(a, "moveaxis")
     nd = a.ndim
     src = _shapes.normalize_axis_tuple(source, nd, "source")
     dst = _shapes.normalize_axis_tuple(destination, nd, "destination")
@@ -78,7 +71,7 @@ def rollaxis(a, axis, start=0) -> ndarray:
     """See `numpy.rollaxis` (prefer `moveaxis`). A view."""
     from numpy.exceptions import AxisError
 
-    a = _asarray(a)
+    a = as_array(a, "rollaxis")
     nd = a.ndim
     axis = _shapes.normalize_axis_index(axis, nd)
     given = start
@@ -96,7 +89,7 @@ def rollaxis(a, axis, start=0) -> ndarray:
 
 def matrix_transpose(x, /) -> ndarray:
     """See `numpy.matrix_transpose` (array API): swaps the last two axes."""
-    x = _asarray(x)
+    x = as_array(x, "matrix_transpose")
     if x.ndim < 2:
         raise ValueError("Input array must be at least 2-dimensional, but it is {}".format(x.ndim))
     return swapaxes(x, -1, -2)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .._core import reduction_ops as _r
 from .._core import shapes as _shapes
+from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 
 __all__ = ["sum", "prod", "nansum", "nanprod", "trace"]
@@ -37,7 +38,7 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_r.NOVAL
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """See `numpy.trace`: the sum of the diagonal view (no copy)."""
-    a = _r.as_array(a)
+    a = as_array(a, "trace")
     shape, strides, start = _shapes.diagonal(a._shape, a._strides, offset, axis1, axis2)
     diag = ndarray._view(shape, strides, a._dtype, a.data + start if start else a.data, a)
     return sum(diag, axis=-1, dtype=dtype, out=out)

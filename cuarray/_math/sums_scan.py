@@ -15,6 +15,7 @@ import numpy
 from .._core import elementwise as _elementwise
 from .._core import scan as _scan
 from .._core import shapes as _shapes
+from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 from .._manipulation.shape import reshape as _reshape
 from .arithmetic import add as _add
@@ -27,7 +28,7 @@ __all__ = ["cumsum", "cumprod", "cumulative_sum", "cumulative_prod", "nancumsum"
 
 def _prepare(a, axis, what):
     """(array, int axis): axis=None flattens in C order; a 0-d array scans as a 1-element 1-D one."""
-    a = _scan._as_device(a, what)
+    a = as_array(a, what)
     if axis is None:
         if a.ndim != 1:
             a = _reshape(a, (-1,))
@@ -62,7 +63,7 @@ def nancumprod(a, axis=None, dtype=None, out=None) -> ndarray:
 
 
 def _cumulative(uf, x, axis, dtype, out, include_initial, what):
-    x = _scan._as_device(x, what)
+    x = as_array(x, what)
     if x.ndim == 0:
         raise ValueError("Cannot use `cumulative_sum` / `cumulative_prod` on 0-d arrays")
     if axis is None:
@@ -98,14 +99,6 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=Fa
 
 # ---------------------------------------------------------------------------------------------
 
-def _to_device(v) -> ndarray:
-    if isinstance(v, ndarray):
-        return v
-    from .._core.transfer import from_host
-
-    return from_host(numpy.asarray(v))
-
-
 def _concat(parts, axis: int) -> ndarray:
     """Concatenate along `axis` (NumPy's result_type of the parts; arrays, not weak scalars)."""
     dt = numpy.result_type(*[p._dtype for p in parts])
@@ -131,7 +124,7 @@ def diff(a, n=1, axis=-1, prepend=_NOVALUE, append=_NOVALUE) -> ndarray:
         return a
     if n < 0:
         raise ValueError("order must be non-negative but got " + repr(n))
-    a = _scan._as_device(a, "diff")
+    a = as_array(a, "diff")
     nd = a.ndim
     if nd == 0:
         raise ValueError("diff requires input that is at least one dimensional")
@@ -141,7 +134,7 @@ def diff(a, n=1, axis=-1, prepend=_NOVALUE, append=_NOVALUE) -> ndarray:
         if v is _NOVALUE:
             parts.append(None)
             continue
-        v = _to_device(v)
+        v = as_array(v, "diff")
         if v.ndim == 0:
             shape = list(a._shape)
             shape[axis] = 1
@@ -169,14 +162,14 @@ def _not_equal():
 
 def ediff1d(ary, to_end=None, to_begin=None) -> ndarray:
     """See `numpy.ediff1d`: the differences of the flattened array, with optional ends."""
-    ary = _reshape(_scan._as_device(ary, "ediff1d"), (-1,))
+    ary = _reshape(as_array(ary, "ediff1d"), (-1,))
     dt = ary._dtype
     ends = []
     for v, name in ((to_begin, "to_begin"), (to_end, "to_end")):
         if v is None:
             ends.append(None)
             continue
-        v = _to_device(v)
+        v = as_array(v, "ediff1d")
         if not numpy.can_cast(v._dtype, dt, casting="same_kind"):
             raise TypeError("dtype of `{}` must be compatible with input `ary` under the `same_kind` "
                             "rule.".format(name))

@@ -12,6 +12,7 @@ import numpy
 from .._core import dtypes as _dtypes
 from .._core import shapes as _shapes
 from .._core.elementwise import Definition, KernelParam
+from .._core.host_input import reject
 from .._core.ndarray import ndarray
 
 _PY_SCALARS = (bool, int, float, complex)
@@ -27,8 +28,7 @@ def _operand_type(v):
         return v, None
     if isinstance(v, numpy.generic):
         return _dtypes.normalize_dtype(v.dtype), None
-    raise TypeError("where: unsupported operand type {}; cuarray does not copy host data implicitly, "
-                    "use cuarray.asarray() first".format(type(v)))
+    raise reject(v, "where")
 
 
 def _definition(kinds, res) -> Definition:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy
 
 from .._core import reduction_ops as _r
+from .._core.host_input import as_array
 
 __all__ = ["argmax", "argmin", "nanargmax", "nanargmin"]
 
@@ -28,7 +29,7 @@ def _arg(op, a, axis, out, keepdims):
             if op.startswith("nan") and a._dtype.kind in "fc":
                 _check_all_nan(res)
             return res
-    a = _r.as_array(a)
+    a = as_array(a, op)
     if axis is not None and not isinstance(axis, (int, numpy.integer)):
         raise TypeError("'{}' object cannot be interpreted as an integer".format(type(axis).__name__))
     if out is not None and out.dtype != _INTP:

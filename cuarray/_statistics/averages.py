@@ -21,6 +21,7 @@ import numpy
 from .._core import dtypes as _dtypes
 from .._core import reduction_ops as _r
 from .._core.elementwise import copyto_unchecked, fill
+from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 
 __all__ = ["mean", "average", "var", "std", "nanmean", "nanvar", "nanstd"]
@@ -78,7 +79,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         f = _r._fast.get(key)
         if f is not None:
             return f(a)
-    a = _r.as_array(a)
+    a = as_array(a, "mean")
     raxes = _r.normalize_axes(axis, a.ndim)
     dtype = None if dtype is None else _dtypes.normalize_dtype(dtype)
     res = _r.result_dtype(numpy.mean, a.dtype, dtype)
@@ -110,7 +111,7 @@ def _ddof(ddof, correction):
 
 
 def _var(a, axis, dtype, out, ddof, keepdims, where, mean_arr, root, fn):
-    a = _r.as_array(a)
+    a = as_array(a, fn.__name__)
     raxes = _r.normalize_axes(axis, a.ndim)
     res = _r.result_dtype(fn, a.dtype, None if dtype is None else _dtypes.normalize_dtype(dtype))
     macc = _mean_acc(a, dtype)
@@ -152,7 +153,7 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """See `numpy.nanmean`. An all-NaN slice gives NaN (without NumPy's warning)."""
-    a = _r.as_array(a)
+    a = as_array(a, "nanmean")
     if a.dtype.kind not in "fc":
         return mean(a, axis, dtype, out, keepdims, where=where)
     raxes = _r.normalize_axes(axis, a.ndim)
@@ -165,7 +166,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
 
 
 def _nanvar(a, axis, dtype, out, ddof, keepdims, where, root, fn):
-    a = _r.as_array(a)
+    a = as_array(a, fn.__name__)
     if a.dtype.kind not in "fc":
         return _var(a, axis, dtype, out, ddof, keepdims, where, None, root, numpy.std if root else numpy.var)
     raxes = _r.normalize_axes(axis, a.ndim)
@@ -200,7 +201,7 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """See `numpy.average`. With weights, synchronises once to check for a zero weight sum."""
-    a = _r.as_array(a)
+    a = as_array(a, "average")
     if weights is None:
         avg = mean(a, axis, keepdims=keepdims)
         n = a.size // max(avg.size, 1) if avg.size else 0
@@ -209,7 +210,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
             scl = ndarray(avg.shape, avg.dtype)
             fill(scl, n)
     else:
-        w = _r.as_array(weights)
+        w = as_array(weights, "average")
         if a.dtype.kind in "biu":
             rdt = numpy.result_type(a.dtype, w.dtype, "f8")
         else:

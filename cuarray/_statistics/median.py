@@ -35,7 +35,8 @@ from .._core import dtypes as _dtypes
 from .._core.elementwise import Definition, KernelParam, copyto_unchecked, fill
 from .._core.ndarray import ndarray
 from .._core.reduction import ReductionDef
-from .._core.reduction_ops import as_array, normalize_axes, reduced_shape, result_dtype
+from .._core.host_input import as_array
+from .._core.reduction_ops import normalize_axes, reduced_shape, result_dtype
 
 __all__ = ["median", "nanmedian"]
 
@@ -71,7 +72,7 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
 
 def _median(a, axis, out, keepdims, skipnan):
-    a = as_array(a)
+    a = as_array(a, "nanmedian" if skipnan else "median")
     raxes = normalize_axes(axis, a.ndim)
     res = result_dtype(numpy.median, a._dtype)
     kshape = reduced_shape(a._shape, raxes, False)

@@ -258,7 +258,7 @@ def test_ediff1d():
     x = _rand((4, 5), "int32", seed=16)
     d = cuarray.asarray(x)
     np.testing.assert_array_equal(cu("ediff1d")(d).get(), np.ediff1d(x))
-    got = cu("ediff1d")(d, to_end=[7, 8], to_begin=-1)
+    got = cu("ediff1d")(d, to_end=cuarray.asarray([7, 8]), to_begin=-1)
     np.testing.assert_array_equal(got.get(), np.ediff1d(x, to_end=[7, 8], to_begin=-1))
     with pytest.raises(TypeError):
         cu("ediff1d")(cuarray.asarray(np.ones(3, np.int8)), to_begin=3.5)
