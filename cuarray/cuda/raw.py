@@ -10,6 +10,7 @@ Differences from CuPy: only the NVRTC backend; a kernel name may be a C++ name (
 from __future__ import annotations
 
 from . import compiler as _compiler
+from . import module as _module
 from . import device as _device
 
 __all__ = ["RawKernel", "RawModule"]
@@ -47,9 +48,9 @@ class RawKernel:
         # The kernel's own name as a name expression lets NVRTC find C++-mangled and template kernels.
         exprs = [name] + [e for e in (name_expressions or ()) if e != name]
         self.name_expressions = tuple(exprs)
-        self._functions: dict = {}  # device id -> compiler.Function
+        self._functions: dict = {}  # device id -> module.Function
 
-    def _function(self) -> _compiler.Function:
+    def _function(self) -> _module.Function:
         dev = _device.get_device_id()
         fn = self._functions.get(dev)
         if fn is None:
@@ -115,14 +116,14 @@ class RawModule:
         self.options = tuple(options)
         self.backend = backend
         self.name_expressions = tuple(name_expressions or ())
-        self._modules: dict = {}  # device id -> compiler.Module
+        self._modules: dict = {}  # device id -> module.Module
 
-    def _module(self) -> _compiler.Module:
+    def _module(self) -> _module.Module:
         dev = _device.get_device_id()
         mod = self._modules.get(dev)
         if mod is None:
             if self.path is not None:
-                mod = _compiler.Module.from_file(self.path)
+                mod = _module.Module.from_file(self.path)
             else:
                 mod = _compiler.compile_module(self.code, name_expressions=self.name_expressions,
                                                options=self.options, name="raw_module")
@@ -133,7 +134,7 @@ class RawModule:
         """Compile (and load) now rather than on the first `get_function`."""
         self._module()
 
-    def get_function(self, name: str) -> _compiler.Function:
+    def get_function(self, name: str) -> _module.Function:
         """The kernel `name`: an ``extern "C"`` name or one of the module's name expressions.
 
         The result is called like a RawKernel: ``f(grid, block, args, shared_mem=0, stream=None)``.

@@ -13,6 +13,7 @@ import pytest
 
 from cuarray.cuda import _kernel_cache as kc
 from cuarray.cuda import compiler as c
+from cuarray.cuda import module as m
 
 ARCH = "sm_90"
 SAXPY = textwrap.dedent("""
@@ -117,7 +118,8 @@ def test_error_separates_user_source_and_maps_lines():
 
 
 def test_missing_header_dir_says_how_to_fix(monkeypatch):
-    monkeypatch.setattr(c, "_header_dirs", lambda: {"templates": None, "cccl": None, "cudart": None})
+    monkeypatch.setattr(c, "_header_dirs", lambda: {"cccl": None, "cudart": None})
+    monkeypatch.setattr(c, "_include_dirs", [])
     src = '#include <cuda_fp16.h>\nextern "C" __global__ void k(__half* x) {}'
     with pytest.raises(c.CompileError) as info:
         c.compile_cubin(src, arch=ARCH)
@@ -242,25 +244,36 @@ def test_clear_disk_cache(cache_dir):
     assert [p.name for p in cache_dir.iterdir()] == ["unrelated.txt"]
 
 
-def test_template_headers_are_in_the_key(tmp_path, monkeypatch, cache_dir, nvrtc_calls):
+def test_registered_header_dirs_are_in_the_key(tmp_path, monkeypatch, cache_dir, nvrtc_calls):
     templates = tmp_path / "templates"
     templates.mkdir()
     (templates / "scale.cuh").write_text("#define CUARRAY_SCALE 2.0f\n")
-    real = c._header_dirs()
-    monkeypatch.setattr(c, "_header_dirs", lambda: dict(real, templates=str(templates)))
-    c._templates_digest.cache_clear()
+    monkeypatch.setattr(c, "_include_dirs", list(c._include_dirs))
     src = '#include "scale.cuh"\nextern "C" __global__ void k(float* x) { x[0] = CUARRAY_SCALE; }'
+    key0 = c._cache_key(src, (), (), ARCH)
+    c.add_include_dir(str(templates))
+    c.add_include_dir(str(templates))  # once
+    assert c._include_dirs.count(os.path.abspath(templates)) == 1
     key1 = c._cache_key(src, (), (), ARCH)
-    assert c._load_or_compile_cubin(src, ARCH)[0][:4] == b"\x7fELF"  # our dir is on the include path
+    assert key1 != key0
+    assert c._load_or_compile_cubin(src, ARCH)[0][:4] == b"\x7fELF"  # the dir is on the include path
     (templates / "scale.cuh").write_text("#define CUARRAY_SCALE 3.0f\n")
-    c._templates_digest.cache_clear()  # the digest is taken once per process
+    c._headers_digest.cache_clear()  # the digest is taken once per process
     key2 = c._cache_key(src, (), (), ARCH)
     assert key1 != key2
     (templates / "sub").mkdir()
     (templates / "sub" / "new.cuh").write_text("// any file may be included\n")
-    c._templates_digest.cache_clear()
+    c._headers_digest.cache_clear()
     assert c._cache_key(src, (), (), ARCH) not in (key1, key2)
-    c._templates_digest.cache_clear()
+    c._headers_digest.cache_clear()
+    with pytest.raises(ValueError, match="not a directory"):
+        c.add_include_dir(str(tmp_path / "missing"))
+
+
+def test_the_engine_registers_its_headers():
+    import cuarray._core  # noqa: F401
+
+    assert any(d.endswith(os.path.join("_core", "templates")) for d in c._include_dirs)
 
 
 _WORKER = textwrap.dedent("""
@@ -309,7 +322,7 @@ class _FakeNdarray:
 
 
 def test_convert_args_types():
-    out = c.convert_args((True, 3, 2.5, 1j, np.float32(1.5), np.int32(7), _CAI(), _FakeNdarray()))
+    out = m.convert_args((True, 3, 2.5, 1j, np.float32(1.5), np.int32(7), _CAI(), _FakeNdarray()))
     assert type(out[0]) is np.bool_ and type(out[1]) is np.int64
     assert type(out[2]) is np.float64 and type(out[3]) is np.complex128
     assert type(out[4]) is np.float32 and type(out[5]) is np.int32
@@ -318,22 +331,22 @@ def test_convert_args_types():
 
 def test_convert_args_rejects_with_position():
     with pytest.raises(TypeError, match="argument 1 of kernel 'f'.*ndarray"):
-        c.convert_args((1, np.zeros(3)), "f")
+        m.convert_args((1, np.zeros(3)), "f")
     with pytest.raises(TypeError, match="argument 0 of kernel 'f'.*str"):
-        c.convert_args(("x",), "f")
+        m.convert_args(("x",), "f")
     with pytest.raises(OverflowError, match="argument 0"):
-        c.convert_args((2**70,), "f")
+        m.convert_args((2**70,), "f")
     with pytest.raises(TypeError, match="tuple"):
-        c.convert_args(np.float32(1), "f")
+        m.convert_args(np.float32(1), "f")
 
 
 def test_convert_args_checks_count_and_width():
     sizes = (8, 4, 8)
-    c.convert_args((_CAI(), np.float32(1), 5), "f", sizes)
+    m.convert_args((_CAI(), np.float32(1), 5), "f", sizes)
     with pytest.raises(TypeError, match="kernel 'f' takes 3 arguments, 2 given"):
-        c.convert_args((_CAI(), np.float32(1)), "f", sizes)
+        m.convert_args((_CAI(), np.float32(1)), "f", sizes)
     with pytest.raises(TypeError, match="argument 1 of kernel 'f' is a 4-byte parameter.*Python float"):
-        c.convert_args((_CAI(), 1.0, 5), "f", sizes)
+        m.convert_args((_CAI(), 1.0, 5), "f", sizes)
 
 
 def test_missing_nvrtc_says_how_to_fix(monkeypatch):

@@ -1,0 +1,173 @@
+"""Loaded kernels: a `Module` (a cubin, PTX or fatbin loaded through cuda.core) and its
+`Function`s, and `convert_args`, the one place where Python kernel arguments become the C values
+cuda.core's launch takes (for `RawKernel`/`RawModule` and `Function.__call__`).
+
+`compiler.compile_module` builds Modules; everything that launches goes through `launch.py`.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from . import _backend
+from . import device as _device
+from . import launch as _launch
+
+__all__ = ["Module", "Function", "convert_args"]
+
+
+class Module:
+    """A loaded cubin (or PTX/fatbin). `get_function(name)` takes a kernel name or name expression."""
+
+    def __init__(self, code: bytes, symbol_mapping=None, *, name: str = "", code_type: str = "cubin"):
+        _device._core_device()  # loading needs an initialised driver and a current context
+        oc = _backend.core().ObjectCode
+        loader = {"cubin": oc.from_cubin, "ptx": oc.from_ptx, "fatbin": oc.from_fatbin}[code_type]
+        self.name = name
+        self.symbol_mapping = dict(symbol_mapping or {})
+        self._code = loader(code, name=name, symbol_mapping=self.symbol_mapping)
+        self._functions: dict = {}
+
+    @classmethod
+    def from_file(cls, path: str) -> "Module":
+        """Load a .cubin, .fatbin or .ptx file."""
+        ext = os.path.splitext(path)[1].lower()
+        with open(path, "rb") as f:
+            data = f.read()
+        return cls(data, name=os.path.basename(path), code_type={".ptx": "ptx", ".fatbin": "fatbin"}.get(ext, "cubin"))
+
+    def get_function(self, name: str) -> "Function":
+        fn = self._functions.get(name)
+        if fn is None:
+            _device._core_device()
+            fn = self._functions[name] = Function(self._code.get_kernel(name), name, self)
+        return fn
+
+    def __repr__(self) -> str:
+        return "<cuarray.cuda.Module {!r}>".format(self.name)
+
+
+_ATTRIBUTES = ("max_threads_per_block", "shared_size_bytes", "const_size_bytes", "local_size_bytes",
+               "num_regs", "ptx_version", "binary_version", "max_dynamic_shared_size_bytes",
+               "preferred_shared_memory_carveout")
+
+
+class Function:
+    """A kernel of a Module: ``f(grid, block, args, shared_mem=0, stream=None)`` launches it.
+
+    `args` go through `convert_args`; `.kernel` is cuda.core's Kernel for `launch.launch`.
+    """
+
+    __slots__ = ("kernel", "name", "module", "_sizes")
+
+    def __init__(self, kernel, name: str, module=None):
+        self.kernel = kernel
+        self.name = name
+        self.module = module
+        self._sizes = False  # parameter sizes, read on first call (None when the driver can't say)
+
+    def __call__(self, grid, block, args, shared_mem: int = 0, stream=None) -> None:
+        sizes = self._sizes
+        if sizes is False:
+            sizes = self._sizes = _param_sizes(self.kernel)
+        cargs = convert_args(args, self.name, sizes)
+        if type(grid) is list:
+            grid = tuple(grid)
+        if type(block) is list:
+            block = tuple(block)
+        _launch.launch(self.kernel, grid, block, cargs, shared_mem, stream)
+
+    @property
+    def attributes(self) -> dict:
+        """Register count, max threads per block, static shared memory, ... on the current device."""
+        _device._core_device()
+        attrs = self.kernel.attributes
+        out = {}
+        for a in _ATTRIBUTES:
+            try:
+                out[a] = getattr(attrs, a)
+            except Exception:  # an attribute this driver does not know
+                pass
+        return out
+
+    def __repr__(self) -> str:
+        return "<cuarray.cuda.Function {!r}>".format(self.name)
+
+
+def _param_sizes(kernel):
+    try:
+        return tuple(int(p.size) for p in kernel.arguments_info)
+    except Exception:  # cuFuncGetParamInfo needs driver >= 12.4
+        return None
+
+
+_C_NAMES = {bool: "C bool", int: "C long long", float: "C double", complex: "C complex<double>"}
+_PY_SCALARS = {bool: np.bool_, int: np.int64, float: np.float64, complex: np.complex128}
+
+
+def convert_args(args, kernel_name: str = "kernel", sizes=None) -> tuple:
+    """Kernel arguments as cuda.core takes them; see `RawKernel` for the rules.
+
+    Arrays (our ndarray, `__cuda_array_interface__` objects, cuda.core Buffers) become pointers
+    (Python ints). numpy scalars keep their exact C type. Python ``bool``, ``int``, ``float`` and
+    ``complex`` become ``bool``, ``long long``, ``double`` and ``complex<double>``. `sizes`, the
+    kernel's parameter sizes in bytes, turns a mismatched count or width into a TypeError instead of
+    a crashed context or silently misread arguments.
+    """
+    if not isinstance(args, (tuple, list)):
+        raise TypeError("kernel arguments must be a tuple or list, got {}".format(type(args).__name__))
+    if sizes is not None and len(args) != len(sizes):
+        raise TypeError("kernel '{}' takes {} arguments, {} given".format(kernel_name, len(sizes), len(args)))
+    out = []
+    for i, a in enumerate(args):
+        t = type(a)
+        conv = _PY_SCALARS.get(t)
+        if conv is not None:
+            try:
+                c = conv(a)
+            except OverflowError:
+                raise OverflowError("argument {} of kernel '{}': {} does not fit a {}".format(
+                    i, kernel_name, a, _C_NAMES[t])) from None
+        elif isinstance(a, np.generic):
+            c = a
+        elif isinstance(a, (int, float, complex)):  # subclasses: IntEnum, ...
+            t = next(k for k in _PY_SCALARS if isinstance(a, k))
+            c = _PY_SCALARS[t](a)
+        else:
+            c = _pointer(a)
+            if c is None:
+                raise TypeError("argument {} of kernel '{}': unsupported type {} (pass a GPU array, a "
+                                "numpy scalar or a Python scalar)".format(i, kernel_name, t.__name__))
+        if sizes is not None:
+            width = 8 if type(c) is int else c.itemsize
+            if width != sizes[i]:
+                raise TypeError("argument {} of kernel '{}' is a {}-byte parameter but {} is {} bytes{}".format(
+                    i, kernel_name, sizes[i], _describe(a, c), width,
+                    "; pass a numpy scalar of the parameter's type" if t in _C_NAMES else ""))
+        out.append(c)
+    return tuple(out)
+
+
+def _describe(a, c) -> str:
+    if type(a) in _C_NAMES:
+        return "Python {} (as {})".format(type(a).__name__, _C_NAMES[type(a)])
+    if type(c) is int:
+        return "a pointer"
+    return "numpy.{}".format(type(c).__name__)
+
+
+def _pointer(a):
+    """The device address of an array-like, or None."""
+    data = getattr(a, "data", None)
+    ptr = getattr(data, "ptr", None)  # our ndarray: .data is a MemoryPointer
+    if type(ptr) is int:
+        return ptr
+    cai = getattr(a, "__cuda_array_interface__", None)
+    if cai is not None:
+        return int(cai["data"][0])
+    handle = getattr(a, "handle", None)  # a cuda.core Buffer
+    if handle is not None and type(a).__name__ == "Buffer":
+        return int(handle)
+    return None
