@@ -40,20 +40,19 @@ def _cuda_version(v: int) -> str:
 
 
 def _driver_version() -> str:
-    from cuarray.cuda import _backend
+    from cuarray.cuda import runtime
 
     try:
-        return _cuda_version(int(_backend.check(_backend.driver().cuDriverGetVersion())))
+        return _cuda_version(runtime.driverGetVersion())
     except Exception as exc:  # DynamicLibNotFoundError (a RuntimeError) when libcuda.so is absent
         return "no CUDA driver ({})".format(_why(exc))
 
 
 def _nvrtc_version() -> str:
-    from cuarray.cuda import _backend
+    from cuarray.cuda import runtime
 
     try:
-        major, minor = _backend.check(_backend.nvrtc().nvrtcVersion())
-        return "{}.{}".format(major, minor)
+        return _cuda_version(runtime.runtimeGetVersion())
     except Exception as exc:
         return "not available ({})".format(_why(exc))
 

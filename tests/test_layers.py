@@ -92,3 +92,22 @@ def test_no_private_host_input_helpers(name):
             if isinstance(node, ast.FunctionDef) and node.name == name:
                 found.append("{}:{}".format(path.relative_to(PKG.parent), node.lineno))
     assert found == []
+
+
+def test_only_the_runtime_layer_touches_cuda_python():
+    """cuda.core, cuda.bindings and nvmath are imported, and our streams' cuda.core handles and the
+    raw launch are touched, only under cuarray/cuda/ (every launch goes through launch.enqueue,
+    so a launch hook sees it). `_info.py` (the `python -m cuarray info` report) may name versions."""
+    found = []
+    for path in sorted(PKG.rglob("*.py")):
+        name = _module_name(path)
+        if _within(name, "cuarray.cuda"):
+            continue
+        text = path.read_text()
+        for line, target in imports_of(path):
+            if any(_within(target, m) for m in ("cuda.core", "cuda.bindings", "nvmath")):
+                found.append("{}:{} imports {}".format(path.relative_to(PKG.parent), line, target))
+        for private in ("._cs", "._core()", "_launch_fn", "_backend.driver(", "_backend.core(", "launch._raw"):
+            if private in text:
+                found.append("{} uses {}".format(path.relative_to(PKG.parent), private))
+    assert found == []

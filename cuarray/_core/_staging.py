@@ -22,6 +22,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy
 
+from ..cuda import pinned_memory as _pinned
+from ..cuda.device import get_device_id
+from ..cuda.stream import Event
+
 __all__ = ["PINNED_THRESHOLD", "PINNED_CHUNK", "HOST_COPY_THREADS", "upload", "download"]
 
 # Transfers above this many bytes are staged; below it, one cuMemcpyAsync on pageable memory.
@@ -51,8 +55,6 @@ class _Buffer:
         self.ptr = ptr
         self._keep = keep
         self.view = numpy.frombuffer((ctypes.c_char * size).from_address(ptr), dtype=numpy.uint8)
-        from ..cuda.stream import Event
-
         self.event = Event(disable_timing=True)
         self.pending = False
 
@@ -67,20 +69,9 @@ class _Buffer:
 
 
 def _alloc_pinned(size: int):
-    """(address, owner) of `size` bytes of page-locked host memory."""
-    try:  # the pinned pool, when the runtime layer provides one
-        from ..cuda import pinned_memory as _pm
-
-        mem = _pm.alloc_pinned_memory(size)
-        return int(mem.ptr), mem
-    except (ImportError, AttributeError):
-        pass
-    from ..cuda import _backend
-    from ..cuda import device as _device
-
-    _device._core_device()
-    ptr = int(_backend.check(_backend.driver().cuMemHostAlloc(size, 0)))
-    return ptr, None  # kept for the life of the process
+    """(address, owner) of `size` bytes of page-locked host memory from the pinned pool."""
+    mem = _pinned.alloc_pinned_memory(size)
+    return int(mem.ptr), mem
 
 
 class _Staging:
@@ -91,8 +82,6 @@ class _Staging:
 
 
 def _staging() -> _Staging:
-    from ..cuda.device import get_device_id
-
     dev = get_device_id()
     st = _per_device.get(dev)
     if st is None:

@@ -18,9 +18,15 @@ import ctypes
 
 import numpy
 
+from ..cuda import memory as _memory
+from ..cuda import stream as _stream
+from ..cuda.device import get_device_id
+from ..cuda.memory import MemoryPointer, UnownedMemory
 from . import dtypes as _dtypes
 from . import registry as _registry
 from .ndarray import ndarray
+from .shapes import c_strides
+from .transfer import from_host
 
 __all__ = ["cuda_array_interface", "to_dlpack", "from_dlpack", "from_foreign", "get_array_module",
            "DLDevice", "DLDataType", "DLTensor", "DLManagedTensor", "DLManagedTensorVersioned",
@@ -174,8 +180,6 @@ def _stream_token(stream) -> int:
 
 def cuda_array_interface(a: ndarray) -> dict:
     """`ndarray.__cuda_array_interface__` (version 3)."""
-    from ..cuda import stream as _stream
-
     typestr = a._dtype.str
     return {
         "shape": a._shape,
@@ -201,9 +205,6 @@ def _elem_strides(a: ndarray) -> tuple:
 
 def _sync_consumer(stream) -> None:
     """Make the consumer's stream (a DLPack `stream` value) wait for our current stream."""
-    from ..cuda import _backend
-    from ..cuda import stream as _stream
-
     if stream == -1:
         return
     consumer = 1 if stream is None else int(stream)
@@ -212,7 +213,7 @@ def _sync_consumer(stream) -> None:
         return
     ev = _stream.Event(disable_timing=True)
     ours.record(ev)
-    _backend.check(_backend.driver().cuStreamWaitEvent(consumer, ev._ev, 0))
+    _stream.ExternalStream(consumer).wait_event(ev)
 
 
 def to_dlpack(a: ndarray, stream=None, max_version=None, dl_device=None, copy=None):
@@ -266,8 +267,6 @@ class _DLPackOwner:
 
 
 def _wrap_device_memory(ptr, shape, strides_bytes, dt, owner, device_id, readonly) -> ndarray:
-    from ..cuda.memory import MemoryPointer, UnownedMemory
-
     item = dt.itemsize
     size = 0
     if all(shape):
@@ -285,22 +284,7 @@ def _wrap_device_memory(ptr, shape, strides_bytes, dt, owner, device_id, readonl
     return out
 
 
-def _pointer_device(ptr: int) -> int | None:
-    try:
-        from ..cuda import _backend
-
-        drv = _backend.driver()
-        attr = drv.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
-        return int(_backend.check(drv.cuPointerGetAttribute(attr, ptr)))
-    except Exception:
-        return None
-
-
 def _from_cai(obj) -> ndarray:
-    from ..cuda import _backend
-    from ..cuda import stream as _stream
-    from ..cuda.device import get_device_id
-
     cai = obj.__cuda_array_interface__
     if cai.get("mask") is not None:
         raise NotImplementedError("__cuda_array_interface__ with a mask is not supported")
@@ -309,8 +293,6 @@ def _from_cai(obj) -> ndarray:
     ptr, readonly = cai["data"]
     strides = cai.get("strides")
     if strides is None:
-        from .shapes import c_strides
-
         strides = c_strides(shape, dt.itemsize)
     strides = tuple(int(s) for s in strides)
     producer = cai.get("stream") if cai.get("version", 0) >= 3 else None
@@ -320,9 +302,9 @@ def _from_cai(obj) -> ndarray:
         ours = _stream.get_current_stream()
         if _stream_token(ours) != producer:
             ev = _stream.Event(disable_timing=True)
-            _backend.check(_backend.driver().cuEventRecord(ev._ev, producer))
+            ev.record(_stream.ExternalStream(producer))
             ours.wait_event(ev)
-    dev = _pointer_device(ptr) if ptr else None
+    dev = _memory.pointer_device(ptr) if ptr else None
     return _wrap_device_memory(int(ptr), shape, strides, dt, obj, get_device_id() if dev is None else dev,
                                bool(readonly))
 
@@ -363,12 +345,10 @@ def _from_capsule(capsule) -> ndarray:
     if nd and t.strides:
         strides = tuple(t.strides[i] * item for i in range(nd))
     else:
-        from .shapes import c_strides
-
         strides = c_strides(shape, item)
     ptr = (t.data or 0) + t.byte_offset
     deleter = ctypes.cast(managed.deleter, ctypes.c_void_p).value
-    dev = t.device.device_id if t.device.device_type == kDLCUDA else (_pointer_device(ptr) or 0)
+    dev = t.device.device_id if t.device.device_type == kDLCUDA else (_memory.pointer_device(ptr) or 0)
     # The capsule is ours now: rename it so its destructor leaves the tensor alone.
     _PyCapsule_SetName(capsule, ctypes.addressof(used))
     owner = _DLPackOwner(addr, deleter, capsule)
@@ -381,8 +361,6 @@ def from_dlpack(x, /, *, device=None, copy=None) -> ndarray:
     Host (CPU) producers are copied to the current device unless ``copy=False`` (BufferError).
     ``copy=True`` always returns a new array.
     """
-    from ..cuda import stream as _stream
-
     if device is not None and not (hasattr(device, "id") or device in ("gpu", "cuda")):
         raise ValueError("cuarray.from_dlpack: unsupported device {!r}".format(device))
     if isinstance(x, ndarray):
@@ -394,8 +372,6 @@ def from_dlpack(x, /, *, device=None, copy=None) -> ndarray:
         if copy is False:
             raise BufferError("the DLPack producer is on the CPU: importing to the GPU needs a copy, "
                               "and copy=False forbids it")
-        from .transfer import from_host
-
         return from_host(numpy.from_dlpack(x))
     token = _stream_token(_stream.get_current_stream()) if dev_type in (kDLCUDA, kDLCUDAManaged) else None
     # copy=True: import the producer's memory and copy it here (one copy either way, and no

@@ -37,7 +37,6 @@ import string
 
 import numpy
 
-from ..cuda import _backend
 from ..cuda import compiler as _compiler
 from ..cuda import device as _device
 from ..cuda import launch as _launch
@@ -521,12 +520,8 @@ class _Launcher:
 
     def __call__(self, head, y_ptr) -> None:
         stream = _stream.get_current_stream()
-        cs = stream._cs
-        if cs is None:
-            cs = stream._core()
-        fn = _launch._launch_fn
-        if fn is None:
-            fn = _launch._launch_fn = _backend.core().launch
+        cs = _stream.core_stream(stream)
+        fn = _launch.enqueue  # cuda.core's launch, or the launch hook's wrapper
         steps = self.steps
         nbytes = self.part_bytes
         if not nbytes:

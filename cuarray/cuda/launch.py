@@ -1,8 +1,14 @@
-"""HOT PATH: launching a compiled kernel.
+"""HOT PATH: launching a compiled kernel, and the one hook point every launch passes.
 
 Measured on an H200 (DEPENDENCIES.md 2.4): cuda.core's `launch` with a cached Kernel and a cached
 LaunchConfig costs ~4 us; a fresh LaunchConfig adds 0.5 us, and going through `cuLaunchKernel`
-ourselves gains nothing. So this module only caches LaunchConfigs and picks grids.
+ourselves gains nothing. So this module caches LaunchConfigs, picks grids, and owns `enqueue`.
+
+`enqueue(core_stream, config, kernel, *args)` is the call every kernel launch of cuarray makes
+(prepared fast paths call it directly with `stream.current_core_stream()`; everything else goes
+through `launch`). It *is* cuda.core's `launch` (no wrapper frame) until a hook is installed with
+`set_launch_hook`; then it is a wrapper that hands each launch to the hook (the profiler and NVTX
+ranges use it). Callers look it up as `launch.enqueue` at each call, so a hook sees every launch.
 
 Kernel arguments must already be of their C type: numpy scalars (np.int32(n), np.float32(x), ...)
 for values, Python ints for pointers (cuda.core passes a Python int as an 8-byte pointer).
@@ -14,12 +20,55 @@ from . import _backend
 from . import device as _device
 from . import stream as _stream
 
-__all__ = ["launch", "launch_config", "grid_for", "grid_one_pass", "MAX_GRID_X"]
+__all__ = ["launch", "enqueue", "set_launch_hook", "get_launch_hook", "launch_config", "grid_for",
+           "grid_one_pass", "MAX_GRID_X"]
 
 MAX_GRID_X = 2**31 - 1
 
 _configs: dict = {}
-_launch_fn = None
+_raw = None   # cuda.core's launch, loaded on first use (importing cuda.core needs no device)
+_hook = None
+
+
+def _install() -> None:
+    """Point `enqueue` at cuda.core's launch, or at a wrapper calling the hook."""
+    global _raw, enqueue
+    if _raw is None:
+        _raw = _backend.core().launch
+    hook, raw = _hook, _raw
+    if hook is None:
+        enqueue = raw
+        return
+
+    def hooked(stream, config, kernel, *args):
+        hook(raw, stream, config, kernel, args)
+
+    enqueue = hooked
+
+
+def _first_enqueue(stream, config, kernel, *args) -> None:
+    _install()
+    enqueue(stream, config, kernel, *args)
+
+
+enqueue = _first_enqueue
+
+
+def set_launch_hook(hook):
+    """Route every kernel launch of cuarray through ``hook(launch, stream, config, kernel, args)``,
+    which must call ``launch(stream, config, kernel, *args)`` itself (cuda.core's launch: record
+    events around it, push an NVTX range, count...). None removes the hook. Returns the previous
+    one. Not thread-local: a hook sees the launches of every thread."""
+    global _hook
+    prev = _hook
+    _hook = hook
+    _install()
+    return prev
+
+
+def get_launch_hook():
+    """The installed launch hook, or None."""
+    return _hook
 
 
 def launch_config(grid, block, shared_mem: int = 0):
@@ -37,21 +86,13 @@ def launch(kernel, grid, block, args, shared_mem: int = 0, stream=None) -> None:
     `grid` and `block` are ints or tuples. A zero-sized grid is never launched (CUDA rejects it);
     callers skip empty work before getting here, this is the last guard.
     """
-    global _launch_fn
-    if stream is None:
-        stream = _stream.get_current_stream()
-    cs = stream._cs
-    if cs is None:
-        cs = stream._core()
+    cs = _stream.current_core_stream() if stream is None else _stream.core_stream(stream)
     cfg = _configs.get((grid, block, shared_mem))
     if cfg is None:
         if grid == 0 or (isinstance(grid, tuple) and 0 in grid):
             return
         cfg = launch_config(grid, block, shared_mem)
-    fn = _launch_fn
-    if fn is None:
-        fn = _launch_fn = _backend.core().launch
-    fn(cs, cfg, kernel, *args)
+    enqueue(cs, cfg, kernel, *args)
 
 
 def grid_one_pass(n: int, block: int = 256) -> int:

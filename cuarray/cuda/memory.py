@@ -33,6 +33,7 @@ from ._memory_base import (
 )
 
 __all__ = [
+    "pointer_device",
     "BaseMemory",
     "Memory",
     "UnownedMemory",
@@ -574,3 +575,14 @@ def memory_info(device_id: int | None = None) -> dict:
     if not isinstance(pool, (MemoryPool, MallocAsyncMemoryPool)):
         pool = _default_pool
     return pool._info(_get_device_id() if device_id is None else device_id)
+
+
+def pointer_device(ptr: int) -> int | None:
+    """The device ordinal of the memory at `ptr` (any allocation the driver knows: ours, another
+    library's, managed), or None when the driver cannot say (host memory, no driver)."""
+    try:
+        drv = _backend.driver()
+        attr = drv.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
+        return int(_backend.check(drv.cuPointerGetAttribute(attr, ptr)))
+    except Exception:
+        return None

@@ -17,7 +17,8 @@ from . import _backend
 from . import _sync_hooks
 from . import device as _device
 
-__all__ = ["Stream", "ExternalStream", "Event", "get_current_stream", "get_elapsed_time"]
+__all__ = ["Stream", "ExternalStream", "Event", "get_current_stream", "get_elapsed_time", "current_core_stream",
+           "core_stream"]
 
 class _ThreadState(threading.local):
     streams = None  # device id -> current Stream, once this thread changed one (see device.py)
@@ -118,7 +119,7 @@ class Stream:
 
     def wait_event(self, event: "Event") -> None:
         """Make later work on this stream wait for `event`, without blocking the host."""
-        self._core()
+        _device._core_device()  # a current context (the handle itself needs no cuda.core wrapper)
         _backend.check(_backend.driver().cuStreamWaitEvent(self.ptr, event._ev, 0))
 
 
@@ -134,11 +135,16 @@ class ExternalStream(Stream):
         self._prev = []
         self.ptr = int(ptr)
         self.device_id = _device.get_device_id() if device_id is None else int(device_id)
-        if self.ptr == 0:
-            self._cs = None
-        else:
+        self._cs = None  # wrapped on first launch: waiting on / recording into it needs no wrapper
+
+    def _core(self):
+        cs = self._cs
+        if cs is None:
+            if self.ptr == 0:
+                return Stream._core(self)
             _device._core_device(self.device_id)
-            self._cs = _backend.core().Stream.from_handle(self.ptr)
+            cs = self._cs = _backend.core().Stream.from_handle(self.ptr)
+        return cs
 
 
 def _current_streams() -> dict:
@@ -156,6 +162,21 @@ def get_current_stream(device_id: int | None = None) -> Stream:
     if device_id is None:
         device_id = _device._tls.device_id
     return streams.get(device_id, Stream.null)
+
+
+def current_core_stream():
+    """HOT PATH: the cuda.core Stream of the calling thread's current stream (what `launch.enqueue`
+    takes). `get_current_stream` inlined: the prepared fast paths call this once per launch."""
+    streams = _tls.streams
+    s = Stream.null if streams is None else streams.get(_device._tls.device_id, Stream.null)
+    cs = s._cs
+    return cs if cs is not None else s._core()
+
+
+def core_stream(stream: Stream):
+    """The cuda.core Stream of one of our streams (materialising the legacy default stream)."""
+    cs = stream._cs
+    return cs if cs is not None else stream._core()
 
 
 class Event:
