@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy
 
 from ._bitwise.ops import bitwise_and, bitwise_or, bitwise_xor, invert, left_shift, right_shift
-from ._core import elementwise, indexing, interop, transfer
+from ._core import copying, indexing, interop, transfer
 from ._core.ndarray import ndarray
 from ._core.numpy_function import array_function
 from ._core.numpy_protocol import array_ufunc
@@ -118,7 +118,7 @@ def _set(self, arr, stream=None) -> None:
 
 def _astype(self, dtype, order="K", casting="unsafe", subok=None, copy=True) -> ndarray:
     """See `numpy.ndarray.astype`."""
-    return elementwise.astype(self, dtype, order=order, casting=casting, copy=copy)
+    return copying.astype(self, dtype, order=order, casting=casting, copy=copy)
 
 
 def _reduce(self):
@@ -153,8 +153,8 @@ def bind() -> None:
     # Indexing, copies, transfers and interchange (the engine's functions, bound as they are).
     ndarray.__getitem__ = indexing.getitem
     ndarray.__setitem__ = indexing.setitem
-    ndarray.copy = elementwise.copy
-    ndarray.fill = elementwise.fill
+    ndarray.copy = copying.copy
+    ndarray.fill = copying.fill
     ndarray.astype = _astype
     ndarray.get = _get
     ndarray.set = _set

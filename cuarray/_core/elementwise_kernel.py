@@ -23,7 +23,8 @@ import numpy
 
 from . import dtypes as _dtypes
 from . import shapes as _shapes
-from .elementwise import Definition, KernelParam, copy as _copy
+from .elementwise import Definition, KernelParam
+from .copying import copy as _copy
 from .ndarray import ndarray
 
 __all__ = ["ElementwiseKernel", "parse_params"]

@@ -31,7 +31,7 @@ import numpy
 
 from . import device_errors as _errors
 from . import dtypes as _dtypes
-from . import elementwise
+from . import copying as _copying
 from . import index_kernels as _ik
 from . import mask_compact as _mask_compact
 from . import index_plan as _plan
@@ -66,7 +66,7 @@ def _flat_mask(mask: ndarray) -> ndarray:
     if mask._dtype != _BOOL:
         mask = mask.astype(_BOOL)
     if not mask._c:
-        mask = elementwise.copy(mask)
+        mask = _copying.copy(mask)
     return ndarray._view((mask._size,), (1,), _BOOL, mask.data, mask, True, True)
 
 
@@ -339,22 +339,22 @@ def _basic_setitem(view: ndarray, value) -> None:
     if isinstance(value, ndarray):
         src = value
     elif isinstance(value, (bool, int, float, complex, numpy.generic)):
-        elementwise.fill(view, value)
+        _copying.fill(view, value)
         return
     else:
         src = from_host(numpy.asarray(value))
         if src.ndim == 0:
-            elementwise.fill(view, src.get()[()])
+            _copying.fill(view, src.get()[()])
             return
     _check_broadcast(src._shape, view._shape)
     # Overlapping source and destination (e.g. a[1:] = a[:-1]): copy the source first.
     src = _unalias(src, view)
-    elementwise.copyto_unchecked(view, src)
+    _copying.copyto_unchecked(view, src)
 
 
 def _unalias(src: ndarray, dst: ndarray) -> ndarray:
-    """For elementwise copies into `dst`: see `elementwise.unaliased`."""
-    return elementwise.unaliased(src, dst)
+    """For elementwise copies into `dst`: see `_copying.unaliased`."""
+    return _copying.unaliased(src, dst)
 
 
 def _detached(src: ndarray, dst: ndarray) -> ndarray:
@@ -362,7 +362,7 @@ def _detached(src: ndarray, dst: ndarray) -> ndarray:
     `src` whenever it overlaps `dst` at all. Even the very same elements are not safe here:
     `a[perm] = a` reads a[j] while another thread may already have written it."""
     if src._overlaps(dst):
-        return elementwise.copy(src)
+        return _copying.copy(src)
     return src
 
 
@@ -482,7 +482,7 @@ def _mask_setitem(view: ndarray, mask: ndarray, scalar, varr) -> None:
                 _, count = _prefix(_flat_mask(mask))
                 raise _shape_mismatch(varr._shape, (count,) + rest)
             src = _unalias(src, view)
-        elementwise.copyto_where_unchecked(view, src, m)  # src: a's dtype (_value_for)
+        _copying.copyto_where_unchecked(view, src, m)  # src: a's dtype (_value_for)
         return
     flat = _flat_mask(mask)
     pre, count = _prefix(flat)
@@ -498,7 +498,7 @@ def _mask_setitem(view: ndarray, mask: ndarray, scalar, varr) -> None:
     src = varr
     if src._shape != rshape or not src._c:
         tmp = ndarray(rshape, src._dtype)
-        elementwise.copyto_unchecked(tmp, src)
+        _copying.copyto_unchecked(tmp, src)
         src = tmp
     else:
         src = _detached(src, view)

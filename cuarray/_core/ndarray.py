@@ -17,7 +17,6 @@ import numpy
 
 from ..cuda import device as _device
 from ..cuda import memory as _memory
-from ..cuda import stream as _stream
 from . import dtypes as _dtypes
 from . import registry as _registry
 from . import shapes as _shapes

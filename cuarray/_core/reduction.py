@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import string
+from typing import NamedTuple
 
 import numpy
 
@@ -82,16 +83,22 @@ _FUSE_STEPS = 4
 FUSE = True
 
 
-class Stage(tuple):
-    """What a compiled kernel is specialised on: (src, dst, group, unroll, vec, out_ndim, red_ndim, index_t,
-    group2, unroll2). src: 'map' (inputs through map_expr) or 'part' (partials); dst: 'out' (post_map),
-    'part' (partials) or 'fused' (partials, then the last block to finish combines them into the
-    outputs with `group2` threads per output and `unroll2` accumulators: one launch)."""
+class Stage(NamedTuple):
+    """What a compiled kernel is specialised on (a kernel cache key). src: 'map' (inputs through
+    map_expr) or 'part' (partials); dst: 'out' (post_map), 'part' (partials) or 'fused' (partials,
+    then the last block to finish combines them into the outputs with `group2` threads per output
+    and `unroll2` accumulators: one launch)."""
 
-    __slots__ = ()
-
-    def __new__(cls, src, dst, group, unroll, vec, out_ndim, red_ndim, index_t, group2=0, unroll2=0):
-        return tuple.__new__(cls, (src, dst, group, unroll, vec, out_ndim, red_ndim, index_t, group2, unroll2))
+    src: str
+    dst: str
+    group: int
+    unroll: int
+    vec: int
+    out_ndim: int
+    red_ndim: int
+    index_t: type
+    group2: int = 0
+    unroll2: int = 0
 
 
 class Plan:
@@ -293,16 +300,16 @@ class ReductionDef:
 
     # -- code generation -------------------------------------------------------------------
     def _declare(self, st: Stage) -> list:
-        it = "int" if st[7] is numpy.int32 else "long long"
+        it = "int" if st.index_t is numpy.int32 else "long long"
         decls = [p.declare() for p in self.params] + [self.out.declare()]
         decls += ["const _acc_t* __restrict__ _part_in", "_acc_t* __restrict__ _part_out"]
         names = [p.name for p in self._arrays] + [self.out.name]
-        decls += ["const {} _os{}_{}".format(it, n, d) for n in names for d in range(st[5])]
-        decls += ["const {} _od{}".format(it, d) for d in range(st[5])]
-        decls += ["const {} _rs{}_{}".format(it, p.name, d) for p in self._arrays for d in range(st[6])]
-        decls += ["const {} _rd{}".format(it, d) for d in range(st[6])]
+        decls += ["const {} _os{}_{}".format(it, n, d) for n in names for d in range(st.out_ndim)]
+        decls += ["const {} _od{}".format(it, d) for d in range(st.out_ndim)]
+        decls += ["const {} _rs{}_{}".format(it, p.name, d) for p in self._arrays for d in range(st.red_ndim)]
+        decls += ["const {} _rd{}".format(it, d) for d in range(st.red_ndim)]
         decls += ["const {} {}".format(it, n) for n in ("_n_out", "_n_red", "_chunk", "_pso", "_psj", "_pdo", "_pdc")]
-        if st[1] == "fused":
+        if st.dst == "fused":
             decls.append("unsigned int* __restrict__ _counter")
         return decls
 
@@ -489,7 +496,7 @@ class ReductionDef:
 
     def _tail(self, st, p: Plan, role) -> tuple:
         """The kernel arguments after (inputs and scalars, y, part_in, part_out): strides, sizes."""
-        it = st[7]
+        it = st.index_t
         out = []
         ostr = p.out_strides[1:] + p.out_strides[:1]  # inputs, then y
         for s in ostr:

@@ -16,7 +16,8 @@ import numpy
 from ..cuda import device as _device
 from . import dtypes as _dtypes
 from . import shapes as _shapes
-from .elementwise import KernelParam, copyto_unchecked
+from .elementwise import KernelParam
+from .copying import copyto_unchecked
 from .host_input import as_array
 from .ndarray import _new_c, ndarray
 from .reduction import ReductionDef

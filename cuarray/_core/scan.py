@@ -40,7 +40,7 @@ from ..cuda import compiler as _compiler
 from ..cuda import launch as _launch
 from ..cuda import memory as _memory
 from . import dtypes as _dtypes
-from . import elementwise as _elementwise
+from . import copying as _copying
 from . import shapes as _shapes
 from .host_input import as_array
 from .ndarray import ndarray
@@ -347,7 +347,7 @@ def accumulate(uf, a: ndarray, axis, dtype=None, out=None, *, nan=None, what="ac
     elif a._f:
         src, ax, transposed = a.T, nd - 1 - axis, True
     else:
-        src, ax, transposed = _elementwise.copy(a, "C"), axis, False
+        src, ax, transposed = _copying.copy(a, "C"), axis, False
     cshape = src._shape
     outer = math.prod(cshape[:ax])
     n = cshape[ax]
@@ -367,7 +367,7 @@ def accumulate(uf, a: ndarray, axis, dtype=None, out=None, *, nan=None, what="ac
         return out
     result = target.T if transposed else target
     if out is not None:
-        _elementwise.copyto_unchecked(out, result)
+        _copying.copyto_unchecked(out, result)
         return out
     return result
 
@@ -418,7 +418,7 @@ def _sum_1d(x: ndarray, dtype, exclusive: bool) -> ndarray:
         raise ValueError("expected a 1-D array, got {} dimensions".format(x.ndim))
     dtype = _dtypes.normalize_dtype(dtype)
     if not x._c:
-        x = _elementwise.copy(x, "C")
+        x = _copying.copy(x, "C")
     out = ndarray(x._shape, dtype)
     run(_sum_op(x._dtype, dtype), x.data.ptr, out.data.ptr, 1, x._size, 1, exclusive=exclusive)
     return out

@@ -29,7 +29,7 @@ from ..cuda import device as _device
 from ..cuda import launch as _launch
 from . import shapes as _shapes
 from . import sort_plan as _plan
-from .elementwise import copyto_unchecked
+from .copying import copyto_unchecked
 from .ndarray import ndarray
 
 __all__ = ["sort", "argsort", "sort_pairs", "lexsort", "sort_rows", "argsort_rows", "all_kernel_names"]

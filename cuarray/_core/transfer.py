@@ -21,7 +21,7 @@ from ..cuda import pinned_memory as _pinned
 from ..cuda import stream as _stream
 from . import dtypes as _dtypes
 from . import _staging
-from . import elementwise
+from . import copying as _copying
 from .ndarray import ndarray
 
 __all__ = ["to_host", "from_host", "from_host_into", "asnumpy"]
@@ -73,7 +73,7 @@ def to_host(a: ndarray, stream=None, out=None, blocking=True) -> numpy.ndarray:
         return host
     src = a
     if not (a._c or a._f):
-        src = elementwise.copy(a, order="C")
+        src = _copying.copy(a, order="C")
     order = "C" if src._c else "F"
     if out is not None and ((order == "C" and out.flags.c_contiguous) or (order == "F" and out.flags.f_contiguous)):
         host = out
@@ -131,7 +131,7 @@ def from_host_into(dst: ndarray, arr, stream=None) -> None:
         _h2d(dst.data, host, dst.nbytes, stream)
         return
     tmp = from_host(arr)
-    elementwise.copyto_unchecked(dst, tmp)
+    _copying.copyto_unchecked(dst, tmp)
 
 
 def asnumpy(a, stream=None, order="C", out=None, blocking=True):

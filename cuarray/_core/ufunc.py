@@ -21,7 +21,8 @@ from . import host_input as _host_input
 from . import registry as _registry
 from . import scan as _scan
 from . import shapes as _shapes
-from .elementwise import Definition, KernelParam, copyto_unchecked, fill
+from .elementwise import Definition, KernelParam
+from .copying import copyto_unchecked, fill
 from .elementwise import _INT32_MAX as _INT32_LIMIT
 from .indexing import ufunc_at
 from .reduction_ops import NOVALUE as _NOVALUE

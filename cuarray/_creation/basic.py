@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy
 
 from .._core import dtypes as _dtypes
-from .._core import elementwise as _elementwise
+from .._core import copying as _copying
 from .._core import shapes as _shapes
 from .._core.ndarray import ndarray, _normalize_shape
 
@@ -39,7 +39,7 @@ def zeros(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:
 def ones(shape, dtype=None, order="C", *, device=None, like=None) -> ndarray:
     """See `numpy.ones`."""
     a = ndarray(_normalize_shape(shape), float if dtype is None else dtype, order=_check_order(order))
-    _elementwise.fill(a, 1)
+    _copying.fill(a, 1)
     return a
 
 
@@ -56,9 +56,9 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) ->
     dt = _full_dtype(fill_value, dtype)
     a = ndarray(_normalize_shape(shape), dt, order=_check_order(order))
     if isinstance(fill_value, ndarray) and fill_value.ndim:
-        _elementwise.copyto_unchecked(a, fill_value)
+        _copying.copyto_unchecked(a, fill_value)
     else:
-        _elementwise.fill(a, fill_value)
+        _copying.fill(a, fill_value)
     return a
 
 
@@ -101,12 +101,12 @@ def zeros_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None)
 def ones_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None) -> ndarray:
     """See `numpy.ones_like`."""
     out = _like(a, dtype, order, shape)
-    _elementwise.fill(out, 1)
+    _copying.fill(out, 1)
     return out
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None, *, device=None) -> ndarray:
     """See `numpy.full_like`."""
     out = _like(a, dtype, order, shape)
-    _elementwise.fill(out, fill_value)
+    _copying.fill(out, fill_value)
     return out

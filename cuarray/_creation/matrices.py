@@ -15,7 +15,7 @@ import numpy
 
 from .._core import dtypes as _dtypes
 from .._core import shapes as _shapes
-from .._core import elementwise as _elementwise
+from .._core import copying as _copying
 from .._core.elementwise import Definition, KernelParam
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray, _new_c
@@ -145,7 +145,7 @@ def diag(v, k=0) -> ndarray:
         if out._size:
             out.data.memset_async(0, out.nbytes)
             if v._size:
-                _elementwise.copyto_unchecked(_diagonal_view(out, k), v)
+                _copying.copyto_unchecked(_diagonal_view(out, k), v)
         return out
     if v.ndim == 2:
         out = _diagonal_view(v, k)

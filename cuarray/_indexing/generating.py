@@ -12,7 +12,6 @@ import numpy
 from .._core import device_errors as _errors
 from .._core import shapes as _shapes
 from .._core.elementwise import Definition, KernelParam
-from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 
 __all__ = ["indices", "ix_", "unravel_index", "ravel_multi_index", "diag_indices", "diag_indices_from",
@@ -29,7 +28,7 @@ def _up(host) -> ndarray:
 
 def indices(dimensions, dtype=int, sparse=False):
     """See `numpy.indices`: one arange per axis, broadcast into the result by one copy each."""
-    from .._core.elementwise import copyto_unchecked
+    from .._core.copying import copyto_unchecked
     from .._creation.ranges import arange
 
     dimensions = tuple(int(d) for d in dimensions)

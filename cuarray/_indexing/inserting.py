@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy
 
 from .._core import shapes as _shapes
-from .._core.elementwise import copyto_unchecked
+from .._core.copying import copyto_unchecked
 from .._core.host_input import as_array, is_scalar
 from .._core.ndarray import ndarray
 from .._core.transfer import from_host

@@ -14,7 +14,7 @@ from .._core import reduction_ops as _r
 from .._core import shapes as _shapes
 from .._core.elementwise import Definition, KernelParam
 from .._core.host_input import as_array
-from .._core.ndarray import _new_c, ndarray
+from .._core.ndarray import _new_c
 
 __all__ = ["isclose", "allclose", "array_equal", "array_equiv"]
 

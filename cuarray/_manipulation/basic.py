@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy
 
 from .._core import dtypes as _dtypes
-from .._core import elementwise as _elementwise
+from .._core import copying as _copying
 from .._core import shapes as _shapes
 from .._core.host_input import as_array, is_scalar, reject
 from .._core.ndarray import ndarray
@@ -84,14 +84,14 @@ def copyto(dst, src, casting="same_kind", where=True) -> None:
         return
     if scalar is not None:
         if mask is None:
-            _elementwise.fill(dst, scalar)
+            _copying.fill(dst, scalar)
         else:
-            _elementwise.copyto_where_unchecked(dst, scalar, mask)
+            _copying.copyto_where_unchecked(dst, scalar, mask)
         return
     # A source that partly overlaps the destination is copied first (NumPy does the same).
-    src = _elementwise.unaliased(src, dst)
+    src = _copying.unaliased(src, dst)
     if mask is None:
-        _elementwise.copyto_unchecked(dst, src)
+        _copying.copyto_unchecked(dst, src)
     else:
-        _elementwise.copyto_where_unchecked(dst, src, mask)
+        _copying.copyto_where_unchecked(dst, src, mask)
 

@@ -14,7 +14,7 @@ import numpy
 from .._core import batched_copy as _batched_copy
 from .._core import dtypes as _dtypes
 from .._core import shapes as _shapes
-from .._core.elementwise import copyto_unchecked, unaliased
+from .._core.copying import copyto_unchecked, unaliased
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 

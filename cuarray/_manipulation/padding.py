@@ -13,7 +13,6 @@ from __future__ import annotations
 import numpy
 
 from .._core.host_input import as_array
-from .._core.ndarray import ndarray
 from .._statistics.averages import mean
 from .._statistics.median import median
 from .._statistics.order import amax, amin

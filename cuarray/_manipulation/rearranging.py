@@ -8,7 +8,6 @@ import numpy
 
 from .._core import shapes as _shapes
 from .._core.host_input import as_array
-from .._core.ndarray import ndarray
 
 __all__ = ["flip", "fliplr", "flipud", "roll", "rot90"]
 

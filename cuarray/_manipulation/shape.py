@@ -3,7 +3,7 @@ manipulation / Changing array shape". A reshape is a view whenever NumPy's would
 
 from __future__ import annotations
 
-from .._core import elementwise as _elementwise
+from .._core import copying as _copying
 from .._core import shapes as _shapes
 from .._core.ndarray import _c_layout, ndarray
 
@@ -30,7 +30,7 @@ def reshape(a: ndarray, shape=None, order="C", *, newshape=None, copy=None) -> n
         strides, _, f = _c_layout(new_shape, a._dtype.itemsize)
         return ndarray._view(new_shape, strides, a._dtype, a.data, a, True, f)
     if copy:
-        src = _elementwise.copy(a, order=order)
+        src = _copying.copy(a, order=order)
         strides = _shapes.reshape_strides(src._shape, src._strides, src._dtype.itemsize, new_shape, order)
         return ndarray._view(new_shape, strides, src._dtype, src.data, src)
     if new_shape == a._shape:
@@ -40,7 +40,7 @@ def reshape(a: ndarray, shape=None, order="C", *, newshape=None, copy=None) -> n
         return ndarray._view(new_shape, strides, a._dtype, a.data, a)
     if copy is False:
         raise ValueError("Unable to avoid creating a copy while reshaping.")
-    src = _elementwise.copy(a, order=order)
+    src = _copying.copy(a, order=order)
     strides = _shapes.reshape_strides(src._shape, src._strides, src._dtype.itemsize, new_shape, order)
     return ndarray._view(new_shape, strides, src._dtype, src.data, src)
 

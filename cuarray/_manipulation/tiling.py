@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy
 
 from .._core import shapes as _shapes
-from .._core.elementwise import copyto_unchecked
+from .._core.copying import copyto_unchecked
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 

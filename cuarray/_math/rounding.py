@@ -37,7 +37,7 @@ def around(a, decimals=0, out=None):
         if decimals >= 0:
             if out is None:
                 return a.copy()
-            from .._core.elementwise import copyto_unchecked
+            from .._core.copying import copyto_unchecked
 
             copyto_unchecked(out, a)
             return out
@@ -47,7 +47,7 @@ def around(a, decimals=0, out=None):
         res = y.astype(a.dtype)
         if out is None:
             return res
-        from .._core.elementwise import copyto_unchecked
+        from .._core.copying import copyto_unchecked
 
         copyto_unchecked(out, res)
         return out

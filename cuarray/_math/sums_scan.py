@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy
 
-from .._core import elementwise as _elementwise
+from .._core import copying as _copying
 from .._core import scan as _scan
 from .._core import shapes as _shapes
 from .._core.host_input import as_array
@@ -82,8 +82,8 @@ def _cumulative(uf, x, axis, dtype, out, include_initial, what):
         raise ValueError("provided out is the wrong size for the accumulation.")
     first = tuple(slice(0, 1) if d == axis else slice(None) for d in range(x.ndim))
     rest = tuple(slice(1, None) if d == axis else slice(None) for d in range(x.ndim))
-    _elementwise.fill(out[first], uf.identity)
-    _elementwise.copyto_unchecked(out[rest], res)
+    _copying.fill(out[first], uf.identity)
+    _copying.copyto_unchecked(out[rest], res)
     return out
 
 
@@ -110,7 +110,7 @@ def _concat(parts, axis: int) -> ndarray:
         m = p._shape[axis]
         if m:
             sl = tuple(slice(at, at + m) if d == axis else slice(None) for d in range(len(shape)))
-            _elementwise.copyto_unchecked(res[sl], p)
+            _copying.copyto_unchecked(res[sl], p)
         at += m
     return res
 
@@ -179,11 +179,11 @@ def ediff1d(ary, to_end=None, to_begin=None) -> ndarray:
     m = max(ary._size - 1, 0)
     res = ndarray((nb + m + ne,), dt)
     if nb:
-        _elementwise.copyto_unchecked(res[:nb], ends[0])
+        _copying.copyto_unchecked(res[:nb], ends[0])
     if m:
         _subtract(ary[1:], ary[:-1], out=res[nb:nb + m])
     elif dt.char == "?":
         _subtract(ary[:0], ary[:0])  # NumPy's TypeError for bool, even when empty
     if ne:
-        _elementwise.copyto_unchecked(res[nb + m:], ends[1])
+        _copying.copyto_unchecked(res[nb + m:], ends[1])
     return res

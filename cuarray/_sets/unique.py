@@ -63,7 +63,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
 
 
 def _unique1d(x: ndarray, return_index, return_inverse, return_counts, equal_nan) -> tuple:
-    from .._core.elementwise import copy
+    from .._core.copying import copy
     from .._indexing.inserting import take
     from .._manipulation.joining import concatenate
     from .._math.sums_scan import cumsum, diff
@@ -100,7 +100,7 @@ def _unique1d(x: ndarray, return_index, return_inverse, return_counts, equal_nan
 def _unique_axis(ar: ndarray, axis: int, return_index, return_inverse, return_counts):
     """unique slices along `axis`: rows of the (n, rest) view ordered lexicographically (the
     first column most significant) by stable passes of the sort, last column first."""
-    from .._core.elementwise import copy
+    from .._core.copying import copy
     from .._indexing.inserting import take
     from .._logic.comparison import not_equal
     from .._logic.truth import any as any_

@@ -16,7 +16,7 @@ import pathlib
 import numpy
 
 from .._core import dtypes as _dtypes
-from .._core.elementwise import astype
+from .._core.copying import astype
 from .._core.host_input import as_array, is_scalar
 from .._core.ndarray import ndarray
 from ..cuda import compiler as _compiler

@@ -134,7 +134,7 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
 # -- ndarray methods (bound in _core/_array_methods.py) -----------------------------------------
 
 def _assign(self: ndarray, result: ndarray) -> None:
-    from .._core.elementwise import copyto_unchecked
+    from .._core.copying import copyto_unchecked
 
     copyto_unchecked(self, result)
 

@@ -20,7 +20,7 @@ import numpy
 
 from .._core import dtypes as _dtypes
 from .._core import reduction_ops as _r
-from .._core.elementwise import copyto_unchecked, fill
+from .._core.copying import copyto_unchecked, fill
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 

@@ -15,7 +15,7 @@ import operator
 
 import numpy
 
-from .._core.elementwise import astype
+from .._core.copying import astype
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 from .._sorting.searchsorted import search

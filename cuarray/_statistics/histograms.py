@@ -22,7 +22,7 @@ import pathlib
 import numpy
 
 from .._core import dtypes as _dtypes
-from .._core.elementwise import astype, copyto_unchecked, fill
+from .._core.copying import astype, copyto_unchecked, fill
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 from .._core.transfer import from_host

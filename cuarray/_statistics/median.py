@@ -32,7 +32,8 @@ import warnings
 import numpy
 
 from .._core import dtypes as _dtypes
-from .._core.elementwise import Definition, KernelParam, copyto_unchecked, fill
+from .._core.elementwise import Definition, KernelParam
+from .._core.copying import copyto_unchecked, fill
 from .._core.ndarray import ndarray
 from .._core.reduction import ReductionDef
 from .._core.host_input import as_array

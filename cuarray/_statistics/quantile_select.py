@@ -16,7 +16,7 @@ import pathlib
 import numpy
 
 from .._core import dtypes as _dtypes
-from .._core.elementwise import astype
+from .._core.copying import astype
 from .._core.ndarray import ndarray
 from .._core.transfer import from_host
 from ..cuda import compiler as _compiler
@@ -105,7 +105,7 @@ def select(x: ndarray, ranks: numpy.ndarray) -> ndarray:
                                (xp, numpy.int64(n), numpy.int32(t), sp, numpy.int32(shift), kt(mask), hp))
                 _launch.launch(pick_k, r, _THREADS,
                                (numpy.int32(t), sp, numpy.int32(shift), hp, numpy.int32(i == len(steps) - 1), vp))
-        from .._core.elementwise import copyto_unchecked
+        from .._core.copying import copyto_unchecked
 
         copyto_unchecked(ov[:, t0:t0 + t], vals)
     return out

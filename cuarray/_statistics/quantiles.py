@@ -20,7 +20,7 @@ import warnings
 import numpy
 from numpy.lib import _function_base_impl as _npq  # NumPy's index arithmetic: the oracle
 
-from .._core.elementwise import astype
+from .._core.copying import astype
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 from .._core.reduction_ops import normalize_axes, reduced_shape
@@ -115,7 +115,7 @@ def _quantile(a, q, axis, out, method, keepdims, weights, interpolation, percent
             raise TypeError("out must be a cuarray ndarray, got {}".format(type(out)))
         if out._shape != final:
             raise ValueError("output array has the wrong shape: {} (expected {})".format(out._shape, final))
-        from .._core.elementwise import copyto_unchecked
+        from .._core.copying import copyto_unchecked
 
         copyto_unchecked(out, res)
         return out

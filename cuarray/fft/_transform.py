@@ -22,7 +22,8 @@ import math
 
 import numpy
 
-from .._core.elementwise import Definition, KernelParam, copyto_unchecked
+from .._core.elementwise import Definition, KernelParam
+from .._core.copying import copyto_unchecked
 from .._core.ndarray import _new_dense, ndarray
 from ..cuda.libs import cufft as _cufft
 from . import _layout

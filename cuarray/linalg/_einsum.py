@@ -21,7 +21,7 @@ import math
 import numpy
 
 from .._core import dtypes as _dtypes
-from .._core import elementwise as _ew
+from .._core import copying as _copying
 from .._core import shapes as _shapes
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
@@ -217,7 +217,7 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
             if not _dtypes.can_cast(x._dtype, ct, casting):
                 raise TypeError("Cannot cast array data from dtype('{}') to dtype('{}') according to "
                                 "the rule '{}'".format(x._dtype, ct, casting))
-            ops[i] = _ew.astype(x, ct)
+            ops[i] = _copying.astype(x, ct)
     if optimize in (False, True, "greedy", "optimal"):  # intermediates no larger than NumPy allows
         optimize = ("greedy" if optimize in (False, True) else optimize,
                     default_memory_limit(inputs, output, sizes))
@@ -232,7 +232,7 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     if not _dtypes.can_cast(ct, out._dtype, casting):
         raise TypeError("Cannot cast array data from dtype('{}') to dtype('{}') according to the "
                         "rule '{}'".format(ct, out._dtype, casting))
-    _ew.copyto_unchecked(out, _ew.unaliased(res, out))
+    _copying.copyto_unchecked(out, _copying.unaliased(res, out))
     return out
 
 

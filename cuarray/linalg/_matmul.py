@@ -19,7 +19,7 @@ import itertools
 import numpy
 
 from .._core import dtypes as _dtypes
-from .._core import elementwise as _ew
+from .._core import copying as _copying
 from .._core import registry as _registry
 from .._core import shapes as _shapes
 from .._core.host_input import as_array
@@ -209,18 +209,18 @@ def matmul_into(a, b, out=None, dtype=None, casting="same_kind", order="K"):
         res = _new_c(oshape, ct) if order != "F" or len(oshape) < 2 else ndarray(oshape, ct, order="F")
     if res._size:
         if k == 0:
-            _ew.fill(res, 0)
+            _copying.fill(res, 0)
         else:
             if a._dtype is not ct:
-                a = _ew.astype(a, ct)
+                a = _copying.astype(a, ct)
             if b._dtype is not ct:
-                b = _ew.astype(b, ct)
+                b = _copying.astype(b, ct)
             if not _compute(a, b, res, m, n, k, nd1, nd2, len(core), bshape, ct):
                 tmp = _new_c(oshape, ct)
                 _compute(a, b, tmp, m, n, k, nd1, nd2, len(core), bshape, ct)
-                _ew.copyto_unchecked(res, tmp)
+                _copying.copyto_unchecked(res, tmp)
     if out is not None and res is not out:
-        _ew.copyto_unchecked(out, res)
+        _copying.copyto_unchecked(out, res)
         return out
     return res
 
@@ -275,14 +275,14 @@ def _compute(a, b, c, m, n, k, nd1, nd2, ncore, bshape, ct) -> bool:
     if not integer:
         la = _layout(m, k, *am[0]) if am is not None else None
         if la is None or any(s < 0 for s in am[1]):
-            a = _ew.copy(a)
+            a = _copying.copy(a)
             return _compute(a, b, c, m, n, k, nd1, nd2, ncore, bshape, ct)
         lb = _layout(k, n, *bm[0]) if bm is not None else None
         if lb is None or any(s < 0 for s in bm[1]):
-            b = _ew.copy(b)
+            b = _copying.copy(b)
             return _compute(a, b, c, m, n, k, nd1, nd2, ncore, bshape, ct)
     elif am is None or bm is None:
-        return _compute(_ew.copy(a) if am is None else a, _ew.copy(b) if bm is None else b,
+        return _compute(_copying.copy(a) if am is None else a, _copying.copy(b) if bm is None else b,
                         c, m, n, k, nd1, nd2, ncore, bshape, ct)
     ap, bp, cp = a.data.ptr, b.data.ptr, c.data.ptr
     if bshape:

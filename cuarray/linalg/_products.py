@@ -13,7 +13,7 @@ import warnings
 import numpy
 
 from .._core import dtypes as _dtypes
-from .._core import elementwise as _ew
+from .._core import copying as _copying
 from .._core import shapes as _shapes
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
@@ -86,7 +86,7 @@ def _dot_out(res, out):
             or not out._c):
         raise ValueError("output array is not acceptable (must have the right datatype, number of "
                          "dimensions, and be a C-Array)")
-    _ew.copyto_unchecked(out, res)
+    _copying.copyto_unchecked(out, res)
     return out
 
 
@@ -379,7 +379,7 @@ def matrix_power(a, n):
         from .._creation.matrices import eye
 
         res = ndarray(a._shape, a._dtype)
-        _ew.copyto_unchecked(res, eye(a._shape[-1], dtype=a._dtype))
+        _copying.copyto_unchecked(res, eye(a._shape[-1], dtype=a._dtype))
         return res
     if n < 0:
         from . import inv

@@ -14,7 +14,7 @@ import math
 import numpy
 from numpy.linalg import LinAlgError
 
-from .._core import elementwise as _ew
+from .._core import copying as _copying
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 
@@ -85,8 +85,8 @@ def stacked_copy(a: ndarray, char: str, order: str = "C") -> ndarray:
     their input get exactly one copy (the cast, if any, happens in the same kernel)."""
     dt = numpy.dtype(char)
     if order == "C":
-        return _ew.astype(a, dt, order="C", copy=True)
-    return _ew.astype(a.mT, dt, order="C", copy=True).mT
+        return _copying.astype(a, dt, order="C", copy=True)
+    return _copying.astype(a.mT, dt, order="C", copy=True).mT
 
 
 def natural_order(a: ndarray) -> str:

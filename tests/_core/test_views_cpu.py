@@ -357,7 +357,7 @@ def test_get_array_module():
 
 # -- generated kernels compile for sm_90 --------------------------------------------------------
 def _definitions():
-    from cuarray._core import dtypes, elementwise
+    from cuarray._core import copying, dtypes
     from cuarray._creation import matrices
 
     out = []
@@ -370,8 +370,8 @@ def _definitions():
             for mode in ("step", "scaled", "nodiv"):
                 out.append(ranges._linspace_def(numpy.dtype(calc), numpy.dtype(o), mode, o == "l", mode == "step"))
     out.append(ranges._pow_def(numpy.dtype("d"), numpy.dtype("f"), numpy.dtype("f"), True))
-    out.append(elementwise._masked_def(numpy.dtype("e"), numpy.dtype("e"), True))
-    out.append(elementwise._masked_def(numpy.dtype("F"), numpy.dtype("D"), False))
+    out.append(copying._masked_def(numpy.dtype("e"), numpy.dtype("e"), True))
+    out.append(copying._masked_def(numpy.dtype("F"), numpy.dtype("D"), False))
     return out
 
 

@@ -74,8 +74,8 @@ def new_c(shape, dtype) -> ndarray:
     return from_np(np.empty(shape, dtype))
 
 
-class FakeElementwise:
-    """The engine's copy/astype/fill/copyto_unchecked, on host views."""
+class FakeCopying:
+    """The engine's copying module (copy/astype/fill/copyto_unchecked), on host views."""
 
     @staticmethod
     def copy(a, order="C"):
@@ -151,7 +151,7 @@ def install(monkeypatch):
     from cuarray.linalg import _int_matmul, _matmul
 
     monkeypatch.setattr(_matmul, "_new_c", new_c)
-    monkeypatch.setattr(_matmul, "_ew", FakeElementwise)
+    monkeypatch.setattr(_matmul, "_copying", FakeCopying)
     monkeypatch.setattr(cublas, "gemm", fake_gemm)
     monkeypatch.setattr(cublas, "gemv", fake_gemv)
     monkeypatch.setattr(_int_matmul, "gemm", fake_int_gemm)

@@ -1,0 +1,152 @@
+"""Copies on the elementwise engine: between layouts and dtypes (`copy`, `astype`,
+`copyto_unchecked`), under a mask (`copyto_where_unchecked`), and `fill`.
+
+A same-layout same-dtype copy is one memcpy (copy-engine rate, no kernel); otherwise one
+`Definition` kernel ("the elementwise identity") over any strides, with the cast in its store.
+Same-type copies move bits (one kernel per item size), as NumPy's copies do.
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from . import dtypes as _dtypes
+from . import shapes as _shapes
+from .elementwise import Definition, KernelParam
+from .ndarray import ndarray
+
+__all__ = ["copy", "astype", "fill", "copyto_unchecked", "copyto_where_unchecked", "unaliased"]
+
+_BOOL = numpy.dtype(bool)
+
+_copy_defs: dict = {}
+
+
+def _copy_def(src_dtype, dst_dtype) -> Definition:
+    if src_dtype == dst_dtype and src_dtype.itemsize in (1, 2, 4, 8):
+        # Same type: move the bits, as NumPy's copies do (float16 is computed in float, and the
+        # round trip would turn every NaN payload into 0x7fff). One kernel per item size.
+        src_dtype = dst_dtype = numpy.dtype("u{}".format(src_dtype.itemsize))
+    key = (src_dtype.char, dst_dtype.char)
+    d = _copy_defs.get(key)
+    if d is None:
+        name = "cuarray_copy_{}_{}".format(src_dtype.name, dst_dtype.name)
+        # Compute in the source type; the store casts to the destination type.
+        params = (KernelParam("in0", "in", src_dtype, src_dtype), KernelParam("out0", "out", dst_dtype, src_dtype))
+        d = _copy_defs[key] = Definition(name, params, "out0 = in0")
+    return d
+
+
+def copyto_unchecked(dst: ndarray, src: ndarray) -> None:
+    """dst[...] = src with broadcasting and an unsafe cast; no overlap or casting checks."""
+    if dst._size == 0:
+        return
+    if (src._dtype == dst._dtype and src._shape == dst._shape and
+            ((src._c and dst._c) or (src._f and dst._f and not (src._c or dst._c)))):
+        # Same layout, same type: a plain memcpy (copy engine rate, no kernel).
+        dst.data.copy_from_device_async(src.data, dst.nbytes)
+        return
+    _copy_def(src._dtype, dst._dtype).run((src, dst), (), dst._shape)
+
+
+_masked_defs: dict = {}
+
+
+def _masked_def(src_dt, dst_dt, scalar: bool) -> Definition:
+    key = (src_dt.char, dst_dt.char, scalar)
+    d = _masked_defs.get(key)
+    if d is None:
+        params = (KernelParam("in0", "scalar" if scalar else "in", src_dt),
+                  KernelParam("_w", "in", _BOOL),
+                  KernelParam("out0", "out", dst_dt, src_dt, by_ref=True))
+        op = "if (_w) out0 = cuarray::cast<{}>(in0)".format(_dtypes.ctype(dst_dt))
+        name = "cuarray_copyto_where_{}{}_{}".format("s" if scalar else "", src_dt.name, dst_dt.name)
+        d = _masked_defs[key] = Definition(name, params, op)
+    return d
+
+
+def copyto_where_unchecked(dst: ndarray, src, mask: ndarray) -> None:
+    """dst[mask] = src elementwise (`src` and the bool `mask` broadcast to dst; `src` an array or a
+    NumPy scalar of dst's dtype), unsafe cast; no overlap or casting checks. One kernel."""
+    if dst._size == 0:
+        return
+    dt = dst._dtype
+    if isinstance(src, ndarray):
+        _masked_def(src._dtype, dt, False).run((src, mask, dst), (), dst._shape)
+    else:
+        _masked_def(dt, dt, True).run((mask, dst), (numpy.float32(src) if dt.char == "e" else src,), dst._shape)
+
+
+def _new_like(a: ndarray, dtype, order: str) -> ndarray:
+    """An uninitialised array with `a`'s shape, in `order` ('C', 'F', 'A' or 'K')."""
+    itemsize = dtype.itemsize
+    if order == "A":
+        order = "F" if a._f and not a._c else "C"
+    if order == "K":
+        if a._c or a.ndim <= 1:
+            order = "C"
+        elif a._f:
+            order = "F"
+        else:
+            strides = _shapes.k_order_strides(a._shape, a._strides, itemsize)
+            return ndarray(a._shape, dtype, strides=strides)
+    if order not in ("C", "F"):
+        raise ValueError("order must be one of 'C', 'F', 'A', or 'K' (got {!r})".format(order))
+    return ndarray(a._shape, dtype, order=order)
+
+
+def unaliased(src: ndarray, dst: ndarray) -> ndarray:
+    """`src`, or a copy of it when it partly overlaps `dst` (writing dst would change what is
+    still to be read). The very same elements are fine: each is read before it is written."""
+    if src._overlaps(dst) and not src._same_elements(dst):
+        return copy(src)
+    return src
+
+
+def copy(a: ndarray, order="C") -> ndarray:
+    out = _new_like(a, a._dtype, order)
+    copyto_unchecked(out, a)
+    return out
+
+
+def astype(a: ndarray, dtype, order="K", casting="unsafe", copy=True) -> ndarray:
+    dtype = _dtypes.normalize_dtype(dtype)
+    if not numpy.can_cast(a._dtype, dtype, casting):
+        raise TypeError(
+            "Cannot cast array data from dtype('{}') to dtype('{}') according to the rule '{}'".format(
+                a._dtype, dtype, casting))
+    if not copy and dtype == a._dtype:
+        if order == "K" or (order == "C" and a._c) or (order == "F" and a._f) or (order == "A" and (a._c or a._f)):
+            return a
+    out = _new_like(a, dtype, order)
+    copyto_unchecked(out, a)
+    return out
+
+
+_fill_defs: dict = {}
+
+
+def fill(a: ndarray, value) -> None:
+    """Set every element of `a` to `value` (cast to a's dtype like NumPy's `fill`)."""
+    if a._size == 0:
+        return
+    dt = a._dtype
+    if isinstance(value, ndarray):
+        if value.ndim != 0 and value._size != 1:
+            raise ValueError("fill value must be a scalar")
+        copyto_unchecked(a, value.reshape(()) if value.ndim else value)
+        return
+    v = numpy.array(value).astype(dt, casting="unsafe")[()] if not isinstance(value, numpy.generic) or value.dtype != dt else value
+    raw = v.tobytes()
+    if (a._c or a._f) and (raw == bytes(len(raw)) or len(set(raw)) == 1):
+        # Every byte equal (zeros, -1, ...): one memset.
+        a.data.memset_async(raw[0], a.nbytes)
+        return
+    d = _fill_defs.get(dt.char)
+    if d is None:
+        d = _fill_defs[dt.char] = Definition(
+            "cuarray_fill_{}".format(dt.name),
+            (KernelParam("value", "scalar", dt, dt), KernelParam("out0", "out", dt, dt)), "out0 = value")
+    if dt.char == "e":
+        v = numpy.float32(v)
+    d.run((a,), (v,), a._shape)
