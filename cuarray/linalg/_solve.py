@@ -16,7 +16,7 @@ import numpy
 from ..cuda.libs import cusolver as _cs
 from . import _xp as xp
 from ._util import (LinAlgError, as_array, assert_stacked_2d, assert_stacked_square, batch_of,
-                    compute_char, info_array, natural_order, pointers, real_char,
+                    compute_char, info_array, natural_order, pointers, raise_on_info, real_char,
                     stacked_copy)
 
 __all__ = ["solve", "inv", "det", "slogdet", "tensorsolve", "tensorinv", "pinv", "lstsq",
@@ -79,19 +79,15 @@ def _lu_solve(f: _LU, trans: int, x) -> None:
 
 
 def _raise_if_singular(f: _LU) -> None:
-    """One device-to-host read of every matrix's verdict: getrf's info, or an exact zero on U's
-    diagonal (the same condition, checked on the factors too)."""
-    zero = xp.any(xp.diagonal(f.lu, 0, -2, -1) == 0, axis=-1).reshape(-1)
-    bad = zero | (f.infos[: zero.size] > 0)
-    if bool(xp.any(bad).get()):
-        raise LinAlgError("Singular matrix")
+    """One device-to-host read of every matrix's getrf info (> 0: an exactly zero pivot, LAPACK's
+    and NumPy's singular condition); NumPy raises at once, so this sync is the semantics."""
+    raise_on_info(f.infos, "Singular matrix")
 
 
 def _factor(a, char, batch_shape):
     """LU of `a` broadcast to `batch_shape`, copied as it lies; returns (factors, trans flag)."""
     n = a.shape[-1]
-    # The batched path factors A itself (column-major copy, no transpose flag).
-    order = "F" if math.prod(batch_shape) > 1 and n <= BATCHED_LU_MAX_N else natural_order(a)
+    order = natural_order(a)  # as it lies: a plain copy (a C-ordered block is A^T to the library)
     lu = stacked_copy(xp.broadcast_to(a, batch_shape + (n, n)), char, order)
     # A row-major block read column-major is A^T, so solve with its transpose.
     return _lu_factor(lu, char), (_cs.OP_T if order == "C" else _cs.OP_N)

@@ -101,12 +101,13 @@ def batch_of(a: ndarray) -> int:
 
 
 def pointers(a: ndarray) -> ndarray:
-    """A device int64 array of the address of each matrix of a stack made by `stacked_copy`."""
+    """A device int64 array of the address of each matrix of a stack made by `stacked_copy`
+    (one arange kernel). Keep it referenced until the library call using it is enqueued."""
     from .._creation.ranges import arange
 
-    batch = batch_of(a)
     step = a.shape[-1] * a.shape[-2] * a.dtype.itemsize
-    return arange(batch, dtype=numpy.int64) * step + a.data.ptr
+    start = a.data.ptr
+    return arange(start, start + batch_of(a) * step, step, dtype=numpy.int64)
 
 
 def raise_on_info(infos: ndarray, message: str) -> None:
