@@ -16,7 +16,7 @@ import numpy
 from ..cuda.libs import cusolver as _cs
 from . import _xp as xp
 from ._util import (LinAlgError, as_array, assert_stacked_2d, assert_stacked_square, batch_of,
-                    compute_char, info_array, natural_order, pointers, raise_on_info, real_char,
+                    compute_char, info_array, natural_order, pointers, real_char,
                     stacked_copy)
 
 __all__ = ["solve", "inv", "det", "slogdet", "tensorsolve", "tensorinv", "pinv", "lstsq",
@@ -32,9 +32,10 @@ class SlogdetResult(NamedTuple):
 
 
 class _LU:
-    """LU factors of a stack, in place in `lu`; `piv` 1-based pivots; `infos` one int32 each."""
+    """LU factors of a stack, in place in `lu`; `piv` 1-based pivots; `infos` one int32 each;
+    `table` the device pointer table of `lu` (batched path; getrs reuses it)."""
 
-    __slots__ = ("lu", "piv", "infos", "batched", "char")
+    __slots__ = ("lu", "piv", "infos", "batched", "char", "table")
 
 
 def _lu_factor(lu, char) -> _LU:
@@ -47,8 +48,8 @@ def _lu_factor(lu, char) -> _LU:
         from ..cuda.libs import cublas_solve
 
         f.piv = xp.empty(lu.shape[:-1], dtype=numpy.int32)
-        table = pointers(lu)  # held until the launch is enqueued (see _lu_solve)
-        cublas_solve.getrf_batched(char, n, table.data.ptr, n, f.piv.data.ptr, f.infos.data.ptr, batch)
+        f.table = pointers(lu)  # held as long as the factors (see _lu_solve)
+        cublas_solve.getrf_batched(char, n, f.table.data.ptr, n, f.piv.data.ptr, f.infos.data.ptr, batch)
         return f
     f.piv = xp.empty(lu.shape[:-1], dtype=numpy.int64)
     step = n * n * lu.dtype.itemsize
@@ -65,11 +66,11 @@ def _lu_solve(f: _LU, trans: int, x) -> None:
     if f.batched:
         from ..cuda.libs import cublas_solve
 
-        # Both pointer tables must live until getrs is enqueued: a table dropped inside the call
+        # Pointer tables must live until getrs is enqueued: a table dropped inside the call
         # expression goes back to the pool at once, and the next table is written into the same
-        # block (both arguments then point at B's table: the wrong solutions of an earlier run).
-        a_table, b_table = pointers(f.lu), pointers(x.mT)
-        cublas_solve.getrs_batched(f.char, trans, n, k, a_table.data.ptr, n, f.piv.data.ptr,
+        # block (both arguments then pointed at B's table: the wrong solutions of an earlier run).
+        b_table = pointers(x.mT)
+        cublas_solve.getrs_batched(f.char, trans, n, k, f.table.data.ptr, n, f.piv.data.ptr,
                                    b_table.data.ptr, n, batch)
         return
     step, xstep = n * n * f.lu.dtype.itemsize, n * k * x.dtype.itemsize
@@ -79,9 +80,12 @@ def _lu_solve(f: _LU, trans: int, x) -> None:
 
 
 def _raise_if_singular(f: _LU) -> None:
-    """One device-to-host read of every matrix's getrf info (> 0: an exactly zero pivot, LAPACK's
-    and NumPy's singular condition); NumPy raises at once, so this sync is the semantics."""
-    raise_on_info(f.infos, "Singular matrix")
+    """NumPy raises at once for a singular matrix, so this read is the semantics: an exactly zero
+    pivot left on U's diagonal, LAPACK's condition (getrf finishes the factorisation, U(i, i)
+    stays 0). The diagonal, not getrf's info: a run with info alone missed a singular 2 x 2.
+    Two launches (compare, reduce) and one 1-byte read."""
+    if bool(xp.any(xp.diagonal(f.lu, 0, -2, -1) == 0).get()):
+        raise LinAlgError("Singular matrix")
 
 
 def _factor(a, char, batch_shape):
