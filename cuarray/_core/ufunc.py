@@ -21,13 +21,13 @@ from . import host_input as _host_input
 from . import registry as _registry
 from . import scan as _scan
 from . import shapes as _shapes
-from .elementwise import Definition, KernelParam
 from .copying import copyto_unchecked, fill
+from .elementwise import Definition, KernelParam
 from .elementwise import _INT32_MAX as _INT32_LIMIT
 from .indexing import ufunc_at
+from .ndarray import ndarray, _new_c, _new_f
 from .reduction_ops import NOVALUE as _NOVALUE
 from .reduction_ops import ufunc_reduce
-from .ndarray import ndarray, _new_c, _new_f
 
 __all__ = ["ufunc", "create_ufunc"]
 
