@@ -254,3 +254,8 @@ def dirichlet(alpha, size=None):
 def multinomial(n, pvals, size=None):
     """See `numpy.random.multinomial` (global RandomState)."""
     return get_random_state().multinomial(n, pvals, size)
+
+
+def multivariate_normal(mean, cov, size=None, check_valid="warn", tol=1e-8):
+    """See `numpy.random.multivariate_normal` (global RandomState)."""
+    return get_random_state().multivariate_normal(mean, cov, size, check_valid, tol)

@@ -253,6 +253,20 @@ class Generator:
 
         return multinomial(self, n, pvals, size)
 
+    def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *, method="svd"):
+        """See `numpy.random.Generator.multivariate_normal`: standard normals times a factor of
+        `cov` from cuarray.linalg (svd by default, eigh or cholesky), plus `mean`."""
+        from ._multivariate import multivariate_normal
+
+        return multivariate_normal(self, mean, cov, size, check_valid, tol, method)
+
+    def multivariate_hypergeometric(self, colors, nsample, size=None, method="marginals"):
+        """See `numpy.random.Generator.multivariate_hypergeometric` (conditional hypergeometric
+        draws, one launch per color, for either method)."""
+        from ._multivariate import multivariate_hypergeometric
+
+        return multivariate_hypergeometric(self, colors, nsample, size, method)
+
 
 def default_rng(seed=None) -> Generator:
     """See `numpy.random.default_rng`: a Generator over Philox (NumPy's default is PCG64)."""

@@ -240,6 +240,10 @@ class RandomState:
         """See `numpy.random.RandomState.multinomial`."""
         return self._gen.multinomial(n, pvals, size)
 
+    def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8):
+        """See `numpy.random.RandomState.multivariate_normal` (SVD factor, as NumPy's)."""
+        return self._gen.multivariate_normal(mean, cov, size, check_valid, tol)
+
 
 # -- the global state --------------------------------------------------------------------------
 _lock = threading.Lock()

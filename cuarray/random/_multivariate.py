@@ -1,4 +1,5 @@
-"""dirichlet and multinomial: vector-valued draws built from the scalar samplers."""
+"""dirichlet, multinomial, multivariate_normal, multivariate_hypergeometric: vector-valued draws
+built from the scalar samplers (and, for the normal, from cuarray.linalg's factorisations)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from .._core.ndarray import ndarray
 from .._core.host_input import reject
 from ._params import normalize_size
 
-__all__ = ["dirichlet", "multinomial"]
+__all__ = ["dirichlet", "multinomial", "multivariate_normal", "multivariate_hypergeometric"]
 
 
 def dirichlet(gen, alpha, size):
@@ -64,3 +65,89 @@ def multinomial(gen, n, pvals, size):
 
 
 _I64 = numpy.dtype(numpy.int64)
+
+
+def multivariate_normal(gen, mean, cov, size, check_valid, tol, method):
+    """NumPy's construction: standard normals times a factor of `cov` (svd, eigh or cholesky, on
+    the device), plus `mean`. The positive-semidefinite check reads one bool back, as NumPy's
+    warning or error needs it."""
+    import warnings
+
+    from .. import absolute, allclose, float64, linalg, sqrt
+    from .. import any as any_
+
+    if method not in ("svd", "eigh", "cholesky"):
+        raise ValueError("method must be one of {'eigh', 'svd', 'cholesky'}")
+    for name, v in (("mean", mean), ("cov", cov)):
+        if not isinstance(v, ndarray):
+            raise reject(v, "random.multivariate_normal")
+    if mean.ndim != 1:
+        raise ValueError("mean must be 1 dimensional")
+    if cov.ndim != 2 or cov.shape[0] != cov.shape[1]:
+        raise ValueError("cov must be 2 dimensional and square")
+    if mean.shape[0] != cov.shape[0]:
+        raise ValueError("mean and cov must have same length")
+    if check_valid not in ("warn", "raise", "ignore"):
+        raise ValueError("check_valid must equal 'warn', 'raise', or 'ignore'")
+    dims = normalize_size(size)
+    k = mean.shape[0]
+    x = gen.standard_normal((() if dims is None else dims) + (k,))
+    cov = cov.astype(float64)
+    if method == "svd":
+        u, s, vh = linalg.svd(cov)
+    elif method == "eigh":
+        s, u = linalg.eigh(cov)
+    else:
+        factor = linalg.cholesky(cov)
+    if check_valid != "ignore" and method != "cholesky":
+        if method == "svd":
+            psd = bool(allclose((vh.T * s) @ vh, cov, rtol=tol, atol=tol))
+        else:
+            psd = not bool(any_(s < -tol))
+        if not psd:
+            if check_valid == "warn":
+                warnings.warn("covariance is not symmetric positive-semidefinite.", RuntimeWarning, stacklevel=3)
+            else:
+                raise ValueError("covariance is not symmetric positive-semidefinite.")
+    if method == "eigh":
+        factor = u * sqrt(absolute(s))
+    elif method == "svd":
+        factor = u * sqrt(s)
+    return mean + x @ factor.T
+
+
+def multivariate_hypergeometric(gen, colors, nsample, size, method):
+    """Marginals (NumPy's method='marginals'): color i ~ Hypergeometric(colors[i], colors after i,
+    what is left to draw), one launch per color over every sample. method='count' is accepted and
+    draws the same distribution the same way (its streams differ from NumPy's either way)."""
+    from .. import broadcast_to, int64, stack, zeros
+
+    if method not in ("count", "marginals"):
+        raise ValueError('method must be "count" or "marginals".')
+    if isinstance(colors, ndarray):
+        colors = colors.get()  # a few counts: one read
+    c = numpy.asarray(colors)
+    bad = c.ndim != 1 or (c.size and (c.dtype.kind not in "iu" or (c < 0).any()))
+    if bad:
+        raise ValueError("colors must be a one-dimensional sequence of nonnegative integers not exceeding "
+                         "{}.".format(numpy.iinfo(numpy.int64).max))
+    c = c.astype(numpy.int64)
+    nsample = int(nsample)
+    if nsample < 0:
+        raise ValueError("nsample must be nonnegative.")
+    total = int(c.sum())
+    if nsample > total:
+        raise ValueError("nsample > sum(colors)")
+    dims = normalize_size(size)
+    base = () if dims is None else dims
+    if c.size == 0:
+        return zeros(base + (0,), dtype=int64)
+    remaining = broadcast_to(int64(nsample), base).copy()
+    rest, cols = total, []
+    for ci in c[:-1].tolist():
+        rest -= ci
+        x = gen._sample("hypergeometric", (int(ci), rest, remaining), base, _I64, check=False)
+        cols.append(x)
+        remaining = remaining - x
+    cols.append(remaining)
+    return stack(cols, axis=-1)

@@ -169,3 +169,50 @@ def test_dirichlet_and_multinomial():
     assert np.allclose(m.mean(axis=0), [20, 30, 50], atol=0.15)
     with pytest.raises(ValueError, match="alpha < 0"):
         g.dirichlet(cuarray.asarray(np.array([1.0, -1.0])))
+
+
+@pytest.mark.parametrize("method", ["svd", "eigh", "cholesky"])
+def test_multivariate_normal(method):
+    """Sample mean and covariance against the parameters (2e5 draws of 3 correlated variables)."""
+    rng = np.random.default_rng(7)
+    m = rng.standard_normal((3, 3))
+    cov = m @ m.T + 0.5 * np.eye(3)
+    mean = np.array([1.0, -2.0, 0.5])
+    g = cuarray.random.default_rng(11)
+    x = g.multivariate_normal(cuarray.asarray(mean), cuarray.asarray(cov), size=200000, method=method).get()
+    assert x.shape == (200000, 3) and x.dtype == np.float64
+    scale = np.sqrt(np.diag(cov))
+    assert np.all(np.abs(x.mean(axis=0) - mean) < 5 * scale / np.sqrt(200000))
+    assert np.allclose(np.cov(x.T), cov, atol=0.03 * scale.max() ** 2)
+    one = g.multivariate_normal(cuarray.asarray(mean), cuarray.asarray(cov), method=method)
+    assert one.shape == (3,)
+    assert g.multivariate_normal(cuarray.asarray(mean), cuarray.asarray(cov), size=(4, 5), method=method).shape == (4, 5, 3)
+
+
+def test_multivariate_normal_bad_covariance():
+    g = cuarray.random.default_rng(0)
+    mean, bad = cuarray.asarray(np.zeros(2)), cuarray.asarray(np.array([[1.0, 2.0], [2.0, 1.0]]))
+    with pytest.warns(RuntimeWarning, match="positive-semidefinite"):
+        g.multivariate_normal(mean, bad)
+    for method in ("svd", "eigh"):
+        with pytest.raises(ValueError, match="positive-semidefinite"):
+            g.multivariate_normal(mean, bad, check_valid="raise", method=method)
+    with pytest.raises(cuarray.linalg.LinAlgError):
+        g.multivariate_normal(mean, bad, method="cholesky")
+    with pytest.raises(ValueError, match="same length"):
+        g.multivariate_normal(cuarray.asarray(np.zeros(3)), cuarray.asarray(np.eye(2)))
+
+
+@pytest.mark.parametrize("method", ["marginals", "count"])
+def test_multivariate_hypergeometric(method):
+    g = cuarray.random.default_rng(3)
+    colors = [5, 10, 0, 25]
+    x = g.multivariate_hypergeometric(colors, 12, size=100000, method=method).get()
+    assert x.shape == (100000, 4) and x.dtype == np.int64
+    assert (x.sum(axis=1) == 12).all() and (x <= np.array(colors)).all() and (x >= 0).all()
+    assert np.allclose(x.mean(axis=0), 12 * np.array(colors) / 40, atol=0.03)
+    ref = np.random.default_rng(3).multivariate_hypergeometric(colors, 12, size=100000, method=method)
+    assert np.allclose(x.var(axis=0), ref.var(axis=0), rtol=0.05, atol=0.01)
+    assert g.multivariate_hypergeometric(colors, 12).shape == (4,)
+    assert g.multivariate_hypergeometric([2, 3], 0).get().tolist() == [0, 0]
+    assert g.multivariate_hypergeometric([], 0, size=3).shape == (3, 0)
