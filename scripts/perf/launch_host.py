@@ -18,49 +18,10 @@ import numpy as np
 
 
 def _stub():
-    import cuarray.cuda._backend as be
-    import cuarray.cuda.stream as st
-    from cuarray._core import elementwise, reduction
-    from cuarray.cuda import device, launch, memory
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from _host_stub import stub_device
 
-    class FakeBacking:
-        def __init__(self):
-            self.next = 1 << 40
-
-        def malloc(self, size, device_id):
-            p = self.next
-            self.next += size + 4096
-            return p
-
-        def free(self, ptr, size, device_id):
-            pass
-
-        def device_total(self, d):
-            return 80 << 30
-
-        def synchronize(self, d):
-            pass
-
-    pool = memory.MemoryPool(backing=FakeBacking())
-    memory.set_allocator(pool.malloc)
-
-    class FakeCore:
-        launch = staticmethod(lambda *a: None)
-        LaunchConfig = staticmethod(lambda **k: k)
-
-    be.core = lambda: FakeCore
-    if hasattr(launch, "_launch_fn"):  # before the launch hook: cached cuda.core launch
-        launch._launch_fn = FakeCore.launch
-    device._SM_COUNT[0] = 132
-    st.Stream.null._cs = object()
-    launch._configs.clear()
-
-    class FakeKernel:
-        pass
-
-    elementwise.Definition._kernel = lambda self, *a: FakeKernel()
-    reduction.ReductionDef._kernel = lambda self, st: FakeKernel()
-    reduction._new_counter = lambda dev: 1 << 39
+    stub_device()
 
 
 def cases():

@@ -25,47 +25,10 @@ sys.path.insert(0, _ROOT)
 
 
 def _stub():
-    from cuarray.cuda import device, launch, memory
-    import cuarray.cuda._backend as be
-    import cuarray.cuda.stream as st
-    from cuarray._core import reduction
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from _host_stub import stub_device
 
-    class FakeBacking:
-        def __init__(self):
-            self.next = 1 << 40
-
-        def malloc(self, size, device_id):
-            p = self.next
-            self.next += size + 4096
-            return p
-
-        def free(self, ptr, size, device_id):
-            pass
-
-        def device_total(self, d):
-            return 80 << 30
-
-        def synchronize(self, d):
-            pass
-
-    pool = memory.MemoryPool(backing=FakeBacking())
-    memory.set_allocator(pool.malloc)
-    launch._launch_fn = lambda *a: None
-
-    class FakeCore:
-        launch = staticmethod(lambda *a: None)
-        LaunchConfig = staticmethod(lambda **k: k)
-
-    be.core = lambda: FakeCore
-    device._SM_COUNT[0] = 132
-    st.Stream.null._cs = object()
-    launch._configs.clear()
-
-    class FakeKernel:
-        pass
-
-    reduction.ReductionDef._kernel = lambda self, st: FakeKernel()
-    reduction._new_counter = lambda dev: 1 << 39  # fused kernels' counter word
+    stub_device()
 
 
 def cases(cp):

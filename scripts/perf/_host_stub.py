@@ -1,0 +1,49 @@
+"""Shared by the host-cost perf scripts: run cuarray with the device stubbed, so a timing is
+cuarray's own Python per call. cuda.core's launch is a no-op, device memory comes from a fake
+backing pool, kernels are placeholders (no NVRTC), the SM count is an H100's/H200's."""
+
+
+def stub_device():
+    import cuarray.cuda._backend as be
+    import cuarray.cuda.stream as st
+    from cuarray._core import elementwise, reduction
+    from cuarray.cuda import device, launch, memory
+
+    class FakeBacking:
+        def __init__(self):
+            self.next = 1 << 40
+
+        def malloc(self, size, device_id):
+            p = self.next
+            self.next += size + 4096
+            return p
+
+        def free(self, ptr, size, device_id):
+            pass
+
+        def device_total(self, d):
+            return 80 << 30
+
+        def synchronize(self, d):
+            pass
+
+    pool = memory.MemoryPool(backing=FakeBacking())
+    memory.set_allocator(pool.malloc)
+
+    class FakeCore:
+        launch = staticmethod(lambda *a: None)
+        LaunchConfig = staticmethod(lambda **k: k)
+
+    be.core = lambda: FakeCore
+    if hasattr(launch, "_launch_fn"):  # trees before the launch hook cached cuda.core's launch there
+        launch._launch_fn = FakeCore.launch
+    device._SM_COUNT[0] = 132
+    st.Stream.null._cs = object()
+    launch._configs.clear()
+
+    class FakeKernel:
+        pass
+
+    elementwise.Definition._kernel = lambda self, *a: FakeKernel()
+    reduction.ReductionDef._kernel = lambda self, st: FakeKernel()
+    reduction._new_counter = lambda dev: 1 << 39  # fused reductions' counter word
