@@ -44,7 +44,6 @@ from .transfer import from_host
 __all__ = ["getitem", "setitem", "ufunc_at", "mask_nonzero"]
 
 _INTP = numpy.dtype(numpy.intp)
-_U64 = numpy.dtype(numpy.uint64)
 _I64 = numpy.dtype(numpy.int64)
 _BOOL = numpy.dtype(bool)
 _PY_SCALARS = (bool, int, float, complex)

@@ -60,6 +60,8 @@ def set_launch_hook(hook):
     events around it, push an NVTX range, count...). None removes the hook. Returns the previous
     one. Not thread-local: a hook sees the launches of every thread."""
     global _hook
+    if hook is not None and not callable(hook):
+        raise TypeError("a launch hook must be callable (or None), got {}".format(type(hook).__name__))
     prev = _hook
     _hook = hook
     _install()

@@ -47,6 +47,9 @@ def test_hook_sees_every_launch_and_calls_the_real_one(recorded):
     assert recorded == [("s", "cfg", "k", 7, np.int32(3))]
     assert launch.set_launch_hook(None) is hook
     assert launch.enqueue is launch._raw
+    with pytest.raises(TypeError, match="must be callable"):
+        launch.set_launch_hook("not a function")
+    assert launch.get_launch_hook() is None and launch.enqueue is launch._raw  # unchanged
 
 
 def test_launch_goes_through_enqueue(recorded, monkeypatch):
