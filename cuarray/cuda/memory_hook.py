@@ -12,8 +12,8 @@ allocation, ``alloc_postprocess``; then ``malloc_postprocess``. A pool block goi
 pool: ``free_preprocess``, the free, ``free_postprocess``. Hooks run in registration order.
 Keyword arguments: ``device_id``, ``mem_size`` (bytes rounded as the pool rounds them),
 ``mem_ptr``; malloc hooks add ``size`` (bytes asked for), malloc_postprocess and free hooks add
-``pmem_id`` (``id()`` of the pooled memory object). Malloc hooks fire for every allocator that
-`set_allocator` installs; alloc and free hooks only for `MemoryPool` (the default).
+``pmem_id`` (``id()`` of the pooled memory object). As in CuPy, hooks fire in `MemoryPool`
+(the default allocator, or yours): an allocator of your own that is no pool is not hooked.
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def _hooked_pool_malloc(pool, size, stream_ptr=None):
     return _run_malloc(hooks, lambda: _plain["pool_malloc"](pool, size, stream_ptr), size, _rounded(size))
 
 
-def _run_malloc(hooks, call, size, mem_size):
+def _run_malloc(hooks, call, size: int, mem_size: int):
     dev = _device.get_device_id()
     for h in hooks:
         h.malloc_preprocess(device_id=dev, size=size, mem_size=mem_size)
@@ -143,18 +143,12 @@ def _run_malloc(hooks, call, size, mem_size):
 
 
 def _wrap_allocator(allocator):
-    """What `alloc` calls while hooks are active, for the allocator `set_allocator` chose."""
+    """What `alloc` calls while hooks are active, for the allocator `set_allocator` chose: a pool's
+    malloc bound before the hooks came is replaced by its hooked twin; any other allocator is
+    called as it is (if it calls a pool's malloc, that call is hooked: the class method is)."""
     if isinstance(allocator, types.MethodType) and isinstance(allocator.__self__, _memory.MemoryPool):
-        # A pool's bound malloc (bound before the hooks came): its hooked twin.
         return types.MethodType(_hooked_pool_malloc, allocator.__self__)
-
-    def hooked(size):
-        hooks = _current()
-        if not hooks:
-            return allocator(size)
-        return _run_malloc(hooks, lambda: allocator(size), size, size)
-
-    return hooked
+    return allocator
 
 
 def _hooked_segment_malloc(backing, size, device_id):
