@@ -252,3 +252,18 @@ def test_nvtx_ranges_or_a_clear_error():
     with cuarray.profiler.time_range("a block"):
         a * 2
     assert launch.get_launch_hook() is None
+
+
+def test_compiles_and_pool_misses_have_rows():
+    salt = time.time_ns() % 1_000_003  # a kernel no cache has seen
+    k = cuarray.ElementwiseKernel("float32 x", "float32 y", "y = x * 2 + {}".format(salt), "cuarray_test_salted")
+    x = _rand(100, 9)
+    with cuarray.profile() as prof:
+        y = k(x)
+        big = cuarray.empty(300 << 20, np.uint8)  # 300 MiB: more than the pool caches here
+    rows = {r["name"]: r for r in prof.rows()}
+    compiles = [n for n in rows if n.startswith("compile ") and "cuarray_test_salted" in n]
+    assert compiles and compiles[0].endswith("[nvrtc]"), list(rows)
+    assert rows["cuMemAlloc (pool miss)"]["bytes"] >= 300 << 20
+    np.testing.assert_allclose(y.get(), x.get() * 2 + salt, rtol=1e-6)
+    del big
