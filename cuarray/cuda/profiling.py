@@ -43,11 +43,12 @@ class _Events:
         self.free: list = []
 
     def get(self):
-        if self.free:
-            return self.free.pop()
-        drv = _backend.driver()
-        _device._core_device()
-        return _backend.check(drv.cuEventCreate(0))
+        free = self.free
+        if not free:  # a batch at a time: one driver and context look-up for 64 events
+            drv = _backend.driver()
+            _device._core_device()
+            free.extend(_backend.check(drv.cuEventCreate(0)) for _ in range(64))
+        return free.pop()
 
     def put(self, events) -> None:
         self.free.extend(events)
@@ -63,17 +64,23 @@ def _sync_cause() -> str:
     while f is not None and f.f_code.co_filename.startswith(_PACKAGE_DIR):
         name = f.f_code.co_name
         f = f.f_back
-    return name or "synchronize"
+    if not name:
+        return "synchronize"
+    # a method bound from a private function (`ndarray.get = _get`) reads as its public name
+    return name if name.startswith("__") else name.lstrip("_")
 
 
 class Recorder:
     """Records launches, transfers, syncs, pool misses and compiles between `start` and `stop`.
 
     `nvtx=True` also puts each launch in an NVTX range (needs the `nvtx` package).
+    `gpu_time=False` records no events: calls, host times and bytes only. Two events per launch
+    cost the host a few microseconds (measured: docs/profiling.md), which matters for tiny ops.
     """
 
-    def __init__(self, nvtx: bool = False):
+    def __init__(self, nvtx: bool = False, gpu_time: bool = True):
         self.nvtx = nvtx
+        self.gpu_time = gpu_time
         self.records: list = []
         self._saved = None
         self._ref = None
@@ -85,6 +92,7 @@ class Recorder:
         if self._saved is not None:
             raise RuntimeError("this profiler is already recording")
         drv = _backend.driver()
+        gpu_time = self.gpu_time
         rec = self.records.append
         get = _events.get
         event_record = drv.cuEventRecord
@@ -108,6 +116,14 @@ class Recorder:
             event_record(e1, h)
             rec((KERNEL, kernel, h, e0, e1, t0, _now(), config))
 
+        def launch_hook_host(raw, stream, config, kernel, args):
+            t0 = _now()
+            if prev is None:
+                raw(stream, config, kernel, *args)
+            else:
+                prev(raw, stream, config, kernel, args)
+            rec((KERNEL, kernel, None, None, None, t0, _now(), config))
+
         # -- transfers
         saved_copies = {}
 
@@ -124,6 +140,11 @@ class Recorder:
                     pinned = isinstance(other, _pinned.PinnedMemoryPointer) or (
                         type(other) is int and _pinned.is_pinned(other))
                     label = "memcpy {} ({})".format(kind, "pinned" if pinned else "pageable")
+                if not gpu_time:
+                    t0 = _now()
+                    orig(self, other, size, s)
+                    rec((TRANSFER, label, None, None, None, t0, _now(), size))
+                    return
                 e0 = get()
                 e1 = get()
                 t0 = _now()
@@ -178,7 +199,7 @@ class Recorder:
         _memory._segment_malloc = segment_malloc
         _compiler.compile_module = compile_module
         _compiler.compile_cubin = compile_cubin
-        self._prev_hook = _launch.set_launch_hook(launch_hook)
+        self._prev_hook = _launch.set_launch_hook(launch_hook if gpu_time else launch_hook_host)
         return self
 
     def stop(self) -> list:

@@ -30,8 +30,9 @@ class Profile:
     `summary`: totals (wall and GPU time in us, counts).
     """
 
-    def __init__(self, nvtx: bool = False):
+    def __init__(self, nvtx: bool = False, gpu_time: bool = True):
         self.nvtx = nvtx
+        self.gpu_time = gpu_time
         self.records: list = []
         self.summary: dict = {}
         self._recorder = None
@@ -39,7 +40,7 @@ class Profile:
     def __enter__(self) -> "Profile":
         if self.nvtx:
             _nvtx._nvtx()  # a missing `nvtx` package fails here, not at the first launch
-        self._recorder = Recorder(nvtx=self.nvtx).start()
+        self._recorder = Recorder(nvtx=self.nvtx, gpu_time=self.gpu_time).start()
         return self
 
     def __exit__(self, *exc) -> None:
@@ -75,13 +76,15 @@ class Profile:
             f.write(_report.dumps(_report.chrome_trace(self.records, getattr(self, "device_id", 0))))
 
 
-def profile(nvtx: bool = False) -> Profile:
+def profile(nvtx: bool = False, gpu_time: bool = True) -> Profile:
     """A context manager that records GPU work and prints as a per-op table (see the module).
 
     `nvtx=True` also opens an NVTX range named after each kernel around its launch, for Nsight
-    Systems (needs the `nvtx` package; ImportError otherwise).
+    Systems (needs the `nvtx` package; ImportError otherwise). `gpu_time=False` records no CUDA
+    events (calls, host time and bytes only): for host-bound code of tiny ops, where two events
+    per launch would add several microseconds of host time to each op.
     """
-    return Profile(nvtx=nvtx)
+    return Profile(nvtx=nvtx, gpu_time=gpu_time)
 
 
 class time_range:

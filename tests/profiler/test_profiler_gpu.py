@@ -113,8 +113,13 @@ def test_profile_overhead_per_op_when_on():
     off = min(run() for _ in range(3))
     with cuarray.profile():
         on = min(run() for _ in range(3))
-    print("ew-small per op: off {:.2f} us, on {:.2f} us, +{:.2f} us".format(off, on, on - off))
-    assert on - off < 5.0  # target <= 2 us (bench 'profiler'); this only catches a gross regression
+    with cuarray.profile(gpu_time=False):
+        host_only = min(run() for _ in range(3))
+    print("ew-small per op: off {:.2f} us, events {:.2f} us (+{:.2f}), host only {:.2f} us (+{:.2f})".format(
+        off, on, on - off, host_only, host_only - off))
+    # the bench 'profiler' case reports these; here only gross regressions fail
+    assert host_only - off < 3.0
+    assert on - off < 20.0
 
 
 class Order(cuarray.cuda.MemoryHook):

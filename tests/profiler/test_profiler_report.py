@@ -172,7 +172,22 @@ def test_recorder_times_launches_and_restores_the_seams(fake_runtime):
     assert prof.records[2]["name"].startswith("synchronize (")
     rows = prof.rows()
     assert rows[0]["calls"] == 2 and rows[0]["gpu_us"] == 2000.0
-    assert len(profiling._events.free) == 5  # every event back in the pool for the next profile
+    assert len(profiling._events.free) == 64  # one batch made; every event back for the next profile
+
+
+def test_host_only_mode_records_no_events(fake_runtime):
+    drv, launched = fake_runtime
+    kernel_names["K"] = "cuarray_test_kernel"
+    try:
+        with Profile(gpu_time=False) as prof:
+            launch.enqueue(FakeStream(), FakeConfig(), "K", 1)
+    finally:
+        del kernel_names["K"]
+    assert len(launched) == 1 and len(drv.when) == 1  # only the profile's reference event
+    (r,) = prof.records
+    assert r["name"] == "cuarray_test_kernel" and "gpu_us" not in r
+    row = prof.rows()[0]
+    assert row["calls"] == 1 and row["gpu_us"] is None and row["host_us"] > 0
 
 
 def test_nvtx_missing_is_a_clear_import_error(monkeypatch):
