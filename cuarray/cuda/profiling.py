@@ -8,7 +8,8 @@ back, synchronises and returns the records. Nothing here runs while no recorder 
   synchronisations  `_sync_hooks` (with the cuarray function that asked for it: get, item, ...)
   pool misses       memory.py's `_segment_malloc` (a segment from the driver)
   compiles          `compiler.compile_module` (process cache, disk cache, or NVRTC)
-Library calls (cuBLAS, cuFFT, cuSOLVER) do not pass these seams: their kernels are not recorded.
+  cuBLAS             `libs.cublas.gemm`/`gemv` (matmul, dot, ...: events around the library call)
+cuFFT and cuSOLVER calls pass none of these seams: their kernels are not recorded.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from .module import kernel_names
 
 __all__ = ["Recorder"]
 
-KERNEL, TRANSFER, SYNC, ALLOC, COMPILE = "kernel", "transfer", "sync", "alloc", "compile"
+KERNEL, TRANSFER, SYNC, ALLOC, COMPILE, LIBRARY = "kernel", "transfer", "sync", "alloc", "compile", "library"
+_CHAR_NAMES = {"e": "float16", "f": "float32", "d": "float64", "F": "complex64", "D": "complex128"}
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _now = time.perf_counter_ns
@@ -156,6 +158,38 @@ class Recorder:
             saved_copies[name] = orig
             setattr(MemoryPointer, name, copy)
 
+        # -- cuBLAS: gemm and gemv are module functions the routines look up at each call
+        from .libs import cublas as _cublas
+
+        saved_blas = {}
+
+        def timed_blas(fname):
+            orig = getattr(_cublas, fname)
+
+            def call(char, *a, **kw):
+                s = _stream.get_current_stream()
+                label = "cublas {} ({})".format(fname, _CHAR_NAMES.get(char, char))
+                if not gpu_time:
+                    t0 = _now()
+                    out = orig(char, *a, **kw)
+                    if out is not False:  # gemv returns False when it declines (nothing ran)
+                        rec((LIBRARY, label, None, None, None, t0, _now(), None))
+                    return out
+                e0 = get()
+                e1 = get()
+                t0 = _now()
+                event_record(e0, s.ptr)
+                out = orig(char, *a, **kw)
+                event_record(e1, s.ptr)
+                if out is False:
+                    _events.put((e0, e1))
+                else:
+                    rec((LIBRARY, label, s.ptr, e0, e1, t0, _now(), None))
+                return out
+
+            saved_blas[fname] = orig
+            setattr(_cublas, fname, call)
+
         # -- synchronisations
         def on_sync():
             rec((SYNC, "synchronize ({})".format(_sync_cause()), None, None, None, _now(), _now(), None))
@@ -195,6 +229,9 @@ class Recorder:
         for name, kind in (("copy_from_host_async", "HtoD"), ("copy_to_host_async", "DtoH"),
                            ("copy_from_device_async", "DtoD")):
             timed(name, kind)
+        for fname in ("gemm", "gemv"):
+            timed_blas(fname)
+        self._saved_blas = (_cublas, saved_blas)
         _sync_hooks.register(on_sync)
         _memory._segment_malloc = segment_malloc
         _compiler.compile_module = compile_module
@@ -215,6 +252,9 @@ class Recorder:
         _compiler.compile_cubin = plain_cubin
         for name, orig in saved_copies.items():
             setattr(MemoryPointer, name, orig)
+        mod, saved_blas = self._saved_blas
+        for name, orig in saved_blas.items():
+            setattr(mod, name, orig)
         self._saved = None
         _device.synchronize()
         return self._resolve()

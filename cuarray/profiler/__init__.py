@@ -8,9 +8,9 @@
 
 Each kernel launch gets two CUDA events (GPU time), transfers their bytes and rate, and host
 synchronisations the cuarray call that caused them; pool misses and kernel compiles get rows
-too. Leaving the block waits for the device. See docs/profiling.md. Library calls (cuBLAS,
-cuFFT, cuSOLVER) are not recorded. No cost when no profile is active: the runtime's plain entry
-points are swapped back.
+too, and so do cuBLAS calls (matmul, dot). Leaving the block waits for the device. See
+docs/profiling.md. cuFFT and cuSOLVER calls are not recorded. No cost when no profile is active:
+the runtime's plain entry points are swapped back.
 """
 
 from __future__ import annotations

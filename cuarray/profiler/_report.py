@@ -1,7 +1,7 @@
 """From a profile's records to rows, a table, JSON and a Chrome trace (pure Python, no device).
 
-A record is a dict from `cuarray.cuda.profiling.Recorder`: ``kind`` (kernel, transfer, sync,
-alloc, compile), ``name``, ``host_start_us``/``host_end_us`` (from the start of the profile),
+A record is a dict from `cuarray.cuda.profiling.Recorder`: ``kind`` (kernel, library, transfer,
+sync, alloc, compile), ``name``, ``host_start_us``/``host_end_us`` (from the start of the profile),
 and, for work timed on the device, ``stream``, ``gpu_start_us``, ``gpu_us``; transfers and pool
 misses have ``bytes``.
 
@@ -114,9 +114,9 @@ def format_table(rows: list, summary: dict, sort: str = "gpu_time", limit: int |
     shown = rows if limit is None else rows[:limit]
     head = "{:<{w}}".format("op", w=name_width) + "".join("{:>{w}}".format(h, w=w + 1) for h, w, _ in _COLUMNS)
     lines = [
-        "cuarray profile: wall {}, GPU busy {} ({} launches, {} transfers, {} syncs), sorted by {}".format(
-            fmt_time(summary["wall_us"]), fmt_time(summary["gpu_us"]), summary["kernels"],
-            summary["transfers"], summary["syncs"], sort),
+        "cuarray profile: wall {}, GPU busy {} ({} launches, {} library calls, {} transfers, {} syncs), "
+        "sorted by {}".format(fmt_time(summary["wall_us"]), fmt_time(summary["gpu_us"]), summary["kernels"],
+                              summary["library_calls"], summary["transfers"], summary["syncs"], sort),
         head,
         "-" * len(head),
     ]
@@ -137,6 +137,7 @@ def summarize(records: list, wall_us: float) -> dict:
         "wall_us": wall_us,
         "gpu_us": sum(r.get("gpu_us") or 0.0 for r in records),
         "kernels": kinds.count("kernel"),
+        "library_calls": kinds.count("library"),
         "transfers": kinds.count("transfer"),
         "syncs": kinds.count("sync"),
         "pool_misses": kinds.count("alloc"),

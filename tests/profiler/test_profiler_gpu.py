@@ -272,3 +272,17 @@ def test_compiles_and_pool_misses_have_rows():
     assert rows["cuMemAlloc (pool miss)"]["bytes"] >= 300 << 20
     np.testing.assert_allclose(y.get(), x.get() * 2 + salt, rtol=1e-6)
     del big
+
+
+def test_cublas_calls_have_rows():
+    a = cuarray.asarray(np.random.default_rng(10).random((256, 256), dtype=np.float32))
+    v = cuarray.asarray(np.random.default_rng(11).random(256, dtype=np.float32))
+    a @ a, a @ v  # handles and plans made outside the profile
+    with cuarray.profile() as prof:
+        c = a @ a
+        d = cuarray.dot(a, v)
+    rows = {r["name"]: r for r in prof.rows()}
+    assert rows["cublas gemm (float32)"]["calls"] == 1 and rows["cublas gemm (float32)"]["gpu_us"] > 0, list(rows)
+    assert sum(r["calls"] for n, r in rows.items() if n.startswith("cublas ")) == 2, list(rows)  # dot: gemv
+    np.testing.assert_allclose(c.get(), a.get() @ a.get(), rtol=1e-4)
+    np.testing.assert_allclose(d.get(), a.get() @ v.get(), rtol=1e-4)

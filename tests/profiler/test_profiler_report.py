@@ -64,7 +64,8 @@ def test_table_text_and_limit():
     summary = _report.summarize(RECORDS, 1000.0)
     text = _report.format_table(_report.aggregate(RECORDS), summary, limit=2)
     lines = text.splitlines()
-    assert lines[0].startswith("cuarray profile: wall 1.00 ms, GPU busy 62.0 us (3 launches, 1 transfers, 1 syncs)")
+    assert lines[0].startswith("cuarray profile: wall 1.00 ms, GPU busy 62.0 us (3 launches, 0 library calls, "
+                               "1 transfers, 1 syncs)")
     assert lines[1].split()[:4] == ["op", "calls", "GPU", "total"]
     assert set(lines[2]) == {"-"}
     assert lines[3].split()[0] == "cuarray_mul_f4" and "48.4" in lines[3]  # 30 of 62 us
@@ -148,19 +149,22 @@ def fake_runtime(monkeypatch):
 
 def test_recorder_times_launches_and_restores_the_seams(fake_runtime):
     drv, launched = fake_runtime
+    from cuarray.cuda.libs import cublas
+
     plain = (launch.enqueue, memory._segment_malloc, compiler.compile_module,
-             MemoryPointer.copy_to_host_async, list(_sync_hooks._hooks))
+             MemoryPointer.copy_to_host_async, list(_sync_hooks._hooks), cublas.gemm, cublas.gemv)
     kernel_names["K"] = "cuarray_test_kernel"
     try:
         with Profile() as prof:
             assert launch.enqueue is not plain[0] and MemoryPointer.copy_to_host_async is not plain[3]
+            assert cublas.gemm is not plain[5]
             launch.enqueue(FakeStream(), FakeConfig(), "K", 1, 2)
             launch.enqueue(FakeStream(), FakeConfig(), "K", 3)
             _sync_hooks.run()
     finally:
         del kernel_names["K"]
     assert (launch.enqueue, memory._segment_malloc, compiler.compile_module,
-            MemoryPointer.copy_to_host_async, list(_sync_hooks._hooks)) == plain
+            MemoryPointer.copy_to_host_async, list(_sync_hooks._hooks), cublas.gemm, cublas.gemv) == plain
     assert [a[2:] for a in launched] == [("K", 1, 2), ("K", 3)]  # the real launch, with its arguments
     kinds = [r["kind"] for r in prof.records]
     assert kinds == ["kernel", "kernel", "sync"]
