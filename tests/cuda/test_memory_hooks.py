@@ -212,3 +212,23 @@ def test_pinned_pool_used_and_free_bytes():
     for ev in fp.events:
         ev["done"] = True
     assert (pool.used_bytes(), pool.free_bytes(), pool.total_bytes()) == (0, 1024, 1024)
+
+
+def test_hooks_are_per_thread(pool):
+    import threading
+
+    hook = Recording()
+    done = []
+
+    def other():
+        p = memory.alloc(100)  # another thread: not seen by this thread's hook
+        done.append(p.ptr)
+        del p
+
+    with hook:
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+        q = memory.alloc(200)
+    assert done and [k["size"] for w, k in hook.log if w == "malloc_pre"] == [200]
+    del q

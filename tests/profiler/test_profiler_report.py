@@ -212,3 +212,55 @@ def test_nvtx_missing_is_a_clear_import_error(monkeypatch):
     assert nvtx.available() is False
     with pytest.raises(ImportError, match="pip install nvtx"):
         Profile(nvtx=True).__enter__()
+
+
+class FakeNvtx:
+    def __init__(self):
+        self.log = []
+
+    def push_range(self, message=None, domain=None, **kw):
+        self.log.append(("push", message, domain))
+
+    def pop_range(self, domain=None):
+        self.log.append(("pop", domain))
+
+
+def test_nvtx_launch_hook_and_time_range(monkeypatch, fake_runtime):
+    from cuarray.cuda import nvtx
+    from cuarray.profiler import time_range
+
+    drv, launched = fake_runtime
+    fake = FakeNvtx()
+    monkeypatch.setattr(nvtx, "_mod", fake)
+    kernel_names["K"] = "cuarray_test_kernel"
+    try:
+        prev = launch.set_launch_hook(nvtx.launch_hook())
+        launch.enqueue(FakeStream(), FakeConfig(), "K", 1)
+        launch.set_launch_hook(prev)
+    finally:
+        del kernel_names["K"]
+    assert fake.log == [("push", "cuarray_test_kernel", "cuarray"), ("pop", "cuarray")]
+    assert [a[2:] for a in launched] == [("K", 1)]
+
+    @time_range("step")
+    def step():
+        fake.log.append("body")
+
+    fake.log.clear()
+    step()
+    assert fake.log == [("push", "step", "cuarray"), "body", ("pop", "cuarray")]
+
+
+def test_cuarray_nvtx_env_installs_the_hook_at_the_first_launch(monkeypatch, fake_runtime):
+    from cuarray.cuda import nvtx
+
+    drv, launched = fake_runtime
+    fake = FakeNvtx()
+    monkeypatch.setattr(nvtx, "_mod", fake)
+    monkeypatch.setenv("CUARRAY_NVTX", "1")
+    monkeypatch.setattr(launch, "_environ", __import__("os").environ)
+    launch.enqueue = launch._first_enqueue
+    launch.enqueue(FakeStream(), FakeConfig(), "K2", 5)
+    assert launch.get_launch_hook() is not None
+    assert fake.log == [("push", "cuarray kernel", "cuarray"), ("pop", "cuarray")]
+    assert [a[2:] for a in launched] == [("K2", 5)]
