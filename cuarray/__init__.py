@@ -415,6 +415,12 @@ from ._sorting.searchsorted import digitize as digitize
 
 # -- CuPy's helpers -------------------------------------------------------------------------------
 from ._core.interop import get_array_module as get_array_module
+from .cuda.memory import get_default_memory_pool as get_default_memory_pool
+from .cuda.pinned_memory import get_default_pinned_memory_pool as get_default_pinned_memory_pool
+
+# -- Profiling (docs/profiling.md) ----------------------------------------------------------------
+from . import profiler as profiler
+from .profiler import profile as profile
 
 # -- Binding operators and methods (must come last: it needs every routine above) -------------
 from . import _array_methods  # noqa: E402

@@ -8,7 +8,7 @@ kernel are recorded on the device and raised as IndexError at the next synchroni
 
 from __future__ import annotations
 
-__all__ = ["register", "run"]
+__all__ = ["register", "unregister", "run"]
 
 _hooks: list = []
 
@@ -17,6 +17,12 @@ def register(fn) -> None:
     """Call `fn()` after every synchronisation (it may raise; it must be cheap when idle)."""
     if fn not in _hooks:
         _hooks.append(fn)
+
+
+def unregister(fn) -> None:
+    """Stop calling `fn` (no error if it was not registered)."""
+    if fn in _hooks:
+        _hooks.remove(fn)
 
 
 def run() -> None:

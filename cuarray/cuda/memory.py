@@ -27,6 +27,7 @@ from ._memory_base import (
     MemoryPointer as MemoryPointer,
     OutOfMemoryError as OutOfMemoryError,
     UnownedMemory as UnownedMemory,
+    _oom_error,
     _device_total,
     _limit_bytes,
     _zero_pointer,
@@ -121,6 +122,12 @@ class _DriverBacking:
 
     def device_total(self, device_id: int) -> int:
         return _device_total(device_id)
+
+
+def _segment_malloc(backing, size: int, device_id: int) -> int:
+    """A pool's request for a new segment (a pool miss). memory_hook.py swaps this module global for
+    a version that runs the alloc hooks, only while a hook is active."""
+    return backing.malloc(size, device_id)
 
 
 class _AllocatorBacking(_DriverBacking):
@@ -258,7 +265,7 @@ class _DevicePool:
                 if self.limit and self.total + size > self.limit:
                     continue
                 try:
-                    ptr = self.backing.malloc(size, self.device_id)
+                    ptr = _segment_malloc(self.backing, size, self.device_id)
                 except _BackingOutOfMemory:
                     continue
                 seg = self.segments[ptr] = _Segment(ptr, size)
@@ -269,7 +276,8 @@ class _DevicePool:
                 return blk
             if attempt == 0 and not self.release_free_segments():
                 break  # nothing cached to give back: retrying cannot help
-        raise OutOfMemoryError(rsize, self.total, self.limit, self.device_id)
+        raise _oom_error(rsize, self.total, self.limit, self.device_id, used=self.used,
+                         ask_device=isinstance(self.backing, _DriverBacking))
 
     # -- free -------------------------------------------------------------------------------
     def free_block(self, ptr: int, size: int, seg: _Segment, bins: _Bins) -> None:
@@ -536,7 +544,19 @@ def malloc(size: int) -> MemoryPointer:
 USE_MALLOC_ASYNC = False
 
 _default_pool = MallocAsyncMemoryPool() if USE_MALLOC_ASYNC else MemoryPool()
-_allocator = _default_pool.malloc
+_chosen = _default_pool.malloc  # what set_allocator chose
+_allocator = _chosen  # what alloc calls: _chosen, or memory_hook.py's wrapper while a hook is active
+
+
+def _wrap_allocator(allocator):
+    """The allocator `alloc` calls for the chosen one: itself (memory_hook.py swaps this function
+    while a memory hook is active, and calls `_refresh_allocator`)."""
+    return allocator
+
+
+def _refresh_allocator() -> None:
+    global _allocator
+    _allocator = _wrap_allocator(_chosen)
 
 
 def alloc(size: int) -> MemoryPointer:
@@ -549,13 +569,14 @@ def set_allocator(allocator=None) -> None:
 
     `None` means plain cuMemAlloc/cuMemFree with no pooling. Process-wide, not per thread.
     """
-    global _allocator
-    _allocator = malloc if allocator is None else allocator
+    global _chosen
+    _chosen = malloc if allocator is None else allocator
+    _refresh_allocator()
 
 
 def get_allocator():
-    """The callable `alloc` uses now."""
-    return _allocator
+    """The callable `alloc` uses now (the one `set_allocator` chose)."""
+    return _chosen
 
 
 def get_default_memory_pool():
@@ -571,7 +592,7 @@ def memory_info(device_id: int | None = None) -> dict:
     the last `reset_peak`; ``limit``: the pool's limit (0 = none). With `set_allocator(None)` or a
     foreign allocator, the default pool's numbers are reported.
     """
-    pool = getattr(_allocator, "__self__", None)
+    pool = getattr(_chosen, "__self__", None)
     if not isinstance(pool, (MemoryPool, MallocAsyncMemoryPool)):
         pool = _default_pool
     return pool._info(_get_device_id() if device_id is None else device_id)
