@@ -38,8 +38,6 @@ def require(a, dtype=None, requirements=None, *, like=None) -> ndarray:
 
     if not requirements:
         return asanyarray(a, dtype=dtype)
-    if isinstance(requirements, str):
-        requirements = [requirements]
     order, reqs = parse_requirements(requirements)
     arr = array(a, dtype=dtype, order=order, copy=None)
     for prop in reqs:

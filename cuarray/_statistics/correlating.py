@@ -66,8 +66,6 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         if not rowvar and y.shape[0] != 1:
             y = y.T
         X = concatenate((X, y), axis=0)
-    else:
-        X = X.copy()  # centred in place below; never the caller's array
     if ddof is None:
         ddof = 1 if bias == 0 else 0
     w = None
@@ -80,13 +78,13 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     if w is None:
         fact = X.shape[1] - ddof
     else:
-        w_sum = float(w_sum[0].get())
+        w_sum = w_sum[0].get()[()]  # a NumPy scalar: the arithmetic below is NumPy's
         if ddof == 0:
             fact = w_sum
         elif aweights is None:
             fact = w_sum - ddof
         else:
-            fact = w_sum - ddof * float(sum_(w * aw).get()) / w_sum
+            fact = w_sum - ddof * sum_(w * aw).get()[()] / w_sum
     if fact <= 0:
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
         fact = 0.0

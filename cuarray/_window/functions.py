@@ -95,4 +95,4 @@ def kaiser(M, beta) -> ndarray:
         return ones((1,), dtype=values.dtype)
     n = arange(0, M)
     alpha = (M - 1) / 2.0
-    return i0(beta * sqrt(1 - ((n - alpha) / alpha) ** 2.0)) / numpy.i0(beta)
+    return i0(beta * sqrt(1 - ((n - alpha) / alpha) ** 2.0)) / numpy.float64(numpy.i0(beta))
