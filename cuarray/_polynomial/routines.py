@@ -5,7 +5,8 @@ Coefficients are device arrays, highest power first, and every step runs on the 
 the existing engines: `polyval` is Horner's rule (one multiply-add per coefficient), `polymul` is
 `convolve`, `polyfit` is `linalg.lstsq` on the scaled Vandermonde matrix, `roots` the eigenvalues
 of the companion matrix (`linalg.eigvals`, cuSOLVER's geev: the roots come out in the solver's
-order, which may differ from LAPACK's). Host reads happen where NumPy's result depends on data:
+order, which may differ from LAPACK's; all-real roots of a real polynomial are returned real, as
+NumPy does). Host reads happen where NumPy's result depends on data:
 `roots` trims zero coefficients, `polydiv` trims the remainder, `poly` checks for conjugate pairs.
 """
 
@@ -239,6 +240,8 @@ def roots(p):
         A = diag(ones((n - 2,), p.dtype), -1)
         A[0, :] = -p[1:] / p[0]
         r = eigvals(A)
+        if r.dtype.kind == "c" and p.dtype.kind != "c" and not bool((r.imag != 0).any()):
+            r = r.real.copy()  # real roots of a real polynomial are real, whichever eigvals NumPy has
     else:
         r = zeros((0,), numpy.float64)
     return hstack((r, zeros((trailing,), r.dtype)))

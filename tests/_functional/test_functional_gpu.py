@@ -40,8 +40,9 @@ def _body(name, xp):
                          ids=lambda d: "-".join(d))
 @testing.numpy_cuarray_allclose(**TOL)
 def test_vectorize_against_numpy(xp, name, dts):
-    if name == "ufuncs" and "i" in dts[0] + dts[1] and "u" not in dts[1]:
-        pass
+    if name == "ufuncs" and dts[1] == "u1":
+        pytest.skip("documented difference: sin(uint8) is the ufunc's float16 loop (computed in float) in "
+                    "the kernel, Python float in NumPy's vectorize")
     x = rand(xp, (4, 5), dts[0], seed=1)
     y = rand(xp, (5,), dts[1], seed=2, scale=4) + 0  # broadcast against x
     if xp is numpy:  # NumPy's vectorize on Python objects; types from its first call (as ours)

@@ -199,7 +199,12 @@ def test_packbits(xp, dtype, shape, axis, bitorder):
 @testing.numpy_cuarray_array_equal(accept_error=ValueError)
 def test_unpackbits(xp, shape, axis, count, bitorder):
     a = testing.shaped_random(shape, xp, numpy.uint8, scale=255, seed=15)
-    return xp.unpackbits(a, axis=axis, count=count, bitorder=bitorder)
+    out = xp.unpackbits(a, axis=axis, count=count, bitorder=bitorder)
+    if a.size == 0 and count:
+        # NumPy 2.5 leaves the padding of an empty input uninitialised; it is documented as zeros
+        assert not bool((out != 0).any()) if xp is not numpy else True
+        return out.shape
+    return out
 
 
 @pytest.mark.parametrize("case", ["float_pack", "int_unpack", "order", "axis", "bigcount"])
