@@ -391,6 +391,7 @@ from ._polynomial.routines import polyder as polyder
 from ._polynomial.routines import polyint as polyint
 from ._polynomial.routines import poly as poly
 from ._polynomial.routines import roots as roots
+from . import polynomial as polynomial  # numpy.polynomial's basics: Polynomial, power-series functions
 
 # -- Random sampling (numpy.random) ---------------------------------------------------------------
 from . import random as random
