@@ -244,3 +244,13 @@ def test_kaiser(xp, M, beta):
 @testing.numpy_cuarray_allclose(accept_error=True)
 def test_cumulative_0d(xp, fn, kw, dtype):
     return getattr(xp, fn)(rand(xp, (), dtype, seed=17), **kw)
+
+
+def test_numpy_functions_dispatch_to_the_device():
+    """NEP 18: NumPy's own functions called on cuarray arrays run these implementations."""
+    a = cuarray.asarray(numpy.arange(6.0))
+    for fn, args in ((numpy.convolve, (a, a[:3])), (numpy.correlate, (a, a[:2])), (numpy.interp, (a, a, a)),
+                     (numpy.gradient, (a,)), (numpy.trapezoid, (a,)), (numpy.cov, (a,)),
+                     (numpy.polyval, (a[:3], a)), (numpy.packbits, (a.astype(numpy.uint8),))):
+        out = fn(*args)
+        assert isinstance(out, cuarray.ndarray), fn.__name__
