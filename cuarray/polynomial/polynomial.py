@@ -277,6 +277,8 @@ def polyroots(c) -> ndarray:
     if c.shape[0] == 2:
         return (-c[0] / c[1]).reshape((1,))
     r = eigvals(polycompanion(c))
+    if r.dtype.kind == "c" and c.dtype.kind != "c" and not bool((r.imag != 0).any()):
+        r = r.real.copy()  # as NumPy: real roots of a real series are real, whichever eigvals it has
     return sort(r)
 
 
