@@ -16,6 +16,7 @@ from ._core import copying, indexing, interop, transfer
 from ._core.ndarray import ndarray
 from ._core.numpy_function import array_function
 from ._core.numpy_protocol import array_ufunc
+from ._indexing.flatiter import flat_property
 from ._indexing.inserting import diagonal, take
 from ._logic.comparison import equal, greater, greater_equal, less, less_equal, not_equal
 from ._logic.truth import all, any  # noqa: A004
@@ -152,6 +153,7 @@ def bind() -> None:
 
     # Indexing, copies, transfers and interchange (the engine's functions, bound as they are).
     ndarray.__getitem__ = indexing.getitem
+    ndarray.flat = flat_property  # a flatiter (1-D C-order indexing, assignment, iteration)
     ndarray.__setitem__ = indexing.setitem
     ndarray.copy = copying.copy
     ndarray.fill = copying.fill

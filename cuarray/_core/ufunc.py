@@ -216,6 +216,10 @@ class ufunc:
                 in_types.append(a._dtype)
                 arrays.append(a)
             else:
+                # A symbolic element of `cuarray.vectorize`'s tracer records the call instead.
+                trace = getattr(type(a), "__cuarray_ufunc__", None)
+                if trace is not None:
+                    return trace(a, self, args)
                 raise _host_input.reject(a, self.__name__)
         in_types = tuple(in_types)
         if dtype is not None:
