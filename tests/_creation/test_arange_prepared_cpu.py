@@ -1,6 +1,7 @@
 """arange's prepared launch (memoised plans) passes the same kernel, grid and arguments as the
 general elementwise path it short-cuts, for every kind of dtype (no device: the launch is recorded,
-kernels are placeholders named by their layout, memory comes from a fake backing)."""
+kernels are placeholders named by their layout, memory comes from a fake backing). The arange
+Definitions, plans and kernel caches are fresh for each test, so that no placeholder outlives it."""
 
 from __future__ import annotations
 
@@ -43,6 +44,9 @@ def recorded(monkeypatch):
     monkeypatch.setattr(elementwise.Definition, "_kernel",
                         lambda self, layout, nd, it: (self.name, layout, nd, it))
     monkeypatch.setattr(ranges, "_arange_plans", {})
+    # fresh Definitions: their caches would otherwise keep the placeholder kernels for later tests
+    monkeypatch.setattr(ranges, "_arange_defs", {})
+    monkeypatch.setattr(elementwise, "_shared_kernels", {})
     pool = memory.MemoryPool(backing=_Backing())
     prev = memory.get_allocator()
     memory.set_allocator(pool.malloc)
