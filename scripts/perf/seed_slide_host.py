@@ -1,7 +1,9 @@
 """Host time (us per call) of each step of seed-slide and of pool-churn with the device stubbed
 (scripts/perf/_host_stub.py): cuarray's own Python, no driver. `--root DIR` imports the cuarray
 tree under DIR (a baseline from `git archive <commit> cuarray | tar -x -C DIR`), so before/after
-figures come from the same Python. The GPU counterpart is scripts/perf/seed_slide_profile.py."""
+figures come from the same Python. Times are this thread's CPU time (time.thread_time), so that
+other processes on a shared box do not inflate them. The GPU counterpart is
+scripts/perf/seed_slide_profile.py."""
 
 from __future__ import annotations
 
@@ -19,10 +21,10 @@ def best_of(fn, n, reps=5):
         fn()
     best = float("inf")
     for _ in range(reps):
-        t = time.perf_counter()
+        t = time.thread_time()
         for _ in range(n):
             fn()
-        best = min(best, (time.perf_counter() - t) / n * 1e6)
+        best = min(best, (time.thread_time() - t) / n * 1e6)
     return best
 
 
@@ -69,9 +71,9 @@ def main():
     for label, f in (("pool-churn empty()", alloc), ("pool-churn malloc()", pool.malloc)):
         best = float("inf")
         for _ in range(5):
-            t0 = time.perf_counter()
+            t0 = time.thread_time()
             churn(f, sizes)
-            best = min(best, time.perf_counter() - t0)
+            best = min(best, time.thread_time() - t0)
         print("{:28s} {:7.2f} ms ({:.2f} us/alloc)".format(label, best * 1e3, best / len(sizes) * 1e6))
 
 
