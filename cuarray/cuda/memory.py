@@ -181,7 +181,9 @@ class _Free:
 class _Bins:
     """Free blocks of one (stream, size class): ``by_size[size]`` is an insertion-ordered set
     (a dict) of blocks, ``sizes`` the sorted sizes for best fit. A bucket that empties stays until
-    a best-fit scan passes over it: re-creating it each time would double the hot path's cost.
+    a best-fit scan passes over it: re-creating it each time would double the hot path's cost. Under
+    churn (random sizes) empty buckets pile up by the thousand, making every insort and scan slow,
+    so `_new_bucket` drops them all once ``sizes`` is twice as long as after the last clean-up.
 
     ``recent[size]``: up to `RECENT_MAX` blocks freed lately, as ``(ptr, seg)``, not yet merged
     with their neighbours (``n_recent`` of them). An allocation of exactly that size takes one back
@@ -191,7 +193,7 @@ class _Bins:
     rarely repeat (pool churn) that only adds work, so ``credit`` turns the keeping off after a run
     of misses and back on for a probe every `RECENT_PROBE` allocations."""
 
-    __slots__ = ("by_size", "sizes", "stream_ptr", "pool", "recent", "n_recent", "credit")
+    __slots__ = ("by_size", "sizes", "stream_ptr", "pool", "recent", "n_recent", "credit", "compact_at")
 
     def __init__(self, stream_ptr: int, pool: "_DevicePool"):
         self.by_size: dict = {}
@@ -201,6 +203,7 @@ class _Bins:
         self.recent: dict = {}
         self.n_recent = 0
         self.credit = RECENT_CREDIT  # > 0: frees are kept for reuse (see MemoryPool.malloc)
+        self.compact_at = _COMPACT_MIN  # len(sizes) at which the empty buckets are dropped
 
 
 class _PooledMemory(BaseMemory):
@@ -257,6 +260,25 @@ def _best_fit(bins: _Bins, rsize: int):
             del by_size[s]
         del sizes[i:j]
     return blk
+
+
+_COMPACT_MIN = 64
+
+
+def _new_bucket(bins: _Bins, size: int) -> dict:
+    """An empty bucket for `size` in `bins` (its size inserted in order), first dropping every empty
+    bucket when they have piled up (pool-churn: 2000 sizes held, 3 of them non-empty; the clean-up
+    costs O(n log n) once per n new sizes)."""
+    sizes = bins.sizes
+    if len(sizes) >= bins.compact_at:
+        by_size = bins.by_size
+        for s in [s for s, b in by_size.items() if not b]:
+            del by_size[s]
+        sizes = bins.sizes = sorted(by_size)
+        bins.compact_at = 2 * len(sizes) + _COMPACT_MIN
+    bucket = bins.by_size[size] = {}
+    insort(sizes, size)
+    return bucket
 
 
 _new_memory = object.__new__
@@ -344,8 +366,7 @@ class _DevicePool:
         bsize = blk.size
         bucket = by_size.get(bsize)
         if bucket is None:
-            bucket = by_size[bsize] = {}
-            insort(bins.sizes, bsize)
+            bucket = _new_bucket(bins, bsize)
         bucket[blk] = None
 
     def flush_recent(self, bins: _Bins) -> None:
@@ -494,8 +515,7 @@ class MemoryPool:
                     fs[tail] = blk
                     bucket = by_size.get(rest)
                     if bucket is None:
-                        bucket = by_size[rest] = {}
-                        insort(bins.sizes, rest)
+                        bucket = _new_bucket(bins, rest)
                     bucket[blk] = None
                 else:
                     del dpool.free_end[ptr + rsize]
