@@ -62,10 +62,30 @@ _METHODS = {
 
 
 def _binary(uf):
-    def op(self, other):
-        if isinstance(other, _OK):
-            return uf(self, other)
-        return NotImplemented
+    fast = getattr(uf, "_fast", None)
+    if fast is None or uf.nin != 2:
+        def op(self, other):
+            if isinstance(other, _OK):
+                return uf(self, other)
+            return NotImplemented
+    else:
+        def op(self, other):
+            # HOT PATH: ufunc.__call__'s fast-path test inlined (one frame and the argument
+            # tuple less per `a + b`); anything else goes through the ufunc.
+            to = type(other)
+            if type(self) is ndarray:
+                if to is ndarray:
+                    if self._shape == other._shape and ((self._c and other._c) or (self._f and other._f)):
+                        f = fast.get((self._dtype, other._dtype))
+                        if f is not None:
+                            return f(self, other)
+                elif (to is float or to is int) and (self._c or self._f):
+                    f = fast.get((self._dtype, to))
+                    if f is not None:
+                        return f(self, other)
+            if isinstance(other, _OK):
+                return uf(self, other)
+            return NotImplemented
 
     op.__name__ = "__{}__".format(uf.__name__)
     return op
