@@ -415,6 +415,11 @@ from ._sorting.searchsorted import digitize as digitize
 
 # -- CuPy's helpers -------------------------------------------------------------------------------
 from ._core.interop import get_array_module as get_array_module
+from ._core.fusion import fuse as fuse
+
+# -- Lazy evaluation and kernel fusion (cuarray; docs/fusion.md) -----------------------------------
+from ._core.fusion import lazy as lazy
+from ._core.fusion import LazyArray as LazyArray
 
 # -- Binding operators and methods (must come last: it needs every routine above) -------------
 from . import _array_methods  # noqa: E402
