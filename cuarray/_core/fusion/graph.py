@@ -143,20 +143,21 @@ def reduce_node(op_name: str, x: Node, axis=None, keepdims=False, dtype=None) ->
     return Node("reduce", (x,), shape, res, attr=(op_name, raxes, keepdims, dt))
 
 
-def call_node(name: str, args, shape, dtype, run, run_numpy) -> Node:
+def call_node(name: str, args, shape, dtype, run, run_numpy, sig=None) -> Node:
     """An operation evaluated by an eager routine: `run(*device arrays)` on the GPU,
-    `run_numpy(*host arrays)` for `numpy()`."""
-    return Node("call", args, tuple(shape), _dtypes.normalize_dtype(dtype), attr=(name, run, run_numpy))
+    `run_numpy(*host arrays)` for `numpy()`. `sig`: a hashable description of what `run` does
+    (graphs with one structure share a Program); None: not cached."""
+    return Node("call", args, tuple(shape), _dtypes.normalize_dtype(dtype), attr=(name, run, run_numpy, sig))
 
 
-def view_node(name: str, x: Node, fn) -> Node:
+def view_node(name: str, x: Node, fn, sig=None) -> Node:
     """A view (`fn(array)` is a view of its argument: basic indexing, transpose, reshape).
     Of a concrete array it is taken at once; of a computed node, after computing it."""
     if x.kind == "array":
         return array_node(fn(x.value))
     dummy = numpy.broadcast_to(numpy.empty((), x.dtype), x.shape)  # no memory: shape arithmetic only
     shape = fn(dummy).shape
-    return call_node(name, (x,), shape, x.dtype, fn, fn)
+    return call_node(name, (x,), shape, x.dtype, fn, fn, sig)
 
 
 def matmul_shape(a: tuple, b: tuple, fn: str) -> tuple:

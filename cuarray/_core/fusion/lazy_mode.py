@@ -31,7 +31,7 @@ from .. import shapes as _shapes
 from ..ndarray import ndarray
 from . import graph as _g
 from . import numpy_eval as _numpy_eval
-from .planner import plan
+from .planner import plan, plan_cached
 
 __all__ = ["LazyArray", "lazy", "is_lazy_mode"]
 
@@ -190,7 +190,7 @@ class LazyArray:
             except _shapes.AdvancedIndexRequired:
                 pass
             else:
-                return _wrap(_g.view_node("getitem", self._node, lambda a: a[key]))
+                return _wrap(_g.view_node("getitem", self._node, lambda a: a[key], ("getitem", repr(key))))
         return self._materialize()[_value(key) if type(key) is LazyArray else key]
 
     def transpose(self, *axes):
@@ -198,7 +198,7 @@ class LazyArray:
             axes = axes[0]
         axes = tuple(axes) if axes else None
         if is_lazy_mode():
-            return _wrap(_g.view_node("transpose", self._node, lambda a: a.transpose(axes)))
+            return _wrap(_g.view_node("transpose", self._node, lambda a: a.transpose(axes), ("transpose", axes)))
         return self._materialize().transpose(axes)
 
     T = property(lambda self: self.transpose())
@@ -207,7 +207,7 @@ class LazyArray:
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
         if is_lazy_mode() and order == "C":
-            return _wrap(_g.view_node("reshape", self._node, lambda a: a.reshape(shape)))
+            return _wrap(_g.view_node("reshape", self._node, lambda a: a.reshape(shape), ("reshape", shape)))
         return self._materialize().reshape(shape, order=order)
 
     def ravel(self):
@@ -297,7 +297,7 @@ def _dot_like(name, np_fn):
         shape = _g.matmul_shape(na.shape, nb.shape, name)
         dtype = numpy.result_type(na.dtype, nb.dtype)
         fn = _orig(name)
-        return _wrap(_g.call_node(name, (na, nb), shape, dtype, fn, np_fn))
+        return _wrap(_g.call_node(name, (na, nb), shape, dtype, fn, np_fn, (name,)))
 
     return build
 
@@ -342,8 +342,8 @@ def _clip(a, lo, hi):
 def _compute(nodes) -> None:
     """Compute `nodes` (one Program) and keep their values, and those of the matmuls and
     reductions computed on the way (recomputing those would cost more than keeping them)."""
-    prog = plan(nodes)
-    values = prog.run([n.value for n in prog.inputs])
+    prog, inputs = plan_cached(nodes)
+    values = prog.run(inputs)
     for n, v in zip(nodes, values):
         n.value = v
 
@@ -413,7 +413,7 @@ def _unwrap(out):
 
 # -- hooks into eager dispatch (only while some thread is in lazy mode) ------------------------------
 _originals: dict = {}
-_patched: list = []
+_table: list = []
 _UFUNC_DEFAULTS = {"out": None, "where": True, "casting": "same_kind", "order": "K", "dtype": None, "subok": True}
 
 
@@ -426,6 +426,19 @@ def _plain_arg(x) -> bool:
 
 
 def _patch() -> None:
+    if not _table:
+        _build_table()
+    for owner, name, _, fn in _table:
+        setattr(owner, name, fn)
+
+
+def _unpatch() -> None:
+    for owner, name, orig, _ in reversed(_table):
+        setattr(owner, name, orig)
+
+
+def _build_table() -> None:
+    """(owner, attribute, original, wrapper) for every hook, built once."""
     from ..ufunc import ufunc
 
     ns = _registry.namespace()
@@ -504,11 +517,9 @@ def _patch() -> None:
     for name, (build, nargs) in builds.items():
         if hasattr(ns, name):
             orig, fn = simple(name, build, nargs)
-            _patched.append((ns, name, orig))
-            setattr(ns, name, fn)
+            _table.append((ns, name, orig, fn))
             if name in ("sum", "prod", "mean", "max", "min", "any", "all", "dot", "clip"):
-                _patched.append((ndarray, name, ndarray.__dict__[name]))
-                setattr(ndarray, name, fn)
+                _table.append((ndarray, name, ndarray.__dict__[name], fn))
 
     orig_astype = ndarray.astype
 
@@ -517,18 +528,9 @@ def _patch() -> None:
             return _astype(self, dtype, kwargs.get("copy", True))
         return orig_astype(self, dtype, *args, **kwargs)
 
-    _patched.append((ndarray, "astype", orig_astype))
-    ndarray.astype = astype
-    _patched.append((ufunc, "__call__", orig_call))
-    ufunc.__call__ = ufunc_call
-    _patched.append((matmul_t, "__call__", orig_mm))
-    matmul_t.__call__ = matmul_call
-
-
-def _unpatch() -> None:
-    while _patched:
-        owner, name, orig = _patched.pop()
-        setattr(owner, name, orig)
+    _table.append((ndarray, "astype", orig_astype, astype))
+    _table.append((ufunc, "__call__", orig_call, ufunc_call))
+    _table.append((matmul_t, "__call__", orig_mm, matmul_call))
 
 
 class _Unsupported(Exception):

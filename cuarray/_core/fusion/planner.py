@@ -26,7 +26,7 @@ from ..ndarray import _new_c, ndarray
 from . import codegen as _codegen
 from .graph import walk
 
-__all__ = ["Program", "plan"]
+__all__ = ["Program", "plan", "plan_cached", "signature"]
 
 # Nodes below a shared node up to which each consumer recomputes it instead of reading a
 # temporary. Reasoned, not measured: 8 ufuncs of recomputation cost less than a write + read
@@ -140,17 +140,75 @@ def _consumers(order):
     return users
 
 
+def _leaves(order):
+    """The graph's inputs in walk order, one per distinct array: (nodes, {id(node): index})."""
+    nodes, slot, by_value = [], {}, {}
+    for n in order:
+        if n.value is not None or n.kind == "scalar":
+            k = by_value.get(id(n.value)) if n.kind != "scalar" else None
+            if k is None:
+                k = len(nodes)
+                nodes.append(n)
+                if n.kind != "scalar":
+                    by_value[id(n.value)] = k
+            slot[id(n)] = k
+    return nodes, slot
+
+
+def signature(outputs):
+    """(structure key, input values): two graphs with one key are computed by one Program
+    (same operations, dtypes, shapes, scalar types; other input arrays and scalar values).
+    The key is None when a node cannot say what it does (a call without a signature)."""
+    order = walk(outputs)
+    leaves, slot = _leaves(order)
+    pos = {}
+    key = []
+    for n in order:
+        k = slot.get(id(n))
+        if k is not None:
+            n0 = leaves[k]
+            sig = ("s", k, n0.weak or n0.dtype) if n0.kind == "scalar" else ("i", k, n.dtype, n.shape)
+        else:
+            args = tuple(pos[id(a)] for a in n.args)
+            if n.kind == "ufunc":
+                sig = ("u", id(n.attr[0]), n.attr[1].in_dtypes, n.dtype, args)
+            elif n.kind == "call":
+                if len(n.attr) < 4 or n.attr[3] is None:
+                    return None, None
+                sig = ("k", n.attr[3], args)
+            else:
+                sig = (n.kind, n.attr, n.dtype, args)
+        pos[id(n)] = len(key)
+        key.append(sig)
+    key.append(tuple(pos[id(n)] for n in outputs))
+    return tuple(key), [n.value for n in leaves]
+
+
+_programs: dict = {}
+
+
+def plan_cached(outputs):
+    """(Program, input values) for `outputs`, the Program planned once per graph structure:
+    a loop body that builds the same graph each iteration plans and generates code once."""
+    key, values = signature(outputs)
+    if key is None:
+        prog = plan(outputs)
+        return prog, [n.value for n in prog.inputs]
+    prog = _programs.get(key)
+    if prog is None:
+        if len(_programs) > 1024:
+            _programs.clear()
+        prog = _programs[key] = plan(outputs)
+    return prog, values
+
+
 def plan(outputs, kernel_name=None) -> Program:
     """The Program computing the nodes `outputs`; `kernel_name` names its kernels (`fuse`)."""
     order = walk(outputs)
     users = _consumers(order)
     prog = Program()
-    prog.inputs, prog.steps, prog.outputs = [], [], []
-    slot = {}
-    for n in order:
-        if n.value is not None or n.kind == "scalar":
-            slot[id(n)] = len(prog.inputs)
-            prog.inputs.append(n)
+    prog.steps, prog.outputs = [], []
+    prog.inputs, slot = _leaves(order)
     base = len(prog.inputs)
     prog.steps = []
     below = {}  # id -> number of elementwise nodes a node's value costs to recompute
@@ -197,7 +255,17 @@ def plan(outputs, kernel_name=None) -> Program:
             nodes.append(n)
 
         visit(root, True)
-        return _codegen.Cluster(root, nodes, inputs)
+        # One parameter per distinct input (`h * (1 - h)` reads h once).
+        uniq, first = [], {}
+        for n in inputs:
+            k = slot.get(id(n), id(n))
+            if k not in first:
+                first[k] = n
+                uniq.append(n)
+        cl = _codegen.Cluster(root, nodes, uniq)
+        for n in inputs:
+            cl._names[id(n)] = cl._names[id(first[slot.get(id(n), id(n))])]
+        return cl
 
     def require(n):
         k = slot.get(id(n))
