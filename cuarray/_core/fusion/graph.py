@@ -85,10 +85,14 @@ def array_node(a: ndarray) -> Node:
     return Node("array", (), a._shape, a._dtype, value=a)
 
 
+_PY_DTYPES = {t: _dtypes.normalize_dtype(numpy.asarray(t(0)).dtype) for t in _PY_SCALARS}
+
+
 def scalar_node(v) -> Node:
     t = type(v)
-    if t in _PY_SCALARS:
-        return Node("scalar", (), (), _dtypes.normalize_dtype(numpy.asarray(v).dtype), value=v, weak=t)
+    d = _PY_DTYPES.get(t)
+    if d is not None:
+        return Node("scalar", (), (), d, value=v, weak=t)
     return Node("scalar", (), (), _dtypes.normalize_dtype(v.dtype), value=v)
 
 
@@ -98,6 +102,8 @@ def _in_type(n: Node):
 
 
 def _broadcast(nodes) -> tuple:
+    if len(nodes) == 1:
+        return nodes[0].shape
     shapes = [n.shape for n in nodes if n.kind != "scalar"]
     if not shapes:
         return ()
@@ -106,15 +112,22 @@ def _broadcast(nodes) -> tuple:
     return _shapes.broadcast_shapes(*shapes)
 
 
+_loops: dict = {}  # (ufunc, input types) -> its loop, memoised (nodes are built per operation)
+
+
 def ufunc_node(uf, args) -> Node:
     """`uf(*args)` of single-output ufuncs; the loop is the one eager mode resolves."""
-    if uf.nout != 1:
-        raise NotImplementedError("multi-output ufuncs are not fused")
-    if len(args) != uf.nin:
-        raise TypeError("{}() takes {} positional arguments but {} were given".format(
-            uf.__name__, uf.nin, len(args)))
-    loop = uf._resolve(tuple(_in_type(a) for a in args), None, "same_kind")
-    uf._op_for(loop)  # a loop without a GPU expression raises now, as eagerly
+    in_types = tuple([a.weak or a.dtype for a in args])
+    loop = _loops.get((uf, in_types))
+    if loop is None:
+        if uf.nout != 1:
+            raise NotImplementedError("multi-output ufuncs are not fused")
+        if len(args) != uf.nin:
+            raise TypeError("{}() takes {} positional arguments but {} were given".format(
+                uf.__name__, uf.nin, len(args)))
+        loop = uf._resolve(in_types, None, "same_kind")
+        uf._op_for(loop)  # a loop without a GPU expression raises now, as eagerly
+        _loops[(uf, in_types)] = loop
     return Node("ufunc", args, _broadcast(args), loop.out_dtypes[0], attr=(uf, loop))
 
 

@@ -45,17 +45,33 @@ def is_lazy_mode() -> bool:
     return getattr(_tls, "depth", 0) > 0
 
 
+_SKIP, _USER, _INTERNAL = 0, 1, 2
+_code_kinds: dict = {}  # code object -> how `_user_call` treats its frames
+
+
+def _code_kind(f) -> int:
+    code = f.f_code
+    k = _code_kinds.get(code)
+    if k is None:
+        mod = f.f_globals.get("__name__", "")
+        if mod == "cuarray._array_methods" or mod.startswith("cuarray._core.fusion") or code.co_name == "__call__":
+            k = _SKIP  # operators, our wrappers, ufunc subclasses' __call__
+        elif mod.startswith(("cuarray.bench", "cuarray.testing")) or not (mod == "cuarray" or mod.startswith("cuarray.")):
+            k = _USER
+        else:
+            k = _INTERNAL
+        _code_kinds[code] = k
+    return k
+
+
 def _user_call() -> bool:
     """Whether the wrapper was called (through operators) by code outside cuarray's modules."""
     f = sys._getframe(2)
     while f is not None:
-        mod = f.f_globals.get("__name__", "")
-        if mod == "cuarray._array_methods" or mod.startswith("cuarray._core.fusion") or f.f_code.co_name == "__call__":
-            f = f.f_back
-            continue
-        if mod.startswith("cuarray.bench") or mod.startswith("cuarray.testing"):
-            return True
-        return not (mod == "cuarray" or mod.startswith("cuarray."))
+        k = _code_kind(f)
+        if k:
+            return k == _USER
+        f = f.f_back
     return True
 
 

@@ -24,7 +24,6 @@ from .. import reduction_ops as _rops
 from .. import shapes as _shapes
 from ..ndarray import _new_c, ndarray
 from . import codegen as _codegen
-from .graph import walk
 
 __all__ = ["Program", "plan", "plan_cached", "signature"]
 
@@ -140,48 +139,62 @@ def _consumers(order):
     return users
 
 
-def _leaves(order):
-    """The graph's inputs in walk order, one per distinct array: (nodes, {id(node): index})."""
-    nodes, slot, by_value = [], {}, {}
-    for n in order:
-        if n.value is not None or n.kind == "scalar":
-            k = by_value.get(id(n.value)) if n.kind != "scalar" else None
-            if k is None:
-                k = len(nodes)
-                nodes.append(n)
-                if n.kind != "scalar":
-                    by_value[id(n.value)] = k
-            slot[id(n)] = k
-    return nodes, slot
+def _scan(outputs, want_key=True):
+    """One pass over the graph: (order, leaves, slot, key). `order`: nodes, inputs before users;
+    `leaves`: the graph's inputs (scalars, and one node per distinct computed array) in that
+    order; `slot`: id(node) -> leaf index; `key`: the structure (see `signature`) or None."""
+    order, leaves, slot, by_value, pos, key, seen = [], [], {}, {}, {}, [], set()
+    stack = [(n, False) for n in reversed(outputs)]
+    cacheable = want_key
+    while stack:
+        n, done = stack.pop()
+        i = id(n)
+        if done:
+            if n.value is not None or n.kind == "scalar":
+                if n.kind == "scalar":
+                    k = len(leaves)
+                    leaves.append(n)
+                    sig = (k, n.weak or n.dtype)
+                else:
+                    k = by_value.get(id(n.value))
+                    if k is None:
+                        k = by_value[id(n.value)] = len(leaves)
+                        leaves.append(n)
+                    sig = (k, n.dtype, n.shape)
+                slot[i] = k
+            elif cacheable:
+                kind = n.kind
+                if kind == "call":
+                    op = n.attr[3]
+                    cacheable = op is not None
+                else:
+                    op = n.attr if kind != "where" else n.dtype
+                sig = (kind, op, tuple([pos[id(a)] for a in n.args]))
+            if cacheable:
+                pos[i] = len(key)
+                key.append(sig)
+            order.append(n)
+            continue
+        if i in seen:
+            continue
+        seen.add(i)
+        stack.append((n, True))
+        if n.value is None:
+            for a in reversed(n.args):
+                if id(a) not in seen:
+                    stack.append((a, False))
+    if cacheable:
+        key.append(tuple([pos[id(n)] for n in outputs]))
+        return order, leaves, slot, tuple(key)
+    return order, leaves, slot, None
 
 
 def signature(outputs):
     """(structure key, input values): two graphs with one key are computed by one Program
     (same operations, dtypes, shapes, scalar types; other input arrays and scalar values).
     The key is None when a node cannot say what it does (a call without a signature)."""
-    order = walk(outputs)
-    leaves, slot = _leaves(order)
-    pos = {}
-    key = []
-    for n in order:
-        k = slot.get(id(n))
-        if k is not None:
-            n0 = leaves[k]
-            sig = ("s", k, n0.weak or n0.dtype) if n0.kind == "scalar" else ("i", k, n.dtype, n.shape)
-        else:
-            args = tuple(pos[id(a)] for a in n.args)
-            if n.kind == "ufunc":
-                sig = ("u", id(n.attr[0]), n.attr[1].in_dtypes, n.dtype, args)
-            elif n.kind == "call":
-                if len(n.attr) < 4 or n.attr[3] is None:
-                    return None, None
-                sig = ("k", n.attr[3], args)
-            else:
-                sig = (n.kind, n.attr, n.dtype, args)
-        pos[id(n)] = len(key)
-        key.append(sig)
-    key.append(tuple(pos[id(n)] for n in outputs))
-    return tuple(key), [n.value for n in leaves]
+    _, leaves, _, key = _scan(outputs)
+    return key, [n.value for n in leaves]
 
 
 _programs: dict = {}
@@ -204,11 +217,11 @@ def plan_cached(outputs):
 
 def plan(outputs, kernel_name=None) -> Program:
     """The Program computing the nodes `outputs`; `kernel_name` names its kernels (`fuse`)."""
-    order = walk(outputs)
+    order, leaves, slot, _ = _scan(outputs, False)
     users = _consumers(order)
     prog = Program()
     prog.steps, prog.outputs = [], []
-    prog.inputs, slot = _leaves(order)
+    prog.inputs = leaves
     base = len(prog.inputs)
     prog.steps = []
     below = {}  # id -> number of elementwise nodes a node's value costs to recompute
