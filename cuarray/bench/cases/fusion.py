@@ -1,4 +1,4 @@
-"""Fusion cases (BENCHMARKS.md, group `fusion`): fuse-chain and seed-grad.
+"""Fusion cases (BENCHMARKS.md, group `fusion`): fuse-chain, seed-grad and graph-replay.
 
 fuse-chain: `1/(1+exp(-(2*x-1)))*x+0.5` on 256 MiB float32, eagerly (eight kernels and seven
 temporaries), with `fuse` and lazily; CuPy's `fuse` is the peer of the fused row. Bytes counted
@@ -8,6 +8,9 @@ floor (the target: fused and lazy at most 1.15 x that time).
 seed-grad: the seed question's gradient, `delta_o = -(x - z)`,
 `delta_h = dot(delta_o, W) * h * (1.0 - h)`, `grad_W = dot(X.T, delta_h)`, eagerly and lazily
 (two GEMMs; the elementwise parts fused into one kernel each).
+
+graph-replay: 1000 small additions captured into one CUDA graph (`cuarray.cuda.graph`), the time
+of a replay per captured op (target: <= 1.5 us); PyTorch's `torch.cuda.graph` is the peer.
 """
 
 from __future__ import annotations
@@ -86,3 +89,35 @@ def _(xp, n, param):
         return g
 
     return lazy
+
+
+graph_replay = register(
+    "graph-replay", group="fusion",
+    description="1000 16-element a + b captured in a CUDA graph, replayed then one sync: time per captured op",
+    size=1000, quick=1000, timing="host", ops=1000,
+    size_label=lambda n: "16 el x {}".format(n),
+)
+
+
+@graph_replay.setup("cuarray", "torch")
+def _(xp, n, param):
+    a = random_array(xp, 16, "float32", seed=31)
+    b = random_array(xp, 16, "float32", seed=32)
+    if getattr(xp, "__name__", "") == "torch":
+        c = a + b
+        g = xp.cuda.CUDAGraph()
+        s = xp.cuda.Stream()
+        s.wait_stream(xp.cuda.current_stream())
+        with xp.cuda.stream(s):
+            c = a + b
+        xp.cuda.current_stream().wait_stream(s)
+        with xp.cuda.graph(g):
+            for _ in range(n):
+                c = a + b
+        return lambda: (g.replay(), a, b, c)  # the graph reads a and b: keep them alive
+    c = a + b
+    g = xp.cuda.CUDAGraph()
+    with xp.cuda.graph(g):
+        for _ in range(n):
+            c = a + b
+    return lambda: (g.replay(), a, b, c)
