@@ -227,3 +227,25 @@ def test_lazy_array_outside_lazy_mode_is_not_a_node_builder():
     assert not L.is_lazy_mode()
     # Metadata needs no value; a len() of a 1-d array is its first dimension.
     assert la.shape == (4,) and len(la) == 4 and la.strides == (4,)
+
+
+def test_fuse_programs_keep_aliased_arguments_apart():
+    # A fused function traced with f(x, x) must not read one array when later called as f(x, y).
+    x, _ = _lazy((10,), numpy.float32)
+    with _tracing():
+        y = x * x
+    node = y._node
+    b = g.Node("array", (), (10,), numpy.dtype(numpy.float32), value=x._node.value)
+    node2 = g.ufunc_node(node.attr[0], [x._node, b])
+    assert len(planner.plan([node2]).inputs) == 1
+    assert len(planner.plan([node2], dedupe=False).inputs) == 2
+
+
+def test_chain_cost_counts_uncomputed_elementwise_nodes():
+    la, _ = _lazy((10,), numpy.float32)
+    with _tracing():
+        y = la
+        for _ in range(5):
+            y = y * 2.0
+        s = y.sum()
+    assert y._node.cost == 5 and s._node.cost == 0 and la._node.cost == 0

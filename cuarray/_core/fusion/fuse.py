@@ -78,7 +78,7 @@ class Fusion:
 
     def _trace(self, args):
         nodes, res, is_tuple = self._graph(args)
-        prog = plan(res, kernel_name=self._name)
+        prog = plan(res, kernel_name=self._name, dedupe=False)
         pos = {id(n): k for k, n in enumerate(nodes)}
         binders = tuple((pos.get(id(n), -1), n.value) for n in prog.inputs)
         steps = prog.steps
@@ -99,7 +99,7 @@ class Fusion:
 
     def explain(self, *args) -> str:
         nodes, res, _ = self._graph(args)
-        return plan(res, kernel_name=self._name).explain()
+        return plan(res, kernel_name=self._name, dedupe=False).explain()
 
 
 def fuse(*args, kernel_name=None):

@@ -37,11 +37,14 @@ class Node:
     `value`: the computed device array once evaluated (an 'array' node holds it from the
     start). `weak`: for a Python scalar, its type (NEP 50: the scalar takes the array's dtype)."""
 
-    __slots__ = ("kind", "args", "shape", "dtype", "attr", "value", "weak", "__weakref__")
+    __slots__ = ("kind", "args", "shape", "dtype", "attr", "value", "weak", "cost", "__weakref__")
 
     def __init__(self, kind, args, shape, dtype, attr=None, value=None, weak=None):
         self.kind = kind
-        self.args = tuple(args)
+        self.args = args = tuple(args)
+        # Elementwise nodes not yet computed below this one (shared ones counted per use): lazy
+        # mode computes a chain that grows past a bound instead of making one huge kernel.
+        self.cost = 1 + sum([a.cost for a in args if a.value is None]) if kind in ELEMENTWISE else 0
         self.shape = shape
         self.dtype = dtype
         self.attr = attr

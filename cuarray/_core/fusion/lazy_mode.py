@@ -95,11 +95,21 @@ def _value(x):
     return x._materialize() if type(x) is LazyArray else x
 
 
+# A lazy elementwise chain longer than this is computed when built (a loop that never looks at
+# its values would otherwise make one kernel of thousands of nodes, slow to compile). Reasoned:
+# 128 nodes compile in well under a second and are far past any memory-bound gain.
+MAX_CHAIN = 128
+
+
 def _wrap(node) -> "LazyArray":
     out = LazyArray(node)
     live = getattr(_tls, "live", None)
-    if live is not None:
+    if live is not None:  # (None while `fuse` traces: nothing may be computed then)
         live.append(weakref.ref(out))
+        if len(live) > 4096:
+            live[:] = [r for r in live if r() is not None]
+        if node.cost > MAX_CHAIN:
+            _compute([node])
     return out
 
 
@@ -534,8 +544,6 @@ def _build_table() -> None:
         if hasattr(ns, name):
             orig, fn = simple(name, build, nargs)
             _table.append((ns, name, orig, fn))
-            if name in ("sum", "prod", "mean", "max", "min", "any", "all", "dot", "clip"):
-                _table.append((ndarray, name, ndarray.__dict__[name], fn))
 
     orig_astype = ndarray.astype
 
@@ -544,7 +552,6 @@ def _build_table() -> None:
             return _astype(self, dtype, kwargs.get("copy", True))
         return orig_astype(self, dtype, *args, **kwargs)
 
-    _table.append((ndarray, "astype", orig_astype, astype))
     _table.append((ufunc, "__call__", orig_call, ufunc_call))
     _table.append((matmul_t, "__call__", orig_mm, matmul_call))
 

@@ -139,7 +139,7 @@ def _consumers(order):
     return users
 
 
-def _scan(outputs, want_key=True):
+def _scan(outputs, want_key=True, dedupe=True):
     """One pass over the graph: (order, leaves, slot, key). `order`: nodes, inputs before users;
     `leaves`: the graph's inputs (scalars, and one node per distinct computed array) in that
     order; `slot`: id(node) -> leaf index; `key`: the structure (see `signature`) or None."""
@@ -156,9 +156,10 @@ def _scan(outputs, want_key=True):
                     leaves.append(n)
                     sig = (k, n.weak or n.dtype)
                 else:
-                    k = by_value.get(id(n.value))
+                    vid = id(n.value) if dedupe else i
+                    k = by_value.get(vid)
                     if k is None:
-                        k = by_value[id(n.value)] = len(leaves)
+                        k = by_value[vid] = len(leaves)
                         leaves.append(n)
                     sig = (k, n.dtype, n.shape)
                 slot[i] = k
@@ -215,9 +216,11 @@ def plan_cached(outputs):
     return prog, values
 
 
-def plan(outputs, kernel_name=None) -> Program:
-    """The Program computing the nodes `outputs`; `kernel_name` names its kernels (`fuse`)."""
-    order, leaves, slot, _ = _scan(outputs, False)
+def plan(outputs, kernel_name=None, dedupe=True) -> Program:
+    """The Program computing the nodes `outputs`; `kernel_name` names its kernels (`fuse`).
+    `dedupe`: one input per distinct array (False for `fuse`, whose Program is replayed with
+    other arrays: two arguments that were one array at trace time need not be later)."""
+    order, leaves, slot, _ = _scan(outputs, False, dedupe)
     users = _consumers(order)
     prog = Program()
     prog.steps, prog.outputs = [], []
