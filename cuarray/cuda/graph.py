@@ -31,7 +31,6 @@ from . import stream as _stream
 
 __all__ = ["CUDAGraph", "graph", "StreamCaptureError"]
 
-_RELAXED = 2  # CU_STREAM_CAPTURE_MODE_RELAXED: allocations (cuMemAlloc) are allowed
 
 
 StreamCaptureError = _sync_hooks.StreamCaptureError
@@ -62,7 +61,10 @@ class CUDAGraph:
         _memory.set_allocator(self.pool.malloc)
         stream._core()
         try:
-            _backend.check(_backend.driver().cuStreamBeginCapture(stream.ptr, _RELAXED))
+            drv = _backend.driver()
+            # Relaxed: allocations (cuMemAlloc, for the private pool) are allowed while capturing.
+            mode = drv.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_RELAXED
+            _backend.check(drv.cuStreamBeginCapture(stream.ptr, mode))
         except Exception:
             _memory.set_allocator(self._prev_alloc)
             raise
@@ -88,7 +90,7 @@ class CUDAGraph:
                 "(a host synchronisation, or a call the driver refuses while capturing)".format(
                     _backend._error_text(status)))
         self._graph = g
-        self._exec = _backend.check(drv.cuGraphInstantiateWithFlags(g, 0))
+        self._exec = _backend.check(drv.cuGraphInstantiate(g, 0))
 
     def replay(self, stream=None) -> None:
         """Run the captured work again on `stream` (default: the current stream)."""

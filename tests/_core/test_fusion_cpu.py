@@ -249,3 +249,15 @@ def test_chain_cost_counts_uncomputed_elementwise_nodes():
             y = y * 2.0
         s = y.sum()
     assert y._node.cost == 5 and s._node.cost == 0 and la._node.cost == 0
+
+
+def test_operators_on_python_scalar_arguments_stay_weak():
+    # fuse passes scalar arguments as nodes: `s + s` must stay a Python scalar (NEP 50), so
+    # `x * (s + s)` keeps x's dtype as `x * (1.5 + 1.5)` does.
+    x, _ = _lazy((4,), numpy.float32)
+    s = L.LazyArray(g.scalar_node(1.5))
+    with _tracing():
+        assert (x * (s + s)).dtype == numpy.float32
+        assert (x * -s).dtype == numpy.float32
+        assert (x * cp.tanh(s)).dtype == numpy.float64  # a ufunc of a scalar is a float64 scalar
+        assert cp.where(s > s, x, s * 0.5).dtype == numpy.float32

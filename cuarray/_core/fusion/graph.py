@@ -140,7 +140,8 @@ def cast_node(x: Node, dtype) -> Node:
 
 
 def where_node(c: Node, x: Node, y: Node) -> Node:
-    res = numpy.result_type(x.value if x.weak else x.dtype, y.value if y.weak else y.dtype)
+    # A weak operand (a Python scalar) takes part through a value of its type, as NEP 50 wants.
+    res = numpy.result_type(x.weak(0) if x.weak else x.dtype, y.weak(0) if y.weak else y.dtype)
     res = _dtypes.normalize_dtype(res)
     return Node("where", (c, x, y), _broadcast((c, x, y)), res)
 

@@ -256,7 +256,7 @@ def _binary(name, reflected=False):
         if is_lazy_mode():
             if name == "matmul":
                 return _matmul(*args)
-            return _ufunc(uf, args)
+            return _weak_if_python(_ufunc(uf, args), args)
         return uf(*[_value(a) for a in args])
 
     return op
@@ -265,9 +265,21 @@ def _binary(name, reflected=False):
 def _unary(name):
     def op(self):
         uf = _registry.ufuncs[name]
-        return _ufunc(uf, (self,)) if is_lazy_mode() else uf(self._materialize())
+        return _weak_if_python(_ufunc(uf, (self,)), (self,)) if is_lazy_mode() else uf(self._materialize())
 
     return op
+
+
+_WEAK = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
+
+
+def _weak_if_python(out, args):
+    """An operator on Python scalars only (a `fuse` scalar argument) is Python arithmetic: its
+    result stays a weak scalar, as `1.5 + 1.5` is (NEP 50)."""
+    if all(type(a) is not LazyArray or a._node.weak is not None for a in args) and \
+            all(type(a) is LazyArray or type(a) in _PY_SCALARS for a in args):
+        out._node.weak = _WEAK[out._node.dtype.kind]
+    return out
 
 
 _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide", "floordiv": "floor_divide",
