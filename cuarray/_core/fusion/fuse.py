@@ -84,7 +84,11 @@ class Fusion:
         steps = prog.steps
         outputs = prog.outputs
         if len(steps) == 1 and len(outputs) == 1 and outputs[0] == len(binders):
-            step_run = steps[0].run  # the common case: one kernel
+            # The common case, one kernel: launched from the arguments, constants converted once.
+            bound = getattr(steps[0], "bind", lambda b: None)(binders)
+            if bound is not None:
+                return bound
+            step_run = steps[0].run
 
             def run(args):
                 return step_run([args[k] if k >= 0 else v for k, v in binders])

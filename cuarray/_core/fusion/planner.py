@@ -45,6 +45,28 @@ class _Elementwise:
             self.defn.run(arrays, tuple(conv(slots[k]) for k, conv in self.scalars), self.shape)
         return out
 
+    def bind(self, binders):
+        """A launcher taking the call's arguments directly (`fuse`'s one-kernel case): `binders`
+        map each input slot to an argument position, or to a constant (-1, value), whose kernel
+        argument is converted once here."""
+        ins = [binders[k] for k in self.ins]
+        if any(k < 0 for k, _ in ins):
+            return None
+        ins = tuple(k for k, _ in ins)
+        sc = tuple((binders[k][0], conv, conv(binders[k][1]) if binders[k][0] < 0 else None)
+                   for k, conv in self.scalars)
+        shape, dtype, run = self.shape, self.dtype, self.defn.run
+
+        def launch(args):
+            out = _new_c(shape, dtype)
+            if out._size:
+                arrays = [args[k] for k in ins]
+                arrays.append(out)
+                run(arrays, tuple([c if k < 0 else conv(args[k]) for k, conv, c in sc]), shape)
+            return out
+
+        return launch
+
     def describe(self):
         return "elementwise kernel {} -> {} {}".format(self.defn.name, self.dtype.name, self.shape)
 
