@@ -65,6 +65,8 @@ EXPRS = [
     ("any", lambda xp, a, b: xp.any(a > 2)),
     ("dot", lambda xp, a, b: xp.dot(a.T, a * 2)),
     ("matmul", lambda xp, a, b: (a + 1) @ b.T),
+    ("tensordot", lambda xp, a, b: xp.tensordot(a * 2, b, axes=([1], [1]))),
+    ("tensordot-int", lambda xp, a, b: xp.tensordot(a.T, a - 1, 1)),
     ("view", lambda xp, a, b: (a * 2)[1:, ::2] + 1),
     ("reshape", lambda xp, a, b: (a - 1).reshape(-1).sum()),
 ]
@@ -112,6 +114,8 @@ def test_errors_are_raised_when_building():
             la @ lb
         with pytest.raises(TypeError):
             cp.bitwise_and(la, 1.5)  # no loop, as in NumPy
+        with pytest.raises(ValueError, match="shape-mismatch for sum"):
+            cp.tensordot(la, lb, axes=([0], [0]))
 
 
 def _steps(prog):

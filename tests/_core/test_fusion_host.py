@@ -47,6 +47,10 @@ _SCRIPT = textwrap.dedent('''
     assert g(x, x).shape == () and g(x, y).shape == ()
     assert len(launches) == 2        # the product is computed in the reduction's load
     assert len(g._cache) == 1        # aliased arguments share the signature, not an input
+    with cp.lazy():
+        t = cp.tensordot(cp.ndarray((4, 5, 6), np.float32), cp.ndarray((6, 5), np.float32), axes=([1, 2], [1, 0]))
+        assert type(t) is L.LazyArray and t.shape == (4,)
+        del t  # (a GEMM cannot run stubbed: not computed)
 
     call = U.ufunc.__call__
     del launches[:]

@@ -203,6 +203,26 @@ def matmul_shape(a: tuple, b: tuple, fn: str) -> tuple:
     return out
 
 
+def tensordot_axes(a: tuple, b: tuple, axes) -> tuple:
+    """NumPy's `tensordot` axes, normalised to (axes of a, axes of b), and the result shape;
+    ValueError("shape-mismatch for sum") as NumPy."""
+    if isinstance(axes, int):
+        axes_a, axes_b = tuple(range(len(a) - axes, len(a))), tuple(range(axes))
+    else:
+        axes_a, axes_b = axes
+        axes_a = (axes_a,) if isinstance(axes_a, int) else tuple(axes_a)
+        axes_b = (axes_b,) if isinstance(axes_b, int) else tuple(axes_b)
+    if len(axes_a) != len(axes_b):
+        raise ValueError("shape-mismatch for sum")
+    axes_a = tuple(x + len(a) if x < 0 else x for x in axes_a)
+    axes_b = tuple(x + len(b) if x < 0 else x for x in axes_b)
+    for i, j in zip(axes_a, axes_b):
+        if not (0 <= i < len(a) and 0 <= j < len(b)) or a[i] != b[j]:
+            raise ValueError("shape-mismatch for sum")
+    shape = tuple(d for i, d in enumerate(a) if i not in axes_a) + tuple(d for j, d in enumerate(b) if j not in axes_b)
+    return (axes_a, axes_b), shape
+
+
 def walk(outputs) -> list:
     """Nodes reachable from `outputs`, inputs before their users (topological order)."""
     order, seen = [], set()

@@ -340,6 +340,15 @@ def _dot_like(name, np_fn):
     return build
 
 
+def _tensordot(a, b, axes=2):
+    na, nb = as_node(a), as_node(b)
+    axes, shape = _g.tensordot_axes(na.shape, nb.shape, axes)
+    dtype = numpy.result_type(na.dtype, nb.dtype)
+    fn = _orig("tensordot")
+    return _wrap(_g.call_node("tensordot", (na, nb), shape, dtype, lambda x, y: fn(x, y, axes),
+                              lambda x, y: numpy.tensordot(x, y, axes), ("tensordot", axes)))
+
+
 _dot = _dot_like("dot", numpy.dot)
 _matmul = _dot_like("matmul", numpy.matmul)
 
@@ -484,7 +493,7 @@ def _build_table() -> None:
     orig_call = ufunc.__call__
     orig_mm = matmul_t.__call__
     mm = _registry.ufuncs["matmul"]
-    _originals.update(dot=ns.dot, matmul=lambda a, b: orig_mm(mm, a, b))
+    _originals.update(dot=ns.dot, tensordot=ns.tensordot, matmul=lambda a, b: orig_mm(mm, a, b))
 
     def ufunc_call(self, *args, **kwargs):
         if (_building() and self.nout == 1 and any(_array_arg(a) for a in args) and all(map(_plain_arg, args))
@@ -547,7 +556,12 @@ def _build_table() -> None:
             raise _Unsupported
         return _dot(a, b)
 
-    builds = {"dot": (dot, 1), "where": (where, 1), "clip": (clip, 1)}
+    def tensordot(a, b, axes=2):
+        if not _plain_arg(b) or not (isinstance(axes, int) or len(axes) == 2):
+            raise _Unsupported
+        return _tensordot(a, b, axes)
+
+    builds = {"dot": (dot, 1), "where": (where, 1), "clip": (clip, 1), "tensordot": (tensordot, 1)}
     for op_name, has_dtype in (("sum", True), ("prod", True), ("mean", True), ("max", False), ("min", False),
                                ("amax", False), ("amin", False), ("any", False), ("all", False)):
         table = {"amax": "max", "amin": "min"}.get(op_name, op_name)
