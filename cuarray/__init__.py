@@ -483,6 +483,11 @@ from .cuda.pinned_memory import get_default_pinned_memory_pool as get_default_pi
 # -- Profiling (docs/profiling.md) ----------------------------------------------------------------
 from . import profiler as profiler
 from .profiler import profile as profile
+from ._core.fusion import fuse as fuse
+
+# -- Lazy evaluation and kernel fusion (cuarray; docs/fusion.md) -----------------------------------
+from ._core.fusion import lazy as lazy
+from ._core.fusion import LazyArray as LazyArray
 
 # -- Binding operators and methods (must come last: it needs every routine above) -------------
 from . import _array_methods  # noqa: E402

@@ -220,7 +220,11 @@ class ufunc:
                 trace = getattr(type(a), "__cuarray_ufunc__", None)
                 if trace is not None:
                     return trace(a, self, args)
-                raise _host_input.reject(a, self.__name__)
+                a = _host_input.lazy_value(a)  # a lazy array (cuarray.lazy) outside lazy mode
+                if a is None:
+                    raise _host_input.reject(args[len(arrays)], self.__name__)
+                in_types.append(a._dtype)
+                arrays.append(a)
         in_types = tuple(in_types)
         if dtype is not None:
             dtype = _dtypes.normalize_dtype(dtype)

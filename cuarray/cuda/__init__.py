@@ -46,4 +46,8 @@ from . import compiler as compiler
 from .compiler import CompileError as CompileError
 from .compiler import CacheWarning as CacheWarning
 from .raw import RawKernel as RawKernel
+from . import graph as _graph_module
+from .graph import CUDAGraph as CUDAGraph
+from .graph import StreamCaptureError as StreamCaptureError
+graph = _graph_module.graph  # the context manager (torch.cuda.graph); cuarray.cuda.graph
 from .raw import RawModule as RawModule

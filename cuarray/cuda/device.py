@@ -115,6 +115,7 @@ def get_device_count() -> int:
 
 def synchronize() -> None:
     """Wait for all work on the current device."""
+    _sync_hooks.check_not_capturing()
     _core_device().sync()
     _sync_hooks.run()
 
@@ -167,6 +168,7 @@ class Device:
 
     def synchronize(self) -> None:
         """Wait for all work on this device."""
+        _sync_hooks.check_not_capturing()
         _core_device(self.id).sync()
         _sync_hooks.run()
 
