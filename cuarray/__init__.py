@@ -346,6 +346,9 @@ from ._math.misc import sinc as sinc
 # -- Random sampling (numpy.random) ---------------------------------------------------------------
 from . import random as random
 
+# -- Sparse matrices and arrays (scipy.sparse); scipy.sparse.linalg as sparse.linalg -------------
+from . import sparse as sparse
+
 # -- Set routines ---------------------------------------------------------------------------------
 from ._sets.unique import unique as unique
 from ._sets.unique import unique_all as unique_all

@@ -1,0 +1,151 @@
+"""cuSPARSE generic API: one handle per (device, thread) bound to the current stream, cached
+sparse-matrix descriptors, SpMV and SpMM.
+
+The only importer of `nvmath.bindings.cusparse` (imported on first use). Pointers are ints; alpha
+and beta are host scalars (the handle's default HOST pointer mode), kept alive here per dtype.
+
+Descriptors: `cusparseCreateCsr` and friends are host-only but cost a few microseconds each, and
+the buffer-size query costs more; a solver calls SpMV with the same matrix every iteration, so
+`SpMatDescr` objects are cached by the caller (the sparse matrix keeps one per (pointers, shape))
+and the buffer size is cached on it per (operation, x dtype, y layout). Dense descriptors are
+cheap and made per call.
+
+SpGEMM is not here: nvmath 1.0's `sp_gemm_work_estimation` passes an uninitialised size to the
+second (buffer-carrying) call, so `cuarray.sparse` multiplies sparse by sparse with its own
+expand-sort-compress on the sort engine (all dtypes, no workspace negotiation).
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from .. import memory as _memory
+from .. import stream as _stream
+from ._handles import PerThreadHandle, nvmath_bindings
+
+__all__ = ["bindings", "handle", "supports", "SpMatDescr", "spmv", "spmm"]
+
+# cudaDataType values (library_types.h), ABI-stable: R_32F=0, R_64F=1, C_32F=4, C_64F=5.
+_DATA_TYPE = {"f": 0, "d": 1, "F": 4, "D": 5}
+# cusparseIndexType_t: 32I=2, 64I=3; cusparseIndexBase_t ZERO=0; cusparseOrder_t COL=1, ROW=2.
+_INDEX_TYPE = {"i4": 2, "i8": 3}
+_BASE_ZERO = 0
+ORDER_COL, ORDER_ROW = 1, 2
+OP_N, OP_T, OP_C = 0, 1, 2
+_ALG_DEFAULT = 0
+
+_ONE = {c: numpy.ones(1, numpy.dtype(c)) for c in _DATA_TYPE}
+_ZERO = {c: numpy.zeros(1, numpy.dtype(c)) for c in _DATA_TYPE}
+
+_lib = None
+
+
+def bindings():
+    """`nvmath.bindings.cusparse`, imported on first use."""
+    global _lib
+    if _lib is None:
+        _lib = nvmath_bindings("cusparse")
+    return _lib
+
+
+_handles = PerThreadHandle(lambda: bindings().create(), lambda h: bindings().destroy(h))
+
+
+def handle() -> int:
+    """The calling thread's handle for the current device, bound to the current stream now
+    (`cusparseSetStream` is an attribute store: cheap enough for every call)."""
+    h = _handles.get()
+    bindings().set_stream(h, _stream.get_current_stream().ptr)
+    return h
+
+
+def supports(dtype) -> bool:
+    """Whether the generic SpMV/SpMM take this value dtype (float32/64, complex64/128)."""
+    return numpy.dtype(dtype).char in _DATA_TYPE
+
+
+def _index_type(dtype) -> int:
+    return _INDEX_TYPE[numpy.dtype(dtype).str[1:]]
+
+
+class SpMatDescr:
+    """A cuSPARSE sparse-matrix descriptor over device arrays given by pointer (CSR or CSC).
+
+    `fmt` is 'csr' or 'csc'; `offsets` has rows+1 (CSR) or cols+1 (CSC) entries. The owner keeps
+    the arrays alive as long as the descriptor. Destroyed when collected."""
+
+    __slots__ = ("ptr", "char", "key", "sizes", "__weakref__")
+
+    def __init__(self, fmt, rows, cols, nnz, offsets, indices, values, index_dtype, value_dtype):
+        lib = bindings()
+        it = _index_type(index_dtype)
+        self.char = numpy.dtype(value_dtype).char
+        vt = _DATA_TYPE[self.char]
+        create = lib.create_csr if fmt == "csr" else lib.create_csc
+        self.ptr = 0
+        self.ptr = create(rows, cols, nnz, offsets, indices, values, it, it, _BASE_ZERO, vt)
+        self.key = (fmt, rows, cols, nnz, offsets, indices, values)
+        self.sizes = {}  # (kind, op, ...) -> workspace bytes
+
+    def __del__(self):
+        if self.ptr:
+            try:
+                bindings().destroy_sp_mat(self.ptr)
+            except Exception:  # interpreter shutdown
+                pass
+            self.ptr = 0
+
+
+def _workspace(nbytes: int):
+    # Pool allocation; the pool is stream-ordered, so releasing it after the enqueue is safe.
+    return _memory.alloc(max(int(nbytes), 1))
+
+
+def spmv(mat: SpMatDescr, op: int, x_ptr: int, n_x: int, y_ptr: int, n_y: int, beta_zero=True) -> None:
+    """y = op(A) @ x (+ y when not `beta_zero`) with cuSPARSE's default SpMV algorithm."""
+    lib = bindings()
+    c = mat.char
+    vt = _DATA_TYPE[c]
+    h = handle()
+    vx = lib.create_dn_vec(n_x, x_ptr, vt)
+    try:
+        vy = lib.create_dn_vec(n_y, y_ptr, vt)
+        try:
+            alpha = _ONE[c].ctypes.data
+            beta = (_ZERO if beta_zero else _ONE)[c].ctypes.data
+            key = ("mv", op)
+            size = mat.sizes.get(key)
+            if size is None:
+                size = mat.sizes[key] = lib.sp_mv_buffer_size(h, op, alpha, mat.ptr, vx, beta, vy, vt,
+                                                              _ALG_DEFAULT)
+            ws = _workspace(size)
+            lib.sp_mv(h, op, alpha, mat.ptr, vx, beta, vy, vt, _ALG_DEFAULT, ws.ptr)
+        finally:
+            lib.destroy_dn_vec(vy)
+    finally:
+        lib.destroy_dn_vec(vx)
+
+
+def spmm(mat: SpMatDescr, op: int, b_ptr: int, b_rows: int, b_cols: int, c_ptr: int, c_rows: int,
+         c_cols: int) -> None:
+    """C = op(A) @ B for row-major (C-contiguous) dense B and C, cuSPARSE's default SpMM."""
+    lib = bindings()
+    c = mat.char
+    vt = _DATA_TYPE[c]
+    h = handle()
+    db = lib.create_dn_mat(b_rows, b_cols, b_cols, b_ptr, vt, ORDER_ROW)
+    try:
+        dc = lib.create_dn_mat(c_rows, c_cols, c_cols, c_ptr, vt, ORDER_ROW)
+        try:
+            alpha, beta = _ONE[c].ctypes.data, _ZERO[c].ctypes.data
+            key = ("mm", op, b_cols)
+            size = mat.sizes.get(key)
+            if size is None:
+                size = mat.sizes[key] = lib.sp_mm_buffer_size(h, op, OP_N, alpha, mat.ptr, db, beta, dc, vt,
+                                                              _ALG_DEFAULT)
+            ws = _workspace(size)
+            lib.sp_mm(h, op, OP_N, alpha, mat.ptr, db, beta, dc, vt, _ALG_DEFAULT, ws.ptr)
+        finally:
+            lib.destroy_dn_mat(dc)
+    finally:
+        lib.destroy_dn_mat(db)

@@ -1,0 +1,100 @@
+"""cuarray.sparse.linalg against scipy.sparse.linalg: operators, norms, iterative solvers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as ssp
+import scipy.sparse.linalg as sla
+
+import cuarray.sparse as sp
+import cuarray.sparse.linalg as cla
+
+from ._util import D, H, assert_dense, rand_coo
+
+
+def _poisson(n):
+    t = ssp.diags([-np.ones(n - 1), 2 * np.ones(n), -np.ones(n - 1)], [-1, 0, 1])
+    return ssp.kronsum(t, t).tocsr()
+
+
+@pytest.mark.parametrize("ord_", [None, "fro", 1, -1, np.inf, -np.inf])
+def test_matrix_norms(dev, ord_):
+    h = rand_coo(12, 9, 0.3, dtype="complex128", seed=40).tocsr()
+    a = sp.csr_matrix(h)
+    np.testing.assert_allclose(float(H(cla.norm(a, ord_))), sla.norm(h, ord_), rtol=1e-10)
+
+
+@pytest.mark.parametrize("ord_", [None, 1, np.inf, -np.inf, 0, 3])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_vector_norms(dev, ord_, axis):
+    h = rand_coo(12, 9, 0.3, seed=41).tocsr()
+    a = sp.csr_matrix(h)
+    assert_dense(cla.norm(a, ord_, axis=axis), np.asarray(sla.norm(h, ord_, axis=axis)).reshape(-1))
+
+
+def test_linear_operator(dev):
+    h = rand_coo(6, 4, 0.5, seed=42).tocsr()
+    a = sp.csr_matrix(h)
+    op = cla.aslinearoperator(a)
+    x = np.arange(4.0)
+    assert op.shape == (6, 4) and op.dtype == np.float64
+    assert_dense(op.matvec(D(x)), h @ x)
+    assert_dense(op.rmatvec(D(np.ones(6))), h.T @ np.ones(6))
+    assert_dense(op @ D(np.ones((4, 2))), h @ np.ones((4, 2)))
+    custom = cla.LinearOperator((4, 4), matvec=lambda v: v * 2)
+    assert_dense((custom * 3).matvec(D(x)), 6 * x)
+    assert_dense((custom + custom).matvec(D(x)), 4 * x)
+    with pytest.raises(ValueError):
+        op.matvec(D(np.ones(5)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_cg(dev, dtype):
+    h = _poisson(12).astype(dtype)
+    a = sp.csr_matrix(h)
+    b = np.random.default_rng(43).random(h.shape[0]).astype(dtype)
+    seen = []
+    x, info = cla.cg(a, D(b), rtol=1e-6, callback=lambda xk: seen.append(1))
+    xs, infos = sla.cg(h, b, rtol=1e-6)
+    assert info == infos == 0
+    assert len(seen) > 0
+    assert H(x).dtype == np.dtype(dtype)
+    res = np.linalg.norm(h @ H(x) - b) / np.linalg.norm(b)
+    assert res < (1e-5 if dtype == "float64" else 1e-4)
+    x, info = cla.cg(a, D(b), maxiter=3)
+    assert info == 3
+
+
+def test_cg_preconditioned_and_x0(dev):
+    h = _poisson(10)
+    a = sp.csr_matrix(h)
+    b = np.random.default_rng(44).random(h.shape[0])
+    m = sp.diags(D(1.0 / h.diagonal()), 0, format="csr")
+    x, info = cla.cg(a, D(b), x0=D(np.ones(h.shape[0])), M=m, rtol=1e-8)
+    assert info == 0
+    np.testing.assert_allclose(H(x), ssp.linalg.spsolve(h.tocsc(), b), rtol=1e-6)
+
+
+@pytest.mark.parametrize("solver", ["bicgstab", "gmres"])
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_nonsymmetric(dev, solver, dtype):
+    rng = np.random.default_rng(45)
+    n = 60
+    h = (rand_coo(n, n, 0.05, dtype=dtype, seed=46, dups=False) + ssp.eye(n) * 4).tocsr()
+    b = rng.random(n).astype(dtype)
+    a = sp.csr_matrix(h)
+    kwargs = {"restart": 15} if solver == "gmres" else {}
+    x, info = getattr(cla, solver)(a, D(b), rtol=1e-8, **kwargs)
+    assert info == 0
+    np.testing.assert_allclose(H(x), ssp.linalg.spsolve(h.tocsc(), b), rtol=1e-6, atol=1e-8)
+
+
+def test_solver_errors(dev):
+    a = sp.csr_matrix(_poisson(4))
+    with pytest.raises(ValueError):
+        cla.cg(a, D(np.ones(5)))
+    with pytest.raises(ValueError):
+        cla.cg(sp.csr_matrix((3, 4)), D(np.ones(3)))
+    x, info = cla.cg(a, D(np.zeros(16)))
+    assert info == 0 and float(H(x).sum()) == 0
