@@ -1,5 +1,5 @@
 """cuSPARSE generic API: one handle per (device, thread) bound to the current stream, cached
-sparse-matrix descriptors, SpMV and SpMM.
+sparse-matrix descriptors, cached dense descriptors, SpMV and SpMM.
 
 The only importer of `nvmath.bindings.cusparse` (imported on first use). Pointers are ints; alpha
 and beta are host scalars (the handle's default HOST pointer mode), kept alive here per dtype.
@@ -7,8 +7,8 @@ and beta are host scalars (the handle's default HOST pointer mode), kept alive h
 Descriptors: `cusparseCreateCsr` and friends are host-only but cost a few microseconds each, and
 the buffer-size query costs more; a solver calls SpMV with the same matrix every iteration, so
 `SpMatDescr` objects are cached by the caller (the sparse matrix keeps one per (pointers, shape))
-and the buffer size is cached on it per (operation, x dtype, y layout). Dense descriptors are
-cheap and made per call.
+and the buffer size is cached on it per operation. Dense descriptors are cached by address
+(`_DenseCache`).
 
 SpGEMM is not here: nvmath 1.0's `sp_gemm_work_estimation` passes an uninitialised size to the
 second (buffer-carrying) call, so `cuarray.sparse` multiplies sparse by sparse with its own
@@ -16,6 +16,8 @@ expand-sort-compress on the sort engine (all dtypes, no workspace negotiation).
 """
 
 from __future__ import annotations
+
+import threading
 
 import numpy
 
@@ -96,6 +98,42 @@ class SpMatDescr:
             self.ptr = 0
 
 
+class _DenseCache(threading.local):
+    """Dense descriptors of this thread by (pointer, sizes, type). A cuSPARSE dense descriptor
+    is metadata only (pointer, sizes, type; it owns nothing), so one made for an address stays
+    right for any later array at that address with the same sizes: the pool hands the same
+    addresses back, and an iterative solver then makes no descriptor at all. Bounded; the oldest
+    is destroyed first. Thread-local, so no other thread can destroy one in use."""
+
+    def __init__(self):
+        self.items = {}
+
+
+_dense = _DenseCache()
+_DENSE_MAX = 256
+
+
+def _dense_descr(key, make):
+    items = _dense.items
+    d = items.get(key)
+    if d is None:
+        if len(items) >= _DENSE_MAX:
+            old_key = next(iter(items))
+            old = items.pop(old_key)
+            (bindings().destroy_dn_vec if old_key[0] == "v" else bindings().destroy_dn_mat)(old)
+        d = items[key] = make()
+    return d
+
+
+def _vec(ptr, n, vt):
+    return _dense_descr(("v", ptr, n, vt), lambda: bindings().create_dn_vec(n, ptr, vt))
+
+
+def _mat(ptr, rows, cols, vt):
+    return _dense_descr(("m", ptr, rows, cols, vt),
+                        lambda: bindings().create_dn_mat(rows, cols, cols, ptr, vt, ORDER_ROW))
+
+
 def _workspace(nbytes: int):
     # Pool allocation; the pool is stream-ordered, so releasing it after the enqueue is safe.
     return _memory.alloc(max(int(nbytes), 1))
@@ -107,23 +145,15 @@ def spmv(mat: SpMatDescr, op: int, x_ptr: int, n_x: int, y_ptr: int, n_y: int, b
     c = mat.char
     vt = _DATA_TYPE[c]
     h = handle()
-    vx = lib.create_dn_vec(n_x, x_ptr, vt)
-    try:
-        vy = lib.create_dn_vec(n_y, y_ptr, vt)
-        try:
-            alpha = _ONE[c].ctypes.data
-            beta = (_ZERO if beta_zero else _ONE)[c].ctypes.data
-            key = ("mv", op)
-            size = mat.sizes.get(key)
-            if size is None:
-                size = mat.sizes[key] = lib.sp_mv_buffer_size(h, op, alpha, mat.ptr, vx, beta, vy, vt,
-                                                              _ALG_DEFAULT)
-            ws = _workspace(size)
-            lib.sp_mv(h, op, alpha, mat.ptr, vx, beta, vy, vt, _ALG_DEFAULT, ws.ptr)
-        finally:
-            lib.destroy_dn_vec(vy)
-    finally:
-        lib.destroy_dn_vec(vx)
+    vx, vy = _vec(x_ptr, n_x, vt), _vec(y_ptr, n_y, vt)
+    alpha = _ONE[c].ctypes.data
+    beta = (_ZERO if beta_zero else _ONE)[c].ctypes.data
+    key = ("mv", op)
+    size = mat.sizes.get(key)
+    if size is None:
+        size = mat.sizes[key] = lib.sp_mv_buffer_size(h, op, alpha, mat.ptr, vx, beta, vy, vt, _ALG_DEFAULT)
+    ws = _workspace(size)
+    lib.sp_mv(h, op, alpha, mat.ptr, vx, beta, vy, vt, _ALG_DEFAULT, ws.ptr)
 
 
 def spmm(mat: SpMatDescr, op: int, b_ptr: int, b_rows: int, b_cols: int, c_ptr: int, c_rows: int,
@@ -133,19 +163,11 @@ def spmm(mat: SpMatDescr, op: int, b_ptr: int, b_rows: int, b_cols: int, c_ptr: 
     c = mat.char
     vt = _DATA_TYPE[c]
     h = handle()
-    db = lib.create_dn_mat(b_rows, b_cols, b_cols, b_ptr, vt, ORDER_ROW)
-    try:
-        dc = lib.create_dn_mat(c_rows, c_cols, c_cols, c_ptr, vt, ORDER_ROW)
-        try:
-            alpha, beta = _ONE[c].ctypes.data, _ZERO[c].ctypes.data
-            key = ("mm", op, b_cols)
-            size = mat.sizes.get(key)
-            if size is None:
-                size = mat.sizes[key] = lib.sp_mm_buffer_size(h, op, OP_N, alpha, mat.ptr, db, beta, dc, vt,
-                                                              _ALG_DEFAULT)
-            ws = _workspace(size)
-            lib.sp_mm(h, op, OP_N, alpha, mat.ptr, db, beta, dc, vt, _ALG_DEFAULT, ws.ptr)
-        finally:
-            lib.destroy_dn_mat(dc)
-    finally:
-        lib.destroy_dn_mat(db)
+    db, dc = _mat(b_ptr, b_rows, b_cols, vt), _mat(c_ptr, c_rows, c_cols, vt)
+    alpha, beta = _ONE[c].ctypes.data, _ZERO[c].ctypes.data
+    key = ("mm", op, b_cols)
+    size = mat.sizes.get(key)
+    if size is None:
+        size = mat.sizes[key] = lib.sp_mm_buffer_size(h, op, OP_N, alpha, mat.ptr, db, beta, dc, vt, _ALG_DEFAULT)
+    ws = _workspace(size)
+    lib.sp_mm(h, op, OP_N, alpha, mat.ptr, db, beta, dc, vt, _ALG_DEFAULT, ws.ptr)

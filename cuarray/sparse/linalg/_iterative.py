@@ -14,7 +14,7 @@ import numpy
 
 from .. import _xp as xp
 from ..._core.ndarray import ndarray
-from ._interface import IdentityOperator, aslinearoperator
+from ._interface import IdentityOperator, MatrixLinearOperator, aslinearoperator
 
 __all__ = ["cg", "bicgstab", "gmres", "make_system"]
 
@@ -64,28 +64,49 @@ def _tol(b, atol, rtol):
     return bnrm2, max(float(atol), float(rtol) * bnrm2)
 
 
+def _matvec_of(A):
+    """The operator's matvec, or the sparse product itself for a wrapped sparse matrix (skips
+    the operator's shape checks on the hot path: make_system checked the shapes once)."""
+    from .._base import issparse
+    from .._matmul import spmv
+
+    inner = getattr(A, "A", None)
+    if isinstance(A, MatrixLinearOperator) and issparse(inner):
+        return lambda v: spmv(inner, v)
+    return A.matvec
+
+
 def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None):
-    """See `scipy.sparse.linalg.cg` (A Hermitian positive definite)."""
+    """See `scipy.sparse.linalg.cg` (A Hermitian positive definite). Without a preconditioner
+    the convergence test reads r.r, the product the recurrence needs anyway."""
     A, M, x, b = make_system(A, M, x0, b)
     bnrm2, atol = _tol(b, atol, rtol)
     if bnrm2 == 0:
         return b, 0
     n = b.size
     maxiter = n * 10 if maxiter is None else maxiter
-    r = xp.subtract(b, A.matvec(x)) if x0 is not None else b.copy()
+    matvec = _matvec_of(A)
+    r = xp.subtract(b, matvec(x)) if x0 is not None else b.copy()
     rho_prev = p = None
     identity = isinstance(M, IdentityOperator)
+    atol2 = atol * atol
     for it in range(maxiter):
-        if float(_nrm(r)) < atol:  # the one host read of the iteration
-            return x, 0
-        z = r if identity else M.matvec(r)
-        rho = _dot(r, z)
+        if identity:
+            z = r
+            rho = _dot(r, r)
+            if float(xp.real(rho)) < atol2:  # the one host read of the iteration
+                return x, 0
+        else:
+            if float(_nrm(r)) < atol:
+                return x, 0
+            z = M.matvec(r)
+            rho = _dot(r, z)
         if it > 0:
             p *= xp.true_divide(rho, rho_prev)
             p += z
         else:
             p = z.copy()
-        q = A.matvec(p)
+        q = matvec(p)
         alpha = xp.true_divide(rho, _dot(p, q))
         x += xp.multiply(alpha, p)
         r -= xp.multiply(alpha, q)
@@ -104,7 +125,8 @@ def bicgstab(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callba
     n = b.size
     maxiter = n * 10 if maxiter is None else maxiter
     rtol2 = numpy.finfo(b.dtype).eps ** 2
-    r = xp.subtract(b, A.matvec(x)) if x0 is not None else b.copy()
+    matvec = _matvec_of(A)
+    r = xp.subtract(b, matvec(x)) if x0 is not None else b.copy()
     rtilde = r.copy()
     rho_prev = omega = alpha = p = v = None
     x_half = None            # x + alpha * phat of the last iteration (its half-step answer)
@@ -133,13 +155,13 @@ def bicgstab(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callba
         else:
             p = r.copy()
         phat = M.matvec(p)
-        v = A.matvec(phat)
+        v = matvec(phat)
         rv = _dot(rtilde, v)
         alpha = xp.true_divide(rho, rv)
         r -= xp.multiply(alpha, v)       # s
         s_nrm = _nrm(r)
         shat = M.matvec(r)
-        t = A.matvec(shat)
+        t = matvec(shat)
         omega = xp.true_divide(_dot(t, r), _dot(t, t))
         x_half = xp.add(x, xp.multiply(alpha, phat))
         x = xp.add(x_half, xp.multiply(omega, shat))
