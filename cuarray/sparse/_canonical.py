@@ -3,8 +3,8 @@ sorted major indices into offsets and expanding offsets back.
 
 Every format conversion goes through these. The sort is the engine's stable radix sort
 (`_core/sort.py`, as `_sets/unique` uses it) on one key per entry, `major * n_minor + minor`
-(int32 when the matrix has fewer than 2^31 cells: half the passes of int64), carrying the
-entry's position so values of any dtype move with one gather afterwards. Duplicates are found
+(int32 when the matrix has fewer than 2^31 cells: half the passes of int64), carrying 4- and
+8-byte values along (other sizes: the entry's position, then one gather). Duplicates are found
 by comparing neighbours of the sorted keys; the one synchronisation is the number of distinct
 keys (the result's size). They are summed with `add.at` (complex as two real halves: a 16-byte
 atomic does not exist).
@@ -105,8 +105,12 @@ def canonical(major: ndarray, minor: ndarray, data: ndarray, n_major: int, n_min
     if nnz == 0:
         return (xp.zeros((n_major + 1,), idx_dtype), xp.empty((0,), idx_dtype), xp.empty((0,), data.dtype))
     keys = keys_of(major, minor, n_major, n_minor)
-    skeys, perm = sort_keys(keys)
-    sdata = xp.take(data, perm)
+    if data.dtype.itemsize in (4, 8) and nnz > 1 and data.flags.c_contiguous:
+        # Values of 4 or 8 bytes ride along in the sort (moved as bits): no gather afterwards.
+        skeys, sdata = _engine().sort_pairs(keys, data)
+    else:
+        skeys, perm = sort_keys(keys)
+        sdata = xp.take(data, perm)
     if sum_duplicates and nnz > 1:
         head = xp.not_equal(skeys[1:], skeys[:-1])
         starts = xp.flatnonzero(head)  # positions (minus one) where a new key starts

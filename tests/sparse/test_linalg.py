@@ -99,3 +99,18 @@ def test_solver_errors(dev):
         cla.cg(sp.csr_matrix((3, 4)), D(np.ones(3)))
     x, info = cla.cg(a, D(np.zeros(16)))
     assert info == 0 and float(H(x).sum()) == 0
+
+
+@pytest.mark.parametrize("shift", [0.0, 0.5])
+def test_minres_indefinite(dev, shift):
+    n = 50
+    rng = np.random.default_rng(47)
+    h = rand_coo(n, n, 0.08, seed=48, dups=False).tocsr()
+    h = (h + h.T + ssp.diags(np.linspace(-3, 3, n))).tocsr()  # symmetric, indefinite
+    b = rng.random(n)
+    x, info = cla.minres(sp.csr_matrix(h), D(b), rtol=1e-10, shift=shift)
+    assert info == 0
+    want = ssp.linalg.spsolve((h - shift * ssp.eye(n)).tocsc(), b)
+    np.testing.assert_allclose(H(x), want, rtol=1e-6, atol=1e-7)
+    x, info = cla.minres(sp.csr_matrix(h), D(b), maxiter=2)
+    assert info == 2

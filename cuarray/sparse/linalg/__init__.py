@@ -11,3 +11,4 @@ from ._norm import norm as norm
 from ._iterative import cg as cg
 from ._iterative import bicgstab as bicgstab
 from ._iterative import gmres as gmres
+from ._minres import minres as minres
