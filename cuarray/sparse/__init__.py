@@ -51,6 +51,10 @@ from ._extract import find as find
 from ._extract import tril as tril
 from ._extract import triu as triu
 
+# -- files --------------------------------------------------------------------------------------
+from ._npz import save_npz as save_npz
+from ._npz import load_npz as load_npz
+
 from . import linalg as linalg
 
 _data.bind(_base._spbase)

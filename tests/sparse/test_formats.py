@@ -154,3 +154,15 @@ def test_bad_input(dev):
         len(a)
     with pytest.raises(TypeError):
         np.asarray(a)
+
+
+@pytest.mark.parametrize("fmt", ["csr", "coo"])
+@pytest.mark.parametrize("kind", ["matrix", "array"])
+def test_save_load_npz(dev, tmp_path, fmt, kind):
+    h = rand_coo(9, 6, 0.3, seed=60).asformat(fmt)
+    a = getattr(sp, "{}_{}".format(fmt, kind))(h)
+    path = tmp_path / "m.npz"
+    sp.save_npz(path, a)
+    b = sp.load_npz(path)
+    assert type(b) is type(a)
+    assert_dense(b.toarray(), h.toarray())

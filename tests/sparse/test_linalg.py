@@ -114,3 +114,27 @@ def test_minres_indefinite(dev, shift):
     np.testing.assert_allclose(H(x), want, rtol=1e-6, atol=1e-7)
     x, info = cla.minres(sp.csr_matrix(h), D(b), maxiter=2)
     assert info == 2
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("lower", [True, False])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
+def test_spsolve_triangular(lower, dtype):
+    n = 40
+    h = rand_coo(n, n, 0.1, dtype=dtype, seed=49).tocsr()
+    h = (ssp.tril(h) if lower else ssp.triu(h)) + ssp.eye(n) * 3
+    h = h.astype(dtype).tocsr()
+    rng = np.random.default_rng(50)
+    b = rng.random(n).astype(dtype)
+    x = cla.spsolve_triangular(sp.csr_matrix(h), D(b), lower=lower)
+    assert_dense(x, sla.spsolve_triangular(h, b, lower=lower))
+    B = rng.random((n, 3)).astype(dtype)
+    assert_dense(cla.spsolve_triangular(sp.csr_matrix(h), D(B), lower=lower),
+                 sla.spsolve_triangular(h, B, lower=lower))
+
+
+@pytest.mark.gpu
+def test_spsolve_triangular_singular():
+    h = ssp.csr_matrix(np.tril(np.ones((4, 4))) - np.diag([0, 1, 1, 1]))
+    with pytest.raises(np.linalg.LinAlgError):
+        cla.spsolve_triangular(sp.csr_matrix(h), D(np.ones(4)))

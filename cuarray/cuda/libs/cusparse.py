@@ -25,7 +25,7 @@ from .. import memory as _memory
 from .. import stream as _stream
 from ._handles import PerThreadHandle, nvmath_bindings
 
-__all__ = ["bindings", "handle", "supports", "SpMatDescr", "spmv", "spmm"]
+__all__ = ["bindings", "handle", "supports", "SpMatDescr", "spmv", "spmm", "spsv"]
 
 # cudaDataType values (library_types.h), ABI-stable: R_32F=0, R_64F=1, C_32F=4, C_64F=5.
 _DATA_TYPE = {"f": 0, "d": 1, "F": 4, "D": 5}
@@ -171,3 +171,33 @@ def spmm(mat: SpMatDescr, op: int, b_ptr: int, b_rows: int, b_cols: int, c_ptr: 
         size = mat.sizes[key] = lib.sp_mm_buffer_size(h, op, OP_N, alpha, mat.ptr, db, beta, dc, vt, _ALG_DEFAULT)
     ws = _workspace(size)
     lib.sp_mm(h, op, OP_N, alpha, mat.ptr, db, beta, dc, vt, _ALG_DEFAULT, ws.ptr)
+
+
+# cusparseSpMatAttribute_t: FILL_MODE=0, DIAG_TYPE=1; cusparseFillMode_t LOWER=0, UPPER=1;
+# cusparseDiagType_t NON_UNIT=0, UNIT=1; cusparseSpSVAlg_t DEFAULT=0.
+_ATTR_FILL, _ATTR_DIAG = 0, 1
+
+
+def spsv(mat: SpMatDescr, lower: bool, unit_diagonal: bool, x_ptr: int, y_ptr: int, n: int) -> None:
+    """Solve A y = x for triangular A (the `lower` or upper triangle of `mat`, CSR) with
+    cusparseSpSV: analysis, then solve; one SpSV descriptor per call."""
+    lib = bindings()
+    c = mat.char
+    vt = _DATA_TYPE[c]
+    h = handle()
+    fill = numpy.array([0 if lower else 1], numpy.int32)
+    diag = numpy.array([1 if unit_diagonal else 0], numpy.int32)
+    lib.sp_mat_set_attribute(mat.ptr, _ATTR_FILL, fill.ctypes.data, 4)
+    lib.sp_mat_set_attribute(mat.ptr, _ATTR_DIAG, diag.ctypes.data, 4)
+    vx, vy = _vec(x_ptr, n, vt), _vec(y_ptr, n, vt)
+    alpha = _ONE[c].ctypes.data
+    d = lib.sp_sv_create_descr()
+    try:
+        size = lib.sp_sv_buffer_size(h, OP_N, alpha, mat.ptr, vx, vy, vt, _ALG_DEFAULT, d)
+        ws = _workspace(size)
+        lib.sp_sv_analysis(h, OP_N, alpha, mat.ptr, vx, vy, vt, _ALG_DEFAULT, d, ws.ptr)
+        lib.sp_sv_solve(h, OP_N, alpha, mat.ptr, vx, vy, vt, _ALG_DEFAULT, d)
+    finally:
+        # The descriptor may be destroyed once the solve is enqueued (cuSPARSE keeps what the
+        # kernels need in the workspace); the workspace goes back to the pool in stream order.
+        lib.sp_sv_destroy_descr(d)
