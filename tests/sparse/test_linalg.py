@@ -138,3 +138,21 @@ def test_spsolve_triangular_singular():
     h = ssp.csr_matrix(np.tril(np.ones((4, 4))) - np.diag([0, 1, 1, 1]))
     with pytest.raises(np.linalg.LinAlgError):
         cla.spsolve_triangular(sp.csr_matrix(h), D(np.ones(4)))
+
+
+@pytest.mark.parametrize("damp", [0.0, 0.3])
+@pytest.mark.parametrize("shape", [(60, 25), (25, 25)])
+def test_lsqr(dev, damp, shape):
+    rng = np.random.default_rng(51)
+    h = (rand_coo(*shape, 0.2, seed=52, dups=False) + ssp.eye(*shape)).tocsr()
+    b = rng.random(shape[0])
+    got = cla.lsqr(sp.csr_matrix(h), D(b), damp=damp, atol=1e-10, btol=1e-10)
+    want = sla.lsqr(h, b, damp=damp, atol=1e-10, btol=1e-10)
+    np.testing.assert_allclose(H(got[0]), want[0], rtol=1e-6, atol=1e-8)
+    assert got[1] == want[1]
+    assert abs(got[2] - want[2]) <= 3  # the last iterations sit at rounding level
+    np.testing.assert_allclose(got[3:5], want[3:5], rtol=1e-4, atol=1e-6)   # r1norm, r2norm
+    np.testing.assert_allclose(got[8], want[8], rtol=1e-6)                    # xnorm
+    if got[2] == want[2]:  # the norm estimates accumulate per iteration
+        np.testing.assert_allclose(got[5:7], want[5:7], rtol=1e-4)
+    assert abs(got[7]) < 1e-6 and abs(want[7]) < 1e-6   # arnorm at convergence: rounding level

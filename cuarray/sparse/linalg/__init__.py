@@ -13,3 +13,4 @@ from ._iterative import bicgstab as bicgstab
 from ._iterative import gmres as gmres
 from ._minres import minres as minres
 from ._triangular import spsolve_triangular as spsolve_triangular
+from ._lsqr import lsqr as lsqr
