@@ -156,3 +156,25 @@ def test_lsqr(dev, damp, shape):
     if got[2] == want[2]:  # the norm estimates accumulate per iteration
         np.testing.assert_allclose(got[5:7], want[5:7], rtol=1e-4)
     assert abs(got[7]) < 1e-6 and abs(want[7]) < 1e-6   # arnorm at convergence: rounding level
+
+
+@pytest.mark.parametrize("which", ["LM", "LA", "SA"])
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_eigsh(dev, which, dtype):
+    n = 120
+    h = rand_coo(n, n, 0.05, dtype=dtype, seed=53, dups=False).tocsr()
+    h = (h + h.conj().T + ssp.diags(np.linspace(-5, 5, n))).tocsr()
+    w, v = cla.eigsh(sp.csr_matrix(h), k=4, which=which)
+    wd = np.linalg.eigvalsh(h.toarray())
+    want = {"LM": wd[np.argsort(-np.abs(wd))[:4]], "LA": wd[-4:], "SA": wd[:4]}[which]
+    np.testing.assert_allclose(H(w), np.sort(want), rtol=1e-8, atol=1e-8)
+    vh = H(v)
+    np.testing.assert_allclose(h @ vh, vh * H(w), atol=1e-6)
+
+
+def test_svds(dev):
+    h = rand_coo(50, 30, 0.2, seed=54, dups=False).tocsr()
+    u, s, vt = cla.svds(sp.csr_matrix(h), k=3)
+    sd = np.linalg.svd(h.toarray(), compute_uv=False)
+    np.testing.assert_allclose(H(s), np.sort(sd[:3]), rtol=1e-8)
+    np.testing.assert_allclose(h @ H(vt).T, H(u) * H(s), atol=1e-6)

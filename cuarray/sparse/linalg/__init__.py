@@ -14,3 +14,5 @@ from ._iterative import gmres as gmres
 from ._minres import minres as minres
 from ._triangular import spsolve_triangular as spsolve_triangular
 from ._lsqr import lsqr as lsqr
+from ._eigsh import eigsh as eigsh
+from ._eigsh import svds as svds
