@@ -76,6 +76,19 @@ def install(monkeypatch):
         if isinstance(getattr(mod, "ndarray", None), type):
             monkeypatch.setattr(mod, "ndarray", HostArray)
     from cuarray.sparse import _canonical, _data, _matmul
+    from cuarray.sparse.linalg import _kernels
+
+    def axpy2(num, den, p, q, x, r):
+        a = num / den
+        x += a * p
+        r -= a * q
+
+    def xpby(num, den, z, p):
+        p *= num / den
+        p += z
+
+    monkeypatch.setattr(_kernels, "axpy2", axpy2)
+    monkeypatch.setattr(_kernels, "xpby", xpby)
 
     monkeypatch.setattr(_canonical, "_engine", lambda: _Sort)
     monkeypatch.setattr(_matmul, "_cusparse", lambda: types.SimpleNamespace(supports=lambda dt: False))

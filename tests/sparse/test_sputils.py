@@ -73,3 +73,18 @@ def test_import_is_cheap():
     code = "import sys, cuarray, cuarray.sparse.linalg; print('nvmath' in sys.modules or 'cuda.core' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+@pytest.mark.parametrize("name", ["axpy2", "xpby"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+def test_solver_kernels_compile(name, dtype):
+    """The fused solver updates compile with NVRTC for sm_90 (no GPU needed)."""
+    from cuarray.cuda import compiler
+    from cuarray.sparse.linalg import _kernels
+
+    k = _kernels.kernel(name)
+    dt = np.dtype(dtype)
+    kinds = [("raw", dt, dt)] * 2 + [("in", dt, dt)] * (len(k.in_params) - 2) + [("out", dt, dt)] * len(k.out_params)
+    d = k._definition(kinds, {"T": dt})
+    src = d.source("flat", 1, np.int32)[1]
+    compiler.compile_cubin(src, arch="sm_90")

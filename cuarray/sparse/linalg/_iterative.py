@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy
 
 from .. import _xp as xp
+from . import _kernels
 from ..._core.ndarray import ndarray
 from ._interface import IdentityOperator, MatrixLinearOperator, aslinearoperator
 
@@ -102,14 +103,11 @@ def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=Non
             z = M.matvec(r)
             rho = _dot(r, z)
         if it > 0:
-            p *= xp.true_divide(rho, rho_prev)
-            p += z
+            _kernels.xpby(rho, rho_prev, z, p)        # p = z + (rho / rho_prev) p
         else:
             p = z.copy()
         q = matvec(p)
-        alpha = xp.true_divide(rho, _dot(p, q))
-        x += xp.multiply(alpha, p)
-        r -= xp.multiply(alpha, q)
+        _kernels.axpy2(rho, _dot(p, q), p, q, x, r)   # alpha = rho / p.q; x += alpha p; r -= alpha q
         rho_prev = rho
         if callback is not None:
             callback(x)
