@@ -269,10 +269,6 @@ class _cs_matrix(_spbase):
 
         return getitem(self, key)
 
-    # -- elementwise functions on stored values (f(0) == 0) ------------------------------------------
-    def _unary(self, fn):
-        return self._with_data(fn(self.data), copy=True)
-
 
 def _device_input(x):
     if isinstance(x, ndarray):
