@@ -338,6 +338,32 @@ class _spbase:
 
         return self._with_data(around(self.data, decimals=ndigits), copy=True)
 
+    # -- comparisons (sparse bool results; see _binop.compare) ------------------------------------
+    __hash__ = None  # mutable and compared elementwise, as SciPy's
+
+    def _compare(self, other, name):
+        from ._binop import compare
+
+        return compare(self, other, name)
+
+    def __lt__(self, other):
+        return self._compare(other, "lt")
+
+    def __gt__(self, other):
+        return self._compare(other, "gt")
+
+    def __le__(self, other):
+        return self._compare(other, "le")
+
+    def __ge__(self, other):
+        return self._compare(other, "ge")
+
+    def __eq__(self, other):
+        return self._compare(other, "eq")
+
+    def __ne__(self, other):
+        return self._compare(other, "ne")
+
     def _pruned(self):
         self.eliminate_zeros()
         return self

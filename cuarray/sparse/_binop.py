@@ -13,8 +13,9 @@ from __future__ import annotations
 from . import _canonical as canon
 from . import _sputils
 from . import _xp as xp
+from .._core.ndarray import ndarray
 
-__all__ = ["union_binop", "multiply_dense"]
+__all__ = ["union_binop", "multiply_dense", "compare"]
 
 
 def _canonical_copy(a):
@@ -68,3 +69,38 @@ def multiply_dense(a, d):
         return a._with_data(xp.multiply(a.data, xp.zeros((), d.dtype)), copy=True)
     row, col = a._coo_parts()
     return a._with_data(xp.multiply(a.data, db[row, col]), copy=True)
+
+
+# Comparison operators: (cuarray ufunc name, NumPy ufunc for the value at two implicit zeros).
+_COMPARE = {"lt": "less", "gt": "greater", "le": "less_equal", "ge": "greater_equal", "eq": "equal",
+            "ne": "not_equal"}
+
+
+def compare(a, other, name):
+    """a <op> other with SciPy's result kinds: sparse bool against a sparse matrix or a scalar,
+    dense bool against a dense array. Where the comparison holds at an implicit zero (`A <= B`,
+    `A == B`, `A > -1`) the result is sparse with every such cell stored (SciPy warns about the
+    same inefficiency); it is built from the dense comparison."""
+    import numpy
+
+    from ._base import issparse
+
+    fn = getattr(xp, _COMPARE[name])
+    host_fn = getattr(numpy, _COMPARE[name])
+    csr_cls = a._container("csr")
+    if issparse(other):
+        if other.shape != a.shape:
+            raise ValueError("inconsistent shapes ({} and {})".format(a.shape, other.shape))
+        if not host_fn(0, 0):
+            return union_binop(a.tocsr(), other.tocsr(), fn, drop_zeros=True)
+        return csr_cls(fn(a.toarray(), other.toarray()))
+    if _sputils.isscalarlike(other):
+        if not host_fn(0, other):
+            c = _canonical_copy(a.tocsr())
+            out = c._with_data(fn(c.data, other), copy=True)
+            out.eliminate_zeros()
+            return out
+        return csr_cls(fn(a.toarray(), other))
+    if isinstance(other, ndarray):
+        return fn(a.toarray(), other)
+    return NotImplemented

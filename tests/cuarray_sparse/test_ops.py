@@ -201,3 +201,23 @@ def test_shape_errors(dev):
         a.multiply(sp.csr_matrix((5, 4)))
     with pytest.raises(TypeError):
         a @ np.ones(5)
+
+
+@pytest.mark.parametrize("op", ["__lt__", "__gt__", "__le__", "__ge__", "__eq__", "__ne__"])
+def test_comparisons(dev, op):
+    import warnings
+
+    ha = rand_coo(8, 7, 0.3, seed=70).tocsr()
+    hb = rand_coo(8, 7, 0.3, seed=71).tocsr()
+    hb.data -= 0.6
+    a, b = sp.csr_matrix(ha), sp.csr_matrix(hb)
+    d = np.random.default_rng(72).random((8, 7)) - 0.5
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for other, hother in [(b, hb), (0.5, 0.5), (-0.5, -0.5), (0, 0)]:
+            got, want = getattr(a, op)(other), getattr(ha, op)(hother)
+            assert sp.issparse(got) and got.dtype == np.bool_
+            assert_dense(got.toarray(), want.toarray())
+            if op in ("__lt__", "__gt__", "__ne__") and not np.isscalar(hother):
+                assert got.nnz == want.nnz
+        assert_dense(getattr(a, op)(D(d)), np.asarray(getattr(ha, op)(d)))
