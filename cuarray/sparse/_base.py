@@ -188,6 +188,17 @@ class _spbase:
 
         return sparse_minmax(self, xp.minimum, axis, explicit)
 
+    def argmax(self, axis=None, out=None, *, explicit=False):
+        """See `scipy.sparse.sparray.argmax`: a Python int for axis=None, a dense array per axis."""
+        from ._reduce import sparse_argminmax
+
+        return sparse_argminmax(self, xp.maximum, axis, explicit)
+
+    def argmin(self, axis=None, out=None, *, explicit=False):
+        from ._reduce import sparse_argminmax
+
+        return sparse_argminmax(self, xp.minimum, axis, explicit)
+
     def diagonal(self, k=0) -> ndarray:
         return self.tocsr()._diagonal(k)
 

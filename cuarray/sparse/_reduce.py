@@ -103,3 +103,67 @@ def sparse_minmax(a, op, axis=None, explicit=False):
     else:
         res = xp.where(xp.less(counts, full), op(res, zero), res)
     return _shape_result(a, res, axis)
+
+
+def sparse_argminmax(a, op, axis=None, explicit=False):
+    """argmax (op = xp.maximum) or argmin of a sparse matrix with SciPy's rules: implicit zeros
+    count unless `explicit`, ties go to the first position in row-major order. axis=None gives a
+    Python int (one synchronisation); an axis gives a dense int64 array."""
+    axis = _axis(axis)
+    if a.dtype.kind == "c":
+        raise TypeError("argmax/argmin of complex sparse matrices is not supported")
+    m, n = a.shape
+    if m * n == 0:
+        raise ValueError("cannot apply argmax/argmin to an empty sparse matrix")
+    if axis == 0:
+        t = a.transpose().tocsr(copy=True)
+        t.sum_duplicates()
+        res = _arg_rows(t, op, explicit)
+    else:
+        c = a.tocsr(copy=True)
+        c.sum_duplicates()
+        if axis == 1:
+            res = _arg_rows(c, op, explicit)
+        else:
+            # Over everything: the matrix as one row of m * n cells.
+            row, col = c._coo_parts()
+            flat = xp.add(xp.multiply(row.astype(numpy.int64), n), col.astype(numpy.int64))
+            one = c._container("csr")._from_parts(c.data, flat, xp.asarray(numpy.array([0, c.nnz], numpy.int64)),
+                                                  (1, m * n), True, True)
+            return int(_arg_rows(one, op, explicit)[0])
+    return _shape_result(a, res, axis)
+
+
+def _arg_rows(c, op, explicit):
+    """Per-row argmax/argmin of a canonical CSR matrix (int64 column positions)."""
+    m, n = c.shape
+    if c.nnz == 0:
+        return xp.zeros((m,), numpy.int64)
+    row = c._majors().astype(numpy.int64)
+    col = c.indices.astype(numpy.int64)
+    info = numpy.iinfo(c.dtype) if c.dtype.kind in "iu" else None
+    if c.dtype.kind == "b":
+        ident = op is xp.minimum
+    elif info is not None:
+        ident = info.min if op is xp.maximum else info.max
+    else:
+        ident = -numpy.inf if op is xp.maximum else numpy.inf
+    best = xp.full((m,), ident, c.dtype)
+    op.at(best, row, c.data)
+    hit = xp.equal(c.data, xp.take(best, row))
+    first = xp.full((m,), n, numpy.int64)
+    xp.minimum.at(first, row, xp.where(hit, col, n))
+    counts = xp.diff(c.indptr).astype(numpy.int64)
+    if explicit:
+        return xp.where(xp.equal(counts, 0), 0, first)
+    # The first implicit zero of each row: the first local position whose column is not it.
+    local = xp.subtract(xp.arange(c.nnz, dtype=numpy.int64), xp.take(c.indptr.astype(numpy.int64), row))
+    gap = xp.minimum(counts, n)
+    xp.minimum.at(gap, row, xp.where(xp.greater(col, local), local, n))
+    zero = xp.zeros((), c.dtype)
+    worse = xp.less(best, zero) if op is xp.maximum else xp.greater(best, zero)
+    tie = xp.equal(best, zero)
+    has_gap = xp.less(counts, n)
+    res = xp.where(xp.logical_and(has_gap, worse), gap,
+                   xp.where(xp.logical_and(has_gap, tie), xp.minimum(gap, first), first))
+    return xp.where(xp.equal(counts, 0), 0, res)

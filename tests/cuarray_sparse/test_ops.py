@@ -221,3 +221,23 @@ def test_comparisons(dev, op):
             if op in ("__lt__", "__gt__", "__ne__") and not np.isscalar(hother):
                 assert got.nnz == want.nnz
         assert_dense(getattr(a, op)(D(d)), np.asarray(getattr(ha, op)(d)))
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
+@pytest.mark.parametrize("shift", [0.0, 0.7, -2.0])
+@pytest.mark.parametrize("kind", ["matrix", "array"])
+def test_argmax_argmin(dev, fmt, shift, kind):
+    h = rand_coo(12, 9, 0.35, seed=73).asformat(fmt)
+    h.data = np.round(h.data - shift, 1)      # ties, negatives, explicit zeros
+    h.sum_duplicates()
+    cls = getattr(ssp, "csr_" + kind)
+    hh = cls(h)
+    a = getattr(sp, "{}_{}".format(fmt, kind))(h)
+    for axis in (None, 0, 1):
+        for name in ("argmax", "argmin"):
+            got = getattr(a, name)(axis=axis)
+            want = getattr(hh, name)(axis=axis)
+            if axis is None:
+                assert got == int(want), (name, got, want)
+            else:
+                np.testing.assert_array_equal(H(got), np.asarray(want))
