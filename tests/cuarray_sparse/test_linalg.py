@@ -177,3 +177,24 @@ def test_svds(dev):
     sd = np.linalg.svd(h.toarray(), compute_uv=False)
     np.testing.assert_allclose(H(s), np.sort(sd[:3]), rtol=1e-8)
     np.testing.assert_allclose(h @ H(vt).T, H(u) * H(s), atol=1e-6)
+
+
+@pytest.mark.parametrize("damp", [0.0, 0.3])
+@pytest.mark.parametrize("shape", [(60, 25), (25, 25)])
+def test_lsmr(dev, damp, shape):
+    rng = np.random.default_rng(55)
+    h = (rand_coo(*shape, 0.2, seed=56, dups=False) + ssp.eye(*shape)).tocsr()
+    b = rng.random(shape[0])
+    # maxiter beyond min(shape): both converge (without reorthogonalisation the early-stopped
+    # iterates of two implementations drift apart by rounding once the Krylov space is full).
+    got = cla.lsmr(sp.csr_matrix(h), D(b), damp=damp, atol=1e-10, btol=1e-10, maxiter=200)
+    want = sla.lsmr(h, b, damp=damp, atol=1e-10, btol=1e-10, maxiter=200)
+    assert got[1] == want[1] and got[1] in (1, 2)
+    np.testing.assert_allclose(H(got[0]), want[0], rtol=1e-6, atol=1e-8)
+    assert abs(got[2] - want[2]) <= 3
+    np.testing.assert_allclose(got[7], want[7], rtol=1e-6)                    # normx
+    short = cla.lsmr(sp.csr_matrix(h), D(b), damp=damp, maxiter=5)
+    ref = sla.lsmr(h, b, damp=damp, maxiter=5)
+    assert short[1:3] == ref[1:3]
+    np.testing.assert_allclose(H(short[0]), ref[0], rtol=1e-8)
+    np.testing.assert_allclose(short[3:], ref[3:], rtol=1e-8)

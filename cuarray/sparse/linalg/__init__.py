@@ -16,3 +16,4 @@ from ._triangular import spsolve_triangular as spsolve_triangular
 from ._lsqr import lsqr as lsqr
 from ._eigsh import eigsh as eigsh
 from ._eigsh import svds as svds
+from ._lsmr import lsmr as lsmr
