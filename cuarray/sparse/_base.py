@@ -147,6 +147,45 @@ class _spbase:
             return self.copy() if copy else self
         return self._with_data(self.data.astype(dt, casting=casting), copy=True)
 
+    def nonzero(self) -> tuple:
+        """(row, col) device arrays of the nonzero stored entries, in storage order (duplicates
+        not summed, as SciPy)."""
+        coo = self.tocoo()
+        keep = xp.flatnonzero(xp.not_equal(coo.data, 0))
+        return xp.take(coo.row, keep), xp.take(coo.col, keep)
+
+    def reshape(self, *shape, order="C", copy=False):
+        """See `scipy.sparse.sparray.reshape` (2-D results; COO entries renumbered, then this
+        format)."""
+        shape = shape[0] if len(shape) == 1 and isinstance(shape[0], tuple) else shape
+        m, n = self.shape
+        shape = list(shape)
+        if shape.count(-1) == 1:
+            rest = int(numpy.prod([s for s in shape if s != -1])) if len(shape) > 1 else 1
+            if rest == 0 or (m * n) % rest:
+                raise ValueError("cannot reshape array of size {} into shape {}".format(m * n, tuple(shape)))
+            shape[shape.index(-1)] = (m * n) // rest
+        shape = _sputils.check_shape(shape)
+        if shape[0] * shape[1] != m * n:
+            raise ValueError("cannot reshape array of size {} into shape {}".format(m * n, shape))
+        if shape == self.shape:
+            return self.copy() if copy else self
+        if order not in ("C", "F"):
+            raise ValueError("'order' must be 'C' or 'F'")
+        coo = self.tocoo()
+        r, c = coo.row.astype(numpy.int64), coo.col.astype(numpy.int64)
+        p, q = shape
+        if order == "C":
+            flat = xp.add(xp.multiply(r, n), c)
+            nr, nc = xp.floor_divide(flat, q), xp.remainder(flat, q)
+        else:
+            flat = xp.add(xp.multiply(c, m), r)
+            nr, nc = xp.remainder(flat, p), xp.floor_divide(flat, p)
+        idt = _sputils.get_index_dtype(maxval=max(p, q))
+        out = coo._from_parts(coo.data.copy(), nr.astype(idt), nc.astype(idt), shape)
+        out._dedup = coo._dedup
+        return out.asformat(self._format)
+
     # -- transposes ---------------------------------------------------------------------------
     @property
     def T(self):
@@ -409,6 +448,18 @@ class spmatrix:
 
     def get_shape(self):
         return self.shape
+
+    def getrow(self, i):
+        """Row i as a (1, n) sparse matrix (CSR)."""
+        return self.tocsr()[[_sputils.normalize_index(i, self.shape[0], "row index")], :]
+
+    def getcol(self, j):
+        """Column j as an (m, 1) sparse matrix (CSC)."""
+        return self.tocsc()[:, [_sputils.normalize_index(j, self.shape[1], "column index")]]
+
+    def __iter__(self):
+        for i in range(self.shape[0]):
+            yield self.getrow(i)
 
 
 class sparray:

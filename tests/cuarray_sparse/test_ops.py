@@ -241,3 +241,25 @@ def test_argmax_argmin(dev, fmt, shift, kind):
                 assert got == int(want), (name, got, want)
             else:
                 np.testing.assert_array_equal(H(got), np.asarray(want))
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
+def test_nonzero_reshape_rows(dev, fmt):
+    h = rand_coo(6, 8, 0.3, seed=80).asformat(fmt)
+    h.sum_duplicates()
+    h.data[::3] = 0
+    a = getattr(sp, fmt + "_matrix")(h)
+    r, c = a.nonzero()
+    hr, hc = h.nonzero()
+    assert sorted(zip(H(r).tolist(), H(c).tolist())) == sorted(zip(hr.tolist(), hc.tolist()))
+    for shape, order in [((12, 4), "C"), ((4, 12), "F"), ((-1, 2), "C"), ((48, 1), "C")]:
+        got, want = a.reshape(shape, order=order), h.reshape(shape, order=order)
+        assert got.format == fmt and got.shape == want.shape
+        assert_dense(got.toarray(), want.toarray())
+    with pytest.raises(ValueError):
+        a.reshape((5, 5))
+    assert_dense(a.getrow(-2).toarray(), h.getrow(-2).toarray())
+    assert_dense(a.getcol(3).toarray(), h.getcol(3).toarray())
+    rows = [x.toarray() for x in a]
+    assert len(rows) == 6
+    assert_dense(rows[4], h.toarray()[4:5])
