@@ -269,6 +269,11 @@ class _cs_matrix(_spbase):
 
         return getitem(self, key)
 
+    def __setitem__(self, key, value):
+        from ._index import setitem
+
+        setitem(self, key, value)
+
 
 def _device_input(x):
     if isinstance(x, ndarray):

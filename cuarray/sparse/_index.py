@@ -5,8 +5,9 @@ chosen rows' lengths (one synchronisation: the total), and each output entry fin
 binary search in them. A contiguous row slice is a view-sized copy of one range. Columns are
 rows of the transpose (a re-sort). CSC indexes as the CSR matrix of its transpose.
 
-Not supported: results of one dimension (an integer index of a sparse *array*), element-wise
-pairs of index arrays (`A[[0, 1], [2, 3]]`), assignment.
+Assignment (`setitem`) updates stored entries in place and inserts new ones with one re-sort.
+Not supported: results of one dimension (an integer index of a sparse *array*), reading
+element-wise pairs of index arrays (`A[[0, 1], [2, 3]]`; assignment to them works).
 """
 
 from __future__ import annotations
@@ -148,3 +149,76 @@ def getitem(a, key):
     # Columns: rows of the transpose (CSC of `out` read as CSR), then back to CSR.
     t = out.tocsc().transpose()
     return _select_rows(t, cs).transpose().tocsr()
+
+
+def _positions(sel, n):
+    """Device int64 positions of a normalized index."""
+    if sel[0] == "int":
+        return xp.asarray(numpy.array([sel[1]], numpy.int64))
+    if sel[0] == "slice":
+        return xp.arange(*sel[1:], dtype=_I64)
+    return sel[1]
+
+
+def setitem(a, key, value):
+    """`A[key] = value` for CSR/CSC in place: stored entries take the new values (zeros stay as
+    explicit zeros); absent cells with nonzero values are inserted (a re-sort, as SciPy warns).
+    Rows x columns for at most one index array; element pairs for two of one length."""
+    from ._base import issparse
+
+    if a._format == "csc":
+        c = a.tocsr()
+        setitem(c, key, value)
+        a._replace(c.tocsc())
+        return
+    r, c = _split(key)
+    m, n = a.shape
+    rs, cs = _normalize(r, m), _normalize(c, n)
+    rows, cols = _positions(rs, m), _positions(cs, n)
+    if rs[0] == "array" and cs[0] == "array":
+        if rows.size != cols.size:
+            raise IndexError("shape mismatch: indexing arrays could not be broadcast together with shapes "
+                             "({},) ({},)".format(rows.size, cols.size))
+        grid = (rows.size,)
+        R, C = rows, cols
+    else:
+        grid = (rows.size, cols.size)
+        R = xp.repeat(rows, cols.size)
+        C = xp.reshape(xp.broadcast_to(cols.reshape(1, -1), grid), (-1,))
+    if issparse(value):
+        value = value.toarray()
+    if isinstance(value, ndarray):
+        try:
+            vals = xp.broadcast_to(value.astype(a.dtype), grid)
+        except ValueError:
+            raise ValueError("cannot broadcast shape {} to {}".format(value.shape, grid)) from None
+        vals = xp.reshape(vals, (-1,)).copy()
+    elif _sputils.isscalarlike(value):
+        vals = xp.full((R.size,), value, a.dtype)
+    else:
+        raise TypeError("cuarray sparse assignment takes a scalar, a cuarray array or a sparse matrix")
+    if R.size == 0:
+        return
+    a.sum_duplicates()
+    tk = xp.add(xp.multiply(R, n), C)
+    if a.nnz:
+        row, col = a._coo_parts()
+        keys = xp.add(xp.multiply(row.astype(_I64), n), col.astype(_I64))
+        pos = xp.minimum(xp.searchsorted(keys, tk), a.nnz - 1)
+        found = xp.equal(xp.take(keys, pos), tk)
+        hit = xp.flatnonzero(found)
+        if hit.size:
+            a.data[xp.take(pos, hit)] = xp.take(vals, hit)
+        new = xp.flatnonzero(xp.logical_and(xp.logical_not(found), xp.not_equal(vals, 0)))
+    else:
+        new = xp.flatnonzero(xp.not_equal(vals, 0))
+    if new.size == 0:
+        return
+    coo = a.tocoo()
+    idt = _sputils.get_index_dtype(maxval=max(m, n, a.nnz + new.size))
+    row = xp.concatenate([coo.row.astype(idt), xp.take(R, new).astype(idt)])
+    col = xp.concatenate([coo.col.astype(idt), xp.take(C, new).astype(idt)])
+    data = xp.concatenate([coo.data, xp.take(vals, new)])
+    indptr, indices, data = canon.canonical(row, col, data, m, n, idt)
+    a._set(data, indices, indptr, (m, n))
+    a._sorted = a._canon = True

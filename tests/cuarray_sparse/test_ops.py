@@ -263,3 +263,33 @@ def test_nonzero_reshape_rows(dev, fmt):
     rows = [x.toarray() for x in a]
     assert len(rows) == 6
     assert_dense(rows[4], h.toarray()[4:5])
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+def test_setitem(dev, fmt):
+    import warnings
+
+    h = rand_coo(9, 7, 0.3, seed=81).asformat(fmt)
+    h.sum_duplicates()
+    a = getattr(sp, fmt + "_matrix")(h)
+    rng = np.random.default_rng(82)
+    cases = [((2, 3), 5.0), ((0, slice(None)), 0.0), ((slice(1, 4), [0, 6]), 7.5), (([1, 8], [2, 2]), -1.0),
+             ((slice(None), 5), D(np.arange(9.0))), ((-1, -1), 0.0),
+             ((slice(2, 4), slice(0, 3)), rng.random((2, 3)))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for key, val in cases:
+            hv = H(val) if hasattr(val, "get") else val
+            if isinstance(val, np.ndarray):
+                val = D(val)
+            if key == (slice(None), 5):
+                hv = np.asarray(hv).reshape(-1, 1)
+                val = val.reshape(-1, 1)
+            h[key] = hv
+            a[key] = val
+            assert_dense(a.toarray(), h.toarray())
+    assert a.has_canonical_format
+    with pytest.raises(IndexError):
+        a[9, 0] = 1.0
+    with pytest.raises(ValueError):
+        a[0:2, 0:2] = D(np.ones(3))
