@@ -396,6 +396,9 @@ from . import polynomial as polynomial  # numpy.polynomial's basics: Polynomial,
 # -- Random sampling (numpy.random) ---------------------------------------------------------------
 from . import random as random
 
+# -- Sparse matrices and arrays (scipy.sparse); scipy.sparse.linalg as sparse.linalg -------------
+from . import sparse as sparse
+
 # -- Set routines ---------------------------------------------------------------------------------
 from ._sets.unique import unique as unique
 from ._sets.unique import unique_all as unique_all
