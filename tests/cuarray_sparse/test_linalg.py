@@ -152,7 +152,11 @@ def test_lsqr(dev, damp, shape):
     assert abs(got[2] - want[2]) <= 3  # the last iterations sit at rounding level
     np.testing.assert_allclose(got[3:5], want[3:5], rtol=1e-4, atol=1e-6)   # r1norm, r2norm
     np.testing.assert_allclose(got[8], want[8], rtol=1e-6)                    # xnorm
-    if got[2] == want[2]:  # the norm estimates accumulate per iteration
+    # anorm/acond accumulate a term per iteration. Past min(shape) iterations the bidiagonalization
+    # has exhausted the space and its new terms are rounding noise, whose values depend on each
+    # library's summation order (the square case differed by 3% between the GPU machine's SciPy
+    # and ours, on the host shim too), so they are compared only before that point.
+    if got[2] == want[2] and want[2] < min(shape):
         np.testing.assert_allclose(got[5:7], want[5:7], rtol=1e-4)
     assert abs(got[7]) < 1e-6 and abs(want[7]) < 1e-6   # arnorm at convergence: rounding level
 
