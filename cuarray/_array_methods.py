@@ -121,6 +121,23 @@ def _astype(self, dtype, order="K", casting="unsafe", subok=None, copy=True) -> 
     return copying.astype(self, dtype, order=order, casting=casting, copy=copy)
 
 
+def _to_device(self, device, /, *, stream=None) -> ndarray:
+    """See the Array API's `array.to_device`: the array itself when `device` is its device; on
+    another CUDA device, a copy made there (through the host: no peer access is assumed)."""
+    from .cuda.device import Device
+
+    if isinstance(device, int) and not isinstance(device, bool):
+        device = Device(device)
+    if not isinstance(device, Device):
+        raise ValueError("to_device: {!r} is not a cuarray device (a cuarray.cuda.Device); use .get() or "
+                         "cuarray.asnumpy() to copy to the host".format(device))
+    if device == self.device:
+        return self
+    host = transfer.to_host(self, stream=stream)
+    with device:
+        return transfer.from_host(host)
+
+
 def _reduce(self):
     # Pickling copies to the host (the only portable representation).
     return (transfer.from_host, (self.get(),))
@@ -157,6 +174,7 @@ def bind() -> None:
     ndarray.fill = copying.fill
     ndarray.astype = _astype
     ndarray.get = _get
+    ndarray.to_device = _to_device
     ndarray.set = _set
     ndarray.__reduce__ = _reduce
     ndarray.__cuda_array_interface__ = property(interop.cuda_array_interface)

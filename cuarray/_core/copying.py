@@ -80,6 +80,8 @@ def copyto_where_unchecked(dst: ndarray, src, mask: ndarray) -> None:
 def _new_like(a: ndarray, dtype, order: str) -> ndarray:
     """An uninitialised array with `a`'s shape, in `order` ('C', 'F', 'A' or 'K')."""
     itemsize = dtype.itemsize
+    if order not in ("C", "F", "A", "K"):
+        order = _shapes.normalize_order(order)
     if order == "A":
         order = "F" if a._f and not a._c else "C"
     if order == "K":
@@ -111,6 +113,8 @@ def copy(a: ndarray, order="C") -> ndarray:
 
 def astype(a: ndarray, dtype, order="K", casting="unsafe", copy=True) -> ndarray:
     dtype = _dtypes.normalize_dtype(dtype)
+    if order not in ("C", "F", "A", "K"):
+        order = _shapes.normalize_order(order)
     if not numpy.can_cast(a._dtype, dtype, casting):
         raise TypeError(
             "Cannot cast array data from dtype('{}') to dtype('{}') according to the rule '{}'".format(
