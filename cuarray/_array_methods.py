@@ -121,7 +121,7 @@ def _astype(self, dtype, order="K", casting="unsafe", subok=None, copy=True) -> 
     return copying.astype(self, dtype, order=order, casting=casting, copy=copy)
 
 
-def _to_device(self, device, /, *, stream=None) -> ndarray:
+def _array_to_device(self, device, /, *, stream=None) -> ndarray:
     """See the Array API's `array.to_device`: the array itself when `device` is its device; on
     another CUDA device, a copy made there (through the host: no peer access is assumed)."""
     from .cuda.device import Device
@@ -174,7 +174,7 @@ def bind() -> None:
     ndarray.fill = copying.fill
     ndarray.astype = _astype
     ndarray.get = _get
-    ndarray.to_device = _to_device
+    ndarray.to_device = _array_to_device
     ndarray.set = _set
     ndarray.__reduce__ = _reduce
     ndarray.__cuda_array_interface__ = property(interop.cuda_array_interface)
