@@ -15,7 +15,8 @@ from . import shapes as _shapes
 from .elementwise import Definition, KernelParam
 from .ndarray import ndarray
 
-__all__ = ["copy", "astype", "fill", "copyto_unchecked", "copyto_where_unchecked", "unaliased"]
+__all__ = ["copy", "astype", "fill", "copyto_unchecked", "copyto_where_unchecked", "unaliased",
+           "warn_complex_discard", "drop_leading_ones"]
 
 _BOOL = numpy.dtype(bool)
 
@@ -105,6 +106,27 @@ def unaliased(src: ndarray, dst: ndarray) -> ndarray:
     return src
 
 
+def warn_complex_discard(src_dt, dst_dt) -> None:
+    """NumPy's ComplexWarning for a complex -> real (or int, bool) cast, which drops the imaginary part
+    (astype, copyto, assignment warn; internal casts do not)."""
+    if src_dt.kind == "c" and dst_dt.kind != "c":
+        import warnings
+
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      numpy.exceptions.ComplexWarning, stacklevel=3)
+
+
+def drop_leading_ones(src: ndarray, ndim: int) -> ndarray:
+    """`src` without the leading length-1 axes beyond `ndim` (a view): NumPy broadcasts a (1, 3)
+    source into a (3,) destination in copyto and assignment."""
+    k = 0
+    while src.ndim - k > ndim and src._shape[k] == 1:
+        k += 1
+    if not k:
+        return src
+    return ndarray._view(src._shape[k:], src._strides[k:], src._dtype, src.data, src, src._c, src._f)
+
+
 def copy(a: ndarray, order="C") -> ndarray:
     out = _new_like(a, a._dtype, order)
     copyto_unchecked(out, a)
@@ -119,6 +141,7 @@ def astype(a: ndarray, dtype, order="K", casting="unsafe", copy=True) -> ndarray
         raise TypeError(
             "Cannot cast array data from dtype('{}') to dtype('{}') according to the rule '{}'".format(
                 a._dtype, dtype, casting))
+    warn_complex_discard(a._dtype, dtype)
     if not copy and dtype == a._dtype:
         if order == "K" or (order == "C" and a._c) or (order == "F" and a._f) or (order == "A" and (a._c or a._f)):
             return a

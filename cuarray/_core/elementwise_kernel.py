@@ -89,6 +89,8 @@ def parse_params(text: str) -> tuple[_ParamSpec, ...]:
         if m is None:
             raise ValueError("Syntax error in kernel parameter {!r}: expected '[raw] TYPE NAME'".format(decl.strip()))
         raw, tok, name = bool(m.group(1)), m.group(2), m.group(3)
+        if tok == "raw" or name == "raw":
+            raise ValueError("Syntax error in kernel parameter {!r}: 'raw' is a keyword".format(decl.strip()))
         dt = _type_of(tok)
         out.append(_ParamSpec(name, raw, dt, None if dt is not None else tok))
     names = [p.name for p in out]
