@@ -36,6 +36,7 @@ from numpy import (errstate as errstate, seterr as seterr, geterr as geterr, set
 
 from . import cuda as cuda
 from . import exceptions as exceptions
+from . import lib as lib
 from ._core.ndarray import ndarray as ndarray
 from ._core.ufunc import ufunc as ufunc
 from ._core.elementwise_kernel import ElementwiseKernel as ElementwiseKernel
@@ -64,6 +65,11 @@ from ._creation.from_data import asfortranarray as asfortranarray
 from ._creation.from_data import copy as copy
 from ._creation.from_data import asnumpy as asnumpy
 from ._core.interop import from_dlpack as from_dlpack
+from ._creation.from_host import frombuffer as frombuffer
+from ._creation.from_host import fromiter as fromiter
+from ._creation.from_host import fromstring as fromstring
+from ._creation.from_host import fromfunction as fromfunction
+from ._creation.from_host import asarray_chkfinite as asarray_chkfinite
 
 # -- Array creation: numerical ranges -------------------------------------------------------------
 from ._creation.ranges import arange as arange
@@ -119,6 +125,7 @@ from ._manipulation.joining import hstack as hstack
 from ._manipulation.joining import dstack as dstack
 from ._manipulation.joining import column_stack as column_stack
 from ._manipulation.joining import row_stack as row_stack
+from ._manipulation.block import block as block
 
 # -- Array manipulation: splitting arrays ---------------------------------------------------------
 from ._manipulation.splitting import split as split
@@ -281,6 +288,7 @@ from ._math.trigonometric import asin as asin
 from ._math.trigonometric import acos as acos
 from ._math.trigonometric import atan as atan
 from ._math.trigonometric import atan2 as atan2
+from ._math.unwrap import unwrap as unwrap
 
 # -- Mathematical functions: hyperbolic functions -------------------------------------------------
 from ._math.hyperbolic import sinh as sinh

@@ -156,7 +156,7 @@ def _resize(self, *new_shape, refcheck=True) -> None:
     new = ndarray(new_shape, self._dtype)
     if new._size:
         new.data.memset_async(0, new.nbytes)
-        n = min(new._size, self._size)
+        n = new._size if new._size < self._size else self._size  # (`min` here is cuarray's)
         if n:
             new.data.copy_from_device_async(self.data, n * self._dtype.itemsize)
     self._shape, self._strides, self._size = new._shape, new._strides, new._size

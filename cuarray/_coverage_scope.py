@@ -26,6 +26,8 @@ _PKG = "NumPy's own tooling, not array code"
 _MASKED = "masked and record arrays are NumPy subclasses with object-level semantics; not on the device"
 _MATRIX = "numpy.matrix is deprecated in NumPy; cuarray has only ndarray"
 _PYFUNC = "runs an arbitrary Python function per element on the host"
+_SCIMATH = ("the result dtype depends on the values (complex where an input is out of the real domain): "
+            "a synchronising host decision on every call; cast to complex and use the plain functions")
 _LEGACY_RNG = "bit generators other than Philox (cuRAND/our counter-based Philox is the device generator)"
 
 OUT_OF_SCOPE: dict[str, str] = {
@@ -89,12 +91,14 @@ OUT_OF_SCOPE: dict[str, str] = {
     "numpy.lib.Arrayterator": "iterates host memory in blocks",
     "numpy.lib.NumpyVersion": _PKG, "numpy.lib.add_docstring": _PKG, "numpy.lib.add_newdoc": _PKG,
     "numpy.lib.tracemalloc_domain": _PKG, "numpy.lib.format": _IO, "numpy.lib.npyio": _IO,
-    "numpy.lib.introspect": _PKG, "numpy.lib.mixins": "a mixin for host array-likes",
+    "numpy.lib.introspect": _PKG, "numpy.lib.scimath": _SCIMATH, "numpy.lib.mixins": "a mixin for host array-likes",
     "numpy.lib.array_utils.byte_bounds": _HOSTMEM,
+    "numpy.emath": _SCIMATH,
 }
 
 # Every name under these prefixes is out of scope, with this reason (whole subpackages).
 PREFIX_OUT_OF_SCOPE: dict[str, str] = {
+    "numpy.lib.scimath.": _SCIMATH,
     "numpy.lib.format.": _IO,
     "numpy.lib.npyio.": _IO,
 }

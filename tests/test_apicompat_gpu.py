@@ -146,8 +146,8 @@ def test_asnumpy_asarray_blocking_and_stream():
 
 @pytest.mark.parametrize("order", ["c", "f", "a", "k", None, "C", "F"])
 def test_order_letters_in_either_case(order):
-    h = rng.standard_normal((4, 5))[:, ::2]
-    d = cuarray.asarray(h)
+    full = rng.standard_normal((4, 5))
+    h, d = full[:, ::2], cuarray.asarray(full)[:, ::2]  # the same non-contiguous layout
     hn, dn = h.astype(numpy.float32, order=order), d.astype(numpy.float32, order=order)
     assert (dn.flags.c_contiguous, dn.flags.f_contiguous) == (hn.flags.c_contiguous, hn.flags.f_contiguous)
     numpy.testing.assert_array_equal(dn.get(), hn)
@@ -315,3 +315,72 @@ def test_added_ndarray_methods():
     assert (2 in d) and (99 not in d)
     with pytest.raises(ValueError, match="cannot delete"):
         del d[0]
+
+
+# -- the remaining NumPy names of this issue -------------------------------------------------------
+def test_block_as_numpy():
+    A, B = rng.standard_normal((2, 2)), rng.standard_normal((2, 3))
+    C, D = rng.standard_normal((1, 2)), rng.standard_normal((1, 3))
+    dA, dB, dC, dD = (cuarray.asarray(x) for x in (A, B, C, D))
+    for spec_h, spec_d in (([[A, B], [C, D]], [[dA, dB], [dC, dD]]), ([A, A], [dA, dA]),
+                           ([[[A]], [[A]]], [[[dA]], [[dA]]]), ([1.5, 2.5], [1.5, 2.5]), (3, 3)):
+        e, r = numpy.block(spec_h), cuarray.block(spec_d)
+        assert r.shape == e.shape and r.dtype == e.dtype
+        numpy.testing.assert_array_equal(r.get(), e)
+    with pytest.raises(ValueError, match="depths are mismatched"):
+        cuarray.block([[dA], dA])
+    with pytest.raises(TypeError):
+        cuarray.block((dA, dA))
+
+
+@pytest.mark.parametrize("dtype", [numpy.float64, numpy.float32, numpy.int64], ids=str)
+def test_unwrap_as_numpy(dtype):
+    if numpy.dtype(dtype).kind == "i":
+        h = rng.integers(-50, 50, (3, 20)).astype(dtype)
+        kw = {"period": 12}
+    else:
+        h = numpy.cumsum(rng.uniform(-4, 4, (3, 20)), axis=1).astype(dtype) % (2 * numpy.pi)
+        kw = {}
+    for axis in (-1, 0):
+        e = numpy.unwrap(h, axis=axis, **kw)
+        r = cuarray.unwrap(cuarray.asarray(h), axis=axis, **kw)
+        assert r.dtype == e.dtype
+        numpy.testing.assert_allclose(r.get(), e, rtol=1e-5 if dtype == numpy.float32 else 1e-12, atol=1e-4)
+    e = numpy.unwrap(h, discont=4.0)
+    numpy.testing.assert_allclose(cuarray.unwrap(cuarray.asarray(h), discont=4.0).get(), e, rtol=1e-5, atol=1e-4)
+
+
+def test_creation_from_host_forms():
+    h = rng.standard_normal(10).astype(numpy.float32)
+    for r, e in ((cuarray.frombuffer(h.tobytes(), numpy.float32), numpy.frombuffer(h.tobytes(), numpy.float32)),
+                 (cuarray.frombuffer(h.tobytes(), numpy.float32, count=3, offset=8),
+                  numpy.frombuffer(h.tobytes(), numpy.float32, count=3, offset=8)),
+                 (cuarray.fromiter((i * i for i in range(7)), numpy.int32), numpy.fromiter((i * i for i in range(7)), numpy.int32)),
+                 (cuarray.fromstring("1 2 3.5", sep=" "), numpy.fromstring("1 2 3.5", sep=" ")),
+                 (cuarray.fromfunction(lambda i, j: i * 10 + j, (3, 4)), numpy.fromfunction(lambda i, j: i * 10 + j, (3, 4))),
+                 (cuarray.fromfunction(lambda i: i % 3, (5,), dtype=int), numpy.fromfunction(lambda i: i % 3, (5,), dtype=int))):
+        assert isinstance(r, cuarray.ndarray) and r.dtype == e.dtype
+        numpy.testing.assert_array_equal(r.get(), e)
+    numpy.testing.assert_array_equal(cuarray.asarray_chkfinite(cuarray.asarray(h)).get(), h)
+    bad = h.copy()
+    bad[3] = numpy.nan
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        cuarray.asarray_chkfinite(cuarray.asarray(bad))
+
+
+def test_stride_tricks_as_numpy():
+    from cuarray.lib import stride_tricks as st
+
+    h = rng.standard_normal((6, 7))
+    d = cuarray.asarray(h)
+    for args in (((3,),), ((2, 3),), (3, 0), ((2, 2), (0, 1)), (2, -1)):
+        e = numpy.lib.stride_tricks.sliding_window_view(h, *args)
+        r = st.sliding_window_view(d, *args)
+        assert r.shape == e.shape and r.strides == e.strides and not r.flags.writeable
+        numpy.testing.assert_array_equal(r.get(), e)
+    e = numpy.lib.stride_tricks.as_strided(h, shape=(3, 4), strides=(16, 8))
+    r = st.as_strided(d, shape=(3, 4), strides=(16, 8))
+    numpy.testing.assert_array_equal(r.get(), e)
+    with pytest.raises(ValueError):
+        st.sliding_window_view(d, (8,), axis=0)
+    assert cuarray.lib.array_utils.normalize_axis_index(-1, 3) == 2

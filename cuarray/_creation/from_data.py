@@ -34,7 +34,7 @@ def _dlpack_on_cuda(obj) -> bool:
 
 def _order_ok(a: ndarray, order) -> bool:
     if order in (None, "K", "A"):
-        return order != "A" or a._c or a._f
+        return True  # NumPy keeps any layout for these (asarray(non_contiguous, order='A') is itself)
     if order == "C":
         return a._c
     if order == "F":
