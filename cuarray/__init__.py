@@ -186,6 +186,18 @@ from numpy import typename as typename
 from . import fft as fft
 from .fft import _scipy_backend as fft_backend
 
+# -- Input and output: string formatting and options (printing is NumPy's, of a host copy) ---------
+from ._io.printing import array2string as array2string
+from ._io.printing import array_repr as array_repr
+from ._io.printing import array_str as array_str
+from numpy import set_printoptions as set_printoptions
+from numpy import get_printoptions as get_printoptions
+from numpy import printoptions as printoptions
+from numpy import format_float_positional as format_float_positional
+from numpy import format_float_scientific as format_float_scientific
+from numpy import base_repr as base_repr
+from numpy import binary_repr as binary_repr
+
 # -- Indexing routines: generating index arrays ---------------------------------------------------
 from ._indexing.generating import indices as indices
 from ._indexing.generating import ix_ as ix_

@@ -19,7 +19,6 @@ _STR = "string/bytes dtypes are not supported on the device"
 _OBJ = "object dtype is not supported on the device"
 _DT = "datetime64/timedelta64 are not supported on the device"
 _IO = "file and text I/O beyond save/load/savez (read on the host with NumPy, then cuarray.asarray)"
-_PRINT = "printing is NumPy's: repr/str of a cuarray array copy it to the host and use NumPy's options"
 _LONGD = "extended precision (long double) has no CUDA type"
 _HOSTMEM = "describes host memory or NumPy's C internals"
 _PKG = "NumPy's own tooling, not array code"
@@ -47,12 +46,6 @@ OUT_OF_SCOPE: dict[str, str] = {
     "numpy.loadtxt": _IO, "numpy.savetxt": _IO, "numpy.genfromtxt": _IO, "numpy.fromregex": _IO,
     "numpy.fromfile": _IO, "numpy.memmap": "memory-mapped files are host memory",
     "numpy.savez_compressed": _IO, "numpy.DataSource": _IO,
-    # -- numpy: printing --
-    "numpy.array2string": _PRINT, "numpy.array_repr": _PRINT, "numpy.array_str": _PRINT,
-    "numpy.format_float_positional": _PRINT, "numpy.format_float_scientific": _PRINT,
-    "numpy.get_printoptions": _PRINT, "numpy.set_printoptions": _PRINT, "numpy.printoptions": _PRINT,
-    "numpy.base_repr": "formats a Python integer; use numpy.base_repr",
-    "numpy.binary_repr": "formats a Python integer; use numpy.binary_repr",
     # -- numpy: host-side machinery --
     "numpy.nditer": "NumPy's C iterator over host memory; device code is written as kernels",
     "numpy.nested_iters": "NumPy's C iterator over host memory; device code is written as kernels",
@@ -68,8 +61,7 @@ OUT_OF_SCOPE: dict[str, str] = {
     "numpy.version": _PKG,
     # -- ndarray: attributes and methods about host memory or NumPy internals --
     "numpy.ndarray.ctypes": _HOSTMEM, "numpy.ndarray.__array_interface__": _HOSTMEM,
-    "numpy.ndarray.__array_struct__": _HOSTMEM, "numpy.ndarray.__array_finalize__": "NumPy subclass hook",
-    "numpy.ndarray.__array_wrap__": "NumPy subclass hook", "numpy.ndarray.__setstate__": "pickling uses __reduce__ (a host copy)",
+    "numpy.ndarray.__array_struct__": _HOSTMEM, "numpy.ndarray.__array_wrap__": "NumPy subclass hook", "numpy.ndarray.__setstate__": "pickling uses __reduce__ (a host copy)",
     "numpy.ndarray.__buffer__": "the buffer protocol exposes host memory",
     "numpy.ndarray.__array_priority__": "present as a class attribute (NumPy defers operators to cuarray)",
     "numpy.ndarray.__class_getitem__": "typing only",

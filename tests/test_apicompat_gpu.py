@@ -384,3 +384,13 @@ def test_stride_tricks_as_numpy():
     with pytest.raises(ValueError):
         st.sliding_window_view(d, (8,), axis=0)
     assert cuarray.lib.array_utils.normalize_axis_index(-1, 3) == 2
+
+
+def test_printing_is_numpys_of_a_host_copy():
+    h = rng.standard_normal((3, 4))
+    d = cuarray.asarray(h)
+    assert cuarray.array2string(d, precision=3) == numpy.array2string(h, precision=3)
+    assert cuarray.array_repr(d) == numpy.array_repr(h) and cuarray.array_str(d) == numpy.array_str(h)
+    with cuarray.printoptions(precision=2):
+        assert repr(d) == repr(h) and str(d) == str(h)
+    assert cuarray.get_printoptions() == numpy.get_printoptions()

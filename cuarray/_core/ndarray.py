@@ -149,9 +149,10 @@ class ndarray:
     def _finalize(self, obj) -> None:
         """A subclass's `__array_finalize__(obj)`, as NumPy and CuPy call it (obj None for an
         explicit construction, the source array for a view cast with `view(type=...)`)."""
-        fin = getattr(self, "__array_finalize__", None)
-        if fin is not None:
-            fin(obj)
+        self.__array_finalize__(obj)
+
+    def __array_finalize__(self, obj) -> None:
+        """The subclass hook (nothing to do for ndarray itself). See `numpy.ndarray.__array_finalize__`."""
 
     # -- construction helpers used by the engine (no validation: callers pass clean values) --
     @classmethod
