@@ -373,7 +373,7 @@ def test_stride_tricks_as_numpy():
 
     h = rng.standard_normal((6, 7))
     d = cuarray.asarray(h)
-    for args in (((3,),), ((2, 3),), (3, 0), ((2, 2), (0, 1)), (2, -1)):
+    for args in (((3, 1),), ((2, 3),), (3, 0), ((2, 2), (0, 1)), (2, -1)):
         e = numpy.lib.stride_tricks.sliding_window_view(h, *args)
         r = st.sliding_window_view(d, *args)
         assert r.shape == e.shape and r.strides == e.strides and not r.flags.writeable
@@ -381,8 +381,11 @@ def test_stride_tricks_as_numpy():
     e = numpy.lib.stride_tricks.as_strided(h, shape=(3, 4), strides=(16, 8))
     r = st.as_strided(d, shape=(3, 4), strides=(16, 8))
     numpy.testing.assert_array_equal(r.get(), e)
-    with pytest.raises(ValueError):
-        st.sliding_window_view(d, (8,), axis=0)
+    for bad in (((8,), 0), ((3,),), ((2, 2), (0,))):  # NumPy's ValueErrors
+        with pytest.raises(ValueError):
+            numpy.lib.stride_tricks.sliding_window_view(h, *bad)
+        with pytest.raises(ValueError):
+            st.sliding_window_view(d, *bad)
     assert cuarray.lib.array_utils.normalize_axis_index(-1, 3) == 2
 
 
