@@ -197,6 +197,11 @@ from numpy import format_float_positional as format_float_positional
 from numpy import format_float_scientific as format_float_scientific
 from numpy import base_repr as base_repr
 from numpy import binary_repr as binary_repr
+from ._io.text import loadtxt as loadtxt
+from ._io.text import savetxt as savetxt
+from ._io.text import genfromtxt as genfromtxt
+from ._io.text import fromregex as fromregex
+from ._io.text import fromfile as fromfile
 
 # -- Indexing routines: generating index arrays ---------------------------------------------------
 from ._indexing.generating import indices as indices

@@ -14,6 +14,7 @@ import numpy
 from ._bitwise.ops import bitwise_and, bitwise_or, bitwise_xor, invert, left_shift, right_shift
 from ._core import copying, indexing, interop, transfer
 from ._core.ndarray import ndarray
+from ._io import text as _text
 from ._core.numpy_function import array_function
 from ._core.numpy_protocol import array_ufunc
 from ._indexing.inserting import choose, compress, diagonal, put, take
@@ -233,6 +234,9 @@ def bind() -> None:
     ndarray.argsort = _sorting.ndarray_argsort
     ndarray.argpartition = _sorting.ndarray_argpartition
     ndarray.compress = _compress
+    ndarray.tofile = _text.tofile
+    ndarray.dump = _text.dump
+    ndarray.dumps = _text.dumps
     ndarray.resize = _resize
     ndarray.setflags = _setflags
     ndarray.__contains__ = _contains

@@ -18,7 +18,7 @@ __all__ = ["OUT_OF_SCOPE", "PREFIX_OUT_OF_SCOPE", "ARRAY_API", "ARRAY_API_VERSIO
 _STR = "string/bytes dtypes are not supported on the device"
 _OBJ = "object dtype is not supported on the device"
 _DT = "datetime64/timedelta64 are not supported on the device"
-_IO = "file and text I/O beyond save/load/savez (read on the host with NumPy, then cuarray.asarray)"
+_IO = "file I/O beyond save/load/savez and the text readers (use NumPy on the host, then cuarray.asarray)"
 _LONGD = "extended precision (long double) has no CUDA type"
 _HOSTMEM = "describes host memory or NumPy's C internals"
 _PKG = "NumPy's own tooling, not array code"
@@ -43,8 +43,7 @@ OUT_OF_SCOPE: dict[str, str] = {
     "numpy.record": _MASKED, "numpy.ma": _MASKED, "numpy.matrix": _MATRIX, "numpy.asmatrix": _MATRIX,
     "numpy.bmat": _MATRIX, "numpy.matlib": _MATRIX,
     # -- numpy: I/O beyond save/load --
-    "numpy.loadtxt": _IO, "numpy.savetxt": _IO, "numpy.genfromtxt": _IO, "numpy.fromregex": _IO,
-    "numpy.fromfile": _IO, "numpy.memmap": "memory-mapped files are host memory",
+    "numpy.memmap": "memory-mapped files are host memory",
     "numpy.savez_compressed": _IO, "numpy.DataSource": _IO,
     # -- numpy: host-side machinery --
     "numpy.nditer": "NumPy's C iterator over host memory; device code is written as kernels",
@@ -65,7 +64,6 @@ OUT_OF_SCOPE: dict[str, str] = {
     "numpy.ndarray.__buffer__": "the buffer protocol exposes host memory",
     "numpy.ndarray.__array_priority__": "present as a class attribute (NumPy defers operators to cuarray)",
     "numpy.ndarray.__class_getitem__": "typing only",
-    "numpy.ndarray.tofile": _IO, "numpy.ndarray.dump": _IO, "numpy.ndarray.dumps": _IO,
     "numpy.ndarray.getfield": "structured dtypes are not supported on the device",
     "numpy.ndarray.setfield": "structured dtypes are not supported on the device",
     "numpy.ndarray.byteswap": "non-native byte order is not supported on the device",

@@ -397,3 +397,34 @@ def test_printing_is_numpys_of_a_host_copy():
     with cuarray.printoptions(precision=2):
         assert repr(d) == repr(h) and str(d) == str(h)
     assert cuarray.get_printoptions() == numpy.get_printoptions()
+
+
+def test_text_and_raw_files_through_the_host(tmp_path):
+    import pickle
+
+    h = rng.standard_normal((4, 3))
+    d = cuarray.asarray(h)
+    txt = tmp_path / "a.txt"
+    cuarray.savetxt(txt, d, fmt="%.17g")
+    for r, e in ((cuarray.loadtxt(txt), numpy.loadtxt(txt)), (cuarray.genfromtxt(txt), numpy.genfromtxt(txt))):
+        assert isinstance(r, cuarray.ndarray) and r.dtype == e.dtype
+        numpy.testing.assert_array_equal(r.get(), e)
+    raw = tmp_path / "a.bin"
+    d.tofile(raw)
+    numpy.testing.assert_array_equal(cuarray.fromfile(raw).get(), numpy.fromfile(raw))
+    numpy.testing.assert_array_equal(cuarray.fromfile(raw, count=5, offset=8).get(), numpy.fromfile(raw, count=5, offset=8))
+    rx = tmp_path / "r.txt"
+    rx.write_text("1 a\n22 b\n333 c\n")
+    e = numpy.fromregex(rx, r"(\d+) \w", numpy.int64)
+    numpy.testing.assert_array_equal(cuarray.fromregex(rx, r"(\d+) \w", numpy.int64).get(), e)
+    back = pickle.loads(d.dumps())
+    assert isinstance(back, cuarray.ndarray)
+    numpy.testing.assert_array_equal(back.get(), h)
+    d.dump(tmp_path / "p.pkl")
+    with open(tmp_path / "p.pkl", "rb") as f:
+        numpy.testing.assert_array_equal(pickle.load(f).get(), h)
+    miss = tmp_path / "m.txt"
+    miss.write_text("1,2\n3,\n")
+    assert isinstance(numpy.genfromtxt(miss, delimiter=",", usemask=True), numpy.ma.MaskedArray)
+    with pytest.raises(TypeError):
+        cuarray.genfromtxt(miss, delimiter=",", usemask=True)
