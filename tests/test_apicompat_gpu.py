@@ -428,3 +428,18 @@ def test_text_and_raw_files_through_the_host(tmp_path):
     assert isinstance(numpy.genfromtxt(miss, delimiter=",", usemask=True), numpy.ma.MaskedArray)
     with pytest.raises(TypeError):
         cuarray.genfromtxt(miss, delimiter=",", usemask=True)
+
+
+@pytest.mark.parametrize("axis", [-1, 0, None])
+def test_sort_descending_is_the_array_apis(axis):
+    h = rng.integers(0, 4, (6, 9)).astype(numpy.float32)  # many ties: stability is visible
+    d = cuarray.asarray(h)
+    flat = h.reshape(-1) if axis is None else h
+    ax = 0 if axis is None else axis
+    # the standard's stable descending order: sort the negated keys stably (exact for these values)
+    e_idx = numpy.argsort(-flat, axis=ax, stable=True)
+    r_idx = cuarray.argsort(d, axis=axis, descending=True)
+    numpy.testing.assert_array_equal(r_idx.get(), e_idx)
+    numpy.testing.assert_array_equal(cuarray.sort(d, axis=axis, descending=True).get(),
+                                     -numpy.sort(-flat, axis=ax))
+    numpy.testing.assert_array_equal(cuarray.argsort(d, axis=axis).get(), numpy.argsort(flat, axis=ax, stable=True))
