@@ -200,7 +200,6 @@ from numpy import binary_repr as binary_repr
 from ._io.text import loadtxt as loadtxt
 from ._io.text import savetxt as savetxt
 from ._io.text import genfromtxt as genfromtxt
-from ._io.text import fromregex as fromregex
 from ._io.text import fromfile as fromfile
 
 # -- Indexing routines: generating index arrays ---------------------------------------------------

@@ -44,6 +44,7 @@ OUT_OF_SCOPE: dict[str, str] = {
     "numpy.bmat": _MATRIX, "numpy.matlib": _MATRIX,
     # -- numpy: I/O beyond save/load --
     "numpy.memmap": "memory-mapped files are host memory",
+    "numpy.fromregex": "returns a structured array (structured dtypes are not supported on the device)",
     "numpy.savez_compressed": _IO, "numpy.DataSource": _IO,
     # -- numpy: host-side machinery --
     "numpy.nditer": "NumPy's C iterator over host memory; device code is written as kernels",

@@ -413,10 +413,6 @@ def test_text_and_raw_files_through_the_host(tmp_path):
     d.tofile(raw)
     numpy.testing.assert_array_equal(cuarray.fromfile(raw).get(), numpy.fromfile(raw))
     numpy.testing.assert_array_equal(cuarray.fromfile(raw, count=5, offset=8).get(), numpy.fromfile(raw, count=5, offset=8))
-    rx = tmp_path / "r.txt"
-    rx.write_text("1 a\n22 b\n333 c\n")
-    e = numpy.fromregex(rx, r"(\d+) \w", numpy.int64)
-    numpy.testing.assert_array_equal(cuarray.fromregex(rx, r"(\d+) \w", numpy.int64).get(), e)
     back = pickle.loads(d.dumps())
     assert isinstance(back, cuarray.ndarray)
     numpy.testing.assert_array_equal(back.get(), h)

@@ -1,5 +1,5 @@
 """Text and raw-binary files through host copies (NumPy "Input and output": loadtxt, savetxt,
-genfromtxt, fromregex, fromfile, and `ndarray.tofile`/`dump`/`dumps`).
+genfromtxt, fromfile, and `ndarray.tofile`/`dump`/`dumps`).
 
 Files live on the host: reading parses with NumPy (the oracle) and copies the result to the
 device once; writing copies the array to the host (synchronising) and lets NumPy write it. CuPy
@@ -9,6 +9,7 @@ values and `usemask=True`, named fields) have no device form and raise TypeError
 
 from __future__ import annotations
 
+import os
 import pickle
 
 import numpy
@@ -16,7 +17,7 @@ import numpy
 from .._core import transfer as _transfer
 from .._core.ndarray import ndarray
 
-__all__ = ["loadtxt", "savetxt", "genfromtxt", "fromregex", "fromfile", "tofile", "dump", "dumps"]
+__all__ = ["loadtxt", "savetxt", "genfromtxt", "fromfile", "tofile", "dump", "dumps"]
 
 
 def _upload(host):
@@ -33,11 +34,6 @@ def loadtxt(fname, *args, **kwargs) -> ndarray:
 def genfromtxt(fname, *args, **kwargs) -> ndarray:
     """See `numpy.genfromtxt` (parsed on the host, then copied to the device)."""
     return _upload(numpy.genfromtxt(fname, *args, **kwargs))
-
-
-def fromregex(file, regexp, dtype, encoding=None) -> ndarray:
-    """See `numpy.fromregex` (a plain dtype: structured results have no device form)."""
-    return _upload(numpy.fromregex(file, regexp, dtype, encoding=encoding))
 
 
 def fromfile(file, dtype=float, count=-1, sep="", offset=0, *, like=None) -> ndarray:
@@ -63,7 +59,7 @@ def tofile(self, fid, sep="", format="%s") -> None:  # noqa: A002  (NumPy's name
 
 def dump(self, file) -> None:
     """`ndarray.dump`: pickle to a file (pickling copies to the host). See `numpy.ndarray.dump`."""
-    if isinstance(file, str):
+    if isinstance(file, (str, os.PathLike)):
         with open(file, "wb") as f:
             pickle.dump(self, f, protocol=2)
     else:
