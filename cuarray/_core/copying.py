@@ -106,14 +106,14 @@ def unaliased(src: ndarray, dst: ndarray) -> ndarray:
     return src
 
 
-def warn_complex_discard(src_dt, dst_dt) -> None:
+def warn_complex_discard(src_dt, dst_dt, stacklevel: int = 4) -> None:
     """NumPy's ComplexWarning for a complex -> real (or int, bool) cast, which drops the imaginary part
     (astype, copyto, assignment warn; internal casts do not)."""
     if src_dt.kind == "c" and dst_dt.kind != "c":
         import warnings
 
         warnings.warn("Casting complex values to real discards the imaginary part",
-                      numpy.exceptions.ComplexWarning, stacklevel=3)
+                      numpy.exceptions.ComplexWarning, stacklevel=stacklevel)
 
 
 def drop_leading_ones(src: ndarray, ndim: int) -> ndarray:
@@ -141,7 +141,8 @@ def astype(a: ndarray, dtype, order="K", casting="unsafe", copy=True) -> ndarray
         raise TypeError(
             "Cannot cast array data from dtype('{}') to dtype('{}') according to the rule '{}'".format(
                 a._dtype, dtype, casting))
-    warn_complex_discard(a._dtype, dtype)
+    if a._dtype.kind == "c" and dtype.kind != "c":
+        warn_complex_discard(a._dtype, dtype)
     if not copy and dtype == a._dtype:
         if order == "K" or (order == "C" and a._c) or (order == "F" and a._f) or (order == "A" and (a._c or a._f)):
             return a

@@ -348,9 +348,11 @@ def _basic_setitem(view: ndarray, value) -> None:
         if src.ndim == 0:
             _copying.fill(view, src.get()[()])
             return
-    src = _copying.drop_leading_ones(src, view.ndim)
+    if src.ndim > view.ndim:
+        src = _copying.drop_leading_ones(src, view.ndim)
     _check_broadcast(src._shape, view._shape)
-    _copying.warn_complex_discard(src._dtype, view._dtype)
+    if src._dtype.kind == "c" and view._dtype.kind != "c":
+        _copying.warn_complex_discard(src._dtype, view._dtype)
     # Overlapping source and destination (e.g. a[1:] = a[:-1]): copy the source first.
     src = _unalias(src, view)
     _copying.copyto_unchecked(view, src)

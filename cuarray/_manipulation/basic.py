@@ -64,9 +64,11 @@ def copyto(dst, src, casting="same_kind", where=True) -> None:
     if isinstance(src, ndarray):
         if not numpy.can_cast(src._dtype, dt, casting):
             raise _cast_error("array data", src._dtype, dt, casting)
-        src = _copying.drop_leading_ones(src, dst.ndim)
+        if src.ndim > dst.ndim:
+            src = _copying.drop_leading_ones(src, dst.ndim)
         _check_broadcast("input array", src._shape, dst._shape)
-        _copying.warn_complex_discard(src._dtype, dt)
+        if src._dtype.kind == "c" and dt.kind != "c":
+            _copying.warn_complex_discard(src._dtype, dt, stacklevel=3)
     elif is_scalar(src):
         scalar = _scalar_value(src, dt, casting)
     else:
