@@ -69,7 +69,6 @@ from ._creation.from_host import frombuffer as frombuffer
 from ._creation.from_host import fromiter as fromiter
 from ._creation.from_host import fromstring as fromstring
 from ._creation.from_host import fromfunction as fromfunction
-from ._creation.from_host import asarray_chkfinite as asarray_chkfinite
 
 # -- Array creation: numerical ranges -------------------------------------------------------------
 from ._creation.ranges import arange as arange
@@ -94,6 +93,10 @@ from ._manipulation.basic import ndim as ndim
 from ._manipulation.basic import shape as shape
 from ._manipulation.basic import size as size
 
+# -- Array manipulation: changing kind of array ---------------------------------------------------
+from ._manipulation.kind import require as require
+from ._manipulation.kind import asarray_chkfinite as asarray_chkfinite
+
 # -- Array manipulation: changing array shape -----------------------------------------------------
 from ._manipulation.shape import reshape as reshape
 from ._manipulation.shape import ravel as ravel
@@ -112,6 +115,7 @@ from ._manipulation.dims import expand_dims as expand_dims
 from ._manipulation.dims import broadcast_to as broadcast_to
 from ._manipulation.dims import broadcast_arrays as broadcast_arrays
 from ._manipulation.dims import broadcast_shapes as broadcast_shapes
+from ._manipulation.broadcast import broadcast as broadcast
 from ._manipulation.dims import atleast_1d as atleast_1d
 from ._manipulation.dims import atleast_2d as atleast_2d
 from ._manipulation.dims import atleast_3d as atleast_3d
@@ -169,6 +173,10 @@ from ._bitwise.ops import bitwise_left_shift as bitwise_left_shift
 from ._bitwise.ops import bitwise_right_shift as bitwise_right_shift
 from ._bitwise.ops import bitwise_count as bitwise_count
 
+# -- Bit-wise operations: bit packing -------------------------------------------------------------
+from ._bitwise.packing import packbits as packbits
+from ._bitwise.packing import unpackbits as unpackbits
+
 # -- Data type routines (those that take only dtypes are NumPy's own) -----------------------------
 from ._dtype.routines import can_cast as can_cast
 from ._dtype.routines import result_type as result_type
@@ -185,6 +193,11 @@ from numpy import typename as typename
 # -- Discrete Fourier transform (numpy.fft); a scipy.fft backend ----------------------------------
 from . import fft as fft
 from .fft import _scipy_backend as fft_backend
+
+# -- Functional programming -----------------------------------------------------------------------
+from ._functional.apply import apply_along_axis as apply_along_axis
+from ._functional.apply import apply_over_axes as apply_over_axes
+from ._functional.vectorize import vectorize as vectorize
 
 # -- Input and output: string formatting and options (printing is NumPy's, of a host copy) ---------
 from ._io.printing import array2string as array2string
@@ -214,6 +227,17 @@ from ._indexing.generating import tril_indices_from as tril_indices_from
 from ._indexing.generating import triu_indices as triu_indices
 from ._indexing.generating import triu_indices_from as triu_indices_from
 from ._indexing.generating import mask_indices as mask_indices
+from ._indexing.index_tricks import r_ as r_
+from ._indexing.index_tricks import c_ as c_
+from ._indexing.index_tricks import s_ as s_
+from ._indexing.index_tricks import index_exp as index_exp
+from ._indexing.index_tricks import mgrid as mgrid
+from ._indexing.index_tricks import ogrid as ogrid
+
+# -- Indexing routines: iterating over arrays -----------------------------------------------------
+from ._indexing.index_tricks import ndindex as ndindex
+from ._indexing.index_tricks import ndenumerate as ndenumerate
+from ._indexing.flatiter import flatiter as flatiter
 
 # -- Indexing routines: indexing-like operations, inserting data into arrays ----------------------
 from ._indexing.inserting import take as take
@@ -233,6 +257,13 @@ from ._indexing.inserting import piecewise as piecewise
 # -- Indexing routines: out-of-bounds device indices (cuarray; see docs/differences.md) -----------
 from ._core.device_errors import set_sync_index_checks as set_sync_index_checks
 from ._core.device_errors import check_index_errors as check_index_errors
+
+# -- Input and output: NumPy binary files (through host copies) -----------------------------------
+from ._io.npy import save as save
+from ._io.npy import load as load
+from ._io.npy import savez as savez
+from ._io.npy import savez_compressed as savez_compressed
+from ._io.npy import NpzFile as NpzFile
 
 # -- Linear algebra: matrix and vector products; numpy.linalg -------------------------------------
 from .linalg._matmul import matmul as matmul
@@ -340,6 +371,8 @@ from ._math.sums_scan import cumulative_sum as cumulative_sum
 from ._math.sums_scan import cumulative_prod as cumulative_prod
 from ._math.sums_scan import diff as diff
 from ._math.sums_scan import ediff1d as ediff1d
+from ._math.gradient import gradient as gradient
+from ._math.gradient import trapezoid as trapezoid
 
 # -- Mathematical functions: exponents and logarithms ---------------------------------------------
 from ._math.explog import exp as exp
@@ -410,6 +443,22 @@ from ._math.misc import heaviside as heaviside
 from ._math.misc import nan_to_num as nan_to_num
 from ._math.misc import i0 as i0
 from ._math.misc import sinc as sinc
+from ._math.convolution import convolve as convolve
+from ._math.interpolation import interp as interp
+
+# -- Polynomials: power series (numpy.poly1d and friends) -----------------------------------------
+from ._polynomial.poly1d import poly1d as poly1d
+from ._polynomial.routines import polyval as polyval
+from ._polynomial.routines import polyfit as polyfit
+from ._polynomial.routines import polyadd as polyadd
+from ._polynomial.routines import polysub as polysub
+from ._polynomial.routines import polymul as polymul
+from ._polynomial.routines import polydiv as polydiv
+from ._polynomial.routines import polyder as polyder
+from ._polynomial.routines import polyint as polyint
+from ._polynomial.routines import poly as poly
+from ._polynomial.routines import roots as roots
+from . import polynomial as polynomial  # numpy.polynomial's basics: Polynomial, power-series functions
 
 # -- Miscellaneous routines -----------------------------------------------------------------------
 from ._misc.memory import may_share_memory as may_share_memory
@@ -418,6 +467,9 @@ from numpy import iterable as iterable
 
 # -- Random sampling (numpy.random) ---------------------------------------------------------------
 from . import random as random
+
+# -- Sparse matrices and arrays (scipy.sparse); scipy.sparse.linalg as sparse.linalg -------------
+from . import sparse as sparse
 
 # -- Set routines ---------------------------------------------------------------------------------
 from ._sets.unique import unique as unique
@@ -478,6 +530,11 @@ from ._statistics.averages import nanmean as nanmean
 from ._statistics.averages import nanvar as nanvar
 from ._statistics.averages import nanstd as nanstd
 
+# -- Statistics: correlating ----------------------------------------------------------------------
+from ._statistics.correlating import cov as cov
+from ._statistics.correlating import corrcoef as corrcoef
+from ._math.convolution import correlate as correlate
+
 # -- Statistics: histograms -----------------------------------------------------------------------
 from ._statistics.histograms import histogram as histogram
 from ._statistics.histogramdd import histogram2d as histogram2d
@@ -486,8 +543,26 @@ from ._statistics.histograms import bincount as bincount
 from ._statistics.histograms import histogram_bin_edges as histogram_bin_edges
 from ._sorting.searchsorted import digitize as digitize
 
+# -- Window functions -----------------------------------------------------------------------------
+from ._window.functions import bartlett as bartlett
+from ._window.functions import blackman as blackman
+from ._window.functions import hamming as hamming
+from ._window.functions import hanning as hanning
+from ._window.functions import kaiser as kaiser
+
 # -- CuPy's helpers -------------------------------------------------------------------------------
 from ._core.interop import get_array_module as get_array_module
+from .cuda.memory import get_default_memory_pool as get_default_memory_pool
+from .cuda.pinned_memory import get_default_pinned_memory_pool as get_default_pinned_memory_pool
+
+# -- Profiling (docs/profiling.md) ----------------------------------------------------------------
+from . import profiler as profiler
+from .profiler import profile as profile
+from ._core.fusion import fuse as fuse
+
+# -- Lazy evaluation and kernel fusion (cuarray; docs/fusion.md) -----------------------------------
+from ._core.fusion import lazy as lazy
+from ._core.fusion import LazyArray as LazyArray
 
 # -- Binding operators and methods (must come last: it needs every routine above) -------------
 from . import _array_methods  # noqa: E402

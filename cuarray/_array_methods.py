@@ -17,6 +17,7 @@ from ._core.ndarray import ndarray
 from ._io import text as _text
 from ._core.numpy_function import array_function
 from ._core.numpy_protocol import array_ufunc
+from ._indexing.flatiter import flat_property
 from ._indexing.inserting import choose, compress, diagonal, put, take
 from ._logic.comparison import equal, greater, greater_equal, less, less_equal, not_equal
 from ._logic.truth import all, any  # noqa: A004
@@ -62,10 +63,30 @@ _METHODS = {
 
 
 def _binary(uf):
-    def op(self, other):
-        if isinstance(other, _OK):
-            return uf(self, other)
-        return NotImplemented
+    fast = getattr(uf, "_fast", None)
+    if fast is None or uf.nin != 2:
+        def op(self, other):
+            if isinstance(other, _OK):
+                return uf(self, other)
+            return NotImplemented
+    else:
+        def op(self, other):
+            # HOT PATH: ufunc.__call__'s fast-path test inlined (one frame and the argument
+            # tuple less per `a + b`); anything else goes through the ufunc.
+            to = type(other)
+            if type(self) is ndarray:
+                if to is ndarray:
+                    if self._shape == other._shape and ((self._c and other._c) or (self._f and other._f)):
+                        f = fast.get((self._dtype, other._dtype))
+                        if f is not None:
+                            return f(self, other)
+                elif (to is float or to is int) and (self._c or self._f):
+                    f = fast.get((self._dtype, to))
+                    if f is not None:
+                        return f(self, other)
+            if isinstance(other, _OK):
+                return uf(self, other)
+            return NotImplemented
 
     op.__name__ = "__{}__".format(uf.__name__)
     return op
@@ -214,6 +235,7 @@ def bind() -> None:
 
     # Indexing, copies, transfers and interchange (the engine's functions, bound as they are).
     ndarray.__getitem__ = indexing.getitem
+    ndarray.flat = flat_property  # a flatiter (1-D C-order indexing, assignment, iteration)
     ndarray.__setitem__ = indexing.setitem
     ndarray.copy = copying.copy
     ndarray.fill = copying.fill

@@ -18,7 +18,7 @@ import numpy
 from .ndarray import ndarray
 from .transfer import from_host
 
-__all__ = ["as_array", "as_arrays", "is_scalar", "reject"]
+__all__ = ["as_array", "as_arrays", "is_scalar", "reject", "lazy_value"]
 
 _PY_SCALARS = (bool, int, float, complex)
 
@@ -42,7 +42,17 @@ def as_array(x, fn: str) -> ndarray:
         return x
     if is_scalar(x):
         return from_host(x)
+    v = lazy_value(x)
+    if v is not None:
+        return v
     raise reject(x, fn)
+
+
+def lazy_value(x):
+    """The computed value of a lazy array (`cuarray.lazy`), None for anything else: every
+    routine that takes arrays computes a lazy argument through `as_array`."""
+    f = getattr(type(x), "__cuarray_materialize__", None)
+    return f(x) if f is not None else None
 
 
 def as_arrays(xs, fn: str) -> list:

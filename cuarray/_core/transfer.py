@@ -17,6 +17,7 @@ import ctypes
 
 import numpy
 
+from ..cuda import _sync_hooks
 from ..cuda import pinned_memory as _pinned
 from ..cuda import stream as _stream
 from . import dtypes as _dtypes
@@ -58,6 +59,8 @@ def _d2h(host: numpy.ndarray, src_ptr, nbytes: int, stream) -> None:
 
 def to_host(a: ndarray, stream=None, out=None, blocking=True) -> numpy.ndarray:
     """Copy `a` to a new NumPy array (or into `out`), preserving C/F order when dense."""
+    if blocking and _sync_hooks.capturing:
+        _sync_hooks.check_not_capturing()  # before the copy: a clear error, not the driver's
     if stream is None:
         stream = _stream.get_current_stream()
     if out is not None:

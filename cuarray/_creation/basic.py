@@ -10,7 +10,7 @@ import numpy
 from .._core import dtypes as _dtypes
 from .._core import copying as _copying
 from .._core import shapes as _shapes
-from .._core.ndarray import ndarray, _normalize_shape
+from .._core.ndarray import ndarray, _new_c, _normalize_shape
 
 __all__ = ["empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like"]
 
@@ -25,7 +25,9 @@ def _check_order(order):
 
 def empty(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:
     """See `numpy.empty`."""
-    return ndarray(shape, dtype, order=order if order == "C" else _check_order(order))
+    if order == "C":  # HOT PATH (pool churn): ndarray() without the constructor call's layers
+        return _new_c(_normalize_shape(shape), _dtypes.normalize_dtype(dtype))
+    return ndarray(shape, dtype, order=_check_order(order))
 
 
 def zeros(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:

@@ -1,5 +1,5 @@
 """Creation from host buffers, iterables and strings, and from a function of the indices:
-frombuffer, fromiter, fromstring, fromfunction, asarray_chkfinite. See NumPy's "Array creation /
+frombuffer, fromiter, fromstring, fromfunction. See NumPy's "Array creation /
 From existing data" and "Numerical ranges".
 
 The host forms parse on the host with NumPy (the oracle) and copy the result to the device once:
@@ -14,10 +14,8 @@ import numpy
 from .._core import transfer as _transfer
 from .._core.ndarray import ndarray
 from .._indexing.generating import indices
-from .._logic.content import isfinite
-from .from_data import asarray
 
-__all__ = ["frombuffer", "fromiter", "fromstring", "fromfunction", "asarray_chkfinite"]
+__all__ = ["frombuffer", "fromiter", "fromstring", "fromfunction"]
 
 
 def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None) -> ndarray:
@@ -39,11 +37,3 @@ def fromstring(string, dtype=float, count=-1, *, sep, like=None) -> ndarray:
 def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
     """See `numpy.fromfunction`: `function` gets one device index array per axis."""
     return function(*indices(shape, dtype=dtype), **kwargs)
-
-
-def asarray_chkfinite(a, dtype=None, order=None) -> ndarray:
-    """See `numpy.asarray_chkfinite`. The finiteness test reads one bool (synchronising)."""
-    a = asarray(a, dtype=dtype, order=order)
-    if a.dtype.kind in "fc" and a.size and not bool(isfinite(a).all()):
-        raise ValueError("array must not contain infs or NaNs")
-    return a

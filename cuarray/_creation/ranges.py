@@ -21,6 +21,8 @@ import numpy
 from .._core import dtypes as _dtypes
 from .._core.elementwise import Definition, KernelParam, compute_ctype
 from .._core.ndarray import ndarray, _new_c
+from ..cuda import launch as _launch
+from ..cuda import stream as _stream
 
 __all__ = ["arange", "linspace", "logspace", "geomspace", "meshgrid", "arange_plan", "linspace_plan"]
 
@@ -185,25 +187,51 @@ def _arange_scalars(dt, first, second):
 
 _arange_plans: dict = {}
 _PLAIN = (int, float)
+_INT32_LIMIT = 2**30 - 1  # elementwise.Definition's int32-index limit
+
+
+def _prepared(plan) -> tuple:
+    """What a memoised plan launches with: ``(shape, dtype, kernel, config, scalars, n, mask, plan)``;
+    kernel None when the launch is not prepared (empty or huge results: the general path).
+    The kernel is the vector layout's, valid for addresses with ``address & mask == 0``
+    (pool blocks are 512-byte aligned, so always, but a foreign allocator may differ)."""
+    length, dt, first, second = plan
+    shape = (length,)
+    d = _arange_def(dt)
+    v = d._vec
+    if length < max(v, 1) or length > _INT32_LIMIT or v <= 1:
+        return shape, dt, None, None, None, None, 0, plan
+    kern = d._kernel("vec", 1, numpy.int32)
+    cfg = _launch.launch_config(d.grid("vec", length), 256, 0)
+    return (shape, dt, kern, cfg, _arange_scalars(dt, first, second), numpy.int32(length),
+            dt.itemsize * v - 1, plan)
 
 
 def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None) -> ndarray:
     """See `numpy.arange`: the same length, dtype and values (one kernel)."""
-    # Plans for plain Python int/float arguments are memoised (the set-up costs ~5 us a call);
-    # the types are part of the key, so 1 and 1.0 do not share a plan.
-    key = None
+    # HOT PATH: plans for plain Python int/float arguments are memoised with the launch they need
+    # (set-up and the general launch path cost ~3 us a call); the types are part of the key, so 1
+    # and 1.0 do not share a plan.
+    key = pre = None
     if (type(start) in _PLAIN and type(stop) in _PLAIN + (type(None),) and type(step) in _PLAIN + (type(None),)
             and (dtype is None or isinstance(dtype, (str, type)))):
         key = (start, type(start), stop, type(stop), step, type(step), dtype)
-        plan = _arange_plans.get(key)
-    else:
-        plan = None
-    if plan is None:
+        pre = _arange_plans.get(key)
+        if pre is not None:
+            shape, dt, kern, cfg, scalars, n32, mask, plan = pre
+            if kern is not None:
+                out = _new_c(shape, dt)
+                p = out.data.ptr
+                if not p & mask:
+                    _launch.enqueue(_stream.current_core_stream(), cfg, kern, *scalars, p, n32)
+                    return out
+                del out
+    if pre is None:
         plan = arange_plan(start, stop, step, dtype)
         if key is not None:
             if len(_arange_plans) > 1024:
                 _arange_plans.clear()
-            _arange_plans[key] = plan
+            _arange_plans[key] = _prepared(plan)
     length, dt, first, second = plan
     out = _new_c((length,), dt)
     if length:

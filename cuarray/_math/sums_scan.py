@@ -65,7 +65,10 @@ def nancumprod(a, axis=None, dtype=None, out=None) -> ndarray:
 def _cumulative(uf, x, axis, dtype, out, include_initial, what):
     x = as_array(x, what)
     if x.ndim == 0:
-        raise ValueError("Cannot use `cumulative_sum` / `cumulative_prod` on 0-d arrays")
+        # NumPy 2 scans a 0-d input as a 1-element 1-D one (axis None or 0).
+        if axis is not None:
+            _shapes.normalize_axis_index(axis, 1)
+        x = _reshape(x, (1,))
     if axis is None:
         if x.ndim != 1:
             raise ValueError("For arrays which have more than one dimension ``axis`` argument is required.")

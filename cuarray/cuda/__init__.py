@@ -29,6 +29,13 @@ from .memory import Memory as Memory
 from .memory import UnownedMemory as UnownedMemory
 from .memory import MallocAsyncMemoryPool as MallocAsyncMemoryPool
 from .memory import memory_info as memory_info
+from ._managed import ManagedMemory as ManagedMemory
+from ._managed import malloc_managed as malloc_managed
+from .memory_hook import MemoryHook as MemoryHook
+from . import memory_hook as memory_hook
+from . import memory_hooks as memory_hooks
+from ._snapshot import enable_memory_snapshot as enable_memory_snapshot
+from ._snapshot import memory_snapshot as memory_snapshot
 from . import pinned_memory as pinned_memory
 from .pinned_memory import PinnedMemoryPool as PinnedMemoryPool
 from .pinned_memory import PinnedMemoryPointer as PinnedMemoryPointer
@@ -39,4 +46,8 @@ from . import compiler as compiler
 from .compiler import CompileError as CompileError
 from .compiler import CacheWarning as CacheWarning
 from .raw import RawKernel as RawKernel
+from . import graph as _graph_module
+from .graph import CUDAGraph as CUDAGraph
+from .graph import StreamCaptureError as StreamCaptureError
+graph = _graph_module.graph  # the context manager (torch.cuda.graph); cuarray.cuda.graph
 from .raw import RawModule as RawModule

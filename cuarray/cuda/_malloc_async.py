@@ -13,8 +13,8 @@ from . import stream as _stream
 from ._memory_base import (
     BaseMemory,
     MemoryPointer,
-    OutOfMemoryError,
     _device_total,
+    _oom_error,
     _limit_bytes,
     _zero_pointer,
 )
@@ -76,7 +76,7 @@ class MallocAsyncMemoryPool:
         limit = self._limits.get(dev, 0)
         cs = _get_current_stream()._core()
         if limit and self.used_bytes() + size > limit:
-            raise OutOfMemoryError(size, self.total_bytes(), limit, dev)
+            raise _oom_error(size, self.total_bytes(), limit, dev, used=self.used_bytes())
         try:
             buf = mr.allocate(size, stream=cs)
         except Exception as exc:
@@ -88,7 +88,7 @@ class MallocAsyncMemoryPool:
             except Exception as exc2:
                 if "OUT_OF_MEMORY" not in str(exc2):
                     raise
-                raise OutOfMemoryError(size, self.total_bytes(), limit, dev) from None
+                raise _oom_error(size, self.total_bytes(), limit, dev, used=self.used_bytes()) from None
         return MemoryPointer(_AsyncMemory(buf, dev), 0)
 
     def _attrs(self, dev=None):

@@ -33,21 +33,58 @@ class OutOfMemoryError(MemoryError):
     `size`: bytes requested; `total`: bytes the pool reserves; `limit`: its limit (0: none).
     """
 
-    def __init__(self, size: int, total: int, limit: int = 0, device_id: int | None = None):
+    def __init__(self, size: int, total: int, limit: int = 0, device_id: int | None = None, *,
+                 used: int | None = None, device_mem: tuple | None = None, details: str = ""):
         self.size = size
         self.total = total
         self.limit = limit
         self.device_id = device_id
+        self.used = used
+        self.device_mem = device_mem
         where = "" if device_id is None else " on device {}".format(device_id)
         if limit:
             bound = "its limit is {}".format(_fmt_size(limit))
         else:
             bound = "it has no limit, so the device itself is full"
-        super().__init__(
-            "Out of memory allocating {}{}: the memory pool reserves {} and {}".format(
-                _fmt_size(size), where, _fmt_size(total), bound
-            )
-        )
+        text = "Out of memory allocating {}{}: the memory pool reserves {} and {}".format(
+            _fmt_size(size), where, _fmt_size(total), bound)
+        if used is not None:
+            text += ".\n  live (in arrays): {}\n  cached (free in the pool): {}\n  reserved: {}".format(
+                _fmt_size(used), _fmt_size(total - used), _fmt_size(total))
+        if device_mem is not None:
+            text += "\n  device: {} free of {}".format(_fmt_size(device_mem[0]), _fmt_size(device_mem[1]))
+        if details:
+            text += "\n" + details
+        super().__init__(text)
+
+
+# memory_snapshot.py sets this to a function ``device_id -> str`` listing the largest live
+# allocations while a snapshot is recorded; the OOM message appends its text.
+_oom_details = None
+
+
+def _device_mem(device_id) -> tuple | None:
+    """(free, total) bytes of the device from the driver, or None when it cannot say."""
+    try:
+        _device._core_device(device_id)
+        free, total = _backend.check(_backend.driver().cuMemGetInfo())
+        return int(free), int(total)
+    except Exception:
+        return None
+
+
+def _oom_error(size: int, total: int, limit: int, device_id, *, used=None, ask_device=True) -> OutOfMemoryError:
+    """The OutOfMemoryError to raise, with what the pool holds, what the device has left and, while
+    a memory snapshot is recorded, the largest live allocations. `ask_device=False` for a pool over
+    a fake backing (tests): there is no device to ask."""
+    mem = _device_mem(device_id) if ask_device else None
+    details = ""
+    if _oom_details is not None:
+        try:
+            details = _oom_details(device_id)
+        except Exception:  # the report is a courtesy: never hide the OOM behind its own failure
+            details = ""
+    return OutOfMemoryError(size, total, limit, device_id, used=used, device_mem=mem, details=details)
 
 
 class BaseMemory:
@@ -85,7 +122,7 @@ class Memory(BaseMemory):
             drv = _backend.driver()
             err, ptr = drv.cuMemAlloc(size)
             if err == drv.CUresult.CUDA_ERROR_OUT_OF_MEMORY:
-                raise OutOfMemoryError(size, 0, 0, dev)
+                raise _oom_error(size, 0, 0, dev)
             _backend.check((err,))
             self.ptr = int(ptr)
 

@@ -119,20 +119,26 @@ _VERSION_FILES = {"cccl": "cuda/std/__cccl/version.h", "cudart": "cuda_runtime_a
 
 @functools.cache
 def _toolchain_id() -> str:
-    """NVRTC, cuda.core and header-directory identity, computed once per process."""
-    try:
-        err, major, minor = _backend.nvrtc().nvrtcVersion()
-    except Exception as exc:
-        raise _nvrtc_unavailable(exc) from exc
-    parts = ["nvrtc {}.{}".format(major, minor)]
+    """NVRTC, cuda.core and header-directory identity, computed once per process.
+
+    NVRTC is named by its library file (path, size, stamp: 13.0.48 and 13.0.88 differ there),
+    located without importing cuda.bindings.nvrtc: a process whose kernels are all in the disk
+    cache never needs NVRTC, and that import with nvrtcVersion cost ~30-45 ms of its first
+    operation (docs/perf-notes.md). Only when the file cannot be located is nvrtcVersion asked.
+    """
+    parts = []
     try:
         from cuda.pathfinder import load_nvidia_dynamic_lib
 
-        # nvrtcVersion has no patch level; the library file's stamp tells 13.0.48 from 13.0.88.
-        st = os.stat(load_nvidia_dynamic_lib("nvrtc").abs_path)
-        parts.append("libnvrtc {} {}".format(st.st_size, st.st_mtime_ns))
+        path = load_nvidia_dynamic_lib("nvrtc").abs_path
+        st = os.stat(path)
+        parts.append("libnvrtc {} {} {}".format(path, st.st_size, st.st_mtime_ns))
     except Exception:
-        pass
+        try:
+            err, major, minor = _backend.nvrtc().nvrtcVersion()
+        except Exception as exc:
+            raise _nvrtc_unavailable(exc) from exc
+        parts.append("nvrtc {}.{}".format(major, minor))
     parts.append("cuda.core " + getattr(_backend.core(), "__version__", "?"))
     for lib, rel in _VERSION_FILES.items():
         d = _header_dirs()[lib]

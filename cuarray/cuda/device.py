@@ -41,6 +41,8 @@ def _core_device(device_id: int | None = None):
         made = _tls.made_current = {}
     dev = made.get(device_id)
     if dev is None:
+        if _first_use[0]:
+            _init_overlapped(device_id)
         _backend.ensure_initialized()
         count = get_device_count()
         if not 0 <= device_id < count:
@@ -56,6 +58,54 @@ def _core_device(device_id: int | None = None):
     return dev
 
 
+_first_use = [True]
+_first_lock = threading.Lock()
+
+
+def _init_overlapped(device_id: int) -> None:
+    """The process's first use of the driver: import cuda.core in a thread while this one
+    initialises the driver and retains the device's primary context.
+
+    Measured on an H100 box (docs/perf-notes.md): cuda.core's import is ~120-190 ms of Python and
+    cuInit + the primary context ~100-200 ms inside the driver, which cuda.bindings calls without
+    the GIL, so the two overlap; done one after the other they were most of the first operation's
+    time. The extra primary-context reference is never released (the context lives as long as the
+    process, as cuda.core's own does). Errors surface in the caller, as without the thread.
+    """
+    with _first_lock:
+        if not _first_use[0]:
+            return
+        _first_use[0] = False
+    try:
+        # Every import the driver calls below need happens here, before the thread: the two
+        # threads then never wait on each other's module locks (a cycle there is a deadlock error).
+        drv = _backend.driver()
+        drv.cuDriverGetVersion()  # loads libcuda (through cuda.pathfinder) without initialising
+    except Exception:
+        return  # no driver: the caller's ensure_initialized() says why
+    failed = []
+
+    def import_core():
+        try:
+            _backend.core()
+        except BaseException as exc:  # reported again by the caller's own _backend.core()
+            failed.append(exc)
+
+    t = threading.Thread(target=import_core, name="cuarray-import-cuda.core", daemon=True)
+    t.start()
+    try:
+        _backend.ensure_initialized()
+        err, count = drv.cuDeviceGetCount()
+        if err == 0 and 0 <= device_id < count:
+            err, cu_dev = drv.cuDeviceGet(device_id)
+            if err == 0:
+                drv.cuDevicePrimaryCtxRetain(cu_dev)
+    except Exception:
+        pass  # the caller's own checks raise the right error
+    finally:
+        t.join()
+
+
 def get_device_count() -> int:
     """How many CUDA devices the driver sees (0 when there is no driver)."""
     if not _backend.is_available():
@@ -65,6 +115,7 @@ def get_device_count() -> int:
 
 def synchronize() -> None:
     """Wait for all work on the current device."""
+    _sync_hooks.check_not_capturing()
     _core_device().sync()
     _sync_hooks.run()
 
@@ -137,6 +188,7 @@ class Device:
 
     def synchronize(self) -> None:
         """Wait for all work on this device."""
+        _sync_hooks.check_not_capturing()
         _core_device(self.id).sync()
         _sync_hooks.run()
 

@@ -16,6 +16,8 @@ for values, Python ints for pointers (cuda.core passes a Python int as an 8-byte
 
 from __future__ import annotations
 
+from os import environ as _environ
+
 from . import _backend
 from . import device as _device
 from . import stream as _stream
@@ -48,6 +50,10 @@ def _install() -> None:
 
 def _first_enqueue(stream, config, kernel, *args) -> None:
     _install()
+    if _environ.get("CUARRAY_NVTX"):
+        from . import nvtx  # NVTX ranges around every launch (cuda/nvtx.py): installs a hook
+
+        nvtx.enable_from_env()
     enqueue(stream, config, kernel, *args)
 
 

@@ -27,6 +27,7 @@ from ._memory_base import (
     MemoryPointer as MemoryPointer,
     OutOfMemoryError as OutOfMemoryError,
     UnownedMemory as UnownedMemory,
+    _oom_error,
     _device_total,
     _limit_bytes,
     _zero_pointer,
@@ -50,6 +51,7 @@ __all__ = [
 ]
 
 _get_device_id = _device.get_device_id
+_device_tls = _device._tls
 _get_current_stream = _stream.get_current_stream
 
 # -- segment policy ------------------------------------------------------------------------------
@@ -78,6 +80,12 @@ LARGE_ALONE = 10 << 20
 SEGMENT_ROUND = 2 << 20
 LARGE_GROW_CACHED = 8 << 20
 RELEASE_FLOOR = 16 << 20
+# Freed blocks kept unmerged per (stream, size class) for an exact-size reuse (see _Bins). Measured
+# with the device stubbed (scripts/perf/seed_slide_host.py): malloc+free of a repeated size
+# 1.67 -> ~1.0 us; a handful covers a loop body's temporaries.
+RECENT_MAX = 8
+RECENT_CREDIT = 16  # misses (allocations that had to merge kept blocks) before keeping stops
+RECENT_PROBE = 32  # allocations with keeping off before one probe
 
 
 def _release_first(cached: int, used: int, want: int) -> bool:
@@ -121,6 +129,12 @@ class _DriverBacking:
 
     def device_total(self, device_id: int) -> int:
         return _device_total(device_id)
+
+
+def _segment_malloc(backing, size: int, device_id: int) -> int:
+    """A pool's request for a new segment (a pool miss). memory_hook.py swaps this module global for
+    a version that runs the alloc hooks, only while a hook is active."""
+    return backing.malloc(size, device_id)
 
 
 class _AllocatorBacking(_DriverBacking):
@@ -167,15 +181,29 @@ class _Free:
 class _Bins:
     """Free blocks of one (stream, size class): ``by_size[size]`` is an insertion-ordered set
     (a dict) of blocks, ``sizes`` the sorted sizes for best fit. A bucket that empties stays until
-    a best-fit scan passes over it: re-creating it each time would double the hot path's cost."""
+    a best-fit scan passes over it: re-creating it each time would double the hot path's cost. Under
+    churn (random sizes) empty buckets pile up by the thousand, making every insort and scan slow,
+    so `_new_bucket` drops them all once ``sizes`` is twice as long as after the last clean-up.
 
-    __slots__ = ("by_size", "sizes", "stream_ptr", "pool")
+    ``recent[size]``: up to `RECENT_MAX` blocks freed lately, as ``(ptr, seg)``, not yet merged
+    with their neighbours (``n_recent`` of them). An allocation of exactly that size takes one back
+    with no split and no merge (the loop of a script makes the same sizes again and again); any
+    other allocation, and every pool query, first merges them all (`_DevicePool.flush_recent`), so
+    best fit and the reserve see the same free blocks as with merging at each free. Where sizes
+    rarely repeat (pool churn) that only adds work, so ``credit`` turns the keeping off after a run
+    of misses and back on for a probe every `RECENT_PROBE` allocations."""
+
+    __slots__ = ("by_size", "sizes", "stream_ptr", "pool", "recent", "n_recent", "credit", "compact_at")
 
     def __init__(self, stream_ptr: int, pool: "_DevicePool"):
         self.by_size: dict = {}
         self.sizes: list = []
         self.stream_ptr = stream_ptr
         self.pool = pool
+        self.recent: dict = {}
+        self.n_recent = 0
+        self.credit = RECENT_CREDIT  # > 0: frees are kept for reuse (see MemoryPool.malloc)
+        self.compact_at = _COMPACT_MIN  # len(sizes) at which the empty buckets are dropped
 
 
 class _PooledMemory(BaseMemory):
@@ -189,17 +217,28 @@ class _PooledMemory(BaseMemory):
     # waits in `pending` for the lock holder (or the next pool call) to free it.
     def __del__(self):
         try:
-            pool = self.bins.pool
+            bins = self.bins
+            pool = bins.pool
             lock = pool.lock
             if lock.acquire(False):
                 try:
-                    pool.free_block(self.ptr, self.size, self.seg, self.bins)
+                    size = self.size
+                    if bins.credit > 0 and bins.n_recent < RECENT_MAX:  # HOT PATH: kept for exact reuse
+                        lst = bins.recent.get(size)
+                        if lst is None:
+                            bins.recent[size] = [(self.ptr, self.seg)]
+                        else:
+                            lst.append((self.ptr, self.seg))
+                        bins.n_recent += 1
+                        pool.used -= size
+                    else:
+                        pool.free_block(self.ptr, size, self.seg, bins)
                     if pool.pending:
                         pool.owner._drain()
                 finally:
                     lock.release()
             else:
-                pool.pending.append((pool, self.ptr, self.size, self.seg, self.bins))
+                pool.pending.append((pool, self.ptr, self.size, self.seg, bins))
         except Exception:  # interpreter shutdown: nothing left to give it back to
             pass
 
@@ -221,6 +260,25 @@ def _best_fit(bins: _Bins, rsize: int):
             del by_size[s]
         del sizes[i:j]
     return blk
+
+
+_COMPACT_MIN = 64
+
+
+def _new_bucket(bins: _Bins, size: int) -> dict:
+    """An empty bucket for `size` in `bins` (its size inserted in order), first dropping every empty
+    bucket when they have piled up (pool-churn: 2000 sizes held, 3 of them non-empty; the clean-up
+    costs O(n log n) once per n new sizes)."""
+    sizes = bins.sizes
+    if len(sizes) >= bins.compact_at:
+        by_size = bins.by_size
+        for s in [s for s, b in by_size.items() if not b]:
+            del by_size[s]
+        sizes = bins.sizes = sorted(by_size)
+        bins.compact_at = 2 * len(sizes) + _COMPACT_MIN
+    bucket = bins.by_size[size] = {}
+    insort(sizes, size)
+    return bucket
 
 
 _new_memory = object.__new__
@@ -258,7 +316,7 @@ class _DevicePool:
                 if self.limit and self.total + size > self.limit:
                     continue
                 try:
-                    ptr = self.backing.malloc(size, self.device_id)
+                    ptr = _segment_malloc(self.backing, size, self.device_id)
                 except _BackingOutOfMemory:
                     continue
                 seg = self.segments[ptr] = _Segment(ptr, size)
@@ -269,7 +327,8 @@ class _DevicePool:
                 return blk
             if attempt == 0 and not self.release_free_segments():
                 break  # nothing cached to give back: retrying cannot help
-        raise OutOfMemoryError(rsize, self.total, self.limit, self.device_id)
+        raise _oom_error(rsize, self.total, self.limit, self.device_id, used=self.used,
+                         ask_device=isinstance(self.backing, _DriverBacking))
 
     # -- free -------------------------------------------------------------------------------
     def free_block(self, ptr: int, size: int, seg: _Segment, bins: _Bins) -> None:
@@ -307,15 +366,31 @@ class _DevicePool:
         bsize = blk.size
         bucket = by_size.get(bsize)
         if bucket is None:
-            bucket = by_size[bsize] = {}
-            insort(bins.sizes, bsize)
+            bucket = _new_bucket(bins, bsize)
         bucket[blk] = None
+
+    def flush_recent(self, bins: _Bins) -> None:
+        """Merge the blocks `bins` keeps for exact reuse into its free lists."""
+        size_blocks = bins.recent
+        bins.recent = {}
+        bins.n_recent = 0
+        for size, blocks in size_blocks.items():
+            for ptr, seg in blocks:
+                self.used += size  # free_block takes it off again
+                self.free_block(ptr, size, seg, bins)
+
+    def flush_all_recent(self) -> None:
+        for table in (self.small, self.large):
+            for bins in table.values():
+                if bins.n_recent:
+                    self.flush_recent(bins)
 
     # -- giving memory back -----------------------------------------------------------------
     def release_free_segments(self, stream_ptr: int | None = None) -> int:
         """Give fully free segments back to the backing (all, or those whose free blocks all
         belong to `stream_ptr`). Synchronises the device first: a freed block's last kernels may
         still be running. Returns the number of bytes given back."""
+        self.flush_all_recent()
         fs = self.free_start
         fe = self.free_end
         victims = []
@@ -387,7 +462,7 @@ class MemoryPool:
     def malloc(self, size: int, stream_ptr: int | None = None) -> MemoryPointer:
         """Allocate `size` bytes on the current device and stream (`stream_ptr` overrides the
         stream; internal/tests). Size 0 gives a pointer with address 0 and touches nothing."""
-        dev = _get_device_id()
+        dev = _device_tls.device_id  # get_device_id() inlined
         if size <= 0:
             return _zero_pointer(size, dev)
         if stream_ptr is None:
@@ -407,32 +482,44 @@ class MemoryPool:
             bins = table.get(stream_ptr)
             if bins is None:
                 bins = table[stream_ptr] = _Bins(stream_ptr, self._devices[dev])
-            by_size = bins.by_size
-            bucket = by_size.get(rsize)
-            if bucket:
-                blk = bucket.popitem()[0]
-            else:
-                blk = _best_fit(bins, rsize)
-                if blk is None:
-                    blk = bins.pool.grow(rsize, bins)
             dpool = bins.pool
-            ptr = blk.ptr
-            seg = blk.seg
-            rest = blk.size - rsize
-            fs = dpool.free_start
-            del fs[ptr]
-            if rest:  # split: the record stays as the free tail (its end, so free_end, is unchanged)
-                tail = blk.ptr = ptr + rsize
-                blk.size = rest
-                fs[tail] = blk
-                bucket = by_size.get(rest)
-                if bucket is None:
-                    bucket = by_size[rest] = {}
-                    insort(bins.sizes, rest)
-                bucket[blk] = None
+            lst = bins.recent.get(rsize) if bins.n_recent else None
+            if lst:  # a block of this size freed lately: no split, no merge
+                ptr, seg = lst.pop()
+                bins.n_recent -= 1
+                bins.credit = RECENT_CREDIT
             else:
-                del dpool.free_end[ptr + rsize]
-            seg.used += rsize
+                if bins.n_recent:
+                    dpool.flush_recent(bins)
+                    bins.credit -= 1
+                elif bins.credit <= 0:
+                    bins.credit -= 1
+                    if bins.credit < -RECENT_PROBE:
+                        bins.credit = 1
+                by_size = bins.by_size
+                bucket = by_size.get(rsize)
+                if bucket:
+                    blk = bucket.popitem()[0]
+                else:
+                    blk = _best_fit(bins, rsize)
+                    if blk is None:
+                        blk = dpool.grow(rsize, bins)
+                ptr = blk.ptr
+                seg = blk.seg
+                rest = blk.size - rsize
+                fs = dpool.free_start
+                del fs[ptr]
+                if rest:  # split: the record stays as the free tail (its end, so free_end, is unchanged)
+                    tail = blk.ptr = ptr + rsize
+                    blk.size = rest
+                    fs[tail] = blk
+                    bucket = by_size.get(rest)
+                    if bucket is None:
+                        bucket = _new_bucket(bins, rest)
+                    bucket[blk] = None
+                else:
+                    del dpool.free_end[ptr + rsize]
+                seg.used += rsize
             used = dpool.used = dpool.used + rsize
             if used > dpool.peak:
                 dpool.peak = used
@@ -463,7 +550,9 @@ class MemoryPool:
                 self._drain()
             if dev not in self._devices:
                 self._new_device(dev)
-            return fn(self._devices[dev])
+            dpool = self._devices[dev]
+            dpool.flush_all_recent()  # queries see merged free blocks
+            return fn(dpool)
 
     def used_bytes(self) -> int:
         """Bytes in live blocks (sizes rounded up to 512) on the current device."""
@@ -536,7 +625,19 @@ def malloc(size: int) -> MemoryPointer:
 USE_MALLOC_ASYNC = False
 
 _default_pool = MallocAsyncMemoryPool() if USE_MALLOC_ASYNC else MemoryPool()
-_allocator = _default_pool.malloc
+_chosen = _default_pool.malloc  # what set_allocator chose
+_allocator = _chosen  # what alloc calls: _chosen, or memory_hook.py's wrapper while a hook is active
+
+
+def _wrap_allocator(allocator):
+    """The allocator `alloc` calls for the chosen one: itself (memory_hook.py swaps this function
+    while a memory hook is active, and calls `_refresh_allocator`)."""
+    return allocator
+
+
+def _refresh_allocator() -> None:
+    global _allocator
+    _allocator = _wrap_allocator(_chosen)
 
 
 def alloc(size: int) -> MemoryPointer:
@@ -549,13 +650,14 @@ def set_allocator(allocator=None) -> None:
 
     `None` means plain cuMemAlloc/cuMemFree with no pooling. Process-wide, not per thread.
     """
-    global _allocator
-    _allocator = malloc if allocator is None else allocator
+    global _chosen
+    _chosen = malloc if allocator is None else allocator
+    _refresh_allocator()
 
 
 def get_allocator():
-    """The callable `alloc` uses now."""
-    return _allocator
+    """The callable `alloc` uses now (the one `set_allocator` chose)."""
+    return _chosen
 
 
 def get_default_memory_pool():
@@ -571,7 +673,7 @@ def memory_info(device_id: int | None = None) -> dict:
     the last `reset_peak`; ``limit``: the pool's limit (0 = none). With `set_allocator(None)` or a
     foreign allocator, the default pool's numbers are reported.
     """
-    pool = getattr(_allocator, "__self__", None)
+    pool = getattr(_chosen, "__self__", None)
     if not isinstance(pool, (MemoryPool, MallocAsyncMemoryPool)):
         pool = _default_pool
     return pool._info(_get_device_id() if device_id is None else device_id)

@@ -15,7 +15,11 @@ from . import _backend
 from . import device as _device
 from . import launch as _launch
 
-__all__ = ["Module", "Function", "convert_args"]
+__all__ = ["Module", "Function", "convert_args", "kernel_names"]
+
+# cuda.core Kernel -> the name it was looked up by (the profiler's and NVTX's row labels: a
+# Kernel does not know its own name).
+kernel_names: dict = {}
 
 
 class Module:
@@ -43,6 +47,7 @@ class Module:
         if fn is None:
             _device._core_device()
             fn = self._functions[name] = Function(self._code.get_kernel(name), name, self)
+            kernel_names[fn.kernel] = name
         return fn
 
     def __repr__(self) -> str:

@@ -240,6 +240,16 @@ class PinnedMemoryPool:
         """Pinned bytes held: in use, waiting for copies, and cached."""
         return self._reserved
 
+    def free_bytes(self) -> int:
+        """Pinned bytes cached for reuse (their copies are done)."""
+        with self._lock:
+            self._collect()
+            return sum(size * len(lst) for size, lst in self._free.items())
+
+    def used_bytes(self) -> int:
+        """Pinned bytes in use or waiting for their copies to finish."""
+        return self._reserved - self.free_bytes()
+
 
 _default_pinned_pool = PinnedMemoryPool()
 _pinned_allocator = _default_pinned_pool.malloc

@@ -133,6 +133,7 @@ class Stream:
     # -- synchronisation ------------------------------------------------------------------
     def synchronize(self) -> None:
         """Wait until all work queued on this stream has finished."""
+        _sync_hooks.check_not_capturing()
         self._core().sync()
         _sync_hooks.run()
 
@@ -291,6 +292,7 @@ class Event:
 
     def synchronize(self) -> None:
         """Block the host until the work before this event has finished."""
+        _sync_hooks.check_not_capturing()
         _backend.check(_backend.driver().cuEventSynchronize(self._ev))
         _sync_hooks.run()
 

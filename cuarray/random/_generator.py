@@ -87,9 +87,10 @@ class Generator:
 
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
         """See `numpy.random.Generator.choice`. Without replacement the sample is the start of a
-        keyed random permutation (templates/permutation.cu); with `p` and without replacement it
-        is not implemented yet (NotImplementedError)."""
-        return _permutation.choice(self._bit_generator, self.integers, a, size, replace, p, axis, "choice")
+        keyed random permutation (templates/permutation.cu); with `p` too, the items of the m
+        smallest exponential keys E_i / p_i (one sort), which follow NumPy's law but not its stream.
+        `shuffle=False` is accepted; the sample comes in its drawing order either way."""
+        return _permutation.choice(self, a, size, replace, p, axis, "choice")
 
     def bytes(self, length):
         """See `numpy.random.Generator.bytes` (made on the device, copied to the host)."""

@@ -20,19 +20,20 @@ __all__ = ["fill", "integers", "choice_cdf", "permutation", "SAMPLERS", "module_
 _DIR = pathlib.Path(__file__).parent / "templates"
 _THREADS = 256
 
-# Sampler of each op: "u" from_uniform, "n" from_normal, "s" sequential (distributions.cuh).
+# Sampler of each op: "u" from_uniform, "n" from_normal, "s" sequential, "r" rejection
+# (distributions.cuh).
 SAMPLERS = {
     "random": "u", "uniform": "u", "standard_exponential": "u", "exponential": "u",
     "standard_normal": "n", "normal": "n",
     "gumbel": "u", "laplace": "u", "logistic": "u", "rayleigh": "u", "weibull": "u", "pareto": "u",
     "power": "u", "geometric": "u", "triangular": "u", "lognormal": "n",
-    "standard_gamma": "s", "gamma": "s", "beta": "s", "chisquare": "s", "noncentral_chisquare": "s",
-    "f": "s", "noncentral_f": "s", "standard_t": "s", "standard_cauchy": "s", "poisson": "s",
-    "binomial": "s", "negative_binomial": "s", "wald": "s", "vonmises": "s", "zipf": "s",
+    "standard_gamma": "r", "gamma": "r", "beta": "s", "chisquare": "s", "noncentral_chisquare": "s",
+    "f": "s", "noncentral_f": "s", "standard_t": "s", "standard_cauchy": "s", "poisson": "r",
+    "binomial": "r", "negative_binomial": "s", "wald": "s", "vonmises": "s", "zipf": "s",
     "logseries": "s", "hypergeometric": "s",
 }
 _CORE_OPS = ("random", "uniform", "standard_exponential", "exponential", "standard_normal", "normal")
-_WRAPPER = {"u": "from_uniform", "n": "from_normal", "s": "sequential"}
+_WRAPPER = {"u": "from_uniform", "n": "from_normal", "s": "sequential", "r": "rejection"}
 C_TYPES = {numpy.dtype(k): v for k, v in (
     ("float32", "float"), ("float64", "double"), ("int64", "long long"), ("int32", "int"), ("int16", "short"),
     ("int8", "signed char"), ("uint64", "unsigned long long"), ("uint32", "unsigned int"),

@@ -107,8 +107,23 @@ def _p_array(p, pop_size):
     return p
 
 
-def choice(bitgen, integers, a, size, replace, p, axis, fn):
+def _weighted_without_replacement(gen, p, m):
+    """The first m indices of a weighted sample without replacement: Efraimidis-Spirakis keys
+    E_i / p_i (E_i standard exponential), smallest first. The order of the smallest keys has the
+    law of drawing one item at a time in proportion to the weights left, NumPy's sequential law,
+    in one pass and one sort instead of NumPy's draw-and-reject rounds."""
+    from .. import argsort, count_nonzero
+
+    if int(count_nonzero(p > 0)) < m:  # one synchronisation, as NumPy's own check
+        raise ValueError("Fewer non-zero entries in p than size")
+    keys = gen.standard_exponential(p.size) / p  # p_i == 0 gives inf: never among the first m
+    return argsort(keys, kind="stable")[:m]
+
+
+def choice(gen, a, size, replace, p, axis, fn):
     from .. import cumsum
+
+    bitgen = gen._bit_generator
 
     if isinstance(a, ndarray):
         if a.ndim == 0:
@@ -131,7 +146,7 @@ def choice(bitgen, integers, a, size, replace, p, axis, fn):
         p = _p_array(p, pop_size)
     if replace:
         if p is None:
-            idx = integers(0, max(pop_size, 1), size=shape)
+            idx = gen.integers(0, max(pop_size, 1), size=shape)
         else:
             idx = ndarray(shape, _I64)
             draw = bitgen.next_draw()
@@ -141,8 +156,9 @@ def choice(bitgen, integers, a, size, replace, p, axis, fn):
         if m > pop_size:
             raise ValueError("Cannot take a larger sample than population when replace is False")
         if p is not None:
-            raise NotImplementedError("choice(replace=False, p=...) is not implemented yet in cuarray.random")
-        idx = _indices(bitgen, pop_size, m).reshape(shape)
+            idx = _weighted_without_replacement(gen, p, m).reshape(shape)
+        else:
+            idx = _indices(bitgen, pop_size, m).reshape(shape)
     if ax is None:
         return idx
     return a.take(idx, axis=ax)

@@ -72,7 +72,9 @@ def pool(fake):
 
 
 def check_invariants(pool, live=()):
-    """No two blocks overlap, blocks lie inside segments, the counters add up."""
+    """No two blocks overlap, blocks lie inside segments, the counters add up (after the blocks
+    kept for exact reuse are merged, as every pool query does)."""
+    pool.n_free_blocks()
     for d in pool._devices.values():
         assert sum(s.size for s in d.segments.values()) == d.total
         free = sum(b.size for b in d.free_start.values())
@@ -159,6 +161,7 @@ def test_no_merge_across_adjacent_segments():
     live = ps + big
     check_invariants(pool, live)
     del ps, big, live
+    pool.n_free_blocks()  # merges the blocks kept for exact reuse
     d = pool._devices[0]
     assert len(d.free_start) == len(d.segments)  # one free block per segment, never one spanning two
 
@@ -338,6 +341,44 @@ def test_free_while_lock_held_is_deferred(pool):
     assert pool.used_bytes() == 0 and pool._pending == []
 
 
+def test_exact_size_reuse_takes_the_block_back_without_merging(pool, fake):
+    """A freed block waits unmerged for an allocation of its exact size (the loop of a script);
+    any other allocation and every query merge it first, so best fit sees the merged blocks."""
+    a = pool.malloc(8 * MiB, stream_ptr=A)
+    addr = a.ptr
+    d = pool._devices[0]
+    del a
+    assert d.used == 0 and len(d.free_start) == 1  # not merged with the segment's free tail yet
+    for _ in range(5):
+        b = pool.malloc(8 * MiB, stream_ptr=A)
+        assert b.ptr == addr and pool._devices[0].used == 8 * MiB
+        del b
+    assert pool.peak_bytes() == 8 * MiB and pool.used_bytes() == 0
+    assert pool.n_free_blocks() == 1  # the query merged it: one free block spans the segment
+    b = pool.malloc(8 * MiB, stream_ptr=A)
+    del b  # kept again
+    e = pool.malloc(6 * MiB, stream_ptr=A)  # another size: merged first, then best fit from the start
+    assert e.ptr == addr and len(fake.mallocs) == 1
+    b = pool.malloc(2 * MiB, stream_ptr=A)
+    del b  # kept again
+    c = pool.malloc(2 * MiB, stream_ptr=B)  # another stream never takes A's kept block
+    assert c.mem.seg is not e.mem.seg
+    check_invariants(pool, [c, e])
+
+
+def test_keeping_stops_when_sizes_do_not_repeat(pool):
+    sizes = [KiB * (3 + 2 * i) for i in range(40)]
+    for s in sizes:  # every allocation a new size: each misses and merges what was kept
+        x = pool.malloc(s, stream_ptr=A)
+        del x
+    bins = pool._devices[0].small[A]
+    assert bins.credit <= 0 and bins.n_recent == 0  # frees now merge at once
+    for _ in range(memory.RECENT_PROBE + 2):  # ... until a probe finds sizes repeating again
+        x = pool.malloc(4 * KiB, stream_ptr=A)
+        del x
+    assert bins.credit == memory.RECENT_CREDIT and bins.n_recent == 1
+
+
 def test_allocator_backing():
     other = MemoryPool(backing=FakeBacking())
     pool = MemoryPool(allocator=lambda n: other.malloc(n, stream_ptr=A))
@@ -415,6 +456,32 @@ def test_random_alloc_free_keeps_invariants(seq, adjacent):
     live.clear()
     assert pool.used_bytes() == 0
     pool._devices and pool._devices[0].release_free_segments()
+    assert pool.total_bytes() == 0 == fake.reserved
+
+
+@settings(max_examples=100, deadline=None)
+@given(ops, st.booleans())
+def test_random_alloc_free_with_kept_blocks(seq, adjacent):
+    """As the property test below, but the pool is only inspected at the end, so blocks kept for
+    exact reuse live across many allocations and frees (repeated sizes are likely: 512, 1 KiB, 1 MiB)."""
+    fake = FakeBacking(gap=0 if adjacent else 4096, capacity=60 * MiB)
+    pool = MemoryPool(backing=fake)
+    live = []
+    for op, size, stream, pick in seq:
+        if op == "alloc":
+            try:
+                live.append(pool.malloc(size, stream_ptr=stream))
+            except OutOfMemoryError:
+                pass
+        elif live:
+            live.pop(pick % len(live))
+    spans = sorted((p.ptr, p.mem.size) for p in live if p.mem.size)
+    for (p0, s0), (p1, _) in zip(spans, spans[1:]):
+        assert p0 + s0 <= p1, "live blocks overlap"
+    check_invariants(pool, live)
+    live.clear()
+    assert pool.used_bytes() == 0
+    pool.free_all_blocks()
     assert pool.total_bytes() == 0 == fake.reserved
 
 

@@ -162,3 +162,32 @@ def test_kernel_matches_numpy_model():
     x = cuarray.asarray(np.tile(np.arange(7), (50, 1)))
     rows = cuarray.random.default_rng(6).permuted(x, axis=1).get()
     assert np.array_equal(rows, permutation_model(cuarray.random.Philox(6).next_draw(), 7, 7, rows=50))
+
+
+def test_choice_weighted_without_replacement():
+    """Ordered pairs drawn without replacement follow the sequential law P(i, j) = p_i p_j / (1 - p_i)
+    (NumPy's law), zero-weight items never appear, and NumPy's errors for too few non-zero weights."""
+    g = cuarray.random.default_rng(11)
+    p = np.array([0.4, 0.0, 0.3, 0.2, 0.1])
+    pd = cuarray.asarray(p)
+    draws = np.array([g.choice(5, size=2, replace=False, p=pd).get() for _ in range(4000)])
+    assert draws.dtype == np.int64 and draws.shape == (4000, 2)
+    assert (draws[:, 0] != draws[:, 1]).all() and not (draws == 1).any()
+    items = [0, 2, 3, 4]
+    pairs = [(i, j) for i in items for j in items if i != j]
+    expected = np.array([p[i] * p[j] / (1 - p[i]) for i, j in pairs]) * len(draws)
+    observed = np.array([np.count_nonzero((draws[:, 0] == i) & (draws[:, 1] == j)) for i, j in pairs])
+    assert observed.sum() == len(draws)
+    assert stats.chisquare(observed, expected).pvalue > 1e-5
+    # every non-zero item when size equals their count; an array population along an axis
+    full = g.choice(5, size=4, replace=False, p=pd).get()
+    assert sorted(full.tolist()) == items
+    a = cuarray.asarray(np.arange(15).reshape(3, 5))
+    assert g.choice(a, size=(2,), replace=False, p=pd, axis=1).shape == (3, 2)
+    assert g.choice(5, size=0, replace=False, p=pd).shape == (0,)
+    with pytest.raises(ValueError, match="Fewer non-zero entries in p than size"):
+        g.choice(5, size=5, replace=False, p=pd)
+    with pytest.raises(ValueError, match="Cannot take a larger sample than population"):
+        g.choice(5, size=6, replace=False, p=pd)
+    rs = cuarray.random.RandomState(3)
+    assert sorted(rs.choice(5, 4, replace=False, p=pd).get().tolist()) == items

@@ -67,89 +67,194 @@ __device__ __forceinline__ double normal_d(stream& s) {
 
 __device__ __forceinline__ double exponential_d(stream& s) { return -log1p(-s.next_double()); }
 
+// log(k!) for an integer-valued k >= 0, the acceptance tests' cost: a table below 8, the Stirling
+// series above (first omitted term 691 / (360360 x^11): below 1e-14 relative from k = 8 on).
+// One log and one division, against the general lgamma(double) the tests called before.
+__device__ __forceinline__ double log_factorial(double k) {
+  if (k < 8.0) {
+    const int i = (int)k;
+    const double t[8] = {0.0, 0.0, 0.693147180559945, 1.7917594692280554, 3.178053830347945, 4.787491742782047, 6.579251212010102, 8.525161361065415};
+    double r = t[0];
+#pragma unroll
+    for (int j = 1; j < 8; ++j) r = i == j ? t[j] : r;  // selects: no local-memory table
+    return r;
+  }
+  const double x = k + 1.0, r = 1.0 / x, r2 = r * r;
+  const double series = r * (1.0 / 12 - r2 * (1.0 / 360 - r2 * (1.0 / 1260 - r2 * (1.0 / 1680 - r2 * (1.0 / 1188)))));
+  return (x - 0.5) * log(x) - x + 0.91893853320467274178 + series;
+}
+
+// ---- rejection samplers as (prepare, begin, attempt) ------------------------------------------
+// A rejection sampler is written as three steps so that the `rejection<Op>` group below can run
+// one attempt per loop trip: the lanes of a warp then wait for the slowest lane's whole group of
+// four, not for the slowest lane of each of the four outputs in turn. prepare() computes what
+// depends on the parameters only (once per group when they are scalars), begin() draws what one
+// output draws before its attempts, attempt() draws one candidate and says if it was accepted.
+// The words drawn, and so the values, are the same as a plain loop's (the *_d functions below).
+
 // Marsaglia-Tsang for shape >= 1; shape < 1 through Gamma(shape + 1) * U^(1/shape).
+struct gamma_state {
+  double d, c, inv_shape, boost, scale;
+  int kind;  // 0: Marsaglia-Tsang, 1: exponential (shape 1), 2: zero (shape 0)
+};
+__device__ __forceinline__ gamma_state gamma_prepare(double shape, double scale) {
+  gamma_state st;
+  st.scale = scale;
+  st.kind = shape == 1.0 ? 1 : (shape == 0.0 ? 2 : 0);
+  st.inv_shape = shape < 1.0 ? 1.0 / shape : 0.0;
+  st.boost = 1.0;
+  const double sh = shape < 1.0 ? shape + 1.0 : shape;
+  st.d = sh - 1.0 / 3.0;
+  st.c = 1.0 / sqrt(9.0 * st.d);
+  return st;
+}
+__device__ __forceinline__ void gamma_begin(stream& s, gamma_state& st) {
+  if (st.kind == 0 && st.inv_shape != 0.0) st.boost = pow(1.0 - s.next_double(), st.inv_shape);
+}
+__device__ __forceinline__ bool gamma_attempt(stream& s, const gamma_state& st, double& out) {
+  if (st.kind == 1) {
+    out = st.scale * exponential_d(s);
+    return true;
+  }
+  if (st.kind == 2) {
+    out = 0.0;
+    return true;
+  }
+  double x, v;
+  do {
+    x = normal_d(s);
+    v = 1.0 + st.c * x;
+  } while (v <= 0.0);
+  v = v * v * v;
+  const double u = 1.0 - s.next_double();
+  out = st.scale * (st.boost * st.d * v);
+  if (u < 1.0 - 0.0331 * (x * x) * (x * x)) return true;
+  return log(u) < 0.5 * x * x + st.d * (1.0 - v + log(v));
+}
 __device__ double gamma_d(stream& s, double shape) {
-  if (shape == 1.0) return exponential_d(s);
-  if (shape == 0.0) return 0.0;
-  double boost = 1.0;
-  if (shape < 1.0) {
-    const double u = 1.0 - s.next_double();
-    boost = pow(u, 1.0 / shape);
-    shape += 1.0;
+  gamma_state st = gamma_prepare(shape, 1.0);
+  gamma_begin(s, st);
+  double x;
+  while (!gamma_attempt(s, st, x)) {
   }
-  const double d = shape - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
-  for (;;) {
-    double x, v;
-    do {
-      x = normal_d(s);
-      v = 1.0 + c * x;
-    } while (v <= 0.0);
-    v = v * v * v;
-    const double u = 1.0 - s.next_double();
-    if (u < 1.0 - 0.0331 * (x * x) * (x * x)) return boost * d * v;
-    if (log(u) < 0.5 * x * x + d * (1.0 - v + log(v))) return boost * d * v;
-  }
+  return x;
 }
 
 __device__ __forceinline__ double chisquare_d(stream& s, double df) { return 2.0 * gamma_d(s, 0.5 * df); }
 
 // Poisson: inversion (sequential search from 0) below lam = 10, PTRS (Hormann 1993) above.
-__device__ double poisson_d(stream& s, double lam) {
-  if (lam == 0.0) return 0.0;
-  if (lam < 10.0) {  // one uniform, at most ~lam + a few steps on average
-    double u = s.next_double(), p = exp(-lam), k = 0.0;
+struct poisson_state {
+  double lam, expm, slam, loglam, a, b, linvalpha, vr;
+  int kind;  // 0: PTRS, 1: inversion, 2: zero
+};
+__device__ __forceinline__ poisson_state poisson_prepare(double lam) {
+  poisson_state st;
+  st.lam = lam;
+  st.kind = lam == 0.0 ? 2 : (lam < 10.0 ? 1 : 0);
+  st.expm = st.kind == 1 ? exp(-lam) : 0.0;
+  st.slam = sqrt(lam);
+  st.loglam = log(lam);
+  st.b = 0.931 + 2.53 * st.slam;
+  st.a = -0.059 + 0.02483 * st.b;
+  st.linvalpha = log(1.1239 + 1.1328 / (st.b - 3.4));
+  st.vr = 0.9277 - 3.6224 / (st.b - 2.0);
+  return st;
+}
+__device__ __forceinline__ bool poisson_attempt(stream& s, const poisson_state& st, double& out) {
+  if (st.kind == 2) {
+    out = 0.0;
+    return true;
+  }
+  if (st.kind == 1) {  // one uniform, at most ~lam + a few steps on average
+    double u = s.next_double(), p = st.expm, k = 0.0;
     while (u > p && k < 1000.0) {  // the cap only guards against rounding at the far tail
       u -= p;
       k += 1.0;
-      p *= lam / k;
+      p *= st.lam / k;
     }
-    return k;
+    out = k;
+    return true;
   }
-  const double slam = sqrt(lam), loglam = log(lam);
-  const double b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
-  const double invalpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2.0);
-  for (;;) {
-    const double u = s.next_double() - 0.5, v = s.next_double();
-    const double us = 0.5 - fabs(u);
-    const double k = floor((2.0 * a / us + b) * u + lam + 0.43);
-    if (us >= 0.07 && v <= vr) return k;
-    if (k < 0.0 || (us < 0.013 && v > us)) continue;
-    if (log(v) + log(invalpha) - log(a / (us * us) + b) <= -lam + k * loglam - lgamma(k + 1.0)) return k;
+  const double u = s.next_double() - 0.5, v = s.next_double();
+  const double us = 0.5 - fabs(u);
+  const double k = floor((2.0 * st.a / us + st.b) * u + st.lam + 0.43);
+  out = k;
+  if (us >= 0.07 && v <= st.vr) return true;
+  if (k < 0.0 || (us < 0.013 && v > us)) return false;
+  return log(v) + st.linvalpha - log(st.a / (us * us) + st.b) <= -st.lam + k * st.loglam - log_factorial(k);
+}
+__device__ double poisson_d(stream& s, double lam) {
+  const poisson_state st = poisson_prepare(lam);
+  double x;
+  while (!poisson_attempt(s, st, x)) {
   }
+  return x;
 }
 
 // Binomial: inversion when n * min(p, 1 - p) < 10, BTRS (Hormann 1993) otherwise.
-__device__ double binomial_d(stream& s, double n, double p) {
-  if (n == 0.0 || p == 0.0) return 0.0;
-  if (p == 1.0) return n;
-  const bool flip = p > 0.5;
-  const double pp = flip ? 1.0 - p : p, q = 1.0 - pp;
+struct binomial_state {
+  double n, pp, qn, r, g, a, b, c, vr, alpha, lpq, m, h;
+  bool flip;
+  int kind;  // 0: BTRS, 1: inversion, 2: zero, 3: n
+};
+__device__ __forceinline__ binomial_state binomial_prepare(double n, double p) {
+  binomial_state st;
+  st.n = n;
+  st.kind = (n == 0.0 || p == 0.0) ? 2 : (p == 1.0 ? 3 : 0);
+  st.flip = p > 0.5;
+  st.pp = st.flip ? 1.0 - p : p;
+  const double q = 1.0 - st.pp;
+  if (st.kind == 0 && n * st.pp < 10.0) {
+    st.kind = 1;
+    st.qn = exp(n * log1p(-st.pp));
+    st.r = st.pp / q;
+    st.g = st.r * (n + 1.0);
+  } else if (st.kind == 0) {
+    const double spq = sqrt(n * st.pp * q);
+    st.b = 1.15 + 2.53 * spq;
+    st.a = -0.0873 + 0.0248 * st.b + 0.01 * st.pp;
+    st.c = n * st.pp + 0.5;
+    st.vr = 0.92 - 4.2 / st.b;
+    st.alpha = (2.83 + 5.1 / st.b) * spq;
+    st.lpq = log(st.pp / q);
+    st.m = floor((n + 1.0) * st.pp);
+    st.h = log_factorial(st.m) + log_factorial(n - st.m);
+  }
+  return st;
+}
+__device__ __forceinline__ bool binomial_attempt(stream& s, const binomial_state& st, double& out) {
+  if (st.kind >= 2) {
+    out = st.kind == 2 ? 0.0 : st.n;
+    return true;
+  }
   double k;
-  if (n * pp < 10.0) {
-    const double qn = exp(n * log1p(-pp)), r = pp / q, g = r * (n + 1.0);
-    double u = s.next_double(), f = qn;
+  if (st.kind == 1) {
+    double u = s.next_double(), f = st.qn;
     k = 0.0;
-    while (u > f && k < n) {  // walk the pmf; rounding can only end the walk at n
+    while (u > f && k < st.n) {  // walk the pmf; rounding can only end the walk at n
       u -= f;
       k += 1.0;
-      f *= g / k - r;
+      f *= st.g / k - st.r;
     }
   } else {
-    const double spq = sqrt(n * pp * q), b = 1.15 + 2.53 * spq, a = -0.0873 + 0.0248 * b + 0.01 * pp;
-    const double c = n * pp + 0.5, vr = 0.92 - 4.2 / b, alpha = (2.83 + 5.1 / b) * spq;
-    const double lpq = log(pp / q), m = floor((n + 1.0) * pp);
-    const double h = lgamma(m + 1.0) + lgamma(n - m + 1.0);
-    for (;;) {
-      const double u = s.next_double() - 0.5, v0 = s.next_double();
-      const double us = 0.5 - fabs(u);
-      k = floor((2.0 * a / us + b) * u + c);
-      if (k < 0.0 || k > n) continue;
-      if (us >= 0.07 && v0 <= vr) break;
-      const double v = log(v0 * alpha / (a / (us * us) + b));
-      if (v <= h - lgamma(k + 1.0) - lgamma(n - k + 1.0) + (k - m) * lpq) break;
+    const double u = s.next_double() - 0.5, v0 = s.next_double();
+    const double us = 0.5 - fabs(u);
+    k = floor((2.0 * st.a / us + st.b) * u + st.c);
+    if (k < 0.0 || k > st.n) return false;
+    if (!(us >= 0.07 && v0 <= st.vr)) {
+      const double v = log(v0 * st.alpha / (st.a / (us * us) + st.b));
+      if (!(v <= st.h - log_factorial(k) - log_factorial(st.n - k) + (k - st.m) * st.lpq)) return false;
     }
   }
-  return flip ? n - k : k;
+  out = st.flip ? st.n - k : k;
+  return true;
+}
+__device__ double binomial_d(stream& s, double n, double p) {
+  const binomial_state st = binomial_prepare(n, p);
+  double x;
+  while (!binomial_attempt(s, st, x)) {
+  }
+  return x;
 }
 
 __device__ double beta_d(stream& s, double a, double b) {
@@ -355,6 +460,28 @@ struct sequential {
       const long long i = i0 + k;
       v[k] = (T)Op::sample(s, Op::kParams > 0 ? p.get(0, i) : 0.0, Op::kParams > 1 ? p.get(1, i) : 0.0,
                            Op::kParams > 2 ? p.get(2, i) : 0.0);
+    }
+  }
+};
+
+// One attempt per loop trip (see "rejection samplers" above); Op gives state/prepare/begin/attempt.
+template <typename Op>
+struct rejection {
+  template <typename T>
+  static __device__ __forceinline__ void group(stream& s, T* v, const params3& p, long long i0, int cnt) {
+    const bool arrays = p.p[0] || p.p[1] || p.p[2];
+    typename Op::state st = Op::prepare(p.get(0, i0), Op::kParams > 1 ? p.get(1, i0) : 0.0);
+    Op::begin(s, st);
+    int k = 0;
+    while (k < cnt) {
+      double x;
+      if (Op::attempt(s, st, x)) {
+        v[k] = (T)x;
+        if (++k < cnt) {
+          if (arrays) st = Op::prepare(p.get(0, i0 + k), Op::kParams > 1 ? p.get(1, i0 + k) : 0.0);
+          Op::begin(s, st);
+        }
+      }
     }
   }
 };

@@ -65,8 +65,6 @@ struct op_lognormal {
     }                                                                                           \
   };
 
-CUARRAY_SEQ_OP(op_standard_gamma, 1, return gamma_d(s, a))
-CUARRAY_SEQ_OP(op_gamma, 2, return b * gamma_d(s, a))
 CUARRAY_SEQ_OP(op_beta, 2, return beta_d(s, a, b))
 CUARRAY_SEQ_OP(op_chisquare, 1, return chisquare_d(s, a))
 CUARRAY_SEQ_OP(op_noncentral_chisquare, 2, return noncentral_chisquare_d(s, a, b))
@@ -76,8 +74,6 @@ CUARRAY_SEQ_OP(op_noncentral_f, 3,
 CUARRAY_SEQ_OP(op_standard_t, 1, const double n = normal_d(s); const double g = gamma_d(s, a / 2.0);
                return sqrt(a / 2.0) * n / sqrt(g))
 CUARRAY_SEQ_OP(op_standard_cauchy, 0, const double n = normal_d(s); return n / normal_d(s))
-CUARRAY_SEQ_OP(op_poisson, 1, return poisson_d(s, a))
-CUARRAY_SEQ_OP(op_binomial, 2, return binomial_d(s, a, b))
 CUARRAY_SEQ_OP(op_negative_binomial, 2, return poisson_d(s, gamma_d(s, a) * (1.0 - b) / b))
 CUARRAY_SEQ_OP(op_wald, 2,
                const double mu_2l = a / (2.0 * b); double y = normal_d(s); y = a * y * y;
@@ -88,6 +84,25 @@ CUARRAY_SEQ_OP(op_zipf, 1, return zipf_d(s, a))
 CUARRAY_SEQ_OP(op_logseries, 1, return logseries_d(s, a))
 CUARRAY_SEQ_OP(op_hypergeometric, 3, return hypergeometric_d(s, a, b, c))
 #undef CUARRAY_SEQ_OP
+
+// ---- rejection samplers run by rejection<Op>: state, prepare(a, b), begin, attempt ------------------
+#define CUARRAY_REJECTION_OP(NAME, NPARAMS, FAMILY, PREPARE)                                        \
+  struct NAME {                                                                                     \
+    static constexpr int kParams = NPARAMS;                                                         \
+    using state = FAMILY##_state;                                                                   \
+    static __device__ __forceinline__ state prepare(double a, double b) { return PREPARE; }         \
+    static __device__ __forceinline__ void begin(stream& s, state& st) { FAMILY##_begin(s, st); }   \
+    static __device__ __forceinline__ bool attempt(stream& s, const state& st, double& x) {         \
+      return FAMILY##_attempt(s, st, x);                                                            \
+    }                                                                                               \
+  };
+__device__ __forceinline__ void poisson_begin(stream&, poisson_state&) {}
+__device__ __forceinline__ void binomial_begin(stream&, binomial_state&) {}
+CUARRAY_REJECTION_OP(op_standard_gamma, 1, gamma, gamma_prepare(a, 1.0))
+CUARRAY_REJECTION_OP(op_gamma, 2, gamma, gamma_prepare(a, b))
+CUARRAY_REJECTION_OP(op_poisson, 1, poisson, poisson_prepare(a))
+CUARRAY_REJECTION_OP(op_binomial, 2, binomial, binomial_prepare(a, b))
+#undef CUARRAY_REJECTION_OP
 
 template <typename T>
 struct alignas(4 * sizeof(T)) group4 {

@@ -1,0 +1,11 @@
+"""Lazy expression graphs, kernel fusion and the `fuse` decorator (docs/fusion.md).
+
+graph.py (nodes, shape/dtype inference) -> planner.py (kernels of a graph) -> codegen.py (fused
+device functions into the elementwise and reduction engines) ; lazy_mode.py (lazy mode and its
+hooks), fuse.py (`cuarray.fuse`), numpy_eval.py (the same graph evaluated by NumPy).
+"""
+
+from .fuse import Fusion, fuse
+from .lazy_mode import LazyArray, is_lazy_mode, lazy
+
+__all__ = ["Fusion", "fuse", "LazyArray", "is_lazy_mode", "lazy"]

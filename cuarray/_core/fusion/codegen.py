@@ -1,0 +1,168 @@
+"""Code generation of fused kernels: a cluster of elementwise nodes -> one device function
+(`templates/fused.cuh`), used by the elementwise engine (`elementwise.Definition`, whose
+operation stores the function's value) or by the reduction engine (`reduction.ReductionDef`,
+whose map expression calls it on each loaded element).
+
+Each node's C code is its ufunc's own expression from the ufunc table (`out0 = in0 + in1`),
+with the loop's compute types, exactly as the eager kernel of that ufunc computes it: inputs
+cast to the loop's compute type, the result cast to the node's dtype (float16 results are
+rounded to half), then passed through an empty `asm` that makes it opaque to the optimiser
+(`_barrier`), so NVVM cannot contract `a * b` of one node with `+ c` of the next into an FMA. A fused chain therefore gives the eager result bit for bit.
+
+Kernels are keyed by the generated source (structure, dtypes, which inputs are scalars),
+never by values or sizes: scalars are kernel arguments, like the eager ufuncs' weak scalars.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy
+
+from .. import dtypes as _dtypes
+from .. import reduction_ops as _rops
+from ..elementwise import Definition, KernelParam, _skeleton, compute_ctype
+from ..reduction import ReductionDef
+
+__all__ = ["Cluster", "elementwise_definition", "reduction_definition"]
+
+_BOOL = numpy.dtype(bool)
+_defs: dict = {}
+_rdefs: dict = {}
+
+
+class Cluster:
+    """Elementwise nodes computed by one kernel. `root`: the node whose value the kernel gives;
+    `nodes`: interior nodes, inputs before users; `inputs`: the nodes read from memory (arrays,
+    in parameter order); `scalars`: (scalar node, loop dtype) passed by value, in order."""
+
+    __slots__ = ("root", "nodes", "inputs", "scalars", "_names", "_src", "_params")
+
+    def __init__(self, root, nodes, inputs):
+        self.root = root
+        self.nodes = nodes
+        self.inputs = inputs
+        self.scalars = []
+        self._names = {id(n): "a{}".format(k) for k, n in enumerate(inputs)}
+        self._src = None
+        self._params = None
+
+    def _scalar_name(self, node, dtype) -> str:
+        for k, (n, d) in enumerate(self.scalars):
+            if n is node and d == dtype:
+                return "s{}".format(k)
+        self.scalars.append((node, dtype))
+        return "s{}".format(len(self.scalars) - 1)
+
+    def _ref(self, node, dtype) -> str:
+        """The C expression of `node` as an operand computed in `dtype`."""
+        if node.kind == "scalar":
+            return self._scalar_name(node, dtype)
+        return "cuarray::cast<{}>({})".format(compute_ctype(dtype), self._names[id(node)])
+
+    def body(self, fname: str, ret_dtype) -> str:
+        """The device function `fname` returning the root's value in `ret_dtype`'s compute type."""
+        if self._src is not None:
+            return self._src
+        lines, preambles = [], []
+        for k, n in enumerate(self.nodes):
+            var = "v{}".format(k)
+            st = _dtypes.ctype(n.dtype)
+            if n.kind == "ufunc":
+                uf, loop = n.attr
+                if uf._preamble and uf._preamble not in preambles:
+                    preambles.append(uf._preamble)
+                ins = ["const {ct} in{i} = {e};".format(ct=compute_ctype(d), i=i, e=self._ref(a, d))
+                       for i, (a, d) in enumerate(zip(n.args, loop.in_dtypes))]
+                op = uf._op_for(loop).strip().rstrip(";")
+                stmt = "{} out0; {};".format(compute_ctype(loop.out_dtypes[0]), op)
+                lines.append("{} {};\n  {{ {} {} {} = cuarray::cast<{}>(out0); }}{}".format(
+                    st, var, " ".join(ins), stmt, var, st, _barrier(var, n.dtype)))
+            elif n.kind == "cast":
+                src = n.args[0]
+                lines.append("const {st} {v} = cuarray::cast<{st}>({e});".format(
+                    st=st, v=var, e=self._ref(src, src.dtype)))
+            elif n.kind == "where":
+                c, x, y = n.args
+                lines.append("{st} {v} = cuarray::cast<{st}>({c} ? {x} : {y});".format(
+                    st=st, v=var, c=self._ref(c, _BOOL), x=self._ref(x, n.dtype), y=self._ref(y, n.dtype)))
+            else:
+                raise AssertionError(n.kind)
+            self._names[id(n)] = var
+        params = ["const {} {}".format(compute_ctype(n.dtype), self._names[id(n)]) for n in self.inputs]
+        params += ["const {} s{}".format(compute_ctype(d), k) for k, (_, d) in enumerate(self.scalars)]
+        ret = self._names[id(self.root)]
+        self._src = _skeleton("fused.cuh").substitute(
+            node_preambles="\n".join(preambles), name=fname, ret_t=compute_ctype(ret_dtype),
+            params=", ".join(params), body="\n  ".join(lines), ret=ret)
+        self._params = [self._names[id(n)] for n in self.inputs] + ["s{}".format(k) for k in range(len(self.scalars))]
+        return self._src
+
+    def call(self) -> str:
+        return "_fused({})".format(", ".join(self._params))
+
+    def kernel_name(self, prefix: str) -> str:
+        """A readable name: the ufuncs in order and the output dtype (profiler tables show it)."""
+        ops = []
+        for n in self.nodes:
+            op = n.attr[0].__name__ if n.kind == "ufunc" else n.kind
+            if not ops or ops[-1] != op:
+                ops.append(op)
+        name = "_".join(ops[:6]) + ("_etc" if len(ops) > 6 else "")
+        return "cuarray_{}_{}_{}".format(prefix, name, self.root.dtype.name)
+
+
+_ASM = {"f": "f", "d": "d", "F": "f", "D": "d"}
+
+
+def _barrier(var: str, dtype) -> str:
+    """An empty asm reading and writing `var` (no instruction): the value is opaque to NVVM, so
+    it is not contracted into an FMA with the next node (floating types only)."""
+    c = _ASM.get(dtype.char)
+    if c is None:
+        return ""
+    if dtype.kind == "f":
+        return ' asm("" : "+{}"({}));'.format(c, var)
+    rt = "float" if c == "f" else "double"
+    return (' {{ {rt} _r = {v}.real(), _i = {v}.imag(); asm("" : "+{c}"(_r), "+{c}"(_i)); {v} = {st}(_r, _i); }}'
+            .format(rt=rt, v=var, c=c, st=_dtypes.ctype(dtype)))
+
+
+def _header() -> str:
+    return ""
+
+
+def elementwise_definition(cl: Cluster, name=None) -> Definition:
+    """One `Definition` computing the cluster's root into `out0` (array inputs, then scalars)."""
+    body = cl.body("_fused", cl.root.dtype)
+    name = name or cl.kernel_name("fused")
+    key = (name, body)
+    d = _defs.get(key)
+    if d is None:
+        params = [KernelParam(cl._names[id(n)], "in", n.dtype, n.dtype) for n in cl.inputs]
+        params += [KernelParam("s{}".format(k), "scalar", dt, dt) for k, (_, dt) in enumerate(cl.scalars)]
+        params.append(KernelParam("out0", "out", cl.root.dtype, cl.root.dtype))
+        d = _defs[key] = Definition(name, params, "out0 = " + cl.call(), preamble=_header() + body)
+    return d
+
+
+def reduction_definition(cl: Cluster, op_name: str, res_dtype, name=None) -> ReductionDef:
+    """A `ReductionDef` of the table op `op_name` whose elements are the cluster's root, computed
+    from the loaded inputs by the fused function (the producer never touches memory)."""
+    op = _rops.OPS[op_name]
+    x_dtype = cl.root.dtype
+    acc = _rops.acc_dtype_for(op, x_dtype, res_dtype)
+    compute = _rops._compute_for(op, x_dtype, acc)
+    body = cl.body("_fused", compute)
+    name = name or cl.kernel_name(op_name)
+    key = (name, body, op_name, res_dtype)
+    d = _rdefs.get(key)
+    if d is None:
+        params = [KernelParam(cl._names[id(n)], "in", n.dtype, n.dtype) for n in cl.inputs]
+        params += [KernelParam("s{}".format(k), "scalar", dt, dt) for k, (_, dt) in enumerate(cl.scalars)]
+        out = KernelParam("y", "out", res_dtype, res_dtype)
+        mapped = "_acc_t({})".format(re.sub(r"\bx\b", cl.call(), op.map))
+        post = "y = cuarray::cast<{}>(a)".format(_dtypes.ctype(res_dtype))
+        d = _rdefs[key] = ReductionDef(name, params, out, _dtypes.ctype(acc), acc.itemsize, mapped, op.reduce,
+                                       op.identity, post, preamble=_header() + body)
+    return d

@@ -1,0 +1,586 @@
+"""Lazy mode: `with cuarray.lazy():` and `@cuarray.lazy`.
+
+Inside, the operations a user writes (ufuncs and operators, `where`, `clip`, `astype`,
+reductions, `dot`/`matmul`, basic-index views) build graph nodes (`graph.py`) instead of
+launching, and return `LazyArray`s whose shape and dtype are known at once. Values are computed
+(`planner.plan`, then the Program's few launches) when something needs them: `.get()`, `item`,
+`float`/`int`/`bool`/`len`, `repr`, indexing with it, passing it to a routine that does not
+build nodes (every routine's `host_input.as_array` materialises it), and leaving the context
+(every lazy array made inside that is still alive is computed then, in one Program, so common
+subexpressions are shared).
+
+How eager dispatch is hooked: while at least one thread is in lazy mode, `ufunc.__call__`,
+`matmul`, a few namespace functions and ndarray methods are replaced by wrappers (`_patch`);
+outside lazy mode nothing is replaced, so eager calls cost exactly what they did. The wrappers
+build nodes only for the thread in lazy mode and only for calls made by user code: calls from
+cuarray's own modules (a routine that uses ufuncs internally) stay eager, so routines never see
+lazy arrays they did not expect.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import threading
+import weakref
+
+import numpy
+
+from .. import registry as _registry
+from .. import shapes as _shapes
+from ..ndarray import ndarray
+from . import graph as _g
+from . import numpy_eval as _numpy_eval
+from .planner import plan, plan_cached
+
+__all__ = ["LazyArray", "lazy", "is_lazy_mode"]
+
+_tls = threading.local()
+_lock = threading.Lock()
+_active = [0]  # threads in lazy mode
+_PY_SCALARS = (bool, int, float, complex)
+
+
+def is_lazy_mode() -> bool:
+    return getattr(_tls, "depth", 0) > 0
+
+
+_SKIP, _USER, _INTERNAL = 0, 1, 2
+_code_kinds: dict = {}  # code object -> how `_user_call` treats its frames
+
+
+def _code_kind(f) -> int:
+    code = f.f_code
+    k = _code_kinds.get(code)
+    if k is None:
+        mod = f.f_globals.get("__name__", "")
+        if mod == "cuarray._array_methods" or mod.startswith("cuarray._core.fusion") or code.co_name == "__call__":
+            k = _SKIP  # operators, our wrappers, ufunc subclasses' __call__
+        elif mod.startswith(("cuarray.bench", "cuarray.testing")) or not (mod == "cuarray" or mod.startswith("cuarray.")):
+            k = _USER
+        else:
+            k = _INTERNAL
+        _code_kinds[code] = k
+    return k
+
+
+def _user_call() -> bool:
+    """Whether the wrapper was called (through operators) by code outside cuarray's modules."""
+    f = sys._getframe(2)
+    while f is not None:
+        k = _code_kind(f)
+        if k:
+            return k == _USER
+        f = f.f_back
+    return True
+
+
+def _building() -> bool:
+    return getattr(_tls, "depth", 0) > 0 and _user_call()
+
+
+def as_node(x) -> _g.Node:
+    if type(x) is LazyArray:
+        return x._node
+    if isinstance(x, ndarray):
+        return _g.array_node(x)
+    if isinstance(x, _PY_SCALARS) or isinstance(x, numpy.generic):
+        return _g.scalar_node(x)
+    from ..host_input import reject
+
+    raise reject(x, "lazy")
+
+
+def _value(x):
+    return x._materialize() if type(x) is LazyArray else x
+
+
+# A lazy elementwise chain longer than this is computed when built (a loop that never looks at
+# its values would otherwise make one kernel of thousands of nodes, slow to compile). Reasoned:
+# 128 nodes compile in well under a second and are far past any memory-bound gain.
+MAX_CHAIN = 128
+
+
+def _wrap(node) -> "LazyArray":
+    out = LazyArray(node)
+    live = getattr(_tls, "live", None)
+    if live is not None:  # (None while `fuse` traces: nothing may be computed then)
+        live.append(weakref.ref(out))
+        if len(live) > 4096:
+            live[:] = [r for r in live if r() is not None]
+        if node.cost > MAX_CHAIN:
+            _compute([node])
+    return out
+
+
+class LazyArray:
+    """An array whose value is computed when needed. See `cuarray.lazy`; shape, dtype, ndim and
+    size are known without computing anything."""
+
+    __slots__ = ("_node", "__weakref__")
+    __array_priority__ = 200  # NumPy defers to our reflected operators
+
+    def __init__(self, node):
+        self._node = node
+
+    # -- metadata, no computation -------------------------------------------------------
+    shape = property(lambda self: self._node.shape)
+    dtype = property(lambda self: self._node.dtype)
+    ndim = property(lambda self: len(self._node.shape))
+    size = property(lambda self: self._node.size)
+    itemsize = property(lambda self: self._node.dtype.itemsize)
+    nbytes = property(lambda self: self._node.size * self._node.dtype.itemsize)
+    strides = property(lambda self: _shapes.c_strides(self._node.shape, self._node.dtype.itemsize))
+
+    @property
+    def is_computed(self) -> bool:
+        return self._node.value is not None
+
+    # -- computing ------------------------------------------------------------------------
+    def _materialize(self) -> ndarray:
+        n = self._node
+        if n.value is None:
+            _compute([n])
+        v = n.value
+        return v if isinstance(v, ndarray) else _from_scalar(v)
+
+    __cuarray_materialize__ = _materialize
+
+    def get(self, *args, **kwargs):
+        return self._materialize().get(*args, **kwargs)
+
+    def item(self, *args):
+        return self._materialize().item(*args)
+
+    def __float__(self):
+        return float(self._materialize())
+
+    def __int__(self):
+        return int(self._materialize())
+
+    def __complex__(self):
+        return complex(self._materialize())
+
+    def __index__(self):
+        return self._materialize().__index__()
+
+    def __bool__(self):
+        return bool(self._materialize())
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def __iter__(self):
+        return iter(self._materialize())
+
+    def __repr__(self):
+        return repr(self._materialize())
+
+    def __str__(self):
+        return str(self._materialize())
+
+    def __array__(self, *args, **kwargs):
+        return self._materialize().__array__(*args, **kwargs)
+
+    @property
+    def __cuda_array_interface__(self):
+        return self._materialize().__cuda_array_interface__
+
+    @property
+    def data(self):
+        return self._materialize().data
+
+    def numpy(self) -> numpy.ndarray:
+        """The same graph evaluated by NumPy on host copies of its inputs (for testing)."""
+        return _numpy_eval.evaluate(self._node)
+
+    def explain(self) -> str:
+        """The graph, the planned kernels and their generated CUDA source."""
+        lines = ["graph:"]
+        for k, n in enumerate(_g.walk([self._node])):
+            lines.append("  {}{}".format(n.label(), "  (computed)" if n.value is not None and n.kind != "array" else ""))
+        return "\n".join(lines) + "\nplan:\n" + plan([self._node]).explain()
+
+    # -- operations: nodes in lazy mode, eager calls outside -------------------------------
+    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+        if is_lazy_mode():
+            return _astype(self, dtype, copy=copy)
+        return self._materialize().astype(dtype, order=order, casting=casting, copy=copy)
+
+    def __getitem__(self, key):
+        if is_lazy_mode() and type(key) is not LazyArray:
+            try:
+                _shapes.basic_index(self.shape, _shapes.c_strides(self.shape, self.itemsize), key)
+            except _shapes.AdvancedIndexRequired:
+                pass
+            else:
+                return _wrap(_g.view_node("getitem", self._node, lambda a: a[key], ("getitem", repr(key))))
+        return self._materialize()[_value(key) if type(key) is LazyArray else key]
+
+    def transpose(self, *axes):
+        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+            axes = axes[0]
+        axes = tuple(axes) if axes else None
+        if is_lazy_mode():
+            return _wrap(_g.view_node("transpose", self._node, lambda a: a.transpose(axes), ("transpose", axes)))
+        return self._materialize().transpose(axes)
+
+    T = property(lambda self: self.transpose())
+
+    def reshape(self, *shape, order="C"):
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        if is_lazy_mode() and order == "C":
+            return _wrap(_g.view_node("reshape", self._node, lambda a: a.reshape(shape), ("reshape", shape)))
+        return self._materialize().reshape(shape, order=order)
+
+    def ravel(self):
+        return self.reshape(-1)
+
+
+def _from_scalar(v):
+    from ..transfer import from_host
+
+    return from_host(v)
+
+
+# -- operators ----------------------------------------------------------------------------------
+def _binary(name, reflected=False):
+    def op(self, other):
+        if not (type(other) is LazyArray or isinstance(other, (ndarray,) + _PY_SCALARS + (numpy.generic,))):
+            return NotImplemented
+        uf = _registry.ufuncs[name]
+        args = (other, self) if reflected else (self, other)
+        if is_lazy_mode():
+            if name == "matmul":
+                return _matmul(*args)
+            return _weak_if_python(_ufunc(uf, args), args)
+        return uf(*[_value(a) for a in args])
+
+    return op
+
+
+def _unary(name):
+    def op(self):
+        uf = _registry.ufuncs[name]
+        return _weak_if_python(_ufunc(uf, (self,)), (self,)) if is_lazy_mode() else uf(self._materialize())
+
+    return op
+
+
+_WEAK = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
+
+
+def _weak_if_python(out, args):
+    """An operator on Python scalars only (a `fuse` scalar argument) is Python arithmetic: its
+    result stays a weak scalar, as `1.5 + 1.5` is (NEP 50)."""
+    if all(type(a) is not LazyArray or a._node.weak is not None for a in args) and \
+            all(type(a) is LazyArray or type(a) in _PY_SCALARS for a in args):
+        out._node.weak = _WEAK[out._node.dtype.kind]
+    return out
+
+
+_BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide", "floordiv": "floor_divide",
+           "mod": "remainder", "pow": "power", "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
+           "lshift": "left_shift", "rshift": "right_shift", "matmul": "matmul"}
+for _k, _v in _BINARY.items():
+    setattr(LazyArray, "__{}__".format(_k), _binary(_v))
+    setattr(LazyArray, "__r{}__".format(_k), _binary(_v, True))
+for _k, _v in {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal", "eq": "equal",
+               "ne": "not_equal"}.items():
+    setattr(LazyArray, "__{}__".format(_k), _binary(_v))
+for _k, _v in {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "invert"}.items():
+    setattr(LazyArray, "__{}__".format(_k), _unary(_v))
+LazyArray.__hash__ = None
+
+
+def _method(name):
+    def method(self, *args, **kwargs):
+        # The namespace function: while lazy mode is on, the wrapper that builds a node.
+        return getattr(_registry.namespace(), name)(self, *args, **kwargs)
+
+    method.__name__ = name
+    method.__doc__ = "See `numpy.ndarray.{}`.".format(name)
+    return method
+
+
+for _k in ("sum", "prod", "mean", "max", "min", "any", "all", "dot", "clip"):
+    setattr(LazyArray, _k, _method(_k))
+
+
+# -- node builders used by operators, methods and the wrappers ------------------------------------------
+def _ufunc(uf, args):
+    return _wrap(_g.ufunc_node(uf, [as_node(a) for a in args]))
+
+
+def _astype(x, dtype, copy=True):
+    n = as_node(x)
+    dt = numpy.dtype(dtype)
+    if dt == n.dtype and not copy:
+        return x
+    return _wrap(_g.cast_node(n, dt))
+
+
+def _orig(name):
+    return _originals[name]
+
+
+def _dot_like(name, np_fn):
+    def build(a, b):
+        na, nb = as_node(a), as_node(b)
+        if name == "dot" and (na.kind == "scalar" or nb.kind == "scalar" or not na.shape or not nb.shape):
+            return _ufunc(_registry.ufuncs["multiply"], (a, b))
+        shape = _g.matmul_shape(na.shape, nb.shape, name)
+        dtype = numpy.result_type(na.dtype, nb.dtype)
+        fn = _orig(name)
+        return _wrap(_g.call_node(name, (na, nb), shape, dtype, fn, np_fn, (name,)))
+
+    return build
+
+
+def _tensordot(a, b, axes=2):
+    na, nb = as_node(a), as_node(b)
+    axes, shape = _g.tensordot_axes(na.shape, nb.shape, axes)
+    dtype = numpy.result_type(na.dtype, nb.dtype)
+    fn = _orig("tensordot")
+    return _wrap(_g.call_node("tensordot", (na, nb), shape, dtype, lambda x, y: fn(x, y, axes),
+                              lambda x, y: numpy.tensordot(x, y, axes), ("tensordot", axes)))
+
+
+_dot = _dot_like("dot", numpy.dot)
+_matmul = _dot_like("matmul", numpy.matmul)
+
+
+def _reduce(op_name):
+    def build(a, axis=None, dtype=None, keepdims=False):
+        return _wrap(_g.reduce_node(op_name, as_node(a), axis, keepdims, dtype))
+
+    return build
+
+
+def _mean(a, axis=None, dtype=None, keepdims=False):
+    from .. import reduction_ops as _rops
+
+    n = as_node(a)
+    res = _rops.result_dtype(numpy.mean, n.dtype, None if dtype is None else numpy.dtype(dtype))
+    acc = numpy.dtype(numpy.float32) if res.char == "e" else res
+    s = _g.reduce_node("sum", n, axis, keepdims, acc)
+    count = n.size // max(s.size, 1) if n.size else 0
+    q = _g.ufunc_node(_registry.ufuncs["divide"], [s, _g.scalar_node(float(count))])
+    if q.dtype != res:
+        q = _g.cast_node(q, res)
+    return _wrap(q)
+
+
+def _where(c, x, y):
+    return _wrap(_g.where_node(as_node(c), as_node(x), as_node(y)))
+
+
+def _clip(a, lo, hi):
+    if lo is None:
+        return _ufunc(_registry.ufuncs["minimum"], (a, hi))
+    if hi is None:
+        return _ufunc(_registry.ufuncs["maximum"], (a, lo))
+    return _ufunc(_registry.ufuncs["clip"], (a, lo, hi))
+
+
+def _compute(nodes) -> None:
+    """Compute `nodes` (one Program) and keep their values, and those of the matmuls and
+    reductions computed on the way (recomputing those would cost more than keeping them)."""
+    prog, inputs = plan_cached(nodes)
+    values = prog.run(inputs)
+    for n, v in zip(nodes, values):
+        n.value = v
+
+
+# -- the context ------------------------------------------------------------------------------------
+class lazy:
+    """Lazy evaluation: `with cuarray.lazy():` or `@cuarray.lazy` on a function. Inside,
+    operations build an expression graph and return `LazyArray`s with their shape and dtype;
+    values are computed, in as few fused kernels as the graph allows, when needed or when the
+    context ends. A decorated function returns computed ndarrays."""
+
+    def __init__(self, fn=None, *, _track=True):
+        self._fn = fn
+        self._track = _track
+        self._saved = None
+        if fn is not None:
+            functools.update_wrapper(self, fn)
+
+    def __call__(self, *args, **kwargs):
+        with lazy():
+            out = self._fn(*args, **kwargs)
+        return _unwrap(out)
+
+    def __enter__(self):
+        depth = getattr(_tls, "depth", 0)
+        if depth == 0:
+            _tls.live = []
+            with _lock:
+                if _active[0] == 0:
+                    _patch()
+                _active[0] += 1
+        _tls.depth = depth + 1
+        if not self._track:  # tracing (`fuse`): nothing is computed on exit
+            self._saved, _tls.live = getattr(_tls, "live", None), None
+        return self
+
+    def __exit__(self, *exc):
+        _tls.depth -= 1
+        if not self._track:
+            _tls.live = self._saved
+        if _tls.depth:
+            return False
+        try:
+            if exc[0] is None and self._track:
+                pending = [r() for r in _tls.live]
+                pending = [x._node for x in pending if x is not None and x._node.value is None]
+                if pending:
+                    _compute(pending)
+        finally:
+            _tls.live = None
+            with _lock:
+                _active[0] -= 1
+                if _active[0] == 0:
+                    _unpatch()
+        return False
+
+
+def _unwrap(out):
+    if type(out) is LazyArray:
+        return out._materialize()
+    if type(out) in (tuple, list):
+        return type(out)(_unwrap(o) for o in out)
+    if type(out) is dict:
+        return {k: _unwrap(v) for k, v in out.items()}
+    return out
+
+
+# -- hooks into eager dispatch (only while some thread is in lazy mode) ------------------------------
+_originals: dict = {}
+_table: list = []
+_UFUNC_DEFAULTS = {"out": None, "where": True, "casting": "same_kind", "order": "K", "dtype": None, "subok": True}
+
+
+def _array_arg(x) -> bool:
+    return type(x) is LazyArray or isinstance(x, ndarray)
+
+
+def _plain_arg(x) -> bool:
+    return _array_arg(x) or isinstance(x, _PY_SCALARS) or isinstance(x, numpy.generic)
+
+
+def _patch() -> None:
+    if not _table:
+        _build_table()
+    for owner, name, _, fn in _table:
+        setattr(owner, name, fn)
+
+
+def _unpatch() -> None:
+    for owner, name, orig, _ in reversed(_table):
+        setattr(owner, name, orig)
+
+
+def _build_table() -> None:
+    """(owner, attribute, original, wrapper) for every hook, built once."""
+    from ..ufunc import ufunc
+
+    ns = _registry.namespace()
+    matmul_t = type(_registry.ufuncs["matmul"])
+    orig_call = ufunc.__call__
+    orig_mm = matmul_t.__call__
+    mm = _registry.ufuncs["matmul"]
+    _originals.update(dot=ns.dot, tensordot=ns.tensordot, matmul=lambda a, b: orig_mm(mm, a, b))
+
+    def ufunc_call(self, *args, **kwargs):
+        if (_building() and self.nout == 1 and any(_array_arg(a) for a in args) and all(map(_plain_arg, args))
+                and all(_UFUNC_DEFAULTS.get(k, 0) is v or _UFUNC_DEFAULTS.get(k, 0) == v for k, v in kwargs.items())):
+            return _ufunc(self, args)
+        return orig_call(self, *[_value(a) for a in args], **kwargs)
+
+    def matmul_call(self, a, b, /, out=None, **kwargs):
+        if _building() and out is None and not kwargs and _array_arg(a) and _array_arg(b):
+            return _matmul(a, b)
+        return orig_mm(self, _value(a), _value(b), out=out, **kwargs)
+
+    def simple(name, build, nargs=1):
+        orig = getattr(ns, name)
+
+        def fn(*args, **kwargs):
+            if _building() and all(map(_plain_arg, args[:nargs])) and any(_array_arg(a) for a in args[:nargs]):
+                try:
+                    return build(*args, **kwargs)
+                except _Unsupported:
+                    pass
+            return orig(*[_value(a) for a in args], **kwargs)
+
+        fn.__name__ = fn.__qualname__ = name
+        fn.__doc__ = orig.__doc__
+        return orig, fn
+
+    def red(op_name, has_dtype=True):
+        builder = _mean if op_name == "mean" else _reduce(op_name)
+
+        def build(a, axis=None, *rest, dtype=None, out=None, keepdims=False, **kw):
+            if has_dtype and rest:
+                dtype, rest = rest[0], rest[1:]
+            if rest and rest[0] is not None:
+                raise _Unsupported
+            if out is not None or kw or (len(rest) > 1):
+                raise _Unsupported
+            if not has_dtype and dtype is not None:
+                raise _Unsupported
+            return builder(a, axis, dtype, keepdims)
+
+        return build
+
+    def where(c, x=None, y=None):
+        if x is None or y is None or not all(map(_plain_arg, (x, y))):
+            raise _Unsupported
+        return _where(c, x, y)
+
+    def clip(a, a_min=numpy._NoValue, a_max=numpy._NoValue, out=None, **kw):
+        lo = kw.pop("min", a_min)
+        hi = kw.pop("max", a_max)
+        lo = None if lo is numpy._NoValue else lo
+        hi = None if hi is numpy._NoValue else hi
+        if out is not None or kw or (lo is None and hi is None) or not all(_plain_arg(v) for v in (lo, hi) if v is not None):
+            raise _Unsupported
+        return _clip(a, lo, hi)
+
+    def dot(a, b, out=None):
+        if out is not None or not (_plain_arg(b)):
+            raise _Unsupported
+        return _dot(a, b)
+
+    def tensordot(a, b, axes=2):
+        if not _plain_arg(b) or not (isinstance(axes, int) or len(axes) == 2):
+            raise _Unsupported
+        return _tensordot(a, b, axes)
+
+    builds = {"dot": (dot, 1), "where": (where, 1), "clip": (clip, 1), "tensordot": (tensordot, 1)}
+    for op_name, has_dtype in (("sum", True), ("prod", True), ("mean", True), ("max", False), ("min", False),
+                               ("amax", False), ("amin", False), ("any", False), ("all", False)):
+        table = {"amax": "max", "amin": "min"}.get(op_name, op_name)
+        builds[op_name] = (red(table, has_dtype), 1)
+    for name, (build, nargs) in builds.items():
+        if hasattr(ns, name):
+            orig, fn = simple(name, build, nargs)
+            _table.append((ns, name, orig, fn))
+
+    orig_astype = ndarray.astype
+
+    def astype(self, dtype, *args, **kwargs):
+        if _building() and not args and set(kwargs) <= {"copy"}:
+            return _astype(self, dtype, kwargs.get("copy", True))
+        return orig_astype(self, dtype, *args, **kwargs)
+
+    _table.append((ufunc, "__call__", orig_call, ufunc_call))
+    _table.append((matmul_t, "__call__", orig_mm, matmul_call))
+
+
+class _Unsupported(Exception):
+    """A call lazy mode does not build a node for: it runs eagerly."""

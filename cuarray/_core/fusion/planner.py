@@ -1,0 +1,349 @@
+"""Planning: a graph -> a `Program`, the few kernel launches that compute its outputs.
+
+Grouping rules:
+- a maximal connected set of elementwise nodes ('ufunc', 'cast', 'where') becomes one kernel
+  (a `codegen.Cluster`); its inputs are the arrays, scalars and non-elementwise nodes it reads;
+- a reduction whose operand is elementwise takes that cluster as its map: the producer is
+  computed in the reduction's load and never written to memory;
+- everything else ('call': matmul, dot, views of computed values) runs its eager routine.
+
+Shared subexpressions: inside one kernel a node is computed once. A node feeding two kernels is
+recomputed by each when that is cheap (at most `RECOMPUTE_NODES` nodes below it: elementwise
+work is nearly free next to the memory traffic of writing and re-reading a temporary), else it
+gets its own kernel and is read from memory (`_materialise_shared`).
+
+A `Program` is pure data over "slots" (its inputs, then one slot per step); it holds no device
+arrays, so `fuse` keeps one per signature and replays it with new inputs.
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from .. import reduction_ops as _rops
+from .. import shapes as _shapes
+from ..ndarray import _new_c, ndarray
+from . import codegen as _codegen
+
+__all__ = ["Program", "plan", "plan_cached", "signature"]
+
+# Nodes below a shared node up to which each consumer recomputes it instead of reading a
+# temporary. Reasoned, not measured: 8 ufuncs of recomputation cost less than a write + read
+# of the temporary for float32 on an H100/H200 (~3 TB/s against ~60 TFLOP/s), transcendentals
+# included.
+RECOMPUTE_NODES = 8
+
+
+class _Elementwise:
+    __slots__ = ("defn", "ins", "scalars", "shape", "dtype", "cluster")
+
+    def run(self, slots):
+        out = _new_c(self.shape, self.dtype)
+        if out._size:
+            arrays = [slots[k] for k in self.ins]
+            arrays.append(out)
+            self.defn.run(arrays, tuple(conv(slots[k]) for k, conv in self.scalars), self.shape)
+        return out
+
+    def bind(self, binders):
+        """A launcher taking the call's arguments directly (`fuse`'s one-kernel case): `binders`
+        map each input slot to an argument position, or to a constant (-1, value), whose kernel
+        argument is converted once here."""
+        ins = [binders[k] for k in self.ins]
+        if any(k < 0 for k, _ in ins):
+            return None
+        ins = tuple(k for k, _ in ins)
+        sc = tuple((binders[k][0], conv, conv(binders[k][1]) if binders[k][0] < 0 else None)
+                   for k, conv in self.scalars)
+        shape, dtype, run = self.shape, self.dtype, self.defn.run
+
+        def launch(args):
+            out = _new_c(shape, dtype)
+            if out._size:
+                arrays = [args[k] for k in ins]
+                arrays.append(out)
+                run(arrays, tuple([c if k < 0 else conv(args[k]) for k, conv, c in sc]), shape)
+            return out
+
+        return launch
+
+    def describe(self):
+        return "elementwise kernel {} -> {} {}".format(self.defn.name, self.dtype.name, self.shape)
+
+    def source(self):
+        return self.defn.source("flat", 1, numpy.int32)[1]
+
+
+class _Reduction:
+    __slots__ = ("rdef", "ins", "scalars", "in_shape", "raxes", "kshape", "final", "dtype", "cluster")
+
+    def run(self, slots):
+        y = _new_c(self.kshape, self.dtype)
+        arrays = [slots[k] for k in self.ins]
+        self.rdef.run(self.in_shape, arrays, tuple(conv(slots[k]) for k, conv in self.scalars), y, self.raxes)
+        if self.final != self.kshape:
+            y = ndarray._view(self.final, _shapes.c_strides(self.final, y._dtype.itemsize), y._dtype, y.data, y)
+        return y
+
+    def describe(self):
+        return "reduction kernel {} over axes {} -> {} {}".format(self.rdef.name, self.raxes, self.dtype.name,
+                                                                  self.final)
+
+    def source(self):
+        p = _rplan_for_source(self)
+        st = self.rdef.stages(p)[0][0]
+        return self.rdef.source(st)[1]
+
+
+class _Call:
+    __slots__ = ("name", "fn", "ins")
+
+    def run(self, slots):
+        return self.fn(*[slots[k] for k in self.ins])
+
+    def describe(self):
+        return "eager {}".format(self.name)
+
+    def source(self):
+        return None
+
+
+def _rplan_for_source(step):
+    from ..reduction import plan as _rplan
+
+    strides = [_shapes.c_strides(step.in_shape, 4)] * len(step.ins)
+    y = _shapes.c_strides(step.kshape, step.dtype.itemsize)
+    return _rplan(step.in_shape, strides, (4,) * len(step.ins), y, step.raxes)
+
+
+def _scalar_converter(dtype):
+    """Python/NumPy scalar -> the C-typed kernel argument of a loop input of `dtype` (what the
+    eager ufunc passes: the loop type, float16 as float)."""
+    t = dtype.type
+    if dtype.char == "e":
+        return lambda v: numpy.float32(v.astype(dtype) if isinstance(v, numpy.generic) else t(v))
+    return lambda v: v.astype(dtype) if isinstance(v, numpy.generic) else t(v)
+
+
+class Program:
+    """Steps over slots: `inputs` (nodes whose values fill the first slots, in order), `steps`,
+    `outputs` (slot of each requested node)."""
+
+    __slots__ = ("inputs", "steps", "outputs")
+
+    def run(self, values):
+        """Run with the input values (device arrays and scalars, in `inputs` order)."""
+        slots = list(values)
+        for st in self.steps:
+            slots.append(st.run(slots))
+        return [slots[k] for k in self.outputs]
+
+    def explain(self) -> str:
+        lines = ["inputs:"]
+        lines += ["  [{}] {}".format(k, n.label()) for k, n in enumerate(self.inputs)]
+        base = len(self.inputs)
+        src = []
+        for k, st in enumerate(self.steps):
+            lines.append("  [{}] = {}".format(base + k, st.describe()))
+            s = st.source()
+            if s is not None:
+                src.append("// ---- [{}] {}\n{}".format(base + k, st.describe(), s))
+        lines.append("outputs: {}".format(self.outputs))
+        return "\n".join(lines + src)
+
+
+def _consumers(order):
+    users = {}
+    for n in order:
+        if n.value is None:
+            for a in n.args:
+                users.setdefault(id(a), set()).add(id(n))
+    return users
+
+
+def _scan(outputs, want_key=True, dedupe=True):
+    """One pass over the graph: (order, leaves, slot, key). `order`: nodes, inputs before users;
+    `leaves`: the graph's inputs (scalars, and one node per distinct computed array) in that
+    order; `slot`: id(node) -> leaf index; `key`: the structure (see `signature`) or None."""
+    order, leaves, slot, by_value, pos, key, seen = [], [], {}, {}, {}, [], set()
+    stack = [(n, False) for n in reversed(outputs)]
+    cacheable = want_key
+    while stack:
+        n, done = stack.pop()
+        i = id(n)
+        if done:
+            if n.value is not None or n.kind == "scalar":
+                if n.kind == "scalar":
+                    k = len(leaves)
+                    leaves.append(n)
+                    sig = (k, n.weak or n.dtype)
+                else:
+                    vid = id(n.value) if dedupe else i
+                    k = by_value.get(vid)
+                    if k is None:
+                        k = by_value[vid] = len(leaves)
+                        leaves.append(n)
+                    sig = (k, n.dtype, n.shape)
+                slot[i] = k
+            elif cacheable:
+                kind = n.kind
+                if kind == "call":
+                    op = n.attr[3]
+                    cacheable = op is not None
+                else:
+                    op = n.attr if kind != "where" else n.dtype
+                sig = (kind, op, tuple([pos[id(a)] for a in n.args]))
+            if cacheable:
+                pos[i] = len(key)
+                key.append(sig)
+            order.append(n)
+            continue
+        if i in seen:
+            continue
+        seen.add(i)
+        stack.append((n, True))
+        if n.value is None:
+            for a in reversed(n.args):
+                if id(a) not in seen:
+                    stack.append((a, False))
+    if cacheable:
+        key.append(tuple([pos[id(n)] for n in outputs]))
+        return order, leaves, slot, tuple(key)
+    return order, leaves, slot, None
+
+
+def signature(outputs):
+    """(structure key, input values): two graphs with one key are computed by one Program
+    (same operations, dtypes, shapes, scalar types; other input arrays and scalar values).
+    The key is None when a node cannot say what it does (a call without a signature)."""
+    _, leaves, _, key = _scan(outputs)
+    return key, [n.value for n in leaves]
+
+
+_programs: dict = {}
+
+
+def plan_cached(outputs):
+    """(Program, input values) for `outputs`, the Program planned once per graph structure:
+    a loop body that builds the same graph each iteration plans and generates code once."""
+    key, values = signature(outputs)
+    if key is None:
+        prog = plan(outputs)
+        return prog, [n.value for n in prog.inputs]
+    prog = _programs.get(key)
+    if prog is None:
+        if len(_programs) > 1024:
+            _programs.clear()
+        prog = _programs[key] = plan(outputs)
+    return prog, values
+
+
+def plan(outputs, kernel_name=None, dedupe=True) -> Program:
+    """The Program computing the nodes `outputs`; `kernel_name` names its kernels (`fuse`).
+    `dedupe`: one input per distinct array (False for `fuse`, whose Program is replayed with
+    other arrays: two arguments that were one array at trace time need not be later)."""
+    order, leaves, slot, _ = _scan(outputs, False, dedupe)
+    users = _consumers(order)
+    prog = Program()
+    prog.steps, prog.outputs = [], []
+    prog.inputs = leaves
+    base = len(prog.inputs)
+    prog.steps = []
+    below = {}  # id -> number of elementwise nodes a node's value costs to recompute
+
+    def size_below(n):
+        s = below.get(id(n))
+        if s is None:
+            s = 1 + sum(size_below(a) for a in n.args if a.elementwise and a.value is None) if n.elementwise else 0
+            below[id(n)] = s
+        return s
+
+    roots = {id(n) for n in outputs}
+    # Nodes that are computed into memory: outputs, non-elementwise nodes, and shared
+    # elementwise nodes too expensive to recompute.
+    for n in order:
+        if n.value is None and n.elementwise and len(users.get(id(n), ())) > 1 and size_below(n) > RECOMPUTE_NODES:
+            roots.add(id(n))
+
+    def name():
+        if kernel_name is None:
+            return None
+        k = sum(1 for s in prog.steps if not isinstance(s, _Call))
+        return kernel_name if k == 0 else "{}_{}".format(kernel_name, k)
+
+    def emit(st):
+        prog.steps.append(st)
+        return base + len(prog.steps) - 1
+
+    def cluster_of(root):
+        """The elementwise nodes computed with `root` (stopping at roots and valued nodes)."""
+        nodes, inputs, seen = [], [], set()
+
+        def visit(n, top):
+            if id(n) in seen:
+                return
+            seen.add(id(n))
+            if n.kind == "scalar":
+                return
+            if n.value is not None or not n.elementwise or (not top and id(n) in roots):
+                inputs.append(n)
+                return
+            for a in n.args:
+                visit(a, False)
+            nodes.append(n)
+
+        visit(root, True)
+        # One parameter per distinct input (`h * (1 - h)` reads h once).
+        uniq, first = [], {}
+        for n in inputs:
+            k = slot.get(id(n), id(n))
+            if k not in first:
+                first[k] = n
+                uniq.append(n)
+        cl = _codegen.Cluster(root, nodes, uniq)
+        for n in inputs:
+            cl._names[id(n)] = cl._names[id(first[slot.get(id(n), id(n))])]
+        return cl
+
+    def require(n):
+        k = slot.get(id(n))
+        if k is None:
+            k = slot[id(n)] = compute(n)
+        return k
+
+    def scalar_slots(cl):
+        return tuple((slot[id(s)], _scalar_converter(dt)) for s, dt in cl.scalars)
+
+    def compute(n):
+        if n.elementwise:
+            cl = cluster_of(n)
+            st = _Elementwise()
+            st.defn = _codegen.elementwise_definition(cl, name())
+            st.ins = tuple(require(i) for i in cl.inputs)
+            st.scalars = scalar_slots(cl)
+            st.shape, st.dtype, st.cluster = n.shape, n.dtype, cl
+            return emit(st)
+        if n.kind == "reduce":
+            op_name, raxes, keepdims, _ = n.attr
+            x = n.args[0]
+            if x.elementwise and x.value is None and id(x) not in roots:
+                cl = cluster_of(x)
+            else:
+                cl = _codegen.Cluster(x, [], [x])
+            st = _Reduction()
+            st.rdef = _codegen.reduction_definition(cl, op_name, n.dtype, name())
+            st.ins = tuple(require(i) for i in cl.inputs)
+            st.scalars = scalar_slots(cl)
+            st.in_shape, st.raxes, st.dtype, st.cluster = x.shape, raxes, n.dtype, cl
+            st.kshape = tuple(d for i, d in enumerate(x.shape) if i not in raxes)
+            st.final = _rops.reduced_shape(x.shape, raxes, keepdims)
+            return emit(st)
+        if n.kind == "call":
+            st = _Call()
+            st.name, st.fn = n.attr[0], n.attr[1]
+            st.ins = tuple(require(a) for a in n.args)
+            return emit(st)
+        raise AssertionError(n.kind)
+
+    prog.outputs = [require(n) for n in outputs]
+    return prog

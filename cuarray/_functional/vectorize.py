@@ -1,0 +1,299 @@
+"""`vectorize`: a Python function compiled to one elementwise kernel (NumPy "Functional
+programming").
+
+The function is called once per call of the vectorized object, with symbolic elements instead of
+numbers (`_Element`). Each operator or ufunc applied to them is resolved exactly as the ufunc
+would be (NumPy's loop for those dtypes, NEP 50 weak Python scalars) and records the ufunc
+table's C expression; the recorded program becomes the body of one kernel over the broadcast
+inputs (cached by its source, so later calls with the same dtypes reuse the compiled kernel).
+Python numbers in the body are kernel arguments, so their values may change between calls.
+
+What traces: arithmetic, comparison and bitwise operators, `abs`, every cuarray ufunc
+(`cuarray.exp(x)`) and NumPy ufunc (`numpy.exp(x)`), and cuarray functions that only call ufuncs
+(`clip`). What does not: Python control flow on an element (`if x > 0`, `and`, `or`, `min()`),
+`math` functions, and other cuarray/NumPy routines; each raises TypeError naming the construct.
+Unlike NumPy, which runs the function on Python objects and casts the results, the kernel
+computes in the element types (float32 stays float32; float16 intermediates are kept in float).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy
+
+from .._core import dtypes as _dtypes
+from .._core import registry as _registry
+from .._core import shapes as _shapes
+from .._core.elementwise import Definition, KernelParam, compute_ctype
+from .._core.host_input import as_array
+from .._core.ndarray import ndarray
+
+__all__ = ["vectorize", "build_definition"]
+
+_PY_SCALARS = (bool, int, float, complex)
+_CONTROL_FLOW = ("vectorize: Python control flow on an element (`if`, `while`, `and`, `or`, `not`, "
+                 "`min`/`max` of elements) cannot be compiled to a kernel; use arithmetic, comparisons "
+                 "and ufuncs only (e.g. cuarray.where on the result instead of `if`)")
+
+
+class _Tracer:
+    """Records the statements of one traced call."""
+
+    def __init__(self):
+        self.lines = []
+        self.preambles = []
+        self.consts = []  # (name, loop dtype, value converted to the compute type)
+        self.ntemp = 0
+
+    def const(self, value, dt: numpy.dtype) -> str:
+        name = "c%d" % len(self.consts)
+        v = value.astype(dt) if isinstance(value, numpy.generic) else dt.type(value)
+        self.consts.append((name, dt, numpy.float32(v) if dt.char == "e" else v))
+        return name
+
+    def apply(self, uf, args):
+        if uf.__name__ not in _registry.ufuncs and not hasattr(uf, "_resolve"):
+            raise TypeError("vectorize: {!r} is not a ufunc".format(uf))
+        if len(args) != uf.nin:
+            raise TypeError("vectorize: {}() takes {} arguments inside a vectorized function, got {}".format(
+                uf.__name__, uf.nin, len(args)))
+        in_types = []
+        for a in args:
+            if isinstance(a, _Element):
+                if a._tracer is not self:
+                    raise TypeError("vectorize: an element of another vectorized call was used")
+                in_types.append(a.dtype)
+            elif type(a) in _PY_SCALARS:
+                in_types.append(type(a))
+            elif isinstance(a, numpy.generic):
+                in_types.append(_dtypes.normalize_dtype(a.dtype))
+            else:
+                raise TypeError("vectorize: {}() got an argument of type {} inside a vectorized function; only "
+                                "elements and Python/NumPy scalars can be compiled".format(
+                                    uf.__name__, type(a).__name__))
+        loop = uf._resolve(tuple(in_types), None, "same_kind")
+        if uf.__name__ == "power" and loop.in_dtypes[0].kind in "iu":
+            b = args[1]
+            if not isinstance(b, _Element) and b < 0:
+                raise ValueError("Integers to negative integer powers are not allowed.")
+        op = uf._op_for(loop)
+        if uf._preamble and uf._preamble not in self.preambles:
+            self.preambles.append(uf._preamble)
+        outs = []
+        for od in loop.out_dtypes:
+            outs.append(_Element(self, od, "t%d" % self.ntemp))
+            self.ntemp += 1
+            self.lines.append("{} {};".format(compute_ctype(od), outs[-1].expr))
+        block = []
+        for i, (a, ld) in enumerate(zip(args, loop.in_dtypes)):
+            ct = compute_ctype(ld)
+            src = a.expr if isinstance(a, _Element) else self.const(a, ld)
+            block.append("const {ct} in{i} = cuarray::cast<{ct}>({src});".format(ct=ct, i=i, src=src))
+        for k, od in enumerate(loop.out_dtypes):
+            block.append("{} out{};".format(compute_ctype(od), k))
+        block.append(op.rstrip().rstrip(";") + ";")
+        for k, o in enumerate(outs):
+            block.append("{} = out{};".format(o.expr, k))
+        self.lines.append("{ " + " ".join(block) + " }")
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def _uf(name):
+    return _registry.ufuncs[name]
+
+
+def _binary(name):
+    def op(self, other):
+        return self._tracer.apply(_uf(name), (self, other))
+
+    def rop(self, other):
+        return self._tracer.apply(_uf(name), (other, self))
+
+    return op, rop
+
+
+class _Element:
+    """One element of a vectorized call's input, seen by the traced function."""
+
+    __slots__ = ("_tracer", "dtype", "expr")
+    __array_priority__ = 1000
+
+    def __init__(self, tracer, dtype, expr):
+        self._tracer = tracer
+        self.dtype = dtype
+        self.expr = expr
+
+    def __cuarray_ufunc__(self, uf, args):
+        return self._tracer.apply(uf, args)
+
+    def __array_ufunc__(self, np_ufunc, method, *inputs, **kwargs):
+        if method != "__call__" or kwargs:
+            raise TypeError("vectorize: numpy.{}.{} with {} is not supported inside a vectorized function".format(
+                np_ufunc.__name__, method, sorted(kwargs) or "no keywords"))
+        uf = _registry.ufuncs.get(np_ufunc.__name__)
+        if uf is None:
+            raise TypeError("vectorize: numpy.{} has no cuarray ufunc".format(np_ufunc.__name__))
+        return self._tracer.apply(uf, inputs)
+
+    def __bool__(self):
+        raise TypeError(_CONTROL_FLOW)
+
+    def _no_host(self, *a):
+        raise TypeError("vectorize: an element cannot become a Python number inside a vectorized function "
+                        "(`math` functions, int(), float(), indexing with it); use cuarray's ufuncs instead")
+
+    __float__ = __int__ = __complex__ = __index__ = _no_host
+
+    def __array__(self, *a, **k):
+        raise TypeError("vectorize: an element cannot become an array; only ufuncs and operators are compiled")
+
+    def __iter__(self):
+        raise TypeError("vectorize: an element is a single number, it cannot be iterated")
+
+    __hash__ = None
+
+    __add__, __radd__ = _binary("add")
+    __sub__, __rsub__ = _binary("subtract")
+    __mul__, __rmul__ = _binary("multiply")
+    __truediv__, __rtruediv__ = _binary("divide")
+    __floordiv__, __rfloordiv__ = _binary("floor_divide")
+    __mod__, __rmod__ = _binary("remainder")
+    __pow__, __rpow__ = _binary("power")
+    __divmod__, __rdivmod__ = _binary("divmod")
+    __and__, __rand__ = _binary("bitwise_and")
+    __or__, __ror__ = _binary("bitwise_or")
+    __xor__, __rxor__ = _binary("bitwise_xor")
+    __lshift__, __rlshift__ = _binary("left_shift")
+    __rshift__, __rrshift__ = _binary("right_shift")
+    __lt__ = _binary("less")[0]
+    __le__ = _binary("less_equal")[0]
+    __gt__ = _binary("greater")[0]
+    __ge__ = _binary("greater_equal")[0]
+    __eq__ = _binary("equal")[0]
+    __ne__ = _binary("not_equal")[0]
+
+    def __neg__(self):
+        return self._tracer.apply(_uf("negative"), (self,))
+
+    def __pos__(self):
+        return self._tracer.apply(_uf("positive"), (self,))
+
+    def __abs__(self):
+        return self._tracer.apply(_uf("absolute"), (self,))
+
+    def __invert__(self):
+        return self._tracer.apply(_uf("invert"), (self,))
+
+    def conjugate(self):
+        return self._tracer.apply(_uf("conjugate"), (self,))
+
+    conj = conjugate
+
+
+_definitions: dict = {}
+
+
+def _kernel_name(pyfunc) -> str:
+    name = re.sub(r"[^0-9A-Za-z_]", "_", getattr(pyfunc, "__name__", "func"))
+    return "cuarray_vectorize_" + name[:40]
+
+
+class vectorize:
+    """Compile a Python function of elements into one elementwise kernel. See `numpy.vectorize`
+    and this module's docstring for what the function may do; `signature=` is not supported."""
+
+    def __init__(self, pyfunc=numpy._NoValue, otypes=None, doc=None, excluded=None, cache=False, signature=None):
+        if signature is not None:
+            raise NotImplementedError("vectorize: signature= (generalized ufuncs) is not supported")
+        self.pyfunc = pyfunc
+        self.cache = cache
+        self.signature = signature
+        if isinstance(otypes, str):
+            otypes = list(otypes)
+        self.otypes = None if otypes is None else tuple(numpy.dtype(t) for t in otypes)
+        for t in self.otypes or ():
+            if t not in _dtypes.SUPPORTED_DTYPES:
+                raise ValueError("Invalid otype specified: {}".format(t))
+        self.excluded = set(excluded) if excluded is not None else set()
+        if doc is None and pyfunc is not numpy._NoValue:
+            doc = getattr(pyfunc, "__doc__", None)
+        self.__doc__ = doc
+
+    def __call__(self, *args, **kwargs):
+        if self.pyfunc is numpy._NoValue:  # used as @vectorize(otypes=...)
+            self.pyfunc = args[0]
+            if self.__doc__ is None:
+                self.__doc__ = getattr(args[0], "__doc__", None)
+            return self
+        return self._call(args, kwargs)
+
+    def _call(self, args, kwargs):
+        tracer = _Tracer()
+        arrays = []
+        call_args = []
+        for i, a in enumerate(args):
+            if i in self.excluded:
+                call_args.append(a)
+            else:
+                call_args.append(self._element(tracer, arrays, a))
+        call_kwargs = {}
+        for k, v in kwargs.items():
+            call_kwargs[k] = v if k in self.excluded else self._element(tracer, arrays, v)
+        shape = _shapes.broadcast_shapes(*[a.shape for a in arrays]) if arrays else ()
+        size = 1
+        for d in shape:
+            size *= d
+        if size == 0 and self.otypes is None:
+            raise ValueError("cannot call `vectorize` on size 0 inputs unless `otypes` is set")
+        try:
+            res = self.pyfunc(*call_args, **call_kwargs)
+        except TypeError as e:
+            if "_Element" in str(e) or "unsupported input" in str(e):
+                raise TypeError("vectorize: {} called a function that cannot be compiled to a kernel (only "
+                                "operators, ufuncs and Python scalars can): {}".format(
+                                    getattr(self.pyfunc, "__name__", "the function"), e)) from e
+            raise
+        results = res if isinstance(res, tuple) else (res,)
+        outs = [self._result(tracer, r) for r in results]
+        if self.otypes is not None and len(self.otypes) != len(outs):
+            raise ValueError("Invalid number of outputs: otypes has {}, the function returned {}".format(
+                len(self.otypes), len(outs)))
+        out_dts = self.otypes or tuple(o.dtype for o in outs)
+        d = build_definition(_kernel_name(self.pyfunc), tracer, [a.dtype for a in arrays], outs, out_dts)
+        out_arrays = [ndarray(shape, dt) for dt in out_dts]
+        d.run(tuple(arrays) + tuple(out_arrays), tuple(v for _, _, v in tracer.consts), shape)
+        return tuple(out_arrays) if isinstance(res, tuple) else out_arrays[0]
+
+    @staticmethod
+    def _element(tracer, arrays, value):
+        a = as_array(value, "vectorize")
+        arrays.append(a)
+        return _Element(tracer, a.dtype, "v%d" % (len(arrays) - 1))
+
+    @staticmethod
+    def _result(tracer, r):
+        if isinstance(r, _Element):
+            return r
+        if type(r) in _PY_SCALARS or isinstance(r, numpy.generic):
+            dt = _dtypes.normalize_dtype(numpy.asarray(r).dtype)
+            return _Element(tracer, dt, tracer.const(r, dt))
+        raise TypeError("vectorize: the function returned a {}; it must return elements or numbers".format(
+            type(r).__name__))
+
+
+def build_definition(name, tracer, in_dtypes, outs, out_dts) -> Definition:
+    """The kernel of a traced call: inputs v0.., constants c0.., outputs r0.. (cached by source)."""
+    params = [KernelParam("v%d" % i, "in", dt) for i, dt in enumerate(in_dtypes)]
+    params += [KernelParam(n, "scalar", dt, dt) for n, dt, _ in tracer.consts]
+    params += [KernelParam("r%d" % k, "out", dt, o.dtype) for k, (dt, o) in enumerate(zip(out_dts, outs))]
+    body = tracer.lines + ["r{} = {};".format(k, o.expr) for k, o in enumerate(outs)]
+    op = "\n    ".join(body)
+    preamble = "\n".join(tracer.preambles)
+    key = (name, tuple(p.key() for p in params), op, preamble)
+    d = _definitions.get(key)
+    if d is None:
+        if len(_definitions) > 4096:
+            _definitions.clear()
+        d = _definitions[key] = Definition(name, params, op, preamble=preamble)
+    return d

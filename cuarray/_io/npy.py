@@ -1,0 +1,95 @@
+"""NumPy binary files: `save`, `load`, `savez`, `savez_compressed` (NumPy "Input and output /
+NumPy binary files").
+
+Through host copies: saving copies each device array to the host (one synchronous copy per
+array) and writes it with NumPy's own writer, so files are NumPy's `.npy`/`.npz`, byte for byte;
+loading reads with NumPy and copies the arrays to the current device. `.npz` members are loaded
+(and copied) when they are accessed, as NumPy reads them lazily. Dtypes cuarray does not support
+(object, strings, datetimes) raise TypeError when loaded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy
+
+from .._core.ndarray import ndarray
+
+__all__ = ["save", "load", "savez", "savez_compressed", "NpzFile"]
+
+
+def _host(x):
+    return x.get() if isinstance(x, ndarray) else x
+
+
+def _device(x):
+    from .._creation.from_data import asarray
+
+    if isinstance(x, numpy.ndarray):
+        return asarray(x)
+    return x
+
+
+def save(file, arr, allow_pickle=True):
+    """See `numpy.save`: the array is copied to the host and written by NumPy."""
+    numpy.save(file, _host(arr), allow_pickle=allow_pickle)
+
+
+def savez(file, *args, allow_pickle=True, **kwds):
+    """See `numpy.savez`."""
+    numpy.savez(file, *[_host(a) for a in args], allow_pickle=allow_pickle,
+                **{k: _host(v) for k, v in kwds.items()})
+
+
+def savez_compressed(file, *args, allow_pickle=True, **kwds):
+    """See `numpy.savez_compressed`."""
+    numpy.savez_compressed(file, *[_host(a) for a in args], allow_pickle=allow_pickle,
+                           **{k: _host(v) for k, v in kwds.items()})
+
+
+class NpzFile(Mapping):
+    """The arrays of an `.npz` file, copied to the device as they are read. See
+    `numpy.lib.npyio.NpzFile`; `npz.host` is NumPy's object."""
+
+    def __init__(self, host):
+        self.host = host
+
+    @property
+    def files(self) -> list:
+        return self.host.files
+
+    def __getitem__(self, key):
+        return _device(self.host[key])
+
+    def __iter__(self):
+        return iter(self.host)
+
+    def __len__(self) -> int:
+        return len(self.host)
+
+    def __contains__(self, key) -> bool:
+        return key in self.host
+
+    def close(self) -> None:
+        self.host.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self) -> str:
+        return "cuarray.NpzFile({!r})".format(self.host)
+
+
+def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="ASCII", *,
+         max_header_size=10000):
+    """See `numpy.load`: a `.npy` array comes back as a cuarray array, an `.npz` file as an
+    `NpzFile` whose members are cuarray arrays (`mmap_mode` maps the file, then copies it)."""
+    out = numpy.load(file, mmap_mode=mmap_mode, allow_pickle=allow_pickle, fix_imports=fix_imports,
+                     encoding=encoding, max_header_size=max_header_size)
+    if isinstance(out, numpy.lib.npyio.NpzFile):
+        return NpzFile(out)
+    return _device(out)

@@ -1,0 +1,59 @@
+"""Changing kind of array: `require`, `asarray_chkfinite` (NumPy "Array manipulation / Changing
+kind of array"; `asarray` and friends live in `_creation/from_data.py`)."""
+
+from __future__ import annotations
+
+from .._core.ndarray import ndarray
+
+__all__ = ["require", "asarray_chkfinite", "REQUIREMENT_FLAGS", "parse_requirements"]
+
+REQUIREMENT_FLAGS = {
+    "C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C",
+    "F": "F", "F_CONTIGUOUS": "F", "FORTRAN": "F",
+    "A": "A", "ALIGNED": "A",
+    "W": "W", "WRITEABLE": "W",
+    "O": "O", "OWNDATA": "O",
+    "E": "E", "ENSUREARRAY": "E",
+}
+
+
+def parse_requirements(requirements):
+    """(order, flags left to check) from `require`'s requirements; NumPy's errors."""
+    reqs = {REQUIREMENT_FLAGS[x.upper()] for x in requirements}
+    reqs.discard("E")  # cuarray has no ndarray subclasses: every result is a base-class array
+    reqs.discard("A")  # device allocations are always aligned
+    if reqs >= {"C", "F"}:
+        raise ValueError('Cannot specify both "C" and "F" order')
+    order = "A"
+    for o in ("C", "F"):
+        if o in reqs:
+            order = o
+            reqs.remove(o)
+    return order, reqs
+
+
+def require(a, dtype=None, requirements=None, *, like=None) -> ndarray:
+    """See `numpy.require`. The 'A' (aligned) and 'E' (base class) requirements always hold."""
+    from .._creation.from_data import array, asanyarray
+
+    if not requirements:
+        return asanyarray(a, dtype=dtype)
+    order, reqs = parse_requirements(requirements)
+    arr = array(a, dtype=dtype, order=order, copy=None)
+    for prop in reqs:
+        if not arr.flags[prop]:
+            return arr.copy(order)
+    return arr
+
+
+def asarray_chkfinite(a, dtype=None, order=None) -> ndarray:
+    """See `numpy.asarray_chkfinite`. The check reads one bool back from the device (a
+    synchronisation)."""
+    from .._creation.from_data import asarray
+    from .._logic.content import isfinite
+    from .._logic.truth import all as all_
+
+    arr = asarray(a, dtype=dtype, order=order)
+    if arr.dtype.kind in "fc" and not bool(all_(isfinite(arr))):
+        raise ValueError("array must not contain infs or NaNs")
+    return arr

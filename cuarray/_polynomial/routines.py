@@ -1,0 +1,303 @@
+"""Power-series polynomial routines (NumPy "Polynomials / Poly1d": polyval, polyfit, polyadd,
+polysub, polymul, polydiv, polyder, polyint, poly, roots).
+
+Coefficients are device arrays, highest power first, and every step runs on the device with
+the existing engines: `polyval` is Horner's rule (one multiply-add per coefficient), `polymul` is
+`convolve`, `polyfit` is `linalg.lstsq` on the scaled Vandermonde matrix, `roots` the eigenvalues
+of the companion matrix (`linalg.eigvals`, cuSOLVER's geev: the roots come out in the solver's
+order, which may differ from LAPACK's; all-real roots of a real polynomial are returned real, as
+NumPy does). Host reads happen where NumPy's result depends on data:
+`roots` trims zero coefficients, `polydiv` trims the remainder, `poly` checks for conjugate pairs.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy
+
+from .._core.host_input import as_array
+from .._core.ndarray import ndarray
+
+__all__ = ["polyval", "polyfit", "polyadd", "polysub", "polymul", "polydiv", "polyder", "polyint",
+           "poly", "roots"]
+
+
+def _is_poly1d(x) -> bool:
+    from .poly1d import poly1d
+
+    return isinstance(x, poly1d)
+
+
+def _coeffs(x, fn) -> ndarray:
+    """A 1-D (at least) device array of coefficients from a poly1d, an array, a scalar or a list."""
+    from .._creation.from_data import array
+
+    if _is_poly1d(x):
+        return x.coeffs
+    if isinstance(x, (list, tuple)):
+        x = array(x)  # coefficients written out by the caller: a small array constructor
+    a = as_array(x, fn)
+    return a.reshape((1,)) if a.ndim == 0 else a
+
+
+def _wrap(val, truepoly):
+    if truepoly:
+        from .poly1d import poly1d
+
+        return poly1d(val)
+    return val
+
+
+def polyval(p, x):
+    """See `numpy.polyval`: Horner's rule, one fused multiply-add launch per coefficient."""
+    from .._creation.basic import zeros_like
+
+    if _is_poly1d(x):
+        from .poly1d import poly1d
+
+        y = poly1d([0])
+        for k in range(_coeffs(p, "polyval").shape[0]):
+            y = y * x + _coeffs(p, "polyval")[k]
+        return y
+    p = _coeffs(p, "polyval")
+    x = as_array(x, "polyval")
+    y = zeros_like(x)
+    for k in range(p.shape[0]):
+        y = y * x + p[k]
+    return y
+
+
+def _pad_front(a: ndarray, n: int) -> ndarray:
+    from .._creation.basic import zeros
+    from .._manipulation.joining import concatenate
+
+    return concatenate((zeros((n,), a.dtype), a))
+
+
+def polyadd(a1, a2):
+    """See `numpy.polyadd`."""
+    truepoly = _is_poly1d(a1) or _is_poly1d(a2)
+    a1, a2 = _coeffs(a1, "polyadd"), _coeffs(a2, "polyadd")
+    diff = a2.shape[0] - a1.shape[0]
+    if diff == 0:
+        val = a1 + a2
+    elif diff > 0:
+        val = _pad_front(a1, diff) + a2
+    else:
+        val = a1 + _pad_front(a2, -diff)
+    return _wrap(val, truepoly)
+
+
+def polysub(a1, a2):
+    """See `numpy.polysub`."""
+    truepoly = _is_poly1d(a1) or _is_poly1d(a2)
+    a1, a2 = _coeffs(a1, "polysub"), _coeffs(a2, "polysub")
+    diff = a2.shape[0] - a1.shape[0]
+    if diff == 0:
+        val = a1 - a2
+    elif diff > 0:
+        val = _pad_front(a1, diff) - a2
+    else:
+        val = a1 - _pad_front(a2, -diff)
+    return _wrap(val, truepoly)
+
+
+def polymul(a1, a2):
+    """See `numpy.polymul`: `convolve` of the coefficients."""
+    from .._math.convolution import convolve
+
+    truepoly = _is_poly1d(a1) or _is_poly1d(a2)
+    val = convolve(_coeffs(a1, "polymul"), _coeffs(a2, "polymul"))
+    return _wrap(val, truepoly)
+
+
+def polydiv(u, v):
+    """See `numpy.polydiv`: long division, one small update per quotient coefficient; trimming
+    the remainder's leading near-zeros reads them back (one synchronisation each)."""
+    from .._creation.basic import zeros
+    from .._logic.comparison_reduce import allclose
+
+    truepoly = _is_poly1d(u) or _is_poly1d(v)
+    u = _coeffs(u, "polydiv") + 0.0
+    v = _coeffs(v, "polydiv") + 0.0
+    w = u[0] + v[0]
+    m = u.shape[0] - 1
+    n = v.shape[0] - 1
+    scale = 1.0 / v[0]
+    q = zeros((max(m - n + 1, 1),), w.dtype)
+    r = u.astype(w.dtype)
+    for k in range(0, m - n + 1):
+        d = scale * r[k]
+        q[k] = d
+        r[k:k + n + 1] -= d * v
+    while r.shape[-1] > 1 and bool(allclose(r[0], 0, rtol=1e-14)):
+        r = r[1:]
+    if truepoly:
+        return _wrap(q, True), _wrap(r, True)
+    return q, r
+
+
+def polyder(p, m=1):
+    """See `numpy.polyder`."""
+    from .._creation.ranges import arange
+
+    m = int(m)
+    if m < 0:
+        raise ValueError("Order of derivative must be positive (see polyint)")
+    truepoly = _is_poly1d(p)
+    p = _coeffs(p, "polyder")
+    for _ in range(m):
+        n = p.shape[0] - 1
+        p = p[:-1] * arange(n, 0, -1)
+    return _wrap(p, truepoly)
+
+
+def polyint(p, m=1, k=None):
+    """See `numpy.polyint`."""
+    from .._creation.basic import ones, zeros
+    from .._creation.from_data import array
+    from .._creation.ranges import arange
+    from .._manipulation.joining import concatenate
+
+    m = int(m)
+    if m < 0:
+        raise ValueError("Order of integral must be positive (see polyder)")
+    if k is None:
+        k = zeros((m,), float)
+    k = k if isinstance(k, ndarray) else array(k, dtype=None)
+    k = k.reshape((1,)) if k.ndim == 0 else k
+    if k.shape[0] == 1 and m > 1:
+        k = k[0] * ones((m,), float)
+    if k.shape[0] < m:
+        raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
+    truepoly = _is_poly1d(p)
+    p = _coeffs(p, "polyint")
+    for j in range(m):
+        p = concatenate((p / arange(p.shape[0], 0, -1), k[j:j + 1]))
+    return _wrap(p, truepoly)
+
+
+def poly(seq_of_zeros):
+    """See `numpy.poly`: the product of (x - z), one small update per zero; square input goes
+    through `linalg.eigvals` first."""
+    from .._creation.basic import ones
+    from .._logic.truth import all as all_
+    from .._sorting.sorting import sort_complex
+    from ..linalg import eigvals
+
+    a = as_array(seq_of_zeros, "poly") if not isinstance(seq_of_zeros, (list, tuple)) else _coeffs(
+        seq_of_zeros, "poly")
+    a = a.reshape((1,)) if a.ndim == 0 else a
+    sh = a.shape
+    if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
+        a = eigvals(a)
+    elif len(sh) == 1:
+        a = a.astype(numpy.mintypecode(a.dtype.char), copy=False)
+    else:
+        raise ValueError("input must be 1d or non-empty square 2d array.")
+    if a.shape[0] == 0:
+        return 1.0
+    dt = a.dtype
+    c = ones((1,), dtype=dt)
+    for j in range(a.shape[0]):
+        z = a[j]
+        nxt = ones((c.shape[0] + 1,), dtype=dt)
+        nxt[:-1] = c
+        nxt[-1] = 0
+        nxt[1:] -= z * c
+        c = nxt
+    if dt.kind == "c":
+        r = sort_complex(a.astype(numpy.complex128))
+        if bool(all_(r == sort_complex(r.conj()))):
+            c = c.real.copy()
+    return c
+
+
+def roots(p):
+    """See `numpy.roots`: eigenvalues of the companion matrix (`linalg.eigvals`). Finding the
+    first and last non-zero coefficient reads the coefficients' mask back to the host."""
+    from .._creation.basic import zeros
+    from .._creation.matrices import diag
+    from .._creation.basic import ones
+    from .._manipulation.joining import hstack
+    from .._sorting.searching_nonzero import nonzero
+    from ..linalg import eigvals
+
+    p = as_array(p, "roots") if not isinstance(p, (list, tuple)) else _coeffs(p, "roots")
+    p = p.reshape((1,)) if p.ndim == 0 else p
+    if p.ndim != 1:
+        raise ValueError("Input must be a rank-1 array.")
+    nz = nonzero(p)[0].get()
+    if nz.size == 0:
+        return zeros((0,), numpy.float64)
+    trailing = p.shape[0] - int(nz[-1]) - 1
+    p = p[int(nz[0]):int(nz[-1]) + 1]
+    if p.dtype.kind not in "fc":
+        p = p.astype(float)
+    n = p.shape[0]
+    if n > 1:
+        A = diag(ones((n - 2,), p.dtype), -1)
+        A[0, :] = -p[1:] / p[0]
+        r = eigvals(A)
+        if r.dtype.kind == "c" and p.dtype.kind != "c" and not bool((r.imag != 0).any()):
+            r = r.real.copy()  # real roots of a real polynomial are real, whichever eigvals NumPy has
+    else:
+        r = zeros((0,), numpy.float64)
+    return hstack((r, zeros((trailing,), r.dtype)))
+
+
+def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
+    """See `numpy.polyfit`: `linalg.lstsq` on the column-scaled Vandermonde matrix (cuSOLVER);
+    the rank comes back to the host, as NumPy returns it."""
+    from .._creation.matrices import vander
+    from .._math.misc import sqrt
+    from ..linalg import inv, lstsq
+    from ..linalg._products import dot, outer
+
+    order = int(deg) + 1
+    x = as_array(x, "polyfit") + 0.0
+    y = as_array(y, "polyfit") + 0.0
+    if deg < 0:
+        raise ValueError("expected deg >= 0")
+    if x.ndim != 1:
+        raise TypeError("expected 1D vector for x")
+    if x.size == 0:
+        raise TypeError("expected non-empty vector for x")
+    if y.ndim < 1 or y.ndim > 2:
+        raise TypeError("expected 1D or 2D array for y")
+    if x.shape[0] != y.shape[0]:
+        raise TypeError("expected x and y to have same length")
+    if rcond is None:
+        rcond = x.shape[0] * numpy.finfo(x.dtype).eps
+    lhs = vander(x, order)
+    rhs = y
+    if w is not None:
+        w = as_array(w, "polyfit") + 0.0
+        if w.ndim != 1:
+            raise TypeError("expected a 1-d array for weights")
+        if w.shape[0] != y.shape[0]:
+            raise TypeError("expected w and y to have the same length")
+        lhs = lhs * w[:, None]
+        rhs = rhs * (w[:, None] if rhs.ndim == 2 else w)
+    scale = sqrt((lhs * lhs).sum(axis=0))
+    lhs = lhs / scale
+    c, resids, rank, s = lstsq(lhs, rhs, rcond)
+    c = (c.T / scale).T
+    if rank != order and not full:
+        warnings.warn("Polyfit may be poorly conditioned", numpy.exceptions.RankWarning, stacklevel=2)
+    if full:
+        return c, resids, rank, s, rcond
+    if cov:
+        vbase = inv(dot(lhs.T, lhs))
+        vbase = vbase / outer(scale, scale)
+        if cov == "unscaled":
+            fac = 1
+        else:
+            if x.shape[0] <= order:
+                raise ValueError("the number of data points must exceed order to scale the covariance matrix")
+            fac = resids / (x.shape[0] - order)
+        if y.ndim == 1:
+            return c, vbase * fac
+        return c, vbase[:, :, None] * fac
+    return c

@@ -1,0 +1,203 @@
+"""cuSPARSE generic API: one handle per (device, thread) bound to the current stream, cached
+sparse-matrix descriptors, cached dense descriptors, SpMV and SpMM.
+
+The only importer of `nvmath.bindings.cusparse` (imported on first use). Pointers are ints; alpha
+and beta are host scalars (the handle's default HOST pointer mode), kept alive here per dtype.
+
+Descriptors: `cusparseCreateCsr` and friends are host-only but cost a few microseconds each, and
+the buffer-size query costs more; a solver calls SpMV with the same matrix every iteration, so
+`SpMatDescr` objects are cached by the caller (the sparse matrix keeps one per (pointers, shape))
+and the buffer size is cached on it per operation. Dense descriptors are cached by address
+(`_DenseCache`).
+
+SpGEMM is not here: nvmath 1.0's `sp_gemm_work_estimation` passes an uninitialised size to the
+second (buffer-carrying) call, so `cuarray.sparse` multiplies sparse by sparse with its own
+expand-sort-compress on the sort engine (all dtypes, no workspace negotiation).
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy
+
+from .. import memory as _memory
+from .. import stream as _stream
+from ._handles import PerThreadHandle, nvmath_bindings
+
+__all__ = ["bindings", "handle", "supports", "SpMatDescr", "spmv", "spmm", "spsv"]
+
+# cudaDataType values (library_types.h), ABI-stable: R_32F=0, R_64F=1, C_32F=4, C_64F=5.
+_DATA_TYPE = {"f": 0, "d": 1, "F": 4, "D": 5}
+# cusparseIndexType_t: 32I=2, 64I=3; cusparseIndexBase_t ZERO=0; cusparseOrder_t COL=1, ROW=2.
+_INDEX_TYPE = {"i4": 2, "i8": 3}
+_BASE_ZERO = 0
+ORDER_COL, ORDER_ROW = 1, 2
+OP_N, OP_T, OP_C = 0, 1, 2
+_ALG_DEFAULT = 0
+
+_ONE = {c: numpy.ones(1, numpy.dtype(c)) for c in _DATA_TYPE}
+_ZERO = {c: numpy.zeros(1, numpy.dtype(c)) for c in _DATA_TYPE}
+
+_lib = None
+
+
+def bindings():
+    """`nvmath.bindings.cusparse`, imported on first use."""
+    global _lib
+    if _lib is None:
+        _lib = nvmath_bindings("cusparse")
+    return _lib
+
+
+_handles = PerThreadHandle(lambda: bindings().create(), lambda h: bindings().destroy(h))
+
+
+def handle() -> int:
+    """The calling thread's handle for the current device, bound to the current stream now
+    (`cusparseSetStream` is an attribute store: cheap enough for every call)."""
+    h = _handles.get()
+    bindings().set_stream(h, _stream.get_current_stream().ptr)
+    return h
+
+
+def supports(dtype) -> bool:
+    """Whether the generic SpMV/SpMM take this value dtype (float32/64, complex64/128)."""
+    return numpy.dtype(dtype).char in _DATA_TYPE
+
+
+def _index_type(dtype) -> int:
+    return _INDEX_TYPE[numpy.dtype(dtype).str[1:]]
+
+
+class SpMatDescr:
+    """A cuSPARSE sparse-matrix descriptor over device arrays given by pointer (CSR or CSC).
+
+    `fmt` is 'csr' or 'csc'; `offsets` has rows+1 (CSR) or cols+1 (CSC) entries. The owner keeps
+    the arrays alive as long as the descriptor. Destroyed when collected."""
+
+    __slots__ = ("ptr", "char", "key", "sizes", "__weakref__")
+
+    def __init__(self, fmt, rows, cols, nnz, offsets, indices, values, index_dtype, value_dtype):
+        lib = bindings()
+        it = _index_type(index_dtype)
+        self.char = numpy.dtype(value_dtype).char
+        vt = _DATA_TYPE[self.char]
+        create = lib.create_csr if fmt == "csr" else lib.create_csc
+        self.ptr = 0
+        self.ptr = create(rows, cols, nnz, offsets, indices, values, it, it, _BASE_ZERO, vt)
+        self.key = (fmt, rows, cols, nnz, offsets, indices, values)
+        self.sizes = {}  # (kind, op, ...) -> workspace bytes
+
+    def __del__(self):
+        if self.ptr:
+            try:
+                bindings().destroy_sp_mat(self.ptr)
+            except Exception:  # interpreter shutdown
+                pass
+            self.ptr = 0
+
+
+class _DenseCache(threading.local):
+    """Dense descriptors of this thread by (pointer, sizes, type). A cuSPARSE dense descriptor
+    is metadata only (pointer, sizes, type; it owns nothing), so one made for an address stays
+    right for any later array at that address with the same sizes: the pool hands the same
+    addresses back, and an iterative solver then makes no descriptor at all. Bounded; the oldest
+    is destroyed first. Thread-local, so no other thread can destroy one in use."""
+
+    def __init__(self):
+        self.items = {}
+
+
+_dense = _DenseCache()
+_DENSE_MAX = 256
+
+
+def _dense_descr(key, make):
+    items = _dense.items
+    d = items.get(key)
+    if d is None:
+        if len(items) >= _DENSE_MAX:
+            old_key = next(iter(items))
+            old = items.pop(old_key)
+            (bindings().destroy_dn_vec if old_key[0] == "v" else bindings().destroy_dn_mat)(old)
+        d = items[key] = make()
+    return d
+
+
+def _vec(ptr, n, vt):
+    return _dense_descr(("v", ptr, n, vt), lambda: bindings().create_dn_vec(n, ptr, vt))
+
+
+def _mat(ptr, rows, cols, vt):
+    return _dense_descr(("m", ptr, rows, cols, vt),
+                        lambda: bindings().create_dn_mat(rows, cols, cols, ptr, vt, ORDER_ROW))
+
+
+def _workspace(nbytes: int):
+    # Pool allocation; the pool is stream-ordered, so releasing it after the enqueue is safe.
+    return _memory.alloc(max(int(nbytes), 1))
+
+
+def spmv(mat: SpMatDescr, op: int, x_ptr: int, n_x: int, y_ptr: int, n_y: int, beta_zero=True) -> None:
+    """y = op(A) @ x (+ y when not `beta_zero`) with cuSPARSE's default SpMV algorithm."""
+    lib = bindings()
+    c = mat.char
+    vt = _DATA_TYPE[c]
+    h = handle()
+    vx, vy = _vec(x_ptr, n_x, vt), _vec(y_ptr, n_y, vt)
+    alpha = _ONE[c].ctypes.data
+    beta = (_ZERO if beta_zero else _ONE)[c].ctypes.data
+    key = ("mv", op)
+    size = mat.sizes.get(key)
+    if size is None:
+        size = mat.sizes[key] = lib.sp_mv_buffer_size(h, op, alpha, mat.ptr, vx, beta, vy, vt, _ALG_DEFAULT)
+    ws = _workspace(size)
+    lib.sp_mv(h, op, alpha, mat.ptr, vx, beta, vy, vt, _ALG_DEFAULT, ws.ptr)
+
+
+def spmm(mat: SpMatDescr, op: int, b_ptr: int, b_rows: int, b_cols: int, c_ptr: int, c_rows: int,
+         c_cols: int) -> None:
+    """C = op(A) @ B for row-major (C-contiguous) dense B and C, cuSPARSE's default SpMM."""
+    lib = bindings()
+    c = mat.char
+    vt = _DATA_TYPE[c]
+    h = handle()
+    db, dc = _mat(b_ptr, b_rows, b_cols, vt), _mat(c_ptr, c_rows, c_cols, vt)
+    alpha, beta = _ONE[c].ctypes.data, _ZERO[c].ctypes.data
+    key = ("mm", op, b_cols)
+    size = mat.sizes.get(key)
+    if size is None:
+        size = mat.sizes[key] = lib.sp_mm_buffer_size(h, op, OP_N, alpha, mat.ptr, db, beta, dc, vt, _ALG_DEFAULT)
+    ws = _workspace(size)
+    lib.sp_mm(h, op, OP_N, alpha, mat.ptr, db, beta, dc, vt, _ALG_DEFAULT, ws.ptr)
+
+
+# cusparseSpMatAttribute_t: FILL_MODE=0, DIAG_TYPE=1; cusparseFillMode_t LOWER=0, UPPER=1;
+# cusparseDiagType_t NON_UNIT=0, UNIT=1; cusparseSpSVAlg_t DEFAULT=0.
+_ATTR_FILL, _ATTR_DIAG = 0, 1
+
+
+def spsv(mat: SpMatDescr, lower: bool, unit_diagonal: bool, x_ptr: int, y_ptr: int, n: int) -> None:
+    """Solve A y = x for triangular A (the `lower` or upper triangle of `mat`, CSR) with
+    cusparseSpSV: analysis, then solve; one SpSV descriptor per call."""
+    lib = bindings()
+    c = mat.char
+    vt = _DATA_TYPE[c]
+    h = handle()
+    fill = numpy.array([0 if lower else 1], numpy.int32)
+    diag = numpy.array([1 if unit_diagonal else 0], numpy.int32)
+    lib.sp_mat_set_attribute(mat.ptr, _ATTR_FILL, fill.ctypes.data, 4)
+    lib.sp_mat_set_attribute(mat.ptr, _ATTR_DIAG, diag.ctypes.data, 4)
+    vx, vy = _vec(x_ptr, n, vt), _vec(y_ptr, n, vt)
+    alpha = _ONE[c].ctypes.data
+    d = lib.sp_sv_create_descr()
+    try:
+        size = lib.sp_sv_buffer_size(h, OP_N, alpha, mat.ptr, vx, vy, vt, _ALG_DEFAULT, d)
+        ws = _workspace(size)
+        lib.sp_sv_analysis(h, OP_N, alpha, mat.ptr, vx, vy, vt, _ALG_DEFAULT, d, ws.ptr)
+        lib.sp_sv_solve(h, OP_N, alpha, mat.ptr, vx, vy, vt, _ALG_DEFAULT, d)
+    finally:
+        # The descriptor may be destroyed once the solve is enqueued (cuSPARSE keeps what the
+        # kernels need in the workspace); the workspace goes back to the pool in stream order.
+        lib.sp_sv_destroy_descr(d)

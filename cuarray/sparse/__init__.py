@@ -1,0 +1,60 @@
+"""cuarray.sparse: SciPy's sparse matrices and arrays on the GPU. See `scipy.sparse`.
+
+CSR, CSC, COO and DIA, each as a *matrix* (`csr_matrix`: `*` is the matrix product) and an
+*array* (`csr_array`: `*` is elementwise), with products on cuSPARSE (`cuda/libs/cusparse.py`,
+imported on first use: `import cuarray` stays free of nvmath) and conversions on the sort
+engine. docs/sparse.md lists what exists and how it differs from SciPy.
+"""
+
+from . import _base
+from . import _data
+
+# -- classes ----------------------------------------------------------------------------------
+from ._format_csr import csr_matrix as csr_matrix
+from ._format_csr import csr_array as csr_array
+from ._format_csc import csc_matrix as csc_matrix
+from ._format_csc import csc_array as csc_array
+from ._format_coo import coo_matrix as coo_matrix
+from ._format_coo import coo_array as coo_array
+from ._format_dia import dia_matrix as dia_matrix
+from ._format_dia import dia_array as dia_array
+from ._base import spmatrix as spmatrix
+from ._base import sparray as sparray
+
+# -- identification -----------------------------------------------------------------------------
+from ._base import issparse as issparse
+from ._base import isspmatrix as isspmatrix
+from ._format_csr import isspmatrix_csr as isspmatrix_csr
+from ._format_csc import isspmatrix_csc as isspmatrix_csc
+from ._format_coo import isspmatrix_coo as isspmatrix_coo
+from ._format_dia import isspmatrix_dia as isspmatrix_dia
+
+# -- construction -------------------------------------------------------------------------------
+from ._construct import eye as eye
+from ._construct import eye_array as eye_array
+from ._construct import identity as identity
+from ._construct import diags as diags
+from ._construct import diags_array as diags_array
+from ._construct import spdiags as spdiags
+from ._construct import random as random
+from ._construct import random_array as random_array
+from ._construct import rand as rand
+from ._construct import kron as kron
+from ._construct import kronsum as kronsum
+from ._construct import hstack as hstack
+from ._construct import vstack as vstack
+from ._construct import bmat as bmat
+from ._construct import block_diag as block_diag
+
+# -- extraction ---------------------------------------------------------------------------------
+from ._extract import find as find
+from ._extract import tril as tril
+from ._extract import triu as triu
+
+# -- files --------------------------------------------------------------------------------------
+from ._npz import save_npz as save_npz
+from ._npz import load_npz as load_npz
+
+from . import linalg as linalg
+
+_data.bind(_base._spbase)

@@ -1,0 +1,37 @@
+"""Compressed Sparse Column: csc_matrix and csc_array. See `scipy.sparse.csc_array`.
+
+A CSC matrix is the CSR matrix of its transpose over the same arrays (`A.T` is free), which is
+how products and indexing reach it; `tocsr` re-sorts by rows.
+"""
+
+from __future__ import annotations
+
+from ._base import register, sparray, spmatrix
+from ._compressed import _cs_matrix
+
+__all__ = ["csc_matrix", "csc_array", "isspmatrix_csc"]
+
+
+class _csc_base(_cs_matrix):
+    _format = "csc"
+
+    def tocsc(self, copy=False):
+        return self.copy() if copy else self
+
+    def tocsr(self, copy=False):
+        return self._to_other_compressed()
+
+
+@register
+class csc_array(sparray, _csc_base):
+    """See `scipy.sparse.csc_array`."""
+
+
+@register
+class csc_matrix(spmatrix, _csc_base):
+    """See `scipy.sparse.csc_matrix`."""
+
+
+def isspmatrix_csc(x) -> bool:
+    """See `scipy.sparse.isspmatrix_csc`."""
+    return isinstance(x, csc_matrix)

@@ -1,0 +1,218 @@
+"""Products: sparse @ dense vector (SpMV), sparse @ dense matrix (SpMM), sparse @ sparse (SpGEMM),
+dense @ sparse, and the matrix power of spmatrix `**`.
+
+SpMV and SpMM use cuSPARSE's generic API (`cuda/libs/cusparse.py`) for float32/64 and
+complex64/128, on CSR or CSC directly (COO and DIA convert to CSR). The matrix's cuSPARSE
+descriptor is cached on it (keyed by its arrays' addresses, so replacing an array invalidates
+it): an iterative solver pays for descriptor creation and the workspace query once.
+Integer and bool values, which the generic API does not take, use gathered products and a
+running sum per row (exact in integer arithmetic).
+
+SpGEMM is expand-sort-compress on the sort engine: every product a_ik * b_kj is made with its
+key (i, j), the keys are sorted and equal keys summed (`_canonical`), zeros dropped as SciPy
+does. Any dtype; cost and memory grow with the number of products (one synchronisation for it).
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from . import _canonical as canon
+from . import _sputils
+from . import _xp as xp
+from ._base import issparse
+from .._core.host_input import reject
+from .._core.ndarray import ndarray
+
+__all__ = ["matmul", "rmatmul", "spmv", "spmm", "spgemm", "matrix_power"]
+
+_I64 = numpy.dtype(numpy.int64)
+
+
+def _cusparse():
+    from ..cuda.libs import cusparse
+
+    return cusparse
+
+
+def _compressed(a):
+    return a if a._format in ("csr", "csc") else a.tocsr()
+
+
+def _descr(a, dt):
+    """(descriptor, kept-alive arrays) for the CSR/CSC `a` with values of dtype `dt`. Cached on
+    `a` when no cast is needed (a cast copy would go stale if `a.data` changed in place)."""
+    key = (a.data.data.ptr, a.indices.data.ptr, a.indptr.data.ptr, a.nnz, a.shape)
+    cache = a._descr
+    if cache is not None and cache[0] == key and a.data.dtype == dt:
+        return cache[1]
+    data = a.data if a.data.dtype == dt else a.data.astype(dt)
+    arrays = [x if x.flags.c_contiguous else x.copy() for x in (data, a.indices, a.indptr)]
+    m, n = a.shape
+    d = _cusparse().SpMatDescr(a._format, m, n, a.nnz, arrays[2].data.ptr, arrays[1].data.ptr,
+                               arrays[0].data.ptr, a.indices.dtype, dt)
+    if a.data.dtype == dt and arrays[0] is a.data and arrays[1] is a.indices and arrays[2] is a.indptr:
+        a._descr = (key, (d, arrays))
+    return d, arrays
+
+
+def _with_csc_fallback(a, dt, call):
+    """call(descriptor of a); a CSC matrix the library refuses (status NOT_SUPPORTED for an
+    algorithm/format pair) is converted to CSR once and cached on it for the next calls."""
+    d, keep = _descr(a, dt)
+    try:
+        call(d)
+    except Exception:
+        if a._format != "csc":
+            raise
+        if getattr(a, "_as_csr_cache", None) is None:
+            a._as_csr_cache = a.tocsr()
+        d, keep = _descr(a._as_csr_cache, dt)
+        call(d)
+
+
+def _segment_rows(prod: ndarray, indptr: ndarray, dt) -> ndarray:
+    """Per-row sums of `prod` (rows given by offsets `indptr`) along axis 0, exact for integers:
+    differences of one running sum."""
+    acc = _I64 if dt.kind == "b" else dt
+    run = xp.zeros((prod.shape[0] + 1,) + prod.shape[1:], acc)
+    if prod.shape[0]:
+        run[1:] = xp.cumsum(prod.astype(acc, copy=False), axis=0, dtype=acc)
+    ip = indptr.astype(_I64)
+    out = xp.subtract(run[ip[1:]], run[ip[:-1]])
+    return xp.not_equal(out, 0) if dt.kind == "b" else out
+
+
+def spmv(a, x: ndarray) -> ndarray:
+    """a @ x for a 1-D dense x of length a.shape[1]."""
+    m, n = a.shape
+    dt = _sputils.upcast(a.dtype, x.dtype)
+    if a.nnz == 0 or m == 0 or n == 0:
+        return xp.zeros((m,), dt)
+    a = _compressed(a)
+    cs = _cusparse()
+    if cs.supports(dt):
+        xc = x.astype(dt, copy=False)
+        if not xc.flags.c_contiguous:
+            xc = xc.copy()
+        y = xp.empty((m,), dt)
+        _with_csc_fallback(a, dt, lambda d: cs.spmv(d, cs.OP_N, xc.data.ptr, n, y.data.ptr, m))
+        return y
+    a = a.tocsr()
+    row_vals = xp.multiply(a.data.astype(dt), xp.take(x.astype(dt), a.indices))
+    return _segment_rows(row_vals, a.indptr, dt)
+
+
+def spmm(a, b: ndarray) -> ndarray:
+    """a @ b for a 2-D dense b with a.shape[1] rows (row-major for cuSPARSE)."""
+    m, n = a.shape
+    k = b.shape[1]
+    dt = _sputils.upcast(a.dtype, b.dtype)
+    if a.nnz == 0 or m == 0 or n == 0 or k == 0:
+        return xp.zeros((m, k), dt)
+    a = _compressed(a)
+    cs = _cusparse()
+    if cs.supports(dt):
+        bc = b.astype(dt, copy=False)
+        if not bc.flags.c_contiguous:
+            bc = bc.copy()
+        c = xp.empty((m, k), dt)
+        _with_csc_fallback(a, dt, lambda d: cs.spmm(d, cs.OP_N, bc.data.ptr, n, k, c.data.ptr, m, k))
+        return c
+    a = a.tocsr()
+    prod = xp.multiply(a.data.astype(dt).reshape(-1, 1), b.astype(dt)[a.indices])
+    return _segment_rows(prod, a.indptr, dt)
+
+
+def spgemm(a, b):
+    """a @ b for two sparse matrices: canonical CSR (CSC when both are CSC), zeros dropped."""
+    if a.shape[1] != b.shape[0]:
+        raise ValueError("dimension mismatch")
+    if a._format == "csc" and b._format == "csc":
+        return spgemm(b.transpose(), a.transpose()).transpose()
+    a, b = a.tocsr(), b.tocsr()
+    m, p = a.shape[0], b.shape[1]
+    dt = _sputils.upcast(a.dtype, b.dtype)
+    cls = a._container("csr")
+    if a.nnz == 0 or b.nnz == 0:
+        return cls((m, p), dtype=dt)
+    acol = a.indices
+    cnt = xp.take(xp.diff(b.indptr).astype(_I64), acol)
+    ends = xp.cumsum(cnt)
+    total = int(ends[-1])
+    if total == 0:
+        return cls((m, p), dtype=dt)
+    pos = xp.arange(total, dtype=_I64)
+    which = xp.searchsorted(ends, pos, side="right")       # the a-entry of each product
+    bpos = xp.add(xp.take(b.indptr.astype(_I64), xp.take(acol, which)),
+                  xp.subtract(pos, xp.take(xp.subtract(ends, cnt), which)))
+    del pos
+    rows = xp.take(canon.expand(a.indptr, a.nnz, a.indices.dtype), which)
+    cols = xp.take(b.indices, bpos)
+    vals = xp.multiply(xp.take(a.data.astype(dt, copy=False), which), xp.take(b.data.astype(dt, copy=False), bpos))
+    del which, bpos
+    idt = _sputils.get_index_dtype(maxval=max(m, p, total))
+    indptr, indices, data = canon.canonical(rows, cols, vals, m, p, idt)
+    out = cls._from_parts(data, indices, indptr, (m, p), True, True)
+    out.eliminate_zeros()
+    return out
+
+
+def matmul(a, other):
+    """a @ other (a sparse)."""
+    if issparse(other):
+        return spgemm(a, other)
+    if isinstance(other, ndarray):
+        if other.ndim == 0:
+            raise ValueError("Scalar operands are not allowed, use '*' instead")
+        if other.shape[0] != a.shape[1]:
+            raise ValueError("dimension mismatch: {} @ {}".format(a.shape, other.shape))
+        if other.ndim == 1:
+            return spmv(a, other)
+        if other.ndim == 2:
+            return spmm(a, other)
+        raise ValueError("sparse @ dense takes a 1-D or 2-D dense operand, got {}-D".format(other.ndim))
+    if isinstance(other, (numpy.ndarray, list, tuple)):
+        raise reject(other, "sparse matmul")
+    return NotImplemented
+
+
+def rmatmul(a, other):
+    """other @ a (a sparse, other dense): (a.T @ other.T).T."""
+    if isinstance(other, ndarray):
+        if other.ndim == 0:
+            raise ValueError("Scalar operands are not allowed, use '*' instead")
+        if other.shape[-1] != a.shape[0]:
+            raise ValueError("dimension mismatch: {} @ {}".format(other.shape, a.shape))
+        if other.ndim == 1:
+            return spmv(a.transpose(), other)
+        if other.ndim == 2:
+            return spmm(a.transpose(), other.T).T
+        raise ValueError("dense @ sparse takes a 1-D or 2-D dense operand, got {}-D".format(other.ndim))
+    if isinstance(other, (numpy.ndarray, list, tuple)):
+        raise reject(other, "sparse matmul")
+    return NotImplemented
+
+
+def matrix_power(a, n):
+    """a ** n for a square sparse matrix (repeated squaring)."""
+    m, k = a.shape
+    if m != k:
+        raise TypeError("sparse matrix is not square")
+    if not _sputils.isintlike(n):
+        raise ValueError("exponent must be an integer")
+    n = int(n)
+    if n < 0:
+        raise ValueError("exponent must be >= 0")
+    if n == 0:
+        from ._construct import eye
+
+        return eye(m, dtype=a.dtype, format="csr")
+    result, base = None, a.tocsr()
+    while True:
+        if n & 1:
+            result = base if result is None else spgemm(result, base)
+        n >>= 1
+        if not n:
+            return result
+        base = spgemm(base, base)

@@ -1,0 +1,19 @@
+"""cuarray.sparse.linalg: linear operators, norms and iterative solvers. See
+`scipy.sparse.linalg`.
+
+The solvers keep every scalar of the iteration on the device (0-d arrays) and read one value
+per iteration on the host: the convergence test.
+"""
+
+from ._interface import LinearOperator as LinearOperator
+from ._interface import aslinearoperator as aslinearoperator
+from ._norm import norm as norm
+from ._iterative import cg as cg
+from ._iterative import bicgstab as bicgstab
+from ._iterative import gmres as gmres
+from ._minres import minres as minres
+from ._triangular import spsolve_triangular as spsolve_triangular
+from ._lsqr import lsqr as lsqr
+from ._eigsh import eigsh as eigsh
+from ._eigsh import svds as svds
+from ._lsmr import lsmr as lsmr

@@ -1,0 +1,135 @@
+"""eigsh (a few eigenpairs of a Hermitian operator) and svds. See `scipy.sparse.linalg.eigsh`.
+
+Thick-restart Lanczos: a Krylov basis of `ncv` vectors built on the device with full
+reorthogonalisation (classical Gram-Schmidt twice, two matrix products with the basis per step);
+the small projected matrix (tridiagonal, with an arrow after each restart) is solved on the host.
+The step coefficients stay on the device until the basis is full: one host read per restart,
+not per step. After a restart the `k` wanted Ritz vectors are kept and the basis grows again
+from the residual direction.
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from .. import _xp as xp
+from ._interface import aslinearoperator
+from ._iterative import _nrm
+
+__all__ = ["eigsh", "svds"]
+
+
+def _pick(theta, k, which):
+    if which == "LM":
+        return numpy.argsort(-numpy.abs(theta), kind="stable")[:k]
+    if which == "LA":
+        return numpy.argsort(-theta, kind="stable")[:k]
+    if which == "SA":
+        return numpy.argsort(theta, kind="stable")[:k]
+    raise ValueError("which must be one of 'LM', 'LA', 'SA' (got {!r})".format(which))
+
+
+def _extend(matvec, V, alpha, beta, u, start, end):
+    """Lanczos steps start..end-1 into V (rows), alpha/beta device vectors; returns the last
+    residual vector (unnormalised; its norm is beta[end - 1])."""
+    for i in range(start, end):
+        u = matvec(V[i])
+        basis = V[:i + 1]
+        h = xp.matmul(xp.conj(basis), u)
+        u = xp.subtract(u, xp.matmul(h, basis))
+        h2 = xp.matmul(xp.conj(basis), u)
+        u = xp.subtract(u, xp.matmul(h2, basis))
+        alpha[i] = xp.real(xp.add(h[i], h2[i]))
+        nb = _nrm(u)
+        beta[i] = nb
+        if i + 1 < end:
+            V[i + 1] = xp.true_divide(u, nb.astype(V.dtype))
+    return u
+
+
+def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=None, tol=0,
+          return_eigenvectors=True, Minv=None, OPinv=None, mode="normal"):
+    """See `scipy.sparse.linalg.eigsh` for `which` in 'LM', 'LA', 'SA' (no shift-invert: `M`,
+    `sigma`, `Minv`, `OPinv` raise NotImplementedError). Eigenvalues ascending, as SciPy."""
+    if M is not None or sigma is not None or Minv is not None or OPinv is not None:
+        raise NotImplementedError("eigsh: generalized and shift-invert modes are not supported")
+    A = aslinearoperator(A)
+    n = A.shape[0]
+    if A.shape[0] != A.shape[1]:
+        raise ValueError("expected square matrix (shape={})".format(A.shape))
+    if k <= 0 or k >= n:
+        raise ValueError("k must be between 1 and ndim(A)-1 (k={}, n={})".format(k, n))
+    dt = numpy.result_type(A.dtype, numpy.float32)
+    if dt.char not in "fdFD":
+        dt = numpy.dtype(numpy.float64)
+    rdt = numpy.dtype(dt.char.lower())
+    ncv = min(max(2 * k, k + 32), n - 1) if ncv is None else min(ncv, n - 1)
+    if ncv <= k:
+        raise ValueError("ncv must be k < ncv < n")
+    maxiter = 10 * n if maxiter is None else maxiter
+    tol = float(numpy.finfo(rdt).eps) if tol == 0 else float(tol)
+    V = xp.zeros((ncv, n), dt)
+    alpha = xp.zeros((ncv,), rdt)
+    beta = xp.zeros((ncv,), rdt)
+    if v0 is None:
+        v0 = xp.asarray(numpy.random.default_rng(0).random(n).astype(dt))
+    V[0] = xp.true_divide(v0, _nrm(v0).astype(dt))
+    matvec = A.matvec
+    u = _extend(matvec, V, alpha, beta, None, 0, ncv)
+    kept, arrow = 0, None
+    for restart in range(max(1, maxiter)):
+        a, b = alpha.get().astype(numpy.float64), beta.get().astype(numpy.float64)
+        T = numpy.diag(a) + numpy.diag(b[:-1], 1) + numpy.diag(b[:-1], -1)
+        if kept:
+            T[:kept, :kept] = numpy.diag(a[:kept])
+            T[kept, :kept] = T[:kept, kept] = arrow
+        theta, s = numpy.linalg.eigh(T)
+        idx = _pick(theta, k, which)
+        res = numpy.abs(b[-1] * s[-1, idx])
+        done = bool(numpy.all(res <= tol * numpy.maximum(numpy.abs(theta[idx]), tol)))
+        ritz = xp.matmul(xp.asarray(numpy.ascontiguousarray(s[:, idx].T).astype(dt)), V)
+        if done or restart == maxiter - 1:
+            break
+        # thick restart: keep the k Ritz vectors, continue from the residual direction
+        V[:k] = ritz
+        V[k] = xp.true_divide(u, xp.asarray(numpy.asarray(b[-1], rdt)).astype(dt))
+        alpha[:k] = xp.asarray(theta[idx].astype(rdt))
+        arrow = b[-1] * s[-1, idx]
+        kept = k
+        u = _extend(matvec, V, alpha, beta, None, k, ncv)
+    order = numpy.argsort(theta[idx], kind="stable")
+    vals = xp.asarray(theta[idx][order].astype(rdt))
+    if not return_eigenvectors:
+        return vals
+    vecs = ritz[xp.asarray(order)].T
+    return vals, vecs
+
+
+def svds(A, k=6, ncv=None, tol=0, which="LM", v0=None, maxiter=None, return_singular_vectors=True,
+         solver="arpack", random_state=None, options=None):
+    """See `scipy.sparse.linalg.svds`: the k largest singular triplets from eigsh of A^H A (or
+    A A^H, the smaller); 'LM' only. Singular values ascending, as SciPy."""
+    if which != "LM":
+        raise NotImplementedError("svds: only which='LM' is supported")
+    A = aslinearoperator(A)
+    m, n = A.shape
+    if k <= 0 or k >= min(m, n):
+        raise ValueError("k must be between 1 and min(A.shape)-1")
+    from ._interface import LinearOperator
+
+    if n <= m:
+        gram = LinearOperator((n, n), matvec=lambda x: A.rmatvec(A.matvec(x)), dtype=A.dtype)
+    else:
+        gram = LinearOperator((m, m), matvec=lambda x: A.matvec(A.rmatvec(x)), dtype=A.dtype)
+    w, X = eigsh(gram, k=k, ncv=ncv, tol=tol, which="LA", maxiter=maxiter)
+    sv = xp.sqrt(xp.maximum(w, 0))
+    if not return_singular_vectors:
+        return sv
+    inv = xp.true_divide(1, xp.maximum(sv, numpy.finfo(sv.dtype).tiny))
+    if n <= m:
+        v = X
+        u = xp.multiply(xp.stack([A.matvec(v[:, j]) for j in range(k)], axis=1), inv.reshape(1, -1))
+    else:
+        u = X
+        v = xp.multiply(xp.stack([A.rmatvec(u[:, j]) for j in range(k)], axis=1), inv.reshape(1, -1))
+    return u, sv, xp.conj(v).T

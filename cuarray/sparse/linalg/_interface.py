@@ -1,0 +1,193 @@
+"""LinearOperator and aslinearoperator. See `scipy.sparse.linalg.LinearOperator`.
+
+An operator is a shape, a dtype and a `matvec` (with optional `rmatvec`, `matmat`, `rmatmat`) on
+cuarray vectors; subclasses may define `_matvec`/`_rmatvec`/`_matmat` instead, as in SciPy.
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from .. import _sputils
+from .. import _xp as xp
+from .._base import issparse
+from ..._core.ndarray import ndarray
+
+__all__ = ["LinearOperator", "aslinearoperator"]
+
+
+class LinearOperator:
+    """See `scipy.sparse.linalg.LinearOperator`."""
+
+    ndim = 2
+
+    def __init__(self, shape=None, matvec=None, rmatvec=None, matmat=None, dtype=None, rmatmat=None):
+        if shape is None and hasattr(self, "shape"):
+            shape = self.shape
+        shape = _sputils.check_shape(shape)
+        self.shape = shape
+        self._f = {"matvec": matvec, "rmatvec": rmatvec, "matmat": matmat, "rmatmat": rmatmat}
+        if dtype is None:
+            dtype = self.matvec(xp.zeros((shape[1],), numpy.float64)).dtype if (
+                matvec is not None or type(self)._matvec is not LinearOperator._matvec) else numpy.float64
+        self.dtype = numpy.dtype(dtype)
+
+    # -- what subclasses (or the functions given) define ------------------------------------------
+    def _matvec(self, x):
+        f = self._f.get("matvec")
+        if f is not None:
+            return f(x)
+        if type(self)._matmat is not LinearOperator._matmat or self._f.get("matmat") is not None:
+            return self.matmat(x.reshape(-1, 1))
+        raise NotImplementedError("this LinearOperator defines no matvec")
+
+    def _rmatvec(self, x):
+        f = self._f.get("rmatvec")
+        if f is None:
+            raise NotImplementedError("rmatvec is not defined")
+        return f(x)
+
+    def _matmat(self, X):
+        f = self._f.get("matmat")
+        if f is not None:
+            return f(X)
+        return xp.stack([self.matvec(X[:, j]).reshape(-1) for j in range(X.shape[1])], axis=1)
+
+    def _rmatmat(self, X):
+        f = self._f.get("rmatmat")
+        if f is not None:
+            return f(X)
+        return xp.stack([self.rmatvec(X[:, j]).reshape(-1) for j in range(X.shape[1])], axis=1)
+
+    # -- public calls with SciPy's shape checks ------------------------------------------------
+    def matvec(self, x):
+        m, n = self.shape
+        if x.shape not in ((n,), (n, 1)):
+            raise ValueError("dimension mismatch")
+        y = self._matvec(x)
+        return y.reshape(m, 1) if x.ndim == 2 else y.reshape(m)
+
+    def rmatvec(self, x):
+        m, n = self.shape
+        if x.shape not in ((m,), (m, 1)):
+            raise ValueError("dimension mismatch")
+        y = self._rmatvec(x)
+        return y.reshape(n, 1) if x.ndim == 2 else y.reshape(n)
+
+    def matmat(self, X):
+        if X.ndim != 2 or X.shape[0] != self.shape[1]:
+            raise ValueError("dimension mismatch: {} {}".format(self.shape, X.shape))
+        return self._matmat(X)
+
+    def rmatmat(self, X):
+        if X.ndim != 2 or X.shape[0] != self.shape[0]:
+            raise ValueError("dimension mismatch: {} {}".format(self.shape, X.shape))
+        return self._rmatmat(X)
+
+    def dot(self, x):
+        if isinstance(x, LinearOperator):
+            return _ProductOperator(self, x)
+        if _sputils.isscalarlike(x):
+            return _ScaledOperator(self, x)
+        if isinstance(x, ndarray):
+            if x.ndim == 1 or (x.ndim == 2 and x.shape[1] == 1):
+                return self.matvec(x)
+            if x.ndim == 2:
+                return self.matmat(x)
+        raise ValueError("expected a vector, matrix or LinearOperator, got {!r}".format(type(x)))
+
+    __matmul__ = dot
+    __mul__ = dot
+    __call__ = dot
+
+    def __rmul__(self, x):
+        if _sputils.isscalarlike(x):
+            return _ScaledOperator(self, x)
+        return NotImplemented
+
+    def __neg__(self):
+        return _ScaledOperator(self, -1)
+
+    def __add__(self, other):
+        if isinstance(other, LinearOperator):
+            return _SumOperator(self, other)
+        return NotImplemented
+
+    def __sub__(self, other):
+        return self + (-other)
+
+    def adjoint(self):
+        return _AdjointOperator(self)
+
+    H = property(adjoint)
+
+    def __repr__(self):
+        return "<{}x{} {} with dtype={}>".format(self.shape[0], self.shape[1], type(self).__name__, self.dtype)
+
+
+class _AdjointOperator(LinearOperator):
+    def __init__(self, A):
+        self.A = A
+        super().__init__((A.shape[1], A.shape[0]), matvec=A.rmatvec, rmatvec=A.matvec, dtype=A.dtype)
+
+
+class _ProductOperator(LinearOperator):
+    def __init__(self, A, B):
+        if A.shape[1] != B.shape[0]:
+            raise ValueError("cannot multiply {} and {}: shape mismatch".format(A, B))
+        super().__init__((A.shape[0], B.shape[1]), matvec=lambda x: A.matvec(B.matvec(x)),
+                         rmatvec=lambda x: B.rmatvec(A.rmatvec(x)), dtype=numpy.result_type(A.dtype, B.dtype))
+
+
+class _SumOperator(LinearOperator):
+    def __init__(self, A, B):
+        if A.shape != B.shape:
+            raise ValueError("cannot add {} and {}: shape mismatch".format(A, B))
+        super().__init__(A.shape, matvec=lambda x: xp.add(A.matvec(x), B.matvec(x)),
+                         rmatvec=lambda x: xp.add(A.rmatvec(x), B.rmatvec(x)),
+                         dtype=numpy.result_type(A.dtype, B.dtype))
+
+
+class _ScaledOperator(LinearOperator):
+    def __init__(self, A, alpha):
+        super().__init__(A.shape, matvec=lambda x: xp.multiply(A.matvec(x), alpha),
+                         rmatvec=lambda x: xp.multiply(A.rmatvec(x), numpy.conj(alpha)),
+                         dtype=numpy.result_type(A.dtype, numpy.asarray(alpha).dtype))
+
+
+class MatrixLinearOperator(LinearOperator):
+    """A sparse matrix or a 2-D cuarray array as an operator."""
+
+    def __init__(self, A):
+        self.A = A
+        self._AH = None
+        super().__init__(A.shape, matvec=lambda x: A @ x, matmat=lambda X: A @ X, dtype=A.dtype)
+
+    def _rmatvec(self, x):
+        if self._AH is None:
+            self._AH = self.A.conj().T if not issparse(self.A) else self.A.H
+        return self._AH @ x
+
+    def _rmatmat(self, X):
+        return self._rmatvec(X)
+
+
+class IdentityOperator(LinearOperator):
+    def __init__(self, shape, dtype=None):
+        super().__init__(shape, matvec=lambda x: x, rmatvec=lambda x: x, matmat=lambda x: x,
+                         dtype=numpy.float64 if dtype is None else dtype)
+
+
+def aslinearoperator(A) -> LinearOperator:
+    """See `scipy.sparse.linalg.aslinearoperator`: LinearOperators pass; sparse matrices and 2-D
+    cuarray arrays are wrapped; objects with `shape` and `matvec` are adapted."""
+    if isinstance(A, LinearOperator):
+        return A
+    if issparse(A) or (isinstance(A, ndarray) and A.ndim == 2):
+        return MatrixLinearOperator(A)
+    if isinstance(A, ndarray):
+        raise ValueError("array must have ndim == 2")
+    if hasattr(A, "shape") and hasattr(A, "matvec"):
+        return LinearOperator(A.shape, A.matvec, rmatvec=getattr(A, "rmatvec", None),
+                              dtype=getattr(A, "dtype", None))
+    raise TypeError("type not understood: {!r}".format(type(A)))

@@ -1,0 +1,152 @@
+"""LSMR for least squares (MINRES on the normal equations). See `scipy.sparse.linalg.lsmr`.
+
+Fong and Saunders' recurrences on top of the same bidiagonalisation as `lsqr`: the normalisations
+divide by device scalars; alpha, beta and ||x|| are read together once per iteration. ||x|| is
+that of the previous iterate, so the stopping tests of step k run at step k+1's read, before x
+changes again: the answer is SciPy's, with one extra bidiagonalisation step at the end.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy
+
+from .. import _xp as xp
+from ._interface import aslinearoperator
+from ._iterative import _nrm
+from ._lsqr import _sym_ortho
+from ..._core.ndarray import ndarray
+
+__all__ = ["lsmr"]
+
+
+def lsmr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None, show=False, x0=None):
+    """See `scipy.sparse.linalg.lsmr`. Returns SciPy's 8-tuple (x, istop, itn, normr, normar,
+    norma, conda, normx); `show` is ignored."""
+    A = aslinearoperator(A)
+    if not isinstance(b, ndarray):
+        raise TypeError("b must be a cuarray array (call cuarray.asarray first)")
+    b = b.reshape(-1)
+    m, n = A.shape
+    if b.size != m:
+        raise ValueError("shapes of A {} and b {} are incompatible".format(A.shape, b.shape))
+    dt = numpy.result_type(A.dtype, b.dtype, numpy.float32)
+    if dt.char not in "fdFD":
+        dt = numpy.dtype(numpy.float64)
+    b = b.astype(dt, copy=False)
+    maxiter = min(m, n) if maxiter is None else maxiter
+    tiny = float(numpy.finfo(dt).tiny)
+    if x0 is None:
+        x = xp.zeros((n,), dt)
+        u = b.copy()
+    else:
+        x = x0.astype(dt).reshape(-1).copy()
+        u = xp.subtract(b, A.matvec(x))
+    normb = float(_nrm(b))
+    beta = float(_nrm(u))
+    if beta > 0:
+        u = xp.multiply(u, 1.0 / beta)
+        v = A.rmatvec(u)
+        alpha = float(_nrm(v))
+    else:
+        v = xp.zeros((n,), dt)
+        alpha = 0.0
+    if alpha > 0:
+        v = xp.multiply(v, 1.0 / alpha)
+    itn = istop = 0
+    zetabar, alphabar = alpha * beta, alpha
+    rho = rhobar = cbar = 1.0
+    sbar = 0.0
+    h = v.copy()
+    hbar = xp.zeros((n,), dt)
+    betadd, betad, rhodold, tautildeold, thetatilde, zeta, d = beta, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0
+    normA2 = alpha * alpha
+    maxrbar, minrbar = 0.0, 1e100
+    normA, condA, normx = math.sqrt(normA2), 1.0, 0.0
+    ctol = 1.0 / conlim if conlim > 0 else 0.0
+    normr, normar = beta, alpha * beta
+    if normar == 0:
+        return x, istop, itn, normr, normar, normA, condA, normx
+    pending = None
+
+    def tests(state, nx):
+        it, nr, nar, na, ca = state
+        test1 = nr / normb if normb else math.inf
+        test2 = nar / (na * nr) if na * nr != 0 else math.inf
+        test3 = 1.0 / ca
+        t1 = test1 / (1 + na * nx / normb) if normb else math.inf
+        rtol = btol + atol * na * nx / normb if normb else btol
+        stop = 0
+        if it >= maxiter:
+            stop = 7
+        if 1 + test3 <= 1:
+            stop = 6
+        if 1 + test2 <= 1:
+            stop = 5
+        if 1 + t1 <= 1:
+            stop = 4
+        if test3 <= ctol:
+            stop = 3
+        if test2 <= atol:
+            stop = 2
+        if test1 <= rtol:
+            stop = 1
+        return stop
+
+    while itn < maxiter:
+        u = xp.subtract(A.matvec(v), xp.multiply(u, alpha))
+        beta_d = _nrm(u)
+        u = xp.true_divide(u, xp.maximum(beta_d, tiny).astype(dt))
+        v2 = xp.subtract(A.rmatvec(u), xp.multiply(v, beta_d.astype(dt)))
+        alpha_d = _nrm(v2)
+        beta_h, alpha_h, nx = (float(t) for t in xp.stack([beta_d, alpha_d, _nrm(x)]).get())  # one read
+        if pending is not None:
+            istop = tests(pending, nx)
+            normx = nx
+            if istop:
+                return x, istop, itn, normr, normar, normA, condA, normx
+        itn += 1
+        beta = beta_h
+        if beta > 0:
+            alpha = alpha_h
+            v = xp.true_divide(v2, xp.maximum(alpha_d, tiny).astype(dt))
+        chat, shat, alphahat = _sym_ortho(alphabar, damp)
+        rhoold = rho
+        c, s, rho = _sym_ortho(alphahat, beta)
+        thetanew = s * alpha
+        alphabar = c * alpha
+        rhobarold, zetaold = rhobar, zeta
+        thetabar = sbar * rho
+        rhotemp = cbar * rho
+        cbar, sbar, rhobar = _sym_ortho(cbar * rho, thetanew)
+        zeta = cbar * zetabar
+        zetabar = -sbar * zetabar
+        hbar = xp.subtract(h, xp.multiply(hbar, thetabar * rho / (rhoold * rhobarold)))
+        x = xp.add(x, xp.multiply(hbar, zeta / (rho * rhobar)))
+        h = xp.subtract(v, xp.multiply(h, thetanew / rho))
+        betaacute = chat * betadd
+        betacheck = -shat * betadd
+        betahat = c * betaacute
+        betadd = -s * betaacute
+        thetatildeold = thetatilde
+        ctildeold, stildeold, rhotildeold = _sym_ortho(rhodold, thetabar)
+        thetatilde = stildeold * rhobar
+        rhodold = ctildeold * rhobar
+        betad = -stildeold * betad + ctildeold * betahat
+        tautildeold = (zetaold - thetatildeold * tautildeold) / rhotildeold
+        taud = (zeta - thetatilde * tautildeold) / rhodold
+        d += betacheck * betacheck
+        normr = math.sqrt(d + (betad - taud) ** 2 + betadd * betadd)
+        normA2 += beta * beta
+        normA = math.sqrt(normA2)
+        normA2 += alpha * alpha
+        maxrbar = max(maxrbar, rhobarold)
+        if itn > 1:
+            minrbar = min(minrbar, rhobarold)
+        condA = max(maxrbar, rhotemp) / min(minrbar, rhotemp)
+        normar = abs(zetabar)
+        pending = (itn, normr, normar, normA, condA)
+    normx = float(_nrm(x))
+    istop = tests(pending, normx) if pending is not None else 7
+    return x, istop, itn, normr, normar, normA, condA, normx

@@ -1,0 +1,70 @@
+"""norm of a sparse matrix. See `scipy.sparse.linalg.norm`.
+
+Matrix norms: 'fro' (the default), 1, -1, inf, -inf (absolute column/row sums, computed as
+sparse sums); the 2-norm is not supported (SciPy neither). Vector norms along an axis: any p.
+Results are cuarray arrays (0-d for matrix norms).
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from .. import _xp as xp
+from .._base import issparse
+
+__all__ = ["norm"]
+
+
+def _abs_sum(A, axis):
+    return abs(A).sum(axis=axis)
+
+
+def norm(x, ord=None, axis=None):  # noqa: A002
+    """See `scipy.sparse.linalg.norm`."""
+    if not issparse(x):
+        raise TypeError("input is not sparse. use cuarray.linalg.norm")
+    if axis is None and ord in (None, "fro", "f"):
+        d = x.tocsr(copy=True)
+        d.sum_duplicates()
+        a = xp.absolute(d.data)
+        return xp.sqrt(xp.sum(xp.multiply(a, a))) if d.nnz else xp.zeros((), numpy.float64)
+    if axis is None:
+        axis = (0, 1)
+    if isinstance(axis, tuple) and len(axis) == 2:
+        r, c = (a % 2 for a in axis)
+        if r == c:
+            raise ValueError("Duplicate axes given.")
+        if ord == 2:
+            raise NotImplementedError("the 2-norm of a sparse matrix is not supported (use svds)")
+        if ord in (1, -1):
+            s = _abs_sum(x, r).reshape(-1)
+            return xp.max(s) if ord == 1 else xp.min(s)
+        if ord in (numpy.inf, -numpy.inf):
+            s = _abs_sum(x, c).reshape(-1)
+            return xp.max(s) if ord == numpy.inf else xp.min(s)
+        if ord in (None, "fro", "f"):
+            return norm(x)
+        raise ValueError("Invalid norm order for matrices.")
+    if isinstance(axis, tuple) and len(axis) == 1:
+        axis = axis[0]
+    if not isinstance(axis, (int, numpy.integer)):
+        raise TypeError("'axis' must be None, an integer or a tuple of integers")
+    a = int(axis) % 2
+    d = x.tocsr(copy=True)
+    d.sum_duplicates()
+    if ord in (None, 2):
+        sq = d._with_data(xp.multiply(xp.absolute(d.data), xp.absolute(d.data)))
+        return xp.sqrt(sq.sum(axis=a).reshape(-1))
+    if ord == numpy.inf:
+        return abs(d).max(axis=a).reshape(-1)
+    if ord == -numpy.inf:
+        return abs(d).min(axis=a).reshape(-1)
+    if ord == 0:
+        d.eliminate_zeros()
+        return d._getnnz_axis(a)
+    if ord == 1:
+        return _abs_sum(d, a).reshape(-1)
+    if isinstance(ord, str):
+        raise ValueError("Invalid norm order for vectors.")
+    p = d._with_data(xp.power(xp.absolute(d.data), ord))
+    return xp.power(p.sum(axis=a).reshape(-1), 1.0 / ord)

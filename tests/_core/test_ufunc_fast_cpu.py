@@ -1,0 +1,105 @@
+"""The ufunc fast path's kernel choice (vector kernel only when every operand's address allows it)
+and the operator shortcut (`a + b` reaches the same prepared launcher as `add(a, b)`), with the
+launch recorded and kernels as placeholders named by their layout: no device. The ufuncs here are
+fresh copies of add/multiply: the placeholders must not reach the shared ufuncs' prepared launchers
+(a GPU test in the same process would launch them)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cuarray as cp
+from cuarray import _array_methods
+from cuarray._core import elementwise
+from cuarray._core.ndarray import ndarray
+from cuarray._core.ufunc import ufunc
+from cuarray.cuda import launch, memory, stream
+
+
+class _Backing:
+    def __init__(self):
+        self.next = 1 << 40
+
+    def malloc(self, size, device_id):
+        p = self.next
+        self.next += size + 4096
+        return p
+
+    def free(self, ptr, size, device_id):
+        pass
+
+    def synchronize(self, device_id):
+        pass
+
+    def device_total(self, device_id):
+        return 1 << 34
+
+
+@pytest.fixture
+def recorded(monkeypatch):
+    calls = []
+    monkeypatch.setattr(launch, "_raw", lambda *a: calls.append(a))
+    monkeypatch.setattr(launch, "_hook", None)
+    monkeypatch.setattr(launch, "_configs", {})
+    monkeypatch.setattr(launch, "launch_config", lambda g, b, sm=0: ("cfg", g, b, sm))
+    launch._install()
+    monkeypatch.setattr(stream.Stream.null, "_cs", "core stream")
+    monkeypatch.setattr(elementwise.Definition, "_kernel",
+                        lambda self, layout, nd, it: (self.name, layout, nd, it))
+    monkeypatch.setattr(elementwise, "_shared_kernels", {})
+    pool = memory.MemoryPool(backing=_Backing())
+    prev = memory.get_allocator()
+    memory.set_allocator(pool.malloc)
+    yield calls
+    memory.set_allocator(prev)
+    launch._raw = None
+    launch.enqueue = launch._first_enqueue
+
+
+def _fresh(uf):
+    return ufunc(uf.__name__, uf.nin, uf.nout, uf._ops, np_name=uf._np.__name__, preamble=uf._preamble)
+
+
+def _shifted(a, nbytes):
+    """A view of `a`'s memory starting `nbytes` later (same shape: reads past the end are never run)."""
+    return ndarray._view(a.shape, a.strides, a.dtype, a.data + nbytes, a)
+
+
+def _layouts(calls):
+    return [c[2][1] for c in calls]
+
+
+@pytest.mark.parametrize("da,db", [("float32", "float32"), ("float32", "float64"), ("int8", "int64")])
+def test_vector_kernel_only_when_every_address_is_aligned(recorded, da, db):
+    add = _fresh(cp.add)
+    plus = _array_methods._binary(add)
+    a = cp.empty(4096, dtype=da)
+    b = cp.empty(4096, dtype=db)
+    for _ in range(2):  # the first call prepares, the second takes the fast path
+        add(a, b)
+    assert add._fast and _layouts(recorded) == ["vec", "vec"]
+    del recorded[:]
+    for x, y in ((_shifted(a, a.itemsize), b), (a, _shifted(b, b.itemsize))):
+        add(x, y)
+        plus(x, y)
+    assert _layouts(recorded) == ["flat"] * 4
+
+
+def test_operator_and_function_launch_the_same(recorded):
+    multiply = _fresh(cp.multiply)
+    times = _array_methods._binary(multiply)
+    a = cp.empty((64, 64), dtype="float32")
+    b = cp.empty((64, 64), dtype="float32")
+    multiply(a, b)
+    multiply(a, b)
+    times(a, b)
+    times(a, 2.0)
+    multiply(a, 2.0)
+    multiply(a, 2.0)
+    times(a.T, b.T)  # both F-contiguous
+    first, second = recorded[1], recorded[2]  # add(a, b) prepared, then a * b
+    assert first[:3] == second[:3] and first[3:5] == second[3:5]
+    assert recorded[3][:3] == recorded[5][:3] and recorded[3][3:5] == recorded[5][3:5]
+    assert recorded[3][4] == np.float32(2.0) and type(recorded[3][4]) is np.float32
+    assert len(recorded) == 7

@@ -1,0 +1,80 @@
+"""convolve/correlate/interp without a GPU: NumPy's mode arithmetic (`correlate_plan`) checked
+against numpy.correlate/convolve through a host emulation of the kernel, and the kernels compiled
+with NVRTC for sm_90."""
+
+import numpy
+import pytest
+
+from cuarray._math import convolution, interpolation
+from cuarray.cuda import compiler
+
+
+def _emulate(a, w, start, length):
+    """The direct kernel's arithmetic on the host: out[k] = full[start + k]."""
+    na, nw = len(a), len(w)
+    off = nw - 1 - start
+    out = []
+    for k in range(length):
+        lo, hi = max(off - k, 0), min(na + off - k, nw)
+        out.append(sum(a[k + j - off] * w[j] for j in range(lo, hi)))
+    return numpy.array(out, dtype=numpy.result_type(a, w))
+
+
+@pytest.mark.parametrize("mode", ["valid", "same", "full", 0, 1, 2])
+@pytest.mark.parametrize("na,nv", [(1, 1), (5, 3), (3, 5), (6, 6), (7, 2), (2, 7), (8, 5), (5, 8), (1, 4)])
+def test_correlate_plan_matches_numpy(mode, na, nv):
+    rng = numpy.random.default_rng(na * 10 + nv)
+    a = rng.standard_normal(na) + 1j * rng.standard_normal(na)
+    v = rng.standard_normal(nv) + 1j * rng.standard_normal(nv)
+    start, length = convolution.correlate_plan(na, nv, mode)
+    numpy.testing.assert_allclose(_emulate(a, v.conj(), start, length), numpy.correlate(a, v, mode), rtol=1e-12)
+    # convolve: the longer operand first, the other reversed
+    big, small = (a, v) if na >= nv else (v, a)
+    start, length = convolution.correlate_plan(len(big), len(small), mode)
+    numpy.testing.assert_allclose(_emulate(big, small[::-1], start, length), numpy.convolve(a, v, mode),
+                                  rtol=1e-12)
+
+
+def test_mode_errors_are_numpys():
+    for bad, exc in (("bad", ValueError), ("VALID", ValueError), (3, ValueError), (None, TypeError)):
+        with pytest.raises(exc):
+            numpy.correlate([1.0, 2.0], [1.0], bad)
+        with pytest.raises(exc):
+            convolution.correlate_plan(2, 1, bad)
+
+
+def test_fast_len_is_5_smooth_and_minimal():
+    for n in range(1, 2000):
+        m = convolution._fast_len(n)
+        assert m >= n
+        k = m
+        for p in (2, 3, 5):
+            while k % p == 0:
+                k //= p
+        assert k == 1
+        assert all(not _smooth(j) for j in range(n, m))
+
+
+def _smooth(j):
+    for p in (2, 3, 5):
+        while j % p == 0:
+            j //= p
+    return j == 1
+
+
+@pytest.mark.parametrize("dt", ["f4", "f8", "c8", "c16", "i1", "i4", "i8", "u2"])
+def test_direct_kernel_compiles(dt):
+    dt = numpy.dtype(dt)
+    out = numpy.dtype(bool) if dt == numpy.int32 else dt  # bool results compute in int32
+    d = convolution._definition(dt, out)
+    _, src = d.source("flat", 1, numpy.int32)
+    cubin, _ = compiler.compile_cubin(src, arch="sm_90")
+    assert cubin[:4] == b"\x7fELF"
+
+
+@pytest.mark.parametrize("x_dt,mul", [("f8", False), ("f4", True), ("i8", False), ("f2", False)])
+def test_interp_kernel_compiles(x_dt, mul):
+    d = interpolation._definition(numpy.dtype(x_dt), numpy.dtype("f8"), mul)
+    _, src = d.source("nd", 2, numpy.int64)
+    cubin, _ = compiler.compile_cubin(src, arch="sm_90")
+    assert cubin[:4] == b"\x7fELF"
