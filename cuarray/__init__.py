@@ -6,6 +6,7 @@ modules of our own; CUDA libraries load on first use.
 """
 
 __version__ = "0.1.0"
+__array_api_version__ = "2025.12"  # with the linalg and fft extensions (cuarray.linalg, cuarray.fft)
 
 import sys as _sys
 
@@ -14,13 +15,28 @@ from numpy import (  # dtypes and scalar types are NumPy's own
     uint8 as uint8, uint16 as uint16, uint32 as uint32, uint64 as uint64,
     float16 as float16, float32 as float32, float64 as float64,
     complex64 as complex64, complex128 as complex128,
-    dtype as dtype, finfo as finfo, iinfo as iinfo, can_cast as can_cast,
-    result_type as result_type, promote_types as promote_types,
+    dtype as dtype, promote_types as promote_types,
     e as e, pi as pi, inf as inf, nan as nan, newaxis as newaxis, euler_gamma as euler_gamma,
 )
 from numpy import bool as bool  # noqa: A001  (NumPy 2's name for bool_)
+from numpy import (  # NumPy's other names for the same scalar types, and the abstract ones
+    byte as byte, ubyte as ubyte, short as short, ushort as ushort, intc as intc, uintc as uintc,
+    int_ as int_, uint as uint, long as long, ulong as ulong, longlong as longlong,
+    ulonglong as ulonglong, intp as intp, uintp as uintp, half as half, single as single,
+    double as double, csingle as csingle, cdouble as cdouble, generic as generic, number as number,
+    integer as integer, signedinteger as signedinteger, unsignedinteger as unsignedinteger,
+    inexact as inexact, floating as floating, complexfloating as complexfloating,
+    False_ as False_, True_ as True_, ScalarType as ScalarType, sctypeDict as sctypeDict,
+    typecodes as typecodes,
+)
+# Floating-point error handling is NumPy's state: the GPU never warns or raises on FP errors (see
+# docs/differences.md), so these only keep code that sets it running.
+from numpy import (errstate as errstate, seterr as seterr, geterr as geterr, seterrcall as seterrcall,
+                   geterrcall as geterrcall)
 
 from . import cuda as cuda
+from . import exceptions as exceptions
+from . import lib as lib
 from ._core.ndarray import ndarray as ndarray
 from ._core.ufunc import ufunc as ufunc
 from ._core.elementwise_kernel import ElementwiseKernel as ElementwiseKernel
@@ -28,6 +44,7 @@ from ._core.reduction_kernel import ReductionKernel as ReductionKernel
 from .cuda.raw import RawKernel as RawKernel
 from .cuda.raw import RawModule as RawModule
 from ._info import show_config as show_config
+from ._array_api_info import __array_namespace_info__ as __array_namespace_info__
 
 # -- Array creation: ones and zeros ---------------------------------------------------------------
 from ._creation.basic import empty as empty
@@ -48,6 +65,10 @@ from ._creation.from_data import asfortranarray as asfortranarray
 from ._creation.from_data import copy as copy
 from ._creation.from_data import asnumpy as asnumpy
 from ._core.interop import from_dlpack as from_dlpack
+from ._creation.from_host import frombuffer as frombuffer
+from ._creation.from_host import fromiter as fromiter
+from ._creation.from_host import fromstring as fromstring
+from ._creation.from_host import fromfunction as fromfunction
 
 # -- Array creation: numerical ranges -------------------------------------------------------------
 from ._creation.ranges import arange as arange
@@ -68,6 +89,9 @@ from ._creation.matrices import vander as vander
 
 # -- Array manipulation: basic operations ---------------------------------------------------------
 from ._manipulation.basic import copyto as copyto
+from ._manipulation.basic import ndim as ndim
+from ._manipulation.basic import shape as shape
+from ._manipulation.basic import size as size
 
 # -- Array manipulation: changing kind of array ---------------------------------------------------
 from ._manipulation.kind import require as require
@@ -105,6 +129,7 @@ from ._manipulation.joining import hstack as hstack
 from ._manipulation.joining import dstack as dstack
 from ._manipulation.joining import column_stack as column_stack
 from ._manipulation.joining import row_stack as row_stack
+from ._manipulation.block import block as block
 
 # -- Array manipulation: splitting arrays ---------------------------------------------------------
 from ._manipulation.splitting import split as split
@@ -112,6 +137,7 @@ from ._manipulation.splitting import array_split as array_split
 from ._manipulation.splitting import hsplit as hsplit
 from ._manipulation.splitting import vsplit as vsplit
 from ._manipulation.splitting import dsplit as dsplit
+from ._manipulation.splitting import unstack as unstack
 
 # -- Array manipulation: tiling arrays ------------------------------------------------------------
 from ._manipulation.tiling import tile as tile
@@ -151,6 +177,19 @@ from ._bitwise.ops import bitwise_count as bitwise_count
 from ._bitwise.packing import packbits as packbits
 from ._bitwise.packing import unpackbits as unpackbits
 
+# -- Data type routines (those that take only dtypes are NumPy's own) -----------------------------
+from ._dtype.routines import can_cast as can_cast
+from ._dtype.routines import result_type as result_type
+from ._dtype.routines import common_type as common_type
+from ._dtype.routines import min_scalar_type as min_scalar_type
+from ._dtype.routines import astype as astype
+from ._dtype.info import finfo as finfo
+from ._dtype.info import iinfo as iinfo
+from numpy import issubdtype as issubdtype
+from numpy import isdtype as isdtype
+from numpy import mintypecode as mintypecode
+from numpy import typename as typename
+
 # -- Discrete Fourier transform (numpy.fft); a scipy.fft backend ----------------------------------
 from . import fft as fft
 from .fft import _scipy_backend as fft_backend
@@ -159,6 +198,22 @@ from .fft import _scipy_backend as fft_backend
 from ._functional.apply import apply_along_axis as apply_along_axis
 from ._functional.apply import apply_over_axes as apply_over_axes
 from ._functional.vectorize import vectorize as vectorize
+
+# -- Input and output: string formatting and options (printing is NumPy's, of a host copy) ---------
+from ._io.printing import array2string as array2string
+from ._io.printing import array_repr as array_repr
+from ._io.printing import array_str as array_str
+from numpy import set_printoptions as set_printoptions
+from numpy import get_printoptions as get_printoptions
+from numpy import printoptions as printoptions
+from numpy import format_float_positional as format_float_positional
+from numpy import format_float_scientific as format_float_scientific
+from numpy import base_repr as base_repr
+from numpy import binary_repr as binary_repr
+from ._io.text import loadtxt as loadtxt
+from ._io.text import savetxt as savetxt
+from ._io.text import genfromtxt as genfromtxt
+from ._io.text import fromfile as fromfile
 
 # -- Indexing routines: generating index arrays ---------------------------------------------------
 from ._indexing.generating import indices as indices
@@ -235,6 +290,16 @@ from ._logic.content import isfinite as isfinite
 from ._logic.content import isinf as isinf
 from ._logic.content import isnan as isnan
 
+# -- Logic functions: array type testing -----------------------------------------------------------
+from ._logic.type_testing import iscomplex as iscomplex
+from ._logic.type_testing import iscomplexobj as iscomplexobj
+from ._logic.type_testing import isreal as isreal
+from ._logic.type_testing import isrealobj as isrealobj
+from ._logic.type_testing import isneginf as isneginf
+from ._logic.type_testing import isposinf as isposinf
+from ._logic.type_testing import isfortran as isfortran
+from numpy import isscalar as isscalar
+
 # -- Logic functions: logical operations ----------------------------------------------------------
 from ._logic.ops import logical_and as logical_and
 from ._logic.ops import logical_or as logical_or
@@ -270,6 +335,7 @@ from ._math.trigonometric import asin as asin
 from ._math.trigonometric import acos as acos
 from ._math.trigonometric import atan as atan
 from ._math.trigonometric import atan2 as atan2
+from ._math.unwrap import unwrap as unwrap
 
 # -- Mathematical functions: hyperbolic functions -------------------------------------------------
 from ._math.hyperbolic import sinh as sinh
@@ -356,6 +422,7 @@ from ._math.complex import real as real
 from ._math.complex import imag as imag
 from ._math.complex import conj as conj
 from ._math.complex import conjugate as conjugate
+from ._logic.type_testing import real_if_close as real_if_close
 
 # -- Mathematical functions: extrema finding ------------------------------------------------------
 from ._math.extrema import maximum as maximum
@@ -392,6 +459,11 @@ from ._polynomial.routines import polyint as polyint
 from ._polynomial.routines import poly as poly
 from ._polynomial.routines import roots as roots
 from . import polynomial as polynomial  # numpy.polynomial's basics: Polynomial, power-series functions
+
+# -- Miscellaneous routines -----------------------------------------------------------------------
+from ._misc.memory import may_share_memory as may_share_memory
+from ._misc.memory import shares_memory as shares_memory
+from numpy import iterable as iterable
 
 # -- Random sampling (numpy.random) ---------------------------------------------------------------
 from . import random as random

@@ -9,6 +9,8 @@ _USAGE = """usage: python -m cuarray COMMAND [ARGS]
 
 commands:
   info     versions, CUDA libraries and headers, kernel cache, devices (cuarray.show_config())
+           info --coverage [--output PATH]: which NumPy and Array API names cuarray has
+           (python -m cuarray info --coverage --output docs/coverage.md regenerates the page)
   bench    benchmarks against NumPy, CuPy and PyTorch (python -m cuarray bench --help)
 """
 
@@ -19,6 +21,11 @@ def main(argv=None) -> int:
         print(_USAGE, end="")
         return 0
     command, rest = argv[0], argv[1:]
+    if command == "info" and rest and rest[0] == "--coverage":
+        from ._coverage import main as coverage_main
+
+        output = rest[2] if len(rest) >= 3 and rest[1] in ("-o", "--output") else None
+        return coverage_main(output)
     if command == "info":
         from ._info import show_config
 

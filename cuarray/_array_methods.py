@@ -14,10 +14,11 @@ import numpy
 from ._bitwise.ops import bitwise_and, bitwise_or, bitwise_xor, invert, left_shift, right_shift
 from ._core import copying, indexing, interop, transfer
 from ._core.ndarray import ndarray
+from ._io import text as _text
 from ._core.numpy_function import array_function
 from ._core.numpy_protocol import array_ufunc
 from ._indexing.flatiter import flat_property
-from ._indexing.inserting import diagonal, take
+from ._indexing.inserting import choose, compress, diagonal, put, take
 from ._logic.comparison import equal, greater, greater_equal, less, less_equal, not_equal
 from ._logic.truth import all, any  # noqa: A004
 from ._manipulation import shape as _shape
@@ -57,7 +58,7 @@ _METHODS = {
     "conjugate": conjugate, "nonzero": nonzero, "sum": sum, "prod": prod, "min": min, "max": max,
     "argmin": argmin, "argmax": argmax, "mean": mean, "var": var, "std": std, "any": any, "all": all,
     "cumsum": cumsum, "cumprod": cumprod, "ptp": ptp, "trace": trace, "diagonal": diagonal, "dot": dot,
-    "searchsorted": searchsorted,
+    "searchsorted": searchsorted, "choose": choose, "put": put,
 }
 
 
@@ -142,6 +143,67 @@ def _astype(self, dtype, order="K", casting="unsafe", subok=None, copy=True) -> 
     return copying.astype(self, dtype, order=order, casting=casting, copy=copy)
 
 
+def _array_to_device(self, device, /, *, stream=None) -> ndarray:
+    """See the Array API's `array.to_device`: the array itself when `device` is its device; on
+    another CUDA device, a copy made there (through the host: no peer access is assumed)."""
+    from .cuda.device import Device
+
+    if isinstance(device, int) and not isinstance(device, bool):
+        device = Device(device)
+    if not isinstance(device, Device):
+        raise ValueError("to_device: {!r} is not a cuarray device (a cuarray.cuda.Device); use .get() or "
+                         "cuarray.asnumpy() to copy to the host".format(device))
+    if device == self.device:
+        return self
+    host = transfer.to_host(self, stream=stream)
+    with device:
+        return transfer.from_host(host)
+
+
+def _compress(self, condition, axis=None, out=None) -> ndarray:
+    """See `numpy.ndarray.compress` (the condition comes first in the function)."""
+    return compress(condition, self, axis=axis, out=out)
+
+
+def _resize(self, *new_shape, refcheck=True) -> None:
+    """See `numpy.ndarray.resize`: in place; the flat C-order prefix is kept, new elements are
+    zero. Only an array that owns its memory can be resized (no reference counting of views on
+    the device: `refcheck` is accepted and not checked, as CuPy's arrays cannot be either)."""
+    if len(new_shape) == 1 and not isinstance(new_shape[0], int):
+        new_shape = tuple(new_shape[0])
+    if self.base is not None:
+        raise ValueError("cannot resize this array: it does not own its data")
+    if not self._c:
+        raise ValueError("resize only works on single-segment arrays")
+    new = ndarray(new_shape, self._dtype)
+    if new._size:
+        new.data.memset_async(0, new.nbytes)
+        n = new._size if new._size < self._size else self._size  # (`min` here is cuarray's)
+        if n:
+            new.data.copy_from_device_async(self.data, n * self._dtype.itemsize)
+    self._shape, self._strides, self._size = new._shape, new._strides, new._size
+    self.data, self._c, self._f = new.data, new._c, new._f
+
+
+def _setflags(self, write=None, align=None, uic=None) -> None:
+    """See `numpy.ndarray.setflags`: only WRITEABLE is a cuarray flag (device memory is aligned)."""
+    if uic:
+        raise ValueError("cannot set WRITEBACKIFCOPY flag to True")
+    if write is not None:
+        if write and self.base is not None and not self.base._writeable:
+            raise ValueError("cannot set WRITEABLE flag to True of this array")
+        self._writeable = bool(write)
+
+
+def _contains(self, value) -> bool:
+    """`value in a`: any element equal (one bool read, synchronising)."""
+    return bool(any(equal(self, value)))
+
+
+def _delitem(self, key) -> None:
+    raise ValueError("cannot delete array elements")
+
+
 def _reduce(self):
     # Pickling copies to the host (the only portable representation).
     return (transfer.from_host, (self.get(),))
@@ -179,6 +241,7 @@ def bind() -> None:
     ndarray.fill = copying.fill
     ndarray.astype = _astype
     ndarray.get = _get
+    ndarray.to_device = _array_to_device
     ndarray.set = _set
     ndarray.__reduce__ = _reduce
     ndarray.__cuda_array_interface__ = property(interop.cuda_array_interface)
@@ -192,5 +255,13 @@ def bind() -> None:
     ndarray.partition = _sorting.ndarray_partition
     ndarray.argsort = _sorting.ndarray_argsort
     ndarray.argpartition = _sorting.ndarray_argpartition
+    ndarray.compress = _compress
+    ndarray.tofile = _text.tofile
+    ndarray.dump = _text.dump
+    ndarray.dumps = _text.dumps
+    ndarray.resize = _resize
+    ndarray.setflags = _setflags
+    ndarray.__contains__ = _contains
+    ndarray.__delitem__ = _delitem
     for name, fn in _METHODS.items():
         setattr(ndarray, name, _method(name, fn))

@@ -15,7 +15,8 @@ from . import shapes as _shapes
 from .elementwise import Definition, KernelParam
 from .ndarray import ndarray
 
-__all__ = ["copy", "astype", "fill", "copyto_unchecked", "copyto_where_unchecked", "unaliased"]
+__all__ = ["copy", "astype", "fill", "copyto_unchecked", "copyto_where_unchecked", "unaliased",
+           "warn_complex_discard", "drop_leading_ones"]
 
 _BOOL = numpy.dtype(bool)
 
@@ -80,6 +81,8 @@ def copyto_where_unchecked(dst: ndarray, src, mask: ndarray) -> None:
 def _new_like(a: ndarray, dtype, order: str) -> ndarray:
     """An uninitialised array with `a`'s shape, in `order` ('C', 'F', 'A' or 'K')."""
     itemsize = dtype.itemsize
+    if order not in ("C", "F", "A", "K"):
+        order = _shapes.normalize_order(order)
     if order == "A":
         order = "F" if a._f and not a._c else "C"
     if order == "K":
@@ -103,6 +106,27 @@ def unaliased(src: ndarray, dst: ndarray) -> ndarray:
     return src
 
 
+def warn_complex_discard(src_dt, dst_dt, stacklevel: int = 4) -> None:
+    """NumPy's ComplexWarning for a complex -> real (or int, bool) cast, which drops the imaginary part
+    (astype, copyto, assignment warn; internal casts do not)."""
+    if src_dt.kind == "c" and dst_dt.kind != "c":
+        import warnings
+
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      numpy.exceptions.ComplexWarning, stacklevel=stacklevel)
+
+
+def drop_leading_ones(src: ndarray, ndim: int) -> ndarray:
+    """`src` without the leading length-1 axes beyond `ndim` (a view): NumPy broadcasts a (1, 3)
+    source into a (3,) destination in copyto and assignment."""
+    k = 0
+    while src.ndim - k > ndim and src._shape[k] == 1:
+        k += 1
+    if not k:
+        return src
+    return ndarray._view(src._shape[k:], src._strides[k:], src._dtype, src.data, src, src._c, src._f)
+
+
 def copy(a: ndarray, order="C") -> ndarray:
     out = _new_like(a, a._dtype, order)
     copyto_unchecked(out, a)
@@ -111,10 +135,14 @@ def copy(a: ndarray, order="C") -> ndarray:
 
 def astype(a: ndarray, dtype, order="K", casting="unsafe", copy=True) -> ndarray:
     dtype = _dtypes.normalize_dtype(dtype)
+    if order not in ("C", "F", "A", "K"):
+        order = _shapes.normalize_order(order)
     if not numpy.can_cast(a._dtype, dtype, casting):
         raise TypeError(
             "Cannot cast array data from dtype('{}') to dtype('{}') according to the rule '{}'".format(
                 a._dtype, dtype, casting))
+    if a._dtype.kind == "c" and dtype.kind != "c":
+        warn_complex_discard(a._dtype, dtype)
     if not copy and dtype == a._dtype:
         if order == "K" or (order == "C" and a._c) or (order == "F" and a._f) or (order == "A" and (a._c or a._f)):
             return a

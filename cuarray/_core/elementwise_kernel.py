@@ -17,6 +17,7 @@ Code generation, caching and launching are the engine's (`elementwise.Definition
 
 from __future__ import annotations
 
+import operator
 import re
 
 import numpy
@@ -27,8 +28,9 @@ from .elementwise import Definition, KernelParam
 from .copying import copy as _copy
 from .ndarray import ndarray
 
-__all__ = ["ElementwiseKernel", "parse_params"]
+__all__ = ["ElementwiseKernel", "parse_params", "check_kernel_name"]
 
+_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _PARAM_RE = re.compile(r"^\s*(raw\s+)?([A-Za-z_][A-Za-z0-9_]*)\s+([A-Za-z_][A-Za-z0-9_]*)\s*$")
 
 
@@ -52,8 +54,33 @@ def _type_of(token: str):
         return None
 
 
+def check_kernel_name(name) -> str:
+    """A kernel name must be a C identifier (it names the CUDA function): ValueError otherwise, as
+    CuPy raises at construction."""
+    if not isinstance(name, str) or _NAME_RE.match(name) is None:
+        raise ValueError("Invalid kernel name: {!r} (a C identifier is required)".format(name))
+    return name
+
+
+def check_size(size):
+    """`size=`: None, or a non-negative int (CuPy's rule; it sets the loop length only when no
+    non-raw array argument does)."""
+    if size is None:
+        return None
+    try:
+        size = operator.index(size)
+    except TypeError:
+        raise TypeError("size must be an int, got {}".format(type(size).__name__)) from None
+    if size < 0:
+        raise ValueError("size must be non-negative, got {}".format(size))
+    return size
+
+
 def parse_params(text: str) -> tuple[_ParamSpec, ...]:
     """'float32 x, raw T y' -> param specs. ValueError naming the bad declaration."""
+    if not isinstance(text, str):
+        raise TypeError("kernel parameters must be a str such as 'float32 x, T y', got {}".format(
+            type(text).__name__))
     if not text.strip():
         return ()
     out = []
@@ -62,6 +89,8 @@ def parse_params(text: str) -> tuple[_ParamSpec, ...]:
         if m is None:
             raise ValueError("Syntax error in kernel parameter {!r}: expected '[raw] TYPE NAME'".format(decl.strip()))
         raw, tok, name = bool(m.group(1)), m.group(2), m.group(3)
+        if tok == "raw" or name == "raw":
+            raise ValueError("Syntax error in kernel parameter {!r}: 'raw' is a keyword".format(decl.strip()))
         dt = _type_of(tok)
         out.append(_ParamSpec(name, raw, dt, None if dt is not None else tok))
     names = [p.name for p in out]
@@ -80,11 +109,14 @@ class ElementwiseKernel:
     def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True,
                  preamble="", no_return=False, return_tuple=False, loop_prep="", after_loop="",
                  options=()):
+        check_kernel_name(name)
         self.in_params = parse_params(in_params)
         self.out_params = parse_params(out_params)
         clash = {p.name for p in self.in_params} & {p.name for p in self.out_params}
         if clash:
             raise ValueError("Parameter names used as both input and output: {}".format(sorted(clash)))
+        if not isinstance(operation, str):
+            raise TypeError("operation must be a str of CUDA code, got {}".format(type(operation).__name__))
         self.nin = len(self.in_params)
         self.nout = len(self.out_params)
         self.nargs = self.nin + self.nout
@@ -105,6 +137,7 @@ class ElementwiseKernel:
         if len(args) not in (self.nin, self.nargs):
             raise TypeError("Wrong number of arguments for {!r}: expected {} or {}, got {}".format(
                 self.name, self.nin, self.nargs, len(args)))
+        size = check_size(size)
         ins = args[: self.nin]
         outs = list(args[self.nin:]) if len(args) == self.nargs else [None] * self.nout
 

@@ -333,7 +333,10 @@ def _basic_view(a: ndarray, index):
 def _basic_setitem(view: ndarray, value) -> None:
     if view._size == 0:
         if isinstance(value, ndarray) or isinstance(value, (list, tuple, numpy.ndarray)):
-            _check_broadcast(numpy.shape(value) if not isinstance(value, ndarray) else value._shape, view._shape)
+            shape = tuple(numpy.shape(value) if not isinstance(value, ndarray) else value._shape)
+            while len(shape) > view.ndim and shape[0] == 1:
+                shape = shape[1:]
+            _check_broadcast(shape, view._shape)
         return
     if isinstance(value, ndarray):
         src = value
@@ -345,7 +348,11 @@ def _basic_setitem(view: ndarray, value) -> None:
         if src.ndim == 0:
             _copying.fill(view, src.get()[()])
             return
+    if src.ndim > view.ndim:
+        src = _copying.drop_leading_ones(src, view.ndim)
     _check_broadcast(src._shape, view._shape)
+    if src._dtype.kind == "c" and view._dtype.kind != "c":
+        _copying.warn_complex_discard(src._dtype, view._dtype)
     # Overlapping source and destination (e.g. a[1:] = a[:-1]): copy the source first.
     src = _unalias(src, view)
     _copying.copyto_unchecked(view, src)

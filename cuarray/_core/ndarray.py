@@ -10,6 +10,7 @@ Strides are in bytes and may be negative or zero, as in NumPy.
 
 from __future__ import annotations
 
+import builtins
 import math
 import operator
 
@@ -22,6 +23,8 @@ from . import registry as _registry
 from . import shapes as _shapes
 
 __all__ = ["ndarray"]
+
+_builtin_type = builtins.type
 
 
 def _normalize_shape(shape) -> tuple:
@@ -114,10 +117,15 @@ class ndarray:
             self._c = True
             self._f = f
             self._writeable = True
+            if type(self) is not ndarray:
+                self._finalize(None)
             return
         size = math.prod(shape)
         if order not in ("C", "F"):
-            raise ValueError("order must be 'C' or 'F', got {!r}".format(order))
+            if order is None or (isinstance(order, str) and order in "cf" and len(order) == 1):
+                order = "C" if order is None else order.upper()
+            else:
+                raise ValueError("order must be 'C' or 'F', got {!r}".format(order))
         if strides is None:
             strides = _shapes.c_strides(shape, itemsize) if order == "C" else _shapes.f_strides(shape, itemsize)
         else:
@@ -135,6 +143,16 @@ class ndarray:
         self._c = _shapes.is_c_contiguous(shape, strides, itemsize)
         self._f = _shapes.is_f_contiguous(shape, strides, itemsize)
         self._writeable = True
+        if type(self) is not ndarray:
+            self._finalize(None)
+
+    def _finalize(self, obj) -> None:
+        """A subclass's `__array_finalize__(obj)`, as NumPy and CuPy call it (obj None for an
+        explicit construction, the source array for a view cast with `view(type=...)`)."""
+        self.__array_finalize__(obj)
+
+    def __array_finalize__(self, obj) -> None:
+        """The subclass hook (nothing to do for ndarray itself). See `numpy.ndarray.__array_finalize__`."""
 
     # -- construction helpers used by the engine (no validation: callers pass clean values) --
     @classmethod
@@ -407,7 +425,28 @@ class ndarray:
 
     # -- indexing, copy(), fill(), astype(): bound by cuarray/_array_methods.py ---------------
     def view(self, dtype=None, type=None) -> "ndarray":
-        """A view with another dtype of the same memory. See `numpy.ndarray.view`."""
+        """A view with another dtype (or another ndarray subclass: `type`) of the same memory.
+        See `numpy.ndarray.view`."""
+        if type is None and isinstance(dtype, _builtin_type) and issubclass(dtype, ndarray):
+            dtype, type = None, dtype
+        out = self._dtype_view(dtype)
+        if type is None:
+            return out
+        if not (isinstance(type, _builtin_type) and issubclass(type, ndarray)):
+            raise TypeError("Type must be a sub-type of ndarray type")
+        if type is ndarray:
+            return out
+        cast = object.__new__(type)
+        for name in ndarray.__slots__[:-1]:
+            setattr(cast, name, getattr(out, name))
+        cast._finalize(self)
+        return cast
+
+    def tobytes(self, order="C") -> bytes:
+        """The elements as bytes (copied to the host, synchronising). See `numpy.ndarray.tobytes`."""
+        return self.get().tobytes(order)
+
+    def _dtype_view(self, dtype) -> "ndarray":
         if dtype is None:
             return ndarray._view(self._shape, self._strides, self._dtype, self.data, self, self._c, self._f)
         dtype = _dtypes.normalize_dtype(dtype)

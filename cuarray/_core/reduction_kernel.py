@@ -22,7 +22,7 @@ import numpy
 from . import dtypes as _dtypes
 from . import shapes as _shapes
 from .elementwise import KernelParam
-from .elementwise_kernel import parse_params, _type_of
+from .elementwise_kernel import check_kernel_name, parse_params, _type_of
 from .ndarray import _new_c, ndarray
 from .reduction import ReductionDef
 from .reduction_ops import normalize_axes, reduced_shape
@@ -40,6 +40,7 @@ class ReductionKernel:
 
     def __init__(self, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
                  name="reduce_kernel", reduce_type=None, reduce_dims=True, preamble="", options=()):
+        check_kernel_name(name)
         self.in_params = parse_params(in_params)
         self.out_params = parse_params(out_params)
         if len(self.out_params) != 1 or self.out_params[0].raw:

@@ -13,7 +13,7 @@ from numpy.exceptions import AxisError
 
 __all__ = [
     "AdvancedIndexRequired", "broadcast_shapes", "broadcast_to_strides",
-    "normalize_axis_index", "normalize_axis_tuple", "c_strides", "f_strides",
+    "normalize_axis_index", "normalize_axis_tuple", "normalize_order", "c_strides", "f_strides",
     "is_c_contiguous", "is_f_contiguous", "reshape_size", "reshape_strides",
     "basic_index", "collapse_dims", "k_order_strides",
 ]
@@ -636,3 +636,17 @@ def diagonal(shape, strides, offset=0, axis1=0, axis2=1):
         start = -offset * s1 if n else 0
     rest = [d for d in range(nd) if d not in (axis1, axis2)]
     return (tuple(shape[d] for d in rest) + (n,), tuple(strides[d] for d in rest) + (s1 + s2,), start)
+
+
+_ORDERS = {"C": "C", "F": "F", "A": "A", "K": "K", "c": "C", "f": "F", "a": "A", "k": "K"}
+
+
+def normalize_order(order, default: str = "K") -> str:
+    """An `order=` argument as one of 'C', 'F', 'A', 'K': NumPy accepts either case, and None
+    means `default`."""
+    if order is None:
+        return default
+    o = _ORDERS.get(order) if isinstance(order, str) else None
+    if o is None:
+        raise ValueError("order must be one of 'C', 'F', 'A', or 'K' (got {!r})".format(order))
+    return o

@@ -75,6 +75,8 @@ def _like(a, dtype, order, shape):
             order = "C"
     else:
         shape = a.shape
+    if order not in ("C", "F", "A", "K"):
+        order = _shapes.normalize_order(order)
     if order == "A":
         order = "F" if a._f and not a._c else "C"
     if order == "K":

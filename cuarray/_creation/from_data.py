@@ -8,8 +8,10 @@ from __future__ import annotations
 import numpy
 
 from .._core import dtypes as _dtypes
+from .._core import shapes as _shapes
 from .._core import transfer as _transfer
 from .._core.ndarray import ndarray
+from ..cuda import stream as _stream
 from .._manipulation.joining import stack
 
 __all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "copy", "asnumpy"]
@@ -32,7 +34,7 @@ def _dlpack_on_cuda(obj) -> bool:
 
 def _order_ok(a: ndarray, order) -> bool:
     if order in (None, "K", "A"):
-        return order != "A" or a._c or a._f
+        return True  # NumPy keeps any layout for these (asarray(non_contiguous, order='A') is itself)
     if order == "C":
         return a._c
     if order == "F":
@@ -40,8 +42,11 @@ def _order_ok(a: ndarray, order) -> bool:
     raise ValueError("order must be one of 'C', 'F', 'A', or 'K' (got {!r})".format(order))
 
 
-def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, like=None) -> ndarray:
-    """See `numpy.array`. Host data is copied to the current device."""
+def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, like=None, blocking=False) -> ndarray:
+    """See `numpy.array`. Host data is copied to the current device. `blocking=True` (CuPy's
+    keyword) waits until a host-to-device copy is complete."""
+    if order is not None and order not in ("C", "F", "A", "K"):
+        order = _shapes.normalize_order(order)
     if _is_device_foreign(obj) and not isinstance(obj, ndarray):
         from .._core.interop import from_foreign
 
@@ -63,6 +68,8 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, like=N
             out = _stack_nested(obj, dtype)
         else:
             out = _transfer.from_host(obj, dtype=dtype, order="K" if order in (None, "A") else order)
+            if blocking:
+                _stream.get_current_stream().synchronize()
     if ndmin > out.ndim:
         out = out.reshape((1,) * (ndmin - out.ndim) + out.shape)
     return out
@@ -84,11 +91,12 @@ def _stack_nested(obj, dtype):
     return out if dtype is None else out.astype(dtype, copy=False)
 
 
-def asarray(a, dtype=None, order=None, *, copy=None, device=None, like=None) -> ndarray:
-    """See `numpy.asarray`. Returns `a` itself when it is already a suitable cuarray array."""
+def asarray(a, dtype=None, order=None, *, copy=None, device=None, like=None, blocking=False) -> ndarray:
+    """See `numpy.asarray`. Returns `a` itself when it is already a suitable cuarray array.
+    `blocking=True` (CuPy's keyword) waits until a host-to-device copy is complete."""
     if type(a) is ndarray and dtype is None and order is None and copy is None:
         return a
-    return array(a, dtype=dtype, copy=copy, order=order)
+    return array(a, dtype=dtype, copy=copy, order=order, blocking=blocking)
 
 
 asanyarray = asarray

@@ -57,7 +57,10 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         a = a.reshape(-1)
         axis = 0
     axis = _shapes.normalize_axis_index(axis, a.ndim)
-    idx = _apply_mode(_index_array(indices), a.shape[axis], mode)
+    idx = _index_array(indices)
+    if a.shape[axis] == 0 and idx.size:
+        raise IndexError("cannot do a non-empty take from an empty axes.")
+    idx = _apply_mode(idx, a.shape[axis], mode)
     if isinstance(idx, numpy.ndarray) and idx.ndim == 0:
         res = a[(slice(None),) * axis + (int(idx),)].copy()
     else:

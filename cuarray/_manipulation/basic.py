@@ -1,4 +1,4 @@
-"""Basic operations: copyto. See NumPy's "Array manipulation / Basic operations".
+"""Basic operations: copyto, ndim, shape, size. See NumPy's "Array manipulation / Basic operations".
 
 `copyto(dst, src)` is one kernel (or one memcpy when layouts match); `where=` adds a boolean mask
 operand to the same kernel. Python scalars follow NumPy 2's weak-scalar rules (an out-of-range
@@ -15,7 +15,7 @@ from .._core import shapes as _shapes
 from .._core.host_input import as_array, is_scalar, reject
 from .._core.ndarray import ndarray
 
-__all__ = ["copyto"]
+__all__ = ["copyto", "ndim", "shape", "size"]
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 _BOOL = numpy.dtype(bool)
@@ -64,7 +64,11 @@ def copyto(dst, src, casting="same_kind", where=True) -> None:
     if isinstance(src, ndarray):
         if not numpy.can_cast(src._dtype, dt, casting):
             raise _cast_error("array data", src._dtype, dt, casting)
+        if src.ndim > dst.ndim:
+            src = _copying.drop_leading_ones(src, dst.ndim)
         _check_broadcast("input array", src._shape, dst._shape)
+        if src._dtype.kind == "c" and dt.kind != "c":
+            _copying.warn_complex_discard(src._dtype, dt, stacklevel=3)
     elif is_scalar(src):
         scalar = _scalar_value(src, dt, casting)
     else:
@@ -95,3 +99,28 @@ def copyto(dst, src, casting="same_kind", where=True) -> None:
     else:
         _copying.copyto_where_unchecked(dst, src, mask)
 
+
+
+# ndim/shape/size read attributes: a cuarray array answers itself (no device work); anything else
+# (a list, a NumPy array) is NumPy's question, answered on the host without a device copy.
+def ndim(a) -> int:
+    """See `numpy.ndim`."""
+    return a.ndim if isinstance(a, ndarray) else numpy.ndim(a)
+
+
+def shape(a) -> tuple:
+    """See `numpy.shape`."""
+    return a.shape if isinstance(a, ndarray) else numpy.shape(a)
+
+
+def size(a, axis=None) -> int:
+    """See `numpy.size` (`axis` an int or a tuple of ints)."""
+    if not isinstance(a, ndarray):
+        return numpy.size(a, axis)
+    if axis is None:
+        return a.size
+    axes = _shapes.normalize_axis_tuple(axis if isinstance(axis, tuple) else (axis,), a.ndim)
+    n = 1
+    for ax in axes:
+        n *= a.shape[ax]
+    return n

@@ -47,6 +47,8 @@ def reshape(a: ndarray, shape=None, order="C", *, newshape=None, copy=None) -> n
 
 def ravel(a: ndarray, order="C") -> ndarray:
     """See `numpy.ravel`: a 1-D view when possible."""
+    if order not in ("C", "F", "A", "K"):
+        order = _shapes.normalize_order(order, "C")
     if order == "K":
         if a._c or a._f:
             return reshape(a, (a._size,), "C" if a._c else "F")
@@ -58,4 +60,9 @@ def ravel(a: ndarray, order="C") -> ndarray:
 
 def flatten(a: ndarray, order="C") -> ndarray:
     """`ndarray.flatten`: always a copy."""
-    return reshape(a, (a._size,), order if order in ("C", "F") else "C", copy=True)
+    order = _shapes.normalize_order(order, "C")
+    if order == "A":
+        order = "F" if a._f and not a._c else "C"
+    elif order == "K":
+        order = "F" if a._f and not a._c else "C"  # dense layouts; 'K' of other strides is C here
+    return reshape(a, (a._size,), order, copy=True)

@@ -1,5 +1,5 @@
 """Splitting arrays (NumPy "Array manipulation / Splitting arrays"): split, array_split, hsplit,
-vsplit, dsplit. Every piece is a view (no kernel)."""
+vsplit, dsplit, unstack. Every piece is a view (no kernel)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import operator
 
 from .._core import shapes as _shapes
 
-__all__ = ["split", "array_split", "hsplit", "vsplit", "dsplit"]
+__all__ = ["split", "array_split", "hsplit", "vsplit", "dsplit", "unstack"]
 
 
 def _piece(a, axis, start, stop):
@@ -68,3 +68,11 @@ def dsplit(ary, indices_or_sections):
     if ary.ndim < 3:
         raise ValueError("dsplit only works on arrays of 3 or more dimensions")
     return split(ary, indices_or_sections, 2)
+
+
+def unstack(x, /, *, axis=0) -> tuple:
+    """See `numpy.unstack`: a tuple of views, one per index along `axis`."""
+    if x.ndim == 0:
+        raise ValueError("Input array must be at least 1-d.")
+    axis = _shapes.normalize_axis_index(axis, x.ndim)
+    return tuple(_piece(x, axis, i, i + 1).squeeze(axis) for i in range(x.shape[axis]))

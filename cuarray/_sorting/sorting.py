@@ -15,6 +15,7 @@ import numpy
 from .._core import sort as _engine
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
+from .._manipulation.rearranging import flip
 
 __all__ = ["sort", "argsort", "lexsort", "sort_complex", "partition", "argpartition"]
 
@@ -35,20 +36,31 @@ def _check_kind(kind, stable, order, a) -> None:
         raise TypeError("cuarray cannot sort arrays of dtype {}".format(a._dtype))
 
 
-def sort(a, axis=-1, kind=None, order=None, *, stable=None):
-    """See `numpy.sort`. Always stable (a radix sort)."""
+def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+    """See `numpy.sort`. Always stable (a radix sort). `descending=True` is the Array API's
+    keyword (NumPy has none): the ascending result reversed along the axis."""
     a = as_array(a, "sort")
     _check_kind(kind, stable, order, a)
-    return _engine.sort(a, axis)
+    out = _engine.sort(a, axis)
+    if descending:
+        out = flip(out, -1 if axis is None else axis)
+    return out
 
 
-def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
-    """See `numpy.argsort`. Always stable (a radix sort)."""
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+    """See `numpy.argsort`. Always stable (a radix sort). `descending=True` is the Array API's
+    keyword: still stable (equal elements keep their input order), computed as the ascending
+    argsort of the reversed input, reversed and mapped back (n - 1 - i)."""
     a = as_array(a, "argsort")
     _check_kind(kind, stable, order, a)
     if a.ndim == 0 and axis in (-1, 0, None):
         a = a.reshape(1)  # NumPy: a 0-d input gives array([0])
-    return _engine.argsort(a, axis)
+    if not descending:
+        return _engine.argsort(a, axis)
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    n = a.shape[axis]
+    return (n - 1) - flip(_engine.argsort(flip(a, axis), axis), axis)
 
 
 def lexsort(keys, axis=-1):

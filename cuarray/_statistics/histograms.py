@@ -149,6 +149,11 @@ def bincount(x, weights=None, minlength=0):
             raise TypeError("Cannot cast array data from {!r} to dtype('float64') according to the rule 'safe'"
                             .format(w._dtype))
         w = astype(w, _F8, order="C", copy=False)
+    if not x._size:
+        # NumPy's result for an empty list is intp zeros, whatever the weights' dtype.
+        out = ndarray((minlength,), numpy.intp)
+        fill(out, 0)
+        return out
     length = minlength
     if x._size:
         lo, hi = minmax(x)

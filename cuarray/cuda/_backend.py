@@ -146,3 +146,24 @@ def unavailable_reason() -> str | None:
     except Exception as exc:
         return str(exc)
     return None
+
+
+def device_attributes(device_id: int) -> dict:
+    """{CUDA runtime attribute name without 'cudaDevAttr': value} of one device. The runtime enum
+    gives CuPy's names; its values are the driver's CU_DEVICE_ATTRIBUTE_* numbers, so the driver
+    answers (cuarray needs no cudart). Attributes this driver does not know are left out."""
+    from cuda.bindings import runtime as rt
+
+    drv = driver()
+    out = {}
+    for attr in rt.cudaDeviceAttr:
+        name = attr.name
+        if not name.startswith("cudaDevAttr") or name.endswith("Max"):
+            continue
+        try:
+            err, value = drv.cuDeviceGetAttribute(drv.CUdevice_attribute(int(attr)), device_id)
+        except ValueError:  # not a driver attribute number
+            continue
+        if err == drv.CUresult.CUDA_SUCCESS:
+            out[name[len("cudaDevAttr"):]] = int(value)
+    return out

@@ -147,6 +147,26 @@ class Device:
     def __eq__(self, other) -> bool:
         return isinstance(other, Device) and other.id == self.id
 
+    # Ordered by ordinal, as CuPy's Devices are (sorting a list of devices works).
+    def __lt__(self, other):
+        return self.id < other.id if isinstance(other, Device) else NotImplemented
+
+    def __le__(self, other):
+        return self.id <= other.id if isinstance(other, Device) else NotImplemented
+
+    def __gt__(self, other):
+        return self.id > other.id if isinstance(other, Device) else NotImplemented
+
+    def __ge__(self, other):
+        return self.id >= other.id if isinstance(other, Device) else NotImplemented
+
+    @classmethod
+    def from_pci_bus_id(cls, pci_bus_id: str, unique_id: bool = False) -> "Device":
+        """The device at a PCI bus id ("0000:3b:00.0"). See `cupy.cuda.Device.from_pci_bus_id`."""
+        _backend.ensure_initialized()
+        dev = _backend.check(_backend.driver().cuDeviceGetByPCIBusId(pci_bus_id.encode()))
+        return cls(int(dev))
+
     def __hash__(self) -> int:
         return hash(("cuarray.Device", self.id))
 
@@ -204,19 +224,10 @@ class Device:
 
     @property
     def attributes(self) -> dict:
-        """Every device attribute cuda.core exposes, by name."""
-        props = self._core.properties
-        out = {}
-        for name in dir(type(props)):
-            if name.startswith("_"):
-                continue
-            try:
-                value = getattr(props, name)
-            except Exception:
-                continue
-            if isinstance(value, (int, bool)):
-                out[name] = value
-        return out
+        """Every device attribute by CUDA's name without its prefix (``cudaDevAttrMaxThreadsPerBlock``
+        -> ``'MaxThreadsPerBlock'``), as `cupy.cuda.Device.attributes` names them."""
+        _core_device(self.id)
+        return _backend.device_attributes(self.id)
 
     @property
     def pci_bus_id(self) -> str:

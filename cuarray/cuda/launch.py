@@ -79,27 +79,28 @@ def get_launch_hook():
     return _hook
 
 
-def launch_config(grid, block, shared_mem: int = 0):
-    """A cached cuda.core LaunchConfig for (grid, block, shared_mem)."""
-    key = (grid, block, shared_mem)
+def launch_config(grid, block, shared_mem: int = 0, cooperative: bool = False):
+    """A cached cuda.core LaunchConfig for (grid, block, shared_mem[, cooperative launch])."""
+    key = (grid, block, shared_mem) if not cooperative else (grid, block, shared_mem, True)
     cfg = _configs.get(key)
     if cfg is None:
-        cfg = _configs[key] = _backend.core().LaunchConfig(grid=grid, block=block, shmem_size=shared_mem)
+        kw = {"is_cooperative": True} if cooperative else {}
+        cfg = _configs[key] = _backend.core().LaunchConfig(grid=grid, block=block, shmem_size=shared_mem, **kw)
     return cfg
 
 
-def launch(kernel, grid, block, args, shared_mem: int = 0, stream=None) -> None:
+def launch(kernel, grid, block, args, shared_mem: int = 0, stream=None, cooperative: bool = False) -> None:
     """Launch a cuda.core Kernel on `stream` (default: the current stream).
 
     `grid` and `block` are ints or tuples. A zero-sized grid is never launched (CUDA rejects it);
     callers skip empty work before getting here, this is the last guard.
     """
     cs = _stream.current_core_stream() if stream is None else _stream.core_stream(stream)
-    cfg = _configs.get((grid, block, shared_mem))
+    cfg = _configs.get((grid, block, shared_mem) if not cooperative else (grid, block, shared_mem, True))
     if cfg is None:
         if grid == 0 or (isinstance(grid, tuple) and 0 in grid):
             return
-        cfg = launch_config(grid, block, shared_mem)
+        cfg = launch_config(grid, block, shared_mem) if not cooperative else launch_config(grid, block, shared_mem, True)
     enqueue(cs, cfg, kernel, *args)
 
 

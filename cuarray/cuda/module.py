@@ -65,15 +65,17 @@ class Function:
     `args` go through `convert_args`; `.kernel` is cuda.core's Kernel for `launch.launch`.
     """
 
-    __slots__ = ("kernel", "name", "module", "_sizes")
+    __slots__ = ("kernel", "name", "module", "_sizes", "cooperative")
 
     def __init__(self, kernel, name: str, module=None):
         self.kernel = kernel
         self.name = name
         self.module = module
+        self.cooperative = False  # a cooperative launch (grid-wide sync); RawKernel/RawModule set it
         self._sizes = False  # parameter sizes, read on first call (None when the driver can't say)
 
-    def __call__(self, grid, block, args, shared_mem: int = 0, stream=None) -> None:
+    def __call__(self, grid, block, args, shared_mem: int = 0, stream=None, *,
+                 enable_cooperative_groups: bool = False) -> None:
         sizes = self._sizes
         if sizes is False:
             sizes = self._sizes = _param_sizes(self.kernel)
@@ -82,7 +84,8 @@ class Function:
             grid = tuple(grid)
         if type(block) is list:
             block = tuple(block)
-        _launch.launch(self.kernel, grid, block, cargs, shared_mem, stream)
+        _launch.launch(self.kernel, grid, block, cargs, shared_mem, stream,
+                       self.cooperative or enable_cooperative_groups)
 
     @property
     def attributes(self) -> dict:

@@ -3,8 +3,13 @@
 Compilation is lazy (first call or first `get_function`), once per device architecture, through
 `compiler.compile_module`, so it shares the per-process and on-disk kernel caches.
 
-Differences from CuPy: only the NVRTC backend; a kernel name may be a C++ name (``"f"`` without
-``extern "C"``, or a template instance ``"f<float>"``): it is passed to NVRTC as a name expression.
+CuPy's keyword arguments are accepted. Differences from CuPy: only the NVRTC backend
+(``backend='nvcc'`` raises ValueError); ``jitify=True`` and ``translate_cucomplex=True`` raise
+ValueError (cuarray has no Jitify and no cuComplex bridge header; include headers with
+``options=('-I<dir>',)``); a kernel name may be a C++ name (``"f"`` without ``extern "C"``, or a
+template instance ``"f<float>"``): it is passed to NVRTC as a name expression.
+``enable_cooperative_groups=True`` launches cooperatively (``grid.sync()`` works; the grid must fit
+on the device at once, as CUDA requires).
 """
 
 from __future__ import annotations
@@ -16,9 +21,15 @@ from . import device as _device
 __all__ = ["RawKernel", "RawModule"]
 
 
-def _check_backend(backend: str) -> None:
+def _check_backend(backend: str, jitify=False, translate_cucomplex=False) -> None:
     if backend != "nvrtc":
         raise ValueError("only the 'nvrtc' backend is supported, got {!r}".format(backend))
+    if jitify:
+        raise ValueError("jitify=True cannot be honoured: cuarray compiles with NVRTC directly, without "
+                         "Jitify; pass include directories in options=('-I<dir>',) instead")
+    if translate_cucomplex:
+        raise ValueError("translate_cucomplex=True cannot be honoured: cuarray has no cuComplex-to-complex "
+                         "bridge; use cuda::std::complex (or cuComplex.h's functions) in the kernel")
 
 
 class RawKernel:
@@ -39,12 +50,20 @@ class RawKernel:
     ``__cuda_array_interface__``: launch on the stream that produced them.
     """
 
-    def __init__(self, code: str, name: str, options=(), backend: str = "nvrtc", *, name_expressions=None):
-        _check_backend(backend)
+    def __init__(self, code: str, name: str, options=(), backend: str = "nvrtc", translate_cucomplex=False, *,
+                 enable_cooperative_groups=False, jitify=False, name_expressions=None):
+        _check_backend(backend, jitify, translate_cucomplex)
+        if not isinstance(code, str):
+            raise TypeError("code must be a str, got {}".format(type(code).__name__))
+        if not isinstance(name, str) or not name:
+            raise TypeError("name must be a non-empty str")
         self.code = code
         self.name = name
         self.options = tuple(options)
         self.backend = backend
+        self.enable_cooperative_groups = bool(enable_cooperative_groups)
+        self.jitify = False
+        self.translate_cucomplex = False
         # The kernel's own name as a name expression lets NVRTC find C++-mangled and template kernels.
         exprs = [name] + [e for e in (name_expressions or ()) if e != name]
         self.name_expressions = tuple(exprs)
@@ -57,13 +76,15 @@ class RawKernel:
             mod = _compiler.compile_module(self.code, name_expressions=self.name_expressions,
                                            options=self.options, name=_label(self.name))
             fn = self._functions[dev] = mod.get_function(self.name)
+            fn.cooperative = self.enable_cooperative_groups
         return fn
 
-    def __call__(self, grid, block, args, shared_mem: int = 0, stream=None) -> None:
+    def __call__(self, grid, block, args, shared_mem: int = 0, stream=None, *,
+                 enable_cooperative_groups: bool = False) -> None:
         fn = self._functions.get(_device.get_device_id())
         if fn is None:
             fn = self._function()
-        fn(grid, block, args, shared_mem, stream)
+        fn(grid, block, args, shared_mem, stream, enable_cooperative_groups=enable_cooperative_groups)
 
     def compile(self) -> None:
         """Compile (and load) now rather than on the first call."""
@@ -107,8 +128,12 @@ class RawModule:
     """
 
     def __init__(self, code: str | None = None, *, path: str | None = None, options=(), backend: str = "nvrtc",
-                 name_expressions=None):
-        _check_backend(backend)
+                 translate_cucomplex=False, enable_cooperative_groups=False, name_expressions=None,
+                 jitify=False):
+        _check_backend(backend, jitify, translate_cucomplex)
+        self.enable_cooperative_groups = bool(enable_cooperative_groups)
+        self.jitify = False
+        self.translate_cucomplex = False
         if (code is None) == (path is None):
             raise TypeError("RawModule needs exactly one of code= and path=")
         self.code = code
@@ -143,7 +168,9 @@ class RawModule:
         if "<" in name and name not in mod.symbol_mapping:
             raise ValueError("{!r} is not one of this RawModule's name_expressions {}".format(
                 name, list(self.name_expressions)))
-        return mod.get_function(name)
+        fn = mod.get_function(name)
+        fn.cooperative = self.enable_cooperative_groups
+        return fn
 
     def __repr__(self) -> str:
         return "<cuarray.RawModule {}>".format(repr(self.path) if self.path else "(source)")

@@ -31,20 +31,24 @@ class Stream:
     """A CUDA stream. See `cupy.cuda.Stream`.
 
     ``Stream()`` creates a blocking stream on the current device (it orders with the legacy default
-    stream); ``Stream(non_blocking=True)`` one that does not. ``Stream.null`` is the legacy default
-    stream. ``ptr`` is the ``cudaStream_t`` as an int (0 for the legacy default stream).
+    stream); ``Stream(non_blocking=True)`` one that does not; `priority` as CUDA's (lower is
+    higher priority). ``Stream.null`` is the legacy default stream, ``Stream.ptds`` (or
+    ``Stream(null=True, ptds=True)``) the per-thread default stream. ``ptr`` is the
+    ``cudaStream_t`` as an int (0 for the legacy default stream, 2 for the per-thread one).
     """
 
     __slots__ = ("_cs", "ptr", "device_id", "_prev", "__weakref__")
 
     null: "Stream"  # set below
+    ptds: "Stream"
 
-    def __init__(self, null: bool = False, non_blocking: bool = False, priority: int | None = None):
+    def __init__(self, null: bool = False, non_blocking: bool = False, priority: int | None = None,
+                 ptds: bool = False):
         self._prev = []
-        if null:
+        if null or ptds:
             self._cs = None  # materialised on first use, so that import needs no driver
-            self.ptr = 0
-            self.device_id = -1  # the legacy stream exists on every device
+            self.ptr = 2 if ptds else 0
+            self.device_id = -1  # the default streams exist on every device
             return
         dev = _device._core_device()
         opts = _backend.core().StreamOptions(nonblocking=bool(non_blocking), priority=priority)
@@ -61,13 +65,41 @@ class Stream:
         self.device_id = device_id
         return self
 
+    @classmethod
+    def from_external(cls, ptr: int, device_id: int = -1) -> "ExternalStream":
+        """A stream created elsewhere, by its ``cudaStream_t`` value. See `cupy.cuda.Stream.from_external`."""
+        return ExternalStream(ptr, None if device_id < 0 else device_id)
+
     def _core(self):
-        """The cuda.core Stream (materialising the legacy default stream on first use)."""
+        """The cuda.core Stream (materialising the default streams on first use)."""
         cs = self._cs
         if cs is None:
             _device._core_device()
-            cs = self._cs = _backend.core().LEGACY_DEFAULT_STREAM
+            core = _backend.core()
+            cs = self._cs = core.PER_THREAD_DEFAULT_STREAM if self.ptr == 2 else core.LEGACY_DEFAULT_STREAM
         return cs
+
+    @property
+    def priority(self) -> int:
+        """The stream's priority (0 for the default streams)."""
+        return int(self._core().priority)
+
+    @property
+    def is_non_blocking(self) -> bool:
+        """Whether the stream does not order with the legacy default stream."""
+        return bool(self._core().is_nonblocking)
+
+    def launch_host_func(self, callback, arg) -> None:
+        """Run ``callback(arg)`` on a driver thread once the work queued before it is done; later
+        work waits for it. The callback must not call CUDA. See `cupy.cuda.Stream.launch_host_func`."""
+        _device._core_device()
+        _host_funcs.enqueue(self.ptr, lambda: callback(arg))
+
+    def add_callback(self, callback, arg) -> None:
+        """Run ``callback(stream, status, arg)`` after the queued work (status 0: it succeeded).
+        See `cupy.cuda.Stream.add_callback`."""
+        _device._core_device()
+        _host_funcs.enqueue(self.ptr, lambda: callback(self, 0, arg))
 
     def __cuda_stream__(self) -> tuple[int, int]:
         # The stream protocol has no way to say "legacy default"; its handle value is 0x1.
@@ -125,6 +157,51 @@ class Stream:
 
 
 Stream.null = Stream(null=True)
+Stream.ptds = Stream(ptds=True)
+
+
+class _HostFuncs:
+    """Python callables queued with cuLaunchHostFunc: one C trampoline (ctypes), each callable kept
+    alive in `pending` until the driver has run it (the driver holds only an integer key)."""
+
+    def __init__(self):
+        self.pending: dict = {}
+        self.lock = threading.Lock()
+        self.next_key = 1
+        self.trampoline = None
+
+    def _run(self, key) -> None:
+        with self.lock:
+            fn = self.pending.pop(key, None)
+        if fn is not None:
+            try:
+                fn()
+            except Exception:  # an exception cannot cross the driver's thread; report it as Python does
+                import sys
+                import traceback
+
+                traceback.print_exc(file=sys.stderr)
+
+    def enqueue(self, stream_ptr: int, fn) -> None:
+        import ctypes
+
+        if self.trampoline is None:
+            self.trampoline = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(self._run)
+        with self.lock:
+            key = self.next_key
+            self.next_key += 1
+            self.pending[key] = fn
+        drv = _backend.driver()
+        addr = ctypes.cast(self.trampoline, ctypes.c_void_p).value
+        try:
+            _backend.check(drv.cuLaunchHostFunc(stream_ptr, drv.CUhostFn(addr), key))
+        except Exception:
+            with self.lock:
+                self.pending.pop(key, None)
+            raise
+
+
+_host_funcs = _HostFuncs()
 
 
 class ExternalStream(Stream):

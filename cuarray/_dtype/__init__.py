@@ -1,0 +1,1 @@
+"""Data type routines. See NumPy's "Data type routines"."""

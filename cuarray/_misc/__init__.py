@@ -1,0 +1,1 @@
+"""Miscellaneous routines. See NumPy's "Miscellaneous routines"."""
