@@ -35,10 +35,17 @@ def test_every_name_marked_present_still_exists(target):
     assert not gone, "{} lost {} (docs/coverage.md marks them present)".format(target, gone)
 
 
+def _not_listed_by_this_numpy(doc, rendered):
+    """Names the page marks present that a render no longer lists. The page is generated with one
+    NumPy; a newer one drops names (NumPy 2.5 removed `row_stack`), and the render lists only
+    NumPy's names. Such a name is fine while cuarray still has it (the test above checks that)."""
+    return [(t, n) for t, n in set(doc) - set(rendered) if not hasattr(_coverage.resolve(t), n)]
+
+
 def test_render_agrees_with_doc_on_present_names():
     # A name may become present (regenerate the page); none marked present may be missing now.
-    now = set(_coverage.parse_present(_coverage.render()))
-    assert set(_doc_present()) <= now
+    now = _coverage.parse_present(_coverage.render())
+    assert not _not_listed_by_this_numpy(_doc_present(), now)
 
 
 def test_out_of_scope_table_is_reviewed():
@@ -70,4 +77,4 @@ def test_one_command_regenerates_the_page(tmp_path):
     assert proc.returncode == 0, proc.stderr
     text = out.read_text()
     assert text.startswith("# Coverage") and "| `numpy` |" in text
-    assert set(_coverage.parse_present(text)) >= set(_doc_present())
+    assert not _not_listed_by_this_numpy(_doc_present(), _coverage.parse_present(text))
