@@ -145,7 +145,8 @@ def _astype(self, dtype, order="K", casting="unsafe", subok=None, copy=True) -> 
 
 def _array_to_device(self, device, /, *, stream=None) -> ndarray:
     """See the Array API's `array.to_device`: the array itself when `device` is its device; on
-    another CUDA device, a copy made there (through the host: no peer access is assumed)."""
+    another CUDA device, a copy made there (`transfer.from_other_device`: peer to peer where the
+    hardware allows). `stream` is a stream of the target device (default: its current one)."""
     from .cuda.device import Device
 
     if isinstance(device, int) and not isinstance(device, bool):
@@ -155,9 +156,11 @@ def _array_to_device(self, device, /, *, stream=None) -> ndarray:
                          "cuarray.asnumpy() to copy to the host".format(device))
     if device == self.device:
         return self
-    host = transfer.to_host(self, stream=stream)
     with device:
-        return transfer.from_host(host)
+        if stream is None:
+            return transfer.from_other_device(self)
+        with stream:
+            return transfer.from_other_device(self)
 
 
 def _compress(self, condition, axis=None, out=None) -> ndarray:

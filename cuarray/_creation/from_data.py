@@ -12,6 +12,7 @@ from .._core import shapes as _shapes
 from .._core import transfer as _transfer
 from .._core.ndarray import ndarray
 from ..cuda import stream as _stream
+from ..cuda.device import get_device_id as _get_device_id
 from .._manipulation.joining import stack
 
 __all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "copy", "asnumpy"]
@@ -53,6 +54,13 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, like=N
         obj = from_foreign(obj)
     if isinstance(obj, ndarray):
         dt = obj.dtype if dtype is None else _dtypes.normalize_dtype(dtype)
+        if obj.size and obj.data.device_id != _get_device_id():
+            # An array of another device: copied here (peer to peer where the hardware allows),
+            # as CuPy does; the copy is new, so copy=True needs no second one.
+            if copy is False:
+                raise ValueError("Unable to avoid copy while creating an array on device {} from an "
+                                 "array on device {}.".format(_get_device_id(), obj.data.device_id))
+            obj, copy = _transfer.from_other_device(obj), None
         if copy is False:
             if dt != obj.dtype or not _order_ok(obj, order):
                 raise ValueError("Unable to avoid copy while creating an array as requested.")
@@ -94,7 +102,8 @@ def _stack_nested(obj, dtype):
 def asarray(a, dtype=None, order=None, *, copy=None, device=None, like=None, blocking=False) -> ndarray:
     """See `numpy.asarray`. Returns `a` itself when it is already a suitable cuarray array.
     `blocking=True` (CuPy's keyword) waits until a host-to-device copy is complete."""
-    if type(a) is ndarray and dtype is None and order is None and copy is None:
+    if type(a) is ndarray and dtype is None and order is None and copy is None and (
+            a.data.device_id == _get_device_id() or not a._size):
         return a
     return array(a, dtype=dtype, copy=copy, order=order, blocking=blocking)
 

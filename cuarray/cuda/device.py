@@ -14,7 +14,7 @@ import threading
 from . import _backend
 from . import _sync_hooks
 
-__all__ = ["Device", "get_device_id", "get_device_count", "synchronize"]
+__all__ = ["Device", "get_device_id", "get_device_count", "synchronize", "enable_peer_access"]
 
 class _ThreadState(threading.local):
     # Class-level defaults: a missing thread-local attribute would cost a caught exception
@@ -243,3 +243,29 @@ def _sm_count(device_id: int) -> int:
     if n is None:
         n = _SM_COUNT[device_id] = _core_device(device_id).properties.multiprocessor_count
     return n
+
+
+_peer_access: dict = {}  # (device, peer) -> whether device's kernels and copies reach peer's memory
+
+
+def enable_peer_access(peer: int) -> bool:
+    """Let the current device reach `peer`'s memory directly (cuCtxEnablePeerAccess), once per
+    pair and process; False where the hardware cannot (copies then go through the host, which the
+    driver does by itself). Without it a 1 GiB copy between two H200s ran at 37 GB/s, through the
+    host, against ~380 GB/s for CuPy and PyTorch, which enable it."""
+    dev = get_device_id()
+    key = (dev, peer)
+    ok = _peer_access.get(key)
+    if ok is None:
+        drv = _backend.driver()
+        ok = dev != peer and bool(_backend.check(drv.cuDeviceCanAccessPeer(
+            _backend.check(drv.cuDeviceGet(dev)), _backend.check(drv.cuDeviceGet(peer)))))
+        if ok:
+            _core_device(peer)
+            peer_ctx = _backend.check(drv.cuCtxGetCurrent())
+            _core_device(dev)
+            (err,) = drv.cuCtxEnablePeerAccess(peer_ctx, 0)
+            if err != drv.CUresult.CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED:
+                _backend.check((err,))
+        _peer_access[key] = ok
+    return ok
