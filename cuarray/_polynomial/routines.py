@@ -247,15 +247,9 @@ def roots(p):
     return hstack((r, zeros((trailing,), r.dtype)))
 
 
-def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
-    """See `numpy.polyfit`: `linalg.lstsq` on the column-scaled Vandermonde matrix (cuSOLVER);
-    the rank comes back to the host, as NumPy returns it."""
-    from .._creation.matrices import vander
-    from .._math.misc import sqrt
-    from ..linalg import inv, lstsq
-    from ..linalg._products import dot, outer
-
-    order = int(deg) + 1
+def fit_points(x, y, deg):
+    """polyfit's x and y as float device arrays, checked with NumPy's messages (numpy.polyfit and
+    numpy.polynomial.polynomial.polyfit share them)."""
     x = as_array(x, "polyfit") + 0.0
     y = as_array(y, "polyfit") + 0.0
     if deg < 0:
@@ -268,6 +262,19 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
         raise TypeError("expected 1D or 2D array for y")
     if x.shape[0] != y.shape[0]:
         raise TypeError("expected x and y to have same length")
+    return x, y
+
+
+def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
+    """See `numpy.polyfit`: `linalg.lstsq` on the column-scaled Vandermonde matrix (cuSOLVER);
+    the rank comes back to the host, as NumPy returns it."""
+    from .._creation.matrices import vander
+    from .._math.misc import sqrt
+    from ..linalg import inv, lstsq
+    from ..linalg._products import dot, outer
+
+    order = int(deg) + 1
+    x, y = fit_points(x, y, deg)
     if rcond is None:
         rcond = x.shape[0] * numpy.finfo(x.dtype).eps
     lhs = vander(x, order)

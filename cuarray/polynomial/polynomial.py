@@ -330,20 +330,11 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None):
     from .._math.misc import sqrt
     from ..linalg import lstsq
 
-    x = as_array(x, "polyfit") + 0.0
-    y = as_array(y, "polyfit") + 0.0
+    from .._polynomial.routines import fit_points
+
     if numpy.ndim(deg) != 0 or not isinstance(deg, (int, numpy.integer)):
         raise NotImplementedError("polyfit: only an integer deg is supported")
-    if deg < 0:
-        raise ValueError("expected deg >= 0")
-    if x.ndim != 1:
-        raise TypeError("expected 1D vector for x")
-    if x.size == 0:
-        raise TypeError("expected non-empty vector for x")
-    if y.ndim < 1 or y.ndim > 2:
-        raise TypeError("expected 1D or 2D array for y")
-    if x.shape[0] != y.shape[0]:
-        raise TypeError("expected x and y to have same length")
+    x, y = fit_points(x, y, deg)
     order = int(deg) + 1
     lhs = polyvander(x, deg).T
     rhs = y.T

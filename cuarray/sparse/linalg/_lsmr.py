@@ -15,7 +15,7 @@ import numpy
 from .. import _xp as xp
 from ._interface import aslinearoperator
 from ._iterative import _nrm
-from ._lsqr import _sym_ortho
+from ._lsqr import _sym_ortho, bidiagonalization_start
 from ..._core.ndarray import ndarray
 
 __all__ = ["lsmr"]
@@ -37,23 +37,7 @@ def lsmr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None, show=Fa
     b = b.astype(dt, copy=False)
     maxiter = min(m, n) if maxiter is None else maxiter
     tiny = float(numpy.finfo(dt).tiny)
-    if x0 is None:
-        x = xp.zeros((n,), dt)
-        u = b.copy()
-    else:
-        x = x0.astype(dt).reshape(-1).copy()
-        u = xp.subtract(b, A.matvec(x))
-    normb = float(_nrm(b))
-    beta = float(_nrm(u))
-    if beta > 0:
-        u = xp.multiply(u, 1.0 / beta)
-        v = A.rmatvec(u)
-        alpha = float(_nrm(v))
-    else:
-        v = xp.zeros((n,), dt)
-        alpha = 0.0
-    if alpha > 0:
-        v = xp.multiply(v, 1.0 / alpha)
+    x, u, v, normb, beta, alpha = bidiagonalization_start(A, b, x0, n, dt)
     itn = istop = 0
     zetabar, alphabar = alpha * beta, alpha
     rho = rhobar = cbar = 1.0

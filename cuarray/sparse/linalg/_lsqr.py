@@ -34,6 +34,30 @@ def _sym_ortho(a, b):
     return c, c * tau, a / c
 
 
+def bidiagonalization_start(A, b, x0, n, dt):
+    """The first Golub-Kahan step of lsqr and lsmr: x (x0 or zeros), u = (b - A x) / beta,
+    v = A^H u / alpha, with ||b||, beta and alpha read to the host (v is zero when beta is: the
+    solvers stop at once)."""
+    if x0 is None:
+        x = xp.zeros((n,), dt)
+        u = b.copy()
+    else:
+        x = x0.astype(dt).reshape(-1).copy()
+        u = xp.subtract(b, A.matvec(x))
+    bnorm = float(_nrm(b))
+    beta = float(_nrm(u))
+    if beta > 0:
+        u = xp.multiply(u, 1.0 / beta)
+        v = A.rmatvec(u)
+        alpha = float(_nrm(v))
+    else:
+        v = xp.zeros((n,), dt)
+        alpha = 0.0
+    if alpha > 0:
+        v = xp.multiply(v, 1.0 / alpha)
+    return x, u, v, bnorm, beta, alpha
+
+
 def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=False, calc_var=False,
          x0=None):
     """See `scipy.sparse.linalg.lsqr`. Returns SciPy's 10-tuple (x, istop, itn, r1norm, r2norm,
@@ -55,23 +79,7 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
     dampsq = damp * damp
     ctol = 1.0 / conlim if conlim > 0 else 0.0
     tiny = float(numpy.finfo(dt).tiny)
-    if x0 is None:
-        x = xp.zeros((n,), dt)
-        u = b.copy()
-    else:
-        x = x0.astype(dt).reshape(-1).copy()
-        u = xp.subtract(b, A.matvec(x))
-    bnorm = float(_nrm(b))
-    beta = float(_nrm(u))
-    if beta > 0:
-        u = xp.multiply(u, 1.0 / beta)
-        v = A.rmatvec(u)
-        alpha = float(_nrm(v))
-    else:
-        v = x.copy()
-        alpha = 0.0
-    if alpha > 0:
-        v = xp.multiply(v, 1.0 / alpha)
+    x, u, v, bnorm, beta, alpha = bidiagonalization_start(A, b, x0, n, dt)
     w = v.copy()
     rhobar, phibar = alpha, beta
     rnorm = r1norm = r2norm = beta
