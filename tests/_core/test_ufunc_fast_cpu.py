@@ -11,50 +11,13 @@ import pytest
 
 import cuarray as cp
 from cuarray import _array_methods
-from cuarray._core import elementwise
 from cuarray._core.ndarray import ndarray
 from cuarray._core.ufunc import ufunc
-from cuarray.cuda import launch, memory, stream
-
-
-class _Backing:
-    def __init__(self):
-        self.next = 1 << 40
-
-    def malloc(self, size, device_id):
-        p = self.next
-        self.next += size + 4096
-        return p
-
-    def free(self, ptr, size, device_id):
-        pass
-
-    def synchronize(self, device_id):
-        pass
-
-    def device_total(self, device_id):
-        return 1 << 34
 
 
 @pytest.fixture
-def recorded(monkeypatch):
-    calls = []
-    monkeypatch.setattr(launch, "_raw", lambda *a: calls.append(a))
-    monkeypatch.setattr(launch, "_hook", None)
-    monkeypatch.setattr(launch, "_configs", {})
-    monkeypatch.setattr(launch, "launch_config", lambda g, b, sm=0: ("cfg", g, b, sm))
-    launch._install()
-    monkeypatch.setattr(stream.Stream.null, "_cs", "core stream")
-    monkeypatch.setattr(elementwise.Definition, "_kernel",
-                        lambda self, layout, nd, it: (self.name, layout, nd, it))
-    monkeypatch.setattr(elementwise, "_shared_kernels", {})
-    pool = memory.MemoryPool(backing=_Backing())
-    prev = memory.get_allocator()
-    memory.set_allocator(pool.malloc)
-    yield calls
-    memory.set_allocator(prev)
-    launch._raw = None
-    launch.enqueue = launch._first_enqueue
+def recorded(recorded_launches):
+    return recorded_launches
 
 
 def _fresh(uf):

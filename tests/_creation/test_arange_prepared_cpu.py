@@ -8,52 +8,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cuarray._core import elementwise
 from cuarray._creation import ranges
-from cuarray.cuda import launch, memory, stream
-
-
-class _Backing:
-    def __init__(self, offset=0):
-        self.next = (1 << 40) + offset
-
-    def malloc(self, size, device_id):
-        p = self.next
-        self.next += size + 4096
-        return p
-
-    def free(self, ptr, size, device_id):
-        pass
-
-    def synchronize(self, device_id):
-        pass
-
-    def device_total(self, device_id):
-        return 1 << 34
+from cuarray.cuda import memory
 
 
 @pytest.fixture
-def recorded(monkeypatch):
-    calls = []
-    monkeypatch.setattr(launch, "_raw", lambda *a: calls.append(a))
-    monkeypatch.setattr(launch, "_hook", None)
-    monkeypatch.setattr(launch, "_configs", {})
-    monkeypatch.setattr(launch, "launch_config", lambda g, b, sm=0: ("cfg", g, b, sm))
-    launch._install()
-    monkeypatch.setattr(stream.Stream.null, "_cs", "core stream")
-    monkeypatch.setattr(elementwise.Definition, "_kernel",
-                        lambda self, layout, nd, it: (self.name, layout, nd, it))
+def recorded(recorded_launches, monkeypatch):
     monkeypatch.setattr(ranges, "_arange_plans", {})
     # fresh Definitions: their caches would otherwise keep the placeholder kernels for later tests
     monkeypatch.setattr(ranges, "_arange_defs", {})
-    monkeypatch.setattr(elementwise, "_shared_kernels", {})
-    pool = memory.MemoryPool(backing=_Backing())
-    prev = memory.get_allocator()
-    memory.set_allocator(pool.malloc)
-    yield calls
-    memory.set_allocator(prev)
-    launch._raw = None
-    launch.enqueue = launch._first_enqueue
+    return recorded_launches
 
 
 def _args(call):
@@ -75,12 +39,12 @@ def test_prepared_launch_matches_general_path(recorded, args, dtype):
     assert recorded[0][-2] == a.data.ptr and recorded[1][-2] == b.data.ptr
 
 
-def test_short_and_misaligned_results_take_the_general_path(recorded, monkeypatch):
+def test_short_and_misaligned_results_take_the_general_path(recorded, monkeypatch, host_only_backing):
     ranges.arange(1)  # shorter than one vector
     ranges.arange(1)
     assert len(recorded) == 2 and recorded[0][2][1] == recorded[1][2][1] == "flat"
     # A foreign allocator handing out addresses the vector kernel cannot take
-    pool = memory.MemoryPool(backing=_Backing(offset=8))
+    pool = memory.MemoryPool(backing=host_only_backing(offset=8))
     memory.set_allocator(pool.malloc)
     ranges.arange(100_000)
     ranges.arange(100_000)
