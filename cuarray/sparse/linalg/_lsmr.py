@@ -15,7 +15,7 @@ import numpy
 from .. import _xp as xp
 from ._interface import aslinearoperator
 from ._iterative import _nrm
-from ._lsqr import _sym_ortho, bidiagonalization_start
+from ._lsqr import _sym_ortho, bidiagonalization_start, stop_code
 from ..._core.ndarray import ndarray
 
 __all__ = ["lsmr"]
@@ -61,22 +61,7 @@ def lsmr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None, show=Fa
         test3 = 1.0 / ca
         t1 = test1 / (1 + na * nx / normb) if normb else math.inf
         rtol = btol + atol * na * nx / normb if normb else btol
-        stop = 0
-        if it >= maxiter:
-            stop = 7
-        if 1 + test3 <= 1:
-            stop = 6
-        if 1 + test2 <= 1:
-            stop = 5
-        if 1 + t1 <= 1:
-            stop = 4
-        if test3 <= ctol:
-            stop = 3
-        if test2 <= atol:
-            stop = 2
-        if test1 <= rtol:
-            stop = 1
-        return stop
+        return stop_code(it >= maxiter, test1, test2, test3, t1, rtol, atol, ctol)
 
     while itn < maxiter:
         u = xp.subtract(A.matvec(v), xp.multiply(u, alpha))

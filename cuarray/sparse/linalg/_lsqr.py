@@ -34,6 +34,15 @@ def _sym_ortho(a, b):
     return c, c * tau, a / c
 
 
+def stop_code(out_of_iterations, test1, test2, test3, t1, rtol, atol, ctol) -> int:
+    """Paige and Saunders' stopping code of lsqr and lsmr (0: go on); the lowest that holds wins."""
+    for code, holds in ((1, test1 <= rtol), (2, test2 <= atol), (3, test3 <= ctol), (4, 1 + t1 <= 1),
+                        (5, 1 + test2 <= 1), (6, 1 + test3 <= 1), (7, out_of_iterations)):
+        if holds:
+            return code
+    return 0
+
+
 def bidiagonalization_start(A, b, x0, n, dt):
     """The first Golub-Kahan step of lsqr and lsmr: x (x0 or zeros), u = (b - A x) / beta,
     v = A^H u / alpha, with ||b||, beta and alpha read to the host (v is zero when beta is: the
@@ -141,20 +150,7 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
         test3 = 1.0 / (acond + eps)
         t1 = test1 / (1 + anorm * xnorm / bnorm) if bnorm else math.inf
         rtol = btol + atol * anorm * xnorm / bnorm if bnorm else btol
-        if itn >= iter_lim:
-            istop = 7
-        if 1 + test3 <= 1:
-            istop = 6
-        if 1 + test2 <= 1:
-            istop = 5
-        if 1 + t1 <= 1:
-            istop = 4
-        if test3 <= ctol:
-            istop = 3
-        if test2 <= atol:
-            istop = 2
-        if test1 <= rtol:
-            istop = 1
+        istop = stop_code(itn >= iter_lim, test1, test2, test3, t1, rtol, atol, ctol)
         if istop != 0:
             break
     return x, istop, itn, r1norm, r2norm, anorm, acond, arnorm, xnorm, var
