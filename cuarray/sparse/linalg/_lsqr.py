@@ -43,6 +43,22 @@ def stop_code(out_of_iterations, test1, test2, test3, t1, rtol, atol, ctol) -> i
     return 0
 
 
+def least_squares_operands(A, b):
+    """The operands of lsqr and lsmr: A as a LinearOperator, b flattened and cast to the working
+    dtype (A's and b's result type, at least float32; float64 for integer input), m, n and that dtype."""
+    A = aslinearoperator(A)
+    if not isinstance(b, ndarray):
+        raise TypeError("b must be a cuarray array (call cuarray.asarray first)")
+    b = b.reshape(-1)
+    m, n = A.shape
+    if b.size != m:
+        raise ValueError("shapes of A {} and b {} are incompatible".format(A.shape, b.shape))
+    dt = numpy.result_type(A.dtype, b.dtype, numpy.float32)
+    if dt.char not in "fdFD":
+        dt = numpy.dtype(numpy.float64)
+    return A, b.astype(dt, copy=False), m, n, dt
+
+
 def bidiagonalization_start(A, b, x0, n, dt):
     """The first Golub-Kahan step of lsqr and lsmr: x (x0 or zeros), u = (b - A x) / beta,
     v = A^H u / alpha, with ||b||, beta and alpha read to the host (v is zero when beta is: the
@@ -71,17 +87,7 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
          x0=None):
     """See `scipy.sparse.linalg.lsqr`. Returns SciPy's 10-tuple (x, istop, itn, r1norm, r2norm,
     anorm, acond, arnorm, xnorm, var); `show` is ignored; `var` is computed when `calc_var`."""
-    A = aslinearoperator(A)
-    if not isinstance(b, ndarray):
-        raise TypeError("b must be a cuarray array (call cuarray.asarray first)")
-    b = b.reshape(-1)
-    m, n = A.shape
-    if b.size != m:
-        raise ValueError("shapes of A {} and b {} are incompatible".format(A.shape, b.shape))
-    dt = numpy.result_type(A.dtype, b.dtype, numpy.float32)
-    if dt.char not in "fdFD":
-        dt = numpy.dtype(numpy.float64)
-    b = b.astype(dt, copy=False)
+    A, b, m, n, dt = least_squares_operands(A, b)
     iter_lim = 2 * n if iter_lim is None else iter_lim
     eps = float(numpy.finfo(numpy.float64).eps)
     var = xp.zeros((n,), dt) if calc_var else None
