@@ -511,7 +511,8 @@ def _new_dense(shape, strides, size, dtype, c, f) -> ndarray:
     a._shape = shape
     a._strides = strides
     a._dtype = dtype
-    a.data = _memory.alloc(size * dtype.itemsize)
+    # alloc() without its frame: `_allocator` is read at each call (set_allocator and memory hooks swap it)
+    a.data = _memory._allocator(size * dtype.itemsize)
     a.base = None
     a._size = size
     a._c = c
