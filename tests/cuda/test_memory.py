@@ -382,6 +382,53 @@ def test_free_while_lock_held_is_deferred(pool):
     assert pool.used_bytes() == 0 and pool._pending == []
 
 
+def test_threads_allocating_and_freeing_at_once(pool, fake):
+    """Four threads allocate and drop blocks (two on a stream of their own, two sharing one), some
+    dropped into another thread's list so that they die there: the bookkeeping adds up afterwards."""
+    import threading
+
+    shared = []
+    errors = []
+
+    def work(seed, stream):
+        rng = random.Random(seed)
+        mine = []
+        try:
+            for _ in range(3000):
+                if mine and rng.random() < 0.45:
+                    blk = mine.pop(rng.randrange(len(mine)))
+                    if rng.random() < 0.2:
+                        shared.append(blk)  # dies later, in whichever thread pops it
+                    del blk
+                elif shared and rng.random() < 0.1:
+                    try:
+                        shared.pop()
+                    except IndexError:
+                        pass
+                else:
+                    mine.append(pool.malloc(rng.choice([KiB, 3 * KiB, rng.randint(1, 3 * MiB)]), stream_ptr=stream))
+            mine.clear()
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(i, s)) for i, s in enumerate([A, B, 0x3000, 0x3000])]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads often: inside the pool's locked code too
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not errors
+    check_invariants(pool, shared)
+    shared.clear()
+    assert pool.used_bytes() == 0
+    pool.free_all_blocks()
+    assert pool.total_bytes() == 0 == fake.reserved
+
+
 def test_exact_size_reuse_takes_the_block_back_without_merging(pool, fake):
     """A freed block waits unmerged for an allocation of its exact size (the loop of a script);
     any other allocation and every query merge it first, so best fit sees the merged blocks."""
