@@ -21,7 +21,9 @@ def _fresh(code: str):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-_LOADED = "import sys, cuarray; loaded = sorted(sys.modules); import json; print(json.dumps(loaded))"
+# The modules `import cuarray` adds (to those the interpreter and NumPy had loaded).
+_LOADED = ("import sys, numpy; before = set(sys.modules); import cuarray\n"
+           "loaded = sorted(set(sys.modules) - before); import json; print(json.dumps(loaded))")
 # Subsystems that `import cuarray` must not load (each was 2-25 ms of it, docs/perf-notes.md).
 _DEFERRED_MODULES = [
     "cuarray.linalg", "cuarray.fft", "cuarray.random", "cuarray.polynomial", "cuarray.profiler",
