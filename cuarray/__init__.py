@@ -54,10 +54,9 @@ from . import exceptions as exceptions
 from . import lib as lib
 from ._core.ndarray import ndarray as ndarray
 from ._core.ufunc import ufunc as ufunc
-from ._core.elementwise_kernel import ElementwiseKernel as ElementwiseKernel
-from ._core.reduction_kernel import ReductionKernel as ReductionKernel
-from .cuda.raw import RawKernel as RawKernel
-from .cuda.raw import RawModule as RawModule
+_lazy("._core.elementwise_kernel", "ElementwiseKernel")
+_lazy("._core.reduction_kernel", "ReductionKernel")
+_lazy(".cuda.raw", "RawKernel", "RawModule")
 _lazy("._info", "show_config")
 _lazy("._array_api_info", "__array_namespace_info__")
 

@@ -31,6 +31,9 @@ _DEFERRED_MODULES = [
     "cuarray._math.sums_scan", "cuarray._io.text", "cuarray._io.npy", "cuarray._info",
     "cuarray._indexing.inserting", "cuarray._window.functions", "cuarray._sets.unique",
     "cuarray._creation.ranges", "cuarray._manipulation.padding", "cuarray._functional.vectorize",
+    "cuarray._core.elementwise_kernel", "cuarray._core.reduction_kernel", "cuarray.cuda.raw",
+    "cuarray.cuda.runtime", "cuarray.cuda.memory_hook", "cuarray.cuda.memory_hooks", "cuarray.cuda._snapshot",
+    "cuarray.cuda._managed",
 ]
 
 
@@ -53,6 +56,22 @@ def test_every_deferred_name_resolves(name):
     assert value is not None
     assert name in vars(cuarray)  # bound once: the next access is a plain module attribute
     assert name in dir(cuarray)
+
+
+@pytest.mark.parametrize("name", sorted(cuarray.cuda._ON_FIRST_USE))
+def test_every_deferred_cuda_name_resolves(name):
+    assert getattr(cuarray.cuda, name) is not None
+    assert name in vars(cuarray.cuda) and name in dir(cuarray.cuda)
+
+
+def test_deferred_cuda_names_are_the_modules_objects():
+    from cuarray.cuda import memory_hook, raw
+
+    assert cuarray.cuda.memory_hook is memory_hook and cuarray.cuda.MemoryHook is memory_hook.MemoryHook
+    assert cuarray.RawKernel is raw.RawKernel is cuarray.cuda.RawKernel
+    assert callable(cuarray.cuda.graph) and not isinstance(cuarray.cuda.graph, type(sys))  # the context manager
+    with pytest.raises(AttributeError, match="cuarray.cuda' has no attribute 'nope'"):
+        cuarray.cuda.nope  # noqa: B018
 
 
 def test_deferred_names_are_the_modules_objects():
