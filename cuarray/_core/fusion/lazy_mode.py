@@ -251,7 +251,7 @@ def _binary(name, reflected=False):
     def op(self, other):
         if not (type(other) is LazyArray or isinstance(other, (ndarray,) + _PY_SCALARS + (numpy.generic,))):
             return NotImplemented
-        uf = _registry.ufuncs[name]
+        uf = _registry.ufuncs.get(name) or getattr(_registry.namespace(), name)  # (matmul: on first use)
         args = (other, self) if reflected else (self, other)
         if is_lazy_mode():
             if name == "matmul":
@@ -489,10 +489,10 @@ def _build_table() -> None:
     from ..ufunc import ufunc
 
     ns = _registry.namespace()
-    matmul_t = type(_registry.ufuncs["matmul"])
+    mm = ns.matmul  # (the namespace's attribute: matmul is bound on first use, then registered)
+    matmul_t = type(mm)
     orig_call = ufunc.__call__
     orig_mm = matmul_t.__call__
-    mm = _registry.ufuncs["matmul"]
     _originals.update(dot=ns.dot, tensordot=ns.tensordot, matmul=lambda a, b: orig_mm(mm, a, b))
 
     def ufunc_call(self, *args, **kwargs):
