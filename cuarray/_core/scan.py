@@ -37,6 +37,7 @@ import warnings
 import numpy
 
 from ..cuda import compiler as _compiler
+from ..cuda import device as _device
 from ..cuda import launch as _launch
 from ..cuda import memory as _memory
 from . import dtypes as _dtypes
@@ -67,10 +68,18 @@ _FLAT_WARPS = 4
 _LOOKBACK_SPAN = 1
 _LOOKBACK_SPINS = 8
 _FLAT_DEFAULTS = (4, 1, 8)  # the macros' defaults in scan.cuh
-# Tuning hook: CUARRAY_SCAN_KNOBS="items,warps,span,spins" overrides the four (every process reads it,
-# so pytest-xdist workers and the benchmark see the same kernels).
+# Blocks per SM of the pipelined flat kernel (persistent blocks that prefetch their next tile into
+# shared memory while the current one looks back); 0 runs the one-tile-per-block kernel instead.
+_PIPE_BLOCKS_PER_SM = 8
+# Largest input tile the pipelined kernel stages in (static) shared memory, beside its look-back park.
+_PIPE_MAX_SHARED = 44 * 1024
+# Tuning hook: CUARRAY_SCAN_KNOBS="items,warps,span,spins[,blocks per SM]" overrides the knobs (every
+# process reads it, so pytest-xdist workers and the benchmark see the same kernels).
 if os.environ.get("CUARRAY_SCAN_KNOBS"):
-    _ITEMS, _FLAT_WARPS, _LOOKBACK_SPAN, _LOOKBACK_SPINS = (int(v) for v in os.environ["CUARRAY_SCAN_KNOBS"].split(","))
+    _knobs = [int(v) for v in os.environ["CUARRAY_SCAN_KNOBS"].split(",")]
+    _ITEMS, _FLAT_WARPS, _LOOKBACK_SPAN, _LOOKBACK_SPINS = _knobs[:4]
+    if len(_knobs) > 4:
+        _PIPE_BLOCKS_PER_SM = _knobs[4]
 _COLUMN_BYTES = 64   # accumulator bytes per thread in the columns kernel: R = 16 for float32
 # Serial kernel for inner > 1 when the axis is this short or there are this many columns (a
 # thread per column then fills the GPU by itself).
@@ -129,12 +138,23 @@ class ScanOp:
         name = "_".join(parts) + "__" + layout
         if layout == "flat":
             name += "_k{}j{}".format(a, b) + ("_seg" if segmented else "") + ("_excl" if exclusive else "")
+            if self.pipelined(a, b):
+                name += "_pipe"
             knobs = _flat_knobs()
             if knobs != _FLAT_DEFAULTS:
                 name += "_w{}v{}s{}".format(*knobs)
         elif layout == "columns":
             name += "_r{}".format(a)
         return name
+
+    def pipelined(self, k: int, j: int) -> bool:
+        """Whether the flat kernel of vector width `k` and `j` rows runs pipelined: cp.async copies
+        4, 8 or 16 bytes, and the input tile must fit in static shared memory."""
+        if _PIPE_BLOCKS_PER_SM <= 0 or (k or 1) * self.in_dtype.itemsize not in (4, 8, 16):
+            return False
+        tile_bytes = 32 * _FLAT_WARPS * (k or 1) * (j or 1) * self.in_dtype.itemsize
+        park = 16 * _LOOKBACK_SPAN * 32 * self.acc_dtype.itemsize
+        return tile_bytes + park <= _PIPE_MAX_SHARED
 
     def source(self, layout: str, a: int = 0, b: int = 0, segmented=False, exclusive=False) -> tuple[str, str]:
         """(kernel name, CUDA source) for one specialisation. Pure: needs no device."""
@@ -157,13 +177,15 @@ class ScanOp:
             in_t=_ctype(self.in_dtype), out_t=_ctype(self.out_dtype), acc_t=_ctype(self.acc_dtype),
             operation=self.operation, load_expr=self.load_expr,
             identity=self.identity if exclusive else "acc_t()",
-            layout=_LAYOUT_IDS[layout], block=32 * warps, vec=a or 1, rows=(b if layout == "flat" else a) or 1,
+            layout=_LAYOUT_IDS[layout], block=32 * warps,
+            flat_fn="flat_scan_pipelined" if layout == "flat" and self.pipelined(a, b) else "flat_scan",
+            vec=a or 1, rows=(b if layout == "flat" else a) or 1,
             segmented="true" if segmented else "false", exclusive="true" if exclusive else "false",
         )
         return kname, src
 
     def kernel(self, layout: str, a: int = 0, b: int = 0, segmented=False, exclusive=False):
-        k = (layout, a, b, segmented, exclusive) + (_flat_knobs() if layout == "flat" else ())
+        k = (layout, a, b, segmented, exclusive) + (_flat_knobs() + (self.pipelined(a, b),) if layout == "flat" else ())
         kern = self._kernels.get(k)
         if kern is None:
             kern = _shared_kernels.get((self.key, k))
@@ -255,9 +277,12 @@ def run(op: ScanOp, in_ptr: int, out_ptr: int, outer: int, n: int, inner: int, e
         kern = op.kernel("flat", k, j, segmented, exclusive)
         mem = None
         ticket = status = 0
+        grid = nparts
         if nparts > 1:
             mem, ticket, status = _flat_status(nparts, op.acc_dtype)
-        _launch.launch(kern, nparts, block, (in_ptr, out_ptr, i64(total), i64(n if segmented else 1),
+            if op.pipelined(k, j):
+                grid = min(nparts, _PIPE_BLOCKS_PER_SM * _device._sm_count(_device.get_device_id()))
+        _launch.launch(kern, grid, block, (in_ptr, out_ptr, i64(total), i64(n if segmented else 1),
                                              ticket, status))
         del mem  # stream-ordered pool: freed memory is reused only by later work on this stream
         return
