@@ -67,7 +67,12 @@ _ITEMS = 48
 _FLAT_WARPS = 4
 _LOOKBACK_SPAN = 1
 _LOOKBACK_SPINS = 8
-_FLAT_DEFAULTS = (4, 1, 8)  # the macros' defaults in scan.cuh
+# Tile order (0: an atomic ticket, 1: blockIdx.x, as CUB does), streaming cache hints on the
+# tile's loads and stores (ld/st.global.cs), and the minimum blocks per SM of __launch_bounds__ (0: none).
+_TILE_ORDER = 0
+_STREAMING = 0
+_MIN_BLOCKS = 0
+_FLAT_DEFAULTS = (4, 1, 8, 0, 0)  # the macros' defaults in scan.cuh (warps, span, spins, order, streaming)
 # Blocks per SM of the pipelined flat kernel (persistent blocks that prefetch their next tile into
 # shared memory while the current one looks back); 0 runs the one-tile-per-block kernel instead.
 _PIPE_BLOCKS_PER_SM = 8
@@ -78,8 +83,7 @@ _PIPE_MAX_SHARED = 44 * 1024
 if os.environ.get("CUARRAY_SCAN_KNOBS"):
     _knobs = [int(v) for v in os.environ["CUARRAY_SCAN_KNOBS"].split(",")]
     _ITEMS, _FLAT_WARPS, _LOOKBACK_SPAN, _LOOKBACK_SPINS = _knobs[:4]
-    if len(_knobs) > 4:
-        _PIPE_BLOCKS_PER_SM = _knobs[4]
+    _PIPE_BLOCKS_PER_SM, _TILE_ORDER, _STREAMING, _MIN_BLOCKS = (_knobs[4:] + [0, 0, 0, 0])[:4]
 _COLUMN_BYTES = 64   # accumulator bytes per thread in the columns kernel: R = 16 for float32
 # Serial kernel for inner > 1 when the axis is this short or there are this many columns (a
 # thread per column then fills the GPU by itself).
@@ -141,8 +145,8 @@ class ScanOp:
             if self.pipelined(a, b):
                 name += "_pipe"
             knobs = _flat_knobs()
-            if knobs != _FLAT_DEFAULTS:
-                name += "_w{}v{}s{}".format(*knobs)
+            if knobs != _FLAT_DEFAULTS + (0,):
+                name += "_w{}v{}s{}o{}c{}m{}".format(*knobs)
         elif layout == "columns":
             name += "_r{}".format(a)
         return name
@@ -167,7 +171,7 @@ class ScanOp:
         if layout == "flat":
             knobs = _flat_knobs()
             warps = knobs[0]
-            for macro, v, d in zip(("WARPS", "SPAN", "SPINS"), knobs, _FLAT_DEFAULTS):
+            for macro, v, d in zip(("WARPS", "SPAN", "SPINS", "TILE_ORDER", "STREAMING"), knobs, _FLAT_DEFAULTS):
                 if v != d:
                     includes.append("#define CUARRAY_SCAN_{} {}".format(macro, v))
         if exclusive and self.identity is None:
@@ -178,6 +182,7 @@ class ScanOp:
             operation=self.operation, load_expr=self.load_expr,
             identity=self.identity if exclusive else "acc_t()",
             layout=_LAYOUT_IDS[layout], block=32 * warps,
+            min_blocks=", {}".format(_MIN_BLOCKS) if layout == "flat" and _MIN_BLOCKS else "",
             flat_fn="flat_scan_pipelined" if layout == "flat" and self.pipelined(a, b) else "flat_scan",
             vec=a or 1, rows=(b if layout == "flat" else a) or 1,
             segmented="true" if segmented else "false", exclusive="true" if exclusive else "false",
@@ -201,7 +206,7 @@ _shared_kernels: dict = {}
 
 
 def _flat_knobs() -> tuple:
-    return (_FLAT_WARPS, _LOOKBACK_SPAN, _LOOKBACK_SPINS)
+    return (_FLAT_WARPS, _LOOKBACK_SPAN, _LOOKBACK_SPINS, _TILE_ORDER, _STREAMING, _MIN_BLOCKS)
 
 
 # ---------------------------------------------------------------------------------------------

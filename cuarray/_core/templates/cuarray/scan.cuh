@@ -43,6 +43,14 @@ constexpr int LOOKBACK_WINDOWS = CUARRAY_SCAN_LOOKBACK_WINDOWS;
 #ifndef CUARRAY_SCAN_SPINS
 #define CUARRAY_SCAN_SPINS 8
 #endif
+// flat_scan: 1 = tile p is block p (CUB's order; relies on blocks being dispatched in index order),
+// 0 = tiles taken from an atomic ticket. CUARRAY_SCAN_STREAMING 1: tile loads/stores evict-first.
+#ifndef CUARRAY_SCAN_TILE_ORDER
+#define CUARRAY_SCAN_TILE_ORDER 0
+#endif
+#ifndef CUARRAY_SCAN_STREAMING
+#define CUARRAY_SCAN_STREAMING 0
+#endif
 
 // -- status words: acquire/release at GPU scope (no <cuda/atomic>: it costs NVRTC time) -------------
 __device__ __forceinline__ unsigned load_acquire(const unsigned* p) {
@@ -268,6 +276,48 @@ __device__ __forceinline__ void seg_combine(const Op& op, Acc& a, bool& fa, cons
   fa = fa || fb;
 }
 
+// Tile vector loads and stores, evict-first (.cs) when CUARRAY_SCAN_STREAMING is set.
+template <typename T, int K>
+__device__ __forceinline__ vec<T, K> load_tile_vec(const T* p) {
+  typedef vec<T, K> V;
+  if (CUARRAY_SCAN_STREAMING && sizeof(V) == 16) {
+    const uint4 w = __ldcs(reinterpret_cast<const uint4*>(p));
+    V v;
+    memcpy(&v, &w, 16);
+    return v;
+  } else if (CUARRAY_SCAN_STREAMING && sizeof(V) == 8) {
+    const uint2 w = __ldcs(reinterpret_cast<const uint2*>(p));
+    V v;
+    memcpy(&v, &w, 8);
+    return v;
+  } else if (CUARRAY_SCAN_STREAMING && sizeof(V) == 4) {
+    const unsigned w = __ldcs(reinterpret_cast<const unsigned*>(p));
+    V v;
+    memcpy(&v, &w, 4);
+    return v;
+  }
+  return *reinterpret_cast<const V*>(p);
+}
+template <typename T, int K>
+__device__ __forceinline__ void store_tile_vec(T* p, const vec<T, K>& v) {
+  typedef vec<T, K> V;
+  if (CUARRAY_SCAN_STREAMING && sizeof(V) == 16) {
+    uint4 w;
+    memcpy(&w, &v, 16);
+    __stcs(reinterpret_cast<uint4*>(p), w);
+  } else if (CUARRAY_SCAN_STREAMING && sizeof(V) == 8) {
+    uint2 w;
+    memcpy(&w, &v, 8);
+    __stcs(reinterpret_cast<uint2*>(p), w);
+  } else if (CUARRAY_SCAN_STREAMING && sizeof(V) == 4) {
+    unsigned w;
+    memcpy(&w, &v, 4);
+    __stcs(reinterpret_cast<unsigned*>(p), w);
+  } else {
+    *reinterpret_cast<V*>(p) = v;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------
 // flat_tile: one tile of flat_scan. Block of 32 * WARPS threads, tile of 32 * WARPS * K * J elements.
 // Warp w owns the contiguous run [w * J * 32K, (w + 1) * J * 32K) of the tile, walked in J rows of
@@ -302,7 +352,7 @@ __device__ __forceinline__ void flat_tile(const Op& op, const Load& load, const 
   for (int j = 0; j < J; ++j) {
     const long long i0 = tile0 + (long long)(w * J + j) * ROW + lane * K;
     if (full) {
-      const vec<In, K> v = buf != nullptr ? buf[j * 32 * WARPS + tid] : *reinterpret_cast<const vec<In, K>*>(in + i0);
+      const vec<In, K> v = buf != nullptr ? buf[j * 32 * WARPS + tid] : load_tile_vec<In, K>(in + i0);
 #pragma unroll
       for (int k = 0; k < K; ++k) x[j][k] = load(v.v[k]);
     } else {
@@ -459,7 +509,7 @@ __device__ __forceinline__ void flat_tile(const Op& op, const Load& load, const 
       vec<Out, K> v;
 #pragma unroll
       for (int k = 0; k < K; ++k) v.v[k] = cast<Out>(x[j][k]);
-      *reinterpret_cast<vec<Out, K>*>(out + i0) = v;
+      store_tile_vec<Out, K>(out + i0, v);
     } else {
 #pragma unroll
       for (int k = 0; k < K; ++k) {
@@ -492,11 +542,15 @@ __device__ __forceinline__ void flat_scan(const Op& op, const Load& load, const 
                                           const In* __restrict__ in, Out* __restrict__ out,
                                           const long long n, const long long seg, unsigned* ticket,
                                           unsigned long long* status) {
-  __shared__ unsigned s_pid;
-  if (threadIdx.x == 0) s_pid = ticket != nullptr ? atomicAdd(ticket, 1u) : blockIdx.x;
-  __syncthreads();
-  flat_tile<K, J, SEG, EXCL>(op, load, identity, in, out, n, seg, (long long)s_pid, status,
-                             (const vec<In, K>*)nullptr, no_hook(), no_hook());
+  long long p = blockIdx.x;
+  if (!CUARRAY_SCAN_TILE_ORDER) {
+    __shared__ unsigned s_pid;
+    if (threadIdx.x == 0) s_pid = ticket != nullptr ? atomicAdd(ticket, 1u) : blockIdx.x;
+    __syncthreads();
+    p = s_pid;
+  }
+  flat_tile<K, J, SEG, EXCL>(op, load, identity, in, out, n, seg, p, status, (const vec<In, K>*)nullptr, no_hook(),
+                             no_hook());
 }
 
 // flat_scan_pipelined: persistent blocks (a few per SM), each looping over tiles taken from the
