@@ -6,10 +6,11 @@ no copy; any other layout is copied first) and seen as (outer, n, inner) around 
 
 - inner == 1 (the scanned axis is the contiguous one; 1-D arrays, `axis=-1`, `axis=None`): the
   "flat" kernel, a single-pass scan with decoupled look-back over tiles of 128 threads x 48
-  float32 (fewer elements of wider types, half as many when segmented), 16-byte vector loads and
-  stores; a tile's status (flag and value) is one 64-bit word
-  per 4 accumulator bytes, and one warp looks back over 32 predecessors per round trip. Rows (outer > 1) are segments of the flat sequence,
-  so short and long rows run at the same rate.
+  float32 (fewer elements of wider types, half as many when segmented), tile p = block p (CUB's
+  order), 16-byte vector loads and stores (evict-first, and 8 blocks/SM forced, when no type is
+  wider than 4 bytes); a tile's status (flag and value) is one 64-bit word per 4 accumulator
+  bytes, and one warp looks back over 32 predecessors per round trip. Rows (outer > 1) are
+  segments of the flat sequence, so short and long rows run at the same rate.
 - inner > 1 and a long axis with few columns: the "columns" kernel, a thread per column (coalesced
   across the warp), 8 warps x R rows per block, the same look-back between row chunks.
 - inner > 1 with a short axis or many columns, and every non-associative operator
@@ -37,7 +38,6 @@ import warnings
 import numpy
 
 from ..cuda import compiler as _compiler
-from ..cuda import device as _device
 from ..cuda import launch as _launch
 from ..cuda import memory as _memory
 from . import dtypes as _dtypes
@@ -67,23 +67,23 @@ _ITEMS = 48
 _FLAT_WARPS = 4
 _LOOKBACK_SPAN = 1
 _LOOKBACK_SPINS = 8
-# Tile order (0: an atomic ticket, 1: blockIdx.x, as CUB does), streaming cache hints on the
-# tile's loads and stores (ld/st.global.cs), and the minimum blocks per SM of __launch_bounds__ (0: none).
-_TILE_ORDER = 0
-_STREAMING = 0
-_MIN_BLOCKS = 0
-_FLAT_DEFAULTS = (4, 1, 8, 0, 0)  # the macros' defaults in scan.cuh (warps, span, spins, order, streaming)
-# Blocks per SM of the pipelined flat kernel (persistent blocks that prefetch their next tile into
-# shared memory while the current one looks back); 0 runs the one-tile-per-block kernel instead.
-_PIPE_BLOCKS_PER_SM = 8
-# Largest input tile the pipelined kernel stages in (static) shared memory, beside its look-back park.
-_PIPE_MAX_SHARED = 44 * 1024
-# Tuning hook: CUARRAY_SCAN_KNOBS="items,warps,span,spins[,blocks per SM]" overrides the knobs (every
-# process reads it, so pytest-xdist workers and the benchmark see the same kernels).
+# Tile order (1: tile p = block p, as CUB; 0: tile ids from an atomic ticket), then, for kernels
+# whose widest type is at most _NARROW bytes: evict-first tile loads and stores, and the minimum
+# blocks per SM of __launch_bounds__ (0: none). docs/perf-notes.md, "Flat scan: overlapping load
+# and look-back", has the sweep: float32 0.78 -> 0.83 x copy; float64 lost with them (hints and
+# the 64-register cap), so wider kernels keep plain accesses and the compiler's registers.
+_TILE_ORDER = 1
+_STREAMING = 1
+_MIN_BLOCKS = 8
+_NARROW = 4
+_FLAT_DEFAULTS = (4, 1, 8, 1, 0)  # the macros' defaults in scan.cuh (warps, span, spins, order, streaming)
+_KNOB_DEFAULTS = (_ITEMS, _FLAT_WARPS, _LOOKBACK_SPAN, _LOOKBACK_SPINS, _TILE_ORDER, _STREAMING, _MIN_BLOCKS)
+# Tuning hook: CUARRAY_SCAN_KNOBS="items,warps,span,spins[,order,streaming,min_blocks]" overrides the
+# knobs (every process reads it, so pytest-xdist workers and the benchmark see the same kernels).
 if os.environ.get("CUARRAY_SCAN_KNOBS"):
     _knobs = [int(v) for v in os.environ["CUARRAY_SCAN_KNOBS"].split(",")]
-    _ITEMS, _FLAT_WARPS, _LOOKBACK_SPAN, _LOOKBACK_SPINS = _knobs[:4]
-    _PIPE_BLOCKS_PER_SM, _TILE_ORDER, _STREAMING, _MIN_BLOCKS = (_knobs[4:] + [0, 0, 0, 0])[:4]
+    (_ITEMS, _FLAT_WARPS, _LOOKBACK_SPAN, _LOOKBACK_SPINS, _TILE_ORDER, _STREAMING,
+     _MIN_BLOCKS) = _knobs + list(_KNOB_DEFAULTS[len(_knobs):])
 _COLUMN_BYTES = 64   # accumulator bytes per thread in the columns kernel: R = 16 for float32
 # Serial kernel for inner > 1 when the axis is this short or there are this many columns (a
 # thread per column then fills the GPU by itself).
@@ -142,23 +142,17 @@ class ScanOp:
         name = "_".join(parts) + "__" + layout
         if layout == "flat":
             name += "_k{}j{}".format(a, b) + ("_seg" if segmented else "") + ("_excl" if exclusive else "")
-            if self.pipelined(a, b):
-                name += "_pipe"
             knobs = _flat_knobs()
-            if knobs != _FLAT_DEFAULTS + (0,):
+            if knobs != _KNOB_DEFAULTS[1:]:
                 name += "_w{}v{}s{}o{}c{}m{}".format(*knobs)
         elif layout == "columns":
             name += "_r{}".format(a)
         return name
 
-    def pipelined(self, k: int, j: int) -> bool:
-        """Whether the flat kernel of vector width `k` and `j` rows runs pipelined: cp.async copies
-        4, 8 or 16 bytes, and the input tile must fit in static shared memory."""
-        if _PIPE_BLOCKS_PER_SM <= 0 or (k or 1) * self.in_dtype.itemsize not in (4, 8, 16):
-            return False
-        tile_bytes = 32 * _FLAT_WARPS * (k or 1) * (j or 1) * self.in_dtype.itemsize
-        park = 16 * _LOOKBACK_SPAN * 32 * self.acc_dtype.itemsize
-        return tile_bytes + park <= _PIPE_MAX_SHARED
+    def narrow(self) -> bool:
+        """Whether no type of the scan is wider than _NARROW bytes (evict-first accesses, forced
+        residency)."""
+        return max(self.in_dtype.itemsize, self.out_dtype.itemsize, self.acc_dtype.itemsize) <= _NARROW
 
     def source(self, layout: str, a: int = 0, b: int = 0, segmented=False, exclusive=False) -> tuple[str, str]:
         """(kernel name, CUDA source) for one specialisation. Pure: needs no device."""
@@ -168,12 +162,17 @@ class ScanOp:
             includes += ["#define CUARRAY_HAS_HALF 1", "#include <cuda_fp16.h>"]
         includes += ['#include "cuarray/common.cuh"', '#include "cuarray/ops.cuh"']
         warps = _FLAT_DEFAULTS[0]
+        min_blocks = ""
         if layout == "flat":
-            knobs = _flat_knobs()
-            warps = knobs[0]
-            for macro, v, d in zip(("WARPS", "SPAN", "SPINS", "TILE_ORDER", "STREAMING"), knobs, _FLAT_DEFAULTS):
+            warps, span, spins, order, streaming, minb = _flat_knobs()
+            if not self.narrow():
+                streaming = minb = 0
+            for macro, v, d in zip(("WARPS", "SPAN", "SPINS", "TILE_ORDER", "STREAMING"),
+                                   (warps, span, spins, order, streaming), _FLAT_DEFAULTS):
                 if v != d:
                     includes.append("#define CUARRAY_SCAN_{} {}".format(macro, v))
+            if minb:
+                min_blocks = ", {}".format(minb)
         if exclusive and self.identity is None:
             raise ValueError("an exclusive {} scan needs an identity".format(self.name))
         src = _source_skeleton().substitute(
@@ -181,16 +180,14 @@ class ScanOp:
             in_t=_ctype(self.in_dtype), out_t=_ctype(self.out_dtype), acc_t=_ctype(self.acc_dtype),
             operation=self.operation, load_expr=self.load_expr,
             identity=self.identity if exclusive else "acc_t()",
-            layout=_LAYOUT_IDS[layout], block=32 * warps,
-            min_blocks=", {}".format(_MIN_BLOCKS) if layout == "flat" and _MIN_BLOCKS else "",
-            flat_fn="flat_scan_pipelined" if layout == "flat" and self.pipelined(a, b) else "flat_scan",
-            vec=a or 1, rows=(b if layout == "flat" else a) or 1,
+            layout=_LAYOUT_IDS[layout], block=32 * warps, min_blocks=min_blocks, vec=a or 1,
+            rows=(b if layout == "flat" else a) or 1,
             segmented="true" if segmented else "false", exclusive="true" if exclusive else "false",
         )
         return kname, src
 
     def kernel(self, layout: str, a: int = 0, b: int = 0, segmented=False, exclusive=False):
-        k = (layout, a, b, segmented, exclusive) + (_flat_knobs() + (self.pipelined(a, b),) if layout == "flat" else ())
+        k = (layout, a, b, segmented, exclusive) + (_flat_knobs() if layout == "flat" else ())
         kern = self._kernels.get(k)
         if kern is None:
             kern = _shared_kernels.get((self.key, k))
@@ -282,12 +279,9 @@ def run(op: ScanOp, in_ptr: int, out_ptr: int, outer: int, n: int, inner: int, e
         kern = op.kernel("flat", k, j, segmented, exclusive)
         mem = None
         ticket = status = 0
-        grid = nparts
         if nparts > 1:
             mem, ticket, status = _flat_status(nparts, op.acc_dtype)
-            if op.pipelined(k, j):
-                grid = min(nparts, _PIPE_BLOCKS_PER_SM * _device._sm_count(_device.get_device_id()))
-        _launch.launch(kern, grid, block, (in_ptr, out_ptr, i64(total), i64(n if segmented else 1),
+        _launch.launch(kern, nparts, block, (in_ptr, out_ptr, i64(total), i64(n if segmented else 1),
                                              ticket, status))
         del mem  # stream-ordered pool: freed memory is reused only by later work on this stream
         return

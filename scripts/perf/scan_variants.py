@@ -3,16 +3,18 @@ prediction and the outcome)
 
 Variants of the flat kernel (cuarray/_core/scan.py module knobs): elements per thread (_ITEMS),
 warps per block (_FLAT_WARPS), tiles per lane in one look-back window (_LOOKBACK_SPAN), polls
-before sleeping (_LOOKBACK_SPINS), blocks per SM of the pipelined kernel (_PIPE_BLOCKS_PER_SM;
-0 = the one-tile-per-block kernel), tile order (_TILE_ORDER: 0 ticket, 1 blockIdx), streaming
-cache hints (_STREAMING) and __launch_bounds__' minimum blocks per SM (_MIN_BLOCKS, 0 = none). Each variant is checked first (int32 -> int64 cumsum exactly,
+before sleeping (_LOOKBACK_SPINS), tile order (_TILE_ORDER: 0 ticket, 1 blockIdx), evict-first
+tile accesses (_STREAMING) and __launch_bounds__' minimum blocks per SM (_MIN_BLOCKS, 0 = none);
+the last two reach only kernels whose types are 4 bytes or narrower (so not the float64 column).
+Session 4 also ran a pipelined kernel (persistent blocks prefetching their next tile with cp.async;
+commit 4591ad0 has it); it lost and was removed. Each variant is checked first (int32 -> int64 cumsum exactly,
 float32 cumsum against a float64 reference, an unaligned float32 view, rows-as-segments exactly,
 an exclusive int32 sum exactly, two runs bit-identical), then timed: cumsum of 1 GiB float32,
 cumsum(axis=1) of 16384^2 float32 and cumsum of 1 GiB float64, median of 20 after warm-up, as a
 fraction of a device-to-device copy of the same bytes (read + write). torch.cumsum and
 cupy.cumsum of the same 1 GiB float32 are timed in the same process, when importable.
 
-    python3 scripts/perf/scan_variants.py [ITEMS,WARPS,SPAN,SPINS[,BPS[,ORDER[,STREAMING[,MIN_BLOCKS]]]] ...]
+    python3 scripts/perf/scan_variants.py [ITEMS,WARPS,SPAN,SPINS[,ORDER[,STREAMING[,MIN_BLOCKS]]] ...]
 """
 
 import sys
@@ -27,12 +29,12 @@ from cuarray._core import scan
 # Run 1 (H200): (16|24|32 items) x (8 warps, span 1|2), (16, 4, 1), (24, 4, 2), (32, 4, 2), spins 8|1000.
 # Run 2 (H200): (16..64 items) x (1, 2, 4 warps). Session 4 (H100): the old kernel against the
 # pipelined one (persistent blocks prefetching their next tile) over tile shapes and blocks per SM.
-# Session 4 run 1 (H100): the pipelined kernel lost (0.70 vs 0.78, docs/perf-notes.md); run 2: the
-# one-tile-per-block kernel with blockIdx order, streaming hints, forced residency, tile shapes.
+# Session 4 (H100, docs/perf-notes.md): run 1 pipelined kernel vs the old one; run 2 (these, with a
+# 0 blocks-per-SM slot after SPINS then) the tile order, evict-first accesses, forced residency.
 DEFAULT_VARIANTS = [
-    (48, 4, 1, 8, 0, 0, 0, 0), (48, 4, 1, 8, 0, 1, 0, 0), (48, 4, 1, 8, 0, 0, 0, 7), (48, 4, 1, 8, 0, 1, 0, 8),
-    (48, 4, 1, 8, 0, 1, 1, 0), (48, 4, 1, 8, 0, 1, 1, 8), (64, 4, 1, 8, 0, 1, 0, 0), (32, 4, 1, 8, 0, 1, 0, 0),
-    (64, 2, 1, 8, 0, 1, 0, 0), (48, 4, 1, 8, 8, 0, 0, 0),
+    (48, 4, 1, 8, 0, 0, 0), (48, 4, 1, 8, 1, 0, 0), (48, 4, 1, 8, 0, 0, 7), (48, 4, 1, 8, 1, 0, 8),
+    (48, 4, 1, 8, 1, 1, 0), (48, 4, 1, 8, 1, 1, 8), (64, 4, 1, 8, 1, 0, 0), (32, 4, 1, 8, 1, 0, 0),
+    (64, 2, 1, 8, 1, 0, 0),
 ]
 
 
@@ -42,9 +44,9 @@ def timeit(fn, reps=20):
     return float(numpy.median(ts)) * 1e-6, min(ts) * 1e-6
 
 
-def configure(items, warps, span, spins, bps=0, order=0, streaming=0, min_blocks=0):
+def configure(items, warps, span, spins, order=1, streaming=0, min_blocks=0):
     scan._ITEMS, scan._FLAT_WARPS, scan._LOOKBACK_SPAN, scan._LOOKBACK_SPINS = items, warps, span, spins
-    scan._PIPE_BLOCKS_PER_SM, scan._TILE_ORDER, scan._STREAMING, scan._MIN_BLOCKS = bps, order, streaming, min_blocks
+    scan._TILE_ORDER, scan._STREAMING, scan._MIN_BLOCKS = order, streaming, min_blocks
     # kernels are cached per knob set (key and name), nothing to clear
     # (CUARRAY_SCAN_KNOBS="items,warps,span,spins" sets the same knobs for a whole run: pytest, bench)
 
@@ -115,7 +117,8 @@ def _peer_time(fn, event, elapsed_ms, sync, reps=20):
 
 
 def main():
-    variants = [(tuple(int(v) for v in a.split(",")) + (0,) * 4)[:8] for a in sys.argv[1:]] or DEFAULT_VARIANTS
+    variants = [(tuple(int(v) for v in a.split(",")) + (1, 0, 0)[max(0, len(a.split(",")) - 4):])[:7]
+                for a in sys.argv[1:]] or DEFAULT_VARIANTS
     rng = numpy.random.default_rng(int(time.time()))
     n = 2**28
     x = cp.asarray(rng.random(n, dtype=numpy.float32) - 0.25)
@@ -145,14 +148,14 @@ def main():
         except Exception as exc:  # noqa: BLE001 - report and go on
             rows.append((v, "FAIL " + str(exc)[:60], 0, 0, 0, 0, 0))
             print(v, "FAIL", exc, flush=True)
-    print("\nitems warps span spins bps ord cs minb | check      f32 err | 1-D f32 1GiB ms  x copy (min) | axis=1 16k^2 ms  x copy"
+    print("\nitems warps span spins ord cs minb | check      f32 err | 1-D f32 1GiB ms  x copy (min) | axis=1 16k^2 ms  x copy"
           " | 1-D f64 1GiB x copy")
     for v, st, err, t1, t1min, t2, t3 in rows:
         if t1:
-            print("{:>5} {:>5} {:>4} {:>5} {:>3} {:>3} {:>2} {:>4} | {:<6} {:9.2e} | {:8.3f}  {:6.3f} ({:5.3f}) | {:8.3f}  {:6.3f} | {:6.3f}".format(
+            print("{:>5} {:>5} {:>4} {:>5} {:>3} {:>2} {:>4} | {:<6} {:9.2e} | {:8.3f}  {:6.3f} ({:5.3f}) | {:8.3f}  {:6.3f} | {:6.3f}".format(
                 *v, st, err, t1 * 1e3, copy_t / t1, copy_t / t1min, t2 * 1e3, copy_t / t2, copy_t / t3))
         else:
-            print("{:>5} {:>5} {:>4} {:>5} {:>3} {:>3} {:>2} {:>4} | {}".format(*v, st))
+            print("{:>5} {:>5} {:>4} {:>5} {:>3} {:>2} {:>4} | {}".format(*v, st))
     good = [r for r in rows if r[1] == "ok" and r[3]]
     if good:
         best = min(good, key=lambda r: r[3])[0]

@@ -88,33 +88,33 @@ def test_source_is_readable():
     f4 = numpy.dtype(numpy.float32)
     op = scan.op_for(arithmetic.add, f4, f4, f4)
     name, src = op.source("flat", 4, 4, False, False)
-    assert name == "cuarray_add_float32__flat_k4j4_pipe"
-    assert 'extern "C" __global__ void __launch_bounds__(128) cuarray_add_float32__flat_k4j4_pipe(' in src
+    assert name == "cuarray_add_float32__flat_k4j4"
+    assert 'extern "C" __global__ void __launch_bounds__(128, 8) cuarray_add_float32__flat_k4j4(' in src
     assert "out0 = in0 + in1;" in src
-    assert "flat_scan_pipelined<4, 4, false, false," in src
+    assert "flat_scan<4, 4, false, false," in src
     i1, i8 = numpy.dtype(numpy.int8), numpy.dtype(numpy.int64)
     name, _ = scan.op_for(arithmetic.add, i1, i8, i8).source("columns", 8)
     assert name == "cuarray_add_int8_to_int64__columns_r8"
 
 
-def test_pipelined_choice(monkeypatch):
-    # cp.async copies 4, 8 or 16 bytes: the pipelined kernel needs K * itemsize among those; the
-    # knob at 0 selects the one-tile-per-block kernel, which must still compile.
-    f4, b, i8, f2 = map(numpy.dtype, ["f4", "?", "i8", "f2"])
-    add = scan.op_for(arithmetic.add, f4, f4, f4)
-    assert add.pipelined(4, 12) and add.pipelined(1, 48)
-    mask = scan._sum_op(b, i8)
-    assert not mask.pipelined(*scan.flat_shape(b, i8))  # 2 bytes a vector
-    assert not scan.op_for(arithmetic.add, f2, f2, f2).pipelined(1, 48)
-    monkeypatch.setattr(scan, "_PIPE_BLOCKS_PER_SM", 0)
-    assert not add.pipelined(4, 12)
+def test_narrow_kernels_only_stream_and_force_residency(monkeypatch):
+    # Evict-first accesses and 8 blocks/SM won for float32 and lost for float64 (perf-notes): they
+    # go to kernels whose widest type is 4 bytes at most. The ticket order still compiles.
+    f4, f8, i4, i8 = map(numpy.dtype, ["f4", "f8", "i4", "i8"])
+    narrow = scan.op_for(arithmetic.add, f4, f4, f4)
+    wide = [scan.op_for(arithmetic.add, f8, f8, f8), scan.op_for(arithmetic.add, i4, i8, i8)]
+    _, src = narrow.source("flat", 4, 12, False, False)
+    assert narrow.narrow() and "#define CUARRAY_SCAN_STREAMING 1" in src and "__launch_bounds__(128, 8)" in src
+    for op in wide:
+        _, src = op.source("flat", 2, 12, False, False)
+        assert not op.narrow() and "CUARRAY_SCAN_STREAMING 1" not in src and "__launch_bounds__(128, " not in src
+    monkeypatch.setattr(scan, "_TILE_ORDER", 0)
     sources = []
-    for op in (add, scan._sum_op(numpy.dtype("i4"), i8)):
-        k, j = scan.flat_shape(op.in_dtype, op.out_dtype)
-        for seg in (False, True):
-            name, src = op.source("flat", k, j, seg, False)
-            assert not name.endswith("_pipe") and "flat_scan<" in src
-            sources.append(src)
+    for op in [narrow] + wide:
+        k, j = scan.flat_shape(op.in_dtype, op.out_dtype, acc_dtype=op.acc_dtype)
+        name, src = op.source("flat", k, j, True, False)
+        assert name.endswith("_w4v1s8o0c1m8") and "#define CUARRAY_SCAN_TILE_ORDER 0" in src
+        sources.append(src)
     compiler.compile_cubin("\n".join(sources), arch="sm_90")
 
 

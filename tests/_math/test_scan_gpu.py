@@ -86,8 +86,8 @@ def test_cumsum_1d_huge():
 @pytest.mark.parametrize("dt,n", [("int32", 3 * 10**7 + 5), ("float32", 3 * 10**7 + 5), ("float64", 2 * 10**7 + 1),
                                   ("complex128", 10**7 + 3), ("float16", 3 * 10**7 + 5), ("int16", 2 * 10**7 + 9)])
 def test_cumsum_many_tiles_per_block(dt, n):
-    # Several times more tiles than the pipelined kernel's persistent blocks (8 per SM): each block
-    # loops, prefetching its next tile; an unaligned view takes the 1-element (4-byte) path.
+    # Thousands of tiles (more than the GPU holds at once: blocks wait on predecessors that ran
+    # in earlier waves); an unaligned view takes the 1-element path; rows are segments.
     x = _rand(n, dt, seed=n, positive=dt == "float16")
     d = cuarray.asarray(x)
     if dt == "float16":

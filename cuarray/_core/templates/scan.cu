@@ -11,7 +11,6 @@
 //   <vec> <rows>  flat: elements per vector access (K) and rows per warp (J); columns: rows per thread (R)
 //   <segmented> <exclusive>  flat: rows of `seg` elements scanned separately; exclusive scan
 //   <min_blocks>  flat: ", B" (__launch_bounds__'s minimum blocks per SM) or nothing
-//   <flat_fn>     flat: flat_scan (a tile per block) or flat_scan_pipelined (persistent, prefetching)
 ${includes}
 #include "cuarray/scan.cuh"
 ${preamble}
@@ -41,7 +40,7 @@ __device__ __forceinline__ acc_t identity() { return ${identity}; }
 extern "C" __global__ void __launch_bounds__(${block}${min_blocks}) ${name}(
     const ${ns}::in_t* __restrict__ in, ${ns}::out_t* __restrict__ out, const long long n, const long long seg,
     unsigned* ticket, unsigned long long* status) {
-  cuarray::scan::${flat_fn}<${vec}, ${rows}, ${segmented}, ${exclusive}, ${ns}::in_t, ${ns}::out_t, ${ns}::acc_t>(
+  cuarray::scan::flat_scan<${vec}, ${rows}, ${segmented}, ${exclusive}, ${ns}::in_t, ${ns}::out_t, ${ns}::acc_t>(
       ${ns}::op_t(), ${ns}::load_t(), ${ns}::identity(), in, out, n, seg, ticket, status);
 }
 #elif ${layout} == 1

@@ -6,10 +6,13 @@
 //   flat_scan     one contiguous sequence (optionally cut into segments of `seg` elements: the rows
 //                 of a C matrix scanned along its last axis). Single pass, decoupled look-back
 //                 (Merrill & Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back",
-//                 NVIDIA TR 2016): each block takes the next tile id from an atomic ticket (so tiles
-//                 start in order and a block never waits on one that has not started), scans its
-//                 tile in registers, publishes the tile's aggregate, looks back over predecessors
-//                 for its exclusive prefix, publishes its inclusive prefix and stores.
+//                 NVIDIA TR 2016): block p scans tile p in registers, publishes the tile's
+//                 aggregate, looks back over predecessors for its exclusive prefix, publishes its
+//                 inclusive prefix and stores. Tile p is block p, as in CUB: a block waits only on
+//                 lower-numbered blocks, which the hardware dispatches no later than it (the order
+//                 CUB's scans, and so torch.cumsum, rely on too). CUARRAY_SCAN_TILE_ORDER 0 takes
+//                 the tile id from an atomic ticket instead (order guaranteed by construction; one
+//                 atomic round trip and a barrier before the loads, measured 2-4% slower).
 //   column_scan   a C array seen as (outer, n, inner) scanned along n with inner > 1: a thread per
 //                 column (coalesced across a warp), 8 warps stacked down the rows of a chunk, and the
 //                 same look-back between chunks, done by each column's thread.
@@ -43,10 +46,9 @@ constexpr int LOOKBACK_WINDOWS = CUARRAY_SCAN_LOOKBACK_WINDOWS;
 #ifndef CUARRAY_SCAN_SPINS
 #define CUARRAY_SCAN_SPINS 8
 #endif
-// flat_scan: 1 = tile p is block p (CUB's order; relies on blocks being dispatched in index order),
-// 0 = tiles taken from an atomic ticket. CUARRAY_SCAN_STREAMING 1: tile loads/stores evict-first.
+// flat_scan: tile order (1 blockIdx.x, 0 atomic ticket); evict-first (.cs) tile loads and stores.
 #ifndef CUARRAY_SCAN_TILE_ORDER
-#define CUARRAY_SCAN_TILE_ORDER 0
+#define CUARRAY_SCAN_TILE_ORDER 1
 #endif
 #ifndef CUARRAY_SCAN_STREAMING
 #define CUARRAY_SCAN_STREAMING 0
@@ -276,27 +278,25 @@ __device__ __forceinline__ void seg_combine(const Op& op, Acc& a, bool& fa, cons
   fa = fa || fb;
 }
 
-// Tile vector loads and stores, evict-first (.cs) when CUARRAY_SCAN_STREAMING is set.
+// Tile vector loads and stores, evict-first (.cs: the data is touched once) when
+// CUARRAY_SCAN_STREAMING is set and the vector is 4, 8 or 16 bytes.
 template <typename T, int K>
 __device__ __forceinline__ vec<T, K> load_tile_vec(const T* p) {
   typedef vec<T, K> V;
+  V v;
   if (CUARRAY_SCAN_STREAMING && sizeof(V) == 16) {
     const uint4 w = __ldcs(reinterpret_cast<const uint4*>(p));
-    V v;
     memcpy(&v, &w, 16);
-    return v;
   } else if (CUARRAY_SCAN_STREAMING && sizeof(V) == 8) {
     const uint2 w = __ldcs(reinterpret_cast<const uint2*>(p));
-    V v;
     memcpy(&v, &w, 8);
-    return v;
   } else if (CUARRAY_SCAN_STREAMING && sizeof(V) == 4) {
     const unsigned w = __ldcs(reinterpret_cast<const unsigned*>(p));
-    V v;
     memcpy(&v, &w, 4);
-    return v;
+  } else {
+    v = *reinterpret_cast<const V*>(p);
   }
-  return *reinterpret_cast<const V*>(p);
+  return v;
 }
 template <typename T, int K>
 __device__ __forceinline__ void store_tile_vec(T* p, const vec<T, K>& v) {
@@ -319,30 +319,30 @@ __device__ __forceinline__ void store_tile_vec(T* p, const vec<T, K>& v) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// flat_tile: one tile of flat_scan. Block of 32 * WARPS threads, tile of 32 * WARPS * K * J elements.
-// Warp w owns the contiguous run [w * J * 32K, (w + 1) * J * 32K) of the tile, walked in J rows of
-// 32K elements; in each row lane l owns K consecutive elements, loaded and stored with one K-wide
-// vector access (coalesced: the warp's accesses in a row are one contiguous 32K-element run).
-// In-register scan of the K elements, a shuffle scan across the warp per row, a carry across rows,
-// then the warps' totals through shared memory, then the tile prefix from the look-back.
-// `buf` (pipelined kernel, full tiles): the thread's K-vectors of this tile, already copied to
-// shared memory by the thread itself (buf[j * BLOCK + tid] = row j), read instead of `in`.
-// `before_barrier()` and `after_barrier()` run in every thread around the barrier that follows the
-// in-tile scan: after it every thread has its elements in registers (so `buf` may be refilled),
-// and the look-back, which comes next, overlaps whatever after_barrier() starts.
-template <int K, int J, bool SEG, bool EXCL, typename In, typename Out, typename Acc, class Op, class Load,
-          class Hook1, class Hook2>
-__device__ __forceinline__ void flat_tile(const Op& op, const Load& load, const Acc identity,
+// flat_scan: block of 32 * WARPS threads, tile of 32 * WARPS * K * J elements. Warp w owns the contiguous run
+// [w * J * 32K, (w + 1) * J * 32K) of the tile, walked in J rows of 32K elements; in each row lane
+// l owns K consecutive elements, loaded and stored with one K-wide vector access (coalesced: the
+// warp's accesses in a row are one contiguous 32K-element run). In-register scan of the K
+// elements, a shuffle scan across the warp per row, a carry across rows, then the warps' totals
+// through shared memory, then the tile prefix from the look-back.
+template <int K, int J, bool SEG, bool EXCL, typename In, typename Out, typename Acc, class Op, class Load>
+__device__ __forceinline__ void flat_scan(const Op& op, const Load& load, const Acc identity,
                                           const In* __restrict__ in, Out* __restrict__ out,
-                                          const long long n, const long long seg, const long long p,
-                                          unsigned long long* status, const vec<In, K>* buf,
-                                          const Hook1& before_barrier, const Hook2& after_barrier) {
+                                          const long long n, const long long seg, unsigned* ticket,
+                                          unsigned long long* status) {
   constexpr int WARPS = CUARRAY_SCAN_WARPS, V = CUARRAY_SCAN_SPAN, ROW = 32 * K, TILE = 32 * WARPS * K * J;
+  __shared__ unsigned s_pid;
   __shared__ shared_array<Acc, WARPS> s_wtot;
   __shared__ bool s_wflag[WARPS];
   __shared__ shared_array<Acc, 1> s_prefix;
   __shared__ shared_array<Acc, LOOKBACK_WINDOWS * V * 32> s_park;
   const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
+  long long p = blockIdx.x;
+  if (!CUARRAY_SCAN_TILE_ORDER) {
+    if (tid == 0) s_pid = ticket != nullptr ? atomicAdd(ticket, 1u) : blockIdx.x;
+    __syncthreads();
+    p = s_pid;
+  }
   const long long tile0 = p * TILE;
   const bool full = tile0 + TILE <= n;
 
@@ -352,7 +352,7 @@ __device__ __forceinline__ void flat_tile(const Op& op, const Load& load, const 
   for (int j = 0; j < J; ++j) {
     const long long i0 = tile0 + (long long)(w * J + j) * ROW + lane * K;
     if (full) {
-      const vec<In, K> v = buf != nullptr ? buf[j * 32 * WARPS + tid] : load_tile_vec<In, K>(in + i0);
+      const vec<In, K> v = load_tile_vec<In, K>(in + i0);
 #pragma unroll
       for (int k = 0; k < K; ++k) x[j][k] = load(v.v[k]);
     } else {
@@ -420,9 +420,7 @@ __device__ __forceinline__ void flat_tile(const Op& op, const Load& load, const 
     else carry = op(carry, rt);
   }
   if (lane == 0) { s_wtot[w] = carry; s_wflag[w] = cflag; }
-  before_barrier();
   __syncthreads();
-  after_barrier();
 
   // Exclusive prefix of the warp within the tile.
   Acc W = Acc();
@@ -516,97 +514,6 @@ __device__ __forceinline__ void flat_tile(const Op& op, const Load& load, const 
         if (i0 + k < n) out[i0 + k] = cast<Out>(x[j][k]);
       }
     }
-  }
-}
-
-struct no_hook {
-  __device__ __forceinline__ void operator()() const {}
-};
-
-// Asynchronous global -> shared copy of BYTES (4, 8 or 16) by this thread (cp.async, sm_80+): no
-// registers held while in flight; the thread waits for its own copies with cp_async_wait().
-template <int BYTES>
-__device__ __forceinline__ void cp_async(void* smem, const void* src) {
-  const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
-  if (BYTES == 16) asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(src) : "memory");
-  else asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(s), "l"(src), "n"(BYTES) : "memory");
-}
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
-__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group 0;" ::: "memory"); }
-
-// flat_scan, one tile per block: the block takes the next tile id from an atomic ticket (so tiles
-// start in order and a block never waits on one that has not started) and runs load, scan,
-// look-back and store in sequence.
-template <int K, int J, bool SEG, bool EXCL, typename In, typename Out, typename Acc, class Op, class Load>
-__device__ __forceinline__ void flat_scan(const Op& op, const Load& load, const Acc identity,
-                                          const In* __restrict__ in, Out* __restrict__ out,
-                                          const long long n, const long long seg, unsigned* ticket,
-                                          unsigned long long* status) {
-  long long p = blockIdx.x;
-  if (!CUARRAY_SCAN_TILE_ORDER) {
-    __shared__ unsigned s_pid;
-    if (threadIdx.x == 0) s_pid = ticket != nullptr ? atomicAdd(ticket, 1u) : blockIdx.x;
-    __syncthreads();
-    p = s_pid;
-  }
-  flat_tile<K, J, SEG, EXCL>(op, load, identity, in, out, n, seg, p, status, (const vec<In, K>*)nullptr, no_hook(),
-                             no_hook());
-}
-
-// flat_scan_pipelined: persistent blocks (a few per SM), each looping over tiles taken from the
-// ticket. While tile p is looked back and stored, the block's next tile is already on its way into
-// shared memory (cp.async: each thread copies the vectors it will read itself, so it waits only for
-// its own copies), so the SM keeps loads in flight instead of idling behind each block's look-back.
-// The next tile's ticket is requested at the top of each round and read after the in-tile scan,
-// which hides the atomic's round trip. Tickets are requested one round ahead, never two: a block
-// holding two future tiles would make the next block's first tile wait on this block's second,
-// and so on down the grid (a serial chain). Each block handles its tiles in ticket order and only
-// running blocks take tickets, so the lowest unfinished tile always belongs to a running block
-// that is working on it: no deadlock, whatever the grid and whatever else runs on the GPU.
-template <int K, int J, bool SEG, bool EXCL, typename In, typename Out, typename Acc, class Op, class Load>
-__device__ __forceinline__ void flat_scan_pipelined(const Op& op, const Load& load, const Acc identity,
-                                                    const In* __restrict__ in, Out* __restrict__ out,
-                                                    const long long n, const long long seg, unsigned* ticket,
-                                                    unsigned long long* status) {
-  constexpr int WARPS = CUARRAY_SCAN_WARPS, BLOCK = 32 * WARPS, ROW = 32 * K, TILE = BLOCK * K * J;
-  // The ticket is taken by the last warp: warp 0 does the look-back and should not wait on it.
-  constexpr int TAKER = 32 * (WARPS - 1);
-  __shared__ vec<In, K> s_buf[J * BLOCK];
-  __shared__ unsigned s_first, s_next;
-  const int tid = threadIdx.x, w = tid >> 5, lane = tid & 31;
-  const long long ntiles = (n + TILE - 1) / TILE;
-  if (tid == 0) s_first = ticket != nullptr ? atomicAdd(ticket, 1u) : blockIdx.x;
-  __syncthreads();
-  auto prefetch = [&](long long q) {
-    if (q < ntiles && (q + 1) * TILE <= n) {
-#pragma unroll
-      for (int j = 0; j < J; ++j) {
-        const long long i0 = q * TILE + (long long)(w * J + j) * ROW + lane * K;
-        cp_async<(int)sizeof(vec<In, K>)>(&s_buf[j * BLOCK + tid], in + i0);
-      }
-      cp_async_commit();
-    }
-  };
-  long long p = s_first;
-  prefetch(p);
-  while (p < ntiles) {
-    unsigned t = 0;
-    if (ticket != nullptr && tid == TAKER) t = atomicAdd(ticket, 1u);
-    const bool full = (p + 1) * TILE <= n;
-    if (full) cp_async_wait();
-    long long pn = ntiles;  // without a ticket: one tile per block
-    // s_next is written before the in-tile barrier and read after it; its next write comes after
-    // this round's second barrier, which every reader has passed.
-    auto publish = [&]() {
-      if (ticket != nullptr && tid == TAKER) s_next = t;
-    };
-    auto refill = [&]() {
-      if (ticket != nullptr) pn = s_next;
-      prefetch(pn);
-    };
-    flat_tile<K, J, SEG, EXCL>(op, load, identity, in, out, n, seg, p, status, full ? s_buf : nullptr, publish,
-                               refill);
-    p = pn;
   }
 }
 
