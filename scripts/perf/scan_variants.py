@@ -27,10 +27,9 @@ from _timing import event_times
 from cuarray._core import scan
 
 # Run 1 (H200): (16|24|32 items) x (8 warps, span 1|2), (16, 4, 1), (24, 4, 2), (32, 4, 2), spins 8|1000.
-# Run 2 (H200): (16..64 items) x (1, 2, 4 warps). Session 4 (H100): the old kernel against the
-# pipelined one (persistent blocks prefetching their next tile) over tile shapes and blocks per SM.
-# Session 4 (H100, docs/perf-notes.md): run 1 pipelined kernel vs the old one; run 2 (these, with a
-# 0 blocks-per-SM slot after SPINS then) the tile order, evict-first accesses, forced residency.
+# Run 2 (H200): (16..64 items) x (1, 2, 4 warps). Session 4 (H100, docs/perf-notes.md): run 1 the
+# pipelined kernel against the old one; run 2 (these, with a 0 blocks-per-SM slot after SPINS
+# then) the tile order, evict-first accesses, forced residency.
 DEFAULT_VARIANTS = [
     (48, 4, 1, 8, 0, 0, 0), (48, 4, 1, 8, 1, 0, 0), (48, 4, 1, 8, 0, 0, 7), (48, 4, 1, 8, 1, 0, 8),
     (48, 4, 1, 8, 1, 1, 0), (48, 4, 1, 8, 1, 1, 8), (64, 4, 1, 8, 1, 0, 0), (32, 4, 1, 8, 1, 0, 0),
