@@ -6,10 +6,11 @@ no copy; any other layout is copied first) and seen as (outer, n, inner) around 
 
 - inner == 1 (the scanned axis is the contiguous one; 1-D arrays, `axis=-1`, `axis=None`): the
   "flat" kernel, a single-pass scan with decoupled look-back over tiles of 128 threads x 48
-  float32 (fewer elements of wider types, half as many when segmented), 16-byte vector loads and
-  stores; a tile's status (flag and value) is one 64-bit word
-  per 4 accumulator bytes, and one warp looks back over 32 predecessors per round trip. Rows (outer > 1) are segments of the flat sequence,
-  so short and long rows run at the same rate.
+  float32 (fewer elements of wider types, half as many when segmented), tile p = block p (CUB's
+  order), 16-byte vector loads and stores (evict-first, and 8 blocks/SM forced, when no type is
+  wider than 4 bytes); a tile's status (flag and value) is one 64-bit word per 4 accumulator
+  bytes, and one warp looks back over 32 predecessors per round trip. Rows (outer > 1) are
+  segments of the flat sequence, so short and long rows run at the same rate.
 - inner > 1 and a long axis with few columns: the "columns" kernel, a thread per column (coalesced
   across the warp), 8 warps x R rows per block, the same look-back between row chunks.
 - inner > 1 with a short axis or many columns, and every non-associative operator
@@ -66,11 +67,23 @@ _ITEMS = 48
 _FLAT_WARPS = 4
 _LOOKBACK_SPAN = 1
 _LOOKBACK_SPINS = 8
-_FLAT_DEFAULTS = (4, 1, 8)  # the macros' defaults in scan.cuh
-# Tuning hook: CUARRAY_SCAN_KNOBS="items,warps,span,spins" overrides the four (every process reads it,
-# so pytest-xdist workers and the benchmark see the same kernels).
+# Tile order (1: tile p = block p, as CUB; 0: tile ids from an atomic ticket), then, for kernels
+# whose widest type is at most _NARROW bytes: evict-first tile loads and stores, and the minimum
+# blocks per SM of __launch_bounds__ (0: none). docs/perf-notes.md, "Flat scan: overlapping load
+# and look-back", has the sweep: float32 0.78 -> 0.83 x copy; float64 lost with them (hints and
+# the 64-register cap), so wider kernels keep plain accesses and the compiler's registers.
+_TILE_ORDER = 1
+_STREAMING = 1
+_MIN_BLOCKS = 8
+_NARROW = 4
+_FLAT_DEFAULTS = (4, 1, 8, 1, 0)  # the macros' defaults in scan.cuh (warps, span, spins, order, streaming)
+_KNOB_DEFAULTS = (_ITEMS, _FLAT_WARPS, _LOOKBACK_SPAN, _LOOKBACK_SPINS, _TILE_ORDER, _STREAMING, _MIN_BLOCKS)
+# Tuning hook: CUARRAY_SCAN_KNOBS="items,warps,span,spins[,order,streaming,min_blocks]" overrides the
+# knobs (every process reads it, so pytest-xdist workers and the benchmark see the same kernels).
 if os.environ.get("CUARRAY_SCAN_KNOBS"):
-    _ITEMS, _FLAT_WARPS, _LOOKBACK_SPAN, _LOOKBACK_SPINS = (int(v) for v in os.environ["CUARRAY_SCAN_KNOBS"].split(","))
+    _knobs = [int(v) for v in os.environ["CUARRAY_SCAN_KNOBS"].split(",")]
+    (_ITEMS, _FLAT_WARPS, _LOOKBACK_SPAN, _LOOKBACK_SPINS, _TILE_ORDER, _STREAMING,
+     _MIN_BLOCKS) = _knobs + list(_KNOB_DEFAULTS[len(_knobs):])
 _COLUMN_BYTES = 64   # accumulator bytes per thread in the columns kernel: R = 16 for float32
 # Serial kernel for inner > 1 when the axis is this short or there are this many columns (a
 # thread per column then fills the GPU by itself).
@@ -130,11 +143,16 @@ class ScanOp:
         if layout == "flat":
             name += "_k{}j{}".format(a, b) + ("_seg" if segmented else "") + ("_excl" if exclusive else "")
             knobs = _flat_knobs()
-            if knobs != _FLAT_DEFAULTS:
-                name += "_w{}v{}s{}".format(*knobs)
+            if knobs != _KNOB_DEFAULTS[1:]:
+                name += "_w{}v{}s{}o{}c{}m{}".format(*knobs)
         elif layout == "columns":
             name += "_r{}".format(a)
         return name
+
+    def narrow(self) -> bool:
+        """Whether no type of the scan is wider than _NARROW bytes (evict-first accesses, forced
+        residency)."""
+        return max(self.in_dtype.itemsize, self.out_dtype.itemsize, self.acc_dtype.itemsize) <= _NARROW
 
     def source(self, layout: str, a: int = 0, b: int = 0, segmented=False, exclusive=False) -> tuple[str, str]:
         """(kernel name, CUDA source) for one specialisation. Pure: needs no device."""
@@ -144,12 +162,17 @@ class ScanOp:
             includes += ["#define CUARRAY_HAS_HALF 1", "#include <cuda_fp16.h>"]
         includes += ['#include "cuarray/common.cuh"', '#include "cuarray/ops.cuh"']
         warps = _FLAT_DEFAULTS[0]
+        min_blocks = ""
         if layout == "flat":
-            knobs = _flat_knobs()
-            warps = knobs[0]
-            for macro, v, d in zip(("WARPS", "SPAN", "SPINS"), knobs, _FLAT_DEFAULTS):
+            warps, span, spins, order, streaming, minb = _flat_knobs()
+            if not self.narrow():
+                streaming = minb = 0
+            for macro, v, d in zip(("WARPS", "SPAN", "SPINS", "TILE_ORDER", "STREAMING"),
+                                   (warps, span, spins, order, streaming), _FLAT_DEFAULTS):
                 if v != d:
                     includes.append("#define CUARRAY_SCAN_{} {}".format(macro, v))
+            if minb:
+                min_blocks = ", {}".format(minb)
         if exclusive and self.identity is None:
             raise ValueError("an exclusive {} scan needs an identity".format(self.name))
         src = _source_skeleton().substitute(
@@ -157,7 +180,8 @@ class ScanOp:
             in_t=_ctype(self.in_dtype), out_t=_ctype(self.out_dtype), acc_t=_ctype(self.acc_dtype),
             operation=self.operation, load_expr=self.load_expr,
             identity=self.identity if exclusive else "acc_t()",
-            layout=_LAYOUT_IDS[layout], block=32 * warps, vec=a or 1, rows=(b if layout == "flat" else a) or 1,
+            layout=_LAYOUT_IDS[layout], block=32 * warps, min_blocks=min_blocks, vec=a or 1,
+            rows=(b if layout == "flat" else a) or 1,
             segmented="true" if segmented else "false", exclusive="true" if exclusive else "false",
         )
         return kname, src
@@ -179,7 +203,7 @@ _shared_kernels: dict = {}
 
 
 def _flat_knobs() -> tuple:
-    return (_FLAT_WARPS, _LOOKBACK_SPAN, _LOOKBACK_SPINS)
+    return (_FLAT_WARPS, _LOOKBACK_SPAN, _LOOKBACK_SPINS, _TILE_ORDER, _STREAMING, _MIN_BLOCKS)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@
 //   <block>       flat: threads per block (32 x CUARRAY_SCAN_WARPS, defined in <includes> when not 4)
 //   <vec> <rows>  flat: elements per vector access (K) and rows per warp (J); columns: rows per thread (R)
 //   <segmented> <exclusive>  flat: rows of `seg` elements scanned separately; exclusive scan
+//   <min_blocks>  flat: ", B" (__launch_bounds__'s minimum blocks per SM) or nothing
 ${includes}
 #include "cuarray/scan.cuh"
 ${preamble}
@@ -36,7 +37,7 @@ __device__ __forceinline__ acc_t identity() { return ${identity}; }
 }  // namespace ${ns}
 
 #if ${layout} == 0
-extern "C" __global__ void __launch_bounds__(${block}) ${name}(
+extern "C" __global__ void __launch_bounds__(${block}${min_blocks}) ${name}(
     const ${ns}::in_t* __restrict__ in, ${ns}::out_t* __restrict__ out, const long long n, const long long seg,
     unsigned* ticket, unsigned long long* status) {
   cuarray::scan::flat_scan<${vec}, ${rows}, ${segmented}, ${exclusive}, ${ns}::in_t, ${ns}::out_t, ${ns}::acc_t>(
