@@ -35,6 +35,7 @@ from . import copying as _copying
 from . import index_kernels as _ik
 from . import mask_compact as _mask_compact
 from . import index_plan as _plan
+from . import host_input as _host_input
 from . import scan as _scan
 from . import shapes as _shapes
 from .interop import from_foreign
@@ -314,6 +315,11 @@ def _mask_getitem(view: ndarray, mask: ndarray) -> ndarray:
 def setitem(a: ndarray, index, value) -> None:
     if not a._writeable:
         raise ValueError("assignment destination is read-only")
+    if not isinstance(value, (ndarray, bool, int, float, complex, numpy.generic)):
+        # A lazy array (`cuarray.lazy`) is computed on the device, not copied through the host.
+        v = _host_input.lazy_value(value)
+        if v is not None:
+            value = v
     view = _basic_view(a, index)
     if view is None:
         _advanced_setitem(a, index, value)

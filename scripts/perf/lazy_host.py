@@ -17,6 +17,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--stub", action="store_true")
     ap.add_argument("-n", type=int, default=2000)
+    ap.add_argument("--profile", action="store_true", help="cProfile of the lazy loop (tottime)")
     args = ap.parse_args()
     import cuarray as cp
     from cuarray._core.fusion import lazy_mode, planner
@@ -65,14 +66,33 @@ def main():
         return g
 
     timed("lazy (build + plan + launch)", lazy)
-    ctx = lazy_mode.lazy(_track=False)
+    from cuarray._core.fusion.trace import Trace
+
+    ctx = lazy_mode.lazy()
     ctx.__enter__()
-    timed("  build only", lambda: body(cp.dot))
-    g = body(cp.dot)
-    timed("  structure key + plan look-up", lambda: planner.plan_cached([g._node]))
-    prog, vals = planner.plan_cached([g._node])
+
+    def build():
+        lazy_mode._tls.live, lazy_mode._tls.trace = [], Trace()
+        return body(cp.dot)
+
+    timed("  build only (nodes + trace entries)", build)
+    g = build()
+    tr = lazy_mode._tls.trace
+    timed("  trace key + Program look-up", lambda: planner.plan_traced(tr, [g._node]))
+    prog, vals = planner.plan_traced(tr, [g._node])
     timed("  launch the planned Program", lambda: prog.run(vals))
+    lazy_mode._tls.live = []
     ctx.__exit__(None, None, None)
+    if args.profile:
+        import cProfile
+        import pstats
+
+        pr = cProfile.Profile()
+        pr.enable()
+        for _ in range(args.n):
+            lazy()
+        pr.disable()
+        pstats.Stats(pr, stream=sys.stdout).sort_stats("tottime").print_stats(25)
 
 
 if __name__ == "__main__":

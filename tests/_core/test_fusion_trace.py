@@ -191,6 +191,12 @@ _SCRIPT = textwrap.dedent('''
     def body(x, h, s):
         return (x - s) * h * (1.0 - h)
 
+    a, b = cp.ndarray((1000,), np.float32), cp.ndarray((1000,), np.float32)
+    body(a, b, 0.5), a - b, a < b  # eager: the operators' prepared fast paths exist now
+    with cp.lazy():
+        for r in (a - b, a * 2.0, a < b, 1.0 - a, -a):  # concrete operands, lazy results
+            assert type(r).__name__ == "LazyArray", type(r)
+    del planned[:]
     ptrs = []
     for i in range(4):
         x, h = cp.ndarray((1000,), np.float32), cp.ndarray((1000,), np.float32)

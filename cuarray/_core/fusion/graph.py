@@ -131,6 +131,17 @@ _loops: dict = {}  # (ufunc, input types) -> its loop, memoised (nodes are built
 
 def ufunc_node(uf, args) -> Node:
     """`uf(*args)` of single-output ufuncs; the loop is the one eager mode resolves."""
+    if len(args) == 2:  # (the common case, spelled out: this runs once per operator)
+        a, b = args
+        loop = _loops.get((uf, (a.weak or a.dtype, b.weak or b.dtype)))
+        if loop is not None:
+            if a.kind == "scalar":
+                shape = b.shape
+            elif b.kind == "scalar" or a.shape == b.shape:
+                shape = a.shape
+            else:
+                shape = _shapes.broadcast_shapes(a.shape, b.shape)
+            return Node("ufunc", args, shape, loop.out_dtypes[0], (uf, loop))
     in_types = tuple([a.weak or a.dtype for a in args])
     loop = _loops.get((uf, in_types))
     if loop is not None:

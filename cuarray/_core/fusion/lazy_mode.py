@@ -322,8 +322,9 @@ _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divid
 for _k, _v in _BINARY.items():
     setattr(LazyArray, "__{}__".format(_k), _binary(_v))
     setattr(LazyArray, "__r{}__".format(_k), _binary(_v, True))
-for _k, _v in {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal", "eq": "equal",
-               "ne": "not_equal"}.items():
+_COMPARE = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal", "eq": "equal",
+            "ne": "not_equal"}
+for _k, _v in _COMPARE.items():
     setattr(LazyArray, "__{}__".format(_k), _binary(_v))
 for _k, _v in {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "invert"}.items():
     setattr(LazyArray, "__{}__".format(_k), _unary(_v))
@@ -361,15 +362,22 @@ def _orig(name):
     return _originals[name]
 
 
+_result_types: dict = {}  # (dtype, dtype) -> numpy.result_type, memoised (once per product built)
+
+
 def _dot_like(name, np_fn):
     def build(a, b):
         na, nb = as_node(a), as_node(b)
         if name == "dot" and (na.kind == "scalar" or nb.kind == "scalar" or not na.shape or not nb.shape):
             return _ufunc(_registry.ufuncs["multiply"], (a, b))
         shape = _g.matmul_shape(na.shape, nb.shape, name)
-        dtype = numpy.result_type(na.dtype, nb.dtype)
-        fn = _orig(name)
-        return _wrap(_g.call_node(name, (na, nb), shape, dtype, fn, np_fn, (name,)))
+        dtype = _result_types.get((na.dtype, nb.dtype))
+        if dtype is None:
+            dtype = _result_types[(na.dtype, nb.dtype)] = _g._dtypes.normalize_dtype(
+                numpy.result_type(na.dtype, nb.dtype))
+        return _wrap(_g.Node("call", (na, nb), shape, dtype, (name, _originals[name], np_fn, sig)))
+
+    sig = (name,)
 
     return build
 
@@ -642,6 +650,33 @@ def _build_table() -> None:
 
     _table.append((ufunc, "__call__", orig_call, ufunc_call))
     _table.append((matmul_t, "__call__", orig_mm, matmul_call))
+
+    # ndarray's binary operators launch through the ufuncs' prepared paths without calling
+    # `ufunc.__call__` (one frame less per `a + b`): while lazy, `x - z` of two concrete arrays
+    # must build a node like any other operation.
+    def operator(uf, orig):
+        def op(self, other):
+            if _tls.depth and _user_call():
+                t = type(other)
+                if t is LazyArray:
+                    node = other._node
+                elif t is ndarray or isinstance(other, ndarray):
+                    node = _g.array_node(other)
+                elif t in _PY_SCALARS or isinstance(other, _PY_SCALARS) or isinstance(other, numpy.generic):
+                    node = _g.scalar_node(other)
+                else:
+                    return orig(self, other)
+                return _wrap(_g.ufunc_node(uf, (_g.array_node(self), node)))
+            return orig(self, other)
+
+        op.__name__ = orig.__name__
+        return op
+
+    for short, name in list(_BINARY.items()) + list(_COMPARE.items()):
+        dunder = "__{}__".format(short)
+        orig = ndarray.__dict__.get(dunder)
+        if name != "matmul" and orig is not None:
+            _table.append((ndarray, dunder, orig, operator(_registry.ufuncs[name], orig)))
 
 
 class _Unsupported(Exception):

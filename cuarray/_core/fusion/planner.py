@@ -22,6 +22,9 @@ import numpy
 
 from .. import reduction_ops as _rops
 from .. import shapes as _shapes
+from ...cuda import launch as _launch
+from ...cuda import stream as _stream
+from ..elementwise import _BLOCK, _INT32_MAX
 from ..ndarray import _new_c, ndarray
 from . import codegen as _codegen
 
@@ -35,14 +38,61 @@ RECOMPUTE_NODES = 8
 
 
 class _Elementwise:
-    __slots__ = ("defn", "ins", "scalars", "shape", "dtype", "cluster")
+    __slots__ = ("defn", "ins", "scalars", "shape", "dtype", "cluster", "masks", "cfgs")
+
+    def prepare(self):
+        """Alignment masks of the vector kernel (inputs, then the output) and the launch cache."""
+        v = self.defn._vec
+        self.masks = tuple(self.cluster.inputs[i].dtype.itemsize * v - 1 for i in range(len(self.ins)))
+        self.masks += (self.dtype.itemsize * v - 1,)
+        self.cfgs = {}
 
     def run(self, slots):
-        out = _new_c(self.shape, self.dtype)
-        if out._size:
-            arrays = [slots[k] for k in self.ins]
-            arrays.append(out)
-            self.defn.run(arrays, tuple(conv(slots[k]) for k, conv in self.scalars), self.shape)
+        shape = self.shape
+        out = _new_c(shape, self.dtype)
+        n = out._size
+        if not n:
+            return out
+        # The common case straight to the launch, as the eager ufuncs' prepared path does:
+        # every input C-contiguous with the output's shape; else the engine's general path.
+        args = []
+        for k in self.ins:
+            a = slots[k]
+            if a._shape != shape or not a._c:
+                return self._general(slots, out)
+            args.append(a.data.ptr)
+        po = out.data.ptr
+        v = self.defn._vec
+        aligned = v > 1 and n >= v
+        if aligned:
+            for p, m in zip(args, self.masks):
+                if p & m:
+                    aligned = False
+                    break
+            if po & self.masks[-1]:
+                aligned = False
+        key = n if aligned else -n - 1
+        hit = self.cfgs.get(key)
+        if hit is None:
+            if n > _INT32_MAX:
+                return self._general(slots, out)
+            if len(self.cfgs) > 1024:
+                self.cfgs.clear()
+            layout = "vec" if aligned else "flat"
+            d = self.defn
+            hit = self.cfgs[key] = (d._kernel(layout, 1, numpy.int32),
+                                    _launch.launch_config(d.grid(layout, n), _BLOCK, 0), numpy.int32(n))
+        for k, conv in self.scalars:
+            args.append(conv(slots[k]))
+        args.append(po)
+        args.append(hit[2])
+        _launch.enqueue(_stream.current_core_stream(), hit[1], hit[0], *args)
+        return out
+
+    def _general(self, slots, out):
+        arrays = [slots[k] for k in self.ins]
+        arrays.append(out)
+        self.defn.run(arrays, tuple(conv(slots[k]) for k, conv in self.scalars), self.shape)
         return out
 
     def bind(self, binders):
@@ -369,6 +419,7 @@ def plan(outputs, kernel_name=None, dedupe=True, trace=None) -> Program:
             st.ins = tuple(require(i) for i in cl.inputs)
             st.scalars = scalar_slots(cl)
             st.shape, st.dtype, st.cluster = n.shape, n.dtype, cl
+            st.prepare()
             return emit(st)
         if n.kind == "reduce":
             op_name, raxes, keepdims, _ = n.attr

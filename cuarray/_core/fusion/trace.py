@@ -59,21 +59,33 @@ class Trace:
                 pos.append(self._leaf(a))
             else:  # an operation built before the last computation and still not computed
                 return self._record_graph(n)
-        return self._op(n, tuple(pos))
+        kind = n.kind
+        if kind == "call":
+            return self._op(n, tuple(pos))
+        ops = self.ops
+        k = n.pos = len(ops)
+        ops.append((kind, n.attr if kind != "where" else n.dtype, tuple(pos)))
+        n.seg = tid
+        return k
 
     def _leaf(self, n) -> int:
         ops = self.ops
+        v = n.value
         if n.kind == "scalar":
             k = len(ops)
             ops.append(("s", n.weak or n.dtype))
-            self._input(n, n.value, k)
         else:
-            v = n.value
             k = self.by_value.get(id(v))
             if k is None:
                 k = self.by_value[id(v)] = len(ops)
                 ops.append(("a", n.dtype, n.shape))
-                self._input(n, v, k)
+            else:
+                n.seg = self.id
+                n.pos = k
+                return k
+        self.ordinal[k] = len(self.leaves)
+        self.leaves.append(n)
+        self.values.append(v)
         n.seg = self.id
         n.pos = k
         return k
@@ -113,11 +125,6 @@ class Trace:
                     self._op(n, tuple([a.pos for a in n.args]))
                     stack.pop()
         return root.pos
-
-    def _input(self, n, v, k):
-        self.ordinal[k] = len(self.leaves)
-        self.leaves.append(n)
-        self.values.append(v)
 
     def key(self, outputs):
         """The structure key of computing `outputs` (nodes), or None when not cacheable."""
