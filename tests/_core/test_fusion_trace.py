@@ -277,3 +277,38 @@ def test_cache_hits_give_the_eager_results_on_the_gpu():
         numpy.testing.assert_allclose(float(b_l), float(b_e), rtol=1e-5, atol=1e-6)
     finally:
         planner.plan = plan
+
+
+@pytest.mark.gpu
+def test_a_lazy_step_captured_in_a_cuda_graph_replays_like_eager_steps():
+    import cuarray as cp
+
+    rng = numpy.random.default_rng(11)
+    X = cp.asarray(rng.standard_normal((100, 20)).astype(numpy.float32))
+    t = cp.asarray((rng.random(100) > 0.5).astype(numpy.float32))
+    w0 = rng.standard_normal(20).astype(numpy.float32) * 0.1
+
+    def step(w, b):
+        p = 1 / (1 + cp.exp(-cp.dot(X, w) - b))
+        return w - 0.1 * (cp.dot(X.T, p - t) / 100 + 0.02 * w), b - 0.1 * (p - t).mean()
+
+    w, b = cp.asarray(w0), cp.zeros((), cp.float32)
+
+    def captured():
+        with cp.lazy():
+            w_new, b_new = step(w, b)
+            w[...] = w_new  # in place: the graph's addresses stay valid
+            b[...] = b_new
+
+    captured()  # warm-up (kernels, plans, cuBLAS workspace)
+    w[...], b[...] = cp.asarray(w0), 0.0
+    g = cp.cuda.CUDAGraph()
+    with cp.cuda.graph(g):
+        captured()
+    for _ in range(10):
+        g.replay()
+    w_e, b_e = cp.asarray(w0), cp.zeros((), cp.float32)
+    for _ in range(10):
+        w_e, b_e = step(w_e, b_e)
+    numpy.testing.assert_allclose(w.get(), w_e.get(), rtol=1e-5, atol=1e-6)
+    numpy.testing.assert_allclose(float(b), float(b_e), rtol=1e-5, atol=1e-6)
