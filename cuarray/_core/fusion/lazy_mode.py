@@ -45,7 +45,7 @@ class _State(threading.local):
 
 _tls = _State()
 _lock = threading.Lock()
-_active = [0]  # threads in lazy mode
+_active = _registry.lazy_threads  # threads in lazy mode
 _PY_SCALARS = (bool, int, float, complex)
 
 
@@ -650,33 +650,6 @@ def _build_table() -> None:
 
     _table.append((ufunc, "__call__", orig_call, ufunc_call))
     _table.append((matmul_t, "__call__", orig_mm, matmul_call))
-
-    # ndarray's binary operators launch through the ufuncs' prepared paths without calling
-    # `ufunc.__call__` (one frame less per `a + b`): while lazy, `x - z` of two concrete arrays
-    # must build a node like any other operation.
-    def operator(uf, orig):
-        def op(self, other):
-            if _tls.depth and _user_call():
-                t = type(other)
-                if t is LazyArray:
-                    node = other._node
-                elif t is ndarray or isinstance(other, ndarray):
-                    node = _g.array_node(other)
-                elif t in _PY_SCALARS or isinstance(other, _PY_SCALARS) or isinstance(other, numpy.generic):
-                    node = _g.scalar_node(other)
-                else:
-                    return orig(self, other)
-                return _wrap(_g.ufunc_node(uf, (_g.array_node(self), node)))
-            return orig(self, other)
-
-        op.__name__ = orig.__name__
-        return op
-
-    for short, name in list(_BINARY.items()) + list(_COMPARE.items()):
-        dunder = "__{}__".format(short)
-        orig = ndarray.__dict__.get(dunder)
-        if name != "matmul" and orig is not None:
-            _table.append((ndarray, dunder, orig, operator(_registry.ufuncs[name], orig)))
 
 
 class _Unsupported(Exception):
