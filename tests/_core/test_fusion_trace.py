@@ -213,6 +213,17 @@ _SCRIPT = textwrap.dedent('''
         y = body(cp.ndarray((1000,), np.float64), cp.ndarray((1000,), np.float32), 0.5)
     assert len(planned) == 3, planned                     # another shape, another dtype
 
+    # An in-place write into a concrete array computes the pending graphs first (they read
+    # the array as it was), as eager mode's order of effects would.
+    w, v = cp.ndarray((1000,), np.float32), cp.ndarray((1000,), np.float32)
+    with cp.lazy():
+        y = w * 2.0
+        w[:500] = 0.5
+        assert y.is_computed
+        z = w + 1.0
+        cp.multiply(v, v, out=w)
+        assert z.is_computed
+
     # A value carried from step to step keeps no earlier step alive.
     w = cp.ndarray((1000,), np.float32)
     first = weakref.ref(w)

@@ -448,6 +448,21 @@ def _compute(nodes) -> None:
             n.args = ()
 
 
+def flush() -> None:
+    """Compute every lazy array of this thread still alive and not computed, in one Program. Run
+    when leaving the context and before an in-place write into a concrete array (`a[...] = v`, a
+    ufunc's `out=`): a pending graph reading that array must see it as it was when the graph was
+    built, as eager mode would have."""
+    live = _tls.live
+    if not live:
+        return
+    pending = [r() for r in live]
+    pending = [x._node for x in pending if x is not None and x._node.value is None]
+    del live[:]
+    if pending:
+        _compute(pending)
+
+
 # -- the context ------------------------------------------------------------------------------------
 class lazy:
     """Lazy evaluation: `with cuarray.lazy():` or `@cuarray.lazy` on a function. Inside,
@@ -489,10 +504,7 @@ class lazy:
             return False
         try:
             if exc[0] is None and self._track:
-                pending = [r() for r in _tls.live]
-                pending = [x._node for x in pending if x is not None and x._node.value is None]
-                if pending:
-                    _compute(pending)
+                flush()
         finally:
             _tls.live = _tls.trace = None
             with _lock:
@@ -569,6 +581,8 @@ def _build_table() -> None:
             else:
                 if arrays:
                     return _wrap(_g.ufunc_node(self, nodes))
+        if _tls.depth and kwargs.get("out") is not None:
+            flush()  # an in-place write: pending graphs read the old values
         return orig_call(self, *[_value(a) for a in args], **kwargs)
 
     def matmul_call(self, a, b, /, out=None, **kwargs):
