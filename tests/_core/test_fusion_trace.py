@@ -325,3 +325,63 @@ def test_a_lazy_step_captured_in_a_cuda_graph_replays_like_eager_steps():
         w_e, b_e = step(w_e, b_e)
     numpy.testing.assert_allclose(w.get(), w_e.get(), rtol=1e-5, atol=1e-6)
     numpy.testing.assert_allclose(float(b), float(b_e), rtol=1e-5, atol=1e-6)
+
+
+_SAME_LAUNCHES = textwrap.dedent('''
+    import sys
+    sys.path.insert(0, {stub!r})
+    import numpy as np
+    import cuarray as cp
+    from _host_stub import stub_device
+    stub_device()
+    from cuarray._core import elementwise
+    from cuarray._core.fusion import planner
+    from cuarray._core.registry import lazy_threads
+    from cuarray.cuda import launch
+
+    elementwise.Definition._kernel = lambda self, layout, ndim, it: (self.name, layout, ndim, np.dtype(it).name)
+    rec = []
+    launch.set_launch_hook(lambda fn, s, c, k, a: rec.append((k, repr(c), a)))
+
+    def bodies(general):
+        if general:  # the engine's general path for every cached elementwise step
+            planner._Elementwise.run = lambda self, slots: self._general(slots, planner._new_c(self.shape, self.dtype))
+        x = cp.ndarray((37, 41), np.float32)
+        y = cp.ndarray((41,), np.float32)
+        z = cp.ndarray((37, 41), np.float64)
+        u = cp.ndarray((1001,), np.float32)
+        out = []
+        for f in (lambda: (x - 1.5) * x * (1.0 - x),          # one input read once
+                  lambda: x * y + 2,                           # broadcast: general path
+                  lambda: (x * z).astype(np.float32) - 1,      # two itemsizes
+                  lambda: u[1:] * 3.0 + u[:-1],                # unaligned views
+                  lambda: x.T * 2.0 + 1,                       # transposed
+                  lambda: cp.where(x > 0, x, 0.5) * z):
+            del rec[:]
+            with cp.lazy():
+                r = f()
+            ptrs = {{}}
+            norm = [(k, c, tuple(ptrs.setdefault(v, "p%d" % len(ptrs)) if type(v) is int and v > 2**39 else repr(v)
+                                 for v in a)) for k, c, a in rec]
+            out.append(norm)
+        return out
+
+    fast = bodies(False)
+    general = bodies(True)
+    assert fast == general, (fast, general)
+    assert sum(len(f) for f in fast) >= 6
+    try:
+        with cp.lazy():
+            raise KeyError
+    except KeyError:
+        pass
+    assert lazy_threads[0] == 0
+    print("ok")
+''')
+
+
+def test_cached_steps_launch_what_the_general_path_launches():
+    script = _SAME_LAUNCHES.format(stub=os.path.join(_ROOT, "scripts", "perf"))
+    env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
+    assert res.returncode == 0 and res.stdout.strip().endswith("ok"), res.stdout + res.stderr
