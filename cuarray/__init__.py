@@ -10,6 +10,21 @@ __array_api_version__ = "2025.12"  # with the linalg and fft extensions (cuarray
 
 import sys as _sys
 
+# Names bound on first use by __getattr__ (end of this file): a subsystem whose module the import
+# itself does not need (the operators, methods and every ufunc are bound eagerly; see
+# _array_methods.py) costs nothing until it is named. docs/perf-notes.md "Import time" has the numbers.
+_ON_FIRST_USE = {}
+
+
+def _lazy(module, *names):
+    for name in names:
+        _ON_FIRST_USE[name] = (module, name)
+
+
+def _lazy_module(module, name):
+    _ON_FIRST_USE[name] = (module, None)
+
+
 from numpy import (  # dtypes and scalar types are NumPy's own
     bool_ as bool_, int8 as int8, int16 as int16, int32 as int32, int64 as int64,
     uint8 as uint8, uint16 as uint16, uint32 as uint32, uint64 as uint64,
@@ -39,12 +54,11 @@ from . import exceptions as exceptions
 from . import lib as lib
 from ._core.ndarray import ndarray as ndarray
 from ._core.ufunc import ufunc as ufunc
-from ._core.elementwise_kernel import ElementwiseKernel as ElementwiseKernel
-from ._core.reduction_kernel import ReductionKernel as ReductionKernel
-from .cuda.raw import RawKernel as RawKernel
-from .cuda.raw import RawModule as RawModule
-from ._info import show_config as show_config
-from ._array_api_info import __array_namespace_info__ as __array_namespace_info__
+_lazy("._core.elementwise_kernel", "ElementwiseKernel")
+_lazy("._core.reduction_kernel", "ReductionKernel")
+_lazy(".cuda.raw", "RawKernel", "RawModule")
+_lazy("._info", "show_config")
+_lazy("._array_api_info", "__array_namespace_info__")
 
 # -- Array creation: ones and zeros ---------------------------------------------------------------
 from ._creation.basic import empty as empty
@@ -65,27 +79,13 @@ from ._creation.from_data import asfortranarray as asfortranarray
 from ._creation.from_data import copy as copy
 from ._creation.from_data import asnumpy as asnumpy
 from ._core.interop import from_dlpack as from_dlpack
-from ._creation.from_host import frombuffer as frombuffer
-from ._creation.from_host import fromiter as fromiter
-from ._creation.from_host import fromstring as fromstring
-from ._creation.from_host import fromfunction as fromfunction
+_lazy("._creation.from_host", "frombuffer", "fromiter", "fromstring", "fromfunction")
 
 # -- Array creation: numerical ranges -------------------------------------------------------------
-from ._creation.ranges import arange as arange
-from ._creation.ranges import linspace as linspace
-from ._creation.ranges import logspace as logspace
-from ._creation.ranges import geomspace as geomspace
-from ._creation.ranges import meshgrid as meshgrid
+_lazy("._creation.ranges", "arange", "linspace", "logspace", "geomspace", "meshgrid")
 
 # -- Array creation: building matrices ------------------------------------------------------------
-from ._creation.matrices import eye as eye
-from ._creation.matrices import identity as identity
-from ._creation.matrices import diag as diag
-from ._creation.matrices import diagflat as diagflat
-from ._creation.matrices import tri as tri
-from ._creation.matrices import tril as tril
-from ._creation.matrices import triu as triu
-from ._creation.matrices import vander as vander
+_lazy("._creation.matrices", "eye", "identity", "diag", "diagflat", "tri", "tril", "triu", "vander")
 
 # -- Array manipulation: basic operations ---------------------------------------------------------
 from ._manipulation.basic import copyto as copyto
@@ -158,7 +158,7 @@ from ._manipulation.rearranging import roll as roll
 from ._manipulation.rearranging import rot90 as rot90
 
 # -- Padding arrays -------------------------------------------------------------------------------
-from ._manipulation.padding import pad as pad
+_lazy("._manipulation.padding", "pad")
 
 # -- Bit-wise operations --------------------------------------------------------------------------
 from ._bitwise.ops import bitwise_and as bitwise_and
@@ -174,8 +174,7 @@ from ._bitwise.ops import bitwise_right_shift as bitwise_right_shift
 from ._bitwise.ops import bitwise_count as bitwise_count
 
 # -- Bit-wise operations: bit packing -------------------------------------------------------------
-from ._bitwise.packing import packbits as packbits
-from ._bitwise.packing import unpackbits as unpackbits
+_lazy("._bitwise.packing", "packbits", "unpackbits")
 
 # -- Data type routines (those that take only dtypes are NumPy's own) -----------------------------
 from ._dtype.routines import can_cast as can_cast
@@ -191,18 +190,15 @@ from numpy import mintypecode as mintypecode
 from numpy import typename as typename
 
 # -- Discrete Fourier transform (numpy.fft); a scipy.fft backend ----------------------------------
-from . import fft as fft
-from .fft import _scipy_backend as fft_backend
+_lazy_module(".fft", "fft")
+_lazy_module(".fft._scipy_backend", "fft_backend")
 
 # -- Functional programming -----------------------------------------------------------------------
-from ._functional.apply import apply_along_axis as apply_along_axis
-from ._functional.apply import apply_over_axes as apply_over_axes
-from ._functional.vectorize import vectorize as vectorize
+_lazy("._functional.apply", "apply_along_axis", "apply_over_axes")
+_lazy("._functional.vectorize", "vectorize")
 
 # -- Input and output: string formatting and options (printing is NumPy's, of a host copy) ---------
-from ._io.printing import array2string as array2string
-from ._io.printing import array_repr as array_repr
-from ._io.printing import array_str as array_str
+_lazy("._io.printing", "array2string", "array_repr", "array_str")
 from numpy import set_printoptions as set_printoptions
 from numpy import get_printoptions as get_printoptions
 from numpy import printoptions as printoptions
@@ -210,76 +206,36 @@ from numpy import format_float_positional as format_float_positional
 from numpy import format_float_scientific as format_float_scientific
 from numpy import base_repr as base_repr
 from numpy import binary_repr as binary_repr
-from ._io.text import loadtxt as loadtxt
-from ._io.text import savetxt as savetxt
-from ._io.text import genfromtxt as genfromtxt
-from ._io.text import fromfile as fromfile
+_lazy("._io.text", "loadtxt", "savetxt", "genfromtxt", "fromfile")
 
 # -- Indexing routines: generating index arrays ---------------------------------------------------
-from ._indexing.generating import indices as indices
-from ._indexing.generating import ix_ as ix_
-from ._indexing.generating import unravel_index as unravel_index
-from ._indexing.generating import ravel_multi_index as ravel_multi_index
-from ._indexing.generating import diag_indices as diag_indices
-from ._indexing.generating import diag_indices_from as diag_indices_from
-from ._indexing.generating import tril_indices as tril_indices
-from ._indexing.generating import tril_indices_from as tril_indices_from
-from ._indexing.generating import triu_indices as triu_indices
-from ._indexing.generating import triu_indices_from as triu_indices_from
-from ._indexing.generating import mask_indices as mask_indices
-from ._indexing.index_tricks import r_ as r_
-from ._indexing.index_tricks import c_ as c_
-from ._indexing.index_tricks import s_ as s_
-from ._indexing.index_tricks import index_exp as index_exp
-from ._indexing.index_tricks import mgrid as mgrid
-from ._indexing.index_tricks import ogrid as ogrid
+_lazy("._indexing.generating",
+      "indices", "ix_", "unravel_index", "ravel_multi_index", "diag_indices", "diag_indices_from",
+      "tril_indices", "tril_indices_from", "triu_indices", "triu_indices_from", "mask_indices")
+_lazy("._indexing.index_tricks", "r_", "c_", "s_", "index_exp", "mgrid", "ogrid")
 
 # -- Indexing routines: iterating over arrays -----------------------------------------------------
-from ._indexing.index_tricks import ndindex as ndindex
-from ._indexing.index_tricks import ndenumerate as ndenumerate
+_lazy("._indexing.index_tricks", "ndindex", "ndenumerate")
 from ._indexing.flatiter import flatiter as flatiter
 
 # -- Indexing routines: indexing-like operations, inserting data into arrays ----------------------
-from ._indexing.inserting import take as take
-from ._indexing.inserting import take_along_axis as take_along_axis
-from ._indexing.inserting import choose as choose
-from ._indexing.inserting import compress as compress
-from ._indexing.inserting import diagonal as diagonal
-from ._indexing.inserting import select as select
-from ._indexing.inserting import extract as extract
-from ._indexing.inserting import place as place
-from ._indexing.inserting import put as put
-from ._indexing.inserting import put_along_axis as put_along_axis
-from ._indexing.inserting import putmask as putmask
-from ._indexing.inserting import fill_diagonal as fill_diagonal
-from ._indexing.inserting import piecewise as piecewise
+_lazy("._indexing.inserting",
+      "take", "take_along_axis", "choose", "compress", "diagonal", "select", "extract", "place", "put",
+      "put_along_axis", "putmask", "fill_diagonal", "piecewise")
 
 # -- Indexing routines: out-of-bounds device indices (cuarray; see docs/differences.md) -----------
 from ._core.device_errors import set_sync_index_checks as set_sync_index_checks
 from ._core.device_errors import check_index_errors as check_index_errors
 
 # -- Input and output: NumPy binary files (through host copies) -----------------------------------
-from ._io.npy import save as save
-from ._io.npy import load as load
-from ._io.npy import savez as savez
-from ._io.npy import savez_compressed as savez_compressed
-from ._io.npy import NpzFile as NpzFile
+_lazy("._io.npy", "save", "load", "savez", "savez_compressed", "NpzFile")
 
 # -- Linear algebra: matrix and vector products; numpy.linalg -------------------------------------
-from .linalg._matmul import matmul as matmul
-from .linalg._products import dot as dot
-from .linalg._products import vdot as vdot
-from .linalg._products import inner as inner
-from .linalg._products import outer as outer
-from .linalg._products import tensordot as tensordot
-from .linalg._products import kron as kron
-from .linalg._products import cross as cross
-from .linalg._products import vecdot as vecdot
-from .linalg._products import matvec as matvec
-from .linalg._products import vecmat as vecmat
-from .linalg._einsum import einsum as einsum
-from .linalg._einsum import einsum_path as einsum_path
-from . import linalg as linalg
+_lazy(".linalg._matmul", "matmul")
+_lazy(".linalg._products",
+      "dot", "vdot", "inner", "outer", "tensordot", "kron", "cross", "vecdot", "matvec", "vecmat")
+_lazy(".linalg._einsum", "einsum", "einsum_path")
+_lazy_module(".linalg", "linalg")
 
 # -- Logic functions: truth value testing ---------------------------------------------------------
 from ._logic.truth import all as all  # noqa: A001
@@ -313,10 +269,7 @@ from ._logic.comparison import less as less
 from ._logic.comparison import less_equal as less_equal
 from ._logic.comparison import equal as equal
 from ._logic.comparison import not_equal as not_equal
-from ._logic.comparison_reduce import isclose as isclose
-from ._logic.comparison_reduce import allclose as allclose
-from ._logic.comparison_reduce import array_equal as array_equal
-from ._logic.comparison_reduce import array_equiv as array_equiv
+_lazy("._logic.comparison_reduce", "isclose", "allclose", "array_equal", "array_equiv")
 
 # -- Mathematical functions: trigonometric functions ----------------------------------------------
 from ._math.trigonometric import sin as sin
@@ -335,7 +288,7 @@ from ._math.trigonometric import asin as asin
 from ._math.trigonometric import acos as acos
 from ._math.trigonometric import atan as atan
 from ._math.trigonometric import atan2 as atan2
-from ._math.unwrap import unwrap as unwrap
+_lazy("._math.unwrap", "unwrap")
 
 # -- Mathematical functions: hyperbolic functions -------------------------------------------------
 from ._math.hyperbolic import sinh as sinh
@@ -363,16 +316,10 @@ from ._math.sums import prod as prod
 from ._math.sums import nansum as nansum
 from ._math.sums import nanprod as nanprod
 from ._math.sums import trace as trace
-from ._math.sums_scan import cumsum as cumsum
-from ._math.sums_scan import cumprod as cumprod
-from ._math.sums_scan import nancumsum as nancumsum
-from ._math.sums_scan import nancumprod as nancumprod
-from ._math.sums_scan import cumulative_sum as cumulative_sum
-from ._math.sums_scan import cumulative_prod as cumulative_prod
-from ._math.sums_scan import diff as diff
-from ._math.sums_scan import ediff1d as ediff1d
-from ._math.gradient import gradient as gradient
-from ._math.gradient import trapezoid as trapezoid
+_lazy("._math.sums_scan",
+      "cumsum", "cumprod", "nancumsum", "nancumprod", "cumulative_sum", "cumulative_prod", "diff",
+      "ediff1d")
+_lazy("._math.gradient", "gradient", "trapezoid")
 
 # -- Mathematical functions: exponents and logarithms ---------------------------------------------
 from ._math.explog import exp as exp
@@ -443,53 +390,32 @@ from ._math.misc import heaviside as heaviside
 from ._math.misc import nan_to_num as nan_to_num
 from ._math.misc import i0 as i0
 from ._math.misc import sinc as sinc
-from ._math.convolution import convolve as convolve
-from ._math.interpolation import interp as interp
+_lazy("._math.convolution", "convolve")
+_lazy("._math.interpolation", "interp")
 
 # -- Polynomials: power series (numpy.poly1d and friends) -----------------------------------------
-from ._polynomial.poly1d import poly1d as poly1d
-from ._polynomial.routines import polyval as polyval
-from ._polynomial.routines import polyfit as polyfit
-from ._polynomial.routines import polyadd as polyadd
-from ._polynomial.routines import polysub as polysub
-from ._polynomial.routines import polymul as polymul
-from ._polynomial.routines import polydiv as polydiv
-from ._polynomial.routines import polyder as polyder
-from ._polynomial.routines import polyint as polyint
-from ._polynomial.routines import poly as poly
-from ._polynomial.routines import roots as roots
-from . import polynomial as polynomial  # numpy.polynomial's basics: Polynomial, power-series functions
+_lazy("._polynomial.poly1d", "poly1d")
+_lazy("._polynomial.routines",
+      "polyval", "polyfit", "polyadd", "polysub", "polymul", "polydiv", "polyder", "polyint", "poly",
+      "roots")
+_lazy_module(".polynomial", "polynomial")  # numpy.polynomial's basics: Polynomial, power-series functions
 
 # -- Miscellaneous routines -----------------------------------------------------------------------
-from ._misc.memory import may_share_memory as may_share_memory
-from ._misc.memory import shares_memory as shares_memory
+_lazy("._misc.memory", "may_share_memory", "shares_memory")
 from numpy import iterable as iterable
 
 # -- Random sampling (numpy.random) ---------------------------------------------------------------
-from . import random as random
+_lazy_module(".random", "random")
 
 # -- Sparse matrices and arrays (scipy.sparse): `cuarray.sparse`, loaded on first use (see the end)
 
 # -- Set routines ---------------------------------------------------------------------------------
-from ._sets.unique import unique as unique
-from ._sets.unique import unique_all as unique_all
-from ._sets.unique import unique_counts as unique_counts
-from ._sets.unique import unique_inverse as unique_inverse
-from ._sets.unique import unique_values as unique_values
-from ._sets.membership import isin as isin
-from ._sets.membership import in1d as in1d
-from ._sets.setops import intersect1d as intersect1d
-from ._sets.setops import union1d as union1d
-from ._sets.setops import setdiff1d as setdiff1d
-from ._sets.setops import setxor1d as setxor1d
+_lazy("._sets.unique", "unique", "unique_all", "unique_counts", "unique_inverse", "unique_values")
+_lazy("._sets.membership", "isin", "in1d")
+_lazy("._sets.setops", "intersect1d", "union1d", "setdiff1d", "setxor1d")
 
 # -- Sorting, searching, and counting: sorting ----------------------------------------------------
-from ._sorting.sorting import sort as sort
-from ._sorting.sorting import argsort as argsort
-from ._sorting.sorting import lexsort as lexsort
-from ._sorting.sorting import sort_complex as sort_complex
-from ._sorting.sorting import partition as partition
-from ._sorting.sorting import argpartition as argpartition
+_lazy("._sorting.sorting", "sort", "argsort", "lexsort", "sort_complex", "partition", "argpartition")
 
 # -- Sorting, searching, and counting: searching --------------------------------------------------
 from ._sorting.searching_nonzero import nonzero as nonzero
@@ -500,10 +426,10 @@ from ._sorting.searching_reduce import argmax as argmax
 from ._sorting.searching_reduce import argmin as argmin
 from ._sorting.searching_reduce import nanargmax as nanargmax
 from ._sorting.searching_reduce import nanargmin as nanargmin
-from ._sorting.searchsorted import searchsorted as searchsorted
+_lazy("._sorting.searchsorted", "searchsorted")
 
 # -- Sorting, searching, and counting: counting ---------------------------------------------------
-from ._sorting.counting import count_nonzero as count_nonzero
+_lazy("._sorting.counting", "count_nonzero")
 
 # -- Statistics: order statistics -----------------------------------------------------------------
 from ._statistics.order import max as max  # noqa: A001
@@ -513,41 +439,24 @@ from ._statistics.order import amin as amin
 from ._statistics.order import ptp as ptp
 from ._statistics.order import nanmax as nanmax
 from ._statistics.order import nanmin as nanmin
-from ._statistics.median import median as median
-from ._statistics.median import nanmedian as nanmedian
-from ._statistics.quantiles import percentile as percentile
-from ._statistics.quantiles import nanpercentile as nanpercentile
-from ._statistics.quantiles import quantile as quantile
-from ._statistics.quantiles import nanquantile as nanquantile
+_lazy("._statistics.median", "median", "nanmedian")
+_lazy("._statistics.quantiles", "percentile", "nanpercentile", "quantile", "nanquantile")
 
 # -- Statistics: averages and variances -----------------------------------------------------------
-from ._statistics.averages import mean as mean
-from ._statistics.averages import average as average
-from ._statistics.averages import var as var
-from ._statistics.averages import std as std
-from ._statistics.averages import nanmean as nanmean
-from ._statistics.averages import nanvar as nanvar
-from ._statistics.averages import nanstd as nanstd
+_lazy("._statistics.averages", "mean", "average", "var", "std", "nanmean", "nanvar", "nanstd")
 
 # -- Statistics: correlating ----------------------------------------------------------------------
-from ._statistics.correlating import cov as cov
-from ._statistics.correlating import corrcoef as corrcoef
-from ._math.convolution import correlate as correlate
+_lazy("._statistics.correlating", "cov", "corrcoef")
+_lazy("._math.convolution", "correlate")
 
 # -- Statistics: histograms -----------------------------------------------------------------------
-from ._statistics.histograms import histogram as histogram
-from ._statistics.histogramdd import histogram2d as histogram2d
-from ._statistics.histogramdd import histogramdd as histogramdd
-from ._statistics.histograms import bincount as bincount
-from ._statistics.histograms import histogram_bin_edges as histogram_bin_edges
-from ._sorting.searchsorted import digitize as digitize
+_lazy("._statistics.histograms", "histogram")
+_lazy("._statistics.histogramdd", "histogram2d", "histogramdd")
+_lazy("._statistics.histograms", "bincount", "histogram_bin_edges")
+_lazy("._sorting.searchsorted", "digitize")
 
 # -- Window functions -----------------------------------------------------------------------------
-from ._window.functions import bartlett as bartlett
-from ._window.functions import blackman as blackman
-from ._window.functions import hamming as hamming
-from ._window.functions import hanning as hanning
-from ._window.functions import kaiser as kaiser
+_lazy("._window.functions", "bartlett", "blackman", "hamming", "hanning", "kaiser")
 
 # -- CuPy's helpers -------------------------------------------------------------------------------
 from ._core.interop import get_array_module as get_array_module
@@ -555,24 +464,23 @@ from .cuda.memory import get_default_memory_pool as get_default_memory_pool
 from .cuda.pinned_memory import get_default_pinned_memory_pool as get_default_pinned_memory_pool
 
 # -- Profiling (docs/profiling.md) ----------------------------------------------------------------
-from . import profiler as profiler
-from .profiler import profile as profile
+_lazy_module(".profiler", "profiler")
+_lazy(".profiler", "profile")
 
 # -- Lazy evaluation and kernel fusion (docs/fusion.md): `fuse`, `lazy`, `LazyArray` ----------------
+_lazy("._core.fusion", "fuse", "lazy", "LazyArray")
 # -- Sparse matrices and arrays (scipy.sparse; docs/sparse.md): `sparse` -----------------------------
-# Loaded on first use by __getattr__ below: together they cost ~60 ms of `import cuarray`
-# (-X importtime), against the cold-start target of NumPy's import + 0.1 s.
-_ON_FIRST_USE = {
-    "fuse": ("._core.fusion", "fuse"),
-    "lazy": ("._core.fusion", "lazy"),
-    "LazyArray": ("._core.fusion", "LazyArray"),
-    "sparse": (".sparse", None),
-}
+_lazy_module(".sparse", "sparse")
+# Not in `from cuarray import *` (they were never bound by the import itself).
+_NOT_STARRED = frozenset(("fuse", "lazy", "LazyArray", "sparse"))
 
 
 def __getattr__(name):
     where = _ON_FIRST_USE.get(name)
     if where is None:
+        if name == "__all__":  # `from cuarray import *`: what the eager namespace exported
+            return sorted(n for n in set(globals()) | set(_ON_FIRST_USE)
+                          if not n.startswith("_") and n not in _NOT_STARRED)
         raise AttributeError("module 'cuarray' has no attribute {!r}".format(name))
     import importlib
 

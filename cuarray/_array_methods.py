@@ -15,11 +15,9 @@ from ._bitwise.ops import bitwise_and, bitwise_or, bitwise_xor, invert, left_shi
 from ._core import copying, indexing, interop, transfer
 from ._core.ndarray import ndarray
 from ._core.registry import lazy_threads as _lazy_threads
-from ._io import text as _text
 from ._core.numpy_function import array_function
 from ._core.numpy_protocol import array_ufunc
 from ._indexing.flatiter import flat_property
-from ._indexing.inserting import choose, compress, diagonal, put, take
 from ._logic.comparison import equal, greater, greater_equal, less, less_equal, not_equal
 from ._logic.truth import all, any  # noqa: A004
 from ._manipulation import shape as _shape
@@ -31,15 +29,9 @@ from ._math.complex import conj, conjugate
 from ._math.misc import absolute, clip
 from ._math.rounding import round  # noqa: A004
 from ._math.sums import prod, sum, trace  # noqa: A004
-from ._math.sums_scan import cumprod, cumsum
-from ._sorting import sorting as _sorting
-from ._sorting.searchsorted import searchsorted
 from ._sorting.searching_nonzero import nonzero
 from ._sorting.searching_reduce import argmax, argmin
-from ._statistics.averages import mean, std, var
 from ._statistics.order import max, min, ptp  # noqa: A004
-from .linalg._matmul import matmul
-from .linalg._products import dot
 
 __all__ = ["bind"]
 
@@ -49,17 +41,43 @@ _OK = (ndarray, bool, int, float, complex, numpy.generic)
 _BINARY = {
     "add": add, "sub": subtract, "mul": multiply, "truediv": true_divide, "floordiv": floor_divide,
     "mod": remainder, "pow": power, "and": bitwise_and, "or": bitwise_or, "xor": bitwise_xor,
-    "lshift": left_shift, "rshift": right_shift, "matmul": matmul, "divmod": divmod,
+    "lshift": left_shift, "rshift": right_shift, "divmod": divmod,
 }
 _COMPARISON = {"lt": less, "le": less_equal, "gt": greater, "ge": greater_equal, "eq": equal, "ne": not_equal}
 _UNARY = {"neg": negative, "pos": positive, "abs": absolute, "invert": invert}
 # Methods that are the routine with the array first: `a.sum(axis=0)` -> sum(a, axis=0).
 _METHODS = {
-    "squeeze": squeeze, "repeat": repeat, "take": take, "clip": clip, "round": round, "conj": conj,
+    "squeeze": squeeze, "repeat": repeat, "clip": clip, "round": round, "conj": conj,
     "conjugate": conjugate, "nonzero": nonzero, "sum": sum, "prod": prod, "min": min, "max": max,
-    "argmin": argmin, "argmax": argmax, "mean": mean, "var": var, "std": std, "any": any, "all": all,
-    "cumsum": cumsum, "cumprod": cumprod, "ptp": ptp, "trace": trace, "diagonal": diagonal, "dot": dot,
-    "searchsorted": searchsorted, "choose": choose, "put": put,
+    "argmin": argmin, "argmax": argmax, "any": any, "all": all, "ptp": ptp, "trace": trace,
+}
+# The same, for routines whose modules `import cuarray` does not load (sorting, scans, statistics,
+# linalg, I/O: docs/perf-notes.md "Import time"): the class holds a stand-in that imports the
+# module on the first call and replaces itself with the method `bind()` would have made.
+# attribute -> (module, routine, how the method is made from it)
+_ON_FIRST_CALL = {
+    "take": ("._indexing.inserting", "take", "method"),
+    "diagonal": ("._indexing.inserting", "diagonal", "method"),
+    "choose": ("._indexing.inserting", "choose", "method"),
+    "put": ("._indexing.inserting", "put", "method"),
+    "compress": ("._indexing.inserting", "compress", "compress"),
+    "mean": ("._statistics.averages", "mean", "method"),
+    "var": ("._statistics.averages", "var", "method"),
+    "std": ("._statistics.averages", "std", "method"),
+    "cumsum": ("._math.sums_scan", "cumsum", "method"),
+    "cumprod": ("._math.sums_scan", "cumprod", "method"),
+    "searchsorted": ("._sorting.searchsorted", "searchsorted", "method"),
+    "dot": (".linalg._products", "dot", "method"),
+    "sort": ("._sorting.sorting", "ndarray_sort", "as is"),  # in place, unlike cuarray.sort
+    "partition": ("._sorting.sorting", "ndarray_partition", "as is"),
+    "argsort": ("._sorting.sorting", "ndarray_argsort", "as is"),
+    "argpartition": ("._sorting.sorting", "ndarray_argpartition", "as is"),
+    "tofile": ("._io.text", "tofile", "as is"),
+    "dump": ("._io.text", "dump", "as is"),
+    "dumps": ("._io.text", "dumps", "as is"),
+    "__matmul__": (".linalg._matmul", "matmul", "binary"),
+    "__rmatmul__": (".linalg._matmul", "matmul", "reflected"),
+    "__imatmul__": (".linalg._matmul", "matmul", "inplace"),  # `a @= b` is matmul(a, b, out=a), as in NumPy 2
 }
 
 
@@ -165,9 +183,32 @@ def _array_to_device(self, device, /, *, stream=None) -> ndarray:
             return transfer.from_other_device(self)
 
 
-def _compress(self, condition, axis=None, out=None) -> ndarray:
-    """See `numpy.ndarray.compress` (the condition comes first in the function)."""
-    return compress(condition, self, axis=axis, out=out)
+def _compress(compress):
+    def method(self, condition, axis=None, out=None) -> ndarray:
+        """See `numpy.ndarray.compress` (the condition comes first in the function)."""
+        return compress(condition, self, axis=axis, out=out)
+
+    method.__name__ = "compress"
+    return method
+
+
+_MAKE = {"method": _method, "as is": lambda name, fn: fn, "compress": lambda name, fn: _compress(fn),
+         "binary": lambda name, fn: _binary(fn), "reflected": lambda name, fn: _reflected(fn),
+         "inplace": lambda name, fn: _inplace(fn)}
+
+
+def _on_first_call(attr, module, routine, how):
+    def first_call(self, *args, **kwargs):
+        import importlib
+
+        fn = getattr(importlib.import_module(module, __package__), routine)
+        method = _MAKE[how](attr, fn)
+        setattr(ndarray, attr, method)
+        return method(self, *args, **kwargs)
+
+    first_call.__name__ = attr
+    first_call.__doc__ = "See `cuarray.{}` (its module is imported on the first call).".format(routine)
+    return first_call
 
 
 def _resize(self, *new_shape, refcheck=True) -> None:
@@ -256,17 +297,11 @@ def bind() -> None:
     ndarray.reshape = _reshape
     ndarray.ravel = _shape.ravel
     ndarray.flatten = _shape.flatten
-    ndarray.sort = _sorting.ndarray_sort  # in place, unlike cuarray.sort
-    ndarray.partition = _sorting.ndarray_partition
-    ndarray.argsort = _sorting.ndarray_argsort
-    ndarray.argpartition = _sorting.ndarray_argpartition
-    ndarray.compress = _compress
-    ndarray.tofile = _text.tofile
-    ndarray.dump = _text.dump
-    ndarray.dumps = _text.dumps
     ndarray.resize = _resize
     ndarray.setflags = _setflags
     ndarray.__contains__ = _contains
     ndarray.__delitem__ = _delitem
     for name, fn in _METHODS.items():
         setattr(ndarray, name, _method(name, fn))
+    for attr, (module, routine, how) in _ON_FIRST_CALL.items():
+        setattr(ndarray, attr, _on_first_call(attr, module, routine, how))

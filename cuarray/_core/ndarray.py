@@ -501,9 +501,26 @@ def _c_layout(shape: tuple, itemsize: int) -> tuple:
 
 
 def _new_c(shape: tuple, dtype: numpy.dtype) -> ndarray:
-    """HOT PATH: a new C-contiguous array; shape is a clean tuple of ints, dtype supported."""
-    strides, size, f = _c_layout(shape, dtype.itemsize)
-    return _new_dense(shape, strides, size, dtype, True, f)
+    """HOT PATH: a new C-contiguous array; shape is a clean tuple of ints, dtype supported.
+    `_c_layout` (1-d) and `_new_dense` inlined: two frames less per temporary (~0.1 us stubbed)."""
+    itemsize = dtype.itemsize
+    if len(shape) == 1:
+        size = shape[0]
+        strides = (itemsize,)
+        f = True
+    else:
+        strides, size, f = _c_layout(shape, itemsize)
+    a = object.__new__(ndarray)
+    a._shape = shape
+    a._strides = strides
+    a._dtype = dtype
+    a.data = _memory._allocator(size * itemsize)
+    a.base = None
+    a._size = size
+    a._c = True
+    a._f = f
+    a._writeable = True
+    return a
 
 
 def _new_dense(shape, strides, size, dtype, c, f) -> ndarray:
@@ -511,7 +528,8 @@ def _new_dense(shape, strides, size, dtype, c, f) -> ndarray:
     a._shape = shape
     a._strides = strides
     a._dtype = dtype
-    a.data = _memory.alloc(size * dtype.itemsize)
+    # alloc() without its frame: `_allocator` is read at each call (set_allocator and memory hooks swap it)
+    a.data = _memory._allocator(size * dtype.itemsize)
     a.base = None
     a._size = size
     a._c = c

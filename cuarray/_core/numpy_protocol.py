@@ -21,7 +21,13 @@ _METHODS = ("__call__", "reduce", "accumulate", "reduceat", "outer", "at")
 
 def _cuarray_ufunc(np_ufunc):
     # Filled by create_ufunc and ufunc-like objects (matmul): _core imports no routine module.
-    return _registry.ufuncs.get(np_ufunc.__name__)
+    uf = _registry.ufuncs.get(np_ufunc.__name__)
+    if uf is None and _registry.ufuncs:
+        # A ufunc-like object whose module `import cuarray` leaves for first use (matmul):
+        # naming it in the namespace imports it, and it registers itself.
+        getattr(_registry.namespace(), np_ufunc.__name__, None)
+        uf = _registry.ufuncs.get(np_ufunc.__name__)
+    return uf
 
 
 def _foreign(x) -> bool:

@@ -7,7 +7,6 @@ touches no driver. See `cupy.cuda` for the model.
 from ._backend import CUDARuntimeError as CUDARuntimeError
 from ._backend import NoDeviceError as NoDeviceError
 from ._backend import is_available as is_available
-from . import runtime as runtime
 from .device import Device as Device
 from .device import get_device_id as get_device_id
 from .device import synchronize as synchronize
@@ -29,13 +28,6 @@ from .memory import Memory as Memory
 from .memory import UnownedMemory as UnownedMemory
 from .memory import MallocAsyncMemoryPool as MallocAsyncMemoryPool
 from .memory import memory_info as memory_info
-from ._managed import ManagedMemory as ManagedMemory
-from ._managed import malloc_managed as malloc_managed
-from .memory_hook import MemoryHook as MemoryHook
-from . import memory_hook as memory_hook
-from . import memory_hooks as memory_hooks
-from ._snapshot import enable_memory_snapshot as enable_memory_snapshot
-from ._snapshot import memory_snapshot as memory_snapshot
 from . import pinned_memory as pinned_memory
 from .pinned_memory import PinnedMemoryPool as PinnedMemoryPool
 from .pinned_memory import PinnedMemoryPointer as PinnedMemoryPointer
@@ -45,9 +37,38 @@ from .pinned_memory import set_pinned_memory_allocator as set_pinned_memory_allo
 from . import compiler as compiler
 from .compiler import CompileError as CompileError
 from .compiler import CacheWarning as CacheWarning
-from .raw import RawKernel as RawKernel
 from . import graph as _graph_module
 from .graph import CUDAGraph as CUDAGraph
 from .graph import StreamCaptureError as StreamCaptureError
 graph = _graph_module.graph  # the context manager (torch.cuda.graph); cuarray.cuda.graph
-from .raw import RawModule as RawModule
+
+# Bound on first use (module __getattr__ below): what no array operation needs, so that
+# `import cuarray` does not load it (docs/perf-notes.md "Import time").
+_ON_FIRST_USE = {
+    "runtime": (".runtime", None),
+    "ManagedMemory": ("._managed", "ManagedMemory"),
+    "malloc_managed": ("._managed", "malloc_managed"),
+    "MemoryHook": (".memory_hook", "MemoryHook"),
+    "memory_hook": (".memory_hook", None),
+    "memory_hooks": (".memory_hooks", None),
+    "enable_memory_snapshot": ("._snapshot", "enable_memory_snapshot"),
+    "memory_snapshot": ("._snapshot", "memory_snapshot"),
+    "RawKernel": (".raw", "RawKernel"),
+    "RawModule": (".raw", "RawModule"),
+}
+
+
+def __getattr__(name):
+    where = _ON_FIRST_USE.get(name)
+    if where is None:
+        raise AttributeError("module 'cuarray.cuda' has no attribute {!r}".format(name))
+    import importlib
+
+    module = importlib.import_module(where[0], __name__)
+    value = module if where[1] is None else getattr(module, where[1])
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_ON_FIRST_USE))

@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import os
 import struct
-import tempfile
 import warnings
 
 __all__ = ["CacheWarning", "get_cache_dir", "clear", "load", "store"]
@@ -118,6 +117,8 @@ def store(key: str, cubin: bytes, mapping: dict) -> None:
     tmp = None
     try:
         os.makedirs(d, mode=0o700, exist_ok=True)  # private: a cubin in it is executed as is
+        import tempfile  # only when writing (~3 ms of import)
+
         fd, tmp = tempfile.mkstemp(dir=d, prefix=key[:16] + ".", suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
             f.write(encode(key, cubin, mapping))

@@ -117,20 +117,48 @@ def _headers_digest(path: str) -> str:
 _VERSION_FILES = {"cccl": "cuda/std/__cccl/version.h", "cudart": "cuda_runtime_api.h"}
 
 
+# Where cuda.pathfinder's first search step (the NVIDIA wheels in site-packages) finds libnvrtc.
+_NVRTC_WHEEL_DIRS = ("nvidia/cu13/lib", "nvidia/cuda_nvrtc/lib")
+_NVRTC_SONAMES = ("libnvrtc.so.13", "libnvrtc.so.12")
+
+
+def _nvrtc_wheel_file() -> str | None:
+    """The libnvrtc of an NVIDIA wheel, found the way cuda.pathfinder looks first (site-packages,
+    the user site after a venv's own, before the system's), without loading it; None if none."""
+    if os.name != "posix":
+        return None
+    import site
+
+    parents = list(site.getsitepackages())
+    if site.ENABLE_USER_SITE and site.getusersitepackages():
+        parents.insert(1 if sys.prefix != sys.base_prefix else 0, site.getusersitepackages())
+    for parent in parents:
+        for rel in _NVRTC_WHEEL_DIRS:
+            for soname in _NVRTC_SONAMES:
+                path = os.path.join(parent, rel, soname)
+                if os.path.isfile(path):
+                    return path
+    return None
+
+
 @functools.cache
 def _toolchain_id() -> str:
     """NVRTC, cuda.core and header-directory identity, computed once per process.
 
     NVRTC is named by its library file (path, size, stamp: 13.0.48 and 13.0.88 differ there),
-    located without importing cuda.bindings.nvrtc: a process whose kernels are all in the disk
-    cache never needs NVRTC, and that import with nvrtcVersion cost ~30-45 ms of its first
-    operation (docs/perf-notes.md). Only when the file cannot be located is nvrtcVersion asked.
+    located without importing cuda.bindings.nvrtc and, when it comes from a wheel, without loading
+    it: a process whose kernels are all in the disk cache never needs NVRTC, and the import with
+    nvrtcVersion cost ~30-45 ms of its first operation, loading the 140 MB library 25-40 ms
+    (docs/perf-notes.md). Elsewhere (conda, a toolkit) cuda.pathfinder loads it to say which file
+    it is; only when no file can be located is nvrtcVersion asked.
     """
     parts = []
     try:
-        from cuda.pathfinder import load_nvidia_dynamic_lib
+        path = _nvrtc_wheel_file()
+        if path is None:
+            from cuda.pathfinder import load_nvidia_dynamic_lib
 
-        path = load_nvidia_dynamic_lib("nvrtc").abs_path
+            path = load_nvidia_dynamic_lib("nvrtc").abs_path
         st = os.stat(path)
         parts.append("libnvrtc {} {} {}".format(path, st.st_size, st.st_mtime_ns))
     except Exception:

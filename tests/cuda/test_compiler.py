@@ -366,3 +366,27 @@ def test_compile_module_without_device_still_fills_disk_cache(cache_dir):
     with pytest.raises(c._backend.NoDeviceError):
         c.compile_module(SAXPY + "\n// no device\n", arch=ARCH)
     assert _entry(cache_dir).stat().st_size > 100
+
+
+def test_nvrtc_of_a_wheel_is_named_without_loading_it():
+    # The cache key names NVRTC's library file; on a warm cache the first operation never compiles,
+    # so locating that file must not load the 140 MB library (25-40 ms, docs/perf-notes.md).
+    if c._nvrtc_wheel_file() is None:
+        pytest.skip("no NVIDIA NVRTC wheel in site-packages")
+    code = textwrap.dedent("""
+        import json, os
+        from cuarray.cuda import compiler
+        tid = compiler._toolchain_id()
+        with open("/proc/self/maps") as f:
+            loaded = "libnvrtc.so" in f.read()
+        from cuda.pathfinder import load_nvidia_dynamic_lib
+        print(json.dumps([loaded, tid.splitlines()[0], compiler._nvrtc_wheel_file(),
+                          os.path.realpath(load_nvidia_dynamic_lib("nvrtc").abs_path)]))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    import json
+
+    loaded, first, ours, pathfinders = json.loads(out.stdout.strip().splitlines()[-1])
+    assert not loaded
+    assert first.startswith("libnvrtc " + ours + " ")
+    assert os.path.realpath(ours) == pathfinders  # the file cuda.pathfinder loads when compiling

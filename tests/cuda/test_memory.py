@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import random
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from hypothesis import given, settings, strategies as st
 from cuarray.cuda import _backend
 from cuarray.cuda import memory
 from cuarray.cuda import pinned_memory
+from cuarray.cuda import stream as stream_mod
 from cuarray.cuda.memory import MemoryPool, OutOfMemoryError, _BackingOutOfMemory
 
 KiB = 1024
@@ -71,28 +73,42 @@ def pool(fake):
     return MemoryPool(backing=fake)
 
 
+def seg_of(pool, p, dev=0):
+    """The start of the segment holding pointer `p`."""
+    (seg,) = [s for s, n in pool._devices[dev].segments.items() if s <= p.ptr < s + n]
+    return seg
+
+
 def check_invariants(pool, live=()):
-    """No two blocks overlap, blocks lie inside segments, the counters add up (after the blocks
-    kept for exact reuse are merged, as every pool query does)."""
+    """No two blocks overlap, blocks lie inside segments and tile them, free neighbours of one
+    stream and segment are merged, the counters add up (after the blocks kept for exact reuse are
+    merged, as every pool query does)."""
     pool.n_free_blocks()
     for d in pool._devices.values():
-        assert sum(s.size for s in d.segments.values()) == d.total
-        free = sum(b.size for b in d.free_start.values())
-        assert d.total - d.used == free
-        assert len(d.free_start) == len(d.free_end)
-        for end, b in d.free_end.items():
-            assert d.free_start[b.ptr] is b and b.ptr + b.size == end
-            assert b in b.bins.by_size[b.size]
-        spans = [(b.ptr, b.size, b.seg) for b in d.free_start.values()]
-        spans += [(p.mem.ptr, p.mem.size, p.mem.seg) for p in live if p.mem.size]
+        assert sum(d.segments.values()) == d.total
+        spans = []
+        for bins in d.all_bins():
+            assert bins.n_recent == 0 and not any(bins.recent.values())
+            assert len(bins.fs) == len(bins.fe) == len(bins.keys)
+            assert bins.keys == sorted(bins.keys)
+            for ptr, size in bins.fs.items():
+                assert size > 0 and size % 512 == 0 and bins.fe[ptr + size] == ptr
+                assert (size << memory.KEY_SHIFT | ptr) in bins.keys
+                spans.append((ptr, size, bins))
+        assert d.total - d.used == sum(s for _, s, _ in spans)
+        spans += [(p.mem.ptr, p.mem.size, None) for p in live if p.mem.size]
         spans.sort(key=lambda t: t[0])
-        for (p0, s0, _), (p1, _, _) in zip(spans, spans[1:]):
+        for (p0, s0, b0), (p1, _, b1) in zip(spans, spans[1:]):
             assert p0 + s0 <= p1, "blocks overlap"
-        for p, s, seg in spans:
-            assert d.segments[seg.ptr] is seg and seg.ptr <= p and p + s <= seg.ptr + seg.size
-        for seg in d.segments.values():
-            inside = sum(s for p, s, g in spans if g is seg)
-            assert inside == seg.size, "a segment is not covered exactly by its blocks"
+            if b0 is not None and b0 is b1 and p0 + s0 == p1:
+                assert p1 in d.segments, "free neighbours left unmerged"
+        starts = sorted(d.segments)
+        covered = dict.fromkeys(starts, 0)
+        for p, s, _ in spans:
+            seg = starts[bisect.bisect_right(starts, p) - 1]
+            assert seg <= p and p + s <= seg + d.segments[seg], "a block spans a segment boundary"
+            covered[seg] += s
+        assert covered == d.segments, "a segment is not covered exactly by its blocks"
     assert pool.used_bytes() == sum(p.mem.size for p in live)
 
 
@@ -143,8 +159,7 @@ def test_coalescing_with_both_neighbours(pool):
     assert pool.n_free_blocks() == 3
     del b  # joins a's and c's holes
     assert pool.n_free_blocks() == 2
-    blk = pool._devices[0].free_start[base]
-    assert blk.size == 12 * KiB
+    assert pool._devices[0].small[A].fs[base] == 12 * KiB
     check_invariants(pool, [d])
     e = pool.malloc(12 * KiB, stream_ptr=A)  # exact fit, no split
     assert e.ptr == base and pool.n_free_blocks() == 1
@@ -163,7 +178,29 @@ def test_no_merge_across_adjacent_segments():
     del ps, big, live
     pool.n_free_blocks()  # merges the blocks kept for exact reuse
     d = pool._devices[0]
-    assert len(d.free_start) == len(d.segments)  # one free block per segment, never one spanning two
+    assert d.n_free_blocks() == len(d.segments)  # one free block per segment, never one spanning two
+
+
+@pytest.mark.parametrize("keep", [0, memory.RECENT_MAX], ids=["merge-at-free", "kept-then-merged"])
+@pytest.mark.parametrize("first", ["lower", "upper"])
+def test_no_merge_across_a_segment_boundary(monkeypatch, keep, first):
+    """Two small segments back to back: freeing the last block of the lower one and the first of the
+    upper one (in either order) leaves two free blocks, one per segment (checked at the free itself
+    when nothing is kept for exact reuse, at the next query otherwise)."""
+    monkeypatch.setattr(memory, "RECENT_MAX", keep)
+    fake = FakeBacking(gap=0)
+    pool = MemoryPool(backing=fake)
+    quarter = memory.SMALL_SEGMENT // 4
+    live = [pool.malloc(quarter, stream_ptr=A) for _ in range(8)]
+    assert fake.mallocs == [memory.SMALL_SEGMENT] * 2 and live[4].ptr == live[3].ptr + quarter
+    order = [3, 4] if first == "lower" else [4, 3]
+    for i in order:
+        live[i] = None
+    check_invariants(pool, [p for p in live if p is not None])
+    assert pool.n_free_blocks() == 2
+    live[2] = live[5] = None  # each merges with its own segment's free block only
+    check_invariants(pool, [p for p in live if p is not None])
+    assert sorted(pool._devices[0].small[A].fs.values()) == [2 * quarter, 2 * quarter]
 
 
 def test_best_fit(pool):
@@ -187,8 +224,8 @@ def test_small_and_large_never_share_a_segment(pool, fake):
     s = pool.malloc(KiB, stream_ptr=A)
     big = pool.malloc(3 * MiB, stream_ptr=A)
     assert fake.mallocs == [memory.SMALL_SEGMENT, memory.LARGE_SEGMENT]
-    assert pool._devices[0].segments[big.mem.seg.ptr].size == memory.LARGE_SEGMENT
-    assert s.mem.seg is not big.mem.seg
+    assert pool._devices[0].segments[big.ptr] == memory.LARGE_SEGMENT
+    assert seg_of(pool, s) != seg_of(pool, big)
     huge = pool.malloc(33 * MiB, stream_ptr=A)
     assert fake.mallocs[-1] == 34 * MiB  # rounded to 2 MiB, a segment of its own
     del s, big, huge
@@ -204,7 +241,7 @@ def test_per_stream_reuse(pool, fake):
     assert c.ptr == addr
     del b
     d = pool.malloc(64 * KiB, stream_ptr=A)  # B's free block is not A's to take
-    assert d.mem.seg is c.mem.seg
+    assert seg_of(pool, d) == seg_of(pool, c)
     check_invariants(pool, [c, d])
 
 
@@ -216,7 +253,11 @@ def test_block_returns_to_its_allocation_stream(pool, monkeypatch):
         def __init__(self, ptr):
             self.ptr = ptr
 
-    monkeypatch.setattr(memory, "_get_current_stream", lambda: S(streams["cur"]))
+    class Current(dict):  # stands for the thread's device -> current stream table
+        def get(self, dev, default=None):
+            return S(streams["cur"])
+
+    monkeypatch.setattr(stream_mod._tls, "streams", Current())
     a = pool.malloc(4 * KiB)
     addr = a.ptr
     streams["cur"] = B
@@ -341,6 +382,53 @@ def test_free_while_lock_held_is_deferred(pool):
     assert pool.used_bytes() == 0 and pool._pending == []
 
 
+def test_threads_allocating_and_freeing_at_once(pool, fake):
+    """Four threads allocate and drop blocks (two on a stream of their own, two sharing one), some
+    dropped into another thread's list so that they die there: the bookkeeping adds up afterwards."""
+    import threading
+
+    shared = []
+    errors = []
+
+    def work(seed, stream):
+        rng = random.Random(seed)
+        mine = []
+        try:
+            for _ in range(3000):
+                if mine and rng.random() < 0.45:
+                    blk = mine.pop(rng.randrange(len(mine)))
+                    if rng.random() < 0.2:
+                        shared.append(blk)  # dies later, in whichever thread pops it
+                    del blk
+                elif shared and rng.random() < 0.1:
+                    try:
+                        shared.pop()
+                    except IndexError:
+                        pass
+                else:
+                    mine.append(pool.malloc(rng.choice([KiB, 3 * KiB, rng.randint(1, 3 * MiB)]), stream_ptr=stream))
+            mine.clear()
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(i, s)) for i, s in enumerate([A, B, 0x3000, 0x3000])]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads often: inside the pool's locked code too
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not errors
+    check_invariants(pool, shared)
+    shared.clear()
+    assert pool.used_bytes() == 0
+    pool.free_all_blocks()
+    assert pool.total_bytes() == 0 == fake.reserved
+
+
 def test_exact_size_reuse_takes_the_block_back_without_merging(pool, fake):
     """A freed block waits unmerged for an allocation of its exact size (the loop of a script);
     any other allocation and every query merge it first, so best fit sees the merged blocks."""
@@ -348,7 +436,7 @@ def test_exact_size_reuse_takes_the_block_back_without_merging(pool, fake):
     addr = a.ptr
     d = pool._devices[0]
     del a
-    assert d.used == 0 and len(d.free_start) == 1  # not merged with the segment's free tail yet
+    assert d.used == 0 and len(d.large[A].fs) == 1  # not merged with the segment's free tail yet
     for _ in range(5):
         b = pool.malloc(8 * MiB, stream_ptr=A)
         assert b.ptr == addr and pool._devices[0].used == 8 * MiB
@@ -362,7 +450,7 @@ def test_exact_size_reuse_takes_the_block_back_without_merging(pool, fake):
     b = pool.malloc(2 * MiB, stream_ptr=A)
     del b  # kept again
     c = pool.malloc(2 * MiB, stream_ptr=B)  # another stream never takes A's kept block
-    assert c.mem.seg is not e.mem.seg
+    assert seg_of(pool, c) != seg_of(pool, e)
     check_invariants(pool, [c, e])
 
 

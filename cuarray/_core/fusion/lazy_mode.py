@@ -274,8 +274,8 @@ def _binary(name, reflected=False):
             node = _g.array_node(other)
         else:
             return NotImplemented
-        if not uf:
-            uf.append(_registry.ufuncs[name])
+        if not uf:  # (matmul is bound on first use: the namespace's attribute)
+            uf.append(_registry.ufuncs.get(name) or getattr(_registry.namespace(), name))
         if not _tls.depth:
             args = (other, self) if reflected else (self, other)
             return uf[0](*[_value(a) for a in args])
@@ -555,10 +555,10 @@ def _build_table() -> None:
     from ..ufunc import ufunc
 
     ns = _registry.namespace()
-    matmul_t = type(_registry.ufuncs["matmul"])
+    mm = ns.matmul  # (the namespace's attribute: matmul is bound on first use, then registered)
+    matmul_t = type(mm)
     orig_call = ufunc.__call__
     orig_mm = matmul_t.__call__
-    mm = _registry.ufuncs["matmul"]
     _originals.update(dot=ns.dot, tensordot=ns.tensordot, matmul=lambda a, b: orig_mm(mm, a, b))
 
     def ufunc_call(self, *args, **kwargs):

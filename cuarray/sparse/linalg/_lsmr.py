@@ -13,10 +13,8 @@ import math
 import numpy
 
 from .. import _xp as xp
-from ._interface import aslinearoperator
 from ._iterative import _nrm
-from ._lsqr import _sym_ortho, bidiagonalization_start
-from ..._core.ndarray import ndarray
+from ._lsqr import _sym_ortho, bidiagonalization_start, least_squares_operands, stop_code
 
 __all__ = ["lsmr"]
 
@@ -24,17 +22,7 @@ __all__ = ["lsmr"]
 def lsmr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None, show=False, x0=None):
     """See `scipy.sparse.linalg.lsmr`. Returns SciPy's 8-tuple (x, istop, itn, normr, normar,
     norma, conda, normx); `show` is ignored."""
-    A = aslinearoperator(A)
-    if not isinstance(b, ndarray):
-        raise TypeError("b must be a cuarray array (call cuarray.asarray first)")
-    b = b.reshape(-1)
-    m, n = A.shape
-    if b.size != m:
-        raise ValueError("shapes of A {} and b {} are incompatible".format(A.shape, b.shape))
-    dt = numpy.result_type(A.dtype, b.dtype, numpy.float32)
-    if dt.char not in "fdFD":
-        dt = numpy.dtype(numpy.float64)
-    b = b.astype(dt, copy=False)
+    A, b, m, n, dt = least_squares_operands(A, b)
     maxiter = min(m, n) if maxiter is None else maxiter
     tiny = float(numpy.finfo(dt).tiny)
     x, u, v, normb, beta, alpha = bidiagonalization_start(A, b, x0, n, dt)
@@ -61,22 +49,7 @@ def lsmr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None, show=Fa
         test3 = 1.0 / ca
         t1 = test1 / (1 + na * nx / normb) if normb else math.inf
         rtol = btol + atol * na * nx / normb if normb else btol
-        stop = 0
-        if it >= maxiter:
-            stop = 7
-        if 1 + test3 <= 1:
-            stop = 6
-        if 1 + test2 <= 1:
-            stop = 5
-        if 1 + t1 <= 1:
-            stop = 4
-        if test3 <= ctol:
-            stop = 3
-        if test2 <= atol:
-            stop = 2
-        if test1 <= rtol:
-            stop = 1
-        return stop
+        return stop_code(it >= maxiter, test1, test2, test3, t1, rtol, atol, ctol)
 
     while itn < maxiter:
         u = xp.subtract(A.matvec(v), xp.multiply(u, alpha))

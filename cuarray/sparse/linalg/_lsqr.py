@@ -34,6 +34,31 @@ def _sym_ortho(a, b):
     return c, c * tau, a / c
 
 
+def stop_code(out_of_iterations, test1, test2, test3, t1, rtol, atol, ctol) -> int:
+    """Paige and Saunders' stopping code of lsqr and lsmr (0: go on); the lowest that holds wins."""
+    for code, holds in ((1, test1 <= rtol), (2, test2 <= atol), (3, test3 <= ctol), (4, 1 + t1 <= 1),
+                        (5, 1 + test2 <= 1), (6, 1 + test3 <= 1), (7, out_of_iterations)):
+        if holds:
+            return code
+    return 0
+
+
+def least_squares_operands(A, b):
+    """The operands of lsqr and lsmr: A as a LinearOperator, b flattened and cast to the working
+    dtype (A's and b's result type, at least float32; float64 for integer input), m, n and that dtype."""
+    A = aslinearoperator(A)
+    if not isinstance(b, ndarray):
+        raise TypeError("b must be a cuarray array (call cuarray.asarray first)")
+    b = b.reshape(-1)
+    m, n = A.shape
+    if b.size != m:
+        raise ValueError("shapes of A {} and b {} are incompatible".format(A.shape, b.shape))
+    dt = numpy.result_type(A.dtype, b.dtype, numpy.float32)
+    if dt.char not in "fdFD":
+        dt = numpy.dtype(numpy.float64)
+    return A, b.astype(dt, copy=False), m, n, dt
+
+
 def bidiagonalization_start(A, b, x0, n, dt):
     """The first Golub-Kahan step of lsqr and lsmr: x (x0 or zeros), u = (b - A x) / beta,
     v = A^H u / alpha, with ||b||, beta and alpha read to the host (v is zero when beta is: the
@@ -62,17 +87,7 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
          x0=None):
     """See `scipy.sparse.linalg.lsqr`. Returns SciPy's 10-tuple (x, istop, itn, r1norm, r2norm,
     anorm, acond, arnorm, xnorm, var); `show` is ignored; `var` is computed when `calc_var`."""
-    A = aslinearoperator(A)
-    if not isinstance(b, ndarray):
-        raise TypeError("b must be a cuarray array (call cuarray.asarray first)")
-    b = b.reshape(-1)
-    m, n = A.shape
-    if b.size != m:
-        raise ValueError("shapes of A {} and b {} are incompatible".format(A.shape, b.shape))
-    dt = numpy.result_type(A.dtype, b.dtype, numpy.float32)
-    if dt.char not in "fdFD":
-        dt = numpy.dtype(numpy.float64)
-    b = b.astype(dt, copy=False)
+    A, b, m, n, dt = least_squares_operands(A, b)
     iter_lim = 2 * n if iter_lim is None else iter_lim
     eps = float(numpy.finfo(numpy.float64).eps)
     var = xp.zeros((n,), dt) if calc_var else None
@@ -141,20 +156,7 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
         test3 = 1.0 / (acond + eps)
         t1 = test1 / (1 + anorm * xnorm / bnorm) if bnorm else math.inf
         rtol = btol + atol * anorm * xnorm / bnorm if bnorm else btol
-        if itn >= iter_lim:
-            istop = 7
-        if 1 + test3 <= 1:
-            istop = 6
-        if 1 + test2 <= 1:
-            istop = 5
-        if 1 + t1 <= 1:
-            istop = 4
-        if test3 <= ctol:
-            istop = 3
-        if test2 <= atol:
-            istop = 2
-        if test1 <= rtol:
-            istop = 1
+        istop = stop_code(itn >= iter_lim, test1, test2, test3, t1, rtol, atol, ctol)
         if istop != 0:
             break
     return x, istop, itn, r1norm, r2norm, anorm, acond, arnorm, xnorm, var
