@@ -14,6 +14,7 @@ import numpy
 from ._bitwise.ops import bitwise_and, bitwise_or, bitwise_xor, invert, left_shift, right_shift
 from ._core import copying, indexing, interop, transfer
 from ._core.ndarray import ndarray
+from ._core.registry import lazy_threads as _lazy_threads
 from ._core.numpy_function import array_function
 from ._core.numpy_protocol import array_ufunc
 from ._indexing.flatiter import flat_property
@@ -90,9 +91,10 @@ def _binary(uf):
     else:
         def op(self, other):
             # HOT PATH: ufunc.__call__'s fast-path test inlined (one frame and the argument
-            # tuple less per `a + b`); anything else goes through the ufunc.
+            # tuple less per `a + b`); anything else goes through the ufunc (as everything
+            # does while a thread is in lazy mode, whose hooks are on the ufunc).
             to = type(other)
-            if type(self) is ndarray:
+            if type(self) is ndarray and not _lazy_threads[0]:
                 if to is ndarray:
                     if self._shape == other._shape and ((self._c and other._c) or (self._f and other._f)):
                         f = fast.get((self._dtype, other._dtype))

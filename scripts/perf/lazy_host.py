@@ -1,7 +1,9 @@
 """Host time of lazy mode on the seed gradient: building the graph, planning (a cached plan:
 structure key + look-up) and launching, against eager calls (µs per iteration, device synced
 every iteration so the queue stays short). On a GPU machine: `python scripts/perf/lazy_host.py`;
-`--stub` runs with the device stubbed (the GEMMs replaced by allocations)."""
+`--stub` runs with the device stubbed (the GEMMs replaced by allocations). `--logreg` adds the
+seed-logreg step (eager, lazy): host time per step with no sync (enqueue only) against the time
+per step with the queue drained (host-bound when the two agree), and the CUDA-graph replay."""
 
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--stub", action="store_true")
     ap.add_argument("-n", type=int, default=2000)
+    ap.add_argument("--profile", action="store_true", help="cProfile of the lazy loop (tottime)")
+    ap.add_argument("--logreg", action="store_true", help="also the seed-logreg step (GPU only)")
     args = ap.parse_args()
     import cuarray as cp
     from cuarray._core.fusion import lazy_mode, planner
@@ -65,14 +69,68 @@ def main():
         return g
 
     timed("lazy (build + plan + launch)", lazy)
-    ctx = lazy_mode.lazy(_track=False)
+    from cuarray._core.fusion.trace import Trace
+
+    ctx = lazy_mode.lazy()
     ctx.__enter__()
-    timed("  build only", lambda: body(cp.dot))
-    g = body(cp.dot)
-    timed("  structure key + plan look-up", lambda: planner.plan_cached([g._node]))
-    prog, vals = planner.plan_cached([g._node])
+
+    def build():
+        lazy_mode._tls.live, lazy_mode._tls.trace = [], Trace()
+        return body(cp.dot)
+
+    timed("  build only (nodes + trace entries)", build)
+    g = build()
+    tr = lazy_mode._tls.trace
+    timed("  trace key + Program look-up", lambda: planner.plan_traced(tr, [g._node]))
+    prog, vals = planner.plan_traced(tr, [g._node])
     timed("  launch the planned Program", lambda: prog.run(vals))
+    lazy_mode._tls.live = []
     ctx.__exit__(None, None, None)
+    if args.profile:
+        import cProfile
+        import pstats
+
+        pr = cProfile.Profile()
+        pr.enable()
+        for _ in range(args.n):
+            lazy()
+        pr.disable()
+        pstats.Stats(pr, stream=sys.stdout).sort_stats("tottime").print_stats(25)
+    if args.logreg and not args.stub:
+        logreg(cp, sync)
+
+
+def logreg(cp, sync, steps=300):
+    from cuarray.bench.cases.linalg_products import _logreg_step
+
+    rng = np.random.default_rng(7)
+    N, feats = 400, 784
+    x = cp.asarray(rng.random((N, feats), dtype=np.float32))
+    y = cp.asarray((rng.random(N) > 0.5).astype(np.float32))
+    w0 = cp.asarray(rng.random(feats, dtype=np.float32))
+
+    def dot(u, v):
+        return cp.dot(u, v)
+
+    def eager(w, b):
+        return _logreg_step(cp, dot, x, y, w, b, N)
+
+    def lazy(w, b):
+        with cp.lazy():
+            return _logreg_step(cp, dot, x, y, w, b, N)
+
+    for name, step in (("eager", eager), ("lazy", lazy)):
+        for _ in range(2):
+            w, b = w0, 0.0
+            sync()
+            t0 = time.perf_counter()
+            for _ in range(steps):
+                w, b = step(w, b)
+            t1 = time.perf_counter()
+            sync()
+            t2 = time.perf_counter()
+        print("logreg {:6s} host {:7.1f} us/step, drained {:7.1f} us/step".format(
+            name, (t1 - t0) / steps * 1e6, (t2 - t0) / steps * 1e6))
 
 
 if __name__ == "__main__":

@@ -37,19 +37,28 @@ class Node:
     `value`: the computed device array once evaluated (an 'array' node holds it from the
     start). `weak`: for a Python scalar, its type (NEP 50: the scalar takes the array's dtype)."""
 
-    __slots__ = ("kind", "args", "shape", "dtype", "attr", "value", "weak", "cost", "__weakref__")
+    __slots__ = ("kind", "args", "shape", "dtype", "attr", "value", "weak", "cost", "seg", "pos", "__weakref__")
 
     def __init__(self, kind, args, shape, dtype, attr=None, value=None, weak=None):
         self.kind = kind
         self.args = args = tuple(args)
         # Elementwise nodes not yet computed below this one (shared ones counted per use): lazy
         # mode computes a chain that grows past a bound instead of making one huge kernel.
-        self.cost = 1 + sum([a.cost for a in args if a.value is None]) if kind in ELEMENTWISE else 0
+        if kind in ELEMENTWISE:
+            c = 1
+            for a in args:
+                if a.value is None:
+                    c += a.cost
+            self.cost = c
+        else:
+            self.cost = 0
         self.shape = shape
         self.dtype = dtype
         self.attr = attr
         self.value = value
         self.weak = weak
+        self.seg = 0  # the `trace.Trace` that recorded it (its id) and its entry there
+        self.pos = -1
 
     @property
     def ndim(self) -> int:
@@ -85,7 +94,7 @@ class Node:
 
 
 def array_node(a: ndarray) -> Node:
-    return Node("array", (), a._shape, a._dtype, value=a)
+    return Node("array", (), a._shape, a._dtype, None, a)
 
 
 _PY_DTYPES = {t: _dtypes.normalize_dtype(numpy.asarray(t(0)).dtype) for t in _PY_SCALARS}
@@ -95,8 +104,8 @@ def scalar_node(v) -> Node:
     t = type(v)
     d = _PY_DTYPES.get(t)
     if d is not None:
-        return Node("scalar", (), (), d, value=v, weak=t)
-    return Node("scalar", (), (), _dtypes.normalize_dtype(v.dtype), value=v)
+        return Node("scalar", (), (), d, None, v, t)
+    return Node("scalar", (), (), _dtypes.normalize_dtype(v.dtype), None, v)
 
 
 def _in_type(n: Node):
@@ -110,9 +119,11 @@ def _broadcast(nodes) -> tuple:
     shapes = [n.shape for n in nodes if n.kind != "scalar"]
     if not shapes:
         return ()
-    if all(s == shapes[0] for s in shapes):
-        return shapes[0]
-    return _shapes.broadcast_shapes(*shapes)
+    s0 = shapes[0]
+    for s in shapes:
+        if s != s0:
+            return _shapes.broadcast_shapes(*shapes)
+    return s0
 
 
 _loops: dict = {}  # (ufunc, input types) -> its loop, memoised (nodes are built per operation)
@@ -120,8 +131,21 @@ _loops: dict = {}  # (ufunc, input types) -> its loop, memoised (nodes are built
 
 def ufunc_node(uf, args) -> Node:
     """`uf(*args)` of single-output ufuncs; the loop is the one eager mode resolves."""
+    if len(args) == 2:  # (the common case, spelled out: this runs once per operator)
+        a, b = args
+        loop = _loops.get((uf, (a.weak or a.dtype, b.weak or b.dtype)))
+        if loop is not None:
+            if a.kind == "scalar":
+                shape = b.shape
+            elif b.kind == "scalar" or a.shape == b.shape:
+                shape = a.shape
+            else:
+                shape = _shapes.broadcast_shapes(a.shape, b.shape)
+            return Node("ufunc", args, shape, loop.out_dtypes[0], (uf, loop))
     in_types = tuple([a.weak or a.dtype for a in args])
     loop = _loops.get((uf, in_types))
+    if loop is not None:
+        return Node("ufunc", args, _broadcast(args), loop.out_dtypes[0], (uf, loop))
     if loop is None:
         if uf.nout != 1:
             raise NotImplementedError("multi-output ufuncs are not fused")

@@ -31,18 +31,26 @@ from .. import shapes as _shapes
 from ..ndarray import ndarray
 from . import graph as _g
 from . import numpy_eval as _numpy_eval
-from .planner import plan, plan_cached
+from .planner import plan, plan_traced
+from .trace import Trace
 
 __all__ = ["LazyArray", "lazy", "is_lazy_mode"]
 
-_tls = threading.local()
+class _State(threading.local):
+    # Class-level defaults: reading a missing thread-local attribute with a default costs more.
+    depth = 0
+    live = None  # weak references to the lazy arrays made (None while `fuse` traces)
+    trace = None  # the `Trace` recording the graph since the last computation
+
+
+_tls = _State()
 _lock = threading.Lock()
-_active = [0]  # threads in lazy mode
+_active = _registry.lazy_threads  # threads in lazy mode
 _PY_SCALARS = (bool, int, float, complex)
 
 
 def is_lazy_mode() -> bool:
-    return getattr(_tls, "depth", 0) > 0
+    return _tls.depth > 0
 
 
 _SKIP, _USER, _INTERNAL = 0, 1, 2
@@ -76,15 +84,16 @@ def _user_call() -> bool:
 
 
 def _building() -> bool:
-    return getattr(_tls, "depth", 0) > 0 and _user_call()
+    return _tls.depth > 0 and _user_call()
 
 
 def as_node(x) -> _g.Node:
-    if type(x) is LazyArray:
+    t = type(x)
+    if t is LazyArray:
         return x._node
-    if isinstance(x, ndarray):
+    if t is ndarray or isinstance(x, ndarray):
         return _g.array_node(x)
-    if isinstance(x, _PY_SCALARS) or isinstance(x, numpy.generic):
+    if t in _PY_SCALARS or isinstance(x, _PY_SCALARS) or isinstance(x, numpy.generic):
         return _g.scalar_node(x)
     from ..host_input import reject
 
@@ -103,14 +112,19 @@ MAX_CHAIN = 128
 
 def _wrap(node) -> "LazyArray":
     out = LazyArray(node)
-    live = getattr(_tls, "live", None)
+    st = _tls
+    live = st.live
     if live is not None:  # (None while `fuse` traces: nothing may be computed then)
-        live.append(weakref.ref(out))
+        live.append(_ref(out))
         if len(live) > 4096:
             live[:] = [r for r in live if r() is not None]
+        st.trace.record(node)
         if node.cost > MAX_CHAIN:
             _compute([node])
     return out
+
+
+_ref = weakref.ref
 
 
 class LazyArray:
@@ -248,24 +262,46 @@ def _from_scalar(v):
 
 # -- operators ----------------------------------------------------------------------------------
 def _binary(name, reflected=False):
+    uf = []  # the ufunc, looked up on first use (the registry fills after this module loads)
+
     def op(self, other):
-        if not (type(other) is LazyArray or isinstance(other, (ndarray,) + _PY_SCALARS + (numpy.generic,))):
+        t = type(other)
+        if t is LazyArray:
+            node = other._node
+        elif t in _PY_SCALARS or isinstance(other, _PY_SCALARS) or isinstance(other, numpy.generic):
+            node = _g.scalar_node(other)
+        elif isinstance(other, ndarray):
+            node = _g.array_node(other)
+        else:
             return NotImplemented
-        uf = _registry.ufuncs.get(name) or getattr(_registry.namespace(), name)  # (matmul: on first use)
-        args = (other, self) if reflected else (self, other)
-        if is_lazy_mode():
-            if name == "matmul":
-                return _matmul(*args)
-            return _weak_if_python(_ufunc(uf, args), args)
-        return uf(*[_value(a) for a in args])
+        if not uf:  # (matmul is bound on first use: the namespace's attribute)
+            uf.append(_registry.ufuncs.get(name) or getattr(_registry.namespace(), name))
+        if not _tls.depth:
+            args = (other, self) if reflected else (self, other)
+            return uf[0](*[_value(a) for a in args])
+        if name == "matmul":
+            return _matmul(*((other, self) if reflected else (self, other)))
+        mine = self._node
+        out = _wrap(_g.ufunc_node(uf[0], (node, mine) if reflected else (mine, node)))
+        if mine.weak is not None and (node.weak is not None and (t is LazyArray or t in _PY_SCALARS)):
+            _make_weak(out)
+        return out
 
     return op
 
 
 def _unary(name):
+    uf = []
+
     def op(self):
-        uf = _registry.ufuncs[name]
-        return _weak_if_python(_ufunc(uf, (self,)), (self,)) if is_lazy_mode() else uf(self._materialize())
+        if not uf:
+            uf.append(_registry.ufuncs[name])
+        if not _tls.depth:
+            return uf[0](self._materialize())
+        out = _wrap(_g.ufunc_node(uf[0], (self._node,)))
+        if self._node.weak is not None:
+            _make_weak(out)
+        return out
 
     return op
 
@@ -273,13 +309,11 @@ def _unary(name):
 _WEAK = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
 
 
-def _weak_if_python(out, args):
+def _make_weak(out):
     """An operator on Python scalars only (a `fuse` scalar argument) is Python arithmetic: its
-    result stays a weak scalar, as `1.5 + 1.5` is (NEP 50)."""
-    if all(type(a) is not LazyArray or a._node.weak is not None for a in args) and \
-            all(type(a) is LazyArray or type(a) in _PY_SCALARS for a in args):
-        out._node.weak = _WEAK[out._node.dtype.kind]
-    return out
+    result stays a weak scalar, as `1.5 + 1.5` is (NEP 50). (Callers check that every operand
+    is a weak lazy scalar or a Python scalar.)"""
+    out._node.weak = _WEAK[out._node.dtype.kind]
 
 
 _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide", "floordiv": "floor_divide",
@@ -288,8 +322,9 @@ _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divid
 for _k, _v in _BINARY.items():
     setattr(LazyArray, "__{}__".format(_k), _binary(_v))
     setattr(LazyArray, "__r{}__".format(_k), _binary(_v, True))
-for _k, _v in {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal", "eq": "equal",
-               "ne": "not_equal"}.items():
+_COMPARE = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal", "eq": "equal",
+            "ne": "not_equal"}
+for _k, _v in _COMPARE.items():
     setattr(LazyArray, "__{}__".format(_k), _binary(_v))
 for _k, _v in {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "invert"}.items():
     setattr(LazyArray, "__{}__".format(_k), _unary(_v))
@@ -327,15 +362,22 @@ def _orig(name):
     return _originals[name]
 
 
+_result_types: dict = {}  # (dtype, dtype) -> numpy.result_type, memoised (once per product built)
+
+
 def _dot_like(name, np_fn):
     def build(a, b):
         na, nb = as_node(a), as_node(b)
         if name == "dot" and (na.kind == "scalar" or nb.kind == "scalar" or not na.shape or not nb.shape):
             return _ufunc(_registry.ufuncs["multiply"], (a, b))
         shape = _g.matmul_shape(na.shape, nb.shape, name)
-        dtype = numpy.result_type(na.dtype, nb.dtype)
-        fn = _orig(name)
-        return _wrap(_g.call_node(name, (na, nb), shape, dtype, fn, np_fn, (name,)))
+        dtype = _result_types.get((na.dtype, nb.dtype))
+        if dtype is None:
+            dtype = _result_types[(na.dtype, nb.dtype)] = _g._dtypes.normalize_dtype(
+                numpy.result_type(na.dtype, nb.dtype))
+        return _wrap(_g.Node("call", (na, nb), shape, dtype, (name, _originals[name], np_fn, sig)))
+
+    sig = (name,)
 
     return build
 
@@ -389,10 +431,36 @@ def _clip(a, lo, hi):
 def _compute(nodes) -> None:
     """Compute `nodes` (one Program) and keep their values, and those of the matmuls and
     reductions computed on the way (recomputing those would cost more than keeping them)."""
-    prog, inputs = plan_cached(nodes)
+    trace = _tls.trace
+    if trace is None:  # outside lazy mode: the graph is recorded now
+        trace = Trace()
+    else:  # what is built after this is a new stretch, with its own key
+        _tls.trace = Trace()
+    prog, inputs = plan_traced(trace, nodes)
     values = prog.run(inputs)
     for n, v in zip(nodes, values):
         n.value = v
+    # Computed nodes read by this graph forget how they were computed: a loop that carries a
+    # value from step to step (`w = w - lr * grad`) would otherwise keep every step's graph, and
+    # its arrays, alive through `args`. (`numpy()` of this graph starts from their values.)
+    for n in trace.leaves:
+        if n.args:
+            n.args = ()
+
+
+def flush() -> None:
+    """Compute every lazy array of this thread still alive and not computed, in one Program. Run
+    when leaving the context and before an in-place write into a concrete array (`a[...] = v`, a
+    ufunc's `out=`): a pending graph reading that array must see it as it was when the graph was
+    built, as eager mode would have."""
+    live = _tls.live
+    if not live:
+        return
+    pending = [r() for r in live]
+    pending = [x._node for x in pending if x is not None and x._node.value is None]
+    del live[:]
+    if pending:
+        _compute(pending)
 
 
 # -- the context ------------------------------------------------------------------------------------
@@ -415,16 +483,17 @@ class lazy:
         return _unwrap(out)
 
     def __enter__(self):
-        depth = getattr(_tls, "depth", 0)
+        depth = _tls.depth
         if depth == 0:
             _tls.live = []
+            _tls.trace = Trace()
             with _lock:
                 if _active[0] == 0:
                     _patch()
                 _active[0] += 1
         _tls.depth = depth + 1
         if not self._track:  # tracing (`fuse`): nothing is computed on exit
-            self._saved, _tls.live = getattr(_tls, "live", None), None
+            self._saved, _tls.live = _tls.live, None
         return self
 
     def __exit__(self, *exc):
@@ -435,12 +504,9 @@ class lazy:
             return False
         try:
             if exc[0] is None and self._track:
-                pending = [r() for r in _tls.live]
-                pending = [x._node for x in pending if x is not None and x._node.value is None]
-                if pending:
-                    _compute(pending)
+                flush()
         finally:
-            _tls.live = None
+            _tls.live = _tls.trace = None
             with _lock:
                 _active[0] -= 1
                 if _active[0] == 0:
@@ -496,9 +562,27 @@ def _build_table() -> None:
     _originals.update(dot=ns.dot, tensordot=ns.tensordot, matmul=lambda a, b: orig_mm(mm, a, b))
 
     def ufunc_call(self, *args, **kwargs):
-        if (_building() and self.nout == 1 and any(_array_arg(a) for a in args) and all(map(_plain_arg, args))
-                and all(_UFUNC_DEFAULTS.get(k, 0) is v or _UFUNC_DEFAULTS.get(k, 0) == v for k, v in kwargs.items())):
-            return _ufunc(self, args)
+        if (_tls.depth and self.nout == 1 and (not kwargs or all(
+                _UFUNC_DEFAULTS.get(k, 0) is v or _UFUNC_DEFAULTS.get(k, 0) == v for k, v in kwargs.items()))
+                and _user_call()):
+            nodes, arrays = [], False
+            for a in args:
+                t = type(a)
+                if t is LazyArray:
+                    nodes.append(a._node)
+                    arrays = True
+                elif t is ndarray or isinstance(a, ndarray):
+                    nodes.append(_g.array_node(a))
+                    arrays = True
+                elif t in _PY_SCALARS or isinstance(a, _PY_SCALARS) or isinstance(a, numpy.generic):
+                    nodes.append(_g.scalar_node(a))
+                else:
+                    break
+            else:
+                if arrays:
+                    return _wrap(_g.ufunc_node(self, nodes))
+        if _tls.depth and kwargs.get("out") is not None:
+            flush()  # an in-place write: pending graphs read the old values
         return orig_call(self, *[_value(a) for a in args], **kwargs)
 
     def matmul_call(self, a, b, /, out=None, **kwargs):

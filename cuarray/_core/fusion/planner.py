@@ -22,10 +22,13 @@ import numpy
 
 from .. import reduction_ops as _rops
 from .. import shapes as _shapes
+from ...cuda import launch as _launch
+from ...cuda import stream as _stream
+from ..elementwise import _BLOCK, _INT32_MAX
 from ..ndarray import _new_c, ndarray
 from . import codegen as _codegen
 
-__all__ = ["Program", "plan", "plan_cached", "signature"]
+__all__ = ["Program", "plan", "plan_cached", "plan_traced", "signature"]
 
 # Nodes below a shared node up to which each consumer recomputes it instead of reading a
 # temporary. Reasoned, not measured: 8 ufuncs of recomputation cost less than a write + read
@@ -35,14 +38,61 @@ RECOMPUTE_NODES = 8
 
 
 class _Elementwise:
-    __slots__ = ("defn", "ins", "scalars", "shape", "dtype", "cluster")
+    __slots__ = ("defn", "ins", "scalars", "shape", "dtype", "cluster", "masks", "cfgs")
+
+    def prepare(self):
+        """Alignment masks of the vector kernel (inputs, then the output) and the launch cache."""
+        v = self.defn._vec
+        self.masks = tuple(self.cluster.inputs[i].dtype.itemsize * v - 1 for i in range(len(self.ins)))
+        self.masks += (self.dtype.itemsize * v - 1,)
+        self.cfgs = {}
 
     def run(self, slots):
-        out = _new_c(self.shape, self.dtype)
-        if out._size:
-            arrays = [slots[k] for k in self.ins]
-            arrays.append(out)
-            self.defn.run(arrays, tuple(conv(slots[k]) for k, conv in self.scalars), self.shape)
+        shape = self.shape
+        out = _new_c(shape, self.dtype)
+        n = out._size
+        if not n:
+            return out
+        # The common case straight to the launch, as the eager ufuncs' prepared path does:
+        # every input C-contiguous with the output's shape; else the engine's general path.
+        args = []
+        for k in self.ins:
+            a = slots[k]
+            if a._shape != shape or not a._c:
+                return self._general(slots, out)
+            args.append(a.data.ptr)
+        po = out.data.ptr
+        v = self.defn._vec
+        aligned = v > 1 and n >= v
+        if aligned:
+            for p, m in zip(args, self.masks):
+                if p & m:
+                    aligned = False
+                    break
+            if po & self.masks[-1]:
+                aligned = False
+        key = n if aligned else -n - 1
+        hit = self.cfgs.get(key)
+        if hit is None:
+            if n > _INT32_MAX:
+                return self._general(slots, out)
+            if len(self.cfgs) > 1024:
+                self.cfgs.clear()
+            layout = "vec" if aligned else "flat"
+            d = self.defn
+            hit = self.cfgs[key] = (d._kernel(layout, 1, numpy.int32),
+                                    _launch.launch_config(d.grid(layout, n), _BLOCK, 0), numpy.int32(n))
+        for k, conv in self.scalars:
+            args.append(conv(slots[k]))
+        args.append(po)
+        args.append(hit[2])
+        _launch.enqueue(_stream.current_core_stream(), hit[1], hit[0], *args)
+        return out
+
+    def _general(self, slots, out):
+        arrays = [slots[k] for k in self.ins]
+        arrays.append(out)
+        self.defn.run(arrays, tuple(conv(slots[k]) for k, conv in self.scalars), self.shape)
         return out
 
     def bind(self, binders):
@@ -125,6 +175,16 @@ def _scalar_converter(dtype):
     return lambda v: v.astype(dtype) if isinstance(v, numpy.generic) else t(v)
 
 
+class _Label:
+    __slots__ = ("text",)
+
+    def __init__(self, text):
+        self.text = text
+
+    def label(self) -> str:
+        return self.text
+
+
 class Program:
     """Steps over slots: `inputs` (nodes whose values fill the first slots, in order), `steps`,
     `outputs` (slot of each requested node)."""
@@ -137,6 +197,14 @@ class Program:
         for st in self.steps:
             slots.append(st.run(slots))
         return [slots[k] for k in self.outputs]
+
+    def detach(self) -> None:
+        """Drop the references to the graph it was planned from (a cached Program must not
+        keep that graph's arrays alive); `explain` keeps the inputs' descriptions."""
+        self.inputs = [_Label(n.label()) for n in self.inputs]
+        for st in self.steps:
+            if hasattr(st, "cluster"):
+                st.cluster = None
 
     def explain(self) -> str:
         lines = ["inputs:"]
@@ -223,6 +291,14 @@ def signature(outputs):
 _programs: dict = {}
 
 
+def _keep(key, prog):
+    if len(_programs) > 1024:
+        _programs.clear()
+    prog.detach()
+    _programs[key] = prog
+    return prog
+
+
 def plan_cached(outputs):
     """(Program, input values) for `outputs`, the Program planned once per graph structure:
     a loop body that builds the same graph each iteration plans and generates code once."""
@@ -232,17 +308,38 @@ def plan_cached(outputs):
         return prog, [n.value for n in prog.inputs]
     prog = _programs.get(key)
     if prog is None:
-        if len(_programs) > 1024:
-            _programs.clear()
-        prog = _programs[key] = plan(outputs)
+        prog = _keep(key, plan(outputs))
     return prog, values
 
 
-def plan(outputs, kernel_name=None, dedupe=True) -> Program:
+def plan_traced(trace, outputs):
+    """(Program, input values) for `outputs`, all recorded in `trace` (`trace.Trace`): the key
+    was built with the graph, so a hit costs one dictionary look-up of it."""
+    key = trace.key(outputs)
+    if key is None:
+        return plan_cached(outputs)
+    prog = _programs.get(key)
+    if prog is None:
+        try:
+            prog = plan(outputs, trace=trace)
+        except KeyError:  # an input the trace did not see (computed by another thread meanwhile)
+            return plan_cached(outputs)
+        prog = _keep(key, prog)
+    return prog, trace.values
+
+
+def plan(outputs, kernel_name=None, dedupe=True, trace=None) -> Program:
     """The Program computing the nodes `outputs`; `kernel_name` names its kernels (`fuse`).
     `dedupe`: one input per distinct array (False for `fuse`, whose Program is replayed with
-    other arrays: two arguments that were one array at trace time need not be later)."""
+    other arrays: two arguments that were one array at trace time need not be later).
+    `trace`: the `Trace` recording the graph; the Program's inputs are then its inputs, in
+    its order (those no output needs included), so its values can be passed as they are."""
     order, leaves, slot, _ = _scan(outputs, False, dedupe)
+    if trace is not None:
+        leaves = list(trace.leaves)
+        for n in order:
+            if n.kind == "scalar" or n.value is not None:
+                slot[id(n)] = trace.input_slot(n)
     users = _consumers(order)
     prog = Program()
     prog.steps, prog.outputs = [], []
@@ -322,6 +419,7 @@ def plan(outputs, kernel_name=None, dedupe=True) -> Program:
             st.ins = tuple(require(i) for i in cl.inputs)
             st.scalars = scalar_slots(cl)
             st.shape, st.dtype, st.cluster = n.shape, n.dtype, cl
+            st.prepare()
             return emit(st)
         if n.kind == "reduce":
             op_name, raxes, keepdims, _ = n.attr

@@ -4,12 +4,13 @@ matmul: float32/float64 8192^3 GEMM and a batched 1024 x (64x64) float32 GEMM (F
 events); the host time of a 64x64 float32 matmul: 1000 calls then one sync, per call (bounded below by
 the device time of the small GEMM), and the enqueue time alone (200 calls, no device wait).
 seed-logreg: the Theano tutorial's logistic regression (N=400, 784 features, float32, 1000
-gradient steps, synced once at the end), written as a NumPy user would write it.
+gradient steps, synced once at the end), written as a NumPy user would write it; rows eager,
+lazy (each step under `with lazy()`) and graph (one step captured, replayed); the peers run once.
 """
 
 from __future__ import annotations
 
-from . import random_array, register
+from . import NotAvailable, random_array, register
 
 mm = register(
     "matmul", group="matmul",
@@ -105,10 +106,22 @@ def _(xp, runs, param):
 
 logreg = register(
     "seed-logreg", group="seed",
-    description="Theano-tutorial logistic regression, N=400, 784 features, float32, gradient steps",
-    size=1000, quick=200, timing="host",
+    description="Theano-tutorial logistic regression, N=400, 784 features, float32, gradient steps: "
+                "eager, lazy (one `with lazy()` a step), graph (one step captured, lazily, replayed)",
+    size=1000, quick=200, timing="host", params=("eager", "lazy", "graph"), peers_once=True,
     size_label=lambda n: "{} steps".format(n),
 )
+
+
+def _logreg_step(xp, dot, x, y, w, b, N):
+    # As in the tutorial, written for NumPy (xp = numpy / cupy / cuarray; torch spells dot `@`).
+    p_1 = 1 / (1 + xp.exp(-dot(x, w) - b))
+    prediction = p_1 > 0.5  # noqa: F841 - the tutorial computes it every step
+    xent = -y * xp.log(p_1) - (1 - y) * xp.log(1 - p_1)
+    cost = xent.mean() + 0.01 * (w ** 2).sum()  # noqa: F841
+    gw = dot(x.T, p_1 - y) / N + 0.02 * w
+    gb = (p_1 - y).mean()
+    return w - 0.1 * gw, b - 0.1 * gb
 
 
 @logreg.setup("cuarray", "cupy", "numpy", "torch")
@@ -119,21 +132,51 @@ def _(xp, steps, param):
     y = random_array(xp, (N,), "float32", seed=8) > 0
     y = y.float() if torch else y.astype(xp.float32)
     w0 = random_array(xp, (feats,), "float32", seed=9)
-    dot = (lambda u, v: u @ v) if torch else xp.dot
+    # `xp.dot` looked up at each call, as NumPy code does (lazy mode hooks the namespace's dot).
+    dot = (lambda u, v: u @ v) if torch else (lambda u, v: xp.dot(u, v))
 
-    def run():
-        # As in the tutorial, written for NumPy (xp = numpy / cupy / cuarray; torch spells dot `@`).
-        w = w0.clone() if torch else w0.copy()
-        b = 0.0
+    if param == "eager":
+        def run():
+            w = w0.clone() if torch else w0.copy()
+            b = 0.0
+            for _ in range(steps):
+                w, b = _logreg_step(xp, dot, x, y, w, b, N)
+            return w
+
+        return run
+    if not hasattr(xp, "lazy"):
+        raise NotAvailable("no lazy mode")
+    if param == "lazy":
+        def run_lazy():
+            w = w0.copy()
+            b = 0.0
+            for _ in range(steps):
+                with xp.lazy():
+                    w, b = _logreg_step(xp, dot, x, y, w, b, N)
+            return w
+
+        return run_lazy
+    # graph: the step is captured once (built lazily: fewer kernels in the graph), with w and b
+    # updated in place so the captured addresses stay valid, and replayed `steps` times.
+    w = w0.copy()
+    b = xp.zeros((), xp.float32)
+
+    def step():
+        with xp.lazy():
+            w_new, b_new = _logreg_step(xp, dot, x, y, w, b, N)
+            w[...] = w_new
+            b[...] = b_new
+
+    step()  # warm-up: kernels compiled, plans cached, cuBLAS workspace set
+    g = xp.cuda.CUDAGraph()
+    with xp.cuda.graph(g):
+        step()
+
+    def run_graph():
+        w[...] = w0
+        b[...] = 0.0
         for _ in range(steps):
-            p_1 = 1 / (1 + xp.exp(-dot(x, w) - b))
-            prediction = p_1 > 0.5  # noqa: F841 - the tutorial computes it every step
-            xent = -y * xp.log(p_1) - (1 - y) * xp.log(1 - p_1)
-            cost = xent.mean() + 0.01 * (w ** 2).sum()  # noqa: F841
-            gw = dot(x.T, p_1 - y) / N + 0.02 * w
-            gb = (p_1 - y).mean()
-            w = w - 0.1 * gw
-            b = b - 0.1 * gb
-        return w
+            g.replay()
+        return w, g
 
-    return run
+    return run_graph

@@ -1,0 +1,138 @@
+"""The trace cache: a lazy graph's structure key, recorded while the graph is built.
+
+Lazy mode records every node it hands to user code into the thread's current `Trace` (one per
+stretch of building between two computations): one entry per node, made of what decides the
+kernels (operation, resolved loop, dtypes, shapes, scalar types, which inputs are the same
+array) and never of values or device pointers. When something is computed, the entries so far
+and the positions of the requested nodes are the key of the cached `Program`
+(`planner.plan_traced`), so a loop body that builds the same graph each iteration goes straight
+from the last operation to the cached launches: no walk over the graph, no planning, no code
+generation. Recording costs one tuple per node at build time, where the node's shape, dtype and
+loop are already known (they were computed by the eager rules when the node was made).
+
+Entries: an input array or computed value is ("a", dtype, shape), one entry per distinct array
+(two uses of `h` are one input, as the planner's inputs are); a scalar argument is ("s", its
+Python type or dtype), one per use; an operation is (kind, what it does, positions of its
+inputs). A node built under an earlier trace and never computed is recorded again when a new
+node uses it (its subgraph is walked once then). The layout of an input array (strides,
+alignment) is not in the key: the engines the Program calls choose flat/vector/strided kernels
+per launch.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+__all__ = ["Trace"]
+
+_ids = itertools.count(1)
+
+
+class Trace:
+    """Nodes recorded since the last computation: `ops` (the structure entries), `leaves` (one
+    node per program input, in input order), `values` (their values), `cacheable` (False once a
+    node cannot say what it does: a call without a signature)."""
+
+    __slots__ = ("id", "ops", "leaves", "values", "by_value", "ordinal", "cacheable")
+
+    def __init__(self):
+        self.id = next(_ids)
+        self.ops = []
+        self.leaves = []
+        self.values = []
+        self.by_value = {}  # id(array) -> its entry's position (the array is held by `values`)
+        self.ordinal = {}   # entry position of an input -> its index among the program's inputs
+        self.cacheable = True
+
+    def record(self, n) -> int:
+        """Record `n` (and, first, its inputs not yet recorded here); its entry's position."""
+        tid = self.id
+        if n.seg == tid:
+            return n.pos
+        if n.kind == "scalar" or n.value is not None:
+            return self._leaf(n)
+        pos = []
+        for a in n.args:
+            if a.seg == tid:
+                pos.append(a.pos)
+            elif a.kind == "scalar" or a.value is not None:
+                pos.append(self._leaf(a))
+            else:  # an operation built before the last computation and still not computed
+                return self._record_graph(n)
+        kind = n.kind
+        if kind == "call":
+            return self._op(n, tuple(pos))
+        ops = self.ops
+        k = n.pos = len(ops)
+        ops.append((kind, n.attr if kind != "where" else n.dtype, tuple(pos)))
+        n.seg = tid
+        return k
+
+    def _leaf(self, n) -> int:
+        ops = self.ops
+        v = n.value
+        if n.kind == "scalar":
+            k = len(ops)
+            ops.append(("s", n.weak or n.dtype))
+        else:
+            k = self.by_value.get(id(v))
+            if k is None:
+                k = self.by_value[id(v)] = len(ops)
+                ops.append(("a", n.dtype, n.shape))
+            else:
+                n.seg = self.id
+                n.pos = k
+                return k
+        self.ordinal[k] = len(self.leaves)
+        self.leaves.append(n)
+        self.values.append(v)
+        n.seg = self.id
+        n.pos = k
+        return k
+
+    def _op(self, n, pos) -> int:
+        kind = n.kind
+        if kind == "call":
+            op = n.attr[3]
+            if op is None:
+                self.cacheable = False
+        elif kind == "where":
+            op = n.dtype
+        else:
+            op = n.attr
+        k = n.pos = len(self.ops)
+        self.ops.append((kind, op, pos))
+        n.seg = self.id
+        return k
+
+    def _record_graph(self, root) -> int:
+        """`record` of a node whose graph is partly unrecorded: a walk without recursion (an
+        uncomputed graph may be deeper than Python's recursion limit)."""
+        tid = self.id
+        stack = [root]
+        while stack:
+            n = stack[-1]
+            if n.seg == tid:
+                stack.pop()
+            elif n.kind == "scalar" or n.value is not None:
+                self._leaf(n)
+                stack.pop()
+            else:
+                todo = [a for a in n.args if a.seg != tid]
+                if todo:
+                    stack.extend(todo)
+                else:
+                    self._op(n, tuple([a.pos for a in n.args]))
+                    stack.pop()
+        return root.pos
+
+    def key(self, outputs):
+        """The structure key of computing `outputs` (nodes), or None when not cacheable."""
+        pos = tuple([self.record(n) for n in outputs])
+        if not self.cacheable:
+            return None
+        return tuple(self.ops), pos
+
+    def input_slot(self, n) -> int:
+        """The program input index of a recorded input node (an array or a scalar)."""
+        return self.ordinal[n.pos]
