@@ -34,7 +34,7 @@ from ..cuda import launch as _launch
 from . import dtypes as _dtypes
 from . import shapes as _shapes
 
-__all__ = ["KernelParam", "Definition", "compute_ctype"]
+__all__ = ["KernelParam", "Definition", "compute_ctype", "EXACT_ROUNDING"]
 
 _TEMPLATES = pathlib.Path(__file__).parent / "templates"
 _skeletons: dict[str, string.Template] = {}
@@ -42,6 +42,13 @@ _skeletons: dict[str, string.Template] = {}
 # 32-bit indexing while i + the grid stride cannot overflow: the grid covers the data in one
 # pass (launch.grid_one_pass), so the stride is about n and i + stride < 2n must stay below 2^31.
 _INT32_MAX = 2**30 - 1
+# Compiler options of the ufuncs' kernels and of fused kernels: no FMA contraction. NVRTC's
+# default lets NVVM and then ptxas turn `a * b` followed by `+ c` into one fma (one rounding
+# instead of two); within one ufunc that only moves a last bit, but across the nodes of a fused
+# kernel it would give other bits than the eager kernels, which store each node's rounded value.
+# With it, eager and fused round every node alike, as NumPy does. The kernels are memory-bound:
+# the separate multiply and add cost no time.
+EXACT_ROUNDING = ("-fmad=false",)
 _BLOCK = 256
 # Elements per thread of the flat and strided ("nd") kernels (the "vec" kernel moves 16 bytes a
 # thread instead): the loads of a thread's elements are in flight together. Measured on an H200

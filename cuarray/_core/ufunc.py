@@ -22,7 +22,7 @@ from . import registry as _registry
 from . import scan as _scan
 from . import shapes as _shapes
 from .copying import copyto_unchecked, fill
-from .elementwise import Definition, KernelParam
+from .elementwise import EXACT_ROUNDING, Definition, KernelParam
 from .elementwise import _INT32_MAX as _INT32_LIMIT
 from .indexing import ufunc_at
 from .ndarray import ndarray, _new_c, _new_f
@@ -155,7 +155,7 @@ class ufunc:
             if any(od != ld for od, ld in zip(out_dtypes, loop.out_dtypes)):
                 parts += ["to"] + [od.name for od in out_dtypes]
             name = "cuarray_" + "_".join(parts) + ("_where" if masked else "")
-            d = loop._defs[key] = Definition(name, params, op, preamble=self._preamble)
+            d = loop._defs[key] = Definition(name, params, op, preamble=self._preamble, options=EXACT_ROUNDING)
         return d
 
     # -- call ----------------------------------------------------------------------------------

@@ -201,6 +201,38 @@ def test_generated_sources_compile_for_sm_90():
                 assert cubin[:4] == b"\x7fELF"
 
 
+def _ptx(src, options):
+    """NVRTC's PTX of `src` for sm_90 under `options`, with the library's include path (no GPU)."""
+    from cuda.bindings import nvrtc
+
+    from cuarray.cuda import compiler
+
+    inc = ["-I" + d for d in compiler._include_path()]
+    opts = [o.encode() for o in ("-arch=compute_90", "-std=c++17", *inc, *options)]
+    _, prog = nvrtc.nvrtcCreateProgram(src.encode(), b"fma_check.cu", 0, [], [])
+    (err,) = nvrtc.nvrtcCompileProgram(prog, len(opts), opts)
+    assert err == nvrtc.nvrtcResult.NVRTC_SUCCESS, err
+    _, n = nvrtc.nvrtcGetPTXSize(prog)
+    buf = b" " * n
+    nvrtc.nvrtcGetPTX(prog, buf)
+    return buf.decode()
+
+
+def test_eager_and_fused_kernels_compile_without_fma_contraction():
+    # ptxas contracts `mul.f32` feeding `add.f32` into fma whatever NVVM was told: the x + x * x
+    # that a GPU run caught. Both the eager ufunc and the fused kernel must carry -fmad=false.
+    la, _ = _lazy((10,), numpy.float32)
+    with _tracing():
+        y = la + la * la
+    step = planner.plan([y._node]).steps[0]
+    ptx = _ptx(step.source(), step.defn.options)
+    assert "mul.rn.f32" in ptx and "add.rn.f32" in ptx and "fma" not in ptx
+    assert "fma" in _ptx(step.source(), ())  # the check can fail: without the option NVVM contracts
+    f32 = numpy.dtype(numpy.float32)
+    eager = cp.add._definition(cp.add._resolve((f32, f32), None, "same_kind"), (f32, f32), (f32,), False)
+    assert "-fmad=false" in eager.options
+
+
 def test_source_reads_like_the_ufunc_table_and_blocks_fma():
     la, _ = _lazy((10,), numpy.float32)
     with _tracing():
@@ -208,8 +240,9 @@ def test_source_reads_like_the_ufunc_table_and_blocks_fma():
     prog = planner.plan([y._node])
     src = prog.steps[0].source()
     assert "out0 = in0 * in1;" in src and "out0 = in0 + in1;" in src
-    assert 'asm("" : "+f"(v0));' in src  # the product is rounded before the add (no FMA)
     assert prog.steps[0].defn.name == "cuarray_fused_multiply_add_float32"
+    assert "-fmad=false" in prog.steps[0].defn.options  # the product is rounded before the add
+    assert "fma" not in _ptx(src, prog.steps[0].defn.options)
     text = y.explain()
     assert "multiply" in text and "elementwise kernel" in text and "__global__" in text
 

@@ -6,8 +6,10 @@ whose map expression calls it on each loaded element).
 Each node's C code is its ufunc's own expression from the ufunc table (`out0 = in0 + in1`),
 with the loop's compute types, exactly as the eager kernel of that ufunc computes it: inputs
 cast to the loop's compute type, the result cast to the node's dtype (float16 results are
-rounded to half), then passed through an empty `asm` that makes it opaque to the optimiser
-(`_barrier`), so NVVM cannot contract `a * b` of one node with `+ c` of the next into an FMA. A fused chain therefore gives the eager result bit for bit.
+rounded to half). Fused kernels compile, as the ufuncs' eager kernels do, without FMA contraction
+(`elementwise.EXACT_ROUNDING`), so `a * b` of one node is never merged with `+ c` of the next
+into one fma: a fused chain gives the eager result bit for bit. (An empty `asm` on each node's
+value, the earlier barrier, stopped NVVM but not ptxas, which contracted `x + x * x` on the GPU.)
 
 Kernels are keyed by the generated source (structure, dtypes, which inputs are scalars),
 never by values or sizes: scalars are kernel arguments, like the eager ufuncs' weak scalars.
@@ -21,7 +23,7 @@ import numpy
 
 from .. import dtypes as _dtypes
 from .. import reduction_ops as _rops
-from ..elementwise import Definition, KernelParam, _skeleton, compute_ctype
+from ..elementwise import EXACT_ROUNDING, Definition, KernelParam, _skeleton, compute_ctype
 from ..reduction import ReductionDef
 
 __all__ = ["Cluster", "elementwise_definition", "reduction_definition"]
@@ -76,8 +78,8 @@ class Cluster:
                        for i, (a, d) in enumerate(zip(n.args, loop.in_dtypes))]
                 op = uf._op_for(loop).strip().rstrip(";")
                 stmt = "{} out0; {};".format(compute_ctype(loop.out_dtypes[0]), op)
-                lines.append("{} {};\n  {{ {} {} {} = cuarray::cast<{}>(out0); }}{}".format(
-                    st, var, " ".join(ins), stmt, var, st, _barrier(var, n.dtype)))
+                lines.append("{} {};\n  {{ {} {} {} = cuarray::cast<{}>(out0); }}".format(
+                    st, var, " ".join(ins), stmt, var, st))
             elif n.kind == "cast":
                 src = n.args[0]
                 lines.append("const {st} {v} = cuarray::cast<{st}>({e});".format(
@@ -112,22 +114,6 @@ class Cluster:
         return "cuarray_{}_{}_{}".format(prefix, name, self.root.dtype.name)
 
 
-_ASM = {"f": "f", "d": "d", "F": "f", "D": "d"}
-
-
-def _barrier(var: str, dtype) -> str:
-    """An empty asm reading and writing `var` (no instruction): the value is opaque to NVVM, so
-    it is not contracted into an FMA with the next node (floating types only)."""
-    c = _ASM.get(dtype.char)
-    if c is None:
-        return ""
-    if dtype.kind == "f":
-        return ' asm("" : "+{}"({}));'.format(c, var)
-    rt = "float" if c == "f" else "double"
-    return (' {{ {rt} _r = {v}.real(), _i = {v}.imag(); asm("" : "+{c}"(_r), "+{c}"(_i)); {v} = {st}(_r, _i); }}'
-            .format(rt=rt, v=var, c=c, st=_dtypes.ctype(dtype)))
-
-
 def _header() -> str:
     return ""
 
@@ -142,7 +128,8 @@ def elementwise_definition(cl: Cluster, name=None) -> Definition:
         params = [KernelParam(cl._names[id(n)], "in", n.dtype, n.dtype) for n in cl.inputs]
         params += [KernelParam("s{}".format(k), "scalar", dt, dt) for k, (_, dt) in enumerate(cl.scalars)]
         params.append(KernelParam("out0", "out", cl.root.dtype, cl.root.dtype))
-        d = _defs[key] = Definition(name, params, "out0 = " + cl.call(), preamble=_header() + body)
+        d = _defs[key] = Definition(name, params, "out0 = " + cl.call(), preamble=_header() + body,
+                                     options=EXACT_ROUNDING)
     return d
 
 
@@ -164,5 +151,6 @@ def reduction_definition(cl: Cluster, op_name: str, res_dtype, name=None) -> Red
         mapped = "_acc_t({})".format(re.sub(r"\bx\b", cl.call(), op.map))
         post = "y = cuarray::cast<{}>(a)".format(_dtypes.ctype(res_dtype))
         d = _rdefs[key] = ReductionDef(name, params, out, _dtypes.ctype(acc), acc.itemsize, mapped, op.reduce,
-                                       op.identity, post, preamble=_header() + body)
+                                       op.identity, post, preamble=_header() + body,
+                                       options=EXACT_ROUNDING)
     return d

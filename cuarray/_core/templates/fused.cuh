@@ -6,8 +6,8 @@
 //   <ret_t>           C type of the result (the compute type of the graph's output)
 //   <params>          one `const T aK` per array input (its compute type) and per scalar
 //   <body>            a block per node: the ufunc's own C expression over `in0..`, `out0`,
-//                     its result stored in the node's dtype, then made opaque (an empty asm)
-//                     so nodes are not contracted into FMAs
+//                     its result stored in the node's dtype (the kernel compiles with
+//                     -fmad=false, as the eager ufuncs do, so nodes are never merged into an fma)
 //   <ret>             the output node's variable
 ${node_preambles}
 __device__ __forceinline__ ${ret_t} ${name}(${params}) {
