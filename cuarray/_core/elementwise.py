@@ -152,7 +152,7 @@ class Definition:
 
     __slots__ = ("name", "params", "operation", "preamble", "loop_prep", "after_loop", "key",
                  "options", "_kernels", "_arrays", "_nin_arrays", "user_source", "_vec", "_c_index",
-                 "_out_first", "_flat")
+                 "_out_first", "_flat", "_strided")
 
     def __init__(self, name, params, operation, preamble="", loop_prep="", after_loop="",
                  options=(), user_source=None):
@@ -168,6 +168,7 @@ class Definition:
                     after_loop, self.options)
         self._kernels = {}
         self._flat = {}
+        self._strided = {}
         self._arrays = tuple(p for p in self.params if p.kind in ("in", "out"))
         self._nin_arrays = sum(1 for p in self.params if p.kind == "in")
         # Vector width: 16 bytes of the widest array operand; no vectors when the operation can
@@ -325,7 +326,30 @@ class Definition:
         self._run_strided(arrays, scalars, shape, raw, n)
 
     def _run_strided(self, arrays, scalars, shape, raw, n):
-        nd = len(shape)
+        # HOT PATH for broadcasts and views: the layout (collapsed dims, index type, kernel, grid,
+        # stride and extent arguments) depends only on the shapes, strides and dtypes, so a
+        # combination seen before skips its derivation (~6 us of Python a call).
+        key = (shape, tuple((a._shape, a._strides, a._dtype) for a in arrays))
+        plan = self._strided.get(key)
+        if plan is None:
+            if len(self._strided) > 1024:
+                self._strided.clear()
+            plan = self._strided[key] = self._strided_plan(arrays, shape, n)
+        ptrs = [a.data.ptr for a in arrays]
+        kern, grid, extra = plan
+        if kern is None:
+            # Collapsed to one contiguous run (e.g. `a.T * 2` into a 'K'-ordered output): the
+            # vector kernel when every address allows it.
+            v = self._vec
+            layout = "flat"
+            if v > 1 and n >= v and all(p % (a._dtype.itemsize * v) == 0 for a, p in zip(arrays, ptrs)):
+                layout = "vec"
+            kern, grid = self._kernel(layout, 1, type(extra[0])), self.grid(layout, n)
+        _launch.launch(kern, grid, _BLOCK, self._pack(ptrs, scalars, raw) + extra)
+
+    def _strided_plan(self, arrays, shape, n) -> tuple:
+        """(kernel, grid, trailing arguments) of a launch over `shape`; kernel and grid are None
+        when the operands collapse to one contiguous run (their alignment picks the kernel)."""
         strides_list = []
         for a in arrays:
             st = a._strides
@@ -342,19 +366,9 @@ class Definition:
             back[k] = cstrides[pos]
         cstrides = back
         ndim = len(cshape)
-        ptrs = [a.data.ptr for a in arrays]
-        one_run = ndim == 0 or (ndim == 1 and all(s[0] == a._dtype.itemsize for s, a in zip(cstrides, arrays)))
-        if one_run:
-            # Collapsed to one contiguous run (e.g. `a.T * 2` into a 'K'-ordered output).
+        if ndim == 0 or (ndim == 1 and all(s[0] == a._dtype.itemsize for s, a in zip(cstrides, arrays))):
             index_t = numpy.int32 if n <= _INT32_MAX else numpy.int64
-            v = self._vec
-            layout = "flat"
-            if v > 1 and n >= v and all(p % (a._dtype.itemsize * v) == 0 for a, p in zip(arrays, ptrs)):
-                layout = "vec"
-            kern = self._kernel(layout, 1, index_t)
-            args = self._pack(ptrs, scalars, raw) + (index_t(n),)
-            _launch.launch(kern, self.grid(layout, n), _BLOCK, args)
-            return
+            return None, None, (index_t(n),)
         # 32-bit offsets when every operand's byte extent and the element count fit.
         big = n > _INT32_MAX
         if not big:
@@ -366,14 +380,12 @@ class Definition:
                     big = True
                     break
         index_t = numpy.int64 if big else numpy.int32
-        kern = self._kernel("nd", ndim, index_t)
         extra = []
         for st in cstrides:
             extra.extend(index_t(s) for s in st)
         extra.extend(index_t(d) for d in cshape)
         extra.append(index_t(n))
-        args = self._pack(ptrs, scalars, raw) + tuple(extra)
-        _launch.launch(kern, self.grid("nd", n), _BLOCK, args)
+        return self._kernel("nd", ndim, index_t), self.grid("nd", n), tuple(extra)
 
     def _pack(self, ptrs, scalars, raw) -> tuple:
         """Values in C parameter order (the order of `self.params`)."""

@@ -66,3 +66,48 @@ def test_operator_and_function_launch_the_same(recorded):
     assert recorded[3][:3] == recorded[5][:3] and recorded[3][3:5] == recorded[5][3:5]
     assert recorded[3][4] == np.float32(2.0) and type(recorded[3][4]) is np.float32
     assert len(recorded) == 7
+
+
+def _strided_cases():
+    f32 = "float32"
+    m = cp.empty((64, 96), dtype=f32)
+    r = cp.empty(96, dtype=f32)
+    col = cp.empty((64, 1), dtype=f32)
+    y = cp.empty(400, dtype=f32)
+    row = cp.empty((1, 400), dtype=f32)
+    zero_d = cp.empty((), dtype=f32)
+    big = cp.empty((8, 16, 32), dtype=f32)
+    return [
+        (m, r), (r, m), (m, col), (y, zero_d), (zero_d, y),  # broadcasts
+        (m.T, m.T), (m[::-1], m), (m[:, ::-1], m), (m[:, ::2], m[:, 1::2]), (big.transpose(0, 2, 1), big[0].T),  # views
+        (row, y), (_shifted(row, 4), y), (row, _shifted(y, 4)),  # one contiguous run, either alignment
+    ]
+
+
+def test_strided_launches_are_memoised_without_changing_them(recorded):
+    # The memoised layout (per shapes, strides and dtypes) must launch exactly what deriving it
+    # afresh launches: same kernel, grid, pointers and stride/extent arguments, alignment included.
+    add = _fresh(cp.add)
+    cases = _strided_cases()
+    fresh = []
+    for x, y in cases:
+        add._fast.clear()
+        for d in _definitions(add):
+            d._strided.clear()
+        add(x, y)
+        fresh.append(recorded.pop())
+    for _ in range(2):
+        for (x, y), want in zip(cases, fresh):
+            add(x, y)
+            got = recorded.pop()
+            assert _without_output(got) == _without_output(want), (x.shape, x.strides, y.shape, y.strides)
+    assert any(d._strided for d in _definitions(add))
+
+
+def _definitions(uf):
+    return [d for loop in uf._loops.values() for d in loop._defs.values()]
+
+
+def _without_output(call):
+    """A recorded launch with the output's address left out (each call allocates its own)."""
+    return call[:5] + call[6:]  # stream, config, kernel, in0, in1, [out0], strides, extents, size
