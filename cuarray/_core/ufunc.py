@@ -87,6 +87,7 @@ class ufunc:
         self._preamble = preamble
         self._loops = {}
         self._fast = {}
+        self._general = {}  # two arrays of other shapes or layouts: see _make_general
         self.__doc__ = doc or "See `numpy.{}`.".format(np_name or name)
 
     def __repr__(self) -> str:
@@ -171,6 +172,10 @@ class ufunc:
                     if tb is ndarray:
                         if a._shape == b._shape and ((a._c and b._c) or (a._f and b._f)):
                             f = self._fast.get((a._dtype, b._dtype))
+                            if f is not None:
+                                return f(a, b)
+                        else:  # a broadcast or views: a layout seen before
+                            f = self._general.get((a._dtype, b._dtype, a._shape, b._shape, a._strides, b._strides))
                             if f is not None:
                                 return f(a, b)
                     elif (tb is float or tb is int) and (a._c or a._f):
@@ -275,6 +280,8 @@ class ufunc:
         if (outs is None and not masked and self.nout == 1 and dtype is None and casting == "same_kind"
                 and order == "K" and nin <= 2):
             self._register_fast(in_types, args, arrays, loop, d)
+            if nin == 2 and type(args[0]) is ndarray and type(args[1]) is ndarray:
+                self._register_general(args[0], args[1], shape, d, out_arrays[0])
         operands = [a for a in arrays if a is not None]
         if masked:
             operands.append(where)
@@ -304,6 +311,19 @@ class ufunc:
         key = in_types[0] if len(in_types) == 1 else in_types
         if key not in self._fast:
             self._fast[key] = _make_fast(self, loop, d, pattern)
+
+    def _register_general(self, a, b, shape, d, out) -> None:
+        """Prepare the path of two arrays that are not both C (or both F) contiguous of one
+        shape: everything `_call` derived (loop, output dtype and layout, kernel definition)
+        depends only on their dtypes, shapes and strides, so that is the key."""
+        if a._shape == b._shape and ((a._c and b._c) or (a._f and b._f)):
+            return  # the contiguous fast path's case
+        general = self._general
+        if len(general) > 256:
+            general.clear()
+        strides = None if out._c else out._strides
+        general[(a._dtype, b._dtype, a._shape, b._shape, a._strides, b._strides)] = _make_general(
+            d, shape, out._dtype, strides)
 
     def _out_of_range_comparison(self, loop, args, arrays, shape):
         """NumPy 2 compares an int array with an out-of-range Python int as if the scalar were
@@ -415,6 +435,24 @@ def create_ufunc(name, nin, nout, ops, *, identity=None, doc="", np_name=None, p
     """One table row -> one ufunc (see cuarray/_math/*.py)."""
     uf = ufunc(name, nin, nout, ops, identity=identity, doc=doc, np_name=np_name, preamble=preamble)
     return _registry.register_ufunc(uf)  # numpy.<name>(gpu arrays) runs it (numpy_protocol)
+
+
+def _make_general(d: Definition, shape, od, strides):
+    """The launcher of `ufunc._general`: a new output of `shape` and dtype `od` (C order, or
+    `strides`: the 'K' order `_alloc_out` chose), then the engine's launch (whose strided layout
+    is memoised too)."""
+    run = d.run
+    if strides is None:
+        def general(a, b):
+            out = _new_c(shape, od)
+            run((a, b, out), (), shape)
+            return out
+    else:
+        def general(a, b):
+            out = ndarray(shape, od, strides=strides)
+            run((a, b, out), (), shape)
+            return out
+    return general
 
 
 def _make_fast(uf: ufunc, loop: _Loop, d: Definition, pattern):

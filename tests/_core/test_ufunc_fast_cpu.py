@@ -111,3 +111,26 @@ def _definitions(uf):
 def _without_output(call):
     """A recorded launch with the output's address left out (each call allocates its own)."""
     return call[:5] + call[6:]  # stream, config, kernel, in0, in1, [out0], strides, extents, size
+
+
+@pytest.mark.parametrize("db", ["float32", "float64", "int16"])
+def test_general_path_returns_and_launches_what_the_full_call_does(recorded, db):
+    # A pair of arrays that the contiguous fast path does not take (broadcasts, views, 0-d with
+    # 1-d) reaches `ufunc._general` from its second call: same output (shape, dtype, strides) and
+    # the same launch as the full `_call`, per layout, with the pair's own dtypes.
+    add = _fresh(cp.add)
+    cases = [(x, y.astype(db) if y.dtype != np.dtype(db) else y) for x, y in _strided_cases()
+             if not (x.shape == y.shape and x.flags.f_contiguous and y.flags.f_contiguous)]  # (fast path)
+    want = []
+    for x, y in cases:
+        out = add._call(x, y)
+        want.append((out.shape, out.dtype, out.strides, _without_output(recorded.pop())))
+    assert len(add._general) == len({(x.dtype, y.dtype, x.shape, y.shape, x.strides, y.strides)
+                                     for x, y in cases})  # each layout registered once
+    for (x, y), w in zip(cases, want):
+        add._call = None  # the general path must not fall back to the full call
+        try:
+            out = add(x, y)
+        finally:
+            del add._call
+        assert (out.shape, out.dtype, out.strides, _without_output(recorded.pop())) == w
