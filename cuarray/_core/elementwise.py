@@ -31,6 +31,7 @@ import numpy
 
 from ..cuda import compiler as _compiler
 from ..cuda import launch as _launch
+from . import device_check as _device_check
 from . import dtypes as _dtypes
 from . import shapes as _shapes
 
@@ -42,6 +43,7 @@ _skeletons: dict[str, string.Template] = {}
 # 32-bit indexing while i + the grid stride cannot overflow: the grid covers the data in one
 # pass (launch.grid_one_pass), so the stride is about n and i + stride < 2n must stay below 2^31.
 _INT32_MAX = 2**30 - 1
+_MULTI_DEVICE = _device_check.active  # [bool]: operands may live on another device
 _BLOCK = 256
 # Elements per thread of the flat and strided ("nd") kernels (the "vec" kernel moves 16 bytes a
 # thread instead): the loads of a thread's elements are in flight together. Measured on an H200
@@ -273,6 +275,9 @@ class Definition:
         `raw`: ndarrays for 'raw' params in order (passed as plain pointers). `serial`: one thread
         walks every element in order (for updates that must happen one after another, e.g.
         `ufunc.at` on 16-byte elements, which have no atomic compare-and-swap); flat layouts only."""
+        if _MULTI_DEVICE[0]:
+            _device_check.check(arrays)
+            _device_check.check(raw)
         n = _prod(shape) if size is None else size
         if n == 0:
             return

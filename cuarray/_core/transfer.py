@@ -152,24 +152,5 @@ def asnumpy(a, stream=None, order="C", out=None, blocking=True):
     return res
 
 
-def from_other_device(a: ndarray) -> ndarray:
-    """A C-ordered copy, on the current device, of `a`, which lives on another device.
-
-    One cuMemcpyAsync between the two devices' memory (unified addressing: the driver copies
-    peer to peer where the hardware allows, through the host otherwise), enqueued on the current
-    device's stream after an event of the source device's current stream, so it sees the work
-    queued there; neither host thread waits. A non-contiguous `a` is packed on its own device
-    first."""
-    from ..cuda import device as _device
-
-    with _device.Device(a.data.device_id):
-        if not a.flags.c_contiguous:
-            a = _copying.copy(a, order="C")
-        ready = _stream.get_current_stream().record(_stream.Event(disable_timing=True))
-    out = ndarray(a.shape, a.dtype)
-    if a.nbytes:
-        _device.enable_peer_access(a.data.device_id)
-        stream = _stream.get_current_stream()
-        stream.wait_event(ready)
-        out.data.copy_from_device_async(a.data, a.nbytes, stream)
-    return out
+# A copy between devices, on the elementwise engine's copies (`a.copy()` takes it too).
+from_other_device = _copying.from_other_device
