@@ -1,0 +1,175 @@
+"""`dask-2gpu`: Dask arrays over two GPUs against the same on one GPU, cuarray chunks against CuPy
+chunks in the same run (BENCHMARKS.md: >= 1.8 x speed-up from the second GPU at sizes that fit
+one GPU's share).
+
+The cluster is distributed's own: a scheduler in this process and one Nanny-managed worker
+process per GPU (one thread each, `CUDA_VISIBLE_DEVICES` set per worker, no memory limit, so
+Dask never spills device chunks to disk; work stealing off, so a task runs where its chunk is):
+what dask-cuda's LocalCUDACluster builds, without its pins of Dask's version. Each row starts its
+own cluster and makes the data before timing: float32 chunks of random numbers made on the
+workers, the same chunks (same seeds) held twice: all on the first GPU (the one-GPU array), and
+half on each GPU (the two-GPU array). A timed call is the whole Dask computation:
+
+- `sum`: ``x.sum()`` to the client (complete when the 0-d result arrives);
+- `chain`: ``(sin(x) * 2 + x * x - 1) / 3``, persisted on the workers, then every worker's device
+  synchronised (an elementwise result stays distributed; the sync makes the time the device's).
+
+The cell is the two-GPU time (median of repeats); the one-GPU time and the speed-up are extras,
+shown in the note. Setup, data creation and teardown are outside the timed region.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import statistics
+import time
+
+from . import NotAvailable, register
+
+F32 = 4
+WARMUP, REPEATS = 2, 5
+
+dask_2gpu = register(
+    "dask-2gpu", group="multi-gpu",
+    description="Dask array over 2 GPUs (one worker each) vs 1 GPU: x.sum(); an elementwise chain, persisted",
+    size=2**33, quick=2**30, params=("sum", "chain"), timing="process",
+    nbytes=lambda n, op: n * F32 if op == "sum" else 2 * n * F32,
+    size_label=lambda n: "{} GiB float32, 1 GiB chunks".format(n * F32 // 2**30),
+    note=lambda row: _speedup_note(row),
+)
+
+
+def _speedup_note(row) -> str:
+    parts = []
+    for name, cell in row["libs"].items():
+        sp = (cell.get("extras") or {}).get("speedup")
+        if sp:
+            parts.append("{} {:.2f}x".format(name, sp))
+    return "2 GPUs vs 1: " + ", ".join(parts) if parts else ""
+
+
+def gpu_cluster(n_gpus: int):
+    """(cluster, client): a scheduler here and one single-threaded worker process per GPU, each
+    seeing only its GPU. `client.close(); cluster.close()` tears it down."""
+    import dask
+    from distributed import Client, Nanny, Scheduler, SpecCluster
+
+    workers = {
+        "gpu{}".format(i): {"cls": Nanny, "options": {
+            "nthreads": 1, "memory_limit": 0, "silence_logs": logging.ERROR, "env": {"CUDA_VISIBLE_DEVICES": str(i)}}}
+        for i in range(n_gpus)
+    }
+    with dask.config.set({"distributed.scheduler.work-stealing": False}):
+        cluster = SpecCluster(workers=workers, scheduler={"cls": Scheduler, "options": {"dashboard": False}},
+                              silence_logs=logging.ERROR)
+    client = Client(cluster)
+    client.wait_for_workers(n_gpus)
+    return cluster, client
+
+
+def worker_addresses(client) -> list:
+    """Worker addresses ordered by GPU (worker names gpu0, gpu1, ...)."""
+    info = client.scheduler_info()["workers"]
+    return [a for a, _ in sorted(info.items(), key=lambda kv: str(kv[1]["name"]))]
+
+
+def _make_block(lib: str, n: int, seed: int):
+    xp = importlib.import_module(lib)
+    return xp.random.default_rng(seed).random(n, dtype=xp.float32)
+
+
+def _sync(lib: str) -> None:
+    cuda = getattr(importlib.import_module(lib), "cuda", None)  # numpy (CPU tests): nothing queued
+    if cuda is not None:
+        cuda.Device().synchronize()
+
+
+def _register(lib: str) -> None:
+    if lib == "cuarray":
+        import cuarray.distributed
+
+        cuarray.distributed.register_dask()
+
+
+def _blocks(lib, xp, seeds, chunk):
+    import dask
+    import dask.array as da
+
+    meta = xp.empty((0,), dtype=xp.float32)
+    parts = [da.from_delayed(dask.delayed(_make_block)(lib, chunk, s), (chunk,), dtype="float32", meta=meta)
+             for s in seeds]
+    return da.concatenate(parts)
+
+
+def place(client, lib, xp, n: int, chunk: int):
+    """(x1, x2): the same `n` random float32 (chunks of `chunk`, made on the workers), all on the
+    first worker (x1) and half on each of the first two (x2); persisted, devices synchronised,
+    and checked (equal sums, mean near 0.5)."""
+    import dask.array as da
+    from distributed import wait
+
+    seeds = list(range(n // chunk))
+    half = len(seeds) // 2
+    a, b = worker_addresses(client)[:2]
+    x1 = client.persist(_blocks(lib, xp, seeds, chunk), workers=[a])
+    x2 = da.concatenate([client.persist(_blocks(lib, xp, seeds[:half], chunk), workers=[a]),
+                         client.persist(_blocks(lib, xp, seeds[half:], chunk), workers=[b])])
+    wait([x1, x2])
+    client.run(_sync, lib)
+    s1, s2 = (float(client.compute(x.sum()).result()) for x in (x1, x2))
+    if abs(s1 - s2) > 1e-5 * abs(s1) or abs(s1 / n - 0.5) > 0.01:
+        raise AssertionError("sums of the one- and two-GPU arrays disagree: {} {}".format(s1, s2))
+    return x1, x2
+
+
+def timed(client, lib: str, op: str):
+    """`run(x) -> seconds` for one whole computation `op` ("sum" or "chain") on the array `x`."""
+    import dask.array as da
+    from distributed import wait
+
+    def run(x) -> float:
+        t0 = time.perf_counter()
+        if op == "sum":
+            client.compute(x.sum()).result()
+        else:
+            y = client.persist((da.sin(x) * 2 + x * x - 1) / 3)
+            wait(y)
+            client.run(_sync, lib)
+            del y
+        return time.perf_counter() - t0
+
+    return run
+
+
+def measure(run, x1, x2, warmup: int = WARMUP, repeats: int = REPEATS) -> dict:
+    """Median seconds on the one-GPU and the two-GPU array, after warm-up; the two-GPU time is
+    the cell, the rest extras."""
+    times = {}
+    for label, x in (("one_gpu_s", x1), ("two_gpus_s", x2)):
+        ts = [run(x) for _ in range(warmup + repeats)][warmup:]
+        times[label] = statistics.median(ts)
+    return {"time_s": times["two_gpus_s"], "one_gpu_s": times["one_gpu_s"],
+            "speedup": times["one_gpu_s"] / times["two_gpus_s"]}
+
+
+@dask_2gpu.setup("cuarray", "cupy")
+def _(xp, n, op):
+    lib = xp.__name__
+    if xp.cuda.runtime.getDeviceCount() < 2:
+        raise NotAvailable("needs two GPUs")
+    try:
+        import dask.array  # noqa: F401
+        import distributed  # noqa: F401
+    except ImportError as exc:
+        raise NotAvailable("dask and distributed are needed ({})".format(exc)) from None
+    _register(lib)
+    cluster, client = gpu_cluster(2)
+    try:
+        client.run(_register, lib)
+        x1, x2 = place(client, lib, xp, n, min(n, 2**28))
+        run = timed(client, lib, op)
+        yield lambda: measure(run, x1, x2)
+    finally:
+        client.close()
+        cluster.close()
