@@ -12,7 +12,8 @@ Cost: nothing until a second device is in use in the process (`cuda.device.multi
 operation. Where the engines test it: the elementwise engine (`Definition.run`: ufuncs,
 ElementwiseKernel, copies, fill, gather/scatter), the ufunc and reduction fast paths, the reduction
 engine (`ReductionDef.run`), same-layout copies (`copying.copyto_unchecked`), advanced indexing,
-matmul and the linear-algebra routines (`linalg._util.compute_char`).
+matmul and the linear-algebra routines (`linalg._util.compute_char`), and `RawKernel` arguments
+(`cuda.module.convert_args`).
 """
 
 from __future__ import annotations
@@ -26,24 +27,13 @@ __all__ = ["active", "check", "check_index"]
 active = _device.multi_device
 
 
-def _refuse(dev: int, cur: int) -> ValueError:
-    return ValueError(
-        "an operand is on device {0} but the current device is {1}: operations do not mix devices "
-        "(no silent copies). Run it under `with cuarray.cuda.Device({0}):`, copy the operand here "
-        "with `cuarray.asarray(x)` or `x.to_device({1})`, or call "
-        "`cuarray.cuda.enable_peer_access({0})` under device {1} to let kernels here read "
-        "device {0}'s memory.".format(dev, cur))
-
-
 def check(arrays) -> None:
     """Raise ValueError if an array of `arrays` (other entries, None included, skipped) is on a
     device other than the current one, with no peer access enabled from the current device to it."""
     cur = _device.get_device_id()
     for a in arrays:
-        if isinstance(a, ndarray):
-            dev = a.data.device_id
-            if dev != cur and not _device.peer_access_enabled(cur, dev):
-                raise _refuse(dev, cur)
+        if isinstance(a, ndarray) and a.data.device_id != cur:
+            _device.check_operand_device(a.data.device_id)
 
 
 def check_index(a, index, value=None) -> None:

@@ -314,3 +314,17 @@ def enable_peer_access(peer: int) -> bool:
 def peer_access_enabled(device: int, peer: int) -> bool:
     """Whether `enable_peer_access(peer)` succeeded under `device` in this process."""
     return (device, peer) in _peer_allowed
+
+
+def check_operand_device(device_id: int) -> None:
+    """Raise ValueError unless memory of `device_id` may be an operand of an operation on the
+    current device: it is the current device, or peer access to it was enabled
+    (`_core/device_check.py` says where the engines ask)."""
+    cur = _tls.device_id
+    if device_id != cur and (cur, device_id) not in _peer_allowed:
+        raise ValueError(
+            "an operand is on device {0} but the current device is {1}: operations do not mix devices "
+            "(no silent copies). Run it under `with cuarray.cuda.Device({0}):`, copy the operand here "
+            "with `cuarray.asarray(x)` or `x.to_device({1})`, or call "
+            "`cuarray.cuda.enable_peer_access({0})` under device {1} to let kernels here read "
+            "device {0}'s memory.".format(device_id, cur))

@@ -164,3 +164,12 @@ def test_wrapping_memory_of_another_device_turns_the_check_on(monkeypatch, multi
     assert not _device.multi_device[0]
     UnownedMemory(1 << 40, 256, None, device_id=1)  # e.g. a PyTorch tensor on cuda:1
     assert _device.multi_device[0]
+
+
+def test_raw_kernel_arguments_refuse(two_devices):
+    from cuarray.cuda.module import convert_args
+
+    a, b = _pair()
+    assert convert_args((a, 3)) == (a.data.ptr, 3)
+    with pytest.raises(ValueError, match=REFUSED):
+        convert_args((a, b))

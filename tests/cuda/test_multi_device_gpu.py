@@ -94,7 +94,8 @@ def test_operations_refuse_operands_of_another_device(two_devices, monkeypatch):
         b = shaped_random((128, 64), cuarray, "float32", seed=5)
         for call in (lambda: a + b, lambda: b * a, lambda: a * 2, lambda: cuarray.sum(a), lambda: a.max(axis=1),
                      lambda: b @ a.T, lambda: cuarray.copyto(b, a), lambda: b.__setitem__(Ellipsis, a),
-                     lambda: b[idx], lambda: cuarray.cumsum(a), lambda: cuarray.sort(a), lambda: a.astype("f8")):
+                     lambda: b[idx], lambda: cuarray.cumsum(a), lambda: cuarray.sort(a), lambda: a.astype("f8"),
+                     lambda: cuarray.RawKernel('extern "C" __global__ void k(float* x) {}', "k")(1, 1, (a,))):
             with pytest.raises(ValueError, match="operand is on device 0 but the current device is 1"):
                 call()
         c = a.copy()                              # CuPy's rule: a copy on the current device
