@@ -19,15 +19,19 @@ def test_cases_registered():
     ids = {c.id for c in cases.select(groups=["multi-gpu"])}
     assert {"peer-copy", "allreduce", "dask-2gpu"} <= ids
     ar = next(c for c in cases.all_cases() if c.id == "allreduce")
-    assert ar.amount("nbytes", 1, 2**30) == 2**30  # busbw factor 2 (n - 1) / n is 1 for two ranks
+    assert ar.params == ("2 processes", "1 process") and ar.peers_once  # torch has no one-process mode
+    assert ar.amount("nbytes", 1, "2 processes") == 2**30  # busbw factor 2 (n - 1) / n is 1 for two ranks
 
 
 def _fake_ranks(monkeypatch, rounds, fail_rank=None):
-    """Popen runs a child printing the given per-round times for its rank instead of NCCL."""
+    """Popen runs a child printing the given per-round times for its rank instead of NCCL;
+    returns the list of ranks launched."""
     real = subprocess.Popen
+    launched = []
 
     def popen(cmd, **kw):
         rank = int(cmd[cmd.index("cuarray.bench.cases._collective_child") + 2])
+        launched.append(rank)
         if rank == fail_rank:
             code = "import sys; sys.stderr.write('x\\nRuntimeError: NCCL said no\\n'); sys.exit(3)"
         else:
@@ -35,13 +39,18 @@ def _fake_ranks(monkeypatch, rounds, fail_rank=None):
         return real([sys.executable, "-c", code], **kw)
 
     monkeypatch.setattr(collectives.subprocess, "Popen", popen)
+    return launched
 
 
 def test_allreduce_time_is_the_median_round_of_the_slower_rank(monkeypatch):
-    _fake_ranks(monkeypatch, {0: [1.0, 3.0, 2.0], 1: [2.0, 1.0, 2.5]})
+    launched = _fake_ranks(monkeypatch, {0: [1.0, 3.0, 2.0], 1: [2.0, 1.0, 2.5]})
     out = collectives.run_ranks("cuarray", 2**30)
     assert out["time_s"] == 2.5  # rounds: max(1, 2) = 2, max(3, 1) = 3, max(2, 2.5) = 2.5
     assert out["busbw_GBs"] == pytest.approx(2**30 / 2.5 / 1e9)
+    assert launched == [0, 1]
+    del launched[:]
+    assert collectives.run_ranks("cuarray-group", 2**30)["time_s"] == 2.0  # one process drives both
+    assert launched == [0]
 
 
 def test_allreduce_failing_rank_raises_with_its_last_line(monkeypatch):

@@ -3,8 +3,10 @@
     python -m cuarray.bench.cases._collective_child LIB RANK NRANKS NBYTES ROUNDS ITERS RENDEZVOUS
 
 LIB is "cuarray" (cuarray.distributed.Communicator; RENDEZVOUS is a file path through which rank
-0 hands its NCCL unique id to the others) or "torch" (torch.distributed, NCCL backend;
-RENDEZVOUS is a free TCP port on 127.0.0.1). Each rank checks one out-of-place allreduce against
+0 hands its NCCL unique id to the others), "torch" (torch.distributed, NCCL backend;
+RENDEZVOUS is a free TCP port on 127.0.0.1) or "cuarray-group" (this one process drives all
+NRANKS GPUs: `Communicator.init_all` and one NCCL group call per allreduce; RANK and
+RENDEZVOUS are unused). Each rank checks one out-of-place allreduce against
 the expected sum, warms up, then times ROUNDS rounds of ITERS in-place float32 allreduces of
 NBYTES bytes (host clock from after a barrier to after the device sync), restoring the buffer
 between rounds outside the timed region, and prints {"round_s": [per-allreduce seconds...]}.
@@ -52,6 +54,48 @@ def _cuarray_rank(rank, nranks, n, rendezvous):
             lambda: cuarray.copyto(x, x0), check, comm.destroy)
 
 
+def _cuarray_group(rank, nranks, n, rendezvous):
+    import cuarray
+    from cuarray.distributed import Communicator, group
+
+    comms = Communicator.init_all(list(range(nranks)))
+    devs = [c.device for c in comms]
+    bases, x0s, xs, smalls = [], [], [], []
+    for c, dev in zip(comms, devs):
+        with dev:
+            bases.append(cuarray.arange(n, dtype=cuarray.float32) % 977)
+            x0s.append(bases[-1] + (c.rank + 1))
+            xs.append(x0s[-1].copy())
+            smalls.append(cuarray.ones(1, dtype=cuarray.float32))
+
+    def each(bufs, outs):
+        with group():
+            return [c.allreduce(x, out=o) for c, x, o in zip(comms, bufs, outs)]
+
+    def sync():
+        for dev in devs:
+            dev.synchronize()
+
+    def reset():
+        for dev, x, x0 in zip(devs, xs, x0s):
+            with dev:
+                cuarray.copyto(x, x0)
+
+    def check():
+        got = each(x0s, [None] * nranks)
+        err = 0.0
+        for dev, g, base in zip(devs, got, bases):
+            with dev:
+                err = max(err, float(cuarray.abs(g - (base * nranks + nranks * (nranks + 1) / 2)).max()))
+        return err
+
+    def close():
+        for c in comms:
+            c.destroy()
+
+    return lambda: each(xs, xs), lambda: each(smalls, smalls), sync, reset, check, close
+
+
 def _torch_rank(rank, nranks, n, port):
     import torch
     import torch.distributed as dist
@@ -78,7 +122,7 @@ def _torch_rank(rank, nranks, n, port):
 def main(argv):
     lib, rank, nranks, nbytes, rounds, iters, rendezvous = argv
     rank, nranks, nbytes, rounds, iters = int(rank), int(nranks), int(nbytes), int(rounds), int(iters)
-    make = _cuarray_rank if lib == "cuarray" else _torch_rank
+    make = {"cuarray": _cuarray_rank, "cuarray-group": _cuarray_group, "torch": _torch_rank}[lib]
     allreduce, barrier, sync, reset, check, close = make(rank, nranks, nbytes // 4, rendezvous)
     err = check()
     if err != 0:

@@ -1,8 +1,11 @@
 """`allreduce`: NCCL allreduce of 1 GiB float32 over two GPUs, cuarray.distributed against
 torch.distributed (NCCL backend) in the same run (BENCHMARKS.md: >= 0.95 x).
 
-Both sides run the same way, the way NCCL programs are deployed: one process per GPU (two child
-processes, `_collective_child.py`), in-place sum allreduces on the device's current stream.
+The compared row, `2 processes`, runs both sides the same way, the way NCCL programs are deployed:
+one process per GPU (two child processes, `_collective_child.py`), in-place sum allreduces on
+the device's current stream. The `1 process` row is cuarray alone driving both GPUs from one
+process (`Communicator.init_all`, one NCCL group call per allreduce), against the same torch
+figure (torch.distributed has no such mode).
 Imports, communicator creation and allocation happen before the timed region; each rank times
 `rounds` rounds of `iters` allreduces (host clock from after a barrier to after the device sync);
 a round's time is the slower rank's, and the cell is the median round per allreduce. The GB/s
@@ -27,11 +30,10 @@ ROUNDS, ITERS = 5, 20
 
 allreduce = register(
     "allreduce", group="multi-gpu",
-    description="NCCL allreduce (sum, in place) of float32 over 2 GPUs, one process per GPU; GB/s = bus bandwidth",
-    size=1, quick=1, params=(GIB,), timing="process",
-    nbytes=lambda runs, nbytes: 2 * (NRANKS - 1) / NRANKS * nbytes,
-    size_label="{} launch(es) of both ranks".format,
-    param_label=lambda nbytes: "{} MiB".format(nbytes // 2**20),
+    description="NCCL allreduce (sum, in place) of 1 GiB float32 over 2 GPUs; GB/s = bus bandwidth",
+    size=1, quick=1, params=("2 processes", "1 process"), timing="process", peers_once=True,
+    nbytes=lambda runs, mode: 2 * (NRANKS - 1) / NRANKS * GIB,
+    size_label=lambda runs: "1 GiB float32, {} launch(es)".format(runs),
     note=lambda row: _busbw_note(row),
 )
 
@@ -61,12 +63,13 @@ def _free_port() -> int:
 
 
 def run_ranks(lib: str, nbytes: int, rounds: int = ROUNDS, iters: int = ITERS, timeout: float = 240) -> dict:
-    """Launch the NRANKS ranks of `lib`, wait, and return {"time_s": the median round's slower
-    rank, per allreduce; "busbw_GBs": ...}. Raises RuntimeError with the failing rank's last line."""
+    """Launch the NRANKS ranks of `lib` (one process for "cuarray-group"), wait, and return
+    {"time_s": the median round's slower rank, per allreduce; "busbw_GBs": ...}. Raises
+    RuntimeError with the failing rank's last line."""
     with tempfile.TemporaryDirectory(prefix="cuarray-bench-nccl-") as tmp:
         rendezvous = os.path.join(tmp, "uid") if lib == "cuarray" else str(_free_port())
         procs, logs = [], []
-        for rank in range(NRANKS):
+        for rank in range(1 if lib == "cuarray-group" else NRANKS):
             out = open(os.path.join(tmp, "out{}".format(rank)), "w+")
             err = open(os.path.join(tmp, "err{}".format(rank)), "w+")
             logs.append((out, err))
@@ -98,7 +101,7 @@ def run_ranks(lib: str, nbytes: int, rounds: int = ROUNDS, iters: int = ITERS, t
 
 
 @allreduce.setup("cuarray", "torch")
-def _(xp, runs, nbytes):
+def _(xp, runs, mode):
     lib = xp.__name__
     count = xp.cuda.runtime.getDeviceCount() if lib == "cuarray" else xp.cuda.device_count()
     if count < NRANKS:
@@ -113,4 +116,6 @@ def _(xp, runs, nbytes):
 
         if not dist.is_available() or not dist.is_nccl_available():
             raise NotAvailable("torch.distributed has no NCCL")
-    return lambda: run_ranks(lib, nbytes)
+    if lib == "cuarray" and mode == "1 process":
+        lib = "cuarray-group"
+    return lambda: run_ranks(lib, GIB)
