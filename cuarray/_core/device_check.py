@@ -12,8 +12,10 @@ Cost: nothing until a second device is in use in the process (`cuda.device.multi
 operation. Where the engines test it: the elementwise engine (`Definition.run`: ufuncs,
 ElementwiseKernel, copies, fill, gather/scatter), the ufunc and reduction fast paths, the reduction
 engine (`ReductionDef.run`), same-layout copies (`copying.copyto_unchecked`), advanced indexing,
-matmul and the linear-algebra routines (`linalg._util.compute_char`), and `RawKernel` arguments
-(`cuda.module.convert_args`).
+scans, sorts, `concatenate`/`stack`, matmul and the linear-algebra routines
+(`linalg._util.compute_char`), FFTs (`fft._transform`), and `RawKernel` arguments
+(`cuda.module.convert_args`). Routines outside these engines (random `out=`, histograms,
+searchsorted, sparse) are not checked.
 """
 
 from __future__ import annotations

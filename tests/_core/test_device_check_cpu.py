@@ -12,6 +12,7 @@ import pytest
 import cuarray as cp
 from cuarray._core import copying, device_check, reduction_ops
 from cuarray._core.ufunc import ufunc
+from cuarray.fft import _transform
 from cuarray.cuda import device as _device
 from cuarray.cuda.memory import UnownedMemory
 
@@ -105,7 +106,9 @@ def test_copies_into_and_from_another_device_refuse(two_devices):
     a, b = _pair()
     for call in (lambda: cp.copyto(a, b), lambda: cp.copyto(b, a), lambda: a.__setitem__(Ellipsis, b),
                  lambda: a.__setitem__((slice(None), 0), b[:, 1]), lambda: b.astype("float64"),
-                 lambda: b.fill(1.5), lambda: cp.where(a > 0, a, b)):
+                 lambda: b.fill(1.5), lambda: cp.where(a > 0, a, b),
+                 lambda: cp.concatenate([a, a, a, a, b, a, a, a, a]), lambda: cp.stack([b] * 9),
+                 lambda: cp.concatenate([a, a], out=_on_device_1(cp.empty((128, 64), dtype="float32")))):
         with pytest.raises(ValueError, match=REFUSED):
             call()
 
@@ -130,10 +133,12 @@ def test_indexing_with_arrays_refuses(two_devices):
             call()
 
 
-def test_matmul_and_linalg_refuse(two_devices):
+def test_matmul_linalg_and_fft_refuse(two_devices):
     a, b = _pair("float64")
     for call in (lambda: a @ b, lambda: cp.matmul(b, a), lambda: cp.dot(a, b), lambda: a @ b[:, 0],
-                 lambda: cp.matmul(a, a, out=b), lambda: cp.linalg.solve(a, b), lambda: cp.linalg.inv(b)):
+                 lambda: cp.matmul(a, a, out=b), lambda: cp.linalg.solve(a, b), lambda: cp.linalg.inv(b),
+                 lambda: cp.fft.fft(b), lambda: cp.fft.rfft2(b), lambda: cp.fft.fft(a, out=_on_device_1(cp.empty((64, 64), "complex128"))),
+                 lambda: _transform.run_recipe((None,) * 9, b)):  # the FFT's cached-recipe path
         with pytest.raises(ValueError, match=REFUSED):
             call()
 
