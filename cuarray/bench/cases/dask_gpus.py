@@ -7,8 +7,8 @@ process per GPU (one thread each, `CUDA_VISIBLE_DEVICES` set per worker, no memo
 Dask never spills device chunks to disk; work stealing off, so a task runs where its chunk is):
 what dask-cuda's LocalCUDACluster builds, without its pins of Dask's version. Each row starts its
 own cluster and makes the data before timing: float32 chunks of random numbers made on the
-workers, the same chunks (same seeds) held twice: all on the first GPU (the one-GPU array), and
-half on each GPU (the two-GPU array). A timed call is the whole Dask computation:
+workers, all on the first GPU (the one-GPU array), then the same chunks (same seeds) half on each
+GPU (the two-GPU array). A timed call is the whole Dask computation:
 
 - `sum`: ``x.sum()`` to the client (complete when the 0-d result arrives);
 - `chain`: ``(sin(x) * 2 + x * x - 1) / 3``, persisted on the workers, then every worker's device
@@ -29,15 +29,17 @@ import time
 from . import NotAvailable, register
 
 F32 = 4
-ELEMENTS, CHUNK = 2**33, 2**28  # 32 GiB of float32 in 1 GiB chunks: 16 GiB a GPU when split
+# float32 elements: 64 GiB for the sum, 32 GiB for the chain (whose result takes as much again),
+# in 1 GiB chunks; on two GPUs each holds half. One H200 holds either whole (141 GB).
+ELEMENTS, CHUNK = {"sum": 2**34, "chain": 2**33}, 2**28
 WARMUP, REPEATS = 2, 5
 
 dask_2gpu = register(
     "dask-2gpu", group="multi-gpu",
     description="Dask array over 2 GPUs (one worker each) vs 1 GPU: x.sum(); an elementwise chain, persisted",
     size=1, quick=1, params=("sum", "chain"), timing="process",
-    nbytes=lambda runs, op: ELEMENTS * F32 * (1 if op == "sum" else 2),
-    size_label=lambda runs: "{} GiB float32, {} GiB chunks".format(ELEMENTS * F32 // 2**30, CHUNK * F32 // 2**30),
+    nbytes=lambda runs, op: ELEMENTS[op] * F32 * (1 if op == "sum" else 2),
+    size_label=lambda runs: "sum 64 GiB, chain 32 GiB f32",
     note=lambda row: _speedup_note(row),
 )
 
@@ -104,25 +106,21 @@ def _blocks(lib, xp, seeds, chunk):
     return da.concatenate(parts)
 
 
-def place(client, lib, xp, n: int, chunk: int):
-    """(x1, x2): the same `n` random float32 (chunks of `chunk`, made on the workers), all on the
-    first worker (x1) and half on each of the first two (x2); persisted, devices synchronised,
-    and checked (equal sums, mean near 0.5)."""
+def place(client, lib, xp, n: int, chunk: int, gpus: int):
+    """`n` random float32 (chunks of `chunk` made on the workers, seeded by position, so every
+    placement holds the same numbers), split in `gpus` contiguous parts, part k on the worker of
+    GPU k; persisted and the devices synchronised."""
     import dask.array as da
     from distributed import wait
 
     seeds = list(range(n // chunk))
-    half = len(seeds) // 2
-    a, b = worker_addresses(client)[:2]
-    x1 = client.persist(_blocks(lib, xp, seeds, chunk), workers=[a])
-    x2 = da.concatenate([client.persist(_blocks(lib, xp, seeds[:half], chunk), workers=[a]),
-                         client.persist(_blocks(lib, xp, seeds[half:], chunk), workers=[b])])
-    wait([x1, x2])
+    step = -(-len(seeds) // gpus)
+    parts = [client.persist(_blocks(lib, xp, seeds[k:k + step], chunk), workers=[w])
+             for k, w in zip(range(0, len(seeds), step), worker_addresses(client)[:gpus])]
+    x = parts[0] if len(parts) == 1 else da.concatenate(parts)
+    wait(x)
     client.run(_sync, lib)
-    s1, s2 = (float(client.compute(x.sum()).result()) for x in (x1, x2))
-    if abs(s1 - s2) > 1e-5 * abs(s1) or abs(s1 / n - 0.5) > 0.01:
-        raise AssertionError("sums of the one- and two-GPU arrays disagree: {} {}".format(s1, s2))
-    return x1, x2
+    return x
 
 
 def timed(client, lib: str, op: str):
@@ -144,15 +142,21 @@ def timed(client, lib: str, op: str):
     return run
 
 
-def measure(run, x1, x2, warmup: int = WARMUP, repeats: int = REPEATS) -> dict:
-    """Median seconds on the one-GPU and the two-GPU array, after warm-up; the two-GPU time is
-    the cell, the rest extras."""
-    times = {}
-    for label, x in (("one_gpu_s", x1), ("two_gpus_s", x2)):
-        ts = [run(x) for _ in range(warmup + repeats)][warmup:]
-        times[label] = statistics.median(ts)
-    return {"time_s": times["two_gpus_s"], "one_gpu_s": times["one_gpu_s"],
-            "speedup": times["one_gpu_s"] / times["two_gpus_s"]}
+def measure(client, lib, xp, op: str, n: int, chunk: int = CHUNK, warmup: int = WARMUP,
+            repeats: int = REPEATS) -> dict:
+    """Median seconds of `op` on `n` float32 held by one GPU, then by two (one placement at a
+    time, so one GPU's memory holds one copy), after warm-up. The two-GPU time is the cell; the
+    one-GPU time and the speed-up are extras. Both placements must give the same sum."""
+    run = timed(client, lib, op)
+    times, sums = {}, []
+    for gpus in (1, 2):
+        x = place(client, lib, xp, n, chunk, gpus)
+        sums.append(float(client.compute(x.sum()).result()))
+        times[gpus] = statistics.median([run(x) for _ in range(warmup + repeats)][warmup:])
+        del x  # frees the chunks before the next placement
+    if abs(sums[0] - sums[1]) > 1e-5 * abs(sums[0]) or abs(sums[0] / n - 0.5) > 0.01:
+        raise AssertionError("the one- and two-GPU arrays' sums disagree: {} {}".format(*sums))
+    return {"time_s": times[2], "one_gpu_s": times[1], "speedup": times[1] / times[2]}
 
 
 @dask_2gpu.setup("cuarray", "cupy")
@@ -169,9 +173,7 @@ def _(xp, runs, op):
     cluster, client = gpu_cluster(2)
     try:
         client.run(_register, lib)
-        x1, x2 = place(client, lib, xp, ELEMENTS, CHUNK)
-        run = timed(client, lib, op)
-        yield lambda: measure(run, x1, x2)
+        yield lambda: measure(client, lib, xp, op, ELEMENTS[op])
     finally:
         client.close()
         cluster.close()
