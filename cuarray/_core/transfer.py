@@ -18,6 +18,7 @@ import ctypes
 import numpy
 
 from ..cuda import _sync_hooks
+from ..cuda import device as _device
 from ..cuda import pinned_memory as _pinned
 from ..cuda import stream as _stream
 from . import dtypes as _dtypes
@@ -58,7 +59,12 @@ def _d2h(host: numpy.ndarray, src_ptr, nbytes: int, stream) -> None:
 
 
 def to_host(a: ndarray, stream=None, out=None, blocking=True) -> numpy.ndarray:
-    """Copy `a` to a new NumPy array (or into `out`), preserving C/F order when dense."""
+    """Copy `a` to a new NumPy array (or into `out`), preserving C/F order when dense. An array
+    of another device is copied on that device's stream (as CuPy does), after the work queued
+    there: the current device's stream is not ordered with it."""
+    if _device.multi_device[0] and stream is None and a.data.device_id != _device.get_device_id():
+        with _device.Device(a.data.device_id):
+            return to_host(a, out=out, blocking=blocking)
     if blocking and _sync_hooks.capturing:
         _sync_hooks.check_not_capturing()  # before the copy: a clear error, not the driver's
     if stream is None:
@@ -116,7 +122,11 @@ def from_host(obj, dtype=None, order="K") -> ndarray:
 
 
 def from_host_into(dst: ndarray, arr, stream=None) -> None:
-    """`dst.set(arr)`: copy a NumPy array of the same shape and dtype into `dst`."""
+    """`dst.set(arr)`: copy a NumPy array of the same shape and dtype into `dst` (on its own
+    device's stream when it lives on another device, as in `to_host`)."""
+    if _device.multi_device[0] and stream is None and dst.data.device_id != _device.get_device_id():
+        with _device.Device(dst.data.device_id):
+            return from_host_into(dst, arr)
     if not isinstance(arr, numpy.ndarray):
         raise TypeError("set() needs a numpy.ndarray, got {}".format(type(arr).__name__))
     if arr.shape != dst._shape:

@@ -121,3 +121,21 @@ def test_peer_access_lets_kernels_read_the_other_device(two_devices, monkeypatch
         np.testing.assert_allclose(t.get(), a.get().sum(axis=0))
     with d0, pytest.raises(ValueError, match="operand is on device 1"):
         a + b                                     # only the direction enabled
+
+
+def test_get_and_set_of_another_devices_array_follow_its_work(two_devices):
+    d0, d1 = two_devices
+    with d0:
+        x = cuarray.arange(1 << 24, dtype="float64")
+        for _ in range(20):
+            x = x * 1.0000001 + 1.0
+        want = x.get()
+        x = cuarray.arange(1 << 24, dtype="float64")
+        for _ in range(20):                       # queued on device 0, not waited for
+            x = x * 1.0000001 + 1.0
+    with d1:
+        assert np.array_equal(x.get(), want)      # copied on device 0's stream, after its work
+        host = np.random.default_rng(8).standard_normal(1 << 24)
+        x.set(host)
+    with d0:
+        assert np.array_equal((x + 0).get(), host)
