@@ -203,8 +203,9 @@ def from_other_device(a: ndarray, order="K") -> ndarray:
     One cuMemcpyAsync between the two devices' memory (unified addressing: the driver copies
     peer to peer where the hardware allows, through the host otherwise), enqueued on the current
     device's stream after an event of the source device's current stream, so it sees the work
-    queued there; neither host thread waits. An `a` that is not dense in `order` is packed on its
-    own device first."""
+    queued there, and the source device's stream waits for the copy in turn (its memory may be
+    freed and reused there); neither host thread waits. An `a` that is not dense in `order` is
+    packed on its own device first."""
     if order not in ("C", "F", "A", "K"):
         order = _shapes.normalize_order(order)
     with _device.Device(a.data.device_id):
@@ -220,4 +221,9 @@ def from_other_device(a: ndarray, order="K") -> ndarray:
         stream = _stream.get_current_stream()
         stream.wait_event(ready)
         out.data.copy_from_device_async(a.data, a.nbytes, stream)
+        # The source's memory goes back to its pool in its own stream's order (the packed copy
+        # when this returns): that stream must not reuse it before this copy has read it.
+        done = stream.record(_stream.Event(disable_timing=True))
+        with _device.Device(a.data.device_id):
+            _stream.get_current_stream().wait_event(done)
     return out
