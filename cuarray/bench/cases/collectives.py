@@ -62,7 +62,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def run_ranks(lib: str, nbytes: int, rounds: int = ROUNDS, iters: int = ITERS, timeout: float = 240) -> dict:
+def run_ranks(lib: str, nbytes: int, rounds: int = ROUNDS, iters: int = ITERS, timeout: float = 40) -> dict:
     """Launch the NRANKS ranks of `lib` (one process for "cuarray-group"), wait, and return
     {"time_s": the median round's slower rank, per allreduce; "busbw_GBs": ...}. Raises
     RuntimeError with the failing rank's last line."""
