@@ -22,9 +22,9 @@ def client(request):
         pytest.skip("needs two GPUs")
     distributed = pytest.importorskip("distributed")
     pytest.importorskip("dask.array")
-    import cuarray.distributed
+    from cuarray.distributed import register_dask
 
-    cuarray.distributed.register_dask()
+    register_dask()
     if request.param == "dask-cuda":
         dask_cuda = pytest.importorskip("dask_cuda")
         cluster = dask_cuda.LocalCUDACluster(CUDA_VISIBLE_DEVICES="0,1", threads_per_worker=1,
@@ -35,7 +35,7 @@ def client(request):
         from cuarray.bench.cases.dask_gpus import gpu_cluster
 
         cluster, c = gpu_cluster(2)
-    c.run(cuarray.distributed.register_dask)
+    c.run(register_dask)
     yield c
     c.close()
     cluster.close()
@@ -80,3 +80,19 @@ def test_tsqr_matches_numpy(client):
     np.testing.assert_allclose(q @ r, host, rtol=1e-10, atol=1e-10)
     np.testing.assert_allclose(q.T @ q, np.eye(40), atol=1e-10)
     np.testing.assert_allclose(np.abs(r), np.abs(np.linalg.qr(host)[1]), rtol=1e-8, atol=1e-10)
+
+
+def test_synchronize_from_another_thread_waits_for_this_threads_work():
+    # A Dask worker runs tasks in a pool thread and `client.run` on its event-loop thread: the
+    # bench's device sync there must cover the kernels the task thread queued.
+    import threading
+
+    x = cuarray.arange(1 << 26, dtype="float32")
+    for _ in range(40):
+        x = x * 1.0000001 + 1
+    ev = cuarray.cuda.Event()
+    ev.record()
+    t = threading.Thread(target=lambda: cuarray.cuda.Device().synchronize())
+    t.start()
+    t.join()
+    assert ev.done
