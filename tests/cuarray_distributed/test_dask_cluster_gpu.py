@@ -52,6 +52,9 @@ def _two_gpu_array(client, host, chunks):
     top = client.persist(da.from_array(host[:half], chunks=chunks).to_backend("cuarray"), workers=[a])
     bottom = client.persist(da.from_array(host[half:], chunks=chunks).to_backend("cuarray"), workers=[b])
     x = da.concatenate([top, bottom])
+    from distributed import wait
+
+    wait(x)  # who_has lists only chunks already in memory
     assert {w for ws in client.who_has(x).values() for w in ws} == {a, b}
     # Each worker's device 0 is its own GPU (dask-cuda lists the others after it; ours hides them).
     buses = client.run(lambda: cuarray.cuda.Device(0).pci_bus_id)
