@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import numpy
 
+from ..cuda import device as _device
+from ..cuda import stream as _stream
+from . import device_check as _device_check
 from . import dtypes as _dtypes
 from . import shapes as _shapes
 from .elementwise import Definition, KernelParam
 from .ndarray import ndarray
 
 __all__ = ["copy", "astype", "fill", "copyto_unchecked", "copyto_where_unchecked", "unaliased",
-           "warn_complex_discard", "drop_leading_ones"]
+           "warn_complex_discard", "drop_leading_ones", "from_other_device"]
 
 _BOOL = numpy.dtype(bool)
 
@@ -45,6 +48,8 @@ def copyto_unchecked(dst: ndarray, src: ndarray) -> None:
     if (src._dtype == dst._dtype and src._shape == dst._shape and
             ((src._c and dst._c) or (src._f and dst._f and not (src._c or dst._c)))):
         # Same layout, same type: a plain memcpy (copy engine rate, no kernel).
+        if _device_check.active[0]:
+            _device_check.check((src, dst))
         dst.data.copy_from_device_async(src.data, dst.nbytes)
         return
     _copy_def(src._dtype, dst._dtype).run((src, dst), (), dst._shape)
@@ -128,6 +133,10 @@ def drop_leading_ones(src: ndarray, ndim: int) -> ndarray:
 
 
 def copy(a: ndarray, order="C") -> ndarray:
+    """See `numpy.ndarray.copy`. As in CuPy, the copy is made on the current device, also for an
+    array of another device (`from_other_device`)."""
+    if _device_check.active[0] and a.data.device_id != _device.get_device_id():
+        return from_other_device(a, order)
     out = _new_like(a, a._dtype, order)
     copyto_unchecked(out, a)
     return out
@@ -178,3 +187,43 @@ def fill(a: ndarray, value) -> None:
     if dt.char == "e":
         v = numpy.float32(v)
     d.run((a,), (v,), a._shape)
+
+
+def _dense_in(a: ndarray, order: str) -> bool:
+    if order == "C":
+        return a._c
+    if order == "F":
+        return a._f
+    return a._c or a._f
+
+
+def from_other_device(a: ndarray, order="K") -> ndarray:
+    """A copy, on the current device and in `order`, of `a`, which lives on another device.
+
+    One cuMemcpyAsync between the two devices' memory (unified addressing: the driver copies
+    peer to peer where the hardware allows, through the host otherwise), enqueued on the current
+    device's stream after an event of the source device's current stream, so it sees the work
+    queued there, and the source device's stream waits for the copy in turn (its memory may be
+    freed and reused there); neither host thread waits. An `a` that is not dense in `order` is
+    packed on its own device first."""
+    if order not in ("C", "F", "A", "K"):
+        order = _shapes.normalize_order(order)
+    with _device.Device(a.data.device_id):
+        if not _dense_in(a, order):
+            a = copy(a, order="C" if order == "A" else order)
+        ready = _stream.get_current_stream().record(_stream.Event(disable_timing=True))
+    if a._c or a._f:
+        out = ndarray(a._shape, a._dtype, order="C" if a._c else "F")
+    else:  # packed in K order: a dense permutation of the axes
+        out = ndarray(a._shape, a._dtype, strides=a._strides)
+    if a.nbytes:
+        _device.ensure_peer_access(a.data.device_id)
+        stream = _stream.get_current_stream()
+        stream.wait_event(ready)
+        out.data.copy_from_device_async(a.data, a.nbytes, stream)
+        # The source's memory goes back to its pool in its own stream's order (the packed copy
+        # when this returns): that stream must not reuse it before this copy has read it.
+        done = stream.record(_stream.Event(disable_timing=True))
+        with _device.Device(a.data.device_id):
+            _stream.get_current_stream().wait_event(done)
+    return out

@@ -31,6 +31,7 @@ import numpy
 
 from ..cuda import compiler as _compiler
 from ..cuda import launch as _launch
+from . import device_check as _device_check
 from . import dtypes as _dtypes
 from . import shapes as _shapes
 
@@ -49,6 +50,7 @@ _INT32_MAX = 2**30 - 1
 # With it, eager and fused round every node alike, as NumPy does. The kernels are memory-bound:
 # the separate multiply and add cost no time.
 EXACT_ROUNDING = ("-fmad=false",)
+_MULTI_DEVICE = _device_check.active  # [bool]: operands may live on another device
 _BLOCK = 256
 # Elements per thread of the flat and strided ("nd") kernels (the "vec" kernel moves 16 bytes a
 # thread instead): the loads of a thread's elements are in flight together. Measured on an H200
@@ -281,6 +283,9 @@ class Definition:
         `raw`: ndarrays for 'raw' params in order (passed as plain pointers). `serial`: one thread
         walks every element in order (for updates that must happen one after another, e.g.
         `ufunc.at` on 16-byte elements, which have no atomic compare-and-swap); flat layouts only."""
+        if _MULTI_DEVICE[0]:
+            _device_check.check(arrays)
+            _device_check.check(raw)
         n = _prod(shape) if size is None else size
         if n == 0:
             return

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import numpy
 
+from . import device_check as _device_check
 from . import device_errors as _errors
 from . import dtypes as _dtypes
 from . import copying as _copying
@@ -270,6 +271,8 @@ def getitem(a: ndarray, index) -> ndarray:
 
 
 def _advanced_getitem(a: ndarray, index) -> ndarray:
+    if _device_check.active[0]:
+        _device_check.check_index(a, index)
     plan, items = _prepare(a, index)
     view = _view_of(a, plan.view_index)
     mask = _mask_fast_path(plan, items)
@@ -422,6 +425,8 @@ def _shape_mismatch(vshape, rshape):
 
 
 def _advanced_setitem(a: ndarray, index, value) -> None:
+    if _device_check.active[0]:
+        _device_check.check_index(a, index, value)
     plan, items = _prepare(a, index)
     view = _view_of(a, plan.view_index)
     mask = _mask_fast_path(plan, items)

@@ -43,6 +43,7 @@ from ..cuda import device as _device
 from ..cuda import launch as _launch
 from ..cuda import memory as _memory
 from ..cuda import stream as _stream
+from . import device_check as _device_check
 from . import dtypes as _dtypes
 from . import shapes as _shapes
 from .elementwise import _INT32_MAX, _skeleton, compute_ctype
@@ -449,6 +450,9 @@ class ReductionDef:
     def run(self, shape, arrays, scalars, y, raxes, keep_order=False) -> None:
         """Reduce `arrays` (ndarrays for the 'in' params, each broadcastable to `shape`) over
         `raxes` into `y` (shape: `shape` without `raxes`). `scalars`: C-typed values in order."""
+        if _device_check.active[0]:
+            _device_check.check(arrays)
+            _device_check.check((y,))
         launcher = self.launcher(shape, arrays, y._strides, raxes, keep_order)
         if self._in_first:
             head = tuple(a.data.ptr for a in arrays) + tuple(scalars)

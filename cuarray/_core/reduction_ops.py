@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy
 
 from ..cuda import device as _device
+from . import device_check as _device_check
 from . import dtypes as _dtypes
 from . import shapes as _shapes
 from .elementwise import KernelParam
@@ -243,13 +244,18 @@ def reduce_fast(name, a, axis=None, dtype=None, out=None, keepdims=False, initia
 
 
 def _prepared(launcher, shape, dtype, scalars):
+    multi, check = _device_check.active, _device_check.check  # operands of another device
     if scalars:
         def call(a):
+            if multi[0]:
+                check((a,))
             y = _new_c(shape, dtype)
             launcher((a.data.ptr,) + scalars, y.data.ptr)
             return y
     else:
         def call(a):
+            if multi[0]:
+                check((a,))
             y = _new_c(shape, dtype)
             launcher((a.data.ptr,), y.data.ptr)
             return y

@@ -40,6 +40,7 @@ import numpy
 from ..cuda import compiler as _compiler
 from ..cuda import launch as _launch
 from ..cuda import memory as _memory
+from . import device_check as _device_check
 from . import dtypes as _dtypes
 from . import copying as _copying
 from . import shapes as _shapes
@@ -351,6 +352,8 @@ def op_for(uf, in_dtype, out_dtype, loop_dtype, nan=None) -> ScanOp:
 def accumulate(uf, a: ndarray, axis, dtype=None, out=None, *, nan=None, what="accumulate") -> ndarray:
     """Scan `a` along `axis` (an int, already normalised) with `uf`; NumPy's dtype for
     `uf.accumulate(a, dtype=dtype)`; into `out` when given (any layout and dtype: cast on store)."""
+    if _device_check.active[0]:
+        _device_check.check((a, out))
     if dtype is not None:
         dtype = _dtypes.normalize_dtype(dtype)
     rd = result_dtype(uf, a._dtype, dtype)

@@ -27,6 +27,7 @@ import numpy
 from ..cuda import compiler as _compiler
 from ..cuda import device as _device
 from ..cuda import launch as _launch
+from . import device_check as _device_check
 from . import shapes as _shapes
 from . import sort_plan as _plan
 from .copying import copyto_unchecked
@@ -305,6 +306,8 @@ def sort_rows(x2: ndarray) -> ndarray:
 
 def _as_rows(a: ndarray, axis):
     """(C-contiguous (rows, length) array, output shape, axis moved last or None)."""
+    if _device_check.active[0]:
+        _device_check.check((a,))
     if axis is None:
         flat = a.reshape(-1) if a._c else a.copy().reshape(-1)
         return flat.reshape(1, a._size), (a._size,), None
@@ -344,6 +347,8 @@ def argsort(a: ndarray, axis=-1) -> ndarray:
 
 def sort_pairs(keys: ndarray, values: ndarray):
     """(sorted keys, values moved with them): 1-D arrays of one length, stable."""
+    if _device_check.active[0]:
+        _device_check.check((keys, values))
     if keys.ndim != 1 or values.ndim != 1 or keys._size != values._size:
         raise ValueError("sort_pairs takes two 1-D arrays of one length")
     n = keys._size

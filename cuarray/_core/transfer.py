@@ -18,6 +18,7 @@ import ctypes
 import numpy
 
 from ..cuda import _sync_hooks
+from ..cuda import device as _device
 from ..cuda import pinned_memory as _pinned
 from ..cuda import stream as _stream
 from . import dtypes as _dtypes
@@ -58,7 +59,12 @@ def _d2h(host: numpy.ndarray, src_ptr, nbytes: int, stream) -> None:
 
 
 def to_host(a: ndarray, stream=None, out=None, blocking=True) -> numpy.ndarray:
-    """Copy `a` to a new NumPy array (or into `out`), preserving C/F order when dense."""
+    """Copy `a` to a new NumPy array (or into `out`), preserving C/F order when dense. An array
+    of another device is copied on that device's stream (as CuPy does), after the work queued
+    there: the current device's stream is not ordered with it."""
+    if _device.multi_device[0] and stream is None and a.data.device_id != _device.get_device_id():
+        with _device.Device(a.data.device_id):
+            return to_host(a, out=out, blocking=blocking)
     if blocking and _sync_hooks.capturing:
         _sync_hooks.check_not_capturing()  # before the copy: a clear error, not the driver's
     if stream is None:
@@ -116,7 +122,11 @@ def from_host(obj, dtype=None, order="K") -> ndarray:
 
 
 def from_host_into(dst: ndarray, arr, stream=None) -> None:
-    """`dst.set(arr)`: copy a NumPy array of the same shape and dtype into `dst`."""
+    """`dst.set(arr)`: copy a NumPy array of the same shape and dtype into `dst` (on its own
+    device's stream when it lives on another device, as in `to_host`)."""
+    if _device.multi_device[0] and stream is None and dst.data.device_id != _device.get_device_id():
+        with _device.Device(dst.data.device_id):
+            return from_host_into(dst, arr)
     if not isinstance(arr, numpy.ndarray):
         raise TypeError("set() needs a numpy.ndarray, got {}".format(type(arr).__name__))
     if arr.shape != dst._shape:
@@ -152,24 +162,5 @@ def asnumpy(a, stream=None, order="C", out=None, blocking=True):
     return res
 
 
-def from_other_device(a: ndarray) -> ndarray:
-    """A C-ordered copy, on the current device, of `a`, which lives on another device.
-
-    One cuMemcpyAsync between the two devices' memory (unified addressing: the driver copies
-    peer to peer where the hardware allows, through the host otherwise), enqueued on the current
-    device's stream after an event of the source device's current stream, so it sees the work
-    queued there; neither host thread waits. A non-contiguous `a` is packed on its own device
-    first."""
-    from ..cuda import device as _device
-
-    with _device.Device(a.data.device_id):
-        if not a.flags.c_contiguous:
-            a = _copying.copy(a, order="C")
-        ready = _stream.get_current_stream().record(_stream.Event(disable_timing=True))
-    out = ndarray(a.shape, a.dtype)
-    if a.nbytes:
-        _device.enable_peer_access(a.data.device_id)
-        stream = _stream.get_current_stream()
-        stream.wait_event(ready)
-        out.data.copy_from_device_async(a.data, a.nbytes, stream)
-    return out
+# A copy between devices, on the elementwise engine's copies (`a.copy()` takes it too).
+from_other_device = _copying.from_other_device

@@ -16,6 +16,7 @@ import numpy
 
 from ..cuda import launch as _launch
 from ..cuda import stream as _stream
+from . import device_check as _device_check
 from . import dtypes as _dtypes
 from . import host_input as _host_input
 from . import registry as _registry
@@ -473,6 +474,7 @@ def _make_fast(uf: ufunc, loop: _Loop, d: Definition, pattern):
     int32 = numpy.int32
     core_stream = _stream.current_core_stream
     cfgs = {}
+    multi, check = _device_check.active, _device_check.check  # operands of another device
 
     # One mask for every operand (same itemsizes, the common case): the addresses' OR is tested
     # once instead of a loop over them (~0.3 us of host time a call).
@@ -507,6 +509,8 @@ def _make_fast(uf: ufunc, loop: _Loop, d: Definition, pattern):
             n = a._size
             if n == 0 or n > limit:
                 return uf._call(a)
+            if multi[0]:
+                check((a,))
             out = _new_c(a._shape, od) if a._c else _new_f(a._shape, od)
             pa, po = a.data.ptr, out.data.ptr
             orp = pa | po
@@ -526,6 +530,8 @@ def _make_fast(uf: ufunc, loop: _Loop, d: Definition, pattern):
         n = x._size
         if n == 0 or n > limit:
             return uf._call(a, b)
+        if multi[0]:
+            check((a, b) if sp < 0 else (x,))
         if sp < 0:
             out = _new_c(x._shape, od) if x._c else _new_f(x._shape, od)
             pa, pb, po = a.data.ptr, b.data.ptr, out.data.ptr

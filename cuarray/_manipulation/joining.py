@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy
 
 from .._core import batched_copy as _batched_copy
+from .._core import device_check as _device_check
 from .._core import dtypes as _dtypes
 from .._core import shapes as _shapes
 from .._core.copying import copyto_unchecked, unaliased
@@ -75,6 +76,8 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
         if not numpy.can_cast(dt, res_dt, casting):
             raise TypeError("Cannot cast array data from {!r} to {!r} according to the rule '{}'".format(
                 dt, res_dt, casting))
+    if _device_check.active[0]:  # the batched copy launches on raw pointers: check here
+        _device_check.check(arrays + [out])
     res = out if out is not None else ndarray(shape, res_dt)
     if res._size == 0:
         return res

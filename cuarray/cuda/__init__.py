@@ -9,6 +9,7 @@ from ._backend import NoDeviceError as NoDeviceError
 from ._backend import is_available as is_available
 from .device import Device as Device
 from .device import get_device_id as get_device_id
+from .device import enable_peer_access as enable_peer_access
 from .device import synchronize as synchronize
 from .stream import Event as Event
 from .stream import ExternalStream as ExternalStream

@@ -148,6 +148,11 @@ class UnownedMemory(BaseMemory):
     def __init__(self, ptr: int, size: int, owner, device_id: int | None = None):
         super().__init__(ptr, size, device_id)
         self.owner = owner
+        if self.device_id != _get_device_id():
+            # Memory of a device this process may never have made current (a PyTorch tensor on
+            # cuda:1): operations must now check their operands' devices.
+            _device.note_device(_get_device_id())
+            _device.note_device(self.device_id)
 
 
 def _stream_of(stream):

@@ -14,7 +14,8 @@ import threading
 from . import _backend
 from . import _sync_hooks
 
-__all__ = ["Device", "get_device_id", "get_device_count", "synchronize", "enable_peer_access"]
+__all__ = ["Device", "get_device_id", "get_device_count", "synchronize", "enable_peer_access",
+           "can_access_peer", "peer_access_enabled"]
 
 class _ThreadState(threading.local):
     # Class-level defaults: a missing thread-local attribute would cost a caught exception
@@ -52,6 +53,7 @@ def _core_device(device_id: int | None = None):
         dev = _backend.core().Device(device_id)
         dev.set_current()
         made[device_id] = dev
+        note_device(device_id)
     elif _tls.active_context != device_id:
         dev.set_current()
     _tls.active_context = device_id
@@ -60,6 +62,21 @@ def _core_device(device_id: int | None = None):
 
 _first_use = [True]
 _first_lock = threading.Lock()
+
+# Set, for good, once this process has used a second device (made current in any thread, or
+# memory of another device wrapped by interop). Until then no operand can live on a device other
+# than the current one, so the engines skip the device check (`_core/device_check.py`): a
+# one-GPU process pays one list subscript an operation. A list so that modules bind it once.
+multi_device = [False]
+_seen_devices: set = set()
+
+
+def note_device(device_id: int) -> None:
+    """Record that `device_id` is in use; a second one turns on the engines' device checks."""
+    if device_id not in _seen_devices:
+        _seen_devices.add(device_id)
+        if len(_seen_devices) > 1:
+            multi_device[0] = True
 
 
 def _init_overlapped(device_id: int) -> None:
@@ -246,21 +263,33 @@ def _sm_count(device_id: int) -> int:
 
 
 _peer_access: dict = {}  # (device, peer) -> whether device's kernels and copies reach peer's memory
+_peer_allowed: set = set()  # (device, peer) pairs a user enabled: operations may mix them
 
 
-def enable_peer_access(peer: int) -> bool:
-    """Let the current device reach `peer`'s memory directly (cuCtxEnablePeerAccess), once per
-    pair and process; False where the hardware cannot (copies then go through the host, which the
-    driver does by itself). Without it a 1 GiB copy between two H200s ran at 37 GB/s, through the
-    host, against ~380 GB/s for CuPy and PyTorch, which enable it."""
-    dev = get_device_id()
+def can_access_peer(device: int, peer: int) -> bool:
+    """Whether `device` can reach `peer`'s memory directly (cuDeviceCanAccessPeer)."""
+    if device == peer:
+        return False
+    _backend.ensure_initialized()
+    drv = _backend.driver()
+    return bool(_backend.check(drv.cuDeviceCanAccessPeer(
+        _backend.check(drv.cuDeviceGet(device)), _backend.check(drv.cuDeviceGet(peer)))))
+
+
+def ensure_peer_access(peer: int) -> bool:
+    """Turn on direct access from the current device to `peer`'s memory where the hardware
+    allows (cuCtxEnablePeerAccess), once per pair and process; False where it cannot (copies
+    then go through the host, which the driver does by itself). For cuarray's own copies: it
+    does not let operations mix the two devices (`enable_peer_access` does). Without it a 1 GiB
+    copy between two H200s ran at 37 GB/s, through the host, against ~380 GB/s for CuPy and
+    PyTorch, which enable it."""
+    dev, peer = get_device_id(), int(peer)
     key = (dev, peer)
     ok = _peer_access.get(key)
     if ok is None:
-        drv = _backend.driver()
-        ok = dev != peer and bool(_backend.check(drv.cuDeviceCanAccessPeer(
-            _backend.check(drv.cuDeviceGet(dev)), _backend.check(drv.cuDeviceGet(peer)))))
+        ok = dev != peer and can_access_peer(dev, peer)
         if ok:
+            drv = _backend.driver()
             _core_device(peer)
             peer_ctx = _backend.check(drv.cuCtxGetCurrent())
             _core_device(dev)
@@ -269,3 +298,33 @@ def enable_peer_access(peer: int) -> bool:
                 _backend.check((err,))
         _peer_access[key] = ok
     return ok
+
+
+def enable_peer_access(peer: int) -> bool:
+    """Let the current device reach `peer`'s memory directly, and let operations on the
+    current device take arrays of `peer` as operands (CuPy's rule: without peer access such an
+    operation raises ValueError). Returns False, allowing nothing, where the hardware cannot.
+    Ordering is the caller's: a kernel here does not wait for work queued on `peer`'s streams."""
+    ok = ensure_peer_access(peer)
+    if ok:
+        _peer_allowed.add((get_device_id(), int(peer)))
+    return ok
+
+
+def peer_access_enabled(device: int, peer: int) -> bool:
+    """Whether `enable_peer_access(peer)` succeeded under `device` in this process."""
+    return (device, peer) in _peer_allowed
+
+
+def check_operand_device(device_id: int) -> None:
+    """Raise ValueError unless memory of `device_id` may be an operand of an operation on the
+    current device: it is the current device, or peer access to it was enabled
+    (`_core/device_check.py` says where the engines ask)."""
+    cur = _tls.device_id
+    if device_id != cur and (cur, device_id) not in _peer_allowed:
+        raise ValueError(
+            "an operand is on device {0} but the current device is {1}: operations do not mix devices "
+            "(no silent copies). Run it under `with cuarray.cuda.Device({0}):`, copy the operand here "
+            "with `cuarray.asarray(x)` or `x.to_device({1})`, or call "
+            "`cuarray.cuda.enable_peer_access({0})` under device {1} to let kernels here read "
+            "device {0}'s memory.".format(device_id, cur))

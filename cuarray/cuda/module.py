@@ -171,6 +171,8 @@ def _pointer(a):
     data = getattr(a, "data", None)
     ptr = getattr(data, "ptr", None)  # our ndarray: .data is a MemoryPointer
     if type(ptr) is int:
+        if _device.multi_device[0]:  # an array of another device: CuPy refuses it too
+            _device.check_operand_device(data.device_id)
         return ptr
     cai = getattr(a, "__cuda_array_interface__", None)
     if cai is not None:

@@ -11,7 +11,7 @@ from ._backend import CUDARuntimeError as CUDARuntimeError
 from .device import get_device_count
 
 __all__ = ["getDeviceCount", "driverGetVersion", "runtimeGetVersion", "getDevice", "setDevice",
-           "deviceSynchronize", "memGetInfo", "getDeviceProperties", "deviceGetAttribute", "streamCreate",
+           "deviceSynchronize", "deviceCanAccessPeer", "deviceEnablePeerAccess", "memGetInfo", "getDeviceProperties", "deviceGetAttribute", "streamCreate",
            "streamCreateWithFlags", "streamDestroy", "streamSynchronize", "streamNonBlocking",
            "streamDefault", "streamLegacy", "streamPerThread", "CUDARuntimeError", "is_available"]
 
@@ -57,6 +57,24 @@ def deviceSynchronize() -> None:
     from .device import synchronize
 
     synchronize()
+
+
+def deviceCanAccessPeer(device: int, peerDevice: int) -> int:
+    """1 when `device` can reach `peerDevice`'s memory directly, else 0."""
+    from .device import can_access_peer
+
+    return int(can_access_peer(int(device), int(peerDevice)))
+
+
+def deviceEnablePeerAccess(peerDevice: int, flags: int = 0) -> None:
+    """`cuarray.cuda.enable_peer_access(peerDevice)` for the current device, raising
+    CUDARuntimeError where the hardware cannot (as cudaDeviceEnablePeerAccess does); enabling a
+    pair twice is not an error here."""
+    from .device import enable_peer_access, get_device_id
+
+    if not enable_peer_access(int(peerDevice)):
+        raise CUDARuntimeError("cudaErrorPeerAccessUnsupported: device {} cannot access device {}'s "
+                               "memory".format(get_device_id(), peerDevice))
 
 
 def memGetInfo() -> tuple[int, int]:

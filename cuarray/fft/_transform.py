@@ -22,6 +22,7 @@ import math
 
 import numpy
 
+from .._core import device_check as _device_check
 from .._core.elementwise import Definition, KernelParam
 from .._core.copying import copyto_unchecked
 from .._core.ndarray import _new_dense, ndarray
@@ -190,6 +191,8 @@ _MAX_RECIPES = 1024
 def run_recipe(r, a: ndarray) -> ndarray:
     """HOT PATH: a cached recipe on `a`: allocate the output, run the plan, scale."""
     pkey, shape, strides, size, dt, c, f, direction, scale = r
+    if _device_check.active[0]:
+        _device_check.check((a,))
     res = _new_dense(shape, strides, size, dt, c, f)
     _cufft.execute(_cufft.get_plan(pkey), a.data.ptr, res.data.ptr, direction)
     if scale != 1.0:
@@ -201,6 +204,8 @@ def transform(a: ndarray, kind: str, axes, sizes, forward: bool, norm, out, name
     """Run the transform; returns the result (`out` when given). See the module docstring.
     `rkey`: the key under which the caller looks up this call's recipe (default: one made of
     these arguments; the 1-D functions key by their raw arguments, before any validation)."""
+    if _device_check.active[0]:
+        _device_check.check((a, out))
     if out is None and rkey is None:
         rkey = (kind, forward, a._shape, a._strides, a._dtype, axes, sizes, norm, a.data.ptr & 15)
         r = _recipes.get(rkey)

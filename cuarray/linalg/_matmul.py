@@ -18,6 +18,7 @@ import itertools
 
 import numpy
 
+from .._core import device_check as _device_check
 from .._core import dtypes as _dtypes
 from .._core import copying as _copying
 from .._core import registry as _registry
@@ -169,6 +170,8 @@ def _check_out(out, oshape, ct, casting, dt1, dt2, dtype, ncore):
 
 def matmul_into(a, b, out=None, dtype=None, casting="same_kind", order="K"):
     """The gufunc body on cuarray arrays (no host-input conversion): see `matmul`."""
+    if _device_check.active[0]:
+        _device_check.check((a, b, out))
     s1, s2 = a._shape, b._shape
     nd1, nd2 = len(s1), len(s2)
     if nd1 == 0:

@@ -15,6 +15,7 @@ import numpy
 from numpy.linalg import LinAlgError
 
 from .._core import copying as _copying
+from .._core import device_check as _device_check
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 
@@ -28,7 +29,9 @@ def compute_char(*arrays) -> str:
     """The dtype character the routine works in: NumPy's rule for which inputs are accepted and
     which kind of result they give (ints and bools -> float64, float16 -> TypeError), but float32
     and complex64 are computed in single precision where NumPy computes in double and casts back
-    (docs/linalg.md)."""
+    (docs/linalg.md). Also where the routines refuse operands of another device."""
+    if _device_check.active[0]:
+        _device_check.check(arrays)
     double = False
     complex_ = False
     single_seen = False

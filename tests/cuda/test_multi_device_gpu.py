@@ -64,3 +64,78 @@ def test_to_device(two_devices):
     c = a.to_device(1, stream=s)
     s.synchronize()
     assert c.device == d1 and np.array_equal(c.get(), a.get())
+
+
+def test_work_on_the_second_device_matches_numpy(two_devices):
+    # Kernels, cuBLAS handles and reduction workspaces of device 0 must not leak into device 1's
+    # work: the same operations, run first on device 0, then on device 1.
+    rng = np.random.default_rng(3)
+    x, y = rng.standard_normal((257, 129)), rng.standard_normal((129, 65))
+    idx = rng.integers(0, 257, 50)
+    want = (np.sin(x) * 2 + 1, x.sum(axis=0), x.max(), x @ y, np.cumsum(x, axis=1), np.sort(x, axis=0),
+            x[idx], x[x > 1])
+    for dev in two_devices + two_devices[::-1]:
+        with dev:
+            a, b, i = cuarray.asarray(x), cuarray.asarray(y), cuarray.asarray(idx)
+            got = (cuarray.sin(a) * 2 + 1, a.sum(axis=0), a.max(), a @ b, cuarray.cumsum(a, axis=1),
+                   cuarray.sort(a, axis=0), a[i], a[a > 1])
+            for g, w in zip(got, want):
+                assert g.device == dev
+                np.testing.assert_allclose(g.get(), w, rtol=1e-12, atol=1e-12)
+
+
+def test_operations_refuse_operands_of_another_device(two_devices, monkeypatch):
+    d0, d1 = two_devices
+    monkeypatch.setattr(cuarray.cuda.device, "_peer_allowed", set())
+    with d0:
+        a = shaped_random((128, 64), cuarray, "float32", seed=4)
+        idx = cuarray.arange(10)
+    with d1:
+        b = shaped_random((128, 64), cuarray, "float32", seed=5)
+        for call in (lambda: a + b, lambda: b * a, lambda: a * 2, lambda: cuarray.sum(a), lambda: a.max(axis=1),
+                     lambda: b @ a.T, lambda: cuarray.copyto(b, a), lambda: b.__setitem__(Ellipsis, a),
+                     lambda: b[idx], lambda: cuarray.cumsum(a), lambda: cuarray.sort(a), lambda: a.astype("f8"),
+                     lambda: cuarray.RawKernel('extern "C" __global__ void k(float* x) {}', "k")(1, 1, (a,))):
+            with pytest.raises(ValueError, match="operand is on device 0 but the current device is 1"):
+                call()
+        c = a.copy()                              # CuPy's rule: a copy on the current device
+        assert c.device == d1 and np.array_equal(c.get(), a.get())
+    assert np.array_equal((a + 1).get(), a.get() + 1)   # on its own device all is well
+
+
+def test_peer_access_lets_kernels_read_the_other_device(two_devices, monkeypatch):
+    d0, d1 = two_devices
+    monkeypatch.setattr(cuarray.cuda.device, "_peer_allowed", set())
+    with d1:
+        if not cuarray.cuda.runtime.deviceCanAccessPeer(1, 0):
+            pytest.skip("no peer access between devices 0 and 1")
+    with d0:
+        a = shaped_random((1000, 30), cuarray, "float64", seed=6)
+        d0.synchronize()                          # ordering across devices is the caller's
+    with d1:
+        b = shaped_random((1000, 30), cuarray, "float64", seed=7)
+        assert cuarray.cuda.enable_peer_access(0)
+        s, t = b + a, cuarray.sum(a, axis=0)
+        assert s.device == d1 and t.device == d1
+        np.testing.assert_allclose(s.get(), b.get() + a.get())
+        np.testing.assert_allclose(t.get(), a.get().sum(axis=0))
+    with d0, pytest.raises(ValueError, match="operand is on device 1"):
+        a + b                                     # only the direction enabled
+
+
+def test_get_and_set_of_another_devices_array_follow_its_work(two_devices):
+    d0, d1 = two_devices
+    with d0:
+        x = cuarray.arange(1 << 24, dtype="float64")
+        for _ in range(20):
+            x = x * 1.0000001 + 1.0
+        want = x.get()
+        x = cuarray.arange(1 << 24, dtype="float64")
+        for _ in range(20):                       # queued on device 0, not waited for
+            x = x * 1.0000001 + 1.0
+    with d1:
+        assert np.array_equal(x.get(), want)      # copied on device 0's stream, after its work
+        host = np.random.default_rng(8).standard_normal(1 << 24)
+        x.set(host)
+    with d0:
+        assert np.array_equal((x + 0).get(), host)
