@@ -62,7 +62,10 @@ def test_each_op_appears_with_its_call_count():
 
 
 def test_gpu_times_add_up_to_the_synced_wall_time():
-    n = 1 << 25  # 128 MiB per float32 array: each op is tens of microseconds of GPU work
+    # 512 MiB per float32 array: each op is ~250 us of GPU work (H200), so the loop stays
+    # device-bound even when a parallel test run slows this host's launches 3-5x (at 128 MiB an
+    # x2 run of 24 workers measured 69 us of GPU against 144 us of wall per op).
+    n = 1 << 27
     x = _rand(n, 3)
     out = cuarray.empty_like(x)
     cuarray.multiply(x, 2.0, out=out)
@@ -121,8 +124,10 @@ def test_profile_overhead_per_op_when_on():
             host_only = min(host_only, run())
     print("ew-small per op: off {:.2f} us, events {:.2f} us (+{:.2f}), host only {:.2f} us (+{:.2f})".format(
         off, on, on - off, host_only, host_only - off))
-    # the bench 'profiler' case reports these; here only gross regressions fail
-    assert host_only - off < 3.0
+    # the bench 'profiler' case reports these; here only gross regressions fail. A loaded host
+    # (a 24-worker run read `off` at 20 us, 3x its quiet value) stretches every mode alike, so
+    # the guard grows with `off`.
+    assert host_only - off < max(3.0, 0.25 * off)
     assert on - off < 20.0
 
 
