@@ -15,6 +15,7 @@ import pathlib
 
 import numpy
 
+from .._core import device_check as _device_check
 from .._core import dtypes as _dtypes
 from .._core.copying import astype
 from .._core.host_input import as_array, is_scalar
@@ -66,6 +67,8 @@ def search(a: ndarray, v: ndarray, right: bool, sorter: ndarray | None = None) -
     v = astype(v, dt, order="C", copy=False)
     if sorter is not None:
         sorter = astype(sorter, _I8, order="C", copy=False)
+    if _device_check.active[0]:  # raw pointers: the launch cannot tell another device's memory
+        _device_check.check((a, v, sorter))
     grid = min(-(-m // _THREADS), 16 * _device._sm_count(_device.get_device_id()))
     _launch.launch(_kernel(dt, right, sorter is None), grid, _THREADS,
                    (a.data.ptr, 0 if sorter is None else sorter.data.ptr, numpy.int64(a._size), v.data.ptr,

@@ -21,6 +21,7 @@ import pathlib
 
 import numpy
 
+from .._core import device_check as _device_check
 from .._core import dtypes as _dtypes
 from .._core.copying import astype, copyto_unchecked, fill
 from .._core.host_input import as_array
@@ -91,6 +92,8 @@ def minmax(x: ndarray) -> tuple:
     """(min, max) of the non-empty `x` as NumPy scalars of its dtype, in one pass and one read;
     for floats a NaN makes the maximum NaN."""
     x = _dense(x)
+    if _device_check.active[0]:  # raw pointers: the launch cannot tell another device's memory
+        _device_check.check((x,))
     dt = x._dtype
     keys = ndarray((2,), _U8)
     fill(keys[:1], numpy.uint64(2**64 - 1))
@@ -114,6 +117,8 @@ def count_bins(x: ndarray, weights, nbins: int, name: str, args: tuple) -> ndarr
     """Run one histogram kernel (`name` made for (weighted, shared) by the caller: `name(w, s)`)
     over the contiguous `x`: int64 counts, or float64 sums of `weights` (contiguous float64)."""
     weighted = weights is not None
+    if _device_check.active[0]:
+        _device_check.check((x, weights))
     out = ndarray((nbins,), _F8 if weighted else _U8)
     fill(out, 0)
     n = x._size

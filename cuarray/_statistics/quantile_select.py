@@ -15,6 +15,7 @@ import pathlib
 
 import numpy
 
+from .._core import device_check as _device_check
 from .._core import dtypes as _dtypes
 from .._core.copying import astype
 from .._core.ndarray import ndarray
@@ -76,6 +77,8 @@ def select(x: ndarray, ranks: numpy.ndarray) -> ndarray:
     t_all = ranks.shape[1]
     dt = x._dtype
     x = astype(x, dt, order="C", copy=False)
+    if _device_check.active[0]:  # raw pointers: the launch cannot tell another device's memory
+        _device_check.check((x,))
     out = ndarray((rows, t_all), dt)
     if rows == 0 or t_all == 0:
         return out

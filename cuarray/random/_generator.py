@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy
 
+from .._core import device_check as _device_check
 from .._core.ndarray import ndarray
 from . import _kernels, _params
 from . import _permutation
@@ -66,6 +67,8 @@ class Generator:
             raise ValueError("size must match out.shape when used together")
         if out is not None and size is None:
             size = out.shape
+        if out is not None and _device_check.active[0]:  # the sampler writes `out` by pointer
+            _device_check.check((out,))
         shape, params, keep = _params.prepare(ref, op, values, size, fn, check)
         res = output(shape, dtype, out)
         draw = self._bit_generator.next_draw()

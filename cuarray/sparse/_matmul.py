@@ -21,6 +21,7 @@ from . import _canonical as canon
 from . import _sputils
 from . import _xp as xp
 from ._base import issparse
+from .._core import device_check as _device_check
 from .._core.host_input import reject
 from .._core.ndarray import ndarray
 
@@ -92,6 +93,8 @@ def spmv(a, x: ndarray) -> ndarray:
     a = _compressed(a)
     cs = _cusparse()
     if cs.supports(dt):
+        if _device_check.active[0]:  # cuSPARSE takes raw pointers
+            _device_check.check((a.data, a.indices, a.indptr, x))
         xc = x.astype(dt, copy=False)
         if not xc.flags.c_contiguous:
             xc = xc.copy()
@@ -113,6 +116,8 @@ def spmm(a, b: ndarray) -> ndarray:
     a = _compressed(a)
     cs = _cusparse()
     if cs.supports(dt):
+        if _device_check.active[0]:  # cuSPARSE takes raw pointers
+            _device_check.check((a.data, a.indices, a.indptr, b))
         bc = b.astype(dt, copy=False)
         if not bc.flags.c_contiguous:
             bc = bc.copy()

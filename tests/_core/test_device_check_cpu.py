@@ -205,3 +205,17 @@ def test_host_copies_of_another_device_run_on_its_stream(two_devices, monkeypatc
     a, b = _pair()
     a.get(), b.get(), b.set(np.ones((64, 64), np.float32)), a.set(np.ones((64, 64), np.float32))
     assert entered == [1, 1] and copies == [0, 1, 1, 0]
+
+
+def test_routines_that_launch_on_raw_pointers_refuse(two_devices):
+    # searchsorted, bincount, percentile selection and random `out=` hand raw pointers to their
+    # kernels: each asks before launching (nothing of device 1 reaches a kernel). histogram with
+    # range= uploads its edges first (a host copy needs a device): the GPU test covers it.
+    a, b = _pair(shape=(4096,))
+    i = _on_device_1(cp.empty(4096, dtype="int64"))
+    rng = cp.random.default_rng(0)
+    for call in (lambda: cp.searchsorted(a, b), lambda: cp.searchsorted(b, a),
+                 lambda: cp.bincount(i),
+                 lambda: cp.percentile(b, 50.0), lambda: rng.random(out=b)):
+        with pytest.raises(ValueError, match=REFUSED):
+            call()

@@ -73,6 +73,44 @@ def test_reductions_chain_and_matmul_match_numpy(client):
         np.testing.assert_allclose(got.get(), f(host), rtol=1e-10, atol=1e-10)
 
 
+def test_an_array_larger_than_one_gpu_lives_on_both_and_reduces_like_numpy(client):
+    # 1.2x one GPU's memory, persisted as float32 chunks: half on each GPU's worker (neither
+    # could hold it alone), then reductions and an elementwise chain over all of it. The values
+    # (3 everywhere but one row per chunk) make the exact answers known; NumPy checks the same
+    # expressions on a one-chunk copy.
+    import dask
+    import dask.array as da
+
+    total = cuarray.cuda.Device(0).mem_info[1]
+    cols = 4096
+    rows_per_chunk = (2 << 30) // (4 * cols)  # 2 GiB chunks
+    half_chunks = -(-int(0.6 * total) // (rows_per_chunk * cols * 4))
+    info = client.scheduler_info()["workers"]
+    a, b = [w for w, _ in sorted(info.items(), key=lambda kv: str(kv[1]["name"]))]
+
+    def part():
+        with dask.config.set({"array.backend": "cuarray"}):
+            ones = da.ones((half_chunks * rows_per_chunk, cols), dtype="float32", chunks=(rows_per_chunk, cols))
+        r = da.arange(ones.shape[0], chunks=rows_per_chunk).to_backend("cuarray")
+        return da.where((r % rows_per_chunk == 0)[:, None], -1.0, ones * 3).astype("float32")
+
+    from distributed import wait
+
+    x = da.concatenate([client.persist(part(), workers=[a]), client.persist(part(), workers=[b])])
+    wait(x)
+    assert x.nbytes > total and {w for ws in client.who_has(x).values() for w in ws} == {a, b}
+    n_rows, n_odd = x.shape[0], 2 * half_chunks
+    got = client.compute([x.sum(dtype="float64"), (x * 2 - 1).max(), x.min(axis=0), (x == 3).sum()], sync=True)
+    assert float(got[0].get()) == 3.0 * (n_rows - n_odd) * cols - n_odd * cols
+    assert float(got[1].get()) == 5.0
+    np.testing.assert_array_equal(got[2].get(), np.full(cols, -1.0, "float32"))
+    assert int(got[3].get()) == (n_rows - n_odd) * cols
+    host = np.where((np.arange(rows_per_chunk) % rows_per_chunk == 0)[:, None], -1.0,
+                    np.ones((rows_per_chunk, cols), "float32") * 3).astype("float32")
+    one = client.compute(x[:rows_per_chunk], sync=True).get()
+    np.testing.assert_array_equal(one, host)
+
+
 def test_tsqr_matches_numpy(client):
     import dask.array as da
 

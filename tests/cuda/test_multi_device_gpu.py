@@ -103,6 +103,32 @@ def test_operations_refuse_operands_of_another_device(two_devices, monkeypatch):
     assert np.array_equal((a + 1).get(), a.get() + 1)   # on its own device all is well
 
 
+def test_routines_on_raw_pointers_refuse_operands_of_another_device(two_devices, monkeypatch):
+    # searchsorted, histograms, percentile selection, random out= and cuSPARSE hand raw pointers
+    # to their kernels; each refuses before launching, and the devices stay usable afterwards.
+    d0, d1 = two_devices
+    monkeypatch.setattr(cuarray.cuda.device, "_peer_allowed", set())
+    with d0:
+        a = cuarray.sort(shaped_random((4096,), cuarray, "float32", seed=6))
+        ints = cuarray.arange(4096) % 7
+        m = cuarray.sparse.random(300, 200, density=0.05, format="csr", dtype="float32", random_state=1)
+    with d1:
+        b = shaped_random((4096,), cuarray, "float32", seed=7)
+        x = shaped_random((200,), cuarray, "float32", seed=8)
+        rng = cuarray.random.default_rng(3)
+        for call in (lambda: cuarray.searchsorted(a, b), lambda: cuarray.histogram(a, bins=8, range=(0.0, 1.0)),
+                     lambda: cuarray.bincount(ints), lambda: cuarray.percentile(a, 50.0),
+                     lambda: m @ x):
+            with pytest.raises(ValueError, match="operand is on device 0 but the current device is 1"):
+                call()
+    with d1:
+        with pytest.raises(ValueError, match="operand is on device 0 but the current device is 1"):
+            rng.random(out=a)
+        assert np.array_equal(cuarray.searchsorted(b, b).get(), np.searchsorted(b.get(), b.get()))
+    with d0:
+        np.testing.assert_allclose((m @ cuarray.asarray(x)).get(), m.get() @ x.get(), rtol=1e-5, atol=1e-6)
+
+
 def test_peer_access_lets_kernels_read_the_other_device(two_devices, monkeypatch):
     d0, d1 = two_devices
     monkeypatch.setattr(cuarray.cuda.device, "_peer_allowed", set())
