@@ -14,8 +14,9 @@ ElementwiseKernel, copies, fill, gather/scatter), the ufunc and reduction fast p
 engine (`ReductionDef.run`), same-layout copies (`copying.copyto_unchecked`), advanced indexing,
 scans, sorts, `concatenate`/`stack`, matmul and the linear-algebra routines
 (`linalg._util.compute_char`), FFTs (`fft._transform`), and `RawKernel` arguments
-(`cuda.module.convert_args`). Routines outside these engines (random `out=`, histograms,
-searchsorted, sparse) are not checked.
+(`cuda.module.convert_args`), and the routines that hand raw pointers to their own kernels or
+to a library: searchsorted (digitize, isin), histograms and bincount, percentile selection,
+random `out=`, cuSPARSE SpMV/SpMM. Whatever else they touch goes through the engines above.
 """
 
 from __future__ import annotations
