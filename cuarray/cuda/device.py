@@ -9,6 +9,7 @@ Thread-safety: the current device is per thread (a thread starts on device 0), a
 
 from __future__ import annotations
 
+import operator
 import threading
 
 from . import _backend
@@ -44,12 +45,7 @@ def _core_device(device_id: int | None = None):
     if dev is None:
         if _first_use[0]:
             _init_overlapped(device_id)
-        _backend.ensure_initialized()
-        count = get_device_count()
-        if not 0 <= device_id < count:
-            raise _backend.CUDARuntimeError(
-                "invalid device ordinal {} (this machine has {} CUDA device(s))".format(device_id, count)
-            )
+        _check_ordinal(device_id)
         dev = _backend.core().Device(device_id)
         dev.set_current()
         made[device_id] = dev
@@ -121,6 +117,16 @@ def _init_overlapped(device_id: int) -> None:
         pass  # the caller's own checks raise the right error
     finally:
         t.join()
+
+
+def _check_ordinal(device_id: int) -> None:
+    """Raise CUDARuntimeError (CUDA's invalidDevice) unless `device_id` names a device here."""
+    _backend.ensure_initialized()
+    count = get_device_count()
+    if not 0 <= device_id < count:
+        raise _backend.CUDARuntimeError(
+            "invalid device ordinal {} (this machine has {} CUDA device(s))".format(device_id, count)
+        )
 
 
 def get_device_count() -> int:
@@ -267,10 +273,13 @@ _peer_allowed: set = set()  # (device, peer) pairs a user enabled: operations ma
 
 
 def can_access_peer(device: int, peer: int) -> bool:
-    """Whether `device` can reach `peer`'s memory directly (cuDeviceCanAccessPeer)."""
+    """Whether `device` can reach `peer`'s memory directly (cuDeviceCanAccessPeer). Ordinals or
+    `Device`s; TypeError for other types, CUDARuntimeError for a device this machine lacks."""
+    device, peer = operator.index(device), operator.index(peer)
+    _check_ordinal(device)
+    _check_ordinal(peer)
     if device == peer:
         return False
-    _backend.ensure_initialized()
     drv = _backend.driver()
     return bool(_backend.check(drv.cuDeviceCanAccessPeer(
         _backend.check(drv.cuDeviceGet(device)), _backend.check(drv.cuDeviceGet(peer)))))
@@ -283,7 +292,7 @@ def ensure_peer_access(peer: int) -> bool:
     does not let operations mix the two devices (`enable_peer_access` does). Without it a 1 GiB
     copy between two H200s ran at 37 GB/s, through the host, against ~380 GB/s for CuPy and
     PyTorch, which enable it."""
-    dev, peer = get_device_id(), int(peer)
+    dev, peer = get_device_id(), operator.index(peer)
     key = (dev, peer)
     ok = _peer_access.get(key)
     if ok is None:
@@ -305,9 +314,10 @@ def enable_peer_access(peer: int) -> bool:
     current device take arrays of `peer` as operands (CuPy's rule: without peer access such an
     operation raises ValueError). Returns False, allowing nothing, where the hardware cannot.
     Ordering is the caller's: a kernel here does not wait for work queued on `peer`'s streams."""
+    peer = operator.index(peer)
     ok = ensure_peer_access(peer)
     if ok:
-        _peer_allowed.add((get_device_id(), int(peer)))
+        _peer_allowed.add((get_device_id(), peer))
     return ok
 
 

@@ -63,7 +63,7 @@ def deviceCanAccessPeer(device: int, peerDevice: int) -> int:
     """1 when `device` can reach `peerDevice`'s memory directly, else 0."""
     from .device import can_access_peer
 
-    return int(can_access_peer(int(device), int(peerDevice)))
+    return int(can_access_peer(device, peerDevice))
 
 
 def deviceEnablePeerAccess(peerDevice: int, flags: int = 0) -> None:
@@ -72,7 +72,7 @@ def deviceEnablePeerAccess(peerDevice: int, flags: int = 0) -> None:
     pair twice is not an error here."""
     from .device import enable_peer_access, get_device_id
 
-    if not enable_peer_access(int(peerDevice)):
+    if not enable_peer_access(peerDevice):
         raise CUDARuntimeError("cudaErrorPeerAccessUnsupported: device {} cannot access device {}'s "
                                "memory".format(get_device_id(), peerDevice))
 

@@ -84,6 +84,12 @@ def _segment_rows(prod: ndarray, indptr: ndarray, dt) -> ndarray:
     return xp.not_equal(out, 0) if dt.kind == "b" else out
 
 
+def _check_devices(a, dense) -> None:
+    """cuSPARSE takes raw pointers: refuse a matrix or operand of another device first."""
+    if _device_check.active[0]:
+        _device_check.check((a.data, a.indices, a.indptr, dense))
+
+
 def spmv(a, x: ndarray) -> ndarray:
     """a @ x for a 1-D dense x of length a.shape[1]."""
     m, n = a.shape
@@ -93,8 +99,7 @@ def spmv(a, x: ndarray) -> ndarray:
     a = _compressed(a)
     cs = _cusparse()
     if cs.supports(dt):
-        if _device_check.active[0]:  # cuSPARSE takes raw pointers
-            _device_check.check((a.data, a.indices, a.indptr, x))
+        _check_devices(a, x)
         xc = x.astype(dt, copy=False)
         if not xc.flags.c_contiguous:
             xc = xc.copy()
@@ -116,8 +121,7 @@ def spmm(a, b: ndarray) -> ndarray:
     a = _compressed(a)
     cs = _cusparse()
     if cs.supports(dt):
-        if _device_check.active[0]:  # cuSPARSE takes raw pointers
-            _device_check.check((a.data, a.indices, a.indptr, b))
+        _check_devices(a, b)
         bc = b.astype(dt, copy=False)
         if not bc.flags.c_contiguous:
             bc = bc.copy()

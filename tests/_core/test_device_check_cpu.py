@@ -219,3 +219,12 @@ def test_routines_that_launch_on_raw_pointers_refuse(two_devices):
                  lambda: cp.percentile(b, 50.0), lambda: rng.random(out=b)):
         with pytest.raises(ValueError, match=REFUSED):
             call()
+
+
+@pytest.mark.parametrize("bad", [1.5, "1", None])
+def test_peer_access_functions_want_device_ordinals(bad):
+    # Checked before the driver is asked anything: a float or a string is not a device.
+    for call in (lambda: _device.can_access_peer(0, bad), lambda: _device.can_access_peer(bad, 0),
+                 lambda: cp.cuda.enable_peer_access(bad), lambda: cp.cuda.runtime.deviceCanAccessPeer(bad, 0)):
+        with pytest.raises(TypeError):
+            call()

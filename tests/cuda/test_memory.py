@@ -525,9 +525,9 @@ ops = st.lists(
 )
 
 
-@settings(max_examples=150, deadline=None)
-@given(ops, st.booleans())
-def test_random_alloc_free_keeps_invariants(seq, adjacent):
+def _replay(seq, adjacent, after_each=None):
+    """Run a drawn sequence of allocations and frees on a fresh pool over a fake backing (OOM
+    tolerated); `after_each(pool, live)` runs after every step. Returns (backing, pool, live)."""
     fake = FakeBacking(gap=0 if adjacent else 4096, capacity=60 * MiB)
     pool = MemoryPool(backing=fake)
     live = []
@@ -539,7 +539,15 @@ def test_random_alloc_free_keeps_invariants(seq, adjacent):
                 pass
         elif live:
             live.pop(pick % len(live))
-        check_invariants(pool, live)
+        if after_each is not None:
+            after_each(pool, live)
+    return fake, pool, live
+
+
+@settings(max_examples=150, deadline=None)
+@given(ops, st.booleans())
+def test_random_alloc_free_keeps_invariants(seq, adjacent):
+    fake, pool, live = _replay(seq, adjacent, lambda pool, live: check_invariants(pool, live))
     assert pool.total_bytes() == fake.reserved
     live.clear()
     assert pool.used_bytes() == 0
@@ -552,17 +560,7 @@ def test_random_alloc_free_keeps_invariants(seq, adjacent):
 def test_random_alloc_free_with_kept_blocks(seq, adjacent):
     """As the property test below, but the pool is only inspected at the end, so blocks kept for
     exact reuse live across many allocations and frees (repeated sizes are likely: 512, 1 KiB, 1 MiB)."""
-    fake = FakeBacking(gap=0 if adjacent else 4096, capacity=60 * MiB)
-    pool = MemoryPool(backing=fake)
-    live = []
-    for op, size, stream, pick in seq:
-        if op == "alloc":
-            try:
-                live.append(pool.malloc(size, stream_ptr=stream))
-            except OutOfMemoryError:
-                pass
-        elif live:
-            live.pop(pick % len(live))
+    fake, pool, live = _replay(seq, adjacent)
     spans = sorted((p.ptr, p.mem.size) for p in live if p.mem.size)
     for (p0, s0), (p1, _) in zip(spans, spans[1:]):
         assert p0 + s0 <= p1, "live blocks overlap"

@@ -129,6 +129,19 @@ def test_routines_on_raw_pointers_refuse_operands_of_another_device(two_devices,
         np.testing.assert_allclose((m @ cuarray.asarray(x)).get(), m.get() @ x.get(), rtol=1e-5, atol=1e-6)
 
 
+def test_peer_access_functions_check_their_devices(two_devices):
+    d0, d1 = two_devices
+    rt = cuarray.cuda.runtime
+    assert rt.deviceCanAccessPeer(0, 0) == 0
+    assert rt.deviceCanAccessPeer(d0, d1) == rt.deviceCanAccessPeer(0, 1)
+    for call in (lambda: rt.deviceCanAccessPeer(0, 99), lambda: rt.deviceCanAccessPeer(-1, 0),
+                 lambda: cuarray.cuda.enable_peer_access(99)):
+        with pytest.raises(cuarray.cuda.runtime.CUDARuntimeError, match="invalid device ordinal"):
+            call()
+    with d0:
+        assert (cuarray.arange(4) + 1).get().tolist() == [1, 2, 3, 4]  # still usable
+
+
 def test_peer_access_lets_kernels_read_the_other_device(two_devices, monkeypatch):
     d0, d1 = two_devices
     monkeypatch.setattr(cuarray.cuda.device, "_peer_allowed", set())
