@@ -5,10 +5,10 @@ input is brought to C order (an F-ordered input is scanned as its C-ordered tran
 no copy; any other layout is copied first) and seen as (outer, n, inner) around the scanned axis:
 
 - inner == 1 (the scanned axis is the contiguous one; 1-D arrays, `axis=-1`, `axis=None`): the
-  "flat" kernel, a single-pass scan with decoupled look-back over tiles of 128 threads x 48
-  float32 (fewer elements of wider types, half as many when segmented), tile p = block p (CUB's
-  order), 16-byte vector loads and stores (evict-first, and 8 blocks/SM forced, when no type is
-  wider than 4 bytes); a tile's status (flag and value) is one 64-bit word per 4 accumulator
+  "flat" kernel, a single-pass scan with decoupled look-back over tiles of 256 threads x 48
+  float32 (128 threads and fewer elements for wider types, half as many when segmented), tile p =
+  block p (CUB's order), 16-byte vector loads and stores (evict-first, and 4 blocks/SM forced,
+  when no type is wider than 4 bytes); a tile's status (flag and value) is one 64-bit word per 4 accumulator
   bytes, and one warp looks back over 32 predecessors per round trip. Rows (outer > 1) are
   segments of the flat sequence, so short and long rows run at the same rate.
 - inner > 1 and a long axis with few columns: the "columns" kernel, a thread per column (coalesced
@@ -57,34 +57,33 @@ ASSOCIATIVE = frozenset({
 })
 
 _BLOCK = 256
-# Elements per thread in a flat tile, counted in 4-byte elements: 48 float32 (tile = 128 x 48 = 6144),
+# Elements per thread in a flat tile, counted in 4-byte elements: 48 float32 (tile = 256 x 48 = 12288),
 # 24 float64/int64, 12 complex128; halved for the segmented kernel (its segment flags double the
-# registers). docs/perf-notes.md, "Flat scan look-back", has the sweep that chose 48 x 4 warps.
+# registers). docs/perf-notes.md, "Flat scan look-back" and "Flat scan: per width class", have the
+# sweeps that chose 48 items (x 8 warps when no type is wider than 4 bytes, else x 4).
 _ITEMS = 48
-# Flat kernel knobs (scripts/perf/scan_variants.py sweeps them; docs/perf-notes.md has the numbers):
-# warps per block, tiles per lane in one look-back window (window = 32 x span tiles), polls of a
-# window before the look-back sleeps between polls. Non-default values are #defined into the source
-# and named in the kernel name.
-_FLAT_WARPS = 4
-_LOOKBACK_SPAN = 1
-_LOOKBACK_SPINS = 8
-# Tile order (1: tile p = block p, as CUB; 0: tile ids from an atomic ticket), then, for kernels
-# whose widest type is at most _NARROW bytes: evict-first tile loads and stores, and the minimum
-# blocks per SM of __launch_bounds__ (0: none). docs/perf-notes.md, "Flat scan: overlapping load
-# and look-back", has the sweep: float32 0.78 -> 0.83 x copy; float64 lost with them (hints and
-# the 64-register cap), so wider kernels keep plain accesses and the compiler's registers.
-_TILE_ORDER = 1
-_STREAMING = 1
-_MIN_BLOCKS = 8
+# Flat kernel knobs (scripts/perf/scan_variants.py sweeps them; docs/perf-notes.md has the numbers),
+# one set for kernels whose widest type is at most _NARROW bytes and one for the others:
+# (warps per block, tiles per lane in one look-back window (window = 32 x span tiles), polls of a
+# window before the look-back sleeps between polls, tile order (1: tile p = block p, as CUB; 0: tile
+# ids from an atomic ticket), evict-first tile loads and stores, the minimum blocks per SM of
+# __launch_bounds__ (0: none)). Non-default values are #defined into the source and named in the
+# kernel name. Narrow: 8 warps, 4 blocks/SM, evict-first won on both the H100 and the H200
+# (float32 1-D 0.81 -> 0.84-0.85 and 0.67 -> 0.78-0.79 x copy, same processes); float64 lost with
+# all three (0.81 -> 0.72 on the H100: hints and the register cap), so wider kernels keep 4 warps,
+# plain accesses and the compiler's registers. docs/perf-notes.md, "Flat scan: per width class".
+_CHOSEN_KNOBS = {True: (8, 1, 16, 1, 1, 4), False: (4, 1, 8, 1, 0, 0)}  # narrow?: knobs
+_NARROW_KNOBS, _WIDE_KNOBS = _CHOSEN_KNOBS[True], _CHOSEN_KNOBS[False]
 _NARROW = 4
 _FLAT_DEFAULTS = (4, 1, 8, 1, 0)  # the macros' defaults in scan.cuh (warps, span, spins, order, streaming)
-_KNOB_DEFAULTS = (_ITEMS, _FLAT_WARPS, _LOOKBACK_SPAN, _LOOKBACK_SPINS, _TILE_ORDER, _STREAMING, _MIN_BLOCKS)
-# Tuning hook: CUARRAY_SCAN_KNOBS="items,warps,span,spins[,order,streaming,min_blocks]" overrides the
-# knobs (every process reads it, so pytest-xdist workers and the benchmark see the same kernels).
+# Tuning hook: CUARRAY_SCAN_KNOBS="items,warps,span,spins[,order,streaming,min_blocks]" sets the
+# knobs of both classes (wide kernels still take no streaming or min_blocks). Every process reads
+# it, so pytest-xdist workers and the benchmark see the same kernels.
 if os.environ.get("CUARRAY_SCAN_KNOBS"):
     _knobs = [int(v) for v in os.environ["CUARRAY_SCAN_KNOBS"].split(",")]
-    (_ITEMS, _FLAT_WARPS, _LOOKBACK_SPAN, _LOOKBACK_SPINS, _TILE_ORDER, _STREAMING,
-     _MIN_BLOCKS) = _knobs + list(_KNOB_DEFAULTS[len(_knobs):])
+    _ITEMS = _knobs[0]
+    _NARROW_KNOBS = tuple(_knobs[1:]) + _NARROW_KNOBS[len(_knobs) - 1:]
+    _WIDE_KNOBS = _NARROW_KNOBS[:4] + (0, 0)
 _COLUMN_BYTES = 64   # accumulator bytes per thread in the columns kernel: R = 16 for float32
 # Serial kernel for inner > 1 when the axis is this short or there are this many columns (a
 # thread per column then fills the GPU by itself).
@@ -143,8 +142,8 @@ class ScanOp:
         name = "_".join(parts) + "__" + layout
         if layout == "flat":
             name += "_k{}j{}".format(a, b) + ("_seg" if segmented else "") + ("_excl" if exclusive else "")
-            knobs = _flat_knobs()
-            if knobs != _KNOB_DEFAULTS[1:]:
+            knobs = flat_knobs(self.narrow())
+            if knobs != _CHOSEN_KNOBS[self.narrow()]:  # a tuning run's kernels are named apart
                 name += "_w{}v{}s{}o{}c{}m{}".format(*knobs)
         elif layout == "columns":
             name += "_r{}".format(a)
@@ -165,9 +164,7 @@ class ScanOp:
         warps = _FLAT_DEFAULTS[0]
         min_blocks = ""
         if layout == "flat":
-            warps, span, spins, order, streaming, minb = _flat_knobs()
-            if not self.narrow():
-                streaming = minb = 0
+            warps, span, spins, order, streaming, minb = flat_knobs(self.narrow())
             for macro, v, d in zip(("WARPS", "SPAN", "SPINS", "TILE_ORDER", "STREAMING"),
                                    (warps, span, spins, order, streaming), _FLAT_DEFAULTS):
                 if v != d:
@@ -188,7 +185,7 @@ class ScanOp:
         return kname, src
 
     def kernel(self, layout: str, a: int = 0, b: int = 0, segmented=False, exclusive=False):
-        k = (layout, a, b, segmented, exclusive) + (_flat_knobs() if layout == "flat" else ())
+        k = (layout, a, b, segmented, exclusive) + (flat_knobs(self.narrow()) if layout == "flat" else ())
         kern = self._kernels.get(k)
         if kern is None:
             kern = _shared_kernels.get((self.key, k))
@@ -203,8 +200,9 @@ class ScanOp:
 _shared_kernels: dict = {}
 
 
-def _flat_knobs() -> tuple:
-    return (_FLAT_WARPS, _LOOKBACK_SPAN, _LOOKBACK_SPINS, _TILE_ORDER, _STREAMING, _MIN_BLOCKS)
+def flat_knobs(narrow: bool) -> tuple:
+    """(warps, span, spins, order, streaming, min_blocks) of the flat kernels of one width class."""
+    return _NARROW_KNOBS if narrow else _WIDE_KNOBS
 
 
 # ---------------------------------------------------------------------------------------------
@@ -274,7 +272,7 @@ def run(op: ScanOp, in_ptr: int, out_ptr: int, outer: int, n: int, inner: int, e
     if inner == 1:
         segmented = outer > 1
         k, j = flat_shape(op.in_dtype, op.out_dtype, in_ptr, out_ptr, op.acc_dtype, segmented)
-        block = 32 * _FLAT_WARPS
+        block = 32 * flat_knobs(op.narrow())[0]
         tile = block * k * j
         nparts = -(-total // tile)
         kern = op.kernel("flat", k, j, segmented, exclusive)

@@ -2,9 +2,9 @@
 prediction and the outcome)
 
 Variants of the flat kernel (cuarray/_core/scan.py module knobs): elements per thread (_ITEMS),
-warps per block (_FLAT_WARPS), tiles per lane in one look-back window (_LOOKBACK_SPAN), polls
-before sleeping (_LOOKBACK_SPINS), tile order (_TILE_ORDER: 0 ticket, 1 blockIdx), evict-first
-tile accesses (_STREAMING) and __launch_bounds__' minimum blocks per SM (_MIN_BLOCKS, 0 = none);
+then the knob tuple (_NARROW_KNOBS / _WIDE_KNOBS): warps per block, tiles per lane in one look-back
+window (span), polls before sleeping (spins), tile order (0 ticket, 1 blockIdx), evict-first
+tile accesses (streaming) and __launch_bounds__' minimum blocks per SM (0 = none);
 the last two reach only kernels whose types are 4 bytes or narrower (so not the float64 column).
 Session 4 also ran a pipelined kernel (persistent blocks prefetching their next tile with cp.async;
 commit 4591ad0 has it); it lost and was removed. Each variant is checked first (int32 -> int64 cumsum exactly,
@@ -44,8 +44,10 @@ def timeit(fn, reps=20):
 
 
 def configure(items, warps, span, spins, order=1, streaming=0, min_blocks=0):
-    scan._ITEMS, scan._FLAT_WARPS, scan._LOOKBACK_SPAN, scan._LOOKBACK_SPINS = items, warps, span, spins
-    scan._TILE_ORDER, scan._STREAMING, scan._MIN_BLOCKS = order, streaming, min_blocks
+    # One variant's knobs for both width classes (the float64 column: no streaming, no min_blocks).
+    scan._ITEMS = items
+    scan._NARROW_KNOBS = (warps, span, spins, order, streaming, min_blocks)
+    scan._WIDE_KNOBS = (warps, span, spins, order, 0, 0)
     # kernels are cached per knob set (key and name), nothing to clear
     # (CUARRAY_SCAN_KNOBS="items,warps,span,spins" sets the same knobs for a whole run: pytest, bench)
 

@@ -89,7 +89,7 @@ def test_source_is_readable():
     op = scan.op_for(arithmetic.add, f4, f4, f4)
     name, src = op.source("flat", 4, 4, False, False)
     assert name == "cuarray_add_float32__flat_k4j4"
-    assert 'extern "C" __global__ void __launch_bounds__(128, 8) cuarray_add_float32__flat_k4j4(' in src
+    assert 'extern "C" __global__ void __launch_bounds__(256, 4) cuarray_add_float32__flat_k4j4(' in src
     assert "out0 = in0 + in1;" in src
     assert "flat_scan<4, 4, false, false," in src
     i1, i8 = numpy.dtype(numpy.int8), numpy.dtype(numpy.int64)
@@ -98,22 +98,26 @@ def test_source_is_readable():
 
 
 def test_narrow_kernels_only_stream_and_force_residency(monkeypatch):
-    # Evict-first accesses and 8 blocks/SM won for float32 and lost for float64 (perf-notes): they
-    # go to kernels whose widest type is 4 bytes at most. The ticket order still compiles.
+    # 8 warps, evict-first accesses and 4 blocks/SM won for float32 and lost for float64
+    # (perf-notes): they go to kernels whose widest type is 4 bytes at most. The ticket order
+    # still compiles, and a tuning run's knobs name their kernels apart.
     f4, f8, i4, i8 = map(numpy.dtype, ["f4", "f8", "i4", "i8"])
     narrow = scan.op_for(arithmetic.add, f4, f4, f4)
     wide = [scan.op_for(arithmetic.add, f8, f8, f8), scan.op_for(arithmetic.add, i4, i8, i8)]
     _, src = narrow.source("flat", 4, 12, False, False)
-    assert narrow.narrow() and "#define CUARRAY_SCAN_STREAMING 1" in src and "__launch_bounds__(128, 8)" in src
+    assert narrow.narrow() and "#define CUARRAY_SCAN_STREAMING 1" in src and "__launch_bounds__(256, 4)" in src
+    assert "#define CUARRAY_SCAN_WARPS 8" in src
     for op in wide:
         _, src = op.source("flat", 2, 12, False, False)
         assert not op.narrow() and "CUARRAY_SCAN_STREAMING 1" not in src and "__launch_bounds__(128, " not in src
-    monkeypatch.setattr(scan, "_TILE_ORDER", 0)
+        assert "CUARRAY_SCAN_WARPS" not in src
+    monkeypatch.setattr(scan, "_NARROW_KNOBS", (4, 1, 8, 0, 1, 8))
+    monkeypatch.setattr(scan, "_WIDE_KNOBS", (4, 1, 8, 0, 0, 0))
     sources = []
-    for op in [narrow] + wide:
+    for op, suffix in zip([narrow] + wide, ["_w4v1s8o0c1m8", "_w4v1s8o0c0m0", "_w4v1s8o0c0m0"]):
         k, j = scan.flat_shape(op.in_dtype, op.out_dtype, acc_dtype=op.acc_dtype)
         name, src = op.source("flat", k, j, True, False)
-        assert name.endswith("_w4v1s8o0c1m8") and "#define CUARRAY_SCAN_TILE_ORDER 0" in src
+        assert name.endswith(suffix) and "#define CUARRAY_SCAN_TILE_ORDER 0" in src
         sources.append(src)
     compiler.compile_cubin("\n".join(sources), arch="sm_90")
 

@@ -23,7 +23,7 @@ from cuarray._math import arithmetic, extrema, sums_scan  # noqa: E402
 from cuarray._logic import ops as logic_ops  # noqa: E402
 from cuarray._bitwise import ops as bitwise_ops  # noqa: E402
 
-TILE = 32 * scan._FLAT_WARPS * scan._ITEMS  # float32 tile of the flat kernel (128 threads x 48)
+TILE = 32 * scan.flat_knobs(True)[0] * scan._ITEMS  # float32 tile of the flat kernel (threads x 48)
 
 
 def cu(name):
