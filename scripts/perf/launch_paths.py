@@ -74,6 +74,19 @@ def main():
     row("cuda.bindings cuLaunchKernel, pre-packed void** (constant)",
         lambda: drv.cuLaunchKernel(handle, grid, 1, 1, 256, 1, 1, 0, stream_ptr, paddr, 0))
 
+    # Which handle and which stream the driver is given (informative: cuda.core launches a CUkernel
+    # on CU_STREAM_LEGACY; CuPy and PyTorch launch CUfunctions).
+    err, func = drv.cuKernelGetFunction(handle)
+    err_s, made = drv.cuStreamCreate(drv.CUstream_flags.CU_STREAM_NON_BLOCKING)
+    for label, h, st in (("CUfunction, CU_STREAM_LEGACY", func, stream_ptr), ("CUkernel, stream 0", handle, 0),
+                         ("CUfunction, stream 0", func, 0), ("CUkernel, a non-blocking stream", handle, int(made)),
+                         ("CUfunction, a non-blocking stream", func, int(made)),
+                         ("CUkernel, per-thread default stream", handle, 2)):
+        row("cuda.bindings cuLaunchKernel, constant void**, " + label,
+            lambda h=h, st=st: drv.cuLaunchKernel(h, grid, 1, 1, 256, 1, 1, 0, st, paddr, 0))
+    cstream = _backend.core().Device().create_stream()
+    row("cuda.core launch on a created (blocking) cuda.core Stream", lambda: raw(cstream, cfg, k, *xs))
+
     def packed():
         slots[0] = pa
         slots[1] = pb
