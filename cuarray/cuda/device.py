@@ -76,52 +76,47 @@ def note_device(device_id: int) -> None:
 
 
 def _init_overlapped(device_id: int) -> None:
-    """The process's first use of the driver: a thread initialises the driver and retains the
-    device's primary context through ctypes while this one imports cuda.bindings and cuda.core.
+    """The process's first use of the driver: import cuda.core in a thread while this one
+    initialises the driver and retains the device's primary context.
 
-    The driver's part (cuInit + the primary context: ~100-200 ms on the H100 box) runs in C without
-    the GIL, the imports (~120-200 ms) are Python, so the two overlap (docs/perf-notes.md). Calling
-    the driver through ctypes lets its part start at once; through cuda.bindings it could start
-    only after cuda.bindings.driver's own import (~40-80 ms), serial before the overlap. The
-    extra primary-context reference is never released (the context lives as long as the process,
-    as cuda.core's own does). Errors surface in the caller, as without the thread.
+    Measured on an H100 box (docs/perf-notes.md): cuda.core's import is ~120-190 ms of Python and
+    cuInit + the primary context ~100-200 ms inside the driver, which cuda.bindings calls without
+    the GIL, so the two overlap; done one after the other they were most of the first operation's
+    time. The extra primary-context reference is never released (the context lives as long as the
+    process, as cuda.core's own does). Errors surface in the caller, as without the thread.
     """
     with _first_lock:
         if not _first_use[0]:
             return
         _first_use[0] = False
-    t = threading.Thread(target=_driver_warmup, args=(device_id,), name="cuarray-cuInit", daemon=True)
+    try:
+        # Every import the driver calls below need happens here, before the thread: the two
+        # threads then never wait on each other's module locks (a cycle there is a deadlock error).
+        drv = _backend.driver()
+        drv.cuDriverGetVersion()  # loads libcuda (through cuda.pathfinder) without initialising
+    except Exception:
+        return  # no driver: the caller's ensure_initialized() says why
+    failed = []
+
+    def import_core():
+        try:
+            _backend.core()
+        except BaseException as exc:  # reported again by the caller's own _backend.core()
+            failed.append(exc)
+
+    t = threading.Thread(target=import_core, name="cuarray-import-cuda.core", daemon=True)
     t.start()
     try:
-        _backend.driver()
-        _backend.core()
+        _backend.ensure_initialized()
+        err, count = drv.cuDeviceGetCount()
+        if err == 0 and 0 <= device_id < count:
+            err, cu_dev = drv.cuDeviceGet(device_id)
+            if err == 0:
+                drv.cuDevicePrimaryCtxRetain(cu_dev)
     except Exception:
-        pass  # the caller's own _backend calls raise the right error
+        pass  # the caller's own checks raise the right error
     finally:
         t.join()
-
-
-def _driver_warmup(device_id: int) -> None:
-    """cuInit and the primary context of `device_id`, called straight into libcuda (loaded by the
-    name cuda.pathfinder loads it by, so cuda.bindings finds this copy already loaded). Best
-    effort: any failure leaves the work to cuda.bindings in the caller."""
-    import ctypes
-    import os
-
-    try:
-        if os.name == "nt":
-            lib = ctypes.CDLL("nvcuda.dll")
-        else:
-            lib = ctypes.CDLL("libcuda.so.1", mode=os.RTLD_NOW | os.RTLD_GLOBAL)
-        if lib.cuInit(0) != 0:
-            return
-        dev = ctypes.c_int()
-        if lib.cuDeviceGet(ctypes.byref(dev), int(device_id)) != 0:
-            return
-        ctx = ctypes.c_void_p()
-        lib.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev)
-    except Exception:
-        pass
 
 
 def _check_ordinal(device_id: int) -> None:

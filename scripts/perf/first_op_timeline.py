@@ -5,18 +5,18 @@ from before the two `asarray` calls to after the sync. Variants, interleaved, `-
 
   tree      the tree's code, with marks around its functions (imports, driver init, cache look-up,
             module load, allocations, pinned staging, H2D, launch, sync)
-  old       the tree with the previous `_init_overlapped` (cuda.bindings imported first, then
-            cuda.core imported in a thread while this thread runs cuInit + the primary context),
-            marked step by step
-  new       the tree's `_init_overlapped` copied here with marks inside (ctypes cuInit + context
-            in a thread, the imports in this thread)
+  old       the tree's `_init_overlapped` (cuda.bindings imported first, then cuda.core imported
+            in a thread while this thread runs cuInit + the primary context), marked step by step
+  new       the alternative tried in session 5 and rejected (docs/perf-notes.md): ctypes cuInit +
+            context in a thread from the start, the imports in this thread
   switch    `new` with a 0.1 ms GIL switch interval during the overlap
   serial    no overlap: imports, cuInit and the context one after the other
   floor     the driver's part alone: ctypes cuInit, cuDeviceGet, primary context (no imports)
-  bindings  a first add through cuda.bindings alone (no cuda.core, no cuarray): the lower bound
-            of a first launch without cuda.core
   cupy      CuPy's first add (same timed region)
 
+The parent holds no CUDA context, so each child initialises the GPU from scratch (no persistence
+daemon on the lent boxes): the driver's part is longer here than in the bench, whose parent keeps
+contexts open while it runs the children (docs/perf-notes.md).
 `--importtime` adds one `tree` child under `python -X importtime` and prints the heaviest imports
 that happen inside the first op. Prints per variant the median [min-max] of the first op and, for
 the median run, the marks (thread, start and end in ms from the timed region's start).
@@ -67,8 +67,6 @@ def _child(variant: str) -> None:
         ctx = ctypes.c_void_p(); t = pc(); lib.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev); mark("ctx retain", t)
         t = pc(); lib.cuCtxSetCurrent(ctx); mark("cuCtxSetCurrent", t)
         out["first_op_s"] = pc() - t0
-    elif variant == "bindings":
-        _bindings_first_add(hx, hy, out, mark, T0, pc)
     elif variant == "cupy":
         import cupy as xp
 
@@ -143,7 +141,6 @@ def _instrument(variant, mark, pc):
         device._first_use[0] = False
     else:
         wrap(device, "_init_overlapped", "_init_overlapped (whole)")
-        wrap(device, "_driver_warmup", "ctypes cuInit + ctx (thread)")
 
 
 def _old_init(device, _backend, mark, pc, threading):
@@ -191,46 +188,6 @@ def _new_init(device, _backend, mark, pc, threading, switch):
     return init
 
 
-def _bindings_first_add(hx, hy, out, mark, T0, pc):
-    """cuInit + context + module load + 3 allocations + 2 H2D + launch + sync through cuda.bindings."""
-    import ctypes
-
-    cache = os.environ["CUARRAY_CACHE_DIR"]
-    files = sorted(os.listdir(cache))
-    sys.path.insert(0, ROOT)
-    from cuarray.cuda import _kernel_cache  # pure Python, no CUDA import
-
-    key = files[0].split(".")[0]
-    with open(os.path.join(cache, files[0]), "rb") as f:
-        cubin, mapping = _kernel_cache.decode(f.read(), key)
-    t0 = T0[0] = pc()
-    t = pc()
-    from cuda.bindings import driver as drv
-    mark("import cuda.bindings.driver", t)
-    t = pc(); drv.cuInit(0); mark("cuInit", t)
-    t = pc(); _, dev = drv.cuDeviceGet(0); _, ctx = drv.cuDevicePrimaryCtxRetain(dev); drv.cuCtxSetCurrent(ctx)
-    mark("ctx", t)
-    t = pc(); err, mod = drv.cuModuleLoadData(cubin); mark("cuModuleLoadData", t)
-    name = next(iter(mapping.values()))
-    err, fn = drv.cuModuleGetFunction(mod, name)
-    t = pc()
-    ptrs = [drv.cuMemAlloc(64)[1] for _ in range(3)]
-    mark("3x cuMemAlloc", t)
-    t = pc()
-    drv.cuMemcpyHtoD(ptrs[0], hx.ctypes.data, 64)
-    drv.cuMemcpyHtoD(ptrs[1], hy.ctypes.data, 64)
-    mark("2x H2D", t)
-    t = pc()
-    vals = [ctypes.c_void_p(int(p)) for p in ptrs] + [ctypes.c_int(16)]
-    params = (ctypes.c_void_p * 4)(*[ctypes.addressof(v) for v in vals])
-    err2, = drv.cuLaunchKernel(fn, 1, 1, 1, 256, 1, 1, 0, 0, ctypes.addressof(params), 0)
-    mark("launch", t)
-    t = pc(); drv.cuCtxSynchronize(); mark("sync", t)
-    out["first_op_s"] = pc() - t0
-    out["kernel_name"] = str(name)
-    out["launch_err"] = str(err2)
-
-
 # ----------------------------------------------------------------------------------------------
 # parent
 
@@ -249,7 +206,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--child")
     ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--variants", default="tree,old,new,switch,serial,floor,bindings,cupy")
+    ap.add_argument("--variants", default="tree,old,new,switch,serial,floor,cupy")
     ap.add_argument("--importtime", action="store_true")
     ap.add_argument("--json")
     args = ap.parse_args()
