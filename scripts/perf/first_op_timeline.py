@@ -14,9 +14,9 @@ from before the two `asarray` calls to after the sync. Variants, interleaved, `-
   floor     the driver's part alone: ctypes cuInit, cuDeviceGet, primary context (no imports)
   cupy      CuPy's first add (same timed region)
 
-The parent holds no CUDA context, so each child initialises the GPU from scratch (no persistence
-daemon on the lent boxes): the driver's part is longer here than in the bench, whose parent keeps
-contexts open while it runs the children (docs/perf-notes.md).
+By default the parent holds no CUDA context, so each child initialises the GPU from scratch: the
+driver's part is longer than in the bench, whose parent keeps contexts open while it runs the
+children (docs/perf-notes.md). `--hold-context` makes the parent hold one too (the bench's case).
 `--importtime` adds one `tree` child under `python -X importtime` and prints the heaviest imports
 that happen inside the first op. Prints per variant the median [min-max] of the first op and, for
 the median run, the marks (thread, start and end in ms from the timed region's start).
@@ -209,9 +209,18 @@ def main():
     ap.add_argument("--variants", default="tree,old,new,switch,serial,floor,cupy")
     ap.add_argument("--importtime", action="store_true")
     ap.add_argument("--json")
+    ap.add_argument("--hold-context", action="store_true",
+                    help="keep a CUDA context open in this process while the children run")
     args = ap.parse_args()
     if args.child:
         return _child(args.child)
+    if args.hold_context:
+        sys.path.insert(0, ROOT)
+        import cuarray
+
+        held = cuarray.zeros(1)  # noqa: F841  (initialises the driver and retains the primary context)
+        cuarray.cuda.Device().synchronize()
+        print("parent holds a context")
     variants = args.variants.split(",")
     with tempfile.TemporaryDirectory(prefix="cuarray-first-op-") as cache:
         pop, _ = _run("tree", cache)  # populate the kernel cache (and CuPy's below)
