@@ -78,3 +78,42 @@ def test_fuse_keeps_its_own_kernels(ops):
     f = cp.fuse(kernel_name="only_exp")(lambda a: exp(a))
     f(x)
     assert _kernels(calls)[-1][0].startswith("only_exp"), calls
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "float16"])
+@pytest.mark.parametrize("fa,fb", [(False, False), (True, False), (False, True), (True, True)])
+def test_prepared_product_makes_the_eager_gemm_call(recorded_launches, monkeypatch, dtype, fa, fb):
+    # A lazy dot/matmul step skips the eager routine's checks: the cuBLAS call must be the one
+    # the eager routine makes (layouts of C- and F-ordered operands, transposes, leading dims).
+    from cuarray.cuda.libs import cublas
+    from cuarray._core.fusion import products
+
+    calls = []
+    monkeypatch.setattr(cublas, "gemm", lambda *a: calls.append(a))
+    products._gemm[:] = []  # (imported again: the patched one)
+    a = cp.empty((6, 4), dtype=dtype)
+    b = cp.empty((4, 3), dtype=dtype)
+    a = a.T.copy().T if fa else a   # stubbed copy: an F-ordered array of the same shape
+    b = b.T.copy().T if fb else b
+    assert (a.flags.f_contiguous if fa else a.flags.c_contiguous) and (b.flags.f_contiguous if fb else b.flags.c_contiguous)
+    for fn in (cp.dot, cp.matmul):
+        eager = fn(a, b)
+        lazy = products.prepared(lambda x, y: pytest.fail("not the prepared path"))(a, b)
+        assert eager.shape == lazy.shape == (6, 3) and lazy.dtype == eager.dtype
+        e, z = calls[-2], calls[-1]
+        assert e[:10] == z[:10] and e[11:] == z[11:], (e, z)  # all but the output pointer
+        assert e[6] == b.data.ptr and e[8] == a.data.ptr
+    products._gemm[:] = []
+
+
+def test_prepared_product_leaves_other_cases_to_the_routine(recorded_launches):
+    from cuarray._core.fusion import products
+
+    seen = []
+    run = products.prepared(lambda x, y: seen.append((x.shape, y.shape)) or "eager")
+    a = cp.empty((6, 4), dtype="float32")
+    assert run(a, cp.empty((4,), dtype="float32")) == "eager"              # matrix @ vector
+    assert run(a, cp.empty((4, 3), dtype="float64")) == "eager"            # mixed dtypes
+    assert run(a, cp.empty((4, 3), dtype="int32")) == "eager"              # no cuBLAS dtype
+    assert run(a[:, ::2], cp.empty((2, 3), dtype="float32")) == "eager"    # neither C nor F
+    assert len(seen) == 4

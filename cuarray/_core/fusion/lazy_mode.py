@@ -31,6 +31,7 @@ from .. import shapes as _shapes
 from ..ndarray import ndarray
 from . import graph as _g
 from . import numpy_eval as _numpy_eval
+from . import products as _products
 from .planner import plan, plan_traced
 from .trace import Trace
 
@@ -606,7 +607,8 @@ def _build_table() -> None:
     matmul_t = type(mm)
     orig_call = ufunc.__call__
     orig_mm = matmul_t.__call__
-    _originals.update(dot=ns.dot, tensordot=ns.tensordot, matmul=lambda a, b: orig_mm(mm, a, b))
+    _originals.update(dot=_products.prepared(ns.dot), tensordot=ns.tensordot,
+                      matmul=_products.prepared(lambda a, b: orig_mm(mm, a, b)))
 
     def ufunc_call(self, *args, **kwargs):
         if not _tls.depth:  # outside lazy mode: the hooks are not needed any more
