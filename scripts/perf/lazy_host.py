@@ -3,7 +3,9 @@ structure key + look-up) and launching, against eager calls (µs per iteration, 
 every iteration so the queue stays short). On a GPU machine: `python scripts/perf/lazy_host.py`;
 `--stub` runs with the device stubbed (cuBLAS's GEMM call a no-op: the routines above it run). `--logreg` adds the
 seed-logreg step (eager, lazy): host time per step with no sync (enqueue only) against the time
-per step with the queue drained (host-bound when the two agree), and the CUDA-graph replay."""
+per step with the queue drained (host-bound when the two agree), and the CUDA-graph replay.
+On a GPU the gradient is also timed back to back (no sync per call, as the bench does): host
+time per call against the time with the queue drained."""
 
 from __future__ import annotations
 
@@ -66,6 +68,18 @@ def main():
         return g
 
     timed("lazy (build + plan + launch)", lazy)
+    if not args.stub:  # back to back, as the bench: the host's time per call with no sync
+        for name, fn in (("eager", lambda: body(dot)), ("lazy", lazy)):
+            for _ in range(2):
+                sync()
+                t0 = time.perf_counter()
+                for _ in range(args.n):
+                    fn()
+                t1 = time.perf_counter()
+                sync()
+                t2 = time.perf_counter()
+            print("{:6s} back to back: host {:7.1f} us/call, drained {:7.1f} us/call".format(
+                name, (t1 - t0) / args.n * 1e6, (t2 - t0) / args.n * 1e6))
     from cuarray._core.fusion.trace import Trace
 
     ctx = lazy_mode.lazy()

@@ -295,19 +295,22 @@ def _binary(name, reflected=False):
         t = type(other)
         if t is LazyArray:
             node = other._node
+        elif t is ndarray or (t not in _PY_SCALARS and isinstance(other, ndarray)):
+            node = None  # (its input node is made below, in lazy mode only)
         elif t in _PY_SCALARS or isinstance(other, _PY_SCALARS) or isinstance(other, numpy.generic):
             node = _g.scalar_node(other)
-        elif isinstance(other, ndarray):
-            node = _array_node(other)
         else:
             return NotImplemented
         if not uf:  # (matmul is bound on first use: the namespace's attribute)
             uf.append(_registry.ufuncs.get(name) or getattr(_registry.namespace(), name))
-        if not _tls.depth:
+        st = _tls
+        if not st.depth:
             args = (other, self) if reflected else (self, other)
             return uf[0](*[_value(a) for a in args])
         if name == "matmul":
             return _matmul(*((other, self) if reflected else (self, other)))
+        if node is None:
+            node = st.trace.array(other) if st.live is not None else _g.array_node(other)
         mine = self._node
         out = _wrap(_g.ufunc_node(uf[0], (node, mine) if reflected else (mine, node)))
         if mine.weak is not None and (node.weak is not None and (t is LazyArray or t in _PY_SCALARS)):
