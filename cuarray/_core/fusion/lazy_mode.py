@@ -9,12 +9,14 @@ build nodes (every routine's `host_input.as_array` materialises it), and leaving
 (every lazy array made inside that is still alive is computed then, in one Program, so common
 subexpressions are shared).
 
-How eager dispatch is hooked: while at least one thread is in lazy mode, `ufunc.__call__`,
-`matmul`, a few namespace functions and ndarray methods are replaced by wrappers (`_patch`);
-outside lazy mode nothing is replaced, so eager calls cost exactly what they did. The wrappers
-build nodes only for the thread in lazy mode and only for calls made by user code: calls from
-cuarray's own modules (a routine that uses ufuncs internally) stay eager, so routines never see
-lazy arrays they did not expect.
+How eager dispatch is hooked: when a thread enters lazy mode, `ufunc.__call__`, `matmul` and
+a few namespace functions are replaced by wrappers (`_patch`). They stay installed when the
+block ends (a loop of lazy blocks installs them once, not ~30 attributes per block); the first
+wrapper called outside lazy mode while no thread is in it removes them (`release_hooks`) and
+runs eagerly, so eager code after lazy blocks pays one removal, then exactly what it did. The
+wrappers build nodes only for a thread in lazy mode and only for calls made by user code: calls
+from cuarray's own modules (a routine that uses ufuncs internally) stay eager, so routines never
+see lazy arrays they did not expect.
 """
 
 from __future__ import annotations
