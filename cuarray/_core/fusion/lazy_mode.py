@@ -140,19 +140,37 @@ MAX_CHAIN = 128
 
 
 def _wrap(node) -> "LazyArray":
-    out = LazyArray(node)
+    out = _new(LazyArray)  # (no __init__ frame: this runs once per operation)
+    out._node = node
     st = _tls
     live = st.live
     if live is not None:  # (None while `fuse` traces: nothing may be computed then)
         live.append(_ref(out))
         if len(live) > 4096:
             live[:] = [r for r in live if r() is not None]
-        st.trace.record(node)
+        tr = st.trace
+        kind = node.kind
+        if kind == "ufunc":  # `Trace.record`'s common case inline: every input recorded here
+            tid = tr.id
+            pos = []
+            for a in node.args:
+                if a.seg != tid:
+                    tr.record(node)
+                    break
+                pos.append(a.pos)
+            else:
+                ops = tr.ops
+                node.pos = len(ops)
+                ops.append(("ufunc", node.attr, tuple(pos)))
+                node.seg = tid
+        else:
+            tr.record(node)
         if node.cost > MAX_CHAIN:
             _compute([node])
     return out
 
 
+_new = object.__new__
 _ref = weakref.ref
 
 
