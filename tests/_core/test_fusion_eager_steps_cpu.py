@@ -95,7 +95,8 @@ def test_prepared_product_makes_the_eager_gemm_call(recorded_launches, monkeypat
     b = cp.empty((4, 3), dtype=dtype)
     a = a.T.copy().T if fa else a   # stubbed copy: an F-ordered array of the same shape
     b = b.T.copy().T if fb else b
-    assert (a.flags.f_contiguous if fa else a.flags.c_contiguous) and (b.flags.f_contiguous if fb else b.flags.c_contiguous)
+    assert a.flags.f_contiguous if fa else a.flags.c_contiguous
+    assert b.flags.f_contiguous if fb else b.flags.c_contiguous
     for fn in (cp.dot, cp.matmul):
         eager = fn(a, b)
         lazy = products.prepared(lambda x, y: pytest.fail("not the prepared path"))(a, b)
@@ -117,3 +118,19 @@ def test_prepared_product_leaves_other_cases_to_the_routine(recorded_launches):
     assert run(a, cp.empty((4, 3), dtype="int32")) == "eager"              # no cuBLAS dtype
     assert run(a[:, ::2], cp.empty((2, 3), dtype="float32")) == "eager"    # neither C nor F
     assert len(seen) == 4
+
+
+def test_positional_out_runs_eagerly_after_the_pending_graphs(ops):
+    # `exp(x, y)` (NumPy's positional `out`) inside lazy mode is an in-place write: it runs
+    # eagerly into y, after computing the graphs still pending (they may read y).
+    calls, sub, mul, exp = ops
+    x = cp.empty(100, dtype="float32")
+    y = cp.empty(100, dtype="float32")
+    with cp.lazy():
+        p = mul(y, 2.0)
+        assert not p.is_computed and not calls
+        r = exp(x, y)
+        assert r is y and p.is_computed
+        assert len(calls) == 2 and calls[0][2] != calls[1][2]   # p's kernel first, then exp's
+        q = sub(x, y, y)
+        assert q is y and len(calls) == 3

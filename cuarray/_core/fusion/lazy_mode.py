@@ -637,14 +637,17 @@ def _build_table() -> None:
         if not _tls.depth:  # outside lazy mode: the hooks are not needed any more
             release_hooks()
             return orig_call(self, *args, **kwargs)
-        if not kwargs and len(args) == 2 and self.nout == 1:
+        nin = self.nin
+        if not kwargs and len(args) == 2 and nin == 2 and self.nout == 1:
             # The common case (`x - z`, `1.0 - h` through ndarray's operators), spelled out.
             a, b = args
             na, nb = _operand(a), _operand(b)
-            if na is not None and nb is not None and (na.kind != "scalar" or nb.kind != "scalar"
-                                                      or type(a) is LazyArray or type(b) is LazyArray) and _user_call():
-                return _wrap(_g.ufunc_node(self, (na, nb)))
-        elif self.nout == 1 and (not kwargs or all(
+            if na is not None and nb is not None:
+                # At least one array (a lazy operand counts, even a `fuse` scalar argument).
+                arrays = na.kind != "scalar" or nb.kind != "scalar" or type(a) is LazyArray or type(b) is LazyArray
+                if arrays and _user_call():
+                    return _wrap(_g.ufunc_node(self, (na, nb)))
+        elif len(args) == nin and self.nout == 1 and (not kwargs or all(
                 _UFUNC_DEFAULTS.get(k, 0) is v or _UFUNC_DEFAULTS.get(k, 0) == v for k, v in kwargs.items())
                 ) and _user_call():
             nodes, arrays = [], False
@@ -663,7 +666,7 @@ def _build_table() -> None:
             else:
                 if arrays:
                     return _wrap(_g.ufunc_node(self, nodes))
-        if kwargs.get("out") is not None:
+        if kwargs.get("out") is not None or len(args) > nin:  # (positional `out`)
             flush()  # an in-place write: pending graphs read the old values
         return orig_call(self, *[_value(a) for a in args], **kwargs)
 
