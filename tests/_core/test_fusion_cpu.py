@@ -248,15 +248,22 @@ def test_source_reads_like_the_ufunc_table_and_blocks_fma():
 
 
 def test_hooks_exist_only_in_lazy_mode():
+    L.release_hooks()  # (an earlier test's block may have left them installed)
     call = _ufunc_mod.ufunc.__call__
-    ns_sum, method_sum = cp.sum, cp.ndarray.sum
+    ns_sum, ns_dot, method_sum = cp.sum, cp.dot, cp.ndarray.sum
     with _tracing():
         assert _ufunc_mod.ufunc.__call__ is not call and cp.sum is not ns_sum
         with _tracing():  # nested
             pass
         assert L.is_lazy_mode()
-    assert _ufunc_mod.ufunc.__call__ is call and cp.sum is ns_sum and cp.ndarray.sum is method_sum
     assert not L.is_lazy_mode()
+    # Left installed after the block (a loop of blocks installs them once) ...
+    assert _ufunc_mod.ufunc.__call__ is not call and cp.dot is not ns_dot
+    # ... until the first hooked call outside lazy mode, which runs eagerly and removes them all.
+    with pytest.raises(TypeError):
+        cp.sum(object())  # (the original's own error)
+    assert _ufunc_mod.ufunc.__call__ is call and cp.sum is ns_sum and cp.dot is ns_dot
+    assert cp.ndarray.sum is method_sum
 
 
 def test_lazy_array_outside_lazy_mode_is_not_a_node_builder():

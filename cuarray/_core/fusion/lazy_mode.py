@@ -9,12 +9,14 @@ build nodes (every routine's `host_input.as_array` materialises it), and leaving
 (every lazy array made inside that is still alive is computed then, in one Program, so common
 subexpressions are shared).
 
-How eager dispatch is hooked: while at least one thread is in lazy mode, `ufunc.__call__`,
-`matmul`, a few namespace functions and ndarray methods are replaced by wrappers (`_patch`);
-outside lazy mode nothing is replaced, so eager calls cost exactly what they did. The wrappers
-build nodes only for the thread in lazy mode and only for calls made by user code: calls from
-cuarray's own modules (a routine that uses ufuncs internally) stay eager, so routines never see
-lazy arrays they did not expect.
+How eager dispatch is hooked: when a thread enters lazy mode, `ufunc.__call__`, `matmul` and
+a few namespace functions are replaced by wrappers (`_patch`). They stay installed when the
+block ends (a loop of lazy blocks installs them once, not ~30 attributes per block); the first
+wrapper called outside lazy mode while no thread is in it removes them (`release_hooks`) and
+runs eagerly, so eager code after lazy blocks pays one removal, then exactly what it did. The
+wrappers build nodes only for a thread in lazy mode and only for calls made by user code: calls
+from cuarray's own modules (a routine that uses ufuncs internally) stay eager, so routines never
+see lazy arrays they did not expect.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from .. import shapes as _shapes
 from ..ndarray import ndarray
 from . import graph as _g
 from . import numpy_eval as _numpy_eval
+from . import products as _products
 from .planner import plan, plan_traced
 from .trace import Trace
 
@@ -87,12 +90,38 @@ def _building() -> bool:
     return _tls.depth > 0 and _user_call()
 
 
+def _array_node(a) -> _g.Node:
+    """The node of a concrete array: while recording, one per distinct array of the trace (two
+    uses of `h` are one input), made and recorded at once."""
+    st = _tls
+    if st.live is not None:
+        return st.trace.array(a)
+    return _g.array_node(a)
+
+
+def _operand(x):
+    """The node of a ufunc operand, None for anything lazy mode does not take."""
+    t = type(x)
+    if t is LazyArray:
+        return x._node
+    if t is ndarray:
+        st = _tls
+        return st.trace.array(x) if st.live is not None else _g.array_node(x)
+    if t is float or t is int:
+        return _g.scalar_node(x)
+    if isinstance(x, ndarray):
+        return _array_node(x)
+    if isinstance(x, _PY_SCALARS) or isinstance(x, numpy.generic):
+        return _g.scalar_node(x)
+    return None
+
+
 def as_node(x) -> _g.Node:
     t = type(x)
     if t is LazyArray:
         return x._node
     if t is ndarray or isinstance(x, ndarray):
-        return _g.array_node(x)
+        return _array_node(x)
     if t in _PY_SCALARS or isinstance(x, _PY_SCALARS) or isinstance(x, numpy.generic):
         return _g.scalar_node(x)
     from ..host_input import reject
@@ -111,19 +140,37 @@ MAX_CHAIN = 128
 
 
 def _wrap(node) -> "LazyArray":
-    out = LazyArray(node)
+    out = _new(LazyArray)  # (no __init__ frame: this runs once per operation)
+    out._node = node
     st = _tls
     live = st.live
     if live is not None:  # (None while `fuse` traces: nothing may be computed then)
         live.append(_ref(out))
         if len(live) > 4096:
             live[:] = [r for r in live if r() is not None]
-        st.trace.record(node)
+        tr = st.trace
+        kind = node.kind
+        if kind == "ufunc":  # `Trace.record`'s common case inline: every input recorded here
+            tid = tr.id
+            pos = []
+            for a in node.args:
+                if a.seg != tid:
+                    tr.record(node)
+                    break
+                pos.append(a.pos)
+            else:
+                ops = tr.ops
+                node.pos = len(ops)
+                ops.append(("ufunc", node.attr, tuple(pos)))
+                node.seg = tid
+        else:
+            tr.record(node)
         if node.cost > MAX_CHAIN:
             _compute([node])
     return out
 
 
+_new = object.__new__
 _ref = weakref.ref
 
 
@@ -268,19 +315,22 @@ def _binary(name, reflected=False):
         t = type(other)
         if t is LazyArray:
             node = other._node
+        elif t is ndarray or (t not in _PY_SCALARS and isinstance(other, ndarray)):
+            node = None  # (its input node is made below, in lazy mode only)
         elif t in _PY_SCALARS or isinstance(other, _PY_SCALARS) or isinstance(other, numpy.generic):
             node = _g.scalar_node(other)
-        elif isinstance(other, ndarray):
-            node = _g.array_node(other)
         else:
             return NotImplemented
         if not uf:  # (matmul is bound on first use: the namespace's attribute)
             uf.append(_registry.ufuncs.get(name) or getattr(_registry.namespace(), name))
-        if not _tls.depth:
+        st = _tls
+        if not st.depth:
             args = (other, self) if reflected else (self, other)
             return uf[0](*[_value(a) for a in args])
         if name == "matmul":
             return _matmul(*((other, self) if reflected else (self, other)))
+        if node is None:
+            node = st.trace.array(other) if st.live is not None else _g.array_node(other)
         mine = self._node
         out = _wrap(_g.ufunc_node(uf[0], (node, mine) if reflected else (mine, node)))
         if mine.weak is not None and (node.weak is not None and (t is LazyArray or t in _PY_SCALARS)):
@@ -366,10 +416,12 @@ _result_types: dict = {}  # (dtype, dtype) -> numpy.result_type, memoised (once 
 
 
 def _dot_like(name, np_fn):
-    def build(a, b):
-        na, nb = as_node(a), as_node(b)
+    sig = (name,)
+
+    def nodes(na, nb):
+        """The product of two nodes (a scalar or 0-d operand of `dot`: a multiplication)."""
         if name == "dot" and (na.kind == "scalar" or nb.kind == "scalar" or not na.shape or not nb.shape):
-            return _ufunc(_registry.ufuncs["multiply"], (a, b))
+            return _wrap(_g.ufunc_node(_registry.ufuncs["multiply"], (na, nb)))
         shape = _g.matmul_shape(na.shape, nb.shape, name)
         dtype = _result_types.get((na.dtype, nb.dtype))
         if dtype is None:
@@ -377,8 +429,10 @@ def _dot_like(name, np_fn):
                 numpy.result_type(na.dtype, nb.dtype))
         return _wrap(_g.Node("call", (na, nb), shape, dtype, (name, _originals[name], np_fn, sig)))
 
-    sig = (name,)
+    def build(a, b):
+        return nodes(as_node(a), as_node(b))
 
+    build.nodes = nodes
     return build
 
 
@@ -428,13 +482,13 @@ def _clip(a, lo, hi):
     return _ufunc(_registry.ufuncs["clip"], (a, lo, hi))
 
 
-def _compute(nodes) -> None:
+def _compute(nodes, last=False) -> None:
     """Compute `nodes` (one Program) and keep their values, and those of the matmuls and
     reductions computed on the way (recomputing those would cost more than keeping them)."""
     trace = _tls.trace
     if trace is None:  # outside lazy mode: the graph is recorded now
         trace = Trace()
-    else:  # what is built after this is a new stretch, with its own key
+    elif not last:  # what is built after this is a new stretch, with its own key
         _tls.trace = Trace()
     prog, inputs = plan_traced(trace, nodes)
     values = prog.run(inputs)
@@ -448,7 +502,7 @@ def _compute(nodes) -> None:
             n.args = ()
 
 
-def flush() -> None:
+def flush(last=False) -> None:
     """Compute every lazy array of this thread still alive and not computed, in one Program. Run
     when leaving the context and before an in-place write into a concrete array (`a[...] = v`, a
     ufunc's `out=`): a pending graph reading that array must see it as it was when the graph was
@@ -460,7 +514,7 @@ def flush() -> None:
     pending = [x._node for x in pending if x is not None and x._node.value is None]
     del live[:]
     if pending:
-        _compute(pending)
+        _compute(pending, last)
 
 
 # -- the context ------------------------------------------------------------------------------------
@@ -483,34 +537,36 @@ class lazy:
         return _unwrap(out)
 
     def __enter__(self):
-        depth = _tls.depth
+        st = _tls
+        depth = st.depth
         if depth == 0:
-            _tls.live = []
-            _tls.trace = Trace()
+            st.live = []
+            st.trace = Trace()
             with _lock:
-                if _active[0] == 0:
+                if not _patched[0]:
                     _patch()
                 _active[0] += 1
-        _tls.depth = depth + 1
+        st.depth = depth + 1
         if not self._track:  # tracing (`fuse`): nothing is computed on exit
-            self._saved, _tls.live = _tls.live, None
+            self._saved, st.live = st.live, None
         return self
 
     def __exit__(self, *exc):
-        _tls.depth -= 1
+        st = _tls
+        st.depth -= 1
         if not self._track:
-            _tls.live = self._saved
-        if _tls.depth:
+            st.live = self._saved
+        if st.depth:
             return False
         try:
             if exc[0] is None and self._track:
-                flush()
+                flush(last=True)
         finally:
-            _tls.live = _tls.trace = None
+            st.live = st.trace = None
             with _lock:
                 _active[0] -= 1
-                if _active[0] == 0:
-                    _unpatch()
+        # The hooks stay installed: a loop of lazy blocks does not install and remove ~30 of
+        # them per block. The first hooked call made outside lazy mode removes them.
         return False
 
 
@@ -538,16 +594,31 @@ def _plain_arg(x) -> bool:
     return _array_arg(x) or isinstance(x, _PY_SCALARS) or isinstance(x, numpy.generic)
 
 
+_patched = [False]  # whether the hooks are installed (changed under `_lock`)
+
+
 def _patch() -> None:
     if not _table:
         _build_table()
     for owner, name, _, fn in _table:
         setattr(owner, name, fn)
+    _patched[0] = True
 
 
 def _unpatch() -> None:
     for owner, name, orig, _ in reversed(_table):
         setattr(owner, name, orig)
+    _patched[0] = False
+
+
+def release_hooks() -> None:
+    """Remove the hooks when no thread is in lazy mode. Called by a hook reached outside lazy
+    mode (so eager code after a lazy block pays for the removal once, then nothing), and by
+    tests."""
+    if _active[0] == 0 and _patched[0]:
+        with _lock:
+            if _active[0] == 0 and _patched[0]:
+                _unpatch()
 
 
 def _build_table() -> None:
@@ -559,12 +630,26 @@ def _build_table() -> None:
     matmul_t = type(mm)
     orig_call = ufunc.__call__
     orig_mm = matmul_t.__call__
-    _originals.update(dot=ns.dot, tensordot=ns.tensordot, matmul=lambda a, b: orig_mm(mm, a, b))
+    _originals.update(dot=_products.prepared(ns.dot), tensordot=ns.tensordot,
+                      matmul=_products.prepared(lambda a, b: orig_mm(mm, a, b)))
 
     def ufunc_call(self, *args, **kwargs):
-        if (_tls.depth and self.nout == 1 and (not kwargs or all(
-                _UFUNC_DEFAULTS.get(k, 0) is v or _UFUNC_DEFAULTS.get(k, 0) == v for k, v in kwargs.items()))
-                and _user_call()):
+        if not _tls.depth:  # outside lazy mode: the hooks are not needed any more
+            release_hooks()
+            return orig_call(self, *args, **kwargs)
+        nin = self.nin
+        if not kwargs and len(args) == 2 and nin == 2 and self.nout == 1:
+            # The common case (`x - z`, `1.0 - h` through ndarray's operators), spelled out.
+            a, b = args
+            na, nb = _operand(a), _operand(b)
+            if na is not None and nb is not None:
+                # At least one array (a lazy operand counts, even a `fuse` scalar argument).
+                arrays = na.kind != "scalar" or nb.kind != "scalar" or type(a) is LazyArray or type(b) is LazyArray
+                if arrays and _user_call():
+                    return _wrap(_g.ufunc_node(self, (na, nb)))
+        elif len(args) == nin and self.nout == 1 and (not kwargs or all(
+                _UFUNC_DEFAULTS.get(k, 0) is v or _UFUNC_DEFAULTS.get(k, 0) == v for k, v in kwargs.items())
+                ) and _user_call():
             nodes, arrays = [], False
             for a in args:
                 t = type(a)
@@ -572,7 +657,7 @@ def _build_table() -> None:
                     nodes.append(a._node)
                     arrays = True
                 elif t is ndarray or isinstance(a, ndarray):
-                    nodes.append(_g.array_node(a))
+                    nodes.append(_array_node(a))
                     arrays = True
                 elif t in _PY_SCALARS or isinstance(a, _PY_SCALARS) or isinstance(a, numpy.generic):
                     nodes.append(_g.scalar_node(a))
@@ -581,12 +666,14 @@ def _build_table() -> None:
             else:
                 if arrays:
                     return _wrap(_g.ufunc_node(self, nodes))
-        if _tls.depth and kwargs.get("out") is not None:
+        if kwargs.get("out") is not None or len(args) > nin:  # (positional `out`)
             flush()  # an in-place write: pending graphs read the old values
         return orig_call(self, *[_value(a) for a in args], **kwargs)
 
     def matmul_call(self, a, b, /, out=None, **kwargs):
-        if _building() and out is None and not kwargs and _array_arg(a) and _array_arg(b):
+        if not _tls.depth:
+            release_hooks()
+        elif out is None and not kwargs and _array_arg(a) and _array_arg(b) and _user_call():
             return _matmul(a, b)
         return orig_mm(self, _value(a), _value(b), out=out, **kwargs)
 
@@ -594,11 +681,15 @@ def _build_table() -> None:
         orig = getattr(ns, name)
 
         def fn(*args, **kwargs):
-            if _building() and all(map(_plain_arg, args[:nargs])) and any(_array_arg(a) for a in args[:nargs]):
-                try:
-                    return build(*args, **kwargs)
-                except _Unsupported:
-                    pass
+            if not _tls.depth:
+                release_hooks()
+            elif args and _user_call():
+                lead = args[:nargs]
+                if all(map(_plain_arg, lead)) and any(map(_array_arg, lead)):
+                    try:
+                        return build(*args, **kwargs)
+                    except _Unsupported:
+                        pass
             return orig(*[_value(a) for a in args], **kwargs)
 
         fn.__name__ = fn.__qualname__ = name
@@ -645,7 +736,22 @@ def _build_table() -> None:
             raise _Unsupported
         return _tensordot(a, b, axes)
 
-    builds = {"dot": (dot, 1), "where": (where, 1), "clip": (clip, 1), "tensordot": (tensordot, 1)}
+    dot_nodes, orig_dot = _dot.nodes, ns.dot
+
+    def dot_hook(a, b, out=None):
+        # `cp.dot(a, b)`, the common product call, without the generic wrapper's steps.
+        if not _tls.depth:
+            release_hooks()
+        elif out is None and (type(a) is LazyArray or isinstance(a, ndarray)) and _user_call():
+            na, nb = _operand(a), _operand(b)
+            if nb is not None:
+                return dot_nodes(na, nb)
+        return orig_dot(_value(a), _value(b), out=out)
+
+    dot_hook.__name__ = dot_hook.__qualname__ = "dot"
+    dot_hook.__doc__ = orig_dot.__doc__
+    _table.append((ns, "dot", orig_dot, dot_hook))
+    builds = {"where": (where, 1), "clip": (clip, 1), "tensordot": (tensordot, 1)}
     for op_name, has_dtype in (("sum", True), ("prod", True), ("mean", True), ("max", False), ("min", False),
                                ("amax", False), ("amin", False), ("any", False), ("all", False)):
         table = {"amax": "max", "amin": "min"}.get(op_name, op_name)

@@ -26,6 +26,7 @@ from ...cuda import launch as _launch
 from ...cuda import stream as _stream
 from ..elementwise import _BLOCK, _INT32_MAX
 from ..ndarray import _new_c, ndarray
+from ..ufunc import ufunc as _ufunc_type
 from . import codegen as _codegen
 
 __all__ = ["Program", "plan", "plan_cached", "plan_traced", "signature"]
@@ -38,13 +39,16 @@ RECOMPUTE_NODES = 8
 
 
 class _Elementwise:
-    __slots__ = ("defn", "ins", "scalars", "shape", "dtype", "cluster", "masks", "cfgs")
+    __slots__ = ("defn", "ins", "scalars", "shape", "dtype", "cluster", "masks", "cfgs", "m_all", "vec")
 
     def prepare(self):
         """Alignment masks of the vector kernel (inputs, then the output) and the launch cache."""
-        v = self.defn._vec
+        v = self.vec = self.defn._vec
         self.masks = tuple(self.cluster.inputs[i].dtype.itemsize * v - 1 for i in range(len(self.ins)))
         self.masks += (self.dtype.itemsize * v - 1,)
+        # One mask for every operand (the common case: one itemsize): the addresses' OR is
+        # tested once, as the eager prepared path does.
+        self.m_all = self.masks[0] if v > 1 and len(set(self.masks)) == 1 else None
         self.cfgs = {}
 
     def run(self, slots):
@@ -56,16 +60,34 @@ class _Elementwise:
         # The common case straight to the launch, as the eager ufuncs' prepared path does:
         # every input C-contiguous with the output's shape; else the engine's general path.
         args = []
+        po = orp = out.data.ptr
         for k in self.ins:
             a = slots[k]
             if a._shape != shape or not a._c:
                 return self._general(slots, out)
-            args.append(a.data.ptr)
-        po = out.data.ptr
-        v = self.defn._vec
+            p = a.data.ptr
+            orp |= p
+            args.append(p)
+        m = self.m_all
+        hit = self.cfgs.get(n if n >= self.vec and not orp & m else -n - 1) if m is not None else None
+        if hit is None:
+            hit = self._prepare(n, args, po)
+            if hit is None:
+                return self._general(slots, out)
+        for k, conv in self.scalars:
+            args.append(conv(slots[k]))
+        args.append(po)
+        args.append(hit[2])
+        _launch.enqueue(_stream.current_core_stream(), hit[1], hit[0], *args)
+        return out
+
+    def _prepare(self, n, ptrs, po):
+        """(kernel, launch config, n as int32) for n elements at these addresses, cached by
+        (n, aligned); None past the 32-bit index range."""
+        v = self.vec
         aligned = v > 1 and n >= v
         if aligned:
-            for p, m in zip(args, self.masks):
+            for p, m in zip(ptrs, self.masks):
                 if p & m:
                     aligned = False
                     break
@@ -75,19 +97,14 @@ class _Elementwise:
         hit = self.cfgs.get(key)
         if hit is None:
             if n > _INT32_MAX:
-                return self._general(slots, out)
+                return None
             if len(self.cfgs) > 1024:
                 self.cfgs.clear()
             layout = "vec" if aligned else "flat"
             d = self.defn
             hit = self.cfgs[key] = (d._kernel(layout, 1, numpy.int32),
                                     _launch.launch_config(d.grid(layout, n), _BLOCK, 0), numpy.int32(n))
-        for k, conv in self.scalars:
-            args.append(conv(slots[k]))
-        args.append(po)
-        args.append(hit[2])
-        _launch.enqueue(_stream.current_core_stream(), hit[1], hit[0], *args)
-        return out
+        return hit
 
     def _general(self, slots, out):
         arrays = [slots[k] for k in self.ins]
@@ -143,6 +160,27 @@ class _Reduction:
         p = _rplan_for_source(self)
         st = self.rdef.stages(p)[0][0]
         return self.rdef.source(st)[1]
+
+
+# The eager ufunc call, taken before lazy mode can hook it (a step must launch, not build a node).
+_eager_ufunc_call = _ufunc_type.__call__
+
+
+class _EagerUfunc:
+    """A lone elementwise node (nothing to fuse with): run by the ufunc's eager path, so a graph
+    that saves no launch costs what eager mode does, with eager mode's kernel (no kernel of its
+    own to generate and compile)."""
+
+    __slots__ = ("uf", "ins")
+
+    def run(self, slots):
+        return _eager_ufunc_call(self.uf, *[slots[k] for k in self.ins])
+
+    def describe(self):
+        return "eager {}".format(self.uf.__name__)
+
+    def source(self):
+        return None
 
 
 class _Call:
@@ -414,6 +452,11 @@ def plan(outputs, kernel_name=None, dedupe=True, trace=None) -> Program:
     def compute(n):
         if n.elementwise:
             cl = cluster_of(n)
+            if len(cl.nodes) == 1 and n.kind == "ufunc" and dedupe and kernel_name is None:
+                st = _EagerUfunc()
+                st.uf = n.attr[0]
+                st.ins = tuple(require(a) for a in n.args)
+                return emit(st)
             st = _Elementwise()
             st.defn = _codegen.elementwise_definition(cl, name())
             st.ins = tuple(require(i) for i in cl.inputs)

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import itertools
 
+from .graph import Node
+
 __all__ = ["Trace"]
 
 _ids = itertools.count(1)
@@ -67,6 +69,18 @@ class Trace:
         ops.append((kind, n.attr if kind != "where" else n.dtype, tuple(pos)))
         n.seg = tid
         return k
+
+    def array(self, a) -> Node:
+        """The input node of the concrete array `a`, recorded: one node per distinct array (the
+        second use of `h` costs one look-up, not a node and an entry)."""
+        k = self.by_value.get(id(a))
+        if k is not None:
+            n = self.leaves[self.ordinal[k]]
+            if n.kind == "array":
+                return n
+        n = Node("array", (), a._shape, a._dtype, None, a)
+        self._leaf(n)
+        return n
 
     def _leaf(self, n) -> int:
         ops = self.ops
