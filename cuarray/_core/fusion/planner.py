@@ -7,10 +7,14 @@ Grouping rules:
   computed in the reduction's load and never written to memory;
 - everything else ('call': matmul, dot, views of computed values) runs its eager routine.
 
-Shared subexpressions: inside one kernel a node is computed once. A node feeding two kernels is
-recomputed by each when that is cheap (at most `RECOMPUTE_NODES` nodes below it: elementwise
-work is nearly free next to the memory traffic of writing and re-reading a temporary), else it
-gets its own kernel and is read from memory (`_materialise_shared`).
+Shared subexpressions: inside one kernel a node is computed once. A node read by several
+kernels is recomputed by each or computed once into memory, whichever the cost model
+(`cost.py`: arithmetic of the shared subtree against writing and re-reading the value plus a
+launch) says is cheaper.
+
+Matmul epilogues (`epilogue.py`): a 2-D float product whose only consumer chain starts with a
+power-of-two scalar multiple, `+ bias` (a row vector) and/or `maximum(., 0)` is one cublasLt call
+applying them; what reads the chain's last node reads the GEMM's output.
 
 A `Program` is pure data over "slots" (its inputs, then one slot per step); it holds no device
 arrays, so `fuse` keeps one per signature and replays it with new inputs.
@@ -28,15 +32,10 @@ from ..elementwise import _BLOCK, _INT32_MAX
 from ..ndarray import _new_c, ndarray
 from ..ufunc import ufunc as _ufunc_type
 from . import codegen as _codegen
+from . import cost as _cost
+from . import epilogue as _epilogue
 
 __all__ = ["Program", "plan", "plan_cached", "plan_traced", "signature"]
-
-# Nodes below a shared node up to which each consumer recomputes it instead of reading a
-# temporary. Reasoned, not measured: 8 ufuncs of recomputation cost less than a write + read
-# of the temporary for float32 on an H100/H200 (~3 TB/s against ~60 TFLOP/s), transcendentals
-# included.
-RECOMPUTE_NODES = 8
-
 
 class _Elementwise:
     __slots__ = ("defn", "ins", "scalars", "shape", "dtype", "cluster", "masks", "cfgs", "m_all", "vec")
@@ -384,21 +383,24 @@ def plan(outputs, kernel_name=None, dedupe=True, trace=None) -> Program:
     prog.inputs = leaves
     base = len(prog.inputs)
     prog.steps = []
-    below = {}  # id -> number of elementwise nodes a node's value costs to recompute
-
-    def size_below(n):
-        s = below.get(id(n))
-        if s is None:
-            s = 1 + sum(size_below(a) for a in n.args if a.elementwise and a.value is None) if n.elementwise else 0
-            below[id(n)] = s
-        return s
-
     roots = {id(n) for n in outputs}
-    # Nodes that are computed into memory: outputs, non-elementwise nodes, and shared
-    # elementwise nodes too expensive to recompute.
+    node_of = {id(n): n for n in order}
+    epi, absorbed = {}, set()  # last node of an epilogue chain -> its match; nodes it absorbs
+
+    def user_of(n):
+        u = users.get(id(n), ())
+        return node_of[next(iter(u))] if len(u) == 1 else None
+
     for n in order:
-        if n.value is None and n.elementwise and len(users.get(id(n), ())) > 1 and size_below(n) > RECOMPUTE_NODES:
-            roots.add(id(n))
+        if n.kind == "call" and n.value is None:
+            mt = _epilogue.match(n, user_of, roots)
+            if mt is not None:
+                last, chain = mt[0], mt[1]
+                epi[id(last)] = (n,) + mt
+                absorbed.add(id(n))
+                absorbed.update(id(c) for c in chain[:-1])
+                roots.add(id(last))
+    _shared(order, users, node_of, roots, absorbed, set(epi))
 
     def name():
         if kernel_name is None:
@@ -450,6 +452,8 @@ def plan(outputs, kernel_name=None, dedupe=True, trace=None) -> Program:
         return tuple((slot[id(s)], _scalar_converter(dt)) for s, dt in cl.scalars)
 
     def compute(n):
+        if id(n) in epi:
+            return emit(epilogue_step(n, *epi[id(n)]))
         if n.elementwise:
             cl = cluster_of(n)
             if len(cl.nodes) == 1 and n.kind == "ufunc" and dedupe and kernel_name is None:
@@ -486,5 +490,72 @@ def plan(outputs, kernel_name=None, dedupe=True, trace=None) -> Program:
             return emit(st)
         raise AssertionError(n.kind)
 
+    def epilogue_step(last, mm, _last, chain, alpha, div, bias, relu):
+        st = _epilogue.Epilogue()
+        st.name, st.fn = mm.attr[0], mm.attr[1]
+        st.ia, st.ib = require(mm.args[0]), require(mm.args[1])
+        st.ibias = require(bias) if bias is not None else -1
+        st.ialpha = slot[id(alpha)] if alpha is not None else -1
+        st.irelu = slot[id(relu)] if relu is not None else -1
+        st.div = div
+        st.kind = ("relu_" if relu is not None else "") + ("bias" if bias is not None else "")
+        st.kind = st.kind.rstrip("_") or "default"
+        st.shape, st.dtype = last.shape, last.dtype
+        # The fallback: the chain as one kernel over [product, bias?] and its scalars.
+        ins = [mm] + ([bias] if bias is not None else [])
+        cl = _codegen.Cluster(last, list(chain), ins)
+        fb = _Elementwise()
+        fb.defn = _codegen.elementwise_definition(cl, name())
+        fb.ins = tuple(range(len(ins)))
+        fb.scalars = tuple((len(ins) + j, _scalar_converter(dt)) for j, (_, dt) in enumerate(cl.scalars))
+        fb.shape, fb.dtype, fb.cluster = last.shape, last.dtype, cl
+        fb.prepare()
+        fb.cluster = None
+        st.fallback = fb
+        st.fb_scalars = tuple(slot[id(sn)] for sn, _ in cl.scalars)
+        return st
+
     prog.outputs = [require(n) for n in outputs]
     return prog
+
+
+def _shared(order, users, node_of, roots, absorbed, epi_last) -> None:
+    """Add to `roots` the shared elementwise nodes the cost model says to compute once into
+    memory. Consumers first (reverse order), so each node knows which kernels read it: `kern`
+    maps a node to the kernels (ids of their roots) that compute it inline. A node read by a
+    step that needs it in memory (a matmul, a view of it, an epilogue's bias) is `forced`."""
+    kern = {}
+
+    def stop_node(n):
+        return id(n) in roots
+
+    for n in reversed(order):
+        i = id(n)
+        if n.value is not None or not n.elementwise or i in absorbed:
+            continue
+        if i in roots:
+            kern[i] = (i,)
+            continue
+        ks, forced = set(), False
+        for u in users.get(i, ()):
+            if u in absorbed or u in epi_last:
+                forced = True
+            elif u in roots or not node_of[u].elementwise:
+                if node_of[u].kind == "call":
+                    forced = True
+                else:
+                    ks.add(u)
+            else:
+                ks.update(kern.get(u, ()))
+        if forced:
+            if ks and _cost.materialise(n, len(ks), stop_node, True):
+                roots.add(i)
+                kern[i] = (i,)
+            else:
+                ks.add(i)  # its own kernel (a matmul operand) and those recomputing it
+                kern[i] = tuple(ks)
+        elif len(ks) > 1 and _cost.materialise(n, len(ks), stop_node):
+            roots.add(i)
+            kern[i] = (i,)
+        else:
+            kern[i] = tuple(ks)

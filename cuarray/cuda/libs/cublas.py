@@ -29,7 +29,7 @@ from .. import memory as _memory
 from .. import stream as _stream
 from ._handles import PerThreadHandle, nvmath_bindings
 
-__all__ = ["bindings", "handle", "gemm", "gemv", "supports", "compute_mode", "set_compute_mode",
+__all__ = ["bindings", "handle", "gemm", "gemv", "gemm_epilogue", "supports", "compute_mode", "set_compute_mode",
            "get_compute_mode", "COMPUTE_MODES"]
 
 WORKSPACE_BYTES = 32 * 2**20
@@ -254,8 +254,10 @@ def _i(value, dtype):
     return numpy.array([value], dtype)
 
 
-def _lt_plan(lth, char, ct, ta, tb, m, n, k, lda, ldb, ldc):
-    """(desc, A, B, C layouts, heuristic result holder, algo pointer) or None when Lt declines."""
+def _lt_plan(lth, char, ct, ta, tb, m, n, k, lda, ldb, ldc, epilogue=0, bias=0):
+    """(desc, A, B, C layouts, heuristic result holder, algo pointer) or None when Lt declines.
+    `epilogue`: a cublasLtEpilogue_t value (0: none); `bias`: a bias pointer of the alignment
+    later calls will pass (the heuristic reads its alignment from it)."""
     L = lt_bindings()
     dt = _DATA_TYPE[char]
     made = []
@@ -265,6 +267,12 @@ def _lt_plan(lth, char, ct, ta, tb, m, n, k, lda, ldb, ldc):
         for attr, v in ((3, ta), (4, tb)):  # CUBLASLT_MATMUL_DESC_TRANSA / TRANSB (int32)
             buf = _i(v, numpy.int32)
             L.matmul_desc_set_attribute(desc, attr, buf.ctypes.data, 4)
+        if epilogue:
+            buf = _i(epilogue, numpy.uint32)
+            L.matmul_desc_set_attribute(desc, _DESC_EPILOGUE, buf.ctypes.data, 4)
+            if bias:
+                ptr = _i(bias, numpy.uint64)
+                L.matmul_desc_set_attribute(desc, _DESC_BIAS_POINTER, ptr.ctypes.data, 8)
         lays = []
         for rows, cols, ld in ((m if ta == 0 else k, k if ta == 0 else m, lda),
                                (k if tb == 0 else n, n if tb == 0 else k, ldb), (m, n, ldc)):
@@ -318,10 +326,59 @@ def _lt_gemm(char, ct, ta, tb, m, n, k, a, lda, b, ldb, c, ldc, pa, pb) -> bool:
 def _clear_plans():
     """Forget every Lt plan (descriptors are only read while a call is enqueued: safe to free)."""
     L = lt_bindings()
-    plans = list(_plans.values())
+    plans = list(_plans.values()) + list(_epi_plans.values())
     _plans.clear()
+    _epi_plans.clear()
     for p in plans:
         if p is not None:
             L.matmul_desc_destroy(p[0])
             for lay in p[1:4]:
                 L.matrix_layout_destroy(lay)
+
+
+# -- cublasLt epilogues: bias and ReLU applied in the GEMM's store --------------------------------
+# cublasLtEpilogue_t values and the descriptor attributes (cublasLt.h).
+EPILOGUES = {"default": 1, "relu": 2, "bias": 4, "relu_bias": 6}
+_DESC_EPILOGUE, _DESC_BIAS_POINTER = 7, 8
+_epi_plans: dict = {}
+
+
+def gemm_epilogue(char, ta, tb, m, n, k, a, lda, b, ldb, c, ldc, epilogue, bias=0, alpha=None) -> bool:
+    """C = epilogue(alpha op(A) op(B) + bias) in one cublasLtMatmul, column-major; `bias` (a
+    device pointer, length m, broadcast over the columns) for 'bias'/'relu_bias'; `alpha` a host
+    scalar of the scale type (None: 1). Returns False, having done nothing, where Lt declines:
+    a dtype or shape without such a kernel, pointers not 256-byte aligned, the plain-GEMM
+    dispatch turned off (`USE_LT`)."""
+    if not USE_LT or char not in "efd" or (a | b | c | bias) & 255:
+        return False
+    ct = _COMPUTE[char]
+    if ct == 68 and char != "e":
+        ct = _mode.f32
+    dev = _device._tls.device_id
+    handles = _lt_tls.handles
+    if handles is None:
+        handles = _lt_tls.handles = {}
+    lth = handles.get(dev)
+    if lth is None:
+        lth = handles[dev] = _lt_handles.get()
+    epi = EPILOGUES[epilogue]
+    key = (dev, char, ct, ta, tb, m, n, k, lda, ldb, ldc, epi)
+    p = _epi_plans.get(key, False)
+    if p is False:
+        if len(_epi_plans) >= _PLAN_LIMIT:
+            _clear_plans()
+        p = _epi_plans[key] = _lt_plan(lth, char, ct, ta, tb, m, n, k, lda, ldb, ldc, epi, bias)
+    if p is None:
+        return False
+    L = _ltlib
+    if bias:  # the pointer lives in the descriptor: set per call (read when the call is made)
+        ptr = numpy.array([bias], numpy.uint64)
+        L.matmul_desc_set_attribute(p[0], _DESC_BIAS_POINTER, ptr.ctypes.data, 8)
+    sp = _stream.get_current_stream(dev).ptr
+    ws = _workspaces.get((dev, sp))
+    if ws is None:
+        ws = _workspaces[(dev, sp)] = _memory.alloc(WORKSPACE_BYTES)
+    pa = _ONE_PTR[char] if alpha is None else alpha.ctypes.data
+    L.matmul(lth, p[0], pa, a, p[1], b, p[2], _ZERO_PTR[char], c, p[3], c, p[3], p[5], ws.ptr,
+             WORKSPACE_BYTES, sp)
+    return True
