@@ -2,8 +2,9 @@
 few shared subtrees `t = f(x)` on 256 MiB float32 read by k kernels (`t * c_i`, i < k, all
 requested), the lazy Program's time with `t` recomputed in each kernel against `t` computed
 once into memory, both forced, and the model's prediction. Prints, per case, the measured
-difference, the model's choice and the bytes-per-unit the measurement implies (the value of
-`cost.BYTES_PER_UNIT` that would make the model break even there). One process, CUDA events,
+difference against the model's, the model's choice against the faster one, and a recomputing
+kernel's time per element in bytes at the copy rate against the model's max(L + S, W). Cases
+below "held out" were not used to fit the weights. One process, CUDA events,
 median of 15. On a GPU machine: `python scripts/perf/shared_subexpr.py [--mib 256]`."""
 
 from __future__ import annotations
@@ -47,6 +48,10 @@ def main():
         ("8 sin", rep(cp.sin, 8)),
         ("4 power", rep(lambda t: cp.power(t, 1.01), 4)),
         ("8 exp+log", rep(lambda t: cp.log(cp.exp(t) + 1.0), 4)),
+        ("held out: 2 power", rep(lambda t: cp.power(t, 1.01), 2)),
+        ("held out: 6 cos", rep(cp.cos, 6)),
+        ("held out: tanh/(1+t*t)", rep(lambda t: cp.tanh(t) / (1.0 + t * t), 2)),
+        ("held out: 3 exp", rep(lambda t: cp.exp(t * -0.5), 3)),
     ]
     orig = cost.materialise
     target = []
@@ -63,8 +68,9 @@ def main():
 
     print("device copy rate {:.0f} GB/s; {} MiB float32; launch counted as {:.1f} us".format(
         bw / 1e9, args.mib, cost.LAUNCH_BYTES / bw * 1e6))
-    print("{:<22} {:>2} {:>10} {:>10} {:>9} {:>7} {:>7} {:>9}".format(
-        "shared subtree", "k", "recomp us", "mater. us", "diff us", "model", "best", "B/unit"))
+    print("{:<24} {:>2} {:>10} {:>10} {:>9} {:>9} {:>7} {:>7} {:>8} {:>8}".format(
+        "shared subtree", "k", "recomp us", "mater. us", "diff us", "model us", "model", "best",
+        "B/el", "model"))
     for label, f in cases:
         for k in (2, 4, 8):
             times = {}
@@ -84,10 +90,12 @@ def main():
             model = cost.materialise(t, k, lambda nd: False)
             diff = times[False] - times[True]  # > 0: materialising was faster
             S = 4
-            implied = ((diff * 1e-6 * bw / n + (k + 1) * S + cost.LAUNCH_BYTES / n) / (k - 1) - L) / units
-            print("{:<22} {:>2} {:>10.1f} {:>10.1f} {:>9.1f} {:>7} {:>7} {:>9.3f}".format(
-                label, k, times[False], times[True], diff, "mat" if model else "recomp",
-                "mat" if diff > 0 else "recomp", implied))
+            own = max(L + S, units * cost.BYTES_PER_UNIT)
+            pred = ((k - 1) * own - 2 * S * k) * n / bw * 1e6 - cost.LAUNCH_BYTES / bw * 1e6
+            per_el = times[False] / k * 1e-6 * bw / n  # a recomputing kernel, bytes per element
+            print("{:<24} {:>2} {:>10.1f} {:>10.1f} {:>9.1f} {:>9.1f} {:>7} {:>7} {:>8.1f} {:>8.1f}".format(
+                label, k, times[False], times[True], diff, pred, "mat" if model else "recomp",
+                "mat" if diff > 0 else "recomp", per_el, own))
             del outs
 
 

@@ -1,21 +1,23 @@
 """The cost model for shared subexpressions: recompute a shared node in each kernel that reads
 it, or compute it once into memory?
 
-For a node `t` of `size` elements read by `k` kernels (per element: `W` its subtree's arithmetic,
-in bytes of memory traffic that take as long; `L` the bytes of the subtree's inputs; `S` its
-own itemsize):
-- recomputing: each of the k kernels reads the inputs and does the arithmetic: k (L + W);
-- materialising: one more kernel reads the inputs, computes, writes t; the k kernels read t:
-  L + W + S + k S, plus one launch (`LAUNCH_BYTES`).
-Materialise when (k - 1)(L + W) > (k + 1) S + LAUNCH_BYTES / size. A node computed into memory
-anyway (a matmul operand, a matmul epilogue's bias) is read rather than recomputed when
-S < L + W.
+An elementwise kernel costs about max(bytes it moves, its arithmetic), the arithmetic counted
+in bytes of memory traffic that take as long (a roofline: up to that point arithmetic hides
+under the memory traffic, which is why cheap subtrees are always recomputed). For a node `t`
+read by `k` kernels, per element (`W` its subtree's arithmetic, `L` the bytes of the subtree's
+inputs, `S` its itemsize; each reader writes about S):
+- recomputing: each reader reads the inputs and does the arithmetic: k max(L + S, W);
+- materialising: one kernel computes t (max(L + S, W)), each reader reads t and writes 2 S,
+  plus one launch (`LAUNCH_BYTES`, so small arrays are always recomputed).
+A node computed into memory anyway (a matmul operand, a matmul epilogue's bias) is read by the
+other kernels rather than recomputed when max(L + S, W) > 2 S.
 
 Arithmetic per element is the sum of the subtree's op weights (`WEIGHTS`, in units of one
-float32 add; unlisted ufuncs weigh 1) times `BYTES_PER_UNIT`; float64 and complex ops weigh
-more. The weights and `BYTES_PER_UNIT` were calibrated by `scripts/perf/shared_subexpr.py`
-(docs/perf-notes.md, "Shared subexpressions"). The model runs once per graph structure: plans
-are cached by structure.
+float32 add; unlisted ufuncs weigh 1) times `BYTES_PER_UNIT`. The float32 weights and
+`BYTES_PER_UNIT` were calibrated on an H100 with `scripts/perf/shared_subexpr.py`
+(docs/perf-notes.md, "Shared subexpressions: a cost model"); the float64/complex multipliers
+are reasoned, not measured. The model runs once per graph structure: plans are cached by
+structure.
 """
 
 from __future__ import annotations
@@ -23,17 +25,21 @@ from __future__ import annotations
 __all__ = ["WEIGHTS", "BYTES_PER_UNIT", "LAUNCH_BYTES", "weight", "subtree", "materialise"]
 
 _MID = ("divide", "reciprocal", "sqrt", "floor_divide", "remainder", "fmod", "divmod", "hypot", "cbrt")
-_TRANS = ("exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "sinh", "cosh", "tanh",
-          "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh")
+_EXP = ("exp", "exp2", "expm1", "log", "log2", "log10", "log1p")
+_TRIG = ("sin", "cos", "tan", "sinh", "cosh", "tanh", "arcsin", "arccos", "arctan", "arcsinh", "arccosh",
+         "arctanh")
 _HEAVY = ("power", "float_power", "arctan2", "logaddexp", "logaddexp2", "nextafter", "spacing", "gcd", "lcm")
-WEIGHTS = dict([(n, 4.0) for n in _MID] + [(n, 8.0) for n in _TRANS] + [(n, 16.0) for n in _HEAVY])
-# Multipliers by the loop's compute kind: float64 arithmetic runs at half float32's rate on an
-# H100/H200 and its transcendentals much slower; complex ops are several real ones.
+# Measured (float32, H100, per element, in bytes of traffic): sin 2.6, exp+log 2 each, power 8,
+# divide ~1.5-2; cheap ops hide under the traffic (at most ~0.25 each).
+WEIGHTS = dict([(n, 6.0) for n in _MID] + [(n, 7.0) for n in _EXP] + [(n, 10.0) for n in _TRIG]
+               + [(n, 32.0) for n in _HEAVY])
+# Multipliers by the loop's output kind (cheap ops, the others): float64 arithmetic runs at
+# half float32's rate on an H100/H200 and its transcendentals slower still; complex ops are
+# several real ones. Reasoned, not measured.
 _KIND = {"d": (2.0, 4.0), "D": (4.0, 8.0), "F": (4.0, 4.0)}
-# Bytes of memory traffic per unit of arithmetic (one float32 add per element): calibrated.
+# Bytes of memory traffic per unit of arithmetic (one float32 add per element).
 BYTES_PER_UNIT = 0.25
-# A launch, in bytes of traffic at the memory rate (~3 us at 3 TB/s): what a materialised node
-# costs beyond its traffic, so small arrays are always recomputed.
+# A launch, in bytes of traffic at the memory rate (~3 us at 3 TB/s).
 LAUNCH_BYTES = 8e6
 
 
@@ -75,8 +81,8 @@ def materialise(t, k, stop, forced=False) -> bool:
     """Whether `t`, read by `k` kernels, is cheaper computed once into memory (see the module
     docstring); `forced`: it is computed into memory anyway."""
     units, L = subtree(t, stop)
-    W = units * BYTES_PER_UNIT
     S = t.dtype.itemsize
+    own = max(L + S, units * BYTES_PER_UNIT)  # a kernel computing t, per element
     if forced:
-        return S < L + W
-    return (k - 1) * (L + W) > (k + 1) * S + LAUNCH_BYTES / max(t.size, 1)
+        return own > 2 * S
+    return k * own > own + 2 * S * k + LAUNCH_BYTES / max(t.size, 1)

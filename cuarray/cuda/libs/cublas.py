@@ -329,6 +329,7 @@ def _clear_plans():
     plans = list(_plans.values()) + list(_epi_plans.values())
     _plans.clear()
     _epi_plans.clear()
+    _epi_bias.clear()
     for p in plans:
         if p is not None:
             L.matmul_desc_destroy(p[0])
@@ -341,6 +342,7 @@ def _clear_plans():
 EPILOGUES = {"default": 1, "relu": 2, "bias": 4, "relu_bias": 6}
 _DESC_EPILOGUE, _DESC_BIAS_POINTER = 7, 8
 _epi_plans: dict = {}
+_epi_bias: dict = {}  # plan key -> the bias pointer its descriptor holds
 
 
 def gemm_epilogue(char, ta, tb, m, n, k, a, lda, b, ldb, c, ldc, epilogue, bias=0, alpha=None) -> bool:
@@ -362,18 +364,21 @@ def gemm_epilogue(char, ta, tb, m, n, k, a, lda, b, ldb, c, ldc, epilogue, bias=
     if lth is None:
         lth = handles[dev] = _lt_handles.get()
     epi = EPILOGUES[epilogue]
-    key = (dev, char, ct, ta, tb, m, n, k, lda, ldb, ldc, epi)
+    # Per handle (so per thread): the descriptor holds the bias pointer, set before each call.
+    key = (lth, char, ct, ta, tb, m, n, k, lda, ldb, ldc, epi)
     p = _epi_plans.get(key, False)
     if p is False:
         if len(_epi_plans) >= _PLAN_LIMIT:
             _clear_plans()
         p = _epi_plans[key] = _lt_plan(lth, char, ct, ta, tb, m, n, k, lda, ldb, ldc, epi, bias)
+        _epi_bias[key] = bias
     if p is None:
         return False
     L = _ltlib
-    if bias:  # the pointer lives in the descriptor: set per call (read when the call is made)
+    if bias and _epi_bias.get(key) != bias:  # the pointer lives in the descriptor (read per call)
         ptr = numpy.array([bias], numpy.uint64)
         L.matmul_desc_set_attribute(p[0], _DESC_BIAS_POINTER, ptr.ctypes.data, 8)
+        _epi_bias[key] = bias
     sp = _stream.get_current_stream(dev).ptr
     ws = _workspaces.get((dev, sp))
     if ws is None:
