@@ -73,6 +73,18 @@ def test_bias_only_relu_only_and_alpha():
     assert _plan(outs["relu_bias-d"]).steps[0].div
 
 
+def test_stack_of_matrices_times_a_matrix():
+    x3, W, b = _arr((3, M, K)), _arr((K, N)), _arr((N,))
+    b3 = _arr((1, 1, N))
+    with _tracing():
+        y = cp.maximum(x3 @ W + b, 0)
+        y2 = cp.dot(x3, W) + b3
+    for out, kind in ((y, "relu_bias"), (y2, "bias")):
+        prog = _plan(out)
+        assert _steps(prog) == ["Epilogue"] and prog.steps[0].kind == kind
+        assert prog.steps[0].shape == (3, M, N)
+
+
 def test_rest_of_the_chain_fuses_into_one_kernel_after_the_gemm():
     x, W, b = _layer()
     with _tracing():
@@ -118,7 +130,8 @@ def test_no_epilogue_where_not_allowed():
     with _tracing():
         _not_epilogue(cp.maximum(xi @ Wi + bi, 0))      # int dtypes
         _not_epilogue(xc @ Wc + bc)                     # complex
-        _not_epilogue(x3 @ W3 + b)                      # batched
+        _not_epilogue(x3 @ W3 + b)                      # batched over both operands
+        _not_epilogue(x @ W + _arr((2, 1, N)))          # a bias that adds a dimension
         _not_epilogue(xv @ W + b)                       # vector @ matrix
         _not_epilogue(cp.tensordot(x, W, 1) + b)        # tensordot runs its eager routine
 

@@ -101,6 +101,30 @@ def test_float32_takes_the_epilogue_path():
     assert epilogue.FALLBACKS[0] == before
 
 
+@pytest.mark.parametrize("kind", ["C", "batch-T", "rows-T"])
+def test_stack_of_matrices(kind):
+    rng = numpy.random.default_rng()
+    x = rng.standard_normal((3, 40, 24)).astype(numpy.float32)
+    W = rng.standard_normal((24, 16)).astype(numpy.float32)
+    b = rng.standard_normal(16).astype(numpy.float32)
+    if kind == "C":
+        dx = cp.asarray(x)
+    elif kind == "batch-T":  # batches not adjacent: the rows do not collapse (fallback)
+        dx = cp.asarray(numpy.ascontiguousarray(x.transpose(1, 0, 2))).transpose(1, 0, 2)
+    else:  # each matrix stored transposed (fallback)
+        dx = cp.asarray(numpy.ascontiguousarray(x.transpose(0, 2, 1))).transpose(0, 2, 1)
+    dW, db = cp.asarray(W), cp.asarray(b)
+    before = epilogue.FALLBACKS[0]
+    with cp.lazy():
+        y = cp.maximum(dx @ dW + db, 0)
+        z = cp.dot(dx, dW) + db
+    assert y.shape == (3, 40, 16)
+    want = x.astype(numpy.float64) @ W + b
+    numpy.testing.assert_allclose(y.get(), numpy.maximum(want, 0), rtol=1e-4, atol=1e-4)
+    numpy.testing.assert_allclose(z.get(), want, rtol=1e-4, atol=1e-4)
+    assert (epilogue.FALLBACKS[0] == before) == (kind == "C")
+
+
 def test_scalar_changed_after_planning_falls_back():
     rng = numpy.random.default_rng()
     x = rng.standard_normal((32, 16)).astype(numpy.float32)

@@ -1,8 +1,10 @@
 """Matmul epilogues: `maximum(s * (a @ b) + bias, 0)` as one cublasLt call.
 
-A 2-D float product (float16/32/64, both operands of its dtype) whose only consumer chain starts
-with a power-of-two scalar multiple (or division) of it, `+ bias` with `bias` of shape (n,) or
-(1, n) and the product's dtype, and/or `maximum(., 0)`, is planned as one GEMM whose store
+A float product (float16/32/64, both operands of its dtype) of a matrix or stack of matrices `a`
+(..., m, k) by a matrix `b` (k, n) whose only consumer chain starts with a power-of-two scalar
+multiple (or division) of it, `+ bias` with `bias` of shape (n,) or (1, ..., 1, n) and the
+product's dtype, and/or `maximum(., 0)`, is planned as one GEMM (a stack whose rows collapse
+into one matrix, as a C-contiguous one does, is one (... * m, k) matrix) whose store
 applies them (`cublas.gemm_epilogue`: alpha, the BIAS / RELU / RELU_BIAS epilogues). Each node
 of the chain but the last must have that one consumer and not be requested itself; what reads
 the last one (the rest of an elementwise chain, a reduction) is planned as usual, reading the
@@ -66,9 +68,9 @@ def match(mm, user_of, outputs):
         return None
     a, b = mm.args
     dt = mm.dtype
-    if dt.char not in _FLOATS or a.ndim != 2 or b.ndim != 2 or a.dtype != dt or b.dtype != dt:
+    if dt.char not in _FLOATS or a.ndim < 2 or b.ndim != 2 or a.dtype != dt or b.dtype != dt:
         return None
-    n_cols = mm.shape[1]
+    n_cols, nd = mm.shape[-1], len(mm.shape)
     cur, chain = mm, []
     alpha = relu = bias = None
     div = False
@@ -87,7 +89,8 @@ def match(mm, user_of, outputs):
                 break
             alpha, div = other, name == "divide"
         elif name == "add" and bias is None and relu is None:
-            if other.kind == "scalar" or other.shape not in ((n_cols,), (1, n_cols)):
+            bs = other.shape
+            if other.kind == "scalar" or not bs or bs[-1] != n_cols or len(bs) > nd or any(d != 1 for d in bs[:-1]):
                 break
             bias = other
         elif name == "maximum" and relu is None:
@@ -106,9 +109,17 @@ def match(mm, user_of, outputs):
 
 
 def _layout(x, rows, cols, isz):
-    """('R', ld) or ('C', ld) of a matrix with unit stride along one dim (whole elements, 256-byte
-    aligned is checked by the library); None otherwise."""
-    s0, s1 = x._strides
+    """('R', ld) or ('C', ld) of a matrix (a stack of matrices whose rows collapse into one: as
+    `rows` x `cols`) with unit stride along one dim, in whole elements; None otherwise."""
+    st = x._strides
+    if len(st) > 2:
+        sh = x._shape
+        for i in range(len(st) - 2):
+            if st[i] != st[i + 1] * sh[i + 1]:
+                return None
+        if st[-1] != isz:
+            return None
+    s0, s1 = st[-2], st[-1]
     if s0 % isz or s1 % isz:
         return None
     s0, s1 = s0 // isz, s1 // isz
@@ -118,7 +129,7 @@ def _layout(x, rows, cols, isz):
         return "C", s1
     if x._c:
         return "R", cols
-    if x._f:
+    if x._f and len(st) == 2:
         return "C", rows
     return None
 
@@ -129,7 +140,7 @@ class Epilogue:
     of the chain, over local slots [product, bias?, scalars...] with `fb_scalars` their slots)."""
 
     __slots__ = ("fn", "name", "ia", "ib", "ibias", "ialpha", "div", "irelu", "kind", "shape", "dtype",
-                 "fallback", "fb_scalars", "_alpha")
+                 "fallback", "fb_scalars")
 
     def run(self, slots):
         a, b = slots[self.ia], slots[self.ib]
@@ -151,8 +162,11 @@ class Epilogue:
             alpha = numpy.array([1.0 / f if self.div else f], numpy.float64 if dt.char == "d" else numpy.float32)
         if self.irelu >= 0 and not _is_zero(slots[self.irelu], dt):
             return None
-        m, n = self.shape
-        k = a._shape[1]
+        n = self.shape[-1]
+        k = a._shape[-1]
+        m = 1
+        for d in self.shape[:-1]:
+            m *= d
         if not (m and n and k):
             return None
         isz = dt.itemsize
@@ -165,7 +179,7 @@ class Epilogue:
             if bias._strides[-1] != isz and n > 1 or bias.data.ptr & 255:
                 bias = _copying.copy(bias)
             bp = bias.data.ptr
-        out = _new_c((m, n), dt)
+        out = _new_c(self.shape, dt)
         # Row-major C = A B is column-major C^T = B^T A^T: the bias runs along C^T's rows.
         ok = _cublas.gemm_epilogue(dt.char, 0 if lb[0] == "R" else 1, 0 if la[0] == "R" else 1, n, m, k,
                                    b.data.ptr, lb[1], a.data.ptr, la[1], out.data.ptr, n, self.kind, bp, alpha)
