@@ -234,6 +234,15 @@ def test_operand_of_a_matmul_is_read_not_recomputed():
     assert prog.steps[2].ins != (len(prog.inputs),)
 
 
+def test_an_input_read_through_several_nodes_counts_once():
+    h = _Host(numpy.zeros(1, numpy.float32))
+    x1 = g.Node("array", (), BIG, numpy.dtype(numpy.float32), value=h)
+    x2 = g.Node("array", (), BIG, numpy.dtype(numpy.float32), value=h)  # the same array, another node
+    with _tracing():
+        t = cp.tanh(L.LazyArray(x1)) / (1.0 + L.LazyArray(x1) * L.LazyArray(x2))
+    assert cost.subtree(t._node, lambda n: False) == (18.0, 4.0)
+
+
 def test_weights():
     x, x64 = _arr((10,)), _arr((10,), numpy.float64)
     with _tracing():

@@ -70,6 +70,11 @@ def subtree(t, stop):
         if n.kind == "scalar":
             continue
         if n is not t and (n.value is not None or not n.elementwise or stop(n)):
+            # One array read through several nodes (`x * x`: two array nodes) is read once.
+            if n.value is not None:
+                if id(n.value) in seen:
+                    continue
+                seen.add(id(n.value))
             inbytes += n.dtype.itemsize * min(n.size / size, 1.0)
             continue
         units += weight(n)
