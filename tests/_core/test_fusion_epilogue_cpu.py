@@ -207,6 +207,16 @@ def test_big_fan_out_is_materialised():
     assert _fan_out(32, BIG, cp.exp) == ["Elementwise"] * 32  # cheap: never worth a temporary
 
 
+def test_a_huge_shared_subtree_is_materialised_even_when_small():
+    def long_chain(x):
+        for _ in range(cost.MAX_RECOMPUTE_NODES + 1):
+            x = x + 1.0
+        return x
+
+    assert _fan_out(2, (1000,), long_chain) == ["Elementwise"] * 3
+    assert _fan_out(2, (1000,), lambda x: x + 1.0) == ["Elementwise"] * 2
+
+
 def test_consumers_in_one_kernel_do_not_count_twice():
     x = _arr(BIG)
     with _tracing():

@@ -22,7 +22,7 @@ structure.
 
 from __future__ import annotations
 
-__all__ = ["WEIGHTS", "BYTES_PER_UNIT", "LAUNCH_BYTES", "weight", "subtree", "materialise"]
+__all__ = ["WEIGHTS", "BYTES_PER_UNIT", "LAUNCH_BYTES", "MAX_RECOMPUTE_NODES", "weight", "subtree", "materialise"]
 
 _MID = ("divide", "reciprocal", "sqrt", "floor_divide", "remainder", "fmod", "divmod", "hypot", "cbrt")
 _EXP = ("exp", "exp2", "expm1", "log", "log2", "log10", "log1p")
@@ -41,6 +41,9 @@ _KIND = {"d": (2.0, 4.0), "D": (4.0, 8.0), "F": (4.0, 4.0)}
 BYTES_PER_UNIT = 0.25
 # A launch, in bytes of traffic at the memory rate (~3 us at 3 TB/s).
 LAUNCH_BYTES = 8e6
+# A shared subtree of more nodes than this is computed once whatever the arithmetic says: each
+# kernel recomputing it would carry its whole code (compile time, registers). Reasoned.
+MAX_RECOMPUTE_NODES = 64
 
 
 def weight(n) -> float:
@@ -58,8 +61,9 @@ def weight(n) -> float:
 def subtree(t, stop):
     """(arithmetic units, input bytes) per element of `t`'s value: the elementwise nodes below it
     that are not computed into memory (`stop(node)` true for those), each counted once, and
-    the inputs read (scaled by their size against t's: a broadcast row costs little)."""
-    units, inbytes, seen = 0.0, 0.0, set()
+    the inputs read (scaled by their size against t's: a broadcast row costs little). More
+    than `MAX_RECOMPUTE_NODES` nodes: infinite arithmetic (the walk stops there)."""
+    units, inbytes, seen, count = 0.0, 0.0, set(), 0
     size = max(t.size, 1)
     stack = [t]
     while stack:
@@ -78,6 +82,9 @@ def subtree(t, stop):
             inbytes += n.dtype.itemsize * min(n.size / size, 1.0)
             continue
         units += weight(n)
+        count += 1
+        if count > MAX_RECOMPUTE_NODES:
+            return float("inf"), inbytes
         stack.extend(n.args)
     return units, inbytes
 
@@ -86,6 +93,8 @@ def materialise(t, k, stop, forced=False) -> bool:
     """Whether `t`, read by `k` kernels, is cheaper computed once into memory (see the module
     docstring); `forced`: it is computed into memory anyway."""
     units, L = subtree(t, stop)
+    if units == float("inf"):
+        return True
     S = t.dtype.itemsize
     own = max(L + S, units * BYTES_PER_UNIT)  # a kernel computing t, per element
     if forced:
