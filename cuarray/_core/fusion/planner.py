@@ -12,9 +12,10 @@ kernels is recomputed by each or computed once into memory, whichever the cost m
 (`cost.py`: arithmetic of the shared subtree against writing and re-reading the value plus a
 launch) says is cheaper.
 
-Matmul epilogues (`epilogue.py`): a 2-D float product whose only consumer chain starts with a
-power-of-two scalar multiple, `+ bias` (a row vector) and/or `maximum(., 0)` is one cublasLt call
-applying them; what reads the chain's last node reads the GEMM's output.
+Matmul epilogues (`epilogue.py`): a float product of a matrix (or a stack of them) by a matrix
+whose only consumer chain starts with a power-of-two scalar multiple, `+ bias` (a row vector)
+and/or `maximum(., 0)` is one cublasLt call applying them; what reads the chain's last node reads
+the GEMM's output.
 
 A `Program` is pure data over "slots" (its inputs, then one slot per step); it holds no device
 arrays, so `fuse` keeps one per signature and replays it with new inputs.
@@ -396,7 +397,7 @@ def plan(outputs, kernel_name=None, dedupe=True, trace=None) -> Program:
             mt = _epilogue.match(n, user_of, roots)
             if mt is not None:
                 last, chain = mt[0], mt[1]
-                epi[id(last)] = (n,) + mt
+                epi[id(last)] = (n,) + mt[1:]
                 absorbed.add(id(n))
                 absorbed.update(id(c) for c in chain[:-1])
                 roots.add(id(last))
@@ -490,7 +491,7 @@ def plan(outputs, kernel_name=None, dedupe=True, trace=None) -> Program:
             return emit(st)
         raise AssertionError(n.kind)
 
-    def epilogue_step(last, mm, _last, chain, alpha, div, bias, relu):
+    def epilogue_step(last, mm, chain, alpha, div, bias, relu):
         st = _epilogue.Epilogue()
         st.name, st.fn = mm.attr[0], mm.attr[1]
         st.ia, st.ib = require(mm.args[0]), require(mm.args[1])
