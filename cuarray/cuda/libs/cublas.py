@@ -298,14 +298,20 @@ def _lt_plan(lth, char, ct, ta, tb, m, n, k, lda, ldb, ldc, epilogue=0, bias=0):
     return (desc, lays[0], lays[1], lays[2], res, res.ptr)
 
 
-def _lt_gemm(char, ct, ta, tb, m, n, k, a, lda, b, ldb, c, ldc, pa, pb) -> bool:
-    dev = _device._tls.device_id
+def _lt_handle(dev: int):
+    """This thread's cublasLt handle for device `dev`."""
     handles = _lt_tls.handles
     if handles is None:
         handles = _lt_tls.handles = {}
     lth = handles.get(dev)
     if lth is None:
         lth = handles[dev] = _lt_handles.get()
+    return lth
+
+
+def _lt_gemm(char, ct, ta, tb, m, n, k, a, lda, b, ldb, c, ldc, pa, pb) -> bool:
+    dev = _device._tls.device_id
+    lth = _lt_handle(dev)
     key = (dev, char, ct, ta, tb, m, n, k, lda, ldb, ldc)
     p = _plans.get(key, False)
     if p is False:
@@ -357,12 +363,7 @@ def gemm_epilogue(char, ta, tb, m, n, k, a, lda, b, ldb, c, ldc, epilogue, bias=
     if ct == 68 and char != "e":
         ct = _mode.f32
     dev = _device._tls.device_id
-    handles = _lt_tls.handles
-    if handles is None:
-        handles = _lt_tls.handles = {}
-    lth = handles.get(dev)
-    if lth is None:
-        lth = handles[dev] = _lt_handles.get()
+    lth = _lt_handle(dev)
     epi = EPILOGUES[epilogue]
     # Per handle (so per thread): the descriptor holds the bias pointer, set before each call.
     key = (lth, char, ct, ta, tb, m, n, k, lda, ldb, ldc, epi)
