@@ -2,8 +2,8 @@
 
    memory.py's pure-Python `_Bins` is the reference: this file makes exactly the same choices (same
    addresses for the same sequence; tests/cuda/test_memory_native.py replays both). `Dev` is one
-   device's shared state (segment starts, live and peak bytes, the hold flag and the frees that came
-   while held); `Bins` is the free blocks of one (device, stream, size class).
+   device's shared state (segment starts, live and peak bytes; the pool's root Dev has the hold
+   flag and the frees that came while held); `Bins` is the free blocks of one (device, stream, size class).
 
    Thread and reentrancy safety: every method edits the structures without calling Python code
    (no object is freed, no Python function called, the GIL is never released while an edit is half
@@ -26,15 +26,19 @@ typedef struct { u64 a, b; } Pair; /* by_size: (size, start); by_addr: (start, s
 typedef struct BinsObject BinsObject;
 typedef struct { BinsObject *bins; u64 ptr, size; } Pending; /* holds a reference to bins */
 
-typedef struct {
+typedef struct DevObject DevObject;
+struct DevObject {
     PyObject_HEAD
+    /* The hold state is the pool's, shared by its devices (as the Python pool's one lock): a
+       device's Dev points to the pool's `root` Dev (strong reference), whose hold and queue serve. */
+    DevObject *root;
     u64 *segs; /* sorted segment starts: a merge never crosses one (adjacent segments) */
     Py_ssize_t nseg, segcap;
     long long used, peak;
     long hold;
     Pending *pend;
     Py_ssize_t npend, pendcap;
-} DevObject;
+};
 
 struct BinsObject {
     PyObject_HEAD
@@ -234,7 +238,7 @@ static PyObject *take_impl(BinsObject *s, PyObject *arg)
 
 static PyObject *Bins_take(BinsObject *s, PyObject *arg)
 {
-    if (s->dev->hold)
+    if (s->dev->root->hold)
         return PyLong_FromLong(-2); /* the slow path takes the pool's lock, then take_held */
     return take_impl(s, arg);
 }
@@ -275,7 +279,7 @@ static int two_u64(PyObject *const *args, Py_ssize_t nargs, u64 *x, u64 *y)
 static PyObject *Bins_give(BinsObject *s, PyObject *const *args, Py_ssize_t nargs)
 {
     u64 ptr, size;
-    DevObject *d = s->dev;
+    DevObject *d = s->dev->root;
     if (two_u64(args, nargs, &ptr, &size) < 0)
         return NULL;
     if (d->hold) { /* a slow path is between edits: queue it for unhold() */
@@ -303,7 +307,7 @@ static PyObject *Bins_give(BinsObject *s, PyObject *const *args, Py_ssize_t narg
             return NULL;
         merge_free(s, ptr, size);
     }
-    d->used -= (long long)size;
+    s->dev->used -= (long long)size;
     Py_RETURN_NONE;
 }
 
@@ -533,7 +537,7 @@ static int drain(DevObject *d)
             break;
         }
         merge_free(p->bins, p->ptr, p->size);
-        d->used -= (long long)p->size;
+        p->bins->dev->used -= (long long)p->size;
         done++;
     }
     {
@@ -561,12 +565,14 @@ static int drain(DevObject *d)
 
 static PyObject *Dev_hold(DevObject *d, PyObject *unused)
 {
+    d = d->root;
     d->hold++;
     Py_RETURN_NONE;
 }
 
 static PyObject *Dev_unhold(DevObject *d, PyObject *unused)
 {
+    d = d->root;
     if (d->hold > 0)
         d->hold--;
     if (d->hold == 0 && d->npend && drain(d) < 0)
@@ -631,17 +637,24 @@ static int Dev_set_used(DevObject *d, PyObject *v, void *c)
     return 0;
 }
 
-static PyObject *Dev_get_n_pending(DevObject *d, void *c) { return PyLong_FromSsize_t(d->npend); }
-static PyObject *Dev_get_held(DevObject *d, void *c) { return PyBool_FromLong(d->hold > 0); }
+static PyObject *Dev_get_n_pending(DevObject *d, void *c) { return PyLong_FromSsize_t(d->root->npend); }
+static PyObject *Dev_get_held(DevObject *d, void *c) { return PyBool_FromLong(d->root->hold > 0); }
 
 static PyObject *Dev_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
-    DevObject *d;
-    if (!PyArg_ParseTuple(args, ""))
+    DevObject *d, *root = NULL;
+    if (!PyArg_ParseTuple(args, "|O!", (PyTypeObject *)DevType, &root))
         return NULL;
     d = (DevObject *)((allocfunc)PyType_GetSlot(type, Py_tp_alloc))(type, 0);
     if (d == NULL)
         return NULL;
+    if (root != NULL) {
+        root = root->root; /* one level: the root of a root is itself */
+        Py_INCREF((PyObject *)root);
+        d->root = root;
+    } else {
+        d->root = d; /* no reference to itself */
+    }
     d->segs = NULL;
     d->nseg = d->segcap = 0;
     d->used = d->peak = 0;
@@ -655,9 +668,11 @@ static void Dev_dealloc(DevObject *d)
 {
     PyTypeObject *tp = Py_TYPE((PyObject *)d);
     Py_ssize_t k;
-    /* Queued Bins hold a reference to d, so a Dev with queued frees is never freed: npend is 0. */
+    /* Queued Bins hold a reference to their Dev, which holds its root: npend is 0 here. */
     for (k = 0; k < d->npend; k++)
         Py_DECREF((PyObject *)d->pend[k].bins);
+    if (d->root != d)
+        Py_DECREF((PyObject *)d->root);
     PyMem_Free(d->pend);
     PyMem_Free(d->segs);
     ((freefunc)PyType_GetSlot(tp, Py_tp_free))((PyObject *)d);
@@ -685,7 +700,7 @@ static PyType_Slot Dev_slots[] = {
     {Py_tp_dealloc, Dev_dealloc},
     {Py_tp_methods, Dev_methods},
     {Py_tp_getset, Dev_getset},
-    {Py_tp_doc, "Dev(): one device's segment starts, live/peak bytes and hold state"},
+    {Py_tp_doc, "Dev(root=None): one device's segment starts and live/peak bytes; hold state is root's"},
     {0, NULL},
 };
 

@@ -489,7 +489,7 @@ class _NativeDevicePool(_DevicePool):
     bins update them without the lock); the pool's slow paths hold `core` while they work."""
 
     def __init__(self, owner: "MemoryPool", device_id: int):
-        self.core = owner._native.Dev()
+        self.core = owner._native.Dev(owner._hold)
         super().__init__(owner, device_id)
 
     used = property(lambda self: self.core.used, lambda self, v: setattr(self.core, "used", v))
@@ -521,6 +521,9 @@ class MemoryPool:
             backing = _DriverBacking() if allocator is None else _AllocatorBacking(allocator)
         self._backing = backing
         self._native = _native  # the C core's module (bookkeeping in C), or None (pure Python)
+        # The C core's hold state, shared by every device of this pool as the lock is: a slow path
+        # on one device queues the frees of all (the same choices as the Python pool).
+        self._hold = None if _native is None else _native.Dev()
         self._devices: dict = {}  # device id -> _DevicePool
         self._tables: dict = {}  # device id -> (small, large) of that _DevicePool: one lookup less
 

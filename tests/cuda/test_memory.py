@@ -82,12 +82,12 @@ def seg_of(pool, p, dev=0):
     return seg
 
 
-def check_invariants(pool, live=()):
+def check_invariants(pool, live=(), dev=None):
     """No two blocks overlap, blocks lie inside segments and tile them, free neighbours of one
     stream and segment are merged, the counters add up (after the blocks kept for exact reuse are
-    merged, as every pool query does)."""
+    merged, as every pool query does). `dev`: check that device only (the current one)."""
     pool.n_free_blocks()
-    for d in pool._devices.values():
+    for d in pool._devices.values() if dev is None else [pool._devices[dev]]:
         assert sum(d.segments.values()) == d.total
         spans = []
         for bins in d.all_bins():
