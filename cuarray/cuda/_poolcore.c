@@ -16,6 +16,8 @@
 #define Py_LIMITED_API 0x030B0000
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
+#include <stdio.h>
 #include <string.h>
 
 typedef unsigned long long u64;
@@ -32,6 +34,7 @@ struct DevObject {
     /* The hold state is the pool's, shared by its devices (as the Python pool's one lock): a
        device's Dev points to the pool's `root` Dev (strong reference), whose hold and queue serve. */
     DevObject *root;
+    PyObject *owner; /* set by memory.py: a weak reference to its _DevicePool (no cycle) */
     u64 *segs; /* sorted segment starts: a merge never crosses one (adjacent segments) */
     Py_ssize_t nseg, segcap;
     long long used, peak;
@@ -54,7 +57,11 @@ struct BinsObject {
     long credit, credit_max, probe;
 };
 
-static PyObject *DevType, *BinsType;
+static PyObject *DevType, *BinsType, *BlockType;
+/* Set by memory.py (configure): the MemoryPointer class, the slow path `slow(bins, rsize, code) ->
+   ptr`, and while memory hooks are active `free_hook(phase, device_id, size, ptr, pmem_id)`. */
+static PyObject *pointer_type, *slow_path, *free_hook;
+static PyObject *str_mem, *str_ptr, *str_device_id;
 
 /* -- sorted pairs ------------------------------------------------------------------------- */
 static Py_ssize_t lower(const Pair *v, Py_ssize_t n, u64 a, u64 b)
@@ -207,33 +214,43 @@ static void count_live(DevObject *d, u64 rsize)
 /* The allocation fast path of MemoryPool.malloc: an exact-size kept block, else merge the kept
    ones and best fit. The credit rule: a run of misses turns keeping off (pool churn, where sizes
    rarely repeat), a probe every `probe` allocations turns it back on. -1: no block fits (grow). */
-static PyObject *take_impl(BinsObject *s, PyObject *arg)
+static int take_core(BinsObject *s, u64 rsize, u64 *out)
 {
-    u64 rsize = PyLong_AsUnsignedLongLong(arg), ptr;
     int k;
-    if (rsize == (u64)-1 && PyErr_Occurred())
-        return NULL;
     for (k = s->n_recent - 1; k >= 0; k--) { /* the one freed last, as the Python list's pop() */
         if (s->recent[k].a == rsize) {
-            ptr = s->recent[k].b;
+            *out = s->recent[k].b;
             memmove(s->recent + k, s->recent + k + 1, (size_t)(s->n_recent - k - 1) * sizeof(Pair));
             s->n_recent--;
             s->credit = s->credit_max;
             count_live(s->dev, rsize);
-            return PyLong_FromUnsignedLongLong(ptr);
+            return 0;
         }
     }
     if (s->n_recent) {
         if (flush_recent(s) < 0)
-            return NULL;
+            return -3;
         s->credit--;
     } else if (s->credit <= 0) {
         s->credit = s->credit <= -s->probe ? 1 : s->credit - 1;
     }
-    if (fit(s, rsize, &ptr) < 0)
-        return PyLong_FromLong(-1);
+    if (fit(s, rsize, out) < 0)
+        return -1;
     count_live(s->dev, rsize);
-    return PyLong_FromUnsignedLongLong(ptr);
+    return 0;
+}
+
+/* take_core's answer as Python sees it: the address, or -1 (grow); -3 is an error set. */
+static PyObject *take_impl(BinsObject *s, PyObject *arg)
+{
+    u64 rsize = PyLong_AsUnsignedLongLong(arg), ptr = 0;
+    int rc;
+    if (rsize == (u64)-1 && PyErr_Occurred())
+        return NULL;
+    rc = take_core(s, rsize, &ptr);
+    if (rc == -3)
+        return NULL;
+    return rc < 0 ? PyLong_FromLong(rc) : PyLong_FromUnsignedLongLong(ptr);
 }
 
 static PyObject *Bins_take(BinsObject *s, PyObject *arg)
@@ -276,18 +293,17 @@ static int two_u64(PyObject *const *args, Py_ssize_t nargs, u64 *x, u64 *y)
 
 /* A live block comes back (`_PooledMemory.__del__`). On MemoryError the block stays counted as
    live and is lost to the pool: never a corrupt structure. */
-static PyObject *Bins_give(BinsObject *s, PyObject *const *args, Py_ssize_t nargs)
+static int give_block(BinsObject *s, u64 ptr, u64 size)
 {
-    u64 ptr, size;
     DevObject *d = s->dev->root;
-    if (two_u64(args, nargs, &ptr, &size) < 0)
-        return NULL;
     if (d->hold) { /* a slow path is between edits: queue it for unhold() */
         if (d->npend == d->pendcap) {
             Py_ssize_t cap = d->pendcap ? 2 * d->pendcap : 8;
             Pending *p = PyMem_Realloc(d->pend, (size_t)cap * sizeof(Pending));
-            if (p == NULL)
-                return PyErr_NoMemory();
+            if (p == NULL) {
+                PyErr_NoMemory();
+                return -1;
+            }
             d->pend = p;
             d->pendcap = cap;
         }
@@ -296,7 +312,7 @@ static PyObject *Bins_give(BinsObject *s, PyObject *const *args, Py_ssize_t narg
         d->pend[d->npend].ptr = ptr;
         d->pend[d->npend].size = size;
         d->npend++;
-        Py_RETURN_NONE;
+        return 0;
     }
     if (s->credit > 0 && s->n_recent < s->recent_max) { /* kept for an exact-size reuse */
         s->recent[s->n_recent].a = size;
@@ -304,11 +320,178 @@ static PyObject *Bins_give(BinsObject *s, PyObject *const *args, Py_ssize_t narg
         s->n_recent++;
     } else {
         if (reserve(s, 1) < 0)
-            return NULL;
+            return -1;
         merge_free(s, ptr, size);
     }
     s->dev->used -= (long long)size;
+    return 0;
+}
+
+static PyObject *Bins_give(BinsObject *s, PyObject *const *args, Py_ssize_t nargs)
+{
+    u64 ptr, size;
+    if (two_u64(args, nargs, &ptr, &size) < 0 || give_block(s, ptr, size) < 0)
+        return NULL;
     Py_RETURN_NONE;
+}
+
+
+/* -- Block: a live block, the `mem` of the MemoryPointer that MemoryPool.malloc returns ------- */
+/* Its deallocation gives the block back with no Python frame (the pure-Python pool's
+   `_PooledMemory.__del__` costs one per free). ptr, size and device_id read as BaseMemory's. */
+typedef struct {
+    PyObject_HEAD
+    u64 ptr, size;
+    long long device_id;
+    BinsObject *bins; /* strong reference */
+    PyObject *weakrefs;
+} BlockObject;
+
+/* Run free_hook(phase, ...) (memory hooks are active); its errors are reported as unraisable, as
+   those of a __del__ are. */
+static void call_free_hook(PyObject *hook, int phase, BlockObject *b)
+{
+    PyObject *r = PyObject_CallFunction(hook, "iLKKn", phase, b->device_id, b->size, b->ptr,
+                                        (Py_ssize_t)(size_t)b);
+    if (r == NULL)
+        PyErr_WriteUnraisable(hook);
+    Py_XDECREF(r);
+}
+
+static void Block_dealloc(BlockObject *b)
+{
+    PyTypeObject *tp = Py_TYPE((PyObject *)b);
+    PyObject *et, *ev, *tb, *hook = free_hook;
+    PyErr_Fetch(&et, &ev, &tb); /* a block may die while an exception propagates */
+    if (b->weakrefs != NULL)
+        PyObject_ClearWeakRefs((PyObject *)b);
+    if (b->bins != NULL) {
+        Py_XINCREF(hook); /* the hook may unregister itself */
+        if (hook != NULL)
+            call_free_hook(hook, 0, b);
+        /* MemoryError here leaves the block counted live: lost to the pool, nothing corrupt. */
+        if (give_block(b->bins, b->ptr, b->size) < 0)
+            PyErr_Clear();
+        if (hook != NULL)
+            call_free_hook(hook, 1, b);
+        Py_XDECREF(hook);
+        Py_DECREF((PyObject *)b->bins);
+    }
+    ((freefunc)PyType_GetSlot(tp, Py_tp_free))((PyObject *)b);
+    Py_DECREF(tp);
+    PyErr_Restore(et, ev, tb);
+}
+
+static PyObject *Block_int(BlockObject *b) { return PyLong_FromUnsignedLongLong(b->ptr); }
+
+static PyObject *Block_repr(BlockObject *b)
+{
+    char buf[96]; /* PyUnicode_FromFormat has no %llx */
+    snprintf(buf, sizeof buf, "<_PooledMemory %#llx size=%llu device=%lld>", b->ptr, b->size, b->device_id);
+    return PyUnicode_FromString(buf);
+}
+
+static PyObject *Block_new_refused(PyTypeObject *t, PyObject *a, PyObject *k)
+{
+    PyErr_SetString(PyExc_TypeError, "pool blocks come from MemoryPool.malloc");
+    return NULL;
+}
+
+static PyMemberDef Block_members[] = {
+    {"ptr", T_ULONGLONG, offsetof(BlockObject, ptr), READONLY, "address"},
+    {"size", T_ULONGLONG, offsetof(BlockObject, size), READONLY, "bytes (rounded up to 512)"},
+    {"device_id", T_LONGLONG, offsetof(BlockObject, device_id), READONLY, NULL},
+    {"bins", T_OBJECT, offsetof(BlockObject, bins), READONLY, "the bins it returns to"},
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(BlockObject, weakrefs), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyType_Slot Block_slots[] = {
+    {Py_tp_new, Block_new_refused},
+    {Py_tp_dealloc, Block_dealloc},
+    {Py_tp_members, Block_members},
+    {Py_tp_repr, Block_repr},
+    {Py_nb_int, Block_int},
+    {Py_nb_index, Block_int},
+    {Py_tp_doc, "A live pool block (the C core's _PooledMemory); freed into its bins when it dies."},
+    {0, NULL},
+};
+
+static PyType_Spec Block_spec = {"cuarray.cuda._poolcore.Block", sizeof(BlockObject), 0, Py_TPFLAGS_DEFAULT, Block_slots};
+
+/* The MemoryPointer for block (ptr, rsize): made only once the bookkeeping is done, since making
+   objects may start a garbage collection whose frees come back into these bins. */
+static PyObject *make_pointer(BinsObject *s, u64 ptr, u64 rsize, long long dev)
+{
+    BlockObject *b = (BlockObject *)((allocfunc)PyType_GetSlot((PyTypeObject *)BlockType, Py_tp_alloc))(
+        (PyTypeObject *)BlockType, 0);
+    PyObject *p = NULL, *v = NULL;
+    if (b == NULL) {
+        if (give_block(s, ptr, rsize) < 0)
+            PyErr_Clear(); /* keep the first error */
+        PyErr_NoMemory();
+        return NULL;
+    }
+    b->ptr = ptr;
+    b->size = rsize;
+    b->device_id = dev;
+    Py_INCREF((PyObject *)s);
+    b->bins = s;
+    b->weakrefs = NULL; /* from here on, dropping b frees the block */
+    p = ((allocfunc)PyType_GetSlot((PyTypeObject *)pointer_type, Py_tp_alloc))((PyTypeObject *)pointer_type, 0);
+    if (p == NULL || PyObject_SetAttr(p, str_mem, (PyObject *)b) < 0)
+        goto fail;
+    v = PyLong_FromUnsignedLongLong(ptr);
+    if (v == NULL || PyObject_SetAttr(p, str_ptr, v) < 0)
+        goto fail;
+    Py_DECREF(v);
+    v = PyLong_FromLongLong(dev);
+    if (v == NULL || PyObject_SetAttr(p, str_device_id, v) < 0)
+        goto fail;
+    Py_DECREF(v);
+    Py_DECREF((PyObject *)b);
+    return p;
+fail:
+    Py_XDECREF(v);
+    Py_XDECREF(p);
+    Py_DECREF((PyObject *)b);
+    return NULL;
+}
+
+/* MemoryPool.malloc's fast path whole: take a block and wrap it. On a miss (-1: no block fits) or
+   while held (-2), after the bookkeeping is consistent, the pool's Python slow path runs. */
+static PyObject *Bins_alloc(BinsObject *s, PyObject *const *args, Py_ssize_t nargs)
+{
+    u64 rsize, ptr = 0;
+    long long dev;
+    int rc;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "alloc(rsize, device_id)");
+        return NULL;
+    }
+    rsize = PyLong_AsUnsignedLongLong(args[0]);
+    if (rsize == (u64)-1 && PyErr_Occurred())
+        return NULL;
+    dev = PyLong_AsLongLong(args[1]);
+    if (dev == -1 && PyErr_Occurred())
+        return NULL;
+    if (pointer_type == NULL || slow_path == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "_poolcore.configure() was not called");
+        return NULL;
+    }
+    rc = s->dev->root->hold ? -2 : take_core(s, rsize, &ptr);
+    if (rc == -3)
+        return NULL;
+    if (rc < 0) {
+        PyObject *r = PyObject_CallFunction(slow_path, "OKi", (PyObject *)s, rsize, rc);
+        if (r == NULL)
+            return NULL;
+        ptr = PyLong_AsUnsignedLongLong(r);
+        Py_DECREF(r);
+        if (ptr == (u64)-1 && PyErr_Occurred())
+            return NULL;
+    }
+    return make_pointer(s, ptr, rsize, dev);
 }
 
 static PyObject *Bins_insert(BinsObject *s, PyObject *const *args, Py_ssize_t nargs)
@@ -488,6 +671,7 @@ static void Bins_dealloc(BinsObject *s)
 }
 
 static PyMethodDef Bins_methods[] = {
+    {"alloc", (PyCFunction)(void (*)(void))Bins_alloc, METH_FASTCALL, "alloc(rsize, device_id): a MemoryPointer (MemoryPool.malloc's fast path)"},
     {"take", (PyCFunction)Bins_take, METH_O, "take(rsize): address, -1 (no block fits: grow) or -2 (held: slow path)"},
     {"take_held", (PyCFunction)Bins_take_held, METH_O, "take(rsize) for the holder of the pool's lock"},
     {"fit", (PyCFunction)Bins_fit, METH_O, "best fit and split only (after a segment was added)"},
@@ -637,6 +821,22 @@ static int Dev_set_used(DevObject *d, PyObject *v, void *c)
     return 0;
 }
 
+static PyObject *Dev_get_owner(DevObject *d, void *c)
+{
+    PyObject *o = d->owner ? d->owner : Py_None;
+    Py_INCREF(o);
+    return o;
+}
+
+static int Dev_set_owner(DevObject *d, PyObject *v, void *c)
+{
+    PyObject *old = d->owner;
+    Py_XINCREF(v);
+    d->owner = v;
+    Py_XDECREF(old);
+    return 0;
+}
+
 static PyObject *Dev_get_n_pending(DevObject *d, void *c) { return PyLong_FromSsize_t(d->root->npend); }
 static PyObject *Dev_get_held(DevObject *d, void *c) { return PyBool_FromLong(d->root->hold > 0); }
 
@@ -655,6 +855,7 @@ static PyObject *Dev_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     } else {
         d->root = d; /* no reference to itself */
     }
+    d->owner = NULL;
     d->segs = NULL;
     d->nseg = d->segcap = 0;
     d->used = d->peak = 0;
@@ -673,6 +874,7 @@ static void Dev_dealloc(DevObject *d)
         Py_DECREF((PyObject *)d->pend[k].bins);
     if (d->root != d)
         Py_DECREF((PyObject *)d->root);
+    Py_XDECREF(d->owner);
     PyMem_Free(d->pend);
     PyMem_Free(d->segs);
     ((freefunc)PyType_GetSlot(tp, Py_tp_free))((PyObject *)d);
@@ -690,6 +892,7 @@ static PyMethodDef Dev_methods[] = {
 static PyGetSetDef Dev_getset[] = {
     {"used", (getter)Dev_get_used, (setter)Dev_set_used, "bytes in live blocks", NULL},
     {"peak", (getter)Dev_get_used, (setter)Dev_set_used, "highest used", (void *)1},
+    {"owner", (getter)Dev_get_owner, (setter)Dev_set_owner, "memory.py's handle on its _DevicePool", NULL},
     {"n_pending", (getter)Dev_get_n_pending, NULL, "frees queued while held", NULL},
     {"held", (getter)Dev_get_held, NULL, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL},
@@ -707,13 +910,54 @@ static PyType_Slot Dev_slots[] = {
 static PyType_Spec Dev_spec = {"cuarray.cuda._poolcore.Dev", sizeof(DevObject), 0, Py_TPFLAGS_DEFAULT, Dev_slots};
 
 /* -- module -------------------------------------------------------------------------------- */
+static PyObject *configure(PyObject *m, PyObject *args)
+{
+    PyObject *ptype, *slow;
+    if (!PyArg_ParseTuple(args, "O!O", &PyType_Type, &ptype, &slow))
+        return NULL;
+    PyObject *old_type = pointer_type, *old_slow = slow_path;
+    Py_INCREF(ptype);
+    Py_INCREF(slow);
+    pointer_type = ptype;
+    slow_path = slow;
+    Py_XDECREF(old_type);
+    Py_XDECREF(old_slow);
+    Py_RETURN_NONE;
+}
+
+static PyObject *set_free_hook(PyObject *m, PyObject *hook)
+{
+    PyObject *old = free_hook;
+    if (hook == Py_None) {
+        free_hook = NULL;
+    } else {
+        Py_INCREF(hook);
+        free_hook = hook;
+    }
+    Py_XDECREF(old);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+    {"configure", configure, METH_VARARGS, "configure(MemoryPointer, slow_path): memory.py's half"},
+    {"set_free_hook", set_free_hook, METH_O, "set_free_hook(fn or None): called around each Block's free"},
+    {NULL, NULL, 0, NULL},
+};
+
 static int exec_module(PyObject *m)
 {
     if (DevType == NULL && (DevType = PyType_FromSpec(&Dev_spec)) == NULL)
         return -1;
     if (BinsType == NULL && (BinsType = PyType_FromSpec(&Bins_spec)) == NULL)
         return -1;
-    if (PyModule_AddObjectRef(m, "Dev", DevType) < 0 || PyModule_AddObjectRef(m, "Bins", BinsType) < 0)
+    if (BlockType == NULL && (BlockType = PyType_FromSpec(&Block_spec)) == NULL)
+        return -1;
+    if (str_mem == NULL && ((str_mem = PyUnicode_InternFromString("mem")) == NULL ||
+                            (str_ptr = PyUnicode_InternFromString("ptr")) == NULL ||
+                            (str_device_id = PyUnicode_InternFromString("device_id")) == NULL))
+        return -1;
+    if (PyModule_AddObjectRef(m, "Dev", DevType) < 0 || PyModule_AddObjectRef(m, "Bins", BinsType) < 0 ||
+        PyModule_AddObjectRef(m, "Block", BlockType) < 0)
         return -1;
     return PyModule_AddIntConstant(m, "RECENT_CAP", RECENT_CAP);
 }
@@ -722,7 +966,7 @@ static PyModuleDef_Slot module_slots[] = {{Py_mod_exec, exec_module}, {0, NULL}}
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT, "_poolcore", "Free-block bookkeeping of cuarray's MemoryPool (see memory.py).",
-    0, NULL, module_slots, NULL, NULL, NULL,
+    0, module_methods, module_slots, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__poolcore(void) { return PyModuleDef_Init(&module_def); }

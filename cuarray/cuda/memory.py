@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import threading
+import weakref
 from bisect import bisect_left, insort
 
 from . import _backend
@@ -91,12 +92,9 @@ RECENT_CREDIT = 16  # misses (allocations that had to merge kept blocks) before 
 RECENT_PROBE = 32  # allocations with keeping off before one probe
 
 
-def _load_native():
-    """The C core of the pool's bookkeeping (`_poolcore`, built by setup.py where a compiler exists),
-    or None: then the pure-Python `_Bins` below serve (same choices, about 2x slower churn).
-    CUARRAY_PURE_PYTHON_POOL=1 forces the fallback."""
-    if os.environ.get("CUARRAY_PURE_PYTHON_POOL", "") not in ("", "0"):
-        return None
+def _load_core():
+    """The C core of the pool (`_poolcore`, built by setup.py where a compiler exists), or None:
+    then the pure-Python `_Bins` below serve (the same choices, about 2x slower churn)."""
     try:
         from . import _poolcore
     except ImportError:
@@ -104,8 +102,10 @@ def _load_native():
     return _poolcore
 
 
-# Read when a MemoryPool is created (tests swap it to run both implementations).
-_native = _load_native()
+_core_module = _load_core()
+# What new pools use: the C core unless CUARRAY_PURE_PYTHON_POOL=1 forces the fallback. Read when
+# a MemoryPool is created (tests swap it to run both implementations).
+_native = None if os.environ.get("CUARRAY_PURE_PYTHON_POOL", "") not in ("", "0") else _core_module
 
 
 def implementation() -> str:
@@ -188,6 +188,9 @@ class _AllocatorBacking(_DriverBacking):
 # replaced a _Free record per block filed in per-size dicts behind a sorted list of sizes: pool
 # churn (the bench's sequence, device stubbed, scripts/perf/pool_compare.py) 31.1 -> 22.2 ms per
 # 10 000 malloc+free, the same best-fit choices (reserved / peak live 1.27 -> 1.24).
+_new_memory = object.__new__
+_new_pointer = object.__new__
+
 KEY_SHIFT = 64  # device addresses fit in 64 bits
 ADDR_MASK = (1 << KEY_SHIFT) - 1
 
@@ -282,6 +285,20 @@ class _Bins:
             lock.release()
         return ptr
 
+    def alloc(self, rsize: int, dev: int) -> MemoryPointer:
+        """MemoryPool.malloc's fast path: a block wrapped in its two objects (as the C core's Bins.alloc)."""
+        ptr = self.take(rsize)
+        mem = _new_memory(_PooledMemory)
+        mem.ptr = ptr
+        mem.size = rsize
+        mem.device_id = dev
+        mem.bins = self
+        p = _new_pointer(MemoryPointer)
+        p.mem = mem
+        p.ptr = ptr
+        p.device_id = dev
+        return p
+
     # It runs when the last reference to a block dies, possibly inside this pool's own locked code (a
     # garbage collection during an allocation) or while another thread holds the lock: then the
     # block waits in `pending` for the lock holder (or the next pool call) to free it.
@@ -332,7 +349,8 @@ class _Bins:
 
 
 class _PooledMemory(BaseMemory):
-    """A live pool block; its `__del__` gives it back to its bins (`_Bins` or the C core's `Bins`)."""
+    """A live block of a pure-Python pool; its `__del__` gives it back to its `_Bins` (the C core's
+    pools hand out `_poolcore.Block`, which frees itself with no Python frame)."""
 
     __slots__ = ("bins",)
 
@@ -344,8 +362,6 @@ class _PooledMemory(BaseMemory):
             pass
 
 
-_new_memory = object.__new__
-_new_pointer = object.__new__
 
 
 class _DevicePool:
@@ -490,6 +506,7 @@ class _NativeDevicePool(_DevicePool):
 
     def __init__(self, owner: "MemoryPool", device_id: int):
         self.core = owner._native.Dev(owner._hold)
+        self.core.owner = weakref.ref(self)  # for _native_slow; weak: the core must not keep us alive
         super().__init__(owner, device_id)
 
     used = property(lambda self: self.core.used, lambda self, v: setattr(self.core, "used", v))
@@ -562,8 +579,8 @@ class MemoryPool:
             streams = _stream_tls.streams
             stream_ptr = 0 if streams is None else streams.get(dev, _null_stream).ptr
         rsize = (size + 511) & -512  # sizes rounded up to 512 bytes
-        # HOT PATH: find this (device, stream, size class)'s bins, take a block from it (an exact
-        # or best fit, split: _Bins.take or the C core's Bins.take), wrap it in two objects.
+        # HOT PATH: find this (device, stream, size class)'s bins; it takes an exact or best fit
+        # block, splits it and wraps it (the C core's Bins.alloc, or _Bins.alloc).
         tables = self._tables.get(dev)
         if tables is None:
             tables = self._new_device(dev)
@@ -571,37 +588,7 @@ class MemoryPool:
         bins = table.get(stream_ptr)
         if bins is None:
             bins = self._new_bins(dev, table, stream_ptr)
-        ptr = bins.take(rsize)
-        if ptr < 0:  # the C core: no block fits (-1) or a slow path holds the device (-2)
-            ptr = self._take_slow(dev, bins, rsize, ptr)
-        mem = _new_memory(_PooledMemory)
-        mem.ptr = ptr
-        mem.size = rsize
-        mem.device_id = dev
-        mem.bins = bins
-        p = _new_pointer(MemoryPointer)
-        p.mem = mem
-        p.ptr = ptr
-        p.device_id = dev
-        return p
-
-    def _take_slow(self, dev: int, bins, rsize: int, code: int) -> int:
-        """The C core's allocation under the pool's lock: after another slow path (-2), or adding
-        a segment when no block fits (-1). Holding `core` queues frees that come meanwhile (a
-        garbage collection while the backing allocates): they are merged at unhold."""
-        dpool = self._devices[dev]
-        core = dpool.core
-        with self._lock:
-            core.hold()
-            try:
-                if code == -2:
-                    code = bins.take_held(rsize)
-                if code == -1:
-                    dpool.grow(rsize, bins)
-                    code = bins.fit(rsize)
-            finally:
-                core.unhold()
-        return code
+        return bins.alloc(rsize, dev)
 
     def _drain(self) -> None:
         pending = self._pending
@@ -678,6 +665,37 @@ class MemoryPool:
             return {"live": d.used, "cached": d.total - d.used, "reserved": d.total, "peak": d.peak, "limit": d.limit}
 
         return self._locked(info, device_id)
+
+
+def _native_slow(bins, rsize: int, code: int) -> int:
+    """The C core's allocation under the pool's lock (Bins.alloc calls it, its bookkeeping done):
+    after another slow path held the pool (-2), or adding a segment when no block fits (-1).
+    Holding the core queues frees that come meanwhile (a garbage collection while the backing
+    allocates, another thread): they are merged at unhold."""
+    dpool = bins.dev.owner()
+    core = dpool.core
+    with dpool.lock:
+        core.hold()
+        try:
+            if code == -2:
+                code = bins.take_held(rsize)
+            if code == -1:
+                dpool.grow(rsize, bins)
+                code = bins.fit(rsize)
+        finally:
+            core.unhold()
+    return code
+
+
+def _set_native_free_hook(fn) -> None:
+    """memory_hook.py: `fn(phase, device_id, mem_size, mem_ptr, pmem_id)` runs before (phase 0)
+    and after (1) each C-core block goes back; None removes it."""
+    if _core_module is not None:
+        _core_module.set_free_hook(fn)
+
+
+if _core_module is not None:
+    _core_module.configure(MemoryPointer, _native_slow)
 
 
 # ---------------------------------------------------------------------------------------------
