@@ -240,7 +240,7 @@ class _Bins:
 
     def take(self, rsize: int) -> int:
         """An address of `rsize` bytes for MemoryPool.malloc (a new segment if none fits). The C
-        core's `Bins.take` does the same with no lock (see _poolcore.c) and leaves growth to the pool."""
+        core's `Bins.take` does the same with no lock (see cuarray/cuda/_native/) and leaves growth to the pool."""
         pool = self.pool
         lock = pool.lock
         lock.acquire()
