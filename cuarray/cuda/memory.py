@@ -29,6 +29,7 @@ from ._memory_base import (
     MemoryPointer as MemoryPointer,
     OutOfMemoryError as OutOfMemoryError,
     UnownedMemory as UnownedMemory,
+    _MemoryType,
     _oom_error,
     _device_total,
     _limit_bytes,
@@ -696,6 +697,7 @@ def _set_native_free_hook(fn) -> None:
 
 if _core_module is not None:
     _core_module.configure(MemoryPointer, _native_slow)
+    _MemoryType.virtual = (_core_module.Block,)  # isinstance(block, BaseMemory), as _PooledMemory
 
 
 # ---------------------------------------------------------------------------------------------

@@ -270,6 +270,8 @@ def test_block_reads_as_base_memory():
     p = pool.malloc(1000, stream_ptr=A)
     mem = p.mem
     assert type(mem) is core.Block and mem.size == 1024 and mem.ptr == p.ptr == int(mem)
+    assert isinstance(mem, memory.BaseMemory) and issubclass(core.Block, memory.BaseMemory)
+    assert not isinstance(mem, memory.Memory) and not isinstance(object(), memory.BaseMemory)
     assert mem.device_id == p.device_id == 0 and mem.bins is pool._devices[0].small[A]
     assert repr(mem) == "<_PooledMemory {:#x} size=1024 device=0>".format(p.ptr)
     with pytest.raises(AttributeError):
