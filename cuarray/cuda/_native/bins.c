@@ -229,7 +229,7 @@ static int two_u64(PyObject *const *args, Py_ssize_t nargs, u64 *x, u64 *y)
     return 0;
 }
 
-/* A live block comes back (`_PooledMemory.__del__`). On MemoryError the block stays counted as
+/* A live block comes back (a Block dies; `give` for tests). On MemoryError the block stays counted as
    live and is lost to the pool: never a corrupt structure. */
 int pc_give_block(BinsObject *s, u64 ptr, u64 size)
 {
