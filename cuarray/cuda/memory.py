@@ -239,9 +239,10 @@ class _Bins:
     def n_blocks(self) -> int:
         return len(self.fs)
 
-    def take(self, rsize: int) -> int:
-        """An address of `rsize` bytes for MemoryPool.malloc (a new segment if none fits). The C
-        core's `Bins.take` does the same with no lock (see cuarray/cuda/_native/) and leaves growth to the pool."""
+    def alloc(self, rsize: int, dev: int) -> MemoryPointer:
+        """MemoryPool.malloc's fast path: a block of `rsize` bytes (a new segment if none fits)
+        wrapped in its two objects. The C core's `Bins.alloc` does the same with no lock (see
+        cuarray/cuda/_native/) and leaves growth to the pool."""
         pool = self.pool
         lock = pool.lock
         lock.acquire()
@@ -284,11 +285,6 @@ class _Bins:
                 pool.peak = used
         finally:
             lock.release()
-        return ptr
-
-    def alloc(self, rsize: int, dev: int) -> MemoryPointer:
-        """MemoryPool.malloc's fast path: a block wrapped in its two objects (as the C core's Bins.alloc)."""
-        ptr = self.take(rsize)
         mem = _new_memory(_PooledMemory)
         mem.ptr = ptr
         mem.size = rsize
@@ -300,54 +296,6 @@ class _Bins:
         p.device_id = dev
         return p
 
-    # It runs when the last reference to a block dies, possibly inside this pool's own locked code (a
-    # garbage collection during an allocation) or while another thread holds the lock: then the
-    # block waits in `pending` for the lock holder (or the next pool call) to free it.
-    def give(self, ptr: int, size: int) -> None:
-        """A live block comes back (`_PooledMemory.__del__`): kept for exact reuse or merged."""
-        pool = self.pool
-        lock = pool.lock
-        if lock.acquire(False):
-            try:
-                pool.used -= size
-                if self.credit > 0 and self.n_recent < RECENT_MAX:  # HOT PATH: kept for exact reuse
-                    lst = self.recent.get(size)
-                    if lst is None:
-                        self.recent[size] = [ptr]
-                    else:
-                        lst.append(ptr)
-                    self.n_recent += 1
-                else:  # HOT PATH under churn: _DevicePool.free_block inlined
-                    start = ptr
-                    end = ptr + size
-                    fs = self.fs
-                    fe = self.fe
-                    keys = self.keys
-                    prev = fe.pop(ptr, None)
-                    if prev is not None:
-                        if ptr in pool.segments:  # prev lies in the segment below: put it back
-                            fe[ptr] = prev
-                        else:
-                            del keys[bisect_left(keys, (ptr - prev) << KEY_SHIFT | prev)]
-                            start = prev
-                    nsize = fs.pop(end, None)
-                    if nsize is not None:
-                        if end in pool.segments:
-                            fs[end] = nsize
-                        else:
-                            del keys[bisect_left(keys, nsize << KEY_SHIFT | end)]
-                            end += nsize
-                    size = end - start
-                    fs[start] = size
-                    fe[end] = start
-                    insort(keys, size << KEY_SHIFT | start)
-                if pool.pending:
-                    pool.owner._drain()
-            finally:
-                lock.release()
-        else:
-            pool.pending.append((pool, ptr, size, self))
-
 
 class _PooledMemory(BaseMemory):
     """A live block of a pure-Python pool; its `__del__` gives it back to its `_Bins` (the C core's
@@ -356,9 +304,55 @@ class _PooledMemory(BaseMemory):
     __slots__ = ("bins",)
 
     # `__del__` rather than weakref.finalize: 90 ns vs 820 ns per object (measured, CPython 3.11).
+    # It runs when the last reference dies, possibly inside this pool's own locked code (a garbage
+    # collection during an allocation) or while another thread holds the lock: then the block
+    # waits in `pending` for the lock holder (or the next pool call) to free it.
     def __del__(self):
         try:
-            self.bins.give(self.ptr, self.size)
+            bins = self.bins
+            pool = bins.pool
+            lock = pool.lock
+            if lock.acquire(False):
+                try:
+                    size = self.size
+                    pool.used -= size
+                    if bins.credit > 0 and bins.n_recent < RECENT_MAX:  # HOT PATH: kept for exact reuse
+                        lst = bins.recent.get(size)
+                        if lst is None:
+                            bins.recent[size] = [self.ptr]
+                        else:
+                            lst.append(self.ptr)
+                        bins.n_recent += 1
+                    else:  # HOT PATH under churn: _DevicePool.free_block inlined
+                        ptr = start = self.ptr
+                        end = ptr + size
+                        fs = bins.fs
+                        fe = bins.fe
+                        keys = bins.keys
+                        prev = fe.pop(ptr, None)
+                        if prev is not None:
+                            if ptr in pool.segments:  # prev lies in the segment below: put it back
+                                fe[ptr] = prev
+                            else:
+                                del keys[bisect_left(keys, (ptr - prev) << KEY_SHIFT | prev)]
+                                start = prev
+                        nsize = fs.pop(end, None)
+                        if nsize is not None:
+                            if end in pool.segments:
+                                fs[end] = nsize
+                            else:
+                                del keys[bisect_left(keys, nsize << KEY_SHIFT | end)]
+                                end += nsize
+                        size = end - start
+                        fs[start] = size
+                        fe[end] = start
+                        insort(keys, size << KEY_SHIFT | start)
+                    if pool.pending:
+                        pool.owner._drain()
+                finally:
+                    lock.release()
+            else:
+                pool.pending.append((pool, self.ptr, self.size, bins))
         except Exception:  # interpreter shutdown: nothing left to give it back to
             pass
 
