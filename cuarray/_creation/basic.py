@@ -23,10 +23,19 @@ def _check_order(order):
     return order or "C"
 
 
+_dtype_cache = _dtypes._normalize_cache  # dtype-like -> canonical dtype, filled by normalize_dtype
+
+
 def empty(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:
     """See `numpy.empty`."""
     if order == "C":  # HOT PATH (pool churn): ndarray() without the constructor call's layers
-        return _new_c(_normalize_shape(shape), _dtypes.normalize_dtype(dtype))
+        # An int size and a dtype seen before skip the two normalising calls (~0.08 us stubbed).
+        shape = (shape,) if type(shape) is int and shape >= 0 else _normalize_shape(shape)
+        try:
+            dt = _dtype_cache[dtype]
+        except (KeyError, TypeError):  # TypeError: unhashable (normalize_dtype says what is wrong)
+            dt = _dtypes.normalize_dtype(dtype)
+        return _new_c(shape, dt)
     return ndarray(shape, dtype, order=_check_order(order))
 
 

@@ -87,7 +87,21 @@ def _oom_error(size: int, total: int, limit: int, device_id, *, used=None, ask_d
     return OutOfMemoryError(size, total, limit, device_id, used=used, device_mem=mem, details=details)
 
 
-class BaseMemory:
+class _MemoryType(type):
+    """BaseMemory's metaclass: types listed in `virtual` (the pool's C block, `_poolcore.Block`,
+    which cannot subclass a Python class) pass ``isinstance(x, BaseMemory)`` as the pure-Python
+    pool's blocks do."""
+
+    virtual: tuple = ()
+
+    def __instancecheck__(cls, obj):
+        return type.__instancecheck__(cls, obj) or (cls is BaseMemory and type(obj) in _MemoryType.virtual)
+
+    def __subclasscheck__(cls, sub):
+        return type.__subclasscheck__(cls, sub) or (cls is BaseMemory and sub in _MemoryType.virtual)
+
+
+class BaseMemory(metaclass=_MemoryType):
     """A device allocation: `ptr` (int address), `size` (bytes), `device_id`. See `cupy.cuda.BaseMemory`."""
 
     __slots__ = ("ptr", "size", "device_id", "__weakref__")

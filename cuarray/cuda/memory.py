@@ -14,7 +14,9 @@ Nothing here touches the driver at import or when a pool is created: the first a
 
 from __future__ import annotations
 
+import os
 import threading
+import weakref
 from bisect import bisect_left, insort
 
 from . import _backend
@@ -27,6 +29,7 @@ from ._memory_base import (
     MemoryPointer as MemoryPointer,
     OutOfMemoryError as OutOfMemoryError,
     UnownedMemory as UnownedMemory,
+    _MemoryType,
     _oom_error,
     _device_total,
     _limit_bytes,
@@ -88,6 +91,27 @@ RELEASE_FLOOR = 16 << 20
 RECENT_MAX = 8
 RECENT_CREDIT = 16  # misses (allocations that had to merge kept blocks) before keeping stops
 RECENT_PROBE = 32  # allocations with keeping off before one probe
+
+
+def _load_core():
+    """The C core of the pool (`_poolcore`, built by setup.py where a compiler exists), or None:
+    then the pure-Python `_Bins` below serve (the same choices, ~3x the host time per allocation)."""
+    try:
+        from . import _poolcore
+    except ImportError:
+        return None
+    return _poolcore
+
+
+_core_module = _load_core()
+# What new pools use: the C core unless CUARRAY_PURE_PYTHON_POOL=1 forces the fallback. Read when
+# a MemoryPool is created (tests swap it to run both implementations).
+_native = None if os.environ.get("CUARRAY_PURE_PYTHON_POOL", "") not in ("", "0") else _core_module
+
+
+def implementation() -> str:
+    """Which bookkeeping new pools use: "native" (the C core) or "python"."""
+    return "python" if _native is None else "native"
 
 
 def _release_first(cached: int, used: int, want: int) -> bool:
@@ -165,6 +189,9 @@ class _AllocatorBacking(_DriverBacking):
 # replaced a _Free record per block filed in per-size dicts behind a sorted list of sizes: pool
 # churn (the bench's sequence, device stubbed, scripts/perf/pool_compare.py) 31.1 -> 22.2 ms per
 # 10 000 malloc+free, the same best-fit choices (reserved / peak live 1.27 -> 1.24).
+_new_memory = object.__new__
+_new_pointer = object.__new__
+
 KEY_SHIFT = 64  # device addresses fit in 64 bits
 ADDR_MASK = (1 << KEY_SHIFT) - 1
 
@@ -205,9 +232,74 @@ class _Bins:
         keys = self.keys
         del keys[bisect_left(keys, size << KEY_SHIFT | ptr)]
 
+    def size_at(self, addr: int):
+        return self.fs.get(addr)
+
+    @property
+    def n_blocks(self) -> int:
+        return len(self.fs)
+
+    def alloc(self, rsize: int, dev: int) -> MemoryPointer:
+        """MemoryPool.malloc's fast path: a block of `rsize` bytes (a new segment if none fits)
+        wrapped in its two objects. The C core's `Bins.alloc` does the same with no lock (see
+        cuarray/cuda/_native/) and leaves growth to the pool."""
+        pool = self.pool
+        lock = pool.lock
+        lock.acquire()
+        # HOT PATH, inlined (a method call per layer costs ~80 ns): take an exact or best fit block,
+        # split off the tail.
+        try:
+            if pool.pending:
+                pool.owner._drain()
+            lst = self.recent.get(rsize) if self.n_recent else None
+            if lst:  # a block of this size freed lately: no split, no merge
+                ptr = lst.pop()
+                self.n_recent -= 1
+                self.credit = RECENT_CREDIT
+            else:
+                if self.n_recent:  # kept blocks of other sizes: merge them
+                    pool.flush_recent(self)
+                    self.credit -= 1
+                elif self.credit <= 0:  # keeping is off: probe again after RECENT_PROBE allocations
+                    self.credit = 1 if self.credit <= -RECENT_PROBE else self.credit - 1
+                keys = self.keys
+                rkey = rsize << KEY_SHIFT
+                try:  # best fit: the smallest block that holds rsize, lowest address first
+                    key = keys.pop(bisect_left(keys, rkey))
+                except IndexError:  # none holds it: a new segment
+                    pool.grow(rsize, self)
+                    key = keys.pop(bisect_left(keys, rkey))
+                ptr = key & ADDR_MASK
+                rest = (key >> KEY_SHIFT) - rsize
+                fs = self.fs
+                del fs[ptr]
+                if rest:  # split: the tail stays free (its end, so fe's entry, is unchanged but for the start)
+                    tail = ptr + rsize
+                    fs[tail] = rest
+                    self.fe[tail + rest] = tail
+                    insort(keys, rest << KEY_SHIFT | tail)
+                else:
+                    del self.fe[ptr + rsize]
+            used = pool.used = pool.used + rsize
+            if used > pool.peak:
+                pool.peak = used
+        finally:
+            lock.release()
+        mem = _new_memory(_PooledMemory)
+        mem.ptr = ptr
+        mem.size = rsize
+        mem.device_id = dev
+        mem.bins = self
+        p = _new_pointer(MemoryPointer)
+        p.mem = mem
+        p.ptr = ptr
+        p.device_id = dev
+        return p
+
 
 class _PooledMemory(BaseMemory):
-    """A live pool block; its `__del__` gives it back to its `_Bins`."""
+    """A live block of a pure-Python pool; its `__del__` gives it back to its `_Bins` (the C core's
+    pools hand out `_poolcore.Block`, which frees itself with no Python frame)."""
 
     __slots__ = ("bins",)
 
@@ -265,12 +357,13 @@ class _PooledMemory(BaseMemory):
             pass
 
 
-_new_memory = object.__new__
-_new_pointer = object.__new__
 
 
 class _DevicePool:
-    """One device's blocks. Every method runs with the MemoryPool's lock held."""
+    """One device's blocks. Every method runs with the MemoryPool's lock held (and, for the C core,
+    with `core` held: see _NativeDevicePool)."""
+
+    core = None  # the C core's Dev (segment starts, live/peak bytes, hold state), or None
 
     def __init__(self, owner: "MemoryPool", device_id: int):
         self.owner = owner
@@ -302,6 +395,8 @@ class _DevicePool:
                 except _BackingOutOfMemory:
                     continue
                 self.segments[ptr] = size
+                if self.core is not None:
+                    self.core.add_segment(ptr)
                 self.total += size
                 bins.insert(ptr, size)
                 return
@@ -359,7 +454,7 @@ class _DevicePool:
                 self.flush_recent(bins)
 
     def n_free_blocks(self) -> int:
-        return sum(len(b.fs) for b in self.all_bins())
+        return sum(b.n_blocks for b in self.all_bins())
 
     # -- giving memory back -----------------------------------------------------------------
     def release_free_segments(self, stream_ptr: int | None = None) -> int:
@@ -375,7 +470,7 @@ class _DevicePool:
             addr, end = seg, seg + seg_size
             while addr < end:
                 for bins in all_bins:
-                    size = bins.fs.get(addr)
+                    size = bins.size_at(addr)
                     if size is not None:
                         blocks.append((addr, size, bins))
                         addr += size
@@ -392,10 +487,31 @@ class _DevicePool:
             for addr, size, bins in blocks:
                 bins.remove(addr, size)
             del self.segments[seg]
+            if self.core is not None:
+                self.core.remove_segment(seg)
             self.backing.free(seg, seg_size, self.device_id)
             self.total -= seg_size
             freed += seg_size
         return freed
+
+
+class _NativeDevicePool(_DevicePool):
+    """One device's blocks with the C core's bookkeeping: live and peak bytes live in `core` (the
+    bins update them without the lock); the pool's slow paths hold `core` while they work."""
+
+    def __init__(self, owner: "MemoryPool", device_id: int):
+        self.core = owner._native.Dev(owner._hold)
+        self.core.owner = weakref.ref(self)  # for _native_slow; weak: the core must not keep us alive
+        super().__init__(owner, device_id)
+
+    used = property(lambda self: self.core.used, lambda self, v: setattr(self.core, "used", v))
+    peak = property(lambda self: self.core.peak, lambda self, v: setattr(self.core, "peak", v))
+
+    def flush_recent(self, bins) -> None:
+        bins.flush()
+
+    def new_bins(self, stream_ptr: int):
+        return self.owner._native.Bins(self.core, stream_ptr, RECENT_MAX, RECENT_CREDIT, RECENT_PROBE)
 
 
 class MemoryPool:
@@ -416,13 +532,37 @@ class MemoryPool:
         if backing is None:
             backing = _DriverBacking() if allocator is None else _AllocatorBacking(allocator)
         self._backing = backing
+        self._native = _native  # the C core's module (bookkeeping in C), or None (pure Python)
+        # The C core's hold state, shared by every device of this pool as the lock is: a slow path
+        # on one device queues the frees of all (the same choices as the Python pool).
+        self._hold = None if _native is None else _native.Dev()
         self._devices: dict = {}  # device id -> _DevicePool
         self._tables: dict = {}  # device id -> (small, large) of that _DevicePool: one lookup less
 
+    def _device_pool(self, dev: int) -> _DevicePool:
+        """Device `dev`'s pool, made on first use (lock held)."""
+        dpool = self._devices.get(dev)
+        if dpool is None:
+            dpool = self._devices[dev] = (_DevicePool if self._native is None else _NativeDevicePool)(self, dev)
+            self._tables[dev] = (dpool.small, dpool.large)
+        return dpool
+
     def _new_device(self, dev: int):
-        dpool = self._devices[dev] = _DevicePool(self, dev)
-        tables = self._tables[dev] = (dpool.small, dpool.large)
-        return tables
+        with self._lock:  # two threads' first allocations on a device must share one _DevicePool
+            self._device_pool(dev)
+            return self._tables[dev]
+
+    def _new_bins(self, dev: int, table: dict, stream_ptr: int):
+        with self._lock:
+            bins = table.get(stream_ptr)
+            if bins is None:
+                dpool = self._devices[dev]
+                if dpool.core is None:
+                    bins = _Bins(stream_ptr, dpool)
+                else:
+                    bins = dpool.new_bins(stream_ptr)
+                table[stream_ptr] = bins
+            return bins
 
     def malloc(self, size: int, stream_ptr: int | None = None) -> MemoryPointer:
         """Allocate `size` bytes on the current device and stream (`stream_ptr` overrides the
@@ -434,65 +574,16 @@ class MemoryPool:
             streams = _stream_tls.streams
             stream_ptr = 0 if streams is None else streams.get(dev, _null_stream).ptr
         rsize = (size + 511) & -512  # sizes rounded up to 512 bytes
-        lock = self._lock
-        lock.acquire()
-        # HOT PATH, inlined (a method call per layer costs ~80 ns): find this (device, stream,
-        # size class)'s bins, take an exact or best fit block, split off the tail.
-        try:
-            if self._pending:
-                self._drain()
-            tables = self._tables.get(dev)
-            if tables is None:
-                tables = self._new_device(dev)
-            table = tables[0] if rsize < SMALL_LIMIT else tables[1]
-            bins = table.get(stream_ptr)
-            if bins is None:
-                bins = table[stream_ptr] = _Bins(stream_ptr, self._devices[dev])
-            dpool = bins.pool
-            lst = bins.recent.get(rsize) if bins.n_recent else None
-            if lst:  # a block of this size freed lately: no split, no merge
-                ptr = lst.pop()
-                bins.n_recent -= 1
-                bins.credit = RECENT_CREDIT
-            else:
-                if bins.n_recent:  # kept blocks of other sizes: merge them
-                    dpool.flush_recent(bins)
-                    bins.credit -= 1
-                elif bins.credit <= 0:  # keeping is off: probe again after RECENT_PROBE allocations
-                    bins.credit = 1 if bins.credit <= -RECENT_PROBE else bins.credit - 1
-                keys = bins.keys
-                rkey = rsize << KEY_SHIFT
-                try:  # best fit: the smallest block that holds rsize, lowest address first
-                    key = keys.pop(bisect_left(keys, rkey))
-                except IndexError:  # none holds it: a new segment
-                    dpool.grow(rsize, bins)
-                    key = keys.pop(bisect_left(keys, rkey))
-                ptr = key & ADDR_MASK
-                rest = (key >> KEY_SHIFT) - rsize
-                fs = bins.fs
-                del fs[ptr]
-                if rest:  # split: the tail stays free (its end, so fe's entry, is unchanged but for the start)
-                    tail = ptr + rsize
-                    fs[tail] = rest
-                    bins.fe[tail + rest] = tail
-                    insort(keys, rest << KEY_SHIFT | tail)
-                else:
-                    del bins.fe[ptr + rsize]
-            used = dpool.used = dpool.used + rsize
-            if used > dpool.peak:
-                dpool.peak = used
-        finally:
-            lock.release()
-        mem = _new_memory(_PooledMemory)
-        mem.ptr = ptr
-        mem.size = rsize
-        mem.device_id = dev
-        mem.bins = bins
-        p = _new_pointer(MemoryPointer)
-        p.mem = mem
-        p.ptr = mem.ptr
-        p.device_id = dev
-        return p
+        # HOT PATH: find this (device, stream, size class)'s bins; it takes an exact or best fit
+        # block, splits it and wraps it (the C core's Bins.alloc, or _Bins.alloc).
+        tables = self._tables.get(dev)
+        if tables is None:
+            tables = self._new_device(dev)
+        table = tables[0] if rsize < SMALL_LIMIT else tables[1]
+        bins = table.get(stream_ptr)
+        if bins is None:
+            bins = self._new_bins(dev, table, stream_ptr)
+        return bins.alloc(rsize, dev)
 
     def _drain(self) -> None:
         pending = self._pending
@@ -505,11 +596,16 @@ class MemoryPool:
         with self._lock:
             if self._pending:
                 self._drain()
-            if dev not in self._devices:
-                self._new_device(dev)
-            dpool = self._devices[dev]
-            dpool.flush_all_recent()  # queries see merged free blocks
-            return fn(dpool)
+            dpool = self._device_pool(dev)
+            core = dpool.core
+            if core is not None:
+                core.hold()
+            try:
+                dpool.flush_all_recent()  # queries see merged free blocks
+                return fn(dpool)
+            finally:
+                if core is not None:
+                    core.unhold()
 
     def used_bytes(self) -> int:
         """Bytes in live blocks (sizes rounded up to 512) on the current device."""
@@ -564,6 +660,38 @@ class MemoryPool:
             return {"live": d.used, "cached": d.total - d.used, "reserved": d.total, "peak": d.peak, "limit": d.limit}
 
         return self._locked(info, device_id)
+
+
+def _native_slow(bins, rsize: int, code: int) -> int:
+    """The C core's allocation under the pool's lock (Bins.alloc calls it, its bookkeeping done):
+    after another slow path held the pool (-2), or adding a segment when no block fits (-1).
+    Holding the core queues frees that come meanwhile (a garbage collection while the backing
+    allocates, another thread): they are merged at unhold."""
+    dpool = bins.dev.owner()
+    core = dpool.core
+    with dpool.lock:
+        core.hold()
+        try:
+            if code == -2:
+                code = bins.take_held(rsize)
+            if code == -1:
+                dpool.grow(rsize, bins)
+                code = bins.fit(rsize)
+        finally:
+            core.unhold()
+    return code
+
+
+def _set_native_free_hook(fn) -> None:
+    """memory_hook.py: `fn(phase, device_id, mem_size, mem_ptr, pmem_id)` runs before (phase 0)
+    and after (1) each C-core block goes back; None removes it."""
+    if _core_module is not None:
+        _core_module.set_free_hook(fn)
+
+
+if _core_module is not None:
+    _core_module.configure(MemoryPointer, _native_slow)
+    _MemoryType.virtual = (_core_module.Block,)  # isinstance(block, BaseMemory), as _PooledMemory
 
 
 # ---------------------------------------------------------------------------------------------

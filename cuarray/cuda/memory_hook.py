@@ -2,8 +2,8 @@
 
 Zero cost while none is active: the allocator `alloc` calls, the pool's segment request and the
 pool block's `__del__` are the plain ones. Registering the first hook (in any thread) swaps in
-hooked versions (memory.py's `_wrap_allocator` and `_segment_malloc`, `_PooledMemory.__del__`,
-`MemoryPool.malloc`); unregistering the last one swaps the plain ones back. Like CuPy, hooks are
+hooked versions (memory.py's `_wrap_allocator` and `_segment_malloc`, `_PooledMemory.__del__` and
+the C core's free hook, `MemoryPool.malloc`); unregistering the last one swaps the plain ones back. Like CuPy, hooks are
 registered per thread (a hook sees the allocations and frees its own thread makes); the profiler
 and the memory snapshot use process-wide hooks (`_add_global`).
 
@@ -174,6 +174,15 @@ def _hooked_del(self):
         _plain["del"](self)
 
 
+def _native_free_hook(phase, device_id, mem_size, mem_ptr, pmem_id):
+    """The free hooks of a C-core pool block (`_poolcore.Block` frees itself in C, no `__del__`)."""
+    hooks = _current()
+    if hooks:
+        kw = dict(device_id=device_id, mem_size=mem_size, mem_ptr=mem_ptr, pmem_id=pmem_id)
+        for h in hooks:
+            (h.free_postprocess if phase else h.free_preprocess)(**kw)
+
+
 def _install() -> None:
     m = _memory
     if not _plain:  # the originals, saved once and never dropped (a racing __del__ may still want them)
@@ -182,6 +191,7 @@ def _install() -> None:
     m.MemoryPool.malloc = _hooked_pool_malloc
     m._segment_malloc = _hooked_segment_malloc
     m._PooledMemory.__del__ = _hooked_del
+    m._set_native_free_hook(_native_free_hook)
     m._wrap_allocator = _wrap_allocator
     m._refresh_allocator()
 
@@ -193,5 +203,6 @@ def _uninstall() -> None:
     m.MemoryPool.malloc = _plain["pool_malloc"]
     m._segment_malloc = _plain["segment_malloc"]
     m._PooledMemory.__del__ = _plain["del"]
+    m._set_native_free_hook(None)
     m._wrap_allocator = _plain["wrap"]
     m._refresh_allocator()

@@ -17,6 +17,9 @@ from cuarray.cuda import pinned_memory
 from cuarray.cuda import stream as stream_mod
 from cuarray.cuda.memory import MemoryPool, OutOfMemoryError, _BackingOutOfMemory
 
+# Every test here runs with the pure-Python bookkeeping and with the C core (tests/cuda/conftest.py).
+pytestmark = pytest.mark.usefixtures("pool_impl")
+
 KiB = 1024
 MiB = 1024 * KiB
 A, B = 0x1000, 0x2000  # fake stream handles
@@ -79,12 +82,12 @@ def seg_of(pool, p, dev=0):
     return seg
 
 
-def check_invariants(pool, live=()):
+def check_invariants(pool, live=(), dev=None):
     """No two blocks overlap, blocks lie inside segments and tile them, free neighbours of one
     stream and segment are merged, the counters add up (after the blocks kept for exact reuse are
-    merged, as every pool query does)."""
+    merged, as every pool query does). `dev`: check that device only (the current one)."""
     pool.n_free_blocks()
-    for d in pool._devices.values():
+    for d in pool._devices.values() if dev is None else [pool._devices[dev]]:
         assert sum(d.segments.values()) == d.total
         spans = []
         for bins in d.all_bins():
@@ -371,14 +374,23 @@ def test_peak(pool):
     assert pool.peak_bytes() == 0
 
 
-def test_free_while_lock_held_is_deferred(pool):
+def test_free_while_lock_held_is_deferred(pool, pool_impl):
     a = pool.malloc(KiB, stream_ptr=A)
-    pool._lock.acquire()
-    try:
-        del a  # as from a garbage collection inside the pool, or another thread
-        assert len(pool._pending) == 1
-    finally:
-        pool._lock.release()
+    core = pool._devices[0].core
+    if pool_impl == "native":  # the C core queues frees while a slow path holds the device
+        core.hold()
+        del a  # as from a garbage collection inside the pool's slow path
+        assert core.n_pending == 1 and core.used == KiB  # counted live until merged
+        assert pool.malloc(KiB, stream_ptr=A) is not None  # a malloc meanwhile: -2, waits for the lock
+        core.unhold()
+        assert core.n_pending == 0
+    else:
+        pool._lock.acquire()
+        try:
+            del a  # as from a garbage collection inside the pool, or another thread
+            assert len(pool._pending) == 1
+        finally:
+            pool._lock.release()
     assert pool.used_bytes() == 0 and pool._pending == []
 
 

@@ -1,0 +1,22 @@
+"""Build of the one optional C extension, cuarray.cuda._poolcore (the memory pool's bookkeeping).
+
+Everything else lives in pyproject.toml. The extension is optional: where no C compiler exists the
+build of it fails quietly and `cuarray.cuda.memory` uses its pure-Python pool (same choices, slower).
+Limited API 3.11: one abi3 build serves every CPython >= 3.11.
+"""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension(
+            "cuarray.cuda._poolcore",
+            sources=["cuarray/cuda/_native/bins.c", "cuarray/cuda/_native/dev.c", "cuarray/cuda/_native/block.c"],
+            depends=["cuarray/cuda/_native/poolcore.h"],
+            define_macros=[("Py_LIMITED_API", "0x030B0000")],
+            py_limited_api=True,
+            optional=True,
+        )
+    ],
+    options={"bdist_wheel": {"py_limited_api": "cp311"}},
+)
