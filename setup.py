@@ -1,7 +1,9 @@
-"""Build of the one optional C extension, cuarray.cuda._poolcore (the memory pool's bookkeeping).
+"""Build of the optional C extensions: cuarray.cuda._poolcore (the memory pool's bookkeeping) and
+cuarray.cuda._launchcore (kernel launch through cuLaunchKernel).
 
-Everything else lives in pyproject.toml. The extension is optional: where no C compiler exists the
-build of it fails quietly and `cuarray.cuda.memory` uses its pure-Python pool (same choices, slower).
+Everything else lives in pyproject.toml. Both are optional: where no C compiler exists their build
+fails quietly and `cuarray.cuda.memory` uses its pure-Python pool, `cuarray.cuda.launch` cuda.core's
+launch (same results, slower). Two modules, not one: each falls back on its own.
 Limited API 3.11: one abi3 build serves every CPython >= 3.11.
 """
 
@@ -16,7 +18,14 @@ setup(
             define_macros=[("Py_LIMITED_API", "0x030B0000")],
             py_limited_api=True,
             optional=True,
-        )
+        ),
+        Extension(
+            "cuarray.cuda._launchcore",
+            sources=["cuarray/cuda/_native/launch.c"],
+            define_macros=[("Py_LIMITED_API", "0x030B0000")],
+            py_limited_api=True,
+            optional=True,
+        ),
     ],
     options={"bdist_wheel": {"py_limited_api": "cp311"}},
 )

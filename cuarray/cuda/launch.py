@@ -1,14 +1,19 @@
 """HOT PATH: launching a compiled kernel, and the one hook point every launch passes.
 
 Measured on an H200 (DEPENDENCIES.md 2.4): cuda.core's `launch` with a cached Kernel and a cached
-LaunchConfig costs ~4 us; a fresh LaunchConfig adds 0.5 us, and going through `cuLaunchKernel`
-ourselves gains nothing. So this module caches LaunchConfigs, picks grids, and owns `enqueue`.
+LaunchConfig costs ~4 us; a fresh LaunchConfig adds 0.5 us; cuLaunchKernel through cuda.bindings
+or ctypes costs more, not less (docs/perf-notes.md), hence the C path below. This module caches
+LaunchConfigs, picks grids, and owns `enqueue`.
 
 `enqueue(core_stream, config, kernel, *args)` is the call every kernel launch of cuarray makes
 (prepared fast paths call it directly with `stream.current_core_stream()`; everything else goes
-through `launch`). It *is* cuda.core's `launch` (no wrapper frame) until a hook is installed with
+through `launch`). It *is* the raw launch function (no wrapper frame) until a hook is installed with
 `set_launch_hook`; then it is a wrapper that hands each launch to the hook (the profiler and NVTX
 ranges use it). Callers look it up as `launch.enqueue` at each call, so a hook sees every launch.
+The raw launch function is `_launchcore.enqueue` (cuda/_native/launch.c: cuLaunchKernel from C,
+cuda.core's signature and errors; it hands cluster, cooperative and unusual arguments to cuda.core)
+when that optional extension is built, else (or with CUARRAY_PURE_PYTHON_LAUNCH=1) cuda.core's
+`launch`; `implementation()` says which.
 
 Kernel arguments must already be of their C type: numpy scalars (np.int32(n), np.float32(x), ...)
 for values, Python ints for pointers (cuda.core passes a Python int as an 8-byte pointer).
@@ -23,20 +28,74 @@ from . import device as _device
 from . import stream as _stream
 
 __all__ = ["launch", "enqueue", "set_launch_hook", "get_launch_hook", "launch_config", "grid_for",
-           "grid_one_pass", "MAX_GRID_X"]
+           "grid_one_pass", "implementation", "MAX_GRID_X"]
 
 MAX_GRID_X = 2**31 - 1
 
 _configs: dict = {}
-_raw = None   # cuda.core's launch, loaded on first use (importing cuda.core needs no device)
+_raw = None   # the raw launch function, picked on first use (`_pick`)
+_native = None  # _launchcore.enqueue once `_pick` configured it
 _hook = None
 
 
+def _launch_error(status: int) -> None:
+    """Raise what cuda.core's launch raises for a failed cuLaunchKernel (its CUDAError, its text)."""
+    try:
+        from cuda.core._utils.cuda_utils import _check_driver_error
+    except ImportError:  # another cuda.core layout: our own error, same text as _backend.check's
+        raise _backend.CUDARuntimeError(_backend._error_text(status), status) from None
+    _check_driver_error(status)
+
+
+def _cu_launch_kernel_ptr() -> int:
+    """cuLaunchKernel's address from the driver (cuGetProcAddress), or 0."""
+    try:
+        _backend.ensure_initialized()
+        drv = _backend.driver()
+        flag = drv.CUdriverProcAddress_flags.CU_GET_PROC_ADDRESS_DEFAULT
+        # 12000: the CUDA version from which cuLaunchKernel takes a CUkernel (cuda.core's handle)
+        err, ptr, _status = drv.cuGetProcAddress(b"cuLaunchKernel", 12000, flag)
+        return int(ptr) if err == 0 else 0
+    except Exception:  # no driver: cuda.core's launch will say so
+        return 0
+
+
+def _pick():
+    """The C launch path when the extension and the driver's cuLaunchKernel are there, else
+    cuda.core's launch (CUARRAY_PURE_PYTHON_LAUNCH=1 forces it)."""
+    global _native
+    core = _backend.core()
+    if _environ.get("CUARRAY_PURE_PYTHON_LAUNCH", "0") not in ("", "0"):
+        return core.launch
+    try:
+        from . import _launchcore
+    except ImportError:  # built without a compiler: cuda.core's launch does everything
+        return core.launch
+    ptr = _cu_launch_kernel_ptr()
+    if not ptr:
+        return core.launch
+    import ctypes
+
+    import numpy
+
+    _launchcore.set_scalar_types((numpy.generic, ctypes._SimpleCData))
+    _launchcore.configure(ptr, core.launch, _launch_error, core.Stream, core.LaunchConfig, core.Kernel)
+    _native = _launchcore.enqueue
+    return _native
+
+
+def implementation() -> str:
+    """Which raw launch function runs: "native" (cuLaunchKernel from C) or "cuda.core"."""
+    if _raw is None:
+        _install()
+    return "native" if _raw is _native and _raw is not None else "cuda.core"
+
+
 def _install() -> None:
-    """Point `enqueue` at cuda.core's launch, or at a wrapper calling the hook."""
+    """Point `enqueue` at the raw launch function, or at a wrapper calling the hook."""
     global _raw, enqueue
     if _raw is None:
-        _raw = _backend.core().launch
+        _raw = _pick()
     hook, raw = _hook, _raw
     if hook is None:
         enqueue = raw
@@ -62,7 +121,7 @@ enqueue = _first_enqueue
 
 def set_launch_hook(hook):
     """Route every kernel launch of cuarray through ``hook(launch, stream, config, kernel, args)``,
-    which must call ``launch(stream, config, kernel, *args)`` itself (cuda.core's launch: record
+    which must call ``launch(stream, config, kernel, *args)`` itself (the raw launch: record
     events around it, push an NVTX range, count...). None removes the hook. Returns the previous
     one. Not thread-local: a hook sees the launches of every thread."""
     global _hook

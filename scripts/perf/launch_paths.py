@@ -2,7 +2,8 @@
 
 Each row: 1000 calls then one sync (as the ew-small bench), best of `--reps` rounds, us per call.
 The launch rows replay the exact launch the ufunc fast path makes (captured through a launch hook):
-cuda.core's `launch` (what `launch.enqueue` is), `cuLaunchKernel` through cuda.bindings with a
+cuda.core's `launch`, the C path (`_launchcore.enqueue`, what `launch.enqueue` is when built),
+and the whole `a + b` with each of the two as the raw launch; `cuLaunchKernel` through cuda.bindings with a
 pre-packed `void**` (constant, and with the three pointers and n written per call, as a real path
 must), and `cuLaunchKernel` called through ctypes (CDLL: releases the GIL; PyDLL: keeps it). The
 `a + b` rows: the whole operator; with the launch replaced by a no-op (cuarray's Python, pool
@@ -59,8 +60,23 @@ def main():
         rows.append((name, timeit(fn, args.reps, sync)))
         print("{:58s} {:6.2f} us".format(*rows[-1]), flush=True)
 
+    print("active launch path:", launch.implementation(), flush=True)
+    core_launch = _backend.core().launch
+    native = launch._native
     row("a + b (cuarray, whole operator)", lambda: a + b)
-    row("cuda.core launch(stream, cfg, kernel, pa, pb, po, n32)", lambda: raw(s, cfg, k, *xs))
+    row("cuda.core launch(stream, cfg, kernel, pa, pb, po, n32)", lambda: core_launch(s, cfg, k, *xs))
+    if native is not None:
+        # The C path (cuda/_native/launch.c) on the same launch, interleaved with cuda.core's, and
+        # the whole operator with each as the raw launch (no hook: `enqueue` is the function itself).
+        for rnd in range(2):
+            row("C _launchcore.enqueue(stream, cfg, kernel, ...) [{}]".format(rnd), lambda: native(s, cfg, k, *xs))
+            row("cuda.core launch, again [{}]".format(rnd), lambda: core_launch(s, cfg, k, *xs))
+            for label, fn in (("C path", native), ("cuda.core launch", core_launch)):
+                launch._raw = fn
+                launch._install()
+                row("a + b, raw launch = {} [{}]".format(label, rnd), lambda: a + b)
+        launch._raw = native
+        launch._install()
 
     drv = _backend.driver()
     pa, pb, po, n32 = xs

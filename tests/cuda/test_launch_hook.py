@@ -74,6 +74,7 @@ def test_first_enqueue_installs_cuda_core_launch(monkeypatch):
         launch = staticmethod(lambda *a: calls.append(a))
 
     monkeypatch.setattr(_backend, "core", lambda: FakeCore)
+    monkeypatch.setenv("CUARRAY_PURE_PYTHON_LAUNCH", "1")  # the C path: test_launch_native.py
     monkeypatch.setattr(launch, "_raw", None)
     monkeypatch.setattr(launch, "_hook", None)
     monkeypatch.setattr(launch, "enqueue", launch._first_enqueue)
