@@ -78,8 +78,11 @@ def _code_kind(f) -> int:
 def _user_call() -> bool:
     """Whether the wrapper was called (through operators) by code outside cuarray's modules."""
     f = sys._getframe(2)
+    kinds = _code_kinds
     while f is not None:
-        k = _code_kind(f)
+        k = kinds.get(f.f_code)  # (`_code_kind`'s look-up inline: one call less per frame)
+        if k is None:
+            k = _code_kind(f)
         if k:
             return k == _USER
         f = f.f_back
@@ -606,22 +609,23 @@ def _orig(name):
     return _originals[name]
 
 
-_result_types: dict = {}  # (dtype, dtype) -> numpy.result_type, memoised (once per product built)
-
-
 def _dot_like(name, np_fn):
     sig = (name,)
+    memo = {}  # (shapes, dtypes of the operands) -> (shape, dtype, attr) of the product's node
 
     def nodes(na, nb):
         """The product of two nodes (a scalar or 0-d operand of `dot`: a multiplication)."""
         if name == "dot" and (na.kind == "scalar" or nb.kind == "scalar" or not na.shape or not nb.shape):
             return _wrap(_g.ufunc_node(_registry.ufuncs["multiply"], (na, nb)))
-        shape = _g.matmul_shape(na.shape, nb.shape, name)
-        dtype = _result_types.get((na.dtype, nb.dtype))
-        if dtype is None:
-            dtype = _result_types[(na.dtype, nb.dtype)] = _g._dtypes.normalize_dtype(
-                numpy.result_type(na.dtype, nb.dtype))
-        return _wrap(_g.Node("call", (na, nb), shape, dtype, (name, _originals[name], np_fn, sig)))
+        key = (na.shape, nb.shape, na.dtype, nb.dtype)
+        hit = memo.get(key)  # (a loop body multiplies the same shapes every iteration)
+        if hit is None:
+            shape = _g.matmul_shape(na.shape, nb.shape, name)
+            dtype = _g._dtypes.normalize_dtype(numpy.result_type(na.dtype, nb.dtype))
+            if len(memo) > 1024:
+                memo.clear()
+            hit = memo[key] = (shape, dtype, (name, _originals[name], np_fn, sig))
+        return _wrap(_g.Node("call", (na, nb), hit[0], hit[1], hit[2]))
 
     def build(a, b):
         return nodes(as_node(a), as_node(b))
