@@ -556,6 +556,8 @@ def _remember_reduce(name, x, out) -> None:
     r = out._node if type(out) is LazyArray else None
     if r is None or x.weak is not None:
         return
+    if len(_reduce_memo) > 1024:  # (keyed by shape: a program with many shapes must not grow it)
+        _reduce_memo.clear()
     if name != "mean":
         if r.kind == "reduce" and r.args[0] is x:
             _reduce_memo[(name, x.dtype, x.shape)] = (r.attr, r.dtype, r.shape, None)

@@ -119,21 +119,26 @@ class Trace:
         n.dtype = dtype
         n.attr = attr
         n.value = n.weak = None
-        c = 1
         tid = self.id
-        pos = []
-        for a in args:
-            if a.value is None:
-                c += a.cost
-            pos.append(a.pos if a.seg == tid else -1)
-        n.cost = c
-        if -1 in pos:  # an input not recorded here (computed, or from before the last computation)
+        if len(args) == 2:  # (the operators' case, without the loop)
+            a, b = args
+            n.cost = 1 + (a.cost if a.value is None else 0) + (b.cost if b.value is None else 0)
+            pos = (a.pos, b.pos) if a.seg == tid and b.seg == tid else None
+        else:
+            c, pos = 1, []
+            for a in args:
+                if a.value is None:
+                    c += a.cost
+                pos.append(a.pos if a.seg == tid else None)
+            n.cost = c
+            pos = None if None in pos else tuple(pos)
+        if pos is None:  # an input not recorded here (computed, or from before the last computation)
             n.seg, n.pos = 0, -1
             self.record(n)
         else:
             ops = self.ops
             n.pos = len(ops)
-            ops.append(("ufunc", attr, tuple(pos)))
+            ops.append(("ufunc", attr, pos))
             n.seg = tid
         return n
 
