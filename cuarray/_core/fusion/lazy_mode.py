@@ -31,6 +31,7 @@ import numpy
 from .. import registry as _registry
 from .. import shapes as _shapes
 from ..ndarray import ndarray
+from . import fast_paths as _fast
 from . import graph as _g
 from . import numpy_eval as _numpy_eval
 from . import products as _products
@@ -311,143 +312,17 @@ def _from_scalar(v):
 
 
 # -- operators ----------------------------------------------------------------------------------
-# The operators' fast path. Building a node is the host cost of lazy mode (an operator costs about
-# what the eager launch it replaces does), so the common operator -- recording lazy mode, a lazy
-# operand and a LazyArray, concrete array, Python float or int -- is one lookup and one call:
-# (operand dtypes or scalar types) -> the ufunc node's (attr, dtype), memoised per operator from
-# nodes the general path built (so the memo holds only what `ufunc_node` resolved: same loop,
-# same dtype, same errors the first time), and `Trace.ufunc` makes and records the node.
-_FAST_SCALARS = (float, int)
-
-
-def _emit(n, st) -> "LazyArray":
-    """The fast paths' `_wrap` of a node already recorded: its LazyArray, in the live list."""
-    out = _new(LazyArray)
-    out._node = n
-    live = st.live
-    live.append(_ref(out))
-    if len(live) > 4096:
-        live[:] = [r for r in live if r() is not None]
-    if n.cost > MAX_CHAIN:
-        _compute([n])
-    return out
-
-
-def _fast_binary(memo, reflected, st, mine, other, t):
-    """The LazyArray of `mine <op> other` (reflected: `other <op> mine`), or None when the fast
-    path does not apply (the caller takes the general path)."""
-    if mine.weak is not None:  # a `fuse` scalar argument: NEP 50's weak results, general path
-        return None
-    tr = st.trace
-    if t is LazyArray:
-        node = other._node
-        if node.weak is not None:
-            return None
-        hit = memo.get((mine.dtype, node.dtype))
-    elif t is float or t is int:
-        hit = memo.get((mine.dtype, t))
-        node = None
-    elif t is ndarray:
-        hit = memo.get((mine.dtype, other._dtype))
-        node = tr.array(other) if hit is not None else None
-    else:
-        return None
-    if hit is None:
-        return None
-    if node is None:
-        node = tr.scalar(other, t)
-        shape = mine.shape
-    else:
-        shape = mine.shape
-        if node.shape != shape:
-            shape = _shapes.broadcast_shapes(shape, node.shape) if node.shape else shape
-    n = tr.ufunc(hit[0], hit[1], shape, (node, mine) if reflected else (mine, node))
-    return _emit(n, st)
-
-
-def _fast_key(x):
-    """What the fast paths' memos key an operand by: its dtype (a LazyArray that is not a `fuse`
-    scalar, a concrete `ndarray`), its type (a Python float or int), or None (general path)."""
-    t = type(x)
-    if t is LazyArray:
-        n = x._node
-        return n.dtype if n.weak is None else None
-    if t is ndarray:
-        return x._dtype
-    if t is float or t is int:
-        return t
-    return None
-
-
-_ufunc_memo: dict = {}  # (ufunc, operand keys) -> (attr, dtype): hooked ufunc calls' fast path
-
-
-def _fast_ufunc(uf, args, st):
-    """The LazyArray of the hooked call `uf(*args)` (one or two operands, no keywords), or None
-    (the general path of the hook: not memoised yet, anything unusual, a call from cuarray)."""
-    if len(args) == 2:
-        a, b = args
-        ka, kb = _fast_key(a), _fast_key(b)
-        hit = _ufunc_memo.get((uf, ka, kb))
-        if hit is None or not _user_call():  # (the memo holds no scalar-only or None keys)
-            return None
-        tr = st.trace
-        # Nodes in the general path's recording order: arrays (in `_operand`), then scalars.
-        na = a._node if type(a) is LazyArray else tr.array(a) if type(a) is ndarray else None
-        nb = b._node if type(b) is LazyArray else tr.array(b) if type(b) is ndarray else None
-        if na is None:
-            na = tr.scalar(a, ka)
-            shape = nb.shape
-        elif nb is None:
-            nb = tr.scalar(b, kb)
-            shape = na.shape
-        else:
-            shape = na.shape
-            if nb.shape != shape:
-                shape = _shapes.broadcast_shapes(shape, nb.shape)
-        n = tr.ufunc(hit[0], hit[1], shape, (na, nb))
-    elif len(args) == 1:
-        a = args[0]
-        hit = _ufunc_memo.get((uf, _fast_key(a)))
-        if hit is None or not _user_call():
-            return None
-        na = a._node if type(a) is LazyArray else st.trace.array(a)
-        n = st.trace.ufunc(hit[0], hit[1], na.shape, (na,))
-    else:
-        return None
-    return _emit(n, st)
-
-
-def _remember_ufunc(uf, args, out):
-    """Memoise a ufunc node the hook's general path built from `args` (for `_fast_ufunc`)."""
-    n = out._node
-    if n.kind != "ufunc" or _tls.live is None:
-        return
-    keys = tuple([_fast_key(a) for a in args])
-    if None not in keys and not all(k is float or k is int for k in keys):
-        _ufunc_memo[(uf,) + keys] = (n.attr, n.dtype)
-
-
-_operator_memos: dict = {}  # (ufunc name, reflected) -> that operator's memo (`_fast_binary`)
-
-
-def clear_memos() -> None:
-    """Forget the fast paths' memos (tests: the next operations take the general path)."""
-    for m in _operator_memos.values():
-        m.clear()
-    _ufunc_memo.clear()
-    _reduce_memo.clear()
-
-
+# In recording lazy mode the common operator is built by `fast_paths` (memoised from what the
+# general path below resolved for the same operand types); the rest takes the general path.
 def _binary(name, reflected=False):
     uf = []  # the ufunc, looked up on first use (the registry fills after this module loads)
-    # (dtype of self, dtype of the other operand or its Python scalar type) -> (attr, dtype)
-    memo = _operator_memos.setdefault((name, reflected), {})
+    memo = _fast.operator_memo(name, reflected)
+    fast_binary = _fast.fast_binary
 
     def op(self, other):
         st = _tls
         if st.live is not None:  # recording lazy mode (not `fuse` tracing)
-            out = _fast_binary(memo, reflected, st, self._node, other, type(other))
+            out = fast_binary(memo, reflected, st, self._node, other, type(other))
             if out is not None:
                 return out
         t = type(other)
@@ -473,10 +348,10 @@ def _binary(name, reflected=False):
         out = _wrap(_g.ufunc_node(uf[0], (node, mine) if reflected else (mine, node)))
         if mine.weak is not None and (node.weak is not None and (t is LazyArray or t in _PY_SCALARS)):
             _make_weak(out)
-        elif st.live is not None and mine.weak is None and (t in _FAST_SCALARS or node.weak is None):
+        elif st.live is not None and mine.weak is None and (t in _fast.FAST_SCALARS or node.weak is None):
             n = out._node
             if n.kind == "ufunc":  # (a chain past MAX_CHAIN computed it: still a ufunc node)
-                memo[(mine.dtype, t if t in _FAST_SCALARS else node.dtype)] = (n.attr, n.dtype)
+                memo[(mine.dtype, t if t in _fast.FAST_SCALARS else node.dtype)] = (n.attr, n.dtype)
         return out
 
     return op
@@ -523,64 +398,17 @@ for _k, _v in {"neg": "negative", "pos": "positive", "abs": "absolute", "invert"
 LazyArray.__hash__ = None
 
 
-_REDUCTIONS = frozenset(("sum", "prod", "mean", "max", "min", "any", "all"))
-_reduce_memo: dict = {}  # (method, dtype, shape) -> how its nodes are made (`_remember_reduce`)
-
-
-def _fast_reduce(name, x, st):
-    """`x.sum()` (or another whole-array reduction method without arguments) of a LazyArray, from
-    the memo: the nodes the general path (`_reduce`, `_mean`) makes, in its recording order,
-    without its argument parsing, axis normalisation and dtype rules. None: not memoised yet."""
-    hit = _reduce_memo.get((name, x.dtype, x.shape))
-    if hit is None or not _user_call():
-        return None
-    tr = st.trace
-    attr, dtype, shape, div = hit
-    if div is None:
-        n = _g.Node("reduce", (x,), shape, dtype, attr)
-        tr.record(n)
-    else:  # mean: sum, then divide by the count (a scalar argument), then maybe a cast
-        count, q_attr, q_dtype, cast = div
-        c = tr.scalar(count, float)
-        s = _g.Node("reduce", (x,), shape, dtype, attr)
-        tr.record(s)
-        n = tr.ufunc(q_attr, q_dtype, shape, (s, c))
-        if cast is not None:
-            n = _g.Node("cast", (n,), shape, cast, cast)
-            tr.record(n)
-    return _emit(n, st)
-
-
-def _remember_reduce(name, x, out) -> None:
-    """Memoise how the general path built `x.<name>()` (for `_fast_reduce`)."""
-    r = out._node if type(out) is LazyArray else None
-    if r is None or x.weak is not None:
-        return
-    if len(_reduce_memo) > 1024:  # (keyed by shape: a program with many shapes must not grow it)
-        _reduce_memo.clear()
-    if name != "mean":
-        if r.kind == "reduce" and r.args[0] is x:
-            _reduce_memo[(name, x.dtype, x.shape)] = (r.attr, r.dtype, r.shape, None)
-        return
-    cast = None
-    if r.kind == "cast":
-        cast, r = r.dtype, r.args[0]
-    if r.kind == "ufunc" and r.args[0].kind == "reduce" and r.args[1].kind == "scalar":
-        s, c = r.args
-        _reduce_memo[(name, x.dtype, x.shape)] = (s.attr, s.dtype, s.shape, (c.value, r.attr, r.dtype, cast))
-
-
 def _method(name):
-    reduction = name in _REDUCTIONS
+    reduction = name in _fast.REDUCTIONS
 
     def method(self, *args, **kwargs):
         st = _tls
         if reduction and not args and not kwargs and st.live is not None:
-            out = _fast_reduce(name, self._node, st)
+            out = _fast.fast_reduce(name, self._node, st)
             if out is not None:
                 return out
             out = getattr(_registry.namespace(), name)(self)
-            _remember_reduce(name, self._node, out)
+            _fast.remember_reduce(name, self._node, out)
             return out
         # The namespace function: while lazy mode is on, the wrapper that builds a node.
         return getattr(_registry.namespace(), name)(self, *args, **kwargs)
@@ -836,7 +664,7 @@ def _build_table() -> None:
     def ufunc_call(self, *args, **kwargs):
         st = _tls
         if st.live is not None and not kwargs:  # recording lazy mode: the memoised fast path
-            out = _fast_ufunc(self, args, st)
+            out = _fast.fast_ufunc(self, args, st)
             if out is not None:
                 return out
         if not st.depth:  # outside lazy mode: the hooks are not needed any more
@@ -852,7 +680,7 @@ def _build_table() -> None:
                 arrays = na.kind != "scalar" or nb.kind != "scalar" or type(a) is LazyArray or type(b) is LazyArray
                 if arrays and _user_call():
                     out = _wrap(_g.ufunc_node(self, (na, nb)))
-                    _remember_ufunc(self, args, out)
+                    _fast.remember_ufunc(self, args, out)
                     return out
         elif len(args) == nin and self.nout == 1 and (not kwargs or all(
                 _UFUNC_DEFAULTS.get(k, 0) is v or _UFUNC_DEFAULTS.get(k, 0) == v for k, v in kwargs.items())
@@ -874,7 +702,7 @@ def _build_table() -> None:
                 if arrays:
                     out = _wrap(_g.ufunc_node(self, nodes))
                     if nin == 1 and not kwargs:
-                        _remember_ufunc(self, args, out)
+                        _fast.remember_ufunc(self, args, out)
                     return out
         if kwargs.get("out") is not None or len(args) > nin:  # (positional `out`)
             flush()  # an in-place write: pending graphs read the old values
@@ -984,3 +812,7 @@ def _build_table() -> None:
 
 class _Unsupported(Exception):
     """A call lazy mode does not build a node for: it runs eagerly."""
+
+
+clear_memos = _fast.clear_memos
+_fast.bind(LazyArray, _tls, _user_call, _compute, MAX_CHAIN)
