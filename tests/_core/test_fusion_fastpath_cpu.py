@@ -28,6 +28,7 @@ _SCRIPT = textwrap.dedent('''
             ("lazy-scalar", lambda l: (l - 1.0) * 2 + 0.5 / l - 3 // 1),
             ("reflected", lambda l: 1 - l, ),
             ("lazy-lazy", lambda l: l * l - (l + l) / l),
+            ("unary", lambda l: -l + abs(-l) * +l + (~(l > 0) | (l > 1))),
             ("lazy-array", lambda l: l - y + x * l),
             ("broadcast", lambda l: (l + v) * (v - l) + l * h),
             ("zero-d", lambda l: l.sum() - l + (l - l.mean())),

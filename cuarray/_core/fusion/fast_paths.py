@@ -5,7 +5,7 @@ replaces does, so a host-bound body gains only through the launches fusion saves
 path (`lazy_mode`'s operators and hooks, `graph.ufunc_node`, `Trace.record`) resolves the loop,
 the result dtype and shape, makes the nodes and records them, ~8 Python calls for `l - 1.0`.
 Here the common calls -- a LazyArray operator with a LazyArray, concrete `ndarray`, Python
-float or int operand; a hooked ufunc call with one or two such operands; a whole-array
+float or int operand, or a unary one; a hooked ufunc call with one or two such operands; a whole-array
 reduction method -- look up what the general path resolved for the same operand types
 (memoised from nodes it built, so the first call raises what eager mode raises and a memo holds
 only resolved loops) and make and record the nodes at once (`Trace.scalar`, `Trace.ufunc`), in
@@ -21,7 +21,7 @@ from .. import shapes as _shapes
 from ..ndarray import ndarray
 from . import graph as _g
 
-__all__ = ["fast_binary", "fast_ufunc", "remember_ufunc", "fast_reduce", "remember_reduce", "operator_memo",
+__all__ = ["fast_binary", "fast_unary", "fast_ufunc", "remember_ufunc", "fast_reduce", "remember_reduce", "operator_memo",
            "clear_memos", "REDUCTIONS", "FAST_SCALARS"]
 
 FAST_SCALARS = (float, int)
@@ -142,6 +142,17 @@ def fast_ufunc(uf, args, st):
     else:
         return None
     return _emit(n, st)
+
+
+def fast_unary(uf, node, st):
+    """The LazyArray of a LazyArray's unary operator (`-l`, `abs(l)`: `uf` of one lazy
+    operand, as the hooked `uf(l)` builds it), or None."""
+    if node.weak is not None:
+        return None
+    hit = _ufunc_memo.get((uf, node.dtype))
+    if hit is None:
+        return None
+    return _emit(st.trace.ufunc(hit[0], hit[1], node.shape, (node,)), st)
 
 
 def remember_ufunc(uf, args, out):

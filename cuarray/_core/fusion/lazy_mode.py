@@ -361,13 +361,20 @@ def _unary(name):
     uf = []
 
     def op(self):
+        st = _tls
+        if st.live is not None and uf:  # recording lazy mode: the memoised fast path
+            out = _fast.fast_unary(uf[0], self._node, st)
+            if out is not None:
+                return out
         if not uf:
             uf.append(_registry.ufuncs[name])
-        if not _tls.depth:
+        if not st.depth:
             return uf[0](self._materialize())
         out = _wrap(_g.ufunc_node(uf[0], (self._node,)))
         if self._node.weak is not None:
             _make_weak(out)
+        else:
+            _fast.remember_ufunc(uf[0], (self,), out)
         return out
 
     return op
