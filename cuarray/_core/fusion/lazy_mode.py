@@ -349,9 +349,8 @@ def _binary(name, reflected=False):
         if mine.weak is not None and (node.weak is not None and (t is LazyArray or t in _PY_SCALARS)):
             _make_weak(out)
         elif st.live is not None and mine.weak is None and (t in _fast.FAST_SCALARS or node.weak is None):
-            n = out._node
-            if n.kind == "ufunc":  # (a chain past MAX_CHAIN computed it: still a ufunc node)
-                memo[(mine.dtype, t if t in _fast.FAST_SCALARS else node.dtype)] = (n.attr, n.dtype)
+            n = out._node  # (resolved without an error: the fast path may build it from now on)
+            memo[(mine.dtype, t if t in _fast.FAST_SCALARS else node.dtype)] = (n.attr, n.dtype)
         return out
 
     return op
