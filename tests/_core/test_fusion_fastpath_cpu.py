@@ -86,6 +86,13 @@ _SCRIPT = textwrap.dedent('''
             g = (1 / (1 + cp.exp(-(w - 0.5)))) * w + 0.1 * i - w.mean()
     assert len(planner._programs) == n + 1, len(planner._programs) - n
 
+    # A chain built by the fast paths is computed when it grows past MAX_CHAIN, as `_wrap` does.
+    with cp.lazy():
+        l = x * 1.0
+        for i in range(3 * L.MAX_CHAIN):
+            l = (-l + 1.0) if i % 2 else cp.exp(l) - y
+            assert l._node.cost <= L.MAX_CHAIN + 1, (i, l._node.cost)
+
     # Errors: the first call raises through the general path; a failing signature is never
     # memoised, so the fast path raises the same way the next time.
     with cp.lazy():
