@@ -23,6 +23,7 @@ def main():
     ap.add_argument("-n", type=int, default=2000)
     ap.add_argument("--profile", action="store_true", help="cProfile of the lazy loop (tottime)")
     ap.add_argument("--logreg", action="store_true", help="also the seed-logreg step (GPU only)")
+    ap.add_argument("--ops", action="store_true", help="also host time per operation: eager launch vs lazy node")
     args = ap.parse_args()
     import cuarray as cp
     from cuarray._core.fusion import lazy_mode, planner
@@ -109,6 +110,51 @@ def main():
         pstats.Stats(pr, stream=sys.stdout).sort_stats("tottime").print_stats(25)
     if args.logreg and not args.stub:
         logreg(cp, sync)
+    if args.ops:
+        ops(cp, sync, mk)
+
+
+def ops(cp, sync, mk, n=20000):
+    """Host time of one operation, 400 float32 elements (the logreg vectors): an eager launch
+    (no sync per call: what the host spends enqueuing) against building the same operation as a
+    lazy node (nothing launched), best of 5."""
+    from cuarray._core.fusion import lazy_mode
+    from cuarray._core.fusion.trace import Trace
+
+    a, b = mk((400,)), mk((400,))
+
+    def best(fn, reset=None):
+        ts = []
+        for _ in range(5):
+            if reset:
+                reset()
+            sync()
+            t = time.perf_counter()
+            for _ in range(n):
+                fn()
+            ts.append((time.perf_counter() - t) / n * 1e6)
+        sync()
+        return min(ts)
+
+    rows = [("a - b", lambda: a - b), ("a * 2.0", lambda: a * 2.0), ("exp(a)", lambda: cp.exp(a)),
+            ("a.sum()", lambda: a.sum())]
+    eager = [best(fn) for _, fn in rows]
+    ctx = lazy_mode.lazy()
+    ctx.__enter__()
+    la = a * 1.0
+
+    def reset():
+        lazy_mode._tls.live, lazy_mode._tls.trace = [], Trace()
+
+    lazy_rows = [("a - b", lambda: a - b), ("a * 2.0", lambda: a * 2.0), ("exp(a)", lambda: cp.exp(a)),
+                 ("l.sum()", lambda: la.sum()), ("l * 2.0", lambda: la * 2.0), ("l - l", lambda: la - la)]
+    lazy = [best(fn, reset) for _, fn in lazy_rows]
+    lazy_mode._tls.live = []
+    ctx.__exit__(None, None, None)
+    for (name, _), t in zip(rows, eager):
+        print("op eager {:10s} {:6.2f} us".format(name, t))
+    for (name, _), t in zip(lazy_rows, lazy):
+        print("op lazy node {:6s} {:6.2f} us".format(name, t))
 
 
 def logreg(cp, sync, steps=300):

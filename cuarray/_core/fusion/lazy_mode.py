@@ -31,6 +31,7 @@ import numpy
 from .. import registry as _registry
 from .. import shapes as _shapes
 from ..ndarray import ndarray
+from . import fast_paths as _fast
 from . import graph as _g
 from . import numpy_eval as _numpy_eval
 from . import products as _products
@@ -78,8 +79,11 @@ def _code_kind(f) -> int:
 def _user_call() -> bool:
     """Whether the wrapper was called (through operators) by code outside cuarray's modules."""
     f = sys._getframe(2)
+    kinds = _code_kinds
     while f is not None:
-        k = _code_kind(f)
+        k = kinds.get(f.f_code)  # (`_code_kind`'s look-up inline: one call less per frame)
+        if k is None:
+            k = _code_kind(f)
         if k:
             return k == _USER
         f = f.f_back
@@ -308,10 +312,19 @@ def _from_scalar(v):
 
 
 # -- operators ----------------------------------------------------------------------------------
+# In recording lazy mode the common operator is built by `fast_paths` (memoised from what the
+# general path below resolved for the same operand types); the rest takes the general path.
 def _binary(name, reflected=False):
     uf = []  # the ufunc, looked up on first use (the registry fills after this module loads)
+    memo = _fast.operator_memo(name, reflected)
+    fast_binary = _fast.fast_binary
 
     def op(self, other):
+        st = _tls
+        if st.live is not None:  # recording lazy mode (not `fuse` tracing)
+            out = fast_binary(memo, reflected, st, self._node, other, type(other))
+            if out is not None:
+                return out
         t = type(other)
         if t is LazyArray:
             node = other._node
@@ -335,6 +348,9 @@ def _binary(name, reflected=False):
         out = _wrap(_g.ufunc_node(uf[0], (node, mine) if reflected else (mine, node)))
         if mine.weak is not None and (node.weak is not None and (t is LazyArray or t in _PY_SCALARS)):
             _make_weak(out)
+        elif st.live is not None and mine.weak is None and (t in _fast.FAST_SCALARS or node.weak is None):
+            n = out._node  # (resolved without an error: the fast path may build it from now on)
+            memo[(mine.dtype, t if t in _fast.FAST_SCALARS else node.dtype)] = (n.attr, n.dtype)
         return out
 
     return op
@@ -344,13 +360,20 @@ def _unary(name):
     uf = []
 
     def op(self):
+        st = _tls
+        if st.live is not None and uf:  # recording lazy mode: the memoised fast path
+            out = _fast.fast_unary(uf[0], self._node, st)
+            if out is not None:
+                return out
         if not uf:
             uf.append(_registry.ufuncs[name])
-        if not _tls.depth:
+        if not st.depth:
             return uf[0](self._materialize())
         out = _wrap(_g.ufunc_node(uf[0], (self._node,)))
         if self._node.weak is not None:
             _make_weak(out)
+        else:
+            _fast.remember_ufunc(uf[0], (self,), out)
         return out
 
     return op
@@ -382,7 +405,17 @@ LazyArray.__hash__ = None
 
 
 def _method(name):
+    reduction = name in _fast.REDUCTIONS
+
     def method(self, *args, **kwargs):
+        st = _tls
+        if reduction and not args and not kwargs and st.live is not None:
+            out = _fast.fast_reduce(name, self._node, st)
+            if out is not None:
+                return out
+            out = getattr(_registry.namespace(), name)(self)
+            _fast.remember_reduce(name, self._node, out)
+            return out
         # The namespace function: while lazy mode is on, the wrapper that builds a node.
         return getattr(_registry.namespace(), name)(self, *args, **kwargs)
 
@@ -412,22 +445,23 @@ def _orig(name):
     return _originals[name]
 
 
-_result_types: dict = {}  # (dtype, dtype) -> numpy.result_type, memoised (once per product built)
-
-
 def _dot_like(name, np_fn):
     sig = (name,)
+    memo = {}  # (shapes, dtypes of the operands) -> (shape, dtype, attr) of the product's node
 
     def nodes(na, nb):
         """The product of two nodes (a scalar or 0-d operand of `dot`: a multiplication)."""
         if name == "dot" and (na.kind == "scalar" or nb.kind == "scalar" or not na.shape or not nb.shape):
             return _wrap(_g.ufunc_node(_registry.ufuncs["multiply"], (na, nb)))
-        shape = _g.matmul_shape(na.shape, nb.shape, name)
-        dtype = _result_types.get((na.dtype, nb.dtype))
-        if dtype is None:
-            dtype = _result_types[(na.dtype, nb.dtype)] = _g._dtypes.normalize_dtype(
-                numpy.result_type(na.dtype, nb.dtype))
-        return _wrap(_g.Node("call", (na, nb), shape, dtype, (name, _originals[name], np_fn, sig)))
+        key = (na.shape, nb.shape, na.dtype, nb.dtype)
+        hit = memo.get(key)  # (a loop body multiplies the same shapes every iteration)
+        if hit is None:
+            shape = _g.matmul_shape(na.shape, nb.shape, name)
+            dtype = _g._dtypes.normalize_dtype(numpy.result_type(na.dtype, nb.dtype))
+            if len(memo) > 1024:
+                memo.clear()
+            hit = memo[key] = (shape, dtype, (name, _originals[name], np_fn, sig))
+        return _wrap(_g.Node("call", (na, nb), hit[0], hit[1], hit[2]))
 
     def build(a, b):
         return nodes(as_node(a), as_node(b))
@@ -634,7 +668,12 @@ def _build_table() -> None:
                       matmul=_products.prepared(lambda a, b: orig_mm(mm, a, b)))
 
     def ufunc_call(self, *args, **kwargs):
-        if not _tls.depth:  # outside lazy mode: the hooks are not needed any more
+        st = _tls
+        if st.live is not None and not kwargs:  # recording lazy mode: the memoised fast path
+            out = _fast.fast_ufunc(self, args, st)
+            if out is not None:
+                return out
+        if not st.depth:  # outside lazy mode: the hooks are not needed any more
             release_hooks()
             return orig_call(self, *args, **kwargs)
         nin = self.nin
@@ -646,7 +685,9 @@ def _build_table() -> None:
                 # At least one array (a lazy operand counts, even a `fuse` scalar argument).
                 arrays = na.kind != "scalar" or nb.kind != "scalar" or type(a) is LazyArray or type(b) is LazyArray
                 if arrays and _user_call():
-                    return _wrap(_g.ufunc_node(self, (na, nb)))
+                    out = _wrap(_g.ufunc_node(self, (na, nb)))
+                    _fast.remember_ufunc(self, args, out)
+                    return out
         elif len(args) == nin and self.nout == 1 and (not kwargs or all(
                 _UFUNC_DEFAULTS.get(k, 0) is v or _UFUNC_DEFAULTS.get(k, 0) == v for k, v in kwargs.items())
                 ) and _user_call():
@@ -665,7 +706,10 @@ def _build_table() -> None:
                     break
             else:
                 if arrays:
-                    return _wrap(_g.ufunc_node(self, nodes))
+                    out = _wrap(_g.ufunc_node(self, nodes))
+                    if nin == 1 and not kwargs:
+                        _fast.remember_ufunc(self, args, out)
+                    return out
         if kwargs.get("out") is not None or len(args) > nin:  # (positional `out`)
             flush()  # an in-place write: pending graphs read the old values
         return orig_call(self, *[_value(a) for a in args], **kwargs)
@@ -774,3 +818,7 @@ def _build_table() -> None:
 
 class _Unsupported(Exception):
     """A call lazy mode does not build a node for: it runs eagerly."""
+
+
+clear_memos = _fast.clear_memos
+_fast.bind(LazyArray, _tls, _user_call, _compute, MAX_CHAIN)

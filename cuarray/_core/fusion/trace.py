@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import itertools
 
-from .graph import Node
+from .graph import _PY_DTYPES, Node
 
 __all__ = ["Trace"]
 
 _ids = itertools.count(1)
+_new = object.__new__
+_S_ENTRY = {t: ("s", t) for t in _PY_DTYPES}  # a Python scalar's entry (one tuple per type, shared)
 
 
 class Trace:
@@ -80,6 +82,64 @@ class Trace:
                 return n
         n = Node("array", (), a._shape, a._dtype, None, a)
         self._leaf(n)
+        return n
+
+    # The hot path of lazy mode's operators: the node of a Python scalar operand, or of a ufunc
+    # whose loop is known, made and recorded in one call. The slots are set here rather than
+    # through `Node.__init__` (one frame less) and the entry is appended directly: an operator
+    # in lazy mode cost ~8 Python calls before (scalar node, node, `record`, `_leaf`...).
+    def scalar(self, v, t) -> Node:
+        """The node of the Python scalar `v` of type `t` (a key of `graph._PY_DTYPES`), recorded:
+        what `graph.scalar_node` then `_leaf` make (one entry per use: values never reach the key)."""
+        n = _new(Node)
+        n.kind = "scalar"
+        n.args = n.shape = ()
+        n.dtype = _PY_DTYPES[t]
+        n.attr = None
+        n.value = v
+        n.weak = t
+        n.cost = 0
+        ops = self.ops
+        k = n.pos = len(ops)
+        ops.append(_S_ENTRY[t])
+        n.seg = self.id
+        self.ordinal[k] = len(self.leaves)
+        self.leaves.append(n)
+        self.values.append(v)
+        return n
+
+    def ufunc(self, attr, dtype, shape, args) -> Node:
+        """The node of a single-output ufunc over the nodes `args` with the loop already resolved
+        (`attr`: (ufunc, loop) as `graph.ufunc_node` makes it; `dtype`, `shape`: its result),
+        recorded; equal to what `ufunc_node` then `record` make."""
+        n = _new(Node)
+        n.kind = "ufunc"
+        n.args = args
+        n.shape = shape
+        n.dtype = dtype
+        n.attr = attr
+        n.value = n.weak = None
+        tid = self.id
+        if len(args) == 2:  # (the operators' case, without the loop)
+            a, b = args
+            n.cost = 1 + (a.cost if a.value is None else 0) + (b.cost if b.value is None else 0)
+            pos = (a.pos, b.pos) if a.seg == tid and b.seg == tid else None
+        else:
+            c, pos = 1, []
+            for a in args:
+                if a.value is None:
+                    c += a.cost
+                pos.append(a.pos if a.seg == tid else None)
+            n.cost = c
+            pos = None if None in pos else tuple(pos)
+        if pos is None:  # an input not recorded here (computed, or from before the last computation)
+            n.seg, n.pos = 0, -1
+            self.record(n)
+        else:
+            ops = self.ops
+            n.pos = len(ops)
+            ops.append(("ufunc", attr, pos))
+            n.seg = tid
         return n
 
     def _leaf(self, n) -> int:

@@ -1,0 +1,223 @@
+"""Lazy mode's fast paths: the common operations built from memos, one look-up and one call each.
+
+Building a node is lazy mode's host cost: an operation costs about what the eager launch it
+replaces does, so a host-bound body gains only through the launches fusion saves. The general
+path (`lazy_mode`'s operators and hooks, `graph.ufunc_node`, `Trace.record`) resolves the loop,
+the result dtype and shape, makes the nodes and records them, ~8 Python calls for `l - 1.0`.
+Here the common calls -- a LazyArray operator with a LazyArray, concrete `ndarray`, Python
+float or int operand, or a unary one; a hooked ufunc call with one or two such operands; a whole-array
+reduction method -- look up what the general path resolved for the same operand types
+(memoised from nodes it built, so the first call raises what eager mode raises and a memo holds
+only resolved loops) and make and record the nodes at once (`Trace.scalar`, `Trace.ufunc`), in
+the general path's recording order, so the trace's key (and the cached Program) is the same
+whichever path built a node (tests/_core/test_fusion_fastpath_cpu.py compares them).
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from .. import shapes as _shapes
+from ..ndarray import ndarray
+from . import graph as _g
+
+__all__ = ["fast_binary", "fast_unary", "fast_ufunc", "remember_ufunc", "fast_reduce", "remember_reduce", "operator_memo",
+           "clear_memos", "REDUCTIONS", "FAST_SCALARS"]
+
+FAST_SCALARS = (float, int)
+_new = object.__new__
+_ref = weakref.ref
+# Set by `lazy_mode` once it has defined them (it imports this module before): the LazyArray
+# type, the thread state, the caller test, the computation, the chain bound.
+LazyArray = _tls = _user_call = _compute = None
+MAX_CHAIN = 0
+
+
+def bind(lazy_array, tls, user_call, compute, max_chain) -> None:
+    global LazyArray, _tls, _user_call, _compute, MAX_CHAIN
+    LazyArray, _tls, _user_call, _compute, MAX_CHAIN = lazy_array, tls, user_call, compute, max_chain
+
+
+def operator_memo(name: str, reflected: bool) -> dict:
+    """The memo of one LazyArray operator: (dtype of self, dtype of the other operand or its
+    Python scalar type) -> (attr, dtype) of the ufunc node."""
+    return operator_memos.setdefault((name, reflected), {})
+
+
+
+
+def _emit(n, st) -> "LazyArray":
+    """The fast paths' `_wrap` of a node already recorded: its LazyArray, in the live list."""
+    out = _new(LazyArray)
+    out._node = n
+    live = st.live
+    live.append(_ref(out))
+    if len(live) > 4096:
+        live[:] = [r for r in live if r() is not None]
+    if n.cost > MAX_CHAIN:
+        _compute([n])
+    return out
+
+
+def fast_binary(memo, reflected, st, mine, other, t):
+    """The LazyArray of `mine <op> other` (reflected: `other <op> mine`), or None when the fast
+    path does not apply (the caller takes the general path)."""
+    if mine.weak is not None:  # a `fuse` scalar argument: NEP 50's weak results, general path
+        return None
+    tr = st.trace
+    if t is LazyArray:
+        node = other._node
+        if node.weak is not None:
+            return None
+        hit = memo.get((mine.dtype, node.dtype))
+    elif t is float or t is int:
+        hit = memo.get((mine.dtype, t))
+        node = None
+    elif t is ndarray:
+        hit = memo.get((mine.dtype, other._dtype))
+        node = tr.array(other) if hit is not None else None
+    else:
+        return None
+    if hit is None:
+        return None
+    if node is None:
+        node = tr.scalar(other, t)
+        shape = mine.shape
+    else:
+        shape = mine.shape
+        if node.shape != shape:
+            shape = _shapes.broadcast_shapes(shape, node.shape) if node.shape else shape
+    n = tr.ufunc(hit[0], hit[1], shape, (node, mine) if reflected else (mine, node))
+    return _emit(n, st)
+
+
+def _fast_key(x):
+    """What the fast paths' memos key an operand by: its dtype (a LazyArray that is not a `fuse`
+    scalar, a concrete `ndarray`), its type (a Python float or int), or None (general path)."""
+    t = type(x)
+    if t is LazyArray:
+        n = x._node
+        return n.dtype if n.weak is None else None
+    if t is ndarray:
+        return x._dtype
+    if t is float or t is int:
+        return t
+    return None
+
+
+_ufunc_memo: dict = {}  # (ufunc, operand keys) -> (attr, dtype): hooked ufunc calls' fast path
+
+
+def fast_ufunc(uf, args, st):
+    """The LazyArray of the hooked call `uf(*args)` (one or two operands, no keywords), or None
+    (the general path of the hook: not memoised yet, anything unusual, a call from cuarray)."""
+    if len(args) == 2:
+        a, b = args
+        ka, kb = _fast_key(a), _fast_key(b)
+        hit = _ufunc_memo.get((uf, ka, kb))
+        if hit is None or not _user_call():  # (the memo holds no scalar-only or None keys)
+            return None
+        tr = st.trace
+        # Nodes in the general path's recording order: arrays (in `_operand`), then scalars.
+        na = a._node if type(a) is LazyArray else tr.array(a) if type(a) is ndarray else None
+        nb = b._node if type(b) is LazyArray else tr.array(b) if type(b) is ndarray else None
+        if na is None:
+            na = tr.scalar(a, ka)
+            shape = nb.shape
+        elif nb is None:
+            nb = tr.scalar(b, kb)
+            shape = na.shape
+        else:
+            shape = na.shape
+            if nb.shape != shape:
+                shape = _shapes.broadcast_shapes(shape, nb.shape)
+        n = tr.ufunc(hit[0], hit[1], shape, (na, nb))
+    elif len(args) == 1:
+        a = args[0]
+        hit = _ufunc_memo.get((uf, _fast_key(a)))
+        if hit is None or not _user_call():
+            return None
+        na = a._node if type(a) is LazyArray else st.trace.array(a)
+        n = st.trace.ufunc(hit[0], hit[1], na.shape, (na,))
+    else:
+        return None
+    return _emit(n, st)
+
+
+def fast_unary(uf, node, st):
+    """The LazyArray of a LazyArray's unary operator (`-l`, `abs(l)`: `uf` of one lazy
+    operand, as the hooked `uf(l)` builds it), or None."""
+    if node.weak is not None:
+        return None
+    hit = _ufunc_memo.get((uf, node.dtype))
+    if hit is None:
+        return None
+    return _emit(st.trace.ufunc(hit[0], hit[1], node.shape, (node,)), st)
+
+
+def remember_ufunc(uf, args, out):
+    """Memoise a ufunc node the hook's general path built from `args` (for `fast_ufunc`)."""
+    n = out._node
+    if n.kind != "ufunc" or _tls.live is None:
+        return
+    keys = tuple([_fast_key(a) for a in args])
+    if None not in keys and not all(k is float or k is int for k in keys):
+        _ufunc_memo[(uf,) + keys] = (n.attr, n.dtype)
+
+
+operator_memos: dict = {}  # (ufunc name, reflected) -> that operator's memo (`fast_binary`)
+
+
+def clear_memos() -> None:
+    """Forget the fast paths' memos (tests: the next operations take the general path)."""
+    for m in operator_memos.values():
+        m.clear()
+    _ufunc_memo.clear()
+    _reduce_memo.clear()
+
+
+REDUCTIONS = frozenset(("sum", "prod", "mean", "max", "min", "any", "all"))
+_reduce_memo: dict = {}  # (method, dtype, shape) -> how its nodes are made (`remember_reduce`)
+
+
+def fast_reduce(name, x, st):
+    """`x.sum()` (or another whole-array reduction method without arguments) of a LazyArray, from
+    the memo: the nodes the general path (`_reduce`, `_mean`) makes, in its recording order,
+    without its argument parsing, axis normalisation and dtype rules. None: not memoised yet."""
+    hit = _reduce_memo.get((name, x.dtype, x.shape))
+    if hit is None or not _user_call():
+        return None
+    tr = st.trace
+    attr, dtype, shape, div = hit
+    if div is None:
+        n = _g.Node("reduce", (x,), shape, dtype, attr)
+        tr.record(n)
+    else:  # mean: sum, then divide by the count (a scalar argument), then maybe a cast
+        count, q_attr, q_dtype, cast = div
+        c = tr.scalar(count, float)
+        s = _g.Node("reduce", (x,), shape, dtype, attr)
+        tr.record(s)
+        n = tr.ufunc(q_attr, q_dtype, shape, (s, c))
+        if cast is not None:
+            n = _g.Node("cast", (n,), shape, cast, cast)
+            tr.record(n)
+    return _emit(n, st)
+
+
+def remember_reduce(name, x, out) -> None:
+    """Memoise how the general path built `x.<name>()` (for `fast_reduce`)."""
+    r = out._node if type(out) is LazyArray else None
+    if r is None or x.weak is not None:
+        return
+    if len(_reduce_memo) > 1024:  # (keyed by shape: a program with many shapes must not grow it)
+        _reduce_memo.clear()
+    if name != "mean":
+        if r.kind == "reduce" and r.args[0] is x:
+            _reduce_memo[(name, x.dtype, x.shape)] = (r.attr, r.dtype, r.shape, None)
+        return
+    cast = None
+    if r.kind == "cast":
+        cast, r = r.dtype, r.args[0]
+    if r.kind == "ufunc" and r.args[0].kind == "reduce" and r.args[1].kind == "scalar":
+        s, c = r.args
+        _reduce_memo[(name, x.dtype, x.shape)] = (s.attr, s.dtype, s.shape, (c.value, r.attr, r.dtype, cast))

@@ -1,0 +1,120 @@
+"""Lazy mode's memoised fast paths (operators, hooked ufunc calls, reduction methods) build what
+the general path builds: the same trace entries (so the same Program key: a loop body does not
+plan twice when its second iteration takes the fast path), the same shapes and dtypes, the same
+input values. Device stubbed, in a subprocess (scripts/perf/_host_stub.py replaces the launches
+for the whole process)."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+_SCRIPT = textwrap.dedent('''
+    import sys
+    sys.path.insert(0, {stub!r})
+    import numpy as np
+    import cuarray as cp
+    from _host_stub import stub_device
+    stub_device()
+    from cuarray._core.fusion import graph as G
+    from cuarray._core.fusion import lazy_mode as L
+    from cuarray._core.fusion import planner
+
+    def bodies(x, y, v, h, i8):
+        # (name, function of a lazy operand l) covering every fast path and its operand kinds
+        return [
+            ("lazy-scalar", lambda l: (l - 1.0) * 2 + 0.5 / l - 3 // 1),
+            ("reflected", lambda l: 1 - l, ),
+            ("lazy-lazy", lambda l: l * l - (l + l) / l),
+            ("unary", lambda l: -l + abs(-l) * +l + (~(l > 0) | (l > 1))),
+            ("lazy-array", lambda l: l - y + x * l),
+            ("broadcast", lambda l: (l + v) * (v - l) + l * h),
+            ("zero-d", lambda l: l.sum() - l + (l - l.mean())),
+            ("ints", lambda l: (i8 + 1) * 3 - i8 + l),
+            ("compare", lambda l: (l < 0.5) | (l > y)),
+            ("ndarray-ops", lambda l: (1 - y) * -x + (x - y) * l + (2.0 * x < l)),
+            ("ufuncs", lambda l: cp.exp(-l) + cp.log(1 - l) + cp.maximum(l, 0.0) + cp.add(x, 1)),
+            ("reductions", lambda l: l.sum() + l.mean() + (l * 2).max() + l.min() + l.prod()
+                                     + (l > 0).any() + (l > 0).all() + x.mean()),
+            ("mean-f16", lambda l: l.astype(np.float16).mean() + l.astype(np.float16).sum()),
+            ("mean-int", lambda l: (i8 * 2).mean() + (i8 + 1).sum()),
+            ("logreg", lambda l: -(y * cp.log(l)) - (1 - y) * cp.log(1 - l) + 0.01 * (l ** 2).sum()),
+        ]
+
+    x, y = cp.ndarray((6, 5), np.float32), cp.ndarray((6, 5), np.float32)
+    v, h = cp.ndarray((5,), np.float32), cp.ndarray((6, 1), np.float32)
+    i8 = cp.ndarray((6, 5), np.int8)
+
+    def record(fn):
+        """(trace entries, [(shape, dtype)] of the lazy results, types of the inputs' values)."""
+        with cp.lazy():
+            L._tls.live = []  # nothing computed at exit: the graph and its trace are compared
+            l = x * 0.5 + y     # a lazy operand
+            out = fn(l)
+            tr = L._tls.trace
+            res = (list(tr.ops), [(out.shape, out.dtype)], [type(a) for a in tr.values],
+                   [a for a in tr.values if not isinstance(a, cp.ndarray)])
+            L._tls.live = []
+        return res
+
+    made = []
+    ufunc_node = G.ufunc_node
+    G.ufunc_node = lambda *a: made.append(1) or ufunc_node(*a)
+    for name, fn in bodies(x, y, v, h, i8):
+        L.clear_memos()
+        del made[:]
+        cold = record(fn)
+        n_cold = len(made)
+        del made[:]
+        warm = record(fn)
+        assert cold == warm, (name, cold, warm)
+        assert n_cold > 0 and len(made) < n_cold, (name, n_cold, len(made))   # the fast path ran
+    # ... and the values are what eager mode computes (shape/dtype of eager results).
+    for name, fn in bodies(x, y, v, h, i8):
+        e = fn(x * 0.5 + y)
+        _, [(shape, dtype)], _, _ = record(fn)
+        assert (e.shape, e.dtype) == (shape, dtype), (name, e.shape, e.dtype, shape, dtype)
+
+    # A loop body plans once when its second iteration takes the fast path.
+    L.clear_memos()
+    n = len(planner._programs)
+    for i in range(3):
+        w = cp.ndarray((5,), np.float32)
+        with cp.lazy():
+            g = (1 / (1 + cp.exp(-(w - 0.5)))) * w + 0.1 * i - w.mean()
+    assert len(planner._programs) == n + 1, len(planner._programs) - n
+
+    # A chain built by the fast paths is computed when it grows past MAX_CHAIN, as `_wrap` does.
+    with cp.lazy():
+        l = x * 1.0
+        for i in range(3 * L.MAX_CHAIN):
+            l = (-l + 1.0) if i % 2 else cp.exp(l) - y
+            assert l._node.cost <= L.MAX_CHAIN + 1, (i, l._node.cost)
+
+    # Errors: the first call raises through the general path; a failing signature is never
+    # memoised, so the fast path raises the same way the next time.
+    with cp.lazy():
+        for _ in range(2):
+            try:
+                cp.ndarray((3,), np.float32) + cp.ndarray((4,), np.float32) * 1.0
+            except ValueError:
+                pass
+            else:
+                raise AssertionError("broadcast error not raised")
+            try:
+                (x * 1.0) + v.reshape(5, 1)
+            except ValueError:
+                pass
+            else:
+                raise AssertionError("broadcast error not raised")
+    print("ok")
+''')
+
+
+def test_fast_paths_build_what_the_general_path_builds():
+    script = _SCRIPT.format(stub=os.path.join(_ROOT, "scripts", "perf"))
+    env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
+    assert res.returncode == 0 and res.stdout.strip().endswith("ok"), res.stdout + res.stderr
