@@ -29,8 +29,9 @@ def pytest_collection_modifyitems(config, items):
 def _no_leaked_stream():
     """A test that changes the current stream must not leak it into the next test."""
     yield
-    if cuarray.cuda.get_current_stream() is not cuarray.cuda.Stream.null:
-        cuarray.cuda.Stream.null.use()
+    default = cuarray.cuda.stream.default_stream()
+    if cuarray.cuda.get_current_stream() is not default:
+        default.use()
 
 
 class HostOnlyBacking:
@@ -66,7 +67,7 @@ def recorded_launches(monkeypatch):
     kernel is a placeholder `(name, layout, ndim, index type)`, memory comes from HostOnlyBacking.
     The shared kernel cache is fresh, so no placeholder reaches a later (GPU) test."""
     from cuarray._core import elementwise
-    from cuarray.cuda import launch, memory, stream
+    from cuarray.cuda import device, launch, memory, stream
 
     calls = []
     monkeypatch.setattr(launch, "_raw", lambda *a: calls.append(a))
@@ -75,6 +76,9 @@ def recorded_launches(monkeypatch):
     monkeypatch.setattr(launch, "launch_config", lambda g, b, sm=0: ("cfg", g, b, sm))
     launch._install()
     monkeypatch.setattr(stream.Stream.null, "_cs", "core stream")
+    monkeypatch.setattr(stream.Stream.ptds, "_cs", "core stream (per thread)")
+    # The current device's context counts as current in this thread: launches make no driver call.
+    monkeypatch.setattr(device._tls, "active_context", device._tls.device_id)
     monkeypatch.setattr(elementwise.Definition, "_kernel",
                         lambda self, layout, nd, it: (self.name, layout, nd, it))
     monkeypatch.setattr(elementwise, "_shared_kernels", {})

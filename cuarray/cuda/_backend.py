@@ -10,10 +10,12 @@ message names the cause (no driver, no device, package missing) instead of a sta
 from __future__ import annotations
 
 import functools
+import os
 
 __all__ = [
     "CUDARuntimeError",
     "NoDeviceError",
+    "ForkedProcessError",
     "core",
     "driver",
     "nvrtc",
@@ -34,6 +36,10 @@ class CUDARuntimeError(RuntimeError):
 
 class NoDeviceError(CUDARuntimeError):
     """No usable CUDA device: no driver, no GPU, or the CUDA Python packages are missing."""
+
+
+class ForkedProcessError(CUDARuntimeError):
+    """This process was forked from one that had initialised CUDA: CUDA cannot be used here."""
 
 
 @functools.cache
@@ -98,13 +104,35 @@ def check(result):
 
 _init_error: BaseException | None = None
 _initialized = False
+_fork_error: ForkedProcessError | None = None
+
+
+def _after_fork_in_child() -> None:
+    """os.fork() in a process that had initialised CUDA: the child inherits the parent's driver state,
+    which CUDA does not support (its first driver call may fail obscurely or hang). Every later
+    `ensure_initialized` raises ForkedProcessError instead, as PyTorch refuses CUDA in such a child."""
+    global _initialized, _fork_error
+    if _initialized:
+        _initialized = False
+        _fork_error = ForkedProcessError(
+            "this process was forked (os.fork / multiprocessing's 'fork' start method) from a process "
+            "that had already used the GPU, and CUDA cannot be used in such a child. Start worker "
+            "processes with the 'spawn' or 'forkserver' start method instead "
+            "(multiprocessing.get_context('spawn'), or multiprocessing.set_start_method('spawn') "
+            "under `if __name__ == '__main__':`).")
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def ensure_initialized() -> None:
-    """Initialise the driver once; raise NoDeviceError naming the cause when there is no device."""
+    """Initialise the driver once; raise NoDeviceError naming the cause when there is no device
+    (ForkedProcessError in a child forked after the parent used the GPU)."""
     global _initialized, _init_error
     if _initialized:
         return
+    if _fork_error is not None:
+        raise _fork_error
     if _init_error is not None:
         raise NoDeviceError(str(_init_error)) from _init_error
     try:

@@ -22,6 +22,7 @@ import hashlib
 import os
 import re
 import sys
+import threading
 
 from . import _backend
 from . import _kernel_cache
@@ -409,6 +410,10 @@ def _load_or_compile_cubin(source, arch, options=(), name_expressions=(), *, use
 
 _modules: dict = {}  # cache key -> Module (Modules hold CUlibrary handles: valid on every device)
 _archs: dict = {}  # device id -> "sm_XY"
+# Threads asking for the same uncached module at once: one compiles (or reads the disk cache), the
+# others wait for it, so NVRTC runs once per key per process (compiles of different keys overlap).
+_compiling: dict = {}  # cache key -> Lock held while that key is being built
+_compiling_guard = threading.Lock()
 
 
 def clear_memory_cache() -> None:
@@ -432,7 +437,16 @@ def compile_module(source: str, *, name_expressions=(), options=(), arch=None, u
     key = _cache_key(source, options, name_expressions, arch)
     mod = _modules.get(key)
     if mod is None:
-        cubin, mapping = _load_or_compile_cubin(source, arch, options, name_expressions,
-                                                user_source=user_source, name=name, key=key)
-        mod = _modules[key] = Module(cubin, mapping, name=name or "")
+        with _compiling_guard:
+            lock = _compiling.setdefault(key, threading.Lock())
+        with lock:
+            mod = _modules.get(key)  # built by the thread this one waited for
+            if mod is None:
+                try:
+                    cubin, mapping = _load_or_compile_cubin(source, arch, options, name_expressions,
+                                                            user_source=user_source, name=name, key=key)
+                    mod = _modules[key] = Module(cubin, mapping, name=name or "")
+                finally:
+                    with _compiling_guard:
+                        _compiling.pop(key, None)
     return mod

@@ -4,12 +4,21 @@
 heavy object is cuda.core's Device, a per-thread singleton whose `set_current()` must be called in
 every thread before the driver is used there. `_core_device()` does that once per (thread, device).
 
-Thread-safety: the current device is per thread (a thread starts on device 0), as in CUDA itself.
+Threads (docs/runtime.md, "Threads and processes"): the current device is per thread (a thread
+starts on device 0), as in CUDA itself, and any thread may use any device whichever thread
+initialised it. A driver context is current per thread too, and a thread that cuarray has not seen
+has none: `_tls.active_context` records which device's context cuarray made current in this thread,
+and every entry to the driver (`_core_device`; the launch path's inline check in stream.py's
+`current_core_stream`) makes the current device's context current when it differs.
+
+Processes: a child forked after the parent used the GPU cannot use CUDA; its thread state is reset
+here and its first device use raises `ForkedProcessError` (cuda/_backend.py).
 """
 
 from __future__ import annotations
 
 import operator
+import os
 import threading
 
 from . import _backend
@@ -22,11 +31,21 @@ class _ThreadState(threading.local):
     # Class-level defaults: a missing thread-local attribute would cost a caught exception
     # (~400 ns) on every read, and these are read on every allocation and launch.
     device_id = 0
-    made_current = None
-    active_context = None
+    made_current = None  # device id -> cuda.core Device whose set_current() ran in this thread
+    active_context = None  # the device whose context cuarray last made current in this thread
 
 
 _tls = _ThreadState()
+
+
+def _reset_after_fork() -> None:
+    # The forking thread's state is copied into the child: forget its contexts, so that the child's
+    # first device use goes through `_check_ordinal` and raises _backend's ForkedProcessError.
+    _tls.made_current = None
+    _tls.active_context = None
+
+
+os.register_at_fork(after_in_child=_reset_after_fork)
 
 
 def get_device_id() -> int:

@@ -57,7 +57,9 @@ _get_device_id = _device.get_device_id
 _device_tls = _device._tls
 _get_current_stream = _stream.get_current_stream
 _stream_tls = _stream._tls
-_null_stream = _stream.Stream.null
+_default_stream = _stream._default  # Stream.null, or Stream.ptds (CUARRAY_PER_THREAD_DEFAULT_STREAM=1)
+_default_ptr = _default_stream.ptr
+_ptds_pool_key = _stream.ptds_pool_key
 
 # -- segment policy ------------------------------------------------------------------------------
 # Requests are rounded up to 512 bytes. Blocks come from large driver allocations ("segments");
@@ -572,7 +574,9 @@ class MemoryPool:
             return _zero_pointer(size, dev)
         if stream_ptr is None:  # get_current_stream() inlined
             streams = _stream_tls.streams
-            stream_ptr = 0 if streams is None else streams.get(dev, _null_stream).ptr
+            stream_ptr = _default_ptr if streams is None else streams.get(dev, _default_stream).ptr
+        if stream_ptr == 2:  # the per-thread default stream: one key per thread (stream.ptds_pool_key)
+            stream_ptr = _ptds_pool_key()
         rsize = (size + 511) & -512  # sizes rounded up to 512 bytes
         # HOT PATH: find this (device, stream, size class)'s bins; it takes an exact or best fit
         # block, splits it and wraps it (the C core's Bins.alloc, or _Bins.alloc).
@@ -636,6 +640,8 @@ class MemoryPool:
         """Give every fully free segment back to the driver (only those whose free blocks all belong
         to `stream`, if given). Blocks inside segments that still hold live blocks stay cached."""
         stream_ptr = None if stream is None else stream.ptr
+        if stream_ptr == 2:
+            stream_ptr = _ptds_pool_key()
         self._locked(lambda d: d.release_free_segments(stream_ptr))
 
     def set_limit(self, size: int | None = None, fraction: float | None = None) -> None:

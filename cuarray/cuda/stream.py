@@ -2,8 +2,11 @@
 
 Every operation launches on `get_current_stream()`. A thread starts on `Stream.null`, the legacy
 default stream (the stream NumPy-style code expects: it orders with every other blocking stream,
-like CuPy's and PyTorch's defaults). `with stream:` or `stream.use()` changes the current stream of
-the calling thread for the current device.
+like CuPy's and PyTorch's defaults), or on `Stream.ptds`, the per-thread default stream, when the
+process starts with CUARRAY_PER_THREAD_DEFAULT_STREAM=1 (CuPy's CUPY_CUDA_PER_THREAD_DEFAULT_STREAM):
+then each thread's default work runs concurrently with other threads' instead of serialising on
+one stream. `with stream:` or `stream.use()` changes the current stream of the calling thread for
+the current device.
 
 Our Stream wraps a cuda.core Stream (`_cs`), which is what cuda.core's `launch` takes; it also
 implements `__cuda_stream__` so cuda.core, cuda.compute and nccl4py accept it directly.
@@ -11,6 +14,8 @@ implements `__cuda_stream__` so cuda.core, cuda.compute and nccl4py accept it di
 
 from __future__ import annotations
 
+import itertools
+import os
 import threading
 
 from . import _backend
@@ -22,6 +27,10 @@ __all__ = ["Stream", "ExternalStream", "Event", "get_current_stream", "get_elaps
 
 class _ThreadState(threading.local):
     streams = None  # device id -> current Stream, once this thread changed one (see device.py)
+    ptds_key = None  # the memory pool's key for this thread's per-thread default stream
+
+
+_ptds_serial = itertools.count(1)
 
 
 _tls = _ThreadState()
@@ -134,12 +143,14 @@ class Stream:
     def synchronize(self) -> None:
         """Wait until all work queued on this stream has finished."""
         _sync_hooks.check_not_capturing()
+        _context_for(self)
         self._core().sync()
         _sync_hooks.run()
 
     @property
     def done(self) -> bool:
         """True when all work queued on this stream has finished (does not block)."""
+        _context_for(self)
         self._core()
         return _is_done(_backend.driver().cuStreamQuery(self.ptr)[0])
 
@@ -147,17 +158,27 @@ class Stream:
         """Record `event` (a new timing event when None) on this stream and return it."""
         if event is None:
             event = Event()
+        _context_for(self)
         _backend.check(_backend.driver().cuEventRecord(event._ev, self.ptr))
         return event
 
     def wait_event(self, event: "Event") -> None:
         """Make later work on this stream wait for `event`, without blocking the host."""
-        _device._core_device()  # a current context (the handle itself needs no cuda.core wrapper)
+        _context_for(self)
         _backend.check(_backend.driver().cuStreamWaitEvent(self.ptr, event._ev, 0))
 
 
 Stream.null = Stream(null=True)
 Stream.ptds = Stream(ptds=True)
+
+# The stream a thread starts on (read once, at import, as CuPy reads its variable).
+_default = Stream.ptds if os.environ.get("CUARRAY_PER_THREAD_DEFAULT_STREAM", "0") not in ("", "0") else Stream.null
+
+
+def default_stream() -> Stream:
+    """The stream every thread starts on: `Stream.null`, or `Stream.ptds` when the process started
+    with CUARRAY_PER_THREAD_DEFAULT_STREAM=1."""
+    return _default
 
 
 class _HostFuncs:
@@ -236,25 +257,56 @@ def get_current_stream(device_id: int | None = None) -> Stream:
     """The calling thread's current stream on `device_id` (default: the current device)."""
     streams = _tls.streams
     if streams is None:
-        return Stream.null
+        return _default
     if device_id is None:
         device_id = _device._tls.device_id
-    return streams.get(device_id, Stream.null)
+    return streams.get(device_id, _default)
 
 
 def current_core_stream():
     """HOT PATH: the cuda.core Stream of the calling thread's current stream (what `launch.enqueue`
-    takes). `get_current_stream` inlined: the prepared fast paths call this once per launch."""
+    takes), with the current device's context current in this thread. Every launch passes here
+    (the prepared fast paths call it once per launch), so this is where a thread's first launch,
+    or its first after another device's context was made current, makes the right one current:
+    one thread-local read and a compare otherwise (`get_current_stream` inlined too)."""
+    dtls = _device._tls
+    dev = dtls.device_id
+    if dtls.active_context != dev:
+        _device._core_device(dev)
     streams = _tls.streams
-    s = Stream.null if streams is None else streams.get(_device._tls.device_id, Stream.null)
+    s = _default if streams is None else streams.get(dev, _default)
     cs = s._cs
     return cs if cs is not None else s._core()
 
 
 def core_stream(stream: Stream):
-    """The cuda.core Stream of one of our streams (materialising the legacy default stream)."""
+    """The cuda.core Stream of one of our streams for a launch on it, with the context of its device
+    (the current device for the default streams) current in this thread."""
+    dev = stream.device_id
+    if dev < 0:
+        dev = _device._tls.device_id
+    if _device._tls.active_context != dev:
+        _device._core_device(dev)
     cs = stream._cs
     return cs if cs is not None else stream._core()
+
+
+def ptds_pool_key() -> int:
+    """The memory pool's stream key for the calling thread's per-thread default stream. Its handle
+    value (2) is the same in every thread but names a different stream in each, so it cannot key
+    stream-ordered reuse: a block freed by one thread's work could be handed to another thread's
+    while still in use. Each thread gets a key of its own, never reused by a later thread
+    (`(serial << 8) | 2`: no real stream handle, an aligned pointer, has that form)."""
+    k = _tls.ptds_key
+    if k is None:
+        k = _tls.ptds_key = (next(_ptds_serial) << 8) | 2
+    return k
+
+
+def _context_for(stream: Stream) -> None:
+    """Make current, in this thread, the context a driver call on `stream` needs: its device's
+    (the current device's for the default streams, whose handles name no context)."""
+    _device._core_device(stream.device_id if stream.device_id >= 0 else None)
 
 
 class Event:

@@ -38,6 +38,7 @@ def stub_device():
     if hasattr(launch, "_launch_fn"):  # trees before the launch hook cached cuda.core's launch there
         launch._launch_fn = FakeCore.launch
     device._SM_COUNT[0] = 132
+    device._tls.active_context = device._tls.device_id  # counts as current: launches call no driver
     st.Stream.null._cs = object()
     launch._configs.clear()
 

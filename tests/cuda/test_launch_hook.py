@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from cuarray.cuda import _backend
+from cuarray.cuda import device as _device
 from cuarray.cuda import launch
 
 
@@ -59,6 +60,10 @@ def test_launch_goes_through_enqueue(recorded, monkeypatch):
 
     class FakeStream:
         _cs = "core stream"
+        device_id = -1  # a default stream: launches on the current device
+
+    # This thread's context counts as current (no driver here): launch() then makes no driver call.
+    monkeypatch.setattr(_device._tls, "active_context", _device._tls.device_id)
 
     monkeypatch.setattr(launch, "launch_config", lambda g, b, sm=0: ("cfg", g, b, sm))
     monkeypatch.setattr(launch, "_configs", {})
