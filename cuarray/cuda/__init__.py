@@ -6,6 +6,7 @@ touches no driver. See `cupy.cuda` for the model.
 
 from ._backend import CUDARuntimeError as CUDARuntimeError
 from ._backend import NoDeviceError as NoDeviceError
+from ._backend import ForkedProcessError as ForkedProcessError
 from ._backend import is_available as is_available
 from .device import Device as Device
 from .device import get_device_id as get_device_id
