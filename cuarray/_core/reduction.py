@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import string
+import threading
 from typing import NamedTuple
 
 import numpy
@@ -540,9 +541,12 @@ class _Launcher:
             fn(cs, cfg, kern, *head, y_ptr, 0, 0, *tail)
             return
         if self.fused:
-            ws = _workspaces.get((_device.get_device_id(), stream.ptr))
+            sptr = stream.ptr
+            if sptr == 2:  # the per-thread default stream is another stream in each thread
+                sptr = _stream.ptds_pool_key()
+            ws = _workspaces.get((_device.get_device_id(), sptr))
             if ws is None or ws[2] < nbytes:
-                ws = _workspace(stream.ptr, nbytes)
+                ws = _workspace(sptr, nbytes)
             kern, cfg, tail = steps[0]
             fn(cs, cfg, kern, *head, y_ptr, 0, ws[1], *tail, ws[0])
             return
@@ -567,16 +571,22 @@ _counter_slabs: dict = {}  # device -> [MemoryPointer of _SLAB words, next free 
 _SLAB = 1024
 
 
+_workspace_lock = threading.Lock()
+
+
 def _workspace(stream_ptr: int, nbytes: int) -> tuple:
-    """The workspace of the current device and stream `stream_ptr`, with partials of at least
-    `nbytes` (a larger one replaces the old, freed in stream order)."""
+    """The workspace of the current device and stream `stream_ptr` (the pool's key of the stream:
+    per thread for the per-thread default stream), with partials of at least `nbytes` (a larger one
+    replaces the old, freed in stream order). Under a lock: two streams' first fused reductions at
+    once, from two threads, must not be given the same counter word."""
     key = (_device.get_device_id(), stream_ptr)
-    ws = _workspaces.get(key)
-    counter = _new_counter(key[0]) if ws is None else ws[0]
-    if ws is None or ws[2] < nbytes:
-        size = max(4096, 1 << (nbytes - 1).bit_length())
-        mem = _memory.alloc(size)
-        ws = _workspaces[key] = (counter, mem.ptr, size, mem)
+    with _workspace_lock:
+        ws = _workspaces.get(key)
+        counter = _new_counter(key[0]) if ws is None else ws[0]
+        if ws is None or ws[2] < nbytes:
+            size = max(4096, 1 << (nbytes - 1).bit_length())
+            mem = _memory.alloc(size)
+            ws = _workspaces[key] = (counter, mem.ptr, size, mem)
     return ws
 
 
@@ -593,11 +603,14 @@ def _new_counter(dev: int) -> int:
 
 
 _shared_kernels: dict = {}
-_template_parts: list = []
+_template_parts: tuple = ()
 
 
 def _templates():
-    """reduction.cu split at its `// @@` lines: (kernel, one pass, fused finish) Templates."""
+    """reduction.cu split at its `// @@` lines: (kernel, one pass, fused finish) Templates. Built
+    whole, then published by one assignment: threads racing on the first reduction each see three
+    parts (filling a shared list in place gave a second thread six)."""
+    global _template_parts
     if not _template_parts:
         text = _skeleton("reduction.cu").template
         pieces, cur = [], []
@@ -608,5 +621,5 @@ def _templates():
             else:
                 cur.append(line)
         pieces.append("".join(cur))
-        _template_parts.extend(string.Template(t) for t in pieces)
+        _template_parts = tuple(string.Template(t) for t in pieces)
     return _template_parts

@@ -71,7 +71,7 @@ def _mixed_work(seed: int, use_stream: bool) -> None:
         out = cp.empty(a.size, np.float32)
         n = a.size
         kern(((n + 127) // 128,), (128,), (x.ravel(), np.float32(3.0), np.float32(-1.0), out, np.int32(n)))
-        np.testing.assert_allclose(out.get(), 3 * a.ravel() - 1, rtol=1e-6)
+        np.testing.assert_allclose(out.get(), 3 * a.ravel() - 1, rtol=1e-5, atol=1e-6)  # FMA contraction
     if stream is not None:
         stream.synchronize()
 
@@ -224,7 +224,7 @@ def _dask_case(scheduler):
     host = np.random.default_rng(11).standard_normal((800, 600))
     x = da.from_array(cp.asarray(host), chunks=(100, 150))
     with dask.config.set(scheduler=scheduler):
-        got = ((cp.exp(x / 10) * 2 - 1).sum(axis=0)).compute()
+        got = ((np.exp(x / 10) * 2 - 1).sum(axis=0)).compute()  # NEP 13: dask dispatches to the chunks
         m = (x @ x.T).mean().compute()
     assert isinstance(got, cp.ndarray)
     np.testing.assert_allclose(got.get(), (np.exp(host / 10) * 2 - 1).sum(axis=0), rtol=1e-10)
