@@ -51,7 +51,7 @@ def _mixed_work(seed: int, use_stream: bool) -> None:
         a = rng.standard_normal((64, 48)).astype(np.float32)
         b = rng.standard_normal((48, 32)).astype(np.float32)
         x, y = cp.asarray(a), cp.asarray(b)
-        np.testing.assert_allclose((cp.exp(x / 4) * 2 - 1).get(), np.exp(a / 4) * 2 - 1, rtol=1e-5)
+        np.testing.assert_allclose((cp.exp(x / 4) * 2 - 1).get(), np.exp(a / 4) * 2 - 1, rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(x.sum(axis=0).get(), a.sum(axis=0), rtol=1e-4, atol=1e-4)
         assert int(x.argmax()) == int(a.argmax())
         np.testing.assert_array_equal(cp.sort(x.ravel()).get(), np.sort(a.ravel()))
@@ -66,7 +66,7 @@ def _mixed_work(seed: int, use_stream: bool) -> None:
                                    rtol=1e-10, atol=1e-12)
         with cp.lazy():
             h = cp.maximum(x @ y + 1.0, 0.0) * 0.5
-        np.testing.assert_allclose(cp.asarray(h).get(), np.maximum(a @ b + 1.0, 0.0) * 0.5, rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(cp.asarray(h).get(), np.maximum(a @ b + 1.0, 0.0) * 0.5, rtol=1e-4, atol=1e-5)
         kern = cp.RawKernel(RAW, "axpb")
         out = cp.empty(a.size, np.float32)
         n = a.size
@@ -118,6 +118,8 @@ def test_current_stream_and_device_are_per_thread():
 def test_pool_survives_concurrent_allocation_from_16_threads():
     _main_thread_uses_the_gpu()
     pool = cp.get_default_memory_pool()
+    cp.cuda.Device().synchronize()
+    before = pool.used_bytes()  # what earlier tests keep alive (library workspaces, caches)
 
     def churn(seed):
         rng = np.random.default_rng(seed)
@@ -136,7 +138,7 @@ def test_pool_survives_concurrent_allocation_from_16_threads():
         assert all(ex.map(churn, range(16)))
     cp.cuda.Device().synchronize()
     pool.free_all_blocks()
-    assert pool.used_bytes() < 1 << 20
+    assert pool.used_bytes() <= before  # every block of the 16 threads came back
 
 
 def test_per_thread_default_stream_process():
