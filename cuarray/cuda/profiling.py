@@ -46,11 +46,13 @@ class _Events:
 
     def get(self):
         free = self.free
-        if not free:  # a batch at a time: one driver and context look-up for 64 events
-            drv = _backend.driver()
-            _device._core_device()
-            free.extend(_backend.check(drv.cuEventCreate(0)) for _ in range(64))
-        return free.pop()
+        while True:  # list.pop is atomic: threads launching under one profile never share an event
+            try:
+                return free.pop()
+            except IndexError:  # a batch at a time: one driver and context look-up for 64 events
+                drv = _backend.driver()
+                _device._core_device()
+                free.extend(_backend.check(drv.cuEventCreate(0)) for _ in range(64))
 
     def put(self, events) -> None:
         self.free.extend(events)

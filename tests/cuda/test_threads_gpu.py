@@ -285,3 +285,22 @@ def test_threads_switching_devices():
 
     with ThreadPoolExecutor(6) as ex:
         assert all(ex.map(hop, range(12)))
+
+
+def test_profiler_records_the_launches_of_every_thread():
+    """One profile while 8 threads launch: every kernel is recorded once, with its own events."""
+    _main_thread_uses_the_gpu()
+    xs = [cp.full(1 << 16, float(k), dtype=np.float32) for k in range(8)]
+
+    def work(x):
+        for _ in range(50):
+            x * 2
+        return True
+
+    with cp.profile() as prof:
+        with ThreadPoolExecutor(8) as ex:
+            assert all(ex.map(work, xs))
+        cp.cuda.Device().synchronize()
+    kernels = [r for r in prof.records if r.get("kind") == "kernel"]
+    assert len(kernels) == 400
+    assert all(r["gpu_us"] is not None and r["gpu_us"] >= 0 for r in kernels)
