@@ -65,7 +65,7 @@ def to_host(a: ndarray, stream=None, out=None, blocking=True) -> numpy.ndarray:
     if _device.multi_device[0] and stream is None and a.data.device_id != _device.get_device_id():
         with _device.Device(a.data.device_id):
             return to_host(a, out=out, blocking=blocking)
-    if blocking and _sync_hooks.capturing:
+    if blocking and _sync_hooks.is_capturing():
         _sync_hooks.check_not_capturing()  # before the copy: a clear error, not the driver's
     if stream is None:
         stream = _stream.get_current_stream()

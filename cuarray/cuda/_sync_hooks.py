@@ -8,12 +8,39 @@ kernel are recorded on the device and raised as IndexError at the next synchroni
 
 from __future__ import annotations
 
-__all__ = ["register", "unregister", "run", "capturing", "check_not_capturing", "StreamCaptureError"]
+import threading
+
+__all__ = ["register", "unregister", "run", "begin_capture", "end_capture", "is_capturing",
+           "check_not_capturing", "StreamCaptureError"]
 
 _hooks: list = []
-# Streams being captured into a CUDA graph (cuda/graph.py): a host synchronisation while one is
-# would invalidate the capture (and wait for work that has not run), so it raises instead.
-capturing: list = []
+
+
+class _Capturing(threading.local):
+    # Streams this thread is capturing into a CUDA graph (cuda/graph.py): a host synchronisation
+    # in this thread while one is would invalidate the capture (and wait for work that has not
+    # run), so it raises instead. Per thread: captures are relaxed-mode, so other threads may
+    # synchronise meanwhile.
+    streams: tuple = ()
+
+
+_capturing = _Capturing()
+
+
+def begin_capture(stream_ptr: int) -> None:
+    _capturing.streams += (stream_ptr,)
+
+
+def end_capture(stream_ptr: int) -> None:
+    s = list(_capturing.streams)
+    if stream_ptr in s:
+        s.remove(stream_ptr)
+    _capturing.streams = tuple(s)
+
+
+def is_capturing() -> bool:
+    """Whether the calling thread is capturing a CUDA graph."""
+    return bool(_capturing.streams)
 
 
 class StreamCaptureError(RuntimeError):
@@ -21,8 +48,8 @@ class StreamCaptureError(RuntimeError):
 
 
 def check_not_capturing() -> None:
-    """Raise StreamCaptureError when a CUDA graph capture is under way (called before syncs)."""
-    if capturing:
+    """Raise StreamCaptureError when this thread is capturing a CUDA graph (called before syncs)."""
+    if _capturing.streams:
         raise StreamCaptureError(
             "host synchronisation during CUDA graph capture: get(), item(), float()/bool(), printing "
             "values, nonzero, boolean-mask indexing and synchronize() wait for the device and cannot be "

@@ -57,27 +57,24 @@ class CUDAGraph:
             raise StreamCaptureError("the legacy default stream cannot be captured: use another Stream")
         self._stream = stream
         self.pool = pool if pool is not None else _memory.MemoryPool()
-        self._prev_alloc = _memory.get_allocator()
-        _memory.set_allocator(self.pool.malloc)
-        stream._core()
+        # This thread's allocations come from the graph's pool; other threads keep theirs.
+        self._prev_alloc = _memory.use_thread_allocator(self.pool.malloc)
+        _stream.core_stream(stream)  # its device's context current in this thread
         try:
             drv = _backend.driver()
             # Relaxed: allocations (cuMemAlloc, for the private pool) are allowed while capturing.
             mode = drv.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_RELAXED
             _backend.check(drv.cuStreamBeginCapture(stream.ptr, mode))
         except Exception:
-            _memory.set_allocator(self._prev_alloc)
+            _memory.use_thread_allocator(self._prev_alloc)
             raise
-        _sync_hooks.capturing.append(stream.ptr)
+        _sync_hooks.begin_capture(stream.ptr)
 
     def capture_end(self, abandon: bool = False) -> None:
         """Stop capturing and instantiate the graph (`abandon`: discard it, after an error)."""
         drv = _backend.driver()
-        try:
-            _sync_hooks.capturing.remove(self._stream.ptr)
-        except ValueError:
-            pass
-        _memory.set_allocator(self._prev_alloc)
+        _sync_hooks.end_capture(self._stream.ptr)
+        _memory.use_thread_allocator(self._prev_alloc)
         res = drv.cuStreamEndCapture(self._stream.ptr)
         status, g = res[0], res[1]
         if abandon:
@@ -97,7 +94,7 @@ class CUDAGraph:
         if self._exec is None:
             raise RuntimeError("nothing captured: use `with cuarray.cuda.graph(g):` first")
         s = _stream.get_current_stream() if stream is None else stream
-        s._core()
+        _stream.core_stream(s)  # its device's context current in this thread
         _backend.check(_backend.driver().cuGraphLaunch(self._exec, s.ptr))
 
     def reset(self) -> None:

@@ -726,9 +726,40 @@ def _wrap_allocator(allocator):
     return allocator
 
 
+class _ThreadAllocator(threading.local):
+    allocator = None  # this thread's own allocator (a CUDA graph capture's pool), or None
+
+
+_thread_allocator = _ThreadAllocator()
+_threads_with_own = [0]  # how many threads have one: while any do, `alloc` looks per thread
+_allocator_lock = threading.Lock()
+
+
+def use_thread_allocator(allocator):
+    """Make `allocator` serve the calling thread's allocations only (None: the process's again);
+    returns this thread's previous one. A CUDA graph capture uses it (cuda/graph.py): other threads'
+    arrays must not come from the capture's private pool. Until some thread has one, `alloc` reads
+    no thread-local state (the per-thread look-up is installed only meanwhile)."""
+    with _allocator_lock:
+        prev = _thread_allocator.allocator
+        _thread_allocator.allocator = allocator
+        _threads_with_own[0] += (allocator is not None) - (prev is not None)
+        _refresh_allocator()
+    return prev
+
+
 def _refresh_allocator() -> None:
     global _allocator
-    _allocator = _wrap_allocator(_chosen)
+    base = _wrap_allocator(_chosen)
+    if not _threads_with_own[0]:
+        _allocator = base
+        return
+
+    def per_thread(size: int, _base=base, _tls=_thread_allocator) -> MemoryPointer:
+        own = _tls.allocator
+        return (_base if own is None else own)(size)
+
+    _allocator = per_thread
 
 
 def alloc(size: int) -> MemoryPointer:
@@ -747,8 +778,10 @@ def set_allocator(allocator=None) -> None:
 
 
 def get_allocator():
-    """The callable `alloc` uses now (the one `set_allocator` chose)."""
-    return _chosen
+    """The callable `alloc` uses now in this thread (this thread's own, else the one
+    `set_allocator` chose)."""
+    own = _thread_allocator.allocator
+    return _chosen if own is None else own
 
 
 def get_default_memory_pool():

@@ -296,3 +296,28 @@ def test_no_fork_error_when_the_parent_never_initialised_cuda(monkeypatch):
     monkeypatch.setattr(_backend, "_fork_error", None)
     _backend._after_fork_in_child()
     assert _backend._fork_error is None
+
+
+def test_a_threads_own_allocator_serves_that_thread_only(monkeypatch):
+    """A CUDA graph capture allocates from its private pool in the capturing thread only."""
+    from cuarray.cuda import _sync_hooks
+
+    base = memory._allocator
+    calls = []
+    own = lambda size: calls.append(("own", threading.get_ident(), size))  # noqa: E731
+    prev = memory.use_thread_allocator(own)
+    try:
+        assert memory._allocator is not base  # the per-thread look-up, only while a thread has one
+        memory._allocator(512)
+        assert memory.get_allocator() is own
+        assert _in_thread(memory.get_allocator) is memory._chosen
+        _sync_hooks.begin_capture(0x1234)
+        with pytest.raises(_sync_hooks.StreamCaptureError):
+            _sync_hooks.check_not_capturing()
+        _in_thread(_sync_hooks.check_not_capturing)  # another thread may synchronise meanwhile
+    finally:
+        _sync_hooks.end_capture(0x1234)
+        memory.use_thread_allocator(prev)
+    assert calls == [("own", threading.get_ident(), 512)]
+    assert memory._allocator is base and memory._threads_with_own == [0]
+    _sync_hooks.check_not_capturing()

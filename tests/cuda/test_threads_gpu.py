@@ -304,3 +304,37 @@ def test_profiler_records_the_launches_of_every_thread():
     kernels = [r for r in prof.records if r.get("kind") == "kernel"]
     assert len(kernels) == 400
     assert all(r["gpu_us"] is not None and r["gpu_us"] >= 0 for r in kernels)
+
+
+def test_graph_capture_in_one_thread_while_another_computes():
+    """The capture's private pool serves the capturing thread only, and the other thread may
+    synchronise meanwhile (relaxed capture)."""
+    _main_thread_uses_the_gpu()
+    rng = np.random.default_rng()
+    a = rng.standard_normal(4096).astype(np.float32)
+    dx = cp.asarray(a)
+    out = cp.empty_like(dx)
+    step = lambda: cp.multiply(cp.add(dx, 1.0), 2.0, out=out)  # noqa: E731
+    step()
+    g = cp.cuda.CUDAGraph()
+    started, stop = threading.Event(), threading.Event()
+    seen = []
+
+    def other():
+        b = rng.standard_normal(1000)
+        started.set()
+        while not stop.is_set() or not seen:
+            y = cp.asarray(b) * 3
+            seen.append(float(y.sum()) == pytest.approx(float((b * 3).sum())))
+
+    t = threading.Thread(target=other)
+    t.start()
+    started.wait(10)
+    with cp.cuda.graph(g):
+        step()
+    stop.set()
+    t.join()
+    assert seen and all(seen)
+    out.fill(0)
+    g.replay()
+    np.testing.assert_allclose(out.get(), (a + 1) * 2, rtol=1e-6)
