@@ -42,6 +42,10 @@ class ForkedProcessError(CUDARuntimeError):
     """This process was forked from one that had initialised CUDA: CUDA cannot be used here."""
 
 
+# Their public home, so that a traceback names `cuarray.cuda.NoDeviceError`, the class users catch.
+CUDARuntimeError.__module__ = NoDeviceError.__module__ = ForkedProcessError.__module__ = "cuarray.cuda"
+
+
 @functools.cache
 def core():
     """The `cuda.core` module (imported on first use)."""
@@ -134,7 +138,7 @@ def ensure_initialized() -> None:
     if _fork_error is not None:
         raise _fork_error
     if _init_error is not None:
-        raise NoDeviceError(str(_init_error)) from _init_error
+        raise NoDeviceError(str(_init_error)) from None  # the first failure's message says why
     try:
         drv = driver()
         try:
@@ -143,7 +147,7 @@ def ensure_initialized() -> None:
             raise NoDeviceError(
                 "no CUDA driver found (libcuda.so could not be loaded: {}). cuarray needs an "
                 "NVIDIA GPU with its driver installed.".format(exc)
-            ) from exc
+            ) from None  # the loader's own frames (cuda.pathfinder, cuda.bindings) say no more
         if err != 0:
             name = getattr(err, "name", str(err))
             if name == "CUDA_ERROR_NO_DEVICE":

@@ -38,3 +38,16 @@ def test_first_use_works_or_names_the_missing_driver():
     else:
         assert out.startswith("NODEVICE")
         assert "no CUDA driver" in out or "no CUDA device" in out or "failed to initialise" in out
+
+
+def test_no_device_error_is_short_and_named_by_its_public_path():
+    import subprocess
+    import sys
+
+    code = "import cuarray\ntry:\n    cuarray.arange(3)\nexcept cuarray.cuda.NoDeviceError:\n    raise\n"
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    if res.returncode == 0:
+        pytest.skip("a device is present")
+    last = res.stderr.strip().splitlines()[-1]
+    assert last.startswith("cuarray.cuda.NoDeviceError: "), last
+    assert "During handling" not in res.stderr and "direct cause" not in res.stderr

@@ -321,3 +321,4 @@ def test_a_threads_own_allocator_serves_that_thread_only(monkeypatch):
     assert calls == [("own", threading.get_ident(), 512)]
     assert memory._allocator is base and memory._threads_with_own == [0]
     _sync_hooks.check_not_capturing()
+
