@@ -23,7 +23,8 @@ class Library(NamedTuple):
 
 LIBRARIES = (
     Library("nvrtc", "libnvrtc.so.13", "nvidia-cuda-nvrtc", (), "compiling every generated kernel"),
-    Library("cudart", "libcudart.so.13", "nvidia-cuda-runtime", (), "the runtime nvmath-python's bindings link"),
+    Library("cudart", "libcudart.so.13", "nvidia-cuda-runtime", (),
+            "the CUDA runtime; its wheel also carries the headers NVRTC compiles against"),
     Library("nvJitLink", "libnvJitLink.so.13", "nvidia-nvjitlink", (), "cuFFT, cuSPARSE and cuSOLVER load it"),
     Library("cublasLt", "libcublasLt.so.13", "nvidia-cublas", (), "single matrix products and their epilogues"),
     Library("cublas", "libcublas.so.13", "nvidia-cublas", ("cublasLt",),
