@@ -288,3 +288,16 @@ def test_memory_release_hooks_run_before_the_pool_releases():
         assert seen == [(0, B), (0, None)]
     finally:
         memory._release_hooks.remove(fn)
+
+
+def test_clear_plan_caches_clears_every_library_cache(monkeypatch):
+    from cuarray.cuda import libs
+    from cuarray.cuda.libs import cufft, cusparse
+
+    cleared = []
+    monkeypatch.setattr(cublas, "_plans", {"k": None})
+    monkeypatch.setattr(cufft._tls, "caches", {0: types.SimpleNamespace(clear=lambda: cleared.append("fft"))})
+    monkeypatch.setattr(cusparse, "clear_descriptor_cache", lambda: cleared.append("sparse"))
+    libs.clear_plan_caches()
+    assert cublas._plans == {} and cleared == ["fft", "sparse"]
+    assert libs.get_workspace_limit() == _workspace.get_limit()

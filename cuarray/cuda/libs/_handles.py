@@ -6,10 +6,12 @@ device, created on first use with that device current. Callers bind the handle t
 stream on every call (`set_stream(h, stream.ptr)`), so a handle works on any stream.
 
 Thread end: the handles of a thread live in an object stored in a `threading.local`; CPython drops
-a thread's local values when the thread finishes, and that object's `__del__` destroys them (in the
-finishing thread, whose context is still current). Handles of threads still alive at exit are
-destroyed by an atexit hook. `cublasDestroy` and friends wait for the device, as the libraries
-document, so a short-lived thread pays one synchronisation when it ends.
+a thread's local values when the thread finishes, and that object's `__del__` destroys them, in the
+finishing thread. It makes each handle's context current with one driver call (the context was
+recorded when the handle was made) and touches no other thread-local state: the thread's other
+locals may already be gone. Handles of threads still alive at exit are destroyed by an atexit
+hook. `cublasDestroy` and friends wait for the device, as the libraries document, so a
+short-lived thread pays one synchronisation when it ends.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import importlib
 import threading
 import weakref
 
+from .. import _backend
 from .. import device as _device
 
 __all__ = ["PerThreadHandle", "nvmath_bindings", "prefetch"]
@@ -65,8 +68,8 @@ def nvmath_bindings(name: str):
 
 
 class _Owned:
-    """One thread's handles of one kind: device id -> handle. Destroys them when dropped (its
-    thread ended) unless the atexit hook already did."""
+    """One thread's handles of one kind: device id -> (handle, its CUcontext or None). Destroys
+    them when dropped (its thread ended) unless the atexit hook already did."""
 
     __slots__ = ("handles", "owner", "__weakref__")
 
@@ -90,6 +93,7 @@ class PerThreadHandle:
     def __init__(self, create, destroy, activate=None):
         self._create = create
         self._destroy = destroy
+        self._real_context = activate is None  # record and restore driver contexts (not in tests)
         self._activate = _device._core_device if activate is None else activate
         self._tls = threading.local()
         self._owners: weakref.WeakSet = weakref.WeakSet()  # every thread's _Owned, for atexit
@@ -100,15 +104,17 @@ class PerThreadHandle:
         owned = self._tls.__dict__.get("owned")
         dev = _device.get_device_id()
         if owned is not None:
-            h = owned.handles.get(dev)
-            if h is not None:
-                return h
+            ent = owned.handles.get(dev)
+            if ent is not None:
+                return ent[0]
         else:
             owned = self._tls.owned = _Owned(self)
             with self._lock:
                 self._owners.add(owned)
         self._activate(dev)  # the device's context is current in this thread
-        h = owned.handles[dev] = self._create()
+        ctx = _backend.check(_backend.driver().cuCtxGetCurrent()) if self._real_context else None
+        h = self._create()
+        owned.handles[dev] = (h, ctx)
         return h
 
     def live(self) -> int:
@@ -119,9 +125,10 @@ class PerThreadHandle:
     def _destroy_owned(self, owned: _Owned) -> None:
         with self._lock:
             handles, owned.handles = owned.handles, {}
-        for dev, h in handles.items():
+        for h, ctx in handles.values():
             try:
-                self._activate(dev)
+                if ctx is not None:
+                    _backend.check(_backend.driver().cuCtxSetCurrent(ctx))
                 self._destroy(h)
             except Exception:  # the driver may already be shutting down at exit
                 pass
