@@ -265,8 +265,10 @@ class _LtPlan:
     __slots__ = ("desc", "la", "lb", "lc", "res", "algo", "ws", "__weakref__")
 
     def __del__(self):
+        L = _ltlib  # plans exist only once the bindings are imported
+        if L is None:
+            return
         try:
-            L = lt_bindings()
             L.matmul_desc_destroy(self.desc)
             for lay in (self.la, self.lb, self.lc):
                 L.matrix_layout_destroy(lay)
