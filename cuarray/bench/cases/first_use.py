@@ -1,4 +1,4 @@
-"""`cold-start-libs` (group `cold-start`): the first call of each library family in a fresh process
+"""`cold-start-libs`: the first call of each library family in a fresh process
 with a warm kernel cache, against CuPy and PyTorch in the same run (target: each <= CuPy).
 
 Rows: `first-matmul` (64 x 64 float32 ``a @ a``), `first-solve` (``linalg.solve`` of a 64 x 64
@@ -126,7 +126,9 @@ def run_child(lib: str, family: str, cache_dir: str | None, prelude: str = "") -
 
 cold_start_libs = register(
     "cold-start-libs",
-    group="cold-start",
+    # Its own group: `--cases cold-start` keeps meaning the import/first-add case alone
+    # (tests/bench/test_bench_cpu.py); `--cases cold-start,cold-start-libs` runs both.
+    group="cold-start-libs",
     description="fresh process, warm kernel cache: upload + the first call of each library family",
     size=5,
     quick=1,
