@@ -10,6 +10,7 @@ layer is its only importer).
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 import os
 import platform
 import re
@@ -122,8 +123,6 @@ def _cores() -> list[tuple[str, str]]:
     except Exception as exc:
         rows.append(("memory pool", "unknown ({})".format(_why(exc))))
     try:
-        import importlib.util
-
         built = importlib.util.find_spec("cuarray.cuda._launchcore") is not None
         if os.environ.get("CUARRAY_PURE_PYTHON_LAUNCH", "0") not in ("", "0"):
             text = "cuda.core (CUARRAY_PURE_PYTHON_LAUNCH is set)"
