@@ -301,3 +301,28 @@ def test_clear_plan_caches_clears_every_library_cache(monkeypatch):
     libs.clear_plan_caches()
     assert cublas._plans == {} and cleared == ["fft", "sparse"]
     assert libs.get_workspace_limit() == _workspace.get_limit()
+
+
+def test_prefetch_then_first_binding_import_in_a_fresh_process():
+    """The first library call waits for the prefetch thread; with nvmath missing it says what to install."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import threading, cuarray\n"
+        "from cuarray.cuda.libs import _handles, prefetch\n"
+        "prefetch()\n"
+        "try:\n"
+        "    m = _handles.nvmath_bindings('cublas'); print('IMPORTED', m.__name__)\n"
+        "except ImportError as e:\n"
+        "    print('MISSING', e)\n"
+        "print('alive', _handles._prefetch[0].is_alive())\n"
+    )
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "alive False" in out
+    assert "IMPORTED nvmath.bindings.cublas" in out or ("MISSING" in out and "cuarray[cu13]" in out), out
