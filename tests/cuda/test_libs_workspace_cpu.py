@@ -326,3 +326,18 @@ def test_prefetch_then_first_binding_import_in_a_fresh_process():
     out = proc.stdout
     assert "alive False" in out
     assert "IMPORTED nvmath.bindings.cublas" in out or ("MISSING" in out and "cuarray[cu13]" in out), out
+
+
+def test_a_missing_library_at_handle_creation_says_what_to_install():
+    def create():
+        raise RuntimeError('Failure finding "libcublas.so.13": No such file')
+
+    hs = _handles.PerThreadHandle(create, lambda h: None, activate=lambda d: None)
+    with pytest.raises(_handles.LibraryNotFoundError, match=r"cuarray\[cu13\].*cuarray info"):
+        hs.get()
+
+    def broken():
+        raise ValueError("something else")
+
+    with pytest.raises(ValueError):
+        _handles.PerThreadHandle(broken, lambda h: None, activate=lambda d: None).get()

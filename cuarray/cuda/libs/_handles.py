@@ -24,7 +24,7 @@ import weakref
 from .. import _backend
 from .. import device as _device
 
-__all__ = ["PerThreadHandle", "nvmath_bindings", "prefetch"]
+__all__ = ["PerThreadHandle", "LibraryNotFoundError", "nvmath_bindings", "prefetch"]
 
 _PREFETCH_THREAD = "cuarray-import-nvmath"
 _prefetch: list = []  # the prefetch thread, once started
@@ -65,6 +65,17 @@ def nvmath_bindings(name: str):
         raise ImportError(
             "this operation needs nvmath-python and the CUDA math libraries (pip install 'cuarray[cu13]'; "
             "python -m cuarray info lists what is found): {}".format(e)) from e
+
+
+class LibraryNotFoundError(RuntimeError):
+    """A CUDA math library (or one it needs) is not installed where cuda.pathfinder looks."""
+
+
+def _library_missing(exc: BaseException) -> bool:
+    # nvmath raises cuda.pathfinder's DynamicLibNotFoundError, or its own NotSupportedError /
+    # RuntimeError naming the library, depending on where the lookup failed.
+    return (type(exc).__name__ in ("DynamicLibNotFoundError", "NotSupportedError", "FunctionNotFoundError")
+            or "Failure finding" in str(exc) or "not found" in str(exc).lower())
 
 
 class _Owned:
@@ -113,7 +124,15 @@ class PerThreadHandle:
                 self._owners.add(owned)
         self._activate(dev)  # the device's context is current in this thread
         ctx = _backend.check(_backend.driver().cuCtxGetCurrent()) if self._real_context else None
-        h = self._create()
+        try:
+            h = self._create()
+        except Exception as exc:  # nvmath loads the library at its first call: say what to install
+            if _library_missing(exc):
+                raise LibraryNotFoundError(
+                    "a CUDA math library could not be loaded ({}: {}); pip install 'cuarray[cu13]' installs "
+                    "them, and python -m cuarray info shows which one is missing".format(
+                        type(exc).__name__, exc)) from exc
+            raise
         owned.handles[dev] = (h, ctx)
         return h
 
