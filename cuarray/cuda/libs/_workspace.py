@@ -74,7 +74,7 @@ class Workspaces:
                 dropped.append(kept.popitem(last=False)[1])
             if dropped:
                 self.generation[0] += 1
-        del dropped  # back to the pool outside our lock (a pool free may run hooks)
+        dropped = []  # back to the pool outside our lock (a pool free may run hooks)
         mem = self._alloc(size)
         with self._lock:
             kept = self._kept.setdefault(device_id, collections.OrderedDict())
@@ -82,6 +82,12 @@ class Workspaces:
             if other is not None:  # another thread made it meanwhile: use theirs
                 return other
             kept[stream_ptr] = mem
+            # Other threads may have added buffers while this one allocated: bound again.
+            while len(kept) > 1 and len(kept) * size > self._limit:
+                dropped.append(kept.popitem(last=False)[1])
+            if dropped:
+                self.generation[0] += 1
+        del dropped
         return mem
 
     def release(self, device_id: int | None = None, stream_ptr: int | None = None) -> int:
