@@ -341,3 +341,20 @@ def test_a_missing_library_at_handle_creation_says_what_to_install():
 
     with pytest.raises(ValueError):
         _handles.PerThreadHandle(broken, lambda h: None, activate=lambda d: None).get()
+
+
+def test_bound_holds_with_threads_adding_buffers_at_once():
+    ws, log = _ws(limit=64 * MiB)
+    barrier = threading.Barrier(8)
+
+    def body(i):
+        barrier.wait()
+        for j in range(20):
+            ws.get(0, 0x100 * (i + 1) + j % 3)
+
+    threads = [threading.Thread(target=body, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert ws.kept_bytes(0) <= 64 * MiB and len(ws.streams(0)) <= 2
