@@ -11,11 +11,12 @@ the wheel that ships it; `_workspace` bounds what handles keep between calls (do
 from __future__ import annotations
 
 from . import cublas as _cublas
+from ._handles import LibraryNotFoundError as LibraryNotFoundError
 from ._handles import prefetch as prefetch
 from ._workspace import get_limit as get_workspace_limit
 from ._workspace import set_limit as set_workspace_limit
 
-__all__ = ["clear_plan_caches", "get_workspace_limit", "set_workspace_limit", "prefetch"]
+__all__ = ["LibraryNotFoundError", "clear_plan_caches", "get_workspace_limit", "set_workspace_limit", "prefetch"]
 
 
 def clear_plan_caches() -> None:
