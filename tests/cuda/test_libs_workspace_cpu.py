@@ -358,3 +358,18 @@ def test_bound_holds_with_threads_adding_buffers_at_once():
     for t in threads:
         t.join()
     assert ws.kept_bytes(0) <= 64 * MiB and len(ws.streams(0)) <= 2
+
+
+def test_routines_without_workspace_keep_none_and_a_gemm_then_binds_one(fake_cublas):
+    lib, pool, ws, stream, current = fake_cublas
+    h = cublas.handle(False)  # GEMV, batched LU
+    assert lib.calls[-1] == ("set_workspace", h, 0, 0) and ws.streams(0) == []
+    assert cublas.handle(False) == h and len(lib.calls) == 2  # bound: no more calls
+    cublas.handle()  # a GEMM needs the stream's workspace: bound now
+    assert lib.calls[-1][3] == 32 * MiB and ws.streams(0) == [A]
+    n = len(lib.calls)
+    cublas.handle(False)  # a binding with a workspace serves routines that need none
+    assert len(lib.calls) == n
+    pool.free_all_blocks()
+    cublas.handle(False)  # released: rebinds, without a workspace
+    assert lib.calls[-1] == ("set_workspace", h, 0, 0) and ws.streams(0) == []

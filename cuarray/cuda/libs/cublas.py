@@ -16,9 +16,10 @@ Workspace (see `_workspace.py` for why per stream and why releasing needs no syn
 - cuBLASLt (single GEMMs, most products): each call takes from the pool, on the current stream,
   exactly the bytes its plan's algorithm asks for (0 for small products) and drops them after the
   enqueue. Nothing is kept between calls.
-- classic cuBLAS (batched, very large or unaligned GEMMs, gemv, batched LU): the handle keeps a
-  buffer per (device, stream) from `_workspaces`, bounded per device (`cuarray.cuda.libs.
-  set_workspace_limit`), dropped by `free_all_blocks()` (all, or one stream's).
+- classic cuBLAS GEMMs (batched, very large or unaligned): the handle keeps a buffer per (device,
+  stream) from `_workspaces`, bounded per device (`cuarray.cuda.libs.set_workspace_limit`),
+  dropped by `free_all_blocks()` (all, or one stream's). GEMV and batched LU use none: their
+  binding (`handle(False)`) keeps none.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ _workspaces = _workspace.register(_workspace.Workspaces("cuBLAS"))
 _ws_gen = _workspaces.generation
 
 
-def _bind(dev: int, stream_ptr: int):
+def _bind(dev: int, stream_ptr: int, workspace: bool):
     bound = _tls.bound
     if bound is None:
         bound = _tls.bound = {}
@@ -86,27 +87,34 @@ def _bind(dev: int, stream_ptr: int):
     h = ent[0]
     lib = bindings()
     gen = _ws_gen[0]
-    ws = _workspaces.get(dev, stream_ptr)
+    ws = _workspaces.get(dev, stream_ptr) if workspace else None
     lib.set_stream(h, stream_ptr)
     if ws is None:
-        lib.set_workspace(h, 0, 0)  # limit 0: cuBLAS runs without a workspace
+        lib.set_workspace(h, 0, 0)  # no workspace (limit 0, or a routine that needs none)
     else:
         lib.set_workspace(h, ws.ptr, _workspaces.size())
-    ent[1], ent[2], ent[3] = stream_ptr, gen, ws
+    # -1: bound without a workspace, which a GEMM rebinds (any generation is >= 0).
+    ent[1], ent[2], ent[3] = stream_ptr, gen if workspace else -1, ws
     return h
 
 
-def handle() -> int:
+def handle(workspace: bool = True) -> int:
     """The calling thread's cuBLAS handle for the current device, bound to the current stream
-    (and that stream's workspace). Valid until the thread changes stream or device."""
+    and that stream's kept workspace. Valid until the thread changes stream or device.
+
+    `workspace=False` for routines that use none (GEMV, batched LU): a stream bound without one
+    keeps no 32 MiB buffer for it (a mat-vec on each of many streams would otherwise hold one per
+    stream, up to the limit); cuBLAS runs them with workspace size 0."""
     dev = _device._tls.device_id
     sp = _stream.get_current_stream(dev).ptr
     bound = _tls.bound
     if bound is not None:
         ent = bound.get(dev)
-        if ent is not None and ent[1] == sp and ent[2] == _ws_gen[0]:
-            return ent[0]
-    return _bind(dev, sp)
+        if ent is not None and ent[1] == sp:
+            g = ent[2]
+            if g == _ws_gen[0] or (g == -1 and not workspace):
+                return ent[0]
+    return _bind(dev, sp, workspace)
 
 
 def _unbind_released(device_id: int, stream_ptr) -> None:
@@ -232,7 +240,7 @@ def gemv(char, op, m, n, a, lda, x, incx, y, incy, alpha=None, beta=None) -> boo
     name = _GEMV.get(char)
     if name is None or (char in "fF" and _mode.f32 != 68):
         return False
-    h = handle()
+    h = handle(False)
     pa = _ONE_PTR[char] if alpha is None else alpha.ctypes.data
     pb = _ZERO_PTR[char] if beta is None else beta.ctypes.data
     getattr(_lib, name)(h, _OPS[op], m, n, pa, a, lda, x, incx, pb, y, incy)
