@@ -127,16 +127,21 @@ def test_kept_workspace_stays_under_the_per_device_limit(pool):
 
 
 def test_small_single_products_keep_no_workspace(pool):
-    """cuBLASLt takes per call what its plan asks for: 16 streams of 64 x 64 products keep nothing."""
+    """cuBLASLt takes per call what its plan asks for, GEMV needs none: 16 streams of 64 x 64
+    products and mat-vecs keep nothing."""
     rng = np.random.default_rng()
     dev = _device.get_device_id()
     pool.free_all_blocks()
     before = set(cublas._workspaces.streams(dev))
     h = rng.random((64, 64), dtype=np.float32)
+    v = rng.random(64)
+    hd = h.astype(np.float64)
     for _ in range(16):
         with cp.cuda.Stream(non_blocking=True):
             z = cp.asarray(h) @ cp.asarray(h)
             np.testing.assert_allclose(z.get(), h @ h, rtol=1e-4)
+            y = cp.asarray(hd) @ cp.asarray(v)  # GEMV: classic cuBLAS, bound without a workspace
+            np.testing.assert_allclose(y.get(), hd @ v, rtol=1e-12)
     assert set(cublas._workspaces.streams(dev)) == before
 
 
