@@ -10,15 +10,16 @@ layer is its only importer).
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 import os
 import platform
+import re
 import sys
 
-__all__ = ["show_config", "collect"]
+from .cuda.libs import _catalog
 
-# Libraries `load_nvidia_dynamic_lib` knows under these names (cuda.pathfinder's catalogue).
-_LIBS = ("nvrtc", "cudart", "cublas", "cublasLt", "cufft", "curand", "cusolver", "cusparse", "nvJitLink")
-_HEADERS = ("cccl", "cudart")
+__all__ = ["show_config", "collect", "library_status"]
+
 _OPTIONAL = ("nvmath-python", "cuda-cccl", "nccl4py", "dask", "distributed")
 
 
@@ -57,21 +58,89 @@ def _nvrtc_version() -> str:
         return "not available ({})".format(_why(exc))
 
 
-def _libraries() -> list[tuple[str, str]]:
+def _library_version(path: str, wheel: str) -> str:
+    """The version of the library at `path`: its wheel's, when the file is that wheel's; else the
+    full version a system toolkit's file name carries (libcublas.so.13.1.0.3)."""
+    real = os.path.realpath(path)
+    try:
+        dist = importlib.metadata.distribution(wheel)
+        base = os.path.basename(path)
+        for f in dist.files or ():
+            if f.name == base and os.path.realpath(str(dist.locate_file(f))) == real:
+                return "{} ({})".format(dist.version, wheel)
+    except importlib.metadata.PackageNotFoundError:
+        pass
+    m = re.search(r"\.so\.(\d+(?:\.\d+)*)$", os.path.basename(real))
+    return m.group(1) if m else "version unknown"
+
+
+def library_status() -> list[tuple[object, bool, str]]:
+    """(catalog row, loaded?, description) for every library of `cuda.libs._catalog`, in catalogue
+    order. A library whose own file is present but a dependency is not says which one is missing
+    (cuda.pathfinder loads dependencies first and reports theirs)."""
     try:
         from cuda.pathfinder import load_nvidia_dynamic_lib
     except Exception as exc:
-        return [("cuda.pathfinder", "not importable ({})".format(_why(exc)))]
+        return [(lib, False, "cuda.pathfinder not importable ({})".format(_why(exc))) for lib in _catalog.LIBRARIES]
     out = []
-    for name in _LIBS:
+    loaded: dict = {}
+    for lib in _catalog.LIBRARIES:
+        missing = [d for d in lib.needs if loaded.get(d) is False]
+        if missing:
+            by_name = {x.name: x for x in _catalog.LIBRARIES}
+            need = ", ".join("{} ({})".format(by_name[d].soname, by_name[d].wheel) for d in missing)
+            loaded[lib.name] = False
+            out.append((lib, False, "not loaded: {} ({}) needs {}, not found".format(lib.soname, lib.wheel, need)))
+            continue
         try:
-            lib = load_nvidia_dynamic_lib(name)
-            where = lib.abs_path or "(loaded by the system loader)"
-            via = getattr(lib, "found_via", None)
-            out.append((name, "{}{}".format(where, " [{}]".format(via) if via else "")))
+            dl = load_nvidia_dynamic_lib(lib.name)
         except Exception as exc:  # loading may fail in many ways; the report must go on
-            out.append((name, "not found ({})".format(_why(exc))))
+            loaded[lib.name] = False
+            out.append((lib, False, "not found: {} (pip install {}, or cuarray[cu13]) - {}".format(
+                lib.soname, lib.wheel, _why(exc, 100))))
+            continue
+        loaded[lib.name] = True
+        where = dl.abs_path or "(loaded by the system loader)"
+        via = getattr(dl, "found_via", None)
+        version = _library_version(where, lib.wheel) if dl.abs_path else "version unknown"
+        out.append((lib, True, "{}  {}{}".format(version, where, " [{}]".format(via) if via else "")))
     return out
+
+
+def _libraries() -> list[tuple[str, str]]:
+    return [(lib.name, text) for lib, _, text in library_status()]
+
+
+def _cores() -> list[tuple[str, str]]:
+    """Whether the memory pool's and the launcher's C cores are built and in use."""
+    rows = []
+    try:
+        from .cuda import memory
+
+        built = memory._core_module is not None
+        rows.append(("memory pool", "{}{}".format(
+            memory.implementation(), "" if built else " (C core not built: no compiler at install)")))
+    except Exception as exc:
+        rows.append(("memory pool", "unknown ({})".format(_why(exc))))
+    try:
+        built = importlib.util.find_spec("cuarray.cuda._launchcore") is not None
+        if os.environ.get("CUARRAY_PURE_PYTHON_LAUNCH", "0") not in ("", "0"):
+            text = "cuda.core (CUARRAY_PURE_PYTHON_LAUNCH is set)"
+        elif not built:
+            text = "cuda.core (C core not built: no compiler at install)"
+        else:
+            from .cuda import _backend
+
+            if _backend.unavailable_reason() is not None:
+                text = "native (C core built; cuLaunchKernel is taken from the driver at the first launch)"
+            else:
+                from .cuda import launch
+
+                text = launch.implementation()
+        rows.append(("kernel launch", text))
+    except Exception as exc:
+        rows.append(("kernel launch", "unknown ({})".format(_why(exc))))
+    return rows
 
 
 def _headers() -> list[tuple[str, str]]:
@@ -80,9 +149,9 @@ def _headers() -> list[tuple[str, str]]:
     except Exception as exc:
         return [("headers", "cuda.pathfinder not importable ({})".format(_why(exc)))]
     out = []
-    for name in _HEADERS:
+    for name, wheel in _catalog.HEADERS:
         try:
-            out.append((name, find_nvidia_header_directory(name) or "not found"))
+            out.append((name, find_nvidia_header_directory(name) or "not found (pip install {})".format(wheel)))
         except Exception as exc:
             out.append((name, "not found ({})".format(_why(exc))))
     return out
@@ -139,6 +208,7 @@ def collect() -> list[tuple[str, list[tuple[str, str]]]]:
         ]),
         ("CUDA", [("driver", _driver_version()), ("NVRTC", _nvrtc_version())]),
         ("CUDA libraries (cuda.pathfinder)", _libraries()),
+        ("cuarray cores", _cores()),
         ("CUDA headers", _headers()),
         ("Optional packages", [(name, _dist(name)) for name in _OPTIONAL]),
         ("Kernel cache", [("directory", _cache_dir())]),

@@ -126,6 +126,9 @@ class MallocAsyncMemoryPool:
     def free_all_blocks(self, stream=None) -> None:
         """Give every cached byte back to the driver (waits for the device first); `stream` is ignored."""
         dev = _get_device_id()
+        from .memory import release_library_memory  # memory.py imports this module
+
+        release_library_memory(dev, None)
         mr = self._mrs.get(dev)
         if mr is not None:
             _device._core_device(dev).sync()

@@ -638,10 +638,13 @@ class MemoryPool:
 
     def free_all_blocks(self, stream=None) -> None:
         """Give every fully free segment back to the driver (only those whose free blocks all belong
-        to `stream`, if given). Blocks inside segments that still hold live blocks stay cached."""
+        to `stream`, if given). Blocks inside segments that still hold live blocks stay cached.
+        Library workspaces kept between calls (cuBLAS's, per stream) are dropped first, so they go
+        back too."""
         stream_ptr = None if stream is None else stream.ptr
         if stream_ptr == 2:
             stream_ptr = _ptds_pool_key()
+        release_library_memory(_get_device_id(), stream_ptr)
         self._locked(lambda d: d.release_free_segments(stream_ptr))
 
     def set_limit(self, size: int | None = None, fraction: float | None = None) -> None:
@@ -666,6 +669,24 @@ class MemoryPool:
             return {"live": d.used, "cached": d.total - d.used, "reserved": d.total, "peak": d.peak, "limit": d.limit}
 
         return self._locked(info, device_id)
+
+
+# Holders of pool memory kept between calls (library workspaces, cuda/libs/_workspace.py) that
+# `free_all_blocks` asks to let go first: fn(device_id, stream_ptr or None: every stream). Called
+# without the pool's lock held: dropping memory frees blocks, which takes it.
+_release_hooks: list = []
+
+
+def add_release_hook(fn) -> None:
+    """Run `fn(device_id, stream_ptr)` at the start of every `free_all_blocks` (internal)."""
+    if fn not in _release_hooks:
+        _release_hooks.append(fn)
+
+
+def release_library_memory(device_id: int, stream_ptr=None) -> None:
+    """Drop what library handles keep between calls on `device_id` (only `stream_ptr`'s if given)."""
+    for fn in list(_release_hooks):
+        fn(device_id, stream_ptr)
 
 
 def _native_slow(bins, rsize: int, code: int) -> int:

@@ -71,13 +71,22 @@ def test_spmv_reuses_dense_descriptors_and_buffer_size(lib):
     assert lib.count("create_dn_vec") == 3
 
 
-def test_dense_cache_is_bounded(lib, monkeypatch):
-    monkeypatch.setattr(cusparse, "_DENSE_MAX", 4)
-    d = cusparse.SpMatDescr("csr", 3, 3, 4, 1, 2, 3, np.int32, np.float64)
-    for i in range(6):
-        cusparse.spmv(d, cusparse.OP_N, 0x1000 + 16 * i, 3, 0x9000, 3)
-    assert len(cusparse._dense.items) <= 4
-    assert lib.count("destroy_dn_vec") == lib.count("create_dn_vec") - len(cusparse._dense.items)
+def test_dense_cache_is_bounded(lib):
+    old = cusparse.get_descriptor_cache_size()
+    cusparse.set_descriptor_cache_size(4)
+    try:
+        d = cusparse.SpMatDescr("csr", 3, 3, 4, 1, 2, 3, np.int32, np.float64)
+        for i in range(6):
+            cusparse.spmv(d, cusparse.OP_N, 0x1000 + 16 * i, 3, 0x9000, 3)
+        assert len(cusparse._dense.items) <= 4
+        assert lib.count("destroy_dn_vec") == lib.count("create_dn_vec") - len(cusparse._dense.items)
+        cusparse.clear_descriptor_cache()  # public clear: every descriptor destroyed
+        assert len(cusparse._dense.items) == 0
+        assert lib.count("destroy_dn_vec") == lib.count("create_dn_vec")
+    finally:
+        cusparse.set_descriptor_cache_size(old)
+    with pytest.raises(ValueError):
+        cusparse.set_descriptor_cache_size(0)
 
 
 def test_spmm_row_major(lib):

@@ -1,59 +1,160 @@
-"""One library handle per (device, thread), created lazily, destroyed at exit.
+"""One library handle per (device, thread), created lazily, destroyed when its thread ends (or at
+exit); the import of nvmath's bindings, and starting it early.
 
 `PerThreadHandle(create, destroy)` gives `get()`: the calling thread's handle for its current
 device, created on first use with that device current. Callers bind the handle to the current
 stream on every call (`set_stream(h, stream.ptr)`), so a handle works on any stream.
+
+Thread end: the handles of a thread live in an object stored in a `threading.local`; CPython drops
+a thread's local values when the thread finishes, and that object's `__del__` destroys them, in the
+finishing thread. It makes each handle's context current with one driver call (the context was
+recorded when the handle was made) and touches no other thread-local state: the thread's other
+locals may already be gone. Handles of threads still alive at exit are destroyed by an atexit
+hook. `cublasDestroy` and friends wait for the device, as the libraries document, so a
+short-lived thread pays one synchronisation when it ends.
 """
 
 from __future__ import annotations
 
 import atexit
+import importlib
 import threading
+import weakref
 
+from .. import _backend
 from .. import device as _device
 
-__all__ = ["PerThreadHandle", "nvmath_bindings"]
+__all__ = ["PerThreadHandle", "LibraryNotFoundError", "nvmath_bindings", "prefetch"]
+
+_PREFETCH_THREAD = "cuarray-import-nvmath"
+_prefetch: list = []  # the prefetch thread, once started
+_prefetch_lock = threading.Lock()
+
+
+def prefetch() -> None:
+    """Start importing `nvmath.bindings` (what every math library call needs first) in a
+    background thread, once per process; the first library call waits for it.
+
+    nvmath's package `__init__` runs on any `import nvmath.bindings.X` (Python imports a package
+    before its modules): it imports nvmath.linalg/fft/sparse/tensor and loads the CUDA math
+    libraries, 0.2-0.7 s (docs/perf-notes.md). Started where the main thread waits in the driver
+    (context creation), it overlaps that wait. A plain import in a thread: nothing is patched."""
+    with _prefetch_lock:
+        if _prefetch:
+            return
+        t = threading.Thread(target=_import_quietly, name=_PREFETCH_THREAD, daemon=True)
+        _prefetch.append(t)
+    t.start()
+
+
+def _import_quietly() -> None:
+    try:
+        importlib.import_module("nvmath.bindings")
+    except BaseException:  # noqa: BLE001 - the caller's own import reports it, with what to install
+        pass
 
 
 def nvmath_bindings(name: str):
-    """`nvmath.bindings.<name>`, imported on first use, with an ImportError that says what to install."""
-    import importlib
-
+    """`nvmath.bindings.<name>`, imported on first use, with an ImportError that says what to install.
+    Imports only `nvmath.bindings.<name>` (and the package, which Python always imports first)."""
+    if _prefetch and _prefetch[0].is_alive() and threading.current_thread() is not _prefetch[0]:
+        _prefetch[0].join()  # the import is under way: wait instead of contending for its locks
     try:
         return importlib.import_module("nvmath.bindings." + name)
     except ImportError as e:  # pragma: no cover - depends on the install
         raise ImportError(
-            "this operation needs nvmath-python (pip install 'cuarray[cu13]' or pip install nvmath-python): "
-            "{}".format(e)) from e
+            "this operation needs nvmath-python and the CUDA math libraries (pip install 'cuarray[cu13]'; "
+            "python -m cuarray info lists what is found): {}".format(e)) from e
+
+
+class LibraryNotFoundError(RuntimeError):
+    """A CUDA math library (or one it needs) is not installed where cuda.pathfinder looks."""
+
+
+def _library_missing(exc: BaseException) -> bool:
+    # nvmath raises cuda.pathfinder's DynamicLibNotFoundError, or its own NotSupportedError /
+    # RuntimeError naming the library, depending on where the lookup failed.
+    return (type(exc).__name__ in ("DynamicLibNotFoundError", "NotSupportedError", "FunctionNotFoundError")
+            or "Failure finding" in str(exc) or "not found" in str(exc).lower())
+
+
+class _Owned:
+    """One thread's handles of one kind: device id -> (handle, its CUcontext or None). Destroys
+    them when dropped (its thread ended) unless the atexit hook already did."""
+
+    __slots__ = ("handles", "owner", "__weakref__")
+
+    def __init__(self, owner: "PerThreadHandle"):
+        self.handles: dict = {}
+        self.owner = owner
+
+    def __del__(self):
+        try:
+            self.owner._destroy_owned(self)
+        except Exception:  # interpreter shutdown: modules may be half torn down
+            pass
 
 
 class PerThreadHandle:
-    """A handle per (device, thread): `get()` creates it with `create()` on first use."""
+    """A handle per (device, thread): `get()` creates it with `create()` on first use.
 
-    def __init__(self, create, destroy):
+    `activate(device_id)` makes the device's context current in the calling thread before a handle
+    is made or destroyed (default: `device._core_device`; tests give a no-op)."""
+
+    def __init__(self, create, destroy, activate=None):
         self._create = create
         self._destroy = destroy
+        self._real_context = activate is None  # record and restore driver contexts (not in tests)
+        self._activate = _device._core_device if activate is None else activate
         self._tls = threading.local()
-        self._all: list = []          # every handle made, for teardown at exit
+        self._owners: weakref.WeakSet = weakref.WeakSet()  # every thread's _Owned, for atexit
         self._lock = threading.Lock()
         atexit.register(self.destroy_all)
 
     def get(self):
-        d = self._tls.__dict__
+        owned = self._tls.__dict__.get("owned")
         dev = _device.get_device_id()
-        h = d.get(dev)
-        if h is None:
-            _device._core_device(dev)  # the device's context is current in this thread
-            h = d[dev] = self._create()
+        if owned is not None:
+            ent = owned.handles.get(dev)
+            if ent is not None:
+                return ent[0]
+        else:
+            owned = self._tls.owned = _Owned(self)
             with self._lock:
-                self._all.append(h)
+                self._owners.add(owned)
+        self._activate(dev)  # the device's context is current in this thread
+        ctx = _backend.check(_backend.driver().cuCtxGetCurrent()) if self._real_context else None
+        try:
+            h = self._create()
+        except Exception as exc:  # nvmath loads the library at its first call: say what to install
+            if _library_missing(exc):
+                raise LibraryNotFoundError(
+                    "a CUDA math library could not be loaded ({}: {}); pip install 'cuarray[cu13]' installs "
+                    "them, and python -m cuarray info shows which one is missing".format(
+                        type(exc).__name__, exc)) from exc
+            raise
+        owned.handles[dev] = (h, ctx)
         return h
 
-    def destroy_all(self) -> None:
+    def live(self) -> int:
+        """How many handles exist now (all threads)."""
         with self._lock:
-            handles, self._all = self._all, []
-        for h in handles:
+            return sum(len(o.handles) for o in self._owners)
+
+    def _destroy_owned(self, owned: _Owned) -> None:
+        with self._lock:
+            handles, owned.handles = owned.handles, {}
+        for h, ctx in handles.values():
             try:
+                if ctx is not None:
+                    _backend.check(_backend.driver().cuCtxSetCurrent(ctx))
                 self._destroy(h)
             except Exception:  # the driver may already be shutting down at exit
                 pass
+
+    def destroy_all(self) -> None:
+        """Destroy every thread's handles (atexit; tests)."""
+        with self._lock:
+            owners = list(self._owners)
+        for owned in owners:
+            self._destroy_owned(owned)

@@ -8,13 +8,18 @@ Conventions (cuBLAS's): matrices are column-major, pointers are ints, `op` is 'N
 Pointer mode is HOST: alpha and beta are host scalars, kept alive here per dtype.
 
 Host cost matters (CuPy spends ~140 us of host time per small matmul, issue 5075): the hot path
-is one thread-local look-up, a stream comparison and one binding call. `cublasSetStream` also
-resets the workspace to cuBLAS's own pool, so the two calls are made only when this handle's
-stream changes (same effect as setting both on every call).
+is one thread-local look-up, a stream and generation comparison and one binding call.
+`cublasSetStream` also resets the workspace to cuBLAS's own pool, so the two calls are made only
+when this handle's stream (or its workspace) changes (same effect as setting both on every call).
 
-Workspace: one buffer per (device, stream), from our memory pool, for the life of the process
-(32 MiB, what the cuBLAS documentation recommends on Hopper). Kernels of one stream run in order,
-so the handles of several threads can share a stream's workspace; two streams never share one.
+Workspace (see `_workspace.py` for why per stream and why releasing needs no synchronisation):
+- cuBLASLt (single GEMMs, most products): each call takes from the pool, on the current stream,
+  exactly the bytes its plan's algorithm asks for (0 for small products) and drops them after the
+  enqueue. Nothing is kept between calls.
+- classic cuBLAS GEMMs (batched, very large or unaligned): the handle keeps a buffer per (device,
+  stream) from `_workspaces`, bounded per device (`cuarray.cuda.libs.set_workspace_limit`),
+  dropped by `free_all_blocks()` (all, or one stream's). GEMV and batched LU use none: their
+  binding (`handle(False)`) keeps none.
 """
 
 from __future__ import annotations
@@ -27,12 +32,14 @@ import numpy
 from .. import device as _device
 from .. import memory as _memory
 from .. import stream as _stream
+from . import _workspace
 from ._handles import PerThreadHandle, nvmath_bindings
 
 __all__ = ["bindings", "handle", "gemm", "gemv", "gemm_epilogue", "supports", "compute_mode", "set_compute_mode",
-           "get_compute_mode", "COMPUTE_MODES"]
+           "get_compute_mode", "COMPUTE_MODES", "clear_plan_cache", "get_plan_cache_size", "set_plan_cache_size"]
 
-WORKSPACE_BYTES = 32 * 2**20
+# The most workspace a cuBLASLt algorithm may ask for (its heuristic is told so); taken per call.
+WORKSPACE_BYTES = _workspace.STREAM_BYTES
 
 _lib = None
 
@@ -60,43 +67,67 @@ _handles = PerThreadHandle(_create, _destroy)
 
 
 class _State(threading.local):
-    # device id -> [handle, stream ptr the handle is bound to (None: not yet)]
+    # device id -> [handle, stream ptr it is bound to (None: not yet), workspace generation, the
+    # workspace memory it points at (held: a release elsewhere must not free it under this handle)]
     bound = None
 
 
 _tls = _State()
-_workspaces: dict = {}  # (device, stream ptr) -> MemoryPointer
+_workspaces = _workspace.register(_workspace.Workspaces("cuBLAS"))
+_ws_gen = _workspaces.generation
 
 
-def _bind(dev: int, stream_ptr: int):
+def _bind(dev: int, stream_ptr: int, workspace: bool):
     bound = _tls.bound
     if bound is None:
         bound = _tls.bound = {}
     ent = bound.get(dev)
     if ent is None:
-        ent = bound[dev] = [_handles.get(), None]
+        ent = bound[dev] = [_handles.get(), None, -1, None]
     h = ent[0]
     lib = bindings()
+    gen = _ws_gen[0]
+    ws = _workspaces.get(dev, stream_ptr) if workspace else None
     lib.set_stream(h, stream_ptr)
-    ws = _workspaces.get((dev, stream_ptr))
     if ws is None:
-        ws = _workspaces[(dev, stream_ptr)] = _memory.alloc(WORKSPACE_BYTES)
-    lib.set_workspace(h, ws.ptr, WORKSPACE_BYTES)
-    ent[1] = stream_ptr
+        lib.set_workspace(h, 0, 0)  # no workspace (limit 0, or a routine that needs none)
+    else:
+        lib.set_workspace(h, ws.ptr, _workspaces.size())
+    # -1: bound without a workspace, which a GEMM rebinds (any generation is >= 0).
+    ent[1], ent[2], ent[3] = stream_ptr, gen if workspace else -1, ws
     return h
 
 
-def handle() -> int:
+def handle(workspace: bool = True) -> int:
     """The calling thread's cuBLAS handle for the current device, bound to the current stream
-    (and that stream's workspace). Valid until the thread changes stream or device."""
+    and that stream's kept workspace. Valid until the thread changes stream or device.
+
+    `workspace=False` for routines that use none (GEMV, batched LU): a stream bound without one
+    keeps no 32 MiB buffer for it (a mat-vec on each of many streams would otherwise hold one per
+    stream, up to the limit); cuBLAS runs them with workspace size 0."""
     dev = _device._tls.device_id
     sp = _stream.get_current_stream(dev).ptr
     bound = _tls.bound
     if bound is not None:
         ent = bound.get(dev)
         if ent is not None and ent[1] == sp:
-            return ent[0]
-    return _bind(dev, sp)
+            g = ent[2]
+            if g == _ws_gen[0] or (g == -1 and not workspace):
+                return ent[0]
+    return _bind(dev, sp, workspace)
+
+
+def _unbind_released(device_id: int, stream_ptr) -> None:
+    """free_all_blocks hook: this thread's handles stop holding a released workspace now (other
+    threads' let go at their next call), so the calling thread's release is complete."""
+    bound = _tls.bound
+    if bound:
+        ent = bound.get(device_id)
+        if ent is not None and (stream_ptr is None or ent[1] == stream_ptr):
+            ent[1], ent[3] = None, None
+
+
+_memory.add_release_hook(_unbind_released)
 
 
 # -- types -------------------------------------------------------------------------------------
@@ -209,7 +240,7 @@ def gemv(char, op, m, n, a, lda, x, incx, y, incy, alpha=None, beta=None) -> boo
     name = _GEMV.get(char)
     if name is None or (char in "fF" and _mode.f32 != 68):
         return False
-    h = handle()
+    h = handle(False)
     pa = _ONE_PTR[char] if alpha is None else alpha.ctypes.data
     pb = _ZERO_PTR[char] if beta is None else beta.ctypes.data
     getattr(_lib, name)(h, _OPS[op], m, n, pa, a, lda, x, incx, pb, y, incy)
@@ -227,9 +258,30 @@ USE_LT = True
 # CuPy and PyTorch run (the 8192^3 bench case measured 1.00x both with GemmEx).
 LT_MAX_WORK = 2**30
 _SCALE_TYPE = {"e": 0, "f": 0, "d": 1, "F": 4, "D": 5}
-_PLAN_LIMIT = 1024
+# Plans kept per process (plain and epilogue plans each); past it the cache is emptied (a plan is
+# a few host descriptors, ~1 KiB; 1024 distinct shapes are more than a model uses).
+_plan_limit = [1024]
 _plans: dict = {}
 _ltlib = None
+
+
+class _LtPlan:
+    """A cuBLASLt plan: descriptors, the chosen algorithm and the workspace it needs. Destroyed
+    when the last reference goes, so a thread still enqueueing with it when another clears the
+    cache keeps it alive until it is done."""
+
+    __slots__ = ("desc", "la", "lb", "lc", "res", "algo", "ws", "__weakref__")
+
+    def __del__(self):
+        L = _ltlib  # plans exist only once the bindings are imported
+        if L is None:
+            return
+        try:
+            L.matmul_desc_destroy(self.desc)
+            for lay in (self.la, self.lb, self.lc):
+                L.matrix_layout_destroy(lay)
+        except Exception:  # interpreter shutdown
+            pass
 
 
 def lt_bindings():
@@ -295,7 +347,10 @@ def _lt_plan(lth, char, ct, ta, tb, m, n, k, lda, ldb, ldc, epilogue=0, bias=0):
         for destroy, obj in reversed(made):
             destroy(obj)
         return None
-    return (desc, lays[0], lays[1], lays[2], res, res.ptr)
+    p = _LtPlan()
+    p.desc, p.la, p.lb, p.lc, p.res, p.algo = desc, lays[0], lays[1], lays[2], res, res.ptr
+    p.ws = int(res.workspace_size)
+    return p
 
 
 def _lt_handle(dev: int):
@@ -315,32 +370,45 @@ def _lt_gemm(char, ct, ta, tb, m, n, k, a, lda, b, ldb, c, ldc, pa, pb) -> bool:
     key = (dev, char, ct, ta, tb, m, n, k, lda, ldb, ldc)
     p = _plans.get(key, False)
     if p is False:
-        if len(_plans) >= _PLAN_LIMIT:
-            _clear_plans()
+        if len(_plans) >= _plan_limit[0]:
+            _plans.clear()
         p = _plans[key] = _lt_plan(lth, char, ct, ta, tb, m, n, k, lda, ldb, ldc)
     if p is None:
         return False
     sp = _stream.get_current_stream(dev).ptr
-    ws = _workspaces.get((dev, sp))
-    if ws is None:
-        ws = _workspaces[(dev, sp)] = _memory.alloc(WORKSPACE_BYTES)
-    _ltlib.matmul(lth, p[0], pa, a, p[1], b, p[2], pb, c, p[3], c, p[3], p[5], ws.ptr,
-                  WORKSPACE_BYTES, sp)
+    wsz = p.ws
+    # Held until the enqueue returns; the pool reuses the block only on this stream (stream order).
+    ws = _memory.alloc(wsz) if wsz else None
+    _ltlib.matmul(lth, p.desc, pa, a, p.la, b, p.lb, pb, c, p.lc, c, p.lc, p.algo,
+                  ws.ptr if wsz else 0, wsz, sp)
     return True
 
 
-def _clear_plans():
-    """Forget every Lt plan (descriptors are only read while a call is enqueued: safe to free)."""
-    L = lt_bindings()
-    plans = list(_plans.values()) + list(_epi_plans.values())
+def clear_plan_cache() -> None:
+    """Forget every cuBLASLt plan (descriptors and chosen algorithms) of this process; each is
+    destroyed once no call is using it. The next product of each shape plans again."""
     _plans.clear()
     _epi_plans.clear()
     _epi_bias.clear()
-    for p in plans:
-        if p is not None:
-            L.matmul_desc_destroy(p[0])
-            for lay in p[1:4]:
-                L.matrix_layout_destroy(lay)
+
+
+def get_plan_cache_size() -> int:
+    """The most cuBLASLt plans kept (plain and epilogue products each); the cache empties past it."""
+    return _plan_limit[0]
+
+
+def set_plan_cache_size(size: int) -> None:
+    """Set the cuBLASLt plan limit (0: plan every call, keep none); clears the cache."""
+    size = int(size)
+    if size < 0:
+        raise ValueError("the plan cache size must be >= 0, got {}".format(size))
+    _plan_limit[0] = size
+    clear_plan_cache()
+
+
+def plan_cache_info() -> dict:
+    """Plans kept now and the limit."""
+    return {"plans": len(_plans), "epilogue_plans": len(_epi_plans), "limit": _plan_limit[0]}
 
 
 # -- cublasLt epilogues: bias and ReLU applied in the GEMM's store --------------------------------
@@ -369,8 +437,9 @@ def gemm_epilogue(char, ta, tb, m, n, k, a, lda, b, ldb, c, ldc, epilogue, bias=
     key = (lth, char, ct, ta, tb, m, n, k, lda, ldb, ldc, epi)
     p = _epi_plans.get(key, False)
     if p is False:
-        if len(_epi_plans) >= _PLAN_LIMIT:
-            _clear_plans()
+        if len(_epi_plans) >= _plan_limit[0]:
+            _epi_plans.clear()
+            _epi_bias.clear()
         p = _epi_plans[key] = _lt_plan(lth, char, ct, ta, tb, m, n, k, lda, ldb, ldc, epi, bias)
         _epi_bias[key] = bias
     if p is None:
@@ -378,13 +447,12 @@ def gemm_epilogue(char, ta, tb, m, n, k, a, lda, b, ldb, c, ldc, epilogue, bias=
     L = _ltlib
     if bias and _epi_bias.get(key) != bias:  # the pointer lives in the descriptor (read per call)
         ptr = numpy.array([bias], numpy.uint64)
-        L.matmul_desc_set_attribute(p[0], _DESC_BIAS_POINTER, ptr.ctypes.data, 8)
+        L.matmul_desc_set_attribute(p.desc, _DESC_BIAS_POINTER, ptr.ctypes.data, 8)
         _epi_bias[key] = bias
     sp = _stream.get_current_stream(dev).ptr
-    ws = _workspaces.get((dev, sp))
-    if ws is None:
-        ws = _workspaces[(dev, sp)] = _memory.alloc(WORKSPACE_BYTES)
+    wsz = p.ws
+    ws = _memory.alloc(wsz) if wsz else None  # per call, as in _lt_gemm
     pa = _ONE_PTR[char] if alpha is None else alpha.ctypes.data
-    L.matmul(lth, p[0], pa, a, p[1], b, p[2], _ZERO_PTR[char], c, p[3], c, p[3], p[5], ws.ptr,
-             WORKSPACE_BYTES, sp)
+    L.matmul(lth, p.desc, pa, a, p.la, b, p.lb, _ZERO_PTR[char], c, p.lc, c, p.lc, p.algo,
+             ws.ptr if wsz else 0, wsz, sp)
     return True

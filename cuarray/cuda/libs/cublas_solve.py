@@ -2,7 +2,8 @@
 
 cuSOLVER has no batched LU; cuBLAS's runs one stack of small matrices in one launch, which is what
 `solve`, `inv` and `det` need for (..., n, n) stacks of small n (the 10000 x 8 x 8 bench case).
-Uses the handle of `cublas` (one per (device, thread), bound to the current stream there).
+Uses the handle of `cublas` (one per (device, thread), bound to the current stream there, without
+a kept workspace: these routines use none).
 Pointers are ints; `ptrs` arguments are device arrays of matrix addresses; `char` is the dtype's
 NumPy character. Column-major, as cuBLAS is.
 """
@@ -22,7 +23,7 @@ def getrf_batched(char, n, ptrs, lda, pivots, infos, batch) -> None:
     """LU with partial pivoting of `batch` n x n matrices in place; `pivots` int32[batch * n],
     `infos` int32[batch] (device)."""
     lib = _cublas.bindings()
-    getattr(lib, _PREFIX[char] + "getrf_batched")(_cublas.handle(), n, ptrs, lda, pivots, infos, batch)
+    getattr(lib, _PREFIX[char] + "getrf_batched")(_cublas.handle(False), n, ptrs, lda, pivots, infos, batch)
 
 
 def getrs_batched(char, trans, n, nrhs, a_ptrs, lda, pivots, b_ptrs, ldb, batch) -> None:
@@ -30,7 +31,7 @@ def getrs_batched(char, trans, n, nrhs, a_ptrs, lda, pivots, b_ptrs, ldb, batch)
     (N/T/C). Its info is a host int that only reports invalid arguments (the binding raises)."""
     lib = _cublas.bindings()
     info = numpy.zeros(1, numpy.int32)
-    getattr(lib, _PREFIX[char] + "getrs_batched")(_cublas.handle(), trans, n, nrhs, a_ptrs, lda, pivots,
+    getattr(lib, _PREFIX[char] + "getrs_batched")(_cublas.handle(False), trans, n, nrhs, a_ptrs, lda, pivots,
                                                   b_ptrs, ldb, info.ctypes.data, batch)
     if info[0] != 0:
         raise ValueError("cublas getrsBatched: invalid argument {}".format(-int(info[0])))

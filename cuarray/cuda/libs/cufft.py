@@ -155,6 +155,13 @@ class PlanCache:
         for p in plans.values():
             p.destroy()
 
+    def __del__(self):
+        # The owning thread ended (caches live in a threading.local) or the process exits.
+        try:
+            self.clear()
+        except Exception:
+            pass
+
     def show_info(self) -> None:
         print("------------------- cuFFT plan cache (device {}, thread {}) -------------------".format(
             self.device_id, threading.current_thread().name))

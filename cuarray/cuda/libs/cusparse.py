@@ -25,7 +25,8 @@ from .. import memory as _memory
 from .. import stream as _stream
 from ._handles import PerThreadHandle, nvmath_bindings
 
-__all__ = ["bindings", "handle", "supports", "SpMatDescr", "spmv", "spmm", "spsv"]
+__all__ = ["bindings", "handle", "supports", "SpMatDescr", "spmv", "spmm", "spsv", "clear_descriptor_cache",
+           "get_descriptor_cache_size", "set_descriptor_cache_size"]
 
 # cudaDataType values (library_types.h), ABI-stable: R_32F=0, R_64F=1, C_32F=4, C_64F=5.
 _DATA_TYPE = {"f": 0, "d": 1, "F": 4, "D": 5}
@@ -106,21 +107,62 @@ class _DenseCache(threading.local):
     is destroyed first. Thread-local, so no other thread can destroy one in use."""
 
     def __init__(self):
-        self.items = {}
+        self.items = _DenseItems()
+
+
+class _DenseItems(dict):
+    """The descriptors themselves; destroyed with the thread's local storage (its end)."""
+
+    def clear(self) -> None:
+        items = list(self.items())
+        super().clear()
+        for key, d in items:
+            _destroy_dense(key, d)
+
+    def __del__(self):
+        try:
+            self.clear()
+        except Exception:  # interpreter shutdown
+            pass
+
+
+def _destroy_dense(key, d) -> None:
+    (bindings().destroy_dn_vec if key[0] == "v" else bindings().destroy_dn_mat)(d)
 
 
 _dense = _DenseCache()
-_DENSE_MAX = 256
+_dense_limit = [256]
+
+
+def clear_descriptor_cache() -> None:
+    """Destroy the calling thread's cached dense-vector/matrix descriptors (host objects only;
+    sparse-matrix descriptors belong to their matrices and go with them)."""
+    _dense.items.clear()
+
+
+def get_descriptor_cache_size() -> int:
+    """The most dense descriptors a thread keeps (the oldest is destroyed first past it)."""
+    return _dense_limit[0]
+
+
+def set_descriptor_cache_size(size: int) -> None:
+    size = int(size)
+    if size < 1:
+        raise ValueError("the descriptor cache size must be >= 1, got {}".format(size))
+    _dense_limit[0] = size
+    items = _dense.items
+    while len(items) > size:
+        old_key = next(iter(items))
+        _destroy_dense(old_key, items.pop(old_key))
 
 
 def _dense_descr(key, make):
     items = _dense.items
     d = items.get(key)
     if d is None:
-        if len(items) >= _DENSE_MAX:
+        if len(items) >= _dense_limit[0]:
             old_key = next(iter(items))
-            old = items.pop(old_key)
-            (bindings().destroy_dn_vec if old_key[0] == "v" else bindings().destroy_dn_mat)(old)
+            _destroy_dense(old_key, items.pop(old_key))
         d = items[key] = make()
     return d
 
