@@ -125,6 +125,13 @@ def _init_overlapped(device_id: int) -> None:
 
     t = threading.Thread(target=import_core, name="cuarray-import-cuda.core", daemon=True)
     t.start()
+    if os.environ.get("CUARRAY_PREFETCH_LIBS", "0") not in ("", "0"):
+        # Opt-in (docs/perf-notes.md, "the prefetch"): nvmath's ~0.6 s import in the background,
+        # for programs that will call the math libraries. A function-level import: nvmath's
+        # bindings are the heaviest import cuarray has, and most processes never load them.
+        from .libs import _handles
+
+        _handles.prefetch()
     try:
         _backend.ensure_initialized()
         err, count = drv.cuDeviceGetCount()

@@ -6,6 +6,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 _CHILD = textwrap.dedent("""
     import sys, threading
     import numpy
