@@ -2,7 +2,10 @@
 CuPy and PyTorch in one process (CUDA events, median of 30 after warm-up), the fraction of the copy
 rate for the bytes read, and cuarray's reduction plan. Prints one table.
 
-    python scripts/perf/shapes_sweep.py
+    python scripts/perf/shapes_sweep.py [--libs cuarray] [--warp-row 16,32,64] [--only max,argmax]
+
+`--warp-row`: rerun cuarray's cases with `reduction._WARP_ROW` (rows shorter than it get a thread
+per output, longer ones a warp) set to each value in turn: the sweep behind that constant.
 """
 
 from __future__ import annotations
@@ -147,15 +150,50 @@ def plan_of(shape, dtype, axis):
 
 
 def main():
+    import argparse
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--libs", default="cuarray,cupy,torch")
+    ap.add_argument("--warp-row", default="")
+    ap.add_argument("--only", default="", help="comma-separated substrings of case names")
+    args = ap.parse_args()
     libs = {}
     import cuarray
 
-    libs["cuarray"] = cuarray
-    for name in ("cupy", "torch"):
+    for name in args.libs.split(","):
         try:
-            libs[name] = __import__(name)
+            libs[name] = cuarray if name == "cuarray" else __import__(name)
         except Exception:
             pass
+    global CASES
+    if args.only:
+        CASES = [c for c in CASES if any(k in c[0] for k in args.only.split(","))]
+    if args.warp_row:
+        from cuarray._core import reduction
+
+        for wr in [int(v) for v in args.warp_row.split(",")]:
+            reduction._WARP_ROW = wr
+            for d in _defs():
+                d._launchers.clear()
+            from cuarray._core import reduction_ops
+
+            reduction_ops.clear_fast_path()  # it holds launchers planned with the old value
+            print("== _WARP_ROW = {}".format(wr))
+            run(libs, args)
+        return
+    run(libs, args)
+
+
+def _defs():
+    import gc
+
+    from cuarray._core import reduction
+
+    return [o for o in gc.get_objects() if isinstance(o, reduction.ReductionDef)]
+
+
+def run(libs, args):
+    import cuarray
     rate = None
     x = cuarray.empty(2**28, dtype="float32")
     e0, e1 = events("cuarray", cuarray)
