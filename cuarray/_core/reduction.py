@@ -62,8 +62,11 @@ _BLOCKS_PER_SM = 16
 # per lane of a warp (8 unrolled 16-byte loads each). Reasoned, not yet swept on a device.
 _BLOCK_ROW = 4096
 # Outputs of fewer elements than this get a thread each even when their elements are adjacent:
-# a warp would leave most lanes idle.
-_WARP_ROW = 16
+# a warp would leave most lanes idle. Swept on an H100 (scripts/perf/shapes_sweep.py --warp-row,
+# float32, rows of 16: (1e6, 16) max 166 us with a warp per row, 46-58 with a thread per row
+# (CuPy 46); argmax 436 -> 48 (CuPy 150); rows of 64: a warp 95-109 us, a thread 150; rows of 2-8
+# the same either way): a thread below 64, a warp from 64.
+_WARP_ROW = 64
 # Each accumulator of a thread takes at most this many elements before the work is split into
 # chunks (a second pass): bounds the float rounding chain (error ~ chain * eps) well below
 # NumPy's pairwise summation on realistic data, for a partial buffer of negligible size.

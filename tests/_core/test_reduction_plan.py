@@ -211,3 +211,12 @@ def test_fused_plans_and_kernels_compile():
         out.append(src)
     cubin, _ = compiler.compile_cubin("\n".join(out), arch="sm_90")
     assert cubin[:4] == b"\x7fELF"
+
+
+@pytest.mark.parametrize("n_red, strategy", [(2, "cols"), (16, "cols"), (63, "cols"), (64, "rows"), (4096, "rows")])
+def test_short_contiguous_rows_get_a_thread_each(n_red, strategy):
+    """Rows under 64 elements: a thread per output (a warp per 16-element row was 3.6x slower on
+    an H100: the `_WARP_ROW` sweep in scripts/perf/shapes_sweep.py)."""
+    n_out = 1 << 20
+    p = plan((n_out, n_red), [(4 * n_red, 4)], [4], (4,), (1,), aligned=(True,), sm_count=132)
+    assert p.strategy == strategy
