@@ -86,6 +86,13 @@ _MAX_GRID_X = 2**20
 # as much as the device part. Reasoned, not swept.
 _FUSE_STEPS = 4
 FUSE = True
+# Few outputs along a fast kept axis (`sum(axis=0)` of (1e6, 4)): a thread per output left 252 of
+# a block's 256 threads idle. Such plans give each block `sub` sub-chunks (a power of two, up to
+# BLOCK / n_out): thread t takes output t % (BLOCK / sub) and every sub-th element of its chunk, so
+# a warp reads consecutive addresses, and writes its own partial. The partials are kept to at most
+# this many in all (chunks x sub-chunks x outputs), so the combining pass stays short.
+_SUB_PARTS = 16384
+_SUB_MIN_RED = 4096  # below this many reduced elements the plain layout is fast enough
 
 
 class Stage(NamedTuple):
@@ -104,13 +111,20 @@ class Stage(NamedTuple):
     index_t: type
     group2: int = 0
     unroll2: int = 0
+    sub: int = 1
 
 
 class Plan:
     """How one reduction runs (pure data; see `plan`)."""
 
     __slots__ = ("n_out", "n_red", "out_dims", "out_strides", "red_dims", "red_strides", "group",
-                 "unroll", "vec", "split", "chunk", "grid_x", "index_t", "group2", "grid2", "unroll2", "fused")
+                 "unroll", "vec", "split", "chunk", "grid_x", "index_t", "group2", "grid2", "unroll2", "fused",
+                 "sub")
+
+    @property
+    def parts(self) -> int:
+        """Partials per output: one per chunk (blockIdx.y) and sub-chunk."""
+        return self.split * self.sub
 
     def __repr__(self):
         return "Plan(" + ", ".join("{}={!r}".format(k, getattr(self, k)) for k in self.__slots__) + ")"
@@ -208,20 +222,25 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True) -
                 else:
                     vec = v
     unroll = _UNROLL_COLS if group == 1 else _UNROLL_ROWS
-    p.group, p.vec, p.unroll = group, vec, unroll
-    gpb = BLOCK // group
+    sub = 1
+    if group == 1 and 0 < n_out <= BLOCK // 2 and n_red >= _SUB_MIN_RED:
+        sub = 1 << ((BLOCK // n_out).bit_length() - 1)
+    p.group, p.vec, p.unroll, p.sub = group, vec, unroll, sub
+    gpb = BLOCK // group // sub
     blocks_x = -(-n_out // gpb) if n_out else 0
     target = sm_count * _BLOCKS_PER_SM
     split = 1
     if n_red > 0 and blocks_x:
-        step = group * unroll * vec  # elements one unrolled iteration of a group covers
+        step = group * unroll * vec * sub  # elements one unrolled iteration of a group covers
         if blocks_x < target:
             split = -(-target // blocks_x)
-        split = max(split, -(-n_red // (group * unroll * _MAX_CHAIN)))
+        if sub > 1:
+            split = min(split, max(1, _SUB_PARTS // (n_out * sub)))
+        split = max(split, -(-n_red // (group * sub * unroll * _MAX_CHAIN)))
         split = min(split, -(-n_red // (2 * step)), _MAX_SPLIT)
         split = max(split, 1)
     if split > 1:
-        step = group * unroll * vec
+        step = group * unroll * vec * sub
         chunk = -(-n_red // split)
         chunk = -(-chunk // step) * step
         split = -(-n_red // chunk)
@@ -230,14 +249,15 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True) -
     p.split, p.chunk = split, chunk
     p.grid_x = max(1, min(blocks_x, _MAX_GRID_X))
     # Second pass over the partials: [chunk][out] for thread-per-output (coalesced over outputs),
-    # [out][chunk] otherwise.
-    if split > 1:
-        if group == 1:
+    # [out][chunk] otherwise (sub-chunked plans too: few outputs, many partials each).
+    parts = split * sub
+    if parts > 1:
+        if group == 1 and sub == 1:
             p.group2 = 1
-        elif n_out == 1 or split >= _BLOCK_ROW:
+        elif n_out == 1 or parts >= _BLOCK_ROW:
             p.group2 = BLOCK
         else:
-            p.group2 = 32 if split >= _WARP_ROW else 1
+            p.group2 = 32 if parts >= _WARP_ROW else 1
         p.unroll2 = _UNROLL_COLS if p.group2 == 1 else _UNROLL_ROWS
         p.grid2 = max(1, min(-(-n_out // (BLOCK // p.group2)), _MAX_GRID_X))
     else:
@@ -246,11 +266,11 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True) -
     # grid2 blocks: the rounds (of up to unroll2 loads per thread) it makes beyond those of one of
     # them are at most _FUSE_STEPS. grid2 == 1 is always fused.
     p.fused = False
-    if allow_fuse and split > 1:
-        rounds = -(-split // (p.group2 * p.unroll2))
+    if allow_fuse and parts > 1:
+        rounds = -(-parts // (p.group2 * p.unroll2))
         p.fused = (-(-n_out // (BLOCK // p.group2)) - 1) * rounds <= _FUSE_STEPS
     # 32-bit indices when every byte offset and index product fits.
-    big = n_out * max(n_red, split) > _INT32_MAX
+    big = n_out * max(n_red, parts) > _INT32_MAX
     if not big:
         for k in range(len(p.red_strides)):
             ext = sum((d - 1) * abs(s) for d, s in zip(p.out_dims, p.out_strides[1 + k]))
@@ -321,6 +341,8 @@ class ReductionDef:
     def kernel_name(self, st: Stage) -> str:
         src, dst, group, unroll, vec, ond, rnd, index_t, group2 = st[:9]
         parts = [self.name, "g{}".format(group), "o{}r{}".format(ond, rnd)]
+        if st.sub > 1:
+            parts.append("sub{}".format(st.sub))
         if vec > 1:
             parts.append("vec{}".format(vec))
         if src == "part":
@@ -335,14 +357,15 @@ class ReductionDef:
 
     def source(self, st: Stage) -> tuple[str, str]:
         """(kernel name, CUDA source) for one specialisation. Pure: needs no device."""
-        src, dst, group, unroll, vec, ond, rnd, index_t, group2, unroll2 = st
+        src, dst, group, unroll, vec, ond, rnd, index_t, group2, unroll2, sub = st
         it = "int" if index_t is numpy.int32 else "long long"
         kname = self.kernel_name(st)
         kernel_t, pass_t, finish_t = _templates()
-        pass1 = self._pass(pass_t, src, "part" if dst == "fused" else dst, group, unroll, vec, ond, rnd, it)
+        pass1 = self._pass(pass_t, src, "part" if dst == "fused" else dst, group, unroll, vec, ond, rnd, it, sub)
         finish = ""
         if dst == "fused":
-            finish = finish_t.substitute(pass2=self._pass(pass_t, "fused", "out", group2, unroll2, 1, ond, rnd, it))
+            finish = finish_t.substitute(pass2=self._pass(pass_t, "fused", "out", group2, unroll2, 1, ond, rnd, it,
+                                                          1, parts_per_block=sub))
         includes = []
         if any(p.dtype.char == "e" or p.compute.char == "e" for p in self.params + (self.out,)):
             includes += ["#define CUARRAY_HAS_HALF 1", "#include <cuda_fp16.h>"]
@@ -354,9 +377,10 @@ class ReductionDef:
         )
         return kname, kernel_t.substitute(fields)
 
-    def _pass(self, pass_t, src, dst, group, unroll, vec, ond, rnd, it) -> str:
+    def _pass(self, pass_t, src, dst, group, unroll, vec, ond, rnd, it, sub=1, parts_per_block=1) -> str:
         """One pass of the skeleton: `src` 'map' (inputs), 'part' (partials of an earlier launch)
-        or 'fused' (partials of this launch's other blocks); `dst` 'out' or 'part'."""
+        or 'fused' (partials of this launch's other blocks, `parts_per_block` from each block);
+        `dst` 'out' or 'part'; `sub` sub-chunks per block (a partial each)."""
         names = [p.name for p in self._arrays] + [self.out.name]
         lines = []
         if ond:
@@ -406,10 +430,12 @@ class ReductionDef:
         if dst == "out":
             store = "{t}& {n} = *({t}*)((char*){n}_ptr + _ob_{n});\n        const _acc_t a = _t;\n        {pm};".format(
                 t=_dtypes.ctype(self.out.dtype), n=self.out.name, pm=self.post_map)
+        elif sub > 1:
+            store = "_part_out[_o * _pdo + ((long long)blockIdx.y * {} + _lane) * _pdc] = _t;".format(sub)
         else:
             store = "_part_out[_o * _pdo + (long long)blockIdx.y * _pdc] = _t;"
         if src == "fused":  # one block walks every output and the whole reduced index (the chunks)
-            r0, r1, o0, ostep = "0", "({})gridDim.y".format(it), "0", "1"
+            r0, r1, o0, ostep = "0", "({})gridDim.y * {}".format(it, parts_per_block), "0", "1"
         else:
             r0, r1 = "({})blockIdx.y * _chunk".format(it), "min(_r0 + _chunk, _n_red)"
             o0, ostep = "({})blockIdx.x".format(it), "({})gridDim.x".format(it)
@@ -418,6 +444,7 @@ class ReductionDef:
             vec=vec, vload="\n            ".join(vload), lane_load="\n              ".join(lane_load),
             red_indexer="\n          ".join(red), load="\n          ".join(load), store=store,
             step_u=step.format(acc="_acc[_u]"), step_0=step.format(acc="_acc[0]"), r0=r0, r1=r1, o0=o0, ostep=ostep,
+            sub=sub,
         )
         return pass_t.substitute(fields)
 
@@ -442,12 +469,13 @@ class ReductionDef:
     def stages(self, p: Plan) -> list:
         """The (Stage, grid, role) launches a plan makes, in order."""
         ond, rnd = len(p.out_dims), len(p.red_dims)
-        if p.split == 1:
+        if p.parts == 1:
             return [(Stage("map", "out", p.group, p.unroll, p.vec, ond, rnd, p.index_t), (p.grid_x, 1), "only")]
         if p.fused:
-            return [(Stage("map", "fused", p.group, p.unroll, p.vec, ond, rnd, p.index_t, p.group2, p.unroll2),
+            return [(Stage("map", "fused", p.group, p.unroll, p.vec, ond, rnd, p.index_t, p.group2, p.unroll2, p.sub),
                      (p.grid_x, p.split), "fused")]
-        return [(Stage("map", "part", p.group, p.unroll, p.vec, ond, rnd, p.index_t), (p.grid_x, p.split), "first"),
+        return [(Stage("map", "part", p.group, p.unroll, p.vec, ond, rnd, p.index_t, sub=p.sub), (p.grid_x, p.split),
+                 "first"),
                 (Stage("part", "out", p.group2, p.unroll2, 1, ond, rnd, p.index_t), (p.grid2, 1), "second")]
 
     # -- launch ----------------------------------------------------------------------------
@@ -498,7 +526,7 @@ class ReductionDef:
         lau.plan = p
         lau.steps = tuple((self._kernel(st), _launch.launch_config(grid, BLOCK), self._tail(st, p, role))
                           for st, grid, role in self.stages(p))
-        lau.part_bytes = p.n_out * p.split * self.acc_size if p.split > 1 else 0
+        lau.part_bytes = p.n_out * p.parts * self.acc_size if p.parts > 1 else 0
         lau.fused = p.fused
         return lau
 
@@ -513,12 +541,12 @@ class ReductionDef:
         for s in p.red_strides:
             out.extend(it(v) for v in s)
         out.extend(it(d) for d in p.red_dims)
-        if p.group == 1:  # partials laid out [chunk][out]
+        if p.group == 1 and p.sub == 1:  # partials laid out [chunk][out]
             pdo, pdc = 1, p.n_out
         else:  # [out][chunk]
-            pdo, pdc = p.split, 1
+            pdo, pdc = p.parts, 1
         if role == "second":
-            n_red = chunk = p.split
+            n_red = chunk = p.parts
         else:
             n_red, chunk = p.n_red, p.chunk
         out += [it(p.n_out), it(n_red), it(chunk), it(pdo), it(pdc), it(pdo), it(pdc)]

@@ -220,3 +220,47 @@ def test_short_contiguous_rows_get_a_thread_each(n_red, strategy):
     n_out = 1 << 20
     p = plan((n_out, n_red), [(4 * n_red, 4)], [4], (4,), (1,), aligned=(True,), sm_count=132)
     assert p.strategy == strategy
+
+
+@pytest.mark.parametrize("n_red, n_out", [(1_000_000, 4), (1_000_000, 32), (4_000_000, 2), (5000, 100), (70_001, 3)])
+def test_few_outputs_along_a_fast_kept_axis_are_sub_chunked(n_red, n_out):
+    """`sum(axis=0)` of (n_red, n_out), n_out small: sub-chunks of a block share each chunk (the
+    kernel's mapping, mirrored here): every element is read once, by a thread of its own output,
+    into a partial of its own; a warp's threads read consecutive addresses; the partials stay few."""
+    p = plan((n_red, n_out), [(4 * n_out, 4)], [4], (4,), (0,), aligned=(True,), sm_count=132)
+    assert p.group == 1 and p.sub > 1 and p.sub * n_out <= 256 and p.grid_x == 1
+    assert p.parts == p.split * p.sub and p.parts * n_out <= 16384 + p.sub * n_out
+    gpb = 256 // p.sub
+    seen = numpy.zeros((n_out, n_red), dtype=numpy.int8)
+    for c in range(p.split):
+        r0, r1 = c * p.chunk, min((c + 1) * p.chunk, n_red)
+        for t in range(256):
+            o, lane = t % gpb, t // gpb
+            if o >= n_out:
+                continue
+            assert c * p.sub + lane < p.parts
+            seen[o, r0 + lane:r1:p.sub] += 1
+    assert seen.min() == 1 and seen.max() == 1  # every element of every output exactly once
+    # warp 0: threads 0..31 read rows r0 + t // gpb, columns t % gpb: consecutive addresses
+    offs = [(t // gpb) * 4 * n_out + (t % gpb) * 4 for t in range(32) if t % gpb < n_out]
+    assert offs == sorted(offs) and (gpb != n_out or offs == list(range(0, 4 * len(offs), 4)))
+
+
+def test_sub_chunked_kernels_compile():
+    p = plan((1_000_000, 4), [(16, 4)], [4], (4,), (0,), aligned=(True,), sm_count=132)
+    d = R._definition(R.OPS["sum"], ((numpy.dtype("f"), numpy.dtype("f")),), ("x",), numpy.dtype("f"),
+                      numpy.dtype("f"), False, R._POST_CAST, ())
+    srcs = {}
+    for st, grid, role in d.stages(p):
+        name, src = d.source(st)
+        assert "${" not in src
+        if role in ("first", "fused"):
+            assert "sub{}".format(p.sub) in name and "blockIdx.y * {} + _lane".format(p.sub) in src
+        srcs[name] = src
+    for fused in (True, False):  # both forms of the second pass
+        st = d.stages(p)[0][0]._replace(dst="fused" if fused else "part", group2=256, unroll2=8)
+        name, src = d.source(st)
+        srcs[name] = src
+    assert len(srcs) >= 2
+    cubin, _ = compiler.compile_cubin("\n".join(srcs.values()), arch="sm_90")
+    assert cubin[:4] == b"\x7fELF"

@@ -42,16 +42,21 @@ ${finish}
 // One pass: outputs from group <o0> in steps of <ostep> groups, reduced index [_r0, _r1).
   {
     constexpr int _G = ${group};
-    constexpr int _GPB = ${block} / _G;
+    // _S sub-chunks per block (thread-per-output plans with few outputs, see reduction.py): thread
+    // t takes output t % _GPB and every _S-th element of the chunk from t / _GPB, its own partial.
+    constexpr int _S = ${sub};
+    constexpr int _GPB = ${block} / _G / _S;
+    constexpr int _LS = _G * _S;  // stride of a lane over the reduced index
     constexpr int _U = ${unroll};
-    const int _lane = threadIdx.x % _G;
+    const int _lane = _S > 1 ? (int)(threadIdx.x / _GPB) : (int)(threadIdx.x % _G);
     const ${index_t} _r0 = ${r0};
     const ${index_t} _r1 = ${r1};
 #if ${group} > 32
     __shared__ alignas(16) unsigned char _smem_raw[(${block} / 32) * sizeof(_acc_t)];
     _acc_t* _sm = reinterpret_cast<_acc_t*>(_smem_raw);
 #endif
-    for (${index_t} _o = ${o0} * _GPB + threadIdx.x / _G; _o < _n_out; _o += ${ostep} * _GPB) {
+    for (${index_t} _o = ${o0} * _GPB + (_S > 1 ? threadIdx.x % _GPB : threadIdx.x / _G); _o < _n_out;
+         _o += ${ostep} * _GPB) {
       ${out_indexer}
       _acc_t _acc[_U];
 #pragma unroll
@@ -88,16 +93,16 @@ ${finish}
         _j0 = _v1 * ${vec} + _lane;
       }
 #endif
-      for (; _j0 + (_U - 1) * _G < _r1; _j0 += _U * _G) {
+      for (; _j0 + (_U - 1) * _LS < _r1; _j0 += _U * _LS) {
 #pragma unroll
         for (int _u = 0; _u < _U; ++_u) {
-          const ${index_t} _j = _j0 + _u * _G;
+          const ${index_t} _j = _j0 + _u * _LS;
           ${red_indexer}
           ${load}
           ${step_u}
         }
       }
-      for (; _j0 < _r1; _j0 += _G) {
+      for (; _j0 < _r1; _j0 += _LS) {
         const ${index_t} _j = _j0;
         ${red_indexer}
         ${load}
@@ -120,7 +125,7 @@ ${finish}
       }
       __syncthreads();
 #endif
-      if (_lane == 0) {
+      if (_S > 1 || _lane == 0) {
         ${store}
       }
     }
