@@ -155,6 +155,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--libs", default="cuarray,cupy,torch")
     ap.add_argument("--warp-row", default="")
+    ap.add_argument("--sub-parts", default="", help="values of reduction._SUB_PARTS to sweep")
     ap.add_argument("--only", default="", help="comma-separated substrings of case names")
     args = ap.parse_args()
     libs = {}
@@ -168,17 +169,18 @@ def main():
     global CASES
     if args.only:
         CASES = [c for c in CASES if any(k in c[0] for k in args.only.split(","))]
-    if args.warp_row:
+    if args.warp_row or args.sub_parts:
         from cuarray._core import reduction
 
-        for wr in [int(v) for v in args.warp_row.split(",")]:
-            reduction._WARP_ROW = wr
+        name = "_WARP_ROW" if args.warp_row else "_SUB_PARTS"
+        for wr in [int(v) for v in (args.warp_row or args.sub_parts).split(",")]:
+            setattr(reduction, name, wr)
             for d in _defs():
                 d._launchers.clear()
             from cuarray._core import reduction_ops
 
             reduction_ops.clear_fast_path()  # it holds launchers planned with the old value
-            print("== _WARP_ROW = {}".format(wr))
+            print("== {} = {}".format(name, wr))
             run(libs, args)
         return
     run(libs, args)

@@ -8,6 +8,7 @@ import pytest
 from numpy.exceptions import AxisError
 
 from cuarray._core import reduction_ops as R
+from cuarray._core import reduction
 from cuarray._core.reduction import Stage, plan
 from cuarray._core.reduction_kernel import ReductionKernel
 from cuarray.cuda import compiler
@@ -229,7 +230,7 @@ def test_few_outputs_along_a_fast_kept_axis_are_sub_chunked(n_red, n_out):
     into a partial of its own; a warp's threads read consecutive addresses; the partials stay few."""
     p = plan((n_red, n_out), [(4 * n_out, 4)], [4], (4,), (0,), aligned=(True,), sm_count=132)
     assert p.group == 1 and p.sub > 1 and p.sub * n_out <= 256 and p.grid_x == 1
-    assert p.parts == p.split * p.sub and p.parts * n_out <= 16384 + p.sub * n_out
+    assert p.parts == p.split * p.sub and p.parts * n_out <= reduction._SUB_PARTS + p.sub * n_out
     gpb = 256 // p.sub
     seen = numpy.zeros((n_out, n_red), dtype=numpy.int8)
     for c in range(p.split):
