@@ -25,6 +25,7 @@ import numpy
 from .._core import dtypes as _dtypes
 from .._core import registry as _registry
 from .._core import shapes as _shapes
+from .._core import tracing as _tracing
 from .._core.elementwise import Definition, KernelParam, compute_ctype
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
@@ -38,7 +39,9 @@ _CONTROL_FLOW = ("vectorize: Python control flow on an element (`if`, `while`, `
 
 
 class _Tracer:
-    """Records the statements of one traced call."""
+    """Records the statements of one traced call. Installed as the thread's tracer
+    (`_core/tracing.py`) while the function runs: a ufunc called on an element reaches `ufunc`
+    through the ufunc's dispatch point; any other traceable routine on an element is refused."""
 
     def __init__(self):
         self.lines = []
@@ -51,6 +54,39 @@ class _Tracer:
         v = value.astype(dt) if isinstance(value, numpy.generic) else dt.type(value)
         self.consts.append((name, dt, numpy.float32(v) if dt.char == "e" else v))
         return name
+
+    def ufunc(self, uf, args, kwargs):
+        if any(isinstance(a, _Element) for a in args):
+            if kwargs:
+                raise TypeError("vectorize: {}() with keywords ({}) inside a vectorized function is not "
+                                "supported".format(uf.__name__, ", ".join(sorted(kwargs))))
+            return self.apply(uf, args)
+        with _tracing.suspended():  # no element: an ordinary call made by the function
+            return uf(*args, **kwargs)
+
+    def call(self, name, fn, args, kwargs):
+        if name == "clip" and any(isinstance(a, _Element) for a in args + tuple(kwargs.values())):
+            # `clip` is `clip`/`minimum`/`maximum` of the element: NumPy's bounds rules, then the ufunc.
+            a, lo, hi = args
+            lo, hi = kwargs.get("min", lo), kwargs.get("max", hi)
+            if kwargs.get("out") is not None or set(kwargs) - {"out", "min", "max"}:
+                raise TypeError("vectorize: clip() with out= or keywords inside a vectorized function is not supported")
+            lo = None if lo is numpy._NoValue else lo
+            hi = None if hi is numpy._NoValue else hi
+            if lo is None:
+                return a if hi is None else self.apply(_uf("minimum"), (a, hi))
+            return self.apply(_uf("maximum"), (a, lo)) if hi is None else self.apply(_uf("clip"), (a, lo, hi))
+        if any(isinstance(a, _Element) for a in args):
+            raise TypeError("vectorize: {}() of an element cannot be compiled to a kernel; use arithmetic, "
+                            "comparisons and ufuncs only".format(name))
+        with _tracing.suspended():
+            return fn(*args, **kwargs)
+
+    def before_write(self, a) -> None:
+        pass
+
+    def routine_input(self) -> None:
+        pass
 
     def apply(self, uf, args):
         if uf.__name__ not in _registry.ufuncs and not hasattr(uf, "_resolve"):
@@ -123,9 +159,6 @@ class _Element:
         self._tracer = tracer
         self.dtype = dtype
         self.expr = expr
-
-    def __cuarray_ufunc__(self, uf, args):
-        return self._tracer.apply(uf, args)
 
     def __array_ufunc__(self, np_ufunc, method, *inputs, **kwargs):
         if method != "__call__" or kwargs:
@@ -246,6 +279,7 @@ class vectorize:
             size *= d
         if size == 0 and self.otypes is None:
             raise ValueError("cannot call `vectorize` on size 0 inputs unless `otypes` is set")
+        prev = _tracing.install(tracer)
         try:
             res = self.pyfunc(*call_args, **call_kwargs)
         except TypeError as e:
@@ -254,6 +288,8 @@ class vectorize:
                                 "operators, ufuncs and Python scalars can): {}".format(
                                     getattr(self.pyfunc, "__name__", "the function"), e)) from e
             raise
+        finally:
+            _tracing.uninstall(prev)
         results = res if isinstance(res, tuple) else (res,)
         outs = [self._result(tracer, r) for r in results]
         if self.otypes is not None and len(self.otypes) != len(outs):
