@@ -72,6 +72,14 @@ _SCRIPT = textwrap.dedent('''
             c = x * 3.0 - y
     assert len(planner._programs) == n_programs + 1   # planned once for the three loops
 
+    # A routine that does not trace runs eagerly inside, on concrete arrays (its own ufunc calls
+    # are not recorded): a concrete result; the next operation on a lazy array records again.
+    with cp.lazy():
+        l = x * 2.0
+        for v in (cp.var(x), cp.round(x, 2), cp.kron(x[:3], x[:3]), cp.diff(x), cp.nan_to_num(x)):
+            assert type(v) is cp.ndarray, type(v)
+        assert type(l + 1.0) is L.LazyArray and type(cp.exp(x)) is L.LazyArray
+
     @cp.lazy
     def step(w):
         return (w * 2).sum(), w.mean(axis=0)
