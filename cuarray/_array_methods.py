@@ -14,7 +14,6 @@ import numpy
 from ._bitwise.ops import bitwise_and, bitwise_or, bitwise_xor, invert, left_shift, right_shift
 from ._core import copying, indexing, interop, transfer
 from ._core.ndarray import ndarray
-from ._core import tracing as _tracing
 from ._core.numpy_function import array_function
 from ._core.numpy_protocol import array_ufunc
 from ._core.tracing import active as _tracing_active
@@ -161,11 +160,6 @@ def _set(self, arr, stream=None) -> None:
 
 def _astype(self, dtype, order="K", casting="unsafe", subok=None, copy=True) -> ndarray:
     """See `numpy.ndarray.astype`."""
-    if _tracing_active[0]:  # the dispatch point of `astype` for a tracer (`_core/tracing.py`)
-        t = _tracing.state.tracer
-        if t is not None:
-            return t.call("astype", _astype, (self, dtype), {"order": order, "casting": casting, "subok": subok,
-                                                            "copy": copy})
     return copying.astype(self, dtype, order=order, casting=casting, copy=copy)
 
 

@@ -40,16 +40,17 @@ def reject(x, fn: str):
 
 def as_array(x, fn: str) -> ndarray:
     """`x` itself when it is a cuarray array, a 0-d device array when it is a scalar; TypeError else."""
+    if isinstance(x, ndarray):
+        v = x
+    elif is_scalar(x):
+        v = from_host(x)
+    else:
+        v = lazy_value(x)
+        if v is None:
+            raise reject(x, fn)
     if _tracing_active[0]:  # a routine that does not trace takes its inputs (`tracing.routine_input`)
         _tracing.routine_input()
-    if isinstance(x, ndarray):
-        return x
-    if is_scalar(x):
-        return from_host(x)
-    v = lazy_value(x)
-    if v is not None:
-        return v
-    raise reject(x, fn)
+    return v
 
 
 def lazy_value(x):

@@ -107,10 +107,8 @@ def fast_ufunc(uf, args, st):
         hit = _ufunc_memo.get((uf, ka, kb))
         if hit is None:  # (the memo holds no scalar-only or None keys)
             return None
-        if st.internal:  # inside a routine that does not trace: only lazy operands are recorded
-            if type(a) is not LazyArray and type(b) is not LazyArray:
-                return None
-            st.internal = False
+        if st.internal is not None and type(a) is not LazyArray and type(b) is not LazyArray and st._inside_routine():
+            return None  # inside a routine that does not trace: only lazy operands are recorded
         tr = st.trace
         # Nodes in the general path's recording order: arrays (in `_operand`), then scalars.
         na = a._node if type(a) is LazyArray else tr.array(a) if type(a) is ndarray else None
@@ -131,10 +129,8 @@ def fast_ufunc(uf, args, st):
         hit = _ufunc_memo.get((uf, _fast_key(a)))
         if hit is None:
             return None
-        if st.internal:
-            if type(a) is not LazyArray:
-                return None
-            st.internal = False
+        if st.internal is not None and type(a) is not LazyArray and st._inside_routine():
+            return None
         na = a._node if type(a) is LazyArray else st.trace.array(a)
         n = st.trace.ufunc(hit[0], hit[1], na.shape, (na,))
     else:

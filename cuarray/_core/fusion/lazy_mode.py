@@ -62,7 +62,13 @@ class _State(threading.local):
     depth = 0
     live = None  # weak references to the lazy arrays made (None while `fuse` traces)
     trace = None  # the `Trace` recording the graph since the last computation
-    internal = False  # inside a routine that does not trace (see the module docstring)
+    # Inside a routine that does not trace (see the module docstring): (trace, its length) when
+    # the routine took its inputs; the user's code is back once anything was recorded since.
+    internal = None
+
+    def _inside_routine(self) -> bool:
+        i = self.internal
+        return i is not None and i[0] is self.trace and i[1] == len(i[0].ops)
 
     def ufunc(self, uf, args, kwargs):
         """`uf(*args, **kwargs)`: a node, or the eager call (its dispatch point in `ufunc.py`)."""
@@ -87,8 +93,7 @@ class _State(threading.local):
                 else:
                     break
             else:
-                if arrays and (lazy_in or not self.internal):
-                    self.internal = False
+                if arrays and (lazy_in or not self._inside_routine()):
                     out = _wrap(_g.ufunc_node(uf, nodes))
                     if not kwargs and nin <= 2:
                         _fast.remember_ufunc(uf, args, out, self)
@@ -106,14 +111,12 @@ class _State(threading.local):
             if type(a) is LazyArray:
                 lazy_in = True
                 break
-        if lazy_in or not self.internal:
+        build = _BUILDERS.get(name)  # (None: a routine sharing a dispatch point, `nansum`)
+        if build is not None and (lazy_in or not self._inside_routine()):
             try:
-                out = _BUILDERS[name](*args, **kwargs)
+                return build(*args, **kwargs)
             except _Unsupported:
                 pass
-            else:
-                self.internal = False
-                return out
         if kwargs.get("out") is not None:
             flush()
         with _tracing.suspended():
@@ -123,7 +126,8 @@ class _State(threading.local):
         flush()
 
     def routine_input(self) -> None:
-        self.internal = True
+        tr = self.trace
+        self.internal = (tr, len(tr.ops)) if tr is not None else None
 
     def compute(self, nodes) -> None:
         _compute(nodes)
@@ -603,7 +607,7 @@ class lazy:
         if depth == 0:
             st.live = []
             st.trace = Trace()
-            st.internal = False
+            st.internal = None
         # This thread's tracer from here to `__exit__` (another thread's calls read their own slot).
         self._prev = _tracing.install(st) if _tstate.tracer is not st else st
         st.depth = depth + 1
