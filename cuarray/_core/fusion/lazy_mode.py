@@ -78,13 +78,14 @@ class _State(threading.local):
                 return out
         nin = uf.nin
         if len(args) == nin and uf.nout == 1 and (not kwargs or all(
-                _UFUNC_DEFAULTS.get(k, 0) is v or _UFUNC_DEFAULTS.get(k, 0) == v for k, v in kwargs.items())):
-            nodes, arrays, lazy_in = [], False, False
+                _UFUNC_DEFAULTS.get(k, 0) is v or _UFUNC_DEFAULTS.get(k, 0) == v for k, v in kwargs.items())) and (
+                any(type(a) is LazyArray for a in args) or not self._inside_routine()):  # (asked before a node is made)
+            nodes, arrays = [], False
             for a in args:
                 t = type(a)
                 if t is LazyArray:
                     nodes.append(a._node)
-                    arrays = lazy_in = True
+                    arrays = True
                 elif t is ndarray or isinstance(a, ndarray):
                     nodes.append(_array_node(a))
                     arrays = True
@@ -93,7 +94,7 @@ class _State(threading.local):
                 else:
                     break
             else:
-                if arrays and (lazy_in or not self._inside_routine()):
+                if arrays:
                     out = _wrap(_g.ufunc_node(uf, nodes))
                     if not kwargs and nin <= 2:
                         _fast.remember_ufunc(uf, args, out, self)
