@@ -76,8 +76,8 @@ _SCRIPT = textwrap.dedent('''
     # are not recorded): a concrete result; the next operation on a lazy array records again.
     with cp.lazy():
         l = x * 2.0
-        for v in (cp.var(x), cp.round(x, 2), cp.kron(x[:3], x[:3]), cp.diff(x), cp.nan_to_num(x)):
-            assert type(v) is cp.ndarray, type(v)
+        for k, v in enumerate((cp.var(x), cp.round(x, 2), cp.kron(x[:3], x[:3]), cp.diff(x), cp.nan_to_num(x))):
+            assert type(v) is cp.ndarray, k
         assert type(l + 1.0) is L.LazyArray and type(cp.exp(x)) is L.LazyArray
 
     @cp.lazy

@@ -551,11 +551,15 @@ def _clip(a, lo, hi):
 def _compute(nodes, last=False) -> None:
     """Compute `nodes` (one Program) and keep their values, and those of the matmuls and
     reductions computed on the way (recomputing those would cost more than keeping them)."""
-    trace = _tls.trace
+    st = _tls
+    trace = st.trace
     if trace is None:  # outside lazy mode: the graph is recorded now
         trace = Trace()
     elif not last:  # what is built after this is a new stretch, with its own key
-        _tls.trace = Trace()
+        inside = st._inside_routine()  # (a routine's write computed it: the routine goes on)
+        st.trace = Trace()
+        if inside:
+            st.internal = (st.trace, 0)
     prog, inputs = plan_traced(trace, nodes)
     values = prog.run(inputs)
     for n, v in zip(nodes, values):
