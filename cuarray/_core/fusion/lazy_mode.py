@@ -31,6 +31,7 @@ import weakref
 
 import numpy
 
+from .. import host_input as _host_input
 from .. import reduction_ops as _rops
 from .. import registry as _registry
 from .. import shapes as _shapes
@@ -62,6 +63,7 @@ class _State(threading.local):
     depth = 0
     live = None  # weak references to the lazy arrays made (None while `fuse` traces)
     trace = None  # the `Trace` recording the graph since the last computation
+    host = False  # `lazy(evaluate="numpy")`: NumPy arrays are leaves; nothing reaches a device
     # Inside a routine that does not trace (see the module docstring): (trace, its length) when
     # the routine took its inputs; the user's code is back once anything was recorded since.
     internal = None
@@ -91,10 +93,13 @@ class _State(threading.local):
                     arrays = True
                 elif t in _PY_SCALARS or isinstance(a, _PY_SCALARS) or isinstance(a, numpy.generic):
                     nodes.append(_g.scalar_node(a))
+                elif t is numpy.ndarray and self.host:
+                    nodes.append(_g.array_node(a))
+                    arrays = True
                 else:
                     break
             else:
-                if arrays:
+                if arrays or self.host:  # (evaluated by NumPy, even a call on scalars only is a node)
                     out = _wrap(_g.ufunc_node(uf, nodes))
                     if not kwargs and nin <= 2:
                         _fast.remember_ufunc(uf, args, out, self)
@@ -169,15 +174,15 @@ def _operand(x):
         return _array_node(x)
     if isinstance(x, _PY_SCALARS) or isinstance(x, numpy.generic):
         return _g.scalar_node(x)
+    if t is numpy.ndarray and _tls.host:
+        return _g.array_node(x)
     return None
 
 
 def as_node(x) -> _g.Node:
     n = _operand(x)
     if n is None:
-        from ..host_input import reject
-
-        raise reject(x, "lazy")
+        raise _host_input.reject(x, "lazy")
     return n
 
 
@@ -213,6 +218,8 @@ def _wrap(node) -> LazyArray:
             tr.record(node)
         if node.cost > MAX_CHAIN:
             _compute([node])
+    elif st.host:
+        node.seg = -1  # (no trace has id -1) a graph of NumPy leaves: `_materialize` evaluates it by NumPy
     return out
 
 
@@ -222,17 +229,27 @@ _ref = weakref.ref
 
 # -- LazyArray's computing methods and views (bound onto the type below, as the operators are) ---------
 class _Methods:
-    def _materialize(self) -> ndarray:
+    def _materialize(self):
         n = self._node
+        if n.seg == -1 and type(n.value) is not ndarray:  # built by `lazy(evaluate="numpy")`
+            return self.numpy()
         if n.value is None:
             _compute([n])
         v = n.value
         return v if isinstance(v, ndarray) else _from_scalar(v)
 
-    __cuarray_materialize__ = _materialize
+    def __cuarray_materialize__(self):
+        # The host-input policy's question (`host_input.lazy_value`): the device value. A graph of
+        # NumPy leaves has none: no upload is ever implicit.
+        if self._node.seg == -1:
+            raise TypeError("cuarray: a lazy array of NumPy data (`lazy(evaluate='numpy')`) can only take part in "
+                            "the operations lazy mode records (see docs/fusion.md); this routine needs device "
+                            "arrays: call cuarray.asarray() on its NumPy value (`.numpy()`) first")
+        return self._materialize()
 
     def get(self, *args, **kwargs):
-        return self._materialize().get(*args, **kwargs)
+        v = self._materialize()
+        return v if type(v) is numpy.ndarray else v.get(*args, **kwargs)
 
     def item(self, *args):
         return self._materialize().item(*args)
@@ -281,12 +298,14 @@ class _Methods:
         """The same graph evaluated by NumPy on host copies of its inputs (for testing)."""
         return _numpy_eval.evaluate(self._node)
 
-    def explain(self) -> str:
-        """The graph, the planned kernels and their generated CUDA source."""
+    def explain(self, compile=False) -> str:
+        """The graph, the planned kernels and their generated CUDA source (the same for NumPy
+        leaves as for device arrays of those shapes and dtypes); `compile=True` also compiles
+        each kernel with NVRTC for sm_90, which needs no GPU."""
         lines = ["graph:"]
         for k, n in enumerate(_g.walk([self._node])):
             lines.append("  {}{}".format(n.label(), "  (computed)" if n.value is not None and n.kind != "array" else ""))
-        return "\n".join(lines) + "\nplan:\n" + plan([self._node]).explain()
+        return "\n".join(lines) + "\nplan:\n" + plan([self._node]).explain(compile)
 
     # -- operations: nodes in lazy mode, eager calls outside -------------------------------
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
@@ -359,6 +378,8 @@ def _binary(name, reflected=False):
             node = None  # (its input node is made below, in lazy mode only)
         elif t in _PY_SCALARS or isinstance(other, _PY_SCALARS) or isinstance(other, numpy.generic):
             node = _g.scalar_node(other)
+        elif t is numpy.ndarray and st.host:
+            node = _g.array_node(other)
         else:
             return NotImplemented
         if not uf:  # (matmul is bound on first use: the namespace's attribute)
@@ -592,23 +613,62 @@ class lazy:
     """Lazy evaluation: `with cuarray.lazy():` or `@cuarray.lazy` on a function. Inside,
     operations build an expression graph and return `LazyArray`s with their shape and dtype;
     values are computed, in as few fused kernels as the graph allows, when needed or when the
-    context ends. A decorated function returns computed ndarrays."""
+    context ends. A decorated function returns computed ndarrays.
 
-    def __init__(self, fn=None, *, _track=True):
+    `evaluate="numpy"`: the same graphs with NumPy arrays as leaves, on any machine (no GPU
+    needed): `leaf(x)` makes a NumPy array a graph input, values are computed by NumPy
+    (`.numpy()`, or whatever needs one), `explain(compile=True)` shows and compiles the CUDA a
+    device would run. A decorated function called with NumPy arrays (and no device array)
+    runs this way and returns NumPy arrays. Without it, NumPy inputs raise TypeError (the
+    host-input policy: no upload is implicit)."""
+
+    def __init__(self, fn=None, *, evaluate=None, _track=True):
+        if evaluate not in (None, "device", "numpy"):
+            raise ValueError("lazy: evaluate must be 'device' or 'numpy', not {!r}".format(evaluate))
+        if fn is not None and not callable(fn):
+            raise TypeError("lazy: {!r} is not callable (use `with cuarray.lazy():` or `@cuarray.lazy`)".format(fn))
         self._fn = fn
-        self._track = _track
-        self._saved = self._prev = None
+        self._host = evaluate == "numpy"
+        self._evaluate = evaluate
+        self._track = _track and not self._host  # (a NumPy graph is never computed on a device)
+        self._saved = self._prev = self._host_saved = None
         if fn is not None:
             functools.update_wrapper(self, fn)
 
     def __call__(self, *args, **kwargs):
+        if self._fn is None:  # `@cuarray.lazy(evaluate=...)`
+            return lazy(args[0], evaluate=self._evaluate)
+        if self._host or (self._evaluate is None and _numpy_call(args, kwargs)):
+            with lazy(evaluate="numpy") as lz:
+                out = self._fn(*[lz.leaf(a) if type(a) is numpy.ndarray else a for a in args],
+                               **{k: lz.leaf(v) if type(v) is numpy.ndarray else v for k, v in kwargs.items()})
+            return _unwrap(out)
         with lazy():
             out = self._fn(*args, **kwargs)
         return _unwrap(out)
 
+    @staticmethod
+    def leaf(*arrays):
+        """Graph inputs of these arrays (NumPy arrays inside `lazy(evaluate="numpy")`, device
+        arrays in lazy mode): `x = lz.leaf(x)`, so NumPy's own operators on `x` build nodes too."""
+        if not _tls.depth:
+            raise RuntimeError("lazy.leaf: only inside `with cuarray.lazy(...)`")
+        out = []
+        for a in arrays:
+            if type(a) is LazyArray:
+                out.append(a)
+            elif _array(a):
+                out.append(_wrap(_g.array_node(a)))
+            else:  # (a NumPy array in device lazy mode: the host-input policy's TypeError)
+                raise _host_input.reject(a, "lazy.leaf")
+        return out[0] if len(out) == 1 else tuple(out)
+
     def __enter__(self):
         st = _tls
         depth = st.depth
+        self._host_saved = st.host
+        if self._host:
+            st.host = True
         if depth == 0:
             st.live = []
             st.trace = Trace()
@@ -622,6 +682,7 @@ class lazy:
 
     def __exit__(self, *exc):
         st = _tls
+        st.host = self._host_saved
         st.depth -= 1
         if not self._track:
             st.live = self._saved
@@ -639,6 +700,13 @@ class lazy:
         return False
 
 
+def _numpy_call(args, kwargs) -> bool:
+    """Whether a decorated function's call takes NumPy arrays and no device or lazy array."""
+    vals = args + tuple(kwargs.values())
+    return any(type(v) is numpy.ndarray for v in vals) and not any(
+        type(v) is LazyArray or isinstance(v, ndarray) for v in vals)
+
+
 def _unwrap(out):
     if type(out) is LazyArray:
         return out._materialize()
@@ -652,13 +720,17 @@ def _unwrap(out):
 
 
 # -- what the tracer builds for each traceable routine (`_State.call`) ------------------------------
+def _array(x) -> bool:
+    return type(x) is LazyArray or isinstance(x, ndarray) or (type(x) is numpy.ndarray and _tls.host)
+
+
 def _plain(x) -> bool:
-    return type(x) is LazyArray or isinstance(x, (ndarray,) + _PY_SCALARS) or isinstance(x, numpy.generic)
+    return _array(x) or isinstance(x, _PY_SCALARS) or isinstance(x, numpy.generic)
 
 
 def _lead(*xs) -> None:
     """Operands lazy mode takes: arrays (lazy or concrete) and scalars, at least one array."""
-    if not all(map(_plain, xs)) or not any(type(x) is LazyArray or isinstance(x, ndarray) for x in xs):
+    if not all(map(_plain, xs)) or not any(map(_array, xs)):
         raise _Unsupported
 
 
@@ -714,8 +786,7 @@ _MATMUL_DEFAULTS = {"out": None, "casting": "same_kind", "order": "K", "dtype": 
 def _b_matmul(a, b, **kw):
     if any(_MATMUL_DEFAULTS.get(k, 0) != v for k, v in kw.items()):
         raise _Unsupported
-    _lead(a, b)
-    if not ((type(a) is LazyArray or isinstance(a, ndarray)) and (type(b) is LazyArray or isinstance(b, ndarray))):
+    if not (_array(a) and _array(b)):
         raise _Unsupported
     return _matmul(a, b)
 

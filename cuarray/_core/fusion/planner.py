@@ -28,6 +28,7 @@ import numpy
 from .. import reduction_ops as _rops
 from .. import shapes as _shapes
 from .. import tracing as _tracing
+from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
 from ...cuda import stream as _stream
 from ..elementwise import _BLOCK, _INT32_MAX
@@ -247,7 +248,9 @@ class Program:
             if hasattr(st, "cluster"):
                 st.cluster = None
 
-    def explain(self) -> str:
+    def explain(self, compile=False) -> str:
+        """Inputs, steps, outputs and each kernel's CUDA source; `compile`: each source is also
+        compiled by NVRTC for sm_90 (no GPU needed), and the cubin's size shown."""
         lines = ["inputs:"]
         lines += ["  [{}] {}".format(k, n.label()) for k, n in enumerate(self.inputs)]
         base = len(self.inputs)
@@ -257,6 +260,10 @@ class Program:
             s = st.source()
             if s is not None:
                 src.append("// ---- [{}] {}\n{}".format(base + k, st.describe(), s))
+                if compile:
+                    d = getattr(st, "defn", None) or st.rdef
+                    cubin, _ = _compiler.compile_cubin(s, arch="sm_90", options=d.options, name=d.name)
+                    lines.append("        compiled for sm_90 by NVRTC: {} bytes of cubin".format(len(cubin)))
         lines.append("outputs: {}".format(self.outputs))
         return "\n".join(lines + src)
 
