@@ -37,6 +37,7 @@ from .. import registry as _registry
 from .. import shapes as _shapes
 from .. import tracing as _tracing
 from ..ndarray import ndarray
+from ..transfer import from_host as _from_host
 from . import fast_paths as _fast
 from . import graph as _g
 from . import numpy_eval as _numpy_eval
@@ -112,11 +113,7 @@ class _State(threading.local):
     def call(self, name, fn, args, kwargs):
         """`fn(*args, **kwargs)`, the traceable routine `name` (`_BUILDERS`): a node, or the
         eager call with tracing suspended."""
-        lazy_in = False
-        for a in args:
-            if type(a) is LazyArray:
-                lazy_in = True
-                break
+        lazy_in = any(type(a) is LazyArray for a in args)
         build = _BUILDERS.get(name)  # (None: a routine sharing a dispatch point, `nansum`)
         if build is not None and (lazy_in or not self._inside_routine()):
             try:
@@ -236,7 +233,7 @@ class _Methods:
         if n.value is None:
             _compute([n])
         v = n.value
-        return v if isinstance(v, ndarray) else _from_scalar(v)
+        return v if isinstance(v, ndarray) else _from_host(v)
 
     def __cuarray_materialize__(self):
         # The host-input policy's question (`host_input.lazy_value`): the device value. A graph of
@@ -344,17 +341,9 @@ class _Methods:
         return self.reshape(-1)
 
 
-
-
 for _k, _v in list(vars(_Methods).items()):
     if _k not in ("__dict__", "__weakref__", "__module__", "__doc__", "__qualname__"):
         setattr(LazyArray, _k, _v)
-
-
-def _from_scalar(v):
-    from ..transfer import from_host
-
-    return from_host(v)
 
 
 # -- operators ----------------------------------------------------------------------------------
@@ -759,12 +748,10 @@ def _b_where(c, x=None, y=None):
 
 
 def _b_clip(a, a_min=numpy._NoValue, a_max=numpy._NoValue, out=None, **kw):
-    lo = kw.pop("min", numpy._NoValue)
-    hi = kw.pop("max", numpy._NoValue)
-    lo = a_min if lo is numpy._NoValue else lo
-    hi = a_max if hi is numpy._NoValue else hi
-    lo = None if lo is numpy._NoValue else lo
-    hi = None if hi is numpy._NoValue else hi
+    nv = numpy._NoValue
+    lo, hi = kw.pop("min", nv), kw.pop("max", nv)
+    lo, hi = a_min if lo is nv else lo, a_max if hi is nv else hi
+    lo, hi = None if lo is nv else lo, None if hi is nv else hi
     _lead(a)
     if out is not None or kw or (lo is None and hi is None) or not all(_plain(v) for v in (lo, hi) if v is not None):
         raise _Unsupported
