@@ -496,6 +496,8 @@ def _dot_like(name, np_fn):
     def nodes(na, nb):
         """The product of two nodes (a scalar or 0-d operand of `dot`: a multiplication)."""
         if name == "dot" and (na.kind == "scalar" or nb.kind == "scalar" or not na.shape or not nb.shape):
+            # A Python scalar is an array to `dot` (NumPy's and the eager one's rule), not a weak one.
+            na, nb = [_g.Node("scalar", (), (), n.dtype, None, n.value) if n.weak else n for n in (na, nb)]
             return _wrap(_g.ufunc_node(_registry.ufuncs["multiply"], (na, nb)))
         key = (na.shape, nb.shape, na.dtype, nb.dtype)
         hit = memo.get(key)  # (a loop body multiplies the same shapes every iteration)

@@ -27,8 +27,8 @@ def _eval(n, memo):
     k = n.kind
     if k == "array" or (k != "scalar" and not n.args):
         v = n.value if type(n.value) is numpy.ndarray else n.value.get()  # (a NumPy leaf as it is)
-    elif k == "scalar":
-        v = n.value
+    elif k == "scalar":  # (a strong Python scalar, `dot`'s: the NumPy scalar of its dtype)
+        v = n.value if n.weak or isinstance(n.value, numpy.generic) else n.dtype.type(n.value)
     else:
         args = [_eval(a, memo) for a in n.args]
         if k == "ufunc":
