@@ -100,7 +100,7 @@ _ufunc_memo: dict = {}  # (ufunc, operand keys) -> (attr, dtype): traced ufunc c
 
 def fast_ufunc(uf, args, st):
     """The LazyArray of the traced call `uf(*args)` (one or two operands, no keywords), or None
-    (the general path of the hook: not memoised yet, anything unusual, a routine's own call)."""
+    (the tracer's general path: not memoised yet, anything unusual, a call inside a routine)."""
     if len(args) == 2:
         a, b = args
         ka, kb = _fast_key(a), _fast_key(b)
@@ -140,7 +140,7 @@ def fast_ufunc(uf, args, st):
 
 def fast_unary(uf, node, st):
     """The LazyArray of a LazyArray's unary operator (`-l`, `abs(l)`: `uf` of one lazy
-    operand, as the hooked `uf(l)` builds it), or None."""
+    operand, as the traced `uf(l)` builds it), or None."""
     if node.weak is not None:
         return None
     hit = _ufunc_memo.get((uf, node.dtype))

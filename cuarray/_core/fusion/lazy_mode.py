@@ -21,6 +21,9 @@ through the host-input policy (`host_input.as_array`, which tells the tracer,
 a lazy array it did not expect, until the next operation on a lazy array (the user's code again).
 An operation the tracer does not record (an `out=`, an unsupported argument) runs eagerly with
 tracing suspended, so its own internal calls are eager too.
+
+`lazy(evaluate="numpy")`: the same graphs with NumPy arrays as leaves (`host`), never computed on
+a device: their values are NumPy's evaluation of the graph (`numpy_eval.py`).
 """
 
 from __future__ import annotations
