@@ -27,6 +27,7 @@ from .._core import registry as _registry
 from .._core import shapes as _shapes
 from .._core import tracing as _tracing
 from .._core.elementwise import Definition, KernelParam, compute_ctype
+from .._core.fusion.codegen import ufunc_statement
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 
@@ -113,7 +114,6 @@ class _Tracer:
             b = args[1]
             if not isinstance(b, _Element) and b < 0:
                 raise ValueError("Integers to negative integer powers are not allowed.")
-        op = uf._op_for(loop)
         if uf._preamble and uf._preamble not in self.preambles:
             self.preambles.append(uf._preamble)
         outs = []
@@ -121,17 +121,10 @@ class _Tracer:
             outs.append(_Element(self, od, "t%d" % self.ntemp))
             self.ntemp += 1
             self.lines.append("{} {};".format(compute_ctype(od), outs[-1].expr))
-        block = []
-        for i, (a, ld) in enumerate(zip(args, loop.in_dtypes)):
-            ct = compute_ctype(ld)
-            src = a.expr if isinstance(a, _Element) else self.const(a, ld)
-            block.append("const {ct} in{i} = cuarray::cast<{ct}>({src});".format(ct=ct, i=i, src=src))
-        for k, od in enumerate(loop.out_dtypes):
-            block.append("{} out{};".format(compute_ctype(od), k))
-        block.append(op.rstrip().rstrip(";") + ";")
-        for k, o in enumerate(outs):
-            block.append("{} = out{};".format(o.expr, k))
-        self.lines.append("{ " + " ".join(block) + " }")
+        ins = ["cuarray::cast<{}>({})".format(compute_ctype(ld), a.expr if isinstance(a, _Element) else self.const(a, ld))
+               for a, ld in zip(args, loop.in_dtypes)]
+        # The C of one ufunc application: the same statement a fused kernel's node is.
+        self.lines.append(ufunc_statement(uf, loop, ins, [(o.expr, compute_ctype(o.dtype)) for o in outs]))
         return outs[0] if len(outs) == 1 else tuple(outs)
 
 

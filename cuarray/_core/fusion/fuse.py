@@ -23,7 +23,7 @@ from ..host_input import reject
 from ..ndarray import ndarray
 from . import graph as _g
 from . import lazy_mode as _lazy
-from .planner import plan
+from .planner import _Call, plan
 
 __all__ = ["fuse", "Fusion"]
 
@@ -98,7 +98,9 @@ class Fusion:
         binders = tuple((pos.get(id(n), -1), n.value) for n in prog.inputs)
         steps = prog.steps
         outputs = prog.outputs
-        if len(steps) == 1 and len(outputs) == 1 and outputs[0] == len(binders):
+        # (A step that calls an eager routine, a product, goes through `Program.run`, which
+        # suspends tracing: a fused function called inside lazy mode launches it.)
+        if len(steps) == 1 and len(outputs) == 1 and outputs[0] == len(binders) and not isinstance(steps[0], _Call):
             # The common case, one kernel: launched from the arguments, constants converted once.
             bound = getattr(steps[0], "bind", lambda b: None)(binders)
             if bound is not None:
