@@ -121,8 +121,8 @@ class _Tracer:
             outs.append(_Element(self, od, "t%d" % self.ntemp))
             self.ntemp += 1
             self.lines.append("{} {};".format(compute_ctype(od), outs[-1].expr))
-        ins = ["cuarray::cast<{}>({})".format(compute_ctype(ld), a.expr if isinstance(a, _Element) else self.const(a, ld))
-               for a, ld in zip(args, loop.in_dtypes)]
+        ins = ["cuarray::cast<{}>({})".format(compute_ctype(ld), a.expr if isinstance(a, _Element)
+                                              else self.const(a, ld)) for a, ld in zip(args, loop.in_dtypes)]
         # The C of one ufunc application: the same statement a fused kernel's node is.
         self.lines.append(ufunc_statement(uf, loop, ins, [(o.expr, compute_ctype(o.dtype)) for o in outs]))
         return outs[0] if len(outs) == 1 else tuple(outs)

@@ -77,7 +77,8 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     if _tracing.active[0]:  # the dispatch point for a tracer (`_core/tracing.py`)
         t = _tracing.state.tracer
         if t is not None:
-            return t.call("mean", mean, (a,), {"axis": axis, "dtype": dtype, "out": out, "keepdims": keepdims, "where": where})
+            return t.call("mean", mean, (a,), {"axis": axis, "dtype": dtype, "out": out, "keepdims": keepdims,
+                                               "where": where})
     key = None
     if out is None and where is True:
         key = _r.fast_key("mean", a, axis, keepdims, dtype)

@@ -35,7 +35,8 @@ _BOOL = numpy.dtype(bool)
 class Node:
     """One operation. `args`: input nodes; `attr`: what the kind needs (see the builders);
     `value`: the computed device array once evaluated (an 'array' node holds it from the
-    start; a NumPy array for a leaf of `lazy(evaluate="numpy")`). `weak`: for a Python scalar, its type (NEP 50: the scalar takes the array's dtype)."""
+    start; a NumPy array for a leaf of `lazy(evaluate="numpy")`). `weak`: for a Python scalar,
+    its type (NEP 50: the scalar takes the array's dtype)."""
 
     __slots__ = ("kind", "args", "shape", "dtype", "attr", "value", "weak", "cost", "seg", "pos", "__weakref__")
 
