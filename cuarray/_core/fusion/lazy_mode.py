@@ -116,7 +116,10 @@ class _State(threading.local):
     def call(self, name, fn, args, kwargs):
         """`fn(*args, **kwargs)`, the traceable routine `name` (`_BUILDERS`): a node, or the
         eager call with tracing suspended."""
-        lazy_in = any(type(a) is LazyArray for a in args)
+        lazy_in = False
+        for a in args:
+            if type(a) is LazyArray:
+                lazy_in = True
         build = _BUILDERS.get(name)  # (None: a routine sharing a dispatch point, `nansum`)
         if build is not None and (lazy_in or not self._inside_routine()):
             try:
@@ -724,7 +727,14 @@ def _plain(x) -> bool:
 
 def _lead(*xs) -> None:
     """Operands lazy mode takes: arrays (lazy or concrete) and scalars, at least one array."""
-    if not all(map(_plain, xs)) or not any(map(_array, xs)):
+    arrays = False
+    for x in xs:  # (a loop, not `all(map(...))`: this runs for every recorded product and reduction)
+        t = type(x)
+        if t is LazyArray or t is ndarray or _array(x):
+            arrays = True
+        elif not (t is float or t is int or _plain(x)):
+            raise _Unsupported
+    if not arrays:
         raise _Unsupported
 
 
@@ -765,9 +775,11 @@ def _b_clip(a, a_min=numpy._NoValue, a_max=numpy._NoValue, out=None, **kw):
 
 def _b_dot(a, b, out=None):
     _lead(a)
-    if out is not None or not _plain(b):
+    if out is not None:
         raise _Unsupported
-    na, nb = _operand(a), _operand(b)
+    na, nb = _operand(a), _operand(b)  # (in this order: the trace records a's input first)
+    if nb is None:
+        raise _Unsupported
     return _dot.nodes(na, nb)
 
 
