@@ -484,55 +484,18 @@ def _astype(x, dtype, copy=True):
     return _wrap(_g.cast_node(n, dt))
 
 
-_eager: dict = {}  # name -> the eager routine a product node runs (the namespace's, found on first use)
-
-
-def _eager_routine(name):
-    fn = _eager.get(name)
-    if fn is None:
-        general = getattr(_registry.namespace(), name)
-        fn = _eager[name] = _products.prepared(general) if name != "tensordot" else general
-    return fn
-
-
-def _dot_like(name, np_fn):
-    sig = (name,)
-    memo = {}  # (shapes, dtypes of the operands) -> (shape, dtype, attr) of the product's node
-
-    def nodes(na, nb):
-        """The product of two nodes (a scalar or 0-d operand of `dot`: a multiplication)."""
-        if name == "dot" and (na.kind == "scalar" or nb.kind == "scalar" or not na.shape or not nb.shape):
-            # A Python scalar is an array to `dot` (NumPy's and the eager one's rule), not a weak one.
-            na, nb = [_g.Node("scalar", (), (), n.dtype, None, n.value) if n.weak else n for n in (na, nb)]
-            return _wrap(_g.ufunc_node(_registry.ufuncs["multiply"], (na, nb)))
-        key = (na.shape, nb.shape, na.dtype, nb.dtype)
-        hit = memo.get(key)  # (a loop body multiplies the same shapes every iteration)
-        if hit is None:
-            shape = _g.matmul_shape(na.shape, nb.shape, name)
-            dtype = _g._dtypes.normalize_dtype(numpy.result_type(na.dtype, nb.dtype))
-            if len(memo) > 1024:
-                memo.clear()
-            hit = memo[key] = (shape, dtype, (name, _eager_routine(name), np_fn, sig))
-        return _wrap(_g.Node("call", (na, nb), hit[0], hit[1], hit[2]))
-
+def _product(name):
     def build(a, b):
-        return nodes(as_node(a), as_node(b))
+        return _wrap(_products.product_node(name, as_node(a), as_node(b)))
 
-    build.nodes = nodes
     return build
 
 
 def _tensordot(a, b, axes=2):
-    na, nb = as_node(a), as_node(b)
-    axes, shape = _g.tensordot_axes(na.shape, nb.shape, axes)
-    dtype = numpy.result_type(na.dtype, nb.dtype)
-    fn = _eager_routine("tensordot")
-    return _wrap(_g.call_node("tensordot", (na, nb), shape, dtype, lambda x, y: fn(x, y, axes),
-                              lambda x, y: numpy.tensordot(x, y, axes), ("tensordot", axes)))
+    return _wrap(_products.tensordot_node(as_node(a), as_node(b), axes))
 
 
-_dot = _dot_like("dot", numpy.dot)
-_matmul = _dot_like("matmul", numpy.matmul)
+_dot, _matmul = _product("dot"), _product("matmul")
 
 
 def _reduce(op_name):
@@ -780,7 +743,7 @@ def _b_dot(a, b, out=None):
     na, nb = _operand(a), _operand(b)  # (in this order: the trace records a's input first)
     if nb is None:
         raise _Unsupported
-    return _dot.nodes(na, nb)
+    return _wrap(_products.product_node("dot", na, nb))
 
 
 _MATMUL_DEFAULTS = {"out": None, "casting": "same_kind", "order": "K", "dtype": None, "subok": True,
