@@ -14,9 +14,9 @@ import numpy
 from ._bitwise.ops import bitwise_and, bitwise_or, bitwise_xor, invert, left_shift, right_shift
 from ._core import copying, indexing, interop, transfer
 from ._core.ndarray import ndarray
-from ._core.registry import lazy_threads as _lazy_threads
 from ._core.numpy_function import array_function
 from ._core.numpy_protocol import array_ufunc
+from ._core.tracing import active as _tracing_active
 from ._indexing.flatiter import flat_property
 from ._logic.comparison import equal, greater, greater_equal, less, less_equal, not_equal
 from ._logic.truth import all, any  # noqa: A004
@@ -92,9 +92,9 @@ def _binary(uf):
         def op(self, other):
             # HOT PATH: ufunc.__call__'s fast-path test inlined (one frame and the argument
             # tuple less per `a + b`); anything else goes through the ufunc (as everything
-            # does while a thread is in lazy mode, whose hooks are on the ufunc).
+            # does while a thread traces: the ufunc's dispatch point asks that thread's tracer).
             to = type(other)
-            if type(self) is ndarray and not _lazy_threads[0]:
+            if type(self) is ndarray and not _tracing_active[0]:
                 if to is ndarray:
                     if self._shape == other._shape and ((self._c and other._c) or (self._f and other._f)):
                         f = fast.get((self._dtype, other._dtype))

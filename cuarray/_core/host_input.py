@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import numpy
 
+from . import tracing as _tracing
 from .ndarray import ndarray
+from .tracing import active as _tracing_active
 from .transfer import from_host
 
 __all__ = ["as_array", "as_arrays", "is_scalar", "reject", "lazy_value"]
@@ -39,13 +41,16 @@ def reject(x, fn: str):
 def as_array(x, fn: str) -> ndarray:
     """`x` itself when it is a cuarray array, a 0-d device array when it is a scalar; TypeError else."""
     if isinstance(x, ndarray):
-        return x
-    if is_scalar(x):
-        return from_host(x)
-    v = lazy_value(x)
-    if v is not None:
-        return v
-    raise reject(x, fn)
+        v = x
+    elif is_scalar(x):
+        v = from_host(x)
+    else:
+        v = lazy_value(x)
+        if v is None:
+            raise reject(x, fn)
+    if _tracing_active[0]:  # a routine that does not trace takes its inputs (`tracing.routine_input`)
+        _tracing.routine_input()
+    return v
 
 
 def lazy_value(x):

@@ -37,7 +37,7 @@ from . import index_kernels as _ik
 from . import mask_compact as _mask_compact
 from . import index_plan as _plan
 from . import host_input as _host_input
-from . import registry as _registry
+from . import tracing as _tracing
 from . import scan as _scan
 from . import shapes as _shapes
 from .interop import from_foreign
@@ -319,12 +319,9 @@ def _mask_getitem(view: ndarray, mask: ndarray) -> ndarray:
 def setitem(a: ndarray, index, value) -> None:
     if not a._writeable:
         raise ValueError("assignment destination is read-only")
-    if _registry.lazy_threads[0]:
-        # Lazy mode (`cuarray.lazy`): graphs still pending may read `a`; they are computed
-        # before it changes, as eager mode would have.
-        from .fusion.lazy_mode import flush
-
-        flush()
+    # A tracer's pending graphs may read `a` (lazy mode): computed before it changes, as eager
+    # mode would have.
+    _tracing.before_write(a)
     if not isinstance(value, (ndarray, bool, int, float, complex, numpy.generic)):
         # A lazy array is computed on the device, not copied through the host.
         v = _host_input.lazy_value(value)

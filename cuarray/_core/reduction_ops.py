@@ -17,11 +17,13 @@ from ..cuda import device as _device
 from . import device_check as _device_check
 from . import dtypes as _dtypes
 from . import shapes as _shapes
+from . import tracing as _tracing
 from .elementwise import KernelParam
 from .copying import copyto_unchecked
 from .host_input import as_array
 from .ndarray import _new_c, ndarray
 from .reduction import ReductionDef
+from .tracing import active as _tracing_active
 
 __all__ = ["reduce", "ufunc_reduce", "NOVALUE", "reduced_shape", "fast_key"]
 
@@ -233,7 +235,13 @@ def fast_key(name, a, axis, keepdims, dtype):
 
 def reduce_fast(name, a, axis=None, dtype=None, out=None, keepdims=False, initial=NOVALUE, where=True):
     """`reduce(name, ...)` for the public function of that name, through the fast path when the
-    call can take it (the table op `name` with no out=, where=, initial=)."""
+    call can take it (the table op `name` with no out=, where=, initial=). The dispatch point of
+    the table reductions for a tracer (`tracing.py`)."""
+    if _tracing_active[0]:
+        t = _tracing.state.tracer
+        if t is not None:
+            return t.call(name, reduce_fast, (name, a), {"axis": axis, "dtype": dtype, "out": out,
+                                                         "keepdims": keepdims, "initial": initial, "where": where})
     if out is None and initial is NOVALUE and where is True:
         key = fast_key(name, a, axis, keepdims, dtype)
         f = _fast.get(key)

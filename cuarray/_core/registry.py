@@ -9,17 +9,13 @@ once, at import:
   ufuncs (`numpy._core.umath.clip`, which `numpy.clip` calls) dispatch through it.
 - the namespace: the public module `cuarray`, set by `cuarray/__init__.py`. `__array_namespace__`,
   `get_array_module` and NEP-18 dispatch (`numpy.concatenate(gpu_arrays)`) read it.
-- `lazy_threads`: how many threads are in lazy mode (the operators in `_array_methods` read it).
 """
 
 from __future__ import annotations
 
-__all__ = ["ufuncs", "register_ufunc", "set_namespace", "namespace", "lazy_threads"]
+__all__ = ["ufuncs", "register_ufunc", "set_namespace", "namespace"]
 
 ufuncs: dict = {}
-# Threads in lazy mode (`fusion/lazy_mode.py` counts them): while non-zero, ndarray's operators
-# leave their prepared fast path and call the ufunc, which lazy mode hooks.
-lazy_threads = [0]
 _namespace = []
 
 

@@ -22,6 +22,7 @@ from . import host_input as _host_input
 from . import registry as _registry
 from . import scan as _scan
 from . import shapes as _shapes
+from . import tracing as _tracing
 from .copying import copyto_unchecked, fill
 from .elementwise import EXACT_ROUNDING, Definition, KernelParam
 from .elementwise import _INT32_MAX as _INT32_LIMIT
@@ -29,6 +30,7 @@ from .indexing import ufunc_at
 from .ndarray import ndarray, _new_c, _new_f
 from .reduction_ops import NOVALUE as _NOVALUE
 from .reduction_ops import ufunc_reduce
+from .tracing import active as _tracing_active
 
 __all__ = ["ufunc", "create_ufunc"]
 
@@ -162,6 +164,10 @@ class ufunc:
 
     # -- call ----------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        if _tracing_active[0]:  # a thread traces (lazy mode, fuse, vectorize): is it this one?
+            t = _tracing.state.tracer
+            if t is not None:
+                return t.ufunc(self, args, kwargs)
         # HOT PATH: C-contiguous arrays (and Python scalars) of a type combination seen before
         # reach a prepared launcher with one dictionary look-up (see _make_fast).
         if not kwargs:
@@ -222,10 +228,6 @@ class ufunc:
                 in_types.append(a._dtype)
                 arrays.append(a)
             else:
-                # A symbolic element of `cuarray.vectorize`'s tracer records the call instead.
-                trace = getattr(type(a), "__cuarray_ufunc__", None)
-                if trace is not None:
-                    return trace(a, self, args)
                 a = _host_input.lazy_value(a)  # a lazy array (cuarray.lazy) outside lazy mode
                 if a is None:
                     raise _host_input.reject(args[len(arrays)], self.__name__)

@@ -25,7 +25,9 @@ import numpy
 from .._core import dtypes as _dtypes
 from .._core import registry as _registry
 from .._core import shapes as _shapes
+from .._core import tracing as _tracing
 from .._core.elementwise import Definition, KernelParam, compute_ctype
+from .._core.fusion.codegen import ufunc_statement
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 
@@ -38,7 +40,9 @@ _CONTROL_FLOW = ("vectorize: Python control flow on an element (`if`, `while`, `
 
 
 class _Tracer:
-    """Records the statements of one traced call."""
+    """Records the statements of one traced call. Installed as the thread's tracer
+    (`_core/tracing.py`) while the function runs: a ufunc called on an element reaches `ufunc`
+    through the ufunc's dispatch point; any other traceable routine on an element is refused."""
 
     def __init__(self):
         self.lines = []
@@ -51,6 +55,39 @@ class _Tracer:
         v = value.astype(dt) if isinstance(value, numpy.generic) else dt.type(value)
         self.consts.append((name, dt, numpy.float32(v) if dt.char == "e" else v))
         return name
+
+    def ufunc(self, uf, args, kwargs):
+        if any(isinstance(a, _Element) for a in args):
+            if kwargs:
+                raise TypeError("vectorize: {}() with keywords ({}) inside a vectorized function is not "
+                                "supported".format(uf.__name__, ", ".join(sorted(kwargs))))
+            return self.apply(uf, args)
+        with _tracing.suspended():  # no element: an ordinary call made by the function
+            return uf(*args, **kwargs)
+
+    def call(self, name, fn, args, kwargs):
+        if name == "clip" and any(isinstance(a, _Element) for a in args + tuple(kwargs.values())):
+            # `clip` is `clip`/`minimum`/`maximum` of the element: NumPy's bounds rules, then the ufunc.
+            a, lo, hi = args
+            lo, hi = kwargs.get("min", lo), kwargs.get("max", hi)
+            if kwargs.get("out") is not None or set(kwargs) - {"out", "min", "max"}:
+                raise TypeError("vectorize: clip() with out= or keywords inside a vectorized function is not supported")
+            lo = None if lo is numpy._NoValue else lo
+            hi = None if hi is numpy._NoValue else hi
+            if lo is None:
+                return a if hi is None else self.apply(_uf("minimum"), (a, hi))
+            return self.apply(_uf("maximum"), (a, lo)) if hi is None else self.apply(_uf("clip"), (a, lo, hi))
+        if any(isinstance(a, _Element) for a in args):
+            raise TypeError("vectorize: {}() of an element cannot be compiled to a kernel; use arithmetic, "
+                            "comparisons and ufuncs only".format(name))
+        with _tracing.suspended():
+            return fn(*args, **kwargs)
+
+    def before_write(self, a) -> None:
+        pass
+
+    def routine_input(self) -> None:
+        pass
 
     def apply(self, uf, args):
         if uf.__name__ not in _registry.ufuncs and not hasattr(uf, "_resolve"):
@@ -77,7 +114,6 @@ class _Tracer:
             b = args[1]
             if not isinstance(b, _Element) and b < 0:
                 raise ValueError("Integers to negative integer powers are not allowed.")
-        op = uf._op_for(loop)
         if uf._preamble and uf._preamble not in self.preambles:
             self.preambles.append(uf._preamble)
         outs = []
@@ -85,17 +121,10 @@ class _Tracer:
             outs.append(_Element(self, od, "t%d" % self.ntemp))
             self.ntemp += 1
             self.lines.append("{} {};".format(compute_ctype(od), outs[-1].expr))
-        block = []
-        for i, (a, ld) in enumerate(zip(args, loop.in_dtypes)):
-            ct = compute_ctype(ld)
-            src = a.expr if isinstance(a, _Element) else self.const(a, ld)
-            block.append("const {ct} in{i} = cuarray::cast<{ct}>({src});".format(ct=ct, i=i, src=src))
-        for k, od in enumerate(loop.out_dtypes):
-            block.append("{} out{};".format(compute_ctype(od), k))
-        block.append(op.rstrip().rstrip(";") + ";")
-        for k, o in enumerate(outs):
-            block.append("{} = out{};".format(o.expr, k))
-        self.lines.append("{ " + " ".join(block) + " }")
+        ins = ["cuarray::cast<{}>({})".format(compute_ctype(ld), a.expr if isinstance(a, _Element)
+                                              else self.const(a, ld)) for a, ld in zip(args, loop.in_dtypes)]
+        # The C of one ufunc application: the same statement a fused kernel's node is.
+        self.lines.append(ufunc_statement(uf, loop, ins, [(o.expr, compute_ctype(o.dtype)) for o in outs]))
         return outs[0] if len(outs) == 1 else tuple(outs)
 
 
@@ -123,9 +152,6 @@ class _Element:
         self._tracer = tracer
         self.dtype = dtype
         self.expr = expr
-
-    def __cuarray_ufunc__(self, uf, args):
-        return self._tracer.apply(uf, args)
 
     def __array_ufunc__(self, np_ufunc, method, *inputs, **kwargs):
         if method != "__call__" or kwargs:
@@ -246,6 +272,7 @@ class vectorize:
             size *= d
         if size == 0 and self.otypes is None:
             raise ValueError("cannot call `vectorize` on size 0 inputs unless `otypes` is set")
+        prev = _tracing.install(tracer)
         try:
             res = self.pyfunc(*call_args, **call_kwargs)
         except TypeError as e:
@@ -254,6 +281,8 @@ class vectorize:
                                 "operators, ufuncs and Python scalars can): {}".format(
                                     getattr(self.pyfunc, "__name__", "the function"), e)) from e
             raise
+        finally:
+            _tracing.uninstall(prev)
         results = res if isinstance(res, tuple) else (res,)
         outs = [self._result(tracer, r) for r in results]
         if self.otypes is not None and len(self.otypes) != len(outs):

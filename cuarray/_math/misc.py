@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy
 
 from .._core import dtypes as _dtypes
+from .._core import tracing as _tracing
 from .._core.elementwise import Definition, KernelParam
 from .._core.ndarray import ndarray
 from .._core.ufunc import create_ufunc
@@ -35,6 +36,10 @@ def clip(a, a_min=numpy._NoValue, a_max=numpy._NoValue, out=None, *, min=numpy._
          max=numpy._NoValue, **kwargs):  # noqa: A002
     """See `numpy.clip` (NumPy 2 rules: NaN bounds propagate; Python int bounds beyond the integer
     type's range are dropped instead of overflowing)."""
+    if _tracing.active[0]:  # the dispatch point for a tracer (`_core/tracing.py`)
+        t = _tracing.state.tracer
+        if t is not None:
+            return t.call("clip", clip, (a, a_min, a_max), dict(out=out, min=min, max=max, **kwargs))
     if a_min is not numpy._NoValue and min is not numpy._NoValue:
         raise ValueError("Passed `min` and `a_min`, use only one.")
     if a_max is not numpy._NoValue and max is not numpy._NoValue:

@@ -11,6 +11,7 @@ import numpy
 
 from .._core import dtypes as _dtypes
 from .._core import shapes as _shapes
+from .._core import tracing as _tracing
 from .._core.elementwise import Definition, KernelParam
 from .._core.host_input import reject
 from .._core.ndarray import ndarray
@@ -51,6 +52,10 @@ def _definition(kinds, res) -> Definition:
 
 def where(condition, x=None, y=None):
     """See `numpy.where`. With one argument, `nonzero(condition)` (one host sync for the size)."""
+    if _tracing.active[0]:  # the dispatch point for a tracer (`_core/tracing.py`)
+        t = _tracing.state.tracer
+        if t is not None:
+            return t.call("where", where, (condition, x, y), {})
     if x is None and y is None:
         from .searching_nonzero import nonzero
 

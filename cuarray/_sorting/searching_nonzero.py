@@ -10,14 +10,15 @@ from __future__ import annotations
 import numpy
 
 from .._core import indexing as _indexing
+from .._core.host_input import as_array, lazy_value
 from .._core.ndarray import ndarray
 
 __all__ = ["nonzero", "flatnonzero", "argwhere", "where_nonzero"]
 
 
 def _device(a) -> ndarray:
-    if isinstance(a, ndarray):
-        return a
+    if isinstance(a, ndarray) or lazy_value(a) is not None:
+        return as_array(a, "nonzero")  # (through the host-input policy: a tracer knows a routine runs)
     from .._creation.from_data import asarray
 
     return asarray(a)

@@ -20,6 +20,7 @@ import numpy
 
 from .._core import dtypes as _dtypes
 from .._core import reduction_ops as _r
+from .._core import tracing as _tracing
 from .._core.copying import copyto_unchecked, fill
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
@@ -73,6 +74,11 @@ def _where_count(a, axis, where, keepdims):
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """See `numpy.mean`. Integers average in float64; float16 accumulates in float32."""
+    if _tracing.active[0]:  # the dispatch point for a tracer (`_core/tracing.py`)
+        t = _tracing.state.tracer
+        if t is not None:
+            return t.call("mean", mean, (a,), {"axis": axis, "dtype": dtype, "out": out, "keepdims": keepdims,
+                                               "where": where})
     key = None
     if out is None and where is True:
         key = _r.fast_key("mean", a, axis, keepdims, dtype)

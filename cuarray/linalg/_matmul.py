@@ -23,6 +23,7 @@ from .._core import dtypes as _dtypes
 from .._core import copying as _copying
 from .._core import registry as _registry
 from .._core import shapes as _shapes
+from .._core import tracing as _tracing
 from .._core.host_input import as_array
 from .._core.ndarray import _new_c, ndarray
 from ..cuda.libs import cublas as _cublas
@@ -380,6 +381,12 @@ class _MatmulUfunc:
 
     def __call__(self, x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None,
                  subok=True, signature=None, axes=None, axis=None):
+        if _tracing.active[0]:  # the dispatch point for a tracer (`_core/tracing.py`)
+            t = _tracing.state.tracer
+            if t is not None:
+                return t.call("matmul", self, (x1, x2), {"out": out, "casting": casting, "order": order, "dtype": dtype,
+                                                          "subok": subok, "signature": signature, "axes": axes,
+                                                          "axis": axis})
         if type(x1) is not ndarray:
             x1 = as_array(x1, "matmul")
         if type(x2) is not ndarray:

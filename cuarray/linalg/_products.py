@@ -15,6 +15,7 @@ import numpy
 from .._core import dtypes as _dtypes
 from .._core import copying as _copying
 from .._core import shapes as _shapes
+from .._core import tracing as _tracing
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 from .._manipulation import shape as _shape
@@ -46,6 +47,10 @@ def _as_matrix(x: ndarray, rows: list, cols: list) -> ndarray:
 
 def tensordot(a, b, axes=2):
     """See `numpy.tensordot`. One GEMM over the flattened free and summed axes."""
+    if _tracing.active[0]:  # the dispatch point for a tracer (`_core/tracing.py`)
+        t = _tracing.state.tracer
+        if t is not None:
+            return t.call("tensordot", tensordot, (a, b), {"axes": axes})
     a = as_array(a, "tensordot")
     b = as_array(b, "tensordot")
     try:
@@ -92,6 +97,10 @@ def _dot_out(res, out):
 
 def dot(a, b, out=None):
     """See `numpy.dot`. `out` must be C-contiguous with the exact result dtype, as in NumPy."""
+    if _tracing.active[0]:  # the dispatch point for a tracer (`_core/tracing.py`)
+        t = _tracing.state.tracer
+        if t is not None:
+            return t.call("dot", dot, (a, b), {"out": out})
     a = as_array(a, "dot")
     b = as_array(b, "dot")
     if a.ndim == 0 or b.ndim == 0:

@@ -248,21 +248,22 @@ def test_source_reads_like_the_ufunc_table_and_blocks_fma():
     assert "multiply" in text and "elementwise kernel" in text and "__global__" in text
 
 
-def test_hooks_exist_only_in_lazy_mode():
-    L.release_hooks()  # (an earlier test's block may have left them installed)
+def test_lazy_mode_patches_nothing_and_installs_one_tracer_per_thread():
+    from cuarray._core import tracing
+
     call = _ufunc_mod.ufunc.__call__
     ns_sum, ns_dot, method_sum = cp.sum, cp.dot, cp.ndarray.sum
+    assert tracing.state.tracer is None and tracing.active[0] == 0
     with _tracing():
-        assert _ufunc_mod.ufunc.__call__ is not call and cp.sum is not ns_sum
-        with _tracing():  # nested
-            pass
+        assert tracing.state.tracer is L._tls and tracing.active[0] == 1
+        with _tracing():  # nested: the same tracer, counted once
+            assert tracing.active[0] == 1
         assert L.is_lazy_mode()
+        assert _ufunc_mod.ufunc.__call__ is call and cp.sum is ns_sum and cp.dot is ns_dot
     assert not L.is_lazy_mode()
-    # Left installed after the block (a loop of blocks installs them once) ...
-    assert _ufunc_mod.ufunc.__call__ is not call and cp.dot is not ns_dot
-    # ... until the first hooked call outside lazy mode, which runs eagerly and removes them all.
+    assert tracing.state.tracer is None and tracing.active[0] == 0
     with pytest.raises(TypeError):
-        cp.sum(object())  # (the original's own error)
+        cp.sum(object())
     assert _ufunc_mod.ufunc.__call__ is call and cp.sum is ns_sum and cp.dot is ns_dot
     assert cp.ndarray.sum is method_sum
 

@@ -336,7 +336,7 @@ _SAME_LAUNCHES = textwrap.dedent('''
     stub_device()
     from cuarray._core import elementwise
     from cuarray._core.fusion import planner
-    from cuarray._core.registry import lazy_threads
+    from cuarray._core import tracing
     from cuarray.cuda import launch
 
     elementwise.Definition._kernel = lambda self, layout, ndim, it: (self.name, layout, ndim, np.dtype(it).name)
@@ -375,7 +375,7 @@ _SAME_LAUNCHES = textwrap.dedent('''
             raise KeyError
     except KeyError:
         pass
-    assert lazy_threads[0] == 0
+    assert tracing.active[0] == 0 and tracing.state.tracer is None
     print("ok")
 ''')
 

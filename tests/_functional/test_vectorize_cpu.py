@@ -8,6 +8,7 @@ import numpy
 import pytest
 
 import cuarray
+from cuarray._core import tracing
 from cuarray._functional import vectorize as V
 from cuarray.cuda import compiler
 
@@ -15,7 +16,11 @@ from cuarray.cuda import compiler
 def _trace(fn, *dtypes):
     tr = V._Tracer()
     els = [V._Element(tr, numpy.dtype(d), "v%d" % i) for i, d in enumerate(dtypes)]
-    res = fn(*els)
+    prev = tracing.install(tr)  # (what `vectorize.__call__` does around the function)
+    try:
+        res = fn(*els)
+    finally:
+        tracing.uninstall(prev)
     results = res if isinstance(res, tuple) else (res,)
     outs = [V.vectorize._result(tr, r) for r in results]
     return tr, outs

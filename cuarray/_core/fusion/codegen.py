@@ -26,11 +26,23 @@ from .. import reduction_ops as _rops
 from ..elementwise import EXACT_ROUNDING, Definition, KernelParam, _skeleton, compute_ctype
 from ..reduction import ReductionDef
 
-__all__ = ["Cluster", "elementwise_definition", "reduction_definition"]
+__all__ = ["Cluster", "elementwise_definition", "reduction_definition", "ufunc_statement"]
 
 _BOOL = numpy.dtype(bool)
 _defs: dict = {}
 _rdefs: dict = {}
+
+
+def ufunc_statement(uf, loop, in_exprs, outs) -> str:
+    """One application of a ufunc as a C block, the one every traced ufunc becomes (a fused
+    kernel's node, a `vectorize` statement): `in_exprs` (C expressions in the loop's compute
+    types) bound to in0.., the ufunc table's expression on them, each out_k stored into `outs`
+    [(variable, its C type)]."""
+    ins = " ".join("const {} in{} = {};".format(compute_ctype(d), i, e)
+                   for i, (d, e) in enumerate(zip(loop.in_dtypes, in_exprs)))
+    decl = " ".join("{} out{};".format(compute_ctype(d), k) for k, d in enumerate(loop.out_dtypes))
+    store = " ".join("{} = cuarray::cast<{}>(out{});".format(v, t, k) for k, (v, t) in enumerate(outs))
+    return "{{ {} {} {}; {} }}".format(ins, decl, uf._op_for(loop).strip().rstrip(";"), store)
 
 
 class Cluster:
@@ -74,12 +86,8 @@ class Cluster:
                 uf, loop = n.attr
                 if uf._preamble and uf._preamble not in preambles:
                     preambles.append(uf._preamble)
-                ins = ["const {ct} in{i} = {e};".format(ct=compute_ctype(d), i=i, e=self._ref(a, d))
-                       for i, (a, d) in enumerate(zip(n.args, loop.in_dtypes))]
-                op = uf._op_for(loop).strip().rstrip(";")
-                stmt = "{} out0; {};".format(compute_ctype(loop.out_dtypes[0]), op)
-                lines.append("{} {};\n  {{ {} {} {} = cuarray::cast<{}>(out0); }}".format(
-                    st, var, " ".join(ins), stmt, var, st))
+                ins = [self._ref(a, d) for a, d in zip(n.args, loop.in_dtypes)]
+                lines.append("{} {};\n  {}".format(st, var, ufunc_statement(uf, loop, ins, [(var, st)])))
             elif n.kind == "cast":
                 src = n.args[0]
                 lines.append("const {st} {v} = cuarray::cast<{st}>({e});".format(

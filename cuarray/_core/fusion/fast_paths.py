@@ -2,10 +2,10 @@
 
 Building a node is lazy mode's host cost: an operation costs about what the eager launch it
 replaces does, so a host-bound body gains only through the launches fusion saves. The general
-path (`lazy_mode`'s operators and hooks, `graph.ufunc_node`, `Trace.record`) resolves the loop,
+path (`lazy_mode`'s operators and tracer, `graph.ufunc_node`, `Trace.record`) resolves the loop,
 the result dtype and shape, makes the nodes and records them, ~8 Python calls for `l - 1.0`.
 Here the common calls -- a LazyArray operator with a LazyArray, concrete `ndarray`, Python
-float or int operand, or a unary one; a hooked ufunc call with one or two such operands; a whole-array
+float or int operand, or a unary one; a traced ufunc call with one or two such operands; a whole-array
 reduction method -- look up what the general path resolved for the same operand types
 (memoised from nodes it built, so the first call raises what eager mode raises and a memo holds
 only resolved loops) and make and record the nodes at once (`Trace.scalar`, `Trace.ufunc`), in
@@ -20,6 +20,7 @@ import weakref
 from .. import shapes as _shapes
 from ..ndarray import ndarray
 from . import graph as _g
+from .lazy_array import MAX_CHAIN, LazyArray
 
 __all__ = ["fast_binary", "fast_unary", "fast_ufunc", "remember_ufunc", "fast_reduce", "remember_reduce", "operator_memo",
            "clear_memos", "REDUCTIONS", "FAST_SCALARS"]
@@ -27,17 +28,6 @@ __all__ = ["fast_binary", "fast_unary", "fast_ufunc", "remember_ufunc", "fast_re
 FAST_SCALARS = (float, int)
 _new = object.__new__
 _ref = weakref.ref
-# Set by `lazy_mode` once it has defined them (it imports this module before): the LazyArray
-# type, the thread state, the caller test, the computation, the chain bound.
-LazyArray = _tls = _user_call = _compute = None
-MAX_CHAIN = 0
-
-
-def bind(lazy_array, tls, user_call, compute, max_chain) -> None:
-    global LazyArray, _tls, _user_call, _compute, MAX_CHAIN
-    LazyArray, _tls, _user_call, _compute, MAX_CHAIN = lazy_array, tls, user_call, compute, max_chain
-
-
 def operator_memo(name: str, reflected: bool) -> dict:
     """The memo of one LazyArray operator: (dtype of self, dtype of the other operand or its
     Python scalar type) -> (attr, dtype) of the ufunc node."""
@@ -55,7 +45,7 @@ def _emit(n, st) -> "LazyArray":
     if len(live) > 4096:
         live[:] = [r for r in live if r() is not None]
     if n.cost > MAX_CHAIN:
-        _compute([n])
+        st.compute([n])
     return out
 
 
@@ -105,18 +95,20 @@ def _fast_key(x):
     return None
 
 
-_ufunc_memo: dict = {}  # (ufunc, operand keys) -> (attr, dtype): hooked ufunc calls' fast path
+_ufunc_memo: dict = {}  # (ufunc, operand keys) -> (attr, dtype): traced ufunc calls' fast path
 
 
 def fast_ufunc(uf, args, st):
-    """The LazyArray of the hooked call `uf(*args)` (one or two operands, no keywords), or None
-    (the general path of the hook: not memoised yet, anything unusual, a call from cuarray)."""
+    """The LazyArray of the traced call `uf(*args)` (one or two operands, no keywords), or None
+    (the tracer's general path: not memoised yet, anything unusual, a call inside a routine)."""
     if len(args) == 2:
         a, b = args
         ka, kb = _fast_key(a), _fast_key(b)
         hit = _ufunc_memo.get((uf, ka, kb))
-        if hit is None or not _user_call():  # (the memo holds no scalar-only or None keys)
+        if hit is None:  # (the memo holds no scalar-only or None keys)
             return None
+        if st.internal is not None and type(a) is not LazyArray and type(b) is not LazyArray and st._inside_routine():
+            return None  # inside a routine that does not trace: only lazy operands are recorded
         tr = st.trace
         # Nodes in the general path's recording order: arrays (in `_operand`), then scalars.
         na = a._node if type(a) is LazyArray else tr.array(a) if type(a) is ndarray else None
@@ -135,7 +127,9 @@ def fast_ufunc(uf, args, st):
     elif len(args) == 1:
         a = args[0]
         hit = _ufunc_memo.get((uf, _fast_key(a)))
-        if hit is None or not _user_call():
+        if hit is None:
+            return None
+        if st.internal is not None and type(a) is not LazyArray and st._inside_routine():
             return None
         na = a._node if type(a) is LazyArray else st.trace.array(a)
         n = st.trace.ufunc(hit[0], hit[1], na.shape, (na,))
@@ -146,7 +140,7 @@ def fast_ufunc(uf, args, st):
 
 def fast_unary(uf, node, st):
     """The LazyArray of a LazyArray's unary operator (`-l`, `abs(l)`: `uf` of one lazy
-    operand, as the hooked `uf(l)` builds it), or None."""
+    operand, as the traced `uf(l)` builds it), or None."""
     if node.weak is not None:
         return None
     hit = _ufunc_memo.get((uf, node.dtype))
@@ -155,10 +149,10 @@ def fast_unary(uf, node, st):
     return _emit(st.trace.ufunc(hit[0], hit[1], node.shape, (node,)), st)
 
 
-def remember_ufunc(uf, args, out):
-    """Memoise a ufunc node the hook's general path built from `args` (for `fast_ufunc`)."""
+def remember_ufunc(uf, args, out, st):
+    """Memoise a ufunc node the tracer's general path built from `args` (for `fast_ufunc`)."""
     n = out._node
-    if n.kind != "ufunc" or _tls.live is None:
+    if n.kind != "ufunc" or st.live is None:
         return
     keys = tuple([_fast_key(a) for a in args])
     if None not in keys and not all(k is float or k is int for k in keys):
@@ -185,7 +179,7 @@ def fast_reduce(name, x, st):
     the memo: the nodes the general path (`_reduce`, `_mean`) makes, in its recording order,
     without its argument parsing, axis normalisation and dtype rules. None: not memoised yet."""
     hit = _reduce_memo.get((name, x.dtype, x.shape))
-    if hit is None or not _user_call():
+    if hit is None:
         return None
     tr = st.trace
     attr, dtype, shape, div = hit

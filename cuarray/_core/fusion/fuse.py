@@ -8,7 +8,9 @@ the Program's launches: one kernel for an elementwise function, one reduction ke
 ends in a reduction (the elementwise part computed in the reduction's load).
 
 Scalar arguments are graph inputs too (kernel arguments), never constants of the trace: a
-second call with another value reuses the kernel.
+second call with another value reuses the kernel. With NumPy arrays and no device array among
+its arguments, a fused function runs on any machine: its graph with NumPy leaves, evaluated by
+NumPy (`lazy(evaluate="numpy")`), as CuPy's fuse runs the plain function there.
 """
 
 from __future__ import annotations
@@ -17,14 +19,16 @@ import functools
 
 import numpy
 
+from ..host_input import reject
 from ..ndarray import ndarray
 from . import graph as _g
 from . import lazy_mode as _lazy
-from .planner import plan
+from .planner import _Call, plan
 
 __all__ = ["fuse", "Fusion"]
 
 _PY_SCALARS = (bool, int, float, complex)
+_NUMPY = object()  # the signature entry of a NumPy array argument
 
 
 class Fusion:
@@ -50,6 +54,8 @@ class Fusion:
             else:
                 key.append(self._key_of(a))
         key = tuple(key)
+        if _NUMPY in key:  # no device array: the function on NumPy data, evaluated by NumPy
+            return self._numpy_call(args)
         run = self._cache.get(key)
         if run is None:
             run = self._cache[key] = self._trace(args)
@@ -63,9 +69,18 @@ class Fusion:
             return a.dtype
         if type(a) is _lazy.LazyArray:
             raise TypeError("cuarray.fuse: pass computed arrays (a lazy array was given)")
-        from ..host_input import reject
-
+        if type(a) is numpy.ndarray:
+            return _NUMPY
         raise reject(a, "fuse")
+
+    def _numpy_call(self, args):
+        """A call with NumPy arrays and no device array: the same graph, with NumPy arrays as its
+        leaves, evaluated by NumPy (`lazy(evaluate="numpy")`); NumPy arrays come back. (CuPy's
+        fuse runs the plain function on such arguments.) With a device array too: TypeError, the
+        host-input policy."""
+        if any(isinstance(a, ndarray) for a in args):
+            raise reject(next(a for a in args if type(a) is numpy.ndarray), "fuse")
+        return _lazy.lazy(self._func, evaluate="numpy")(*args)
 
     def _graph(self, args):
         nodes = [_g.array_node(a) if isinstance(a, ndarray) else _g.scalar_node(a) for a in args]
@@ -83,7 +98,9 @@ class Fusion:
         binders = tuple((pos.get(id(n), -1), n.value) for n in prog.inputs)
         steps = prog.steps
         outputs = prog.outputs
-        if len(steps) == 1 and len(outputs) == 1 and outputs[0] == len(binders):
+        # (A step that calls an eager routine, a product, goes through `Program.run`, which
+        # suspends tracing: a fused function called inside lazy mode launches it.)
+        if len(steps) == 1 and len(outputs) == 1 and outputs[0] == len(binders) and not isinstance(steps[0], _Call):
             # The common case, one kernel: launched from the arguments, constants converted once.
             bound = getattr(steps[0], "bind", lambda b: None)(binders)
             if bound is not None:

@@ -35,7 +35,8 @@ _BOOL = numpy.dtype(bool)
 class Node:
     """One operation. `args`: input nodes; `attr`: what the kind needs (see the builders);
     `value`: the computed device array once evaluated (an 'array' node holds it from the
-    start). `weak`: for a Python scalar, its type (NEP 50: the scalar takes the array's dtype)."""
+    start; a NumPy array for a leaf of `lazy(evaluate="numpy")`). `weak`: for a Python scalar,
+    its type (NEP 50: the scalar takes the array's dtype)."""
 
     __slots__ = ("kind", "args", "shape", "dtype", "attr", "value", "weak", "cost", "seg", "pos", "__weakref__")
 
@@ -93,7 +94,11 @@ class Node:
         return "<Node {}>".format(self.label())
 
 
-def array_node(a: ndarray) -> Node:
+def array_node(a) -> Node:
+    """The input node of a concrete array: a device array, or a NumPy array (a leaf of
+    `lazy(evaluate="numpy")`, which never reaches a device)."""
+    if type(a) is numpy.ndarray:
+        return Node("array", (), a.shape, _dtypes.normalize_dtype(a.dtype), None, a)
     return Node("array", (), a._shape, a._dtype, None, a)
 
 

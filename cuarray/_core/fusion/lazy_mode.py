@@ -1,97 +1,157 @@
 """Lazy mode: `with cuarray.lazy():` and `@cuarray.lazy`.
 
 Inside, the operations a user writes (ufuncs and operators, `where`, `clip`, `astype`,
-reductions, `dot`/`matmul`, basic-index views) build graph nodes (`graph.py`) instead of
-launching, and return `LazyArray`s whose shape and dtype are known at once. Values are computed
-(`planner.plan`, then the Program's few launches) when something needs them: `.get()`, `item`,
-`float`/`int`/`bool`/`len`, `repr`, indexing with it, passing it to a routine that does not
-build nodes (every routine's `host_input.as_array` materialises it), and leaving the context
+reductions, `dot`/`matmul`/`tensordot`, basic-index views) build graph nodes (`graph.py`) instead
+of launching, and return `LazyArray`s whose shape and dtype are known at once. Values are
+computed (`planner.plan`, then the Program's few launches) when something needs them: `.get()`,
+`item`, `float`/`int`/`bool`/`len`, `repr`, indexing with it, passing it to a routine that does
+not build nodes (every routine's `host_input.as_array` computes it), and leaving the context
 (every lazy array made inside that is still alive is computed then, in one Program, so common
 subexpressions are shared).
 
-How eager dispatch is hooked: when a thread enters lazy mode, `ufunc.__call__`, `matmul` and
-a few namespace functions are replaced by wrappers (`_patch`). They stay installed when the
-block ends (a loop of lazy blocks installs them once, not ~30 attributes per block); the first
-wrapper called outside lazy mode while no thread is in it removes them (`release_hooks`) and
-runs eagerly, so eager code after lazy blocks pays one removal, then exactly what it did. The
-wrappers build nodes only for a thread in lazy mode and only for calls made by user code: calls
-from cuarray's own modules (a routine that uses ufuncs internally) stay eager, so routines never
-see lazy arrays they did not expect.
+How operations reach it: the thread's lazy state is its tracer (`_core/tracing.py`), installed
+for that thread while it is in lazy mode; every traceable operation asks it at its top
+(`_State.ufunc`, `_State.call`). Nothing else changes: other threads read their own empty slot
+and run eagerly.
+
+What is recorded: a call with a lazy operand, always; a call on concrete arrays (and scalars)
+only, unless the thread is inside a routine that does not trace. Such a routine takes its arrays
+through the host-input policy (`host_input.as_array`, which tells the tracer,
+`routine_input`); the operations it then makes on concrete arrays run eagerly, so it never sees
+a lazy array it did not expect, until the next operation on a lazy array (the user's code again).
+An operation the tracer does not record (an `out=`, an unsupported argument) runs eagerly with
+tracing suspended, so its own internal calls are eager too.
+
+`lazy(evaluate="numpy")`: the same graphs with NumPy arrays as leaves (`host`), never computed on
+a device: their values are NumPy's evaluation of the graph (`numpy_eval.py`).
 """
 
 from __future__ import annotations
 
 import functools
-import sys
 import threading
 import weakref
 
 import numpy
 
+from .. import host_input as _host_input
+from .. import reduction_ops as _rops
 from .. import registry as _registry
 from .. import shapes as _shapes
+from .. import tracing as _tracing
 from ..ndarray import ndarray
+from ..transfer import from_host as _from_host
 from . import fast_paths as _fast
 from . import graph as _g
 from . import numpy_eval as _numpy_eval
 from . import products as _products
+from .lazy_array import MAX_CHAIN, LazyArray
 from .planner import plan, plan_traced
 from .trace import Trace
 
-__all__ = ["LazyArray", "lazy", "is_lazy_mode"]
+__all__ = ["LazyArray", "lazy", "is_lazy_mode", "MAX_CHAIN"]
+
+_PY_SCALARS = (bool, int, float, complex)
+_UFUNC_DEFAULTS = {"out": None, "where": True, "casting": "same_kind", "order": "K", "dtype": None, "subok": True}
+_tstate = _tracing.state
+
+
+class _Unsupported(Exception):
+    """A call lazy mode does not build a node for: it runs eagerly."""
+
 
 class _State(threading.local):
+    """This thread's lazy mode; while the thread is in it, its tracer (`tracing.state.tracer`)."""
+
     # Class-level defaults: reading a missing thread-local attribute with a default costs more.
     depth = 0
     live = None  # weak references to the lazy arrays made (None while `fuse` traces)
     trace = None  # the `Trace` recording the graph since the last computation
+    host = False  # `lazy(evaluate="numpy")`: NumPy arrays are leaves; nothing reaches a device
+    # Inside a routine that does not trace (see the module docstring): (trace, its length) when
+    # the routine took its inputs; the user's code is back once anything was recorded since.
+    internal = None
+
+    def _inside_routine(self) -> bool:
+        i = self.internal
+        return i is not None and i[0] is self.trace and i[1] == len(i[0].ops)
+
+    def ufunc(self, uf, args, kwargs):
+        """`uf(*args, **kwargs)`: a node, or the eager call (its dispatch point in `ufunc.py`)."""
+        if self.live is not None and not kwargs:  # recording lazy mode: the memoised fast path
+            out = _fast.fast_ufunc(uf, args, self)
+            if out is not None:
+                return out
+        nin = uf.nin
+        if len(args) == nin and uf.nout == 1 and (not kwargs or all(
+                _UFUNC_DEFAULTS.get(k, 0) is v or _UFUNC_DEFAULTS.get(k, 0) == v for k, v in kwargs.items())) and (
+                any(type(a) is LazyArray for a in args) or not self._inside_routine()):  # (asked before a node is made)
+            nodes, arrays = [], False
+            for a in args:
+                t = type(a)
+                if t is LazyArray:
+                    nodes.append(a._node)
+                    arrays = True
+                elif t is ndarray or isinstance(a, ndarray):
+                    nodes.append(_array_node(a))
+                    arrays = True
+                elif t in _PY_SCALARS or isinstance(a, _PY_SCALARS) or isinstance(a, numpy.generic):
+                    nodes.append(_g.scalar_node(a))
+                elif t is numpy.ndarray and self.host:
+                    nodes.append(_g.array_node(a))
+                    arrays = True
+                else:
+                    break
+            else:
+                if arrays or self.host:  # (evaluated by NumPy, even a call on scalars only is a node)
+                    out = _wrap(_g.ufunc_node(uf, nodes))
+                    if not kwargs and nin <= 2:
+                        _fast.remember_ufunc(uf, args, out, self)
+                    return out
+        if kwargs.get("out") is not None or len(args) > nin:  # (positional `out`)
+            flush()  # an in-place write: pending graphs read the old values
+        with _tracing.suspended():
+            return uf(*[_value(a) for a in args], **kwargs)
+
+    def call(self, name, fn, args, kwargs):
+        """`fn(*args, **kwargs)`, the traceable routine `name` (`_BUILDERS`): a node, or the
+        eager call with tracing suspended."""
+        lazy_in = False
+        for a in args:
+            if type(a) is LazyArray:
+                lazy_in = True
+        build = _BUILDERS.get(name)  # (None: a routine sharing a dispatch point, `nansum`)
+        if build is not None and (lazy_in or not self._inside_routine()):
+            try:
+                return build(*args, **kwargs)
+            except _Unsupported:
+                pass
+        if kwargs.get("out") is not None:
+            flush()
+        with _tracing.suspended():
+            return fn(*[_value(a) for a in args], **{k: _value(v) for k, v in kwargs.items()})
+
+    def before_write(self, a) -> None:
+        flush()
+
+    def routine_input(self) -> None:
+        tr = self.trace
+        self.internal = (tr, len(tr.ops)) if tr is not None else None
+
+    def compute(self, nodes) -> None:
+        _compute(nodes)
 
 
 _tls = _State()
-_lock = threading.Lock()
-_active = _registry.lazy_threads  # threads in lazy mode
-_PY_SCALARS = (bool, int, float, complex)
 
 
 def is_lazy_mode() -> bool:
+    """Whether this thread is inside `cuarray.lazy` (or a `fuse` trace)."""
     return _tls.depth > 0
 
 
-_SKIP, _USER, _INTERNAL = 0, 1, 2
-_code_kinds: dict = {}  # code object -> how `_user_call` treats its frames
-
-
-def _code_kind(f) -> int:
-    code = f.f_code
-    k = _code_kinds.get(code)
-    if k is None:
-        mod = f.f_globals.get("__name__", "")
-        if mod == "cuarray._array_methods" or mod.startswith("cuarray._core.fusion") or code.co_name == "__call__":
-            k = _SKIP  # operators, our wrappers, ufunc subclasses' __call__
-        elif mod.startswith(("cuarray.bench", "cuarray.testing")) or not (mod == "cuarray" or mod.startswith("cuarray.")):
-            k = _USER
-        else:
-            k = _INTERNAL
-        _code_kinds[code] = k
-    return k
-
-
-def _user_call() -> bool:
-    """Whether the wrapper was called (through operators) by code outside cuarray's modules."""
-    f = sys._getframe(2)
-    kinds = _code_kinds
-    while f is not None:
-        k = kinds.get(f.f_code)  # (`_code_kind`'s look-up inline: one call less per frame)
-        if k is None:
-            k = _code_kind(f)
-        if k:
-            return k == _USER
-        f = f.f_back
-    return True
-
-
-def _building() -> bool:
-    return _tls.depth > 0 and _user_call()
+def _recording() -> bool:
+    return _tstate.tracer is _tls
 
 
 def _array_node(a) -> _g.Node:
@@ -104,7 +164,7 @@ def _array_node(a) -> _g.Node:
 
 
 def _operand(x):
-    """The node of a ufunc operand, None for anything lazy mode does not take."""
+    """The node of an operand, None for anything lazy mode does not take."""
     t = type(x)
     if t is LazyArray:
         return x._node
@@ -117,33 +177,23 @@ def _operand(x):
         return _array_node(x)
     if isinstance(x, _PY_SCALARS) or isinstance(x, numpy.generic):
         return _g.scalar_node(x)
+    if t is numpy.ndarray and _tls.host:
+        return _g.array_node(x)
     return None
 
 
 def as_node(x) -> _g.Node:
-    t = type(x)
-    if t is LazyArray:
-        return x._node
-    if t is ndarray or isinstance(x, ndarray):
-        return _array_node(x)
-    if t in _PY_SCALARS or isinstance(x, _PY_SCALARS) or isinstance(x, numpy.generic):
-        return _g.scalar_node(x)
-    from ..host_input import reject
-
-    raise reject(x, "lazy")
+    n = _operand(x)
+    if n is None:
+        raise _host_input.reject(x, "lazy")
+    return n
 
 
 def _value(x):
     return x._materialize() if type(x) is LazyArray else x
 
 
-# A lazy elementwise chain longer than this is computed when built (a loop that never looks at
-# its values would otherwise make one kernel of thousands of nodes, slow to compile). Reasoned:
-# 128 nodes compile in well under a second and are far past any memory-bound gain.
-MAX_CHAIN = 128
-
-
-def _wrap(node) -> "LazyArray":
+def _wrap(node) -> LazyArray:
     out = _new(LazyArray)  # (no __init__ frame: this runs once per operation)
     out._node = node
     st = _tls
@@ -171,6 +221,8 @@ def _wrap(node) -> "LazyArray":
             tr.record(node)
         if node.cost > MAX_CHAIN:
             _compute([node])
+    elif st.host:
+        node.seg = -1  # (no trace has id -1) a graph of NumPy leaves: `_materialize` evaluates it by NumPy
     return out
 
 
@@ -178,41 +230,29 @@ _new = object.__new__
 _ref = weakref.ref
 
 
-class LazyArray:
-    """An array whose value is computed when needed. See `cuarray.lazy`; shape, dtype, ndim and
-    size are known without computing anything."""
-
-    __slots__ = ("_node", "__weakref__")
-    __array_priority__ = 200  # NumPy defers to our reflected operators
-
-    def __init__(self, node):
-        self._node = node
-
-    # -- metadata, no computation -------------------------------------------------------
-    shape = property(lambda self: self._node.shape)
-    dtype = property(lambda self: self._node.dtype)
-    ndim = property(lambda self: len(self._node.shape))
-    size = property(lambda self: self._node.size)
-    itemsize = property(lambda self: self._node.dtype.itemsize)
-    nbytes = property(lambda self: self._node.size * self._node.dtype.itemsize)
-    strides = property(lambda self: _shapes.c_strides(self._node.shape, self._node.dtype.itemsize))
-
-    @property
-    def is_computed(self) -> bool:
-        return self._node.value is not None
-
-    # -- computing ------------------------------------------------------------------------
-    def _materialize(self) -> ndarray:
+# -- LazyArray's computing methods and views (bound onto the type below, as the operators are) ---------
+class _Methods:
+    def _materialize(self):
         n = self._node
+        if n.seg == -1 and type(n.value) is not ndarray:  # built by `lazy(evaluate="numpy")`
+            return self.numpy()
         if n.value is None:
             _compute([n])
         v = n.value
-        return v if isinstance(v, ndarray) else _from_scalar(v)
+        return v if isinstance(v, ndarray) else _from_host(v)
 
-    __cuarray_materialize__ = _materialize
+    def __cuarray_materialize__(self):
+        # The host-input policy's question (`host_input.lazy_value`): the device value. A graph of
+        # NumPy leaves has none: no upload is ever implicit.
+        if self._node.seg == -1:
+            raise TypeError("cuarray: a lazy array of NumPy data (`lazy(evaluate='numpy')`) can only take part in "
+                            "the operations lazy mode records (see docs/fusion.md); this routine needs device "
+                            "arrays: call cuarray.asarray() on its NumPy value (`.numpy()`) first")
+        return self._materialize()
 
     def get(self, *args, **kwargs):
-        return self._materialize().get(*args, **kwargs)
+        v = self._materialize()
+        return v if type(v) is numpy.ndarray else v.get(*args, **kwargs)
 
     def item(self, *args):
         return self._materialize().item(*args)
@@ -261,21 +301,23 @@ class LazyArray:
         """The same graph evaluated by NumPy on host copies of its inputs (for testing)."""
         return _numpy_eval.evaluate(self._node)
 
-    def explain(self) -> str:
-        """The graph, the planned kernels and their generated CUDA source."""
+    def explain(self, compile=False) -> str:
+        """The graph, the planned kernels and their generated CUDA source (the same for NumPy
+        leaves as for device arrays of those shapes and dtypes); `compile=True` also compiles
+        each kernel with NVRTC for sm_90, which needs no GPU."""
         lines = ["graph:"]
         for k, n in enumerate(_g.walk([self._node])):
             lines.append("  {}{}".format(n.label(), "  (computed)" if n.value is not None and n.kind != "array" else ""))
-        return "\n".join(lines) + "\nplan:\n" + plan([self._node]).explain()
+        return "\n".join(lines) + "\nplan:\n" + plan([self._node]).explain(compile)
 
     # -- operations: nodes in lazy mode, eager calls outside -------------------------------
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
-        if is_lazy_mode():
+        if _recording():
             return _astype(self, dtype, copy=copy)
         return self._materialize().astype(dtype, order=order, casting=casting, copy=copy)
 
     def __getitem__(self, key):
-        if is_lazy_mode() and type(key) is not LazyArray:
+        if _recording() and type(key) is not LazyArray:
             try:
                 _shapes.basic_index(self.shape, _shapes.c_strides(self.shape, self.itemsize), key)
             except _shapes.AdvancedIndexRequired:
@@ -288,7 +330,7 @@ class LazyArray:
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
             axes = axes[0]
         axes = tuple(axes) if axes else None
-        if is_lazy_mode():
+        if _recording():
             return _wrap(_g.view_node("transpose", self._node, lambda a: a.transpose(axes), ("transpose", axes)))
         return self._materialize().transpose(axes)
 
@@ -297,7 +339,7 @@ class LazyArray:
     def reshape(self, *shape, order="C"):
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
-        if is_lazy_mode() and order == "C":
+        if _recording() and order == "C":
             return _wrap(_g.view_node("reshape", self._node, lambda a: a.reshape(shape), ("reshape", shape)))
         return self._materialize().reshape(shape, order=order)
 
@@ -305,10 +347,9 @@ class LazyArray:
         return self.reshape(-1)
 
 
-def _from_scalar(v):
-    from ..transfer import from_host
-
-    return from_host(v)
+for _k, _v in list(vars(_Methods).items()):
+    if _k not in ("__dict__", "__weakref__", "__module__", "__doc__", "__qualname__"):
+        setattr(LazyArray, _k, _v)
 
 
 # -- operators ----------------------------------------------------------------------------------
@@ -332,12 +373,14 @@ def _binary(name, reflected=False):
             node = None  # (its input node is made below, in lazy mode only)
         elif t in _PY_SCALARS or isinstance(other, _PY_SCALARS) or isinstance(other, numpy.generic):
             node = _g.scalar_node(other)
+        elif t is numpy.ndarray and st.host:
+            node = _g.array_node(other)
         else:
             return NotImplemented
         if not uf:  # (matmul is bound on first use: the namespace's attribute)
             uf.append(_registry.ufuncs.get(name) or getattr(_registry.namespace(), name))
         st = _tls
-        if not st.depth:
+        if _tstate.tracer is not st:  # not recording: the eager ufunc on the values
             args = (other, self) if reflected else (self, other)
             return uf[0](*[_value(a) for a in args])
         if name == "matmul":
@@ -367,13 +410,13 @@ def _unary(name):
                 return out
         if not uf:
             uf.append(_registry.ufuncs[name])
-        if not st.depth:
+        if _tstate.tracer is not st:
             return uf[0](self._materialize())
         out = _wrap(_g.ufunc_node(uf[0], (self._node,)))
         if self._node.weak is not None:
             _make_weak(out)
         else:
-            _fast.remember_ufunc(uf[0], (self,), out)
+            _fast.remember_ufunc(uf[0], (self,), out, st)
         return out
 
     return op
@@ -409,14 +452,14 @@ def _method(name):
 
     def method(self, *args, **kwargs):
         st = _tls
-        if reduction and not args and not kwargs and st.live is not None:
+        if reduction and not args and not kwargs and st.live is not None and _tstate.tracer is st:
             out = _fast.fast_reduce(name, self._node, st)
             if out is not None:
                 return out
             out = getattr(_registry.namespace(), name)(self)
             _fast.remember_reduce(name, self._node, out)
             return out
-        # The namespace function: while lazy mode is on, the wrapper that builds a node.
+        # The namespace function: its dispatch point hands it to this thread's tracer.
         return getattr(_registry.namespace(), name)(self, *args, **kwargs)
 
     method.__name__ = name
@@ -428,7 +471,7 @@ for _k in ("sum", "prod", "mean", "max", "min", "any", "all", "dot", "clip"):
     setattr(LazyArray, _k, _method(_k))
 
 
-# -- node builders used by operators, methods and the wrappers ------------------------------------------
+# -- node builders used by operators, methods and the tracer ------------------------------------------
 def _ufunc(uf, args):
     return _wrap(_g.ufunc_node(uf, [as_node(a) for a in args]))
 
@@ -441,46 +484,18 @@ def _astype(x, dtype, copy=True):
     return _wrap(_g.cast_node(n, dt))
 
 
-def _orig(name):
-    return _originals[name]
-
-
-def _dot_like(name, np_fn):
-    sig = (name,)
-    memo = {}  # (shapes, dtypes of the operands) -> (shape, dtype, attr) of the product's node
-
-    def nodes(na, nb):
-        """The product of two nodes (a scalar or 0-d operand of `dot`: a multiplication)."""
-        if name == "dot" and (na.kind == "scalar" or nb.kind == "scalar" or not na.shape or not nb.shape):
-            return _wrap(_g.ufunc_node(_registry.ufuncs["multiply"], (na, nb)))
-        key = (na.shape, nb.shape, na.dtype, nb.dtype)
-        hit = memo.get(key)  # (a loop body multiplies the same shapes every iteration)
-        if hit is None:
-            shape = _g.matmul_shape(na.shape, nb.shape, name)
-            dtype = _g._dtypes.normalize_dtype(numpy.result_type(na.dtype, nb.dtype))
-            if len(memo) > 1024:
-                memo.clear()
-            hit = memo[key] = (shape, dtype, (name, _originals[name], np_fn, sig))
-        return _wrap(_g.Node("call", (na, nb), hit[0], hit[1], hit[2]))
-
+def _product(name):
     def build(a, b):
-        return nodes(as_node(a), as_node(b))
+        return _wrap(_products.product_node(name, as_node(a), as_node(b)))
 
-    build.nodes = nodes
     return build
 
 
 def _tensordot(a, b, axes=2):
-    na, nb = as_node(a), as_node(b)
-    axes, shape = _g.tensordot_axes(na.shape, nb.shape, axes)
-    dtype = numpy.result_type(na.dtype, nb.dtype)
-    fn = _orig("tensordot")
-    return _wrap(_g.call_node("tensordot", (na, nb), shape, dtype, lambda x, y: fn(x, y, axes),
-                              lambda x, y: numpy.tensordot(x, y, axes), ("tensordot", axes)))
+    return _wrap(_products.tensordot_node(as_node(a), as_node(b), axes))
 
 
-_dot = _dot_like("dot", numpy.dot)
-_matmul = _dot_like("matmul", numpy.matmul)
+_dot, _matmul = _product("dot"), _product("matmul")
 
 
 def _reduce(op_name):
@@ -491,8 +506,6 @@ def _reduce(op_name):
 
 
 def _mean(a, axis=None, dtype=None, keepdims=False):
-    from .. import reduction_ops as _rops
-
     n = as_node(a)
     res = _rops.result_dtype(numpy.mean, n.dtype, None if dtype is None else numpy.dtype(dtype))
     acc = numpy.dtype(numpy.float32) if res.char == "e" else res
@@ -519,11 +532,15 @@ def _clip(a, lo, hi):
 def _compute(nodes, last=False) -> None:
     """Compute `nodes` (one Program) and keep their values, and those of the matmuls and
     reductions computed on the way (recomputing those would cost more than keeping them)."""
-    trace = _tls.trace
+    st = _tls
+    trace = st.trace
     if trace is None:  # outside lazy mode: the graph is recorded now
         trace = Trace()
     elif not last:  # what is built after this is a new stretch, with its own key
-        _tls.trace = Trace()
+        inside = st._inside_routine()  # (a routine's write computed it: the routine goes on)
+        st.trace = Trace()
+        if inside:
+            st.internal = (st.trace, 0)
     prog, inputs = plan_traced(trace, nodes)
     values = prog.run(inputs)
     for n, v in zip(nodes, values):
@@ -556,30 +573,68 @@ class lazy:
     """Lazy evaluation: `with cuarray.lazy():` or `@cuarray.lazy` on a function. Inside,
     operations build an expression graph and return `LazyArray`s with their shape and dtype;
     values are computed, in as few fused kernels as the graph allows, when needed or when the
-    context ends. A decorated function returns computed ndarrays."""
+    context ends. A decorated function returns computed ndarrays.
 
-    def __init__(self, fn=None, *, _track=True):
+    `evaluate="numpy"`: the same graphs with NumPy arrays as leaves, on any machine (no GPU
+    needed): `leaf(x)` makes a NumPy array a graph input, values are computed by NumPy
+    (`.numpy()`, or whatever needs one), `explain(compile=True)` shows and compiles the CUDA a
+    device would run. A decorated function called with NumPy arrays (and no device array)
+    runs this way and returns NumPy arrays. Without it, NumPy inputs raise TypeError (the
+    host-input policy: no upload is implicit)."""
+
+    def __init__(self, fn=None, *, evaluate=None, _track=True):
+        if evaluate not in (None, "device", "numpy"):
+            raise ValueError("lazy: evaluate must be 'device' or 'numpy', not {!r}".format(evaluate))
+        if fn is not None and not callable(fn):
+            raise TypeError("lazy: {!r} is not callable (use `with cuarray.lazy():` or `@cuarray.lazy`)".format(fn))
         self._fn = fn
-        self._track = _track
-        self._saved = None
+        self._host = evaluate == "numpy"
+        self._evaluate = evaluate
+        self._track = _track and not self._host  # (a NumPy graph is never computed on a device)
+        self._saved = self._prev = self._host_saved = None
         if fn is not None:
             functools.update_wrapper(self, fn)
 
     def __call__(self, *args, **kwargs):
+        if self._fn is None:  # `@cuarray.lazy(evaluate=...)`
+            return lazy(args[0], evaluate=self._evaluate)
+        if self._host or (self._evaluate is None and _numpy_call(args, kwargs)):
+            with lazy(evaluate="numpy") as lz:
+                out = self._fn(*[lz.leaf(a) if type(a) is numpy.ndarray else a for a in args],
+                               **{k: lz.leaf(v) if type(v) is numpy.ndarray else v for k, v in kwargs.items()})
+            return _unwrap(out)
         with lazy():
             out = self._fn(*args, **kwargs)
         return _unwrap(out)
 
+    @staticmethod
+    def leaf(*arrays):
+        """Graph inputs of these arrays (NumPy arrays inside `lazy(evaluate="numpy")`, device
+        arrays in lazy mode): `x = lz.leaf(x)`, so NumPy's own operators on `x` build nodes too."""
+        if not _tls.depth:
+            raise RuntimeError("lazy.leaf: only inside `with cuarray.lazy(...)`")
+        out = []
+        for a in arrays:
+            if type(a) is LazyArray:
+                out.append(a)
+            elif _array(a):
+                out.append(_wrap(_g.array_node(a)))
+            else:  # (a NumPy array in device lazy mode: the host-input policy's TypeError)
+                raise _host_input.reject(a, "lazy.leaf")
+        return out[0] if len(out) == 1 else tuple(out)
+
     def __enter__(self):
         st = _tls
         depth = st.depth
+        self._host_saved = st.host
+        if self._host:
+            st.host = True
         if depth == 0:
             st.live = []
             st.trace = Trace()
-            with _lock:
-                if not _patched[0]:
-                    _patch()
-                _active[0] += 1
+            st.internal = None
+        # This thread's tracer from here to `__exit__` (another thread's calls read their own slot).
+        self._prev = _tracing.install(st) if _tstate.tracer is not st else st
         st.depth = depth + 1
         if not self._track:  # tracing (`fuse`): nothing is computed on exit
             self._saved, st.live = st.live, None
@@ -587,21 +642,29 @@ class lazy:
 
     def __exit__(self, *exc):
         st = _tls
+        st.host = self._host_saved
         st.depth -= 1
         if not self._track:
             st.live = self._saved
         if st.depth:
+            if self._prev is not st:
+                _tracing.uninstall(self._prev)
             return False
         try:
             if exc[0] is None and self._track:
                 flush(last=True)
         finally:
             st.live = st.trace = None
-            with _lock:
-                _active[0] -= 1
-        # The hooks stay installed: a loop of lazy blocks does not install and remove ~30 of
-        # them per block. The first hooked call made outside lazy mode removes them.
+            if self._prev is not st:
+                _tracing.uninstall(self._prev)
         return False
+
+
+def _numpy_call(args, kwargs) -> bool:
+    """Whether a decorated function's call takes NumPy arrays and no device or lazy array."""
+    vals = args + tuple(kwargs.values())
+    return any(type(v) is numpy.ndarray for v in vals) and not any(
+        type(v) is LazyArray or isinstance(v, ndarray) for v in vals)
 
 
 def _unwrap(out):
@@ -614,211 +677,101 @@ def _unwrap(out):
     return out
 
 
-# -- hooks into eager dispatch (only while some thread is in lazy mode) ------------------------------
-_originals: dict = {}
-_table: list = []
-_UFUNC_DEFAULTS = {"out": None, "where": True, "casting": "same_kind", "order": "K", "dtype": None, "subok": True}
 
 
-def _array_arg(x) -> bool:
-    return type(x) is LazyArray or isinstance(x, ndarray)
+# -- what the tracer builds for each traceable routine (`_State.call`) ------------------------------
+def _array(x) -> bool:
+    return type(x) is LazyArray or isinstance(x, ndarray) or (type(x) is numpy.ndarray and _tls.host)
 
 
-def _plain_arg(x) -> bool:
-    return _array_arg(x) or isinstance(x, _PY_SCALARS) or isinstance(x, numpy.generic)
+def _plain(x) -> bool:
+    return _array(x) or isinstance(x, _PY_SCALARS) or isinstance(x, numpy.generic)
 
 
-_patched = [False]  # whether the hooks are installed (changed under `_lock`)
-
-
-def _patch() -> None:
-    if not _table:
-        _build_table()
-    for owner, name, _, fn in _table:
-        setattr(owner, name, fn)
-    _patched[0] = True
-
-
-def _unpatch() -> None:
-    for owner, name, orig, _ in reversed(_table):
-        setattr(owner, name, orig)
-    _patched[0] = False
-
-
-def release_hooks() -> None:
-    """Remove the hooks when no thread is in lazy mode. Called by a hook reached outside lazy
-    mode (so eager code after a lazy block pays for the removal once, then nothing), and by
-    tests."""
-    if _active[0] == 0 and _patched[0]:
-        with _lock:
-            if _active[0] == 0 and _patched[0]:
-                _unpatch()
-
-
-def _build_table() -> None:
-    """(owner, attribute, original, wrapper) for every hook, built once."""
-    from ..ufunc import ufunc
-
-    ns = _registry.namespace()
-    mm = ns.matmul  # (the namespace's attribute: matmul is bound on first use, then registered)
-    matmul_t = type(mm)
-    orig_call = ufunc.__call__
-    orig_mm = matmul_t.__call__
-    _originals.update(dot=_products.prepared(ns.dot), tensordot=ns.tensordot,
-                      matmul=_products.prepared(lambda a, b: orig_mm(mm, a, b)))
-
-    def ufunc_call(self, *args, **kwargs):
-        st = _tls
-        if st.live is not None and not kwargs:  # recording lazy mode: the memoised fast path
-            out = _fast.fast_ufunc(self, args, st)
-            if out is not None:
-                return out
-        if not st.depth:  # outside lazy mode: the hooks are not needed any more
-            release_hooks()
-            return orig_call(self, *args, **kwargs)
-        nin = self.nin
-        if not kwargs and len(args) == 2 and nin == 2 and self.nout == 1:
-            # The common case (`x - z`, `1.0 - h` through ndarray's operators), spelled out.
-            a, b = args
-            na, nb = _operand(a), _operand(b)
-            if na is not None and nb is not None:
-                # At least one array (a lazy operand counts, even a `fuse` scalar argument).
-                arrays = na.kind != "scalar" or nb.kind != "scalar" or type(a) is LazyArray or type(b) is LazyArray
-                if arrays and _user_call():
-                    out = _wrap(_g.ufunc_node(self, (na, nb)))
-                    _fast.remember_ufunc(self, args, out)
-                    return out
-        elif len(args) == nin and self.nout == 1 and (not kwargs or all(
-                _UFUNC_DEFAULTS.get(k, 0) is v or _UFUNC_DEFAULTS.get(k, 0) == v for k, v in kwargs.items())
-                ) and _user_call():
-            nodes, arrays = [], False
-            for a in args:
-                t = type(a)
-                if t is LazyArray:
-                    nodes.append(a._node)
-                    arrays = True
-                elif t is ndarray or isinstance(a, ndarray):
-                    nodes.append(_array_node(a))
-                    arrays = True
-                elif t in _PY_SCALARS or isinstance(a, _PY_SCALARS) or isinstance(a, numpy.generic):
-                    nodes.append(_g.scalar_node(a))
-                else:
-                    break
-            else:
-                if arrays:
-                    out = _wrap(_g.ufunc_node(self, nodes))
-                    if nin == 1 and not kwargs:
-                        _fast.remember_ufunc(self, args, out)
-                    return out
-        if kwargs.get("out") is not None or len(args) > nin:  # (positional `out`)
-            flush()  # an in-place write: pending graphs read the old values
-        return orig_call(self, *[_value(a) for a in args], **kwargs)
-
-    def matmul_call(self, a, b, /, out=None, **kwargs):
-        if not _tls.depth:
-            release_hooks()
-        elif out is None and not kwargs and _array_arg(a) and _array_arg(b) and _user_call():
-            return _matmul(a, b)
-        return orig_mm(self, _value(a), _value(b), out=out, **kwargs)
-
-    def simple(name, build, nargs=1):
-        orig = getattr(ns, name)
-
-        def fn(*args, **kwargs):
-            if not _tls.depth:
-                release_hooks()
-            elif args and _user_call():
-                lead = args[:nargs]
-                if all(map(_plain_arg, lead)) and any(map(_array_arg, lead)):
-                    try:
-                        return build(*args, **kwargs)
-                    except _Unsupported:
-                        pass
-            return orig(*[_value(a) for a in args], **kwargs)
-
-        fn.__name__ = fn.__qualname__ = name
-        fn.__doc__ = orig.__doc__
-        return orig, fn
-
-    def red(op_name, has_dtype=True):
-        builder = _mean if op_name == "mean" else _reduce(op_name)
-
-        def build(a, axis=None, *rest, dtype=None, out=None, keepdims=False, **kw):
-            if has_dtype and rest:
-                dtype, rest = rest[0], rest[1:]
-            if rest and rest[0] is not None:
-                raise _Unsupported
-            if out is not None or kw or (len(rest) > 1):
-                raise _Unsupported
-            if not has_dtype and dtype is not None:
-                raise _Unsupported
-            return builder(a, axis, dtype, keepdims)
-
-        return build
-
-    def where(c, x=None, y=None):
-        if x is None or y is None or not all(map(_plain_arg, (x, y))):
+def _lead(*xs) -> None:
+    """Operands lazy mode takes: arrays (lazy or concrete) and scalars, at least one array."""
+    arrays = False
+    for x in xs:  # (a loop, not `all(map(...))`: this runs for every recorded product and reduction)
+        t = type(x)
+        if t is LazyArray or t is ndarray or _array(x):
+            arrays = True
+        elif not (t is float or t is int or _plain(x)):
             raise _Unsupported
-        return _where(c, x, y)
-
-    def clip(a, a_min=numpy._NoValue, a_max=numpy._NoValue, out=None, **kw):
-        lo = kw.pop("min", a_min)
-        hi = kw.pop("max", a_max)
-        lo = None if lo is numpy._NoValue else lo
-        hi = None if hi is numpy._NoValue else hi
-        if out is not None or kw or (lo is None and hi is None) or not all(_plain_arg(v) for v in (lo, hi) if v is not None):
-            raise _Unsupported
-        return _clip(a, lo, hi)
-
-    def dot(a, b, out=None):
-        if out is not None or not (_plain_arg(b)):
-            raise _Unsupported
-        return _dot(a, b)
-
-    def tensordot(a, b, axes=2):
-        if not _plain_arg(b) or not (isinstance(axes, int) or len(axes) == 2):
-            raise _Unsupported
-        return _tensordot(a, b, axes)
-
-    dot_nodes, orig_dot = _dot.nodes, ns.dot
-
-    def dot_hook(a, b, out=None):
-        # `cp.dot(a, b)`, the common product call, without the generic wrapper's steps.
-        if not _tls.depth:
-            release_hooks()
-        elif out is None and (type(a) is LazyArray or isinstance(a, ndarray)) and _user_call():
-            na, nb = _operand(a), _operand(b)
-            if nb is not None:
-                return dot_nodes(na, nb)
-        return orig_dot(_value(a), _value(b), out=out)
-
-    dot_hook.__name__ = dot_hook.__qualname__ = "dot"
-    dot_hook.__doc__ = orig_dot.__doc__
-    _table.append((ns, "dot", orig_dot, dot_hook))
-    builds = {"where": (where, 1), "clip": (clip, 1), "tensordot": (tensordot, 1)}
-    for op_name, has_dtype in (("sum", True), ("prod", True), ("mean", True), ("max", False), ("min", False),
-                               ("amax", False), ("amin", False), ("any", False), ("all", False)):
-        table = {"amax": "max", "amin": "min"}.get(op_name, op_name)
-        builds[op_name] = (red(table, has_dtype), 1)
-    for name, (build, nargs) in builds.items():
-        if hasattr(ns, name):
-            orig, fn = simple(name, build, nargs)
-            _table.append((ns, name, orig, fn))
-
-    orig_astype = ndarray.astype
-
-    def astype(self, dtype, *args, **kwargs):
-        if _building() and not args and set(kwargs) <= {"copy"}:
-            return _astype(self, dtype, kwargs.get("copy", True))
-        return orig_astype(self, dtype, *args, **kwargs)
-
-    _table.append((ufunc, "__call__", orig_call, ufunc_call))
-    _table.append((matmul_t, "__call__", orig_mm, matmul_call))
+    if not arrays:
+        raise _Unsupported
 
 
-class _Unsupported(Exception):
-    """A call lazy mode does not build a node for: it runs eagerly."""
+def _b_reduce(name, a, axis=None, dtype=None, out=None, keepdims=False, initial=_rops.NOVALUE, where=True):
+    """`reduction_ops.reduce_fast(name, a, ...)`: the table reductions."""
+    _lead(a)
+    if out is not None or where is not True or initial is not _rops.NOVALUE:
+        raise _Unsupported
+    return _reduce(name)(a, axis, dtype, keepdims)
 
 
+def _b_mean(a, axis=None, dtype=None, out=None, keepdims=False, where=True):
+    _lead(a)
+    if out is not None or where is not True:
+        raise _Unsupported
+    return _mean(a, axis, dtype, keepdims)
+
+
+def _b_where(c, x=None, y=None):
+    if x is None or y is None:
+        raise _Unsupported
+    _lead(c)
+    if not (_plain(x) and _plain(y)):
+        raise _Unsupported
+    return _where(c, x, y)
+
+
+def _b_clip(a, a_min=numpy._NoValue, a_max=numpy._NoValue, out=None, **kw):
+    nv = numpy._NoValue
+    lo, hi = kw.pop("min", nv), kw.pop("max", nv)
+    lo, hi = a_min if lo is nv else lo, a_max if hi is nv else hi
+    lo, hi = None if lo is nv else lo, None if hi is nv else hi
+    _lead(a)
+    if out is not None or kw or (lo is None and hi is None) or not all(_plain(v) for v in (lo, hi) if v is not None):
+        raise _Unsupported
+    return _clip(a, lo, hi)
+
+
+def _b_dot(a, b, out=None):
+    _lead(a)
+    if out is not None:
+        raise _Unsupported
+    na, nb = _operand(a), _operand(b)  # (in this order: the trace records a's input first)
+    if nb is None:
+        raise _Unsupported
+    return _wrap(_products.product_node("dot", na, nb))
+
+
+_MATMUL_DEFAULTS = {"out": None, "casting": "same_kind", "order": "K", "dtype": None, "subok": True,
+                    "signature": None, "axes": None, "axis": None}
+
+
+def _b_matmul(a, b, **kw):
+    if any(_MATMUL_DEFAULTS.get(k, 0) != v for k, v in kw.items()):
+        raise _Unsupported
+    if not (_array(a) and _array(b)):
+        raise _Unsupported
+    return _matmul(a, b)
+
+
+def _b_tensordot(a, b, axes=2):
+    _lead(a)
+    if not _plain(b) or not (isinstance(axes, int) or len(axes) == 2):
+        raise _Unsupported
+    return _tensordot(a, b, axes)
+
+
+def _b_astype(a, dtype, order="K", casting="unsafe", subok=None, copy=True):
+    if order != "K" or casting != "unsafe":
+        raise _Unsupported
+    return _astype(a, dtype, copy)
+
+
+_BUILDERS = {"sum": _b_reduce, "prod": _b_reduce, "max": _b_reduce, "min": _b_reduce, "any": _b_reduce,
+             "all": _b_reduce, "mean": _b_mean, "where": _b_where, "clip": _b_clip, "dot": _b_dot, "matmul": _b_matmul,
+             "tensordot": _b_tensordot, "astype": _b_astype}
 clear_memos = _fast.clear_memos
-_fast.bind(LazyArray, _tls, _user_call, _compute, MAX_CHAIN)

@@ -1,7 +1,8 @@
 """Evaluate a graph with NumPy on host copies of its inputs: `LazyArray.numpy()`.
 
 The same nodes, the same scalars (Python scalars stay weak, as NEP 50 wants), NumPy's own
-functions: the parity test of a lazy or fused computation is `numpy()` against the GPU value.
+functions: the parity test of a lazy or fused computation is `numpy()` against the GPU value, and
+the whole evaluation of a `lazy(evaluate="numpy")` graph, whose leaves are NumPy arrays.
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ def _eval(n, memo):
         return v
     k = n.kind
     if k == "array" or (k != "scalar" and not n.args):
-        v = n.value.get()
-    elif k == "scalar":
-        v = n.value
+        v = n.value if type(n.value) is numpy.ndarray else n.value.get()  # (a NumPy leaf as it is)
+    elif k == "scalar":  # (a strong Python scalar, `dot`'s: the NumPy scalar of its dtype)
+        v = n.value if n.weak or isinstance(n.value, numpy.generic) else n.dtype.type(n.value)
     else:
         args = [_eval(a, memo) for a in n.args]
         if k == "ufunc":

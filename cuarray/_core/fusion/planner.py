@@ -27,11 +27,12 @@ import numpy
 
 from .. import reduction_ops as _rops
 from .. import shapes as _shapes
+from .. import tracing as _tracing
+from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
 from ...cuda import stream as _stream
 from ..elementwise import _BLOCK, _INT32_MAX
 from ..ndarray import _new_c, ndarray
-from ..ufunc import ufunc as _ufunc_type
 from . import codegen as _codegen
 from . import cost as _cost
 from . import epilogue as _epilogue
@@ -162,10 +163,6 @@ class _Reduction:
         return self.rdef.source(st)[1]
 
 
-# The eager ufunc call, taken before lazy mode can hook it (a step must launch, not build a node).
-_eager_ufunc_call = _ufunc_type.__call__
-
-
 class _EagerUfunc:
     """A lone elementwise node (nothing to fuse with): run by the ufunc's eager path, so a graph
     that saves no launch costs what eager mode does, with eager mode's kernel (no kernel of its
@@ -174,7 +171,7 @@ class _EagerUfunc:
     __slots__ = ("uf", "ins")
 
     def run(self, slots):
-        return _eager_ufunc_call(self.uf, *[slots[k] for k in self.ins])
+        return self.uf(*[slots[k] for k in self.ins])  # (a Program runs with tracing suspended)
 
     def describe(self):
         return "eager {}".format(self.uf.__name__)
@@ -230,10 +227,17 @@ class Program:
     __slots__ = ("inputs", "steps", "outputs")
 
     def run(self, values):
-        """Run with the input values (device arrays and scalars, in `inputs` order)."""
+        """Run with the input values (device arrays and scalars, in `inputs` order). Steps call
+        eager routines (a lone ufunc, a product): tracing is suspended on this thread meanwhile,
+        so they launch instead of recording."""
         slots = list(values)
-        for st in self.steps:
-            slots.append(st.run(slots))
+        if _tracing.active[0]:
+            with _tracing.suspended():
+                for st in self.steps:
+                    slots.append(st.run(slots))
+        else:
+            for st in self.steps:
+                slots.append(st.run(slots))
         return [slots[k] for k in self.outputs]
 
     def detach(self) -> None:
@@ -244,7 +248,9 @@ class Program:
             if hasattr(st, "cluster"):
                 st.cluster = None
 
-    def explain(self) -> str:
+    def explain(self, compile=False) -> str:
+        """Inputs, steps, outputs and each kernel's CUDA source; `compile`: each source is also
+        compiled by NVRTC for sm_90 (no GPU needed), and the cubin's size shown."""
         lines = ["inputs:"]
         lines += ["  [{}] {}".format(k, n.label()) for k, n in enumerate(self.inputs)]
         base = len(self.inputs)
@@ -254,6 +260,10 @@ class Program:
             s = st.source()
             if s is not None:
                 src.append("// ---- [{}] {}\n{}".format(base + k, st.describe(), s))
+                if compile:
+                    d = getattr(st, "defn", None) or st.rdef
+                    cubin, _ = _compiler.compile_cubin(s, arch="sm_90", options=d.options, name=d.name)
+                    lines.append("        compiled for sm_90 by NVRTC: {} bytes of cubin".format(len(cubin)))
         lines.append("outputs: {}".format(self.outputs))
         return "\n".join(lines + src)
 

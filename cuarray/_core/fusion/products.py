@@ -1,4 +1,5 @@
-"""The matrix products of a lazy graph, as its Program runs them.
+"""The matrix products of a lazy graph: their nodes (`product_node`, `tensordot_node`: NumPy's
+shapes, dtypes and errors, the eager routine to run) and how its Program runs them.
 
 A lazy `dot`/`matmul` node runs the eager routine when its graph is computed. For the common
 case, two C- or F-contiguous matrices of one cuBLAS dtype, the eager routine's own checks
@@ -10,10 +11,52 @@ eager one bit for bit. Anything else goes to the eager routine.
 
 from __future__ import annotations
 
-from .. import device_check as _device_check
-from ..ndarray import _new_c, ndarray
+import numpy
 
-__all__ = ["prepared"]
+from .. import device_check as _device_check
+from .. import registry as _registry
+from ..ndarray import _new_c, ndarray
+from . import graph as _g
+
+__all__ = ["prepared", "product_node", "tensordot_node"]
+
+_NP = {"dot": numpy.dot, "matmul": numpy.matmul}
+_eager: dict = {}  # name -> the eager routine a product node runs (the namespace's, found on first use)
+_memo: dict = {}  # (name, shapes, dtypes of the operands) -> (shape, dtype, attr) of the product's node
+
+
+def _eager_routine(name):
+    fn = _eager.get(name)
+    if fn is None:
+        general = getattr(_registry.namespace(), name)
+        fn = _eager[name] = prepared(general) if name != "tensordot" else general
+    return fn
+
+
+def product_node(name, na, nb) -> _g.Node:
+    """`dot` or `matmul` of two nodes (a scalar or 0-d operand of `dot`: a multiplication)."""
+    if name == "dot" and (na.kind == "scalar" or nb.kind == "scalar" or not na.shape or not nb.shape):
+        # A Python scalar is an array to `dot` (NumPy's and the eager one's rule), not a weak one.
+        na, nb = [_g.Node("scalar", (), (), n.dtype, None, n.value) if n.weak else n for n in (na, nb)]
+        return _g.ufunc_node(_registry.ufuncs["multiply"], (na, nb))
+    key = (name, na.shape, nb.shape, na.dtype, nb.dtype)
+    hit = _memo.get(key)  # (a loop body multiplies the same shapes every iteration)
+    if hit is None:
+        shape = _g.matmul_shape(na.shape, nb.shape, name)
+        dtype = _g._dtypes.normalize_dtype(numpy.result_type(na.dtype, nb.dtype))
+        if len(_memo) > 1024:
+            _memo.clear()
+        hit = _memo[key] = (shape, dtype, (name, _eager_routine(name), _NP[name], (name,)))
+    return _g.Node("call", (na, nb), hit[0], hit[1], hit[2])
+
+
+def tensordot_node(na, nb, axes) -> _g.Node:
+    """`tensordot` of two nodes (NumPy's axes rules and "shape-mismatch for sum")."""
+    axes, shape = _g.tensordot_axes(na.shape, nb.shape, axes)
+    dtype = numpy.result_type(na.dtype, nb.dtype)
+    fn = _eager_routine("tensordot")
+    return _g.call_node("tensordot", (na, nb), shape, dtype, lambda x, y: fn(x, y, axes),
+                        lambda x, y: numpy.tensordot(x, y, axes), ("tensordot", axes))
 
 _gemm = []  # `cuarray.cuda.libs.cublas.gemm`, imported on first use (import time of `cuarray`)
 

@@ -1,0 +1,40 @@
+"""The `LazyArray` type: a node of a lazy graph with its shape and dtype (metadata only).
+
+Defined here, below `fast_paths` and `lazy_mode`, so both name the one type without importing
+each other; `lazy_mode` binds its computing methods and operators at import (as
+`_array_methods` does for `ndarray`).
+"""
+
+from __future__ import annotations
+
+from .. import shapes as _shapes
+
+__all__ = ["LazyArray", "MAX_CHAIN"]
+
+# A lazy elementwise chain longer than this is computed when built (a loop that never looks at
+# its values would otherwise make one kernel of thousands of nodes, slow to compile). Reasoned:
+# 128 nodes compile in well under a second and are far past any memory-bound gain.
+MAX_CHAIN = 128
+
+
+class LazyArray:
+    """An array whose value is computed when needed. See `cuarray.lazy`; shape, dtype, ndim and
+    size are known without computing anything."""
+
+    __slots__ = ("_node", "__weakref__")
+    __array_priority__ = 200  # NumPy defers to our reflected operators
+
+    def __init__(self, node):
+        self._node = node
+
+    shape = property(lambda self: self._node.shape)
+    dtype = property(lambda self: self._node.dtype)
+    ndim = property(lambda self: len(self._node.shape))
+    size = property(lambda self: self._node.size)
+    itemsize = property(lambda self: self._node.dtype.itemsize)
+    nbytes = property(lambda self: self._node.size * self._node.dtype.itemsize)
+    strides = property(lambda self: _shapes.c_strides(self._node.shape, self._node.dtype.itemsize))
+
+    @property
+    def is_computed(self) -> bool:
+        return self._node.value is not None

@@ -1,0 +1,95 @@
+"""The one dispatch point for tracing: the thread's tracer, consulted where each traceable
+operation is defined.
+
+A tracer (lazy mode and `fuse`, `fusion/lazy_mode.py`; `vectorize`'s element tracer) is
+installed for one thread (`install`/`uninstall`); nothing else changes. Each operation that a
+tracer can record -- the ufunc call, `matmul`/`dot`/`tensordot`, the table reductions and
+`mean`, `where`, `clip`, `ndarray.astype` -- starts with the same check:
+
+    if active[0]:                       # the eager hot path's one read: no thread traces
+        t = state.tracer                # this thread's tracer, None when it is eager
+        if t is not None:
+            return t.call("dot", dot, (a, b), {"out": out})
+
+The tracer either records the call (returning its lazy result) or runs `fn` itself with tracing
+suspended on this thread (`suspended()`): everything the eager routine calls inside runs
+eagerly, so no routine sees a lazy array it did not expect. Nothing patches module attributes
+and nothing inspects the call stack; another thread's calls read its own (empty) slot.
+
+`before_write(a)`: every in-place write into a concrete array (`a[...] = v`, a ufunc's
+`out=`) calls it first, so a pending graph that reads `a` is computed while `a` still holds the
+value the graph was built on.
+
+`routine_input()`: the host-input policy (`host_input.as_array`) calls it for the arrays a
+routine that does not trace takes; the tracer then keeps that routine's own operations on
+concrete arrays eager (see `fusion/lazy_mode.py`, "What is recorded").
+"""
+
+from __future__ import annotations
+
+import threading
+
+__all__ = ["state", "active", "install", "uninstall", "suspended", "before_write", "routine_input", "current"]
+
+
+class _State(threading.local):
+    tracer = None  # (a class default: no per-thread setup, and a missing attribute costs more)
+
+
+state = _State()
+active = [0]  # threads with a tracer installed: while 0, no traceable operation reads `state`
+_lock = threading.Lock()
+
+
+def current():
+    """This thread's tracer, or None."""
+    return state.tracer if active[0] else None
+
+
+def install(tracer):
+    """Make `tracer` this thread's tracer; returns the one it replaces (for `uninstall`)."""
+    prev = state.tracer
+    state.tracer = tracer
+    if prev is None:
+        with _lock:
+            active[0] += 1
+    return prev
+
+
+def uninstall(prev) -> None:
+    """Put back the tracer `install` replaced (None: this thread is eager again)."""
+    if state.tracer is not None and prev is None:
+        with _lock:
+            active[0] -= 1
+    state.tracer = prev
+
+
+class suspended:
+    """`with suspended():` runs its body eagerly on this thread (a tracer running an operation
+    it does not record, or computing a graph). Cheap: one attribute swap."""
+
+    __slots__ = ("prev",)
+
+    def __enter__(self):
+        self.prev = state.tracer
+        state.tracer = None
+
+    def __exit__(self, *exc):
+        state.tracer = self.prev
+        return False
+
+
+def before_write(a) -> None:
+    """Called before `a` is written in place (see the module docstring)."""
+    if active[0]:
+        t = state.tracer
+        if t is not None:
+            t.before_write(a)
+
+
+def routine_input() -> None:
+    """Called by the host-input policy for each array a non-tracing routine takes."""
+    if active[0]:
+        t = state.tracer
+        if t is not None:
+            t.routine_input()
