@@ -30,15 +30,25 @@ def stub_device():
     pool = memory.MemoryPool(backing=FakeBacking())
     memory.set_allocator(pool.malloc)
 
+    class FakeDevice:
+        def __init__(self, i):
+            self.id = i
+
+        def set_current(self):
+            pass
+
     class FakeCore:
         launch = staticmethod(lambda *a: None)
         LaunchConfig = staticmethod(lambda **k: k)
+        Device = FakeDevice
 
     be.core = lambda: FakeCore
     if hasattr(launch, "_launch_fn"):  # trees before the launch hook cached cuda.core's launch there
         launch._launch_fn = FakeCore.launch
     device._SM_COUNT[0] = 132
-    device._tls.active_context = device._tls.device_id  # counts as current: launches call no driver
+    # Every thread's first launch makes a (fake) context current, as on a device: no driver call.
+    device._first_use[0] = False
+    device._check_ordinal = lambda device_id: None
     st.Stream.null._cs = object()
     launch._configs.clear()
 
