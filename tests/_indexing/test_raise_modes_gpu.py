@@ -67,3 +67,15 @@ def test_choose_raise(xp, choice):
 @testing.numpy_cuarray_array_equal(accept_error=IndexError)
 def test_extract_mismatched_condition(xp, cond):
     return xp.extract(up(xp, numpy.asarray(cond)), up(xp, testing.shaped_random((4,), numpy, numpy.int32)))
+
+
+@testing.parameterize(*testing.product({"n": [-1, 0, 1, 3], "k": [-2, 0, 1, 5], "m": [None, 0, 2, 4]}))
+class TestTriIndices:
+    # CuPy's grid (negative n, k beyond the matrix, m of 0 included).
+    @testing.numpy_cuarray_array_equal()
+    def test_tril_indices(self, xp):
+        return xp.tril_indices(self.n, self.k, self.m)
+
+    @testing.numpy_cuarray_array_equal()
+    def test_triu_indices(self, xp):
+        return xp.triu_indices(self.n, self.k, self.m)
