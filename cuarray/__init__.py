@@ -79,6 +79,7 @@ from ._creation.from_data import asfortranarray as asfortranarray
 from ._creation.from_data import copy as copy
 from ._creation.from_data import asnumpy as asnumpy
 from ._core.interop import from_dlpack as from_dlpack
+from ._core.interop import fromDlpack as fromDlpack  # CuPy's legacy name
 _lazy("._creation.from_host", "frombuffer", "fromiter", "fromstring", "fromfunction")
 
 # -- Array creation: numerical ranges -------------------------------------------------------------
