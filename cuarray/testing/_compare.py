@@ -157,9 +157,14 @@ def _modules(cu, sp_name, scipy_name):
 
         out[sp_name] = (scipy.sparse, getattr(cu, "sparse", None))
     if scipy_name:  # CuPy's `scp`: scipy / cupyx.scipy, here cuarray.scipy
+        import importlib
+
         import scipy
 
-        out[scipy_name] = (scipy, getattr(cu, "scipy", None))
+        cu_scipy = getattr(cu, "scipy", None)
+        if cu_scipy is None and _other_xp is None:  # a subpackage the package root does not bind
+            cu_scipy = importlib.import_module("cuarray.scipy")
+        out[scipy_name] = (scipy, cu_scipy)
     return out
 
 
