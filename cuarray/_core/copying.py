@@ -97,7 +97,7 @@ def _new_like(a: ndarray, dtype, order: str) -> ndarray:
             order = "F"
         else:
             strides = _shapes.k_order_strides(a._shape, a._strides, itemsize)
-            return ndarray(a._shape, dtype, strides=strides)
+            return ndarray._new_strided(a._shape, dtype, strides)
     if order not in ("C", "F"):
         raise ValueError("order must be one of 'C', 'F', 'A', or 'K' (got {!r})".format(order))
     return ndarray(a._shape, dtype, order=order)
@@ -215,7 +215,7 @@ def from_other_device(a: ndarray, order="K") -> ndarray:
     if a._c or a._f:
         out = ndarray(a._shape, a._dtype, order="C" if a._c else "F")
     else:  # packed in K order: a dense permutation of the axes
-        out = ndarray(a._shape, a._dtype, strides=a._strides)
+        out = ndarray._new_strided(a._shape, a._dtype, a._strides)
     if a.nbytes:
         _device.ensure_peer_access(a.data.device_id)
         stream = _stream.get_current_stream()
