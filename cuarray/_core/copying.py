@@ -248,4 +248,3 @@ def byteswap(a: ndarray, inplace: bool = False) -> ndarray:
         return out
     copyto_unchecked(a, out)
     return a
-

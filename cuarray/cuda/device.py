@@ -399,4 +399,3 @@ def get_cusparse_handle() -> int:
     from . import handles  # cuda/libs: not loaded by `import cuarray`
 
     return handles.cusparse()
-

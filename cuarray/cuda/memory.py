@@ -788,4 +788,3 @@ def using_allocator(allocator=None):
         yield
     finally:
         set_allocator(previous)
-

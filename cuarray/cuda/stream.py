@@ -349,4 +349,3 @@ def get_default_stream_ptr() -> int:
     """The ``cudaStream_t`` of the default stream threads start on: 0, the legacy default stream
     (CuPy's `get_default_stream_ptr`; cuarray has no per-thread-default mode, `Stream.ptds` is 2)."""
     return Stream.null.ptr
-

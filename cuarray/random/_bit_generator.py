@@ -135,4 +135,3 @@ class MRG32k3a(_CuPyName):
 class Philox4x3210(_CuPyName):
     """CuPy's `cupy.random.Philox4x3210` name: the same algorithm as cuarray's Philox, but keyed
     and counted as cuarray's (see `Philox`), so not CuPy's stream."""
-

@@ -19,7 +19,7 @@ import numpy
 
 from . import _asserts
 from ._compare import compare_results, make_decorator
-from ._dtypes import ALL_DTYPES, for_dtypes
+from ._dtypes import ALL_DTYPES
 
 __all__ = [
     "numpy_cupy_allclose",

@@ -125,4 +125,3 @@ def test_as_parameter_refuses_ragged_objects_and_others(value):
 
     with pytest.raises(TypeError):
         host_input.as_parameter(value, "diag")
-
