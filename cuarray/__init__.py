@@ -79,6 +79,7 @@ from ._creation.from_data import asfortranarray as asfortranarray
 from ._creation.from_data import copy as copy
 from ._creation.from_data import asnumpy as asnumpy
 from ._core.interop import from_dlpack as from_dlpack
+from ._core.interop import fromDlpack as fromDlpack  # CuPy's legacy name
 _lazy("._creation.from_host", "frombuffer", "fromiter", "fromstring", "fromfunction")
 
 # -- Array creation: numerical ranges -------------------------------------------------------------
@@ -463,6 +464,10 @@ from ._core.interop import get_array_module as get_array_module
 from .cuda.memory import get_default_memory_pool as get_default_memory_pool
 from .cuda.pinned_memory import get_default_pinned_memory_pool as get_default_pinned_memory_pool
 
+# -- Testing helpers (numpy.testing / cupy.testing as an attribute): `testing` ----------------------
+# On first use: importing it costs ~7 ms (inspect, random, secrets), ~3% of `import cuarray`.
+_lazy_module(".testing", "testing")
+
 # -- Profiling (docs/profiling.md) ----------------------------------------------------------------
 _lazy_module(".profiler", "profiler")
 _lazy(".profiler", "profile")
@@ -472,7 +477,7 @@ _lazy("._core.fusion", "fuse", "lazy", "LazyArray")
 # -- Sparse matrices and arrays (scipy.sparse; docs/sparse.md): `sparse` -----------------------------
 _lazy_module(".sparse", "sparse")
 # Not in `from cuarray import *` (they were never bound by the import itself).
-_NOT_STARRED = frozenset(("fuse", "lazy", "LazyArray", "sparse"))
+_NOT_STARRED = frozenset(("fuse", "lazy", "LazyArray", "sparse", "testing"))
 
 
 def __getattr__(name):

@@ -292,6 +292,8 @@ def bind() -> None:
     ndarray.__reduce__ = _reduce
     ndarray.__cuda_array_interface__ = property(interop.cuda_array_interface)
     ndarray.__dlpack__ = interop.to_dlpack
+    ndarray.toDlpack = interop.to_dlpack_capsule  # CuPy's legacy name
+    ndarray.byteswap = copying.byteswap
 
     # Shape and sorting methods (their own signatures), then routines with the array first.
     ndarray.reshape = _reshape

@@ -53,7 +53,7 @@ OUT_OF_SCOPE: dict[str, str] = {
     "numpy.getbufsize": "NumPy's ufunc buffer size (host loops)",
     "numpy.setbufsize": "NumPy's ufunc buffer size (host loops)",
     "numpy.ctypeslib": _HOSTMEM, "numpy.little_endian": _HOSTMEM,
-    "numpy.get_include": _PKG, "numpy.show_runtime": _PKG, "numpy.test": _PKG, "numpy.testing": _PKG,
+    "numpy.get_include": _PKG, "numpy.show_runtime": _PKG, "numpy.test": _PKG,
     "numpy.typing": _PKG, "numpy.f2py": _PKG, "numpy.core": "deprecated alias of numpy._core",
     "numpy.info": _PKG, "numpy.dtypes": "NumPy's dtype classes; cuarray uses numpy.dtype objects as they are",
     "numpy.lib": "a namespace of NumPy internals; its array-code parts are listed on their own",
@@ -67,7 +67,6 @@ OUT_OF_SCOPE: dict[str, str] = {
     "numpy.ndarray.__class_getitem__": "typing only",
     "numpy.ndarray.getfield": "structured dtypes are not supported on the device",
     "numpy.ndarray.setfield": "structured dtypes are not supported on the device",
-    "numpy.ndarray.byteswap": "non-native byte order is not supported on the device",
     "numpy.ndarray.newbyteorder": "non-native byte order is not supported on the device",
     # -- numpy.random: the other bit generators and the legacy module state --
     "numpy.random.MT19937": _LEGACY_RNG, "numpy.random.PCG64": _LEGACY_RNG,

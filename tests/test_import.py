@@ -33,7 +33,7 @@ _DEFERRED_MODULES = [
     "cuarray._creation.ranges", "cuarray._manipulation.padding", "cuarray._functional.vectorize",
     "cuarray._core.elementwise_kernel", "cuarray._core.reduction_kernel", "cuarray.cuda.raw",
     "cuarray.cuda.runtime", "cuarray.cuda.memory_hook", "cuarray.cuda.memory_hooks", "cuarray.cuda._snapshot",
-    "cuarray.cuda._managed",
+    "cuarray.cuda._managed", "cuarray.testing",
 ]
 
 

@@ -18,7 +18,7 @@ from . import shapes as _shapes
 from .elementwise import Definition, KernelParam
 from .ndarray import ndarray
 
-__all__ = ["copy", "astype", "fill", "copyto_unchecked", "copyto_where_unchecked", "unaliased",
+__all__ = ["copy", "astype", "fill", "byteswap", "copyto_unchecked", "copyto_where_unchecked", "unaliased",
            "warn_complex_discard", "drop_leading_ones", "from_other_device"]
 
 _BOOL = numpy.dtype(bool)
@@ -97,7 +97,7 @@ def _new_like(a: ndarray, dtype, order: str) -> ndarray:
             order = "F"
         else:
             strides = _shapes.k_order_strides(a._shape, a._strides, itemsize)
-            return ndarray(a._shape, dtype, strides=strides)
+            return ndarray._new_strided(a._shape, dtype, strides)
     if order not in ("C", "F"):
         raise ValueError("order must be one of 'C', 'F', 'A', or 'K' (got {!r})".format(order))
     return ndarray(a._shape, dtype, order=order)
@@ -215,7 +215,7 @@ def from_other_device(a: ndarray, order="K") -> ndarray:
     if a._c or a._f:
         out = ndarray(a._shape, a._dtype, order="C" if a._c else "F")
     else:  # packed in K order: a dense permutation of the axes
-        out = ndarray(a._shape, a._dtype, strides=a._strides)
+        out = ndarray._new_strided(a._shape, a._dtype, a._strides)
     if a.nbytes:
         _device.ensure_peer_access(a.data.device_id)
         stream = _stream.get_current_stream()
@@ -227,3 +227,24 @@ def from_other_device(a: ndarray, order="K") -> ndarray:
         with _device.Device(a.data.device_id):
             _stream.get_current_stream().wait_event(done)
     return out
+
+
+_U8 = numpy.dtype(numpy.uint8)
+
+
+def byteswap(a: ndarray, inplace: bool = False) -> ndarray:
+    """See `numpy.ndarray.byteswap`: each element's bytes reversed (each part of a complex number
+    on its own, as NumPy does), by one copy of a byte-reversed view; the dtype is unchanged."""
+    unit = a._dtype.itemsize // (2 if a._dtype.kind == "c" else 1)
+    if unit == 1 or a._size == 0:
+        return a if inplace else copy(a)
+    src = a if a._c else copy(a, order="C")
+    rows = src._size * a._dtype.itemsize // unit
+    # Row r of the source viewed from its last byte backwards: (rows, unit) uint8, strides (unit, -1).
+    backwards = ndarray._view((rows, unit), (unit, -1), _U8, src.data + (unit - 1), src)
+    out = ndarray(a._shape, a._dtype)
+    copyto_unchecked(ndarray._view((rows, unit), (unit, 1), _U8, out.data, out), backwards)
+    if not inplace:
+        return out
+    copyto_unchecked(a, out)
+    return a

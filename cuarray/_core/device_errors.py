@@ -23,7 +23,7 @@ from ..cuda import _sync_hooks
 from ..cuda import device as _device
 from .ndarray import ndarray
 
-__all__ = ["set_sync_index_checks", "check_index_errors", "error_buffer", "after_launch"]
+__all__ = ["set_sync_index_checks", "check_index_errors", "error_buffer", "after_launch", "raise_now"]
 
 _U64 = numpy.dtype(numpy.uint64)
 _sync_checks = os.environ.get("CUARRAY_SYNC_INDEX_CHECKS", "") not in ("", "0")
@@ -63,8 +63,16 @@ def check_index_errors() -> None:
 
     Costs nothing when no such kernel ran since; otherwise one 32-byte copy to the host on the
     current stream (which waits for that stream's work). Resets the error."""
+    found = _take_error()
+    if found is not None:
+        value, axis, size = found
+        raise IndexError("index {} is out of bounds for axis {} with size {}".format(value, axis, size))
+
+
+def _take_error():
+    """The first recorded (value, axis, size) of the pending devices, reset; or None."""
     if not _pending:
-        return
+        return None
     for dev in list(_pending):
         # Discard first: the copy below synchronises, which runs this check again (sync hook).
         _pending.discard(dev)
@@ -74,8 +82,19 @@ def check_index_errors() -> None:
             buf.data.copy_to_host(host.ctypes.data, 32)
             if host[0]:
                 buf.data.memset(0, 32)
-                value, axis, size = (int(numpy.int64(v)) for v in host[1:].view(numpy.int64))
-                raise IndexError("index {} is out of bounds for axis {} with size {}".format(value, axis, size))
+                return tuple(int(numpy.int64(v)) for v in host[1:].view(numpy.int64))
+    return None
+
+
+def raise_now(make_error) -> None:
+    """Check the channel at once (one synchronisation) and raise ``make_error(value, axis, size)``
+    for an error found: for routines whose NumPy contract is an immediate exception (`choose`,
+    `put`, `ravel_multi_index` with ``mode='raise'``; `unravel_index`), as CuPy's also synchronise
+    for. Call `check_index_errors()` before the launch, so that errors of earlier launches are
+    raised as what they are."""
+    found = _take_error()
+    if found is not None:
+        raise make_error(*found)
 
 
 # Out-of-bounds indices found by device kernels surface at the next synchronisation.

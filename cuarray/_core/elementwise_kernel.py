@@ -171,12 +171,12 @@ class ElementwiseKernel:
         shapes += [o._shape for spec, o in zip(self.out_params, outs) if not spec.raw and isinstance(o, ndarray)]
         if shapes:
             shape = _shapes.broadcast_shapes(*shapes) if len(set(shapes)) > 1 else shapes[0]
-            if size is not None:
-                raise ValueError("size= may be given only when no non-raw array argument sets the shape")
+            if size is not None:  # CuPy's rules and messages, for size= and its absence
+                raise ValueError("Specified 'size' can be used only if all of the ndarray are 'raw'.")
         elif size is not None:
             shape = (int(size),)
         else:
-            raise ValueError("Loop size is undecided: pass a non-raw array argument or size=")
+            raise ValueError("Loop size is undecided.")
 
         arrays, scalars, raws, kinds = [], [], [], []
         for spec, a in zip(self.in_params, ins):
@@ -198,6 +198,8 @@ class ElementwiseKernel:
         for k, (spec, o) in enumerate(zip(self.out_params, outs)):
             dt = dtype_of(spec)
             if o is None:
+                if spec.raw and size is None:  # CuPy: a raw output is allocated only with size=
+                    raise ValueError("Output array size is Undecided")
                 o = outs[k] = ndarray(shape, dt)
             elif not isinstance(o, ndarray):
                 raise TypeError("output {!r} must be a cuarray array, got {}".format(spec.name, type(o)))

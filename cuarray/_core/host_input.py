@@ -63,3 +63,27 @@ def lazy_value(x):
 def as_arrays(xs, fn: str) -> list:
     """`as_array` of each item of a sequence argument (`concatenate`'s list of arrays)."""
     return [as_array(x, fn) for x in xs]
+
+
+# -- Parameter-like arguments ----------------------------------------------------------------------
+# The exception to "no implicit host transfers", as CuPy makes it: arguments that parametrise a
+# routine rather than being the data it computes on (histogram `bins`, `choice`'s `a` and `p`,
+# `diag`'s input, `nan_to_num`'s values, `gradient`'s spacings, `roll`'s shift) may be host
+# sequences or NumPy arrays; they are small, and CuPy copies them. Ufunc operands and every other
+# data argument go through `as_array`, which refuses them.
+
+def as_parameter(x, fn: str) -> ndarray:
+    """`x` as a device array, copying a host sequence or NumPy array (see above); anything else
+    as `as_array` takes it. A ragged or object sequence raises TypeError."""
+    if isinstance(x, (list, tuple, numpy.ndarray)):
+        try:
+            host = numpy.asarray(x)
+        except ValueError as exc:  # ragged nesting
+            raise TypeError("cuarray.{}: {}".format(fn, exc)) from None
+        if host.dtype == object:
+            raise TypeError("cuarray.{}: cannot copy an object array to the device".format(fn))
+        return from_host(host)
+    return as_array(x, fn)
+
+
+__all__ += ["as_parameter"]

@@ -28,7 +28,8 @@ from .ndarray import ndarray
 from .shapes import c_strides
 from .transfer import from_host
 
-__all__ = ["cuda_array_interface", "to_dlpack", "from_dlpack", "from_foreign", "get_array_module",
+__all__ = ["cuda_array_interface", "to_dlpack", "from_dlpack", "fromDlpack", "to_dlpack_capsule",
+           "from_foreign", "get_array_module",
            "DLDevice", "DLDataType", "DLTensor", "DLManagedTensor", "DLManagedTensorVersioned",
            "dlpack_dtype", "dtype_from_dlpack"]
 
@@ -378,6 +379,23 @@ def from_dlpack(x, /, *, device=None, copy=None) -> ndarray:
     # reliance on producers that ignore the `copy` argument).
     out = _from_capsule(_capsule_of(x, token, None if copy else copy))
     return out.copy() if copy else out
+
+
+def fromDlpack(dltensor) -> ndarray:  # noqa: N802  (CuPy's legacy name)
+    """CuPy's legacy `cupy.fromDlpack`: a DLPack capsule (as `toDlpack` makes), or any object
+    with ``__dlpack__`` (then as `from_dlpack`). Zero-copy."""
+    if hasattr(dltensor, "__dlpack__"):
+        return from_dlpack(dltensor)
+    if type(dltensor).__name__ != "PyCapsule":
+        raise TypeError("fromDlpack needs a DLPack capsule or an object with __dlpack__, got {}".format(
+            type(dltensor).__name__))
+    return _from_capsule(dltensor)
+
+
+def to_dlpack_capsule(a: ndarray):
+    """`ndarray.toDlpack()`: CuPy's legacy export, an unversioned ``dltensor`` capsule of `a`
+    (the consumer must order its work after the current stream's)."""
+    return to_dlpack(a)
 
 
 def from_foreign(obj) -> ndarray:

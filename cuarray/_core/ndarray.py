@@ -56,33 +56,85 @@ def operator_index(x):
 
 
 class _Flags:
-    """`ndarray.flags`: C_CONTIGUOUS, F_CONTIGUOUS, OWNDATA, WRITEABLE (read by name or key)."""
+    """`ndarray.flags`: NumPy's flags object (and CuPy's), live on its array. WRITEABLE can be set
+    (as `setflags(write=...)`); ALIGNED stays True (device memory is aligned) and WRITEBACKIFCOPY
+    False; the others are read-only, with NumPy's AttributeError."""
 
-    __slots__ = ("c_contiguous", "f_contiguous", "owndata", "writeable")
+    __slots__ = ("_a",)
 
     _KEYS = {
         "C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
         "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
         "OWNDATA": "owndata", "O": "owndata", "WRITEABLE": "writeable", "W": "writeable",
+        "ALIGNED": "aligned", "A": "aligned", "WRITEBACKIFCOPY": "writebackifcopy", "X": "writebackifcopy",
+        "BEHAVED": "behaved", "B": "behaved", "CARRAY": "carray", "CA": "carray", "FARRAY": "farray",
+        "FA": "farray", "FNC": "fnc", "FORC": "forc",
     }
 
-    def __init__(self, c, f, owndata, writeable):
-        self.c_contiguous = c
-        self.f_contiguous = f
-        self.owndata = owndata
-        self.writeable = writeable
+    def __init__(self, a):
+        object.__setattr__(self, "_a", a)
+
+    c_contiguous = contiguous = property(lambda self: self._a._c)
+    f_contiguous = fortran = property(lambda self: self._a._f)
+    owndata = property(lambda self: self._a.base is None)
+    aligned = property(lambda self: True)
+    writebackifcopy = property(lambda self: False)
+    behaved = property(lambda self: self._a._writeable)
+    carray = property(lambda self: self._a._c and self._a._writeable)
+    farray = property(lambda self: self._a._f and not self._a._c and self._a._writeable)
+    fnc = property(lambda self: self._a._f and not self._a._c)
+    forc = property(lambda self: self._a._f or self._a._c)
+    num = property(lambda self: (self._a._c * 1) | (self._a._f * 2) | 0x100 | (self._a._writeable * 0x400)
+                   | ((self._a.base is None) * 4))
+
+    @property
+    def writeable(self) -> bool:
+        return self._a._writeable
+
+    @writeable.setter
+    def writeable(self, value) -> None:
+        a = self._a
+        if value and a.base is not None and not a.base._writeable:
+            raise ValueError("cannot set WRITEABLE flag to True of this array")
+        a._writeable = bool(value)
+
+    def __setattr__(self, name, value):
+        if name == "writeable":
+            _Flags.writeable.fset(self, value)
+        elif name == "writebackifcopy":
+            if value:
+                raise ValueError("cannot set WRITEBACKIFCOPY flag to True")
+        elif name == "aligned":
+            pass  # device allocations are always aligned: the flag stays True
+        elif name in self._KEYS.values():
+            raise AttributeError("attribute {!r} of 'flagsobj' objects is not writable".format(name))
+        else:
+            raise AttributeError("'flagsobj' object has no attribute {!r}".format(name))
+
+    def _name(self, key):
+        try:
+            return self._KEYS[key.upper()]
+        except (KeyError, AttributeError):
+            raise KeyError("Unknown flag") from None
 
     def __getitem__(self, key):
-        try:
-            return getattr(self, self._KEYS[key.upper()])
-        except (KeyError, AttributeError):
-            raise KeyError("Unknown flag: {!r}".format(key)) from None
+        return getattr(self, self._name(key))
+
+    def __setitem__(self, key, value):
+        setattr(self, self._name(key), value)
+
+    def __eq__(self, other):
+        if not isinstance(other, _Flags):
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in ("c_contiguous", "f_contiguous", "owndata",
+                                                                   "writeable"))
 
     def __repr__(self):
         return "\n".join(
             "  {} : {}".format(k, getattr(self, a))
             for k, a in (("C_CONTIGUOUS", "c_contiguous"), ("F_CONTIGUOUS", "f_contiguous"),
-                         ("OWNDATA", "owndata"), ("WRITEABLE", "writeable"))
+                         ("OWNDATA", "owndata"), ("WRITEABLE", "writeable"), ("ALIGNED", "aligned"),
+                         ("WRITEBACKIFCOPY", "writebackifcopy"))
         )
 
 
@@ -128,6 +180,8 @@ class ndarray:
                 raise ValueError("order must be 'C' or 'F', got {!r}".format(order))
         if strides is None:
             strides = _shapes.c_strides(shape, itemsize) if order == "C" else _shapes.f_strides(shape, itemsize)
+        elif memptr is None:  # CuPy's rule: strides describe memory the caller gives
+            raise ValueError("memptr is required if strides is given.")
         else:
             strides = tuple(int(s) for s in strides)
             if len(strides) != len(shape):
@@ -177,6 +231,14 @@ class ndarray:
         a.base = base
         return a
 
+    @classmethod
+    def _new_strided(cls, shape, dtype, strides):
+        """A new allocation laid out with `strides` (a dense layout: the engine's 'K'-order
+        outputs). The public constructor refuses strides without memptr, as CuPy's does."""
+        dtype = _dtypes.normalize_dtype(dtype)
+        size = math.prod(shape)
+        return cls._view(shape, tuple(strides), dtype, _memory.alloc(size * dtype.itemsize), None)
+
     # -- attributes ------------------------------------------------------------------------
     @property
     def shape(self) -> tuple:
@@ -222,7 +284,7 @@ class ndarray:
 
     @property
     def flags(self) -> _Flags:
-        return _Flags(self._c, self._f, self.base is None, self._writeable)
+        return _Flags(self)
 
     @property
     def device(self):

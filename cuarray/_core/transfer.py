@@ -106,9 +106,9 @@ def _host_dense(arr: numpy.ndarray) -> numpy.ndarray:
 def from_host(obj, dtype=None, order="K") -> ndarray:
     """A new device array holding a copy of host data (NumPy array, nested lists, scalar)."""
     arr = numpy.asarray(obj, dtype=dtype, order=None if order == "K" else order)
+    if not arr.dtype.isnative:  # CuPy's rule: '>i4' data uploads as the native '<i4' (same values)
+        arr = arr.astype(arr.dtype.newbyteorder("="))
     dt = _dtypes.normalize_dtype(arr.dtype)
-    if arr.dtype.byteorder not in ("=", "|") and arr.dtype != dt:
-        arr = arr.astype(dt)
     arr = _host_dense(arr)
     if order == "C" and not arr.flags.c_contiguous:
         arr = numpy.ascontiguousarray(arr)

@@ -363,7 +363,7 @@ class ufunc:
                 return ndarray(shape, dt, order="F")
             if order == "K":
                 strides = _shapes.k_order_strides(shape, full[0]._strides, dt.itemsize)
-                return ndarray(shape, dt, strides=strides)
+                return ndarray._new_strided(shape, dt, strides)
         if order == "F":
             return ndarray(shape, dt, order="F")
         return _new_c(shape, dt)
@@ -452,7 +452,7 @@ def _make_general(d: Definition, shape, od, strides):
             return out
     else:
         def general(a, b):
-            out = ndarray(shape, od, strides=strides)
+            out = ndarray._new_strided(shape, od, strides)
             run((a, b, out), (), shape)
             return out
     return general

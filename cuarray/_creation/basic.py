@@ -94,7 +94,7 @@ def _like(a, dtype, order, shape):
         elif a._f:
             order = "F"
         else:
-            return ndarray(shape, dt, strides=_shapes.k_order_strides(a._shape, a._strides, dt.itemsize))
+            return ndarray._new_strided(shape, dt, _shapes.k_order_strides(a._shape, a._strides, dt.itemsize))
     return ndarray(shape, dt, order=_check_order(order))
 
 

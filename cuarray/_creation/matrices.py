@@ -17,7 +17,7 @@ from .._core import dtypes as _dtypes
 from .._core import shapes as _shapes
 from .._core import copying as _copying
 from .._core.elementwise import Definition, KernelParam
-from .._core.host_input import as_array
+from .._core.host_input import as_array, as_parameter
 from .._core.ndarray import ndarray, _new_c
 
 __all__ = ["eye", "identity", "diag", "diagflat", "tri", "tril", "triu", "vander"]
@@ -137,7 +137,7 @@ def _diagonal_view(a: ndarray, k: int) -> ndarray:
 def diag(v, k=0) -> ndarray:
     """See `numpy.diag`. 1-D input: a new square array (memset + one copy onto its diagonal);
     2-D input: the k-th diagonal as a read-only view, as in NumPy."""
-    v = as_array(v, "diag")
+    v = as_parameter(v, "diag")  # a host sequence too, as CuPy's diag takes
     k = operator.index(k)
     if v.ndim == 1:
         n = v._shape[0] + abs(k)

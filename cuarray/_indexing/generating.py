@@ -88,30 +88,51 @@ def _unravel_def(ndim, in_dt, order):
 
 
 def unravel_index(indices, shape, order="C"):
-    """See `numpy.unravel_index`. An index outside the array raises IndexError at the next
-    synchronisation point (see docs/differences.md), as a device index error."""
+    """See `numpy.unravel_index`. An index outside the array raises ValueError, as NumPy's: for
+    device indices after one synchronisation (as CuPy's)."""
     if order not in ("C", "F"):
         raise ValueError("only 'C' or 'F' order is permitted")
     shape = (shape,) if isinstance(shape, int) else tuple(int(s) for s in shape)
+    total = _total_size(shape, "dimensions are too large; arrays and shapes with a total size greater "
+                               "than 'intp' are not supported.")
     if not isinstance(indices, ndarray):
         host = numpy.asarray(indices)
-        if host.dtype.kind not in "iu":
-            raise TypeError("only int indices permitted")
-        total = int(numpy.prod(shape))
-        if host.size and ((host < 0) | (host >= total)).any():
+        _check_int_indices(host.dtype, host.size)
+        bad = (host < 0) | (host >= total)
+        if host.size and bad.any():
             raise ValueError("index {} is out of bounds for array with size {}".format(
-                int(host[(host < 0) | (host >= total)].flat[0]), total))
+                int(numpy.asarray(host)[bad].flat[0]), total))
         indices = _up(host.astype(numpy.intp))
-    if indices._dtype.kind not in "iu":
-        raise TypeError("only int indices permitted")
+    _check_int_indices(indices._dtype, indices._size)
     idx = indices if indices._c else indices.copy()
     outs = tuple(ndarray(idx._shape, _I64) for _ in shape)
     if idx._size:
+        _errors.check_index_errors()  # earlier launches' errors, as what they are
         err = _errors.error_buffer()
         scal = tuple(numpy.int64(s) for s in shape)
         _unravel_def(len(shape), idx._dtype, order).run((idx,), scal, idx._shape, raw=(err,) + outs)
-        _errors.after_launch()
+        _errors.raise_now(lambda value, axis, size: ValueError(
+            "index {} is out of bounds for array with size {}".format(value, size)))
     return outs
+
+
+def _check_int_indices(dtype, size):
+    # NumPy casts indices to intp with 'same_kind': bool and integers pass, floats do not.
+    if dtype.kind not in "biu":
+        if dtype.kind == "f" and size == 0:
+            raise TypeError("indices must be integral: the provided empty sequence was inferred as float. "
+                            "Wrap it with 'np.array(indices, dtype=np.intp)'")
+        raise TypeError("only int indices permitted")
+
+
+def _total_size(dims, message):
+    """The product of `dims` as NumPy computes it (ValueError `message` past intp's range)."""
+    total = 1
+    for d in dims:
+        total *= d
+        if abs(total) > numpy.iinfo(numpy.intp).max:
+            raise ValueError(message)
+    return total
 
 
 def _ravel_def(ndim, dts, modes, order):
@@ -143,9 +164,8 @@ def _ravel_def(ndim, dts, modes, order):
 
 
 def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
-    """See `numpy.ravel_multi_index`. With mode='raise', device coordinates out of range raise at
-    the next synchronisation point (docs/differences.md)."""
-
+    """See `numpy.ravel_multi_index`. With mode='raise', coordinates out of range raise ValueError,
+    as NumPy's: for device coordinates after one synchronisation (as CuPy's)."""
     dims = tuple(int(x) for x in dims)
     modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
     if len(modes) != len(dims):
@@ -155,25 +175,29 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
             raise ValueError("clipmode must be one of 'clip', 'raise', or 'wrap'")
     if len(multi_index) != len(dims):
         raise ValueError("parameter multi_index must be a sequence of length {}".format(len(dims)))
+    if 0 in dims:  # NumPy's check, before wrap/clip would divide by zero
+        raise ValueError("cannot unravel if shape has zero entries (is empty).")
+    _total_size(dims, "invalid dims: array size defined by dims is larger than the maximum possible size.")
     arrs = []
     for k, m in enumerate(multi_index):
         if not isinstance(m, ndarray):
             host = numpy.asarray(m)
-            if host.dtype.kind not in "iu":
-                raise TypeError("only int indices permitted")
+            _check_int_indices(host.dtype, host.size)
             if modes[k] == "raise" and host.size and ((host < 0) | (host >= dims[k])).any():
                 raise ValueError("invalid entry in coordinates array")
             m = _up(host.astype(numpy.intp))
-        elif m._dtype.kind not in "iu":
-            raise TypeError("only int indices permitted")
+        else:
+            _check_int_indices(m._dtype, m._size)
         arrs.append(m)
     shape = _shapes.broadcast_shapes(*[a._shape for a in arrs])
     out = ndarray(shape, _I64)
     if out._size:
+        _errors.check_index_errors()  # earlier launches' errors, as what they are
         err = _errors.error_buffer()
         d = _ravel_def(len(dims), [a._dtype for a in arrs], modes, order)
         d.run(tuple(arrs) + (out,), tuple(numpy.int64(x) for x in dims), shape, raw=(err,))
-        _errors.after_launch()
+        if "raise" in modes:
+            _errors.raise_now(lambda value, axis, size: ValueError("invalid entry in coordinates array"))
     return out
 
 

@@ -3,13 +3,16 @@ choose, compress, diagonal, select, extract, place, put, put_along_axis, putmask
 piecewise. Each is a view, one gather/scatter (`_core.indexing`), or a masked copy.
 
 GPU differences: device index arrays out of range raise IndexError at the next synchronisation
-point (docs/differences.md); `put` with repeated indices keeps the last value, like NumPy.
+point (docs/differences.md), except where NumPy's contract is an immediate error (`put` and
+`choose` with mode='raise': one synchronisation); `put` with repeated indices keeps the last
+value, like NumPy.
 """
 
 from __future__ import annotations
 
 import numpy
 
+from .._core import device_errors as _errors
 from .._core import shapes as _shapes
 from .._core.copying import copyto_unchecked
 from .._core.host_input import as_array, is_scalar
@@ -110,7 +113,8 @@ def put_along_axis(arr, indices, values, axis):
 
 
 def put(a, ind, v, mode="raise"):
-    """See `numpy.put`: `a.flat[ind] = v`, `v` repeated as needed."""
+    """See `numpy.put`: `a.flat[ind] = v`, `v` repeated as needed. With mode='raise', an index
+    out of range raises IndexError at once, as NumPy's (device indices: one synchronisation)."""
     if not isinstance(a, ndarray):
         raise TypeError("put() needs a cuarray array")
     if not a.flags.writeable:
@@ -123,6 +127,10 @@ def put(a, ind, v, mode="raise"):
         return
     flat = a.reshape(-1)
     idx = _apply_mode(_index_array(ind), a.size, mode)
+    if mode == "raise" and isinstance(idx, numpy.ndarray) and idx.size:
+        bad = (idx < -a.size) | (idx >= a.size)
+        if bad.any():
+            raise IndexError("index {} is out of bounds for axis 0 with size {}".format(int(idx[bad].flat[0]), a.size))
     n = idx.size
     vv = as_array(v, "put")
     if n == 0:
@@ -134,7 +142,14 @@ def put(a, ind, v, mode="raise"):
         from .._manipulation.tiling import tile
 
         vv = tile(vv, -(-n // vv.size))[:n]
-    flat[idx.reshape(-1) if isinstance(idx, ndarray) else idx.reshape(-1)] = vv
+    if isinstance(idx, ndarray) and mode == "raise":
+        # NumPy raises at once: read the device error channel now (one synchronisation).
+        _errors.check_index_errors()
+        flat[idx.reshape(-1)] = vv
+        _errors.raise_now(lambda value, axis, size: IndexError(
+            "index {} is out of bounds for axis 0 with size {}".format(value, size)))
+        return
+    flat[idx.reshape(-1)] = vv
 
 
 def putmask(a, mask, values):
@@ -177,12 +192,23 @@ def place(arr, mask, vals):
 
 
 def extract(condition, arr):
-    """See `numpy.extract`."""
+    """See `numpy.extract`: ``take(ravel(arr), nonzero(ravel(condition))[0])``, so a condition
+    shorter than `arr` selects from its start, and one longer may hold True only where `arr` has
+    elements (else IndexError, as NumPy's; one more device read in that case)."""
     condition = as_array(condition, "extract")
     arr = as_array(arr, "extract")
     if condition.dtype != numpy.dtype(bool):
         condition = condition != 0
-    return arr.reshape(-1)[condition.reshape(-1)]
+    cond, flat = condition.reshape(-1), arr.reshape(-1)
+    if cond.size > flat.size:
+        from .._sorting.searching_nonzero import flatnonzero
+
+        beyond = flatnonzero(cond[flat.size:])
+        if beyond.size:
+            raise IndexError("index {} is out of bounds for axis 0 with size {}".format(
+                flat.size + int(beyond[0].get()), flat.size))
+        cond = cond[:flat.size]
+    return flat[:cond.size][cond]
 
 
 def compress(condition, a, axis=None, out=None):
@@ -227,6 +253,12 @@ def choose(a, choices, out=None, mode="raise"):
     bs = broadcast_arrays(a, *choices)
     a_b, choices = bs[0], bs[1:]
     stacked = stack(choices)
+    if mode == "raise":
+        # NumPy raises ValueError at once; an index gather would raise IndexError later. One read.
+        from .._logic.truth import any as any_
+
+        if bool(any_((a_b < 0) | (a_b >= n))):
+            raise ValueError("invalid entry in choice array")
     idx = _apply_mode(a_b, n, mode)
     grids = []
     for d in range(a_b.ndim):

@@ -71,6 +71,9 @@ def copyto(dst, src, casting="same_kind", where=True) -> None:
             _copying.warn_complex_discard(src._dtype, dt, stacklevel=3)
     elif is_scalar(src):
         scalar = _scalar_value(src, dt, casting)
+    elif isinstance(src, numpy.ndarray) and src.size == 1:
+        # CuPy takes a one-element NumPy array as the NumPy scalar it holds (no device copy).
+        scalar = _scalar_value(src.reshape(())[()], dt, casting)
     else:
         raise reject(src, "copyto")
 

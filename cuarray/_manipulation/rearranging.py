@@ -8,6 +8,7 @@ import numpy
 
 from .._core import shapes as _shapes
 from .._core.host_input import as_array
+from .._core.ndarray import ndarray
 
 __all__ = ["flip", "fliplr", "flipud", "roll", "rot90"]
 
@@ -41,6 +42,9 @@ def flipud(m):
 def roll(a, shift, axis=None):
     """See `numpy.roll`."""
     a = as_array(a, "roll")
+    if isinstance(shift, ndarray):  # CuPy takes a device shift: read it (a small synchronising copy)
+        shift = shift.get()
+        shift = shift.item() if shift.ndim == 0 else shift.tolist()
     if axis is None:
         return roll(a.reshape(-1), shift, 0).reshape(a.shape)
     axes = _shapes.normalize_axis_tuple(axis, a.ndim, allow_duplicate=True)

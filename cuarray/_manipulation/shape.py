@@ -18,12 +18,8 @@ def reshape(a: ndarray, shape=None, order="C", *, newshape=None, copy=None) -> n
         shape = newshape
     if shape is None:
         raise TypeError("reshape() missing required argument 'shape'")
-    if order in ("c", "f", "a"):
-        order = order.upper()
-    if order == "A":
-        order = "F" if a._f and not a._c else "C"
-    if order not in ("C", "F"):
-        raise ValueError("order must be one of 'C', 'F', 'A' (got {!r})".format(order))
+    if order != "C" and order != "F":
+        order = _reshape_order(a, order)
     new_shape = _shapes.reshape_size(shape, a._size)
     if a._c and order == "C" and not copy:
         # HOT PATH: a C-contiguous array reshaped in C order is C-contiguous (memoised layout).
@@ -43,6 +39,22 @@ def reshape(a: ndarray, shape=None, order="C", *, newshape=None, copy=None) -> n
     src = _copying.copy(a, order=order)
     strides = _shapes.reshape_strides(src._shape, src._strides, src._dtype.itemsize, new_shape, order)
     return ndarray._view(new_shape, strides, src._dtype, src.data, src)
+
+
+def _reshape_order(a: ndarray, order) -> str:
+    """'C' or 'F' for reshape's `order` other than those two; NumPy's errors and messages."""
+    if order is None:
+        return "C"
+    if not isinstance(order, str):
+        raise TypeError("order must be str, not {}".format(type(order).__name__))
+    up = order.upper()
+    if up == "A":
+        return "F" if a._f and not a._c else "C"
+    if up == "K":
+        raise ValueError("order 'K' is not permitted for reshaping")
+    if up not in ("C", "F"):
+        raise ValueError("order must be one of 'C', 'F', 'A', or 'K' (got {!r})".format(order))
+    return up
 
 
 def ravel(a: ndarray, order="C") -> ndarray:

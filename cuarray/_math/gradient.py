@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy
 
 from .._core import shapes as _shapes
-from .._core.host_input import as_array
+from .._core.host_input import as_array, as_parameter
 from .._core.ndarray import ndarray
 
 __all__ = ["gradient", "trapezoid"]
@@ -35,7 +35,7 @@ def _spacings(f: ndarray, axes, varargs):
     for i, distances in enumerate(dx):
         if _ndim(distances) == 0:
             continue
-        distances = as_array(distances, "gradient")
+        distances = as_parameter(distances, "gradient")  # coordinates from the host too (CuPy)
         if distances.ndim != 1:
             raise ValueError("distances must be either scalars or 1d")
         if distances.shape[0] != f.shape[axes[i]]:

@@ -12,6 +12,7 @@ import numpy
 from .._core import dtypes as _dtypes
 from .._core import tracing as _tracing
 from .._core.elementwise import Definition, KernelParam
+from .._core.host_input import as_parameter, is_scalar
 from .._core.ndarray import ndarray
 from .._core.ufunc import create_ufunc
 from .arithmetic import positive
@@ -95,6 +96,8 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     part = numpy.dtype(dt.char.lower()) if dt.kind == "c" else dt
     info = numpy.finfo(part)
     vals = (nan, info.max if posinf is None else posinf, info.min if neginf is None else neginf)
+    if not all(is_scalar(v) for v in vals):
+        return _nan_to_num_arrays(x, copy, vals)
     vals = tuple(_scalar(v, part) for v in vals)
     if dt.kind == "c":
         op = ("out0 = complex<{t}>(cuarray::nan_to_num(in0.re, nan, posinf, neginf), "
@@ -104,6 +107,23 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     d = _unary_definition("nan_to_num", op, dt, dt, dt, (("nan", part), ("posinf", part), ("neginf", part)))
     out = ndarray(x.shape, dt) if copy else x
     d.run((x, out), vals, x.shape)
+    return out
+
+
+def _nan_to_num_arrays(x: ndarray, copy: bool, vals) -> ndarray:
+    """nan_to_num with array values (NumPy broadcasts them, CuPy takes them too; host arrays are
+    parameters, copied): three masked copies per real part, as NumPy's own implementation."""
+    from .._logic.content import isnan  # (function level: the logic routines import this package)
+    from .._logic.type_testing import isneginf, isposinf
+    from .._manipulation.basic import copyto
+
+    vals = [v if is_scalar(v) else as_parameter(v, "nan_to_num") for v in vals]
+    out = x.copy() if copy else x
+    parts = (out.real, out.imag) if x.dtype.kind == "c" else (out,)
+    for p in parts:
+        nan_mask, pos_mask, neg_mask = isnan(p), isposinf(p), isneginf(p)
+        for value, mask in zip(vals, (nan_mask, pos_mask, neg_mask)):
+            copyto(p, value, casting="unsafe", where=mask)
     return out
 
 

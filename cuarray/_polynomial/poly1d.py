@@ -86,7 +86,20 @@ class poly1d:
         return str(self._host())
 
     def __array__(self, t=None, copy=None):
-        raise TypeError("Implicit conversion to a NumPy array is not allowed: use `.coeffs.get()`.")
+        raise TypeError("Implicit conversion to a NumPy array is not allowed: use `.get()`.")
+
+    # -- host copies (CuPy's) --------------------------------------------------------------------
+    def get(self, stream=None) -> numpy.poly1d:
+        """A `numpy.poly1d` with these coefficients copied to the host (CuPy's `poly1d.get`)."""
+        return numpy.poly1d(self._coeffs.get(stream=stream), variable=self._variable)
+
+    def set(self, value, stream=None) -> None:
+        """Copy a `numpy.poly1d`'s coefficients (same length and dtype) and variable into this
+        one (CuPy's `poly1d.set`)."""
+        if not isinstance(value, numpy.poly1d):
+            raise TypeError("Only numpy.poly1d can be set to cuarray.poly1d")
+        self._variable = value.variable
+        self._coeffs.set(value.coeffs, stream)
 
     def __len__(self) -> int:
         return self.order

@@ -224,6 +224,10 @@ def roots(p):
     from .._sorting.searching_nonzero import nonzero
     from ..linalg import eigvals
 
+    from .poly1d import poly1d  # (function level: poly1d imports this module)
+
+    if isinstance(p, poly1d):  # NumPy's roots takes a poly1d through __array__
+        p = p.coeffs
     p = as_array(p, "roots") if not isinstance(p, (list, tuple)) else _coeffs(p, "roots")
     p = p.reshape((1,)) if p.ndim == 0 else p
     if p.ndim != 1:

@@ -46,14 +46,24 @@ def _check_all_nan(res):
         raise ValueError("All-NaN slice encountered")
 
 
-def argmax(a, axis=None, out=None, *, keepdims=False):
-    """See `numpy.argmax`."""
-    return _arg("argmax", a, axis, out, keepdims)
+def argmax(a, axis=None, out=None, *, keepdims=False, dtype=None):
+    """See `numpy.argmax`. `dtype` (CuPy's extension, keyword-only here as NumPy's third
+    positional argument is `out`): the integer type of the result."""
+    return _with_dtype(_arg("argmax", a, axis, out, keepdims), dtype, out)
 
 
-def argmin(a, axis=None, out=None, *, keepdims=False):
-    """See `numpy.argmin`."""
-    return _arg("argmin", a, axis, out, keepdims)
+def argmin(a, axis=None, out=None, *, keepdims=False, dtype=None):
+    """See `numpy.argmin`. `dtype`: as in `argmax`."""
+    return _with_dtype(_arg("argmin", a, axis, out, keepdims), dtype, out)
+
+
+def _with_dtype(res, dtype, out):
+    if dtype is None or out is not None:
+        return res
+    dt = numpy.dtype(dtype)
+    if dt.kind not in "iu":
+        raise TypeError("argmin/argmax dtype must be an integer type, got {}".format(dt))
+    return res.astype(dt, copy=False)
 
 
 def nanargmax(a, axis=None, out=None, *, keepdims=False):

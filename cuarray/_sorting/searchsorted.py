@@ -130,18 +130,30 @@ def digitize(x, bins, right=False):
 
 
 def monotonicity(bins: ndarray) -> int:
-    """1 (non-decreasing), -1 (non-increasing, not constant) or 0, as NumPy's `_monotonicity`
-    (a NaN counts as neither). One device read."""
+    """1 (increasing), -1 (decreasing) or 0 (neither), exactly as NumPy's `_monotonicity`, NaN
+    included (NaN bins are accepted where NumPy's scan accepts them). One device read."""
     n = bins._size
     if n < 2:
         return 1
-    from .._logic.comparison import greater_equal, less_equal
-    from .._logic.truth import all as all_
+    from .._logic.comparison import greater, less, not_equal
+    from .._logic.truth import any as any_
+    from .._manipulation.joining import stack
+    from .searching_reduce import argmax
 
     lo, hi = bins[:-1], bins[1:]
-    inc = all_(less_equal(lo, hi))
-    dec = all_(greater_equal(lo, hi))
-    from .._manipulation.joining import stack
+    changed = not_equal(hi, bins[0])  # NaN differs from everything, itself included
+    first = hi[argmax(changed)]  # the first element that differs from bins[0] (if any)
+    flags = stack([any_(changed), less(bins[0], first), any_(greater(lo, hi)), any_(less(lo, hi))]).get()
+    return direction_from_flags(*(bool(f) for f in flags))
 
-    flags = stack([inc, dec]).get()
-    return 1 if flags[0] else (-1 if flags[1] else 0)
+
+def direction_from_flags(changed: bool, rises: bool, any_fall: bool, any_rise: bool) -> int:
+    """NumPy's `check_array_monotonic` from four facts about the bins: whether any differs from the
+    first, whether the first that differs is greater than it (else "decreasing" is tried, NaN
+    included), and whether any neighbouring pair falls or rises. Repeated leading values are
+    equal pairs, which neither rise nor fall, so the pair tests may cover the whole array."""
+    if not changed:
+        return 1
+    if rises:
+        return 0 if any_fall else 1
+    return 0 if any_rise else -1

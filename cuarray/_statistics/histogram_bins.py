@@ -12,6 +12,7 @@ import warnings
 
 import numpy
 
+from .._core.host_input import as_parameter
 from .._core.ndarray import ndarray
 from .histograms import minmax, upload
 
@@ -61,6 +62,8 @@ def bin_edges(a: ndarray, bins, range, weights):  # noqa: A002
     """(edges on the device, uniform) for the 1-D `a`; `uniform` is None for explicit edges, else
     ((K, B, S, C) dtypes, kernel scalars) of NumPy's equal-bin arithmetic (templates/histograms.cu)."""
     n_equal_bins = None
+    if isinstance(bins, (list, tuple, numpy.ndarray)) and numpy.ndim(bins) >= 1:
+        bins = as_parameter(bins, "histogram")  # explicit edges from the host, as CuPy accepts
     if isinstance(bins, str):
         if bins not in _SELECTORS:
             raise ValueError("{!r} is not a valid estimator for `bins`".format(bins))

@@ -12,11 +12,16 @@ from .device import Device as Device
 from .device import get_device_id as get_device_id
 from .device import enable_peer_access as enable_peer_access
 from .device import synchronize as synchronize
+from .device import get_cublas_handle as get_cublas_handle
+from .device import get_cusolver_handle as get_cusolver_handle
+from .device import get_cusparse_handle as get_cusparse_handle
 from .stream import Event as Event
 from .stream import ExternalStream as ExternalStream
 from .stream import Stream as Stream
 from .stream import get_current_stream as get_current_stream
 from .stream import get_elapsed_time as get_elapsed_time
+from .stream import get_current_stream_ptr as get_current_stream_ptr
+from .stream import get_default_stream_ptr as get_default_stream_ptr
 from . import memory as memory
 from .memory import MemoryPointer as MemoryPointer
 from .memory import MemoryPool as MemoryPool
@@ -24,6 +29,7 @@ from .memory import OutOfMemoryError as OutOfMemoryError
 from .memory import alloc as alloc
 from .memory import set_allocator as set_allocator
 from .memory import get_allocator as get_allocator
+from .memory import using_allocator as using_allocator
 from .memory import get_default_memory_pool as get_default_memory_pool
 from .memory import BaseMemory as BaseMemory
 from .memory import Memory as Memory

@@ -25,7 +25,8 @@ from . import _backend
 from . import _sync_hooks
 
 __all__ = ["Device", "get_device_id", "get_device_count", "synchronize", "enable_peer_access",
-           "can_access_peer", "peer_access_enabled"]
+           "can_access_peer", "peer_access_enabled", "pointer_device_id", "get_cublas_handle",
+           "get_cusolver_handle", "get_cusparse_handle"]
 
 class _ThreadState(threading.local):
     # Class-level defaults: a missing thread-local attribute would cost a caught exception
@@ -216,6 +217,30 @@ class Device:
         dev = _backend.check(_backend.driver().cuDeviceGetByPCIBusId(pci_bus_id.encode()))
         return cls(int(dev))
 
+    @classmethod
+    def from_pointer(cls, ptr) -> "Device":
+        """The device that owns the memory at `ptr` (an int, or anything with ``.ptr``: a
+        `MemoryPointer`), by cuPointerGetAttribute. See `cupy.cuda.Device.from_pointer`."""
+        return cls(pointer_device_id(getattr(ptr, "ptr", ptr)))
+
+    @property
+    def cublas_handle(self) -> int:
+        """This thread's cuBLAS handle for this device, as an int (CuPy's `Device.cublas_handle`)."""
+        with self:
+            return get_cublas_handle()
+
+    @property
+    def cusolver_handle(self) -> int:
+        """This thread's cuSOLVER (dense) handle for this device, as an int."""
+        with self:
+            return get_cusolver_handle()
+
+    @property
+    def cusparse_handle(self) -> int:
+        """This thread's cuSPARSE handle for this device, as an int."""
+        with self:
+            return get_cusparse_handle()
+
     def __hash__(self) -> int:
         return hash(("cuarray.Device", self.id))
 
@@ -364,3 +389,39 @@ def check_operand_device(device_id: int) -> None:
             "with `cuarray.asarray(x)` or `x.to_device({1})`, or call "
             "`cuarray.cuda.enable_peer_access({0})` under device {1} to let kernels here read "
             "device {0}'s memory.".format(device_id, cur))
+
+
+# -- CuPy's pointer and library-handle helpers ---------------------------------------------------
+
+def pointer_device_id(ptr: int) -> int:
+    """The ordinal of the device whose memory (device, managed, or registered/pinned host memory
+    mapped for it) `ptr` points into; CUDARuntimeError for an address CUDA does not know."""
+    ptr = operator.index(ptr)
+    _backend.ensure_initialized()
+    drv = _backend.driver()
+    attr = drv.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
+    return int(_backend.check(drv.cuPointerGetAttribute(attr, ptr)))
+
+
+# The handles are the math libraries' own (cuda/libs/, per device and thread); these getters hand
+# them out as ints for users who call the libraries themselves. The libraries load on first call.
+def get_cublas_handle() -> int:
+    """The calling thread's cuBLAS handle for the current device, bound to the current stream
+    (CuPy's `cupy.cuda.device.get_cublas_handle`)."""
+    from . import handles  # cuda/libs: not loaded by `import cuarray`
+
+    return handles.cublas()
+
+
+def get_cusolver_handle() -> int:
+    """The calling thread's cuSOLVER (dense) handle for the current device, bound to the current stream."""
+    from . import handles  # cuda/libs: not loaded by `import cuarray`
+
+    return handles.cusolver()
+
+
+def get_cusparse_handle() -> int:
+    """The calling thread's cuSPARSE handle for the current device, bound to the current stream."""
+    from . import handles  # cuda/libs: not loaded by `import cuarray`
+
+    return handles.cusparse()

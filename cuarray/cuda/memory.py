@@ -14,6 +14,7 @@ Nothing here touches the driver at import or when a pool is created: the first a
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import weakref
@@ -49,6 +50,7 @@ __all__ = [
     "malloc",
     "set_allocator",
     "get_allocator",
+    "using_allocator",
     "get_default_memory_pool",
     "memory_info",
 ]
@@ -833,3 +835,16 @@ def pointer_device(ptr: int) -> int | None:
         return int(_backend.check(drv.cuPointerGetAttribute(attr, ptr)))
     except Exception:
         return None
+
+
+@contextlib.contextmanager
+def using_allocator(allocator=None):
+    """`set_allocator(allocator)` for the ``with`` block, the previous allocator restored after
+    (CuPy's `cupy.cuda.using_allocator`). Unlike CuPy's, process-wide like `set_allocator`: a
+    per-thread allocator would cost a thread-local read on every allocation."""
+    previous = _chosen
+    set_allocator(allocator)
+    try:
+        yield
+    finally:
+        set_allocator(previous)

@@ -122,6 +122,18 @@ class PinnedMemoryPointer:
             raise ValueError("nbytes {} out of range for {} pinned bytes".format(nbytes, self.size))
         return numpy.asarray(_HostView(self, nbytes))
 
+    # The buffer protocol from Python (PEP 688, Python 3.12+), so CuPy's pinned-memory recipe
+    # ``numpy.frombuffer(alloc_pinned_memory(n), dtype, count)`` works; the array keeps this
+    # object, hence the block, alive. On Python 3.11 a Python class cannot export a buffer: use
+    # `numpy_view()` there (docs/cupy-users.md).
+    def __buffer__(self, flags: int) -> memoryview:
+        import ctypes  # only for this protocol
+
+        return memoryview((ctypes.c_ubyte * self.size).from_address(self.ptr)).cast("B")
+
+    def __release_buffer__(self, view: memoryview) -> None:
+        view.release()
+
 
 class _HostView:
     """The owner NumPy sees through `__array_interface__`, so the array's `.base` keeps us alive."""

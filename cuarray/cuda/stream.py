@@ -23,7 +23,7 @@ from . import _sync_hooks
 from . import device as _device
 
 __all__ = ["Stream", "ExternalStream", "Event", "get_current_stream", "get_elapsed_time", "current_core_stream",
-           "core_stream"]
+           "core_stream", "stream_handle", "get_current_stream_ptr", "get_default_stream_ptr"]
 
 class _ThreadState(threading.local):
     streams = None  # device id -> current Stream, once this thread changed one (see device.py)
@@ -76,7 +76,8 @@ class Stream:
 
     @classmethod
     def from_external(cls, ptr: int, device_id: int = -1) -> "ExternalStream":
-        """A stream created elsewhere, by its ``cudaStream_t`` value. See `cupy.cuda.Stream.from_external`."""
+        """A stream created elsewhere, by its ``cudaStream_t`` value or any object with
+        ``__cuda_stream__`` (`stream_handle`). See `cupy.cuda.Stream.from_external`."""
         return ExternalStream(ptr, None if device_id < 0 else device_id)
 
     def _core(self):
@@ -226,13 +227,14 @@ _host_funcs = _HostFuncs()
 
 
 class ExternalStream(Stream):
-    """A stream created elsewhere (another library), given by its ``cudaStream_t`` value."""
+    """A stream created elsewhere (another library), given by its ``cudaStream_t`` value or an
+    object with ``__cuda_stream__`` (PyTorch's, cuda.core's, ...; see `stream_handle`)."""
 
     __slots__ = ()
 
-    def __init__(self, ptr: int, device_id: int | None = None):
+    def __init__(self, ptr, device_id: int | None = None):
         self._prev = []
-        self.ptr = int(ptr)
+        self.ptr = stream_handle(ptr)
         self.device_id = _device.get_device_id() if device_id is None else int(device_id)
         self._cs = None  # wrapped on first launch: waiting on / recording into it needs no wrapper
 
@@ -366,3 +368,36 @@ def _is_done(err) -> bool:
 def get_elapsed_time(start: Event, end: Event) -> float:
     """Milliseconds between two recorded, completed events."""
     return float(_backend.check(_backend.driver().cuEventElapsedTime(start._ev, end._ev)))
+
+
+# -- CuPy's stream helpers and the CUDA stream protocol ------------------------------------------
+
+def stream_handle(obj) -> int:
+    """The ``cudaStream_t`` of `obj`: an int, or any object with ``__cuda_stream__`` (the CUDA
+    stream protocol: a method returning ``(version, handle)``, version 0), as
+    `ExternalStream` and `Stream.from_external` take. TypeError for anything else or a bad return."""
+    proto = getattr(obj, "__cuda_stream__", None)
+    if proto is None:
+        if isinstance(obj, bool) or not hasattr(obj, "__index__"):
+            raise TypeError("a stream must be given as an int handle or an object with __cuda_stream__, "
+                            "not {}".format(type(obj).__name__))
+        return obj.__index__()
+    got = proto() if callable(proto) else proto
+    if (not isinstance(got, tuple) or len(got) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in got)):
+        raise TypeError("__cuda_stream__ must return a (version, handle) tuple of two ints, got {!r}".format(got))
+    version, handle = got
+    if version != 0:
+        raise TypeError("unsupported __cuda_stream__ protocol version {} (expected 0)".format(version))
+    return handle
+
+
+def get_current_stream_ptr() -> int:
+    """The calling thread's current stream as its ``cudaStream_t`` (CuPy's `get_current_stream_ptr`)."""
+    return get_current_stream().ptr
+
+
+def get_default_stream_ptr() -> int:
+    """The ``cudaStream_t`` of the default stream threads start on: 0, the legacy default stream
+    (CuPy's `get_default_stream_ptr`; cuarray has no per-thread-default mode, `Stream.ptds` is 2)."""
+    return Stream.null.ptr

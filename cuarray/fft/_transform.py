@@ -95,7 +95,7 @@ def _scaled_copy(dst: ndarray, src: ndarray, scale: float) -> None:
 
 def _alloc(shape, order, dtype) -> ndarray:
     strides = _layout.dense_strides(shape, order, dtype.itemsize)
-    return ndarray(shape, dtype, strides=strides)
+    return ndarray._new_strided(shape, dtype, strides)
 
 
 # -- pass schedule ---------------------------------------------------------------------------

@@ -172,7 +172,7 @@ def plan(inputs, output, sizes, optimize):
 def contract(be, ops, inputs, output, sizes, path):
     """Run `path` over the operands (already of the result dtype); returns the result."""
     terms = list(inputs)
-    ops = list(ops)
+    given = ops = list(ops)
     for i in range(len(ops)):
         keep = set(output).union(*(terms[j] for j in range(len(terms)) if j != i))
         ops[i], terms[i] = _prepare(be, ops[i], terms[i], sizes, keep)
@@ -190,7 +190,11 @@ def contract(be, ops, inputs, output, sizes, path):
         x, tx = _pair(be, ops[0], terms[0], ops[1], terms[1], set(output).union(*terms[2:]))
         ops, terms = [x] + ops[2:], [tx] + terms[2:]
     x, tx = _sum_out(be, ops[0], terms[0], set(output))
-    return x.transpose([tx.index(c) for c in output]) if tx != output else x
+    if tx != output:
+        return x.transpose([tx.index(c) for c in output])
+    if any(x is op for op in given):  # 'ij->ij': a new view, as NumPy's, never the operand itself
+        return be.view(x, x.shape, x.strides)
+    return x
 
 
 def _show(text: str) -> str:

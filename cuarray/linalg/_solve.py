@@ -131,10 +131,12 @@ def _inverse(a, char, check: bool):
     if x.size == 0:
         return x
     f, trans = _factor(a, char, batch)
-    _lu_solve(f, trans, x)
+    # Solve with the other transpose flag: the library writes inv(A^T) = inv(A)^T column-major,
+    # which read row-major is inv(A), C-contiguous as NumPy's (no copy; I is its own transpose).
+    _lu_solve(f, _cs.OP_N if trans == _cs.OP_T else _cs.OP_T, x)
     if check:
         _raise_if_singular(f)
-    return x.mT  # x holds inv(A) column-major: its transpose view is inv(A) as the user reads it
+    return x
 
 
 def inv(a):

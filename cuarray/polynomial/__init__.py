@@ -3,6 +3,7 @@
 docs/polynomials.md; the other bases (Chebyshev, Legendre, ...) are not provided."""
 
 from . import polynomial as polynomial
+from . import polyutils as polyutils
 from .polynomial import Polynomial as Polynomial
 
-__all__ = ["Polynomial", "polynomial"]
+__all__ = ["Polynomial", "polynomial", "polyutils"]

@@ -17,6 +17,7 @@ import numpy
 
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
+from .._manipulation.transpose import moveaxis
 
 __all__ = ["Polynomial", "polyval", "polyadd", "polysub", "polymul", "polydiv", "polypow", "polyder",
            "polyint", "polyroots", "polycompanion", "polyfromroots", "polyvander", "polyfit", "polyline",
@@ -321,7 +322,12 @@ def polyvander(x, deg) -> ndarray:
     if ideg < 0:
         raise ValueError("deg must be non-negative")
     x = as_array(x, "polyvander") + 0.0
-    return vander(x.reshape(-1), ideg + 1, increasing=True).reshape(x.shape + (ideg + 1,))
+    if x.ndim == 0:
+        x = x.reshape(1)  # NumPy's ndmin=1
+    # NumPy fills powers along the first axis and moves it last: the same layout (the powers axis
+    # is the slow one in memory), so strides and contiguity flags match NumPy's.
+    powers = vander(x.reshape(-1), ideg + 1, increasing=True).T.copy()
+    return moveaxis(powers.reshape((ideg + 1,) + x.shape), 0, -1)
 
 
 def polyfit(x, y, deg, rcond=None, full=False, w=None):

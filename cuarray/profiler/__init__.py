@@ -19,8 +19,10 @@ from ..cuda import device as _device
 from ..cuda import nvtx as _nvtx
 from ..cuda.profiling import Recorder
 from . import _report
+from ._benchmark import PerfCaseResult as PerfCaseResult
+from ._benchmark import benchmark as benchmark
 
-__all__ = ["profile", "Profile", "time_range"]
+__all__ = ["profile", "Profile", "time_range", "benchmark", "PerfCaseResult"]
 
 
 class Profile:

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from ._bit_generator import BitGenerator as BitGenerator
 from ._bit_generator import Philox as Philox
+from ._bit_generator import MRG32k3a as MRG32k3a
+from ._bit_generator import Philox4x3210 as Philox4x3210
+from ._bit_generator import XORWOW as XORWOW
 from ._bit_generator import SeedSequence as SeedSequence
 from ._generator import Generator as Generator
 from ._generator import default_rng as default_rng
@@ -21,9 +24,9 @@ from ._legacy import seed as seed
 # The legacy module-level functions: each calls the method of the global RandomState.
 
 
-def random_sample(size=None):
+def random_sample(size=None, dtype=float):
     """See `numpy.random.random_sample` (global RandomState)."""
-    return get_random_state().random_sample(size)
+    return get_random_state().random_sample(size, dtype=dtype)
 
 
 def random(size=None):
@@ -41,14 +44,14 @@ def sample(size=None):
     return get_random_state().sample(size)
 
 
-def rand(*args):
-    """See `numpy.random.rand` (global RandomState)."""
-    return get_random_state().rand(*args)
+def rand(*args, dtype=float):
+    """See `numpy.random.rand` (global RandomState); `dtype` as CuPy's."""
+    return get_random_state().rand(*args, dtype=dtype)
 
 
-def randn(*args):
-    """See `numpy.random.randn` (global RandomState)."""
-    return get_random_state().randn(*args)
+def randn(*args, dtype=float):
+    """See `numpy.random.randn` (global RandomState); `dtype` as CuPy's."""
+    return get_random_state().randn(*args, dtype=dtype)
 
 
 def randint(low, high=None, size=None, dtype=int):
@@ -86,74 +89,74 @@ def permutation(x):
     return get_random_state().permutation(x)
 
 
-def standard_normal(size=None):
+def standard_normal(size=None, dtype=float):
     """See `numpy.random.standard_normal` (global RandomState)."""
-    return get_random_state().standard_normal(size)
+    return get_random_state().standard_normal(size, dtype=dtype)
 
 
-def standard_exponential(size=None):
+def standard_exponential(size=None, dtype=float):
     """See `numpy.random.standard_exponential` (global RandomState)."""
-    return get_random_state().standard_exponential(size)
+    return get_random_state().standard_exponential(size, dtype=dtype)
 
 
-def standard_gamma(shape, size=None):
+def standard_gamma(shape, size=None, dtype=float):
     """See `numpy.random.standard_gamma` (global RandomState)."""
-    return get_random_state().standard_gamma(shape, size)
+    return get_random_state().standard_gamma(shape, size, dtype=dtype)
 
 
-def standard_cauchy(size=None):
+def standard_cauchy(size=None, dtype=float):
     """See `numpy.random.standard_cauchy` (global RandomState)."""
-    return get_random_state().standard_cauchy(size)
+    return get_random_state().standard_cauchy(size, dtype=dtype)
 
 
-def standard_t(df, size=None):
+def standard_t(df, size=None, dtype=float):
     """See `numpy.random.standard_t` (global RandomState)."""
-    return get_random_state().standard_t(df, size)
+    return get_random_state().standard_t(df, size, dtype=dtype)
 
 
-def normal(loc=0.0, scale=1.0, size=None):
+def normal(loc=0.0, scale=1.0, size=None, dtype=float):
     """See `numpy.random.normal` (global RandomState)."""
-    return get_random_state().normal(loc, scale, size)
+    return get_random_state().normal(loc, scale, size, dtype=dtype)
 
 
-def uniform(low=0.0, high=1.0, size=None):
+def uniform(low=0.0, high=1.0, size=None, dtype=float):
     """See `numpy.random.uniform` (global RandomState)."""
-    return get_random_state().uniform(low, high, size)
+    return get_random_state().uniform(low, high, size, dtype=dtype)
 
 
-def exponential(scale=1.0, size=None):
+def exponential(scale=1.0, size=None, dtype=float):
     """See `numpy.random.exponential` (global RandomState)."""
-    return get_random_state().exponential(scale, size)
+    return get_random_state().exponential(scale, size, dtype=dtype)
 
 
-def gamma(shape, scale=1.0, size=None):
+def gamma(shape, scale=1.0, size=None, dtype=float):
     """See `numpy.random.gamma` (global RandomState)."""
-    return get_random_state().gamma(shape, scale, size)
+    return get_random_state().gamma(shape, scale, size, dtype=dtype)
 
 
-def beta(a, b, size=None):
+def beta(a, b, size=None, dtype=float):
     """See `numpy.random.beta` (global RandomState)."""
-    return get_random_state().beta(a, b, size)
+    return get_random_state().beta(a, b, size, dtype=dtype)
 
 
-def chisquare(df, size=None):
+def chisquare(df, size=None, dtype=float):
     """See `numpy.random.chisquare` (global RandomState)."""
-    return get_random_state().chisquare(df, size)
+    return get_random_state().chisquare(df, size, dtype=dtype)
 
 
-def noncentral_chisquare(df, nonc, size=None):
+def noncentral_chisquare(df, nonc, size=None, dtype=float):
     """See `numpy.random.noncentral_chisquare` (global RandomState)."""
-    return get_random_state().noncentral_chisquare(df, nonc, size)
+    return get_random_state().noncentral_chisquare(df, nonc, size, dtype=dtype)
 
 
-def f(dfnum, dfden, size=None):
+def f(dfnum, dfden, size=None, dtype=float):
     """See `numpy.random.f` (global RandomState)."""
-    return get_random_state().f(dfnum, dfden, size)
+    return get_random_state().f(dfnum, dfden, size, dtype=dtype)
 
 
-def noncentral_f(dfnum, dfden, nonc, size=None):
+def noncentral_f(dfnum, dfden, nonc, size=None, dtype=float):
     """See `numpy.random.noncentral_f` (global RandomState)."""
-    return get_random_state().noncentral_f(dfnum, dfden, nonc, size)
+    return get_random_state().noncentral_f(dfnum, dfden, nonc, size, dtype=dtype)
 
 
 def poisson(lam=1.0, size=None):
@@ -191,59 +194,59 @@ def zipf(a, size=None):
     return get_random_state().zipf(a, size)
 
 
-def gumbel(loc=0.0, scale=1.0, size=None):
+def gumbel(loc=0.0, scale=1.0, size=None, dtype=float):
     """See `numpy.random.gumbel` (global RandomState)."""
-    return get_random_state().gumbel(loc, scale, size)
+    return get_random_state().gumbel(loc, scale, size, dtype=dtype)
 
 
-def laplace(loc=0.0, scale=1.0, size=None):
+def laplace(loc=0.0, scale=1.0, size=None, dtype=float):
     """See `numpy.random.laplace` (global RandomState)."""
-    return get_random_state().laplace(loc, scale, size)
+    return get_random_state().laplace(loc, scale, size, dtype=dtype)
 
 
-def logistic(loc=0.0, scale=1.0, size=None):
+def logistic(loc=0.0, scale=1.0, size=None, dtype=float):
     """See `numpy.random.logistic` (global RandomState)."""
-    return get_random_state().logistic(loc, scale, size)
+    return get_random_state().logistic(loc, scale, size, dtype=dtype)
 
 
-def lognormal(mean=0.0, sigma=1.0, size=None):
+def lognormal(mean=0.0, sigma=1.0, size=None, dtype=float):
     """See `numpy.random.lognormal` (global RandomState)."""
-    return get_random_state().lognormal(mean, sigma, size)
+    return get_random_state().lognormal(mean, sigma, size, dtype=dtype)
 
 
-def rayleigh(scale=1.0, size=None):
+def rayleigh(scale=1.0, size=None, dtype=float):
     """See `numpy.random.rayleigh` (global RandomState)."""
-    return get_random_state().rayleigh(scale, size)
+    return get_random_state().rayleigh(scale, size, dtype=dtype)
 
 
-def weibull(a, size=None):
+def weibull(a, size=None, dtype=float):
     """See `numpy.random.weibull` (global RandomState)."""
-    return get_random_state().weibull(a, size)
+    return get_random_state().weibull(a, size, dtype=dtype)
 
 
-def pareto(a, size=None):
+def pareto(a, size=None, dtype=float):
     """See `numpy.random.pareto` (global RandomState)."""
-    return get_random_state().pareto(a, size)
+    return get_random_state().pareto(a, size, dtype=dtype)
 
 
-def power(a, size=None):
+def power(a, size=None, dtype=float):
     """See `numpy.random.power` (global RandomState)."""
-    return get_random_state().power(a, size)
+    return get_random_state().power(a, size, dtype=dtype)
 
 
-def triangular(left, mode, right, size=None):
+def triangular(left, mode, right, size=None, dtype=float):
     """See `numpy.random.triangular` (global RandomState)."""
-    return get_random_state().triangular(left, mode, right, size)
+    return get_random_state().triangular(left, mode, right, size, dtype=dtype)
 
 
-def vonmises(mu, kappa, size=None):
+def vonmises(mu, kappa, size=None, dtype=float):
     """See `numpy.random.vonmises` (global RandomState)."""
-    return get_random_state().vonmises(mu, kappa, size)
+    return get_random_state().vonmises(mu, kappa, size, dtype=dtype)
 
 
-def wald(mean, scale, size=None):
+def wald(mean, scale, size=None, dtype=float):
     """See `numpy.random.wald` (global RandomState)."""
-    return get_random_state().wald(mean, scale, size)
+    return get_random_state().wald(mean, scale, size, dtype=dtype)
 
 
 def dirichlet(alpha, size=None):

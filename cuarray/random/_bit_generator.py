@@ -112,3 +112,26 @@ class Philox(BitGenerator):
 
     def __repr__(self):
         return "Philox4x32(key={:#x}, draw={})".format(self._key[0] | (self._key[1] << 32), self._draw)
+
+
+class _CuPyName(Philox):
+    """A CuPy bit generator's name over cuarray's Philox4x32-10: code written for CuPy's
+    `Generator(XORWOW(seed))` runs with the same statistical contract (independent uniform 32-bit
+    words), but the streams are not bit-identical to CuPy's cuRAND ones (docs/random.md). `size`
+    (CuPy's number of cuRAND states) is accepted and has no meaning here."""
+
+    def __init__(self, seed=None, *, size=-1):
+        super().__init__(seed)
+
+
+class XORWOW(_CuPyName):
+    """CuPy's `cupy.random.XORWOW` name; Philox4x32-10 underneath (see `_CuPyName`)."""
+
+
+class MRG32k3a(_CuPyName):
+    """CuPy's `cupy.random.MRG32k3a` name; Philox4x32-10 underneath (see `_CuPyName`)."""
+
+
+class Philox4x3210(_CuPyName):
+    """CuPy's `cupy.random.Philox4x3210` name: the same algorithm as cuarray's Philox, but keyed
+    and counted as cuarray's (see `Philox`), so not CuPy's stream."""

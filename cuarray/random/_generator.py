@@ -77,6 +77,13 @@ class Generator:
         del keep  # the launch is stream-ordered: the pool reuses the memory only after it
         return res
 
+    def _sample_as(self, op, values, size, dtype, ref=_NP):
+        """`_sample` into `dtype`; float32 for a sampler compiled only for double (CuPy's `dtype=`
+        on every float distribution) is sampled in double and rounded, one extra pass."""
+        if dtype == _F32 and op not in _kernels.F32_OPS:
+            return self._sample(op, values, size, _F64, ref=ref).astype(_F32)
+        return self._sample(op, values, size, dtype, ref=ref)
+
     # -- simple random data ---------------------------------------------------------------------
     def random(self, size=None, dtype=numpy.float64, out=None):
         """See `numpy.random.Generator.random`."""

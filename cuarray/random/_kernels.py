@@ -38,8 +38,11 @@ C_TYPES = {numpy.dtype(k): v for k, v in (
     ("float32", "float"), ("float64", "double"), ("int64", "long long"), ("int32", "int"), ("int16", "short"),
     ("int8", "signed char"), ("uint64", "unsigned long long"), ("uint32", "unsigned int"),
     ("uint16", "unsigned short"), ("uint8", "unsigned char"), ("bool", "bool"))}
-# Output types each op is instantiated for (NumPy's: float32 only where NumPy offers dtype=).
-_F32_OPS = ("random", "standard_normal", "standard_exponential", "standard_gamma")
+# Output types each op is instantiated for: float32 where NumPy offers dtype=, and for the other
+# samplers of the core module (CuPy's dtype= on uniform/normal/exponential); the rest of CuPy's
+# float32 requests are sampled in double and rounded (Generator._sample_as).
+F32_OPS = ("random", "standard_normal", "standard_exponential", "standard_gamma", "uniform", "normal",
+           "exponential")
 _INT_OPS = ("geometric", "poisson", "binomial", "negative_binomial", "zipf", "logseries", "hypergeometric")
 
 
@@ -51,7 +54,7 @@ def fill_name(op: str, ctype: str) -> str:
 def _fill_names(ops) -> list:
     names = []
     for op in ops:
-        types = ("long long",) if op in _INT_OPS else (("float", "double") if op in _F32_OPS else ("double",))
+        types = ("long long",) if op in _INT_OPS else (("float", "double") if op in F32_OPS else ("double",))
         names += [fill_name(op, t) for t in types]
     return names
 

@@ -31,6 +31,14 @@ class _LegacyIntegers:
         return _NP.randint(low, high, size=size, dtype=dtype)
 
 
+def _float_dtype(dtype):
+    """CuPy's `dtype=` of the float samplers: float32 or float64, else CuPy's TypeError."""
+    dt = numpy.dtype(dtype)
+    if dt.char not in "fd":
+        raise TypeError("cuarray.random only supports float32 and float64")
+    return dt
+
+
 def _size(args):
     return args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else tuple(args)
 
@@ -53,23 +61,23 @@ class RandomState:
         self._gen.bit_generator.state = state
 
     def _s(self, op, values, size, dtype=_F64):
-        """See `numpy.random.RandomState._s`."""
-        return self._gen._sample(op, values, size, dtype, ref=_NP)
+        """Sample `op` through the Generator with the legacy API's parameter checks."""
+        return self._gen._sample_as(op, values, size, dtype, ref=_NP)
 
     # -- simple random data ---------------------------------------------------------------------
-    def random_sample(self, size=None):
-        """See `numpy.random.RandomState.random_sample`."""
-        return self._gen._sample("random", (), size)
+    def random_sample(self, size=None, dtype=float):
+        """See `numpy.random.RandomState.random_sample`; `dtype` (float32 or float64) as CuPy's."""
+        return self._gen._sample("random", (), size, _float_dtype(dtype))
 
     random = ranf = sample = random_sample
 
-    def rand(self, *args):
-        """See `numpy.random.RandomState.rand`."""
-        return self.random_sample(_size(args))
+    def rand(self, *args, dtype=float):
+        """See `numpy.random.RandomState.rand`; `dtype` (float32 or float64) as CuPy's."""
+        return self.random_sample(_size(args), dtype)
 
-    def randn(self, *args):
-        """See `numpy.random.RandomState.randn`."""
-        return self._gen._sample("standard_normal", (), _size(args))
+    def randn(self, *args, dtype=float):
+        """See `numpy.random.RandomState.randn`; `dtype` (float32 or float64) as CuPy's."""
+        return self._gen._sample("standard_normal", (), _size(args), _float_dtype(dtype))
 
     def randint(self, low, high=None, size=None, dtype=int):
         """See `numpy.random.RandomState.randint`."""
@@ -104,61 +112,61 @@ class RandomState:
         return self._gen.permutation(x)
 
     # -- distributions --------------------------------------------------------------------------
-    def standard_normal(self, size=None):
+    def standard_normal(self, size=None, dtype=float):
         """See `numpy.random.RandomState.standard_normal`."""
-        return self._s("standard_normal", (), size)
+        return self._s("standard_normal", (), size, _float_dtype(dtype))
 
-    def standard_exponential(self, size=None):
+    def standard_exponential(self, size=None, dtype=float):
         """See `numpy.random.RandomState.standard_exponential`."""
-        return self._s("standard_exponential", (), size)
+        return self._s("standard_exponential", (), size, _float_dtype(dtype))
 
-    def standard_gamma(self, shape, size=None):
+    def standard_gamma(self, shape, size=None, dtype=float):
         """See `numpy.random.RandomState.standard_gamma`."""
-        return self._s("standard_gamma", (shape,), size)
+        return self._s("standard_gamma", (shape,), size, _float_dtype(dtype))
 
-    def standard_cauchy(self, size=None):
+    def standard_cauchy(self, size=None, dtype=float):
         """See `numpy.random.RandomState.standard_cauchy`."""
-        return self._s("standard_cauchy", (), size)
+        return self._s("standard_cauchy", (), size, _float_dtype(dtype))
 
-    def standard_t(self, df, size=None):
+    def standard_t(self, df, size=None, dtype=float):
         """See `numpy.random.RandomState.standard_t`."""
-        return self._s("standard_t", (df,), size)
+        return self._s("standard_t", (df,), size, _float_dtype(dtype))
 
-    def normal(self, loc=0.0, scale=1.0, size=None):
+    def normal(self, loc=0.0, scale=1.0, size=None, dtype=float):
         """See `numpy.random.RandomState.normal`."""
-        return self._s("normal", (loc, scale), size)
+        return self._s("normal", (loc, scale), size, _float_dtype(dtype))
 
-    def uniform(self, low=0.0, high=1.0, size=None):
+    def uniform(self, low=0.0, high=1.0, size=None, dtype=float):
         """See `numpy.random.RandomState.uniform`."""
-        return self._s("uniform", (low, high), size)
+        return self._s("uniform", (low, high), size, _float_dtype(dtype))
 
-    def exponential(self, scale=1.0, size=None):
+    def exponential(self, scale=1.0, size=None, dtype=float):
         """See `numpy.random.RandomState.exponential`."""
-        return self._s("exponential", (scale,), size)
+        return self._s("exponential", (scale,), size, _float_dtype(dtype))
 
-    def gamma(self, shape, scale=1.0, size=None):
+    def gamma(self, shape, scale=1.0, size=None, dtype=float):
         """See `numpy.random.RandomState.gamma`."""
-        return self._s("gamma", (shape, scale), size)
+        return self._s("gamma", (shape, scale), size, _float_dtype(dtype))
 
-    def beta(self, a, b, size=None):
+    def beta(self, a, b, size=None, dtype=float):
         """See `numpy.random.RandomState.beta`."""
-        return self._s("beta", (a, b), size)
+        return self._s("beta", (a, b), size, _float_dtype(dtype))
 
-    def chisquare(self, df, size=None):
+    def chisquare(self, df, size=None, dtype=float):
         """See `numpy.random.RandomState.chisquare`."""
-        return self._s("chisquare", (df,), size)
+        return self._s("chisquare", (df,), size, _float_dtype(dtype))
 
-    def noncentral_chisquare(self, df, nonc, size=None):
+    def noncentral_chisquare(self, df, nonc, size=None, dtype=float):
         """See `numpy.random.RandomState.noncentral_chisquare`."""
-        return self._s("noncentral_chisquare", (df, nonc), size)
+        return self._s("noncentral_chisquare", (df, nonc), size, _float_dtype(dtype))
 
-    def f(self, dfnum, dfden, size=None):
+    def f(self, dfnum, dfden, size=None, dtype=float):
         """See `numpy.random.RandomState.f`."""
-        return self._s("f", (dfnum, dfden), size)
+        return self._s("f", (dfnum, dfden), size, _float_dtype(dtype))
 
-    def noncentral_f(self, dfnum, dfden, nonc, size=None):
+    def noncentral_f(self, dfnum, dfden, nonc, size=None, dtype=float):
         """See `numpy.random.RandomState.noncentral_f`."""
-        return self._s("noncentral_f", (dfnum, dfden, nonc), size)
+        return self._s("noncentral_f", (dfnum, dfden, nonc), size, _float_dtype(dtype))
 
     def poisson(self, lam=1.0, size=None):
         """See `numpy.random.RandomState.poisson`."""
@@ -188,49 +196,49 @@ class RandomState:
         """See `numpy.random.RandomState.zipf`."""
         return self._s("zipf", (a,), size, _I64)
 
-    def gumbel(self, loc=0.0, scale=1.0, size=None):
+    def gumbel(self, loc=0.0, scale=1.0, size=None, dtype=float):
         """See `numpy.random.RandomState.gumbel`."""
-        return self._s("gumbel", (loc, scale), size)
+        return self._s("gumbel", (loc, scale), size, _float_dtype(dtype))
 
-    def laplace(self, loc=0.0, scale=1.0, size=None):
+    def laplace(self, loc=0.0, scale=1.0, size=None, dtype=float):
         """See `numpy.random.RandomState.laplace`."""
-        return self._s("laplace", (loc, scale), size)
+        return self._s("laplace", (loc, scale), size, _float_dtype(dtype))
 
-    def logistic(self, loc=0.0, scale=1.0, size=None):
+    def logistic(self, loc=0.0, scale=1.0, size=None, dtype=float):
         """See `numpy.random.RandomState.logistic`."""
-        return self._s("logistic", (loc, scale), size)
+        return self._s("logistic", (loc, scale), size, _float_dtype(dtype))
 
-    def lognormal(self, mean=0.0, sigma=1.0, size=None):
+    def lognormal(self, mean=0.0, sigma=1.0, size=None, dtype=float):
         """See `numpy.random.RandomState.lognormal`."""
-        return self._s("lognormal", (mean, sigma), size)
+        return self._s("lognormal", (mean, sigma), size, _float_dtype(dtype))
 
-    def rayleigh(self, scale=1.0, size=None):
+    def rayleigh(self, scale=1.0, size=None, dtype=float):
         """See `numpy.random.RandomState.rayleigh`."""
-        return self._s("rayleigh", (scale,), size)
+        return self._s("rayleigh", (scale,), size, _float_dtype(dtype))
 
-    def weibull(self, a, size=None):
+    def weibull(self, a, size=None, dtype=float):
         """See `numpy.random.RandomState.weibull`."""
-        return self._s("weibull", (a,), size)
+        return self._s("weibull", (a,), size, _float_dtype(dtype))
 
-    def pareto(self, a, size=None):
+    def pareto(self, a, size=None, dtype=float):
         """See `numpy.random.RandomState.pareto`."""
-        return self._s("pareto", (a,), size)
+        return self._s("pareto", (a,), size, _float_dtype(dtype))
 
-    def power(self, a, size=None):
+    def power(self, a, size=None, dtype=float):
         """See `numpy.random.RandomState.power`."""
-        return self._s("power", (a,), size)
+        return self._s("power", (a,), size, _float_dtype(dtype))
 
-    def triangular(self, left, mode, right, size=None):
+    def triangular(self, left, mode, right, size=None, dtype=float):
         """See `numpy.random.RandomState.triangular`."""
-        return self._s("triangular", (left, mode, right), size)
+        return self._s("triangular", (left, mode, right), size, _float_dtype(dtype))
 
-    def vonmises(self, mu, kappa, size=None):
+    def vonmises(self, mu, kappa, size=None, dtype=float):
         """See `numpy.random.RandomState.vonmises`."""
-        return self._s("vonmises", (mu, kappa), size)
+        return self._s("vonmises", (mu, kappa), size, _float_dtype(dtype))
 
-    def wald(self, mean, scale, size=None):
+    def wald(self, mean, scale, size=None, dtype=float):
         """See `numpy.random.RandomState.wald`."""
-        return self._s("wald", (mean, scale), size)
+        return self._s("wald", (mean, scale), size, _float_dtype(dtype))
 
     def dirichlet(self, alpha, size=None):
         """See `numpy.random.RandomState.dirichlet`."""

@@ -13,7 +13,7 @@ import operator
 
 import numpy
 
-from .._core.host_input import is_scalar, reject
+from .._core.host_input import as_parameter, is_scalar, reject
 from .._core.ndarray import ndarray
 from . import _kernels
 from ._params import normalize_size
@@ -92,8 +92,7 @@ def _p_array(p, pop_size):
     """p as a device float64 vector, checked as NumPy checks it (a synchronisation for the sum)."""
     from .. import float64
 
-    if not isinstance(p, ndarray):
-        raise reject(p, "random.choice")
+    p = as_parameter(p, "random.choice")  # a host list or NumPy array, as CuPy accepts
     if p.ndim != 1:
         raise ValueError("p must be 1-dimensional")
     if p.size != pop_size:
@@ -125,6 +124,8 @@ def choice(gen, a, size, replace, p, axis, fn):
 
     bitgen = gen._bit_generator
 
+    if isinstance(a, (list, tuple, numpy.ndarray)):
+        a = as_parameter(a, "random." + fn)  # the population as a host sequence, as CuPy accepts
     if isinstance(a, ndarray):
         if a.ndim == 0:
             raise ValueError("a must be a sequence or an integer, not {}".format(type(a)))

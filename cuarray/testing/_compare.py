@@ -13,13 +13,15 @@ import inspect
 
 import numpy
 
+from . import _random
+from ._asserts import to_host
+
 __all__ = [
     "tolerance_for",
     "compare_results",
     "numpy_cuarray_allclose",
     "numpy_cuarray_array_equal",
-    "assert_allclose",
-    "assert_array_equal",
+    "make_decorator",
 ]
 
 # Default (rtol, atol) by result dtype. float32 and float16 leave room for the GPU's different
@@ -55,13 +57,7 @@ def _cuarray():
 
 def _to_numpy(x):
     """A NumPy array (or scalar) with the contents of `x`, wherever `x` lives."""
-    if isinstance(x, (numpy.ndarray, numpy.generic)):
-        return x
-    if hasattr(x, "__cuda_array_interface__") or type(x).__module__.startswith("cuarray"):
-        return _cuarray().asnumpy(x)
-    if hasattr(x, "get") and hasattr(x, "dtype"):
-        return x.get()
-    return numpy.asarray(x)
+    return numpy.asarray(to_host(x)) if not isinstance(x, numpy.generic) else x
 
 
 def _pick_tol(value, dtype, which):
@@ -130,9 +126,9 @@ def compare_results(expected, actual, rtol=None, atol=None, type_check=True, exa
     numpy.testing.assert_allclose(act, exp, rtol=rt, atol=at, equal_nan=True, err_msg=msg)
 
 
-def _call(fn, xp, name, args, kwargs):
+def _call(fn, args, kwargs):
     try:
-        return fn(*args, **dict(kwargs, **{name: xp})), None
+        return fn(*args, **kwargs), None
     except Exception as exc:
         return None, exc
 
@@ -153,26 +149,63 @@ def _check_errors(np_err, cu_err, accept_error):
             type(np_err).__name__, type(cu_err).__name__, cu_err)) from cu_err
 
 
-def _decorator(name, accept_error, skip_without_device, **compare):
+def _modules(cu, sp_name, scipy_name):
+    """The arguments that differ between the two runs: (NumPy's, cuarray's) per parameter name."""
+    out = {}
+    if sp_name:  # CuPy's `sp`: scipy.sparse / cupyx.scipy.sparse, here cuarray.sparse
+        import scipy.sparse
+
+        out[sp_name] = (scipy.sparse, getattr(cu, "sparse", None))
+    if scipy_name:  # CuPy's `scp`: scipy / cupyx.scipy, here cuarray.scipy
+        import importlib
+
+        import scipy
+
+        cu_scipy = getattr(cu, "scipy", None)
+        if cu_scipy is None and _other_xp is None:  # a subpackage the package root does not bind
+            cu_scipy = importlib.import_module("cuarray.scipy")
+        out[scipy_name] = (scipy, cu_scipy)
+    return out
+
+
+def make_decorator(check, name="xp", accept_error=False, sp_name=None, scipy_name=None,
+                   skip_without_device=True):
+    """A decorator running the test with ``name=numpy`` and ``name=cuarray`` and calling
+    ``check(numpy_result, cuarray_result)`` (which raises AssertionError on a mismatch).
+
+    Both runs see the same `shaped_random` data: its calls without a seed draw seeds from one
+    sequence, fresh for every test call and restarted for the second run (see `_random.same_data`).
+    """
     def deco(fn):
         sig = inspect.signature(fn)
-        if name not in sig.parameters:
-            raise TypeError("{} has no parameter {!r} to receive numpy/cuarray".format(fn.__name__, name))
+        hidden = [n for n in (name, sp_name, scipy_name) if n]
+        for n in hidden:
+            if n not in sig.parameters:
+                raise TypeError("{} has no parameter {!r} to receive the module".format(fn.__name__, n))
 
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
             cu = _cuarray()
             if skip_without_device and _other_xp is None:
                 _skip_without_device(cu)
-            np_out, np_err = _call(fn, numpy, name, args, kwargs)
-            cu_out, cu_err = _call(fn, cu, name, args, kwargs)
-            if np_err is not None or cu_err is not None:
-                _check_errors(np_err, cu_err, accept_error)
-                return
-            compare_results(np_out, cu_out, **compare)
+            mods = dict(_modules(cu, sp_name, scipy_name), **{name: (numpy, cu)})
+            base = _random.fresh_seed()
+            with _random.same_data(base):
+                np_out, np_err = _call(fn, args, dict(kwargs, **{k: v[0] for k, v in mods.items()}))
+            with _random.same_data(base):
+                cu_out, cu_err = _call(fn, args, dict(kwargs, **{k: v[1] for k, v in mods.items()}))
+            try:
+                if np_err is not None or cu_err is not None:
+                    _check_errors(np_err, cu_err, accept_error)
+                    return
+                check(np_out, cu_out)
+            except AssertionError as exc:
+                exc.add_note("shaped_random's seed sequence started at {}".format(base))
+                raise
 
-        # pytest reads the signature to find fixtures; `xp` is supplied here, not by a fixture.
-        wrapper.__signature__ = sig.replace(parameters=[p for p in sig.parameters.values() if p.name != name])
+        # pytest reads the signature to find fixtures; `xp` (and `sp`/`scp`) come from here instead.
+        wrapper.__signature__ = sig.replace(parameters=[p for p in sig.parameters.values()
+                                                        if p.name not in hidden])
         return wrapper
 
     return deco
@@ -198,22 +231,13 @@ def numpy_cuarray_allclose(rtol=None, atol=None, type_check=True, accept_error=F
     may be True (any exception) or an exception type or tuple: then, if either raises, both must,
     with the same type. Skips when there is no CUDA device.
     """
-    return _decorator(name, accept_error, True, rtol=rtol, atol=atol, type_check=type_check,
-                      contiguous_check=contiguous_check)
+    return make_decorator(functools.partial(compare_results, rtol=rtol, atol=atol, type_check=type_check,
+                                            contiguous_check=contiguous_check),
+                          name, accept_error)
 
 
 def numpy_cuarray_array_equal(type_check=True, accept_error=False, contiguous_check=False, name="xp"):
     """Like `numpy_cuarray_allclose`, but values must be exactly equal (NaN where NaN)."""
-    return _decorator(name, accept_error, True, type_check=type_check, exact=True,
-                      contiguous_check=contiguous_check)
-
-
-def assert_allclose(actual, desired, rtol=1e-7, atol=0.0, equal_nan=True, err_msg=""):
-    """`numpy.testing.assert_allclose` for cuarray or NumPy arrays (copied to the host)."""
-    numpy.testing.assert_allclose(_to_numpy(actual), _to_numpy(desired), rtol=rtol, atol=atol,
-                                  equal_nan=equal_nan, err_msg=err_msg)
-
-
-def assert_array_equal(actual, desired, err_msg="", strict=False):
-    """`numpy.testing.assert_array_equal` for cuarray or NumPy arrays (copied to the host)."""
-    numpy.testing.assert_array_equal(_to_numpy(actual), _to_numpy(desired), err_msg=err_msg, strict=strict)
+    return make_decorator(functools.partial(compare_results, type_check=type_check, exact=True,
+                                            contiguous_check=contiguous_check),
+                          name, accept_error)

@@ -71,8 +71,8 @@ def for_float_dtypes(name: str = "dtype", no_float16=False, no_float64=False):
     return for_dtypes(_pick(True, True, no_float16, no_float64, True), name)
 
 
-def for_int_dtypes(name: str = "dtype", no_bool=True):
-    """Signed and unsigned integers (and bool unless `no_bool`)."""
+def for_int_dtypes(name: str = "dtype", no_bool=False):
+    """bool (unless `no_bool`) and the signed and unsigned integers, as CuPy's `for_int_dtypes`."""
     return for_dtypes((() if no_bool else BOOL) + SIGNED + UNSIGNED, name)
 
 

@@ -7,9 +7,16 @@ constant: those hide unwritten outputs and wrong indexing.
 
 from __future__ import annotations
 
+import contextlib
+import secrets
+import threading
+
 import numpy
 
-__all__ = ["shaped_random", "non_contiguous", "LAYOUTS", "for_layouts"]
+from ._asserts import to_host
+
+__all__ = ["shaped_random", "shaped_arange", "shaped_reverse_arange", "non_contiguous", "LAYOUTS",
+           "for_layouts", "same_data"]
 
 LAYOUTS = ("contiguous", "transposed", "step2", "negative")
 
@@ -20,17 +27,47 @@ def _default_xp():
     return cuarray
 
 
-def shaped_random(shape, xp=None, dtype=numpy.float32, scale=10, seed=None, positive=False):
+# Inside `same_data`: the generator of seeds for `shaped_random` calls that pass none (per thread).
+_shared = threading.local()
+
+
+def fresh_seed() -> int:
+    return secrets.randbits(63)
+
+
+@contextlib.contextmanager
+def same_data(base_seed: int):
+    """Inside, `shaped_random` calls without a `seed` take theirs from one sequence started at
+    `base_seed`: the NumPy run and the cuarray run of one compared test body see the same data
+    (as CuPy's fixed default seed gives), while each test call still gets fresh data."""
+    previous = getattr(_shared, "seeds", None)
+    _shared.seeds = numpy.random.default_rng(base_seed)
+    try:
+        yield
+    finally:
+        _shared.seeds = previous
+
+
+def _next_seed(seed):
+    if seed is not None:
+        return seed
+    seeds = getattr(_shared, "seeds", None)
+    return None if seeds is None else int(seeds.integers(2**63))
+
+
+def shaped_random(shape, xp=None, dtype=numpy.float32, scale=10, seed=None, positive=False, order="C"):
     """Random values of `shape` and `dtype` on `xp` (default: cuarray).
 
     bool: random True/False. Integers: in ``[-scale, scale)`` for signed, ``[0, scale)`` for
     unsigned, clipped to the dtype's range. Floats: uniform in ``[-scale, scale)``. Complex:
     random real and imaginary parts. With `positive`, every value is > 0 (bools True/False as usual).
-    Arrays of 2 or more elements are never constant. Pass `seed` to reproduce a failure.
+    Arrays of 2 or more elements are never constant. Pass `seed` to reproduce a failure; without
+    one, the data is fresh, except inside a compared test body (`same_data`). CuPy's
+    `shaped_random` has a fixed seed and values in ``[0, scale)``; `positive` comes closest.
     """
     if xp is None:
         xp = _default_xp()
-    rng = numpy.random.default_rng(seed)
+    rng = numpy.random.default_rng(_next_seed(seed))
     shape = (shape,) if isinstance(shape, (int, numpy.integer)) else tuple(shape)
     dt = numpy.dtype(dtype)
     if dt.kind == "b":
@@ -49,7 +86,35 @@ def shaped_random(shape, xp=None, dtype=numpy.float32, scale=10, seed=None, posi
         raise TypeError("shaped_random: unsupported dtype {}".format(dt))
     if host.size >= 2 and (host == host.flat[0]).all():
         host.flat[0] = _other_value(host.flat[0], dt)
-    return xp.asarray(host)
+    return xp.asarray(numpy.asarray(host, order=order))
+
+
+def shaped_arange(shape, xp=None, dtype=numpy.float32, order="C"):
+    """``1, 2, ..., size`` in `shape` and `dtype` on `xp` (CuPy's `testing.shaped_arange`).
+
+    bool: the even ones are True; complex: ``k + k*1j``.
+    """
+    return _arange_like(numpy.arange(1, _size(shape) + 1), shape, xp, dtype, order)
+
+
+def shaped_reverse_arange(shape, xp=None, dtype=numpy.float32):
+    """``size, ..., 2, 1`` in `shape` and `dtype` on `xp` (CuPy's `testing.shaped_reverse_arange`)."""
+    return _arange_like(numpy.arange(_size(shape), 0, -1), shape, xp, dtype, "C")
+
+
+def _size(shape):
+    shape = (shape,) if isinstance(shape, (int, numpy.integer)) else tuple(shape)
+    return int(numpy.prod(shape, dtype=numpy.int64))
+
+
+def _arange_like(a, shape, xp, dtype, order):
+    dt = numpy.dtype(dtype)
+    if dt.kind == "b":
+        a = a % 2 == 0
+    elif dt.kind == "c":
+        a = a + a * 1j
+    host = numpy.asarray(a.astype(dt).reshape(shape), order=order)
+    return (xp or _default_xp()).asarray(host)
 
 
 def _floats(rng, shape, scale, positive):
@@ -79,9 +144,7 @@ def non_contiguous(x, kind: str, xp=None):
     if isinstance(x, numpy.ndarray):
         host, xp = x, xp or numpy
     else:
-        from ._compare import _to_numpy
-
-        host, xp = numpy.asarray(_to_numpy(x)), xp or _default_xp()
+        host, xp = numpy.asarray(to_host(x)), xp or _default_xp()
     if host.ndim == 0:
         return xp.asarray(host)
     if kind == "contiguous":

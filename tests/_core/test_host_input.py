@@ -54,7 +54,7 @@ CASES = [
     ("choose", lambda: cuarray.choose(np.array([0, 1]), [H[0, :2], H[1, :2]])),
     ("diagonal", lambda: cuarray.diagonal(H)),
     ("tril", lambda: cuarray.tril(HM)),                       # creation from data
-    ("diag", lambda: cuarray.diag(HM)),
+    ("diagflat", lambda: cuarray.diagflat(HM)),
     ("vander", lambda: cuarray.vander(H[0])),
     ("where", lambda: cuarray.where(H > 0, 1, 2)),            # sorting, searching, sets
     ("sort", lambda: cuarray.sort(H)),
@@ -105,3 +105,23 @@ def test_scalars_and_index_parameters_are_accepted():
     np.testing.assert_array_equal(cuarray.compress([True, False], x, axis=0).get(), H[:1])
     np.testing.assert_array_equal(x[[1, 0]].get(), H[[1, 0]])
     np.testing.assert_array_equal(cuarray.insert(x, 1, 7.0, axis=1).get(), np.insert(H, 1, 7.0, axis=1))
+
+
+# -- the parameter-like exception (CuPy's): host sequences copied, data arguments still refused ----
+
+@pytest.mark.parametrize("value", [[1.0, 2.0], (1, 2, 3), np.arange(4), [[1, 2], [3, 4]]])
+def test_as_parameter_copies_host_sequences(monkeypatch, value):
+    from cuarray._core import host_input
+
+    seen = []
+    monkeypatch.setattr(host_input, "from_host", lambda h: seen.append(h) or "device")
+    assert host_input.as_parameter(value, "diag") == "device"
+    np.testing.assert_array_equal(seen[0], np.asarray(value))
+
+
+@pytest.mark.parametrize("value", [[[1, 2], [3]], [object()], {"a": 1}, "abc"])
+def test_as_parameter_refuses_ragged_objects_and_others(value):
+    from cuarray._core import host_input
+
+    with pytest.raises(TypeError):
+        host_input.as_parameter(value, "diag")

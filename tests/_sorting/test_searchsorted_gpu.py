@@ -95,3 +95,18 @@ def test_digitize_errors():
         cuarray.digitize(cuarray.asarray(np.arange(3.0)), cuarray.asarray(np.array([1.0, 3.0, 2.0])))
     with pytest.raises(TypeError):
         cuarray.digitize(cuarray.asarray(np.ones(3, complex)), cuarray.asarray(np.arange(3.0)))
+
+
+@pytest.mark.parametrize("bins", [[1.0, 2.0, np.nan], [1.0, np.nan, 2.0], [np.nan, np.nan], [2.0, 2.0, np.nan, 1.0],
+                                  [np.nan, 1.0, 2.0], [3.0, 3.0, 2.0, np.nan]])
+def test_digitize_nan_bins_as_numpy(bins):
+    # NumPy's monotonicity scan accepts some bins with NaN (and calls [1, nan, 2] decreasing).
+    x = np.random.default_rng().uniform(-1, 4, 20)
+    b = np.array(bins)
+    try:
+        want = np.digitize(x, b)
+    except ValueError:
+        with pytest.raises(ValueError, match="monotonically"):
+            cuarray.digitize(cuarray.asarray(x), cuarray.asarray(b))
+        return
+    np.testing.assert_array_equal(cuarray.digitize(cuarray.asarray(x), cuarray.asarray(b)).get(), want)

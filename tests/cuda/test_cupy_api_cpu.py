@@ -90,3 +90,36 @@ def test_device_ordering_needs_no_driver():
     assert sorted([D(2), D(0), D(1)]) == [D(0), D(1), D(2)]
     with pytest.raises(TypeError):
         D(0) < 1  # noqa: B015
+
+
+def _shell(n=2):
+    """A float32 cuarray array with no memory behind it: enough for the argument checks."""
+    import numpy
+
+    return cuarray.ndarray._view((n,), (4,), numpy.dtype(numpy.float32), None, None)
+
+
+def _kernel(input_raw, output_raw):
+    ins = ", ".join("{}float32 x{}".format("raw " if r else "", i) for i, r in enumerate(input_raw))
+    outs = ", ".join("{}float32 y{}".format("raw " if r else "", i) for i, r in enumerate(output_raw))
+    return cuarray.ElementwiseKernel(ins, outs, "", "kernel")
+
+
+@pytest.mark.parametrize("input_raw, output_raw", [((False, True), (False,)), ((False, False), (True,)),
+                                                   ((True, True), (False,))])
+def test_size_refused_with_a_non_raw_array(input_raw, output_raw):
+    # CuPy's TestElementwiseKernelSize: size= only when every array argument is raw.
+    args = (_shell(), _shell(), _shell())
+    if any(not r for r in input_raw) or any(not r for r in output_raw):
+        with pytest.raises(ValueError, match=r"^Specified 'size' can"):
+            _kernel(input_raw, output_raw)(*args, size=2)
+
+
+def test_size_required_without_non_raw_arrays():
+    with pytest.raises(ValueError, match=r"^Loop size is undecided\."):
+        _kernel((True, True), (True,))(_shell(), _shell(), _shell())
+
+
+def test_raw_output_needs_size_to_be_allocated():
+    with pytest.raises(ValueError, match="^Output array size is Undecided"):
+        _kernel((False, False), (True,))(_shell(), _shell())

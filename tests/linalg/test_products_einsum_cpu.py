@@ -222,3 +222,12 @@ def test_einsum_path_report_format():
     p = _einsum.plan(inputs, output, sizes, "greedy")
     text = _einsum_path.report(inputs, output, sizes, p, lambda s: s)
     assert "Complete contraction:  ij,jk,kl->il" in text and "Optimized FLOP count" in text
+
+
+@pytest.mark.parametrize("subscripts, output", [("ab", "ab"), ("ab", "ba"), ("aa", "a")])
+def test_unary_einsum_is_a_new_view(subscripts, output):
+    # NumPy returns a view for a unary einsum that sums nothing, never the operand itself.
+    a = np.arange(9.0).reshape(3, 3)
+    r = _einsum.contract(NumpyBackend, [a], [subscripts], output, {"a": 3, "b": 3}, [(0,)])
+    assert r is not a and np.shares_memory(r, a)
+    np.testing.assert_array_equal(r, np.einsum(subscripts + "->" + output, a))

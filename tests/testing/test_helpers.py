@@ -72,7 +72,9 @@ def test_for_all_dtypes_exclusions(kwargs, missing):
         (testing.for_signed_dtypes, ["int8", "int16", "int32", "int64"]),
         (testing.for_unsigned_dtypes, ["uint8", "uint16", "uint32", "uint64"]),
         (testing.for_complex_dtypes, ["complex64", "complex128"]),
-        (testing.for_int_dtypes, ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]),
+        # CuPy's default: bool too.
+        (testing.for_int_dtypes, ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                                  "uint64"]),
     ],
 )
 def test_kind_decorators(deco, ids):

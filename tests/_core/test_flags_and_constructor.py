@@ -1,0 +1,59 @@
+"""ndarray.flags as NumPy's live flags object (setters, read-only attributes, keys) and the
+ndarray constructor's CuPy validation, on the CPU (arrays viewing host memory: nothing launches)."""
+
+import numpy
+import pytest
+
+import cuarray
+from tests.linalg import _host_fake as hf
+
+
+def _pair(shape=(3, 4), order="C"):
+    h = numpy.ones(shape, order=order)
+    return h, hf.from_np(h)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_flags_read_as_numpy(order):
+    h, d = _pair(order=order)
+    for name in ("c_contiguous", "f_contiguous", "contiguous", "fortran", "writeable", "aligned",
+                 "writebackifcopy", "fnc", "forc", "carray", "farray", "behaved"):
+        assert getattr(d.flags, name) == getattr(h.flags, name), name
+    for key in ("C", "F", "W", "A", "C_CONTIGUOUS", "WRITEABLE", "FNC", "FORC", "CA", "FA"):
+        assert d.flags[key] == h.flags[key], key
+    with pytest.raises(KeyError):
+        d.flags["NOPE"]
+
+
+def test_writeable_setter_is_live():
+    _, d = _pair()
+    d.flags.writeable = False  # the old snapshot object swallowed this
+    assert not d.flags.writeable and not d.flags["W"]
+    d.flags["WRITEABLE"] = True
+    assert d.flags.writeable
+    v = d[1:]
+    d.flags.writeable = False
+    with pytest.raises(ValueError, match="WRITEABLE"):
+        v.flags.writeable = True
+
+
+@pytest.mark.parametrize("name", ["owndata", "c_contiguous", "f_contiguous", "fnc"])
+def test_read_only_flags(name):
+    h, d = _pair()
+    with pytest.raises(AttributeError):
+        setattr(h.flags, name, True)
+    with pytest.raises(AttributeError, match="not writable"):
+        setattr(d.flags, name, True)
+
+
+def test_writebackifcopy_and_aligned():
+    _, d = _pair()
+    with pytest.raises(ValueError):
+        d.flags.writebackifcopy = True
+    d.flags.aligned = False  # device memory stays aligned
+    assert d.flags.aligned
+
+
+def test_constructor_strides_need_memptr():
+    with pytest.raises(ValueError, match="memptr is required"):
+        cuarray.ndarray((2, 3), numpy.float32, strides=(12, 4))

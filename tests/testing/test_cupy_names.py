@@ -1,0 +1,288 @@
+"""cuarray.testing as cupy.testing, on the CPU: numpy.testing's assertions, CuPy's decorator names
+and signatures, parameterised classes. The second library is NumPy under another name (as in
+test_helpers.py), so every check can be made to pass and to fail without a GPU."""
+
+from __future__ import annotations
+
+import inspect
+import subprocess
+import sys
+import types
+
+import numpy
+import pytest
+
+import cuarray
+from cuarray import testing
+from cuarray.testing import _compare
+
+
+@pytest.fixture(autouse=True)
+def fake_cuarray(monkeypatch):
+    fake = types.ModuleType("fake_cuarray")
+    fake.__getattr__ = lambda name: getattr(numpy, name)
+    fake.asnumpy = numpy.asarray
+    monkeypatch.setattr(_compare, "_other_xp", fake)
+    return fake
+
+
+def test_testing_is_an_attribute_of_the_package():
+    code = ("import sys, cuarray; assert 'cuarray.testing' not in sys.modules\n"
+            "cuarray.testing.assert_allclose([1.0], [1.0]); print(cuarray.testing.__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "cuarray.testing"
+    assert cuarray.testing is testing
+
+
+# ---- assertions -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, good, bad", [
+    ("assert_allclose", ([1.0, 2.0], [1.0, 2.0 + 1e-9]), ([1.0], [1.1])),
+    ("assert_array_equal", ([1, 2], [1, 2]), ([1, 2], [1, 3])),
+    ("assert_array_almost_equal", ([1.0], [1.0 + 1e-8]), ([1.0], [1.001])),
+    ("assert_array_almost_equal_nulp", (numpy.float64([1.0]), numpy.float64([1.0])),
+     (numpy.float64([1.0]), numpy.float64([1.001]))),
+    ("assert_array_max_ulp", (numpy.float32([1.0]), numpy.float32([1.0])),
+     (numpy.float32([1.0]), numpy.float32([1.5]))),
+    ("assert_array_less", ([1, 2], [2, 3]), ([1, 2], [1, 3])),
+    ("assert_array_list_equal", ([numpy.arange(2)], [numpy.arange(2)]), ([numpy.arange(2)], [numpy.ones(2)])),
+    ("assert_equal", ({"a": [numpy.arange(3)]}, {"a": [numpy.arange(3)]}), ({"a": 1}, {"a": 2})),
+])
+def test_assertions_as_numpy_testing(name, good, bad):
+    fn = getattr(testing, name)
+    fn(*good)
+    with pytest.raises(AssertionError):
+        fn(*bad)
+
+
+def test_assertions_copy_device_arrays(monkeypatch):
+    class Device:  # stands for a cuarray array: has the CUDA array interface, copied by asnumpy
+        __cuda_array_interface__ = {}
+
+        def __init__(self, host):
+            self.host = host
+
+    fake = types.ModuleType("fake_cuarray")
+    fake.asnumpy = lambda d: d.host
+    monkeypatch.setattr(_compare, "_other_xp", fake)
+    a = numpy.arange(4.0)
+    testing.assert_allclose(Device(a), a)
+    testing.assert_equal([Device(a), (Device(a),)], [a, (a,)])  # inside containers too
+    with pytest.raises(AssertionError):
+        testing.assert_array_equal(Device(a), a + 1)
+
+
+def test_array_list_equal_length():
+    with pytest.raises(AssertionError, match="List size"):
+        testing.assert_array_list_equal([numpy.ones(1)], [])
+
+
+def test_strides_check():
+    a = numpy.arange(6.0).reshape(2, 3)
+    testing.assert_array_equal(a, a.copy(), strides_check=True)
+    with pytest.raises(AssertionError, match="strides"):
+        testing.assert_array_equal(a, numpy.asfortranarray(a), strides_check=True)
+
+
+# ---- CuPy's comparing decorators ----------------------------------------------------------------------
+
+
+def test_numpy_cupy_allclose_has_cupys_defaults():
+    # CuPy's default rtol is 1e-7 (cuarray's own decorator is looser for float32).
+    @testing.numpy_cupy_allclose()
+    def close(xp):
+        return xp.ones(3, dtype=numpy.float32) * (1 if xp is numpy else numpy.float32(1 + 2e-6))
+
+    @testing.numpy_cupy_allclose(rtol={numpy.float32: 1e-5, "default": 0})
+    def close_enough(xp):
+        return xp.ones(3, dtype=numpy.float32) * (1 if xp is numpy else numpy.float32(1 + 2e-6))
+
+    @testing.numpy_cupy_allclose()
+    def f_order(xp):
+        a = numpy.arange(6.0).reshape(2, 3)
+        return a if xp is numpy else numpy.asfortranarray(a)
+
+    with pytest.raises(AssertionError):
+        close()
+    close_enough()
+    with pytest.raises(AssertionError, match="c_contiguous"):  # contiguity checked by default
+        f_order()
+
+
+def test_numpy_cupy_decorators_hide_xp_and_pass():
+    @testing.numpy_cupy_array_equal()
+    def body(xp, n):
+        return xp.arange(n)
+
+    assert list(inspect.signature(body).parameters) == ["n"]
+    body(n=4)
+
+
+@pytest.mark.parametrize("deco, shift", [
+    (testing.numpy_cupy_array_equal(), 1e-12),
+    (testing.numpy_cupy_array_almost_equal(decimal=6), 1e-3),
+    (testing.numpy_cupy_array_almost_equal_nulp(nulp=2), 1e-9),
+    (testing.numpy_cupy_array_max_ulp(maxulp=2), 1e-9),
+])
+def test_numpy_cupy_decorators_detect_mismatch(deco, shift):
+    @deco
+    def body(xp):
+        return xp.linspace(1, 2, 5) + (0 if xp is numpy else shift)
+
+    with pytest.raises(AssertionError):
+        body()
+
+
+def test_numpy_cupy_array_less_and_equal():
+    @testing.numpy_cupy_array_less()
+    def less(xp):  # cuarray's result (actual) must be below NumPy's (desired)
+        return xp.arange(3.0) + (1 if xp is numpy else 0)
+
+    @testing.numpy_cupy_equal()
+    def python_value(xp):
+        return xp.arange(4).shape
+
+    @testing.numpy_cupy_equal()
+    def differs(xp):
+        return 1 if xp is numpy else 2
+
+    less()
+    python_value()
+    with pytest.raises(AssertionError, match="gave 1"):
+        differs()
+
+
+def test_numpy_cupy_type_check():
+    @testing.numpy_cupy_array_almost_equal()
+    def dtype(xp):
+        return xp.arange(3, dtype=numpy.float32 if xp is numpy else numpy.float64)
+
+    with pytest.raises(AssertionError, match="dtype"):
+        dtype()
+
+
+def test_scipy_name_and_sp_name(fake_cuarray, monkeypatch):
+    pytest.importorskip("scipy")
+    import scipy
+    import scipy.sparse
+
+    fake_scipy, fake_sparse = object(), object()
+    monkeypatch.setattr(fake_cuarray, "scipy", fake_scipy, raising=False)
+    monkeypatch.setattr(fake_cuarray, "sparse", fake_sparse, raising=False)
+    seen = []
+
+    @testing.numpy_cupy_equal(scipy_name="scp", sp_name="sp")
+    def body(xp, scp, sp):
+        seen.append((xp, scp, sp))
+        return 1
+
+    assert list(inspect.signature(body).parameters) == []
+    body()
+    assert seen == [(numpy, scipy, scipy.sparse), (fake_cuarray, fake_scipy, fake_sparse)]
+
+
+def test_compared_runs_see_the_same_random_data():
+    draws = []
+
+    @testing.numpy_cupy_allclose()
+    def body(xp):
+        a = testing.shaped_random((5,), xp, numpy.float64)  # no seed: CuPy tests rely on this
+        draws.append(a)
+        return a * 2
+
+    body()
+    body()
+    assert (draws[0] == draws[1]).all()  # the NumPy run and the cuarray run of one call
+    assert not (draws[0] == draws[2]).all()  # but fresh data for the next call
+
+
+# ---- dtypes, orders, parameters ---------------------------------------------------------------------
+
+
+def _marks(fn):
+    (mark,) = fn.pytestmark
+    return mark.args, mark.kwargs
+
+
+def test_for_int_dtypes_includes_bool_as_cupy():
+    @testing.for_int_dtypes()
+    def f(dtype):
+        pass
+
+    assert _marks(f)[1]["ids"][0] == "bool"
+
+
+def test_dtype_combinations():
+    @testing.for_all_dtypes_combination(names=("a", "b"), full=True)
+    def full(a, b):
+        pass
+
+    (names, combos), _ = _marks(full)
+    assert names == "a,b" and len(combos) == 14 * 14
+
+    @testing.for_float_dtypes_combination(names=("a", "b"), full=False)
+    def sampled(a, b):
+        pass
+
+    (names, combos), _ = _marks(sampled)
+    assert len(set(combos)) == len(combos) < 9
+    for column in (0, 1):  # every dtype appears for every name
+        assert {c[column] for c in combos} == {numpy.float16, numpy.float32, numpy.float64}
+
+    @testing.for_int_dtypes_combination(names=("a",), no_bool=True, full=True)
+    def ints(a):
+        pass
+
+    assert _marks(ints)[1]["ids"][0] == "int8"
+
+
+def test_for_orders():
+    @testing.for_CF_orders()
+    def f(order):
+        pass
+
+    (name, values), _ = _marks(f)
+    assert name == "order" and values == ["C", "F", "c", "f"]
+
+
+def test_product_and_product_dict():
+    assert testing.product({"b": [1, 2], "a": ["x"]}) == [{"a": "x", "b": 1}, {"a": "x", "b": 2}]
+    assert testing.product_dict([{"a": 1}, {"a": 2}], [{"b": 3}]) == [{"a": 1, "b": 3}, {"a": 2, "b": 3}]
+
+
+@testing.parameterize(*testing.product({"shape": [(2,), (2, 3)], "dtype": [numpy.int32, numpy.float32]}))
+class TestParameterize:
+    seen = set()
+
+    def test_attributes(self):
+        assert isinstance(self.shape, tuple) and self.dtype in (numpy.int32, numpy.float32)
+        self.seen.add((self.shape, self.dtype))
+
+    @testing.numpy_cupy_array_equal()
+    def test_with_xp(self, xp):
+        return testing.shaped_arange(self.shape, xp, self.dtype)
+
+
+def test_parameterize_ran_every_case():
+    assert len(TestParameterize.seen) in (0, 4)  # 0 when run alone with -k
+
+
+def test_shaped_arange_and_reverse():
+    a = testing.shaped_arange((2, 3), numpy, numpy.int16)
+    assert a.dtype == numpy.int16 and a.tolist() == [[1, 2, 3], [4, 5, 6]]
+    assert testing.shaped_arange((4,), numpy, numpy.bool_).tolist() == [False, True, False, True]
+    assert testing.shaped_arange((2,), numpy, numpy.complex64).tolist() == [1 + 1j, 2 + 2j]
+    assert testing.shaped_arange((2, 2), numpy, order="F").flags.f_contiguous
+    assert testing.shaped_reverse_arange((3,), numpy, numpy.float64).tolist() == [3.0, 2.0, 1.0]
+
+
+def test_shaped_random_order():
+    assert testing.shaped_random((3, 4), numpy, order="F", seed=1).flags.f_contiguous
+
+
+def test_with_requires():
+    mark = testing.with_requires("numpy>=1.0")
+    assert mark.args == (False,)
+    mark = testing.with_requires("no-such-package-cuarray-test")
+    assert mark.args == (True,)
