@@ -1,0 +1,172 @@
+"""ndimage filters without a device: the boundary arithmetic (the NumPy mirror and the .cuh
+itself, built with g++) against scipy.ndimage, NumPy models of the three kernels fed the tap
+tables the Python side builds, against scipy.ndimage for every mode and origin, and NVRTC
+compiles of the kernels for sm_90."""
+
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+import scipy.ndimage as snd
+
+from cuarray.cuda import compiler
+from cuarray.scipy.ndimage import _boundary
+from cuarray.scipy.ndimage import _filter_kernels as fk
+
+MODES = ["reflect", "mirror", "nearest", "wrap", "constant", "grid-mirror", "grid-wrap", "grid-constant"]
+
+
+def shift_by(n, d, mode, cval=-7.0):
+    """scipy.ndimage.correlate1d with a delta weight: out[i] = in[map(i + d)] (or cval)."""
+    w = np.zeros(2 * abs(d) + 1)
+    w[-1] = 1.0  # out[i] = in[i + len - 1 - len // 2] = in[i + |d|]
+    x = np.arange(n, dtype=np.float64)
+    out = snd.correlate1d(x, w, mode=mode, cval=cval, origin=0)
+    return out if d >= 0 else None
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 8])
+def test_map_index_matches_scipy(mode, n):
+    code = _boundary.filter_mode(mode)
+    for d in range(0, 3 * n + 4):
+        ref = shift_by(n, d, mode)
+        m = _boundary.map_index(np.arange(n) + d, n, code)
+        got = np.where(m < 0, -7.0, m.astype(np.float64))
+        np.testing.assert_array_equal(got, ref, err_msg="shift {}".format(d))
+    # negative shifts through a flipped array: in reversed, shift right
+    for d in range(1, 3 * n + 4):
+        w = np.zeros(2 * d + 1)
+        w[0] = 1.0
+        ref = snd.correlate1d(np.arange(n, dtype=np.float64), w, mode=mode, cval=-7.0)
+        m = _boundary.map_index(np.arange(n) - d, n, code)
+        np.testing.assert_array_equal(np.where(m < 0, -7.0, m), ref, err_msg="shift -{}".format(d))
+
+
+def test_unknown_mode_is_runtime_error():
+    with pytest.raises(RuntimeError):
+        _boundary.filter_mode("bogus")
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="no g++")
+def test_boundary_cuh_builds_on_host_and_matches_the_mirror(tmp_path):
+    src = tmp_path / "t.cpp"
+    src.write_text('#include "boundary.cuh"\n#include <cstdio>\nint main(){for(int m=0;m<5;++m)'
+                   'for(long long n=1;n<7;++n)for(long long i=-20;i<21;++i)'
+                   'printf("%lld\\n",cuarray_ndimage::map_index<long long>(i,n,m));}\n')
+    exe = tmp_path / "t"
+    subprocess.run(["g++", "-O1", "-I", str(fk._DIR), str(src), "-o", str(exe)], check=True)
+    got = np.array(subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout.split(), np.int64)
+    ref = np.concatenate([_boundary.map_index(np.arange(-20, 21), n, m) for m in range(5) for n in range(1, 7)])
+    np.testing.assert_array_equal(got, ref)
+
+
+# -- NumPy models of the kernels -------------------------------------------------------------------
+def model_filter1d(x, op, w, size, axis, offset, mode, cval):
+    x = np.moveaxis(np.asarray(x, np.float64), axis, -1)
+    n = x.shape[-1]
+    idx = np.arange(n)[:, None] + np.arange(size)[None, :] - offset
+    m = _boundary.map_index(idx, n, mode)
+    v = np.where(m < 0, cval, x[..., np.clip(m, 0, None)])
+    if op == "correlate":
+        r = (v * w).sum(-1)
+    elif op == "uniform":
+        r = v.sum(-1) / size
+    elif op == "min":
+        r = v.min(-1)
+    else:
+        r = v.max(-1)
+    return np.moveaxis(r, -1, axis)
+
+
+def model_gather(x, footprint, origins, mode, cval):
+    """(points, taps) values, through the tap table and map_index as the kernels do."""
+    offs, loff, lo, hi = fk.tap_table(x.shape, footprint, origins)
+    coords = np.indices(x.shape).reshape(x.ndim, -1).T
+    flat = x.ravel().astype(np.float64)
+    vals = np.empty((len(coords), len(offs)))
+    for t, off in enumerate(offs):
+        src = np.zeros(len(coords), np.int64)
+        inside = np.ones(len(coords), bool)
+        for d in range(x.ndim):
+            c = _boundary.map_index(coords[:, d] + off[d], x.shape[d], mode)
+            inside &= c >= 0
+            src = src * x.shape[d] + np.clip(c, 0, None)
+        vals[:, t] = np.where(inside, flat[src], cval)
+        # the interior fast path reads idx + loff: the same element wherever it applies
+        interior = np.all((coords + lo >= 0) & (coords + hi < np.array(x.shape)), axis=1)
+        lin = np.arange(len(coords)) + loff[t]
+        np.testing.assert_array_equal(flat[lin[interior]], vals[interior, t])
+    return vals
+
+
+RNG = np.random.default_rng(0)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("origin", [-2, 0, 1])
+def test_filter1d_model(mode, origin):
+    x = RNG.normal(size=(4, 9, 3))
+    w = RNG.normal(size=5)
+    code = _boundary.filter_mode(mode)
+    for axis in range(3):
+        got = model_filter1d(x, "correlate", w, 5, axis, 5 // 2 + origin, code, 1.5)
+        np.testing.assert_allclose(got, snd.correlate1d(x, w, axis, mode=mode, cval=1.5, origin=origin), atol=1e-12)
+        for op, fn in [("uniform", snd.uniform_filter1d), ("min", snd.minimum_filter1d),
+                       ("max", snd.maximum_filter1d)]:
+            got = model_filter1d(x, op, None, 5, axis, 5 // 2 + origin, code, 1.5)
+            np.testing.assert_allclose(got, fn(x, 5, axis, mode=mode, cval=1.5, origin=origin), atol=1e-12)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("origins", [(0, 0), (-1, 1), (1, -2)])
+def test_filternd_and_rank_model(mode, origins):
+    x = RNG.normal(size=(7, 6))
+    w = RNG.normal(size=(3, 5))
+    w[1, 2] = 0.0
+    fp = w != 0
+    code = _boundary.filter_mode(mode)
+    vals = model_gather(x, fp, origins, code, 0.5)
+    got = (vals * w[fp]).sum(1).reshape(x.shape)
+    np.testing.assert_allclose(got, snd.correlate(x, w, mode=mode, cval=0.5, origin=origins), atol=1e-12)
+    np.testing.assert_allclose(vals.min(1).reshape(x.shape),
+                               snd.minimum_filter(x, footprint=fp, mode=mode, cval=0.5, origin=origins))
+    k = 5
+    np.testing.assert_allclose(np.sort(vals, 1)[:, k].reshape(x.shape),
+                               snd.rank_filter(x, k, footprint=fp, mode=mode, cval=0.5, origin=origins))
+
+
+def test_rank_capacity():
+    assert fk.rank_capacity(9) == 16 and fk.rank_capacity(25) == 64 and fk.rank_capacity(1024) == 1024
+    with pytest.raises(NotImplementedError):
+        fk.rank_capacity(1025)
+
+
+def test_acc_dtype():
+    f4, f8, i2 = np.dtype("f4"), np.dtype("f8"), np.dtype("i2")
+    assert fk.acc_dtype(f4, f4, "correlate") == f4
+    assert fk.acc_dtype(f4, f8, "correlate") == f8
+    assert fk.acc_dtype(i2, i2, "uniform") == f8
+    assert fk.acc_dtype(i2, f4, "max") == i2
+
+
+def test_kernels_compile_for_sm90():
+    names = set()
+    for c in "?bBhHiIlLQfd":
+        dt = np.dtype(c)
+        names.add(fk.filter1d_name(dt, dt, "correlate", False))
+        names.add(fk.filter1d_name(dt, dt, "min", False))
+        names.add(fk.filternd_name(dt, dt, "correlate", False))
+        names.add(fk.rank_name(dt, dt, 25, False))
+    f4 = np.dtype("f4")
+    for op in fk.OPS:
+        names.add(fk.filter1d_name(f4, f4, op, True))
+        names.add(fk.filter1d_name(f4, np.dtype("u1"), op, False))
+    for op in ("correlate", "min", "max"):
+        names.add(fk.filternd_name(f4, f4, op, True))
+    for nnz in (3, 30, 200, 1000):
+        names.add(fk.rank_name(f4, f4, nnz, True))
+    names = sorted(names)
+    cubin, mapping = compiler.compile_cubin(fk.source(), arch="sm_90", name_expressions=names)
+    assert cubin and set(mapping) == set(names)
