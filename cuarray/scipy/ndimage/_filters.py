@@ -236,9 +236,7 @@ def generic_gradient_magnitude(input, derivative, output=None, mode="reflect", c
         d = derivative(x, axes[ii], dt, modes[ii], cval, *extra_arguments, **extra_keywords)
         acc = (acc + (d * d).astype(dt, copy=False)).astype(dt, copy=False)
     # SciPy: np.sqrt(output, output, casting='unsafe'), so an integer output truncates the root
-    from ... import sqrt
-
-    return _s.finish(sqrt(acc).astype(dt), output)
+    return _s.finish((acc ** 0.5).astype(dt), output)
 
 
 def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None, **kwargs):

@@ -110,7 +110,7 @@ def normalize_sequence(value, rank: int) -> list:
 def host_param(w, dtype=None) -> numpy.ndarray:
     """A small parameter (weights, footprint, structure) on the host: lists and NumPy arrays as
     they are, cuarray arrays copied down (SciPy takes all three; they become kernel metadata)."""
-    if isinstance(w, ndarray):
+    if isinstance(w, ndarray) and not isinstance(w, numpy.ndarray):
         w = w.get()
     return numpy.asarray(w, dtype=dtype)
 

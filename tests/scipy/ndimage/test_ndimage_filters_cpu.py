@@ -170,3 +170,120 @@ def test_kernels_compile_for_sm90():
     names = sorted(names)
     cubin, mapping = compiler.compile_cubin(fk.source(), arch="sm_90", name_expressions=names)
     assert cubin and set(mapping) == set(names)
+
+
+# -- the public functions' argument handling, on the host ---------------------------------------------
+# The kernels replaced by the NumPy models above and cuarray arrays by NumPy arrays: every public
+# filter's planning (origins, convolution flips, separable passes, complex parts, output dtypes)
+# checked against scipy.ndimage without a device.
+def c_cast(r, dt):
+    dt = np.dtype(dt)
+    if dt.kind == "b":
+        return r != 0
+    if dt.kind in "iu" and r.dtype.kind == "f":
+        with np.errstate(invalid="ignore"):
+            return np.trunc(r).astype(np.int64).astype(dt)
+    return r.astype(dt)
+
+
+@pytest.fixture
+def host_ndimage(monkeypatch):
+    from cuarray._core import copying
+    from cuarray.scipy.ndimage import _filters, _support
+
+    monkeypatch.setattr(_support, "as_array", lambda x, fn: np.asarray(x))
+    monkeypatch.setattr(_support, "ndarray", np.ndarray)
+    monkeypatch.setattr(_support, "copyto_unchecked", lambda d, s: np.copyto(d, s, casting="unsafe"))
+    monkeypatch.setattr(_support, "astype", lambda x, dt, copy=False: x.astype(dt, copy=copy))
+    monkeypatch.setattr(copying, "copyto_unchecked", lambda d, s: np.copyto(d, s, casting="unsafe"))
+    monkeypatch.setattr(_filters, "ndarray", lambda shape, dt: np.empty(shape, dt))
+
+    def f1(x, dt, op, w, size, axis, offset, mode, cval):
+        src = x.astype(np.float64) if op in ("correlate", "uniform") else x
+        r = model_filter1d(src, op, w, size, axis, offset, mode, cval)
+        if op in ("min", "max"):
+            r = r.astype(x.dtype) if x.dtype.kind != "b" else r != 0
+        return c_cast(r, dt)
+
+    def fn(x, dt, op, fp, w, origins, mode, cval):
+        vals = model_gather(x, fp, origins, mode, cval)
+        if op == "correlate":
+            r = (vals * w).sum(1)
+        else:
+            vals = vals if w is None else (vals - w if op == "min" else vals + w)
+            r = vals.min(1) if op == "min" else vals.max(1)
+        return c_cast(r.reshape(x.shape), dt)
+
+    def rk(x, dt, fp, k, origins, mode, cval):
+        vals = model_gather(x, fp, origins, mode, float(np.array(cval).astype(x.dtype)))
+        return c_cast(np.sort(vals, 1)[:, k].reshape(x.shape), dt)
+
+    monkeypatch.setattr(fk, "filter1d", f1)
+    monkeypatch.setattr(fk, "filternd", fn)
+    monkeypatch.setattr(fk, "rank", rk)
+    from cuarray.scipy import ndimage
+
+    return ndimage
+
+
+W4 = RNG.normal(size=4)
+W23 = RNG.normal(size=(2, 3))
+FP = np.array([[1, 0, 1], [1, 1, 0]], bool)
+CASES = [
+    ("correlate1d", (W4,), dict(axis=0, mode="mirror", origin=1)),
+    ("correlate1d", (W4 + 1j,), dict(axis=1, mode="wrap")),
+    ("convolve1d", (W4,), dict(axis=-1, mode="constant", cval=2.0, origin=-2)),
+    ("convolve1d", (W4[:3],), dict(axis=0, mode="nearest", origin=1)),
+    ("correlate", (W23,), dict(mode="reflect", origin=(0, 1))),
+    ("convolve", (W23,), dict(mode="constant", cval=1.0, origin=(-1, 0))),
+    ("convolve", (W23[0] - 2j,), dict(axes=1)),
+    ("gaussian_filter1d", (1.3,), dict(axis=0, order=2)),
+    ("gaussian_filter", (1.1,), dict(order=(1, 0), mode=("wrap", "nearest"))),
+    ("gaussian_filter", ((0.0, 2.0),), dict(radius=3)),
+    ("uniform_filter", ((3, 4),), dict(origin=(1, -1), mode="mirror")),
+    ("uniform_filter1d", (4,), dict(axis=0, origin=1)),
+    ("minimum_filter", ((2, 3),), dict(mode="constant", cval=0.5, origin=(0, 1))),
+    ("maximum_filter", (), dict(footprint=FP, mode="wrap", origin=(-1, 0))),
+    ("maximum_filter1d", (4,), dict(axis=1, origin=-2)),
+    ("median_filter", (3,), dict(mode="nearest")),
+    ("rank_filter", (2,), dict(footprint=FP, origin=(0, -1))),
+    ("rank_filter", (-1,), dict(size=(2, 2))),
+    ("percentile_filter", (70,), dict(size=(3, 2), mode="constant", cval=1.0)),
+    ("percentile_filter", (-10,), dict(size=3, axes=(1,))),
+    ("sobel", (0,), dict(mode="constant")),
+    ("prewitt", (-1,), dict(mode=["wrap", "reflect"])),
+    ("laplace", (), dict(mode="nearest")),
+    ("gaussian_laplace", (1.2,), dict()),
+    ("gaussian_gradient_magnitude", ((1.0, 0.7),), dict(mode="mirror", truncate=3.0)),
+]
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int32", "float32", "float64", "complex128"])
+@pytest.mark.parametrize("name,args,kw", CASES, ids=[c[0] + str(i) for i, c in enumerate(CASES)])
+def test_public_filters_plan_like_scipy(host_ndimage, name, args, kw, dtype):
+    x = (RNG.normal(size=(7, 9)) * 20)
+    x = x + 1j * RNG.normal(size=x.shape) if dtype == "complex128" else x
+    x = x.astype(dtype) if dtype != "uint8" else np.abs(x).astype(dtype)
+    try:
+        ref = getattr(snd, name)(x, *args, **kw)
+    except Exception as exc:  # noqa: BLE001 -- the same exception type is the check
+        with pytest.raises(type(exc)):
+            getattr(host_ndimage, name)(x, *args, **kw)
+        return
+    got = getattr(host_ndimage, name)(x, *args, **kw)
+    assert got.dtype == ref.dtype and got.shape == ref.shape
+    if ref.dtype.kind in "iu":
+        np.testing.assert_allclose(got.astype(float), ref.astype(float), atol=1)
+    else:
+        np.testing.assert_allclose(got, ref, rtol=1e-10, atol=1e-9)
+
+
+def test_public_output_argument_on_host(host_ndimage):
+    x = RNG.normal(size=(6, 8))
+    out = np.empty((8, 6)).T
+    res = host_ndimage.gaussian_filter(x, 1.0, output=out)
+    assert res is out
+    np.testing.assert_allclose(out, snd.gaussian_filter(x, 1.0))
+    assert host_ndimage.uniform_filter(x, 3, output=np.float32).dtype == np.float32
+    with pytest.raises(RuntimeError):
+        host_ndimage.uniform_filter(x, 3, output=np.empty((2, 2)))
