@@ -23,3 +23,10 @@ from ._filters import rank_filter as rank_filter
 from ._filters import sobel as sobel
 from ._filters import uniform_filter as uniform_filter
 from ._filters import uniform_filter1d as uniform_filter1d
+from ._interpolation import affine_transform as affine_transform
+from ._interpolation import map_coordinates as map_coordinates
+from ._interpolation import rotate as rotate
+from ._interpolation import shift as shift
+from ._interpolation import spline_filter as spline_filter
+from ._interpolation import spline_filter1d as spline_filter1d
+from ._interpolation import zoom as zoom

@@ -28,15 +28,16 @@ def as_input(x, fn: str) -> ndarray:
     return x
 
 
-def output_dtype(output, x: ndarray, complex_output: bool = False) -> numpy.dtype:
+def output_dtype(output, x: ndarray, complex_output: bool = False, shape=None) -> numpy.dtype:
     """The result dtype `output` asks for (None, a dtype or type, a string, or a cuarray array of
-    x's shape), with _ni_support._get_output's checks."""
+    `shape`, default x's), with _ni_support._get_output's checks."""
+    shape = x.shape if shape is None else tuple(shape)
     if output is None:
         dt = x.dtype
         if complex_output:
             dt = numpy.promote_types(dt, numpy.complex64)
     elif isinstance(output, ndarray):
-        if output.shape != x.shape:
+        if output.shape != shape:
             raise RuntimeError("output shape not correct")
         if complex_output and output.dtype.kind != "c":
             raise RuntimeError("output must have complex dtype")
@@ -68,6 +69,10 @@ def finish(result: ndarray, output) -> ndarray:
             copyto_unchecked(output, result)
         return output
     return result
+
+
+def is_array(x) -> bool:
+    return isinstance(x, ndarray)
 
 
 def like(x: ndarray, dt) -> ndarray:
