@@ -1,9 +1,10 @@
 """ndimage/signal cases (issue 31, group "ndimage-signal"), cuarray.scipy against cupyx.scipy in
 the same run: `gaussian_filter` sigma=4 (truncate 4: 33 taps per axis) of a 4096^2 float32 image
-and a 256^3 float32 volume, `median_filter` 5x5 of a 4096^2 float32 image. Bytes counted: one read
-and one write per separable pass (gaussian), one read and one write (median), so the fraction of
-the copy rate says how close a pass is to memory-bound. The issue's other cases (map_coordinates,
-zoom, label, distance_transform_edt, lfilter, fftconvolve, welch, find_peaks) wait for their
+and a 256^3 float32 volume, `median_filter` 5x5 of a 4096^2 float32 image, `map_coordinates` order 3
+at 2048^2 points, `zoom` x2 of a 256^3 volume. Bytes counted: one read and one write per separable
+pass (gaussian), one read and one write (median, zoom), coordinates and output (map_coordinates), so
+the fraction of the copy rate says how close a pass is to memory-bound. The issue's other cases (label,
+distance_transform_edt, lfilter, fftconvolve, welch, find_peaks) wait for their
 functions."""
 
 from __future__ import annotations
@@ -69,3 +70,34 @@ def _(xp, n, param):
     nd = _ndimage(xp)
     x = random_array(xp, (n, n), "float32", seed=42)
     return lambda: nd.median_filter(x, size=5)
+
+
+mapc = register(
+    "map_coordinates", group="ndimage-signal",
+    description="ndimage.map_coordinates(x, coords, order=3) of a float32 image at its own shape of random points",
+    size=2048, quick=1024,
+    nbytes=lambda n, p: 12.0 * n * n,  # float32 coordinates (2 per point) read, float32 output written
+)
+
+
+@mapc.setup("cuarray", "cupy")
+def _(xp, n, param):
+    nd = _ndimage(xp)
+    x = random_array(xp, (n, n), "float32", seed=43)
+    c = (random_array(xp, (2, n, n), "float32", seed=44) - 0.5) * (n - 1)  # inside the image
+    return lambda: nd.map_coordinates(x, c, order=3)
+
+
+zoom = register(
+    "zoom", group="ndimage-signal",
+    description="ndimage.zoom(x, 2) (order 3) of a float32 volume",
+    size=256, quick=128,
+    nbytes=lambda n, p: 4.0 * n ** 3 * 9,  # read n^3, write (2n)^3
+)
+
+
+@zoom.setup("cuarray", "cupy")
+def _(xp, n, param):
+    nd = _ndimage(xp)
+    x = random_array(xp, (n, n, n), "float32", seed=45)
+    return lambda: nd.zoom(x, 2.0)
