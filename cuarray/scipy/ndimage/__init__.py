@@ -47,3 +47,5 @@ from ._morphology import iterate_structure as iterate_structure
 from ._morphology import morphological_gradient as morphological_gradient
 from ._morphology import morphological_laplace as morphological_laplace
 from ._morphology import white_tophat as white_tophat
+from ._measurements import find_objects as find_objects
+from ._measurements import label as label
