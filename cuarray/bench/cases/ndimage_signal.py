@@ -3,7 +3,7 @@ the same run: `gaussian_filter` sigma=4 (truncate 4: 33 taps per axis) of a 4096
 and a 256^3 float32 volume, `median_filter` 5x5 of a 4096^2 float32 image, `map_coordinates` order 3
 at 2048^2 points, `zoom` x2 of a 256^3 volume. Bytes counted: one read and one write per separable
 pass (gaussian), one read and one write (median, zoom), coordinates and output (map_coordinates), so
-the fraction of the copy rate says how close a pass is to memory-bound. The issue's other cases (label,
+the fraction of the copy rate says how close a pass is to memory-bound; `label` of a random 4096^2 mask. The issue's other cases (
 distance_transform_edt, lfilter, fftconvolve, welch, find_peaks) wait for their
 functions."""
 
@@ -101,3 +101,18 @@ def _(xp, n, param):
     nd = _ndimage(xp)
     x = random_array(xp, (n, n, n), "float32", seed=45)
     return lambda: nd.zoom(x, 2.0)
+
+
+lab = register(
+    "label", group="ndimage-signal",
+    description="ndimage.label of a random bool mask (density 0.5, 4-connectivity), count included",
+    size=4096, quick=2048,
+    nbytes=lambda n, p: 5.0 * n * n,  # mask read, int32 labels written
+)
+
+
+@lab.setup("cuarray", "cupy")
+def _(xp, n, param):
+    nd = _ndimage(xp)
+    mask = random_array(xp, (n, n), "float32", seed=46) > 1.0
+    return lambda: nd.label(mask)
