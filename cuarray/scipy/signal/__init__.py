@@ -1,0 +1,16 @@
+"""`scipy.signal` on the GPU: convolution and the filtering functions built on ndimage's kernels
+and cuarray.fft (see docs/scipy-ndimage-signal.md). Import it as ``from cuarray.scipy import signal``."""
+
+from ._convolve import choose_conv_method as choose_conv_method
+from ._convolve import convolve as convolve
+from ._convolve import convolve2d as convolve2d
+from ._convolve import correlate as correlate
+from ._convolve import correlate2d as correlate2d
+from ._convolve import correlation_lags as correlation_lags
+from ._convolve import fftconvolve as fftconvolve
+from ._filtering import detrend as detrend
+from ._filtering import hilbert as hilbert
+from ._filtering import hilbert2 as hilbert2
+from ._filtering import medfilt as medfilt
+from ._filtering import medfilt2d as medfilt2d
+from ._filtering import wiener as wiener
