@@ -1,0 +1,80 @@
+"""cuarray.scipy.signal on the device against scipy.signal on the host. Fresh random data."""
+
+import numpy as np
+import pytest
+import scipy.signal as ss
+
+from cuarray.cuda import _backend
+
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason())),
+]
+
+import cuarray  # noqa: E402
+from cuarray.scipy import signal as cs  # noqa: E402
+
+RNG = np.random.default_rng()
+
+
+def data(shape, dtype):
+    x = RNG.normal(size=shape) * 5
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * RNG.normal(size=shape)
+    return np.round(x).astype(dtype) if np.dtype(dtype).kind in "iu" else x.astype(dtype)
+
+
+def close(got, ref, tol=None):
+    assert isinstance(got, cuarray.ndarray)
+    assert got.dtype == ref.dtype and got.shape == ref.shape, (got.dtype, ref.dtype, got.shape, ref.shape)
+    g = got.get()
+    if ref.dtype.kind in "iub":
+        np.testing.assert_array_equal(g, ref)
+    else:
+        tol = tol or (2e-4 if ref.dtype.char in "fF" else 1e-9)
+        np.testing.assert_allclose(g, ref, rtol=tol, atol=tol * max(1.0, float(np.abs(ref).max(initial=0))))
+
+
+SHAPES = [((200,), (15,)), ((17,), (40,)), ((30, 28), (5, 4)), ((9, 10, 11), (3, 2, 4))]
+
+
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+@pytest.mark.parametrize("method", ["direct", "fft", "auto"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128, np.int32])
+@pytest.mark.parametrize("s1,s2", SHAPES)
+@pytest.mark.parametrize("fn", ["convolve", "correlate"])
+def test_convolve_correlate(fn, s1, s2, dtype, method, mode):
+    a, b = data(s1, dtype), data(s2, dtype)
+    try:
+        ref = getattr(ss, fn)(a, b, mode, method)
+    except ValueError:
+        with pytest.raises(ValueError):
+            getattr(cs, fn)(cuarray.asarray(a), cuarray.asarray(b), mode, method)
+        return
+    close(getattr(cs, fn)(cuarray.asarray(a), cuarray.asarray(b), mode, method), ref)
+
+
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+def test_fftconvolve_and_2d(mode):
+    a, b = data((300, 7), np.float64), data((31, 7), np.float64)
+    close(cs.fftconvolve(cuarray.asarray(a), cuarray.asarray(b), mode, axes=0), ss.fftconvolve(a, b, mode, axes=0))
+    a, b = data((40, 37), np.float32), data((5, 6), np.float32)
+    for boundary in ("fill", "wrap", "symm"):
+        for fn in ("convolve2d", "correlate2d"):
+            close(getattr(cs, fn)(cuarray.asarray(a), cuarray.asarray(b), mode, boundary, 0.5),
+                  getattr(ss, fn)(a, b, mode, boundary, 0.5))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int16, np.uint8])
+def test_medfilt_wiener_hilbert_detrend(dtype):
+    x = np.abs(data((33, 29), np.float64) * 3).astype(dtype)
+    d = cuarray.asarray(x)
+    close(cs.medfilt(d, [3, 5]), ss.medfilt(x, [3, 5]))
+    close(cs.medfilt2d(d, 5), ss.medfilt2d(x, 5))
+    if np.dtype(dtype).kind == "f":
+        close(cs.wiener(d, 5), ss.wiener(x, 5))
+        close(cs.hilbert(d), ss.hilbert(x))
+        close(cs.hilbert2(d), ss.hilbert2(x))
+    close(cs.detrend(d, axis=0), ss.detrend(x, axis=0))
+    close(cs.detrend(d, type="constant"), ss.detrend(x, type="constant"))
+    close(cs.detrend(d, bp=[5, 11]), ss.detrend(x, bp=[5, 11]))
