@@ -14,3 +14,9 @@ from ._filtering import hilbert2 as hilbert2
 from ._filtering import medfilt as medfilt
 from ._filtering import medfilt2d as medfilt2d
 from ._filtering import wiener as wiener
+from ._lfilter import filtfilt as filtfilt
+from ._lfilter import lfilter as lfilter
+from ._lfilter import lfilter_zi as lfilter_zi
+from ._lfilter import sosfilt as sosfilt
+from ._lfilter import sosfilt_zi as sosfilt_zi
+from ._lfilter import sosfiltfilt as sosfiltfilt
