@@ -1,11 +1,11 @@
 """ndimage/signal cases (issue 31, group "ndimage-signal"), cuarray.scipy against cupyx.scipy in
-the same run: `gaussian_filter` sigma=4 (truncate 4: 33 taps per axis) of a 4096^2 float32 image
-and a 256^3 float32 volume, `median_filter` 5x5 of a 4096^2 float32 image, `map_coordinates` order 3
-at 2048^2 points, `zoom` x2 of a 256^3 volume. Bytes counted: one read and one write per separable
-pass (gaussian), one read and one write (median, zoom), coordinates and output (map_coordinates), so
-the fraction of the copy rate says how close a pass is to memory-bound; `label` of a random 4096^2 mask. The issue's other cases (
-distance_transform_edt, lfilter, fftconvolve, welch, find_peaks) wait for their
-functions."""
+the same run. ndimage: `gaussian_filter` sigma=4 (truncate 4: 33 taps per axis) of a 4096^2 float32
+image and a 256^3 volume, `median_filter` 5x5 of a 4096^2 image, `map_coordinates` order 3 at 2048^2
+points, `zoom` x2 of a 256^3 volume, `label` of a random 4096^2 mask. signal: `lfilter` order 8 on
+1000 signals of 1e5 samples, `fftconvolve` of 1e7 by 1e4 samples. Bytes counted: one read and one
+write per pass (per separable axis for gaussian), so the fraction of the copy rate says how close a
+case is to memory-bound. The issue's other cases (distance_transform_edt, welch, find_peaks) wait
+for their functions."""
 
 from __future__ import annotations
 
@@ -116,3 +116,54 @@ def _(xp, n, param):
     nd = _ndimage(xp)
     mask = random_array(xp, (n, n), "float32", seed=46) > 1.0
     return lambda: nd.label(mask)
+
+
+def _signal(xp):
+    name = getattr(xp, "__name__", "")
+    if name == "cuarray":
+        from cuarray.scipy import signal
+        return signal
+    if name == "cupy":
+        try:
+            import cupyx.scipy.signal as signal
+        except ImportError as exc:
+            raise NotAvailable("cupyx.scipy.signal: {}".format(exc)) from None
+        return signal
+    raise NotAvailable("no signal for {}".format(name))
+
+
+lfilt = register(
+    "lfilter", group="ndimage-signal",
+    description="signal.lfilter(b, a, x) of an order-8 low-pass IIR filter along 1000 float64 signals",
+    size=100000, quick=20000,
+    nbytes=lambda n, p: 16.0 * 1000 * n,
+)
+
+
+@lfilt.setup("cuarray", "cupy")
+def _(xp, n, param):
+    sig = _signal(xp)
+    import numpy
+
+    # scipy.signal.butter(8, 0.2), rounded: fixed numbers so that setting the case up needs no SciPy
+    b = numpy.array([2.39e-05, 1.91e-04, 6.69e-04, 1.34e-03, 1.67e-03, 1.34e-03, 6.69e-04, 1.91e-04, 2.39e-05])
+    a = numpy.array([1.0, -4.7845, 10.4450, -13.4577, 11.1302, -6.0538, 2.0962, -0.4226, 0.0379])
+    x = random_array(xp, (1000, n), "float64", seed=47)
+    bb, aa = xp.asarray(b), xp.asarray(a)
+    return lambda: sig.lfilter(bb, aa, x)
+
+
+fftc = register(
+    "fftconvolve", group="ndimage-signal",
+    description="signal.fftconvolve(x, k) of float32 x (n samples) with a 1e4-sample kernel",
+    size=10**7, quick=10**6,
+    nbytes=lambda n, p: 8.0 * n,
+)
+
+
+@fftc.setup("cuarray", "cupy")
+def _(xp, n, param):
+    sig = _signal(xp)
+    x = random_array(xp, n, "float32", seed=48)
+    k = random_array(xp, 10**4, "float32", seed=49)
+    return lambda: sig.fftconvolve(x, k)

@@ -78,3 +78,38 @@ def test_medfilt_wiener_hilbert_detrend(dtype):
     close(cs.detrend(d, axis=0), ss.detrend(x, axis=0))
     close(cs.detrend(d, type="constant"), ss.detrend(x, type="constant"))
     close(cs.detrend(d, bp=[5, 11]), ss.detrend(x, bp=[5, 11]))
+
+
+FILTERS = [ss.butter(4, 0.2), ss.cheby1(3, 1, [0.2, 0.5], "bandpass"), (np.arange(1.0, 8.0), [1.0]),
+           ([0.5, 0.2], [2.0, -0.3, 0.1])]
+
+
+@pytest.mark.parametrize("fi", range(len(FILTERS)))
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+def test_lfilter(fi, dtype):
+    b, a = FILTERS[fi]
+    x = data((6, 300, 5), dtype)
+    for axis in (1, 0, -1):
+        close(cs.lfilter(b, a, cuarray.asarray(x), axis), ss.lfilter(b, a, x, axis), 1e-4 if dtype == np.float32 else 1e-9)
+        zshape = list(x.shape)
+        zshape[axis] = max(len(a), len(b)) - 1
+        zi = data(tuple(zshape), np.float64)
+        got = cs.lfilter(b, a, cuarray.asarray(x), axis, cuarray.asarray(zi))
+        ref = ss.lfilter(b, a, x, axis, zi)
+        close(got[0], ref[0], 1e-4 if dtype == np.float32 else 1e-9)
+        close(got[1], ref[1], 1e-4 if dtype == np.float32 else 1e-9)
+
+
+def test_filtfilt_sosfilt():
+    x = data((8, 500), np.float64)
+    b, a = ss.butter(4, 0.15)
+    close(cs.filtfilt(b, a, cuarray.asarray(x)), ss.filtfilt(b, a, x))
+    close(cs.filtfilt(b, a, cuarray.asarray(x.T), axis=0, padtype="even"), ss.filtfilt(b, a, x.T, axis=0, padtype="even"))
+    sos = ss.butter(8, [0.1, 0.3], "bandpass", output="sos")
+    close(cs.sosfilt(sos, cuarray.asarray(x)), ss.sosfilt(sos, x))
+    close(cs.sosfiltfilt(sos, cuarray.asarray(x)), ss.sosfiltfilt(sos, x))
+    zi = cs.lfilter_zi(cuarray.asarray(b), cuarray.asarray(a))
+    assert isinstance(zi, cuarray.ndarray)
+    np.testing.assert_allclose(zi.get(), ss.lfilter_zi(b, a))
+    long_fir = np.hanning(801)
+    close(cs.lfilter(long_fir, [1.0], cuarray.asarray(x)), ss.lfilter(long_fir, [1.0], x))
