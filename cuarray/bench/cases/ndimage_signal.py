@@ -4,7 +4,8 @@ image and a 256^3 volume, `median_filter` 5x5 of a 4096^2 image, `map_coordinate
 points, `zoom` x2 of a 256^3 volume, `label` of a random 4096^2 mask. signal: `lfilter` order 8 on
 1000 signals of 1e5 samples, `fftconvolve` of 1e7 by 1e4 samples. Bytes counted: one read and one
 write per pass (per separable axis for gaussian), so the fraction of the copy rate says how close a
-case is to memory-bound. The issue's other cases (distance_transform_edt, welch, find_peaks) wait
+case is to memory-bound; `distance_transform_edt` of a 2048^2 mask. The issue's other cases (welch,
+find_peaks) wait
 for their functions."""
 
 from __future__ import annotations
@@ -170,3 +171,18 @@ def _(xp, n, param):
     x = random_array(xp, n, "float32", seed=48)
     k = random_array(xp, 10**4, "float32", seed=49)
     return lambda: sig.fftconvolve(x, k)
+
+
+edt = register(
+    "distance_transform_edt", group="ndimage-signal",
+    description="ndimage.distance_transform_edt of a random 2048^2 mask (background 1%)",
+    size=2048, quick=1024,
+    nbytes=lambda n, p: 9.0 * n * n * 3,  # mask read; float64 squared distances read and written per axis
+)
+
+
+@edt.setup("cuarray", "cupy")
+def _(xp, n, param):
+    nd = _ndimage(xp)
+    mask = random_array(xp, (n, n), "float32", seed=50) > 0.51
+    return lambda: nd.distance_transform_edt(mask)

@@ -49,3 +49,4 @@ from ._morphology import morphological_laplace as morphological_laplace
 from ._morphology import white_tophat as white_tophat
 from ._measurements import find_objects as find_objects
 from ._measurements import label as label
+from ._edt import distance_transform_edt as distance_transform_edt
