@@ -50,3 +50,17 @@ from ._morphology import white_tophat as white_tophat
 from ._measurements import find_objects as find_objects
 from ._measurements import label as label
 from ._edt import distance_transform_edt as distance_transform_edt
+from ._stats import center_of_mass as center_of_mass
+from ._stats import extrema as extrema
+from ._stats import histogram as histogram
+from ._stats import labeled_comprehension as labeled_comprehension
+from ._stats import maximum as maximum
+from ._stats import maximum_position as maximum_position
+from ._stats import mean as mean
+from ._stats import median as median
+from ._stats import minimum as minimum
+from ._stats import minimum_position as minimum_position
+from ._stats import standard_deviation as standard_deviation
+from ._stats import sum as sum  # noqa: A004 -- SciPy's name
+from ._stats import sum_labels as sum_labels
+from ._stats import variance as variance
