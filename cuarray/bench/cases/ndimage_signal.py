@@ -4,8 +4,9 @@ image and a 256^3 volume, `median_filter` 5x5 of a 4096^2 image, `map_coordinate
 points, `zoom` x2 of a 256^3 volume, `label` of a random 4096^2 mask. signal: `lfilter` order 8 on
 1000 signals of 1e5 samples, `fftconvolve` of 1e7 by 1e4 samples. Bytes counted: one read and one
 write per pass (per separable axis for gaussian), so the fraction of the copy rate says how close a
-case is to memory-bound; `distance_transform_edt` of a 2048^2 mask. The issue's other cases (welch,
-find_peaks) wait
+case is to memory-bound; `distance_transform_edt` of a 2048^2 mask, `welch` of 1e8 samples. The issue's
+other case (
+find_peaks) waits
 for their functions."""
 
 from __future__ import annotations
@@ -186,3 +187,19 @@ def _(xp, n, param):
     nd = _ndimage(xp)
     mask = random_array(xp, (n, n), "float32", seed=50) > 0.51
     return lambda: nd.distance_transform_edt(mask)
+
+
+welch = register(
+    "welch", group="ndimage-signal",
+    description="signal.welch(x, window=hanning(256)) of float32 x (n samples)",
+    size=10**8, quick=10**7,
+    nbytes=lambda n, p: 4.0 * n,
+)
+
+
+@welch.setup("cuarray", "cupy")
+def _(xp, n, param):
+    sig = _signal(xp)
+    x = random_array(xp, n, "float32", seed=51)
+    win = xp.asarray(__import__("numpy").hanning(256).astype("float32"))  # an array window: no SciPy needed
+    return lambda: sig.welch(x, window=win, nperseg=256)

@@ -20,3 +20,9 @@ from ._lfilter import lfilter_zi as lfilter_zi
 from ._lfilter import sosfilt as sosfilt
 from ._lfilter import sosfilt_zi as sosfilt_zi
 from ._lfilter import sosfiltfilt as sosfiltfilt
+from ._spectral import coherence as coherence
+from ._spectral import csd as csd
+from ._spectral import periodogram as periodogram
+from ._spectral import spectrogram as spectrogram
+from ._spectral import stft as stft
+from ._spectral import welch as welch

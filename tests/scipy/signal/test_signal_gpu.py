@@ -113,3 +113,24 @@ def test_filtfilt_sosfilt():
     np.testing.assert_allclose(zi.get(), ss.lfilter_zi(b, a))
     long_fir = np.hanning(801)
     close(cs.lfilter(long_fir, [1.0], cuarray.asarray(x)), ss.lfilter(long_fir, [1.0], x))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+def test_spectral(dtype):
+    x = data((4, 3000), dtype)
+    y = data((4, 3000), np.float64)
+    for kw in [dict(), dict(nperseg=128, noverlap=100, nfft=300), dict(window="hamming", detrend="linear"),
+               dict(nperseg=200, average="median")]:
+        f, p = cs.welch(cuarray.asarray(x), 5.0, **kw)
+        rf, rp = ss.welch(x, 5.0, **kw)
+        close(f, rf)
+        close(p, rp, 1e-3 if dtype == np.float32 else 1e-8)
+        if dtype != np.complex128:
+            close(cs.csd(cuarray.asarray(x), cuarray.asarray(y), **kw)[1], ss.csd(x, y, **kw)[1],
+                  1e-3 if dtype == np.float32 else 1e-8)
+    if dtype == np.float64:
+        close(cs.periodogram(cuarray.asarray(x))[1], ss.periodogram(x)[1])
+        close(cs.coherence(cuarray.asarray(x), cuarray.asarray(y), nperseg=256)[1],
+              ss.coherence(x, y, nperseg=256)[1], 1e-7)
+        close(cs.spectrogram(cuarray.asarray(x), nperseg=128)[2], ss.spectrogram(x, nperseg=128)[2])
+        close(cs.stft(cuarray.asarray(x), nperseg=100)[2], ss.stft(x, nperseg=100)[2])
