@@ -1,13 +1,11 @@
 """ndimage/signal cases (issue 31, group "ndimage-signal"), cuarray.scipy against cupyx.scipy in
 the same run. ndimage: `gaussian_filter` sigma=4 (truncate 4: 33 taps per axis) of a 4096^2 float32
 image and a 256^3 volume, `median_filter` 5x5 of a 4096^2 image, `map_coordinates` order 3 at 2048^2
-points, `zoom` x2 of a 256^3 volume, `label` of a random 4096^2 mask. signal: `lfilter` order 8 on
-1000 signals of 1e5 samples, `fftconvolve` of 1e7 by 1e4 samples. Bytes counted: one read and one
-write per pass (per separable axis for gaussian), so the fraction of the copy rate says how close a
-case is to memory-bound; `distance_transform_edt` of a 2048^2 mask, `welch` of 1e8 samples. The issue's
-other case (
-find_peaks) waits
-for their functions."""
+points, `zoom` x2 of a 256^3 volume, `label` of a random 4096^2 mask, `distance_transform_edt` of a
+2048^2 mask. signal: `lfilter` order 8 on 1000 signals of 1e5 samples, `fftconvolve` of 1e7 by 1e4
+samples, `welch` of 1e8 samples. Bytes counted: one read and one write per pass (per separable axis
+for gaussian), so the fraction of the copy rate says how close a case is to memory-bound. The
+issue's `find_peaks` case waits for its function."""
 
 from __future__ import annotations
 
