@@ -26,3 +26,9 @@ from ._spectral import periodogram as periodogram
 from ._spectral import spectrogram as spectrogram
 from ._spectral import stft as stft
 from ._spectral import welch as welch
+from ._misc import argrelextrema as argrelextrema
+from ._misc import argrelmax as argrelmax
+from ._misc import argrelmin as argrelmin
+from ._misc import oaconvolve as oaconvolve
+from ._misc import savgol_coeffs as savgol_coeffs
+from ._misc import savgol_filter as savgol_filter

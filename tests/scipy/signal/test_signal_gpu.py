@@ -134,3 +134,14 @@ def test_spectral(dtype):
               ss.coherence(x, y, nperseg=256)[1], 1e-7)
         close(cs.spectrogram(cuarray.asarray(x), nperseg=128)[2], ss.spectrogram(x, nperseg=128)[2])
         close(cs.stft(cuarray.asarray(x), nperseg=100)[2], ss.stft(x, nperseg=100)[2])
+
+
+def test_argrel_oaconvolve_savgol():
+    x = np.round(data((5, 300), np.float64))
+    for fn in ("argrelmax", "argrelmin"):
+        for g, r in zip(getattr(cs, fn)(cuarray.asarray(x), 1, 2), getattr(ss, fn)(x, 1, 2)):
+            np.testing.assert_array_equal(g.get(), r)
+    a, b = data((5000,), np.float32), data((300,), np.float32)
+    close(cs.oaconvolve(cuarray.asarray(a), cuarray.asarray(b), "same"), ss.oaconvolve(a, b, "same"))
+    for mode in ("interp", "mirror", "nearest"):
+        close(cs.savgol_filter(cuarray.asarray(x), 11, 3, 1, axis=-1, mode=mode), ss.savgol_filter(x, 11, 3, 1, mode=mode))
