@@ -27,8 +27,6 @@ from . import _support as _s
 __all__ = ["sum_labels", "sum", "mean", "variance", "standard_deviation", "minimum", "maximum", "minimum_position",
            "maximum_position", "extrema", "median", "center_of_mass", "histogram", "labeled_comprehension"]
 
-_builtin_sum = sum
-
 
 def _host(v) -> numpy.ndarray:
     """A result on the host (cuarray arrays are copied down; NumPy values pass)."""
@@ -143,9 +141,12 @@ def _extreme(x, lab, index, find_max, what):
         return vals.max() if find_max else vals.min()
     slot, n, inv, shape = _slots(lab, index)
     dt = x.dtype
-    info = numpy.iinfo(dt) if dt.kind in "iu" else None
-    start = (info.min if find_max else info.max) if info is not None else (
-        True if dt.kind == "b" and not find_max else False if dt.kind == "b" else (-numpy.inf if find_max else numpy.inf))
+    if dt.kind in "iu":
+        start = numpy.iinfo(dt).min if find_max else numpy.iinfo(dt).max
+    elif dt.kind == "b":
+        start = not find_max
+    else:
+        start = -numpy.inf if find_max else numpy.inf
     out = _from_host(numpy.full(n + 1, start, dt))
     (_maximum_at if find_max else _minimum_at)(out, slot, x.ravel())
     counts = _bincount(slot, minlength=n + 1)

@@ -13,7 +13,6 @@ import math
 
 import numpy
 
-from ..._core.copying import astype
 from ..._core.ndarray import ndarray
 from ..._manipulation.padding import pad as _pad
 from ... import fft as _fft
