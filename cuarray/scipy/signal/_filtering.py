@@ -92,6 +92,8 @@ def hilbert(x, N=None, axis=-1):
         h[1:(N + 1) // 2] = 2
     shape = [1] * x.ndim
     shape[axis] = N
+    # the mask in the spectrum's precision: SciPy scales in place, so float32 data stays complex64
+    h = h.astype(xf.real.dtype)
     return _fft.ifft(xf * _ones_like(x, h.reshape(shape)), axis=axis)
 
 
@@ -126,7 +128,7 @@ def hilbert2(x, N=None, axes=(-2, -1)):
         sh = list(shape)
         sh[ax] = n
         mask = h.reshape(sh) if mask is None else mask * h.reshape(sh)
-    return _fft.ifft2(xf * _ones_like(x, mask), axes=axes)
+    return _fft.ifft2(xf * _ones_like(x, mask.astype(xf.real.dtype)), axes=axes)
 
 
 def detrend(data, axis=-1, type="linear", bp=0, overwrite_data=False):

@@ -102,6 +102,12 @@ def test_2d(host_signal, fn, s2, boundary, mode):
     close(getattr(host_signal, fn)(a, b, mode, boundary, fillvalue=1.5), ref)
 
 
+def test_fftconvolve_empty(host_signal):
+    got = host_signal.fftconvolve(np.ones((0, 3)), np.ones((2, 2)))
+    ref = ss.fftconvolve(np.ones((0, 3)), np.ones((2, 2)))
+    assert got.shape == ref.shape and got.dtype == ref.dtype
+
+
 def test_correlation_lags(host_signal):
     for n1, n2 in [(10, 3), (3, 10), (7, 7), (8, 3)]:
         for mode in ("full", "same", "valid"):
@@ -125,6 +131,8 @@ def test_wiener_hilbert_detrend(host_signal):
     close(host_signal.hilbert(y), ss.hilbert(y))
     close(host_signal.hilbert(y, N=40, axis=-1), ss.hilbert(y, N=40, axis=-1))
     close(host_signal.hilbert(y.T, axis=0), ss.hilbert(y.T, axis=0))
+    close(host_signal.hilbert(y.astype(np.float32)), ss.hilbert(y.astype(np.float32)), 1e-5)  # stays complex64
+    close(host_signal.hilbert2(x.astype(np.float32)), ss.hilbert2(x.astype(np.float32)), 1e-5)
     close(host_signal.hilbert2(x), ss.hilbert2(x))
     close(host_signal.hilbert2(x, N=(20, 17)), ss.hilbert2(x, N=(20, 17)))
     for t in ("linear", "constant"):
