@@ -52,3 +52,15 @@ def test_histogram_and_comprehension():
     got = cnd.labeled_comprehension(cuarray.asarray(x), cuarray.asarray(labels), [1, 2, 7], lambda v: v.mean(),
                                     float, -1.0)
     np.testing.assert_allclose(got.get(), snd.labeled_comprehension(x, labels, [1, 2, 7], np.mean, float, -1.0))
+
+
+@pytest.mark.parametrize("name,param", [("fourier_gaussian", [1.5, 0.7]), ("fourier_uniform", 2.5),
+                                        ("fourier_shift", [2.5, -1.25])])
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64, np.float32])
+def test_fourier(name, param, dtype):
+    x = np.fft.fft2(RNG.normal(size=(60, 70)))
+    x = (x if np.dtype(dtype).kind == "c" else x.real).astype(dtype)
+    ref = getattr(snd, name)(x, param)
+    got = getattr(cnd, name)(cuarray.asarray(x), param)
+    assert got.dtype == ref.dtype
+    np.testing.assert_allclose(got.get(), ref, rtol=1e-4, atol=1e-4)
