@@ -32,3 +32,5 @@ from ._misc import argrelmin as argrelmin
 from ._misc import oaconvolve as oaconvolve
 from ._misc import savgol_coeffs as savgol_coeffs
 from ._misc import savgol_filter as savgol_filter
+from ._resample import deconvolve as deconvolve
+from ._resample import resample as resample

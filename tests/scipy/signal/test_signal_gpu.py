@@ -145,3 +145,15 @@ def test_argrel_oaconvolve_savgol():
     close(cs.oaconvolve(cuarray.asarray(a), cuarray.asarray(b), "same"), ss.oaconvolve(a, b, "same"))
     for mode in ("interp", "mirror", "nearest"):
         close(cs.savgol_filter(cuarray.asarray(x), 11, 3, 1, axis=-1, mode=mode), ss.savgol_filter(x, 11, 3, 1, mode=mode))
+
+
+@pytest.mark.parametrize("n,num", [(400, 250), (401, 900), (64, 64)])
+def test_resample_deconvolve(n, num):
+    x = data((3, n), np.float64)
+    close(cs.resample(cuarray.asarray(x), num, axis=1), ss.resample(x, num, axis=1))
+    xc = data((n,), np.complex128)
+    close(cs.resample(cuarray.asarray(xc), num), ss.resample(xc, num))
+    den = np.array([1.0, 0.5, 0.25])
+    sig = np.convolve(den, data((40,), np.float64))
+    for g, r in zip(cs.deconvolve(cuarray.asarray(sig), cuarray.asarray(den)), ss.deconvolve(sig, den)):
+        close(g, r)
