@@ -34,3 +34,5 @@ from ._misc import savgol_coeffs as savgol_coeffs
 from ._misc import savgol_filter as savgol_filter
 from ._resample import deconvolve as deconvolve
 from ._resample import resample as resample
+from ._upfirdn import resample_poly as resample_poly
+from ._upfirdn import upfirdn as upfirdn

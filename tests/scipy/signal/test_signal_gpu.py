@@ -157,3 +157,13 @@ def test_resample_deconvolve(n, num):
     sig = np.convolve(den, data((40,), np.float64))
     for g, r in zip(cs.deconvolve(cuarray.asarray(sig), cuarray.asarray(den)), ss.deconvolve(sig, den)):
         close(g, r)
+
+
+@pytest.mark.parametrize("up,down", [(3, 2), (1, 4), (5, 1)])
+def test_upfirdn_resample_poly(up, down):
+    h = data((9,), np.float64)
+    x = data((4, 500), np.float32)
+    close(cs.upfirdn(h, cuarray.asarray(x), up, down), ss.upfirdn(h, x, up, down))
+    xd = data((300, 3), np.float64)
+    close(cs.resample_poly(cuarray.asarray(xd), up, down), ss.resample_poly(xd, up, down))
+    close(cs.resample_poly(cuarray.asarray(xd), up, down, padtype="mean"), ss.resample_poly(xd, up, down, padtype="mean"))
