@@ -36,3 +36,4 @@ from ._resample import deconvolve as deconvolve
 from ._resample import resample as resample
 from ._upfirdn import resample_poly as resample_poly
 from ._upfirdn import upfirdn as upfirdn
+from ._upfirdn import decimate as decimate

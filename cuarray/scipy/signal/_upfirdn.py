@@ -22,7 +22,7 @@ from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
 from ..ndimage import _support as _s
 
-__all__ = ["upfirdn", "resample_poly", "source", "kernel_name", "output_len"]
+__all__ = ["upfirdn", "resample_poly", "decimate", "source", "kernel_name", "output_len"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 _BLOCK = 256
@@ -152,3 +152,37 @@ def resample_poly(x, up, down, axis=0, window=("kaiser", 5.0), padtype="constant
     if background is not None:
         y = y + background
     return y
+
+
+def decimate(x, q, n=None, ftype="iir", axis=-1, zero_phase=True):
+    """See `scipy.signal.decimate` (ftype 'iir' or 'fir'; the filter is designed by SciPy on the
+    host: `cheby1`/`firwin`)."""
+    import operator
+
+    from scipy.signal import cheby1, firwin  # host-side filter design (optional dependency)
+
+    from . import _lfilter
+
+    x = _s.as_array(x, "decimate")
+    q = operator.index(q)
+    if n is not None:
+        n = operator.index(n)
+    result_type = x.dtype if x.dtype.kind in "fc" and x.dtype.char != "e" else numpy.dtype(numpy.float64)
+    sl = [slice(None)] * x.ndim
+    if ftype == "fir":
+        if n is None:
+            n = 2 * (10 * q)
+        b = numpy.asarray(firwin(n + 1, 1.0 / q, window="hamming"), dtype=result_type)
+        if zero_phase:
+            y = resample_poly(x, 1, q, axis=axis, window=b)
+        else:
+            axis_n = x.shape[axis]
+            y = upfirdn(b, x, up=1, down=q, axis=axis)
+            sl[axis] = slice(None, axis_n // q + bool(axis_n % q), None)
+    elif ftype == "iir":
+        sos = numpy.asarray(cheby1(8 if n is None else n, 0.05, 0.8 / q, output="sos"), dtype=result_type)
+        y = _lfilter.sosfiltfilt(sos, x, axis=axis) if zero_phase else _lfilter.sosfilt(sos, x, axis=axis)
+        sl[axis] = slice(None, None, q)
+    else:
+        raise ValueError("invalid ftype")  # SciPy's dlti systems are not taken here
+    return y[tuple(sl)]

@@ -167,3 +167,10 @@ def test_upfirdn_resample_poly(up, down):
     xd = data((300, 3), np.float64)
     close(cs.resample_poly(cuarray.asarray(xd), up, down), ss.resample_poly(xd, up, down))
     close(cs.resample_poly(cuarray.asarray(xd), up, down, padtype="mean"), ss.resample_poly(xd, up, down, padtype="mean"))
+
+
+def test_decimate():
+    x = data((3, 2000), np.float64)
+    for ftype in ("iir", "fir"):
+        for zp in (True, False):
+            close(cs.decimate(cuarray.asarray(x), 4, ftype=ftype, zero_phase=zp), ss.decimate(x, 4, ftype=ftype, zero_phase=zp))

@@ -172,3 +172,13 @@ def test_kernel_compiles_for_sm90():
                     [("f", "f", 2), ("d", "d", 8), ("f", "d", 30), ("d", "f", 100), ("d", "d", 500)]})
     cubin, mapping = compiler.compile_cubin(lf.source(), arch="sm_90", name_expressions=names)
     assert cubin and set(mapping) == set(names)
+
+
+@pytest.mark.parametrize("q,n", [(2, None), (4, 6)])
+@pytest.mark.parametrize("zero_phase", [True, False])
+def test_decimate_iir(host_lfilter, q, n, zero_phase):
+    x = RNG.normal(size=(2, 300))
+    got = host_lfilter.decimate(x, q, n, zero_phase=zero_phase)
+    ref = ss.decimate(x, q, n, zero_phase=zero_phase)
+    assert got.dtype == ref.dtype and got.shape == ref.shape
+    np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-9)

@@ -116,3 +116,13 @@ def test_kernel_compiles_for_sm90():
     names = sorted({uf.kernel_name(np.dtype(a), np.dtype(b)) for a, b in [("f", "f"), ("d", "d"), ("h", "d")]})
     cubin, mapping = compiler.compile_cubin(uf.source(), arch="sm_90", name_expressions=names)
     assert cubin and set(mapping) == set(names)
+
+
+@pytest.mark.parametrize("q", [2, 3, 5])
+@pytest.mark.parametrize("zero_phase", [True, False])
+def test_decimate_fir(host_up, q, zero_phase):
+    x = RNG.normal(size=(2, 301))
+    got = host_up.decimate(x, q, ftype="fir", zero_phase=zero_phase)
+    ref = ss.decimate(x, q, ftype="fir", zero_phase=zero_phase)
+    assert got.dtype == ref.dtype and got.shape == ref.shape
+    np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-9)
