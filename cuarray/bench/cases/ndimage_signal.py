@@ -3,9 +3,9 @@ the same run. ndimage: `gaussian_filter` sigma=4 (truncate 4: 33 taps per axis) 
 image and a 256^3 volume, `median_filter` 5x5 of a 4096^2 image, `map_coordinates` order 3 at 2048^2
 points, `zoom` x2 of a 256^3 volume, `label` of a random 4096^2 mask, `distance_transform_edt` of a
 2048^2 mask. signal: `lfilter` order 8 on 1000 signals of 1e5 samples, `fftconvolve` of 1e7 by 1e4
-samples, `welch` of 1e8 samples. Bytes counted: one read and one write per pass (per separable axis
-for gaussian), so the fraction of the copy rate says how close a case is to memory-bound. The
-issue's `find_peaks` case waits for its function."""
+samples, `welch` of 1e8 samples, `find_peaks` of 1e7 samples. Bytes counted: one read and one write
+per pass (per separable axis for gaussian), so the fraction of the copy rate says how close a case is
+to memory-bound."""
 
 from __future__ import annotations
 
@@ -201,3 +201,18 @@ def _(xp, n, param):
     x = random_array(xp, n, "float32", seed=51)
     win = xp.asarray(__import__("numpy").hanning(256).astype("float32"))  # an array window: no SciPy needed
     return lambda: sig.welch(x, window=win, nperseg=256)
+
+
+peaks = register(
+    "find_peaks", group="ndimage-signal",
+    description="signal.find_peaks(x) of float64 x (n samples; every local maximum)",
+    size=10**7, quick=10**6,
+    nbytes=lambda n, p: 8.0 * n,
+)
+
+
+@peaks.setup("cuarray", "cupy")
+def _(xp, n, param):
+    sig = _signal(xp)
+    x = random_array(xp, n, "float64", seed=52)
+    return lambda: sig.find_peaks(x)

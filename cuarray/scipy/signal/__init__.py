@@ -37,3 +37,6 @@ from ._resample import resample as resample
 from ._upfirdn import resample_poly as resample_poly
 from ._upfirdn import upfirdn as upfirdn
 from ._upfirdn import decimate as decimate
+from ._peaks import find_peaks as find_peaks
+from ._peaks import peak_prominences as peak_prominences
+from ._peaks import peak_widths as peak_widths

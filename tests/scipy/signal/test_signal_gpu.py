@@ -174,3 +174,18 @@ def test_decimate():
     for ftype in ("iir", "fir"):
         for zp in (True, False):
             close(cs.decimate(cuarray.asarray(x), 4, ftype=ftype, zero_phase=zp), ss.decimate(x, 4, ftype=ftype, zero_phase=zp))
+
+
+@pytest.mark.parametrize("kw", [dict(), dict(height=0.5, threshold=0.1), dict(prominence=1.0, width=2),
+                                dict(distance=7), dict(plateau_size=1, prominence=(0.5, None), wlen=21)])
+def test_find_peaks(kw):
+    x = np.round(RNG.normal(size=5000) * 4) / 4 if "distance" not in kw else RNG.normal(size=5000)
+    got, gprops = cs.find_peaks(cuarray.asarray(x), **kw)
+    ref, rprops = ss.find_peaks(x, **kw)
+    np.testing.assert_array_equal(got.get(), ref)
+    assert sorted(gprops) == sorted(rprops)
+    for k in rprops:
+        np.testing.assert_allclose(gprops[k].get(), rprops[k], rtol=1e-12, atol=1e-12, err_msg=k)
+    peaks = ref
+    for g, r in zip(cs.peak_widths(cuarray.asarray(x), cuarray.asarray(peaks), 0.7), ss.peak_widths(x, peaks, 0.7)):
+        np.testing.assert_allclose(g.get(), r)
