@@ -67,3 +67,4 @@ from ._stats import variance as variance
 from ._fourier import fourier_gaussian as fourier_gaussian
 from ._fourier import fourier_shift as fourier_shift
 from ._fourier import fourier_uniform as fourier_uniform
+from ._measurements import value_indices as value_indices

@@ -10,10 +10,13 @@ host sequences or arrays); rank filters take footprints of at most 1024 elements
 from __future__ import annotations
 
 import numbers
+import operator
+import warnings
 from collections.abc import Iterable
 
 import numpy
 
+from ..._core.copying import copyto_unchecked as _copyto
 from ..._core.ndarray import ndarray
 from . import _boundary
 from . import _filter_kernels as _k
@@ -28,8 +31,6 @@ __all__ = ["correlate1d", "convolve1d", "correlate", "convolve", "gaussian_filte
 
 def _complex_parts(fn, x, weights, out_dt, cval, **kw):
     """A complex correlation from real ones (SciPy's _complex_via_real_components)."""
-    from ..._core.copying import copyto_unchecked
-
     rdt = numpy.dtype(out_dt.char.lower())
     ci, cw = x.dtype.kind == "c", weights.dtype.kind == "c"
     if not ci and numpy.iscomplexobj(cval):
@@ -46,8 +47,8 @@ def _complex_parts(fn, x, weights, out_dt, cval, **kw):
         re = fn(x, weights.real, output=rdt, cval=cval, **kw)
         im = fn(x, weights.imag, output=rdt, cval=cval, **kw)
     out = ndarray(x.shape, out_dt)
-    copyto_unchecked(out.real, re)
-    copyto_unchecked(out.imag, im)
+    _copyto(out.real, re)
+    _copyto(out.imag, im)
     return out
 
 
@@ -317,13 +318,11 @@ def _filter1d_box(input, size, axis, output, mode, cval, origin, op, what):
     code = _boundary.filter_mode(mode)
     size = int(size)
     if complex_out:
-        from ..._core.copying import copyto_unchecked
-
         rdt = numpy.dtype(dt.char.lower())
         res = ndarray(x.shape, dt)
-        copyto_unchecked(res.real, _k.filter1d(x.real, rdt, op, None, size, axis, size // 2 + origin, code,
+        _copyto(res.real, _k.filter1d(x.real, rdt, op, None, size, axis, size // 2 + origin, code,
                                                numpy.real(cval)))
-        copyto_unchecked(res.imag, _k.filter1d(x.imag, rdt, op, None, size, axis, size // 2 + origin, code,
+        _copyto(res.imag, _k.filter1d(x.imag, rdt, op, None, size, axis, size // 2 + origin, code,
                                                numpy.imag(cval)))
     else:
         res = _k.filter1d(x, dt, op, None, size, axis, size // 2 + origin, code, cval)
@@ -364,8 +363,6 @@ def uniform_filter(input, size=3, output=None, mode="reflect", cval=0.0, origin=
 
 def _min_or_max_filter(input, size, footprint, structure, output, mode, cval, origin, minimum, axes, what):
     if size is not None and footprint is not None:
-        import warnings
-
         warnings.warn("ignoring size because footprint is set", UserWarning, stacklevel=3)
     if structure is None:
         if footprint is None:
@@ -438,8 +435,6 @@ def maximum_filter(input, size=None, footprint=None, output=None, mode="reflect"
 
 def _rank_filter(input, rank, size, footprint, output, mode, cval, origin, operation, axes, what):
     if size is not None and footprint is not None:
-        import warnings
-
         warnings.warn("ignoring size because footprint is set", UserWarning, stacklevel=3)
     x = _s.as_input(input, what)
     if x.dtype.kind == "c":
@@ -476,7 +471,7 @@ def _rank_filter(input, rank, size, footprint, output, mode, cval, origin, opera
         if percentile < 0 or percentile > 100:
             raise RuntimeError("invalid percentile")
         rank = filter_size - 1 if percentile == 100.0 else int(float(filter_size) * percentile / 100.0)
-    rank = operator_index(rank)
+    rank = operator.index(rank)
     if rank < 0:
         rank += filter_size
     if rank < 0 or rank >= filter_size:
@@ -490,12 +485,6 @@ def _rank_filter(input, rank, size, footprint, output, mode, cval, origin, opera
         raise RuntimeError("A sequence of modes is not supported by non-separable rank filters")
     code = _boundary.filter_mode(mode)
     return _s.finish(_k.rank(x, dt, footprint, rank, origins, code, cval), output)
-
-
-def operator_index(v) -> int:
-    import operator
-
-    return operator.index(v)
 
 
 def rank_filter(input, rank, size=None, footprint=None, output=None, mode="reflect", cval=0.0, origin=0, *,

@@ -1,6 +1,6 @@
 """scipy.ndimage's measurements on the GPU: `label` (union-find, templates/label.cu) and
 `find_objects` (one pass of per-label coordinate extremes; the slices are built on the host, as
-SciPy returns them).
+SciPy returns them), `value_indices` (one stable sort of the flat indices by value).
 
 Differences from SciPy: `label` treats the structure as symmetric (a neighbour relation is);
 `label` and `find_objects` synchronise to return the count / the slices, as their host results
@@ -11,11 +11,15 @@ from __future__ import annotations
 import numpy
 
 from ..._core.ndarray import ndarray
+from ..._core.transfer import from_host as _from_host
+from ..._manipulation.joining import concatenate as _concatenate
+from ..._sorting.searching_nonzero import nonzero as _cu_nonzero
+from ..._sorting.sorting import argsort as _argsort
 from . import _label_kernels as _k
 from . import _support as _s
 from ._morphology import generate_binary_structure
 
-__all__ = ["label", "find_objects"]
+__all__ = ["label", "find_objects", "value_indices"]
 
 
 def label(input, structure=None, output=None):
@@ -72,3 +76,50 @@ def find_objects(input, max_label=0):
         else:
             out.append(tuple(slice(int(a), int(b) + 1, None) for a, b in zip(lo[i], hi[i])))
     return out
+
+
+def _argsort_stable(a):
+    return _argsort(a, kind="stable")
+
+
+def value_indices(arr, *, ignore_value=None):
+    """See `scipy.ndimage.value_indices`: a host dict from each value (a NumPy scalar) to a tuple of
+    cuarray index arrays, one per axis, in C order."""
+    x = _s.as_array(arr, "value_indices")
+    if x.dtype.kind not in "iu":
+        raise ValueError("Parameter 'arr' must be an integer array")
+    flat = x.ravel()
+    if flat.size == 0:
+        return {}
+    order = _argsort_stable(flat)
+    srt = flat[order]
+    starts = _nonzero(_concat_true(srt[1:] != srt[:-1]))[0]
+    starts_h = numpy.asarray(_host(starts), dtype=numpy.int64)
+    values_h = numpy.asarray(_host(srt[starts]))
+    bounds = numpy.append(starts_h, flat.size)
+    coords, rem = [], order
+    for d in range(x.ndim - 1, -1, -1):
+        coords.append(rem % x.shape[d])
+        rem = rem // x.shape[d]
+    coords = coords[::-1]
+    out = {}
+    ignore = None if ignore_value is None else x.dtype.type(ignore_value)
+    for k, v in enumerate(values_h.tolist()):
+        key = x.dtype.type(v)
+        if ignore is not None and key == ignore:
+            continue
+        lo, hi = int(bounds[k]), int(bounds[k + 1])
+        out[key] = tuple(c[lo:hi] for c in coords)
+    return out
+
+
+def _concat_true(a):
+    return _concatenate((_from_host(numpy.ones(1, bool)), a))
+
+
+def _nonzero(a):
+    return _cu_nonzero(a)
+
+
+def _host(v):
+    return v.get() if hasattr(v, "get") else v

@@ -4,9 +4,11 @@ checks, same exception types): outputs, axes, per-axis sequences, origins, host 
 from __future__ import annotations
 
 import operator
+import warnings
 from collections.abc import Iterable
 
 import numpy
+from numpy.lib.array_utils import normalize_axis_index
 
 from ..._core.copying import astype, copyto_unchecked
 from ..._core.host_input import as_array
@@ -51,8 +53,6 @@ def output_dtype(output, x: ndarray, complex_output: bool = False, shape=None) -
     elif isinstance(output, (type, numpy.dtype)):
         dt = numpy.dtype(output)
         if complex_output and dt.kind != "c":
-            import warnings
-
             warnings.warn("promoting specified output dtype to complex", stacklevel=4)
             dt = numpy.promote_types(dt, numpy.complex64)
     else:
@@ -80,8 +80,6 @@ def like(x: ndarray, dt) -> ndarray:
 
 
 def normalize_axis(axis, ndim: int) -> int:
-    from numpy.lib.array_utils import normalize_axis_index
-
     return normalize_axis_index(operator.index(axis), ndim)
 
 

@@ -10,12 +10,14 @@ Differences from SciPy: a direct correlation of complex operands runs as four re
 from __future__ import annotations
 
 import math
+import time
 
 import numpy
 
 from ..._core.ndarray import ndarray
 from ..._manipulation.padding import pad as _pad
 from ... import fft as _fft
+from ...cuda import stream as _stream
 from ..ndimage import _filter_kernels as _fk
 from ..ndimage import _support as _s
 
@@ -126,10 +128,6 @@ def choose_conv_method(in1, in2, mode="full", measure=False):
     volume = _s.as_array(in1, "choose_conv_method")
     kernel = _s.as_array(in2, "choose_conv_method")
     if measure:
-        import time
-
-        from ...cuda import stream as _stream
-
         times = {}
         for method in ("fft", "direct"):
             _stream.get_current_stream().synchronize()

@@ -24,6 +24,7 @@ from ..._manipulation.joining import stack as _stack
 from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
 from ..ndimage import _support as _s
+from ._convolve import fftconvolve as _fftconvolve
 
 __all__ = ["lfilter", "lfilter_zi", "sosfilt", "sosfilt_zi", "filtfilt", "sosfiltfilt", "KMAXES", "kernel_name",
            "source"]
@@ -150,11 +151,9 @@ def _lfilter_real(bb, aa, K, x, dtype, axis, zi, shape):
 
 
 def _long_fir(bb, x, dtype, axis, z):
-    from ._convolve import fftconvolve
-
     shape = [1] * x.ndim
     shape[axis] = len(bb)
-    full = fftconvolve(astype(x, _F8, copy=False), _from_host(bb.reshape(shape)), "full", axes=axis)
+    full = _fftconvolve(astype(x, _F8, copy=False), _from_host(bb.reshape(shape)), "full", axes=axis)
     K = len(bb) - 1
     n = x.shape[axis]
     idx = [slice(None)] * x.ndim

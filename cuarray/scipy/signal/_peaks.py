@@ -21,6 +21,7 @@ from ..._core.transfer import from_host as _from_host
 from ..._manipulation.joining import concatenate as _concatenate
 from ..._sorting.searching import where as _where
 from ..._sorting.searching_nonzero import nonzero as _nonzero
+from ..._sorting.sorting import argsort as _cu_argsort
 from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
 from ..ndimage import _support as _s
@@ -47,9 +48,7 @@ def _k(i):
 
 
 def _argsort(a):
-    from ..._sorting.sorting import argsort
-
-    return argsort(a, kind="stable")
+    return _cu_argsort(a, kind="stable")
 
 
 def _prominences(x, peaks, wlen):
@@ -215,7 +214,7 @@ def peak_prominences(x, peaks, wlen=None):
     prom, lb, rb = _prominences(x, p, _wlen(wlen))
     if p.size and bool((prom == 0).any()):
         try:
-            from scipy.signal import PeakPropertyWarning
+            from scipy.signal import PeakPropertyWarning  # SciPy's warning class, when SciPy is there
         except ImportError:  # SciPy is optional: the same message, as a RuntimeWarning
             PeakPropertyWarning = RuntimeWarning
         warnings.warn("some peaks have a prominence of 0", PeakPropertyWarning, stacklevel=2)

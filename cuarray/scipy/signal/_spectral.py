@@ -16,6 +16,8 @@ from ... import fft as _fft
 from ..._core.transfer import from_host as _from_host
 from ..._manipulation.joining import concatenate as _concatenate
 from ..._manipulation.transpose import moveaxis as _moveaxis
+from ..._math.complex import angle as _angle
+from ..._statistics.median import median as _median
 from ..ndimage import _support as _s
 from . import _filtering
 from . import _lfilter
@@ -195,8 +197,6 @@ def csd(x, y, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft=
         if pxy.shape[-1] > 1:
             if average == "median":
                 bias = _median_bias(pxy.shape[-1])
-                from ..._statistics.median import median as _median
-
                 if pxy.dtype.kind == "c":
                     pxy = _median(pxy.real, axis=-1) + 1j * _median(pxy.imag, axis=-1)
                 else:
@@ -273,8 +273,6 @@ def spectrogram(x, fs=1.0, window=("tukey_periodic", 0.25), nperseg=None, noverl
     if mode == "magnitude":
         sxx = abs(sxx)
     elif mode == "angle":
-        from ..._math.complex import angle as _angle
-
         sxx = _angle(sxx)
     return f, t, sxx
 

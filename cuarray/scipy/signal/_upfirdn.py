@@ -10,6 +10,7 @@ window of `resample_poly` is designed by `scipy.signal.firwin` on the host (SciP
 from __future__ import annotations
 
 import math
+import operator
 import pathlib
 
 import numpy
@@ -20,7 +21,9 @@ from ..._core.ndarray import ndarray
 from ..._core.transfer import from_host as _from_host
 from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
+from ..._statistics.median import median as _median
 from ..ndimage import _support as _s
+from . import _lfilter
 
 __all__ = ["upfirdn", "resample_poly", "decimate", "source", "kernel_name", "output_len"]
 
@@ -135,8 +138,6 @@ def resample_poly(x, up, down, axis=0, window=("kaiser", 5.0), padtype="constant
     background = None
     if padtype in ("mean", "minimum", "maximum", "median"):
         if padtype == "median":
-            from ..._statistics.median import median as _median
-
             background = _median(x, axis=axis, keepdims=True)
         else:
             background = getattr(x, {"mean": "mean", "minimum": "min", "maximum": "max"}[padtype])(axis=axis,
@@ -157,11 +158,7 @@ def resample_poly(x, up, down, axis=0, window=("kaiser", 5.0), padtype="constant
 def decimate(x, q, n=None, ftype="iir", axis=-1, zero_phase=True):
     """See `scipy.signal.decimate` (ftype 'iir' or 'fir'; the filter is designed by SciPy on the
     host: `cheby1`/`firwin`)."""
-    import operator
-
     from scipy.signal import cheby1, firwin  # host-side filter design (optional dependency)
-
-    from . import _lfilter
 
     x = _s.as_array(x, "decimate")
     q = operator.index(q)

@@ -196,6 +196,7 @@ def host_ndimage(monkeypatch):
     monkeypatch.setattr(_support, "copyto_unchecked", lambda d, s: np.copyto(d, s, casting="unsafe"))
     monkeypatch.setattr(_support, "astype", lambda x, dt, copy=False: x.astype(dt, copy=copy))
     monkeypatch.setattr(copying, "copyto_unchecked", lambda d, s: np.copyto(d, s, casting="unsafe"))
+    monkeypatch.setattr(_filters, "_copyto", lambda d, s: np.copyto(d, s, casting="unsafe"))
     monkeypatch.setattr(_filters, "ndarray", lambda shape, dt: np.empty(shape, dt))
 
     def f1(x, dt, op, w, size, axis, offset, mode, cval):

@@ -87,3 +87,23 @@ def test_no_labels_and_histogram(host_stats):
     got = host_stats.labeled_comprehension(x, labels, [1, 2, 7], np.mean, float, -1.0)
     ref = snd.labeled_comprehension(x, labels, [1, 2, 7], np.mean, float, -1.0)
     np.testing.assert_allclose(got, ref)
+
+
+def test_value_indices(host_stats, monkeypatch):
+    from cuarray.scipy.ndimage import _measurements
+
+    monkeypatch.setattr(_measurements, "_argsort_stable", lambda a: np.argsort(a, kind="stable"))
+    monkeypatch.setattr(_measurements, "_concat_true", lambda a: np.concatenate(([True], a)))
+    monkeypatch.setattr(_measurements, "_nonzero", np.nonzero)
+    for dtype in ("int32", "uint8", "int64"):
+        a = RNG.integers(0, 6, size=(7, 5, 3)).astype(dtype)
+        for ignore in (None, 2):
+            got = host_stats.value_indices(a, ignore_value=ignore)
+            ref = snd.value_indices(a, ignore_value=ignore)
+            assert list(got) == list(ref) and all(type(k) is type(r) for k, r in zip(got, ref))
+            for k in ref:
+                assert len(got[k]) == len(ref[k])
+                for g, r in zip(got[k], ref[k]):
+                    np.testing.assert_array_equal(g, r)
+    with pytest.raises(ValueError):
+        host_stats.value_indices(np.ones(3))

@@ -17,8 +17,6 @@ host_signal = _host.host_signal
 
 @pytest.fixture
 def host_spectral(host_signal, monkeypatch):
-    from cuarray._math import complex as _complex
-    from cuarray._statistics import median as _median
     from cuarray.scipy.signal import _spectral
 
     monkeypatch.setattr(_spectral, "_fft", np.fft)
@@ -29,8 +27,8 @@ def host_spectral(host_signal, monkeypatch):
 
     monkeypatch.setattr(_lfilter, "_concatenate", np.concatenate)
     monkeypatch.setattr(_lfilter, "_from_host", np.asarray)
-    monkeypatch.setattr(_median, "median", np.median)
-    monkeypatch.setattr(_complex, "angle", np.angle)
+    monkeypatch.setattr(_spectral, "_median", np.median)
+    monkeypatch.setattr(_spectral, "_angle", np.angle)
     return host_signal
 
 

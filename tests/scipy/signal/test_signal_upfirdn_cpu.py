@@ -44,7 +44,6 @@ def _p(a):
 
 @pytest.fixture
 def host_up(monkeypatch, lib):
-    from cuarray._statistics import median as _median
     from cuarray.scipy.ndimage import _support
 
     def run(h, x, out_dt, up, down, axis):
@@ -63,7 +62,7 @@ def host_up(monkeypatch, lib):
     monkeypatch.setattr(_support, "ndarray", np.ndarray)
     monkeypatch.setattr(uf, "_run", run)
     monkeypatch.setattr(uf, "ndarray", lambda shape, dt: np.empty(shape, dt))
-    monkeypatch.setattr(_median, "median", np.median)
+    monkeypatch.setattr(uf, "_median", np.median)
     from cuarray.scipy import signal
 
     return signal
