@@ -40,3 +40,16 @@ from ._upfirdn import decimate as decimate
 from ._peaks import find_peaks as find_peaks
 from ._peaks import peak_prominences as peak_prominences
 from ._peaks import peak_widths as peak_widths
+from ._design import bessel as bessel
+from ._design import butter as butter
+from ._design import cheby1 as cheby1
+from ._design import cheby2 as cheby2
+from ._design import ellip as ellip
+from ._design import firwin as firwin
+from ._design import firwin2 as firwin2
+from ._design import get_window as get_window
+from ._design import iirfilter as iirfilter
+from ._design import iirnotch as iirnotch
+from ._design import iirpeak as iirpeak
+from ._design import order_filter as order_filter
+from ._design import remez as remez
