@@ -22,72 +22,74 @@ def _scipy_signal():
     return scipy.signal
 
 
-def _to_device(result):
+def _design_result(result):
+    """SciPy's design output with its arrays copied to the device (an explicit copy of a result,
+    not a host-input policy: inputs to this module's computations are SciPy's own)."""
     if isinstance(result, numpy.ndarray):
         return _from_host(result)
     if isinstance(result, tuple):
-        return tuple(_to_device(r) for r in result)
+        return tuple(_design_result(r) for r in result)
     return result
 
 
 def get_window(window, Nx, fftbins=True):
     """See `scipy.signal.get_window`."""
-    return _to_device(_scipy_signal().get_window(window, Nx, fftbins=fftbins))
+    return _design_result(_scipy_signal().get_window(window, Nx, fftbins=fftbins))
 
 
 def butter(*args, **kwargs):
     """See `scipy.signal.butter`."""
-    return _to_device(_scipy_signal().butter(*args, **kwargs))
+    return _design_result(_scipy_signal().butter(*args, **kwargs))
 
 
 def cheby1(*args, **kwargs):
     """See `scipy.signal.cheby1`."""
-    return _to_device(_scipy_signal().cheby1(*args, **kwargs))
+    return _design_result(_scipy_signal().cheby1(*args, **kwargs))
 
 
 def cheby2(*args, **kwargs):
     """See `scipy.signal.cheby2`."""
-    return _to_device(_scipy_signal().cheby2(*args, **kwargs))
+    return _design_result(_scipy_signal().cheby2(*args, **kwargs))
 
 
 def ellip(*args, **kwargs):
     """See `scipy.signal.ellip`."""
-    return _to_device(_scipy_signal().ellip(*args, **kwargs))
+    return _design_result(_scipy_signal().ellip(*args, **kwargs))
 
 
 def bessel(*args, **kwargs):
     """See `scipy.signal.bessel`."""
-    return _to_device(_scipy_signal().bessel(*args, **kwargs))
+    return _design_result(_scipy_signal().bessel(*args, **kwargs))
 
 
 def iirfilter(*args, **kwargs):
     """See `scipy.signal.iirfilter`."""
-    return _to_device(_scipy_signal().iirfilter(*args, **kwargs))
+    return _design_result(_scipy_signal().iirfilter(*args, **kwargs))
 
 
 def iirnotch(*args, **kwargs):
     """See `scipy.signal.iirnotch`."""
-    return _to_device(_scipy_signal().iirnotch(*args, **kwargs))
+    return _design_result(_scipy_signal().iirnotch(*args, **kwargs))
 
 
 def iirpeak(*args, **kwargs):
     """See `scipy.signal.iirpeak`."""
-    return _to_device(_scipy_signal().iirpeak(*args, **kwargs))
+    return _design_result(_scipy_signal().iirpeak(*args, **kwargs))
 
 
 def firwin(*args, **kwargs):
     """See `scipy.signal.firwin`."""
-    return _to_device(_scipy_signal().firwin(*args, **kwargs))
+    return _design_result(_scipy_signal().firwin(*args, **kwargs))
 
 
 def firwin2(*args, **kwargs):
     """See `scipy.signal.firwin2`."""
-    return _to_device(_scipy_signal().firwin2(*args, **kwargs))
+    return _design_result(_scipy_signal().firwin2(*args, **kwargs))
 
 
 def remez(*args, **kwargs):
     """See `scipy.signal.remez`."""
-    return _to_device(_scipy_signal().remez(*args, **kwargs))
+    return _design_result(_scipy_signal().remez(*args, **kwargs))
 
 
 def order_filter(a, domain, rank):
