@@ -1,0 +1,218 @@
+"""ndimage/signal cases (issue 31, group "ndimage-signal"), cuarray.scipy against cupyx.scipy in
+the same run. ndimage: `gaussian_filter` sigma=4 (truncate 4: 33 taps per axis) of a 4096^2 float32
+image and a 256^3 volume, `median_filter` 5x5 of a 4096^2 image, `map_coordinates` order 3 at 2048^2
+points, `zoom` x2 of a 256^3 volume, `label` of a random 4096^2 mask, `distance_transform_edt` of a
+2048^2 mask. signal: `lfilter` order 8 on 1000 signals of 1e5 samples, `fftconvolve` of 1e7 by 1e4
+samples, `welch` of 1e8 samples, `find_peaks` of 1e7 samples. Bytes counted: one read and one write
+per pass (per separable axis for gaussian), so the fraction of the copy rate says how close a case is
+to memory-bound."""
+
+from __future__ import annotations
+
+import math
+
+from . import NotAvailable, random_array, register
+
+
+def _ndimage(xp):
+    name = getattr(xp, "__name__", "")
+    if name == "cuarray":
+        from cuarray.scipy import ndimage
+        return ndimage
+    if name == "cupy":
+        try:
+            import cupyx.scipy.ndimage as ndimage
+        except ImportError as exc:
+            raise NotAvailable("cupyx.scipy.ndimage: {}".format(exc)) from None
+        return ndimage
+    raise NotAvailable("no ndimage for {}".format(name))
+
+
+_GAUSS = {"4096^2": (4096, 4096), "256^3": (256, 256, 256)}
+_GAUSS_QUICK = {"4096^2": (2048, 2048), "256^3": (128, 128, 128)}
+
+
+def _n(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _gshape(size, param):
+    return (_GAUSS if size == "full" else _GAUSS_QUICK)[param]
+
+
+gauss = register(
+    "gaussian_filter", group="ndimage-signal",
+    description="ndimage.gaussian_filter(x, 4) of float32 x (one pass per axis)",
+    size="full", quick="quick", params=tuple(_GAUSS),
+    nbytes=lambda size, p: 8.0 * _n(_gshape(size, p)) * len(_gshape(size, p)),
+    size_label=lambda s: s,
+)
+
+
+@gauss.setup("cuarray", "cupy")
+def _(xp, size, param):
+    nd = _ndimage(xp)
+    x = random_array(xp, _gshape(size, param), "float32", seed=41)
+    return lambda: nd.gaussian_filter(x, 4.0)
+
+
+median = register(
+    "median_filter", group="ndimage-signal",
+    description="ndimage.median_filter(x, size=5) of a float32 image",
+    size=4096, quick=2048,
+    nbytes=lambda n, p: 8.0 * n * n,
+)
+
+
+@median.setup("cuarray", "cupy")
+def _(xp, n, param):
+    nd = _ndimage(xp)
+    x = random_array(xp, (n, n), "float32", seed=42)
+    return lambda: nd.median_filter(x, size=5)
+
+
+mapc = register(
+    "map_coordinates", group="ndimage-signal",
+    description="ndimage.map_coordinates(x, coords, order=3) of a float32 image at its own shape of random points",
+    size=2048, quick=1024,
+    nbytes=lambda n, p: 12.0 * n * n,  # float32 coordinates (2 per point) read, float32 output written
+)
+
+
+@mapc.setup("cuarray", "cupy")
+def _(xp, n, param):
+    nd = _ndimage(xp)
+    x = random_array(xp, (n, n), "float32", seed=43)
+    c = (random_array(xp, (2, n, n), "float32", seed=44) - 0.5) * (n - 1)  # inside the image
+    return lambda: nd.map_coordinates(x, c, order=3)
+
+
+zoom = register(
+    "zoom", group="ndimage-signal",
+    description="ndimage.zoom(x, 2) (order 3) of a float32 volume",
+    size=256, quick=128,
+    nbytes=lambda n, p: 4.0 * n ** 3 * 9,  # read n^3, write (2n)^3
+)
+
+
+@zoom.setup("cuarray", "cupy")
+def _(xp, n, param):
+    nd = _ndimage(xp)
+    x = random_array(xp, (n, n, n), "float32", seed=45)
+    return lambda: nd.zoom(x, 2.0)
+
+
+lab = register(
+    "label", group="ndimage-signal",
+    description="ndimage.label of a random bool mask (density 0.5, 4-connectivity), count included",
+    size=4096, quick=2048,
+    nbytes=lambda n, p: 5.0 * n * n,  # mask read, int32 labels written
+)
+
+
+@lab.setup("cuarray", "cupy")
+def _(xp, n, param):
+    nd = _ndimage(xp)
+    mask = random_array(xp, (n, n), "float32", seed=46) > 1.0
+    return lambda: nd.label(mask)
+
+
+def _signal(xp):
+    name = getattr(xp, "__name__", "")
+    if name == "cuarray":
+        from cuarray.scipy import signal
+        return signal
+    if name == "cupy":
+        try:
+            import cupyx.scipy.signal as signal
+        except ImportError as exc:
+            raise NotAvailable("cupyx.scipy.signal: {}".format(exc)) from None
+        return signal
+    raise NotAvailable("no signal for {}".format(name))
+
+
+lfilt = register(
+    "lfilter", group="ndimage-signal",
+    description="signal.lfilter(b, a, x) of an order-8 low-pass IIR filter along 1000 float64 signals",
+    size=100000, quick=20000,
+    nbytes=lambda n, p: 16.0 * 1000 * n,
+)
+
+
+@lfilt.setup("cuarray", "cupy")
+def _(xp, n, param):
+    sig = _signal(xp)
+    import numpy
+
+    # a stable order-8 low-pass: eight poles at z = 0.5, (1 - 0.5/z)^8 (exact binary coefficients,
+    # no SciPy needed to set the case up), unit gain at DC
+    a = numpy.array([math.comb(8, k) * (-0.5) ** k for k in range(9)])
+    b = numpy.full(9, a.sum() / 9)
+    x = random_array(xp, (1000, n), "float64", seed=47)
+    bb, aa = xp.asarray(b), xp.asarray(a)
+    return lambda: sig.lfilter(bb, aa, x)
+
+
+fftc = register(
+    "fftconvolve", group="ndimage-signal",
+    description="signal.fftconvolve(x, k) of float32 x (n samples) with a 1e4-sample kernel",
+    size=10**7, quick=10**6,
+    nbytes=lambda n, p: 8.0 * n,
+)
+
+
+@fftc.setup("cuarray", "cupy")
+def _(xp, n, param):
+    sig = _signal(xp)
+    x = random_array(xp, n, "float32", seed=48)
+    k = random_array(xp, 10**4, "float32", seed=49)
+    return lambda: sig.fftconvolve(x, k)
+
+
+edt = register(
+    "distance_transform_edt", group="ndimage-signal",
+    description="ndimage.distance_transform_edt of a random 2048^2 mask (background 1%)",
+    size=2048, quick=1024,
+    nbytes=lambda n, p: 9.0 * n * n * 3,  # mask read; float64 squared distances read and written per axis
+)
+
+
+@edt.setup("cuarray", "cupy")
+def _(xp, n, param):
+    nd = _ndimage(xp)
+    mask = random_array(xp, (n, n), "float32", seed=50) > 0.51
+    return lambda: nd.distance_transform_edt(mask)
+
+
+welch = register(
+    "welch", group="ndimage-signal",
+    description="signal.welch(x, window=hanning(256)) of float32 x (n samples)",
+    size=10**8, quick=10**7,
+    nbytes=lambda n, p: 4.0 * n,
+)
+
+
+@welch.setup("cuarray", "cupy")
+def _(xp, n, param):
+    sig = _signal(xp)
+    x = random_array(xp, n, "float32", seed=51)
+    win = xp.asarray(__import__("numpy").hanning(256).astype("float32"))  # an array window: no SciPy needed
+    return lambda: sig.welch(x, window=win, nperseg=256)
+
+
+peaks = register(
+    "find_peaks", group="ndimage-signal",
+    description="signal.find_peaks(x) of float64 x (n samples; every local maximum)",
+    size=10**7, quick=10**6,
+    nbytes=lambda n, p: 8.0 * n,
+)
+
+
+@peaks.setup("cuarray", "cupy")
+def _(xp, n, param):
+    sig = _signal(xp)
+    x = random_array(xp, n, "float64", seed=52)
+    return lambda: sig.find_peaks(x)

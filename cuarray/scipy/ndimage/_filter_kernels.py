@@ -1,0 +1,183 @@
+"""Compiling and launching templates/filters.cu: `filter1d` (one pass along one axis), `filternd`
+(any footprint) and `rank` (a selection over any footprint). Inputs are made C-contiguous here;
+outputs are fresh C-contiguous arrays that the caller copies into a user's `output=` if needed.
+
+The template is compiled with boundary.cuh prepended (not through `compiler.add_include_dir`:
+a registered directory is hashed into every kernel's cache key, ours included, so registering it
+would change the keys of the whole engine's kernels whenever ndimage is imported).
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import numpy
+
+from ..._core import dtypes as _dtypes
+from ..._core.copying import astype
+from ..._core.ndarray import ndarray
+from ..._core.transfer import from_host
+from ...cuda import compiler as _compiler
+from ...cuda import launch as _launch
+
+__all__ = ["OPS", "acc_dtype", "source", "filter1d_name", "filternd_name", "rank_name", "rank_capacity",
+           "filter1d", "filternd", "rank", "tap_table"]
+
+_DIR = pathlib.Path(__file__).parent / "templates"
+OPS = {"correlate": 0, "uniform": 1, "min": 2, "max": 3}
+RANK_CAPACITIES = (16, 64, 256, 1024)
+_BLOCK = 256
+_F4, _F8 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64)
+_I4, _I8 = numpy.dtype(numpy.int32), numpy.dtype(numpy.int64)
+_kernels: dict = {}
+
+
+def source() -> str:
+    return ("#define CUARRAY_DEVICE __device__\n" + (_DIR / "boundary.cuh").read_text()
+            + (_DIR / "filters.cu").read_text())
+
+
+def acc_dtype(in_dt, out_dt, op: str) -> numpy.dtype:
+    """What the kernel computes in: the input's own type for min/max/rank (exact for int64);
+    float32 when a float32 input goes to a float32 output (SciPy computes in double; the
+    difference is float32 rounding of the sum); float64 otherwise, as SciPy."""
+    if op in ("min", "max", "rank"):
+        return in_dt
+    return _F4 if in_dt == _F4 and out_dt == _F4 else _F8
+
+
+def _itype(idx64: bool) -> str:
+    return "long long" if idx64 else "int"
+
+
+def filter1d_name(in_dt, out_dt, op: str, idx64: bool) -> str:
+    a = acc_dtype(in_dt, out_dt, op)
+    return "cuarray_ndimage::filter1d<{}, {}, {}, {}, {}>".format(
+        _dtypes.ctype(in_dt), _dtypes.ctype(out_dt), _dtypes.ctype(a), OPS[op], _itype(idx64))
+
+
+def filternd_name(in_dt, out_dt, op: str, idx64: bool) -> str:
+    a = acc_dtype(in_dt, out_dt, op)
+    return "cuarray_ndimage::filternd<{}, {}, {}, {}, {}>".format(
+        _dtypes.ctype(in_dt), _dtypes.ctype(out_dt), _dtypes.ctype(a), OPS[op], _itype(idx64))
+
+
+def rank_capacity(nnz: int) -> int:
+    for cap in RANK_CAPACITIES:
+        if nnz <= cap:
+            return cap
+    raise NotImplementedError("rank filters over more than {} footprint elements are not supported "
+                              "on the GPU (got {})".format(RANK_CAPACITIES[-1], nnz))
+
+
+def rank_name(in_dt, out_dt, nnz: int, idx64: bool) -> str:
+    return "cuarray_ndimage::rank<{}, {}, {}, {}>".format(
+        _dtypes.ctype(in_dt), _dtypes.ctype(out_dt), rank_capacity(nnz), _itype(idx64))
+
+
+def _kernel(name: str):
+    k = _kernels.get(name)
+    if k is None:
+        mod = _compiler.compile_module(source(), name_expressions=(name,), name="cuarray_ndimage")
+        k = _kernels[name] = mod.get_function(name).kernel
+    return k
+
+
+def _contiguous(x: ndarray) -> ndarray:
+    return x if x._c else astype(x, x._dtype, order="C", copy=True)
+
+
+def _scalar(dt, value):
+    """`value` as a C scalar of dtype dt, cast as C casts (float -> int truncates)."""
+    with numpy.errstate(invalid="ignore", over="ignore"):
+        return numpy.array(value).astype(dt)[()]
+
+
+def filter1d(x: ndarray, out_dt, op: str, weights, size: int, axis: int, offset: int, mode: int, cval) -> ndarray:
+    """out[..., i, ...] = op over j < size of x[..., map(i + j - offset), ...] along `axis`.
+    `weights` (host, float64) only for "correlate"."""
+    out = ndarray(x._shape, out_dt)
+    total = out.size
+    if total == 0:
+        return out
+    x = _contiguous(x)
+    n = x._shape[axis]
+    inner = 1
+    for s in x._shape[axis + 1:]:
+        inner *= s
+    idx64 = total >= 2**31 - 1
+    it = _I8 if idx64 else _I4
+    a = acc_dtype(x._dtype, out_dt, op)
+    wp = 0
+    if op == "correlate":
+        w = from_host(numpy.ascontiguousarray(weights, dtype=a))
+        wp = w.data.ptr
+    k = _kernel(filter1d_name(x._dtype, out_dt, op, idx64))
+    _launch.launch(k, _launch.grid_one_pass(total, _BLOCK), _BLOCK,
+                   (x.data.ptr, out.data.ptr, wp, numpy.int32(size), it.type(n), it.type(inner),
+                    it.type(total), it.type(offset), numpy.int32(mode), _scalar(a, cval)))
+    return out
+
+
+def tap_table(shape, footprint: numpy.ndarray, origins) -> tuple:
+    """(offs, loff, lo, hi): for each true element of `footprint` (C order), its coordinate offset
+    from the output point (element index - size // 2 - origin per axis) and the same as a linear
+    offset into a C-contiguous array of `shape`; lo/hi the extreme offsets per axis."""
+    pos = numpy.argwhere(footprint).astype(numpy.int64)
+    center = numpy.array([s // 2 + o for s, o in zip(footprint.shape, origins)], numpy.int64)
+    offs = pos - center
+    strides = numpy.ones(len(shape), numpy.int64)
+    for d in range(len(shape) - 2, -1, -1):
+        strides[d] = strides[d + 1] * shape[d + 1]
+    loff = offs @ strides if len(shape) else numpy.zeros(len(offs), numpy.int64)
+    lo = offs.min(axis=0) if len(offs) else numpy.zeros(len(shape), numpy.int64)
+    hi = offs.max(axis=0) if len(offs) else numpy.zeros(len(shape), numpy.int64)
+    return offs.astype(numpy.int32), loff, lo, hi
+
+
+def _taps_on_device(shape, footprint, origins, idx64):
+    offs, loff, lo, hi = tap_table(shape, footprint, origins)
+    it = _I8 if idx64 else _I4
+    meta = from_host(numpy.concatenate([numpy.asarray(shape, numpy.int64), lo, hi]).astype(it))
+    return meta, from_host(numpy.ascontiguousarray(offs)), from_host(loff.astype(it)), len(offs)
+
+
+def filternd(x: ndarray, out_dt, op: str, footprint: numpy.ndarray, weights, origins, mode: int, cval) -> ndarray:
+    """Correlation (weights: the footprint's true elements' weights, C order) or min/max (weights:
+    a structure's values to subtract/add, or None) over `footprint` (ndim == x.ndim)."""
+    out = ndarray(x._shape, out_dt)
+    total = out.size
+    if total == 0:
+        return out
+    x = _contiguous(x)
+    idx64 = total >= 2**31 - 1
+    it = _I8 if idx64 else _I4
+    a = acc_dtype(x._dtype, out_dt, op)
+    meta, offs, loff, nnz = _taps_on_device(x._shape, footprint, origins, idx64)
+    wp = 0
+    if weights is not None:
+        w = from_host(numpy.ascontiguousarray(weights, dtype=a))
+        wp = w.data.ptr
+    k = _kernel(filternd_name(x._dtype, out_dt, op, idx64))
+    _launch.launch(k, _launch.grid_one_pass(total, _BLOCK), _BLOCK,
+                   (x.data.ptr, out.data.ptr, wp, meta.data.ptr, offs.data.ptr, loff.data.ptr,
+                    numpy.int32(nnz), numpy.int32(x.ndim), it.type(total), numpy.int32(mode), _scalar(a, cval)))
+    return out
+
+
+def rank(x: ndarray, out_dt, footprint: numpy.ndarray, k: int, origins, mode: int, cval) -> ndarray:
+    """The k-th smallest of the values under `footprint` at every point."""
+    out = ndarray(x._shape, out_dt)
+    total = out.size
+    if total == 0:
+        return out
+    x = _contiguous(x)
+    idx64 = total >= 2**31 - 1
+    it = _I8 if idx64 else _I4
+    meta, offs, loff, nnz = _taps_on_device(x._shape, footprint, origins, idx64)
+    kern = _kernel(rank_name(x._dtype, out_dt, nnz, idx64))
+    _launch.launch(kern, _launch.grid_one_pass(total, _BLOCK), _BLOCK,
+                   (x.data.ptr, out.data.ptr, meta.data.ptr, offs.data.ptr, loff.data.ptr, numpy.int32(nnz),
+                    numpy.int32(x.ndim), it.type(total), numpy.int32(mode), _scalar(x._dtype, cval),
+                    numpy.int32(k)))
+    return out

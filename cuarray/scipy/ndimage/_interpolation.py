@@ -1,0 +1,278 @@
+"""scipy.ndimage's interpolation on the GPU: `spline_filter1d`/`spline_filter` (the B-spline
+prefilter, one thread per line along each axis), `map_coordinates`, `affine_transform`, `shift`,
+`zoom` and `rotate` (one thread per output point, orders 0-5, every mode, `grid_mode`,
+`prefilter`). The kernels' arithmetic (templates/interp.cuh) is SciPy's, checked on the host.
+
+Differences from SciPy: `coordinates` must be a cuarray array; `rotate` of an array of more than
+two dimensions is one N-D affine transform (SciPy loops over planes; the results agree to rounding:
+the prefilter along the other axes is undone exactly by interpolating at their integer
+coordinates); `geometric_transform` (a Python callable per point) is not provided.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy
+
+from ..._core.copying import astype, copyto_unchecked
+from ..._core.ndarray import ndarray
+from ..._manipulation.padding import pad as _pad
+from . import _interp_kernels as _k
+from . import _support as _s
+
+__all__ = ["spline_filter1d", "spline_filter", "map_coordinates", "affine_transform", "shift", "zoom", "rotate"]
+
+_F8 = numpy.dtype(numpy.float64)
+
+
+def _complex(fn, x, out_dt, oshape, cval, **kw):
+    """A complex result from the real and imaginary parts (SciPy does the same)."""
+    rdt = numpy.dtype(out_dt.char.lower())
+    out = ndarray(tuple(oshape), out_dt)
+    copyto_unchecked(out.real, fn(x.real, output=rdt, cval=numpy.real(cval), **kw))
+    copyto_unchecked(out.imag, fn(x.imag, output=rdt, cval=numpy.imag(cval), **kw))
+    return out
+
+
+def spline_filter1d(input, order=3, axis=-1, output=numpy.float64, mode="mirror"):
+    """See `scipy.ndimage.spline_filter1d`."""
+    if order < 0 or order > 5:
+        raise RuntimeError("spline order not supported")
+    x = _s.as_input(input, "spline_filter1d")
+    complex_out = x.dtype.kind == "c"
+    dt = _s.output_dtype(output, x, complex_output=complex_out)
+    if complex_out:
+        rdt = numpy.dtype(dt.char.lower())
+        res = ndarray(x.shape, dt)
+        copyto_unchecked(res.real, spline_filter1d(x.real, order, axis, rdt, mode))
+        copyto_unchecked(res.imag, spline_filter1d(x.imag, order, axis, rdt, mode))
+        return _s.finish(res, output)
+    if order in (0, 1):
+        return _s.finish(astype(x, dt, copy=True), output)
+    code = _k.mode_code(mode)
+    axis = _s.normalize_axis(axis, x.ndim)
+    data = astype(x, _F8, order="C", copy=True)
+    _k.spline_filter(data, axis, order, code)
+    return _s.finish(data if dt == _F8 else astype(data, dt), output)
+
+
+def spline_filter(input, order=3, output=numpy.float64, mode="mirror"):
+    """See `scipy.ndimage.spline_filter`."""
+    if order < 2 or order > 5:
+        raise RuntimeError("spline order not supported")
+    x = _s.as_input(input, "spline_filter")
+    complex_out = x.dtype.kind == "c"
+    dt = _s.output_dtype(output, x, complex_output=complex_out)
+    if complex_out:
+        rdt = numpy.dtype(dt.char.lower())
+        res = ndarray(x.shape, dt)
+        copyto_unchecked(res.real, spline_filter(x.real, order, rdt, mode))
+        copyto_unchecked(res.imag, spline_filter(x.imag, order, rdt, mode))
+        return _s.finish(res, output)
+    code = _k.mode_code(mode)
+    if x.ndim == 0:
+        return _s.finish(astype(x, dt, copy=True), output)
+    if dt == _F8:  # one float64 buffer filtered in place along every axis
+        data = astype(x, _F8, order="C", copy=True)
+        for axis in range(x.ndim):
+            _k.spline_filter(data, axis, order, code)
+        return _s.finish(data, output)
+    cur = x  # SciPy keeps each axis' result in the output dtype
+    for axis in range(x.ndim):
+        cur = spline_filter1d(cur, order, axis, dt, mode)
+    return _s.finish(cur, output)
+
+
+def _prefiltered(x, order, mode, cval, prefilter):
+    """(coefficients, npad): SciPy's _prepad_for_spline_filter then spline_filter, when asked."""
+    if not (prefilter and order > 1):
+        return x, 0
+    npad = 0
+    if mode in ("nearest", "grid-constant"):
+        npad = 12
+        if mode == "grid-constant":
+            x = _pad(x, npad, mode="constant", constant_values=cval)
+        else:
+            x = _pad(x, npad, mode="edge")
+    return spline_filter(x, order, output=numpy.float64, mode=mode), npad
+
+
+def map_coordinates(input, coordinates, output=None, order=3, mode="constant", cval=0.0, prefilter=True):
+    """See `scipy.ndimage.map_coordinates`. `coordinates` is a cuarray array."""
+    if order < 0 or order > 5:
+        raise RuntimeError("spline order not supported")
+    x = _s.as_input(input, "map_coordinates")
+    coords = _s.as_array(coordinates, "map_coordinates")
+    if coords.dtype.kind == "c":
+        raise TypeError("Complex type not supported")
+    oshape = coords.shape[1:]
+    if x.ndim < 1 or len(oshape) < 1:
+        raise RuntimeError("input and output rank must be > 0")
+    if coords.shape[0] != x.ndim:
+        raise RuntimeError("invalid shape for coordinate array")
+    complex_out = x.dtype.kind == "c"
+    dt = _s.output_dtype(output, x, complex_output=complex_out, shape=oshape)
+    if complex_out:
+        res = _complex(map_coordinates, x, dt, oshape, cval, coordinates=coords, order=order, mode=mode,
+                       prefilter=prefilter)
+        return _s.finish(res, output)
+    code = _k.mode_code(mode)
+    filtered, npad = _prefiltered(x, order, mode, cval, prefilter)
+    res = _k.geometric(filtered, dt, "coords", oshape, coords.reshape((x.ndim, -1)), order, code, cval, npad)
+    return _s.finish(res, output)
+
+
+def affine_transform(input, matrix, offset=0.0, output_shape=None, output=None, order=3, mode="constant", cval=0.0,
+                     prefilter=True):
+    """See `scipy.ndimage.affine_transform`. `matrix` and `offset` may be host or cuarray arrays."""
+    if order < 0 or order > 5:
+        raise RuntimeError("spline order not supported")
+    x = _s.as_input(input, "affine_transform")
+    if output_shape is None:
+        output_shape = output.shape if _s.is_array(output) else x.shape
+    output_shape = tuple(int(s) for s in output_shape)
+    if x.ndim < 1 or len(output_shape) < 1:
+        raise RuntimeError("input and output rank must be > 0")
+    complex_out = x.dtype.kind == "c"
+    dt = _s.output_dtype(output, x, complex_output=complex_out, shape=output_shape)
+    if complex_out:
+        res = _complex(affine_transform, x, dt, output_shape, cval, matrix=matrix, offset=offset,
+                       output_shape=output_shape, order=order, mode=mode, prefilter=prefilter)
+        return _s.finish(res, output)
+    code = _k.mode_code(mode)
+    matrix = _s.host_param(matrix, numpy.float64)
+    if matrix.ndim not in (1, 2) or matrix.shape[0] < 1:
+        raise RuntimeError("no proper affine matrix provided")
+    if (matrix.ndim == 2 and matrix.shape[1] == x.ndim + 1 and matrix.shape[0] in (x.ndim, x.ndim + 1)):
+        if matrix.shape[0] == x.ndim + 1:
+            exptd = [0] * x.ndim + [1]
+            if not numpy.all(matrix[x.ndim] == exptd):
+                raise ValueError("Expected homogeneous transformation matrix with shape {} for image shape {}, "
+                                 "but bottom row was not equal to {}".format(matrix.shape, x.shape, exptd))
+        offset = matrix[:x.ndim, x.ndim]
+        matrix = matrix[:x.ndim, :x.ndim]
+    if matrix.shape[0] != x.ndim:
+        raise RuntimeError("affine matrix has wrong number of rows")
+    if matrix.ndim == 2 and matrix.shape[1] != len(output_shape):
+        raise RuntimeError("affine matrix has wrong number of columns")
+    offset = numpy.asarray(_s.normalize_sequence(_s.host_param(offset) if not numpy.isscalar(offset) else offset,
+                                                 x.ndim), dtype=numpy.float64)
+    if offset.ndim != 1 or offset.shape[0] < 1:
+        raise RuntimeError("no proper offset provided")
+    filtered, npad = _prefiltered(x, order, mode, cval, prefilter)
+    if matrix.ndim == 1:  # SciPy's zoom_shift: (o + offset / m) * m
+        with numpy.errstate(divide="ignore", invalid="ignore"):
+            params = numpy.concatenate([matrix, offset / matrix])
+        res = _k.geometric(filtered, dt, "zoom_shift", output_shape, params, order, code, cval, npad,
+                           _k.ZS_ZOOM | _k.ZS_SHIFT)
+    else:
+        params = numpy.concatenate([matrix.ravel(), offset])
+        res = _k.geometric(filtered, dt, "affine", output_shape, params, order, code, cval, npad)
+    return _s.finish(res, output)
+
+
+def shift(input, shift, output=None, order=3, mode="constant", cval=0.0, prefilter=True):
+    """See `scipy.ndimage.shift`."""
+    if order < 0 or order > 5:
+        raise RuntimeError("spline order not supported")
+    x = _s.as_input(input, "shift")
+    if x.ndim < 1:
+        raise RuntimeError("input and output rank must be > 0")
+    complex_out = x.dtype.kind == "c"
+    dt = _s.output_dtype(output, x, complex_output=complex_out)
+    if complex_out:
+        res = _complex(globals()["shift"], x, dt, x.shape, cval, shift=shift, order=order, mode=mode,
+                       prefilter=prefilter)
+        return _s.finish(res, output)
+    code = _k.mode_code(mode)
+    filtered, npad = _prefiltered(x, order, mode, cval, prefilter)
+    sh = [-float(s) for s in _s.normalize_sequence(shift, x.ndim)]
+    params = numpy.concatenate([numpy.zeros(x.ndim), sh])
+    res = _k.geometric(filtered, dt, "zoom_shift", x.shape, params, order, code, cval, npad, _k.ZS_SHIFT)
+    return _s.finish(res, output)
+
+
+def zoom(input, zoom, output=None, order=3, mode="constant", cval=0.0, prefilter=True, *, grid_mode=False):
+    """See `scipy.ndimage.zoom`."""
+    if order < 0 or order > 5:
+        raise RuntimeError("spline order not supported")
+    x = _s.as_input(input, "zoom")
+    if x.ndim < 1:
+        raise RuntimeError("input and output rank must be > 0")
+    zooms = _s.normalize_sequence(zoom, x.ndim)
+    output_shape = tuple(int(round(ii * jj)) for ii, jj in zip(x.shape, zooms))
+    complex_out = x.dtype.kind == "c"
+    dt = _s.output_dtype(output, x, complex_output=complex_out, shape=output_shape)
+    if all(z == 1 for z in zooms) and prefilter:
+        return _s.finish(astype(x, dt, copy=True), output)
+    if complex_out:
+        res = _complex(globals()["zoom"], x, dt, output_shape, cval, zoom=zoom, order=order, mode=mode,
+                       prefilter=prefilter, grid_mode=grid_mode)
+        return _s.finish(res, output)
+    code = _k.mode_code(mode)
+    filtered, npad = _prefiltered(x, order, mode, cval, prefilter)
+    if grid_mode:
+        suggest = {"constant": "grid-constant", "wrap": "grid-wrap"}.get(mode)
+        if suggest is not None:
+            warnings.warn("It is recommended to use mode = {} instead of {} when grid_mode is True."
+                          .format(suggest, mode), stacklevel=2)
+    div = numpy.array(output_shape)
+    num = numpy.array(x.shape)
+    if not grid_mode:
+        div = div - 1
+        num = num - 1
+    z = numpy.divide(num, div, out=numpy.ones(x.ndim, dtype=numpy.float64), where=div != 0)
+    params = numpy.concatenate([z, numpy.zeros(x.ndim)])
+    flags = _k.ZS_ZOOM | (_k.ZS_GRID if grid_mode else 0)
+    res = _k.geometric(filtered, dt, "zoom_shift", output_shape, params, order, code, cval, npad, flags)
+    return _s.finish(res, output)
+
+
+def _cosdg_sindg(angle):
+    """cos and sin of an angle in degrees, exact at multiples of 90 (as scipy.special.cosdg/sindg)."""
+    a = float(angle) % 360.0
+    exact = {0.0: (1.0, 0.0), 90.0: (0.0, 1.0), 180.0: (-1.0, 0.0), 270.0: (0.0, -1.0)}
+    if a in exact:
+        return exact[a]
+    r = math.radians(a)
+    return math.cos(r), math.sin(r)
+
+
+def rotate(input, angle, axes=(1, 0), reshape=True, output=None, order=3, mode="constant", cval=0.0, prefilter=True):
+    """See `scipy.ndimage.rotate`."""
+    x = _s.as_input(input, "rotate")
+    ndim = x.ndim
+    if ndim < 2:
+        raise ValueError("input array should be at least 2D")
+    axes = list(axes)
+    if len(axes) != 2:
+        raise ValueError("axes should contain exactly two values")
+    if not all(float(ax).is_integer() for ax in axes):
+        raise ValueError("axes should contain only integer values")
+    axes = [int(ax) + ndim if ax < 0 else int(ax) for ax in axes]
+    if axes[0] < 0 or axes[1] < 0 or axes[0] >= ndim or axes[1] >= ndim:
+        raise ValueError("invalid rotation plane specified")
+    axes.sort()
+    c, s = _cosdg_sindg(angle)
+    rot = numpy.array([[c, s], [-s, c]])
+    img_shape = numpy.asarray(x.shape)
+    in_plane = img_shape[axes]
+    if reshape:
+        iy, ix = in_plane
+        bounds = rot @ [[0, 0, iy, iy], [0, ix, 0, ix]]
+        out_plane = (numpy.ptp(bounds, axis=1) + 0.5).astype(int)
+    else:
+        out_plane = img_shape[axes]
+    out_center = rot @ ((out_plane - 1) / 2)
+    in_center = (in_plane - 1) / 2
+    plane_offset = in_center - out_center
+    output_shape = img_shape.copy()
+    output_shape[axes] = out_plane
+    output_shape = tuple(int(v) for v in output_shape)
+    matrix = numpy.eye(ndim)
+    matrix[numpy.ix_(axes, axes)] = rot
+    offset = numpy.zeros(ndim)
+    offset[axes] = plane_offset
+    return affine_transform(x, matrix, offset, output_shape, output, order, mode, cval, prefilter)

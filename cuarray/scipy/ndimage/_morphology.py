@@ -1,0 +1,325 @@
+"""scipy.ndimage's morphology on the GPU. Binary erosion is a minimum filter of the boolean image
+over the structure's true elements with the border value outside (templates/filters.cu's
+`filternd`); dilation is the erosion of the complement by the reflected structure, complemented,
+as SciPy defines it. Grey morphology is the minimum/maximum filter with SciPy's structure offsets.
+
+Differences from SciPy: `generate_binary_structure` and `iterate_structure` return NumPy arrays
+(structures are small host parameters; every function here takes them as NumPy or cuarray arrays).
+Iterating to convergence (`iterations < 1`, `binary_propagation`, `binary_fill_holes`) checks for
+a change after each pass, one host synchronisation per pass.
+"""
+
+from __future__ import annotations
+
+import operator
+import warnings
+
+import numpy
+
+from . import _filter_kernels as _k
+from . import _filters
+from . import _support as _s
+
+__all__ = ["generate_binary_structure", "iterate_structure", "binary_erosion", "binary_dilation",
+           "binary_opening", "binary_closing", "binary_hit_or_miss", "binary_propagation", "binary_fill_holes",
+           "grey_erosion", "grey_dilation", "grey_opening", "grey_closing", "morphological_gradient",
+           "morphological_laplace", "white_tophat", "black_tophat"]
+
+_BOOL = numpy.dtype(bool)
+_CONSTANT = 4  # boundary.cuh's CONSTANT: the border value outside
+
+
+def generate_binary_structure(rank, connectivity):
+    """See `scipy.ndimage.generate_binary_structure`. Returns a NumPy array."""
+    if connectivity < 1:
+        connectivity = 1
+    if rank < 1:
+        return numpy.array(True, dtype=bool)
+    output = numpy.fabs(numpy.indices([3] * rank) - 1)
+    output = numpy.add.reduce(output, 0)
+    return output <= connectivity
+
+
+def _dilate_host(x: numpy.ndarray, structure: numpy.ndarray, iterations: int) -> numpy.ndarray:
+    """Binary dilation of a small host array (iterate_structure's), border 0, centred structure."""
+    s = structure[(slice(None, None, -1),) * structure.ndim] != 0
+    pad = [(d // 2, d - 1 - d // 2) for d in s.shape]
+    for _ in range(iterations):
+        p = numpy.pad(x, pad)
+        out = numpy.zeros_like(x)
+        for idx in zip(*numpy.nonzero(s)):
+            out |= p[tuple(slice(i, i + n) for i, n in zip(idx, x.shape))]
+        x = out
+    return x
+
+
+def iterate_structure(structure, iterations, origin=None):
+    """See `scipy.ndimage.iterate_structure`. Returns a NumPy array."""
+    structure = _s.host_param(structure)
+    if iterations < 2:
+        return structure.copy()
+    ni = iterations - 1
+    shape = [ii + ni * (ii - 1) for ii in structure.shape]
+    pos = [ni * (structure.shape[ii] // 2) for ii in range(len(shape))]
+    slc = tuple(slice(pos[ii], pos[ii] + structure.shape[ii], None) for ii in range(len(shape)))
+    out = numpy.zeros(shape, bool)
+    out[slc] = structure != 0
+    out = _dilate_host(out, structure, ni)
+    if origin is None:
+        return out
+    origin = _s.normalize_sequence(origin, structure.ndim)
+    return out, [iterations * o for o in origin]
+
+
+def _erode_pass(b, fp, origins, border, invert, mask):
+    """One erosion of the boolean array b (dilation when `invert`), masked positions kept."""
+    src = ~b if invert else b
+    r = _k.filternd(src, _BOOL, "min", fp, None, origins, _CONSTANT, (not border) if invert else bool(border))
+    if invert:
+        r = ~r
+    if mask is not None:
+        r = (r & mask) | (b & ~mask)
+    return r
+
+
+def _binary_erosion(input, structure, iterations, mask, output, border_value, origin, invert, axes, what):
+    try:
+        iterations = operator.index(iterations)
+    except TypeError as e:
+        raise TypeError("iterations parameter should be an integer") from e
+    x = _s.as_input(input, what)
+    if x.dtype.kind == "c":
+        raise TypeError("Complex type not supported")
+    axes = _s.check_axes(axes, x.ndim)
+    n = len(axes)
+    structure = generate_binary_structure(n, 1) if structure is None else _s.host_param(structure, bool)
+    if x.ndim > n:
+        structure = _s.expand_footprint(x.ndim, axes, structure, "structure")
+    if structure.ndim != x.ndim:
+        raise RuntimeError("structure and input must have same dimensionality")
+    if structure.size < 1:
+        raise RuntimeError("structure must not be empty")
+    if mask is not None:
+        mask = _s.as_array(mask, what)
+        if mask.shape != x.shape:
+            raise RuntimeError("mask and input must have equal sizes")
+        mask = mask.astype(bool, copy=False)
+    origins = _s.expand_origin(x.ndim, axes, _s.normalize_sequence(origin, n))
+    if _s.is_array(output):
+        if output.dtype.kind == "c":
+            raise TypeError("Complex output type not supported")
+        dt = _s.output_dtype(output, x)
+    else:
+        dt = _BOOL
+    b = x if x.dtype == _BOOL else x != 0
+    cur = _erode_pass(b, structure, origins, border_value, invert, mask)
+    done = 1
+    while done < iterations or iterations < 1:
+        nxt = _erode_pass(cur, structure, origins, border_value, invert, mask)
+        done += 1
+        if iterations < 1 and not bool((nxt != cur).any()):
+            cur = nxt
+            break
+        cur = nxt
+    return _s.finish(cur if dt == _BOOL else _s.like(cur, dt), output)
+
+
+def binary_erosion(input, structure=None, iterations=1, mask=None, output=None, border_value=0, origin=0,
+                   brute_force=False, *, axes=None):
+    """See `scipy.ndimage.binary_erosion`. `brute_force` is accepted and ignored (every pass
+    visits every element)."""
+    return _binary_erosion(input, structure, iterations, mask, output, border_value, origin, False, axes,
+                           "binary_erosion")
+
+
+def _reflected(structure, origin, n):
+    structure = _s.host_param(structure)
+    structure = structure[(slice(None, None, -1),) * structure.ndim]
+    origin = _s.normalize_sequence(origin, n)
+    for ii in range(len(origin)):
+        origin[ii] = -origin[ii]
+        if not structure.shape[ii] & 1:
+            origin[ii] -= 1
+    return structure, origin
+
+
+def binary_dilation(input, structure=None, iterations=1, mask=None, output=None, border_value=0, origin=0,
+                    brute_force=False, *, axes=None):
+    """See `scipy.ndimage.binary_dilation`."""
+    x = _s.as_input(input, "binary_dilation")
+    axes = _s.check_axes(axes, x.ndim)
+    n = len(axes)
+    if structure is None:
+        structure = generate_binary_structure(n, 1)
+    structure, origin = _reflected(structure, origin, n)
+    return _binary_erosion(x, structure, iterations, mask, output, border_value, origin, True, axes,
+                           "binary_dilation")
+
+
+def binary_opening(input, structure=None, iterations=1, output=None, origin=0, mask=None, border_value=0,
+                   brute_force=False, *, axes=None):
+    """See `scipy.ndimage.binary_opening`."""
+    x = _s.as_input(input, "binary_opening")
+    axes = _s.check_axes(axes, x.ndim)
+    if structure is None:
+        structure = generate_binary_structure(len(axes), 1)
+    tmp = binary_erosion(x, structure, iterations, mask, None, border_value, origin, axes=axes)
+    return binary_dilation(tmp, structure, iterations, mask, output, border_value, origin, axes=axes)
+
+
+def binary_closing(input, structure=None, iterations=1, output=None, origin=0, mask=None, border_value=0,
+                   brute_force=False, *, axes=None):
+    """See `scipy.ndimage.binary_closing`."""
+    x = _s.as_input(input, "binary_closing")
+    axes = _s.check_axes(axes, x.ndim)
+    if structure is None:
+        structure = generate_binary_structure(len(axes), 1)
+    tmp = binary_dilation(x, structure, iterations, mask, None, border_value, origin, axes=axes)
+    return binary_erosion(tmp, structure, iterations, mask, output, border_value, origin, axes=axes)
+
+
+def binary_hit_or_miss(input, structure1=None, structure2=None, output=None, origin1=0, origin2=None, *, axes=None):
+    """See `scipy.ndimage.binary_hit_or_miss`."""
+    x = _s.as_input(input, "binary_hit_or_miss")
+    axes = _s.check_axes(axes, x.ndim)
+    n = len(axes)
+    structure1 = generate_binary_structure(n, 1) if structure1 is None else _s.host_param(structure1)
+    if structure2 is None:
+        structure2 = numpy.logical_not(structure1)
+    origin1 = _s.normalize_sequence(origin1, n)
+    origin2 = origin1 if origin2 is None else _s.normalize_sequence(origin2, n)
+    tmp1 = _binary_erosion(x, structure1, 1, None, None, 0, origin1, False, axes, "binary_hit_or_miss")
+    tmp2 = _binary_erosion(x, structure2, 1, None, None, 0, origin2, True, axes, "binary_hit_or_miss")
+    res = tmp1 & ~tmp2
+    if _s.is_array(output):
+        return _s.finish(_s.like(res, output.dtype), output)
+    return res
+
+
+def binary_propagation(input, structure=None, mask=None, output=None, border_value=0, origin=0, *, axes=None):
+    """See `scipy.ndimage.binary_propagation`."""
+    return binary_dilation(input, structure, -1, mask, output, border_value, origin, axes=axes)
+
+
+def binary_fill_holes(input, structure=None, output=None, origin=0, *, axes=None):
+    """See `scipy.ndimage.binary_fill_holes`."""
+    x = _s.as_input(input, "binary_fill_holes")
+    mask = ~(x if x.dtype == _BOOL else x != 0)
+    tmp = mask & ~mask  # all False, on the device
+    res = ~binary_dilation(tmp, structure, -1, mask, None, 1, origin, axes=axes)
+    if _s.is_array(output):
+        return _s.finish(_s.like(res, output.dtype), output)
+    return res
+
+
+def grey_erosion(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0, origin=0,
+                 *, axes=None):
+    """See `scipy.ndimage.grey_erosion`."""
+    if size is None and footprint is None and structure is None:
+        raise ValueError("size, footprint, or structure must be specified")
+    return _filters._min_or_max_filter(input, size, footprint, structure, output, mode, cval, origin, True, axes,
+                                       "grey_erosion")
+
+
+def grey_dilation(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0, origin=0,
+                  *, axes=None):
+    """See `scipy.ndimage.grey_dilation`."""
+    if size is None and footprint is None and structure is None:
+        raise ValueError("size, footprint, or structure must be specified")
+    if structure is not None:
+        structure = _s.host_param(structure)
+        structure = structure[(slice(None, None, -1),) * structure.ndim]
+    if footprint is not None:
+        footprint = _s.host_param(footprint)
+        footprint = footprint[(slice(None, None, -1),) * footprint.ndim]
+    x = _s.as_input(input, "grey_dilation")
+    axes = _s.check_axes(axes, x.ndim)
+    origin = _s.normalize_sequence(origin, len(axes))
+    for ii in range(len(origin)):
+        origin[ii] = -origin[ii]
+        if footprint is not None:
+            sz = footprint.shape[ii]
+        elif structure is not None:
+            sz = structure.shape[ii]
+        elif numpy.isscalar(size):
+            sz = size
+        else:
+            sz = size[ii]
+        if not sz & 1:
+            origin[ii] -= 1
+    return _filters._min_or_max_filter(x, size, footprint, structure, output, mode, cval, origin, False, axes,
+                                       "grey_dilation")
+
+
+def _warn_size(size, footprint):
+    if size is not None and footprint is not None:
+        warnings.warn("ignoring size because footprint is set", UserWarning, stacklevel=3)
+
+
+def grey_opening(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0, origin=0,
+                 *, axes=None):
+    """See `scipy.ndimage.grey_opening`."""
+    _warn_size(size, footprint)
+    tmp = grey_erosion(input, size, footprint, structure, None, mode, cval, origin, axes=axes)
+    return grey_dilation(tmp, size, footprint, structure, output, mode, cval, origin, axes=axes)
+
+
+def grey_closing(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0, origin=0,
+                 *, axes=None):
+    """See `scipy.ndimage.grey_closing`."""
+    _warn_size(size, footprint)
+    tmp = grey_dilation(input, size, footprint, structure, None, mode, cval, origin, axes=axes)
+    return grey_erosion(tmp, size, footprint, structure, output, mode, cval, origin, axes=axes)
+
+
+def morphological_gradient(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0,
+                           origin=0, *, axes=None):
+    """See `scipy.ndimage.morphological_gradient`."""
+    tmp = grey_dilation(input, size, footprint, structure, None, mode, cval, origin, axes=axes)
+    ero = grey_erosion(input, size, footprint, structure, None, mode, cval, origin, axes=axes)
+    res = tmp - ero
+    if _s.is_array(output):
+        return _s.finish(_s.like(res, output.dtype), output)
+    return res
+
+
+def morphological_laplace(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0,
+                          origin=0, *, axes=None):
+    """See `scipy.ndimage.morphological_laplace`."""
+    x = _s.as_input(input, "morphological_laplace")
+    tmp1 = grey_dilation(x, size, footprint, structure, None, mode, cval, origin, axes=axes)
+    dt = output.dtype if _s.is_array(output) else x.dtype
+    tmp2 = grey_erosion(x, size, footprint, structure, dt, mode, cval, origin, axes=axes)
+    # SciPy: np.add(tmp1, tmp2, tmp2) then subtract the input twice, each in tmp2's dtype
+    res = _s.like(tmp1 + tmp2, dt)
+    res = _s.like(res - x, dt)
+    res = _s.like(res - x, dt)
+    return _s.finish(res, output)
+
+
+def white_tophat(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0, origin=0,
+                 *, axes=None):
+    """See `scipy.ndimage.white_tophat`."""
+    x = _s.as_input(input, "white_tophat")
+    _warn_size(size, footprint)
+    tmp = grey_erosion(x, size, footprint, structure, None, mode, cval, origin, axes=axes)
+    tmp = grey_dilation(tmp, size, footprint, structure, None if output is None else _dtype_of(output), mode, cval,
+                        origin, axes=axes)
+    res = x ^ tmp if (x.dtype == _BOOL and tmp.dtype == _BOOL) else _s.like(x - tmp, tmp.dtype)
+    return _s.finish(res, output)
+
+
+def black_tophat(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0, origin=0,
+                 *, axes=None):
+    """See `scipy.ndimage.black_tophat`."""
+    x = _s.as_input(input, "black_tophat")
+    _warn_size(size, footprint)
+    tmp = grey_dilation(x, size, footprint, structure, None, mode, cval, origin, axes=axes)
+    tmp = grey_erosion(tmp, size, footprint, structure, None if output is None else _dtype_of(output), mode, cval,
+                       origin, axes=axes)
+    res = tmp ^ x if (x.dtype == _BOOL and tmp.dtype == _BOOL) else _s.like(tmp - x, tmp.dtype)
+    return _s.finish(res, output)
+
+
+def _dtype_of(output):
+    return output.dtype if _s.is_array(output) else output

@@ -1,0 +1,307 @@
+"""scipy.ndimage's labelled statistics on the GPU: `sum_labels` (`sum`), `mean`, `variance`,
+`standard_deviation`, `minimum`, `maximum`, `minimum_position`, `maximum_position`, `extrema`,
+`median`, `center_of_mass`, `histogram`, `labeled_comprehension`.
+
+Every element gets a slot: the position of its label in the sorted `index` (a binary search on the
+device), or one spare slot for labels not asked for; per-slot sums are `bincount`s, per-slot
+extremes `minimum.at`/`maximum.at`. With no `index` (labels > 0) or a scalar one, SciPy reduces the
+selected elements directly (its result dtypes differ: a sum of integers stays integer) and so does
+this. Results are cuarray arrays (0-d for a single group), positions and centres of mass host
+tuples, as SciPy returns them (they synchronise).
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from ..._core.transfer import from_host as _from_host
+from ..._creation.ranges import arange as _arange
+from ..._manipulation.dims import broadcast_arrays as _broadcast_arrays
+from ..._math.extrema import maximum as _maximum
+from ..._math.extrema import minimum as _minimum
+from ..._sorting.searching import where as _where
+from ..._sorting.searchsorted import searchsorted as _searchsorted
+from ..._statistics.histograms import bincount as _bincount
+from . import _support as _s
+
+__all__ = ["sum_labels", "sum", "mean", "variance", "standard_deviation", "minimum", "maximum", "minimum_position",
+           "maximum_position", "extrema", "median", "center_of_mass", "histogram", "labeled_comprehension"]
+
+
+def _host(v) -> numpy.ndarray:
+    """A result on the host (cuarray arrays are copied down; NumPy values pass)."""
+    return numpy.asarray(v.get()) if hasattr(v, "get") else numpy.asarray(v)
+
+
+def _minimum_at(out, idx, vals):
+    _minimum.at(out, idx, vals)
+
+
+def _maximum_at(out, idx, vals):
+    _maximum.at(out, idx, vals)
+
+
+def _prepare(input, labels, what):
+    x = _s.as_array(input, what)
+    if labels is None:
+        return x, None
+    lab = _s.as_array(labels, what)
+    try:
+        x, lab = _broadcast_arrays(x, lab)
+    except ValueError as e:
+        raise ValueError("input and labels must have the same shape (excepting dimensions with width 1)") from e
+    return x, lab
+
+
+def _group(x, lab, index):
+    """The selected elements for the single-group cases (flat), or None when `index` is a list."""
+    if lab is None:
+        return x.ravel()
+    if index is None:
+        return x[lab > 0]
+    if numpy.isscalar(index):
+        return x[lab == index]
+    return None
+
+
+def _slots(lab, index):
+    """(slot of every element (flat), n): slot k < n for labels equal to sorted index k, n else;
+    plus the permutation that puts results back in `index` order."""
+    idx = numpy.atleast_1d(_s.host_param(index))
+    order = numpy.argsort(idx.ravel(), kind="stable")
+    srt = idx.ravel()[order]
+    flat = lab.ravel()
+    d_srt = _from_host(srt.astype(flat.dtype) if flat.dtype.kind in "iub" else srt)
+    pos = _searchsorted(d_srt, flat)
+    n = len(srt)
+    posc = _where(pos < n, pos, 0)
+    found = (pos < n) & (d_srt[posc] == flat)
+    slot = _where(found, pos, n)
+    inv = numpy.empty_like(order)
+    inv[order] = numpy.arange(n)
+    return slot, n, _from_host(inv), idx.shape
+
+
+def _counts_sums(x, slot, n):
+    counts = _bincount(slot, minlength=n + 1)
+    sums = _bincount(slot, weights=x.ravel(), minlength=n + 1)
+    return counts, sums
+
+
+def sum_labels(input, labels=None, index=None):
+    """See `scipy.ndimage.sum_labels`."""
+    x, lab = _prepare(input, labels, "sum_labels")
+    vals = _group(x, lab, index)
+    if vals is not None:
+        return vals.sum()
+    slot, n, inv, shape = _slots(lab, index)
+    _, sums = _counts_sums(x, slot, n)
+    return sums[:n][inv].reshape(shape)
+
+
+def sum(input, labels=None, index=None):  # noqa: A001 -- SciPy's name
+    """See `scipy.ndimage.sum`."""
+    return sum_labels(input, labels, index)
+
+
+def mean(input, labels=None, index=None):
+    """See `scipy.ndimage.mean`."""
+    x, lab = _prepare(input, labels, "mean")
+    vals = _group(x, lab, index)
+    if vals is not None:
+        return vals.sum() / numpy.float64(vals.size)
+    slot, n, inv, shape = _slots(lab, index)
+    counts, sums = _counts_sums(x, slot, n)
+    return (sums[:n] / counts[:n].astype(numpy.float64))[inv].reshape(shape)
+
+
+def variance(input, labels=None, index=None):
+    """See `scipy.ndimage.variance`."""
+    x, lab = _prepare(input, labels, "variance")
+    vals = _group(x, lab, index)
+    if vals is not None:
+        c = vals - vals.mean()
+        return (c * c.conjugate()).sum() / float(vals.size)
+    slot, n, inv, shape = _slots(lab, index)
+    counts, sums = _counts_sums(x, slot, n)
+    means = sums / _where(counts > 0, counts, 1)
+    c = x.ravel() - means[slot]
+    sq = _bincount(slot, weights=(c * c.conjugate()).real if c.dtype.kind == "c" else c * c, minlength=n + 1)
+    return (sq[:n] / counts[:n].astype(numpy.float64))[inv].reshape(shape)
+
+
+def standard_deviation(input, labels=None, index=None):
+    """See `scipy.ndimage.standard_deviation`."""
+    return variance(input, labels, index) ** 0.5
+
+
+def _extreme(x, lab, index, find_max, what):
+    vals = _group(x, lab, index)
+    if vals is not None:
+        return vals.max() if find_max else vals.min()
+    slot, n, inv, shape = _slots(lab, index)
+    dt = x.dtype
+    if dt.kind in "iu":
+        start = numpy.iinfo(dt).min if find_max else numpy.iinfo(dt).max
+    elif dt.kind == "b":
+        start = not find_max
+    else:
+        start = -numpy.inf if find_max else numpy.inf
+    out = _from_host(numpy.full(n + 1, start, dt))
+    (_maximum_at if find_max else _minimum_at)(out, slot, x.ravel())
+    counts = _bincount(slot, minlength=n + 1)
+    out = _where(counts > 0, out, numpy.zeros((), dt)[()])  # SciPy: 0 for a label that is absent
+    return out[:n][inv].reshape(shape).astype(dt, copy=False)
+
+
+def minimum(input, labels=None, index=None):
+    """See `scipy.ndimage.minimum`."""
+    x, lab = _prepare(input, labels, "minimum")
+    return _extreme(x, lab, index, False, "minimum")
+
+
+def maximum(input, labels=None, index=None):
+    """See `scipy.ndimage.maximum`."""
+    x, lab = _prepare(input, labels, "maximum")
+    return _extreme(x, lab, index, True, "maximum")
+
+
+def _positions(x, lab, index, find_max):
+    """Flat positions of the first minimum (maximum) of each group, as a host array (or int)."""
+    pos = _arange(x.size, dtype=numpy.int64)
+    if lab is None or index is None or numpy.isscalar(index):
+        vals = _group(x, lab, index)
+        if lab is None:
+            sel = pos
+        else:
+            sel = pos[(lab > 0).ravel()] if index is None else pos[(lab == index).ravel()]
+        ext = vals.max() if find_max else vals.min()
+        return int(_host(sel[vals == ext][0])) if vals.size else 0
+    slot, n, inv, shape = _slots(lab, index)
+    ext = _extreme(x, lab, index, find_max, "")  # in index order
+    ext_sorted = _from_host(numpy.concatenate([_host(ext).ravel()[numpy.argsort(_host(inv))],
+                                               numpy.zeros(1, x.dtype)]))
+    hit = x.ravel() == ext_sorted[slot]
+    big = numpy.iinfo(numpy.int64).max
+    cand = _where(hit, pos, big)
+    out = _from_host(numpy.full(n + 1, big, numpy.int64))
+    _minimum_at(out, slot, cand)
+    res = _host(out[:n][inv]).copy()
+    res[res == big] = 0
+    return res.reshape(shape)
+
+
+def _unravel(flat, shape):
+    dims = numpy.array(shape)
+    dim_prod = numpy.cumprod([1] + list(dims[:0:-1]))[::-1]
+    if numpy.isscalar(flat) or numpy.ndim(flat) == 0:
+        return tuple(int(v) for v in (int(flat) // dim_prod) % dims)
+    return [tuple(int(u) for u in v) for v in numpy.asarray(flat).reshape(-1, 1) // dim_prod % dims]
+
+
+def minimum_position(input, labels=None, index=None):
+    """See `scipy.ndimage.minimum_position` (host tuples)."""
+    x, lab = _prepare(input, labels, "minimum_position")
+    return _unravel(_positions(x, lab, index, False), x.shape)
+
+
+def maximum_position(input, labels=None, index=None):
+    """See `scipy.ndimage.maximum_position` (host tuples)."""
+    x, lab = _prepare(input, labels, "maximum_position")
+    return _unravel(_positions(x, lab, index, True), x.shape)
+
+
+def extrema(input, labels=None, index=None):
+    """See `scipy.ndimage.extrema`."""
+    x, lab = _prepare(input, labels, "extrema")
+    return (_extreme(x, lab, index, False, "extrema"), _extreme(x, lab, index, True, "extrema"),
+            _unravel(_positions(x, lab, index, False), x.shape), _unravel(_positions(x, lab, index, True), x.shape))
+
+
+def median(input, labels=None, index=None):
+    """See `scipy.ndimage.median` (one sort per group, on the device)."""
+    x, lab = _prepare(input, labels, "median")
+    vals = _group(x, lab, index)
+    if vals is not None:
+        return _median_of(vals)
+    idx = numpy.atleast_1d(_s.host_param(index))
+    res = [_median_of(x[lab == v]) for v in idx.tolist()]
+    out = numpy.array([float(_host(r)) for r in res])
+    return _from_host(out.reshape(idx.shape))
+
+
+def _median_of(vals):
+    if vals.size == 0:
+        return numpy.float64(numpy.nan)
+    s = vals.ravel().copy()
+    s.sort()
+    n = s.size
+    lo, hi = s[(n - 1) // 2], s[n // 2]
+    if s.dtype.kind in "iub":
+        return (lo.astype(numpy.float64) + hi.astype(numpy.float64)) / 2.0
+    return (lo + hi) / 2.0
+
+
+def center_of_mass(input, labels=None, index=None):
+    """See `scipy.ndimage.center_of_mass` (host tuples)."""
+    x, lab = _prepare(input, labels, "center_of_mass")
+    normalizer = sum_labels(x, lab, index)
+    results = []
+    for d in range(x.ndim):
+        shape = [1] * x.ndim
+        shape[d] = x.shape[d]
+        grid = _arange(x.shape[d], dtype=numpy.float64).reshape(shape)
+        results.append(sum_labels(x * grid, lab, index) / normalizer)
+    host = [_host(r) for r in results]
+    if host[0].ndim == 0:
+        return tuple(float(h) for h in host)
+    return [tuple(v) for v in numpy.array(host).T]  # SciPy's layout, for any shape of index
+
+
+def histogram(input, min, max, bins, labels=None, index=None):  # noqa: A002 -- SciPy's names
+    """See `scipy.ndimage.histogram`: a cuarray array of counts (int64) per group; for a list of
+    labels, a NumPy object array of them, as SciPy."""
+    x, lab = _prepare(input, labels, "histogram")
+    edges = numpy.linspace(min, max, bins + 1)
+    d_edges = _from_host(edges)
+
+    def hist(vals):
+        b = _searchsorted(d_edges, vals.ravel(), side="right") - 1
+        b = _where(vals.ravel() == edges[-1], bins - 1, b)  # numpy.histogram's last edge is inclusive
+        ok = (b >= 0) & (b < bins)
+        return _bincount(_where(ok, b, bins), minlength=bins + 1)[:bins]
+
+    vals = _group(x, lab, index)
+    if vals is not None:
+        return hist(vals)
+    idx = numpy.atleast_1d(_s.host_param(index))
+    out = numpy.empty(idx.shape, object)
+    for k, v in enumerate(idx.ravel().tolist()):
+        sel = x[lab == v]
+        out.flat[k] = hist(sel) if sel.size else None
+    return out
+
+
+def labeled_comprehension(input, labels, index, func, out_dtype, default, pass_positions=False):
+    """See `scipy.ndimage.labeled_comprehension`. `func` receives cuarray arrays (one call per
+    label, from Python); the result is a cuarray array of `out_dtype`."""
+    as_scalar = numpy.isscalar(index)
+    x, lab = _prepare(input, labels, "labeled_comprehension")
+    pos = _arange(x.size, dtype=numpy.int64).reshape(x.shape) if pass_positions else None
+    if lab is None:
+        if index is not None:
+            raise ValueError("index without defined labels")
+        return func(x.ravel()) if not pass_positions else func(x.ravel(), pos.ravel())
+    if index is None:
+        m = lab > 0
+        return func(x[m]) if not pass_positions else func(x[m], pos[m])
+    idx = numpy.atleast_1d(_s.host_param(index))
+    out = numpy.full(idx.shape, default, dtype=out_dtype)
+    for k, v in enumerate(idx.ravel().tolist()):
+        m = lab == v
+        sel = x[m]
+        if sel.size == 0:
+            continue
+        r = func(sel) if not pass_positions else func(sel, pos[m])
+        out.flat[k] = _host(r)
+    return out[0] if as_scalar else _from_host(out)

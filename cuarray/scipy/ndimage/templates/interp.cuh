@@ -1,0 +1,334 @@
+// B-spline interpolation of scipy.ndimage (map_coordinates, affine_transform, zoom, shift) and its
+// prefilter, as plain C++: CUARRAY_DEVICE is __device__ in the kernels (interpolation.cu) and empty
+// in the host test (tests/scipy/ndimage/test_ndimage_interp_cpu.py builds this file with g++ and
+// checks it against scipy.ndimage). Modes are SciPy's interpolation codes
+// (_ni_support._extend_mode_to_code without is_filter).
+#ifndef CUARRAY_NDIMAGE_INTERP_CUH
+#define CUARRAY_NDIMAGE_INTERP_CUH
+
+#ifndef __CUDACC_RTC__  // NVRTC has floor and pow built in, and no math.h
+#include <math.h>
+#endif
+
+#ifndef CUARRAY_DEVICE
+#define CUARRAY_DEVICE
+#endif
+
+namespace cuarray_ndimage {
+
+enum { I_NEAREST = 0, I_WRAP = 1, I_REFLECT = 2, I_MIRROR = 3, I_CONSTANT = 4, I_GRID_WRAP = 5,
+       I_GRID_CONSTANT = 6 };
+
+#define CUARRAY_NDIMAGE_INTERP_MAX_NDIM 16
+
+// A coordinate outside [0, len - 1] mapped inside, or -1 (constant modes).
+CUARRAY_DEVICE inline double map_coordinate(double in, long long len, int mode) {
+  if (in < 0) {
+    switch (mode) {
+      case I_MIRROR: {
+        if (len <= 1) return 0;
+        long long s2 = 2 * len - 2;
+        in = s2 * (long long)(-in / s2) + in;
+        return in <= 1 - len ? in + s2 : -in;
+      }
+      case I_REFLECT: {
+        if (len <= 1) return 0;
+        long long s2 = 2 * len;
+        if (in < -s2) in = s2 * (long long)(-in / s2) + in;
+        return in < -len ? in + s2 : -in - 1;
+      }
+      case I_WRAP: {
+        if (len <= 1) return 0;
+        long long sz = len - 1;
+        return in + sz * ((long long)(-in / sz) + 1);
+      }
+      case I_GRID_WRAP:
+        if (len <= 1) return 0;
+        return in + len * ((long long)((-1 - in) / len) + 1);
+      case I_NEAREST:
+        return 0;
+      default:
+        return -1;
+    }
+  }
+  if (in > len - 1) {
+    switch (mode) {
+      case I_MIRROR: {
+        if (len <= 1) return 0;
+        long long s2 = 2 * len - 2;
+        in -= s2 * (long long)(in / s2);
+        return in >= len ? s2 - in : in;
+      }
+      case I_REFLECT: {
+        if (len <= 1) return 0;
+        long long s2 = 2 * len;
+        in -= s2 * (long long)(in / s2);
+        return in >= len ? s2 - in - 1 : in;
+      }
+      case I_WRAP: {
+        if (len <= 1) return 0;
+        long long sz = len - 1;
+        return in - sz * (long long)(in / sz);
+      }
+      case I_GRID_WRAP:
+        if (len <= 1) return 0;
+        return in - len * (long long)(in / len);
+      case I_NEAREST:
+        return (double)(len - 1);
+      default:
+        return -1;
+    }
+  }
+  return in;
+}
+
+// How a spline tap past the edge is read (matched to scipy.ndimage tap by tap in the host test):
+// mirror for mirror, wrap and constant; reflect for reflect (and grid-mirror); the mode itself for
+// grid-wrap and nearest. grid-constant taps outside read cval instead.
+CUARRAY_DEVICE inline int tap_mode(int mode) {
+  return (mode == I_WRAP || mode == I_CONSTANT) ? I_MIRROR : mode;
+}
+
+// The order + 1 B-spline weights of the taps around x (SciPy's get_spline_interpolation_weights).
+CUARRAY_DEVICE inline void spline_weights(double x, int order, double* w) {
+  x -= floor((order & 1) ? x : x + 0.5);
+  double y = x, z = 1.0 - x, t;
+  switch (order) {
+    case 1:
+      w[0] = 1.0 - x;
+      break;
+    case 2:
+      w[1] = 0.75 - x * x;
+      y = 0.5 - x;
+      w[0] = 0.5 * y * y;
+      break;
+    case 3:
+      w[1] = (y * y * (y - 2.0) * 3.0 + 4.0) / 6.0;
+      w[2] = (z * z * (z - 2.0) * 3.0 + 4.0) / 6.0;
+      w[0] = z * z * z / 6.0;
+      break;
+    case 4:
+      t = x * x;
+      w[2] = t * (t * 0.25 - 0.625) + 115.0 / 192.0;
+      y = 1.0 + x;
+      w[1] = y * (y * (y * (5.0 - y) / 6.0 - 1.25) + 5.0 / 24.0) + 55.0 / 96.0;
+      w[3] = z * (z * (z * (5.0 - z) / 6.0 - 1.25) + 5.0 / 24.0) + 55.0 / 96.0;
+      y = 0.5 - x;
+      t = y * y;
+      w[0] = t * t / 24.0;
+      break;
+    case 5:
+      t = y * y;
+      w[2] = t * (t * (0.25 - y / 12.0) - 0.5) + 0.55;
+      t = z * z;
+      w[3] = t * (t * (0.25 - z / 12.0) - 0.5) + 0.55;
+      y += 1.0;
+      w[1] = y * (y * (y * (y * (y / 24.0 - 0.375) + 1.25) - 1.75) + 0.625) + 0.425;
+      z += 1.0;
+      w[4] = z * (z * (z * (z * (z / 24.0 - 0.375) + 1.25) - 1.75) + 0.625) + 0.425;
+      y = 1.0 - x;
+      t = y * y;
+      w[0] = y * t * t / 120.0;
+      break;
+    default:
+      break;
+  }
+  // the weights add up to 1: the last one is what the others leave
+  w[order] = 1.0;
+  for (int i = 0; i < order; ++i) w[order] -= w[i];
+}
+
+// The value at coordinate c[0..ndim) (padding already added) of the C-contiguous `in` of `shape`.
+// ND > 0: ndim known at compile time (the loops unroll and the per-axis state stays in registers);
+// ND == 0: any ndim up to CUARRAY_NDIMAGE_INTERP_MAX_NDIM. ORDER: the spline order, 0..5.
+template <typename T, int ND, int ORDER>
+CUARRAY_DEVICE inline double interpolate(const T* in, const long long* shape, int ndim, const double* c,
+                                         int mode, double cval) {
+  const int nd = ND > 0 ? ND : ndim;
+  long long start[ND > 0 ? ND : CUARRAY_NDIMAGE_INTERP_MAX_NDIM];
+  double w[ND > 0 ? ND : CUARRAY_NDIMAGE_INTERP_MAX_NDIM][ORDER + 1];
+  bool unmapped = mode == I_GRID_CONSTANT || mode == I_NEAREST;
+  for (int d = 0; d < nd; ++d) {
+    double cc = c[d];
+    if (!unmapped) {
+      cc = map_coordinate(cc, shape[d], mode);
+      if (!(cc > -1.0)) return cval;  // constant modes outside, and NaN coordinates
+    }
+    start[d] = (long long)floor((ORDER & 1) ? cc : cc + 0.5) - ORDER / 2;
+    spline_weights(cc, ORDER, w[d]);
+  }
+  int k[ND > 0 ? ND : CUARRAY_NDIMAGE_INTERP_MAX_NDIM];
+  for (int d = 0; d < nd; ++d) k[d] = 0;
+  int tm = tap_mode(mode);
+  double t = 0.0;
+  for (;;) {
+    long long idx = 0;
+    double weight = 1.0;
+    bool outside = false;
+    for (int d = 0; d < nd; ++d) {
+      long long n = shape[d];
+      long long i = start[d] + k[d];
+      if (i < 0 || i >= n) {
+        if (mode == I_GRID_CONSTANT) outside = true;
+        else i = (long long)map_coordinate((double)i, n, tm);
+      }
+      idx = idx * n + i;
+      weight *= w[d][k[d]];
+    }
+    t += weight * (outside ? cval : (double)in[idx]);
+    int d = nd - 1;
+    while (d >= 0 && ++k[d] > ORDER) k[d--] = 0;
+    if (d < 0) break;
+  }
+  return t;
+}
+
+// -- where output point idx reads --------------------------------------------------------------------
+enum { KIND_COORDS = 0, KIND_AFFINE = 1, KIND_ZOOM_SHIFT = 2 };
+enum { ZS_ZOOM = 1, ZS_SHIFT = 2, ZS_GRID = 4 };
+
+// The input coordinate c[0..indim) of output point idx (C order over oshape), padding added.
+// KIND_COORDS: params = coordinates (indim x total). KIND_AFFINE: params = matrix (indim x ondim)
+// then offset (indim). KIND_ZOOM_SHIFT: params = zoom (indim) then shift (indim); `flags` says which
+// are used and whether the zoom is grid_mode's (pixel edges, not centres, aligned).
+CUARRAY_DEVICE inline void input_coordinate(int kind, long long idx, long long total, const long long* oshape,
+                                            int ondim, int indim, const double* params, double npad, int flags,
+                                            double* c) {
+  if (kind == KIND_COORDS) {
+    for (int d = 0; d < indim; ++d) c[d] = params[d * total + idx] + npad;
+    return;
+  }
+  double o[CUARRAY_NDIMAGE_INTERP_MAX_NDIM];
+  long long rem = idx;
+  for (int d = ondim - 1; d >= 0; --d) {
+    o[d] = (double)(rem % oshape[d]);
+    rem /= oshape[d];
+  }
+  if (kind == KIND_AFFINE) {
+    for (int d = 0; d < indim; ++d) {
+      double s = 0.0;
+      for (int e = 0; e < ondim; ++e) s += o[e] * params[d * ondim + e];
+      c[d] = s + params[indim * ondim + d] + npad;
+    }
+    return;
+  }
+  for (int d = 0; d < indim; ++d) {
+    double cc = o[d];
+    if (flags & ZS_SHIFT) cc += params[indim + d];
+    if (flags & ZS_ZOOM) cc = (flags & ZS_GRID) ? (cc + 0.5) * params[d] - 0.5 : cc * params[d];
+    c[d] = cc + npad;
+  }
+}
+
+// -- the prefilter: B-spline coefficients of one line, in place --------------------------------------
+CUARRAY_DEVICE inline void init_causal_mirror(double* c, long long n, long long s, double z) {
+  double zi = z, zn1 = pow(z, (double)(n - 1));
+  c[0] = c[0] + zn1 * c[(n - 1) * s];
+  for (long long i = 1; i < n - 1; ++i) {
+    c[0] += zi * (c[i * s] + zn1 * c[(n - 1 - i) * s]);
+    zi *= z;
+  }
+  c[0] /= 1 - zn1 * zn1;
+}
+
+CUARRAY_DEVICE inline void init_anticausal_mirror(double* c, long long n, long long s, double z) {
+  c[(n - 1) * s] = (z * c[(n - 2) * s] + c[(n - 1) * s]) * z / (z * z - 1);
+}
+
+CUARRAY_DEVICE inline void init_causal_wrap(double* c, long long n, long long s, double z) {
+  double zi = z;
+  for (long long i = 1; i < n; ++i) {
+    c[0] += zi * c[(n - i) * s];
+    zi *= z;
+  }
+  c[0] /= 1 - zi;
+}
+
+CUARRAY_DEVICE inline void init_anticausal_wrap(double* c, long long n, long long s, double z) {
+  double zi = z;
+  for (long long i = 0; i < n - 1; ++i) {
+    c[(n - 1) * s] += zi * c[i * s];
+    zi *= z;
+  }
+  c[(n - 1) * s] *= z / (zi - 1);
+}
+
+CUARRAY_DEVICE inline void init_causal_reflect(double* c, long long n, long long s, double z) {
+  double zi = z, zn = pow(z, (double)n), c0 = c[0];
+  c[0] = c[0] + zn * c[(n - 1) * s];
+  for (long long i = 1; i < n; ++i) {
+    c[0] += zi * (c[i * s] + zn * c[(n - 1 - i) * s]);
+    zi *= z;
+  }
+  c[0] *= z / (1 - zn * zn);
+  c[0] += c0;
+}
+
+CUARRAY_DEVICE inline void init_anticausal_reflect(double* c, long long n, long long s, double z) {
+  c[(n - 1) * s] *= z / (z - 1);
+}
+
+// The n values c[0], c[s], ... become B-spline coefficients of `order` (2..5) under `mode`.
+// Which boundary initialisation each mode uses was matched to scipy.ndimage.spline_filter1d.
+CUARRAY_DEVICE inline void spline_filter_line(double* c, long long n, long long s, int order, int mode) {
+  if (n <= 1 || order < 2) return;
+  double poles[2];
+  int np = order / 2;
+  switch (order) {
+    case 2: poles[0] = -0.171572875253809902396622551580603843; break;
+    case 3: poles[0] = -0.267949192431122706472553658494127633; break;
+    case 4:
+      poles[0] = -0.361341225900220177092212841325675255;
+      poles[1] = -0.013725429297339121360331226939128204;
+      break;
+    default:
+      poles[0] = -0.430575347099973791851434783493520110;
+      poles[1] = -0.043096288203264653822712376822550182;
+      break;
+  }
+  double gain = 1.0;
+  for (int p = 0; p < np; ++p) gain *= (1.0 - poles[p]) * (1.0 - 1.0 / poles[p]);
+  for (long long i = 0; i < n; ++i) c[i * s] *= gain;
+  int kind = (mode == I_REFLECT || mode == I_NEAREST) ? 1 : mode == I_GRID_WRAP ? 2 : 0;
+  for (int p = 0; p < np; ++p) {
+    double z = poles[p];
+    if (kind == 1) init_causal_reflect(c, n, s, z);
+    else if (kind == 2) init_causal_wrap(c, n, s, z);
+    else init_causal_mirror(c, n, s, z);
+    for (long long i = 1; i < n; ++i) c[i * s] += z * c[(i - 1) * s];
+    if (kind == 1) init_anticausal_reflect(c, n, s, z);
+    else if (kind == 2) init_anticausal_wrap(c, n, s, z);
+    else init_anticausal_mirror(c, n, s, z);
+    for (long long i = n - 2; i >= 0; --i) c[i * s] = z * (c[(i + 1) * s] - c[i * s]);
+  }
+}
+
+// -- SciPy's store of an interpolated value: integers rounded half away from zero and clamped -----
+template <typename O> struct interp_store {
+  CUARRAY_DEVICE static O go(double t) { return (O)t; }
+};
+#define CUARRAY_NDIMAGE_STORE_INT(TYPE, LO, HI)                                     \
+  template <> struct interp_store<TYPE> {                                          \
+    CUARRAY_DEVICE static TYPE go(double t) {                                      \
+      t = t > 0 ? t + 0.5 : ((LO) == 0 ? 0.0 : t - 0.5);                          \
+      t = t > (double)(HI) ? (double)(HI) : t;                                     \
+      t = t < (double)(LO) ? (double)(LO) : t;                                     \
+      return (TYPE)t;                                                              \
+    }                                                                              \
+  };
+CUARRAY_NDIMAGE_STORE_INT(signed char, -128, 127)
+CUARRAY_NDIMAGE_STORE_INT(short, -32768, 32767)
+CUARRAY_NDIMAGE_STORE_INT(int, -2147483648LL, 2147483647LL)
+CUARRAY_NDIMAGE_STORE_INT(long long, -9223372036854775807LL - 1, 9223372036854775807LL)
+CUARRAY_NDIMAGE_STORE_INT(unsigned char, 0, 255)
+CUARRAY_NDIMAGE_STORE_INT(unsigned short, 0, 65535)
+CUARRAY_NDIMAGE_STORE_INT(unsigned int, 0, 4294967295ULL)
+CUARRAY_NDIMAGE_STORE_INT(unsigned long long, 0, 18446744073709551615ULL)
+#undef CUARRAY_NDIMAGE_STORE_INT
+// bool: SciPy truncates toward zero first (0.875 is False), matched in the host test
+template <> struct interp_store<bool> {
+  CUARRAY_DEVICE static bool go(double t) { return (long long)t != 0; }
+};
+
+}  // namespace cuarray_ndimage
+#endif

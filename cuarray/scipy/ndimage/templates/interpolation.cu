@@ -1,0 +1,31 @@
+// scipy.ndimage's geometric transforms and spline prefilter, for
+// cuarray/scipy/ndimage/_interp_kernels.py. Python prepends interp.cuh with CUARRAY_DEVICE defined
+// as a device function. One output point (or one line, for the prefilter) per thread; inputs are
+// C-contiguous.
+
+namespace cuarray_ndimage {
+
+// ND: the input's ndim when 1..3 (unrolled), else 0 (any ndim). ORDER: the spline order.
+template <typename T, typename O, int KIND, int ND, int ORDER>
+__global__ void geometric(const T* __restrict__ in, O* __restrict__ out, const long long* __restrict__ ishape,
+                          int indim, const long long* __restrict__ oshape, int ondim,
+                          const double* __restrict__ params, long long total, int mode, double cval,
+                          double npad, int flags) {
+  long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= total) return;
+  double c[CUARRAY_NDIMAGE_INTERP_MAX_NDIM];
+  input_coordinate(KIND, idx, total, oshape, ondim, indim, params, npad, flags, c);
+  out[idx] = interp_store<O>::go(interpolate<T, ND, ORDER>(in, ishape, indim, c, mode, cval));
+}
+
+// The lines of the (outer, n, inner) view of a C-contiguous float64 array, one per thread, in place
+// (adjacent threads take adjacent k, so their loads coalesce unless the axis is the last).
+__global__ void spline_filter(double* __restrict__ data, long long n, long long inner, long long lines, int order,
+                              int mode) {
+  long long line = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (line >= lines) return;
+  long long o = line / inner, k = line - o * inner;
+  spline_filter_line(data + o * n * inner + k, n, inner, order, mode);
+}
+
+}  // namespace cuarray_ndimage

@@ -1,0 +1,352 @@
+"""scipy.signal's linear filters on the GPU: `lfilter` (with `zi`, any axis), `lfilter_zi`,
+`sosfilt`, `sosfilt_zi`, `filtfilt` and `sosfiltfilt` (the 'pad' method). The recursion is
+templates/iir.cuh (SciPy's direct form II transposed, in float64), one thread per line.
+
+Differences from SciPy: complex coefficients are not supported (complex signals with real
+coefficients are, as two real passes); an IIR filter has at most 512 delays (FIR filters of any
+length: past 512 taps they run as an FFT convolution); `filtfilt(method='gust')` is not provided.
+A single long signal runs on one thread: batches of signals are what this is fast for.
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import numpy
+
+from ..._core import dtypes as _dtypes
+from ..._core.copying import astype
+from ..._core.ndarray import ndarray
+from ..._core.transfer import from_host as _from_host
+from ..._manipulation.dims import broadcast_to as _broadcast
+from ..._manipulation.joining import concatenate as _concatenate
+from ..._manipulation.joining import stack as _stack
+from ...cuda import compiler as _compiler
+from ...cuda import launch as _launch
+from ..ndimage import _support as _s
+from ._convolve import fftconvolve as _fftconvolve
+
+__all__ = ["lfilter", "lfilter_zi", "sosfilt", "sosfilt_zi", "filtfilt", "sosfiltfilt", "KMAXES", "kernel_name",
+           "source"]
+
+_DIR = pathlib.Path(__file__).parent / "templates"
+KMAXES = (8, 32, 128, 512)
+_BLOCK = 128
+_F8 = numpy.dtype(numpy.float64)
+_kernels: dict = {}
+
+
+def source() -> str:
+    return "#define CUARRAY_DEVICE __device__\n" + (_DIR / "iir.cuh").read_text() + (_DIR / "iir.cu").read_text()
+
+
+def _kmax(k: int) -> int:
+    for m in KMAXES:
+        if k <= m:
+            return m
+    raise NotImplementedError("IIR filters of more than {} delays are not supported on the GPU".format(KMAXES[-1]))
+
+
+def kernel_name(in_dt, out_dt, k: int) -> str:
+    return "cuarray_signal::lfilter<{}, {}, {}>".format(_dtypes.ctype(in_dt), _dtypes.ctype(out_dt), _kmax(k))
+
+
+def _run(ba: numpy.ndarray, K: int, x: ndarray, out_dt, axis: int, zi):
+    """(y, zf or None): the recursion along `axis` of the real C-contiguous x; zi: float64 array of
+    x's shape with K along axis, or None."""
+    y = ndarray(x.shape, out_dt)
+    zf = ndarray(x.shape[:axis] + (K,) + x.shape[axis + 1:], _F8) if zi is not None else None
+    n = x.shape[axis]
+    if x.size == 0 or n == 0:
+        if zf is not None and zf.size:
+            zf[...] = zi
+        return y, zf
+    inner = 1
+    for s in x.shape[axis + 1:]:
+        inner *= s
+    lines = x.size // n
+    name = kernel_name(x.dtype, out_dt, K)
+    k = _kernels.get(name)
+    if k is None:
+        mod = _compiler.compile_module(source(), name_expressions=(name,), name="cuarray_signal_iir")
+        k = _kernels[name] = mod.get_function(name).kernel
+    d_ba = _from_host(numpy.ascontiguousarray(ba, _F8))
+    _launch.launch(k, _launch.grid_one_pass(lines, _BLOCK), _BLOCK,
+                   (d_ba.data.ptr, numpy.int32(K), x.data.ptr, y.data.ptr, numpy.int64(n), numpy.int64(inner),
+                    numpy.int64(lines), 0 if zi is None else zi.data.ptr, 0 if zf is None else zf.data.ptr))
+    return y, zf
+
+
+def _host_1d(v, name):
+    v = numpy.atleast_1d(_s.host_param(v))
+    if not (v.ndim == 1 and v.size > 0):
+        raise ValueError("Parameter {} is not a non-empty 1d array, since {}.shape={!r}!".format(name, name, v.shape))
+    return v
+
+
+def lfilter(b, a, x, axis=-1, zi=None):
+    """See `scipy.signal.lfilter`. `b` and `a` may be host or cuarray arrays."""
+    b = _host_1d(b, "b")
+    a = _host_1d(a, "a")
+    x = _s.as_array(x, "lfilter")
+    axis = _s.normalize_axis(axis, x.ndim)
+    if b.dtype.kind == "c" or a.dtype.kind == "c":
+        raise NotImplementedError("complex filter coefficients are not supported on the GPU")
+    if zi is not None:
+        zi = _s.as_array(zi, "lfilter")
+    dts = [b.dtype, a.dtype, x.dtype] + ([zi.dtype] if zi is not None else [])
+    dtype = numpy.result_type(*dts)
+    if dtype.char not in "fdFD":
+        raise NotImplementedError("Parameter's dtypes produced result type '{}', which is not supported!"
+                                  .format(dtype))
+    if a[0] == 0:
+        raise ValueError("BUG: filter coefficient a[0] == 0 not supported yet")
+    K = max(len(a), len(b)) - 1
+    bb = numpy.zeros(K + 1)
+    aa = numpy.zeros(K + 1)
+    bb[:len(b)] = b / a[0]
+    aa[:len(a)] = a / a[0]
+    if zi is not None:
+        if zi.ndim != x.ndim:
+            raise ValueError("Dimensions of parameters x and zi must match, but x.ndim={!r}, zi.ndim={!r}!"
+                             .format(x.ndim, zi.ndim))
+        expected = x.shape[:axis] + (K,) + x.shape[axis + 1:]
+        for k in range(zi.ndim):
+            if zi.shape[k] != expected[k] and not (k != axis and zi.shape[k] == 1):
+                raise ValueError("Unexpected shape for parameter zi: expected {}, found {}.".format(expected, zi.shape))
+    if x.dtype.kind == "c" or (zi is not None and zi.dtype.kind == "c"):
+        # real coefficients: the filter is linear, so the real and imaginary parts run apart
+        xr = x.real if x.dtype.kind == "c" else x
+        xi = x.imag if x.dtype.kind == "c" else None
+        zr = None if zi is None else (zi.real if zi.dtype.kind == "c" else zi)
+        zim = None if zi is None else (zi.imag if zi.dtype.kind == "c" else 0 * zi)
+        rdt = numpy.dtype(dtype.char.lower())
+        yr, zfr = _lfilter_real(bb, aa, K, xr, rdt, axis, zr, x.shape)
+        if xi is None:
+            xi = 0 * xr
+        yi, zfi = _lfilter_real(bb, aa, K, xi, rdt, axis, zim, x.shape)
+        y = ndarray(x.shape, dtype)
+        y.real[...] = yr
+        y.imag[...] = yi
+        if zi is None:
+            return y
+        zf = ndarray(zfr.shape, dtype)
+        zf.real[...] = zfr
+        zf.imag[...] = zfi
+        return y, zf
+    y, zf = _lfilter_real(bb, aa, K, x, dtype, axis, zi, x.shape)
+    return y if zi is None else (y, zf.astype(dtype, copy=False))
+
+
+def _lfilter_real(bb, aa, K, x, dtype, axis, zi, shape):
+    x = astype(x, x.dtype, order="C", copy=False)
+    z = None
+    if zi is not None:
+        zshape = shape[:axis] + (K,) + shape[axis + 1:]
+        z = astype(zi, _F8, order="C", copy=True) if zi.shape == zshape else \
+            astype(_broadcast(zi, zshape), _F8, order="C", copy=True)
+    if K > KMAXES[-1] and not aa[1:].any():  # a long FIR filter: a convolution along the axis
+        return _long_fir(bb, x, dtype, axis, z)
+    return _run(numpy.concatenate([bb, aa]), K, x, dtype, axis, z)
+
+
+def _long_fir(bb, x, dtype, axis, z):
+    shape = [1] * x.ndim
+    shape[axis] = len(bb)
+    full = _fftconvolve(astype(x, _F8, copy=False), _from_host(bb.reshape(shape)), "full", axes=axis)
+    K = len(bb) - 1
+    n = x.shape[axis]
+    idx = [slice(None)] * x.ndim
+    if z is not None:
+        idx[axis] = slice(0, K)
+        full[tuple(idx)] = full[tuple(idx)] + z
+    idx[axis] = slice(0, n)
+    y = full[tuple(idx)].astype(dtype)
+    idx[axis] = slice(n, None)
+    return y, (full[tuple(idx)].copy() if z is not None else None)
+
+
+def lfilter_zi(b, a):
+    """See `scipy.signal.lfilter_zi`: a small linear solve on the host; the result is a cuarray
+    array when b or a is one, else a NumPy array."""
+    on_device = _s.is_array(b) or _s.is_array(a)
+    b = numpy.atleast_1d(_s.host_param(b))
+    if b.ndim != 1:
+        raise ValueError("Numerator b must be 1-D.")
+    a = numpy.atleast_1d(_s.host_param(a))
+    if a.ndim != 1:
+        raise ValueError("Denominator a must be 1-D.")
+    while len(a) > 1 and a[0] == 0.0:
+        a = a[1:]
+    if a.size < 1:
+        raise ValueError("There must be at least one nonzero `a` coefficient.")
+    if a[0] != 1.0:
+        b = b / a[0]
+        a = a / a[0]
+    n = max(len(a), len(b))
+    if len(a) < n:
+        a = numpy.concatenate((a, numpy.zeros(n - len(a), dtype=a.dtype)))
+    elif len(b) < n:
+        b = numpy.concatenate((b, numpy.zeros(n - len(b), dtype=b.dtype)))
+    dt = numpy.result_type(a, b)
+    companion = numpy.zeros((n - 1, n - 1), dtype=numpy.result_type(a.dtype, float))
+    if n > 1:
+        companion[0, :] = -a[1:] / (1.0 * a[0])
+        companion[numpy.arange(1, n - 1), numpy.arange(0, n - 2)] = 1
+    i_minus_a = (numpy.eye(n - 1) - companion.T).astype(dt)
+    bvec = b[1:] - a[1:] * b[0]
+    zi = numpy.linalg.solve(i_minus_a, bvec) if n > 1 else numpy.zeros(0, dt)
+    return _from_host(zi) if on_device else zi
+
+
+def _sos(sos):
+    sos = numpy.atleast_2d(_s.host_param(sos))
+    if sos.ndim != 2:
+        raise ValueError("sos array must be 2D")
+    n_sections, m = sos.shape
+    if m != 6:
+        raise ValueError("sos array must be shape (n_sections, 6)")
+    if not (sos[:, 3] == 1).all():
+        raise ValueError("sos[:, 3] should be all ones")
+    return sos
+
+
+def sosfilt_zi(sos):
+    """See `scipy.signal.sosfilt_zi` (host arithmetic; a cuarray array when sos is one)."""
+    on_device = _s.is_array(sos)
+    sos = _s.host_param(sos)
+    if sos.ndim != 2 or sos.shape[1] != 6:
+        raise ValueError("sos must be shape (n_sections, 6)")
+    if sos.dtype.kind in "iub":
+        sos = sos.astype(numpy.float64)
+    zi = numpy.empty((sos.shape[0], 2), dtype=sos.dtype)
+    scale = 1.0
+    for section in range(sos.shape[0]):
+        b, a = sos[section, :3], sos[section, 3:]
+        zi[section] = scale * lfilter_zi(b, a)
+        scale *= b.sum() / a.sum()
+    return _from_host(zi) if on_device else zi
+
+
+def sosfilt(sos, x, axis=-1, zi=None):
+    """See `scipy.signal.sosfilt`: one lfilter pass per section."""
+    sos = _sos(sos)
+    x = _s.as_array(x, "sosfilt")
+    axis = _s.normalize_axis(axis, x.ndim)
+    n_sections = sos.shape[0]
+    dtype = numpy.result_type(sos.dtype, x.dtype, numpy.float32)
+    if zi is not None:
+        zi = _s.as_array(zi, "sosfilt")
+        expected = (n_sections,) + x.shape[:axis] + (2,) + x.shape[axis + 1:]
+        if zi.shape != expected:
+            raise ValueError("Invalid zi shape. With axis={!r}, an input with shape {!r}, and an sos array with "
+                             "{} sections, zi must have shape {!r}, got {!r}.".format(axis, x.shape, n_sections,
+                                                                                   expected, zi.shape))
+        dtype = numpy.result_type(dtype, zi.dtype)
+    y = x.astype(dtype)
+    zfs = []
+    for s in range(n_sections):
+        if zi is None:
+            y = lfilter(sos[s, :3], sos[s, 3:], y, axis)
+        else:
+            y, zf = lfilter(sos[s, :3], sos[s, 3:], y, axis, zi[s])
+            zfs.append(zf)
+    if zi is None:
+        return y
+    return y, _stack(zfs).astype(dtype, copy=False)
+
+
+def _axis_slice(a, start=None, stop=None, step=None, axis=-1):
+    idx = [slice(None)] * a.ndim
+    idx[axis] = slice(start, stop, step)
+    return a[tuple(idx)]
+
+
+def _ext(x, n, axis, kind):
+    """SciPy's odd_ext / even_ext / const_ext of n values at each end along axis."""
+    if n < 1:
+        return x
+    if n > x.shape[axis] - 1 and kind != "constant":
+        raise ValueError("The extension length n ({}) is too big. It must not exceed x.shape[axis]-1, which is {}."
+                         .format(n, x.shape[axis] - 1))
+    left_end = _axis_slice(x, 0, 1, axis=axis)
+    right_end = _axis_slice(x, -1, None, axis=axis)
+    if kind == "constant":
+        ones = [1] * x.ndim
+        ones[axis] = n
+        one = _from_host(numpy.ones(ones)) if _s.is_array(x) else numpy.ones(ones)
+        left, right = one * left_end, one * right_end
+    else:
+        left = _axis_slice(x, n, 0, -1, axis=axis)
+        right = _axis_slice(x, -2, -(n + 2), -1, axis=axis)
+        if kind == "odd":
+            left, right = 2 * left_end - left, 2 * right_end - right
+    return _concatenate((left.astype(x.dtype, copy=False), x, right.astype(x.dtype, copy=False)), axis=axis)
+
+
+def _validate_pad(padtype, padlen, x, axis, ntaps):
+    if padtype not in ("even", "odd", "constant", None):
+        raise ValueError("Unknown value '{}' given to padtype. padtype must be 'even', 'odd', 'constant', or None."
+                         .format(padtype))
+    edge = 0 if padtype is None else (ntaps * 3 if padlen is None else padlen)
+    if x.shape[axis] <= edge:
+        raise ValueError("The length of the input vector x must be greater than padlen, which is {}.".format(edge))
+    ext = _ext(x, edge, axis, padtype) if padtype is not None and edge > 0 else x
+    return edge, ext
+
+
+def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad", irlen=None):
+    """See `scipy.signal.filtfilt` ('pad' method)."""
+    b = numpy.atleast_1d(_s.host_param(b))
+    a = numpy.atleast_1d(_s.host_param(a))
+    x = _s.as_array(x, "filtfilt")
+    if method not in ("pad", "gust"):
+        raise ValueError("method must be 'pad' or 'gust'.")
+    if method == "gust":
+        raise NotImplementedError("filtfilt(method='gust') is not provided on the GPU")
+    axis = _s.normalize_axis(axis, x.ndim)
+    edge, ext = _validate_pad(padtype, padlen, x, axis, max(len(a), len(b)))
+    zi = numpy.asarray(lfilter_zi(b, a))
+    shape = [1] * x.ndim
+    shape[axis] = zi.size
+    zi = zi.reshape(shape)
+    dzi = _from_host(zi) if _s.is_array(x) else zi
+    x0 = _axis_slice(ext, stop=1, axis=axis)
+    y, _ = lfilter(b, a, ext, axis=axis, zi=dzi * x0)
+    y0 = _axis_slice(y, start=-1, axis=axis)
+    y, _ = lfilter(b, a, _axis_slice(y, step=-1, axis=axis), axis=axis, zi=dzi * y0)
+    y = _axis_slice(y, step=-1, axis=axis)
+    if edge > 0:
+        y = _axis_slice(y, start=edge, stop=-edge, axis=axis)
+    return y.copy()
+
+
+def sosfiltfilt(sos, x, axis=-1, padtype="odd", padlen=None):
+    """See `scipy.signal.sosfiltfilt`."""
+    sos = _sos(sos)
+    x = _s.as_array(x, "sosfiltfilt")
+    axis = _s.normalize_axis(axis, x.ndim)
+    ntaps = 2 * len(sos) + 1
+    ntaps -= min((sos[:, 2] == 0).sum(), (sos[:, 5] == 0).sum())
+    edge, ext = _validate_pad(padtype, padlen, x, axis, ntaps)
+    zi = sosfilt_zi(sos)
+    shape = [1] * x.ndim
+    shape[axis] = 2
+    zi = zi.reshape([sos.shape[0]] + shape)
+    dzi = _from_host(zi) if _s.is_array(x) else zi
+    x0 = _axis_slice(ext, stop=1, axis=axis)
+    y, _ = sosfilt(sos, ext, axis=axis, zi=_bcast_zi(dzi * x0, sos.shape[0], ext.shape, axis))
+    y0 = _axis_slice(y, start=-1, axis=axis)
+    y, _ = sosfilt(sos, _axis_slice(y, step=-1, axis=axis), axis=axis,
+                   zi=_bcast_zi(dzi * y0, sos.shape[0], ext.shape, axis))
+    y = _axis_slice(y, step=-1, axis=axis)
+    if edge > 0:
+        y = _axis_slice(y, start=edge, stop=-edge, axis=axis)
+    return y.copy()
+
+
+def _bcast_zi(z, n_sections, shape, axis):
+    full = (n_sections,) + tuple(shape[:axis]) + (2,) + tuple(shape[axis + 1:])
+    if tuple(z.shape) == full:
+        return z
+    return _broadcast(z, full).copy()

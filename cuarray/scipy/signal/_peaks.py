@@ -1,0 +1,237 @@
+"""scipy.signal's `find_peaks`, `peak_prominences`, `peak_widths` on the GPU. Local maxima
+(plateaus included) come from run boundaries and one compaction; the height, threshold and plateau
+conditions are vectorised over the peaks; prominences and widths are one thread per peak
+(templates/peaks.cuh, SciPy's searches); the `distance` selection is sequential by definition and
+runs on one GPU thread.
+
+Differences from SciPy: among peaks of equal height, `distance` keeps them in a stable order
+(SciPy's order among ties comes from an unstable sort)."""
+
+from __future__ import annotations
+
+import math
+import pathlib
+import warnings
+
+import numpy
+
+from ..._core.copying import astype
+from ..._core.ndarray import ndarray
+from ..._core.transfer import from_host as _from_host
+from ..._manipulation.joining import concatenate as _concatenate
+from ..._sorting.searching import where as _where
+from ..._sorting.searching_nonzero import nonzero as _nonzero
+from ..._sorting.sorting import argsort as _cu_argsort
+from ...cuda import compiler as _compiler
+from ...cuda import launch as _launch
+from ..ndimage import _support as _s
+
+__all__ = ["find_peaks", "peak_prominences", "peak_widths", "source", "NAMES"]
+
+_DIR = pathlib.Path(__file__).parent / "templates"
+NAMES = ("cuarray_signal::prominences", "cuarray_signal::widths", "cuarray_signal::by_distance")
+_BLOCK = 256
+_F8 = numpy.dtype(numpy.float64)
+_I8 = numpy.dtype(numpy.int64)
+_kernels: list = []
+
+
+def source() -> str:
+    return "#define CUARRAY_DEVICE __device__\n" + (_DIR / "peaks.cuh").read_text() + (_DIR / "peaks.cu").read_text()
+
+
+def _k(i):
+    if not _kernels:
+        mod = _compiler.compile_module(source(), name_expressions=NAMES, name="cuarray_signal_peaks")
+        _kernels.extend(mod.get_function(n).kernel for n in NAMES)
+    return _kernels[i]
+
+
+def _argsort(a):
+    return _cu_argsort(a, kind="stable")
+
+
+def _prominences(x, peaks, wlen):
+    m = peaks.shape[0]
+    prom, lb, rb = ndarray((m,), _F8), ndarray((m,), _I8), ndarray((m,), _I8)
+    if m:
+        _launch.launch(_k(0), _launch.grid_one_pass(m, _BLOCK), _BLOCK,
+                       (x.data.ptr, numpy.int64(x.shape[0]), peaks.data.ptr, numpy.int64(m), numpy.int64(wlen),
+                        prom.data.ptr, lb.data.ptr, rb.data.ptr))
+    return prom, lb, rb
+
+
+def _widths(x, peaks, rel_height, prom, lb, rb):
+    m = peaks.shape[0]
+    out = [ndarray((m,), _F8) for _ in range(4)]
+    if m:
+        _launch.launch(_k(1), _launch.grid_one_pass(m, _BLOCK), _BLOCK,
+                       (x.data.ptr, peaks.data.ptr, numpy.int64(m), prom.data.ptr, lb.data.ptr, rb.data.ptr,
+                        numpy.float64(rel_height)) + tuple(o.data.ptr for o in out))
+    return tuple(out)
+
+
+def _by_distance(peaks, order, distance):
+    m = peaks.shape[0]
+    keep = ndarray((m,), numpy.dtype(numpy.uint8))
+    if m:
+        _launch.launch(_k(2), 1, 1, (peaks.data.ptr, order.data.ptr, numpy.int64(m), numpy.int64(distance),
+                                     keep.data.ptr))
+    return keep.astype(bool)
+
+
+def _x(x):
+    x = _s.as_array(x, "find_peaks")
+    if x.ndim != 1:
+        raise ValueError("`x` must be a 1-D array")
+    return astype(x, _F8, order="C", copy=False)
+
+
+def _peaks(peaks, x):
+    p = _s.as_array(peaks, "peak_prominences") if _s.is_array(peaks) else _from_host(numpy.asarray(peaks))
+    if p.size == 0:
+        p = p.astype(_I8)
+    if p.ndim != 1:
+        raise ValueError("`peaks` must be a 1-D array")
+    if p.dtype.kind not in "iu":
+        raise TypeError("cannot safely cast `peaks` to dtype('intp')")
+    p = astype(p, _I8, order="C", copy=False)
+    if p.size and (bool((p < 0).any()) or bool((p >= x.shape[0]).any())):
+        raise ValueError("peak {} is not a valid index for `x`".format(int(p[(p < 0) | (p >= x.shape[0])][0])))
+    return p
+
+
+def _wlen(value):
+    if value is None:
+        return -1
+    if value > 1:
+        return math.ceil(value)
+    raise ValueError("`wlen` must be larger than 1, was {}".format(value))
+
+
+def _local_maxima(x):
+    """(midpoints, left edges, right edges) of SciPy's _local_maxima_1d."""
+    n = x.shape[0]
+    empty = _from_host(numpy.zeros(0, numpy.int64))
+    if n < 3:
+        return empty, empty, empty
+    change = _concatenate((_from_host(numpy.ones(1, bool)), x[1:] != x[:-1]))
+    starts = _nonzero(change)[0]
+    ends = _concatenate((starts[1:] - 1, _from_host(numpy.array([n - 1]))))
+    before = x[_where(starts > 0, starts - 1, 0)]
+    after = x[_where(ends < n - 1, ends + 1, n - 1)]
+    v = x[starts]
+    ok = (starts > 0) & (ends < n - 1) & (before < v) & (after < v)
+    sel = _nonzero(ok)[0]
+    left, right = starts[sel], ends[sel]
+    return (left + right) // 2, left, right
+
+
+def _condition(interval, x, peaks):
+    imin, imax = interval if isinstance(interval, tuple) else (interval, None)
+    out = []
+    for v in (imin, imax):
+        if _s.is_array(v) or isinstance(v, numpy.ndarray):
+            if v.size != x.size:
+                raise ValueError("array size of {} interval border must match x".format("lower" if v is imin
+                                                                                         else "upper"))
+            v = (v if _s.is_array(v) else _from_host(v))[peaks]
+        out.append(v)
+    return out
+
+
+def _all_true(values):
+    t = values == values
+    return t | ~t
+
+
+def _select(values, pmin, pmax):
+    keep = _all_true(values)
+    if pmin is not None:
+        keep = keep & (pmin <= values)
+    if pmax is not None:
+        keep = keep & (values <= pmax)
+    return keep
+
+
+def find_peaks(x, height=None, threshold=None, distance=None, prominence=None, width=None, wlen=None, rel_height=0.5,
+               plateau_size=None):
+    """See `scipy.signal.find_peaks`. Peaks and properties are cuarray arrays."""
+    x = _x(x)
+    if distance is not None and distance < 1:
+        raise ValueError("`distance` must be greater or equal to 1")
+    peaks, left_edges, right_edges = _local_maxima(x)
+    props = {}
+
+    def apply(keep):
+        nonlocal peaks, props
+        idx = _nonzero(keep)[0]
+        peaks = peaks[idx]
+        props = {k: v[idx] for k, v in props.items()}
+
+    if plateau_size is not None:
+        sizes = right_edges - left_edges + 1
+        pmin, pmax = _condition(plateau_size, x, peaks)
+        keep = _select(sizes, pmin, pmax)
+        props.update(plateau_sizes=sizes, left_edges=left_edges, right_edges=right_edges)
+        apply(keep)
+    if height is not None:
+        heights = x[peaks]
+        hmin, hmax = _condition(height, x, peaks)
+        props["peak_heights"] = heights
+        apply(_select(heights, hmin, hmax))
+    if threshold is not None:
+        tmin, tmax = _condition(threshold, x, peaks)
+        lt = x[peaks] - x[peaks - 1]
+        rt = x[peaks] - x[peaks + 1]
+        keep = _all_true(lt)
+        if tmin is not None:
+            keep = keep & (tmin <= _where(lt < rt, lt, rt))
+        if tmax is not None:
+            keep = keep & (_where(lt > rt, lt, rt) <= tmax)
+        props.update(left_thresholds=lt, right_thresholds=rt)
+        apply(keep)
+    if distance is not None:
+        apply(_by_distance(peaks, _argsort(x[peaks]), math.ceil(distance)))
+    if prominence is not None or width is not None:
+        prom, lb, rb = _prominences(x, peaks, _wlen(wlen))
+        props.update(prominences=prom, left_bases=lb, right_bases=rb)
+    if prominence is not None:
+        pmin, pmax = _condition(prominence, x, peaks)
+        apply(_select(props["prominences"], pmin, pmax))
+    if width is not None:
+        w, h, li, ri = _widths(x, peaks, rel_height, props["prominences"], props["left_bases"], props["right_bases"])
+        props.update(widths=w, width_heights=h, left_ips=li, right_ips=ri)
+        wmin, wmax = _condition(width, x, peaks)
+        apply(_select(props["widths"], wmin, wmax))
+    return peaks, props
+
+
+def peak_prominences(x, peaks, wlen=None):
+    """See `scipy.signal.peak_prominences`."""
+    x = _x(x)
+    p = _peaks(peaks, x)
+    prom, lb, rb = _prominences(x, p, _wlen(wlen))
+    if p.size and bool((prom == 0).any()):
+        try:
+            from scipy.signal import PeakPropertyWarning  # SciPy's warning class, when SciPy is there
+        except ImportError:  # SciPy is optional: the same message, as a RuntimeWarning
+            PeakPropertyWarning = RuntimeWarning
+        warnings.warn("some peaks have a prominence of 0", PeakPropertyWarning, stacklevel=2)
+    return prom, lb, rb
+
+
+def peak_widths(x, peaks, rel_height=0.5, prominence_data=None, wlen=None):
+    """See `scipy.signal.peak_widths`."""
+    x = _x(x)
+    p = _peaks(peaks, x)
+    if rel_height < 0:
+        raise ValueError("`rel_height` must be greater or equal to 0.0")
+    if prominence_data is None:
+        prom, lb, rb = _prominences(x, p, _wlen(wlen))
+    else:
+        prom, lb, rb = prominence_data
+        prom = astype(_s.as_array(prom, "peak_widths"), _F8, order="C", copy=False)
+        lb = astype(_s.as_array(lb, "peak_widths"), _I8, order="C", copy=False)
+        rb = astype(_s.as_array(rb, "peak_widths"), _I8, order="C", copy=False)
+    return _widths(x, p, rel_height, prom, lb, rb)

@@ -1,0 +1,288 @@
+"""scipy.signal's spectral analysis on the GPU: `periodogram`, `welch`, `csd`, `coherence`,
+`spectrogram`, `stft` (SciPy's _spectral_helper: overlapping segments gathered in one indexing
+step, detrended, windowed, one batched FFT, scaled and averaged on the device).
+
+Windows named by a string or tuple come from `scipy.signal.get_window` on the host (SciPy is
+needed for those, imported when used: the `cuarray[scipy]` extra); an array window needs nothing.
+Frequencies and times are cuarray arrays."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy
+
+from ... import fft as _fft
+from ..._core.transfer import from_host as _from_host
+from ..._manipulation.joining import concatenate as _concatenate
+from ..._manipulation.transpose import moveaxis as _moveaxis
+from ..._math.complex import angle as _angle
+from ..._statistics.median import median as _median
+from ..ndimage import _support as _s
+from . import _filtering
+from . import _lfilter
+
+__all__ = ["periodogram", "welch", "csd", "coherence", "spectrogram", "stft"]
+
+
+def _get_window(window, n):
+    from scipy.signal import get_window  # host-side window design (optional dependency)
+
+    return get_window(window, n)
+
+
+def _triage_segments(window, nperseg, input_length):
+    if isinstance(window, (str, tuple)):
+        if nperseg is None:
+            nperseg = 256
+        if nperseg > input_length:
+            warnings.warn("nperseg = {:d} is greater than input length  = {:d}, using nperseg = {:d}"
+                          .format(nperseg, input_length, input_length), stacklevel=3)
+            nperseg = input_length
+        win = numpy.asarray(_get_window(window, nperseg))
+    else:
+        win = _s.host_param(window)
+        if len(win.shape) != 1:
+            raise ValueError("window must be 1-D")
+        if input_length < win.shape[-1]:
+            raise ValueError("window is longer than input signal")
+        if nperseg is None:
+            nperseg = win.shape[0]
+        elif nperseg != win.shape[0]:
+            raise ValueError("value specified for nperseg is different from length of window")
+    return win, nperseg
+
+
+def _zeros_like_tail(x, n):
+    shape = list(x.shape)
+    shape[-1] = n
+    return _from_host(numpy.zeros(shape, x.dtype)) if _s.is_array(x) else numpy.zeros(shape, x.dtype)
+
+
+def _fft_helper(x, win, detrend, nperseg, noverlap, nfft, sides):
+    step = nperseg - noverlap
+    nseg = (x.shape[-1] - nperseg) // step + 1
+    idx = numpy.arange(nseg)[:, None] * step + numpy.arange(nperseg)[None, :]
+    seg = x[..., _from_host(idx) if _s.is_array(x) else idx]
+    if detrend is not False and detrend is not None:
+        if callable(detrend):
+            seg = detrend(seg)
+        elif detrend in ("constant", "c"):
+            seg = seg - seg.mean(-1, keepdims=True)
+        else:
+            seg = _filtering.detrend(seg, type=detrend, axis=-1)
+    seg = seg * (_from_host(win) if _s.is_array(x) else win)
+    if sides == "twosided":
+        return _fft.fft(seg, n=nfft)
+    return _fft.rfft(seg.real if seg.dtype.kind == "c" else seg, n=nfft)
+
+
+def _spectral_helper(x, y, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, scaling, axis, mode,
+                     boundary=None, padded=False):
+    if mode not in ("psd", "stft"):
+        raise ValueError("Unknown value for mode {}, must be one of: {{'psd', 'stft'}}".format(mode))
+    exts = {"even": "even", "odd": "odd", "constant": "constant", "zeros": "zeros", None: None}
+    if boundary not in exts:
+        raise ValueError("Unknown boundary option '{}', must be one of: {}".format(boundary, list(exts)))
+    same = y is x
+    if not same and mode != "psd":
+        raise ValueError("x and y must be equal if mode is 'stft'")
+    axis = int(axis)
+    x = _s.as_array(x, "spectral")
+    outdtype = numpy.result_type(x.dtype, numpy.complex64)
+    if not same:
+        y = _s.as_array(y, "spectral")
+        outdtype = numpy.result_type(x.dtype, y.dtype, numpy.complex64)
+        xo, yo = list(x.shape), list(y.shape)
+        xo.pop(axis)
+        yo.pop(axis)
+        try:
+            numpy.broadcast_shapes(tuple(xo), tuple(yo))
+        except ValueError as e:
+            raise ValueError("x and y cannot be broadcast together.") from e
+    if x.ndim > 1 and axis != -1:
+        x = _moveaxis(x, axis, -1)
+        if not same and y.ndim > 1:
+            y = _moveaxis(y, axis, -1)
+    if not same and x.shape[-1] != y.shape[-1]:
+        if x.shape[-1] < y.shape[-1]:
+            x = _concatenate((x, _zeros_like_tail(x, y.shape[-1] - x.shape[-1])), -1)
+        else:
+            y = _concatenate((y, _zeros_like_tail(y, x.shape[-1] - y.shape[-1])), -1)
+    if nperseg is not None:
+        nperseg = int(nperseg)
+        if nperseg < 1:
+            raise ValueError("nperseg must be a positive integer")
+    win, nperseg = _triage_segments(window, nperseg, x.shape[-1])
+    if nfft is None:
+        nfft = nperseg
+    elif nfft < nperseg:
+        raise ValueError("nfft must be greater than or equal to nperseg.")
+    else:
+        nfft = int(nfft)
+    noverlap = nperseg // 2 if noverlap is None else int(noverlap)
+    if noverlap >= nperseg:
+        raise ValueError("noverlap must be less than nperseg.")
+    nstep = nperseg - noverlap
+    if boundary is not None:
+        kind = boundary if boundary != "zeros" else None
+        n2 = nperseg // 2
+        if kind is None:
+            x = _concatenate((_zeros_like_tail(x, n2), x, _zeros_like_tail(x, n2)), -1)
+            if not same:
+                y = _concatenate((_zeros_like_tail(y, n2), y, _zeros_like_tail(y, n2)), -1)
+        else:
+            x = _lfilter._ext(x, n2, x.ndim - 1, kind)
+            if not same:
+                y = _lfilter._ext(y, n2, y.ndim - 1, kind)
+    if padded:
+        nadd = -(x.shape[-1] - nperseg) % nstep % nperseg
+        x = _concatenate((x, _zeros_like_tail(x, nadd)), -1)
+        if not same:
+            y = _concatenate((y, _zeros_like_tail(y, nadd)), -1)
+    if numpy.result_type(win, numpy.complex64) != outdtype:
+        win = win.astype(outdtype)
+    if scaling == "density":
+        scale = 1.0 / (fs * (win * win).sum())
+    elif scaling == "spectrum":
+        scale = 1.0 / win.sum() ** 2
+    else:
+        raise ValueError("Unknown scaling: {!r}".format(scaling))
+    if mode == "stft":
+        scale = numpy.sqrt(scale)
+    sides = "twosided"
+    if return_onesided:
+        if x.dtype.kind == "c" or (not same and y.dtype.kind == "c"):
+            warnings.warn("Input data is complex, switching to return_onesided=False", stacklevel=3)
+        else:
+            sides = "onesided"
+    freqs = numpy.fft.fftfreq(nfft, 1 / fs) if sides == "twosided" else numpy.fft.rfftfreq(nfft, 1 / fs)
+    result = _fft_helper(x, win, detrend, nperseg, noverlap, nfft, sides)
+    if not same:
+        result = result.conj() * _fft_helper(y, win, detrend, nperseg, noverlap, nfft, sides)
+    elif mode == "psd":
+        result = result.conj() * result
+    result = result * scale
+    if sides == "onesided" and mode == "psd":
+        last = None if nfft % 2 else -1
+        result[..., 1:last] *= 2
+    time = numpy.arange(nperseg / 2, x.shape[-1] - nperseg / 2 + 1, nperseg - noverlap) / float(fs)
+    if boundary is not None:
+        time -= nperseg / 2 / fs
+    result = result.astype(outdtype)
+    if same and mode != "stft":
+        result = result.real
+    ax = axis - 1 if axis < 0 else axis
+    result = _moveaxis(result, -1, ax)  # frequencies at `axis`, segments last
+    wrap = _from_host if _s.is_array(result) else numpy.asarray
+    return wrap(freqs), wrap(time), result
+
+
+def _median_bias(n):
+    ii_2 = 2 * numpy.arange(1.0, (n - 1) // 2 + 1)
+    return 1 + numpy.sum(1.0 / (ii_2 + 1) - 1.0 / ii_2)
+
+
+def csd(x, y, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft=None, detrend="constant",
+        return_onesided=True, scaling="density", axis=-1, average="mean"):
+    """See `scipy.signal.csd`."""
+    if scaling not in ("spectrum", "density"):
+        raise ValueError("Parameter scaling={!r} not in {}!".format(scaling, {"spectrum": "magnitude",
+                                                                              "density": "psd"}))
+    if return_onesided and _s.as_array(x, "csd").dtype.kind == "c":
+        return_onesided = False  # SciPy's csd switches silently (its _spectral_helper warns)
+    freqs, _, pxy = _spectral_helper(x, y, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, scaling,
+                                     axis, mode="psd")
+    if pxy.ndim >= 2 and pxy.size > 0:
+        if pxy.shape[-1] > 1:
+            if average == "median":
+                bias = _median_bias(pxy.shape[-1])
+                if pxy.dtype.kind == "c":
+                    pxy = _median(pxy.real, axis=-1) + 1j * _median(pxy.imag, axis=-1)
+                else:
+                    pxy = _median(pxy, axis=-1)
+                pxy = pxy / float(bias)  # a weak scalar: float32 stays float32, as SciPy's in-place divide
+            elif average == "mean":
+                pxy = pxy.mean(axis=-1)
+            else:
+                raise ValueError("Parameter average={!r} must be 'median' or 'mean'!".format(average))
+        else:
+            pxy = pxy.reshape(pxy.shape[:-1])
+    return freqs, pxy
+
+
+def welch(x, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft=None, detrend="constant",
+          return_onesided=True, scaling="density", axis=-1, average="mean"):
+    """See `scipy.signal.welch`."""
+    freqs, pxx = csd(x, x, fs=fs, window=window, nperseg=nperseg, noverlap=noverlap, nfft=nfft, detrend=detrend,
+                     return_onesided=return_onesided, scaling=scaling, axis=axis, average=average)
+    return freqs, pxx.real
+
+
+def periodogram(x, fs=1.0, window="boxcar", nfft=None, detrend="constant", return_onesided=True,
+                scaling="density", axis=-1):
+    """See `scipy.signal.periodogram`."""
+    x = _s.as_array(x, "periodogram")
+    if window is None:
+        window = "boxcar"
+    if nfft is None:
+        nperseg = x.shape[axis]
+    elif nfft == x.shape[axis]:
+        nperseg = nfft
+    elif nfft > x.shape[axis]:
+        nperseg = x.shape[axis]
+    else:
+        idx = [slice(None)] * x.ndim
+        idx[axis] = slice(None, nfft)
+        x = x[tuple(idx)]
+        nperseg = nfft
+        nfft = None
+    if hasattr(window, "size") and window.size != nperseg:
+        raise ValueError("the size of the window must be the same size of the input on the specified axis")
+    return welch(x, fs=fs, window=window, nperseg=nperseg, noverlap=0, nfft=nfft, detrend=detrend,
+                 return_onesided=return_onesided, scaling=scaling, axis=axis)
+
+
+def coherence(x, y, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft=None, detrend="constant",
+              axis=-1):
+    """See `scipy.signal.coherence`."""
+    freqs, pxx = welch(x, fs=fs, window=window, nperseg=nperseg, noverlap=noverlap, nfft=nfft, detrend=detrend,
+                       axis=axis)
+    _, pyy = welch(y, fs=fs, window=window, nperseg=nperseg, noverlap=noverlap, nfft=nfft, detrend=detrend, axis=axis)
+    _, pxy = csd(x, y, fs=fs, window=window, nperseg=nperseg, noverlap=noverlap, nfft=nfft, detrend=detrend, axis=axis)
+    return freqs, abs(pxy) ** 2 / pxx / pyy
+
+
+def spectrogram(x, fs=1.0, window=("tukey_periodic", 0.25), nperseg=None, noverlap=None, nfft=None,
+                detrend="constant", return_onesided=True, scaling="density", axis=-1, mode="psd"):
+    """See `scipy.signal.spectrogram` (modes psd, complex, magnitude, angle; not phase)."""
+    modes = ["psd", "complex", "magnitude", "angle", "phase"]
+    if mode not in modes:
+        raise ValueError("unknown value for mode {}, must be one of {}".format(mode, modes))
+    if mode == "phase":
+        raise NotImplementedError("spectrogram(mode='phase') needs unwrap along the segments; not provided")
+    x = _s.as_array(x, "spectrogram")
+    window, nperseg = _triage_segments(window, nperseg, x.shape[axis])
+    if noverlap is None:
+        noverlap = nperseg // 8
+    if mode == "psd":
+        return _spectral_helper(x, x, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, scaling, axis,
+                                mode="psd")
+    f, t, sxx = _spectral_helper(x, x, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, scaling, axis,
+                                 mode="stft")
+    if mode == "magnitude":
+        sxx = abs(sxx)
+    elif mode == "angle":
+        sxx = _angle(sxx)
+    return f, t, sxx
+
+
+def stft(x, fs=1.0, window="hann_periodic", nperseg=256, noverlap=None, nfft=None, detrend=False,
+         return_onesided=True, boundary="zeros", padded=True, axis=-1, scaling="spectrum"):
+    """See `scipy.signal.stft`."""
+    if scaling == "psd":
+        scaling = "density"
+    elif scaling != "spectrum":
+        raise ValueError("Parameter scaling={!r} not in ['spectrum', 'psd']!".format(scaling))
+    return _spectral_helper(x, x, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, scaling, axis,
+                            mode="stft", boundary=boundary, padded=padded)

@@ -1,0 +1,185 @@
+"""scipy.signal's `upfirdn` and `resample_poly` on the GPU (templates/upfirdn.cuh: one output
+sample per thread, only the polyphase taps that meet a sample).
+
+Differences from SciPy: `upfirdn` supports `mode='constant'` with `cval=0` (the default); other
+extension modes raise NotImplementedError, and so do `resample_poly`'s padtypes that need them
+('constant' with a non-zero cval, 'line', 'symmetric', ...; 'mean', 'median', 'minimum', 'maximum'
+work). Complex filters are not supported (complex signals with real filters are). The default
+window of `resample_poly` is designed by `scipy.signal.firwin` on the host (SciPy needed)."""
+
+from __future__ import annotations
+
+import math
+import operator
+import pathlib
+
+import numpy
+
+from ..._core import dtypes as _dtypes
+from ..._core.copying import astype
+from ..._core.ndarray import ndarray
+from ..._core.transfer import from_host as _from_host
+from ...cuda import compiler as _compiler
+from ...cuda import launch as _launch
+from ..._statistics.median import median as _median
+from ..ndimage import _support as _s
+from . import _lfilter
+
+__all__ = ["upfirdn", "resample_poly", "decimate", "source", "kernel_name", "output_len"]
+
+_DIR = pathlib.Path(__file__).parent / "templates"
+_BLOCK = 256
+_kernels: dict = {}
+
+
+def source() -> str:
+    return ("#define CUARRAY_DEVICE __device__\n" + (_DIR / "upfirdn.cuh").read_text()
+            + (_DIR / "upfirdn.cu").read_text())
+
+
+def kernel_name(in_dt, out_dt) -> str:
+    return "cuarray_signal::upfirdn<{}, {}>".format(_dtypes.ctype(in_dt), _dtypes.ctype(out_dt))
+
+
+def output_len(len_h, in_len, up, down) -> int:
+    return (((in_len - 1) * up + len_h) - 1) // down + 1
+
+
+def _run(h: numpy.ndarray, x, out_dt, up, down, axis):
+    """The real upfirdn of x (any layout) along axis, into a fresh array of out_dt."""
+    n = x.shape[axis]
+    nout = output_len(len(h), n, up, down)
+    shape = x.shape[:axis] + (nout,) + x.shape[axis + 1:]
+    y = ndarray(shape, out_dt)
+    if y.size == 0:
+        return y
+    x = astype(x, x.dtype, order="C", copy=False)
+    inner = 1
+    for s in x.shape[axis + 1:]:
+        inner *= s
+    name = kernel_name(x.dtype, out_dt)
+    k = _kernels.get(name)
+    if k is None:
+        mod = _compiler.compile_module(source(), name_expressions=(name,), name="cuarray_signal_upfirdn")
+        k = _kernels[name] = mod.get_function(name).kernel
+    d_h = _from_host(numpy.ascontiguousarray(h, out_dt))
+    _launch.launch(k, _launch.grid_one_pass(y.size, _BLOCK), _BLOCK,
+                   (d_h.data.ptr, numpy.int64(len(h)), x.data.ptr, numpy.int64(n), y.data.ptr, numpy.int64(nout),
+                    numpy.int64(inner), numpy.int64(y.size), numpy.int64(up), numpy.int64(down)))
+    return y
+
+
+def upfirdn(h, x, up=1, down=1, axis=-1, mode="constant", cval=0):
+    """See `scipy.signal.upfirdn` (mode 'constant' with cval 0)."""
+    h = numpy.asarray(_s.host_param(h))
+    x = _s.as_array(x, "upfirdn")
+    if h.ndim != 1 or h.size == 0:
+        raise ValueError("h must be 1-D with non-zero length")
+    if h.dtype.kind == "c":
+        raise NotImplementedError("complex filters are not supported on the GPU")
+    up, down = int(up), int(down)
+    if up < 1 or down < 1:
+        raise ValueError("Both up and down must be >= 1")
+    if mode != "constant" or cval != 0:
+        raise NotImplementedError("upfirdn supports mode='constant' with cval=0 on the GPU")
+    axis = _s.normalize_axis(axis, x.ndim)
+    out_dt = numpy.result_type(h.dtype, x.dtype, numpy.float32)
+    if out_dt.kind == "c":
+        rdt = numpy.dtype(out_dt.char.lower())
+        re = _run(h, x.real, rdt, up, down, axis)
+        im = _run(h, x.imag, rdt, up, down, axis)
+        y = ndarray(re.shape, out_dt)
+        y.real[...] = re
+        y.imag[...] = im
+        return y
+    return _run(h, x, out_dt, up, down, axis)
+
+
+def resample_poly(x, up, down, axis=0, window=("kaiser", 5.0), padtype="constant", cval=None):
+    """See `scipy.signal.resample_poly`."""
+    x = _s.as_array(x, "resample_poly")
+    if up != int(up):
+        raise ValueError("up must be an integer")
+    if down != int(down):
+        raise ValueError("down must be an integer")
+    up, down = int(up), int(down)
+    if up < 1 or down < 1:
+        raise ValueError("up and down must be >= 1")
+    if cval is not None and padtype != "constant":
+        raise ValueError("cval has no effect when padtype is ", padtype)
+    g = math.gcd(up, down)
+    up //= g
+    down //= g
+    if up == down == 1:
+        return x.copy()
+    n_in = x.shape[axis]
+    n_out = n_in * up
+    n_out = n_out // down + bool(n_out % down)
+    if isinstance(window, list) or hasattr(window, "shape"):
+        h = numpy.array(_s.host_param(window), copy=True)
+        if h.ndim > 1:
+            raise ValueError("window must be 1-D")
+        half_len = (h.size - 1) // 2
+    else:
+        from scipy.signal import firwin  # host-side filter design (optional dependency)
+
+        max_rate = max(up, down)
+        half_len = 10 * max_rate
+        h = firwin(2 * half_len + 1, 1.0 / max_rate, window=window)
+        if x.dtype.kind in "fc":
+            h = h.astype(x.dtype)
+    h = h * up
+    n_pre_pad = down - half_len % down
+    n_post_pad = 0
+    n_pre_remove = (half_len + n_pre_pad) // down
+    while output_len(h.shape[0] + n_pre_pad + n_post_pad, n_in, up, down) < n_out + n_pre_remove:
+        n_post_pad += 1
+    h = numpy.concatenate((numpy.zeros(n_pre_pad, dtype=h.dtype), h, numpy.zeros(n_post_pad, dtype=h.dtype)))
+    background = None
+    if padtype in ("mean", "minimum", "maximum", "median"):
+        if padtype == "median":
+            background = _median(x, axis=axis, keepdims=True)
+        else:
+            background = getattr(x, {"mean": "mean", "minimum": "min", "maximum": "max"}[padtype])(axis=axis,
+                                                                                                 keepdims=True)
+        x = x - background
+    elif padtype != "constant" or (cval is not None and cval != 0):
+        raise NotImplementedError("resample_poly(padtype={!r}) needs an extension mode of upfirdn that is not "
+                                  "provided on the GPU".format(padtype))
+    y = upfirdn(h, x, up, down, axis=axis)
+    keep = [slice(None)] * x.ndim
+    keep[axis] = slice(n_pre_remove, n_pre_remove + n_out)
+    y = y[tuple(keep)]
+    if background is not None:
+        y = y + background
+    return y
+
+
+def decimate(x, q, n=None, ftype="iir", axis=-1, zero_phase=True):
+    """See `scipy.signal.decimate` (ftype 'iir' or 'fir'; the filter is designed by SciPy on the
+    host: `cheby1`/`firwin`)."""
+    from scipy.signal import cheby1, firwin  # host-side filter design (optional dependency)
+
+    x = _s.as_array(x, "decimate")
+    q = operator.index(q)
+    if n is not None:
+        n = operator.index(n)
+    result_type = x.dtype if x.dtype.kind in "fc" and x.dtype.char != "e" else numpy.dtype(numpy.float64)
+    sl = [slice(None)] * x.ndim
+    if ftype == "fir":
+        if n is None:
+            n = 2 * (10 * q)
+        b = numpy.asarray(firwin(n + 1, 1.0 / q, window="hamming"), dtype=result_type)
+        if zero_phase:
+            y = resample_poly(x, 1, q, axis=axis, window=b)
+        else:
+            axis_n = x.shape[axis]
+            y = upfirdn(b, x, up=1, down=q, axis=axis)
+            sl[axis] = slice(None, axis_n // q + bool(axis_n % q), None)
+    elif ftype == "iir":
+        sos = numpy.asarray(cheby1(8 if n is None else n, 0.05, 0.8 / q, output="sos"), dtype=result_type)
+        y = _lfilter.sosfiltfilt(sos, x, axis=axis) if zero_phase else _lfilter.sosfilt(sos, x, axis=axis)
+        sl[axis] = slice(None, None, q)
+    else:
+        raise ValueError("invalid ftype")  # SciPy's dlti systems are not taken here
+    return y[tuple(sl)]

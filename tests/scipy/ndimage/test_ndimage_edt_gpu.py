@@ -1,0 +1,45 @@
+"""cuarray.scipy.ndimage.distance_transform_edt on the device against scipy.ndimage."""
+
+import numpy as np
+import pytest
+import scipy.ndimage as snd
+
+from cuarray.cuda import _backend
+
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason())),
+]
+
+import cuarray  # noqa: E402
+from cuarray.scipy import ndimage as cnd  # noqa: E402
+
+RNG = np.random.default_rng()
+
+
+@pytest.mark.parametrize("shape", [(1000,), (300, 257), (40, 33, 47)])
+@pytest.mark.parametrize("density", [0.01, 0.5])
+@pytest.mark.parametrize("dtype", [np.bool_, np.uint8, np.float32])
+def test_edt(shape, density, dtype):
+    x = (RNG.random(shape) > density).astype(dtype)
+    x.flat[0] = 0
+    sampling = RNG.uniform(0.5, 2, size=len(shape))
+    ref = snd.distance_transform_edt(x, sampling=sampling)
+    got, idx = cnd.distance_transform_edt(cuarray.asarray(x), sampling=sampling, return_indices=True)
+    assert got.dtype == ref.dtype and idx.dtype == np.int32 and idx.shape == (len(shape),) + shape
+    np.testing.assert_allclose(got.get(), ref, rtol=1e-12, atol=1e-12)
+    i = idx.get()
+    assert not x[tuple(i)].any()
+    dist = np.sqrt(sum(((np.indices(shape)[k] - i[k]) * sampling[k]) ** 2 for k in range(len(shape))))
+    np.testing.assert_allclose(dist, ref, rtol=1e-12, atol=1e-12)
+
+
+def test_edt_arguments():
+    x = cuarray.asarray(RNG.random((20, 30)) > 0.3)
+    d = cuarray.empty((20, 30), np.float64)
+    assert cnd.distance_transform_edt(x, distances=d) is None
+    np.testing.assert_allclose(d.get(), snd.distance_transform_edt(x.get()))
+    only_idx = cnd.distance_transform_edt(x, return_distances=False, return_indices=True)
+    assert only_idx.shape == (2, 20, 30)
+    with pytest.raises(RuntimeError):
+        cnd.distance_transform_edt(x, return_distances=False)

@@ -1,0 +1,263 @@
+"""ndimage interpolation without a device: templates/interp.cuh (the very code the kernels run)
+built with g++ into a host library, driven by the public functions (their launches replaced by
+calls into that library, cuarray arrays by NumPy arrays), against scipy.ndimage for every mode,
+order 0-5, prefilter on/off, grid_mode, output dtypes; and NVRTC compiles of the kernels."""
+
+import ctypes
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+import scipy.ndimage as snd
+
+from cuarray.cuda import compiler
+from cuarray.scipy.ndimage import _interp_kernels as ik
+
+pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no g++")
+
+WRAPPER = r"""
+#include "interp.cuh"
+using namespace cuarray_ndimage;
+
+template <int ND, int ORDER>
+static void run(const double* in, const long long* ishape, int indim, const long long* oshape, int ondim,
+                const double* params, long long total, int kind, int mode, double cval, double npad, int flags,
+                double* out) {
+  for (long long idx = 0; idx < total; ++idx) {
+    double c[CUARRAY_NDIMAGE_INTERP_MAX_NDIM];
+    input_coordinate(kind, idx, total, oshape, ondim, indim, params, npad, flags, c);
+    out[idx] = interpolate<double, ND, ORDER>(in, ishape, indim, c, mode, cval);
+  }
+}
+
+#define ORDERS(ND) \
+  switch (order) { case 0: f = run<ND, 0>; break; case 1: f = run<ND, 1>; break; case 2: f = run<ND, 2>; break; \
+                   case 3: f = run<ND, 3>; break; case 4: f = run<ND, 4>; break; default: f = run<ND, 5>; }
+
+extern "C" void geometric(const double* in, const long long* ishape, int indim, const long long* oshape, int ondim,
+                          const double* params, long long total, int kind, int order, int mode, double cval,
+                          double npad, int flags, double* out) {
+  void (*f)(const double*, const long long*, int, const long long*, int, const double*, long long, int, int,
+            double, double, int, double*);
+  int nd = indim <= 3 ? indim : 0;
+  if (nd == 1) { ORDERS(1) } else if (nd == 2) { ORDERS(2) } else if (nd == 3) { ORDERS(3) } else { ORDERS(0) }
+  f(in, ishape, indim, oshape, ondim, params, total, kind, mode, cval, npad, flags, out);
+}
+
+extern "C" void spline_filter(double* data, long long n, long long inner, long long lines, int order, int mode) {
+  for (long long line = 0; line < lines; ++line) {
+    long long o = line / inner, k = line - o * inner;
+    spline_filter_line(data + o * n * inner + k, n, inner, order, mode);
+  }
+}
+
+#define STORE(CODE, TYPE) case CODE: for (long long i = 0; i < n; ++i) ((TYPE*)out)[i] = interp_store<TYPE>::go(t[i]); break;
+extern "C" void store(const double* t, long long n, char code, void* out) {
+  switch (code) {
+    STORE('?', bool) STORE('b', signed char) STORE('h', short) STORE('i', int) STORE('q', long long)
+    STORE('l', long long) STORE('B', unsigned char) STORE('H', unsigned short) STORE('I', unsigned int)
+    STORE('Q', unsigned long long) STORE('L', unsigned long long) STORE('f', float) STORE('d', double)
+  }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def lib(tmp_path_factory):
+    d = tmp_path_factory.mktemp("interp")
+    (d / "w.cpp").write_text(WRAPPER)
+    so = d / "libinterp.so"
+    subprocess.run(["g++", "-O2", "-shared", "-fPIC", "-I", str(ik._DIR), str(d / "w.cpp"), "-o", str(so)],
+                   check=True)
+    return ctypes.CDLL(str(so))
+
+
+def _p(a):
+    return a.ctypes.data_as(ctypes.c_void_p)
+
+
+@pytest.fixture
+def host_interp(monkeypatch, lib):
+    from cuarray._core import copying
+    from cuarray.scipy.ndimage import _interpolation, _support
+
+    def astype(x, dt, order="K", copy=True):
+        return np.array(x, dtype=dt, order=order, copy=True) if copy else np.asarray(x, dtype=dt, order=order)
+
+    monkeypatch.setattr(_support, "as_array", lambda x, fn: np.asarray(x))
+    monkeypatch.setattr(_support, "ndarray", np.ndarray)
+    monkeypatch.setattr(_support, "copyto_unchecked", lambda d, s: np.copyto(d, s, casting="unsafe"))
+    monkeypatch.setattr(_support, "astype", astype)
+    monkeypatch.setattr(copying, "copyto_unchecked", lambda d, s: np.copyto(d, s, casting="unsafe"))
+    monkeypatch.setattr(_interpolation, "ndarray", lambda shape, dt: np.empty(shape, dt))
+    monkeypatch.setattr(_interpolation, "astype", astype)
+    monkeypatch.setattr(_interpolation, "copyto_unchecked", lambda d, s: np.copyto(d, s, casting="unsafe"))
+    monkeypatch.setattr(_interpolation, "_pad", np.pad)
+
+    def geometric(x, out_dt, kind, oshape, params, order, mode, cval, npad, flags=0):
+        xin = np.ascontiguousarray(x, dtype=np.float64)
+        p = np.ascontiguousarray(params, dtype=np.float64).reshape(-1)
+        oshape = tuple(oshape)
+        total = int(np.prod(oshape))
+        t = np.empty(total)
+        ish, osh = np.asarray(x.shape, np.int64), np.asarray(oshape, np.int64)
+        if total:
+            lib.geometric(_p(xin), _p(ish), ctypes.c_int(x.ndim), _p(osh), ctypes.c_int(len(oshape)), _p(p),
+                          ctypes.c_longlong(total), ctypes.c_int(ik.KINDS[kind]), ctypes.c_int(order),
+                          ctypes.c_int(mode), ctypes.c_double(cval), ctypes.c_double(npad), ctypes.c_int(flags),
+                          _p(t))
+        out = np.empty(oshape, out_dt)
+        lib.store(_p(t), ctypes.c_longlong(total), ctypes.c_char(np.dtype(out_dt).char.encode()), _p(out))
+        return out
+
+    def spline_filter(data, axis, order, mode):
+        assert data.dtype == np.float64 and data.flags.c_contiguous
+        n = data.shape[axis]
+        if data.size == 0 or n <= 1:
+            return
+        inner = int(np.prod(data.shape[axis + 1:]))
+        lib.spline_filter(_p(data), ctypes.c_longlong(n), ctypes.c_longlong(inner),
+                          ctypes.c_longlong(data.size // n), ctypes.c_int(order), ctypes.c_int(mode))
+
+    monkeypatch.setattr(ik, "geometric", geometric)
+    monkeypatch.setattr(ik, "spline_filter", spline_filter)
+    from cuarray.scipy import ndimage
+
+    return ndimage
+
+
+MODES = ["constant", "grid-constant", "nearest", "reflect", "grid-mirror", "mirror", "wrap", "grid-wrap"]
+RNG = np.random.default_rng(5)
+
+
+def close(got, ref):
+    assert got.dtype == ref.dtype and got.shape == ref.shape, (got.dtype, ref.dtype, got.shape, ref.shape)
+    if ref.dtype.kind in "iub":
+        np.testing.assert_array_equal(got, ref)
+    else:
+        np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("order", [0, 1, 2, 3, 4, 5])
+def test_spline_filter(host_interp, mode, order):
+    x = RNG.normal(size=(6, 7, 3))
+    if order >= 2:
+        close(host_interp.spline_filter(x, order, mode=mode), snd.spline_filter(x, order, mode=mode))
+        close(host_interp.spline_filter(x, order, output=np.float32, mode=mode),
+              snd.spline_filter(x, order, output=np.float32, mode=mode))
+    for axis in (0, 1, -1):
+        close(host_interp.spline_filter1d(x, order, axis, mode=mode), snd.spline_filter1d(x, order, axis, mode=mode))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("order", [0, 1, 2, 3, 4, 5])
+@pytest.mark.parametrize("prefilter", [True, False])
+def test_map_coordinates(host_interp, mode, order, prefilter):
+    x = RNG.normal(size=(7, 9)) * 10
+    coords = RNG.uniform(-4, 12, size=(2, 5, 11))
+    coords[:, 0, :3] = [[0, 3, 6], [8, 2, 0]]  # exact grid points
+    ref = snd.map_coordinates(x, coords, order=order, mode=mode, cval=-2.5, prefilter=prefilter)
+    close(host_interp.map_coordinates(x, coords, order=order, mode=mode, cval=-2.5, prefilter=prefilter), ref)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "int64", "float32", "bool", "complex128"])
+def test_map_coordinates_dtypes(host_interp, dtype):
+    x = RNG.normal(size=(5, 6, 4)) * 50
+    x = x + 1j * RNG.normal(size=x.shape) if dtype == "complex128" else x
+    x = (np.abs(x) if dtype == "uint8" else x).astype(dtype)
+    coords = RNG.uniform(-1, 6, size=(3, 40))
+    for order in (0, 1, 3):
+        close(host_interp.map_coordinates(x, coords, order=order, mode="nearest"),
+              snd.map_coordinates(x, coords, order=order, mode="nearest"))
+    close(host_interp.map_coordinates(x, coords, output=np.float32, mode="mirror"),
+          snd.map_coordinates(x, coords, output=np.float32, mode="mirror"))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("order", [0, 1, 3, 5])
+def test_shift_zoom(host_interp, mode, order):
+    x = RNG.normal(size=(8, 10)) * 10
+    close(host_interp.shift(x, (1.3, -2.6), order=order, mode=mode, cval=1.0),
+          snd.shift(x, (1.3, -2.6), order=order, mode=mode, cval=1.0))
+    for z in [(1.7, 0.6), 2.0, (1, 1.5)]:
+        for grid_mode in (False, True):
+            with pytest.warns(UserWarning) if grid_mode and mode in ("constant", "wrap") else _nothing():
+                got = host_interp.zoom(x, z, order=order, mode=mode, grid_mode=grid_mode)
+            with pytest.warns(UserWarning) if grid_mode and mode in ("constant", "wrap") else _nothing():
+                ref = snd.zoom(x, z, order=order, mode=mode, grid_mode=grid_mode)
+            close(got, ref)
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *a):
+        return False
+
+
+@pytest.mark.parametrize("mode", ["constant", "nearest", "reflect", "wrap", "grid-constant"])
+@pytest.mark.parametrize("order", [0, 1, 2, 3])
+def test_affine_and_rotate(host_interp, mode, order):
+    x = RNG.normal(size=(9, 8)) * 10
+    m = np.array([[0.9, 0.2], [-0.3, 1.1]])
+    close(host_interp.affine_transform(x, m, offset=(0.5, -1.0), order=order, mode=mode),
+          snd.affine_transform(x, m, offset=(0.5, -1.0), order=order, mode=mode))
+    close(host_interp.affine_transform(x, [1.2, 0.7], offset=0.3, output_shape=(11, 5), order=order, mode=mode),
+          snd.affine_transform(x, [1.2, 0.7], offset=0.3, output_shape=(11, 5), order=order, mode=mode))
+    h = np.array([[1.0, 0.1, 0.5], [0.0, 0.9, -2.0], [0, 0, 1]])
+    close(host_interp.affine_transform(x, h, order=order, mode=mode),
+          snd.affine_transform(x, h, order=order, mode=mode))
+    for angle, reshape in [(30, True), (90, False), (-17.5, True)]:
+        close(host_interp.rotate(x, angle, reshape=reshape, order=order, mode=mode),
+              snd.rotate(x, angle, reshape=reshape, order=order, mode=mode))
+
+
+def test_rotate_3d_is_one_affine(host_interp):
+    x = RNG.normal(size=(5, 6, 7))
+    for axes in [(1, 0), (0, 2), (-1, -2)]:
+        got = host_interp.rotate(x, 25, axes=axes, order=3, mode="nearest")
+        ref = snd.rotate(x, 25, axes=axes, order=3, mode="nearest")
+        assert got.shape == ref.shape
+        np.testing.assert_allclose(got, ref, rtol=1e-7, atol=1e-7)
+
+
+def test_interp_errors(host_interp):
+    x = RNG.normal(size=(4, 5))
+    for call in [lambda nd: nd.map_coordinates(x, np.zeros((3, 4))),
+                 lambda nd: nd.map_coordinates(x, np.zeros((2, 4)), order=6),
+                 lambda nd: nd.map_coordinates(x, np.zeros((2, 4)), mode="bogus"),
+                 lambda nd: nd.spline_filter(x, 1),
+                 lambda nd: nd.affine_transform(x, np.eye(4)),
+                 lambda nd: nd.affine_transform(x, np.ones((3, 3)) + np.eye(3)),
+                 lambda nd: nd.rotate(x[0], 10),
+                 lambda nd: nd.rotate(x, 10, axes=(0, 0, 1)),
+                 lambda nd: nd.zoom(x, 2, output=np.empty((2, 2)))]:
+        with pytest.raises(Exception) as ref:
+            call(snd)
+        with pytest.raises(ref.type):
+            call(host_interp)
+
+
+def test_kernels_compile_for_sm90():
+    names = [ik.geometric_name(np.dtype(a), np.dtype(b), k, nd, o)
+             for a, b, k, nd, o in [("f", "f", "coords", 2, 3), ("d", "d", "affine", 3, 1), ("B", "B", "zoom_shift", 2, 0),
+                                    ("q", "d", "zoom_shift", 5, 5), ("?", "?", "coords", 1, 2)]]
+    names.append(ik.SPLINE_FILTER)
+    cubin, mapping = compiler.compile_cubin(ik.source(), arch="sm_90", name_expressions=names)
+    assert cubin and set(mapping) == set(names)
+
+
+@pytest.mark.parametrize("order", [1, 3])
+def test_generic_ndim_kernel(host_interp, order):
+    """ndim 4 and 1 (the generic loops and the 1-D unrolled kernel)."""
+    x = RNG.normal(size=(3, 4, 3, 5))
+    coords = RNG.uniform(-1, 5, size=(4, 30))
+    close(host_interp.map_coordinates(x, coords, order=order, mode="reflect"),
+          snd.map_coordinates(x, coords, order=order, mode="reflect"))
+    close(host_interp.zoom(x, (1.5, 1, 0.7, 2), order=order, mode="grid-wrap"),
+          snd.zoom(x, (1.5, 1, 0.7, 2), order=order, mode="grid-wrap"))
+    y = RNG.normal(size=17)
+    close(host_interp.shift(y, 2.25, order=order, mode="mirror"), snd.shift(y, 2.25, order=order, mode="mirror"))

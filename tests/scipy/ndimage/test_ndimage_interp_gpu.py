@@ -1,0 +1,92 @@
+"""cuarray.scipy.ndimage interpolation on the device against scipy.ndimage on the host: every mode,
+orders 0-5, prefilter on/off, dtypes, non-contiguous inputs, output= arrays. Fresh random data."""
+
+import numpy as np
+import pytest
+import scipy.ndimage as snd
+
+from cuarray.cuda import _backend
+
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason())),
+]
+
+import cuarray  # noqa: E402
+from cuarray.scipy import ndimage as cnd  # noqa: E402
+
+MODES = ["constant", "grid-constant", "nearest", "reflect", "grid-mirror", "mirror", "wrap", "grid-wrap"]
+RNG = np.random.default_rng()
+
+
+def close(got, ref, tol=None):
+    assert isinstance(got, cuarray.ndarray)
+    assert got.dtype == ref.dtype and got.shape == ref.shape, (got.dtype, ref.dtype, got.shape, ref.shape)
+    g = got.get()
+    if ref.dtype.kind in "iub":
+        # a value within rounding of .5 may round either way after the GPU's FMA contractions
+        np.testing.assert_allclose(g.astype(float), ref.astype(float), atol=1, rtol=0)
+        assert np.mean(g != ref) < 0.01
+    else:
+        tol = tol or (1e-4 if ref.dtype.char in "fF" else 1e-9)
+        np.testing.assert_allclose(g, ref, rtol=tol, atol=tol * max(1.0, float(np.abs(ref).max(initial=0))))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("order", [0, 1, 2, 3, 4, 5])
+def test_map_coordinates(mode, order):
+    x = RNG.normal(size=(17, 23)) * 10
+    coords = RNG.uniform(-5, 28, size=(2, 31, 7))
+    for prefilter in (True, False):
+        ref = snd.map_coordinates(x, coords, order=order, mode=mode, cval=1.5, prefilter=prefilter)
+        got = cnd.map_coordinates(cuarray.asarray(x), cuarray.asarray(coords), order=order, mode=mode, cval=1.5,
+                                  prefilter=prefilter)
+        close(got, ref)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.int32, np.float32, np.float64, np.complex64])
+def test_dtypes_and_layouts(dtype):
+    x = RNG.normal(size=(12, 14, 6)) * 40
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * RNG.normal(size=x.shape)
+    x = (np.abs(x) if np.dtype(dtype).kind == "u" else x).astype(dtype)
+    xs = x[::2, ::-1]
+    d = cuarray.asarray(x)[::2, ::-1]
+    close(cnd.zoom(d, (1.5, 0.5, 2), order=3), snd.zoom(xs, (1.5, 0.5, 2), order=3))
+    close(cnd.shift(d, (0.5, -1.25, 2), order=1, mode="wrap"), snd.shift(xs, (0.5, -1.25, 2), order=1, mode="wrap"))
+    close(cnd.rotate(d, 33, axes=(0, 2), order=2, mode="nearest"),
+          snd.rotate(xs, 33, axes=(0, 2), order=2, mode="nearest"), tol=1e-3)
+    if np.dtype(dtype).kind != "c":
+        out = cuarray.empty((6, 7, 14), np.float64).transpose(0, 2, 1)
+        res = cnd.spline_filter(d, 3, output=out)
+        assert res is out
+        close(out, snd.spline_filter(xs, 3))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("order", [0, 1, 3, 5])
+def test_zoom_shift_affine(mode, order):
+    x = RNG.normal(size=(20, 16))
+    d = cuarray.asarray(x)
+    for grid_mode in (False, True):
+        if grid_mode and mode in ("constant", "wrap"):
+            continue
+        close(cnd.zoom(d, (2.0, 0.75), order=order, mode=mode, grid_mode=grid_mode),
+              snd.zoom(x, (2.0, 0.75), order=order, mode=mode, grid_mode=grid_mode))
+    m = np.array([[0.8, -0.4], [0.5, 1.2]])
+    close(cnd.affine_transform(d, m, (2.0, -3.0), output_shape=(25, 12), order=order, mode=mode),
+          snd.affine_transform(x, m, (2.0, -3.0), output_shape=(25, 12), order=order, mode=mode))
+    for axis in (0, 1):
+        close(cnd.spline_filter1d(d, max(order, 2), axis, mode=mode), snd.spline_filter1d(x, max(order, 2), axis, mode=mode))
+
+
+def test_errors():
+    d = cuarray.asarray(RNG.normal(size=(4, 5)))
+    with pytest.raises(TypeError):
+        cnd.map_coordinates(d, np.zeros((2, 3)))  # host coordinates
+    with pytest.raises(RuntimeError):
+        cnd.map_coordinates(d, cuarray.zeros((3, 3)))
+    with pytest.raises(RuntimeError):
+        cnd.zoom(d, 2, order=7)
+    with pytest.raises(ValueError):
+        cnd.rotate(d[0], 10)

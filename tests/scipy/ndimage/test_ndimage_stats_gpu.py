@@ -1,0 +1,66 @@
+"""cuarray.scipy.ndimage labelled statistics on the device against scipy.ndimage."""
+
+import numpy as np
+import pytest
+import scipy.ndimage as snd
+
+from cuarray.cuda import _backend
+
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason())),
+]
+
+import cuarray  # noqa: E402
+from cuarray.scipy import ndimage as cnd  # noqa: E402
+
+RNG = np.random.default_rng()
+
+
+def host(v):
+    return v.get() if isinstance(v, cuarray.ndarray) else v
+
+
+@pytest.mark.parametrize("index", [None, 2, [1, 3, 2], [4, 0, 9, 1]])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32, np.uint8])
+@pytest.mark.parametrize("name", ["sum_labels", "mean", "variance", "standard_deviation", "minimum", "maximum",
+                                  "minimum_position", "maximum_position", "center_of_mass"])
+def test_stats(name, dtype, index):
+    x = RNG.permutation(40 * 30).reshape(40, 30).astype(dtype)  # distinct values: no ties
+    labels = RNG.integers(0, 5, size=(40, 30)).astype(np.int32)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ref = getattr(snd, name)(x, labels, index)
+    got = getattr(cnd, name)(cuarray.asarray(x), cuarray.asarray(labels), index)
+    g, r = host(got), ref
+    if isinstance(r, list):
+        np.testing.assert_allclose(np.asarray(g, float), np.asarray(r, float), rtol=1e-5)
+    else:
+        g, r = np.asarray(g), np.asarray(r)
+        assert g.shape == r.shape
+        if not isinstance(ref, tuple):
+            assert g.dtype == r.dtype, (g.dtype, r.dtype)
+        np.testing.assert_allclose(g.astype(float), r.astype(float), rtol=1e-5)
+
+
+def test_histogram_and_comprehension():
+    x = RNG.normal(size=(50, 40))
+    labels = RNG.integers(0, 4, size=(50, 40))
+    np.testing.assert_array_equal(cnd.histogram(cuarray.asarray(x), -2, 2, 10).get(), snd.histogram(x, -2, 2, 10))
+    got = cnd.histogram(cuarray.asarray(x), -2, 2, 6, cuarray.asarray(labels), [1, 3])
+    for g, r in zip(got, snd.histogram(x, -2, 2, 6, labels, [1, 3])):
+        np.testing.assert_array_equal(g.get(), r)
+    got = cnd.labeled_comprehension(cuarray.asarray(x), cuarray.asarray(labels), [1, 2, 7], lambda v: v.mean(),
+                                    float, -1.0)
+    np.testing.assert_allclose(got.get(), snd.labeled_comprehension(x, labels, [1, 2, 7], np.mean, float, -1.0))
+
+
+@pytest.mark.parametrize("name,param", [("fourier_gaussian", [1.5, 0.7]), ("fourier_uniform", 2.5),
+                                        ("fourier_shift", [2.5, -1.25])])
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64, np.float32])
+def test_fourier(name, param, dtype):
+    x = np.fft.fft2(RNG.normal(size=(60, 70)))
+    x = (x if np.dtype(dtype).kind == "c" else x.real).astype(dtype)
+    ref = getattr(snd, name)(x, param)
+    got = getattr(cnd, name)(cuarray.asarray(x), param)
+    assert got.dtype == ref.dtype
+    np.testing.assert_allclose(got.get(), ref, rtol=1e-4, atol=1e-4)

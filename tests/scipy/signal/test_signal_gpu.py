@@ -1,0 +1,191 @@
+"""cuarray.scipy.signal on the device against scipy.signal on the host. Fresh random data."""
+
+import numpy as np
+import pytest
+import scipy.signal as ss
+
+from cuarray.cuda import _backend
+
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason())),
+]
+
+import cuarray  # noqa: E402
+from cuarray.scipy import signal as cs  # noqa: E402
+
+RNG = np.random.default_rng()
+
+
+def data(shape, dtype):
+    x = RNG.normal(size=shape) * 5
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * RNG.normal(size=shape)
+    return np.round(x).astype(dtype) if np.dtype(dtype).kind in "iu" else x.astype(dtype)
+
+
+def close(got, ref, tol=None):
+    assert isinstance(got, cuarray.ndarray)
+    assert got.dtype == ref.dtype and got.shape == ref.shape, (got.dtype, ref.dtype, got.shape, ref.shape)
+    g = got.get()
+    if ref.dtype.kind in "iub":
+        np.testing.assert_array_equal(g, ref)
+    else:
+        tol = tol or (2e-4 if ref.dtype.char in "fF" else 1e-9)
+        np.testing.assert_allclose(g, ref, rtol=tol, atol=tol * max(1.0, float(np.abs(ref).max(initial=0))))
+
+
+SHAPES = [((200,), (15,)), ((17,), (40,)), ((30, 28), (5, 4)), ((9, 10, 11), (3, 2, 4))]
+
+
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+@pytest.mark.parametrize("method", ["direct", "fft", "auto"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128, np.int32])
+@pytest.mark.parametrize("s1,s2", SHAPES)
+@pytest.mark.parametrize("fn", ["convolve", "correlate"])
+def test_convolve_correlate(fn, s1, s2, dtype, method, mode):
+    a, b = data(s1, dtype), data(s2, dtype)
+    try:
+        ref = getattr(ss, fn)(a, b, mode, method)
+    except ValueError:
+        with pytest.raises(ValueError):
+            getattr(cs, fn)(cuarray.asarray(a), cuarray.asarray(b), mode, method)
+        return
+    close(getattr(cs, fn)(cuarray.asarray(a), cuarray.asarray(b), mode, method), ref)
+
+
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+def test_fftconvolve_and_2d(mode):
+    a, b = data((300, 7), np.float64), data((31, 7), np.float64)
+    close(cs.fftconvolve(cuarray.asarray(a), cuarray.asarray(b), mode, axes=0), ss.fftconvolve(a, b, mode, axes=0))
+    a, b = data((40, 37), np.float32), data((5, 6), np.float32)
+    for boundary in ("fill", "wrap", "symm"):
+        for fn in ("convolve2d", "correlate2d"):
+            close(getattr(cs, fn)(cuarray.asarray(a), cuarray.asarray(b), mode, boundary, 0.5),
+                  getattr(ss, fn)(a, b, mode, boundary, 0.5))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int16, np.uint8])
+def test_medfilt_wiener_hilbert_detrend(dtype):
+    x = np.abs(data((33, 29), np.float64) * 3).astype(dtype)
+    d = cuarray.asarray(x)
+    close(cs.medfilt(d, [3, 5]), ss.medfilt(x, [3, 5]))
+    close(cs.medfilt2d(d, 5), ss.medfilt2d(x, 5))
+    if np.dtype(dtype).kind == "f":
+        close(cs.wiener(d, 5), ss.wiener(x, 5))
+        close(cs.hilbert(d), ss.hilbert(x))
+        close(cs.hilbert2(d), ss.hilbert2(x))
+    close(cs.detrend(d, axis=0), ss.detrend(x, axis=0))
+    close(cs.detrend(d, type="constant"), ss.detrend(x, type="constant"))
+    close(cs.detrend(d, bp=[5, 11]), ss.detrend(x, bp=[5, 11]))
+
+
+FILTERS = [ss.butter(4, 0.2), ss.cheby1(3, 1, [0.2, 0.5], "bandpass"), (np.arange(1.0, 8.0), [1.0]),
+           ([0.5, 0.2], [2.0, -0.3, 0.1])]
+
+
+@pytest.mark.parametrize("fi", range(len(FILTERS)))
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+def test_lfilter(fi, dtype):
+    b, a = FILTERS[fi]
+    x = data((6, 300, 5), dtype)
+    for axis in (1, 0, -1):
+        close(cs.lfilter(b, a, cuarray.asarray(x), axis), ss.lfilter(b, a, x, axis), 1e-4 if dtype == np.float32 else 1e-9)
+        zshape = list(x.shape)
+        zshape[axis] = max(len(a), len(b)) - 1
+        zi = data(tuple(zshape), np.float64)
+        got = cs.lfilter(b, a, cuarray.asarray(x), axis, cuarray.asarray(zi))
+        ref = ss.lfilter(b, a, x, axis, zi)
+        close(got[0], ref[0], 1e-4 if dtype == np.float32 else 1e-9)
+        close(got[1], ref[1], 1e-4 if dtype == np.float32 else 1e-9)
+
+
+def test_filtfilt_sosfilt():
+    x = data((8, 500), np.float64)
+    b, a = ss.butter(4, 0.15)
+    close(cs.filtfilt(b, a, cuarray.asarray(x)), ss.filtfilt(b, a, x))
+    close(cs.filtfilt(b, a, cuarray.asarray(x.T), axis=0, padtype="even"), ss.filtfilt(b, a, x.T, axis=0, padtype="even"))
+    sos = ss.butter(8, [0.1, 0.3], "bandpass", output="sos")
+    close(cs.sosfilt(sos, cuarray.asarray(x)), ss.sosfilt(sos, x))
+    close(cs.sosfiltfilt(sos, cuarray.asarray(x)), ss.sosfiltfilt(sos, x))
+    zi = cs.lfilter_zi(cuarray.asarray(b), cuarray.asarray(a))
+    assert isinstance(zi, cuarray.ndarray)
+    np.testing.assert_allclose(zi.get(), ss.lfilter_zi(b, a))
+    long_fir = np.hanning(801)
+    close(cs.lfilter(long_fir, [1.0], cuarray.asarray(x)), ss.lfilter(long_fir, [1.0], x))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+def test_spectral(dtype):
+    x = data((4, 3000), dtype)
+    y = data((4, 3000), np.float64)
+    for kw in [dict(), dict(nperseg=128, noverlap=100, nfft=300), dict(window="hamming", detrend="linear"),
+               dict(nperseg=200, average="median")]:
+        f, p = cs.welch(cuarray.asarray(x), 5.0, **kw)
+        rf, rp = ss.welch(x, 5.0, **kw)
+        close(f, rf)
+        close(p, rp, 1e-3 if dtype == np.float32 else 1e-8)
+        if dtype != np.complex128:
+            close(cs.csd(cuarray.asarray(x), cuarray.asarray(y), **kw)[1], ss.csd(x, y, **kw)[1],
+                  1e-3 if dtype == np.float32 else 1e-8)
+    if dtype == np.float64:
+        close(cs.periodogram(cuarray.asarray(x))[1], ss.periodogram(x)[1])
+        close(cs.coherence(cuarray.asarray(x), cuarray.asarray(y), nperseg=256)[1],
+              ss.coherence(x, y, nperseg=256)[1], 1e-7)
+        close(cs.spectrogram(cuarray.asarray(x), nperseg=128)[2], ss.spectrogram(x, nperseg=128)[2])
+        close(cs.stft(cuarray.asarray(x), nperseg=100)[2], ss.stft(x, nperseg=100)[2])
+
+
+def test_argrel_oaconvolve_savgol():
+    x = np.round(data((5, 300), np.float64))
+    for fn in ("argrelmax", "argrelmin"):
+        for g, r in zip(getattr(cs, fn)(cuarray.asarray(x), 1, 2), getattr(ss, fn)(x, 1, 2)):
+            np.testing.assert_array_equal(g.get(), r)
+    a, b = data((5000,), np.float32), data((300,), np.float32)
+    close(cs.oaconvolve(cuarray.asarray(a), cuarray.asarray(b), "same"), ss.oaconvolve(a, b, "same"))
+    for mode in ("interp", "mirror", "nearest"):
+        close(cs.savgol_filter(cuarray.asarray(x), 11, 3, 1, axis=-1, mode=mode), ss.savgol_filter(x, 11, 3, 1, mode=mode))
+
+
+@pytest.mark.parametrize("n,num", [(400, 250), (401, 900), (64, 64)])
+def test_resample_deconvolve(n, num):
+    x = data((3, n), np.float64)
+    close(cs.resample(cuarray.asarray(x), num, axis=1), ss.resample(x, num, axis=1))
+    xc = data((n,), np.complex128)
+    close(cs.resample(cuarray.asarray(xc), num), ss.resample(xc, num))
+    den = np.array([1.0, 0.5, 0.25])
+    sig = np.convolve(den, data((40,), np.float64))
+    for g, r in zip(cs.deconvolve(cuarray.asarray(sig), cuarray.asarray(den)), ss.deconvolve(sig, den)):
+        close(g, r)
+
+
+@pytest.mark.parametrize("up,down", [(3, 2), (1, 4), (5, 1)])
+def test_upfirdn_resample_poly(up, down):
+    h = data((9,), np.float64)
+    x = data((4, 500), np.float32)
+    close(cs.upfirdn(h, cuarray.asarray(x), up, down), ss.upfirdn(h, x, up, down))
+    xd = data((300, 3), np.float64)
+    close(cs.resample_poly(cuarray.asarray(xd), up, down), ss.resample_poly(xd, up, down))
+    close(cs.resample_poly(cuarray.asarray(xd), up, down, padtype="mean"), ss.resample_poly(xd, up, down, padtype="mean"))
+
+
+def test_decimate():
+    x = data((3, 2000), np.float64)
+    for ftype in ("iir", "fir"):
+        for zp in (True, False):
+            close(cs.decimate(cuarray.asarray(x), 4, ftype=ftype, zero_phase=zp), ss.decimate(x, 4, ftype=ftype, zero_phase=zp))
+
+
+@pytest.mark.parametrize("kw", [dict(), dict(height=0.5, threshold=0.1), dict(prominence=1.0, width=2),
+                                dict(distance=7), dict(plateau_size=1, prominence=(0.5, None), wlen=21)])
+def test_find_peaks(kw):
+    x = np.round(RNG.normal(size=5000) * 4) / 4 if "distance" not in kw else RNG.normal(size=5000)
+    got, gprops = cs.find_peaks(cuarray.asarray(x), **kw)
+    ref, rprops = ss.find_peaks(x, **kw)
+    np.testing.assert_array_equal(got.get(), ref)
+    assert sorted(gprops) == sorted(rprops)
+    for k in rprops:
+        np.testing.assert_allclose(gprops[k].get(), rprops[k], rtol=1e-12, atol=1e-12, err_msg=k)
+    peaks = ref
+    for g, r in zip(cs.peak_widths(cuarray.asarray(x), cuarray.asarray(peaks), 0.7), ss.peak_widths(x, peaks, 0.7)):
+        np.testing.assert_allclose(g.get(), r)

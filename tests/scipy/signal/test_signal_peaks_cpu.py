@@ -1,0 +1,140 @@
+"""find_peaks, peak_prominences and peak_widths without a device: templates/peaks.cuh built with
+g++ and driven as the kernels drive it, the rest with NumPy arrays for cuarray arrays, against
+scipy.signal; and an NVRTC compile of the kernels."""
+
+import ctypes
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+import scipy.signal as ss
+
+from cuarray.cuda import compiler
+from cuarray.scipy.signal import _peaks as pk
+
+pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no g++")
+
+HOST = r"""
+#include "peaks.cuh"
+using namespace cuarray_signal;
+extern "C" void prom(const double* x, long long n, const long long* peaks, long long m, long long wlen, double* p,
+                     long long* lb, long long* rb) {
+  for (long long i = 0; i < m; ++i) peak_prominence(x, n, peaks[i], wlen, p + i, lb + i, rb + i);
+}
+extern "C" void wid(const double* x, const long long* peaks, long long m, const double* p, const long long* lb,
+                    const long long* rb, double rel, double* w, double* h, double* l, double* r) {
+  for (long long i = 0; i < m; ++i) peak_width(x, peaks[i], p[i], lb[i], rb[i], rel, w + i, h + i, l + i, r + i);
+}
+extern "C" void dist(const long long* peaks, const long long* order, long long m, long long d, unsigned char* keep) {
+  select_by_distance(peaks, order, m, d, keep);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def lib(tmp_path_factory):
+    d = tmp_path_factory.mktemp("peaks")
+    (d / "h.cpp").write_text(HOST)
+    so = d / "libpeaks.so"
+    subprocess.run(["g++", "-O2", "-shared", "-fPIC", "-I", str(pk._DIR), str(d / "h.cpp"), "-o", str(so)], check=True)
+    return ctypes.CDLL(str(so))
+
+
+def _p(a):
+    return a.ctypes.data_as(ctypes.c_void_p)
+
+
+@pytest.fixture
+def host_peaks(monkeypatch, lib):
+    from cuarray.scipy.ndimage import _support
+
+    def prominences(x, peaks, wlen):
+        m = len(peaks)
+        p, lb, rb = np.empty(m), np.empty(m, np.int64), np.empty(m, np.int64)
+        peaks = np.ascontiguousarray(peaks, np.int64)
+        lib.prom(_p(x), ctypes.c_longlong(len(x)), _p(peaks), ctypes.c_longlong(m), ctypes.c_longlong(wlen), _p(p),
+                 _p(lb), _p(rb))
+        return p, lb, rb
+
+    def widths(x, peaks, rel, p, lb, rb):
+        m = len(peaks)
+        out = [np.empty(m) for _ in range(4)]
+        args = [np.ascontiguousarray(a) for a in (peaks, p, lb, rb)]
+        lib.wid(_p(x), _p(args[0]), ctypes.c_longlong(m), _p(args[1]), _p(args[2]), _p(args[3]), ctypes.c_double(rel),
+                *[_p(o) for o in out])
+        return tuple(out)
+
+    def by_distance(peaks, order, d):
+        keep = np.empty(len(peaks), np.uint8)
+        lib.dist(_p(np.ascontiguousarray(peaks, np.int64)), _p(np.ascontiguousarray(order, np.int64)),
+                 ctypes.c_longlong(len(peaks)), ctypes.c_longlong(d), _p(keep))
+        return keep.astype(bool)
+
+    def astype(x, dt, order="K", copy=True):
+        return np.array(x, dtype=dt, order=order, copy=True) if copy else np.asarray(x, dtype=dt, order=order)
+
+    monkeypatch.setattr(_support, "as_array", lambda x, fn: np.asarray(x))
+    monkeypatch.setattr(_support, "ndarray", np.ndarray)
+    monkeypatch.setattr(pk, "_prominences", prominences)
+    monkeypatch.setattr(pk, "_widths", widths)
+    monkeypatch.setattr(pk, "_by_distance", by_distance)
+    monkeypatch.setattr(pk, "_from_host", np.asarray)
+    monkeypatch.setattr(pk, "_concatenate", np.concatenate)
+    monkeypatch.setattr(pk, "_where", np.where)
+    monkeypatch.setattr(pk, "_nonzero", np.nonzero)
+    monkeypatch.setattr(pk, "_argsort", lambda a: np.argsort(a, kind="stable"))
+    monkeypatch.setattr(pk, "astype", astype)
+    from cuarray.scipy import signal
+
+    return signal
+
+
+RNG = np.random.default_rng(41)
+
+
+def signal_with_plateaus(n):
+    x = np.round(RNG.normal(size=n) * 4) / 4  # ties and plateaus
+    x[10:14] = 5.0
+    x[30:33] = 5.0
+    x[-3:] = 9.0
+    return x
+
+
+KW = [dict(), dict(height=0.5), dict(height=(0.2, 1.0)), dict(threshold=0.3), dict(threshold=(None, 1.0)),
+      dict(prominence=1.0), dict(prominence=(0.5, 3)), dict(width=2), dict(width=(1, 5), rel_height=0.8),
+      dict(prominence=0.5, wlen=11), dict(plateau_size=2), dict(plateau_size=(1, 2), height=0),
+      dict(distance=5), dict(distance=3.5, height=0.0, prominence=0.2, width=1)]
+
+
+@pytest.mark.parametrize("kw", KW, ids=[str(k) for k in KW])
+def test_find_peaks(host_peaks, kw):
+    x = signal_with_plateaus(300) if "distance" not in kw else RNG.normal(size=300)  # distinct heights for distance
+    got, gprops = host_peaks.find_peaks(x, **kw)
+    ref, rprops = ss.find_peaks(x, **kw)
+    np.testing.assert_array_equal(got, ref)
+    assert sorted(gprops) == sorted(rprops)
+    for k in rprops:
+        np.testing.assert_allclose(gprops[k], rprops[k], rtol=1e-12, atol=1e-12, err_msg=k)
+
+
+def test_prominences_widths(host_peaks):
+    x = signal_with_plateaus(200)
+    peaks, _ = ss.find_peaks(x)
+    for wlen in (None, 7, 30.5):
+        for g, r in zip(host_peaks.peak_prominences(x, peaks, wlen), ss.peak_prominences(x, peaks, wlen)):
+            np.testing.assert_allclose(g, r)
+    for rel in (0.5, 1.0, 0.1):
+        for g, r in zip(host_peaks.peak_widths(x, peaks, rel), ss.peak_widths(x, peaks, rel)):
+            np.testing.assert_allclose(g, r)
+    with pytest.raises(ValueError):
+        host_peaks.peak_prominences(x, [500])
+    with pytest.raises(ValueError):
+        host_peaks.find_peaks(x.reshape(10, 20))
+    with pytest.raises(ValueError):
+        host_peaks.find_peaks(x, distance=0.5)
+
+
+def test_kernels_compile_for_sm90():
+    cubin, mapping = compiler.compile_cubin(pk.source(), arch="sm_90", name_expressions=pk.NAMES)
+    assert cubin and set(mapping) == set(pk.NAMES)

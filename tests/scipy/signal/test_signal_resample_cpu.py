@@ -1,0 +1,63 @@
+"""resample and deconvolve without a device (NumPy arrays for cuarray arrays) against scipy."""
+
+import importlib.util
+import pathlib
+
+import numpy as np
+import pytest
+import scipy.signal as ss
+
+_spec = importlib.util.spec_from_file_location("lfilter_host", pathlib.Path(__file__).parent / "test_signal_lfilter_cpu.py")
+_host = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_host)
+host_ndimage = _host.host_ndimage
+host_lfilter = _host.host_lfilter
+lib = _host.lib
+
+
+@pytest.fixture
+def host_resample(host_lfilter, monkeypatch):
+    from cuarray.scipy.signal import _resample
+
+    monkeypatch.setattr(_resample, "_fft", np.fft)
+    monkeypatch.setattr(_resample, "_from_host", np.asarray)
+    monkeypatch.setattr(_resample, "_moveaxis", np.moveaxis)
+    monkeypatch.setattr(_resample, "ndarray", lambda shape, dt: np.empty(shape, dt))
+    from cuarray.scipy.signal import _convolve
+
+    monkeypatch.setattr(_convolve, "_pad", np.pad)
+    monkeypatch.setattr(_convolve, "ndarray", lambda shape, dt: np.empty(shape, dt))
+    return host_lfilter
+
+
+RNG = np.random.default_rng(31)
+
+
+@pytest.mark.parametrize("n,num", [(40, 40), (40, 25), (40, 64), (41, 30), (41, 90), (16, 17)])
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+@pytest.mark.parametrize("window", [None, "hann", np.hanning])
+def test_resample(host_resample, n, num, dtype, window):
+    x = RNG.normal(size=(3, n))
+    if dtype == "complex128":
+        x = x + 1j * RNG.normal(size=x.shape)
+    win = (lambda f: np.hanning(len(f))) if window is np.hanning else window
+    got = host_resample.resample(x, num, axis=1, window=win)
+    ref = ss.resample(x, num, axis=1, window=win)
+    assert got.dtype == ref.dtype and got.shape == ref.shape
+    np.testing.assert_allclose(got, ref, rtol=1e-10, atol=1e-10)
+    got, gt = host_resample.resample(x.T, num, t=np.arange(n) * 0.5, axis=0)
+    ref, rt = ss.resample(x.T, num, t=np.arange(n) * 0.5, axis=0)
+    np.testing.assert_allclose(got, ref, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(gt, rt)
+    np.testing.assert_allclose(host_resample.resample(np.fft.fft(x[0]), num, domain="freq"),
+                               ss.resample(np.fft.fft(x[0]), num, domain="freq"), rtol=1e-10, atol=1e-10)
+
+
+def test_deconvolve(host_resample):
+    den = np.array([1.0, 0.5, 0.25])
+    quot = RNG.normal(size=12)
+    sig = np.convolve(den, quot)
+    for got, ref in zip(host_resample.deconvolve(sig, den), ss.deconvolve(sig, den)):
+        np.testing.assert_allclose(got, ref, atol=1e-10)
+    q, r = host_resample.deconvolve(den, sig)
+    assert len(q) == 0
