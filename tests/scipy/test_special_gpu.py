@@ -173,3 +173,12 @@ def test_logsumexp_softmax():
     wr, ws = special.logsumexp(x, axis=1, b=b, return_sign=True, keepdims=True)
     np.testing.assert_allclose(r.get(), wr, rtol=1e-12)
     np.testing.assert_array_equal(s.get(), ws)
+
+
+def test_multigammaln():
+    a = _rng("mgl").uniform(3, 50, 100)
+    for d in (1, 2, 5):
+        np.testing.assert_allclose(cs.multigammaln(cuarray.asarray(a), d).get(), special.multigammaln(a, d),
+                                   rtol=1e-13)
+    with pytest.raises(ValueError):
+        cs.multigammaln(cuarray.asarray(a), 200)

@@ -21,6 +21,7 @@ from ._gamma import gammasgn as gammasgn
 from ._gamma import rgamma as rgamma
 from ._gamma import psi as psi
 from ._gamma import digamma as digamma
+from ._multigammaln import multigammaln as multigammaln
 
 # -- Bessel functions ----------------------------------------------------------------------------
 from ._bessel import j0 as j0
