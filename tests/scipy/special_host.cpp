@@ -8,6 +8,7 @@
 #include "gamma.cuh"
 #include "bessel.cuh"
 #include "convenience.cuh"
+#include "expint.cuh"
 
 namespace cs = cuarray_special;
 
@@ -62,3 +63,5 @@ BOTH_BINARY(boxcox1p, cs::boxcox1p((double)in0, (double)in1))
 BOTH_BINARY(inv_boxcox, cs::inv_boxcox((double)in0, (double)in1))
 BOTH_BINARY(inv_boxcox1p, cs::inv_boxcox1p((double)in0, (double)in1))
 BOTH_UNARY(exprel, cs::exprel((double)in0))
+BOTH_UNARY(exp1, cs::exp1((double)in0))
+BOTH_UNARY(expi, cs::expi((double)in0))

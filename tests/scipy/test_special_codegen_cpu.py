@@ -56,7 +56,7 @@ def _batch(sources: dict) -> str:
     return head + "\n".join(t.replace("#define CUARRAY_HAS_HALF 1\n", "") for t in texts)
 
 
-@pytest.mark.parametrize("module", ["_error", "_gamma", "_bessel", "_stats", "_convenience"])
+@pytest.mark.parametrize("module", ["_error", "_gamma", "_bessel", "_stats", "_convenience", "_expint"])
 def test_every_loop_compiles(module, compile_cubin):
     sources = {}
     for uf in UFUNCS:
@@ -70,7 +70,7 @@ def test_every_loop_compiles(module, compile_cubin):
 def _module_of(uf):
     import importlib
 
-    for m in ("_error", "_gamma", "_bessel", "_stats", "_convenience"):
+    for m in ("_error", "_gamma", "_bessel", "_stats", "_convenience", "_expint"):
         mod = importlib.import_module("cuarray.scipy.special." + m)
         if any(v is uf for v in vars(mod).values()):
             return m

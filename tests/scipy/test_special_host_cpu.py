@@ -49,7 +49,8 @@ RANGE_ONLY = {"j0", "j1", "y0", "y1", "yn"}
 # argument. An absolute tolerance where the function oscillates (Bessel functions near their zeros)
 # or where SciPy's own error is absolute: gammaln near its roots 1 and 2, where ours is relative
 # (test_gammaln_near_its_roots) and SciPy's is not (3e-9 relative at 1 - 1e-7); kl_div's
-# x log(x/y) - x + y cancels when x ~ y.
+# x log(x/y) - x + y cancels when x ~ y. expi's 5e-14: SciPy's own error just above 40
+# (1.4e-14; ours is checked to 1e-15 against the 60-digit series in test_expi_against_its_series).
 UNARY = {
     "erf": ((-10, 10), 1e-14, 2e-6),
     "erfc": ((-10, 30), 1e-13, 2e-6),
@@ -80,6 +81,8 @@ UNARY = {
     "cotdg": ((-1000, 1000), 1e-13, 1e-6),
     "round": ((-100, 100), 0, 0),
     "exprel": ((-800, 800), 1e-14, 1e-6),
+    "exp1": ((0, 800), 1e-14, 1e-6),
+    "expi": ((-800, 800), 5e-14, 1e-6),
 }
 BINARY = {
     "yn": ((-10, 10), (0, 1e4), 1e-10, 1e-5, 1e-14),
@@ -101,6 +104,8 @@ BINARY = {
 KNOWN = {
     # rgamma below -170, where SciPy's 1/Gamma overflows before 1/Gamma does (~7e307 at -170.7).
     "rgamma": lambda x: (x < -170) & np.isfinite(x),
+    # expi between 709.8 and 716, where SciPy's e^x overflows before Ei(x) does.
+    "expi": lambda x: (x > 709) & np.isfinite(x),
     "pseudo_huber": lambda a, b: np.isfinite(a) & (a > 0) & (np.abs(b) > 1e150 * np.abs(a)),
     "kl_div": lambda a, b: (a > 0) & (b > 0) & np.isfinite(a) & np.isfinite(b) & (
         (np.abs(a) > 1e300 * np.abs(b)) | (np.abs(a) < 1e-300 * np.abs(b))),
@@ -195,3 +200,19 @@ def test_gammaln_near_its_roots(lib, x):
         s += Decimal(np.log1p(float(z)))  # log1p is correctly rounded enough: its error is relative
     got = _call(lib, "gammaln", np.float64, np.array([x]))[0]
     assert got == pytest.approx(float(s), rel=4e-16)
+
+
+@pytest.mark.parametrize("x", [0.5, 5.0, 25.0, 39.9, 40.1, 41.17203287941322, 60.0, 300.0])
+def test_expi_against_its_series(lib, x):
+    """Ei(x) = euler + ln x + sum x^k / (k k!) (all terms positive), in 60-digit decimal arithmetic."""
+    from decimal import Decimal, getcontext
+
+    getcontext().prec = 60
+    d = Decimal(x)
+    s, t = Decimal(0), Decimal(1)
+    for k in range(1, int(4 * x) + 200):
+        t = t * d / k
+        s += t / k
+    want = float(Decimal("0.577215664901532860606512090082402431042159335939923598805767") + d.ln() + s)
+    got = _call(lib, "expi", np.float64, np.array([x]))[0]
+    assert got == pytest.approx(want, rel=1e-15)

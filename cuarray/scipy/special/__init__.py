@@ -39,6 +39,10 @@ from ._stats import ndtr as ndtr
 from ._stats import log_ndtr as log_ndtr
 from ._stats import ndtri as ndtri
 
+# -- other special functions ----------------------------------------------------------------------
+from ._expint import exp1 as exp1
+from ._expint import expi as expi
+
 # -- convenience functions -----------------------------------------------------------------------
 from ._convenience import expit as expit
 from ._convenience import logit as logit

@@ -44,7 +44,7 @@ _DEPS = {
     "ndtr.cuh": ("common.cuh", "erf.cuh"),
     "bessel.cuh": ("common.cuh",),
     "convenience.cuh": ("common.cuh",),
-    "zeta.cuh": ("common.cuh",),
+    "expint.cuh": ("common.cuh",),
 }
 _texts: dict = {}
 
