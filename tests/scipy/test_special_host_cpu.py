@@ -157,7 +157,8 @@ def test_unary(lib, name, dtype):
         want = getattr(special, name)(x)
     got = _call(lib, name, dtype, x)
     assert want.dtype == dtype
-    mask = KNOWN[name](x) & ~np.isfinite(want) if name in KNOWN else None
+    with np.errstate(all="ignore"):
+        mask = KNOWN[name](x) & ~np.isfinite(want) if name in KNOWN else None
     _compare(name, (x,), got, want, rtol_d if dtype == np.float64 else rtol_f, dtype, mask, atol)
 
 
@@ -180,7 +181,8 @@ def test_binary(lib, name, dtype):
     with np.errstate(all="ignore"):
         want = getattr(special, name)(a, b)
     got = _call(lib, name, dtype, a, b)
-    mask = KNOWN[name](a, b) if name in KNOWN else None
+    with np.errstate(all="ignore"):
+        mask = KNOWN[name](a.astype(np.float64), b.astype(np.float64)) if name in KNOWN else None
     _compare(name, (a, b), got, want, rtol_d if dtype == np.float64 else rtol_f, dtype, mask, atol)
 
 
