@@ -79,14 +79,17 @@ class _Loop:
 class ufunc:
     """A universal function. See `numpy.ufunc`; runs on the GPU for cuarray inputs."""
 
-    def __init__(self, name, nin, nout, ops, *, identity=None, doc="", np_name=None, preamble=""):
+    def __init__(self, name, nin, nout, ops, *, identity=None, doc="", np_name=None, preamble="",
+                 np_ufunc=None):
         self.__name__ = name
         self.nin = nin
         self.nout = nout
         self.nargs = nin + nout
         self.identity = identity
         self._ops = ops if isinstance(ops, dict) else {"default": ops}
-        self._np = getattr(numpy, np_name or name)
+        # The type oracle: NumPy's ufunc of that name, or a stand-in with NumPy's interface
+        # (`types`, `resolve_dtypes`, call) for ufuncs NumPy lacks (cuarray/scipy/special).
+        self._np = np_ufunc if np_ufunc is not None else getattr(numpy, np_name or name)
         self._preamble = preamble
         self._loops = {}
         self._fast = {}

@@ -1,0 +1,41 @@
+"""cuarray.scipy.linalg: SciPy's linear algebra on cuSOLVER/cuBLAS, over cuarray.linalg's
+factorisations (one LU, one Cholesky). See `scipy.linalg` and docs/scipy.md."""
+
+from numpy.linalg import LinAlgError as LinAlgError
+
+# -- basics ---------------------------------------------------------------------------------------
+from ._basic import solve as solve
+from ._triangular import solve_triangular as solve_triangular
+from ._basic import inv as inv
+from ._basic import det as det
+
+# -- decompositions ---------------------------------------------------------------------------------
+from ._decomp_lu import lu as lu
+from ._decomp_lu import lu_factor as lu_factor
+from ._decomp_lu import lu_solve as lu_solve
+from ._triangular import cho_factor as cho_factor
+from ._triangular import cho_solve as cho_solve
+from ._basic import eigh as eigh
+from ._basic import svd as svd
+from ._basic import svdvals as svdvals
+from ._basic import null_space as null_space
+from ._basic import orth as orth
+from ._basic import orthogonal_procrustes as orthogonal_procrustes
+
+# -- matrix functions ---------------------------------------------------------------------------
+from ._expm import expm as expm
+
+# -- special matrices -----------------------------------------------------------------------------
+from ._special_matrices import block_diag as block_diag
+from ._special_matrices import circulant as circulant
+from ._special_matrices import companion as companion
+from ._special_matrices import hadamard as hadamard
+from ._special_matrices import hankel as hankel
+from ._special_matrices import helmert as helmert
+from ._special_matrices import hilbert as hilbert
+from ._special_matrices import invhilb as invhilb
+from ._special_matrices import khatri_rao as khatri_rao
+from ._special_matrices import kron as kron
+from ._special_matrices import leslie as leslie
+from ._special_matrices import toeplitz as toeplitz
+from ..._creation.matrices import tri as tri

@@ -1,0 +1,109 @@
+"""lu_factor, lu_solve, lu: SciPy's LU API on cuarray.linalg's LU (cuSOLVER getrf/getrs through
+`cuarray.linalg._solve`; no second copy of the factorisation).
+
+The factors are kept as LAPACK leaves them: `lu` column-major (an F-ordered array, as SciPy's),
+`piv` 0-based int32. Square matrices and stacks of them (SciPy also takes rectangular ones: not
+here, ValueError).
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from ...linalg import _solve
+from ...linalg import _xp as xp
+from ...linalg._util import as_array, compute_char, info_array, stacked_copy
+from ...cuda.libs import cusolver as _cusolver
+
+__all__ = ["lu_factor", "lu_solve", "lu", "permutation_from_pivots"]
+
+_TRANS = {0: _cusolver.OP_N, 1: _cusolver.OP_T, 2: _cusolver.OP_C, "N": _cusolver.OP_N, "T": _cusolver.OP_T,
+          "C": _cusolver.OP_C}
+
+
+def _square(a, fn):
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError("expected square matrix")
+
+
+def lu_factor(a, overwrite_a=False, check_finite=True):
+    """See `scipy.linalg.lu_factor`. A singular matrix is factored without the LinAlgWarning
+    SciPy emits (no device read); `check_finite` is not checked (no device read either)."""
+    a = as_array(a, "lu_factor")
+    _square(a, "lu_factor")
+    char = compute_char(a)
+    lu = stacked_copy(a, char, "F")  # column-major: LAPACK factors A itself
+    n = a.shape[-1]
+    if lu.size == 0:
+        return lu, xp.zeros(a.shape[:-1], dtype=numpy.int32)
+    f = _solve._lu_factor(lu, char)
+    piv = (f.piv - 1).astype(numpy.int32)
+    return lu, piv.reshape(a.shape[:-2] + (n,))
+
+
+def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
+    """See `scipy.linalg.lu_solve` (stacks: `lu` (..., n, n) with `b` of the same batch)."""
+    lu, piv = lu_and_piv
+    lu, b, piv = as_array(lu, "lu_solve"), as_array(b, "lu_solve"), as_array(piv, "lu_solve")
+    _square(lu, "lu_solve")
+    if trans not in _TRANS:
+        raise ValueError("trans must be 0, 1 or 2")
+    n = lu.shape[-1]
+    vector = b.ndim == lu.ndim - 1
+    bb = b[..., None] if vector else b
+    if bb.shape[-2] != n:
+        raise ValueError("Shapes of lu {} and b {} are incompatible".format(lu.shape, b.shape))
+    char = compute_char(lu, b)
+    batch = lu.shape[:-2]
+    x = stacked_copy(xp.broadcast_to(bb, batch + bb.shape[-2:]), char, "F")
+    if x.size:
+        f = _solve._LU()
+        f.lu = stacked_copy(lu, char, "F")
+        f.char, f.batched, f.table = char, False, None
+        f.piv = (piv.astype(numpy.int64) + 1).reshape(batch + (n,))
+        f.infos = info_array(max(1, _prod(batch)))
+        _solve._lu_solve(f, _TRANS[trans], x)
+    return x[..., 0] if vector else x
+
+
+def _prod(shape):
+    p = 1
+    for s in shape:
+        p *= s
+    return p
+
+
+def permutation_from_pivots(piv_host: numpy.ndarray) -> numpy.ndarray:
+    """`rows` with A[rows] = L U from LAPACK's 0-based row interchanges (row i swapped with
+    piv[i], in order), on the host: a sequential loop over n integers."""
+    n = piv_host.shape[-1]
+    rows = numpy.broadcast_to(numpy.arange(n), piv_host.shape).copy()
+    flat_rows, flat_piv = rows.reshape(-1, n), piv_host.reshape(-1, n)
+    for r, p in zip(flat_rows, flat_piv):
+        for i, j in enumerate(p):
+            r[i], r[j] = r[j], r[i]
+    return rows
+
+
+def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False):
+    """See `scipy.linalg.lu` (square matrices and stacks). The permutation is built on the host
+    from the pivots (one read of n int32 per matrix)."""
+    a = as_array(a, "lu")
+    lu_, piv = lu_factor(a)
+    n = a.shape[-1]
+    eye = xp.eye(n, dtype=lu_.dtype)
+    lower = xp.tril(lu_, -1) + eye
+    upper = xp.triu(lu_)
+    rows = permutation_from_pivots(piv.get())  # A[rows] = L U
+    if p_indices or permute_l:
+        # A = L[inv] U where inv is the inverse permutation of rows.
+        inv = numpy.argsort(rows, axis=-1).astype(numpy.int32)
+        if permute_l:
+            pl = xp.take_along_axis(lower, xp.asarray(inv)[..., :, None].astype(numpy.int64)
+                                    * xp.ones((1, n), dtype=numpy.int64), axis=-2)
+            return pl, upper
+        return xp.asarray(inv), lower, upper
+    pmat = numpy.zeros(rows.shape + (n,), dtype=lu_.dtype)
+    numpy.put_along_axis(pmat, rows[..., :, None], 1, axis=-1)  # P^T[i, rows[i]] = 1
+    p = xp.asarray(numpy.swapaxes(pmat, -1, -2).copy())
+    return p, lower, upper

@@ -1,0 +1,160 @@
+"""Special matrices (SciPy "Special matrices"): built on the GPU by one gather or a few slice
+assignments from their defining vectors; hadamard, helmert and invhilb, which depend only on n,
+are built on the host (integer arithmetic exact as SciPy's) and copied once."""
+
+from __future__ import annotations
+
+import math
+
+import numpy
+
+from ...linalg import _xp as xp
+from ...linalg._products import kron as kron  # noqa: F401 (re-exported: scipy.linalg.kron's successor)
+from ..._core.host_input import as_array
+
+__all__ = ["toeplitz", "circulant", "hankel", "hilbert", "invhilb", "hadamard", "helmert", "leslie", "companion",
+           "block_diag", "khatri_rao", "kron"]
+
+
+def _vector(x, fn):
+    x = as_array(x, fn)
+    return x.ravel() if x.ndim != 1 else x
+
+
+def toeplitz(c, r=None):
+    """See `scipy.linalg.toeplitz` (1-D c and r)."""
+    c = _vector(c, "toeplitz")
+    r = xp.conj(c) if r is None else _vector(r, "toeplitz")
+    m, n = c.shape[0], r.shape[0]
+    vals = xp.concatenate((r[:0:-1], c))  # r reversed (without r[0]), then c
+    idx = (n - 1) + xp.arange(m)[:, None] - xp.arange(n)[None, :]
+    return vals[idx]
+
+
+def circulant(c):
+    """See `scipy.linalg.circulant` (1-D c)."""
+    c = _vector(c, "circulant")
+    n = c.shape[0]
+    idx = (xp.arange(n)[:, None] - xp.arange(n)[None, :]) % n
+    return c[idx]
+
+
+def hankel(c, r=None):
+    """See `scipy.linalg.hankel` (1-D c and r)."""
+    c = _vector(c, "hankel")
+    r = xp.zeros(c.shape, dtype=c.dtype) if r is None else _vector(r, "hankel")
+    m, n = c.shape[0], r.shape[0]
+    vals = xp.concatenate((c, r[1:]))
+    idx = xp.arange(m)[:, None] + xp.arange(n)[None, :]
+    return vals[idx]
+
+
+def hilbert(n):
+    """See `scipy.linalg.hilbert`."""
+    i = xp.arange(n, dtype=numpy.float64)
+    return 1.0 / (i[:, None] + i[None, :] + 1.0)
+
+
+def invhilb(n, exact=False):
+    """See `scipy.linalg.invhilb` (exact=True: an int64 array where the entries fit, else
+    TypeError: object arrays do not exist on the GPU)."""
+    rows = []
+    for i in range(n):
+        rows.append([(-1) ** (i + j) * (i + j + 1) * math.comb(n + i, n - j - 1) * math.comb(n + j, n - i - 1)
+                     * math.comb(i + j, i) ** 2 for j in range(n)])
+    if exact:
+        if n and max(abs(v) for row in rows for v in row) > numpy.iinfo(numpy.int64).max:
+            raise TypeError("invhilb(exact=True) with n = {} needs Python ints (object dtype)".format(n))
+        return xp.asarray(numpy.array(rows, dtype=numpy.int64).reshape(n, n))
+    return xp.asarray(numpy.array(rows, dtype=numpy.float64).reshape(n, n))
+
+
+def hadamard(n, dtype=int):
+    """See `scipy.linalg.hadamard` (Sylvester's construction)."""
+    if n < 1:
+        lg2 = 0
+    else:
+        lg2 = int(math.log(n, 2))
+    if 2 ** lg2 != n:
+        raise ValueError("n must be an positive integer, and n must be a power of 2")
+    h = numpy.array([[1]], dtype=dtype)
+    for _ in range(lg2):
+        h = numpy.vstack((numpy.hstack((h, h)), numpy.hstack((h, -h))))
+    return xp.asarray(h)
+
+
+def helmert(n, full=False):
+    """See `scipy.linalg.helmert`."""
+    h = numpy.tril(numpy.ones((n, n)), -1) - numpy.diag(numpy.arange(n))
+    d = numpy.arange(n) * numpy.arange(1, n + 1)
+    h[0] = 1
+    d[0] = n
+    h_full = h / numpy.sqrt(d)[:, numpy.newaxis]
+    return xp.asarray(h_full if full else h_full[1:])
+
+
+def leslie(f, s):
+    """See `scipy.linalg.leslie` (1-D f and s)."""
+    f, s = as_array(f, "leslie"), as_array(s, "leslie")
+    if f.ndim != 1:
+        raise ValueError("Incorrect shape for f.  f must be 1D")
+    if s.ndim != 1:
+        raise ValueError("Incorrect shape for s.  s must be 1D")
+    n = f.shape[0]
+    if n != s.shape[0] + 1:
+        raise ValueError("Incorrect lengths for f and s.  The length of s must be one less than the length of f.")
+    if n == 1:
+        raise ValueError("The length of f must be at least 2.")
+    a = xp.zeros((n, n), dtype=numpy.result_type(f.dtype, s.dtype))
+    a[0] = f
+    a[xp.arange(1, n), xp.arange(0, n - 1)] = s
+    return a
+
+
+def companion(a):
+    """See `scipy.linalg.companion` (a[0] == 0 is checked with one device read)."""
+    a = as_array(a, "companion")
+    if a.ndim != 1:
+        raise ValueError("Incorrect shape for `a`.  `a` must be one-dimensional.")
+    if a.shape[0] < 2:
+        raise ValueError("The length of `a` must be at least 2.")
+    if bool((a[0] == 0).get()):
+        raise ValueError("The first coefficient in `a` must not be zero.")
+    first_row = -a[1:] / (1.0 * a[0])
+    n = a.shape[0]
+    c = xp.zeros((n - 1, n - 1), dtype=first_row.dtype)
+    c[0] = first_row
+    if n > 2:
+        c[xp.arange(1, n - 1), xp.arange(0, n - 2)] = 1
+    return c
+
+
+def block_diag(*arrs):
+    """See `scipy.linalg.block_diag`."""
+    if not arrs:
+        return xp.zeros((1, 0))
+    arrs = [as_array(a, "block_diag") for a in arrs]
+    arrs = [a.reshape(1, -1) if a.ndim < 2 else a for a in arrs]
+    bad = [k for k, a in enumerate(arrs) if a.ndim > 2]
+    if bad:
+        raise ValueError("arguments in the following positions have dimension greater than 2: {}".format(bad))
+    shapes = numpy.array([a.shape for a in arrs])
+    out = xp.zeros(tuple(int(v) for v in numpy.sum(shapes, axis=0)),
+                   dtype=numpy.result_type(*[a.dtype for a in arrs]))
+    r, c = 0, 0
+    for a, (rr, cc) in zip(arrs, shapes):
+        out[r:r + rr, c:c + cc] = a
+        r += int(rr)
+        c += int(cc)
+    return out
+
+
+def khatri_rao(a, b):
+    """See `scipy.linalg.khatri_rao` (the column-wise Kronecker product)."""
+    a, b = as_array(a, "khatri_rao"), as_array(b, "khatri_rao")
+    if not (a.ndim == 2 and b.ndim == 2):
+        raise ValueError("The both arrays should be 2-dimensional.")
+    if a.shape[1] != b.shape[1]:
+        raise ValueError("The number of columns for both arrays should be equal.")
+    c = a[:, None, :] * b[None, :, :]
+    return c.reshape(-1, a.shape[1])

@@ -1,0 +1,70 @@
+"""solve_triangular (cuBLAS trsm), cho_factor / cho_solve (cuarray.linalg.cholesky, then two
+triangular solves)."""
+
+from __future__ import annotations
+
+import numpy
+
+from ...cuda.libs import cublas_trsm as _trsm
+from ...linalg import _decomp
+from ...linalg import _xp as xp
+from ...linalg._util import LinAlgError, as_array, batch_of, compute_char, stacked_copy
+
+__all__ = ["solve_triangular", "cho_factor", "cho_solve"]
+
+_TRANS = {0: 0, 1: 1, 2: 2, "N": 0, "T": 1, "C": 2}
+
+
+def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_b=False, check_finite=True):
+    """See `scipy.linalg.solve_triangular` (stacks too: `a` (..., n, n), `b` of the same batch).
+    Like SciPy, a zero on the diagonal raises LinAlgError (one device read)."""
+    a, b = as_array(a, "solve_triangular"), as_array(b, "solve_triangular")
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError("expected square matrix")
+    if trans not in _TRANS:
+        raise ValueError("trans must be 0, 1, 2, 'N', 'T' or 'C'")
+    n = a.shape[-1]
+    vector = b.ndim == a.ndim - 1
+    bb = b[..., None] if vector else b
+    if bb.shape[-2] != n:
+        raise ValueError("shapes of a {} and b {} are incompatible".format(a.shape, b.shape))
+    char = compute_char(a, b)
+    batch = a.shape[:-2]
+    x = stacked_copy(xp.broadcast_to(bb, batch + bb.shape[-2:]), char, "F")
+    if x.size == 0:
+        return x[..., 0] if vector else x
+    if not unit_diagonal and bool(xp.any(xp.diagonal(a, 0, -2, -1) == 0).get()):
+        d = xp.diagonal(a, 0, -2, -1).reshape(-1, n).get()
+        raise LinAlgError("singular matrix: resolution failed at diagonal {}".format(int(numpy.nonzero(d == 0)[1][0])))
+    f = stacked_copy(a, char, "F")  # column-major A
+    k = x.shape[-1]
+    uplo = _trsm.FILL_LOWER if lower else _trsm.FILL_UPPER
+    diag = _trsm.DIAG_UNIT if unit_diagonal else _trsm.DIAG_NON_UNIT
+    astep, xstep = n * n * f.dtype.itemsize, n * k * x.dtype.itemsize
+    for i in range(batch_of(f)):
+        _trsm.trsm(char, _trsm.SIDE_LEFT, uplo, _TRANS[trans], diag, n, k, f.data.ptr + i * astep, n,
+                   x.data.ptr + i * xstep, n)
+    return x[..., 0] if vector else x
+
+
+def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
+    """See `scipy.linalg.cho_factor`. The other triangle of the result is zero (SciPy leaves
+    whatever was there; cho_solve reads only the factor's triangle either way)."""
+    a = as_array(a, "cho_factor")
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError("expected square matrix")
+    try:
+        c = _decomp.cholesky(a, upper=not lower)
+    except LinAlgError:
+        raise LinAlgError("not positive definite") from None
+    return c, lower
+
+
+def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
+    """See `scipy.linalg.cho_solve`: A x = b with A = L L^H (or U^H U)."""
+    c, lower = c_and_lower
+    if lower:
+        y = solve_triangular(c, b, trans=0, lower=True)
+        return solve_triangular(c, y, trans=2, lower=True)
+    y = solve_triangular(c, b, trans=2, lower=False)
+    return solve_triangular(c, y, trans=0, lower=False)

@@ -1,0 +1,40 @@
+"""cuarray.scipy.sparse is `cuarray.sparse` (SciPy's layout: ``from cuarray.scipy import sparse``);
+every name is cuarray.sparse's own object, no second implementation. See `scipy.sparse`."""
+
+from ...sparse import block_diag as block_diag
+from ...sparse import bmat as bmat
+from ...sparse import coo_array as coo_array
+from ...sparse import coo_matrix as coo_matrix
+from ...sparse import csc_array as csc_array
+from ...sparse import csc_matrix as csc_matrix
+from ...sparse import csr_array as csr_array
+from ...sparse import csr_matrix as csr_matrix
+from ...sparse import dia_array as dia_array
+from ...sparse import dia_matrix as dia_matrix
+from ...sparse import diags as diags
+from ...sparse import diags_array as diags_array
+from ...sparse import eye as eye
+from ...sparse import eye_array as eye_array
+from ...sparse import find as find
+from ...sparse import hstack as hstack
+from ...sparse import identity as identity
+from ...sparse import issparse as issparse
+from ...sparse import isspmatrix as isspmatrix
+from ...sparse import isspmatrix_coo as isspmatrix_coo
+from ...sparse import isspmatrix_csc as isspmatrix_csc
+from ...sparse import isspmatrix_csr as isspmatrix_csr
+from ...sparse import isspmatrix_dia as isspmatrix_dia
+from ...sparse import kron as kron
+from ...sparse import kronsum as kronsum
+from ...sparse import load_npz as load_npz
+from ...sparse import rand as rand
+from ...sparse import random as random
+from ...sparse import random_array as random_array
+from ...sparse import save_npz as save_npz
+from ...sparse import sparray as sparray
+from ...sparse import spdiags as spdiags
+from ...sparse import spmatrix as spmatrix
+from ...sparse import tril as tril
+from ...sparse import triu as triu
+from ...sparse import vstack as vstack
+from . import linalg as linalg

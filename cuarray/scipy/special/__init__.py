@@ -1,0 +1,77 @@
+"""cuarray.scipy.special: SciPy's special functions as cuarray ufuncs. See `scipy.special`.
+
+Every function below except the softmax family is a `cuarray.ufunc` with SciPy's real loops and
+type resolution (cuarray/scipy/special/_ufunc.py): `out=`, `where=`, `dtype=`, broadcasting and
+fusion in `cuarray.fuse` and lazy mode work as for `cuarray.exp`. Complex loops are not provided
+(a complex argument raises TypeError). docs/scipy.md lists what exists and how it was verified.
+"""
+
+# -- error function ------------------------------------------------------------------------------
+from ._error import erf as erf
+from ._error import erfc as erfc
+from ._error import erfcx as erfcx
+from ._error import erfinv as erfinv
+from ._error import erfcinv as erfcinv
+
+# -- gamma and related functions -----------------------------------------------------------------
+from ._gamma import gamma as gamma
+from ._gamma import gammaln as gammaln
+from ._gamma import loggamma as loggamma
+from ._gamma import gammasgn as gammasgn
+from ._gamma import rgamma as rgamma
+from ._gamma import psi as psi
+from ._gamma import digamma as digamma
+from ._multigammaln import multigammaln as multigammaln
+
+# -- Bessel functions ----------------------------------------------------------------------------
+from ._bessel import j0 as j0
+from ._bessel import j1 as j1
+from ._bessel import y0 as y0
+from ._bessel import y1 as y1
+from ._bessel import yn as yn
+from ._bessel import i0 as i0
+from ._bessel import i0e as i0e
+from ._bessel import i1 as i1
+from ._bessel import i1e as i1e
+
+# -- statistical functions -----------------------------------------------------------------------
+from ._stats import ndtr as ndtr
+from ._stats import log_ndtr as log_ndtr
+from ._stats import ndtri as ndtri
+
+# -- other special functions ----------------------------------------------------------------------
+from ._expint import exp1 as exp1
+from ._expint import expi as expi
+
+# -- convenience functions -----------------------------------------------------------------------
+from ._convenience import expit as expit
+from ._convenience import logit as logit
+from ._convenience import log_expit as log_expit
+from ._convenience import xlogy as xlogy
+from ._convenience import xlog1py as xlog1py
+from ._convenience import entr as entr
+from ._convenience import rel_entr as rel_entr
+from ._convenience import kl_div as kl_div
+from ._convenience import huber as huber
+from ._convenience import pseudo_huber as pseudo_huber
+from ._convenience import cbrt as cbrt
+from ._convenience import exp2 as exp2
+from ._convenience import exp10 as exp10
+from ._convenience import expm1 as expm1
+from ._convenience import log1p as log1p
+from ._convenience import cosm1 as cosm1
+from ._convenience import radian as radian
+from ._convenience import cosdg as cosdg
+from ._convenience import sindg as sindg
+from ._convenience import tandg as tandg
+from ._convenience import cotdg as cotdg
+from ._convenience import round as round  # noqa: A004 (SciPy's name)
+from ._convenience import boxcox as boxcox
+from ._convenience import boxcox1p as boxcox1p
+from ._convenience import inv_boxcox as inv_boxcox
+from ._convenience import inv_boxcox1p as inv_boxcox1p
+from ._convenience import exprel as exprel
+from ..._math.misc import sinc as sinc  # scipy.special.sinc is numpy.sinc
+from ._softmax import logsumexp as logsumexp
+from ._softmax import softmax as softmax
+from ._softmax import log_softmax as log_softmax

@@ -1,0 +1,11 @@
+"""The error function family (SciPy "Error function and Fresnel integrals"): CUDA's erf, erfc,
+erfcx, erfinv, erfcinv (templates/erf.cuh). Real loops only: complex arguments raise TypeError."""
+
+from ._ufunc import special_ufunc
+
+_H = ("erf.cuh",)
+erf = special_ufunc("erf", 1, 1, ("d->d", "f->f"), "out0 = cuarray_special::erf(in0)", _H)
+erfc = special_ufunc("erfc", 1, 1, ("d->d", "f->f"), "out0 = cuarray_special::erfc(in0)", _H)
+erfcx = special_ufunc("erfcx", 1, 1, ("d->d", "f->f"), "out0 = cuarray_special::erfcx(in0)", _H)
+erfinv = special_ufunc("erfinv", 1, 1, ("f->f", "d->d"), "out0 = cuarray_special::erfinv(in0)", _H)
+erfcinv = special_ufunc("erfcinv", 1, 1, ("f->f", "d->d"), "out0 = cuarray_special::erfcinv(in0)", _H)

@@ -1,0 +1,141 @@
+"""The row of a special-function ufunc: SciPy's loop table, its type resolution, its C headers.
+
+A special function is a cuarray `ufunc` (so `out=`, `where=`, `dtype=`, broadcasting, weak Python
+scalars and fusion in `fuse`/lazy mode work as for `cuarray.exp`) whose type oracle is not a NumPy
+ufunc but `LoopTable`: SciPy's own loop list for the function (`scipy.special.erf.types`, real
+loops only) and NumPy's rule for choosing among them, so that no SciPy is needed at run time.
+The rule (checked against `scipy.special.X.resolve_dtypes` for every dtype pair and weak scalar in
+tests/scipy/test_special_dtypes_cpu.py):
+
+1. Python scalars among arrays stay weak (NEP 50) unless their kind is above every array's (a
+   Python float with an int array), in which case they count as float64/complex128; all-scalar
+   calls use the default dtypes (int64, float64, complex128).
+2. With only arrays, a loop whose input types equal theirs exactly wins.
+3. Otherwise the first loop, in SciPy's order, that every input casts to safely (a weak scalar
+   casts to any loop type of its kind or above); `dtype=` keeps only loops of that output type,
+   and if none takes the inputs safely, the first that takes them under `casting=`.
+
+The C device functions live in templates/*.cuh; a row names the headers it needs and their text
+becomes the kernel's preamble (each header has an include guard, so the preambles of several
+special functions fused into one kernel can be concatenated).
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import numpy
+
+from ..._core import registry as _registry
+from ..._core.ufunc import ufunc
+
+__all__ = ["LoopTable", "special_ufunc", "header"]
+
+_TEMPLATES = pathlib.Path(__file__).parent / "templates"
+_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+_WEAK_RANK = {int: 1, float: 2, complex: 3}
+_WEAK_DEFAULT = {bool: numpy.dtype(bool), int: numpy.dtype(numpy.int64), float: numpy.dtype(numpy.float64),
+                 complex: numpy.dtype(numpy.complex128)}
+# The headers every row's preamble starts with (macros and constants).
+_BASE = ("common.cuh",)
+_DEPS = {
+    "gamma.cuh": ("common.cuh",),
+    "erf.cuh": ("common.cuh",),
+    "ndtr.cuh": ("common.cuh", "erf.cuh"),
+    "bessel.cuh": ("common.cuh",),
+    "convenience.cuh": ("common.cuh",),
+    "expint.cuh": ("common.cuh",),
+}
+_texts: dict = {}
+
+
+def header(name: str) -> str:
+    """The preamble of header `name`: its dependencies' text, then its own (read once)."""
+    out = []
+    for dep in _DEPS.get(name, ()) + (name,):
+        t = _texts.get(dep)
+        if t is None:
+            t = _texts[dep] = (_TEMPLATES / dep).read_text()
+        out.append(t)
+    return "\n".join(out)
+
+
+class LoopTable:
+    """What `cuarray._core.ufunc` asks of a NumPy ufunc, for a SciPy special function: `types`,
+    `nin`/`nout`, `identity`, `resolve_dtypes` (the rule in this module's docstring) and a call
+    (SciPy's function on host arrays: used by lazy mode's `LazyArray.numpy()` parity check and
+    to raise SciPy's exception for a bad `out=` cast)."""
+
+    def __init__(self, name: str, nin: int, nout: int, loops: tuple):
+        self.__name__ = name
+        self.nin, self.nout = nin, nout
+        self.identity = None
+        self.types = list(loops)
+        self._loops = [tuple(numpy.dtype(c) for c in t.replace("->", "")) for t in loops]
+
+    def __repr__(self) -> str:
+        return "<LoopTable of scipy.special.{}: {}>".format(self.__name__, self.types)
+
+    def _error(self, ops):
+        names = ", ".join(getattr(t, "__name__", str(t)) for t in ops[: self.nin])
+        return TypeError(
+            "ufunc '{}' not supported for the input types ({}), and the inputs could not be safely "
+            "coerced to any supported types according to the casting rule ''safe''".format(self.__name__, names))
+
+    def resolve_dtypes(self, ops, *, signature=None, casting="same_kind", reduction=False):
+        """See `numpy.ufunc.resolve_dtypes`: the loop's dtypes, inputs then outputs."""
+        if reduction:
+            raise TypeError("reduction is not supported for scipy.special.{}".format(self.__name__))
+        nin = self.nin
+        ins = list(ops[:nin])
+        strong = [t for t in ins if isinstance(t, numpy.dtype)]
+        if not strong:
+            ins = [_WEAK_DEFAULT[t] for t in ins]
+        else:
+            top = max(_RANK[t.kind] for t in strong if t.kind in _RANK) if any(
+                t.kind in _RANK for t in strong) else 0
+            ins = [_WEAK_DEFAULT[t] if (not isinstance(t, numpy.dtype) and _WEAK_RANK.get(t, 0) > top) else t
+                   for t in ins]
+        outs = None
+        if signature is not None:
+            outs = [None if s is None else numpy.dtype(s) for s in signature[nin:]]
+        if outs is None and all(isinstance(t, numpy.dtype) for t in ins):
+            for loop in self._loops:
+                if list(loop[:nin]) == ins:
+                    return loop
+        passes = ("safe",) if outs is None or casting == "safe" else ("safe", casting)
+        for in_casting in passes:
+            for loop in self._loops:
+                if outs is not None and any(o is not None and o != lo for o, lo in zip(outs, loop[nin:])):
+                    continue
+                if all(_can_cast(t, lt, in_casting) for t, lt in zip(ins, loop[:nin])):
+                    return loop
+        raise self._error(ops)
+
+    def __call__(self, *args, **kwargs):
+        """SciPy's function (imported here: SciPy is the reference, not a run-time need)."""
+        import scipy.special  # only for host parity checks and error texts
+
+        return getattr(scipy.special, self.__name__)(*args, **kwargs)
+
+
+def _can_cast(t, to: numpy.dtype, casting: str) -> bool:
+    if isinstance(t, numpy.dtype):
+        return bool(numpy.can_cast(t, to, casting))
+    if casting == "unsafe":
+        return True
+    return _RANK.get(to.kind, -1) >= _WEAK_RANK[t]  # a weak scalar: any type of its kind or above
+
+
+def special_ufunc(name: str, nin: int, nout: int, loops: tuple, ops, headers: tuple, doc: str = "") -> ufunc:
+    """One table row -> one ufunc: `loops` in SciPy's order ('dd->d'), `ops` one C expression or a
+    dict by loop ('ff->f') or kind ('float', 'int', 'default'), `headers` the templates it calls."""
+    preamble = "\n".join(header(h) for h in headers) if headers else header("common.cuh")
+    uf = ufunc(name, nin, nout, ops, doc=doc or "See `scipy.special.{}`.".format(name), preamble=preamble,
+               np_ufunc=LoopTable(name, nin, nout, loops))
+    if not hasattr(numpy, name):
+        # `scipy.special.erf(gpu_array)` reaches cuarray through `__array_ufunc__`, which finds
+        # the implementation by the ufunc's name; names NumPy also uses (exp2, cbrt, ...) stay
+        # NumPy's, whose loops differ.
+        _registry.register_ufunc(uf)
+    return uf

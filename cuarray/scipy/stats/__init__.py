@@ -1,0 +1,19 @@
+"""cuarray.scipy.stats: descriptive statistics of `scipy.stats` on the GPU. See docs/scipy.md
+(what SciPy's own generic code already runs on cuarray arrays with SCIPY_ARRAY_API=1)."""
+
+from ._descriptive import boxcox_llf as boxcox_llf
+from ._descriptive import describe as describe
+from ._descriptive import entropy as entropy
+from ._descriptive import gmean as gmean
+from ._descriptive import hmean as hmean
+from ._descriptive import kurtosis as kurtosis
+from ._descriptive import mode as mode
+from ._descriptive import moment as moment
+from ._descriptive import pearsonr as pearsonr
+from ._descriptive import pmean as pmean
+from ._descriptive import rankdata as rankdata
+from ._descriptive import skew as skew
+from ._descriptive import spearmanr as spearmanr
+from ._descriptive import trim_mean as trim_mean
+from ._descriptive import zmap as zmap
+from ._descriptive import zscore as zscore

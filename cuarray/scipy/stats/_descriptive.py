@@ -1,0 +1,320 @@
+"""Descriptive statistics of scipy.stats on cuarray arrays: moments, means, z-scores, entropy,
+ranks, trimmed mean, Box-Cox log-likelihood, correlation coefficients. Compositions of cuarray's
+reductions, sorts and elementwise kernels: every value stays on the device; NaN handling is
+SciPy's default `nan_policy='propagate'` (the only policy here)."""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy
+
+from ...linalg import _xp as xp
+from ..._core.host_input import as_array
+from ..._math.explog import exp, log
+from ..._math.extrema import maximum, minimum
+from ..._math.sums_scan import cumsum
+from ..._sorting.sorting import argsort, sort
+from ..._statistics.averages import mean, var
+from ..special._convenience import entr, rel_entr
+
+__all__ = ["moment", "skew", "kurtosis", "describe", "gmean", "hmean", "pmean", "zscore", "zmap", "entropy",
+           "rankdata", "trim_mean", "boxcox_llf", "pearsonr", "spearmanr", "mode", "DescribeResult"]
+
+
+def _float(a, fn):
+    a = as_array(a, fn)
+    return a.astype(numpy.float64) if a.dtype.kind in "biu" else a
+
+
+def _axis(a, axis):
+    if axis is None:
+        return a.ravel(), 0
+    return a, axis
+
+
+def moment(a, order=1, axis=0, nan_policy="propagate", *, center=None, keepdims=False):
+    """See `scipy.stats.moment` (central moment; `center` overrides the mean)."""
+    a, axis = _axis(_float(a, "moment"), axis)
+    if order == 0:
+        return xp.ones(_reduced(a, axis, keepdims), dtype=a.dtype)
+    c = mean(a, axis=axis, keepdims=True) if center is None else center
+    if order == 1 and center is None:
+        return xp.zeros(_reduced(a, axis, keepdims), dtype=a.dtype)
+    return mean((a - c) ** order, axis=axis, keepdims=keepdims)
+
+
+def _reduced(a, axis, keepdims):
+    shape = list(a.shape)
+    if keepdims:
+        shape[axis] = 1
+    else:
+        del shape[axis]
+    return tuple(shape)
+
+
+def skew(a, axis=0, bias=True, nan_policy="propagate", *, keepdims=False):
+    """See `scipy.stats.skew`. A constant slice gives NaN, as in SciPy."""
+    a, axis = _axis(_float(a, "skew"), axis)
+    n = a.shape[axis]
+    m = mean(a, axis=axis, keepdims=True)
+    d = a - m
+    m2 = mean(d * d, axis=axis, keepdims=keepdims)
+    m3 = mean(d * d * d, axis=axis, keepdims=keepdims)
+    g = m3 / m2 ** 1.5
+    g = xp.where(m2 <= (numpy.finfo(m2.dtype).eps * xp.abs(mean(a, axis=axis, keepdims=keepdims))) ** 2,
+                 numpy.nan, g)
+    if not bias and n > 2:
+        g = g * (math.sqrt((n - 1.0) * n) / (n - 2.0))
+    return g
+
+
+def kurtosis(a, axis=0, fisher=True, bias=True, nan_policy="propagate", *, keepdims=False):
+    """See `scipy.stats.kurtosis`."""
+    a, axis = _axis(_float(a, "kurtosis"), axis)
+    n = a.shape[axis]
+    m = mean(a, axis=axis, keepdims=True)
+    d = a - m
+    d2 = d * d
+    m2 = mean(d2, axis=axis, keepdims=keepdims)
+    m4 = mean(d2 * d2, axis=axis, keepdims=keepdims)
+    k = m4 / (m2 * m2)
+    k = xp.where(m2 <= (numpy.finfo(m2.dtype).eps * xp.abs(mean(a, axis=axis, keepdims=keepdims))) ** 2,
+                 numpy.nan, k)
+    if not bias and n > 3:
+        k = 1.0 / (n - 2) / (n - 3) * ((n * n - 1.0) * k - 3 * (n - 1) ** 2.0) + 3.0
+    return k - 3 if fisher else k
+
+
+class DescribeResult(NamedTuple):
+    nobs: int
+    minmax: tuple
+    mean: object
+    variance: object
+    skewness: object
+    kurtosis: object
+
+
+def describe(a, axis=0, ddof=1, bias=True, nan_policy="propagate"):
+    """See `scipy.stats.describe`."""
+    a, axis = _axis(_float(a, "describe"), axis)
+    if a.shape[axis] == 0:
+        raise ValueError("The input must not be empty.")
+    return DescribeResult(a.shape[axis], (xp.min(a, axis=axis), xp.max(a, axis=axis)), mean(a, axis=axis),
+                          var(a, axis=axis, ddof=ddof), skew(a, axis, bias=bias), kurtosis(a, axis, bias=bias))
+
+
+def gmean(a, axis=0, dtype=None, weights=None, *, nan_policy="propagate", keepdims=False):
+    """See `scipy.stats.gmean`."""
+    a, axis = _axis(_float(a, "gmean"), axis)
+    if dtype is not None:
+        a = a.astype(dtype)
+    la = log(a)
+    if weights is None:
+        return exp(mean(la, axis=axis, keepdims=keepdims))
+    w = as_array(weights, "gmean")
+    return exp(xp.sum(la * w, axis=axis, keepdims=keepdims) / xp.sum(w, axis=axis, keepdims=keepdims))
+
+
+def hmean(a, axis=0, dtype=None, *, weights=None, nan_policy="propagate", keepdims=False):
+    """See `scipy.stats.hmean` (negative values: NaN where SciPy raises, no device read)."""
+    return pmean(a, -1.0, axis=axis, dtype=dtype, weights=weights, keepdims=keepdims)
+
+
+def pmean(a, p, *, axis=0, dtype=None, weights=None, nan_policy="propagate", keepdims=False):
+    """See `scipy.stats.pmean`."""
+    if not isinstance(p, (int, float)):
+        raise ValueError("Power mean only defined for exponent of type int or float.")
+    if p == 0:
+        return gmean(a, axis=axis, dtype=dtype, weights=weights, keepdims=keepdims)
+    a, axis = _axis(_float(a, "pmean"), axis)
+    if dtype is not None:
+        a = a.astype(dtype)
+    ap = a ** float(p)
+    if weights is None:
+        m = mean(ap, axis=axis, keepdims=keepdims)
+    else:
+        w = as_array(weights, "pmean")
+        m = xp.sum(ap * w, axis=axis, keepdims=keepdims) / xp.sum(w, axis=axis, keepdims=keepdims)
+    return m ** (1.0 / p)
+
+
+def zmap(scores, compare, axis=0, ddof=0, nan_policy="propagate"):
+    """See `scipy.stats.zmap`."""
+    scores, compare = _float(scores, "zmap"), _float(compare, "zmap")
+    if axis is None:
+        compare, ax = compare.ravel(), 0
+    else:
+        ax = axis
+    mn = mean(compare, axis=ax, keepdims=True)
+    sd = var(compare, axis=ax, ddof=ddof, keepdims=True) ** 0.5
+    if axis is None:
+        mn, sd = mn.reshape(()), sd.reshape(())
+    return (scores - mn) / sd
+
+
+def zscore(a, axis=0, ddof=0, nan_policy="propagate"):
+    """See `scipy.stats.zscore`."""
+    return zmap(a, a, axis=axis, ddof=ddof)
+
+
+def entropy(pk, qk=None, base=None, axis=0, *, nan_policy="propagate", keepdims=False):
+    """See `scipy.stats.entropy`: sum(entr(pk)) (or sum(rel_entr(pk, qk))) of the normalised
+    distributions, in nats unless `base`."""
+    if base is not None and base <= 0:
+        raise ValueError("`base` must be a positive number or `None`.")
+    pk = _float(pk, "entropy")
+    pk = pk / xp.sum(pk, axis=axis, keepdims=True)
+    if qk is None:
+        vec = entr(pk)
+    else:
+        qk = _float(qk, "entropy")
+        qk = qk / xp.sum(qk, axis=axis, keepdims=True)
+        vec = rel_entr(pk, qk)
+    s = xp.sum(vec, axis=axis, keepdims=keepdims)
+    return s / math.log(base) if base is not None else s
+
+
+def rankdata(a, method="average", *, axis=None, nan_policy="propagate"):
+    """See `scipy.stats.rankdata` (NaN anywhere in a slice makes its ranks NaN, as SciPy's
+    'propagate'). One stable sort along the axis, tie groups by a scan."""
+    if method not in ("average", "min", "max", "dense", "ordinal"):
+        raise ValueError('unknown method "{}"'.format(method))
+    a = as_array(a, "rankdata")
+    if axis is None:
+        a, axis = a.ravel(), -1
+    a = xp.moveaxis(a, axis, -1)
+    n = a.shape[-1]
+    if n == 0:
+        return xp.moveaxis(xp.empty(a.shape, dtype=numpy.float64), -1, axis)
+    order = argsort(a, axis=-1, kind="stable")
+    y = xp.take_along_axis(a, order, axis=-1)
+    ordinal = xp.arange(1, n + 1, dtype=numpy.int64) * xp.ones(a.shape, dtype=numpy.int64)
+    if method == "ordinal":
+        ranks = ordinal
+    else:
+        new = xp.concatenate([xp.ones(a.shape[:-1] + (1,), dtype=bool), y[..., 1:] != y[..., :-1]], axis=-1)
+        dense = cumsum(new.astype(numpy.int64), axis=-1)  # 1-based tie-group number
+        if method == "dense":
+            ranks = dense
+        else:
+            # first and last ordinal position of each tie group, gathered per element
+            firsts = xp.where(new, ordinal, 0)
+            start = _running_max(firsts)
+            ends_flag = xp.concatenate([new[..., 1:], xp.ones(a.shape[:-1] + (1,), dtype=bool)], axis=-1)
+            lasts = xp.where(ends_flag, ordinal, n + 1)
+            end = _running_min_reversed(lasts)
+            if method == "min":
+                ranks = start
+            elif method == "max":
+                ranks = end
+            else:
+                ranks = (start + end) * 0.5
+    out = xp.empty(a.shape, dtype=numpy.float64 if method == "average" else numpy.int64)
+    xp.put_along_axis(out, order, ranks.astype(out.dtype), axis=-1)
+    if a.dtype.kind in "fc":
+        bad = xp.any(xp.isnan(a), axis=-1, keepdims=True)
+        out = xp.where(bad, numpy.nan, out.astype(numpy.float64))
+    return xp.moveaxis(out, -1, axis)
+
+
+def _running_max(x):
+    return maximum.accumulate(x, axis=-1)
+
+
+def _running_min_reversed(x):
+    return minimum.accumulate(x[..., ::-1], axis=-1)[..., ::-1]
+
+
+def trim_mean(a, proportiontocut, axis=0):
+    """See `scipy.stats.trim_mean` (a full sort along the axis)."""
+    a = _float(a, "trim_mean")
+    if a.size == 0:
+        return xp.asarray(numpy.nan)
+    if axis is None:
+        a, axis = a.ravel(), 0
+    n = a.shape[axis]
+    lo = int(proportiontocut * n)
+    hi = n - lo
+    if lo >= hi:
+        raise ValueError("Proportion too big.")
+    s = xp.moveaxis(sort(a, axis=axis), axis, -1)[..., lo:hi]
+    return mean(s, axis=-1)
+
+
+def boxcox_llf(lmb, data, *, axis=0, keepdims=False, nan_policy="propagate"):
+    """See `scipy.stats.boxcox_llf`."""
+    data = _float(data, "boxcox_llf")
+    if axis is None:
+        data, axis = data.ravel(), 0
+    n = data.shape[axis]
+    if n == 0:
+        return xp.asarray(numpy.nan)
+    logdata = log(data)
+    if lmb == 0:
+        logvar = log(var(logdata, axis=axis, keepdims=True))
+    else:
+        # var((x^l - 1) / l) = var(x^l) / l^2
+        y = exp(lmb * logdata)
+        logvar = log(var(y, axis=axis, keepdims=True)) - 2 * math.log(abs(lmb))
+    llf = (lmb - 1) * xp.sum(logdata, axis=axis, keepdims=True) - n / 2 * logvar
+    return llf if keepdims else llf.squeeze(axis)
+
+
+class _Corr(NamedTuple):
+    statistic: object
+    pvalue: object
+
+
+def pearsonr(x, y, *, axis=0):
+    """See `scipy.stats.pearsonr`: the statistic on the device; the p-value (two-sided, exact
+    beta distribution) is left NaN: it needs the incomplete beta function, not yet here."""
+    x, y = _float(x, "pearsonr"), _float(y, "pearsonr")
+    if x.shape[axis] < 2:
+        raise ValueError("`x` and `y` must have length at least 2.")
+    xm = x - mean(x, axis=axis, keepdims=True)
+    ym = y - mean(y, axis=axis, keepdims=True)
+    r = xp.sum(xm * ym, axis=axis) / (xp.sum(xm * xm, axis=axis) * xp.sum(ym * ym, axis=axis)) ** 0.5
+    r = xp.where(r > 1, 1.0, xp.where(r < -1, -1.0, r))
+    return _Corr(r, xp.full(r.shape, numpy.nan))
+
+
+def spearmanr(a, b=None, axis=0, nan_policy="propagate", alternative="two-sided"):
+    """See `scipy.stats.spearmanr` for two 1-D samples: Pearson's r of the average ranks (the
+    p-value is NaN, as pearsonr's here)."""
+    if b is None:
+        raise NotImplementedError("spearmanr of one 2-D array: pass two 1-D samples")
+    ra = rankdata(a, axis=axis)
+    rb = rankdata(b, axis=axis)
+    return pearsonr(ra, rb, axis=axis if axis is not None else 0)
+
+
+class ModeResult(NamedTuple):
+    mode: object
+    count: object
+
+
+def mode(a, axis=0, nan_policy="propagate", keepdims=False):
+    """See `scipy.stats.mode` (smallest most frequent value; one sort along the axis)."""
+    a = as_array(a, "mode")
+    if axis is None:
+        a, axis = a.ravel(), 0
+    s = xp.moveaxis(sort(a, axis=axis), axis, -1)
+    n = s.shape[-1]
+    if n == 0:
+        raise ValueError("mode of an empty slice")
+    new = xp.concatenate([xp.ones(s.shape[:-1] + (1,), dtype=bool), s[..., 1:] != s[..., :-1]], axis=-1)
+    ordinal = xp.arange(n, dtype=numpy.int64) * xp.ones(s.shape, dtype=numpy.int64)
+    start = _running_max(xp.where(new, ordinal, 0))
+    count = ordinal - start + 1  # running length of the current run
+    best = xp.take_along_axis(count, argsort(-count, axis=-1, kind="stable")[..., :1], axis=-1)
+    # the first (smallest) value whose run reaches the best length
+    idx = argsort(-(count == best).astype(numpy.int8), axis=-1, kind="stable")[..., :1]
+    m = xp.take_along_axis(s, idx, axis=-1)
+    c = best
+    if not keepdims:
+        m, c = m[..., 0], c[..., 0]
+    else:
+        m, c = xp.moveaxis(m, -1, axis), xp.moveaxis(c, -1, axis)
+    return ModeResult(m, c)

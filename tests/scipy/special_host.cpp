@@ -1,0 +1,67 @@
+// Host build of cuarray/scipy/special/templates/*.cuh (g++, no CUDA): the same device functions,
+// wrapped as C loops for tests/scipy/test_special_host_cpu.py (ctypes), which compares them with
+// scipy.special. Functions that exist only in CUDA's math library are absent here (the headers
+// put them under CSF_DEVICE).
+#include "common.cuh"
+#include "erf.cuh"
+#include "ndtr.cuh"
+#include "gamma.cuh"
+#include "bessel.cuh"
+#include "convenience.cuh"
+#include "expint.cuh"
+
+namespace cs = cuarray_special;
+
+#define UNARY(NAME, T, EXPR) \
+  extern "C" void csf_##NAME(const T* x, T* out, long n) { \
+    for (long i = 0; i < n; ++i) { const T in0 = x[i]; out[i] = (T)(EXPR); } }
+#define BINARY(NAME, T, EXPR) \
+  extern "C" void csf_##NAME(const T* x, const T* y, T* out, long n) { \
+    for (long i = 0; i < n; ++i) { const T in0 = x[i], in1 = y[i]; out[i] = (T)(EXPR); } }
+
+// The same expressions as the ufunc rows (cuarray/scipy/special/_*.py), per loop.
+#define BOTH_UNARY(NAME, EXPR) UNARY(NAME##_d, double, EXPR) UNARY(NAME##_f, float, EXPR)
+#define BOTH_BINARY(NAME, EXPR) BINARY(NAME##_d, double, EXPR) BINARY(NAME##_f, float, EXPR)
+
+BOTH_UNARY(erf, cs::erf(in0))
+BOTH_UNARY(erfc, cs::erfc(in0))
+BOTH_UNARY(ndtr, cs::ndtr((double)in0))
+BOTH_UNARY(gamma, cs::gamma(in0))
+BOTH_UNARY(gammaln, cs::gammaln((double)in0))
+BOTH_UNARY(loggamma, cs::loggamma((double)in0))
+BOTH_UNARY(gammasgn, cs::gammasgn((double)in0))
+BOTH_UNARY(rgamma, cs::rgamma((double)in0))
+BOTH_UNARY(psi, cs::psi((double)in0))
+BOTH_UNARY(j0, cs::j0((double)in0))
+BOTH_UNARY(j1, cs::j1((double)in0))
+BOTH_UNARY(y0, cs::y0((double)in0))
+BOTH_UNARY(y1, cs::y1((double)in0))
+BOTH_BINARY(yn, cs::yn_real((double)in0, (double)in1))
+BOTH_UNARY(expit, cs::expit(in0))
+BOTH_UNARY(logit, cs::logit(in0))
+BOTH_UNARY(log_expit, cs::log_expit(in0))
+BOTH_BINARY(xlogy, cs::xlogy(in0, in1))
+BOTH_BINARY(xlog1py, cs::xlog1py(in0, in1))
+BOTH_UNARY(entr, cs::entr(in0))
+BOTH_BINARY(rel_entr, cs::rel_entr((double)in0, (double)in1))
+BOTH_BINARY(kl_div, cs::kl_div((double)in0, (double)in1))
+BOTH_BINARY(huber, cs::huber((double)in0, (double)in1))
+BOTH_BINARY(pseudo_huber, cs::pseudo_huber((double)in0, (double)in1))
+BOTH_UNARY(cbrt, cbrt(in0))
+BOTH_UNARY(exp2, exp2(in0))
+BOTH_UNARY(exp10, cs::exp10(in0))
+BOTH_UNARY(expm1, expm1(in0))
+BOTH_UNARY(log1p, log1p(in0))
+BOTH_UNARY(cosm1, cs::cosm1((double)in0))
+BOTH_UNARY(cosdg, cs::cosdg((double)in0))
+BOTH_UNARY(sindg, cs::sindg((double)in0))
+BOTH_UNARY(tandg, cs::tandg((double)in0))
+BOTH_UNARY(cotdg, cs::cotdg((double)in0))
+BOTH_UNARY(round, cs::round_even(in0))
+BOTH_BINARY(boxcox, cs::boxcox((double)in0, (double)in1))
+BOTH_BINARY(boxcox1p, cs::boxcox1p((double)in0, (double)in1))
+BOTH_BINARY(inv_boxcox, cs::inv_boxcox((double)in0, (double)in1))
+BOTH_BINARY(inv_boxcox1p, cs::inv_boxcox1p((double)in0, (double)in1))
+BOTH_UNARY(exprel, cs::exprel((double)in0))
+BOTH_UNARY(exp1, cs::exp1((double)in0))
+BOTH_UNARY(expi, cs::expi((double)in0))

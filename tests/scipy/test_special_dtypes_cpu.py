@@ -1,0 +1,95 @@
+"""cuarray.scipy.special's ufuncs: loop tables and type resolution are SciPy's (no GPU).
+
+For every function, every pair of input dtypes (and every weak Python scalar mixed in), the loop
+our resolver picks is the one `scipy.special.X.resolve_dtypes` picks, or both refuse; `dtype=`
+too. Loops SciPy has and we do not (complex) must make ours raise TypeError.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+special = pytest.importorskip("scipy.special")
+
+from cuarray._core.ufunc import ufunc  # noqa: E402
+from cuarray.scipy import special as cs  # noqa: E402
+
+UFUNCS = sorted(n for n in dir(cs) if isinstance(getattr(cs, n), ufunc))
+DTYPES = [np.dtype(c) for c in "?bhilqBHILQefdFD"]
+WEAK = [int, float, complex]
+
+
+def _theirs(sp, ins, **kw):
+    try:
+        return tuple(sp.resolve_dtypes(tuple(ins) + (None,) * sp.nout, **kw))
+    except TypeError:
+        return TypeError
+
+
+def _ours(uf, ins, **kw):
+    try:
+        return tuple(uf._np.resolve_dtypes(tuple(ins) + (None,) * uf.nout, **kw))
+    except TypeError:
+        return TypeError
+
+
+def _expect(theirs):
+    # Complex loops are SciPy's only: our answer is TypeError there.
+    if theirs is not TypeError and any(d.kind == "c" or d.char == "g" for d in theirs):
+        return TypeError
+    return theirs
+
+
+def test_there_are_many():
+    assert len(UFUNCS) >= 45
+
+
+@pytest.mark.parametrize("name", UFUNCS)
+def test_loops_are_scipys_real_loops(name):
+    uf, sp = getattr(cs, name), getattr(special, name)
+    assert uf.types == [t for t in sp.types if not set(t) & set("FDGg")]
+    assert (uf.nin, uf.nout) == (sp.nin, sp.nout)
+
+
+@pytest.mark.parametrize("name", UFUNCS)
+def test_resolution_matches_scipy(name):
+    uf, sp = getattr(cs, name), getattr(special, name)
+    choices = DTYPES + WEAK
+    combos = itertools.product(choices, repeat=uf.nin) if uf.nin <= 2 else (
+        [(d,) * 3 for d in DTYPES] + [(d, float, int) for d in DTYPES])
+    bad = []
+    for ins in combos:
+        want = _expect(_theirs(sp, ins))
+        got = _ours(uf, ins)
+        if got != want:
+            bad.append((ins, got, want))
+    assert not bad, bad[:5]
+
+
+@pytest.mark.parametrize("name", ["erf", "gammaln", "xlogy", "yn", "ndtri", "boxcox"])
+@pytest.mark.parametrize("out", ["f", "d"])
+def test_dtype_argument_matches_scipy(name, out):
+    uf, sp = getattr(cs, name), getattr(special, name)
+    sig = (None,) * uf.nin + (np.dtype(out),)
+    for ins in itertools.product(DTYPES[:14], repeat=uf.nin):
+        for casting in ("same_kind", "unsafe"):
+            want = _expect(_theirs(sp, ins, signature=sig, casting=casting))
+            assert _ours(uf, ins, signature=sig, casting=casting) == want, (ins, casting)
+
+
+def test_scipy_name_dispatch_registration():
+    """`scipy.special.erf(gpu_array)` reaches our erf (registered by its name); NumPy's own
+    names (exp2, cbrt, ...) are never taken over."""
+    from cuarray._core import registry
+
+    assert registry.ufuncs["erf"] is cs.erf
+    assert registry.ufuncs["exp2"] is not cs.exp2
+    assert registry.ufuncs["cbrt"] is not cs.cbrt
+
+
+def test_error_is_a_type_error_with_scipys_wording():
+    with pytest.raises(TypeError, match="not supported for the input types"):
+        cs.gammaln._np.resolve_dtypes((np.dtype("D"), None))

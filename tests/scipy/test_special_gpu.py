@@ -1,0 +1,185 @@
+"""cuarray.scipy.special on the GPU against scipy.special: every ufunc, both real loops, random
+arguments over its domain plus edge values; the ufunc machinery (out=, where=, dtype=, weak
+scalars, broadcasting, float16 input, scipy.special dispatch) and fusion (`cuarray.fuse`)."""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+import pytest
+
+from cuarray.cuda import _backend
+
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason())),
+]
+
+special = pytest.importorskip("scipy.special")
+
+import cuarray  # noqa: E402
+from cuarray.scipy import special as cs  # noqa: E402
+
+EDGES = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 10.0, 1e-300, 1e300, -1e300, np.inf, -np.inf, np.nan, 700.0, 750.0,
+         -700.0, 90.0, 180.0, 1.4616321449683622, 0.9999999, 2.0000001]
+# name: (argument ranges, float64 rtol, float32 rtol, atol)
+UNARY = {
+    "erf": ((-6, 6), 1e-14, 2e-6, 0), "erfc": ((-6, 27), 1e-13, 2e-6, 0), "erfcx": ((-20, 1e5), 1e-13, 2e-6, 0),
+    "erfinv": ((-1, 1), 1e-13, 2e-6, 0), "erfcinv": ((0, 2), 1e-13, 2e-6, 0),
+    "gamma": ((-170, 171), 1e-12, 5e-6, 0), "gammaln": ((-200, 1e5), 1e-13, 5e-6, 1e-15),
+    "loggamma": ((0, 1e5), 1e-13, 5e-6, 1e-15), "gammasgn": ((-50, 50), 0, 0, 0),
+    "rgamma": ((-170, 170), 1e-12, 5e-6, 0), "psi": ((-50, 1e5), 1e-12, 2e-6, 1e-15),
+    "j0": ((-1e3, 1e3), 1e-10, 1e-5, 1e-14), "j1": ((-1e3, 1e3), 1e-10, 1e-5, 1e-14),
+    "y0": ((0, 1e3), 1e-10, 1e-5, 1e-14), "y1": ((0, 1e3), 1e-10, 1e-5, 1e-14),
+    "i0": ((-700, 700), 1e-13, 5e-6, 0), "i1": ((-700, 700), 1e-13, 5e-6, 0),
+    "i0e": ((-1e4, 1e4), 1e-13, 5e-6, 0), "i1e": ((-1e4, 1e4), 1e-13, 5e-6, 0),
+    "ndtr": ((-38, 9), 1e-12, 2e-6, 0), "log_ndtr": ((-1e5, 40), 1e-13, 2e-6, 0),
+    "ndtri": ((0, 1), 1e-13, 2e-6, 0),
+    "expit": ((-800, 800), 1e-15, 1e-6, 0), "logit": ((0, 1), 1e-14, 1e-6, 0),
+    "log_expit": ((-800, 800), 1e-14, 1e-6, 0), "entr": ((-1, 100), 1e-15, 1e-6, 0),
+    "cbrt": ((-1e10, 1e10), 1e-15, 1e-6, 0), "exp2": ((-1000, 1000), 1e-15, 1e-6, 0),
+    "exp10": ((-300, 300), 1e-14, 1e-6, 0), "expm1": ((-50, 50), 1e-15, 1e-6, 0),
+    "log1p": ((-1, 1e10), 1e-15, 1e-6, 0), "cosm1": ((-10, 10), 1e-14, 1e-6, 0),
+    "cosdg": ((-1e3, 1e3), 1e-13, 1e-6, 0), "sindg": ((-1e3, 1e3), 1e-13, 1e-6, 0),
+    "tandg": ((-1e3, 1e3), 1e-13, 1e-6, 0), "cotdg": ((-1e3, 1e3), 1e-13, 1e-6, 0),
+    "round": ((-100, 100), 0, 0, 0), "exprel": ((-700, 700), 1e-14, 1e-6, 0),
+    "exp1": ((0, 700), 1e-14, 1e-6, 0), "expi": ((-700, 700), 5e-14, 1e-6, 0),
+}
+BINARY = {
+    "yn": ((-10, 10), (0, 1e3), 1e-10, 1e-5, 1e-14), "xlogy": ((-10, 10), (0, 1e5), 1e-15, 1e-6, 0),
+    "xlog1py": ((-10, 10), (-1, 1e5), 1e-15, 1e-6, 0), "rel_entr": ((0, 10), (0, 10), 1e-13, 1e-5, 0),
+    "kl_div": ((0, 10), (0, 10), 1e-13, 1e-5, 1e-14), "huber": ((0, 10), (-20, 20), 1e-15, 1e-6, 0),
+    "pseudo_huber": ((0, 10), (-20, 20), 1e-14, 1e-6, 0), "boxcox": ((0, 100), (-5, 5), 1e-13, 1e-5, 0),
+    "boxcox1p": ((-1, 100), (-5, 5), 1e-13, 1e-5, 0), "inv_boxcox": ((-5, 5), (-3, 3), 1e-13, 1e-5, 0),
+    "inv_boxcox1p": ((-5, 5), (-3, 3), 1e-13, 1e-5, 0),
+}
+
+
+def _rng(*key):
+    return np.random.default_rng(zlib.crc32(repr(key).encode()))
+
+
+def _data(rng, lo, hi, n=20000, edges=True):
+    x = np.concatenate([rng.uniform(lo, hi, n), np.sign(rng.uniform(-1, 1, n)) * 10 ** rng.uniform(-10, np.log10(max(abs(lo), abs(hi), 1)), n)])
+    if lo >= 0:
+        x = np.abs(x)
+    x = x[(x >= lo) & (x <= hi)]
+    if edges:
+        x = np.concatenate([x, [e for e in EDGES if lo <= e <= hi or not np.isfinite(e)]])
+    return x
+
+
+def _check(name, got, want, rtol, atol, dtype):
+    assert got.dtype == want.dtype, (name, got.dtype, want.dtype)
+    floor = 1e-300 if dtype == np.float64 else 1e-36
+    np.testing.assert_allclose(got.get(), want, rtol=rtol, atol=max(atol, floor), equal_nan=True, err_msg=name)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["float64", "float32"])
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_unary_against_scipy(name, dtype):
+    (lo, hi), rd, rf, atol = UNARY[name]
+    x = _data(_rng(name, dtype), lo, hi).astype(dtype)
+    with np.errstate(all="ignore"):
+        want = getattr(special, name)(x)
+    got = getattr(cs, name)(cuarray.asarray(x))
+    _check(name, got, want, rd if dtype == np.float64 else rf, atol, dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["float64", "float32"])
+@pytest.mark.parametrize("name", sorted(BINARY))
+def test_binary_against_scipy(name, dtype):
+    (l1, h1), (l2, h2), rd, rf, atol = BINARY[name]
+    rng = _rng(name, dtype)
+    a, b = _data(rng, l1, h1, edges=False), _data(rng, l2, h2, edges=False)
+    n = min(a.size, b.size)
+    a, b = a[:n].astype(dtype), b[:n].astype(dtype)
+    if name == "yn":
+        a = np.trunc(a)
+    with np.errstate(all="ignore"):
+        want = getattr(special, name)(a, b)
+    got = getattr(cs, name)(cuarray.asarray(a), cuarray.asarray(b))
+    _check(name, got, want, rd if dtype == np.float64 else rf, atol, dtype)
+
+
+def test_int_and_half_inputs_promote_as_scipy():
+    x = np.arange(-5, 6, dtype=np.int16)
+    got = cs.erf(cuarray.asarray(x))
+    assert got.dtype == special.erf(x).dtype == np.float64
+    h = np.linspace(-2, 2, 11).astype(np.float16)
+    got = cs.expit(cuarray.asarray(h))
+    assert got.dtype == special.expit(h).dtype == np.float32
+    np.testing.assert_allclose(got.get(), special.expit(h), rtol=1e-6)
+    n = np.arange(0, 5, dtype=np.int64)
+    got = cs.yn(cuarray.asarray(n), 2.5)
+    np.testing.assert_allclose(got.get(), special.yn(n, 2.5), rtol=1e-12)
+
+
+def test_out_where_dtype_broadcast_and_scalars():
+    rng = _rng("machinery")
+    x = rng.uniform(0.1, 5, (64, 33))
+    y = rng.uniform(0.1, 5, (33,))
+    gx, gy = cuarray.asarray(x), cuarray.asarray(y)
+    np.testing.assert_allclose(cs.xlogy(gx, gy).get(), special.xlogy(x, y), rtol=1e-14)
+    np.testing.assert_allclose(cs.xlogy(gx, 2.0).get(), special.xlogy(x, 2.0), rtol=1e-14)
+    out = cuarray.zeros((64, 33), dtype=np.float32)
+    cs.gammaln(gx, out=out)
+    np.testing.assert_allclose(out.get(), special.gammaln(x).astype(np.float32), rtol=1e-6)
+    mask = x > 2
+    dst = cuarray.asarray(np.full(x.shape, -7.0))
+    cs.erf(gx, out=dst, where=cuarray.asarray(mask))
+    np.testing.assert_allclose(dst.get(), np.where(mask, special.erf(x), -7.0), rtol=1e-14)
+    got = cs.ndtr(gx, dtype=np.float32)
+    assert got.dtype == special.ndtr(x, dtype=np.float32).dtype
+    np.testing.assert_allclose(got.get(), special.ndtr(x, dtype=np.float32), rtol=1e-6)
+    np.testing.assert_allclose(cs.psi(gx.T).get(), special.psi(x.T), rtol=1e-13)  # strided
+
+
+def test_scipy_special_dispatches_to_cuarray():
+    x = _rng("dispatch").uniform(-3, 3, 1000)
+    got = special.erf(cuarray.asarray(x))
+    assert isinstance(got, cuarray.ndarray)
+    np.testing.assert_allclose(got.get(), special.erf(x), rtol=1e-14)
+
+
+def test_fuse_and_lazy_mode():
+    x = _rng("fuse").uniform(-3, 3, 4096)
+    gx = cuarray.asarray(x)
+
+    @cuarray.fuse()
+    def f(a):
+        return cs.expit(a) * cs.erf(a) + cs.gammaln(a * a + 1.0)
+
+    want = special.expit(x) * special.erf(x) + special.gammaln(x * x + 1.0)
+    np.testing.assert_allclose(f(gx).get(), want, rtol=1e-13)
+    with cuarray.lazy():
+        r = cs.log_ndtr(gx) + cs.i0e(gx)
+    np.testing.assert_allclose(cuarray.asarray(r).get(), special.log_ndtr(x) + special.i0e(x), rtol=1e-13)
+
+
+def test_logsumexp_softmax():
+    rng = _rng("lse")
+    x = rng.normal(size=(7, 50)) * 30
+    x[0, 3] = -np.inf
+    gx = cuarray.asarray(x)
+    for axis in (None, 0, 1, -1):
+        np.testing.assert_allclose(cs.logsumexp(gx, axis=axis).get(), special.logsumexp(x, axis=axis), rtol=1e-13)
+        np.testing.assert_allclose(cs.softmax(gx, axis=axis).get(), special.softmax(x, axis=axis), rtol=1e-12,
+                                   atol=1e-300)
+        np.testing.assert_allclose(cs.log_softmax(gx, axis=axis).get(), special.log_softmax(x, axis=axis),
+                                   rtol=1e-12)
+    b = rng.uniform(-1, 1, x.shape)
+    r, s = cs.logsumexp(gx, axis=1, b=cuarray.asarray(b), return_sign=True, keepdims=True)
+    wr, ws = special.logsumexp(x, axis=1, b=b, return_sign=True, keepdims=True)
+    np.testing.assert_allclose(r.get(), wr, rtol=1e-12)
+    np.testing.assert_array_equal(s.get(), ws)
+
+
+def test_multigammaln():
+    a = _rng("mgl").uniform(3, 50, 100)
+    for d in (1, 2, 5):
+        np.testing.assert_allclose(cs.multigammaln(cuarray.asarray(a), d).get(), special.multigammaln(a, d),
+                                   rtol=1e-13)
+    with pytest.raises(ValueError):
+        cs.multigammaln(cuarray.asarray(a), 200)
