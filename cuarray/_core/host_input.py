@@ -20,7 +20,7 @@ from .ndarray import ndarray
 from .tracing import active as _tracing_active
 from .transfer import from_host
 
-__all__ = ["as_array", "as_arrays", "is_scalar", "reject", "lazy_value"]
+__all__ = ["as_array", "as_arrays", "is_scalar", "reject", "lazy_value", "as_parameter"]
 
 _PY_SCALARS = (bool, int, float, complex)
 
@@ -86,4 +86,3 @@ def as_parameter(x, fn: str) -> ndarray:
     return as_array(x, fn)
 
 
-__all__ += ["as_parameter"]

@@ -839,12 +839,11 @@ def pointer_device(ptr: int) -> int | None:
 
 @contextlib.contextmanager
 def using_allocator(allocator=None):
-    """`set_allocator(allocator)` for the ``with`` block, the previous allocator restored after
-    (CuPy's `cupy.cuda.using_allocator`). Unlike CuPy's, process-wide like `set_allocator`: a
-    per-thread allocator would cost a thread-local read on every allocation."""
-    previous = _chosen
-    set_allocator(allocator)
+    """`allocator` serves the calling thread's allocations inside the ``with`` block (None: plain
+    cuMemAlloc), as CuPy's `cupy.cuda.using_allocator`: other threads keep theirs. Through
+    `use_thread_allocator`, so `alloc` reads thread-local state only while some thread has one."""
+    previous = use_thread_allocator(malloc if allocator is None else allocator)
     try:
         yield
     finally:
-        set_allocator(previous)
+        use_thread_allocator(previous)

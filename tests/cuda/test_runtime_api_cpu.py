@@ -67,6 +67,17 @@ def test_using_allocator_restores():
     assert memory.get_allocator() is before
 
 
+def test_using_allocator_is_per_thread():
+    import threading
+
+    seen = []
+    with cuarray.cuda.using_allocator(lambda size: size):
+        t = threading.Thread(target=lambda: seen.append(memory.get_allocator()))
+        t.start()
+        t.join()
+    assert seen == [memory._chosen]  # another thread kept the process's allocator
+
+
 def test_handle_getters_are_cupys_names():
     for name in ("get_cublas_handle", "get_cusolver_handle", "get_cusparse_handle"):
         assert getattr(cuarray.cuda, name) is getattr(device, name)
