@@ -173,7 +173,12 @@ def fill(a: ndarray, value) -> None:
             raise ValueError("fill value must be a scalar")
         copyto_unchecked(a, value.reshape(()) if value.ndim else value)
         return
-    v = numpy.array(value).astype(dt, casting="unsafe")[()] if not isinstance(value, numpy.generic) or value.dtype != dt else value
+    if type(value) is int and dt.kind in "iu":
+        # NEP 50: a Python int out of the dtype's range raises (NumPy's fill/full/full_like do),
+        # rather than wrapping as the unsafe cast below would.
+        v = dt.type(value)
+    else:
+        v = numpy.array(value).astype(dt, casting="unsafe")[()] if not isinstance(value, numpy.generic) or value.dtype != dt else value
     raw = v.tobytes()
     if (a._c or a._f) and (raw == bytes(len(raw)) or len(set(raw)) == 1):
         # Every byte equal (zeros, -1, ...): one memset.

@@ -11,6 +11,8 @@ Float16 accumulates in float32 (NumPy's pairwise float16 sum also adds in float)
 
 from __future__ import annotations
 
+import operator
+
 import numpy
 
 from ..cuda import device as _device
@@ -402,6 +404,10 @@ def ufunc_reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initia
         raise NotImplementedError("{}.reduce is not supported on the GPU (only commutative, associative "
                                   "ufuncs: {})".format(uf.__name__, ", ".join(sorted(UFUNC_OPS))))
     a = as_array(array, uf.__name__ + ".reduce")
+    if a._shape == () and not isinstance(axis, tuple) and axis is not None and operator.index(axis) in (0, -1):
+        # NumPy lets the default axis=0 (or -1) reduce a 0-d array: its one element, reduced over
+        # no axis (axis=(0,) stays an AxisError).
+        axis = None
     if isinstance(out, tuple):
         if len(out) != 1:
             raise ValueError("The 'out' tuple must have exactly one entry")
