@@ -283,6 +283,11 @@ def reduce(op_name, a, axis=None, dtype=None, out=None, keepdims=False, initial=
     caller's `fast_key(...)`; the call's launch is then kept under it for the next call."""
     op = op or OPS[op_name]
     a = as_array(a, op.name)
+    if a._shape == () and isinstance(axis, (int, numpy.integer)) and operator.index(axis) in (0, -1):
+        # NumPy's ufunc reductions (sum, max, argmin, ufunc.reduce, ...) let an int axis 0 or -1
+        # reduce a 0-d array: its one element (axis=(0,) stays an AxisError, and mean/var/median,
+        # which pass normalised tuples, keep NumPy's AxisError).
+        axis = None
     raxes = normalize_axes(axis, a.ndim)
     if dtype is not None:
         dtype = _dtypes.normalize_dtype(dtype)
@@ -404,10 +409,6 @@ def ufunc_reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initia
         raise NotImplementedError("{}.reduce is not supported on the GPU (only commutative, associative "
                                   "ufuncs: {})".format(uf.__name__, ", ".join(sorted(UFUNC_OPS))))
     a = as_array(array, uf.__name__ + ".reduce")
-    if a._shape == () and not isinstance(axis, tuple) and axis is not None and operator.index(axis) in (0, -1):
-        # NumPy lets the default axis=0 (or -1) reduce a 0-d array: its one element, reduced over
-        # no axis (axis=(0,) stays an AxisError).
-        axis = None
     if isinstance(out, tuple):
         if len(out) != 1:
             raise ValueError("The 'out' tuple must have exactly one entry")
