@@ -180,3 +180,37 @@ def test_host_index_errors_raise_at_the_call():
         a.take(np.array([0, 255], np.uint8), axis=None)
     with pytest.raises(IndexError):
         cp.put(cp.zeros(4), [9], 1.0)
+
+
+# -- what the fuzzer's host-only mode found (fixed with it) -------------------------------------
+
+@pytest.mark.parametrize("call", [
+    lambda xp, a: xp.nanmax(a, axis=0), lambda xp, a: xp.nanargmin(a, axis=0), lambda xp, a: xp.all(a, axis=-1),
+    lambda xp, a: xp.prod(a, axis=0), lambda xp, a: xp.argmin(a, axis=0), lambda xp, a: xp.ptp(a, axis=0),
+    lambda xp, a: xp.repeat(a, 2, axis=0), lambda xp, a: xp.take(a, [0], axis=0),
+    lambda xp, a: xp.bitwise_xor.reduce(a, axis=-1),
+], ids=["nanmax", "nanargmin", "all", "prod", "argmin", "ptp", "repeat", "take", "bitwise_xor.reduce"])
+def test_0d_int_axis_accepted(host_path, call):
+    expected = call(np, np.array(3, np.int64))
+    try:
+        got = call(cp, cp.empty((), np.int64))
+    except cp.cuda._backend.NoDeviceError:
+        return  # past the checks
+    assert got.shape == np.shape(expected) and got.dtype == np.asarray(expected).dtype
+
+
+@pytest.mark.parametrize("call,exc", [
+    (lambda xp: xp.max(xp.empty((5, 2, 0, 0), np.uint32), axis=-1, keepdims=True), ValueError),
+    (lambda xp: xp.argmax(xp.empty((0, 0)), axis=0), ValueError),
+    (lambda xp: xp.logical_and(xp.empty((), np.uint64), 2**64), OverflowError),
+    (lambda xp: xp.logical_or(xp.empty(3, np.float32), -2**63 - 1), OverflowError),
+    (lambda xp: xp.power(xp.empty(3, np.int8), -2**63), OverflowError),
+    (lambda xp: xp.bitwise_xor.reduce(xp.empty((2, 3)), axis=5), np.exceptions.AxisError),
+    (lambda xp: xp.repeat(xp.empty((), np.int8), 2, axis=1), np.exceptions.AxisError),
+], ids=["max-empty-axis", "argmax-empty-axis", "logical_and-2**64", "logical_or-float", "power-huge-negative",
+        "reduce-axis-before-dtype", "repeat-0d-axis1"])
+def test_host_mode_finds_raise_like_numpy(host_path, call, exc):
+    with pytest.raises(exc):
+        call(np)
+    with pytest.raises(exc):
+        call(cp)
