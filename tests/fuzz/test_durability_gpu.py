@@ -136,7 +136,7 @@ def _need(nbytes):
 def test_every_kernel_family_past_2_31_elements():
     """uint8 arrays of 2**31 + 37 elements (2 GiB each); the values at the tail (past any 32-bit
     index) are checked against what they must be."""
-    _need(6 * N_BIG)
+    _need(22 * N_BIG)  # the int64 arange it starts from: 16 GiB
     a = cp.arange(N_BIG, dtype=cp.int64).astype(cp.uint8)  # a[i] = i mod 256
     tail = np.arange(N_BIG - 5, N_BIG) % 256
 
