@@ -329,6 +329,8 @@ class ufunc:
     def _out_of_range_comparison(self, loop, args, arrays, shape):
         """NumPy 2 compares an int array with an out-of-range Python int as if the scalar were
         +-inf (`uint8_arr == -1` is all False) instead of raising: the result is a constant."""
+        if all(a is None or a._dtype.kind == "b" for a in arrays):
+            return None  # bool arrays: NumPy's int loop takes the scalar through a C long (raises)
         for pos, (ld, v, a) in enumerate(zip(loop.in_dtypes, args, arrays)):
             if a is None and type(v) is int and ld.kind in "iu":
                 side = _dtypes.int_out_of_range(v, ld)

@@ -20,7 +20,8 @@ import cuarray as cp
     lambda xp: xp.full_like(xp.empty(4, np.uint32), 2**64 - 1),
     lambda xp: xp.full_like(xp.empty(4, np.float32), -1, dtype=np.uint16),
     lambda xp: xp.empty(3, np.uint8).fill(-4),
-], ids=["full-uint8", "full-int8", "full_like-uint32", "full_like-dtype", "fill"])
+    lambda xp: xp.full_like(xp.empty((), np.int32), 2**64 - 1, dtype=bool),
+], ids=["full-uint8", "full-int8", "full_like-uint32", "full_like-dtype", "fill", "full_like-bool"])
 def test_full_python_int_out_of_range_raises(host_path, call):
     with pytest.raises(OverflowError) as np_exc:
         call(np)
@@ -214,3 +215,14 @@ def test_host_mode_finds_raise_like_numpy(host_path, call, exc):
         call(np)
     with pytest.raises(exc):
         call(cp)
+
+
+@pytest.mark.parametrize("name", ["less", "less_equal", "greater", "equal", "not_equal"])
+@pytest.mark.parametrize("value", [2**63, -2**63 - 1, 2**64])
+def test_bool_array_compared_with_a_huge_int_raises(host_path, name, value):
+    with pytest.raises(OverflowError):
+        getattr(np, name)(np.ones(3, bool), value)
+    with pytest.raises(OverflowError):
+        getattr(cp, name)(cp.empty(3, bool), value)
+    getattr(np, name)(np.ones(3, np.int8), value)  # int arrays: NumPy answers a constant, so does cuarray
+    getattr(cp, name)(cp.empty(3, np.int8), value)
