@@ -9,10 +9,6 @@ CASES = []
 # Found and not fixed yet (the rows are skipped by the host-only test until they are):
 #   reason per row; the fuzzer prints each case's reproducer.
 KNOWN = {
-    "nanmean(a)": "nanmean/nanvar/nanstd of a 0-d array with axis=0: NumPy answers (its nan-functions go "
-                  "through np.sum), cuarray raises AxisError",
-    "nanvar(a)": "as nanmean(a)",
-    "nanstd(a)": "as nanmean(a)",
     "power(a b)": "integer power with a negative *array* exponent: NumPy raises ValueError only when it sees "
                   "the value; cuarray cannot without a sync (documented) - plus empty arrays with a negative "
                   "scalar exponent, where NumPy does not raise",

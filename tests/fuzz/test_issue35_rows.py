@@ -226,3 +226,20 @@ def test_bool_array_compared_with_a_huge_int_raises(host_path, name, value):
         getattr(cp, name)(cp.empty(3, bool), value)
     getattr(np, name)(np.ones(3, np.int8), value)  # int arrays: NumPy answers a constant, so does cuarray
     getattr(cp, name)(cp.empty(3, np.int8), value)
+
+
+@pytest.mark.parametrize("name", ["nanmean", "nanvar", "nanstd"])
+@pytest.mark.parametrize("dtype", [np.float32, np.complex128, np.int64])
+def test_nan_statistics_0d_axis0(host_path, name, dtype):
+    a = np.array(3, dtype)
+    try:
+        expected = getattr(np, name)(a, axis=0)
+    except np.exceptions.AxisError:
+        with pytest.raises(np.exceptions.AxisError):
+            getattr(cp, name)(cp.empty((), dtype), axis=0)
+        return
+    try:
+        got = getattr(cp, name)(cp.empty((), dtype), axis=0)
+    except cp.cuda._backend.NoDeviceError:
+        return
+    assert got.shape == () and got.dtype == np.asarray(expected).dtype
