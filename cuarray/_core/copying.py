@@ -163,17 +163,32 @@ def astype(a: ndarray, dtype, order="K", casting="unsafe", copy=True) -> ndarray
 _fill_defs: dict = {}
 
 
+def _check_python_int(value: int, dt) -> None:
+    """NEP 50: a Python int out of the dtype's range raises (NumPy's fill/full/full_like do) rather
+    than wrapping as an unsafe cast would; bool takes it through a C long, as NumPy."""
+    if dt.kind == "b":
+        if not -2**63 <= value < 2**63:
+            raise OverflowError("Python int too large to convert to C long")
+    else:
+        dt.type(value)
+
+
 def fill(a: ndarray, value) -> None:
     """Set every element of `a` to `value` (cast to a's dtype like NumPy's `fill`)."""
+    dt = a._dtype
+    if type(value) is int and dt.kind in "biu":
+        _check_python_int(value, dt)  # even for an empty array, as NumPy
     if a._size == 0:
         return
-    dt = a._dtype
     if isinstance(value, ndarray):
         if value.ndim != 0 and value._size != 1:
             raise ValueError("fill value must be a scalar")
         copyto_unchecked(a, value.reshape(()) if value.ndim else value)
         return
-    v = numpy.array(value).astype(dt, casting="unsafe")[()] if not isinstance(value, numpy.generic) or value.dtype != dt else value
+    if type(value) is int and dt.kind in "iu":
+        v = dt.type(value)
+    else:
+        v = numpy.array(value).astype(dt, casting="unsafe")[()] if not isinstance(value, numpy.generic) or value.dtype != dt else value
     raw = v.tobytes()
     if (a._c or a._f) and (raw == bytes(len(raw)) or len(set(raw)) == 1):
         # Every byte equal (zeros, -1, ...): one memset.

@@ -11,6 +11,8 @@ Float16 accumulates in float32 (NumPy's pairwise float16 sum also adds in float)
 
 from __future__ import annotations
 
+import operator
+
 import numpy
 
 from ..cuda import device as _device
@@ -289,6 +291,11 @@ def reduce(op_name, a, axis=None, dtype=None, out=None, keepdims=False, initial=
     caller's `fast_key(...)`; the call's launch is then kept under it for the next call."""
     op = op or OPS[op_name]
     a = as_array(a, op.name)
+    if a._shape == () and isinstance(axis, (int, numpy.integer)) and operator.index(axis) in (0, -1):
+        # NumPy's ufunc reductions (sum, max, argmin, ufunc.reduce, ...) let an int axis 0 or -1
+        # reduce a 0-d array: its one element (axis=(0,) stays an AxisError, and mean/var/median,
+        # which pass normalised tuples, keep NumPy's AxisError).
+        axis = None
     raxes = normalize_axes(axis, a.ndim)
     if dtype is not None:
         dtype = _dtypes.normalize_dtype(dtype)
@@ -320,7 +327,7 @@ def reduce(op_name, a, axis=None, dtype=None, out=None, keepdims=False, initial=
         if where_arr._dtype != _BOOL:
             raise TypeError("where= must be a boolean array")
         _shapes.broadcast_shapes(where_arr._shape, a._shape)
-    if n_red == 0 and n_out > 0 and not op.has_identity and initial is NOVALUE:
+    if n_red == 0 and not op.has_identity and initial is NOVALUE:  # even with an empty output, as NumPy
         if op.acc == "arg":
             raise ValueError("attempt to get {} of an empty sequence".format(op.np_name))
         raise ValueError("zero-size array to reduction operation {} which has no identity".format(op.np_name))
@@ -410,6 +417,8 @@ def ufunc_reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initia
         raise NotImplementedError("{}.reduce is not supported on the GPU (only commutative, associative "
                                   "ufuncs: {})".format(uf.__name__, ", ".join(sorted(UFUNC_OPS))))
     a = as_array(array, uf.__name__ + ".reduce")
+    if axis is not None and a._shape != ():
+        normalize_axes(axis, a.ndim)  # NumPy checks the axis before the loop's dtypes (AxisError first)
     if isinstance(out, tuple):
         if len(out) != 1:
             raise ValueError("The 'out' tuple must have exactly one entry")

@@ -334,6 +334,8 @@ class ufunc:
     def _out_of_range_comparison(self, loop, args, arrays, shape):
         """NumPy 2 compares an int array with an out-of-range Python int as if the scalar were
         +-inf (`uint8_arr == -1` is all False) instead of raising: the result is a constant."""
+        if all(a is None or a._dtype.kind == "b" for a in arrays):
+            return None  # bool arrays: NumPy's int loop takes the scalar through a C long (raises)
         for pos, (ld, v, a) in enumerate(zip(loop.in_dtypes, args, arrays)):
             if a is None and type(v) is int and ld.kind in "iu":
                 side = _dtypes.int_out_of_range(v, ld)
@@ -354,7 +356,7 @@ class ufunc:
                 if isinstance(v, numpy.generic):
                     v = v.astype(ld)
                 else:
-                    v = ld.type(v)
+                    v = _weak_bool(v) if ld.kind == "b" else ld.type(v)
                 vals.append(st(v))
         return tuple(vals)
 
@@ -435,6 +437,14 @@ class ufunc:
     def at(self, a, indices, b=None):
         """See `numpy.ufunc.at`: unbuffered, repeated indices accumulate (cuarray/_core/indexing.py)."""
         return ufunc_at(self, a, indices, b)
+
+
+def _weak_bool(v):
+    """A weak scalar as a bool loop's operand, as NumPy converts it (logical_and(x, 2**64)): a
+    Python int goes through a C long first, so one out of int64's range raises OverflowError."""
+    if type(v) is int and not -2**63 <= v < 2**63:
+        raise OverflowError("Python int too large to convert to C long")
+    return numpy.bool_(v)
 
 
 def create_ufunc(name, nin, nout, ops, *, identity=None, doc="", np_name=None, preamble="") -> ufunc:
@@ -529,6 +539,8 @@ def _make_fast(uf: ufunc, loop: _Loop, d: Definition, pattern):
     sp = pattern.index(False) if False in pattern else -1  # position of the scalar operand, if any
     if sp >= 0:
         conv, cast = loop.scalar_types[sp], loop.in_dtypes[sp].type
+        if loop.in_dtypes[sp].kind == "b":
+            cast = _weak_bool
 
     def fast(a, b):
         x = b if sp == 0 else a  # the array operand: shape and layout

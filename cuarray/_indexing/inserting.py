@@ -59,6 +59,8 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     if axis is None:
         a = a.reshape(-1)
         axis = 0
+    elif a.ndim == 0:  # NumPy's PyArray_CheckAxis: a 0-d array is taken as 1-d
+        a = a.reshape(-1)
     axis = _shapes.normalize_axis_index(axis, a.ndim)
     idx = _index_array(indices)
     if a.shape[axis] == 0 and idx.size:

@@ -41,6 +41,8 @@ def repeat(a, repeats, axis=None):
     if axis is None:
         a = a.reshape(-1)
         axis = 0
+    elif a.ndim == 0:  # NumPy's PyArray_CheckAxis: a 0-d array is taken as 1-d
+        a = a.reshape(-1)
     axis = _shapes.normalize_axis_index(axis, a.ndim)
     if isinstance(repeats, ndarray):
         repeats = repeats.get()

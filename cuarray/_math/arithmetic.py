@@ -46,7 +46,10 @@ class _IntegerPowerUfunc(_ufunc):
             if (type(b) is int or isinstance(b, numpy.signedinteger)) and b < 0:
                 a_kind = "i" if type(a) in (int, bool) else getattr(getattr(a, "dtype", None), "kind", "f")
                 # (an unsigned array with a negative Python int is NumPy's OverflowError, raised later)
-                if a_kind in "bi" or (a_kind == "u" and type(b) is not int):
+                dt = getattr(a, "dtype", None)
+                if type(b) is int and a_kind == "i" and dt is not None and b < numpy.iinfo(dt).min:
+                    pass  # NumPy converts the weak scalar first: its OverflowError, raised by the call
+                elif a_kind in "bi" or (a_kind == "u" and type(b) is not int):
                     raise ValueError("Integers to negative integer powers are not allowed.")
         return super().__call__(*args, **kwargs)
 

@@ -157,12 +157,20 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     return _var(a, axis, dtype, out, _ddof(ddof, correction), keepdims, where, mean, True, numpy.std)
 
 
+def _nan_axis(a, axis):
+    """NumPy's nan-statistics of float/complex input reduce with np.sum, which lets an int axis 0
+    or -1 reduce a 0-d array (its integer input goes to mean/var, which refuse it)."""
+    if a.ndim == 0 and isinstance(axis, (int, numpy.integer)) and axis in (0, -1):
+        return None
+    return axis
+
+
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """See `numpy.nanmean`. An all-NaN slice gives NaN (without NumPy's warning)."""
     a = as_array(a, "nanmean")
     if a.dtype.kind not in "fc":
         return mean(a, axis, dtype, out, keepdims, where=where)
-    raxes = _r.normalize_axes(axis, a.ndim)
+    raxes = _r.normalize_axes(_nan_axis(a, axis), a.ndim)
     res = _r.result_dtype(numpy.nanmean, a.dtype, None if dtype is None else _dtypes.normalize_dtype(dtype))
     acc = _mean_acc(a, dtype)
     _, true_divide, _, _ = _ufuncs()
@@ -175,7 +183,7 @@ def _nanvar(a, axis, dtype, out, ddof, keepdims, where, root, fn):
     a = as_array(a, fn.__name__)
     if a.dtype.kind not in "fc":
         return _var(a, axis, dtype, out, ddof, keepdims, where, None, root, numpy.std if root else numpy.var)
-    raxes = _r.normalize_axes(axis, a.ndim)
+    raxes = _r.normalize_axes(_nan_axis(a, axis), a.ndim)
     res = _r.result_dtype(fn, a.dtype, None if dtype is None else _dtypes.normalize_dtype(dtype))
     macc = _mean_acc(a, dtype)
     racc = _real(macc)

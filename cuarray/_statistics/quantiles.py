@@ -25,6 +25,7 @@ from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 from .._core.reduction_ops import normalize_axes, reduced_shape
 from .._core.transfer import from_host
+from .averages import nanmean
 
 __all__ = ["percentile", "quantile", "nanpercentile", "nanquantile"]
 
@@ -93,6 +94,13 @@ def _quantile(a, q, axis, out, method, keepdims, weights, interpolation, percent
                          "Quantiles must be in the range [0, 1]")
     if weights is not None:
         raise NotImplementedError("cuarray.{}: weights= is not supported".format(fname))
+    if skipnan and a._size == 0:
+        # NumPy's nan-quantiles answer an empty input with nanmean before looking at `method`
+        # or q's shape (NaN, "Mean of empty slice"; the result has no q axis).
+        res = nanmean(a, axis, out=out, keepdims=keepdims)
+        if res.size:
+            warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
+        return res
     if method not in _METHODS:
         raise ValueError("{!r} is not a valid method. Use one of: {}".format(method, _npq._QuantileMethods.keys()))
     if q.ndim > 2:

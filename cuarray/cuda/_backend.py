@@ -89,6 +89,34 @@ def _error_text(status) -> str:
         return repr(status)
 
 
+# CUresults after which the CUDA context is unusable (a kernel faulted): every later call fails.
+_STICKY = {700: "illegal address", 710: "device-side assert", 714: "hardware stack error",
+           715: "illegal instruction", 716: "misaligned address", 717: "invalid address space",
+           718: "invalid program counter", 719: "launch failed"}
+_fault: str | None = None      # the first sticky error's explanation, repeated by every later error
+_last_user_kernel: str = ""   # the last RawKernel/RawModule function launched (note_user_kernel)
+
+
+def note_user_kernel(name: str) -> None:
+    """Remember the user kernel being launched: a later device fault names it (its launch returned
+    long before the fault is seen)."""
+    global _last_user_kernel
+    _last_user_kernel = name
+
+
+def _fault_text(status) -> str:
+    """What a sticky error means, said once for the first and repeated for every later error."""
+    global _fault
+    if _fault is None:
+        who = (" The last user kernel launched was {!r} (RawKernel/RawModule); cuarray's own kernels "
+               "check their indices, so it is the likely cause.".format(_last_user_kernel)
+               if _last_user_kernel else "")
+        _fault = ("A kernel faulted on the device ({}); CUDA has made this process's context unusable: "
+                  "every later GPU call fails. Restart the process.{} (docs/differences.md, "
+                  "'Device faults')".format(_STICKY.get(int(status), "fault"), who))
+    return _fault
+
+
 def check(result):
     """Check a cuda.bindings call's `(CUresult, *outputs)` tuple; return the outputs.
 
@@ -97,7 +125,10 @@ def check(result):
     """
     status = result[0]
     if status != 0:  # CUDA_SUCCESS / cudaSuccess / NVRTC_SUCCESS are all 0
-        raise CUDARuntimeError(_error_text(status), status)
+        text = _error_text(status)
+        if _fault is not None or int(status) in _STICKY:
+            text += ". " + _fault_text(status)
+        raise CUDARuntimeError(text, status)
     n = len(result)
     if n == 1:
         return None

@@ -14,6 +14,7 @@ on the device at once, as CUDA requires).
 
 from __future__ import annotations
 
+from . import _backend
 from . import compiler as _compiler
 from . import module as _module
 from . import device as _device
@@ -84,6 +85,7 @@ class RawKernel:
         fn = self._functions.get(_device.get_device_id())
         if fn is None:
             fn = self._function()
+        _backend.note_user_kernel(self.name)
         fn(grid, block, args, shared_mem, stream, enable_cooperative_groups=enable_cooperative_groups)
 
     def compile(self) -> None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy
 
 from .._core.ndarray import ndarray
-from .._core.host_input import reject
+from .._core.host_input import is_scalar, reject
+from .._core.transfer import from_host
 from ._params import normalize_size
 
 __all__ = ["dirichlet", "multinomial", "multivariate_normal", "multivariate_hypergeometric"]
@@ -16,7 +17,12 @@ def dirichlet(gen, alpha, size):
     from .. import broadcast_to, float64, isnan
 
     if not isinstance(alpha, ndarray):
-        raise reject(alpha, "random.dirichlet")
+        # The parameter vector is a host value, as NumPy takes it (and as `colors` of
+        # multivariate_hypergeometric and `pvals` here are): a few numbers, one upload.
+        alpha = _host_vector(alpha, "random.dirichlet")
+        if alpha.ndim != 1:
+            raise ValueError("alpha must be a one-dimensional sequence")
+        alpha = from_host(alpha.astype(numpy.float64))
     if alpha.ndim != 1:
         raise ValueError("alpha must be a one-dimensional sequence")
     alpha = alpha.astype(float64)
@@ -30,15 +36,28 @@ def dirichlet(gen, alpha, size):
     return g / g.sum(axis=-1, keepdims=True)
 
 
+def _host_vector(x, fn):
+    """A distribution's parameter vector given on the host (list, tuple, NumPy array) as a NumPy
+    array; anything else (another library's arrays) is refused by the host-input policy."""
+    if isinstance(x, (list, tuple, numpy.ndarray)):
+        return numpy.asarray(x)
+    if is_scalar(x):  # NumPy's errors for a scalar where a vector belongs
+        if fn == "random.dirichlet":
+            raise TypeError("object of type {!r} has no len()".format(type(x).__name__))
+        raise ValueError("pvals must have at least 1 dimension and the last dimension of pvals must be "
+                         "greater than 0.")
+    raise reject(x, fn)
+
+
 def multinomial(gen, n, pvals, size):
     """Category j ~ Binomial(n - earlier counts, p_j / (1 - earlier p)); pvals read once on the host."""
     from .. import stack
 
     if not isinstance(pvals, ndarray):
-        raise reject(pvals, "random.multinomial")
+        pvals = _host_vector(pvals, "random.multinomial")  # a host value, as in NumPy: no sync
     if pvals.ndim != 1:
         raise ValueError("pvals must be a 1-d sequence")
-    p = pvals.get().astype(numpy.float64)  # k values, one synchronisation
+    p = (pvals.get() if isinstance(pvals, ndarray) else pvals).astype(numpy.float64)  # k values, one sync
     if numpy.any(p < 0) or numpy.any(p > 1) or numpy.any(numpy.isnan(p)):
         raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
     if p[:-1].sum() > 1.0 + 1e-12:

@@ -1,0 +1,429 @@
+"""The differential fuzzer's machinery: argument generators, the call of one case on two array
+modules, the comparison, and the reproducer printed for a mismatch.
+
+A case is (catalog row, seed, index): its arguments are drawn from ``numpy.random.default_rng((seed,
+index, crc32(row)))``, so any case can be re-made from its three numbers (fuzz_regressions.py keeps
+the ones that found bugs). An argument is a *spec* (what to build: `ArraySpec`, `Host`), built once
+per side by a `Side`: NumPy arrays for the oracle, cuarray arrays (uploaded, or `empty` on the
+host-only path) for the side under test, the same view (slices with steps, reversed axes, a
+transpose) applied on both sides, so layouts match element for element.
+
+Outcomes are ("ok", value, dtype, shape) or ("raise", exception class name). On the cuarray side
+the call, a synchronisation and the read back of the result form one step: a device-side index
+error surfaces there (docs/differences.md, "Advanced indexing"), and counts as the call's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import warnings
+import zlib
+
+import numpy as np
+
+DTYPES = [np.dtype(c) for c in "?bBhHiIlLefdFD"]  # bool, ints, uints, float16/32/64, complex64/128
+_SIZES = (0, 1, 1, 2, 3, 3, 4, 5, 7)
+
+
+# -- argument specs -----------------------------------------------------------------------------
+
+@dataclasses.dataclass
+class ArraySpec:
+    """An array: `base` (C-contiguous host data) viewed through `view` (a tuple of slices) and
+    `perm` (a transpose, or None). `device`: built as the side's array type (else a NumPy array:
+    host index arrays)."""
+    base: np.ndarray
+    view: tuple = ()
+    perm: tuple | None = None
+    device: bool = True
+    index: bool = False  # an index argument: passed as a host array by a side without device values
+
+    def host(self) -> np.ndarray:
+        v = self.base[self.view]
+        return v.transpose(self.perm) if self.perm is not None else v
+
+    def code(self, xp: str) -> str:
+        data = "[{}]".format(", ".join(_literal(x) for x in self.base.ravel().tolist()))
+        src = "numpy.array({}, dtype={!r}).reshape({})".format(data, self.base.dtype.name, self.base.shape)
+        if self.device:
+            src = "{}.asarray({})".format(xp, src)
+        if self.view:
+            src += "[{}]".format(", ".join(_slice_code(s) for s in self.view))
+        if self.perm is not None:
+            src += ".transpose({})".format(self.perm)
+        return src
+
+
+@dataclasses.dataclass
+class Host:
+    """A host value passed as is (scalars, axes, shapes, dtypes, lists)."""
+    value: object
+
+    def code(self, xp: str) -> str:
+        v = self.value
+        if isinstance(v, np.dtype):
+            return "numpy.dtype({!r})".format(v.name)
+        if isinstance(v, np.generic):
+            return "numpy.{}({!r})".format(type(v).__name__, v.item())
+        if isinstance(v, (float, complex)):
+            return _literal(v)
+        return repr(v)
+
+
+@dataclasses.dataclass
+class Seq:
+    """A list of specs (``concatenate``'s arrays)."""
+    items: list
+
+    def code(self, xp: str) -> str:
+        return "[{}]".format(", ".join(s.code(xp) for s in self.items))
+
+
+def _literal(x) -> str:
+    """Python source for one element (repr would print nan/inf, which are not Python names)."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return "float({!r})".format(repr(x))
+    if isinstance(x, complex) and not (math.isfinite(x.real) and math.isfinite(x.imag)):
+        return "complex({}, {})".format(_literal(x.real), _literal(x.imag))
+    return repr(x)
+
+
+def _slice_code(s) -> str:
+    if isinstance(s, slice):
+        parts = ["" if s.start is None else str(s.start), "" if s.stop is None else str(s.stop)]
+        if s.step is not None:
+            parts.append(str(s.step))
+        return ":".join(parts)
+    return repr(s)
+
+
+# -- generators ---------------------------------------------------------------------------------
+
+_EDGE_FLOATS = (0.0, -0.0, 1.0, -1.0, np.nan, np.inf, -np.inf, 0.5, 1e-30, -1e30, 2.0)
+
+
+def random_values(rng, shape, dtype, edges=True):
+    """Fresh random values of `dtype` (never all zeros), some replaced by the dtype's edge values."""
+    n = math.prod(shape)
+    k = dtype.kind
+    if k == "b":
+        v = rng.random(n) < 0.5
+    elif k in "iu":
+        info = np.iinfo(dtype)
+        lo, hi = (-9, 10) if k == "i" else (0, 20)
+        v = rng.integers(lo, hi, n).astype(dtype)
+        if edges and n and rng.random() < 0.3:
+            pos = rng.integers(0, n, max(1, n // 4))
+            v[pos] = rng.choice(np.array([info.min, info.max, 0, 1, info.max // 2], dtype=dtype), len(pos))
+    else:
+        real = np.finfo(dtype).dtype if k == "c" else dtype
+        v = (rng.standard_normal(n) * 3).astype(real)
+        if k == "c":
+            v = v + 1j * (rng.standard_normal(n) * 3).astype(real)
+            v = v.astype(dtype)
+        if edges and n and rng.random() < 0.3:
+            pos = rng.integers(0, n, max(1, n // 4))
+            with np.errstate(all="ignore"):
+                v[pos] = np.array(rng.choice(_EDGE_FLOATS, len(pos))).astype(dtype)
+    return v.reshape(shape)
+
+
+def random_shape(rng, ndim=None, max_ndim=4):
+    if ndim is None:
+        ndim = int(rng.integers(0, max_ndim + 1))
+    return tuple(int(rng.choice(_SIZES)) for _ in range(ndim))
+
+
+def array_spec(rng, shape, dtype, *, edges=True, layout=None, device=True):
+    """An ArraySpec of logical `shape`: contiguous, Fortran, strided (steps of 2), reversed axes or
+    transposed, drawn at random unless `layout` says."""
+    layout = layout or rng.choice(["C", "C", "F", "step", "neg", "T"])
+    nd = len(shape)
+    if layout == "F" and nd > 1:
+        base_shape, perm = shape[::-1], tuple(range(nd - 1, -1, -1))
+        return ArraySpec(random_values(rng, base_shape, dtype, edges), (), perm, device)
+    if layout == "T" and nd > 1:
+        perm = tuple(int(p) for p in rng.permutation(nd))
+        inv = tuple(int(i) for i in np.argsort(perm))
+        base_shape = tuple(shape[i] for i in inv)
+        return ArraySpec(random_values(rng, base_shape, dtype, edges), (), perm, device)
+    if layout in ("step", "neg") and nd:
+        view, base_shape = [], []
+        for d in shape:
+            step = int(rng.choice([1, 2, 3])) if layout == "step" else int(rng.choice([1, -1, -2]))
+            off = int(rng.integers(0, 2))
+            n = off + d * abs(step) if d else off
+            base_shape.append(n)
+            if d == 0:
+                view.append(slice(0, 0, step))
+            elif step > 0:
+                view.append(slice(off, off + d * step, step))
+            else:
+                start = n - 1 - off
+                view.append(slice(start, None if start + d * step < 0 else start + d * step, step))
+        spec = ArraySpec(random_values(rng, tuple(base_shape), dtype, edges), tuple(view), None, device)
+        assert spec.host().shape == tuple(shape), (spec.host().shape, shape, view)
+        return spec
+    return ArraySpec(random_values(rng, shape, dtype, edges), (), None, device)
+
+
+def broadcastable_shape(rng, shape):
+    """A shape broadcasting with `shape` (fewer dims, ones), sometimes one that does not."""
+    if rng.random() < 0.05 and shape:
+        return tuple(d + 1 for d in shape)  # mismatch: both must raise
+    nd = int(rng.integers(0, len(shape) + 1))
+    out = list(shape[len(shape) - nd:])
+    for i in range(nd):
+        if rng.random() < 0.3:
+            out[i] = 1
+    return tuple(out)
+
+
+def pick_dtype(rng, kinds=None):
+    """A dtype; `kinds` (e.g. "fc") is preferred 90% of the time (the rest probes the error paths)."""
+    if kinds and rng.random() < 0.9:
+        pool = [d for d in DTYPES if d.kind in kinds]
+        if pool:
+            return pool[int(rng.integers(0, len(pool)))]
+    return DTYPES[int(rng.integers(0, len(DTYPES)))]
+
+
+def case_rng(row_name: str, seed: int, index: int):
+    return np.random.default_rng((seed, index, zlib.crc32(row_name.encode())))
+
+
+# -- sides --------------------------------------------------------------------------------------
+
+class Side:
+    """One array module under comparison: builds arguments, calls, returns an outcome."""
+
+    def __init__(self, xp, *, name=None, upload=None, to_host=None, sync=None, values=True):
+        # values=False: the side's arrays hold no values (the host-only path): index arguments,
+        # whose values decide errors, are then passed as host arrays.
+        self.xp = xp
+        self.name = name or xp.__name__
+        self.upload = upload or (lambda host: host)   # a host array -> this side's array
+        self.to_host = to_host or (lambda x: x)       # this side's array -> a NumPy array
+        self.sync = sync or (lambda: None)            # surfaces deferred errors
+        self.values = values                          # False: shapes/dtypes only (host-only path)
+
+    def build(self, spec):
+        if isinstance(spec, Seq):
+            return [self.build(s) for s in spec.items]
+        if isinstance(spec, Host):
+            return spec.value
+        if not spec.device or (spec.index and not self.values):
+            return spec.host()
+        v = self.upload(spec.base)[spec.view]
+        return v.transpose(spec.perm) if spec.perm is not None else v
+
+    def outcome(self, row, args, kwargs):
+        try:
+            a = [self.build(s) for s in args]
+            kw = {k: self.build(s) for k, s in kwargs.items()}
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                r = row.call(self.xp, a, kw)
+                if row.inplace:
+                    r = a[0]
+                self.sync()
+                return ("ok", self._host(r))
+        except Exception as exc:  # noqa: BLE001 - the exception class is the outcome
+            return ("raise", exc)
+
+    def _host(self, r):
+        if isinstance(r, (tuple, list)) and not isinstance(r, np.ndarray):
+            return tuple(self._host(x) for x in r)
+        if hasattr(r, "_fields"):  # named tuples (linalg results)
+            return tuple(self._host(x) for x in r)
+        if isinstance(r, (np.ndarray, np.generic, bool, int, float, complex)):
+            return r
+        if r is None:
+            return None
+        return self.to_host(r)
+
+
+# -- comparison ---------------------------------------------------------------------------------
+
+_RTOL = {"e": 4e-3, "f": 2e-5, "d": 1e-11}
+
+
+def _close(exp, got, rtol_factor):
+    """Values of equal dtype and shape: exact for bool/int, NaN-aware tolerance for floats."""
+    if exp.dtype.kind not in "fc":
+        return np.array_equal(exp, got)
+    real = np.finfo(exp.dtype).dtype
+    rtol = _RTOL.get(real.char, 1e-11) * rtol_factor
+    parts = [(exp.real, got.real), (exp.imag, got.imag)] if exp.dtype.kind == "c" else [(exp, got)]
+    for e, g in parts:
+        e = e.astype(np.float64)
+        g = g.astype(np.float64)
+        if not np.array_equal(np.isnan(e), np.isnan(g)):
+            return False
+        fin = np.isfinite(e)
+        if not np.array_equal(e[~fin & ~np.isnan(e)], g[~fin & ~np.isnan(e)]):
+            return False
+        if fin.any():
+            scale = max(1.0, float(np.max(np.abs(e[fin]))))
+            if not np.allclose(g[fin], e[fin], rtol=rtol, atol=rtol * scale, equal_nan=True):
+                return False
+    return True
+
+
+def compare_values(exp, got, row) -> str | None:
+    """None when `got` matches `exp` (value, dtype, shape); else what differs."""
+    if isinstance(exp, tuple) or isinstance(got, tuple):
+        if not (isinstance(exp, tuple) and isinstance(got, tuple)) or len(exp) != len(got):
+            return "result structure: expected {} got {}".format(_kind(exp), _kind(got))
+        for i, (e, g) in enumerate(zip(exp, got)):
+            d = compare_values(e, g, row)
+            if d:
+                return "[{}] {}".format(i, d)
+        return None
+    if exp is None or got is None:
+        return None if exp is got else "expected {!r} got {!r}".format(exp, got)
+    e, g = np.asarray(exp), np.asarray(got)
+    if e.dtype != g.dtype:
+        return "dtype: expected {} got {}".format(e.dtype, g.dtype)
+    if e.shape != g.shape:
+        return "shape: expected {} got {}".format(e.shape, g.shape)
+    if row.values and not _close(e, g, row.rtol):
+        return "values differ:\n  expected {}\n  got      {}".format(_short(e), _short(g))
+    return None
+
+
+def _kind(x):
+    return "tuple of {}".format(len(x)) if isinstance(x, tuple) else type(x).__name__
+
+
+def _short(a):
+    return np.array2string(np.asarray(a), threshold=40, edgeitems=5, max_line_width=200)
+
+
+@dataclasses.dataclass
+class Mismatch:
+    row: str
+    seed: int
+    index: int
+    what: str
+    reproducer: str
+
+    def __str__(self):
+        return "MISMATCH {} (seed={}, index={}): {}\n{}".format(self.row, self.seed, self.index, self.what,
+                                                                self.reproducer)
+
+
+class NoDevice(Exception):
+    """The host-only path reached the device: nothing more to compare for this case."""
+
+
+def run_case(row, seed, index, ref: Side, test: Side, *, reached_device=()):
+    """Run one case on both sides. Returns None (agreement), a Mismatch, or a string naming why the
+    case is not comparable ("unsupported", "device")."""
+    args, kwargs = row.make(case_rng(row.key, seed, index))
+    r = ref.outcome(row, args, kwargs)
+    t = test.outcome(row, args, kwargs)
+    if t[0] == "raise" and isinstance(t[1], reached_device):
+        return "device"
+    if t[0] == "raise" and type(t[1]) is NotImplementedError:
+        return "unsupported"
+    what = None
+    if r[0] == "raise" and t[0] == "raise":
+        if type(r[1]).__name__ != type(t[1]).__name__:
+            what = "exception: expected {}({}) got {}({})".format(type(r[1]).__name__, _msg(r[1]),
+                                                                   type(t[1]).__name__, _msg(t[1]))
+    elif r[0] == "raise":
+        what = "expected {}({}), got a result".format(type(r[1]).__name__, _msg(r[1]))
+    elif t[0] == "raise":
+        what = "expected a result, got {}({})".format(type(t[1]).__name__, _msg(t[1]))
+    else:
+        if test.values and row.check is not None:
+            host = ([s.host() if isinstance(s, ArraySpec) else getattr(s, "value", None) for s in args],
+                    {k: (s.host() if isinstance(s, ArraySpec) else getattr(s, "value", None)) for k, s in kwargs.items()})
+            what = row.check(r[1], t[1], row, host)
+        elif test.values:
+            what = compare_values(r[1], t[1], row)
+        else:
+            what = compare_values(r[1], t[1], _Shapes(row))
+    if what is None:
+        return None
+    return Mismatch(row.key, seed, index, what, reproducer(row, args, kwargs, seed, index))
+
+
+class _Shapes:
+    """A row seen by the host-only path: structure, dtypes and shapes, no values."""
+
+    def __init__(self, row):
+        self.row, self.values, self.rtol = row, False, row.rtol
+
+
+def _msg(exc):
+    s = str(exc).splitlines()[0] if str(exc) else ""
+    return s[:160]
+
+
+def reproducer(row, args, kwargs, seed, index) -> str:
+    """A self-contained script running the case under NumPy and cuarray."""
+    a = ", ".join(s.code("xp") for s in args)
+    kw = ", ".join("{}={}".format(k, s.code("xp")) for k, s in kwargs.items())
+    call = row.code(a + (", " if a and kw else "") + kw)
+    return "\n".join([
+        "# fuzz case {!r} seed={} index={} (keep found bugs in tests/fuzz/fuzz_regressions.py)".format(
+            row.key, seed, index),
+        "import numpy, cuarray",
+        "for xp in (numpy, cuarray):",
+        "    try:",
+        "        r = {}".format(call),
+        "        r = r.get() if hasattr(r, 'get') else r",
+        "        print(xp.__name__, getattr(r, 'dtype', type(r)), getattr(r, 'shape', ''), r)",
+        "    except Exception as e:",
+        "        print(xp.__name__, type(e).__name__, e)",
+    ])
+
+
+# -- the loop -----------------------------------------------------------------------------------
+
+@dataclasses.dataclass
+class Stats:
+    calls: int = 0
+    agreed: int = 0
+    unsupported: int = 0
+    device: int = 0
+    seconds: float = 0.0
+    mismatches: list = dataclasses.field(default_factory=list)
+
+    def summary(self) -> str:
+        rate = self.calls / self.seconds if self.seconds else 0.0
+        return ("fuzz: {} calls in {:.1f} s ({:.1f} calls/s): {} agreed, {} mismatches, {} unsupported "
+                "(NotImplementedError), {} reached the device (host-only path)".format(
+                    self.calls, self.seconds, rate, self.agreed, len(self.mismatches), self.unsupported,
+                    self.device))
+
+
+def fuzz(rows, seed, ref: Side, test: Side, *, calls=None, seconds=None, reached_device=(), start=0):
+    """Cases `start`, `start + 1`, ... of `seed`, rows in turn, until `calls` cases or `seconds`."""
+    import time
+
+    st = Stats()
+    t0 = time.perf_counter()
+    i = start
+    while True:
+        if calls is not None and st.calls >= calls:
+            break
+        if seconds is not None and time.perf_counter() - t0 >= seconds:
+            break
+        row = rows[i % len(rows)]
+        res = run_case(row, seed, i // len(rows), ref, test, reached_device=reached_device)
+        st.calls += 1
+        if res is None:
+            st.agreed += 1
+        elif res == "unsupported":
+            st.unsupported += 1
+        elif res == "device":
+            st.device += 1
+        else:
+            st.mismatches.append(res)
+        i += 1
+    st.seconds = time.perf_counter() - t0
+    return st

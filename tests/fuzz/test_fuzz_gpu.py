@@ -1,0 +1,78 @@
+"""The differential fuzzer on the GPU: cuarray against NumPy on values, dtypes, shapes and
+exception classes, for a time box or a number of calls. Prints calls/s, the mismatches with a
+reproducer each, and the kernels this run loaded and compiled (NVRTC runs).
+
+    pytest -m gpu -s tests/fuzz/test_fuzz_gpu.py --fuzz-seconds 120 --fuzz-seed 1
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cuarray as cp
+import fuzz_catalog as fc
+import fuzz_regressions
+import fuzzlib
+from cuarray.cuda import compiler
+
+pytestmark = pytest.mark.gpu
+
+
+def _sync():
+    cp.cuda.Stream.null.synchronize()
+    cp.check_index_errors()
+
+
+def _gpu_side():
+    return fuzzlib.Side(cp, name="cuarray", upload=cp.asarray, to_host=lambda x: x.get() if isinstance(x, cp.ndarray) else x,
+                        sync=_sync)
+
+
+@pytest.fixture
+def nvrtc_runs(monkeypatch):
+    """Counts NVRTC compiles (a test may wrap the compiler's one NVRTC entry point)."""
+    runs = []
+    real = compiler._nvrtc_compile
+
+    def counted(*a, **k):
+        runs.append(1)
+        return real(*a, **k)
+
+    monkeypatch.setattr(compiler, "_nvrtc_compile", counted)
+    return runs
+
+
+def test_fuzz_against_numpy(request, nvrtc_runs):
+    opt = request.config.getoption
+    seconds, calls, seed = opt("--fuzz-seconds"), opt("--fuzz-calls"), opt("--fuzz-seed")
+    pick = [p for p in opt("--fuzz-rows").split(",") if p]
+    rows = [r for r in fc.ROWS if (not pick or any(p in r.key for p in pick))
+            and r.key not in fuzz_regressions.KNOWN and r.name not in fuzz_regressions.KNOWN]
+    modules_before = len(compiler._modules)
+    st = fuzzlib.fuzz(rows, seed, fuzzlib.Side(np), _gpu_side(), calls=calls, seconds=None if calls else seconds)
+    loaded = len(compiler._modules) - modules_before
+    print("\n" + st.summary())
+    print("fuzz: seed {}, {} rows; kernels (modules) loaded: {}, NVRTC compiles: {} ({:.2f} per call)".format(
+        seed, len(rows), loaded, len(nvrtc_runs), len(nvrtc_runs) / max(1, st.calls)))
+    by_row = {}
+    for m in st.mismatches:
+        by_row.setdefault(m.row, []).append(m)
+    for key, ms in sorted(by_row.items()):
+        print("\n{} mismatch(es) in {}; first:\n{}".format(len(ms), key, ms[0]))
+    assert not st.mismatches, "{} mismatches in {} rows (printed above)".format(len(st.mismatches), len(by_row))
+
+
+@pytest.mark.parametrize("key,seed,index", fuzz_regressions.CASES)
+def test_regression_cases(key, seed, index):
+    res = fuzzlib.run_case(fc.BY_KEY[key], seed, index, fuzzlib.Side(np), _gpu_side())
+    assert not isinstance(res, fuzzlib.Mismatch), str(res)
+
+
+@pytest.mark.parametrize("key", sorted(fuzz_regressions.KNOWN))
+def test_known_mismatches_still_open(key):
+    """A KNOWN row that now agrees over 200 cases should leave the list (xfail reports it)."""
+    row = fc.BY_KEY.get(key) or next(r for r in fc.ROWS if r.name == key)
+    st = fuzzlib.fuzz([row], 11, fuzzlib.Side(np), _gpu_side(), calls=200)
+    if st.mismatches:
+        pytest.xfail(fuzz_regressions.KNOWN[key])

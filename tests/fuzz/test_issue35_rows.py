@@ -1,0 +1,245 @@
+"""The rows of issue 35's table (mismatches a differential run against NumPy found), as regression
+tests. The CPU tests run the host path with no device (`host_path`, tests/fuzz/conftest.py): they
+check what is decided before a kernel's result is read. The `gpu` tests compare values."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import cuarray as cp
+
+
+# -- full / full_like / fill: NEP 50, a Python int out of the dtype's range raises -------------
+
+@pytest.mark.parametrize("call", [
+    lambda xp: xp.full(32, -4, dtype="uint8"),
+    lambda xp: xp.full((2, 3), 300, dtype=np.int8),
+    lambda xp: xp.full_like(xp.empty(4, np.uint32), 2**64 - 1),
+    lambda xp: xp.full_like(xp.empty(4, np.float32), -1, dtype=np.uint16),
+    lambda xp: xp.empty(3, np.uint8).fill(-4),
+    lambda xp: xp.full_like(xp.empty((), np.int32), 2**64 - 1, dtype=bool),
+], ids=["full-uint8", "full-int8", "full_like-uint32", "full_like-dtype", "fill", "full_like-bool"])
+def test_full_python_int_out_of_range_raises(host_path, call):
+    with pytest.raises(OverflowError) as np_exc:
+        call(np)
+    with pytest.raises(OverflowError) as cp_exc:
+        call(cp)
+    assert str(cp_exc.value) == str(np_exc.value)
+    assert host_path == []  # raised before any launch
+
+
+@pytest.mark.parametrize("value", [np.int64(-4), -4.0, 3.7, True])
+def test_full_non_python_int_still_casts_unsafely(host_path, value):
+    np.full(3, value, dtype=np.uint8)  # NumPy accepts (wraps / truncates)
+    try:
+        cp.full(3, value, dtype=np.uint8)
+    except OverflowError:  # pragma: no cover - the failure this test is for
+        pytest.fail("cuarray refused a fill value NumPy accepts")
+    except cp.cuda._backend.NoDeviceError:
+        pass  # the host path reached the device: the value was accepted
+
+
+# -- nanpercentile / nanquantile of an empty input: NumPy answers nanmean (NaN, no q axis) --------
+
+@pytest.mark.parametrize("q,axis,keepdims", [([25.5, 3], 1, False), (25.5, 1, False), ([10], 1, True)])
+def test_nanpercentile_empty_shape(host_path, q, axis, keepdims):
+    a = np.zeros((0, 4, 2, 5))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        expected = np.nanpercentile(a, q, axis=axis, method="nearest", keepdims=keepdims)
+    got = cp.nanpercentile(cp.empty(a.shape), q, axis=axis, method="nearest", keepdims=keepdims)
+    assert (got.shape, got.dtype) == (expected.shape, expected.dtype)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32])
+@pytest.mark.parametrize("fn", ["nanpercentile", "nanquantile"])
+def test_nanquantiles_empty_values(fn, dtype):
+    a = np.zeros((0, 4, 2, 5), dtype)
+    q = 25.5 if fn == "nanpercentile" else 0.255
+    for axis in (None, 1, (0, 2)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            expected = getattr(np, fn)(a, q, axis=axis, method="nearest")
+            got = getattr(cp, fn)(cp.asarray(a), q, axis=axis, method="nearest")
+        assert got.dtype == expected.dtype and got.shape == np.shape(expected)
+        np.testing.assert_array_equal(got.get(), expected)
+
+
+# -- ufunc.reduce of a 0-d array: the element (axis=0 or -1 is accepted, as NumPy does) -----------
+
+@pytest.mark.parametrize("axis", [(0, 1), (-1, 1), ((0,), 0), (1, 0)], ids=["0", "-1", "(0,)", "1"])
+@pytest.mark.parametrize("name", ["bitwise_xor", "multiply", "add", "maximum"])
+def test_reduce_0d_axis_decision(host_path, name, axis):
+    axis, accepted = axis
+    if not accepted:
+        with pytest.raises(np.exceptions.AxisError):
+            getattr(np, name).reduce(np.array(3), axis=axis)
+        with pytest.raises(np.exceptions.AxisError):
+            getattr(cp, name).reduce(cp.empty((), np.int64), axis=axis)
+        return
+    getattr(np, name).reduce(np.array(3), axis=axis)
+    try:
+        getattr(cp, name).reduce(cp.empty((), np.int64), axis=axis)
+    except np.exceptions.AxisError:
+        pytest.fail("{}.reduce of a 0-d array refused axis={}".format(name, axis))
+    except cp.cuda._backend.NoDeviceError:
+        pass  # past the axis check: the reduction reached the device
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [np.int8, np.int64, np.uint16, np.float32, np.complex64, np.bool_])
+@pytest.mark.parametrize("name", ["bitwise_xor", "multiply", "add", "maximum", "logical_or"])
+def test_reduce_0d_values(name, dtype):
+    if name == "bitwise_xor" and np.dtype(dtype).kind in "fc":
+        pytest.skip("no float bitwise_xor")
+    a = (np.random.default_rng(1).random(()) * 50 + 1).astype(dtype)
+    for kw in ({}, {"axis": -1}, {"axis": None}, {"keepdims": True}):
+        expected = getattr(np, name).reduce(a, **kw)
+        got = getattr(cp, name).reduce(cp.asarray(a), **kw)
+        assert got.dtype == np.asarray(expected).dtype and got.shape == np.shape(expected)
+        np.testing.assert_array_equal(got.get(), expected)
+
+
+# -- dirichlet / multinomial take their parameter vectors as host values, as NumPy does ----------
+
+@pytest.mark.parametrize("call,exc", [
+    (lambda r: r.dirichlet(3.0), TypeError),
+    (lambda r: r.dirichlet([[1.0, 2.0]]), ValueError),
+    (lambda r: r.multinomial(3, 0.5), ValueError),
+], ids=["dirichlet-scalar", "dirichlet-2d", "multinomial-scalar"])
+def test_vector_parameters_errors(call, exc):
+    with pytest.raises(exc):
+        call(np.random.default_rng(0))
+    with pytest.raises(exc):
+        call(cp.random.default_rng(0))
+
+
+@pytest.mark.gpu
+def test_dirichlet_multinomial_accept_lists():
+    for mod in (cp.random.default_rng(5), cp.random.RandomState(5), cp.random):
+        d = mod.dirichlet([0.5, 0.5, 3.0], size=1000)
+        assert d.shape == (1000, 3) and d.dtype == np.float64
+        np.testing.assert_allclose(d.sum(axis=1).get(), 1.0)
+        np.testing.assert_allclose(d.mean(axis=0).get(), [0.125, 0.125, 0.75], atol=0.03)
+        d = mod.dirichlet(np.array([1.0, 2.0]), size=(0, 3))
+        assert d.shape == (0, 3, 2)
+        m = mod.multinomial(0, [1.0], (0, 4))
+        assert m.shape == (0, 4, 1) and m.dtype == np.int64
+        m = mod.multinomial(20, (0.2, 0.8), 500)
+        assert m.shape == (500, 2) and (m.sum(axis=1) == 20).all()
+        assert abs(float(m[:, 0].mean()) - 4.0) < 0.5
+
+
+# -- device-side index errors: one rule for every gather/scatter ---------------------------------
+# Device index arrays are checked by the kernel; the IndexError surfaces at the next
+# synchronisation (here `.get()`), or at the call with set_sync_index_checks(True); host index
+# arrays are checked at the call. docs/differences.md, "Advanced indexing".
+
+def _device_index_ops():
+    bad = lambda: cp.asarray(np.array([0, 255], np.uint8))  # noqa: E731
+    return {
+        "take-0d": lambda a: cp.asarray(np.array(7)).take(bad(), axis=None),
+        "take": lambda a: cp.take(a, bad(), axis=1),
+        "getitem": lambda a: a[:, bad()],
+        "setitem": lambda a: a.__setitem__((slice(None), bad()), 1.5),
+        "put": lambda a: cp.put(a, bad().astype(np.int64) * 1000, 2.0),
+        "take_along_axis": lambda a: cp.take_along_axis(a, cp.asarray(np.full((3, 1), 9)), axis=1),
+        "put_along_axis": lambda a: cp.put_along_axis(a, cp.asarray(np.full((3, 1), -9)), 1.0, axis=1),
+        "add.at": lambda a: cp.add.at(a, (slice(None), bad()), 1.0),
+    }
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", list(_device_index_ops()))
+def test_device_index_errors_surface_at_next_sync(name):
+    host = np.random.default_rng(2).random((3, 4))
+    a = cp.asarray(host)
+    op = _device_index_ops()[name]
+    cp.check_index_errors()
+    r = op(a)  # no synchronisation: returns
+    with pytest.raises(IndexError, match="out of bounds for axis"):
+        (r if isinstance(r, cp.ndarray) else a).get()
+    cp.check_index_errors()  # cleared: nothing left to raise
+    if name in ("take-0d", "take", "getitem", "take_along_axis"):
+        np.testing.assert_array_equal(a.get(), host)  # nothing written, library usable
+    prev = cp.set_sync_index_checks(True)
+    try:
+        with pytest.raises(IndexError, match="out of bounds for axis"):
+            op(cp.asarray(host))  # synchronous mode: at the call
+    finally:
+        cp.set_sync_index_checks(prev)
+
+
+@pytest.mark.gpu
+def test_host_index_errors_raise_at_the_call():
+    a = cp.asarray(np.array(7))
+    with pytest.raises(IndexError, match="index 255 is out of bounds for axis 0 with size 1"):
+        a.take(np.array([0, 255], np.uint8), axis=None)
+    with pytest.raises(IndexError):
+        cp.put(cp.zeros(4), [9], 1.0)
+
+
+# -- what the fuzzer's host-only mode found (fixed with it) -------------------------------------
+
+@pytest.mark.parametrize("call", [
+    lambda xp, a: xp.nanmax(a, axis=0), lambda xp, a: xp.nanargmin(a, axis=0), lambda xp, a: xp.all(a, axis=-1),
+    lambda xp, a: xp.prod(a, axis=0), lambda xp, a: xp.argmin(a, axis=0), lambda xp, a: xp.ptp(a, axis=0),
+    lambda xp, a: xp.repeat(a, 2, axis=0), lambda xp, a: xp.take(a, [0], axis=0),
+    lambda xp, a: xp.bitwise_xor.reduce(a, axis=-1),
+], ids=["nanmax", "nanargmin", "all", "prod", "argmin", "ptp", "repeat", "take", "bitwise_xor.reduce"])
+def test_0d_int_axis_accepted(host_path, call):
+    expected = call(np, np.array(3, np.int64))
+    try:
+        got = call(cp, cp.empty((), np.int64))
+    except cp.cuda._backend.NoDeviceError:
+        return  # past the checks
+    assert got.shape == np.shape(expected) and got.dtype == np.asarray(expected).dtype
+
+
+@pytest.mark.parametrize("call,exc", [
+    (lambda xp: xp.max(xp.empty((5, 2, 0, 0), np.uint32), axis=-1, keepdims=True), ValueError),
+    (lambda xp: xp.argmax(xp.empty((0, 0)), axis=0), ValueError),
+    (lambda xp: xp.logical_and(xp.empty((), np.uint64), 2**64), OverflowError),
+    (lambda xp: xp.logical_or(xp.empty(3, np.float32), -2**63 - 1), OverflowError),
+    (lambda xp: xp.power(xp.empty(3, np.int8), -2**63), OverflowError),
+    (lambda xp: xp.bitwise_xor.reduce(xp.empty((2, 3)), axis=5), np.exceptions.AxisError),
+    (lambda xp: xp.repeat(xp.empty((), np.int8), 2, axis=1), np.exceptions.AxisError),
+], ids=["max-empty-axis", "argmax-empty-axis", "logical_and-2**64", "logical_or-float", "power-huge-negative",
+        "reduce-axis-before-dtype", "repeat-0d-axis1"])
+def test_host_mode_finds_raise_like_numpy(host_path, call, exc):
+    with pytest.raises(exc):
+        call(np)
+    with pytest.raises(exc):
+        call(cp)
+
+
+@pytest.mark.parametrize("name", ["less", "less_equal", "greater", "equal", "not_equal"])
+@pytest.mark.parametrize("value", [2**63, -2**63 - 1, 2**64])
+def test_bool_array_compared_with_a_huge_int_raises(host_path, name, value):
+    with pytest.raises(OverflowError):
+        getattr(np, name)(np.ones(3, bool), value)
+    with pytest.raises(OverflowError):
+        getattr(cp, name)(cp.empty(3, bool), value)
+    getattr(np, name)(np.ones(3, np.int8), value)  # int arrays: NumPy answers a constant, so does cuarray
+    getattr(cp, name)(cp.empty(3, np.int8), value)
+
+
+@pytest.mark.parametrize("name", ["nanmean", "nanvar", "nanstd"])
+@pytest.mark.parametrize("dtype", [np.float32, np.complex128, np.int64])
+def test_nan_statistics_0d_axis0(host_path, name, dtype):
+    a = np.array(3, dtype)
+    try:
+        expected = getattr(np, name)(a, axis=0)
+    except np.exceptions.AxisError:
+        with pytest.raises(np.exceptions.AxisError):
+            getattr(cp, name)(cp.empty((), dtype), axis=0)
+        return
+    try:
+        got = getattr(cp, name)(cp.empty((), dtype), axis=0)
+    except cp.cuda._backend.NoDeviceError:
+        return
+    assert got.shape == () and got.dtype == np.asarray(expected).dtype
