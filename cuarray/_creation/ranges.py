@@ -19,10 +19,15 @@ import pathlib
 import numpy
 
 from .._core import dtypes as _dtypes
+from .._core import transfer as _transfer
 from .._core.elementwise import Definition, KernelParam, compute_ctype
 from .._core.ndarray import ndarray, _new_c
+from .._manipulation.dims import broadcast_arrays
+from .._manipulation.shape import reshape
+from .._manipulation.transpose import moveaxis
 from ..cuda import launch as _launch
 from ..cuda import stream as _stream
+from .from_data import asarray
 
 __all__ = ["arange", "linspace", "logspace", "geomspace", "meshgrid", "arange_plan", "linspace_plan"]
 
@@ -377,9 +382,6 @@ def _run_linspace(num, div, calc, out_dt, s, e, val, mode, endpoint, inner_shape
 
 
 def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis):
-    from .._core import transfer as _transfer
-    from .._manipulation.transpose import moveaxis
-
     hs = start.get() if isinstance(start, ndarray) else numpy.asarray(start)
     he = stop.get() if isinstance(stop, ndarray) else numpy.asarray(stop)
     num = operator.index(num)
@@ -486,8 +488,6 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
 
 
 def _host_fallback(name, args, kwargs):
-    from .._core import transfer as _transfer
-
     host_args = [a.get() if isinstance(a, ndarray) else a for a in args]
     if "base" in kwargs and isinstance(kwargs["base"], ndarray):
         kwargs["base"] = kwargs["base"].get()
@@ -496,10 +496,6 @@ def _host_fallback(name, args, kwargs):
 
 def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     """See `numpy.meshgrid`. Returns a tuple; with ``copy=False`` the arrays are broadcast views."""
-    from .._manipulation.dims import broadcast_arrays
-    from .._manipulation.shape import reshape
-    from .from_data import asarray
-
     if indexing not in ("xy", "ij"):
         raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
     nd = len(xi)

@@ -15,6 +15,11 @@ from .._core.copying import copyto_unchecked
 from .._core.host_input import as_array, is_scalar
 from .._core.ndarray import ndarray
 from .._core.transfer import from_host
+from .._creation.basic import empty, zeros, zeros_like
+from .._manipulation.basic import copyto
+from .._manipulation.dims import broadcast_arrays, broadcast_shapes
+from .._manipulation.joining import stack
+from .._manipulation.tiling import tile
 
 __all__ = ["take", "take_along_axis", "choose", "compress", "diagonal", "select", "extract", "place",
            "put", "put_along_axis", "putmask", "fill_diagonal", "piecewise"]
@@ -42,12 +47,9 @@ def _apply_mode(idx, n, mode):
         if n == 0 and idx.size:
             raise IndexError("cannot do a non-empty take from an empty axes.")
         return numpy.mod(idx, n) if mode == "wrap" else numpy.clip(idx, 0, n - 1)
-    from .._math.arithmetic import remainder
-    from .._math.misc import clip
-
     if mode == "wrap":
-        return remainder(idx, n)
-    return clip(idx, 0, n - 1)
+        return idx % n
+    return idx.clip(0, n - 1)
 
 
 def take(a, indices, axis=None, out=None, mode="raise"):
@@ -131,17 +133,12 @@ def put(a, ind, v, mode="raise"):
     if vv.size == 0:
         return
     if vv.size != n:
-        from .._manipulation.tiling import tile
-
         vv = tile(vv, -(-n // vv.size))[:n]
     flat[idx.reshape(-1) if isinstance(idx, ndarray) else idx.reshape(-1)] = vv
 
 
 def putmask(a, mask, values):
     """See `numpy.putmask`: values cycle over all positions of `a` (not only the masked ones)."""
-    from .._manipulation.basic import copyto
-    from .._manipulation.tiling import tile
-
     if not isinstance(a, ndarray):
         raise TypeError("putmask: first argument must be an array")
     mask = as_array(mask, "putmask")
@@ -160,11 +157,8 @@ def putmask(a, mask, values):
 
 def place(arr, mask, vals):
     """See `numpy.place`: values cycle over the masked positions (one host synchronisation)."""
-    from .._manipulation.tiling import tile
-    from .._sorting.searching_nonzero import flatnonzero
-
     mask = as_array(mask, "place")
-    pos = flatnonzero(mask)
+    pos = mask.ravel().nonzero()[0]
     n = pos.size
     vals = as_array(vals, "place").reshape(-1)
     if n == 0:
@@ -202,8 +196,6 @@ def compress(condition, a, axis=None, out=None):
     if cond.dtype != numpy.dtype(bool):
         cond = cond != 0
     if cond.size < n:
-        from .._creation.basic import zeros
-
         full = zeros(n, bool)
         full[:cond.size] = cond
         cond = full
@@ -216,9 +208,6 @@ def compress(condition, a, axis=None, out=None):
 
 def choose(a, choices, out=None, mode="raise"):
     """See `numpy.choose`: one gather from the stacked (broadcast) choices."""
-    from .._manipulation.dims import broadcast_arrays
-    from .._manipulation.joining import stack
-
     a = as_array(a, "choose")
     choices = [as_array(c, "choose") for c in choices]
     n = len(choices)
@@ -242,9 +231,6 @@ def choose(a, choices, out=None, mode="raise"):
 
 def select(condlist, choicelist, default=0):
     """See `numpy.select`: masked copies from the last condition to the first."""
-    from .._manipulation.basic import copyto
-    from .._manipulation.dims import broadcast_shapes
-
     if len(condlist) != len(choicelist):
         raise ValueError("list of cases must be same length as list of conditions")
     if len(condlist) == 0:
@@ -257,7 +243,6 @@ def select(condlist, choicelist, default=0):
     dt = numpy.result_type(*[c.dtype for c in choices], default if not isinstance(default, ndarray) else default.dtype)
     shape = broadcast_shapes(*[c.shape for c in conds], *[c.shape for c in choices],
                              () if not isinstance(default, ndarray) else default.shape)
-    from .._creation.basic import empty
 
     out = empty(shape, dt)
     out[...] = default
@@ -268,21 +253,16 @@ def select(condlist, choicelist, default=0):
 
 def piecewise(x, condlist, funclist, *args, **kw):
     """See `numpy.piecewise`."""
-    from .._creation.basic import zeros_like
-    from .._manipulation.basic import copyto
-
     x = as_array(x, "piecewise")
     if isinstance(condlist, ndarray) and condlist.ndim == x.ndim:
         condlist = [condlist]
     conds = [as_array(c, "piecewise") for c in condlist]
     n = len(conds)
     if len(funclist) == n + 1:
-        from .._logic.ops import logical_or, logical_not
-
-        anyc = conds[0]
+        anyc = conds[0].astype(bool)
         for c in conds[1:]:
-            anyc = logical_or(anyc, c)
-        conds.append(logical_not(anyc))
+            anyc = anyc | c.astype(bool)
+        conds.append(~anyc)
     elif len(funclist) != n:
         raise ValueError("with {} condition(s), either {} or {} functions are expected".format(n, n, n + 1))
     out = zeros_like(x)
@@ -330,8 +310,6 @@ def fill_diagonal(a, val, wrap=False):
         vals = as_array(val, "fill_diagonal").reshape(-1)
         m = target.size
         if vals.size != m and vals.size:
-            from .._manipulation.tiling import tile
-
             vals = tile(vals, -(-m // vals.size))[:m]
         target[...] = vals
     else:

@@ -14,6 +14,7 @@ from .._core import shapes as _shapes
 from .._core.elementwise import Definition, KernelParam
 from .._core.host_input import reject
 from .._core.ndarray import ndarray
+from .searching_nonzero import nonzero
 
 _PY_SCALARS = (bool, int, float, complex)
 _BOOL = numpy.dtype(bool)
@@ -52,8 +53,6 @@ def _definition(kinds, res) -> Definition:
 def where(condition, x=None, y=None):
     """See `numpy.where`. With one argument, `nonzero(condition)` (one host sync for the size)."""
     if x is None and y is None:
-        from .searching_nonzero import nonzero
-
         return nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")

@@ -11,6 +11,8 @@ import numpy
 
 from .._core import indexing as _indexing
 from .._core.ndarray import ndarray
+from .._creation.from_data import asarray
+from .._logic.comparison import not_equal
 
 __all__ = ["nonzero", "flatnonzero", "argwhere", "where_nonzero"]
 
@@ -18,7 +20,6 @@ __all__ = ["nonzero", "flatnonzero", "argwhere", "where_nonzero"]
 def _device(a) -> ndarray:
     if isinstance(a, ndarray):
         return a
-    from .._creation.from_data import asarray
 
     return asarray(a)
 
@@ -26,7 +27,6 @@ def _device(a) -> ndarray:
 def _truth(a: ndarray) -> ndarray:
     if a._dtype == numpy.dtype(bool):
         return a
-    from .._logic.comparison import not_equal
 
     return not_equal(a, 0)
 

@@ -20,6 +20,10 @@ from .._core import dtypes as _dtypes
 from .._core.copying import astype
 from .._core.host_input import as_array, is_scalar
 from .._core.ndarray import ndarray
+from .._logic.comparison import greater_equal, less_equal
+from .._logic.truth import all as all_
+from .._manipulation.joining import stack
+from .._math.arithmetic import subtract
 from ..cuda import compiler as _compiler
 from ..cuda import device as _device
 from ..cuda import launch as _launch
@@ -123,7 +127,6 @@ def digitize(x, bins, right=False):
     xs = astype(x, dt, copy=False)
     if mono == -1:
         # Decreasing bins: search the reversed view, then count from the other end.
-        from .._math.arithmetic import subtract
 
         return subtract(numpy.int64(b._size), search(b[::-1], xs, not right))
     return search(b, xs, not right)
@@ -135,13 +138,10 @@ def monotonicity(bins: ndarray) -> int:
     n = bins._size
     if n < 2:
         return 1
-    from .._logic.comparison import greater_equal, less_equal
-    from .._logic.truth import all as all_
 
     lo, hi = bins[:-1], bins[1:]
     inc = all_(less_equal(lo, hi))
     dec = all_(greater_equal(lo, hi))
-    from .._manipulation.joining import stack
 
     flags = stack([inc, dec]).get()
     return 1 if flags[0] else (-1 if flags[1] else 0)

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import numpy
 
+import cuarray
+
+from ._compare import _to_numpy
+
 __all__ = ["shaped_random", "non_contiguous", "LAYOUTS", "for_layouts"]
 
 LAYOUTS = ("contiguous", "transposed", "step2", "negative")
 
 
 def _default_xp():
-    import cuarray
-
     return cuarray
 
 
@@ -79,8 +81,6 @@ def non_contiguous(x, kind: str, xp=None):
     if isinstance(x, numpy.ndarray):
         host, xp = x, xp or numpy
     else:
-        from ._compare import _to_numpy
-
         host, xp = numpy.asarray(_to_numpy(x)), xp or _default_xp()
     if host.ndim == 0:
         return xp.asarray(host)

@@ -94,7 +94,7 @@ def _sync(lib: str) -> None:
 
 def _register(lib: str) -> None:
     if lib == "cuarray":
-        import cuarray.distributed
+        import cuarray.distributed  # the library under test, loaded when its case runs
 
         cuarray.distributed.register_dask()
 

@@ -31,7 +31,7 @@ def _to(xp, h):
 
 def _linalg(xp):
     if getattr(xp, "__name__", "") == "cuarray":
-        import cuarray.linalg
+        import cuarray.linalg  # the library under test, loaded when its case runs
 
         return cuarray.linalg
     return xp.linalg

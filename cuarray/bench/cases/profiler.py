@@ -46,7 +46,7 @@ def _(xp, n, param):
 
         yield fresh
     else:
-        from cuarray.cuda import launch, nvtx
+        from cuarray.cuda import launch, nvtx  # the library under test, loaded when its case runs
 
         if not nvtx.available():
             raise NotAvailable("the nvtx package is not installed")

@@ -17,7 +17,7 @@ def _cuarray_fn(xp, name):
     fn = getattr(xp, name, None)
     if fn is not None:
         return fn
-    from ..._math import sums
+    from ..._math import sums  # the fallback only: loaded when a public export is missing
     from ..._sorting import searching_reduce
     from ..._statistics import order
 

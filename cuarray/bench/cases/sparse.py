@@ -21,7 +21,7 @@ ROWS = 10**6
 def _sp(xp):
     name = getattr(xp, "__name__", "")
     if name == "cuarray":
-        import cuarray.sparse
+        import cuarray.sparse  # the library under test, loaded when its case runs
 
         return cuarray.sparse
     if name == "cupy":
@@ -33,7 +33,7 @@ def _sp(xp):
 
 def _spla(xp):
     if getattr(xp, "__name__", "") == "cuarray":
-        import cuarray.sparse.linalg
+        import cuarray.sparse.linalg  # the library under test, loaded when its case runs
 
         return cuarray.sparse.linalg
     import cupyx.scipy.sparse.linalg
