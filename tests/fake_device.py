@@ -9,6 +9,9 @@ a machine with a driver.
 - `install()`: the whole process runs on the fake device, for good (the host-path tests run it in
   a subprocess: `SCRIPT_PRELUDE` is the first lines of such a script), so no swap can leak into
   another test.
+- `recorded_launches` (a fixture): the fake device in this process for one test, every launch
+  recorded and kernels as placeholders named by their layout; `host_only_backing` (a fixture):
+  `FakeBacking` at addresses past 2**40 plus an offset (a misaligned pool).
 - Host-backed arrays (`from_np`, `to_np`, `new_c`, `host_view`): cuarray arrays whose data pointer
   is a host address, so code that hands pointers to a library stand-in (tests/linalg/_host_fake.py)
   is checked on the values without a GPU.
@@ -22,6 +25,7 @@ from __future__ import annotations
 import os
 
 import numpy as np
+import pytest
 
 from cuarray._core import dtypes as _dtypes
 from cuarray._core.ndarray import ndarray
@@ -103,6 +107,42 @@ def install():
     elementwise.Definition._kernel = lambda self, *a: FakeKernel()
     reduction.ReductionDef._kernel = lambda self, st: FakeKernel()
     reduction._new_counter = lambda dev: 1 << 39  # fused reductions' counter word
+
+
+def _host_only(offset=0):
+    return FakeBacking(start=(1 << 40) + offset, total=1 << 34)
+
+
+@pytest.fixture
+def host_only_backing():
+    """`FakeBacking` past 2**40, `offset` bytes further (a foreign allocator's alignment)."""
+    return _host_only
+
+
+@pytest.fixture
+def recorded_launches(monkeypatch):
+    """The host path with no device: every launch is recorded (stream, config, kernel, args), a
+    kernel is a placeholder `(name, layout, ndim, index type)`, memory comes from a FakeBacking.
+    The shared kernel cache is fresh, so no placeholder reaches a later (GPU) test."""
+    from cuarray._core import elementwise
+    from cuarray.cuda import launch, memory, stream
+
+    calls = []
+    monkeypatch.setattr(launch, "_raw", lambda *a: calls.append(a))
+    monkeypatch.setattr(launch, "_hook", None)
+    monkeypatch.setattr(launch, "_configs", {})
+    monkeypatch.setattr(launch, "launch_config", lambda g, b, sm=0: ("cfg", g, b, sm))
+    launch._install()
+    monkeypatch.setattr(stream.Stream.null, "_cs", "core stream")
+    monkeypatch.setattr(elementwise.Definition, "_kernel", lambda self, layout, nd, it: (self.name, layout, nd, it))
+    monkeypatch.setattr(elementwise, "_shared_kernels", {})
+    pool = memory.MemoryPool(backing=_host_only())
+    prev = memory.get_allocator()
+    memory.set_allocator(pool.malloc)
+    yield calls
+    memory.set_allocator(prev)
+    launch._raw = None
+    launch.enqueue = launch._first_enqueue
 
 
 # -- host-backed arrays ----------------------------------------------------------------------------
