@@ -1,7 +1,7 @@
 """Benchmarks of cuarray against its peers: ``python -m cuarray.bench --help``.
 
 `cases` holds the table of cases (one `register` call and a setup per library each), `harness`
-times them, `report` prints the table and writes JSON. Targets live in BENCHMARKS.md. Nothing here
+times them, `report` prints the table and writes JSON. Targets live in docs/bench-targets.md. Nothing here
 imports CuPy or PyTorch until a case runs on them.
 """
 

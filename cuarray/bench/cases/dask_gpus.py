@@ -1,5 +1,5 @@
 """`dask-2gpu`: Dask arrays over two GPUs against the same on one GPU, cuarray chunks against CuPy
-chunks in the same run (BENCHMARKS.md: >= 1.8 x speed-up from the second GPU at sizes that fit
+chunks in the same run (docs/bench-targets.md: >= 1.8 x speed-up from the second GPU at sizes that fit
 one GPU's share).
 
 The cluster is distributed's own: a scheduler in this process and one Nanny-managed worker

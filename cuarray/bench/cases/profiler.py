@@ -1,4 +1,4 @@
-"""`profiler` (BENCHMARKS.md): ew-small (16-element a + b, 1000 ops, one sync) with the profiler off,
+"""`profiler` (docs/bench-targets.md): ew-small (16-element a + b, 1000 ops, one sync) with the profiler off,
 recording, and NVTX ranges on, so the table reads as the per-op cost of each.
 
 Rows: ``off`` (nothing installed: must match ew-small), ``profile`` (inside one open

@@ -1,4 +1,4 @@
-"""Reduction cases (BENCHMARKS.md): red-full (sum, max, argmax of 1 GiB float32) and red-axis
+"""Reduction cases (docs/bench-targets.md): red-full (sum, max, argmax of 1 GiB float32) and red-axis
 (sum over axis 0 and over axis 1 of a 16384x16384 float32 matrix).
 
 Bytes counted are the bytes read (the input once; the outputs are negligible), so the fraction
