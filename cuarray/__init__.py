@@ -63,23 +63,23 @@ _lazy("._array_api_info", "__array_namespace_info__")
 # -- Array creation: ones and zeros ---------------------------------------------------------------
 from ._creation.basic import empty as empty
 from ._creation.basic import empty_like as empty_like
-from ._creation.basic import zeros as zeros
-from ._creation.basic import zeros_like as zeros_like
-from ._creation.basic import ones as ones
-from ._creation.basic import ones_like as ones_like
 from ._creation.basic import full as full
 from ._creation.basic import full_like as full_like
+from ._creation.basic import ones as ones
+from ._creation.basic import ones_like as ones_like
+from ._creation.basic import zeros as zeros
+from ._creation.basic import zeros_like as zeros_like
 
 # -- Array creation: from existing data -----------------------------------------------------------
+from ._core.interop import from_dlpack as from_dlpack
 from ._creation.from_data import array as array
-from ._creation.from_data import asarray as asarray
 from ._creation.from_data import asanyarray as asanyarray
+from ._creation.from_data import asarray as asarray
 from ._creation.from_data import ascontiguousarray as ascontiguousarray
 from ._creation.from_data import asfortranarray as asfortranarray
-from ._creation.from_data import copy as copy
 from ._creation.from_data import asnumpy as asnumpy
-from ._core.interop import from_dlpack as from_dlpack
 from ._core.interop import fromDlpack as fromDlpack  # CuPy's legacy name
+from ._creation.from_data import copy as copy
 _lazy("._creation.from_host", "frombuffer", "fromiter", "fromstring", "fromfunction")
 
 # -- Array creation: numerical ranges -------------------------------------------------------------
@@ -95,60 +95,60 @@ from ._manipulation.basic import shape as shape
 from ._manipulation.basic import size as size
 
 # -- Array manipulation: changing kind of array ---------------------------------------------------
-from ._manipulation.kind import require as require
 from ._manipulation.kind import asarray_chkfinite as asarray_chkfinite
+from ._manipulation.kind import require as require
 
 # -- Array manipulation: changing array shape -----------------------------------------------------
-from ._manipulation.shape import reshape as reshape
 from ._manipulation.shape import ravel as ravel
+from ._manipulation.shape import reshape as reshape
 
 # -- Array manipulation: transpose-like operations ------------------------------------------------
-from ._manipulation.transpose import transpose as transpose
-from ._manipulation.transpose import permute_dims as permute_dims
-from ._manipulation.transpose import swapaxes as swapaxes
-from ._manipulation.transpose import moveaxis as moveaxis
-from ._manipulation.transpose import rollaxis as rollaxis
 from ._manipulation.transpose import matrix_transpose as matrix_transpose
+from ._manipulation.transpose import moveaxis as moveaxis
+from ._manipulation.transpose import permute_dims as permute_dims
+from ._manipulation.transpose import rollaxis as rollaxis
+from ._manipulation.transpose import swapaxes as swapaxes
+from ._manipulation.transpose import transpose as transpose
 
 # -- Array manipulation: changing number of dimensions --------------------------------------------
-from ._manipulation.dims import squeeze as squeeze
-from ._manipulation.dims import expand_dims as expand_dims
-from ._manipulation.dims import broadcast_to as broadcast_to
-from ._manipulation.dims import broadcast_arrays as broadcast_arrays
-from ._manipulation.dims import broadcast_shapes as broadcast_shapes
 from ._manipulation.broadcast import broadcast as broadcast
 from ._manipulation.dims import atleast_1d as atleast_1d
 from ._manipulation.dims import atleast_2d as atleast_2d
 from ._manipulation.dims import atleast_3d as atleast_3d
+from ._manipulation.dims import broadcast_arrays as broadcast_arrays
+from ._manipulation.dims import broadcast_shapes as broadcast_shapes
+from ._manipulation.dims import broadcast_to as broadcast_to
+from ._manipulation.dims import expand_dims as expand_dims
+from ._manipulation.dims import squeeze as squeeze
 
 # -- Array manipulation: joining arrays -----------------------------------------------------------
-from ._manipulation.joining import concatenate as concatenate
+from ._manipulation.block import block as block
+from ._manipulation.joining import column_stack as column_stack
 from ._manipulation.joining import concat as concat
+from ._manipulation.joining import concatenate as concatenate
+from ._manipulation.joining import dstack as dstack
+from ._manipulation.joining import hstack as hstack
+from ._manipulation.joining import row_stack as row_stack
 from ._manipulation.joining import stack as stack
 from ._manipulation.joining import vstack as vstack
-from ._manipulation.joining import hstack as hstack
-from ._manipulation.joining import dstack as dstack
-from ._manipulation.joining import column_stack as column_stack
-from ._manipulation.joining import row_stack as row_stack
-from ._manipulation.block import block as block
 
 # -- Array manipulation: splitting arrays ---------------------------------------------------------
-from ._manipulation.splitting import split as split
 from ._manipulation.splitting import array_split as array_split
-from ._manipulation.splitting import hsplit as hsplit
-from ._manipulation.splitting import vsplit as vsplit
 from ._manipulation.splitting import dsplit as dsplit
+from ._manipulation.splitting import hsplit as hsplit
+from ._manipulation.splitting import split as split
 from ._manipulation.splitting import unstack as unstack
+from ._manipulation.splitting import vsplit as vsplit
 
 # -- Array manipulation: tiling arrays ------------------------------------------------------------
-from ._manipulation.tiling import tile as tile
 from ._manipulation.tiling import repeat as repeat
+from ._manipulation.tiling import tile as tile
 
 # -- Array manipulation: adding and removing elements ---------------------------------------------
-from ._manipulation.adding_removing import resize as resize
 from ._manipulation.adding_removing import append as append
-from ._manipulation.adding_removing import insert as insert
 from ._manipulation.adding_removing import delete as delete
+from ._manipulation.adding_removing import insert as insert
+from ._manipulation.adding_removing import resize as resize
 from ._manipulation.adding_removing import trim_zeros as trim_zeros
 
 # -- Array manipulation: rearranging elements -----------------------------------------------------
@@ -159,32 +159,32 @@ from ._manipulation.rearranging import roll as roll
 from ._manipulation.rearranging import rot90 as rot90
 
 # -- Padding arrays -------------------------------------------------------------------------------
-_lazy("._manipulation.padding", "pad")
+_lazy("._padding.padding", "pad")
 
 # -- Bit-wise operations --------------------------------------------------------------------------
 from ._bitwise.ops import bitwise_and as bitwise_and
+from ._bitwise.ops import bitwise_count as bitwise_count
+from ._bitwise.ops import bitwise_invert as bitwise_invert
+from ._bitwise.ops import bitwise_left_shift as bitwise_left_shift
+from ._bitwise.ops import bitwise_not as bitwise_not
 from ._bitwise.ops import bitwise_or as bitwise_or
+from ._bitwise.ops import bitwise_right_shift as bitwise_right_shift
 from ._bitwise.ops import bitwise_xor as bitwise_xor
 from ._bitwise.ops import invert as invert
-from ._bitwise.ops import bitwise_not as bitwise_not
-from ._bitwise.ops import bitwise_invert as bitwise_invert
 from ._bitwise.ops import left_shift as left_shift
 from ._bitwise.ops import right_shift as right_shift
-from ._bitwise.ops import bitwise_left_shift as bitwise_left_shift
-from ._bitwise.ops import bitwise_right_shift as bitwise_right_shift
-from ._bitwise.ops import bitwise_count as bitwise_count
 
 # -- Bit-wise operations: bit packing -------------------------------------------------------------
 _lazy("._bitwise.packing", "packbits", "unpackbits")
 
 # -- Data type routines (those that take only dtypes are NumPy's own) -----------------------------
-from ._dtype.routines import can_cast as can_cast
-from ._dtype.routines import result_type as result_type
-from ._dtype.routines import common_type as common_type
-from ._dtype.routines import min_scalar_type as min_scalar_type
-from ._dtype.routines import astype as astype
 from ._dtype.info import finfo as finfo
 from ._dtype.info import iinfo as iinfo
+from ._dtype.routines import astype as astype
+from ._dtype.routines import can_cast as can_cast
+from ._dtype.routines import common_type as common_type
+from ._dtype.routines import min_scalar_type as min_scalar_type
+from ._dtype.routines import result_type as result_type
 from numpy import issubdtype as issubdtype
 from numpy import isdtype as isdtype
 from numpy import mintypecode as mintypecode
@@ -225,8 +225,8 @@ _lazy("._indexing.inserting",
       "put_along_axis", "putmask", "fill_diagonal", "piecewise")
 
 # -- Indexing routines: out-of-bounds device indices (cuarray; see docs/differences.md) -----------
-from ._core.device_errors import set_sync_index_checks as set_sync_index_checks
 from ._core.device_errors import check_index_errors as check_index_errors
+from ._core.device_errors import set_sync_index_checks as set_sync_index_checks
 
 # -- Input and output: NumPy binary files (through host copies) -----------------------------------
 _lazy("._io.npy", "save", "load", "savez", "savez_compressed", "NpzFile")
@@ -250,72 +250,72 @@ from ._logic.content import isnan as isnan
 # -- Logic functions: array type testing -----------------------------------------------------------
 from ._logic.type_testing import iscomplex as iscomplex
 from ._logic.type_testing import iscomplexobj as iscomplexobj
-from ._logic.type_testing import isreal as isreal
-from ._logic.type_testing import isrealobj as isrealobj
+from ._logic.type_testing import isfortran as isfortran
 from ._logic.type_testing import isneginf as isneginf
 from ._logic.type_testing import isposinf as isposinf
-from ._logic.type_testing import isfortran as isfortran
+from ._logic.type_testing import isreal as isreal
+from ._logic.type_testing import isrealobj as isrealobj
 from numpy import isscalar as isscalar
 
 # -- Logic functions: logical operations ----------------------------------------------------------
 from ._logic.ops import logical_and as logical_and
-from ._logic.ops import logical_or as logical_or
 from ._logic.ops import logical_not as logical_not
+from ._logic.ops import logical_or as logical_or
 from ._logic.ops import logical_xor as logical_xor
 
 # -- Logic functions: comparison ------------------------------------------------------------------
+from ._logic.comparison import equal as equal
 from ._logic.comparison import greater as greater
 from ._logic.comparison import greater_equal as greater_equal
 from ._logic.comparison import less as less
 from ._logic.comparison import less_equal as less_equal
-from ._logic.comparison import equal as equal
 from ._logic.comparison import not_equal as not_equal
 _lazy("._logic.comparison_reduce", "isclose", "allclose", "array_equal", "array_equiv")
 
 # -- Mathematical functions: trigonometric functions ----------------------------------------------
-from ._math.trigonometric import sin as sin
-from ._math.trigonometric import cos as cos
-from ._math.trigonometric import tan as tan
-from ._math.trigonometric import arcsin as arcsin
+from ._math.trigonometric import acos as acos
 from ._math.trigonometric import arccos as arccos
+from ._math.trigonometric import arcsin as arcsin
 from ._math.trigonometric import arctan as arctan
 from ._math.trigonometric import arctan2 as arctan2
-from ._math.trigonometric import hypot as hypot
-from ._math.trigonometric import degrees as degrees
-from ._math.trigonometric import radians as radians
-from ._math.trigonometric import deg2rad as deg2rad
-from ._math.trigonometric import rad2deg as rad2deg
 from ._math.trigonometric import asin as asin
-from ._math.trigonometric import acos as acos
 from ._math.trigonometric import atan as atan
 from ._math.trigonometric import atan2 as atan2
+from ._math.trigonometric import cos as cos
+from ._math.trigonometric import deg2rad as deg2rad
+from ._math.trigonometric import degrees as degrees
+from ._math.trigonometric import hypot as hypot
+from ._math.trigonometric import rad2deg as rad2deg
+from ._math.trigonometric import radians as radians
+from ._math.trigonometric import sin as sin
+from ._math.trigonometric import tan as tan
 _lazy("._math.unwrap", "unwrap")
 
 # -- Mathematical functions: hyperbolic functions -------------------------------------------------
-from ._math.hyperbolic import sinh as sinh
-from ._math.hyperbolic import cosh as cosh
-from ._math.hyperbolic import tanh as tanh
-from ._math.hyperbolic import arcsinh as arcsinh
+from ._math.hyperbolic import acosh as acosh
 from ._math.hyperbolic import arccosh as arccosh
+from ._math.hyperbolic import arcsinh as arcsinh
 from ._math.hyperbolic import arctanh as arctanh
 from ._math.hyperbolic import asinh as asinh
-from ._math.hyperbolic import acosh as acosh
 from ._math.hyperbolic import atanh as atanh
+from ._math.hyperbolic import cosh as cosh
+from ._math.hyperbolic import sinh as sinh
+from ._math.hyperbolic import tanh as tanh
 
 # -- Mathematical functions: rounding -------------------------------------------------------------
 from ._math.rounding import around as around
-from ._math.rounding import round as round  # noqa: A001
-from ._math.rounding import rint as rint
+from ._math.rounding import ceil as ceil
 from ._math.rounding import fix as fix
 from ._math.rounding import floor as floor
-from ._math.rounding import ceil as ceil
+from ._math.rounding import rint as rint
+from ._math.rounding import round as round  # noqa: A001
 from ._math.rounding import trunc as trunc
 
 # -- Mathematical functions: sums, products, differences ------------------------------------------
-from ._math.sums import sum as sum  # noqa: A001
-from ._math.sums import prod as prod
-from ._math.sums import nansum as nansum
 from ._math.sums import nanprod as nanprod
+from ._math.sums import nansum as nansum
+from ._math.sums import prod as prod
+from ._math.sums import sum as sum  # noqa: A001
 from ._math.sums import trace as trace
 _lazy("._math.sums_scan",
       "cumsum", "cumprod", "nancumsum", "nancumprod", "cumulative_sum", "cumulative_prod", "diff",
@@ -324,73 +324,73 @@ _lazy("._math.gradient", "gradient", "trapezoid")
 
 # -- Mathematical functions: exponents and logarithms ---------------------------------------------
 from ._math.explog import exp as exp
-from ._math.explog import expm1 as expm1
 from ._math.explog import exp2 as exp2
+from ._math.explog import expm1 as expm1
 from ._math.explog import log as log
 from ._math.explog import log10 as log10
-from ._math.explog import log2 as log2
 from ._math.explog import log1p as log1p
+from ._math.explog import log2 as log2
 from ._math.explog import logaddexp as logaddexp
 from ._math.explog import logaddexp2 as logaddexp2
 
 # -- Mathematical functions: floating point routines ----------------------------------------------
-from ._math.floating import signbit as signbit
 from ._math.floating import copysign as copysign
 from ._math.floating import frexp as frexp
 from ._math.floating import ldexp as ldexp
-from ._math.floating import nextafter as nextafter
-from ._math.floating import spacing as spacing
 from ._math.floating import modf as modf
+from ._math.floating import nextafter as nextafter
+from ._math.floating import signbit as signbit
+from ._math.floating import spacing as spacing
 
 # -- Mathematical functions: rational routines ----------------------------------------------------
-from ._math.rational import lcm as lcm
 from ._math.rational import gcd as gcd
+from ._math.rational import lcm as lcm
 
 # -- Mathematical functions: arithmetic operations ------------------------------------------------
 from ._math.arithmetic import add as add
-from ._math.arithmetic import subtract as subtract
-from ._math.arithmetic import multiply as multiply
 from ._math.arithmetic import divide as divide
-from ._math.arithmetic import true_divide as true_divide
+from ._math.arithmetic import divmod as divmod  # noqa: A001
+from ._math.arithmetic import float_power as float_power
 from ._math.arithmetic import floor_divide as floor_divide
+from ._math.arithmetic import fmod as fmod
+from ._math.arithmetic import mod as mod
+from ._math.arithmetic import multiply as multiply
 from ._math.arithmetic import negative as negative
 from ._math.arithmetic import positive as positive
-from ._math.arithmetic import power as power
 from ._math.arithmetic import pow as pow  # noqa: A001
-from ._math.arithmetic import float_power as float_power
-from ._math.arithmetic import remainder as remainder
-from ._math.arithmetic import mod as mod
-from ._math.arithmetic import fmod as fmod
-from ._math.arithmetic import divmod as divmod  # noqa: A001
+from ._math.arithmetic import power as power
 from ._math.arithmetic import reciprocal as reciprocal
+from ._math.arithmetic import remainder as remainder
+from ._math.arithmetic import subtract as subtract
+from ._math.arithmetic import true_divide as true_divide
 
 # -- Mathematical functions: handling complex numbers ---------------------------------------------
+from ._logic.type_testing import real_if_close as real_if_close
 from ._math.complex import angle as angle
-from ._math.complex import real as real
-from ._math.complex import imag as imag
 from ._math.complex import conj as conj
 from ._math.complex import conjugate as conjugate
-from ._logic.type_testing import real_if_close as real_if_close
+from ._math.complex import imag as imag
+from ._math.complex import real as real
 
 # -- Mathematical functions: extrema finding ------------------------------------------------------
-from ._math.extrema import maximum as maximum
-from ._math.extrema import minimum as minimum
 from ._math.extrema import fmax as fmax
 from ._math.extrema import fmin as fmin
+from ._math.extrema import maximum as maximum
+from ._math.extrema import minimum as minimum
 
 # -- Mathematical functions: miscellaneous (and special functions i0, sinc) -----------------------
-from ._math.misc import clip as clip
-from ._math.misc import sqrt as sqrt
-from ._math.misc import cbrt as cbrt
-from ._math.misc import square as square
-from ._math.misc import absolute as absolute
 from ._math.misc import abs as abs  # noqa: A001
+from ._math.misc import absolute as absolute
+from ._math.misc import cbrt as cbrt
+from ._math.misc import clip as clip
 from ._math.misc import fabs as fabs
-from ._math.misc import sign as sign
 from ._math.misc import heaviside as heaviside
-from ._math.misc import nan_to_num as nan_to_num
 from ._math.misc import i0 as i0
+from ._math.misc import nan_to_num as nan_to_num
+from ._math.misc import sign as sign
 from ._math.misc import sinc as sinc
+from ._math.misc import sqrt as sqrt
+from ._math.misc import square as square
 _lazy("._math.convolution", "convolve")
 _lazy("._math.interpolation", "interp")
 
@@ -419,10 +419,10 @@ _lazy("._sets.setops", "intersect1d", "union1d", "setdiff1d", "setxor1d")
 _lazy("._sorting.sorting", "sort", "argsort", "lexsort", "sort_complex", "partition", "argpartition")
 
 # -- Sorting, searching, and counting: searching --------------------------------------------------
-from ._sorting.searching_nonzero import nonzero as nonzero
-from ._sorting.searching_nonzero import flatnonzero as flatnonzero
-from ._sorting.searching_nonzero import argwhere as argwhere
 from ._sorting.searching import where as where
+from ._sorting.searching_nonzero import argwhere as argwhere
+from ._sorting.searching_nonzero import flatnonzero as flatnonzero
+from ._sorting.searching_nonzero import nonzero as nonzero
 from ._sorting.searching_reduce import argmax as argmax
 from ._sorting.searching_reduce import argmin as argmin
 from ._sorting.searching_reduce import nanargmax as nanargmax
@@ -433,13 +433,13 @@ _lazy("._sorting.searchsorted", "searchsorted")
 _lazy("._sorting.counting", "count_nonzero")
 
 # -- Statistics: order statistics -----------------------------------------------------------------
-from ._statistics.order import max as max  # noqa: A001
-from ._statistics.order import min as min  # noqa: A001
 from ._statistics.order import amax as amax
 from ._statistics.order import amin as amin
-from ._statistics.order import ptp as ptp
+from ._statistics.order import max as max  # noqa: A001
+from ._statistics.order import min as min  # noqa: A001
 from ._statistics.order import nanmax as nanmax
 from ._statistics.order import nanmin as nanmin
+from ._statistics.order import ptp as ptp
 _lazy("._statistics.median", "median", "nanmedian")
 _lazy("._statistics.quantiles", "percentile", "nanpercentile", "quantile", "nanquantile")
 

@@ -16,6 +16,7 @@ import platform
 import re
 import sys
 
+from .cuda import _backend, device as _device, runtime
 from .cuda.libs import _catalog
 
 __all__ = ["show_config", "collect", "library_status"]
@@ -41,8 +42,6 @@ def _cuda_version(v: int) -> str:
 
 
 def _driver_version() -> str:
-    from cuarray.cuda import runtime
-
     try:
         return _cuda_version(runtime.driverGetVersion())
     except Exception as exc:  # DynamicLibNotFoundError (a RuntimeError) when libcuda.so is absent
@@ -50,8 +49,6 @@ def _driver_version() -> str:
 
 
 def _nvrtc_version() -> str:
-    from cuarray.cuda import runtime
-
     try:
         return _cuda_version(runtime.runtimeGetVersion())
     except Exception as exc:
@@ -159,7 +156,7 @@ def _headers() -> list[tuple[str, str]]:
 
 def _cache_dir() -> str:
     try:
-        from cuarray.cuda import compiler
+        from .cuda import compiler  # inside try: a failing import is reported, not raised
 
         return compiler.get_cache_dir()
     except Exception as exc:
@@ -168,12 +165,9 @@ def _cache_dir() -> str:
 
 
 def _devices() -> list[tuple[str, str]]:
-    from cuarray.cuda import _backend
-
     reason = _backend.unavailable_reason()
     if reason is not None:
         return [("no usable device", reason)]
-    from cuarray.cuda import device as _device
 
     out = []
     for i in range(_device.get_device_count()):
@@ -191,7 +185,7 @@ def _devices() -> list[tuple[str, str]]:
 def collect() -> list[tuple[str, list[tuple[str, str]]]]:
     """The report as (section, [(key, value), ...]) pairs."""
     try:
-        import cuarray
+        import cuarray  # inside try: a failing import is reported, not raised
 
         version = getattr(cuarray, "__version__", None) or _dist("cuarray")
         where = os.path.dirname(os.path.abspath(list(cuarray.__path__)[0]))

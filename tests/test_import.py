@@ -30,7 +30,7 @@ _DEFERRED_MODULES = [
     "cuarray.sparse", "cuarray._core.fusion", "cuarray._sorting.sorting", "cuarray._statistics.averages",
     "cuarray._math.sums_scan", "cuarray._io.text", "cuarray._io.npy", "cuarray._info",
     "cuarray._indexing.inserting", "cuarray._window.functions", "cuarray._sets.unique",
-    "cuarray._creation.ranges", "cuarray._manipulation.padding", "cuarray._functional.vectorize",
+    "cuarray._creation.ranges", "cuarray._padding.padding", "cuarray._functional.vectorize",
     "cuarray._core.elementwise_kernel", "cuarray._core.reduction_kernel", "cuarray.cuda.raw",
     "cuarray.cuda.runtime", "cuarray.cuda.memory_hook", "cuarray.cuda.memory_hooks", "cuarray.cuda._snapshot",
     "cuarray.cuda._managed", "cuarray.testing",

@@ -15,6 +15,12 @@ import numpy
 from .._core import shapes as _shapes
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
+from .._creation.basic import zeros
+from .._creation.from_data import ascontiguousarray
+from .._creation.ranges import arange
+from .._manipulation.joining import concatenate
+from .._math.sums import sum as sum_
+from .ops import bitwise_and, left_shift, right_shift
 
 __all__ = ["packbits", "unpackbits"]
 
@@ -22,8 +28,6 @@ _U8 = numpy.dtype(numpy.uint8)
 
 
 def _shifts(bitorder: str) -> ndarray:
-    from .._creation.ranges import arange
-
     if bitorder not in ("big", "little"):
         raise ValueError("'order' must be either 'little' or 'big'")
     return arange(7, -1, -1, dtype=_U8) if bitorder == "big" else arange(0, 8, dtype=_U8)
@@ -40,18 +44,11 @@ def _to_last(a: ndarray, axis):
 
 
 def _from_last(out: ndarray, axis: int) -> ndarray:
-    from .._creation.from_data import ascontiguousarray
-
     return ascontiguousarray(out.swapaxes(axis, -1))
 
 
 def packbits(a, /, axis=None, bitorder="big") -> ndarray:
     """See `numpy.packbits`."""
-    from .._creation.basic import zeros
-    from .._manipulation.joining import concatenate
-    from .._math.sums import sum as sum_
-    from .ops import left_shift
-
     a = as_array(a, "packbits")
     if a.dtype.kind not in "biu":
         raise TypeError("Expected an input array of integer or boolean data type")
@@ -69,10 +66,6 @@ def packbits(a, /, axis=None, bitorder="big") -> ndarray:
 
 def unpackbits(a, /, axis=None, count=None, bitorder="big") -> ndarray:
     """See `numpy.unpackbits`."""
-    from .._creation.basic import zeros
-    from .._manipulation.joining import concatenate
-    from .ops import bitwise_and, right_shift
-
     a = as_array(a, "unpackbits")
     if a.dtype != _U8:
         raise TypeError("Expected an input array of unsigned byte data type")

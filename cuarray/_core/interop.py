@@ -6,10 +6,12 @@ DLPack structs are built with ctypes following the DLPack 1.x header (`DLTensor`
 exported tensor keeps its array alive in `_live` until the consumer calls the deleter; a capsule
 that nobody consumed calls the deleter from its own destructor.
 
-Stream rules (DEPENDENCIES.md §9): an exporter records an event on the current stream and makes
-the consumer's stream wait on it (no host synchronisation); `stream=-1` means "do not
-synchronise"; `0` is forbidden. An importer passes its current stream (1 for the legacy default
-stream) and, for CAI, makes its current stream wait on the producer's stream.
+Stream rules (the DLPack Python spec, dmlc.github.io/dlpack/latest/python_spec.html, and CAI v3,
+nvidia.github.io/numba-cuda/user/cuda_array_interface.html): an exporter records an event on the
+current stream and makes the consumer's stream wait on it (no host synchronisation); `stream=-1`
+means "do not synchronise"; `0` is forbidden; 1 is the legacy default stream, 2 the per-thread
+one. An importer passes its current stream (1 for the legacy default stream) and, for CAI, makes
+its current stream wait on the producer's stream.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """What the engine finds at run time from the layers above it, without importing them.
 
-`_core` and `cuda/` never import a routine folder or the package root (DESIGN.md; a test checks
-it). Where the engine needs something that is defined higher up, the upper layer registers it here
-once, at import:
+`_core` and `cuda/` never import a routine folder or the package root (docs/architecture.md;
+tests/test_layers.py checks it). Where the engine needs something that is defined higher up, the
+upper layer registers it here once, at import:
 
 - `ufuncs`: every ufunc by NumPy's name for it, filled by `create_ufunc` (and by ufunc-like
   objects such as `matmul`, which register themselves). `numpy.add(gpu, gpu)` and NumPy-internal

@@ -483,41 +483,13 @@ def _make_fast(uf: ufunc, loop: _Loop, d: Definition, pattern):
     `launch.enqueue`, looked up per call, so that a launch hook sees it.
     """
     od = loop.out_dtypes[0]
-    v = d._vec
-    masks = [p.dtype.itemsize * v - 1 for p in d._arrays]
     limit = _INT32_LIMIT
-    int32 = numpy.int32
     core_stream = _stream.current_core_stream
-    cfgs = {}
     multi, check = _device_check.active, _device_check.check  # operands of another device
-
-    # One mask for every operand (same itemsizes, the common case): the addresses' OR is tested
-    # once instead of a loop over them (~0.3 us of host time a call).
-    m_all = masks[0] if v > 1 and len(set(masks)) == 1 else None
-
-    def prepare(n, ptrs, orp):
-        """(kernel, launch config, n as int32) for n elements at these addresses (`orp`: their
-        OR), cached by (n, aligned): building np.int32(n) and a config each call would cost ~0.7 us.
-        With one mask for all operands the callers look the cache up themselves first (a frame
-        and a tuple less per call, ~0.1 us stubbed) and come here on a miss."""
-        if m_all is not None:
-            aligned = n >= v and not orp & m_all
-        else:
-            aligned = v > 1 and n >= v
-            if aligned:
-                for p, m in zip(ptrs, masks):
-                    if p & m:
-                        aligned = False
-                        break
-        key = n if aligned else -n - 1
-        hit = cfgs.get(key)
-        if hit is None:
-            if len(cfgs) > 4096:
-                cfgs.clear()
-            layout = "vec" if aligned else "flat"
-            hit = cfgs[key] = (d._kernel(layout, 1, int32), _launch.launch_config(d.grid(layout, n), 256, 0),
-                               int32(n))
-        return hit
+    # The engine's launch policy (elementwise.FlatLaunch): its cache is looked up inline below
+    # (a frame and a tuple less per call, ~0.1 us stubbed); `prepare` on a miss.
+    policy = d._flat
+    v, m_all, cfgs, prepare = policy.vec, policy.mask, policy.cfgs, policy.prepare
 
     if len(pattern) == 1:
         def fast(a):
@@ -530,7 +502,7 @@ def _make_fast(uf: ufunc, loop: _Loop, d: Definition, pattern):
             pa, po = a.data.ptr, out.data.ptr
             orp = pa | po
             hit = cfgs.get(n if n >= v and not orp & m_all else -n - 1) if m_all is not None else None
-            k, cfg, n32 = hit or prepare(n, (pa, po), orp)
+            k, cfg, n32 = hit or prepare(n, (pa, po))
             _launch.enqueue(core_stream(), cfg, k, pa, po, n32)
             return out
 
@@ -554,7 +526,7 @@ def _make_fast(uf: ufunc, loop: _Loop, d: Definition, pattern):
             pa, pb, po = a.data.ptr, b.data.ptr, out.data.ptr
             orp = pa | pb | po
             hit = cfgs.get(n if n >= v and not orp & m_all else -n - 1) if m_all is not None else None
-            k, cfg, n32 = hit or prepare(n, (pa, pb, po), orp)
+            k, cfg, n32 = hit or prepare(n, (pa, pb, po))
             _launch.enqueue(core_stream(), cfg, k, pa, pb, po, n32)
             return out
         try:
@@ -565,7 +537,7 @@ def _make_fast(uf: ufunc, loop: _Loop, d: Definition, pattern):
         px, po = x.data.ptr, out.data.ptr
         orp = px | po
         hit = cfgs.get(n if n >= v and not orp & m_all else -n - 1) if m_all is not None else None
-        k, cfg, n32 = hit or prepare(n, (px, po), orp)
+        k, cfg, n32 = hit or prepare(n, (px, po))
         if sp:
             _launch.enqueue(core_stream(), cfg, k, px, sv, po, n32)
         else:

@@ -10,10 +10,11 @@ import numpy
 from .._core import dtypes as _dtypes
 from .._core import shapes as _shapes
 from .._core import transfer as _transfer
+from .._core.interop import from_foreign
 from .._core.ndarray import ndarray
+from .._manipulation.joining import stack
 from ..cuda import stream as _stream
 from ..cuda.device import get_device_id as _get_device_id
-from .._manipulation.joining import stack
 
 __all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "copy", "asnumpy"]
 
@@ -49,8 +50,6 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, like=N
     if order is not None and order not in ("C", "F", "A", "K"):
         order = _shapes.normalize_order(order)
     if _is_device_foreign(obj) and not isinstance(obj, ndarray):
-        from .._core.interop import from_foreign
-
         obj = from_foreign(obj)
     if isinstance(obj, ndarray):
         dt = obj.dtype if dtype is None else _dtypes.normalize_dtype(dtype)

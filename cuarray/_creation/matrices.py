@@ -13,12 +13,14 @@ import operator
 
 import numpy
 
+from .._core import copying as _copying
 from .._core import dtypes as _dtypes
 from .._core import shapes as _shapes
-from .._core import copying as _copying
 from .._core.elementwise import Definition, KernelParam
 from .._core.host_input import as_array, as_parameter
 from .._core.ndarray import ndarray, _new_c
+from .._manipulation.dims import broadcast_to
+from .._manipulation.shape import ravel
 
 __all__ = ["eye", "identity", "diag", "diagflat", "tri", "tril", "triu", "vander"]
 
@@ -96,7 +98,6 @@ def _triangle(m, k, lower: bool) -> ndarray:
         raise TypeError("tril/triu need an array of at least one dimension")
     if m.ndim == 1:
         # NumPy broadcasts a 1-D input against the mask: rows are repeats of it.
-        from .._manipulation.dims import broadcast_to
 
         m = broadcast_to(m, (m.shape[0], m.shape[0]))
     src = m if m._c else m.copy(order="C")  # the kernel reads by the flat C index
@@ -156,8 +157,6 @@ def diag(v, k=0) -> ndarray:
 
 def diagflat(v, k=0) -> ndarray:
     """See `numpy.diagflat`: `diag` of the flattened input."""
-    from .._manipulation.shape import ravel
-
     return diag(ravel(as_array(v, "diagflat")), k)
 
 

@@ -19,10 +19,15 @@ import pathlib
 import numpy
 
 from .._core import dtypes as _dtypes
-from .._core.elementwise import Definition, KernelParam, compute_ctype
+from .._core import transfer as _transfer
+from .._core.elementwise import _INT32_MAX, Definition, KernelParam, compute_ctype
 from .._core.ndarray import ndarray, _new_c
+from .._manipulation.dims import broadcast_arrays
+from .._manipulation.shape import reshape
+from .._manipulation.transpose import moveaxis
 from ..cuda import launch as _launch
 from ..cuda import stream as _stream
+from .from_data import asarray
 
 __all__ = ["arange", "linspace", "logspace", "geomspace", "meshgrid", "arange_plan", "linspace_plan"]
 
@@ -187,7 +192,6 @@ def _arange_scalars(dt, first, second):
 
 _arange_plans: dict = {}
 _PLAIN = (int, float)
-_INT32_LIMIT = 2**30 - 1  # elementwise.Definition's int32-index limit
 
 
 def _prepared(plan) -> tuple:
@@ -197,14 +201,11 @@ def _prepared(plan) -> tuple:
     (pool blocks are 512-byte aligned, so always, but a foreign allocator may differ)."""
     length, dt, first, second = plan
     shape = (length,)
-    d = _arange_def(dt)
-    v = d._vec
-    if length < max(v, 1) or length > _INT32_LIMIT or v <= 1:
+    policy = _arange_def(dt)._flat  # the engine's launch policy (elementwise.FlatLaunch)
+    if length > _INT32_MAX or not policy.aligned(length, (0,)):  # (address 0: any aligned one)
         return shape, dt, None, None, None, None, 0, plan
-    kern = d._kernel("vec", 1, numpy.int32)
-    cfg = _launch.launch_config(d.grid("vec", length), 256, 0)
-    return (shape, dt, kern, cfg, _arange_scalars(dt, first, second), numpy.int32(length),
-            dt.itemsize * v - 1, plan)
+    kern, cfg, n32 = policy.prepare(length, (0,))
+    return shape, dt, kern, cfg, _arange_scalars(dt, first, second), n32, policy.masks[0], plan
 
 
 def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None) -> ndarray:
@@ -377,9 +378,6 @@ def _run_linspace(num, div, calc, out_dt, s, e, val, mode, endpoint, inner_shape
 
 
 def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis):
-    from .._core import transfer as _transfer
-    from .._manipulation.transpose import moveaxis
-
     hs = start.get() if isinstance(start, ndarray) else numpy.asarray(start)
     he = stop.get() if isinstance(stop, ndarray) else numpy.asarray(stop)
     num = operator.index(num)
@@ -486,8 +484,6 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
 
 
 def _host_fallback(name, args, kwargs):
-    from .._core import transfer as _transfer
-
     host_args = [a.get() if isinstance(a, ndarray) else a for a in args]
     if "base" in kwargs and isinstance(kwargs["base"], ndarray):
         kwargs["base"] = kwargs["base"].get()
@@ -496,10 +492,6 @@ def _host_fallback(name, args, kwargs):
 
 def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     """See `numpy.meshgrid`. Returns a tuple; with ``copy=False`` the arrays are broadcast views."""
-    from .._manipulation.dims import broadcast_arrays
-    from .._manipulation.shape import reshape
-    from .from_data import asarray
-
     if indexing not in ("xy", "ij"):
         raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
     nd = len(xi)

@@ -13,21 +13,20 @@ import numpy
 from .._core import shapes as _shapes
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
+from .._creation.basic import zeros
+from .._creation.from_data import asarray
+from .._manipulation.dims import expand_dims
+from .._manipulation.transpose import transpose
 
 __all__ = ["apply_along_axis", "apply_over_axes"]
 
 
 def _result_array(x) -> ndarray:
-    from .._creation.from_data import asarray
-
     return x if isinstance(x, ndarray) else asarray(x)
 
 
 def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     """See `numpy.apply_along_axis`."""
-    from .._creation.basic import zeros
-    from .._manipulation.transpose import transpose
-
     arr = as_array(arr, "apply_along_axis")
     nd = arr.ndim
     axis = _shapes.normalize_axis_index(axis, nd)
@@ -50,8 +49,6 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
 
 def apply_over_axes(func, a, axes):
     """See `numpy.apply_over_axes`."""
-    from .._manipulation.dims import expand_dims
-
     val = as_array(a, "apply_over_axes")
     N = val.ndim
     if numpy.ndim(axes) == 0:

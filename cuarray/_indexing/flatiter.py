@@ -11,7 +11,12 @@ from __future__ import annotations
 
 import numpy
 
+from .._core.copying import copyto_unchecked
+from .._core.host_input import as_array
 from .._core.ndarray import ndarray
+from .._creation.from_data import array
+from .._manipulation.adding_removing import resize
+from .._manipulation.shape import ravel
 
 __all__ = ["flatiter", "flat_get", "flat_set"]
 
@@ -20,7 +25,6 @@ def _flat_view(a: ndarray):
     """(1-D array in C order, is_view)."""
     if a._c:
         return a.reshape((a.size,)), True
-    from .._manipulation.shape import ravel
 
     flat = ravel(a, order="C")
     return flat, flat._root() is a._root()
@@ -34,9 +38,7 @@ def _selection_size(n: int, key, flat: ndarray) -> int | None:
         return len(range(*key.indices(n)))
     if isinstance(key, ndarray):
         if key.dtype == numpy.bool_:
-            from .._sorting.counting import count_nonzero
-
-            return int(count_nonzero(key))
+            return int(key.sum())  # the count of a boolean index
         return key.size
     if key is Ellipsis or (type(key) is tuple and not key):
         return n
@@ -45,10 +47,6 @@ def _selection_size(n: int, key, flat: ndarray) -> int | None:
 
 def _cycled(value, count: int):
     """`value` repeated (C order) to `count` elements, NumPy's rule for flat assignment."""
-    from .._core.host_input import as_array
-    from .._creation.from_data import array
-    from .._manipulation.adding_removing import resize
-
     v = value if isinstance(value, ndarray) else (
         as_array(value, "flatiter") if not isinstance(value, (list, tuple, numpy.ndarray)) else array(value))
     if v.size in (1, count) or v.size == 0 or count == 0:
@@ -70,8 +68,6 @@ def flat_set(a: ndarray, key, value) -> None:
         value = _cycled(value, count)
     flat[key] = value
     if not is_view:
-        from .._core.copying import copyto_unchecked
-
         copyto_unchecked(a, flat.reshape(a.shape))
 
 
@@ -124,8 +120,6 @@ class flatiter:
 
     def copy(self) -> ndarray:
         """A 1-D copy of the array in C order. See `numpy.flatiter.copy`."""
-        from .._manipulation.shape import ravel
-
         out = ravel(self._base, order="C")
         return out.copy() if out._root() is self._base._root() else out
 

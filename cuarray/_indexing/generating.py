@@ -11,8 +11,12 @@ import numpy
 
 from .._core import device_errors as _errors
 from .._core import shapes as _shapes
+from .._core.copying import copyto_unchecked
 from .._core.elementwise import Definition, KernelParam
 from .._core.ndarray import ndarray
+from .._core.transfer import from_host
+from .._creation.basic import ones
+from .._creation.ranges import arange
 
 __all__ = ["indices", "ix_", "unravel_index", "ravel_multi_index", "diag_indices", "diag_indices_from",
            "tril_indices", "tril_indices_from", "triu_indices", "triu_indices_from", "mask_indices"]
@@ -21,16 +25,11 @@ _I64 = numpy.dtype(numpy.int64)
 
 
 def _up(host) -> ndarray:
-    from .._core.transfer import from_host
-
     return from_host(numpy.ascontiguousarray(host))
 
 
 def indices(dimensions, dtype=int, sparse=False):
     """See `numpy.indices`: one arange per axis, broadcast into the result by one copy each."""
-    from .._core.copying import copyto_unchecked
-    from .._creation.ranges import arange
-
     dimensions = tuple(int(d) for d in dimensions)
     dtype = numpy.dtype(dtype)
     n = len(dimensions)
@@ -59,9 +58,7 @@ def ix_(*args):
         if new.ndim != 1:
             raise ValueError("Cross index must be 1 dimensional")
         if new._dtype == numpy.dtype(bool):
-            from .._sorting.searching_nonzero import nonzero
-
-            new = nonzero(new)[0]
+            new = new.nonzero()[0]
         out.append(new.reshape((1,) * k + (new._size,) + (1,) * (nd - k - 1)))
     return tuple(out)
 
@@ -203,8 +200,6 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
 
 def diag_indices(n, ndim=2):
     """See `numpy.diag_indices`."""
-    from .._creation.ranges import arange
-
     idx = arange(n)
     return (idx,) * ndim
 
@@ -244,8 +239,5 @@ def triu_indices_from(arr, k=0):
 
 def mask_indices(n, mask_func, k=0):
     """See `numpy.mask_indices`: `mask_func` runs on a device array of ones."""
-    from .._creation.basic import ones
-    from .._sorting.searching_nonzero import nonzero
-
     m = mask_func(ones((n, n), int), k)
-    return nonzero(m != 0)
+    return (m != 0).nonzero()

@@ -14,7 +14,12 @@ import math
 
 import numpy
 
+from .._core.host_input import as_array
 from .._core.ndarray import ndarray
+from .._creation.from_data import array
+from .._creation.ranges import arange, linspace
+from .._manipulation.joining import concatenate
+from .generating import indices
 
 __all__ = ["r_", "c_", "s_", "index_exp", "mgrid", "ogrid", "ndindex", "ndenumerate",
            "parse_concat_key", "grid_plan"]
@@ -70,9 +75,6 @@ class _GridClass:
         self.sparse = sparse
 
     def __getitem__(self, key):
-        from .._creation.ranges import arange
-        from .generating import indices
-
         if isinstance(key, slice):
             return self._one(key)
         key = tuple(key)
@@ -97,8 +99,6 @@ class _GridClass:
 
     @staticmethod
     def _one(key):
-        from .._creation.ranges import arange
-
         start = 0 if key.start is None else key.start
         step = key.step
         if _is_complex_step(step):
@@ -164,10 +164,6 @@ class _AxisConcatenator:
         self.axis, self.ndmin, self.trans1d = axis, ndmin, trans1d
 
     def __getitem__(self, key):
-        from .._creation.from_data import array
-        from .._creation.ranges import arange, linspace
-        from .._manipulation.joining import concatenate
-
         items, axis, ndmin, trans1d = parse_concat_key(key, self.axis, self.ndmin, self.trans1d)
         objs = []
         rt_objs = []
@@ -241,8 +237,6 @@ class ndenumerate:
     writes to the array after that are not seen."""
 
     def __init__(self, arr):
-        from .._core.host_input import as_array
-
         a = as_array(arr, "ndenumerate")
         self._it = numpy.ndenumerate(a.get())
 

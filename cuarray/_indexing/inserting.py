@@ -18,6 +18,11 @@ from .._core.copying import copyto_unchecked
 from .._core.host_input import as_array, is_scalar
 from .._core.ndarray import ndarray
 from .._core.transfer import from_host
+from .._creation.basic import empty, zeros, zeros_like
+from .._manipulation.basic import copyto
+from .._manipulation.dims import broadcast_arrays, broadcast_shapes
+from .._manipulation.joining import stack
+from .._manipulation.tiling import tile
 
 __all__ = ["take", "take_along_axis", "choose", "compress", "diagonal", "select", "extract", "place",
            "put", "put_along_axis", "putmask", "fill_diagonal", "piecewise"]
@@ -45,12 +50,9 @@ def _apply_mode(idx, n, mode):
         if n == 0 and idx.size:
             raise IndexError("cannot do a non-empty take from an empty axes.")
         return numpy.mod(idx, n) if mode == "wrap" else numpy.clip(idx, 0, n - 1)
-    from .._math.arithmetic import remainder
-    from .._math.misc import clip
-
     if mode == "wrap":
-        return remainder(idx, n)
-    return clip(idx, 0, n - 1)
+        return idx % n
+    return idx.clip(0, n - 1)
 
 
 def take(a, indices, axis=None, out=None, mode="raise"):
@@ -141,8 +143,6 @@ def put(a, ind, v, mode="raise"):
     if vv.size == 0:
         return
     if vv.size != n:
-        from .._manipulation.tiling import tile
-
         vv = tile(vv, -(-n // vv.size))[:n]
     if isinstance(idx, ndarray) and mode == "raise":
         # NumPy raises at once: read the device error channel now (one synchronisation).
@@ -156,9 +156,6 @@ def put(a, ind, v, mode="raise"):
 
 def putmask(a, mask, values):
     """See `numpy.putmask`: values cycle over all positions of `a` (not only the masked ones)."""
-    from .._manipulation.basic import copyto
-    from .._manipulation.tiling import tile
-
     if not isinstance(a, ndarray):
         raise TypeError("putmask: first argument must be an array")
     mask = as_array(mask, "putmask")
@@ -177,11 +174,8 @@ def putmask(a, mask, values):
 
 def place(arr, mask, vals):
     """See `numpy.place`: values cycle over the masked positions (one host synchronisation)."""
-    from .._manipulation.tiling import tile
-    from .._sorting.searching_nonzero import flatnonzero
-
     mask = as_array(mask, "place")
-    pos = flatnonzero(mask)
+    pos = mask.ravel().nonzero()[0]
     n = pos.size
     vals = as_array(vals, "place").reshape(-1)
     if n == 0:
@@ -203,9 +197,7 @@ def extract(condition, arr):
         condition = condition != 0
     cond, flat = condition.reshape(-1), arr.reshape(-1)
     if cond.size > flat.size:
-        from .._sorting.searching_nonzero import flatnonzero
-
-        beyond = flatnonzero(cond[flat.size:])
+        beyond = cond[flat.size:].nonzero()[0]  # (the method: _sorting sits above this folder)
         if beyond.size:
             raise IndexError("index {} is out of bounds for axis 0 with size {}".format(
                 flat.size + int(beyond[0].get()), flat.size))
@@ -230,8 +222,6 @@ def compress(condition, a, axis=None, out=None):
     if cond.dtype != numpy.dtype(bool):
         cond = cond != 0
     if cond.size < n:
-        from .._creation.basic import zeros
-
         full = zeros(n, bool)
         full[:cond.size] = cond
         cond = full
@@ -244,9 +234,6 @@ def compress(condition, a, axis=None, out=None):
 
 def choose(a, choices, out=None, mode="raise"):
     """See `numpy.choose`: one gather from the stacked (broadcast) choices."""
-    from .._manipulation.dims import broadcast_arrays
-    from .._manipulation.joining import stack
-
     a = as_array(a, "choose")
     choices = [as_array(c, "choose") for c in choices]
     n = len(choices)
@@ -257,9 +244,7 @@ def choose(a, choices, out=None, mode="raise"):
     stacked = stack(choices)
     if mode == "raise":
         # NumPy raises ValueError at once; an index gather would raise IndexError later. One read.
-        from .._logic.truth import any as any_
-
-        if bool(any_((a_b < 0) | (a_b >= n))):
+        if bool(((a_b < 0) | (a_b >= n)).any()):
             raise ValueError("invalid entry in choice array")
     idx = _apply_mode(a_b, n, mode)
     grids = []
@@ -276,9 +261,6 @@ def choose(a, choices, out=None, mode="raise"):
 
 def select(condlist, choicelist, default=0):
     """See `numpy.select`: masked copies from the last condition to the first."""
-    from .._manipulation.basic import copyto
-    from .._manipulation.dims import broadcast_shapes
-
     if len(condlist) != len(choicelist):
         raise ValueError("list of cases must be same length as list of conditions")
     if len(condlist) == 0:
@@ -291,7 +273,6 @@ def select(condlist, choicelist, default=0):
     dt = numpy.result_type(*[c.dtype for c in choices], default if not isinstance(default, ndarray) else default.dtype)
     shape = broadcast_shapes(*[c.shape for c in conds], *[c.shape for c in choices],
                              () if not isinstance(default, ndarray) else default.shape)
-    from .._creation.basic import empty
 
     out = empty(shape, dt)
     out[...] = default
@@ -302,21 +283,16 @@ def select(condlist, choicelist, default=0):
 
 def piecewise(x, condlist, funclist, *args, **kw):
     """See `numpy.piecewise`."""
-    from .._creation.basic import zeros_like
-    from .._manipulation.basic import copyto
-
     x = as_array(x, "piecewise")
     if isinstance(condlist, ndarray) and condlist.ndim == x.ndim:
         condlist = [condlist]
     conds = [as_array(c, "piecewise") for c in condlist]
     n = len(conds)
     if len(funclist) == n + 1:
-        from .._logic.ops import logical_or, logical_not
-
-        anyc = conds[0]
+        anyc = conds[0].astype(bool)
         for c in conds[1:]:
-            anyc = logical_or(anyc, c)
-        conds.append(logical_not(anyc))
+            anyc = anyc | c.astype(bool)
+        conds.append(~anyc)
     elif len(funclist) != n:
         raise ValueError("with {} condition(s), either {} or {} functions are expected".format(n, n, n + 1))
     out = zeros_like(x)
@@ -364,8 +340,6 @@ def fill_diagonal(a, val, wrap=False):
         vals = as_array(val, "fill_diagonal").reshape(-1)
         m = target.size
         if vals.size != m and vals.size:
-            from .._manipulation.tiling import tile
-
             vals = tile(vals, -(-m // vals.size))[:m]
         target[...] = vals
     else:

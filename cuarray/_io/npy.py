@@ -15,6 +15,7 @@ from collections.abc import Mapping
 import numpy
 
 from .._core.ndarray import ndarray
+from .._creation.from_data import asarray
 
 __all__ = ["save", "load", "savez", "savez_compressed", "NpzFile"]
 
@@ -24,8 +25,6 @@ def _host(x):
 
 
 def _device(x):
-    from .._creation.from_data import asarray
-
     if isinstance(x, numpy.ndarray):
         return asarray(x)
     return x

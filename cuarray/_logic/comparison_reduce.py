@@ -15,6 +15,9 @@ from .._core import shapes as _shapes
 from .._core.elementwise import Definition, KernelParam
 from .._core.host_input import as_array
 from .._core.ndarray import _new_c
+from .comparison import equal
+from .content import isnan
+from .ops import logical_and, logical_or
 
 __all__ = ["isclose", "allclose", "array_equal", "array_equiv"]
 
@@ -64,13 +67,9 @@ def array_equal(a1, a2, equal_nan=False) -> bool:
         return False
     if a1.size == 0:
         return True
-    from .._logic.comparison import equal
 
     eq = equal(a1, a2)
     if equal_nan and (a1.dtype.kind in "fc" or a2.dtype.kind in "fc"):
-        from .._logic.content import isnan
-        from .._logic.ops import logical_and, logical_or
-
         eq = logical_or(eq, logical_and(isnan(a1), isnan(a2)))
     return bool(_r.reduce("all", eq).get())
 
@@ -82,6 +81,5 @@ def array_equiv(a1, a2) -> bool:
         _shapes.broadcast_shapes(a1.shape, a2.shape)
     except ValueError:
         return False
-    from .._logic.comparison import equal
 
     return bool(_r.reduce("all", equal(a1, a2)).get())

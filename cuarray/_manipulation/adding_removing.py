@@ -11,15 +11,17 @@ from .._core import shapes as _shapes
 from .._core.host_input import as_array, is_scalar
 from .._core.ndarray import ndarray
 from .._core.transfer import from_host
+from .._creation.basic import empty, zeros
+from .dims import broadcast_to
+from .joining import concatenate
+from .tiling import tile
+from .transpose import moveaxis
 
 __all__ = ["resize", "append", "insert", "delete", "trim_zeros"]
 
 
 def resize(a, new_shape):
     """See `numpy.resize`: the flat input repeated to fill `new_shape`."""
-    from .._creation.basic import zeros
-    from .tiling import tile
-
     a = as_array(a, "resize")
     new_shape = (new_shape,) if isinstance(new_shape, int) else tuple(new_shape)
     if any(d < 0 for d in new_shape):
@@ -34,8 +36,6 @@ def resize(a, new_shape):
 
 def append(arr, values, axis=None):
     """See `numpy.append`."""
-    from .joining import concatenate
-
     arr = as_array(arr, "append")
     values = as_array(values, "append")
     if axis is None:
@@ -62,8 +62,6 @@ def delete(arr, obj, axis=None):
 def insert(arr, obj, values, axis=None):
     """See `numpy.insert`: NumPy plans the positions on a small host index array, then the result
     is filled with one scatter of `values` and one scatter of `arr`."""
-    from .._creation.basic import empty
-
     arr = as_array(arr, "insert")
     if axis is None:
         arr = arr.reshape(-1)
@@ -86,13 +84,11 @@ def insert(arr, obj, values, axis=None):
     pre = (slice(None),) * axis
     if numpy.ndim(obj) == 0 and vals.ndim:
         # A scalar position inserts `values` as a block: NumPy moves its axis 0 to `axis`.
-        from .transpose import moveaxis
 
         v = vals.reshape((1,) * (arr.ndim - vals.ndim) + vals.shape) if vals.ndim < arr.ndim else vals
         v = moveaxis(v, 0, axis)
         k = new_pos.size
         tgt_shape = arr.shape[:axis] + (k,) + arr.shape[axis + 1:]
-        from .dims import broadcast_to
 
         vv = broadcast_to(v, tgt_shape)
     else:
@@ -107,10 +103,6 @@ def insert(arr, obj, values, axis=None):
 def trim_zeros(filt, trim="fb", axis=None):
     """See `numpy.trim_zeros` (NumPy 2.2+: any ndim, `axis`). One small host read per trimmed axis:
     `any(filt != 0)` over the other axes says where the nonzero span of that axis starts and ends."""
-    from .._core import shapes as _shapes
-    from .._logic.comparison import not_equal
-    from .._logic.truth import any as any_
-
     filt = as_array(filt, "trim_zeros")
     low = trim.lower()
     bad = set(low) - set("fb")
@@ -120,11 +112,11 @@ def trim_zeros(filt, trim="fb", axis=None):
     if nd == 0:
         return filt
     axes = tuple(range(nd)) if axis is None else _shapes.normalize_axis_tuple(axis, nd, argname="axis")
-    nonzero = not_equal(filt, 0)
+    nonzero = filt != 0
     index = [slice(None)] * nd
     for d in axes:
         others = tuple(k for k in range(nd) if k != d)
-        span = numpy.flatnonzero(any_(nonzero, axis=others).get() if others else nonzero.get())
+        span = numpy.flatnonzero(nonzero.any(axis=others).get() if others else nonzero.get())
         if span.size == 0:
             index[d] = slice(0, 0)
             continue

@@ -12,6 +12,8 @@ import numpy
 
 from .._core import shapes as _shapes
 from .._core.host_input import as_array
+from .._indexing.flatiter import flatiter
+from .dims import broadcast_to
 
 __all__ = ["broadcast"]
 
@@ -66,9 +68,6 @@ class broadcast:
 
     @property
     def iters(self) -> tuple:
-        from .._indexing.flatiter import flatiter
-        from .dims import broadcast_to
-
         return tuple(flatiter(broadcast_to(a, self._shape)) for a in self._arrays)
 
     def reset(self) -> None:

@@ -9,6 +9,7 @@ from .._core import shapes as _shapes
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 from .._core.shapes import broadcast_shapes as broadcast_shapes
+from .shape import reshape
 
 __all__ = ["squeeze", "expand_dims", "broadcast_to", "broadcast_arrays", "broadcast_shapes",
            "atleast_1d", "atleast_2d", "atleast_3d"]
@@ -34,8 +35,6 @@ def squeeze(a, axis=None) -> ndarray:
 
 def expand_dims(a, axis) -> ndarray:
     """See `numpy.expand_dims`. A view (strides as NumPy's reshape gives them)."""
-    from .shape import reshape
-
     a = as_array(a, "expand_dims")
     if type(axis) not in (tuple, list):
         axis = (axis,)

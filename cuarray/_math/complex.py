@@ -9,6 +9,7 @@ import numpy
 
 from .._core.ndarray import ndarray
 from .._core.ufunc import create_ufunc
+from .arithmetic import multiply
 from .trigonometric import arctan2
 
 conjugate = create_ufunc("conjugate", 1, 1, {"complex": "out0 = conj(in0)", "default": "out0 = in0"})
@@ -41,7 +42,5 @@ def angle(z, deg=False):
     else:
         a = arctan2(0, z)
     if deg:
-        from .arithmetic import multiply
-
         multiply(a, 180.0 / numpy.pi, out=a)
     return a

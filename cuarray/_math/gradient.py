@@ -13,6 +13,9 @@ import numpy
 from .._core import shapes as _shapes
 from .._core.host_input import as_array, as_parameter
 from .._core.ndarray import ndarray
+from .._creation.basic import empty_like
+from .sums import sum as sum_
+from .sums_scan import diff
 
 __all__ = ["gradient", "trapezoid"]
 
@@ -22,8 +25,6 @@ def _ndim(x) -> int:
 
 
 def _spacings(f: ndarray, axes, varargs):
-    from .sums_scan import diff
-
     n, len_axes = len(varargs), len(axes)
     if n == 0:
         return [1.0] * len_axes
@@ -51,8 +52,6 @@ def _spacings(f: ndarray, axes, varargs):
 
 def gradient(f, *varargs, axis=None, edge_order=1):
     """See `numpy.gradient`."""
-    from .._creation.basic import empty_like
-
     f = as_array(f, "gradient")
     N = f.ndim
     axes = tuple(range(N)) if axis is None else _shapes.normalize_axis_tuple(axis, N)
@@ -118,9 +117,6 @@ def gradient(f, *varargs, axis=None, edge_order=1):
 
 def trapezoid(y, x=None, dx=1.0, axis=-1):
     """See `numpy.trapezoid`."""
-    from .sums import sum as sum_
-    from .sums_scan import diff
-
     y = as_array(y, "trapezoid")
     if x is None:
         d = dx

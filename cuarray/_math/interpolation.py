@@ -16,6 +16,8 @@ import numpy
 from .._core.elementwise import Definition, KernelParam
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
+from .._manipulation.joining import concatenate
+from .._sorting.sorting import argsort
 
 __all__ = ["interp"]
 
@@ -80,9 +82,6 @@ def _check_scalar(v, name):
 
 def interp(x, xp, fp, left=None, right=None, period=None):
     """See `numpy.interp`; the result is float64, or complex128 for complex `fp`."""
-    from .._manipulation.joining import concatenate
-    from .._sorting.sorting import argsort
-
     x, xp, fp = as_array(x, "interp"), as_array(xp, "interp"), as_array(fp, "interp")
     is_complex = fp.dtype.kind == "c"
     fdt = _C16 if is_complex else _F8

@@ -114,8 +114,8 @@ def _nan_to_num_arrays(x: ndarray, copy: bool, vals) -> ndarray:
     """nan_to_num with array values (NumPy broadcasts them, CuPy takes them too; host arrays are
     parameters, copied): three masked copies per real part, as NumPy's own implementation."""
     from .._logic.content import isnan  # (function level: the logic routines import this package)
-    from .._logic.type_testing import isneginf, isposinf
-    from .._manipulation.basic import copyto
+    from .._logic.type_testing import isneginf, isposinf  # (function level: as the line above)
+    from .._manipulation.basic import copyto  # (function level: as the line above)
 
     vals = [v if is_scalar(v) else as_parameter(v, "nan_to_num") for v in vals]
     out = x.copy() if copy else x

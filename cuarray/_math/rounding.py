@@ -7,6 +7,7 @@ and `fix` are functions built from these ufuncs, the way NumPy builds them.
 
 import numpy
 
+from .._core.copying import copyto_unchecked
 from .._core.ndarray import ndarray
 from .._core.ufunc import create_ufunc
 from .arithmetic import divide, multiply
@@ -37,7 +38,6 @@ def around(a, decimals=0, out=None):
         if decimals >= 0:
             if out is None:
                 return a.copy()
-            from .._core.copying import copyto_unchecked
 
             copyto_unchecked(out, a)
             return out
@@ -47,7 +47,6 @@ def around(a, decimals=0, out=None):
         res = y.astype(a.dtype)
         if out is None:
             return res
-        from .._core.copying import copyto_unchecked
 
         copyto_unchecked(out, res)
         return out

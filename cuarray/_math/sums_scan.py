@@ -17,6 +17,8 @@ from .._core import scan as _scan
 from .._core import shapes as _shapes
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
+from .._logic.comparison import not_equal
+from .._manipulation.dims import broadcast_to
 from .._manipulation.shape import reshape as _reshape
 from .arithmetic import add as _add
 from .arithmetic import multiply as _multiply
@@ -141,7 +143,6 @@ def diff(a, n=1, axis=-1, prepend=_NOVALUE, append=_NOVALUE) -> ndarray:
         if v.ndim == 0:
             shape = list(a._shape)
             shape[axis] = 1
-            from .._manipulation.dims import broadcast_to
 
             v = broadcast_to(v, tuple(shape))
         parts.append(v)
@@ -158,8 +159,6 @@ def diff(a, n=1, axis=-1, prepend=_NOVALUE, append=_NOVALUE) -> ndarray:
 
 
 def _not_equal():
-    from .._logic.comparison import not_equal
-
     return not_equal
 
 

@@ -11,6 +11,10 @@ from __future__ import annotations
 import numpy
 
 from .._core.ndarray import ndarray
+from .._creation.basic import zeros
+from .._creation.from_data import array
+from .._manipulation.adding_removing import trim_zeros
+from .._manipulation.joining import concatenate
 from . import routines as _r
 
 __all__ = ["poly1d"]
@@ -33,18 +37,14 @@ class poly1d:
         if r:
             c_or_r = _r.poly(c_or_r)
             if not isinstance(c_or_r, ndarray):  # poly([]) is the number 1.0
-                from .._creation.from_data import array
 
                 c_or_r = array([c_or_r])
         c = _r._coeffs(c_or_r, "poly1d")
         if c.ndim > 1:
             raise ValueError("Polynomial must be 1d only.")
-        from .._manipulation.adding_removing import trim_zeros
 
         c = trim_zeros(c, trim="f")
         if c.shape[0] == 0:
-            from .._creation.basic import zeros
-
             c = zeros((1,), c.dtype)
         self._coeffs = c
         self._variable = "x" if variable is None else variable
@@ -139,7 +139,6 @@ class poly1d:
     def __pow__(self, val):
         if not _isscalar(val) or int(val) != val or val < 0:
             raise ValueError("Power to non-negative integers only.")
-        from .._creation.from_data import array
 
         res = array([1])
         for _ in range(int(val)):
@@ -179,9 +178,6 @@ class poly1d:
             raise ValueError("Does not support negative powers.")
         ind = self.order - key
         if key > self.order:
-            from .._creation.basic import zeros
-            from .._manipulation.joining import concatenate
-
             self._coeffs = concatenate((zeros((key - self.order,), self._coeffs.dtype), self._coeffs))
             ind = 0
         self._coeffs[ind] = val

@@ -18,21 +18,32 @@ import numpy
 
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
+from .._creation.basic import ones, zeros, zeros_like
+from .._creation.from_data import array
+from .._creation.matrices import diag, vander
+from .._creation.ranges import arange
+from .._logic.comparison_reduce import allclose
+from .._logic.truth import all as all_
+from .._manipulation.joining import concatenate, hstack
+from .._math.convolution import convolve
+from .._math.misc import sqrt
+from .._sorting.searching_nonzero import nonzero
+from .._sorting.sorting import sort_complex
+from ..linalg import eigvals, inv, lstsq
+from ..linalg._products import dot, outer
 
 __all__ = ["polyval", "polyfit", "polyadd", "polysub", "polymul", "polydiv", "polyder", "polyint",
            "poly", "roots"]
 
 
 def _is_poly1d(x) -> bool:
-    from .poly1d import poly1d
+    from .poly1d import poly1d  # cycle: poly1d imports this module
 
     return isinstance(x, poly1d)
 
 
 def _coeffs(x, fn) -> ndarray:
     """A 1-D (at least) device array of coefficients from a poly1d, an array, a scalar or a list."""
-    from .._creation.from_data import array
-
     if _is_poly1d(x):
         return x.coeffs
     if isinstance(x, (list, tuple)):
@@ -43,7 +54,7 @@ def _coeffs(x, fn) -> ndarray:
 
 def _wrap(val, truepoly):
     if truepoly:
-        from .poly1d import poly1d
+        from .poly1d import poly1d  # cycle: poly1d imports this module
 
         return poly1d(val)
     return val
@@ -51,10 +62,8 @@ def _wrap(val, truepoly):
 
 def polyval(p, x):
     """See `numpy.polyval`: Horner's rule, one fused multiply-add launch per coefficient."""
-    from .._creation.basic import zeros_like
-
     if _is_poly1d(x):
-        from .poly1d import poly1d
+        from .poly1d import poly1d  # cycle: poly1d imports this module
 
         y = poly1d([0])
         for k in range(_coeffs(p, "polyval").shape[0]):
@@ -69,9 +78,6 @@ def polyval(p, x):
 
 
 def _pad_front(a: ndarray, n: int) -> ndarray:
-    from .._creation.basic import zeros
-    from .._manipulation.joining import concatenate
-
     return concatenate((zeros((n,), a.dtype), a))
 
 
@@ -105,8 +111,6 @@ def polysub(a1, a2):
 
 def polymul(a1, a2):
     """See `numpy.polymul`: `convolve` of the coefficients."""
-    from .._math.convolution import convolve
-
     truepoly = _is_poly1d(a1) or _is_poly1d(a2)
     val = convolve(_coeffs(a1, "polymul"), _coeffs(a2, "polymul"))
     return _wrap(val, truepoly)
@@ -115,9 +119,6 @@ def polymul(a1, a2):
 def polydiv(u, v):
     """See `numpy.polydiv`: long division, one small update per quotient coefficient; trimming
     the remainder's leading near-zeros reads them back (one synchronisation each)."""
-    from .._creation.basic import zeros
-    from .._logic.comparison_reduce import allclose
-
     truepoly = _is_poly1d(u) or _is_poly1d(v)
     u = _coeffs(u, "polydiv") + 0.0
     v = _coeffs(v, "polydiv") + 0.0
@@ -140,8 +141,6 @@ def polydiv(u, v):
 
 def polyder(p, m=1):
     """See `numpy.polyder`."""
-    from .._creation.ranges import arange
-
     m = int(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
@@ -155,11 +154,6 @@ def polyder(p, m=1):
 
 def polyint(p, m=1, k=None):
     """See `numpy.polyint`."""
-    from .._creation.basic import ones, zeros
-    from .._creation.from_data import array
-    from .._creation.ranges import arange
-    from .._manipulation.joining import concatenate
-
     m = int(m)
     if m < 0:
         raise ValueError("Order of integral must be positive (see polyder)")
@@ -181,11 +175,6 @@ def polyint(p, m=1, k=None):
 def poly(seq_of_zeros):
     """See `numpy.poly`: the product of (x - z), one small update per zero; square input goes
     through `linalg.eigvals` first."""
-    from .._creation.basic import ones
-    from .._logic.truth import all as all_
-    from .._sorting.sorting import sort_complex
-    from ..linalg import eigvals
-
     a = as_array(seq_of_zeros, "poly") if not isinstance(seq_of_zeros, (list, tuple)) else _coeffs(
         seq_of_zeros, "poly")
     a = a.reshape((1,)) if a.ndim == 0 else a
@@ -217,13 +206,6 @@ def poly(seq_of_zeros):
 def roots(p):
     """See `numpy.roots`: eigenvalues of the companion matrix (`linalg.eigvals`). Finding the
     first and last non-zero coefficient reads the coefficients' mask back to the host."""
-    from .._creation.basic import zeros
-    from .._creation.matrices import diag
-    from .._creation.basic import ones
-    from .._manipulation.joining import hstack
-    from .._sorting.searching_nonzero import nonzero
-    from ..linalg import eigvals
-
     from .poly1d import poly1d  # (function level: poly1d imports this module)
 
     if isinstance(p, poly1d):  # NumPy's roots takes a poly1d through __array__
@@ -272,11 +254,6 @@ def fit_points(x, y, deg):
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     """See `numpy.polyfit`: `linalg.lstsq` on the column-scaled Vandermonde matrix (cuSOLVER);
     the rank comes back to the host, as NumPy returns it."""
-    from .._creation.matrices import vander
-    from .._math.misc import sqrt
-    from ..linalg import inv, lstsq
-    from ..linalg._products import dot, outer
-
     order = int(deg) + 1
     x, y = fit_points(x, y, deg)
     if rcond is None:

@@ -11,6 +11,10 @@ import numpy
 from .._core.copying import astype
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
+from .._indexing.inserting import take
+from .._logic.comparison import equal
+from .._logic.ops import logical_not
+from .._math.extrema import minimum
 from .._sorting.searchsorted import search
 from .unique import _engine
 
@@ -30,11 +34,6 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
 
 def member(element: ndarray, test: ndarray, invert: bool) -> ndarray:
     """bool array of element's shape: whether each element equals some value of the 1-D `test`."""
-    from .._indexing.inserting import take
-    from .._logic.comparison import equal
-    from .._logic.ops import logical_not
-    from .._math.extrema import minimum
-
     if test._size == 0 or element._size == 0:
         out = ndarray(element._shape, numpy.dtype(bool))
         out.fill(bool(invert))

@@ -8,6 +8,13 @@ import numpy
 
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
+from .._creation.ranges import arange
+from .._indexing.inserting import take
+from .._logic.comparison import equal, not_equal
+from .._logic.ops import logical_and
+from .._manipulation.joining import concatenate
+from .._math.arithmetic import subtract
+from .._sorting.searching_nonzero import flatnonzero
 from .membership import member
 from .unique import _engine, unique
 
@@ -21,19 +28,11 @@ def _flat(x, fn) -> ndarray:
 
 
 def _concat(a, b):
-    from .._manipulation.joining import concatenate
-
     return concatenate([a, b])
 
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     """See `numpy.intersect1d`."""
-    from .._creation.ranges import arange
-    from .._indexing.inserting import take
-    from .._logic.comparison import equal
-    from .._math.arithmetic import subtract
-    from .._sorting.searching_nonzero import flatnonzero
-
     ar1, ar2 = _flat(ar1, "intersect1d"), _flat(ar2, "intersect1d")
     if not assume_unique:
         if return_indices:
@@ -82,9 +81,6 @@ def setdiff1d(ar1, ar2, assume_unique=False):
 
 def setxor1d(ar1, ar2, assume_unique=False):
     """See `numpy.setxor1d`."""
-    from .._logic.comparison import not_equal
-    from .._logic.ops import logical_and
-
     ar1, ar2 = _flat(ar1, "setxor1d"), _flat(ar2, "setxor1d")
     if not assume_unique:
         ar1, ar2 = unique(ar1), unique(ar2)

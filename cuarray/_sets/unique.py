@@ -15,9 +15,22 @@ import collections
 
 import numpy
 
+from .._core import sort
+from .._core.copying import copy
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 from .._core.shapes import normalize_axis_index
+from .._creation.ranges import arange
+from .._indexing.inserting import take
+from .._logic.comparison import not_equal
+from .._logic.content import isnan
+from .._logic.ops import logical_and, logical_not
+from .._logic.truth import any as any_
+from .._manipulation.joining import concatenate
+from .._manipulation.transpose import moveaxis
+from .._math.arithmetic import subtract
+from .._math.sums_scan import cumsum, diff
+from .._sorting.searching_nonzero import flatnonzero
 
 __all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values", "sorted_flags"]
 
@@ -30,11 +43,6 @@ UniqueInverseResult = collections.namedtuple("UniqueInverseResult", ["values", "
 
 def sorted_flags(aux: ndarray, equal_nan: bool) -> ndarray:
     """bool flags of the sorted 1-D `aux`: True where an element starts a new value."""
-    from .._logic.comparison import not_equal
-    from .._logic.content import isnan
-    from .._logic.ops import logical_and, logical_not
-    from .._manipulation.joining import concatenate
-
     n = aux._size
     head = ndarray((min(n, 1),), numpy.dtype(bool))
     head.fill(True)
@@ -63,16 +71,8 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
 
 
 def _unique1d(x: ndarray, return_index, return_inverse, return_counts, equal_nan) -> tuple:
-    from .._core.copying import copy
-    from .._indexing.inserting import take
-    from .._manipulation.joining import concatenate
-    from .._math.sums_scan import cumsum, diff
-    from .._sorting.searching_nonzero import flatnonzero
-
     n = x._size
     if return_index or return_inverse:
-        from .._creation.ranges import arange
-
         # One stable sort moving the positions along (NumPy: mergesort for return_index).
         aux, perm = _engine().sort_pairs(x, arange(n, dtype=numpy.int64)) if n else (copy(x), ndarray((0,), _I8))
     else:
@@ -86,8 +86,6 @@ def _unique1d(x: ndarray, return_index, return_inverse, return_counts, equal_nan
     if return_inverse:
         inv = ndarray((n,), _I8)
         if n:
-            from .._math.arithmetic import subtract
-
             inv[perm] = subtract(cumsum(mask, dtype=_I8), numpy.int64(1))
         ret += (inv,)
     if return_counts:
@@ -100,23 +98,11 @@ def _unique1d(x: ndarray, return_index, return_inverse, return_counts, equal_nan
 def _unique_axis(ar: ndarray, axis: int, return_index, return_inverse, return_counts):
     """unique slices along `axis`: rows of the (n, rest) view ordered lexicographically (the
     first column most significant) by stable passes of the sort, last column first."""
-    from .._core.copying import copy
-    from .._indexing.inserting import take
-    from .._logic.comparison import not_equal
-    from .._logic.truth import any as any_
-    from .._manipulation.joining import concatenate
-    from .._manipulation.transpose import moveaxis
-    from .._math.arithmetic import subtract
-    from .._math.sums_scan import cumsum, diff
-    from .._sorting.searching_nonzero import flatnonzero
-
     moved = moveaxis(ar, axis, 0)
     n = moved._shape[0]
     rows = copy(moved).reshape(n, -1) if n else moved.reshape(0, -1)
     perm = ndarray((n,), _I8)
     if n:
-        from .._creation.ranges import arange
-
         perm = arange(n, dtype=numpy.int64)
         for c in range(rows._shape[1] - 1, -1, -1):
             keys = take(rows[:, c], perm)
@@ -170,6 +156,4 @@ def unique_values(x):
 
 def _engine():
     """The sort engine, imported when first needed (it compiles nothing at import)."""
-    from .._core import sort
-
     return sort

@@ -15,6 +15,7 @@ from .._core import tracing as _tracing
 from .._core.elementwise import Definition, KernelParam
 from .._core.host_input import reject
 from .._core.ndarray import ndarray
+from .searching_nonzero import nonzero
 
 _PY_SCALARS = (bool, int, float, complex)
 _BOOL = numpy.dtype(bool)
@@ -57,8 +58,6 @@ def where(condition, x=None, y=None):
         if t is not None:
             return t.call("where", where, (condition, x, y), {})
     if x is None and y is None:
-        from .searching_nonzero import nonzero
-
         return nonzero(condition)
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")

@@ -12,6 +12,8 @@ import numpy
 from .._core import indexing as _indexing
 from .._core.host_input import as_array, lazy_value
 from .._core.ndarray import ndarray
+from .._creation.from_data import asarray
+from .._logic.comparison import not_equal
 
 __all__ = ["nonzero", "flatnonzero", "argwhere", "where_nonzero"]
 
@@ -19,7 +21,6 @@ __all__ = ["nonzero", "flatnonzero", "argwhere", "where_nonzero"]
 def _device(a) -> ndarray:
     if isinstance(a, ndarray) or lazy_value(a) is not None:
         return as_array(a, "nonzero")  # (through the host-input policy: a tracer knows a routine runs)
-    from .._creation.from_data import asarray
 
     return asarray(a)
 
@@ -27,7 +28,6 @@ def _device(a) -> ndarray:
 def _truth(a: ndarray) -> ndarray:
     if a._dtype == numpy.dtype(bool):
         return a
-    from .._logic.comparison import not_equal
 
     return not_equal(a, 0)
 

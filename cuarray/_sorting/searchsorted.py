@@ -20,6 +20,11 @@ from .._core import dtypes as _dtypes
 from .._core.copying import astype
 from .._core.host_input import as_array, is_scalar
 from .._core.ndarray import ndarray
+from .._logic.comparison import greater, less, not_equal
+from .._logic.truth import any as any_
+from .._manipulation.joining import stack
+from .._math.arithmetic import subtract
+from .searching_reduce import argmax
 from ..cuda import compiler as _compiler
 from ..cuda import device as _device
 from ..cuda import launch as _launch
@@ -123,7 +128,6 @@ def digitize(x, bins, right=False):
     xs = astype(x, dt, copy=False)
     if mono == -1:
         # Decreasing bins: search the reversed view, then count from the other end.
-        from .._math.arithmetic import subtract
 
         return subtract(numpy.int64(b._size), search(b[::-1], xs, not right))
     return search(b, xs, not right)
@@ -135,11 +139,6 @@ def monotonicity(bins: ndarray) -> int:
     n = bins._size
     if n < 2:
         return 1
-    from .._logic.comparison import greater, less, not_equal
-    from .._logic.truth import any as any_
-    from .._manipulation.joining import stack
-    from .searching_reduce import argmax
-
     lo, hi = bins[:-1], bins[1:]
     changed = not_equal(hi, bins[0])  # NaN differs from everything, itself included
     first = hi[argmax(changed)]  # the first element that differs from bins[0] (if any)

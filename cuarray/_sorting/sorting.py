@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import numpy
 
+from .._core import shapes as _shapes
 from .._core import sort as _engine
+from .._core.copying import copyto_unchecked
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 from .._manipulation.rearranging import flip
@@ -83,7 +85,6 @@ def lexsort(keys, axis=-1):
         raise TypeError("'NoneType' object cannot be interpreted as an integer")
     if len(shape) == 0:
         return _engine.lexsort([k.reshape(1) for k in keys]).reshape(())
-    from .._core import shapes as _shapes
 
     ax = _shapes.normalize_axis_index(axis, len(shape))
     if ax != len(shape) - 1:
@@ -104,10 +105,7 @@ def sort_complex(a):
 def _check_kth(kth, a, axis) -> None:
     """NumPy's kth checks: integers (or a sequence of them) within the axis length."""
     if a.ndim == 0:
-        from .._core import shapes as _shapes
-
         _shapes.normalize_axis_index(-1 if axis is None else axis, 0)
-    from .._core import shapes as _shapes
 
     n = a._size if axis is None else a._shape[_shapes.normalize_axis_index(axis, a.ndim)]
     ks = numpy.atleast_1d(numpy.asarray(kth))
@@ -146,8 +144,6 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
 # -- ndarray methods (bound in _core/_array_methods.py) -----------------------------------------
 
 def _assign(self: ndarray, result: ndarray) -> None:
-    from .._core.copying import copyto_unchecked
-
     copyto_unchecked(self, result)
 
 

@@ -24,6 +24,10 @@ from .._core import tracing as _tracing
 from .._core.copying import copyto_unchecked, fill
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
+from .._manipulation.dims import broadcast_to
+from .._math.arithmetic import multiply, subtract, true_divide
+from .._math.extrema import maximum
+from .._math.misc import sqrt
 
 __all__ = ["mean", "average", "var", "std", "nanmean", "nanvar", "nanstd"]
 
@@ -33,10 +37,6 @@ _DIVIDE_SQRT = "y = cuarray::cast<$Y>(::sqrt(a / _acc_t(_div)))"
 
 
 def _ufuncs():
-    from .._math.arithmetic import subtract, true_divide
-    from .._math.extrema import maximum
-    from .._math.misc import sqrt
-
     return subtract, true_divide, maximum, sqrt
 
 
@@ -67,8 +67,6 @@ def _finish(val, res_dtype, out, keepdims_shape=None):
 
 def _where_count(a, axis, where, keepdims):
     """Per-output count of True in `where` broadcast to a's shape (int64)."""
-    from .._manipulation.dims import broadcast_to
-
     return _r.reduce("count_nonzero", broadcast_to(where, a.shape), axis, None, None, keepdims)
 
 
@@ -240,7 +238,6 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
             shape = tuple(w.shape[0] if i == ax[0] else 1 for i in range(a.ndim))
             strides = tuple(w.strides[0] if i == ax[0] else 0 for i in range(a.ndim))
             w = ndarray._view(shape, strides, w.dtype, w.data, w)
-        from .._math.arithmetic import multiply, true_divide
 
         scl = _r.reduce("sum", w, axis, rdt, None, keepdims)
         if bool(_r.reduce("any", scl == 0).get()):
@@ -248,8 +245,6 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         avg = true_divide(_r.reduce("sum", multiply(a, w, dtype=rdt), axis, None, None, keepdims), scl)
     if returned:
         if scl.shape != avg.shape:
-            from .._manipulation.dims import broadcast_to
-
             scl = broadcast_to(scl, avg.shape).copy()
         return avg, scl
     return avg

@@ -15,6 +15,14 @@ import numpy
 
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
+from .._creation.basic import zeros
+from .._creation.from_data import array
+from .._creation.matrices import diag
+from .._manipulation.joining import concatenate
+from .._math.misc import clip, sqrt
+from .._math.rounding import around
+from .._math.sums import sum as sum_
+from .averages import average
 
 __all__ = ["cov", "corrcoef"]
 
@@ -22,8 +30,6 @@ __all__ = ["cov", "corrcoef"]
 def _weights(w, n, what, integral):
     w = as_array(w, "cov").astype(numpy.float64)
     if integral:
-        from .._math.rounding import around
-
         if not bool((w == around(w)).all()):
             raise TypeError("fweights must be integer")
     if w.ndim > 1:
@@ -37,13 +43,6 @@ def _weights(w, n, what, integral):
 
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *, dtype=None):
     """See `numpy.cov`."""
-    from .._creation.basic import zeros
-    from .._creation.from_data import array
-    from .._manipulation.joining import concatenate
-    from .._math.sums import sum as sum_
-    from ..linalg._products import dot
-    from .averages import average
-
     if ddof is not None and ddof != int(ddof):
         raise ValueError("ddof must be integer")
     m = as_array(m, "cov")
@@ -90,16 +89,13 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         fact = 0.0
     X -= avg[:, None]
     X_T = X.T if w is None else (X * w).T
-    c = dot(X, X_T.conj())
+    c = X.dot(X_T.conj())  # the method: products live in linalg, above statistics
     c *= numpy.true_divide(1, fact)
     return c.squeeze()
 
 
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):
     """See `numpy.corrcoef`."""
-    from .._creation.matrices import diag
-    from .._math.misc import clip, sqrt
-
     c = cov(x, y, rowvar, dtype=dtype)
     if c.ndim != 2:
         return c / c

@@ -14,7 +14,13 @@ import numpy
 
 from .._core.host_input import as_parameter
 from .._core.ndarray import ndarray
-from .histograms import minmax, upload
+from .._logic.comparison import greater, greater_equal, less_equal
+from .._logic.ops import logical_and
+from .._logic.truth import any as any_
+from .._math.arithmetic import divide, power, subtract
+from .averages import mean, std
+from .histograms import histogram, minmax, upload
+from .quantiles import percentile
 
 __all__ = ["bin_edges", "outer_edges", "unsigned_subtract"]
 
@@ -71,9 +77,6 @@ def bin_edges(a: ndarray, bins, range, weights):  # noqa: A002
             raise TypeError("Automated estimation of the number of bins is not supported for weighted data")
         first_edge, last_edge = outer_edges(a, range)
         if range is not None:
-            from .._logic.ops import logical_and
-            from .._logic.comparison import greater_equal, less_equal
-
             keep = logical_and(greater_equal(a, first_edge), less_equal(a, last_edge))
             a = a[keep]
         if a._size == 0:
@@ -87,9 +90,6 @@ def bin_edges(a: ndarray, bins, range, weights):  # noqa: A002
             else:
                 n_equal_bins = 1
     elif isinstance(bins, ndarray) and bins.ndim == 1:
-        from .._logic.comparison import greater
-        from .._logic.truth import any as any_
-
         if bins._size > 1 and bool(any_(greater(bins[:-1], bins[1:]))):
             raise ValueError("`bins` must increase monotonically, when an array")
         return bins, None
@@ -137,8 +137,6 @@ def _ptp(x):
 
 
 def _std(x):
-    from .averages import std
-
     return _host(std(x))
 
 
@@ -159,8 +157,6 @@ def _scott(x, range):  # noqa: A002
 
 
 def _stone(x, range):  # noqa: A002
-    from .histograms import histogram
-
     n = x._size
     ptp_x = _ptp(x)
     if n <= 1 or ptp_x == 0:
@@ -179,9 +175,6 @@ def _stone(x, range):  # noqa: A002
 
 
 def _doane(x, range):  # noqa: A002
-    from .._math.arithmetic import divide, power, subtract
-    from .averages import mean, std
-
     if x._size > 2:
         sg1 = numpy.sqrt(6.0 * (x._size - 2) / ((x._size + 1.0) * (x._size + 3)))
         sigma_d = std(x)
@@ -193,8 +186,6 @@ def _doane(x, range):  # noqa: A002
 
 
 def _fd(x, range):  # noqa: A002
-    from .quantiles import percentile
-
     q = percentile(x, upload(numpy.array([75, 25]))).get()
     iqr = numpy.subtract(*q)
     return 2.0 * iqr * x._size ** (-1.0 / 3.0)

@@ -18,6 +18,14 @@ import numpy
 from .._core.copying import astype
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
+from .._logic.comparison import equal, greater
+from .._logic.truth import any as any_
+from .._manipulation.dims import atleast_2d
+from .._manipulation.joining import stack
+from .._math.arithmetic import add, divide, multiply, subtract
+from .._math.sums import sum as sum_
+from .._math.sums_scan import diff
+from .._sorting.searching import where
 from .._sorting.searchsorted import search
 from .histogram_bins import outer_edges
 from .histograms import bincount_known, upload
@@ -31,10 +39,8 @@ def _sample(sample) -> ndarray:
     if isinstance(sample, ndarray):
         if sample.ndim == 2:
             return sample
-        from .._manipulation.dims import atleast_2d
 
         return atleast_2d(sample).T
-    from .._manipulation.joining import stack
 
     return stack([as_array(s, "histogramdd") for s in sample]).T
 
@@ -42,13 +48,6 @@ def _sample(sample) -> ndarray:
 def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noqa: A002
     """See `numpy.histogramdd`. `sample` is a 2-D cuarray array or a sequence of 1-D ones; edges
     are returned as a list of device arrays."""
-    from .._logic.comparison import equal, greater
-    from .._logic.truth import any as any_
-    from .._math.arithmetic import add, divide, multiply, subtract
-    from .._math.sums import sum as sum_
-    from .._math.sums_scan import diff
-    from .._sorting.searching import where
-
     sample = _sample(sample)
     n, d = sample._shape
     nbin = numpy.empty(d, numpy.intp)

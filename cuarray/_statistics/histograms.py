@@ -27,6 +27,10 @@ from .._core.copying import astype, copyto_unchecked, fill
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 from .._core.transfer import from_host
+from .._math.arithmetic import divide
+from .._math.complex import imag, real
+from .._math.sums import sum as sum_
+from .._math.sums_scan import diff
 from ..cuda import compiler as _compiler
 from ..cuda import device as _device
 from ..cuda import launch as _launch
@@ -187,7 +191,7 @@ def _ravel_weights(a: ndarray, weights):
 
 def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002
     """See `numpy.histogram_bin_edges`."""
-    from .histogram_bins import bin_edges
+    from .histogram_bins import bin_edges  # cycle: histogram_bins imports minmax, upload, histogram from here
 
     a = as_array(a, "histogram_bin_edges")
     w = _ravel_weights(a, weights)
@@ -197,7 +201,7 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002
 def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     """See `numpy.histogram`. float16 data is binned in float32 (NumPy computes the bin in
     float16); weighted sums are float64 sums cast to the weights' dtype."""
-    from .histogram_bins import bin_edges
+    from .histogram_bins import bin_edges  # cycle: histogram_bins imports minmax, upload, histogram from here
 
     a = as_array(a, "histogram")
     w = _ravel_weights(a, weights)
@@ -225,8 +229,6 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     if w is None:
         n = count_bins(x, None, nb, name, args)
     elif ntype.kind == "c":
-        from .._math.complex import imag, real
-
         n = ndarray((nb,), ntype)
         parts = n.view(numpy.dtype(ntype.char.lower()))
         for k, part in enumerate((real(w), imag(w))):
@@ -234,10 +236,6 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     else:
         n = astype(count_bins(x, astype(w, _F8, order="C", copy=False), nb, name, args), ntype, copy=False)
     if density:
-        from .._math.arithmetic import divide
-        from .._math.sums import sum as sum_
-        from .._math.sums_scan import diff
-
         db = astype(diff(edges), _F8, copy=False)
         return divide(divide(n, db), sum_(n)), edges
     return n, edges

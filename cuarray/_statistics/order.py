@@ -8,6 +8,7 @@ GPU differences: nanmin/nanmax of an all-NaN slice return NaN without NumPy's Ru
 from __future__ import annotations
 
 from .._core import reduction_ops as _r
+from .._math.arithmetic import subtract
 
 __all__ = ["amax", "max", "amin", "min", "ptp", "nanmax", "nanmin"]
 
@@ -38,8 +39,6 @@ def nanmin(a, axis=None, out=None, keepdims=False, initial=_r.NOVALUE, where=Tru
 
 def ptp(a, axis=None, out=None, keepdims=False):
     """See `numpy.ptp`: max - min (two reductions and a subtraction)."""
-    from .._math.arithmetic import subtract
-
     hi = max(a, axis, None, keepdims)
     lo = min(a, axis, None, keepdims)
     if out is not None:

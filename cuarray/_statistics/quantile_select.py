@@ -18,6 +18,7 @@ import numpy
 from .._core import device_check as _device_check
 from .._core import dtypes as _dtypes
 from .._core.copying import astype
+from .._core.copying import copyto_unchecked
 from .._core.ndarray import ndarray
 from .._core.transfer import from_host
 from ..cuda import compiler as _compiler
@@ -108,7 +109,6 @@ def select(x: ndarray, ranks: numpy.ndarray) -> ndarray:
                                (xp, numpy.int64(n), numpy.int32(t), sp, numpy.int32(shift), kt(mask), hp))
                 _launch.launch(pick_k, r, _THREADS,
                                (numpy.int32(t), sp, numpy.int32(shift), hp, numpy.int32(i == len(steps) - 1), vp))
-        from .._core.copying import copyto_unchecked
 
         copyto_unchecked(ov[:, t0:t0 + t], vals)
     return out

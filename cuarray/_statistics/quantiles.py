@@ -20,11 +20,21 @@ import warnings
 import numpy
 from numpy.lib import _function_base_impl as _npq  # NumPy's index arithmetic: the oracle
 
+from .._core import sort as _sort
 from .._core.copying import astype
+from .._core.copying import copyto_unchecked
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 from .._core.reduction_ops import normalize_axes, reduced_shape
 from .._core.transfer import from_host
+from .._indexing.inserting import take_along_axis
+from .._logic.comparison import greater_equal
+from .._logic.content import isnan
+from .._manipulation.transpose import moveaxis
+from .._math.arithmetic import add, multiply, subtract
+from .._math.sums import sum as sum_
+from .._sorting.searching import where
+from .quantile_select import select
 from .averages import nanmean
 
 __all__ = ["percentile", "quantile", "nanpercentile", "nanquantile"]
@@ -112,7 +122,6 @@ def _quantile(a, q, axis, out, method, keepdims, weights, interpolation, percent
     rows = math.prod(kshape)
     if n == 0 and rows:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
-    from .._manipulation.transpose import moveaxis
 
     x = moveaxis(a, raxes, tuple(range(a.ndim - len(raxes), a.ndim))) if raxes else a
     x = x.reshape(rows, n) if a.ndim else a.reshape(1, 1)
@@ -123,7 +132,6 @@ def _quantile(a, q, axis, out, method, keepdims, weights, interpolation, percent
             raise TypeError("out must be a cuarray ndarray, got {}".format(type(out)))
         if out._shape != final:
             raise ValueError("output array has the wrong shape: {} (expected {})".format(out._shape, final))
-        from .._core.copying import copyto_unchecked
 
         copyto_unchecked(out, res)
         return out
@@ -132,11 +140,6 @@ def _quantile(a, q, axis, out, method, keepdims, weights, interpolation, percent
 
 def _rows_quantile(x: ndarray, q: numpy.ndarray, method, weak_q, skipnan, fname) -> ndarray:
     """The quantiles `q` of each row of the (rows, n) `x`: shape q.shape + (rows,)."""
-    from .._logic.content import isnan
-    from .._math.arithmetic import add, multiply, subtract
-    from .._math.sums import sum as sum_
-    from .._sorting.searching import where
-
     rows, n = x._shape
     props = _npq._QuantileMethods[method]
     inexact = x._dtype.kind == "f"
@@ -187,8 +190,6 @@ def _rows_quantile(x: ndarray, q: numpy.ndarray, method, weak_q, skipnan, fname)
             if t >= 0.5:
                 r = astype(subtract(hi, multiply(d, 1 - t)), r._dtype, copy=False)
         else:
-            from .._logic.comparison import greater_equal
-
             r2 = astype(subtract(astype(hi, r._dtype, copy=False), astype(multiply(d, subtract(1, t)), r._dtype,
                                                                               copy=False)), r._dtype, copy=False)
             r = where(greater_equal(t, 0.5), r2, r)
@@ -207,15 +208,11 @@ def _order_statistics(x: ndarray, ranks: numpy.ndarray) -> ndarray:
     rows, n = x._shape
     if SORT_ROWS_ABOVE is not None and rows > SORT_ROWS_ABOVE and (n <= SORT_ROW_LENGTH_MAX or SORT_ROWS_ABOVE == 0):
         return by_sort(x, ranks)
-    from .quantile_select import select
 
     return select(x, ranks)
 
 
 def by_sort(x: ndarray, ranks: numpy.ndarray) -> ndarray:
     """The same as `select`, through a sort of the rows (the sort engine)."""
-    from .._core import sort as _sort
-    from .._indexing.inserting import take_along_axis
-
     s = _sort.sort(x, axis=-1)
     return take_along_axis(s, from_host(ranks), axis=1)

@@ -10,6 +10,11 @@ from __future__ import annotations
 import numpy
 
 from .._core.ndarray import ndarray
+from .._creation.basic import empty, ones
+from .._creation.ranges import arange
+from .._math.misc import i0, sqrt
+from .._math.trigonometric import cos
+from .._sorting.searching import where
 
 __all__ = ["bartlett", "blackman", "hamming", "hanning", "kaiser"]
 
@@ -22,8 +27,6 @@ def _m(M) -> numpy.float64:
 
 def _trivial(M):
     """The empty and one-point windows; None when M > 1."""
-    from .._creation.basic import empty, ones
-
     if M < 1:
         return empty((0,), dtype=numpy.result_type(M))
     if M == 1:
@@ -32,15 +35,11 @@ def _trivial(M):
 
 
 def _n(M) -> ndarray:
-    from .._creation.ranges import arange
-
     return arange(1 - M, M, 2)
 
 
 def hanning(M) -> ndarray:
     """See `numpy.hanning`."""
-    from .._math.trigonometric import cos
-
     M = _m(M)
     t = _trivial(M)
     if t is not None:
@@ -50,8 +49,6 @@ def hanning(M) -> ndarray:
 
 def hamming(M) -> ndarray:
     """See `numpy.hamming`."""
-    from .._math.trigonometric import cos
-
     M = _m(M)
     t = _trivial(M)
     if t is not None:
@@ -61,8 +58,6 @@ def hamming(M) -> ndarray:
 
 def blackman(M) -> ndarray:
     """See `numpy.blackman`."""
-    from .._math.trigonometric import cos
-
     M = _m(M)
     t = _trivial(M)
     if t is not None:
@@ -73,8 +68,6 @@ def blackman(M) -> ndarray:
 
 def bartlett(M) -> ndarray:
     """See `numpy.bartlett`."""
-    from .._sorting.searching import where
-
     M = _m(M)
     t = _trivial(M)
     if t is not None:
@@ -85,10 +78,6 @@ def bartlett(M) -> ndarray:
 
 def kaiser(M, beta) -> ndarray:
     """See `numpy.kaiser`."""
-    from .._creation.basic import ones
-    from .._creation.ranges import arange
-    from .._math.misc import i0, sqrt
-
     values = numpy.array([0.0, M, beta])
     M, beta = values[1], values[2]
     if M == 1:

@@ -1,7 +1,7 @@
 """Benchmarks of cuarray against its peers: ``python -m cuarray.bench --help``.
 
 `cases` holds the table of cases (one `register` call and a setup per library each), `harness`
-times them, `report` prints the table and writes JSON. Targets live in BENCHMARKS.md. Nothing here
+times them, `report` prints the table and writes JSON. Targets live in docs/bench-targets.md. Nothing here
 imports CuPy or PyTorch until a case runs on them.
 """
 
@@ -13,6 +13,6 @@ __all__ = ["Case", "NotAvailable", "register", "random_array", "Settings", "run"
 
 def main(argv=None) -> int:
     """The command line; see ``python -m cuarray.bench --help``."""
-    from .__main__ import main as _main
+    from .__main__ import main as _main  # `-m cuarray.bench` runs __main__ itself: not loaded twice
 
     return _main(argv)

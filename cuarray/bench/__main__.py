@@ -16,7 +16,7 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m cuarray.bench",
         description="Time cuarray against NumPy, CuPy and PyTorch (those installed). "
-        "The table is printed last; targets are in BENCHMARKS.md.",
+        "The table is printed last; targets are in docs/bench-targets.md.",
     )
     p.add_argument("--quick", action="store_true", help="smaller sizes and shorter timing (< 1 minute)")
     p.add_argument("--cases", help="comma-separated case ids (or groups) to run")

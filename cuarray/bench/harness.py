@@ -1,6 +1,6 @@
 """Running cases: warm-up, timing with CUDA events or host clocks, median of repeats, copy rate.
 
-Timing rules (METHOD.md, BENCHMARKS.md): GPU work is timed with each library's own CUDA events on
+Timing rules (docs/bench-targets.md): GPU work is timed with each library's own CUDA events on
 its current stream, after at least 3 warm-up calls, and the median of N repeats is reported. N is
 adaptive: enough repeats to cover `budget_s` (50 ms with --quick, 200 ms otherwise), bounded. The
 event pairs of all repeats are recorded back to back and read after one sync, so the host's launch

@@ -94,7 +94,7 @@ class CuArray(Library):
         if cuda is None:  # the lead's cuarray/__init__.py may not import cuda yet
             cuda = importlib.import_module("cuarray.cuda")
         if not cuda.is_available():
-            from cuarray.cuda import _backend
+            from cuarray.cuda import _backend  # only to say why no device could be used
 
             # the class every cuarray entry point raises for this (a RuntimeError, as the bench expects)
             raise cuda.NoDeviceError(_backend.unavailable_reason() or "no usable CUDA device")

@@ -98,7 +98,7 @@ def _md_line(cells, widths) -> str:
 
 def format_header(report: dict) -> str:
     """Device, versions, copy rate and unavailable libraries (printed just above the table)."""
-    lines = []
+    lines = ["date: " + report["date"]] if report.get("date") else []
     dev = report.get("device")
     if dev:
         lines.append("device: {} (sm_{}, {} SMs, {})".format(

@@ -71,9 +71,6 @@ def _pick():
         from . import _launchcore
     except ImportError:  # built without a compiler: cuda.core's launch does everything
         return core.launch
-    types = [getattr(core, name, None) for name in ("Stream", "LaunchConfig", "Kernel")]
-    if not all(isinstance(t, type) for t in types):  # a stubbed cuda.core (scripts/perf/_host_stub.py)
-        return core.launch
     ptr = _cu_launch_kernel_ptr()
     if not ptr:
         return core.launch
@@ -82,7 +79,7 @@ def _pick():
     import numpy
 
     _launchcore.set_scalar_types((numpy.generic, ctypes._SimpleCData))
-    _launchcore.configure(ptr, core.launch, _launch_error, *types)
+    _launchcore.configure(ptr, core.launch, _launch_error, core.Stream, core.LaunchConfig, core.Kernel)
     _native = _launchcore.enqueue
     return _native
 

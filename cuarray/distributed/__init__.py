@@ -20,6 +20,6 @@ __all__ = ["Communicator", "NcclError", "get_unique_id", "group", "register_dask
 
 def register_dask() -> None:
     """Register cuarray.ndarray as a Dask chunk type and the "cuarray" array backend."""
-    from ._dask import register_backend
+    from ._dask import register_backend  # optional dependency: _dask needs dask, this package does not
 
     register_backend()

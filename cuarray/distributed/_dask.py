@@ -19,6 +19,14 @@ import uuid
 
 import numpy
 
+from .._core.ndarray import ndarray
+from .._creation.basic import empty
+from .._creation.from_data import asarray
+from .._indexing.inserting import take
+from .._manipulation.joining import concatenate
+from ..linalg._einsum import einsum
+from ..linalg._products import tensordot
+
 __all__ = ["register", "register_backend", "to_cuarray_dispatch"]
 
 _lock = threading.Lock()
@@ -27,8 +35,6 @@ to_cuarray_dispatch = None  # Dask's Dispatch for Array.to_backend("cuarray"), m
 
 
 def _einsum(*operands, **kwargs):
-    from ..linalg import einsum
-
     return einsum(*operands, **kwargs)
 
 
@@ -46,8 +52,6 @@ def _serialize(x):
 
 
 def _deserialize(header, frames):
-    from .._creation.from_data import asarray
-
     buf = frames[0] if len(frames) == 1 else b"".join(frames)
     host = numpy.frombuffer(buf, dtype=numpy.dtype(header["dtype"])).reshape(header["shape"])
     return asarray(host)
@@ -67,11 +71,6 @@ def register() -> None:
         from dask.base import normalize_token
         from dask.sizeof import sizeof
         from dask.utils import Dispatch
-
-        from .. import concatenate, empty, take
-        from .._core.ndarray import ndarray
-        from .._creation.from_data import asarray
-        from ..linalg import tensordot
 
         register_chunk_type(ndarray)
         dispatch.concatenate_lookup.register(ndarray, concatenate)
@@ -107,7 +106,7 @@ def register_backend() -> None:
     installed (so Dask's entry point cannot find it, e.g. a source tree on PYTHONPATH)."""
     from dask.array.backends import array_creation_dispatch
 
-    from .dask_backend import CuarrayBackendEntrypoint
+    from .dask_backend import CuarrayBackendEntrypoint  # optional dependency: it subclasses dask's class
 
     register()
     if "cuarray" not in array_creation_dispatch._lookup:

@@ -22,6 +22,7 @@ import operator
 import numpy
 
 from .._core.ndarray import ndarray
+from .._creation.basic import empty
 from ..cuda import device as _device
 from ..cuda import stream as _stream
 from ..cuda.libs import nccl as _nccl
@@ -168,8 +169,6 @@ class Communicator:
         return stream.ptr
 
     def _out(self, out, shape, dtype, name="out"):
-        from .._creation.basic import empty
-
         if out is None:
             with _device.Device(self._device):
                 return empty(shape, dtype)

@@ -9,12 +9,16 @@ from __future__ import annotations
 from dask import config
 from dask.array.backends import ArrayBackendEntrypoint
 
+from .._core.ndarray import ndarray
+from .._creation.basic import empty
+from ..random import Philox, RandomState
+from . import _dask
+from ._dask import register
+
 __all__ = ["CuarrayBackendEntrypoint"]
 
 
 def _meta(ndim=1, dtype=float):
-    from .._creation.basic import empty
-
     return empty((0,) * ndim, dtype)  # zero-size: made without touching a device
 
 
@@ -29,21 +33,15 @@ class CuarrayBackendEntrypoint(ArrayBackendEntrypoint):
     """Dask array creation with cuarray chunks (see `dask.array.backends.ArrayBackendEntrypoint`)."""
 
     def __init__(self):
-        from ._dask import register
-
         register()
 
     @classmethod
     def to_backend_dispatch(cls):
-        from . import _dask
-
         _dask.register()
         return _dask.to_cuarray_dispatch
 
     @classmethod
     def to_backend(cls, data, **kwargs):
-        from .._core.ndarray import ndarray
-
         if isinstance(data._meta, ndarray):
             return data
         # meta given, so Dask need not call the conversion on a sample to find it
@@ -52,14 +50,10 @@ class CuarrayBackendEntrypoint(ArrayBackendEntrypoint):
 
     @property
     def RandomState(self):
-        from ..random import RandomState
-
         return RandomState
 
     @property
     def default_bit_generator(self):
-        from ..random import Philox
-
         return Philox
 
     @staticmethod

@@ -11,6 +11,7 @@ import numpy
 from .._core.elementwise import Definition, KernelParam
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
+from .._core.transfer import from_host
 from .._manipulation.rearranging import roll
 
 __all__ = ["fftfreq", "rfftfreq", "fftshift", "ifftshift"]
@@ -46,7 +47,6 @@ def _freq(kind, n, d, dtype, name):
             raise ValueError("cuarray.fft.{}: dtype must be a real floating dtype (float32 or float64), got {}".format(
                 name, res_dt))
         # complex spacing: NumPy's values, computed on the host (a rare case)
-        from .._core.transfer import from_host
 
         host = numpy.fft.fftfreq(n, d) if kind == "full" else numpy.fft.rfftfreq(n, d)
         return from_host(host)

@@ -13,8 +13,15 @@ from typing import NamedTuple
 
 import numpy
 
+from .._creation.basic import empty, zeros
+from .._creation.from_data import asarray
+from .._creation.matrices import tril, triu
+from .._logic.content import isfinite
+from .._logic.truth import all as all_
+from .._manipulation.rearranging import roll
+from .._math.complex import conj
+from .._sorting.searching import where
 from ..cuda.libs import cusolver as _cs
-from . import _xp as xp
 from ._util import (LinAlgError, as_array, assert_stacked_2d, assert_stacked_square, batch_of,
                     compute_char, info_array, pointers, raise_on_info, real_char, stacked_copy)
 
@@ -68,7 +75,7 @@ def cholesky(a, /, *, upper=False):
         for i in range(batch):
             _cs.potrf(char, uplo, n, base + i * step, n, infos.data.ptr + 4 * i)
     raise_on_info(infos, "Matrix is not positive definite")
-    return xp.triu(c) if upper else xp.tril(c)
+    return triu(c) if upper else tril(c)
 
 
 # -- QR ----------------------------------------------------------------------------------------
@@ -86,7 +93,7 @@ def qr(a, mode="reduced"):
     k = min(m, n)
     batch_shape = a.shape[:-2]
     h = stacked_copy(a, char, "F")  # column-major m x n blocks: geqrf needs A itself
-    tau = xp.empty(batch_shape + (k,), dtype=char)
+    tau = empty(batch_shape + (k,), dtype=char)
     base, step, batch = _blocks(h)
     infos = info_array(batch)
     if k:
@@ -95,14 +102,14 @@ def qr(a, mode="reduced"):
                       infos.data.ptr + 4 * i)
     if mode == "raw":
         return h.mT, tau
-    r = xp.triu(h if mode == "complete" else h[..., :k, :])
+    r = triu(h if mode == "complete" else h[..., :k, :])
     if mode == "r":
         return r
     qcols = m if mode == "complete" else k
     if qcols == n:
         q = h
     else:
-        q = xp.zeros(batch_shape + (qcols, m), dtype=char).mT  # column-major m x qcols blocks
+        q = zeros(batch_shape + (qcols, m), dtype=char).mT  # column-major m x qcols blocks
         q[..., :, :k] = h[..., :, :k]
     if qcols:
         qbase, qstep, _ = _blocks(q)
@@ -125,7 +132,7 @@ def _syev(a, UPLO, vectors: bool, fn: str):
     char = compute_char(a)
     n = a.shape[-1]
     c = stacked_copy(a, char, "C")
-    w = xp.empty(a.shape[:-1], dtype=real_char(char))
+    w = empty(a.shape[:-1], dtype=real_char(char))
     if c.size == 0:
         return w, c
     # NumPy's 'L' (row-major lower) is the column-major upper triangle of the block.
@@ -147,7 +154,7 @@ def eigh(a, UPLO="L"):
     """See `numpy.linalg.eigh`. Stacks of matrices up to 32 x 32 use syevjBatched."""
     w, c = _syev(a, UPLO, True, "linalg.eigh")
     # c holds conj(V) column-major; its row-major view is conj(V)^T, so V = conj(view)^T.
-    v = (xp.conj(c) if c.dtype.kind == "c" else c).mT
+    v = (conj(c) if c.dtype.kind == "c" else c).mT
     return EighResult(w, v)
 
 
@@ -163,7 +170,7 @@ def _geev(a, vectors: bool, fn: str):
     char = compute_char(a)
     # NumPy checks eig's input (cuSOLVER's geev fails with INTERNAL_ERROR on NaN); the read-back
     # waits for the device, as the eigenvalue type check below does anyway.
-    if a.size and not bool(xp.all(xp.isfinite(a))):
+    if a.size and not bool(all_(isfinite(a))):
         raise LinAlgError("Array must not contain infs or NaNs")
     n = a.shape[-1]
     batch_shape = a.shape[:-2]
@@ -171,8 +178,8 @@ def _geev(a, vectors: bool, fn: str):
     real = char in "fd"
     # Real input: cuSOLVER's all-real option (w = real parts then imaginary parts; LAPACK packing
     # of the vectors), unpacked below once the host knows which eigenvalues pair up.
-    w = xp.empty(batch_shape + ((2 * n,) if real else (n,)), dtype=char)
-    vr = xp.empty(batch_shape + (n, n), dtype=char).mT if vectors else None
+    w = empty(batch_shape + ((2 * n,) if real else (n,)), dtype=char)
+    vr = empty(batch_shape + (n, n), dtype=char).mT if vectors else None
     base, step, batch = _blocks(h)
     infos = info_array(batch)
     if h.size:
@@ -195,9 +202,9 @@ def _geev(a, vectors: bool, fn: str):
     first = wi_host > 0
     second = numpy.zeros_like(first)
     second[..., 1:] = first[..., :-1]
-    fd, sd = xp.asarray(first)[..., None, :], xp.asarray(second)[..., None, :]
-    nxt, prv = xp.roll(vr, -1, axis=-1), xp.roll(vr, 1, axis=-1)
-    v = xp.where(fd, vr + 1j * nxt, xp.where(sd, prv - 1j * vr, vr + 0j)).astype(cchar)
+    fd, sd = asarray(first)[..., None, :], asarray(second)[..., None, :]
+    nxt, prv = roll(vr, -1, axis=-1), roll(vr, 1, axis=-1)
+    v = where(fd, vr + 1j * nxt, where(sd, prv - 1j * vr, vr + 0j)).astype(cchar)
     return wc, v
 
 

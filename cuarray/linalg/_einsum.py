@@ -20,13 +20,19 @@ import math
 
 import numpy
 
-from .._core import dtypes as _dtypes
 from .._core import copying as _copying
+from .._core import dtypes as _dtypes
 from .._core import shapes as _shapes
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
+from .._logic.ops import logical_and
+from .._logic.truth import any as any_
+from .._manipulation.shape import reshape
+from .._math.arithmetic import multiply
+from .._math.sums import sum as sum_
 from . import _einsum_parse as _parse
 from . import _einsum_path as _path
+from ._matmul import matmul_into
 
 __all__ = ["einsum", "einsum_path", "contract", "plan"]
 
@@ -44,8 +50,6 @@ class CuarrayBackend:
 
     @staticmethod
     def reshape(x, shape):
-        from .._manipulation.shape import reshape
-
         return reshape(x, tuple(shape))
 
     @staticmethod
@@ -53,27 +57,18 @@ class CuarrayBackend:
         if not axes:
             return x
         if x._dtype == numpy.bool_:
-            from .._logic.truth import any as any_
-
             return any_(x, axis=tuple(axes))
-        from .._math.sums import sum as sum_
 
         return sum_(x, axis=tuple(axes), dtype=x._dtype)
 
     @staticmethod
     def multiply(x, y):
-        from .._math.arithmetic import multiply
-
         if x._dtype == numpy.bool_:
-            from .._logic.ops import logical_and
-
             return logical_and(x, y)
         return multiply(x, y)
 
     @staticmethod
     def matmul(x, y):
-        from ._matmul import matmul_into
-
         return matmul_into(x, y)
 
 

@@ -10,7 +10,20 @@ from __future__ import annotations
 import numpy
 from numpy.exceptions import AxisError
 
-from . import _xp as xp
+from .._creation.basic import zeros
+from .._indexing.inserting import diagonal as diagonal_
+from .._logic.content import isnan
+from .._logic.truth import any as any_
+from .._manipulation.dims import expand_dims
+from .._manipulation.transpose import moveaxis
+from .._math.complex import conj, real
+from .._math.misc import abs as abs_, sqrt
+from .._math.sums import sum as sum_, trace as trace_
+from .._sorting.counting import count_nonzero
+from .._sorting.searching import where
+from .._statistics.order import max as max_, min as min_
+from ._solve import _inverse
+from ._svd import svd
 from ._svd import svdvals
 from ._util import LinAlgError, as_array, assert_stacked_square, compute_char
 
@@ -27,49 +40,49 @@ def _normalize_axis(ax, nd):
 
 
 def _abs2(x):
-    return xp.real(xp.conj(x) * x) if x.dtype.kind == "c" else x * x
+    return real(conj(x) * x) if x.dtype.kind == "c" else x * x
 
 
 def _vector(x, ord, axis, keepdims):
     if ord == _INF:
-        return xp.max(xp.abs(x), axis=axis, keepdims=keepdims)
+        return max_(abs_(x), axis=axis, keepdims=keepdims)
     if ord == -_INF:
-        return xp.min(xp.abs(x), axis=axis, keepdims=keepdims)
+        return min_(abs_(x), axis=axis, keepdims=keepdims)
     if ord == 0:
-        return xp.sum((x != 0).astype(xp.real(x).dtype if x.dtype.kind == "c" else x.dtype),
+        return sum_((x != 0).astype(real(x).dtype if x.dtype.kind == "c" else x.dtype),
                       axis=axis, keepdims=keepdims)
     if ord == 1:
-        return xp.sum(xp.abs(x), axis=axis, keepdims=keepdims)
+        return sum_(abs_(x), axis=axis, keepdims=keepdims)
     if ord is None or ord == 2:
-        return xp.sqrt(xp.sum(_abs2(x), axis=axis, keepdims=keepdims))
+        return sqrt(sum_(_abs2(x), axis=axis, keepdims=keepdims))
     if isinstance(ord, str):
         raise ValueError("Invalid norm order '{}' for vectors".format(ord))
-    absx = xp.abs(x)
+    absx = abs_(x)
     rdt = absx.dtype
-    s = xp.sum(absx ** numpy.asarray(ord, rdt)[()], axis=axis, keepdims=keepdims)
+    s = sum_(absx ** numpy.asarray(ord, rdt)[()], axis=axis, keepdims=keepdims)
     return (s ** numpy.reciprocal(numpy.asarray(ord, rdt))[()]).astype(rdt)
 
 
 def _svd_norm(x, row, col, op):
-    y = xp.moveaxis(x, (row, col), (-2, -1))
+    y = moveaxis(x, (row, col), (-2, -1))
     return op(svdvals(y), axis=-1)
 
 
 def _matrix(x, ord, row, col, keepdims):
     if ord == 2:
-        ret = _svd_norm(x, row, col, xp.max)
+        ret = _svd_norm(x, row, col, max_)
     elif ord == -2:
-        ret = _svd_norm(x, row, col, xp.min)
+        ret = _svd_norm(x, row, col, min_)
     elif ord in (1, -1):
-        red = xp.max if ord == 1 else xp.min
-        ret = red(xp.sum(xp.abs(x), axis=row), axis=col - 1 if col > row else col)
+        red = max_ if ord == 1 else min_
+        ret = red(sum_(abs_(x), axis=row), axis=col - 1 if col > row else col)
     elif ord in (_INF, -_INF):
-        red = xp.max if ord == _INF else xp.min
-        ret = red(xp.sum(xp.abs(x), axis=col), axis=row - 1 if row > col else row)
+        red = max_ if ord == _INF else min_
+        ret = red(sum_(abs_(x), axis=col), axis=row - 1 if row > col else row)
     elif ord is None or ord in ("fro", "f"):
-        ret = xp.sqrt(xp.sum(_abs2(x), axis=(row, col)))
+        ret = sqrt(sum_(_abs2(x), axis=(row, col)))
     elif ord == "nuc":
-        ret = _svd_norm(x, row, col, xp.sum)
+        ret = _svd_norm(x, row, col, sum_)
     else:
         raise ValueError("Invalid norm order for matrices.")
     if keepdims:
@@ -87,7 +100,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
     nd = x.ndim
     if axis is None:
         if ord is None or (ord in ("f", "fro") and nd == 2) or (ord == 2 and nd == 1):
-            ret = xp.sqrt(xp.sum(_abs2(x)))
+            ret = sqrt(sum_(_abs2(x)))
             return ret.reshape((1,) * nd) if keepdims else ret
         axis = tuple(range(nd))
     elif not isinstance(axis, tuple):
@@ -138,8 +151,6 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
 
 def cond(x, p=None):
     """See `numpy.linalg.cond`. Singular input gives inf (NaN input stays NaN), as in NumPy."""
-    from ._solve import _inverse
-
     x = as_array(x, "linalg.cond")
     if x.ndim >= 2 and (x.shape[-1] == 0 or x.shape[-2] == 0):
         raise LinAlgError("cond is not defined on empty arrays")
@@ -152,37 +163,35 @@ def cond(x, p=None):
         invx = _inverse(x, char, False)
         r = (norm(x, p, axis=(-2, -1)) * norm(invx, p, axis=(-2, -1))).astype(char)
     # NaN from a singular matrix becomes inf, unless the input itself had NaN (NumPy's rule).
-    had_nan = xp.any(xp.isnan(x), axis=(-2, -1))
-    return xp.where(xp.isnan(r) & ~had_nan, _INF, r).astype(r.dtype)
+    had_nan = any_(isnan(x), axis=(-2, -1))
+    return where(isnan(r) & ~had_nan, _INF, r).astype(r.dtype)
 
 
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     """See `numpy.linalg.matrix_rank`. For a 0-d/1-d input the Python int NumPy returns needs a
     device-to-host read."""
-    from ._svd import svd
-
     A = as_array(A, "linalg.matrix_rank")
     if A.ndim < 2:
-        return int(bool(xp.any(A != 0).get()))
+        return int(bool(any_(A != 0).get()))
     S = svd(A, compute_uv=False, hermitian=hermitian)
     if tol is None:
         if rtol is None:
             rtol = max(A.shape[-2:]) * numpy.finfo(S.dtype).eps
         elif not numpy.isscalar(rtol):
-            rtol = xp.expand_dims(as_array(rtol, "linalg.matrix_rank"), -1)
-        tol = xp.max(S, axis=-1, keepdims=True) * rtol if S.shape[-1] else xp.zeros(S.shape[:-1] + (1,), S.dtype)
+            rtol = expand_dims(as_array(rtol, "linalg.matrix_rank"), -1)
+        tol = max_(S, axis=-1, keepdims=True) * rtol if S.shape[-1] else zeros(S.shape[:-1] + (1,), S.dtype)
     elif not numpy.isscalar(tol):
-        tol = xp.expand_dims(as_array(tol, "linalg.matrix_rank"), -1)
-    return xp.count_nonzero(S > tol, axis=-1)
+        tol = expand_dims(as_array(tol, "linalg.matrix_rank"), -1)
+    return count_nonzero(S > tol, axis=-1)
 
 
 def trace(x, /, *, offset=0, dtype=None):
     """See `numpy.linalg.trace` (over the last two axes)."""
     x = as_array(x, "linalg.trace")
-    return xp.trace(x, offset=offset, axis1=-2, axis2=-1, dtype=dtype)
+    return trace_(x, offset=offset, axis1=-2, axis2=-1, dtype=dtype)
 
 
 def diagonal(x, /, *, offset=0):
     """See `numpy.linalg.diagonal` (of the last two axes)."""
     x = as_array(x, "linalg.diagonal")
-    return xp.diagonal(x, offset=offset, axis1=-2, axis2=-1)
+    return diagonal_(x, offset=offset, axis1=-2, axis2=-1)

@@ -12,17 +12,21 @@ import warnings
 
 import numpy
 
-from .._core import dtypes as _dtypes
 from .._core import copying as _copying
+from .._core import dtypes as _dtypes
 from .._core import shapes as _shapes
 from .._core import tracing as _tracing
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
+from .._creation.matrices import eye
 from .._manipulation import shape as _shape
 from .._manipulation import transpose as _transpose
+from .._manipulation.dims import broadcast_to
+from .._manipulation.joining import stack
 from .._math import arithmetic as _arith
 from .._math import complex as _complex
 from ._matmul import matmul, matmul_into
+from ._solve import inv
 
 __all__ = ["dot", "vdot", "inner", "outer", "tensordot", "kron", "cross", "vecdot", "matvec",
            "vecmat", "multi_dot", "matrix_power"]
@@ -208,7 +212,6 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     c2 = sub(mul(a0, b1), mul(a1, b0))
     if na == 2 and nb == 2:
         return c2
-    from .._manipulation.joining import stack
 
     if na == 3 and nb == 3:
         a2, b2 = a[..., 2], b[..., 2]
@@ -227,8 +230,6 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
 
 
 def _broadcast_all(xs, shape):
-    from .._manipulation.dims import broadcast_to
-
     return [x if x._shape == shape else broadcast_to(x, shape) for x in xs]
 
 
@@ -385,14 +386,10 @@ def matrix_power(a, n):
     except TypeError as e:
         raise TypeError("exponent must be an integer") from e
     if n == 0:
-        from .._creation.matrices import eye
-
         res = ndarray(a._shape, a._dtype)
         _copying.copyto_unchecked(res, eye(a._shape[-1], dtype=a._dtype))
         return res
     if n < 0:
-        from . import inv
-
         a = inv(a)
         n = -n
     if n == 1:

@@ -13,8 +13,24 @@ from typing import NamedTuple
 
 import numpy
 
+from .._creation.basic import empty, ones, zeros
+from .._creation.matrices import eye
+from .._creation.ranges import arange
+from .._indexing.inserting import diagonal
+from .._logic.content import isnan
+from .._logic.truth import any as any_
+from .._manipulation.dims import broadcast_to, expand_dims
+from .._math.complex import conj
+from .._math.explog import log
+from .._math.misc import abs as abs_, sign as sign_
+from .._math.sums import prod, sum as sum_
+from .._sorting.counting import count_nonzero
+from .._sorting.searching import where
+from .._statistics.order import max as max_
+from ..cuda.libs import cublas_solve
 from ..cuda.libs import cusolver as _cs
-from . import _xp as xp
+from ._matmul import matmul
+from ._svd import svd
 from ._util import (LinAlgError, as_array, assert_stacked_2d, assert_stacked_square, batch_of,
                     compute_char, info_array, natural_order, pointers, real_char,
                     stacked_copy)
@@ -45,13 +61,11 @@ def _lu_factor(lu, char) -> _LU:
     f.lu, f.char, f.infos = lu, char, info_array(batch)
     f.batched = batch > 1 and n <= BATCHED_LU_MAX_N
     if f.batched:
-        from ..cuda.libs import cublas_solve
-
-        f.piv = xp.empty(lu.shape[:-1], dtype=numpy.int32)
+        f.piv = empty(lu.shape[:-1], dtype=numpy.int32)
         f.table = pointers(lu)  # held as long as the factors (see _lu_solve)
         cublas_solve.getrf_batched(char, n, f.table.data.ptr, n, f.piv.data.ptr, f.infos.data.ptr, batch)
         return f
-    f.piv = xp.empty(lu.shape[:-1], dtype=numpy.int64)
+    f.piv = empty(lu.shape[:-1], dtype=numpy.int64)
     step = n * n * lu.dtype.itemsize
     base, pbase, ibase = lu.data.ptr, f.piv.data.ptr, f.infos.data.ptr
     for i in range(batch):
@@ -64,8 +78,6 @@ def _lu_solve(f: _LU, trans: int, x) -> None:
     n, k = x.shape[-2], x.shape[-1]
     batch = batch_of(x)
     if f.batched:
-        from ..cuda.libs import cublas_solve
-
         # Pointer tables must live until getrs is enqueued: a table dropped inside the call
         # expression goes back to the pool at once, and the next table is written into the same
         # block (both arguments then pointed at B's table: the wrong solutions of an earlier run).
@@ -84,7 +96,7 @@ def _raise_if_singular(f: _LU) -> None:
     pivot left on U's diagonal, LAPACK's condition (getrf finishes the factorisation, U(i, i)
     stays 0). The diagonal, not getrf's info: a run with info alone missed a singular 2 x 2.
     Two launches (compare, reduce) and one 1-byte read."""
-    if bool(xp.any(xp.diagonal(f.lu, 0, -2, -1) == 0).get()):
+    if bool(any_(diagonal(f.lu, 0, -2, -1) == 0).get()):
         raise LinAlgError("Singular matrix")
 
 
@@ -92,7 +104,7 @@ def _factor(a, char, batch_shape):
     """LU of `a` broadcast to `batch_shape`, copied as it lies; returns (factors, trans flag)."""
     n = a.shape[-1]
     order = natural_order(a)  # as it lies: a plain copy (a C-ordered block is A^T to the library)
-    lu = stacked_copy(xp.broadcast_to(a, batch_shape + (n, n)), char, order)
+    lu = stacked_copy(broadcast_to(a, batch_shape + (n, n)), char, order)
     # A row-major block read column-major is A^T, so solve with its transpose.
     return _lu_factor(lu, char), (_cs.OP_T if order == "C" else _cs.OP_N)
 
@@ -116,7 +128,7 @@ def solve(a, b):
         raise ValueError("solve: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
                          "signature (m,m),(m,n)->(m,n) (size {} is different from {})".format(b.shape[-2], n))
     k = b.shape[-1]
-    x = stacked_copy(xp.broadcast_to(b, batch + (n, k)), char, "F")
+    x = stacked_copy(broadcast_to(b, batch + (n, k)), char, "F")
     if x.size:
         f, trans = _factor(a, char, batch)
         _lu_solve(f, trans, x)
@@ -127,7 +139,7 @@ def solve(a, b):
 def _inverse(a, char, check: bool):
     n = a.shape[-1]
     batch = a.shape[:-2]
-    x = stacked_copy(xp.broadcast_to(xp.eye(n, dtype=char), batch + (n, n)), char, "C")
+    x = stacked_copy(broadcast_to(eye(n, dtype=char), batch + (n, n)), char, "C")
     if x.size == 0:
         return x
     f, trans = _factor(a, char, batch)
@@ -150,8 +162,8 @@ def _lu_diagonal(a, char):
     """(diagonal of U, pivot parity as +-1 in `char`) of every matrix; nothing launched for n == 0."""
     n = a.shape[-1]
     f = _lu_factor(stacked_copy(a, char, natural_order(a)), char)  # det(A^T) == det(A)
-    d = xp.diagonal(f.lu, 0, -2, -1)
-    swaps = xp.count_nonzero(f.piv != xp.arange(1, n + 1, dtype=f.piv.dtype), axis=-1)
+    d = diagonal(f.lu, 0, -2, -1)
+    swaps = count_nonzero(f.piv != arange(1, n + 1, dtype=f.piv.dtype), axis=-1)
     parity = (1 - 2 * (swaps % 2)).astype(char)
     return d, parity
 
@@ -162,10 +174,10 @@ def det(a):
     assert_stacked_square(a)
     char = compute_char(a)
     if a.size == 0:
-        return xp.ones(a.shape[:-2], dtype=char)
+        return ones(a.shape[:-2], dtype=char)
     d, parity = _lu_diagonal(a, char)
     # cuSOLVER's getrf stops at a NaN pivot and leaves zeros (det 0); NumPy gives NaN.
-    return xp.where(_has_nan(a), numpy.nan, xp.prod(d, axis=-1) * parity).astype(char)
+    return where(_has_nan(a), numpy.nan, prod(d, axis=-1) * parity).astype(char)
 
 
 def slogdet(a):
@@ -175,19 +187,19 @@ def slogdet(a):
     char = compute_char(a)
     rchar = real_char(char)
     if a.size == 0:
-        return SlogdetResult(xp.ones(a.shape[:-2], dtype=char), xp.zeros(a.shape[:-2], dtype=rchar))
+        return SlogdetResult(ones(a.shape[:-2], dtype=char), zeros(a.shape[:-2], dtype=rchar))
     d, parity = _lu_diagonal(a, char)
-    absd = xp.abs(d)
-    zero = xp.any(absd == 0, axis=-1)
-    logdet = xp.where(zero, -numpy.inf, xp.sum(xp.log(absd), axis=-1)).astype(rchar)
-    unit = d / absd if char in "FD" else xp.sign(d)
-    sign = xp.where(zero, 0, xp.prod(unit, axis=-1) * parity).astype(char)
+    absd = abs_(d)
+    zero = any_(absd == 0, axis=-1)
+    logdet = where(zero, -numpy.inf, sum_(log(absd), axis=-1)).astype(rchar)
+    unit = d / absd if char in "FD" else sign_(d)
+    sign = where(zero, 0, prod(unit, axis=-1) * parity).astype(char)
     nan = _has_nan(a)
-    return SlogdetResult(xp.where(nan, numpy.nan, sign).astype(char), xp.where(nan, numpy.nan, logdet).astype(rchar))
+    return SlogdetResult(where(nan, numpy.nan, sign).astype(char), where(nan, numpy.nan, logdet).astype(rchar))
 
 
 def _has_nan(a):
-    return xp.any(xp.isnan(a), axis=(-2, -1))
+    return any_(isnan(a), axis=(-2, -1))
 
 
 def tensorsolve(a, b, axes=None):
@@ -222,8 +234,6 @@ def tensorinv(a, ind=2):
 
 # -- SVD-based -------------------------------------------------------------------------------
 def _matmul(x, y):
-    from ._matmul import matmul
-
     return matmul(x, y)
 
 
@@ -232,8 +242,6 @@ _NoValue = numpy._NoValue
 
 def pinv(a, rcond=None, hermitian=False, *, rtol=_NoValue):
     """See `numpy.linalg.pinv`."""
-    from ._svd import svd
-
     a = as_array(a, "linalg.pinv")
     assert_stacked_2d(a)
     char = compute_char(a)
@@ -248,21 +256,19 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NoValue):
         raise ValueError("`rtol` and `rcond` can't be both set.")
     m, n = a.shape[-2:]
     if m == 0 or n == 0:
-        return xp.empty(a.shape[:-2] + (n, m), dtype=char)
+        return empty(a.shape[:-2] + (n, m), dtype=char)
     u, s, vh = svd(a, full_matrices=False, hermitian=hermitian)
-    rc = rcond if numpy.isscalar(rcond) else xp.expand_dims(as_array(rcond, "linalg.pinv"), -1)
-    cutoff = xp.max(s, axis=-1, keepdims=True) * rc
+    rc = rcond if numpy.isscalar(rcond) else expand_dims(as_array(rcond, "linalg.pinv"), -1)
+    cutoff = max_(s, axis=-1, keepdims=True) * rc
     large = s > cutoff
-    sinv = xp.where(large, 1 / xp.where(large, s, 1), 0).astype(s.dtype)
+    sinv = where(large, 1 / where(large, s, 1), 0).astype(s.dtype)
     # pinv = V diag(1/s) U^H
-    return _matmul(xp.conj(vh).mT * sinv[..., None, :], xp.conj(u).mT)
+    return _matmul(conj(vh).mT * sinv[..., None, :], conj(u).mT)
 
 
 def lstsq(a, b, rcond=None):
     """See `numpy.linalg.lstsq`. Solved through the SVD (NumPy uses LAPACK's gelsd: same minimum-
     norm solution). The rank is read back to the host, as NumPy returns it as a number."""
-    from ._svd import svd
-
     a, b = as_array(a, "linalg.lstsq"), as_array(b, "linalg.lstsq")
     vector = b.ndim == 1
     if vector:
@@ -280,19 +286,19 @@ def lstsq(a, b, rcond=None):
         rcond = numpy.finfo(char).eps * max(n, m)
     kk = min(m, n)
     if kk == 0:
-        x = xp.zeros((n, k), dtype=char)
-        s = xp.empty((0,), dtype=rchar)
-        resid = (xp.sum(xp.abs(b.astype(char)) ** 2, axis=0).astype(rchar)
-                 if (n == 0 and m > 0) else xp.empty((0,), dtype=rchar))
+        x = zeros((n, k), dtype=char)
+        s = empty((0,), dtype=rchar)
+        resid = (sum_(abs_(b.astype(char)) ** 2, axis=0).astype(rchar)
+                 if (n == 0 and m > 0) else empty((0,), dtype=rchar))
         return (x[:, 0] if vector else x), resid, numpy.int32(0), s
     u, s, vh = svd(a.astype(char, copy=False), full_matrices=False)
     large = s > rcond * s[0]
-    rank = int(xp.count_nonzero(large).get())
-    sinv = xp.where(large, 1 / xp.where(large, s, 1), 0).astype(rchar)
+    rank = int(count_nonzero(large).get())
+    sinv = where(large, 1 / where(large, s, 1), 0).astype(rchar)
     bc = b.astype(char, copy=False)
-    x = _matmul(xp.conj(vh).mT, _matmul(xp.conj(u).mT, bc) * sinv[:, None])
+    x = _matmul(conj(vh).mT, _matmul(conj(u).mT, bc) * sinv[:, None])
     if rank == n and m > n:
-        resid = xp.sum(xp.abs(bc - _matmul(a.astype(char, copy=False), x)) ** 2, axis=0).astype(rchar)
+        resid = sum_(abs_(bc - _matmul(a.astype(char, copy=False), x)) ** 2, axis=0).astype(rchar)
     else:
-        resid = xp.empty((0,), dtype=rchar)
+        resid = empty((0,), dtype=rchar)
     return (x[:, 0] if vector else x), resid, numpy.int32(rank), s

@@ -13,8 +13,18 @@ from typing import NamedTuple
 
 import numpy
 
+from .._creation.basic import empty
+from .._creation.matrices import eye
+from .._creation.ranges import arange
+from .._indexing.inserting import put_along_axis, take_along_axis
+from .._manipulation.dims import broadcast_to
+from .._math.complex import conj
+from .._math.misc import abs as abs_
+from .._math.sums import sum as sum_
+from .._sorting.searching import where
 from ..cuda.libs import cusolver as _cs
-from . import _xp as xp
+from ._decomp import eigh, eigvalsh, qr
+from ._matmul import matmul
 from ._util import (as_array, assert_stacked_2d, batch_of, compute_char, info_array,
                     raise_on_info, real_char, stacked_copy)
 
@@ -48,7 +58,7 @@ _CHOICE = {"small": 32, "large": "gesvdp", "full_rect": "gesvdj"}
 
 
 def _conj(x):
-    return xp.conj(x) if x.dtype.kind == "c" else x
+    return conj(x) if x.dtype.kind == "c" else x
 
 
 def _svd(a, full_matrices=True, compute_uv=True, algorithm=None, fn="linalg.svd"):
@@ -62,22 +72,22 @@ def _svd(a, full_matrices=True, compute_uv=True, algorithm=None, fn="linalg.svd"
     transposed = n >= m
     rows, cols = (n, m) if transposed else (m, n)
     if a.size == 0:
-        s = xp.empty(batch_shape + (k,), dtype=rchar)
+        s = empty(batch_shape + (k,), dtype=rchar)
         if not compute_uv:
             return s
         ucols, vrows = (m, n) if full_matrices else (k, k)
-        eye_m = xp.broadcast_to(xp.eye(m, ucols, dtype=char), batch_shape + (m, ucols)).copy()
-        eye_n = xp.broadcast_to(xp.eye(vrows, n, dtype=char), batch_shape + (vrows, n)).copy()
+        eye_m = broadcast_to(eye(m, ucols, dtype=char), batch_shape + (m, ucols)).copy()
+        eye_n = broadcast_to(eye(vrows, n, dtype=char), batch_shape + (vrows, n)).copy()
         return SVDResult(eye_m, s, eye_n)
     b = stacked_copy(a, char, "C" if transposed else "F")
     batch = batch_of(b)
-    s = xp.empty(batch_shape + (k,), dtype=rchar)
+    s = empty(batch_shape + (k,), dtype=rchar)
     infos = info_array(batch)
     step = rows * cols * b.itemsize
     if batch > 1 and rows <= _cs.BATCHED_MAX_N:
         # gesvdjBatched: one launch for the stack; always full U_b (rows^2) and V_b (cols^2).
-        ub = xp.empty(batch_shape + (rows, rows), dtype=char).mT
-        vb = xp.empty(batch_shape + (cols, cols), dtype=char).mT
+        ub = empty(batch_shape + (rows, rows), dtype=char).mT
+        vb = empty(batch_shape + (cols, cols), dtype=char).mT
         _cs.gesvdj_batched(char, _cs.VECTOR if compute_uv else _cs.NOVECTOR, rows, cols, b.data.ptr, rows,
                            s.data.ptr, ub.data.ptr, rows, vb.data.ptr, cols, infos.data.ptr, batch)
         raise_on_info(infos, "SVD did not converge")
@@ -97,11 +107,11 @@ def _svd(a, full_matrices=True, compute_uv=True, algorithm=None, fn="linalg.svd"
     ucols = rows if full_matrices else k
     vcols = cols
     if compute_uv or algo != "gesvd":  # gesvdj/gesvdp need valid U/V buffers even without vectors
-        ub = xp.empty(batch_shape + (ucols, rows), dtype=char).mT      # U_b: rows x ucols
+        ub = empty(batch_shape + (ucols, rows), dtype=char).mT      # U_b: rows x ucols
         if algo == "gesvd":
-            vt = xp.empty(batch_shape + (cols, vcols), dtype=char).mT  # V_b^H: cols x cols
+            vt = empty(batch_shape + (cols, vcols), dtype=char).mT  # V_b^H: cols x cols
         else:
-            vt = xp.empty(batch_shape + (vcols, cols), dtype=char).mT  # V_b: cols x cols
+            vt = empty(batch_shape + (vcols, cols), dtype=char).mT  # V_b: cols x cols
         ustep, vstep = rows * ucols * b.itemsize, cols * cols * b.itemsize
     for i in range(batch):
         ap, sp, ip = b.data.ptr + i * step, s.data.ptr + i * k * s.itemsize, infos.data.ptr + 4 * i
@@ -128,9 +138,6 @@ def _svd(a, full_matrices=True, compute_uv=True, algorithm=None, fn="linalg.svd"
 
 def _svd_qr_first(a, m, n, compute_uv, algo):
     """Tall (or, through the transpose, wide) A: QR first, then the SVD of the small triangle."""
-    from ._decomp import qr
-    from ._matmul import matmul
-
     if m >= n:
         q, r = qr(a)
         res = _svd(r, False, compute_uv, algo)
@@ -155,27 +162,25 @@ def _svd_hermitian(a, compute_uv):
     """NumPy's hermitian=True path: eigh, singular values |w| in descending order, signs moved
     into vh. The descending order is computed by ranking (no sort needed): position of w_i =
     #{j: |w_j| > |w_i|} + #{j < i: |w_j| == |w_i|}."""
-    from ._decomp import eigh, eigvalsh
-
     if compute_uv:
         w, u = eigh(a)
     else:
         w, u = eigvalsh(a), None
     n = w.shape[-1]
-    aw = xp.abs(w)
+    aw = abs_(w)
     if n == 0:
         return SVDResult(u, aw, _conj(u).mT) if compute_uv else aw
     ai, aj = aw[..., :, None], aw[..., None, :]
-    idx = xp.arange(n)
+    idx = arange(n)
     earlier = idx[None, :] < idx[:, None]
-    pos = xp.sum((aj > ai) | ((aj == ai) & earlier), axis=-1)   # (..., n): where each w goes
-    order = xp.empty(pos.shape, dtype=numpy.int64)
-    xp.put_along_axis(order, pos, xp.broadcast_to(idx, pos.shape), axis=-1)
-    s = xp.take_along_axis(aw, order, axis=-1)
+    pos = sum_((aj > ai) | ((aj == ai) & earlier), axis=-1)   # (..., n): where each w goes
+    order = empty(pos.shape, dtype=numpy.int64)
+    put_along_axis(order, pos, broadcast_to(idx, pos.shape), axis=-1)
+    s = take_along_axis(aw, order, axis=-1)
     if not compute_uv:
         return s
-    sgn = xp.where(xp.take_along_axis(w, order, axis=-1) < 0, -1.0, 1.0).astype(w.dtype)
-    u = xp.take_along_axis(u, order[..., None, :], axis=-1)
+    sgn = where(take_along_axis(w, order, axis=-1) < 0, -1.0, 1.0).astype(w.dtype)
+    u = take_along_axis(u, order[..., None, :], axis=-1)
     vh = _conj(u * sgn[..., None, :]).mT
     return SVDResult(u, s, vh)
 

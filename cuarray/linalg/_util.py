@@ -18,6 +18,8 @@ from .._core import copying as _copying
 from .._core import device_check as _device_check
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
+from .._creation.basic import zeros
+from .._creation.ranges import arange
 
 __all__ = ["as_array", "LinAlgError", "compute_char", "real_char", "assert_stacked_2d",
            "assert_stacked_square", "stacked_copy", "pointers", "raise_on_info", "empty"]
@@ -106,8 +108,6 @@ def batch_of(a: ndarray) -> int:
 def pointers(a: ndarray) -> ndarray:
     """A device int64 array of the address of each matrix of a stack made by `stacked_copy`
     (one arange kernel). Keep it referenced until the library call using it is enqueued."""
-    from .._creation.ranges import arange
-
     step = a.shape[-1] * a.shape[-2] * a.dtype.itemsize
     start = a.data.ptr
     return arange(start, start + batch_of(a) * step, step, dtype=numpy.int64)
@@ -121,6 +121,4 @@ def raise_on_info(infos: ndarray, message: str) -> None:
 
 
 def info_array(batch: int) -> ndarray:
-    from .._creation.basic import zeros
-
     return zeros(max(batch, 1), dtype=numpy.int32)

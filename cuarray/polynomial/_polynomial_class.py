@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import numpy
 
+from .._core.host_input import as_array
 from .._core.ndarray import ndarray
+from .._creation.ranges import linspace
+from .._math.misc import absolute
 from . import polynomial as P
 
 __all__ = ["Polynomial"]
@@ -186,8 +189,6 @@ class Polynomial:
 
     def trim(self, tol=0):
         """See `numpy.polynomial.Polynomial.trim` (reads the small-coefficient mask back)."""
-        from .._math.misc import absolute
-
         if tol < 0:
             raise ValueError("tol must be non-negative")
         big = numpy.flatnonzero((absolute(self.coef) > tol).get())
@@ -204,8 +205,6 @@ class Polynomial:
 
     def linspace(self, n=100, domain=None):
         """(x, self(x)) at `n` points of `domain` (default: the polynomial's)."""
-        from .._creation.ranges import linspace
-
         if domain is None:
             domain = self.domain
         x = linspace(domain[0], domain[1], n)
@@ -232,8 +231,6 @@ class Polynomial:
     @classmethod
     def fromroots(cls, roots, domain=[], window=None, symbol="x"):  # noqa: B006
         """See `numpy.polynomial.Polynomial.fromroots`."""
-        from .._core.host_input import as_array
-
         r = as_array(roots, "fromroots") if not isinstance(roots, (list, tuple)) else P._dev(roots)
         if domain is None:
             domain = P.getdomain(r)

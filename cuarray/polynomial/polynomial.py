@@ -17,7 +17,18 @@ import numpy
 
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
+from .._creation.basic import ones, zeros
+from .._creation.from_data import array
+from .._creation.matrices import vander
+from .._creation.ranges import arange
+from .._manipulation.joining import concatenate
 from .._manipulation.transpose import moveaxis
+from .._math.convolution import convolve
+from .._math.misc import sqrt
+from .._polynomial.routines import fit_points
+from .._sorting.sorting import sort
+from .._statistics.order import max as max_, min as min_
+from ..linalg import eigvals, lstsq
 
 __all__ = ["Polynomial", "polyval", "polyadd", "polysub", "polymul", "polydiv", "polypow", "polyder",
            "polyint", "polyroots", "polycompanion", "polyfromroots", "polyvander", "polyfit", "polyline",
@@ -30,8 +41,6 @@ polyx = numpy.array([0, 1])
 
 
 def _dev(c) -> ndarray:
-    from .._creation.from_data import array
-
     if isinstance(c, ndarray):
         return c
     if isinstance(c, (list, tuple, numpy.ndarray)):
@@ -72,8 +81,6 @@ def mapparms(old, new):
 
 def getdomain(x) -> numpy.ndarray:
     """The smallest interval holding `x` (two numbers read back to the host)."""
-    from .._statistics.order import max as max_, min as min_
-
     [x] = as_series([x], trim=False)
     if x.dtype.kind == "c":
         rmin, rmax = min_(x.real).get()[()], max_(x.real).get()[()]
@@ -89,8 +96,6 @@ def _mapdomain(x, old, new):
 
 def polyline(off, scl) -> ndarray:
     """See `numpy.polynomial.polynomial.polyline`."""
-    from .._creation.from_data import array
-
     return array([off, scl]) if scl != 0 else array([off])
 
 
@@ -133,8 +138,6 @@ def polysub(c1, c2) -> ndarray:
 
 def polymul(c1, c2) -> ndarray:
     """See `numpy.polynomial.polynomial.polymul` (`convolve`)."""
-    from .._math.convolution import convolve
-
     c1, c2 = as_series([c1, c2])
     return trimseq(convolve(c1, c2))
 
@@ -170,8 +173,6 @@ def polypow(c, pow, maxpower=None) -> ndarray:
     if maxpower is not None and power > maxpower:
         raise ValueError("Power is too large")
     if power == 0:
-        from .._creation.basic import ones
-
         return ones((1,), c.dtype)
     prd = c
     for _ in range(2, power + 1):
@@ -196,8 +197,6 @@ def _coef_copy(c) -> ndarray:
 
 def polyder(c, m=1, scl=1, axis=0) -> ndarray:
     """See `numpy.polynomial.polynomial.polyder` (1-D coefficients, axis=0)."""
-    from .._creation.ranges import arange
-
     c = _coef_copy(c)
     cdt = c.dtype
     cnt = _as_int(m, "the order of derivation")
@@ -218,10 +217,6 @@ def polyder(c, m=1, scl=1, axis=0) -> ndarray:
 def polyint(c, m=1, k=[], lbnd=0, scl=1, axis=0) -> ndarray:  # noqa: B006  (NumPy's signature)
     """See `numpy.polynomial.polynomial.polyint` (1-D coefficients, axis=0). Each step reads one
     bool back (NumPy's special case of an all-zero constant series)."""
-    from .._creation.basic import zeros
-    from .._creation.ranges import arange
-    from .._manipulation.joining import concatenate
-
     c = _coef_copy(c)
     cdt = c.dtype
     if not numpy.iterable(k):
@@ -253,8 +248,6 @@ def polyint(c, m=1, k=[], lbnd=0, scl=1, axis=0) -> ndarray:  # noqa: B006  (Num
 
 def polycompanion(c) -> ndarray:
     """See `numpy.polynomial.polynomial.polycompanion`."""
-    from .._creation.basic import zeros
-
     [c] = as_series([c])
     if c.shape[0] < 2:
         raise ValueError("Series must have maximum degree of at least 1.")
@@ -269,9 +262,6 @@ def polycompanion(c) -> ndarray:
 
 def polyroots(c) -> ndarray:
     """See `numpy.polynomial.polynomial.polyroots` (companion eigenvalues, sorted)."""
-    from .._sorting.sorting import sort
-    from ..linalg import eigvals
-
     [c] = as_series([c])
     if c.shape[0] < 2:
         return ndarray((0,), c.dtype)
@@ -285,9 +275,6 @@ def polyroots(c) -> ndarray:
 
 def polyfromroots(roots) -> ndarray:
     """See `numpy.polynomial.polynomial.polyfromroots`."""
-    from .._creation.basic import ones
-    from .._sorting.sorting import sort
-
     r = _dev(roots)
     if r.size == 0:
         return ones((1,), numpy.float64)
@@ -307,8 +294,6 @@ def polyfromroots(roots) -> ndarray:
 
 def _line(root: ndarray) -> ndarray:
     """[-root, 1] on the device."""
-    from .._creation.basic import ones
-
     out = ones((2,), root.dtype)
     out[0] = -root
     return out
@@ -316,8 +301,6 @@ def _line(root: ndarray) -> ndarray:
 
 def polyvander(x, deg) -> ndarray:
     """See `numpy.polynomial.polynomial.polyvander`."""
-    from .._creation.matrices import vander
-
     ideg = _as_int(deg, "deg")
     if ideg < 0:
         raise ValueError("deg must be non-negative")
@@ -333,11 +316,6 @@ def polyvander(x, deg) -> ndarray:
 def polyfit(x, y, deg, rcond=None, full=False, w=None):
     """See `numpy.polynomial.polynomial.polyfit` (an integer `deg`): `linalg.lstsq` on the
     row-scaled Vandermonde matrix."""
-    from .._math.misc import sqrt
-    from ..linalg import lstsq
-
-    from .._polynomial.routines import fit_points
-
     if numpy.ndim(deg) != 0 or not isinstance(deg, (int, numpy.integer)):
         raise NotImplementedError("polyfit: only an integer deg is supported")
     x, y = fit_points(x, y, deg)

@@ -14,6 +14,8 @@ from .._core.ndarray import ndarray
 from . import _kernels, _params
 from . import _permutation
 from ._bit_generator import BitGenerator, Philox
+from ._integers import integers
+from ._multivariate import dirichlet, multinomial, multivariate_hypergeometric, multivariate_normal
 
 __all__ = ["Generator", "default_rng"]
 
@@ -91,8 +93,6 @@ class Generator:
 
     def integers(self, low, high=None, size=None, dtype=numpy.int64, endpoint=False):
         """See `numpy.random.Generator.integers`. Lemire's unbiased method, every bound exact."""
-        from ._integers import integers
-
         return integers(self._bit_generator, _NP, low, high, size, dtype, endpoint, "integers")
 
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
@@ -254,28 +254,20 @@ class Generator:
     def dirichlet(self, alpha, size=None):
         """See `numpy.random.Generator.dirichlet` (normalised gammas; NumPy switches to stick-breaking
         when every alpha < 0.1)."""
-        from ._multivariate import dirichlet
-
         return dirichlet(self, alpha, size)
 
     def multinomial(self, n, pvals, size=None):
         """See `numpy.random.Generator.multinomial` (conditional binomials, one launch per category)."""
-        from ._multivariate import multinomial
-
         return multinomial(self, n, pvals, size)
 
     def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *, method="svd"):
         """See `numpy.random.Generator.multivariate_normal`: standard normals times a factor of
         `cov` from cuarray.linalg (svd by default, eigh or cholesky), plus `mean`."""
-        from ._multivariate import multivariate_normal
-
         return multivariate_normal(self, mean, cov, size, check_valid, tol, method)
 
     def multivariate_hypergeometric(self, colors, nsample, size=None, method="marginals"):
         """See `numpy.random.Generator.multivariate_hypergeometric` (conditional hypergeometric
         draws, one launch per color, for either method)."""
-        from ._multivariate import multivariate_hypergeometric
-
         return multivariate_hypergeometric(self, colors, nsample, size, method)
 
 

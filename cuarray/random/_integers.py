@@ -9,9 +9,14 @@ The kernel (templates/random.cu, cuarray_random_integers) adds to `low` a unifor
 from __future__ import annotations
 
 import numpy
+from numpy import int64, uint64
 
 from .._core.host_input import is_scalar, reject
 from .._core.ndarray import ndarray
+from .._creation.basic import full
+from .._creation.from_data import ascontiguousarray
+from .._logic.truth import any as any_
+from .._manipulation.dims import broadcast_to
 from . import _kernels
 from ._params import normalize_size, output_shape
 
@@ -50,8 +55,6 @@ def integers(bitgen, ref, low, high, size, dtype, endpoint, fn):
 def _array_bounds(bitgen, low, high, size, dt, endpoint):
     """Per-element bounds: checked on the device (one synchronisation), passed as uint64 bit
     patterns of the inclusive bounds, broadcast to the output."""
-    from .. import any as any_, ascontiguousarray, broadcast_to, int64, uint64
-
     if high is None:
         low, high = 0, low
     wide = uint64 if dt == numpy.uint64 else int64
@@ -82,6 +85,4 @@ def _array_bounds(bitgen, low, high, size, dt, endpoint):
 
 
 def _fill_u64(v: int, shape):
-    from .. import full, uint64
-
     return full(shape, numpy.uint64(v % 2**64), dtype=uint64)

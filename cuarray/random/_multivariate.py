@@ -4,18 +4,26 @@ built from the scalar samplers (and, for the normal, from cuarray.linalg's facto
 from __future__ import annotations
 
 import numpy
+from numpy import float64, int64
 
-from .._core.ndarray import ndarray
 from .._core.host_input import is_scalar, reject
 from .._core.transfer import from_host
+from .._core.ndarray import ndarray
+from .._creation.basic import zeros
+from .._logic.comparison_reduce import allclose
+from .._logic.content import isnan
+from .._logic.truth import any as any_
+from .._manipulation.dims import broadcast_to
+from .._manipulation.joining import stack
+from .._math.misc import absolute, sqrt
+from ..linalg._decomp import cholesky, eigh
+from ..linalg._svd import svd
 from ._params import normalize_size
 
 __all__ = ["dirichlet", "multinomial", "multivariate_normal", "multivariate_hypergeometric"]
 
 
 def dirichlet(gen, alpha, size):
-    from .. import broadcast_to, float64, isnan
-
     if not isinstance(alpha, ndarray):
         # The parameter vector is a host value, as NumPy takes it (and as `colors` of
         # multivariate_hypergeometric and `pvals` here are): a few numbers, one upload.
@@ -51,8 +59,6 @@ def _host_vector(x, fn):
 
 def multinomial(gen, n, pvals, size):
     """Category j ~ Binomial(n - earlier counts, p_j / (1 - earlier p)); pvals read once on the host."""
-    from .. import stack
-
     if not isinstance(pvals, ndarray):
         pvals = _host_vector(pvals, "random.multinomial")  # a host value, as in NumPy: no sync
     if pvals.ndim != 1:
@@ -69,7 +75,6 @@ def multinomial(gen, n, pvals, size):
         raise ValueError("n < 0")
     dims = normalize_size(size)
     base = (n.shape if isinstance(n, ndarray) else ()) if dims is None else dims
-    from .. import broadcast_to, int64
 
     remaining = broadcast_to(n.astype(int64) if isinstance(n, ndarray) else int64(int(n)), base).copy()
     rem_p, cols = 1.0, []
@@ -92,9 +97,6 @@ def multivariate_normal(gen, mean, cov, size, check_valid, tol, method):
     warning or error needs it."""
     import warnings
 
-    from .. import absolute, allclose, float64, linalg, sqrt
-    from .. import any as any_
-
     if method not in ("svd", "eigh", "cholesky"):
         raise ValueError("method must be one of {'eigh', 'svd', 'cholesky'}")
     for name, v in (("mean", mean), ("cov", cov)):
@@ -113,11 +115,11 @@ def multivariate_normal(gen, mean, cov, size, check_valid, tol, method):
     x = gen.standard_normal((() if dims is None else dims) + (k,))
     cov = cov.astype(float64)
     if method == "svd":
-        u, s, vh = linalg.svd(cov)
+        u, s, vh = svd(cov)
     elif method == "eigh":
-        s, u = linalg.eigh(cov)
+        s, u = eigh(cov)
     else:
-        factor = linalg.cholesky(cov)
+        factor = cholesky(cov)
     if check_valid != "ignore" and method != "cholesky":
         if method == "svd":
             psd = bool(allclose((vh.T * s) @ vh, cov, rtol=tol, atol=tol))
@@ -139,8 +141,6 @@ def multivariate_hypergeometric(gen, colors, nsample, size, method):
     """Marginals (NumPy's method='marginals'): color i ~ Hypergeometric(colors[i], colors after i,
     what is left to draw), one launch per color over every sample. method='count' is accepted and
     draws the same distribution the same way (its streams differ from NumPy's either way)."""
-    from .. import broadcast_to, int64, stack, zeros
-
     if method not in ("count", "marginals"):
         raise ValueError('method must be "count" or "marginals".')
     if isinstance(colors, ndarray):

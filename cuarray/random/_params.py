@@ -12,10 +12,18 @@ from __future__ import annotations
 
 import operator
 
+import types
+
 import numpy
 
 from .._core.host_input import is_scalar, reject
 from .._core.ndarray import ndarray
+from .._creation.from_data import ascontiguousarray
+from .._logic.content import isfinite, isnan
+from .._manipulation.dims import broadcast_arrays, broadcast_to
+from .._math.floating import signbit
+from .._math.misc import sqrt
+from .._sorting.searching_reduce import argmax
 
 __all__ = ["INVALID", "INT_PARAMS", "normalize_size", "output_shape", "prepare"]
 
@@ -120,15 +128,14 @@ def prepare(ref, method: str, values: tuple, size, fn: str, check: bool = True):
         vals = [int(_scalar(v)) if j in ints else float(_scalar(v)) for j, v in enumerate(values)]
         params = [(0, v) for v in vals] + [(0, 0.0)] * (3 - len(vals))
         return (() if size is None else size), params, ()
-    from .. import ascontiguousarray, broadcast_to, float64, int64
 
     shape = output_shape(size, [v.shape if isinstance(v, ndarray) else () for v in values])
     for v in arrays:
         if v.dtype.kind not in "biuf":
             raise TypeError("Cannot cast array data from dtype('{}') to dtype('float64') according to the rule "
                             "'safe'".format(v.dtype))
-    dev = [v.astype(int64).astype(float64) if (isinstance(v, ndarray) and j in ints)
-           else (v.astype(float64) if isinstance(v, ndarray) else float(_scalar(v)))
+    dev = [v.astype(numpy.int64).astype(numpy.float64) if (isinstance(v, ndarray) and j in ints)
+           else (v.astype(numpy.float64) if isinstance(v, ndarray) else float(_scalar(v)))
            for j, v in enumerate(values)]
     if check:
         _check_arrays(ref, method, fn, dev, values)
@@ -146,8 +153,6 @@ def prepare(ref, method: str, values: tuple, size, fn: str, check: bool = True):
 
 def _check_arrays(ref, method, fn, dev, values):
     """Raise NumPy's error for the first invalid element (one device reduction and sync)."""
-    from .. import argmax, broadcast_arrays
-
     check = INVALID.get(method)
     if check is None:
         return
@@ -170,13 +175,5 @@ def _check_arrays(ref, method, fn, dev, values):
     raise ValueError("invalid parameters for {}".format(fn))  # NumPy accepted them: predicate too strict
 
 
-class _DeviceXp:
-    """cuarray as the `xp` of INVALID (imported late: random loads before the routines)."""
-
-    def __getattr__(self, name):
-        import cuarray
-
-        return getattr(cuarray, name)
-
-
-_DeviceXp = _DeviceXp()
+# The `xp` of INVALID's predicates on device arrays: the four routines they use.
+_DeviceXp = types.SimpleNamespace(isfinite=isfinite, isnan=isnan, signbit=signbit, sqrt=sqrt)

@@ -12,10 +12,17 @@ import math
 import operator
 
 import numpy
+from numpy import float64
 
 from .._core.host_input import as_parameter, is_scalar, reject
 from .._core.ndarray import ndarray
+from .._indexing.inserting import take_along_axis
+from .._manipulation.transpose import moveaxis
+from .._math.sums_scan import cumsum
+from .._sorting.counting import count_nonzero
+from .._sorting.sorting import argsort
 from . import _kernels
+from ._bit_generator import philox4x32_10
 from ._params import normalize_size
 
 __all__ = ["permutation", "shuffle", "permuted", "choice", "permutation_model"]
@@ -63,8 +70,6 @@ def shuffle(bitgen, x, axis=0):
 
 
 def permuted(bitgen, x, axis=None, out=None):
-    from .. import moveaxis, take_along_axis
-
     if not isinstance(x, ndarray):
         raise reject(x, "random.permuted")
     if out is not None:
@@ -90,8 +95,6 @@ def permuted(bitgen, x, axis=None, out=None):
 
 def _p_array(p, pop_size):
     """p as a device float64 vector, checked as NumPy checks it (a synchronisation for the sum)."""
-    from .. import float64
-
     p = as_parameter(p, "random.choice")  # a host list or NumPy array, as CuPy accepts
     if p.ndim != 1:
         raise ValueError("p must be 1-dimensional")
@@ -111,8 +114,6 @@ def _weighted_without_replacement(gen, p, m):
     E_i / p_i (E_i standard exponential), smallest first. The order of the smallest keys has the
     law of drawing one item at a time in proportion to the weights left, NumPy's sequential law,
     in one pass and one sort instead of NumPy's draw-and-reject rounds."""
-    from .. import argsort, count_nonzero
-
     if int(count_nonzero(p > 0)) < m:  # one synchronisation, as NumPy's own check
         raise ValueError("Fewer non-zero entries in p than size")
     keys = gen.standard_exponential(p.size) / p  # p_i == 0 gives inf: never among the first m
@@ -120,8 +121,6 @@ def _weighted_without_replacement(gen, p, m):
 
 
 def choice(gen, a, size, replace, p, axis, fn):
-    from .. import cumsum
-
     bitgen = gen._bit_generator
 
     if isinstance(a, (list, tuple, numpy.ndarray)):
@@ -180,8 +179,6 @@ def _mix(r, key):
 def permutation_model(draw: tuple, n: int, m: int, rows: int = 1) -> numpy.ndarray:
     """NumPy model of cuarray_random_permutation (rows x m int64) for n < 2**31: what the kernel
     must give bit for bit, and a CPU-testable statement of its uniformity."""
-    from ._bit_generator import philox4x32_10
-
     k0, k1, call = (int(v) for v in draw)
     ctr = numpy.array([[j, 0xFFFFFFFF, 0xFFFFFFFF, call] for j in range(6)], numpy.uint32)
     keys = [int(v) for v in philox4x32_10(ctr, (k0, k1)).reshape(-1)]

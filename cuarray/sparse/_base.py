@@ -15,9 +15,17 @@ from __future__ import annotations
 
 import numpy
 
-from . import _sputils
-from . import _xp as xp
 from .._core.ndarray import ndarray
+from .._indexing.inserting import take
+from .._logic.comparison import not_equal
+from .._math.arithmetic import add, floor_divide, multiply as multiply_, negative, power as power_, remainder, subtract, true_divide
+from .._math.complex import conj as conj_
+from .._math.extrema import maximum as maximum_, minimum as minimum_
+from .._math.misc import absolute
+from .._math.rounding import around
+from .._sorting.counting import count_nonzero as count_nonzero_
+from .._sorting.searching_nonzero import flatnonzero
+from . import _sputils
 
 __all__ = ["_spbase", "spmatrix", "sparray", "issparse", "isspmatrix", "container", "register"]
 
@@ -109,7 +117,7 @@ class _spbase:
         c = self.tocsr(copy=True)
         c.sum_duplicates()
         if axis is None:
-            return int(xp.count_nonzero(c.data))
+            return int(count_nonzero_(c.data))
         c.eliminate_zeros()
         return c._getnnz_axis(axis)
 
@@ -151,8 +159,8 @@ class _spbase:
         """(row, col) device arrays of the nonzero stored entries, in storage order (duplicates
         not summed, as SciPy)."""
         coo = self.tocoo()
-        keep = xp.flatnonzero(xp.not_equal(coo.data, 0))
-        return xp.take(coo.row, keep), xp.take(coo.col, keep)
+        keep = flatnonzero(not_equal(coo.data, 0))
+        return take(coo.row, keep), take(coo.col, keep)
 
     def reshape(self, *shape, order="C", copy=False):
         """See `scipy.sparse.sparray.reshape` (2-D results; COO entries renumbered, then this
@@ -176,11 +184,11 @@ class _spbase:
         r, c = coo.row.astype(numpy.int64), coo.col.astype(numpy.int64)
         p, q = shape
         if order == "C":
-            flat = xp.add(xp.multiply(r, n), c)
-            nr, nc = xp.floor_divide(flat, q), xp.remainder(flat, q)
+            flat = add(multiply_(r, n), c)
+            nr, nc = floor_divide(flat, q), remainder(flat, q)
         else:
-            flat = xp.add(xp.multiply(c, m), r)
-            nr, nc = xp.remainder(flat, p), xp.floor_divide(flat, p)
+            flat = add(multiply_(c, m), r)
+            nr, nc = remainder(flat, p), floor_divide(flat, p)
         idt = _sputils.get_index_dtype(maxval=max(p, q))
         out = coo._from_parts(coo.data.copy(), nr.astype(idt), nc.astype(idt), shape)
         out._dedup = coo._dedup
@@ -193,7 +201,7 @@ class _spbase:
 
     def conjugate(self, copy=True):
         if self.dtype.kind == "c":
-            return self._with_data(xp.conj(self.data), copy=copy)
+            return self._with_data(conj_(self.data), copy=copy)
         return self.copy() if copy else self
 
     conj = conjugate
@@ -208,35 +216,35 @@ class _spbase:
     # -- reductions ----------------------------------------------------------------------------
     def sum(self, axis=None, dtype=None, out=None):
         """See `scipy.sparse.sparray.sum`: 0-d for axis=None; per row/column otherwise."""
-        from ._reduce import sparse_sum
+        from ._reduce import sparse_sum  # cycle: the format modules import _base
 
         return sparse_sum(self, axis, dtype, out)
 
     def mean(self, axis=None, dtype=None, out=None):
-        from ._reduce import sparse_mean
+        from ._reduce import sparse_mean  # cycle: the format modules import _base
 
         return sparse_mean(self, axis, dtype, out)
 
     def max(self, axis=None, out=None, *, explicit=False):
-        from ._reduce import sparse_minmax
+        from ._reduce import sparse_minmax  # cycle: the format modules import _base
 
-        return sparse_minmax(self, xp.maximum, axis, explicit)
+        return sparse_minmax(self, maximum_, axis, explicit)
 
     def min(self, axis=None, out=None, *, explicit=False):
-        from ._reduce import sparse_minmax
+        from ._reduce import sparse_minmax  # cycle: the format modules import _base
 
-        return sparse_minmax(self, xp.minimum, axis, explicit)
+        return sparse_minmax(self, minimum_, axis, explicit)
 
     def argmax(self, axis=None, out=None, *, explicit=False):
         """See `scipy.sparse.sparray.argmax`: a Python int for axis=None, a dense array per axis."""
-        from ._reduce import sparse_argminmax
+        from ._reduce import sparse_argminmax  # cycle: the format modules import _base
 
-        return sparse_argminmax(self, xp.maximum, axis, explicit)
+        return sparse_argminmax(self, maximum_, axis, explicit)
 
     def argmin(self, axis=None, out=None, *, explicit=False):
-        from ._reduce import sparse_argminmax
+        from ._reduce import sparse_argminmax  # cycle: the format modules import _base
 
-        return sparse_argminmax(self, xp.minimum, axis, explicit)
+        return sparse_argminmax(self, minimum_, axis, explicit)
 
     def diagonal(self, k=0) -> ndarray:
         return self.tocsr()._diagonal(k)
@@ -247,14 +255,14 @@ class _spbase:
     def setdiag(self, values, k=0):
         """Set the k-th diagonal in place (inserts entries; the matrix becomes canonical CSR data
         converted back to this format)."""
-        from ._extract import setdiag_coo
+        from ._extract import setdiag_coo  # cycle: the format modules import _base
 
         new = setdiag_coo(self.tocoo(), values, k).asformat(self._format)
         self._replace(new)
 
     # -- arithmetic ------------------------------------------------------------------------------
     def _binop_sparse(self, other, op, drop_zeros=True):
-        from ._binop import union_binop
+        from ._binop import union_binop  # cycle: the format modules import _base
 
         if other.shape != self.shape:
             raise ValueError("inconsistent shapes ({} and {})".format(self.shape, other.shape))
@@ -264,7 +272,7 @@ class _spbase:
         return out
 
     def _add(self, other, negate_other=False, negate_self=False):
-        op = xp.subtract if negate_other else xp.add
+        op = subtract if negate_other else add
         if _sputils.isscalarlike(other):
             if other != 0:
                 raise NotImplementedError("adding a nonzero scalar to a sparse array is not supported")
@@ -276,7 +284,7 @@ class _spbase:
             d = self.toarray()
             if negate_self:
                 d = -d
-            return op(d, other) if not negate_self else xp.add(d, other)
+            return op(d, other) if not negate_self else add(d, other)
         return NotImplemented
 
     def __add__(self, other):
@@ -294,41 +302,41 @@ class _spbase:
     def __neg__(self):
         if self.dtype.kind == "b":
             raise NotImplementedError("negating a boolean sparse array is not supported")
-        return self._with_data(xp.negative(self.data), copy=True)
+        return self._with_data(negative(self.data), copy=True)
 
     def __pos__(self):
         return self.copy()
 
     def _mul_scalar(self, s):
-        return self._with_data(xp.multiply(self.data, s), copy=True)
+        return self._with_data(multiply_(self.data, s), copy=True)
 
     def multiply(self, other):
         """Elementwise product (sparse result). See `scipy.sparse.sparray.multiply`."""
         if _sputils.isscalarlike(other):
             return self._mul_scalar(other)
         if issparse(other):
-            return self._binop_sparse(other, xp.multiply)
+            return self._binop_sparse(other, multiply_)
         if isinstance(other, ndarray):
-            from ._binop import multiply_dense
+            from ._binop import multiply_dense  # cycle: the format modules import _base
 
             return multiply_dense(self.tocsr(), other)
         raise TypeError("multiply: unsupported operand of type {}".format(type(other).__name__))
 
     def maximum(self, other):
         if issparse(other):
-            return self._binop_sparse(other, xp.maximum)
+            return self._binop_sparse(other, maximum_)
         if _sputils.isscalarlike(other) and other <= 0:
             c = self.tocsr(copy=True)
-            return c._with_data(xp.maximum(c.data, other))._pruned()
+            return c._with_data(maximum_(c.data, other))._pruned()
         raise NotImplementedError("maximum with a positive scalar or dense array gives a dense result; "
                                   "use cuarray.maximum(A.toarray(), x)")
 
     def minimum(self, other):
         if issparse(other):
-            return self._binop_sparse(other, xp.minimum)
+            return self._binop_sparse(other, minimum_)
         if _sputils.isscalarlike(other) and other >= 0:
             c = self.tocsr(copy=True)
-            return c._with_data(xp.minimum(c.data, other))._pruned()
+            return c._with_data(minimum_(c.data, other))._pruned()
         raise NotImplementedError("minimum with a negative scalar or dense array gives a dense result; "
                                   "use cuarray.minimum(A.toarray(), x)")
 
@@ -336,10 +344,10 @@ class _spbase:
         if _sputils.isscalarlike(other):
             if rdivide:
                 raise NotImplementedError("dividing a scalar by a sparse array gives a dense result")
-            return self._with_data(xp.true_divide(self.data, other), copy=True)
+            return self._with_data(true_divide(self.data, other), copy=True)
         if isinstance(other, ndarray):
             d = self.toarray()
-            return xp.true_divide(other, d) if rdivide else xp.true_divide(d, other)
+            return true_divide(other, d) if rdivide else true_divide(d, other)
         if issparse(other):
             raise NotImplementedError("sparse / sparse is not supported (the result is dense with NaNs); "
                                       "divide dense arrays")
@@ -354,14 +362,14 @@ class _spbase:
     def __matmul__(self, other):
         if _sputils.isscalarlike(other):
             raise ValueError("Scalar operands are not allowed, use '*' instead")
-        from ._matmul import matmul
+        from ._matmul import matmul  # cycle: the format modules import _base
 
         return matmul(self, other)
 
     def __rmatmul__(self, other):
         if _sputils.isscalarlike(other):
             raise ValueError("Scalar operands are not allowed, use '*' instead")
-        from ._matmul import rmatmul
+        from ._matmul import rmatmul  # cycle: the format modules import _base
 
         return rmatmul(self, other)
 
@@ -378,21 +386,19 @@ class _spbase:
             raise NotImplementedError("zero power is not supported as it would densify the matrix; "
                                       "use cuarray.ones(A.shape, dtype=A.dtype)")
         data = self.data if dtype is None else self.data.astype(dtype)
-        return self._with_data(xp.power(data, n), copy=True)
+        return self._with_data(power_(data, n), copy=True)
 
     def __abs__(self):
-        return self._with_data(xp.absolute(self.data), copy=True)
+        return self._with_data(absolute(self.data), copy=True)
 
     def __round__(self, ndigits=0):
-        from .._math.rounding import around
-
         return self._with_data(around(self.data, decimals=ndigits), copy=True)
 
     # -- comparisons (sparse bool results; see _binop.compare) ------------------------------------
     __hash__ = None  # mutable and compared elementwise, as SciPy's
 
     def _compare(self, other, name):
-        from ._binop import compare
+        from ._binop import compare  # cycle: the format modules import _base
 
         return compare(self, other, name)
 
@@ -433,7 +439,7 @@ class spmatrix:
         return self.__rmatmul__(other)
 
     def __pow__(self, n):
-        from ._matmul import matrix_power
+        from ._matmul import matrix_power  # cycle: the format modules import _base
 
         return matrix_power(self, n)
 

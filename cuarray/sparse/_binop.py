@@ -10,10 +10,18 @@ size, one for the zeros dropped.
 
 from __future__ import annotations
 
+from .._core.ndarray import ndarray
+from .._creation.basic import ones, zeros
+from .._logic import comparison as _comparison
+from .._logic.comparison import not_equal
+from .._manipulation.dims import broadcast_to
+from .._manipulation.joining import concatenate
+from .._math.arithmetic import multiply, remainder
+from .._sorting.searching_nonzero import flatnonzero
+from .._sorting.searchsorted import searchsorted
 from . import _canonical as canon
 from . import _sputils
-from . import _xp as xp
-from .._core.ndarray import ndarray
+from ._base import issparse
 
 __all__ = ["union_binop", "multiply_dense", "compare"]
 
@@ -32,25 +40,25 @@ def union_binop(a, b, op, drop_zeros=True):
     a, b = _canonical_copy(a), _canonical_copy(b)
     ka = canon.keys_of(*a._coo_parts(), m, n)
     kb = canon.keys_of(*b._coo_parts(), m, n)
-    keys = xp.concatenate([ka, kb])
+    keys = concatenate([ka, kb])
     if keys.size:
         skeys, _ = canon.sort_keys(keys)
-        head = xp.ones((skeys.size,), bool)
-        head[1:] = xp.not_equal(skeys[1:], skeys[:-1])
-        union = skeys[xp.flatnonzero(head)]
+        head = ones((skeys.size,), bool)
+        head[1:] = not_equal(skeys[1:], skeys[:-1])
+        union = skeys[flatnonzero(head)]
     else:
         union = keys
-    va = xp.zeros((union.size,), a.dtype)
-    vb = xp.zeros((union.size,), b.dtype)
+    va = zeros((union.size,), a.dtype)
+    vb = zeros((union.size,), b.dtype)
     if ka.size:
-        va[xp.searchsorted(union, ka)] = a.data
+        va[searchsorted(union, ka)] = a.data
     if kb.size:
-        vb[xp.searchsorted(union, kb)] = b.data
+        vb[searchsorted(union, kb)] = b.data
     data = op(va, vb)
     _sputils.check_dtype(data.dtype)
     idt = _sputils.get_index_dtype(maxval=max(m, n, union.size))
     indptr = canon.compress(union, m, n, idt)
-    indices = xp.remainder(union, union.dtype.type(n)).astype(idt, copy=False)
+    indices = remainder(union, union.dtype.type(n)).astype(idt, copy=False)
     out = a._container("csr")._from_parts(data, indices, indptr, (m, n), True, True)
     if drop_zeros:
         out.eliminate_zeros()
@@ -62,13 +70,13 @@ def multiply_dense(a, d):
     if d.ndim > 2:
         raise ValueError("inconsistent shapes")
     try:
-        db = xp.broadcast_to(d, a.shape)
+        db = broadcast_to(d, a.shape)
     except ValueError:
         raise ValueError("inconsistent shapes ({} and {})".format(a.shape, d.shape)) from None
     if a.nnz == 0:
-        return a._with_data(xp.multiply(a.data, xp.zeros((), d.dtype)), copy=True)
+        return a._with_data(multiply(a.data, zeros((), d.dtype)), copy=True)
     row, col = a._coo_parts()
-    return a._with_data(xp.multiply(a.data, db[row, col]), copy=True)
+    return a._with_data(multiply(a.data, db[row, col]), copy=True)
 
 
 # Comparison operators: (cuarray ufunc name, NumPy ufunc for the value at two implicit zeros).
@@ -83,9 +91,7 @@ def compare(a, other, name):
     same inefficiency); it is built from the dense comparison."""
     import numpy
 
-    from ._base import issparse
-
-    fn = getattr(xp, _COMPARE[name])
+    fn = getattr(_comparison, _COMPARE[name])
     host_fn = getattr(numpy, _COMPARE[name])
     csr_cls = a._container("csr")
     if issparse(other):

@@ -14,8 +14,17 @@ from __future__ import annotations
 
 import numpy
 
-from . import _xp as xp
+from .._core import sort
 from .._core.ndarray import ndarray
+from .._creation.basic import empty, zeros
+from .._creation.ranges import arange
+from .._indexing.inserting import take
+from .._logic.comparison import not_equal
+from .._logic.ops import logical_or
+from .._math.arithmetic import add, multiply, remainder, subtract
+from .._math.sums_scan import cumsum
+from .._sorting.searching_nonzero import flatnonzero
+from .._sorting.searchsorted import searchsorted
 
 __all__ = ["key_dtype", "keys_of", "sort_keys", "expand", "compress", "canonical", "segment_sum",
            "offsets_from_counts"]
@@ -24,8 +33,6 @@ _I32, _I64 = numpy.dtype(numpy.int32), numpy.dtype(numpy.int64)
 
 
 def _engine():
-    from .._core import sort
-
     return sort
 
 
@@ -37,13 +44,13 @@ def key_dtype(n_major: int, n_minor: int) -> numpy.dtype:
 def keys_of(major: ndarray, minor: ndarray, n_major: int, n_minor: int) -> ndarray:
     """One int key per entry: `major * n_minor + minor` (sorting by it is sorting by (major, minor))."""
     kdt = key_dtype(n_major, n_minor)
-    return xp.add(xp.multiply(major.astype(kdt, copy=False), kdt.type(n_minor)), minor.astype(kdt, copy=False))
+    return add(multiply(major.astype(kdt, copy=False), kdt.type(n_minor)), minor.astype(kdt, copy=False))
 
 
 def sort_keys(keys: ndarray):
     """(sorted keys, int positions that sort them): a stable sort."""
     n = keys.size
-    pos = xp.arange(n, dtype=_I32 if n < 2**31 else _I64)
+    pos = arange(n, dtype=_I32 if n < 2**31 else _I64)
     if n < 2:
         return keys.copy(), pos
     return _engine().sort_pairs(keys, pos)
@@ -52,24 +59,24 @@ def sort_keys(keys: ndarray):
 def expand(indptr: ndarray, nnz: int, dtype) -> ndarray:
     """The major index of each of the `nnz` entries of offsets `indptr` (as `dtype`)."""
     if nnz == 0:
-        return xp.empty((0,), dtype)
-    pos = xp.arange(nnz, dtype=indptr.dtype)
-    return xp.subtract(xp.searchsorted(indptr, pos, side="right"), 1).astype(dtype, copy=False)
+        return empty((0,), dtype)
+    pos = arange(nnz, dtype=indptr.dtype)
+    return subtract(searchsorted(indptr, pos, side="right"), 1).astype(dtype, copy=False)
 
 
 def compress(sorted_keys: ndarray, n_major: int, n_minor: int, dtype) -> ndarray:
     """Offsets (n_major + 1 of `dtype`) of entries whose keys `major * n_minor + minor` are sorted."""
-    starts = xp.multiply(xp.arange(n_major + 1, dtype=sorted_keys.dtype), sorted_keys.dtype.type(n_minor))
+    starts = multiply(arange(n_major + 1, dtype=sorted_keys.dtype), sorted_keys.dtype.type(n_minor))
     if n_minor == 0:
-        return xp.zeros((n_major + 1,), dtype)
-    return xp.searchsorted(sorted_keys, starts, side="left").astype(dtype, copy=False)
+        return zeros((n_major + 1,), dtype)
+    return searchsorted(sorted_keys, starts, side="left").astype(dtype, copy=False)
 
 
 def offsets_from_counts(counts: ndarray, dtype) -> ndarray:
     """[0, c0, c0+c1, ...] as `dtype`."""
-    out = xp.zeros((counts.size + 1,), dtype)
+    out = zeros((counts.size + 1,), dtype)
     if counts.size:
-        out[1:] = xp.cumsum(counts, dtype=dtype)
+        out[1:] = cumsum(counts, dtype=dtype)
     return out
 
 
@@ -77,7 +84,7 @@ def segment_sum(values: ndarray, seg: ndarray, nseg: int, out=None) -> ndarray:
     """out[s] += values[i] for each i with seg[i] == s (a new zero `out` of values' dtype when
     None; atomics, order unspecified)."""
     if out is None:
-        out = xp.zeros((nseg,), values.dtype)
+        out = zeros((nseg,), values.dtype)
     elif out.dtype != values.dtype:
         values = values.astype(out.dtype)
     if values.dtype.kind == "c":
@@ -85,14 +92,14 @@ def segment_sum(values: ndarray, seg: ndarray, nseg: int, out=None) -> ndarray:
         rdt = numpy.dtype(values.dtype.char.lower())
         o2 = out.view(rdt)
         v2 = values.copy().view(rdt) if not values.flags.c_contiguous else values.view(rdt)
-        s2 = xp.multiply(seg.astype(_I64, copy=False), 2)
-        xp.add.at(o2, s2, v2[0::2])
-        xp.add.at(o2, xp.add(s2, 1), v2[1::2])
+        s2 = multiply(seg.astype(_I64, copy=False), 2)
+        add.at(o2, s2, v2[0::2])
+        add.at(o2, add(s2, 1), v2[1::2])
         return out
     if values.dtype.kind == "b":
-        xp.logical_or.at(out, seg, values)
+        logical_or.at(out, seg, values)
         return out
-    xp.add.at(out, seg, values)
+    add.at(out, seg, values)
     return out
 
 
@@ -103,26 +110,26 @@ def canonical(major: ndarray, minor: ndarray, data: ndarray, n_major: int, n_min
     summing; none otherwise."""
     nnz = data.size
     if nnz == 0:
-        return (xp.zeros((n_major + 1,), idx_dtype), xp.empty((0,), idx_dtype), xp.empty((0,), data.dtype))
+        return (zeros((n_major + 1,), idx_dtype), empty((0,), idx_dtype), empty((0,), data.dtype))
     keys = keys_of(major, minor, n_major, n_minor)
     if data.dtype.itemsize in (4, 8) and nnz > 1 and data.flags.c_contiguous:
         # Values of 4 or 8 bytes ride along in the sort (moved as bits): no gather afterwards.
         skeys, sdata = _engine().sort_pairs(keys, data)
     else:
         skeys, perm = sort_keys(keys)
-        sdata = xp.take(data, perm)
+        sdata = take(data, perm)
     if sum_duplicates and nnz > 1:
-        head = xp.not_equal(skeys[1:], skeys[:-1])
-        starts = xp.flatnonzero(head)  # positions (minus one) where a new key starts
+        head = not_equal(skeys[1:], skeys[:-1])
+        starts = flatnonzero(head)  # positions (minus one) where a new key starts
         nuniq = starts.size + 1
         if nuniq < nnz:
-            first = xp.zeros((nuniq,), starts.dtype)
-            first[1:] = xp.add(starts, 1)
-            seg = xp.zeros((nnz,), _I64)
-            seg[1:] = xp.cumsum(head, dtype=_I64)
+            first = zeros((nuniq,), starts.dtype)
+            first[1:] = add(starts, 1)
+            seg = zeros((nnz,), _I64)
+            seg[1:] = cumsum(head, dtype=_I64)
             sdata = segment_sum(sdata, seg, nuniq)
-            skeys = xp.take(skeys, first)
+            skeys = take(skeys, first)
     kdt = skeys.dtype
-    indices = xp.remainder(skeys, kdt.type(n_minor)).astype(idx_dtype, copy=False)
+    indices = remainder(skeys, kdt.type(n_minor)).astype(idx_dtype, copy=False)
     indptr = compress(skeys, n_major, n_minor, idx_dtype)
     return indptr, indices, sdata

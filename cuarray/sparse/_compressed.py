@@ -12,12 +12,23 @@ from __future__ import annotations
 
 import numpy
 
-from . import _canonical as canon
-from . import _sputils
-from . import _xp as xp
-from ._base import _is_host_sparse, _spbase, issparse
 from .._core.host_input import reject
 from .._core.ndarray import ndarray
+from .._creation.basic import empty, zeros
+from .._creation.from_data import asarray
+from .._indexing.inserting import take
+from .._logic.comparison import equal, less, less_equal, not_equal
+from .._logic.truth import all as all_
+from .._math.arithmetic import subtract
+from .._math.sums_scan import cumsum, diff
+from .._sorting.searching import where
+from .._sorting.searching_nonzero import flatnonzero
+from .._statistics.histograms import bincount
+from . import _canonical as canon
+from . import _sputils
+from ._base import _is_host_sparse, _spbase, issparse
+from ._format_coo import coo_matrix
+from ._index import getitem, setitem
 
 __all__ = ["_cs_matrix"]
 
@@ -36,19 +47,17 @@ class _cs_matrix(_spbase):
             self._sorted, self._canon = src._sorted, src._canon
         elif _is_host_sparse(arg1):
             h = arg1.asformat(self._format)
-            self._set(xp.asarray(h.data), xp.asarray(h.indices), xp.asarray(h.indptr), h.shape,
+            self._set(asarray(h.data), asarray(h.indices), asarray(h.indptr), h.shape,
                       index_cast=True)
             self._sorted = bool(h.has_sorted_indices)
         elif isinstance(arg1, tuple) and _sputils.isshape(arg1):
             m, n = _sputils.check_shape(arg1)
             idt = _sputils.get_index_dtype(maxval=max(m, n))
             nmaj = m if self._format == "csr" else n
-            self._set(xp.empty((0,), numpy.float64 if dtype is None else dtype), xp.empty((0,), idt),
-                      xp.zeros((nmaj + 1,), idt), (m, n))
+            self._set(empty((0,), numpy.float64 if dtype is None else dtype), empty((0,), idt),
+                      zeros((nmaj + 1,), idt), (m, n))
             self._sorted = self._canon = True
         elif isinstance(arg1, tuple) and len(arg1) == 2:
-            from ._format_coo import coo_matrix
-
             src = coo_matrix(arg1, shape=shape, dtype=dtype).asformat(self._format)
             self._set(src.data, src.indices, src.indptr, src.shape)
             self._sorted, self._canon = src._sorted, src._canon
@@ -63,8 +72,6 @@ class _cs_matrix(_spbase):
             self._set(data.copy() if copy else data, indices.copy() if copy else indices,
                       indptr.copy() if copy else indptr, _sputils.check_shape(shape), index_cast=True)
         elif isinstance(arg1, ndarray):
-            from ._format_coo import coo_matrix
-
             src = coo_matrix(arg1, shape=shape, dtype=dtype).asformat(self._format)
             self._set(src.data, src.indices, src.indptr, src.shape)
             self._sorted = self._canon = True
@@ -138,8 +145,8 @@ class _cs_matrix(_spbase):
         maj = self._majors()
         nmin = self._swap(self._shape)[1]
         k = canon.keys_of(maj, self.indices, self._swap(self._shape)[0], nmin)
-        cmp = xp.less if strict else xp.less_equal
-        return bool(xp.all(cmp(k[:-1], k[1:])))
+        cmp = less if strict else less_equal
+        return bool(all_(cmp(k[:-1], k[1:])))
 
     @property
     def has_sorted_indices(self) -> bool:
@@ -195,15 +202,15 @@ class _cs_matrix(_spbase):
         """Drop explicitly stored zeros in place (one synchronisation: the count kept)."""
         if self.nnz == 0:
             return
-        mask = xp.not_equal(self.data, 0)
-        keep = xp.flatnonzero(mask)
+        mask = not_equal(self.data, 0)
+        keep = flatnonzero(mask)
         if keep.size == self.nnz:
             return
-        run = xp.zeros((self.nnz + 1,), self.indptr.dtype)
-        run[1:] = xp.cumsum(mask, dtype=self.indptr.dtype)
-        self.indptr = xp.take(run, self.indptr)
-        self.data = xp.take(self.data, keep)
-        self.indices = xp.take(self.indices, keep)
+        run = zeros((self.nnz + 1,), self.indptr.dtype)
+        run[1:] = cumsum(mask, dtype=self.indptr.dtype)
+        self.indptr = take(run, self.indptr)
+        self.data = take(self.data, keep)
+        self.indices = take(self.indices, keep)
         self._descr = None
 
     def prune(self):
@@ -248,30 +255,26 @@ class _cs_matrix(_spbase):
             raise ValueError("axis out of bounds")
         # Counting over columns (axis 1) of CSR is a difference of row offsets.
         if axis == (1 if self._format == "csr" else 0):
-            return xp.diff(self.indptr)
+            return diff(self.indptr)
         n = self._shape[axis ^ 1]
-        return xp.bincount(self.indices, minlength=n)[:n] if self.nnz else xp.zeros((n,), numpy.int64)
+        return bincount(self.indices, minlength=n)[:n] if self.nnz else zeros((n,), numpy.int64)
 
     def _diagonal(self, k):
         m, n = self._shape
         if k <= -m or k >= n:
-            return xp.empty((0,), self.dtype)
+            return empty((0,), self.dtype)
         length = min(m + min(k, 0), n - max(k, 0))
         row, col = self._coo_parts()
-        on = xp.equal(xp.subtract(col.astype(numpy.int64), row.astype(numpy.int64)), k)
-        pos = xp.where(on, row if k >= 0 else col, 0)
-        vals = xp.where(on, self.data, xp.zeros((), self.dtype))
+        on = equal(subtract(col.astype(numpy.int64), row.astype(numpy.int64)), k)
+        pos = where(on, row if k >= 0 else col, 0)
+        vals = where(on, self.data, zeros((), self.dtype))
         return canon.segment_sum(vals, pos, length)
 
     # -- indexing ------------------------------------------------------------------------------
     def __getitem__(self, key):
-        from ._index import getitem
-
         return getitem(self, key)
 
     def __setitem__(self, key, value):
-        from ._index import setitem
-
         setitem(self, key, value)
 
 

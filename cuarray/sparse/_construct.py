@@ -10,10 +10,15 @@ from __future__ import annotations
 
 import numpy
 
-from . import _sputils
-from . import _xp as xp
-from ._base import container, issparse, sparray
 from .._core.ndarray import ndarray
+from .._creation.basic import empty, ones, zeros
+from .._creation.from_data import asarray
+from .._creation.ranges import arange
+from .._manipulation.joining import concatenate
+from .._math.arithmetic import add, floor_divide, multiply, remainder
+from ..random import default_rng
+from . import _sputils
+from ._base import container, issparse, sparray
 
 __all__ = ["eye", "eye_array", "identity", "diags", "diags_array", "spdiags", "random", "random_array",
            "rand", "kron", "kronsum", "hstack", "vstack", "bmat", "block_diag"]
@@ -32,8 +37,8 @@ def _eye(m, n, k, dtype, format, is_array):  # noqa: A002
     n = m if n is None else n
     dtype = _sputils.check_dtype(dtype)
     length = max(0, min(m + min(k, 0), n - max(k, 0)))
-    r = xp.arange(length, dtype=_I64)
-    coo = _coo(xp.ones((length,), dtype), xp.add(r, max(-k, 0)), xp.add(r, max(k, 0)), (m, n), is_array)
+    r = arange(length, dtype=_I64)
+    coo = _coo(ones((length,), dtype), add(r, max(-k, 0)), add(r, max(k, 0)), (m, n), is_array)
     coo._canon = coo._dedup = True
     return coo.asformat(format or "dia")
 
@@ -62,7 +67,7 @@ def _diags(diagonals, offsets, shape, format, dtype, is_array):  # noqa: A002
     offsets = [int(k) for k in offsets]
     if len(diagonals) != len(offsets):
         raise ValueError("Different number of diagonals and offsets.")
-    diagonals = [d if isinstance(d, ndarray) else xp.asarray(numpy.asarray(d)) for d in diagonals]
+    diagonals = [d if isinstance(d, ndarray) else asarray(numpy.asarray(d)) for d in diagonals]
     if shape is None:
         m = diagonals[0].size + abs(offsets[0])
         shape = (m, m)
@@ -70,7 +75,7 @@ def _diags(diagonals, offsets, shape, format, dtype, is_array):  # noqa: A002
     if dtype is None:
         dtype = numpy.result_type(*[d.dtype for d in diagonals])
     dtype = _sputils.check_dtype(dtype)
-    data = xp.zeros((len(offsets), n), dtype)
+    data = zeros((len(offsets), n), dtype)
     for i, (d, k) in enumerate(zip(diagonals, offsets)):
         length = min(m + k, n) - max(0, k)
         if length <= 0:
@@ -81,7 +86,7 @@ def _diags(diagonals, offsets, shape, format, dtype, is_array):  # noqa: A002
                              "({}, {}).".format(i, d.size, k, m, n))
         data[i, max(0, k):max(0, k) + length] = d.astype(dtype)
     idt = _sputils.get_index_dtype(maxval=max(m, n))
-    dia = container("dia", is_array)._from_parts(data, xp.asarray(numpy.array(offsets, idt)), (m, n))
+    dia = container("dia", is_array)._from_parts(data, asarray(numpy.array(offsets, idt)), (m, n))
     return dia.asformat(format)
 
 
@@ -101,29 +106,27 @@ def spdiags(data, diags, m=None, n=None, format=None):  # noqa: A002
         m = n = data.shape[1]
     elif n is None:
         m, n = m
-    offs = diags if isinstance(diags, ndarray) else xp.asarray(numpy.atleast_1d(numpy.asarray(diags)))
+    offs = diags if isinstance(diags, ndarray) else asarray(numpy.atleast_1d(numpy.asarray(diags)))
     return container("dia", False)((data, offs), shape=(m, n)).asformat(format)
 
 
 def _random(m, n, density, format, dtype, random_state, is_array):  # noqa: A002
-    from ..random import default_rng
-
     if density < 0 or density > 1:
         raise ValueError("density expected to be 0 <= density <= 1")
     dtype = _sputils.check_dtype(numpy.float64 if dtype is None else dtype)
     mn = m * n
     k = int(round(density * mn))
     rng = random_state if hasattr(random_state, "choice") else default_rng(random_state)
-    cells = rng.choice(mn, size=k, replace=False).astype(_I64) if k else xp.empty((0,), _I64)
+    cells = rng.choice(mn, size=k, replace=False).astype(_I64) if k else empty((0,), _I64)
     if dtype.kind in "iu":
         vals = rng.integers(0 if dtype.kind == "u" else -100, 100, size=k).astype(dtype)
     elif dtype.kind == "b":
-        vals = xp.ones((k,), dtype)
+        vals = ones((k,), dtype)
     elif dtype.kind == "c":
-        vals = xp.add(rng.random(k), xp.multiply(rng.random(k), 1j)).astype(dtype)
+        vals = add(rng.random(k), multiply(rng.random(k), 1j)).astype(dtype)
     else:
         vals = rng.random(k).astype(dtype)
-    row, col = xp.floor_divide(cells, n if n else 1), xp.remainder(cells, n if n else 1)
+    row, col = floor_divide(cells, n if n else 1), remainder(cells, n if n else 1)
     coo = _coo(vals, row, col, (m, n), is_array)
     coo._dedup = True
     return coo.asformat(format)
@@ -160,9 +163,9 @@ def kron(A, B, format=None):  # noqa: A002
     shape = (ma * mb, na * nb)
     if a.nnz == 0 or b.nnz == 0:
         return container("coo", is_array)(shape, dtype=_sputils.upcast(a.dtype, b.dtype)).asformat(format)
-    row = xp.add(xp.multiply(a.row.astype(_I64).reshape(-1, 1), mb), b.row.astype(_I64).reshape(1, -1)).reshape(-1)
-    col = xp.add(xp.multiply(a.col.astype(_I64).reshape(-1, 1), nb), b.col.astype(_I64).reshape(1, -1)).reshape(-1)
-    data = xp.multiply(a.data.reshape(-1, 1), b.data.reshape(1, -1)).reshape(-1)
+    row = add(multiply(a.row.astype(_I64).reshape(-1, 1), mb), b.row.astype(_I64).reshape(1, -1)).reshape(-1)
+    col = add(multiply(a.col.astype(_I64).reshape(-1, 1), nb), b.col.astype(_I64).reshape(1, -1)).reshape(-1)
+    data = multiply(a.data.reshape(-1, 1), b.data.reshape(1, -1)).reshape(-1)
     return _coo(data, row, col, shape, is_array).asformat(format)
 
 
@@ -214,9 +217,9 @@ def bmat(blocks, format=None, dtype=None):  # noqa: A002
     nz = [p for p in parts if p[0].nnz]
     if not nz:
         return container("coo", is_array)(shape, dtype=dt).asformat(format)
-    data = xp.concatenate([p.data.astype(dt, copy=False) for p, _, _ in nz])
-    row = xp.concatenate([xp.add(p.row.astype(_I64), r) for p, r, _ in nz])
-    col = xp.concatenate([xp.add(p.col.astype(_I64), c) for p, _, c in nz])
+    data = concatenate([p.data.astype(dt, copy=False) for p, _, _ in nz])
+    row = concatenate([add(p.row.astype(_I64), r) for p, r, _ in nz])
+    col = concatenate([add(p.col.astype(_I64), c) for p, _, c in nz])
     return _coo(data, row, col, shape, is_array).asformat(format)
 
 

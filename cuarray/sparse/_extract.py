@@ -5,9 +5,17 @@ from __future__ import annotations
 
 import numpy
 
+from .._creation.basic import full
+from .._creation.ranges import arange
+from .._indexing.inserting import take
+from .._logic.comparison import equal, greater_equal, less, less_equal
+from .._logic.ops import logical_and, logical_not
+from .._manipulation.joining import concatenate
+from .._math.arithmetic import add, subtract
+from .._sorting.searching_nonzero import flatnonzero
 from . import _sputils
-from . import _xp as xp
 from ._base import issparse
+from ._format_coo import coo_matrix
 
 __all__ = ["find", "tril", "triu", "setdiag_coo"]
 
@@ -17,8 +25,6 @@ _I64 = numpy.dtype(numpy.int64)
 def find(A):
     """(row, col, values) of the nonzero entries of A, duplicates summed, in row-major order."""
     if not issparse(A):
-        from ._format_coo import coo_matrix
-
         A = coo_matrix(A)
     c = A.tocsr(copy=True)
     c.sum_duplicates()
@@ -29,13 +35,11 @@ def find(A):
 
 def _triangle(A, k, format, lower):  # noqa: A002
     if not issparse(A):
-        from ._format_coo import coo_matrix
-
         A = coo_matrix(A)
     coo = A.tocoo()
-    d = xp.subtract(coo.col.astype(_I64), coo.row.astype(_I64))
-    keep = xp.flatnonzero(xp.less_equal(d, k) if lower else xp.greater_equal(d, k))
-    out = coo._from_parts(xp.take(coo.data, keep), xp.take(coo.row, keep), xp.take(coo.col, keep), coo.shape)
+    d = subtract(coo.col.astype(_I64), coo.row.astype(_I64))
+    keep = flatnonzero(less_equal(d, k) if lower else greater_equal(d, k))
+    out = coo._from_parts(take(coo.data, keep), take(coo.row, keep), take(coo.col, keep), coo.shape)
     out._dedup = coo._dedup
     return out.asformat(format)
 
@@ -58,19 +62,19 @@ def setdiag_coo(coo, values, k):
         raise ValueError("k exceeds array dimensions")
     length = min(m + min(k, 0), n - max(k, 0))
     if _sputils.isscalarlike(values):
-        vals = xp.full((length,), values, coo.dtype)
+        vals = full((length,), values, coo.dtype)
     else:
         vals = values.reshape(-1)[:length].astype(coo.dtype)
     nset = vals.size
     r0, c0 = max(-k, 0), max(k, 0)
     row = coo.row.astype(_I64)
     col = coo.col.astype(_I64)
-    on = xp.logical_and(xp.equal(xp.subtract(col, row), k), xp.less(xp.subtract(row, r0), nset))
-    keep = xp.flatnonzero(xp.logical_not(on))
-    pos = xp.arange(nset, dtype=_I64)
-    data = xp.concatenate([xp.take(coo.data, keep), vals])
-    rows = xp.concatenate([xp.take(row, keep), xp.add(pos, r0)])
-    cols = xp.concatenate([xp.take(col, keep), xp.add(pos, c0)])
+    on = logical_and(equal(subtract(col, row), k), less(subtract(row, r0), nset))
+    keep = flatnonzero(logical_not(on))
+    pos = arange(nset, dtype=_I64)
+    data = concatenate([take(coo.data, keep), vals])
+    rows = concatenate([take(row, keep), add(pos, r0)])
+    cols = concatenate([take(col, keep), add(pos, c0)])
     idt = _sputils.get_index_dtype(maxval=max(m, n))
     out = coo._from_parts(data, rows.astype(idt), cols.astype(idt), coo.shape)
     out.sum_duplicates()

@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import numpy
 
-from . import _canonical as canon
-from . import _sputils
-from . import _xp as xp
-from ._base import _is_host_sparse, _spbase, issparse, register, sparray, spmatrix
 from .._core.host_input import reject
 from .._core.ndarray import ndarray
+from .._creation.basic import empty, zeros
+from .._creation.from_data import asarray
+from .._indexing.inserting import take
+from .._logic.comparison import not_equal
+from .._math.arithmetic import add, multiply
+from .._sorting.searching_nonzero import flatnonzero, nonzero
+from . import _canonical as canon
+from . import _sputils
+from ._base import _is_host_sparse, _spbase, issparse, register, sparray, spmatrix
 
 __all__ = ["coo_matrix", "coo_array", "isspmatrix_coo"]
 
@@ -34,12 +39,12 @@ class _coo_base(_spbase):
             self._canon, self._dedup = src._canon, src._dedup
         elif _is_host_sparse(arg1):
             h = arg1.tocoo()
-            self._set(xp.asarray(h.data), xp.asarray(h.row), xp.asarray(h.col), h.shape, index_cast=True)
+            self._set(asarray(h.data), asarray(h.row), asarray(h.col), h.shape, index_cast=True)
         elif isinstance(arg1, tuple) and _sputils.isshape(arg1):
             m, n = _sputils.check_shape(arg1)
             idt = _sputils.get_index_dtype(maxval=max(m, n))
-            self._set(xp.empty((0,), numpy.float64 if dtype is None else dtype), xp.empty((0,), idt),
-                      xp.empty((0,), idt), (m, n))
+            self._set(empty((0,), numpy.float64 if dtype is None else dtype), empty((0,), idt),
+                      empty((0,), idt), (m, n))
             self._canon = self._dedup = True
         elif isinstance(arg1, tuple) and len(arg1) == 2:
             data, ij = arg1
@@ -66,7 +71,7 @@ class _coo_base(_spbase):
                 a = a.reshape(1, -1)
             if a.ndim != 2:
                 raise TypeError("expected a 2-D array, got {} dimensions".format(a.ndim))
-            row, col = xp.nonzero(a)
+            row, col = nonzero(a)
             idt = _sputils.get_index_dtype(maxval=max(a.shape + (row.size,)))
             self._set(a[row, col], row.astype(idt), col.astype(idt), a.shape)
             self._canon = self._dedup = True
@@ -148,9 +153,9 @@ class _coo_base(_spbase):
     def eliminate_zeros(self):
         if self.nnz == 0:
             return
-        keep = xp.flatnonzero(xp.not_equal(self.data, 0))
+        keep = flatnonzero(not_equal(self.data, 0))
         if keep.size != self.nnz:
-            self.data, self.row, self.col = (xp.take(a, keep) for a in (self.data, self.row, self.col))
+            self.data, self.row, self.col = (take(a, keep) for a in (self.data, self.row, self.col))
 
     # -- conversions -----------------------------------------------------------------------------
     def tocoo(self, copy=False):
@@ -173,7 +178,7 @@ class _coo_base(_spbase):
         return self._compressed("csc")
 
     def todia(self, copy=False):
-        from ._format_dia import coo_to_dia
+        from ._format_dia import coo_to_dia  # cycle: the format modules convert to each other
 
         return coo_to_dia(self)
 
@@ -181,7 +186,7 @@ class _coo_base(_spbase):
         m, n = self._shape
         f = order is not None and order.upper() == "F"
         if out is None:
-            dense = xp.zeros((n, m) if f else (m, n), self.dtype)
+            dense = zeros((n, m) if f else (m, n), self.dtype)
         else:
             if tuple(out.shape) != self._shape:
                 raise ValueError("out array has shape {}, expected {}".format(out.shape, self._shape))
@@ -189,7 +194,7 @@ class _coo_base(_spbase):
             dense = out.T if f else out
         if self.nnz:
             r, c = (self.col, self.row) if f else (self.row, self.col)
-            flat_idx = xp.add(xp.multiply(r.astype(_I64), dense.shape[1]), c.astype(_I64))
+            flat_idx = add(multiply(r.astype(_I64), dense.shape[1]), c.astype(_I64))
             flat = dense.reshape(-1)
             if self._dedup:
                 flat[flat_idx] = self.data

@@ -8,11 +8,23 @@ from __future__ import annotations
 
 import numpy
 
-from . import _sputils
-from . import _xp as xp
-from ._base import _is_host_sparse, _spbase, issparse, register, sparray, spmatrix
 from .._core.host_input import reject
 from .._core.ndarray import ndarray
+from .._creation.basic import zeros
+from .._creation.from_data import asarray
+from .._creation.ranges import arange
+from .._indexing.inserting import take
+from .._logic.comparison import greater_equal, less, not_equal
+from .._logic.ops import logical_and
+from .._manipulation.dims import broadcast_to
+from .._math.arithmetic import add, multiply, remainder, subtract
+from .._sets.unique import unique
+from .._sorting.searching_nonzero import flatnonzero
+from .._sorting.searchsorted import searchsorted
+from . import _sputils
+from ._base import _is_host_sparse, _spbase, issparse, register, sparray, spmatrix
+from ._canonical import segment_sum
+from ._format_coo import coo_array
 
 __all__ = ["dia_matrix", "dia_array", "isspmatrix_dia", "coo_to_dia"]
 
@@ -27,11 +39,11 @@ class _dia_base(_spbase):
                       src.offsets.copy() if copy or src is not arg1 else src.offsets, src.shape)
         elif _is_host_sparse(arg1):
             h = arg1.todia()
-            self._set(xp.asarray(h.data), xp.asarray(h.offsets), h.shape)
+            self._set(asarray(h.data), asarray(h.offsets), h.shape)
         elif isinstance(arg1, tuple) and _sputils.isshape(arg1):
             m, n = _sputils.check_shape(arg1)
-            self._set(xp.zeros((0, 0), numpy.float64 if dtype is None else dtype),
-                      xp.zeros((0,), _sputils.get_index_dtype(maxval=max(m, n))), (m, n))
+            self._set(zeros((0, 0), numpy.float64 if dtype is None else dtype),
+                      zeros((0,), _sputils.get_index_dtype(maxval=max(m, n))), (m, n))
         elif isinstance(arg1, tuple) and len(arg1) == 2:
             data, offsets = arg1
             if shape is None:
@@ -39,7 +51,7 @@ class _dia_base(_spbase):
             if not isinstance(data, ndarray):
                 raise reject(data, "sparse.dia_matrix")
             if _sputils.isintlike(offsets):
-                offsets = xp.asarray(numpy.array([offsets]))
+                offsets = asarray(numpy.array([offsets]))
             elif not isinstance(offsets, ndarray):
                 raise reject(offsets, "sparse.dia_matrix")
             data = data.reshape(1, -1) if data.ndim == 1 else data
@@ -53,11 +65,9 @@ class _dia_base(_spbase):
             shape = _sputils.check_shape(shape)
             idt = _sputils.get_index_dtype(maxval=max(shape))
             self._set(data.copy() if copy else data, offsets.astype(idt, copy=copy), shape)
-            if offsets.size > 1 and xp.unique(offsets).size != offsets.size:
+            if offsets.size > 1 and unique(offsets).size != offsets.size:
                 raise ValueError("offset array contains duplicate values")
         elif isinstance(arg1, ndarray):
-            from ._format_coo import coo_array
-
             src = coo_to_dia(coo_array(arg1))
             self._set(src.data, src.offsets, src.shape)
         else:
@@ -103,14 +113,14 @@ class _dia_base(_spbase):
             return coo_cls(self._shape, dtype=self.dtype)
         ndiag, width = self.data.shape
         idt = _sputils.get_index_dtype(maxval=max(m, n))
-        cols = xp.broadcast_to(xp.arange(width, dtype=numpy.int64).reshape(1, -1), (ndiag, width))
-        rows = xp.subtract(cols, self.offsets.astype(numpy.int64).reshape(-1, 1))
-        mask = xp.logical_and(xp.logical_and(xp.greater_equal(rows, 0), xp.less(rows, m)),
-                              xp.logical_and(xp.less(cols, n), xp.not_equal(self.data, 0)))
-        keep = xp.flatnonzero(mask)
-        data = xp.take(self.data.reshape(-1), keep)
-        row = xp.take(rows.reshape(-1), keep).astype(idt)
-        col = xp.remainder(keep, width).astype(idt)
+        cols = broadcast_to(arange(width, dtype=numpy.int64).reshape(1, -1), (ndiag, width))
+        rows = subtract(cols, self.offsets.astype(numpy.int64).reshape(-1, 1))
+        mask = logical_and(logical_and(greater_equal(rows, 0), less(rows, m)),
+                              logical_and(less(cols, n), not_equal(self.data, 0)))
+        keep = flatnonzero(mask)
+        data = take(self.data.reshape(-1), keep)
+        row = take(rows.reshape(-1), keep).astype(idt)
+        col = remainder(keep, width).astype(idt)
         return coo_cls._from_parts(data, row, col, self._shape)
 
     def tocsr(self, copy=False):
@@ -157,14 +167,13 @@ def coo_to_dia(coo):
     m, n = coo.shape
     idt = _sputils.get_index_dtype(maxval=max(m, n))
     if coo.nnz == 0:
-        return cls._from_parts(xp.zeros((0, 0), coo.dtype), xp.zeros((0,), idt), coo.shape)
-    ks = xp.subtract(coo.col.astype(numpy.int64), coo.row.astype(numpy.int64))
-    offsets = xp.unique(ks)
+        return cls._from_parts(zeros((0, 0), coo.dtype), zeros((0,), idt), coo.shape)
+    ks = subtract(coo.col.astype(numpy.int64), coo.row.astype(numpy.int64))
+    offsets = unique(ks)
     width = int(coo.col.max()) + 1
-    data = xp.zeros((offsets.size, width), coo.dtype)
-    which = xp.searchsorted(offsets, ks)
-    flat = xp.add(xp.multiply(which, width), coo.col.astype(numpy.int64))
-    from ._canonical import segment_sum
+    data = zeros((offsets.size, width), coo.dtype)
+    which = searchsorted(offsets, ks)
+    flat = add(multiply(which, width), coo.col.astype(numpy.int64))
 
     segment_sum(coo.data, flat, data.size, out=data.reshape(-1))
     return cls._from_parts(data, offsets.astype(idt), coo.shape)

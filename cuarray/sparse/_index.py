@@ -14,10 +14,27 @@ from __future__ import annotations
 
 import numpy
 
+from .._core.ndarray import ndarray
+from .._creation.basic import empty, full, zeros
+from .._creation.from_data import asarray
+from .._creation.ranges import arange
+from .._indexing.inserting import take
+from .._logic.comparison import equal, less, not_equal
+from .._logic.ops import logical_and, logical_not
+from .._manipulation.dims import broadcast_to
+from .._manipulation.joining import concatenate
+from .._manipulation.shape import reshape
+from .._manipulation.tiling import repeat
+from .._math.arithmetic import add, multiply, subtract
+from .._math.extrema import minimum
+from .._math.sums import sum as sum_
+from .._math.sums_scan import diff
+from .._sorting.searching import where
+from .._sorting.searching_nonzero import flatnonzero
+from .._sorting.searchsorted import searchsorted
 from . import _canonical as canon
 from . import _sputils
-from . import _xp as xp
-from .._core.ndarray import ndarray
+from ._base import issparse
 
 __all__ = ["getitem"]
 
@@ -53,7 +70,7 @@ def _normalize(k, n):
         if k.dtype.kind == "b":
             if k.size != n:
                 raise IndexError("boolean index of length {} does not match dimension {}".format(k.size, n))
-            return ("array", xp.flatnonzero(k))
+            return ("array", flatnonzero(k))
         if k.dtype.kind not in "iu":
             raise IndexError("arrays used as indices must be of integer (or boolean) type")
         idx = k.astype(_I64)
@@ -62,7 +79,7 @@ def _normalize(k, n):
             if lo < -n or hi >= n:
                 raise IndexError("index ({}) out of range".format(lo if lo < -n else hi))
             if lo < 0:
-                idx = xp.where(xp.less(idx, 0), xp.add(idx, n), idx)
+                idx = where(less(idx, 0), add(idx, n), idx)
         return ("array", idx)
     if isinstance(k, (list, numpy.ndarray)):
         h = numpy.asarray(k)
@@ -76,7 +93,7 @@ def _normalize(k, n):
         if h.size and (h.min() < -n or h.max() >= n):
             raise IndexError("index ({}) out of range".format(h.min() if h.min() < -n else h.max()))
         h = numpy.where(h < 0, h + n, h)
-        return ("array", xp.asarray(h))
+        return ("array", asarray(h))
     raise IndexError("unsupported index {!r}".format(k))
 
 
@@ -84,9 +101,9 @@ def _scalar(a, i, j):
     seg = a.indptr[i:i + 2].get()
     lo, hi = int(seg[0]), int(seg[1])
     if lo == hi:
-        return xp.zeros((), a.dtype)
+        return zeros((), a.dtype)
     idx, vals = a.indices[lo:hi], a.data[lo:hi]
-    return xp.sum(xp.where(xp.equal(idx, j), vals, xp.zeros((), a.dtype)), dtype=a.dtype)
+    return sum_(where(equal(idx, j), vals, zeros((), a.dtype)), dtype=a.dtype)
 
 
 def _select_rows(a, sel):
@@ -100,24 +117,24 @@ def _select_rows(a, sel):
             if seg is None:
                 return a._container("csr")((0, n), dtype=a.dtype)
             lo, hi = int(seg[0]), int(seg[-1])
-            indptr = xp.subtract(a.indptr[start:stop + 1], a.indptr.dtype.type(lo))
+            indptr = subtract(a.indptr[start:stop + 1], a.indptr.dtype.type(lo))
             return a._from_parts(a.data[lo:hi].copy(), a.indices[lo:hi].copy(), indptr, (stop - start, n),
                                  a._sorted, a._canon)
-        idx = xp.arange(start, stop, step, dtype=_I64)
+        idx = arange(start, stop, step, dtype=_I64)
     else:
         idx = sel[1]
     k = idx.size
-    lens = xp.take(xp.diff(a.indptr), idx).astype(_I64) if k else xp.zeros((0,), _I64)
+    lens = take(diff(a.indptr), idx).astype(_I64) if k else zeros((0,), _I64)
     indptr = canon.offsets_from_counts(lens, _I64)
     total = int(indptr[-1])
     out_idt = _sputils.get_index_dtype(maxval=max(k, n, total))
     if total == 0:
-        return a._from_parts(xp.empty((0,), a.dtype), xp.empty((0,), out_idt), indptr.astype(out_idt), (k, n),
+        return a._from_parts(empty((0,), a.dtype), empty((0,), out_idt), indptr.astype(out_idt), (k, n),
                              True, True)
-    pos = xp.arange(total, dtype=_I64)
-    which = xp.subtract(xp.searchsorted(indptr, pos, side="right"), 1)
-    src = xp.add(xp.take(a.indptr.astype(_I64), xp.take(idx, which)), xp.subtract(pos, xp.take(indptr, which)))
-    return a._from_parts(xp.take(a.data, src), xp.take(a.indices, src).astype(out_idt), indptr.astype(out_idt),
+    pos = arange(total, dtype=_I64)
+    which = subtract(searchsorted(indptr, pos, side="right"), 1)
+    src = add(take(a.indptr.astype(_I64), take(idx, which)), subtract(pos, take(indptr, which)))
+    return a._from_parts(take(a.data, src), take(a.indices, src).astype(out_idt), indptr.astype(out_idt),
                          (k, n), a._sorted, a._canon)
 
 
@@ -154,9 +171,9 @@ def getitem(a, key):
 def _positions(sel, n):
     """Device int64 positions of a normalized index."""
     if sel[0] == "int":
-        return xp.asarray(numpy.array([sel[1]], numpy.int64))
+        return asarray(numpy.array([sel[1]], numpy.int64))
     if sel[0] == "slice":
-        return xp.arange(*sel[1:], dtype=_I64)
+        return arange(*sel[1:], dtype=_I64)
     return sel[1]
 
 
@@ -164,8 +181,6 @@ def setitem(a, key, value):
     """`A[key] = value` for CSR/CSC in place: stored entries take the new values (zeros stay as
     explicit zeros); absent cells with nonzero values are inserted (a re-sort, as SciPy warns).
     Rows x columns for at most one index array; element pairs for two of one length."""
-    from ._base import issparse
-
     if a._format == "csc":
         c = a.tocsr()
         setitem(c, key, value)
@@ -183,42 +198,42 @@ def setitem(a, key, value):
         R, C = rows, cols
     else:
         grid = (rows.size, cols.size)
-        R = xp.repeat(rows, cols.size)
-        C = xp.reshape(xp.broadcast_to(cols.reshape(1, -1), grid), (-1,))
+        R = repeat(rows, cols.size)
+        C = reshape(broadcast_to(cols.reshape(1, -1), grid), (-1,))
     if issparse(value):
         value = value.toarray()
     if isinstance(value, ndarray):
         try:
-            vals = xp.broadcast_to(value.astype(a.dtype), grid)
+            vals = broadcast_to(value.astype(a.dtype), grid)
         except ValueError:
             raise ValueError("cannot broadcast shape {} to {}".format(value.shape, grid)) from None
-        vals = xp.reshape(vals, (-1,)).copy()
+        vals = reshape(vals, (-1,)).copy()
     elif _sputils.isscalarlike(value):
-        vals = xp.full((R.size,), value, a.dtype)
+        vals = full((R.size,), value, a.dtype)
     else:
         raise TypeError("cuarray sparse assignment takes a scalar, a cuarray array or a sparse matrix")
     if R.size == 0:
         return
     a.sum_duplicates()
-    tk = xp.add(xp.multiply(R, n), C)
+    tk = add(multiply(R, n), C)
     if a.nnz:
         row, col = a._coo_parts()
-        keys = xp.add(xp.multiply(row.astype(_I64), n), col.astype(_I64))
-        pos = xp.minimum(xp.searchsorted(keys, tk), a.nnz - 1)
-        found = xp.equal(xp.take(keys, pos), tk)
-        hit = xp.flatnonzero(found)
+        keys = add(multiply(row.astype(_I64), n), col.astype(_I64))
+        pos = minimum(searchsorted(keys, tk), a.nnz - 1)
+        found = equal(take(keys, pos), tk)
+        hit = flatnonzero(found)
         if hit.size:
-            a.data[xp.take(pos, hit)] = xp.take(vals, hit)
-        new = xp.flatnonzero(xp.logical_and(xp.logical_not(found), xp.not_equal(vals, 0)))
+            a.data[take(pos, hit)] = take(vals, hit)
+        new = flatnonzero(logical_and(logical_not(found), not_equal(vals, 0)))
     else:
-        new = xp.flatnonzero(xp.not_equal(vals, 0))
+        new = flatnonzero(not_equal(vals, 0))
     if new.size == 0:
         return
     coo = a.tocoo()
     idt = _sputils.get_index_dtype(maxval=max(m, n, a.nnz + new.size))
-    row = xp.concatenate([coo.row.astype(idt), xp.take(R, new).astype(idt)])
-    col = xp.concatenate([coo.col.astype(idt), xp.take(C, new).astype(idt)])
-    data = xp.concatenate([coo.data, xp.take(vals, new)])
+    row = concatenate([coo.row.astype(idt), take(R, new).astype(idt)])
+    col = concatenate([coo.col.astype(idt), take(C, new).astype(idt)])
+    data = concatenate([coo.data, take(vals, new)])
     indptr, indices, data = canon.canonical(row, col, data, m, n, idt)
     a._set(data, indices, indptr, (m, n))
     a._sorted = a._canon = True

@@ -17,13 +17,21 @@ from __future__ import annotations
 
 import numpy
 
-from . import _canonical as canon
-from . import _sputils
-from . import _xp as xp
-from ._base import issparse
 from .._core import device_check as _device_check
 from .._core.host_input import reject
 from .._core.ndarray import ndarray
+from .._creation.basic import empty, zeros
+from .._creation.ranges import arange
+from .._indexing.inserting import take
+from .._logic.comparison import not_equal
+from .._math.arithmetic import add, multiply, subtract
+from .._math.sums_scan import cumsum, diff
+from .._sorting.searchsorted import searchsorted
+from ..cuda.libs import cusparse
+from . import _canonical as canon
+from . import _sputils
+from ._base import issparse
+from ._construct import eye
 
 __all__ = ["matmul", "rmatmul", "spmv", "spmm", "spgemm", "matrix_power"]
 
@@ -31,8 +39,6 @@ _I64 = numpy.dtype(numpy.int64)
 
 
 def _cusparse():
-    from ..cuda.libs import cusparse
-
     return cusparse
 
 
@@ -76,12 +82,12 @@ def _segment_rows(prod: ndarray, indptr: ndarray, dt) -> ndarray:
     """Per-row sums of `prod` (rows given by offsets `indptr`) along axis 0, exact for integers:
     differences of one running sum."""
     acc = _I64 if dt.kind == "b" else dt
-    run = xp.zeros((prod.shape[0] + 1,) + prod.shape[1:], acc)
+    run = zeros((prod.shape[0] + 1,) + prod.shape[1:], acc)
     if prod.shape[0]:
-        run[1:] = xp.cumsum(prod.astype(acc, copy=False), axis=0, dtype=acc)
+        run[1:] = cumsum(prod.astype(acc, copy=False), axis=0, dtype=acc)
     ip = indptr.astype(_I64)
-    out = xp.subtract(run[ip[1:]], run[ip[:-1]])
-    return xp.not_equal(out, 0) if dt.kind == "b" else out
+    out = subtract(run[ip[1:]], run[ip[:-1]])
+    return not_equal(out, 0) if dt.kind == "b" else out
 
 
 def _check_devices(a, dense) -> None:
@@ -95,7 +101,7 @@ def spmv(a, x: ndarray) -> ndarray:
     m, n = a.shape
     dt = _sputils.upcast(a.dtype, x.dtype)
     if a.nnz == 0 or m == 0 or n == 0:
-        return xp.zeros((m,), dt)
+        return zeros((m,), dt)
     a = _compressed(a)
     cs = _cusparse()
     if cs.supports(dt):
@@ -103,11 +109,11 @@ def spmv(a, x: ndarray) -> ndarray:
         xc = x.astype(dt, copy=False)
         if not xc.flags.c_contiguous:
             xc = xc.copy()
-        y = xp.empty((m,), dt)
+        y = empty((m,), dt)
         _with_csc_fallback(a, dt, lambda d: cs.spmv(d, cs.OP_N, xc.data.ptr, n, y.data.ptr, m))
         return y
     a = a.tocsr()
-    row_vals = xp.multiply(a.data.astype(dt), xp.take(x.astype(dt), a.indices))
+    row_vals = multiply(a.data.astype(dt), take(x.astype(dt), a.indices))
     return _segment_rows(row_vals, a.indptr, dt)
 
 
@@ -117,7 +123,7 @@ def spmm(a, b: ndarray) -> ndarray:
     k = b.shape[1]
     dt = _sputils.upcast(a.dtype, b.dtype)
     if a.nnz == 0 or m == 0 or n == 0 or k == 0:
-        return xp.zeros((m, k), dt)
+        return zeros((m, k), dt)
     a = _compressed(a)
     cs = _cusparse()
     if cs.supports(dt):
@@ -125,11 +131,11 @@ def spmm(a, b: ndarray) -> ndarray:
         bc = b.astype(dt, copy=False)
         if not bc.flags.c_contiguous:
             bc = bc.copy()
-        c = xp.empty((m, k), dt)
+        c = empty((m, k), dt)
         _with_csc_fallback(a, dt, lambda d: cs.spmm(d, cs.OP_N, bc.data.ptr, n, k, c.data.ptr, m, k))
         return c
     a = a.tocsr()
-    prod = xp.multiply(a.data.astype(dt).reshape(-1, 1), b.astype(dt)[a.indices])
+    prod = multiply(a.data.astype(dt).reshape(-1, 1), b.astype(dt)[a.indices])
     return _segment_rows(prod, a.indptr, dt)
 
 
@@ -146,19 +152,19 @@ def spgemm(a, b):
     if a.nnz == 0 or b.nnz == 0:
         return cls((m, p), dtype=dt)
     acol = a.indices
-    cnt = xp.take(xp.diff(b.indptr).astype(_I64), acol)
-    ends = xp.cumsum(cnt)
+    cnt = take(diff(b.indptr).astype(_I64), acol)
+    ends = cumsum(cnt)
     total = int(ends[-1])
     if total == 0:
         return cls((m, p), dtype=dt)
-    pos = xp.arange(total, dtype=_I64)
-    which = xp.searchsorted(ends, pos, side="right")       # the a-entry of each product
-    bpos = xp.add(xp.take(b.indptr.astype(_I64), xp.take(acol, which)),
-                  xp.subtract(pos, xp.take(xp.subtract(ends, cnt), which)))
+    pos = arange(total, dtype=_I64)
+    which = searchsorted(ends, pos, side="right")       # the a-entry of each product
+    bpos = add(take(b.indptr.astype(_I64), take(acol, which)),
+                  subtract(pos, take(subtract(ends, cnt), which)))
     del pos
-    rows = xp.take(canon.expand(a.indptr, a.nnz, a.indices.dtype), which)
-    cols = xp.take(b.indices, bpos)
-    vals = xp.multiply(xp.take(a.data.astype(dt, copy=False), which), xp.take(b.data.astype(dt, copy=False), bpos))
+    rows = take(canon.expand(a.indptr, a.nnz, a.indices.dtype), which)
+    cols = take(b.indices, bpos)
+    vals = multiply(take(a.data.astype(dt, copy=False), which), take(b.data.astype(dt, copy=False), bpos))
     del which, bpos
     idt = _sputils.get_index_dtype(maxval=max(m, p, total))
     indptr, indices, data = canon.canonical(rows, cols, vals, m, p, idt)
@@ -214,8 +220,6 @@ def matrix_power(a, n):
     if n < 0:
         raise ValueError("exponent must be >= 0")
     if n == 0:
-        from ._construct import eye
-
         return eye(m, dtype=a.dtype, format="csr")
     result, base = None, a.tocsr()
     while True:

@@ -11,8 +11,19 @@ from __future__ import annotations
 
 import numpy
 
+from .._creation.basic import full as full_, ones, zeros
+from .._creation.from_data import asarray
+from .._creation.ranges import arange
+from .._indexing.inserting import take
+from .._logic.comparison import equal, greater, less
+from .._logic.ops import logical_and
+from .._math.arithmetic import add, multiply, subtract, true_divide
+from .._math.extrema import maximum, minimum
+from .._math.sums import sum as sum_
+from .._math.sums_scan import diff
+from .._sorting.searching import where
+from .._statistics.order import max as max_, min as min_
 from . import _sputils
-from . import _xp as xp
 
 __all__ = ["sparse_sum", "sparse_mean", "sparse_minmax"]
 
@@ -45,12 +56,12 @@ def sparse_sum(a, axis=None, dtype=None, out=None):
     axis = _axis(axis)
     res_dtype = _sputils.sum_dtype(a.dtype) if dtype is None else numpy.dtype(dtype)
     if axis is None:
-        return _finish(xp.sum(a.data, dtype=res_dtype) if a.nnz else xp.zeros((), res_dtype), out)
+        return _finish(sum_(a.data, dtype=res_dtype) if a.nnz else zeros((), res_dtype), out)
     m, n = a.shape
     if axis == 1:
-        v = a @ xp.ones((n,), res_dtype)
+        v = a @ ones((n,), res_dtype)
     else:
-        v = a.transpose() @ xp.ones((m,), res_dtype)
+        v = a.transpose() @ ones((m,), res_dtype)
     return _finish(_shape_result(a, v.astype(res_dtype, copy=False), axis), out)
 
 
@@ -63,7 +74,7 @@ def sparse_mean(a, axis=None, dtype=None, out=None):
     m, n = a.shape
     count = m * n if axis is None else (n if axis == 1 else m)
     s = sparse_sum(a, axis, dtype=dt)
-    return _finish(xp.true_divide(s, count).astype(dt, copy=False), out)
+    return _finish(true_divide(s, count).astype(dt, copy=False), out)
 
 
 def sparse_minmax(a, op, axis=None, explicit=False):
@@ -74,13 +85,13 @@ def sparse_minmax(a, op, axis=None, explicit=False):
     m, n = a.shape
     c = a.tocsr(copy=True)
     c.sum_duplicates()
-    zero = xp.zeros((), a.dtype)
+    zero = zeros((), a.dtype)
     if axis is None:
         if m * n == 0:
             raise ValueError("zero-size array to reduction operation, which has no identity")
         if c.nnz == 0:
             return zero
-        red = xp.max(c.data) if op is xp.maximum else xp.min(c.data)
+        red = max_(c.data) if op is maximum else min_(c.data)
         if not explicit and c.nnz < m * n:
             red = op(red, zero)
         return red
@@ -89,19 +100,19 @@ def sparse_minmax(a, op, axis=None, explicit=False):
     length = n if axis == 0 else m
     info = numpy.finfo(a.dtype) if a.dtype.kind == "f" else (numpy.iinfo(a.dtype) if a.dtype.kind in "iu" else None)
     if a.dtype.kind == "b":
-        ident = op is xp.minimum
+        ident = op is minimum
     else:
-        ident = info.min if op is xp.maximum else info.max
-    res = xp.full((length,), ident, a.dtype)
+        ident = info.min if op is maximum else info.max
+    res = full_((length,), ident, a.dtype)
     row, col = c._coo_parts()
     if c.nnz:
         op.at(res, col if axis == 0 else row, c.data)
     counts = c._getnnz_axis(axis)
     full = (m, n)[axis]
     if explicit:
-        res = xp.where(xp.equal(counts, 0), zero, res)
+        res = where(equal(counts, 0), zero, res)
     else:
-        res = xp.where(xp.less(counts, full), op(res, zero), res)
+        res = where(less(counts, full), op(res, zero), res)
     return _shape_result(a, res, axis)
 
 
@@ -127,8 +138,8 @@ def sparse_argminmax(a, op, axis=None, explicit=False):
         else:
             # Over everything: the matrix as one row of m * n cells.
             row, col = c._coo_parts()
-            flat = xp.add(xp.multiply(row.astype(numpy.int64), n), col.astype(numpy.int64))
-            one = c._container("csr")._from_parts(c.data, flat, xp.asarray(numpy.array([0, c.nnz], numpy.int64)),
+            flat = add(multiply(row.astype(numpy.int64), n), col.astype(numpy.int64))
+            one = c._container("csr")._from_parts(c.data, flat, asarray(numpy.array([0, c.nnz], numpy.int64)),
                                                   (1, m * n), True, True)
             return int(_arg_rows(one, op, explicit)[0])
     return _shape_result(a, res, axis)
@@ -138,32 +149,32 @@ def _arg_rows(c, op, explicit):
     """Per-row argmax/argmin of a canonical CSR matrix (int64 column positions)."""
     m, n = c.shape
     if c.nnz == 0:
-        return xp.zeros((m,), numpy.int64)
+        return zeros((m,), numpy.int64)
     row = c._majors().astype(numpy.int64)
     col = c.indices.astype(numpy.int64)
     info = numpy.iinfo(c.dtype) if c.dtype.kind in "iu" else None
     if c.dtype.kind == "b":
-        ident = op is xp.minimum
+        ident = op is minimum
     elif info is not None:
-        ident = info.min if op is xp.maximum else info.max
+        ident = info.min if op is maximum else info.max
     else:
-        ident = -numpy.inf if op is xp.maximum else numpy.inf
-    best = xp.full((m,), ident, c.dtype)
+        ident = -numpy.inf if op is maximum else numpy.inf
+    best = full_((m,), ident, c.dtype)
     op.at(best, row, c.data)
-    hit = xp.equal(c.data, xp.take(best, row))
-    first = xp.full((m,), n, numpy.int64)
-    xp.minimum.at(first, row, xp.where(hit, col, n))
-    counts = xp.diff(c.indptr).astype(numpy.int64)
+    hit = equal(c.data, take(best, row))
+    first = full_((m,), n, numpy.int64)
+    minimum.at(first, row, where(hit, col, n))
+    counts = diff(c.indptr).astype(numpy.int64)
     if explicit:
-        return xp.where(xp.equal(counts, 0), 0, first)
+        return where(equal(counts, 0), 0, first)
     # The first implicit zero of each row: the first local position whose column is not it.
-    local = xp.subtract(xp.arange(c.nnz, dtype=numpy.int64), xp.take(c.indptr.astype(numpy.int64), row))
-    gap = xp.minimum(counts, n)
-    xp.minimum.at(gap, row, xp.where(xp.greater(col, local), local, n))
-    zero = xp.zeros((), c.dtype)
-    worse = xp.less(best, zero) if op is xp.maximum else xp.greater(best, zero)
-    tie = xp.equal(best, zero)
-    has_gap = xp.less(counts, n)
-    res = xp.where(xp.logical_and(has_gap, worse), gap,
-                   xp.where(xp.logical_and(has_gap, tie), xp.minimum(gap, first), first))
-    return xp.where(xp.equal(counts, 0), 0, res)
+    local = subtract(arange(c.nnz, dtype=numpy.int64), take(c.indptr.astype(numpy.int64), row))
+    gap = minimum(counts, n)
+    minimum.at(gap, row, where(greater(col, local), local, n))
+    zero = zeros((), c.dtype)
+    worse = less(best, zero) if op is maximum else greater(best, zero)
+    tie = equal(best, zero)
+    has_gap = less(counts, n)
+    res = where(logical_and(has_gap, worse), gap,
+                   where(logical_and(has_gap, tie), minimum(gap, first), first))
+    return where(equal(counts, 0), 0, res)

@@ -1,6 +1,7 @@
 """Helpers for cuarray's tests: one test body under NumPy and cuarray, dtype parameters, data.
 
-See STYLE.md "Tests". Typical use::
+The same body runs with `xp` = numpy and `xp` = cuarray and the results are compared (CuPy's
+`numpy_cupy_allclose` pattern). Typical use::
 
     from cuarray import testing
 

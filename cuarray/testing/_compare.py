@@ -13,6 +13,7 @@ import inspect
 
 import numpy
 
+from ..cuda import _backend
 from . import _random
 from ._asserts import to_host
 
@@ -50,8 +51,6 @@ def tolerance_for(dtype) -> tuple[float, float]:
 def _cuarray():
     if _other_xp is not None:
         return _other_xp
-    import cuarray
-
     return cuarray
 
 
@@ -217,8 +216,6 @@ def _skip_without_device(cu) -> None:
     is_available = getattr(cuda, "is_available", None)
     if is_available is not None and not is_available():
         import pytest
-
-        from cuarray.cuda import _backend
 
         pytest.skip("needs a CUDA device: {}".format(_backend.unavailable_reason()))
 

@@ -22,8 +22,6 @@ LAYOUTS = ("contiguous", "transposed", "step2", "negative")
 
 
 def _default_xp():
-    import cuarray
-
     return cuarray
 
 

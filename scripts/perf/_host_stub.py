@@ -4,6 +4,10 @@ backing pool, kernels are placeholders (no NVRTC), the SM count is an H100's/H20
 
 
 def stub_device():
+    import os
+
+    # cuda.core's (stubbed) launch, never the C path, which would hand the fake kernels to the driver
+    os.environ["CUARRAY_PURE_PYTHON_LAUNCH"] = "1"
     import cuarray.cuda._backend as be
     import cuarray.cuda.stream as st
     from cuarray._core import elementwise, reduction

@@ -1,7 +1,7 @@
 """Lazy mode's memoised fast paths (operators, hooked ufunc calls, reduction methods) build what
 the general path builds: the same trace entries (so the same Program key: a loop body does not
 plan twice when its second iteration takes the fast path), the same shapes and dtypes, the same
-input values. Device stubbed, in a subprocess (scripts/perf/_host_stub.py replaces the launches
+input values. Device stubbed, in a subprocess (tests/fake_device.py replaces the launches
 for the whole process)."""
 
 import os
@@ -13,11 +13,11 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__
 
 _SCRIPT = textwrap.dedent('''
     import sys
-    sys.path.insert(0, {stub!r})
+    sys.path.insert(0, {tests!r})
     import numpy as np
     import cuarray as cp
-    from _host_stub import stub_device
-    stub_device()
+    from fake_device import install
+    install()
     from cuarray._core.fusion import graph as G
     from cuarray._core.fusion import lazy_mode as L
     from cuarray._core.fusion import planner
@@ -114,7 +114,7 @@ _SCRIPT = textwrap.dedent('''
 
 
 def test_fast_paths_build_what_the_general_path_builds():
-    script = _SCRIPT.format(stub=os.path.join(_ROOT, "scripts", "perf"))
+    script = _SCRIPT.format(tests=os.path.join(_ROOT, "tests"))
     env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
     assert res.returncode == 0 and res.stdout.strip().endswith("ok"), res.stdout + res.stderr

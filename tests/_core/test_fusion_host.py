@@ -1,6 +1,6 @@
 """`fuse` and lazy mode end to end on the host, with the device stubbed (no GPU needed): launches
-counted, programs cached, values kept, nothing patched. Runs in a subprocess: the stub
-(scripts/perf/_host_stub.py) replaces cuda.core's launch and the kernels for the whole process."""
+counted, programs cached, values kept, nothing patched. Runs in a subprocess: the fake
+device (tests/fake_device.py) replaces cuda.core's launch and the kernels for the whole process."""
 
 import os
 import subprocess
@@ -11,11 +11,11 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__
 
 _SCRIPT = textwrap.dedent('''
     import sys
-    sys.path.insert(0, {stub!r})
+    sys.path.insert(0, {tests!r})
     import numpy as np
     import cuarray as cp
-    from _host_stub import stub_device
-    stub_device()
+    from fake_device import install
+    install()
     from cuarray._core import ufunc as U
     from cuarray._core.fusion import lazy_mode as L
     from cuarray._core.fusion import planner
@@ -91,7 +91,7 @@ _SCRIPT = textwrap.dedent('''
 
 
 def test_fuse_and_lazy_with_the_device_stubbed():
-    script = _SCRIPT.format(stub=os.path.join(_ROOT, "scripts", "perf"))
+    script = _SCRIPT.format(tests=os.path.join(_ROOT, "tests"))
     env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
     assert res.returncode == 0 and res.stdout.strip().endswith("ok"), res.stdout + res.stderr

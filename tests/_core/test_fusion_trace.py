@@ -174,11 +174,11 @@ def test_a_call_without_a_signature_is_planned_but_not_cached():
 
 _SCRIPT = textwrap.dedent('''
     import gc, sys, weakref
-    sys.path.insert(0, {stub!r})
+    sys.path.insert(0, {tests!r})
     import numpy as np
     import cuarray as cp
-    from _host_stub import stub_device
-    stub_device()
+    from fake_device import install
+    install()
     from cuarray._core.fusion import planner
     from cuarray.cuda import launch
 
@@ -237,7 +237,7 @@ _SCRIPT = textwrap.dedent('''
 
 
 def test_lazy_bodies_with_the_device_stubbed():
-    script = _SCRIPT.format(stub=os.path.join(_ROOT, "scripts", "perf"))
+    script = _SCRIPT.format(tests=os.path.join(_ROOT, "tests"))
     env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
     assert res.returncode == 0 and res.stdout.strip().endswith("ok"), res.stdout + res.stderr
@@ -329,11 +329,11 @@ def test_a_lazy_step_captured_in_a_cuda_graph_replays_like_eager_steps():
 
 _SAME_LAUNCHES = textwrap.dedent('''
     import sys
-    sys.path.insert(0, {stub!r})
+    sys.path.insert(0, {tests!r})
     import numpy as np
     import cuarray as cp
-    from _host_stub import stub_device
-    stub_device()
+    from fake_device import install
+    install()
     from cuarray._core import elementwise
     from cuarray._core.fusion import planner
     from cuarray._core import tracing
@@ -381,7 +381,7 @@ _SAME_LAUNCHES = textwrap.dedent('''
 
 
 def test_cached_steps_launch_what_the_general_path_launches():
-    script = _SAME_LAUNCHES.format(stub=os.path.join(_ROOT, "scripts", "perf"))
+    script = _SAME_LAUNCHES.format(tests=os.path.join(_ROOT, "tests"))
     env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
     assert res.returncode == 0 and res.stdout.strip().endswith("ok"), res.stdout + res.stderr

@@ -14,8 +14,9 @@ pytestmark = [
 
 import cuarray  # noqa: E402
 from cuarray import testing  # noqa: E402
-from cuarray._manipulation import (adding_removing, joining, padding, rearranging, splitting,  # noqa: E402
+from cuarray._manipulation import (adding_removing, joining, rearranging, splitting,  # noqa: E402
                                    tiling)
+from cuarray._padding import padding  # noqa: E402
 
 cp = types.SimpleNamespace(**{k: getattr(cuarray, k) for k in dir(cuarray) if not k.startswith("__")})
 for _mod in (joining, splitting, tiling, rearranging, adding_removing, padding):

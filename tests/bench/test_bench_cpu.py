@@ -49,6 +49,7 @@ def test_numpy_only_run_table_and_json(tmp_path, capsys):
     assert data["rows"][1]["extras"]["peak_live_bytes"] > 0
     table = out[out.index("| case"):]  # the table is printed last
     assert "| pool-churn[MemoryPool]" in table and "| copy" in table
+    assert "date: " + data["date"] + "\ndevice: " in out  # docs/benchmarks.md is this output, dated
 
 
 def test_failing_setup_becomes_na_and_run_goes_on():

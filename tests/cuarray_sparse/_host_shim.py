@@ -1,4 +1,4 @@
-"""Run cuarray.sparse's logic on the CPU: NumPy stands in for the dense routines (`_xp`), for
+"""Run cuarray.sparse's logic on the CPU: NumPy stands in for the dense routines each module imports, for
 the sort engine and for cuSPARSE (the integer fallback path serves every dtype), so format
 planning, canonical form, indexing, arithmetic and the solvers' recurrences are checked against
 SciPy without a GPU. The GPU tests run the same bodies on the device.
@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 import types
 
 import numpy as np
 
+import cuarray
 import cuarray.sparse
-from cuarray.sparse import _xp
 
 
 class HostArray(np.ndarray):
@@ -38,7 +39,10 @@ def _wrapped(fn):
     return f
 
 
-def _asarray(a, dtype=None, **kw):
+active = False  # True while a test runs on the host (install)
+
+
+def host_asarray(a, dtype=None, **kw):
     if hasattr(a, "__array__") or isinstance(a, (list, tuple, int, float, complex, bool)):
         return np.array(a, dtype=dtype, copy=True).view(HostArray)
     return np.asarray(a, dtype=dtype).view(HostArray)
@@ -58,24 +62,38 @@ def _modules():
     return [cuarray.sparse] + out
 
 
+# The dense routines cuarray.sparse imports (each module binds NAME, or NAME_ where NAME is a
+# builtin or taken): NumPy's function of the same name replaces each during a test.
+_DENSE = ("empty empty_like zeros zeros_like ones ones_like full asarray copy asnumpy arange reshape ravel "
+          "broadcast_to concatenate stack repeat take matmul dot vdot any all isfinite isnan logical_and "
+          "logical_or logical_not greater less equal not_equal sum cumsum diff add subtract multiply divide "
+          "true_divide floor_divide negative power real imag conj maximum minimum fmax fmin sqrt square "
+          "absolute sign argsort nonzero flatnonzero where argmax argmin searchsorted count_nonzero max min "
+          "bincount remainder less_equal greater_equal around unique mean").split()
+
+
+def _host_version(name):
+    if name == "asarray":
+        return host_asarray
+    target = getattr(np, name, None)
+    if target is None or isinstance(target, np.ufunc):
+        return target
+    return _wrapped(target)
+
+
 def install(monkeypatch):
     """Patch cuarray.sparse onto NumPy for the duration of a test."""
-    for name in dir(_xp):
-        if name.startswith("_"):
-            continue
-        target = getattr(np, name, None)
-        if name == "asarray":
-            target = _asarray
-        if target is None:
-            continue
-        if isinstance(target, np.ufunc):
-            monkeypatch.setattr(_xp, name, target)
-        else:
-            monkeypatch.setattr(_xp, name, _wrapped(target))
+    monkeypatch.setattr(sys.modules[__name__], "active", True)
     for mod in _modules():
+        for attr, value in list(vars(mod).items()):
+            name = attr.rstrip("_")
+            if name in _DENSE and value is getattr(cuarray, name, None) and _host_version(name) is not None:
+                monkeypatch.setattr(mod, attr, _host_version(name))
         if isinstance(getattr(mod, "ndarray", None), type):
             monkeypatch.setattr(mod, "ndarray", HostArray)
-    from cuarray.sparse import _canonical, _data, _matmul
+    from cuarray.sparse import _binop, _canonical, _data, _matmul
+
+    monkeypatch.setattr(_binop, "_comparison", np)  # compare() looks the comparison up by name
     from cuarray.sparse.linalg import _kernels
 
     def axpy2(num, den, p, q, x, r):

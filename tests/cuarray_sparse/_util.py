@@ -5,12 +5,14 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as ssp
 
-from cuarray.sparse import _xp
+from cuarray._creation.from_data import asarray
+
+from . import _host_shim
 
 
 def D(a):
     """A device array (or the host shim's stand-in) of NumPy data."""
-    return _xp.asarray(np.asarray(a))
+    return (_host_shim.host_asarray if _host_shim.active else asarray)(np.asarray(a))
 
 
 def H(x):

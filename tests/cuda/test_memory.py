@@ -16,6 +16,7 @@ from cuarray.cuda import memory
 from cuarray.cuda import pinned_memory
 from cuarray.cuda import stream as stream_mod
 from cuarray.cuda.memory import MemoryPool, OutOfMemoryError, _BackingOutOfMemory
+from fake_device import FakeBacking  # tests/ is on sys.path (tests/conftest.py)
 
 # Every test here runs with the pure-Python bookkeeping and with the C core (tests/cuda/conftest.py).
 pytestmark = pytest.mark.usefixtures("pool_impl")
@@ -23,47 +24,6 @@ pytestmark = pytest.mark.usefixtures("pool_impl")
 KiB = 1024
 MiB = 1024 * KiB
 A, B = 0x1000, 0x2000  # fake stream handles
-
-
-class FakeBacking:
-    """Increasing fake addresses; records mallocs, frees and syncs; fails on demand."""
-
-    def __init__(self, capacity=None, gap=4096, total=16 << 30):
-        self.next = 1 << 32
-        self.gap = gap  # gap=0 makes consecutive segments adjacent in address space
-        self.capacity = capacity
-        self.live = {}
-        self.mallocs = []
-        self.frees = []
-        self.syncs = 0
-        self.fail_next = 0
-        self.total = total
-
-    @property
-    def reserved(self):
-        return sum(self.live.values())
-
-    def malloc(self, size, device_id):
-        if self.fail_next:
-            self.fail_next -= 1
-            raise _BackingOutOfMemory(size)
-        if self.capacity is not None and self.reserved + size > self.capacity:
-            raise _BackingOutOfMemory(size)
-        ptr = self.next
-        self.next += size + self.gap
-        self.live[ptr] = size
-        self.mallocs.append(size)
-        return ptr
-
-    def free(self, ptr, size, device_id):
-        assert self.live.pop(ptr) == size
-        self.frees.append((ptr, size))
-
-    def synchronize(self, device_id):
-        self.syncs += 1
-
-    def device_total(self, device_id):
-        return self.total
 
 
 @pytest.fixture

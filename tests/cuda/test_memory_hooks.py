@@ -14,7 +14,8 @@ from cuarray.cuda import _snapshot
 from cuarray.cuda.memory import MemoryPool, OutOfMemoryError
 from cuarray.cuda.memory_hooks import DebugPrintHook, LineProfileHook
 
-from test_memory import FakeBacking, KiB, MiB, A  # tests/cuda is on sys.path (pytest rootdir mode)
+from fake_device import FakeBacking  # tests/ is on sys.path (tests/conftest.py)
+from test_memory import KiB, MiB, A  # tests/cuda is on sys.path (pytest rootdir mode)
 
 pytestmark = pytest.mark.usefixtures("pool_impl")  # both bookkeeping implementations (conftest.py)
 

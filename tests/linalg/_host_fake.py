@@ -1,5 +1,5 @@
-"""Run matmul's lowering on the CPU: cuarray arrays that view host memory, and NumPy stand-ins
-for cuBLAS GEMM/GEMV and the integer kernel that check every argument the way cuBLAS does
+"""Run matmul's lowering on the CPU: cuarray arrays that view host memory (tests/fake_device.py),
+and NumPy stand-ins for cuBLAS GEMM/GEMV and the integer kernel that check every argument the way cuBLAS does
 (leading dimensions, transpose flags, batch strides) and compute in column-major terms.
 
 So the whole host path of `matmul` (dtype loop, shapes, broadcasting, layouts, transpose flags,
@@ -10,68 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from cuarray._core import dtypes as _dtypes
-from cuarray._core.ndarray import ndarray
+from fake_device import from_np, host_view, new_c, to_np  # noqa: F401  (tests/ is on sys.path)
 
-_buffers: list = []  # (base address, nbytes, uint8 buffer) of every host allocation
 CALLS: list = []  # (kind, args) of every emulated library call
-
-
-class HostPtr:
-    """Stands in for a MemoryPointer: `.ptr` is a host address inside one of `_buffers`."""
-
-    __slots__ = ("ptr", "device_id")
-
-    def __init__(self, ptr):
-        self.ptr = ptr
-        self.device_id = 0
-
-    def __add__(self, off):
-        return HostPtr(self.ptr + off)
-
-    def __int__(self):
-        return self.ptr
-
-
-def _alloc(nbytes):
-    buf = np.zeros(max(nbytes, 1) + 64, np.uint8)
-    base = buf.ctypes.data
-    _buffers.append((base, buf.size, buf))
-    return base
-
-
-def _owner(ptr):
-    for base, size, buf in reversed(_buffers):
-        if base <= ptr < base + size:
-            return base, buf
-    raise AssertionError("address {:#x} is in no host buffer".format(ptr))
-
-
-def host_view(shape, strides, dtype, ptr):
-    """The NumPy view of `shape`/`strides` (bytes) at host address `ptr`."""
-    base, buf = _owner(ptr)
-    return np.ndarray(shape, dtype, buffer=buf, offset=ptr - base, strides=strides)
-
-
-def to_np(x: ndarray) -> np.ndarray:
-    return host_view(x._shape, x._strides, x._dtype, x.data.ptr)
-
-
-def from_np(a: np.ndarray) -> ndarray:
-    """A cuarray array over a host copy of `a` with `a`'s exact strides (negative included)."""
-    a = np.asarray(a)
-    dt = _dtypes.normalize_dtype(a.dtype)
-    lo = sum((n - 1) * s for n, s in zip(a.shape, a.strides) if s < 0) if a.size else 0
-    hi = sum((n - 1) * s for n, s in zip(a.shape, a.strides) if s > 0) if a.size else 0
-    base = _alloc(hi - lo + a.itemsize)
-    ptr = base - lo
-    if a.size:
-        host_view(a.shape, a.strides, dt, ptr)[...] = a
-    return ndarray._view(a.shape, a.strides, dt, HostPtr(ptr), None)
-
-
-def new_c(shape, dtype) -> ndarray:
-    return from_np(np.empty(shape, dtype))
 
 
 class FakeCopying:

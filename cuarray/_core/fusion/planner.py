@@ -31,7 +31,7 @@ from .. import tracing as _tracing
 from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
 from ...cuda import stream as _stream
-from ..elementwise import _BLOCK, _INT32_MAX
+from ..elementwise import _INT32_MAX, FlatLaunch
 from ..ndarray import _new_c, ndarray
 from . import codegen as _codegen
 from . import cost as _cost
@@ -40,17 +40,14 @@ from . import epilogue as _epilogue
 __all__ = ["Program", "plan", "plan_cached", "plan_traced", "signature"]
 
 class _Elementwise:
-    __slots__ = ("defn", "ins", "scalars", "shape", "dtype", "cluster", "masks", "cfgs", "m_all", "vec")
+    __slots__ = ("defn", "ins", "scalars", "shape", "dtype", "cluster", "policy", "cfgs", "m_all", "vec")
 
     def prepare(self):
-        """Alignment masks of the vector kernel (inputs, then the output) and the launch cache."""
-        v = self.vec = self.defn._vec
-        self.masks = tuple(self.cluster.inputs[i].dtype.itemsize * v - 1 for i in range(len(self.ins)))
-        self.masks += (self.dtype.itemsize * v - 1,)
-        # One mask for every operand (the common case: one itemsize): the addresses' OR is
-        # tested once, as the eager prepared path does.
-        self.m_all = self.masks[0] if v > 1 and len(set(self.masks)) == 1 else None
-        self.cfgs = {}
+        """The engine's launch policy over the inputs, then the output (elementwise.FlatLaunch);
+        its cache, mask and width copied to slots for the inline look-up in `run`."""
+        sizes = [self.cluster.inputs[i].dtype.itemsize for i in range(len(self.ins))] + [self.dtype.itemsize]
+        p = self.policy = FlatLaunch(self.defn, sizes)
+        self.cfgs, self.m_all, self.vec = p.cfgs, p.mask, p.vec
 
     def run(self, slots):
         shape = self.shape
@@ -72,40 +69,15 @@ class _Elementwise:
         m = self.m_all
         hit = self.cfgs.get(n if n >= self.vec and not orp & m else -n - 1) if m is not None else None
         if hit is None:
-            hit = self._prepare(n, args, po)
-            if hit is None:
+            if n > _INT32_MAX:
                 return self._general(slots, out)
+            hit = self.policy.prepare(n, (*args, po))
         for k, conv in self.scalars:
             args.append(conv(slots[k]))
         args.append(po)
         args.append(hit[2])
         _launch.enqueue(_stream.current_core_stream(), hit[1], hit[0], *args)
         return out
-
-    def _prepare(self, n, ptrs, po):
-        """(kernel, launch config, n as int32) for n elements at these addresses, cached by
-        (n, aligned); None past the 32-bit index range."""
-        v = self.vec
-        aligned = v > 1 and n >= v
-        if aligned:
-            for p, m in zip(ptrs, self.masks):
-                if p & m:
-                    aligned = False
-                    break
-            if po & self.masks[-1]:
-                aligned = False
-        key = n if aligned else -n - 1
-        hit = self.cfgs.get(key)
-        if hit is None:
-            if n > _INT32_MAX:
-                return None
-            if len(self.cfgs) > 1024:
-                self.cfgs.clear()
-            layout = "vec" if aligned else "flat"
-            d = self.defn
-            hit = self.cfgs[key] = (d._kernel(layout, 1, numpy.int32),
-                                    _launch.launch_config(d.grid(layout, n), _BLOCK, 0), numpy.int32(n))
-        return hit
 
     def _general(self, slots, out):
         arrays = [slots[k] for k in self.ins]

@@ -1,7 +1,7 @@
 """The table of benchmark cases for `python -m cuarray.bench`.
 
-DESIGN.md names a top-level ``benchmarks/`` folder; the cases live here instead, inside the package,
-so that an installed cuarray can run them (``pip install cuarray`` ships no top-level folders).
+The cases live inside the package, not in a top-level ``benchmarks/`` folder, so that an installed
+cuarray can run them (``pip install cuarray`` ships no top-level folders).
 
 A case is one `register(...)` call plus one setup function per library::
 
@@ -157,7 +157,8 @@ def select(ids: list[str] | None = None, groups: list[str] | None = None) -> lis
 
 
 def random_array(xp, shape, dtype="float32", seed: int = 0):
-    """A random array on `xp`'s device (never zeros: METHOD.md), made on the host with NumPy.
+    """A random array on `xp`'s device (never zeros: they hide wrong indexing and arithmetic), made
+    on the host with NumPy.
 
     Works for numpy, cuarray and cupy (``xp.asarray``) and torch (``from_numpy(...).cuda()``).
     """

@@ -22,7 +22,7 @@ import time
 
 
 def _cuarray_rank(rank, nranks, n, rendezvous):
-    import cuarray
+    import cuarray  # in the child, after the rank's environment is set
     from cuarray.distributed import Communicator, get_unique_id
 
     dev = cuarray.cuda.Device(rank)
@@ -55,7 +55,7 @@ def _cuarray_rank(rank, nranks, n, rendezvous):
 
 
 def _cuarray_group(rank, nranks, n, rendezvous):
-    import cuarray
+    import cuarray  # in the child, after the rank's environment is set
     from cuarray.distributed import Communicator, group
 
     comms = Communicator.init_all(list(range(nranks)))

@@ -1,5 +1,5 @@
 """`allreduce`: NCCL allreduce of 1 GiB float32 over two GPUs, cuarray.distributed against
-torch.distributed (NCCL backend) in the same run (BENCHMARKS.md: >= 0.95 x).
+torch.distributed (NCCL backend) in the same run (docs/bench-targets.md: >= 0.95 x).
 
 The compared row, `2 processes`, runs both sides the same way, the way NCCL programs are deployed:
 one process per GPU (two child processes, `_collective_child.py`), in-place sum allreduces on

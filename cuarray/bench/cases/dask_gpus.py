@@ -1,5 +1,5 @@
 """`dask-2gpu`: Dask arrays over two GPUs against the same on one GPU, cuarray chunks against CuPy
-chunks in the same run (BENCHMARKS.md: >= 1.8 x speed-up from the second GPU at sizes that fit
+chunks in the same run (docs/bench-targets.md: >= 1.8 x speed-up from the second GPU at sizes that fit
 one GPU's share).
 
 The cluster is distributed's own: a scheduler in this process and one Nanny-managed worker
@@ -94,7 +94,7 @@ def _sync(lib: str) -> None:
 
 def _register(lib: str) -> None:
     if lib == "cuarray":
-        import cuarray.distributed
+        import cuarray.distributed  # the library under test, loaded when its case runs
 
         cuarray.distributed.register_dask()
 

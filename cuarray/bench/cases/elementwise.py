@@ -1,4 +1,4 @@
-"""Elementwise cases (BENCHMARKS.md): ew-large, ew-strided, ew-small and the seed slides' cases.
+"""Elementwise cases (docs/bench-targets.md): ew-large, ew-strided, ew-small and the seed slides' cases.
 
 Bytes counted are the logical bytes each call must move (each input element read once, each
 output element written once), so "fraction of the copy rate" compares with a device copy of the

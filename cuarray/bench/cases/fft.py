@@ -1,4 +1,4 @@
-"""FFT cases (BENCHMARKS.md "fft"): 1-D complex64 2^26, 2-D complex64 8192^2, rfft of 2^26 float32,
+"""FFT cases (docs/bench-targets.md "fft"): 1-D complex64 2^26, 2-D complex64 8192^2, rfft of 2^26 float32,
 a 100000 x 256 complex64 batch along the last axis, and the host time of a 4096-point transform
 with a warm plan (1000 calls, one sync). Every library calls cuFFT, so the large cases compare
 layout and plan reuse; bytes counted are one read of the input and one write of the output."""

@@ -1,4 +1,4 @@
-"""Fusion cases (BENCHMARKS.md, group `fusion`): fuse-chain, seed-grad and graph-replay.
+"""Fusion cases (docs/bench-targets.md, group `fusion`): fuse-chain, seed-grad and graph-replay.
 
 fuse-chain: `1/(1+exp(-(2*x-1)))*x+0.5` on 256 MiB float32, eagerly (eight kernels and seven
 temporaries), with `fuse` and lazily; CuPy's `fuse` is the peer of the fused row. Bytes counted

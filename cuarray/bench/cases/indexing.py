@@ -1,6 +1,6 @@
-"""Indexing cases (BENCHMARKS.md "gather; boolean mask; concat"): `x[idx]` with 1e8 random int64
+"""Indexing cases (docs/bench-targets.md "gather; boolean mask; concat"): `x[idx]` with 1e8 random int64
 indices into a 1 GiB float32 array; `x[mask]` selecting half of 1 Gi float32 elements;
-`concatenate` of 100 arrays of 4 MiB; and `flatnonzero` of the same mask (not in BENCHMARKS.md).
+`concatenate` of 100 arrays of 4 MiB; and `flatnonzero` of the same mask (not in docs/bench-targets.md).
 
 Bytes counted: gather reads the indices (8 B) and one element (4 B), writes one (4 B) per index;
 mask selection reads the mask (1 B) and the element (4 B) per input element and writes the selected

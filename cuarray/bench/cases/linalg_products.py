@@ -1,4 +1,4 @@
-"""Matrix-product cases (BENCHMARKS.md "matmul" and "seed-logreg").
+"""Matrix-product cases (docs/bench-targets.md "matmul" and "seed-logreg").
 
 matmul: float32/float64 8192^3 GEMM and a batched 1024 x (64x64) float32 GEMM (FLOP/s, CUDA
 events); the host time of a 64x64 float32 matmul: 1000 calls then one sync, per call (bounded below by

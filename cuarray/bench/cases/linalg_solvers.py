@@ -1,4 +1,4 @@
-"""linalg cases (BENCHMARKS.md "linalg"): solve, cholesky, qr, svd and eigh of a 4096 x 4096 float64
+"""linalg cases (docs/bench-targets.md "linalg"): solve, cholesky, qr, svd and eigh of a 4096 x 4096 float64
 matrix, and 10000 stacked 8 x 8 solves. Peers: CuPy (cupy.linalg) and PyTorch (torch.linalg), in the
 same process. Targets: no case slower than CuPy; svd <= 0.5 x CuPy. The input matrices are made on
 the host once (a well-conditioned general matrix, and a symmetric positive definite one)."""
@@ -31,7 +31,7 @@ def _to(xp, h):
 
 def _linalg(xp):
     if getattr(xp, "__name__", "") == "cuarray":
-        import cuarray.linalg
+        import cuarray.linalg  # the library under test, loaded when its case runs
 
         return cuarray.linalg
     return xp.linalg

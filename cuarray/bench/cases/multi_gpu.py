@@ -1,4 +1,4 @@
-"""`multi-gpu`: a 1 GiB float32 array copied from device 0 to device 1 (BENCHMARKS.md: >= 0.95 x
+"""`multi-gpu`: a 1 GiB float32 array copied from device 0 to device 1 (docs/bench-targets.md: >= 0.95 x
 PyTorch's `tensor.to("cuda:1")`). Needs two GPUs; each call ends with device 1 synchronised, so
 host timing covers the copy."""
 

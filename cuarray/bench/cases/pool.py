@@ -1,4 +1,4 @@
-"""`pool-churn`: the memory pool under a seq2seq-like allocation pattern (BENCHMARKS.md).
+"""`pool-churn`: the memory pool under a seq2seq-like allocation pattern (docs/bench-targets.md).
 
 10 000 allocations of random sizes between 1 KiB and 4 MiB, at most 65 live: before each
 allocation the oldest live one is freed once 65 are live. The sequence is fixed (seeded), so every

@@ -1,4 +1,4 @@
-"""`profiler` (BENCHMARKS.md): ew-small (16-element a + b, 1000 ops, one sync) with the profiler off,
+"""`profiler` (docs/bench-targets.md): ew-small (16-element a + b, 1000 ops, one sync) with the profiler off,
 recording, and NVTX ranges on, so the table reads as the per-op cost of each.
 
 Rows: ``off`` (nothing installed: must match ew-small), ``profile`` (inside one open
@@ -46,7 +46,7 @@ def _(xp, n, param):
 
         yield fresh
     else:
-        from cuarray.cuda import launch, nvtx
+        from cuarray.cuda import launch, nvtx  # the library under test, loaded when its case runs
 
         if not nvtx.available():
             raise NotAvailable("the nvtx package is not installed")

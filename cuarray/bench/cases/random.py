@@ -1,4 +1,4 @@
-"""Random-number cases (BENCHMARKS.md "random"): Generator random() and standard_normal() of
+"""Random-number cases (docs/bench-targets.md "random"): Generator random() and standard_normal() of
 1 Gi float32 and integers of 1 Gi int32 (bytes counted: the output written once, so the fraction
 of the copy rate is against a copy's read + write: a pure writer at full speed shows ~1.0 only if
 writes alone reach the copy's total rate; the target is >= 0.8 of the write bandwidth), then

@@ -1,4 +1,4 @@
-"""Reduction cases (BENCHMARKS.md): red-full (sum, max, argmax of 1 GiB float32) and red-axis
+"""Reduction cases (docs/bench-targets.md): red-full (sum, max, argmax of 1 GiB float32) and red-axis
 (sum over axis 0 and over axis 1 of a 16384x16384 float32 matrix).
 
 Bytes counted are the bytes read (the input once; the outputs are negligible), so the fraction
@@ -17,7 +17,7 @@ def _cuarray_fn(xp, name):
     fn = getattr(xp, name, None)
     if fn is not None:
         return fn
-    from ..._math import sums
+    from ..._math import sums  # the fallback only: loaded when a public export is missing
     from ..._sorting import searching_reduce
     from ..._statistics import order
 

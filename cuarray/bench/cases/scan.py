@@ -1,4 +1,4 @@
-"""Scan cases (BENCHMARKS.md "scan"): cumsum of 1 GiB float32, and cumsum along each axis of a
+"""Scan cases (docs/bench-targets.md "scan"): cumsum of 1 GiB float32, and cumsum along each axis of a
 16384 x 16384 float32 matrix. Bytes counted: the input read once and the output written once, so
 the fraction of the copy rate compares with a device copy of the same traffic (target >= 0.8)."""
 

@@ -79,7 +79,7 @@ percentile = register("percentile", group="sets-hist", description="percentile (
 
 @percentile.setup("cuarray")
 def _(xp, n, param):
-    from ..._statistics import quantiles
+    from ..._statistics import quantiles  # the library under test, loaded when its case runs
 
     x = _to(xp, _rng(6).random(n, dtype=numpy.float32))
     if param == "sort":
@@ -126,7 +126,7 @@ percentile_rows = register("percentile-rows", group="sets-hist",
 
 @percentile_rows.setup("cuarray")
 def _(xp, n, param):
-    from ..._statistics import quantiles
+    from ..._statistics import quantiles  # the library under test, loaded when its case runs
 
     how, rows = param
     x = _to(xp, _rng(7).random(n, dtype=numpy.float32).reshape(rows, -1))

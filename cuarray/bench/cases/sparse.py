@@ -1,4 +1,4 @@
-"""Sparse cases (BENCHMARKS.md "sparse"): CSR SpMV and SpMM (64 columns) on a random float32
+"""Sparse cases (docs/bench-targets.md "sparse"): CSR SpMV and SpMM (64 columns) on a random float32
 matrix with 1e6 rows and 1e7 nonzeros; coo -> csr of 1e8 entries (duplicates summed, a fresh COO
 each call so neither library reuses a canonical flag); SpGEMM of two such 1e6 x 1e6 matrices with
 1e7 nonzeros each; cg for 1000 iterations on the 2-D Poisson matrix with 1e6 unknowns (float64,
@@ -21,7 +21,7 @@ ROWS = 10**6
 def _sp(xp):
     name = getattr(xp, "__name__", "")
     if name == "cuarray":
-        import cuarray.sparse
+        import cuarray.sparse  # the library under test, loaded when its case runs
 
         return cuarray.sparse
     if name == "cupy":
@@ -33,7 +33,7 @@ def _sp(xp):
 
 def _spla(xp):
     if getattr(xp, "__name__", "") == "cuarray":
-        import cuarray.sparse.linalg
+        import cuarray.sparse.linalg  # the library under test, loaded when its case runs
 
         return cuarray.sparse.linalg
     import cupyx.scipy.sparse.linalg

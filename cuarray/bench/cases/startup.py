@@ -1,4 +1,4 @@
-"""`cold-start`: what a fresh process pays (BENCHMARKS.md: import <= 0.3 s; first op with a warm
+"""`cold-start`: what a fresh process pays (docs/bench-targets.md: import <= 0.3 s; first op with a warm
 kernel cache <= CuPy).
 
 Rows: `import` (the import alone); `first-add-cold` (the first ``x + y`` of two small float32

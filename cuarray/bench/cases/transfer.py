@@ -1,4 +1,4 @@
-"""`transfer`: host <-> device copies of 1 GiB from/to pageable NumPy memory (BENCHMARKS.md:
+"""`transfer`: host <-> device copies of 1 GiB from/to pageable NumPy memory (docs/bench-targets.md:
 >= 3x CuPy, through pinned staging), and from/to page-locked memory (the bus limit)."""
 
 from __future__ import annotations

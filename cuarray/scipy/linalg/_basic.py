@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import numpy
 
-from ... import linalg as _la
-from ...linalg import _xp as xp
+import cuarray.linalg as _la  # (the subsystem, by its full name: layers checked in tests/test_layers.py)
+from ..._math.complex import conj
+from ..._indexing.inserting import diagonal
+from ..._statistics.order import max as max_
+from ..._math.sums import sum as sum_
+from ..._manipulation.transpose import swapaxes
 from ...linalg._matmul import matmul
 from ...linalg._util import as_array
 from ._triangular import cho_factor, cho_solve, solve_triangular
@@ -32,11 +36,11 @@ def solve(a, b, lower=False, overwrite_a=False, overwrite_b=False, check_finite=
     if b.shape[0 if b.ndim == 1 else -2] != a.shape[-1]:
         raise ValueError("Input b has to have same number of rows as input a")
     if transposed:
-        a = xp.swapaxes(a, -1, -2)
+        a = swapaxes(a, -1, -2)
     if kind == "pos":
         return cho_solve(cho_factor(a, lower=lower), b)
     if kind == "diagonal":
-        d = xp.diagonal(a, 0, -2, -1)
+        d = diagonal(a, 0, -2, -1)
         x = b / (d if b.ndim == a.ndim - 1 else d[..., :, None])
         return x.astype(numpy.result_type(x.dtype, numpy.float64 if x.dtype.kind in "biu" else x.dtype))
     if kind in ("upper", "lower"):
@@ -79,9 +83,9 @@ def eigh(a, b=None, *, lower=True, eigvals_only=False, overwrite_a=False, overwr
         if type != 1:
             raise NotImplementedError("eigh: only type=1 generalized problems")
         b = as_array(b, "eigh")
-        low = _la.cholesky(b if lower else xp.conj(xp.swapaxes(b, -1, -2)))
+        low = _la.cholesky(b if lower else conj(swapaxes(b, -1, -2)))
         c = solve_triangular(low, a, lower=True)
-        c = xp.conj(xp.swapaxes(solve_triangular(low, xp.conj(xp.swapaxes(c, -1, -2)), lower=True), -1, -2))
+        c = conj(swapaxes(solve_triangular(low, conj(swapaxes(c, -1, -2)), lower=True), -1, -2))
         w, v = _la.eigh(c, UPLO="L")
         v = solve_triangular(low, v, lower=True, trans=2)
     elif eigvals_only:
@@ -117,8 +121,8 @@ def null_space(A, rcond=None, *, overwrite_a=False, check_finite=True, lapack_dr
     M, N = A.shape[-2:]
     if rcond is None:
         rcond = numpy.finfo(s.dtype).eps * max(M, N)
-    num = int(xp.sum(s > (xp.max(s) * rcond if s.size else 0)).get()) if s.size else 0
-    return xp.conj(vh[num:, :].T)
+    num = int(sum_(s > (max_(s) * rcond if s.size else 0)).get()) if s.size else 0
+    return conj(vh[num:, :].T)
 
 
 def orth(A, rcond=None):
@@ -128,7 +132,7 @@ def orth(A, rcond=None):
     M, N = A.shape[-2:]
     if rcond is None:
         rcond = numpy.finfo(s.dtype).eps * max(M, N)
-    num = int(xp.sum(s > (xp.max(s) * rcond if s.size else 0)).get()) if s.size else 0
+    num = int(sum_(s > (max_(s) * rcond if s.size else 0)).get()) if s.size else 0
     return u[:, :num]
 
 
@@ -139,5 +143,5 @@ def orthogonal_procrustes(A, B, check_finite=True):
         raise ValueError("expected ndim to be 2, but observed {}".format(A.ndim))
     if A.shape != B.shape:
         raise ValueError("the shapes of A and B differ ({} vs {})".format(A.shape, B.shape))
-    u, w, vt = _la.svd(matmul(xp.swapaxes(B, 0, 1), xp.conj(A)).T)
-    return matmul(u, vt), xp.sum(w)
+    u, w, vt = _la.svd(matmul(swapaxes(B, 0, 1), conj(A)).T)
+    return matmul(u, vt), sum_(w)

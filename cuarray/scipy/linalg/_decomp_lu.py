@@ -11,7 +11,14 @@ from __future__ import annotations
 import numpy
 
 from ...linalg import _solve
-from ...linalg import _xp as xp
+from ..._creation.from_data import asarray
+from ..._manipulation.dims import broadcast_to
+from ..._creation.matrices import eye
+from ..._creation.basic import ones
+from ..._indexing.inserting import take_along_axis
+from ..._creation.matrices import tril
+from ..._creation.matrices import triu
+from ..._creation.basic import zeros
 from ...linalg._util import as_array, compute_char, info_array, stacked_copy
 from ...cuda.libs import cusolver as _cusolver
 
@@ -35,7 +42,7 @@ def lu_factor(a, overwrite_a=False, check_finite=True):
     lu = stacked_copy(a, char, "F")  # column-major: LAPACK factors A itself
     n = a.shape[-1]
     if lu.size == 0:
-        return lu, xp.zeros(a.shape[:-1], dtype=numpy.int32)
+        return lu, zeros(a.shape[:-1], dtype=numpy.int32)
     f = _solve._lu_factor(lu, char)
     piv = (f.piv - 1).astype(numpy.int32)
     return lu, piv.reshape(a.shape[:-2] + (n,))
@@ -55,7 +62,7 @@ def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
         raise ValueError("Shapes of lu {} and b {} are incompatible".format(lu.shape, b.shape))
     char = compute_char(lu, b)
     batch = lu.shape[:-2]
-    x = stacked_copy(xp.broadcast_to(bb, batch + bb.shape[-2:]), char, "F")
+    x = stacked_copy(broadcast_to(bb, batch + bb.shape[-2:]), char, "F")
     if x.size:
         f = _solve._LU()
         f.lu = stacked_copy(lu, char, "F")
@@ -91,19 +98,19 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False
     a = as_array(a, "lu")
     lu_, piv = lu_factor(a)
     n = a.shape[-1]
-    eye = xp.eye(n, dtype=lu_.dtype)
-    lower = xp.tril(lu_, -1) + eye
-    upper = xp.triu(lu_)
+    eye = eye(n, dtype=lu_.dtype)
+    lower = tril(lu_, -1) + eye
+    upper = triu(lu_)
     rows = permutation_from_pivots(piv.get())  # A[rows] = L U
     if p_indices or permute_l:
         # A = L[inv] U where inv is the inverse permutation of rows.
         inv = numpy.argsort(rows, axis=-1).astype(numpy.int32)
         if permute_l:
-            pl = xp.take_along_axis(lower, xp.asarray(inv)[..., :, None].astype(numpy.int64)
-                                    * xp.ones((1, n), dtype=numpy.int64), axis=-2)
+            pl = take_along_axis(lower, asarray(inv)[..., :, None].astype(numpy.int64)
+                                    * ones((1, n), dtype=numpy.int64), axis=-2)
             return pl, upper
-        return xp.asarray(inv), lower, upper
+        return asarray(inv), lower, upper
     pmat = numpy.zeros(rows.shape + (n,), dtype=lu_.dtype)
     numpy.put_along_axis(pmat, rows[..., :, None], 1, axis=-1)  # P^T[i, rows[i]] = 1
-    p = xp.asarray(numpy.swapaxes(pmat, -1, -2).copy())
+    p = asarray(numpy.swapaxes(pmat, -1, -2).copy())
     return p, lower, upper

@@ -8,8 +8,11 @@ import math
 
 import numpy
 
-from ... import linalg as _la
-from ...linalg import _xp as xp
+import cuarray.linalg as _la  # (the subsystem, by its full name: layers checked in tests/test_layers.py)
+from ..._math.misc import abs as abs_
+from ..._creation.matrices import eye
+from ..._statistics.order import max as max_
+from ..._math.sums import sum as sum_
 from ...linalg._matmul import matmul
 from ...linalg._util import as_array
 
@@ -34,14 +37,14 @@ def expm(A):
     if A.size == 0:
         return A.copy()
     if n == 1:
-        from ..._math.explog import exp
+        from ..._math.explog import exp  # (function level: only this 1x1 case needs it)
 
         return exp(A)
-    norm1 = float(xp.max(xp.sum(xp.abs(A), axis=-2)).get())  # the largest 1-norm of the stack
+    norm1 = float(max_(sum_(abs_(A), axis=-2)).get())  # the largest 1-norm of the stack
     s = max(0, int(math.ceil(math.log2(norm1 / _THETA13)))) if norm1 > _THETA13 else 0
     if s:
         A = A * (2.0 ** -s)
-    ident = xp.eye(n, dtype=A.dtype)
+    ident = eye(n, dtype=A.dtype)
     A2 = matmul(A, A)
     A4 = matmul(A2, A2)
     A6 = matmul(A4, A2)

@@ -8,7 +8,11 @@ import math
 
 import numpy
 
-from ...linalg import _xp as xp
+from ..._creation.ranges import arange
+from ..._creation.from_data import asarray
+from ..._manipulation.joining import concatenate
+from ..._math.complex import conj
+from ..._creation.basic import zeros
 from ...linalg._products import kron as kron  # noqa: F401 (re-exported: scipy.linalg.kron's successor)
 from ..._core.host_input import as_array
 
@@ -24,10 +28,10 @@ def _vector(x, fn):
 def toeplitz(c, r=None):
     """See `scipy.linalg.toeplitz` (1-D c and r)."""
     c = _vector(c, "toeplitz")
-    r = xp.conj(c) if r is None else _vector(r, "toeplitz")
+    r = conj(c) if r is None else _vector(r, "toeplitz")
     m, n = c.shape[0], r.shape[0]
-    vals = xp.concatenate((r[:0:-1], c))  # r reversed (without r[0]), then c
-    idx = (n - 1) + xp.arange(m)[:, None] - xp.arange(n)[None, :]
+    vals = concatenate((r[:0:-1], c))  # r reversed (without r[0]), then c
+    idx = (n - 1) + arange(m)[:, None] - arange(n)[None, :]
     return vals[idx]
 
 
@@ -35,23 +39,23 @@ def circulant(c):
     """See `scipy.linalg.circulant` (1-D c)."""
     c = _vector(c, "circulant")
     n = c.shape[0]
-    idx = (xp.arange(n)[:, None] - xp.arange(n)[None, :]) % n
+    idx = (arange(n)[:, None] - arange(n)[None, :]) % n
     return c[idx]
 
 
 def hankel(c, r=None):
     """See `scipy.linalg.hankel` (1-D c and r)."""
     c = _vector(c, "hankel")
-    r = xp.zeros(c.shape, dtype=c.dtype) if r is None else _vector(r, "hankel")
+    r = zeros(c.shape, dtype=c.dtype) if r is None else _vector(r, "hankel")
     m, n = c.shape[0], r.shape[0]
-    vals = xp.concatenate((c, r[1:]))
-    idx = xp.arange(m)[:, None] + xp.arange(n)[None, :]
+    vals = concatenate((c, r[1:]))
+    idx = arange(m)[:, None] + arange(n)[None, :]
     return vals[idx]
 
 
 def hilbert(n):
     """See `scipy.linalg.hilbert`."""
-    i = xp.arange(n, dtype=numpy.float64)
+    i = arange(n, dtype=numpy.float64)
     return 1.0 / (i[:, None] + i[None, :] + 1.0)
 
 
@@ -65,8 +69,8 @@ def invhilb(n, exact=False):
     if exact:
         if n and max(abs(v) for row in rows for v in row) > numpy.iinfo(numpy.int64).max:
             raise TypeError("invhilb(exact=True) with n = {} needs Python ints (object dtype)".format(n))
-        return xp.asarray(numpy.array(rows, dtype=numpy.int64).reshape(n, n))
-    return xp.asarray(numpy.array(rows, dtype=numpy.float64).reshape(n, n))
+        return asarray(numpy.array(rows, dtype=numpy.int64).reshape(n, n))
+    return asarray(numpy.array(rows, dtype=numpy.float64).reshape(n, n))
 
 
 def hadamard(n, dtype=int):
@@ -80,7 +84,7 @@ def hadamard(n, dtype=int):
     h = numpy.array([[1]], dtype=dtype)
     for _ in range(lg2):
         h = numpy.vstack((numpy.hstack((h, h)), numpy.hstack((h, -h))))
-    return xp.asarray(h)
+    return asarray(h)
 
 
 def helmert(n, full=False):
@@ -90,7 +94,7 @@ def helmert(n, full=False):
     h[0] = 1
     d[0] = n
     h_full = h / numpy.sqrt(d)[:, numpy.newaxis]
-    return xp.asarray(h_full if full else h_full[1:])
+    return asarray(h_full if full else h_full[1:])
 
 
 def leslie(f, s):
@@ -105,9 +109,9 @@ def leslie(f, s):
         raise ValueError("Incorrect lengths for f and s.  The length of s must be one less than the length of f.")
     if n == 1:
         raise ValueError("The length of f must be at least 2.")
-    a = xp.zeros((n, n), dtype=numpy.result_type(f.dtype, s.dtype))
+    a = zeros((n, n), dtype=numpy.result_type(f.dtype, s.dtype))
     a[0] = f
-    a[xp.arange(1, n), xp.arange(0, n - 1)] = s
+    a[arange(1, n), arange(0, n - 1)] = s
     return a
 
 
@@ -122,24 +126,24 @@ def companion(a):
         raise ValueError("The first coefficient in `a` must not be zero.")
     first_row = -a[1:] / (1.0 * a[0])
     n = a.shape[0]
-    c = xp.zeros((n - 1, n - 1), dtype=first_row.dtype)
+    c = zeros((n - 1, n - 1), dtype=first_row.dtype)
     c[0] = first_row
     if n > 2:
-        c[xp.arange(1, n - 1), xp.arange(0, n - 2)] = 1
+        c[arange(1, n - 1), arange(0, n - 2)] = 1
     return c
 
 
 def block_diag(*arrs):
     """See `scipy.linalg.block_diag`."""
     if not arrs:
-        return xp.zeros((1, 0))
+        return zeros((1, 0))
     arrs = [as_array(a, "block_diag") for a in arrs]
     arrs = [a.reshape(1, -1) if a.ndim < 2 else a for a in arrs]
     bad = [k for k, a in enumerate(arrs) if a.ndim > 2]
     if bad:
         raise ValueError("arguments in the following positions have dimension greater than 2: {}".format(bad))
     shapes = numpy.array([a.shape for a in arrs])
-    out = xp.zeros(tuple(int(v) for v in numpy.sum(shapes, axis=0)),
+    out = zeros(tuple(int(v) for v in numpy.sum(shapes, axis=0)),
                    dtype=numpy.result_type(*[a.dtype for a in arrs]))
     r, c = 0, 0
     for a, (rr, cc) in zip(arrs, shapes):

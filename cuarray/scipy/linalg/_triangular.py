@@ -7,7 +7,9 @@ import numpy
 
 from ...cuda.libs import cublas_trsm as _trsm
 from ...linalg import _decomp
-from ...linalg import _xp as xp
+from ..._logic.truth import any as any_
+from ..._manipulation.dims import broadcast_to
+from ..._indexing.inserting import diagonal
 from ...linalg._util import LinAlgError, as_array, batch_of, compute_char, stacked_copy
 
 __all__ = ["solve_triangular", "cho_factor", "cho_solve"]
@@ -30,11 +32,11 @@ def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_
         raise ValueError("shapes of a {} and b {} are incompatible".format(a.shape, b.shape))
     char = compute_char(a, b)
     batch = a.shape[:-2]
-    x = stacked_copy(xp.broadcast_to(bb, batch + bb.shape[-2:]), char, "F")
+    x = stacked_copy(broadcast_to(bb, batch + bb.shape[-2:]), char, "F")
     if x.size == 0:
         return x[..., 0] if vector else x
-    if not unit_diagonal and bool(xp.any(xp.diagonal(a, 0, -2, -1) == 0).get()):
-        d = xp.diagonal(a, 0, -2, -1).reshape(-1, n).get()
+    if not unit_diagonal and bool(any_(diagonal(a, 0, -2, -1) == 0).get()):
+        d = diagonal(a, 0, -2, -1).reshape(-1, n).get()
         raise LinAlgError("singular matrix: resolution failed at diagonal {}".format(int(numpy.nonzero(d == 0)[1][0])))
     f = stacked_copy(a, char, "F")  # column-major A
     k = x.shape[-1]

@@ -18,7 +18,7 @@ import numpy
 
 from ..._core.copying import astype, copyto_unchecked
 from ..._core.ndarray import ndarray
-from ..._manipulation.padding import pad as _pad
+from ..._padding.padding import pad as _pad
 from . import _interp_kernels as _k
 from . import _support as _s
 

@@ -15,8 +15,8 @@ import time
 import numpy
 
 from ..._core.ndarray import ndarray
-from ..._manipulation.padding import pad as _pad
-from ... import fft as _fft
+from ..._padding.padding import pad as _pad
+import cuarray.fft as _fft  # (the subsystem, by its full name: layers checked in tests/test_layers.py)
 from ...cuda import stream as _stream
 from ..ndimage import _filter_kernels as _fk
 from ..ndimage import _support as _s

@@ -9,7 +9,7 @@ import warnings
 
 import numpy
 
-from ... import fft as _fft
+import cuarray.fft as _fft  # (the subsystem, by its full name: layers checked in tests/test_layers.py)
 from ..._core.transfer import from_host as _from_host
 from ..._manipulation.joining import concatenate as _concatenate
 from ..._sorting.searching import where as _where

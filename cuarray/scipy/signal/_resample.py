@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy
 
-from ... import fft as _fft
+import cuarray.fft as _fft  # (the subsystem, by its full name: layers checked in tests/test_layers.py)
 from ..._core.ndarray import ndarray
 from ..._core.transfer import from_host as _from_host
 from ..._manipulation.transpose import moveaxis as _moveaxis

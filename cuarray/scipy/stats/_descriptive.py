@@ -10,7 +10,23 @@ from typing import NamedTuple
 
 import numpy
 
-from ...linalg import _xp as xp
+from ..._math.misc import abs as abs_
+from ..._logic.truth import any as any_
+from ..._creation.ranges import arange
+from ..._creation.from_data import asarray
+from ..._manipulation.joining import concatenate
+from ..._creation.basic import empty
+from ..._creation.basic import full
+from ..._logic.content import isnan
+from ..._statistics.order import max as max_
+from ..._statistics.order import min as min_
+from ..._manipulation.transpose import moveaxis
+from ..._creation.basic import ones
+from ..._indexing.inserting import put_along_axis
+from ..._math.sums import sum as sum_
+from ..._indexing.inserting import take_along_axis
+from ..._sorting.searching import where
+from ..._creation.basic import zeros
 from ..._core.host_input import as_array
 from ..._math.explog import exp, log
 from ..._math.extrema import maximum, minimum
@@ -38,10 +54,10 @@ def moment(a, order=1, axis=0, nan_policy="propagate", *, center=None, keepdims=
     """See `scipy.stats.moment` (central moment; `center` overrides the mean)."""
     a, axis = _axis(_float(a, "moment"), axis)
     if order == 0:
-        return xp.ones(_reduced(a, axis, keepdims), dtype=a.dtype)
+        return ones(_reduced(a, axis, keepdims), dtype=a.dtype)
     c = mean(a, axis=axis, keepdims=True) if center is None else center
     if order == 1 and center is None:
-        return xp.zeros(_reduced(a, axis, keepdims), dtype=a.dtype)
+        return zeros(_reduced(a, axis, keepdims), dtype=a.dtype)
     return mean((a - c) ** order, axis=axis, keepdims=keepdims)
 
 
@@ -63,7 +79,7 @@ def skew(a, axis=0, bias=True, nan_policy="propagate", *, keepdims=False):
     m2 = mean(d * d, axis=axis, keepdims=keepdims)
     m3 = mean(d * d * d, axis=axis, keepdims=keepdims)
     g = m3 / m2 ** 1.5
-    g = xp.where(m2 <= (numpy.finfo(m2.dtype).eps * xp.abs(mean(a, axis=axis, keepdims=keepdims))) ** 2,
+    g = where(m2 <= (numpy.finfo(m2.dtype).eps * abs_(mean(a, axis=axis, keepdims=keepdims))) ** 2,
                  numpy.nan, g)
     if not bias and n > 2:
         g = g * (math.sqrt((n - 1.0) * n) / (n - 2.0))
@@ -80,7 +96,7 @@ def kurtosis(a, axis=0, fisher=True, bias=True, nan_policy="propagate", *, keepd
     m2 = mean(d2, axis=axis, keepdims=keepdims)
     m4 = mean(d2 * d2, axis=axis, keepdims=keepdims)
     k = m4 / (m2 * m2)
-    k = xp.where(m2 <= (numpy.finfo(m2.dtype).eps * xp.abs(mean(a, axis=axis, keepdims=keepdims))) ** 2,
+    k = where(m2 <= (numpy.finfo(m2.dtype).eps * abs_(mean(a, axis=axis, keepdims=keepdims))) ** 2,
                  numpy.nan, k)
     if not bias and n > 3:
         k = 1.0 / (n - 2) / (n - 3) * ((n * n - 1.0) * k - 3 * (n - 1) ** 2.0) + 3.0
@@ -101,7 +117,7 @@ def describe(a, axis=0, ddof=1, bias=True, nan_policy="propagate"):
     a, axis = _axis(_float(a, "describe"), axis)
     if a.shape[axis] == 0:
         raise ValueError("The input must not be empty.")
-    return DescribeResult(a.shape[axis], (xp.min(a, axis=axis), xp.max(a, axis=axis)), mean(a, axis=axis),
+    return DescribeResult(a.shape[axis], (min_(a, axis=axis), max_(a, axis=axis)), mean(a, axis=axis),
                           var(a, axis=axis, ddof=ddof), skew(a, axis, bias=bias), kurtosis(a, axis, bias=bias))
 
 
@@ -114,7 +130,7 @@ def gmean(a, axis=0, dtype=None, weights=None, *, nan_policy="propagate", keepdi
     if weights is None:
         return exp(mean(la, axis=axis, keepdims=keepdims))
     w = as_array(weights, "gmean")
-    return exp(xp.sum(la * w, axis=axis, keepdims=keepdims) / xp.sum(w, axis=axis, keepdims=keepdims))
+    return exp(sum_(la * w, axis=axis, keepdims=keepdims) / sum_(w, axis=axis, keepdims=keepdims))
 
 
 def hmean(a, axis=0, dtype=None, *, weights=None, nan_policy="propagate", keepdims=False):
@@ -136,7 +152,7 @@ def pmean(a, p, *, axis=0, dtype=None, weights=None, nan_policy="propagate", kee
         m = mean(ap, axis=axis, keepdims=keepdims)
     else:
         w = as_array(weights, "pmean")
-        m = xp.sum(ap * w, axis=axis, keepdims=keepdims) / xp.sum(w, axis=axis, keepdims=keepdims)
+        m = sum_(ap * w, axis=axis, keepdims=keepdims) / sum_(w, axis=axis, keepdims=keepdims)
     return m ** (1.0 / p)
 
 
@@ -165,14 +181,14 @@ def entropy(pk, qk=None, base=None, axis=0, *, nan_policy="propagate", keepdims=
     if base is not None and base <= 0:
         raise ValueError("`base` must be a positive number or `None`.")
     pk = _float(pk, "entropy")
-    pk = pk / xp.sum(pk, axis=axis, keepdims=True)
+    pk = pk / sum_(pk, axis=axis, keepdims=True)
     if qk is None:
         vec = entr(pk)
     else:
         qk = _float(qk, "entropy")
-        qk = qk / xp.sum(qk, axis=axis, keepdims=True)
+        qk = qk / sum_(qk, axis=axis, keepdims=True)
         vec = rel_entr(pk, qk)
-    s = xp.sum(vec, axis=axis, keepdims=keepdims)
+    s = sum_(vec, axis=axis, keepdims=keepdims)
     return s / math.log(base) if base is not None else s
 
 
@@ -184,26 +200,26 @@ def rankdata(a, method="average", *, axis=None, nan_policy="propagate"):
     a = as_array(a, "rankdata")
     if axis is None:
         a, axis = a.ravel(), -1
-    a = xp.moveaxis(a, axis, -1)
+    a = moveaxis(a, axis, -1)
     n = a.shape[-1]
     if n == 0:
-        return xp.moveaxis(xp.empty(a.shape, dtype=numpy.float64), -1, axis)
+        return moveaxis(empty(a.shape, dtype=numpy.float64), -1, axis)
     order = argsort(a, axis=-1, kind="stable")
-    y = xp.take_along_axis(a, order, axis=-1)
-    ordinal = xp.arange(1, n + 1, dtype=numpy.int64) * xp.ones(a.shape, dtype=numpy.int64)
+    y = take_along_axis(a, order, axis=-1)
+    ordinal = arange(1, n + 1, dtype=numpy.int64) * ones(a.shape, dtype=numpy.int64)
     if method == "ordinal":
         ranks = ordinal
     else:
-        new = xp.concatenate([xp.ones(a.shape[:-1] + (1,), dtype=bool), y[..., 1:] != y[..., :-1]], axis=-1)
+        new = concatenate([ones(a.shape[:-1] + (1,), dtype=bool), y[..., 1:] != y[..., :-1]], axis=-1)
         dense = cumsum(new.astype(numpy.int64), axis=-1)  # 1-based tie-group number
         if method == "dense":
             ranks = dense
         else:
             # first and last ordinal position of each tie group, gathered per element
-            firsts = xp.where(new, ordinal, 0)
+            firsts = where(new, ordinal, 0)
             start = _running_max(firsts)
-            ends_flag = xp.concatenate([new[..., 1:], xp.ones(a.shape[:-1] + (1,), dtype=bool)], axis=-1)
-            lasts = xp.where(ends_flag, ordinal, n + 1)
+            ends_flag = concatenate([new[..., 1:], ones(a.shape[:-1] + (1,), dtype=bool)], axis=-1)
+            lasts = where(ends_flag, ordinal, n + 1)
             end = _running_min_reversed(lasts)
             if method == "min":
                 ranks = start
@@ -211,12 +227,12 @@ def rankdata(a, method="average", *, axis=None, nan_policy="propagate"):
                 ranks = end
             else:
                 ranks = (start + end) * 0.5
-    out = xp.empty(a.shape, dtype=numpy.float64 if method == "average" else numpy.int64)
-    xp.put_along_axis(out, order, ranks.astype(out.dtype), axis=-1)
+    out = empty(a.shape, dtype=numpy.float64 if method == "average" else numpy.int64)
+    put_along_axis(out, order, ranks.astype(out.dtype), axis=-1)
     if a.dtype.kind in "fc":
-        bad = xp.any(xp.isnan(a), axis=-1, keepdims=True)
-        out = xp.where(bad, numpy.nan, out.astype(numpy.float64))
-    return xp.moveaxis(out, -1, axis)
+        bad = any_(isnan(a), axis=-1, keepdims=True)
+        out = where(bad, numpy.nan, out.astype(numpy.float64))
+    return moveaxis(out, -1, axis)
 
 
 def _running_max(x):
@@ -231,7 +247,7 @@ def trim_mean(a, proportiontocut, axis=0):
     """See `scipy.stats.trim_mean` (a full sort along the axis)."""
     a = _float(a, "trim_mean")
     if a.size == 0:
-        return xp.asarray(numpy.nan)
+        return asarray(numpy.nan)
     if axis is None:
         a, axis = a.ravel(), 0
     n = a.shape[axis]
@@ -239,7 +255,7 @@ def trim_mean(a, proportiontocut, axis=0):
     hi = n - lo
     if lo >= hi:
         raise ValueError("Proportion too big.")
-    s = xp.moveaxis(sort(a, axis=axis), axis, -1)[..., lo:hi]
+    s = moveaxis(sort(a, axis=axis), axis, -1)[..., lo:hi]
     return mean(s, axis=-1)
 
 
@@ -250,7 +266,7 @@ def boxcox_llf(lmb, data, *, axis=0, keepdims=False, nan_policy="propagate"):
         data, axis = data.ravel(), 0
     n = data.shape[axis]
     if n == 0:
-        return xp.asarray(numpy.nan)
+        return asarray(numpy.nan)
     logdata = log(data)
     if lmb == 0:
         logvar = log(var(logdata, axis=axis, keepdims=True))
@@ -258,7 +274,7 @@ def boxcox_llf(lmb, data, *, axis=0, keepdims=False, nan_policy="propagate"):
         # var((x^l - 1) / l) = var(x^l) / l^2
         y = exp(lmb * logdata)
         logvar = log(var(y, axis=axis, keepdims=True)) - 2 * math.log(abs(lmb))
-    llf = (lmb - 1) * xp.sum(logdata, axis=axis, keepdims=True) - n / 2 * logvar
+    llf = (lmb - 1) * sum_(logdata, axis=axis, keepdims=True) - n / 2 * logvar
     return llf if keepdims else llf.squeeze(axis)
 
 
@@ -275,9 +291,9 @@ def pearsonr(x, y, *, axis=0):
         raise ValueError("`x` and `y` must have length at least 2.")
     xm = x - mean(x, axis=axis, keepdims=True)
     ym = y - mean(y, axis=axis, keepdims=True)
-    r = xp.sum(xm * ym, axis=axis) / (xp.sum(xm * xm, axis=axis) * xp.sum(ym * ym, axis=axis)) ** 0.5
-    r = xp.where(r > 1, 1.0, xp.where(r < -1, -1.0, r))
-    return _Corr(r, xp.full(r.shape, numpy.nan))
+    r = sum_(xm * ym, axis=axis) / (sum_(xm * xm, axis=axis) * sum_(ym * ym, axis=axis)) ** 0.5
+    r = where(r > 1, 1.0, where(r < -1, -1.0, r))
+    return _Corr(r, full(r.shape, numpy.nan))
 
 
 def spearmanr(a, b=None, axis=0, nan_policy="propagate", alternative="two-sided"):
@@ -300,21 +316,21 @@ def mode(a, axis=0, nan_policy="propagate", keepdims=False):
     a = as_array(a, "mode")
     if axis is None:
         a, axis = a.ravel(), 0
-    s = xp.moveaxis(sort(a, axis=axis), axis, -1)
+    s = moveaxis(sort(a, axis=axis), axis, -1)
     n = s.shape[-1]
     if n == 0:
         raise ValueError("mode of an empty slice")
-    new = xp.concatenate([xp.ones(s.shape[:-1] + (1,), dtype=bool), s[..., 1:] != s[..., :-1]], axis=-1)
-    ordinal = xp.arange(n, dtype=numpy.int64) * xp.ones(s.shape, dtype=numpy.int64)
-    start = _running_max(xp.where(new, ordinal, 0))
+    new = concatenate([ones(s.shape[:-1] + (1,), dtype=bool), s[..., 1:] != s[..., :-1]], axis=-1)
+    ordinal = arange(n, dtype=numpy.int64) * ones(s.shape, dtype=numpy.int64)
+    start = _running_max(where(new, ordinal, 0))
     count = ordinal - start + 1  # running length of the current run
-    best = xp.take_along_axis(count, argsort(-count, axis=-1, kind="stable")[..., :1], axis=-1)
+    best = take_along_axis(count, argsort(-count, axis=-1, kind="stable")[..., :1], axis=-1)
     # the first (smallest) value whose run reaches the best length
     idx = argsort(-(count == best).astype(numpy.int8), axis=-1, kind="stable")[..., :1]
-    m = xp.take_along_axis(s, idx, axis=-1)
+    m = take_along_axis(s, idx, axis=-1)
     c = best
     if not keepdims:
         m, c = m[..., 0], c[..., 0]
     else:
-        m, c = xp.moveaxis(m, -1, axis), xp.moveaxis(c, -1, axis)
+        m, c = moveaxis(m, -1, axis), moveaxis(c, -1, axis)
     return ModeResult(m, c)

@@ -12,7 +12,15 @@ from __future__ import annotations
 
 import numpy
 
-from .. import _xp as xp
+from ..._creation.basic import zeros
+from ..._creation.from_data import asarray
+from ..._manipulation.joining import stack
+from ..._math.arithmetic import add, multiply, subtract, true_divide
+from ..._math.complex import conj, real
+from ..._math.extrema import maximum
+from ..._math.misc import sqrt
+from ...linalg._matmul import matmul
+from ._interface import LinearOperator
 from ._interface import aslinearoperator
 from ._iterative import _nrm
 
@@ -35,15 +43,15 @@ def _extend(matvec, V, alpha, beta, u, start, end):
     for i in range(start, end):
         u = matvec(V[i])
         basis = V[:i + 1]
-        h = xp.matmul(xp.conj(basis), u)
-        u = xp.subtract(u, xp.matmul(h, basis))
-        h2 = xp.matmul(xp.conj(basis), u)
-        u = xp.subtract(u, xp.matmul(h2, basis))
-        alpha[i] = xp.real(xp.add(h[i], h2[i]))
+        h = matmul(conj(basis), u)
+        u = subtract(u, matmul(h, basis))
+        h2 = matmul(conj(basis), u)
+        u = subtract(u, matmul(h2, basis))
+        alpha[i] = real(add(h[i], h2[i]))
         nb = _nrm(u)
         beta[i] = nb
         if i + 1 < end:
-            V[i + 1] = xp.true_divide(u, nb.astype(V.dtype))
+            V[i + 1] = true_divide(u, nb.astype(V.dtype))
     return u
 
 
@@ -68,12 +76,12 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
         raise ValueError("ncv must be k < ncv < n")
     maxiter = 10 * n if maxiter is None else maxiter
     tol = float(numpy.finfo(rdt).eps) if tol == 0 else float(tol)
-    V = xp.zeros((ncv, n), dt)
-    alpha = xp.zeros((ncv,), rdt)
-    beta = xp.zeros((ncv,), rdt)
+    V = zeros((ncv, n), dt)
+    alpha = zeros((ncv,), rdt)
+    beta = zeros((ncv,), rdt)
     if v0 is None:
-        v0 = xp.asarray(numpy.random.default_rng(0).random(n).astype(dt))
-    V[0] = xp.true_divide(v0, _nrm(v0).astype(dt))
+        v0 = asarray(numpy.random.default_rng(0).random(n).astype(dt))
+    V[0] = true_divide(v0, _nrm(v0).astype(dt))
     matvec = A.matvec
     u = _extend(matvec, V, alpha, beta, None, 0, ncv)
     kept, arrow = 0, None
@@ -87,21 +95,21 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
         idx = _pick(theta, k, which)
         res = numpy.abs(b[-1] * s[-1, idx])
         done = bool(numpy.all(res <= tol * numpy.maximum(numpy.abs(theta[idx]), tol)))
-        ritz = xp.matmul(xp.asarray(numpy.ascontiguousarray(s[:, idx].T).astype(dt)), V)
+        ritz = matmul(asarray(numpy.ascontiguousarray(s[:, idx].T).astype(dt)), V)
         if done or restart == maxiter - 1:
             break
         # thick restart: keep the k Ritz vectors, continue from the residual direction
         V[:k] = ritz
-        V[k] = xp.true_divide(u, xp.asarray(numpy.asarray(b[-1], rdt)).astype(dt))
-        alpha[:k] = xp.asarray(theta[idx].astype(rdt))
+        V[k] = true_divide(u, asarray(numpy.asarray(b[-1], rdt)).astype(dt))
+        alpha[:k] = asarray(theta[idx].astype(rdt))
         arrow = b[-1] * s[-1, idx]
         kept = k
         u = _extend(matvec, V, alpha, beta, None, k, ncv)
     order = numpy.argsort(theta[idx], kind="stable")
-    vals = xp.asarray(theta[idx][order].astype(rdt))
+    vals = asarray(theta[idx][order].astype(rdt))
     if not return_eigenvectors:
         return vals
-    vecs = ritz[xp.asarray(order)].T
+    vecs = ritz[asarray(order)].T
     return vals, vecs
 
 
@@ -115,21 +123,20 @@ def svds(A, k=6, ncv=None, tol=0, which="LM", v0=None, maxiter=None, return_sing
     m, n = A.shape
     if k <= 0 or k >= min(m, n):
         raise ValueError("k must be between 1 and min(A.shape)-1")
-    from ._interface import LinearOperator
 
     if n <= m:
         gram = LinearOperator((n, n), matvec=lambda x: A.rmatvec(A.matvec(x)), dtype=A.dtype)
     else:
         gram = LinearOperator((m, m), matvec=lambda x: A.matvec(A.rmatvec(x)), dtype=A.dtype)
     w, X = eigsh(gram, k=k, ncv=ncv, tol=tol, which="LA", maxiter=maxiter)
-    sv = xp.sqrt(xp.maximum(w, 0))
+    sv = sqrt(maximum(w, 0))
     if not return_singular_vectors:
         return sv
-    inv = xp.true_divide(1, xp.maximum(sv, numpy.finfo(sv.dtype).tiny))
+    inv = true_divide(1, maximum(sv, numpy.finfo(sv.dtype).tiny))
     if n <= m:
         v = X
-        u = xp.multiply(xp.stack([A.matvec(v[:, j]) for j in range(k)], axis=1), inv.reshape(1, -1))
+        u = multiply(stack([A.matvec(v[:, j]) for j in range(k)], axis=1), inv.reshape(1, -1))
     else:
         u = X
-        v = xp.multiply(xp.stack([A.rmatvec(u[:, j]) for j in range(k)], axis=1), inv.reshape(1, -1))
-    return u, sv, xp.conj(v).T
+        v = multiply(stack([A.rmatvec(u[:, j]) for j in range(k)], axis=1), inv.reshape(1, -1))
+    return u, sv, conj(v).T

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import numpy
 
-from .. import _sputils
-from .. import _xp as xp
-from .._base import issparse
 from ..._core.ndarray import ndarray
+from ..._creation.basic import zeros
+from ..._manipulation.joining import stack
+from ..._math.arithmetic import add, multiply
+from .. import _sputils
+from .._base import issparse
 
 __all__ = ["LinearOperator", "aslinearoperator"]
 
@@ -28,7 +30,7 @@ class LinearOperator:
         self.shape = shape
         self._f = {"matvec": matvec, "rmatvec": rmatvec, "matmat": matmat, "rmatmat": rmatmat}
         if dtype is None:
-            dtype = self.matvec(xp.zeros((shape[1],), numpy.float64)).dtype if (
+            dtype = self.matvec(zeros((shape[1],), numpy.float64)).dtype if (
                 matvec is not None or type(self)._matvec is not LinearOperator._matvec) else numpy.float64
         self.dtype = numpy.dtype(dtype)
 
@@ -51,13 +53,13 @@ class LinearOperator:
         f = self._f.get("matmat")
         if f is not None:
             return f(X)
-        return xp.stack([self.matvec(X[:, j]).reshape(-1) for j in range(X.shape[1])], axis=1)
+        return stack([self.matvec(X[:, j]).reshape(-1) for j in range(X.shape[1])], axis=1)
 
     def _rmatmat(self, X):
         f = self._f.get("rmatmat")
         if f is not None:
             return f(X)
-        return xp.stack([self.rmatvec(X[:, j]).reshape(-1) for j in range(X.shape[1])], axis=1)
+        return stack([self.rmatvec(X[:, j]).reshape(-1) for j in range(X.shape[1])], axis=1)
 
     # -- public calls with SciPy's shape checks ------------------------------------------------
     def matvec(self, x):
@@ -143,15 +145,15 @@ class _SumOperator(LinearOperator):
     def __init__(self, A, B):
         if A.shape != B.shape:
             raise ValueError("cannot add {} and {}: shape mismatch".format(A, B))
-        super().__init__(A.shape, matvec=lambda x: xp.add(A.matvec(x), B.matvec(x)),
-                         rmatvec=lambda x: xp.add(A.rmatvec(x), B.rmatvec(x)),
+        super().__init__(A.shape, matvec=lambda x: add(A.matvec(x), B.matvec(x)),
+                         rmatvec=lambda x: add(A.rmatvec(x), B.rmatvec(x)),
                          dtype=numpy.result_type(A.dtype, B.dtype))
 
 
 class _ScaledOperator(LinearOperator):
     def __init__(self, A, alpha):
-        super().__init__(A.shape, matvec=lambda x: xp.multiply(A.matvec(x), alpha),
-                         rmatvec=lambda x: xp.multiply(A.rmatvec(x), numpy.conj(alpha)),
+        super().__init__(A.shape, matvec=lambda x: multiply(A.matvec(x), alpha),
+                         rmatvec=lambda x: multiply(A.rmatvec(x), numpy.conj(alpha)),
                          dtype=numpy.result_type(A.dtype, numpy.asarray(alpha).dtype))
 
 

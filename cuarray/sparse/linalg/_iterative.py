@@ -12,9 +12,18 @@ from __future__ import annotations
 
 import numpy
 
-from .. import _xp as xp
-from . import _kernels
 from ..._core.ndarray import ndarray
+from ..._creation.basic import empty, zeros
+from ..._creation.from_data import asarray
+from ..._manipulation.joining import concatenate, stack
+from ..._math.arithmetic import add, multiply, subtract, true_divide
+from ..._math.complex import conj, real
+from ..._math.misc import absolute, sqrt
+from ...linalg._matmul import matmul
+from ...linalg._products import vdot
+from .._base import issparse
+from .._matmul import spmv
+from . import _kernels
 from ._interface import IdentityOperator, MatrixLinearOperator, aslinearoperator
 
 __all__ = ["cg", "bicgstab", "gmres", "make_system"]
@@ -37,7 +46,7 @@ def make_system(A, M, x0, b):
         dt = numpy.dtype(numpy.complex128 if dt.kind == "c" else numpy.float64)
     b = b.astype(dt, copy=False).reshape(-1)
     if x0 is None:
-        x = xp.zeros((n,), dt)
+        x = zeros((n,), dt)
     elif isinstance(x0, str) and x0 == "Mb":
         x = None
     else:
@@ -55,11 +64,11 @@ def make_system(A, M, x0, b):
 def _dot(a, b):
     # Real vectors: `a @ b` (27.5 us per call on the H100 box against 38.3 us for vdot,
     # scripts/perf/sparse_cg_ops.py, 1e6 float64); complex needs vdot's conjugate.
-    return xp.vdot(a, b) if a.dtype.kind == "c" else xp.matmul(a, b)
+    return vdot(a, b) if a.dtype.kind == "c" else matmul(a, b)
 
 
 def _nrm(v):
-    return xp.sqrt(xp.real(_dot(v, v)))
+    return sqrt(real(_dot(v, v)))
 
 
 def _tol(b, atol, rtol):
@@ -70,9 +79,6 @@ def _tol(b, atol, rtol):
 def _matvec_of(A):
     """The operator's matvec, or the sparse product itself for a wrapped sparse matrix (skips
     the operator's shape checks on the hot path: make_system checked the shapes once)."""
-    from .._base import issparse
-    from .._matmul import spmv
-
     inner = getattr(A, "A", None)
     if isinstance(A, MatrixLinearOperator) and issparse(inner):
         return lambda v: spmv(inner, v)
@@ -89,7 +95,7 @@ def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=Non
     n = b.size
     maxiter = n * 10 if maxiter is None else maxiter
     matvec = _matvec_of(A)
-    r = xp.subtract(b, matvec(x)) if x0 is not None else b.copy()
+    r = subtract(b, matvec(x)) if x0 is not None else b.copy()
     rho_prev = p = None
     identity = isinstance(M, IdentityOperator)
     atol2 = atol * atol
@@ -97,7 +103,7 @@ def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=Non
         if identity:
             z = r
             rho = _dot(r, r)
-            if float(xp.real(rho)) < atol2:  # the one host read of the iteration
+            if float(real(rho)) < atol2:  # the one host read of the iteration
                 return x, 0
         else:
             if float(_nrm(r)) < atol:
@@ -126,17 +132,17 @@ def bicgstab(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callba
     maxiter = n * 10 if maxiter is None else maxiter
     rtol2 = numpy.finfo(b.dtype).eps ** 2
     matvec = _matvec_of(A)
-    r = xp.subtract(b, matvec(x)) if x0 is not None else b.copy()
+    r = subtract(b, matvec(x)) if x0 is not None else b.copy()
     rtilde = r.copy()
     rho_prev = omega = alpha = p = v = None
     x_half = None            # x + alpha * phat of the last iteration (its half-step answer)
     s_nrm = rv = None        # the last iteration's half-step residual norm and rtilde.v
-    zero = xp.zeros((), numpy.float64)
+    zero = zeros((), numpy.float64)
     for it in range(maxiter):
         rho = _dot(rtilde, r)
-        checks = xp.stack([_nrm(r), xp.absolute(rho), xp.absolute(omega) if omega is not None else zero,
+        checks = stack([_nrm(r), absolute(rho), absolute(omega) if omega is not None else zero,
                            s_nrm if s_nrm is not None else zero,
-                           xp.absolute(rv) if rv is not None else zero]).get()  # one read
+                           absolute(rv) if rv is not None else zero]).get()  # one read
         if it > 0 and checks[3] < atol:
             return x_half, 0
         if it > 0 and checks[4] == 0:
@@ -148,8 +154,8 @@ def bicgstab(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callba
         if it > 0:
             if checks[2] < rtol2:
                 return x, -11
-            beta = xp.multiply(xp.true_divide(rho, rho_prev), xp.true_divide(alpha, omega))
-            p -= xp.multiply(omega, v)
+            beta = multiply(true_divide(rho, rho_prev), true_divide(alpha, omega))
+            p -= multiply(omega, v)
             p *= beta
             p += r
         else:
@@ -157,15 +163,15 @@ def bicgstab(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callba
         phat = M.matvec(p)
         v = matvec(phat)
         rv = _dot(rtilde, v)
-        alpha = xp.true_divide(rho, rv)
-        r -= xp.multiply(alpha, v)       # s
+        alpha = true_divide(rho, rv)
+        r -= multiply(alpha, v)       # s
         s_nrm = _nrm(r)
         shat = M.matvec(r)
         t = matvec(shat)
-        omega = xp.true_divide(_dot(t, r), _dot(t, t))
-        x_half = xp.add(x, xp.multiply(alpha, phat))
-        x = xp.add(x_half, xp.multiply(omega, shat))
-        r -= xp.multiply(omega, t)
+        omega = true_divide(_dot(t, r), _dot(t, t))
+        x_half = add(x, multiply(alpha, phat))
+        x = add(x_half, multiply(omega, shat))
+        r -= multiply(omega, t)
         rho_prev = rho
         if callback is not None:
             callback(x)
@@ -189,9 +195,9 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None, M=N
     if callback_type not in ("x", "pr_norm"):
         raise ValueError("Unknown callback_type: {!r}".format(callback_type))
     dt = b.dtype
-    V = xp.empty((restart + 1, n), dt)
+    V = empty((restart + 1, n), dt)
     for cycle in range(maxiter):
-        r = xp.subtract(b, A.matvec(x))
+        r = subtract(b, A.matvec(x))
         rn = float(_nrm(r))
         if rn < atol:
             return x, 0
@@ -199,7 +205,7 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None, M=N
         beta = float(_nrm(r))
         if beta == 0:
             return x, 0
-        V[0] = xp.true_divide(r, beta)
+        V[0] = true_divide(r, beta)
         H = numpy.zeros((restart + 1, restart), dt)
         cs = numpy.zeros(restart, dt)
         sn = numpy.zeros(restart, dt)
@@ -209,15 +215,15 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None, M=N
         for j in range(restart):
             w = M.matvec(A.matvec(V[j]))
             Vj = V[:j + 1]
-            h1 = xp.matmul(xp.conj(Vj), w)
-            w = xp.subtract(w, xp.matmul(h1, Vj))
-            h2 = xp.matmul(xp.conj(Vj), w)
-            w = xp.subtract(w, xp.matmul(h2, Vj))
+            h1 = matmul(conj(Vj), w)
+            w = subtract(w, matmul(h1, Vj))
+            h2 = matmul(conj(Vj), w)
+            w = subtract(w, matmul(h2, Vj))
             hn = _nrm(w)
-            col = xp.concatenate([xp.add(h1, h2), hn.astype(dt).reshape(1)]).get()  # one read
+            col = concatenate([add(h1, h2), hn.astype(dt).reshape(1)]).get()  # one read
             hnext = float(col[-1].real)
             if hnext != 0:
-                V[j + 1] = xp.true_divide(w, hnext)
+                V[j + 1] = true_divide(w, hnext)
             h = col.copy()
             for i in range(j):  # earlier rotations
                 t = cs[i] * h[i] + sn[i] * h[i + 1]
@@ -244,8 +250,8 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None, M=N
             if presid < atol or hnext == 0:
                 break
         y = numpy.linalg.solve(numpy.triu(H[:j_used, :j_used]), g[:j_used]) if j_used else numpy.zeros(0, dt)
-        x = xp.add(x, xp.matmul(xp.asarray(y.astype(dt)), V[:j_used]))
+        x = add(x, matmul(asarray(y.astype(dt)), V[:j_used]))
         if callback is not None and callback_type == "x":
             callback(x)
-    r = xp.subtract(b, A.matvec(x))
+    r = subtract(b, A.matvec(x))
     return x, (0 if float(_nrm(r)) < atol else maxiter)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 
+from ..._core.elementwise_kernel import ElementwiseKernel
+
 __all__ = ["axpy2", "xpby"]
 
 # The two updates, one row each: (parameters in, parameters out, operation, kernel name).
@@ -22,8 +24,6 @@ _ROWS = {
 
 @functools.lru_cache(maxsize=None)
 def kernel(name):
-    from ..._core.elementwise_kernel import ElementwiseKernel
-
     ins, outs, op, kname = _ROWS[name]
     return ElementwiseKernel(ins, outs, op, kname)
 

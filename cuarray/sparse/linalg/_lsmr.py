@@ -12,7 +12,10 @@ import math
 
 import numpy
 
-from .. import _xp as xp
+from ..._creation.basic import zeros
+from ..._manipulation.joining import stack
+from ..._math.arithmetic import add, multiply, subtract, true_divide
+from ..._math.extrema import maximum
 from ._iterative import _nrm
 from ._lsqr import _sym_ortho, bidiagonalization_start, least_squares_operands, stop_code
 
@@ -31,7 +34,7 @@ def lsmr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None, show=Fa
     rho = rhobar = cbar = 1.0
     sbar = 0.0
     h = v.copy()
-    hbar = xp.zeros((n,), dt)
+    hbar = zeros((n,), dt)
     betadd, betad, rhodold, tautildeold, thetatilde, zeta, d = beta, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0
     normA2 = alpha * alpha
     maxrbar, minrbar = 0.0, 1e100
@@ -52,12 +55,12 @@ def lsmr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None, show=Fa
         return stop_code(it >= maxiter, test1, test2, test3, t1, rtol, atol, ctol)
 
     while itn < maxiter:
-        u = xp.subtract(A.matvec(v), xp.multiply(u, alpha))
+        u = subtract(A.matvec(v), multiply(u, alpha))
         beta_d = _nrm(u)
-        u = xp.true_divide(u, xp.maximum(beta_d, tiny).astype(dt))
-        v2 = xp.subtract(A.rmatvec(u), xp.multiply(v, beta_d.astype(dt)))
+        u = true_divide(u, maximum(beta_d, tiny).astype(dt))
+        v2 = subtract(A.rmatvec(u), multiply(v, beta_d.astype(dt)))
         alpha_d = _nrm(v2)
-        beta_h, alpha_h, nx = (float(t) for t in xp.stack([beta_d, alpha_d, _nrm(x)]).get())  # one read
+        beta_h, alpha_h, nx = (float(t) for t in stack([beta_d, alpha_d, _nrm(x)]).get())  # one read
         if pending is not None:
             istop = tests(pending, nx)
             normx = nx
@@ -67,7 +70,7 @@ def lsmr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None, show=Fa
         beta = beta_h
         if beta > 0:
             alpha = alpha_h
-            v = xp.true_divide(v2, xp.maximum(alpha_d, tiny).astype(dt))
+            v = true_divide(v2, maximum(alpha_d, tiny).astype(dt))
         chat, shat, alphahat = _sym_ortho(alphabar, damp)
         rhoold = rho
         c, s, rho = _sym_ortho(alphahat, beta)
@@ -79,9 +82,9 @@ def lsmr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None, show=Fa
         cbar, sbar, rhobar = _sym_ortho(cbar * rho, thetanew)
         zeta = cbar * zetabar
         zetabar = -sbar * zetabar
-        hbar = xp.subtract(h, xp.multiply(hbar, thetabar * rho / (rhoold * rhobarold)))
-        x = xp.add(x, xp.multiply(hbar, zeta / (rho * rhobar)))
-        h = xp.subtract(v, xp.multiply(h, thetanew / rho))
+        hbar = subtract(h, multiply(hbar, thetabar * rho / (rhoold * rhobarold)))
+        x = add(x, multiply(hbar, zeta / (rho * rhobar)))
+        h = subtract(v, multiply(h, thetanew / rho))
         betaacute = chat * betadd
         betacheck = -shat * betadd
         betahat = c * betaacute

@@ -11,10 +11,16 @@ import math
 
 import numpy
 
-from .. import _xp as xp
+from ..._core.ndarray import ndarray
+from ..._creation.basic import zeros
+from ..._manipulation.joining import stack
+from ..._math.arithmetic import add, multiply, subtract, true_divide
+from ..._math.complex import real
+from ..._math.extrema import maximum
+from ..._math.misc import absolute, square
+from ...linalg._products import vdot
 from ._interface import aslinearoperator
 from ._iterative import _nrm
-from ..._core.ndarray import ndarray
 
 __all__ = ["lsqr"]
 
@@ -64,22 +70,22 @@ def bidiagonalization_start(A, b, x0, n, dt):
     v = A^H u / alpha, with ||b||, beta and alpha read to the host (v is zero when beta is: the
     solvers stop at once)."""
     if x0 is None:
-        x = xp.zeros((n,), dt)
+        x = zeros((n,), dt)
         u = b.copy()
     else:
         x = x0.astype(dt).reshape(-1).copy()
-        u = xp.subtract(b, A.matvec(x))
+        u = subtract(b, A.matvec(x))
     bnorm = float(_nrm(b))
     beta = float(_nrm(u))
     if beta > 0:
-        u = xp.multiply(u, 1.0 / beta)
+        u = multiply(u, 1.0 / beta)
         v = A.rmatvec(u)
         alpha = float(_nrm(v))
     else:
-        v = xp.zeros((n,), dt)
+        v = zeros((n,), dt)
         alpha = 0.0
     if alpha > 0:
-        v = xp.multiply(v, 1.0 / alpha)
+        v = multiply(v, 1.0 / alpha)
     return x, u, v, bnorm, beta, alpha
 
 
@@ -90,7 +96,7 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
     A, b, m, n, dt = least_squares_operands(A, b)
     iter_lim = 2 * n if iter_lim is None else iter_lim
     eps = float(numpy.finfo(numpy.float64).eps)
-    var = xp.zeros((n,), dt) if calc_var else None
+    var = zeros((n,), dt) if calc_var else None
     dampsq = damp * damp
     ctol = 1.0 / conlim if conlim > 0 else 0.0
     tiny = float(numpy.finfo(dt).tiny)
@@ -106,15 +112,15 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
         return x, istop, itn, r1norm, r2norm, anorm, acond, arnorm, xnorm, var
     while itn < iter_lim:
         itn += 1
-        u = xp.subtract(A.matvec(v), xp.multiply(u, alpha))
+        u = subtract(A.matvec(v), multiply(u, alpha))
         beta_d = _nrm(u)
-        u = xp.true_divide(u, xp.maximum(beta_d, tiny).astype(dt))
-        v = xp.subtract(A.rmatvec(u), xp.multiply(v, beta_d.astype(dt)))
+        u = true_divide(u, maximum(beta_d, tiny).astype(dt))
+        v = subtract(A.rmatvec(u), multiply(v, beta_d.astype(dt)))
         alpha_d = _nrm(v)
-        v = xp.true_divide(v, xp.maximum(alpha_d, tiny).astype(dt))
-        ww = xp.real(xp.vdot(w, w))
+        v = true_divide(v, maximum(alpha_d, tiny).astype(dt))
+        ww = real(vdot(w, w))
         alpha_old = alpha
-        beta, alpha, wsq = (float(t) for t in xp.stack([beta_d, alpha_d, ww.astype(beta_d.dtype)]).get())
+        beta, alpha, wsq = (float(t) for t in stack([beta_d, alpha_d, ww.astype(beta_d.dtype)]).get())
         anorm = math.sqrt(anorm * anorm + alpha_old * alpha_old + beta * beta + dampsq)
         if damp > 0:
             rhobar1 = math.sqrt(rhobar * rhobar + dampsq)
@@ -131,10 +137,10 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
         tau = sn * phi
         t1, t2 = phi / rho, -theta / rho
         if calc_var:
-            var = xp.add(var, xp.square(xp.absolute(xp.multiply(w, 1.0 / rho))).astype(dt))
+            var = add(var, square(absolute(multiply(w, 1.0 / rho))).astype(dt))
         ddnorm += wsq / (rho * rho)
-        x = xp.add(x, xp.multiply(w, t1))
-        w = xp.add(v, xp.multiply(w, t2))
+        x = add(x, multiply(w, t1))
+        w = add(v, multiply(w, t2))
         delta = sn2 * rho
         gambar = -cs2 * rho
         rhs = phi - delta * z

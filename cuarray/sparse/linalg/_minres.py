@@ -13,7 +13,11 @@ import math
 
 import numpy
 
-from .. import _xp as xp
+from ..._creation.basic import zeros
+from ..._manipulation.joining import stack
+from ..._math.arithmetic import add, multiply, subtract, true_divide
+from ..._math.complex import real
+from ...linalg._products import vdot
 from ._iterative import _matvec_of, _nrm, make_system
 
 __all__ = ["minres"]
@@ -27,9 +31,9 @@ def minres(A, b, x0=None, *, rtol=1e-5, shift=0.0, maxiter=None, M=None, callbac
     n = b.size
     maxiter = 5 * n if maxiter is None else maxiter
     eps = float(numpy.finfo(b.dtype).eps)
-    r1 = xp.subtract(b, matvec(x)) if x0 is not None else b.copy()
+    r1 = subtract(b, matvec(x)) if x0 is not None else b.copy()
     y = psolve(r1)
-    beta1 = float(xp.real(xp.vdot(r1, y)))
+    beta1 = float(real(vdot(r1, y)))
     if beta1 < 0:
         raise ValueError("indefinite preconditioner")
     if beta1 == 0:
@@ -40,8 +44,8 @@ def minres(A, b, x0=None, *, rtol=1e-5, shift=0.0, maxiter=None, M=None, callbac
     oldb, beta, dbar, epsln, phibar = 0.0, beta1, 0.0, 0.0, beta1
     rhs1, rhs2, tnorm2, gmax, gmin = beta1, 0.0, 0.0, 0.0, float(numpy.finfo(numpy.float64).max)
     cs, sn = -1.0, 0.0
-    w = xp.zeros((n,), b.dtype)
-    w2 = xp.zeros((n,), b.dtype)
+    w = zeros((n,), b.dtype)
+    w2 = zeros((n,), b.dtype)
     r2 = r1
     itn = 0
     pending = None  # the stopping tests of the last iteration, waiting for its ||x||
@@ -71,18 +75,18 @@ def minres(A, b, x0=None, *, rtol=1e-5, shift=0.0, maxiter=None, M=None, callbac
 
     while itn < maxiter:
         itn += 1
-        v = xp.multiply(y, 1.0 / beta)
+        v = multiply(y, 1.0 / beta)
         y = matvec(v)
         if shift:
-            y = xp.subtract(y, xp.multiply(v, shift))
+            y = subtract(y, multiply(v, shift))
         if itn >= 2:
-            y = xp.subtract(y, xp.multiply(r1, beta / oldb))
-        alfa_d = xp.real(xp.vdot(v, y))
-        y = xp.subtract(y, xp.multiply(r2, xp.true_divide(alfa_d, beta).astype(b.dtype)))
+            y = subtract(y, multiply(r1, beta / oldb))
+        alfa_d = real(vdot(v, y))
+        y = subtract(y, multiply(r2, true_divide(alfa_d, beta).astype(b.dtype)))
         r1, r2 = r2, y
         y = psolve(r2)
-        beta2_d = xp.real(xp.vdot(r2, y))
-        alfa, beta2, ynorm = (float(t) for t in xp.stack([alfa_d, beta2_d, _nrm(x)]).get())  # one read
+        beta2_d = real(vdot(r2, y))
+        alfa, beta2, ynorm = (float(t) for t in stack([alfa_d, beta2_d, _nrm(x)]).get())  # one read
         if pending is not None:
             istop = tests(pending, ynorm)
             if istop != 0:
@@ -104,8 +108,8 @@ def minres(A, b, x0=None, *, rtol=1e-5, shift=0.0, maxiter=None, M=None, callbac
         phi = cs * phibar
         phibar = sn * phibar
         w1, w2 = w2, w
-        w = xp.multiply(xp.subtract(xp.subtract(v, xp.multiply(w1, oldeps)), xp.multiply(w2, delta)), 1.0 / gamma)
-        x = xp.add(x, xp.multiply(w, phi))
+        w = multiply(subtract(subtract(v, multiply(w1, oldeps)), multiply(w2, delta)), 1.0 / gamma)
+        x = add(x, multiply(w, phi))
         gmax, gmin = max(gmax, gamma), min(gmin, gamma)
         z = rhs1 / gamma
         rhs1, rhs2 = rhs2 - delta * z, -epsln * z

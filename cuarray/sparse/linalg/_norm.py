@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import numpy
 
-from .. import _xp as xp
+from ..._creation.basic import zeros
+from ..._math.arithmetic import multiply, power
+from ..._math.misc import absolute, sqrt
+from ..._math.sums import sum as sum_
+from ..._statistics.order import max as max_, min as min_
 from .._base import issparse
 
 __all__ = ["norm"]
@@ -26,8 +30,8 @@ def norm(x, ord=None, axis=None):  # noqa: A002
     if axis is None and ord in (None, "fro", "f"):
         d = x.tocsr(copy=True)
         d.sum_duplicates()
-        a = xp.absolute(d.data)
-        return xp.sqrt(xp.sum(xp.multiply(a, a))) if d.nnz else xp.zeros((), numpy.float64)
+        a = absolute(d.data)
+        return sqrt(sum_(multiply(a, a))) if d.nnz else zeros((), numpy.float64)
     if axis is None:
         axis = (0, 1)
     if isinstance(axis, tuple) and len(axis) == 2:
@@ -38,10 +42,10 @@ def norm(x, ord=None, axis=None):  # noqa: A002
             raise NotImplementedError("the 2-norm of a sparse matrix is not supported (use svds)")
         if ord in (1, -1):
             s = _abs_sum(x, r).reshape(-1)
-            return xp.max(s) if ord == 1 else xp.min(s)
+            return max_(s) if ord == 1 else min_(s)
         if ord in (numpy.inf, -numpy.inf):
             s = _abs_sum(x, c).reshape(-1)
-            return xp.max(s) if ord == numpy.inf else xp.min(s)
+            return max_(s) if ord == numpy.inf else min_(s)
         if ord in (None, "fro", "f"):
             return norm(x)
         raise ValueError("Invalid norm order for matrices.")
@@ -53,8 +57,8 @@ def norm(x, ord=None, axis=None):  # noqa: A002
     d = x.tocsr(copy=True)
     d.sum_duplicates()
     if ord in (None, 2):
-        sq = d._with_data(xp.multiply(xp.absolute(d.data), xp.absolute(d.data)))
-        return xp.sqrt(sq.sum(axis=a).reshape(-1))
+        sq = d._with_data(multiply(absolute(d.data), absolute(d.data)))
+        return sqrt(sq.sum(axis=a).reshape(-1))
     if ord == numpy.inf:
         return abs(d).max(axis=a).reshape(-1)
     if ord == -numpy.inf:
@@ -66,5 +70,5 @@ def norm(x, ord=None, axis=None):  # noqa: A002
         return _abs_sum(d, a).reshape(-1)
     if isinstance(ord, str):
         raise ValueError("Invalid norm order for vectors.")
-    p = d._with_data(xp.power(xp.absolute(d.data), ord))
-    return xp.power(p.sum(axis=a).reshape(-1), 1.0 / ord)
+    p = d._with_data(power(absolute(d.data), ord))
+    return power(p.sum(axis=a).reshape(-1), 1.0 / ord)

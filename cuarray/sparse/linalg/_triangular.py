@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import numpy
 
-from .. import _sputils
-from .. import _xp as xp
-from .._base import issparse
 from ..._core.ndarray import ndarray
+from ..._creation.basic import empty
+from ..._logic.comparison import equal
+from ..._logic.truth import any as any_
+from .. import _sputils
+from .._base import issparse
+from .._matmul import _cusparse, _descr
 
 __all__ = ["spsolve_triangular"]
 
@@ -34,19 +37,18 @@ def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False, u
     a = A.tocsr(copy=True).astype(dt)
     a.sum_duplicates()
     if not unit_diagonal and m:
-        if bool(xp.any(xp.equal(a.diagonal(), 0))):
+        if bool(any_(equal(a.diagonal(), 0))):
             from numpy.linalg import LinAlgError
 
             raise LinAlgError("A is singular: zero entry on diagonal.")
-    from .._matmul import _cusparse, _descr
 
     cs = _cusparse()
     d, _keep = _descr(a, dt)
     cols = b.reshape(m, 1) if b.ndim == 1 else b
-    out = xp.empty((m, cols.shape[1]), dt)
+    out = empty((m, cols.shape[1]), dt)
     for j in range(cols.shape[1]):
         x = cols[:, j].astype(dt).copy()
-        y = xp.empty((m,), dt)
+        y = empty((m,), dt)
         if m:
             cs.spsv(d, lower, unit_diagonal, x.data.ptr, y.data.ptr, m)
         out[:, j] = y

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import scipy.signal as ss
 
-_spec = importlib.util.spec_from_file_location("signal_host", pathlib.Path(__file__).parent / "test_signal_cpu.py")
+_spec = importlib.util.spec_from_file_location("signal_host", pathlib.Path(__file__).parent / "test_scipy_signal_cpu.py")
 _host = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_host)
 host_ndimage = _host.host_ndimage

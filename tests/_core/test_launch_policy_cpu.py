@@ -1,0 +1,84 @@
+"""The engine's one launch policy for contiguous elementwise kernels (`elementwise.FlatLaunch`):
+vector layout only when every address allows it, int32 indices up to the limit, a one-pass grid,
+one cache that the hot callers' inline look-up reads. No device: kernels are placeholders named by
+their layout (the `recorded_launches` fixture of tests/fake_device.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cuarray as cp
+from cuarray._core import elementwise
+from cuarray._core.elementwise import _INT32_MAX, Definition, FlatLaunch, KernelParam
+from cuarray._creation import ranges
+
+F4, F8 = np.dtype(np.float32), np.dtype(np.float64)
+
+
+def _copy_def(din, dout):
+    return Definition("policy_copy", [KernelParam("x", "in", din), KernelParam("y", "out", dout)], "y = x")
+
+
+def _layout(hit):
+    return hit[0][1], hit[0][3]  # (layout, index type) of the placeholder kernel
+
+
+def test_vector_layout_only_when_every_address_allows_it(recorded_launches):
+    d = _copy_def(F4, F4)
+    p = d._flat
+    assert (p.vec, p.masks, p.mask) == (4, (15, 15), 15)
+    assert _layout(p.prepare(1000, (0, 16))) == ("vec", np.int32)
+    assert _layout(p.prepare(1000, (4, 16))) == ("flat", np.int32)  # the input 4 bytes off
+    assert _layout(p.prepare(1000, (0, 8))) == ("flat", np.int32)   # the output 8 bytes off
+    assert _layout(p.prepare(3, (0, 0))) == ("flat", np.int32)      # shorter than one vector
+    # cached under n (aligned) and -n - 1: the key the callers' inline look-up computes
+    assert set(p.cfgs) == {1000, -1001, -4}
+    orp = 0 | 16
+    assert p.cfgs.get(1000 if 1000 >= p.vec and not orp & p.mask else -1001) is p.prepare(1000, (0, 16))
+
+
+def test_mixed_itemsizes_have_no_common_mask(recorded_launches):
+    p = _copy_def(F4, F8)._flat
+    assert (p.vec, p.masks, p.mask) == (2, (7, 15), None)
+    assert _layout(p.prepare(64, (8, 16))) == ("vec", np.int32)
+    assert _layout(p.prepare(64, (8, 24))) == ("flat", np.int32)
+
+
+def test_index_width_and_grid(recorded_launches):
+    d = _copy_def(F4, F4)
+    kern, cfg, n = d._flat.prepare(_INT32_MAX, (0, 0))
+    assert type(n) is np.int32 and kern[3] is np.int32
+    assert cfg == ("cfg", d.grid("vec", _INT32_MAX), 256, 0)
+    kern, cfg, n = d._flat.prepare(_INT32_MAX + 1, (0, 0))
+    assert type(n) is np.int64 and kern[3] is np.int64
+
+
+def test_no_vectors_for_masked_kernels(recorded_launches):
+    d = Definition("policy_masked", [KernelParam("x", "in", F4), KernelParam("_w", "in", np.dtype(bool)),
+                                     KernelParam("y", "out", F4)], "if (_w) y = x")
+    assert d._flat.vec == 1 and d._flat.mask is None
+    assert _layout(d._flat.prepare(1000, (0, 0, 0))) == ("flat", np.int32)
+
+
+def test_the_users_share_it(recorded_launches, monkeypatch):
+    """Definition.run's flat case and arange's prepared launch go through the policy's cache."""
+    d = _copy_def(F4, F4)
+    x, y = cp.ndarray((100,), F4), cp.ndarray((100,), F4)
+    d.run((x, y), (), (100,))
+    assert set(d._flat.cfgs) == {100} and recorded_launches[-1][2][1] == "vec"
+    monkeypatch.setattr(ranges, "_arange_plans", {})
+    monkeypatch.setattr(ranges, "_arange_defs", {})
+    cp.arange(1000.0, dtype=np.float32)
+    cp.arange(1000.0, dtype=np.float32)
+    assert recorded_launches[-1][2][1] == "vec" and type(recorded_launches[-1][-1]) is np.int32 and recorded_launches[-1][-1] == 1000
+    assert isinstance(ranges._arange_def(F4)._flat, FlatLaunch)
+
+
+@pytest.mark.parametrize("n", [1, 4, 5, 4096])
+def test_cache_is_bounded(recorded_launches, monkeypatch, n):
+    monkeypatch.setattr(elementwise, "_FLAT_CACHE_MAX", n)
+    p = _copy_def(F4, F4)._flat
+    for k in range(1, 3 * n + 3):
+        p.prepare(k, (0, 0))
+    assert len(p.cfgs) <= n + 1
