@@ -64,7 +64,10 @@ def gpu_cluster(n_gpus: int):
 
     workers = {
         "gpu{}".format(i): {"cls": Nanny, "options": {
-            "nthreads": 1, "memory_limit": 0, "silence_logs": logging.ERROR, "env": {"CUDA_VISIBLE_DEVICES": str(i)}}}
+            "nthreads": 1, "memory_limit": 0, "silence_logs": logging.ERROR, "env": {"CUDA_VISIBLE_DEVICES": str(i),
+                    # distributed's NVML probe reads the visible-devices list and failed (NVMLError)
+                    # for an ordinal the host lacks; the workers need no NVML diagnostics
+                    "DASK_DISTRIBUTED__DIAGNOSTICS__NVML": "False"}}}
         for i in range(n_gpus)
     }
     with dask.config.set({"distributed.scheduler.work-stealing": False}):
