@@ -32,3 +32,12 @@ def _no_leaked_stream():
     default = cuarray.cuda.stream.default_stream()
     if cuarray.cuda.get_current_stream() is not default:
         default.use()
+
+
+def pytest_addoption(parser):
+    """The GPU fuzzer's budget (tests/fuzz/test_fuzz_gpu.py): a time box, a number of calls, a seed."""
+    group = parser.getgroup("cuarray fuzz")
+    group.addoption("--fuzz-seconds", type=float, default=60.0, help="time box of the GPU fuzz run (s)")
+    group.addoption("--fuzz-calls", type=int, default=None, help="stop after this many calls")
+    group.addoption("--fuzz-seed", type=int, default=0, help="seed of the GPU fuzz run")
+    group.addoption("--fuzz-rows", default="", help="comma-separated substrings: only matching catalog rows")
