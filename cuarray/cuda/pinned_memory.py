@@ -109,10 +109,13 @@ class PinnedMemoryPointer:
     def _use_on(self, stream) -> None:
         """Remember that async work on `stream` touches this block."""
         mem = self.mem
+        # By (device, handle): the default streams have one handle on every device, and the event
+        # that guards reuse must be recorded under the device whose work touches the block.
+        dev = stream.device_id if stream.device_id >= 0 else _device.get_device_id()
         if mem.streams is None:
-            mem.streams = {stream.ptr: stream}
+            mem.streams = {(dev, stream.ptr): (stream, dev)}
         else:
-            mem.streams[stream.ptr] = stream
+            mem.streams[(dev, stream.ptr)] = (stream, dev)
 
     def numpy_view(self, nbytes: int | None = None) -> numpy.ndarray:
         """A uint8 NumPy array over the first `nbytes` bytes (default: all); it keeps the block alive."""
@@ -192,7 +195,7 @@ class PinnedMemoryPool:
         while released:
             ptr, size, streams = released.pop()
             if streams:
-                events = [backing.record(s) for s in streams.values()]
+                events = [_record_on(backing, s, d) for s, d in streams.values()]
             else:
                 events = [backing.record(None)]
             self._in_flight.append((ptr, size, events))
@@ -265,6 +268,16 @@ class PinnedMemoryPool:
 
 _default_pinned_pool = PinnedMemoryPool()
 _pinned_allocator = _default_pinned_pool.malloc
+
+
+def _record_on(backing, stream, device_id: int):
+    """`backing.record(stream)` with `device_id` current: an event and the stream it is recorded on
+    must belong to one context (a block used on device 1's stream, released under device 0, gave
+    CUDA_ERROR_INVALID_HANDLE)."""
+    if device_id == _device.get_device_id():
+        return backing.record(stream)
+    with _device.Device(device_id):
+        return backing.record(stream)
 
 
 def _alloc_unpooled(size: int) -> PinnedMemoryPointer:

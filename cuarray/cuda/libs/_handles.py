@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import atexit
 import importlib
+import sys
 import threading
 import weakref
 
@@ -29,6 +30,11 @@ __all__ = ["PerThreadHandle", "LibraryNotFoundError", "nvmath_bindings", "prefet
 _PREFETCH_THREAD = "cuarray-import-nvmath"
 _prefetch: list = []  # the prefetch thread, once started
 _prefetch_lock = threading.Lock()
+# nvmath's package __init__ imports its binding modules crosswise (bindings -> cublasLt -> bindings):
+# two threads importing it for the first time at once took Python's per-module import locks in
+# opposite orders (_DeadlockError on a 2-GPU run). One thread imports at a time; once a module is
+# in sys.modules the lock is never contended again, since `import_module` returns at once.
+_import_lock = threading.RLock()
 
 
 def prefetch() -> None:
@@ -49,7 +55,8 @@ def prefetch() -> None:
 
 def _import_quietly() -> None:
     try:
-        importlib.import_module("nvmath.bindings")
+        with _import_lock:
+            importlib.import_module("nvmath.bindings")
     except BaseException:  # noqa: BLE001 - the caller's own import reports it, with what to install
         pass
 
@@ -57,10 +64,13 @@ def _import_quietly() -> None:
 def nvmath_bindings(name: str):
     """`nvmath.bindings.<name>`, imported on first use, with an ImportError that says what to install.
     Imports only `nvmath.bindings.<name>` (and the package, which Python always imports first)."""
-    if _prefetch and _prefetch[0].is_alive() and threading.current_thread() is not _prefetch[0]:
-        _prefetch[0].join()  # the import is under way: wait instead of contending for its locks
+    full = "nvmath.bindings." + name
+    mod = sys.modules.get(full)
+    if mod is not None:
+        return mod
     try:
-        return importlib.import_module("nvmath.bindings." + name)
+        with _import_lock:
+            return importlib.import_module(full)
     except ImportError as e:  # pragma: no cover - depends on the install
         raise ImportError(
             "this operation needs nvmath-python and the CUDA math libraries (pip install 'cuarray[cu13]'; "
