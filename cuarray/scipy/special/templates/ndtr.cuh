@@ -22,7 +22,7 @@ CSF_FN T ndtr(T x) {
 template <typename T>
 CSF_FN T log_ndtr(T x) {
   if (isnan(x)) return x;
-  if (x > T(-1)) return log1p(T(-0.5) * erfc(x * T(k_sqrt1_2)));
+  if (x >= T(-1)) return log1p(T(-0.5) * erfc(x * T(k_sqrt1_2)));
   const T t = -x * T(k_sqrt1_2);
   return log(T(0.5) * erfcx(t)) - t * t;
 }
