@@ -32,7 +32,9 @@ def _mat(rng, shape, dtype):
     a = rng.normal(size=shape)
     if np.dtype(dtype).kind == "c":
         a = a + 1j * rng.normal(size=shape)
-    return (a + shape[-1] * np.eye(shape[-1])).astype(dtype)  # well conditioned
+    # A diagonal of size n lifts a square matrix away from singularity; a right-hand side
+    # (n, k) gets the same (n, k) eye, never a (k, k) one broadcast over it.
+    return (a + shape[-1] * np.eye(*shape[-2:])).astype(dtype)
 
 
 def _spd(rng, n, dtype):
@@ -184,8 +186,8 @@ def test_special_matrices():
     np.testing.assert_array_equal(cla.hankel(G(c), G(r)).get(), sla.hankel(c, r))
     np.testing.assert_array_equal(cla.hankel(G(c)).get(), sla.hankel(c))
     np.testing.assert_allclose(cla.hilbert(6).get(), sla.hilbert(6), rtol=1e-15)
-    np.testing.assert_allclose(cla.invhilb(6).get(), sla.invhilb(6), rtol=1e-15)
-    np.testing.assert_array_equal(cla.invhilb(6, exact=True).get(), sla.invhilb(6, exact=True).astype(np.int64))
+    np.testing.assert_allclose(cla.invhilbert(6).get(), sla.invhilbert(6), rtol=1e-15)
+    np.testing.assert_array_equal(cla.invhilbert(6, exact=True).get(), sla.invhilbert(6, exact=True).astype(np.int64))
     np.testing.assert_array_equal(cla.hadamard(8).get(), sla.hadamard(8))
     np.testing.assert_allclose(cla.helmert(5, full=True).get(), sla.helmert(5, full=True), rtol=1e-15)
     f, s = rng.uniform(size=4), rng.uniform(size=3)

@@ -49,9 +49,35 @@ def test_there_are_many():
 
 @pytest.mark.parametrize("name", UFUNCS)
 def test_loops_are_scipys_real_loops(name):
+    # Every real loop, none more; the order (which SciPy changed in 1.18) is what
+    # test_resolution_matches_scipy checks, through the loop it makes each input pick.
     uf, sp = getattr(cs, name), getattr(special, name)
-    assert uf.types == [t for t in sp.types if not set(t) & set("FDGg")]
+    assert sorted(uf.types) == sorted(t for t in sp.types if not set(t) & set("FDGg"))
     assert (uf.nin, uf.nout) == (sp.nin, sp.nout)
+
+
+@pytest.mark.parametrize("float_first", [False, True])
+def test_loop_order_follows_the_scipy_version(monkeypatch, float_first):
+    """SciPy 1.18 lists erf's (and 35 more functions') float32 loop first, so an int8 argument
+    gets a float32 result there and a float64 one in 1.17: both orders, whichever SciPy is here."""
+    from cuarray.scipy.special import _ufunc
+
+    monkeypatch.setattr(_ufunc, "_float_first", float_first)
+    for name, rows, ins in (("erf", ("d->d", "f->f"), (np.dtype("b"),)),
+                            ("xlogy", ("dd->d", "ff->f"), (np.dtype("h"), np.dtype("f")))):
+        table = _ufunc.LoopTable(name, len(ins), 1, rows)
+        want = "f" if float_first else "d"
+        assert table.types[0][0] == want
+        assert table.resolve_dtypes(ins + (None,))[-1] == np.dtype(want)
+        assert table.resolve_dtypes((np.dtype("i"),) * len(ins) + (None,))[-1] == np.dtype("d")
+    unchanged = _ufunc.LoopTable("logit", 1, 1, ("d->d", "f->f"))  # 1.18 kept its order
+    assert unchanged.types == ["d->d", "f->f"]
+
+
+def test_float_first_names_are_ufuncs():
+    from cuarray.scipy.special import _ufunc
+
+    assert _ufunc.FLOAT_FIRST_SINCE_1_18 <= set(UFUNCS)
 
 
 @pytest.mark.parametrize("name", UFUNCS)

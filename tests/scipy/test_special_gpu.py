@@ -21,6 +21,12 @@ special = pytest.importorskip("scipy.special")
 import cuarray  # noqa: E402
 from cuarray.scipy import special as cs  # noqa: E402
 
+# Absolute tolerances where a relative one cannot hold for any float64 implementation: expi near
+# its root 0.3725 (a sum of O(1) terms cancels to ~0: one ulp of 1 is 2.2e-16 absolute), cosm1
+# away from 0 (SciPy's own cos(x) - 1 there: a 1-2 ulp difference of cos is <= 2.2e-16). yn's
+# 5e-13 is CUDA's accuracy, not float64's: CUDA's yn (which CUDA specifies by absolute error)
+# was 4.1e-13 absolute off SciPy's near the zeros (values 1e-4..1e-3, x <= 1e3, |n| <= 10) on
+# the H100 run; the host build (glibc) agrees with SciPy to 1e-14 (test_special_host_cpu.py).
 EDGES = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 10.0, 1e-300, 1e300, -1e300, np.inf, -np.inf, np.nan, 700.0, 750.0,
          -700.0, 90.0, 180.0, 1.4616321449683622, 0.9999999, 2.0000001]
 # name: (argument ranges, float64 rtol, float32 rtol, atol)
@@ -40,14 +46,14 @@ UNARY = {
     "log_expit": ((-800, 800), 1e-14, 1e-6, 0), "entr": ((-1, 100), 1e-15, 1e-6, 0),
     "cbrt": ((-1e10, 1e10), 1e-15, 1e-6, 0), "exp2": ((-1000, 1000), 1e-15, 1e-6, 0),
     "exp10": ((-300, 300), 1e-14, 1e-6, 0), "expm1": ((-50, 50), 1e-15, 1e-6, 0),
-    "log1p": ((-1, 1e10), 1e-15, 1e-6, 0), "cosm1": ((-10, 10), 1e-14, 1e-6, 0),
+    "log1p": ((-1, 1e10), 1e-15, 1e-6, 0), "cosm1": ((-10, 10), 1e-14, 1e-6, 2.3e-16),
     "cosdg": ((-1e3, 1e3), 1e-13, 1e-6, 0), "sindg": ((-1e3, 1e3), 1e-13, 1e-6, 0),
     "tandg": ((-1e3, 1e3), 1e-13, 1e-6, 0), "cotdg": ((-1e3, 1e3), 1e-13, 1e-6, 0),
     "round": ((-100, 100), 0, 0, 0), "exprel": ((-700, 700), 1e-14, 1e-6, 0),
-    "exp1": ((0, 700), 1e-14, 1e-6, 0), "expi": ((-700, 700), 5e-14, 1e-6, 0),
+    "exp1": ((0, 700), 1e-14, 1e-6, 0), "expi": ((-700, 700), 5e-14, 1e-6, 1e-15),
 }
 BINARY = {
-    "yn": ((-10, 10), (0, 1e3), 1e-10, 1e-5, 1e-14), "xlogy": ((-10, 10), (0, 1e5), 1e-15, 1e-6, 0),
+    "yn": ((-10, 10), (0, 1e3), 1e-10, 1e-5, 5e-13), "xlogy": ((-10, 10), (0, 1e5), 1e-15, 1e-6, 0),
     "xlog1py": ((-10, 10), (-1, 1e5), 1e-15, 1e-6, 0), "rel_entr": ((0, 10), (0, 10), 1e-13, 1e-5, 0),
     "kl_div": ((0, 10), (0, 10), 1e-13, 1e-5, 1e-14), "huber": ((0, 10), (-20, 20), 1e-15, 1e-6, 0),
     "pseudo_huber": ((0, 10), (-20, 20), 1e-14, 1e-6, 0), "boxcox": ((0, 100), (-5, 5), 1e-13, 1e-5, 0),
@@ -104,9 +110,11 @@ def test_binary_against_scipy(name, dtype):
 
 
 def test_int_and_half_inputs_promote_as_scipy():
+    # int16 -> float64 with SciPy 1.17, float32 with 1.18 (its float32 loop comes first).
     x = np.arange(-5, 6, dtype=np.int16)
     got = cs.erf(cuarray.asarray(x))
-    assert got.dtype == special.erf(x).dtype == np.float64
+    assert got.dtype == special.erf(x).dtype
+    np.testing.assert_allclose(got.get(), special.erf(x), rtol=1e-14 if got.dtype == np.float64 else 1e-6)
     h = np.linspace(-2, 2, 11).astype(np.float16)
     got = cs.expit(cuarray.asarray(h))
     assert got.dtype == special.expit(h).dtype == np.float32
@@ -155,7 +163,9 @@ def test_fuse_and_lazy_mode():
     np.testing.assert_allclose(f(gx).get(), want, rtol=1e-13)
     with cuarray.lazy():
         r = cs.log_ndtr(gx) + cs.i0e(gx)
-    np.testing.assert_allclose(cuarray.asarray(r).get(), special.log_ndtr(x) + special.i0e(x), rtol=1e-13)
+    # atol: the O(1) terms cancel where the sum crosses 0 (a few ulp of 1 absolute).
+    np.testing.assert_allclose(cuarray.asarray(r).get(), special.log_ndtr(x) + special.i0e(x), rtol=1e-13,
+                               atol=1e-15)
 
 
 def test_logsumexp_softmax():
@@ -167,8 +177,10 @@ def test_logsumexp_softmax():
         np.testing.assert_allclose(cs.logsumexp(gx, axis=axis).get(), special.logsumexp(x, axis=axis), rtol=1e-13)
         np.testing.assert_allclose(cs.softmax(gx, axis=axis).get(), special.softmax(x, axis=axis), rtol=1e-12,
                                    atol=1e-300)
+        # atol: for the largest entry SciPy's formula gives -log(s), s = 1 + tiny, whose value is
+        # known only to the sum's rounding (summation order, exp's last ulp): ~log2(n) eps absolute.
         np.testing.assert_allclose(cs.log_softmax(gx, axis=axis).get(), special.log_softmax(x, axis=axis),
-                                   rtol=1e-12)
+                                   rtol=1e-12, atol=2e-15)
     b = rng.uniform(-1, 1, x.shape)
     r, s = cs.logsumexp(gx, axis=1, b=cuarray.asarray(b), return_sign=True, keepdims=True)
     wr, ws = special.logsumexp(x, axis=1, b=b, return_sign=True, keepdims=True)

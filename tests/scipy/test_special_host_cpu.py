@@ -218,3 +218,12 @@ def test_expi_against_its_series(lib, x):
     want = float(Decimal("0.577215664901532860606512090082402431042159335939923598805767") + d.ln() + s)
     got = _call(lib, "expi", np.float64, np.array([x]))[0]
     assert got == pytest.approx(want, rel=1e-15)
+
+
+def test_ndtr_far_tail_uses_sqrt1_2_rounded_once(lib):
+    """Phi(x) at x in (-37, -20) scales x by 1/sqrt 2: our constant was 1.0 / sqrt 2 rounded twice
+    (an ulp low), an error the tail amplifies by ~x^2 (4e-13 relative against SciPy, and 2e-13 in
+    log_ndtr's right tail on the GPU). SciPy's M_SQRT1_2 leaves the libraries' erfc difference."""
+    x = -np.random.default_rng(zlib.crc32(b"ndtr tail")).uniform(20, 37, 20000)
+    got = _call(lib, "ndtr", np.float64, x)
+    np.testing.assert_allclose(got, special.ndtr(x), rtol=1e-13)

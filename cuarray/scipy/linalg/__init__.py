@@ -33,7 +33,7 @@ from ._special_matrices import hadamard as hadamard
 from ._special_matrices import hankel as hankel
 from ._special_matrices import helmert as helmert
 from ._special_matrices import hilbert as hilbert
-from ._special_matrices import invhilb as invhilb
+from ._special_matrices import invhilbert as invhilbert
 from ._special_matrices import khatri_rao as khatri_rao
 from ._special_matrices import kron as kron
 from ._special_matrices import leslie as leslie

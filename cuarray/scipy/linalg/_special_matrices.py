@@ -1,5 +1,5 @@
 """Special matrices (SciPy "Special matrices"): built on the GPU by one gather or a few slice
-assignments from their defining vectors; hadamard, helmert and invhilb, which depend only on n,
+assignments from their defining vectors; hadamard, helmert and invhilbert, which depend only on n,
 are built on the host (integer arithmetic exact as SciPy's) and copied once."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from ..._creation.basic import zeros
 from ...linalg._products import kron as kron  # noqa: F401 (re-exported: scipy.linalg.kron's successor)
 from ..._core.host_input import as_array
 
-__all__ = ["toeplitz", "circulant", "hankel", "hilbert", "invhilb", "hadamard", "helmert", "leslie", "companion",
+__all__ = ["toeplitz", "circulant", "hankel", "hilbert", "invhilbert", "hadamard", "helmert", "leslie", "companion",
            "block_diag", "khatri_rao", "kron"]
 
 
@@ -59,8 +59,8 @@ def hilbert(n):
     return 1.0 / (i[:, None] + i[None, :] + 1.0)
 
 
-def invhilb(n, exact=False):
-    """See `scipy.linalg.invhilb` (exact=True: an int64 array where the entries fit, else
+def invhilbert(n, exact=False):
+    """See `scipy.linalg.invhilbert` (exact=True: an int64 array where the entries fit, else
     TypeError: object arrays do not exist on the GPU)."""
     rows = []
     for i in range(n):
@@ -68,7 +68,7 @@ def invhilb(n, exact=False):
                      * math.comb(i + j, i) ** 2 for j in range(n)])
     if exact:
         if n and max(abs(v) for row in rows for v in row) > numpy.iinfo(numpy.int64).max:
-            raise TypeError("invhilb(exact=True) with n = {} needs Python ints (object dtype)".format(n))
+            raise TypeError("invhilbert(exact=True) with n = {} needs Python ints (object dtype)".format(n))
         return asarray(numpy.array(rows, dtype=numpy.int64).reshape(n, n))
     return asarray(numpy.array(rows, dtype=numpy.float64).reshape(n, n))
 

@@ -15,6 +15,12 @@ tests/scipy/test_special_dtypes_cpu.py):
    casts to any loop type of its kind or above); `dtype=` keeps only loops of that output type,
    and if none takes the inputs safely, the first that takes them under `casting=`.
 
+SciPy's order is version dependent: SciPy 1.18 lists the real loops of the functions in
+`FLOAT_FIRST_SINCE_1_18` float32 first ('f->f' before 'd->d', where 1.17 has 'd->d' first), so
+there a bool, (u)int8, (u)int16 or float16 argument gets a float32 result, in 1.17 a float64 one.
+The rows keep 1.17's order; the installed SciPy's version (read once from its package metadata,
+without importing SciPy) picks which order is used; with no SciPy installed, the newest (1.18's).
+
 The C device functions live in templates/*.cuh; a row names the headers it needs and their text
 becomes the kernel's preamble (each header has an include guard, so the preambles of several
 special functions fused into one kernel can be concatenated).
@@ -22,14 +28,36 @@ special functions fused into one kernel can be concatenated).
 
 from __future__ import annotations
 
+import importlib.metadata
 import pathlib
+import re
 
 import numpy
 
 from ..._core import registry as _registry
 from ..._core.ufunc import ufunc
 
-__all__ = ["LoopTable", "special_ufunc", "header"]
+__all__ = ["LoopTable", "special_ufunc", "header", "FLOAT_FIRST_SINCE_1_18"]
+
+# The functions whose real loops SciPy 1.18 lists float32 first (1.17: float64 first); every
+# other row's order is the same in both (checked against both versions' `types`).
+FLOAT_FIRST_SINCE_1_18 = frozenset("""
+cbrt cosdg cosm1 cotdg digamma erf erfc erfcx exp10 exp2 expit expm1 exprel gamma gammaln gammasgn
+i0 i0e i1 i1e j0 j1 log1p log_expit log_ndtr loggamma ndtr psi radian rgamma sindg tandg xlog1py
+xlogy y0 y1""".split())
+_float_first = None  # bool once known: does the installed SciPy list them float32 first?
+
+
+def _scipy_lists_float_first() -> bool:
+    global _float_first
+    if _float_first is None:
+        try:
+            version = importlib.metadata.version("scipy")
+        except importlib.metadata.PackageNotFoundError:
+            version = None
+        m = re.match(r"(\d+)\.(\d+)", version or "")
+        _float_first = m is None or (int(m.group(1)), int(m.group(2))) >= (1, 18)
+    return _float_first
 
 _TEMPLATES = pathlib.Path(__file__).parent / "templates"
 _RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
@@ -70,8 +98,25 @@ class LoopTable:
         self.__name__ = name
         self.nin, self.nout = nin, nout
         self.identity = None
-        self.types = list(loops)
-        self._loops = [tuple(numpy.dtype(c) for c in t.replace("->", "")) for t in loops]
+        self._rows = tuple(loops)  # SciPy 1.17's order
+        self._types = self._loops = None
+
+    @property
+    def types(self) -> list:
+        """SciPy's real loops ('dd->d'), in the installed SciPy's order (module docstring)."""
+        self._ordered()
+        return list(self._types)
+
+    def _ordered(self) -> list:
+        # The loops as dtype tuples in the installed SciPy's order, fixed on first use (not at
+        # import: reading SciPy's version costs a metadata lookup).
+        if self._loops is None:
+            rows = list(self._rows)
+            if self.__name__ in FLOAT_FIRST_SINCE_1_18 and _scipy_lists_float_first():
+                rows.sort(key=lambda t: "d" in t)  # stable: the float32 loop moves first
+            self._types = rows
+            self._loops = [tuple(numpy.dtype(c) for c in t.replace("->", "")) for t in rows]
+        return self._loops
 
     def __repr__(self) -> str:
         return "<LoopTable of scipy.special.{}: {}>".format(self.__name__, self.types)
@@ -87,6 +132,7 @@ class LoopTable:
         if reduction:
             raise TypeError("reduction is not supported for scipy.special.{}".format(self.__name__))
         nin = self.nin
+        loops = self._ordered()
         ins = list(ops[:nin])
         strong = [t for t in ins if isinstance(t, numpy.dtype)]
         if not strong:
@@ -100,12 +146,12 @@ class LoopTable:
         if signature is not None:
             outs = [None if s is None else numpy.dtype(s) for s in signature[nin:]]
         if outs is None and all(isinstance(t, numpy.dtype) for t in ins):
-            for loop in self._loops:
+            for loop in loops:
                 if list(loop[:nin]) == ins:
                     return loop
         passes = ("safe",) if outs is None or casting == "safe" else ("safe", casting)
         for in_casting in passes:
-            for loop in self._loops:
+            for loop in loops:
                 if outs is not None and any(o is not None and o != lo for o, lo in zip(outs, loop[nin:])):
                     continue
                 if all(_can_cast(t, lt, in_casting) for t, lt in zip(ins, loop[:nin])):

@@ -40,10 +40,12 @@ CSF_FN double scaled_i_asymptotic(double mu, double x) {
 }
 
 #ifdef CSF_DEVICE
-CSF_FN float i0(float x) { return ::cyl_bessel_i0f(x); }
-CSF_FN double i0(double x) { return ::cyl_bessel_i0(x); }
-CSF_FN float i1(float x) { return ::cyl_bessel_i1f(x); }
-CSF_FN double i1(double x) { return ::cyl_bessel_i1(x); }
+// SciPy (Cephes: exp(x) * chbevl(..) / sqrt(x) is inf / inf there) returns NaN at +-inf, where
+// CUDA's cyl_bessel_i0/i1 return the limits +inf and +-inf.
+CSF_FN float i0(float x) { return isinf(x) ? lim<float>::nan() : ::cyl_bessel_i0f(x); }
+CSF_FN double i0(double x) { return isinf(x) ? lim<double>::nan() : ::cyl_bessel_i0(x); }
+CSF_FN float i1(float x) { return isinf(x) ? lim<float>::nan() : ::cyl_bessel_i1f(x); }
+CSF_FN double i1(double x) { return isinf(x) ? lim<double>::nan() : ::cyl_bessel_i1(x); }
 
 // I0(x) e^-|x| and I1(x) e^-|x| (I1 is odd). Float loops compute in double, as SciPy's do.
 CSF_FN double i0e(double x) {
