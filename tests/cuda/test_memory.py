@@ -630,6 +630,7 @@ def test_pinned_pool_waits_for_events():
 
     class S:
         ptr = A
+        device_id = 0  # a stream of device 0, the current one
 
     p._use_on(S())
     addr = p.ptr
