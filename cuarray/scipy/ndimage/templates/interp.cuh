@@ -253,15 +253,16 @@ CUARRAY_DEVICE inline void init_anticausal_wrap(double* c, long long n, long lon
   c[(n - 1) * s] *= z / (zi - 1);
 }
 
+// The sum is kept apart from c[0] because the loop reads c[0] again (as c[n-1-i], i = n-1): SciPy
+// before 1.18 accumulated into c[0] and so got short lines (n of 2..5) wrong (scipy#24615).
 CUARRAY_DEVICE inline void init_causal_reflect(double* c, long long n, long long s, double z) {
-  double zi = z, zn = pow(z, (double)n), c0 = c[0];
-  c[0] = c[0] + zn * c[(n - 1) * s];
+  double zi = z, zn = pow(z, (double)n);
+  double sum = c[0] + zn * c[(n - 1) * s];
   for (long long i = 1; i < n; ++i) {
-    c[0] += zi * (c[i * s] + zn * c[(n - 1 - i) * s]);
+    sum += zi * (c[i * s] + zn * c[(n - 1 - i) * s]);
     zi *= z;
   }
-  c[0] *= z / (1 - zn * zn);
-  c[0] += c0;
+  c[0] += sum * z / (1 - zn * zn);
 }
 
 CUARRAY_DEVICE inline void init_anticausal_reflect(double* c, long long n, long long s, double z) {
