@@ -291,6 +291,17 @@ def test_affine_and_rotate(host_interp, mode, order):
               ref_geometric("rotate", x, angle, reshape=reshape, order=order, mode=mode))
 
 
+@pytest.mark.parametrize("mode", ["constant", "wrap", "grid-constant", "mirror"])
+@pytest.mark.parametrize("order", [0, 1, 3])
+def test_affine_point_on_edge(host_interp, mode, order):
+    """Output point (1, 7) maps to row 2.0 + 0.8 - 2.8 = -4.4e-16 in SciPy's order of sums (offset
+    first), exactly 0.0 in the other order: outside the input for 'constant', or inside."""
+    x = RNG.normal(size=(20, 16))
+    m = np.array([[0.8, -0.4], [0.5, 1.2]])
+    close(host_interp.affine_transform(x, m, (2.0, -3.0), output_shape=(25, 12), order=order, mode=mode),
+          ref_geometric("affine_transform", x, m, (2.0, -3.0), output_shape=(25, 12), order=order, mode=mode))
+
+
 def test_rotate_3d_is_one_affine(host_interp):
     x = RNG.normal(size=(5, 6, 7))
     for axes in [(1, 0), (0, 2), (-1, -2)]:

@@ -191,6 +191,18 @@ enum { ZS_ZOOM = 1, ZS_SHIFT = 2, ZS_GRID = 4 };
 // KIND_COORDS: params = coordinates (indim x total). KIND_AFFINE: params = matrix (indim x ondim)
 // then offset (indim). KIND_ZOOM_SHIFT: params = zoom (indim) then shift (indim); `flags` says which
 // are used and whether the zoom is grid_mode's (pixel edges, not centres, aligned).
+// A product that is rounded before it is added to: NVRTC contracts a * b + c into one FMA by default,
+// SciPy's C rounds both steps, and an output point whose input coordinate is exactly on an edge (0 or
+// len - 1, in affine_transform and zoom) then falls on the other side of it (cval or the wrapped value
+// where SciPy interpolates, or the reverse).
+CUARRAY_DEVICE inline double mul_rn(double a, double b) {
+#if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
+  return __dmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+
 CUARRAY_DEVICE inline void input_coordinate(int kind, long long idx, long long total, const long long* oshape,
                                             int ondim, int indim, const double* params, double npad, int flags,
                                             double* c) {
@@ -206,16 +218,17 @@ CUARRAY_DEVICE inline void input_coordinate(int kind, long long idx, long long t
   }
   if (kind == KIND_AFFINE) {
     for (int d = 0; d < indim; ++d) {
-      double s = 0.0;
-      for (int e = 0; e < ondim; ++e) s += o[e] * params[d * ondim + e];
-      c[d] = s + params[indim * ondim + d] + npad;
+      // SciPy's order of sums (the offset first): a point on an edge must land on SciPy's side of it
+      double s = params[indim * ondim + d];
+      for (int e = 0; e < ondim; ++e) s += mul_rn(o[e], params[d * ondim + e]);
+      c[d] = s + npad;
     }
     return;
   }
   for (int d = 0; d < indim; ++d) {
     double cc = o[d];
     if (flags & ZS_SHIFT) cc += params[indim + d];
-    if (flags & ZS_ZOOM) cc = (flags & ZS_GRID) ? (cc + 0.5) * params[d] - 0.5 : cc * params[d];
+    if (flags & ZS_ZOOM) cc = (flags & ZS_GRID) ? mul_rn(cc + 0.5, params[d]) - 0.5 : mul_rn(cc, params[d]);
     c[d] = cc + npad;
   }
 }
