@@ -242,11 +242,20 @@ def test_map_coordinates(host_interp, mode, order, prefilter):
 def test_map_coordinates_dtypes(host_interp, dtype):
     x = RNG.normal(size=(5, 6, 4)) * 50
     x = x + 1j * RNG.normal(size=x.shape) if dtype == "complex128" else x
-    x = (np.abs(x) if dtype == "uint8" else x).astype(dtype)
+    x = (np.abs(x) if dtype == "uint8" else x > 0 if dtype == "bool" else x).astype(dtype)  # bool: mixed
     coords = RNG.uniform(-1, 6, size=(3, 40))
     for order in (0, 1, 3):
-        close(host_interp.map_coordinates(x, coords, order=order, mode="nearest"),
-              ref_geometric("map_coordinates", x, coords, order=order, mode="nearest"))
+        got = host_interp.map_coordinates(x, coords, order=order, mode="nearest")
+        ref = ref_geometric("map_coordinates", x, coords, order=order, mode="nearest")
+        if dtype == "bool":
+            # SciPy stores (npy_bool)t, a truncation: at t within rounding of an integer (1 - 1e-16 where
+            # the weights of all-True neighbours sum to one) it is decided by the last bit of the
+            # weights' rounding, which differs between SciPy builds (seen on SciPy 1.18's wheel)
+            t = snd.map_coordinates(x.astype(np.float64), coords, order=order, mode="nearest")
+            keep = (np.abs(t - np.round(t)) > 1e-9) | (order == 0)  # order 0 copies samples: exact
+            assert keep.sum() >= 10
+            got, ref = got[keep], ref[keep]
+        close(got, ref)
     close(host_interp.map_coordinates(x, coords, output=np.float32, mode="mirror"),
           ref_geometric("map_coordinates", x, coords, output=np.float32, mode="mirror"))
 
