@@ -121,7 +121,8 @@ def variance(input, labels=None, index=None):
     vals = _group(x, lab, index)
     if vals is not None:
         c = vals - vals.mean()
-        return (c * c.conjugate()).sum() / float(vals.size)
+        # numpy.float64, not a Python float: SciPy divides by a float64 array, so float32 data give float64
+        return (c * c.conjugate()).sum() / numpy.float64(vals.size)
     slot, n, inv, shape = _slots(lab, index)
     counts, sums = _counts_sums(x, slot, n)
     means = sums / _where(counts > 0, counts, 1)
@@ -226,7 +227,9 @@ def median(input, labels=None, index=None):
         return _median_of(vals)
     idx = numpy.atleast_1d(_s.host_param(index))
     res = [_median_of(x[lab == v]) for v in idx.tolist()]
-    out = numpy.array([float(_host(r)) for r in res])
+    # SciPy: the float input's dtype for a list index ((lo + hi) / 2.0 of its values), float64 else
+    dt = x.dtype if x.dtype.kind == "f" else numpy.float64
+    out = numpy.array([float(_host(r)) for r in res], dtype=dt)
     return _from_host(out.reshape(idx.shape))
 
 

@@ -57,7 +57,7 @@ def test_dtypes_and_layouts(dtype):
     close(cnd.rotate(d, 33, axes=(0, 2), order=2, mode="nearest"),
           snd.rotate(xs, 33, axes=(0, 2), order=2, mode="nearest"), tol=1e-3)
     if np.dtype(dtype).kind != "c":
-        out = cuarray.empty((6, 7, 14), np.float64).transpose(0, 2, 1)
+        out = cuarray.empty((6, 6, 14), np.float64).transpose(0, 2, 1)  # d's shape, strided
         res = cnd.spline_filter(d, 3, output=out)
         assert res is out
         close(out, snd.spline_filter(xs, 3))
@@ -90,3 +90,17 @@ def test_errors():
         cnd.zoom(d, 2, order=7)
     with pytest.raises(ValueError):
         cnd.rotate(d[0], 10)
+
+
+@pytest.mark.parametrize("order", [2, 3, 4, 5])
+@pytest.mark.parametrize("mode", ["reflect", "grid-mirror"])
+def test_reflect_prefilter_short_lines(order, mode):
+    """Lines of 2..5 samples (SciPy < 1.18 got them wrong, scipy#24615): the B-spline of the
+    coefficients passes through the samples, whatever SciPy is installed."""
+    for n in (2, 3, 4, 5):
+        x = RNG.normal(size=(n, 3))
+        coeffs = cnd.spline_filter1d(cuarray.asarray(x), order, axis=0, mode=mode).get()
+        for j in range(3):
+            back = snd.map_coordinates(coeffs[:, j], np.arange(n, dtype=float)[None], order=order, mode=mode,
+                                       prefilter=False)
+            np.testing.assert_allclose(back, x[:, j], rtol=1e-12, atol=1e-12)

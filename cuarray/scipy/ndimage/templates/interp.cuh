@@ -191,6 +191,18 @@ enum { ZS_ZOOM = 1, ZS_SHIFT = 2, ZS_GRID = 4 };
 // KIND_COORDS: params = coordinates (indim x total). KIND_AFFINE: params = matrix (indim x ondim)
 // then offset (indim). KIND_ZOOM_SHIFT: params = zoom (indim) then shift (indim); `flags` says which
 // are used and whether the zoom is grid_mode's (pixel edges, not centres, aligned).
+// A product that is rounded before it is added to: NVRTC contracts a * b + c into one FMA by default,
+// SciPy's C rounds both steps, and an output point whose input coordinate is exactly on an edge (0 or
+// len - 1, in affine_transform and zoom) then falls on the other side of it (cval or the wrapped value
+// where SciPy interpolates, or the reverse).
+CUARRAY_DEVICE inline double mul_rn(double a, double b) {
+#if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
+  return __dmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+
 CUARRAY_DEVICE inline void input_coordinate(int kind, long long idx, long long total, const long long* oshape,
                                             int ondim, int indim, const double* params, double npad, int flags,
                                             double* c) {
@@ -206,16 +218,17 @@ CUARRAY_DEVICE inline void input_coordinate(int kind, long long idx, long long t
   }
   if (kind == KIND_AFFINE) {
     for (int d = 0; d < indim; ++d) {
-      double s = 0.0;
-      for (int e = 0; e < ondim; ++e) s += o[e] * params[d * ondim + e];
-      c[d] = s + params[indim * ondim + d] + npad;
+      // SciPy's order of sums (the offset first): a point on an edge must land on SciPy's side of it
+      double s = params[indim * ondim + d];
+      for (int e = 0; e < ondim; ++e) s += mul_rn(o[e], params[d * ondim + e]);
+      c[d] = s + npad;
     }
     return;
   }
   for (int d = 0; d < indim; ++d) {
     double cc = o[d];
     if (flags & ZS_SHIFT) cc += params[indim + d];
-    if (flags & ZS_ZOOM) cc = (flags & ZS_GRID) ? (cc + 0.5) * params[d] - 0.5 : cc * params[d];
+    if (flags & ZS_ZOOM) cc = (flags & ZS_GRID) ? mul_rn(cc + 0.5, params[d]) - 0.5 : mul_rn(cc, params[d]);
     c[d] = cc + npad;
   }
 }
@@ -253,15 +266,16 @@ CUARRAY_DEVICE inline void init_anticausal_wrap(double* c, long long n, long lon
   c[(n - 1) * s] *= z / (zi - 1);
 }
 
+// The sum is kept apart from c[0] because the loop reads c[0] again (as c[n-1-i], i = n-1): SciPy
+// before 1.18 accumulated into c[0] and so got short lines (n of 2..5) wrong (scipy#24615).
 CUARRAY_DEVICE inline void init_causal_reflect(double* c, long long n, long long s, double z) {
-  double zi = z, zn = pow(z, (double)n), c0 = c[0];
-  c[0] = c[0] + zn * c[(n - 1) * s];
+  double zi = z, zn = pow(z, (double)n);
+  double sum = c[0] + zn * c[(n - 1) * s];
   for (long long i = 1; i < n; ++i) {
-    c[0] += zi * (c[i * s] + zn * c[(n - 1 - i) * s]);
+    sum += zi * (c[i * s] + zn * c[(n - 1 - i) * s]);
     zi *= z;
   }
-  c[0] *= z / (1 - zn * zn);
-  c[0] += c0;
+  c[0] += sum * z / (1 - zn * zn);
 }
 
 CUARRAY_DEVICE inline void init_anticausal_reflect(double* c, long long n, long long s, double z) {
