@@ -180,12 +180,17 @@ class ndarray:
                 raise ValueError("order must be 'C' or 'F', got {!r}".format(order))
         if strides is None:
             strides = _shapes.c_strides(shape, itemsize) if order == "C" else _shapes.f_strides(shape, itemsize)
-        elif memptr is None:  # CuPy's rule: strides describe memory the caller gives
-            raise ValueError("memptr is required if strides is given.")
         else:
             strides = tuple(int(s) for s in strides)
             if len(strides) != len(shape):
-                raise ValueError("strides must have the same length as shape")
+                raise ValueError("strides, if given, must be the same length as shape")
+            if memptr is None and size:
+                # NumPy's rule (CuPy raises here, a bug by its own issue #7818): strides over the
+                # size * itemsize bytes allocated, every element inside them.
+                lo = sum((n - 1) * st for n, st in zip(shape, strides) if st < 0)
+                hi = sum((n - 1) * st for n, st in zip(shape, strides) if st > 0) + itemsize
+                if lo < 0 or hi > size * itemsize:
+                    raise ValueError("strides is incompatible with shape of requested array and size of buffer")
         if memptr is None:
             memptr = _memory.alloc(size * itemsize)
         self._shape = shape
