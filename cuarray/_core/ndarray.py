@@ -239,7 +239,7 @@ class ndarray:
     @classmethod
     def _new_strided(cls, shape, dtype, strides):
         """A new allocation laid out with `strides` (a dense layout: the engine's 'K'-order
-        outputs). The public constructor refuses strides without memptr, as CuPy's does."""
+        outputs), with no check: the public constructor checks strides given without memptr."""
         dtype = _dtypes.normalize_dtype(dtype)
         size = math.prod(shape)
         return cls._view(shape, tuple(strides), dtype, _memory.alloc(size * dtype.itemsize), None)
