@@ -80,6 +80,10 @@ class _Tracer:
             lo, hi = (kmin if lo is nv else lo), (kmax if hi is nv else hi)
             lo = None if lo is nv else lo
             hi = None if hi is nv else hi
+            if isinstance(a, _Element) and a.dtype.kind in "iu":  # NumPy 2: int bounds past the type drop
+                info = numpy.iinfo(a.dtype)
+                lo = None if type(lo) is int and lo <= info.min else lo
+                hi = None if type(hi) is int and hi >= info.max else hi
             if lo is None:
                 return a if hi is None else self.apply(_uf("minimum"), (a, hi))
             return self.apply(_uf("maximum"), (a, lo)) if hi is None else self.apply(_uf("clip"), (a, lo, hi))
