@@ -109,6 +109,12 @@ def install():
     from cuarray.cuda import device, launch, memory, stream
 
     os.environ["CUARRAY_PURE_PYTHON_LAUNCH"] = "1"  # read when the first launch picks its path
+    # No real device either: on a machine with a driver, a library handle (cuBLAS, cuFFT) made by
+    # an eager routine would make a real context current, and a copy or memset from a fake
+    # address would then reach the driver, which reads an unmapped address as pageable host
+    # memory (a segfault on the GPU machine). With no visible device every driver call fails
+    # cleanly, as on a machine without one. (Read by cuInit: only before the process's first.)
+    os.environ["CUDA_VISIBLE_DEVICES"] = ""
     launch._configs.clear()
     # addresses above 2**39, far from any integer argument a test compares (sizes, strides)
     memory.set_allocator(memory.MemoryPool(backing=FakeBacking(start=1 << 40)).malloc)

@@ -156,11 +156,14 @@ class Definition:
 
     __slots__ = ("name", "params", "operation", "preamble", "loop_prep", "after_loop", "key",
                  "options", "_kernels", "_arrays", "_nin_arrays", "user_source", "_vec", "_c_index",
-                 "_out_first", "_flat", "_strided")
+                 "_out_first", "_flat", "_strided", "half")
 
     def __init__(self, name, params, operation, preamble="", loop_prep="", after_loop="",
-                 options=(), user_source=None):
+                 options=(), user_source=None, half=False):
         self.name = name
+        # `half`: the code uses __half although no param is float16 (a fused kernel's interior
+        # node), so cuda_fp16.h must be included all the same.
+        self.half = half
         self.params = tuple(params)
         self.operation = operation
         self.preamble = preamble
@@ -224,7 +227,7 @@ class Definition:
         load = "\n    ".join(s for s in (p.load(flat_or_nd) for p in self.params) if s)
         store = "\n    ".join(s for s in (p.store(flat_or_nd) for p in self.params) if s)
         includes = []
-        if any(p.dtype.char == "e" or p.compute.char == "e" for p in self.params):
+        if self.half or any(p.dtype.char == "e" or p.compute.char == "e" for p in self.params):
             includes += ["#define CUARRAY_HAS_HALF 1", "#include <cuda_fp16.h>"]
         includes += ['#include "cuarray/common.cuh"', '#include "cuarray/ops.cuh"']
         fields = dict(

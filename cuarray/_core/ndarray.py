@@ -180,12 +180,17 @@ class ndarray:
                 raise ValueError("order must be 'C' or 'F', got {!r}".format(order))
         if strides is None:
             strides = _shapes.c_strides(shape, itemsize) if order == "C" else _shapes.f_strides(shape, itemsize)
-        elif memptr is None:  # CuPy's rule: strides describe memory the caller gives
-            raise ValueError("memptr is required if strides is given.")
         else:
             strides = tuple(int(s) for s in strides)
             if len(strides) != len(shape):
-                raise ValueError("strides must have the same length as shape")
+                raise ValueError("strides, if given, must be the same length as shape")
+            if memptr is None and size:
+                # NumPy's rule (CuPy raises here, a bug by its own issue #7818): strides over the
+                # size * itemsize bytes allocated, every element inside them.
+                lo = sum((n - 1) * st for n, st in zip(shape, strides) if st < 0)
+                hi = sum((n - 1) * st for n, st in zip(shape, strides) if st > 0) + itemsize
+                if lo < 0 or hi > size * itemsize:
+                    raise ValueError("strides is incompatible with shape of requested array and size of buffer")
         if memptr is None:
             memptr = _memory.alloc(size * itemsize)
         self._shape = shape
@@ -234,7 +239,7 @@ class ndarray:
     @classmethod
     def _new_strided(cls, shape, dtype, strides):
         """A new allocation laid out with `strides` (a dense layout: the engine's 'K'-order
-        outputs). The public constructor refuses strides without memptr, as CuPy's does."""
+        outputs), with no check: the public constructor checks strides given without memptr."""
         dtype = _dtypes.normalize_dtype(dtype)
         size = math.prod(shape)
         return cls._view(shape, tuple(strides), dtype, _memory.alloc(size * dtype.itemsize), None)

@@ -299,11 +299,13 @@ class ReductionDef:
 
     __slots__ = ("name", "params", "out", "acc_ctype", "acc_size", "map_expr", "reduce_expr",
                  "identity", "post_map", "preamble", "options", "user_source", "key", "_kernels",
-                 "_arrays", "step", "_launchers", "_in_first")
+                 "_arrays", "step", "_launchers", "_in_first", "half")
 
     def __init__(self, name, params, out, acc_ctype, acc_size, map_expr, reduce_expr, identity, post_map,
-                 preamble="", options=(), user_source=None, step=None):
+                 preamble="", options=(), user_source=None, step=None, half=False):
         self.name = name
+        # `half`: as `elementwise.Definition`'s (__half in the code with no float16 param).
+        self.half = half
         self.params = tuple(params)
         self.out = out
         self.acc_ctype = acc_ctype
@@ -370,7 +372,7 @@ class ReductionDef:
             finish = finish_t.substitute(pass2=self._pass(pass_t, "fused", "out", group2, unroll2, 1, ond, rnd, it,
                                                           1, parts_per_block=sub))
         includes = []
-        if any(p.dtype.char == "e" or p.compute.char == "e" for p in self.params + (self.out,)):
+        if self.half or any(p.dtype.char == "e" or p.compute.char == "e" for p in self.params + (self.out,)):
             includes += ["#define CUARRAY_HAS_HALF 1", "#include <cuda_fp16.h>"]
         includes += ['#include "cuarray/common.cuh"', '#include "cuarray/ops.cuh"']
         fields = dict(

@@ -68,12 +68,22 @@ class _Tracer:
     def call(self, name, fn, args, kwargs):
         if name == "clip" and any(isinstance(a, _Element) for a in args + tuple(kwargs.values())):
             # `clip` is `clip`/`minimum`/`maximum` of the element: NumPy's bounds rules, then the ufunc.
+            # `cuarray.clip` always passes min=/max= (numpy._NoValue when not given): a keyword
+            # bound replaces the positional one only when given, as in the eager `clip`.
+            nv = numpy._NoValue
             a, lo, hi = args
-            lo, hi = kwargs.get("min", lo), kwargs.get("max", hi)
+            kmin, kmax = kwargs.get("min", nv), kwargs.get("max", nv)
             if kwargs.get("out") is not None or set(kwargs) - {"out", "min", "max"}:
                 raise TypeError("vectorize: clip() with out= or keywords inside a vectorized function is not supported")
-            lo = None if lo is numpy._NoValue else lo
-            hi = None if hi is numpy._NoValue else hi
+            if (lo is not nv and kmin is not nv) or (hi is not nv and kmax is not nv):
+                raise ValueError("Passed `min` and `a_min` (or `max` and `a_max`), use only one.")
+            lo, hi = (kmin if lo is nv else lo), (kmax if hi is nv else hi)
+            lo = None if lo is nv else lo
+            hi = None if hi is nv else hi
+            if isinstance(a, _Element) and a.dtype.kind in "iu":  # NumPy 2: int bounds past the type drop
+                info = numpy.iinfo(a.dtype)
+                lo = None if type(lo) is int and lo <= info.min else lo
+                hi = None if type(hi) is int and hi >= info.max else hi
             if lo is None:
                 return a if hi is None else self.apply(_uf("minimum"), (a, hi))
             return self.apply(_uf("maximum"), (a, lo)) if hi is None else self.apply(_uf("clip"), (a, lo, hi))

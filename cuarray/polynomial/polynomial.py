@@ -17,9 +17,8 @@ import numpy
 
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
-from .._creation.basic import ones, zeros
+from .._creation.basic import empty, ones, zeros
 from .._creation.from_data import array
-from .._creation.matrices import vander
 from .._creation.ranges import arange
 from .._manipulation.joining import concatenate
 from .._manipulation.transpose import moveaxis
@@ -307,10 +306,15 @@ def polyvander(x, deg) -> ndarray:
     x = as_array(x, "polyvander") + 0.0
     if x.ndim == 0:
         x = x.reshape(1)  # NumPy's ndmin=1
-    # NumPy fills powers along the first axis and moves it last: the same layout (the powers axis
-    # is the slow one in memory), so strides and contiguity flags match NumPy's.
-    powers = vander(x.reshape(-1), ideg + 1, increasing=True).T.copy()
-    return moveaxis(powers.reshape((ideg + 1,) + x.shape), 0, -1)
+    # NumPy's recurrence in x's own dtype (float32 stays float32: `vander` promotes with int, to
+    # float64), powers along the first axis moved last: NumPy's layout, strides and flags.
+    v = empty((ideg + 1,) + x.shape, dtype=x.dtype)
+    v[0] = x * 0 + 1  # (NaN where x is inf or NaN, as NumPy's)
+    if ideg > 0:
+        v[1] = x
+        for i in range(2, ideg + 1):
+            v[i] = v[i - 1] * x
+    return moveaxis(v, 0, -1)
 
 
 def polyfit(x, y, deg, rcond=None, full=False, w=None):

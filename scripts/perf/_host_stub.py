@@ -8,6 +8,9 @@ def stub_device():
 
     # cuda.core's (stubbed) launch, never the C path, which would hand the fake kernels to the driver
     os.environ["CUARRAY_PURE_PYTHON_LAUNCH"] = "1"
+    # and no real device: a copy from a fake address must fail, not reach a real context
+    # (tests/fake_device.py's install() says why)
+    os.environ["CUDA_VISIBLE_DEVICES"] = ""
     import cuarray.cuda._backend as be
     import cuarray.cuda.stream as st
     from cuarray._core import elementwise, reduction

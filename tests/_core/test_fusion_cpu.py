@@ -307,3 +307,20 @@ def test_operators_on_python_scalar_arguments_stay_weak():
         assert (x * -s).dtype == numpy.float32
         assert (x * cp.tanh(s)).dtype == numpy.float64  # a ufunc of a scalar is a float64 scalar
         assert cp.where(s > s, x, s * 0.5).dtype == numpy.float32
+
+
+def test_fused_kernel_with_an_interior_float16_node_compiles():
+    # A cast through float16 between float32/float64 nodes: no param of the kernel is float16,
+    # yet its body declares __half, so cuda_fp16.h must be included (a GPU run caught NVRTC's
+    # 'identifier "__half" is undefined' on `a.astype(float16) * 2.5 + b`).
+    la, _ = _lazy((50, 8), numpy.float32, 1)
+    lb, _ = _lazy((50, 8), numpy.float64, 2)
+    with _tracing():
+        outs = [(la * 2).astype(numpy.float16) + lb,
+                ((la - 1).astype(numpy.float16).astype(numpy.float32) * 3).sum(axis=0)]
+    prog = planner.plan([o._node for o in outs])
+    srcs = [s.source() for s in prog.steps if hasattr(s, "defn") or hasattr(s, "rdef")]
+    assert len(srcs) == 2 and all("__half" in src for src in srcs)
+    for src in srcs:
+        cubin, _ = compiler.compile_cubin(src, arch="sm_90")
+        assert cubin[:4] == b"\x7fELF"

@@ -105,3 +105,26 @@ def test_decorator_form_and_doc():
 
     assert isinstance(f, cuarray.vectorize) and f.__doc__ == "doc of f"
     assert f.otypes == (numpy.dtype(numpy.float32),)
+
+
+@pytest.mark.parametrize("fn,ufuncs", [
+    (lambda x: cuarray.clip(x, -1, 1), ["clip"]),
+    (lambda x: cuarray.clip(x, min=-1, max=1), ["clip"]),
+    (lambda x: cuarray.clip(x, -1, None), ["maximum"]),
+    (lambda x: cuarray.clip(x, max=1), ["minimum"]),
+    (lambda x: cuarray.clip(x, -1000, 1), ["minimum"]),  # an int8 bound past the type is dropped
+])
+def test_clip_of_an_element_is_clipped(fn, ufuncs):
+    # `cuarray.clip` hands the tracer min=/max= as numpy._NoValue when not given: they must not
+    # replace the positional bounds (the body was traced as the identity, a GPU run caught it).
+    tr, outs = _trace(fn, "i1")
+    ops = {"clip": "cuarray::clip(", "maximum": "max", "minimum": "min"}
+    src = "\n".join(tr.lines)
+    assert outs[0].expr != "v0" and all(ops[u] in src for u in ufuncs), src
+
+
+def test_clip_with_both_bound_spellings_raises_as_numpy():
+    with pytest.raises(ValueError):
+        numpy.clip(numpy.float32(2), -1, 1, min=0)
+    with pytest.raises(ValueError):
+        _trace(lambda x: cuarray.clip(x, -1, 1, min=0), "f4")

@@ -19,7 +19,9 @@ def test_poly1d_get_set():
     p = cuarray.poly1d(cuarray.asarray(h.coeffs), variable="z")
     g = p.get()
     assert isinstance(g, numpy.poly1d) and g == h and g.variable == "z"
-    q = cuarray.poly1d(cuarray.zeros(3))
+    # set() copies into the existing coefficients (CuPy's `coeffs.set`): same length needed, and
+    # poly1d(zeros(3)) has one coefficient (leading zeros are trimmed, as NumPy's)
+    q = cuarray.poly1d(cuarray.asarray([4.0, -5.0, 6.0]))
     q.set(numpy.poly1d([1.0, 2.0, 3.0], variable="t"))
     numpy.testing.assert_array_equal(q.coeffs.get(), [1.0, 2.0, 3.0])
     assert q.variable == "t"

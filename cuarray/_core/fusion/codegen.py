@@ -108,6 +108,17 @@ class Cluster:
         self._params = [self._names[id(n)] for n in self.inputs] + ["s{}".format(k) for k in range(len(self.scalars))]
         return self._src
 
+    def uses_half(self, ret_dtype) -> bool:
+        """Whether the device function touches float16 anywhere (an interior node, a loop's
+        compute type, a scalar), not only in the kernel's params: then cuda_fp16.h is needed."""
+        dts = [numpy.dtype(ret_dtype)] + [n.dtype for n in self.nodes] + [n.dtype for n in self.inputs]
+        dts += [d for _, d in self.scalars]
+        for n in self.nodes:
+            if n.kind == "ufunc":
+                loop = n.attr[1]
+                dts += list(loop.in_dtypes) + list(loop.out_dtypes)
+        return any(numpy.dtype(d).char == "e" for d in dts)
+
     def call(self) -> str:
         return "_fused({})".format(", ".join(self._params))
 
@@ -137,7 +148,7 @@ def elementwise_definition(cl: Cluster, name=None) -> Definition:
         params += [KernelParam("s{}".format(k), "scalar", dt, dt) for k, (_, dt) in enumerate(cl.scalars)]
         params.append(KernelParam("out0", "out", cl.root.dtype, cl.root.dtype))
         d = _defs[key] = Definition(name, params, "out0 = " + cl.call(), preamble=_header() + body,
-                                     options=EXACT_ROUNDING)
+                                     options=EXACT_ROUNDING, half=cl.uses_half(cl.root.dtype))
     return d
 
 
@@ -160,5 +171,5 @@ def reduction_definition(cl: Cluster, op_name: str, res_dtype, name=None) -> Red
         post = "y = cuarray::cast<{}>(a)".format(_dtypes.ctype(res_dtype))
         d = _rdefs[key] = ReductionDef(name, params, out, _dtypes.ctype(acc), acc.itemsize, mapped, op.reduce,
                                        op.identity, post, preamble=_header() + body,
-                                       options=EXACT_ROUNDING)
+                                       options=EXACT_ROUNDING, half=cl.uses_half(compute))
     return d
