@@ -13,6 +13,8 @@ import inspect
 
 import numpy
 
+import cuarray
+
 from ..cuda import _backend
 from . import _random
 from ._asserts import to_host

@@ -6,11 +6,18 @@ from __future__ import annotations
 
 import pytest
 
+import cuarray
+
 from cuarray.cuda import _memory_base, device
 
 
 @pytest.fixture
 def host_path(recorded_launches, monkeypatch):
+    if cuarray.is_available():
+        # Fake addresses reach the real driver in copies (a read back segfaulted on the GPU machine)
+        # and fake launch configs stay in the engines' caches for later GPU tests of the process:
+        # there, the GPU fuzzer and the GPU tests check the same things.
+        pytest.skip("the host-path tests run where no device is")
     monkeypatch.setattr(_memory_base.MemoryPointer, "memset_async", lambda self, value, size, stream=None: None)
     monkeypatch.setitem(device._SM_COUNT, 0, 132)
     return recorded_launches

@@ -98,8 +98,8 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False
     a = as_array(a, "lu")
     lu_, piv = lu_factor(a)
     n = a.shape[-1]
-    eye = eye(n, dtype=lu_.dtype)
-    lower = tril(lu_, -1) + eye
+    unit = eye(n, dtype=lu_.dtype)
+    lower = tril(lu_, -1) + unit
     upper = triu(lu_)
     rows = permutation_from_pivots(piv.get())  # A[rows] = L U
     if p_indices or permute_l:
