@@ -16,7 +16,7 @@ import platform
 import re
 import sys
 
-from .cuda import _backend, device as _device, runtime
+from .cuda import _backend, device as _device, launch, memory, runtime
 from .cuda.libs import _catalog
 
 __all__ = ["show_config", "collect", "library_status"]
@@ -112,8 +112,6 @@ def _cores() -> list[tuple[str, str]]:
     """Whether the memory pool's and the launcher's C cores are built and in use."""
     rows = []
     try:
-        from .cuda import memory
-
         built = memory._core_module is not None
         rows.append(("memory pool", "{}{}".format(
             memory.implementation(), "" if built else " (C core not built: no compiler at install)")))
@@ -125,15 +123,10 @@ def _cores() -> list[tuple[str, str]]:
             text = "cuda.core (CUARRAY_PURE_PYTHON_LAUNCH is set)"
         elif not built:
             text = "cuda.core (C core not built: no compiler at install)"
+        elif _backend.unavailable_reason() is not None:
+            text = "native (C core built; cuLaunchKernel is taken from the driver at the first launch)"
         else:
-            from .cuda import _backend
-
-            if _backend.unavailable_reason() is not None:
-                text = "native (C core built; cuLaunchKernel is taken from the driver at the first launch)"
-            else:
-                from .cuda import launch
-
-                text = launch.implementation()
+            text = launch.implementation()
         rows.append(("kernel launch", text))
     except Exception as exc:
         rows.append(("kernel launch", "unknown ({})".format(_why(exc))))
