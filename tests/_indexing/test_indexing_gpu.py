@@ -338,7 +338,9 @@ def test_scatter_from_the_array_itself(n):
         return a
     if hasattr(cp, "add") and hasattr(cp.add, "at"):
         got, exp = add_at(cp).get(), add_at(numpy)
-        numpy.testing.assert_allclose(got, exp, rtol=1e-12)
+        # Duplicate indices accumulate in atomic order on the device, index order in NumPy:
+        # sums that cancel differ by rounding, so the bound is relative to the terms' size.
+        numpy.testing.assert_allclose(got, exp, rtol=1e-12, atol=64 * numpy.finfo(numpy.float64).eps * numpy.abs(host).max())
 
 
 def test_generating():

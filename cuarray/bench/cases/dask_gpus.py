@@ -64,13 +64,16 @@ def gpu_cluster(n_gpus: int):
 
     workers = {
         "gpu{}".format(i): {"cls": Nanny, "options": {
-            "nthreads": 1, "memory_limit": 0, "silence_logs": logging.ERROR, "env": {"CUDA_VISIBLE_DEVICES": str(i),
-                    # distributed's NVML probe reads the visible-devices list and failed (NVMLError)
-                    # for an ordinal the host lacks; the workers need no NVML diagnostics
-                    "DASK_DISTRIBUTED__DIAGNOSTICS__NVML": "False"}}}
+            "nthreads": 1, "memory_limit": 0, "silence_logs": logging.ERROR,
+            "env": {"CUDA_VISIBLE_DEVICES": str(i)}}}
         for i in range(n_gpus)
     }
-    with dask.config.set({"distributed.scheduler.work-stealing": False}):
+    # distributed's NVML probe maps the visible-devices list to NVML indices and raises
+    # NVMLError for an ordinal the host lacks (a 2-worker cluster on a one-GPU host); the workers
+    # need no NVML diagnostics. An `env` entry comes too late for it: the worker process reads
+    # the config its nanny hands over, taken from this process's config when the nanny is made.
+    with dask.config.set({"distributed.scheduler.work-stealing": False,
+                          "distributed.diagnostics.nvml": False}):
         cluster = SpecCluster(workers=workers, scheduler={"cls": Scheduler, "options": {"dashboard": False}},
                               silence_logs=logging.ERROR)
     client = Client(cluster)
