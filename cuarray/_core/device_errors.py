@@ -10,12 +10,16 @@ such launch with `set_sync_index_checks(True)` / ``CUARRAY_SYNC_INDEX_CHECKS=1``
 docs/differences.md.
 
 Thread safety: the buffer is per device and shared by the threads that use it; the first reader
-after an error raises it.
+after an error raises it. It is made once per device under a lock and zeroed before it is published
+(a synchronous memset): readers copy it on their own stream, which is not ordered after the
+creating thread's stream, so an asynchronous zeroing let another thread read the block's previous
+contents as an error record (seen with 32 threads on their own streams: IndexError with garbage).
 """
 
 from __future__ import annotations
 
 import os
+import threading
 
 import numpy
 
@@ -29,6 +33,7 @@ _U64 = numpy.dtype(numpy.uint64)
 _sync_checks = os.environ.get("CUARRAY_SYNC_INDEX_CHECKS", "") not in ("", "0")
 _buffers: dict = {}   # device id -> uint64[4] device array {flag, value, axis, size}
 _pending: set = set()  # devices with kernels launched since their buffer was last read
+_new_buffer_lock = threading.Lock()
 
 
 def set_sync_index_checks(enabled: bool) -> bool:
@@ -45,10 +50,20 @@ def error_buffer() -> ndarray:
     dev = _device.get_device_id()
     buf = _buffers.get(dev)
     if buf is None:
-        buf = ndarray((4,), _U64)
-        buf.data.memset_async(0, 32)
-        _buffers[dev] = buf
+        buf = _new_buffer(dev)
     _pending.add(dev)
+    return buf
+
+
+def _new_buffer(dev: int) -> ndarray:
+    """Device `dev`'s buffer, made by one thread (two would hand kernels two buffers, one of
+    them dropped and reused while a kernel may still write it), zero before anyone sees it."""
+    with _new_buffer_lock:
+        buf = _buffers.get(dev)
+        if buf is None:
+            buf = ndarray((4,), _U64)
+            buf.data.memset(0, 32)  # waits: every stream's later copy of it reads zeros
+            _buffers[dev] = buf
     return buf
 
 

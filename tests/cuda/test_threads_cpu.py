@@ -322,3 +322,31 @@ def test_a_threads_own_allocator_serves_that_thread_only(monkeypatch):
     assert memory._allocator is base and memory._threads_with_own == [0]
     _sync_hooks.check_not_capturing()
 
+
+
+def test_a_library_module_another_thread_is_still_importing_is_not_handed_out():
+    """While one thread runs nvmath's package __init__ (which imports its binding modules), the
+    module is in sys.modules half made; another thread must wait for the import, not get it
+    (the old fast path returned it: AttributeError 'partially initialized module', 32 threads)."""
+    import sys
+    import types
+
+    from cuarray.cuda.libs import _handles
+
+    name = "zz_half_made"
+    full = "nvmath.bindings." + name
+    mod = types.ModuleType(full)
+    got = []
+    try:
+        with _handles._import_lock:  # this thread is "importing" it
+            sys.modules[full] = mod
+            t = threading.Thread(target=lambda: got.append(_handles.nvmath_bindings(name)))
+            t.start()
+            t.join(0.3)
+            assert t.is_alive() and not got  # it waits for the import to finish
+            mod.create = lambda: 1
+        t.join(10)
+        assert got == [mod]
+    finally:
+        sys.modules.pop(full, None)
+        getattr(_handles, "_imported", {}).pop(name, None)

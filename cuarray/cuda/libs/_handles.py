@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import atexit
 import importlib
-import sys
 import threading
 import weakref
 
@@ -35,6 +34,10 @@ _prefetch_lock = threading.Lock()
 # opposite orders (_DeadlockError on a 2-GPU run). One thread imports at a time; once a module is
 # in sys.modules the lock is never contended again, since `import_module` returns at once.
 _import_lock = threading.RLock()
+# The modules whose import returned. Not sys.modules: a module is there from the start of its import,
+# so while one thread ran nvmath's package __init__ (which imports cublasLt), another found cublasLt
+# in sys.modules half made (AttributeError: partially initialized module, 32 threads on a 2-GPU run).
+_imported: dict = {}
 
 
 def prefetch() -> None:
@@ -64,13 +67,13 @@ def _import_quietly() -> None:
 def nvmath_bindings(name: str):
     """`nvmath.bindings.<name>`, imported on first use, with an ImportError that says what to install.
     Imports only `nvmath.bindings.<name>` (and the package, which Python always imports first)."""
-    full = "nvmath.bindings." + name
-    mod = sys.modules.get(full)
+    mod = _imported.get(name)
     if mod is not None:
         return mod
     try:
         with _import_lock:
-            return importlib.import_module(full)
+            mod = _imported[name] = importlib.import_module("nvmath.bindings." + name)
+        return mod
     except ImportError as e:  # pragma: no cover - depends on the install
         raise ImportError(
             "this operation needs nvmath-python and the CUDA math libraries (pip install 'cuarray[cu13]'; "
