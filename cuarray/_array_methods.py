@@ -89,21 +89,16 @@ def _binary(uf):
                 return uf(self, other)
             return NotImplemented
     else:
+        prepared2 = uf.prepared2
+
         def op(self, other):
-            # HOT PATH: ufunc.__call__'s fast-path test inlined (one frame and the argument
-            # tuple less per `a + b`); anything else goes through the ufunc (as everything
-            # does while a thread traces: the ufunc's dispatch point asks that thread's tracer).
-            to = type(other)
-            if type(self) is ndarray and not _tracing_active[0]:
-                if to is ndarray:
-                    if self._shape == other._shape and ((self._c and other._c) or (self._f and other._f)):
-                        f = fast.get((self._dtype, other._dtype))
-                        if f is not None:
-                            return f(self, other)
-                elif (to is float or to is int) and (self._c or self._f):
-                    f = fast.get((self._dtype, to))
-                    if f is not None:
-                        return f(self, other)
+            # HOT PATH: the ufunc's fast-path test (`prepared2`), called without the ufunc's
+            # __call__ frame and argument tuple; anything else goes through the ufunc (as
+            # everything does while a thread traces: the ufunc's dispatch point asks its tracer).
+            if not _tracing_active[0]:
+                f = prepared2(self, other)
+                if f is not None:
+                    return f(self, other)
             if isinstance(other, _OK):
                 return uf(self, other)
             return NotImplemented

@@ -177,25 +177,9 @@ class ufunc:
             nin = self.nin
             if nin == 2 and len(args) == 2:
                 a, b = args
-                ta, tb = type(a), type(b)
-                if ta is ndarray:
-                    if tb is ndarray:
-                        if a._shape == b._shape and ((a._c and b._c) or (a._f and b._f)):
-                            f = self._fast.get((a._dtype, b._dtype))
-                            if f is not None:
-                                return f(a, b)
-                        else:  # a broadcast or views: a layout seen before
-                            f = self._general.get((a._dtype, b._dtype, a._shape, b._shape, a._strides, b._strides))
-                            if f is not None:
-                                return f(a, b)
-                    elif (tb is float or tb is int) and (a._c or a._f):
-                        f = self._fast.get((a._dtype, tb))
-                        if f is not None:
-                            return f(a, b)
-                elif tb is ndarray and (ta is float or ta is int) and (b._c or b._f):
-                    f = self._fast.get((ta, b._dtype))
-                    if f is not None:
-                        return f(a, b)
+                f = self.prepared2(a, b)
+                if f is not None:
+                    return f(a, b)
             elif nin == 1 and len(args) == 1:
                 a = args[0]
                 if type(a) is ndarray and (a._c or a._f):
@@ -203,6 +187,23 @@ class ufunc:
                     if f is not None:
                         return f(a)
         return self._call(*args, **kwargs)
+
+    def prepared2(self, a, b):
+        """The prepared launcher of ``self(a, b)`` (no keywords), or None: the one fast-path test
+        of binary ufuncs, which ``ufunc.__call__`` and the array operators (``a + b``) share.
+        Same-shape C- or F-contiguous arrays, or such an array and a Python float/int, of a type
+        combination seen before; two arrays of another layout seen before (`_general`)."""
+        ta, tb = type(a), type(b)
+        if ta is ndarray:
+            if tb is ndarray:
+                if a._shape == b._shape and ((a._c and b._c) or (a._f and b._f)):
+                    return self._fast.get((a._dtype, b._dtype))
+                return self._general.get((a._dtype, b._dtype, a._shape, b._shape, a._strides, b._strides))
+            if (tb is float or tb is int) and (a._c or a._f):
+                return self._fast.get((a._dtype, tb))
+        elif tb is ndarray and (ta is float or ta is int) and (b._c or b._f):
+            return self._fast.get((ta, b._dtype))
+        return None
 
     def _call(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
               subok=True, signature=None):
