@@ -187,15 +187,27 @@ def convolve_case(libs):
     rng = np.random.default_rng(21)
     hx = rng.random(n, dtype=np.float32)
     x = cuarray.asarray(hx)
-    for k in (127, 255, 256, 511):
+    def per_output(wr, start, length):  # before: one output per thread (signal.cuh's correlate_at)
+        out = cuarray.empty(length, dtype=x.dtype)
+        conv._definition(x.dtype, x.dtype).run((out,), (np.int64(n), np.int64(wr.shape[0]),
+                                                        np.int64(wr.shape[0] - 1 - start)), (length,), raw=(x, wr))
+        return out
+
+    for k in (15, 127, 255, 256, 511, 1023, 2047):
         case = "convolve 16Mi f32 k={}".format(k)
         hw = rng.random(k, dtype=np.float32)
         w = cuarray.asarray(hw)
         start, length = conv.correlate_plan(n, k, "same")
         wr = w[::-1].copy()
-        row(case, "direct", "cuarray", lambda: conv._direct(x, wr, start, length, x.dtype), reps=10)
+        if k <= 511:
+            row(case, "direct per-output (old)", "cuarray", lambda: per_output(wr, start, length), reps=10)
+        row(case, "direct tiled", "cuarray", lambda: conv._direct(x, wr, start, length, x.dtype), reps=10)
         row(case, "fft", "cuarray", lambda: conv._fft_full(x, wr, start, length, x.dtype), reps=10)
         row(case, "auto", "cuarray", lambda: cuarray.convolve(x, w, "same"), reps=10)
+        d = float(abs(conv._direct(x, wr, start, length, x.dtype) - per_output(wr, start, length)).max().get()) \
+            if k <= 511 else None
+        if d is not None:
+            ROWS.append((case, "max |tiled - old|", "cuarray", None, None, None, "{:.2e}".format(d)))
         if "cupy" in libs:
             cx, cw = libs["cupy"].asarray(hx), libs["cupy"].asarray(hw)
             row(case, "", "cupy", lambda: libs["cupy"].convolve(cx, cw, "same"), reps=10)
