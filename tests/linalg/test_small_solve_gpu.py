@@ -165,7 +165,7 @@ def test_ill_conditioned_is_backward_stable(request):
         b = rng.standard_normal((2, n, 2))
         x = la.solve(cuarray.asarray(stack), cuarray.asarray(b)).get()
         res = np.abs(stack @ x - b).max() / (np.abs(stack).max() * np.abs(x).max() * n)
-        assert res < 1e-14, (n, res)
+        assert res < 1e-13, (n, res)
 
 
 def test_empty_and_zero_columns():
