@@ -1,7 +1,9 @@
 """Issue 32's remaining losses in one process: the old and new variants of what changed (cholesky's
 triangle, the small-system solve kernel) and diagnostics for what did not (concatenate's host vs
 device time, convolve's direct vs FFT at k=255, poisson's lambda sweep, SpGEMM), each against CuPy
-and PyTorch when installed. Prints one table; runs in ~1-2 minutes on an H100/H200.
+and PyTorch when installed. `poisson_switch` runs two child processes (NumPy's inversion/PTRS
+switch at lambda 10, and CUARRAY_POISSON_INV_MAX=40; the second compiles the distributions
+module once, ~10-20 s). Prints one table; runs in ~2 minutes on an H100/H200.
 
     PYTHONPATH=. python scripts/perf/linperf_losses.py [--libs cuarray,cupy,torch] [--only NAME,...]
 
@@ -228,7 +230,7 @@ def convolve_case(libs):
 def poisson_case(libs):
     n = 10**8
     g = cuarray.random.default_rng(1)
-    for lam in (3.0, 10.0, 30.0, 100.0):
+    for lam in (3.0, 10.0, 20.0, 30.0, 100.0):
         case = "poisson({:g}) 1e8".format(lam)
         row(case, "", "cuarray", lambda: g.poisson(lam, size=n), reps=10)
         if "torch" in libs:
@@ -239,6 +241,48 @@ def poisson_case(libs):
             cg = libs["cupy"].random.default_rng(1)
             if hasattr(cg, "poisson"):
                 row(case, "", "cupy", lambda: cg.poisson(lam, size=n), reps=10)
+
+
+_POISSON_CHILD = """
+import json, statistics, sys
+import cuarray
+g = cuarray.random.default_rng(1)
+out = {}
+for lam in (3.0, 10.0, 20.0, 30.0):
+    f = lambda: g.poisson(lam, size=10**8)
+    for _ in range(3):
+        f()
+    ts = []
+    for _ in range(10):
+        s, e = cuarray.cuda.Event(), cuarray.cuda.Event()
+        s.record(); f(); e.record(); e.synchronize()
+        ts.append(cuarray.cuda.get_elapsed_time(s, e) * 1e3)
+    out[lam] = statistics.median(ts)
+print(json.dumps(out))
+"""
+
+
+def poisson_switch_case(libs):
+    # Inversion (a sequential search from 0 with one uniform) up to lambda 40 instead of NumPy's 10:
+    # a child process per setting (the knob changes the compiled source; read once per process).
+    import json
+    import os
+    import subprocess
+    import sys
+
+    for knob in ("", "40"):
+        env = dict(os.environ)
+        env.pop("CUARRAY_POISSON_INV_MAX", None)
+        if knob:
+            env["CUARRAY_POISSON_INV_MAX"] = knob
+        res = subprocess.run([sys.executable, "-c", _POISSON_CHILD], env=env, capture_output=True, text=True,
+                             timeout=150)
+        variant = "inversion below {}".format(knob or "10 (NumPy's)")
+        if res.returncode:
+            ROWS.append(("poisson switch", variant, "cuarray", None, None, None, res.stderr.strip()[-60:]))
+            continue
+        for lam, us in json.loads(res.stdout.strip().splitlines()[-1]).items():
+            ROWS.append(("poisson({:g}) 1e8".format(float(lam)), variant, "cuarray", us, None, None, "child"))
 
 
 # -- SpGEMM 1e6 x 1e6, 1e7 nonzeros each -------------------------------------------------------
@@ -260,7 +304,8 @@ def spgemm_case(libs):
 
 
 CASES = {"cholesky": cholesky_case, "solve": solve_case, "concat": concat_case,
-         "convolve": convolve_case, "poisson": poisson_case, "spgemm": spgemm_case}
+         "convolve": convolve_case, "poisson": poisson_case, "poisson_switch": poisson_switch_case,
+         "spgemm": spgemm_case}
 
 
 def main():
