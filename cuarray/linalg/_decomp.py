@@ -1,10 +1,10 @@
 """cholesky, qr, eigh, eigvalsh, eig, eigvals (cuSOLVER). svd and svdvals live in `_svd`.
 
 Layouts: cuSOLVER reads a C-ordered block as the transpose. For Hermitian input the transpose is
-the conjugate, so cholesky and eigh factor the block as it lies (one plain copy) and read the
-factors back through a view: potrf of conj(A) in the other triangle *is* the requested factor seen
-row-major; syevd of conj(A) gives conj(V), whose row-major view is V^H. qr and eig need A itself,
-so they copy into column-major blocks.
+the conjugate, so eigh factors the block as it lies (one plain copy) and reads the factors back
+through a view: syevd of conj(A) gives conj(V), whose row-major view is V^H. cholesky always
+factors a lower triangle (potrf's fast one), from a column-major copy for L and a plain copy for
+U (see `cholesky`). qr and eig need A itself, so they copy into column-major blocks.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import numpy
 
 from .._creation.basic import empty, zeros
 from .._creation.from_data import asarray
-from .._creation.matrices import tril, triu
+from .._creation.matrices import triu
 from .._logic.content import isfinite
 from .._logic.truth import all as all_
 from .._manipulation.rearranging import roll
@@ -55,27 +55,33 @@ def _blocks(a):
 
 # -- Cholesky ----------------------------------------------------------------------------------
 def cholesky(a, /, *, upper=False):
-    """See `numpy.linalg.cholesky`."""
+    """See `numpy.linalg.cholesky`. The lower factor (upper=False) comes back as column-major
+    blocks (a transposed view, as PyTorch's), the upper factor C-ordered."""
     a = as_array(a, "linalg.cholesky")
     assert_stacked_square(a)
     char = compute_char(a)
-    c = stacked_copy(a, char, "C")
+    # cuSOLVER's potrf is about twice as fast on the lower triangle as on the upper at n = 4096
+    # (docs/perf-notes.md), so both forms factor the lower triangle of a column-major block:
+    # upper=False copies A into column-major blocks (the block is A; NumPy reads A's lower
+    # triangle; potrf leaves L with A = L L^H), upper=True copies A as it lies (the block is A^T,
+    # whose lower triangle is A's upper one, the triangle NumPy reads; potrf leaves L' with
+    # conj(A) = L' L'^H, so U = L'^T, which is the block read row-major).
+    c = stacked_copy(a, char, "C" if upper else "F")
     n = a.shape[-1]
     if c.size == 0:
         return c
-    # Column-major, the block is conj(A): factoring its upper triangle (= A's lower, the one NumPy
-    # reads) gives U' with conj(A) = U'^H U', and U'^T -- the row-major view -- is L with A = L L^H.
-    uplo = _cs.LOWER if upper else _cs.UPPER
     base, step, batch = _blocks(c)
     infos = info_array(batch)
     if batch > 1 and n <= BATCHED_MAX_N:
         table = pointers(c)  # held until the launch is enqueued (see _solve._lu_solve)
-        _cs.potrf_batched(char, uplo, n, table.data.ptr, n, infos.data.ptr, batch)
+        _cs.potrf_batched(char, _cs.LOWER, n, table.data.ptr, n, infos.data.ptr, batch)
     else:
         for i in range(batch):
-            _cs.potrf(char, uplo, n, base + i * step, n, infos.data.ptr + 4 * i)
+            _cs.potrf(char, _cs.LOWER, n, base + i * step, n, infos.data.ptr + 4 * i)
     raise_on_info(infos, "Matrix is not positive definite")
-    return triu(c) if upper else tril(c)
+    # The other triangle still holds A's entries: one kernel zeroes it, on the row-major view
+    # (c.mT is C-contiguous in the lower case, and triu of it is tril of c).
+    return triu(c) if upper else triu(c.mT).mT
 
 
 # -- QR ----------------------------------------------------------------------------------------

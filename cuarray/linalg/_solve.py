@@ -1,7 +1,9 @@
 """solve, inv, det, slogdet, tensorsolve, tensorinv (LU), pinv and lstsq (SVD).
 
-LU runs on cuSOLVER's 64-bit getrf/getrs, one call per matrix, or on cuBLAS's getrfBatched/
-getrsBatched for stacks of small matrices (one launch for the whole stack). A C-ordered matrix is
+LU runs in one kernel of ours for matrices up to 16 x 16 (`_small_solve`: registers and warp
+shuffles, A and B read as they lie), on cuBLAS's getrfBatched/getrsBatched for stacks of larger
+small matrices (one launch for the whole stack), else on cuSOLVER's 64-bit getrf/getrs, one call
+per matrix. A C-ordered matrix is
 the transpose to cuSOLVER, so A is copied once as it lies (one plain copy, cast included) and
 solved with the transpose flag; B is copied once into column-major blocks, which are the result.
 """
@@ -29,6 +31,7 @@ from .._sorting.searching import where
 from .._statistics.order import max as max_
 from ..cuda.libs import cublas_solve
 from ..cuda.libs import cusolver as _cs
+from . import _small_solve
 from ._matmul import matmul
 from ._svd import svd
 from ._util import (LinAlgError, as_array, assert_stacked_2d, assert_stacked_square, batch_of,
@@ -110,7 +113,8 @@ def _factor(a, char, batch_shape):
 
 
 def solve(a, b):
-    """See `numpy.linalg.solve`. Stacks use cuBLAS's batched LU when n <= 32."""
+    """See `numpy.linalg.solve`. The result's matrices are column-major blocks except for n <= 16,
+    where they are C-ordered as NumPy's."""
     a, b = as_array(a, "linalg.solve"), as_array(b, "linalg.solve")
     assert_stacked_square(a)
     char = compute_char(a, b)
@@ -128,6 +132,9 @@ def solve(a, b):
         raise ValueError("solve: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
                          "signature (m,m),(m,n)->(m,n) (size {} is different from {})".format(b.shape[-2], n))
     k = b.shape[-1]
+    if _small_solve.fits(n, k):
+        x = _small_solve.solve(a, b, char, batch)
+        return x[..., 0] if vector else x
     x = stacked_copy(broadcast_to(b, batch + (n, k)), char, "F")
     if x.size:
         f, trans = _factor(a, char, batch)
@@ -139,6 +146,9 @@ def solve(a, b):
 def _inverse(a, char, check: bool):
     n = a.shape[-1]
     batch = a.shape[:-2]
+    if _small_solve.fits(n, n):
+        # The identity is one n x n matrix read by every system (step 0), never broadcast in memory.
+        return _small_solve.solve(a, eye(n, dtype=char), char, batch, check)
     x = stacked_copy(broadcast_to(eye(n, dtype=char), batch + (n, n)), char, "C")
     if x.size == 0:
         return x

@@ -8,6 +8,7 @@ kernels of a module are looked up in a dict by name.
 
 from __future__ import annotations
 
+import os
 import pathlib
 
 import numpy
@@ -71,6 +72,11 @@ _PERM_NAMES = ["cuarray_random_permutation<unsigned int>", "cuarray_random_permu
 def module_sources() -> dict:
     """{module: (source, name expressions)}: what is compiled (CPU tests compile each for sm_90)."""
     head = (_DIR / "philox.cuh").read_text() + (_DIR / "distributions.cuh").read_text()
+    inv_max = os.environ.get("CUARRAY_POISSON_INV_MAX")
+    if inv_max:
+        # Measurement hook (scripts/perf/linperf_losses.py): poisson's inversion/PTRS switch point,
+        # read once per process like CUARRAY_SCAN_KNOBS; it changes the source, so the cache key.
+        head = "#define CUARRAY_POISSON_INV_MAX {!r}\n".format(float(inv_max)) + head
     rnd = head + (_DIR / "random.cu").read_text()
     core = _fill_names(_CORE_OPS) + [integers_name(c, w) for c in _INT_CTYPES for w in (False, True)]
     core.append("cuarray_random_choice_cdf")

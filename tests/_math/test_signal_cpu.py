@@ -78,3 +78,10 @@ def test_interp_kernel_compiles(x_dt, mul):
     _, src = d.source("nd", 2, numpy.int64)
     cubin, _ = compiler.compile_cubin(src, arch="sm_90")
     assert cubin[:4] == b"\x7fELF"
+
+
+@pytest.mark.parametrize("char", ["f", "d"])
+def test_tiled_direct_kernel_compiles(char):
+    name = convolution.tiled_kernel_name(char)
+    cubin, mapping = compiler.compile_cubin(convolution.tiled_source(), arch="sm_90", name_expressions=(name,))
+    assert cubin[:4] == b"\x7fELF" and name in mapping

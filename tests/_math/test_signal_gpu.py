@@ -254,3 +254,56 @@ def test_numpy_functions_dispatch_to_the_device():
                      (numpy.polyval, (a[:3], a)), (numpy.packbits, (a.astype(numpy.uint8),))):
         out = fn(*args)
         assert isinstance(out, cuarray.ndarray), fn.__name__
+
+
+# -- the tiled direct kernel (float32/float64): interior tiles, edge tiles, several w rounds ----------
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64], ids=testing.dtype_id)
+@pytest.mark.parametrize("na,nv", [(100_003, 255), (70_001, 3), (5000, 1), (20_000, 97), (3001, 200)])
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+def test_tiled_direct_against_numpy(dtype, na, nv, mode):
+    assert nv < convolution.FFT_MIN_SHORT  # the direct path
+    rng = numpy.random.default_rng(na + nv)
+    a = rng.standard_normal(na).astype(dtype)
+    v = rng.standard_normal(nv).astype(dtype)
+    for fn in ("convolve", "correlate"):
+        ref = getattr(numpy, fn)(a, v, mode)
+        got = getattr(cuarray, fn)(cuarray.asarray(a), cuarray.asarray(v), mode)
+        assert got.dtype == ref.dtype and got.shape == ref.shape
+        tol = 2e-5 if dtype == numpy.float32 else 1e-12
+        numpy.testing.assert_allclose(got.get(), ref, atol=tol * numpy.sqrt(nv) * 4, rtol=0, err_msg=fn)
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64], ids=testing.dtype_id)
+@pytest.mark.parametrize("nv", [257, 700, 1025])
+def test_tiled_direct_several_rounds_of_w(dtype, nv):
+    # Kernels longer than one staged chunk (256) reach the direct kernel only when asked for it.
+    rng = numpy.random.default_rng(nv)
+    a = rng.standard_normal(50_000).astype(dtype)
+    w = rng.standard_normal(nv).astype(dtype)
+    for mode in ("full", "same", "valid"):
+        start, length = convolution.correlate_plan(a.size, nv, mode)
+        got = convolution._direct(cuarray.asarray(a), cuarray.asarray(w), start, length, numpy.dtype(dtype))
+        ref = numpy.correlate(a, w, mode)
+        tol = 5e-5 if dtype == numpy.float32 else 1e-11
+        numpy.testing.assert_allclose(got.get(), ref, atol=tol * numpy.sqrt(nv) * 4, rtol=0, err_msg=mode)
+
+
+def test_tiled_direct_inf_in_kernel_matches_numpy_at_the_edges():
+    # Edge tiles must not multiply padding zeros by inf (NumPy skips those products).
+    a = numpy.random.default_rng(3).standard_normal(20_000)
+    v = numpy.random.default_rng(4).standard_normal(31)
+    v[0], v[-1] = numpy.inf, -numpy.inf
+    for mode in ("full", "same"):
+        ref = numpy.convolve(a, v, mode)
+        got = cuarray.convolve(cuarray.asarray(a), cuarray.asarray(v), mode).get()
+        numpy.testing.assert_array_equal(numpy.isnan(got), numpy.isnan(ref))
+        finite = numpy.isfinite(ref)
+        numpy.testing.assert_allclose(got[finite], ref[finite], atol=1e-9)
+        numpy.testing.assert_array_equal(got[~finite], ref[~finite])
+
+
+def test_tiled_direct_noncontiguous_inputs():
+    a = numpy.random.default_rng(5).standard_normal(60_000).astype(numpy.float32)
+    v = numpy.random.default_rng(6).standard_normal(90).astype(numpy.float32)
+    got = cuarray.convolve(cuarray.asarray(a)[::2], cuarray.asarray(v)[::-3], "same").get()
+    numpy.testing.assert_allclose(got, numpy.convolve(a[::2], v[::-3], "same"), atol=1e-4)

@@ -103,3 +103,20 @@ def test_permutation_model_uniform():
     assert abs(np.mean([_parity(r) for r in q]) - 0.5) < 0.03
     for pos in range(16):
         assert stats.chisquare(np.bincount(q[:, pos], minlength=16)).pvalue > 1e-5
+
+
+def test_poisson_switch_point_knob(monkeypatch):
+    # Unset: NumPy's switch point, no define in the source; set: the define leads the source and
+    # the module still compiles (the knob is a measurement hook, docs/perf-notes.md).
+    from cuarray.cuda import compiler
+
+    monkeypatch.delenv("CUARRAY_POISSON_INV_MAX", raising=False)
+    src, _ = _kernels.module_sources()["distributions"]
+    assert not src.startswith("#define CUARRAY_POISSON_INV_MAX")
+    assert "lam < CUARRAY_POISSON_INV_MAX" in src and "#define CUARRAY_POISSON_INV_MAX 10.0" in src
+    monkeypatch.setenv("CUARRAY_POISSON_INV_MAX", "40")
+    src, names = _kernels.module_sources()["distributions"]
+    assert src.startswith("#define CUARRAY_POISSON_INV_MAX 40.0\n")
+    name = [n for n in names if "op_poisson" in n]
+    cubin, mapping = compiler.compile_cubin(src, arch="sm_90", name_expressions=name, name="t_random_knob")
+    assert set(name) <= set(mapping)

@@ -143,6 +143,11 @@ __device__ double gamma_d(stream& s, double shape) {
 __device__ __forceinline__ double chisquare_d(stream& s, double df) { return 2.0 * gamma_d(s, 0.5 * df); }
 
 // Poisson: inversion (sequential search from 0) below lam = 10, PTRS (Hormann 1993) above.
+// 10 is NumPy's switch point; CUARRAY_POISSON_INV_MAX (random/_kernels.py) moves it, to measure
+// where inversion stops beating PTRS (docs/perf-notes.md, "poisson(10) of 1e8").
+#ifndef CUARRAY_POISSON_INV_MAX
+#define CUARRAY_POISSON_INV_MAX 10.0
+#endif
 struct poisson_state {
   double lam, expm, slam, loglam, a, b, linvalpha, vr;
   int kind;  // 0: PTRS, 1: inversion, 2: zero
@@ -150,7 +155,7 @@ struct poisson_state {
 __device__ __forceinline__ poisson_state poisson_prepare(double lam) {
   poisson_state st;
   st.lam = lam;
-  st.kind = lam == 0.0 ? 2 : (lam < 10.0 ? 1 : 0);
+  st.kind = lam == 0.0 ? 2 : (lam < CUARRAY_POISSON_INV_MAX ? 1 : 0);
   st.expm = st.kind == 1 ? exp(-lam) : 0.0;
   st.slam = sqrt(lam);
   st.loglam = log(lam);
