@@ -178,18 +178,27 @@ def generic_laplace(input, derivative2, output=None, mode="reflect", cval=0.0, e
                     extra_keywords=None, *, axes=None):
     """See `scipy.ndimage.generic_laplace`. `derivative2(input, axis, output, mode, cval, ...)`
     receives cuarray arrays and an output dtype (or array) and returns the derivative."""
+    x, dt, acc = _sum_over_axes("generic_laplace", input, derivative2, lambda d, dt: d, output, mode, cval,
+                                extra_arguments, extra_keywords, axes)
+    return _s.finish(_s.like(x, dt).copy() if acc is None else acc, output)
+
+
+def _sum_over_axes(name, input, derivative, term, output, mode, cval, extra_arguments, extra_keywords, axes):
+    """(x, dt, sum over `axes` of term(derivative along the axis)), summed in the output dtype dt
+    as SciPy's generic_laplace / generic_gradient_magnitude do; the sum is None when `axes` is
+    empty (SciPy then returns the input in dt)."""
     extra_keywords = {} if extra_keywords is None else extra_keywords
-    x = _s.as_input(input, "generic_laplace")
+    x = _s.as_input(input, name)
     dt = _s.output_dtype(output, x)
     axes = _s.check_axes(axes, x.ndim)
     if not axes:
-        return _s.finish(_s.like(x, dt).copy(), output)
+        return x, dt, None
     modes = _s.normalize_sequence(mode, len(axes))
-    acc = derivative2(x, axes[0], dt, modes[0], cval, *extra_arguments, **extra_keywords)
-    for ii in range(1, len(axes)):
-        tmp = derivative2(x, axes[ii], dt, modes[ii], cval, *extra_arguments, **extra_keywords)
-        acc = (acc + tmp).astype(dt, copy=False)
-    return _s.finish(acc, output)
+    acc = None
+    for ax, m in zip(axes, modes):
+        t = term(derivative(x, ax, dt, m, cval, *extra_arguments, **extra_keywords), dt)
+        acc = t if acc is None else (acc + t).astype(dt, copy=False)
+    return x, dt, acc
 
 
 def laplace(input, output=None, mode="reflect", cval=0.0, *, axes=None):
@@ -224,18 +233,11 @@ def generic_gradient_magnitude(input, derivative, output=None, mode="reflect", c
                                extra_keywords=None, *, axes=None):
     """See `scipy.ndimage.generic_gradient_magnitude`. `derivative` receives cuarray arrays and
     an output dtype and returns the derivative."""
-    extra_keywords = {} if extra_keywords is None else extra_keywords
-    x = _s.as_input(input, "generic_gradient_magnitude")
-    dt = _s.output_dtype(output, x)
-    axes = _s.check_axes(axes, x.ndim)
-    if not axes:
+    x, dt, acc = _sum_over_axes("generic_gradient_magnitude", input, derivative,
+                                lambda d, dt: (d * d).astype(dt, copy=False), output, mode, cval, extra_arguments,
+                                extra_keywords, axes)
+    if acc is None:
         return _s.finish(_s.like(x, dt).copy(), output)
-    modes = _s.normalize_sequence(mode, len(axes))
-    d = derivative(x, axes[0], dt, modes[0], cval, *extra_arguments, **extra_keywords)
-    acc = (d * d).astype(dt, copy=False)
-    for ii in range(1, len(axes)):
-        d = derivative(x, axes[ii], dt, modes[ii], cval, *extra_arguments, **extra_keywords)
-        acc = (acc + (d * d).astype(dt, copy=False)).astype(dt, copy=False)
     # SciPy: np.sqrt(output, output, casting='unsafe'), so an integer output truncates the root
     return _s.finish((acc ** 0.5).astype(dt), output)
 

@@ -301,10 +301,7 @@ def white_tophat(input, size=None, footprint=None, structure=None, output=None, 
                  *, axes=None):
     """See `scipy.ndimage.white_tophat`."""
     x = _s.as_input(input, "white_tophat")
-    _warn_size(size, footprint)
-    tmp = grey_erosion(x, size, footprint, structure, None, mode, cval, origin, axes=axes)
-    tmp = grey_dilation(tmp, size, footprint, structure, None if output is None else _dtype_of(output), mode, cval,
-                        origin, axes=axes)
+    tmp = _opening_like(x, grey_erosion, grey_dilation, size, footprint, structure, output, mode, cval, origin, axes)
     res = x ^ tmp if (x.dtype == _BOOL and tmp.dtype == _BOOL) else _s.like(x - tmp, tmp.dtype)
     return _s.finish(res, output)
 
@@ -313,12 +310,18 @@ def black_tophat(input, size=None, footprint=None, structure=None, output=None, 
                  *, axes=None):
     """See `scipy.ndimage.black_tophat`."""
     x = _s.as_input(input, "black_tophat")
-    _warn_size(size, footprint)
-    tmp = grey_dilation(x, size, footprint, structure, None, mode, cval, origin, axes=axes)
-    tmp = grey_erosion(tmp, size, footprint, structure, None if output is None else _dtype_of(output), mode, cval,
-                       origin, axes=axes)
+    tmp = _opening_like(x, grey_dilation, grey_erosion, size, footprint, structure, output, mode, cval, origin, axes)
     res = tmp ^ x if (x.dtype == _BOOL and tmp.dtype == _BOOL) else _s.like(tmp - x, tmp.dtype)
     return _s.finish(res, output)
+
+
+def _opening_like(x, first, second, size, footprint, structure, output, mode, cval, origin, axes):
+    """second(first(x)): the grey opening (erosion, dilation) or closing (dilation, erosion) of the
+    top-hats, the second pass into the output's dtype as SciPy writes it."""
+    _warn_size(size, footprint)
+    tmp = first(x, size, footprint, structure, None, mode, cval, origin, axes=axes)
+    return second(tmp, size, footprint, structure, None if output is None else _dtype_of(output), mode, cval, origin,
+                  axes=axes)
 
 
 def _dtype_of(output):
