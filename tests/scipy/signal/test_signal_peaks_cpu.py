@@ -5,8 +5,6 @@ scipy.signal; and an NVRTC compile of the kernels."""
 import ctypes
 import re
 from fractions import Fraction
-import shutil
-import subprocess
 
 import numpy as np
 import pytest
@@ -14,8 +12,6 @@ import scipy.signal as ss
 
 from cuarray.cuda import compiler
 from cuarray.scipy.signal import _peaks as pk
-
-pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no g++")
 
 HOST = r"""
 #include "peaks.cuh"
@@ -35,12 +31,8 @@ extern "C" void dist(const long long* peaks, const long long* order, long long m
 
 
 @pytest.fixture(scope="module")
-def lib(tmp_path_factory):
-    d = tmp_path_factory.mktemp("peaks")
-    (d / "h.cpp").write_text(HOST)
-    so = d / "libpeaks.so"
-    subprocess.run(["g++", "-O2", "-shared", "-fPIC", "-I", str(pk._DIR), str(d / "h.cpp"), "-o", str(so)], check=True)
-    return ctypes.CDLL(str(so))
+def lib(host_lib):
+    return host_lib("peaks", HOST, pk._DIR)
 
 
 def _p(a):
@@ -142,29 +134,15 @@ def test_kernels_compile_for_sm90():
     assert cubin and set(mapping) == set(pk.NAMES)
 
 
-def _ptx(src, options):
-    """NVRTC's PTX of `src` for sm_90 under `options` (no GPU)."""
-    from cuda.bindings import nvrtc
-
-    opts = [o.encode() for o in ("-arch=compute_90", "-std=c++17", *options)]
-    _, prog = nvrtc.nvrtcCreateProgram(src.encode(), b"peaks.cu", 0, [], [])
-    (err,) = nvrtc.nvrtcCompileProgram(prog, len(opts), opts)
-    assert err == nvrtc.nvrtcResult.NVRTC_SUCCESS, err
-    _, n = nvrtc.nvrtcGetPTXSize(prog)
-    buf = b" " * n
-    nvrtc.nvrtcGetPTX(prog, buf)
-    return buf.decode()
-
-
-def test_width_height_is_rounded_as_scipy_rounds_it():
+def test_width_height_is_rounded_as_scipy_rounds_it(ptx):
     # h = x[peak] - prominence * rel_height: SciPy rounds the product first. A contracted fma gave
     # 1.1e-16 where SciPy gives exactly 0.0 (the lead's GPU run). ptxas fuses a plain mul.f64 into a
     # following sub.f64; only explicitly rounded (.rn) operations are left alone.
     def unrounded(ptx):
         return set(re.findall(r"\b(?:mul|sub|add|fma)\.f64", ptx))
 
-    assert unrounded(_ptx(pk.source(), ()))  # the check can fail: without the option they are fusible
-    ptx = _ptx(pk.source(), pk.OPTIONS)
+    assert unrounded(ptx(pk.source(), ()))  # the check can fail: without the option they are fusible
+    ptx = ptx(pk.source(), pk.OPTIONS)
     assert not unrounded(ptx) and "mul.rn.f64" in ptx and "fma" not in ptx
     x = np.array([0.0, -0.75, 1.75, -0.75, 0.0])  # prominence 2.5; 2.5 * 0.7 rounds to 1.75
     fused = float(Fraction(1.75) - Fraction(2.5) * Fraction(0.7))  # what an fma returns
