@@ -202,3 +202,40 @@ def test_peak_width_heights_round_as_scipy():
     peaks, _ = ss.find_peaks(x)
     for g, r in zip(cs.peak_widths(cuarray.asarray(x), cuarray.asarray(peaks), 0.7), ss.peak_widths(x, peaks, 0.7)):
         np.testing.assert_array_equal(g.get(), r)
+
+
+@pytest.mark.parametrize("order", range(1, 9))
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+def test_lfilter_scan_long_signals(order, dtype):
+    # long lines, few of them: the blocked scan (chunks, carried start states) runs; low cut-offs
+    # put the poles near 1, where rounding accumulates most. Tolerance: SciPy's own rounding error
+    # for these filters against a long double sweep reaches ~1e-8 of the signal's size.
+    from cuarray.scipy.signal import _lfilter
+
+    b, a = ss.butter(order, 0.05 if order % 2 else 0.15)
+    for shape, axis in (((300_000,), 0), ((40_000, 3), 0), ((2, 50_000), -1)):
+        x = data(shape, dtype)
+        assert _lfilter.plan_chunks(shape[axis], x.size // shape[axis], a / a[0], order) < shape[axis]
+        ref = ss.lfilter(b, a, x, axis)
+        got = cs.lfilter(b, a, cuarray.asarray(x), axis)
+        close(got, ref, 2e-8)
+        zshape = list(shape)
+        zshape[axis] = order
+        zi = data(tuple(zshape), np.float64)
+        got, gz = cs.lfilter(cuarray.asarray(b), cuarray.asarray(a), cuarray.asarray(x), axis, cuarray.asarray(zi))
+        ref, rz = ss.lfilter(b, a, x, axis, zi)
+        close(got, ref, 2e-8)
+        close(gz, rz, 2e-8)
+
+
+def test_lfilter_float32_coefficients_and_unstable_filters():
+    # float32 coefficients: SciPy computes in float32, we in float64 (more accurate): SciPy's
+    # float32 error is the tolerance. An unstable filter keeps SciPy's single sweep.
+    b, a = (c.astype(np.float32) for c in ss.butter(2, 0.2))
+    x = data((3, 20_000), np.float32)
+    close(cs.lfilter(b, a, cuarray.asarray(x)), ss.lfilter(b, a, x), 1e-3)
+    x = data((2, 8000), np.float64) * 1e-300
+    with np.errstate(over="ignore", invalid="ignore"):
+        ref = ss.lfilter([1.0], [1.0, -1.05], x)
+    got = cs.lfilter([1.0], [1.0, -1.05], cuarray.asarray(x)).get()
+    np.testing.assert_allclose(got, ref, rtol=1e-9)
