@@ -435,34 +435,41 @@ def maximum_filter(input, size=None, footprint=None, output=None, mode="reflect"
                               "maximum_filter")
 
 
-def _rank_filter(input, rank, size, footprint, output, mode, cval, origin, operation, axes, what):
+def footprint_filter_input(input, size, footprint, origin, axes, what, stacklevel=4):
+    """(x, footprint over all of x's axes, origins) with SciPy's checks for the filters that take
+    `size` or `footprint` (rank filters, generic_filter): complex inputs raise TypeError."""
     if size is not None and footprint is not None:
-        warnings.warn("ignoring size because footprint is set", UserWarning, stacklevel=3)
+        warnings.warn("ignoring size because footprint is set", UserWarning, stacklevel=stacklevel)
     x = _s.as_input(input, what)
     if x.dtype.kind == "c":
         raise TypeError("Complex type not supported")
     axes = _s.check_axes(axes, x.ndim)
-    n = len(axes)
     if footprint is None:
         if size is None:
             raise RuntimeError("no footprint or filter size provided")
-        footprint = numpy.ones(_s.normalize_sequence(size, n), dtype=bool)
+        footprint = numpy.ones(_s.normalize_sequence(size, len(axes)), dtype=bool)
     else:
         footprint = _s.host_param(footprint, bool)
     footprint = _s.expand_footprint(x.ndim, axes, footprint)
     origins = _s.expand_origin(x.ndim, axes, origin)
-    if not isinstance(mode, str) and isinstance(mode, Iterable):
-        modes = _s.normalize_sequence(mode, n)
-        full = ["constant"] * x.ndim
-        for m, ax in zip(modes, axes):
-            full[ax] = m
-        mode = full
     fshape = [ii for ii in footprint.shape if ii > 0]
     if len(fshape) != x.ndim:
         raise RuntimeError("footprint.ndim ({}) must match len(axes) ({})".format(footprint.ndim, len(axes)))
     for o, lenf in zip(origins, fshape):
         if lenf // 2 + o < 0 or lenf // 2 + o >= lenf:
             raise ValueError("invalid origin")
+    return x, footprint, origins
+
+
+def _rank_filter(input, rank, size, footprint, output, mode, cval, origin, operation, axes, what):
+    x, footprint, origins = footprint_filter_input(input, size, footprint, origin, axes, what)
+    axes = _s.check_axes(axes, x.ndim)
+    if not isinstance(mode, str) and isinstance(mode, Iterable):
+        modes = _s.normalize_sequence(mode, len(axes))
+        full = ["constant"] * x.ndim
+        for m, ax in zip(modes, axes):
+            full[ax] = m
+        mode = full
     filter_size = int(footprint.sum())
     if operation == "median":
         rank = filter_size // 2
