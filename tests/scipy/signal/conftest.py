@@ -24,17 +24,22 @@ host_ndimage = _load("ndimage_filter_models", _NDIMAGE / "test_ndimage_filters_c
 host_lib = _load("ndimage_conftest", _NDIMAGE / "conftest.py").host_lib
 
 
+def _empty(shape, dt):
+    return np.empty(shape, dt)
+
+
+def stand_in(monkeypatch, module, **names):
+    """NumPy (or host) stand-ins for module-level names of a cuarray module, for this test."""
+    for name, value in names.items():
+        monkeypatch.setattr(module, name, value)
+
+
 @pytest.fixture
 def host_signal(host_ndimage, monkeypatch):
     from cuarray.scipy.signal import _convolve, _filtering
 
-    monkeypatch.setattr(_convolve, "_pad", np.pad)
-    monkeypatch.setattr(_convolve, "_fft", np.fft)
-    monkeypatch.setattr(_convolve, "ndarray", lambda shape, dt: np.empty(shape, dt))
-    monkeypatch.setattr(_filtering, "_fft", np.fft)
-    monkeypatch.setattr(_filtering, "_concatenate", np.concatenate)
-    monkeypatch.setattr(_filtering, "_where", np.where)
-    monkeypatch.setattr(_filtering, "_from_host", np.asarray)
+    stand_in(monkeypatch, _convolve, _pad=np.pad, _fft=np.fft, ndarray=_empty)
+    stand_in(monkeypatch, _filtering, _fft=np.fft, _concatenate=np.concatenate, _where=np.where, _from_host=np.asarray)
     from cuarray.scipy import signal
 
     return signal
@@ -95,15 +100,9 @@ def host_lfilter(host_ndimage, monkeypatch, host_lib):
     def carry(M, K, states, inner, C, lines, zi, zf):
         lib.carry(ptr(M), ctypes.c_int(K), ptr(states), ll(inner), ll(C), ll(lines), ptr(zi), ptr(zf))
 
-    monkeypatch.setattr(lf, "_launch_chunks", chunks)
-    monkeypatch.setattr(lf, "_launch_carry", carry)
-    monkeypatch.setattr(lf, "_from_host", np.asarray)
-    monkeypatch.setattr(lf, "astype", astype)
-    monkeypatch.setattr(lf, "ndarray", lambda shape, dt: np.empty(shape, dt))
-    monkeypatch.setattr(lf, "_concatenate", np.concatenate)
-    monkeypatch.setattr(lf, "_broadcast", np.broadcast_to)
-    monkeypatch.setattr(lf, "_stack", np.stack)
-    monkeypatch.setattr(_convolve, "_fft", np.fft)
+    stand_in(monkeypatch, lf, _launch_chunks=chunks, _launch_carry=carry, _from_host=np.asarray, astype=astype,
+             ndarray=_empty, _concatenate=np.concatenate, _broadcast=np.broadcast_to, _stack=np.stack)
+    stand_in(monkeypatch, _convolve, _fft=np.fft)
     from cuarray.scipy import signal
 
     return signal
