@@ -41,7 +41,7 @@ SCAN_KMAX = 32  # past this, the carry's K x K products per chunk cost more than
 _MIN_CHUNK = 64
 _MIN_SCAN = 4096  # shorter lines: one sweep (~10 ns a step) beats the scan's five launches
 _ENOUGH_LINES = 1 << 17  # lines that fill an H100/H200 on their own: no chunking
-_BLOCK = 128
+_BLOCK = 64  # few, long-running threads when lines are few: spread them over more SMs
 _F8 = numpy.dtype(numpy.float64)
 _kernels: dict = {}
 
@@ -114,16 +114,25 @@ def settling(a_bytes: bytes, K: int):
     return last + 1 if last < _MAX_SETTLE // 2 else None
 
 
+# Latency of one line's recursion, in cycles: a sample of the two chunk sweeps (passes 1 and 3:
+# a load and a chain of two dependent fma per sample), and a chunk of the carry (K rows of K
+# dependent fma, rows interleaved). Estimates for an H100/H200 from instruction latencies, to be
+# replaced by measurements (bench rows lfilter[...] of `python -m cuarray.bench --group ndimage-signal`).
+_SWEEP_CYCLES = 80
+_CARRY_CYCLES_PER_DELAY = 8
+
+
 def plan_chunks(n: int, lines: int, aa: numpy.ndarray, K: int) -> int:
     """The chunk length L of the scan for `lines` lines of n samples (L >= n: one sweep, SciPy's).
-    L ~ sqrt(n K) balances the per-chunk sweeps (L steps) against the carry (n / L steps of a
-    K x K product), and is at least the filter's settling length (accuracy)."""
+    A line's critical path is L sweep steps plus n / L carry steps, so L = sqrt(n * carry / sweep)
+    minimises it; and L is at least the filter's settling length (accuracy, see `settling`)."""
     if K == 0 or K > SCAN_KMAX or lines >= _ENOUGH_LINES or n < _MIN_SCAN:
         return n
     J = settling(numpy.ascontiguousarray(aa[:K + 1], _F8).tobytes(), K)
     if J is None:
         return n
-    L = max(_MIN_CHUNK, 4 * K, math.isqrt(n * K), J)
+    carry = max(_CARRY_CYCLES_PER_DELAY * K, K * K // 2)
+    L = max(_MIN_CHUNK, 4 * K, math.isqrt(n * carry // _SWEEP_CYCLES), J)
     return L if 2 * L <= n else n
 
 
