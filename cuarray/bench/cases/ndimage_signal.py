@@ -15,23 +15,30 @@ unfold + median, fftconvolve as rfft/irfft, welch as stft + mean of |X|^2. It ha
 
 from __future__ import annotations
 
+import importlib
 import math
 
 from . import NotAvailable, random_array, register
 
 
-def _ndimage(xp):
+def _scipy_module(xp, sub):
+    """`sub` ("ndimage" or "signal") of the library's SciPy namespace: cuarray.scipy, cupyx.scipy."""
     name = getattr(xp, "__name__", "")
-    if name == "cuarray":
-        from cuarray.scipy import ndimage
-        return ndimage
-    if name == "cupy":
-        try:
-            import cupyx.scipy.ndimage as ndimage
-        except ImportError as exc:
-            raise NotAvailable("cupyx.scipy.ndimage: {}".format(exc)) from None
-        return ndimage
-    raise NotAvailable("no ndimage for {}".format(name))
+    if name not in ("cuarray", "cupy"):
+        raise NotAvailable("no {} for {}".format(sub, name))
+    full = "{}.scipy.{}".format("cuarray" if name == "cuarray" else "cupyx", sub)
+    try:
+        return importlib.import_module(full)
+    except ImportError as exc:
+        raise NotAvailable("{}: {}".format(full, exc)) from None
+
+
+def _ndimage(xp):
+    return _scipy_module(xp, "ndimage")
+
+
+def _signal(xp):
+    return _scipy_module(xp, "signal")
 
 
 _GAUSS = {"4096^2": (4096, 4096), "256^3": (256, 256, 256)}
@@ -163,20 +170,6 @@ def _(xp, n, param):
     nd = _ndimage(xp)
     mask = random_array(xp, (n, n), "float32", seed=46) > 1.0
     return lambda: nd.label(mask)
-
-
-def _signal(xp):
-    name = getattr(xp, "__name__", "")
-    if name == "cuarray":
-        from cuarray.scipy import signal
-        return signal
-    if name == "cupy":
-        try:
-            import cupyx.scipy.signal as signal
-        except ImportError as exc:
-            raise NotAvailable("cupyx.scipy.signal: {}".format(exc)) from None
-        return signal
-    raise NotAvailable("no signal for {}".format(name))
 
 
 lfilt = register(

@@ -400,14 +400,7 @@ def _min_or_max_filter(input, size, footprint, structure, output, mode, cval, or
             return _filter1d_box(src, int(sz), axis, out_dt, m, cval, o, op, what)
 
         return _separable(x, output, dt, passes, one)
-    footprint = _s.expand_footprint(x.ndim, axes, footprint)
-    origins = _s.expand_origin(x.ndim, axes, origin)
-    fshape = [ii for ii in footprint.shape if ii > 0]
-    if len(fshape) != x.ndim:
-        raise RuntimeError("footprint.ndim ({}) must match len(axes) ({})".format(footprint.ndim, len(axes)))
-    for o, lenf in zip(origins, fshape):
-        if lenf // 2 + o < 0 or lenf // 2 + o >= lenf:
-            raise ValueError("invalid origin")
+    footprint, origins = _full_footprint(x, axes, footprint, origin)
     values = None
     if structure is not None:
         if structure.ndim != n:
@@ -450,6 +443,13 @@ def footprint_filter_input(input, size, footprint, origin, axes, what, stackleve
         footprint = numpy.ones(_s.normalize_sequence(size, len(axes)), dtype=bool)
     else:
         footprint = _s.host_param(footprint, bool)
+    footprint, origins = _full_footprint(x, axes, footprint, origin)
+    return x, footprint, origins
+
+
+def _full_footprint(x, axes, footprint, origin):
+    """(footprint over all of x's axes, origins): the footprint over `axes` expanded, with SciPy's
+    checks of its rank and of the origins."""
     footprint = _s.expand_footprint(x.ndim, axes, footprint)
     origins = _s.expand_origin(x.ndim, axes, origin)
     fshape = [ii for ii in footprint.shape if ii > 0]
@@ -458,7 +458,7 @@ def footprint_filter_input(input, size, footprint, origin, axes, what, stackleve
     for o, lenf in zip(origins, fshape):
         if lenf // 2 + o < 0 or lenf // 2 + o >= lenf:
             raise ValueError("invalid origin")
-    return x, footprint, origins
+    return footprint, origins
 
 
 def _rank_filter(input, rank, size, footprint, output, mode, cval, origin, operation, axes, what):

@@ -143,26 +143,20 @@ def generic_filter(input, function, size=None, footprint=None, output=None, mode
     x, fp, origins = footprint_filter_input(input, size, footprint, origin, axes, "generic_filter", stacklevel=4)
     dt = _s.output_dtype(output, x)
     code = _boundary.filter_mode(mode)
-    out = ndarray(x.shape, dt)
-    total = out.size
-    if total == 0:
+    out, x, it, taps = _fk.footprint_pass(x, dt, fp, origins)
+    if taps is None:
         return _s.finish(out, output)
-    x = _fk._contiguous(x)
-    nnz = int(fp.sum())
-    idx64 = total >= 2**31 - 1
+    meta, offs, loff, nnz = taps
     if isinstance(function, _RawKernel):
-        user, value_dt, result_ct, options = _raw_user(function), _F8, "double", function.options
+        user, value_dt, result_ct = _raw_user(function), _F8, "double"
     else:
         vin, vout, red, typedefs = _reduction_types(function, x.dtype, dt)
-        user, value_dt, result_ct, options = (_reduction_user(function, vin, vout, red, typedefs), vin,
-                                              _dtypes.ctype(vout), function.options)
-    name = nd_kernel_name(x.dtype, dt, _dtypes.ctype(value_dt), result_ct, nnz, idx64)
-    k = _kernel(source(user, function.name), name, tuple(options))
-    meta, offs, loff, _ = _fk._taps_on_device(x.shape, fp, origins, idx64)
-    it = numpy.int64 if idx64 else numpy.int32
-    _launch.launch(k, _launch.grid_one_pass(total, _BLOCK), _BLOCK,
+        user, value_dt, result_ct = _reduction_user(function, vin, vout, red, typedefs), vin, _dtypes.ctype(vout)
+    name = nd_kernel_name(x.dtype, dt, _dtypes.ctype(value_dt), result_ct, nnz, it == numpy.int64)
+    k = _kernel(source(user, function.name), name, tuple(function.options))
+    _launch.launch(k, _launch.grid_one_pass(out.size, _BLOCK), _BLOCK,
                    (x.data.ptr, out.data.ptr, meta.data.ptr, offs.data.ptr, loff.data.ptr, numpy.int32(nnz),
-                    numpy.int32(x.ndim), it(total), numpy.int32(code), _fk._scalar(value_dt, cval)))
+                    numpy.int32(x.ndim), it.type(out.size), numpy.int32(code), _fk._scalar(value_dt, cval)))
     return _s.finish(out, output)
 
 
