@@ -3,29 +3,42 @@ the same run. ndimage: `gaussian_filter` sigma=4 (truncate 4: 33 taps per axis) 
 image and a 256^3 volume, `median_filter` 5x5 of a 4096^2 image, `map_coordinates` order 3 at 2048^2
 points, `zoom` x2 of a 256^3 volume, `label` of a random 4096^2 mask, `distance_transform_edt` of a
 2048^2 mask. signal: `lfilter` order 8 on 1000 signals of 1e5 samples, `fftconvolve` of 1e7 by 1e4
-samples, `welch` of 1e8 samples, `find_peaks` of 1e7 samples. Bytes counted: one read and one write
-per pass (per separable axis for gaussian), so the fraction of the copy rate says how close a case is
-to memory-bound."""
+samples, `welch` of 1e8 samples, `find_peaks` of 1e7 samples; and `lfilter` of one signal of the same
+total length (1e8 samples), where only the parallel scan fills the GPU. Bytes counted: one read and
+one write per pass (per separable axis for gaussian), so the fraction of the copy rate says how
+close a case is to memory-bound.
+
+PyTorch runs where it has the same computation: the separable Gaussian as one conv1d per axis
+(reflect padding, SciPy's 'mirror': the same work, other edge values), the 5x5 median as
+unfold + median, fftconvolve as rfft/irfft, welch as stft + mean of |X|^2. It has no lfilter
+(torchaudio's is not torch), spline interpolation, label, EDT or find_peaks."""
 
 from __future__ import annotations
 
+import importlib
 import math
 
 from . import NotAvailable, random_array, register
 
 
-def _ndimage(xp):
+def _scipy_module(xp, sub):
+    """`sub` ("ndimage" or "signal") of the library's SciPy namespace: cuarray.scipy, cupyx.scipy."""
     name = getattr(xp, "__name__", "")
-    if name == "cuarray":
-        from cuarray.scipy import ndimage
-        return ndimage
-    if name == "cupy":
-        try:
-            import cupyx.scipy.ndimage as ndimage
-        except ImportError as exc:
-            raise NotAvailable("cupyx.scipy.ndimage: {}".format(exc)) from None
-        return ndimage
-    raise NotAvailable("no ndimage for {}".format(name))
+    if name not in ("cuarray", "cupy"):
+        raise NotAvailable("no {} for {}".format(sub, name))
+    full = "{}.scipy.{}".format("cuarray" if name == "cuarray" else "cupyx", sub)
+    try:
+        return importlib.import_module(full)
+    except ImportError as exc:
+        raise NotAvailable("{}: {}".format(full, exc)) from None
+
+
+def _ndimage(xp):
+    return _scipy_module(xp, "ndimage")
+
+
+def _signal(xp):
+    return _scipy_module(xp, "signal")
 
 
 _GAUSS = {"4096^2": (4096, 4096), "256^3": (256, 256, 256)}
@@ -59,6 +72,32 @@ def _(xp, size, param):
     return lambda: nd.gaussian_filter(x, 4.0)
 
 
+def _torch_gauss_weights(torch, sigma=4.0, truncate=4.0):
+    r = int(truncate * sigma + 0.5)
+    t = torch.arange(-r, r + 1, dtype=torch.float32, device="cuda")
+    w = torch.exp(-0.5 * (t / sigma) ** 2)
+    return (w / w.sum()).view(1, 1, -1), r
+
+
+@gauss.setup("torch")
+def _(torch, size, param):
+    import torch.nn.functional as F
+
+    x = random_array(torch, _gshape(size, param), "float32", seed=41)
+    w, r = _torch_gauss_weights(torch)
+
+    def run():
+        y = x
+        for axis in range(x.ndim):
+            moved = y.movedim(axis, -1)
+            flat = moved.reshape(-1, 1, moved.shape[-1])
+            out = F.conv1d(F.pad(flat, (r, r), mode="reflect"), w)
+            y = out.reshape(moved.shape).movedim(-1, axis)
+        return y
+
+    return run
+
+
 median = register(
     "median_filter", group="ndimage-signal",
     description="ndimage.median_filter(x, size=5) of a float32 image",
@@ -72,6 +111,19 @@ def _(xp, n, param):
     nd = _ndimage(xp)
     x = random_array(xp, (n, n), "float32", seed=42)
     return lambda: nd.median_filter(x, size=5)
+
+
+@median.setup("torch")
+def _(torch, n, param):
+    import torch.nn.functional as F
+
+    x = random_array(torch, (n, n), "float32", seed=42)
+
+    def run():
+        p = F.pad(x[None, None], (2, 2, 2, 2), mode="reflect")[0, 0]
+        return p.unfold(0, 5, 1).unfold(1, 5, 1).reshape(n, n, 25).median(dim=-1).values
+
+    return run
 
 
 mapc = register(
@@ -120,30 +172,18 @@ def _(xp, n, param):
     return lambda: nd.label(mask)
 
 
-def _signal(xp):
-    name = getattr(xp, "__name__", "")
-    if name == "cuarray":
-        from cuarray.scipy import signal
-        return signal
-    if name == "cupy":
-        try:
-            import cupyx.scipy.signal as signal
-        except ImportError as exc:
-            raise NotAvailable("cupyx.scipy.signal: {}".format(exc)) from None
-        return signal
-    raise NotAvailable("no signal for {}".format(name))
-
-
 lfilt = register(
     "lfilter", group="ndimage-signal",
-    description="signal.lfilter(b, a, x) of an order-8 low-pass IIR filter along 1000 float64 signals",
-    size=100000, quick=20000,
-    nbytes=lambda n, p: 16.0 * 1000 * n,
+    description="signal.lfilter(b, a, x) of an order-8 low-pass IIR filter along float64 signals: 1000 of n "
+                "samples, or one of 1000 n",
+    size=100000, quick=20000, params=(1000, 1),
+    nbytes=lambda n, lines: 16.0 * 1000 * n,
+    param_label=lambda lines: "{} signal{}".format(lines, "s" if lines > 1 else ""),
 )
 
 
 @lfilt.setup("cuarray", "cupy")
-def _(xp, n, param):
+def _(xp, n, lines):
     sig = _signal(xp)
     import numpy
 
@@ -151,7 +191,7 @@ def _(xp, n, param):
     # no SciPy needed to set the case up), unit gain at DC
     a = numpy.array([math.comb(8, k) * (-0.5) ** k for k in range(9)])
     b = numpy.full(9, a.sum() / 9)
-    x = random_array(xp, (1000, n), "float64", seed=47)
+    x = random_array(xp, (lines, 1000 * n // lines), "float64", seed=47)
     bb, aa = xp.asarray(b), xp.asarray(a)
     return lambda: sig.lfilter(bb, aa, x)
 
@@ -170,6 +210,15 @@ def _(xp, n, param):
     x = random_array(xp, n, "float32", seed=48)
     k = random_array(xp, 10**4, "float32", seed=49)
     return lambda: sig.fftconvolve(x, k)
+
+
+@fftc.setup("torch")
+def _(torch, n, param):
+    x = random_array(torch, n, "float32", seed=48)
+    k = random_array(torch, 10**4, "float32", seed=49)
+    full = n + 10**4 - 1
+    m = 1 << (full - 1).bit_length()  # a power of two, as a torch user would pick
+    return lambda: torch.fft.irfft(torch.fft.rfft(x, m) * torch.fft.rfft(k, m), m)[:full]
 
 
 edt = register(
@@ -201,6 +250,22 @@ def _(xp, n, param):
     x = random_array(xp, n, "float32", seed=51)
     win = xp.asarray(__import__("numpy").hanning(256).astype("float32"))  # an array window: no SciPy needed
     return lambda: sig.welch(x, window=win, nperseg=256)
+
+
+@welch.setup("torch")
+def _(torch, n, param):
+    x = random_array(torch, n, "float32", seed=51)
+    win = torch.hann_window(256, periodic=False, device="cuda")
+    scale = 1.0 / float((win * win).sum())
+
+    def run():  # welch's defaults: half overlap, constant detrend, one-sided density
+        frames = x.unfold(0, 256, 128)
+        frames = frames - frames.mean(dim=-1, keepdim=True)
+        p = torch.fft.rfft(frames * win).abs().square().mean(dim=0) * scale
+        p[1:-1] *= 2
+        return p
+
+    return run
 
 
 peaks = register(

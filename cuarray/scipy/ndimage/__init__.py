@@ -23,6 +23,8 @@ from ._filters import rank_filter as rank_filter
 from ._filters import sobel as sobel
 from ._filters import uniform_filter as uniform_filter
 from ._filters import uniform_filter1d as uniform_filter1d
+from ._generic import generic_filter as generic_filter
+from ._generic import generic_filter1d as generic_filter1d
 from ._interpolation import affine_transform as affine_transform
 from ._interpolation import map_coordinates as map_coordinates
 from ._interpolation import rotate as rotate

@@ -21,7 +21,7 @@ from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
 
 __all__ = ["OPS", "acc_dtype", "source", "filter1d_name", "filternd_name", "rank_name", "rank_capacity",
-           "filter1d", "filternd", "rank", "tap_table"]
+           "filter1d", "filternd", "rank", "tap_table", "footprint_pass"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 OPS = {"correlate": 0, "uniform": 1, "min": 2, "max": 3}
@@ -142,23 +142,30 @@ def _taps_on_device(shape, footprint, origins, idx64):
     return meta, from_host(numpy.ascontiguousarray(offs)), from_host(loff.astype(it)), len(offs)
 
 
+def footprint_pass(x: ndarray, out_dt, footprint: numpy.ndarray, origins):
+    """(out, x C-contiguous, index dtype, taps on the device or None when out is empty) for a
+    kernel of one output element per thread over `footprint` (filternd, rank, generic_filter)."""
+    out = ndarray(x._shape, out_dt)
+    if out.size == 0:
+        return out, x, _I4, None
+    idx64 = out.size >= 2**31 - 1
+    return out, _contiguous(x), (_I8 if idx64 else _I4), _taps_on_device(x._shape, footprint, origins, idx64)
+
+
 def filternd(x: ndarray, out_dt, op: str, footprint: numpy.ndarray, weights, origins, mode: int, cval) -> ndarray:
     """Correlation (weights: the footprint's true elements' weights, C order) or min/max (weights:
     a structure's values to subtract/add, or None) over `footprint` (ndim == x.ndim)."""
-    out = ndarray(x._shape, out_dt)
-    total = out.size
-    if total == 0:
+    out, x, it, taps = footprint_pass(x, out_dt, footprint, origins)
+    if taps is None:
         return out
-    x = _contiguous(x)
-    idx64 = total >= 2**31 - 1
-    it = _I8 if idx64 else _I4
+    meta, offs, loff, nnz = taps
+    total = out.size
     a = acc_dtype(x._dtype, out_dt, op)
-    meta, offs, loff, nnz = _taps_on_device(x._shape, footprint, origins, idx64)
     wp = 0
     if weights is not None:
         w = from_host(numpy.ascontiguousarray(weights, dtype=a))
         wp = w.data.ptr
-    k = _kernel(filternd_name(x._dtype, out_dt, op, idx64))
+    k = _kernel(filternd_name(x._dtype, out_dt, op, it == _I8))
     _launch.launch(k, _launch.grid_one_pass(total, _BLOCK), _BLOCK,
                    (x.data.ptr, out.data.ptr, wp, meta.data.ptr, offs.data.ptr, loff.data.ptr,
                     numpy.int32(nnz), numpy.int32(x.ndim), it.type(total), numpy.int32(mode), _scalar(a, cval)))
@@ -167,15 +174,12 @@ def filternd(x: ndarray, out_dt, op: str, footprint: numpy.ndarray, weights, ori
 
 def rank(x: ndarray, out_dt, footprint: numpy.ndarray, k: int, origins, mode: int, cval) -> ndarray:
     """The k-th smallest of the values under `footprint` at every point."""
-    out = ndarray(x._shape, out_dt)
-    total = out.size
-    if total == 0:
+    out, x, it, taps = footprint_pass(x, out_dt, footprint, origins)
+    if taps is None:
         return out
-    x = _contiguous(x)
-    idx64 = total >= 2**31 - 1
-    it = _I8 if idx64 else _I4
-    meta, offs, loff, nnz = _taps_on_device(x._shape, footprint, origins, idx64)
-    kern = _kernel(rank_name(x._dtype, out_dt, nnz, idx64))
+    meta, offs, loff, nnz = taps
+    total = out.size
+    kern = _kernel(rank_name(x._dtype, out_dt, nnz, it == _I8))
     _launch.launch(kern, _launch.grid_one_pass(total, _BLOCK), _BLOCK,
                    (x.data.ptr, out.data.ptr, meta.data.ptr, offs.data.ptr, loff.data.ptr, numpy.int32(nnz),
                     numpy.int32(x.ndim), it.type(total), numpy.int32(mode), _scalar(x._dtype, cval),

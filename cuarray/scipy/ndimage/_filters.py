@@ -178,18 +178,27 @@ def generic_laplace(input, derivative2, output=None, mode="reflect", cval=0.0, e
                     extra_keywords=None, *, axes=None):
     """See `scipy.ndimage.generic_laplace`. `derivative2(input, axis, output, mode, cval, ...)`
     receives cuarray arrays and an output dtype (or array) and returns the derivative."""
+    x, dt, acc = _sum_over_axes("generic_laplace", input, derivative2, lambda d, dt: d, output, mode, cval,
+                                extra_arguments, extra_keywords, axes)
+    return _s.finish(_s.like(x, dt).copy() if acc is None else acc, output)
+
+
+def _sum_over_axes(name, input, derivative, term, output, mode, cval, extra_arguments, extra_keywords, axes):
+    """(x, dt, sum over `axes` of term(derivative along the axis)), summed in the output dtype dt
+    as SciPy's generic_laplace / generic_gradient_magnitude do; the sum is None when `axes` is
+    empty (SciPy then returns the input in dt)."""
     extra_keywords = {} if extra_keywords is None else extra_keywords
-    x = _s.as_input(input, "generic_laplace")
+    x = _s.as_input(input, name)
     dt = _s.output_dtype(output, x)
     axes = _s.check_axes(axes, x.ndim)
     if not axes:
-        return _s.finish(_s.like(x, dt).copy(), output)
+        return x, dt, None
     modes = _s.normalize_sequence(mode, len(axes))
-    acc = derivative2(x, axes[0], dt, modes[0], cval, *extra_arguments, **extra_keywords)
-    for ii in range(1, len(axes)):
-        tmp = derivative2(x, axes[ii], dt, modes[ii], cval, *extra_arguments, **extra_keywords)
-        acc = (acc + tmp).astype(dt, copy=False)
-    return _s.finish(acc, output)
+    acc = None
+    for ax, m in zip(axes, modes):
+        t = term(derivative(x, ax, dt, m, cval, *extra_arguments, **extra_keywords), dt)
+        acc = t if acc is None else (acc + t).astype(dt, copy=False)
+    return x, dt, acc
 
 
 def laplace(input, output=None, mode="reflect", cval=0.0, *, axes=None):
@@ -224,18 +233,11 @@ def generic_gradient_magnitude(input, derivative, output=None, mode="reflect", c
                                extra_keywords=None, *, axes=None):
     """See `scipy.ndimage.generic_gradient_magnitude`. `derivative` receives cuarray arrays and
     an output dtype and returns the derivative."""
-    extra_keywords = {} if extra_keywords is None else extra_keywords
-    x = _s.as_input(input, "generic_gradient_magnitude")
-    dt = _s.output_dtype(output, x)
-    axes = _s.check_axes(axes, x.ndim)
-    if not axes:
+    x, dt, acc = _sum_over_axes("generic_gradient_magnitude", input, derivative,
+                                lambda d, dt: (d * d).astype(dt, copy=False), output, mode, cval, extra_arguments,
+                                extra_keywords, axes)
+    if acc is None:
         return _s.finish(_s.like(x, dt).copy(), output)
-    modes = _s.normalize_sequence(mode, len(axes))
-    d = derivative(x, axes[0], dt, modes[0], cval, *extra_arguments, **extra_keywords)
-    acc = (d * d).astype(dt, copy=False)
-    for ii in range(1, len(axes)):
-        d = derivative(x, axes[ii], dt, modes[ii], cval, *extra_arguments, **extra_keywords)
-        acc = (acc + (d * d).astype(dt, copy=False)).astype(dt, copy=False)
     # SciPy: np.sqrt(output, output, casting='unsafe'), so an integer output truncates the root
     return _s.finish((acc ** 0.5).astype(dt), output)
 
@@ -398,14 +400,7 @@ def _min_or_max_filter(input, size, footprint, structure, output, mode, cval, or
             return _filter1d_box(src, int(sz), axis, out_dt, m, cval, o, op, what)
 
         return _separable(x, output, dt, passes, one)
-    footprint = _s.expand_footprint(x.ndim, axes, footprint)
-    origins = _s.expand_origin(x.ndim, axes, origin)
-    fshape = [ii for ii in footprint.shape if ii > 0]
-    if len(fshape) != x.ndim:
-        raise RuntimeError("footprint.ndim ({}) must match len(axes) ({})".format(footprint.ndim, len(axes)))
-    for o, lenf in zip(origins, fshape):
-        if lenf // 2 + o < 0 or lenf // 2 + o >= lenf:
-            raise ValueError("invalid origin")
+    footprint, origins = _full_footprint(x, axes, footprint, origin)
     values = None
     if structure is not None:
         if structure.ndim != n:
@@ -433,34 +428,48 @@ def maximum_filter(input, size=None, footprint=None, output=None, mode="reflect"
                               "maximum_filter")
 
 
-def _rank_filter(input, rank, size, footprint, output, mode, cval, origin, operation, axes, what):
+def footprint_filter_input(input, size, footprint, origin, axes, what, stacklevel=4):
+    """(x, footprint over all of x's axes, origins) with SciPy's checks for the filters that take
+    `size` or `footprint` (rank filters, generic_filter): complex inputs raise TypeError."""
     if size is not None and footprint is not None:
-        warnings.warn("ignoring size because footprint is set", UserWarning, stacklevel=3)
+        warnings.warn("ignoring size because footprint is set", UserWarning, stacklevel=stacklevel)
     x = _s.as_input(input, what)
     if x.dtype.kind == "c":
         raise TypeError("Complex type not supported")
     axes = _s.check_axes(axes, x.ndim)
-    n = len(axes)
     if footprint is None:
         if size is None:
             raise RuntimeError("no footprint or filter size provided")
-        footprint = numpy.ones(_s.normalize_sequence(size, n), dtype=bool)
+        footprint = numpy.ones(_s.normalize_sequence(size, len(axes)), dtype=bool)
     else:
         footprint = _s.host_param(footprint, bool)
+    footprint, origins = _full_footprint(x, axes, footprint, origin)
+    return x, footprint, origins
+
+
+def _full_footprint(x, axes, footprint, origin):
+    """(footprint over all of x's axes, origins): the footprint over `axes` expanded, with SciPy's
+    checks of its rank and of the origins."""
     footprint = _s.expand_footprint(x.ndim, axes, footprint)
     origins = _s.expand_origin(x.ndim, axes, origin)
-    if not isinstance(mode, str) and isinstance(mode, Iterable):
-        modes = _s.normalize_sequence(mode, n)
-        full = ["constant"] * x.ndim
-        for m, ax in zip(modes, axes):
-            full[ax] = m
-        mode = full
     fshape = [ii for ii in footprint.shape if ii > 0]
     if len(fshape) != x.ndim:
         raise RuntimeError("footprint.ndim ({}) must match len(axes) ({})".format(footprint.ndim, len(axes)))
     for o, lenf in zip(origins, fshape):
         if lenf // 2 + o < 0 or lenf // 2 + o >= lenf:
             raise ValueError("invalid origin")
+    return footprint, origins
+
+
+def _rank_filter(input, rank, size, footprint, output, mode, cval, origin, operation, axes, what):
+    x, footprint, origins = footprint_filter_input(input, size, footprint, origin, axes, what)
+    axes = _s.check_axes(axes, x.ndim)
+    if not isinstance(mode, str) and isinstance(mode, Iterable):
+        modes = _s.normalize_sequence(mode, len(axes))
+        full = ["constant"] * x.ndim
+        for m, ax in zip(modes, axes):
+            full[ax] = m
+        mode = full
     filter_size = int(footprint.sum())
     if operation == "median":
         rank = filter_size // 2

@@ -27,13 +27,18 @@ __all__ = ["spline_filter1d", "spline_filter", "map_coordinates", "affine_transf
 _F8 = numpy.dtype(numpy.float64)
 
 
-def _complex(fn, x, out_dt, oshape, cval, **kw):
-    """A complex result from the real and imaginary parts (SciPy does the same)."""
+def _by_parts(x, out_dt, oshape, run):
+    """A complex result from the real and imaginary parts, each run(part, real dtype, numpy.real
+    or numpy.imag) (SciPy does the same)."""
     rdt = numpy.dtype(out_dt.char.lower())
     out = ndarray(tuple(oshape), out_dt)
-    copyto_unchecked(out.real, fn(x.real, output=rdt, cval=numpy.real(cval), **kw))
-    copyto_unchecked(out.imag, fn(x.imag, output=rdt, cval=numpy.imag(cval), **kw))
+    copyto_unchecked(out.real, run(x.real, rdt, numpy.real))
+    copyto_unchecked(out.imag, run(x.imag, rdt, numpy.imag))
     return out
+
+
+def _complex(fn, x, out_dt, oshape, cval, **kw):
+    return _by_parts(x, out_dt, oshape, lambda part, rdt, pick: fn(part, output=rdt, cval=pick(cval), **kw))
 
 
 def spline_filter1d(input, order=3, axis=-1, output=numpy.float64, mode="mirror"):
@@ -44,11 +49,8 @@ def spline_filter1d(input, order=3, axis=-1, output=numpy.float64, mode="mirror"
     complex_out = x.dtype.kind == "c"
     dt = _s.output_dtype(output, x, complex_output=complex_out)
     if complex_out:
-        rdt = numpy.dtype(dt.char.lower())
-        res = ndarray(x.shape, dt)
-        copyto_unchecked(res.real, spline_filter1d(x.real, order, axis, rdt, mode))
-        copyto_unchecked(res.imag, spline_filter1d(x.imag, order, axis, rdt, mode))
-        return _s.finish(res, output)
+        return _s.finish(_by_parts(x, dt, x.shape, lambda part, rdt, _: spline_filter1d(part, order, axis, rdt, mode)),
+                         output)
     if order in (0, 1):
         return _s.finish(astype(x, dt, copy=True), output)
     code = _k.mode_code(mode)
@@ -66,11 +68,7 @@ def spline_filter(input, order=3, output=numpy.float64, mode="mirror"):
     complex_out = x.dtype.kind == "c"
     dt = _s.output_dtype(output, x, complex_output=complex_out)
     if complex_out:
-        rdt = numpy.dtype(dt.char.lower())
-        res = ndarray(x.shape, dt)
-        copyto_unchecked(res.real, spline_filter(x.real, order, rdt, mode))
-        copyto_unchecked(res.imag, spline_filter(x.imag, order, rdt, mode))
-        return _s.finish(res, output)
+        return _s.finish(_by_parts(x, dt, x.shape, lambda part, rdt, _: spline_filter(part, order, rdt, mode)), output)
     code = _k.mode_code(mode)
     if x.ndim == 0:
         return _s.finish(astype(x, dt, copy=True), output)

@@ -159,23 +159,26 @@ def binary_dilation(input, structure=None, iterations=1, mask=None, output=None,
 def binary_opening(input, structure=None, iterations=1, output=None, origin=0, mask=None, border_value=0,
                    brute_force=False, *, axes=None):
     """See `scipy.ndimage.binary_opening`."""
-    x = _s.as_input(input, "binary_opening")
-    axes = _s.check_axes(axes, x.ndim)
-    if structure is None:
-        structure = generate_binary_structure(len(axes), 1)
-    tmp = binary_erosion(x, structure, iterations, mask, None, border_value, origin, axes=axes)
-    return binary_dilation(tmp, structure, iterations, mask, output, border_value, origin, axes=axes)
+    return _binary_pair(input, binary_erosion, binary_dilation, structure, iterations, output, origin, mask,
+                        border_value, axes, "binary_opening")
 
 
 def binary_closing(input, structure=None, iterations=1, output=None, origin=0, mask=None, border_value=0,
                    brute_force=False, *, axes=None):
     """See `scipy.ndimage.binary_closing`."""
-    x = _s.as_input(input, "binary_closing")
+    return _binary_pair(input, binary_dilation, binary_erosion, structure, iterations, output, origin, mask,
+                        border_value, axes, "binary_closing")
+
+
+def _binary_pair(input, first, second, structure, iterations, output, origin, mask, border_value, axes, what):
+    """second(first(x)) with one structure (SciPy's default: connectivity 1 over `axes`), the
+    second pass into `output`: binary opening (erosion, dilation) or closing (dilation, erosion)."""
+    x = _s.as_input(input, what)
     axes = _s.check_axes(axes, x.ndim)
     if structure is None:
         structure = generate_binary_structure(len(axes), 1)
-    tmp = binary_dilation(x, structure, iterations, mask, None, border_value, origin, axes=axes)
-    return binary_erosion(tmp, structure, iterations, mask, output, border_value, origin, axes=axes)
+    tmp = first(x, structure, iterations, mask, None, border_value, origin, axes=axes)
+    return second(tmp, structure, iterations, mask, output, border_value, origin, axes=axes)
 
 
 def binary_hit_or_miss(input, structure1=None, structure2=None, output=None, origin1=0, origin2=None, *, axes=None):
@@ -301,10 +304,7 @@ def white_tophat(input, size=None, footprint=None, structure=None, output=None, 
                  *, axes=None):
     """See `scipy.ndimage.white_tophat`."""
     x = _s.as_input(input, "white_tophat")
-    _warn_size(size, footprint)
-    tmp = grey_erosion(x, size, footprint, structure, None, mode, cval, origin, axes=axes)
-    tmp = grey_dilation(tmp, size, footprint, structure, None if output is None else _dtype_of(output), mode, cval,
-                        origin, axes=axes)
+    tmp = _opening_like(x, grey_erosion, grey_dilation, size, footprint, structure, output, mode, cval, origin, axes)
     res = x ^ tmp if (x.dtype == _BOOL and tmp.dtype == _BOOL) else _s.like(x - tmp, tmp.dtype)
     return _s.finish(res, output)
 
@@ -313,12 +313,18 @@ def black_tophat(input, size=None, footprint=None, structure=None, output=None, 
                  *, axes=None):
     """See `scipy.ndimage.black_tophat`."""
     x = _s.as_input(input, "black_tophat")
-    _warn_size(size, footprint)
-    tmp = grey_dilation(x, size, footprint, structure, None, mode, cval, origin, axes=axes)
-    tmp = grey_erosion(tmp, size, footprint, structure, None if output is None else _dtype_of(output), mode, cval,
-                       origin, axes=axes)
+    tmp = _opening_like(x, grey_dilation, grey_erosion, size, footprint, structure, output, mode, cval, origin, axes)
     res = tmp ^ x if (x.dtype == _BOOL and tmp.dtype == _BOOL) else _s.like(tmp - x, tmp.dtype)
     return _s.finish(res, output)
+
+
+def _opening_like(x, first, second, size, footprint, structure, output, mode, cval, origin, axes):
+    """second(first(x)): the grey opening (erosion, dilation) or closing (dilation, erosion) of the
+    top-hats, the second pass into the output's dtype as SciPy writes it."""
+    _warn_size(size, footprint)
+    tmp = first(x, size, footprint, structure, None, mode, cval, origin, axes=axes)
+    return second(tmp, size, footprint, structure, None if output is None else _dtype_of(output), mode, cval, origin,
+                  axes=axes)
 
 
 def _dtype_of(output):

@@ -1,15 +1,21 @@
 """scipy.signal's linear filters on the GPU: `lfilter` (with `zi`, any axis), `lfilter_zi`,
-`sosfilt`, `sosfilt_zi`, `filtfilt` and `sosfiltfilt` (the 'pad' method). The recursion is
-templates/iir.cuh (SciPy's direct form II transposed, in float64), one thread per line.
+`sosfilt`, `sosfilt_zi`, `filtfilt` and `sosfiltfilt` (the 'pad' method). The recursion is SciPy's
+direct form II transposed in float64 (templates/iir.cuh), run as a blocked parallel scan: each line
+is cut into chunks that run at once, their start states carried across by the filter's state
+matrix raised to the chunk length, so one long signal fills the GPU as a batch of short ones does.
 
 Differences from SciPy: complex coefficients are not supported (complex signals with real
 coefficients are, as two real passes); an IIR filter has at most 512 delays (FIR filters of any
-length: past 512 taps they run as an FFT convolution); `filtfilt(method='gust')` is not provided.
-A single long signal runs on one thread: batches of signals are what this is fast for.
+length: past 512 taps they run as an FFT convolution), and past 32 delays a line runs on one
+thread; `filtfilt(method='gust')` is not provided. float32 filters compute in float64 (SciPy: in
+float32), and chunk boundaries round differently from SciPy's single sweep (relative ~1e-15 for
+a stable filter in float64).
 """
 
 from __future__ import annotations
 
+import functools
+import math
 import pathlib
 
 import numpy
@@ -26,12 +32,16 @@ from ...cuda import launch as _launch
 from ..ndimage import _support as _s
 from ._convolve import fftconvolve as _fftconvolve
 
-__all__ = ["lfilter", "lfilter_zi", "sosfilt", "sosfilt_zi", "filtfilt", "sosfiltfilt", "KMAXES", "kernel_name",
-           "source"]
+__all__ = ["lfilter", "lfilter_zi", "sosfilt", "sosfilt_zi", "filtfilt", "sosfiltfilt", "KMAXES", "SCAN_KMAX",
+           "chunk_kernel_name", "carry_kernel_name", "plan_chunks", "settling", "transition", "source"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 KMAXES = (8, 32, 128, 512)
-_BLOCK = 128
+SCAN_KMAX = 32  # past this, the carry's K x K products per chunk cost more than the scan saves
+_MIN_CHUNK = 64
+_MIN_SCAN = 4096  # shorter lines: one sweep (~10 ns a step) beats the scan's five launches
+_ENOUGH_LINES = 1 << 17  # lines that fill an H100/H200 on their own: no chunking
+_BLOCK = 64  # few, long-running threads when lines are few: spread them over more SMs
 _F8 = numpy.dtype(numpy.float64)
 _kernels: dict = {}
 
@@ -47,8 +57,100 @@ def _kmax(k: int) -> int:
     raise NotImplementedError("IIR filters of more than {} delays are not supported on the GPU".format(KMAXES[-1]))
 
 
-def kernel_name(in_dt, out_dt, k: int) -> str:
-    return "cuarray_signal::lfilter<{}, {}, {}>".format(_dtypes.ctype(in_dt), _dtypes.ctype(out_dt), _kmax(k))
+def chunk_kernel_name(in_dt, out_dt, k: int) -> str:
+    return "cuarray_signal::lfilter_chunks<{}, {}, {}>".format(_dtypes.ctype(in_dt), _dtypes.ctype(out_dt), _kmax(k))
+
+
+def carry_kernel_name(k: int) -> str:
+    return "cuarray_signal::lfilter_carry<{}>".format(_kmax(k))
+
+
+def _kernel(name):
+    k = _kernels.get(name)
+    if k is None:
+        mod = _compiler.compile_module(source(), name_expressions=(name,), name="cuarray_signal_iir")
+        k = _kernels[name] = mod.get_function(name).kernel
+    return k
+
+
+def transition(aa: numpy.ndarray, K: int) -> numpy.ndarray:
+    """The K x K state matrix A of the direct form II transposed recursion (zero input):
+    z'[k] = z[k + 1] - a[k + 1] z[0]."""
+    A = numpy.zeros((K, K))
+    A[:, 0] = -aa[1:K + 1]
+    A[numpy.arange(K - 1), numpy.arange(1, K)] = 1.0
+    return A
+
+
+_SETTLE_BLOCK = 64
+_MAX_SETTLE = 8192
+
+
+@functools.lru_cache(maxsize=64)
+def settling(a_bytes: bytes, K: int):
+    """The number of steps J after which the zero-input response of the filter (a: float64 bytes,
+    a[0] == 1) stays at most 1 in size (max |A^j| <= 1 for j >= J), or None when that is not seen
+    within _MAX_SETTLE steps (an unstable filter, or a slow growth). Chunks of J samples or more
+    carry their start states without amplifying rounding (see templates/iir.cuh). The powers are
+    taken by stepping (A^1..A^64 once, then blocks of 64 steps), an estimate good to far better
+    than the thresholds it is compared with."""
+    A = transition(numpy.frombuffer(a_bytes), K)
+    steps = numpy.empty((_SETTLE_BLOCK, K, K))
+    Z = numpy.eye(K)
+    for k in range(_SETTLE_BLOCK):
+        Z = A @ Z
+        steps[k] = Z
+    last, Z = 0, numpy.eye(K)
+    with numpy.errstate(over="ignore", invalid="ignore"):
+        for j0 in range(0, _MAX_SETTLE, _SETTLE_BLOCK):
+            block = steps @ Z
+            size = numpy.abs(block).max(axis=(1, 2))
+            above = numpy.nonzero(~(size <= 1.0))[0]
+            if above.size:
+                last = j0 + int(above[-1]) + 1
+            if size[-1] < 1e-3:  # decayed: it does not come back
+                return last + 1
+            Z = block[-1]
+    return last + 1 if last < _MAX_SETTLE // 2 else None
+
+
+# Latency of one line's recursion, in cycles: a sample of the two chunk sweeps (passes 1 and 3:
+# a load and a chain of two dependent fma per sample), and a chunk of the carry (K rows of K
+# dependent fma, rows interleaved). Estimates for an H100/H200 from instruction latencies, to be
+# replaced by measurements (bench rows lfilter[...] of `python -m cuarray.bench --group ndimage-signal`).
+_SWEEP_CYCLES = 80
+_CARRY_CYCLES_PER_DELAY = 8
+
+
+def plan_chunks(n: int, lines: int, aa: numpy.ndarray, K: int) -> int:
+    """The chunk length L of the scan for `lines` lines of n samples (L >= n: one sweep, SciPy's).
+    A line's critical path is L sweep steps plus n / L carry steps, so L = sqrt(n * carry / sweep)
+    minimises it; and L is at least the filter's settling length (accuracy, see `settling`)."""
+    if K == 0 or K > SCAN_KMAX or lines >= _ENOUGH_LINES or n < _MIN_SCAN:
+        return n
+    J = settling(numpy.ascontiguousarray(aa[:K + 1], _F8).tobytes(), K)
+    if J is None:
+        return n
+    carry = max(_CARRY_CYCLES_PER_DELAY * K, K * K // 2)
+    L = max(_MIN_CHUNK, 4 * K, math.isqrt(n * carry // _SWEEP_CYCLES), J)
+    return L if 2 * L <= n else n
+
+
+def _launch_chunks(ba, K, x, y, out_dt, lines, n, inner, L, C, start, end):
+    """Passes 1 (y None) and 3 of the scan, the whole recursion (C == 1), or the powers of A
+    (x and y None, start the unit states)."""
+    total = lines * C
+    k = _kernel(chunk_kernel_name(_F8 if x is None else x.dtype, out_dt, K))
+    _launch.launch(k, _launch.grid_one_pass(total, _BLOCK), _BLOCK,
+                   (ba.data.ptr, numpy.int32(K), 0 if x is None else x.data.ptr, 0 if y is None else y.data.ptr,
+                    numpy.int64(n), numpy.int64(inner), numpy.int64(L), numpy.int64(C), numpy.int64(total),
+                    0 if start is None else start.data.ptr, 0 if end is None else end.data.ptr))
+
+
+def _launch_carry(M, K, states, inner, C, lines, zi, zf):
+    _launch.launch(_kernel(carry_kernel_name(K)), _launch.grid_one_pass(lines, _BLOCK), _BLOCK,
+                   (M.data.ptr, numpy.int32(K), states.data.ptr, numpy.int64(inner), numpy.int64(C),
+                    numpy.int64(lines), 0 if zi is None else zi.data.ptr, 0 if zf is None else zf.data.ptr))
 
 
 def _run(ba: numpy.ndarray, K: int, x: ndarray, out_dt, axis: int, zi):
@@ -61,19 +163,25 @@ def _run(ba: numpy.ndarray, K: int, x: ndarray, out_dt, axis: int, zi):
         if zf is not None and zf.size:
             zf[...] = zi
         return y, zf
+    _kmax(K)
     inner = 1
     for s in x.shape[axis + 1:]:
         inner *= s
     lines = x.size // n
-    name = kernel_name(x.dtype, out_dt, K)
-    k = _kernels.get(name)
-    if k is None:
-        mod = _compiler.compile_module(source(), name_expressions=(name,), name="cuarray_signal_iir")
-        k = _kernels[name] = mod.get_function(name).kernel
     d_ba = _from_host(numpy.ascontiguousarray(ba, _F8))
-    _launch.launch(k, _launch.grid_one_pass(lines, _BLOCK), _BLOCK,
-                   (d_ba.data.ptr, numpy.int32(K), x.data.ptr, y.data.ptr, numpy.int64(n), numpy.int64(inner),
-                    numpy.int64(lines), 0 if zi is None else zi.data.ptr, 0 if zf is None else zf.data.ptr))
+    L = plan_chunks(n, lines, ba[K + 1:], K)
+    if L >= n:
+        _launch_chunks(d_ba, K, x, y, out_dt, lines, n, inner, n, 1, zi, zf)
+        return y, zf
+    C = n // L
+    M = ndarray((2, K, K), _F8)  # A^L, A^{L_last}: the recursion from each unit state, no input
+    unit = _from_host(numpy.eye(K))
+    for m, steps in enumerate((L, n - (C - 1) * L)):
+        _launch_chunks(d_ba, K, None, None, _F8, K, steps, 1, steps, 1, unit, M[m])
+    states = ndarray((lines * C * K,), _F8)
+    _launch_chunks(d_ba, K, x, None, out_dt, lines, n, inner, L, C, None, states)
+    _launch_carry(M, K, states, inner, C, lines, zi, zf)
+    _launch_chunks(d_ba, K, x, y, out_dt, lines, n, inner, L, C, states, None)
     return y, zf
 
 

@@ -30,6 +30,9 @@ __all__ = ["find_peaks", "peak_prominences", "peak_widths", "source", "NAMES"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 NAMES = ("cuarray_signal::prominences", "cuarray_signal::widths", "cuarray_signal::by_distance")
+# SciPy rounds `prominence * rel_height` before subtracting it from the peak's height; a contracted
+# fma does not, and a width height SciPy computes as exactly 0.0 came out as 1.1e-16 on the GPU.
+OPTIONS = ("-fmad=false",)
 _BLOCK = 256
 _F8 = numpy.dtype(numpy.float64)
 _I8 = numpy.dtype(numpy.int64)
@@ -42,7 +45,7 @@ def source() -> str:
 
 def _k(i):
     if not _kernels:
-        mod = _compiler.compile_module(source(), name_expressions=NAMES, name="cuarray_signal_peaks")
+        mod = _compiler.compile_module(source(), name_expressions=NAMES, options=OPTIONS, name="cuarray_signal_peaks")
         _kernels.extend(mod.get_function(n).kernel for n in NAMES)
     return _kernels[i]
 
@@ -234,4 +237,10 @@ def peak_widths(x, peaks, rel_height=0.5, prominence_data=None, wlen=None):
         prom = astype(_s.as_array(prom, "peak_widths"), _F8, order="C", copy=False)
         lb = astype(_s.as_array(lb, "peak_widths"), _I8, order="C", copy=False)
         rb = astype(_s.as_array(rb, "peak_widths"), _I8, order="C", copy=False)
+        if not (p.shape[0] == prom.shape[0] == lb.shape[0] == rb.shape[0]):
+            raise ValueError("arrays in `prominence_data` must have the same shape as `peaks`")
+        if p.size:  # SciPy's check (a host sync, only for user-given prominence data)
+            bad = _nonzero((lb < 0) | (lb > p) | (p > rb) | (rb >= x.shape[0]))[0]
+            if bad.size:
+                raise ValueError("prominence data is invalid for peak {}".format(int(p[bad[0]])))
     return _widths(x, p, rel_height, prom, lb, rb)

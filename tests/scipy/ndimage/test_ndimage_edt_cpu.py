@@ -3,8 +3,6 @@ keywords defined away, each kernel run serially over its threads), driven as _ed
 against scipy.ndimage.distance_transform_edt; and NVRTC compiles of the kernels."""
 
 import ctypes
-import shutil
-import subprocess
 
 import numpy as np
 import pytest
@@ -12,8 +10,6 @@ import scipy.ndimage as snd
 
 from cuarray.cuda import compiler
 from cuarray.scipy.ndimage import _edt
-
-pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no g++")
 
 HOST = r"""
 #include <cmath>
@@ -48,13 +44,8 @@ extern "C" void run_edt(const double* in, const long long* shape, int nd, long l
 
 
 @pytest.fixture(scope="module")
-def lib(tmp_path_factory):
-    d = tmp_path_factory.mktemp("edt")
-    (d / "h.cpp").write_text(HOST)
-    so = d / "libedt.so"
-    subprocess.run(["g++", "-O2", "-shared", "-fPIC", "-I", str(_edt._DIR), str(d / "h.cpp"), "-o", str(so)],
-                   check=True)
-    return ctypes.CDLL(str(so))
+def lib(host_lib):
+    return host_lib("edt", HOST, _edt._DIR)
 
 
 def _p(a):

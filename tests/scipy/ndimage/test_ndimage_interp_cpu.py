@@ -4,8 +4,6 @@ calls into that library, cuarray arrays by NumPy arrays), against scipy.ndimage 
 order 0-5, prefilter on/off, grid_mode, output dtypes; and NVRTC compiles of the kernels."""
 
 import ctypes
-import shutil
-import subprocess
 
 import numpy as np
 import pytest
@@ -14,8 +12,6 @@ import scipy.ndimage as snd
 
 from cuarray.cuda import compiler
 from cuarray.scipy.ndimage import _interp_kernels as ik
-
-pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no g++")
 
 WRAPPER = r"""
 #include "interp.cuh"
@@ -65,13 +61,8 @@ extern "C" void store(const double* t, long long n, char code, void* out) {
 
 
 @pytest.fixture(scope="module")
-def lib(tmp_path_factory):
-    d = tmp_path_factory.mktemp("interp")
-    (d / "w.cpp").write_text(WRAPPER)
-    so = d / "libinterp.so"
-    subprocess.run(["g++", "-O2", "-shared", "-fPIC", "-I", str(ik._DIR), str(d / "w.cpp"), "-o", str(so)],
-                   check=True)
-    return ctypes.CDLL(str(so))
+def lib(host_lib):
+    return host_lib("interp", WRAPPER, ik._DIR)
 
 
 def _p(a):

@@ -4,8 +4,6 @@ union-find), driven like _label_kernels drives it, against scipy.ndimage.label /
 and NVRTC compiles of the kernels."""
 
 import ctypes
-import shutil
-import subprocess
 
 import numpy as np
 import pytest
@@ -13,8 +11,6 @@ import scipy.ndimage as snd
 
 from cuarray.cuda import compiler
 from cuarray.scipy.ndimage import _label_kernels as lk
-
-pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no g++")
 
 HOST = r"""
 #include <algorithm>
@@ -50,13 +46,8 @@ extern "C" void run_bbox(const int* labels, const long long* shape, int nd, long
 
 
 @pytest.fixture(scope="module")
-def lib(tmp_path_factory):
-    d = tmp_path_factory.mktemp("label")
-    (d / "h.cpp").write_text(HOST)
-    so = d / "liblabel.so"
-    subprocess.run(["g++", "-O2", "-shared", "-fPIC", "-I", str(lk._TEMPLATE.parent), str(d / "h.cpp"), "-o", str(so)],
-                   check=True)
-    return ctypes.CDLL(str(so))
+def lib(host_lib):
+    return host_lib("label", HOST, lk._TEMPLATE.parent)
 
 
 def _p(a):

@@ -1,36 +1,10 @@
 """scipy.signal convolution and filtering without a device: the public functions with NumPy arrays
 for cuarray arrays, numpy.fft for cuarray.fft and the ndimage kernels replaced by the NumPy models
-of tests/scipy/ndimage/test_ndimage_filters_cpu.py, against scipy.signal."""
-
-import importlib.util
-import pathlib
+of tests/scipy/ndimage/test_ndimage_filters_cpu.py, against scipy.signal (fixtures in conftest.py)."""
 
 import numpy as np
 import pytest
 import scipy.signal as ss
-
-_spec = importlib.util.spec_from_file_location(
-    "ndimage_filter_models", pathlib.Path(__file__).parent.parent / "ndimage" / "test_ndimage_filters_cpu.py")
-_models = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_models)
-host_ndimage = _models.host_ndimage  # the fixture: ndimage's kernels as NumPy models
-
-
-@pytest.fixture
-def host_signal(host_ndimage, monkeypatch):
-    from cuarray.scipy.signal import _convolve, _filtering
-
-    monkeypatch.setattr(_convolve, "_pad", np.pad)
-    monkeypatch.setattr(_convolve, "_fft", np.fft)
-    monkeypatch.setattr(_convolve, "ndarray", lambda shape, dt: np.empty(shape, dt))
-    monkeypatch.setattr(_filtering, "_fft", np.fft)
-    monkeypatch.setattr(_filtering, "_concatenate", np.concatenate)
-    monkeypatch.setattr(_filtering, "_where", np.where)
-    monkeypatch.setattr(_filtering, "_from_host", np.asarray)
-    from cuarray.scipy import signal
-
-    return signal
-
 
 RNG = np.random.default_rng(7)
 

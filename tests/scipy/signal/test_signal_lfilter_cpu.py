@@ -1,12 +1,8 @@
-"""scipy.signal's linear filters without a device: templates/iir.cuh (the recursion the kernel
-runs) built with g++, driven by the public functions with NumPy arrays for cuarray arrays, against
-scipy.signal; and NVRTC compiles of the kernel."""
+"""scipy.signal's linear filters without a device: templates/iir.cuh (the scan the kernels run)
+built with g++, driven by the public functions with NumPy arrays for cuarray arrays (the
+`host_lfilter` fixture of conftest.py), against scipy.signal; and NVRTC compiles of the kernels."""
 
-import ctypes
-import importlib.util
-import pathlib
-import shutil
-import subprocess
+import math
 
 import numpy as np
 import pytest
@@ -15,82 +11,21 @@ import scipy.signal as ss
 from cuarray.cuda import compiler
 from cuarray.scipy.signal import _lfilter as lf
 
-pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no g++")
-
-_spec = importlib.util.spec_from_file_location(
-    "ndimage_filter_models", pathlib.Path(__file__).parent.parent / "ndimage" / "test_ndimage_filters_cpu.py")
-_models = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_models)
-host_ndimage = _models.host_ndimage
-
-HOST = r"""
-#include "iir.cuh"
-using namespace cuarray_signal;
-extern "C" void run(const double* ba, int K, const double* x, double* y, long long n, long long inner,
-                    long long lines, const double* zi, double* zf) {
-  for (long long line = 0; line < lines; ++line) {
-    long long o = line / inner, k = line - o * inner;
-    long long base = o * n * inner + k, zbase = o * (long long)K * inner + k;
-    lfilter_line<512, double, double>(ba, K, x + base, y + base, n, inner, zi ? zi + zbase : nullptr,
-                                      zf ? zf + zbase : nullptr);
-  }
-}
-"""
-
-
-@pytest.fixture(scope="module")
-def lib(tmp_path_factory):
-    d = tmp_path_factory.mktemp("iir")
-    (d / "h.cpp").write_text(HOST)
-    so = d / "libiir.so"
-    subprocess.run(["g++", "-O2", "-shared", "-fPIC", "-I", str(lf._DIR), str(d / "h.cpp"), "-o", str(so)], check=True)
-    return ctypes.CDLL(str(so))
-
-
-def _p(a):
-    return None if a is None else a.ctypes.data_as(ctypes.c_void_p)
-
-
-@pytest.fixture
-def host_lfilter(host_ndimage, monkeypatch, lib):
-    def astype(x, dt, order="K", copy=True):
-        return np.array(x, dtype=dt, order=order, copy=True) if copy else np.asarray(x, dtype=dt, order=order)
-
-    def run(ba, K, x, out_dt, axis, zi):
-        xd = np.ascontiguousarray(x, np.float64)
-        y = np.empty(x.shape)
-        zf = None if zi is None else np.empty(x.shape[:axis] + (K,) + x.shape[axis + 1:])
-        n = x.shape[axis]
-        if x.size and n:
-            inner = int(np.prod(x.shape[axis + 1:]))
-            zid = None if zi is None else np.ascontiguousarray(zi, np.float64)
-            lib.run(_p(np.ascontiguousarray(ba, np.float64)), ctypes.c_int(K), _p(xd), _p(y), ctypes.c_longlong(n),
-                    ctypes.c_longlong(inner), ctypes.c_longlong(x.size // n), _p(zid), _p(zf))
-        return y.astype(out_dt), zf
-
-    monkeypatch.setattr(lf, "_run", run)
-    monkeypatch.setattr(lf, "_from_host", np.asarray)
-    monkeypatch.setattr(lf, "astype", astype)
-    monkeypatch.setattr(lf, "ndarray", lambda shape, dt: np.empty(shape, dt))
-    monkeypatch.setattr(lf, "_concatenate", np.concatenate)
-    monkeypatch.setattr(lf, "_broadcast", np.broadcast_to)
-    monkeypatch.setattr(lf, "_stack", np.stack)
-    from cuarray.scipy.signal import _convolve
-
-    monkeypatch.setattr(_convolve, "_fft", np.fft)
-    from cuarray.scipy import signal
-
-    return signal
-
-
 RNG = np.random.default_rng(9)
 FILTERS = [ss.butter(4, 0.2), ss.cheby1(3, 1, [0.2, 0.5], "bandpass"), (RNG.normal(size=7), [1.0]),
            ([0.5, 0.2], [2.0, -0.3, 0.1]), ([1.0], [1.0, -0.5])]
 
 
+@pytest.fixture(params=["planned", "chunks of 7"])
+def chunking(request, monkeypatch):
+    """The scan as planned (a single chunk at these lengths) and forced into many short chunks."""
+    if request.param != "planned":
+        monkeypatch.setattr(lf, "plan_chunks", lambda n, lines, aa, K: 7 if 0 < K <= lf.SCAN_KMAX else n)
+
+
 @pytest.mark.parametrize("fi", range(len(FILTERS)))
 @pytest.mark.parametrize("dtype", ["float64", "float32", "complex128", "int32"])
-def test_lfilter(host_lfilter, fi, dtype):
+def test_lfilter(host_lfilter, chunking, fi, dtype):
     b, a = FILTERS[fi]
     x = RNG.normal(size=(4, 50, 3))
     x = (x + 1j * RNG.normal(size=x.shape) if dtype == "complex128" else x * 10).astype(dtype)
@@ -167,11 +102,71 @@ def test_errors(host_lfilter):
             call(host_lfilter)
 
 
-def test_kernel_compiles_for_sm90():
-    names = sorted({lf.kernel_name(np.dtype(i), np.dtype(o), k) for i, o, k in
-                    [("f", "f", 2), ("d", "d", 8), ("f", "d", 30), ("d", "f", 100), ("d", "d", 500)]})
+def test_kernels_compile_for_sm90():
+    names = sorted({lf.chunk_kernel_name(np.dtype(i), np.dtype(o), k) for i, o, k in
+                    [("f", "f", 2), ("d", "d", 8), ("f", "d", 30), ("d", "f", 100), ("d", "d", 500)]}
+                   | {lf.carry_kernel_name(k) for k in (1, 8, 32)})
     cubin, mapping = compiler.compile_cubin(lf.source(), arch="sm_90", name_expressions=names)
     assert cubin and set(mapping) == set(names)
+
+
+def _a(order, cut):
+    a = ss.butter(order, cut)[1]
+    return a / a[0]
+
+
+def test_chunk_plan():
+    # the bench case (1000 lines of 1e5; 8 poles at 0.5): a few hundred samples a chunk, over 1e5
+    # threads a sweep
+    bench = np.array([math.comb(8, k) * (-0.5) ** k for k in range(9)])
+    L = lf.plan_chunks(100_000, 1000, bench, 8)
+    assert 100 < L < 2000 and 1000 * (100_000 // L) > 50_000
+    assert 10**8 // lf.plan_chunks(10**8, 1, bench, 8) > 5000  # one long signal: thousands of chunks
+    assert lf.plan_chunks(4000, 1, bench, 8) == 4000  # too short to cut
+    assert lf.plan_chunks(10**6, 1, np.ones(1), 0) == 10**6  # FIR without delays: nothing to carry
+    assert lf.plan_chunks(10**6, 1, np.ones(101), 100) == 10**6  # past SCAN_KMAX a line is one sweep
+    assert lf.plan_chunks(1000, 1 << 20, _a(4, 0.2), 4) == 1000  # enough lines fill the GPU on their own
+    # chunks outlast the growth of A's powers: ~520 steps for an order-8 low-pass at 0.05
+    assert lf.plan_chunks(10**5, 1, _a(8, 0.05), 8) >= lf.settling(_a(8, 0.05).tobytes(), 8) > 400
+    assert lf.plan_chunks(10**6, 1, np.array([1.0, -1.5]), 1) == 10**6  # unstable: one sweep
+    assert lf.settling(np.array([1.0, -0.9999]).tobytes(), 1) == 1  # slow but never growing
+
+
+def test_transition_is_the_zero_input_recursion():
+    b, a = ss.butter(5, 0.3)
+    A = lf.transition(a / a[0], 5)
+    z = RNG.normal(size=5)
+    _, zf = ss.lfilter(b, a, np.zeros(9), zi=z)
+    np.testing.assert_allclose(np.linalg.matrix_power(A, 9) @ z, zf, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("order,cut", [(1, 0.1), (2, 0.05), (3, 0.3), (5, 0.05), (8, 0.05), (8, 0.2)])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_planned_scan_on_long_lines(host_lfilter, order, cut, axis):
+    # long enough that the real plan chunks the lines; low cut-offs put the poles near 1, where the
+    # powers of A grow most before they decay
+    b, a = ss.butter(order, cut)
+    n = 20000
+    x = RNG.normal(size=(n, 3) if axis == 0 else (2, n))
+    assert lf.plan_chunks(n, 3, a / a[0], order) < n
+    zshape = list(x.shape)
+    zshape[axis] = order
+    zi = RNG.normal(size=zshape)
+    got, gz = host_lfilter.lfilter(b, a, x, axis, zi)
+    ref, rz = ss.lfilter(b, a, x, axis, zi)
+    # SciPy's own rounding error for these filters, against a long double sweep, is up to ~1e-8
+    # of the signal's size (order 8 at 0.05): the scan must stay within that
+    scale = np.abs(ref).max()
+    np.testing.assert_allclose(got, ref, rtol=0, atol=2e-8 * scale)
+    np.testing.assert_allclose(gz, rz, rtol=0, atol=2e-8 * np.abs(rz).max())
+
+
+def test_unstable_filter_falls_back_to_one_sweep(host_lfilter):
+    b, a = [1.0], [1.0, -1.5]  # pole at 1.5: A^L overflows
+    x = RNG.normal(size=(2, 3000))
+    with np.errstate(over="ignore", invalid="ignore"):
+        got, ref = host_lfilter.lfilter(b, a, x), ss.lfilter(b, a, x)
+    np.testing.assert_array_equal(got, ref)
 
 
 @pytest.mark.parametrize("q,n", [(2, None), (4, 6)])

@@ -1,18 +1,9 @@
 """argrelextrema, oaconvolve and Savitzky-Golay without a device, against scipy.signal."""
 
-import importlib.util
-import pathlib
 
 import numpy as np
 import pytest
 import scipy.signal as ss
-
-_spec = importlib.util.spec_from_file_location("signal_host", pathlib.Path(__file__).parent / "test_scipy_signal_cpu.py")
-_host = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_host)
-host_ndimage = _host.host_ndimage
-host_signal = _host.host_signal
-
 
 @pytest.fixture
 def host_misc(host_signal, monkeypatch):

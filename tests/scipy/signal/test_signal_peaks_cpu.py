@@ -3,8 +3,8 @@ g++ and driven as the kernels drive it, the rest with NumPy arrays for cuarray a
 scipy.signal; and an NVRTC compile of the kernels."""
 
 import ctypes
-import shutil
-import subprocess
+import re
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -12,8 +12,6 @@ import scipy.signal as ss
 
 from cuarray.cuda import compiler
 from cuarray.scipy.signal import _peaks as pk
-
-pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no g++")
 
 HOST = r"""
 #include "peaks.cuh"
@@ -33,12 +31,8 @@ extern "C" void dist(const long long* peaks, const long long* order, long long m
 
 
 @pytest.fixture(scope="module")
-def lib(tmp_path_factory):
-    d = tmp_path_factory.mktemp("peaks")
-    (d / "h.cpp").write_text(HOST)
-    so = d / "libpeaks.so"
-    subprocess.run(["g++", "-O2", "-shared", "-fPIC", "-I", str(pk._DIR), str(d / "h.cpp"), "-o", str(so)], check=True)
-    return ctypes.CDLL(str(so))
+def lib(host_lib):
+    return host_lib("peaks", HOST, pk._DIR)
 
 
 def _p(a):
@@ -138,3 +132,29 @@ def test_prominences_widths(host_peaks):
 def test_kernels_compile_for_sm90():
     cubin, mapping = compiler.compile_cubin(pk.source(), arch="sm_90", name_expressions=pk.NAMES)
     assert cubin and set(mapping) == set(pk.NAMES)
+
+
+def test_width_height_is_rounded_as_scipy_rounds_it(ptx):
+    # h = x[peak] - prominence * rel_height: SciPy rounds the product first. A contracted fma gave
+    # 1.1e-16 where SciPy gives exactly 0.0 (the lead's GPU run). ptxas fuses a plain mul.f64 into a
+    # following sub.f64; only explicitly rounded (.rn) operations are left alone.
+    def unrounded(ptx):
+        return set(re.findall(r"\b(?:mul|sub|add|fma)\.f64", ptx))
+
+    assert unrounded(ptx(pk.source(), ()))  # the check can fail: without the option they are fusible
+    ptx = ptx(pk.source(), pk.OPTIONS)
+    assert not unrounded(ptx) and "mul.rn.f64" in ptx and "fma" not in ptx
+    x = np.array([0.0, -0.75, 1.75, -0.75, 0.0])  # prominence 2.5; 2.5 * 0.7 rounds to 1.75
+    fused = float(Fraction(1.75) - Fraction(2.5) * Fraction(0.7))  # what an fma returns
+    assert fused != 0.0 and ss.peak_widths(x, [2], 0.7)[1][0] == 0.0
+
+
+def test_user_prominence_data_is_checked_as_scipy_does(host_peaks):
+    x = signal_with_plateaus(100)
+    peaks, _ = ss.find_peaks(x)
+    prom, lb, rb = ss.peak_prominences(x, peaks)
+    for bad in ((prom, rb, rb), (prom, lb, lb), (prom[:-1], lb, rb)):
+        with pytest.raises(ValueError):
+            ss.peak_widths(x, peaks, prominence_data=bad)
+        with pytest.raises(ValueError):
+            host_peaks.peak_widths(x, peaks, prominence_data=bad)

@@ -1,19 +1,8 @@
 """resample and deconvolve without a device (NumPy arrays for cuarray arrays) against scipy."""
 
-import importlib.util
-import pathlib
-
 import numpy as np
 import pytest
 import scipy.signal as ss
-
-_spec = importlib.util.spec_from_file_location("lfilter_host", pathlib.Path(__file__).parent / "test_signal_lfilter_cpu.py")
-_host = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_host)
-host_ndimage = _host.host_ndimage
-host_lfilter = _host.host_lfilter
-lib = _host.lib
-
 
 @pytest.fixture
 def host_resample(host_lfilter, monkeypatch):

@@ -3,8 +3,6 @@ the way the kernel drives it, through the public functions with NumPy arrays, ag
 and NVRTC compiles of the kernel."""
 
 import ctypes
-import shutil
-import subprocess
 
 import numpy as np
 import pytest
@@ -12,8 +10,6 @@ import scipy.signal as ss
 
 from cuarray.cuda import compiler
 from cuarray.scipy.signal import _upfirdn as uf
-
-pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="no g++")
 
 HOST = r"""
 #include "upfirdn.cuh"
@@ -30,12 +26,8 @@ extern "C" void run(const double* h, long long nh, const double* x, long long n,
 
 
 @pytest.fixture(scope="module")
-def lib(tmp_path_factory):
-    d = tmp_path_factory.mktemp("upfirdn")
-    (d / "h.cpp").write_text(HOST)
-    so = d / "libupfirdn.so"
-    subprocess.run(["g++", "-O2", "-shared", "-fPIC", "-I", str(uf._DIR), str(d / "h.cpp"), "-o", str(so)], check=True)
-    return ctypes.CDLL(str(so))
+def lib(host_lib):
+    return host_lib("upfirdn", HOST, uf._DIR)
 
 
 def _p(a):

@@ -1,6 +1,19 @@
-// scipy.signal.lfilter's recursion (direct form II transposed, SciPy's _linear_filter) on one line,
-// as plain C++: CUARRAY_DEVICE is __device__ in iir.cu and empty in the host test
-// (tests/scipy/signal/test_signal_lfilter_cpu.py builds this file with g++ against scipy.signal).
+// scipy.signal.lfilter's recursion (direct form II transposed, SciPy's _linear_filter) as a blocked
+// parallel scan, as plain C++: CUARRAY_DEVICE is __device__ in iir.cu and empty in the host test
+// (tests/scipy/signal/conftest.py builds this file with g++ against scipy.signal).
+//
+// The filter is the linear state-space system z' = A z + B x, y = z[0] + b0 x, with A[k][0] =
+// -a[k+1] and A[k][k+1] = 1. A line of n samples is cut into C chunks of L samples (the last one
+// takes the remainder, L to 2L - 1 samples):
+//   1. every chunk runs the recursion from a zero state and keeps only its end state s_c;
+//   2. one thread per line carries the true start states across chunks, z_{c+1} = A^L z_c + s_c,
+//      and writes zf. A^L and A^{L_last} are themselves this recursion run from the unit states
+//      with zero input (pass 3 with x null), not products of powers: for a high-order low-pass
+//      filter the powers of A grow to ~1e6 before they decay, and squaring loses that much.
+//      The host picks L past that growth (||A^j|| <= 1 for j >= L), so a start state's rounding
+//      is not amplified, and the result is as accurate as SciPy's single sweep;
+//   3. every chunk runs the recursion again from its true start state and writes y.
+// C == 1 is SciPy's sequential recursion itself (pass 3 alone, from zi to zf).
 #ifndef CUARRAY_SIGNAL_IIR_CUH
 #define CUARRAY_SIGNAL_IIR_CUH
 
@@ -10,24 +23,65 @@
 
 namespace cuarray_signal {
 
-// ba: b[0..K] then a[0..K], both already divided by a[0]. The line is x[0], x[s], ... (n values);
-// zi/zf: the K delay values, z[k * s] (null: zero initial state / not wanted). KMAX >= K.
+// ba: b[0..K] then a[0..K], both already divided by a[0]. The samples are x[0], x[s], ... (n of
+// them; x null: zeros); the K state values z[k * s] start from z0 (null: zero) and end in zend
+// (null: not kept); y null: no output (pass 1). KMAX >= K.
 template <int KMAX, typename T, typename O>
-CUARRAY_DEVICE inline void lfilter_line(const double* ba, int K, const T* x, O* y, long long n, long long s,
-                                        const double* zi, double* zf) {
+CUARRAY_DEVICE inline void run_line(const double* ba, int K, const T* x, O* y, long long n, long long s,
+                                       const double* z0, double* zend) {
   const double* b = ba;
   const double* a = ba + K + 1;
   double z[KMAX + 1];
-  for (int k = 0; k < K; ++k) z[k] = zi ? zi[k * s] : 0.0;
+  for (int k = 0; k < K; ++k) z[k] = z0 ? z0[k * s] : 0.0;
   for (long long i = 0; i < n; ++i) {
-    double xn = (double)x[i * s];
+    double xn = x ? (double)x[i * s] : 0.0;
     double yn = (K > 0 ? z[0] : 0.0) + b[0] * xn;
     for (int k = 0; k + 1 < K; ++k) z[k] = z[k + 1] + b[k + 1] * xn - a[k + 1] * yn;
     if (K > 0) z[K - 1] = b[K] * xn - a[K] * yn;
-    y[i * s] = (O)yn;
+    if (y) y[i * s] = (O)yn;
+  }
+  if (zend)
+    for (int k = 0; k < K; ++k) zend[k * s] = z[k];
+}
+
+// Passes 1 and 3 for thread t of outer * C * inner: x, y are the (outer, n, inner) C-contiguous
+// arrays; the states (start: read, null for zero; end: written, null for none) are laid out
+// (outer, C, K, inner). Adjacent t take adjacent inner indices, so their loads coalesce.
+template <int KMAX, typename T, typename O>
+CUARRAY_DEVICE inline void run_chunk(const double* ba, int K, const T* x, O* y, long long n, long long inner,
+                                         long long L, long long C, long long t, const double* start, double* end) {
+  long long k = t % inner, oc = t / inner;
+  long long c = oc % C, o = oc / C;
+  long long i0 = c * L, len = c + 1 < C ? L : n - i0;
+  long long base = (o * n + i0) * inner + k, zbase = oc * K * inner + k;
+  run_line<KMAX, T, O>(ba, K, x ? x + base : (const T*)0, y ? y + base : (O*)0, len, inner,
+                       start ? start + zbase : (const double*)0, end ? end + zbase : (double*)0);
+}
+
+// Pass 2 for line (o, k) of outer * inner: states holds the chunks' zero-start end states s_c and
+// receives their true start states; M: A^L then A^{L_last}, each K x K column-major (column j at
+// M[j * K]: the state after that many zero-input steps from the unit state j). zi null: zero.
+template <int KMAX>
+CUARRAY_DEVICE inline void carry_line(const double* M, int K, double* states, long long inner, long long C,
+                                         long long line, const double* zi, double* zf) {
+  long long k = line % inner, o = line / inner;
+  double cur[KMAX + 1], nxt[KMAX + 1];
+  for (int j = 0; j < K; ++j) cur[j] = zi ? zi[(o * K + j) * inner + k] : 0.0;
+  for (long long c = 0; c < C; ++c) {
+    double* st = states + (o * C + c) * K * inner + k;
+    const double* P = c + 1 < C ? M : M + K * K;
+    for (int r = 0; r < K; ++r) {
+      double acc = st[r * inner];
+      for (int j = 0; j < K; ++j) acc += P[j * K + r] * cur[j];
+      nxt[r] = acc;
+    }
+    for (int j = 0; j < K; ++j) {
+      st[j * inner] = cur[j];
+      cur[j] = nxt[j];
+    }
   }
   if (zf)
-    for (int k = 0; k < K; ++k) zf[k * s] = z[k];
+    for (int j = 0; j < K; ++j) zf[(o * K + j) * inner + k] = cur[j];
 }
 
 }  // namespace cuarray_signal

@@ -38,7 +38,9 @@ CUARRAY_DEVICE inline void peak_prominence(const double* x, long long n, long lo
 }
 
 // Width at height x[peak] - prominence * rel_height between the bases, with linear interpolation
-// of the crossing points.
+// of the crossing points (none across a flat step, which only user-given prominence data can reach).
+// SciPy's expressions in SciPy's order; the kernels are compiled with -fmad=false, so each product
+// is rounded as SciPy rounds it.
 CUARRAY_DEVICE inline void peak_width(const double* x, long long peak, double prominence, long long i_min,
                                       long long i_max, double rel_height, double* width, double* height,
                                       double* left_ip, double* right_ip) {
@@ -46,11 +48,11 @@ CUARRAY_DEVICE inline void peak_width(const double* x, long long peak, double pr
   long long i = peak;
   while (i_min < i && h < x[i]) --i;
   double l = (double)i;
-  if (x[i] < h) l += (h - x[i]) / (x[i + 1] - x[i]);
+  if (x[i] < h && x[i + 1] != x[i]) l += (h - x[i]) / (x[i + 1] - x[i]);
   i = peak;
   while (i < i_max && h < x[i]) ++i;
   double r = (double)i;
-  if (x[i] < h) r -= (h - x[i]) / (x[i - 1] - x[i]);
+  if (x[i] < h && x[i - 1] != x[i]) r -= (h - x[i]) / (x[i - 1] - x[i]);
   *width = r - l;
   *height = h;
   *left_ip = l;

@@ -1,0 +1,108 @@
+"""Fixtures of the signal tests that run without a device: `host_ndimage` (ndimage's kernels as the
+NumPy models of tests/scipy/ndimage/test_ndimage_filters_cpu.py), `host_signal` (scipy.signal's
+public functions over NumPy arrays, numpy.fft for cuarray.fft), `host_lib` (tests/scipy/ndimage's
+g++ builder), `host_lfilter` (the public functions over templates/iir.cuh built with g++, the
+kernels' thread loops run serially), and `ptx` (NVRTC's PTX of a source for sm_90, no device needed)."""
+
+import ctypes
+import importlib.util
+import pathlib
+
+import numpy as np
+import pytest
+
+
+def _load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_NDIMAGE = pathlib.Path(__file__).parent.parent / "ndimage"
+host_ndimage = _load("ndimage_filter_models", _NDIMAGE / "test_ndimage_filters_cpu.py").host_ndimage
+host_lib = _load("ndimage_conftest", _NDIMAGE / "conftest.py").host_lib
+
+
+def _empty(shape, dt):
+    return np.empty(shape, dt)
+
+
+def stand_in(monkeypatch, module, **names):
+    """NumPy (or host) stand-ins for module-level names of a cuarray module, for this test."""
+    for name, value in names.items():
+        monkeypatch.setattr(module, name, value)
+
+
+@pytest.fixture
+def host_signal(host_ndimage, monkeypatch):
+    from cuarray.scipy.signal import _convolve, _filtering
+
+    stand_in(monkeypatch, _convolve, _pad=np.pad, _fft=np.fft, ndarray=_empty)
+    stand_in(monkeypatch, _filtering, _fft=np.fft, _concatenate=np.concatenate, _where=np.where, _from_host=np.asarray)
+    from cuarray.scipy import signal
+
+    return signal
+
+
+@pytest.fixture(scope="session")
+def ptx():
+    """ptx(source, options) -> the PTX text NVRTC makes of `source` for compute_90."""
+    from cuda.bindings import nvrtc
+
+    def compile_ptx(src, options=()):
+        prog = nvrtc.nvrtcCreateProgram(src.encode(), b"kernel.cu", 0, [], [])[1]
+        flags = [b"-arch=compute_90", b"-std=c++17", *(o.encode() for o in options)]
+        assert nvrtc.nvrtcCompileProgram(prog, len(flags), flags)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
+        text = b" " * nvrtc.nvrtcGetPTXSize(prog)[1]
+        nvrtc.nvrtcGetPTX(prog, text)
+        return text.decode()
+
+    return compile_ptx
+
+
+IIR_DRIVER = r"""
+#include "iir.cuh"
+using namespace cuarray_signal;
+extern "C" void chunks(const double* ba, int K, const double* x, double* y, long long n, long long inner, long long L,
+                       long long C, long long total, const double* start, double* end) {
+  for (long long t = 0; t < total; ++t) run_chunk<512, double, double>(ba, K, x, y, n, inner, L, C, t, start, end);
+}
+extern "C" void carry(const double* M, int K, double* states, long long inner, long long C, long long lines,
+                      const double* zi, double* zf) {
+  for (long long line = 0; line < lines; ++line) carry_line<32>(M, K, states, inner, C, line, zi, zf);
+}
+"""
+
+
+def ptr(a):
+    return None if a is None else a.ctypes.data_as(ctypes.c_void_p)
+
+
+@pytest.fixture
+def host_lfilter(host_ndimage, monkeypatch, host_lib):
+    from cuarray.scipy.signal import _convolve
+    from cuarray.scipy.signal import _lfilter as lf
+
+    lib = host_lib("iir", IIR_DRIVER, lf._DIR)
+    ll = ctypes.c_longlong
+
+    def astype(x, dt, order="K", copy=True):
+        return np.array(x, dtype=dt, order=order, copy=True) if copy else np.asarray(x, dtype=dt, order=order)
+
+    def chunks(ba, K, x, y, out_dt, lines, n, inner, L, C, start, end):
+        y64 = None if y is None else np.empty(y.shape)
+        lib.chunks(ptr(ba), ctypes.c_int(K), ptr(None if x is None else np.ascontiguousarray(x, np.float64)), ptr(y64),
+                   ll(n), ll(inner), ll(L), ll(C), ll(lines * C), ptr(start), ptr(end))
+        if y is not None:
+            y[...] = y64
+
+    def carry(M, K, states, inner, C, lines, zi, zf):
+        lib.carry(ptr(M), ctypes.c_int(K), ptr(states), ll(inner), ll(C), ll(lines), ptr(zi), ptr(zf))
+
+    stand_in(monkeypatch, lf, _launch_chunks=chunks, _launch_carry=carry, _from_host=np.asarray, astype=astype,
+             ndarray=_empty, _concatenate=np.concatenate, _broadcast=np.broadcast_to, _stack=np.stack)
+    stand_in(monkeypatch, _convolve, _fft=np.fft)
+    from cuarray.scipy import signal
+
+    return signal
