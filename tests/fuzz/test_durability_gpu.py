@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import cuarray as cp
+from oom_injection import refuse_each_allocation
 
 pytestmark = pytest.mark.gpu
 rng = np.random.default_rng(35)
@@ -34,65 +35,73 @@ OOM_OPS = {
 
 @pytest.mark.parametrize("name", list(OOM_OPS))
 def test_out_of_memory_at_every_allocation_leaves_inputs_and_pool_intact(name):
-    """The pool's limit is raised step by step from just above the inputs: the operation fails at
-    each of its allocations in turn, then succeeds. After each failure the input is unchanged,
-    the pool's used bytes are back to where they were, and a retry after free_all_blocks works."""
+    """The operation's 1st, 2nd, ... allocation is refused by the pool (tests/fuzz/oom_injection.py
+    says why not a pool limit, and why the checks come after the except block), until it runs
+    through. After each refusal the input is unchanged and, with the pool's cache and the
+    libraries' kept workspaces given back, the pool's used bytes are what they were before; a
+    retry after free_all_blocks works."""
     fn, shape = OOM_OPS[name]
     host = rng.standard_normal(shape)
     a = cp.asarray(host)
     expected = fn(np, host)
     pool = _pool()
-    cp.cuda.Stream.null.synchronize()
-    base = pool.used_bytes()
-    limit0 = pool.get_limit()
-    failures = 0
-    step = max(1 << 16, host.nbytes // 8)
-    try:
-        for extra in range(0, 64 * host.nbytes + step, step):
-            pool.free_all_blocks()
-            pool.set_limit(pool.total_bytes() + extra)
-            try:
-                got = fn(cp, a)
-                cp.cuda.Stream.null.synchronize()
-                break
-            except cp.cuda.memory.OutOfMemoryError:
-                failures += 1
-                cp.cuda.Stream.null.synchronize()
-                assert pool.used_bytes() == base, "memory of the failed operation still in use"
-                np.testing.assert_array_equal(a.get(), host)
-        else:
-            pytest.fail("never succeeded")
-    finally:
-        pool.set_limit(limit0)
-    assert failures >= 1
+    fn(cp, a)  # warm: kernels compiled, per-stream buffers that live for good (reduction counters) made
+
+    def settled():
+        cp.cuda.Stream.null.synchronize()
+        pool.free_all_blocks()
+        return pool.used_bytes()
+
+    base = settled()
+
+    def after_refusal(k):
+        assert settled() == base, "allocation {}: memory of the failed operation still in use".format(k)
+        np.testing.assert_array_equal(a.get(), host)
+
+    assert refuse_each_allocation(pool, lambda: fn(cp, a), after_refusal) >= 1
     pool.free_all_blocks()
     got = fn(cp, a)  # the retry after free_all_blocks
     np.testing.assert_allclose(got.get(), expected, rtol=1e-9, atol=1e-9)
 
 
 def test_keyboard_interrupt_in_a_long_host_loop_leaves_the_library_usable():
+    """A KeyboardInterrupt landing anywhere in a loop of eager operations (inside a launch, an
+    allocation, a scatter's bookkeeping): afterwards the same operations give NumPy's answers."""
     def interrupt(signum, frame):
         raise KeyboardInterrupt
 
+    h = rng.standard_normal(1000)
+    x = cp.asarray(h)
+    idx = cp.asarray(np.array([3, 7]))
+
+    def body():
+        (x * 2 + 1).sum()
+        cp.sort(x)[::-1].copy()
+        x[idx] = x[:2]
+
+    body()  # compiled before the timer starts: the interrupts land in the loop, not in NVRTC
+    passes = []
     old = signal.signal(signal.SIGALRM, interrupt)
-    x = cp.asarray(rng.standard_normal(1000))
     try:
         for delay in (0.013, 0.021, 0.034, 0.055):  # land in different places of the loop
+            n = 0
             signal.setitimer(signal.ITIMER_REAL, delay)
             with pytest.raises(KeyboardInterrupt):
                 while True:
-                    y = (x * 2 + 1).sum()
-                    z = cp.sort(x)[::-1].copy()
-                    x[cp.asarray(np.array([3, 7]))] = x[:2]
+                    body()
+                    n += 1
+            passes.append(n)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+    assert max(passes) > 0, "every interrupt landed in the first pass: {}".format(passes)
     cp.cuda.Stream.null.synchronize()
-    h = rng.standard_normal(5000)
-    d = cp.asarray(h)
-    assert float((d * 2 + 1).sum().get()) == pytest.approx(float((h * 2 + 1).sum()))
-    np.testing.assert_array_equal(cp.sort(d).get(), np.sort(h))
-    del y, z
+    h2 = rng.standard_normal(5000)
+    d = cp.asarray(h2)
+    assert float((d * 2 + 1).sum().get()) == pytest.approx(float((h2 * 2 + 1).sum()))
+    np.testing.assert_array_equal(cp.sort(d).get(), np.sort(h2))
+    h[[3, 7]] = h[:2]  # the scatter of the loop is idempotent: x is h with it applied
+    np.testing.assert_array_equal(x.get(), h)
 
 
 def test_keyboard_interrupt_around_a_long_synchronisation():
@@ -165,8 +174,22 @@ def test_every_kernel_family_past_2_31_elements():
     idx = cp.asarray(np.array([N_BIG - 1, N_BIG - 2, (1 << 31) + 1], np.int64))
     np.testing.assert_array_equal(a[idx].get(), np.array([N_BIG - 1, N_BIG - 2, (1 << 31) + 1]) % 256)
     assert int(cp.count_nonzero(a == 255).get()) == N_BIG // 256
-    m = cp.flatnonzero(a[(1 << 31):] == 255)
-    assert int(m[-1].get()) + (1 << 31) == max(i for i in range(N_BIG - 300, N_BIG) if i % 256 == 255)
+    # Masks and nonzero over all 2**31 + 37 elements (64-bit counts and offsets): the 36s sit at
+    # 36, 292, ..., and the last one is the last element, past 2**31. (Not a slice past 2**31:
+    # its 37 elements hold 0 .. 36, and such a short mask needs no 64-bit index anyway.)
+    m = cp.flatnonzero(a == 36)
+    assert m.shape == (N_BIG // 256 + 1,)
+    np.testing.assert_array_equal(m[-3:].get(), [N_BIG - 1 - 512, N_BIG - 1 - 256, N_BIG - 1])
+    sel = a[a < 3]  # x[mask] past 2**31: 0, 1, 2 from every 256-block, the tail's included
+    assert sel.shape == (3 * (N_BIG // 256) + 3,)
+    np.testing.assert_array_equal(sel[-6:].get(), [0, 1, 2, 0, 1, 2])
+    del m, sel
+    h = cp.bincount(a, minlength=256)  # histogram of every element: 37 values have one more
+    np.testing.assert_array_equal(h.get(), N_BIG // 256 + (np.arange(256) < N_BIG % 256))
+    c = cp.concatenate([a[-40:], a[:-40]])  # a rotation: copies past 2**31 on both sides
+    np.testing.assert_array_equal(c[[0, 39, 40, N_BIG - 1]].get(),
+                                  np.array([N_BIG - 40, N_BIG - 1, 0, N_BIG - 41]) % 256)
+    del c
 
 
 # -- soak ---------------------------------------------------------------------------------------
