@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 
 import numpy as np
 import pytest
@@ -102,6 +103,34 @@ def test_keyboard_interrupt_in_a_long_host_loop_leaves_the_library_usable():
     np.testing.assert_array_equal(cp.sort(d).get(), np.sort(h2))
     h[[3, 7]] = h[:2]  # the scatter of the loop is idempotent: x is h with it applied
     np.testing.assert_array_equal(x.get(), h)
+
+
+def test_keyboard_interrupt_during_a_kernel_compile_leaves_the_caches_usable():
+    """What the loop test above did by accident on the H100 run (its interrupts all landed in
+    the first pass's compile): interrupts during the compile of a new kernel (NVRTC, loading, the
+    memory and disk caches), then the same kernel compiles and runs right."""
+    salt = time.time_ns() % 1_000_003  # a kernel no cache holds
+    ek = cp.ElementwiseKernel("float64 x", "float64 y", "y = x * 2 + {}".format(salt), "ki_compile_{}".format(salt))
+    h = rng.standard_normal(1000)
+    x = cp.asarray(h)
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        for delay in (0.002, 0.008, 0.03, 0.1):
+            signal.setitimer(signal.ITIMER_REAL, delay)
+            try:
+                ek(x)
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                break
+            except KeyboardInterrupt:
+                pass
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    np.testing.assert_allclose(ek(x).get(), h * 2 + salt)
 
 
 def test_keyboard_interrupt_around_a_long_synchronisation():
