@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy
 
-from .._core import device_errors as _errors
 from .._core import shapes as _shapes
 from .._core.copying import copyto_unchecked
 from .._core.host_input import as_array, is_scalar
@@ -118,7 +117,8 @@ def put_along_axis(arr, indices, values, axis):
 
 def put(a, ind, v, mode="raise"):
     """See `numpy.put`: `a.flat[ind] = v`, `v` repeated as needed. With mode='raise', an index
-    out of range raises IndexError at once, as NumPy's (device indices: one synchronisation)."""
+    out of range in a host `ind` raises IndexError at once; in a device `ind`, at the next
+    synchronisation, as every scatter's (`set_sync_index_checks(True)`: at once)."""
     if not isinstance(a, ndarray):
         raise TypeError("put() needs a cuarray array")
     if not a.flags.writeable:
@@ -144,13 +144,8 @@ def put(a, ind, v, mode="raise"):
         return
     if vv.size != n:
         vv = tile(vv, -(-n // vv.size))[:n]
-    if isinstance(idx, ndarray) and mode == "raise":
-        # NumPy raises at once: read the device error channel now (one synchronisation).
-        _errors.check_index_errors()
-        flat[idx.reshape(-1)] = vv
-        _errors.raise_now(lambda value, axis, size: IndexError(
-            "index {} is out of bounds for axis 0 with size {}".format(value, size)))
-        return
+    # Device indices out of range (mode='raise'): the scatter's IndexError surfaces at the next
+    # synchronisation, as for `a.flat[idx] = v` (docs/differences.md, "Advanced indexing").
     flat[idx.reshape(-1)] = vv
 
 

@@ -117,6 +117,11 @@ def _fault_text(status) -> str:
     return _fault
 
 
+def fault_seen(status) -> bool:
+    """Whether `status` (a failed call's) is, or comes after, a device fault."""
+    return _fault is not None or int(status) in _STICKY
+
+
 def check(result):
     """Check a cuda.bindings call's `(CUresult, *outputs)` tuple; return the outputs.
 
@@ -126,7 +131,7 @@ def check(result):
     status = result[0]
     if status != 0:  # CUDA_SUCCESS / cudaSuccess / NVRTC_SUCCESS are all 0
         text = _error_text(status)
-        if _fault is not None or int(status) in _STICKY:
+        if fault_seen(status):
             text += ". " + _fault_text(status)
         raise CUDARuntimeError(text, status)
     n = len(result)

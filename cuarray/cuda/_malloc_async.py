@@ -131,7 +131,7 @@ class MallocAsyncMemoryPool:
         release_library_memory(dev, None)
         mr = self._mrs.get(dev)
         if mr is not None:
-            _device._core_device(dev).sync()
+            _device._context_synchronize(dev)
             _backend.check(_backend.driver().cuMemPoolTrimTo(mr.handle, 0))
 
     def set_limit(self, size: int | None = None, fraction: float | None = None) -> None:

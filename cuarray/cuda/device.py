@@ -166,8 +166,16 @@ def get_device_count() -> int:
 def synchronize() -> None:
     """Wait for all work on the current device."""
     _sync_hooks.check_not_capturing()
-    _core_device().sync()
+    _context_synchronize()
     _sync_hooks.run()
+
+
+def _context_synchronize(device_id: int | None = None) -> None:
+    """Wait for all work on `device_id` (default: the current device), with no sync hooks: through
+    the driver and `_backend.check`, so that a device fault seen here is explained as everywhere
+    else (cuda.core's Device.sync raises its own CUDAError, without that explanation)."""
+    _core_device(device_id)
+    _backend.check(_backend.driver().cuCtxSynchronize())
 
 
 class Device:
@@ -263,7 +271,7 @@ class Device:
     def synchronize(self) -> None:
         """Wait for all work on this device."""
         _sync_hooks.check_not_capturing()
-        _core_device(self.id).sync()
+        _context_synchronize(self.id)
         _sync_hooks.run()
 
     @property

@@ -40,7 +40,11 @@ _hook = None
 
 
 def _launch_error(status: int) -> None:
-    """Raise what cuda.core's launch raises for a failed cuLaunchKernel (its CUDAError, its text)."""
+    """Raise what cuda.core's launch raises for a failed cuLaunchKernel (its CUDAError, its text);
+    after a device fault (a sticky status, or one seen before), `_backend.check`'s CUDARuntimeError
+    instead, which says that the context is unusable and names the last user kernel."""
+    if _backend.fault_seen(status):
+        _backend.check((status,))
     try:
         from cuda.core._utils.cuda_utils import _check_driver_error
     except ImportError:  # another cuda.core layout: our own error, same text as _backend.check's

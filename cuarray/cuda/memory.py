@@ -155,7 +155,7 @@ class _DriverBacking:
         _backend.check(_backend.driver().cuMemFree(ptr))
 
     def synchronize(self, device_id: int) -> None:
-        _device._core_device(device_id).sync()
+        _device._context_synchronize(device_id)
 
     def device_total(self, device_id: int) -> int:
         return _device_total(device_id)

@@ -145,7 +145,10 @@ class Stream:
         """Wait until all work queued on this stream has finished."""
         _sync_hooks.check_not_capturing()
         _context_for(self)
-        self._core().sync()
+        # The driver through check(), as every copy's synchronisation: a device fault first seen
+        # here gets cuarray's explanation (the context is unusable, the last user kernel), which
+        # cuda.core's Stream.sync would raise as its own CUDAError without.
+        _backend.check(_backend.driver().cuStreamSynchronize(self.ptr))
         _sync_hooks.run()
 
     @property

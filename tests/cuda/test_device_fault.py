@@ -36,6 +36,41 @@ def test_sticky_error_names_the_kernel_and_later_errors_repeat_it(fresh_fault_st
     assert _backend.check((0, 5)) == 5  # success still passes through
 
 
+class _FaultedDriver:
+    """cuda.bindings' driver after a device fault: every synchronisation returns
+    CUDA_ERROR_ILLEGAL_ADDRESS (700)."""
+
+    cuStreamSynchronize = staticmethod(lambda stream: (700,))
+    cuCtxSynchronize = staticmethod(lambda: (700,))
+
+
+@pytest.mark.parametrize("sync", ["Stream.synchronize", "Device.synchronize", "cuda.synchronize", "pool"])
+def test_a_fault_first_seen_by_a_synchronisation_is_explained(fresh_fault_state, monkeypatch, sync):
+    """The H100 run: the first error after a faulting RawKernel came from the stream's
+    synchronisation as cuda.core's CUDAError (no kernel name, no word on the context); every
+    synchronisation now goes through the driver and `_backend.check`."""
+    from cuarray.cuda import device, memory, stream
+
+    monkeypatch.setattr(_backend, "driver", lambda: _FaultedDriver)
+    monkeypatch.setattr(device, "_core_device", lambda device_id=None: None)  # no context to make current
+    _backend.note_user_kernel("poke")
+    call = {"Stream.synchronize": stream.Stream.null.synchronize,
+            "Device.synchronize": device.Device(0).synchronize,
+            "cuda.synchronize": device.synchronize,
+            "pool": lambda: memory._DriverBacking().synchronize(0)}[sync]
+    with pytest.raises(_backend.CUDARuntimeError, match="unusable") as e:
+        call()
+    assert "CUDA_ERROR_700" in str(e.value) and "'poke'" in str(e.value)
+
+
+def test_a_launch_after_a_fault_is_explained(fresh_fault_state):
+    from cuarray.cuda import launch
+
+    _backend.note_user_kernel("poke")
+    with pytest.raises(_backend.CUDARuntimeError, match="unusable.*'poke'"):
+        launch._launch_error(700)  # the native launch path's failed cuLaunchKernel
+
+
 _CHILD = textwrap.dedent("""
     import cuarray as cp, numpy as np
     k = cp.RawKernel(r'''extern "C" __global__ void poke(float* p) { p[threadIdx.x] = 1.0f; }''', "poke")

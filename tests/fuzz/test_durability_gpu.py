@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 
 import numpy as np
 import pytest
 
 import cuarray as cp
+from oom_injection import refuse_each_allocation
 
 pytestmark = pytest.mark.gpu
 rng = np.random.default_rng(35)
@@ -20,7 +22,24 @@ def _pool():
     return cp.get_default_memory_pool()
 
 
+def _sin_exp_sum(xp):
+    return lambda x: (xp.sin(x) * 2 + xp.exp(-x)).sum(axis=0)
+
+
+_FUSED_SUM = cp.fuse(_sin_exp_sum(cp))
+
+
+def _lazy_chain(xp, a):
+    if xp is np:
+        return np.sin(a) * 2 + np.exp(-a) / (1 + a * a)
+    with cp.lazy():
+        c = cp.sin(a) * 2 + cp.exp(-a) / (1 + a * a)
+    return cp.asarray(c)  # materialised here: the fused kernel's output and any buffers it needs
+
+
 OOM_OPS = {
+    "fuse (elementwise into a reduction)": (lambda xp, a: (_FUSED_SUM if xp is cp else _sin_exp_sum(np))(a), (512, 512)),
+    "lazy chain": (_lazy_chain, (1 << 20,)),
     "fused-temporaries": (lambda xp, a: xp.sin(a) * 2 + xp.exp(-a) / (1 + a * a), (1 << 20,)),
     "sort": (lambda xp, a: xp.sort(a), (1 << 20,)),
     "argsort-2d": (lambda xp, a: xp.argsort(a, axis=0), (512, 512)),
@@ -34,65 +53,101 @@ OOM_OPS = {
 
 @pytest.mark.parametrize("name", list(OOM_OPS))
 def test_out_of_memory_at_every_allocation_leaves_inputs_and_pool_intact(name):
-    """The pool's limit is raised step by step from just above the inputs: the operation fails at
-    each of its allocations in turn, then succeeds. After each failure the input is unchanged,
-    the pool's used bytes are back to where they were, and a retry after free_all_blocks works."""
+    """The operation's 1st, 2nd, ... allocation is refused by the pool (tests/fuzz/oom_injection.py
+    says why not a pool limit, and why the checks come after the except block), until it runs
+    through. After each refusal the input is unchanged and, with the pool's cache and the
+    libraries' kept workspaces given back, the pool's used bytes are what they were before; a
+    retry after free_all_blocks works."""
     fn, shape = OOM_OPS[name]
     host = rng.standard_normal(shape)
     a = cp.asarray(host)
     expected = fn(np, host)
     pool = _pool()
-    cp.cuda.Stream.null.synchronize()
-    base = pool.used_bytes()
-    limit0 = pool.get_limit()
-    failures = 0
-    step = max(1 << 16, host.nbytes // 8)
-    try:
-        for extra in range(0, 64 * host.nbytes + step, step):
-            pool.free_all_blocks()
-            pool.set_limit(pool.total_bytes() + extra)
-            try:
-                got = fn(cp, a)
-                cp.cuda.Stream.null.synchronize()
-                break
-            except cp.cuda.memory.OutOfMemoryError:
-                failures += 1
-                cp.cuda.Stream.null.synchronize()
-                assert pool.used_bytes() == base, "memory of the failed operation still in use"
-                np.testing.assert_array_equal(a.get(), host)
-        else:
-            pytest.fail("never succeeded")
-    finally:
-        pool.set_limit(limit0)
-    assert failures >= 1
+    fn(cp, a)  # warm: kernels compiled, per-stream buffers that live for good (reduction counters) made
+
+    def settled():
+        cp.cuda.Stream.null.synchronize()
+        pool.free_all_blocks()
+        return pool.used_bytes()
+
+    base = settled()
+
+    def after_refusal(k):
+        assert settled() == base, "allocation {}: memory of the failed operation still in use".format(k)
+        np.testing.assert_array_equal(a.get(), host)
+
+    assert refuse_each_allocation(pool, lambda: fn(cp, a), after_refusal) >= 1
     pool.free_all_blocks()
     got = fn(cp, a)  # the retry after free_all_blocks
     np.testing.assert_allclose(got.get(), expected, rtol=1e-9, atol=1e-9)
 
 
 def test_keyboard_interrupt_in_a_long_host_loop_leaves_the_library_usable():
+    """A KeyboardInterrupt landing anywhere in a loop of eager operations (inside a launch, an
+    allocation, a scatter's bookkeeping): afterwards the same operations give NumPy's answers."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    h = rng.standard_normal(1000)
+    x = cp.asarray(h)
+    idx = cp.asarray(np.array([3, 7]))
+
+    def body():
+        (x * 2 + 1).sum()
+        cp.sort(x)[::-1].copy()
+        x[idx] = x[:2]
+
+    body()  # compiled before the timer starts: the interrupts land in the loop, not in NVRTC
+    passes = []
+    old = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        for delay in (0.013, 0.021, 0.034, 0.055):  # land in different places of the loop
+            n = 0
+            signal.setitimer(signal.ITIMER_REAL, delay)
+            with pytest.raises(KeyboardInterrupt):
+                while True:
+                    body()
+                    n += 1
+            passes.append(n)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert max(passes) > 0, "every interrupt landed in the first pass: {}".format(passes)
+    cp.cuda.Stream.null.synchronize()
+    h2 = rng.standard_normal(5000)
+    d = cp.asarray(h2)
+    assert float((d * 2 + 1).sum().get()) == pytest.approx(float((h2 * 2 + 1).sum()))
+    np.testing.assert_array_equal(cp.sort(d).get(), np.sort(h2))
+    h[[3, 7]] = h[:2]  # the scatter of the loop is idempotent: x is h with it applied
+    np.testing.assert_array_equal(x.get(), h)
+
+
+def test_keyboard_interrupt_during_a_kernel_compile_leaves_the_caches_usable():
+    """What the loop test above did by accident on the H100 run (its interrupts all landed in
+    the first pass's compile): interrupts during the compile of a new kernel (NVRTC, loading, the
+    memory and disk caches), then the same kernel compiles and runs right."""
+    salt = time.time_ns() % 1_000_003  # a kernel no cache holds
+    ek = cp.ElementwiseKernel("float64 x", "float64 y", "y = x * 2 + {}".format(salt), "ki_compile_{}".format(salt))
+    h = rng.standard_normal(1000)
+    x = cp.asarray(h)
+
     def interrupt(signum, frame):
         raise KeyboardInterrupt
 
     old = signal.signal(signal.SIGALRM, interrupt)
-    x = cp.asarray(rng.standard_normal(1000))
     try:
-        for delay in (0.013, 0.021, 0.034, 0.055):  # land in different places of the loop
+        for delay in (0.002, 0.008, 0.03, 0.1):
             signal.setitimer(signal.ITIMER_REAL, delay)
-            with pytest.raises(KeyboardInterrupt):
-                while True:
-                    y = (x * 2 + 1).sum()
-                    z = cp.sort(x)[::-1].copy()
-                    x[cp.asarray(np.array([3, 7]))] = x[:2]
+            try:
+                ek(x)
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                break
+            except KeyboardInterrupt:
+                pass
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
-    cp.cuda.Stream.null.synchronize()
-    h = rng.standard_normal(5000)
-    d = cp.asarray(h)
-    assert float((d * 2 + 1).sum().get()) == pytest.approx(float((h * 2 + 1).sum()))
-    np.testing.assert_array_equal(cp.sort(d).get(), np.sort(h))
-    del y, z
+    np.testing.assert_allclose(ek(x).get(), h * 2 + salt)
 
 
 def test_keyboard_interrupt_around_a_long_synchronisation():
@@ -165,8 +220,22 @@ def test_every_kernel_family_past_2_31_elements():
     idx = cp.asarray(np.array([N_BIG - 1, N_BIG - 2, (1 << 31) + 1], np.int64))
     np.testing.assert_array_equal(a[idx].get(), np.array([N_BIG - 1, N_BIG - 2, (1 << 31) + 1]) % 256)
     assert int(cp.count_nonzero(a == 255).get()) == N_BIG // 256
-    m = cp.flatnonzero(a[(1 << 31):] == 255)
-    assert int(m[-1].get()) + (1 << 31) == max(i for i in range(N_BIG - 300, N_BIG) if i % 256 == 255)
+    # Masks and nonzero over all 2**31 + 37 elements (64-bit counts and offsets): the 36s sit at
+    # 36, 292, ..., and the last one is the last element, past 2**31. (Not a slice past 2**31:
+    # its 37 elements hold 0 .. 36, and such a short mask needs no 64-bit index anyway.)
+    m = cp.flatnonzero(a == 36)
+    assert m.shape == (N_BIG // 256 + 1,)
+    np.testing.assert_array_equal(m[-3:].get(), [N_BIG - 1 - 512, N_BIG - 1 - 256, N_BIG - 1])
+    sel = a[a < 3]  # x[mask] past 2**31: 0, 1, 2 from every 256-block, the tail's included
+    assert sel.shape == (3 * (N_BIG // 256) + 3,)
+    np.testing.assert_array_equal(sel[-6:].get(), [0, 1, 2, 0, 1, 2])
+    del m, sel
+    h = cp.bincount(a, minlength=256)  # histogram of every element: 37 values have one more
+    np.testing.assert_array_equal(h.get(), N_BIG // 256 + (np.arange(256) < N_BIG % 256))
+    c = cp.concatenate([a[-40:], a[:-40]])  # a rotation: copies past 2**31 on both sides
+    np.testing.assert_array_equal(c[[0, 39, 40, N_BIG - 1]].get(),
+                                  np.array([N_BIG - 40, N_BIG - 1, 0, N_BIG - 41]) % 256)
+    del c
 
 
 # -- soak ---------------------------------------------------------------------------------------

@@ -174,6 +174,26 @@ def test_device_index_errors_surface_at_next_sync(name):
         cp.set_sync_index_checks(prev)
 
 
+_HOST_PATH_INDEX_OPS = {  # device index arrays (values unread on the host path)
+    "take": lambda a, i: cp.take(a, i, axis=1),
+    "getitem": lambda a, i: a[:, i],
+    "setitem": lambda a, i: a.__setitem__((slice(None), i), 1.5),
+    "put": lambda a, i: cp.put(a, i, cp.zeros(1)),
+}
+
+
+@pytest.mark.parametrize("name", list(_HOST_PATH_INDEX_OPS))
+def test_device_index_ops_do_not_synchronise(host_path, monkeypatch, name):
+    """The same rule decided on the host: no gather/scatter with a device index reads the error
+    channel at the call (the old `put` did: one synchronisation per call)."""
+    from cuarray._core import device_errors
+
+    reads = []
+    monkeypatch.setattr(device_errors, "_take_error", lambda: reads.append(1))
+    _HOST_PATH_INDEX_OPS[name](cp.empty((3, 4)), cp.zeros(2, np.int64))
+    assert host_path and not reads
+
+
 @pytest.mark.gpu
 def test_host_index_errors_raise_at_the_call():
     a = cp.asarray(np.array(7))
