@@ -5,6 +5,7 @@ from numpy.linalg import LinAlgError as LinAlgError
 
 # -- basics ---------------------------------------------------------------------------------------
 from ._basic import solve as solve
+from ._basic import solve_banded as solve_banded
 from ._triangular import solve_triangular as solve_triangular
 from ._basic import inv as inv
 from ._basic import det as det
@@ -13,6 +14,7 @@ from ._basic import det as det
 from ._decomp_lu import lu as lu
 from ._decomp_lu import lu_factor as lu_factor
 from ._decomp_lu import lu_solve as lu_solve
+from ._decomp_qr import qr as qr
 from ._triangular import cho_factor as cho_factor
 from ._triangular import cho_solve as cho_solve
 from ._basic import eigh as eigh
@@ -24,6 +26,8 @@ from ._basic import orthogonal_procrustes as orthogonal_procrustes
 
 # -- matrix functions ---------------------------------------------------------------------------
 from ._expm import expm as expm
+from ._matfuncs import logm as logm
+from ._matfuncs import sqrtm as sqrtm
 
 # -- special matrices -----------------------------------------------------------------------------
 from ._special_matrices import block_diag as block_diag
