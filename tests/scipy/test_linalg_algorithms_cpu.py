@@ -231,3 +231,26 @@ def test_argument_errors_are_scipys(case):
 def test_new_names_are_exported():
     for name in ("qr", "solve_banded", "sqrtm", "logm"):
         assert callable(getattr(cla, name))
+
+
+# SciPy 1.18 drops sqrtm's `disp`/`blocksize` and logm's `disp` (deprecated in 1.16): 1.18's here.
+SIGNATURE_NAMES = sorted(set(n for n in dir(cla) if not n.startswith("_") and callable(getattr(cla, n))
+                             and hasattr(sla, n) and not isinstance(getattr(cla, n), type)) - {"sqrtm", "logm"})
+
+
+@pytest.mark.parametrize("name", SIGNATURE_NAMES)
+def test_signature_is_scipys(name):
+    import inspect
+
+    ours, theirs = inspect.signature(getattr(cla, name)), inspect.signature(getattr(sla, name))
+    assert list(ours.parameters) == list(theirs.parameters)
+    for p in ours.parameters.values():
+        q = theirs.parameters[p.name]
+        assert p.kind == q.kind and p.default == q.default, (name, p, q)
+
+
+def test_sqrtm_logm_signatures_are_scipy_1_18s():
+    import inspect
+
+    assert list(inspect.signature(cla.sqrtm).parameters) == ["A"]
+    assert list(inspect.signature(cla.logm).parameters) == ["A"]

@@ -76,9 +76,10 @@ def qr(a, overwrite_a=False, lwork=None, mode="full", pivoting=False, check_fini
         tau = zeros(batch + (k,), dtype=char)
         jpvt = numpy.broadcast_to(numpy.arange(n, dtype=numpy.int32), batch + (n,)).copy()
         for idx in numpy.ndindex(*batch):
-            t, p = geqp3(CUARRAY, h[idx])
-            tau[idx] = t
-            jpvt[idx] = p
+            at = idx + (Ellipsis,)  # a view of one matrix (the whole array when not a stack)
+            t, p = geqp3(CUARRAY, h[at])
+            tau[at] = t
+            jpvt[at] = p
         extra = (asarray(jpvt),)
     else:
         if a.size:
