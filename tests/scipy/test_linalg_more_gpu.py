@@ -335,3 +335,17 @@ def test_special_matrices_batched():
     ci = rng.integers(-9, 9, size=5)
     np.testing.assert_array_equal(cla.toeplitz(G(ci)).get(), sla.toeplitz(ci))
     assert cla.toeplitz(G(ci)).dtype == sla.toeplitz(ci).dtype
+
+
+def test_lu_solve_and_cho_solve_batching_rule():
+    rng = _rng("lus-batch")
+    a = rng.normal(size=(3, 4, 4)) + 4 * np.eye(4)
+    f, wf = cla.lu_factor(G(a)), sla.lu_factor(a)
+    for b in (rng.normal(size=4), rng.normal(size=(3, 4, 2)), rng.normal(size=(2, 3, 4, 2))):
+        _close(cla.lu_solve(f, G(b)), sla.lu_solve(wf, b), 1e-10)
+    with pytest.raises(ValueError):
+        cla.lu_solve(f, G(rng.normal(size=(3, 4))))
+    spd = a @ np.swapaxes(a, -1, -2)
+    c, wc = cla.cho_factor(G(spd)), sla.cho_factor(spd)
+    for b in (rng.normal(size=4), rng.normal(size=(3, 4, 2))):
+        _close(cla.cho_solve(c, G(b)), sla.cho_solve(wc, b), 1e-9)

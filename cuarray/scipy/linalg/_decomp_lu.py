@@ -62,25 +62,26 @@ def lu_factor(a, overwrite_a=False, check_finite=True):
 
 
 def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
-    """See `scipy.linalg.lu_solve` (stacks: `lu` (..., n, n) with `b` of the same batch)."""
+    """See `scipy.linalg.lu_solve` (stacks, SciPy's rule: a 1-D `b` is one vector for every
+    matrix, otherwise `b` is a stack of (n, k) blocks broadcast against the factors')."""
     lu, piv = lu_and_piv
     lu, b, piv = as_lapack(lu, "lu_solve"), as_lapack(b, "lu_solve"), as_array(piv, "lu_solve")
     _square(lu, "lu_solve")
     if trans not in _TRANS:
         raise ValueError("trans must be 0, 1 or 2")
     n = lu.shape[-1]
-    vector = b.ndim == lu.ndim - 1
+    vector = b.ndim == 1
     bb = b[..., None] if vector else b
-    if bb.shape[-2] != n:
-        raise ValueError("Shapes of lu {} and b {} are incompatible".format(lu.shape, b.shape))
+    if b.ndim == 0 or bb.shape[-2] != n:
+        raise ValueError("Shapes of lu {} and b {} are incompatible".format(lu.shape[-2:], b.shape))
     char = compute_char(lu, b)
-    batch = lu.shape[:-2]
+    batch = numpy.broadcast_shapes(lu.shape[:-2], piv.shape[:-1], bb.shape[:-2])
     x = stacked_copy(broadcast_to(bb, batch + bb.shape[-2:]), char, "F")
     if x.size:
         f = _solve._LU()
-        f.lu = stacked_copy(lu, char, "F")
+        f.lu = stacked_copy(broadcast_to(lu, batch + (n, n)), char, "F")
         f.char, f.batched, f.table = char, False, None
-        f.piv = (piv.astype(numpy.int64) + 1).reshape(batch + (n,))
+        f.piv = (broadcast_to(piv, batch + (n,)).astype(numpy.int64) + 1).reshape(batch + (n,))
         f.infos = info_array(max(1, _prod(batch)))
         _solve._lu_solve(f, _TRANS[trans], x)
     return x[..., 0] if vector else x
