@@ -113,3 +113,17 @@ def test_float32_stays_float32():
         got, want = getattr(cst, fn)(G(x), *args), getattr(stats, fn)(x, *args)
         assert got.dtype == np.asarray(want).dtype, fn
         _close(got, want, 1e-4)
+
+
+def test_moment_orders_gmean_flat_weights_mode_empty():
+    rng = _rng("misc")
+    x = rng.uniform(0.5, 2, size=(8, 6))
+    w = rng.uniform(0.1, 1, size=(8, 6))
+    _close(cst.moment(G(x), order=[1, 2, 3], axis=0), stats.moment(x, order=[1, 2, 3], axis=0))
+    _close(cst.gmean(G(x), axis=None, weights=G(w)), stats.gmean(x, axis=None, weights=w))
+    _close(cst.pmean(G(x), 2.0, axis=None, weights=G(w)), stats.pmean(x, 2.0, axis=None, weights=w))
+    m, c = cst.mode(G(np.ones((0, 3))), axis=0)
+    wm, wc = stats.mode(np.ones((0, 3)), axis=0)
+    assert m.shape == wm.shape and c.dtype == wc.dtype
+    np.testing.assert_array_equal(m.get(), wm)
+    np.testing.assert_array_equal(c.get(), wc)

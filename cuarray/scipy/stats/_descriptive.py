@@ -14,7 +14,8 @@ from ..._math.misc import abs as abs_
 from ..._logic.truth import any as any_
 from ..._creation.ranges import arange
 from ..._creation.from_data import asarray
-from ..._manipulation.joining import concatenate
+from ..._manipulation.joining import concatenate, stack
+from ..._creation.basic import full
 from ..._creation.basic import empty
 from ..._logic.content import isnan
 from ..._statistics.order import max as max_
@@ -66,7 +67,10 @@ def _axis(a, axis):
 
 
 def moment(a, order=1, axis=0, nan_policy="propagate", *, center=None, keepdims=False):
-    """See `scipy.stats.moment` (central moment; `center` overrides the mean)."""
+    """See `scipy.stats.moment` (central moment; `center` overrides the mean; a sequence of
+    orders gives their moments stacked along a new first axis, as SciPy)."""
+    if isinstance(order, (list, tuple, numpy.ndarray)):
+        return stack([moment(a, o, axis, nan_policy, center=center, keepdims=keepdims) for o in order])
     a, axis = _axis(_float(a, "moment", nan_policy), axis)
     if order == 0:
         return ones(_reduced(a, axis, keepdims), dtype=a.dtype)
@@ -138,6 +142,7 @@ def describe(a, axis=0, ddof=1, bias=True, nan_policy="propagate"):
 
 def gmean(a, axis=0, dtype=None, weights=None, *, nan_policy="propagate", keepdims=False):
     """See `scipy.stats.gmean`."""
+    flat = axis is None
     a, axis = _axis(_float(a, "gmean", nan_policy), axis)
     if dtype is not None:
         a = a.astype(dtype)
@@ -145,6 +150,7 @@ def gmean(a, axis=0, dtype=None, weights=None, *, nan_policy="propagate", keepdi
     if weights is None:
         return exp(mean(la, axis=axis, keepdims=keepdims))
     w = as_array(weights, "gmean")
+    w = w.ravel() if flat else w
     return exp(sum_(la * w, axis=axis, keepdims=keepdims) / sum_(w, axis=axis, keepdims=keepdims))
 
 
@@ -159,6 +165,7 @@ def pmean(a, p, *, axis=0, dtype=None, weights=None, nan_policy="propagate", kee
         raise ValueError("Power mean only defined for exponent of type int or float.")
     if p == 0:
         return gmean(a, axis=axis, dtype=dtype, weights=weights, nan_policy=nan_policy, keepdims=keepdims)
+    flat = axis is None
     a, axis = _axis(_float(a, "pmean", nan_policy), axis)
     if dtype is not None:
         a = a.astype(dtype)
@@ -167,6 +174,7 @@ def pmean(a, p, *, axis=0, dtype=None, weights=None, nan_policy="propagate", kee
         m = mean(ap, axis=axis, keepdims=keepdims)
     else:
         w = as_array(weights, "pmean")
+        w = w.ravel() if flat else w
         m = sum_(ap * w, axis=axis, keepdims=keepdims) / sum_(w, axis=axis, keepdims=keepdims)
     return m ** (1.0 / p)
 
@@ -309,8 +317,10 @@ def mode(a, axis=0, nan_policy="propagate", keepdims=False):
         a, axis = a.ravel(), 0
     s = moveaxis(sort(a, axis=axis), axis, -1)
     n = s.shape[-1]
-    if n == 0:
-        raise ValueError("mode of an empty slice")
+    if n == 0:  # SciPy: NaN, counted 0 times (both float64)
+        shape = s.shape[:-1]
+        m, c = full(shape, numpy.nan), zeros(shape)
+        return ModeResult(expand_dims(m, axis), expand_dims(c, axis)) if keepdims else ModeResult(m, c)
     new = concatenate([ones(s.shape[:-1] + (1,), dtype=bool), s[..., 1:] != s[..., :-1]], axis=-1)
     ordinal = arange(n, dtype=numpy.int64) * ones(s.shape, dtype=numpy.int64)
     start = _running_max(where(new, ordinal, 0))
