@@ -254,3 +254,19 @@ def test_sqrtm_logm_signatures_are_scipy_1_18s():
 
     assert list(inspect.signature(cla.sqrtm).parameters) == ["A"]
     assert list(inspect.signature(cla.logm).parameters) == ["A"]
+
+
+MORE_ERRORS = {
+    "cosm-rect": (lambda m: m.cosm(R)),
+    "tanhm-1d": (lambda m: m.tanhm(V)),
+    "cholesky-rect": (lambda m: m.cholesky(R)),
+    "polar-side": (lambda m: m.polar(S, side="up")),
+    "polar-1d": (lambda m: m.polar(V)),
+    "solveh_banded-b": (lambda m: m.solveh_banded(np.ones((2, 4)), V)),
+    "eigvalsh-rect": (lambda m: m.eigvalsh(R)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MORE_ERRORS))
+def test_more_argument_errors_are_scipys(case):
+    _same_error(lambda: MORE_ERRORS[case](_OnHost()), lambda: MORE_ERRORS[case](sla))

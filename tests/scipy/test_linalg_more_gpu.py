@@ -349,3 +349,43 @@ def test_lu_solve_and_cho_solve_batching_rule():
     c, wc = cla.cho_factor(G(spd)), sla.cho_factor(spd)
     for b in (rng.normal(size=4), rng.normal(size=(3, 4, 2))):
         _close(cla.cho_solve(c, G(b)), sla.cho_solve(wc, b), 1e-9)
+
+
+@pytest.mark.parametrize("name", ["cosm", "sinm", "tanm", "coshm", "sinhm", "tanhm"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128, np.int64], ids=ID)
+def test_trig_matfuncs(name, dtype):
+    rng = _rng("trig", name, dtype)
+    a = (rng.normal(size=(2, 6, 6)) * (3 if np.dtype(dtype).kind == "i" else 0.4))
+    if np.dtype(dtype).kind == "c":
+        a = a + 0.3j * rng.normal(size=a.shape)
+    a = a.astype(dtype)
+    got, want = getattr(cla, name)(G(a)), getattr(sla, name)(a)
+    tol = 1e-4 if np.dtype(dtype).char == "f" else 1e-9
+    _close(got, want, tol, np.abs(want).max())
+
+
+@pytest.mark.parametrize("lower", [False, True])
+def test_cholesky_eigvalsh_solveh_banded(lower):
+    rng = _rng("chol", lower)
+    a = rng.normal(size=(3, 7, 7)) + 1j * rng.normal(size=(3, 7, 7))
+    a = a @ np.swapaxes(a.conj(), -1, -2) + 7 * np.eye(7)
+    _close(cla.cholesky(G(a), lower=lower), sla.cholesky(a, lower=lower), 1e-10)
+    _close(cla.eigvalsh(G(a), lower=lower), sla.eigvalsh(a, lower=lower), 1e-10)
+    with pytest.raises(np.linalg.LinAlgError):
+        cla.cholesky(G(-np.eye(3)))
+    u, n = 2, 9
+    ab = rng.normal(size=(u + 1, n)) + 1j * rng.normal(size=(u + 1, n))
+    ab[0 if lower else u] = np.abs(ab[0 if lower else u]) + 10  # the (real, dominant) diagonal
+    b = rng.normal(size=(n, 2))
+    _close(cla.solveh_banded(G(ab), G(b), lower=lower), sla.solveh_banded(ab, b, lower=lower), 1e-10)
+    _close(cla.solveh_banded(G(ab), G(b[:, 0]), lower=lower), sla.solveh_banded(ab, b[:, 0], lower=lower), 1e-10)
+
+
+@pytest.mark.parametrize("side", ["right", "left"])
+@pytest.mark.parametrize("shape", [(6, 4), (4, 6), (5, 5)])
+def test_polar(side, shape):
+    a = _rng("polar", side, shape).normal(size=shape)
+    u, p = cla.polar(G(a), side=side)
+    wu, wp = sla.polar(a, side=side)
+    _close(u, wu, 1e-10)
+    _close(p, wp, 1e-10)

@@ -1,5 +1,6 @@
-"""sqrtm and logm without a Schur decomposition (cuSOLVER has none): Hermitian matrices through
-their eigendecomposition (exact: they are unitarily diagonalisable), every other matrix through the
+"""sqrtm and logm without a Schur decomposition (cuSOLVER has none), and cosm/sinm/tanm/coshm/
+sinhm/tanhm through expm (SciPy's own formulas). sqrtm and logm: Hermitian matrices through their
+eigendecomposition (exact: they are unitarily diagonalisable), every other matrix through the
 Schur-free iterations of `_iterative` (Denman-Beavers; inverse scaling and squaring), with the
 eigenvalues (cuSOLVER geev) deciding SciPy's real-or-complex result and the branch rotation.
 Stacks are batched: every step is a stacked LU, product or reduction."""
@@ -29,9 +30,10 @@ from ..._math.misc import abs as abs_
 from ..._math.misc import sqrt
 from ..._math.sums import sum as sum_
 from ..._statistics.order import max as max_
+from ._expm import expm
 from ._iterative import db_sqrtm, iss_logm, rotation
 
-__all__ = ["sqrtm", "logm"]
+__all__ = ["sqrtm", "logm", "cosm", "sinm", "tanm", "coshm", "sinhm", "tanhm"]
 
 
 def _inv_logabsdet(m):
@@ -148,3 +150,51 @@ def _work_char(dt, fn, double):
     if dt.kind == "c":
         return "D" if double or dt.itemsize >= 16 else "F"
     raise TypeError("scipy.linalg.{} is not supported for the data type {}".format(fn, dt))
+
+
+# -- trigonometric and hyperbolic functions through expm (SciPy's own formulas) ------------------
+def _trig_input(A, fn):
+    a = as_array(A, fn)
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError("expected square array_like input")
+    return a.astype(numpy.float32) if a.dtype == numpy.float16 else a
+
+
+def cosm(A):
+    """See `scipy.linalg.cosm` (stacks): Re expm(iA) for real A."""
+    a = _trig_input(A, "cosm")
+    if a.dtype.kind == "c":
+        return (expm(1j * a) + expm(-1j * a)) * 0.5
+    return real(expm(1j * a)).copy()
+
+
+def sinm(A):
+    """See `scipy.linalg.sinm` (stacks): Im expm(iA) for real A."""
+    a = _trig_input(A, "sinm")
+    if a.dtype.kind == "c":
+        return (expm(1j * a) - expm(-1j * a)) * -0.5j
+    return imag(expm(1j * a)).copy()
+
+
+def tanm(A):
+    """See `scipy.linalg.tanm` (stacks): cosm(A)^-1 sinm(A)."""
+    a = _trig_input(A, "tanm")
+    return _la.solve(cosm(a), sinm(a))
+
+
+def coshm(A):
+    """See `scipy.linalg.coshm` (stacks)."""
+    a = _trig_input(A, "coshm")
+    return (expm(a) + expm(-a)) * 0.5
+
+
+def sinhm(A):
+    """See `scipy.linalg.sinhm` (stacks)."""
+    a = _trig_input(A, "sinhm")
+    return (expm(a) - expm(-a)) * 0.5
+
+
+def tanhm(A):
+    """See `scipy.linalg.tanhm` (stacks): coshm(A)^-1 sinhm(A)."""
+    a = _trig_input(A, "tanhm")
+    return _la.solve(coshm(a), sinhm(a))
