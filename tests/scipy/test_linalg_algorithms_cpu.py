@@ -35,7 +35,7 @@ def _inv_logabsdet(m):
 
 NP = types.SimpleNamespace(eye=np.eye, matmul=np.matmul, exp=np.exp, max=np.max, sum=np.sum, abs=np.abs,
                            host=lambda x: x, inv_logabsdet=_inv_logabsdet, solve=np.linalg.solve,
-                           zeros=np.zeros, real=np.real, imag=np.imag, conj=np.conj, argmax=np.argmax,
+                           zeros=np.zeros, arange=np.arange, real=np.real, imag=np.imag, conj=np.conj, argmax=np.argmax,
                            copysign=np.copysign, sqrt=np.sqrt, where=np.where)
 
 

@@ -13,6 +13,7 @@ import cuarray.linalg as _la  # (the subsystem, by its full name: layers checked
 from ...cuda.libs import cusolver as _cs
 from ...linalg._util import as_array, batch_of, compute_char, info_array, stacked_copy
 from ..._creation.basic import zeros
+from ..._creation.ranges import arange
 from ..._creation.from_data import asarray
 from ..._creation.matrices import eye, triu
 from ..._manipulation.dims import broadcast_to
@@ -30,7 +31,7 @@ __all__ = ["qr"]
 _MODES = ("full", "r", "economic", "raw")
 
 # The operations `_qr_pivoted.geqp3` is written over, on the GPU.
-CUARRAY = types.SimpleNamespace(zeros=zeros, sum=sum_, real=real, imag=imag, conj=conj, argmax=argmax,
+CUARRAY = types.SimpleNamespace(zeros=zeros, arange=arange, sum=sum_, real=real, imag=imag, conj=conj, argmax=argmax,
                                 host=lambda x: x.get(), copysign=copysign, sqrt=sqrt, where=where,
                                 matmul=matmul)
 
@@ -58,8 +59,8 @@ def _form_q(h, tau, qcols):
 def qr(a, overwrite_a=False, lwork=None, mode="full", pivoting=False, check_finite=True):
     """See `scipy.linalg.qr` (stacks too, as SciPy's). `lwork` is ignored (cuSOLVER sizes its own
     workspace) and `check_finite` is not checked (no device read). `pivoting=True` runs geqp3's
-    column-pivoting algorithm on the GPU one column at a time (one device read of the pivot per
-    column, see `_qr_pivoted`): same P as SciPy, far slower than the unpivoted QR for large n."""
+    column-pivoting algorithm on the GPU one column at a time (see `_qr_pivoted`): same P as
+    SciPy, far slower than the unpivoted QR for large n."""
     if mode not in _MODES:
         raise ValueError("Mode argument should be one of {}".format(list(_MODES)))
     a = as_array(a, "qr")

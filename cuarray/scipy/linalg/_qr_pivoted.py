@@ -13,9 +13,9 @@ them and recomputes on cancellation; the pivots are the same except between colu
 to rounding.
 
 Written over a NumPy-named namespace `xp` (cuarray's in `_decomp_qr.CUARRAY`, NumPy's in the CPU
-tests). Each step is a handful of kernels and one read of the pivot index (the column swap is
-planned on the host): min(m, n) synchronising steps, so large matrices take far longer than the
-unpivoted, blocked cuSOLVER QR.
+tests). Each step is a handful of small kernels, none waiting for the device (the pivot stays on
+it): min(m, n) sequential steps of matrix-vector work, so large matrices take far longer than
+the unpivoted, blocked cuSOLVER QR.
 """
 
 from __future__ import annotations
@@ -27,20 +27,22 @@ __all__ = ["geqp3"]
 
 def geqp3(xp, h):
     """Overwrite `h`, one m x n matrix (column-major for speed), with geqp3's factors; return
-    (tau (k,), jpvt (n,) int32 numpy array)."""
+    (tau (k,), jpvt (n,) int32 numpy array). The pivot never leaves the device: the two columns
+    are swapped by a gather and a scatter through a device index pair, so the loop enqueues every
+    step without waiting, and `jpvt` is read once at the end."""
     m, n = h.shape
     k = min(m, n)
-    jpvt = numpy.arange(n, dtype=numpy.int32)
+    jpvt = xp.arange(n, dtype=numpy.int32)
     tau = xp.zeros((k,), dtype=h.dtype)
+    first = xp.arange(2) == 0  # selects j in the pair (j, p)
     for j in range(k):
         trailing = h[j:, j:]
         norms2 = xp.sum(xp.real(trailing * xp.conj(trailing)), axis=0)
-        p = j + int(xp.host(xp.argmax(norms2)))
-        if p != j:
-            cj = h[:, j].copy()
-            h[:, j] = h[:, p]
-            h[:, p] = cj
-            jpvt[[j, p]] = jpvt[[p, j]]
+        p = xp.argmax(norms2) + j  # a 0-d device index (ties: the first, as LAPACK's idamax)
+        pair = xp.where(first, j, p)
+        swapped = pair[::-1]
+        h[:, swapped] = h[:, pair]
+        jpvt[swapped] = jpvt[pair]
         alpha = h[j, j].copy()
         x = h[j + 1:, j]
         xnorm2 = xp.sum(xp.real(x * xp.conj(x)))
@@ -63,4 +65,4 @@ def geqp3(xp, h):
             c = h[j:, j + 1:]
             w = xp.matmul(xp.conj(v)[None, :], c)
             h[j:, j + 1:] = c - (v * xp.conj(t))[:, None] * w
-    return tau, jpvt
+    return tau, numpy.asarray(xp.host(jpvt)).astype(numpy.int32)
