@@ -264,6 +264,13 @@ MORE_ERRORS = {
     "polar-1d": (lambda m: m.polar(V)),
     "solveh_banded-b": (lambda m: m.solveh_banded(np.ones((2, 4)), V)),
     "eigvalsh-rect": (lambda m: m.eigvalsh(R)),
+    "eig-rect": (lambda m: m.eig(R)),
+    "eigvals-1d": (lambda m: m.eigvals(V)),
+    "pinv-1d": (lambda m: m.pinv(V)),
+    "pinv-atol": (lambda m: m.pinv(S, atol=-1.0)),
+    "lstsq-1d": (lambda m: m.lstsq(V, V)),
+    "lstsq-rows": (lambda m: m.lstsq(S, V[:2])),
+    "lstsq-driver": (lambda m: m.lstsq(S, V, lapack_driver="gelsx")),
 }
 
 

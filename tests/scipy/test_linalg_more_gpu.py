@@ -389,3 +389,43 @@ def test_polar(side, shape):
     wu, wp = sla.polar(a, side=side)
     _close(u, wu, 1e-10)
     _close(p, wp, 1e-10)
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=ID)
+def test_eig_eigvals(dtype):
+    rng = _rng("eig", dtype)
+    a = _rand(rng, (2, 6, 6), dtype)
+    w, v = cla.eig(G(a))
+    ww, wv = sla.eig(a)
+    assert w.dtype == ww.dtype and v.dtype == wv.dtype
+    order = lambda x: np.argsort(np.round(x, 4), axis=-1)  # noqa: E731  (eigenvalue order is unspecified)
+    wg = w.get()
+    tol = 1e-3 if np.dtype(dtype).char in "fF" else 1e-9
+    np.testing.assert_allclose(np.take_along_axis(wg, order(wg), -1), np.take_along_axis(ww, order(ww), -1), rtol=tol, atol=tol)
+    vg = v.get()
+    np.testing.assert_allclose(a @ vg, vg * wg[..., None, :], atol=tol * 10)
+    t = np.triu(a[0]).real.astype(np.float64)
+    w, v = cla.eig(G(t))
+    assert w.dtype == sla.eig(t)[0].dtype and v.dtype == sla.eig(t)[1].dtype  # real vectors, complex values
+    assert cla.eigvals(G(t), homogeneous_eigvals=True).shape == sla.eigvals(t, homogeneous_eigvals=True).shape
+
+
+def test_pinv_norm_lstsq():
+    rng = _rng("pinv")
+    a = rng.normal(size=(3, 7, 4)) @ rng.normal(size=(3, 4, 5))  # rank 4
+    _close(cla.pinv(G(a)), sla.pinv(a), 1e-9, 10)
+    b, r = cla.pinv(G(a[0]), return_rank=True)
+    assert r == sla.pinv(a[0], return_rank=True)[1]
+    _close(cla.pinv(G(a[0]), atol=0.5), sla.pinv(a[0], atol=0.5), 1e-9, 10)
+    m = rng.normal(size=(6, 5))
+    for ord_ in (None, "fro", 1, 2, np.inf, -1):
+        np.testing.assert_allclose(float(cla.norm(G(m), ord_).get()), sla.norm(m, ord_), rtol=1e-12)
+    for bb in (rng.normal(size=6), rng.normal(size=(6, 2))):
+        x, res, rank, s = cla.lstsq(G(m), G(bb))
+        wx, wres, wrank, ws = sla.lstsq(m, bb)
+        _close(x, wx, 1e-10)
+        np.testing.assert_allclose(np.asarray(res.get()), wres, rtol=1e-10)
+        assert rank == wrank and isinstance(rank, int)
+        _close(s, ws, 1e-12)
+    x, res, rank, s = cla.lstsq(G(m.T), G(rng.normal(size=5)))
+    assert res.shape == (0,) and rank == 5

@@ -10,6 +10,9 @@ from ._decomp_extra import solveh_banded as solveh_banded
 from ._triangular import solve_triangular as solve_triangular
 from ._basic import inv as inv
 from ._basic import det as det
+from ._decomp_extra import lstsq as lstsq
+from ._decomp_extra import norm as norm
+from ._decomp_extra import pinv as pinv
 
 # -- decompositions ---------------------------------------------------------------------------------
 from ._decomp_lu import lu as lu
@@ -21,6 +24,8 @@ from ._triangular import cho_factor as cho_factor
 from ._triangular import cho_solve as cho_solve
 from ._basic import eigh as eigh
 from ._decomp_extra import eigvalsh as eigvalsh
+from ._decomp_extra import eig as eig
+from ._decomp_extra import eigvals as eigvals
 from ._basic import svd as svd
 from ._basic import svdvals as svdvals
 from ._basic import null_space as null_space

@@ -1,7 +1,9 @@
-"""cholesky, eigvalsh, polar, solveh_banded: thin SciPy-shaped wrappers over cuarray.linalg's
-Cholesky, eigensolver and SVD (no second factorisation)."""
+"""cholesky, eigvalsh, eig, eigvals, polar, pinv, norm, lstsq, solveh_banded: SciPy-shaped
+wrappers over cuarray.linalg's Cholesky, eigensolvers, SVD and norms (no second factorisation)."""
 
 from __future__ import annotations
+
+import numpy
 
 
 from ...linalg import _decomp
@@ -14,11 +16,15 @@ from ..._manipulation.transpose import swapaxes
 from ..._math.complex import conj
 from ..._sorting.searching import where
 from ._basic import _one_triangle, eigh
-from ...linalg import _svd
+from ...linalg import _norms, _solve, _svd
+from ..._creation.basic import ones
+from ..._manipulation.joining import stack
+from ..._math.sums import sum as sum_
+from ..._statistics.order import max as max_
 from ._triangular import cho_solve
 from ._validate import as_lapack
 
-__all__ = ["cholesky", "eigvalsh", "polar", "solveh_banded"]
+__all__ = ["cholesky", "eigvalsh", "eig", "eigvals", "polar", "pinv", "norm", "lstsq", "solveh_banded"]
 
 
 def cholesky(a, lower=False, overwrite_a=False, check_finite=True):
@@ -80,3 +86,86 @@ def solveh_banded(ab, b, overwrite_ab=False, overwrite_b=False, lower=False, che
     return x
 
 
+
+
+def eig(a, b=None, left=False, right=True, overwrite_a=False, overwrite_b=False, check_finite=True,
+        homogeneous_eigvals=False):
+    """See `scipy.linalg.eig` (stacks): cuSOLVER geev through `cuarray.linalg.eig`. The eigenvalues
+    are complex, as SciPy's; the eigenvectors of a real matrix are real when every eigenvalue is
+    (the real/complex decision reads the eigenvalues, as NumPy's). The generalized problem (`b`)
+    and left eigenvectors are not supported (NotImplementedError: cuSOLVER has no ggev)."""
+    if b is not None:
+        raise NotImplementedError("eig: the generalized problem (b) is not supported on the GPU")
+    if left:
+        raise NotImplementedError("eig: left eigenvectors are not supported on the GPU")
+    a = as_lapack(a, "eig")
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError("expected square matrix")
+    if right:
+        w, v = _decomp.eig(a)
+    else:
+        w, v = _decomp.eigvals(a), None
+    w = _homogeneous(_complex(w), homogeneous_eigvals)
+    return w if not right else (w, v)
+
+
+def eigvals(a, b=None, overwrite_a=False, check_finite=True, homogeneous_eigvals=False):
+    """See `scipy.linalg.eigvals` (complex, as SciPy's; `b` not supported, see `eig`)."""
+    return eig(a, b, right=False, homogeneous_eigvals=homogeneous_eigvals)
+
+
+def _complex(w):
+    return w if w.dtype.kind == "c" else w.astype(numpy.complex64 if w.dtype == numpy.float32 else numpy.complex128)
+
+
+def _homogeneous(w, yes):
+    if not yes:
+        return w
+    return stack([w, ones(w.shape, dtype=w.dtype)], axis=-2)
+
+
+def pinv(a, *, atol=None, rtol=None, return_rank=False, check_finite=True):
+    """See `scipy.linalg.pinv` (stacks): from the reduced SVD, singular values above
+    atol + rtol max(s) inverted. `return_rank` reads the rank (one device read)."""
+    a = as_lapack(a, "pinv")
+    if a.ndim < 2:
+        raise ValueError("expected matrix")
+    atol = 0.0 if atol is None else atol
+    char = compute_char(a)
+    rtol = max(a.shape[-2:]) * numpy.finfo(char).eps if rtol is None else rtol
+    if atol < 0.0 or rtol < 0.0:
+        raise ValueError("atol and rtol values must be positive.")
+    u, s, vh = _svd.svd(a, full_matrices=False)
+    val = atol + max_(s, axis=-1, keepdims=True, initial=0.0) * rtol
+    keep = s > val
+    sinv = where(keep, 1 / where(keep, s, 1), 0).astype(s.dtype)
+    B = conj(swapaxes(matmul(u * sinv[..., None, :], vh), -1, -2))
+    if return_rank:
+        rank = sum_(keep, axis=-1)
+        return B, (int(rank.get()) if rank.ndim == 0 else rank)
+    return B
+
+
+def norm(a, ord=None, axis=None, keepdims=False, check_finite=True):  # noqa: A002
+    """See `scipy.linalg.norm`: `cuarray.linalg.norm`."""
+    return _norms.norm(as_lapack(a, "norm"), ord=ord, axis=axis, keepdims=keepdims)
+
+
+def lstsq(a, b, cond=None, overwrite_a=False, overwrite_b=False, check_finite=True, lapack_driver=None):
+    """See `scipy.linalg.lstsq`: `cuarray.linalg.lstsq` (minimum-norm solution through the SVD,
+    gelsd's answer) with SciPy's default cut-off (cond = machine epsilon) and result types (the
+    rank a Python int, the residues of a vector `b` a 0-d array). `lapack_driver` is checked, not
+    used."""
+    if lapack_driver not in (None, "gelsd", "gelsy", "gelss"):
+        raise ValueError('LAPACK driver "{}" is not found'.format(lapack_driver))
+    a, b = as_lapack(a, "lstsq"), as_lapack(b, "lstsq")
+    if a.ndim != 2:
+        raise ValueError("Input array a should be 2D")
+    if b.ndim not in (1, 2) or b.shape[0] != a.shape[0]:
+        raise ValueError("Shape mismatch: a and b should have the same number of rows ({} != {}).".format(
+            a.shape[0], b.shape[0] if b.ndim else 1))
+    char = compute_char(a, b)
+    x, resid, rank, s = _solve.lstsq(a, b, rcond=numpy.finfo(char).eps if cond is None else cond)
+    if b.ndim == 1 and resid.size:
+        resid = resid[0]
+    return x, resid, int(rank), s
