@@ -25,7 +25,7 @@ def _fftmod(xp):
 r2r = register(
     "scipy-dct", group="scipy",
     description="dct/idct/dst type 2, dct type 4 along the last axis: 2^26 float32 and 4096x4096 float64",
-    size=None, params=tuple((op, shape) for shape in ("1d", "2d") for op in _OPS),
+    size=1, size_label=lambda n: "(per row)", params=tuple((op, shape) for shape in ("1d", "2d") for op in _OPS),
     param_label=lambda p: "{}{} {}".format(p[0][0], p[0][1], "2^26 f32" if p[1] == "1d" else "4096^2 f64"),
     nbytes=lambda n, p: 2 * (64 * M * 4 if p[1] == "1d" else 4096 * 4096 * 8),
 )
