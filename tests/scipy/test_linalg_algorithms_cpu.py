@@ -229,8 +229,10 @@ def test_argument_errors_are_scipys(case):
 
 
 def test_new_names_are_exported():
-    for name in ("qr", "solve_banded", "sqrtm", "logm"):
+    for name in ("qr", "solve_banded", "sqrtm", "logm", "cosm", "sinm", "tanm", "coshm", "sinhm", "tanhm",
+                 "cholesky", "eigvalsh", "eig", "eigvals", "polar", "pinv", "norm", "lstsq", "solveh_banded"):
         assert callable(getattr(cla, name))
+    assert issubclass(cla.LinAlgWarning, RuntimeWarning) and cla.LinAlgError is np.linalg.LinAlgError
 
 
 # SciPy 1.18 drops sqrtm's `disp`/`blocksize` and logm's `disp` (deprecated in 1.16): 1.18's here.

@@ -2,6 +2,7 @@
 factorisations (one LU, one Cholesky). See `scipy.linalg` and docs/scipy.md."""
 
 from numpy.linalg import LinAlgError as LinAlgError
+from ._validate import LinAlgWarning as LinAlgWarning
 
 # -- basics ---------------------------------------------------------------------------------------
 from ._basic import solve as solve

@@ -7,7 +7,7 @@ import numpy
 
 from ...linalg._util import as_array
 
-__all__ = ["as_lapack", "square"]
+__all__ = ["as_lapack", "LinAlgWarning"]
 
 
 def as_lapack(x, fn: str):
@@ -16,8 +16,6 @@ def as_lapack(x, fn: str):
     return a.astype(numpy.float32) if a.dtype == numpy.float16 else a
 
 
-def square(a, message: str = "expected square matrix", exc=ValueError):
-    """Raise `exc(message)` unless `a` is a (stack of) square matrices."""
-    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise exc(message)
-    return a
+class LinAlgWarning(RuntimeWarning):
+    """See `scipy.linalg.LinAlgWarning`. Exported for code that filters it; cuarray does not emit
+    it (detecting ill-conditioning would cost a device read per call)."""
