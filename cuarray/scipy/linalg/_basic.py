@@ -35,14 +35,16 @@ def _one_triangle(a, lower, hermitian):
     upper) triangle of `a` is read, as LAPACK's sysv/hesv do."""
     t = tril(a, -1) if lower else triu(a, 1)
     other = swapaxes(t, -1, -2)
-    return t + (conj(other) if hermitian else other) + (triu(tril(a)))
+    return t + (conj(other) if hermitian else other) + triu(tril(a))  # the last term: the diagonal
 
 
-def _diagonal_solve(a, b, vector):
+def _diagonal_solve(a, b):
+    """x with diag(a) x = b for (stacks of) (n, k) blocks `b`; a zero on the diagonal raises
+    SciPy's LinAlgError (one device read)."""
     d = diagonal(a, 0, -2, -1)
     if d.size and bool(any_(d == 0).get()):
         raise LinAlgError("A singular matrix detected")
-    x = b / (d if vector else d[..., :, None])
+    x = b / d[..., :, None]
     return x.astype(numpy.result_type(x.dtype, numpy.float64 if x.dtype.kind in "biu" else x.dtype))
 
 
@@ -71,7 +73,7 @@ def solve(a, b, lower=False, overwrite_a=False, overwrite_b=False, check_finite=
     if kind == "pos":
         x = cho_solve(cho_factor(a, lower=lower), bb)
     elif kind == "diagonal":
-        x = _diagonal_solve(a, bb, False)
+        x = _diagonal_solve(a, bb)
     elif kind in ("upper", "lower"):
         x = solve_triangular(a, bb, lower=kind == "lower")
     else:
@@ -140,7 +142,7 @@ def inv(a, overwrite_a=False, check_finite=True, *, assume_a=None, lower=False):
         return _la.inv(a)
     ident = broadcast_to(eye(n, dtype=char), a.shape)
     if assume_a == "diagonal":
-        return _diagonal_solve(a.astype(char), ident, False)
+        return _diagonal_solve(a.astype(char), ident)
     if assume_a == "pos":
         return cho_solve(cho_factor(a, lower=lower), ident)
     return solve_triangular(a, ident, lower=assume_a == "lower triangular")
