@@ -1,6 +1,24 @@
-"""cuarray.scipy.fft: the `scipy.fft` API on cuarray arrays (the functions of cuarray's scipy.fft
-backend, `cuarray.fft._scipy_backend`, and the helpers of `cuarray.fft`). No second
-implementation. See `scipy.fft`; the DCT/DST family and fht are not here."""
+"""cuarray.scipy.fft: the `scipy.fft` API on cuarray arrays: the functions of cuarray's scipy.fft
+backend (`cuarray.fft._scipy_backend`) and the helpers of `cuarray.fft` (no second
+implementation), and the DCT/DST family (`_realtransforms`, on cuFFT). See `scipy.fft`; `fht`,
+`set_workers`/`get_workers` and the backend-control functions are not here."""
+
+import operator
+import types as _types
+
+import numpy as _numpy
+
+from .._core.host_input import as_array as _as_array
+from .._core.shapes import normalize_axis_index as _axis_index
+from .._core.shapes import normalize_axis_tuple as _axis_tuple
+from .._creation.basic import zeros as _zeros
+from .._creation.from_data import asarray as _asarray
+from .._manipulation.joining import concatenate as _concatenate
+from .._manipulation.transpose import moveaxis as _moveaxis
+from .._math.complex import imag as _imag
+from .._math.complex import real as _real
+from ..fft import _fft
+from ._realtransforms import r2r as _r2r
 
 from ..fft._scipy_backend import fft as fft
 from ..fft._scipy_backend import ifft as ifft
@@ -24,3 +42,137 @@ from ..fft import fftfreq as fftfreq
 from ..fft import rfftfreq as rfftfreq
 from ..fft import fftshift as fftshift
 from ..fft import ifftshift as ifftshift
+
+# -- the DCT/DST family (cuFFT through `cuarray/scipy/_realtransforms.py`) -----------------------
+
+
+# The operations `_realtransforms` is written over, on the GPU.
+_CUARRAY = _types.SimpleNamespace(
+    asarray=_asarray, concatenate=_concatenate, real=_real, imag=_imag, zeros=_zeros,
+    fft=lambda x, n=None, axis=-1: _fft.fft(x, n, axis),
+    rfft=lambda x, n=None, axis=-1: _fft.rfft(x, n, axis),
+    irfft=lambda x, n=None, axis=-1: _fft.irfft(x, n, axis))
+
+_NORMS = (None, "backward", "ortho", "forward")
+
+
+def _r2r_axis(kind, inverse, x, type, n, axis, norm, orthogonalize):  # noqa: A002
+    if type not in (1, 2, 3, 4):
+        raise ValueError("invalid {} type".format(kind.upper()))
+    if norm not in _NORMS:
+        raise ValueError('Invalid norm value {!r}, should be "backward", "ortho" or "forward"'.format(norm))
+    x = _as_array(x, kind)
+    if x.dtype.kind in "biu":
+        x = x.astype(_numpy.float64)
+    elif x.dtype.char == "e":
+        x = x.astype(_numpy.float32)
+    axis = _axis_index(axis, x.ndim)
+    if n is not None:
+        n = int(n)
+        if n < 1:
+            raise ValueError("invalid number of data points ({}) specified".format(n))
+        have = x.shape[axis]
+        xm = _moveaxis(x, axis, -1)
+        if n < have:
+            xm = xm[..., :n]
+        elif n > have:
+            xm = _concatenate([xm, _zeros(xm.shape[:-1] + (n - have,), dtype=x.dtype)], axis=-1)
+        x = _moveaxis(xm, -1, axis)
+    if x.shape[axis] == 0:
+        raise ValueError("invalid number of data points (0) specified")
+    xm = _moveaxis(x, axis, -1)
+    if xm.dtype.kind == "c":
+        y = (_r2r(_CUARRAY, _real(xm), kind, type, norm, orthogonalize, inverse)
+             + 1j * _r2r(_CUARRAY, _imag(xm), kind, type, norm, orthogonalize, inverse)).astype(xm.dtype)
+    else:
+        y = _r2r(_CUARRAY, xm, kind, type, norm, orthogonalize, inverse)
+    return _moveaxis(y, -1, axis)
+
+
+def _r2r_axes(kind, inverse, x, type, s, axes, norm, orthogonalize):  # noqa: A002
+    x = _as_array(x, kind)
+    if axes is None:
+        axes = tuple(range(x.ndim)) if s is None else tuple(range(x.ndim - len(s), x.ndim))
+    axes = _axis_tuple(axes, x.ndim)
+    if s is None:
+        s = [None] * len(axes)
+    elif len(s) != len(axes):
+        raise ValueError("when given, axes and shape arguments have to be of the same length")
+    for ax, n in zip(axes, s):
+        x = _r2r_axis(kind, inverse, x, type, n, ax, norm, orthogonalize)
+    return x
+
+
+def dct(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, orthogonalize=None):  # noqa: A002
+    """See `scipy.fft.dct` (cuFFT; `overwrite_x` and `workers` are ignored)."""
+    return _r2r_axis("dct", False, x, type, n, axis, norm, orthogonalize)
+
+
+def idct(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, orthogonalize=None):  # noqa: A002
+    """See `scipy.fft.idct`."""
+    return _r2r_axis("dct", True, x, type, n, axis, norm, orthogonalize)
+
+
+def dst(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, orthogonalize=None):  # noqa: A002
+    """See `scipy.fft.dst`."""
+    return _r2r_axis("dst", False, x, type, n, axis, norm, orthogonalize)
+
+
+def idst(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, orthogonalize=None):  # noqa: A002
+    """See `scipy.fft.idst`."""
+    return _r2r_axis("dst", True, x, type, n, axis, norm, orthogonalize)
+
+
+def dctn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, orthogonalize=None):  # noqa: A002
+    """See `scipy.fft.dctn` (one 1-D transform per axis)."""
+    return _r2r_axes("dct", False, x, type, s, axes, norm, orthogonalize)
+
+
+def idctn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, orthogonalize=None):  # noqa: A002
+    """See `scipy.fft.idctn`."""
+    return _r2r_axes("dct", True, x, type, s, axes, norm, orthogonalize)
+
+
+def dstn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, orthogonalize=None):  # noqa: A002
+    """See `scipy.fft.dstn`."""
+    return _r2r_axes("dst", False, x, type, s, axes, norm, orthogonalize)
+
+
+def idstn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, orthogonalize=None):  # noqa: A002
+    """See `scipy.fft.idstn`."""
+    return _r2r_axes("dst", True, x, type, s, axes, norm, orthogonalize)
+
+
+def _smooth(n: int) -> bool:
+    for p in (2, 3, 5, 7):
+        while n % p == 0:
+            n //= p
+    return n == 1
+
+
+def next_fast_len(target, real=False):
+    """See `scipy.fft.next_fast_len`: the smallest 7-smooth (2^a 3^b 5^c 7^d) length >= target,
+    cuFFT's fast sizes (SciPy's answer is pocketfft's: 11-smooth, 5-smooth for real), as CuPy's."""
+    target = operator.index(target)
+    if target < 0:
+        raise ValueError("Target length must be positive")
+    if target == 0:
+        return 0
+    n = target
+    while not _smooth(n):
+        n += 1
+    return n
+
+
+def prev_fast_len(target, real=False):
+    """See `scipy.fft.prev_fast_len`: the largest 7-smooth length <= target (cuFFT's sizes)."""
+    target = operator.index(target)
+    if target < 0:
+        raise ValueError("Target length must be positive")
+    if target == 0:
+        return 0
+    n = target
+    while not _smooth(n):
+        n -= 1
+    return n
+

@@ -2,28 +2,48 @@
 factorisations (one LU, one Cholesky). See `scipy.linalg` and docs/scipy.md."""
 
 from numpy.linalg import LinAlgError as LinAlgError
+from ._validate import LinAlgWarning as LinAlgWarning
 
 # -- basics ---------------------------------------------------------------------------------------
 from ._basic import solve as solve
+from ._basic import solve_banded as solve_banded
+from ._decomp_extra import solveh_banded as solveh_banded
 from ._triangular import solve_triangular as solve_triangular
 from ._basic import inv as inv
 from ._basic import det as det
+from ._decomp_extra import lstsq as lstsq
+from ._decomp_extra import norm as norm
+from ._decomp_extra import pinv as pinv
 
 # -- decompositions ---------------------------------------------------------------------------------
 from ._decomp_lu import lu as lu
 from ._decomp_lu import lu_factor as lu_factor
 from ._decomp_lu import lu_solve as lu_solve
+from ._decomp_qr import qr as qr
+from ._decomp_extra import cholesky as cholesky
 from ._triangular import cho_factor as cho_factor
 from ._triangular import cho_solve as cho_solve
 from ._basic import eigh as eigh
+from ._decomp_extra import eigvalsh as eigvalsh
+from ._decomp_extra import eig as eig
+from ._decomp_extra import eigvals as eigvals
 from ._basic import svd as svd
 from ._basic import svdvals as svdvals
 from ._basic import null_space as null_space
 from ._basic import orth as orth
 from ._basic import orthogonal_procrustes as orthogonal_procrustes
+from ._decomp_extra import polar as polar
 
 # -- matrix functions ---------------------------------------------------------------------------
 from ._expm import expm as expm
+from ._matfuncs import logm as logm
+from ._matfuncs import sqrtm as sqrtm
+from ._matfuncs import cosm as cosm
+from ._matfuncs import sinm as sinm
+from ._matfuncs import tanm as tanm
+from ._matfuncs import coshm as coshm
+from ._matfuncs import sinhm as sinhm
+from ._matfuncs import tanhm as tanhm
 
 # -- special matrices -----------------------------------------------------------------------------
 from ._special_matrices import block_diag as block_diag

@@ -2,8 +2,8 @@
 `cuarray.linalg._solve`; no second copy of the factorisation).
 
 The factors are kept as LAPACK leaves them: `lu` column-major (an F-ordered array, as SciPy's),
-`piv` 0-based int32. Square matrices and stacks of them (SciPy also takes rectangular ones: not
-here, ValueError).
+`piv` 0-based int32. Square and rectangular matrices and stacks of them (a stack of small square
+matrices takes cuBLAS's batched LU; rectangular ones one cuSOLVER getrf per matrix).
 """
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ from ..._indexing.inserting import take_along_axis
 from ..._creation.matrices import tril
 from ..._creation.matrices import triu
 from ..._creation.basic import zeros
-from ...linalg._util import as_array, compute_char, info_array, stacked_copy
+from ...linalg._util import as_array, batch_of, compute_char, info_array, stacked_copy
+from ..._creation.basic import empty
+from ._validate import as_lapack
 from ...cuda.libs import cusolver as _cusolver
 
 __all__ = ["lu_factor", "lu_solve", "lu", "permutation_from_pivots"]
@@ -34,40 +36,52 @@ def _square(a, fn):
 
 
 def lu_factor(a, overwrite_a=False, check_finite=True):
-    """See `scipy.linalg.lu_factor`. A singular matrix is factored without the LinAlgWarning
-    SciPy emits (no device read); `check_finite` is not checked (no device read either)."""
-    a = as_array(a, "lu_factor")
-    _square(a, "lu_factor")
+    """See `scipy.linalg.lu_factor` (square or rectangular, stacks). A singular matrix is factored
+    without the LinAlgWarning SciPy emits (no device read); `check_finite` is not checked (no
+    device read either)."""
+    a = as_lapack(a, "lu_factor")
+    if a.ndim < 2:
+        raise ValueError("expected at least a 2-D array, got shape {}".format(a.shape))
     char = compute_char(a)
     lu = stacked_copy(a, char, "F")  # column-major: LAPACK factors A itself
-    n = a.shape[-1]
+    m, n = a.shape[-2:]
+    k = min(m, n)
     if lu.size == 0:
-        return lu, zeros(a.shape[:-1], dtype=numpy.int32)
-    f = _solve._lu_factor(lu, char)
-    piv = (f.piv - 1).astype(numpy.int32)
-    return lu, piv.reshape(a.shape[:-2] + (n,))
+        return lu, zeros(a.shape[:-2] + (k,), dtype=numpy.int32)
+    if m == n:
+        piv = _solve._lu_factor(lu, char).piv
+    else:
+        # cuarray.linalg's LU is for square systems; the rectangular factorisation is the same
+        # getrf call with m != n, one per matrix.
+        piv = empty(a.shape[:-2] + (k,), dtype=numpy.int64)
+        infos = info_array(batch_of(lu))
+        step = m * n * lu.itemsize
+        for i in range(batch_of(lu)):
+            _cusolver.getrf(char, m, n, lu.data.ptr + i * step, m, piv.data.ptr + i * k * 8, infos.data.ptr + 4 * i)
+    return lu, (piv - 1).astype(numpy.int32).reshape(a.shape[:-2] + (k,))
 
 
 def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
-    """See `scipy.linalg.lu_solve` (stacks: `lu` (..., n, n) with `b` of the same batch)."""
+    """See `scipy.linalg.lu_solve` (stacks, SciPy's rule: a 1-D `b` is one vector for every
+    matrix, otherwise `b` is a stack of (n, k) blocks broadcast against the factors')."""
     lu, piv = lu_and_piv
-    lu, b, piv = as_array(lu, "lu_solve"), as_array(b, "lu_solve"), as_array(piv, "lu_solve")
+    lu, b, piv = as_lapack(lu, "lu_solve"), as_lapack(b, "lu_solve"), as_array(piv, "lu_solve")
     _square(lu, "lu_solve")
     if trans not in _TRANS:
         raise ValueError("trans must be 0, 1 or 2")
     n = lu.shape[-1]
-    vector = b.ndim == lu.ndim - 1
+    vector = b.ndim == 1
     bb = b[..., None] if vector else b
-    if bb.shape[-2] != n:
-        raise ValueError("Shapes of lu {} and b {} are incompatible".format(lu.shape, b.shape))
+    if b.ndim == 0 or bb.shape[-2] != n:
+        raise ValueError("Shapes of lu {} and b {} are incompatible".format(lu.shape[-2:], b.shape))
     char = compute_char(lu, b)
-    batch = lu.shape[:-2]
+    batch = numpy.broadcast_shapes(lu.shape[:-2], piv.shape[:-1], bb.shape[:-2])
     x = stacked_copy(broadcast_to(bb, batch + bb.shape[-2:]), char, "F")
     if x.size:
         f = _solve._LU()
-        f.lu = stacked_copy(lu, char, "F")
+        f.lu = stacked_copy(broadcast_to(lu, batch + (n, n)), char, "F")
         f.char, f.batched, f.table = char, False, None
-        f.piv = (piv.astype(numpy.int64) + 1).reshape(batch + (n,))
+        f.piv = (broadcast_to(piv, batch + (n,)).astype(numpy.int64) + 1).reshape(batch + (n,))
         f.infos = info_array(max(1, _prod(batch)))
         _solve._lu_solve(f, _TRANS[trans], x)
     return x[..., 0] if vector else x
@@ -80,12 +94,13 @@ def _prod(shape):
     return p
 
 
-def permutation_from_pivots(piv_host: numpy.ndarray) -> numpy.ndarray:
-    """`rows` with A[rows] = L U from LAPACK's 0-based row interchanges (row i swapped with
-    piv[i], in order), on the host: a sequential loop over n integers."""
-    n = piv_host.shape[-1]
-    rows = numpy.broadcast_to(numpy.arange(n), piv_host.shape).copy()
-    flat_rows, flat_piv = rows.reshape(-1, n), piv_host.reshape(-1, n)
+def permutation_from_pivots(piv_host: numpy.ndarray, m: int | None = None) -> numpy.ndarray:
+    """`rows` (..., m) with A[rows] = L U from LAPACK's 0-based row interchanges (row i swapped
+    with piv[i], in order; m rows, default len(piv)), on the host: a sequential loop."""
+    k = piv_host.shape[-1]
+    n = k if m is None else m
+    rows = numpy.broadcast_to(numpy.arange(n), piv_host.shape[:-1] + (n,)).copy()
+    flat_rows, flat_piv = rows.reshape(-1, n), piv_host.reshape(-1, k)
     for r, p in zip(flat_rows, flat_piv):
         for i, j in enumerate(p):
             r[i], r[j] = r[j], r[i]
@@ -93,24 +108,26 @@ def permutation_from_pivots(piv_host: numpy.ndarray) -> numpy.ndarray:
 
 
 def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False):
-    """See `scipy.linalg.lu` (square matrices and stacks). The permutation is built on the host
-    from the pivots (one read of n int32 per matrix)."""
-    a = as_array(a, "lu")
+    """See `scipy.linalg.lu` (square or rectangular, stacks). The permutation is built on the host
+    from the pivots (one read of min(m, n) int32 per matrix)."""
+    a = as_lapack(a, "lu")
+    if a.ndim < 2:
+        raise ValueError("The input array must be at least two-dimensional.")
     lu_, piv = lu_factor(a)
-    n = a.shape[-1]
-    unit = eye(n, dtype=lu_.dtype)
-    lower = tril(lu_, -1) + unit
-    upper = triu(lu_)
-    rows = permutation_from_pivots(piv.get())  # A[rows] = L U
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    lower = tril(lu_[..., :, :k], -1) + eye(m, k, dtype=lu_.dtype)
+    upper = triu(lu_[..., :k, :])
+    rows = permutation_from_pivots(piv.get(), m)  # A[rows] = L U
     if p_indices or permute_l:
         # A = L[inv] U where inv is the inverse permutation of rows.
         inv = numpy.argsort(rows, axis=-1).astype(numpy.int32)
         if permute_l:
             pl = take_along_axis(lower, asarray(inv)[..., :, None].astype(numpy.int64)
-                                    * ones((1, n), dtype=numpy.int64), axis=-2)
+                                 * ones((1, k), dtype=numpy.int64), axis=-2)
             return pl, upper
         return asarray(inv), lower, upper
-    pmat = numpy.zeros(rows.shape + (n,), dtype=lu_.dtype)
+    pmat = numpy.zeros(rows.shape + (m,), dtype=lu_.dtype)
     numpy.put_along_axis(pmat, rows[..., :, None], 1, axis=-1)  # P^T[i, rows[i]] = 1
     p = asarray(numpy.swapaxes(pmat, -1, -2).copy())
     return p, lower, upper

@@ -14,7 +14,8 @@ from ..._creation.matrices import eye
 from ..._statistics.order import max as max_
 from ..._math.sums import sum as sum_
 from ...linalg._matmul import matmul
-from ...linalg._util import as_array
+from ...linalg._util import LinAlgError
+from ._validate import as_lapack
 
 __all__ = ["expm"]
 
@@ -28,9 +29,11 @@ def expm(A):
     """See `scipy.linalg.expm` (square matrices and stacks; the scaling reads one norm from the
     device). Always the degree-13 approximant, where SciPy picks a lower degree for small norms:
     the results agree to rounding."""
-    A = as_array(A, "expm")
-    if A.ndim < 2 or A.shape[-1] != A.shape[-2]:
-        raise ValueError("expected a square matrix")
+    A = as_lapack(A, "expm")
+    if A.ndim < 2:
+        raise LinAlgError("The input array must be at least two-dimensional")
+    if A.shape[-1] != A.shape[-2]:
+        raise LinAlgError("Last 2 dimensions of the array must be square")
     if A.dtype.kind in "biu":
         A = A.astype(numpy.float64)
     n = A.shape[-1]

@@ -13,6 +13,11 @@ from ..._creation.from_data import asarray
 from ..._manipulation.joining import concatenate
 from ..._math.complex import conj
 from ..._creation.basic import zeros
+from ..._creation.matrices import eye
+from ..._indexing.inserting import take
+from ..._logic.truth import any as any_
+from ..._manipulation.dims import broadcast_to
+from ..._sorting.searching import where
 from ...linalg._products import kron as kron  # noqa: F401 (re-exported: scipy.linalg.kron's successor)
 from ..._core.host_input import as_array
 
@@ -25,22 +30,30 @@ def _vector(x, fn):
     return x.ravel() if x.ndim != 1 else x
 
 
+def _atleast_1d(x, fn):
+    x = as_array(x, fn)
+    return x.reshape(1) if x.ndim == 0 else x
+
+
 def toeplitz(c, r=None):
-    """See `scipy.linalg.toeplitz` (1-D c and r)."""
-    c = _vector(c, "toeplitz")
-    r = conj(c) if r is None else _vector(r, "toeplitz")
-    m, n = c.shape[0], r.shape[0]
-    vals = concatenate((r[:0:-1], c))  # r reversed (without r[0]), then c
+    """See `scipy.linalg.toeplitz`; leading dimensions of `c` and `r` are batches (SciPy >= 1.17)."""
+    c = _atleast_1d(c, "toeplitz")
+    r = conj(c) if r is None else _atleast_1d(r, "toeplitz")
+    batch = numpy.broadcast_shapes(c.shape[:-1], r.shape[:-1])
+    c = broadcast_to(c, batch + c.shape[-1:])
+    r = broadcast_to(r, batch + r.shape[-1:])
+    m, n = c.shape[-1], r.shape[-1]
+    vals = concatenate((r[..., :0:-1], c), axis=-1)  # r reversed (without r[0]), then c
     idx = (n - 1) + arange(m)[:, None] - arange(n)[None, :]
-    return vals[idx]
+    return take(vals, idx, axis=-1)
 
 
 def circulant(c):
-    """See `scipy.linalg.circulant` (1-D c)."""
-    c = _vector(c, "circulant")
-    n = c.shape[0]
+    """See `scipy.linalg.circulant`; leading dimensions of `c` are batches."""
+    c = _atleast_1d(c, "circulant")
+    n = c.shape[-1]
     idx = (arange(n)[:, None] - arange(n)[None, :]) % n
-    return c[idx]
+    return take(c, idx, axis=-1)
 
 
 def hankel(c, r=None):
@@ -98,39 +111,35 @@ def helmert(n, full=False):
 
 
 def leslie(f, s):
-    """See `scipy.linalg.leslie` (1-D f and s)."""
-    f, s = as_array(f, "leslie"), as_array(s, "leslie")
-    if f.ndim != 1:
-        raise ValueError("Incorrect shape for f.  f must be 1D")
-    if s.ndim != 1:
-        raise ValueError("Incorrect shape for s.  s must be 1D")
-    n = f.shape[0]
-    if n != s.shape[0] + 1:
-        raise ValueError("Incorrect lengths for f and s.  The length of s must be one less than the length of f.")
-    if n == 1:
-        raise ValueError("The length of f must be at least 2.")
-    a = zeros((n, n), dtype=numpy.result_type(f.dtype, s.dtype))
-    a[0] = f
-    a[arange(1, n), arange(0, n - 1)] = s
-    return a
+    """See `scipy.linalg.leslie`; leading dimensions of `f` and `s` are batches."""
+    f, s = _atleast_1d(f, "leslie"), _atleast_1d(s, "leslie")
+    if f.shape[-1] != s.shape[-1] + 1:
+        raise ValueError("Incorrect lengths for f and s. The length of s along "
+                         "the last axis must be one less than the length of f.")
+    if s.shape[-1] == 0:
+        raise ValueError("The length of s must be at least 1.")
+    n = f.shape[-1]
+    dt = numpy.result_type(f.dtype, s.dtype)
+    # Row 0 is f; the subdiagonal (i, i - 1) is s: one elementwise kernel over two masks.
+    s_ext = concatenate((s, zeros(s.shape[:-1] + (1,), dtype=s.dtype)), axis=-1)
+    first = (arange(n) == 0)[:, None]
+    below = eye(n, k=-1, dtype=bool)
+    return where(first, f[..., None, :], where(below, s_ext[..., None, :], 0)).astype(dt)
 
 
 def companion(a):
-    """See `scipy.linalg.companion` (a[0] == 0 is checked with one device read)."""
-    a = as_array(a, "companion")
-    if a.ndim != 1:
-        raise ValueError("Incorrect shape for `a`.  `a` must be one-dimensional.")
-    if a.shape[0] < 2:
-        raise ValueError("The length of `a` must be at least 2.")
-    if bool((a[0] == 0).get()):
-        raise ValueError("The first coefficient in `a` must not be zero.")
-    first_row = -a[1:] / (1.0 * a[0])
-    n = a.shape[0]
-    c = zeros((n - 1, n - 1), dtype=first_row.dtype)
-    c[0] = first_row
-    if n > 2:
-        c[arange(1, n - 1), arange(0, n - 2)] = 1
-    return c
+    """See `scipy.linalg.companion`; leading dimensions are batches (a zero first coefficient is
+    checked with one device read)."""
+    a = _atleast_1d(a, "companion")
+    n = a.shape[-1]
+    if n < 2:
+        raise ValueError("The length of `a` along the last axis must be at least 2.")
+    if bool(any_(a[..., 0] == 0).get()):
+        raise ValueError("The first coefficient(s) of `a` (i.e. elements of `a[..., 0]`) must not be zero.")
+    first_row = -a[..., 1:] / (1.0 * a[..., 0:1])
+    first = (arange(n - 1) == 0)[:, None]
+    below = eye(n - 1, k=-1, dtype=bool)
+    return where(first, first_row[..., None, :], where(below, 1, 0)).astype(first_row.dtype)
 
 
 def block_diag(*arrs):
@@ -154,11 +163,12 @@ def block_diag(*arrs):
 
 
 def khatri_rao(a, b):
-    """See `scipy.linalg.khatri_rao` (the column-wise Kronecker product)."""
+    """See `scipy.linalg.khatri_rao` (the column-wise Kronecker product); leading dimensions are
+    batches."""
     a, b = as_array(a, "khatri_rao"), as_array(b, "khatri_rao")
-    if not (a.ndim == 2 and b.ndim == 2):
+    if a.ndim < 2 or b.ndim < 2:
         raise ValueError("The both arrays should be 2-dimensional.")
-    if a.shape[1] != b.shape[1]:
+    if a.shape[-1] != b.shape[-1]:
         raise ValueError("The number of columns for both arrays should be equal.")
-    c = a[:, None, :] * b[None, :, :]
-    return c.reshape(-1, a.shape[1])
+    c = a[..., :, None, :] * b[..., None, :, :]
+    return c.reshape(c.shape[:-3] + (-1, a.shape[-1]))

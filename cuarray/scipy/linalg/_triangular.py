@@ -10,7 +10,8 @@ from ...linalg import _decomp
 from ..._logic.truth import any as any_
 from ..._manipulation.dims import broadcast_to
 from ..._indexing.inserting import diagonal
-from ...linalg._util import LinAlgError, as_array, batch_of, compute_char, stacked_copy
+from ...linalg._util import LinAlgError, batch_of, compute_char, stacked_copy
+from ._validate import as_lapack
 
 __all__ = ["solve_triangular", "cho_factor", "cho_solve"]
 
@@ -18,27 +19,28 @@ _TRANS = {0: 0, 1: 1, 2: 2, "N": 0, "T": 1, "C": 2}
 
 
 def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_b=False, check_finite=True):
-    """See `scipy.linalg.solve_triangular` (stacks too: `a` (..., n, n), `b` of the same batch).
-    Like SciPy, a zero on the diagonal raises LinAlgError (one device read)."""
-    a, b = as_array(a, "solve_triangular"), as_array(b, "solve_triangular")
+    """See `scipy.linalg.solve_triangular` (stacks, SciPy's rule: a 1-D `b` is one vector for every
+    matrix, otherwise `b` is a stack of (n, k) blocks broadcast against `a`'s). Like SciPy, a zero
+    on the diagonal raises LinAlgError (one device read)."""
+    a, b = as_lapack(a, "solve_triangular"), as_lapack(b, "solve_triangular")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError("expected square matrix")
     if trans not in _TRANS:
         raise ValueError("trans must be 0, 1, 2, 'N', 'T' or 'C'")
     n = a.shape[-1]
-    vector = b.ndim == a.ndim - 1
+    vector = b.ndim == 1
     bb = b[..., None] if vector else b
-    if bb.shape[-2] != n:
+    if b.ndim == 0 or bb.shape[-2] != n:
         raise ValueError("shapes of a {} and b {} are incompatible".format(a.shape, b.shape))
     char = compute_char(a, b)
-    batch = a.shape[:-2]
+    batch = numpy.broadcast_shapes(a.shape[:-2], bb.shape[:-2])
     x = stacked_copy(broadcast_to(bb, batch + bb.shape[-2:]), char, "F")
     if x.size == 0:
         return x[..., 0] if vector else x
     if not unit_diagonal and bool(any_(diagonal(a, 0, -2, -1) == 0).get()):
         d = diagonal(a, 0, -2, -1).reshape(-1, n).get()
         raise LinAlgError("singular matrix: resolution failed at diagonal {}".format(int(numpy.nonzero(d == 0)[1][0])))
-    f = stacked_copy(a, char, "F")  # column-major A
+    f = stacked_copy(broadcast_to(a, batch + (n, n)), char, "F")  # column-major A
     k = x.shape[-1]
     uplo = _trsm.FILL_LOWER if lower else _trsm.FILL_UPPER
     diag = _trsm.DIAG_UNIT if unit_diagonal else _trsm.DIAG_NON_UNIT
@@ -52,9 +54,9 @@ def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_
 def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
     """See `scipy.linalg.cho_factor`. The other triangle of the result is zero (SciPy leaves
     whatever was there; cho_solve reads only the factor's triangle either way)."""
-    a = as_array(a, "cho_factor")
+    a = as_lapack(a, "cho_factor")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise ValueError("expected square matrix")
+        raise ValueError("Input array is expected to be square but has the shape: {}.".format(a.shape))
     try:
         c = _decomp.cholesky(a, upper=not lower)
     except LinAlgError:
@@ -65,6 +67,11 @@ def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
 def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
     """See `scipy.linalg.cho_solve`: A x = b with A = L L^H (or U^H U)."""
     c, lower = c_and_lower
+    c, b = as_lapack(c, "cho_solve"), as_lapack(b, "cho_solve")
+    if c.ndim < 2 or c.shape[-1] != c.shape[-2]:
+        raise ValueError("The factored matrix c is not square.")
+    if b.ndim == 0 or b.shape[0 if b.ndim == 1 else -2] != c.shape[-1]:
+        raise ValueError("incompatible dimensions ({} and {})".format(c.shape, b.shape))
     if lower:
         y = solve_triangular(c, b, trans=0, lower=True)
         return solve_triangular(c, y, trans=2, lower=True)

@@ -9,11 +9,11 @@ from ._descriptive import hmean as hmean
 from ._descriptive import kurtosis as kurtosis
 from ._descriptive import mode as mode
 from ._descriptive import moment as moment
-from ._descriptive import pearsonr as pearsonr
+from ._correlation import pearsonr as pearsonr
 from ._descriptive import pmean as pmean
 from ._descriptive import rankdata as rankdata
 from ._descriptive import skew as skew
-from ._descriptive import spearmanr as spearmanr
+from ._correlation import spearmanr as spearmanr
 from ._descriptive import trim_mean as trim_mean
 from ._descriptive import zmap as zmap
 from ._descriptive import zscore as zscore

@@ -1,7 +1,7 @@
 """Descriptive statistics of scipy.stats on cuarray arrays: moments, means, z-scores, entropy,
 ranks, trimmed mean, Box-Cox log-likelihood, correlation coefficients. Compositions of cuarray's
 reductions, sorts and elementwise kernels: every value stays on the device; NaN handling is
-SciPy's default `nan_policy='propagate'` (the only policy here)."""
+SciPy's `nan_policy` ('omit' only where there is no NaN to omit, see `_policy`)."""
 
 from __future__ import annotations
 
@@ -14,13 +14,14 @@ from ..._math.misc import abs as abs_
 from ..._logic.truth import any as any_
 from ..._creation.ranges import arange
 from ..._creation.from_data import asarray
-from ..._manipulation.joining import concatenate
-from ..._creation.basic import empty
+from ..._manipulation.joining import concatenate, stack
 from ..._creation.basic import full
+from ..._creation.basic import empty
 from ..._logic.content import isnan
 from ..._statistics.order import max as max_
 from ..._statistics.order import min as min_
 from ..._manipulation.transpose import moveaxis
+from ..._manipulation.dims import expand_dims
 from ..._creation.basic import ones
 from ..._indexing.inserting import put_along_axis
 from ..._math.sums import sum as sum_
@@ -36,11 +37,26 @@ from ..._statistics.averages import mean, var
 from ..special._convenience import entr, rel_entr
 
 __all__ = ["moment", "skew", "kurtosis", "describe", "gmean", "hmean", "pmean", "zscore", "zmap", "entropy",
-           "rankdata", "trim_mean", "boxcox_llf", "pearsonr", "spearmanr", "mode", "DescribeResult"]
+           "rankdata", "trim_mean", "boxcox_llf", "mode", "DescribeResult"]
 
 
-def _float(a, fn):
-    a = as_array(a, fn)
+def _policy(nan_policy, a):
+    """SciPy's `nan_policy`: 'propagate' as is; 'raise' reads whether `a` holds a NaN (one
+    device read); 'omit' runs as 'propagate' when there is none, and otherwise raises
+    NotImplementedError (slices of unequal lengths after omission are not computed here)."""
+    if nan_policy not in ("propagate", "raise", "omit"):
+        raise ValueError("nan_policy must be one of {'omit', 'raise', 'propagate'}.")
+    if nan_policy == "propagate" or a.dtype.kind not in "fc" or a.size == 0:
+        return a
+    if bool(any_(isnan(a)).get()):
+        if nan_policy == "raise":
+            raise ValueError("The input contains nan values")
+        raise NotImplementedError("nan_policy='omit' with NaNs present is not supported on the GPU")
+    return a
+
+
+def _float(a, fn, nan_policy="propagate"):
+    a = _policy(nan_policy, as_array(a, fn))
     return a.astype(numpy.float64) if a.dtype.kind in "biu" else a
 
 
@@ -51,8 +67,11 @@ def _axis(a, axis):
 
 
 def moment(a, order=1, axis=0, nan_policy="propagate", *, center=None, keepdims=False):
-    """See `scipy.stats.moment` (central moment; `center` overrides the mean)."""
-    a, axis = _axis(_float(a, "moment"), axis)
+    """See `scipy.stats.moment` (central moment; `center` overrides the mean; a sequence of
+    orders gives their moments stacked along a new first axis, as SciPy)."""
+    if isinstance(order, (list, tuple, numpy.ndarray)):
+        return stack([moment(a, o, axis, nan_policy, center=center, keepdims=keepdims) for o in order])
+    a, axis = _axis(_float(a, "moment", nan_policy), axis)
     if order == 0:
         return ones(_reduced(a, axis, keepdims), dtype=a.dtype)
     c = mean(a, axis=axis, keepdims=True) if center is None else center
@@ -72,7 +91,7 @@ def _reduced(a, axis, keepdims):
 
 def skew(a, axis=0, bias=True, nan_policy="propagate", *, keepdims=False):
     """See `scipy.stats.skew`. A constant slice gives NaN, as in SciPy."""
-    a, axis = _axis(_float(a, "skew"), axis)
+    a, axis = _axis(_float(a, "skew", nan_policy), axis)
     n = a.shape[axis]
     m = mean(a, axis=axis, keepdims=True)
     d = a - m
@@ -88,7 +107,7 @@ def skew(a, axis=0, bias=True, nan_policy="propagate", *, keepdims=False):
 
 def kurtosis(a, axis=0, fisher=True, bias=True, nan_policy="propagate", *, keepdims=False):
     """See `scipy.stats.kurtosis`."""
-    a, axis = _axis(_float(a, "kurtosis"), axis)
+    a, axis = _axis(_float(a, "kurtosis", nan_policy), axis)
     n = a.shape[axis]
     m = mean(a, axis=axis, keepdims=True)
     d = a - m
@@ -114,7 +133,7 @@ class DescribeResult(NamedTuple):
 
 def describe(a, axis=0, ddof=1, bias=True, nan_policy="propagate"):
     """See `scipy.stats.describe`."""
-    a, axis = _axis(_float(a, "describe"), axis)
+    a, axis = _axis(_float(a, "describe", nan_policy), axis)
     if a.shape[axis] == 0:
         raise ValueError("The input must not be empty.")
     return DescribeResult(a.shape[axis], (min_(a, axis=axis), max_(a, axis=axis)), mean(a, axis=axis),
@@ -123,19 +142,21 @@ def describe(a, axis=0, ddof=1, bias=True, nan_policy="propagate"):
 
 def gmean(a, axis=0, dtype=None, weights=None, *, nan_policy="propagate", keepdims=False):
     """See `scipy.stats.gmean`."""
-    a, axis = _axis(_float(a, "gmean"), axis)
+    flat = axis is None
+    a, axis = _axis(_float(a, "gmean", nan_policy), axis)
     if dtype is not None:
         a = a.astype(dtype)
     la = log(a)
     if weights is None:
         return exp(mean(la, axis=axis, keepdims=keepdims))
     w = as_array(weights, "gmean")
+    w = w.ravel() if flat else w
     return exp(sum_(la * w, axis=axis, keepdims=keepdims) / sum_(w, axis=axis, keepdims=keepdims))
 
 
 def hmean(a, axis=0, dtype=None, *, weights=None, nan_policy="propagate", keepdims=False):
     """See `scipy.stats.hmean` (negative values: NaN where SciPy raises, no device read)."""
-    return pmean(a, -1.0, axis=axis, dtype=dtype, weights=weights, keepdims=keepdims)
+    return pmean(a, -1.0, axis=axis, dtype=dtype, weights=weights, nan_policy=nan_policy, keepdims=keepdims)
 
 
 def pmean(a, p, *, axis=0, dtype=None, weights=None, nan_policy="propagate", keepdims=False):
@@ -143,8 +164,9 @@ def pmean(a, p, *, axis=0, dtype=None, weights=None, nan_policy="propagate", kee
     if not isinstance(p, (int, float)):
         raise ValueError("Power mean only defined for exponent of type int or float.")
     if p == 0:
-        return gmean(a, axis=axis, dtype=dtype, weights=weights, keepdims=keepdims)
-    a, axis = _axis(_float(a, "pmean"), axis)
+        return gmean(a, axis=axis, dtype=dtype, weights=weights, nan_policy=nan_policy, keepdims=keepdims)
+    flat = axis is None
+    a, axis = _axis(_float(a, "pmean", nan_policy), axis)
     if dtype is not None:
         a = a.astype(dtype)
     ap = a ** float(p)
@@ -152,13 +174,14 @@ def pmean(a, p, *, axis=0, dtype=None, weights=None, nan_policy="propagate", kee
         m = mean(ap, axis=axis, keepdims=keepdims)
     else:
         w = as_array(weights, "pmean")
+        w = w.ravel() if flat else w
         m = sum_(ap * w, axis=axis, keepdims=keepdims) / sum_(w, axis=axis, keepdims=keepdims)
     return m ** (1.0 / p)
 
 
 def zmap(scores, compare, axis=0, ddof=0, nan_policy="propagate"):
     """See `scipy.stats.zmap`."""
-    scores, compare = _float(scores, "zmap"), _float(compare, "zmap")
+    scores, compare = _float(scores, "zmap", nan_policy), _float(compare, "zmap", nan_policy)
     if axis is None:
         compare, ax = compare.ravel(), 0
     else:
@@ -172,7 +195,7 @@ def zmap(scores, compare, axis=0, ddof=0, nan_policy="propagate"):
 
 def zscore(a, axis=0, ddof=0, nan_policy="propagate"):
     """See `scipy.stats.zscore`."""
-    return zmap(a, a, axis=axis, ddof=ddof)
+    return zmap(a, a, axis=axis, ddof=ddof, nan_policy=nan_policy)
 
 
 def entropy(pk, qk=None, base=None, axis=0, *, nan_policy="propagate", keepdims=False):
@@ -180,12 +203,12 @@ def entropy(pk, qk=None, base=None, axis=0, *, nan_policy="propagate", keepdims=
     distributions, in nats unless `base`."""
     if base is not None and base <= 0:
         raise ValueError("`base` must be a positive number or `None`.")
-    pk = _float(pk, "entropy")
+    pk = _float(pk, "entropy", nan_policy)
     pk = pk / sum_(pk, axis=axis, keepdims=True)
     if qk is None:
         vec = entr(pk)
     else:
-        qk = _float(qk, "entropy")
+        qk = _float(qk, "entropy", nan_policy)
         qk = qk / sum_(qk, axis=axis, keepdims=True)
         vec = rel_entr(pk, qk)
     s = sum_(vec, axis=axis, keepdims=keepdims)
@@ -197,7 +220,7 @@ def rankdata(a, method="average", *, axis=None, nan_policy="propagate"):
     'propagate'). One stable sort along the axis, tie groups by a scan."""
     if method not in ("average", "min", "max", "dense", "ordinal"):
         raise ValueError('unknown method "{}"'.format(method))
-    a = as_array(a, "rankdata")
+    a = _policy(nan_policy, as_array(a, "rankdata"))
     if axis is None:
         a, axis = a.ravel(), -1
     a = moveaxis(a, axis, -1)
@@ -243,11 +266,15 @@ def _running_min_reversed(x):
     return minimum.accumulate(x[..., ::-1], axis=-1)[..., ::-1]
 
 
-def trim_mean(a, proportiontocut, axis=0):
+def trim_mean(a, proportiontocut, axis=0, *, nan_policy="propagate", keepdims=False):
     """See `scipy.stats.trim_mean` (a full sort along the axis)."""
-    a = _float(a, "trim_mean")
+    a = _float(a, "trim_mean", nan_policy)
     if a.size == 0:
         return asarray(numpy.nan)
+    ndim = a.ndim
+    if keepdims:
+        m = trim_mean(a, proportiontocut, axis)
+        return m.reshape((1,) * ndim) if axis is None else expand_dims(m, axis)
     if axis is None:
         a, axis = a.ravel(), 0
     n = a.shape[axis]
@@ -261,7 +288,7 @@ def trim_mean(a, proportiontocut, axis=0):
 
 def boxcox_llf(lmb, data, *, axis=0, keepdims=False, nan_policy="propagate"):
     """See `scipy.stats.boxcox_llf`."""
-    data = _float(data, "boxcox_llf")
+    data = _float(data, "boxcox_llf", nan_policy)
     if axis is None:
         data, axis = data.ravel(), 0
     n = data.shape[axis]
@@ -278,34 +305,6 @@ def boxcox_llf(lmb, data, *, axis=0, keepdims=False, nan_policy="propagate"):
     return llf if keepdims else llf.squeeze(axis)
 
 
-class _Corr(NamedTuple):
-    statistic: object
-    pvalue: object
-
-
-def pearsonr(x, y, *, axis=0):
-    """See `scipy.stats.pearsonr`: the statistic on the device; the p-value (two-sided, exact
-    beta distribution) is left NaN: it needs the incomplete beta function, not yet here."""
-    x, y = _float(x, "pearsonr"), _float(y, "pearsonr")
-    if x.shape[axis] < 2:
-        raise ValueError("`x` and `y` must have length at least 2.")
-    xm = x - mean(x, axis=axis, keepdims=True)
-    ym = y - mean(y, axis=axis, keepdims=True)
-    r = sum_(xm * ym, axis=axis) / (sum_(xm * xm, axis=axis) * sum_(ym * ym, axis=axis)) ** 0.5
-    r = where(r > 1, 1.0, where(r < -1, -1.0, r))
-    return _Corr(r, full(r.shape, numpy.nan))
-
-
-def spearmanr(a, b=None, axis=0, nan_policy="propagate", alternative="two-sided"):
-    """See `scipy.stats.spearmanr` for two 1-D samples: Pearson's r of the average ranks (the
-    p-value is NaN, as pearsonr's here)."""
-    if b is None:
-        raise NotImplementedError("spearmanr of one 2-D array: pass two 1-D samples")
-    ra = rankdata(a, axis=axis)
-    rb = rankdata(b, axis=axis)
-    return pearsonr(ra, rb, axis=axis if axis is not None else 0)
-
-
 class ModeResult(NamedTuple):
     mode: object
     count: object
@@ -313,13 +312,15 @@ class ModeResult(NamedTuple):
 
 def mode(a, axis=0, nan_policy="propagate", keepdims=False):
     """See `scipy.stats.mode` (smallest most frequent value; one sort along the axis)."""
-    a = as_array(a, "mode")
+    a = _policy(nan_policy, as_array(a, "mode"))
     if axis is None:
         a, axis = a.ravel(), 0
     s = moveaxis(sort(a, axis=axis), axis, -1)
     n = s.shape[-1]
-    if n == 0:
-        raise ValueError("mode of an empty slice")
+    if n == 0:  # SciPy: NaN, counted 0 times (both float64)
+        shape = s.shape[:-1]
+        m, c = full(shape, numpy.nan), zeros(shape)
+        return ModeResult(expand_dims(m, axis), expand_dims(c, axis)) if keepdims else ModeResult(m, c)
     new = concatenate([ones(s.shape[:-1] + (1,), dtype=bool), s[..., 1:] != s[..., :-1]], axis=-1)
     ordinal = arange(n, dtype=numpy.int64) * ones(s.shape, dtype=numpy.int64)
     start = _running_max(where(new, ordinal, 0))

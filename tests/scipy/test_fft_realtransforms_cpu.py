@@ -1,0 +1,94 @@
+"""cuarray.scipy.fft's DCT/DST family on the CPU: `_realtransforms` is written over a NumPy-named
+namespace, so the code the GPU runs is checked here with numpy.fft against scipy.fft for every
+type, norm, `orthogonalize` and direction; plus the argument errors raised before any device
+work and the fast-length helpers."""
+
+from __future__ import annotations
+
+import inspect
+import types
+
+import numpy as np
+import pytest
+
+sfft = pytest.importorskip("scipy.fft")
+
+from fake_device import from_np  # noqa: E402  (tests/ is on sys.path)
+
+from cuarray.scipy import fft as cfft  # noqa: E402
+from cuarray.scipy._realtransforms import r2r  # noqa: E402
+
+NP = types.SimpleNamespace(asarray=np.asarray, concatenate=np.concatenate, real=np.real, imag=np.imag,
+                           rfft=np.fft.rfft, irfft=np.fft.irfft, fft=np.fft.fft, zeros=np.zeros)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 8, 17])
+@pytest.mark.parametrize("kind", ["dct", "dst"])
+@pytest.mark.parametrize("t", [1, 2, 3, 4])
+@pytest.mark.parametrize("inverse", [False, True])
+def test_r2r_is_scipys(n, kind, t, inverse):
+    x = np.random.default_rng(n * 100 + t).normal(size=(3, n))
+    fn = getattr(sfft, ("i" if inverse else "") + kind)
+    for norm in (None, "backward", "ortho", "forward"):
+        for orth in (None, False, True):
+            try:
+                want = fn(x, type=t, norm=norm, orthogonalize=orth)
+            except Exception as e:  # DCT-I of one point
+                with pytest.raises(type(e)):
+                    r2r(NP, x, kind, t, norm, orth, inverse)
+                continue
+            got = r2r(NP, x, kind, t, norm, orth, inverse)
+            np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12 * np.abs(want).max())
+
+
+def test_r2r_float32_stays_float32():
+    x = np.random.default_rng(1).normal(size=(4, 9)).astype(np.float32)
+    for kind in ("dct", "dst"):
+        for t in (1, 2, 3, 4):
+            got = r2r(NP, x, kind, t, None, None, False)
+            assert got.dtype == np.float32
+            np.testing.assert_allclose(got, getattr(sfft, kind)(x, type=t), rtol=1e-4, atol=1e-4)
+
+
+ERRORS = {
+    "type": lambda m, c: m.dct(c(np.ones(3)), type=5),
+    "dst-type": lambda m, c: m.dst(c(np.ones(3)), type=0),
+    "norm": lambda m, c: m.dct(c(np.ones(3)), norm="bad"),
+    "n": lambda m, c: m.dct(c(np.ones(3)), n=0),
+    "empty": lambda m, c: m.dst(c(np.ones((2, 0)))),
+    "axis": lambda m, c: m.idct(c(np.ones(3)), axis=2),
+    "dctn-s": lambda m, c: m.dctn(c(np.ones((3, 3))), s=(2, 2), axes=(0,)),
+    "next_fast_len": lambda m, c: m.next_fast_len(-1),
+    "next_fast_len-float": lambda m, c: m.next_fast_len(1.5),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ERRORS))
+def test_errors_are_scipys(case):
+    with pytest.raises(Exception) as ours:
+        ERRORS[case](cfft, from_np)
+    with pytest.raises(Exception) as theirs:
+        ERRORS[case](sfft, np.asarray)
+    # (AxisError, NumPy's, is an IndexError: SciPy's real transforms raise a bare IndexError)
+    assert isinstance(ours.value, type(theirs.value)), (ours.value, theirs.value)
+
+
+@pytest.mark.parametrize("name", "dct idct dst idst dctn idctn dstn idstn next_fast_len prev_fast_len".split())
+def test_signatures_are_scipys(name):
+    assert str(inspect.signature(getattr(cfft, name))) == str(inspect.signature(getattr(sfft, name)))
+
+
+def test_fast_lengths_are_7_smooth():
+    for target in range(0, 400):
+        n = cfft.next_fast_len(target)
+        assert n >= target and (n == 0 or _smooth(n))
+        assert all(not _smooth(m) for m in range(target, n))
+        p = cfft.prev_fast_len(target)
+        assert p <= target and (p == 0 or _smooth(p))
+
+
+def _smooth(n):
+    for p in (2, 3, 5, 7):
+        while n % p == 0:
+            n //= p
+    return n == 1
