@@ -113,7 +113,7 @@ def test_poisson_switch_point_knob(monkeypatch):
     monkeypatch.delenv("CUARRAY_POISSON_INV_MAX", raising=False)
     src, _ = _kernels.module_sources()["distributions"]
     assert not src.startswith("#define CUARRAY_POISSON_INV_MAX")
-    assert "lam < CUARRAY_POISSON_INV_MAX" in src and "#define CUARRAY_POISSON_INV_MAX 10.0" in src
+    assert "lam < CUARRAY_POISSON_INV_MAX" in src and "#define CUARRAY_POISSON_INV_MAX 15.0" in src
     monkeypatch.setenv("CUARRAY_POISSON_INV_MAX", "40")
     src, names = _kernels.module_sources()["distributions"]
     assert src.startswith("#define CUARRAY_POISSON_INV_MAX 40.0\n")

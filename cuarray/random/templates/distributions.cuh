@@ -142,11 +142,12 @@ __device__ double gamma_d(stream& s, double shape) {
 
 __device__ __forceinline__ double chisquare_d(stream& s, double df) { return 2.0 * gamma_d(s, 0.5 * df); }
 
-// Poisson: inversion (sequential search from 0) below lam = 10, PTRS (Hormann 1993) above.
-// 10 is NumPy's switch point; CUARRAY_POISSON_INV_MAX (random/_kernels.py) moves it, to measure
-// where inversion stops beating PTRS (docs/perf-notes.md, "poisson(10) of 1e8").
+// Poisson: inversion (sequential search from 0) below lam = 15, PTRS (Hormann 1993) above; both
+// exact. NumPy switches at 10; on the GPU inversion stays cheaper up to between 10 and 20 (a
+// warp waits for its slowest lane either way: docs/perf-notes.md, "poisson(10) of 1e8").
+// CUARRAY_POISSON_INV_MAX (random/_kernels.py) moves the switch, to measure.
 #ifndef CUARRAY_POISSON_INV_MAX
-#define CUARRAY_POISSON_INV_MAX 10.0
+#define CUARRAY_POISSON_INV_MAX 15.0
 #endif
 struct poisson_state {
   double lam, expm, slam, loglam, a, b, linvalpha, vr;
