@@ -24,7 +24,7 @@ from .._core.ndarray import ndarray
 from ..cuda import compiler as _compiler
 from ..cuda import launch as _launch
 
-__all__ = ["convolve", "correlate", "correlate_plan", "FFT_MIN_SHORT"]
+__all__ = ["convolve", "correlate", "correlate_plan", "FFT_MIN_SHORT", "FFT_MIN_SHORT_TILED"]
 
 _TEMPLATES = pathlib.Path(__file__).parent / "templates"
 _PREAMBLE = (_TEMPLATES / "signal.cuh").read_text()
@@ -32,9 +32,12 @@ _MODES = {"valid": 0, "same": 1, "full": 2}
 _I64 = numpy.dtype(numpy.int64)
 
 # Shorter operand length from which an inexact correlation goes through the FFT. Measured on an
-# H100 (bench case `convolve`, float32, n = 2**24, 'same'): the direct kernel costs ~4.4 us per
-# kernel element (k=127: 0.57 ms, k=511: 2.24 ms), the FFT path 1.12 ms whatever k: equal at k ~ 255.
+# H100 (scripts/perf/linperf_losses.py, float32, n = 2**24, 'same'): the FFT path costs ~1.2 ms
+# whatever k; the tiled direct kernel (float32/float64) ~1 us per kernel element (k=511: 0.54 ms,
+# k=1023: 1.00, k=2047: 1.99), so equal near k ~ 1200; the per-output kernel (complex) ~4.4 us per
+# element (k=255: 1.24 ms), equal near k ~ 256.
 FFT_MIN_SHORT = 256
+FFT_MIN_SHORT_TILED = 1024
 
 
 def _mode(mode) -> int:
@@ -182,7 +185,8 @@ def _correlate_full_slice(a, w, start, length, out_dt):
     """Correlation of a with w (already conjugated) over full[start:start+length]."""
     if length <= 0:
         return ndarray((0,), out_dt)
-    if a.dtype.kind in "fc" and min(a.shape[0], w.shape[0]) >= FFT_MIN_SHORT:
+    kind = a.dtype.kind
+    if kind in "fc" and min(a.shape[0], w.shape[0]) >= (FFT_MIN_SHORT_TILED if kind == "f" else FFT_MIN_SHORT):
         return _fft_full(a, w, start, length, out_dt)
     return _direct(a, w, start, length, out_dt)
 

@@ -1,6 +1,6 @@
 """Signal cases: `convolve` of a long float32 signal with a short kernel (direct kernel) and with
-a long one (through the FFT), against CuPy's convolve. k=255 and k=256 straddle the switch
-(`convolution.FFT_MIN_SHORT`, set from this case's k=127/511/512 rows: see convolution.py).
+a long one (through the FFT), against CuPy's convolve. k=1023 and k=1024 straddle the float switch
+(`convolution.FFT_MIN_SHORT_TILED`, set from scripts/perf/linperf_losses.py's rows: see convolution.py).
 flops: 2 per multiply-add of the direct definition (the FFT rows' TFLOP/s is equivalent work)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from . import NotAvailable, random_array, register
 conv = register(
     "convolve", group="signal",
     description="convolve(x, k, 'same') of float32 x (n elements) with a kernel of length k",
-    size=2**24, quick=2**22, params=(15, 127, 255, 256, 2048),
+    size=2**24, quick=2**22, params=(15, 127, 255, 1023, 1024, 2048),
     flops=lambda n, k: 2.0 * n * k,
     param_label=lambda k: "k={}".format(k),
 )
