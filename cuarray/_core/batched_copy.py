@@ -69,13 +69,15 @@ def plan(pieces, rows: int, dst_ptr: int, dst_pitch: int):
     desc = []
     first = [0]
     chunks = top = 0
+    add, append = desc.extend, first.append
     for src, width, offset in pieces:
         row_words = width // w
         words = row_words * rows
-        desc += (src, words, row_words, offset // w)
+        add((src, words, row_words, offset // w))
         chunks += (words + _CHUNK - 1) // _CHUNK
-        first.append(chunks)
-        top = max(top, words)
+        append(chunks)
+        if words > top:
+            top = words
     table = numpy.array(desc + first, dtype=numpy.uint64)
     wide = max(top, rows * (dst_pitch // w)) >= _INT32_LIMIT
     return w, wide, table, chunks
@@ -96,7 +98,8 @@ def concat_geometry(shape, axis: int, itemsize: int, parts):
 def copy_pieces(dst_ptr: int, dst_pitch: int, rows: int, pieces) -> None:
     """Copy every piece (src address, width bytes, offset bytes) of `rows` rows into the array at
     `dst_ptr`, whose rows are `dst_pitch` bytes apart, on the current stream, in one launch."""
-    pieces = [p for p in pieces if p[1]]
+    if not all(p[1] for p in pieces):
+        pieces = [p for p in pieces if p[1]]
     if not pieces or rows == 0:
         return
     w, wide, table, chunks = plan(pieces, rows, dst_ptr, dst_pitch)

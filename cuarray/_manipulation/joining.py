@@ -30,6 +30,10 @@ def _result_dtype(in_dtypes, dtype):
 
 def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """See `numpy.concatenate`."""
+    if out is None and dtype is None and type(arrays) in (list, tuple) and len(arrays) >= _batched_copy.MIN_PIECES:
+        res = _concat_dense(arrays, axis)
+        if res is not None:
+            return res
     if isinstance(arrays, ndarray):
         arrays = [arrays[i] for i in range(arrays.shape[0])] if arrays.ndim else [arrays]
     arrays = [as_array(a, "concatenate") for a in arrays]
@@ -115,6 +119,47 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     for a, s in rest:
         idx[axis] = slice(s, s + a.shape[axis])
         copyto_unchecked(res[tuple(idx)], a)
+    return res
+
+
+def _concat_dense(arrays, axis):
+    """The common case in one pass over the inputs (host time is the cost of concatenating many
+    arrays: the general path below checks and classifies each input several times): every input
+    a non-empty C-contiguous cuarray array of one dtype and ndim >= 1, shapes matching off `axis`,
+    one device. None for anything else, which the general path handles (and its errors)."""
+    if type(axis) is not int or _device_check.active[0]:
+        return None
+    first = arrays[0]
+    if type(first) is not ndarray:
+        return None
+    fs = first._shape
+    nd = len(fs)
+    if not nd or not -nd <= axis < nd:
+        return None
+    if axis < 0:
+        axis += nd
+    dt = first._dtype
+    inner = dt.itemsize
+    for d in fs[axis + 1:]:
+        inner *= d
+    head, tail = fs[:axis], fs[axis + 1:]
+    parts = []
+    total = 0
+    for a in arrays:
+        if type(a) is not ndarray or not a._c or a._dtype is not dt and a._dtype != dt:
+            return None
+        s = a._shape
+        n = s[axis] if len(s) == nd else 0
+        if not n or s[:axis] != head or s[axis + 1:] != tail:
+            return None
+        parts.append((a.data.ptr, n * inner, total * inner))
+        total += n
+    rows = 1
+    for d in head:
+        rows *= d
+    res = ndarray(head + (total,) + tail, dt)
+    if res._size:
+        _batched_copy.copy_pieces(res.data.ptr, total * inner, rows, parts)
     return res
 
 

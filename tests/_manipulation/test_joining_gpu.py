@@ -121,6 +121,8 @@ def test_batched_concatenate(dtype, axis):
         shape[axis] = int(rng.integers(1, 6)) if k != 3 else 0  # six non-empty: batched
         parts.append(rand(tuple(shape), dtype))
     both(lambda xp: xp.concatenate([H(xp, p) for p in parts], axis=axis))
+    # all non-empty, one dtype, C-contiguous: the one-pass host path (joining._concat_dense)
+    both(lambda xp: xp.concatenate([H(xp, p) for k, p in enumerate(parts) if k != 3], axis=axis))
     strided = rand((6, 10, 14), dtype)
     other = rand(tuple(base), numpy.float64 if dtype != numpy.complex128 else numpy.complex64)
 
