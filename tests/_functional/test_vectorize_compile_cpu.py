@@ -372,3 +372,46 @@ def test_sources_that_cannot_be_read_are_traced():
     ns = {}
     exec("def f(x):\n    return x + 1\n", ns)  # (no file: what the interactive prompt gives)
     assert C.function_source(ns["f"]) is None
+
+
+# -- what the code computes: the generated body run on the host (g++), against numpy.vectorize --
+
+import _host_cpp  # noqa: E402  (tests/_functional is on sys.path under pytest)
+
+HOST_CASES = [c for c in CASES] + [(f_complex_compare, ["c16", "c16"])]
+
+
+def _host_data(fn, dts, n=48):
+    rng = numpy.random.default_rng()
+    out = []
+    for d in dts:
+        d = numpy.dtype(d)
+        if d.kind in "iu":
+            out.append(rng.integers(1, 12, n).astype(d))
+        elif d.kind == "c":
+            out.append((rng.integers(0, 3, n) + 1j * rng.integers(0, 3, n)).astype(d))
+        else:
+            out.append(((rng.random(n) - 0.3) * 8).astype(d))
+    if fn is f_for_step:
+        out[2] = (numpy.where(out[2] % 2 == 0, -1, 2) * (out[2] % 3 + 1)).astype(dts[2])
+    return out
+
+
+@pytest.mark.skipif(not _host_cpp.HAVE_GXX, reason="no g++")
+@pytest.mark.parametrize("fn,dts", HOST_CASES, ids=lambda c: c.__name__ if callable(c) else "-".join(c))
+def test_values_are_numpy_vectorizes_on_the_host(fn, dts):
+    args = _host_data(fn, dts)
+    tr = V._Tracer()
+    els = [V._Element(tr, numpy.dtype(d), "v%d" % i) for i, d in enumerate(dts)]
+    d, outs, is_tuple = V.compile_definition(fn, tr, [numpy.dtype(x) for x in dts], els, {})
+    got = _host_cpp.run(d, tr.consts, args)
+    if fn is f_complex_compare:  # (NumPy's order of complex numbers; Python's complex has none)
+        x, y = args
+        want = [x < y, x >= y, numpy.where(y > x, y, x)]
+    else:
+        with numpy.errstate(all="ignore"):
+            want = numpy.vectorize(fn)(*args)
+        want = list(want) if is_tuple else [want]
+    for g, w in zip(got, want):
+        tol = 1e-5 if w.dtype.char in "fF" else 1e-12
+        numpy.testing.assert_allclose(g.astype(w.dtype), w, rtol=tol, atol=tol)
