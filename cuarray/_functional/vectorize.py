@@ -71,10 +71,7 @@ class _Tracer:
 
     def ufunc(self, uf, args, kwargs):
         if any(isinstance(a, _Element) for a in args):
-            if kwargs:
-                raise TypeError("vectorize: {}() with keywords ({}) inside a vectorized function is not "
-                                "supported".format(uf.__name__, ", ".join(sorted(kwargs))))
-            return self.apply(uf, args)
+            return self.apply(uf, args, **_dtype_only(uf.__name__, kwargs))
         with _tracing.suspended():  # no element: an ordinary call made by the function
             return uf(*args, **kwargs)
 
@@ -112,7 +109,7 @@ class _Tracer:
     def routine_input(self) -> None:
         pass
 
-    def apply(self, uf, args):
+    def apply(self, uf, args, dtype=None):
         if uf.__name__ not in _registry.ufuncs and not hasattr(uf, "_resolve"):
             raise TypeError("vectorize: {!r} is not a ufunc".format(uf))
         if len(args) != uf.nin:
@@ -141,7 +138,9 @@ class _Tracer:
             # Python numbers only (a weak element and constants): Python computes in its own types,
             # NumPy's defaults (NumPy resolves some all-Python loops, comparisons, to object).
             in_types = [_DEFAULT_OF[t] for t in in_types]
-        loop = uf._resolve(tuple(in_types), None, "same_kind")
+        if dtype is not None:
+            dtype = _dtypes.normalize_dtype(dtype)
+        loop = uf._resolve(tuple(in_types), dtype, "same_kind")
         if uf.__name__ == "power" and loop.in_dtypes[0].kind in "iu":
             b = args[1]
             if not isinstance(b, _Element) and b < 0:
@@ -149,7 +148,7 @@ class _Tracer:
         if uf._preamble and uf._preamble not in self.preambles:
             self.preambles.append(uf._preamble)
         outs = []
-        weak = weak and any(isinstance(a, _Element) for a in args)
+        weak = weak and dtype is None and any(isinstance(a, _Element) for a in args)
         for od in loop.out_dtypes:
             outs.append(_Element(self, od, "t%d" % self.ntemp, weak and od.kind in _WEAK_OF))
             self.ntemp += 1
@@ -159,6 +158,14 @@ class _Tracer:
         # The C of one ufunc application: the same statement a fused kernel's node is.
         self.lines.append(ufunc_statement(uf, loop, ins, [(o.expr, compute_ctype(o.dtype)) for o in outs]))
         return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def _dtype_only(name, kwargs) -> dict:
+    """A ufunc's keywords on elements: `dtype=` (the loop's output type, as the ufunc's) only."""
+    if set(kwargs) - {"dtype"}:
+        raise TypeError("vectorize: {}() with keywords ({}) inside a vectorized function is not supported; "
+                        "dtype= is".format(name, ", ".join(sorted(set(kwargs) - {"dtype"}))))
+    return kwargs
 
 
 def _uf(name):
@@ -188,13 +195,13 @@ class _Element:
         self.weak = weak  # a Python bool/int/float/complex of the source, held in `dtype`
 
     def __array_ufunc__(self, np_ufunc, method, *inputs, **kwargs):
-        if method != "__call__" or kwargs:
-            raise TypeError("vectorize: numpy.{}.{} with {} is not supported inside a vectorized function".format(
-                np_ufunc.__name__, method, sorted(kwargs) or "no keywords"))
+        if method != "__call__":
+            raise TypeError("vectorize: numpy.{}.{} is not supported inside a vectorized function".format(
+                np_ufunc.__name__, method))
         uf = _registry.ufuncs.get(np_ufunc.__name__)
         if uf is None:
             raise TypeError("vectorize: numpy.{} has no cuarray ufunc".format(np_ufunc.__name__))
-        return self._tracer.apply(uf, inputs)
+        return self._tracer.apply(uf, inputs, **_dtype_only(np_ufunc.__name__, kwargs))
 
     def __bool__(self):
         raise TypeError(_CONTROL_FLOW)

@@ -415,3 +415,25 @@ def test_values_are_numpy_vectorizes_on_the_host(fn, dts):
     for g, w in zip(got, want):
         tol = 1e-5 if w.dtype.char in "fF" else 1e-12
         numpy.testing.assert_allclose(g.astype(w.dtype), w, rtol=tol, atol=tol)
+
+
+def f_ufunc_dtype(x, y):
+    return numpy.add(x, y, dtype=numpy.float64), numpy.multiply(x, 2, dtype="f4")
+
+
+@pytest.mark.skipif(not _host_cpp.HAVE_GXX, reason="no g++")
+def test_ufunc_dtype_keyword_is_the_loops_type():
+    # CuPy's test_vectorize_ufunc_call_dtype: add(x, y, dtype=...) inside the function.
+    args = _host_data(f_ufunc_dtype, ["i2", "i2"])
+    tr = V._Tracer()
+    els = [V._Element(tr, numpy.dtype("i2"), "v%d" % i) for i in range(2)]
+    d, outs, _ = V.compile_definition(f_ufunc_dtype, tr, [numpy.dtype("i2")] * 2, els, {})
+    want = numpy.vectorize(f_ufunc_dtype)(*args)
+    assert list(outs) == [w.dtype for w in want]
+    for g, w in zip(_host_cpp.run(d, tr.consts, args), want):
+        numpy.testing.assert_array_equal(g, w)
+
+
+def test_ufunc_keywords_other_than_dtype_are_refused():
+    with pytest.raises(TypeError, match="dtype= is"):
+        _compile(lambda x: numpy.add(x, 1, casting="unsafe"), "f4", nvrtc=False)
