@@ -437,3 +437,29 @@ def test_ufunc_dtype_keyword_is_the_loops_type():
 def test_ufunc_keywords_other_than_dtype_are_refused():
     with pytest.raises(TypeError, match="dtype= is"):
         _compile(lambda x: numpy.add(x, 1, casting="unsafe"), "f4", nvrtc=False)
+
+
+def _helper(v):
+    return v * 2 + 1
+
+
+def f_misc(x):
+    n = 0
+    while True:  # (a loop left by break only)
+        n += 1
+        if n * x > 20 or n > 50:
+            break
+    for k in range(5):
+        if k == 3:
+            return _helper(x) + math.log(abs(x) + 1, 2) + n
+    return x
+
+
+@pytest.mark.skipif(not _host_cpp.HAVE_GXX, reason="no g++")
+def test_while_true_return_in_loop_helper_and_log_base():
+    args = _host_data(f_misc, ["f8"])
+    tr = V._Tracer()
+    d, outs, _ = V.compile_definition(f_misc, tr, [numpy.dtype("f8")], [V._Element(tr, numpy.dtype("f8"), "v0")], {})
+    want = numpy.vectorize(f_misc)(*args)
+    assert outs == (want.dtype,)
+    numpy.testing.assert_allclose(_host_cpp.run(d, tr.consts, args)[0], want, rtol=1e-13)
