@@ -283,6 +283,7 @@ class vectorize:
             if t not in _dtypes.SUPPORTED_DTYPES:
                 raise ValueError("Invalid otype specified: {}".format(t))
         self.excluded = set(excluded) if excluded is not None else set()
+        self._programs = {}  # compiled sources, see `_compiled`
         if doc is None and pyfunc is not numpy._NoValue:
             doc = getattr(pyfunc, "__doc__", None)
         self.__doc__ = doc
@@ -339,10 +340,32 @@ class vectorize:
         return tuple(out_arrays) if isinstance(res, tuple) else out_arrays[0]
 
     def _compiled(self, tracer, arrays, call_args, call_kwargs, shape):
-        d, out_dts, is_tuple = compile_definition(self.pyfunc, tracer, [a.dtype for a in arrays], call_args,
-                                                  call_kwargs, self.otypes)
+        # A program is reused while its input dtypes, the Python values passed for excluded
+        # arguments and every name its source read are the same objects (`_compile.reads_hold`):
+        # compiling the source costs 0.3-5 ms, a dictionary look-up does not.
+        passed = tuple(None if isinstance(a, _Element) else a for a in call_args)
+        kw = tuple(sorted((k, None if isinstance(v, _Element) else v) for k, v in call_kwargs.items()))
+        key = (tuple(a.dtype for a in arrays), tuple(isinstance(a, _Element) for a in call_args),
+               tuple(k for k, _ in kw))
+        hit = self._programs.get(key)
+        if hit is not None:
+            d, out_dts, is_tuple, consts, reads, was_passed, was_kw = hit
+            if (all(x is y for x, y in zip(passed, was_passed)) and all(x[1] is y[1] for x, y in zip(kw, was_kw))
+                    and _compile.reads_hold(self.pyfunc, reads)):
+                return self._launch(d, arrays, out_dts, is_tuple, consts, shape)
+        d, out_dts, is_tuple, reads = compile_definition(self.pyfunc, tracer, [a.dtype for a in arrays], call_args,
+                                                         call_kwargs, self.otypes, with_reads=True)
+        consts = tuple(v for _, _, v in tracer.consts)
+        if reads is not None:
+            if len(self._programs) > 64:
+                self._programs.clear()
+            self._programs[key] = (d, out_dts, is_tuple, consts, reads, passed, kw)
+        return self._launch(d, arrays, out_dts, is_tuple, consts, shape)
+
+    @staticmethod
+    def _launch(d, arrays, out_dts, is_tuple, consts, shape):
         out_arrays = [ndarray(shape, dt) for dt in out_dts]
-        d.run(tuple(arrays) + tuple(out_arrays), tuple(v for _, _, v in tracer.consts), shape)
+        d.run(tuple(arrays) + tuple(out_arrays), consts, shape)
         return tuple(out_arrays) if is_tuple else out_arrays[0]
 
     @staticmethod
@@ -362,7 +385,7 @@ class vectorize:
             type(r).__name__))
 
 
-def compile_definition(pyfunc, tracer, in_dtypes, call_args, call_kwargs, otypes=None):
+def compile_definition(pyfunc, tracer, in_dtypes, call_args, call_kwargs, otypes=None, with_reads=False):
     """The kernel of one call of a function whose source is known: (Definition, output dtypes,
     whether the function returns a tuple). `call_args`/`call_kwargs` hold the tracer's elements
     (`_Element`, named v0.. in `in_dtypes` order) and the excluded arguments. Needs no device."""
@@ -370,12 +393,13 @@ def compile_definition(pyfunc, tracer, in_dtypes, call_args, call_kwargs, otypes
     bound.apply_defaults()
     prev = _tracing.install(tracer)
     try:
-        op, computed, is_tuple = _compile.compile_body(tracer, _Element, pyfunc, dict(bound.arguments), otypes)
+        op, computed, is_tuple, reads = _compile.compile_body(tracer, _Element, pyfunc, dict(bound.arguments),
+                                                              otypes)
     finally:
         _tracing.uninstall(prev)
     out_dts = tuple(otypes or computed)
     d = body_definition(_kernel_name(pyfunc), tracer, in_dtypes, computed, out_dts, op)
-    return d, out_dts, is_tuple
+    return (d, out_dts, is_tuple, reads) if with_reads else (d, out_dts, is_tuple)
 
 
 def build_definition(name, tracer, in_dtypes, outs, out_dts) -> Definition:

@@ -154,15 +154,8 @@ class FunctionCompiler(Builtins):
         self.env = {}
         self.terminated = False
         self.nloop = 0
-        closure = {}
-        if fn.__closure__:
-            for name, cell in zip(fn.__code__.co_freevars, fn.__closure__):
-                try:
-                    closure[name] = cell.cell_contents
-                except ValueError:  # (a cell not yet filled)
-                    pass
-        self.closure = closure
-        self.globals = fn.__globals__
+        self.reads = []  # (name, value) of every closure/global/builtin name the source read
+        self.cacheable = True  # whether the program depends only on `reads` (by identity)
 
     # -- driver --------------------------------------------------------------------------------
     def compile(self, bound: dict):
@@ -571,12 +564,13 @@ class FunctionCompiler(Builtins):
         v = self.env.get(name, _UNBOUND)
         if v is not _UNBOUND:
             return v
-        for ns in (self.closure, self.globals):
-            if name in ns:
-                return ns[name]
-        if hasattr(builtins, name):
-            return getattr(builtins, name)
-        raise NameError("name '{}' is not defined".format(name))
+        v = resolve_name(self.fn, name)
+        if v is _UNBOUND:
+            raise NameError("name '{}' is not defined".format(name))
+        self.reads.append((name, v))
+        if not _stable(v):
+            self.cacheable = False
+        return v
 
     def _expr_inner(self, e):
         if isinstance(e, ast.Constant):
@@ -703,6 +697,8 @@ class FunctionCompiler(Builtins):
                 kwargs.update(self._expr(kw.value))
             else:
                 kwargs[kw.arg] = self._expr(kw.value)
+        if not _stable(fn):  # (a function of the user's: what it computes may change between calls)
+            self.cacheable = False
         if fn is range:
             if kwargs:
                 raise TypeError("range() takes no keyword arguments")
@@ -760,13 +756,67 @@ class FunctionCompiler(Builtins):
         return lines
 
 
+_PURE_MODULES = ("builtins", "math", "cmath", "operator")
+
+
+def _stable(v) -> bool:
+    """Whether what the compiler makes of `v` cannot change while `v` stays the same object:
+    numbers, strings, dtypes and NumPy scalar types, modules, built-ins and ufuncs, and the
+    functions of NumPy, cuarray and `math` (a user's object or function may be mutated or read
+    globals of its own)."""
+    if type(v) in (bool, int, float, complex, str, bytes, type(None)) or isinstance(
+            v, (numpy.generic, numpy.dtype, types.ModuleType, numpy.ufunc)):
+        return True
+    if isinstance(v, types.BuiltinFunctionType):  # (math.sqrt, len: pure; random.random, time.time: not)
+        owner = getattr(v, "__self__", None)
+        if owner is None:
+            return True
+        return isinstance(owner, types.ModuleType) and (owner.__name__ in _PURE_MODULES
+                                                        or owner.__name__.split(".")[0] == "numpy")
+    if isinstance(v, type):
+        return issubclass(v, numpy.generic) or v.__module__ == "builtins"
+    if isinstance(v, tuple):
+        return all(_stable(x) for x in v)
+    if isinstance(v, types.FunctionType) or hasattr(v, "_resolve"):  # (cuarray's ufuncs resolve loops)
+        mod = getattr(v, "__module__", None) or ""
+        return mod.split(".")[0] in ("cuarray", "numpy", "math")
+    return False
+
+
+def resolve_name(fn, name):
+    """What a free name of `fn`'s source is now: its closure cell, global or built-in (or _UNBOUND)."""
+    code = fn.__code__
+    if fn.__closure__ and name in code.co_freevars:
+        try:
+            return fn.__closure__[code.co_freevars.index(name)].cell_contents
+        except ValueError:
+            return _UNBOUND
+    g = fn.__globals__
+    if name in g:
+        return g[name]
+    return getattr(builtins, name, _UNBOUND)
+
+
+def reads_hold(fn, reads) -> bool:
+    """Whether every name a cached program read still names the same object."""
+    for name, v in reads:
+        if resolve_name(fn, name) is not v:
+            return False
+    return True
+
+
 def compile_body(tracer, element_type, fn, bound_args, otypes):
     """Compile one call of `fn` (source known: `function_source(fn)` is not None).
 
     `bound_args`: the function's parameters bound to elements or Python values. Returns (C++ of
-    the body, the outputs' computed dtypes, whether the function returns a tuple)."""
+    the body, the outputs' computed dtypes, whether the function returns a tuple, and the names
+    read with their values when the program depends on nothing else, else None: see
+    `reads_hold`)."""
     tree, source, first = function_source(fn)
     c = FunctionCompiler(tracer, element_type, fn, tree, source, first)
+    for v in bound_args.values():
+        if not _is_element(v) and not _stable(v):
+            c.cacheable = False
     c.compile(bound_args)
     outs = c.out_dtypes()
     if otypes is not None:
@@ -774,4 +824,4 @@ def compile_body(tracer, element_type, fn, bound_args, otypes):
             raise ValueError("Invalid number of outputs: otypes has {}, the function returned {}".format(
                 len(otypes), len(outs)))
         outs = list(otypes)
-    return c.render(outs), outs, c.returns[0].is_tuple
+    return c.render(outs), outs, c.returns[0].is_tuple, (c.reads if c.cacheable else None)

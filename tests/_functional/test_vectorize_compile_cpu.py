@@ -4,6 +4,7 @@ gives on the same body), the kernels compile with NVRTC for sm_90, and what cann
 raises CuPy's exception types."""
 
 import math
+import sys
 import warnings
 
 import numpy
@@ -463,3 +464,70 @@ def test_while_true_return_in_loop_helper_and_log_base():
     want = numpy.vectorize(f_misc)(*args)
     assert outs == (want.dtype,)
     numpy.testing.assert_allclose(_host_cpp.run(d, tr.consts, args)[0], want, rtol=1e-13)
+
+
+# -- the program cache: reused while every name the source read is the same object --
+
+SCALE = 2.0
+
+
+def f_scaled(x):
+    return x * SCALE + math.pi
+
+
+def f_mutable(x):
+    return x + CONST.x
+
+
+class _Arr:
+    def __init__(self, dt):
+        self.dtype = numpy.dtype(dt)
+
+
+def _cached_call(vec, monkeypatch, dts, extra=()):
+    compiled = []
+    real = V.compile_definition
+
+    def counting(*a, **k):
+        compiled.append(1)
+        return real(*a, **k)
+
+    monkeypatch.setattr(V, "compile_definition", counting)
+    monkeypatch.setattr(V.vectorize, "_launch", staticmethod(lambda d, arrays, o, t, consts, shape: (d, consts)))
+    tr = V._Tracer()
+    els = [V._Element(tr, numpy.dtype(d), "v%d" % i) for i, d in enumerate(dts)]
+    d, consts = vec._compiled(tr, [_Arr(x) for x in dts], els + list(extra), {}, (3,))
+    return d, [float(c) for c in consts], len(compiled)
+
+
+def test_program_is_reused_until_a_name_it_read_changes(monkeypatch):
+    global SCALE
+    vec = V.vectorize(f_scaled)
+    d1, c1, n1 = _cached_call(vec, monkeypatch, ["f4"])
+    d2, c2, n2 = _cached_call(vec, monkeypatch, ["f4"])
+    assert (n1, n2) == (1, 0) and d2 is d1 and c2 == c1 == [2.0, numpy.float32(math.pi)]
+    _, _, n3 = _cached_call(vec, monkeypatch, ["f8"])  # another dtype: compiled
+    assert n3 == 1
+    monkeypatch.setattr(sys.modules[__name__], "SCALE", 3.0)
+    _, c4, n4 = _cached_call(vec, monkeypatch, ["f4"])
+    assert n4 == 1 and c4[0] == 3.0
+
+
+def test_program_reading_a_mutable_object_is_compiled_at_every_call(monkeypatch):
+    vec = V.vectorize(f_mutable)
+    assert _cached_call(vec, monkeypatch, ["i4"])[2] == 1
+    monkeypatch.setattr(_Const, "x", 11)
+    _, consts, n = _cached_call(vec, monkeypatch, ["i4"])
+    assert n == 1 and consts == [11.0]
+
+
+def test_excluded_values_are_compared_by_identity(monkeypatch):
+    def f(x, table):
+        return x * table[1]
+
+    vec = V.vectorize(f, excluded={1})
+    t1 = (1, 2.5)
+    assert _cached_call(vec, monkeypatch, ["f8"], (t1,))[2] == 1
+    assert _cached_call(vec, monkeypatch, ["f8"], (t1,))[2] == 0
+    _, consts, n = _cached_call(vec, monkeypatch, ["f8"], ((1, 4.5),))
+    assert n == 1 and consts == [4.5]
