@@ -344,7 +344,8 @@ class vectorize:
         # arguments and every name its source read are the same objects (`_compile.reads_hold`):
         # compiling the source costs 0.3-5 ms, a dictionary look-up does not.
         passed = tuple(None if isinstance(a, _Element) else a for a in call_args)
-        kw = tuple(sorted((k, None if isinstance(v, _Element) else v) for k, v in call_kwargs.items()))
+        # (keyword order kept: the elements v0.. follow it)
+        kw = tuple((k, None if isinstance(v, _Element) else v) for k, v in call_kwargs.items())
         key = (tuple(a.dtype for a in arrays), tuple(isinstance(a, _Element) for a in call_args),
                tuple(k for k, _ in kw))
         hit = self._programs.get(key)

@@ -531,3 +531,18 @@ def test_excluded_values_are_compared_by_identity(monkeypatch):
     assert _cached_call(vec, monkeypatch, ["f8"], (t1,))[2] == 0
     _, consts, n = _cached_call(vec, monkeypatch, ["f8"], ((1, 4.5),))
     assert n == 1 and consts == [4.5]
+
+
+def test_keyword_order_is_part_of_the_key(monkeypatch):
+    def f(x, y):
+        return x - y
+
+    vec = V.vectorize(f)
+    monkeypatch.setattr(V.vectorize, "_launch", staticmethod(lambda d, arrays, o, t, consts, shape: d))
+    ops = []
+    for names in (("x", "y"), ("y", "x")):
+        tr = V._Tracer()
+        kw = {n: V._Element(tr, numpy.dtype("f4"), "v%d" % i) for i, n in enumerate(names)}
+        ops.append(vec._compiled(tr, [_Arr("f4"), _Arr("f4")], [], kw, (3,)).operation)
+    assert "cast<float>(v0); const float in1 = cuarray::cast<float>(v1)" in ops[0]
+    assert "cast<float>(v1); const float in1 = cuarray::cast<float>(v0)" in ops[1]
