@@ -546,3 +546,55 @@ def test_keyword_order_is_part_of_the_key(monkeypatch):
         ops.append(vec._compiled(tr, [_Arr("f4"), _Arr("f4")], [], kw, (3,)).operation)
     assert "cast<float>(v0); const float in1 = cuarray::cast<float>(v1)" in ops[0]
     assert "cast<float>(v1); const float in1 = cuarray::cast<float>(v0)" in ops[1]
+
+
+# CuPy's test_vectorize_typecast / _ifexp / _logical_not bodies over a sample of dtype pairs, on the host.
+CAST_PAIRS = [("i1", "f8"), ("u2", "i1"), ("f4", "i4"), ("f8", "u1"), ("i8", "f4"), ("?", "i2"), ("f4", "?"),
+              ("c8", "f4"), ("c16", "i8"), ("i4", "c8"), ("u8", "f8"), ("f2", "f8")]
+
+
+def _run_host(fn, dts, args):
+    tr = V._Tracer()
+    els = [V._Element(tr, numpy.dtype(d), "v%d" % i) for i, d in enumerate(dts)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", numpy.exceptions.ComplexWarning)
+        d, outs, _ = V.compile_definition(fn, tr, [numpy.dtype(x) for x in dts], els, {})
+        want = numpy.vectorize(fn)(*args)
+    return outs, _host_cpp.run(d, tr.consts, args), want
+
+
+@pytest.mark.skipif(not _host_cpp.HAVE_GXX, reason="no g++")
+@pytest.mark.parametrize("src,dst", CAST_PAIRS, ids=lambda d: d)
+def test_typecast_ifexp_and_not_on_the_host(src, dst):
+    typecast = numpy.dtype(dst).type
+    rng = numpy.random.default_rng()
+    x = (rng.random(40) * 10).astype(src)  # (non-negative, below 10: every cast is defined)
+    c = (rng.random(40) > 0.5).astype(dst if dst not in ("c8", "c16") else "?")
+    y = (rng.random(40) * 10).astype(src)
+
+    def cast(v):
+        return typecast(v)
+
+    def ifexp(k, a, b):
+        return a if k else b
+
+    def lnot(v):
+        return not v
+
+    for fn, args in ((cast, [x]), (ifexp, [c, x, y]), (lnot, [x])):
+        if fn is cast and x.dtype.kind == "c" and numpy.dtype(dst).kind != "c":
+            # numpy.vectorize calls the function on Python complex numbers, which float()/int()
+            # refuse (TypeError); cuarray casts as NumPy's scalars do (ComplexWarning, the real
+            # part), as CuPy does.
+            with pytest.warns(numpy.exceptions.ComplexWarning):
+                _compile(cast, x.dtype.str, nvrtc=False)
+            tr = V._Tracer()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", numpy.exceptions.ComplexWarning)
+                d, _, _ = V.compile_definition(cast, tr, [x.dtype], [V._Element(tr, x.dtype, "v0")], {})
+                want = numpy.array([typecast(v) for v in x])
+            numpy.testing.assert_array_equal(_host_cpp.run(d, tr.consts, [x])[0].astype(want.dtype), want)
+            continue
+        outs, got, want = _run_host(fn, [a.dtype.str for a in args], args)
+        assert outs == (want.dtype,), fn.__name__
+        numpy.testing.assert_array_equal(got[0].astype(want.dtype), want)
