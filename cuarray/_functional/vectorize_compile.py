@@ -710,6 +710,12 @@ class FunctionCompiler(Builtins):
             return fn(*args, **kwargs)  # known now: computed by Python, as NumPy's vectorize would
         if fn is min or fn is max:
             return self._minmax(fn, args, kwargs)
+        if (getattr(fn, "__name__", None) == "where" and len(args) == 3 and not kwargs
+                and (getattr(fn, "__module__", None) or "").split(".")[0] in ("cuarray", "numpy")):
+            c, a, b = args  # where(c, a, b) of elements: NumPy's type of a and b, the value of one
+            if not _is_element(c):
+                c = self.Element(self.tr, _B, "true" if c else "false")
+            return self._select(self._truth(c), lambda: a, lambda: b)
         if fn in (float, int, complex, bool) or (isinstance(fn, type) and issubclass(fn, numpy.generic)):
             return self._explicit_cast(fn, args, kwargs)
         if getattr(fn, "__self__", None) is math or (isinstance(fn, types.BuiltinFunctionType)

@@ -598,3 +598,16 @@ def test_typecast_ifexp_and_not_on_the_host(src, dst):
         outs, got, want = _run_host(fn, [a.dtype.str for a in args], args)
         assert outs == (want.dtype,), fn.__name__
         numpy.testing.assert_array_equal(got[0].astype(want.dtype), want)
+
+
+def f_where(x, y):
+    return numpy.where(x > y, x, 0.5) + 0
+
+
+@pytest.mark.skipif(not _host_cpp.HAVE_GXX, reason="no g++")
+def test_where_of_elements_is_a_selection():
+    rng = numpy.random.default_rng()
+    x, y = rng.random(30).astype("f4"), rng.random(30).astype("f4")
+    outs, got, want = _run_host(f_where, ["f4", "f4"], [x, y])
+    assert outs == (want.dtype,)
+    numpy.testing.assert_array_equal(got[0], want)
