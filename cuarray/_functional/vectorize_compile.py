@@ -18,7 +18,6 @@ float32, which is what NumPy's scalars would give.
 from __future__ import annotations
 
 import ast
-import builtins
 import math
 import operator
 import types
@@ -29,11 +28,10 @@ from .._core import dtypes as _dtypes
 from .._core import registry as _registry
 from .._core.elementwise import compute_ctype
 from .vectorize_builtins import _B, Builtins
-from .vectorize_source import function_source
+from .vectorize_source import _UNBOUND, function_source, reads_hold, resolve_name, stable as _stable
 
-__all__ = ["function_source", "compile_body"]
+__all__ = ["function_source", "reads_hold", "compile_body"]  # (the first two: vectorize_source's)
 
-_UNBOUND = object()
 _NUMBERS = (bool, int, float, complex, numpy.generic)
 _MAX_LOOP_PASSES = 16
 
@@ -760,55 +758,6 @@ class FunctionCompiler(Builtins):
                 continue
             lines.append("{} = {};".format(want.expr, self._c_value(have, want.dtype)))
         return lines
-
-
-_PURE_MODULES = ("builtins", "math", "cmath", "operator")
-
-
-def _stable(v) -> bool:
-    """Whether what the compiler makes of `v` cannot change while `v` stays the same object:
-    numbers, strings, dtypes and NumPy scalar types, modules, built-ins and ufuncs, and the
-    functions of NumPy, cuarray and `math` (a user's object or function may be mutated or read
-    globals of its own)."""
-    if type(v) in (bool, int, float, complex, str, bytes, type(None)) or isinstance(
-            v, (numpy.generic, numpy.dtype, types.ModuleType, numpy.ufunc)):
-        return True
-    if isinstance(v, types.BuiltinFunctionType):  # (math.sqrt, len: pure; random.random, time.time: not)
-        owner = getattr(v, "__self__", None)
-        if owner is None:
-            return True
-        return isinstance(owner, types.ModuleType) and (owner.__name__ in _PURE_MODULES
-                                                        or owner.__name__.split(".")[0] == "numpy")
-    if isinstance(v, type):
-        return issubclass(v, numpy.generic) or v.__module__ == "builtins"
-    if isinstance(v, tuple):
-        return all(_stable(x) for x in v)
-    if isinstance(v, types.FunctionType) or hasattr(v, "_resolve"):  # (cuarray's ufuncs resolve loops)
-        mod = getattr(v, "__module__", None) or ""
-        return mod.split(".")[0] in ("cuarray", "numpy", "math")
-    return False
-
-
-def resolve_name(fn, name):
-    """What a free name of `fn`'s source is now: its closure cell, global or built-in (or _UNBOUND)."""
-    code = fn.__code__
-    if fn.__closure__ and name in code.co_freevars:
-        try:
-            return fn.__closure__[code.co_freevars.index(name)].cell_contents
-        except ValueError:
-            return _UNBOUND
-    g = fn.__globals__
-    if name in g:
-        return g[name]
-    return getattr(builtins, name, _UNBOUND)
-
-
-def reads_hold(fn, reads) -> bool:
-    """Whether every name a cached program read still names the same object."""
-    for name, v in reads:
-        if resolve_name(fn, name) is not v:
-            return False
-    return True
 
 
 def compile_body(tracer, element_type, fn, bound_args, otypes):

@@ -1,15 +1,22 @@
 """Where `vectorize` finds a function's source: the `ast.FunctionDef` of a `def`, or of a lambda
-picked out of its file (several lambdas on one line are told apart by the columns of their code)."""
+picked out of its file (several lambdas on one line are told apart by the columns of their code);
+and what the free names of that source are now (a compiled program is reused while they are the
+same objects)."""
 
 from __future__ import annotations
 
 import ast
+import builtins
 import inspect
 import linecache
 import textwrap
 import types
 
-__all__ = ["function_source"]
+import numpy
+
+__all__ = ["function_source", "resolve_name", "reads_hold", "stable"]
+
+_UNBOUND = object()  # (a name bound to nothing)
 
 _sources: dict = {}
 
@@ -80,3 +87,54 @@ def _code_inside(code, node) -> bool:
         if (line, col) < start or (end_line, end_col) > stop:
             return False
     return seen
+
+
+# -- the names a source reads (what a cached program depends on) --
+
+_PURE_MODULES = ("builtins", "math", "cmath", "operator")
+
+
+def stable(v) -> bool:
+    """Whether what the compiler makes of `v` cannot change while `v` stays the same object:
+    numbers, strings, dtypes and NumPy scalar types, modules, built-ins and ufuncs, and the
+    functions of NumPy, cuarray and `math` (a user's object or function may be mutated or read
+    globals of its own)."""
+    if type(v) in (bool, int, float, complex, str, bytes, type(None)) or isinstance(
+            v, (numpy.generic, numpy.dtype, types.ModuleType, numpy.ufunc)):
+        return True
+    if isinstance(v, types.BuiltinFunctionType):  # (math.sqrt, len: pure; random.random, time.time: not)
+        owner = getattr(v, "__self__", None)
+        if owner is None:
+            return True
+        return isinstance(owner, types.ModuleType) and (owner.__name__ in _PURE_MODULES
+                                                        or owner.__name__.split(".")[0] == "numpy")
+    if isinstance(v, type):
+        return issubclass(v, numpy.generic) or v.__module__ == "builtins"
+    if isinstance(v, tuple):
+        return all(stable(x) for x in v)
+    if isinstance(v, types.FunctionType) or hasattr(v, "_resolve"):  # (cuarray's ufuncs resolve loops)
+        mod = getattr(v, "__module__", None) or ""
+        return mod.split(".")[0] in ("cuarray", "numpy", "math")
+    return False
+
+
+def resolve_name(fn, name):
+    """What a free name of `fn`'s source is now: its closure cell, global or built-in (or _UNBOUND)."""
+    code = fn.__code__
+    if fn.__closure__ and name in code.co_freevars:
+        try:
+            return fn.__closure__[code.co_freevars.index(name)].cell_contents
+        except ValueError:
+            return _UNBOUND
+    g = fn.__globals__
+    if name in g:
+        return g[name]
+    return getattr(builtins, name, _UNBOUND)
+
+
+def reads_hold(fn, reads) -> bool:
+    """Whether every name a cached program read still names the same object."""
+    for name, v in reads:
+        if resolve_name(fn, name) is not v:
+            return False
+    return True
