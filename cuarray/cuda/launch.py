@@ -22,14 +22,17 @@ for values, Python ints for pointers (cuda.core passes a Python int as an 8-byte
 
 from __future__ import annotations
 
+import ctypes
 from os import environ as _environ
+
+import numpy
 
 from . import _backend
 from . import device as _device
 from . import stream as _stream
 
 __all__ = ["launch", "enqueue", "set_launch_hook", "get_launch_hook", "launch_config", "grid_for",
-           "grid_one_pass", "implementation", "MAX_GRID_X"]
+           "grid_one_pass", "implementation", "MAX_GRID_X", "struct_arg", "StructBytes", "launch_struct"]
 
 MAX_GRID_X = 2**31 - 1
 
@@ -79,10 +82,6 @@ def _pick():
     ptr = _cu_launch_kernel_ptr()
     if not ptr:
         return core.launch
-    import ctypes
-
-    import numpy
-
     _launchcore.set_scalar_types((numpy.generic, ctypes._SimpleCData))
     _launchcore.configure(ptr, core.launch, _launch_error, core.Stream, core.LaunchConfig, core.Kernel)
     _native = _launchcore.enqueue
@@ -166,6 +165,77 @@ def launch(kernel, grid, block, args, shared_mem: int = 0, stream=None, cooperat
             return
         cfg = launch_config(grid, block, shared_mem) if not cooperative else launch_config(grid, block, shared_mem, True)
     enqueue(cs, cfg, kernel, *args)
+
+
+# -- structs as kernel arguments ------------------------------------------------------------------
+# Both launch paths (ours in C and cuda.core's) hand cuLaunchKernel one pointer per parameter, and the
+# driver copies as many bytes from it as the kernel's image says the parameter has, at the offset the
+# image gives: so a struct of n <= 16 bytes travels as the bytes of a numeric scalar at least n bytes
+# wide (the driver reads the first n), with no change to either path. Larger structs have no numeric
+# carrier: `launch_struct` builds the pointer array itself.
+_CARRIERS = ((1, "u1"), (2, "u2"), (4, "u4"), (8, "u8"), (16, "c16"))
+
+
+class StructBytes:
+    """The bytes of a struct argument wider than 16 bytes (`launch_struct` passes them)."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes):
+        self.data = data
+
+
+def struct_arg(value):
+    """A structured NumPy scalar (`numpy.void`) as a kernel argument: the C struct whose layout is
+    its dtype's (field offsets, padding and itemsize as NumPy lays them out; build the dtype with
+    `align=True` or explicit `offsets`/`itemsize` to match the C declaration)."""
+    data = value.tobytes()
+    for width, code in _CARRIERS:
+        if len(data) <= width:
+            return numpy.frombuffer(data.ljust(width, b"\0"), dtype=code)[0]
+    return StructBytes(data)
+
+
+def _dim3(v) -> tuple:
+    t = tuple(v) if isinstance(v, (tuple, list)) else (int(v),)
+    return t + (1,) * (3 - len(t))
+
+
+def _launch_param_pointers(stream, config, kernel, *args) -> None:
+    """The raw launch of `launch_struct`: cuLaunchKernel with a pointer per parameter."""
+    bufs = []
+    for a in args:
+        if type(a) is int:
+            b = a.to_bytes(8, "little", signed=a < 0)
+        elif type(a) is StructBytes:
+            b = a.data
+        else:
+            b = a.tobytes()
+        bufs.append(ctypes.create_string_buffer(b, max(len(b), 1)))
+    ptrs = (ctypes.c_void_p * max(len(bufs), 1))(*[ctypes.addressof(b) for b in bufs])
+    drv = _backend.driver()
+    _device._core_device()  # (the stream's context current in this thread)
+    g, b = _dim3(config.grid), _dim3(config.block)
+    fn = drv.CUfunction(int(kernel.handle))  # a CUkernel is accepted as a CUfunction (CUDA >= 12.0)
+    call = drv.cuLaunchCooperativeKernel if config.is_cooperative else drv.cuLaunchKernel
+    extra = () if config.is_cooperative else (0,)
+    err = call(fn, *g, *b, int(config.shmem_size or 0), drv.CUstream(int(stream.handle)),
+               ctypes.addressof(ptrs), *extra)[0]
+    if int(err) != 0:
+        _launch_error(int(err))
+
+
+def launch_struct(kernel, grid, block, args, shared_mem: int = 0, stream=None, cooperative: bool = False) -> None:
+    """`launch` for arguments that include a struct wider than 16 bytes (a `StructBytes`); the
+    launch hook sees it as every other launch."""
+    if grid == 0 or (isinstance(grid, tuple) and 0 in grid):
+        return
+    cs = _stream.current_core_stream() if stream is None else _stream.core_stream(stream)
+    cfg = launch_config(grid, block, shared_mem, cooperative)
+    if _hook is None:
+        _launch_param_pointers(cs, cfg, kernel, *args)
+    else:
+        _hook(_launch_param_pointers, cs, cfg, kernel, tuple(args))
 
 
 def grid_one_pass(n: int, block: int = 256) -> int:

@@ -84,8 +84,12 @@ class Function:
             grid = tuple(grid)
         if type(block) is list:
             block = tuple(block)
-        _launch.launch(self.kernel, grid, block, cargs, shared_mem, stream,
-                       self.cooperative or enable_cooperative_groups)
+        launch = _launch.launch
+        for c in cargs:
+            if type(c) is _launch.StructBytes:  # (a struct past 16 bytes: its own launch path)
+                launch = _launch.launch_struct
+                break
+        launch(self.kernel, grid, block, cargs, shared_mem, stream, self.cooperative or enable_cooperative_groups)
 
     @property
     def attributes(self) -> dict:
@@ -119,7 +123,8 @@ def convert_args(args, kernel_name: str = "kernel", sizes=None) -> tuple:
     """Kernel arguments as cuda.core takes them; see `RawKernel` for the rules.
 
     Arrays (our ndarray, `__cuda_array_interface__` objects, cuda.core Buffers) become pointers
-    (Python ints). numpy scalars keep their exact C type. Python ``bool``, ``int``, ``float`` and
+    (Python ints). numpy scalars keep their exact C type; structured scalars (`numpy.void`) are
+    passed as the C struct of their dtype's bytes (`launch.struct_arg`). Python ``bool``, ``int``, ``float`` and
     ``complex`` become ``bool``, ``long long``, ``double`` and ``complex<double>``. `sizes`, the
     kernel's parameter sizes in bytes, turns a mismatched count or width into a TypeError instead of
     a crashed context or silently misread arguments.
@@ -138,6 +143,8 @@ def convert_args(args, kernel_name: str = "kernel", sizes=None) -> tuple:
             except OverflowError:
                 raise OverflowError("argument {} of kernel '{}': {} does not fit a {}".format(
                     i, kernel_name, a, _C_NAMES[t])) from None
+        elif isinstance(a, np.void):  # a structured scalar: the C struct of its dtype's layout
+            c = _launch.struct_arg(a)
         elif isinstance(a, np.generic):
             c = a
         elif isinstance(a, (int, float, complex)):  # subclasses: IntEnum, ...
@@ -149,7 +156,7 @@ def convert_args(args, kernel_name: str = "kernel", sizes=None) -> tuple:
                 raise TypeError("argument {} of kernel '{}': unsupported type {} (pass a GPU array, a "
                                 "numpy scalar or a Python scalar)".format(i, kernel_name, t.__name__))
         if sizes is not None:
-            width = 8 if type(c) is int else c.itemsize
+            width = 8 if type(c) is int else a.itemsize if isinstance(a, np.void) else c.itemsize
             if width != sizes[i]:
                 raise TypeError("argument {} of kernel '{}' is a {}-byte parameter but {} is {} bytes{}".format(
                     i, kernel_name, sizes[i], _describe(a, c), width,
@@ -163,6 +170,8 @@ def _describe(a, c) -> str:
         return "Python {} (as {})".format(type(a).__name__, _C_NAMES[type(a)])
     if type(c) is int:
         return "a pointer"
+    if isinstance(a, np.void):
+        return "a structured scalar of dtype {}".format(a.dtype)
     return "numpy.{}".format(type(c).__name__)
 
 

@@ -166,6 +166,21 @@ def test_decorated_functions_take_numpy_and_return_numpy():
     numpy.testing.assert_array_equal(got[1], numpy.exp(-a))
 
 
+def test_fuse_of_scalars_only_runs_the_plain_function():
+    # CuPy's fuse runs the function itself when no device array is passed: code written with
+    # get_array_module gives NumPy's scalars, with no device (this machine has none).
+    @cp.fuse()
+    def f(x, y):
+        xp = cp.get_array_module(x)
+        return xp.sin(x) * y + 1
+
+    x, y = numpy.random.default_rng().random(2)
+    for args in ((float(x), float(y)), (numpy.float32(x), 2), (numpy.float64(x), numpy.int8(3))):
+        got = f(*args)
+        want = numpy.sin(args[0]) * args[1] + 1
+        assert type(got) is type(want) and got == want
+
+
 def test_plain_lazy_mode_keeps_the_host_input_policy():
     a, b, v, m, i = _inputs()
     with pytest.raises(TypeError, match="cuarray.asarray"):

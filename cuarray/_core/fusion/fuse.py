@@ -56,6 +56,10 @@ class Fusion:
         key = tuple(key)
         if _NUMPY in key:  # no device array: the function on NumPy data, evaluated by NumPy
             return self._numpy_call(args)
+        if not any(type(k) is tuple for k in key):
+            # Python and NumPy scalars only: the plain function, as CuPy's fuse runs it (so code
+            # written with get_array_module gives NumPy's scalar, with no device involved).
+            return self._func(*args)
         run = self._cache.get(key)
         if run is None:
             run = self._cache[key] = self._trace(args)
