@@ -21,7 +21,13 @@ from .cuda.libs import _catalog
 
 __all__ = ["show_config", "collect", "library_status"]
 
-_OPTIONAL = ("nvmath-python", "cuda-cccl", "nccl4py", "dask", "distributed")
+# Python distributions, with what the row is for. "cuda-cccl" is the Python package (cuda.compute),
+# not the nvidia-cuda-cccl headers wheel, which the "Headers" rows report: a user with the
+# headers read "cuda-cccl not installed" as a broken install.
+_OPTIONAL = (("nvmath-python", "nvmath-python (math libraries' bindings)"),
+             ("cuda-cccl", "cuda-cccl (cuda.compute, Python)"),
+             ("nccl4py", "nccl4py (multi-GPU collectives)"),
+             ("dask", "dask"), ("distributed", "distributed"))
 
 
 def _dist(name: str) -> str:
@@ -197,7 +203,7 @@ def collect() -> list[tuple[str, list[tuple[str, str]]]]:
         ("CUDA libraries (cuda.pathfinder)", _libraries()),
         ("cuarray cores", _cores()),
         ("CUDA headers", _headers()),
-        ("Optional packages", [(name, _dist(name)) for name in _OPTIONAL]),
+        ("Optional packages", [(label, _dist(name)) for name, label in _OPTIONAL]),
         ("Kernel cache", [("directory", _cache_dir())]),
         ("Devices", _devices()),
     ]
