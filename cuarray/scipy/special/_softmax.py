@@ -1,17 +1,94 @@
-"""logsumexp, softmax, log_softmax (SciPy "Convenience functions"): reductions composed of
-cuarray's own max/exp/sum (no special kernel), with SciPy's handling of infinities."""
+"""logsumexp, softmax, log_softmax (SciPy "Convenience functions"), with SciPy's handling of
+infinities. softmax and log_softmax over short rows packed in memory (the axis has unit stride in a
+C- or F-contiguous float32/float64 array, at most `ROW_MAX` elements: softmax over 10 classes) run
+one kernel (templates/softmax_rows.cu) that reads and writes the data once; other layouts and
+longer rows compose cuarray's own max/exp/sum (five passes)."""
 
 from __future__ import annotations
 
+import operator
+import pathlib
+
 import numpy
+from numpy.lib.array_utils import normalize_axis_index
 
 from ..._core.ndarray import ndarray
+from ..._logic.content import isfinite
 from ..._math.explog import exp, log
 from ..._math.misc import absolute
 from ..._math.sums import sum as _sum
-from ..._logic.content import isfinite
 from ..._sorting.searching import where
 from ..._statistics.order import amax
+from ...cuda import compiler as _compiler
+from ...cuda import launch as _launch
+
+
+__all__ = ["logsumexp", "softmax", "log_softmax", "source", "kernel_name", "row_tile", "packed_rows", "ROW_MAX"]
+
+_DIR = pathlib.Path(__file__).parent / "templates"
+# Rows up to this long take the row-tile kernel: a thread per row, the block's rows staged in
+# shared memory (at most _TILE_BYTES). Longer rows would want a warp per row (not built: the
+# composed path is what they get).
+ROW_MAX = 32
+_BLOCK = 256
+_TILE_BYTES = 32768  # 7 blocks of 256 threads per SM fit in an H100's 228 KiB
+_kernels: dict = {}
+
+
+def source() -> str:
+    return ("#define CUARRAY_DEVICE __device__\n" + (_DIR / "softmax_rows.cuh").read_text()
+            + (_DIR / "softmax_rows.cu").read_text())
+
+
+def kernel_name(dtype, log: bool) -> str:
+    return "cuarray_special::softmax_rows<{}, {}>".format("float" if dtype == numpy.float32 else "double",
+                                                          "true" if log else "false")
+
+
+def row_tile(n: int, itemsize: int) -> tuple:
+    """(p, tr): the shared-memory row pitch (odd for even n: a thread per row, no bank conflicts)
+    and the rows per block (a multiple of 32, at most the block, the tile within _TILE_BYTES)."""
+    p = n + 1 if n % 2 == 0 else n
+    tr = min(_BLOCK, _TILE_BYTES // (p * itemsize)) // 32 * 32
+    return p, tr
+
+
+def packed_rows(x, axis):
+    """(rows, n) when `x` is a float32/float64 array whose softmax along `axis` (None: all of it)
+    is over rows of n <= ROW_MAX elements packed one after another in memory (C- or F-contiguous
+    with the axis the fastest); None otherwise."""
+    if x.dtype not in (numpy.float32, numpy.float64) or x.size == 0 or not (x._c or x._f):
+        return None
+    if axis is None:
+        n = x.size
+    else:
+        shape = x.shape
+        n = shape[axis]
+        before, after = 1, 1
+        for d in shape[:axis]:
+            before *= d
+        for d in shape[axis + 1:]:
+            after *= d
+        if not ((x._c and after == 1) or (x._f and before == 1)):
+            return None
+    if n > ROW_MAX:
+        return None
+    return x.size // n, n
+
+
+def _rows_kernel(x, rows, n, log):
+    """softmax (log_softmax) of the packed rows of `x` into a new array of its layout."""
+    name = kernel_name(x.dtype, log)
+    k = _kernels.get(name)
+    if k is None:
+        mod = _compiler.compile_module(source(), name_expressions=(name,), name="cuarray_special_softmax")
+        k = _kernels[name] = mod.get_function(name).kernel
+    y = ndarray(x.shape, x.dtype, order="C" if x._c else "F")
+    p, tr = row_tile(n, x.dtype.itemsize)
+    _launch.launch(k, -(-rows // tr), _BLOCK, (x.data.ptr, y.data.ptr, numpy.int64(rows), numpy.int32(n),
+                                              numpy.int32(p), numpy.int32(tr)),
+                   shared_mem=tr * p * x.dtype.itemsize)
+    return y
 
 
 def _check(a, name):
@@ -23,6 +100,14 @@ def _shift(a, axis):
     """The max along `axis` (keepdims), 0 where it is not finite (so inf - inf makes no NaN)."""
     m = amax(a, axis=axis, keepdims=True)
     return where(isfinite(m), m, 0)
+
+
+def _axis(x, axis):
+    """`axis` as a non-negative int (None stays None); NumPy's AxisError out of range. A tuple
+    goes through unchanged (the composed path handles it)."""
+    if axis is None or isinstance(axis, tuple):
+        return axis
+    return normalize_axis_index(operator.index(axis), x.ndim)
 
 
 def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
@@ -52,7 +137,12 @@ def softmax(x, axis=None):
     _check(x, "softmax")
     if x.dtype.kind in "biu":
         x = x.astype(numpy.float64)
-    e = exp(x - _shift(x, axis))
+    axis = _axis(x, axis)
+    pr = packed_rows(x, axis)
+    if pr is not None:
+        return _rows_kernel(x, pr[0], pr[1], False)
+    # SciPy shifts by the max as it is: a row holding +inf (or NaN) is all NaN.
+    e = exp(x - amax(x, axis=axis, keepdims=True))
     return e / _sum(e, axis=axis, keepdims=True)
 
 
@@ -61,5 +151,9 @@ def log_softmax(x, axis=None):
     _check(x, "log_softmax")
     if x.dtype.kind in "biu":
         x = x.astype(numpy.float64)
+    axis = _axis(x, axis)
+    pr = packed_rows(x, axis)
+    if pr is not None:
+        return _rows_kernel(x, pr[0], pr[1], True)
     t = x - _shift(x, axis)
     return t - log(_sum(exp(t), axis=axis, keepdims=True))

@@ -1,0 +1,42 @@
+// softmax / log_softmax of one short row held in (shared) memory, in place, for
+// cuarray/scipy/special/_softmax.py. Plain C++ (CUARRAY_DEVICE is __device__ on the GPU, empty on the
+// host), so tests/scipy/test_softmax_rows_cpu.py runs it with g++ against SciPy.
+//
+// SciPy's semantics, row by row: softmax shifts by the row's max as it is (a NaN max, or +inf,
+// makes the row NaN, as exp(x - max) / sum does in SciPy); log_softmax shifts by the max only
+// where it is finite, else by 0.
+#ifndef CUARRAY_DEVICE
+#define CUARRAY_DEVICE
+#endif
+#ifndef __CUDACC_RTC__
+#include <cmath>
+using std::exp;
+using std::log;
+#endif
+
+namespace cuarray_special {
+
+template <typename T, bool LOG>
+CUARRAY_DEVICE inline void softmax_row(T* v, int n) {
+  T m = v[0];
+  for (int k = 1; k < n; ++k) {
+    const T a = v[k];
+    m = (a > m || a != a) ? a : m;  // NumPy's max: NaN wins
+  }
+  if (LOG && !(m - m == T(0))) m = T(0);  // not finite (inf - inf and NaN - NaN are NaN)
+  T s = T(0);
+  for (int k = 0; k < n; ++k) {
+    const T t = v[k] - m;
+    const T e = exp(t);
+    s += e;
+    v[k] = LOG ? t : e;
+  }
+  if (LOG) {
+    const T l = log(s);
+    for (int k = 0; k < n; ++k) v[k] = v[k] - l;
+  } else {
+    for (int k = 0; k < n; ++k) v[k] = v[k] / s;
+  }
+}
+
+}  // namespace cuarray_special
