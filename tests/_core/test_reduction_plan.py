@@ -90,7 +90,9 @@ def test_strategies():
     p = plan((n, n), [c], [4], (4,), (1,), aligned=(True,))
     assert p.strategy == "rows" and p.group == 256 and p.vec == 4 and p.split == 1
     p = plan((n, 100), [(400, 4)], [4], (4,), (1,), aligned=(True,))
-    assert p.group == 32                                                  # warp per short row
+    assert p.group == 16 and p.vec == 4                                   # 16 lanes per short row
+    p = plan((n, 100), [(400, 4)], [4], (4,), (1,), aligned=(False,))
+    assert p.group == 32 and p.vec == 1                                   # misaligned: a warp per row
     p = plan((2**28,), [(4,)], [4], (), (0,), aligned=(True,))
     assert p.strategy == "full" and p.vec == 4 and p.split > 100 and p.group2 == 256
     p = plan((2**28,), [(4,)], [4], (), (0,), aligned=(False,))
@@ -214,13 +216,16 @@ def test_fused_plans_and_kernels_compile():
     assert cubin[:4] == b"\x7fELF"
 
 
-@pytest.mark.parametrize("n_red, strategy", [(2, "cols"), (16, "cols"), (63, "cols"), (64, "rows"), (4096, "rows")])
+@pytest.mark.parametrize("n_red, strategy", [(2, "cols"), (15, "cols"), (63, "cols"), (64, "rows"), (4096, "rows")])
 def test_short_contiguous_rows_get_a_thread_each(n_red, strategy):
-    """Rows under 64 elements: a thread per output (a warp per 16-element row was 3.6x slower on
-    an H100: the `_WARP_ROW` sweep in scripts/perf/shapes_sweep.py)."""
+    """Rows under 64 elements that 16-byte loads cannot take (odd lengths: rows misaligned): a
+    thread per output (a warp per 16-element row was 3.6x slower on an H100: the `_WARP_ROW`
+    sweep in scripts/perf/shapes_sweep.py)."""
     n_out = 1 << 20
     p = plan((n_out, n_red), [(4 * n_red, 4)], [4], (4,), (1,), aligned=(True,), sm_count=132)
     assert p.strategy == strategy
+    p = plan((n_out, n_red), [(4 * n_red, 4)], [4], (4,), (1,), aligned=(False,), sm_count=132)
+    assert p.vec == 1 and p.strategy == strategy
 
 
 @pytest.mark.parametrize("n_red, n_out", [(1_000_000, 4), (1_000_000, 32), (4_000_000, 2), (5000, 100), (70_001, 3)])
@@ -263,5 +268,126 @@ def test_sub_chunked_kernels_compile():
         name, src = d.source(st)
         srcs[name] = src
     assert len(srcs) >= 2
+    cubin, _ = compiler.compile_cubin("\n".join(srcs.values()), arch="sm_90")
+    assert cubin[:4] == b"\x7fELF"
+
+
+def _replay_rows(p, n_out, n_red):
+    """The pass skeleton's walk of a row plan (group G lanes, `vec`-element loads), mirrored: the
+    (output, element) pairs each thread folds and stores, per block and thread; checks that every
+    element of every output is folded once, into its own output, that groups past the end store
+    nothing and read only valid elements (the clamped last output), and that every lane of a warp
+    makes the same number of output-loop rounds when G > 1 (the shuffles need the whole warp)."""
+    G, vec, gpb = p.group, p.vec, 256 // p.group
+    assert p.split == 1 and p.sub == 1
+    seen = numpy.zeros((n_out, n_red), dtype=numpy.int64)
+    stores = numpy.zeros(n_out, dtype=numpy.int64)
+    for bx in range(p.grid_x):
+        rounds = {}
+        for t in range(256):
+            o = bx * gpb + t // G
+            lane = t % G
+            k = 0
+            while (o - (t & 31) // G < n_out) if 1 < G < 32 else (o < n_out):
+                q = min(o, n_out - 1) if 1 < G < 32 else o
+                folded = []
+                jv = lane
+                v1 = n_red // vec if vec > 1 else 0
+                while jv < v1:
+                    folded += range(jv * vec, jv * vec + vec)
+                    jv += G
+                j = v1 * vec + lane
+                while j < n_red:
+                    folded.append(j)
+                    j += G
+                if o < n_out:
+                    seen[q, folded] += 1
+                    stores[o] += lane == 0
+                else:
+                    assert 1 < G < 32 and q == n_out - 1  # recomputes a real output, stores nothing
+                o += p.grid_x * gpb
+                k += 1
+            rounds[t] = k
+        for w in range(8 if G > 1 else 0):  # a thread per row has no shuffles
+            assert len({rounds[t] for t in range(32 * w, 32 * w + 32)}) == 1
+    assert seen.min() == 1 and seen.max() == 1 and numpy.all(stores == 1)
+
+
+@pytest.mark.parametrize("n_red", [2, 4, 8, 12, 16, 20, 32, 40, 64, 96, 100, 128, 200])
+@pytest.mark.parametrize("itemsize", [4, 8, 2])
+@pytest.mark.parametrize("lane_vecs", [1, 2, 4])
+def test_short_aligned_rows_get_lane_groups_with_vector_loads(monkeypatch, n_red, itemsize, lane_vecs):
+    """Rows of adjacent, 16-byte aligned elements: a power-of-two group of lanes per row, each lane
+    about `_LANE_VECS` 16-byte loads; n_out not a multiple of the groups per warp (the last warp's
+    tail groups)."""
+    monkeypatch.setattr(reduction, "_LANE_VECS", lane_vecs)
+    v = 16 // itemsize
+    n_out = 1000 + 7
+    if (n_red * itemsize) % 16:
+        pytest.skip("rows not 16-byte aligned")
+    p = plan((n_out, n_red), [(itemsize * n_red, itemsize)], [itemsize], (itemsize,), (1,), aligned=(True,),
+             sm_count=2)
+    assert p.vec == v and p.group & (p.group - 1) == 0 and 1 <= p.group <= 32
+    if n_red < 32 * v * lane_vecs:
+        assert p.group * v * lane_vecs <= n_red < 2 * p.group * v * lane_vecs or p.group == 1
+    _replay_rows(p, n_out, n_red)
+
+
+def test_lane_groups_off_and_other_layouts(monkeypatch):
+    p = plan((1000, 16), [(64, 4)], [4], (4,), (1,), aligned=(True,))
+    assert (p.group, p.vec) == (4, 4)
+    p = plan((1000, 16), [(128, 4)], [4], (4,), (1,), aligned=(True,))  # x[:, :16] of (1000, 32)
+    assert (p.group, p.vec) == (4, 4)
+    p = plan((1000, 16), [(68, 4)], [4], (4,), (1,), aligned=(True,))  # rows 68 bytes apart
+    assert (p.group, p.vec) == (1, 1)
+    p = plan((1000, 16), [(128, 8)], [4], (4,), (1,), aligned=(True,))  # x[:, ::2]
+    assert (p.group, p.vec) == (1, 1)
+    p = plan((1000, 16), [(-64, 4)], [4], (4,), (1,), aligned=(True,))  # x[::-1]
+    assert p.vec == 4
+    p = plan((1000, 16), [(64, -4)], [4], (4,), (1,), aligned=(True,))  # x[:, ::-1]
+    assert p.vec == 1
+    p = plan((1000, 16), [(64, 4)], [4], (4,), (1,), aligned=(True,), keep_order=True)  # argmax
+    assert (p.group, p.vec) == (4, 4)
+    p = plan((1000, 4), [(16, 4), (0, 4)], [4, 4], (4,), (1,), aligned=(True, True))  # x, and a row broadcast
+    assert p.vec == 4
+    p = plan((1000, 4), [(16, 4), (16, 4)], [4, 8], (4,), (1,), aligned=(True, True))  # mixed item sizes
+    assert p.vec == 1
+    monkeypatch.setattr(reduction, "_LANE_VECS", 0)
+    p = plan((1000, 16), [(64, 4)], [4], (4,), (1,), aligned=(True,))
+    assert (p.group, p.vec) == (1, 1)
+    p = plan((1000, 64), [(256, 4)], [4], (4,), (1,), aligned=(True,))
+    assert (p.group, p.vec) == (32, 1)
+
+
+def test_lane_group_kernels_compile():
+    """Groups of 1 (vector loads), 2, 4, 8, 16 lanes: sum, argmax (in-order step), nanmax, a fused
+    producer through ReductionKernel, 32- and 64-bit indices, float64 and float16."""
+    srcs = {}
+    rows = [("sum", "f"), ("argmax", "f"), ("nanmax", "d"), ("sum", "e"), ("nansum", "d"), ("argmin", "e")]
+    for k, (op, c) in enumerate(rows):
+        dt = numpy.dtype(c)
+        o = R.OPS[op]
+        res = R.result_dtype(o.np_fn, dt)
+        acc = R.acc_dtype_for(o, dt, res)
+        post = "y = a.i" if o.acc == "arg" else R._POST_CAST
+        d = R._definition(o, ((dt, R._compute_for(o, dt, acc)),), ("x",), acc, res, False, post, ())
+        for g in (1, 2, 4, 8, 16):
+            st = Stage("map", "out", g, 8, 16 // dt.itemsize, 1 + k % 2, 1, numpy.int32 if k % 3 else numpy.int64)
+            name, src = d.source(st)
+            assert "${" not in src
+            if g > 1:
+                assert "_o - (int)((threadIdx.x & 31) / _G) < _n_out" in src and "if (_o < _n_out)" in src
+            srcs[name] = src
+    # the other groups' code is as it was: no warp-uniform loop, no clamp
+    d = R._definition(R.OPS["sum"], ((numpy.dtype("f"), numpy.dtype("f")),), ("x",), numpy.dtype("f"),
+                      numpy.dtype("f"), False, R._POST_CAST, ())
+    for g in (1, 32, 256):
+        src = d.source(Stage("map", "out", g, 8, 4, 1, 1, numpy.int32))[1]
+        assert "_o < _n_out;" in src and "(threadIdx.x & 31) / _G" not in src and "_n_out - 1" not in src
+    k = ReductionKernel("T x", "T y", "exp(x)", "a + b", "y = a", "0", "sumexp_rows")
+    F8 = numpy.dtype("f8")
+    kd = k._definition([("in", F8, F8)], {"T": F8}, F8, "double", 8)
+    name, src = kd.source(Stage("map", "out", 4, 8, 2, 1, 1, numpy.int32))
+    srcs[name] = src
     cubin, _ = compiler.compile_cubin("\n".join(srcs.values()), arch="sm_90")
     assert cubin[:4] == b"\x7fELF"
