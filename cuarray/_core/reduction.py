@@ -102,6 +102,11 @@ _SUB_MIN_RED = 4096  # below this many reduced elements the plain layout is fast
 # elements (4-byte loads, 16-64 bytes apart), a warp per row from it (2 4-byte loads a lane for
 # rows of 64). 0: off. Not yet measured: scripts/perf/shapes_sweep.py --lane-vecs 0,1,2,4.
 _LANE_VECS = 1
+# A thread walking fewer than _UNROLL_COLS elements (sum(axis=0) of (2, 4e6); rows of 3) unrolls by
+# exactly that many: with 8 accumulators such a walk never entered the unrolled loop, and the
+# remainder loop issues each load after the previous one's add (one load in flight per thread).
+# 0: off. Not yet measured: scripts/perf/shapes_sweep.py --set _SHORT_UNROLL=0,1.
+_SHORT_UNROLL = 1
 
 
 class Stage(NamedTuple):
@@ -226,6 +231,8 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True) -
     elif v > 1 and group > 1 and n_red >= v * group:
         vec = v
     unroll = _UNROLL_COLS if group == 1 else _UNROLL_ROWS
+    if _SHORT_UNROLL and group == 1 and vec == 1 and 1 < n_red < unroll:
+        unroll = n_red  # the whole row in one unrolled round: all its loads in flight at once
     sub = 1
     if group == 1 and 0 < n_out <= BLOCK // 2 and n_red >= _SUB_MIN_RED:
         sub = 1 << ((BLOCK // n_out).bit_length() - 1)

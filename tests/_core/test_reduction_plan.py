@@ -391,3 +391,37 @@ def test_lane_group_kernels_compile():
     srcs[name] = src
     cubin, _ = compiler.compile_cubin("\n".join(srcs.values()), arch="sm_90")
     assert cubin[:4] == b"\x7fELF"
+
+
+@pytest.mark.parametrize("shape, axis, unroll", [((2, 4_000_000), 0, 2), ((3, 1000), 0, 3), ((7, 100), 0, 7),
+                                                 ((4_000_000, 3), 1, 3), ((1000, 5), 1, 5), ((8, 1000), 0, 8),
+                                                 ((1000, 9), 1, 8)])
+def test_short_walks_unroll_by_their_length(monkeypatch, shape, axis, unroll):
+    """A thread walking fewer elements than _UNROLL_COLS takes them in one unrolled round; the
+    replay still sums every element once."""
+    shape = (shape[0], min(shape[1], 1000)) if axis == 0 else (min(shape[0], 1000), shape[1])
+    host = numpy.random.default_rng(3).standard_normal(shape).astype(numpy.float32)
+    p = plan(host.shape, [host.strides], [4], (4,), (axis,), aligned=(True,), sm_count=132)
+    assert p.group == 1 and p.vec == 1 and p.unroll == unroll
+    got = _replay_sum(p, host.view(numpy.uint8).ravel(), 0, numpy.float32)
+    want = host.sum(axis=axis, dtype=numpy.float64)
+    numpy.testing.assert_allclose([got[4 * i] for i in range(want.size)], want, rtol=1e-6, atol=1e-6)
+    monkeypatch.setattr(reduction, "_SHORT_UNROLL", 0)
+    assert plan(host.shape, [host.strides], [4], (4,), (axis,), aligned=(True,)).unroll == 8
+
+
+def test_odd_unrolls_compile():
+    srcs = {}
+    for k, (op, c) in enumerate([("sum", "f"), ("argmax", "d"), ("nanmin", "e")]):
+        dt = numpy.dtype(c)
+        o = R.OPS[op]
+        res = R.result_dtype(o.np_fn, dt)
+        acc = R.acc_dtype_for(o, dt, res)
+        post = "y = a.i" if o.acc == "arg" else R._POST_CAST
+        d = R._definition(o, ((dt, R._compute_for(o, dt, acc)),), ("x",), acc, res, False, post, ())
+        for u in (2, 3, 5, 7):
+            srcs.setdefault(u, []).append(d.source(Stage("map", "out", 1, u, 1, 1, 1,
+                                                         numpy.int32 if u % 2 else numpy.int64))[1])
+    for u, group in srcs.items():  # one module per unroll: the kernel name does not hold it
+        cubin, _ = compiler.compile_cubin("\n".join(group), arch="sm_90")
+        assert cubin[:4] == b"\x7fELF"

@@ -166,3 +166,19 @@ def test_lane_group_settings_agree(request, lane_vecs):
     finally:
         _red._LANE_VECS = old
         _clear_launchers()
+
+
+@pytest.mark.parametrize("shape", [(2, 4_000_003), (3, 100_001), (5, 7), (7, 10_007), (8, 1000), (1, 5000)])
+@pytest.mark.parametrize("name", ["sum", "max", "argmax", "mean", "var", "nansum", "nanargmax"])
+def test_short_first_axis(request, shape, name):
+    """A thread per output walking 2-7 elements, in one unrolled round (`_SHORT_UNROLL`)."""
+    rng = np.random.default_rng(seed_of(request))
+    h = _host(rng, shape, "f4", nans=name.startswith("nan"), all_nan_row=False)
+    if name == "nanargmax":
+        h[:, ::13] = np.nan
+        h[0, ::13] = 1.0  # one number per column
+    g = cuarray.asarray(h)
+    _compare(name, h, g, axis=0)
+    _compare(name, h[:, ::3], g[:, ::3], axis=0)
+    _compare(name, h[::-1, 1:], g[::-1, 1:], axis=0)
+    _compare(name, h.T.copy().T, cuarray.asarray(h.T.copy()).T, axis=0)  # the walk is the fast axis
