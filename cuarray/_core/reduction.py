@@ -107,6 +107,11 @@ _LANE_VECS = 1
 # remainder loop issues each load after the previous one's add (one load in flight per thread).
 # 0: off. Not yet measured: scripts/perf/shapes_sweep.py --set _SHORT_UNROLL=0,1.
 _SHORT_UNROLL = 1
+# Reduced dims that do not collapse into one (`mean(axis=(0, 2))` of (64, 1024, 256)) still get
+# 16-byte loads when the last one is contiguous and a multiple of the vector long: the vector index
+# is unravelled per load (two divisions per 16 bytes). 0: scalar loads there, as before. Not yet
+# measured: scripts/perf/shapes_sweep.py --set _VEC_ND=0,1.
+_VEC_ND = 1
 
 
 class Stage(NamedTuple):
@@ -295,21 +300,25 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True) -
 
 
 def _vec_width(p: Plan, itemsizes, aligned) -> int:
-    """Elements per 16-byte load along the reduced axis (1: none): one reduced dim of unit stride
-    in every input that moves along it (one item size), each such input 16-byte aligned at every
-    output's first element."""
-    if len(p.red_dims) != 1:
+    """Elements per 16-byte load along the reduced index (1: none): every input that moves along it
+    (one item size) has unit stride in the last reduced dim, is 16-byte aligned at every output's
+    first element and, with several reduced dims (`_VEC_ND`), at the start of every run of the
+    last one, whose length is then a multiple of the vector. An input broadcast over the reduced
+    dims (all strides 0) reads its one element."""
+    nd = len(p.red_dims)
+    if nd == 0 or (nd > 1 and not _VEC_ND):
         return 1
-    sizes = {isz for isz, s in zip(itemsizes, p.red_strides) if s[0] != 0}
-    if len(sizes) != 1 or not all(s[0] in (0, isz) for isz, s in zip(itemsizes, p.red_strides)):
+    moving = [(isz, s) for isz, s in zip(itemsizes, p.red_strides) if any(s)]
+    sizes = {isz for isz, s in moving}
+    if len(sizes) != 1 or not all(s[-1] == isz for isz, s in moving):
         return 1
     v = 16 // sizes.pop()
-    if v <= 1:
+    if v <= 1 or p.red_dims[-1] % v and nd > 1:
         return 1
     for k, s in enumerate(p.red_strides):
-        if s[0] == 0:
+        if not any(s):
             continue
-        if aligned is None or not aligned[k] or any(st % 16 for st in p.out_strides[1 + k]):
+        if aligned is None or not aligned[k] or any(st % 16 for st in p.out_strides[1 + k] + s[:-1]):
             return 1
     return v
 
@@ -452,15 +461,31 @@ class ReductionDef:
             step = "{acc} = _reduce({acc}, (%s));" % mapped.replace("{", "{{").replace("}", "}}")
         vload, lane_load = [], []
         if vec > 1:
+            last = rnd - 1
+            if rnd > 1:
+                # Vector _jvu of a reduced index over several dims, the last one contiguous and a
+                # multiple of `vec` long (planner): its position in the other dims, then bytes.
+                vload.append("{} _pv = _jvu;".format(it))
+                vload.append("const {t} _mv{d} = _pv % (_rd{d} / {v}); _pv /= _rd{d} / {v};".format(t=it, d=last, v=vec))
+                for d in range(last - 1, 0, -1):
+                    vload.append("const {t} _mv{d} = _pv % _rd{d}; _pv /= _rd{d};".format(t=it, d=d))
+                vload.append("const {} _mv0 = _pv;".format(it))
             for p in self._arrays:
                 # Arrays with reduced stride 0 (broadcast along the row) read their one element.
                 vt = "cuarray::vec<{}, {}>".format(_dtypes.ctype(p.dtype), vec)
+                b = vec * p.dtype.itemsize
+                if rnd > 1:
+                    off = "_ob_{n}".format(n=p.name) + "".join(
+                        " + _mv{d} * _rs{n}_{d}".format(d=d, n=p.name) for d in range(last)) + " + _mv{} * {}".format(
+                        last, b)
+                else:
+                    off = "_ob_{n} + _jvu * {b}".format(n=p.name, b=b)
                 vload.append(
-                    "const {vt} _v{n} = _rs{n}_0 ? *(const {vt}*)((const char*){n}_ptr + _ob_{n} + _jvu * {b}) : {vt}();"
-                    .format(vt=vt, n=p.name, b=vec * p.dtype.itemsize))
-                lane_load.append("const {ct} {n} = _rs{n}_0 ? cuarray::cast<{ct}>(_v{n}.v[_k]) : cuarray::cast<{ct}>("
+                    "const {vt} _v{n} = _rs{n}_{l} ? *(const {vt}*)((const char*){n}_ptr + {off}) : {vt}();"
+                    .format(vt=vt, n=p.name, l=last, off=off))
+                lane_load.append("const {ct} {n} = _rs{n}_{l} ? cuarray::cast<{ct}>(_v{n}.v[_k]) : cuarray::cast<{ct}>("
                                  "*(const {st}*)((const char*){n}_ptr + _ob_{n}));".format(
-                                     ct=compute_ctype(p.compute), n=p.name, st=_dtypes.ctype(p.dtype)))
+                                     ct=compute_ctype(p.compute), n=p.name, st=_dtypes.ctype(p.dtype), l=last))
         if dst == "out":
             store = "{t}& {n} = *({t}*)((char*){n}_ptr + _ob_{n});\n        const _acc_t a = _t;\n        {pm};".format(
                 t=_dtypes.ctype(self.out.dtype), n=self.out.name, pm=self.post_map)

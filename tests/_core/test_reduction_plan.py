@@ -425,3 +425,79 @@ def test_odd_unrolls_compile():
     for u, group in srcs.items():  # one module per unroll: the kernel name does not hold it
         cubin, _ = compiler.compile_cubin("\n".join(group), arch="sm_90")
         assert cubin[:4] == b"\x7fELF"
+
+
+ND_CASES = [
+    ((64, 1024, 256), (0, 2), None, None),           # mean(axis=(0, 2))
+    ((8, 30, 16), (0, 2), None, None),
+    ((6, 5, 12), (0, 2), (slice(None, None, -1), slice(None), slice(None)), None),  # reversed outer dim
+    ((4, 3, 8, 8), (0, 1, 3), None, (1, 0, 2, 3)),   # transposed outer dims
+    ((5, 7, 6), (0, 2), None, None),                 # last dim 6: not a multiple of 4 -> scalar
+    ((5, 7, 8), (0, 2), (slice(None), slice(None), slice(None, None, 2)), None),  # strided last dim
+]
+
+
+@pytest.mark.parametrize("shape, raxes, index, perm", ND_CASES, ids=str)
+def test_vector_loads_over_several_reduced_dims(shape, raxes, index, perm):
+    """The kernel's vector index -> bytes mapping over non-collapsing reduced dims (mirrored from
+    `_pass`): vector jv's `vec` elements are exactly the flat reduced elements jv*vec .. jv*vec+vec-1
+    (the C order argmax relies on), each 16-byte aligned; the plan's replay sums every element once."""
+    host = numpy.random.default_rng(4).standard_normal(shape).astype(numpy.float32)
+    view = host if index is None else host[index]
+    if perm is not None:
+        view = view.transpose(perm)
+    base = view.__array_interface__["data"][0] - host.__array_interface__["data"][0]
+    kshape = tuple(d for i, d in enumerate(view.shape) if i not in raxes)
+    y_strides = tuple(numpy.empty(kshape, numpy.float32).strides)
+    p = plan(view.shape, [view.strides], [4], y_strides, raxes, aligned=(True,), keep_order=True)
+    rd, rs = p.red_dims, p.red_strides[0]
+    ok = len(rd) > 1 and rs[-1] == 4 and rd[-1] % 4 == 0 and all(s % 16 == 0 for s in rs[:-1] + p.out_strides[1])
+    assert p.vec == (4 if ok else 1)
+    if p.vec == 4:
+        last, v = len(rd) - 1, 4
+        for jv in range(min(p.n_red // v, 2000)):
+            pv = jv
+            mv = [0] * len(rd)
+            mv[last] = pv % (rd[last] // v)
+            pv //= rd[last] // v
+            for d in range(last - 1, 0, -1):
+                mv[d] = pv % rd[d]
+                pv //= rd[d]
+            mv[0] = pv
+            off = sum(mv[d] * rs[d] for d in range(last)) + mv[last] * 16
+            want = [sum(a * b for a, b in zip(_unravel(jv * v + k, rd), rs)) for k in range(v)]
+            assert want == [off + 4 * k for k in range(v)] and off % 16 == 0
+    if host.size > 100_000:
+        return  # the replay walks every element in Python
+    got = _replay_sum(p, host.view(numpy.uint8).ravel(), base, numpy.float32)
+    expect = view.sum(axis=raxes, dtype=numpy.float64)
+    flat = numpy.zeros(max(1, math.prod(kshape)))
+    for o, val in got.items():
+        flat[o // 4] = val
+    numpy.testing.assert_allclose(flat[: expect.size].reshape(expect.shape), expect, rtol=1e-5, atol=1e-5)
+
+
+def test_vector_loads_over_several_dims_compile(monkeypatch):
+    srcs = {}
+    for k, (op, c) in enumerate([("sum", "f"), ("argmax", "f"), ("nanmax", "d"), ("sum", "e")]):
+        dt = numpy.dtype(c)
+        o = R.OPS[op]
+        res = R.result_dtype(o.np_fn, dt)
+        acc = R.acc_dtype_for(o, dt, res)
+        post = "y = a.i" if o.acc == "arg" else R._POST_CAST
+        d = R._definition(o, ((dt, R._compute_for(o, dt, acc)),), ("x",), acc, res, False, post, ())
+        for g, rnd in ((256, 2), (32, 3), (4, 2)):
+            name, src = d.source(Stage("map", "out", g, 8, 16 // dt.itemsize, 1, rnd,
+                                       numpy.int64 if g == 32 else numpy.int32))
+            assert "_mv{} * {}".format(rnd - 1, 16) in src and "${" not in src
+            srcs[name] = src
+    o = R.OPS["sqdev"]  # var: x and its broadcast mean, two inputs
+    F = numpy.dtype("f4")
+    d = R._definition(o, ((F, F), (F, F)), ("x", "m"), F, F, False, R._POST_CAST, ())
+    name, src = d.source(Stage("map", "out", 256, 8, 4, 1, 2, numpy.int32))
+    assert "_rsm_1 ?" in src
+    srcs[name] = src
+    cubin, _ = compiler.compile_cubin("\n".join(srcs.values()), arch="sm_90")
+    assert cubin[:4] == b"\x7fELF"
+    monkeypatch.setattr(reduction, "_VEC_ND", 0)
+    assert plan((64, 1024, 256), [(2**20, 1024, 4)], [4], (4,), (0, 2), aligned=(True,)).vec == 1

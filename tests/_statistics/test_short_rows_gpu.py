@@ -173,8 +173,8 @@ def test_lane_group_settings_agree(request, lane_vecs):
 def test_short_first_axis(request, shape, name):
     """A thread per output walking 2-7 elements, in one unrolled round (`_SHORT_UNROLL`)."""
     rng = np.random.default_rng(seed_of(request))
-    h = _host(rng, shape, "f4", nans=name.startswith("nan"), all_nan_row=False)
-    if name == "nanargmax":
+    h = _host(rng, shape, "f4", nans=name == "nansum", all_nan_row=False)
+    if name == "nanargmax":  # NaNs, never a whole column of them (NumPy raises there)
         h[:, ::13] = np.nan
         h[0, ::13] = 1.0  # one number per column
     g = cuarray.asarray(h)
@@ -182,3 +182,49 @@ def test_short_first_axis(request, shape, name):
     _compare(name, h[:, ::3], g[:, ::3], axis=0)
     _compare(name, h[::-1, 1:], g[::-1, 1:], axis=0)
     _compare(name, h.T.copy().T, cuarray.asarray(h.T.copy()).T, axis=0)  # the walk is the fast axis
+
+
+@pytest.mark.parametrize("dt", ["f4", "f8", "f2"])
+@pytest.mark.parametrize("name", ["sum", "mean", "max", "var", "nansum", "nanmax"])
+def test_middle_axis_kept(request, dt, name):
+    """Reduced dims that do not collapse (axes 0 and 2), the last contiguous: 16-byte loads over
+    the unravelled vector index (`_VEC_ND`); reversed/transposed/strided views and a last dim that
+    is not a multiple of the vector take scalar loads."""
+    rng = np.random.default_rng(seed_of(request))
+    for shape in ((64, 1024, 256), (8, 30, 16), (5, 7, 6), (3, 1, 8)):
+        if dt == "f2" and shape[0] * shape[2] > 4096 and name in ("sum", "mean", "var"):
+            continue  # float16 accumulation over 16384 elements: NumPy's pairwise sum differs
+        h = _host(rng, shape, dt, nans=name.startswith("nan"), all_nan_row=False)
+        g = cuarray.asarray(h)
+        for sl in (np.s_[:], np.s_[::-1], np.s_[:, ::2], np.s_[..., ::2], np.s_[:, :, 1:]):
+            _compare(name, h[sl], g[sl], axis=(0, 2))
+        _compare(name, h.transpose(1, 0, 2), g.transpose(1, 0, 2), axis=(1, 2))
+
+
+def test_argmax_of_a_non_contiguous_whole(request):
+    """axis=None over a view whose dims do not collapse: the flat C-order index, with vector loads."""
+    rng = np.random.default_rng(seed_of(request))
+    h = _host(rng, (40, 50, 64), "f4")
+    g = cuarray.asarray(h)
+    for sl in (np.s_[:, ::2], np.s_[::-1, :, :32], np.s_[:, 1:]):
+        assert int(cuarray.argmax(g[sl])) == int(np.argmax(h[sl]))
+        assert int(cuarray.argmin(g[sl])) == int(np.argmin(h[sl]))
+
+
+def test_vec_nd_settings_agree(request):
+    rng = np.random.default_rng(seed_of(request))
+    h = _host(rng, (64, 1024, 256), "f4")
+    g = cuarray.asarray(h)
+    old = _red._VEC_ND
+    out = {}
+    try:
+        for v in (0, 1):
+            _red._VEC_ND = v
+            _clear_launchers()
+            out[v] = (g.mean(axis=(0, 2)).get(), g.max(axis=(0, 2)).get(), int(cuarray.argmax(g[:, 1:])))
+    finally:
+        _red._VEC_ND = old
+        _clear_launchers()
+    np.testing.assert_allclose(out[0][0], out[1][0], rtol=1e-5)
+    np.testing.assert_array_equal(out[0][1], out[1][1])
+    assert out[0][2] == out[1][2] == int(np.argmax(h[:, 1:]))
