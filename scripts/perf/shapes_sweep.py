@@ -9,7 +9,9 @@ Prints one table.
 set to each value in turn (prepared launchers are dropped between values), e.g.
 `--set _LANE_VECS=0,1,2,4` (16-byte loads per lane of a short row's lane group; 0 = the old
 thread-per-row / warp-per-row plans), `--set _WARP_ROW=16,32,64`, `--set _SUB_PARTS=32768,65536`.
-`--warp-row` and `--sub-parts` are the older spellings of the last two.
+`--set _SHORT_UNROLL=0,1` (walks of 2-7 elements unrolled by their length), `--set _VEC_ND=0,1`
+(16-byte loads over reduced dims that do not collapse). `--warp-row` and `--sub-parts` are the
+older spellings of `--set _WARP_ROW=` and `--set _SUB_PARTS=`.
 Peers run once, in the first round (their numbers do not depend on cuarray's settings).
 """
 
@@ -232,7 +234,7 @@ def main():
     ap.add_argument("--libs", default="cuarray,cupy,torch")
     ap.add_argument("--warp-row", default="", help="same as --set _WARP_ROW=...")
     ap.add_argument("--sub-parts", default="", help="values of reduction._SUB_PARTS to sweep")
-    ap.add_argument("--only", default="", help="comma-separated substrings of case names")
+    ap.add_argument("--only", default="", help="substrings of case names, separated by ',' (or '|': names hold commas)")
     ap.add_argument("--set", default="", help="NAME=v1,v2,...: sweep reduction.NAME over the values")
     args = ap.parse_args()
     libs = {}
@@ -245,7 +247,7 @@ def main():
             pass
     global CASES
     if args.only:
-        CASES = [c for c in CASES if any(k in c[0] for k in args.only.split(","))]
+        CASES = [c for c in CASES if any(k in c[0] for k in args.only.split("|" if "|" in args.only else ","))]
     sweep = args.set
     if args.warp_row:
         sweep = "_WARP_ROW=" + args.warp_row
