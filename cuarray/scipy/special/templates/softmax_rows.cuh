@@ -9,12 +9,16 @@
 #define CUARRAY_DEVICE
 #endif
 #ifndef __CUDACC_RTC__
-#include <cmath>
-using std::exp;
-using std::log;
+#include <math.h>
 #endif
 
 namespace cuarray_special {
+
+// The float functions for float rows (a bare exp(float) could resolve to the double one).
+CUARRAY_DEVICE inline float row_exp(float x) { return expf(x); }
+CUARRAY_DEVICE inline double row_exp(double x) { return exp(x); }
+CUARRAY_DEVICE inline float row_log(float x) { return logf(x); }
+CUARRAY_DEVICE inline double row_log(double x) { return log(x); }
 
 template <typename T, bool LOG>
 CUARRAY_DEVICE inline void softmax_row(T* v, int n) {
@@ -27,12 +31,12 @@ CUARRAY_DEVICE inline void softmax_row(T* v, int n) {
   T s = T(0);
   for (int k = 0; k < n; ++k) {
     const T t = v[k] - m;
-    const T e = exp(t);
+    const T e = row_exp(t);
     s += e;
     v[k] = LOG ? t : e;
   }
   if (LOG) {
-    const T l = log(s);
+    const T l = row_log(s);
     for (int k = 0; k < n; ++k) v[k] = v[k] - l;
   } else {
     for (int k = 0; k < n; ++k) v[k] = v[k] / s;
