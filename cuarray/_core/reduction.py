@@ -466,7 +466,8 @@ class ReductionDef:
                 # Vector _jvu of a reduced index over several dims, the last one contiguous and a
                 # multiple of `vec` long (planner): its position in the other dims, then bytes.
                 vload.append("{} _pv = _jvu;".format(it))
-                vload.append("const {t} _mv{d} = _pv % (_rd{d} / {v}); _pv /= _rd{d} / {v};".format(t=it, d=last, v=vec))
+                vload.append("const {t} _mv{d} = _pv % (_rd{d} / {v}); _pv /= _rd{d} / {v};".format(
+                    t=it, d=last, v=vec))
                 for d in range(last - 1, 0, -1):
                     vload.append("const {t} _mv{d} = _pv % _rd{d}; _pv /= _rd{d};".format(t=it, d=d))
                 vload.append("const {} _mv0 = _pv;".format(it))
