@@ -80,6 +80,19 @@ def _replay(rows, n, itemsize):
         i = np.arange(nr * n)
         r = i // n
         slot = r * p + (i - r * n)
+        # the kernel's incremental walk: thread t from slot s0, steps of (B / n rows, B % n columns)
+        B = sm._BLOCK
+        walked = np.empty(nr * n, np.int64)
+        for t in range(B):
+            c, at = t % n, (t // n) * p + t % n
+            for k in range(t, nr * n, B):
+                walked[k] = at
+                at += (B // n) * p + B % n
+                c += B % n
+                if c >= n:
+                    c -= n
+                    at += p - n
+        assert np.array_equal(walked, slot)
         assert len(set(slot.tolist())) == nr * n and slot.max() < tr * p
         # thread t < nr owns row t: slots [t*p, t*p + n) hold exactly row t's elements
         assert np.array_equal(slot // p, r) and np.all(slot % p < n)

@@ -16,20 +16,40 @@ __global__ void softmax_rows(const T* __restrict__ x, T* __restrict__ y, long lo
   const long long left = rows - r0;
   const int nr = left < tr ? (int)left : tr;
   const int cnt = nr * n;
+  // Element i = threadIdx.x + k * blockDim.x of the run sits at row i / n, column i % n: one
+  // division per thread, then steps of (blockDim.x / n rows, blockDim.x % n columns).
+  const int step_r = blockDim.x / n, step_c = blockDim.x % n;
+  const int c0 = threadIdx.x % n, s0 = (threadIdx.x / n) * p + c0;
   const T* src = x + r0 * n;
+  {
+    int c = c0, at = s0;
 #pragma unroll 4
-  for (int i = threadIdx.x; i < cnt; i += blockDim.x) {
-    const int r = i / n;
-    s[r * p + (i - r * n)] = src[i];
+    for (int i = threadIdx.x; i < cnt; i += blockDim.x) {
+      s[at] = src[i];
+      at += step_r * p + step_c;
+      c += step_c;
+      if (c >= n) {
+        c -= n;
+        at += p - n;
+      }
+    }
   }
   __syncthreads();
   if ((int)threadIdx.x < nr) softmax_row<T, LOG>(s + threadIdx.x * p, n);
   __syncthreads();
   T* dst = y + r0 * n;
+  {
+    int c = c0, at = s0;
 #pragma unroll 4
-  for (int i = threadIdx.x; i < cnt; i += blockDim.x) {
-    const int r = i / n;
-    dst[i] = s[r * p + (i - r * n)];
+    for (int i = threadIdx.x; i < cnt; i += blockDim.x) {
+      dst[i] = s[at];
+      at += step_r * p + step_c;
+      c += step_c;
+      if (c >= n) {
+        c -= n;
+        at += p - n;
+      }
+    }
   }
 }
 
