@@ -1,7 +1,8 @@
-"""The row-tile softmax (cuarray/scipy/special/templates/softmax_rows.cu) without a device: the
-per-row function built with g++ against scipy.special (edge rows: inf, -inf, NaN, one element), the
-tile's index arithmetic replayed in Python (every element read and written once, shared-memory slots
-distinct and inside the tile), which layouts take the kernel, and NVRTC compiles for sm_90."""
+"""The softmax kernels (cuarray/scipy/special/templates/softmax_rows.cu) without a device: the
+per-row and per-line functions built with g++ against scipy.special (edge rows: inf, -inf, NaN, one
+element), the row tile's index walk and the lines' mapping replayed in Python (every element read
+and written once, shared-memory slots distinct and inside the tile), which layouts take a kernel,
+and NVRTC compiles for sm_90."""
 
 import ctypes
 import shutil
@@ -20,6 +21,20 @@ extern "C" void run_d(double* v, long long rows, int n, int log) {
   for (long long r = 0; r < rows; ++r) {
     if (log) cuarray_special::softmax_row<double, true>(v + r * n, n);
     else cuarray_special::softmax_row<double, false>(v + r * n, n);
+  }
+}
+extern "C" void line_d(const double* x, double* y, long long outer, int n, long long inner, int log) {
+  for (long long i = 0; i < outer * inner; ++i) {
+    long long o = i / inner, c = i % inner, b = o * n * inner + c;
+    if (log) cuarray_special::softmax_line<double, true>(x + b, y + b, n, inner);
+    else cuarray_special::softmax_line<double, false>(x + b, y + b, n, inner);
+  }
+}
+extern "C" void line_f(const float* x, float* y, long long outer, int n, long long inner, int log) {
+  for (long long i = 0; i < outer * inner; ++i) {
+    long long o = i / inner, c = i % inner, b = o * n * inner + c;
+    if (log) cuarray_special::softmax_line<float, true>(x + b, y + b, n, inner);
+    else cuarray_special::softmax_line<float, false>(x + b, y + b, n, inner);
   }
 }
 extern "C" void run_f(float* v, long long rows, int n, int log) {
@@ -41,6 +56,17 @@ def lib(tmp_path_factory):
     subprocess.run(["g++", "-O2", "-shared", "-fPIC", "-I", str(sm._DIR), str(d / "h.cpp"), "-o", str(so)],
                    check=True)
     return ctypes.CDLL(str(so))
+
+
+def _host_line(lib, x, axis, log):
+    """The strided-line function over every line of a C array along `axis`."""
+    x = np.ascontiguousarray(x)
+    y = np.empty_like(x)
+    outer, n, inner = int(np.prod(x.shape[:axis])), x.shape[axis], int(np.prod(x.shape[axis + 1:]))
+    fn = lib.line_f if x.dtype == np.float32 else lib.line_d
+    fn(x.ctypes.data_as(ctypes.c_void_p), y.ctypes.data_as(ctypes.c_void_p), ctypes.c_longlong(outer),
+       ctypes.c_int(n), ctypes.c_longlong(inner), ctypes.c_int(int(log)))
+    return y
 
 
 def _host(lib, x, log):
@@ -108,7 +134,7 @@ def test_tile_covers_every_element_once(rows, n, itemsize):
 
 
 class _A:
-    """Enough of an ndarray for packed_rows."""
+    """Enough of an ndarray for line_layout."""
 
     def __init__(self, shape, dtype="float32", c=True, f=False):
         self.shape, self.dtype = shape, np.dtype(dtype)
@@ -116,23 +142,55 @@ class _A:
         self._c, self._f = c, f
 
 
-def test_which_layouts_take_the_kernel():
-    assert sm.packed_rows(_A((1000, 10)), 1) == (1000, 10)
-    assert sm.packed_rows(_A((4, 5, 10)), 2) == (20, 10)
-    assert sm.packed_rows(_A((4, 10, 1)), 1) == (4, 10)  # trailing length-1 axes
-    assert sm.packed_rows(_A((10, 1000), c=False, f=True), 0) == (1000, 10)  # x.T of a C array
-    assert sm.packed_rows(_A((7,)), None) == (1, 7)
-    assert sm.packed_rows(_A((3, 4), c=True, f=False), None) == (1, 12)
-    assert sm.packed_rows(_A((1000, 10)), 0) is None  # the axis is not the fast one
-    assert sm.packed_rows(_A((1000, 33)), 1) is None  # longer than ROW_MAX
-    assert sm.packed_rows(_A((1000, 10), c=False), 1) is None  # strided
-    assert sm.packed_rows(_A((0, 10)), 1) is None  # empty: SciPy's errors/empty result, composed path
-    assert sm.packed_rows(_A((1000, 10), "float16"), 1) is None  # NumPy computes in float16
-    # > 2**31 elements: the kernel indexes rows and offsets in 64 bits
-    assert sm.packed_rows(_A((2**28 + 3, 10)), 1) == (2**28 + 3, 10)
+def test_which_layouts_take_a_kernel():
+    L = sm.line_layout
+    assert L(_A((1000, 10)), 1) == (1000, 10, 1)
+    assert L(_A((4, 5, 10)), 2) == (20, 10, 1)
+    assert L(_A((4, 10, 1)), 1) == (4, 10, 1)  # trailing length-1 axes
+    assert L(_A((10, 1000), c=False, f=True), 0) == (1000, 10, 1)  # x.T of a C array
+    assert L(_A((7,)), None) == (1, 7, 1)
+    assert L(_A((3, 4), c=True, f=False), None) == (1, 12, 1)
+    assert L(_A((1000, 10)), 0) is None  # 1000 > ROW_MAX
+    assert L(_A((10, 1000)), 0) == (1, 10, 1000)  # the slow axis: a thread per line
+    assert L(_A((50, 7, 30)), 1) == (50, 7, 30)
+    assert L(_A((1000, 10), c=False, f=True), 1) == (1, 10, 1000)
+    assert L(_A((1, 10), c=True, f=True), 0) == (10, 1, 1)
+    assert L(_A((10, 1), c=True, f=True), 0) == (1, 10, 1)
+    assert L(_A((1000, 33)), 1) is None  # longer than ROW_MAX
+    assert L(_A((1000, 10), c=False), 1) is None  # strided
+    assert L(_A((0, 10)), 1) is None  # empty: SciPy's errors/empty result, composed path
+    assert L(_A((1000, 10), "float16"), 1) is None  # NumPy computes in float16
+    # > 2**31 elements: the kernels index rows, lines and offsets in 64 bits
+    assert L(_A((2**28 + 3, 10)), 1) == (2**28 + 3, 10, 1)
+    assert L(_A((10, 2**28 + 3)), 0) == (1, 10, 2**28 + 3)
+
+
+@pytest.mark.parametrize("outer, n, inner", [(1, 10, 1000), (3, 7, 5), (50, 1, 3), (2, 32, 257)])
+def test_lines_cover_every_element_once(outer, n, inner):
+    seen = np.zeros(outer * n * inner, np.int64)
+    for idx in range(outer * inner):
+        o, c = divmod(idx, inner)
+        base = o * n * inner + c
+        seen[base + inner * np.arange(n)] += 1
+    assert np.all(seen == 1)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("axis", [0, 1, 2])
+def test_line_function_matches_scipy(lib, dtype, axis):
+    rng = np.random.default_rng(7 + axis)
+    x = (rng.standard_normal((6, 9, 11)) * 20).astype(dtype)
+    x[0, 0, 0], x[1, 2, 3], x[2, 4, 5] = np.inf, -np.inf, np.nan
+    rtol = 2e-6 if dtype == "float32" else 1e-13
+    with np.errstate(all="ignore"):
+        for log in (False, True):
+            got = _host_line(lib, x, axis, log)
+            want = (sp.log_softmax if log else sp.softmax)(x, axis=axis)
+            np.testing.assert_allclose(got, want, rtol=rtol, atol=8 * np.finfo(dtype).eps if log else 1e-30)
 
 
 def test_kernel_compiles_for_sm90():
-    names = [sm.kernel_name(np.dtype(d), log) for d in ("float32", "float64") for log in (False, True)]
+    names = [sm.kernel_name(np.dtype(d), log, cols) for d in ("float32", "float64") for log in (False, True)
+             for cols in (False, True)]
     cubin, mapping = compiler.compile_cubin(sm.source(), arch="sm_90", name_expressions=names)
     assert cubin and set(mapping) == set(names)

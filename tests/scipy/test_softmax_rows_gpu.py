@@ -1,7 +1,7 @@
-"""softmax / log_softmax on the GPU against scipy.special over the layouts that take the row-tile
-kernel (C rows, F columns, one row, rows of 1..32, float32/float64) and those that do not
-(strided, negative strides, the slow axis, rows over ROW_MAX, empty, float16, int), with fresh
-random data and edge rows (inf, -inf, NaN)."""
+"""softmax / log_softmax on the GPU against scipy.special over the layouts that take a kernel (C
+rows, F columns, one row, rows of 1..32, lines along a slow axis, float32/float64) and those that
+do not (strided, negative strides, axes over ROW_MAX, empty, float16, int), with fresh random data
+and edge rows (inf, -inf, NaN)."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def _data(shape, dtype):
 def test_packed_rows(dtype, n, rows):
     x = _data((rows, n), dtype)
     g = cuarray.asarray(x)
-    assert _softmax.packed_rows(g, 1) == (rows, n)
+    assert _softmax.line_layout(g, 1) == (rows, n, 1)
     _check(x, g, 1, dtype)
     _check(x, g, -1, dtype)
 
@@ -55,18 +55,22 @@ def test_packed_rows(dtype, n, rows):
 def test_layouts(dtype):
     x = _data((300, 7, 10), dtype)
     g = cuarray.asarray(x)
-    _check(x, g, 2, dtype)  # kernel: rows of 10
-    _check(x, g, 1, dtype)  # composed: the axis is not the fast one
-    _check(x, g, 0, dtype)
+    assert _softmax.line_layout(g, 1) == (300, 7, 10) and _softmax.line_layout(g, 0) is None
+    _check(x, g, 2, dtype)  # rows of 10: the row tile
+    _check(x, g, 1, dtype)  # lines of 7, 10 apart: a thread per line
+    _check(x, g, 0, dtype)  # 300 > ROW_MAX: composed
     _check(x, g, None, dtype)  # 21000 elements: composed
+    w = _data((10, 100_003), dtype)  # classes along axis 0
+    _check(w, cuarray.asarray(w), 0, dtype)
+    _check(w[:1], cuarray.asarray(w[:1]), 0, dtype)
     xt = np.ascontiguousarray(_data((10, 500), dtype)).T  # F-contiguous, softmax over axis 0 of x.T
     gt = cuarray.asarray(np.ascontiguousarray(xt.T)).T
-    assert _softmax.packed_rows(gt, 1) is None and _softmax.packed_rows(gt, 0) is None
+    assert _softmax.line_layout(gt, 1) == (1, 10, 500) and _softmax.line_layout(gt, 0) is None
     _check(xt, gt, 1, dtype)
     _check(xt, gt, 0, dtype)
     y = _data((500, 10), dtype)
     gy = cuarray.asarray(np.asfortranarray(y.T))
-    assert _softmax.packed_rows(gy, 0) == (500, 10)
+    assert _softmax.line_layout(gy, 0) == (500, 10, 1)
     _check(np.asfortranarray(y.T), gy, 0, dtype)
     s = _data((400, 20), dtype)  # strided rows: s[:, ::2], s[::-1], s[:, ::-1]
     gs = cuarray.asarray(s)
@@ -113,6 +117,8 @@ def test_old_inf_rule_fixed():
         np.testing.assert_array_equal(cs.softmax(cuarray.asarray(x), axis=1).get(), want)
         strided = cuarray.asarray(np.repeat(x, 2, axis=1))[:, ::2]  # the composed path
         np.testing.assert_array_equal(cs.softmax(strided, axis=1).get(), want)
+        cols = cuarray.asarray(np.ascontiguousarray(x.T))  # a thread per line
+        np.testing.assert_array_equal(cs.softmax(cols, axis=0).get(), want.T)
 
 
 def test_large_rows_count():
@@ -121,3 +127,4 @@ def test_large_rows_count():
     x = _data((2**22 + 5, 3), "float32")
     g = cuarray.asarray(x)
     np.testing.assert_allclose(cs.softmax(g, axis=1).get(), special.softmax(x, axis=1), rtol=3e-6, atol=1e-30)
+    np.testing.assert_allclose(cs.softmax(g.T, axis=0).get(), special.softmax(x.T, axis=0), rtol=3e-6, atol=1e-30)

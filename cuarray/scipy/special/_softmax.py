@@ -1,8 +1,8 @@
 """logsumexp, softmax, log_softmax (SciPy "Convenience functions"), with SciPy's handling of
-infinities. softmax and log_softmax over short rows packed in memory (the axis has unit stride in a
-C- or F-contiguous float32/float64 array, at most `ROW_MAX` elements: softmax over 10 classes) run
-one kernel (templates/softmax_rows.cu) that reads and writes the data once; other layouts and
-longer rows compose cuarray's own max/exp/sum (five passes)."""
+infinities. softmax and log_softmax of a C- or F-contiguous float32/float64 array along an axis of
+at most `ROW_MAX` elements (softmax over 10 classes) run one kernel (templates/softmax_rows.cu)
+that reads and writes the data once; other layouts and longer axes compose cuarray's own
+max/exp/sum (five passes)."""
 
 from __future__ import annotations
 
@@ -23,12 +23,14 @@ from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
 
 
-__all__ = ["logsumexp", "softmax", "log_softmax", "source", "kernel_name", "row_tile", "packed_rows", "ROW_MAX"]
+__all__ = ["logsumexp", "softmax", "log_softmax", "source", "kernel_name", "row_tile", "line_layout", "ROW_MAX"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
-# Rows up to this long take the row-tile kernel: a thread per row, the block's rows staged in
-# shared memory (at most _TILE_BYTES). Longer rows would want a warp per row (not built: the
-# composed path is what they get).
+# Lines up to this long take one kernel: packed rows the row-tile kernel (a thread per row, the
+# block's rows staged in shared memory, at most _TILE_BYTES), lines along a slower axis a thread
+# each (its three reads of a line hit cache: a wave's lines, 2048 threads x 132 SMs x 32 x 4
+# bytes, fit an H100's 50 MB L2). Longer rows would want a warp per row (not built: the composed
+# path is what they get).
 ROW_MAX = 32
 _BLOCK = 256
 _TILE_BYTES = 32768  # 7 blocks of 256 threads per SM fit in an H100's 228 KiB
@@ -40,9 +42,10 @@ def source() -> str:
             + (_DIR / "softmax_rows.cu").read_text())
 
 
-def kernel_name(dtype, log: bool) -> str:
-    return "cuarray_special::softmax_rows<{}, {}>".format("float" if dtype == numpy.float32 else "double",
-                                                          "true" if log else "false")
+def kernel_name(dtype, log: bool, cols: bool = False) -> str:
+    return "cuarray_special::softmax_{}<{}, {}>".format("cols" if cols else "rows",
+                                                        "float" if dtype == numpy.float32 else "double",
+                                                        "true" if log else "false")
 
 
 def row_tile(n: int, itemsize: int) -> tuple:
@@ -53,14 +56,15 @@ def row_tile(n: int, itemsize: int) -> tuple:
     return p, tr
 
 
-def packed_rows(x, axis):
-    """(rows, n) when `x` is a float32/float64 array whose softmax along `axis` (None: all of it)
-    is over rows of n <= ROW_MAX elements packed one after another in memory (C- or F-contiguous
-    with the axis the fastest); None otherwise."""
+def line_layout(x, axis):
+    """(outer, n, inner) when `x` is a C- or F-contiguous float32/float64 array and its softmax
+    along `axis` (None: all of it) is over lines of n <= ROW_MAX elements: memory holds `outer`
+    blocks of n lines' worth, each line `inner` elements apart (inner == 1: packed rows, the
+    row-tile kernel; otherwise a thread per line); None otherwise."""
     if x.dtype not in (numpy.float32, numpy.float64) or x.size == 0 or not (x._c or x._f):
         return None
     if axis is None:
-        n = x.size
+        outer, n, inner = 1, x.size, 1
     else:
         shape = x.shape
         n = shape[axis]
@@ -69,24 +73,31 @@ def packed_rows(x, axis):
             before *= d
         for d in shape[axis + 1:]:
             after *= d
-        if not ((x._c and after == 1) or (x._f and before == 1)):
-            return None
+        # the memory order's outer and inner parts (a C and F array at once is a vector: either)
+        outer, inner = (before, after) if x._c and (after == 1 or not x._f) else (after, before)
     if n > ROW_MAX:
         return None
-    return x.size // n, n
+    return outer, n, inner
 
 
-def _rows_kernel(x, rows, n, log):
-    """softmax (log_softmax) of the packed rows of `x` into a new array of its layout."""
-    name = kernel_name(x.dtype, log)
+def _rows_kernel(x, layout, log):
+    """softmax (log_softmax) of `x` along the lines of `layout` into a new array of its layout."""
+    outer, n, inner = layout
+    cols = inner > 1
+    name = kernel_name(x.dtype, log, cols)
     k = _kernels.get(name)
     if k is None:
         mod = _compiler.compile_module(source(), name_expressions=(name,), name="cuarray_special_softmax")
         k = _kernels[name] = mod.get_function(name).kernel
     y = ndarray(x.shape, x.dtype, order="C" if x._c else "F")
+    if cols:
+        lines = outer * inner
+        _launch.launch(k, -(-lines // _BLOCK), _BLOCK, (x.data.ptr, y.data.ptr, numpy.int64(outer), numpy.int32(n),
+                                                        numpy.int64(inner)))
+        return y
     p, tr = row_tile(n, x.dtype.itemsize)
-    _launch.launch(k, -(-rows // tr), _BLOCK, (x.data.ptr, y.data.ptr, numpy.int64(rows), numpy.int32(n),
-                                              numpy.int32(p), numpy.int32(tr)),
+    _launch.launch(k, -(-outer // tr), _BLOCK, (x.data.ptr, y.data.ptr, numpy.int64(outer), numpy.int32(n),
+                                               numpy.int32(p), numpy.int32(tr)),
                    shared_mem=tr * p * x.dtype.itemsize)
     return y
 
@@ -138,9 +149,9 @@ def softmax(x, axis=None):
     if x.dtype.kind in "biu":
         x = x.astype(numpy.float64)
     axis = _axis(x, axis)
-    pr = packed_rows(x, axis)
-    if pr is not None:
-        return _rows_kernel(x, pr[0], pr[1], False)
+    lay = line_layout(x, axis)
+    if lay is not None:
+        return _rows_kernel(x, lay, False)
     # SciPy shifts by the max as it is: a row holding +inf (or NaN) is all NaN.
     e = exp(x - amax(x, axis=axis, keepdims=True))
     return e / _sum(e, axis=axis, keepdims=True)
@@ -152,8 +163,8 @@ def log_softmax(x, axis=None):
     if x.dtype.kind in "biu":
         x = x.astype(numpy.float64)
     axis = _axis(x, axis)
-    pr = packed_rows(x, axis)
-    if pr is not None:
-        return _rows_kernel(x, pr[0], pr[1], True)
+    lay = line_layout(x, axis)
+    if lay is not None:
+        return _rows_kernel(x, lay, True)
     t = x - _shift(x, axis)
     return t - log(_sum(exp(t), axis=axis, keepdims=True))

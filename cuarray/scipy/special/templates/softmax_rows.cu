@@ -53,4 +53,15 @@ __global__ void softmax_rows(const T* __restrict__ x, T* __restrict__ y, long lo
   }
 }
 
+// Lines along a slow axis: x and y are (outer, n, inner), packed; a thread per (outer, inner)
+// pair walks its line, neighbouring threads reading neighbouring addresses.
+template <typename T, bool LOG>
+__global__ void softmax_cols(const T* __restrict__ x, T* __restrict__ y, long long outer, int n, long long inner) {
+  const long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= outer * inner) return;
+  const long long o = idx / inner, c = idx - o * inner;
+  const long long base = o * n * inner + c;
+  softmax_line<T, LOG>(x + base, y + base, n, inner);
+}
+
 }  // namespace cuarray_special

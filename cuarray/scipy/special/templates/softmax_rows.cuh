@@ -43,4 +43,24 @@ CUARRAY_DEVICE inline void softmax_row(T* v, int n) {
   }
 }
 
+// The same along a strided line (`st` elements apart), from x into y: three reads of x (the max,
+// the sum of exponentials, the result), which neighbouring threads' lines share in cache lines.
+template <typename T, bool LOG>
+CUARRAY_DEVICE inline void softmax_line(const T* x, T* y, int n, long long st) {
+  T m = x[0];
+  for (int k = 1; k < n; ++k) {
+    const T a = x[k * st];
+    m = (a > m || a != a) ? a : m;
+  }
+  if (LOG && !(m - m == T(0))) m = T(0);
+  T s = T(0);
+  for (int k = 0; k < n; ++k) s += row_exp(x[k * st] - m);
+  if (LOG) {
+    const T l = row_log(s);
+    for (int k = 0; k < n; ++k) y[k * st] = (x[k * st] - m) - l;
+  } else {
+    for (int k = 0; k < n; ++k) y[k * st] = row_exp(x[k * st] - m) / s;
+  }
+}
+
 }  // namespace cuarray_special
