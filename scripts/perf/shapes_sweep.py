@@ -66,6 +66,7 @@ CASES = [
     ("log_softmax lib (1e6,10) f32", (1_000_000, 10), "float32", "log_softmax_lib", 1),
     ("softmax lib (1e6,32) f32", (1_000_000, 32), "float32", "softmax_lib", 1),
     ("softmax lib (1e6,10) f64", (1_000_000, 10), "float64", "softmax_lib", 1),
+    ("softmax lib ax0 (10,1e6) f32", (10, 1_000_000), "float32", "softmax_lib", 0),
 ]
 
 
@@ -95,9 +96,9 @@ def op_fn(lib, xp, op, x, axis):
         if op == "center":
             return lambda: x - x.mean(dim=0)
         if op in ("softmax", "softmax_lib"):
-            return lambda: torch.softmax(x, dim=1)
+            return lambda: torch.softmax(x, dim=dim)
         if op == "log_softmax_lib":
-            return lambda: torch.log_softmax(x, dim=1)
+            return lambda: torch.log_softmax(x, dim=dim)
         if op == "var":
             return lambda: torch.var(x, dim=dim, correction=0)
         raise ValueError(op)
@@ -107,7 +108,7 @@ def op_fn(lib, xp, op, x, axis):
         else:
             from cupyx.scipy import special
         f = getattr(special, op[:-4])
-        return lambda: f(x, axis=1)
+        return lambda: f(x, axis=axis)
     if op == "softmax_lazy":
         if not hasattr(xp, "lazy"):
             raise ValueError("no lazy mode")
@@ -145,11 +146,11 @@ def reference(op, host, axis):
     """NumPy's answer for a case (float64 accumulation)."""
     h = host.astype(np.float64)
     if op in ("softmax", "softmax_lib", "softmax_lazy"):
-        e = np.exp(h - h.max(axis=1, keepdims=True))
-        return e / e.sum(axis=1, keepdims=True)
+        e = np.exp(h - h.max(axis=axis, keepdims=True))
+        return e / e.sum(axis=axis, keepdims=True)
     if op == "log_softmax_lib":
-        t = h - h.max(axis=1, keepdims=True)
-        return t - np.log(np.exp(t).sum(axis=1, keepdims=True))
+        t = h - h.max(axis=axis, keepdims=True)
+        return t - np.log(np.exp(t).sum(axis=axis, keepdims=True))
     if op == "center":
         return h - h.mean(axis=0)
     if op == "sumexp":

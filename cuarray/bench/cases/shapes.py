@@ -108,9 +108,10 @@ def _(torch, n, label):
 softmax = register(
     "shapes-softmax", group="shapes",
     description="softmax over 10 classes of (1e6, 10) float32: the library's call, and written out",
-    size=(1_000_000, 10), params=("library", "written", "written-lazy"),
+    size=(1_000_000, 10), params=("library", "written", "written-lazy", "library-axis0"),
     param_label=lambda p: {"library": "scipy.special / torch.softmax", "written": "exp(x - max) / sum",
-                           "written-lazy": "the same in cuarray.lazy()"}[p],
+                           "written-lazy": "the same in cuarray.lazy()",
+                           "library-axis0": "classes on axis 0: (10, 1e6), the library's call"}[p],
     nbytes=lambda s, p: 2 * 4 * s[0] * s[1],
     size_label=lambda s: "{}x{} f32".format(*s),
 )
@@ -123,6 +124,9 @@ def _written_softmax(xp, x):
 
 @softmax.setup("cuarray", "cupy")
 def _(xp, shape, param):
+    axis = 1
+    if param == "library-axis0":
+        shape, axis = shape[::-1], 0
     x = random_array(xp, shape, "float32", seed=41)
     if param == "written":
         return lambda: _written_softmax(xp, x)
@@ -143,11 +147,14 @@ def _(xp, shape, param):
             from cupyx.scipy import special
         except ImportError as exc:
             raise NotAvailable("no cupyx.scipy.special") from exc
-    return lambda: special.softmax(x, axis=1)
+    return lambda: special.softmax(x, axis=axis)
 
 
 @softmax.setup("torch")
 def _(torch, shape, param):
+    if param == "library-axis0":
+        x = random_array(torch, shape[::-1], "float32", seed=41)
+        return lambda: torch.softmax(x, dim=0)
     x = random_array(torch, shape, "float32", seed=41)
     if param == "written-lazy":
         raise NotAvailable("no lazy mode")
