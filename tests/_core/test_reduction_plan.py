@@ -501,3 +501,12 @@ def test_vector_loads_over_several_dims_compile(monkeypatch):
     assert cubin[:4] == b"\x7fELF"
     monkeypatch.setattr(reduction, "_VEC_ND", 0)
     assert plan((64, 1024, 256), [(2**20, 1024, 4)], [4], (4,), (0, 2), aligned=(True,)).vec == 1
+
+
+@pytest.mark.parametrize("n_red, pitch", [(10, 16), (6, 8), (13, 16), (50, 64), (3, 4), (70, 128)])
+def test_lane_groups_on_padded_rows(n_red, pitch):
+    """x[:, :n_red] of a (rows, pitch) float32 array: rows 16-byte aligned, lengths not a multiple
+    of the vector (the scalar tail after the vectors)."""
+    p = plan((1003, n_red), [(4 * pitch, 4)], [4], (4,), (1,), aligned=(True,), sm_count=2)
+    assert p.vec == (4 if n_red >= 4 else 1)
+    _replay_rows(p, 1003, n_red)
