@@ -5,6 +5,8 @@
 // SciPy's semantics, row by row: softmax shifts by the row's max as it is (a NaN max, or +inf,
 // makes the row NaN, as exp(x - max) / sum does in SciPy); log_softmax shifts by the max only
 // where it is finite, else by 0.
+#ifndef CUARRAY_SPECIAL_SOFTMAX_ROWS_CUH
+#define CUARRAY_SPECIAL_SOFTMAX_ROWS_CUH
 #ifndef CUARRAY_DEVICE
 #define CUARRAY_DEVICE
 #endif
@@ -64,3 +66,4 @@ CUARRAY_DEVICE inline void softmax_line(const T* x, T* y, int n, long long st) {
 }
 
 }  // namespace cuarray_special
+#endif  // CUARRAY_SPECIAL_SOFTMAX_ROWS_CUH
