@@ -157,6 +157,7 @@ def test_which_layouts_take_a_kernel():
     assert L(_A((1, 10), c=True, f=True), 0) == (10, 1, 1)
     assert L(_A((10, 1), c=True, f=True), 0) == (1, 10, 1)
     assert L(_A((1000, 33)), 1) is None  # longer than ROW_MAX
+    assert L(_A((10, 3)), (0, 1)) is None  # several axes: composed
     assert L(_A((1000, 10), c=False), 1) is None  # strided
     assert L(_A((0, 10)), 1) is None  # empty: SciPy's errors/empty result, composed path
     assert L(_A((1000, 10), "float16"), 1) is None  # NumPy computes in float16

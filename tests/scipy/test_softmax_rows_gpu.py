@@ -60,6 +60,7 @@ def test_layouts(dtype):
     _check(x, g, 1, dtype)  # lines of 7, 10 apart: a thread per line
     _check(x, g, 0, dtype)  # 300 > ROW_MAX: composed
     _check(x, g, None, dtype)  # 21000 elements: composed
+    _check(x, g, (0, 2), dtype)  # several axes: composed
     w = _data((10, 100_003), dtype)  # classes along axis 0
     _check(w, cuarray.asarray(w), 0, dtype)
     _check(w[:1], cuarray.asarray(w[:1]), 0, dtype)

@@ -63,6 +63,8 @@ def line_layout(x, axis):
     row-tile kernel; otherwise a thread per line); None otherwise."""
     if x.dtype not in (numpy.float32, numpy.float64) or x.size == 0 or not (x._c or x._f):
         return None
+    if isinstance(axis, tuple):
+        return None  # several axes: the composed path
     if axis is None:
         outer, n, inner = 1, x.size, 1
     else:
