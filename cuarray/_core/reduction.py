@@ -96,6 +96,22 @@ FUSE = True
 # 107; the plain thread-per-output plan 115 / 212).
 _SUB_PARTS = 65536
 _SUB_MIN_RED = 4096  # below this many reduced elements the plain layout is fast enough
+# Short rows of adjacent, 16-byte aligned elements (`x.sum(axis=1)` of (1e6, 16) or (5e5, 64)
+# float32): a group of G lanes per row, G the power of two (1 to 32) that gives each lane about
+# this many 16-byte loads; several rows per warp. Before: a thread per row under _WARP_ROW
+# elements (4-byte loads, 16-64 bytes apart), a warp per row from it (2 4-byte loads a lane for
+# rows of 64). 0: off. Not yet measured: scripts/perf/shapes_sweep.py --lane-vecs 0,1,2,4.
+_LANE_VECS = 1
+# A thread walking fewer than _UNROLL_COLS elements (sum(axis=0) of (2, 4e6); rows of 3) unrolls by
+# exactly that many: with 8 accumulators such a walk never entered the unrolled loop, and the
+# remainder loop issues each load after the previous one's add (one load in flight per thread).
+# 0: off. Not yet measured: scripts/perf/shapes_sweep.py --set _SHORT_UNROLL=0,1.
+_SHORT_UNROLL = 1
+# Reduced dims that do not collapse into one (`mean(axis=(0, 2))` of (64, 1024, 256)) still get
+# 16-byte loads when the last one is contiguous and a multiple of the vector long: the vector index
+# is unravelled per load (two divisions per 16 bytes). 0: scalar loads there, as before. Not yet
+# measured: scripts/perf/shapes_sweep.py --set _VEC_ND=0,1.
+_VEC_ND = 1
 
 
 class Stage(NamedTuple):
@@ -199,32 +215,29 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True) -
     main = 0
     s_red = abs(p.red_strides[main][-1]) if p.red_dims else 0
     s_out = min((abs(s) for s, d in zip(p.out_strides[1 + main], p.out_dims) if d > 1), default=None)
+    short_row = False  # a row of adjacent elements too short for a block
     if n_red <= 1 or n_out == 0:
         group = 1
     elif s_out is not None and s_out < s_red and s_out <= 16:
         group = 1  # a kept axis is the fast one: thread per output, coalesced over outputs
     elif n_red < _WARP_ROW and n_out > 1:
-        group = 1
+        group, short_row = 1, True
     elif n_red >= _BLOCK_ROW or n_out == 1:
         group = BLOCK
     else:
-        group = 32
+        group, short_row = 32, True
     vec = 1
-    if allow_vec and group > 1 and len(p.red_dims) == 1:
-        sizes = {isz for isz, s in zip(itemsizes, p.red_strides) if s[0] != 0}
-        ok = len(sizes) == 1 and all(s[0] in (0, isz) for isz, s in zip(itemsizes, p.red_strides))
-        if ok:
-            isz = sizes.pop()
-            v = 16 // isz
-            if v > 1 and n_red >= v * group:
-                for k, (isz_k, s) in enumerate(zip(itemsizes, p.red_strides)):
-                    if s[0] == 0:
-                        continue
-                    if aligned is None or not aligned[k] or any(st % 16 for st in p.out_strides[1 + k]):
-                        break
-                else:
-                    vec = v
+    v = _vec_width(p, itemsizes, aligned) if allow_vec and (group > 1 or short_row) else 1
+    if v > 1 and short_row and _LANE_VECS and n_red >= v:
+        # Aligned short rows: a group of 1-32 lanes (a power of two) per row, _LANE_VECS 16-byte
+        # loads per lane (a warp reads 512 contiguous bytes per load instruction).
+        group = min(32, 1 << (n_red // (v * _LANE_VECS)).bit_length() - 1 if n_red >= v * _LANE_VECS else 1)
+        vec = v
+    elif v > 1 and group > 1 and n_red >= v * group:
+        vec = v
     unroll = _UNROLL_COLS if group == 1 else _UNROLL_ROWS
+    if _SHORT_UNROLL and group == 1 and vec == 1 and 1 < n_red < unroll:
+        unroll = n_red  # the whole row in one unrolled round: all its loads in flight at once
     sub = 1
     if group == 1 and 0 < n_out <= BLOCK // 2 and n_red >= _SUB_MIN_RED:
         sub = 1 << ((BLOCK // n_out).bit_length() - 1)
@@ -284,6 +297,30 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True) -
         ext = sum((d - 1) * abs(s) for d, s in zip(p.out_dims, p.out_strides[0]))
         big = big or ext > _INT32_MAX
     p.index_t = numpy.int64 if big else numpy.int32
+
+
+def _vec_width(p: Plan, itemsizes, aligned) -> int:
+    """Elements per 16-byte load along the reduced index (1: none): every input that moves along it
+    (one item size) has unit stride in the last reduced dim, is 16-byte aligned at every output's
+    first element and, with several reduced dims (`_VEC_ND`), at the start of every run of the
+    last one, whose length is then a multiple of the vector. An input broadcast over the reduced
+    dims (all strides 0) reads its one element."""
+    nd = len(p.red_dims)
+    if nd == 0 or (nd > 1 and not _VEC_ND):
+        return 1
+    moving = [(isz, s) for isz, s in zip(itemsizes, p.red_strides) if any(s)]
+    sizes = {isz for isz, s in moving}
+    if len(sizes) != 1 or not all(s[-1] == isz for isz, s in moving):
+        return 1
+    v = 16 // sizes.pop()
+    if v <= 1 or p.red_dims[-1] % v and nd > 1:
+        return 1
+    for k, s in enumerate(p.red_strides):
+        if not any(s):
+            continue
+        if aligned is None or not aligned[k] or any(st % 16 for st in p.out_strides[1 + k] + s[:-1]):
+            return 1
+    return v
 
 
 # --------------------------------------------------------------------------------------------
@@ -388,8 +425,9 @@ class ReductionDef:
         `dst` 'out' or 'part'; `sub` sub-chunks per block (a partial each)."""
         names = [p.name for p in self._arrays] + [self.out.name]
         lines = []
+        subwarp = 1 < group < 32  # several groups per warp: see the template's <o_cond>
         if ond:
-            lines.append("{} _q = _o;".format(it))
+            lines.append(("{} _q = _o < _n_out ? _o : _n_out - 1;" if subwarp else "{} _q = _o;").format(it))
             for d in range(ond - 1, 0, -1):
                 lines.append("const {t} _k{d} = _q % _od{d}; _q /= _od{d};".format(t=it, d=d))
             lines.append("const {} _k0 = _q;".format(it))
@@ -423,15 +461,32 @@ class ReductionDef:
             step = "{acc} = _reduce({acc}, (%s));" % mapped.replace("{", "{{").replace("}", "}}")
         vload, lane_load = [], []
         if vec > 1:
+            last = rnd - 1
+            if rnd > 1:
+                # Vector _jvu of a reduced index over several dims, the last one contiguous and a
+                # multiple of `vec` long (planner): its position in the other dims, then bytes.
+                vload.append("{} _pv = _jvu;".format(it))
+                vload.append("const {t} _mv{d} = _pv % (_rd{d} / {v}); _pv /= _rd{d} / {v};".format(
+                    t=it, d=last, v=vec))
+                for d in range(last - 1, 0, -1):
+                    vload.append("const {t} _mv{d} = _pv % _rd{d}; _pv /= _rd{d};".format(t=it, d=d))
+                vload.append("const {} _mv0 = _pv;".format(it))
             for p in self._arrays:
                 # Arrays with reduced stride 0 (broadcast along the row) read their one element.
                 vt = "cuarray::vec<{}, {}>".format(_dtypes.ctype(p.dtype), vec)
+                b = vec * p.dtype.itemsize
+                if rnd > 1:
+                    off = "_ob_{n}".format(n=p.name) + "".join(
+                        " + _mv{d} * _rs{n}_{d}".format(d=d, n=p.name) for d in range(last)) + " + _mv{} * {}".format(
+                        last, b)
+                else:
+                    off = "_ob_{n} + _jvu * {b}".format(n=p.name, b=b)
                 vload.append(
-                    "const {vt} _v{n} = _rs{n}_0 ? *(const {vt}*)((const char*){n}_ptr + _ob_{n} + _jvu * {b}) : {vt}();"
-                    .format(vt=vt, n=p.name, b=vec * p.dtype.itemsize))
-                lane_load.append("const {ct} {n} = _rs{n}_0 ? cuarray::cast<{ct}>(_v{n}.v[_k]) : cuarray::cast<{ct}>("
+                    "const {vt} _v{n} = _rs{n}_{l} ? *(const {vt}*)((const char*){n}_ptr + {off}) : {vt}();"
+                    .format(vt=vt, n=p.name, l=last, off=off))
+                lane_load.append("const {ct} {n} = _rs{n}_{l} ? cuarray::cast<{ct}>(_v{n}.v[_k]) : cuarray::cast<{ct}>("
                                  "*(const {st}*)((const char*){n}_ptr + _ob_{n}));".format(
-                                     ct=compute_ctype(p.compute), n=p.name, st=_dtypes.ctype(p.dtype)))
+                                     ct=compute_ctype(p.compute), n=p.name, st=_dtypes.ctype(p.dtype), l=last))
         if dst == "out":
             store = "{t}& {n} = *({t}*)((char*){n}_ptr + _ob_{n});\n        const _acc_t a = _t;\n        {pm};".format(
                 t=_dtypes.ctype(self.out.dtype), n=self.out.name, pm=self.post_map)
@@ -439,6 +494,8 @@ class ReductionDef:
             store = "_part_out[_o * _pdo + ((long long)blockIdx.y * {} + _lane) * _pdc] = _t;".format(sub)
         else:
             store = "_part_out[_o * _pdo + (long long)blockIdx.y * _pdc] = _t;"
+        if subwarp:
+            store = "if (_o < _n_out) {\n          " + store + "\n        }"
         if src == "fused":  # one block walks every output and the whole reduced index (the chunks)
             r0, r1, o0, ostep = "0", "({})gridDim.y * {}".format(it, parts_per_block), "0", "1"
         else:
@@ -450,6 +507,7 @@ class ReductionDef:
             red_indexer="\n          ".join(red), load="\n          ".join(load), store=store,
             step_u=step.format(acc="_acc[_u]"), step_0=step.format(acc="_acc[0]"), r0=r0, r1=r1, o0=o0, ostep=ostep,
             sub=sub,
+            o_cond="_o - (int)((threadIdx.x & 31) / _G) < _n_out" if subwarp else "_o < _n_out",
         )
         return pass_t.substitute(fields)
 

@@ -1,11 +1,18 @@
 """Reductions and row-wise work on the shapes real programs make (issue 32): µs per call for cuarray,
 CuPy and PyTorch in one process (CUDA events, median of 30 after warm-up), the fraction of the copy
-rate for the bytes read, and cuarray's reduction plan. Prints one table.
+rate for the bytes moved (read, plus written for softmax/centring), and cuarray's reduction plan.
+Prints one table.
 
-    python scripts/perf/shapes_sweep.py [--libs cuarray] [--warp-row 16,32,64] [--only max,argmax]
+    python scripts/perf/shapes_sweep.py [--libs cuarray] [--only max,argmax] [--set NAME=v1,v2,...]
 
-`--warp-row`: rerun cuarray's cases with `reduction._WARP_ROW` (rows shorter than it get a thread
-per output, longer ones a warp) set to each value in turn: the sweep behind that constant.
+`--set NAME=v1,v2`: rerun cuarray's cases with the reduction planner's constant `reduction.NAME`
+set to each value in turn (prepared launchers are dropped between values), e.g.
+`--set _LANE_VECS=0,1,2,4` (16-byte loads per lane of a short row's lane group; 0 = the old
+thread-per-row / warp-per-row plans), `--set _WARP_ROW=16,32,64`, `--set _SUB_PARTS=32768,65536`.
+`--set _SHORT_UNROLL=0,1` (walks of 2-7 elements unrolled by their length), `--set _VEC_ND=0,1`
+(16-byte loads over reduced dims that do not collapse). `--warp-row` and `--sub-parts` are the
+older spellings of `--set _WARP_ROW=` and `--set _SUB_PARTS=`.
+Peers run once, in the first round (their numbers do not depend on cuarray's settings).
 """
 
 from __future__ import annotations
@@ -40,12 +47,26 @@ CASES = [
     ("max ax1 (1e6,16) f32", (1_000_000, 16), "float32", "max", 1),
     ("argmax ax1 (1e6,16) f32", (1_000_000, 16), "float32", "argmax", 1),
     ("sum ax1 (5e5,64) f32", (500_000, 64), "float32", "sum", 1),
+    ("sum ax1 (1e6,16) f32", (1_000_000, 16), "float32", "sum", 1),
+    ("sum ax1 (4e6,16) f32", (4_000_000, 16), "float32", "sum", 1),
+    ("sum ax1 (1e6,64) f32", (1_000_000, 64), "float32", "sum", 1),
+    ("sum ax1 (1e6,100) f32", (1_000_000, 100), "float32", "sum", 1),
+    ("sum ax1 (2e6,8) f64", (2_000_000, 8), "float64", "sum", 1),
+    ("var ax1 (1e6,16) f32", (1_000_000, 16), "float32", "var", 1),
+    ("nanmax ax1 (1e6,16) f32", (1_000_000, 16), "float32", "nanmax", 1),
+    ("argmax ax1 (4e6,8) f32", (4_000_000, 8), "float32", "argmax", 1),
     ("sum ax0 (1e6,4) f32", (1_000_000, 4), "float32", "sum", 0),
     ("sum ax0 (1e6,32) f32", (1_000_000, 32), "float32", "sum", 0),
     ("sum ax0 (2,4e6) f32", (2, 4_000_000), "float32", "sum", 0),
     ("mean ax(0,2) (64,1024,256) f32", (64, 1024, 256), "float32", "mean", (0, 2)),
     ("x - x.mean(0) (1e6,32) f32", (1_000_000, 32), "float32", "center", 0),
     ("softmax ax1 (1e6,10) f32", (1_000_000, 10), "float32", "softmax", 1),
+    ("softmax lib (1e6,10) f32", (1_000_000, 10), "float32", "softmax_lib", 1),
+    ("softmax lazy (1e6,10) f32", (1_000_000, 10), "float32", "softmax_lazy", 1),
+    ("log_softmax lib (1e6,10) f32", (1_000_000, 10), "float32", "log_softmax_lib", 1),
+    ("softmax lib (1e6,32) f32", (1_000_000, 32), "float32", "softmax_lib", 1),
+    ("softmax lib (1e6,10) f64", (1_000_000, 10), "float64", "softmax_lib", 1),
+    ("softmax lib ax0 (10,1e6) f32", (10, 1_000_000), "float32", "softmax_lib", 0),
 ]
 
 
@@ -74,8 +95,33 @@ def op_fn(lib, xp, op, x, axis):
             return lambda: torch.mean(x, dim=dim)
         if op == "center":
             return lambda: x - x.mean(dim=0)
-        if op == "softmax":
-            return lambda: torch.softmax(x, dim=1)
+        if op in ("softmax", "softmax_lib"):
+            return lambda: torch.softmax(x, dim=dim)
+        if op == "log_softmax_lib":
+            return lambda: torch.log_softmax(x, dim=dim)
+        if op == "var":
+            return lambda: torch.var(x, dim=dim, correction=0)
+        raise ValueError(op)
+    if op in ("softmax_lib", "log_softmax_lib"):
+        if xp.__name__ == "cuarray":
+            from cuarray.scipy import special
+        else:
+            from cupyx.scipy import special
+        f = getattr(special, op[:-4])
+        return lambda: f(x, axis=axis)
+    if op == "softmax_lazy":
+        if not hasattr(xp, "lazy"):
+            raise ValueError("no lazy mode")
+
+        def lazy():
+            with xp.lazy():
+                e = xp.exp(x - x.max(axis=1, keepdims=True))
+                y = e / e.sum(axis=1, keepdims=True)
+            return y
+        return lazy
+    if op in ("var", "nanmax"):
+        f = getattr(xp, op)
+        return lambda: f(x, axis=axis)
     if op == "sum":
         return lambda: x.sum(axis=axis)
     if op == "sumexp":
@@ -94,6 +140,38 @@ def op_fn(lib, xp, op, x, axis):
             return e / e.sum(axis=1, keepdims=True)
         return sm
     raise ValueError(op)
+
+
+def reference(op, host, axis):
+    """NumPy's answer for a case (float64 accumulation)."""
+    h = host.astype(np.float64)
+    if op in ("softmax", "softmax_lib", "softmax_lazy"):
+        e = np.exp(h - h.max(axis=axis, keepdims=True))
+        return e / e.sum(axis=axis, keepdims=True)
+    if op == "log_softmax_lib":
+        t = h - h.max(axis=axis, keepdims=True)
+        return t - np.log(np.exp(t).sum(axis=axis, keepdims=True))
+    if op == "center":
+        return h - h.mean(axis=0)
+    if op == "sumexp":
+        return np.exp(h).sum(axis=axis)
+    if op == "argmax":
+        return host.argmax(axis=axis)
+    return getattr(np, op)(h, axis=axis)
+
+
+def check(op, out, host, axis) -> str:
+    """'ok' when cuarray's result matches NumPy (argmax exactly), else 'BAD': a variant that gives
+    a wrong answer is rejected from the same run that times it."""
+    got = out.get()
+    want = reference(op, host, axis)
+    if got.shape != want.shape:
+        return "BAD"
+    if op == "argmax":
+        return "ok" if np.array_equal(got, want) else "BAD"
+    tol = 1e-4 if host.dtype == np.float32 else 1e-10
+    scale = np.abs(host).max() * max(1, host.size // max(1, want.size)) if op in ("sum", "mean", "var") else 1.0
+    return "ok" if np.allclose(got, want, rtol=tol, atol=tol * scale) else "BAD"
 
 
 def events(lib, xp):
@@ -146,7 +224,8 @@ def plan_of(shape, dtype, axis):
         ys.insert(0, acc)
         acc *= shape[i]
     p = R.plan(tuple(shape), [tuple(st)], (isz,), tuple(ys), axes, aligned=(True,))
-    return "{} g{} v{} s{} grid{}{}".format(p.strategy, p.group, p.vec, p.split, p.grid_x, " F" if p.fused else "")
+    return "{} g{} v{} s{}x{} grid{}{}".format(p.strategy, p.group, p.vec, p.split, p.sub, p.grid_x,
+                                             " F" if p.fused else "")
 
 
 def main():
@@ -154,9 +233,10 @@ def main():
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--libs", default="cuarray,cupy,torch")
-    ap.add_argument("--warp-row", default="")
+    ap.add_argument("--warp-row", default="", help="same as --set _WARP_ROW=...")
     ap.add_argument("--sub-parts", default="", help="values of reduction._SUB_PARTS to sweep")
-    ap.add_argument("--only", default="", help="comma-separated substrings of case names")
+    ap.add_argument("--only", default="", help="substrings of case names, separated by ',' (or '|': names hold commas)")
+    ap.add_argument("--set", default="", help="NAME=v1,v2,...: sweep reduction.NAME over the values")
     args = ap.parse_args()
     libs = {}
     import cuarray
@@ -168,23 +248,28 @@ def main():
             pass
     global CASES
     if args.only:
-        CASES = [c for c in CASES if any(k in c[0] for k in args.only.split(","))]
-    if args.warp_row or args.sub_parts:
-        from cuarray._core import reduction
+        CASES = [c for c in CASES if any(k in c[0] for k in args.only.split("|" if "|" in args.only else ","))]
+    sweep = args.set
+    if args.warp_row:
+        sweep = "_WARP_ROW=" + args.warp_row
+    elif args.sub_parts:
+        sweep = "_SUB_PARTS=" + args.sub_parts
+    if sweep:
+        from cuarray._core import reduction, reduction_ops
 
-        name = "_WARP_ROW" if args.warp_row else "_SUB_PARTS"
-        for wr in [int(v) for v in (args.warp_row or args.sub_parts).split(",")]:
+        name, values = sweep.split("=", 1)
+        if not hasattr(reduction, name):
+            raise SystemExit("reduction has no constant {}".format(name))
+        peer_cache = {}
+        for k, wr in enumerate(int(v) for v in values.split(",")):
             setattr(reduction, name, wr)
             for d in _defs():
                 d._launchers.clear()
-            from cuarray._core import reduction_ops
-
             reduction_ops.clear_fast_path()  # it holds launchers planned with the old value
             print("== {} = {}".format(name, wr))
-            run(libs, args)
+            run(libs, args, peer_cache)
         return
     run(libs, args)
-
 
 def _defs():
     import gc
@@ -194,7 +279,9 @@ def _defs():
     return [o for o in gc.get_objects() if isinstance(o, reduction.ReductionDef)]
 
 
-def run(libs, args):
+def run(libs, args, peer_cache=None):
+    """One table. `peer_cache` (a dict kept across rounds of a sweep): peers' times are measured in
+    the first round and reused after."""
     import cuarray
     rate = None
     x = cuarray.empty(2**28, dtype="float32")
@@ -204,25 +291,36 @@ def run(libs, args):
     del x
     rng = np.random.default_rng(0)
     print("copy rate {:.0f} GB/s".format(rate))
-    print("{:34s} {:>10s} {:>10s} {:>10s} {:>7s} {:>7s} {:>6s}  {}".format(
-        "case", "cuarray", "cupy", "torch", "cu/cp", "cu/pt", "xcopy", "plan"))
+    print("{:34s} {:>10s} {:>10s} {:>10s} {:>7s} {:>7s} {:>6s} {:>4s}  {}".format(
+        "case", "cuarray", "cupy", "torch", "cu/cp", "cu/pt", "xcopy", "ok", "plan"))
     for name, shape, dtype, op, axis in CASES:
         host = rng.standard_normal(shape).astype(dtype)
         res = {}
         for lib, xp in libs.items():
+            if peer_cache is not None and lib != "cuarray" and (name, lib) in peer_cache:
+                res[lib] = peer_cache[name, lib]
+                continue
             try:
                 a = make(lib, xp, host)
-                res[lib] = timeit(op_fn(lib, xp, op, a, axis), events(lib, xp))
+                fn = op_fn(lib, xp, op, a, axis)
+                res[lib] = timeit(fn, events(lib, xp))
+                if lib == "cuarray":
+                    ok = check(op, fn(), host, axis)
             except Exception as exc:  # noqa: BLE001
                 res[lib] = None
                 print("  {} {}: {}".format(lib, name, exc), file=sys.stderr)
+            if peer_cache is not None and lib != "cuarray":
+                peer_cache[name, lib] = res[lib]
         cu = res.get("cuarray")
+        if not cu:
+            ok = "-"
         f = lambda v: "{:10.1f}".format(v) if v else "{:>10s}".format("-")  # noqa: E731
         r = lambda p: "{:7.2f}".format(cu / res[p]) if cu and res.get(p) else "{:>7s}".format("-")  # noqa: E731
-        xc = host.nbytes / (cu * 1e-6) / 1e9 / rate if cu else 0
-        pl = plan_of(shape, dtype, axis) if op in ("sum", "max", "argmax", "mean", "sumexp") else ""
-        print("{:34s} {} {} {} {} {} {:6.2f}  {}".format(name, f(cu), f(res.get("cupy")), f(res.get("torch")),
-                                                        r("cupy"), r("torch"), xc, pl))
+        moved = host.nbytes * (2 if op in ("softmax", "softmax_lib", "softmax_lazy", "log_softmax_lib", "center") else 1)
+        xc = moved / (cu * 1e-6) / 1e9 / rate if cu else 0
+        pl = plan_of(shape, dtype, axis) if op in ("sum", "max", "argmax", "mean", "sumexp", "var", "nanmax") else ""
+        print("{:34s} {} {} {} {} {} {:6.2f} {:>4s}  {}".format(name, f(cu), f(res.get("cupy")), f(res.get("torch")),
+                                                               r("cupy"), r("torch"), xc, ok, pl))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,10 @@
 //   <store>        writes `_t` (post_map into `y`, or the partial)
 //   <r0>/<r1>      the chunk of the reduced index; <o0>/<ostep>: the block's first output group
 //                  and the stride of the output loop (in groups of _GPB outputs)
+//   <o_cond>       the output loop's condition: `_o < _n_out`, or for groups of 2-16 lanes (several
+//                  outputs per warp, whose shuffles need the whole warp) the warp's first output
+//                  `< _n_out`: a group past the end recomputes the last output (<out_indexer>
+//                  clamps) and does not store
 // The file holds three pieces (reduction.py splits it at the `// @@` lines): the kernel, whose
 // <pass1> is one pass (the second piece, filled in) and <finish> empty or the third piece with
 // <pass2> the fused second pass.
@@ -55,7 +59,7 @@ ${finish}
     __shared__ alignas(16) unsigned char _smem_raw[(${block} / 32) * sizeof(_acc_t)];
     _acc_t* _sm = reinterpret_cast<_acc_t*>(_smem_raw);
 #endif
-    for (${index_t} _o = ${o0} * _GPB + (_S > 1 ? threadIdx.x % _GPB : threadIdx.x / _G); _o < _n_out;
+    for (${index_t} _o = ${o0} * _GPB + (_S > 1 ? threadIdx.x % _GPB : threadIdx.x / _G); ${o_cond};
          _o += ${ostep} * _GPB) {
       ${out_indexer}
       _acc_t _acc[_U];

@@ -1,17 +1,107 @@
-"""logsumexp, softmax, log_softmax (SciPy "Convenience functions"): reductions composed of
-cuarray's own max/exp/sum (no special kernel), with SciPy's handling of infinities."""
+"""logsumexp, softmax, log_softmax (SciPy "Convenience functions"), with SciPy's handling of
+infinities. softmax and log_softmax of a C- or F-contiguous float32/float64 array along an axis of
+at most `ROW_MAX` elements (softmax over 10 classes) run one kernel (templates/softmax_rows.cu)
+that reads and writes the data once; other layouts and longer axes compose cuarray's own
+max/exp/sum (five passes)."""
 
 from __future__ import annotations
 
+import operator
+import pathlib
+
 import numpy
+from numpy.lib.array_utils import normalize_axis_index
 
 from ..._core.ndarray import ndarray
+from ..._logic.content import isfinite
 from ..._math.explog import exp, log
 from ..._math.misc import absolute
 from ..._math.sums import sum as _sum
-from ..._logic.content import isfinite
 from ..._sorting.searching import where
 from ..._statistics.order import amax
+from ...cuda import compiler as _compiler
+from ...cuda import launch as _launch
+
+
+__all__ = ["logsumexp", "softmax", "log_softmax", "source", "kernel_name", "row_tile", "line_layout", "ROW_MAX"]
+
+_DIR = pathlib.Path(__file__).parent / "templates"
+# Lines up to this long take one kernel: packed rows the row-tile kernel (a thread per row, the
+# block's rows staged in shared memory, at most _TILE_BYTES), lines along a slower axis a thread
+# each (its three reads of a line hit cache: a wave's lines, 2048 threads x 132 SMs x 32 x 4
+# bytes, fit an H100's 50 MB L2). Longer rows would want a warp per row (not built: the composed
+# path is what they get).
+ROW_MAX = 32
+_BLOCK = 256
+_TILE_BYTES = 32768  # 7 blocks of 256 threads per SM fit in an H100's 228 KiB
+_kernels: dict = {}
+
+
+def source() -> str:
+    return ("#define CUARRAY_DEVICE __device__\n" + (_DIR / "softmax_rows.cuh").read_text()
+            + (_DIR / "softmax_rows.cu").read_text())
+
+
+def kernel_name(dtype, log: bool, cols: bool = False) -> str:
+    return "cuarray_special::softmax_{}<{}, {}>".format("cols" if cols else "rows",
+                                                        "float" if dtype == numpy.float32 else "double",
+                                                        "true" if log else "false")
+
+
+def row_tile(n: int, itemsize: int) -> tuple:
+    """(p, tr): the shared-memory row pitch (odd for even n: a thread per row, no bank conflicts)
+    and the rows per block (a multiple of 32, at most the block, the tile within _TILE_BYTES)."""
+    p = n + 1 if n % 2 == 0 else n
+    tr = min(_BLOCK, _TILE_BYTES // (p * itemsize)) // 32 * 32
+    return p, tr
+
+
+def line_layout(x, axis):
+    """(outer, n, inner) when `x` is a C- or F-contiguous float32/float64 array and its softmax
+    along `axis` (None: all of it) is over lines of n <= ROW_MAX elements: memory holds `outer`
+    blocks of n lines' worth, each line `inner` elements apart (inner == 1: packed rows, the
+    row-tile kernel; otherwise a thread per line); None otherwise."""
+    if x.dtype not in (numpy.float32, numpy.float64) or x.size == 0 or not (x._c or x._f):
+        return None
+    if isinstance(axis, tuple):
+        return None  # several axes: the composed path
+    if axis is None:
+        outer, n, inner = 1, x.size, 1
+    else:
+        shape = x.shape
+        n = shape[axis]
+        before, after = 1, 1
+        for d in shape[:axis]:
+            before *= d
+        for d in shape[axis + 1:]:
+            after *= d
+        # the memory order's outer and inner parts (a C and F array at once is a vector: either)
+        outer, inner = (before, after) if x._c and (after == 1 or not x._f) else (after, before)
+    if n > ROW_MAX:
+        return None
+    return outer, n, inner
+
+
+def _rows_kernel(x, layout, log):
+    """softmax (log_softmax) of `x` along the lines of `layout` into a new array of its layout."""
+    outer, n, inner = layout
+    cols = inner > 1
+    name = kernel_name(x.dtype, log, cols)
+    k = _kernels.get(name)
+    if k is None:
+        mod = _compiler.compile_module(source(), name_expressions=(name,), name="cuarray_special_softmax")
+        k = _kernels[name] = mod.get_function(name).kernel
+    y = ndarray(x.shape, x.dtype, order="C" if x._c else "F")
+    if cols:
+        lines = outer * inner
+        _launch.launch(k, -(-lines // _BLOCK), _BLOCK, (x.data.ptr, y.data.ptr, numpy.int64(outer), numpy.int32(n),
+                                                        numpy.int64(inner)))
+        return y
+    p, tr = row_tile(n, x.dtype.itemsize)
+    _launch.launch(k, -(-outer // tr), _BLOCK, (x.data.ptr, y.data.ptr, numpy.int64(outer), numpy.int32(n),
+                                               numpy.int32(p), numpy.int32(tr)),
+                   shared_mem=tr * p * x.dtype.itemsize)
+    return y
 
 
 def _check(a, name):
@@ -23,6 +113,14 @@ def _shift(a, axis):
     """The max along `axis` (keepdims), 0 where it is not finite (so inf - inf makes no NaN)."""
     m = amax(a, axis=axis, keepdims=True)
     return where(isfinite(m), m, 0)
+
+
+def _axis(x, axis):
+    """`axis` as a non-negative int (None stays None); NumPy's AxisError out of range. A tuple
+    goes through unchanged (the composed path handles it)."""
+    if axis is None or isinstance(axis, tuple):
+        return axis
+    return normalize_axis_index(operator.index(axis), x.ndim)
 
 
 def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
@@ -52,7 +150,12 @@ def softmax(x, axis=None):
     _check(x, "softmax")
     if x.dtype.kind in "biu":
         x = x.astype(numpy.float64)
-    e = exp(x - _shift(x, axis))
+    axis = _axis(x, axis)
+    lay = line_layout(x, axis)
+    if lay is not None:
+        return _rows_kernel(x, lay, False)
+    # SciPy shifts by the max as it is: a row holding +inf (or NaN) is all NaN.
+    e = exp(x - amax(x, axis=axis, keepdims=True))
     return e / _sum(e, axis=axis, keepdims=True)
 
 
@@ -61,5 +164,9 @@ def log_softmax(x, axis=None):
     _check(x, "log_softmax")
     if x.dtype.kind in "biu":
         x = x.astype(numpy.float64)
+    axis = _axis(x, axis)
+    lay = line_layout(x, axis)
+    if lay is not None:
+        return _rows_kernel(x, lay, True)
     t = x - _shift(x, axis)
     return t - log(_sum(exp(t), axis=axis, keepdims=True))
