@@ -100,17 +100,22 @@ _SUB_MIN_RED = 4096  # below this many reduced elements the plain layout is fast
 # float32): a group of G lanes per row, G the power of two (1 to 32) that gives each lane about
 # this many 16-byte loads; several rows per warp. Before: a thread per row under _WARP_ROW
 # elements (4-byte loads, 16-64 bytes apart), a warp per row from it (2 4-byte loads a lane for
-# rows of 64). 0: off. Not yet measured: scripts/perf/shapes_sweep.py --lane-vecs 0,1,2,4.
-_LANE_VECS = 1
+# rows of 64). 0: off. H100, scripts/perf/shapes_sweep.py --set _LANE_VECS=0,1,2,4 in one process
+# (µs, 0 -> 2): sum rows of 64 (5e5) 90.7 -> 59.9, of 64 (1e6) 174.7 -> 103.5, of 100 (1e6) 219.8 ->
+# 153.4, of 16 (4e6) 141.1 -> 101.0, var rows of 16 104.4 -> 87.4; 1 lost argmax rows of 8/16
+# (72.6 -> 116.5, 45.5 -> 70.0) and float64 rows of 8, 2 did not: chosen 2.
+_LANE_VECS = 2
 # A thread walking fewer than _UNROLL_COLS elements (sum(axis=0) of (2, 4e6); rows of 3) unrolls by
 # exactly that many: with 8 accumulators such a walk never entered the unrolled loop, and the
 # remainder loop issues each load after the previous one's add (one load in flight per thread).
-# 0: off. Not yet measured: scripts/perf/shapes_sweep.py --set _SHORT_UNROLL=0,1.
+# 0: off. H100, --set _SHORT_UNROLL=0,1 (µs): sum(axis=0) of (2, 4e6) 40.4 -> 30.4 (PyTorch 35.9),
+# rows of 3 37.4 -> 34.4; sum(exp) over rows of 2 in float64 17.4 -> 28.0 (CuPy 40.5, PyTorch 34.6):
+# kept, every row at or under both peers.
 _SHORT_UNROLL = 1
 # Reduced dims that do not collapse into one (`mean(axis=(0, 2))` of (64, 1024, 256)) still get
 # 16-byte loads when the last one is contiguous and a multiple of the vector long: the vector index
-# is unravelled per load (two divisions per 16 bytes). 0: scalar loads there, as before. Not yet
-# measured: scripts/perf/shapes_sweep.py --set _VEC_ND=0,1.
+# is unravelled per load (two divisions per 16 bytes). 0: scalar loads there, as before. H100,
+# --set _VEC_ND=0,1: mean(axis=(0, 2)) of (64, 1024, 256) 42.8 -> 38.6-40.4 µs (PyTorch 43.7).
 _VEC_ND = 1
 
 

@@ -90,7 +90,7 @@ def test_strategies():
     p = plan((n, n), [c], [4], (4,), (1,), aligned=(True,))
     assert p.strategy == "rows" and p.group == 256 and p.vec == 4 and p.split == 1
     p = plan((n, 100), [(400, 4)], [4], (4,), (1,), aligned=(True,))
-    assert p.group == 16 and p.vec == 4                                   # 16 lanes per short row
+    assert p.group == 8 and p.vec == 4                                    # 8 lanes per short row (_LANE_VECS 2)
     p = plan((n, 100), [(400, 4)], [4], (4,), (1,), aligned=(False,))
     assert p.group == 32 and p.vec == 1                                   # misaligned: a warp per row
     p = plan((2**28,), [(4,)], [4], (), (0,), aligned=(True,))
@@ -335,9 +335,9 @@ def test_short_aligned_rows_get_lane_groups_with_vector_loads(monkeypatch, n_red
 
 def test_lane_groups_off_and_other_layouts(monkeypatch):
     p = plan((1000, 16), [(64, 4)], [4], (4,), (1,), aligned=(True,))
-    assert (p.group, p.vec) == (4, 4)
+    assert (p.group, p.vec) == (2, 4)
     p = plan((1000, 16), [(128, 4)], [4], (4,), (1,), aligned=(True,))  # x[:, :16] of (1000, 32)
-    assert (p.group, p.vec) == (4, 4)
+    assert (p.group, p.vec) == (2, 4)
     p = plan((1000, 16), [(68, 4)], [4], (4,), (1,), aligned=(True,))  # rows 68 bytes apart
     assert (p.group, p.vec) == (1, 1)
     p = plan((1000, 16), [(128, 8)], [4], (4,), (1,), aligned=(True,))  # x[:, ::2]
@@ -347,7 +347,7 @@ def test_lane_groups_off_and_other_layouts(monkeypatch):
     p = plan((1000, 16), [(64, -4)], [4], (4,), (1,), aligned=(True,))  # x[:, ::-1]
     assert p.vec == 1
     p = plan((1000, 16), [(64, 4)], [4], (4,), (1,), aligned=(True,), keep_order=True)  # argmax
-    assert (p.group, p.vec) == (4, 4)
+    assert (p.group, p.vec) == (2, 4)
     p = plan((1000, 4), [(16, 4), (0, 4)], [4, 4], (4,), (1,), aligned=(True, True))  # x, and a row broadcast
     assert p.vec == 4
     p = plan((1000, 4), [(16, 4), (16, 4)], [4, 8], (4,), (1,), aligned=(True, True))  # mixed item sizes

@@ -225,6 +225,8 @@ def test_vec_nd_settings_agree(request):
     finally:
         _red._VEC_ND = old
         _clear_launchers()
-    np.testing.assert_allclose(out[0][0], out[1][0], rtol=1e-5)
+    # Two summation orders in float32: means near 0 (cancellation) need a bound relative to the
+    # terms' size, not to the result (8 of 1024 differed by 1e-5 relative on the H100).
+    np.testing.assert_allclose(out[0][0], out[1][0], rtol=1e-5, atol=1e-6 * float(np.abs(h).mean()))
     np.testing.assert_array_equal(out[0][1], out[1][1])
     assert out[0][2] == out[1][2] == int(np.argmax(h[:, 1:]))
