@@ -1,31 +1,30 @@
 """Lazy mode is per thread: while one thread builds a graph inside `with cuarray.lazy():`, another
 thread's calls run eagerly (concrete arrays, launches at once), and its tracer is never asked.
-Device stubbed, in a subprocess (scripts/perf/_host_stub.py replaces the launches for the whole
-process)."""
+On the fake device (tests/fake_device.py), in a subprocess: `install()` swaps it in for the
+whole process."""
 
 import os
 import subprocess
 import sys
 import textwrap
 
+from fake_device import SCRIPT_PRELUDE
+
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-_SCRIPT = textwrap.dedent('''
-    import sys, threading
-    sys.path.insert(0, {stub!r})
+_SCRIPT = SCRIPT_PRELUDE + textwrap.dedent('''
+    import threading
     import numpy as np
     import cuarray as cp
-    from _host_stub import stub_device
-    stub_device()
     from cuarray._core import tracing
     from cuarray._core.fusion import lazy_mode as L
     from cuarray.cuda import launch
 
-    launches = {{}}
+    launches = {}
     launch.set_launch_hook(lambda fn, s, c, k, a: launches.setdefault(threading.get_ident(), []).append(k))
     x = cp.ndarray((1000,), np.float32)
     y = cp.ndarray((1000,), np.float32)
-    inside, eager_done, errors, results = threading.Event(), threading.Event(), [], {{}}
+    inside, eager_done, errors, results = threading.Event(), threading.Event(), [], {}
 
     def lazy_thread():
         try:
@@ -72,7 +71,7 @@ _SCRIPT = textwrap.dedent('''
 
 
 def test_lazy_mode_of_one_thread_never_captures_another_threads_calls():
-    script = _SCRIPT.format(stub=os.path.join(_ROOT, "scripts", "perf"))
+    script = _SCRIPT
     env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
     assert res.returncode == 0 and res.stdout.strip().endswith("ok"), res.stdout + res.stderr

@@ -1,4 +1,4 @@
-"""`threads`: work from 8 threads started after the main thread used the GPU (BENCHMARKS.md).
+"""`threads`: work from 8 threads started after the main thread used the GPU.
 
 - `threads[small]`: each of 8 threads runs 1000 16-element `a + b` (host overhead under
   contention: the GIL and the launch path), one device sync at the end.
