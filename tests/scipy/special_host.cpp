@@ -9,6 +9,9 @@
 #include "bessel.cuh"
 #include "convenience.cuh"
 #include "expint.cuh"
+#include "beta.cuh"
+#include "igam.cuh"
+#include "incbet.cuh"
 
 namespace cs = cuarray_special;
 
@@ -20,6 +23,10 @@ namespace cs = cuarray_special;
     for (long i = 0; i < n; ++i) { const T in0 = x[i], in1 = y[i]; out[i] = (T)(EXPR); } }
 
 // The same expressions as the ufunc rows (cuarray/scipy/special/_*.py), per loop.
+#define TERNARY(NAME, T, EXPR) \
+  extern "C" void csf_##NAME(const T* x, const T* y, const T* z, T* out, long n) { \
+    for (long i = 0; i < n; ++i) { const T in0 = x[i], in1 = y[i], in2 = z[i]; out[i] = (T)(EXPR); } }
+#define BOTH_TERNARY(NAME, EXPR) TERNARY(NAME##_d, double, EXPR) TERNARY(NAME##_f, float, EXPR)
 #define BOTH_UNARY(NAME, EXPR) UNARY(NAME##_d, double, EXPR) UNARY(NAME##_f, float, EXPR)
 #define BOTH_BINARY(NAME, EXPR) BINARY(NAME##_d, double, EXPR) BINARY(NAME##_f, float, EXPR)
 
@@ -65,3 +72,34 @@ BOTH_BINARY(inv_boxcox1p, cs::inv_boxcox1p((double)in0, (double)in1))
 BOTH_UNARY(exprel, cs::exprel((double)in0))
 BOTH_UNARY(exp1, cs::exp1((double)in0))
 BOTH_UNARY(expi, cs::expi((double)in0))
+
+#define D(k) ((double)in##k)
+BOTH_BINARY(beta, cs::beta(D(0), D(1)))
+BOTH_BINARY(betaln, cs::betaln(D(0), D(1)))
+BOTH_BINARY(poch, cs::poch(D(0), D(1)))
+BOTH_BINARY(binom, cs::binom(D(0), D(1)))
+BOTH_BINARY(gammainc, cs::gammainc(D(0), D(1)))
+BOTH_BINARY(gammaincc, cs::gammaincc(D(0), D(1)))
+BOTH_BINARY(gammaincinv, cs::gammaincinv(D(0), D(1)))
+BOTH_BINARY(gammainccinv, cs::gammainccinv(D(0), D(1)))
+BOTH_TERNARY(gdtr, cs::gdtr(D(0), D(1), D(2)))
+BOTH_TERNARY(gdtrc, cs::gdtrc(D(0), D(1), D(2)))
+BOTH_BINARY(chdtr, cs::chdtr(D(0), D(1)))
+BOTH_BINARY(chdtrc, cs::chdtrc(D(0), D(1)))
+BOTH_BINARY(chdtri, cs::chdtri(D(0), D(1)))
+BOTH_BINARY(pdtr, cs::pdtr(D(0), D(1)))
+BOTH_BINARY(pdtrc, cs::pdtrc(D(0), D(1)))
+BOTH_BINARY(pdtri, cs::pdtri(D(0), D(1)))
+BOTH_TERNARY(betainc, cs::betainc(D(0), D(1), D(2)))
+BOTH_TERNARY(betaincinv, cs::betaincinv(D(0), D(1), D(2)))
+BOTH_TERNARY(bdtr, cs::bdtr(D(0), D(1), D(2)))
+BOTH_TERNARY(bdtrc, cs::bdtrc(D(0), D(1), D(2)))
+BOTH_TERNARY(bdtri, cs::bdtri(D(0), D(1), D(2)))
+BOTH_TERNARY(fdtr, cs::fdtr(D(0), D(1), D(2)))
+BOTH_TERNARY(fdtrc, cs::fdtrc(D(0), D(1), D(2)))
+BOTH_TERNARY(fdtri, cs::fdtri(D(0), D(1), D(2)))
+BOTH_TERNARY(nbdtr, cs::nbdtr(D(0), D(1), D(2)))
+BOTH_TERNARY(nbdtrc, cs::nbdtrc(D(0), D(1), D(2)))
+BOTH_TERNARY(nbdtri, cs::nbdtri(D(0), D(1), D(2)))
+BOTH_BINARY(stdtr, cs::stdtr(D(0), D(1)))
+BOTH_BINARY(stdtrit, cs::stdtrit(D(0), D(1)))

@@ -59,7 +59,40 @@ BINARY = {
     "pseudo_huber": ((0, 10), (-20, 20), 1e-14, 1e-6, 0), "boxcox": ((0, 100), (-5, 5), 1e-13, 1e-5, 0),
     "boxcox1p": ((-1, 100), (-5, 5), 1e-13, 1e-5, 0), "inv_boxcox": ((-5, 5), (-3, 3), 1e-13, 1e-5, 0),
     "inv_boxcox1p": ((-5, 5), (-3, 3), 1e-13, 1e-5, 0),
+    "beta": ((0, 50), (0, 50), 5e-12, 2e-6, 0), "betaln": ((0, 1e4), (0, 1e4), 2e-12, 2e-6, 1e-10),
+    "poch": ((-20, 20), (-20, 20), 1e-11, 2e-6, 0), "binom": ((-20, 50), (-10, 30), 5e-12, 2e-6, 0),
+    "gammainc": ((0, 200), (0, 300), 5e-12, 2e-6, 0), "gammaincc": ((0, 200), (0, 300), 5e-12, 2e-6, 0),
+    "gammaincinv": ((0.05, 200), (0, 1), 1e-12, 2e-6, 0), "gammainccinv": ((0.05, 200), (0, 1), 1e-12, 2e-6, 0),
+    "chdtr": ((0, 200), (0, 300), 5e-12, 2e-6, 0), "chdtrc": ((0, 200), (0, 300), 5e-12, 2e-6, 0),
+    "chdtri": ((0.1, 200), (0, 1), 1e-12, 2e-6, 0), "pdtr": ((0, 200), (0, 300), 5e-12, 2e-6, 0),
+    "pdtrc": ((0, 200), (0, 300), 5e-12, 2e-6, 0), "pdtri": ((0, 200), (0, 1), 1e-12, 2e-6, 0),
+    "stdtr": ((0.001, 200), (-30, 30), 1e-12, 2e-6, 0), "stdtrit": ((0.1, 200), (1e-200, 1), 1e-12, 2e-6, 0),
 }
+# Three-argument functions: (ranges, float64 rtol, float32 rtol). Parameter ranges keep away from
+# the corners the host test documents (tiny shape parameters, SciPy's inaccurate far tails).
+TERNARY = {
+    "betainc": ((1e-3, 200), (1e-3, 200), (0, 1), 5e-12, 2e-6),
+    "betaincinv": ((1e-3, 200), (1e-3, 200), (0, 1), 5e-12, 2e-6),
+    "gdtr": ((0, 20), (0, 200), (0, 50), 5e-12, 2e-6), "gdtrc": ((0, 20), (0, 200), (0, 50), 5e-12, 2e-6),
+    "bdtr": ((0, 200), (0, 300), (0, 1), 5e-12, 2e-6), "bdtrc": ((0, 200), (0, 300), (0, 1), 5e-12, 2e-6),
+    "bdtri": ((0, 200), (0, 300), (1e-8, 1), 5e-9, 2e-6),
+    "fdtr": ((1e-3, 200), (1e-3, 200), (0, 20), 5e-12, 2e-6),
+    "fdtrc": ((1e-3, 200), (1e-3, 200), (0, 20), 5e-12, 2e-6),
+    "fdtri": ((2e-2, 200), (2e-2, 200), (1e-8, 1), 5e-9, 2e-6),
+    "nbdtr": ((0, 200), (1, 200), (0, 1), 5e-12, 2e-6), "nbdtrc": ((0, 200), (1, 200), (0, 1), 5e-12, 2e-6),
+    "nbdtri": ((0, 200), (1, 200), (1e-7, 1), 5e-9, 2e-6),
+}
+# SciPy's float32 loops of these compute in float (Boost): the float32 oracle is SciPy's float64
+# value rounded (tests/scipy/test_special_host_cpu.py says more).
+F32_FROM_F64 = {"betainc", "betaincinv", "fdtr", "fdtrc", "fdtri", "stdtr", "stdtrit", "bdtr", "bdtrc", "bdtri",
+                "nbdtr", "nbdtrc", "nbdtri"}
+
+
+def _want(name, dtype, *args):
+    with np.errstate(all="ignore"):
+        if dtype == np.float32 and name in F32_FROM_F64:
+            return getattr(special, name)(*(a.astype(np.float64) for a in args)).astype(np.float32)
+        return getattr(special, name)(*args)
 
 
 def _rng(*key):
@@ -103,10 +136,36 @@ def test_binary_against_scipy(name, dtype):
     a, b = a[:n].astype(dtype), b[:n].astype(dtype)
     if name == "yn":
         a = np.trunc(a)
-    with np.errstate(all="ignore"):
-        want = getattr(special, name)(a, b)
+    want = _want(name, dtype, a, b)
     got = getattr(cs, name)(cuarray.asarray(a), cuarray.asarray(b))
     _check(name, got, want, rd if dtype == np.float64 else rf, atol, dtype)
+
+
+@pytest.mark.filterwarnings("ignore:floating point number truncated:RuntimeWarning")
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["float64", "float32"])
+@pytest.mark.parametrize("name", sorted(TERNARY))
+def test_ternary_against_scipy(name, dtype):
+    *ranges, rd, rf = TERNARY[name]
+    rng = _rng(name, dtype)
+    args = [_data(rng, lo, hi, n=5000, edges=False) for lo, hi in ranges]
+    n = min(a.size for a in args)
+    args = [a[:n].astype(dtype) for a in args]
+    want = _want(name, dtype, *args)
+    got = getattr(cs, name)(*(cuarray.asarray(a) for a in args))
+    _check(name, got, want, rd if dtype == np.float64 else rf, 0, dtype)
+
+
+def test_count_loops_take_integers():
+    """bdtr's 'dld->d', nbdtr's 'lld->d' and pdtri's 'ld->d' loops: integer k and n arrays."""
+    rng = _rng("counts")
+    k = rng.integers(0, 50, 3000)
+    n = k + rng.integers(1, 50, 3000)
+    p = rng.uniform(0, 1, 3000)
+    for name, args in (("bdtr", (k.astype(np.float64), n, p)), ("nbdtr", (k, n, p)), ("pdtri", (k, p))):
+        got = getattr(cs, name)(*(cuarray.asarray(a) for a in args))
+        want = getattr(special, name)(*args)
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got.get(), want, rtol=1e-11, err_msg=name)
 
 
 def test_int_and_half_inputs_promote_as_scipy():

@@ -22,6 +22,16 @@ from ._gamma import rgamma as rgamma
 from ._gamma import psi as psi
 from ._gamma import digamma as digamma
 from ._multigammaln import multigammaln as multigammaln
+from ._gamma import beta as beta
+from ._gamma import betaln as betaln
+from ._gamma import poch as poch
+from ._gamma import binom as binom
+from ._gamma import gammainc as gammainc
+from ._gamma import gammaincc as gammaincc
+from ._gamma import gammaincinv as gammaincinv
+from ._gamma import gammainccinv as gammainccinv
+from ._gamma import betainc as betainc
+from ._gamma import betaincinv as betaincinv
 
 # -- Bessel functions ----------------------------------------------------------------------------
 from ._bessel import j0 as j0
@@ -38,6 +48,25 @@ from ._bessel import i1e as i1e
 from ._stats import ndtr as ndtr
 from ._stats import log_ndtr as log_ndtr
 from ._stats import ndtri as ndtri
+from ._stats import bdtr as bdtr
+from ._stats import bdtrc as bdtrc
+from ._stats import bdtri as bdtri
+from ._stats import chdtr as chdtr
+from ._stats import chdtrc as chdtrc
+from ._stats import chdtri as chdtri
+from ._stats import fdtr as fdtr
+from ._stats import fdtrc as fdtrc
+from ._stats import fdtri as fdtri
+from ._stats import gdtr as gdtr
+from ._stats import gdtrc as gdtrc
+from ._stats import nbdtr as nbdtr
+from ._stats import nbdtrc as nbdtrc
+from ._stats import nbdtri as nbdtri
+from ._stats import pdtr as pdtr
+from ._stats import pdtrc as pdtrc
+from ._stats import pdtri as pdtri
+from ._stats import stdtr as stdtr
+from ._stats import stdtrit as stdtrit
 
 # -- other special functions ----------------------------------------------------------------------
 from ._expint import exp1 as exp1

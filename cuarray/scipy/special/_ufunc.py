@@ -73,6 +73,9 @@ _DEPS = {
     "bessel.cuh": ("common.cuh",),
     "convenience.cuh": ("common.cuh",),
     "expint.cuh": ("common.cuh",),
+    "beta.cuh": ("common.cuh", "gamma.cuh"),
+    "igam.cuh": ("common.cuh", "erf.cuh", "gamma.cuh", "beta.cuh"),
+    "incbet.cuh": ("common.cuh", "erf.cuh", "gamma.cuh", "beta.cuh", "igam.cuh"),
 }
 _texts: dict = {}
 
