@@ -12,6 +12,8 @@
 #include "beta.cuh"
 #include "igam.cuh"
 #include "incbet.cuh"
+#include "zeta.cuh"
+#include "ellip.cuh"
 
 namespace cs = cuarray_special;
 
@@ -103,3 +105,27 @@ BOTH_TERNARY(nbdtrc, cs::nbdtrc(D(0), D(1), D(2)))
 BOTH_TERNARY(nbdtri, cs::nbdtri(D(0), D(1), D(2)))
 BOTH_BINARY(stdtr, cs::stdtr(D(0), D(1)))
 BOTH_BINARY(stdtrit, cs::stdtrit(D(0), D(1)))
+BOTH_BINARY(_zeta, cs::hurwitz_zeta(D(0), D(1)))
+BOTH_UNARY(_riemann_zeta, cs::riemann_zeta(D(0)))
+BOTH_UNARY(zetac, cs::zetac(D(0)))
+BOTH_BINARY(_polygamma, cs::polygamma(D(0), D(1)))
+BOTH_BINARY(expn, cs::expn(D(0), D(1)))
+// two-output functions: one C loop per output
+static double sici_si(double x) { double s, c; cs::sici(x, s, c); return s; }
+static double sici_ci(double x) { double s, c; cs::sici(x, s, c); return c; }
+static double shichi_shi(double x) { double s, c; cs::shichi(x, s, c); return s; }
+static double shichi_chi(double x) { double s, c; cs::shichi(x, s, c); return c; }
+BOTH_UNARY(sici_0, sici_si(D(0)))
+BOTH_UNARY(sici_1, sici_ci(D(0)))
+BOTH_UNARY(shichi_0, shichi_shi(D(0)))
+BOTH_UNARY(shichi_1, shichi_chi(D(0)))
+BOTH_UNARY(ellipk, cs::ellipk(D(0)))
+BOTH_UNARY(ellipkm1, cs::ellipkm1(D(0)))
+BOTH_UNARY(ellipe, cs::ellipe(D(0)))
+BOTH_BINARY(ellipkinc, cs::ellipkinc(D(0), D(1)))
+BOTH_BINARY(ellipeinc, cs::ellipeinc(D(0), D(1)))
+static double ellipj_k(double u, double m, int k) { double o[4]; cs::ellipj(u, m, o[0], o[1], o[2], o[3]); return o[k]; }
+BOTH_BINARY(ellipj_0, ellipj_k(D(0), D(1), 0))
+BOTH_BINARY(ellipj_1, ellipj_k(D(0), D(1), 1))
+BOTH_BINARY(ellipj_2, ellipj_k(D(0), D(1), 2))
+BOTH_BINARY(ellipj_3, ellipj_k(D(0), D(1), 3))

@@ -51,6 +51,8 @@ UNARY = {
     "tandg": ((-1e3, 1e3), 1e-13, 1e-6, 0), "cotdg": ((-1e3, 1e3), 1e-13, 1e-6, 0),
     "round": ((-100, 100), 0, 0, 0), "exprel": ((-700, 700), 1e-14, 1e-6, 0),
     "exp1": ((0, 700), 1e-14, 1e-6, 0), "expi": ((-700, 700), 5e-14, 1e-6, 1e-15),
+    "zetac": ((-100, 126), 2e-12, 2e-6, 0), "ellipk": ((-100, 1), 1e-14, 1e-6, 0),
+    "ellipkm1": ((0, 100), 1e-14, 1e-6, 0), "ellipe": ((-100, 1), 5e-14, 1e-6, 0),
 }
 BINARY = {
     "yn": ((-10, 10), (0, 1e3), 1e-10, 1e-5, 5e-13), "xlogy": ((-10, 10), (0, 1e5), 1e-15, 1e-6, 0),
@@ -66,7 +68,8 @@ BINARY = {
     "chdtr": ((0, 200), (0, 300), 5e-12, 2e-6, 0), "chdtrc": ((0, 200), (0, 300), 5e-12, 2e-6, 0),
     "chdtri": ((0.1, 200), (0, 1), 1e-12, 2e-6, 0), "pdtr": ((0, 200), (0, 300), 5e-12, 2e-6, 0),
     "pdtrc": ((0, 200), (0, 300), 5e-12, 2e-6, 0), "pdtri": ((0, 200), (0, 1), 1e-12, 2e-6, 0),
-    "stdtr": ((0.001, 200), (-30, 30), 1e-12, 2e-6, 0), "stdtrit": ((0.1, 200), (1e-200, 1), 1e-12, 2e-6, 0),
+    "stdtr": ((0.001, 200), (-30, 30), 1e-12, 2e-6, 0), "expn": ((0, 50), (0, 200), 1e-13, 2e-6, 0),
+    "ellipkinc": ((-10, 10), (-5, 1), 1e-14, 2e-6, 0), "ellipeinc": ((-10, 10), (-5, 1), 5e-14, 2e-6, 0), "stdtrit": ((0.1, 200), (1e-200, 1), 1e-12, 2e-6, 0),
 }
 # Three-argument functions: (ranges, float64 rtol, float32 rtol). Parameter ranges keep away from
 # the corners the host test documents (tiny shape parameters, SciPy's inaccurate far tails).
@@ -278,3 +281,38 @@ def test_gammaln_relative_accuracy_near_its_roots(dtype):
     got = cs.gammaln(cuarray.asarray(xs)).get()
     assert got.dtype == dtype
     np.testing.assert_allclose(got, np.array(want), rtol=2e-15 if dtype == np.float64 else 1e-6)
+
+
+def test_zeta_and_polygamma():
+    rng = _rng("zeta")
+    x = rng.uniform(-60, 60, 20000)
+    np.testing.assert_allclose(cs.zeta(cuarray.asarray(x)).get(), special.zeta(x), rtol=2e-12)
+    s, q = rng.uniform(1, 40, 20000), rng.uniform(0.01, 50, 20000)
+    for dt in (np.float64, np.float32):
+        got = cs.zeta(cuarray.asarray(s.astype(dt)), cuarray.asarray(q.astype(dt)))
+        want = special.zeta(s.astype(dt), q.astype(dt))
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got.get(), want, rtol=1e-13 if dt == np.float64 else 2e-6)
+    n = rng.integers(0, 12, 5000)
+    xs = rng.uniform(0.05, 40, 5000)
+    got = cs.polygamma(cuarray.asarray(n), cuarray.asarray(xs))
+    assert got.dtype == special.polygamma(n, xs).dtype
+    np.testing.assert_allclose(got.get(), special.polygamma(n, xs), rtol=1e-12)
+    got = cs.polygamma(1, cuarray.asarray(xs.astype(np.float32)))
+    assert got.dtype == special.polygamma(1, xs.astype(np.float32)).dtype
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["float64", "float32"])
+def test_several_outputs_against_scipy(dtype):
+    """sici, shichi (two outputs) and ellipj (four) against SciPy, each output."""
+    rng = _rng("multi", dtype)
+    x = rng.uniform(-200, 200, 20000).astype(dtype)
+    u, m = rng.uniform(-30, 30, 20000).astype(dtype), rng.uniform(0, 1, 20000).astype(dtype)
+    r = 1e-6 if dtype == np.float32 else None
+    for name, args, rtols, atols in (("sici", (x,), (1e-15, 1e-12), (0, 1e-15)),
+                                     ("shichi", (x,), (1e-14, 1e-14), (0, 1e-15)),
+                                     ("ellipj", (u, m), (1e-13, 1e-13, 1e-11, 1e-13), (1e-14, 1e-14, 5e-12, 1e-14))):
+        got = getattr(cs, name)(*(cuarray.asarray(a) for a in args))
+        want = getattr(special, name)(*args)
+        for g, w, rt, at in zip(got, want, rtols, atols):
+            _check(name, g, w, r or rt, at if dtype == np.float64 else max(at, 1e-6), dtype)

@@ -1,6 +1,6 @@
 """cuarray.scipy.special: SciPy's special functions as cuarray ufuncs. See `scipy.special`.
 
-Every function below except the softmax family is a `cuarray.ufunc` with SciPy's real loops and
+Every function below except the softmax family, zeta, polygamma and multigammaln is a `cuarray.ufunc` with SciPy's real loops and
 type resolution (cuarray/scipy/special/_ufunc.py): `out=`, `where=`, `dtype=`, broadcasting and
 fusion in `cuarray.fuse` and lazy mode work as for `cuarray.exp`. Complex loops are not provided
 (a complex argument raises TypeError). docs/scipy.md lists what exists and how it was verified.
@@ -32,6 +32,7 @@ from ._gamma import gammaincinv as gammaincinv
 from ._gamma import gammainccinv as gammainccinv
 from ._gamma import betainc as betainc
 from ._gamma import betaincinv as betaincinv
+from ._zeta import polygamma as polygamma
 
 # -- Bessel functions ----------------------------------------------------------------------------
 from ._bessel import j0 as j0
@@ -71,6 +72,19 @@ from ._stats import stdtrit as stdtrit
 # -- other special functions ----------------------------------------------------------------------
 from ._expint import exp1 as exp1
 from ._expint import expi as expi
+from ._expint import expn as expn
+from ._expint import sici as sici
+from ._expint import shichi as shichi
+from ._zeta import zeta as zeta
+from ._zeta import zetac as zetac
+
+# -- elliptic functions and integrals ------------------------------------------------------------
+from ._elliptic import ellipk as ellipk
+from ._elliptic import ellipkm1 as ellipkm1
+from ._elliptic import ellipe as ellipe
+from ._elliptic import ellipkinc as ellipkinc
+from ._elliptic import ellipeinc as ellipeinc
+from ._elliptic import ellipj as ellipj
 
 # -- convenience functions -----------------------------------------------------------------------
 from ._convenience import expit as expit

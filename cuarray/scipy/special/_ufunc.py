@@ -74,6 +74,8 @@ _DEPS = {
     "convenience.cuh": ("common.cuh",),
     "expint.cuh": ("common.cuh",),
     "beta.cuh": ("common.cuh", "gamma.cuh"),
+    "zeta.cuh": ("common.cuh", "gamma.cuh"),
+    "ellip.cuh": ("common.cuh",),
     "igam.cuh": ("common.cuh", "erf.cuh", "gamma.cuh", "beta.cuh"),
     "incbet.cuh": ("common.cuh", "erf.cuh", "gamma.cuh", "beta.cuh", "igam.cuh"),
 }
@@ -164,8 +166,10 @@ class LoopTable:
     def __call__(self, *args, **kwargs):
         """SciPy's function (imported here: SciPy is the reference, not a run-time need)."""
         import scipy.special  # only for host parity checks and error texts
+        import scipy.special._ufuncs
 
-        return getattr(scipy.special, self.__name__)(*args, **kwargs)
+        f = getattr(scipy.special, self.__name__, None) or getattr(scipy.special._ufuncs, self.__name__)
+        return f(*args, **kwargs)
 
 
 def _can_cast(t, to: numpy.dtype, casting: str) -> bool:
