@@ -14,6 +14,7 @@
 #include "incbet.cuh"
 #include "zeta.cuh"
 #include "ellip.cuh"
+#include "bessel_ik.cuh"
 
 namespace cs = cuarray_special;
 
@@ -129,3 +130,12 @@ BOTH_BINARY(ellipj_0, ellipj_k(D(0), D(1), 0))
 BOTH_BINARY(ellipj_1, ellipj_k(D(0), D(1), 1))
 BOTH_BINARY(ellipj_2, ellipj_k(D(0), D(1), 2))
 BOTH_BINARY(ellipj_3, ellipj_k(D(0), D(1), 3))
+BOTH_BINARY(iv, cs::iv(D(0), D(1)))
+BOTH_BINARY(ive, cs::ive(D(0), D(1)))
+BOTH_BINARY(kv, cs::kv(D(0), D(1)))
+BOTH_BINARY(kve, cs::kve(D(0), D(1)))
+BOTH_BINARY(kn, cs::kn(D(0), D(1)))
+BOTH_UNARY(k0, cs::kv(0.0, D(0)))
+BOTH_UNARY(k1, cs::kv(1.0, D(0)))
+BOTH_UNARY(k0e, cs::kve(0.0, D(0)))
+BOTH_UNARY(k1e, cs::kve(1.0, D(0)))

@@ -91,6 +91,10 @@ UNARY = {
     "ellipk": ((-100, 1), 1e-14, 1e-6),
     "ellipkm1": ((0, 100), 1e-14, 1e-6),
     "ellipe": ((-100, 1), 5e-14, 1e-6),
+    "k0": ((0, 700), 1e-14, 1e-6),
+    "k1": ((0, 700), 1e-14, 1e-6),
+    "k0e": ((0, 1e5), 1e-14, 1e-6),
+    "k1e": ((0, 1e5), 1e-14, 1e-6),
 }
 BINARY = {
     "yn": ((-10, 10), (0, 1e4), 1e-10, 1e-5, 1e-14),
@@ -124,6 +128,11 @@ BINARY = {
     "expn": ((0, 60), (0, 200), 1e-13, 2e-6),
     "ellipkinc": ((-10, 10), (-5, 1), 1e-14, 2e-6),
     "ellipeinc": ((-10, 10), (-5, 1), 5e-14, 2e-6),
+    "iv": ((-50, 200), (-100, 700), 1e-12, 2e-6),
+    "ive": ((-50, 200), (-100, 1e4), 1e-12, 2e-6),
+    "kv": ((-200, 200), (0, 700), 1e-12, 2e-6),
+    "kve": ((-200, 200), (0, 1e4), 1e-12, 2e-6),
+    "kn": ((-100, 100), (0, 700), 1e-12, 2e-6),
 }
 # Several outputs: name -> (argument ranges, float64 rtol per output, float32 rtol, atol per output).
 # Ci and dn near their zeros: absolute tolerances (Ci's power series/fraction and Cephes' dn =
@@ -180,7 +189,22 @@ def _tiny(*args, below=1e-3):
     return np.any([np.abs(a) < below for a in args], axis=0)
 
 
+def _near_negative_integer(v):
+    # also: orders above 300 where x < v / 2 (K e^x or I e^-x over- or underflows in between; SciPy's
+    # AMOS scales by exponent) and x below 1e-250 (AMOS underflows to 0, ours is the value)
+    return (v < 0) & (np.abs(v - np.round(v)) < 1e-2)
+
+
 KNOWN = {
+    # iv of negative order near an integer: I_-v = I_v + (2/pi) sin(v pi) K_v cancels (5e-11);
+    # order and argument beyond 1e4 (SciPy's AMOS loses digits / refuses, ours takes O(x) terms)
+    # negative non-integer order at small x: I_-v overflows (ours +-inf, AMOS NaN)
+    "iv": lambda v, x: (np.abs(v) > 300) | (np.abs(x) < 1e-250) | _near_negative_integer(v) | (np.abs(v) > 1e4) | (np.abs(x) > 1e4) | (v < 0) & (x < 1),
+    "ive": lambda v, x: (np.abs(v) > 300) | (np.abs(x) < 1e-250) | _near_negative_integer(v) | (np.abs(v) > 1e4) | (np.abs(x) > 1e4) | (v < 0) & (x < 1),
+    # kv beyond 1e303: AMOS's overflow threshold (SciPy inf, ours the finite value)
+    "kv": lambda v, x: (np.abs(v) > 300) | (np.abs(x) < 1e-250) | (np.abs(v) > 1e4) | (np.abs(x) > 1e4) | (np.abs(v) > 20) & (x < 0.01),
+    "kve": lambda v, x: (np.abs(v) > 300) | (np.abs(x) < 1e-250) | (np.abs(v) > 1e4) | (np.abs(x) > 1e4) | (np.abs(v) > 20) & (x < 0.01),
+    "kn": lambda n, x: (np.abs(n) > 300) | (np.abs(n) > 1e4) | (np.abs(n) > 40) & (x < 0.01),
     # expn for n > 50: SciPy's (Cephes') large-n expansion is up to 2e-8 off (expn(90, 45): SciPy
     # 2.13085517e-22, ours 2.130854785417819e-22 = scipy.integrate.quad of the defining integral)
     "expn": lambda n, x: n > 50,

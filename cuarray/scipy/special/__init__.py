@@ -44,6 +44,15 @@ from ._bessel import i0 as i0
 from ._bessel import i0e as i0e
 from ._bessel import i1 as i1
 from ._bessel import i1e as i1e
+from ._bessel import iv as iv
+from ._bessel import ive as ive
+from ._bessel import k0 as k0
+from ._bessel import k0e as k0e
+from ._bessel import k1 as k1
+from ._bessel import k1e as k1e
+from ._bessel import kn as kn
+from ._bessel import kv as kv
+from ._bessel import kve as kve
 
 # -- statistical functions -----------------------------------------------------------------------
 from ._stats import ndtr as ndtr

@@ -1,6 +1,7 @@
 """Bessel functions (SciPy "Bessel functions"): j0, j1, y0, y1, yn (CUDA's, on the host the C
 library's), i0, i1 (CUDA's cyl_bessel_i0/i1) and the scaled i0e, i1e (templates/bessel.cuh).
-All but i0/i1 compute their float loops in double, as SciPy's do."""
+All but i0/i1 compute their float loops in double, as SciPy's do. Real-order iv, ive, kv, kve,
+kn and k0, k1, k0e, k1e by Temme's method (templates/bessel_ik.cuh; SciPy uses AMOS and Cephes)."""
 
 from ._ufunc import special_ufunc
 
@@ -18,3 +19,16 @@ i0 = special_ufunc("i0", 1, 1, _FD, "out0 = cuarray_special::i0(in0)", _H)
 i1 = special_ufunc("i1", 1, 1, _FD, "out0 = cuarray_special::i1(in0)", _H)
 i0e = special_ufunc("i0e", 1, 1, _FD, "out0 = cuarray_special::i0e((double)in0)", _H)
 i1e = special_ufunc("i1e", 1, 1, _FD, "out0 = cuarray_special::i1e((double)in0)", _H)
+
+_IK = ("bessel_ik.cuh",)
+_FFD = ("ff->f", "dd->d")
+_IK2 = "out0 = cuarray_special::{}((double)in0, (double)in1)"
+iv = special_ufunc("iv", 2, 1, _FFD, _IK2.format("iv"), _IK)
+ive = special_ufunc("ive", 2, 1, _FFD, _IK2.format("ive"), _IK)
+kv = special_ufunc("kv", 2, 1, _FFD, _IK2.format("kv"), _IK)
+kve = special_ufunc("kve", 2, 1, _FFD, _IK2.format("kve"), _IK)
+kn = special_ufunc("kn", 2, 1, ("ld->d",) + _FFD, _IK2.format("kn"), _IK)
+k0 = special_ufunc("k0", 1, 1, _FD, "out0 = cuarray_special::kv(0.0, (double)in0)", _IK)
+k1 = special_ufunc("k1", 1, 1, _FD, "out0 = cuarray_special::kv(1.0, (double)in0)", _IK)
+k0e = special_ufunc("k0e", 1, 1, _FD, "out0 = cuarray_special::kve(0.0, (double)in0)", _IK)
+k1e = special_ufunc("k1e", 1, 1, _FD, "out0 = cuarray_special::kve(1.0, (double)in0)", _IK)

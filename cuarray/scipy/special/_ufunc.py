@@ -76,6 +76,7 @@ _DEPS = {
     "beta.cuh": ("common.cuh", "gamma.cuh"),
     "zeta.cuh": ("common.cuh", "gamma.cuh"),
     "ellip.cuh": ("common.cuh",),
+    "bessel_ik.cuh": ("common.cuh",),
     "igam.cuh": ("common.cuh", "erf.cuh", "gamma.cuh", "beta.cuh"),
     "incbet.cuh": ("common.cuh", "erf.cuh", "gamma.cuh", "beta.cuh", "igam.cuh"),
 }
