@@ -15,6 +15,7 @@
 #include "zeta.cuh"
 #include "ellip.cuh"
 #include "bessel_ik.cuh"
+#include "bessel_jy.cuh"
 
 namespace cs = cuarray_special;
 
@@ -139,3 +140,8 @@ BOTH_UNARY(k0, cs::kv(0.0, D(0)))
 BOTH_UNARY(k1, cs::kv(1.0, D(0)))
 BOTH_UNARY(k0e, cs::kve(0.0, D(0)))
 BOTH_UNARY(k1e, cs::kve(1.0, D(0)))
+BOTH_BINARY(jv, cs::jv(D(0), D(1)))
+BOTH_BINARY(yv, cs::yv(D(0), D(1)))
+BOTH_BINARY(jve, cs::jv(D(0), D(1)))
+BOTH_BINARY(yve, cs::yv(D(0), D(1)))
+BOTH_BINARY(jn, cs::jv(D(0), D(1)))

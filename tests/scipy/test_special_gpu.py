@@ -74,7 +74,10 @@ BINARY = {
     "ellipkinc": ((-10, 10), (-5, 1), 1e-14, 2e-6, 0),
     "iv": ((0, 200), (-50, 700), 1e-12, 2e-6, 0), "ive": ((0, 200), (-50, 1e4), 1e-12, 2e-6, 0),
     "kv": ((-20, 20), (0.01, 700), 1e-12, 2e-6, 0), "kve": ((-20, 20), (0.01, 1e4), 1e-12, 2e-6, 0),
-    "kn": ((-20, 20), (0.01, 700), 1e-12, 2e-6, 0), "ellipeinc": ((-10, 10), (-5, 1), 5e-14, 2e-6, 0), "stdtrit": ((0.1, 200), (1e-200, 1), 1e-12, 2e-6, 0),
+    "kn": ((-20, 20), (0.01, 700), 1e-12, 2e-6, 0),
+    "jv": ((-20, 100), (-200, 1000), 1e-11, 2e-6, 1e-12), "yv": ((-20, 100), (0.01, 1000), 1e-11, 2e-6, 1e-12),
+    "jve": ((-20, 100), (-200, 1000), 1e-11, 2e-6, 1e-12), "yve": ((-20, 100), (0.01, 1000), 1e-11, 2e-6, 1e-12),
+    "jn": ((-20, 100), (-200, 1000), 1e-11, 2e-6, 1e-12), "ellipeinc": ((-10, 10), (-5, 1), 5e-14, 2e-6, 0), "stdtrit": ((0.1, 200), (1e-200, 1), 1e-12, 2e-6, 0),
 }
 # Three-argument functions: (ranges, float64 rtol, float32 rtol). Parameter ranges keep away from
 # the corners the host test documents (tiny shape parameters, SciPy's inaccurate far tails).
@@ -144,7 +147,7 @@ def test_binary_against_scipy(name, dtype):
     a, b = a[:n].astype(dtype), b[:n].astype(dtype)
     if name in ("yn", "kn"):
         a = np.trunc(a)
-    if name in ("iv", "ive"):  # a negative argument needs an integer order
+    if name in ("iv", "ive", "jv", "jve", "jn"):  # a negative argument needs an integer order
         a = np.where(b < 0, np.trunc(a), a).astype(dtype)
     want = _want(name, dtype, a, b)
     got = getattr(cs, name)(cuarray.asarray(a), cuarray.asarray(b))

@@ -133,6 +133,13 @@ BINARY = {
     "kv": ((-200, 200), (0, 700), 1e-12, 2e-6),
     "kve": ((-200, 200), (0, 1e4), 1e-12, 2e-6),
     "kn": ((-100, 100), (0, 700), 1e-12, 2e-6),
+    # J and Y near their zeros: absolute tolerances growing with x (Temme's recurrences and
+    # fractions take O(x) steps: ~5e-13 absolute at x = 1e3, AMOS ~1e-15)
+    "jv": ((-50, 200), (-100, 1000), 1e-11, 2e-6, 1e-12),
+    "yv": ((-50, 200), (0, 1000), 1e-11, 2e-6, 1e-12),
+    "jve": ((-50, 200), (-100, 1000), 1e-11, 2e-6, 1e-12),
+    "yve": ((-50, 200), (0, 1000), 1e-11, 2e-6, 1e-12),
+    "jn": ((-50, 200), (-100, 1000), 1e-11, 2e-6, 1e-12),
 }
 # Several outputs: name -> (argument ranges, float64 rtol per output, float32 rtol, atol per output).
 # Ci and dn near their zeros: absolute tolerances (Ci's power series/fraction and Cephes' dn =
@@ -195,7 +202,17 @@ def _near_negative_integer(v):
     return (v < 0) & (np.abs(v - np.round(v)) < 1e-2)
 
 
+def _jy_corners(v, x):
+    # beyond x = 1e9, orders above 300, and
+    # where J_v/Y_v overflow or underflow (AMOS: 0 or inf a little earlier than the value)
+    with np.errstate(all="ignore"):
+        over = np.abs(v) * np.log10(2 * np.abs(v) / (np.e * np.abs(x))) > 290  # |Y_v|, |J_-v| ~ 1e308
+    # (and SciPy's yv is 0 beyond x = 1e9, where AMOS gives up)
+    return (np.abs(x) > 1e9) | (np.abs(v) > 300) | (np.abs(x) < 1e-250) | over
+
+
 KNOWN = {
+    "jv": _jy_corners, "yv": _jy_corners, "jve": _jy_corners, "yve": _jy_corners, "jn": _jy_corners,
     # iv of negative order near an integer: I_-v = I_v + (2/pi) sin(v pi) K_v cancels (5e-11);
     # order and argument beyond 1e4 (SciPy's AMOS loses digits / refuses, ours takes O(x) terms)
     # negative non-integer order at small x: I_-v overflows (ours +-inf, AMOS NaN)

@@ -45,6 +45,11 @@ from ._bessel import i0e as i0e
 from ._bessel import i1 as i1
 from ._bessel import i1e as i1e
 from ._bessel import iv as iv
+from ._bessel import jn as jn
+from ._bessel import jv as jv
+from ._bessel import jve as jve
+from ._bessel import yv as yv
+from ._bessel import yve as yve
 from ._bessel import ive as ive
 from ._bessel import k0 as k0
 from ._bessel import k0e as k0e

@@ -1,7 +1,9 @@
 """Bessel functions (SciPy "Bessel functions"): j0, j1, y0, y1, yn (CUDA's, on the host the C
 library's), i0, i1 (CUDA's cyl_bessel_i0/i1) and the scaled i0e, i1e (templates/bessel.cuh).
 All but i0/i1 compute their float loops in double, as SciPy's do. Real-order iv, ive, kv, kve,
-kn and k0, k1, k0e, k1e by Temme's method (templates/bessel_ik.cuh; SciPy uses AMOS and Cephes)."""
+kn and k0, k1, k0e, k1e, and jv, yv, jve, yve, jn by Temme's method (templates/bessel_ik.cuh,
+templates/bessel_jy.cuh; SciPy uses AMOS and Cephes). jve and yve equal jv and yv for real
+arguments (their scaling is by the imaginary part)."""
 
 from ._ufunc import special_ufunc
 
@@ -32,3 +34,10 @@ k0 = special_ufunc("k0", 1, 1, _FD, "out0 = cuarray_special::kv(0.0, (double)in0
 k1 = special_ufunc("k1", 1, 1, _FD, "out0 = cuarray_special::kv(1.0, (double)in0)", _IK)
 k0e = special_ufunc("k0e", 1, 1, _FD, "out0 = cuarray_special::kve(0.0, (double)in0)", _IK)
 k1e = special_ufunc("k1e", 1, 1, _FD, "out0 = cuarray_special::kve(1.0, (double)in0)", _IK)
+
+_JY = ("bessel_jy.cuh",)
+jv = special_ufunc("jv", 2, 1, _FFD, _IK2.format("jv"), _JY)
+yv = special_ufunc("yv", 2, 1, _FFD, _IK2.format("yv"), _JY)
+jve = special_ufunc("jve", 2, 1, _FFD, _IK2.format("jv"), _JY)
+yve = special_ufunc("yve", 2, 1, _FFD, _IK2.format("yv"), _JY)
+jn = special_ufunc("jn", 2, 1, _FFD, _IK2.format("jv"), _JY)

@@ -77,6 +77,7 @@ _DEPS = {
     "zeta.cuh": ("common.cuh", "gamma.cuh"),
     "ellip.cuh": ("common.cuh",),
     "bessel_ik.cuh": ("common.cuh",),
+    "bessel_jy.cuh": ("common.cuh", "bessel_ik.cuh"),
     "igam.cuh": ("common.cuh", "erf.cuh", "gamma.cuh", "beta.cuh"),
     "incbet.cuh": ("common.cuh", "erf.cuh", "gamma.cuh", "beta.cuh", "igam.cuh"),
 }

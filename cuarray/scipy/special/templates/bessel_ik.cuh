@@ -137,6 +137,7 @@ CSF_FN double kv_impl(double v, double x, bool scaled) {
   if (isinf(v)) return lim<double>::inf();
   v = fabs(v);
   if (isinf(x)) return 0.0;
+  if (v > 1e5) return x <= 0.5 * v ? lim<double>::inf() : lim<double>::nan();  // see iv_impl
   double ie, ke;
   bessel_ik_scaled(v, x, ie, ke);
   // e^-x in two halves: K e^x can be huge where e^-x underflows (K_750(750) ~ 1e-175)
@@ -163,6 +164,9 @@ CSF_FN double iv_impl(double v, double x, bool scaled) {
   if (isinf(x)) return scaled ? 0.0 : sgn * lim<double>::inf();
   if (isinf(v)) return 0.0;
   const double av = fabs(v);
+  // orders beyond the recurrences' range: I underflows for x <= v/2 (I_v(v/2) ~ e^(-0.13 v));
+  // the region x ~ v is not computed (NaN)
+  if (av > 1e5 && !(x < 1e-8)) return v > 0 && x <= 0.5 * av ? 0.0 : lim<double>::nan();
   if (x < 1e-8 && (v >= 0 || v == floor(v))) {
     // the series' leading term (x/2)^v / Gamma(v + 1): the next is x^2 / (4 (v + 1)) < 3e-17
     // relative (the recurrences underflow at x ~ 1e-300)
