@@ -326,3 +326,16 @@ def test_several_outputs_against_scipy(dtype):
         want = getattr(special, name)(*args)
         for g, w, rt, at in zip(got, want, rtols, atols):
             _check(name, g, w, r or rt, at if dtype == np.float64 else max(at, 1e-6), dtype)
+
+
+@pytest.mark.parametrize("derivative", [False, True])
+def test_spherical_bessel_against_scipy(derivative):
+    rng = _rng("spherical", derivative)
+    n = rng.integers(0, 40, 20000)
+    x = rng.uniform(-100, 100, 20000)
+    for kind in ("jn", "yn"):
+        f, g = getattr(cs, "spherical_" + kind), getattr(special, "spherical_" + kind)
+        got = f(cuarray.asarray(n), cuarray.asarray(x), derivative=derivative)
+        want = g(n, x, derivative=derivative)
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got.get(), want, rtol=1e-11, atol=1e-13, equal_nan=True, err_msg=kind)

@@ -412,3 +412,15 @@ def test_several_outputs(lib, name, dtype):
         got = _call(lib, "{}_{}".format(name, k), dtype, *args)
         _compare("{}[{}]".format(name, k), args, got, want, rtols_d[k] if dtype == np.float64 else rtol_f, dtype,
                  None, (atols[k],))
+
+
+@pytest.mark.parametrize("derivative", [False, True])
+@pytest.mark.parametrize("kind", ["jn", "yn"])
+def test_spherical_bessel(lib, kind, derivative):
+    """spherical_jn/yn (and derivatives) for integer n >= 0 over both signs of x, with the edges."""
+    rng = np.random.default_rng(zlib.crc32(kind.encode()) + derivative)
+    n = np.concatenate([np.floor(rng.uniform(0, 60, 20000)), [0, 1, 2, 0, 1, 5, 3]])
+    x = np.concatenate([rng.uniform(-200, 200, 20000), [0, 0, 0, np.inf, -np.inf, np.nan, -0.0]])
+    want = getattr(special, "spherical_" + kind)(n.astype(np.int64), x, derivative=derivative)
+    got = _call(lib, "_spherical_{}{}".format(kind, "_d" if derivative else ""), np.float64, n, x)
+    _compare("spherical_" + kind, (n, x), got, want, 1e-11, np.float64, None, (1e-13,))

@@ -50,6 +50,8 @@ from ._bessel import jv as jv
 from ._bessel import jve as jve
 from ._bessel import yv as yv
 from ._bessel import yve as yve
+from ._bessel import spherical_jn as spherical_jn
+from ._bessel import spherical_yn as spherical_yn
 from ._bessel import ive as ive
 from ._bessel import k0 as k0
 from ._bessel import k0e as k0e

@@ -5,6 +5,9 @@ kn and k0, k1, k0e, k1e, and jv, yv, jve, yve, jn by Temme's method (templates/b
 templates/bessel_jy.cuh; SciPy uses AMOS and Cephes). jve and yve equal jv and yv for real
 arguments (their scaling is by the imaginary part)."""
 
+import numpy
+
+from ..._core.host_input import as_array
 from ._ufunc import special_ufunc
 
 _H = ("bessel.cuh",)
@@ -41,3 +44,26 @@ yv = special_ufunc("yv", 2, 1, _FFD, _IK2.format("yv"), _JY)
 jve = special_ufunc("jve", 2, 1, _FFD, _IK2.format("jv"), _JY)
 yve = special_ufunc("yve", 2, 1, _FFD, _IK2.format("yv"), _JY)
 jn = special_ufunc("jn", 2, 1, _FFD, _IK2.format("jv"), _JY)
+
+# SciPy's private ufuncs behind spherical_jn / spherical_yn (same names: SciPy's functions called
+# on cuarray arrays reach them through __array_ufunc__).
+_SPH = ("ld->d", "lf->f")
+_spherical_jn = special_ufunc("_spherical_jn", 2, 1, _SPH, _IK2.format("spherical_jn"), _JY)
+_spherical_yn = special_ufunc("_spherical_yn", 2, 1, _SPH, _IK2.format("spherical_yn"), _JY)
+_spherical_jn_d = special_ufunc("_spherical_jn_d", 2, 1, _SPH, _IK2.format("spherical_jn_d"), _JY)
+_spherical_yn_d = special_ufunc("_spherical_yn_d", 2, 1, _SPH, _IK2.format("spherical_yn_d"), _JY)
+
+
+def _order(n):
+    # SciPy: numpy.asarray(n, dtype=long) (floats truncate)
+    return as_array(n, "spherical_jn").astype(numpy.int64)
+
+
+def spherical_jn(n, z, derivative=False):
+    """See `scipy.special.spherical_jn` (real `z` only)."""
+    return (_spherical_jn_d if derivative else _spherical_jn)(_order(n), z)
+
+
+def spherical_yn(n, z, derivative=False):
+    """See `scipy.special.spherical_yn` (real `z` only)."""
+    return (_spherical_yn_d if derivative else _spherical_yn)(_order(n), z)

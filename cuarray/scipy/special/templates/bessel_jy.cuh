@@ -198,5 +198,34 @@ CSF_FN double bessel_jy(double v, double x, bool want_y) {
 CSF_FN double jv(double v, double x) { return bessel_jy(v, x, false); }
 CSF_FN double yv(double v, double x) { return bessel_jy(v, x, true); }
 
+// Spherical Bessel functions j_n = sqrt(pi / (2x)) J_n+1/2, y_n likewise, integer n >= 0, and
+// their derivatives j_n' = j_n-1 - (n+1)/x j_n (j_0' = -j_1), the same for y (SciPy's edges:
+// j_n(0) = [n == 0], y_n(0) = -inf, j_n(-x) = (-1)^n j_n(x), y_n(-x) = (-1)^(n+1) y_n(x)).
+CSF_FN double spherical_jn(double n, double x) {
+  if (isnan(n) || isnan(x) || n < 0) return lim<double>::nan();
+  if (x == 0) return n == 0 ? 1.0 : 0.0;
+  if (isinf(x)) return 0.0;
+  const double s = x < 0 && fmod(n, 2.0) != 0.0 ? -1.0 : 1.0;
+  const double ax = fabs(x);
+  return s * sqrt(0.5 * k_pi / ax) * jv(n + 0.5, ax);
+}
+CSF_FN double spherical_yn(double n, double x) {
+  if (isnan(n) || isnan(x) || n < 0) return lim<double>::nan();
+  if (x == 0) return -lim<double>::inf();
+  if (isinf(x)) return 0.0;
+  const double s = x < 0 && fmod(n, 2.0) == 0.0 ? -1.0 : 1.0;
+  const double ax = fabs(x);
+  return s * sqrt(0.5 * k_pi / ax) * yv(n + 0.5, ax);
+}
+CSF_FN double spherical_jn_d(double n, double x) {
+  if (n == 0) return -spherical_jn(1.0, x);
+  if (x == 0) return n == 1 ? 1.0 / 3.0 : 0.0;
+  return spherical_jn(n - 1.0, x) - (n + 1.0) / x * spherical_jn(n, x);
+}
+CSF_FN double spherical_yn_d(double n, double x) {
+  if (n == 0) return -spherical_yn(1.0, x);
+  return spherical_yn(n - 1.0, x) - (n + 1.0) / x * spherical_yn(n, x);
+}
+
 }  // namespace cuarray_special
 #endif
