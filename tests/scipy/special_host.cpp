@@ -16,6 +16,7 @@
 #include "ellip.cuh"
 #include "bessel_ik.cuh"
 #include "bessel_jy.cuh"
+#include "kolmogorov.cuh"
 
 namespace cs = cuarray_special;
 
@@ -149,3 +150,5 @@ BOTH_BINARY(_spherical_jn, cs::spherical_jn(D(0), D(1)))
 BOTH_BINARY(_spherical_yn, cs::spherical_yn(D(0), D(1)))
 BOTH_BINARY(_spherical_jn_d, cs::spherical_jn_d(D(0), D(1)))
 BOTH_BINARY(_spherical_yn_d, cs::spherical_yn_d(D(0), D(1)))
+BOTH_UNARY(kolmogorov, cs::kolmogorov(D(0)))
+BOTH_BINARY(smirnov, cs::smirnov(D(0), D(1)))

@@ -95,6 +95,7 @@ UNARY = {
     "k1": ((0, 700), 1e-14, 1e-6),
     "k0e": ((0, 1e5), 1e-14, 1e-6),
     "k1e": ((0, 1e5), 1e-14, 1e-6),
+    "kolmogorov": ((-1, 10), 1e-13, 1e-6),
 }
 BINARY = {
     "yn": ((-10, 10), (0, 1e4), 1e-10, 1e-5, 1e-14),
@@ -133,6 +134,7 @@ BINARY = {
     "kv": ((-200, 200), (0, 700), 1e-12, 2e-6),
     "kve": ((-200, 200), (0, 1e4), 1e-12, 2e-6),
     "kn": ((-100, 100), (0, 700), 1e-12, 2e-6),
+    "smirnov": ((0, 1000), (0, 1), 1e-10, 2e-6),
     # J and Y near their zeros: absolute tolerances growing with x (Temme's recurrences and
     # fractions take O(x) steps: ~5e-13 absolute at x = 1e3, AMOS ~1e-15)
     "jv": ((-50, 200), (-100, 1000), 1e-11, 2e-6, 1e-12),

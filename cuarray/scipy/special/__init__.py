@@ -84,6 +84,8 @@ from ._stats import pdtrc as pdtrc
 from ._stats import pdtri as pdtri
 from ._stats import stdtr as stdtr
 from ._stats import stdtrit as stdtrit
+from ._stats import kolmogorov as kolmogorov
+from ._stats import smirnov as smirnov
 
 # -- other special functions ----------------------------------------------------------------------
 from ._expint import exp1 as exp1

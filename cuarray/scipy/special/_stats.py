@@ -1,7 +1,7 @@
 """SciPy's "Statistical functions": the normal distribution - ndtr, log_ndtr (templates/ndtr.cuh)
 and ndtri (CUDA's normcdfinv) - and the distribution functions built on the incomplete gamma
 function (gdtr*, chdtr*, pdtr*: templates/igam.cuh) and the incomplete beta function (bdtr*,
-fdtr*, nbdtr*, stdtr*: templates/incbet.cuh). All but ndtri compute their float loops in double,
+fdtr*, nbdtr*, stdtr*: templates/incbet.cuh), and kolmogorov, smirnov (templates/kolmogorov.cuh). All but ndtri compute their float loops in double,
 as SciPy's do. The integer-count loops ('dld->d', 'lld->d', 'ld->d') are SciPy's; its float loops
 truncate k and n to integers, and so do ours."""
 
@@ -41,3 +41,7 @@ nbdtrc = special_ufunc("nbdtrc", 3, 1, _NB, _3.format("nbdtrc"), _IB)
 nbdtri = special_ufunc("nbdtri", 3, 1, _NB, _3.format("nbdtri"), _IB)
 stdtr = special_ufunc("stdtr", 2, 1, _FF, _2.format("stdtr"), _IB)
 stdtrit = special_ufunc("stdtrit", 2, 1, _FF, _2.format("stdtrit"), _IB)
+
+_K = ("kolmogorov.cuh",)
+kolmogorov = special_ufunc("kolmogorov", 1, 1, ("f->f", "d->d"), "out0 = cuarray_special::kolmogorov((double)in0)", _K)
+smirnov = special_ufunc("smirnov", 2, 1, ("ld->d",) + _FF, _2.format("smirnov"), _K)
