@@ -86,6 +86,8 @@ from ._stats import stdtr as stdtr
 from ._stats import stdtrit as stdtrit
 from ._stats import kolmogorov as kolmogorov
 from ._stats import smirnov as smirnov
+from ._stats import kolmogi as kolmogi
+from ._stats import smirnovi as smirnovi
 
 # -- other special functions ----------------------------------------------------------------------
 from ._expint import exp1 as exp1

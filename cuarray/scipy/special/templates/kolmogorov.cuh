@@ -54,5 +54,37 @@ CSF_FN double smirnov(double n, double d) {
   return d * s;
 }
 
+// The inverses kolmogi(p) and smirnovi(n, p): bisection of the decreasing function to adjacent
+// doubles (both bracket [0, 1] or [0, hi]; the forward functions take a few terms each, so 60-1100
+// halvings stay cheap; SciPy uses Newton's method on the same functions).
+CSF_FN double kolmogi(double p) {
+  if (isnan(p) || p < 0 || p > 1) return lim<double>::nan();
+  if (p == 1) return 0.0;
+  if (p == 0) return lim<double>::inf();
+  double lo = 0.0, hi = 1.0;
+  while (kolmogorov(hi) > p) { lo = hi; hi *= 2.0; }
+  for (int i = 0; i < 1100; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    if (mid <= lo || mid >= hi) break;
+    if (kolmogorov(mid) > p) lo = mid; else hi = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+CSF_FN double smirnovi(double n, double p) {
+  if (isnan(n) || isnan(p)) return lim<double>::nan();
+  if (!(fabs(n) < 2147483648.0)) return lim<double>::nan();
+  n = trunc(n);
+  if (n <= 0 || p < 0 || p > 1) return lim<double>::nan();
+  if (p == 1) return 0.0;
+  if (p == 0) return 1.0;
+  double lo = 0.0, hi = 1.0;
+  for (int i = 0; i < 1100; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    if (mid <= lo || mid >= hi) break;
+    if (smirnov(n, mid) > p) lo = mid; else hi = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
 }  // namespace cuarray_special
 #endif
