@@ -1,6 +1,7 @@
 """cuarray.scipy.special: SciPy's special functions as cuarray ufuncs. See `scipy.special`.
 
-Every function below except the softmax family, zeta, polygamma and multigammaln is a `cuarray.ufunc` with SciPy's real loops and
+Every function below except the softmax family, zeta, polygamma, spherical_jn/yn and multigammaln is
+a `cuarray.ufunc` with SciPy's real loops and
 type resolution (cuarray/scipy/special/_ufunc.py): `out=`, `where=`, `dtype=`, broadcasting and
 fusion in `cuarray.fuse` and lazy mode work as for `cuarray.exp`. Complex loops are not provided
 (a complex argument raises TypeError). docs/scipy.md lists what exists and how it was verified.
