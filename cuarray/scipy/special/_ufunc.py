@@ -59,6 +59,8 @@ def _scipy_lists_float_first() -> bool:
         _float_first = m is None or (int(m.group(1)), int(m.group(2))) >= (1, 18)
     return _float_first
 
+# Private rows whose SciPy counterpart is a public function of another name (host parity checks).
+_HOST_NAMES = {"_polygamma": "polygamma"}
 _TEMPLATES = pathlib.Path(__file__).parent / "templates"
 _RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 _WEAK_RANK = {int: 1, float: 2, complex: 3}
@@ -171,7 +173,8 @@ class LoopTable:
         import scipy.special  # only for host parity checks and error texts
         import scipy.special._ufuncs
 
-        f = getattr(scipy.special, self.__name__, None) or getattr(scipy.special._ufuncs, self.__name__)
+        name = _HOST_NAMES.get(self.__name__, self.__name__)
+        f = getattr(scipy.special, name, None) or getattr(scipy.special._ufuncs, name)
         return f(*args, **kwargs)
 
 
