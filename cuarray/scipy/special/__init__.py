@@ -13,6 +13,7 @@ from ._error import erfc as erfc
 from ._error import erfcx as erfcx
 from ._error import erfinv as erfinv
 from ._error import erfcinv as erfcinv
+from ._error import dawsn as dawsn
 
 # -- gamma and related functions -----------------------------------------------------------------
 from ._gamma import gamma as gamma
