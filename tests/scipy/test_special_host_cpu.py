@@ -204,6 +204,10 @@ def _tiny(*args, below=1e-3):
     return np.any([np.abs(a) < below for a in args], axis=0)
 
 
+def _ik_corners(v, x):
+    return (np.abs(v) > 300) | (np.abs(x) < 1e-250) | (np.abs(x) > 1e4)
+
+
 def _near_negative_integer(v):
     # also: orders above 300 where x < v / 2 (K e^x or I e^-x over- or underflows in between; SciPy's
     # AMOS scales by exponent) and x below 1e-250 (AMOS underflows to 0, ours is the value)
@@ -228,11 +232,11 @@ KNOWN = {
     # iv of negative order near an integer: I_-v = I_v + (2/pi) sin(v pi) K_v cancels (5e-11);
     # order and argument beyond 1e4 (SciPy's AMOS loses digits / refuses, ours takes O(x) terms)
     # negative non-integer order at small x: I_-v overflows (ours +-inf, AMOS NaN)
-    "iv": lambda v, x: (np.abs(v) > 300) | (np.abs(x) < 1e-250) | _near_negative_integer(v) | (np.abs(v) > 1e4) | (np.abs(x) > 1e4) | (v < 0) & (x < 1),
-    "ive": lambda v, x: (np.abs(v) > 300) | (np.abs(x) < 1e-250) | _near_negative_integer(v) | (np.abs(v) > 1e4) | (np.abs(x) > 1e4) | (v < 0) & (x < 1),
+    "iv": lambda v, x: _ik_corners(v, x) | _near_negative_integer(v) | (v < 0) & (x < 1),
+    "ive": lambda v, x: _ik_corners(v, x) | _near_negative_integer(v) | (v < 0) & (x < 1),
     # kv beyond 1e303: AMOS's overflow threshold (SciPy inf, ours the finite value)
-    "kv": lambda v, x: (np.abs(v) > 300) | (np.abs(x) < 1e-250) | (np.abs(v) > 1e4) | (np.abs(x) > 1e4) | (np.abs(v) > 20) & (x < 0.01),
-    "kve": lambda v, x: (np.abs(v) > 300) | (np.abs(x) < 1e-250) | (np.abs(v) > 1e4) | (np.abs(x) > 1e4) | (np.abs(v) > 20) & (x < 0.01),
+    "kv": lambda v, x: _ik_corners(v, x) | (np.abs(v) > 20) & (x < 0.01),
+    "kve": lambda v, x: _ik_corners(v, x) | (np.abs(v) > 20) & (x < 0.01),
     "kn": lambda n, x: (np.abs(n) > 300) | (np.abs(n) > 1e4) | (np.abs(n) > 40) & (x < 0.01),
     # expn for n > 50: SciPy's (Cephes') large-n expansion is up to 2e-8 off (expn(90, 45): SciPy
     # 2.13085517e-22, ours 2.130854785417819e-22 = scipy.integrate.quad of the defining integral)

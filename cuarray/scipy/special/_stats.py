@@ -1,9 +1,10 @@
 """SciPy's "Statistical functions": the normal distribution - ndtr, log_ndtr (templates/ndtr.cuh)
 and ndtri (CUDA's normcdfinv) - and the distribution functions built on the incomplete gamma
 function (gdtr*, chdtr*, pdtr*: templates/igam.cuh) and the incomplete beta function (bdtr*,
-fdtr*, nbdtr*, stdtr*: templates/incbet.cuh), and kolmogorov, smirnov (templates/kolmogorov.cuh). All but ndtri compute their float loops in double,
-as SciPy's do. The integer-count loops ('dld->d', 'lld->d', 'ld->d') are SciPy's; its float loops
-truncate k and n to integers, and so do ours."""
+fdtr*, nbdtr*, stdtr*: templates/incbet.cuh), and kolmogorov, smirnov and their inverses
+(templates/kolmogorov.cuh). All but ndtri compute their float loops in double, as SciPy's do. The
+integer-count loops ('dld->d', 'lld->d', 'ld->d') are SciPy's; its float loops truncate k and n to
+integers, and so do ours."""
 
 from ._ufunc import special_ufunc
 
