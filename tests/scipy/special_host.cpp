@@ -9,6 +9,14 @@
 #include "bessel.cuh"
 #include "convenience.cuh"
 #include "expint.cuh"
+#include "beta.cuh"
+#include "igam.cuh"
+#include "incbet.cuh"
+#include "zeta.cuh"
+#include "ellip.cuh"
+#include "bessel_ik.cuh"
+#include "bessel_jy.cuh"
+#include "kolmogorov.cuh"
 
 namespace cs = cuarray_special;
 
@@ -20,6 +28,10 @@ namespace cs = cuarray_special;
     for (long i = 0; i < n; ++i) { const T in0 = x[i], in1 = y[i]; out[i] = (T)(EXPR); } }
 
 // The same expressions as the ufunc rows (cuarray/scipy/special/_*.py), per loop.
+#define TERNARY(NAME, T, EXPR) \
+  extern "C" void csf_##NAME(const T* x, const T* y, const T* z, T* out, long n) { \
+    for (long i = 0; i < n; ++i) { const T in0 = x[i], in1 = y[i], in2 = z[i]; out[i] = (T)(EXPR); } }
+#define BOTH_TERNARY(NAME, EXPR) TERNARY(NAME##_d, double, EXPR) TERNARY(NAME##_f, float, EXPR)
 #define BOTH_UNARY(NAME, EXPR) UNARY(NAME##_d, double, EXPR) UNARY(NAME##_f, float, EXPR)
 #define BOTH_BINARY(NAME, EXPR) BINARY(NAME##_d, double, EXPR) BINARY(NAME##_f, float, EXPR)
 
@@ -65,3 +77,81 @@ BOTH_BINARY(inv_boxcox1p, cs::inv_boxcox1p((double)in0, (double)in1))
 BOTH_UNARY(exprel, cs::exprel((double)in0))
 BOTH_UNARY(exp1, cs::exp1((double)in0))
 BOTH_UNARY(expi, cs::expi((double)in0))
+
+#define D(k) ((double)in##k)
+BOTH_BINARY(beta, cs::beta(D(0), D(1)))
+BOTH_BINARY(betaln, cs::betaln(D(0), D(1)))
+BOTH_BINARY(poch, cs::poch(D(0), D(1)))
+BOTH_BINARY(binom, cs::binom(D(0), D(1)))
+BOTH_BINARY(gammainc, cs::gammainc(D(0), D(1)))
+BOTH_BINARY(gammaincc, cs::gammaincc(D(0), D(1)))
+BOTH_BINARY(gammaincinv, cs::gammaincinv(D(0), D(1)))
+BOTH_BINARY(gammainccinv, cs::gammainccinv(D(0), D(1)))
+BOTH_TERNARY(gdtr, cs::gdtr(D(0), D(1), D(2)))
+BOTH_TERNARY(gdtrc, cs::gdtrc(D(0), D(1), D(2)))
+BOTH_BINARY(chdtr, cs::chdtr(D(0), D(1)))
+BOTH_BINARY(chdtrc, cs::chdtrc(D(0), D(1)))
+BOTH_BINARY(chdtri, cs::chdtri(D(0), D(1)))
+BOTH_BINARY(pdtr, cs::pdtr(D(0), D(1)))
+BOTH_BINARY(pdtrc, cs::pdtrc(D(0), D(1)))
+BOTH_BINARY(pdtri, cs::pdtri(D(0), D(1)))
+BOTH_TERNARY(betainc, cs::betainc(D(0), D(1), D(2)))
+BOTH_TERNARY(betaincinv, cs::betaincinv(D(0), D(1), D(2)))
+BOTH_TERNARY(bdtr, cs::bdtr(D(0), D(1), D(2)))
+BOTH_TERNARY(bdtrc, cs::bdtrc(D(0), D(1), D(2)))
+BOTH_TERNARY(bdtri, cs::bdtri(D(0), D(1), D(2)))
+BOTH_TERNARY(fdtr, cs::fdtr(D(0), D(1), D(2)))
+BOTH_TERNARY(fdtrc, cs::fdtrc(D(0), D(1), D(2)))
+BOTH_TERNARY(fdtri, cs::fdtri(D(0), D(1), D(2)))
+BOTH_TERNARY(nbdtr, cs::nbdtr(D(0), D(1), D(2)))
+BOTH_TERNARY(nbdtrc, cs::nbdtrc(D(0), D(1), D(2)))
+BOTH_TERNARY(nbdtri, cs::nbdtri(D(0), D(1), D(2)))
+BOTH_BINARY(stdtr, cs::stdtr(D(0), D(1)))
+BOTH_BINARY(stdtrit, cs::stdtrit(D(0), D(1)))
+BOTH_BINARY(_zeta, cs::hurwitz_zeta(D(0), D(1)))
+BOTH_UNARY(_riemann_zeta, cs::riemann_zeta(D(0)))
+BOTH_UNARY(zetac, cs::zetac(D(0)))
+BOTH_BINARY(_polygamma, cs::polygamma(D(0), D(1)))
+BOTH_BINARY(expn, cs::expn(D(0), D(1)))
+// two-output functions: one C loop per output
+static double sici_si(double x) { double s, c; cs::sici(x, s, c); return s; }
+static double sici_ci(double x) { double s, c; cs::sici(x, s, c); return c; }
+static double shichi_shi(double x) { double s, c; cs::shichi(x, s, c); return s; }
+static double shichi_chi(double x) { double s, c; cs::shichi(x, s, c); return c; }
+BOTH_UNARY(sici_0, sici_si(D(0)))
+BOTH_UNARY(sici_1, sici_ci(D(0)))
+BOTH_UNARY(shichi_0, shichi_shi(D(0)))
+BOTH_UNARY(shichi_1, shichi_chi(D(0)))
+BOTH_UNARY(ellipk, cs::ellipk(D(0)))
+BOTH_UNARY(ellipkm1, cs::ellipkm1(D(0)))
+BOTH_UNARY(ellipe, cs::ellipe(D(0)))
+BOTH_BINARY(ellipkinc, cs::ellipkinc(D(0), D(1)))
+BOTH_BINARY(ellipeinc, cs::ellipeinc(D(0), D(1)))
+static double ellipj_k(double u, double m, int k) { double o[4]; cs::ellipj(u, m, o[0], o[1], o[2], o[3]); return o[k]; }
+BOTH_BINARY(ellipj_0, ellipj_k(D(0), D(1), 0))
+BOTH_BINARY(ellipj_1, ellipj_k(D(0), D(1), 1))
+BOTH_BINARY(ellipj_2, ellipj_k(D(0), D(1), 2))
+BOTH_BINARY(ellipj_3, ellipj_k(D(0), D(1), 3))
+BOTH_BINARY(iv, cs::iv(D(0), D(1)))
+BOTH_BINARY(ive, cs::ive(D(0), D(1)))
+BOTH_BINARY(kv, cs::kv(D(0), D(1)))
+BOTH_BINARY(kve, cs::kve(D(0), D(1)))
+BOTH_BINARY(kn, cs::kn(D(0), D(1)))
+BOTH_UNARY(k0, cs::kv(0.0, D(0)))
+BOTH_UNARY(k1, cs::kv(1.0, D(0)))
+BOTH_UNARY(k0e, cs::kve(0.0, D(0)))
+BOTH_UNARY(k1e, cs::kve(1.0, D(0)))
+BOTH_BINARY(jv, cs::jv(D(0), D(1)))
+BOTH_BINARY(yv, cs::yv(D(0), D(1)))
+BOTH_BINARY(jve, cs::jv(D(0), D(1)))
+BOTH_BINARY(yve, cs::yv(D(0), D(1)))
+BOTH_BINARY(jn, cs::jv(D(0), D(1)))
+BOTH_BINARY(_spherical_jn, cs::spherical_jn(D(0), D(1)))
+BOTH_BINARY(_spherical_yn, cs::spherical_yn(D(0), D(1)))
+BOTH_BINARY(_spherical_jn_d, cs::spherical_jn_d(D(0), D(1)))
+BOTH_BINARY(_spherical_yn_d, cs::spherical_yn_d(D(0), D(1)))
+BOTH_UNARY(kolmogorov, cs::kolmogorov(D(0)))
+BOTH_BINARY(smirnov, cs::smirnov(D(0), D(1)))
+BOTH_UNARY(kolmogi, cs::kolmogi(D(0)))
+BOTH_BINARY(smirnovi, cs::smirnovi(D(0), D(1)))
+BOTH_UNARY(dawsn, cs::dawsn(D(0)))

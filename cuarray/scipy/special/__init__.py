@@ -1,6 +1,7 @@
 """cuarray.scipy.special: SciPy's special functions as cuarray ufuncs. See `scipy.special`.
 
-Every function below except the softmax family is a `cuarray.ufunc` with SciPy's real loops and
+Every function below except the softmax family, zeta, polygamma, spherical_jn/yn and multigammaln is
+a `cuarray.ufunc` with SciPy's real loops and
 type resolution (cuarray/scipy/special/_ufunc.py): `out=`, `where=`, `dtype=`, broadcasting and
 fusion in `cuarray.fuse` and lazy mode work as for `cuarray.exp`. Complex loops are not provided
 (a complex argument raises TypeError). docs/scipy.md lists what exists and how it was verified.
@@ -12,6 +13,7 @@ from ._error import erfc as erfc
 from ._error import erfcx as erfcx
 from ._error import erfinv as erfinv
 from ._error import erfcinv as erfcinv
+from ._error import dawsn as dawsn
 
 # -- gamma and related functions -----------------------------------------------------------------
 from ._gamma import gamma as gamma
@@ -22,6 +24,17 @@ from ._gamma import rgamma as rgamma
 from ._gamma import psi as psi
 from ._gamma import digamma as digamma
 from ._multigammaln import multigammaln as multigammaln
+from ._gamma import beta as beta
+from ._gamma import betaln as betaln
+from ._gamma import poch as poch
+from ._gamma import binom as binom
+from ._gamma import gammainc as gammainc
+from ._gamma import gammaincc as gammaincc
+from ._gamma import gammaincinv as gammaincinv
+from ._gamma import gammainccinv as gammainccinv
+from ._gamma import betainc as betainc
+from ._gamma import betaincinv as betaincinv
+from ._zeta import polygamma as polygamma
 
 # -- Bessel functions ----------------------------------------------------------------------------
 from ._bessel import j0 as j0
@@ -33,15 +46,67 @@ from ._bessel import i0 as i0
 from ._bessel import i0e as i0e
 from ._bessel import i1 as i1
 from ._bessel import i1e as i1e
+from ._bessel import iv as iv
+from ._bessel import jn as jn
+from ._bessel import jv as jv
+from ._bessel import jve as jve
+from ._bessel import yv as yv
+from ._bessel import yve as yve
+from ._bessel import spherical_jn as spherical_jn
+from ._bessel import spherical_yn as spherical_yn
+from ._bessel import ive as ive
+from ._bessel import k0 as k0
+from ._bessel import k0e as k0e
+from ._bessel import k1 as k1
+from ._bessel import k1e as k1e
+from ._bessel import kn as kn
+from ._bessel import kv as kv
+from ._bessel import kve as kve
 
 # -- statistical functions -----------------------------------------------------------------------
 from ._stats import ndtr as ndtr
 from ._stats import log_ndtr as log_ndtr
 from ._stats import ndtri as ndtri
+from ._stats import bdtr as bdtr
+from ._stats import bdtrc as bdtrc
+from ._stats import bdtri as bdtri
+from ._stats import chdtr as chdtr
+from ._stats import chdtrc as chdtrc
+from ._stats import chdtri as chdtri
+from ._stats import fdtr as fdtr
+from ._stats import fdtrc as fdtrc
+from ._stats import fdtri as fdtri
+from ._stats import gdtr as gdtr
+from ._stats import gdtrc as gdtrc
+from ._stats import nbdtr as nbdtr
+from ._stats import nbdtrc as nbdtrc
+from ._stats import nbdtri as nbdtri
+from ._stats import pdtr as pdtr
+from ._stats import pdtrc as pdtrc
+from ._stats import pdtri as pdtri
+from ._stats import stdtr as stdtr
+from ._stats import stdtrit as stdtrit
+from ._stats import kolmogorov as kolmogorov
+from ._stats import smirnov as smirnov
+from ._stats import kolmogi as kolmogi
+from ._stats import smirnovi as smirnovi
 
 # -- other special functions ----------------------------------------------------------------------
 from ._expint import exp1 as exp1
 from ._expint import expi as expi
+from ._expint import expn as expn
+from ._expint import sici as sici
+from ._expint import shichi as shichi
+from ._zeta import zeta as zeta
+from ._zeta import zetac as zetac
+
+# -- elliptic functions and integrals ------------------------------------------------------------
+from ._elliptic import ellipk as ellipk
+from ._elliptic import ellipkm1 as ellipkm1
+from ._elliptic import ellipe as ellipe
+from ._elliptic import ellipkinc as ellipkinc
+from ._elliptic import ellipeinc as ellipeinc
+from ._elliptic import ellipj as ellipj
 
 # -- convenience functions -----------------------------------------------------------------------
 from ._convenience import expit as expit

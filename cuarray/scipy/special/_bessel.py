@@ -1,7 +1,13 @@
 """Bessel functions (SciPy "Bessel functions"): j0, j1, y0, y1, yn (CUDA's, on the host the C
 library's), i0, i1 (CUDA's cyl_bessel_i0/i1) and the scaled i0e, i1e (templates/bessel.cuh).
-All but i0/i1 compute their float loops in double, as SciPy's do."""
+All but i0/i1 compute their float loops in double, as SciPy's do. Real-order iv, ive, kv, kve,
+kn and k0, k1, k0e, k1e, and jv, yv, jve, yve, jn by Temme's method (templates/bessel_ik.cuh,
+templates/bessel_jy.cuh; SciPy uses AMOS and Cephes). jve and yve equal jv and yv for real
+arguments (their scaling is by the imaginary part)."""
 
+import numpy
+
+from ..._core.host_input import as_array
 from ._ufunc import special_ufunc
 
 _H = ("bessel.cuh",)
@@ -18,3 +24,46 @@ i0 = special_ufunc("i0", 1, 1, _FD, "out0 = cuarray_special::i0(in0)", _H)
 i1 = special_ufunc("i1", 1, 1, _FD, "out0 = cuarray_special::i1(in0)", _H)
 i0e = special_ufunc("i0e", 1, 1, _FD, "out0 = cuarray_special::i0e((double)in0)", _H)
 i1e = special_ufunc("i1e", 1, 1, _FD, "out0 = cuarray_special::i1e((double)in0)", _H)
+
+_IK = ("bessel_ik.cuh",)
+_FFD = ("ff->f", "dd->d")
+_IK2 = "out0 = cuarray_special::{}((double)in0, (double)in1)"
+iv = special_ufunc("iv", 2, 1, _FFD, _IK2.format("iv"), _IK)
+ive = special_ufunc("ive", 2, 1, _FFD, _IK2.format("ive"), _IK)
+kv = special_ufunc("kv", 2, 1, _FFD, _IK2.format("kv"), _IK)
+kve = special_ufunc("kve", 2, 1, _FFD, _IK2.format("kve"), _IK)
+kn = special_ufunc("kn", 2, 1, ("ld->d",) + _FFD, _IK2.format("kn"), _IK)
+k0 = special_ufunc("k0", 1, 1, _FD, "out0 = cuarray_special::kv(0.0, (double)in0)", _IK)
+k1 = special_ufunc("k1", 1, 1, _FD, "out0 = cuarray_special::kv(1.0, (double)in0)", _IK)
+k0e = special_ufunc("k0e", 1, 1, _FD, "out0 = cuarray_special::kve(0.0, (double)in0)", _IK)
+k1e = special_ufunc("k1e", 1, 1, _FD, "out0 = cuarray_special::kve(1.0, (double)in0)", _IK)
+
+_JY = ("bessel_jy.cuh",)
+jv = special_ufunc("jv", 2, 1, _FFD, _IK2.format("jv"), _JY)
+yv = special_ufunc("yv", 2, 1, _FFD, _IK2.format("yv"), _JY)
+jve = special_ufunc("jve", 2, 1, _FFD, _IK2.format("jv"), _JY)
+yve = special_ufunc("yve", 2, 1, _FFD, _IK2.format("yv"), _JY)
+jn = special_ufunc("jn", 2, 1, _FFD, _IK2.format("jv"), _JY)
+
+# SciPy's private ufuncs behind spherical_jn / spherical_yn (same names: SciPy's functions called
+# on cuarray arrays reach them through __array_ufunc__).
+_SPH = ("ld->d", "lf->f")
+_spherical_jn = special_ufunc("_spherical_jn", 2, 1, _SPH, _IK2.format("spherical_jn"), _JY)
+_spherical_yn = special_ufunc("_spherical_yn", 2, 1, _SPH, _IK2.format("spherical_yn"), _JY)
+_spherical_jn_d = special_ufunc("_spherical_jn_d", 2, 1, _SPH, _IK2.format("spherical_jn_d"), _JY)
+_spherical_yn_d = special_ufunc("_spherical_yn_d", 2, 1, _SPH, _IK2.format("spherical_yn_d"), _JY)
+
+
+def _order(n):
+    # SciPy: numpy.asarray(n, dtype=long) (floats truncate)
+    return as_array(n, "spherical_jn").astype(numpy.int64)
+
+
+def spherical_jn(n, z, derivative=False):
+    """See `scipy.special.spherical_jn` (real `z` only)."""
+    return (_spherical_jn_d if derivative else _spherical_jn)(_order(n), z)
+
+
+def spherical_yn(n, z, derivative=False):
+    """See `scipy.special.spherical_yn` (real `z` only)."""
+    return (_spherical_yn_d if derivative else _spherical_yn)(_order(n), z)

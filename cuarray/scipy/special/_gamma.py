@@ -1,15 +1,39 @@
 """The gamma family (SciPy "Gamma and related functions"): gamma is CUDA's tgamma; gammaln,
 loggamma (real loop), gammasgn, rgamma and psi/digamma are written in templates/gamma.cuh on
-CUDA's tgamma/lgamma (their float loops compute in double and round once, as SciPy's do)."""
+CUDA's tgamma/lgamma (their float loops compute in double and round once, as SciPy's do, except
+gammaln's, which uses lgammaf where it is bounded); beta, betaln, poch and binom in
+templates/beta.cuh; the regularized incomplete gamma and beta functions and their inverses in
+templates/igam.cuh and templates/incbet.cuh (float loops in double, as SciPy's)."""
 
 from ._ufunc import special_ufunc
 
 _H = ("gamma.cuh",)
 _FD = ("d->d", "f->f")
 gamma = special_ufunc("gamma", 1, 1, _FD, "out0 = cuarray_special::gamma(in0)", _H)
-gammaln = special_ufunc("gammaln", 1, 1, _FD, "out0 = cuarray_special::gammaln((double)in0)", _H)
+# gammaln's float loop computes in float where CUDA's lgammaf is bounded (templates/gamma.cuh).
+gammaln = special_ufunc("gammaln", 1, 1, _FD, "out0 = cuarray_special::gammaln(in0)", _H)
 loggamma = special_ufunc("loggamma", 1, 1, _FD, "out0 = cuarray_special::loggamma((double)in0)", _H)
 gammasgn = special_ufunc("gammasgn", 1, 1, _FD, "out0 = cuarray_special::gammasgn((double)in0)", _H)
 rgamma = special_ufunc("rgamma", 1, 1, _FD, "out0 = cuarray_special::rgamma((double)in0)", _H)
 psi = special_ufunc("psi", 1, 1, _FD, "out0 = cuarray_special::psi((double)in0)", _H)
 digamma = psi
+
+_B = ("beta.cuh",)
+_DD = ("dd->d", "ff->f")
+_FF = ("ff->f", "dd->d")
+_2 = "out0 = cuarray_special::{}((double)in0, (double)in1)"
+_3 = "out0 = cuarray_special::{}((double)in0, (double)in1, (double)in2)"
+beta = special_ufunc("beta", 2, 1, _DD, _2.format("beta"), _B)
+betaln = special_ufunc("betaln", 2, 1, _DD, _2.format("betaln"), _B)
+poch = special_ufunc("poch", 2, 1, _FF, _2.format("poch"), _B)
+binom = special_ufunc("binom", 2, 1, _FF, _2.format("binom"), _B)
+
+_I = ("igam.cuh",)
+gammainc = special_ufunc("gammainc", 2, 1, _DD, _2.format("gammainc"), _I)
+gammaincc = special_ufunc("gammaincc", 2, 1, _DD, _2.format("gammaincc"), _I)
+gammaincinv = special_ufunc("gammaincinv", 2, 1, _DD, _2.format("gammaincinv"), _I)
+gammainccinv = special_ufunc("gammainccinv", 2, 1, _DD, _2.format("gammainccinv"), _I)
+
+_IB = ("incbet.cuh",)
+betainc = special_ufunc("betainc", 3, 1, ("fff->f", "ddd->d"), _3.format("betainc"), _IB)
+betaincinv = special_ufunc("betaincinv", 3, 1, ("fff->f", "ddd->d"), _3.format("betaincinv"), _IB)
