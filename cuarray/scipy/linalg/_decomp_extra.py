@@ -13,7 +13,8 @@ from ..._creation.ranges import arange
 from ..._indexing.inserting import take_along_axis
 from ..._manipulation.dims import broadcast_to
 from ..._manipulation.transpose import swapaxes
-from ..._math.complex import conj
+from ..._logic.truth import any as any_
+from ..._math.complex import conj, imag, real
 from ..._sorting.searching import where
 from ._basic import _one_triangle, eigh
 from ...linalg import _norms, _solve, _svd
@@ -91,9 +92,10 @@ def solveh_banded(ab, b, overwrite_ab=False, overwrite_b=False, lower=False, che
 def eig(a, b=None, left=False, right=True, overwrite_a=False, overwrite_b=False, check_finite=True,
         homogeneous_eigvals=False):
     """See `scipy.linalg.eig` (stacks): cuSOLVER geev through `cuarray.linalg.eig`. The eigenvalues
-    are complex, as SciPy's; the eigenvectors of a real matrix are real when every eigenvalue is
-    (the real/complex decision reads the eigenvalues, as NumPy's). The generalized problem (`b`)
-    and left eigenvectors are not supported (NotImplementedError: cuSOLVER has no ggev)."""
+    are complex, as SciPy's; the eigenvectors of a real matrix are real when every eigenvalue of
+    the whole stack is (SciPy's rule; deciding it reads the eigenvalues back). The generalized
+    problem (`b`) and left eigenvectors are not supported (NotImplementedError: cuSOLVER has no
+    ggev)."""
     if b is not None:
         raise NotImplementedError("eig: the generalized problem (b) is not supported on the GPU")
     if left:
@@ -103,14 +105,19 @@ def eig(a, b=None, left=False, right=True, overwrite_a=False, overwrite_b=False,
         raise ValueError("expected square matrix")
     if right:
         w, v = _decomp.eig(a)
+        # SciPy: a real matrix's eigenvectors are real when every eigenvalue of the stack is real.
+        # cuarray.linalg.eig follows the installed NumPy, whose newer versions make them complex.
+        if a.dtype.kind != "c" and v.dtype.kind == "c" and not bool(any_(imag(w) != 0).get()):
+            v = real(v).copy()
     else:
         w, v = _decomp.eigvals(a), None
     w = _homogeneous(_complex(w), homogeneous_eigvals)
     return w if not right else (w, v)
 
 
-def eigvals(a, b=None, overwrite_a=False, check_finite=True, homogeneous_eigvals=False):
-    """See `scipy.linalg.eigvals` (complex, as SciPy's; `b` not supported, see `eig`)."""
+def eigvals(a, b=None, overwrite_a=False, overwrite_b=False, check_finite=True, homogeneous_eigvals=False):
+    """See `scipy.linalg.eigvals` (SciPy 1.18's signature, with `overwrite_b`; complex, as SciPy's;
+    `b` not supported, see `eig`)."""
     return eig(a, b, right=False, homogeneous_eigvals=homogeneous_eigvals)
 
 
