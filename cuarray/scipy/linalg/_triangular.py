@@ -72,8 +72,14 @@ def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
         raise ValueError("The factored matrix c is not square.")
     if b.ndim == 0 or b.shape[0 if b.ndim == 1 else -2] != c.shape[-1]:
         raise ValueError("incompatible dimensions ({} and {})".format(c.shape, b.shape))
+    # A 1-D b is one vector for every matrix of a stacked c (SciPy's batching rule); as a column it
+    # stays a column through both solves (the first one's stacked result is no longer 1-D).
+    vector = b.ndim == 1
+    bb = b[:, None] if vector else b
     if lower:
-        y = solve_triangular(c, b, trans=0, lower=True)
-        return solve_triangular(c, y, trans=2, lower=True)
-    y = solve_triangular(c, b, trans=2, lower=False)
-    return solve_triangular(c, y, trans=0, lower=False)
+        y = solve_triangular(c, bb, trans=0, lower=True)
+        x = solve_triangular(c, y, trans=2, lower=True)
+    else:
+        y = solve_triangular(c, bb, trans=2, lower=False)
+        x = solve_triangular(c, y, trans=0, lower=False)
+    return x[..., 0] if vector else x
