@@ -311,16 +311,26 @@ class ModeResult(NamedTuple):
 
 
 def mode(a, axis=0, nan_policy="propagate", keepdims=False):
-    """See `scipy.stats.mode` (smallest most frequent value; one sort along the axis)."""
+    """See `scipy.stats.mode` (smallest most frequent value; one sort along the axis). An empty
+    slice gives SciPy 1.18's result: mode NaN (the input's floating dtype, float64 for integers),
+    count 0 as the default integer, or in the mode's dtype where the result is 0-d."""
     a = _policy(nan_policy, as_array(a, "mode"))
     if axis is None:
+        if keepdims:  # SciPy keeps every reduced axis, (1,) * a.ndim, and then counts in integers
+            m, c = (r.reshape((1,) * a.ndim) for r in mode(a, None))
+            return ModeResult(m, c.astype(numpy.intp) if m.ndim else c)
         a, axis = a.ravel(), 0
     s = moveaxis(sort(a, axis=axis), axis, -1)
     n = s.shape[-1]
-    if n == 0:  # SciPy: NaN, counted 0 times (both float64)
+    if s.size == 0:
         shape = s.shape[:-1]
-        m, c = full(shape, numpy.nan), zeros(shape)
-        return ModeResult(expand_dims(m, axis), expand_dims(c, axis)) if keepdims else ModeResult(m, c)
+        nan_dtype = numpy.result_type(a.dtype, numpy.float16) if a.dtype.kind in "fc" else numpy.float64
+        m = full(shape, numpy.nan, dtype=nan_dtype)
+        if keepdims:
+            m = expand_dims(m, axis)
+        # SciPy 1.18 (_mode_result) casts the count to the default integer unless it is 0-d.
+        c = zeros(m.shape, dtype=numpy.intp if m.ndim else nan_dtype)
+        return ModeResult(m, c)
     new = concatenate([ones(s.shape[:-1] + (1,), dtype=bool), s[..., 1:] != s[..., :-1]], axis=-1)
     ordinal = arange(n, dtype=numpy.int64) * ones(s.shape, dtype=numpy.int64)
     start = _running_max(where(new, ordinal, 0))
