@@ -407,6 +407,12 @@ def test_lu_solve_and_cho_solve_batching_rule():
     spd = a @ np.swapaxes(a, -1, -2)
     for lower in (False, True):
         c, wc = cla.cho_factor(G(spd), lower=lower), sla.cho_factor(spd, lower=lower)
+        # the flag: one per matrix (SciPy >= 1.17 for stacks; 1.18 a 0-d array for one matrix)
+        assert np.shape(c[1]) == np.shape(wc[1]) and np.all(np.asarray(c[1]) == np.asarray(wc[1]))
+        single = cla.cho_factor(G(spd[0]), lower=lower)[1]
+        assert np.shape(single) == () and bool(single) == lower
+        if _scipy_at_least(1, 18):
+            assert type(single) is type(sla.cho_factor(spd[0], lower=lower)[1])
         for b in (rng.normal(size=4), rng.normal(size=(3, 4, 2)), rng.normal(size=(2, 3, 4, 2))):
             _close(cla.cho_solve(c, G(b)), sla.cho_solve(wc, b), 1e-9)
 

@@ -217,7 +217,9 @@ def entropy(pk, qk=None, base=None, axis=0, *, nan_policy="propagate", keepdims=
 
 def rankdata(a, method="average", *, axis=None, nan_policy="propagate"):
     """See `scipy.stats.rankdata` (NaN anywhere in a slice makes its ranks NaN, as SciPy's
-    'propagate'). One stable sort along the axis, tie groups by a scan."""
+    'propagate'). One stable sort along the axis, tie groups by a scan. The ranks are floating for
+    every method, as SciPy 1.18's: the input's floating dtype, float64 for integers and bools
+    (SciPy 1.17 gave int64 for all methods but 'average')."""
     if method not in ("average", "min", "max", "dense", "ordinal"):
         raise ValueError('unknown method "{}"'.format(method))
     a = _policy(nan_policy, as_array(a, "rankdata"))
@@ -225,8 +227,9 @@ def rankdata(a, method="average", *, axis=None, nan_policy="propagate"):
         a, axis = a.ravel(), -1
     a = moveaxis(a, axis, -1)
     n = a.shape[-1]
-    if n == 0:
-        return moveaxis(empty(a.shape, dtype=numpy.float64), -1, axis)
+    dtype = numpy.result_type(a.dtype, numpy.float16) if a.dtype.kind in "fc" else numpy.dtype(numpy.float64)
+    if a.size == 0:
+        return moveaxis(empty(a.shape, dtype=dtype), -1, axis)
     order = argsort(a, axis=-1, kind="stable")
     y = take_along_axis(a, order, axis=-1)
     ordinal = arange(1, n + 1, dtype=numpy.int64) * ones(a.shape, dtype=numpy.int64)
@@ -250,11 +253,11 @@ def rankdata(a, method="average", *, axis=None, nan_policy="propagate"):
                 ranks = end
             else:
                 ranks = (start + end) * 0.5
-    out = empty(a.shape, dtype=numpy.float64 if method == "average" else numpy.int64)
-    put_along_axis(out, order, ranks.astype(out.dtype), axis=-1)
+    out = empty(a.shape, dtype=dtype)
+    put_along_axis(out, order, ranks.astype(dtype), axis=-1)
     if a.dtype.kind in "fc":
         bad = any_(isnan(a), axis=-1, keepdims=True)
-        out = where(bad, numpy.nan, out.astype(numpy.float64))
+        out = where(bad, numpy.nan, out)  # a Python float: out keeps its dtype (NEP 50)
     return moveaxis(out, -1, axis)
 
 
