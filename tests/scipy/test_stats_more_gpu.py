@@ -171,3 +171,12 @@ def test_rankdata_dtype(dtype, method):
             want = want.astype(np.result_type(a.dtype, np.float16) if a.dtype.kind == "f" else np.float64)
         assert got.dtype == want.dtype and got.shape == want.shape
         np.testing.assert_array_equal(got.get(), want)
+
+
+def test_spearmanr_float32_statistic_follows_rankdata():
+    rng = _rng("sp-f32")
+    x = rng.normal(size=(20, 3)).astype(np.float32)
+    got, want = cst.spearmanr(G(x)), stats.spearmanr(x)
+    np.testing.assert_allclose(got.statistic.get(), want.statistic, rtol=1e-5, atol=1e-6)
+    if _scipy_at_least(1, 18):  # float32 ranks make a float32 statistic (1.17: float64 ranks)
+        assert got.statistic.dtype == np.asarray(want.statistic).dtype
