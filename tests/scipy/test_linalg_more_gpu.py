@@ -500,7 +500,38 @@ def test_pinv_norm_lstsq():
         wx, wres, wrank, ws = sla.lstsq(m, bb)
         _close(x, wx, 1e-10)
         np.testing.assert_allclose(np.asarray(res.get()), wres, rtol=1e-10)
-        assert rank == wrank and isinstance(rank, int)
+        assert rank == wrank and isinstance(rank, np.int64)  # SciPy 1.18's type (1.17: int)
+        if _scipy_at_least(1, 18):
+            assert type(rank) is type(wrank)
         _close(s, ws, 1e-12)
     x, res, rank, s = cla.lstsq(G(m.T), G(rng.normal(size=5)))
     assert res.shape == (0,) and rank == 5
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128, np.float32], ids=ID)
+@pytest.mark.parametrize("driver", [None, "gelss", "gelsy"])
+def test_lstsq_residues_as_scipy_1_18(dtype, driver):
+    # SciPy 1.18: residues in the solution's dtype, NaN for a rank-deficient overdetermined system,
+    # none with 'gelsy' (1.17 as NumPy: real, and empty when rank-deficient)
+    rng = _rng("lstsq-118", dtype, driver)
+    full_rank = _rand(rng, (8, 3), dtype)
+    deficient = (_rand(rng, (8, 2), dtype) @ _rand(rng, (2, 3), dtype)).astype(dtype)
+    for a in (full_rank, deficient):
+        for b in (_rand(rng, (8,), dtype), _rand(rng, (8, 2), dtype)):
+            # cond far from both ranks' singular values: the rank cannot hinge on rounding
+            x, res, rank, s = cla.lstsq(G(a), G(b), cond=1e-3, lapack_driver=driver)
+            wx, wres, wrank, ws = sla.lstsq(a, b, cond=1e-3, lapack_driver=driver)
+            assert rank == wrank
+            if not _scipy_at_least(1, 18):
+                if driver == "gelsy":
+                    wres = np.zeros((0,), dtype=wx.dtype)
+                elif wrank < 3:
+                    wres = np.full(b.shape[1:], np.nan, dtype=wx.dtype)
+                else:
+                    wres = np.asarray(wres).astype(wx.dtype)
+            wres = np.asarray(wres)
+            assert res.dtype == wres.dtype and res.shape == wres.shape, (res.dtype, wres.dtype, res.shape, wres.shape)
+            tol = 1e-3 if np.dtype(dtype).char in "fF" else 1e-9
+            np.testing.assert_allclose(np.asarray(res.get()), wres, rtol=tol)
+            if rank == 3:
+                _close(x, wx, tol, 10)
