@@ -535,3 +535,18 @@ def test_lstsq_residues_as_scipy_1_18(dtype, driver):
             np.testing.assert_allclose(np.asarray(res.get()), wres, rtol=tol)
             if rank == 3:
                 _close(x, wx, tol, 10)
+
+
+@pytest.mark.parametrize("name", ["lu", "lu_factor", "qr", "inv", "det", "svd", "eigh", "expm", "sqrtm", "logm",
+                                  "cosm", "cholesky"])
+@pytest.mark.parametrize("dtype", [np.float16, np.bool_], ids=ID)
+def test_non_lapack_dtypes_are_deprecated_as_scipy_1_18(name, dtype):
+    import warnings
+
+    a = (np.eye(4) * 3 + 0.5).astype(dtype) if dtype != np.bool_ else np.eye(4, dtype=bool)
+    with pytest.warns(DeprecationWarning, match="deprecated in SciPy 1.18.0"):
+        getattr(cla, name)(G(a))
+    for ok in (np.float32, np.int64):  # integers and LAPACK dtypes do not warn (SciPy's rule)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("error", message=".*deprecated in SciPy 1.18", category=DeprecationWarning)
+            getattr(cla, name)(G(a.astype(ok)))

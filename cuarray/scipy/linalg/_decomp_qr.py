@@ -26,6 +26,7 @@ from ..._sorting.searching import where
 from ..._sorting.searching_reduce import argmax
 from ...linalg._matmul import matmul
 from ._qr_pivoted import geqp3
+from ._validate import deprecate_dtypes
 
 __all__ = ["qr"]
 
@@ -72,6 +73,7 @@ def qr(a, overwrite_a=False, lwork=_NO_VALUE, mode="full", pivoting=False, check
     if mode not in _MODES:
         raise ValueError("Mode argument should be one of {}".format(list(_MODES)))
     a = as_array(a, "qr")
+    deprecate_dtypes("linalg.qr", a)
     if a.ndim < 2:
         raise ValueError("expected a 2-D array")
     if lwork is not _NO_VALUE:

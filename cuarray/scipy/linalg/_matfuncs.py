@@ -32,6 +32,7 @@ from ..._math.sums import sum as sum_
 from ..._statistics.order import max as max_
 from ._expm import expm
 from ._iterative import db_sqrtm, iss_logm, rotation
+from ._validate import deprecate_dtypes
 
 __all__ = ["sqrtm", "logm", "cosm", "sinm", "tanm", "coshm", "sinhm", "tanhm"]
 
@@ -56,6 +57,7 @@ _COMPLEX = {"f": "F", "d": "D", "F": "F", "D": "D"}
 
 def _square(a, fn, exc, short, nonsquare):
     a = as_array(a, fn)
+    deprecate_dtypes(fn, a, stacklevel=4)
     if a.ndim < 2:
         raise exc(short)
     if a.shape[-1] != a.shape[-2]:
@@ -163,6 +165,7 @@ def _work_char(dt, fn, double):
 # -- trigonometric and hyperbolic functions through expm (SciPy's own formulas) ------------------
 def _trig_input(A, fn):
     a = as_array(A, fn)
+    deprecate_dtypes(fn, a, stacklevel=4)
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError("expected square array_like input")
     return a.astype(numpy.float32) if a.dtype == numpy.float16 else a
