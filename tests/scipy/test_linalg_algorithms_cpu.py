@@ -240,15 +240,61 @@ SIGNATURE_NAMES = sorted(set(n for n in dir(cla) if not n.startswith("_") and ca
                              and hasattr(sla, n) and not isinstance(getattr(cla, n), type)) - {"sqrtm", "logm"})
 
 
+def _scipy_version():
+    import re
+
+    import scipy
+
+    return tuple(int(x) for x in re.match(r"(\d+)\.(\d+)", scipy.__version__).groups())
+
+
+_SENTINEL = object()  # stands for a bare-object() default (SciPy's _NoValue) in the table below
+
+# Signatures that SciPy 1.18 changed (read from its source, scipy/linalg/_decomp.py and
+# _decomp_qr.py at v1.18.1): cuarray follows 1.18, so under an older SciPy these are the reference.
+SIGNATURES_1_18 = {
+    "eigvals": [("a", None), ("b", None), ("overwrite_a", False), ("overwrite_b", False),
+                ("check_finite", True), ("homogeneous_eigvals", False)],
+    "qr": [("a", None), ("overwrite_a", False), ("lwork", _SENTINEL), ("mode", "full"), ("pivoting", False),
+           ("check_finite", True)],
+}
+
+
+def _same_default(ours, theirs):
+    # SciPy 1.18's deprecation sentinel is a bare object(): any other bare object() stands for it.
+    if type(ours) is object and type(theirs) is object:
+        return True
+    return ours == theirs
+
+
 @pytest.mark.parametrize("name", SIGNATURE_NAMES)
 def test_signature_is_scipys(name):
     import inspect
 
-    ours, theirs = inspect.signature(getattr(cla, name)), inspect.signature(getattr(sla, name))
+    ours = inspect.signature(getattr(cla, name))
+    if name in SIGNATURES_1_18 and _scipy_version() < (1, 18):
+        want = SIGNATURES_1_18[name]
+        params = list(ours.parameters.values())
+        assert [p.name for p in params] == [n for n, _ in want]
+        assert params[0].default is inspect.Parameter.empty
+        for p, (_, d) in zip(params[1:], want[1:]):
+            assert p.kind == p.POSITIONAL_OR_KEYWORD and _same_default(p.default, d), (name, p, d)
+        return
+    theirs = inspect.signature(getattr(sla, name))
     assert list(ours.parameters) == list(theirs.parameters)
     for p in ours.parameters.values():
         q = theirs.parameters[p.name]
-        assert p.kind == q.kind and p.default == q.default, (name, p, q)
+        assert p.kind == q.kind and _same_default(p.default, q.default), (name, p, q)
+
+
+def test_qr_lwork_is_deprecated_as_in_scipy_1_18():
+    # SciPy 1.18: lwork <= M (other than None/-1) raises ValueError before any work; other values warn.
+    a = np.ones((4, 3))
+    with pytest.raises(ValueError, match="lwork"):
+        cla.qr(from_np(a), lwork=2)
+    if _scipy_version() >= (1, 18):
+        with pytest.raises(ValueError, match="lwork"):
+            sla.qr(a, lwork=2)
 
 
 def test_sqrtm_logm_signatures_are_scipy_1_18s():

@@ -24,6 +24,14 @@ import cuarray  # noqa: E402
 from cuarray.scipy import linalg as cla  # noqa: E402
 
 G = cuarray.asarray
+
+
+def _scipy_at_least(major, minor):
+    import re
+
+    import scipy
+
+    return tuple(int(x) for x in re.match(r"(\d+)\.(\d+)", scipy.__version__).groups()) >= (major, minor)
 DTYPES = [np.float32, np.float64, np.complex64, np.complex128]
 TOL = {np.float32: 3e-4, np.float64: 1e-10, np.complex64: 3e-4, np.complex128: 1e-10}
 ID = lambda d: np.dtype(d).name  # noqa: E731
@@ -86,8 +94,23 @@ def test_qr_empty(shape):
     a = np.ones(shape)
     for pivoting in (False, True):
         got, want = cla.qr(G(a), pivoting=pivoting), sla.qr(a, pivoting=pivoting)
+        if pivoting and not _scipy_at_least(1, 18):
+            # SciPy 1.18 (followed here) gives one arange(n), whatever the batch; 1.17 one per matrix.
+            want = want[:-1] + (np.arange(shape[-1]),)
         for g, w in zip(got, want):
             assert g.shape == w.shape
+        if pivoting:
+            np.testing.assert_array_equal(got[-1].get(), want[-1])
+
+
+def test_qr_lwork_is_deprecated():
+    a = _rand(_rng("qr-lwork"), (6, 4), np.float64)
+    for lwork in (None, -1, 100):
+        with pytest.warns(DeprecationWarning, match="lwork"):
+            q, r = cla.qr(G(a), lwork=lwork)
+        _close(q, sla.qr(a)[0], 1e-10)
+    with pytest.raises(ValueError):
+        cla.qr(G(a), lwork=3)
 
 
 def test_qr_noncontiguous_and_int():
@@ -165,15 +188,36 @@ def test_logm(case):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.complex64, np.int64, np.float16], ids=ID)
-def test_sqrtm_logm_dtypes(dtype):
-    rng = _rng("mf-dt", dtype)
-    a = (rng.integers(-3, 4, size=(8, 8)) + 12 * np.eye(8)).astype(dtype)
+@pytest.mark.parametrize("spectrum", ["complex", "real"])
+def test_sqrtm_logm_dtypes(dtype, spectrum):
+    # SciPy's logm of a float32/float16 matrix is complex128 when it has a non-real eigenvalue (its
+    # single-precision Schur form leaves an imaginary part above _maybe_real's tolerance), float64
+    # when every eigenvalue is real and positive.
+    rng = _rng("mf-dt", dtype, spectrum)
+    a = rng.integers(-3, 4, size=(8, 8)) + 12 * np.eye(8)
+    if spectrum == "real":  # non-symmetric, eigenvalues 1..8
+        s = rng.integers(-2, 3, size=(8, 8)) + 6 * np.eye(8)
+        a = np.linalg.solve(s, np.diag(np.arange(1.0, 9.0)) @ s)
+        if np.dtype(dtype).kind == "i":
+            a = np.round(a * 4)
+    a = a.astype(dtype)
     s, ws = cla.sqrtm(G(a)), sla.sqrtm(a)
     assert s.dtype == ws.dtype
     np.testing.assert_allclose(s.get(), ws, rtol=2e-3, atol=2e-3)
     lg, wl = cla.logm(G(a)), sla.logm(a)
     assert lg.dtype == wl.dtype
     np.testing.assert_allclose(lg.get(), wl, rtol=2e-3, atol=2e-3)
+
+
+def test_logm_float32_stack_mixed_spectra():
+    # one matrix with a complex pair, one with a real spectrum: SciPy stacks per-matrix results,
+    # so the stack is complex128
+    rng = _rng("logm-mixed")
+    a = np.stack([rng.integers(-3, 4, size=(6, 6)) + 12 * np.eye(6), np.diag(np.arange(1.0, 7.0)) + np.triu(
+        rng.normal(size=(6, 6)), 1)]).astype(np.float32)
+    got, want = cla.logm(G(a)), sla.logm(a)
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(got.get(), want, rtol=2e-3, atol=2e-3)
 
 
 def test_sqrtm_logm_empty_and_noncontiguous():
@@ -209,6 +253,18 @@ def test_lu_rectangular(dtype, shape):
                 np.testing.assert_array_equal(g.get(), w)
             else:
                 _close(g, w, TOL[dtype] * 10, 10)
+
+
+@pytest.mark.parametrize("dtype", DTYPES + [np.int64], ids=ID)
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (2, 0, 4), (0, 3, 3), (1, 1), (3, 1, 1)])
+def test_lu_empty_and_1x1(dtype, shape):
+    a = (_rand(_rng("lu-e", dtype, shape), shape, dtype) * 4).astype(dtype)
+    for kw in ({}, {"permute_l": True}, {"p_indices": True}):
+        got, want = cla.lu(G(a), **kw), sla.lu(a, **kw)
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            assert g.dtype == w.dtype and g.shape == w.shape, (kw, g.dtype, w.dtype, g.shape, w.shape)
+            np.testing.assert_array_equal(g.get(), w)
 
 
 @pytest.mark.parametrize("assume_a", [None, "general", "diagonal", "upper triangular", "lower triangular", "pos",
@@ -341,14 +397,24 @@ def test_lu_solve_and_cho_solve_batching_rule():
     rng = _rng("lus-batch")
     a = rng.normal(size=(3, 4, 4)) + 4 * np.eye(4)
     f, wf = cla.lu_factor(G(a)), sla.lu_factor(a)
-    for b in (rng.normal(size=4), rng.normal(size=(3, 4, 2)), rng.normal(size=(2, 3, 4, 2))):
-        _close(cla.lu_solve(f, G(b)), sla.lu_solve(wf, b), 1e-10)
+    # a b stacked deeper than the factors: (2, 3) blocks against 3 factorisations, broadcast
+    for b in (rng.normal(size=4), rng.normal(size=(3, 4, 2)), rng.normal(size=(2, 3, 4, 2)),
+              rng.normal(size=(2, 1, 4, 3))):
+        for trans in (0, 1):
+            _close(cla.lu_solve(f, G(b), trans=trans), sla.lu_solve(wf, b, trans=trans), 1e-10)
     with pytest.raises(ValueError):
         cla.lu_solve(f, G(rng.normal(size=(3, 4))))
     spd = a @ np.swapaxes(a, -1, -2)
-    c, wc = cla.cho_factor(G(spd)), sla.cho_factor(spd)
-    for b in (rng.normal(size=4), rng.normal(size=(3, 4, 2))):
-        _close(cla.cho_solve(c, G(b)), sla.cho_solve(wc, b), 1e-9)
+    for lower in (False, True):
+        c, wc = cla.cho_factor(G(spd), lower=lower), sla.cho_factor(spd, lower=lower)
+        # the flag: one per matrix (SciPy >= 1.17 for stacks; 1.18 a 0-d array for one matrix)
+        assert np.shape(c[1]) == np.shape(wc[1]) and np.all(np.asarray(c[1]) == np.asarray(wc[1]))
+        single = cla.cho_factor(G(spd[0]), lower=lower)[1]
+        assert np.shape(single) == () and bool(single) == lower
+        if _scipy_at_least(1, 18):
+            assert type(single) is type(sla.cho_factor(spd[0], lower=lower)[1])
+        for b in (rng.normal(size=4), rng.normal(size=(3, 4, 2)), rng.normal(size=(2, 3, 4, 2))):
+            _close(cla.cho_solve(c, G(b)), sla.cho_solve(wc, b), 1e-9)
 
 
 @pytest.mark.parametrize("name", ["cosm", "sinm", "tanm", "coshm", "sinhm", "tanhm"])
@@ -404,10 +470,19 @@ def test_eig_eigvals(dtype):
     np.testing.assert_allclose(np.take_along_axis(wg, order(wg), -1), np.take_along_axis(ww, order(ww), -1), rtol=tol, atol=tol)
     vg = v.get()
     np.testing.assert_allclose(a @ vg, vg * wg[..., None, :], atol=tol * 10)
-    t = np.triu(a[0]).real.astype(np.float64)
+    t = np.triu(a[0]).real.astype(dtype if np.dtype(dtype).kind == "f" else np.float64)
     w, v = cla.eig(G(t))
     assert w.dtype == sla.eig(t)[0].dtype and v.dtype == sla.eig(t)[1].dtype  # real vectors, complex values
+    assert v.dtype.kind == "f"
     assert cla.eigvals(G(t), homogeneous_eigvals=True).shape == sla.eigvals(t, homogeneous_eigvals=True).shape
+    # SciPy's rule is over the whole stack: one matrix with a complex pair makes every vector complex
+    rot = np.array([[0.0, -1.0], [1.0, 0.0]])
+    mixed = np.stack([np.triu(a[0].real), np.kron(np.eye(3), rot)]).astype(t.dtype)
+    assert cla.eig(G(mixed))[1].dtype == sla.eig(mixed)[1].dtype
+    # a complex input keeps complex vectors even when every eigenvalue is real
+    tc = t.astype(np.complex128)
+    assert cla.eig(G(tc))[1].dtype == sla.eig(tc)[1].dtype
+    assert cla.eig(G(t[:0, :0]))[1].dtype == sla.eig(t[:0, :0])[1].dtype
 
 
 def test_pinv_norm_lstsq():
@@ -425,7 +500,53 @@ def test_pinv_norm_lstsq():
         wx, wres, wrank, ws = sla.lstsq(m, bb)
         _close(x, wx, 1e-10)
         np.testing.assert_allclose(np.asarray(res.get()), wres, rtol=1e-10)
-        assert rank == wrank and isinstance(rank, int)
+        assert rank == wrank and isinstance(rank, np.int64)  # SciPy 1.18's type (1.17: int)
+        if _scipy_at_least(1, 18):
+            assert type(rank) is type(wrank)
         _close(s, ws, 1e-12)
     x, res, rank, s = cla.lstsq(G(m.T), G(rng.normal(size=5)))
     assert res.shape == (0,) and rank == 5
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128, np.float32], ids=ID)
+@pytest.mark.parametrize("driver", [None, "gelss", "gelsy"])
+def test_lstsq_residues_as_scipy_1_18(dtype, driver):
+    # SciPy 1.18: residues in the solution's dtype, NaN for a rank-deficient overdetermined system,
+    # none with 'gelsy' (1.17 as NumPy: real, and empty when rank-deficient)
+    rng = _rng("lstsq-118", dtype, driver)
+    full_rank = _rand(rng, (8, 3), dtype)
+    deficient = (_rand(rng, (8, 2), dtype) @ _rand(rng, (2, 3), dtype)).astype(dtype)
+    for a in (full_rank, deficient):
+        for b in (_rand(rng, (8,), dtype), _rand(rng, (8, 2), dtype)):
+            # cond far from both ranks' singular values: the rank cannot hinge on rounding
+            x, res, rank, s = cla.lstsq(G(a), G(b), cond=1e-3, lapack_driver=driver)
+            wx, wres, wrank, ws = sla.lstsq(a, b, cond=1e-3, lapack_driver=driver)
+            assert rank == wrank
+            if not _scipy_at_least(1, 18):
+                if driver == "gelsy":
+                    wres = np.zeros((0,), dtype=wx.dtype)
+                elif wrank < 3:
+                    wres = np.full(b.shape[1:], np.nan, dtype=wx.dtype)
+                else:
+                    wres = np.asarray(wres).astype(wx.dtype)
+            wres = np.asarray(wres)
+            assert res.dtype == wres.dtype and res.shape == wres.shape, (res.dtype, wres.dtype, res.shape, wres.shape)
+            tol = 1e-3 if np.dtype(dtype).char in "fF" else 1e-9
+            np.testing.assert_allclose(np.asarray(res.get()), wres, rtol=tol)
+            if rank == 3:
+                _close(x, wx, tol, 10)
+
+
+@pytest.mark.parametrize("name", ["lu", "lu_factor", "qr", "inv", "det", "svd", "eigh", "expm", "sqrtm", "logm",
+                                  "cosm", "cholesky"])
+@pytest.mark.parametrize("dtype", [np.float16, np.bool_], ids=ID)
+def test_non_lapack_dtypes_are_deprecated_as_scipy_1_18(name, dtype):
+    import warnings
+
+    a = (np.eye(4) * 3 + 0.5).astype(dtype) if dtype != np.bool_ else np.eye(4, dtype=bool)
+    with pytest.warns(DeprecationWarning, match="deprecated in SciPy 1.18.0"):
+        getattr(cla, name)(G(a))
+    for ok in (np.float32, np.int64):  # integers and LAPACK dtypes do not warn (SciPy's rule)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("error", message=".*deprecated in SciPy 1.18", category=DeprecationWarning)
+            getattr(cla, name)(G(a.astype(ok)))

@@ -122,8 +122,61 @@ def test_moment_orders_gmean_flat_weights_mode_empty():
     _close(cst.moment(G(x), order=[1, 2, 3], axis=0), stats.moment(x, order=[1, 2, 3], axis=0))
     _close(cst.gmean(G(x), axis=None, weights=G(w)), stats.gmean(x, axis=None, weights=w))
     _close(cst.pmean(G(x), 2.0, axis=None, weights=G(w)), stats.pmean(x, 2.0, axis=None, weights=w))
-    m, c = cst.mode(G(np.ones((0, 3))), axis=0)
-    wm, wc = stats.mode(np.ones((0, 3)), axis=0)
-    assert m.shape == wm.shape and c.dtype == wc.dtype
+
+
+
+def _scipy_at_least(major, minor):
+    import re
+
+    import scipy
+
+    return tuple(int(x) for x in re.match(r"(\d+)\.(\d+)", scipy.__version__).groups()) >= (major, minor)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # SciPy's SmallSampleWarning
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape,axis", [((0, 3), 0), ((3, 0), 0), ((3, 0), 1), ((0,), 0), ((0, 3), None),
+                                        ((2, 0, 3), 1)])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_mode_empty(dtype, shape, axis, keepdims):
+    a = np.ones(shape, dtype)
+    m, c = cst.mode(G(a), axis=axis, keepdims=keepdims)
+    wm, wc = stats.mode(a, axis=axis, keepdims=keepdims)
+    wm, wc = np.asarray(wm), np.asarray(wc)
+    if not _scipy_at_least(1, 18) and wc.ndim:
+        wc = wc.astype(np.asarray(0).dtype)  # SciPy 1.18's _mode_result (followed here); 1.17 kept floats
+    assert (m.shape, m.dtype) == (wm.shape, wm.dtype)
+    assert (c.shape, c.dtype) == (wc.shape, wc.dtype)
     np.testing.assert_array_equal(m.get(), wm)
     np.testing.assert_array_equal(c.get(), wc)
+
+
+def test_mode_axis_none_keepdims():
+    x = _rng("mode-none").integers(0, 4, size=(5, 6))
+    for keepdims in (False, True):
+        m, c = cst.mode(G(x), axis=None, keepdims=keepdims)
+        wm, wc = stats.mode(x, axis=None, keepdims=keepdims)
+        assert m.shape == np.shape(wm) and c.shape == np.shape(wc)
+        np.testing.assert_array_equal(m.get(), wm)
+        np.testing.assert_array_equal(c.get(), wc)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.float32, np.float64, np.bool_], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("method", ["average", "min", "max", "dense", "ordinal"])
+def test_rankdata_dtype(dtype, method):
+    x = _rng("rank-dt", dtype, method).integers(0, 4, size=(3, 9)).astype(dtype)
+    for a in (x, x[:, :0]):
+        got, want = cst.rankdata(G(a), method=method, axis=1), stats.rankdata(a, method=method, axis=1)
+        if not _scipy_at_least(1, 18):  # SciPy 1.18 (followed here): floating ranks for every method
+            want = want.astype(np.result_type(a.dtype, np.float16) if a.dtype.kind == "f" else np.float64)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got.get(), want)
+
+
+def test_spearmanr_float32_statistic_follows_rankdata():
+    rng = _rng("sp-f32")
+    x = rng.normal(size=(20, 3)).astype(np.float32)
+    got, want = cst.spearmanr(G(x)), stats.spearmanr(x)
+    np.testing.assert_allclose(got.statistic.get(), want.statistic, rtol=1e-5, atol=1e-6)
+    if _scipy_at_least(1, 18):  # float32 ranks make a float32 statistic (1.17: float64 ranks)
+        assert got.statistic.dtype == np.asarray(want.statistic).dtype

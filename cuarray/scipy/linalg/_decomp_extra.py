@@ -13,11 +13,12 @@ from ..._creation.ranges import arange
 from ..._indexing.inserting import take_along_axis
 from ..._manipulation.dims import broadcast_to
 from ..._manipulation.transpose import swapaxes
-from ..._math.complex import conj
+from ..._logic.truth import any as any_
+from ..._math.complex import conj, imag, real
 from ..._sorting.searching import where
 from ._basic import _one_triangle, eigh
 from ...linalg import _norms, _solve, _svd
-from ..._creation.basic import ones
+from ..._creation.basic import empty, full, ones
 from ..._manipulation.joining import stack
 from ..._math.sums import sum as sum_
 from ..._statistics.order import max as max_
@@ -91,9 +92,10 @@ def solveh_banded(ab, b, overwrite_ab=False, overwrite_b=False, lower=False, che
 def eig(a, b=None, left=False, right=True, overwrite_a=False, overwrite_b=False, check_finite=True,
         homogeneous_eigvals=False):
     """See `scipy.linalg.eig` (stacks): cuSOLVER geev through `cuarray.linalg.eig`. The eigenvalues
-    are complex, as SciPy's; the eigenvectors of a real matrix are real when every eigenvalue is
-    (the real/complex decision reads the eigenvalues, as NumPy's). The generalized problem (`b`)
-    and left eigenvectors are not supported (NotImplementedError: cuSOLVER has no ggev)."""
+    are complex, as SciPy's; the eigenvectors of a real matrix are real when every eigenvalue of
+    the whole stack is (SciPy's rule; deciding it reads the eigenvalues back). The generalized
+    problem (`b`) and left eigenvectors are not supported (NotImplementedError: cuSOLVER has no
+    ggev)."""
     if b is not None:
         raise NotImplementedError("eig: the generalized problem (b) is not supported on the GPU")
     if left:
@@ -103,14 +105,19 @@ def eig(a, b=None, left=False, right=True, overwrite_a=False, overwrite_b=False,
         raise ValueError("expected square matrix")
     if right:
         w, v = _decomp.eig(a)
+        # SciPy: a real matrix's eigenvectors are real when every eigenvalue of the stack is real.
+        # cuarray.linalg.eig follows the installed NumPy, whose newer versions make them complex.
+        if a.dtype.kind != "c" and v.dtype.kind == "c" and not bool(any_(imag(w) != 0).get()):
+            v = real(v).copy()
     else:
         w, v = _decomp.eigvals(a), None
     w = _homogeneous(_complex(w), homogeneous_eigvals)
     return w if not right else (w, v)
 
 
-def eigvals(a, b=None, overwrite_a=False, check_finite=True, homogeneous_eigvals=False):
-    """See `scipy.linalg.eigvals` (complex, as SciPy's; `b` not supported, see `eig`)."""
+def eigvals(a, b=None, overwrite_a=False, overwrite_b=False, check_finite=True, homogeneous_eigvals=False):
+    """See `scipy.linalg.eigvals` (SciPy 1.18's signature, with `overwrite_b`; complex, as SciPy's;
+    `b` not supported, see `eig`)."""
     return eig(a, b, right=False, homogeneous_eigvals=homogeneous_eigvals)
 
 
@@ -153,9 +160,10 @@ def norm(a, ord=None, axis=None, keepdims=False, check_finite=True):  # noqa: A0
 
 def lstsq(a, b, cond=None, overwrite_a=False, overwrite_b=False, check_finite=True, lapack_driver=None):
     """See `scipy.linalg.lstsq`: `cuarray.linalg.lstsq` (minimum-norm solution through the SVD,
-    gelsd's answer) with SciPy's default cut-off (cond = machine epsilon) and result types (the
-    rank a Python int, the residues of a vector `b` a 0-d array). `lapack_driver` is checked, not
-    used."""
+    gelsd's answer) with SciPy 1.18's default cut-off (cond = machine epsilon) and results: the
+    rank a NumPy int64; residues for an overdetermined system (except with 'gelsy'), NaN where the
+    rank is deficient, in the solution's dtype (complex for complex input), a 0-d array for a
+    vector `b`; otherwise an empty array. `lapack_driver` is checked, not used."""
     if lapack_driver not in (None, "gelsd", "gelsy", "gelss"):
         raise ValueError('LAPACK driver "{}" is not found'.format(lapack_driver))
     a, b = as_lapack(a, "lstsq"), as_lapack(b, "lstsq")
@@ -166,6 +174,16 @@ def lstsq(a, b, cond=None, overwrite_a=False, overwrite_b=False, check_finite=Tr
             a.shape[0], b.shape[0] if b.ndim else 1))
     char = compute_char(a, b)
     x, resid, rank, s = _solve.lstsq(a, b, rcond=numpy.finfo(char).eps if cond is None else cond)
-    if b.ndim == 1 and resid.size:
-        resid = resid[0]
-    return x, resid, int(rank), s
+    m, n = a.shape
+    if m == 0 or n == 0:  # SciPy's early return (rank a Python int there)
+        return x, (resid[0] if b.ndim == 1 and resid.size else resid), 0, s
+    rank = numpy.int64(rank)
+    if m > n and lapack_driver != "gelsy":
+        k = 1 if b.ndim == 1 else b.shape[1]
+        # SciPy 1.18: LAPACK makes no promise for a rank-deficient matrix, so NaN (NumPy: empty)
+        resid = resid.astype(x.dtype) if rank == n else full((k,), numpy.nan, dtype=x.dtype)
+        if b.ndim == 1:
+            resid = resid[0]
+    else:
+        resid = empty((0,), dtype=x.dtype)
+    return x, resid, rank, s

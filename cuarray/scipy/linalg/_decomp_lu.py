@@ -81,7 +81,10 @@ def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
         f = _solve._LU()
         f.lu = stacked_copy(broadcast_to(lu, batch + (n, n)), char, "F")
         f.char, f.batched, f.table = char, False, None
-        f.piv = (broadcast_to(piv, batch + (n,)).astype(numpy.int64) + 1).reshape(batch + (n,))
+        # C order explicitly: getrs below steps through the pivots matrix by matrix, and a 'K'-order
+        # cast of a broadcast piv keeps the broadcast axis innermost (NumPy's layout rule), so a
+        # b stacked deeper than the factors read another matrix's pivots.
+        f.piv = broadcast_to(piv.astype(numpy.int64) + 1, batch + (n,)).astype(numpy.int64, order="C")
         f.infos = info_array(max(1, _prod(batch)))
         _solve._lu_solve(f, _TRANS[trans], x)
     return x[..., 0] if vector else x
@@ -109,13 +112,30 @@ def permutation_from_pivots(piv_host: numpy.ndarray, m: int | None = None) -> nu
 
 def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False):
     """See `scipy.linalg.lu` (square or rectangular, stacks). The permutation is built on the host
-    from the pivots (one read of min(m, n) int32 per matrix)."""
+    from the pivots (one read of min(m, n) int32 per matrix). As SciPy's, P is real (float32 for
+    float32/complex64 input, else float64), except for 1 x 1 matrices, where SciPy returns
+    ones of the input's dtype (and intp zeros with `p_indices`); an empty input (any axis of
+    length 0) gives SciPy's (..., 0, 0) P or (..., 0) indices."""
     a = as_lapack(a, "lu")
     if a.ndim < 2:
         raise ValueError("The input array must be at least two-dimensional.")
-    lu_, piv = lu_factor(a)
     m, n = a.shape[-2:]
     k = min(m, n)
+    nd = a.shape[:-2]
+    a = a.astype(compute_char(a), copy=False)  # SciPy's LAPACK dtype (integers as float64)
+    real_char = "f" if a.dtype.char in "fF" else "d"
+    if 0 in a.shape:
+        lower, upper = empty(nd + (m, k), dtype=a.dtype), empty(nd + (k, n), dtype=a.dtype)
+        if permute_l:
+            return lower, upper
+        p = empty(nd + (0,), dtype=numpy.int32) if p_indices else empty(nd + (0, 0), dtype=real_char)
+        return p, lower, upper
+    if (m, n) == (1, 1):
+        if permute_l:
+            return ones(a.shape, dtype=a.dtype), a.copy()
+        p = zeros(nd + (1,), dtype=numpy.intp) if p_indices else ones(a.shape, dtype=a.dtype)
+        return p, ones(a.shape, dtype=a.dtype), a.copy()
+    lu_, piv = lu_factor(a)
     lower = tril(lu_[..., :, :k], -1) + eye(m, k, dtype=lu_.dtype)
     upper = triu(lu_[..., :k, :])
     rows = permutation_from_pivots(piv.get(), m)  # A[rows] = L U
@@ -127,7 +147,7 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False
                                  * ones((1, k), dtype=numpy.int64), axis=-2)
             return pl, upper
         return asarray(inv), lower, upper
-    pmat = numpy.zeros(rows.shape + (m,), dtype=lu_.dtype)
+    pmat = numpy.zeros(rows.shape + (m,), dtype=real_char)
     numpy.put_along_axis(pmat, rows[..., :, None], 1, axis=-1)  # P^T[i, rows[i]] = 1
     p = asarray(numpy.swapaxes(pmat, -1, -2).copy())
     return p, lower, upper

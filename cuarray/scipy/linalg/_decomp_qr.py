@@ -6,6 +6,7 @@ cuSOLVER's orgqr/ungqr in both cases."""
 from __future__ import annotations
 
 import types
+import warnings
 
 import numpy
 
@@ -25,6 +26,7 @@ from ..._sorting.searching import where
 from ..._sorting.searching_reduce import argmax
 from ...linalg._matmul import matmul
 from ._qr_pivoted import geqp3
+from ._validate import deprecate_dtypes
 
 __all__ = ["qr"]
 
@@ -56,16 +58,29 @@ def _form_q(h, tau, qcols):
     return q
 
 
-def qr(a, overwrite_a=False, lwork=None, mode="full", pivoting=False, check_finite=True):
-    """See `scipy.linalg.qr` (stacks too, as SciPy's). `lwork` is ignored (cuSOLVER sizes its own
-    workspace) and `check_finite` is not checked (no device read). `pivoting=True` runs geqp3's
+# SciPy 1.18's default for the deprecated `lwork` (scipy._lib.deprecation._NoValue is a bare
+# object() too): passing any value, None included, is what warns.
+_NO_VALUE = object()
+
+
+def qr(a, overwrite_a=False, lwork=_NO_VALUE, mode="full", pivoting=False, check_finite=True):
+    """See `scipy.linalg.qr` (stacks too, as SciPy's). `lwork` is deprecated, as in SciPy 1.18
+    (DeprecationWarning; ValueError for a value SciPy rejects; cuSOLVER sizes its own workspace),
+    and `check_finite` is not checked (no device read). `pivoting=True` runs geqp3's
     column-pivoting algorithm on the GPU one column at a time (see `_qr_pivoted`): same P as
-    SciPy, far slower than the unpivoted QR for large n."""
+    SciPy, far slower than the unpivoted QR for large n. An empty input gives SciPy 1.18's
+    pivots: one (n,) arange, whatever the batch shape."""
     if mode not in _MODES:
         raise ValueError("Mode argument should be one of {}".format(list(_MODES)))
     a = as_array(a, "qr")
+    deprecate_dtypes("linalg.qr", a)
     if a.ndim < 2:
         raise ValueError("expected a 2-D array")
+    if lwork is not _NO_VALUE:
+        if lwork is not None and lwork != -1 and lwork <= a.shape[-2]:
+            raise ValueError("lwork should be None, -1 or > M, got {}".format(lwork))
+        warnings.warn("scipy.linalg: the `lwork` keyword is deprecated and no longer in use as of SciPy 1.18.0 "
+                      "and will be removed in SciPy 1.20.0", DeprecationWarning, stacklevel=2)
     if a.dtype == numpy.float16:
         a = a.astype(numpy.float32)
     char = compute_char(a)
@@ -75,12 +90,15 @@ def qr(a, overwrite_a=False, lwork=None, mode="full", pivoting=False, check_fini
     if pivoting:
         h = stacked_copy(a, char, "F")  # column-major blocks: geqp3 works on columns
         tau = zeros(batch + (k,), dtype=char)
-        jpvt = numpy.broadcast_to(numpy.arange(n, dtype=numpy.int32), batch + (n,)).copy()
-        for idx in numpy.ndindex(*batch):
-            at = idx + (Ellipsis,)  # a view of one matrix (the whole array when not a stack)
-            t, p = geqp3(CUARRAY, h[at])
-            tau[at] = t
-            jpvt[at] = p
+        if a.size == 0:  # SciPy 1.18 returns one arange, not one per matrix of the stack
+            jpvt = numpy.arange(n, dtype=numpy.int32)
+        else:
+            jpvt = numpy.broadcast_to(numpy.arange(n, dtype=numpy.int32), batch + (n,)).copy()
+            for idx in numpy.ndindex(*batch):
+                at = idx + (Ellipsis,)  # a view of one matrix (the whole array when not a stack)
+                t, p = geqp3(CUARRAY, h[at])
+                tau[at] = t
+                jpvt[at] = p
         extra = (asarray(jpvt),)
     else:
         if a.size:

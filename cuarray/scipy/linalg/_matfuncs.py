@@ -32,6 +32,7 @@ from ..._math.sums import sum as sum_
 from ..._statistics.order import max as max_
 from ._expm import expm
 from ._iterative import db_sqrtm, iss_logm, rotation
+from ._validate import deprecate_dtypes
 
 __all__ = ["sqrtm", "logm", "cosm", "sinm", "tanm", "coshm", "sinhm", "tanhm"]
 
@@ -56,6 +57,7 @@ _COMPLEX = {"f": "F", "d": "D", "F": "F", "D": "D"}
 
 def _square(a, fn, exc, short, nonsquare):
     a = as_array(a, fn)
+    deprecate_dtypes(fn, a, stacklevel=4)
     if a.ndim < 2:
         raise exc(short)
     if a.shape[-1] != a.shape[-2]:
@@ -80,10 +82,11 @@ def _eig_function(a, f, real_input):
     return matmul(v * fw[..., None, :], conj(swapaxes(v, -1, -2)))
 
 
-def _rotated(a, real_input):
-    """(a or e^(-i theta) a, theta (host, per matrix) or None): see `_iterative.rotation`."""
+def _rotated(a, lam, real_input):
+    """(a or e^(-i theta) a, theta (host, per matrix) or None) from the host eigenvalues `lam`:
+    see `_iterative.rotation`."""
     eps = numpy.finfo(a.dtype).eps
-    cut, theta = rotation(_la.eigvals(a).get(), 0.0 if real_input else 100 * eps)
+    cut, theta = rotation(lam, 0.0 if real_input else 100 * eps)
     if not cut:
         return a, None
     cchar = _COMPLEX[a.dtype.char]
@@ -106,7 +109,7 @@ def sqrtm(A):
     real_input = char in "fd"
     if _is_hermitian(a):
         return _eig_function(a, sqrt, real_input)
-    b, theta = _rotated(a, real_input)
+    b, theta = _rotated(a, _la.eigvals(a).get(), real_input)
     y = db_sqrtm(CUARRAY, b, numpy.finfo(char).eps)
     if theta is not None:
         y = y * asarray(numpy.exp(0.5j * theta)[..., None, None].astype(y.dtype))
@@ -114,28 +117,35 @@ def sqrtm(A):
 
 
 def logm(A):
-    """See `scipy.linalg.logm` (SciPy 1.18's signature: no `disp`). Computed in double precision
-    as SciPy's. Hermitian input through eigh; other matrices by inverse scaling and squaring
-    (Denman-Beavers square roots, then a Pade approximant), after one eigenvalue computation (geev)
-    that picks the branch; a real input whose result has negligible imaginary part is returned
-    real (SciPy's rule, one device read). A singular matrix gives -inf/NaN where SciPy perturbs
-    it and warns."""
+    """See `scipy.linalg.logm` (SciPy 1.18's signature: no `disp`). Computed in double precision,
+    the result's dtype as SciPy's. Hermitian input through eigh; other matrices by inverse scaling
+    and squaring (Denman-Beavers square roots, then a Pade approximant), after one eigenvalue
+    computation (geev) that picks the branch; a real input whose result has negligible imaginary
+    part is returned real (SciPy's rule, one device read). A float32/float16 matrix with a
+    non-real eigenvalue gives complex128, as SciPy's (its single-precision Schur form leaves an
+    imaginary part above that rule's double-precision tolerance). A singular matrix gives
+    -inf/NaN where SciPy perturbs it and warns."""
     a = _square(A, "logm", ValueError, "expected a square matrix", "expected a square matrix")
     char = _work_char(a.dtype, "logm", double=True)
     if a.size == 0:
         return empty(a.shape, dtype=char)
+    single_real = a.dtype.kind == "f" and a.dtype.itemsize < 8
     a = a.astype(char)
     real_input = char == "d"
     if _is_hermitian(a):
         return _eig_function(a, log, real_input)
-    b, theta = _rotated(a, real_input)
+    lam = _la.eigvals(a).get()
+    complex_result = single_real and bool(numpy.any(numpy.imag(lam) != 0))
+    b, theta = _rotated(a, lam, real_input)
     f = iss_logm(CUARRAY, b, numpy.finfo(char).eps)
-    if theta is None:
-        return f
-    n = a.shape[-1]
-    f = f + asarray((1j * theta)[..., None, None].astype(f.dtype)) * eye(n, dtype=f.dtype)
+    if theta is not None:
+        n = a.shape[-1]
+        f = f + asarray((1j * theta)[..., None, None].astype(f.dtype)) * eye(n, dtype=f.dtype)
+    if complex_result:
+        return f.astype(numpy.complex128)
     # SciPy's _maybe_real: a real input's result loses an imaginary part below 1e6 eps.
-    if real_input and float(max_(abs_(imag(f))).get()) <= 1e6 * numpy.finfo(numpy.float64).eps:
+    tol = 1e6 * numpy.finfo(numpy.float64).eps
+    if theta is not None and real_input and float(max_(abs_(imag(f))).get()) <= tol:
         return real(f).copy()
     return f
 
@@ -155,6 +165,7 @@ def _work_char(dt, fn, double):
 # -- trigonometric and hyperbolic functions through expm (SciPy's own formulas) ------------------
 def _trig_input(A, fn):
     a = as_array(A, fn)
+    deprecate_dtypes(fn, a, stacklevel=4)
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError("expected square array_like input")
     return a.astype(numpy.float32) if a.dtype == numpy.float16 else a

@@ -53,7 +53,8 @@ def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_
 
 def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
     """See `scipy.linalg.cho_factor`. The other triangle of the result is zero (SciPy leaves
-    whatever was there; cho_solve reads only the factor's triangle either way)."""
+    whatever was there; cho_solve reads only the factor's triangle either way). As SciPy 1.18's,
+    the flag comes back as a NumPy bool array of the batch shape (0-d for one matrix)."""
     a = as_lapack(a, "cho_factor")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError("Input array is expected to be square but has the shape: {}.".format(a.shape))
@@ -61,19 +62,29 @@ def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
         c = _decomp.cholesky(a, upper=not lower)
     except LinAlgError:
         raise LinAlgError("not positive definite") from None
-    return c, lower
+    return c, numpy.tile(bool(lower), a.shape[:-2])
 
 
 def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
     """See `scipy.linalg.cho_solve`: A x = b with A = L L^H (or U^H U)."""
     c, lower = c_and_lower
+    # SciPy 1.18's cho_factor returns the flag as an array of the batch shape; LAPACK's potrs
+    # (through f2py) reads its first element, so does this.
+    flag = numpy.asarray(lower)
+    lower = bool(flag.flat[0]) if flag.size else False
     c, b = as_lapack(c, "cho_solve"), as_lapack(b, "cho_solve")
     if c.ndim < 2 or c.shape[-1] != c.shape[-2]:
         raise ValueError("The factored matrix c is not square.")
     if b.ndim == 0 or b.shape[0 if b.ndim == 1 else -2] != c.shape[-1]:
         raise ValueError("incompatible dimensions ({} and {})".format(c.shape, b.shape))
+    # A 1-D b is one vector for every matrix of a stacked c (SciPy's batching rule); as a column it
+    # stays a column through both solves (the first one's stacked result is no longer 1-D).
+    vector = b.ndim == 1
+    bb = b[:, None] if vector else b
     if lower:
-        y = solve_triangular(c, b, trans=0, lower=True)
-        return solve_triangular(c, y, trans=2, lower=True)
-    y = solve_triangular(c, b, trans=2, lower=False)
-    return solve_triangular(c, y, trans=0, lower=False)
+        y = solve_triangular(c, bb, trans=0, lower=True)
+        x = solve_triangular(c, y, trans=2, lower=True)
+    else:
+        y = solve_triangular(c, bb, trans=2, lower=False)
+        x = solve_triangular(c, y, trans=0, lower=False)
+    return x[..., 0] if vector else x

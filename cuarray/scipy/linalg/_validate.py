@@ -3,16 +3,33 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy
 
 from ...linalg._util import as_array
 
-__all__ = ["as_lapack", "LinAlgWarning"]
+__all__ = ["as_lapack", "deprecate_dtypes", "LinAlgWarning"]
+
+
+def deprecate_dtypes(fn: str, *arrays, stacklevel: int = 3) -> None:
+    """SciPy 1.18's DeprecationWarning (scipy._lib._util._deprecate_dtypes) for an input dtype
+    that LAPACK has no routine for (float16, bool): integers and float32/64, complex64/128 pass.
+    `stacklevel` 3 points at the caller of the public function that calls this directly."""
+    for a in arrays:
+        if a is not None and a.dtype.char not in numpy.typecodes["AllInteger"] + "fdFD":
+            warnings.warn("Calling {} with arguments of dtype={} (a.dtype.char = '{}') is deprecated in SciPy 1.18.0 "
+                          "and will be removed in SciPy 1.20.0. Please cast array inputs to one of np.float{{32,64}} "
+                          "or np.complex{{64,128}} manually.".format(fn, a.dtype, a.dtype.char),
+                          DeprecationWarning, stacklevel=stacklevel)
+            return
 
 
 def as_lapack(x, fn: str):
-    """`x` as a cuarray array (host input by cuarray's policy), float16 cast to float32."""
+    """`x` as a cuarray array (host input by cuarray's policy), float16 cast to float32, with SciPy
+    1.18's DeprecationWarning for float16 and bool input (`deprecate_dtypes`)."""
     a = as_array(x, fn)
+    deprecate_dtypes(fn, a, stacklevel=4)
     return a.astype(numpy.float32) if a.dtype == numpy.float16 else a
 
 

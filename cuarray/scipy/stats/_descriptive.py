@@ -217,7 +217,9 @@ def entropy(pk, qk=None, base=None, axis=0, *, nan_policy="propagate", keepdims=
 
 def rankdata(a, method="average", *, axis=None, nan_policy="propagate"):
     """See `scipy.stats.rankdata` (NaN anywhere in a slice makes its ranks NaN, as SciPy's
-    'propagate'). One stable sort along the axis, tie groups by a scan."""
+    'propagate'). One stable sort along the axis, tie groups by a scan. The ranks are floating for
+    every method, as SciPy 1.18's: the input's floating dtype, float64 for integers and bools
+    (SciPy 1.17 gave int64 for all methods but 'average')."""
     if method not in ("average", "min", "max", "dense", "ordinal"):
         raise ValueError('unknown method "{}"'.format(method))
     a = _policy(nan_policy, as_array(a, "rankdata"))
@@ -225,8 +227,9 @@ def rankdata(a, method="average", *, axis=None, nan_policy="propagate"):
         a, axis = a.ravel(), -1
     a = moveaxis(a, axis, -1)
     n = a.shape[-1]
-    if n == 0:
-        return moveaxis(empty(a.shape, dtype=numpy.float64), -1, axis)
+    dtype = numpy.result_type(a.dtype, numpy.float16) if a.dtype.kind in "fc" else numpy.dtype(numpy.float64)
+    if a.size == 0:
+        return moveaxis(empty(a.shape, dtype=dtype), -1, axis)
     order = argsort(a, axis=-1, kind="stable")
     y = take_along_axis(a, order, axis=-1)
     ordinal = arange(1, n + 1, dtype=numpy.int64) * ones(a.shape, dtype=numpy.int64)
@@ -250,11 +253,11 @@ def rankdata(a, method="average", *, axis=None, nan_policy="propagate"):
                 ranks = end
             else:
                 ranks = (start + end) * 0.5
-    out = empty(a.shape, dtype=numpy.float64 if method == "average" else numpy.int64)
-    put_along_axis(out, order, ranks.astype(out.dtype), axis=-1)
+    out = empty(a.shape, dtype=dtype)
+    put_along_axis(out, order, ranks.astype(dtype), axis=-1)
     if a.dtype.kind in "fc":
         bad = any_(isnan(a), axis=-1, keepdims=True)
-        out = where(bad, numpy.nan, out.astype(numpy.float64))
+        out = where(bad, numpy.nan, out)  # a Python float: out keeps its dtype (NEP 50)
     return moveaxis(out, -1, axis)
 
 
@@ -311,16 +314,26 @@ class ModeResult(NamedTuple):
 
 
 def mode(a, axis=0, nan_policy="propagate", keepdims=False):
-    """See `scipy.stats.mode` (smallest most frequent value; one sort along the axis)."""
+    """See `scipy.stats.mode` (smallest most frequent value; one sort along the axis). An empty
+    slice gives SciPy 1.18's result: mode NaN (the input's floating dtype, float64 for integers),
+    count 0 as the default integer, or in the mode's dtype where the result is 0-d."""
     a = _policy(nan_policy, as_array(a, "mode"))
     if axis is None:
+        if keepdims:  # SciPy keeps every reduced axis, (1,) * a.ndim, and then counts in integers
+            m, c = (r.reshape((1,) * a.ndim) for r in mode(a, None))
+            return ModeResult(m, c.astype(numpy.intp) if m.ndim else c)
         a, axis = a.ravel(), 0
     s = moveaxis(sort(a, axis=axis), axis, -1)
     n = s.shape[-1]
-    if n == 0:  # SciPy: NaN, counted 0 times (both float64)
+    if s.size == 0:
         shape = s.shape[:-1]
-        m, c = full(shape, numpy.nan), zeros(shape)
-        return ModeResult(expand_dims(m, axis), expand_dims(c, axis)) if keepdims else ModeResult(m, c)
+        nan_dtype = numpy.result_type(a.dtype, numpy.float16) if a.dtype.kind in "fc" else numpy.float64
+        m = full(shape, numpy.nan, dtype=nan_dtype)
+        if keepdims:
+            m = expand_dims(m, axis)
+        # SciPy 1.18 (_mode_result) casts the count to the default integer unless it is 0-d.
+        c = zeros(m.shape, dtype=numpy.intp if m.ndim else nan_dtype)
+        return ModeResult(m, c)
     new = concatenate([ones(s.shape[:-1] + (1,), dtype=bool), s[..., 1:] != s[..., :-1]], axis=-1)
     ordinal = arange(n, dtype=numpy.int64) * ones(s.shape, dtype=numpy.int64)
     start = _running_max(where(new, ordinal, 0))
