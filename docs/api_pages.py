@@ -94,7 +94,7 @@ def page(modname: str, title: str, blurb: str, seen: dict, toctree: bool = True)
         obj = getattr(module, name)
         full = modname + "." + name
         if _numpy_own(obj):
-            numpy_own.append((name, getattr(obj, "__name__", name)))
+            numpy_own.append((name, _numpy_path(obj, name)))
         elif _kind(obj) == "Constants and other objects":
             constants.append((name, obj))
         elif id(obj) in seen:
@@ -121,6 +121,13 @@ def page(modname: str, title: str, blurb: str, seen: dict, toctree: bool = True)
         lines += ["Constants", "---------", ""]
         lines += ["- ``{}`` = ``{}``".format(n, _short(v)) for n, v in constants] + [""]
     return "\n".join(lines)
+
+
+def _numpy_path(obj, name) -> str:
+    """``linalg.LinAlgError``, ``float32``: where NumPy's reference documents it."""
+    parts = (getattr(obj, "__module__", None) or "numpy").split(".")[1:]
+    prefix = "" if any(p.startswith("_") for p in parts) or not parts else ".".join(parts) + "."
+    return prefix + getattr(obj, "__name__", name)
 
 
 def _short(value) -> str:
