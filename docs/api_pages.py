@@ -48,7 +48,12 @@ ALIASES = [("cuarray.scipy.sparse", "cuarray.sparse")]
 
 
 def public_names(module) -> list[str]:
-    names = getattr(module, "__all__", None)
+    if "__dir__" in vars(module):
+        # A namespace that binds names on first use (cuarray itself) lists them all in __dir__;
+        # its __all__ is only what `import *` takes (no `fuse`, `lazy`, ...).
+        names = [n for n in dir(module) if not n.startswith("_")]
+    else:
+        names = getattr(module, "__all__", None)
     if names is None:
         names = [n for n in vars(module) if not n.startswith("_")]
     out = []

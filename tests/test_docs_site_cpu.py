@@ -38,6 +38,9 @@ def test_an_object_gets_one_page_and_its_other_names_link_there():
     seen = {}
     pages = {m: api_pages.page(m, t, b, seen) for m, t, b in api_pages.NAMESPACES}
     assert "   ndarray\n" in pages["cuarray"]
+    # Names cuarray binds on first use and keeps out of `import *` have pages too.
+    for name in ("fuse", "lazy", "LazyArray", "profile", "ElementwiseKernel"):
+        assert "   {}\n".format(name) in pages["cuarray"], name
     # NumPy's own objects link to NumPy's reference, at NumPy's public path.
     assert "- ``LinAlgError``: `numpy.linalg.LinAlgError <https://numpy.org/doc/stable/reference/generated/" \
            "numpy.linalg.LinAlgError.html>`__" in pages["cuarray.scipy.linalg"]
