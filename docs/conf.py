@@ -50,8 +50,9 @@ autosummary_generate = True
 autosummary_imported_members = True
 autodoc_default_options = {"members": False}
 autodoc_typehints = "none"  # signatures as written; the docstrings say the types
-numpydoc_show_class_members = False
-numpydoc_validation_checks = set()  # the reference builds from what exists; see docs/tools/README
+numpydoc_show_class_members = True  # a table of methods and attributes with their summaries
+numpydoc_class_members_toctree = False  # no page per method (the build would double)
+numpydoc_validation_checks = set()  # the reference builds from the docstrings as they are
 numpydoc_xref_param_type = False
 
 html_theme = "furo"

@@ -571,7 +571,7 @@ def flush(last=False) -> None:
 # -- the context ------------------------------------------------------------------------------------
 class lazy:
     """Lazy evaluation: `with cuarray.lazy():` or `@cuarray.lazy` on a function. Inside,
-    operations build an expression graph and return `LazyArray`s with their shape and dtype;
+    operations build an expression graph and return `LazyArray` objects with their shape and dtype;
     values are computed, in as few fused kernels as the graph allows, when needed or when the
     context ends. A decorated function returns computed ndarrays.
 
