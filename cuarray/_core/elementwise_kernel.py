@@ -104,6 +104,15 @@ class ElementwiseKernel:
 
     Call with the inputs, then optionally the outputs; ``size=`` sets the loop length when no
     non-raw array gives a shape. Returns the output (a tuple when there are several).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> squared_diff = cuarray.ElementwiseKernel(
+    ...     "float32 x, float32 y", "float32 z", "z = (x - y) * (x - y)", "squared_diff")
+    >>> x = cuarray.asarray([1.0, 2.0, 3.0], dtype=cuarray.float32)
+    >>> squared_diff(x, x[::-1])
+    array([4., 0., 4.], dtype=float32)
     """
 
     def __init__(self, in_params, out_params, operation, name="kernel", reduce_dims=True,

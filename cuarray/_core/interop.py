@@ -412,7 +412,22 @@ def from_foreign(obj) -> ndarray:
 
 
 def get_array_module(*args):
-    """See `cupy.get_array_module`: `cuarray` if any argument is a cuarray array, else `numpy`."""
+    """See `cupy.get_array_module`: `cuarray` if any argument is a cuarray array, else `numpy`.
+
+    Examples
+    --------
+    One function for NumPy and cuarray arrays (no device is needed for NumPy ones):
+
+    >>> import numpy as np
+    >>> import cuarray
+    >>> def norm2(x):
+    ...     xp = cuarray.get_array_module(x)
+    ...     return xp.sqrt((x * x).sum())
+    >>> cuarray.get_array_module(np.ones(3)) is np
+    True
+    >>> float(norm2(np.array([3.0, 4.0])))
+    5.0
+    """
     for a in args:
         if isinstance(a, ndarray):
             return _registry.namespace()

@@ -148,7 +148,16 @@ def from_host_into(dst: ndarray, arr, stream=None) -> None:
 
 
 def asnumpy(a, stream=None, order="C", out=None, blocking=True):
-    """Copy to host: cuarray arrays become NumPy arrays; anything else goes through numpy.asarray."""
+    """Copy to host: cuarray arrays become NumPy arrays; anything else goes through numpy.asarray.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import cuarray
+    >>> h = cuarray.asnumpy(cuarray.arange(3))   # the same as cuarray.arange(3).get()
+    >>> type(h) is np.ndarray, h
+    (True, array([0, 1, 2]))
+    """
     if isinstance(a, ndarray):
         return to_host(a, stream=stream, out=out, blocking=blocking)
     if hasattr(a, "__cuda_array_interface__") or hasattr(a, "__dlpack__") and not isinstance(a, numpy.ndarray):

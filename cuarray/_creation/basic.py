@@ -40,7 +40,15 @@ def empty(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:
 
 
 def zeros(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:
-    """See `numpy.zeros`. One memset."""
+    """See `numpy.zeros`. One memset.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.zeros((2, 3), dtype=cuarray.float32)
+    array([[0., 0., 0.],
+           [0., 0., 0.]], dtype=float32)
+    """
     a = ndarray(_normalize_shape(shape), dtype, order=_check_order(order))
     if a._size:
         a.data.memset_async(0, a.nbytes)

@@ -100,7 +100,18 @@ def _stack_nested(obj, dtype):
 
 def asarray(a, dtype=None, order=None, *, copy=None, device=None, like=None, blocking=False) -> ndarray:
     """See `numpy.asarray`. Returns `a` itself when it is already a suitable cuarray array.
-    `blocking=True` (CuPy's keyword) waits until a host-to-device copy is complete."""
+    `blocking=True` (CuPy's keyword) waits until a host-to-device copy is complete.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import cuarray
+    >>> a = cuarray.asarray(np.arange(3.0))     # one host-to-device copy
+    >>> type(a).__name__, a.dtype, a.shape
+    ('ndarray', dtype('float64'), (3,))
+    >>> cuarray.asarray(a) is a                  # already on the device: no copy
+    True
+    """
     if type(a) is ndarray and dtype is None and order is None and copy is None and (
             a.data.device_id == _get_device_id() or not a._size):
         return a

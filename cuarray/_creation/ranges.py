@@ -209,7 +209,16 @@ def _prepared(plan) -> tuple:
 
 
 def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None) -> ndarray:
-    """See `numpy.arange`: the same length, dtype and values (one kernel)."""
+    """See `numpy.arange`: the same length, dtype and values (one kernel).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.arange(5)
+    array([0, 1, 2, 3, 4])
+    >>> cuarray.arange(0.0, 1.0, 0.25)
+    array([0.  , 0.25, 0.5 , 0.75])
+    """
     # HOT PATH: plans for plain Python int/float arguments are memoised with the launch they need
     # (set-up and the general launch path cost ~3 us a call); the types are part of the key, so 1
     # and 1.0 do not share a plan.
@@ -339,7 +348,14 @@ def _is_array_arg(x) -> bool:
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
     """See `numpy.linspace` (one kernel). Array `start`/`stop` are read back to the host for the
-    set-up (a synchronisation), then broadcast on the device."""
+    set-up (a synchronisation), then broadcast on the device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.linspace(0, 1, 5)
+    array([0.  , 0.25, 0.5 , 0.75, 1.  ])
+    """
     if _is_array_arg(start) or _is_array_arg(stop):
         return _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis)
     start, stop = _host_scalar(start), _host_scalar(stop)

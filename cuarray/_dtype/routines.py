@@ -30,7 +30,19 @@ def can_cast(from_, to, casting="safe") -> bool:
 
 
 def result_type(*arrays_and_dtypes) -> numpy.dtype:
-    """See `numpy.result_type`; cuarray arrays count by their dtype, Python scalars are weak."""
+    """See `numpy.result_type`; cuarray arrays count by their dtype, Python scalars are weak.
+
+    Examples
+    --------
+    NumPy 2's rules (NEP 50): a Python float does not widen float32.
+
+    >>> import numpy as np
+    >>> import cuarray
+    >>> cuarray.result_type(np.float32, 2.0)
+    dtype('float32')
+    >>> cuarray.result_type(np.float32, np.float64)
+    dtype('float64')
+    """
     return numpy.result_type(*(_dtype_of(x) for x in arrays_and_dtypes))
 
 

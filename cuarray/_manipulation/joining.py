@@ -29,7 +29,16 @@ def _result_dtype(in_dtypes, dtype):
 
 
 def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
-    """See `numpy.concatenate`."""
+    """See `numpy.concatenate`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.arange(6).reshape(2, 3)
+    >>> cuarray.concatenate([a, a], axis=1)
+    array([[0, 1, 2, 0, 1, 2],
+           [3, 4, 5, 3, 4, 5]])
+    """
     if out is None and dtype is None and type(arrays) in (list, tuple) and len(arrays) >= _batched_copy.MIN_PIECES:
         res = _concat_dense(arrays, axis)
         if res is not None:

@@ -11,7 +11,16 @@ __all__ = ["reshape", "ravel", "flatten"]
 
 
 def reshape(a: ndarray, shape=None, order="C", *, newshape=None, copy=None) -> ndarray:
-    """See `numpy.reshape`: a view when the layout allows, else a copy (copy=False forbids it)."""
+    """See `numpy.reshape`: a view when the layout allows, else a copy (copy=False forbids it).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.reshape(cuarray.arange(6), (3, 2))
+    array([[0, 1],
+           [2, 3],
+           [4, 5]])
+    """
     if newshape is not None:
         if shape is not None:
             raise TypeError("You cannot specify 'newshape' and 'shape' arguments at the same time.")

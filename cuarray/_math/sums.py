@@ -17,7 +17,17 @@ __all__ = ["sum", "prod", "nansum", "nanprod", "trace"]
 
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_r.NOVALUE, where=True):  # noqa: A001
-    """See `numpy.sum`. Bool and small integers accumulate in int64 (uint64), float16 in float32."""
+    """See `numpy.sum`. Bool and small integers accumulate in int64 (uint64), float16 in float32.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.arange(6).reshape(2, 3)
+    >>> cuarray.sum(a, axis=0)
+    array([3, 5, 7])
+    >>> int(a.sum())                              # a host value: waits for the GPU
+    15
+    """
     return _r.reduce_fast("sum", a, axis, dtype, out, keepdims, initial, where)
 
 

@@ -52,7 +52,16 @@ def _definition(kinds, res) -> Definition:
 
 
 def where(condition, x=None, y=None):
-    """See `numpy.where`. With one argument, `nonzero(condition)` (one host sync for the size)."""
+    """See `numpy.where`. With one argument, `nonzero(condition)` (one host sync for the size).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.arange(6).reshape(2, 3)
+    >>> cuarray.where(a > 2, a, -1)
+    array([[-1, -1, -1],
+           [ 3,  4,  5]])
+    """
     if _tracing.active[0]:  # the dispatch point for a tracer (`_core/tracing.py`)
         t = _tracing.state.tracer
         if t is not None:

@@ -23,6 +23,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--group", help="comma-separated groups to run, e.g. ew-large")
     p.add_argument("--libs", help="comma-separated libraries (default: {})".format(",".join(_cases.LIBRARIES)))
     p.add_argument("--json", metavar="PATH", help="write every number (and device, versions, date) here")
+    p.add_argument("--plot", metavar="FILE.png",
+                   help="draw cuarray/peer ratios, one bar per case and peer (needs matplotlib: cuarray[plot])")
+    p.add_argument("--from-json", metavar="PATH",
+                   help="run nothing: print the table (and --plot) from a file written by --json")
     p.add_argument("--list", action="store_true", help="list the cases and exit")
     p.add_argument("-v", "--verbose", action="store_true", help="print the traceback of each failing cell")
     return p
@@ -41,8 +45,36 @@ def _list(cases) -> str:
     return "\n".join(lines)
 
 
+def _plot(result, path) -> int:
+    try:
+        from . import plot
+        plot.save(result, path)
+    except ImportError as exc:
+        print("error: --plot needs matplotlib ({}); pip install \"cuarray[plot]\"".format(exc), file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print("error: --plot: {}".format(exc), file=sys.stderr)
+        return 2
+    print("plot: " + path)
+    return 0
+
+
+def _from_json(args) -> int:
+    try:
+        result = report.read_json(args.from_json)
+    except (OSError, ValueError, KeyError) as exc:
+        print("error: --from-json {}: {}".format(args.from_json, exc), file=sys.stderr)
+        return 2
+    libs = _split(args.libs) or list(_cases.LIBRARIES)
+    print(report.format_header(result))
+    print(report.format_table(result, libs))
+    return _plot(result, args.plot) if args.plot else 0
+
+
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    if args.from_json:
+        return _from_json(args)
     try:
         selected = _cases.select(_split(args.cases), _split(args.group))
     except KeyError as exc:
@@ -56,6 +88,12 @@ def main(argv=None) -> int:
     if bad:
         print("error: unknown library {}".format(", ".join(bad)), file=sys.stderr)
         return 2
+    if args.plot:
+        try:  # before the run, not after minutes of it
+            import matplotlib  # noqa: F401
+        except ImportError as exc:
+            print("error: --plot needs matplotlib ({}); pip install \"cuarray[plot]\"".format(exc), file=sys.stderr)
+            return 2
     settings = harness.Settings(quick=args.quick, libs=libs, verbose=args.verbose)
     started = time.perf_counter()
     date = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
@@ -74,7 +112,7 @@ def main(argv=None) -> int:
     print()
     print(report.format_header(result))
     print(report.format_table(result, libs))
-    return 0
+    return _plot(result, args.plot) if args.plot else 0
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import statistics
 import sys
 import time
 import traceback
+import warnings
 
 from . import cases as _cases
 from .libs import get_library
@@ -90,9 +91,18 @@ def _run_row(case, size, param, settings, unavailable, first_rows, log) -> dict:
             row["libs"][name] = dict(first_rows[name], reused=True)
             continue
         log("  {:<28} {:<8} ...".format(row["label"], name), end="", flush=True)
-        result = _run_lib(case, name, size, param, settings)
+        # Warnings are held until the progress line ends (printed mid-line, they split it), then
+        # printed once each under it and kept in the cell.
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("default")
+            result = _run_lib(case, name, size, param, settings)
         row["libs"][name] = first_rows[name] = result
         log(" " + (_fmt_s(result["time_s"]) if result["time_s"] is not None else result["error"]))
+        said = list(dict.fromkeys("{}: {}".format(w.category.__name__, w.message) for w in caught))
+        if said:
+            result["warnings"] = said
+            for text in said:
+                log("      warning: " + text)
     row["note"] = case.note(row) if case.note else ""
     return row
 

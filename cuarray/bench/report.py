@@ -7,7 +7,7 @@ import json
 
 from .libs import get_library
 
-__all__ = ["format_table", "write_json", "fmt_time", "fmt_bytes"]
+__all__ = ["format_table", "write_json", "read_json", "fmt_time", "fmt_bytes"]
 
 _NOTE_WIDTH = 110
 
@@ -124,3 +124,13 @@ def write_json(report: dict, path: str) -> None:
     with open(path, "w") as f:
         json.dump(data, f, indent=1, default=str)
         f.write("\n")
+
+
+def read_json(path: str) -> dict:
+    """A report written by `write_json` (``--json``); KeyError if it has no rows."""
+    with open(path) as f:
+        data = json.load(f)
+    if not isinstance(data, dict) or not isinstance(data.get("rows"), list):
+        raise KeyError("not a cuarray.bench --json file (no 'rows' list)")
+    data.setdefault("versions", {})
+    return data

@@ -189,7 +189,7 @@ class MemoryPointer:
     """An address inside a device allocation: `mem` keeps the allocation alive. See `cupy.cuda.MemoryPointer`.
 
     Copy and memset methods take `stream=None` for the current stream; a size of 0 does nothing.
-    Host addresses are ints or `PinnedMemoryPointer`s (those are then kept from reuse until the copy
+    Host addresses are ints or `PinnedMemoryPointer` objects (those are then kept from reuse until the copy
     is done).
     """
 

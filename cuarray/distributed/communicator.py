@@ -224,7 +224,7 @@ class Communicator:
         return x
 
     def allgather(self, x, out=None, stream=None):
-        """`out[r]` = rank r's `x`, on every rank: shape (nranks, *x.shape)."""
+        """`out[r]` = rank r's `x`, on every rank: shape ``(nranks, *x.shape)``."""
         ptr, count, code = self._buffer(x, "x", None)
         out = self._out(out, (self._nranks,) + x.shape, x.dtype)
         optr = self._buffer(out, "out", None)[0]

@@ -131,7 +131,20 @@ def fuse(*args, kernel_name=None):
     """See `cupy.fuse`: `@cuarray.fuse()` or `@cuarray.fuse(kernel_name=...)` (or plain `@fuse`)
     compiles a function of elementwise operations, optionally ending in reductions, into one
     kernel per signature. GPU notes: the trace is per (dtype, shape) of each array argument;
-    in-place updates of arguments (`x += y` inside) are not written back."""
+    in-place updates of arguments (`x += y` inside) are not written back.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import cuarray
+    >>> @cuarray.fuse
+    ... def axpb(x, a, b):
+    ...     return a * x + b
+    >>> axpb(np.arange(3.0), 2.0, 1.0)            # NumPy arrays: the function runs on NumPy
+    array([1., 3., 5.])
+
+    On cuarray arrays the same call is one kernel: ``axpb(cuarray.arange(3.0), 2.0, 1.0)``.
+    """
     if len(args) == 1 and callable(args[0]):
         return Fusion(args[0], kernel_name)
     return lambda f: Fusion(f, kernel_name)

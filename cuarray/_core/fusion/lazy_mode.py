@@ -571,7 +571,7 @@ def flush(last=False) -> None:
 # -- the context ------------------------------------------------------------------------------------
 class lazy:
     """Lazy evaluation: `with cuarray.lazy():` or `@cuarray.lazy` on a function. Inside,
-    operations build an expression graph and return `LazyArray`s with their shape and dtype;
+    operations build an expression graph and return `LazyArray` objects with their shape and dtype;
     values are computed, in as few fused kernels as the graph allows, when needed or when the
     context ends. A decorated function returns computed ndarrays.
 
@@ -580,7 +580,25 @@ class lazy:
     (`.numpy()`, or whatever needs one), `explain(compile=True)` shows and compiles the CUDA a
     device would run. A decorated function called with NumPy arrays (and no device array)
     runs this way and returns NumPy arrays. Without it, NumPy inputs raise TypeError (the
-    host-input policy: no upload is implicit)."""
+    host-input policy: no upload is implicit).
+
+    Examples
+    --------
+    Without a GPU, on NumPy data: the graph, its shapes at once, and NumPy's values.
+
+    >>> import numpy as np
+    >>> import cuarray
+    >>> x = np.linspace(0.0, 1.0, 4)
+    >>> with cuarray.lazy(evaluate="numpy") as lz:
+    ...     a = lz.leaf(x)
+    ...     y = cuarray.exp(-a) * 2 + 1
+    ...     print(y.shape, y.dtype)                 # known before anything is computed
+    (4,) float64
+    >>> np.allclose(y.numpy(), np.exp(-x) * 2 + 1)
+    True
+
+    On device arrays, ``with cuarray.lazy():`` evaluates the same graph as fused kernels.
+    """
 
     def __init__(self, fn=None, *, evaluate=None, _track=True):
         if evaluate not in (None, "device", "numpy"):

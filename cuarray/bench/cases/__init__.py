@@ -98,6 +98,8 @@ class Case:
     def describe_size(self, size) -> str:
         if self.size_label is not None:
             return self.size_label(size)
+        if size is None:  # the row's parameter carries the size (shown in the label)
+            return ""
         return _human_count(size) if isinstance(size, int) else str(size)
 
     def amount(self, which: str, size, param) -> float | None:

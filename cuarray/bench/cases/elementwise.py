@@ -114,6 +114,7 @@ seed_table1 = register(
     description="arange(n).reshape(1000, -1).T * 2 (one call, synced)",
     size=None, params=(10**4, 10**5, 10**6, 10**7, 10**8), timing="host",
     param_label=lambda n: "n=1e{}".format(len(str(n)) - 1),
+    size_label=lambda _: "1 call",
     nbytes=lambda s, n: 8 * n * 3,
 )
 
