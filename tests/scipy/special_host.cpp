@@ -17,6 +17,7 @@
 #include "bessel_ik.cuh"
 #include "bessel_jy.cuh"
 #include "kolmogorov.cuh"
+#include "owens.cuh"
 
 namespace cs = cuarray_special;
 
@@ -155,3 +156,4 @@ BOTH_BINARY(smirnov, cs::smirnov(D(0), D(1)))
 BOTH_UNARY(kolmogi, cs::kolmogi(D(0)))
 BOTH_BINARY(smirnovi, cs::smirnovi(D(0), D(1)))
 BOTH_UNARY(dawsn, cs::dawsn(D(0)))
+BOTH_BINARY(owens_t, cs::owens_t(D(0), D(1)))

@@ -81,6 +81,7 @@ BINARY = {
     "jn": ((-20, 100), (-200, 1000), 1e-11, 2e-6, 1e-12), "smirnov": ((1, 500), (0, 1), 1e-10, 2e-6, 0),
     "smirnovi": ((1, 300), (0, 0.999), 1e-10, 2e-6, 0), "ellipeinc": ((-10, 10), (-5, 1), 5e-14, 2e-6, 0),
     "stdtrit": ((0.1, 200), (1e-200, 1), 1e-12, 2e-6, 0),
+    "owens_t": ((-30, 30), (1e-3, 20), 5e-13, 1e-6, 0),
 }
 # Three-argument functions: (ranges, float64 rtol, float32 rtol). Parameter ranges keep away from
 # the corners the host test documents (tiny shape parameters, SciPy's inaccurate far tails).

@@ -140,6 +140,8 @@ BINARY = {
     "kn": ((-100, 100), (0, 700), 1e-12, 2e-6),
     "smirnov": ((0, 1000), (0, 1), 1e-10, 2e-6),
     "smirnovi": ((0, 300), (0, 1), 1e-10, 2e-6),
+    # owens_t: 5e-13 is the conditioning of e^(-h^2/2) at |h| = 30 (h^2 eps)
+    "owens_t": ((-30, 30), (-20, 20), 5e-13, 1e-6),
     # J and Y near their zeros: absolute tolerances growing with x (Temme's recurrences and
     # fractions take O(x) steps: ~5e-13 absolute at x = 1e3, AMOS ~1e-15)
     "jv": ((-50, 200), (-100, 1000), 1e-11, 2e-6, 1e-12),
@@ -228,6 +230,10 @@ KNOWN = {
     # lost the digits there; SciPy inverts the complementary function)
     "kolmogi": lambda p: p > 0.999,
     "smirnovi": lambda n, p: p > 0.999,
+    # owens_t for |a| < 1e-3: SciPy's (Patefield-Tandy's series) is up to 2e-7 relative off there
+    # (ours is checked against the exact series in test_owens_t_small_a_against_its_series)
+    # and |h| > 30, where e^(-h^2/2) amplifies the rounding of h beyond 5e-13 in both
+    "owens_t": lambda h, a: (np.abs(a) < 1e-3) | (np.abs(h) > 30) & np.isfinite(h),
     "jv": _jy_corners, "yv": _jy_corners, "jve": _jy_corners, "yve": _jy_corners, "jn": _jy_corners,
     # iv of negative order near an integer: I_-v = I_v + (2/pi) sin(v pi) K_v cancels (5e-11);
     # order and argument beyond 1e4 (SciPy's AMOS loses digits / refuses, ours takes O(x) terms)
@@ -440,3 +446,24 @@ def test_spherical_bessel(lib, kind, derivative):
     want = getattr(special, "spherical_" + kind)(n.astype(np.int64), x, derivative=derivative)
     got = _call(lib, "_spherical_{}{}".format(kind, "_d" if derivative else ""), np.float64, n, x)
     _compare("spherical_" + kind, (n, x), got, want, 1e-11, np.float64, None, (1e-13,))
+
+
+@pytest.mark.parametrize("h, a", [(14.500114641390734, 3.242571081676142e-08), (-6.283170054798812, -1.0444532042387919e-10),
+                                  (5.696703834993036, 4.0496370316959905e-10), (2.5, 1e-3), (0.5, 0.3), (3.0, -0.8)])
+def test_owens_t_small_a_against_its_series(lib, h, a):
+    """T(h, a) = e^(-c)/2pi sum_n p_n a^(2n+1)/(2n+1), c = h^2/2, p_n = sum_j (-c)^j/j! (-1)^(n-j) (the
+    Taylor series of e^(-c x^2)/(1+x^2) integrated), in 50-digit decimal arithmetic. SciPy's value
+    is 2e-7 relative off at the second point; ours is within 1e-14."""
+    import math
+    from decimal import Decimal, getcontext
+
+    getcontext().prec = 50
+    c, x = Decimal(h) ** 2 / 2, abs(Decimal(a))
+    s = Decimal(0)
+    for n in range(60):
+        p = sum((-c) ** j / math.factorial(j) * (-1) ** (n - j) for j in range(n + 1))
+        s += p * x ** (2 * n + 1) / (2 * n + 1)
+    pi = Decimal("3.14159265358979323846264338327950288419716939937510")
+    want = float((-c).exp() * s / (2 * pi)) * (1 if a > 0 else -1)
+    got = _call(lib, "owens_t", np.float64, np.array([h]), np.array([a]))[0]
+    assert got == pytest.approx(want, rel=1e-14)

@@ -90,6 +90,7 @@ from ._stats import kolmogorov as kolmogorov
 from ._stats import smirnov as smirnov
 from ._stats import kolmogi as kolmogi
 from ._stats import smirnovi as smirnovi
+from ._stats import owens_t as owens_t
 
 # -- other special functions ----------------------------------------------------------------------
 from ._expint import exp1 as exp1

@@ -81,6 +81,7 @@ _DEPS = {
     "bessel_ik.cuh": ("common.cuh",),
     "bessel_jy.cuh": ("common.cuh", "bessel_ik.cuh"),
     "kolmogorov.cuh": ("common.cuh",),
+    "owens.cuh": ("common.cuh",),
     "igam.cuh": ("common.cuh", "erf.cuh", "gamma.cuh", "beta.cuh"),
     "incbet.cuh": ("common.cuh", "erf.cuh", "gamma.cuh", "beta.cuh", "igam.cuh"),
 }
