@@ -18,6 +18,7 @@
 #include "bessel_jy.cuh"
 #include "kolmogorov.cuh"
 #include "owens.cuh"
+#include "legendre.cuh"
 
 namespace cs = cuarray_special;
 
@@ -157,3 +158,4 @@ BOTH_UNARY(kolmogi, cs::kolmogi(D(0)))
 BOTH_BINARY(smirnovi, cs::smirnovi(D(0), D(1)))
 BOTH_UNARY(dawsn, cs::dawsn(D(0)))
 BOTH_BINARY(owens_t, cs::owens_t(D(0), D(1)))
+BOTH_TERNARY(lpmv, cs::lpmv(D(0), D(1), D(2)))

@@ -343,3 +343,26 @@ def test_spherical_bessel_against_scipy(derivative):
         want = g(n, x, derivative=derivative)
         assert got.dtype == want.dtype
         np.testing.assert_allclose(got.get(), want, rtol=1e-11, atol=1e-13, equal_nan=True, err_msg=kind)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["float64", "float32"])
+def test_lpmv_against_scipy(dtype):
+    """lpmv (integer order) where SciPy's value is accurate: x >= 0, and x < 0 at integer degrees
+    (tests/scipy/test_special_host_cpu.py checks x < 0 at other degrees against the exact series)."""
+    rng = _rng("lpmv", dtype)
+    n = 20000
+    m = rng.integers(-10, 11, n).astype(dtype)
+    v = rng.uniform(-30, 30, n)
+    x = rng.uniform(-1, 1, n)
+    v = np.where(x < 0, np.round(v), v).astype(dtype)
+    x = x.astype(dtype)
+    want = _want("lpmv", dtype, m, v, x)
+    got = cs.lpmv(cuarray.asarray(m), cuarray.asarray(v), cuarray.asarray(x))
+    assert got.dtype == want.dtype
+    g = got.get()
+    # near a zero of the oscillating function: 1e-14 of its envelope (|v| + 1)^m, absolute
+    tol = np.maximum(1e-11 * np.abs(want), 1e-14 * (np.abs(v.astype(np.float64)) + 1) ** m) if dtype == np.float64 \
+        else 1e-6 * np.abs(want) + 1e-36
+    with np.errstate(invalid="ignore"):
+        ok = (np.abs(g - want) <= tol) | (np.isnan(g) & np.isnan(want))
+    assert ok.all(), list(zip(m[~ok][:5], v[~ok][:5], x[~ok][:5], g[~ok][:5], want[~ok][:5]))

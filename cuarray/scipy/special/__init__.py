@@ -101,6 +101,9 @@ from ._expint import shichi as shichi
 from ._zeta import zeta as zeta
 from ._zeta import zetac as zetac
 
+# -- Legendre functions ---------------------------------------------------------------------------
+from ._legendre import lpmv as lpmv
+
 # -- elliptic functions and integrals ------------------------------------------------------------
 from ._elliptic import ellipk as ellipk
 from ._elliptic import ellipkm1 as ellipkm1

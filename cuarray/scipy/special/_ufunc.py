@@ -82,6 +82,7 @@ _DEPS = {
     "bessel_jy.cuh": ("common.cuh", "bessel_ik.cuh"),
     "kolmogorov.cuh": ("common.cuh",),
     "owens.cuh": ("common.cuh",),
+    "legendre.cuh": ("common.cuh", "gamma.cuh"),
     "igam.cuh": ("common.cuh", "erf.cuh", "gamma.cuh", "beta.cuh"),
     "incbet.cuh": ("common.cuh", "erf.cuh", "gamma.cuh", "beta.cuh", "igam.cuh"),
 }
