@@ -19,6 +19,7 @@
 #include "kolmogorov.cuh"
 #include "owens.cuh"
 #include "legendre.cuh"
+#include "wright.cuh"
 
 namespace cs = cuarray_special;
 
@@ -159,3 +160,4 @@ BOTH_BINARY(smirnovi, cs::smirnovi(D(0), D(1)))
 BOTH_UNARY(dawsn, cs::dawsn(D(0)))
 BOTH_BINARY(owens_t, cs::owens_t(D(0), D(1)))
 BOTH_TERNARY(lpmv, cs::lpmv(D(0), D(1), D(2)))
+BOTH_TERNARY(wright_bessel, cs::wright_bessel(D(0), D(1), D(2)))

@@ -96,6 +96,8 @@ TERNARY = {
     "fdtri": ((2e-2, 200), (2e-2, 200), (1e-8, 1), 5e-9, 2e-6),
     "nbdtr": ((0, 200), (1, 200), (0, 1), 5e-12, 2e-6), "nbdtrc": ((0, 200), (1, 200), (0, 1), 5e-12, 2e-6),
     "nbdtri": ((0, 200), (1, 200), (1e-7, 1), 5e-9, 2e-6),
+    # (beyond x = 100 SciPy's asymptotic expansion is up to 7.5e-7 off: the host test's series check)
+    "wright_bessel": ((0, 5), (0, 10), (0, 100), 2e-11, 2e-6),
 }
 # SciPy's float32 loops of these compute in float (Boost): the float32 oracle is SciPy's float64
 # value rounded (tests/scipy/test_special_host_cpu.py says more).

@@ -173,6 +173,7 @@ TERNARY = {
     "nbdtr": ((0, 200), (0, 200), (0, 1), 5e-12, 2e-6),
     "nbdtrc": ((0, 200), (0, 200), (0, 1), 5e-12, 2e-6),
     "nbdtri": ((0, 200), (0, 200), (0, 1), 5e-9, 2e-6),
+    "wright_bessel": ((0, 5), (0, 10), (0, 100), 2e-11, 2e-6),
 }
 TEDGES = np.array([0.0, -1.0, 0.5, 1.0, 2.5, 10.0, 1e3, 1e-10, np.inf, -np.inf, np.nan])
 # Arguments where our value knowingly differs from SciPy's, SciPy's being an overflow artefact
@@ -270,6 +271,10 @@ KNOWN = {
     # (bdtri(1, 1000, 1e-10): bdtr at SciPy's p is 1.0001e-10, at ours 1e-10 to 1e-12, by the
     # closed form (1-p)^n + n p (1-p)^(n-1))
     "bdtri": lambda k, n, y: y < 1e-8,
+    # wright_bessel beyond x = 100, where SciPy switches to its asymptotic expansion (up to 7.5e-7
+    # off: test_wright_bessel_against_its_series) and overflows from ~ x = 709 before the value
+    # does (ours: the finite value); and a or b beyond 100 or so, where SciPy's is NaN
+    "wright_bessel": lambda a, b, x: (x > 100) & np.isfinite(x) | (a > 100) | (b > 100),
     "nbdtri": lambda k, n, y: _tiny(n, below=1) | (y < 1e-7),
     # rgamma below -170, where SciPy's 1/Gamma overflows before 1/Gamma does (~7e307 at -170.7).
     "rgamma": lambda x: (x < -170) & np.isfinite(x),
@@ -533,3 +538,53 @@ def test_lpmv_against_its_series(lib):
         want.append(float(-c * f if mi & 1 else c * f))
     got = _call(lib, "lpmv", np.float64, m.astype(float), v, x)
     np.testing.assert_allclose(got, np.array(want), rtol=5e-12)
+
+
+@pytest.mark.parametrize("a, b, x", [(0.22450203414525552, 9.393576138142516, 575.2620656618332),
+                                     (0.2484262290731272, 7.723357401161571, 390.17828683169404),
+                                     (0.0008948276755180736, 0.0008837769693034661, 8.889594917637584),
+                                     (1.0, 1.0, 1e4), (2.0, 3.0, 50.0), (0.5, 0.0, 1.0), (0.05, 2.0, 700.0)])
+def test_wright_bessel_against_its_series(lib, a, b, x):
+    """Phi(a, b; x) = sum_k x^k / (k! Gamma(a k + b)) in 50-digit decimals (log Gamma by Stirling's
+    series after shifting the argument above 40). SciPy's value is 7.5e-7 off at the first point
+    (its asymptotic expansion) and 7e-12 at the third; ours is within 1e-12."""
+    from decimal import Decimal, getcontext
+    from fractions import Fraction
+
+    getcontext().prec = 50
+    bern = [Fraction(0)] * 41  # Bernoulli numbers by the Akiyama-Tanigawa algorithm
+    for n in range(41):
+        row = [Fraction(1, j + 1) for j in range(n + 1)]
+        for m in range(1, n + 1):
+            for j in range(n - m + 1):
+                row[j] = (j + 1) * (row[j] - row[j + 1])
+        bern[n] = row[0]
+    half_ln2pi = (2 * Decimal("3.14159265358979323846264338327950288419716939937510582097494")).ln() / 2
+
+    def lgam(z):
+        shift = Decimal(0)
+        while z < 40:
+            shift += z.ln()
+            z += 1
+        s = (z - Decimal("0.5")) * z.ln() - z + half_ln2pi
+        for j in range(1, 20):
+            c = bern[2 * j]
+            s += Decimal(c.numerator) / Decimal(c.denominator) / (2 * j * (2 * j - 1) * z ** (2 * j - 1))
+        return s - shift
+
+    da, db, dx = Decimal(a), Decimal(b), Decimal(x)
+    lx, lf, total, top, k = dx.ln(), Decimal(0), Decimal(0), None, 0
+    while True:
+        if k:
+            lf += Decimal(k).ln()
+        z = da * k + db
+        if z != 0:
+            term = k * lx - lf - lgam(z)
+            total += term.exp()
+            if top is None or term > top:
+                top = term
+            elif term < top - 80:
+                break
+        k += 1
+    got = _call(lib, "wright_bessel", np.float64, np.array([a]), np.array([b]), np.array([x]))[0]
+    assert got == pytest.approx(float(total), rel=1e-12)

@@ -42,6 +42,7 @@ from ._bessel import j1 as j1
 from ._bessel import y0 as y0
 from ._bessel import y1 as y1
 from ._bessel import yn as yn
+from ._bessel import wright_bessel as wright_bessel
 from ._bessel import i0 as i0
 from ._bessel import i0e as i0e
 from ._bessel import i1 as i1

@@ -83,6 +83,7 @@ _DEPS = {
     "kolmogorov.cuh": ("common.cuh",),
     "owens.cuh": ("common.cuh",),
     "legendre.cuh": ("common.cuh", "gamma.cuh"),
+    "wright.cuh": ("common.cuh", "gamma.cuh"),
     "igam.cuh": ("common.cuh", "erf.cuh", "gamma.cuh", "beta.cuh"),
     "incbet.cuh": ("common.cuh", "erf.cuh", "gamma.cuh", "beta.cuh", "igam.cuh"),
 }
