@@ -17,6 +17,9 @@
 #include "bessel_ik.cuh"
 #include "bessel_jy.cuh"
 #include "kolmogorov.cuh"
+#include "owens.cuh"
+#include "legendre.cuh"
+#include "wright.cuh"
 
 namespace cs = cuarray_special;
 
@@ -155,3 +158,6 @@ BOTH_BINARY(smirnov, cs::smirnov(D(0), D(1)))
 BOTH_UNARY(kolmogi, cs::kolmogi(D(0)))
 BOTH_BINARY(smirnovi, cs::smirnovi(D(0), D(1)))
 BOTH_UNARY(dawsn, cs::dawsn(D(0)))
+BOTH_BINARY(owens_t, cs::owens_t(D(0), D(1)))
+BOTH_TERNARY(lpmv, cs::lpmv(D(0), D(1), D(2)))
+BOTH_TERNARY(wright_bessel, cs::wright_bessel(D(0), D(1), D(2)))

@@ -140,6 +140,8 @@ BINARY = {
     "kn": ((-100, 100), (0, 700), 1e-12, 2e-6),
     "smirnov": ((0, 1000), (0, 1), 1e-10, 2e-6),
     "smirnovi": ((0, 300), (0, 1), 1e-10, 2e-6),
+    # owens_t: 5e-13 is the conditioning of e^(-h^2/2) at |h| = 30 (h^2 eps)
+    "owens_t": ((-30, 30), (-20, 20), 5e-13, 1e-6),
     # J and Y near their zeros: absolute tolerances growing with x (Temme's recurrences and
     # fractions take O(x) steps: ~5e-13 absolute at x = 1e3, AMOS ~1e-15)
     "jv": ((-50, 200), (-100, 1000), 1e-11, 2e-6, 1e-12),
@@ -171,6 +173,7 @@ TERNARY = {
     "nbdtr": ((0, 200), (0, 200), (0, 1), 5e-12, 2e-6),
     "nbdtrc": ((0, 200), (0, 200), (0, 1), 5e-12, 2e-6),
     "nbdtri": ((0, 200), (0, 200), (0, 1), 5e-9, 2e-6),
+    "wright_bessel": ((0, 5), (0, 10), (0, 100), 2e-11, 2e-6),
 }
 TEDGES = np.array([0.0, -1.0, 0.5, 1.0, 2.5, 10.0, 1e3, 1e-10, np.inf, -np.inf, np.nan])
 # Arguments where our value knowingly differs from SciPy's, SciPy's being an overflow artefact
@@ -228,6 +231,10 @@ KNOWN = {
     # lost the digits there; SciPy inverts the complementary function)
     "kolmogi": lambda p: p > 0.999,
     "smirnovi": lambda n, p: p > 0.999,
+    # owens_t for |a| < 1e-3: SciPy's (Patefield-Tandy's series) is up to 2e-7 relative off there
+    # (ours is checked against the exact series in test_owens_t_small_a_against_its_series)
+    # and |h| > 30, where e^(-h^2/2) amplifies the rounding of h beyond 5e-13 in both
+    "owens_t": lambda h, a: (np.abs(a) < 1e-3) | (np.abs(h) > 30) & np.isfinite(h),
     "jv": _jy_corners, "yv": _jy_corners, "jve": _jy_corners, "yve": _jy_corners, "jn": _jy_corners,
     # iv of negative order near an integer: I_-v = I_v + (2/pi) sin(v pi) K_v cancels (5e-11);
     # order and argument beyond 1e4 (SciPy's AMOS loses digits / refuses, ours takes O(x) terms)
@@ -264,6 +271,10 @@ KNOWN = {
     # (bdtri(1, 1000, 1e-10): bdtr at SciPy's p is 1.0001e-10, at ours 1e-10 to 1e-12, by the
     # closed form (1-p)^n + n p (1-p)^(n-1))
     "bdtri": lambda k, n, y: y < 1e-8,
+    # wright_bessel beyond x = 100, where SciPy switches to its asymptotic expansion (up to 7.5e-7
+    # off: test_wright_bessel_against_its_series) and overflows from ~ x = 709 before the value
+    # does (ours: the finite value); and a or b beyond 100 or so, where SciPy's is NaN
+    "wright_bessel": lambda a, b, x: (x > 100) & np.isfinite(x) | (a > 100) | (b > 100),
     "nbdtri": lambda k, n, y: _tiny(n, below=1) | (y < 1e-7),
     # rgamma below -170, where SciPy's 1/Gamma overflows before 1/Gamma does (~7e307 at -170.7).
     "rgamma": lambda x: (x < -170) & np.isfinite(x),
@@ -440,3 +451,140 @@ def test_spherical_bessel(lib, kind, derivative):
     want = getattr(special, "spherical_" + kind)(n.astype(np.int64), x, derivative=derivative)
     got = _call(lib, "_spherical_{}{}".format(kind, "_d" if derivative else ""), np.float64, n, x)
     _compare("spherical_" + kind, (n, x), got, want, 1e-11, np.float64, None, (1e-13,))
+
+
+@pytest.mark.parametrize("h, a", [(14.500114641390734, 3.242571081676142e-08), (-6.283170054798812, -1.0444532042387919e-10),
+                                  (5.696703834993036, 4.0496370316959905e-10), (2.5, 1e-3), (0.5, 0.3), (3.0, -0.8)])
+def test_owens_t_small_a_against_its_series(lib, h, a):
+    """T(h, a) = e^(-c)/2pi sum_n p_n a^(2n+1)/(2n+1), c = h^2/2, p_n = sum_j (-c)^j/j! (-1)^(n-j) (the
+    Taylor series of e^(-c x^2)/(1+x^2) integrated), in 50-digit decimal arithmetic. SciPy's value
+    is 2e-7 relative off at the second point; ours is within 1e-14."""
+    import math
+    from decimal import Decimal, getcontext
+
+    getcontext().prec = 50
+    c, x = Decimal(h) ** 2 / 2, abs(Decimal(a))
+    s = Decimal(0)
+    for n in range(60):
+        p = sum((-c) ** j / math.factorial(j) * (-1) ** (n - j) for j in range(n + 1))
+        s += p * x ** (2 * n + 1) / (2 * n + 1)
+    pi = Decimal("3.14159265358979323846264338327950288419716939937510")
+    want = float((-c).exp() * s / (2 * pi)) * (1 if a > 0 else -1)
+    got = _call(lib, "owens_t", np.float64, np.array([h]), np.array([a]))[0]
+    assert got == pytest.approx(want, rel=1e-14)
+
+
+def _lpmv_args(rng, n, vmax, lo, hi):
+    m = rng.integers(-10, 11, n).astype(float)
+    v = rng.uniform(-vmax, vmax, n)
+    v[::3] = np.round(v[::3])  # integer degrees: the polynomial cases, parity, P_n^-m with n < m
+    return m, v, rng.uniform(lo, hi, n)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["float64", "float32"])
+def test_lpmv(lib, dtype):
+    """lpmv against SciPy where SciPy's own value is accurate: x >= 0, and x < 0 with an integer
+    degree (a polynomial in x); the edge values on a grid. (For x < 0 and a non-integer degree
+    SciPy's degree recurrence loses up to 1e-1 near -1: test_lpmv_against_its_series.)"""
+    rng = np.random.default_rng(zlib.crc32(b"lpmv"))
+    m, v, x = _lpmv_args(rng, 20000, 30, 0, 1)
+    m2, v2, x2 = _lpmv_args(rng, 10000, 30, -1, 0)
+    v2 = np.round(v2)
+    edges = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, 2.5, -3.5, 1.5, 1e-300, np.inf, -np.inf, np.nan])
+    g = np.meshgrid(edges, edges, edges)
+    m, v, x = (np.concatenate([a, b, c.ravel()]).astype(dtype) for a, b, c in zip((m, v, x), (m2, v2, x2), g))
+    want = _scipy("lpmv", dtype, m, v, x)
+    got = _call(lib, "lpmv", dtype, m, v, x)
+    # outside [-1, 1] only the Legendre polynomials (m = 0, integer degree) are defined here;
+    # SciPy also sums its series for a non-integer degree up to x = 3, and at x = +-inf gives
+    # P_1 = x but NaN for higher degrees (ours: +-inf). SciPy's m = +-inf (cast to an integer),
+    # v = +-inf, and v = NaN at x = -1 give +-inf, ours NaN. Near a zero of the oscillating
+    # function the relative error is unbounded: there an absolute 1e-14 of its envelope,
+    # (|v| + 1)^m, is allowed.
+    with np.errstate(all="ignore"):
+        mask = ((np.abs(x) > 1) & ((v != np.round(v)) | np.isinf(x)) | np.isinf(m) | np.isinf(v)
+                | np.isnan(v) & (x == -1))
+        if dtype == np.float64:
+            mask |= np.abs(got - want) <= 1e-14 * (np.abs(v.astype(np.float64)) + 1) ** m
+    _compare("lpmv", (m, v, x), got, want, 1e-11 if dtype == np.float64 else 1e-6, dtype, mask)
+
+
+def test_lpmv_against_its_series(lib):
+    """P_v^m(x) = (-1)^m Gamma(v+m+1)/(Gamma(v-m+1) 2^m m!) (1-x^2)^(m/2) F(m-v, m+v+1; m+1; (1-x)/2)
+    summed in 160-digit decimal arithmetic (slowly convergent near x = -1, exact), over x in
+    (-0.995, 1) for degrees to 100: within 5e-12 (SciPy: up to 1e-1 off for x < 0)."""
+    from decimal import Decimal, getcontext
+
+    # (the terms alternate and peak near 1e60 at degree 100: 80 digits are not enough)
+    getcontext().prec = 160
+    rng = np.random.default_rng(zlib.crc32(b"lpmv series"))
+    n = 120
+    m = rng.integers(0, 11, n)
+    v = rng.uniform(0, 100, n)
+    x = np.where(rng.random(n) < 0.6, -1 + 10 ** rng.uniform(-2.3, 0, n), rng.uniform(-1, 1, n))
+    want = []
+    for mi, vi, xi in zip(m, v, x):
+        mi, d, y = int(mi), Decimal(vi), Decimal(xi)
+        z, s = (1 - y) / 2, ((1 - y) * (1 + y)).sqrt()
+        c = Decimal(1)
+        for j in range(1, mi + 1):
+            c *= (d + j) * (d - mi + j) * s / (2 * j)
+        f = t = Decimal(1)
+        k = 0
+        while k < 50 or abs(t) > abs(f) * Decimal(10) ** -30:
+            t *= (mi - d + k) * (mi + d + 1 + k) / ((mi + 1 + k) * (k + 1)) * z
+            f += t
+            k += 1
+        want.append(float(-c * f if mi & 1 else c * f))
+    got = _call(lib, "lpmv", np.float64, m.astype(float), v, x)
+    np.testing.assert_allclose(got, np.array(want), rtol=5e-12)
+
+
+@pytest.mark.parametrize("a, b, x", [(0.22450203414525552, 9.393576138142516, 575.2620656618332),
+                                     (0.2484262290731272, 7.723357401161571, 390.17828683169404),
+                                     (0.0008948276755180736, 0.0008837769693034661, 8.889594917637584),
+                                     (1.0, 1.0, 1e4), (2.0, 3.0, 50.0), (0.5, 0.0, 1.0), (0.05, 2.0, 700.0)])
+def test_wright_bessel_against_its_series(lib, a, b, x):
+    """Phi(a, b; x) = sum_k x^k / (k! Gamma(a k + b)) in 50-digit decimals (log Gamma by Stirling's
+    series after shifting the argument above 40). SciPy's value is 7.5e-7 off at the first point
+    (its asymptotic expansion) and 7e-12 at the third; ours is within 1e-12."""
+    from decimal import Decimal, getcontext
+    from fractions import Fraction
+
+    getcontext().prec = 50
+    bern = [Fraction(0)] * 41  # Bernoulli numbers by the Akiyama-Tanigawa algorithm
+    for n in range(41):
+        row = [Fraction(1, j + 1) for j in range(n + 1)]
+        for m in range(1, n + 1):
+            for j in range(n - m + 1):
+                row[j] = (j + 1) * (row[j] - row[j + 1])
+        bern[n] = row[0]
+    half_ln2pi = (2 * Decimal("3.14159265358979323846264338327950288419716939937510582097494")).ln() / 2
+
+    def lgam(z):
+        shift = Decimal(0)
+        while z < 40:
+            shift += z.ln()
+            z += 1
+        s = (z - Decimal("0.5")) * z.ln() - z + half_ln2pi
+        for j in range(1, 20):
+            c = bern[2 * j]
+            s += Decimal(c.numerator) / Decimal(c.denominator) / (2 * j * (2 * j - 1) * z ** (2 * j - 1))
+        return s - shift
+
+    da, db, dx = Decimal(a), Decimal(b), Decimal(x)
+    lx, lf, total, top, k = dx.ln(), Decimal(0), Decimal(0), None, 0
+    while True:
+        if k:
+            lf += Decimal(k).ln()
+        z = da * k + db
+        if z != 0:
+            term = k * lx - lf - lgam(z)
+            total += term.exp()
+            if top is None or term > top:
+                top = term
+            elif term < top - 80:
+                break
+        k += 1
+    got = _call(lib, "wright_bessel", np.float64, np.array([a]), np.array([b]), np.array([x]))[0]
+    assert got == pytest.approx(float(total), rel=1e-12)

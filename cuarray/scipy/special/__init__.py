@@ -42,6 +42,7 @@ from ._bessel import j1 as j1
 from ._bessel import y0 as y0
 from ._bessel import y1 as y1
 from ._bessel import yn as yn
+from ._bessel import wright_bessel as wright_bessel
 from ._bessel import i0 as i0
 from ._bessel import i0e as i0e
 from ._bessel import i1 as i1
@@ -90,6 +91,7 @@ from ._stats import kolmogorov as kolmogorov
 from ._stats import smirnov as smirnov
 from ._stats import kolmogi as kolmogi
 from ._stats import smirnovi as smirnovi
+from ._stats import owens_t as owens_t
 
 # -- other special functions ----------------------------------------------------------------------
 from ._expint import exp1 as exp1
@@ -99,6 +101,9 @@ from ._expint import sici as sici
 from ._expint import shichi as shichi
 from ._zeta import zeta as zeta
 from ._zeta import zetac as zetac
+
+# -- Legendre functions ---------------------------------------------------------------------------
+from ._legendre import lpmv as lpmv
 
 # -- elliptic functions and integrals ------------------------------------------------------------
 from ._elliptic import ellipk as ellipk

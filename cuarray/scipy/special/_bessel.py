@@ -3,7 +3,8 @@ library's), i0, i1 (CUDA's cyl_bessel_i0/i1) and the scaled i0e, i1e (templates/
 All but i0/i1 compute their float loops in double, as SciPy's do. Real-order iv, ive, kv, kve,
 kn and k0, k1, k0e, k1e, and jv, yv, jve, yve, jn by Temme's method (templates/bessel_ik.cuh,
 templates/bessel_jy.cuh; SciPy uses AMOS and Cephes). jve and yve equal jv and yv for real
-arguments (their scaling is by the imaginary part)."""
+arguments (their scaling is by the imaginary part). wright_bessel, Wright's generalized Bessel
+function, by its series of positive terms (templates/wright.cuh)."""
 
 import numpy
 
@@ -67,3 +68,7 @@ def spherical_jn(n, z, derivative=False):
 def spherical_yn(n, z, derivative=False):
     """See `scipy.special.spherical_yn` (real `z` only)."""
     return (_spherical_yn_d if derivative else _spherical_yn)(_order(n), z)
+
+wright_bessel = special_ufunc("wright_bessel", 3, 1, ("ddd->d", "fff->f"),
+                              "out0 = cuarray_special::wright_bessel((double)in0, (double)in1, (double)in2)",
+                              ("wright.cuh",))

@@ -2,8 +2,8 @@
 and ndtri (CUDA's normcdfinv) - and the distribution functions built on the incomplete gamma
 function (gdtr*, chdtr*, pdtr*: templates/igam.cuh) and the incomplete beta function (bdtr*,
 fdtr*, nbdtr*, stdtr*: templates/incbet.cuh), and kolmogorov, smirnov and their inverses
-(templates/kolmogorov.cuh). All but ndtri compute their float loops in double, as SciPy's do. The
-integer-count loops ('dld->d', 'lld->d', 'ld->d') are SciPy's; its float loops truncate k and n to
+(templates/kolmogorov.cuh), and Owen's T function owens_t (templates/owens.cuh). All but ndtri
+compute their float loops in double, as SciPy's do. The integer-count loops ('dld->d', 'lld->d', 'ld->d') are SciPy's; its float loops truncate k and n to
 integers, and so do ours."""
 
 from ._ufunc import special_ufunc
@@ -48,3 +48,5 @@ kolmogorov = special_ufunc("kolmogorov", 1, 1, ("f->f", "d->d"), "out0 = cuarray
 smirnov = special_ufunc("smirnov", 2, 1, ("ld->d",) + _FF, _2.format("smirnov"), _K)
 kolmogi = special_ufunc("kolmogi", 1, 1, ("f->f", "d->d"), "out0 = cuarray_special::kolmogi((double)in0)", _K)
 smirnovi = special_ufunc("smirnovi", 2, 1, ("ld->d",) + _FF, _2.format("smirnovi"), _K)
+
+owens_t = special_ufunc("owens_t", 2, 1, _FF, _2.format("owens_t"), ("owens.cuh",))

@@ -81,6 +81,9 @@ _DEPS = {
     "bessel_ik.cuh": ("common.cuh",),
     "bessel_jy.cuh": ("common.cuh", "bessel_ik.cuh"),
     "kolmogorov.cuh": ("common.cuh",),
+    "owens.cuh": ("common.cuh",),
+    "legendre.cuh": ("common.cuh", "gamma.cuh"),
+    "wright.cuh": ("common.cuh", "gamma.cuh"),
     "igam.cuh": ("common.cuh", "erf.cuh", "gamma.cuh", "beta.cuh"),
     "incbet.cuh": ("common.cuh", "erf.cuh", "gamma.cuh", "beta.cuh", "igam.cuh"),
 }
