@@ -24,21 +24,7 @@ CSF_FN double exp1(double x) {
     return -k_euler - log(x) + sum;
   }
   if (x > 745.2) return 0.0;  // e^-x underflows
-  const double tiny = 1e-300;
-  double b = x + 1.0, c = 1.0 / tiny, d = 1.0 / b, h = d;
-  for (int i = 1; i < 1000; ++i) {
-    const double an = -double(i) * i;
-    b += 2.0;
-    d = an * d + b;
-    if (fabs(d) < tiny) d = tiny;
-    c = b + an / c;
-    if (fabs(c) < tiny) c = tiny;
-    d = 1.0 / d;
-    const double del = c * d;
-    h *= del;
-    if (fabs(del - 1.0) < 1e-16) break;
-  }
-  return h * exp(-x);
+  return legendre_gamma_cf(0.0, x) * exp(-x);
 }
 
 CSF_FN double expi(double x) {

@@ -41,26 +41,11 @@ CSF_FN double igam_series(double a, double x) {
   return s * fac / a;
 }
 
-// Q(a, x) by Legendre's continued fraction 1/(x+1-a- 1(1-a)/(x+3-a- 2(2-a)/(x+5-a- ...)))
-// (A&S 6.5.31), evaluated by the modified Lentz method.
+// Q(a, x) by Legendre's continued fraction (common.cuh's legendre_gamma_cf).
 CSF_FN double igamc_cf(double a, double x) {
   const double fac = igam_fac(a, x);
   if (fac == 0.0) return 0.0;
-  const double tiny = 1e-300;
-  double b = x + 1.0 - a, c = 1.0 / tiny, d = 1.0 / b, h = d;
-  for (int i = 1; i < 20000; ++i) {
-    const double an = -i * (i - a);
-    b += 2.0;
-    d = an * d + b;
-    if (fabs(d) < tiny) d = tiny;
-    c = b + an / c;
-    if (fabs(c) < tiny) c = tiny;
-    d = 1.0 / d;
-    const double del = d * c;
-    h *= del;
-    if (fabs(del - 1.0) < 1e-16) break;
-  }
-  return fac * h;
+  return fac * legendre_gamma_cf(a, x);
 }
 
 // Temme: Q = erfc(eta sqrt(a/2)) / 2 + e^(-a eta^2 / 2) / sqrt(2 pi a) (c0(eta) + c1(eta) / a),
