@@ -195,3 +195,13 @@ def test_kernel_compiles_for_sm90():
              for cols in (False, True)]
     cubin, mapping = compiler.compile_cubin(sm.source(), arch="sm_90", name_expressions=names)
     assert cubin and set(mapping) == set(names)
+
+
+@pytest.mark.parametrize("name", ["softmax", "log_softmax", "logsumexp"])
+def test_host_input_follows_the_one_policy(name):
+    """A list is refused as every routine refuses it (host_input.as_array), with the message that
+    says what to do, not a private check's."""
+    from cuarray.scipy import special
+
+    with pytest.raises(TypeError, match=r"cuarray\.scipy\.special\.{}: .*call cuarray\.asarray\(\)".format(name)):
+        getattr(special, name)([1.0, 2.0, 3.0])

@@ -12,6 +12,7 @@ import pathlib
 import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
+from ..._core.host_input import as_array
 from ..._core.ndarray import ndarray
 from ..._logic.content import isfinite
 from ..._math.explog import exp, log
@@ -104,11 +105,6 @@ def _rows_kernel(x, layout, log):
     return y
 
 
-def _check(a, name):
-    if not isinstance(a, ndarray):
-        raise TypeError("{}: expected a cuarray array, got {}".format(name, type(a).__name__))
-
-
 def _shift(a, axis):
     """The max along `axis` (keepdims), 0 where it is not finite (so inf - inf makes no NaN)."""
     m = amax(a, axis=axis, keepdims=True)
@@ -125,7 +121,7 @@ def _axis(x, axis):
 
 def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
     """See `scipy.special.logsumexp` (real input)."""
-    _check(a, "logsumexp")
+    a = as_array(a, "scipy.special.logsumexp")
     if a.dtype.kind in "biu":
         a = a.astype(numpy.float64)
     m = _shift(a, axis)
@@ -147,7 +143,7 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
 
 def softmax(x, axis=None):
     """See `scipy.special.softmax`."""
-    _check(x, "softmax")
+    x = as_array(x, "scipy.special.softmax")
     if x.dtype.kind in "biu":
         x = x.astype(numpy.float64)
     axis = _axis(x, axis)
@@ -161,7 +157,7 @@ def softmax(x, axis=None):
 
 def log_softmax(x, axis=None):
     """See `scipy.special.log_softmax`."""
-    _check(x, "log_softmax")
+    x = as_array(x, "scipy.special.log_softmax")
     if x.dtype.kind in "biu":
         x = x.astype(numpy.float64)
     axis = _axis(x, axis)
