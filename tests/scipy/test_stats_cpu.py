@@ -49,3 +49,14 @@ def test_signature_is_scipys(name):
     for p in ours.parameters.values():
         q = theirs.parameters[p.name]
         assert p.kind == q.kind and p.default == q.default, (name, p, q)
+
+
+def test_p_values_without_scipy_say_what_to_install(monkeypatch):
+    """SciPy is optional at run time: a fresh install without it gets an ImportError naming it."""
+    import sys
+
+    from cuarray.scipy.stats import _correlation
+
+    monkeypatch.setitem(sys.modules, "scipy", None)  # `import scipy` raises ImportError
+    with pytest.raises(ImportError, match=r"pearsonr: its p-value is computed by SciPy.*pip install scipy"):
+        _correlation._host_stats("pearsonr")

@@ -39,6 +39,18 @@ def _check_alternative(alternative):
         raise ValueError("`alternative` must be 'less', 'greater', or 'two-sided'.")
 
 
+def _host_stats(fn: str):
+    """scipy.stats, for a p-value on the host: SciPy is optional at run time (not a dependency of
+    cuarray), so a fresh install without it gets an ImportError that says so, not a bare
+    ModuleNotFoundError from inside the routine."""
+    try:
+        from scipy import stats  # (function level: the optional host-side SciPy)
+    except ImportError as e:
+        raise ImportError("cuarray.scipy.stats.{}: its p-value is computed by SciPy on the host; "
+                          "pip install scipy".format(fn)) from e
+    return stats
+
+
 def _pvalue(r, alternative, dist):
     """p-values (host) of the host statistics `r` under `dist` (a frozen SciPy distribution of
     the statistic)."""
@@ -75,8 +87,7 @@ def pearsonr(x, y, *, alternative="two-sided", method=None, axis=0):
     r = where(r > 1, 1.0, where(r < -1, -1.0, r)).astype(x.dtype)
     if n == 2:  # r is +-1 and the test has no power: SciPy's p is 1
         return PearsonRResult(r, where(r == r, 1.0, numpy.nan).astype(x.dtype))
-    from scipy import stats  # (function level: the optional host-side SciPy, for the p-value only)
-
+    stats = _host_stats("pearsonr")
     ab = n / 2 - 1
     p = _pvalue(r.get(), alternative, stats.beta(ab, ab, loc=-1, scale=2))
     return PearsonRResult(r, asarray(p.astype(r.dtype)))
@@ -111,8 +122,7 @@ def spearmanr(a, b=None, axis=0, nan_policy="propagate", alternative="two-sided"
     rho = corrcoef(v)
     if rho.shape == (2, 2):
         rho = rho[0, 1]
-    from scipy import stats  # (function level: the optional host-side SciPy, for the p-value only)
-
+    stats = _host_stats("spearmanr")
     dof = n - 2
     rh = rho.get()
     with numpy.errstate(divide="ignore", invalid="ignore"):
