@@ -153,26 +153,21 @@ def _smooth(n: int) -> bool:
 def next_fast_len(target, real=False):
     """See `scipy.fft.next_fast_len`: the smallest 7-smooth (2^a 3^b 5^c 7^d) length >= target,
     cuFFT's fast sizes (SciPy's answer is pocketfft's: 11-smooth, 5-smooth for real), as CuPy's."""
-    target = operator.index(target)
-    if target < 0:
-        raise ValueError("Target length must be positive")
-    if target == 0:
-        return 0
-    n = target
-    while not _smooth(n):
-        n += 1
-    return n
+    return _fast_len(target, 1)
 
 
 def prev_fast_len(target, real=False):
     """See `scipy.fft.prev_fast_len`: the largest 7-smooth length <= target (cuFFT's sizes)."""
+    return _fast_len(target, -1)
+
+
+def _fast_len(target, step: int) -> int:
+    """The nearest 7-smooth length from `target` in the direction of `step` (0 stays 0)."""
     target = operator.index(target)
     if target < 0:
         raise ValueError("Target length must be positive")
-    if target == 0:
-        return 0
     n = target
-    while not _smooth(n):
-        n -= 1
+    while n and not _smooth(n):
+        n += step
     return n
 

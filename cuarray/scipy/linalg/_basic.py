@@ -15,7 +15,7 @@ from ..._logic.truth import any as any_
 from ..._manipulation.dims import broadcast_to
 from ..._sorting.searching import where
 from ...linalg._util import LinAlgError, compute_char
-from ._validate import as_lapack
+from ._validate import as_lapack, banded_operands
 from ..._statistics.order import max as max_
 from ..._math.sums import sum as sum_
 from ..._manipulation.transpose import swapaxes
@@ -88,12 +88,7 @@ def solve_banded(l_and_u, ab, b, overwrite_ab=False, overwrite_b=False, check_fi
     gbsv's factorisation without the band storage. Memory and time are those of a dense n x n
     solve, so this suits n up to the tens of thousands, not long banded systems."""
     nlower, nupper = (int(v) for v in l_and_u)
-    ab, b = as_lapack(ab, "solve_banded"), as_lapack(b, "solve_banded")
-    if ab.ndim < 2:
-        raise ValueError("expected a 2-D array of diagonals, got ab.shape={}".format(ab.shape))
-    vector = b.ndim == 1
-    if b.ndim == 0 or ab.shape[-1] != b.shape[0 if vector else -2]:
-        raise ValueError("shapes of ab and b are not compatible.")
+    ab, b, vector = banded_operands(ab, b, "solve_banded")
     if nlower + nupper + 1 != ab.shape[-2]:
         raise ValueError("invalid values for the number of lower and upper diagonals: l+u+1 ({}) does not "
                          "equal ab.shape[0] ({})".format(nlower + nupper + 1, ab.shape[-2]))

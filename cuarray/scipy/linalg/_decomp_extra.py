@@ -23,7 +23,7 @@ from ..._manipulation.joining import stack
 from ..._math.sums import sum as sum_
 from ..._statistics.order import max as max_
 from ._triangular import cho_solve
-from ._validate import as_lapack
+from ._validate import as_lapack, banded_operands
 
 __all__ = ["cholesky", "eigvalsh", "eig", "eigvals", "polar", "pinv", "norm", "lstsq", "solveh_banded"]
 
@@ -68,12 +68,7 @@ def solveh_banded(ab, b, overwrite_ab=False, overwrite_b=False, lower=False, che
     """See `scipy.linalg.solveh_banded` (stacks). As `solve_banded`: the Hermitian matrix is
     assembled on the device from its diagonals and solved by cuarray.linalg's Cholesky (pbsv's
     factorisation without band storage; memory and time of a dense n x n solve)."""
-    ab, b = as_lapack(ab, "solveh_banded"), as_lapack(b, "solveh_banded")
-    if ab.ndim < 2:
-        raise ValueError("expected a 2-D array of diagonals, got ab.shape={}".format(ab.shape))
-    vector = b.ndim == 1
-    if b.ndim == 0 or ab.shape[-1] != b.shape[0 if vector else -2]:
-        raise ValueError("shapes of ab and b are not compatible.")
+    ab, b, vector = banded_operands(ab, b, "solveh_banded")
     char = compute_char(ab, b)
     n, u = ab.shape[-1], ab.shape[-2] - 1
     i, j = arange(n)[:, None], arange(n)[None, :]

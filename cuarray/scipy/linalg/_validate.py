@@ -9,7 +9,7 @@ import numpy
 
 from ...linalg._util import as_array
 
-__all__ = ["as_lapack", "deprecate_dtypes", "LinAlgWarning"]
+__all__ = ["as_lapack", "banded_operands", "deprecate_dtypes", "LinAlgWarning"]
 
 
 def deprecate_dtypes(fn: str, *arrays, stacklevel: int = 3) -> None:
@@ -36,3 +36,14 @@ def as_lapack(x, fn: str):
 class LinAlgWarning(RuntimeWarning):
     """See `scipy.linalg.LinAlgWarning`. Exported for code that filters it; cuarray does not emit
     it (detecting ill-conditioning would cost a device read per call)."""
+
+
+def banded_operands(ab, b, fn: str):
+    """(ab, b, b is one vector) for the banded solvers, with SciPy's errors for bad shapes."""
+    ab, b = as_lapack(ab, fn), as_lapack(b, fn)
+    if ab.ndim < 2:
+        raise ValueError("expected a 2-D array of diagonals, got ab.shape={}".format(ab.shape))
+    vector = b.ndim == 1
+    if b.ndim == 0 or ab.shape[-1] != b.shape[0 if vector else -2]:
+        raise ValueError("shapes of ab and b are not compatible.")
+    return ab, b, vector
