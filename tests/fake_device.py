@@ -144,7 +144,7 @@ def recorded_launches(monkeypatch):
     """The host path with no device: every launch is recorded (stream, config, kernel, args), a
     kernel is a placeholder `(name, layout, ndim, index type)`, memory comes from a FakeBacking.
     The shared kernel cache is fresh, so no placeholder reaches a later (GPU) test."""
-    from cuarray._core import elementwise
+    from cuarray._core import device_errors, elementwise
     from cuarray.cuda import device, launch, memory, stream
 
     calls = []
@@ -159,6 +159,10 @@ def recorded_launches(monkeypatch):
     monkeypatch.setattr(device._tls, "active_context", device._tls.device_id)
     monkeypatch.setattr(elementwise.Definition, "_kernel", lambda self, layout, nd, it: (self.name, layout, nd, it))
     monkeypatch.setattr(elementwise, "_shared_kernels", {})
+    # A gather's error record lives in fake memory and is pending after its launch: both stay
+    # here, or the next test's synchronisation would read a fake address (tests/profiler did).
+    monkeypatch.setattr(device_errors, "_buffers", {})
+    monkeypatch.setattr(device_errors, "_pending", set())
     pool = memory.MemoryPool(backing=_host_only())
     prev = memory.get_allocator()
     memory.set_allocator(pool.malloc)

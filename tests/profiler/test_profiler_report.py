@@ -8,6 +8,7 @@ import json
 import pytest
 
 from cuarray.cuda import _backend, compiler, launch, memory, profiling, _sync_hooks
+from cuarray._core import device_errors
 from cuarray.cuda._memory_base import MemoryPointer
 from cuarray.cuda.module import kernel_names
 from cuarray.profiler import Profile, _report
@@ -137,6 +138,7 @@ def fake_runtime(monkeypatch):
     monkeypatch.setattr(profiling._device, "synchronize", lambda: None)
     monkeypatch.setattr(profiling._device, "_core_device", lambda *a: None)
     monkeypatch.setattr(profiling, "_events", profiling._Events())
+    monkeypatch.setattr(device_errors, "_pending", set())  # no earlier test's record to read
     launched = []
     monkeypatch.setattr(launch, "_raw", lambda *a: launched.append(a))
     monkeypatch.setattr(launch, "_hook", None)
