@@ -24,6 +24,7 @@ from ._spectral import coherence as coherence
 from ._spectral import csd as csd
 from ._spectral import periodogram as periodogram
 from ._spectral import spectrogram as spectrogram
+from ._spectral import istft as istft
 from ._spectral import stft as stft
 from ._spectral import welch as welch
 from ._misc import argrelextrema as argrelextrema

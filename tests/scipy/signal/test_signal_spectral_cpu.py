@@ -2,6 +2,9 @@
 cuarray arrays and numpy.fft for cuarray.fft, against scipy.signal."""
 
 
+import re
+import warnings
+
 import numpy as np
 import pytest
 import scipy.signal as ss
@@ -66,3 +69,69 @@ def test_periodogram_spectrogram_stft(host_spectral):
     for kw in [dict(), dict(nperseg=64, noverlap=48), dict(boundary="even", padded=False, nperseg=30),
                dict(boundary=None, scaling="psd", nperseg=40), dict(nperseg=32, detrend="constant")]:
         close(host_spectral.stft(x, **kw), ss.stft(x, **kw))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
+@pytest.mark.parametrize("kw", [dict(), dict(nperseg=64, noverlap=48), dict(nperseg=33, noverlap=10, nfft=40),
+                                dict(nperseg=30, window="hamming", scaling="psd", boundary=None),
+                                dict(nperseg=16, noverlap=3, window=("tukey", 0.5))])
+def test_istft_roundtrip(host_spectral, dtype, kw):
+    x = RNG.normal(size=(2, 3, 300))
+    if dtype == "complex128":
+        x = x + 1j * RNG.normal(size=x.shape)
+    x = x.astype(dtype)
+    stft_kw = {k: v for k, v in kw.items() if k != "boundary"}
+    if "scaling" in kw:
+        stft_kw["scaling"] = "psd"
+    ikw = dict(kw, input_onesided=dtype != "complex128")
+    if "boundary" in kw:
+        stft_kw["boundary"], ikw["boundary"] = None, False
+    _, _, z = ss.stft(x, **stft_kw)
+    tol = 1e-4 if dtype == "float32" else 1e-9
+    with warnings.catch_warnings(record=True) as w_ref:
+        warnings.simplefilter("always")
+        ref = ss.istft(z, **ikw)
+    with warnings.catch_warnings(record=True) as w_got:
+        warnings.simplefilter("always")
+        got = host_spectral.istft(z, **ikw)
+    assert [str(w.message) for w in w_got] == [str(w.message) for w in w_ref]
+    close(got, ref, tol)
+
+
+def test_istft_axes_and_arrays(host_spectral):
+    x = RNG.normal(size=(2, 3, 257))
+    _, _, z = ss.stft(x, nperseg=40, noverlap=30)
+    for perm, ta, fa in [((0, 2, 3, 1), 2, 1), ((2, 3, 0, 1), 1, 0), ((3, 0, 1, 2), 0, -1), ((0, 1, 2, 3), 3, 2),
+                         ((0, 1, 3, 2), 2, 3)]:
+        zt = z.transpose(perm)
+        close(host_spectral.istft(zt, nperseg=40, noverlap=30, time_axis=ta, freq_axis=fa),
+              ss.istft(zt, nperseg=40, noverlap=30, time_axis=ta, freq_axis=fa))
+    win = RNG.uniform(0.5, 1.0, size=40)
+    close(host_spectral.istft(z, window=win, noverlap=25), ss.istft(z, window=win, noverlap=25))
+    zi = (z[0, 0] * 3).astype(np.complex64)
+    close(host_spectral.istft(zi, nperseg=40, input_onesided=True, nfft=40),
+          ss.istft(zi, nperseg=40, input_onesided=True, nfft=40), 1e-5)
+    z2 = RNG.normal(size=(21, 9)).astype(np.float32)  # real input: SciPy makes it complex with + 0j
+    close(host_spectral.istft(z2), ss.istft(z2), 1e-5)
+
+
+@pytest.mark.parametrize("args,kw", [((np.ones(5),), {}), ((np.ones((3, 4)),), dict(time_axis=0, freq_axis=0)),
+                                     ((np.ones((9, 4)),), dict(nperseg=0)), ((np.ones((9, 4)),), dict(nfft=8)),
+                                     ((np.ones((9, 4)),), dict(noverlap=16)),
+                                     ((np.ones((9, 4)),), dict(window=np.ones((4, 4)))),
+                                     ((np.ones((9, 4)),), dict(window=np.ones(15))),
+                                     ((np.ones((9, 4)),), dict(scaling="density")),
+                                     ((np.ones((9, 4)),), dict(time_axis=4))])
+def test_istft_errors(host_spectral, args, kw):
+    with pytest.raises(Exception) as ref:
+        ss.istft(*args, **kw)
+    with pytest.raises(ref.type, match=re.escape(str(ref.value))):
+        host_spectral.istft(*args, **kw)
+
+
+def test_istft_nola_warning(host_spectral):
+    z = ss.stft(RNG.normal(size=200), window="hann", nperseg=16, noverlap=0)[2]
+    for boundary in (True, False):
+        with pytest.warns(UserWarning, match="NOLA condition failed") as got:
+            host_spectral.istft(z, window="hann", nperseg=16, noverlap=0, boundary=boundary)
+        assert ("missing boundary" in str(got[0].message)) == (not boundary)
