@@ -54,6 +54,20 @@ def _triage_segments(window, nperseg, input_length):
     return win, nperseg
 
 
+def _segment_params(nperseg, nfft, noverlap, default_nfft):
+    """SciPy's checks of `nfft` and `noverlap` against `nperseg`: (nfft, noverlap) as ints."""
+    if nfft is None:
+        nfft = default_nfft
+    elif nfft < nperseg:
+        raise ValueError("nfft must be greater than or equal to nperseg.")
+    else:
+        nfft = int(nfft)
+    noverlap = nperseg // 2 if noverlap is None else int(noverlap)
+    if noverlap >= nperseg:
+        raise ValueError("noverlap must be less than nperseg.")
+    return nfft, noverlap
+
+
 def _zeros_like_tail(x, n):
     shape = list(x.shape)
     shape[-1] = n
@@ -115,15 +129,7 @@ def _spectral_helper(x, y, fs, window, nperseg, noverlap, nfft, detrend, return_
         if nperseg < 1:
             raise ValueError("nperseg must be a positive integer")
     win, nperseg = _triage_segments(window, nperseg, x.shape[-1])
-    if nfft is None:
-        nfft = nperseg
-    elif nfft < nperseg:
-        raise ValueError("nfft must be greater than or equal to nperseg.")
-    else:
-        nfft = int(nfft)
-    noverlap = nperseg // 2 if noverlap is None else int(noverlap)
-    if noverlap >= nperseg:
-        raise ValueError("noverlap must be less than nperseg.")
+    nfft, noverlap = _segment_params(nperseg, nfft, noverlap, nperseg)
     nstep = nperseg - noverlap
     if boundary is not None:
         kind = boundary if boundary != "zeros" else None
@@ -328,15 +334,8 @@ def istft(Zxx, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft
         nperseg = int(nperseg)
         if nperseg < 1:
             raise ValueError("nperseg must be a positive integer")
-    if nfft is None:
-        nfft = nperseg if (input_onesided and nperseg == n_default + 1) else n_default
-    elif nfft < nperseg:
-        raise ValueError("nfft must be greater than or equal to nperseg.")
-    else:
-        nfft = int(nfft)
-    noverlap = nperseg // 2 if noverlap is None else int(noverlap)
-    if noverlap >= nperseg:
-        raise ValueError("noverlap must be less than nperseg.")
+    nfft, noverlap = _segment_params(nperseg, nfft, noverlap,
+                                     nperseg if (input_onesided and nperseg == n_default + 1) else n_default)
     nstep = nperseg - noverlap
     # (..., time, freq): the segments' samples last, as the overlap-add wants them
     fa, ta = freq_axis % Zxx.ndim, time_axis % Zxx.ndim
