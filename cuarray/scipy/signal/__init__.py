@@ -20,6 +20,7 @@ from ._lfilter import lfilter_zi as lfilter_zi
 from ._lfilter import sosfilt as sosfilt
 from ._lfilter import sosfilt_zi as sosfilt_zi
 from ._lfilter import sosfiltfilt as sosfiltfilt
+from ._lombscargle import lombscargle as lombscargle
 from ._spectral import coherence as coherence
 from ._spectral import csd as csd
 from ._spectral import periodogram as periodogram

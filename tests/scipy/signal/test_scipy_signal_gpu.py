@@ -258,3 +258,23 @@ def test_lfilter_float32_coefficients_and_unstable_filters():
         ref = ss.lfilter([1.0], [1.0, -1.05], x)
     got = cs.lfilter([1.0], [1.0, -1.05], cuarray.asarray(x)).get()
     np.testing.assert_allclose(got, ref, rtol=1e-9)
+
+
+@pytest.mark.parametrize("normalize", ["power", "normalize", "amplitude"])
+@pytest.mark.parametrize("floating_mean", [False, True])
+@pytest.mark.parametrize("n,nf", [(1000, 700), (5, 3), (200000, 40), (777, 1)])
+def test_lombscargle(normalize, floating_mean, n, nf):
+    x = np.sort(RNG.uniform(0, 50, n))
+    y = 1.5 * np.sin(0.9 * x + 0.3) + RNG.normal(size=n) + 0.7
+    w = RNG.uniform(0.1, 2.0, n)
+    freqs = RNG.uniform(0.01, 5.0, nf)
+    for kw in (dict(), dict(weights=w)):
+        ref = ss.lombscargle(x, y, freqs, normalize=normalize, floating_mean=floating_mean, **kw)
+        got = cs.lombscargle(cuarray.asarray(x), cuarray.asarray(y), cuarray.asarray(freqs), normalize=normalize,
+                             floating_mean=floating_mean, **{k: cuarray.asarray(v) for k, v in kw.items()})
+        close(got, ref, 1e-8)
+    xf = cuarray.asarray(x.astype(np.float32))[::2]  # float32 and strided: cast and made contiguous, as SciPy
+    close(cs.lombscargle(xf, cuarray.asarray(y)[::2], cuarray.asarray(freqs)),
+          ss.lombscargle(x.astype(np.float32)[::2], y[::2], freqs), 1e-8)
+    with pytest.raises(ValueError, match="weights"):
+        cs.lombscargle(cuarray.asarray(x), cuarray.asarray(y), cuarray.asarray(freqs), weights=cuarray.asarray(-w))
