@@ -303,7 +303,7 @@ def overlap_add(segs, nstep):
     strided adds, each over the whole batch."""
     nseg, m = segs.shape[-2], segs.shape[-1]
     k = -(-m // nstep)
-    blocks = _zeros(segs.shape[:-2] + (nseg + k - 1, nstep), segs.dtype, segs)
+    blocks = zeros_as(segs.shape[:-2] + (nseg + k - 1, nstep), segs.dtype, segs)
     for j in range(k):
         w = min(nstep, m - j * nstep)
         view = blocks[..., j:j + nseg, :w]
@@ -311,7 +311,8 @@ def overlap_add(segs, nstep):
     return blocks.reshape(segs.shape[:-2] + ((nseg + k - 1) * nstep,))[..., :(nseg - 1) * nstep + m]
 
 
-def _zeros(shape, dtype, like):
+def zeros_as(shape, dtype, like):
+    """Zeros where `like` lives (a cuarray array, or NumPy in the host tests)."""
     return _from_host(numpy.zeros(shape, dtype)) if _s.is_array(like) else numpy.zeros(shape, dtype)
 
 

@@ -278,3 +278,30 @@ def test_lombscargle(normalize, floating_mean, n, nf):
           ss.lombscargle(x.astype(np.float32)[::2], y[::2], freqs), 1e-8)
     with pytest.raises(ValueError, match="weights"):
         cs.lombscargle(cuarray.asarray(x), cuarray.asarray(y), cuarray.asarray(freqs), weights=cuarray.asarray(-w))
+
+
+@pytest.mark.parametrize("fft_mode", ["onesided", "twosided", "centered", "onesided2X"])
+@pytest.mark.parametrize("phase_shift", [0, None, 3])
+def test_short_time_fft(fft_mode, phase_shift):
+    kw = dict(fft_mode=fft_mode, mfft=70, phase_shift=phase_shift, scale_to="magnitude" if fft_mode == "onesided2X" else None)
+    ours = cs.ShortTimeFFT.from_window("hann", 100.0, 64, 48, **kw)
+    ref = ss.ShortTimeFFT.from_window("hann", 100.0, 64, 48, **kw)
+    dtype = np.float64 if ref.onesided_fft else np.complex128
+    x = data((3, 4001), dtype)
+    S_ref = ref.stft(x)
+    S = ours.stft(cuarray.asarray(x))
+    close(S, S_ref)
+    close(ours.istft(cuarray.asarray(S_ref)), ref.istft(S_ref))
+    close(ours.istft(cuarray.asarray(S_ref), k1=4001), ref.istft(S_ref, k1=4001))
+    close(ours.spectrogram(cuarray.asarray(x)), ref.spectrogram(x))
+    for padding in ("zeros", "edge", "even", "odd"):
+        xt = np.ascontiguousarray(x.T)[::2]  # (samples, batch), a strided view on the device
+        close(ours.stft_detrend(cuarray.asarray(np.ascontiguousarray(x.T))[::2], "linear", p0=1, p1=50,
+                                padding=padding, axis=0),
+              ref.stft_detrend(xt, "linear", p0=1, p1=50, padding=padding, axis=0))
+    close(ours.f, ref.f)
+    close(ours.t(4001), ref.t(4001))
+    close(ours.win, ref.win)
+    close(ours.dual_win, ref.dual_win)
+    assert (ours.p_min, ours.k_min, ours.p_max(4001), ours.delta_t, ours.delta_f) == \
+        (ref.p_min, ref.k_min, ref.p_max(4001), ref.delta_t, ref.delta_f)
