@@ -26,6 +26,7 @@ from ._spectral import csd as csd
 from ._spectral import periodogram as periodogram
 from ._spectral import spectrogram as spectrogram
 from ._short_time_fft import ShortTimeFFT as ShortTimeFFT
+from ._short_time_fft import closest_STFT_dual_window as closest_STFT_dual_window
 from ._spectral import istft as istft
 from ._spectral import stft as stft
 from ._spectral import welch as welch

@@ -23,7 +23,7 @@ from . import _filtering
 from ._spectral import overlap_add
 from ._spectral import zeros_as as _zeros
 
-__all__ = ["ShortTimeFFT"]
+__all__ = ["ShortTimeFFT", "closest_STFT_dual_window"]
 
 _PAD_KWS = {"zeros": dict(mode="constant", constant_values=(0, 0)), "edge": dict(mode="edge"),
             "even": dict(mode="reflect", reflect_type="even"), "odd": dict(mode="reflect", reflect_type="odd")}
@@ -37,6 +37,15 @@ def _scipy_class():
 
 def _host(a):
     return None if a is None else _s.host_param(a)
+
+
+def closest_STFT_dual_window(win, hop, desired_dual=None, *, scaled=True):
+    """See `scipy.signal.closest_STFT_dual_window`: SciPy's on the host (a computation the size of
+    the window), the dual window returned as a cuarray array, `alpha` a host scalar."""
+    from scipy.signal import closest_STFT_dual_window as host_dual  # optional dependency: cuarray[scipy]
+
+    dual, alpha = host_dual(_host(win), hop, _host(desired_dual), scaled=scaled)
+    return _from_host(dual), alpha
 
 
 class _Host:

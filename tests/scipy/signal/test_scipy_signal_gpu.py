@@ -283,7 +283,8 @@ def test_lombscargle(normalize, floating_mean, n, nf):
 @pytest.mark.parametrize("fft_mode", ["onesided", "twosided", "centered", "onesided2X"])
 @pytest.mark.parametrize("phase_shift", [0, None, 3])
 def test_short_time_fft(fft_mode, phase_shift):
-    kw = dict(fft_mode=fft_mode, mfft=70, phase_shift=phase_shift, scale_to="magnitude" if fft_mode == "onesided2X" else None)
+    kw = dict(fft_mode=fft_mode, mfft=70, phase_shift=phase_shift,
+              scale_to="magnitude" if fft_mode == "onesided2X" else None)
     ours = cs.ShortTimeFFT.from_window("hann", 100.0, 64, 48, **kw)
     ref = ss.ShortTimeFFT.from_window("hann", 100.0, 64, 48, **kw)
     dtype = np.float64 if ref.onesided_fft else np.complex128
@@ -305,3 +306,7 @@ def test_short_time_fft(fft_mode, phase_shift):
     close(ours.dual_win, ref.dual_win)
     assert (ours.p_min, ours.k_min, ours.p_max(4001), ours.delta_t, ours.delta_f) == \
         (ref.p_min, ref.k_min, ref.p_max(4001), ref.delta_t, ref.delta_f)
+    d, alpha = cs.closest_STFT_dual_window(cuarray.asarray(ref.win), 16)
+    d_ref, alpha_ref = ss.closest_STFT_dual_window(ref.win, 16)
+    close(d, d_ref)
+    assert alpha == alpha_ref

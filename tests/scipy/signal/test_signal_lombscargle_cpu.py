@@ -108,7 +108,8 @@ def test_lombscargle_inputs(host_ls):
         np.testing.assert_allclose(got, ref, rtol=1e-9)
 
 
-@pytest.mark.parametrize("args,kw", [((np.ones(5), np.ones(4), [1.0]), {}), ((np.ones((2, 2)), np.ones((2, 2)), [1.0]), {}),
+@pytest.mark.parametrize("args,kw", [((np.ones(5), np.ones(4), [1.0]), {}),
+                                     ((np.ones((2, 2)), np.ones((2, 2)), [1.0]), {}),
                                      ((np.ones(0), np.ones(0), [1.0]), {}), ((np.ones(5), np.ones(5), []), {}),
                                      ((np.ones(5), np.ones(5), np.ones((1, 2))), {}),
                                      ((np.ones(5), np.ones(5), [1.0]), dict(weights=np.ones(4))),

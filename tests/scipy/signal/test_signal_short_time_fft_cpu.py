@@ -143,3 +143,15 @@ def test_errors(host_stfft):
     bad, bad_ref = pair(host_stfft, np.hanning(16), 17, 1.0)  # hop past the window: not invertible
     assert not bad.invertible
     _raises_like(lambda: bad_ref.istft(bad_ref.stft(x)), lambda: bad.istft(bad_ref.stft(x)))
+
+
+def test_closest_dual_window(host_stfft):
+    from cuarray.scipy.signal import _short_time_fft
+
+    w = np.hanning(24)
+    for kw in (dict(), dict(desired_dual=np.ones(24), scaled=False)):
+        d, alpha = _short_time_fft.closest_STFT_dual_window(w, 6, **kw)
+        d_ref, alpha_ref = ss.closest_STFT_dual_window(w, 6, **kw)
+        close(d, d_ref)
+        assert alpha == alpha_ref
+    _raises_like(lambda: ss.closest_STFT_dual_window(w, 30), lambda: _short_time_fft.closest_STFT_dual_window(w, 30))
