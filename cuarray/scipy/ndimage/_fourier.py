@@ -13,7 +13,6 @@ from ..._math.misc import sqrt as _sqrt
 from ..._math.trigonometric import cos as _cos
 from ..._math.trigonometric import sin as _sin
 from ..._sorting.searching import where as _where
-from ..special import j1 as _j1
 from . import _support as _s
 
 __all__ = ["fourier_gaussian", "fourier_uniform", "fourier_shift", "fourier_ellipsoid"]
@@ -111,7 +110,10 @@ def fourier_ellipsoid(input, size, n=-1, axis=-1, output=None):
         pos = r > 0.0
         rs = _where(pos, r, 1.0)  # r = 0 is the filter's centre, where the factor is 1
         if x.ndim == 2:
-            f = 2.0 * _j1(rs) / rs
+            # imported here: cuarray.scipy.special adds ~35 ms to importing ndimage (-X importtime), for this case only
+            from ..special import j1
+
+            f = 2.0 * j1(rs) / rs
         else:
             f = 3.0 * (_sin(rs) - rs * _cos(rs)) / (rs * rs * rs)
         res = x * _where(pos, f, 1.0)
