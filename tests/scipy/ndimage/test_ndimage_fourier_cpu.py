@@ -90,3 +90,19 @@ def test_fourier_ellipsoid_output_and_errors(host_ellipsoid):
             snd.fourier_ellipsoid(*args, **kw)
         with pytest.raises(err):
             host_ellipsoid.fourier_ellipsoid(*args, **kw)
+
+
+@pytest.mark.parametrize("name", ["fourier_gaussian", "fourier_uniform", "fourier_shift", "fourier_ellipsoid"])
+@pytest.mark.parametrize("dtype,output", [("complex128", np.float64), ("float64", np.int32), ("float64", np.float16),
+                                          ("complex64", np.float32), ("float32", np.float64)])
+def test_fourier_output_types_as_scipy(host_ellipsoid, name, dtype, output):
+    x = RNG.normal(size=(5, 6)).astype(dtype)
+    try:
+        ref = getattr(snd, name)(x, 1.5, output=output)
+    except RuntimeError as e:
+        with pytest.raises(RuntimeError, match=str(e)):
+            getattr(host_ellipsoid, name)(x, 1.5, output=output)
+    else:
+        got = getattr(host_ellipsoid, name)(x, 1.5, output=output)
+        assert got.dtype == ref.dtype
+        np.testing.assert_allclose(got, ref, rtol=1e-6, atol=1e-6)
