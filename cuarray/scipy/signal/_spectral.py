@@ -15,6 +15,7 @@ import numpy
 
 import cuarray.fft as _fft  # (the subsystem, by its full name: layers checked in tests/test_layers.py)
 from ..._core.transfer import from_host as _from_host
+from ..._manipulation.dims import broadcast_to as _broadcast_to
 from ..._manipulation.joining import concatenate as _concatenate
 from ..._manipulation.transpose import moveaxis as _moveaxis
 from ..._math.complex import angle as _angle
@@ -316,6 +317,33 @@ def zeros_as(shape, dtype, like):
     return _from_host(numpy.zeros(shape, dtype)) if _s.is_array(like) else numpy.zeros(shape, dtype)
 
 
+def _istft_norm(w2, nseg, nstep, lo, cut, like):
+    """istft's divisor: the squared window overlap-added over `nseg` segments, samples `lo` to
+    `cut` from the end, with SciPy's 1.0 where it is <= 1e-10; and whether it is > 1e-10 throughout
+    (the NOLA condition). Host arithmetic on the window alone. A long signal's divisor is `k - 1`
+    rows of `nstep` samples at each end (`k = ceil(nperseg / nstep)`), between them one full row
+    repeated: those come from a signal of `3 k + 1` segments (its trimmed part holds every value
+    of the long one's), and the rows are put together on the device, so no host array or copy grows
+    with the signal."""
+    m = w2.shape[0]
+    k = -(-m // nstep)
+    ns = nseg if nseg <= 3 * k + 1 else 3 * k + 1
+    short = overlap_add(numpy.broadcast_to(w2, (ns, m)), nstep)
+    nola = bool(numpy.all(short[lo:max(short.shape[0] - cut, lo)] > 1e-10))
+    short = numpy.where(short > 1e-10, short, 1.0).astype(w2.dtype)
+    if ns == nseg:
+        norm = short[lo:short.shape[0] - cut]
+        return nola, (_from_host(norm) if _s.is_array(like) else norm)
+    rows = numpy.concatenate((short, numpy.ones((ns + k - 1) * nstep - short.shape[0], w2.dtype)))
+    rows = rows.reshape(ns + k - 1, nstep)
+    wrap = _from_host if _s.is_array(like) else numpy.asarray
+    parts = [_broadcast_to(wrap(rows[k - 1:k]), (nseg - k + 1, nstep))]
+    if k > 1:
+        parts = [wrap(rows[:k - 1])] + parts + [wrap(rows[ns:])]
+    length = (nseg - 1) * nstep + m
+    return nola, _concatenate(parts, 0).reshape(-1)[lo:max(length - cut, lo)]
+
+
 def istft(Zxx, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft=None, input_onesided=True,
           boundary=True, time_axis=-1, freq_axis=-2, scaling="spectrum"):
     """See `scipy.signal.istft`. The NOLA check runs on the host (the window's overlap-added square
@@ -360,15 +388,15 @@ def istft(Zxx, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft
     rdt = numpy.dtype(xsubs.dtype.char.lower())
     # one host multiply of the window by SciPy's scale, then one device multiply of the segments
     x = overlap_add(xsubs * (_from_host(win * scale) if _s.is_array(xsubs) else win * scale), nstep)
-    norm = overlap_add(numpy.broadcast_to((win ** 2).real.astype(rdt), (nseg, nperseg)), nstep)
-    if boundary:
-        x = x[..., nperseg // 2:-(nperseg // 2)]
-        norm = norm[..., nperseg // 2:-(nperseg // 2)]
-    if numpy.sum(norm > 1e-10) != len(norm):
+    n2 = nperseg // 2 if boundary else 0
+    # SciPy's x[..., n2:-n2]: empty for n2 = 0 with a boundary (nperseg = 1)
+    lo, cut = (n2, n2) if not boundary or n2 else (0, x.shape[-1])
+    x = x[..., lo:x.shape[-1] - cut]
+    nola, norm = _istft_norm((win ** 2).real.astype(rdt), nseg, nstep, lo, cut, x)
+    if not nola:
         warnings.warn("NOLA condition failed, STFT may not be invertible."
                       + (" Possibly due to missing boundary" if not boundary else ""), stacklevel=2)
-    norm = numpy.where(norm > 1e-10, norm, 1.0).astype(rdt)
-    x = x / (_from_host(norm) if _s.is_array(x) else norm)
+    x = x / norm
     if input_onesided:
         x = x.real
     if x.ndim > 1 and ta != Zxx.ndim - 1:

@@ -17,6 +17,7 @@ def host_spectral(host_signal, monkeypatch):
     monkeypatch.setattr(_spectral, "_from_host", np.asarray)
     monkeypatch.setattr(_spectral, "_concatenate", np.concatenate)
     monkeypatch.setattr(_spectral, "_moveaxis", np.moveaxis)
+    monkeypatch.setattr(_spectral, "_broadcast_to", np.broadcast_to)
     from cuarray.scipy.signal import _lfilter
 
     monkeypatch.setattr(_lfilter, "_concatenate", np.concatenate)
@@ -135,3 +136,26 @@ def test_istft_nola_warning(host_spectral):
         with pytest.warns(UserWarning, match="NOLA condition failed") as got:
             host_spectral.istft(z, window="hann", nperseg=16, noverlap=0, boundary=boundary)
         assert ("missing boundary" in str(got[0].message)) == (not boundary)
+
+
+@pytest.mark.parametrize("m,nstep", [(16, 8), (16, 5), (33, 33), (7, 1), (1, 1), (40, 3), (12, 11)])
+@pytest.mark.parametrize("nseg", [1, 3, 9, 60])
+@pytest.mark.parametrize("boundary", [True, False])
+def test_istft_norm_rows(host_spectral, m, nstep, nseg, boundary):
+    # the divisor of a long signal put together from a short one's rows, against SciPy's loop
+    from cuarray.scipy.signal import _spectral
+
+    w2 = RNG.uniform(0.0, 1.0, m) ** 2
+    w2[RNG.uniform(size=m) < 0.2] = 0.0  # zeros: some layouts fail the NOLA condition
+    length = (nseg - 1) * nstep + m
+    full = np.zeros(length)
+    for i in range(nseg):
+        full[i * nstep:i * nstep + m] += w2
+    n2 = m // 2
+    lo, cut = (n2, n2) if not boundary or n2 else (0, length)
+    if not boundary:
+        lo = cut = 0
+    ref = full[lo:length - cut] if boundary else full
+    ok, got = _spectral._istft_norm(w2, nseg, nstep, lo, cut, np.empty(1))
+    assert ok == (np.sum(ref > 1e-10) == len(ref))
+    np.testing.assert_allclose(got, np.where(ref > 1e-10, ref, 1.0), rtol=1e-14)
