@@ -66,9 +66,8 @@ def _float64(a):
 def lombscargle(x, y, freqs, *, precenter=_NO_VALUE, normalize=False, weights=None, floating_mean=False):
     """See `scipy.signal.lombscargle`. Validating user `weights` (non-negative, positive sum)
     synchronises once."""
-    y = _s.as_array(y, "lombscargle")
     x = _float64(_s.as_array(x, "lombscargle"))
-    y = _float64(y)
+    y = _float64(_s.as_array(y, "lombscargle"))
     freqs = _float64(_s.as_array(freqs, "lombscargle"))
     w = None if weights is None else _float64(_s.as_array(weights, "lombscargle"))
     if not (x.ndim == 1 and x.size > 0 and x.shape == y.shape == (x.shape if w is None else w.shape)):
@@ -79,7 +78,7 @@ def lombscargle(x, y, freqs, *, precenter=_NO_VALUE, normalize=False, weights=No
         raise ValueError("Parameter weights must have only non-negative entries which sum to a positive value!")
     if isinstance(normalize, bool):
         normalize = "normalize" if normalize else "power"
-    if normalize not in _MODES:
+    if normalize not in tuple(_MODES):  # (a tuple: an unhashable value is a ValueError, as SciPy's list)
         raise ValueError("Normalize must be: False (or 'power'), True (or 'normalize'), or 'amplitude'.")
     # SciPy's w * (1 / sum w); for its default weights (ones) that is exactly 1 / n
     w = _full(x.shape, 1.0 / x.shape[0]) if w is None else w * (1.0 / w.sum())

@@ -115,7 +115,8 @@ def test_lombscargle_inputs(host_ls):
                                      ((np.ones(5), np.ones(5), [1.0]), dict(weights=np.ones(4))),
                                      ((np.ones(5), np.ones(5), [1.0]), dict(weights=-np.ones(5))),
                                      ((np.ones(5), np.ones(5), [1.0]), dict(weights=np.zeros(5))),
-                                     ((np.ones(5), np.ones(5), [1.0]), dict(normalize="psd"))])
+                                     ((np.ones(5), np.ones(5), [1.0]), dict(normalize="psd")),
+                                     ((np.ones(5), np.ones(5), [1.0]), dict(normalize=["power"]))])
 def test_lombscargle_errors(host_ls, args, kw):
     with pytest.raises(Exception) as ref:
         ss.lombscargle(*args, **kw)
