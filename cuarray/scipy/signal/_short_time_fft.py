@@ -191,8 +191,8 @@ class ShortTimeFFT:
             x = _fft.irfft(Xc, n=h.mfft, axis=-1)
         if h.phase_shift is None:
             return x[..., :h.m_num]
-        p_s = (h.phase_shift + h.m_num_mid) % h.m_num
-        return _concatenate((x[..., x.shape[-1] - p_s:], x[..., :x.shape[-1] - p_s]), -1)[..., :h.m_num]  # roll(x, p_s)
+        cut = x.shape[-1] - (h.phase_shift + h.m_num_mid) % h.m_num
+        return _concatenate((x[..., cut:], x[..., :cut]), -1)[..., :h.m_num]  # numpy.roll(x, p_s, axis=-1)
 
     def stft(self, x, p0=None, p1=None, *, k_offset=0, padding="zeros", axis=-1):
         """See `scipy.signal.ShortTimeFFT.stft`."""
@@ -231,8 +231,8 @@ class ShortTimeFFT:
             seg = _filtering.detrend(seg, type=detr, axis=-1)
         elif detr is not None:
             seg = detr(seg)
-        win = h.win.conj()
-        S = self._fft_func(seg * (_from_host(win) if _s.is_array(seg) else win))
+        win = self.win  # the cached device copy
+        S = self._fft_func(seg * (win.conj() if win.dtype.kind == "c" else win))
         # SciPy fills a complex128 array, frequencies before slices
         S = S.swapaxes(-1, -2).astype(numpy.complex128, order="C")
         if x.ndim > 1:
@@ -275,14 +275,14 @@ class ShortTimeFFT:
                              f"{n_min}!")
         q0 = k0 // h.hop + h.p_min if k0 >= 0 else k0 // h.hop
         q1 = min(h.p_max(k1), q_max)
-        dual = h.dual_win  # SciPy's ValueError here when the STFT is not invertible
+        dual = self.dual_win  # SciPy's ValueError here when the STFT is not invertible, before any device work
         rdt = numpy.dtype(numpy.float64 if h.onesided_fft else numpy.complex128)
         if q1 <= q0:  # no slice reaches k0..k1 (SciPy's loop adds nothing)
             x = _zeros(S.shape[:-2] + (k1 - k0,), rdt, S)
             return _moveaxis(x, -1, f_axis if f_axis < x.ndim else t_axis) if x.ndim > 1 else x
         # slices q0..q1 (SciPy adds them one by one): one batched inverse FFT, then one overlap-add
         Sq = S[..., :, q0 - h.p_min:q1 - h.p_min]
-        xs = self._ifft_func(Sq.swapaxes(-1, -2)) * (_from_host(dual) if _s.is_array(Sq) else dual)
+        xs = self._ifft_func(Sq.swapaxes(-1, -2)) * dual
         y = overlap_add(xs, h.hop).astype(rdt, copy=False)
         start = q0 * h.hop - h.m_num_mid  # the sample of y[..., 0]
         lo, hi = max(k0, start), min(k1, start + y.shape[-1])
