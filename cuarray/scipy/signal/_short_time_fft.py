@@ -29,10 +29,19 @@ _PAD_KWS = {"zeros": dict(mode="constant", constant_values=(0, 0)), "edge": dict
             "even": dict(mode="reflect", reflect_type="even"), "odd": dict(mode="reflect", reflect_type="odd")}
 
 
-def _scipy_class():
-    from scipy.signal import ShortTimeFFT  # host-side bookkeeping (optional dependency: cuarray[scipy])
+def _host_signal(what):
+    """scipy.signal, for the host-side part of `what`: SciPy is optional at run time (the
+    `cuarray[scipy]` extra), so an install without it gets an ImportError that says so."""
+    try:
+        import scipy.signal  # (function level: the optional host-side SciPy)
+    except ImportError as e:
+        raise ImportError("cuarray.scipy.signal.{}: its window bookkeeping is SciPy's, on the host; "
+                          "pip install scipy".format(what)) from e
+    return scipy.signal
 
-    return ShortTimeFFT
+
+def _scipy_class():
+    return _host_signal("ShortTimeFFT").ShortTimeFFT
 
 
 def _host(a):
@@ -42,8 +51,7 @@ def _host(a):
 def closest_STFT_dual_window(win, hop, desired_dual=None, *, scaled=True):
     """See `scipy.signal.closest_STFT_dual_window`: SciPy's on the host (a computation the size of
     the window), the dual window returned as a cuarray array, `alpha` a host scalar."""
-    from scipy.signal import closest_STFT_dual_window as host_dual  # optional dependency: cuarray[scipy]
-
+    host_dual = _host_signal("closest_STFT_dual_window").closest_STFT_dual_window
     dual, alpha = host_dual(_host(win), hop, _host(desired_dual), scaled=scaled)
     return _from_host(dual), alpha
 

@@ -155,3 +155,16 @@ def test_closest_dual_window(host_stfft):
         close(d, d_ref)
         assert alpha == alpha_ref
     _raises_like(lambda: ss.closest_STFT_dual_window(w, 30), lambda: _short_time_fft.closest_STFT_dual_window(w, 30))
+
+
+def test_without_scipy_says_what_to_install(monkeypatch):
+    import sys
+
+    from cuarray.scipy.signal import _short_time_fft
+
+    monkeypatch.setitem(sys.modules, "scipy", None)  # `import scipy.signal` raises ImportError
+    monkeypatch.setitem(sys.modules, "scipy.signal", None)
+    with pytest.raises(ImportError, match=r"ShortTimeFFT: its window bookkeeping is SciPy's.*pip install scipy"):
+        _short_time_fft.ShortTimeFFT(np.hanning(8), 2, 1.0)
+    with pytest.raises(ImportError, match=r"closest_STFT_dual_window: .*pip install scipy"):
+        _short_time_fft.closest_STFT_dual_window(np.hanning(8), 2)
