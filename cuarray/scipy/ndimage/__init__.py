@@ -66,6 +66,7 @@ from ._stats import standard_deviation as standard_deviation
 from ._stats import sum as sum  # noqa: A004 -- SciPy's name
 from ._stats import sum_labels as sum_labels
 from ._stats import variance as variance
+from ._fourier import fourier_ellipsoid as fourier_ellipsoid
 from ._fourier import fourier_gaussian as fourier_gaussian
 from ._fourier import fourier_shift as fourier_shift
 from ._fourier import fourier_uniform as fourier_uniform

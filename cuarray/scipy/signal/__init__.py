@@ -20,10 +20,14 @@ from ._lfilter import lfilter_zi as lfilter_zi
 from ._lfilter import sosfilt as sosfilt
 from ._lfilter import sosfilt_zi as sosfilt_zi
 from ._lfilter import sosfiltfilt as sosfiltfilt
+from ._lombscargle import lombscargle as lombscargle
 from ._spectral import coherence as coherence
 from ._spectral import csd as csd
 from ._spectral import periodogram as periodogram
 from ._spectral import spectrogram as spectrogram
+from ._short_time_fft import ShortTimeFFT as ShortTimeFFT
+from ._short_time_fft import closest_STFT_dual_window as closest_STFT_dual_window
+from ._spectral import istft as istft
 from ._spectral import stft as stft
 from ._spectral import welch as welch
 from ._misc import argrelextrema as argrelextrema

@@ -1,6 +1,7 @@
 """scipy.signal's spectral analysis on the GPU: `periodogram`, `welch`, `csd`, `coherence`,
 `spectrogram`, `stft` (SciPy's _spectral_helper: overlapping segments gathered in one indexing
-step, detrended, windowed, one batched FFT, scaled and averaged on the device).
+step, detrended, windowed, one batched FFT, scaled and averaged on the device), and `istft` (one
+batched inverse FFT, then an overlap-add in a few strided passes).
 
 Windows named by a string or tuple come from `scipy.signal.get_window` on the host (SciPy is
 needed for those, imported when used: the `cuarray[scipy]` extra); an array window needs nothing.
@@ -14,6 +15,7 @@ import numpy
 
 import cuarray.fft as _fft  # (the subsystem, by its full name: layers checked in tests/test_layers.py)
 from ..._core.transfer import from_host as _from_host
+from ..._manipulation.dims import broadcast_to as _broadcast_to
 from ..._manipulation.joining import concatenate as _concatenate
 from ..._manipulation.transpose import moveaxis as _moveaxis
 from ..._math.complex import angle as _angle
@@ -22,7 +24,7 @@ from ..ndimage import _support as _s
 from . import _filtering
 from . import _lfilter
 
-__all__ = ["periodogram", "welch", "csd", "coherence", "spectrogram", "stft"]
+__all__ = ["periodogram", "welch", "csd", "coherence", "spectrogram", "stft", "istft"]
 
 
 def _get_window(window, n):
@@ -51,6 +53,20 @@ def _triage_segments(window, nperseg, input_length):
         elif nperseg != win.shape[0]:
             raise ValueError("value specified for nperseg is different from length of window")
     return win, nperseg
+
+
+def _segment_params(nperseg, nfft, noverlap, default_nfft):
+    """SciPy's checks of `nfft` and `noverlap` against `nperseg`: (nfft, noverlap) as ints."""
+    if nfft is None:
+        nfft = default_nfft
+    elif nfft < nperseg:
+        raise ValueError("nfft must be greater than or equal to nperseg.")
+    else:
+        nfft = int(nfft)
+    noverlap = nperseg // 2 if noverlap is None else int(noverlap)
+    if noverlap >= nperseg:
+        raise ValueError("noverlap must be less than nperseg.")
+    return nfft, noverlap
 
 
 def _zeros_like_tail(x, n):
@@ -114,15 +130,7 @@ def _spectral_helper(x, y, fs, window, nperseg, noverlap, nfft, detrend, return_
         if nperseg < 1:
             raise ValueError("nperseg must be a positive integer")
     win, nperseg = _triage_segments(window, nperseg, x.shape[-1])
-    if nfft is None:
-        nfft = nperseg
-    elif nfft < nperseg:
-        raise ValueError("nfft must be greater than or equal to nperseg.")
-    else:
-        nfft = int(nfft)
-    noverlap = nperseg // 2 if noverlap is None else int(noverlap)
-    if noverlap >= nperseg:
-        raise ValueError("noverlap must be less than nperseg.")
+    nfft, noverlap = _segment_params(nperseg, nfft, noverlap, nperseg)
     nstep = nperseg - noverlap
     if boundary is not None:
         kind = boundary if boundary != "zeros" else None
@@ -286,3 +294,112 @@ def stft(x, fs=1.0, window="hann_periodic", nperseg=256, noverlap=None, nfft=Non
         raise ValueError("Parameter scaling={!r} not in ['spectrum', 'psd']!".format(scaling))
     return _spectral_helper(x, x, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, scaling, axis,
                             mode="stft", boundary=boundary, padded=padded)
+
+
+def overlap_add(segs, nstep):
+    """The sum of the segments `segs[..., i, :]` (each `m` long) placed at `i * nstep`: an array of
+    `(nseg - 1) * nstep + m` samples along the last axis. SciPy loops over the segments (one small
+    update each: thousands of launches here); instead the output is viewed as rows of `nstep`
+    samples, and chunk `j` of every segment lands on rows `j .. j + nseg - 1`: `ceil(m / nstep)`
+    strided adds, each over the whole batch."""
+    nseg, m = segs.shape[-2], segs.shape[-1]
+    k = -(-m // nstep)
+    blocks = zeros_as(segs.shape[:-2] + (nseg + k - 1, nstep), segs.dtype, segs)
+    for j in range(k):
+        w = min(nstep, m - j * nstep)
+        view = blocks[..., j:j + nseg, :w]
+        view += segs[..., j * nstep:j * nstep + w]
+    return blocks.reshape(segs.shape[:-2] + ((nseg + k - 1) * nstep,))[..., :(nseg - 1) * nstep + m]
+
+
+def zeros_as(shape, dtype, like):
+    """Zeros where `like` lives (a cuarray array, or NumPy in the host tests)."""
+    return _from_host(numpy.zeros(shape, dtype)) if _s.is_array(like) else numpy.zeros(shape, dtype)
+
+
+def _istft_norm(w2, nseg, nstep, lo, cut, like):
+    """istft's divisor: the squared window overlap-added over `nseg` segments, samples `lo` to
+    `cut` from the end, with SciPy's 1.0 where it is <= 1e-10; and whether it is > 1e-10 throughout
+    (the NOLA condition). Host arithmetic on the window alone. A long signal's divisor is `k - 1`
+    rows of `nstep` samples at each end (`k = ceil(nperseg / nstep)`), between them one full row
+    repeated: those come from a signal of `3 k + 1` segments (its trimmed part holds every value
+    of the long one's), and the rows are put together on the device, so no host array or copy grows
+    with the signal."""
+    m = w2.shape[0]
+    k = -(-m // nstep)
+    ns = nseg if nseg <= 3 * k + 1 else 3 * k + 1
+    short = overlap_add(numpy.broadcast_to(w2, (ns, m)), nstep)
+    nola = bool(numpy.all(short[lo:max(short.shape[0] - cut, lo)] > 1e-10))
+    short = numpy.where(short > 1e-10, short, 1.0).astype(w2.dtype)
+    if ns == nseg:
+        norm = short[lo:short.shape[0] - cut]
+        return nola, (_from_host(norm) if _s.is_array(like) else norm)
+    rows = numpy.concatenate((short, numpy.ones((ns + k - 1) * nstep - short.shape[0], w2.dtype)))
+    rows = rows.reshape(ns + k - 1, nstep)
+    wrap = _from_host if _s.is_array(like) else numpy.asarray
+    parts = [_broadcast_to(wrap(rows[k - 1:k]), (nseg - k + 1, nstep))]
+    if k > 1:
+        parts = [wrap(rows[:k - 1])] + parts + [wrap(rows[ns:])]
+    length = (nseg - 1) * nstep + m
+    return nola, _concatenate(parts, 0).reshape(-1)[lo:max(length - cut, lo)]
+
+
+def istft(Zxx, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft=None, input_onesided=True,
+          boundary=True, time_axis=-1, freq_axis=-2, scaling="spectrum"):
+    """See `scipy.signal.istft`. The NOLA check runs on the host (the window's overlap-added square
+    depends on the parameters only), so it costs no synchronisation."""
+    Zxx = _s.as_array(Zxx, "istft")
+    Zxx = Zxx + 0j
+    freq_axis, time_axis = int(freq_axis), int(time_axis)
+    if Zxx.ndim < 2:
+        raise ValueError("Input stft must be at least 2d!")
+    if freq_axis == time_axis:
+        raise ValueError("Must specify differing time and frequency axes!")
+    nseg = Zxx.shape[time_axis]
+    n_default = 2 * (Zxx.shape[freq_axis] - 1) if input_onesided else Zxx.shape[freq_axis]
+    if nperseg is None:
+        nperseg = n_default
+    else:
+        nperseg = int(nperseg)
+        if nperseg < 1:
+            raise ValueError("nperseg must be a positive integer")
+    nfft, noverlap = _segment_params(nperseg, nfft, noverlap,
+                                     nperseg if (input_onesided and nperseg == n_default + 1) else n_default)
+    nstep = nperseg - noverlap
+    # (..., time, freq): the segments' samples last, as the overlap-add wants them
+    fa, ta = freq_axis % Zxx.ndim, time_axis % Zxx.ndim
+    outer = [d for d in range(Zxx.ndim) if d not in (fa, ta)]
+    Zxx = Zxx.transpose(outer + [ta, fa])
+    if isinstance(window, str) or type(window) is tuple:
+        win = numpy.asarray(_get_window(window, nperseg))
+    else:
+        win = _s.host_param(window)
+        if len(win.shape) != 1:
+            raise ValueError("window must be 1-D")
+        if win.shape[0] != nperseg:
+            raise ValueError(f"window must have length of {nperseg}")
+    if scaling not in ("spectrum", "psd"):
+        raise ValueError(f"Parameter {scaling=} not in ['spectrum', 'psd']!")
+    ifunc = _fft.irfft if input_onesided else _fft.ifft
+    xsubs = ifunc(Zxx, axis=-1, n=nfft)[..., :nperseg]
+    if numpy.result_type(win, xsubs.dtype) != xsubs.dtype:
+        win = win.astype(xsubs.dtype)
+    scale = win.sum() if scaling == "spectrum" else numpy.sqrt(fs * sum(win ** 2))
+    rdt = numpy.dtype(xsubs.dtype.char.lower())
+    # one host multiply of the window by SciPy's scale, then one device multiply of the segments
+    x = overlap_add(xsubs * (_from_host(win * scale) if _s.is_array(xsubs) else win * scale), nstep)
+    n2 = nperseg // 2 if boundary else 0
+    # SciPy's x[..., n2:-n2]: empty for n2 = 0 with a boundary (nperseg = 1)
+    lo, cut = (n2, n2) if not boundary or n2 else (0, x.shape[-1])
+    x = x[..., lo:x.shape[-1] - cut]
+    nola, norm = _istft_norm((win ** 2).real.astype(rdt), nseg, nstep, lo, cut, x)
+    if not nola:
+        warnings.warn("NOLA condition failed, STFT may not be invertible."
+                      + (" Possibly due to missing boundary" if not boundary else ""), stacklevel=2)
+    x = x / norm
+    if input_onesided:
+        x = x.real
+    if x.ndim > 1 and ta != Zxx.ndim - 1:
+        x = _moveaxis(x, -1, ta - 1 if fa < ta else ta)
+    wrap = _from_host if _s.is_array(x) else numpy.asarray
+    return wrap(numpy.arange(x.shape[0]) / float(fs)), x

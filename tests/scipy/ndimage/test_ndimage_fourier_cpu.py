@@ -38,3 +38,71 @@ def test_fourier(host_fourier, name, param, dtype):
     out = np.empty((6, 7), np.complex128)
     assert getattr(host_fourier, name)(x, param, output=out) is out
     np.testing.assert_allclose(out, getattr(snd, name)(x, param, output=np.complex128), rtol=1e-5, atol=1e-5)
+
+
+@pytest.fixture
+def host_ellipsoid(host_fourier, monkeypatch):
+    import scipy.special
+
+    import cuarray.scipy.special
+    from cuarray.scipy.ndimage import _fourier
+
+    for name, f in dict(_sqrt=np.sqrt, _sin=np.sin, _cos=np.cos, _where=np.where).items():
+        monkeypatch.setattr(_fourier, name, f)
+    monkeypatch.setattr(cuarray.scipy.special, "j1", scipy.special.j1)
+    return host_fourier
+
+
+@pytest.mark.parametrize("shape", [(11,), (6, 7), (5, 4, 6), (1, 8)])
+@pytest.mark.parametrize("dtype", ["complex128", "complex64", "float32", "float64", "int16"])
+def test_fourier_ellipsoid(host_ellipsoid, shape, dtype):
+    x = np.fft.fftn(RNG.normal(size=shape))
+    x = (x if dtype.startswith("complex") else x.real * 10).astype(dtype)
+    size = [2.5, 1.5, 3.0][:len(shape)]
+    ref = snd.fourier_ellipsoid(x, size)
+    got = host_ellipsoid.fourier_ellipsoid(x, size)
+    assert got.dtype == ref.dtype and got.shape == ref.shape
+    tol = 1e-5 if dtype in ("complex64", "float32") else 1e-12
+    np.testing.assert_allclose(got, ref, rtol=tol, atol=tol * np.abs(ref).max())
+    xr = np.fft.rfftn(RNG.normal(size=shape), axes=range(len(shape)))
+    for ax in range(len(shape)):
+        kw = dict(n=shape[-1], axis=-1) if ax == len(shape) - 1 else dict(n=2 * xr.shape[ax] - 1, axis=ax)
+        np.testing.assert_allclose(host_ellipsoid.fourier_ellipsoid(xr, 3.0, **kw),
+                                   snd.fourier_ellipsoid(xr, 3.0, **kw), rtol=1e-12, atol=1e-12)
+
+
+def test_fourier_ellipsoid_output_and_errors(host_ellipsoid):
+    x = np.fft.fft2(RNG.normal(size=(6, 5)))
+    out = np.empty((6, 5), np.complex64)
+    assert host_ellipsoid.fourier_ellipsoid(x, 2.0, output=out) is out
+    np.testing.assert_allclose(out, snd.fourier_ellipsoid(x, 2.0, output=np.complex64), rtol=1e-5, atol=1e-5)
+    got = host_ellipsoid.fourier_ellipsoid(x.real, 2.0, output=np.complex128)
+    assert got.dtype == np.complex128
+    np.testing.assert_allclose(got, snd.fourier_ellipsoid(x.real, 2.0, output=np.complex128), rtol=1e-12)
+    assert host_ellipsoid.fourier_ellipsoid(np.ones((0, 3)), 1.0).shape == (0, 3)
+    for args, kw, err in [((np.ones((2, 2, 2, 2)), 1.0), {}, NotImplementedError),
+                          ((x, 1.0), dict(output=np.int32), RuntimeError),
+                          ((x, 1.0), dict(output=np.float64), RuntimeError),
+                          ((x, 1.0), dict(output=np.empty((5, 6))), RuntimeError),
+                          ((x, [1.0, 2.0, 3.0]), {}, RuntimeError),
+                          ((np.ones(()), 1.0), {}, np.exceptions.AxisError)]:
+        with pytest.raises(err):
+            snd.fourier_ellipsoid(*args, **kw)
+        with pytest.raises(err):
+            host_ellipsoid.fourier_ellipsoid(*args, **kw)
+
+
+@pytest.mark.parametrize("name", ["fourier_gaussian", "fourier_uniform", "fourier_shift", "fourier_ellipsoid"])
+@pytest.mark.parametrize("dtype,output", [("complex128", np.float64), ("float64", np.int32), ("float64", np.float16),
+                                          ("complex64", np.float32), ("float32", np.float64)])
+def test_fourier_output_types_as_scipy(host_ellipsoid, name, dtype, output):
+    x = RNG.normal(size=(5, 6)).astype(dtype)
+    try:
+        ref = getattr(snd, name)(x, 1.5, output=output)
+    except RuntimeError as e:
+        with pytest.raises(RuntimeError, match=str(e)):
+            getattr(host_ellipsoid, name)(x, 1.5, output=output)
+    else:
+        got = getattr(host_ellipsoid, name)(x, 1.5, output=output)
+        assert got.dtype == ref.dtype
+        np.testing.assert_allclose(got, ref, rtol=1e-6, atol=1e-6)

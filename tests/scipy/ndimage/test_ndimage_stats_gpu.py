@@ -66,3 +66,23 @@ def test_fourier(name, param, dtype):
     got = getattr(cnd, name)(cuarray.asarray(x), param)
     assert got.dtype == ref.dtype
     np.testing.assert_allclose(got.get(), ref, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("shape", [(101,), (60, 70), (20, 17, 12)])
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64, np.float32, np.int32])
+def test_fourier_ellipsoid(shape, dtype):
+    x = np.fft.fftn(RNG.normal(size=shape))
+    x = (x if np.dtype(dtype).kind == "c" else x.real * 10).astype(dtype)
+    size = [4.5, 2.0, 3.5][:len(shape)]
+    ref = snd.fourier_ellipsoid(x, size)
+    got = cnd.fourier_ellipsoid(cuarray.asarray(x), size)
+    assert got.dtype == ref.dtype
+    np.testing.assert_allclose(got.get(), ref, rtol=1e-4, atol=1e-4 * np.abs(ref).max())
+    xr = np.fft.rfftn(RNG.normal(size=shape))
+    ref = snd.fourier_ellipsoid(xr, 3.0, n=shape[-1])
+    out = cuarray.empty(xr.shape, np.complex128)
+    assert cnd.fourier_ellipsoid(cuarray.asarray(xr), 3.0, n=shape[-1], output=out) is out
+    np.testing.assert_allclose(out.get(), ref, rtol=1e-10, atol=1e-10 * np.abs(ref).max())
+    ref = snd.fourier_ellipsoid(x[::3], size)  # non-contiguous input
+    got = cnd.fourier_ellipsoid(cuarray.asarray(x)[::3], size)
+    np.testing.assert_allclose(got.get(), ref, rtol=1e-4, atol=1e-4 * np.abs(ref).max())

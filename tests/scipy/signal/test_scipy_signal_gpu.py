@@ -139,6 +139,29 @@ def test_spectral(dtype):
         close(cs.stft(cuarray.asarray(x), nperseg=100)[2], ss.stft(x, nperseg=100)[2])
 
 
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
+@pytest.mark.parametrize("kw", [dict(nperseg=128), dict(nperseg=100, noverlap=75, nfft=128, window="hamming"),
+                                dict(nperseg=64, noverlap=21, scaling="psd"),
+                                dict(nperseg=2000, noverlap=1000, boundary=None, padded=True)])
+def test_istft(dtype, kw):
+    x = data((3, 5000), dtype)
+    _, _, z = ss.stft(x, **kw)  # (the last case: few segments, the divisor computed whole on the host)
+    onesided = np.dtype(dtype).kind != "c"
+    kw = {k: v for k, v in kw.items() if k != "padded"}
+    if kw.get("boundary", True) is None:
+        kw["boundary"] = False
+    rt, rx = ss.istft(z, input_onesided=onesided, **kw)
+    t, got = cs.istft(cuarray.asarray(z), input_onesided=onesided, **kw)
+    close(t, rt)
+    close(got, rx, 1e-4 if np.dtype(dtype).char in "fF" else 1e-9)
+    zt = np.ascontiguousarray(z.transpose(2, 0, 1))  # (time, batch, freq), and a non-contiguous view of it
+    zt_dev = cuarray.asarray(zt)
+    for arr, dev in ((zt, zt_dev), (zt[:, ::2], zt_dev[:, ::2])):
+        ref = ss.istft(arr, input_onesided=onesided, time_axis=0, freq_axis=2, **kw)[1]
+        got = cs.istft(dev, input_onesided=onesided, time_axis=0, freq_axis=2, **kw)[1]
+        close(got, ref, 1e-4 if np.dtype(dtype).char in "fF" else 1e-9)
+
 def test_argrel_oaconvolve_savgol():
     x = np.round(data((5, 300), np.float64))
     for fn in ("argrelmax", "argrelmin"):
@@ -239,3 +262,55 @@ def test_lfilter_float32_coefficients_and_unstable_filters():
         ref = ss.lfilter([1.0], [1.0, -1.05], x)
     got = cs.lfilter([1.0], [1.0, -1.05], cuarray.asarray(x)).get()
     np.testing.assert_allclose(got, ref, rtol=1e-9)
+
+
+@pytest.mark.parametrize("normalize", ["power", "normalize", "amplitude"])
+@pytest.mark.parametrize("floating_mean", [False, True])
+@pytest.mark.parametrize("n,nf", [(1000, 700), (5, 3), (200000, 40), (777, 1)])
+def test_lombscargle(normalize, floating_mean, n, nf):
+    x = np.sort(RNG.uniform(0, 50, n))
+    y = 1.5 * np.sin(0.9 * x + 0.3) + RNG.normal(size=n) + 0.7
+    w = RNG.uniform(0.1, 2.0, n)
+    freqs = RNG.uniform(0.01, 5.0, nf)
+    for kw in (dict(), dict(weights=w)):
+        ref = ss.lombscargle(x, y, freqs, normalize=normalize, floating_mean=floating_mean, **kw)
+        got = cs.lombscargle(cuarray.asarray(x), cuarray.asarray(y), cuarray.asarray(freqs), normalize=normalize,
+                             floating_mean=floating_mean, **{k: cuarray.asarray(v) for k, v in kw.items()})
+        close(got, ref, 1e-8)
+    xf = cuarray.asarray(x.astype(np.float32))[::2]  # float32 and strided: cast and made contiguous, as SciPy
+    close(cs.lombscargle(xf, cuarray.asarray(y)[::2], cuarray.asarray(freqs)),
+          ss.lombscargle(x.astype(np.float32)[::2], y[::2], freqs), 1e-8)
+    with pytest.raises(ValueError, match="weights"):
+        cs.lombscargle(cuarray.asarray(x), cuarray.asarray(y), cuarray.asarray(freqs), weights=cuarray.asarray(-w))
+
+
+@pytest.mark.parametrize("fft_mode", ["onesided", "twosided", "centered", "onesided2X"])
+@pytest.mark.parametrize("phase_shift", [0, None, 3])
+def test_short_time_fft(fft_mode, phase_shift):
+    kw = dict(fft_mode=fft_mode, mfft=70, phase_shift=phase_shift,
+              scale_to="magnitude" if fft_mode == "onesided2X" else None)
+    ours = cs.ShortTimeFFT.from_window("hann", 100.0, 64, 48, **kw)
+    ref = ss.ShortTimeFFT.from_window("hann", 100.0, 64, 48, **kw)
+    dtype = np.float64 if ref.onesided_fft else np.complex128
+    x = data((3, 4001), dtype)
+    S_ref = ref.stft(x)
+    S = ours.stft(cuarray.asarray(x))
+    close(S, S_ref)
+    close(ours.istft(cuarray.asarray(S_ref)), ref.istft(S_ref))
+    close(ours.istft(cuarray.asarray(S_ref), k1=4001), ref.istft(S_ref, k1=4001))
+    close(ours.spectrogram(cuarray.asarray(x)), ref.spectrogram(x))
+    for padding in ("zeros", "edge", "even", "odd"):
+        xt = np.ascontiguousarray(x.T)[::2]  # (samples, batch), a strided view on the device
+        close(ours.stft_detrend(cuarray.asarray(np.ascontiguousarray(x.T))[::2], "linear", p0=1, p1=50,
+                                padding=padding, axis=0),
+              ref.stft_detrend(xt, "linear", p0=1, p1=50, padding=padding, axis=0))
+    close(ours.f, ref.f)
+    close(ours.t(4001), ref.t(4001))
+    close(ours.win, ref.win)
+    close(ours.dual_win, ref.dual_win)
+    assert (ours.p_min, ours.k_min, ours.p_max(4001), ours.delta_t, ours.delta_f) == \
+        (ref.p_min, ref.k_min, ref.p_max(4001), ref.delta_t, ref.delta_f)
+    d, alpha = cs.closest_STFT_dual_window(cuarray.asarray(ref.win), 16)
+    d_ref, alpha_ref = ss.closest_STFT_dual_window(ref.win, 16)
+    close(d, d_ref)
+    assert alpha == alpha_ref
