@@ -256,3 +256,23 @@ def test_invhilbert():
     np.testing.assert_array_equal(got.get(), sla.invhilbert(14, exact=True))
     want = sla.invhilbert(16, exact=True)
     assert (cla.invhilbert(16, exact=True) == want).all()
+
+
+@pytest.mark.parametrize("l_and_u", [(1, 1), ([2, 1, 0], [0, 1, 2]), (np.array([[1], [0]]), np.array([[1], [2]]))],
+                         ids=["ints", "per-matrix", "per-row"])
+@pytest.mark.parametrize("bshape", [(5,), (5, 4), (2, 3, 5, 4)])
+def test_solve_banded_batched_counts_as_scipy_1_18(l_and_u, bshape):
+    # SciPy 1.18 (and 1.17) batch l and u too: one (l, u) per matrix, l + u + 1 rows each
+    rng = _rng("banded-batch", str(l_and_u), bshape)
+    ab = rng.normal(size=(2, 3, 3, 5))
+    b = rng.normal(size=bshape)
+    lower, upper = (np.broadcast_to(v, (2, 3)) for v in l_and_u)
+    for i, j in np.ndindex(2, 3):
+        ab[i, j, upper[i, j]] += 6  # the main diagonal (row u): dominant
+    x = cla.solve_banded(l_and_u, G(ab), G(b))
+    bb = np.broadcast_to(b, (2, 3) + b.shape) if len(bshape) < 4 else b
+    want = np.stack([np.stack([sla.solve_banded((int(lower[i, j]), int(upper[i, j])), ab[i, j], bb[i, j])
+                               for j in range(3)]) for i in range(2)])
+    _close(x, want, 1e-10)
+    for i, j in [(0, 0), (1, 2)]:  # one matrix alone gives the same
+        _close(cla.solve_banded((int(lower[i, j]), int(upper[i, j])), G(ab[i, j]), G(bb[i, j])), want[i, j], 1e-10)

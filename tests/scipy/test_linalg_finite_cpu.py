@@ -230,13 +230,18 @@ def test_internal_calls_do_not_check_again():
     assert not bad, bad
 
 
-# -- batched lstsq and polar: argument errors before any device work -------------------------------
+# -- batched lstsq, polar, solve_banded: argument errors before any device work -------------------------------
 LSTSQ_ERRORS = {
     "a-1d": (lambda m: m.lstsq(np.ones(3), np.ones(3))),
     "rows": (lambda m: m.lstsq(np.ones((2, 4, 3)), np.ones(3))),
     "batch-without-trailing": (lambda m: m.lstsq(np.ones((4, 3)), np.ones((5, 4)))),
     "batches": (lambda m: m.lstsq(np.ones((2, 4, 3)), np.ones((3, 4, 1)))),
     "driver": (lambda m: m.lstsq(np.ones((2, 4, 3)), np.ones(4), lapack_driver="gelsx")),
+    # (SciPy reaches the third matrix's counts after solving the first two: non-singular ones)
+    "banded-counts": (lambda m: m.solve_banded(([2, 1, 0], [0, 1, 1]),
+                                               np.random.default_rng(3).normal(size=(2, 3, 3, 5)) + 4, np.ones(5))),
+    "banded-counts-batch": (lambda m: m.solve_banded(([1, 1], [1, 1]), np.ones((2, 3, 3, 5)), np.ones(5))),
+    "banded-fractional": (lambda m: m.solve_banded((1.5, 0.5), np.ones((3, 5)), np.ones(5))),
     "polar-1d": (lambda m: m.polar(np.ones(3))),
     "polar-side": (lambda m: m.polar(np.ones((2, 3, 3)), side="x")),
 }

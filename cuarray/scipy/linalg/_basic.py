@@ -21,6 +21,7 @@ from ..._math.sums import sum as sum_
 from ..._manipulation.transpose import swapaxes
 from ...linalg._matmul import matmul
 from ..._creation.from_data import asarray
+from ..._core.ndarray import ndarray
 from ._triangular import cho_factor, cho_solve, solve_triangular
 
 __all__ = ["solve", "solve_banded", "inv", "det", "eigh", "svd", "svdvals", "null_space", "orth", "orthogonal_procrustes"]
@@ -83,33 +84,56 @@ def solve(a, b, lower=False, overwrite_a=False, overwrite_b=False, check_finite=
     return x[..., 0] if vector else x
 
 
+def _diagonal_counts(v):
+    """A number of lower or upper diagonals of `solve_banded`: an int, or (SciPy 1.18's batching)
+    an integer array, one count per matrix, broadcast against the batch (host values: they shape
+    the gather)."""
+    host = numpy.asarray(v.get() if isinstance(v, ndarray) else v)
+    if host.dtype.kind not in "biu":  # SciPy's TypeError (an index is required, 1.0 included)
+        raise TypeError("the numbers of lower and upper diagonals must be integers, got {!r}".format(v))
+    return host.astype(numpy.int64)
+
+
 def solve_banded(l_and_u, ab, b, overwrite_ab=False, overwrite_b=False, check_finite=True):
-    """See `scipy.linalg.solve_banded` (stacks: leading dimensions of `ab` and of a 2-D-core `b`).
-    cuSOLVER has no banded solver (gbsv/gtsv): the n x n matrix is assembled on the device from its
-    diagonals (one gather) and solved by cuarray.linalg's LU with partial pivoting, which is
-    gbsv's factorisation without the band storage. Memory and time are those of a dense n x n
-    solve, so this suits n up to the tens of thousands, not long banded systems."""
-    nlower, nupper = (int(v) for v in l_and_u)
+    """See `scipy.linalg.solve_banded` (stacks as SciPy 1.18: leading dimensions of `ab`, of a
+    2-D-core `b`, and of `l_and_u` given as integer arrays, one (l, u) per matrix with l + u + 1
+    rows each). cuSOLVER has no banded solver (gbsv/gtsv): the n x n matrix is assembled on the
+    device from its diagonals (one gather) and solved by cuarray.linalg's LU with partial
+    pivoting, which is gbsv's factorisation without the band storage. Memory and time are those of
+    a dense n x n solve, so this suits n up to the tens of thousands, not long banded systems."""
+    nlower, nupper = (_diagonal_counts(v) for v in l_and_u)
     ab, b, vector = banded_operands(ab, b, "solve_banded")
-    if nlower + nupper + 1 != ab.shape[-2]:
+    width = nlower + nupper + 1
+    if numpy.any(width != ab.shape[-2]):
         raise ValueError("invalid values for the number of lower and upper diagonals: l+u+1 ({}) does not "
-                         "equal ab.shape[0] ({})".format(nlower + nupper + 1, ab.shape[-2]))
+                         "equal ab.shape[0] ({})".format(width.ravel()[width.ravel() != ab.shape[-2]][0],
+                                                         ab.shape[-2]))
+    counts = numpy.broadcast_shapes(nlower.shape, nupper.shape)
+    band_batch = numpy.broadcast_shapes(ab.shape[:-2], counts)
+    batch = numpy.broadcast_shapes(band_batch, () if vector else b.shape[:-2])
     require_finite(check_finite, ab, b)
     char = compute_char(ab, b)
     n = ab.shape[-1]
-    batch = numpy.broadcast_shapes(ab.shape[:-2], () if vector else b.shape[:-2])
     if b.size == 0 or n == 0:
         return zeros(batch + b.shape[-1 if vector else -2:], dtype=char)
+    # The row of ab holding the main diagonal: u, one per matrix when the counts are arrays.
+    up = int(nupper) if not counts else asarray(numpy.broadcast_to(nupper, counts).copy())[..., None, None]
+    ab = broadcast_to(ab, band_batch + ab.shape[-2:])
     if n == 1:
         # SciPy's 1 x 1 case: a division by row `u` (no singularity error, as SciPy's).
-        d = ab[..., nupper, :]
-        return (b / (d if vector else d[..., :, None])).astype(char)
-    # A[i, j] = ab[u + i - j, j] inside the band, 0 outside.
+        if counts:
+            d = take_along_axis(ab, broadcast_to(up, band_batch + (1, 1)), axis=-2)[..., 0, :]
+        else:
+            d = ab[..., up, :]
+        x = (b / (d if vector else d[..., :, None])).astype(char)
+        core = x.shape[-1:] if vector else x.shape[-2:]
+        return x if x.shape[:-len(core)] == batch else broadcast_to(x, batch + core).copy()
+    # A[i, j] = ab[u + i - j, j] inside the band (0 <= u + i - j <= l + u), 0 outside.
     i, j = arange(n)[:, None], arange(n)[None, :]
-    r = nupper + i - j
-    inside = (r >= 0) & (r <= nlower + nupper)
+    r = up + i - j
+    inside = (r >= 0) & (r <= ab.shape[-2] - 1)
     rows = where(inside, r, 0)
-    dense = take_along_axis(ab, broadcast_to(rows, ab.shape[:-2] + (n, n)), axis=-2)
+    dense = take_along_axis(ab, broadcast_to(rows, band_batch + (n, n)), axis=-2)
     dense = where(inside, dense, 0).astype(char)
     bb = b[:, None] if vector else b
     x = _la.solve(dense, bb.astype(char))
