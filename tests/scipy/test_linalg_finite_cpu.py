@@ -242,6 +242,9 @@ LSTSQ_ERRORS = {
                                                np.random.default_rng(3).normal(size=(2, 3, 3, 5)) + 4, np.ones(5))),
     "banded-counts-batch": (lambda m: m.solve_banded(([1, 1], [1, 1]), np.ones((2, 3, 3, 5)), np.ones(5))),
     "banded-fractional": (lambda m: m.solve_banded((1.5, 0.5), np.ones((3, 5)), np.ones(5))),
+    "procrustes-core": (lambda m: m.orthogonal_procrustes(np.ones((2, 4, 3)), np.ones((2, 3, 4)))),
+    "procrustes-batch": (lambda m: m.orthogonal_procrustes(np.ones((2, 4, 3)), np.ones((3, 4, 3)))),
+    "procrustes-1d": (lambda m: m.orthogonal_procrustes(np.ones((4, 3)), np.ones(3))),
     "polar-1d": (lambda m: m.polar(np.ones(3))),
     "polar-side": (lambda m: m.polar(np.ones((2, 3, 3)), side="x")),
 }

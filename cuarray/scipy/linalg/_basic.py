@@ -308,12 +308,14 @@ def orth(A, rcond=None):
 
 
 def orthogonal_procrustes(A, B, check_finite=True):
-    """See `scipy.linalg.orthogonal_procrustes` (stacks): (R, scale) with R = argmin ||A R - B||."""
+    """See `scipy.linalg.orthogonal_procrustes` (stacks, SciPy's batching: the matrices' shapes
+    equal, the leading dimensions broadcast): (R, scale) with R = argmin ||A R - B||."""
     A, B = as_lapack(A, "orthogonal_procrustes"), as_lapack(B, "orthogonal_procrustes")
     if A.ndim < 2:
         raise ValueError("expected ndim to be 2, but observed {}".format(A.ndim))
-    if A.shape != B.shape:
+    if B.ndim < 2 or A.shape[-2:] != B.shape[-2:]:
         raise ValueError("the shapes of A and B differ ({} vs {})".format(A.shape, B.shape))
+    numpy.broadcast_shapes(A.shape[:-2], B.shape[:-2])  # SciPy's ValueError for batches that do not
     require_finite(check_finite, A, B)
     u, w, vt = _la.svd(swapaxes(matmul(swapaxes(B, -1, -2), conj(A)), -1, -2))
     return matmul(u, vt), sum_(w, axis=-1)
