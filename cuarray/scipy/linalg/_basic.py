@@ -15,12 +15,13 @@ from ..._logic.truth import any as any_
 from ..._manipulation.dims import broadcast_to
 from ..._sorting.searching import where
 from ...linalg._util import LinAlgError, compute_char
-from ._validate import as_lapack, banded_operands
+from ._validate import as_lapack, banded_operands, require_finite
 from ..._statistics.order import max as max_
 from ..._math.sums import sum as sum_
 from ..._manipulation.transpose import swapaxes
 from ...linalg._matmul import matmul
 from ..._creation.from_data import asarray
+from ..._core.ndarray import ndarray
 from ._triangular import cho_factor, cho_solve, solve_triangular
 
 __all__ = ["solve", "solve_banded", "inv", "det", "eigh", "svd", "svdvals", "null_space", "orth", "orthogonal_procrustes"]
@@ -54,7 +55,8 @@ def solve(a, b, lower=False, overwrite_a=False, overwrite_b=False, check_finite=
     matrix, otherwise b is a stack of (n, k) blocks). assume_a 'pos' runs Cholesky, 'diagonal' a
     division, the triangular ones cuBLAS trsm, 'sym'/'her' the general LU on the triangle `lower`
     names mirrored (cuSOLVER has no batched LDL^T), 'banded'/'tridiagonal' the general LU. The
-    condition-number LinAlgWarning of SciPy is not emitted (no device read)."""
+    condition-number LinAlgWarning of SciPy is not emitted (no device read); `check_finite`
+    reads one flag per operand back (a synchronisation)."""
     a, b = as_lapack(a, "solve"), as_lapack(b, "solve")
     kind = _ASSUME.get("gen" if assume_a is None else assume_a)
     if kind is None:
@@ -65,48 +67,73 @@ def solve(a, b, lower=False, overwrite_a=False, overwrite_b=False, check_finite=
     if b.ndim == 0 or b.shape[0 if vector else -2] != a.shape[-1]:
         raise ValueError("incompatible shapes: a1.shape={} and b1.shape={}".format(
             a.shape, b.shape if not vector else b.shape + (1,)))
+    require_finite(check_finite, a, b)
     if transposed:
         a = swapaxes(a, -1, -2)
     if assume_a in ("sym", "symmetric", "her", "hermitian"):
         a = _one_triangle(a, lower, assume_a in ("her", "hermitian"))
     bb = b[:, None] if vector else b
     if kind == "pos":
-        x = cho_solve(cho_factor(a, lower=lower), bb)
+        x = cho_solve(cho_factor(a, lower=lower, check_finite=False), bb, check_finite=False)
     elif kind == "diagonal":
         x = _diagonal_solve(a, bb)
     elif kind in ("upper", "lower"):
-        x = solve_triangular(a, bb, lower=kind == "lower")
+        x = solve_triangular(a, bb, lower=kind == "lower", check_finite=False)
     else:
         x = _la.solve(a, bb)
     return x[..., 0] if vector else x
 
 
+def _diagonal_counts(v):
+    """A number of lower or upper diagonals of `solve_banded`: an int, or (SciPy 1.18's batching)
+    an integer array, one count per matrix, broadcast against the batch (host values: they shape
+    the gather)."""
+    host = numpy.asarray(v.get() if isinstance(v, ndarray) else v)
+    if host.dtype.kind not in "biu":  # SciPy's TypeError (an index is required, 1.0 included)
+        raise TypeError("the numbers of lower and upper diagonals must be integers, got {!r}".format(v))
+    return host.astype(numpy.int64)
+
+
 def solve_banded(l_and_u, ab, b, overwrite_ab=False, overwrite_b=False, check_finite=True):
-    """See `scipy.linalg.solve_banded` (stacks: leading dimensions of `ab` and of a 2-D-core `b`).
-    cuSOLVER has no banded solver (gbsv/gtsv): the n x n matrix is assembled on the device from its
-    diagonals (one gather) and solved by cuarray.linalg's LU with partial pivoting, which is
-    gbsv's factorisation without the band storage. Memory and time are those of a dense n x n
-    solve, so this suits n up to the tens of thousands, not long banded systems."""
-    nlower, nupper = (int(v) for v in l_and_u)
+    """See `scipy.linalg.solve_banded` (stacks as SciPy 1.18: leading dimensions of `ab`, of a
+    2-D-core `b`, and of `l_and_u` given as integer arrays, one (l, u) per matrix with l + u + 1
+    rows each). cuSOLVER has no banded solver (gbsv/gtsv): the n x n matrix is assembled on the
+    device from its diagonals (one gather) and solved by cuarray.linalg's LU with partial
+    pivoting, which is gbsv's factorisation without the band storage. Memory and time are those of
+    a dense n x n solve, so this suits n up to the tens of thousands, not long banded systems."""
+    nlower, nupper = (_diagonal_counts(v) for v in l_and_u)
     ab, b, vector = banded_operands(ab, b, "solve_banded")
-    if nlower + nupper + 1 != ab.shape[-2]:
+    width = nlower + nupper + 1
+    if numpy.any(width != ab.shape[-2]):
         raise ValueError("invalid values for the number of lower and upper diagonals: l+u+1 ({}) does not "
-                         "equal ab.shape[0] ({})".format(nlower + nupper + 1, ab.shape[-2]))
+                         "equal ab.shape[0] ({})".format(width.ravel()[width.ravel() != ab.shape[-2]][0],
+                                                         ab.shape[-2]))
+    counts = numpy.broadcast_shapes(nlower.shape, nupper.shape)
+    band_batch = numpy.broadcast_shapes(ab.shape[:-2], counts)
+    batch = numpy.broadcast_shapes(band_batch, () if vector else b.shape[:-2])
+    require_finite(check_finite, ab, b)
     char = compute_char(ab, b)
     n = ab.shape[-1]
-    batch = numpy.broadcast_shapes(ab.shape[:-2], () if vector else b.shape[:-2])
     if b.size == 0 or n == 0:
         return zeros(batch + b.shape[-1 if vector else -2:], dtype=char)
+    # The row of ab holding the main diagonal: u, one per matrix when the counts are arrays.
+    up = int(nupper) if not counts else asarray(numpy.broadcast_to(nupper, counts).copy())[..., None, None]
+    ab = broadcast_to(ab, band_batch + ab.shape[-2:])
     if n == 1:
         # SciPy's 1 x 1 case: a division by row `u` (no singularity error, as SciPy's).
-        d = ab[..., nupper, :]
-        return (b / (d if vector else d[..., :, None])).astype(char)
-    # A[i, j] = ab[u + i - j, j] inside the band, 0 outside.
+        if counts:
+            d = take_along_axis(ab, broadcast_to(up, band_batch + (1, 1)), axis=-2)[..., 0, :]
+        else:
+            d = ab[..., up, :]
+        x = (b / (d if vector else d[..., :, None])).astype(char)
+        core = x.shape[-1:] if vector else x.shape[-2:]
+        return x if x.shape[:-len(core)] == batch else broadcast_to(x, batch + core).copy()
+    # A[i, j] = ab[u + i - j, j] inside the band (0 <= u + i - j <= l + u), 0 outside.
     i, j = arange(n)[:, None], arange(n)[None, :]
-    r = nupper + i - j
-    inside = (r >= 0) & (r <= nlower + nupper)
+    r = up + i - j
+    inside = (r >= 0) & (r <= ab.shape[-2] - 1)
     rows = where(inside, r, 0)
-    dense = take_along_axis(ab, broadcast_to(rows, ab.shape[:-2] + (n, n)), axis=-2)
+    dense = take_along_axis(ab, broadcast_to(rows, band_batch + (n, n)), axis=-2)
     dense = where(inside, dense, 0).astype(char)
     bb = b[:, None] if vector else b
     x = _la.solve(dense, bb.astype(char))
@@ -129,6 +156,7 @@ def inv(a, overwrite_a=False, check_finite=True, *, assume_a=None, lower=False):
         raise ValueError("Expected square matrix, got a1.shape={}".format(a.shape))
     char = compute_char(a)
     n = a.shape[-1]
+    require_finite(check_finite, a)
     if a.size == 0:
         return zeros(a.shape, dtype=char)
     if assume_a in ("sym", "her"):
@@ -139,8 +167,8 @@ def inv(a, overwrite_a=False, check_finite=True, *, assume_a=None, lower=False):
     if assume_a == "diagonal":
         return _diagonal_solve(a.astype(char), ident)
     if assume_a == "pos":
-        return cho_solve(cho_factor(a, lower=lower), ident)
-    return solve_triangular(a, ident, lower=assume_a == "lower triangular")
+        return cho_solve(cho_factor(a, lower=lower, check_finite=False), ident, check_finite=False)
+    return solve_triangular(a, ident, lower=assume_a == "lower triangular", check_finite=False)
 
 
 def det(a, overwrite_a=False, check_finite=True):
@@ -151,13 +179,15 @@ def det(a, overwrite_a=False, check_finite=True):
         raise ValueError("The input array must be at least two-dimensional.")
     if a.shape[-1] != a.shape[-2]:
         raise ValueError("Last 2 dimensions of the array must be square but received shape {}.".format(a.shape))
+    require_finite(check_finite, a)
     return _la.det(a.astype(numpy.complex128 if a.dtype.kind == "c" else numpy.float64))
 
 
-def _matrix(a, fn):
+def _matrix(a, fn, finite):
     a = as_lapack(a, fn)
     if a.ndim < 2:
         raise ValueError("expected matrix")
+    require_finite(finite, a)
     return a
 
 
@@ -166,12 +196,12 @@ def svd(a, full_matrices=True, compute_uv=True, overwrite_a=False, check_finite=
     otherwise ignored)."""
     if lapack_driver not in ("gesdd", "gesvd"):
         raise ValueError('lapack_driver must be "gesdd" or "gesvd", not "{}"'.format(lapack_driver))
-    return _la.svd(_matrix(a, "svd"), full_matrices=full_matrices, compute_uv=compute_uv)
+    return _la.svd(_matrix(a, "svd", check_finite), full_matrices=full_matrices, compute_uv=compute_uv)
 
 
 def svdvals(a, overwrite_a=False, check_finite=True):
     """See `scipy.linalg.svdvals` (stacks)."""
-    return _la.svd(_matrix(a, "svdvals"), compute_uv=False)
+    return _la.svd(_matrix(a, "svdvals", check_finite), compute_uv=False)
 
 
 def eigh(a, b=None, *, lower=True, eigvals_only=False, overwrite_a=False, overwrite_b=False,
@@ -208,17 +238,20 @@ def eigh(a, b=None, *, lower=True, eigvals_only=False, overwrite_a=False, overwr
             raise ValueError('expected square "b" matrix')
         if b.shape[-1] != a.shape[-1]:
             raise ValueError("wrong b dimensions {}, should be {}".format(b.shape, a.shape))
+    require_finite(check_finite, a, b)
+    if b is not None:
         # Only the `lower` triangles of A and B are read, as LAPACK's sygvd does.
         a = _one_triangle(a, lower, True)
         low = _la.cholesky(_one_triangle(b, lower, True))
         low_h = conj(swapaxes(low, -1, -2))
         if type == 1:
-            c = solve_triangular(low, a, lower=True)
-            c = conj(swapaxes(solve_triangular(low, conj(swapaxes(c, -1, -2)), lower=True), -1, -2))
+            c = solve_triangular(low, a, lower=True, check_finite=False)
+            c = conj(swapaxes(solve_triangular(low, conj(swapaxes(c, -1, -2)), lower=True, check_finite=False),
+                              -1, -2))
         else:
             c = matmul(low_h, matmul(a, low))
         w, v = _la.eigh(c, UPLO="L")
-        v = solve_triangular(low, v, lower=True, trans=2) if type in (1, 2) else matmul(low, v)
+        v = solve_triangular(low, v, lower=True, trans=2, check_finite=False) if type in (1, 2) else matmul(low, v)
     elif eigvals_only:
         w, v = _la.eigvalsh(a, UPLO=uplo), None
     else:
@@ -261,7 +294,7 @@ def _rank(s, shape, rcond):
 
 def null_space(A, rcond=None, *, overwrite_a=False, check_finite=True, lapack_driver="gesdd"):
     """See `scipy.linalg.null_space` (stacks of equal rank; the rank is read from the device)."""
-    A = _matrix(A, "null_space")
+    A = _matrix(A, "null_space", check_finite)
     u, s, vh = _la.svd(A, full_matrices=True)
     num = _rank(s, A.shape, rcond)
     return conj(swapaxes(vh[..., num:, :], -1, -2))
@@ -269,17 +302,20 @@ def null_space(A, rcond=None, *, overwrite_a=False, check_finite=True, lapack_dr
 
 def orth(A, rcond=None):
     """See `scipy.linalg.orth` (stacks of equal rank; the rank is read from the device)."""
-    A = _matrix(A, "orth")
+    A = _matrix(A, "orth", True)
     u, s, vh = _la.svd(A, full_matrices=False)
     return u[..., :, :_rank(s, A.shape, rcond)]
 
 
 def orthogonal_procrustes(A, B, check_finite=True):
-    """See `scipy.linalg.orthogonal_procrustes` (stacks): (R, scale) with R = argmin ||A R - B||."""
+    """See `scipy.linalg.orthogonal_procrustes` (stacks, SciPy's batching: the matrices' shapes
+    equal, the leading dimensions broadcast): (R, scale) with R = argmin ||A R - B||."""
     A, B = as_lapack(A, "orthogonal_procrustes"), as_lapack(B, "orthogonal_procrustes")
     if A.ndim < 2:
         raise ValueError("expected ndim to be 2, but observed {}".format(A.ndim))
-    if A.shape != B.shape:
+    if B.ndim < 2 or A.shape[-2:] != B.shape[-2:]:
         raise ValueError("the shapes of A and B differ ({} vs {})".format(A.shape, B.shape))
+    numpy.broadcast_shapes(A.shape[:-2], B.shape[:-2])  # SciPy's ValueError for batches that do not
+    require_finite(check_finite, A, B)
     u, w, vt = _la.svd(swapaxes(matmul(swapaxes(B, -1, -2), conj(A)), -1, -2))
     return matmul(u, vt), sum_(w, axis=-1)

@@ -8,7 +8,7 @@ import numpy
 
 from ...linalg import _decomp
 from ...linalg._matmul import matmul
-from ...linalg._util import LinAlgError, compute_char
+from ...linalg._util import LinAlgError, compute_char, real_char
 from ..._creation.ranges import arange
 from ..._indexing.inserting import take_along_axis
 from ..._manipulation.dims import broadcast_to
@@ -17,13 +17,14 @@ from ..._logic.truth import any as any_
 from ..._math.complex import conj, imag, real
 from ..._sorting.searching import where
 from ._basic import _one_triangle, eigh
-from ...linalg import _norms, _solve, _svd
-from ..._creation.basic import empty, full, ones
+from ...linalg import _norms, _svd
+from ..._creation.basic import empty, ones, zeros
+from ..._creation.from_data import asarray
 from ..._manipulation.joining import stack
 from ..._math.sums import sum as sum_
 from ..._statistics.order import max as max_
 from ._triangular import cho_solve
-from ._validate import as_lapack, banded_operands
+from ._validate import as_lapack, banded_operands, require_finite
 
 __all__ = ["cholesky", "eigvalsh", "eig", "eigvals", "polar", "pinv", "norm", "lstsq", "solveh_banded"]
 
@@ -34,6 +35,7 @@ def cholesky(a, lower=False, overwrite_a=False, check_finite=True):
     a = as_lapack(a, "cholesky")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError("Input array is expected to be square but has the shape: {}.".format(a.shape))
+    require_finite(check_finite, a)
     try:
         return _decomp.cholesky(a, upper=not lower)
     except LinAlgError:
@@ -43,18 +45,20 @@ def cholesky(a, lower=False, overwrite_a=False, check_finite=True):
 def eigvalsh(a, b=None, *, lower=True, overwrite_a=False, overwrite_b=False, type=1, check_finite=True,  # noqa: A002
              subset_by_index=None, subset_by_value=None, driver=None):
     """See `scipy.linalg.eigvalsh`: `eigh(..., eigvals_only=True)`."""
-    return eigh(a, b, lower=lower, eigvals_only=True, type=type, subset_by_index=subset_by_index,
-                subset_by_value=subset_by_value, driver=driver)
+    return eigh(a, b, lower=lower, eigvals_only=True, type=type, check_finite=check_finite,
+                subset_by_index=subset_by_index, subset_by_value=subset_by_value, driver=driver)
 
 
 def polar(a, side="right"):
-    """See `scipy.linalg.polar`: from the reduced SVD, U = W V^H and P = V S V^H ('right') or
-    W S W^H ('left')."""
+    """See `scipy.linalg.polar` (stacks): from the reduced SVD, U = W V^H and P = V S V^H
+    ('right') or W S W^H ('left'). The SVD checks that `a` is finite, as SciPy's (one device
+    read)."""
     if side not in ("right", "left"):
         raise ValueError("`side` must be either 'right' or 'left'")
     a = as_lapack(a, "polar")
-    if a.ndim != 2:
+    if a.ndim < 2:
         raise ValueError("`a` must be a 2-D array.")
+    require_finite(True, a)
     w, s, vh = _svd.svd(a, full_matrices=False)
     u = matmul(w, vh)
     if side == "right":
@@ -69,6 +73,7 @@ def solveh_banded(ab, b, overwrite_ab=False, overwrite_b=False, lower=False, che
     assembled on the device from its diagonals and solved by cuarray.linalg's Cholesky (pbsv's
     factorisation without band storage; memory and time of a dense n x n solve)."""
     ab, b, vector = banded_operands(ab, b, "solveh_banded")
+    require_finite(check_finite, ab, b)
     char = compute_char(ab, b)
     n, u = ab.shape[-1], ab.shape[-2] - 1
     i, j = arange(n)[:, None], arange(n)[None, :]
@@ -78,7 +83,7 @@ def solveh_banded(ab, b, overwrite_ab=False, overwrite_b=False, lower=False, che
     dense = take_along_axis(ab, broadcast_to(where(inside, r, 0), ab.shape[:-2] + (n, n)), axis=-2)
     tri = where(inside, dense, 0).astype(char)
     a = _one_triangle(tri, lower, True)
-    x = cho_solve((_decomp.cholesky(a, upper=not lower), lower), b.astype(char))
+    x = cho_solve((_decomp.cholesky(a, upper=not lower), lower), b.astype(char), check_finite=False)
     return x
 
 
@@ -88,16 +93,25 @@ def eig(a, b=None, left=False, right=True, overwrite_a=False, overwrite_b=False,
         homogeneous_eigvals=False):
     """See `scipy.linalg.eig` (stacks): cuSOLVER geev through `cuarray.linalg.eig`. The eigenvalues
     are complex, as SciPy's; the eigenvectors of a real matrix are real when every eigenvalue of
-    the whole stack is (SciPy's rule; deciding it reads the eigenvalues back). The generalized
-    problem (`b`) and left eigenvectors are not supported (NotImplementedError: cuSOLVER has no
-    ggev)."""
+    the whole stack is (SciPy's rule; deciding it reads the eigenvalues back). Not supported
+    (NotImplementedError, before any device work): the generalized problem `b` (cuSOLVER has no
+    generalized non-symmetric solver, LAPACK's ggev/QZ; for Hermitian `a` and positive definite `b`
+    use `eigh(a, b)`, otherwise `eig(solve(b, a))` where `b` is well conditioned, or SciPy on the
+    host) and `left=True` (cuSOLVER's geev computes right eigenvectors only; those of `a^H` are
+    the left ones of `a`, for the conjugate eigenvalues)."""
     if b is not None:
-        raise NotImplementedError("eig: the generalized problem (b) is not supported on the GPU")
+        raise NotImplementedError(
+            "eig(a, b): cuSOLVER has no generalized non-symmetric eigensolver (LAPACK's ggev). For a "
+            "Hermitian a and a positive definite b use cuarray.scipy.linalg.eigh(a, b); otherwise "
+            "eig(solve(b, a)) for a well-conditioned b, or scipy.linalg.eig on the host (a.get(), b.get())")
     if left:
-        raise NotImplementedError("eig: left eigenvectors are not supported on the GPU")
+        raise NotImplementedError(
+            "eig(left=True): cuSOLVER's geev computes right eigenvectors only. The left eigenvectors of a "
+            "are the right eigenvectors of a.conj().T (for the conjugate eigenvalues): eig(a.conj().T)")
     a = as_lapack(a, "eig")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError("expected square matrix")
+    require_finite(check_finite, a)
     if right:
         w, v = _decomp.eig(a)
         # SciPy: a real matrix's eigenvectors are real when every eigenvalue of the stack is real.
@@ -112,8 +126,8 @@ def eig(a, b=None, left=False, right=True, overwrite_a=False, overwrite_b=False,
 
 def eigvals(a, b=None, overwrite_a=False, overwrite_b=False, check_finite=True, homogeneous_eigvals=False):
     """See `scipy.linalg.eigvals` (SciPy 1.18's signature, with `overwrite_b`; complex, as SciPy's;
-    `b` not supported, see `eig`)."""
-    return eig(a, b, right=False, homogeneous_eigvals=homogeneous_eigvals)
+    `b` raises NotImplementedError: see `eig`)."""
+    return eig(a, b, right=False, check_finite=check_finite, homogeneous_eigvals=homogeneous_eigvals)
 
 
 def _complex(w):
@@ -128,7 +142,8 @@ def _homogeneous(w, yes):
 
 def pinv(a, *, atol=None, rtol=None, return_rank=False, check_finite=True):
     """See `scipy.linalg.pinv` (stacks): from the reduced SVD, singular values above
-    atol + rtol max(s) inverted. `return_rank` reads the rank (one device read)."""
+    atol + rtol max(s) inverted. `return_rank` reads the rank of one matrix (one device read; a
+    NumPy int64, as SciPy 1.18) and keeps a stack's ranks on the device."""
     a = as_lapack(a, "pinv")
     if a.ndim < 2:
         raise ValueError("expected matrix")
@@ -137,6 +152,7 @@ def pinv(a, *, atol=None, rtol=None, return_rank=False, check_finite=True):
     rtol = max(a.shape[-2:]) * numpy.finfo(char).eps if rtol is None else rtol
     if atol < 0.0 or rtol < 0.0:
         raise ValueError("atol and rtol values must be positive.")
+    require_finite(check_finite, a)
     u, s, vh = _svd.svd(a, full_matrices=False)
     val = atol + max_(s, axis=-1, keepdims=True, initial=0.0) * rtol
     keep = s > val
@@ -144,41 +160,72 @@ def pinv(a, *, atol=None, rtol=None, return_rank=False, check_finite=True):
     B = conj(swapaxes(matmul(u * sinv[..., None, :], vh), -1, -2))
     if return_rank:
         rank = sum_(keep, axis=-1)
-        return B, (int(rank.get()) if rank.ndim == 0 else rank)
+        return B, (numpy.int64(rank.get()) if rank.ndim == 0 else rank)
     return B
 
 
 def norm(a, ord=None, axis=None, keepdims=False, check_finite=True):  # noqa: A002
     """See `scipy.linalg.norm`: `cuarray.linalg.norm`."""
-    return _norms.norm(as_lapack(a, "norm"), ord=ord, axis=axis, keepdims=keepdims)
+    a = as_lapack(a, "norm")
+    require_finite(check_finite, a)
+    return _norms.norm(a, ord=ord, axis=axis, keepdims=keepdims)
 
 
 def lstsq(a, b, cond=None, overwrite_a=False, overwrite_b=False, check_finite=True, lapack_driver=None):
-    """See `scipy.linalg.lstsq`: `cuarray.linalg.lstsq` (minimum-norm solution through the SVD,
-    gelsd's answer) with SciPy 1.18's default cut-off (cond = machine epsilon) and results: the
-    rank a NumPy int64; residues for an overdetermined system (except with 'gelsy'), NaN where the
-    rank is deficient, in the solution's dtype (complex for complex input), a 0-d array for a
-    vector `b`; otherwise an empty array. `lapack_driver` is checked, not used."""
+    """See `scipy.linalg.lstsq` (stacks, as SciPy 1.18: `a` (..., M, N), `b` (M,) for every matrix
+    or (..., M, K) broadcast against `a`). The minimum-norm solution through the batched SVD
+    (gelsd's answer), with SciPy's cut-off (singular values at or below cond * s_max, cond the
+    machine epsilon by default) and SciPy 1.18's results: the rank a NumPy int64 for one matrix,
+    an int64 array of the batch shape for a stack (read from the device: one synchronisation);
+    residues (the squared column norms of b - a x, the solution's dtype) for an overdetermined
+    system, NaN where the rank is deficient, none with 'gelsy' or M <= N; `s` None with 'gelsy'.
+    `lapack_driver` otherwise picks nothing (one algorithm)."""
     if lapack_driver not in (None, "gelsd", "gelsy", "gelss"):
         raise ValueError('LAPACK driver "{}" is not found'.format(lapack_driver))
     a, b = as_lapack(a, "lstsq"), as_lapack(b, "lstsq")
-    if a.ndim != 2:
-        raise ValueError("Input array a should be 2D")
-    if b.ndim not in (1, 2) or b.shape[0] != a.shape[0]:
-        raise ValueError("Shape mismatch: a and b should have the same number of rows ({} != {}).".format(
-            a.shape[0], b.shape[0] if b.ndim else 1))
+    if a.ndim < 2:
+        raise ValueError("Input array a should be at least 2D, got a.shape = {}".format(a.shape))
+    b = b.reshape(1) if b.ndim == 0 else b
     char = compute_char(a, b)
-    x, resid, rank, s = _solve.lstsq(a, b, rcond=numpy.finfo(char).eps if cond is None else cond)
-    m, n = a.shape
-    if m == 0 or n == 0:  # SciPy's early return (rank a Python int there)
-        return x, (resid[0] if b.ndim == 1 and resid.size else resid), 0, s
-    rank = numpy.int64(rank)
+    m, n = a.shape[-2:]
+    if m == 0 or n == 0:
+        require_finite(check_finite, a, b)
+        # SciPy 1.18's early return, shapes and all (before its shape check; the rank a Python int).
+        x = zeros((n,) + b.shape[1:], dtype=char)
+        resid = sum_(real(b * conj(b)), axis=0).astype(real_char(char)) if n == 0 else empty((0,))
+        return x, resid, 0, empty((0,))
+    vector = b.ndim == 1
+    bb = b[:, None] if vector else b
+    if bb.shape[-2] != m:
+        raise ValueError("Shape mismatch: a and b should have the same number of rows ({} != {}).".format(
+            m, bb.shape[-2]))
+    batch = numpy.broadcast_shapes(a.shape[:-2], bb.shape[:-2])
+    require_finite(check_finite, a, b)
+    a = a.astype(char, copy=False)
+    bb = broadcast_to(bb.astype(char, copy=False), batch + bb.shape[-2:])
+    u, s, vh = _svd.svd(a, full_matrices=False)
+    large = s > (numpy.finfo(char).eps if cond is None else float(cond)) * s[..., :1]
+    rank_dev = sum_(large, axis=-1)
+    sinv = where(large, 1 / where(large, s, 1), 0).astype(s.dtype)
+    x = matmul(conj(swapaxes(vh, -1, -2)), matmul(conj(swapaxes(u, -1, -2)), bb) * sinv[..., :, None])
+    if x.shape[:-2] != batch:
+        x = broadcast_to(x, batch + x.shape[-2:]).copy()
+    rank_host = numpy.broadcast_to(rank_dev.get(), batch).astype(numpy.int64)
+    rank = rank_host[()] if rank_host.ndim == 0 else asarray(rank_host)
     if m > n and lapack_driver != "gelsy":
-        k = 1 if b.ndim == 1 else b.shape[1]
-        # SciPy 1.18: LAPACK makes no promise for a rank-deficient matrix, so NaN (NumPy: empty)
-        resid = resid.astype(x.dtype) if rank == n else full((k,), numpy.nan, dtype=x.dtype)
-        if b.ndim == 1:
-            resid = resid[0]
+        r = bb - matmul(a, x)
+        resid = sum_(r * conj(r), axis=-2).astype(x.dtype)  # complex for complex input, as SciPy's
+        if numpy.any(rank_host < n):
+            # SciPy 1.18: LAPACK makes no promise for a rank-deficient matrix, so NaN.
+            resid = where(asarray(rank_host < n)[..., None], numpy.nan, resid).astype(x.dtype)
+        if vector:
+            resid = resid[..., 0]
     else:
-        resid = empty((0,), dtype=x.dtype)
+        resid = empty(batch + (0,), dtype=x.dtype)
+    if vector:
+        x = x[..., 0]
+    if lapack_driver == "gelsy":
+        return x, resid, rank, None
+    if s.shape[:-1] != batch:  # b's batch dimensions reach the singular values too, as SciPy's
+        s = broadcast_to(s, batch + s.shape[-1:]).copy()
     return x, resid, rank, s

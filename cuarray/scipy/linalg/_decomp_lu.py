@@ -21,7 +21,7 @@ from ..._creation.matrices import triu
 from ..._creation.basic import zeros
 from ...linalg._util import as_array, batch_of, compute_char, info_array, stacked_copy
 from ..._creation.basic import empty
-from ._validate import as_lapack
+from ._validate import as_lapack, require_finite
 from ...cuda.libs import cusolver as _cusolver
 
 __all__ = ["lu_factor", "lu_solve", "lu", "permutation_from_pivots"]
@@ -37,11 +37,11 @@ def _square(a, fn):
 
 def lu_factor(a, overwrite_a=False, check_finite=True):
     """See `scipy.linalg.lu_factor` (square or rectangular, stacks). A singular matrix is factored
-    without the LinAlgWarning SciPy emits (no device read); `check_finite` is not checked (no
-    device read either)."""
+    without the LinAlgWarning SciPy emits (no device read)."""
     a = as_lapack(a, "lu_factor")
     if a.ndim < 2:
         raise ValueError("expected at least a 2-D array, got shape {}".format(a.shape))
+    require_finite(check_finite, a)
     char = compute_char(a)
     lu = stacked_copy(a, char, "F")  # column-major: LAPACK factors A itself
     m, n = a.shape[-2:]
@@ -74,6 +74,7 @@ def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
     bb = b[..., None] if vector else b
     if b.ndim == 0 or bb.shape[-2] != n:
         raise ValueError("Shapes of lu {} and b {} are incompatible".format(lu.shape[-2:], b.shape))
+    require_finite(check_finite, b)  # SciPy checks b only, not the factors
     char = compute_char(lu, b)
     batch = numpy.broadcast_shapes(lu.shape[:-2], piv.shape[:-1], bb.shape[:-2])
     x = stacked_copy(broadcast_to(bb, batch + bb.shape[-2:]), char, "F")
@@ -119,6 +120,7 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False
     a = as_lapack(a, "lu")
     if a.ndim < 2:
         raise ValueError("The input array must be at least two-dimensional.")
+    require_finite(check_finite, a)
     m, n = a.shape[-2:]
     k = min(m, n)
     nd = a.shape[:-2]
@@ -135,7 +137,7 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False
             return ones(a.shape, dtype=a.dtype), a.copy()
         p = zeros(nd + (1,), dtype=numpy.intp) if p_indices else ones(a.shape, dtype=a.dtype)
         return p, ones(a.shape, dtype=a.dtype), a.copy()
-    lu_, piv = lu_factor(a)
+    lu_, piv = lu_factor(a, check_finite=False)
     lower = tril(lu_[..., :, :k], -1) + eye(m, k, dtype=lu_.dtype)
     upper = triu(lu_[..., :k, :])
     rows = permutation_from_pivots(piv.get(), m)  # A[rows] = L U

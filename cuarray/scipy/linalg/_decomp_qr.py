@@ -26,7 +26,7 @@ from ..._sorting.searching import where
 from ..._sorting.searching_reduce import argmax
 from ...linalg._matmul import matmul
 from ._qr_pivoted import geqp3
-from ._validate import deprecate_dtypes
+from ._validate import deprecate_dtypes, require_finite
 
 __all__ = ["qr"]
 
@@ -65,8 +65,7 @@ _NO_VALUE = object()
 
 def qr(a, overwrite_a=False, lwork=_NO_VALUE, mode="full", pivoting=False, check_finite=True):
     """See `scipy.linalg.qr` (stacks too, as SciPy's). `lwork` is deprecated, as in SciPy 1.18
-    (DeprecationWarning; ValueError for a value SciPy rejects; cuSOLVER sizes its own workspace),
-    and `check_finite` is not checked (no device read). `pivoting=True` runs geqp3's
+    (DeprecationWarning; ValueError for a value SciPy rejects; cuSOLVER sizes its own workspace). `pivoting=True` runs geqp3's
     column-pivoting algorithm on the GPU one column at a time (see `_qr_pivoted`): same P as
     SciPy, far slower than the unpivoted QR for large n. An empty input gives SciPy 1.18's
     pivots: one (n,) arange, whatever the batch shape."""
@@ -81,6 +80,7 @@ def qr(a, overwrite_a=False, lwork=_NO_VALUE, mode="full", pivoting=False, check
             raise ValueError("lwork should be None, -1 or > M, got {}".format(lwork))
         warnings.warn("scipy.linalg: the `lwork` keyword is deprecated and no longer in use as of SciPy 1.18.0 "
                       "and will be removed in SciPy 1.20.0", DeprecationWarning, stacklevel=2)
+    require_finite(check_finite, a)
     if a.dtype == numpy.float16:
         a = a.astype(numpy.float32)
     char = compute_char(a)

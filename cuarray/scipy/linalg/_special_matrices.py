@@ -72,18 +72,31 @@ def hilbert(n):
     return 1.0 / (i[:, None] + i[None, :] + 1.0)
 
 
+def _float(v: int) -> float:
+    # SciPy's floating comb products overflow to +-inf; a Python int too large for a double raises.
+    try:
+        return float(v)
+    except OverflowError:
+        return math.inf if v > 0 else -math.inf
+
+
 def invhilbert(n, exact=False):
-    """See `scipy.linalg.invhilbert` (exact=True: an int64 array where the entries fit, else
-    TypeError: object arrays do not exist on the GPU)."""
-    rows = []
-    for i in range(n):
-        rows.append([(-1) ** (i + j) * (i + j + 1) * math.comb(n + i, n - j - 1) * math.comb(n + j, n - i - 1)
-                     * math.comb(i + j, i) ** 2 for j in range(n)])
+    """See `scipy.linalg.invhilbert`. Built on the host in exact integer arithmetic and copied
+    once. exact=False: float64, each entry the correctly rounded exact value (SciPy multiplies
+    rounded binomials: the last bits may differ). exact=True: int64 for n <= 14, as SciPy; for
+    larger n SciPy returns an object array of Python ints (entries overflow int64 from n = 15),
+    and so does this function: a NumPy object array on the host, since the GPU has no object
+    dtype."""
+    rows = [[(-1) ** (i + j) * (i + j + 1) * math.comb(n + i, n - j - 1) * math.comb(n + j, n - i - 1)
+             * math.comb(i + j, i) ** 2 for j in range(n)] for i in range(n)]
+    if exact and n > 14:
+        host = numpy.empty((n, n), dtype=object)
+        for i, row in enumerate(rows):
+            host[i, :] = row
+        return host
     if exact:
-        if n and max(abs(v) for row in rows for v in row) > numpy.iinfo(numpy.int64).max:
-            raise TypeError("invhilbert(exact=True) with n = {} needs Python ints (object dtype)".format(n))
         return asarray(numpy.array(rows, dtype=numpy.int64).reshape(n, n))
-    return asarray(numpy.array(rows, dtype=numpy.float64).reshape(n, n))
+    return asarray(numpy.array([[_float(v) for v in row] for row in rows], dtype=numpy.float64).reshape(n, n))
 
 
 def hadamard(n, dtype=int):

@@ -11,7 +11,7 @@ from ..._logic.truth import any as any_
 from ..._manipulation.dims import broadcast_to
 from ..._indexing.inserting import diagonal
 from ...linalg._util import LinAlgError, batch_of, compute_char, stacked_copy
-from ._validate import as_lapack
+from ._validate import as_lapack, require_finite
 
 __all__ = ["solve_triangular", "cho_factor", "cho_solve"]
 
@@ -32,6 +32,7 @@ def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_
     bb = b[..., None] if vector else b
     if b.ndim == 0 or bb.shape[-2] != n:
         raise ValueError("shapes of a {} and b {} are incompatible".format(a.shape, b.shape))
+    require_finite(check_finite, a, b)
     char = compute_char(a, b)
     batch = numpy.broadcast_shapes(a.shape[:-2], bb.shape[:-2])
     x = stacked_copy(broadcast_to(bb, batch + bb.shape[-2:]), char, "F")
@@ -58,6 +59,7 @@ def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
     a = as_lapack(a, "cho_factor")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError("Input array is expected to be square but has the shape: {}.".format(a.shape))
+    require_finite(check_finite, a)
     try:
         c = _decomp.cholesky(a, upper=not lower)
     except LinAlgError:
@@ -77,14 +79,15 @@ def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
         raise ValueError("The factored matrix c is not square.")
     if b.ndim == 0 or b.shape[0 if b.ndim == 1 else -2] != c.shape[-1]:
         raise ValueError("incompatible dimensions ({} and {})".format(c.shape, b.shape))
+    require_finite(check_finite, b, c)
     # A 1-D b is one vector for every matrix of a stacked c (SciPy's batching rule); as a column it
     # stays a column through both solves (the first one's stacked result is no longer 1-D).
     vector = b.ndim == 1
     bb = b[:, None] if vector else b
     if lower:
-        y = solve_triangular(c, bb, trans=0, lower=True)
-        x = solve_triangular(c, y, trans=2, lower=True)
+        y = solve_triangular(c, bb, trans=0, lower=True, check_finite=False)
+        x = solve_triangular(c, y, trans=2, lower=True, check_finite=False)
     else:
-        y = solve_triangular(c, bb, trans=2, lower=False)
-        x = solve_triangular(c, y, trans=0, lower=False)
+        y = solve_triangular(c, bb, trans=2, lower=False, check_finite=False)
+        x = solve_triangular(c, y, trans=0, lower=False, check_finite=False)
     return x[..., 0] if vector else x

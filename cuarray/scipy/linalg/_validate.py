@@ -1,5 +1,6 @@
 """Input handling shared by cuarray.scipy.linalg: SciPy's dtype rule on top of cuarray.linalg's
-(float16 is computed in float32, as SciPy's LAPACK wrappers do, where NumPy refuses it)."""
+(float16 is computed in float32, as SciPy's LAPACK wrappers do, where NumPy refuses it), and
+SciPy's `check_finite`."""
 
 from __future__ import annotations
 
@@ -7,9 +8,44 @@ import warnings
 
 import numpy
 
+from ..._core.reduction_kernel import ReductionKernel
+from ..._creation.basic import empty
 from ...linalg._util import as_array
 
-__all__ = ["as_lapack", "banded_operands", "deprecate_dtypes", "LinAlgWarning"]
+__all__ = ["as_lapack", "banded_operands", "deprecate_dtypes", "require_finite", "LinAlgWarning"]
+
+# all(isfinite(x)) as one pass over x (the map is isfinite, the combine &&): no boolean temporary
+# and no second kernel, as `all(isfinite(x))` would take. float16 is read as float (exact), since
+# the generic `cuarray::isfinite` template is the integer one (always true) for __half.
+_ALL_FINITE = ReductionKernel("T x", "bool y", "cuarray::isfinite(x)", "a && b", "y = a", "true",
+                              "cuarray_scipy_all_finite")
+_ALL_FINITE_HALF = ReductionKernel("float32 x", "bool y", "cuarray::isfinite(x)", "a && b", "y = a", "true",
+                                   "cuarray_scipy_all_finite_half")
+
+_NOT_FINITE = "array must not contain infs or NaNs"
+
+
+def finite_operands(arrays) -> list:
+    """The operands `require_finite` has to look at: floating and complex ones with elements (an
+    integer or bool array is finite by its type; an empty one has nothing to check)."""
+    return [a for a in arrays if a is not None and a.dtype.kind in "fc" and a.size]
+
+
+def require_finite(check, *arrays) -> None:
+    """SciPy's `check_finite=True`: ValueError("array must not contain infs or NaNs") when an
+    operand holds an inf or NaN. One fused reduction per floating operand, into one small flags
+    array, then one host read of the flags for all of them: a synchronisation with the device
+    (docs/scipy.md). `check` false: nothing at all."""
+    if not check:
+        return
+    todo = finite_operands(arrays)
+    if not todo:
+        return
+    flags = empty((len(todo),), dtype=numpy.bool_)
+    for i, a in enumerate(todo):
+        (_ALL_FINITE_HALF if a.dtype == numpy.float16 else _ALL_FINITE)(a, flags[i])
+    if not flags.get().all():
+        raise ValueError(_NOT_FINITE)
 
 
 def deprecate_dtypes(fn: str, *arrays, stacklevel: int = 3) -> None:

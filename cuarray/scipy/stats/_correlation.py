@@ -1,37 +1,89 @@
-"""pearsonr and spearmanr: the statistics on the device (reductions; ranks by one sort per slice),
-the p-values from SciPy's distributions on the host (an optional run-time use of SciPy, imported
-when a p-value is asked for; one read of the statistics, which are a reduced array) until
-cuarray.scipy.special has the incomplete beta function."""
+"""pearsonr and spearmanr: the statistics and their p-values on the device, as SciPy 1.18 computes
+them: reductions for the statistic (ranks by one sort per slice for spearmanr), then the null
+distribution's tail from cuarray.scipy.special (the beta distribution of r through `betainc`,
+Student's t through `stdtr`). No host read, no SciPy at run time."""
 
 from __future__ import annotations
 
+from collections import namedtuple
 from typing import NamedTuple
 
 import numpy
 
 from ..._core.host_input import as_array
-from ..._creation.from_data import asarray
-from ..._manipulation.dims import broadcast_arrays
+from ..._creation.basic import full
+from ..._logic.content import isnan
+from ..._logic.truth import all as all_
 from ..._manipulation.joining import concatenate
+from ..._manipulation.transpose import moveaxis
+from ..._math.hyperbolic import arctanh, tanh
+from ..._math.misc import abs as abs_
+from ..._math.misc import sqrt
+from ..._math.rounding import rint
 from ..._math.sums import sum as sum_
 from ..._sorting.searching import where
 from ..._statistics.averages import mean
 from ..._statistics.correlating import corrcoef
-from ._descriptive import _float, _policy, rankdata
+from ..._statistics.order import max as max_
+from ..special._gamma import betainc
+from ..special._stats import ndtri, stdtr
+from ._descriptive import _policy, rankdata
 
-__all__ = ["pearsonr", "spearmanr", "PearsonRResult", "SignificanceResult"]
+__all__ = ["pearsonr", "spearmanr", "PearsonRResult", "SignificanceResult", "ConfidenceInterval"]
 
 _ALTERNATIVES = ("two-sided", "less", "greater")
 
-
-class PearsonRResult(NamedTuple):
-    statistic: object
-    pvalue: object
+ConfidenceInterval = namedtuple("ConfidenceInterval", ["low", "high"])
 
 
 class SignificanceResult(NamedTuple):
+    """See SciPy's `SignificanceResult`: (statistic, pvalue); `correlation` is the statistic."""
+
     statistic: object
     pvalue: object
+
+    @property
+    def correlation(self):
+        return self.statistic
+
+
+class PearsonRResult(tuple):
+    """See `scipy.stats._result_classes.PearsonRResult`: unpacks as (statistic, pvalue), with
+    `correlation` (the statistic) and `confidence_interval`."""
+
+    def __new__(cls, statistic, pvalue, alternative, n):
+        self = tuple.__new__(cls, (statistic, pvalue))
+        self._alternative = alternative
+        self._n = n
+        return self
+
+    statistic = property(lambda self: self[0])
+    pvalue = property(lambda self: self[1])
+    correlation = property(lambda self: self[0])
+
+    def __repr__(self):
+        return "PearsonRResult(statistic={!r}, pvalue={!r})".format(self[0], self[1])
+
+    def confidence_interval(self, confidence_level=0.95, method=None):
+        """See `scipy.stats._result_classes.PearsonRResult.confidence_interval`: Fisher's
+        transformation on the device (SciPy's default); [-1, 1] for n <= 3. A `method`
+        (bootstrap) raises ValueError, as SciPy does for arrays that are not NumPy's."""
+        if method is not None:
+            raise ValueError("`method` must be `None` if `pearsonr` arguments were not NumPy arrays.")
+        r, n = self[0], self._n
+        level = float(confidence_level)
+        minus_one, one = full(r.shape, -1.0, dtype=r.dtype), full(r.shape, 1.0, dtype=r.dtype)
+        if n <= 3:  # no finite standard error: the whole interval
+            return ConfidenceInterval(minus_one, one)
+        zr = arctanh(r)
+        se = (1.0 / (n - 3)) ** 0.5
+        if self._alternative == "two-sided":
+            h = ndtri(full((), 0.5 + level / 2, dtype=r.dtype))
+            return ConfidenceInterval(tanh(zr - h * se), tanh(zr + h * se))
+        h = ndtri(full((), level, dtype=r.dtype))
+        if self._alternative == "less":
+            return ConfidenceInterval(minus_one, tanh(zr + h * se))
+        return ConfidenceInterval(tanh(zr - h * se), one)
 
 
 def _check_alternative(alternative):
@@ -39,64 +91,84 @@ def _check_alternative(alternative):
         raise ValueError("`alternative` must be 'less', 'greater', or 'two-sided'.")
 
 
-def _host_stats(fn: str):
-    """scipy.stats, for a p-value on the host: SciPy is optional at run time (not a dependency of
-    cuarray), so a fresh install without it gets an ImportError that says so, not a bare
-    ModuleNotFoundError from inside the routine."""
-    try:
-        from scipy import stats  # (function level: the optional host-side SciPy)
-    except ImportError as e:
-        raise ImportError("cuarray.scipy.stats.{}: its p-value is computed by SciPy on the host; "
-                          "pip install scipy".format(fn)) from e
-    return stats
-
-
-def _pvalue(r, alternative, dist):
-    """p-values (host) of the host statistics `r` under `dist` (a frozen SciPy distribution of
-    the statistic)."""
-    r = numpy.asarray(r, dtype=numpy.float64)
+def _tails(cdf, sf, stat, alternative):
+    """SciPy's `_get_pvalue` for a distribution symmetric about 0 given as its cdf and sf."""
     if alternative == "less":
-        p = dist.cdf(r)
-    elif alternative == "greater":
-        p = dist.sf(r)
-    else:
-        p = 2 * dist.sf(numpy.abs(r))
-    return numpy.where(numpy.isnan(r), numpy.nan, numpy.clip(p, 0, 1))
+        return cdf(stat)
+    if alternative == "greater":
+        return sf(stat)
+    return 2 * sf(abs_(stat))
+
+
+def _beta_pvalue(r, n, alternative):
+    """p-values of Pearson's r under the null: r is Beta(n/2 - 1, n/2 - 1) on (-1, 1). By that
+    symmetry sf(r) = betainc(ab, ab, (1 - r)/2), which keeps its digits as |r| -> 1 (SciPy's
+    betaincc(ab, ab, (1 + r)/2) is the same value)."""
+    ab = n / 2 - 1
+    return _tails(lambda t: betainc(ab, ab, (1 + t) / 2), lambda t: betainc(ab, ab, (1 - t) / 2), r, alternative)
+
+
+def _unit_scaled_norm(d):
+    """||d|| along the last axis as max|d| * ||d / max|d|||: no overflow or underflow of the
+    squares (SciPy's scaling)."""
+    dmax = max_(abs_(d), axis=-1, keepdims=True)
+    return dmax * sqrt(sum_((d / dmax) ** 2, axis=-1, keepdims=True))
 
 
 def pearsonr(x, y, *, alternative="two-sided", method=None, axis=0):
-    """See `scipy.stats.pearsonr`. The statistic on the device; the p-value (the exact beta
-    distribution of r, as SciPy's default) by SciPy on the host. `method` (permutation/bootstrap
-    tests) is not supported (NotImplementedError); the result has no `confidence_interval`."""
+    """See `scipy.stats.pearsonr` (SciPy 1.18's computation): the statistic and the p-value (the
+    exact beta distribution of r) on the device; `confidence_interval()` by Fisher's
+    transformation. A `method` (permutation/Monte Carlo tests) raises ValueError, as SciPy does
+    for arrays that are not NumPy's. A constant slice gives NaN without SciPy's
+    ConstantInputWarning (detecting it would cost a device read)."""
     _check_alternative(alternative)
     if method is not None:
-        raise NotImplementedError("pearsonr: only the default (exact) p-value")
-    x, y = _float(x, "pearsonr"), _float(y, "pearsonr")
+        raise ValueError("`method` must be `None` if arguments are not NumPy arrays.")
+    x, y = as_array(x, "pearsonr"), as_array(y, "pearsonr")
+    if x.dtype.kind == "c" or y.dtype.kind == "c":
+        raise ValueError("This function does not support complex data")
+    dtype = numpy.result_type(x.dtype, y.dtype)
+    if dtype.kind != "f":  # SciPy's promotion with force_floating: integers and bools in float64
+        dtype = numpy.dtype(numpy.float64)
+    if axis is None:
+        x, y, axis = x.ravel(), y.ravel(), -1
+    if int(axis) != axis:
+        raise ValueError("`axis` must be an integer.")
+    axis = int(axis)
     try:
-        x, y = broadcast_arrays(x, y)
+        numpy.broadcast_shapes(x.shape, y.shape)
     except ValueError:
         raise ValueError("`x` and `y` must be broadcastable.") from None
-    if axis is None:
-        x, y, axis = x.ravel(), y.ravel(), 0
+    ndim = max(x.ndim, y.ndim)
+    x = x.reshape((1,) * (ndim - x.ndim) + x.shape)
+    y = y.reshape((1,) * (ndim - y.ndim) + y.shape)
+    if x.shape[axis] != y.shape[axis]:
+        raise ValueError("`x` and `y` must have the same length along `axis`.")
     n = x.shape[axis]
     if n < 2:
         raise ValueError("`x` and `y` must have length at least 2.")
-    xm = x - mean(x, axis=axis, keepdims=True)
-    ym = y - mean(y, axis=axis, keepdims=True)
-    r = sum_(xm * ym, axis=axis) / (sum_(xm * xm, axis=axis) * sum_(ym * ym, axis=axis)) ** 0.5
-    r = where(r > 1, 1.0, where(r < -1, -1.0, r)).astype(x.dtype)
-    if n == 2:  # r is +-1 and the test has no power: SciPy's p is 1
-        return PearsonRResult(r, where(r == r, 1.0, numpy.nan).astype(x.dtype))
-    stats = _host_stats("pearsonr")
-    ab = n / 2 - 1
-    p = _pvalue(r.get(), alternative, stats.beta(ab, ab, loc=-1, scale=2))
-    return PearsonRResult(r, asarray(p.astype(r.dtype)))
+    x = moveaxis(x, axis, -1).astype(dtype, copy=False)
+    y = moveaxis(y, axis, -1).astype(dtype, copy=False)
+    # A constant slice has no correlation: NaN (SciPy's test is exact equality with the first
+    # element; the centred data of a constant slice may be rounding noise, not zero).
+    const = all_(x == x[..., :1], axis=-1) | all_(y == y[..., :1], axis=-1)
+    xm = x - mean(x, axis=-1, keepdims=True)
+    ym = y - mean(y, axis=-1, keepdims=True)
+    r = sum_((xm / _unit_scaled_norm(xm)) * (ym / _unit_scaled_norm(ym)), axis=-1)
+    r = where(const, numpy.nan, where(r > 1, 1.0, where(r < -1, -1.0, r))).astype(dtype)
+    if n == 2:  # r is +-1 (exactly, after rounding) and the test has no power: p is 1
+        r = rint(r)
+        p = where(isnan(r), numpy.nan, 1.0).astype(dtype)
+    else:
+        p = _beta_pvalue(r, n, alternative).astype(dtype)
+    return PearsonRResult(r, p, alternative, n)
 
 
 def spearmanr(a, b=None, axis=0, nan_policy="propagate", alternative="two-sided"):
     """See `scipy.stats.spearmanr` (1-D samples, or the columns (axis=0) / rows (axis=1) of 2-D
-    arrays as variables): Pearson's r of the average ranks on the device, the p-value (Student's
-    t with n - 2 degrees of freedom, as SciPy's) by SciPy on the host."""
+    arrays as variables): Pearson's r of the average ranks, and the p-value from Student's t
+    with n - 2 degrees of freedom (`stdtr`, as SciPy 1.18), all on the device. No
+    ConstantInputWarning (a device read)."""
     _check_alternative(alternative)
     if axis is not None and axis not in (0, 1, -1, -2):
         raise ValueError("The input must have at most 2 dimensions.")
@@ -121,10 +193,10 @@ def spearmanr(a, b=None, axis=0, nan_policy="propagate", alternative="two-sided"
     n = v.shape[1]
     rho = corrcoef(v)
     if rho.shape == (2, 2):
-        rho = rho[0, 1]
-    stats = _host_stats("spearmanr")
+        rho = rho[1, 0]
     dof = n - 2
-    rh = rho.get()
-    with numpy.errstate(divide="ignore", invalid="ignore"):
-        t = rh * numpy.sqrt(dof / ((rh + 1.0) * (1.0 - rh)))
-    return SignificanceResult(rho, asarray(_pvalue(t, alternative, stats.t(dof)).astype(rho.dtype)))
+    # rho = +-1 gives t = +-inf (p 0); the clip drops rounding's small negative values.
+    q = dof / ((rho + 1.0) * (1.0 - rho))
+    t = rho * sqrt(where(q < 0, 0.0, q))
+    p = _tails(lambda s: stdtr(dof, s), lambda s: stdtr(dof, -s), t, alternative)
+    return SignificanceResult(rho, p.astype(rho.dtype))
