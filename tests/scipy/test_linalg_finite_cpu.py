@@ -30,10 +30,7 @@ NAN_MESSAGE = "array must not contain infs or NaNs"
                          ids=["long", "strided", "short"])
 def test_all_finite_reduction_compiles_for_sm90(dt, shape, strides):
     dt = np.dtype(dt)
-    rk = _validate._ALL_FINITE_HALF if dt == np.float16 else _validate._ALL_FINITE
-    declared = np.dtype(np.float32) if dt == np.float16 else dt
-    bound = {} if dt == np.float16 else {"T": dt}
-    d = rk._definition([("in", dt, declared)], bound, np.dtype(bool), "bool", 1)
+    d = _validate._ALL_FINITE._definition([("in", dt, dt)], {"T": dt}, np.dtype(bool), "bool", 1)
     if strides is None:
         strides = tuple(int(s) for s in np.empty(shape, dt).strides)
     p = reduction.plan(shape, (strides,), (dt.itemsize,), (), tuple(range(len(shape))))
@@ -74,7 +71,6 @@ def host_check(monkeypatch):
         flags.values[i] = np.isfinite(host).all()
 
     monkeypatch.setattr(_validate, "_ALL_FINITE", fake_all_finite)
-    monkeypatch.setattr(_validate, "_ALL_FINITE_HALF", fake_all_finite)
     monkeypatch.setattr(_validate, "empty", lambda shape, dtype: _HostFlags(shape, dtype))
     _HostFlags.reads = 0
     return checked

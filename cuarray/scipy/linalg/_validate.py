@@ -15,12 +15,9 @@ from ...linalg._util import as_array
 __all__ = ["as_lapack", "banded_operands", "deprecate_dtypes", "require_finite", "LinAlgWarning"]
 
 # all(isfinite(x)) as one pass over x (the map is isfinite, the combine &&): no boolean temporary
-# and no second kernel, as `all(isfinite(x))` would take. float16 is read as float (exact), since
-# the generic `cuarray::isfinite` template is the integer one (always true) for __half.
+# and no second kernel, as `all(isfinite(x))` would take.
 _ALL_FINITE = ReductionKernel("T x", "bool y", "cuarray::isfinite(x)", "a && b", "y = a", "true",
                               "cuarray_scipy_all_finite")
-_ALL_FINITE_HALF = ReductionKernel("float32 x", "bool y", "cuarray::isfinite(x)", "a && b", "y = a", "true",
-                                   "cuarray_scipy_all_finite_half")
 
 _NOT_FINITE = "array must not contain infs or NaNs"
 
@@ -43,7 +40,7 @@ def require_finite(check, *arrays) -> None:
         return
     flags = empty((len(todo),), dtype=numpy.bool_)
     for i, a in enumerate(todo):
-        (_ALL_FINITE_HALF if a.dtype == numpy.float16 else _ALL_FINITE)(a, flags[i])
+        _ALL_FINITE(a, flags[i])
     if not flags.get().all():
         raise ValueError(_NOT_FINITE)
 

@@ -432,6 +432,13 @@ __device__ __forceinline__ bool isfinite(double x) { return ::isfinite(x); }
 template <typename T> __device__ __forceinline__ bool isnan(complex<T> z) { return isnan(z.re) || isnan(z.im); }
 template <typename T> __device__ __forceinline__ bool isinf(complex<T> z) { return isinf(z.re) || isinf(z.im); }
 template <typename T> __device__ __forceinline__ bool isfinite(complex<T> z) { return isfinite(z.re) && isfinite(z.im); }
+#ifdef CUARRAY_HAS_HALF
+// A __half reaches these from user kernels and ReductionKernels whose T is float16 (the ufunc
+// loops hand over floats): without these the integer template above would call inf finite.
+__device__ __forceinline__ bool isnan(__half x) { return ::isnan(__half2float(x)); }
+__device__ __forceinline__ bool isinf(__half x) { return ::isinf(__half2float(x)); }
+__device__ __forceinline__ bool isfinite(__half x) { return ::isfinite(__half2float(x)); }
+#endif
 
 // -- bit operations -------------------------------------------------------------------------------
 // Shifts by a count outside [0, bits) give 0 (left, and right of non-negatives) or -1 (right of a
