@@ -278,3 +278,17 @@ def test_solve_banded_batched_counts_as_scipy_1_18(l_and_u, bshape):
     _close(x, want, 1e-10)
     for i, j in [(0, 0), (1, 2)]:  # one matrix alone gives the same
         _close(cla.solve_banded((int(lower[i, j]), int(upper[i, j])), G(ab[i, j]), G(bb[i, j])), want[i, j], 1e-10)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_check_finite_float16(bad):
+    """float16 operands reach cuarray::isfinite as __half (the integer template said 'finite'
+    before its __half overload)."""
+    rng = _rng("f16", repr(bad))
+    a = _spd(rng, (6, 6), np.float32).astype(np.float16)
+    a[rng.integers(6), rng.integers(6)] = bad
+    with pytest.raises(ValueError, match=NAN_MESSAGE):
+        cla.solve(G(a), G(np.ones(6, np.float16)))
+    ok = _spd(rng, (6, 6), np.float32).astype(np.float16)
+    np.testing.assert_allclose(cla.solve(G(ok), G(np.ones(6, np.float16))).get(),
+                               np.linalg.solve(ok.astype(np.float32), np.ones(6, np.float32)), rtol=2e-3)
