@@ -1,0 +1,389 @@
+"""What every basis shares: the argument checks and the algorithms written once over a basis's
+own multiplication, evaluation or Vandermonde matrix (NumPy keeps these as private helpers of
+polyutils).
+
+Speed on short series: coefficient arrays are tiny, so each step costs a launch, not bandwidth.
+Loops that chain several steps (`div`, `pow`, `fromroots`, the bases' products) therefore run on
+untrimmed series (`add_raw`, `sub_raw`, the bases' `_mul`) and trim once at the end: trimming
+reads a mask back, and NumPy's trims inside those loops remove only exact zero terms, which do not
+change the values.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+import warnings
+
+import numpy
+
+from . import _xp as xp
+from .polyutils import as_series, series, trimseq
+
+__all__ = ["as_int", "coef_array", "real_ints", "add", "sub", "add_raw", "sub_raw", "power_mulx", "div", "pow_", "fromroots",
+           "recurrence_mul", "line_rows", "valnd", "gridnd", "val_args", "vander_x", "vander_nd_flat", "fit", "der", "integ",
+           "roots", "revcumsum2", "line"]
+
+
+def as_int(x, desc):
+    try:
+        return operator.index(x)
+    except TypeError:
+        raise TypeError("{} must be an integer, received {}".format(desc, x)) from None
+
+
+def coef_array(c, copy=True, to_float=True):
+    """NumPy's ``np.array(c, ndmin=1)`` of the *val/*der/*int functions, on the device; integer
+    and bool coefficients become float64 where NumPy's function converts them."""
+    c = series(c)
+    if c.ndim == 0:
+        c = c.reshape((1,))
+    if to_float and c.dtype.kind in "biu":
+        return c.astype(numpy.float64)
+    return c.astype(c.dtype, copy=True) if copy else c
+
+
+def real_ints(start, stop, c, step=1):
+    """``arange(start, stop, step)`` in the real type of `c`, shaped to broadcast along its first
+    axis: the integer factors NumPy applies as Python ints (weak scalars, so `c`'s type wins)."""
+    v = xp.arange(start, stop, step, dtype=numpy.empty(0, c.dtype).real.dtype)
+    return v.reshape(v.shape + (1,) * (c.ndim - 1))
+
+
+# -- addition, subtraction (every basis) ----------------------------------------------------------
+def add_raw(c1, c2):
+    """c1 + c2 for 1-D series of one dtype, untrimmed, inputs untouched."""
+    if c1.shape[0] > c2.shape[0]:
+        out = c1.copy()
+        out[:c2.shape[0]] += c2
+        return out
+    out = c2.copy()
+    out[:c1.shape[0]] += c1
+    return out
+
+
+def sub_raw(c1, c2):
+    """c1 - c2 for 1-D series of one dtype, untrimmed, inputs untouched."""
+    if c1.shape[0] > c2.shape[0]:
+        out = c1.copy()
+        out[:c2.shape[0]] -= c2
+        return out
+    out = -c2
+    out[:c1.shape[0]] += c1
+    return out
+
+
+def add(c1, c2):
+    c1, c2 = as_series([c1, c2])
+    return trimseq(add_raw(c1, c2))
+
+
+def power_mulx(c):
+    """x * c for a power series (1-D, untrimmed): the step of the conversions to power series."""
+    prd = xp.empty((c.shape[0] + 1,), dtype=c.dtype)
+    prd[0] = c[0] * 0
+    prd[1:] = c
+    return prd
+
+
+def sub(c1, c2):
+    c1, c2 = as_series([c1, c2])
+    return trimseq(sub_raw(c1, c2))
+
+
+# -- products, quotients, powers, series from roots ------------------------------------------------
+def recurrence_mul(c1, c2, step, final):
+    """The product of two series of a basis with a three-term recurrence (Legendre, Laguerre,
+    Hermite, HermiteE): Clenshaw's recursion with series for values, as NumPy's. `step(cx, c0, c1,
+    nd)` gives the next (c0, c1), `final(c0, c1)` the product; untrimmed."""
+    c, xs = (c2, c1) if c1.shape[0] > c2.shape[0] else (c1, c2)
+    if c.shape[0] == 1:
+        # NumPy adds the series of the zero constant, which as_series makes float64: the product
+        # of a constant takes at least double precision there.
+        return (c[0] * xs).astype(numpy.result_type(xs.dtype, numpy.float64))
+    c0, c1 = c[-2] * xs, c[-1] * xs
+    nd = c.shape[0]
+    for i in range(3, c.shape[0] + 1):
+        nd -= 1
+        c0, c1 = step(c[-i] * xs, c0, c1, nd)
+    return final(c0, c1)
+
+
+def div(mul, c1, c2):
+    """(quotient, remainder) of a basis's series by long division over its product `mul`
+    (untrimmed). The divisor's zero check reads its last coefficient back."""
+    c1, c2 = as_series([c1, c2])
+    if bool(c2[-1] == 0):
+        raise ZeroDivisionError
+    lc1, lc2 = c1.shape[0], c2.shape[0]
+    if lc1 < lc2:
+        return c1[:1] * 0, c1
+    if lc2 == 1:
+        return c1 / c2[-1], c1[:1] * 0
+    quo = xp.empty((lc1 - lc2 + 1,), dtype=c1.dtype)
+    rem = c1
+    for i in range(lc1 - lc2, -1, -1):
+        e = xp.zeros((i + 1,), dtype=c2.dtype)
+        e[i] = 1
+        p = mul(e, c2)[:i + lc2]  # exact degree i + lc2 - 1: the basis polynomial times c2
+        q = rem[-1] / p[-1]
+        rem = rem[:-1] - q * p[:-1]
+        quo[i] = q
+    return quo, trimseq(rem)
+
+
+def pow_(mul, c, pow, maxpower, trim=True):
+    """c ** pow by repeated products (`mul`, untrimmed); NumPy trims the result except for the
+    power series, whose product is a plain convolution."""
+    c, = as_series([c])
+    power = int(pow)
+    if power != pow or power < 0:
+        raise ValueError("Power must be a non-negative integer.")
+    if maxpower is not None and power > maxpower:
+        raise ValueError("Power is too large")
+    if power == 0:
+        return xp.ones((1,), dtype=c.dtype)
+    if power == 1:
+        return c
+    prd = c
+    for _ in range(2, power + 1):
+        prd = mul(prd, c)
+    return trimseq(prd) if trim else prd
+
+
+def fromroots(lines, mul, roots):
+    """The series with the given roots: the product of the factors ``x - r`` (`lines` gives them
+    as the rows of one array), multiplied pairwise as NumPy does."""
+    r = series(roots)
+    r = r.reshape((1,)) if r.ndim == 0 else r
+    if r.shape[0] == 0:
+        return xp.ones((1,), dtype=numpy.float64)
+    r, = as_series([r], trim=False)
+    # NumPy's lines are ``np.array([-r, 1])``: float64 (complex128) whatever the roots' precision
+    r = r.astype(numpy.result_type(r.dtype, numpy.float64), copy=False)
+    rows = lines(-xp.sort(r))
+    p = [rows[i] for i in range(rows.shape[0])]
+    n = len(p)
+    while n > 1:
+        m, rem = divmod(n, 2)
+        tmp = [mul(p[i], p[i + m]) for i in range(m)]
+        if rem:
+            tmp[0] = mul(tmp[0], p[-1])
+        p = tmp
+        n = m
+    return trimseq(p[0])
+
+
+def line_rows(first, second):
+    """The factors ``[first[i], second]`` of `fromroots` as the rows of one (n, 2) device array."""
+    out = xp.empty((first.shape[0], 2), dtype=first.dtype)
+    out[:, 0] = first
+    out[:, 1] = second
+    return out
+
+
+def line(off, scl):
+    """NumPy's *line: [off, scl], or [off] for a zero slope, on the device."""
+    return xp.array([off, scl]) if scl != 0 else xp.array([off])
+
+
+# -- evaluation -------------------------------------------------------------------------------------
+def val_args(x, c, tensor, to_float=True):
+    """NumPy's *val prologue: `c` at least 1-D (ints as float64), a list `x` as an array, and with
+    `tensor` the coefficient axes extended by x's dimensions."""
+    c = coef_array(c, copy=False, to_float=to_float)
+    if isinstance(x, (tuple, list, numpy.ndarray)):
+        x = xp.as_parameter(x, "polynomial evaluation")
+    if isinstance(x, xp.ndarray) and tensor:
+        c = c.reshape(c.shape + (1,) * x.ndim)
+    return x, c
+
+
+def valnd(val, c, *args):
+    args = [a if isinstance(a, xp.ndarray) else xp.as_parameter(a, "polynomial evaluation") for a in args]
+    shape0 = args[0].shape
+    if not all(a.shape == shape0 for a in args[1:]):
+        if len(args) == 3:
+            raise ValueError("x, y, z are incompatible")
+        if len(args) == 2:
+            raise ValueError("x, y are incompatible")
+        raise ValueError("ordinates are incompatible")
+    c = val(args[0], c)
+    for xi in args[1:]:
+        c = val(xi, c, tensor=False)
+    return c
+
+
+def gridnd(val, c, *args):
+    for xi in args:
+        c = val(xi, c)
+    return c
+
+
+# -- Vandermonde matrices and fits ------------------------------------------------------------------
+def vander_x(x, deg, name):
+    """NumPy's *vander prologue: (degree, x as a float device array of at least one dimension)."""
+    ideg = as_int(deg, "deg")
+    if ideg < 0:
+        raise ValueError("deg must be non-negative")
+    x = xp.as_array(x, name) + 0.0
+    return ideg, (x.reshape((1,)) if x.ndim == 0 else x)
+
+
+def vander_nd_flat(vanders, points, degrees):
+    n_dims = len(vanders)
+    if n_dims != len(points):
+        raise ValueError("Expected {} dimensions of sample points, got {}".format(n_dims, len(points)))
+    if n_dims != len(degrees):
+        raise ValueError("Expected {} dimensions of degrees, got {}".format(n_dims, len(degrees)))
+    pts = [xp.as_array(p, "vander") for p in points]
+    if any(p.shape != pts[0].shape for p in pts[1:]):
+        raise ValueError("the sample points of each dimension must have the same shape")
+    dtype = numpy.result_type(*[p.dtype for p in pts], 0.0)  # NumPy stacks them, then adds 0.0
+    pts = [p.astype(dtype) for p in pts]
+    arrays = []
+    for i in range(n_dims):
+        sl = [None] * n_dims
+        sl[i] = slice(None)
+        arrays.append(vanders[i](pts[i], degrees[i])[(Ellipsis,) + tuple(sl)])
+    v = functools.reduce(operator.mul, arrays)
+    return v.reshape(v.shape[:-n_dims] + (-1,))
+
+
+def fit(vander, x, y, deg, rcond=None, full=False, w=None):
+    """NumPy's least-squares fit in a basis: `linalg.lstsq` on the column-scaled pseudo-Vandermonde
+    matrix; `deg` an int or a list of the degrees to fit. The rank comes back to the host."""
+    x = xp.as_array(x, "fit") + 0.0
+    y = xp.as_array(y, "fit") + 0.0
+    deg = numpy.asarray(deg)
+    if deg.ndim > 1 or deg.dtype.kind not in "iu" or deg.size == 0:
+        raise TypeError("deg must be an int or non-empty 1-D array of int")
+    if deg.min() < 0:
+        raise ValueError("expected deg >= 0")
+    if x.ndim != 1:
+        raise TypeError("expected 1D vector for x")
+    if x.size == 0:
+        raise TypeError("expected non-empty vector for x")
+    if y.ndim < 1 or y.ndim > 2:
+        raise TypeError("expected 1D or 2D array for y")
+    if x.shape[0] != y.shape[0]:
+        raise TypeError("expected x and y to have same length")
+    if deg.ndim == 0:
+        lmax = int(deg)
+        order = lmax + 1
+        van = vander(x, lmax)
+    else:
+        deg = numpy.sort(deg)
+        lmax = int(deg[-1])
+        order = len(deg)
+        van = xp.take(vander(x, lmax), xp.array(deg), axis=1)
+    lhs = van.T
+    rhs = y.T
+    if w is not None:
+        w = xp.as_array(w, "fit") + 0.0
+        if w.ndim != 1:
+            raise TypeError("expected 1D vector for w")
+        if x.shape[0] != w.shape[0]:
+            raise TypeError("expected x and w to have same length")
+        lhs = lhs * w
+        rhs = rhs * w
+    if rcond is None:
+        rcond = x.shape[0] * numpy.finfo(x.dtype).eps
+    sq = lhs.real * lhs.real + lhs.imag * lhs.imag if lhs.dtype.kind == "c" else lhs * lhs
+    scl = xp.sqrt(sq.sum(1))
+    scl = scl + (scl == 0)  # NumPy's scl[scl == 0] = 1
+    c, resids, rank, s = xp.lstsq(lhs.T / scl, rhs.T, rcond)
+    c = (c.T / scl).T
+    if deg.ndim > 0:
+        cc = xp.zeros((lmax + 1,) + c.shape[1:], dtype=c.dtype)
+        cc[xp.array(deg)] = c
+        c = cc
+    if rank != order and not full:
+        warnings.warn("The fit may be poorly conditioned", numpy.exceptions.RankWarning, stacklevel=3)
+    if full:
+        return c, [resids, rank, s, rcond]
+    return c
+
+
+# -- calculus --------------------------------------------------------------------------------------
+def revcumsum2(a):
+    """``out[i] = a[i] + a[i + 2] + a[i + 4] + ...`` along the first axis (the carries of the
+    Chebyshev and Legendre derivatives, which NumPy runs as a loop)."""
+    out = xp.empty(a.shape, dtype=a.dtype)
+    for start in (0, 1):
+        part = a[start::2]
+        if part.shape[0]:
+            out[start::2] = xp.flip(xp.cumsum(xp.flip(part, 0), axis=0), 0)
+    return out
+
+
+def der(c, m, scl, axis, step):
+    """NumPy's derivative skeleton; `step` takes an already scaled series (n, ...) to its
+    derivative (n - 1, ...)."""
+    c = coef_array(c)
+    cnt = as_int(m, "the order of derivation")
+    iaxis = as_int(axis, "the axis")
+    if cnt < 0:
+        raise ValueError("The order of derivation must be non-negative")
+    iaxis = numpy.lib.array_utils.normalize_axis_index(iaxis, c.ndim)
+    if cnt == 0:
+        return c
+    c = xp.moveaxis(c, iaxis, 0)
+    n = c.shape[0]
+    if cnt >= n:
+        c = c[:1] * 0
+    else:
+        for _ in range(cnt):
+            c = step((c * scl).astype(c.dtype, copy=False))
+    return xp.moveaxis(c, 0, iaxis)
+
+
+def integ(c, m, k, lbnd, scl, axis, step, val):
+    """NumPy's integration skeleton; `step` takes a scaled series (n, ...) to an antiderivative
+    (n + 1, ...) whose constant term is then fixed by `lbnd` and the constant `k`. The zero-constant
+    special case reads one bool back."""
+    c = coef_array(c)
+    if not numpy.iterable(k):
+        k = [k]
+    cnt = as_int(m, "the order of integration")
+    iaxis = as_int(axis, "the axis")
+    if cnt < 0:
+        raise ValueError("The order of integration must be non-negative")
+    if len(k) > cnt:
+        raise ValueError("Too many integration constants")
+    if numpy.ndim(lbnd) != 0:
+        raise ValueError("lbnd must be a scalar.")
+    if numpy.ndim(scl) != 0:
+        raise ValueError("scl must be a scalar.")
+    iaxis = numpy.lib.array_utils.normalize_axis_index(iaxis, c.ndim)
+    if cnt == 0:
+        return c
+    c = xp.moveaxis(c, iaxis, 0)
+    k = list(k) + [0] * (cnt - len(k))
+    for i in range(cnt):
+        c = (c * scl).astype(c.dtype, copy=False)
+        if c.shape[0] == 1 and bool((c[0] == 0).all()):
+            c = c.copy()
+            c[0] += k[i]
+        else:
+            tmp = step(c)
+            tmp[0] += k[i] - val(lbnd, tmp)
+            c = tmp
+    return xp.moveaxis(c, 0, iaxis)
+
+
+# -- roots -----------------------------------------------------------------------------------------
+def roots(companion, c, flip=True):
+    """Eigenvalues of the (rotated, as NumPy's) companion matrix, sorted; real when every
+    eigenvalue of a real series is (NumPy's eigvals gives real results then). A degree-one series
+    has its root from the 1x1 companion matrix, which is NumPy's formula for it."""
+    c, = as_series([c])
+    if c.shape[0] < 2:
+        return xp.empty((0,), dtype=c.dtype)
+    if c.shape[0] == 2:
+        return companion(c).reshape((1,))
+    m = companion(c)
+    r = xp.eigvals(m[::-1, ::-1] if flip else m)
+    if r.dtype.kind == "c" and c.dtype.kind != "c" and not bool((r.imag != 0).any()):
+        r = r.real.copy()
+    return xp.sort(r)
