@@ -67,7 +67,7 @@ def polydiv(c1, c2):
     quotient coefficient. The zero check of the divisor's last coefficient reads it back."""
     c1, c2 = as_series([c1, c2])
     if bool(c2[-1] == 0):
-        raise ZeroDivisionError("polynomial division by zero")
+        raise ZeroDivisionError
     lc1, lc2 = c1.shape[0], c2.shape[0]
     if lc1 < lc2:
         return c1[:1] * 0, c1

@@ -80,3 +80,100 @@ def extra_results(mod, put, basis):
     if basis == "polynomial":
         out += [mod.polyvalfromroots(x, c), mod.polyvalfromroots(0.5, c[:3])]
     return out
+
+
+def _host(v):
+    return v.get() if hasattr(v, "get") else numpy.asarray(v)
+
+
+def describe(v):
+    """A series object as comparable parts; anything else as it is."""
+    if hasattr(v, "coef") and hasattr(v, "domain"):
+        return [type(v).__name__, v.coef, numpy.asarray(v.domain), numpy.asarray(v.window), v.symbol]
+    return [v]
+
+
+def class_results(pkg, put, basis, seed):
+    """The class's methods and operators on fresh random coefficients (pkg: numpy.polynomial or
+    the package under test)."""
+    K = getattr(pkg, CLASS[basis])
+    rng = numpy.random.default_rng(seed)
+    c1, c2 = rng.uniform(-2, 2, 5), rng.uniform(-2, 2, 3)
+    c1[-1] += 3
+    dom = [0.0, 4.0]
+    p, q = K(put(c1), domain=dom), K(put(c2), domain=dom)
+    x = put(numpy.linspace(0.5, 3.5, 7))
+    quo, rem = divmod(p, q)
+    y = put(rng.uniform(-1, 1, 7))
+    fitted, status = K.fit(x, y, 3, full=True)
+    vals = [p, q, p + q, p - q, q - p, p * q, p * 2, 2 * p, p + 1.5, 1.5 - p, -p, +p, p / 2.0, p ** 2, p ** 0, quo,
+            rem, p // q, p % q, p // 2.0, p.deriv(), p.deriv(2), p.integ(), p.integ(2, k=[1.0, -1.0], lbnd=1.0),
+            p.copy(), p.truncate(2), p.truncate(9), p.cutdeg(1), p.trim(0.5), K(put(c2), symbol="z"),
+            p.convert(kind=pkg.Polynomial), p.convert(domain=[-1.0, 1.0]), p.convert(kind=pkg.Chebyshev, window=[0, 1]),
+            K.cast(pkg.Polynomial(put(c2))), K.identity(), K.identity(domain=[0, 2]), K.basis(3), K.basis(2, dom),
+            K.fromroots(put(numpy.array([0.5, 1.0, 3.0]))), K.fromroots(put(numpy.array([0.5, 1.0])), domain=None),
+            K.fit(x, y, 3), K.fit(x, y, [0, 2], domain=[]), K.fit(x, y, 2, window=[-2, 2]), fitted, status[1],
+            p(x), p(1.5), q(x[2:5].reshape(3, 1)), *p.linspace(5), *q.linspace(3, domain=[0, 1]),
+            numpy.sort_complex(_host(p.roots())),
+            p.degree(), len(p), p.mapparms(), p == p.copy(), p != q, p == q, p.has_samecoef(p), p.has_samedomain(q),
+            p.has_samewindow(q), p.has_sametype(q), str(p), repr(p), format(p, "ascii"), format(q, "unicode"),
+            p._repr_latex_(), str(K(put(c2), symbol="t"))]
+    out = []
+    for v in vals:
+        out += describe(v)
+    return out
+
+
+def error_cases(pkg, put, basis):
+    """Calls that must raise NumPy's exception (type and message) for the class and its module."""
+    K = getattr(pkg, CLASS[basis])
+    other = pkg.Legendre if basis != "legendre" else pkg.Chebyshev
+    mod = getattr(pkg, basis)
+    p = PREFIX[basis]
+    a = K(put(numpy.array([1.0, 2.0, 3.0])))
+    c = put(numpy.array([1.0, 2.0, 3.0]))
+    return {
+        "kind": lambda: a + other(put(numpy.array([1.0]))),
+        "domain": lambda: a + K(put(numpy.array([1.0])), domain=[0, 2]),
+        "window": lambda: a * K(put(numpy.array([1.0])), window=[0, 3]),
+        "symbol": lambda: a - K(put(numpy.array([1.0])), symbol="y"),
+        "pow_neg": lambda: a ** -1,
+        "pow_big": lambda: a ** 101,
+        "pow_frac": lambda: a ** 1.5,
+        "div_zero": lambda: divmod(a, K(put(numpy.array([0.0])))),
+        "div_zero_scalar": lambda: a // 0,
+        "truediv_series": lambda: a / a,
+        "truediv_bool": lambda: a / True,
+        "rtruediv": lambda: 2 / a,
+        "add_str": lambda: a + "x",
+        "coef_2d": lambda: K(put(numpy.ones((2, 2)))),
+        "coef_empty": lambda: K(put(numpy.array([]))),
+        "domain_len": lambda: K(c, domain=[0, 1, 2]),
+        "window_len": lambda: K(c, window=[0]),
+        "symbol_bad": lambda: K(c, symbol="1x"),
+        "symbol_type": lambda: K(c, symbol=5),
+        "truncate": lambda: a.truncate(0),
+        "basis": lambda: K.basis(-1),
+        "trim": lambda: a.trim(-1),
+        "der_neg": lambda: getattr(mod, p + "der")(c, -1),
+        "der_float": lambda: getattr(mod, p + "der")(c, 1.5),
+        "der_axis": lambda: getattr(mod, p + "der")(c, 1, axis=1),
+        "int_neg": lambda: getattr(mod, p + "int")(c, -1),
+        "int_k": lambda: getattr(mod, p + "int")(c, 1, k=[1, 2]),
+        "int_lbnd": lambda: getattr(mod, p + "int")(c, 1, lbnd=[1, 2]),
+        "int_scl": lambda: getattr(mod, p + "int")(c, 1, scl=[1, 2]),
+        "vander_neg": lambda: getattr(mod, p + "vander")(c, -1),
+        "vander_float": lambda: getattr(mod, p + "vander")(c, 1.5),
+        "vander2d_len": lambda: getattr(mod, p + "vander2d")(c, c, [1]),
+        "val2d_shape": lambda: getattr(mod, p + "val2d")(c, c[:2], put(numpy.ones((2, 2)))),
+        "val3d_shape": lambda: getattr(mod, p + "val3d")(c, c, c[:2], put(numpy.ones((2, 2, 2)))),
+        "companion": lambda: getattr(mod, p + "companion")(c[:1]),
+        "fit_deg": lambda: getattr(mod, p + "fit")(c, c, -1),
+        "fit_deg_float": lambda: getattr(mod, p + "fit")(c, c, 1.5),
+        "fit_x2d": lambda: getattr(mod, p + "fit")(put(numpy.ones((3, 1))), c, 1),
+        "fit_len": lambda: getattr(mod, p + "fit")(c, c[:2], 1),
+        "fit_w": lambda: getattr(mod, p + "fit")(c, c, 1, w=c[:2]),
+        "div_by_zero_series": lambda: getattr(mod, p + "div")(c, put(numpy.array([1.0, 0.0]))[1:]),
+        "pow_fn": lambda: getattr(mod, p + "pow")(c, 20, maxpower=16),
+        "gauss": (lambda: getattr(mod, p + "gauss")(0)) if basis != "polynomial" else (lambda: K.basis(1.5)),
+    }

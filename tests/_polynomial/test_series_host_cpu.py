@@ -1,0 +1,114 @@
+"""cuarray.polynomial's host-only parts, no GPU: the names of NumPy's modules, the classes' host
+attributes (default domain and window, basis names), argument checks that come before any device
+work, and the print style. The algorithms are checked without a GPU by
+test_series_algorithms_cpu.py, on the device by test_series_functions_gpu.py."""
+
+import numpy
+import numpy.polynomial as NPP
+import pytest
+
+import cuarray
+import cuarray.polynomial as CPP
+
+MODULES = ["polynomial", "chebyshev", "legendre", "laguerre", "hermite", "hermite_e"]
+CLASSES = ["Polynomial", "Chebyshev", "Legendre", "Laguerre", "Hermite", "HermiteE"]
+
+
+def test_package_names_as_numpy():
+    for name in NPP.__all__:
+        assert hasattr(CPP, name), name
+    assert cuarray.polynomial is CPP
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_module_names_as_numpy(module):
+    ours, theirs = getattr(CPP, module), getattr(NPP, module)
+    missing = [n for n in theirs.__all__ if not hasattr(ours, n)]
+    assert not missing
+    assert set(theirs.__all__) <= set(ours.__all__)
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_module_constants_as_numpy(module):
+    p = {"polynomial": "poly", "chebyshev": "cheb", "legendre": "leg", "laguerre": "lag", "hermite": "herm",
+         "hermite_e": "herme"}[module]
+    for suffix in ("zero", "one", "x", "domain"):
+        got, want = getattr(getattr(CPP, module), p + suffix), getattr(getattr(NPP, module), p + suffix)
+        assert type(got) is numpy.ndarray and got.dtype == want.dtype
+        numpy.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("name", CLASSES)
+def test_class_host_attributes(name):
+    ours, theirs = getattr(CPP, name), getattr(NPP, name)
+    assert ours.basis_name == theirs.basis_name and ours.maxpower == theirs.maxpower
+    numpy.testing.assert_array_equal(ours.domain, theirs.domain)
+    numpy.testing.assert_array_equal(ours.window, theirs.window)
+    assert ours.domain.dtype == theirs.domain.dtype
+    assert ours.__hash__ is None and ours.__array_ufunc__ is None
+    assert ours._host_kind is theirs  # the text is NumPy's class's
+    for other in CLASSES:
+        assert issubclass(ours, getattr(CPP, other)) == (other == name)
+
+
+@pytest.mark.parametrize("name", CLASSES)
+def test_class_checks_before_device_work(name):
+    K = getattr(CPP, name)
+    with pytest.raises(ValueError, match="deg must be non-negative integer"):
+        K.basis(-1)
+    with pytest.raises(ValueError, match="deg must be non-negative integer"):
+        K.basis(1.5)
+    off, scl = CPP.polyutils.mapparms(K.domain, K.window)
+    assert (off, scl) == NPP.polyutils.mapparms(K.domain, K.window)
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_function_checks_before_device_work(module):
+    m = getattr(CPP, module)
+    p = {"polynomial": "poly", "chebyshev": "cheb", "legendre": "leg", "laguerre": "lag", "hermite": "herm",
+         "hermite_e": "herme"}[module]
+    with pytest.raises(ValueError, match="deg must be non-negative"):
+        getattr(m, p + "vander")(1.0, -1)
+    with pytest.raises(TypeError, match="deg must be an integer"):
+        getattr(m, p + "vander")(1.0, 1.5)
+    if module != "polynomial":
+        with pytest.raises(ValueError, match="deg must be a positive integer"):
+            getattr(m, p + "gauss")(0)
+        with pytest.raises(TypeError, match="deg must be an integer"):
+            getattr(m, p + "gauss")(2.5)
+    with pytest.raises(ValueError, match="Expected 2 dimensions of degrees, got 1"):
+        getattr(m, p + "vander2d")(1.0, 1.0, [1])
+
+
+def test_chebyshev_point_checks():
+    for fn, bad, msg in ((CPP.chebyshev.chebpts1, 0, "npts must be >= 1"), (CPP.chebyshev.chebpts2, 1, "npts must be >= 2"),
+                         (CPP.chebyshev.chebpts1, 1.5, "npts must be integer")):
+        with pytest.raises(ValueError, match=msg):
+            fn(bad)
+    with pytest.raises(TypeError, match="deg must be an int"):
+        CPP.chebyshev.chebinterpolate(numpy.sin, 1.5)
+    with pytest.raises(ValueError, match="expected deg >= 0"):
+        CPP.chebyshev.chebinterpolate(numpy.sin, -1)
+
+
+def test_set_default_printstyle_checks_and_restores():
+    with pytest.raises(ValueError, match="Unsupported format string 'latex'"):
+        CPP.set_default_printstyle("latex")
+    from cuarray.polynomial import _base
+
+    before = _base._STYLE["unicode"]
+    try:
+        CPP.set_default_printstyle("ascii")
+        assert _base._STYLE["unicode"] is False
+        CPP.set_default_printstyle("unicode")
+        assert _base._STYLE["unicode"] is True
+    finally:
+        _base._STYLE["unicode"] = before
+
+
+@pytest.mark.parametrize("old, new", [((0, 1), (-1, 1)), ((-2.0, 6.0), (0.0, 3.0)), (numpy.array([1.0, 3.0]), [3, 1])])
+def test_domain_maps_on_host_numbers(old, new):
+    assert CPP.polyutils.mapparms(old, new) == NPP.polyutils.mapparms(old, new)
+    x = numpy.linspace(-3, 3, 7)
+    numpy.testing.assert_array_equal(CPP.polyutils.mapdomain(x, old, new), NPP.polyutils.mapdomain(x, old, new))
+    assert CPP.polyutils.mapdomain(2.5, old, new) == NPP.polyutils.mapdomain(2.5, old, new)
