@@ -20,9 +20,9 @@ import numpy
 from . import _xp as xp
 from .polyutils import as_series, series, trimseq
 
-__all__ = ["as_int", "coef_array", "real_ints", "add", "sub", "add_raw", "sub_raw", "power_mulx", "div", "pow_", "fromroots",
-           "recurrence_mul", "line_rows", "valnd", "gridnd", "val_args", "vander_x", "vander_nd_flat", "fit", "der", "integ",
-           "roots", "revcumsum2", "line"]
+__all__ = ["as_int", "coef_array", "real_ints", "add", "sub", "add_raw", "sub_raw", "power_mulx", "div", "pow_",
+           "fromroots", "recurrence_mul", "line_rows", "line", "valnd", "gridnd", "val_args", "vander_x",
+           "vander_nd_flat", "fit", "der", "integ", "roots", "revcumsum2"]
 
 
 def as_int(x, desc):
@@ -32,13 +32,13 @@ def as_int(x, desc):
         raise TypeError("{} must be an integer, received {}".format(desc, x)) from None
 
 
-def coef_array(c, copy=True, to_float=True):
+def coef_array(c, copy=True):
     """NumPy's ``np.array(c, ndmin=1)`` of the *val/*der/*int functions, on the device; integer
-    and bool coefficients become float64 where NumPy's function converts them."""
+    and bool coefficients become float64, as there."""
     c = series(c)
     if c.ndim == 0:
         c = c.reshape((1,))
-    if to_float and c.dtype.kind in "biu":
+    if c.dtype.kind in "biu":
         return c.astype(numpy.float64)
     return c.astype(c.dtype, copy=True) if copy else c
 
@@ -188,10 +188,10 @@ def line(off, scl):
 
 
 # -- evaluation -------------------------------------------------------------------------------------
-def val_args(x, c, tensor, to_float=True):
+def val_args(x, c, tensor):
     """NumPy's *val prologue: `c` at least 1-D (ints as float64), a list `x` as an array, and with
     `tensor` the coefficient axes extended by x's dimensions."""
-    c = coef_array(c, copy=False, to_float=to_float)
+    c = coef_array(c, copy=False)
     if isinstance(x, (tuple, list, numpy.ndarray)):
         x = xp.as_parameter(x, "polynomial evaluation")
     if isinstance(x, xp.ndarray) and tensor:

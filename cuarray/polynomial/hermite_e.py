@@ -218,7 +218,7 @@ def hermecompanion(c):
     n = c.shape[0] - 1
     mat = xp.zeros((n, n), dtype=c.dtype)
     scl = numpy.hstack((1.0, 1.0 / numpy.sqrt(numpy.arange(n - 1, 0, -1))))
-    scl = numpy.multiply.accumulate(scl)[::-1]
+    scl = numpy.ascontiguousarray(numpy.multiply.accumulate(scl)[::-1])
     off = xp.array(numpy.sqrt(numpy.arange(1, n)))
     mat.reshape(-1)[1::n + 1] = off
     mat.reshape(-1)[n::n + 1] = off

@@ -31,7 +31,8 @@ def test_functions_as_numpy(basis, dtype):
 
 @pytest.mark.parametrize("basis", BASES)
 def test_fit_and_extras_as_numpy(basis):
-    same(fit_results(getattr(SP, basis), numpy.array, basis, 2), fit_results(getattr(NPP, basis), numpy.array, basis, 2))
+    same(fit_results(getattr(SP, basis), numpy.array, basis, 2),
+         fit_results(getattr(NPP, basis), numpy.array, basis, 2))
     same(extra_results(getattr(SP, basis), numpy.array, basis), extra_results(getattr(NPP, basis), numpy.array, basis))
 
 

@@ -49,7 +49,8 @@ def test_functions(basis, dtype):
 
 @pytest.mark.parametrize("basis", BASES)
 def test_fit_conversions_quadrature(basis):
-    same(fit_results(getattr(CPP, basis), put, basis, 12), fit_results(getattr(NPP, basis), numpy.array, basis, 12), 1e-8)
+    same(fit_results(getattr(CPP, basis), put, basis, 12),
+         fit_results(getattr(NPP, basis), numpy.array, basis, 12), 1e-8)
     same(extra_results(getattr(CPP, basis), put, basis), extra_results(getattr(NPP, basis), numpy.array, basis), 1e-8)
 
 

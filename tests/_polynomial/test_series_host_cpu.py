@@ -81,7 +81,8 @@ def test_function_checks_before_device_work(module):
 
 
 def test_chebyshev_point_checks():
-    for fn, bad, msg in ((CPP.chebyshev.chebpts1, 0, "npts must be >= 1"), (CPP.chebyshev.chebpts2, 1, "npts must be >= 2"),
+    for fn, bad, msg in ((CPP.chebyshev.chebpts1, 0, "npts must be >= 1"),
+                         (CPP.chebyshev.chebpts2, 1, "npts must be >= 2"),
                          (CPP.chebyshev.chebpts1, 1.5, "npts must be integer")):
         with pytest.raises(ValueError, match=msg):
             fn(bad)
