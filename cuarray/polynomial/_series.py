@@ -18,11 +18,79 @@ import warnings
 import numpy
 
 from . import _xp as xp
-from .polyutils import as_series, series, trimseq
 
-__all__ = ["as_int", "coef_array", "real_ints", "add", "sub", "add_raw", "sub_raw", "power_mulx", "div", "pow_",
-           "fromroots", "recurrence_mul", "line_rows", "line", "valnd", "gridnd", "val_args", "vander_x",
-           "vander_nd_flat", "fit", "der", "integ", "roots", "revcumsum2"]
+__all__ = ["series", "trimseq", "as_series", "as_series_flags", "as_int", "coef_array", "real_ints", "add", "sub",
+           "add_raw", "sub_raw", "power_mulx", "div", "pow_", "fromroots", "recurrence_mul", "line_rows", "line",
+           "valnd", "gridnd", "val_args", "vander_x", "vander_nd_flat", "fit", "der", "integ", "roots", "revcumsum2"]
+
+
+# -- coefficient series ----------------------------------------------------------------------------
+def series(c):
+    """`c` as a device array: host sequences and NumPy arrays of coefficients are copied (they are
+    parameters of the series, written out by the caller)."""
+    if isinstance(c, xp.ndarray):
+        return c
+    return xp.as_parameter(c, "polynomial")
+
+
+def _nonzero_masks(arrays):
+    """Host copies of ``a != 0`` for the device arrays, read back together (one synchronisation)."""
+    if not arrays:
+        return []
+    if len(arrays) == 1:
+        return [xp.to_host(arrays[0] != 0)]
+    flat = xp.to_host(xp.concatenate([a != 0 for a in arrays]))
+    return numpy.split(flat, numpy.cumsum([a.shape[0] for a in arrays])[:-1])
+
+
+def _trim_by(a, mask):
+    nz = numpy.flatnonzero(mask)
+    return a[:int(nz[-1]) + 1] if nz.size else a[:1], nz.size == 0
+
+
+def trimseq(seq):
+    """See `numpy.polynomial.polyutils.trimseq`: trailing zeros dropped, one coefficient kept
+    (reads the zero mask back)."""
+    if seq.shape[0] == 0:
+        return seq
+    return _trim_by(seq, _nonzero_masks([seq])[0])[0]
+
+
+def as_series_flags(alist, trim=True):
+    """`as_series` and, when trimming, whether each series is zero (the masks tell, so `*div`'s
+    zero-divisor check and `*mulx`'s zero case cost nothing more). Host coefficients (lists, NumPy
+    arrays, scalars) are checked and trimmed on the host and copied once; the device ones' masks
+    come back in one read."""
+    arrays = []
+    for a in alist:
+        if not isinstance(a, xp.ndarray):
+            if isinstance(a, (list, tuple, numpy.ndarray, numpy.generic, bool, int, float, complex)):
+                a = numpy.asarray(a)
+            else:
+                a = xp.as_parameter(a, "polynomial")  # a lazy array; TypeError for anything else
+        a = a.reshape((1,)) if a.ndim == 0 else a
+        if a.size == 0:
+            raise ValueError("Coefficient array is empty")
+        if a.ndim != 1:
+            raise ValueError("Coefficient array is not 1-d")
+        arrays.append(a)
+    zero = [None] * len(arrays)
+    if trim:
+        dev = [i for i, a in enumerate(arrays) if isinstance(a, xp.ndarray)]
+        masks = dict(zip(dev, _nonzero_masks([arrays[i] for i in dev])))
+        for i, a in enumerate(arrays):
+            arrays[i], zero[i] = _trim_by(a, masks[i] if i in masks else a != 0)
+    try:
+        dtype = numpy.common_type(*[numpy.empty(0, a.dtype) for a in arrays])
+    except TypeError:  # bool coefficients: NumPy goes to object arrays, which the device has not
+        raise ValueError("Coefficient arrays have no common type") from None
+    out = [a.astype(dtype, copy=True) if isinstance(a, xp.ndarray) else xp.array(a.astype(dtype)) for a in arrays]
+    return out, zero
+
+
+def as_series(alist, trim=True) -> list:
+    """See `numpy.polynomial.polyutils.as_series`: 1-D device copies of a common inexact type."""
+    return as_series_flags(alist, trim)[0]
 
 
 def as_int(x, desc):
@@ -112,8 +180,8 @@ def recurrence_mul(c1, c2, step, final):
 def div(mul, c1, c2):
     """(quotient, remainder) of a basis's series by long division over its product `mul`
     (untrimmed). The divisor's zero check reads its last coefficient back."""
-    c1, c2 = as_series([c1, c2])
-    if bool(c2[-1] == 0):
+    (c1, c2), (_, c2_is_zero) = as_series_flags([c1, c2])
+    if c2_is_zero:
         raise ZeroDivisionError
     lc1, lc2 = c1.shape[0], c2.shape[0]
     if lc1 < lc2:

@@ -103,8 +103,8 @@ def _mulx(c):
 
 def chebmulx(c):
     """See `numpy.polynomial.chebyshev.chebmulx`."""
-    c, = as_series([c])
-    if c.shape[0] == 1 and bool(c[0] == 0):
+    (c,), (c_is_zero,) = S.as_series_flags([c])
+    if c_is_zero:
         return c
     return _mulx(c)
 
@@ -122,8 +122,8 @@ def chebmul(c1, c2):
 def chebdiv(c1, c2):
     """See `numpy.polynomial.chebyshev.chebdiv`: z-series division. The divisor's zero check
     reads its last coefficient back."""
-    c1, c2 = as_series([c1, c2])
-    if bool(c2[-1] == 0):
+    (c1, c2), (_, c2_is_zero) = S.as_series_flags([c1, c2])
+    if c2_is_zero:
         raise ZeroDivisionError
     lc1, lc2 = c1.shape[0], c2.shape[0]
     if lc1 < lc2:

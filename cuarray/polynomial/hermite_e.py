@@ -55,8 +55,8 @@ def _mulx(c):
 
 def hermemulx(c):
     """See `numpy.polynomial.hermite_e.hermemulx`."""
-    c, = as_series([c])
-    if c.shape[0] == 1 and bool(c[0] == 0):
+    (c,), (c_is_zero,) = S.as_series_flags([c])
+    if c_is_zero:
         return c
     return _mulx(c)
 

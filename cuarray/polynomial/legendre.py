@@ -58,8 +58,8 @@ def _mulx(c):
 
 def legmulx(c):
     """See `numpy.polynomial.legendre.legmulx`."""
-    c, = as_series([c])
-    if c.shape[0] == 1 and bool(c[0] == 0):
+    (c,), (c_is_zero,) = S.as_series_flags([c])
+    if c_is_zero:
         return c
     return _mulx(c)
 

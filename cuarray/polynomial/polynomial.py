@@ -46,8 +46,8 @@ def polysub(c1, c2):
 
 def polymulx(c):
     """See `numpy.polynomial.polynomial.polymulx`."""
-    c, = as_series([c])
-    if c.shape[0] == 1 and bool(c[0] == 0):
+    (c,), (c_is_zero,) = S.as_series_flags([c])
+    if c_is_zero:
         return c
     return S.power_mulx(c)
 
@@ -65,8 +65,8 @@ def polymul(c1, c2):
 def polydiv(c1, c2):
     """See `numpy.polynomial.polynomial.polydiv`: (quotient, remainder), one small update per
     quotient coefficient. The zero check of the divisor's last coefficient reads it back."""
-    c1, c2 = as_series([c1, c2])
-    if bool(c2[-1] == 0):
+    (c1, c2), (_, c2_is_zero) = S.as_series_flags([c1, c2])
+    if c2_is_zero:
         raise ZeroDivisionError
     lc1, lc2 = c1.shape[0], c2.shape[0]
     if lc1 < lc2:

@@ -2,7 +2,8 @@
 
 Coefficient series are 1-D device arrays; domains and map parameters are host numbers, as the
 polynomial classes keep them. Trimming trailing zeros (NumPy trims after most arithmetic) reads a
-mask back to the host: the result's length depends on the values.
+mask back to the host: the result's length depends on the values. `as_series` and `trimseq` live
+with the other shared series code (_series.py).
 """
 
 from __future__ import annotations
@@ -10,46 +11,9 @@ from __future__ import annotations
 import numpy
 
 from . import _xp as xp
+from ._series import as_series, trimseq
 
 __all__ = ["as_series", "trimseq", "trimcoef", "getdomain", "mapparms", "mapdomain"]
-
-
-def series(c):
-    """`c` as a device array: host sequences and NumPy arrays of coefficients are copied (they are
-    parameters of the series, written out by the caller)."""
-    if isinstance(c, xp.ndarray):
-        return c
-    return xp.as_parameter(c, "polynomial")
-
-
-def trimseq(seq):
-    """See `numpy.polynomial.polyutils.trimseq`: trailing zeros dropped, one coefficient kept
-    (reads the zero mask back)."""
-    if seq.shape[0] == 0:
-        return seq
-    nz = numpy.flatnonzero(xp.to_host(seq != 0))
-    last = int(nz[-1]) if nz.size else 0
-    return seq[:last + 1]
-
-
-def as_series(alist, trim=True) -> list:
-    """See `numpy.polynomial.polyutils.as_series`: 1-D device copies of a common inexact type."""
-    arrays = []
-    for a in alist:
-        a = series(a)
-        a = a.reshape((1,)) if a.ndim == 0 else a
-        if a.size == 0:
-            raise ValueError("Coefficient array is empty")
-        if a.ndim != 1:
-            raise ValueError("Coefficient array is not 1-d")
-        arrays.append(a)
-    if trim:
-        arrays = [trimseq(a) for a in arrays]
-    try:
-        dtype = numpy.common_type(*[numpy.empty(0, a.dtype) for a in arrays])
-    except TypeError:  # bool coefficients: NumPy goes to object arrays, which the device has not
-        raise ValueError("Coefficient arrays have no common type") from None
-    return [a.astype(dtype, copy=True) for a in arrays]
 
 
 def trimcoef(c, tol=0):

@@ -36,6 +36,8 @@ def function_results(mod, put, basis, dtype, seed):
     out = [f["add"](d1, d2), f["sub"](d2, d1), f["add"](zeros_tail, d2), f["sub"](zeros_tail, zeros_tail),
            f["mulx"](d1), f["mulx"](d3), f["mul"](d1, d2), f["mul"](d2, d3), f["mul"](d1, d1), *f["div"](d1, d2),
            *f["div"](d2, d1), *f["div"](d1, d3), f["pow"](d2, 3), f["pow"](d2, 0), f["pow"](d1, 1),
+           f["add"](c1.tolist(), d2), f["mul"](d1, 2.0), f["sub"](1.5, d2), *f["div"](d1, 2.0), f["mulx"]([0.0, 0.0]),
+           f["mul"](c2.tolist() + [0.0], d3), f["pow"]([1, 2], 2),
            f["val"](dx, d1), f["val"](0.5, d2), f["val"](dx, d3), f["val"](dx, d2d),
            f["val"](dx[:3], d2d, tensor=False),
            f["der"](d1), f["der"](d1, 2, 0.5), f["der"](d1, 7), f["der"](d2d, 1, 2.0, axis=1), f["der"](d2d, 3),
