@@ -84,3 +84,27 @@ def test_convert_between_kinds_and_evaluate_series():
             assert type(got).__name__ == dst
             numpy.testing.assert_allclose(got.coef.get(), want.coef, rtol=1e-8, atol=1e-8)
             numpy.testing.assert_array_equal(got.domain, want.domain)
+
+
+@pytest.mark.parametrize("basis", BASES)
+@pytest.mark.parametrize("shape", [(), (5,), (2, 3)])
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64, numpy.complex64, numpy.int32], ids=str)
+def test_vander_dtype_shape_layout(basis, shape, dtype):
+    h = numpy.asarray(numpy.random.default_rng(15).uniform(-2, 2, shape)).astype(dtype)
+    name = PREFIX[basis] + "vander"
+    got, want = getattr(getattr(CPP, basis), name)(put(h), 3), getattr(getattr(NPP, basis), name)(h, 3)
+    assert got.dtype == want.dtype and got.shape == want.shape and got.strides == want.strides
+    numpy.testing.assert_allclose(got.get(), want, rtol=1e-5, atol=1e-5)
+
+
+def test_print_style():
+    c = numpy.array([1.0, -2.5, 0.0, 3.0])
+    try:
+        for style in ("ascii", "unicode"):
+            CPP.set_default_printstyle(style)
+            NPP.set_default_printstyle(style)
+            for name in ("Polynomial", "Chebyshev", "HermiteE"):
+                assert str(getattr(CPP, name)(put(c), domain=[0, 2])) == str(getattr(NPP, name)(c, domain=[0, 2]))
+    finally:
+        CPP.set_default_printstyle("unicode")
+        NPP.set_default_printstyle("unicode")
