@@ -17,11 +17,13 @@ import warnings
 
 import numpy
 
+from . import _tables
 from . import _xp as xp
 
 __all__ = ["series", "trimseq", "as_series", "as_series_flags", "as_int", "coef_array", "real_ints", "add", "sub",
-           "add_raw", "sub_raw", "power_mulx", "div", "pow_", "fromroots", "recurrence_mul", "line_rows", "line",
-           "valnd", "gridnd", "val_args", "vander_x", "vander_nd_flat", "fit", "der", "integ", "roots", "revcumsum2"]
+           "add_raw", "sub_raw", "power_mulx", "div", "pow_", "fromroots", "recurrence_mul", "table_mul", "from_power",
+           "to_power", "line_rows", "line", "valnd", "gridnd", "val_args", "vander_x", "vander_nd_flat", "fit", "der",
+           "integ", "roots", "revcumsum2"]
 
 
 # -- coefficient series ----------------------------------------------------------------------------
@@ -177,9 +179,47 @@ def recurrence_mul(c1, c2, step, final):
     return final(c0, c1)
 
 
-def div(mul, c1, c2):
+def table_mul(rec, c1, c2, recursion):
+    """The product of two short series of the basis with recurrence `rec`: one outer product of
+    the coefficients and one matrix-vector product with the basis's product table (see
+    _tables.py); longer series go through `recursion(c1, c2)`. Untrimmed."""
+    n1, n2 = c1.shape[0], c2.shape[0]
+    if not _tables.fits(n1 * n2 * (n1 + n2 - 1)):
+        return recursion(c1, c2)
+    # As recurrence_mul: NumPy's recursion adds the float64 zero series when a factor is constant
+    dtype = c1.dtype if min(n1, n2) > 1 else numpy.result_type(c1.dtype, numpy.float64)
+    table = _tables.products(rec, n1, n2).reshape(n1 + n2 - 1, n1 * n2)
+    outer = (c1.reshape((n1, 1)) * c2).reshape(-1).astype(dtype, copy=False)
+    return xp.dot(xp.array(table.astype(dtype)), outer)
+
+
+def from_power(rec, mulx, pol):
+    """poly2* of a basis: one matrix-vector product with the powers of x in the basis, or for a
+    long series NumPy's Horner scheme over `mulx` (untrimmed steps). Trimmed, as NumPy's."""
+    pol, = as_series([pol])
+    n = pol.shape[0]
+    pol = pol.astype(numpy.result_type(pol.dtype, numpy.float64), copy=False)  # NumPy starts from int 0
+    if _tables.fits(n * n):
+        return trimseq(xp.dot(xp.array(_tables.from_power(rec, n).astype(pol.dtype)), pol))
+    res = xp.zeros((1,), dtype=pol.dtype)
+    for i in range(n - 1, -1, -1):
+        res = add_raw(mulx(res), pol[i:i + 1])
+    return trimseq(res)
+
+
+def to_power(rec, c):
+    """*2poly of a basis for a trimmed series `c`: one matrix-vector product with the basis
+    polynomials as power series (trimmed); None when `c` is too long for a table."""
+    n = c.shape[0]
+    if not _tables.fits(n * n):
+        return None
+    return trimseq(xp.dot(xp.array(_tables.to_power(rec, n).astype(c.dtype)), c))
+
+
+def div(mul, c1, c2, rec=None):
     """(quotient, remainder) of a basis's series by long division over its product `mul`
-    (untrimmed). The divisor's zero check reads its last coefficient back."""
+    (untrimmed); with the basis's recurrence `rec`, the products of the basis polynomials with the
+    divisor come from one matrix product with its table. Reads nothing back beyond the trims."""
     (c1, c2), (_, c2_is_zero) = as_series_flags([c1, c2])
     if c2_is_zero:
         raise ZeroDivisionError
@@ -188,12 +228,23 @@ def div(mul, c1, c2):
         return c1[:1] * 0, c1
     if lc2 == 1:
         return c1 / c2[-1], c1[:1] * 0
-    quo = xp.empty((lc1 - lc2 + 1,), dtype=c1.dtype)
+    nq = lc1 - lc2 + 1
+    if rec is not None and _tables.fits(lc1 * nq * lc2):
+        table = _tables.products(rec, nq, lc2).reshape(lc1 * nq, lc2)
+        prods = xp.dot(xp.array(table.astype(c2.dtype)), c2).reshape(lc1, nq)  # column i: B_i * c2
+        wide = numpy.result_type(c2.dtype, numpy.float64)
+
+        def basis_times_c2(i):  # B_0 * c2 in the dtype NumPy's product with a constant has
+            return prods[:i + lc2, i] if i else prods[:lc2, 0].astype(wide, copy=False)
+    else:
+        def basis_times_c2(i):  # exact degree i + lc2 - 1
+            e = xp.zeros((i + 1,), dtype=c2.dtype)
+            e[i] = 1
+            return mul(e, c2)[:i + lc2]
+    quo = xp.empty((nq,), dtype=c1.dtype)
     rem = c1
-    for i in range(lc1 - lc2, -1, -1):
-        e = xp.zeros((i + 1,), dtype=c2.dtype)
-        e[i] = 1
-        p = mul(e, c2)[:i + lc2]  # exact degree i + lc2 - 1: the basis polynomial times c2
+    for i in range(nq - 1, -1, -1):
+        p = basis_times_c2(i)
         q = rem[-1] / p[-1]
         rem = rem[:-1] - q * p[:-1]
         quo[i] = q

@@ -80,6 +80,11 @@ def chebline(off, scl):
     return S.line(off, scl)
 
 
+def _rec(i):
+    """T_1 = x, T_{i+1} = 2x T_i - T_{i-1} (the conversions' tables)"""
+    return (1.0, 0.0, 0.0) if i == 0 else (2.0, 0.0, 1.0)
+
+
 def chebadd(c1, c2):
     """See `numpy.polynomial.chebyshev.chebadd`."""
     return S.add(c1, c2)
@@ -221,20 +226,19 @@ def chebint(c, m=1, k=[], lbnd=0, scl=1, axis=0):  # noqa: B006  (NumPy's signat
 
 # -- conversions, roots, fits -----------------------------------------------------------------------
 def poly2cheb(pol):
-    """See `numpy.polynomial.chebyshev.poly2cheb` (NumPy's Horner scheme in Chebyshev series)."""
-    pol, = as_series([pol])
-    res = xp.zeros((1,), dtype=numpy.result_type(pol.dtype, numpy.float64))  # NumPy starts from int 0
-    for i in range(pol.shape[0] - 1, -1, -1):
-        res = S.add_raw(_mulx(res), pol[i:i + 1].astype(res.dtype))
-    return trimseq(res)
+    """See `numpy.polynomial.chebyshev.poly2cheb`: a product with the table of the powers of x in the basis."""
+    return S.from_power(_rec, _mulx, pol)
 
 
 def cheb2poly(c):
-    """See `numpy.polynomial.chebyshev.cheb2poly`."""
+    """See `numpy.polynomial.chebyshev.cheb2poly`: a product with the table of the basis polynomials."""
     c, = as_series([c])
     n = c.shape[0]
     if n < 3:
         return c
+    res = S.to_power(_rec, c)
+    if res is not None:
+        return res
     c0, c1 = c[-2:-1], c[-1:]
     for i in range(n - 1, 1, -1):
         c0, c1 = S.sub_raw(c[i - 2:i - 1], c1), S.add_raw(c0, S.power_mulx(c1) * 2)

@@ -31,6 +31,11 @@ def hermline(off, scl):
     return xp.array([off, scl / 2]) if scl != 0 else xp.array([off])
 
 
+def _rec(i):
+    """H_{i+1} = 2x H_i - 2i H_{i-1}"""
+    return 2.0, 0.0, 2.0 * i
+
+
 def hermadd(c1, c2):
     """See `numpy.polynomial.hermite.hermadd`."""
     return S.add(c1, c2)
@@ -68,8 +73,12 @@ def _final(c0, c1):
     return S.add_raw(c0, _mulx(c1) * 2)
 
 
-def _mul(c1, c2):
+def _mul_recursion(c1, c2):
     return S.recurrence_mul(c1, c2, _step, _final)
+
+
+def _mul(c1, c2):
+    return S.table_mul(_rec, c1, c2, _mul_recursion)
 
 
 def hermmul(c1, c2):
@@ -80,7 +89,7 @@ def hermmul(c1, c2):
 
 def hermdiv(c1, c2):
     """See `numpy.polynomial.hermite.hermdiv` (long division over `hermmul`)."""
-    return S.div(_mul, c1, c2)
+    return S.div(_mul, c1, c2, _rec)
 
 
 def hermpow(c, pow, maxpower=16):
@@ -150,16 +159,12 @@ def hermint(c, m=1, k=[], lbnd=0, scl=1, axis=0):  # noqa: B006  (NumPy's signat
 
 
 def poly2herm(pol):
-    """See `numpy.polynomial.hermite.poly2herm` (NumPy's Horner scheme in Hermite series)."""
-    pol, = as_series([pol])
-    res = xp.zeros((1,), dtype=numpy.result_type(pol.dtype, numpy.float64))  # NumPy starts from int 0
-    for i in range(pol.shape[0] - 1, -1, -1):
-        res = S.add_raw(_mulx(res), pol[i:i + 1].astype(res.dtype))
-    return trimseq(res)
+    """See `numpy.polynomial.hermite.poly2herm`: a product with the table of the powers of x in the basis."""
+    return S.from_power(_rec, _mulx, pol)
 
 
 def herm2poly(c):
-    """See `numpy.polynomial.hermite.herm2poly`."""
+    """See `numpy.polynomial.hermite.herm2poly`: a product with the table of the basis polynomials."""
     c, = as_series([c])
     n = c.shape[0]
     if n == 1:
@@ -167,6 +172,9 @@ def herm2poly(c):
     if n == 2:
         c[1] *= 2
         return c
+    res = S.to_power(_rec, c)
+    if res is not None:
+        return res
     c0, c1 = c[-2:-1], c[-1:]
     for i in range(n - 1, 1, -1):
         c0, c1 = S.sub_raw(c[i - 2:i - 1], c1 * (2 * (i - 1))), S.add_raw(c0, S.power_mulx(c1) * 2)

@@ -32,6 +32,11 @@ def hermeline(off, scl):
     return S.line(off, scl)
 
 
+def _rec(i):
+    """He_{i+1} = x He_i - i He_{i-1}"""
+    return 1.0, 0.0, float(i)
+
+
 def hermeadd(c1, c2):
     """See `numpy.polynomial.hermite_e.hermeadd`."""
     return S.add(c1, c2)
@@ -69,8 +74,12 @@ def _final(c0, c1):
     return S.add_raw(c0, _mulx(c1))
 
 
-def _mul(c1, c2):
+def _mul_recursion(c1, c2):
     return S.recurrence_mul(c1, c2, _step, _final)
+
+
+def _mul(c1, c2):
+    return S.table_mul(_rec, c1, c2, _mul_recursion)
 
 
 def hermemul(c1, c2):
@@ -81,7 +90,7 @@ def hermemul(c1, c2):
 
 def hermediv(c1, c2):
     """See `numpy.polynomial.hermite_e.hermediv` (long division over `hermemul`)."""
-    return S.div(_mul, c1, c2)
+    return S.div(_mul, c1, c2, _rec)
 
 
 def hermepow(c, pow, maxpower=16):
@@ -150,22 +159,21 @@ def hermeint(c, m=1, k=[], lbnd=0, scl=1, axis=0):  # noqa: B006  (NumPy's signa
 
 
 def poly2herme(pol):
-    """See `numpy.polynomial.hermite_e.poly2herme` (NumPy's Horner scheme in Hermite series)."""
-    pol, = as_series([pol])
-    res = xp.zeros((1,), dtype=numpy.result_type(pol.dtype, numpy.float64))  # NumPy starts from int 0
-    for i in range(pol.shape[0] - 1, -1, -1):
-        res = S.add_raw(_mulx(res), pol[i:i + 1].astype(res.dtype))
-    return trimseq(res)
+    """See `numpy.polynomial.hermite_e.poly2herme`: a product with the table of the powers of x in the basis."""
+    return S.from_power(_rec, _mulx, pol)
 
 
 def herme2poly(c):
-    """See `numpy.polynomial.hermite_e.herme2poly`."""
+    """See `numpy.polynomial.hermite_e.herme2poly`: a product with the table of the basis polynomials."""
     c, = as_series([c])
     n = c.shape[0]
     if n == 1:
         return c
     if n == 2:
         return c
+    res = S.to_power(_rec, c)
+    if res is not None:
+        return res
     c0, c1 = c[-2:-1], c[-1:]
     for i in range(n - 1, 1, -1):
         c0, c1 = S.sub_raw(c[i - 2:i - 1], c1 * (i - 1)), S.add_raw(c0, S.power_mulx(c1))

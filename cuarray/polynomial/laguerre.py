@@ -31,6 +31,11 @@ def lagline(off, scl):
     return xp.array([off + scl, -scl]) if scl != 0 else xp.array([off])
 
 
+def _rec(i):
+    """L_{i+1} = ((2i + 1 - x) L_i - i L_{i-1}) / (i + 1)"""
+    return -1.0 / (i + 1), (2 * i + 1) / (i + 1), i / (i + 1)
+
+
 def lagadd(c1, c2):
     """See `numpy.polynomial.laguerre.lagadd`."""
     return S.add(c1, c2)
@@ -69,8 +74,12 @@ def _final(c0, c1):
     return S.add_raw(c0, S.sub_raw(c1, _mulx(c1)))
 
 
-def _mul(c1, c2):
+def _mul_recursion(c1, c2):
     return S.recurrence_mul(c1, c2, _step, _final)
+
+
+def _mul(c1, c2):
+    return S.table_mul(_rec, c1, c2, _mul_recursion)
 
 
 def lagmul(c1, c2):
@@ -81,7 +90,7 @@ def lagmul(c1, c2):
 
 def lagdiv(c1, c2):
     """See `numpy.polynomial.laguerre.lagdiv` (long division over `lagmul`)."""
-    return S.div(_mul, c1, c2)
+    return S.div(_mul, c1, c2, _rec)
 
 
 def lagpow(c, pow, maxpower=16):
@@ -152,20 +161,19 @@ def lagint(c, m=1, k=[], lbnd=0, scl=1, axis=0):  # noqa: B006  (NumPy's signatu
 
 
 def poly2lag(pol):
-    """See `numpy.polynomial.laguerre.poly2lag` (NumPy's Horner scheme in Laguerre series)."""
-    pol, = as_series([pol])
-    res = xp.zeros((1,), dtype=numpy.result_type(pol.dtype, numpy.float64))  # NumPy starts from int 0
-    for i in range(pol.shape[0] - 1, -1, -1):
-        res = S.add_raw(_mulx(res), pol[i:i + 1].astype(res.dtype))
-    return trimseq(res)
+    """See `numpy.polynomial.laguerre.poly2lag`: a product with the table of the powers of x in the basis."""
+    return S.from_power(_rec, _mulx, pol)
 
 
 def lag2poly(c):
-    """See `numpy.polynomial.laguerre.lag2poly`."""
+    """See `numpy.polynomial.laguerre.lag2poly`: a product with the table of the basis polynomials."""
     c, = as_series([c])
     n = c.shape[0]
     if n == 1:
         return c
+    res = S.to_power(_rec, c)
+    if res is not None:
+        return res
     c0, c1 = c[-2:-1], c[-1:]
     for i in range(n - 1, 1, -1):
         c0, c1 = (S.sub_raw(c[i - 2:i - 1], c1 * (i - 1) / i),

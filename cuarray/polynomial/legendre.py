@@ -32,6 +32,11 @@ def legline(off, scl):
     return S.line(off, scl)
 
 
+def _rec(i):
+    """P_{i+1} = ((2i + 1) x P_i - i P_{i-1}) / (i + 1)"""
+    return (2 * i + 1) / (i + 1), 0.0, i / (i + 1)
+
+
 def legadd(c1, c2):
     """See `numpy.polynomial.legendre.legadd`."""
     return S.add(c1, c2)
@@ -72,8 +77,12 @@ def _final(c0, c1):
     return S.add_raw(c0, _mulx(c1))
 
 
-def _mul(c1, c2):
+def _mul_recursion(c1, c2):
     return S.recurrence_mul(c1, c2, _step, _final)
+
+
+def _mul(c1, c2):
+    return S.table_mul(_rec, c1, c2, _mul_recursion)
 
 
 def legmul(c1, c2):
@@ -84,7 +93,7 @@ def legmul(c1, c2):
 
 def legdiv(c1, c2):
     """See `numpy.polynomial.legendre.legdiv` (long division over `legmul`)."""
-    return S.div(_mul, c1, c2)
+    return S.div(_mul, c1, c2, _rec)
 
 
 def legpow(c, pow, maxpower=16):
@@ -157,20 +166,19 @@ def legint(c, m=1, k=[], lbnd=0, scl=1, axis=0):  # noqa: B006  (NumPy's signatu
 
 
 def poly2leg(pol):
-    """See `numpy.polynomial.legendre.poly2leg` (NumPy's Horner scheme in Legendre series)."""
-    pol, = as_series([pol])
-    res = xp.zeros((1,), dtype=numpy.result_type(pol.dtype, numpy.float64))  # NumPy starts from int 0
-    for i in range(pol.shape[0] - 1, -1, -1):
-        res = S.add_raw(_mulx(res), pol[i:i + 1].astype(res.dtype))
-    return trimseq(res)
+    """See `numpy.polynomial.legendre.poly2leg`: a product with the table of the powers of x in the basis."""
+    return S.from_power(_rec, _mulx, pol)
 
 
 def leg2poly(c):
-    """See `numpy.polynomial.legendre.leg2poly`."""
+    """See `numpy.polynomial.legendre.leg2poly`: a product with the table of the basis polynomials."""
     c, = as_series([c])
     n = c.shape[0]
     if n < 3:
         return c
+    res = S.to_power(_rec, c)
+    if res is not None:
+        return res
     c0, c1 = c[-2:-1], c[-1:]
     for i in range(n - 1, 1, -1):
         c0, c1 = (S.sub_raw(c[i - 2:i - 1], c1 * (i - 1) / i),

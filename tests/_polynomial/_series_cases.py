@@ -180,3 +180,14 @@ def error_cases(pkg, put, basis):
         "pow_fn": lambda: getattr(mod, p + "pow")(c, 20, maxpower=16),
         "gauss": (lambda: getattr(mod, p + "gauss")(0)) if basis != "polynomial" else (lambda: K.basis(1.5)),
     }
+
+
+def long_results(mod, put, basis):
+    """Series too long for the host tables (cuarray/polynomial/_tables.py): the recursions run."""
+    p = PREFIX[basis]
+    rng = numpy.random.default_rng(6)
+    a, b, c = (put(rng.uniform(-1, 1, n)) for n in (40, 30, 60))
+    out = [getattr(mod, p + "mul")(a, b), *getattr(mod, p + "div")(c, put(rng.uniform(-1, 1, 50) + 1))]
+    if basis in ("legendre", "chebyshev"):  # x**k stays bounded in these bases (not in Laguerre's, Hermite's)
+        out.append(getattr(mod, "poly2" + p)(put(rng.uniform(-1, 1, 190) / 190)))
+    return out

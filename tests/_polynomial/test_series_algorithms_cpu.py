@@ -7,7 +7,8 @@ import numpy.polynomial as NPP
 import pytest
 
 from _numpy_xp import shadow_package
-from _series_cases import PREFIX, class_results, error_cases, extra_results, fit_results, function_results
+from _series_cases import (PREFIX, class_results, error_cases, extra_results, fit_results, function_results,
+                           long_results)
 
 SP = shadow_package()
 BASES = sorted(PREFIX)
@@ -34,6 +35,7 @@ def test_fit_and_extras_as_numpy(basis):
     same(fit_results(getattr(SP, basis), numpy.array, basis, 2),
          fit_results(getattr(NPP, basis), numpy.array, basis, 2))
     same(extra_results(getattr(SP, basis), numpy.array, basis), extra_results(getattr(NPP, basis), numpy.array, basis))
+    same(long_results(getattr(SP, basis), numpy.array, basis), long_results(getattr(NPP, basis), numpy.array, basis))
 
 
 @pytest.mark.parametrize("basis", BASES)

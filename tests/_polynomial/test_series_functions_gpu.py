@@ -15,7 +15,8 @@ pytestmark = [
 
 import cuarray  # noqa: E402
 import cuarray.polynomial as CPP  # noqa: E402
-from _series_cases import PREFIX, class_results, error_cases, extra_results, fit_results, function_results  # noqa: E402
+from _series_cases import (PREFIX, class_results, error_cases, extra_results, fit_results,  # noqa: E402
+                           function_results, long_results)
 
 BASES = sorted(PREFIX)
 
@@ -52,6 +53,11 @@ def test_fit_conversions_quadrature(basis):
     same(fit_results(getattr(CPP, basis), put, basis, 12),
          fit_results(getattr(NPP, basis), numpy.array, basis, 12), 1e-8)
     same(extra_results(getattr(CPP, basis), put, basis), extra_results(getattr(NPP, basis), numpy.array, basis), 1e-8)
+
+
+def test_series_past_the_tables_legendre():
+    # Legendre's products stay bounded: the recursions' results compare at a tight tolerance
+    same(long_results(CPP.legendre, put, "legendre"), long_results(NPP.legendre, numpy.array, "legendre"), 1e-8)
 
 
 @pytest.mark.parametrize("basis", BASES)
