@@ -113,3 +113,28 @@ def test_domain_maps_on_host_numbers(old, new):
     x = numpy.linspace(-3, 3, 7)
     numpy.testing.assert_array_equal(CPP.polyutils.mapdomain(x, old, new), NPP.polyutils.mapdomain(x, old, new))
     assert CPP.polyutils.mapdomain(2.5, old, new) == NPP.polyutils.mapdomain(2.5, old, new)
+
+
+@pytest.mark.parametrize("module", ["chebyshev", "legendre", "laguerre", "hermite", "hermite_e"])
+def test_host_tables_as_numpy(module):
+    # The product and conversion tables (cuarray/polynomial/_tables.py) from each basis's recurrence,
+    # against NumPy's own products and conversions of basis polynomials.
+    from cuarray.polynomial import _tables
+
+    p = {"chebyshev": "cheb", "legendre": "leg", "laguerre": "lag", "hermite": "herm", "hermite_e": "herme"}[module]
+    rec, theirs = getattr(CPP, module)._rec, getattr(NPP, module)
+    e = numpy.eye(7)
+    prods = _tables.products(rec, 4, 3)
+    assert prods.shape == (6, 4, 3) and not prods.flags.writeable
+    for i in range(4):
+        for j in range(3):
+            want = getattr(theirs, p + "mul")(e[i, :i + 1], e[j, :j + 1])
+            numpy.testing.assert_allclose(prods[:len(want), i, j], want, rtol=1e-13, atol=1e-13)
+            assert not prods[len(want):, i, j].any()
+    to_basis, to_power = _tables.from_power(rec, 7), _tables.to_power(rec, 7)
+    for k in range(7):
+        want = getattr(theirs, "poly2" + p)(e[k])
+        numpy.testing.assert_allclose(to_basis[:len(want), k], want, rtol=1e-13, atol=1e-13)
+        want = getattr(theirs, p + "2poly")(e[k])
+        numpy.testing.assert_allclose(to_power[:len(want), k], want, rtol=1e-13, atol=1e-13)
+    numpy.testing.assert_allclose(to_basis @ to_power, numpy.eye(7), atol=1e-9)
