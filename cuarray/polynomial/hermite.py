@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy
 
+from . import _kernels as K
 from . import _series as S
 from . import _xp as xp
 from ._base import SeriesBase
@@ -100,6 +101,9 @@ def hermpow(c, pow, maxpower=16):
 def hermval(x, c, tensor=True):
     """See `numpy.polynomial.hermite.hermval`: Clenshaw's recurrence, vectorised over `x`."""
     x, c = S.val_args(x, c, tensor)
+    y = K.evaluate("herm", x, c)
+    if y is not None:
+        return y
     x2 = x * 2
     if c.shape[0] == 1:
         c0, c1 = c[0], 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy
 
+from . import _kernels as K
 from . import _series as S
 from . import _xp as xp
 from ._base import SeriesBase
@@ -101,6 +102,9 @@ def hermepow(c, pow, maxpower=16):
 def hermeval(x, c, tensor=True):
     """See `numpy.polynomial.hermite_e.hermeval`: Clenshaw's recurrence, vectorised over `x`."""
     x, c = S.val_args(x, c, tensor)
+    y = K.evaluate("herme", x, c)
+    if y is not None:
+        return y
     if c.shape[0] == 1:
         c0, c1 = c[0], 0
     elif c.shape[0] == 2:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy
 
+from . import _kernels as K
 from . import _series as S
 from . import _xp as xp
 from ._base import SeriesBase
@@ -92,6 +93,9 @@ def polypow(c, pow, maxpower=None):
 def polyval(x, c, tensor=True):
     """See `numpy.polynomial.polynomial.polyval`: Horner's rule on the device, vectorised over `x`."""
     x, c = S.val_args(x, c, tensor)
+    y = K.evaluate("poly", x, c)
+    if y is not None:
+        return y
     c0 = c[-1] + x * 0
     for i in range(2, c.shape[0] + 1):
         c0 = c[-i] + c0 * x

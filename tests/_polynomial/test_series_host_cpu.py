@@ -138,3 +138,53 @@ def test_host_tables_as_numpy(module):
         want = getattr(theirs, p + "2poly")(e[k])
         numpy.testing.assert_allclose(to_power[:len(want), k], want, rtol=1e-13, atol=1e-13)
     numpy.testing.assert_allclose(to_basis @ to_power, numpy.eye(7), atol=1e-9)
+
+
+@pytest.mark.parametrize("basis", ["poly", "cheb", "leg", "lag", "herm", "herme"])
+@pytest.mark.parametrize("x_r, layout, ndim", [("dd", "flat", 1), ("fF", "nd", 2)])
+def test_evaluation_kernels_compile_for_sm90(basis, x_r, layout, ndim):
+    # *val's one-kernel path (cuarray/polynomial/_kernels.py): a real and a complex result type, a
+    # real x converted to the complex one, both layouts the engine launches (all of x's and R's
+    # pairings compile: checked once, 48 compiles, 2.5 min on this machine's CPU)
+    from cuarray.cuda import compiler
+    from cuarray.polynomial import _kernels
+
+    x_dt, r_dt, n_dt = numpy.dtype(x_r[0]), numpy.dtype(x_r[1]), numpy.dtype(numpy.int32)
+    kinds = [("in", x_dt, x_dt), ("raw", r_dt, r_dt), ("scalar", n_dt, n_dt), ("out", r_dt, r_dt)]
+    d = _kernels.kernel(basis)._definition(kinds, {"X": x_dt, "R": r_dt})
+    name, src = d.source(layout, ndim, numpy.int32)
+    cubin, mapping = compiler.compile_cubin(src, arch="sm_90", name_expressions=[name])
+    assert cubin and set(mapping) == {name}
+
+
+def test_evaluation_kernel_rows_compute_numpy_values_on_host(tmp_path):
+    # The rows' C++ (cuarray/polynomial/_kernels.py) built by g++ for R = X = double, run over
+    # random x and coefficients, against numpy.polynomial's *val: the kernel math without a GPU.
+    import shutil
+    import subprocess
+
+    from cuarray.polynomial import _kernels
+
+    if shutil.which("g++") is None:
+        pytest.skip("no g++ on this machine")
+    rng = numpy.random.default_rng(16)
+    x = rng.uniform(-2, 2, 9)
+    funcs, calls = [], []
+    for basis, (op, _) in sorted(_kernels.ROWS.items()):
+        funcs.append("static double %s(double x, const double* c, int n) { typedef double R; double y; %s; return y; }"
+                     % (basis, op))
+        calls.append('for (int n = 1; n <= 6; ++n) for (int j = 0; j < 9; ++j) printf("%%.17g\\n", %s(xs[j], c, n));'
+                     % basis)
+    coef = rng.uniform(-2, 2, 6)
+    src = "#include <cstdio>\n{}\nint main() {{ const double xs[9] = {{{}}}; const double c[6] = {{{}}};\n{}\n}}\n".format(
+        "\n".join(funcs), ", ".join(repr(float(v)) for v in x), ", ".join(repr(float(v)) for v in coef), "\n".join(calls))
+    (tmp_path / "rows.cpp").write_text(src)
+    subprocess.run(["g++", "-O1", "-o", str(tmp_path / "rows"), str(tmp_path / "rows.cpp")], check=True)
+    got = numpy.array(subprocess.run([str(tmp_path / "rows")], capture_output=True, text=True, check=True)
+                      .stdout.split(), dtype=float).reshape(len(_kernels.ROWS), 6, 9)
+    modules = {"poly": "polynomial", "cheb": "chebyshev", "leg": "legendre", "lag": "laguerre", "herm": "hermite",
+               "herme": "hermite_e"}
+    for k, basis in enumerate(sorted(_kernels.ROWS)):
+        val = getattr(getattr(NPP, modules[basis]), basis + "val")
+        for n in range(1, 7):
+            numpy.testing.assert_allclose(got[k, n - 1], val(x, coef[:n]), rtol=1e-13, atol=1e-13, err_msg=basis)
