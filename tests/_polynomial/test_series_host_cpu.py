@@ -177,8 +177,8 @@ def test_evaluation_kernel_rows_compute_numpy_values_on_host(tmp_path):
                      % basis)
     coef = rng.uniform(-2, 2, 6)
     numbers = ", ".join(repr(float(v)) for v in x), ", ".join(repr(float(v)) for v in coef)
-    src = "#include <cstdio>\n{}\nint main() {{ const double xs[9] = {{{}}}; const double c[6] = {{{}}};\n{}\n}}\n".format(
-        "\n".join(funcs), *numbers, "\n".join(calls))
+    src = ("#include <cstdio>\n{}\nint main() {{ const double xs[9] = {{{}}}; const double c[6] = {{{}}};\n{}\n}}\n"
+           .format("\n".join(funcs), *numbers, "\n".join(calls)))
     (tmp_path / "rows.cpp").write_text(src)
     subprocess.run(["g++", "-O1", "-o", str(tmp_path / "rows"), str(tmp_path / "rows.cpp")], check=True)
     got = numpy.array(subprocess.run([str(tmp_path / "rows")], capture_output=True, text=True, check=True)
