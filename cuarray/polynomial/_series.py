@@ -179,12 +179,18 @@ def recurrence_mul(c1, c2, step, final):
     return final(c0, c1)
 
 
+def _tabled(dtype, elements):
+    """Whether a table of `elements` numbers serves series of `dtype` (half precision keeps to the
+    recursions: the tables' matrix products are cuBLAS's, in single precision or more)."""
+    return numpy.dtype(dtype).itemsize >= 4 and _tables.fits(elements)
+
+
 def table_mul(rec, c1, c2, recursion):
     """The product of two short series of the basis with recurrence `rec`: one outer product of
     the coefficients and one matrix-vector product with the basis's product table (see
     _tables.py); longer series go through `recursion(c1, c2)`. Untrimmed."""
     n1, n2 = c1.shape[0], c2.shape[0]
-    if not _tables.fits(n1 * n2 * (n1 + n2 - 1)):
+    if not _tabled(c1.dtype, n1 * n2 * (n1 + n2 - 1)):
         return recursion(c1, c2)
     # As recurrence_mul: NumPy's recursion adds the float64 zero series when a factor is constant
     dtype = c1.dtype if min(n1, n2) > 1 else numpy.result_type(c1.dtype, numpy.float64)
@@ -199,7 +205,7 @@ def from_power(rec, mulx, pol):
     pol, = as_series([pol])
     n = pol.shape[0]
     pol = pol.astype(numpy.result_type(pol.dtype, numpy.float64), copy=False)  # NumPy starts from int 0
-    if _tables.fits(n * n):
+    if _tabled(pol.dtype, n * n):
         return trimseq(xp.dot(xp.array(_tables.from_power(rec, n).astype(pol.dtype)), pol))
     res = xp.zeros((1,), dtype=pol.dtype)
     for i in range(n - 1, -1, -1):
@@ -211,7 +217,7 @@ def to_power(rec, c):
     """*2poly of a basis for a trimmed series `c`: one matrix-vector product with the basis
     polynomials as power series (trimmed); None when `c` is too long for a table."""
     n = c.shape[0]
-    if not _tables.fits(n * n):
+    if not _tabled(c.dtype, n * n):
         return None
     return trimseq(xp.dot(xp.array(_tables.to_power(rec, n).astype(c.dtype)), c))
 
@@ -229,7 +235,7 @@ def div(mul, c1, c2, rec=None):
     if lc2 == 1:
         return c1 / c2[-1], c1[:1] * 0
     nq = lc1 - lc2 + 1
-    if rec is not None and _tables.fits(lc1 * nq * lc2):
+    if rec is not None and _tabled(c2.dtype, lc1 * nq * lc2):
         table = _tables.products(rec, nq, lc2).reshape(lc1 * nq, lc2)
         prods = xp.dot(xp.array(table.astype(c2.dtype)), c2).reshape(lc1, nq)  # column i: B_i * c2
         wide = numpy.result_type(c2.dtype, numpy.float64)

@@ -22,10 +22,10 @@ def same(got, want, rtol=1e-10, atol=1e-10):
         numpy.testing.assert_allclose(g, w, rtol=rtol, atol=atol, err_msg=str(i))
 
 
-@pytest.mark.parametrize("dtype", [numpy.float64, numpy.float32, numpy.complex128], ids=str)
+@pytest.mark.parametrize("dtype", [numpy.float64, numpy.float32, numpy.complex128, numpy.float16], ids=str)
 @pytest.mark.parametrize("basis", BASES)
 def test_functions_as_numpy(basis, dtype):
-    tol = 2e-4 if dtype == numpy.float32 else 1e-9
+    tol = {numpy.float32: 2e-4, numpy.float16: 2e-2}.get(dtype, 1e-9)
     same(function_results(getattr(SP, basis), numpy.array, basis, dtype, 1),
          function_results(getattr(NPP, basis), numpy.array, basis, dtype, 1), tol, tol)
 
