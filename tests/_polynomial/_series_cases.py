@@ -79,9 +79,13 @@ def extra_results(mod, put, basis):
                 getattr(mod, "poly2" + p)(put(rand(rng, 5, numpy.float32)))]
         out += [*getattr(mod, p + "gauss")(1), *getattr(mod, p + "gauss")(6), getattr(mod, p + "weight")(x)]
     if basis == "chebyshev":
-        out += [mod.chebpts1(5), mod.chebpts2(6), mod.chebinterpolate(lambda t: t * t + 1.0, 4)]
+        inter = mod.Chebyshev.interpolate(lambda t, a: t * t + a, 4, domain=[0, 2], args=(1.5,))
+        out += [mod.chebpts1(5), mod.chebpts2(6), mod.chebinterpolate(lambda t: t * t + 1.0, 4), inter.coef,
+                numpy.asarray(inter.domain)]
     if basis == "polynomial":
-        out += [mod.polyvalfromroots(x, c), mod.polyvalfromroots(0.5, c[:3])]
+        r2 = put(rand(rng, (3, 4), numpy.float64))
+        out += [mod.polyvalfromroots(x, c), mod.polyvalfromroots(0.5, c[:3]), mod.polyvalfromroots(x, r2),
+                mod.polyvalfromroots(x[:4], r2, tensor=False)]
     return out
 
 
@@ -135,7 +139,7 @@ def error_cases(pkg, put, basis):
     p = PREFIX[basis]
     a = K(put(numpy.array([1.0, 2.0, 3.0])))
     c = put(numpy.array([1.0, 2.0, 3.0]))
-    return {
+    cases = {
         "kind": lambda: a + other(put(numpy.array([1.0]))),
         "domain": lambda: a + K(put(numpy.array([1.0])), domain=[0, 2]),
         "window": lambda: a * K(put(numpy.array([1.0])), window=[0, 3]),
@@ -178,8 +182,13 @@ def error_cases(pkg, put, basis):
         "fit_w": lambda: getattr(mod, p + "fit")(c, c, 1, w=c[:2]),
         "div_by_zero_series": lambda: getattr(mod, p + "div")(c, put(numpy.array([1.0, 0.0]))[1:]),
         "pow_fn": lambda: getattr(mod, p + "pow")(c, 20, maxpower=16),
-        "gauss": (lambda: getattr(mod, p + "gauss")(0)) if basis != "polynomial" else (lambda: K.basis(1.5)),
+        "as_series_bool": lambda: getattr(mod, p + "add")(put(numpy.array([True, False])), c),
     }
+    if basis == "polynomial":
+        cases["valfromroots"] = lambda: mod.polyvalfromroots(put(numpy.ones((2, 2))), c, tensor=False)
+    else:
+        cases["gauss"] = lambda: getattr(mod, p + "gauss")(0)
+    return cases
 
 
 def long_results(mod, put, basis):
