@@ -69,20 +69,34 @@ def kernel(basis):
     return ElementwiseKernel(_PARAMS_IN, _PARAMS_OUT, op, name)
 
 
+_SCALARS = (bool, int, float, complex, numpy.generic)
+
+
 def evaluate(basis, x, c):
-    """The series' values at `x` in one kernel, or None where the kernel does not apply (x not a
-    device array; coefficients with more than one axis of their own; an empty series, for which
-    NumPy's own error is raised by the caller's path). `c` is *val's coefficient array after its
-    tensor reshape."""
-    if not isinstance(x, xp.ndarray) or c.shape[0] == 0 or c.shape[0] > numpy.iinfo(numpy.int32).max:
+    """The series' values at `x` in one kernel, or None where the kernel does not apply (x neither
+    a device array nor a number; coefficients with more than one axis of their own; half precision;
+    an empty series, whose error NumPy's path raises). `c` is *val's coefficient array after its
+    tensor reshape. A number `x` gives a 0-d array, computed in the type NumPy gives (a Python
+    number is weak, NEP 50)."""
+    n = c.shape[0]
+    if n == 0 or n > numpy.iinfo(numpy.int32).max:
         return None
-    if c.ndim - 1 > x.ndim or any(s != 1 for s in c.shape[1:]):
+    if isinstance(x, xp.ndarray):
+        if c.ndim - 1 > x.ndim or any(s != 1 for s in c.shape[1:]):
+            return None
+        r = numpy.result_type(c.dtype, x.dtype)
+        if x.dtype.kind == "c" and x.dtype != r:
+            x = x.astype(r)  # the kernel's complex type converts from real types only
+        shape = x.shape
+    elif isinstance(x, _SCALARS) and c.ndim == 1:
+        r = numpy.result_type(c.dtype, x)
+        shape = ()
+    else:
         return None
-    r = numpy.result_type(c.dtype, x.dtype)
     if r.kind not in "fc" or r.itemsize < 4:  # float16 stays on the whole-array path
         return None
-    if x.dtype.kind == "c" and x.dtype != r:
-        x = x.astype(r)  # the kernel's complex type converts from real types only
-    out = xp.empty(x.shape, dtype=r)
-    kernel(basis)(x, c.reshape((c.shape[0],)).astype(r, copy=False), c.shape[0], out)
+    if not isinstance(x, xp.ndarray):
+        x = r.type(x)  # a typed scalar argument: X is R
+    out = xp.empty(shape, dtype=r)
+    kernel(basis)(x, c.reshape((n,)).astype(r, copy=False), n, out)
     return out

@@ -141,16 +141,17 @@ def test_host_tables_as_numpy(module):
 
 
 @pytest.mark.parametrize("basis", ["poly", "cheb", "leg", "lag", "herm", "herme"])
-@pytest.mark.parametrize("x_r, layout, ndim", [("dd", "flat", 1), ("fF", "nd", 2)])
-def test_evaluation_kernels_compile_for_sm90(basis, x_r, layout, ndim):
+@pytest.mark.parametrize("x_kind, x_r, layout, ndim", [("in", "dd", "flat", 1), ("in", "fF", "nd", 2),
+                                                      ("scalar", "DD", "flat", 1)])
+def test_evaluation_kernels_compile_for_sm90(basis, x_kind, x_r, layout, ndim):
     # *val's one-kernel path (cuarray/polynomial/_kernels.py): a real and a complex result type, a
-    # real x converted to the complex one, both layouts the engine launches (all of x's and R's
-    # pairings compile: checked once, 48 compiles, 2.5 min on this machine's CPU)
+    # real x converted to the complex one, both layouts the engine launches, a number x (all of x's
+    # and R's pairings compile: checked once, 48 compiles, 2.5 min on this machine's CPU)
     from cuarray.cuda import compiler
     from cuarray.polynomial import _kernels
 
     x_dt, r_dt, n_dt = numpy.dtype(x_r[0]), numpy.dtype(x_r[1]), numpy.dtype(numpy.int32)
-    kinds = [("in", x_dt, x_dt), ("raw", r_dt, r_dt), ("scalar", n_dt, n_dt), ("out", r_dt, r_dt)]
+    kinds = [(x_kind, x_dt, x_dt), ("raw", r_dt, r_dt), ("scalar", n_dt, n_dt), ("out", r_dt, r_dt)]
     d = _kernels.kernel(basis)._definition(kinds, {"X": x_dt, "R": r_dt})
     name, src = d.source(layout, ndim, numpy.int32)
     cubin, mapping = compiler.compile_cubin(src, arch="sm_90", name_expressions=[name])
