@@ -18,7 +18,7 @@ import numpy
 
 __all__ = ["TABLE_MAX", "fits", "mulx_matrix", "products", "from_power", "to_power"]
 
-TABLE_MAX = 1 << 15  # elements (256 KiB of float64): series of up to ~25 coefficients a factor
+TABLE_MAX = 1 << 15  # elements (256 KiB of float64; 64 cached tables a kind at most): ~25 coefficients a factor
 
 
 def fits(elements: int) -> bool:
@@ -42,7 +42,7 @@ def _frozen(a):
     return a
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=64)
 def products(rec, n1, n2):
     """(n1 + n2 - 1, n1, n2): ``[:, i, j]`` holds the coefficients of B_i B_j."""
     k = n1 + n2 - 1
@@ -60,7 +60,7 @@ def products(rec, n1, n2):
     return _frozen(out)
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=64)
 def from_power(rec, n):
     """(n, n): column k holds x**k in the basis."""
     x = mulx_matrix(rec, n - 1)
@@ -71,7 +71,7 @@ def from_power(rec, n):
     return _frozen(out)
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=64)
 def to_power(rec, n):
     """(n, n): column i holds B_i as a power series."""
     out = numpy.zeros((n, n))
