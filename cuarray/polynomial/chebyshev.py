@@ -1,8 +1,9 @@
 """`numpy.polynomial.chebyshev`: Chebyshev series of the first kind and the `Chebyshev` class.
 
 Products, quotients and powers go through NumPy's z-series (a Chebyshev series as a symmetric
-Laurent series): a product is one `convolve`. Evaluation is Clenshaw's recurrence, vectorised over
-`x` on the device. The derivative's carries are one reversed cumulative sum per parity instead of
+Laurent series): a product is one `convolve`. Evaluation at a device array or a number is one
+kernel (_kernels.py); conversions to and from power series are matrix products with host tables
+(_tables.py). The derivative's carries are one reversed cumulative sum per parity instead of
 NumPy's loop over coefficients.
 """
 
@@ -161,7 +162,7 @@ def chebpow(c, pow, maxpower=16):
 
 # -- evaluation -------------------------------------------------------------------------------------
 def chebval(x, c, tensor=True):
-    """See `numpy.polynomial.chebyshev.chebval`: Clenshaw's recurrence, vectorised over `x`."""
+    """See `numpy.polynomial.chebyshev.chebval`: Clenshaw's recurrence (one kernel at a device array or number)."""
     x, c = S.val_args(x, c, tensor)
     y = K.evaluate("cheb", x, c)
     if y is not None:

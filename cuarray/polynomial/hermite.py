@@ -1,8 +1,10 @@
 """`numpy.polynomial.hermite`: physicists' Hermite series and the `Hermite` class.
 
-Products run NumPy's Clenshaw recursion over series; evaluation is Clenshaw's recurrence
-vectorised over `x`; multiply-by-x, the integral and the derivative are vectorised where NumPy
-loops over coefficients.
+Short products, the divisor products of division and the conversions to and from power series
+are matrix products with host tables built from the basis's recurrence (`_rec`, _tables.py);
+long series run NumPy's recursions. Evaluation at a device array or a number is one kernel
+(_kernels.py). Multiply-by-x, the integral and the derivative are vectorised where NumPy loops
+over coefficients.
 """
 
 from __future__ import annotations
@@ -99,7 +101,7 @@ def hermpow(c, pow, maxpower=16):
 
 
 def hermval(x, c, tensor=True):
-    """See `numpy.polynomial.hermite.hermval`: Clenshaw's recurrence, vectorised over `x`."""
+    """See `numpy.polynomial.hermite.hermval`: Clenshaw's recurrence (one kernel at a device array or number)."""
     x, c = S.val_args(x, c, tensor)
     y = K.evaluate("herm", x, c)
     if y is not None:

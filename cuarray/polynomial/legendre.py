@@ -1,9 +1,10 @@
 """`numpy.polynomial.legendre`: Legendre series and the `Legendre` class.
 
-Products run NumPy's Clenshaw recursion over series (one multiply-by-x per coefficient of the
-shorter factor, each a few vectorised steps); evaluation is Clenshaw's recurrence vectorised over
-`x`; multiply-by-x, the integral and the derivative's carries are vectorised (NumPy loops over
-coefficients there).
+Short products, the divisor products of division and the conversions to and from power series
+are matrix products with host tables built from the basis's recurrence (`_rec`, _tables.py);
+long series run NumPy's recursions. Evaluation at a device array or a number is one kernel
+(_kernels.py). Multiply-by-x, the integral and the derivative are vectorised where NumPy loops
+over coefficients.
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ def legpow(c, pow, maxpower=16):
 
 
 def legval(x, c, tensor=True):
-    """See `numpy.polynomial.legendre.legval`: Clenshaw's recurrence, vectorised over `x`."""
+    """See `numpy.polynomial.legendre.legval`: Clenshaw's recurrence (one kernel at a device array or number)."""
     x, c = S.val_args(x, c, tensor)
     y = K.evaluate("leg", x, c)
     if y is not None:

@@ -91,7 +91,7 @@ def polypow(c, pow, maxpower=None):
 
 
 def polyval(x, c, tensor=True):
-    """See `numpy.polynomial.polynomial.polyval`: Horner's rule on the device, vectorised over `x`."""
+    """See `numpy.polynomial.polynomial.polyval`: Horner's rule (one kernel at a device array or number)."""
     x, c = S.val_args(x, c, tensor)
     y = K.evaluate("poly", x, c)
     if y is not None:
