@@ -442,9 +442,10 @@ def revcumsum2(a):
     return out
 
 
-def der(c, m, scl, axis, step):
-    """NumPy's derivative skeleton; `step` takes an already scaled series (n, ...) to its
-    derivative (n - 1, ...)."""
+def der(c, m, scl, axis, step, matrix=None):
+    """NumPy's derivative skeleton. With the basis's first-derivative `matrix(n)` (host, exact),
+    the m-th derivative of a short series is one matrix product with its m-th power; otherwise
+    `step` takes an already scaled series (n, ...) to its derivative (n - 1, ...), m times."""
     c = coef_array(c)
     cnt = as_int(m, "the order of derivation")
     iaxis = as_int(axis, "the axis")
@@ -457,6 +458,12 @@ def der(c, m, scl, axis, step):
     n = c.shape[0]
     if cnt >= n:
         c = c[:1] * 0
+    elif matrix is not None and _tabled(c.dtype, (n - cnt) * n):
+        rest = c.shape[1:]
+        d = xp.array(_tables.derivative(matrix, n, cnt).astype(c.dtype))
+        c = xp.dot(d, c.reshape((n, int(numpy.prod(rest))))).reshape((n - cnt,) + rest)
+        if scl != 1:  # NumPy scales before each step: scl**m in all
+            c = (c * scl ** cnt).astype(d.dtype, copy=False)
     else:
         for _ in range(cnt):
             c = step((c * scl).astype(c.dtype, copy=False))

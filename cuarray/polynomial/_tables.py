@@ -1,6 +1,6 @@
 """Host tables of a basis's linear maps, built from its three-term recurrence once per size.
 
-A basis other than the power series is given by ``B_{i+1} = (a_i x + b_i) B_i - c_i B_{i-1}``
+A basis is given by ``B_{i+1} = (a_i x + b_i) B_i - c_i B_{i-1}``
 (`rec(i)` returns ``(a_i, b_i, c_i)``). The products ``B_i B_j``, the powers of x and the basis
 polynomials themselves are then small constant tables: with them a product of two short series is
 one outer product and one matrix-vector product on the device, and a conversion to or from a power
@@ -16,7 +16,7 @@ import functools
 
 import numpy
 
-__all__ = ["TABLE_MAX", "fits", "mulx_matrix", "products", "from_power", "to_power"]
+__all__ = ["TABLE_MAX", "fits", "mulx_matrix", "products", "from_power", "to_power", "derivative"]
 
 TABLE_MAX = 1 << 15  # elements (256 KiB of float64; 64 cached tables a kind at most): ~25 coefficients a factor
 
@@ -82,4 +82,14 @@ def to_power(rec, n):
         out[:, i + 1] += b * out[:, i]
         if i:
             out[:, i + 1] -= c * out[:, i - 1]
+    return _frozen(out)
+
+
+@functools.lru_cache(maxsize=64)
+def derivative(first, n, m):
+    """(n - m, n): the m-th derivative of a series of n coefficients, from the basis's first
+    derivative matrix `first(n)` ((n - 1, n), exact small integers)."""
+    out = first(n)
+    for k in range(1, m):
+        out = first(n - k) @ out
     return _frozen(out)

@@ -207,9 +207,18 @@ def _der_step(c):
     return der
 
 
+def _der_matrix(n):
+    """d/dx T_j = 2j (T_{j-1} + T_{j-3} + ...), the T_0 term halved"""
+    d = numpy.zeros((n - 1, n))
+    for j in range(1, n):
+        d[j - 1::-2, j] = 2 * j
+    d[0, 1::2] = numpy.arange(1, n, 2)
+    return d
+
+
 def chebder(c, m=1, scl=1, axis=0):
     """See `numpy.polynomial.chebyshev.chebder`."""
-    return S.der(c, m, scl, axis, _der_step)
+    return S.der(c, m, scl, axis, _der_step, _der_matrix)
 
 
 def _int_step(c):

@@ -145,9 +145,16 @@ def _der_step(c):
     return c[1:] * S.real_ints(2, 2 * c.shape[0] - 1, c, 2)
 
 
+def _der_matrix(n):
+    """d/dx H_j = 2j H_{j-1}"""
+    d = numpy.zeros((n - 1, n))
+    d[numpy.arange(n - 1), numpy.arange(1, n)] = 2 * numpy.arange(1, n)
+    return d
+
+
 def hermder(c, m=1, scl=1, axis=0):
     """See `numpy.polynomial.hermite.hermder`."""
-    return S.der(c, m, scl, axis, _der_step)
+    return S.der(c, m, scl, axis, _der_step, _der_matrix)
 
 
 def _int_step(c):

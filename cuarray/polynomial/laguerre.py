@@ -145,9 +145,14 @@ def _der_step(c):
     return -xp.flip(xp.cumsum(xp.flip(c[1:], 0), axis=0), 0)
 
 
+def _der_matrix(n):
+    """d/dx L_j = -(L_0 + ... + L_{j-1})"""
+    return numpy.triu(-numpy.ones((n - 1, n)), 1)
+
+
 def lagder(c, m=1, scl=1, axis=0):
     """See `numpy.polynomial.laguerre.lagder`."""
-    return S.der(c, m, scl, axis, _der_step)
+    return S.der(c, m, scl, axis, _der_step, _der_matrix)
 
 
 def _int_step(c):

@@ -147,9 +147,17 @@ def _der_step(c):
     return S.revcumsum2(c[1:]) * S.real_ints(1, 2 * c.shape[0] - 2, c, 2)
 
 
+def _der_matrix(n):
+    """d/dx P_j = sum of (2i + 1) P_i over i = j - 1, j - 3, ..."""
+    d = numpy.zeros((n - 1, n))
+    for j in range(1, n):
+        d[j - 1::-2, j] = 2 * numpy.arange(j - 1, -1, -2) + 1
+    return d
+
+
 def legder(c, m=1, scl=1, axis=0):
     """See `numpy.polynomial.legendre.legder`."""
-    return S.der(c, m, scl, axis, _der_step)
+    return S.der(c, m, scl, axis, _der_step, _der_matrix)
 
 
 def _int_step(c):

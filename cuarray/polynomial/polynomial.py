@@ -139,9 +139,16 @@ def _der_step(c):
     return c[1:] * S.real_ints(1, c.shape[0], c)
 
 
+def _der_matrix(n):
+    """d/dx x**j = j x**(j-1)"""
+    d = numpy.zeros((n - 1, n))
+    d[numpy.arange(n - 1), numpy.arange(1, n)] = numpy.arange(1, n)
+    return d
+
+
 def polyder(c, m=1, scl=1, axis=0):
     """See `numpy.polynomial.polynomial.polyder`."""
-    return S.der(c, m, scl, axis, _der_step)
+    return S.der(c, m, scl, axis, _der_step, _der_matrix)
 
 
 def _int_step(c):

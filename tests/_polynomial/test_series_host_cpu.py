@@ -190,3 +190,15 @@ def test_evaluation_kernel_rows_compute_numpy_values_on_host(tmp_path):
         val = getattr(getattr(NPP, modules[basis]), basis + "val")
         for n in range(1, 7):
             numpy.testing.assert_allclose(got[k, n - 1], val(x, coef[:n]), rtol=1e-13, atol=1e-13, err_msg=basis)
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_derivative_tables_as_numpy(module):
+    from cuarray.polynomial import _tables
+
+    p = {"polynomial": "poly", "chebyshev": "cheb", "legendre": "leg", "laguerre": "lag", "hermite": "herm",
+         "hermite_e": "herme"}[module]
+    der = getattr(getattr(NPP, module), p + "der")
+    for m in (1, 2, 5):
+        got = _tables.derivative(getattr(CPP, module)._der_matrix, 7, m)
+        numpy.testing.assert_allclose(got, der(numpy.eye(7), m), rtol=1e-14, atol=0)
