@@ -1,15 +1,17 @@
-"""`numpy.polynomial.polyutils` helpers: series conversion and trimming, domain maps.
+"""`numpy.polynomial.polyutils`: series conversion and trimming, domain maps.
 
-`as_series`, `trimseq`, `getdomain` and `mapparms` are the ones the power series uses
-(polynomial.py); `trimcoef` and `mapdomain` complete NumPy's public set. Domains and map
-parameters are host numbers, as the polynomial classes keep them.
+Coefficient series are 1-D device arrays; domains and map parameters are host numbers, as the
+polynomial classes keep them. Trimming trailing zeros (NumPy trims after most arithmetic) reads a
+mask back to the host: the result's length depends on the values. `as_series` and `trimseq` live
+with the other shared series code (_series.py).
 """
 
 from __future__ import annotations
 
-from .._math.misc import absolute
-from .._sorting.searching_nonzero import flatnonzero
-from .polynomial import as_series, getdomain, mapparms, trimseq
+import numpy
+
+from . import _xp as xp
+from ._series import as_series, trimseq
 
 __all__ = ["as_series", "trimseq", "trimcoef", "getdomain", "mapparms", "mapdomain"]
 
@@ -20,14 +22,36 @@ def trimcoef(c, tol=0):
     if tol < 0:
         raise ValueError("tol must be non-negative")
     [c] = as_series([c])
-    ind = flatnonzero(absolute(c) > tol)
-    if ind.size == 0:
+    big = numpy.flatnonzero(xp.to_host(xp.absolute(c) > tol))
+    if big.size == 0:
         return c[:1] * 0
-    return c[:int(ind[-1].get()) + 1].copy()
+    return c[:int(big[-1]) + 1].copy()
+
+
+def getdomain(x):
+    """See `numpy.polynomial.polyutils.getdomain`: a host array (min and max read back)."""
+    [x] = as_series([x], trim=False)
+    if x.dtype.kind == "c":
+        rmin, rmax = xp.to_host(xp.min(x.real))[()], xp.to_host(xp.max(x.real))[()]
+        imin, imax = xp.to_host(xp.min(x.imag))[()], xp.to_host(xp.max(x.imag))[()]
+        return numpy.array((complex(rmin, imin), complex(rmax, imax)))
+    return numpy.array((xp.to_host(xp.min(x))[()], xp.to_host(xp.max(x))[()]))
+
+
+def mapparms(old, new):
+    """See `numpy.polynomial.polyutils.mapparms`: (off, scl) of the linear map from `old` to
+    `new` (host numbers)."""
+    oldlen = old[1] - old[0]
+    newlen = new[1] - new[0]
+    off = (old[1] * new[0] - old[0] * new[1]) / oldlen
+    scl = newlen / oldlen
+    return off, scl
 
 
 def mapdomain(x, old, new):
-    """See `numpy.polynomial.polyutils.mapdomain`: ``off + scl * x`` for the linear map taking
-    the interval `old` to `new`."""
+    """See `numpy.polynomial.polyutils.mapdomain`: ``off + scl * x``. A list or tuple `x` is
+    copied to the device; arrays (device or NumPy), scalars and series objects are used as given."""
+    if isinstance(x, (list, tuple)):
+        x = xp.as_parameter(x, "mapdomain")
     off, scl = mapparms(old, new)
     return off + scl * x

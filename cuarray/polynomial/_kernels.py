@@ -1,0 +1,102 @@
+"""Evaluation of a series at a device array in one kernel: each thread runs the basis's Clenshaw
+recurrence (Horner's rule for power series) over the coefficients for its x.
+
+NumPy's *val steps through the coefficients with whole-array operations: three or four passes
+over x per coefficient. One kernel reads x once and writes the result once, so evaluating a
+degree-n series over a large x costs one pass instead of ~4n. The operations are NumPy's, in its
+order, in the result type R (the coefficients are converted to R first; x is converted per
+element). One row per basis: (operation, kernel name).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy
+
+from .._core.elementwise_kernel import ElementwiseKernel
+from . import _xp as xp
+
+__all__ = ["ROWS", "kernel", "evaluate"]
+
+_PARAMS_IN, _PARAMS_OUT = "X x, raw R c, int32 n", "R y"
+
+# c[n - i] is NumPy's c[-i]; nd is NumPy's running degree (n - i + 2 at step i).
+ROWS = {
+    "poly": ("const R t = (R)x; R c0 = c[n - 1] + t * R(0); "
+             "for (int k = n - 2; k >= 0; --k) c0 = c[k] + c0 * t; y = c0",
+             "cuarray_polyval"),
+    "cheb": ("const R t = (R)x; R c0 = c[0], c1 = R(0); "
+             "if (n == 2) c1 = c[1]; "
+             "if (n > 2) { const R t2 = R(2) * t; c0 = c[n - 2]; c1 = c[n - 1]; "
+             "for (int i = 3; i <= n; ++i) { const R s = c0; c0 = c[n - i] - c1; c1 = s + c1 * t2; } } "
+             "y = c0 + c1 * t",
+             "cuarray_chebval"),
+    "leg": ("const R t = (R)x; R c0 = c[0], c1 = R(0); "
+            "if (n == 2) c1 = c[1]; "
+            "if (n > 2) { c0 = c[n - 2]; c1 = c[n - 1]; "
+            "for (int i = 3; i <= n; ++i) { const int nd = n - i + 2; const R s = c0; "
+            "c0 = c[n - i] - c1 * R((double)(nd - 1) / nd); c1 = s + c1 * t * R((double)(2 * nd - 1) / nd); } } "
+            "y = c0 + c1 * t",
+            "cuarray_legval"),
+    "lag": ("const R t = (R)x; R c0 = c[0], c1 = R(0); "
+            "if (n == 2) c1 = c[1]; "
+            "if (n > 2) { c0 = c[n - 2]; c1 = c[n - 1]; "
+            "for (int i = 3; i <= n; ++i) { const int nd = n - i + 2; const R s = c0; "
+            "c0 = c[n - i] - c1 * R(nd - 1) / R(nd); c1 = s + c1 * (R(2 * nd - 1) - t) / R(nd); } } "
+            "y = c0 + c1 * (R(1) - t)",
+            "cuarray_lagval"),
+    "herm": ("const R t = (R)x; const R t2 = t * R(2); R c0 = c[0], c1 = R(0); "
+             "if (n == 2) c1 = c[1]; "
+             "if (n > 2) { c0 = c[n - 2]; c1 = c[n - 1]; "
+             "for (int i = 3; i <= n; ++i) { const int nd = n - i + 2; const R s = c0; "
+             "c0 = c[n - i] - c1 * R(2 * (nd - 1)); c1 = s + c1 * t2; } } "
+             "y = c0 + c1 * t2",
+             "cuarray_hermval"),
+    "herme": ("const R t = (R)x; R c0 = c[0], c1 = R(0); "
+              "if (n == 2) c1 = c[1]; "
+              "if (n > 2) { c0 = c[n - 2]; c1 = c[n - 1]; "
+              "for (int i = 3; i <= n; ++i) { const int nd = n - i + 2; const R s = c0; "
+              "c0 = c[n - i] - c1 * R(nd - 1); c1 = s + c1 * t; } } "
+              "y = c0 + c1 * t",
+              "cuarray_hermeval"),
+}
+
+
+@functools.lru_cache(maxsize=None)
+def kernel(basis):
+    op, name = ROWS[basis]
+    return ElementwiseKernel(_PARAMS_IN, _PARAMS_OUT, op, name)
+
+
+_SCALARS = (bool, int, float, complex, numpy.generic)
+
+
+def evaluate(basis, x, c):
+    """The series' values at `x` in one kernel, or None where the kernel does not apply (x neither
+    a device array nor a number; coefficients with more than one axis of their own; half precision;
+    an empty series, whose error NumPy's path raises). `c` is *val's coefficient array after its
+    tensor reshape. A number `x` gives a 0-d array, computed in the type NumPy gives (a Python
+    number is weak, NEP 50)."""
+    n = c.shape[0]
+    if n == 0 or n > numpy.iinfo(numpy.int32).max:
+        return None
+    if isinstance(x, xp.ndarray):
+        if c.ndim - 1 > x.ndim or any(s != 1 for s in c.shape[1:]):
+            return None
+        r = numpy.result_type(c.dtype, x.dtype)
+        if x.dtype.kind == "c" and x.dtype != r:
+            x = x.astype(r)  # the kernel's complex type converts from real types only
+        shape = x.shape
+    elif isinstance(x, _SCALARS) and c.ndim == 1:
+        r = numpy.result_type(c.dtype, x)
+        shape = ()
+    else:
+        return None
+    if r.kind not in "fc" or r.itemsize < 4:  # float16 stays on the whole-array path
+        return None
+    if not isinstance(x, xp.ndarray):
+        x = r.type(x)  # a typed scalar argument: X is R
+    out = xp.empty(shape, dtype=r)
+    kernel(basis)(x, c.reshape((n,)).astype(r, copy=False), n, out)
+    return out

@@ -1,0 +1,69 @@
+"""The series modules' own source, run over a NumPy stand-in of their array namespace (_xp), against
+numpy.polynomial: every function's algorithm, result dtype and shape checked without a GPU. The GPU
+test (test_series_functions_gpu.py) runs the same bodies on the device."""
+
+import numpy
+import numpy.polynomial as NPP
+import pytest
+
+from _numpy_xp import shadow_package
+from _series_cases import (PREFIX, class_results, error_cases, extra_results, fit_results, function_results,
+                           long_results)
+
+SP = shadow_package()
+BASES = sorted(PREFIX)
+
+
+def same(got, want, rtol=1e-10, atol=1e-10):
+    assert len(got) == len(want)
+    for i, (g, w) in enumerate(zip(got, want)):
+        g, w = numpy.asarray(g), numpy.asarray(w)
+        assert g.dtype == w.dtype and g.shape == w.shape, (i, g.dtype, w.dtype, g.shape, w.shape)
+        numpy.testing.assert_allclose(g, w, rtol=rtol, atol=atol, err_msg=str(i))
+
+
+@pytest.mark.parametrize("dtype", [numpy.float64, numpy.float32, numpy.complex128, numpy.float16], ids=str)
+@pytest.mark.parametrize("basis", BASES)
+def test_functions_as_numpy(basis, dtype):
+    tol = {numpy.float32: 2e-4, numpy.float16: 2e-2}.get(dtype, 1e-9)
+    same(function_results(getattr(SP, basis), numpy.array, basis, dtype, 1),
+         function_results(getattr(NPP, basis), numpy.array, basis, dtype, 1), tol, tol)
+
+
+@pytest.mark.parametrize("basis", BASES)
+def test_fit_and_extras_as_numpy(basis):
+    same(fit_results(getattr(SP, basis), numpy.array, basis, 2),
+         fit_results(getattr(NPP, basis), numpy.array, basis, 2))
+    same(extra_results(getattr(SP, basis), numpy.array, basis), extra_results(getattr(NPP, basis), numpy.array, basis))
+    same(long_results(getattr(SP, basis), numpy.array, basis), long_results(getattr(NPP, basis), numpy.array, basis))
+
+
+@pytest.mark.parametrize("basis", BASES)
+def test_class_as_numpy(basis):
+    got = class_results(SP, numpy.array, basis, 3)
+    want = class_results(NPP, numpy.array, basis, 3)
+    assert len(got) == len(want)
+    for i, (g, w) in enumerate(zip(got, want)):
+        if isinstance(w, (str, bool, int, tuple)):
+            assert g == w, (i, g, w)
+        else:
+            same([g], [w])
+
+
+def _raised(fn):
+    try:
+        fn()
+    except Exception as exc:  # noqa: BLE001  (the type is what is compared)
+        return type(exc), str(exc)
+    return None, None
+
+
+@pytest.mark.parametrize("basis", BASES)
+def test_errors_as_numpy(basis):
+    got, want = error_cases(SP, numpy.array, basis), error_cases(NPP, numpy.array, basis)
+    for name in want:
+        (gt, gm), (wt, wm) = _raised(got[name]), _raised(want[name])
+        assert wt is not None, name
+        assert gt is wt, (name, gt, gm, wt, wm)
+        if wt is not TypeError or "must be" in wm or "expected" in wm:
+            assert gm == wm, (name, gm, wm)
