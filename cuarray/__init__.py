@@ -399,7 +399,7 @@ _lazy("._polynomial.poly1d", "poly1d")
 _lazy("._polynomial.routines",
       "polyval", "polyfit", "polyadd", "polysub", "polymul", "polydiv", "polyder", "polyint", "poly",
       "roots")
-_lazy_module(".polynomial", "polynomial")  # numpy.polynomial's basics: Polynomial, power-series functions
+_lazy_module(".polynomial", "polynomial")  # numpy.polynomial: the six series classes and their modules
 
 # -- Miscellaneous routines -----------------------------------------------------------------------
 _lazy("._misc.memory", "may_share_memory", "shares_memory")
