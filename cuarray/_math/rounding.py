@@ -28,13 +28,18 @@ def around(a, decimals=0, out=None):
 
     Like NumPy, the scaling is done in the array's own type (so float16 and float32 results can
     differ from exact decimal rounding); integers with negative `decimals` are rounded in float64
-    and cast back.
+    and cast back; booleans round as `rint` does (float16), and with `decimals` other than 0 only
+    into a floating `out` (TypeError otherwise, as NumPy).
     """
     if not isinstance(a, ndarray):
         return numpy.around(a, decimals)
     decimals = int(decimals)
     kind = a.dtype.kind
-    if kind in "biu":
+    if kind == "b" and decimals != 0 and out is None:
+        # NumPy scales into a result of the input's type: float64 into bool fails same_kind
+        raise TypeError("Cannot cast ufunc '{}' output from dtype('float64') to dtype('bool') with casting rule "
+                        "'same_kind'".format("multiply" if decimals > 0 else "divide"))
+    if kind in "iu":
         if decimals >= 0:
             if out is None:
                 return a.copy()

@@ -14,7 +14,6 @@ KNOWN = {
                   "scalar exponent, where NumPy does not raise",
     "power(a s)": "empty int array ** -1: NumPy returns an empty array, cuarray raises ValueError",
     "repeat(a int)": "empty array with negative repeats: NumPy answers, cuarray raises ValueError",
-    "around(a)": "around of a bool array: NumPy gives float16, cuarray bool",
     "full(shape s)": "full(shape, 2**64) without dtype: NumPy makes an object array (unsupported, TypeError)",
     "take(a idx)": "take from an empty array with out-of-range indices along a non-empty axis: NumPy answers "
                    "(nothing is read), cuarray raises IndexError",

@@ -263,3 +263,26 @@ def test_nan_statistics_0d_axis0(host_path, name, dtype):
     except cp.cuda._backend.NoDeviceError:
         return
     assert got.shape == () and got.dtype == np.asarray(expected).dtype
+
+
+# -- around of a boolean array (a row fuzz_regressions.KNOWN listed) -----------------------------
+
+@pytest.mark.parametrize("decimals,out", [(0, None), (0, "float32"), (1, "float32"), (-1, "float64"),
+                                          (1, None), (-2, None), (1, "bool"), (-1, "int8")])
+def test_around_bool_as_numpy(host_path, decimals, out):
+    """decimals 0: rint's float16 (or out's type); otherwise only into a floating out (TypeError
+    when the float64 scaling would be cast to bool or an integer out, as NumPy's)."""
+    h = np.array([True, False, True])
+
+    def call(xp, a):
+        o = None if out is None else xp.empty(3, out)
+        return xp.around(a, decimals, out=o)
+
+    try:
+        want = call(np, h)
+    except TypeError:
+        with pytest.raises(TypeError):
+            call(cp, cp.empty(3, bool))
+        return
+    got = call(cp, cp.empty(3, bool))
+    assert got.dtype == want.dtype and got.shape == want.shape
