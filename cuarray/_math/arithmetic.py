@@ -43,7 +43,8 @@ class _IntegerPowerUfunc(_ufunc):
     def __call__(self, *args, **kwargs):
         if len(args) >= 2:
             a, b = args[0], args[1]
-            if (type(b) is int or isinstance(b, numpy.signedinteger)) and b < 0:
+            # (NumPy's loop raises at its first element: an empty base raises nothing)
+            if (type(b) is int or isinstance(b, numpy.signedinteger)) and b < 0 and getattr(a, "size", 1):
                 a_kind = "i" if type(a) in (int, bool) else getattr(getattr(a, "dtype", None), "kind", "f")
                 # (an unsigned array with a negative Python int is NumPy's OverflowError, raised later)
                 dt = getattr(a, "dtype", None)

@@ -286,3 +286,23 @@ def test_around_bool_as_numpy(host_path, decimals, out):
         return
     got = call(cp, cp.empty(3, bool))
     assert got.dtype == want.dtype and got.shape == want.shape
+
+
+# -- an empty integer array to a negative scalar power (a fuzz_regressions.KNOWN row) --------------
+
+@pytest.mark.parametrize("dtype", ["int64", "int8", "bool", "uint8"])
+@pytest.mark.parametrize("exponent", [-1, np.int64(-1), np.int8(-2)], ids=["int", "int64", "int8"])
+@pytest.mark.parametrize("shape", [(0,), (0, 3), (), (2,)])
+def test_integer_negative_scalar_power_raises_only_with_elements(host_path, dtype, exponent, shape):
+    """NumPy's ValueError comes from its loop's first element: an empty base answers."""
+    def call(xp):
+        return xp.power(xp.empty(shape, dtype), exponent)
+
+    try:
+        want = call(np)
+    except (ValueError, OverflowError) as e:
+        with pytest.raises(type(e)):
+            call(cp)
+        return
+    got = call(cp)
+    assert got.dtype == want.dtype and got.shape == want.shape
