@@ -52,10 +52,12 @@ def repeat(a, repeats, axis=None):
     n = a.shape[axis]
     if reps.ndim > 1 or (reps.ndim == 1 and reps.size not in (1, n)):
         raise ValueError("operands could not be broadcast together with shape ({},) ({},)".format(n, reps.size))
-    if (reps < 0).any():
-        raise ValueError("repeats may not contain negative values.")
     if reps.ndim == 0 or reps.size == 1:
         r = int(reps.reshape(-1)[0])
+        if r < 0:  # NumPy sizes the result n * r first: fine when n is 0
+            if n:
+                raise ValueError("negative dimensions are not allowed")
+            r = 0
         if r == 1:
             return a.copy()
         # Broadcast copy: insert a length-r axis after `axis`.
@@ -64,5 +66,7 @@ def repeat(a, repeats, axis=None):
         if out.size:
             copyto_unchecked(out, a.reshape(a.shape[:axis + 1] + (1,) + a.shape[axis + 1:]))
         return out.reshape(a.shape[:axis] + (n * r,) + a.shape[axis + 1:])
+    if (reps < 0).any():
+        raise ValueError("repeats may not contain negative values.")
     idx = numpy.repeat(numpy.arange(n), reps)
     return a[(slice(None),) * axis + (idx,)]

@@ -12,7 +12,6 @@ KNOWN = {
     "power(a b)": "integer power with a negative *array* exponent: NumPy raises ValueError only when it sees "
                   "the value; cuarray cannot without a sync (documented) - plus empty arrays with a negative "
                   "scalar exponent, where NumPy does not raise",
-    "repeat(a int)": "empty array with negative repeats: NumPy answers, cuarray raises ValueError",
     "full(shape s)": "full(shape, 2**64) without dtype: NumPy makes an object array (unsupported, TypeError)",
     "take(a idx)": "take from an empty array with out-of-range indices along a non-empty axis: NumPy answers "
                    "(nothing is read), cuarray raises IndexError",

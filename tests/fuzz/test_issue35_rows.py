@@ -306,3 +306,22 @@ def test_integer_negative_scalar_power_raises_only_with_elements(host_path, dtyp
         return
     got = call(cp)
     assert got.dtype == want.dtype and got.shape == want.shape
+
+
+# -- repeat with a negative count (a fuzz_regressions.KNOWN row) ----------------------------------
+
+@pytest.mark.parametrize("shape,reps,axis", [
+    ((0,), -1, None), ((0, 3), -1, 0), ((0, 3), -1, 1), ((2, 0), -1, 0), ((0,), [-1], None), ((2,), -1, None),
+    ((1,), [-1], None), ((3,), np.array([-1]), None), ((0,), np.array([], np.int64), None), ((0, 3), [-1, 2, 3], 1),
+    ((2,), [1, -1], None), ((0, 3), np.int8(-2), 0)])
+def test_repeat_negative_counts_as_numpy(host_path, shape, reps, axis):
+    """A single count sizes the result as n * count (an empty axis answers, anything else is
+    'negative dimensions'); a count per element may not be negative."""
+    try:
+        want = np.repeat(np.empty(shape), reps, axis)
+    except ValueError as e:
+        with pytest.raises(ValueError, match=str(e)):
+            cp.repeat(cp.empty(shape), reps, axis)
+        return
+    got = cp.repeat(cp.empty(shape), reps, axis)
+    assert got.shape == want.shape and got.dtype == want.dtype
