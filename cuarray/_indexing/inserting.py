@@ -10,6 +10,8 @@ value, like NumPy.
 
 from __future__ import annotations
 
+import math
+
 import numpy
 
 from .._core import shapes as _shapes
@@ -64,13 +66,20 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         a = a.reshape(-1)
     axis = _shapes.normalize_axis_index(axis, a.ndim)
     idx = _index_array(indices)
-    if a.shape[axis] == 0 and idx.size:
+    shape = a.shape[:axis] + idx.shape + a.shape[axis + 1:]
+    if a.shape[axis] == 0 and math.prod(shape):
         raise IndexError("cannot do a non-empty take from an empty axes.")
-    idx = _apply_mode(idx, a.shape[axis], mode)
-    if isinstance(idx, numpy.ndarray) and idx.ndim == 0:
-        res = a[(slice(None),) * axis + (int(idx),)].copy()
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError("clipmode must be one of 'clip', 'raise', or 'wrap'")
+    if 0 in shape[:axis] or (a.shape[axis] == 0 and not idx.size):
+        # nothing is gathered, so NumPy reads no index (an out-of-range one does not raise)
+        res = ndarray(shape, a.dtype)
     else:
-        res = a[(slice(None),) * axis + (idx,)]
+        idx = _apply_mode(idx, a.shape[axis], mode)
+        if isinstance(idx, numpy.ndarray) and idx.ndim == 0:
+            res = a[(slice(None),) * axis + (int(idx),)].copy()
+        else:
+            res = a[(slice(None),) * axis + (idx,)]
     if out is not None:
         if out.shape != res.shape:
             raise ValueError("output array does not match result of ndarray.take")

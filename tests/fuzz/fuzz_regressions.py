@@ -13,9 +13,6 @@ KNOWN = {
                   "the value; cuarray cannot without a sync (documented) - plus empty arrays with a negative "
                   "scalar exponent, where NumPy does not raise",
     "full(shape s)": "full(shape, 2**64) without dtype: NumPy makes an object array (unsupported, TypeError)",
-    "take(a idx)": "take from an empty array with out-of-range indices along a non-empty axis: NumPy answers "
-                   "(nothing is read), cuarray raises IndexError",
-    "ndarray.take(a idx)": "as take(a idx)",
     "percentile(a q)": "percentile of an empty (0, 0) input along axis 1: NumPy's IndexError",
     "quantile(a q01)": "quantile of an input with an empty reduced axis: result dtype float64 (NumPy: float32)",
 }

@@ -325,3 +325,24 @@ def test_repeat_negative_counts_as_numpy(host_path, shape, reps, axis):
         return
     got = cp.repeat(cp.empty(shape), reps, axis)
     assert got.shape == want.shape and got.dtype == want.dtype
+
+
+# -- take where nothing is gathered (a fuzz_regressions.KNOWN row) ---------------------------------
+
+@pytest.mark.parametrize("shape,ind,axis", [((0, 3), [5], 1), ((2, 0, 3), [5], 2), ((0, 3, 2), [7], 1),
+                                            ((0, 3), [-9], 1), ((3, 0), [5], 0), ((0, 3), 5, 1),
+                                            ((0, 0), [1], 1), ((0, 3), [[4, 1]], 1)])
+@pytest.mark.parametrize("method", [False, True], ids=["take", "ndarray.take"])
+def test_take_with_nothing_gathered_reads_no_index(host_path, shape, ind, axis, method):
+    def call(xp):
+        a = xp.empty(shape)
+        return a.take(ind, axis=axis) if method else xp.take(a, ind, axis=axis)
+
+    try:
+        want = call(np)
+    except IndexError as e:
+        with pytest.raises(IndexError, match=str(e)):
+            call(cp)
+        return
+    got = call(cp)
+    assert got.shape == want.shape and got.dtype == want.dtype
