@@ -120,7 +120,7 @@ def _quantile(a, q, axis, out, method, keepdims, weights, interpolation, percent
     final = q.shape + reduced_shape(a._shape, raxes, keepdims)
     n = math.prod(a._shape[i] for i in raxes)
     rows = math.prod(kshape)
-    if n == 0 and rows:
+    if n == 0:  # NumPy's (numpy/numpy#29315): an empty reduced axis raises, rows or not
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
 
     x = moveaxis(a, raxes, tuple(range(a.ndim - len(raxes), a.ndim))) if raxes else a
@@ -143,8 +143,9 @@ def _rows_quantile(x: ndarray, q: numpy.ndarray, method, weak_q, skipnan, fname)
     rows, n = x._shape
     props = _npq._QuantileMethods[method]
     inexact = x._dtype.kind == "f"
-    if rows == 0:
-        return ndarray(q.shape + (0,), numpy.result_type(x._dtype, numpy.float64) if props["fix_gamma"] else x._dtype)
+    if rows == 0:  # nothing to compute: NumPy's dtype, from NumPy on one element (weak q included)
+        one = numpy.quantile(numpy.zeros(1, x._dtype), q.item() if weak_q else q, method=method)
+        return ndarray(q.shape + (0,), one.dtype)
     qc = q.reshape(q.shape + (1,))  # quantiles along the first axis, rows along the last
     if skipnan:
         count = numpy.asarray(n - sum_(isnan(x), axis=1).get(), numpy.intp)  # valid values per row

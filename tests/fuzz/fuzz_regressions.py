@@ -10,9 +10,6 @@ CASES = []
 #   reason per row; the fuzzer prints each case's reproducer.
 KNOWN = {
     "power(a b)": "integer power with a negative *array* exponent: NumPy raises ValueError only when it sees "
-                  "the value; cuarray cannot without a sync (documented) - plus empty arrays with a negative "
-                  "scalar exponent, where NumPy does not raise",
+                  "the value; cuarray cannot without a sync (documented)",
     "full(shape s)": "full(shape, 2**64) without dtype: NumPy makes an object array (unsupported, TypeError)",
-    "percentile(a q)": "percentile of an empty (0, 0) input along axis 1: NumPy's IndexError",
-    "quantile(a q01)": "quantile of an input with an empty reduced axis: result dtype float64 (NumPy: float32)",
 }

@@ -346,3 +346,26 @@ def test_take_with_nothing_gathered_reads_no_index(host_path, shape, ind, axis, 
         return
     got = call(cp)
     assert got.shape == want.shape and got.dtype == want.dtype
+
+
+# -- quantile / percentile of empty input (two fuzz_regressions.KNOWN rows) -------------------------
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int8", "uint16", "bool"])
+@pytest.mark.parametrize("method", ["linear", "nearest", "lower", "midpoint", "inverted_cdf", "hazen", "weibull"])
+@pytest.mark.parametrize("q", [0.5, np.float32(0.5), [0.2, 0.5], 1], ids=["float", "float32", "list", "int"])
+@pytest.mark.parametrize("shape,axis", [((0, 3), 1), ((3, 0), 0), ((0, 3), 0), ((0, 0), 1), ((0,), None), ((2, 0, 4), 1)])
+def test_quantile_of_empty_input_as_numpy(host_path, dtype, method, q, shape, axis):
+    """NumPy's result dtype when there are no rows; its IndexError whenever the reduced axis is
+    empty (numpy/numpy#29315), rows or not."""
+    for fn, qq in (("quantile", q), ("percentile", [x * 100 for x in q] if isinstance(q, list) else q * 100)):
+        def call(xp):
+            return getattr(xp, fn)(xp.empty(shape, dtype), qq, axis=axis, method=method)
+
+        try:
+            want = call(np)
+        except (IndexError, TypeError) as e:
+            with pytest.raises(type(e)):
+                call(cp)
+            continue
+        got = call(cp)
+        assert (got.dtype, got.shape) == (want.dtype, want.shape), fn
