@@ -45,12 +45,15 @@ class _IntegerPowerUfunc(_ufunc):
             a, b = args[0], args[1]
             # (NumPy's loop raises at its first element: an empty base raises nothing)
             if (type(b) is int or isinstance(b, numpy.signedinteger)) and b < 0 and getattr(a, "size", 1):
-                a_kind = "i" if type(a) in (int, bool) else getattr(getattr(a, "dtype", None), "kind", "f")
-                # (an unsigned array with a negative Python int is NumPy's OverflowError, raised later)
                 dt = getattr(a, "dtype", None)
-                if type(b) is int and a_kind == "i" and dt is not None and b < numpy.iinfo(dt).min:
-                    pass  # NumPy converts the weak scalar first: its OverflowError, raised by the call
-                elif a_kind in "bi" or (a_kind == "u" and type(b) is not int):
+                if type(b) is int:
+                    a_kind = "i" if type(a) in (int, bool) else getattr(dt, "kind", "f")
+                    # (an unsigned array with a negative Python int is NumPy's OverflowError, and a
+                    # Python int below the dtype's range too: both raised by the call)
+                    below_range = a_kind == "i" and dt is not None and b < numpy.iinfo(dt).min
+                    if a_kind in "bi" and not below_range:
+                        raise ValueError("Integers to negative integer powers are not allowed.")
+                elif numpy.result_type(a if dt is None else dt, b).kind in "iu":  # uint64 with int64: float64
                     raise ValueError("Integers to negative integer powers are not allowed.")
         return super().__call__(*args, **kwargs)
 
