@@ -77,11 +77,12 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
 def _host_q(q, fname):
     if isinstance(q, ndarray):
         return q.get()
-    if isinstance(q, (list, tuple)):
+    if isinstance(q, (list, tuple, numpy.ndarray)):  # a parameter (host_input's policy), as CuPy takes it
         return numpy.asarray(q)
     if isinstance(q, (bool, int, float, numpy.generic)):
         return q
-    raise TypeError("cuarray.{}: q must be a number, a list or tuple of numbers, or a cuarray array".format(fname))
+    raise TypeError("cuarray.{}: q must be a number, a sequence or NumPy array of numbers, or a cuarray array"
+                    .format(fname))
 
 
 def _quantile(a, q, axis, out, method, keepdims, weights, interpolation, percent, skipnan, fname):

@@ -353,12 +353,14 @@ def test_take_with_nothing_gathered_reads_no_index(host_path, shape, ind, axis, 
 
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int8", "uint16", "bool"])
 @pytest.mark.parametrize("method", ["linear", "nearest", "lower", "midpoint", "inverted_cdf", "hazen", "weibull"])
-@pytest.mark.parametrize("q", [0.5, np.float32(0.5), [0.2, 0.5], 1], ids=["float", "float32", "list", "int"])
+@pytest.mark.parametrize("q", [0.5, np.float32(0.5), [0.2, 0.5], 1, np.array([0.25, 0.75])],
+                         ids=["float", "float32", "list", "int", "numpy"])
 @pytest.mark.parametrize("shape,axis", [((0, 3), 1), ((3, 0), 0), ((0, 3), 0), ((0, 0), 1), ((0,), None), ((2, 0, 4), 1)])
 def test_quantile_of_empty_input_as_numpy(host_path, dtype, method, q, shape, axis):
     """NumPy's result dtype when there are no rows; its IndexError whenever the reduced axis is
     empty (numpy/numpy#29315), rows or not."""
     for fn, qq in (("quantile", q), ("percentile", [x * 100 for x in q] if isinstance(q, list) else q * 100)):
+        # (a NumPy array q is a parameter, accepted as CuPy accepts it)
         def call(xp):
             return getattr(xp, fn)(xp.empty(shape, dtype), qq, axis=axis, method=method)
 
