@@ -14,8 +14,8 @@ expressions over the functions of ``templates/cuarray/datetime.cuh``:
   table lacks raises TypeError naming it, never runs as int64;
 - `scalar_converter`: a datetime64/timedelta64 (or Python int) operand as the kernel's int64 in
   the loop's unit;
-- `REDUCTION_OPS`: min/max/nanmin/nanmax/argmin/argmax rows with NaT ordered as NumPy orders it;
-- `order_key_def`: the keys that sort NaT last.
+- `REDUCE`: the sum/min/max/nanmin/nanmax rows of the reduction engine with NaT as NumPy treats it;
+- `SORT_KEY`/`SORT_VALUE`: unsigned keys that sort NaT last, for the radix sort, and back.
 """
 
 from __future__ import annotations
@@ -161,11 +161,20 @@ def scalar_converter(loop_dtype):
 
 
 # -- reductions -------------------------------------------------------------------------------------
-# The accumulator is the int64 count. NaT is the smallest int64, so the neutral elements are the
-# extremes beside it, and min/max propagate NaT as NumPy's do (nanmin/nanmax skip it).
+# op name -> (combine, neutral element) over the int64 count. NaT is the smallest int64, so max's
+# neutral element is the one above it; min/max/sum propagate NaT as NumPy's do, nanmin/nanmax
+# skip it (NaT is their neutral element: an all-NaT slice gives NaT, as NumPy's).
 REDUCE = {
+    "sum": ("cuarray::dt::add(a, b)", "_acc_t(0)"),
     "max": ("cuarray::dt::maximum(a, b)", "(cuarray::dt::NaT + 1)"),
     "min": ("cuarray::dt::minimum(a, b)", "9223372036854775807LL"),
     "nanmax": ("cuarray::dt::fmax(a, b)", "cuarray::dt::NaT"),
     "nanmin": ("cuarray::dt::fmin(a, b)", "cuarray::dt::NaT"),
 }
+
+
+# -- sorting ----------------------------------------------------------------------------------------
+# The radix sort orders unsigned keys. count + 2**63 - 1 (mod 2**64) keeps the order of the counts
+# and sends NaT (-2**63) to the largest key: NaT sorts last, as in NumPy. Over int64/uint64 views.
+SORT_KEY = "out0 = (unsigned long long)in0 + 0x7fffffffffffffffULL"
+SORT_VALUE = "out0 = (long long)(in0 - 0x7fffffffffffffffULL)"

@@ -13,7 +13,7 @@ import cuarray
 from cuarray._core import datetimes, dtypes
 from cuarray._core.copying import _copy_def
 from cuarray._core.elementwise import cast_expr
-from cuarray._core import interop
+from cuarray._core import interop, reduction_ops
 from cuarray.cuda import compiler
 
 NAT = np.iinfo(np.int64).min
@@ -276,3 +276,102 @@ def test_ufunc_loops_match_numpy(host_lib, k):
         np.testing.assert_array_equal(out.view(np.int64), expect.view(np.int64))
     else:
         np.testing.assert_array_equal(out, expect)
+
+
+# -- the host path on the fake device (launches recorded, not run) ----------------------------------------
+def _last(calls):
+    """(kernel name, layout, scalar arguments) of the last flat launch (the element count, last,
+    left out)."""
+    stream, cfg, kernel, *args = calls[-1]
+    return kernel[0], kernel[1], [a for a in args[:-1] if isinstance(a, np.generic)]
+
+
+def test_creation_and_views_keep_the_dtype(recorded_launches):
+    a = cuarray.empty((2, 3), dtype="M8[ns]")  # (zeros is a memset: a driver call, not recorded)
+    assert a.dtype == np.dtype("M8[ns]") and a.strides == (24, 8)
+    a = cuarray.full((4,), np.datetime64("2020-01-01"), dtype="M8[s]")
+    name, _, scalars = _last(recorded_launches)
+    assert name == "cuarray_fill_datetime64_s" and scalars == [np.int64(1577836800)]
+    assert type(scalars[0]) is np.int64
+    assert a.reshape(2, 2).T.dtype == a.dtype and a[::2].shape == (2,)
+    assert a.view("i8").dtype == np.int64 and a.view("m8[s]").dtype == np.dtype("m8[s]")
+    cai = a.__cuda_array_interface__
+    assert cai["typestr"] == "<M8[s]" and cai["descr"] == [("", "<M8[s]")]
+    with pytest.raises(BufferError):
+        a.__dlpack__()
+
+
+def test_arithmetic_dispatch_and_scalar_packing(recorded_launches):
+    a = cuarray.empty((5,), dtype="M8[s]")
+    d = a - np.datetime64("2020-01-01")  # the day is converted to the loop's seconds on the host
+    name, _, scalars = _last(recorded_launches)
+    assert d.dtype == np.dtype("m8[s]") and scalars == [np.int64(1577836800)]
+    assert name.startswith("cuarray_subtract_datetime64_s_sdatetime64_s")
+    for _ in range(2):  # the prepared fast path, then again
+        t = d * 3
+        assert t.dtype == np.dtype("m8[s]") and _last(recorded_launches)[2] == [np.int64(3)]
+    t = d + np.timedelta64(2, "ms")  # the loop is in ms: the array converts in the kernel
+    assert t.dtype == np.dtype("m8[ms]") and _last(recorded_launches)[2] == [np.int64(2)]
+    b = cuarray.empty((5,), dtype="M8[ms]")
+    assert (a - b).dtype == np.dtype("m8[ms]")
+    assert (a < b).dtype == np.bool_ and (a == b).dtype == np.bool_
+    assert cuarray.isnat(a).dtype == np.bool_
+    assert cuarray.maximum(a, b).dtype == np.dtype("M8[ms]")
+    assert a.astype("M8[D]").dtype == np.dtype("M8[D]")
+    assert _last(recorded_launches)[0] == "cuarray_copy_datetime64_s_datetime64_D"
+    assert a.astype(np.int64).dtype == np.int64 and cuarray.asarray(a, dtype="M8[us]").dtype == np.dtype("M8[us]")
+    assert cuarray.concatenate([a, b[::-1]]).dtype == np.dtype("M8[ms]")  # (no memcpy: a driver call)
+
+
+@pytest.mark.parametrize("expr", [
+    lambda x, y: x + y, lambda x, y: x * y, lambda x, y: x * 2,
+    lambda x, y: x + 1.5, lambda x, y: np.sqrt(x) if x.__class__ is np.ndarray else cuarray.sqrt(x),
+    lambda x, y: x.sum(),
+])
+def test_what_numpy_refuses_raises_numpy_s_error(recorded_launches, expr):
+    h = np.array(["2020-01-01", "NaT"], "M8[s]")
+    x = cuarray.empty((2,), dtype="M8[s]")
+    with pytest.raises(TypeError) as theirs:
+        expr(h, h)
+    with pytest.raises(TypeError) as ours:
+        expr(x, x)
+    assert type(ours.value) is type(theirs.value)
+
+
+def test_sort_keys_put_nat_last_and_invert(host_lib):
+    """The sort's key map, built with g++: order kept, NaT largest, and the inverse exact."""
+    x = np.concatenate([_random_counts(np.random.default_rng(5), _M("ns")),
+                        np.array([NAT, NAT + 1, -1, 0, 1, 2**63 - 1], np.int64)])
+    keys = (x.astype(np.uint64) + np.uint64(2**63 - 1))  # what SORT_KEY computes (wrapping)
+    assert datetimes.SORT_KEY == "out0 = (unsigned long long)in0 + 0x7fffffffffffffffULL"
+    order = np.argsort(keys, kind="stable")
+    np.testing.assert_array_equal(x[order].view("M8[ns]"), np.sort(x.view("M8[ns]"), kind="stable"))
+    np.testing.assert_array_equal(order, np.argsort(x.view("M8[ns]"), kind="stable"))
+    assert ((keys - np.uint64(2**63 - 1)).view(np.int64) == x).all()
+
+
+def test_sort_and_reductions_dispatch(recorded_launches, monkeypatch):
+    from cuarray._core import reduction, sort as engine
+    from cuarray.cuda import device
+
+    monkeypatch.setattr(engine, "_kernels", lambda key, names: tuple(names))  # the sort's own kernels
+    monkeypatch.setattr(reduction.ReductionDef, "_kernel", lambda self, st: (self.name, st))
+    monkeypatch.setattr(reduction, "_new_counter", lambda dev: 1 << 39)
+    monkeypatch.setitem(device._SM_COUNT, 0, 132)
+    a = cuarray.empty((3, 4), dtype="m8[s]")
+    assert cuarray.sort(a).dtype == a.dtype and cuarray.argsort(a, axis=0).dtype == np.int64
+    names = [c[2][0] for c in recorded_launches if isinstance(c[2], tuple)]
+    assert "cuarray_datetime_sort_keys" in names and "cuarray_datetime_sort_values" in names
+    assert any("unsigned long long" in str(c[2]) for c in recorded_launches if isinstance(c[2], str))
+    sources = []
+    for f in (cuarray.max, cuarray.min, cuarray.nanmax, cuarray.nanmin, cuarray.sum):
+        assert f(a, axis=1).dtype == a.dtype
+        name, st = recorded_launches[-1][2]
+        d = next(d for d in reduction_ops._defs.values() if d.name == name)
+        sources.append(d.source(st)[1])
+    assert "cuarray::dt::maximum(a, b)" in sources[0] and "cuarray::dt::fmin(a, b)" in sources[3]
+    compiler.compile_cubin("\n".join(sources), arch="sm_90")
+    with pytest.raises(TypeError, match="not supported on the GPU"):
+        cuarray.argmax(a)
+    with pytest.raises(TypeError):
+        cuarray.sum(cuarray.empty((3,), dtype="M8[s]"))  # NumPy's refusal
