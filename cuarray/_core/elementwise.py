@@ -101,16 +101,19 @@ class KernelParam:
     `compute` the dtype the operation sees (a ufunc loop's type; float16 computes in float).
     `by_ref` outputs are references into memory (ElementwiseKernel semantics: the operation may
     read them); other outputs are write-only locals stored after the operation (ufunc semantics).
+    `ctype`: the C type of a scalar of structured dtype (a struct the source declares:
+    `kernel_structs`); None for the numeric types, whose C names `dtypes` knows.
     """
 
-    __slots__ = ("name", "kind", "dtype", "compute", "by_ref")
+    __slots__ = ("name", "kind", "dtype", "compute", "by_ref", "ctype")
 
-    def __init__(self, name, kind, dtype, compute=None, by_ref=False):
+    def __init__(self, name, kind, dtype, compute=None, by_ref=False, ctype=None):
         self.name = name
         self.kind = kind
         self.dtype = dtype
         self.compute = dtype if compute is None else compute
         self.by_ref = by_ref
+        self.ctype = ctype
 
     @property
     def is_array(self) -> bool:
@@ -118,13 +121,13 @@ class KernelParam:
 
     def key(self):
         # dtype.str, not .char: datetime64 units share one character ('M8[s]', 'M8[ms]').
-        return (self.name, self.kind, self.dtype.str, self.compute.str, self.by_ref)
+        return (self.name, self.kind, self.dtype.str, self.compute.str, self.by_ref, self.ctype)
 
     # -- C declarations ------------------------------------------------------------------
     def declare(self) -> str:
-        st = _dtypes.ctype(self.dtype)
         if self.kind == "scalar":
-            return "const {} {}".format(compute_ctype(self.compute), self.name)
+            return "const {} {}".format(self.ctype or compute_ctype(self.compute), self.name)
+        st = _dtypes.ctype(self.dtype)
         if self.kind == "in":
             return "const {}* __restrict__ {}_ptr".format(st, self.name)
         if self.kind == "raw":

@@ -375,3 +375,15 @@ def test_sort_and_reductions_dispatch(recorded_launches, monkeypatch):
         cuarray.argmax(a)
     with pytest.raises(TypeError):
         cuarray.sum(cuarray.empty((3,), dtype="M8[s]"))  # NumPy's refusal
+
+
+def test_fuse_refuses_datetimes_rather_than_guess(recorded_launches):
+    a = cuarray.empty((4,), dtype="M8[s]")
+    b = cuarray.empty((4,), dtype="M8[ms]")
+
+    @cuarray.fuse()
+    def f(x, y):
+        return (x - y) * 2
+
+    with pytest.raises(TypeError, match="datetime64"):
+        f(a, b)
