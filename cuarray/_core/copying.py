@@ -62,13 +62,13 @@ _masked_defs: dict = {}
 def _masked_def(src_dt, dst_dt, scalar: bool) -> Definition:
     key = (src_dt.str, dst_dt.str, scalar)
     d = _masked_defs.get(key)
-    if d is None:
+    if d is None:  # (d, the scalar's converter to its kernel type: `_kernel_scalar`)
         params = (KernelParam("in0", "scalar" if scalar else "in", src_dt),
                   KernelParam("_w", "in", _BOOL),
                   KernelParam("out0", "out", dst_dt, src_dt, by_ref=True))
         op = "if (_w) out0 = " + cast_expr("in0", src_dt, dst_dt, _dtypes.ctype(dst_dt))
         name = "cuarray_copyto_where_{}{}_{}".format("s" if scalar else "", src_dt.name, dst_dt.name)
-        d = _masked_defs[key] = Definition(name, params, op)
+        d = _masked_defs[key] = (Definition(name, params, op), _kernel_scalar(dst_dt))
     return d
 
 
@@ -79,9 +79,10 @@ def copyto_where_unchecked(dst: ndarray, src, mask: ndarray) -> None:
         return
     dt = dst._dtype
     if isinstance(src, ndarray):
-        _masked_def(src._dtype, dt, False).run((src, mask, dst), (), dst._shape)
+        _masked_def(src._dtype, dt, False)[0].run((src, mask, dst), (), dst._shape)
     else:
-        _masked_def(dt, dt, True).run((mask, dst), (_kernel_scalar(src, dt),), dst._shape)
+        d, conv = _masked_def(dt, dt, True)
+        d.run((mask, dst), (src if conv is None else conv(src),), dst._shape)
 
 
 def _new_like(a: ndarray, dtype, order: str) -> ndarray:
@@ -195,22 +196,25 @@ def fill(a: ndarray, value) -> None:
         # Every byte equal (zeros, -1, ...): one memset.
         a.data.memset_async(raw[0], a.nbytes)
         return
-    d = _fill_defs.get(dt.str)
-    if d is None:
-        d = _fill_defs[dt.str] = Definition(
+    entry = _fill_defs.get(dt.str)
+    if entry is None:
+        entry = _fill_defs[dt.str] = (Definition(
             "cuarray_fill_{}".format(dt.name),
-            (KernelParam("value", "scalar", dt, dt), KernelParam("out0", "out", dt, dt)), "out0 = value")
-    d.run((a,), (_kernel_scalar(v, dt),), a._shape)
+            (KernelParam("value", "scalar", dt, dt), KernelParam("out0", "out", dt, dt)), "out0 = value"),
+            _kernel_scalar(dt))
+    d, conv = entry
+    d.run((a,), (v if conv is None else conv(v),), a._shape)
 
 
-def _kernel_scalar(v, dt):
-    """A NumPy scalar of `dt` as a kernel takes it by value: float16 in float, a datetime as its
-    int64 count."""
+def _kernel_scalar(dt):
+    """The converter of a NumPy scalar of `dt` to what a kernel takes by value (float16: float, a
+    datetime: its int64 count), or None where it is taken as it is. Kept with the definition, so a
+    call pays no test of its dtype."""
     if dt.char == "e":
-        return numpy.float32(v)
+        return numpy.float32
     if dt.kind in "Mm":
-        return _datetimes.scalar_converter(dt)(v)
-    return v
+        return _datetimes.scalar_converter(dt)
+    return None
 
 
 def _dense_in(a: ndarray, order: str) -> bool:
