@@ -12,11 +12,10 @@ import numpy
 
 from ..cuda import device as _device
 from ..cuda import stream as _stream
-from . import datetimes as _datetimes
 from . import device_check as _device_check
 from . import dtypes as _dtypes
 from . import shapes as _shapes
-from .elementwise import Definition, KernelParam, cast_expr
+from .elementwise import Definition, KernelParam, cast_expr, scalar_converter
 from .ndarray import ndarray
 
 __all__ = ["copy", "astype", "fill", "byteswap", "copyto_unchecked", "copyto_where_unchecked", "unaliased",
@@ -62,13 +61,13 @@ _masked_defs: dict = {}
 def _masked_def(src_dt, dst_dt, scalar: bool) -> Definition:
     key = (src_dt.str, dst_dt.str, scalar)
     d = _masked_defs.get(key)
-    if d is None:  # (d, the scalar's converter to its kernel type: `_kernel_scalar`)
+    if d is None:  # (d, the scalar's converter to its kernel type: `scalar_converter`)
         params = (KernelParam("in0", "scalar" if scalar else "in", src_dt),
                   KernelParam("_w", "in", _BOOL),
                   KernelParam("out0", "out", dst_dt, src_dt, by_ref=True))
         op = "if (_w) out0 = " + cast_expr("in0", src_dt, dst_dt, _dtypes.ctype(dst_dt))
         name = "cuarray_copyto_where_{}{}_{}".format("s" if scalar else "", src_dt.name, dst_dt.name)
-        d = _masked_defs[key] = (Definition(name, params, op), _kernel_scalar(dst_dt))
+        d = _masked_defs[key] = (Definition(name, params, op), scalar_converter(dst_dt))
     return d
 
 
@@ -201,20 +200,10 @@ def fill(a: ndarray, value) -> None:
         entry = _fill_defs[dt.str] = (Definition(
             "cuarray_fill_{}".format(dt.name),
             (KernelParam("value", "scalar", dt, dt), KernelParam("out0", "out", dt, dt)), "out0 = value"),
-            _kernel_scalar(dt))
+            scalar_converter(dt))
     d, conv = entry
     d.run((a,), (v if conv is None else conv(v),), a._shape)
 
-
-def _kernel_scalar(dt):
-    """The converter of a NumPy scalar of `dt` to what a kernel takes by value (float16: float, a
-    datetime: its int64 count), or None where it is taken as it is. Kept with the definition, so a
-    call pays no test of its dtype."""
-    if dt.char == "e":
-        return numpy.float32
-    if dt.kind in "Mm":
-        return _datetimes.scalar_converter(dt)
-    return None
 
 
 def _dense_in(a: ndarray, order: str) -> bool:

@@ -37,7 +37,7 @@ from . import device_check as _device_check
 from . import dtypes as _dtypes
 from . import shapes as _shapes
 
-__all__ = ["KernelParam", "Definition", "compute_ctype", "EXACT_ROUNDING"]
+__all__ = ["KernelParam", "Definition", "compute_ctype", "EXACT_ROUNDING", "cast_expr", "scalar_converter"]
 
 _TEMPLATES = pathlib.Path(__file__).parent / "templates"
 _skeletons: dict[str, string.Template] = {}
@@ -92,6 +92,18 @@ def cast_expr(expr: str, src: numpy.dtype, dst: numpy.dtype, to_ctype: str) -> s
         if special is not None:
             return special
     return "cuarray::cast<{}>({})".format(to_ctype, expr)
+
+
+def scalar_converter(dtype: numpy.dtype):
+    """The converter of a NumPy scalar of `dtype` to what a kernel takes by value (float16: float32;
+    datetime64/timedelta64: the int64 count, which cuda.core's launch requires), or None where the
+    scalar is taken as it is. Callers keep it with their cached definition, so a call pays no test
+    of its dtype."""
+    if dtype.char == "e":
+        return numpy.float32
+    if dtype.kind in "Mm":
+        return _datetimes.scalar_converter(dtype)
+    return None
 
 
 class KernelParam:

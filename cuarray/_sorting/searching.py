@@ -12,7 +12,7 @@ import numpy
 from .._core import dtypes as _dtypes
 from .._core import shapes as _shapes
 from .._core import tracing as _tracing
-from .._core.elementwise import Definition, KernelParam
+from .._core.elementwise import Definition, KernelParam, scalar_converter
 from .._core.host_input import reject
 from .._core.ndarray import ndarray
 from .searching_nonzero import nonzero
@@ -88,7 +88,8 @@ def where(condition, x=None, y=None):
                     val = numpy.asarray(v).astype(comp)[()]
             else:
                 val = comp.type(v)
-            scalars.append(numpy.float32(val) if comp.char == "e" else val)
+            conv = scalar_converter(comp)  # float16 as float32, a datetime as its int64 count
+            scalars.append(val if conv is None else conv(val))
     out = ndarray(shape, res)
     d = _definition((c_kind, x_kind, y_kind), res)
     d.run(tuple(arrays) + (out,), tuple(scalars), shape)

@@ -387,3 +387,19 @@ def test_fuse_refuses_datetimes_rather_than_guess(recorded_launches):
 
     with pytest.raises(TypeError, match="datetime64"):
         f(a, b)
+
+
+def test_no_datetime_scalar_reaches_a_launch(recorded_launches):
+    """cuda.core's launch refuses numpy.datetime64 arguments: every path hands kernels the int64 count."""
+    a = cuarray.empty((6,), dtype="M8[s]")
+    t = cuarray.empty((6,), dtype="m8[ms]")
+    day, hour = np.datetime64("2020-01-01", "D"), np.timedelta64(1, "h")
+    a[1] = day
+    a[1:4] = day
+    a[cuarray.empty((6,), dtype=bool)] = day
+    cuarray.copyto(a, day, where=cuarray.empty((6,), dtype=bool))
+    a.fill(np.datetime64("NaT"))
+    t.fill(hour)
+    _ = a - day, t + hour, t * 2, a < day, cuarray.maximum(a, day), cuarray.where(a < day, a, day)
+    args = [x for call in recorded_launches for x in call[3:]]
+    assert args and not any(isinstance(x, (np.datetime64, np.timedelta64)) for x in args)
