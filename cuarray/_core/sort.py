@@ -35,7 +35,7 @@ from .copying import copyto_unchecked
 from .elementwise import Definition, KernelParam
 from .ndarray import ndarray
 
-__all__ = ["sort", "argsort", "sort_pairs", "lexsort", "sort_rows", "argsort_rows", "all_kernel_names"]
+__all__ = ["sort", "argsort", "sort_pairs", "lexsort", "sort_rows", "argsort_rows", "all_kernel_names", "order_keys"]
 
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "sort.cu"
 _I32, _I64 = numpy.dtype(numpy.int32), numpy.dtype(numpy.int64)
@@ -284,9 +284,10 @@ def _take_rows(x2: ndarray, pos: ndarray) -> ndarray:
     return out
 
 
-def _datetime_keys(x2: ndarray, inverse: bool = False, dtype=None) -> ndarray:
-    """datetime64/timedelta64 counts as unsigned keys in NumPy's order (NaT last), or back
-    (`inverse`, to `dtype`): one elementwise pass over int64/uint64 views of the same shape."""
+def order_keys(x: ndarray, inverse: bool = False, dtype=None) -> ndarray:
+    """datetime64/timedelta64 counts as uint64 keys in NumPy's order (NaT last), or back
+    (`inverse`, to `dtype`): one elementwise pass over int64/uint64 views of the same shape
+    (searchsorted searches these keys too)."""
     d = _key_defs.get(inverse)
     if d is None:
         src, dst = (_U8, _I64) if inverse else (_I64, _U8)
@@ -294,8 +295,8 @@ def _datetime_keys(x2: ndarray, inverse: bool = False, dtype=None) -> ndarray:
             "cuarray_datetime_sort_{}".format("values" if inverse else "keys"),
             (KernelParam("in0", "in", src), KernelParam("out0", "out", dst)),
             _datetimes.SORT_VALUE if inverse else _datetimes.SORT_KEY)
-    out = ndarray(x2._shape, _I64 if inverse else _U8)
-    d.run((x2.view(_U8 if inverse else _I64), out), (), x2._shape)
+    out = ndarray(x._shape, _I64 if inverse else _U8)
+    d.run((x.view(_U8 if inverse else _I64), out), (), x._shape)
     return out.view(dtype) if inverse else out
 
 
@@ -305,7 +306,7 @@ _key_defs: dict = {}
 def argsort_rows(x2: ndarray) -> ndarray:
     """int64 stable positions sorting each row of the C-contiguous 2-D `x2`."""
     if x2._dtype.kind in "Mm":
-        return _rows(_datetime_keys(x2), False, True)[1]
+        return _rows(order_keys(x2), False, True)[1]
     if x2._dtype.kind != "c":
         return _rows(x2, False, True)[1]
     words = _key_words(x2) if x2._size else []
@@ -320,7 +321,7 @@ def argsort_rows(x2: ndarray) -> ndarray:
 def sort_rows(x2: ndarray) -> ndarray:
     """Each row of the C-contiguous 2-D `x2` sorted."""
     if x2._dtype.kind in "Mm":
-        return _datetime_keys(_rows(_datetime_keys(x2), True, False)[0], True, x2._dtype)
+        return order_keys(_rows(order_keys(x2), True, False)[0], True, x2._dtype)
     if x2._dtype.kind != "c":
         return _rows(x2, True, False)[0]
     return _take_rows(x2, argsort_rows(x2))

@@ -96,6 +96,8 @@ def lexsort(keys, axis=-1):
 def sort_complex(a):
     """See `numpy.sort_complex`."""
     a = as_array(a, "sort_complex")
+    if a._dtype.kind in "Mm":  # NumPy sorts first (NaT last), then casts NaT to -2**63
+        return _engine.sort(a, -1).astype(numpy.complex128)
     if a._dtype.kind != "c":
         target = numpy.complex64 if a._dtype.char in "bhBH" else numpy.complex128
         a = a.astype(target)

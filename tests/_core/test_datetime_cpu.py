@@ -403,3 +403,14 @@ def test_no_datetime_scalar_reaches_a_launch(recorded_launches):
     _ = a - day, t + hour, t * 2, a < day, cuarray.maximum(a, day), cuarray.where(a < day, a, day)
     args = [x for call in recorded_launches for x in call[3:]]
     assert args and not any(isinstance(x, (np.datetime64, np.timedelta64)) for x in args)
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: cuarray.median(x), lambda x: cuarray.percentile(x, 50), lambda x: cuarray.histogram(x),
+    lambda x: cuarray.interp(x, x, x), lambda x: cuarray.argmax(x), lambda x: cuarray.mean(x),
+    lambda x: cuarray.cumsum(x), lambda x: cuarray.sign(x), lambda x: cuarray.clip(x, x, x),
+], ids=["median", "percentile", "histogram", "interp", "argmax", "mean", "cumsum", "sign", "clip"])
+def test_what_the_gpu_does_not_run_raises_type_error(recorded_launches, call):
+    """NumPy computes these; cuarray raises TypeError rather than an int64 answer (NaT first)."""
+    with pytest.raises(TypeError):
+        call(cuarray.empty((6,), dtype="m8[s]"))

@@ -231,3 +231,19 @@ def test_elementwise_kernel_struct_parameters():
     f = np.float32
     want = ((x * f(v["x"]) + f(v["y"]) - f(v["z"])).astype(np.float64) + float(cd["a"]) * cd["b"])
     np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("spec", ["M8[s]", "m8[h]"])
+def test_search_unique_isin_sort_complex(spec):
+    rng = np.random.default_rng()
+    h = _dates(np.dtype(spec), (500,), rng=rng)
+    h[:50] = h[50:100]  # repeats
+    s = np.sort(h)
+    q = np.concatenate([_dates(np.dtype(spec), (100,), rng=rng), h[:20]])
+    ds, dq, d = cuarray.asarray(s), cuarray.asarray(q), cuarray.asarray(h)
+    for side in ("left", "right"):
+        _eq(cuarray.searchsorted(ds, dq, side=side), np.searchsorted(s, q, side=side))
+    _eq(cuarray.unique(d), np.unique(h))
+    _eq(cuarray.unique(d, equal_nan=False), np.unique(h, equal_nan=False))
+    _eq(cuarray.isin(dq, d), np.isin(q, h))
+    _eq(cuarray.sort_complex(d), np.sort_complex(h))
