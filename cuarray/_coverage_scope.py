@@ -17,8 +17,7 @@ __all__ = ["OUT_OF_SCOPE", "PREFIX_OUT_OF_SCOPE", "ARRAY_API", "ARRAY_API_VERSIO
 
 _STR = "string/bytes dtypes are not supported on the device"
 _OBJ = "object dtype is not supported on the device"
-_DT = ("datetime64/timedelta64 arrays are storage with arithmetic and comparisons on the device; "
-       "string formatting and business-day calendars are host work")
+_DT = "datetime string formatting and business-day calendars are host work (datetime64 arrays are supported)"
 _IO = "file I/O beyond save/load/savez and the text readers (use NumPy on the host, then cuarray.asarray)"
 _LONGD = "extended precision (long double) has no CUDA type"
 _HOSTMEM = "describes host memory or NumPy's C internals"
