@@ -414,3 +414,13 @@ def test_what_the_gpu_does_not_run_raises_type_error(recorded_launches, call):
     """NumPy computes these; cuarray raises TypeError rather than an int64 answer (NaT first)."""
     with pytest.raises(TypeError):
         call(cuarray.empty((6,), dtype="m8[s]"))
+
+
+@pytest.mark.parametrize("call", [
+    lambda x: x @ x, lambda x: cuarray.dot(x, x), lambda x: cuarray.einsum("i,i", x, x),
+    lambda x: cuarray.vectorize(lambda v: v + v)(x),
+    lambda x: cuarray.add.at(x, cuarray.empty((2,), dtype=np.int64), np.timedelta64(1, "s")),
+], ids=["matmul", "dot", "einsum", "vectorize", "ufunc.at"])
+def test_products_and_vectorize_refuse_datetimes(recorded_launches, call):
+    with pytest.raises(TypeError):
+        call(cuarray.empty((6,), dtype="m8[s]"))
