@@ -157,8 +157,9 @@ class KernelParam:
     def load(self, layout: str) -> str:
         """C statement(s) making the local variable the operation uses."""
         if self.kind == "in":
-            return "const {} {} = {};".format(
-                compute_ctype(self.compute), self.name, cast_expr(self._elem(layout), self.dtype, self.compute, compute_ctype(self.compute)))
+            ct = compute_ctype(self.compute)
+            value = cast_expr(self._elem(layout), self.dtype, self.compute, ct)
+            return "const {} {} = {};".format(ct, self.name, value)
         if self.kind == "out":
             if self.by_ref:
                 return "{}& {} = {};".format(_dtypes.ctype(self.dtype), self.name, self._elem(layout))
@@ -167,7 +168,8 @@ class KernelParam:
 
     def store(self, layout: str) -> str:
         if self.kind == "out" and not self.by_ref:
-            return "{} = {};".format(self._elem(layout), cast_expr(self.name, self.compute, self.dtype, _dtypes.ctype(self.dtype)))
+            value = cast_expr(self.name, self.compute, self.dtype, _dtypes.ctype(self.dtype))
+            return "{} = {};".format(self._elem(layout), value)
         return ""
 
 
@@ -290,7 +292,7 @@ class Definition:
                 else:
                     vdecl.append("{} _v{};".format(vt, p.name))
                     lane_load.append("{} {};".format(ct, p.name))
-                    lane_store.append("_v{n}.v[_k] = {e};".format(n=p.name, e=cast_expr(p.name, p.compute, p.dtype, st)))
+                    lane_store.append("_v{}.v[_k] = {};".format(p.name, cast_expr(p.name, p.compute, p.dtype, st)))
                     vstore.append("reinterpret_cast<{vt}*>({n}_ptr)[_v] = _v{n};".format(vt=vt, n=p.name))
             fields.update(vec=v, vload="\n    ".join(vload), vdecl="\n    ".join(vdecl),
                           lane_load="\n      ".join(lane_load), lane_store="\n      ".join(lane_store),

@@ -143,7 +143,8 @@ def test_generated_datetime_kernels_compile_for_sm_90():
         kinds = tuple(t if isinstance(t, np.dtype) else None for t in ins)
         d = uf._definition(loop, kinds, loop.out_dtypes, False)
         sources += [d.source(layout, 2, np.int32)[1] for layout in ("flat", "nd", "vec")]
-    for src, dst in [(_M("ms"), _M("s")), (_M("D"), _M("M")), (np.dtype("float32"), _m("s")), (_m("s"), np.dtype("f2"))]:
+    for src, dst in [(_M("ms"), _M("s")), (_M("D"), _M("M")), (np.dtype("float32"), _m("s")), (_m("s"), np.dtype("f2")),
+                     (np.dtype("f2"), _m("s")), (np.dtype("c8"), _M("s"))]:
         sources.append(_copy_def(src, dst).source("nd", 3, np.int64)[1])
     compiler.compile_cubin("\n".join(sources), arch="sm_90")
 
@@ -157,7 +158,8 @@ namespace cuarray { template <typename T, typename F> static inline T cast(F x) 
 
 CAST_PAIRS = ([(_M(a), _M(b)) for a in UNITS for b in UNITS if a != b][::5] +
               [(_m(a), _m(b)) for a in UNITS for b in UNITS if a != b][::5] +
-              [(_M("D"), _M(u)) for u in ("Y", "M", "W", "h", "ns")] + [(_M(u), _M("D")) for u in ("Y", "M", "W", "h")] +
+              [(_M("D"), _M(u)) for u in ("Y", "M", "W", "h", "ns")] +
+              [(_M(u), _M("D")) for u in ("Y", "M", "W", "h")] +
               [(_M("3M"), _M("2D")), (_M("3D"), _M("5M")), (_M("10D"), _M("3D")), (_m("Y"), _m("D")),
                (_m("M"), _m("h")), (_M("s"), _m("ms")), (np.dtype("m8"), _m("s")), (_M("D"), _M("Y"))])
 

@@ -91,7 +91,8 @@ def test_cuda_vector_types_are_used_as_they_are(ctype, dt, built):
 
 
 def test_a_preamble_struct_of_the_wrong_size_fails_to_compile(built):
-    k = cuarray.ElementwiseKernel("Pair v", RAW_OUT, "y[i] = v.a", "pair", preamble="struct Pair { float a; double b; };")
+    k = cuarray.ElementwiseKernel("Pair v", RAW_OUT, "y[i] = v.a", "pair",
+                                  preamble="struct Pair { float a; double b; };")
     wrong = np.dtype([("a", "f4"), ("b", "f8")])  # packed: 12 bytes, the C struct has 16
     d, _ = built(k, _value(wrong), cuarray.ndarray((4,), np.float32))
     with pytest.raises(compiler.CompileError, match="not 12 bytes wide"):
