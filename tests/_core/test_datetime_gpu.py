@@ -247,3 +247,14 @@ def test_search_unique_isin_sort_complex(spec):
     _eq(cuarray.unique(d, equal_nan=False), np.unique(h, equal_nan=False))
     _eq(cuarray.isin(dq, d), np.isin(q, h))
     _eq(cuarray.sort_complex(d), np.sort_complex(h))
+
+
+def test_reduction_kernel_struct_parameter():
+    rng = np.random.default_rng()
+    dt = np.dtype([("scale", "f4"), ("shift", "f4")])
+    w = np.array(tuple(rng.standard_normal(2)), dt)[()]
+    x = rng.standard_normal((40, 9)).astype(np.float32)
+    k = cuarray.ReductionKernel("T x, S w", "T y", "x * w.scale + w.shift", "a + b", "y = a", "0", "weighted")
+    got = k(cuarray.asarray(x), w, axis=1).get()
+    want = (x * np.float32(w["scale"]) + np.float32(w["shift"])).sum(axis=1)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)

@@ -124,3 +124,21 @@ def test_what_cannot_be_passed_raises_type_error(built):
     k3 = cuarray.ElementwiseKernel("S p, S q", RAW_OUT, "y[i] = p.x", "same_type")
     with pytest.raises(TypeError, match="is a struct of dtype"):
         k3(_value(FLOAT3), np.float32(1), out, size=4)
+
+
+def test_reduction_kernel_struct_parameter(recorded_launches, monkeypatch):
+    from cuarray._core import reduction
+
+    seen = []
+    monkeypatch.setattr(reduction.ReductionDef, "run", lambda self, *a, **k: seen.append((self, a)))
+    k = cuarray.ReductionKernel("T x, S w", "T y", "x * w.scale + w.shift", "a + b", "y = a", "0", "weighted")
+    dt = np.dtype([("scale", "f4"), ("shift", "f4")])
+    w = _value(dt, 3)
+    k(cuarray.ndarray((5, 4), np.float32), w, axis=1)
+    d, (shape, arrays, scalars, y, raxes) = seen[-1]
+    assert scalars[0].tobytes()[:8] == w.tobytes()
+    src = d.source(reduction.Stage("map", "out", 32, 4, 4, 1, 1, np.int32))[1]
+    assert "typedef _cuarray_struct_S S;" in src and "const S w" in src
+    compiler.compile_cubin(src, arch="sm_90")
+    with pytest.raises(TypeError, match="up to 16 bytes"):
+        k(cuarray.ndarray((5, 4), np.float32), _value(BIG), axis=1)
