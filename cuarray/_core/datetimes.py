@@ -1,4 +1,5 @@
-"""datetime64 / timedelta64: the one place that knows their rules (the engine asks it, codegen only).
+"""datetime64 / timedelta64: the one place that knows their rules (asked when a kernel is built; per
+call only to convert a datetime scalar).
 
 On the device a datetime64 or timedelta64 value is NumPy's own int64 (a count of the dtype's unit,
 NaT = int64's minimum), so storage, copies, views, indexing and transfers need nothing of their
@@ -24,7 +25,8 @@ from fractions import Fraction
 
 import numpy
 
-__all__ = ["HEADER", "cast_expr", "ufunc_op", "scalar_converter", "involves", "NAT"]
+__all__ = ["HEADER", "cast_expr", "ufunc_op", "scalar_converter", "involves", "NAT", "REDUCE", "SORT_KEY",
+           "SORT_VALUE"]
 
 HEADER = '#include "cuarray/datetime.cuh"'
 NAT = -(2**63)

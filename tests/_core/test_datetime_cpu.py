@@ -372,6 +372,7 @@ def test_sort_and_reductions_dispatch(recorded_launches, monkeypatch):
         d = next(d for d in reduction_ops._defs.values() if d.name == name)
         sources.append(d.source(st)[1])
     assert "cuarray::dt::maximum(a, b)" in sources[0] and "cuarray::dt::fmin(a, b)" in sources[3]
+    sources += [d.source(layout, 1, np.int32)[1] for d in engine._key_defs.values() for layout in ("flat", "vec")]
     compiler.compile_cubin("\n".join(sources), arch="sm_90")
     with pytest.raises(TypeError, match="not supported on the GPU"):
         cuarray.argmax(a)
