@@ -59,9 +59,14 @@ _masked_defs: dict = {}
 
 
 def _masked_def(src_dt, dst_dt, scalar: bool) -> Definition:
+    return _masked_entry(src_dt, dst_dt, scalar)[0]
+
+
+def _masked_entry(src_dt, dst_dt, scalar: bool) -> tuple:
+    """(the masked copy's Definition, the scalar's converter to its kernel type: `scalar_converter`)."""
     key = (src_dt.str, dst_dt.str, scalar)
     d = _masked_defs.get(key)
-    if d is None:  # (d, the scalar's converter to its kernel type: `scalar_converter`)
+    if d is None:
         params = (KernelParam("in0", "scalar" if scalar else "in", src_dt),
                   KernelParam("_w", "in", _BOOL),
                   KernelParam("out0", "out", dst_dt, src_dt, by_ref=True))
@@ -78,9 +83,9 @@ def copyto_where_unchecked(dst: ndarray, src, mask: ndarray) -> None:
         return
     dt = dst._dtype
     if isinstance(src, ndarray):
-        _masked_def(src._dtype, dt, False)[0].run((src, mask, dst), (), dst._shape)
+        _masked_entry(src._dtype, dt, False)[0].run((src, mask, dst), (), dst._shape)
     else:
-        d, conv = _masked_def(dt, dt, True)
+        d, conv = _masked_entry(dt, dt, True)
         d.run((mask, dst), (src if conv is None else conv(src),), dst._shape)
 
 

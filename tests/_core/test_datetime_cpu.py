@@ -412,7 +412,8 @@ def test_no_datetime_scalar_reaches_a_launch(recorded_launches):
     lambda x: cuarray.median(x), lambda x: cuarray.percentile(x, 50), lambda x: cuarray.histogram(x),
     lambda x: cuarray.interp(x, x, x), lambda x: cuarray.argmax(x), lambda x: cuarray.mean(x),
     lambda x: cuarray.cumsum(x), lambda x: cuarray.sign(x), lambda x: cuarray.clip(x, x, x),
-], ids=["median", "percentile", "histogram", "interp", "argmax", "mean", "cumsum", "sign", "clip"])
+    lambda x: cuarray.arange(0, 3, dtype="m8[D]"),
+], ids=["median", "percentile", "histogram", "interp", "argmax", "mean", "cumsum", "sign", "clip", "arange"])
 def test_what_the_gpu_does_not_run_raises_type_error(recorded_launches, call):
     """NumPy computes these; cuarray raises TypeError rather than an int64 answer (NaT first)."""
     with pytest.raises(TypeError):
