@@ -88,8 +88,9 @@ def where(condition, x=None, y=None):
                     val = numpy.asarray(v).astype(comp)[()]
             else:
                 val = comp.type(v)
-            conv = scalar_converter(comp)  # float16 as float32, a datetime as its int64 count
-            scalars.append(val if conv is None else conv(val))
+            if comp.kind in "Mm":  # a datetime as its int64 count (cuda.core refuses numpy.datetime64)
+                val = scalar_converter(comp)(val)
+            scalars.append(numpy.float32(val) if comp.char == "e" else val)
     out = ndarray(shape, res)
     d = _definition((c_kind, x_kind, y_kind), res)
     d.run(tuple(arrays) + (out,), tuple(scalars), shape)
