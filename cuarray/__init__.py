@@ -30,6 +30,7 @@ from numpy import (  # dtypes and scalar types are NumPy's own
     uint8 as uint8, uint16 as uint16, uint32 as uint32, uint64 as uint64,
     float16 as float16, float32 as float32, float64 as float64,
     complex64 as complex64, complex128 as complex128,
+    datetime64 as datetime64, timedelta64 as timedelta64, datetime_data as datetime_data,
     dtype as dtype, promote_types as promote_types,
     e as e, pi as pi, inf as inf, nan as nan, newaxis as newaxis, euler_gamma as euler_gamma,
 )
@@ -246,6 +247,7 @@ from ._logic.truth import any as any  # noqa: A001
 from ._logic.content import isfinite as isfinite
 from ._logic.content import isinf as isinf
 from ._logic.content import isnan as isnan
+from ._logic.content import isnat as isnat
 
 # -- Logic functions: array type testing -----------------------------------------------------------
 from ._logic.type_testing import iscomplex as iscomplex

@@ -17,7 +17,7 @@ __all__ = ["OUT_OF_SCOPE", "PREFIX_OUT_OF_SCOPE", "ARRAY_API", "ARRAY_API_VERSIO
 
 _STR = "string/bytes dtypes are not supported on the device"
 _OBJ = "object dtype is not supported on the device"
-_DT = "datetime64/timedelta64 are not supported on the device"
+_DT = "datetime string formatting and business-day calendars are host work (datetime64 arrays are supported)"
 _IO = "file I/O beyond save/load/savez and the text readers (use NumPy on the host, then cuarray.asarray)"
 _LONGD = "extended precision (long double) has no CUDA type"
 _HOSTMEM = "describes host memory or NumPy's C internals"
@@ -34,9 +34,9 @@ OUT_OF_SCOPE: dict[str, str] = {
     "numpy.bytes_": _STR, "numpy.str_": _STR, "numpy.character": _STR, "numpy.flexible": _STR,
     "numpy.void": "structured (void) dtypes are not supported on the device",
     "numpy.object_": _OBJ,
-    "numpy.datetime64": _DT, "numpy.timedelta64": _DT, "numpy.datetime_as_string": _DT,
-    "numpy.datetime_data": _DT, "numpy.busday_count": _DT, "numpy.busday_offset": _DT,
-    "numpy.busdaycalendar": _DT, "numpy.is_busday": _DT, "numpy.isnat": _DT,
+    "numpy.datetime_as_string": _DT,
+    "numpy.busday_count": _DT, "numpy.busday_offset": _DT,
+    "numpy.busdaycalendar": _DT, "numpy.is_busday": _DT,
     "numpy.longdouble": _LONGD, "numpy.clongdouble": _LONGD, "numpy.float128": _LONGD,
     "numpy.complex256": _LONGD, "numpy.float96": _LONGD, "numpy.complex192": _LONGD,
     "numpy.char": _STR, "numpy.strings": _STR, "numpy.rec": _MASKED, "numpy.recarray": _MASKED,

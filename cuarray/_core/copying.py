@@ -15,7 +15,7 @@ from ..cuda import stream as _stream
 from . import device_check as _device_check
 from . import dtypes as _dtypes
 from . import shapes as _shapes
-from .elementwise import Definition, KernelParam
+from .elementwise import Definition, KernelParam, cast_expr, scalar_converter
 from .ndarray import ndarray
 
 __all__ = ["copy", "astype", "fill", "byteswap", "copyto_unchecked", "copyto_where_unchecked", "unaliased",
@@ -31,7 +31,7 @@ def _copy_def(src_dtype, dst_dtype) -> Definition:
         # Same type: move the bits, as NumPy's copies do (float16 is computed in float, and the
         # round trip would turn every NaN payload into 0x7fff). One kernel per item size.
         src_dtype = dst_dtype = numpy.dtype("u{}".format(src_dtype.itemsize))
-    key = (src_dtype.char, dst_dtype.char)
+    key = (src_dtype.str, dst_dtype.str)  # .str: datetime64 units share a .char
     d = _copy_defs.get(key)
     if d is None:
         name = "cuarray_copy_{}_{}".format(src_dtype.name, dst_dtype.name)
@@ -59,15 +59,20 @@ _masked_defs: dict = {}
 
 
 def _masked_def(src_dt, dst_dt, scalar: bool) -> Definition:
-    key = (src_dt.char, dst_dt.char, scalar)
+    return _masked_entry(src_dt, dst_dt, scalar)[0]
+
+
+def _masked_entry(src_dt, dst_dt, scalar: bool) -> tuple:
+    """(the masked copy's Definition, the scalar's converter to its kernel type: `scalar_converter`)."""
+    key = (src_dt.str, dst_dt.str, scalar)
     d = _masked_defs.get(key)
     if d is None:
         params = (KernelParam("in0", "scalar" if scalar else "in", src_dt),
                   KernelParam("_w", "in", _BOOL),
                   KernelParam("out0", "out", dst_dt, src_dt, by_ref=True))
-        op = "if (_w) out0 = cuarray::cast<{}>(in0)".format(_dtypes.ctype(dst_dt))
+        op = "if (_w) out0 = " + cast_expr("in0", src_dt, dst_dt, _dtypes.ctype(dst_dt))
         name = "cuarray_copyto_where_{}{}_{}".format("s" if scalar else "", src_dt.name, dst_dt.name)
-        d = _masked_defs[key] = Definition(name, params, op)
+        d = _masked_defs[key] = (Definition(name, params, op), scalar_converter(dst_dt))
     return d
 
 
@@ -78,9 +83,10 @@ def copyto_where_unchecked(dst: ndarray, src, mask: ndarray) -> None:
         return
     dt = dst._dtype
     if isinstance(src, ndarray):
-        _masked_def(src._dtype, dt, False).run((src, mask, dst), (), dst._shape)
+        _masked_entry(src._dtype, dt, False)[0].run((src, mask, dst), (), dst._shape)
     else:
-        _masked_def(dt, dt, True).run((mask, dst), (numpy.float32(src) if dt.char == "e" else src,), dst._shape)
+        d, conv = _masked_entry(dt, dt, True)
+        d.run((mask, dst), (src if conv is None else conv(src),), dst._shape)
 
 
 def _new_like(a: ndarray, dtype, order: str) -> ndarray:
@@ -194,14 +200,15 @@ def fill(a: ndarray, value) -> None:
         # Every byte equal (zeros, -1, ...): one memset.
         a.data.memset_async(raw[0], a.nbytes)
         return
-    d = _fill_defs.get(dt.char)
-    if d is None:
-        d = _fill_defs[dt.char] = Definition(
+    entry = _fill_defs.get(dt.str)
+    if entry is None:
+        entry = _fill_defs[dt.str] = (Definition(
             "cuarray_fill_{}".format(dt.name),
-            (KernelParam("value", "scalar", dt, dt), KernelParam("out0", "out", dt, dt)), "out0 = value")
-    if dt.char == "e":
-        v = numpy.float32(v)
-    d.run((a,), (v,), a._shape)
+            (KernelParam("value", "scalar", dt, dt), KernelParam("out0", "out", dt, dt)), "out0 = value"),
+            scalar_converter(dt))
+    d, conv = entry
+    d.run((a,), (v if conv is None else conv(v),), a._shape)
+
 
 
 def _dense_in(a: ndarray, order: str) -> bool:

@@ -13,6 +13,7 @@ __all__ = [
     "is_bool", "is_signed_int", "is_unsigned_int", "is_integer", "is_float",
     "is_complex", "is_inexact", "weak_scalar_kind", "result_type",
     "check_weak_scalar", "int_out_of_range", "ufunc_loop_dtypes", "can_cast",
+    "is_datetime", "is_supported",
 ]
 
 SUPPORTED_DTYPES = tuple(np.dtype(t) for t in (
@@ -21,7 +22,7 @@ SUPPORTED_DTYPES = tuple(np.dtype(t) for t in (
     np.float16, np.float32, np.float64, np.complex64, np.complex128,
 ))
 
-_SUPPORTED_NAMES = ", ".join(dt.name for dt in SUPPORTED_DTYPES)
+_SUPPORTED_NAMES = ", ".join(dt.name for dt in SUPPORTED_DTYPES) + ", datetime64, timedelta64"
 
 # C++ spellings used by generated kernels; `complex<T>` comes from our device header.
 _CTYPES = dict(zip(SUPPORTED_DTYPES, (
@@ -45,6 +46,13 @@ for _char in np.typecodes["All"]:
 del _char, _dt, _sup
 
 _KIND = {dt: dt.kind for dt in SUPPORTED_DTYPES}
+
+# datetime64 / timedelta64 (kinds 'M' and 'm', any unit): storage as int64 on the device, NaT being
+# int64's minimum, as NumPy stores them. They are not in SUPPORTED_DTYPES (the numeric types every
+# routine loops over); the rules of their values (unit conversion, NaT, the ufunc loops) live in
+# one module, cuarray/_core/datetimes.py. Here: their C type, their kernel-name spelling, and
+# normalisation (each distinct unit is its own dtype, memoised like the others).
+_DATETIME_CTYPE = "long long"
 # `isinstance(x, np.dtype)` costs ~100 ns (metaclass check); a set of the concrete
 # dtype classes answers "is this a supported dtype instance?" in ~30 ns.
 _DTYPE_TYPES = frozenset(type(dt) for dt in SUPPORTED_DTYPES)
@@ -86,6 +94,8 @@ def normalize_dtype(dtype):
     canon = None
     if dt.fields is None and dt.subdtype is None:
         canon = _CANONICAL.get(dt.char)
+        if canon is None and dt.kind in "Mm":
+            canon = _datetime_dtype(dt) if dt.isnative else dt  # (non-native: the message below)
     if canon is None:
         raise TypeError(
             f"cuarray does not support dtype {str(dt)!r} (supported: {_SUPPORTED_NAMES})")
@@ -95,6 +105,25 @@ def normalize_dtype(dtype):
             f"cuarray does not support non-native byte order dtype {dt.str!r}; "
             f"use .astype({dt.name!r}) first")
     return _remember(_normalize_cache, dtype, canon)
+
+
+def _datetime_dtype(dt):
+    """A native datetime64/timedelta64 dtype entered in the tables (first sight of its unit)."""
+    _CTYPES[dt] = _DATETIME_CTYPE
+    _KIND[dt] = dt.kind
+    # Kernel names are C identifiers: 'datetime64[ns]' -> 'datetime64_ns', '<m8[10ms]' -> 'timedelta64_10ms'.
+    _NAME[dt] = dt.name.replace("[", "_").rstrip("]")
+    return dt
+
+
+def is_datetime(dtype):
+    """True for datetime64 and timedelta64 dtypes (any unit)."""
+    return getattr(dtype, "kind", None) in ("M", "m")
+
+
+def is_supported(dtype):
+    """True for a normalised dtype cuarray arrays hold: the numeric ones and datetime64/timedelta64."""
+    return dtype in _CTYPES
 
 
 def ctype(dtype):

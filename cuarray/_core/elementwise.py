@@ -32,11 +32,12 @@ import numpy
 from ..cuda import compiler as _compiler
 from ..cuda import launch as _launch
 from ..cuda import stream as _stream
+from . import datetimes as _datetimes
 from . import device_check as _device_check
 from . import dtypes as _dtypes
 from . import shapes as _shapes
 
-__all__ = ["KernelParam", "Definition", "compute_ctype", "EXACT_ROUNDING"]
+__all__ = ["KernelParam", "Definition", "compute_ctype", "EXACT_ROUNDING", "cast_expr", "scalar_converter"]
 
 _TEMPLATES = pathlib.Path(__file__).parent / "templates"
 _skeletons: dict[str, string.Template] = {}
@@ -82,6 +83,29 @@ def compute_ctype(dtype: numpy.dtype) -> str:
     return _dtypes.ctype(dtype)
 
 
+def cast_expr(expr: str, src: numpy.dtype, dst: numpy.dtype, to_ctype: str) -> str:
+    """C expression of `expr` (a value of dtype `src`) converted to dtype `dst` as the C type
+    `to_ctype` (its compute or its stored type): `cuarray::cast`, or the datetime rules'
+    conversion where they differ (units, NaT). Code generation only."""
+    if src.kind in "Mm" or dst.kind in "Mm":
+        special = _datetimes.cast_expr(expr, src, dst)
+        if special is not None:
+            return special
+    return "cuarray::cast<{}>({})".format(to_ctype, expr)
+
+
+def scalar_converter(dtype: numpy.dtype):
+    """The converter of a NumPy scalar of `dtype` to what a kernel takes by value (float16: float32;
+    datetime64/timedelta64: the int64 count, which cuda.core's launch requires), or None where the
+    scalar is taken as it is. Callers keep it with their cached definition, so a call pays no test
+    of its dtype."""
+    if dtype.char == "e":
+        return numpy.float32
+    if dtype.kind in "Mm":
+        return _datetimes.scalar_converter(dtype)
+    return None
+
+
 class KernelParam:
     """One kernel argument. `kind` is 'in', 'out' (written), 'scalar' (by value) or 'raw'.
 
@@ -89,29 +113,33 @@ class KernelParam:
     `compute` the dtype the operation sees (a ufunc loop's type; float16 computes in float).
     `by_ref` outputs are references into memory (ElementwiseKernel semantics: the operation may
     read them); other outputs are write-only locals stored after the operation (ufunc semantics).
+    `ctype`: the C type of a scalar of structured dtype (a struct the source declares:
+    `kernel_structs`); None for the numeric types, whose C names `dtypes` knows.
     """
 
-    __slots__ = ("name", "kind", "dtype", "compute", "by_ref")
+    __slots__ = ("name", "kind", "dtype", "compute", "by_ref", "ctype")
 
-    def __init__(self, name, kind, dtype, compute=None, by_ref=False):
+    def __init__(self, name, kind, dtype, compute=None, by_ref=False, ctype=None):
         self.name = name
         self.kind = kind
         self.dtype = dtype
         self.compute = dtype if compute is None else compute
         self.by_ref = by_ref
+        self.ctype = ctype
 
     @property
     def is_array(self) -> bool:
         return self.kind != "scalar"
 
     def key(self):
-        return (self.name, self.kind, self.dtype.char, self.compute.char, self.by_ref)
+        # dtype.str, not .char: datetime64 units share one character ('M8[s]', 'M8[ms]').
+        return (self.name, self.kind, self.dtype.str, self.compute.str, self.by_ref, self.ctype)
 
     # -- C declarations ------------------------------------------------------------------
     def declare(self) -> str:
-        st = _dtypes.ctype(self.dtype)
         if self.kind == "scalar":
-            return "const {} {}".format(compute_ctype(self.compute), self.name)
+            return "const {} {}".format(self.ctype or compute_ctype(self.compute), self.name)
+        st = _dtypes.ctype(self.dtype)
         if self.kind == "in":
             return "const {}* __restrict__ {}_ptr".format(st, self.name)
         if self.kind == "raw":
@@ -129,8 +157,9 @@ class KernelParam:
     def load(self, layout: str) -> str:
         """C statement(s) making the local variable the operation uses."""
         if self.kind == "in":
-            return "const {} {} = cuarray::cast<{}>({});".format(
-                compute_ctype(self.compute), self.name, compute_ctype(self.compute), self._elem(layout))
+            ct = compute_ctype(self.compute)
+            value = cast_expr(self._elem(layout), self.dtype, self.compute, ct)
+            return "const {} {} = {};".format(ct, self.name, value)
         if self.kind == "out":
             if self.by_ref:
                 return "{}& {} = {};".format(_dtypes.ctype(self.dtype), self.name, self._elem(layout))
@@ -139,8 +168,20 @@ class KernelParam:
 
     def store(self, layout: str) -> str:
         if self.kind == "out" and not self.by_ref:
-            return "{} = cuarray::cast<{}>({});".format(self._elem(layout), _dtypes.ctype(self.dtype), self.name)
+            value = cast_expr(self.name, self.compute, self.dtype, _dtypes.ctype(self.dtype))
+            return "{} = {};".format(self._elem(layout), value)
         return ""
+
+
+_NOT_IDENTIFIER = re.compile(r"[^A-Za-z0-9_]")
+
+
+def kernel_identifier(name: str) -> str:
+    """`name` as a C identifier: dtype names in kernel names may hold a unit in brackets
+    ('datetime64[ns]' -> 'datetime64_ns', as `dtypes.short_name` spells it)."""
+    if _NOT_IDENTIFIER.search(name) is None:
+        return name
+    return _NOT_IDENTIFIER.sub("_", name.replace("]", ""))
 
 
 def _index_ctype(index_t) -> str:
@@ -160,7 +201,7 @@ class Definition:
 
     def __init__(self, name, params, operation, preamble="", loop_prep="", after_loop="",
                  options=(), user_source=None, half=False):
-        self.name = name
+        self.name = kernel_identifier(name)
         # `half`: the code uses __half although no param is float16 (a fused kernel's interior
         # node), so cuda_fp16.h must be included all the same.
         self.half = half
@@ -230,6 +271,8 @@ class Definition:
         if self.half or any(p.dtype.char == "e" or p.compute.char == "e" for p in self.params):
             includes += ["#define CUARRAY_HAS_HALF 1", "#include <cuda_fp16.h>"]
         includes += ['#include "cuarray/common.cuh"', '#include "cuarray/ops.cuh"']
+        if any(p.dtype.kind in "Mm" or p.compute.kind in "Mm" for p in self.params):
+            includes.append(_datetimes.HEADER)
         fields = dict(
             includes="\n".join(includes), preamble=self.preamble, name=kname, params=", ".join(decls),
             loop_prep=self.loop_prep, index_t=it, indexer=indexer, load=load,
@@ -244,11 +287,12 @@ class Definition:
                 vt = "cuarray::vec<{}, {}>".format(st, v)
                 if p.kind == "in":
                     vload.append("const {vt} _v{n} = reinterpret_cast<const {vt}*>({n}_ptr)[_v];".format(vt=vt, n=p.name))
-                    lane_load.append("const {ct} {n} = cuarray::cast<{ct}>(_v{n}.v[_k]);".format(ct=ct, n=p.name))
+                    lane_load.append("const {ct} {n} = {e};".format(
+                        ct=ct, n=p.name, e=cast_expr("_v{}.v[_k]".format(p.name), p.dtype, p.compute, ct)))
                 else:
                     vdecl.append("{} _v{};".format(vt, p.name))
                     lane_load.append("{} {};".format(ct, p.name))
-                    lane_store.append("_v{n}.v[_k] = cuarray::cast<{st}>({n});".format(n=p.name, st=st))
+                    lane_store.append("_v{}.v[_k] = {};".format(p.name, cast_expr(p.name, p.compute, p.dtype, st)))
                     vstore.append("reinterpret_cast<{vt}*>({n}_ptr)[_v] = _v{n};".format(vt=vt, n=p.name))
             fields.update(vec=v, vload="\n    ".join(vload), vdecl="\n    ".join(vdecl),
                           lane_load="\n      ".join(lane_load), lane_store="\n      ".join(lane_store),

@@ -12,6 +12,12 @@ parameters are plain pointers indexed by the operation (``y[i]``, ``atomicAdd(&y
 raw array is seen as its C-contiguous flat buffer (a non-contiguous raw input is copied first; a
 non-contiguous raw output is an error).
 
+Structured NumPy scalars (`numpy.void`) are passed by value as C structs with their dtype's layout
+(as `RawKernel` passes them; up to 16 bytes): declare the parameter with a placeholder (``'S p'``:
+the kernel gets a struct of the dtype's fields, ``p.x``) or with a C type the kernel knows
+(``'float3 v'``, a CUDA vector type, or a struct of the preamble; NVRTC checks its size against the
+dtype's). See `kernel_structs`. Arrays of structured dtypes do not exist in cuarray.
+
 Code generation, caching and launching are the engine's (`elementwise.Definition`).
 """
 
@@ -22,7 +28,9 @@ import re
 
 import numpy
 
+from ..cuda import launch as _launch
 from . import dtypes as _dtypes
+from . import kernel_structs as _structs
 from . import shapes as _shapes
 from .elementwise import Definition, KernelParam
 from .copying import copy as _copy
@@ -46,12 +54,67 @@ class _ParamSpec:
 
 def _type_of(token: str):
     """A dtype for a dtype name, or None when the token is a type placeholder."""
-    if token in ("T", "U", "V", "S", "R", "X", "Y", "Z") or (len(token) == 1 and token.isupper()):
+    if _is_placeholder(token):
         return None
     try:
         return _dtypes.normalize_dtype(numpy.dtype(token))
     except TypeError:
         return None
+
+
+def _is_placeholder(token: str) -> bool:
+    return token in ("T", "U", "V", "S", "R", "X", "Y", "Z") or (len(token) == 1 and token.isupper())
+
+
+def bind_struct(value, name):
+    """The structured dtype a placeholder or C type name takes from `value`, a `numpy.void`
+    argument of parameter `name`, if the engine can pass it by value."""
+    dt = value.dtype
+    if dt.fields is None:
+        raise TypeError("parameter {!r}: an unstructured void scalar ({}) has no C type; give its dtype "
+                        "fields".format(name, dt))
+    if dt.itemsize > _structs.MAX_BY_VALUE:
+        raise TypeError("parameter {!r}: a struct of {} bytes; kernels of the engine take structs of up to {} "
+                        "bytes by value (pass a larger one to a RawKernel)".format(name, dt.itemsize,
+                                                                                   _structs.MAX_BY_VALUE))
+    return dt
+
+
+def scalar_arg(value, dt, name):
+    """A scalar argument of parameter `name`, of declared dtype `dt`, as the kernel takes it by value:
+    a struct's bytes (`launch.struct_arg`, as RawKernel passes it), or a number of `dt`'s C type."""
+    if dt.fields is not None:
+        if not isinstance(value, numpy.void) or value.dtype != dt:
+            raise TypeError("parameter {!r} is a struct of dtype {}; got {!r}".format(name, dt, value))
+        return _launch.struct_arg(value)
+    if isinstance(value, numpy.void):
+        raise TypeError("parameter {!r} is declared {}, not a struct: a structured scalar goes to a "
+                        "parameter declared with a placeholder or a C struct name".format(name, dt))
+    return (numpy.float32 if dt.char == "e" else dt.type)(dt.type(value))
+
+
+def with_type_declarations(bound, preamble: str) -> str:
+    """`preamble` with the kernel's type placeholders declared: a typedef for a number, a struct
+    of its dtype for a structured scalar; a C type name bound to a struct (CUDA's float3, a
+    preamble's struct) gets its size checked after the preamble, which may declare it."""
+    typedefs, checks = [], []
+    for tv, dt in sorted(bound.items()):
+        if dt.fields is None:
+            typedefs.append("typedef {} {};\n".format(_dtypes.ctype(dt), tv))
+        elif _is_placeholder(tv):
+            typedefs.append(_structs.struct_declaration(tv, dt))
+        else:
+            checks.append(_structs.size_check(tv, dt))
+    if checks:
+        return "".join(typedefs) + preamble + "\n" + "".join(checks)
+    return "".join(typedefs) + preamble
+
+
+def kinds_key(kinds, bound) -> tuple:
+    """The cache key of a call's argument kinds and bound types: dtype.str, or a struct's fields
+    (every struct's .str is '|V<n>', and datetime units share a .char)."""
+    tk = _structs.type_key
+    return (tuple((k, tk(s), tk(c)) for k, s, c in kinds), tuple(sorted((t, tk(d)) for t, d in bound.items())))
 
 
 def check_kernel_name(name) -> str:
@@ -157,6 +220,8 @@ class ElementwiseKernel:
                 continue
             if isinstance(a, ndarray):
                 bound[spec.typevar] = a.dtype
+            elif isinstance(a, numpy.void):
+                bound[spec.typevar] = bind_struct(a, spec.name)
             elif isinstance(a, numpy.generic):
                 bound[spec.typevar] = _dtypes.normalize_dtype(a.dtype)
         for spec, a in zip(self.in_params, ins):
@@ -199,7 +264,7 @@ class ElementwiseKernel:
                 arrays.append(a)
                 kinds.append(("in", a.dtype, dt))
             elif isinstance(a, (bool, int, float, complex, numpy.generic)):
-                scalars.append((numpy.float32 if dt.char == "e" else dt.type)(dt.type(a)))
+                scalars.append(scalar_arg(a, dt, spec.name))
                 kinds.append(("scalar", dt, dt))
             else:
                 raise TypeError("Unsupported argument type {} for parameter {!r}".format(type(a), spec.name))
@@ -226,7 +291,7 @@ class ElementwiseKernel:
                 out_arrays.append(o)
                 kinds.append(("out", o.dtype, dt))
 
-        key = (tuple((k, s.char, c.char) for k, s, c in kinds), tuple(sorted((t, d.char) for t, d in bound.items())))
+        key = kinds_key(kinds, bound)
         d = self._defs.get(key)
         if d is None:
             d = self._defs[key] = self._definition(kinds, bound)
@@ -242,15 +307,16 @@ class ElementwiseKernel:
         params = []
         specs = self.in_params + self.out_params
         for spec, (kind, stored, declared) in zip(specs, kinds):
-            if kind == "raw":
+            if declared.fields is not None:  # a struct scalar: its C type is the parameter's type name
+                params.append(KernelParam(spec.name, kind, declared, declared, ctype=spec.typevar))
+            elif kind == "raw":
                 params.append(KernelParam(spec.name, "raw", declared, declared))
             elif kind == "out":
                 params.append(KernelParam(spec.name, "out", stored, declared, by_ref=True))
             else:
                 params.append(KernelParam(spec.name, kind, stored if kind == "in" else declared, declared))
-        typedefs = "".join("typedef {} {};\n".format(_dtypes.ctype(dt), tv) for tv, dt in sorted(bound.items()))
         type_names = "_".join(dt.name for _, _, dt in kinds)
         name = "{}_{}".format(self.name, type_names) if type_names else self.name
-        return Definition(name, params, self.operation, preamble=typedefs + self.preamble,
+        return Definition(name, params, self.operation, preamble=with_type_declarations(bound, self.preamble),
                           loop_prep=self.loop_prep, after_loop=self.after_loop, options=self.options,
                           user_source=self.operation)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import numpy
 
+from . import datetimes as _datetimes
 from . import device_check as _device_check
 from . import device_errors as _errors
 from . import dtypes as _dtypes
@@ -560,6 +561,8 @@ def ufunc_at(uf, a, indices, b=None) -> None:
         b = numpy.asarray(b)
         in_types = (a._dtype, b.dtype)
     loop = uf._resolve(in_types, None, "unsafe")
+    if _datetimes.involves(loop.in_dtypes + loop.out_dtypes):  # the scatter kernels cast as int64 would
+        raise TypeError("{}.at is not supported on the GPU for datetime64/timedelta64".format(uf.__name__))
     if not unary and not isinstance(b, ndarray):
         b = _as_device(numpy.asarray(b, dtype=loop.in_dtypes[1]) if type(b) in _PY_SCALARS
                        else numpy.asarray(b).astype(loop.in_dtypes[1]))

@@ -73,10 +73,15 @@ class DLManagedTensorVersioned(ctypes.Structure):
                 ("flags", ctypes.c_uint64), ("dl_tensor", DLTensor)]
 
 
+_DL_CODES = {"b": kDLBool, "i": kDLInt, "u": kDLUInt, "f": kDLFloat, "c": kDLComplex}
+
+
 def dlpack_dtype(dt: numpy.dtype) -> tuple:
-    """(code, bits, lanes) of a supported dtype."""
-    kind = dt.kind
-    code = {"b": kDLBool, "i": kDLInt, "u": kDLUInt, "f": kDLFloat, "c": kDLComplex}[kind]
+    """(code, bits, lanes) of a supported dtype; BufferError, as NumPy's, for one DLPack has no
+    code for (datetime64, timedelta64)."""
+    code = _DL_CODES.get(dt.kind)
+    if code is None:
+        raise BufferError("DLPack only supports signed/unsigned integers, float and complex dtypes.")
     return code, dt.itemsize * 8, 1
 
 
@@ -227,6 +232,7 @@ def to_dlpack(a: ndarray, stream=None, max_version=None, dl_device=None, copy=No
     if stream == 0:
         raise ValueError("stream 0 is not allowed by the DLPack protocol (use 1 for the legacy default stream)")
     versioned = max_version is not None and tuple(max_version)[0] >= 1
+    dlpack_dtype(a._dtype)  # a dtype DLPack cannot describe raises before any copy
     dev = a.data.device_id
     to_host = False
     if dl_device is not None:

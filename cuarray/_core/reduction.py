@@ -44,10 +44,11 @@ from ..cuda import device as _device
 from ..cuda import launch as _launch
 from ..cuda import memory as _memory
 from ..cuda import stream as _stream
+from . import datetimes as _datetimes
 from . import device_check as _device_check
 from . import dtypes as _dtypes
 from . import shapes as _shapes
-from .elementwise import _INT32_MAX, _skeleton, compute_ctype
+from .elementwise import _INT32_MAX, _skeleton, compute_ctype, kernel_identifier
 
 __all__ = ["ReductionDef", "Plan", "plan", "Stage"]
 
@@ -345,7 +346,7 @@ class ReductionDef:
 
     def __init__(self, name, params, out, acc_ctype, acc_size, map_expr, reduce_expr, identity, post_map,
                  preamble="", options=(), user_source=None, step=None, half=False):
-        self.name = name
+        self.name = kernel_identifier(name)
         # `half`: as `elementwise.Definition`'s (__half in the code with no float16 param).
         self.half = half
         self.params = tuple(params)
@@ -417,6 +418,8 @@ class ReductionDef:
         if self.half or any(p.dtype.char == "e" or p.compute.char == "e" for p in self.params + (self.out,)):
             includes += ["#define CUARRAY_HAS_HALF 1", "#include <cuda_fp16.h>"]
         includes += ['#include "cuarray/common.cuh"', '#include "cuarray/ops.cuh"']
+        if any(p.dtype.kind in "Mm" for p in self.params + (self.out,)):
+            includes.append(_datetimes.HEADER)
         fields = dict(
             includes="\n".join(includes), preamble=self.preamble, acc_t=self.acc_ctype, block=BLOCK, name=kname,
             params=",\n    ".join(self._declare(st)), index_t=it, reduce_expr=self.reduce_expr, pass1=pass1,

@@ -22,7 +22,8 @@ import numpy
 from . import dtypes as _dtypes
 from . import shapes as _shapes
 from .elementwise import KernelParam
-from .elementwise_kernel import check_kernel_name, parse_params, _type_of
+from .elementwise_kernel import (bind_struct, check_kernel_name, kinds_key, parse_params, scalar_arg,
+                                 with_type_declarations, _type_of)
 from .ndarray import _new_c, ndarray
 from .reduction import ReductionDef
 from .reduction_ops import normalize_axes, reduced_shape
@@ -78,6 +79,8 @@ class ReductionKernel:
             if spec.typevar is not None and spec.typevar not in bound:
                 if isinstance(a, ndarray):
                     bound[spec.typevar] = a._dtype
+                elif isinstance(a, numpy.void):
+                    bound[spec.typevar] = bind_struct(a, spec.name)
                 elif isinstance(a, numpy.generic):
                     bound[spec.typevar] = _dtypes.normalize_dtype(a.dtype)
         ospec = self.out_params[0]
@@ -102,7 +105,7 @@ class ReductionKernel:
                 arrays.append(a)
                 kinds.append(("in", a._dtype, dt))
             elif isinstance(a, (bool, int, float, complex, numpy.generic)):
-                scalars.append((numpy.float32 if dt.char == "e" else dt.type)(dt.type(a)))
+                scalars.append(scalar_arg(a, dt, spec.name))
                 kinds.append(("scalar", dt, dt))
             else:
                 raise TypeError("Unsupported argument type {} for parameter {!r}".format(type(a), spec.name))
@@ -129,8 +132,7 @@ class ReductionKernel:
         else:
             y = _new_c(kshape, y_dtype)
         acc_ctype, acc_size = self._acc_type(bound, y_dtype)
-        key = (tuple((k, s.char, c.char) for k, s, c in kinds), y_dtype.char, acc_ctype,
-               tuple(sorted((t, d.char) for t, d in bound.items())))
+        key = (kinds_key(kinds, bound), y_dtype.str, acc_ctype)
         d = self._defs.get(key)
         if d is None:
             d = self._defs[key] = self._definition(kinds, bound, y_dtype, acc_ctype, acc_size)
@@ -158,12 +160,13 @@ class ReductionKernel:
     def _definition(self, kinds, bound, y_dtype, acc_ctype, acc_size) -> ReductionDef:
         params = []
         for spec, (kind, stored, declared) in zip(self.in_params, kinds):
-            params.append(KernelParam(spec.name, kind, stored if kind == "in" else declared, declared))
+            ctype = spec.typevar if declared.fields is not None else None  # a struct scalar: its type name
+            params.append(KernelParam(spec.name, kind, stored if kind == "in" else declared, declared, ctype=ctype))
         out = KernelParam(self.out_params[0].name, "out", y_dtype, y_dtype)
-        typedefs = "".join("typedef {} {};\n".format(_dtypes.ctype(dt), tv) for tv, dt in sorted(bound.items()))
         type_names = "_".join(dt.name for _, _, dt in kinds)
         name = "{}_{}".format(self.name, type_names) if type_names else self.name
         identity = "_acc_t({})".format(self.identity)
         return ReductionDef(name, params, out, acc_ctype, acc_size, "_acc_t({})".format(self.map_expr),
-                            self.reduce_expr, identity, self.post_map_expr, preamble=typedefs + self.preamble,
+                            self.reduce_expr, identity, self.post_map_expr,
+                            preamble=with_type_declarations(bound, self.preamble),
                             options=self.options, user_source=self.map_expr)

@@ -16,6 +16,7 @@ import operator
 import numpy
 
 from ..cuda import device as _device
+from . import datetimes as _datetimes
 from . import device_check as _device_check
 from . import dtypes as _dtypes
 from . import shapes as _shapes
@@ -116,7 +117,7 @@ def result_dtype(fn, dtype, dtype_arg=None) -> numpy.dtype:
             warnings.simplefilter("ignore")
             res = fn(host, **kw)
         r = _dtypes.normalize_dtype(numpy.asarray(res).dtype)
-        if r not in _dtypes.SUPPORTED_DTYPES:
+        if not _dtypes.is_supported(r):
             raise TypeError("{} of {} gives {}, which cuarray does not support".format(
                 getattr(fn, "__name__", fn), dtype, r))
         _result_cache[key] = r
@@ -162,6 +163,8 @@ def _definition(op: Op, in_dtypes, names, acc, y_dtype, masked, post, scalars, t
     d = _defs.get(key)
     if d is not None:
         return d
+    if in_dtypes[0][0].kind in "Mm":
+        op = _datetime_op(op, in_dtypes, masked, post, tag)
     params = [KernelParam(n, "in", st, ct) for n, (st, ct) in zip(names, in_dtypes)]
     if masked:
         params.append(KernelParam("_w", "in", _BOOL, _BOOL))
@@ -204,6 +207,18 @@ def _definition(op: Op, in_dtypes, names, acc, y_dtype, masked, post, scalars, t
                      post.replace("$Y", yt), preamble=preamble, step=step)
     _defs[key] = d
     return d
+
+
+def _datetime_op(op: Op, in_dtypes, masked, post, tag) -> Op:
+    """The row of `op` for a datetime64/timedelta64 input (its NaT rules: `datetimes.REDUCE`);
+    TypeError for the reductions cuarray does not run on these dtypes (NumPy's own refusals,
+    sum of datetime64 say, were raised before, by the result-dtype oracle)."""
+    row = _datetimes.REDUCE.get(op.name)
+    if row is None or tag or post != _POST_CAST or masked or any(st != ct for st, ct in in_dtypes):
+        raise TypeError("{} of {} is not supported on the GPU (datetime64/timedelta64 reduce with "
+                        "max/min/nanmax/nanmin/sum, without where=, initial= or dtype=)".format(
+                            op.np_name if not tag else tag, in_dtypes[0][0]))
+    return Op(op.name, op.map, row[0], row[1], op.has_identity, op.acc, op.np_name, op.np_fn)
 
 
 _POST_CAST = "y = cuarray::cast<$Y>(a)"

@@ -27,13 +27,15 @@ import numpy
 from ..cuda import compiler as _compiler
 from ..cuda import device as _device
 from ..cuda import launch as _launch
+from . import datetimes as _datetimes
 from . import device_check as _device_check
 from . import shapes as _shapes
 from . import sort_plan as _plan
 from .copying import copyto_unchecked
+from .elementwise import Definition, KernelParam
 from .ndarray import ndarray
 
-__all__ = ["sort", "argsort", "sort_pairs", "lexsort", "sort_rows", "argsort_rows", "all_kernel_names"]
+__all__ = ["sort", "argsort", "sort_pairs", "lexsort", "sort_rows", "argsort_rows", "all_kernel_names", "order_keys"]
 
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "sort.cu"
 _I32, _I64 = numpy.dtype(numpy.int32), numpy.dtype(numpy.int64)
@@ -282,8 +284,29 @@ def _take_rows(x2: ndarray, pos: ndarray) -> ndarray:
     return out
 
 
+def order_keys(x: ndarray, inverse: bool = False, dtype=None) -> ndarray:
+    """datetime64/timedelta64 counts as uint64 keys in NumPy's order (NaT last), or back
+    (`inverse`, to `dtype`): one elementwise pass over int64/uint64 views of the same shape
+    (searchsorted searches these keys too)."""
+    d = _key_defs.get(inverse)
+    if d is None:
+        src, dst = (_U8, _I64) if inverse else (_I64, _U8)
+        d = _key_defs[inverse] = Definition(
+            "cuarray_datetime_sort_{}".format("values" if inverse else "keys"),
+            (KernelParam("in0", "in", src), KernelParam("out0", "out", dst)),
+            _datetimes.SORT_VALUE if inverse else _datetimes.SORT_KEY)
+    out = ndarray(x._shape, _I64 if inverse else _U8)
+    d.run((x.view(_U8 if inverse else _I64), out), (), x._shape)
+    return out.view(dtype) if inverse else out
+
+
+_key_defs: dict = {}
+
+
 def argsort_rows(x2: ndarray) -> ndarray:
     """int64 stable positions sorting each row of the C-contiguous 2-D `x2`."""
+    if x2._dtype.kind in "Mm":
+        return _rows(order_keys(x2), False, True)[1]
     if x2._dtype.kind != "c":
         return _rows(x2, False, True)[1]
     words = _key_words(x2) if x2._size else []
@@ -297,6 +320,8 @@ def argsort_rows(x2: ndarray) -> ndarray:
 
 def sort_rows(x2: ndarray) -> ndarray:
     """Each row of the C-contiguous 2-D `x2` sorted."""
+    if x2._dtype.kind in "Mm":
+        return order_keys(_rows(order_keys(x2), True, False)[0], True, x2._dtype)
     if x2._dtype.kind != "c":
         return _rows(x2, True, False)[0]
     return _take_rows(x2, argsort_rows(x2))

@@ -16,6 +16,7 @@ import numpy
 
 from ..cuda import launch as _launch
 from ..cuda import stream as _stream
+from . import datetimes as _datetimes
 from . import device_check as _device_check
 from . import dtypes as _dtypes
 from . import host_input as _host_input
@@ -70,9 +71,11 @@ class _Loop:
     def __init__(self, in_dtypes, out_dtypes):
         self.in_dtypes = in_dtypes
         self.out_dtypes = out_dtypes
-        # Scalar value converters: value -> NumPy scalar of the compute type.
+        # Scalar value converters: value -> NumPy scalar of the compute type (a datetime's is its
+        # int64 count in the loop's unit).
         self.scalar_types = tuple(
-            (numpy.float32 if d.char == "e" else d.type) for d in in_dtypes)
+            (numpy.float32 if d.char == "e" else _datetimes.scalar_converter(d) if d.kind in "Mm" else d.type)
+            for d in in_dtypes)
         self._defs = {}
 
 
@@ -120,13 +123,15 @@ class ufunc:
                 _numpy_oracle_error(self._np, in_types, None, casting, dtype)
                 raise
             for d in dts:
-                if d not in _dtypes.SUPPORTED_DTYPES:
+                if not _dtypes.is_supported(d):
                     raise TypeError("ufunc '{}' resolved to dtype {} which cuarray does not support".format(
                         self.__name__, d))
             loop = self._loops[key] = _Loop(dts[: self.nin], dts[self.nin:])
         return loop
 
     def _op_for(self, loop: _Loop) -> str:
+        if _datetimes.involves(loop.in_dtypes + loop.out_dtypes):  # NaT and units: not int64's loops
+            return _datetimes.ufunc_op(self.__name__, loop.in_dtypes, loop.out_dtypes)
         ops = self._ops
         sig = "".join(d.char for d in loop.in_dtypes) + "->" + "".join(d.char for d in loop.out_dtypes)
         op = ops.get(sig)

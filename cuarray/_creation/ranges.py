@@ -95,6 +95,8 @@ def arange_plan(start, stop=None, step=None, dtype=None):
     else:
         dt = numpy.dtype(dtype)
     dt = _dtypes.normalize_dtype(dt)
+    if dt.kind in "Mm":  # (NumPy's datetime ranges count in the unit; not planned here)
+        raise TypeError("arange of {} is not supported on the GPU: use cuarray.asarray(numpy.arange(...))".format(dt))
     if step is None:
         step = 1
     if stop is None:

@@ -308,6 +308,8 @@ class vectorize:
         call_kwargs = {}
         for k, v in kwargs.items():
             call_kwargs[k] = v if k in self.excluded else self._element(tracer, arrays, v)
+        if any(a.dtype.kind in "Mm" for a in arrays):  # their unit casts are the eager engine's only
+            raise TypeError("vectorize does not take datetime64/timedelta64 arrays on the GPU")
         shape = _shapes.broadcast_shapes(*[a.shape for a in arrays]) if arrays else ()
         size = 1
         for d in shape:

@@ -83,6 +83,10 @@ def _check_scalar(v, name):
 def interp(x, xp, fp, left=None, right=None, period=None):
     """See `numpy.interp`; the result is float64, or complex128 for complex `fp`."""
     x, xp, fp = as_array(x, "interp"), as_array(xp, "interp"), as_array(fp, "interp")
+    for v in (x, xp, fp):
+        if v.dtype.kind in "Mm":  # NumPy's safe cast to float64 refuses them
+            raise TypeError("Cannot cast array data from {!r} to dtype('float64') according to the rule "
+                            "'safe'".format(v.dtype))
     is_complex = fp.dtype.kind == "c"
     fdt = _C16 if is_complex else _F8
     left, right = _check_scalar(left, "left"), _check_scalar(right, "right")

@@ -23,7 +23,7 @@ from .._core.shapes import normalize_axis_index
 from .._creation.ranges import arange
 from .._indexing.inserting import take
 from .._logic.comparison import not_equal
-from .._logic.content import isnan
+from .._logic.content import isnan, isnat
 from .._logic.ops import logical_and, logical_not
 from .._logic.truth import any as any_
 from .._manipulation.joining import concatenate
@@ -49,8 +49,9 @@ def sorted_flags(aux: ndarray, equal_nan: bool) -> ndarray:
     if n <= 1:
         return head
     ne = not_equal(aux[1:], aux[:-1])
-    if equal_nan and aux._dtype.kind in "fc":
-        ne = logical_and(ne, logical_not(logical_and(isnan(aux[1:]), isnan(aux[:-1]))))
+    if equal_nan and aux._dtype.kind in "fcMm":  # NaNs (NaTs) equal: one of them kept, as NumPy
+        nan = isnat if aux._dtype.kind in "Mm" else isnan
+        ne = logical_and(ne, logical_not(logical_and(nan(aux[1:]), nan(aux[:-1]))))
     return concatenate([head, ne])
 
 

@@ -12,7 +12,7 @@ import numpy
 from .._core import dtypes as _dtypes
 from .._core import shapes as _shapes
 from .._core import tracing as _tracing
-from .._core.elementwise import Definition, KernelParam
+from .._core.elementwise import Definition, KernelParam, scalar_converter
 from .._core.host_input import reject
 from .._core.ndarray import ndarray
 from .searching_nonzero import nonzero
@@ -88,6 +88,8 @@ def where(condition, x=None, y=None):
                     val = numpy.asarray(v).astype(comp)[()]
             else:
                 val = comp.type(v)
+            if comp.kind in "Mm":  # a datetime as its int64 count (cuda.core refuses numpy.datetime64)
+                val = scalar_converter(comp)(val)
             scalars.append(numpy.float32(val) if comp.char == "e" else val)
     out = ndarray(shape, res)
     d = _definition((c_kind, x_kind, y_kind), res)

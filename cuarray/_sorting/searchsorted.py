@@ -20,6 +20,7 @@ from .._core import dtypes as _dtypes
 from .._core.copying import astype
 from .._core.host_input import as_array, is_scalar
 from .._core.ndarray import ndarray
+from .._core.sort import order_keys
 from .._logic.comparison import greater, less, not_equal
 from .._logic.truth import any as any_
 from .._manipulation.joining import stack
@@ -35,6 +36,7 @@ _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "searchsorted.cu"
 _THREADS = 256
 _I8 = numpy.dtype(numpy.int64)
 _F4 = numpy.dtype(numpy.float32)
+_U8 = numpy.dtype(numpy.uint64)
 _kernels: dict = {}
 
 
@@ -68,6 +70,8 @@ def search(a: ndarray, v: ndarray, right: bool, sorter: ndarray | None = None) -
     if m == 0:
         return out
     dt = a._dtype
+    if dt.kind in "Mm":  # NaT sorts last: search the sort's order keys (uint64) instead
+        a, v, dt = order_keys(a), order_keys(v), _U8
     a = astype(a, dt, order="C", copy=False)
     v = astype(v, dt, order="C", copy=False)
     if sorter is not None:

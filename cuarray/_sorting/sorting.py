@@ -34,7 +34,7 @@ def _check_kind(kind, stable, order, a) -> None:
             raise ValueError("sort kind must be one of 'quick', 'heap', or 'stable' (got {!r})".format(kind))
     if order is not None:
         raise ValueError("Cannot specify order when the array has no fields.")
-    if a._dtype.kind not in "biufc":
+    if a._dtype.kind not in "biufcMm":  # datetimes: NaT last, as NumPy (cuarray/_core/sort.py)
         raise TypeError("cuarray cannot sort arrays of dtype {}".format(a._dtype))
 
 
@@ -79,7 +79,7 @@ def lexsort(keys, axis=-1):
     if any(k.shape != shape for k in keys):
         raise ValueError("all keys need to be the same shape")
     for k in keys:
-        if k._dtype.kind not in "biufc":
+        if k._dtype.kind not in "biufcMm":
             raise TypeError("cuarray cannot sort arrays of dtype {}".format(k._dtype))
     if axis is None:
         raise TypeError("'NoneType' object cannot be interpreted as an integer")
@@ -96,6 +96,8 @@ def lexsort(keys, axis=-1):
 def sort_complex(a):
     """See `numpy.sort_complex`."""
     a = as_array(a, "sort_complex")
+    if a._dtype.kind in "Mm":  # NumPy sorts first (NaT last), then casts NaT to -2**63
+        return _engine.sort(a, -1).astype(numpy.complex128)
     if a._dtype.kind != "c":
         target = numpy.complex64 if a._dtype.char in "bhBH" else numpy.complex128
         a = a.astype(target)

@@ -204,6 +204,8 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     from .histogram_bins import bin_edges  # cycle: histogram_bins imports minmax, upload, histogram from here
 
     a = as_array(a, "histogram")
+    if a._dtype.kind in "Mm":
+        raise TypeError("histogram of {} is not supported on the GPU".format(a._dtype))
     w = _ravel_weights(a, weights)
     a = a.reshape(-1)
     edges, uniform = bin_edges(a, bins, range, w)

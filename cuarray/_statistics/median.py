@@ -74,6 +74,8 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
 def _median(a, axis, out, keepdims, skipnan):
     a = as_array(a, "nanmedian" if skipnan else "median")
+    if a._dtype.kind in "Mm":  # (NumPy averages the middle two as timedeltas; not on the GPU)
+        raise TypeError("{} of {} is not supported on the GPU".format("nanmedian" if skipnan else "median", a._dtype))
     raxes = normalize_axes(axis, a.ndim)
     res = result_dtype(numpy.median, a._dtype)
     kshape = reduced_shape(a._shape, raxes, False)

@@ -87,6 +87,8 @@ def _host_q(q, fname):
 
 def _quantile(a, q, axis, out, method, keepdims, weights, interpolation, percent, skipnan, fname):
     a = as_array(a, fname)
+    if a._dtype.kind in "Mm":
+        raise TypeError("{} of {} is not supported on the GPU".format(fname, a._dtype))
     if interpolation is not None:
         warnings.warn("the `interpolation=` argument to {} was renamed to `method=`, which has additional "
                       "options.\nUsers of the modes 'nearest', 'lower', 'higher', or 'midpoint' are encouraged to "

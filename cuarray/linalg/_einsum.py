@@ -211,6 +211,8 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     ``optimize=False`` the order is still planned (greedy), as the result does not depend on it."""
     ops, inputs, output, sizes = _setup(operands)
     ct = _dtypes.result_type(*[x._dtype for x in ops]) if dtype is None else _dtypes.normalize_dtype(dtype)
+    if ct.kind in "Mm":  # NumPy's refusal (its einsum has no datetime loops)
+        raise TypeError("invalid data type for einsum")
     for i, x in enumerate(ops):
         if x._dtype != ct:
             if not _dtypes.can_cast(x._dtype, ct, casting):

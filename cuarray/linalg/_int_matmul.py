@@ -38,6 +38,8 @@ def kernel_name(dtype: numpy.dtype) -> str:
 def _kernel(dtype):
     k = _kernels.get(dtype)
     if k is None:
+        if dtype.kind in "Mm":  # int64 on the device, but no product: NumPy's own error (UFuncTypeError)
+            numpy.matmul(numpy.empty((1, 1), dtype), numpy.empty((1, 1), dtype))
         name = kernel_name(dtype)
         mod = _compiler.compile_module(source(), name_expressions=(name,), name="cuarray_int_matmul")
         k = _kernels[dtype] = mod.get_function(name).kernel

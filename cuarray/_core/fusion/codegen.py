@@ -78,6 +78,10 @@ class Cluster:
         """The device function `fname` returning the root's value in `ret_dtype`'s compute type."""
         if self._src is not None:
             return self._src
+        if any(n.dtype.kind in "Mm" for n in list(self.nodes) + list(self.inputs)):
+            # Their unit casts and NaT rules are the eager engine's (datetimes.py), not written here.
+            raise TypeError("fused kernels (fuse, lazy mode) do not take datetime64/timedelta64 values; "
+                            "run these operations outside fuse")
         lines, preambles = [], []
         for k, n in enumerate(self.nodes):
             var = "v{}".format(k)
