@@ -52,6 +52,38 @@ def test_an_object_gets_one_page_and_its_other_names_link_there():
         assert re.search(r"^   {}$".format(name), pages[ns], re.M), target
 
 
+def test_every_name_in_a_table_gets_its_own_page_outside_the_toctree(tmp_path):
+    api_pages.write(str(tmp_path))
+    pages = {f[:-4]: (tmp_path / "generated" / f).read_text() for f in os.listdir(tmp_path / "generated")}
+    tables = {}
+    for modname, _, _ in api_pages.NAMESPACES:
+        text = (tmp_path / (modname + ".rst")).read_text()
+        # autosummary's :toctree: would put every name's page in every page's sidebar: the build
+        # took 14 min of CPU instead of ~1.5 (docs/tools/build-times.md).
+        assert ":toctree:" not in text, modname
+        tables.update({modname + "." + n: modname for n in re.findall(r"^   (\w+)$", text, re.M)})
+    assert set(pages) == set(tables) and len(pages) > 900
+    for full, text in pages.items():
+        title = full.replace("_", "\\_")
+        assert text.startswith(":orphan:\n\n{}\n{}\n".format(title, "=" * len(title))), full
+        assert "\n.. currentmodule:: {}\n".format(tables[full]) in text, full
+    assert pages["cuarray.linalg.svd"].endswith("\n.. autofunction:: svd\n")
+    assert pages["cuarray.sparse.csr_matrix"].endswith("\n.. autoclass:: csr_matrix\n")
+    assert pages["cuarray.scipy.special.erf"].endswith("\n.. autodata:: erf\n")  # a ufunc
+    assert pages["cuarray.cuda.NoDeviceError"].endswith("\n.. autoexception:: NoDeviceError\n")
+
+
+def test_api_pages_are_the_same_at_each_build_and_stale_pages_go(tmp_path):
+    api_pages.write(str(tmp_path), only=["cuarray.linalg"])
+    first = {p: p.read_text() for p in tmp_path.rglob("*.rst")}
+    (tmp_path / "generated" / "cuarray.linalg.gone.rst").write_text("a name that was removed")
+    (tmp_path / "cuarray.fft.rst").write_text("a namespace left out (CUARRAY_DOCS_ONLY) or removed")
+    api_pages.write(str(tmp_path), only=["cuarray.linalg"])
+    assert {p: p.read_text() for p in tmp_path.rglob("*.rst")} == first
+    # Object reprs on the constants list carry no address (a different page at each build).
+    assert " at 0x" not in api_pages.page("cuarray", "t", "b", {})
+
+
 def test_toctrees_name_pages_that_exist():
     with open(os.path.join(DOCS, "index.md")) as f:
         text = f.read()
