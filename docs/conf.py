@@ -8,8 +8,7 @@ the repository has always had.
 
 The API pages are generated at configuration time from each namespace's public names
 (`api_pages.py`), so a new public function gets its page with no edit here. The whole site (~1,060
-pages) builds in about 1.5 min of CPU; `sphinx-build -j 2` splits it over two cores
-(docs/tools/build-times.md has the measurements).
+pages) builds in about 50 s of CPU (docs/tools/build-times.md has the measurements).
 """
 
 from __future__ import annotations
@@ -66,3 +65,28 @@ doctest_global_setup = "import numpy as np\nimport cuarray"
 # CUARRAY_DOCS_ONLY=cuarray.linalg,...: the API reference of these namespaces only (a quick look).
 _only = [m for m in os.environ.get("CUARRAY_DOCS_ONLY", "").split(",") if m]
 api_pages.write(os.path.join(here, "api"), only=_only)
+
+
+# The sidebar of the ~1,000 per-name pages. They are orphans (out of the toctree), so none of them
+# is marked in the site's navigation tree and, in one folder, their trees are the same HTML;
+# furo asks Sphinx to resolve the whole tree for every page (~35 ms each, a third of the build's
+# CPU after the pages left the toctree): resolve it once per folder. Runs before furo's handler.
+_orphan_navigation: dict = {}
+
+
+def _share_orphans_navigation(app, pagename, templatename, context, doctree):
+    if "orphan" not in app.env.metadata.get(pagename, {}) or "toctree" not in context:
+        return
+    toctree, folder = context["toctree"], os.path.dirname(pagename)
+
+    def shared(**kwargs):
+        key = (folder, tuple(sorted(kwargs.items())))
+        if key not in _orphan_navigation:
+            _orphan_navigation[key] = toctree(**kwargs)
+        return _orphan_navigation[key]
+
+    context["toctree"] = shared
+
+
+def setup(app):
+    app.connect("html-page-context", _share_orphans_navigation, priority=400)
