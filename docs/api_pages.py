@@ -139,7 +139,8 @@ def page(modname: str, title: str, blurb: str, seen: dict, stubs: dict | None = 
 
 def stub(modname: str, name: str, obj) -> str:
     """A name's own page: what autosummary's stub generator wrote for it (the same autodoc
-    directive, chosen the same way), marked orphan (see the module's docstring)."""
+    directive, chosen the same way), marked orphan (see the module's docstring), and a link back
+    to its namespace's page (the sidebar cannot show where an orphan belongs)."""
     if inspect.isclass(obj):
         directive = "autoexception" if issubclass(obj, BaseException) else "autoclass"
     elif inspect.isroutine(obj):
@@ -147,8 +148,8 @@ def stub(modname: str, name: str, obj) -> str:
     else:
         directive = "autodata"  # ufuncs and other callable objects: `cuarray.add = <ufunc 'add'>`
     title = rst_escape(modname + "." + name)
-    return ":orphan:\n\n{}\n{}\n\n.. currentmodule:: {}\n\n.. {}:: {}\n".format(
-        title, "=" * len(title), modname, directive, name)
+    return ":orphan:\n\n{}\n{}\n\n.. currentmodule:: {}\n\n.. {}:: {}\n\nIn :doc:`/api/{}`.\n".format(
+        title, "=" * len(title), modname, directive, name, modname)
 
 
 def rst_escape(text: str) -> str:
