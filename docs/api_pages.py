@@ -141,15 +141,42 @@ def stub(modname: str, name: str, obj) -> str:
     """A name's own page: what autosummary's stub generator wrote for it (the same autodoc
     directive, chosen the same way), marked orphan (see the module's docstring), and a link back
     to its namespace's page (the sidebar cannot show where an orphan belongs)."""
+    signature, note = "", ""
     if inspect.isclass(obj):
         directive = "autoexception" if issubclass(obj, BaseException) else "autoclass"
     elif inspect.isroutine(obj):
         directive = "autofunction"
+    elif ufunc_signature(obj) is not None:
+        # autodata would show `cuarray.add = <ufunc 'add'>` and no parameters.
+        directive, signature = "autofunction", "(" + ufunc_signature(obj) + ")"
+        note = "A ufunc: {} input{}, {} output{}.\n\n".format(
+            obj.nin, "s" * (obj.nin > 1), obj.nout, "s" * (obj.nout > 1))
     else:
-        directive = "autodata"  # ufuncs and other callable objects: `cuarray.add = <ufunc 'add'>`
+        directive = "autodata"
     title = rst_escape(modname + "." + name)
-    return ":orphan:\n\n{}\n{}\n\n.. currentmodule:: {}\n\n.. {}:: {}\n\nIn :doc:`/api/{}`.\n".format(
-        title, "=" * len(title), modname, directive, name, modname)
+    return ":orphan:\n\n{}\n{}\n\n.. currentmodule:: {}\n\n.. {}:: {}{}\n\n{}In :doc:`/api/{}`.\n".format(
+        title, "=" * len(title), modname, directive, name, signature, note, modname)
+
+
+# NumPy's ufunc keywords, which cuarray's ufuncs take (a test compares them with ufunc._call's).
+UFUNC_KEYWORDS = "where=True, casting='same_kind', order='K', dtype=None, subok=True, signature=None"
+
+
+def ufunc_signature(obj) -> str | None:
+    """The call of a ufunc-like object (``nin``/``nout``) in NumPy's form, ``x1, x2, /, out=None,
+    *, where=True, ...``, or its own signature where its ``__call__`` spells one out (matmul);
+    None for anything else. A ufunc's ``__call__`` is ``(*args, **kwargs)``."""
+    if not (callable(obj) and isinstance(getattr(obj, "nin", None), int) and isinstance(getattr(obj, "nout", None), int)):
+        return None
+    try:
+        own = inspect.signature(obj)
+    except (TypeError, ValueError):
+        own = None
+    if own is not None and not any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in own.parameters.values()):
+        return str(own)[1:-1]
+    inputs = ["x"] if obj.nin == 1 else ["x{}".format(i + 1) for i in range(obj.nin)]
+    out = "None" if obj.nout == 1 else "(" + ", ".join(["None"] * obj.nout) + ")"
+    return "{}, /, out={}, *, {}".format(", ".join(inputs), out, UFUNC_KEYWORDS)
 
 
 def rst_escape(text: str) -> str:

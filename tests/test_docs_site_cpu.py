@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import os
 import re
 
@@ -70,8 +71,23 @@ def test_every_name_in_a_table_gets_its_own_page_outside_the_toctree(tmp_path):
         assert text.endswith("\n\nIn :doc:`/api/{}`.\n".format(tables[full])), full
     assert "\n.. autofunction:: svd\n" in pages["cuarray.linalg.svd"]
     assert "\n.. autoclass:: csr_matrix\n" in pages["cuarray.sparse.csr_matrix"]
-    assert "\n.. autodata:: erf\n" in pages["cuarray.scipy.special.erf"]  # a ufunc
     assert "\n.. autoexception:: NoDeviceError\n" in pages["cuarray.cuda.NoDeviceError"]
+    # ufuncs: NumPy's form of their call (theirs is `(*args, **kwargs)`), not `erf = <ufunc 'erf'>`.
+    assert "\n.. autofunction:: erf(x, /, out=None, *, where=True, casting='same_kind', order='K', " \
+           "dtype=None, subok=True, signature=None)\n\nA ufunc: 1 input, 1 output.\n" in pages["cuarray.scipy.special.erf"]
+    assert "\n.. autofunction:: divmod(x1, x2, /, out=(None, None), *, where=True," in pages["cuarray.divmod"]
+    assert "\n.. autofunction:: matmul(x1, x2, /, out=None, *, casting=" in pages["cuarray.matmul"]
+    assert not [f for f, text in pages.items() if ".. autodata::" in text]
+
+
+def test_ufunc_pages_name_the_keywords_ufuncs_take():
+    import cuarray
+
+    params = inspect.signature(cuarray.ufunc._call).parameters.values()
+    taken = ", ".join("{}={!r}".format(p.name, p.default) for p in params if p.kind is p.KEYWORD_ONLY and p.name != "out")
+    assert taken == api_pages.UFUNC_KEYWORDS
+    assert api_pages.ufunc_signature(cuarray.hypot).startswith("x1, x2, /, out=None, *, where=True")
+    assert api_pages.ufunc_signature(cuarray.sum) is None
 
 
 def test_api_pages_are_the_same_at_each_build_and_stale_pages_go(tmp_path):
