@@ -139,16 +139,17 @@ def page(modname: str, title: str, blurb: str, seen: dict, stubs: dict | None = 
 
 def stub(modname: str, name: str, obj) -> str:
     """A name's own page: what autosummary's stub generator wrote for it (the same autodoc
-    directive, chosen the same way), marked orphan (see the module's docstring), and a link back
-    to its namespace's page (the sidebar cannot show where an orphan belongs)."""
-    signature, note = "", ""
+    directive, chosen the same way, except for ufuncs), marked orphan (see the module's
+    docstring), and a link back to its namespace's page (the sidebar cannot show where an orphan
+    belongs)."""
+    signature, note, call = "", "", ufunc_signature(obj)
     if inspect.isclass(obj):
         directive = "autoexception" if issubclass(obj, BaseException) else "autoclass"
     elif inspect.isroutine(obj):
         directive = "autofunction"
-    elif ufunc_signature(obj) is not None:
-        # autodata would show `cuarray.add = <ufunc 'add'>` and no parameters.
-        directive, signature = "autofunction", "(" + ufunc_signature(obj) + ")"
+    elif call is not None:
+        # autosummary's autodata would show `cuarray.add = <ufunc 'add'>` and no parameters.
+        directive, signature = "autofunction", "(" + call + ")"
         note = "A ufunc: {} input{}, {} output{}.\n\n".format(
             obj.nin, "s" * (obj.nin > 1), obj.nout, "s" * (obj.nout > 1))
     else:

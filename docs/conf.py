@@ -89,4 +89,5 @@ def _share_orphans_navigation(app, pagename, templatename, context, doctree):
 
 
 def setup(app):
+    app.connect("builder-inited", lambda app: _orphan_navigation.clear())  # a new build, a new tree
     app.connect("html-page-context", _share_orphans_navigation, priority=400)
