@@ -2,9 +2,15 @@
 
 One page per namespace with an autosummary table of every public name (``__all__`` where the
 module has one, else its names without a leading underscore, less submodules and the
-``from __future__`` flag); autosummary then writes one page per name. Nothing is listed by hand,
-so a new public function gets its page at the next build. A namespace that re-exports another
+``from __future__`` flag), and one page per name under ``api/generated/`` (an autodoc directive:
+signature, docstring, a class's table of methods). Nothing is listed by hand, so a new public
+function gets its page at the next build. A namespace that re-exports another
 (``cuarray.scipy.sparse`` is ``cuarray.sparse``) gets a pointer, not a second set of pages.
+
+The per-name pages are written here, not by autosummary's ``:toctree:``, and are ``:orphan:``:
+out of the site's toctree, reached from their namespace's table and from search. In the toctree,
+every page's sidebar (furo's navigation tree) listed all ~1,000 of them, and resolving and
+re-parsing that tree for each page was 96 % of a 14-minute build (docs/tools/build-times.md).
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import __future__
 import importlib
 import inspect
 import os
+import re
 import types
 
 import numpy
@@ -89,9 +96,10 @@ _ORDER = ["Functions", "Universal functions", "Classes", "Exceptions and warning
 _NUMPY_URL = "https://numpy.org/doc/stable/reference/generated/numpy.{}.html"
 
 
-def page(modname: str, title: str, blurb: str, seen: dict, toctree: bool = True) -> str:
+def page(modname: str, title: str, blurb: str, seen: dict, stubs: dict | None = None) -> str:
     """The namespace's page. `seen` maps id(object) -> the first full name given a page: a later
-    name for the same object links there instead of describing the object twice."""
+    name for the same object links there instead of describing the object twice. `stubs`, if
+    given, receives full name -> the text of that name's own page."""
     module = importlib.import_module(modname)
     groups: dict[str, list[str]] = {}
     aliases, numpy_own, constants = [], [], []
@@ -107,13 +115,14 @@ def page(modname: str, title: str, blurb: str, seen: dict, toctree: bool = True)
         else:
             seen[id(obj)] = full
             groups.setdefault(_kind(obj), []).append(name)
+            if stubs is not None:
+                stubs[full] = stub(modname, name, obj)
     lines = [title, "=" * len(title), "", blurb, "", ".. currentmodule:: " + modname, ""]
     for kind in _ORDER:
         if kind not in groups:
             continue
-        lines += [kind, "-" * len(kind), "", ".. autosummary::"]
-        lines += ["   :toctree: generated/"] if toctree else []
-        lines += ["   :nosignatures:", ""] + ["   " + n for n in groups[kind]] + [""]
+        lines += [kind, "-" * len(kind), "", ".. autosummary::", "   :nosignatures:", ""]
+        lines += ["   " + n for n in groups[kind]] + [""]
     if aliases:
         lines += ["Other names", "-----------", "", "The same objects as documented under their first name:", ""]
         lines += ["- ``{}``: :obj:`{}`".format(n, target) for n, target in aliases] + [""]
@@ -128,6 +137,54 @@ def page(modname: str, title: str, blurb: str, seen: dict, toctree: bool = True)
     return "\n".join(lines)
 
 
+def stub(modname: str, name: str, obj) -> str:
+    """A name's own page: what autosummary's stub generator wrote for it (the same autodoc
+    directive, chosen the same way, except for ufuncs), marked orphan (see the module's
+    docstring), and a link back to its namespace's page (the sidebar cannot show where an orphan
+    belongs)."""
+    signature, note, call = "", "", ufunc_signature(obj)
+    if inspect.isclass(obj):
+        directive = "autoexception" if issubclass(obj, BaseException) else "autoclass"
+    elif inspect.isroutine(obj):
+        directive = "autofunction"
+    elif call is not None:
+        # autosummary's autodata would show `cuarray.add = <ufunc 'add'>` and no parameters.
+        directive, signature = "autofunction", "(" + call + ")"
+        note = "A ufunc: {} input{}, {} output{}.\n\n".format(
+            obj.nin, "s" * (obj.nin > 1), obj.nout, "s" * (obj.nout > 1))
+    else:
+        directive = "autodata"
+    title = rst_escape(modname + "." + name)
+    return ":orphan:\n\n{}\n{}\n\n.. currentmodule:: {}\n\n.. {}:: {}{}\n\n{}In :doc:`/api/{}`.\n".format(
+        title, "=" * len(title), modname, directive, name, signature, note, modname)
+
+
+# NumPy's ufunc keywords, which cuarray's ufuncs take (a test compares them with ufunc._call's).
+UFUNC_KEYWORDS = "where=True, casting='same_kind', order='K', dtype=None, subok=True, signature=None"
+
+
+def ufunc_signature(obj) -> str | None:
+    """The call of a ufunc-like object (``nin``/``nout``) in NumPy's form, ``x1, x2, /, out=None,
+    *, where=True, ...``, or its own signature where its ``__call__`` spells one out (matmul);
+    None for anything else. A ufunc's ``__call__`` is ``(*args, **kwargs)``."""
+    if not (callable(obj) and isinstance(getattr(obj, "nin", None), int) and isinstance(getattr(obj, "nout", None), int)):
+        return None
+    try:
+        own = inspect.signature(obj)
+    except (TypeError, ValueError):
+        own = None
+    if own is not None and not any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in own.parameters.values()):
+        return str(own)[1:-1]
+    inputs = ["x"] if obj.nin == 1 else ["x{}".format(i + 1) for i in range(obj.nin)]
+    out = "None" if obj.nout == 1 else "(" + ", ".join(["None"] * obj.nout) + ")"
+    return "{}, /, out={}, *, {}".format(", ".join(inputs), out, UFUNC_KEYWORDS)
+
+
+def rst_escape(text: str) -> str:
+    """Backslash before reST's markup characters (``matrix_power`` is not a link target)."""
+    return re.sub(r"([!-\-/:-@\[-`{-~])", r"\\\1", text)
+
+
 def _numpy_path(obj, name) -> str:
     """``linalg.LinAlgError``, ``float32``: where NumPy's reference documents it."""
     parts = (getattr(obj, "__module__", None) or "numpy").split(".")[1:]
@@ -136,19 +193,21 @@ def _numpy_path(obj, name) -> str:
 
 
 def _short(value) -> str:
-    text = " ".join(repr(value).split())
+    # No "object at 0x7f..." (a different page at each build).
+    text = re.sub(r" at 0x[0-9a-fA-F]+", "", " ".join(repr(value).split()))
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def write(folder: str, toctree: bool = True, only=None) -> None:
-    """Write api/<namespace>.rst and api/index.rst. `toctree=False`: tables of names and summaries
-    only, no page per name (the cheap check CI runs); `only`: these namespaces (a quick look)."""
-    os.makedirs(folder, exist_ok=True)
-    toc, seen = [], {}
+def write(folder: str, only=None) -> None:
+    """Write api/<namespace>.rst, api/index.rst and a page per name in api/generated/ (removing
+    pages of names that are gone); `only`: these namespaces (a quick look at a few)."""
+    generated = os.path.join(folder, "generated")
+    os.makedirs(generated, exist_ok=True)
+    toc, seen, stubs = [], {}, {}
     for modname, title, blurb in NAMESPACES:
         if only and modname not in only:
             continue
-        _write_if_changed(os.path.join(folder, modname + ".rst"), page(modname, title, blurb, seen, toctree))
+        _write_if_changed(os.path.join(folder, modname + ".rst"), page(modname, title, blurb, seen, stubs))
         toc.append(modname)
     for alias, target in ALIASES:
         if only and target not in only:
@@ -157,8 +216,16 @@ def write(folder: str, toctree: bool = True, only=None) -> None:
             alias, "=" * len(alias), target)
         _write_if_changed(os.path.join(folder, alias + ".rst"), text)
         toc.append(alias)
+    for full, text in stubs.items():
+        _write_if_changed(os.path.join(generated, full + ".rst"), text)
+    # Pages of names (or namespaces, after a CUARRAY_DOCS_ONLY build) that are not written now.
+    for old in set(os.listdir(generated)) - {full + ".rst" for full in stubs}:
+        os.remove(os.path.join(generated, old))
+    for old in {f for f in os.listdir(folder) if f.endswith(".rst")} - {t + ".rst" for t in toc} - {"index.rst"}:
+        os.remove(os.path.join(folder, old))
     index = ["API reference", "=============", "",
-             "Every public name of every namespace, one page each, generated from the docstrings.",
+             "Every public name of every namespace, one page each, generated from the docstrings:",
+             "each namespace's page lists its names with their summaries and links to their pages.",
              "A docstring says which NumPy or SciPy function it follows and only what differs on the GPU.",
              "", ".. toctree::", "   :maxdepth: 1", ""] + ["   " + t for t in toc] + [""]
     _write_if_changed(os.path.join(folder, "index.rst"), "\n".join(index))

@@ -7,7 +7,8 @@ themselves, and doctest runs the Examples. The user guide stays Markdown (MyST),
 the repository has always had.
 
 The API pages are generated at configuration time from each namespace's public names
-(`api_pages.py`), so a new public function gets its page with no edit here.
+(`api_pages.py`), so a new public function gets its page with no edit here. The whole site (~1,060
+pages) builds in about 50 s of CPU (docs/tools/build-times.md has the measurements).
 """
 
 from __future__ import annotations
@@ -38,7 +39,6 @@ extensions = [
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
 exclude_patterns = ["_build", "tools", "README.md", "perf-notes.md", "bench-targets.md"]
-templates_path = ["_templates"]
 
 # Markdown: GitHub-style heading anchors (the pages link to "#medians"), fenced code as-is.
 myst_heading_anchors = 3
@@ -46,8 +46,9 @@ myst_enable_extensions = ["colon_fence"]
 # Pages link to files of the repository (`../cuarray/...`), which are not pages of the site.
 suppress_warnings = ["myst.xref_missing", "myst.header"]
 
-autosummary_generate = True
-autosummary_imported_members = True
+# api_pages.py writes the page per name (autosummary's :toctree: would put ~1,000 pages in every
+# page's sidebar); autosummary only draws the namespaces' tables of names and summaries.
+autosummary_generate = False
 autodoc_default_options = {"members": False}
 autodoc_typehints = "none"  # signatures as written; the docstrings say the types
 numpydoc_show_class_members = True  # a table of methods and attributes with their summaries
@@ -61,7 +62,32 @@ html_static_path = []
 
 doctest_global_setup = "import numpy as np\nimport cuarray"
 
-# CUARRAY_DOCS_API=summary: namespace tables without a page per name (CI's check: the full reference
-# takes too long on its 2 cores); CUARRAY_DOCS_ONLY=cuarray.linalg,...: some namespaces only.
+# CUARRAY_DOCS_ONLY=cuarray.linalg,...: the API reference of these namespaces only (a quick look).
 _only = [m for m in os.environ.get("CUARRAY_DOCS_ONLY", "").split(",") if m]
-api_pages.write(os.path.join(here, "api"), toctree=os.environ.get("CUARRAY_DOCS_API") != "summary", only=_only)
+api_pages.write(os.path.join(here, "api"), only=_only)
+
+
+# The sidebar of the ~1,000 per-name pages. They are orphans (out of the toctree), so none of them
+# is marked in the site's navigation tree and, in one folder, their trees are the same HTML;
+# furo asks Sphinx to resolve the whole tree for every page (~35 ms each, a third of the build's
+# CPU after the pages left the toctree): resolve it once per folder. Runs before furo's handler.
+_orphan_navigation: dict = {}
+
+
+def _share_orphans_navigation(app, pagename, templatename, context, doctree):
+    if "orphan" not in app.env.metadata.get(pagename, {}) or "toctree" not in context:
+        return
+    toctree, folder = context["toctree"], os.path.dirname(pagename)
+
+    def shared(**kwargs):
+        key = (folder, tuple(sorted(kwargs.items())))
+        if key not in _orphan_navigation:
+            _orphan_navigation[key] = toctree(**kwargs)
+        return _orphan_navigation[key]
+
+    context["toctree"] = shared
+
+
+def setup(app):
+    app.connect("builder-inited", lambda app: _orphan_navigation.clear())  # a new build, a new tree
+    app.connect("html-page-context", _share_orphans_navigation, priority=400)
