@@ -21,6 +21,7 @@ sys.path.insert(0, here)
 sys.path.insert(0, os.path.dirname(here))  # the checkout's cuarray, not an installed one
 
 import api_pages  # noqa: E402
+import reference_links  # noqa: E402
 
 import cuarray  # noqa: E402
 
@@ -55,6 +56,7 @@ numpydoc_show_class_members = True  # a table of methods and attributes with the
 numpydoc_class_members_toctree = False  # no page per method (the build would double)
 numpydoc_validation_checks = set()  # the reference builds from the docstrings as they are
 numpydoc_xref_param_type = False
+default_role = "cuarray-name"  # "See `numpy.X`" links to NumPy's page (reference_links.py)
 
 html_theme = "furo"
 html_title = "cuarray " + version
@@ -89,5 +91,6 @@ def _share_orphans_navigation(app, pagename, templatename, context, doctree):
 
 
 def setup(app):
+    reference_links.setup(app)
     app.connect("builder-inited", lambda app: _orphan_navigation.clear())  # a new build, a new tree
     app.connect("html-page-context", _share_orphans_navigation, priority=400)

@@ -119,3 +119,17 @@ def test_benchmarks_md_reads_back_as_a_bench_report():
     assert rows["copy"]["group"] == "copy" and rows["copy"]["libs"]["cuarray"]["time_s"] == pytest.approx(507e-6)
     assert report["device"]["name"].startswith("NVIDIA")
     assert all(r["group"] for r in report["rows"])
+
+
+def test_see_numpy_names_link_to_numpy_and_scipy_pages():
+    links = _load("reference_links.py", "cuarray_docs_reference_links")
+    gen = "https://numpy.org/doc/stable/reference/generated/"
+    assert links.external_url("numpy.linalg.svd") == gen + "numpy.linalg.svd.html"
+    assert links.external_url("numpy.ndarray.sum") == gen + "numpy.ndarray.sum.html"
+    assert links.external_url("numpy.random.Generator.normal") == \
+        "https://numpy.org/doc/stable/reference/random/generated/numpy.random.Generator.normal.html"
+    assert links.external_url("scipy.special.erf") == \
+        "https://docs.scipy.org/doc/scipy/reference/generated/scipy.special.erf.html"
+    # not a dotted NumPy/SciPy name, or a module (no page in generated/): this site's cross-reference
+    for text in ("cuarray.linalg.svd", "numpy", "numpy.linalg", "numpy.linalg.svd()", "x + y", "numpyfoo.bar"):
+        assert links.external_url(text) is None, text
