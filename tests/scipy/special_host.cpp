@@ -20,6 +20,10 @@
 #include "owens.cuh"
 #include "legendre.cuh"
 #include "wright.cuh"
+#include "cmath.cuh"
+#include "faddeeva.cuh"
+
+#include <complex>
 
 namespace cs = cuarray_special;
 
@@ -161,3 +165,16 @@ BOTH_UNARY(dawsn, cs::dawsn(D(0)))
 BOTH_BINARY(owens_t, cs::owens_t(D(0), D(1)))
 BOTH_TERNARY(lpmv, cs::lpmv(D(0), D(1), D(2)))
 BOTH_TERNARY(wright_bessel, cs::wright_bessel(D(0), D(1), D(2)))
+BOTH_UNARY(erfi, cs::erfi(D(0)))
+
+// complex loops: complex128 and complex64 arrays (std::complex has NumPy's layout)
+#define CUNARY(NAME, T, EXPR) \
+  extern "C" void csf_##NAME(const std::complex<T>* x, std::complex<T>* out, long n) { \
+    for (long i = 0; i < n; ++i) { const std::complex<T> in0 = x[i]; out[i] = (EXPR); } }
+#define BOTH_CUNARY(NAME, EXPR) CUNARY(NAME##_D, double, EXPR) CUNARY(NAME##_F, float, EXPR)
+BOTH_CUNARY(wofz, cs::wofz(in0))
+BOTH_CUNARY(erf, cs::erf_c(in0))
+BOTH_CUNARY(erfc, cs::erfc_c(in0))
+BOTH_CUNARY(erfcx, cs::erfcx_c(in0))
+BOTH_CUNARY(erfi, cs::erfi_c(in0))
+BOTH_CUNARY(dawsn, cs::dawsn_c(in0))

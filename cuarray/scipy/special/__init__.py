@@ -1,10 +1,11 @@
 """cuarray.scipy.special: SciPy's special functions as cuarray ufuncs. See `scipy.special`.
 
-Every function below except the softmax family, zeta, polygamma, spherical_jn/yn and multigammaln is
-a `cuarray.ufunc` with SciPy's real loops and
+Every function below except the softmax family, zeta, polygamma, the spherical Bessel functions and
+multigammaln is a `cuarray.ufunc` with SciPy's real loops and
 type resolution (cuarray/scipy/special/_ufunc.py): `out=`, `where=`, `dtype=`, broadcasting and
-fusion in `cuarray.fuse` and lazy mode work as for `cuarray.exp`. Complex loops are not provided
-(a complex argument raises TypeError). docs/scipy.md lists what exists and how it was verified.
+fusion in `cuarray.fuse` and lazy mode work as for `cuarray.exp`. Complex loops exist for wofz and
+the error function family (erf, erfc, erfcx, erfi, dawsn); elsewhere a complex argument raises
+TypeError. docs/scipy.md lists what exists and how it was verified.
 """
 
 # -- error function ------------------------------------------------------------------------------
@@ -14,6 +15,8 @@ from ._error import erfcx as erfcx
 from ._error import erfinv as erfinv
 from ._error import erfcinv as erfcinv
 from ._error import dawsn as dawsn
+from ._error import erfi as erfi
+from ._error import wofz as wofz
 
 # -- gamma and related functions -----------------------------------------------------------------
 from ._gamma import gamma as gamma

@@ -2,8 +2,9 @@
 
 A special function is a cuarray `ufunc` (so `out=`, `where=`, `dtype=`, broadcasting, weak Python
 scalars and fusion in `fuse`/lazy mode work as for `cuarray.exp`) whose type oracle is not a NumPy
-ufunc but `LoopTable`: SciPy's own loop list for the function (`scipy.special.erf.types`, real
-loops only) and NumPy's rule for choosing among them, so that no SciPy is needed at run time.
+ufunc but `LoopTable`: SciPy's own loop list for the function (`scipy.special.erf.types`: its real
+loops, and its complex loops where this package has them) and NumPy's rule for choosing among
+them, so that no SciPy is needed at run time.
 The rule (checked against `scipy.special.X.resolve_dtypes` for every dtype pair and weak scalar in
 tests/scipy/test_special_dtypes_cpu.py):
 
@@ -71,6 +72,8 @@ _BASE = ("common.cuh",)
 _DEPS = {
     "gamma.cuh": ("common.cuh",),
     "erf.cuh": ("common.cuh",),
+    "cmath.cuh": ("common.cuh",),
+    "faddeeva.cuh": ("common.cuh", "erf.cuh", "cmath.cuh"),
     "ndtr.cuh": ("common.cuh", "erf.cuh"),
     "bessel.cuh": ("common.cuh",),
     "convenience.cuh": ("common.cuh",),
@@ -116,7 +119,7 @@ class LoopTable:
 
     @property
     def types(self) -> list:
-        """SciPy's real loops ('dd->d'), in the installed SciPy's order (module docstring)."""
+        """SciPy's loops ('dd->d') that exist here, in the installed SciPy's order (module docstring)."""
         self._ordered()
         return list(self._types)
 
@@ -126,7 +129,8 @@ class LoopTable:
         if self._loops is None:
             rows = list(self._rows)
             if self.__name__ in FLOAT_FIRST_SINCE_1_18 and _scipy_lists_float_first():
-                rows.sort(key=lambda t: "d" in t)  # stable: the float32 loop moves first
+                # stable: the float32 loop moves first, and complex64 before complex128 after them
+                rows.sort(key=lambda t: (any(c in "FD" for c in t), "d" in t.lower()))
             self._types = rows
             self._loops = [tuple(numpy.dtype(c) for c in t.replace("->", "")) for t in rows]
         return self._loops
