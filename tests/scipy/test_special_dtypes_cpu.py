@@ -21,6 +21,9 @@ from cuarray.scipy import special as cs  # noqa: E402
 UFUNCS = sorted(n for n in dir(cs) if isinstance(getattr(cs, n), ufunc))
 # the private ufuncs behind zeta(x) and zeta(x, q), whose SciPy counterparts are private too
 PRIVATE = {"_zeta": "cuarray.scipy.special._zeta", "_riemann_zeta": "cuarray.scipy.special._zeta"}
+# and those behind the spherical Bessel functions (real loops; SciPy's 'lD->D' ones are not here)
+PRIVATE.update(("_spherical_{}{}".format(k, d), "cuarray.scipy.special._bessel") for k in ("jn", "yn", "in", "kn")
+               for d in ("", "_d"))
 DTYPES = [np.dtype(c) for c in "?bhilqBHILQefdFD"]
 WEAK = [int, float, complex]
 

@@ -58,6 +58,8 @@ from ._bessel import yv as yv
 from ._bessel import yve as yve
 from ._bessel import spherical_jn as spherical_jn
 from ._bessel import spherical_yn as spherical_yn
+from ._bessel import spherical_in as spherical_in
+from ._bessel import spherical_kn as spherical_kn
 from ._bessel import ive as ive
 from ._bessel import k0 as k0
 from ._bessel import k0e as k0e

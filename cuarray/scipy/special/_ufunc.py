@@ -164,7 +164,8 @@ class LoopTable:
             outs = [None if s is None else numpy.dtype(s) for s in signature[nin:]]
         if outs is None and all(isinstance(t, numpy.dtype) for t in ins):
             for loop in loops:
-                if list(loop[:nin]) == ins:
+                # (by type code: longlong 'q' equals int64 'l' as a dtype, but is not SciPy's 'l' loop)
+                if [t.char for t in loop[:nin]] == [t.char for t in ins]:
                     return loop
         passes = ("safe",) if outs is None or casting == "safe" else ("safe", casting)
         for in_casting in passes:
