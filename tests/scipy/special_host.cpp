@@ -22,6 +22,7 @@
 #include "wright.cuh"
 #include "cmath.cuh"
 #include "faddeeva.cuh"
+#include "struve.cuh"
 
 #include <complex>
 
@@ -170,6 +171,8 @@ BOTH_BINARY(owens_t, cs::owens_t(D(0), D(1)))
 BOTH_TERNARY(lpmv, cs::lpmv(D(0), D(1), D(2)))
 BOTH_TERNARY(wright_bessel, cs::wright_bessel(D(0), D(1), D(2)))
 BOTH_UNARY(erfi, cs::erfi(D(0)))
+BOTH_BINARY(struve, cs::struve_h(D(0), D(1)))
+BOTH_BINARY(modstruve, cs::struve_l(D(0), D(1)))
 
 // complex loops: complex128 and complex64 arrays (std::complex has NumPy's layout)
 #define CUNARY(NAME, T, EXPR) \

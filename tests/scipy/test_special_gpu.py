@@ -83,6 +83,7 @@ BINARY = {
     "smirnovi": ((1, 300), (0, 0.999), 1e-10, 2e-6, 0), "ellipeinc": ((-10, 10), (-5, 1), 5e-14, 2e-6, 0),
     "stdtrit": ((0.1, 200), (1e-200, 1), 1e-12, 2e-6, 0),
     "owens_t": ((-30, 30), (1e-3, 20), 5e-13, 1e-6, 0),
+    "struve": ((-20, 50), (0, 500), 1e-9, 2e-6, 1e-12), "modstruve": ((-20, 50), (0, 500), 1e-9, 2e-6, 1e-12),
 }
 # Three-argument functions: (ranges, float64 rtol, float32 rtol). Parameter ranges keep away from
 # the corners the host test documents (tiny shape parameters, SciPy's inaccurate far tails).

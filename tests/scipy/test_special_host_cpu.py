@@ -151,6 +151,10 @@ BINARY = {
     "jve": ((-50, 200), (-100, 1000), 1e-11, 2e-6, 1e-12),
     "yve": ((-50, 200), (0, 1000), 1e-11, 2e-6, 1e-12),
     "jn": ((-50, 200), (-100, 1000), 1e-11, 2e-6, 1e-12),
+    # Struve: SciPy's own acceptance is 1e-12 relative (else the best of its three sums within 1e-7);
+    # near the zeros at large z, H ~ Y_v: Y's absolute 1e-12 (as jv/yv above)
+    "struve": ((-20, 50), (-50, 1000), 1e-9, 2e-6, 1e-12),
+    "modstruve": ((-20, 50), (-50, 700), 1e-9, 2e-6, 1e-12),
 }
 # Several outputs: name -> (argument ranges, float64 rtol per output, float32 rtol, atol per output).
 # Ci and dn near their zeros: absolute tolerances (Ci's power series/fraction and Cephes' dn =
@@ -284,6 +288,12 @@ KNOWN = {
     "erfi": lambda x: (np.abs(x) > 26.5) & np.isfinite(x),
     # expi between 709.8 and 716, where SciPy's e^x overflows before Ei(x) does.
     "expi": lambda x: (x > 709) & np.isfinite(x),
+    # struve/modstruve of an infinite order (SciPy's 0 or NaN depends on z; ours: 0 for |z| < 2 and
+    # v = +inf, else NaN) or one beyond 2^31 (SciPy casts v to a C int for the parity at z < 0 and
+    # the sign of Gamma at z = 0: NaN, or infinities of either sign)
+    # and struve beyond |z| = 1e9, where SciPy's Y_v (AMOS) is 0 and so is its H_v ~ Y_v; modstruve
+    # beyond 1e100, where SciPy's is NaN for some orders (ours: +-inf)
+    "struve": lambda v, z: (np.abs(v) > 2.0 ** 31) | (np.abs(z) > 1e9), "modstruve": lambda v, z: (np.abs(v) > 2.0 ** 31) | (np.abs(z) > 1e100),
     "pseudo_huber": lambda a, b: np.isfinite(a) & (a > 0) & (np.abs(b) > 1e150 * np.abs(a)),
     "kl_div": lambda a, b: (a > 0) & (b > 0) & np.isfinite(a) & np.isfinite(b) & (
         (np.abs(a) > 1e300 * np.abs(b)) | (np.abs(a) < 1e-300 * np.abs(b))),

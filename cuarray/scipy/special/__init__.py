@@ -68,6 +68,8 @@ from ._bessel import k1e as k1e
 from ._bessel import kn as kn
 from ._bessel import kv as kv
 from ._bessel import kve as kve
+from ._bessel import struve as struve
+from ._bessel import modstruve as modstruve
 
 # -- statistical functions -----------------------------------------------------------------------
 from ._stats import ndtr as ndtr

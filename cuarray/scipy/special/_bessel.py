@@ -3,7 +3,8 @@ library's), i0, i1 (CUDA's cyl_bessel_i0/i1) and the scaled i0e, i1e (templates/
 All but i0/i1 compute their float loops in double, as SciPy's do. Real-order iv, ive, kv, kve,
 kn and k0, k1, k0e, k1e, and jv, yv, jve, yve, jn by Temme's method (templates/bessel_ik.cuh,
 templates/bessel_jy.cuh; SciPy uses AMOS and Cephes); the spherical Bessel functions
-spherical_jn/yn/in/kn (real argument) from them. jve and yve equal jv and yv for real
+spherical_jn/yn/in/kn (real argument) from them, and the Struve functions struve and modstruve
+(templates/struve.cuh). jve and yve equal jv and yv for real
 arguments (their scaling is by the imaginary part). wright_bessel, Wright's generalized Bessel
 function, by its series of positive terms (templates/wright.cuh)."""
 
@@ -87,3 +88,8 @@ def spherical_kn(n, z, derivative=False):
 wright_bessel = special_ufunc("wright_bessel", 3, 1, ("ddd->d", "fff->f"),
                               "out0 = cuarray_special::wright_bessel((double)in0, (double)in1, (double)in2)",
                               ("wright.cuh",))
+
+# Struve functions (templates/struve.cuh: SciPy's three evaluations with error estimates)
+_ST = ("struve.cuh",)
+struve = special_ufunc("struve", 2, 1, ("dd->d", "ff->f"), _IK2.format("struve_h"), _ST)
+modstruve = special_ufunc("modstruve", 2, 1, ("dd->d", "ff->f"), _IK2.format("struve_l"), _ST)

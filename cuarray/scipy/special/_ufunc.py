@@ -83,6 +83,7 @@ _DEPS = {
     "ellip.cuh": ("common.cuh",),
     "bessel_ik.cuh": ("common.cuh",),
     "bessel_jy.cuh": ("common.cuh", "bessel_ik.cuh"),
+    "struve.cuh": ("common.cuh", "gamma.cuh", "bessel_ik.cuh", "bessel_jy.cuh"),
     "kolmogorov.cuh": ("common.cuh",),
     "owens.cuh": ("common.cuh",),
     "legendre.cuh": ("common.cuh", "gamma.cuh"),
