@@ -23,6 +23,7 @@
 #include "cmath.cuh"
 #include "faddeeva.cuh"
 #include "struve.cuh"
+#include "hyp2f1.cuh"
 
 #include <complex>
 
@@ -173,6 +174,11 @@ BOTH_TERNARY(wright_bessel, cs::wright_bessel(D(0), D(1), D(2)))
 BOTH_UNARY(erfi, cs::erfi(D(0)))
 BOTH_BINARY(struve, cs::struve_h(D(0), D(1)))
 BOTH_BINARY(modstruve, cs::struve_l(D(0), D(1)))
+#define QUATERNARY(NAME, T, EXPR) \
+  extern "C" void csf_##NAME(const T* x, const T* y, const T* z, const T* w, T* out, long n) { \
+    for (long i = 0; i < n; ++i) { const T in0 = x[i], in1 = y[i], in2 = z[i], in3 = w[i]; out[i] = (T)(EXPR); } }
+QUATERNARY(hyp2f1_d, double, cs::hyp2f1(D(0), D(1), D(2), D(3)))
+QUATERNARY(hyp2f1_f, float, cs::hyp2f1(D(0), D(1), D(2), D(3)))
 
 // complex loops: complex128 and complex64 arrays (std::complex has NumPy's layout)
 #define CUNARY(NAME, T, EXPR) \

@@ -419,3 +419,18 @@ def test_complex_ufunc_machinery():
     cs.dawsn(cuarray.asarray(x + 1j), out=out, where=cuarray.asarray(mask))
     np.testing.assert_allclose(out.get(), np.where(mask, special.dawsn(x + 1j), 0), rtol=1e-13)
     assert special.erfc(cuarray.asarray(x + 2j)).dtype == np.complex128  # SciPy dispatches to ours
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["float64", "float32"])
+def test_hyp2f1_against_scipy(dtype):
+    """hyp2f1 (Cephes' algorithm, as SciPy's) over parameters in (-20, 20) with integers and
+    half-integers mixed in, x in (-1, 1) and (-2, -1); x < -2, where A&S 15.3.7 cancels in both,
+    is checked on the host (tests/scipy/test_special_host_cpu.py::test_hyp2f1)."""
+    rng = _rng("hyp2f1", dtype)
+    n = 20000
+    a, b, c = (np.where(rng.random(n) < 0.2, np.round(p), p) for p in rng.uniform(-20, 20, (3, n)))
+    x = np.concatenate([rng.uniform(-1, 1, n // 2), rng.uniform(-2, -1, n - n // 2)])
+    args = [v.astype(dtype) for v in (a, b, c, x)]
+    want = _want("hyp2f1", dtype, *args)
+    got = cs.hyp2f1(*(cuarray.asarray(v) for v in args))
+    _check("hyp2f1", got, want, 1e-9 if dtype == np.float64 else 2e-6, 0, dtype)

@@ -109,6 +109,9 @@ from ._expint import shichi as shichi
 from ._zeta import zeta as zeta
 from ._zeta import zetac as zetac
 
+# -- hypergeometric functions --------------------------------------------------------------------
+from ._hypergeometric import hyp2f1 as hyp2f1
+
 # -- Legendre functions ---------------------------------------------------------------------------
 from ._legendre import lpmv as lpmv
 

@@ -84,6 +84,7 @@ _DEPS = {
     "bessel_ik.cuh": ("common.cuh",),
     "bessel_jy.cuh": ("common.cuh", "bessel_ik.cuh"),
     "struve.cuh": ("common.cuh", "gamma.cuh", "bessel_ik.cuh", "bessel_jy.cuh"),
+    "hyp2f1.cuh": ("common.cuh", "gamma.cuh"),
     "kolmogorov.cuh": ("common.cuh",),
     "owens.cuh": ("common.cuh",),
     "legendre.cuh": ("common.cuh", "gamma.cuh"),

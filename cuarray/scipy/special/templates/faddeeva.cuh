@@ -22,7 +22,7 @@ constexpr double k_2_sqrtpi = 1.128379167095512573896158903121545172;  // 2 / sq
 // erfi(x) = (2/sqrt pi) e^(x^2) D(x): below 10 its series sum x^(2k+1) / (k! (2k+1)) directly
 // (positive terms); above, through dawsn with e^(x^2) split in two halves (the product can be
 // finite where e^(x^2) alone is not). Float loops compute in double, as SciPy's.
-CSF_FN double erfi(double x) {
+CSF_NOINLINE double erfi(double x) {
   if (isnan(x) || isinf(x)) return x;
   const double ax = fabs(x);
   double r;
@@ -44,7 +44,7 @@ CSF_FN double erfi(double x) {
 }
 
 // w(x + iy) for finite x >= 0, y >= 0 (Algorithm 680's three regions, header comment).
-CSF_FN cdouble faddeeva_q1(double x, double y) {
+CSF_NOINLINE cdouble faddeeva_q1(double x, double y) {
   const double xs = x / 6.3, ys = y / 4.4;
   double q = xs * xs + ys * ys;
   if (q < 0.085264) {
@@ -95,7 +95,7 @@ CSF_FN cdouble faddeeva_q1(double x, double y) {
 CSF_FN double faddeeva_im_real(double x) { return k_2_sqrtpi * dawsn(x); }
 
 // erfcx(y) for real y: w(iy).
-CSF_FN double erfcx_real(double y) {
+CSF_NOINLINE double erfcx_real(double y) {
   if (isnan(y)) return y;
   if (y == lim<double>::inf()) return 0.0;
   if (y > 1e8) return 1.0 / (k_sqrtpi * y);
@@ -116,7 +116,7 @@ CSF_FN cdouble exp_times(double a, double b, cdouble w) {
   return cd(e * r.re, e * r.im);
 }
 
-CSF_FN cdouble faddeeva(cdouble z) {
+CSF_NOINLINE cdouble faddeeva(cdouble z) {
   const double x = z.re, y = z.im;
   if (x == 0.0) return cd(erfcx_real(y), x);
   if (y == 0.0) return cd(exp(-x * x), faddeeva_im_real(x));
@@ -153,7 +153,7 @@ CSF_FN cdouble faddeeva(cdouble z) {
 }
 
 // erf(z) near 0: z (2/sqrt pi) sum (-z^2)^n / (n! (2n+1)), for |z| < 1 (terms fall by |z|^2/n).
-CSF_FN cdouble erf_series(cdouble z) {
+CSF_NOINLINE cdouble erf_series(cdouble z) {
   const cdouble mz2 = -(z * z);
   cdouble t = cd(1.0, 0.0), s = t;
   for (int n = 1; n < 40; ++n) {
