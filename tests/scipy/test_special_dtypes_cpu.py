@@ -112,7 +112,7 @@ def test_resolution_matches_scipy(name):
     uf, sp = _pair(name)
     choices = DTYPES + WEAK
     combos = itertools.product(choices, repeat=uf.nin) if uf.nin <= 2 else (
-        [(d,) * 3 for d in DTYPES] + [(d, float, int) for d in DTYPES])
+        [(d,) * uf.nin for d in DTYPES] + [(d, float) + (int,) * (uf.nin - 2) for d in DTYPES])
     bad = []
     for ins in combos:
         want = _expect(_theirs(sp, ins), uf)
