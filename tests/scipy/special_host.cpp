@@ -22,7 +22,9 @@
 #include "wright.cuh"
 #include "cmath.cuh"
 #include "faddeeva.cuh"
+#include "ddouble.cuh"
 #include "struve.cuh"
+#include "hyp1f1.cuh"
 #include "hyp2f1.cuh"
 
 #include <complex>
@@ -191,3 +193,4 @@ BOTH_CUNARY(erfc, cs::erfc_c(in0))
 BOTH_CUNARY(erfcx, cs::erfcx_c(in0))
 BOTH_CUNARY(erfi, cs::erfi_c(in0))
 BOTH_CUNARY(dawsn, cs::dawsn_c(in0))
+BOTH_TERNARY(hyp1f1, cs::hyp1f1(D(0), D(1), D(2)))

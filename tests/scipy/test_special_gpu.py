@@ -434,3 +434,17 @@ def test_hyp2f1_against_scipy(dtype):
     want = _want("hyp2f1", dtype, *args)
     got = cs.hyp2f1(*(cuarray.asarray(v) for v in args))
     _check("hyp2f1", got, want, 1e-9 if dtype == np.float64 else 2e-6, 0, dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["float64", "float32"])
+def test_hyp1f1_against_scipy(dtype):
+    """hyp1f1 for |a|, |b| <= 20, |x| <= 50, away from the corners where SciPy's (Boost's) value
+    is off (integer a <= 0 with b < 0 or a <= -15: tests/scipy/test_special_host_cpu.py)."""
+    rng = _rng("hyp1f1", dtype)
+    n = 20000
+    a, b = (np.where(rng.random(n) < 0.2, np.round(p), p) for p in rng.uniform(-20, 20, (2, n)))
+    keep = ~((a <= 0) & (a == np.round(a)) & ((b < 0) | (a <= -15)))
+    args = [v[keep].astype(dtype) for v in (a, b, rng.uniform(-50, 50, n))]
+    want = _want("hyp1f1", dtype, *args)
+    got = cs.hyp1f1(*(cuarray.asarray(v) for v in args))
+    _check("hyp1f1", got, want, 5e-9 if dtype == np.float64 else 2e-6, 1e-15 if dtype == np.float64 else 0, dtype)

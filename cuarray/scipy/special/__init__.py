@@ -111,6 +111,7 @@ from ._zeta import zetac as zetac
 
 # -- hypergeometric functions --------------------------------------------------------------------
 from ._hypergeometric import hyp2f1 as hyp2f1
+from ._hypergeometric import hyp1f1 as hyp1f1
 
 # -- Legendre functions ---------------------------------------------------------------------------
 from ._legendre import lpmv as lpmv

@@ -13,34 +13,6 @@
 #define CUARRAY_SPECIAL_STRUVE_CUH
 namespace cuarray_special {
 
-// Double-double numbers (hi + lo, |lo| <= ulp(hi)/2): Knuth's two-sum and an fma product.
-struct dd_real {
-  double hi, lo;
-};
-CSF_FN dd_real dd(double x) { dd_real r; r.hi = x; r.lo = 0.0; return r; }
-CSF_FN dd_real dd_norm(double s, double e) {
-  dd_real r;
-  r.hi = s + e;
-  r.lo = e - (r.hi - s);
-  return r;
-}
-CSF_FN dd_real dd_add(dd_real a, dd_real b) {
-  const double s = a.hi + b.hi, bb = s - a.hi;
-  const double e = (a.hi - (s - bb)) + (b.hi - bb);
-  return dd_norm(s, e + a.lo + b.lo);
-}
-CSF_FN dd_real dd_mul(dd_real a, dd_real b) {
-  const double p = a.hi * b.hi;
-  const double e = fma(a.hi, b.hi, -p);
-  return dd_norm(p, e + (a.hi * b.lo + a.lo * b.hi));
-}
-CSF_FN dd_real dd_div(dd_real a, dd_real b) {
-  const double q1 = a.hi / b.hi;
-  const dd_real r = dd_add(a, dd_mul(dd(-q1), b));  // a - q1 b
-  const double q2 = r.hi / b.hi;
-  return dd_add(dd(q1), dd(q2));
-}
-
 constexpr int k_struve_maxiter = 10000;
 constexpr double k_struve_sum_eps = 1e-16, k_struve_sum_tiny = 1e-100;
 
