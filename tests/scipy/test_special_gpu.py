@@ -448,3 +448,26 @@ def test_hyp1f1_against_scipy(dtype):
     want = _want("hyp1f1", dtype, *args)
     got = cs.hyp1f1(*(cuarray.asarray(v) for v in args))
     _check("hyp1f1", got, want, 5e-9 if dtype == np.float64 else 2e-6, 1e-15 if dtype == np.float64 else 0, dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64], ids=["float64", "float32", "int64"])
+def test_comb_perm_arrays_against_scipy(dtype):
+    """comb (with and without repetition) and perm of arrays (exact=False): SciPy's binom/poch
+    expressions, 0 where k > N, N < 0 or k < 0; SciPy's result dtypes (a Python int k with a
+    float32 N array is an int64 array to SciPy's asarray: float64)."""
+    rng = _rng("comb", dtype)
+    N = rng.uniform(-5, 60, 5000)
+    k = rng.uniform(-5, 60, 5000)
+    if dtype == np.int64:
+        N, k = np.round(N), np.round(k)
+    N, k = N.astype(dtype), k.astype(dtype)
+    for name, kw in (("comb", {}), ("comb", {"repetition": True}), ("perm", {})):
+        want = getattr(special, name)(N, k, **kw)
+        got = getattr(cs, name)(cuarray.asarray(N), cuarray.asarray(k), **kw)
+        assert got.dtype == want.dtype, (name, kw)
+        np.testing.assert_allclose(got.get(), want, rtol=5e-12 if dtype != np.float32 else 2e-6, err_msg=name)
+    want = special.comb(N.astype(np.float32), 3)
+    got = cs.comb(cuarray.asarray(N.astype(np.float32)), 3)
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(got.get(), want, rtol=1e-12)
+    assert cs.comb(cuarray.asarray(np.int64(10)), 3, exact=True) == 120  # a 0-d device array reads back

@@ -1,7 +1,7 @@
 """cuarray.scipy.special: SciPy's special functions as cuarray ufuncs. See `scipy.special`.
 
-Every function below except the softmax family, zeta, polygamma, the spherical Bessel functions and
-multigammaln is a `cuarray.ufunc` with SciPy's real loops and
+Every function below except the softmax family, zeta, polygamma, the spherical Bessel functions,
+comb, perm and multigammaln is a `cuarray.ufunc` with SciPy's real loops and
 type resolution (cuarray/scipy/special/_ufunc.py): `out=`, `where=`, `dtype=`, broadcasting and
 fusion in `cuarray.fuse` and lazy mode work as for `cuarray.exp`. Complex loops exist for wofz and
 the error function family (erf, erfc, erfcx, erfi, dawsn); elsewhere a complex argument raises
@@ -123,6 +123,10 @@ from ._elliptic import ellipe as ellipe
 from ._elliptic import ellipkinc as ellipkinc
 from ._elliptic import ellipeinc as ellipeinc
 from ._elliptic import ellipj as ellipj
+
+# -- combinatorics -----------------------------------------------------------------------------------
+from ._combinatorics import comb as comb
+from ._combinatorics import perm as perm
 
 # -- convenience functions -----------------------------------------------------------------------
 from ._convenience import expit as expit
