@@ -25,6 +25,7 @@
 #include "ddouble.cuh"
 #include "struve.cuh"
 #include "hyp1f1.cuh"
+#include "lambertw.cuh"
 #include "hyp2f1.cuh"
 
 #include <complex>
@@ -194,3 +195,12 @@ BOTH_CUNARY(erfcx, cs::erfcx_c(in0))
 BOTH_CUNARY(erfi, cs::erfi_c(in0))
 BOTH_CUNARY(dawsn, cs::dawsn_c(in0))
 BOTH_TERNARY(hyp1f1, cs::hyp1f1(D(0), D(1), D(2)))
+// _lambertw's 'Dld->D' and 'Flf->F' loops
+extern "C" void csf__lambertw_D(const std::complex<double>* z, const long* k, const double* tol,
+                                std::complex<double>* out, long n) {
+  for (long i = 0; i < n; ++i) out[i] = cs::lambertw(z[i], (long long)k[i], tol[i]);
+}
+extern "C" void csf__lambertw_F(const std::complex<float>* z, const long* k, const float* tol,
+                                std::complex<float>* out, long n) {
+  for (long i = 0; i < n; ++i) out[i] = cs::lambertw(z[i], (long long)k[i], tol[i]);
+}

@@ -57,7 +57,7 @@ def _batch(sources: dict) -> str:
 
 
 MODULES = ["_error", "_gamma", "_bessel", "_stats", "_convenience", "_expint", "_zeta", "_elliptic", "_legendre",
-           "_hypergeometric"]
+           "_hypergeometric", "_lambertw"]
 
 
 @pytest.mark.parametrize("module", MODULES)

@@ -24,6 +24,7 @@ PRIVATE = {"_zeta": "cuarray.scipy.special._zeta", "_riemann_zeta": "cuarray.sci
 # and those behind the spherical Bessel functions (real loops; SciPy's 'lD->D' ones are not here)
 PRIVATE.update(("_spherical_{}{}".format(k, d), "cuarray.scipy.special._bessel") for k in ("jn", "yn", "in", "kn")
                for d in ("", "_d"))
+PRIVATE["_lambertw"] = "cuarray.scipy.special._lambertw"  # behind lambertw (complex loops only)
 DTYPES = [np.dtype(c) for c in "?bhilqBHILQefdFD"]
 WEAK = [int, float, complex]
 
@@ -43,7 +44,7 @@ def _ours(uf, ins, **kw):
 
 
 # The functions with SciPy's complex loops as well as its real ones.
-COMPLEX = {"wofz", "erf", "erfc", "erfcx", "erfi", "dawsn"}
+COMPLEX = {"wofz", "erf", "erfc", "erfcx", "erfi", "dawsn", "_lambertw"}
 
 
 def _expect(theirs, uf):

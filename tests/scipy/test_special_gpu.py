@@ -471,3 +471,23 @@ def test_comb_perm_arrays_against_scipy(dtype):
     assert got.dtype == want.dtype
     np.testing.assert_allclose(got.get(), want, rtol=1e-12)
     assert cs.comb(cuarray.asarray(np.int64(10)), 3, exact=True) == 120  # a 0-d device array reads back
+
+
+@pytest.mark.parametrize("k", [0, -1, 1, 3])
+def test_lambertw_against_scipy(k):
+    """lambertw (complex128 and, with a float32 tol, complex64) over a box, every angle from 1e-10
+    to 1e10, and around the branch point -1/e (itself left out: the iteration divides by 0 there)."""
+    rng = _rng("lambertw", k)
+    n = 20000
+    z = np.concatenate([rng.uniform(-5, 5, n) + 1j * rng.uniform(-5, 5, n),
+                        10 ** rng.uniform(-10, 10, n) * np.exp(2j * np.pi * rng.random(n)),
+                        -np.exp(-1) + rng.uniform(-0.3, 0.3, n) + 1j * rng.uniform(-0.3, 0.3, n)])
+    got = cs.lambertw(cuarray.asarray(z), k)
+    want = special.lambertw(z, k)
+    assert got.dtype == want.dtype == np.complex128
+    np.testing.assert_allclose(got.get(), want, rtol=1e-12)
+    z64 = z.astype(np.complex64)
+    got = cs.lambertw(cuarray.asarray(z64), cuarray.asarray(np.full(n * 3, k)), np.float32(1e-6))
+    want = special.lambertw(z64, np.full(n * 3, k), np.float32(1e-6))
+    assert got.dtype == want.dtype == np.complex64
+    np.testing.assert_allclose(got.get(), want, rtol=2e-6)

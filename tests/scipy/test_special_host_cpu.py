@@ -812,3 +812,50 @@ HYP1F1_MPMATH = [((-19.0, -13.837251281229573, 1.045623811934206), 4.30689695235
 def test_hyp1f1_against_mpmath(lib, args, want):
     got = _call(lib, "hyp1f1", np.float64, *(np.array([v]) for v in args))[0]
     assert got == pytest.approx(want, rel=1e-13)
+
+
+def _lambertw(lib, dtype, z, k, tol):
+    fn = getattr(lib, "csf__lambertw_" + ("D" if dtype == np.complex128 else "F"))
+    z = np.ascontiguousarray(z, dtype=dtype)
+    k = np.ascontiguousarray(np.broadcast_to(k, z.shape), dtype=np.int64)
+    tol = np.ascontiguousarray(np.broadcast_to(tol, z.shape), dtype=dtype(0).real.dtype)  # 'Dld' / 'Flf'
+    out = np.empty_like(z)
+    fn(*(a.ctypes.data_as(ctypes.c_void_p) for a in (z, k, tol, out)), ctypes.c_long(z.size))
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64], ids=["complex128", "complex64"])
+@pytest.mark.parametrize("k", [0, -1, 1, 2, -3, 40])
+def test_lambertw(lib, k, dtype):
+    """lambertw against SciPy on branches 0, +-1 and beyond: a box |x|, |y| <= 5, magnitudes
+    1e-10..1e10 at every angle, the branch point's neighbourhood (both half planes and the real
+    segment with both zeros: W_-1 is real there for either), and the edges (0, +-inf, NaN, +-1e300):
+    1e-12 (Halley's last step
+    leaves the iteration converged to rounding in both). -1/e itself is left out (the iteration
+    divides by 2w + 2 = 0 there: NaN in SciPy, rounding decides ours)."""
+    rng = np.random.default_rng(zlib.crc32(b"lambertw") + k % 97)
+    n = 20000
+    z = np.concatenate([rng.uniform(-5, 5, n) + 1j * rng.uniform(-5, 5, n),
+                        10 ** rng.uniform(-10, 10, n) * np.exp(2j * np.pi * rng.random(n)),
+                        -np.exp(-1) + rng.uniform(-0.3, 0.3, n) + 1j * rng.uniform(-0.3, 0.3, n) * (rng.random(n) < 0.5),
+                        rng.uniform(-0.4, 0, n) + 0j, np.conj(rng.uniform(-0.4, 0, n) + 0j)])
+    e = np.array([0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 1e300, -1e300, 1e-300, -0.1])
+    a, b = np.meshgrid(e, e)
+    with np.errstate(all="ignore"):
+        z = np.concatenate([z, (a + 1j * b).ravel()]).astype(dtype)
+        # (a float32 tol picks SciPy's 'Flf->F' loop; a Python float, its 'Dld->D')
+        want = special.lambertw(z, k, 1e-8 if dtype == np.complex128 else np.float32(1e-8))
+        got = _lambertw(lib, dtype, z, k, 1e-8)
+    assert want.dtype == dtype
+    keep = np.abs(z.astype(np.complex128) + np.exp(-1)) > 1e-7
+    _compare_complex("lambertw", z[keep], got[keep], want[keep], 1e-12 if dtype == np.complex128 else 2e-6)
+
+
+def _compare_complex(name, z, got, want, rtol):
+    with np.errstate(all="ignore"):
+        ok = np.isclose(got, want, rtol=rtol, atol=1e-300, equal_nan=True)
+        ok |= np.isnan(got) & np.isnan(want)
+    bad = np.nonzero(~ok)[0]
+    detail = "; ".join("{}({!r}) = {!r}, SciPy {!r}".format(name, complex(z[i]), complex(got[i]), complex(want[i]))
+                       for i in bad[:6])
+    assert not bad.size, "{} of {} differ: {}".format(bad.size, z.size, detail)

@@ -1,7 +1,7 @@
 """cuarray.scipy.special: SciPy's special functions as cuarray ufuncs. See `scipy.special`.
 
 Every function below except the softmax family, zeta, polygamma, the spherical Bessel functions,
-comb, perm and multigammaln is a `cuarray.ufunc` with SciPy's real loops and
+lambertw, comb, perm and multigammaln is a `cuarray.ufunc` with SciPy's real loops and
 type resolution (cuarray/scipy/special/_ufunc.py): `out=`, `where=`, `dtype=`, broadcasting and
 fusion in `cuarray.fuse` and lazy mode work as for `cuarray.exp`. Complex loops exist for wofz and
 the error function family (erf, erfc, erfcx, erfi, dawsn); elsewhere a complex argument raises
@@ -108,6 +108,7 @@ from ._expint import sici as sici
 from ._expint import shichi as shichi
 from ._zeta import zeta as zeta
 from ._zeta import zetac as zetac
+from ._lambertw import lambertw as lambertw
 
 # -- hypergeometric functions --------------------------------------------------------------------
 from ._hypergeometric import hyp2f1 as hyp2f1

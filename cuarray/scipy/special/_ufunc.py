@@ -85,6 +85,7 @@ _DEPS = {
     "bessel_jy.cuh": ("common.cuh", "bessel_ik.cuh"),
     "struve.cuh": ("common.cuh", "gamma.cuh", "bessel_ik.cuh", "bessel_jy.cuh", "ddouble.cuh"),
     "hyp1f1.cuh": ("common.cuh", "gamma.cuh", "ddouble.cuh"),
+    "lambertw.cuh": ("common.cuh", "cmath.cuh"),
     "hyp2f1.cuh": ("common.cuh", "gamma.cuh"),
     "kolmogorov.cuh": ("common.cuh",),
     "owens.cuh": ("common.cuh",),

@@ -23,6 +23,9 @@ CSF_FN cdouble operator*(cdouble a, cdouble b) { return cd(a.re * b.re - a.im * 
 CSF_FN cdouble operator*(double s, cdouble a) { return cd(s * a.re, s * a.im); }
 CSF_FN cdouble operator+(double s, cdouble a) { return cd(s + a.re, a.im); }
 CSF_FN cdouble operator-(double s, cdouble a) { return cd(s - a.re, -a.im); }
+CSF_FN cdouble operator+(cdouble a, double s) { return cd(a.re + s, a.im); }
+CSF_FN cdouble operator-(cdouble a, double s) { return cd(a.re - s, a.im); }
+CSF_FN cdouble operator*(cdouble a, double s) { return cd(a.re * s, a.im * s); }
 // Smith's division (no overflow of |b|^2 for large b).
 CSF_FN cdouble operator/(cdouble a, cdouble b) {
   if (fabs(b.re) >= fabs(b.im)) {
@@ -40,6 +43,13 @@ CSF_FN cdouble cexp(cdouble z) {
   return cd(e * cos(z.im), e * sin(z.im));
 }
 CSF_FN cdouble clog(cdouble z) { return cd(log(cabs(z)), atan2(z.im, z.re)); }
+// Principal square root (Kahan's: no cancellation; the cut's sign from z.im's zero).
+CSF_FN cdouble csqrt(cdouble z) {
+  if (z.re == 0 && z.im == 0) return cd(0.0, z.im);
+  const double t = sqrt(0.5 * (fabs(z.re) + cabs(z)));
+  if (z.re >= 0) return cd(t, z.im / (2 * t));
+  return cd(fabs(z.im) / (2 * t), copysign(t, z.im));
+}
 
 }  // namespace cuarray_special
 #endif
