@@ -26,6 +26,7 @@
 #include "struve.cuh"
 #include "hyp1f1.cuh"
 #include "lambertw.cuh"
+#include "sph_harm.cuh"
 #include "hyp2f1.cuh"
 
 #include <complex>
@@ -203,4 +204,9 @@ extern "C" void csf__lambertw_D(const std::complex<double>* z, const long* k, co
 extern "C" void csf__lambertw_F(const std::complex<float>* z, const long* k, const float* tol,
                                 std::complex<float>* out, long n) {
   for (long i = 0; i < n; ++i) out[i] = cs::lambertw(z[i], (long long)k[i], tol[i]);
+}
+// sph_harm_y's 'qqdd->D' loop
+extern "C" void csf__sph_harm_y_D(const long* n, const long* m, const double* t, const double* p,
+                                  std::complex<double>* out, long len) {
+  for (long i = 0; i < len; ++i) out[i] = cs::sph_harm_y<std::complex<double>>(n[i], m[i], t[i], p[i]);
 }

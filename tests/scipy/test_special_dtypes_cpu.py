@@ -25,6 +25,7 @@ PRIVATE = {"_zeta": "cuarray.scipy.special._zeta", "_riemann_zeta": "cuarray.sci
 PRIVATE.update(("_spherical_{}{}".format(k, d), "cuarray.scipy.special._bessel") for k in ("jn", "yn", "in", "kn")
                for d in ("", "_d"))
 PRIVATE["_lambertw"] = "cuarray.scipy.special._lambertw"  # behind lambertw (complex loops only)
+PRIVATE["_sph_harm_y"] = "cuarray.scipy.special._sph_harm"  # behind sph_harm_y
 DTYPES = [np.dtype(c) for c in "?bhilqBHILQefdFD"]
 WEAK = [int, float, complex]
 
@@ -44,7 +45,7 @@ def _ours(uf, ins, **kw):
 
 
 # The functions with SciPy's complex loops as well as its real ones.
-COMPLEX = {"wofz", "erf", "erfc", "erfcx", "erfi", "dawsn", "_lambertw"}
+COMPLEX = {"wofz", "erf", "erfc", "erfcx", "erfi", "dawsn", "_lambertw", "_sph_harm_y"}
 
 
 def _expect(theirs, uf):
@@ -104,6 +105,10 @@ def _pair(name):
 
         import scipy.special._ufuncs as su
 
+        if name == "_sph_harm_y":  # SciPy's diff_n=0 ufunc behind its MultiUFunc sph_harm_y
+            import scipy.special._special_ufuncs as ssu
+
+            return getattr(importlib.import_module(PRIVATE[name]), name), ssu.sph_harm_y[0]
         return getattr(importlib.import_module(PRIVATE[name]), name), getattr(su, name)
     return getattr(cs, name), getattr(special, name)
 

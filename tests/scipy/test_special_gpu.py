@@ -491,3 +491,21 @@ def test_lambertw_against_scipy(k):
     want = special.lambertw(z64, np.full(n * 3, k), np.float32(1e-6))
     assert got.dtype == want.dtype == np.complex64
     np.testing.assert_allclose(got.get(), want, rtol=2e-6)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["float64", "float32"])
+def test_sph_harm_y_against_scipy(dtype):
+    """sph_harm_y (diff_n=0) for n < 100, |m| <= n + 2, theta in [0, pi], phi in [0, 2 pi]: SciPy's
+    result dtype (complex128 for int64 n, m and float32 angles: SciPy's first loop 'qqdd->D'),
+    1e-12 relative or 1e-14 of the largest value; diff_n=1 raises NotImplementedError."""
+    rng = _rng("sph_harm_y", dtype)
+    N = 20000
+    n = rng.integers(0, 100, N)
+    m = rng.integers(-102, 103, N)
+    t, p = rng.uniform(0, np.pi, N).astype(dtype), rng.uniform(0, 2 * np.pi, N).astype(dtype)
+    want = special.sph_harm_y(n, m, t, p)
+    got = cs.sph_harm_y(cuarray.asarray(n), cuarray.asarray(m), cuarray.asarray(t), cuarray.asarray(p))
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(got.get(), want, rtol=1e-12, atol=1e-14 * np.abs(want).max())
+    with pytest.raises(NotImplementedError):
+        cs.sph_harm_y(cuarray.asarray(n), cuarray.asarray(m), cuarray.asarray(t), cuarray.asarray(p), diff_n=1)

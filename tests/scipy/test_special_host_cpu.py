@@ -859,3 +859,29 @@ def _compare_complex(name, z, got, want, rtol):
     detail = "; ".join("{}({!r}) = {!r}, SciPy {!r}".format(name, complex(z[i]), complex(got[i]), complex(want[i]))
                        for i in bad[:6])
     assert not bad.size, "{} of {} differ: {}".format(bad.size, z.size, detail)
+
+
+def test_sph_harm_y(lib):
+    """sph_harm_y (diff_n=0) against SciPy: degrees to 120, orders in and beyond [-n, n] (0 there),
+    n < 0 (0), theta over (-1, 4) (outside [0, pi] SciPy takes |sin theta|), phi over (-7, 7), and
+    edge angles (0, pi, pi/2, 2 pi, +-inf, NaN): 1e-12 relative, or 1e-14 of the largest value
+    near the harmonics' zeros."""
+    rng = np.random.default_rng(zlib.crc32(b"sph_harm_y"))
+    N = 50000
+    n = rng.integers(-2, 120, N)
+    m = rng.integers(-125, 125, N)
+    m = np.where(rng.random(N) < 0.5, np.clip(m, -np.maximum(n, 0), np.maximum(n, 0)), m)
+    t, p = rng.uniform(-1, 4, N), rng.uniform(-7, 7, N)
+    e = np.array([0.0, -0.0, np.pi, np.pi / 2, np.nan, np.inf, -np.inf, 1e-300, 2 * np.pi])
+    tt, pp = (g.ravel() for g in np.meshgrid(e, e))
+    n = np.concatenate([n, np.resize([0, 1, 2, 5, 3], tt.size)])
+    m = np.concatenate([m, np.resize([0, 1, -2, 3, -3], tt.size)])
+    t, p = np.concatenate([t, tt]), np.concatenate([p, pp])
+    out = np.empty(n.size, np.complex128)
+    args = [np.ascontiguousarray(v) for v in (n.astype(np.int64), m.astype(np.int64), t, p)]
+    lib.csf__sph_harm_y_D(*(a.ctypes.data_as(ctypes.c_void_p) for a in args + [out]), ctypes.c_long(n.size))
+    with np.errstate(all="ignore"):
+        want = special.sph_harm_y(n, m, t, p)
+        ok = np.isclose(out, want, rtol=1e-12, atol=1e-14 * np.nanmax(np.abs(want)), equal_nan=True)
+    bad = np.nonzero(~ok)[0]
+    assert not bad.size, [(n[i], m[i], t[i], p[i], out[i], want[i]) for i in bad[:6]]

@@ -1,7 +1,7 @@
 """cuarray.scipy.special: SciPy's special functions as cuarray ufuncs. See `scipy.special`.
 
 Every function below except the softmax family, zeta, polygamma, the spherical Bessel functions,
-lambertw, comb, perm and multigammaln is a `cuarray.ufunc` with SciPy's real loops and
+lambertw, sph_harm_y, comb, perm and multigammaln is a `cuarray.ufunc` with SciPy's real loops and
 type resolution (cuarray/scipy/special/_ufunc.py): `out=`, `where=`, `dtype=`, broadcasting and
 fusion in `cuarray.fuse` and lazy mode work as for `cuarray.exp`. Complex loops exist for wofz and
 the error function family (erf, erfc, erfcx, erfi, dawsn); elsewhere a complex argument raises
@@ -116,6 +116,7 @@ from ._hypergeometric import hyp1f1 as hyp1f1
 
 # -- Legendre functions ---------------------------------------------------------------------------
 from ._legendre import lpmv as lpmv
+from ._sph_harm import sph_harm_y as sph_harm_y
 
 # -- elliptic functions and integrals ------------------------------------------------------------
 from ._elliptic import ellipk as ellipk

@@ -61,7 +61,7 @@ def _scipy_lists_float_first() -> bool:
     return _float_first
 
 # Private rows whose SciPy counterpart is a public function of another name (host parity checks).
-_HOST_NAMES = {"_polygamma": "polygamma"}
+_HOST_NAMES = {"_polygamma": "polygamma", "_sph_harm_y": "sph_harm_y"}
 _TEMPLATES = pathlib.Path(__file__).parent / "templates"
 _RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 _WEAK_RANK = {int: 1, float: 2, complex: 3}
@@ -86,6 +86,7 @@ _DEPS = {
     "struve.cuh": ("common.cuh", "gamma.cuh", "bessel_ik.cuh", "bessel_jy.cuh", "ddouble.cuh"),
     "hyp1f1.cuh": ("common.cuh", "gamma.cuh", "ddouble.cuh"),
     "lambertw.cuh": ("common.cuh", "cmath.cuh"),
+    "sph_harm.cuh": ("common.cuh", "cmath.cuh"),
     "hyp2f1.cuh": ("common.cuh", "gamma.cuh"),
     "kolmogorov.cuh": ("common.cuh",),
     "owens.cuh": ("common.cuh",),
