@@ -107,3 +107,22 @@ def test_fused_preambles_compile(compile_cubin):
     name, src = d.source("flat", 1, np.int32)
     cubin, _ = compile_cubin(src, arch=ARCH, options=FAST, name=name)
     assert cubin[:4] == b"\x7fELF"
+
+
+def test_fused_complex_preambles_compile(compile_cubin):
+    """Complex special functions fused with a real one, as fusion emits them: the Faddeeva and
+    Lambert W headers (cmath.cuh twice, guarded) with erf's real header, on complex<double>."""
+    from cuarray._core.elementwise import Definition, KernelParam
+
+    c16, i8 = np.dtype("D"), np.dtype("l")
+    params = [KernelParam("in0", "in", c16, c16), KernelParam("in1", "in", i8, i8), KernelParam("out0", "out", c16, c16)]
+    import importlib
+
+    lw = importlib.import_module("cuarray.scipy.special._lambertw")._lambertw  # the ufunc behind lambertw
+    pre = "\n".join([cs.wofz._preamble, cs.erf._preamble, lw._preamble])
+    d = Definition("cuarray_fused_special_complex_test", params,
+                   "out0 = cuarray_special::wofz(in0) + cuarray_special::erf_c(in0)"
+                   " + cuarray_special::lambertw(in0, (long long)in1, 1e-8)", preamble=pre)
+    name, src = d.source("flat", 1, np.int32)
+    cubin, _ = compile_cubin(src, arch=ARCH, options=FAST, name=name)
+    assert cubin[:4] == b"\x7fELF"
