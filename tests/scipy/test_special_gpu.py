@@ -425,7 +425,7 @@ def test_complex_ufunc_machinery():
 def test_hyp2f1_against_scipy(dtype):
     """hyp2f1 (Cephes' algorithm, as SciPy's) over parameters in (-20, 20) with integers and
     half-integers mixed in, x in (-1, 1) and (-2, -1); x < -2, where A&S 15.3.7 cancels in both,
-    is checked on the host (tests/scipy/test_special_host_cpu.py::test_hyp2f1)."""
+    is checked on the host (tests/scipy/test_special_host_more_cpu.py::test_hyp2f1)."""
     rng = _rng("hyp2f1", dtype)
     n = 20000
     a, b, c = (np.where(rng.random(n) < 0.2, np.round(p), p) for p in rng.uniform(-20, 20, (3, n)))
@@ -439,7 +439,7 @@ def test_hyp2f1_against_scipy(dtype):
 @pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["float64", "float32"])
 def test_hyp1f1_against_scipy(dtype):
     """hyp1f1 for |a|, |b| <= 20, |x| <= 50, away from the corners where SciPy's (Boost's) value
-    is off (integer a <= 0 with b < 0 or a <= -15: tests/scipy/test_special_host_cpu.py)."""
+    is off (integer a <= 0 with b < 0 or a <= -15: tests/scipy/test_special_host_more_cpu.py)."""
     rng = _rng("hyp1f1", dtype)
     n = 20000
     a, b = (np.where(rng.random(n) < 0.2, np.round(p), p) for p in rng.uniform(-20, 20, (2, n)))
