@@ -20,6 +20,16 @@
 #include "owens.cuh"
 #include "legendre.cuh"
 #include "wright.cuh"
+#include "cmath.cuh"
+#include "faddeeva.cuh"
+#include "ddouble.cuh"
+#include "struve.cuh"
+#include "hyp1f1.cuh"
+#include "lambertw.cuh"
+#include "sph_harm.cuh"
+#include "hyp2f1.cuh"
+
+#include <complex>
 
 namespace cs = cuarray_special;
 
@@ -153,6 +163,10 @@ BOTH_BINARY(_spherical_jn, cs::spherical_jn(D(0), D(1)))
 BOTH_BINARY(_spherical_yn, cs::spherical_yn(D(0), D(1)))
 BOTH_BINARY(_spherical_jn_d, cs::spherical_jn_d(D(0), D(1)))
 BOTH_BINARY(_spherical_yn_d, cs::spherical_yn_d(D(0), D(1)))
+BOTH_BINARY(_spherical_in, cs::spherical_in(D(0), D(1)))
+BOTH_BINARY(_spherical_kn, cs::spherical_kn(D(0), D(1)))
+BOTH_BINARY(_spherical_in_d, cs::spherical_in_d(D(0), D(1)))
+BOTH_BINARY(_spherical_kn_d, cs::spherical_kn_d(D(0), D(1)))
 BOTH_UNARY(kolmogorov, cs::kolmogorov(D(0)))
 BOTH_BINARY(smirnov, cs::smirnov(D(0), D(1)))
 BOTH_UNARY(kolmogi, cs::kolmogi(D(0)))
@@ -161,3 +175,38 @@ BOTH_UNARY(dawsn, cs::dawsn(D(0)))
 BOTH_BINARY(owens_t, cs::owens_t(D(0), D(1)))
 BOTH_TERNARY(lpmv, cs::lpmv(D(0), D(1), D(2)))
 BOTH_TERNARY(wright_bessel, cs::wright_bessel(D(0), D(1), D(2)))
+BOTH_UNARY(erfi, cs::erfi(D(0)))
+BOTH_BINARY(struve, cs::struve_h(D(0), D(1)))
+BOTH_BINARY(modstruve, cs::struve_l(D(0), D(1)))
+#define QUATERNARY(NAME, T, EXPR) \
+  extern "C" void csf_##NAME(const T* x, const T* y, const T* z, const T* w, T* out, long n) { \
+    for (long i = 0; i < n; ++i) { const T in0 = x[i], in1 = y[i], in2 = z[i], in3 = w[i]; out[i] = (T)(EXPR); } }
+QUATERNARY(hyp2f1_d, double, cs::hyp2f1(D(0), D(1), D(2), D(3)))
+QUATERNARY(hyp2f1_f, float, cs::hyp2f1(D(0), D(1), D(2), D(3)))
+
+// complex loops: complex128 and complex64 arrays (std::complex has NumPy's layout)
+#define CUNARY(NAME, T, EXPR) \
+  extern "C" void csf_##NAME(const std::complex<T>* x, std::complex<T>* out, long n) { \
+    for (long i = 0; i < n; ++i) { const std::complex<T> in0 = x[i]; out[i] = (EXPR); } }
+#define BOTH_CUNARY(NAME, EXPR) CUNARY(NAME##_D, double, EXPR) CUNARY(NAME##_F, float, EXPR)
+BOTH_CUNARY(wofz, cs::wofz(in0))
+BOTH_CUNARY(erf, cs::erf_c(in0))
+BOTH_CUNARY(erfc, cs::erfc_c(in0))
+BOTH_CUNARY(erfcx, cs::erfcx_c(in0))
+BOTH_CUNARY(erfi, cs::erfi_c(in0))
+BOTH_CUNARY(dawsn, cs::dawsn_c(in0))
+BOTH_TERNARY(hyp1f1, cs::hyp1f1(D(0), D(1), D(2)))
+// _lambertw's 'Dld->D' and 'Flf->F' loops
+extern "C" void csf__lambertw_D(const std::complex<double>* z, const long* k, const double* tol,
+                                std::complex<double>* out, long n) {
+  for (long i = 0; i < n; ++i) out[i] = cs::lambertw(z[i], (long long)k[i], tol[i]);
+}
+extern "C" void csf__lambertw_F(const std::complex<float>* z, const long* k, const float* tol,
+                                std::complex<float>* out, long n) {
+  for (long i = 0; i < n; ++i) out[i] = cs::lambertw(z[i], (long long)k[i], tol[i]);
+}
+// sph_harm_y's 'qqdd->D' loop
+extern "C" void csf__sph_harm_y_D(const long* n, const long* m, const double* t, const double* p,
+                                  std::complex<double>* out, long len) {
+  for (long i = 0; i < len; ++i) out[i] = cs::sph_harm_y<std::complex<double>>(n[i], m[i], t[i], p[i]);
+}

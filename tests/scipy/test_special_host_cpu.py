@@ -11,22 +11,18 @@ the GPU in test_special_gpu.py.)
 
 from __future__ import annotations
 
-import ctypes
-import pathlib
-import shutil
-import subprocess
 import zlib
 
 import numpy as np
 import pytest
 
 special = pytest.importorskip("scipy.special")
+
+import special_host_lib  # noqa: E402  (tests/scipy, beside this file: the g++ build and helpers)
 # SciPy's integer-count loops warn when they truncate a float k or n (as they do by design here).
 pytestmark = [pytest.mark.filterwarnings("ignore:floating point number truncated:RuntimeWarning"),
               pytest.mark.filterwarnings("ignore:non-integer arg:DeprecationWarning")]
 
-HERE = pathlib.Path(__file__).parent
-TEMPLATES = HERE.parent.parent / "cuarray" / "scipy" / "special" / "templates"
 
 EDGES = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, -2.5, 10.0, -10.0, 1e-300, -1e-300, 1e-20,
                   1e10, -1e10, 1e300, -1e300, np.inf, -np.inf, np.nan, 1.4616321449683622, 45.0, 90.0,
@@ -100,6 +96,8 @@ UNARY = {
     # dawsn: SciPy's (Faddeeva-based) is 1e-14 off near 0.01 (dawsn(-0.01104...): ours equals the
     # 40-digit Taylor series, SciPy's is 1.0e-14 relative away)
     "dawsn": ((-100, 100), 2e-14, 1e-6),
+    # erfi: SciPy's is 1e-14 off near 0.0185 (erfi(-0.01851714201519961): ours equals mpmath's)
+    "erfi": ((-27, 27), 2e-14, 1e-6),
 }
 BINARY = {
     "yn": ((-10, 10), (0, 1e4), 1e-10, 1e-5, 1e-14),
@@ -149,6 +147,10 @@ BINARY = {
     "jve": ((-50, 200), (-100, 1000), 1e-11, 2e-6, 1e-12),
     "yve": ((-50, 200), (0, 1000), 1e-11, 2e-6, 1e-12),
     "jn": ((-50, 200), (-100, 1000), 1e-11, 2e-6, 1e-12),
+    # Struve: SciPy's own acceptance is 1e-12 relative (else the best of its three sums within 1e-7);
+    # near the zeros at large z, H ~ Y_v: Y's absolute 1e-12 (as jv/yv above)
+    "struve": ((-20, 50), (-50, 1000), 1e-9, 2e-6, 1e-12),
+    "modstruve": ((-20, 50), (-50, 700), 1e-9, 2e-6, 1e-12),
 }
 # Several outputs: name -> (argument ranges, float64 rtol per output, float32 rtol, atol per output).
 # Ci and dn near their zeros: absolute tolerances (Ci's power series/fraction and Cephes' dn =
@@ -278,8 +280,16 @@ KNOWN = {
     "nbdtri": lambda k, n, y: _tiny(n, below=1) | (y < 1e-7),
     # rgamma below -170, where SciPy's 1/Gamma overflows before 1/Gamma does (~7e307 at -170.7).
     "rgamma": lambda x: (x < -170) & np.isfinite(x),
+    # erfi between 26.5 and 26.7, where SciPy's e^(x^2) overflows before erfi(x) does.
+    "erfi": lambda x: (np.abs(x) > 26.5) & np.isfinite(x),
     # expi between 709.8 and 716, where SciPy's e^x overflows before Ei(x) does.
     "expi": lambda x: (x > 709) & np.isfinite(x),
+    # struve/modstruve of an infinite order (SciPy's 0 or NaN depends on z; ours: 0 for |z| < 2 and
+    # v = +inf, else NaN) or one beyond 2^31 (SciPy casts v to a C int for the parity at z < 0 and
+    # the sign of Gamma at z = 0: NaN, or infinities of either sign)
+    # and struve beyond |z| = 1e9, where SciPy's Y_v (AMOS) is 0 and so is its H_v ~ Y_v; modstruve
+    # beyond 1e100, where SciPy's is NaN for some orders (ours: +-inf)
+    "struve": lambda v, z: (np.abs(v) > 2.0 ** 31) | (np.abs(z) > 1e9), "modstruve": lambda v, z: (np.abs(v) > 2.0 ** 31) | (np.abs(z) > 1e100),
     "pseudo_huber": lambda a, b: np.isfinite(a) & (a > 0) & (np.abs(b) > 1e150 * np.abs(a)),
     "kl_div": lambda a, b: (a > 0) & (b > 0) & np.isfinite(a) & np.isfinite(b) & (
         (np.abs(a) > 1e300 * np.abs(b)) | (np.abs(a) < 1e-300 * np.abs(b))),
@@ -288,37 +298,11 @@ KNOWN = {
 
 @pytest.fixture(scope="module")
 def lib(tmp_path_factory):
-    gxx = shutil.which("g++")
-    if gxx is None:
-        pytest.skip("no g++ on this machine")
-    so = tmp_path_factory.mktemp("csf") / "csf_host.so"
-    subprocess.run([gxx, "-O2", "-std=c++17", "-shared", "-fPIC", "-I", str(TEMPLATES),
-                    str(HERE / "special_host.cpp"), "-o", str(so)], check=True)
-    return ctypes.CDLL(str(so))
+    return special_host_lib.build(tmp_path_factory)
 
 
-def _call(lib, name, dtype, *args):
-    fn = getattr(lib, "csf_{}_{}".format(name, "d" if dtype == np.float64 else "f"))
-    args = [np.ascontiguousarray(a, dtype=dtype) for a in args]
-    out = np.empty_like(args[0])
-    ptr = [a.ctypes.data_as(ctypes.c_void_p) for a in args]
-    fn(*ptr, out.ctypes.data_as(ctypes.c_void_p), ctypes.c_long(out.size))
-    return out
-
-
-def _compare(name, args, got, want, rtol, dtype, mask=None, atol=()):
-    """assert_allclose (NaN where SciPy has NaN, infinities of the same sign), naming the
-    arguments of the first mismatches."""
-    keep = np.ones(got.shape, bool) if mask is None else ~mask
-    # Absolute floor: values that underflow to the subnormals, and zeros.
-    floor = 1e-300 if dtype == np.float64 else 1e-36
-    atol = max(floor, atol[0] if atol else 0.0)
-    with np.errstate(all="ignore"):
-        bad = keep & ~np.isclose(got, want, rtol=rtol, atol=atol, equal_nan=True)
-    where = np.nonzero(bad)[0][:8]
-    detail = "; ".join("{}{} = {!r}, SciPy {!r}".format(name, tuple(float(a[i]) for a in args), float(got[i]),
-                                                        float(want[i])) for i in where)
-    assert not bad.any(), "{} of {} differ: {}".format(int(bad.sum()), int(keep.sum()), detail)
+_call = special_host_lib.call
+_compare = special_host_lib.compare
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["float64", "float32"])
@@ -442,15 +426,29 @@ def test_several_outputs(lib, name, dtype):
 
 
 @pytest.mark.parametrize("derivative", [False, True])
-@pytest.mark.parametrize("kind", ["jn", "yn"])
+@pytest.mark.parametrize("kind", ["jn", "yn", "in", "kn"])
 def test_spherical_bessel(lib, kind, derivative):
-    """spherical_jn/yn (and derivatives) for integer n >= 0 over both signs of x, with the edges."""
+    """spherical_jn/yn/in/kn (and derivatives) for integer n >= 0 over both signs of x (log-spaced
+    magnitudes too for in/kn), with the edges. Left out: where SciPy's (AMOS's) i_n underflows to
+    0 or k_n overflows to inf before the value does (|x| < 1e-4 at n ~ 50), and k_n of x < 0 where
+    its analytic continuation -(-1)^n k_n(|x|) - pi i_n(|x|) cancels (SciPy's and ours alike)."""
     rng = np.random.default_rng(zlib.crc32(kind.encode()) + derivative)
-    n = np.concatenate([np.floor(rng.uniform(0, 60, 20000)), [0, 1, 2, 0, 1, 5, 3]])
-    x = np.concatenate([rng.uniform(-200, 200, 20000), [0, 0, 0, np.inf, -np.inf, np.nan, -0.0]])
-    want = getattr(special, "spherical_" + kind)(n.astype(np.int64), x, derivative=derivative)
-    got = _call(lib, "_spherical_{}{}".format(kind, "_d" if derivative else ""), np.float64, n, x)
-    _compare("spherical_" + kind, (n, x), got, want, 1e-11, np.float64, None, (1e-13,))
+    n = np.concatenate([np.floor(rng.uniform(0, 60, 20000)), [0, 1, 2, 0, 1, 5, 3, 0, 1, 2, 1, 0, 4]])
+    x = np.concatenate([rng.uniform(-200, 200, 20000), [0, 0, 0, np.inf, -np.inf, np.nan, -0.0, -0.0, -0.0,
+                                                        1.0, -1.0, 800.0, -2.5]])
+    if kind in ("in", "kn"):
+        n = np.concatenate([n, np.floor(rng.uniform(0, 60, 10000))])
+        x = np.concatenate([x, 10 ** rng.uniform(-5, 2.9, 10000) * rng.choice([-1.0, 1.0], 10000)])
+    with np.errstate(all="ignore"):
+        want = getattr(special, "spherical_" + kind)(n.astype(np.int64), x, derivative=derivative)
+        got = _call(lib, "_spherical_{}{}".format(kind, "_d" if derivative else ""), np.float64, n, x)
+        mask = None
+        if kind == "in":
+            mask = (np.abs(want) < 1e-280) & (np.abs(x) < 1)
+        if kind == "kn":
+            k, i = special.spherical_kn(n.astype(np.int64), np.abs(x)), special.spherical_in(n.astype(np.int64), np.abs(x))
+            mask = ~np.isfinite(want) & (np.abs(got) > 1e300) | (x < 0) & (np.abs(want) < 1e-9 * (np.abs(k) + np.pi * i))
+    _compare("spherical_" + kind, (n, x), got, want, 1e-11, np.float64, mask, (1e-13,))
 
 
 @pytest.mark.parametrize("h, a", [(14.500114641390734, 3.242571081676142e-08), (-6.283170054798812, -1.0444532042387919e-10),

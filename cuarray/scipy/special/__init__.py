@@ -1,10 +1,11 @@
 """cuarray.scipy.special: SciPy's special functions as cuarray ufuncs. See `scipy.special`.
 
-Every function below except the softmax family, zeta, polygamma, spherical_jn/yn and multigammaln is
-a `cuarray.ufunc` with SciPy's real loops and
+Every function below except the softmax family, zeta, polygamma, the spherical Bessel functions,
+lambertw, sph_harm_y, comb, perm and multigammaln is a `cuarray.ufunc` with SciPy's real loops and
 type resolution (cuarray/scipy/special/_ufunc.py): `out=`, `where=`, `dtype=`, broadcasting and
-fusion in `cuarray.fuse` and lazy mode work as for `cuarray.exp`. Complex loops are not provided
-(a complex argument raises TypeError). docs/scipy.md lists what exists and how it was verified.
+fusion in `cuarray.fuse` and lazy mode work as for `cuarray.exp`. Complex loops exist for wofz and
+the error function family (erf, erfc, erfcx, erfi, dawsn); elsewhere a complex argument raises
+TypeError. docs/scipy.md lists what exists and how it was verified.
 """
 
 # -- error function ------------------------------------------------------------------------------
@@ -14,6 +15,8 @@ from ._error import erfcx as erfcx
 from ._error import erfinv as erfinv
 from ._error import erfcinv as erfcinv
 from ._error import dawsn as dawsn
+from ._error import erfi as erfi
+from ._error import wofz as wofz
 
 # -- gamma and related functions -----------------------------------------------------------------
 from ._gamma import gamma as gamma
@@ -55,6 +58,8 @@ from ._bessel import yv as yv
 from ._bessel import yve as yve
 from ._bessel import spherical_jn as spherical_jn
 from ._bessel import spherical_yn as spherical_yn
+from ._bessel import spherical_in as spherical_in
+from ._bessel import spherical_kn as spherical_kn
 from ._bessel import ive as ive
 from ._bessel import k0 as k0
 from ._bessel import k0e as k0e
@@ -63,6 +68,8 @@ from ._bessel import k1e as k1e
 from ._bessel import kn as kn
 from ._bessel import kv as kv
 from ._bessel import kve as kve
+from ._bessel import struve as struve
+from ._bessel import modstruve as modstruve
 
 # -- statistical functions -----------------------------------------------------------------------
 from ._stats import ndtr as ndtr
@@ -101,9 +108,15 @@ from ._expint import sici as sici
 from ._expint import shichi as shichi
 from ._zeta import zeta as zeta
 from ._zeta import zetac as zetac
+from ._lambertw import lambertw as lambertw
+
+# -- hypergeometric functions --------------------------------------------------------------------
+from ._hypergeometric import hyp2f1 as hyp2f1
+from ._hypergeometric import hyp1f1 as hyp1f1
 
 # -- Legendre functions ---------------------------------------------------------------------------
 from ._legendre import lpmv as lpmv
+from ._sph_harm import sph_harm_y as sph_harm_y
 
 # -- elliptic functions and integrals ------------------------------------------------------------
 from ._elliptic import ellipk as ellipk
@@ -112,6 +125,10 @@ from ._elliptic import ellipe as ellipe
 from ._elliptic import ellipkinc as ellipkinc
 from ._elliptic import ellipeinc as ellipeinc
 from ._elliptic import ellipj as ellipj
+
+# -- combinatorics -----------------------------------------------------------------------------------
+from ._combinatorics import comb as comb
+from ._combinatorics import perm as perm
 
 # -- convenience functions -----------------------------------------------------------------------
 from ._convenience import expit as expit

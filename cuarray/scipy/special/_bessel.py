@@ -2,7 +2,9 @@
 library's), i0, i1 (CUDA's cyl_bessel_i0/i1) and the scaled i0e, i1e (templates/bessel.cuh).
 All but i0/i1 compute their float loops in double, as SciPy's do. Real-order iv, ive, kv, kve,
 kn and k0, k1, k0e, k1e, and jv, yv, jve, yve, jn by Temme's method (templates/bessel_ik.cuh,
-templates/bessel_jy.cuh; SciPy uses AMOS and Cephes). jve and yve equal jv and yv for real
+templates/bessel_jy.cuh; SciPy uses AMOS and Cephes); the spherical Bessel functions
+spherical_jn/yn/in/kn (real argument) from them, and the Struve functions struve and modstruve
+(templates/struve.cuh). jve and yve equal jv and yv for real
 arguments (their scaling is by the imaginary part). wright_bessel, Wright's generalized Bessel
 function, by its series of positive terms (templates/wright.cuh)."""
 
@@ -53,6 +55,10 @@ _spherical_jn = special_ufunc("_spherical_jn", 2, 1, _SPH, _IK2.format("spherica
 _spherical_yn = special_ufunc("_spherical_yn", 2, 1, _SPH, _IK2.format("spherical_yn"), _JY)
 _spherical_jn_d = special_ufunc("_spherical_jn_d", 2, 1, _SPH, _IK2.format("spherical_jn_d"), _JY)
 _spherical_yn_d = special_ufunc("_spherical_yn_d", 2, 1, _SPH, _IK2.format("spherical_yn_d"), _JY)
+_spherical_in = special_ufunc("_spherical_in", 2, 1, _SPH, _IK2.format("spherical_in"), _IK)
+_spherical_kn = special_ufunc("_spherical_kn", 2, 1, _SPH, _IK2.format("spherical_kn"), _IK)
+_spherical_in_d = special_ufunc("_spherical_in_d", 2, 1, _SPH, _IK2.format("spherical_in_d"), _IK)
+_spherical_kn_d = special_ufunc("_spherical_kn_d", 2, 1, _SPH, _IK2.format("spherical_kn_d"), _IK)
 
 
 def _order(n):
@@ -69,6 +75,21 @@ def spherical_yn(n, z, derivative=False):
     """See `scipy.special.spherical_yn` (real `z` only)."""
     return (_spherical_yn_d if derivative else _spherical_yn)(_order(n), z)
 
+
+def spherical_in(n, z, derivative=False):
+    """See `scipy.special.spherical_in` (real `z` only)."""
+    return (_spherical_in_d if derivative else _spherical_in)(_order(n), z)
+
+
+def spherical_kn(n, z, derivative=False):
+    """See `scipy.special.spherical_kn` (real `z` only)."""
+    return (_spherical_kn_d if derivative else _spherical_kn)(_order(n), z)
+
 wright_bessel = special_ufunc("wright_bessel", 3, 1, ("ddd->d", "fff->f"),
                               "out0 = cuarray_special::wright_bessel((double)in0, (double)in1, (double)in2)",
                               ("wright.cuh",))
+
+# Struve functions (templates/struve.cuh: SciPy's three evaluations with error estimates)
+_ST = ("struve.cuh",)
+struve = special_ufunc("struve", 2, 1, ("dd->d", "ff->f"), _IK2.format("struve_h"), _ST)
+modstruve = special_ufunc("modstruve", 2, 1, ("dd->d", "ff->f"), _IK2.format("struve_l"), _ST)

@@ -2,8 +2,9 @@
 
 A special function is a cuarray `ufunc` (so `out=`, `where=`, `dtype=`, broadcasting, weak Python
 scalars and fusion in `fuse`/lazy mode work as for `cuarray.exp`) whose type oracle is not a NumPy
-ufunc but `LoopTable`: SciPy's own loop list for the function (`scipy.special.erf.types`, real
-loops only) and NumPy's rule for choosing among them, so that no SciPy is needed at run time.
+ufunc but `LoopTable`: SciPy's own loop list for the function (`scipy.special.erf.types`: its real
+loops, and its complex loops where this package has them) and NumPy's rule for choosing among
+them, so that no SciPy is needed at run time.
 The rule (checked against `scipy.special.X.resolve_dtypes` for every dtype pair and weak scalar in
 tests/scipy/test_special_dtypes_cpu.py):
 
@@ -60,7 +61,7 @@ def _scipy_lists_float_first() -> bool:
     return _float_first
 
 # Private rows whose SciPy counterpart is a public function of another name (host parity checks).
-_HOST_NAMES = {"_polygamma": "polygamma"}
+_HOST_NAMES = {"_polygamma": "polygamma", "_sph_harm_y": "sph_harm_y"}
 _TEMPLATES = pathlib.Path(__file__).parent / "templates"
 _RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 _WEAK_RANK = {int: 1, float: 2, complex: 3}
@@ -71,6 +72,8 @@ _BASE = ("common.cuh",)
 _DEPS = {
     "gamma.cuh": ("common.cuh",),
     "erf.cuh": ("common.cuh",),
+    "cmath.cuh": ("common.cuh",),
+    "faddeeva.cuh": ("common.cuh", "erf.cuh", "cmath.cuh"),
     "ndtr.cuh": ("common.cuh", "erf.cuh"),
     "bessel.cuh": ("common.cuh",),
     "convenience.cuh": ("common.cuh",),
@@ -80,6 +83,11 @@ _DEPS = {
     "ellip.cuh": ("common.cuh",),
     "bessel_ik.cuh": ("common.cuh",),
     "bessel_jy.cuh": ("common.cuh", "bessel_ik.cuh"),
+    "struve.cuh": ("common.cuh", "gamma.cuh", "bessel_ik.cuh", "bessel_jy.cuh", "ddouble.cuh"),
+    "hyp1f1.cuh": ("common.cuh", "gamma.cuh", "ddouble.cuh"),
+    "lambertw.cuh": ("common.cuh", "cmath.cuh"),
+    "sph_harm.cuh": ("common.cuh", "cmath.cuh"),
+    "hyp2f1.cuh": ("common.cuh", "gamma.cuh"),
     "kolmogorov.cuh": ("common.cuh",),
     "owens.cuh": ("common.cuh",),
     "legendre.cuh": ("common.cuh", "gamma.cuh"),
@@ -116,7 +124,7 @@ class LoopTable:
 
     @property
     def types(self) -> list:
-        """SciPy's real loops ('dd->d'), in the installed SciPy's order (module docstring)."""
+        """SciPy's loops ('dd->d') that exist here, in the installed SciPy's order (module docstring)."""
         self._ordered()
         return list(self._types)
 
@@ -126,7 +134,8 @@ class LoopTable:
         if self._loops is None:
             rows = list(self._rows)
             if self.__name__ in FLOAT_FIRST_SINCE_1_18 and _scipy_lists_float_first():
-                rows.sort(key=lambda t: "d" in t)  # stable: the float32 loop moves first
+                # stable: the float32 loop moves first, and complex64 before complex128 after them
+                rows.sort(key=lambda t: (any(c in "FD" for c in t), "d" in t.lower()))
             self._types = rows
             self._loops = [tuple(numpy.dtype(c) for c in t.replace("->", "")) for t in rows]
         return self._loops
@@ -160,7 +169,8 @@ class LoopTable:
             outs = [None if s is None else numpy.dtype(s) for s in signature[nin:]]
         if outs is None and all(isinstance(t, numpy.dtype) for t in ins):
             for loop in loops:
-                if list(loop[:nin]) == ins:
+                # (by type code: longlong 'q' equals int64 'l' as a dtype, but is not SciPy's 'l' loop)
+                if [t.char for t in loop[:nin]] == [t.char for t in ins]:
                     return loop
         passes = ("safe",) if outs is None or casting == "safe" else ("safe", casting)
         for in_casting in passes:

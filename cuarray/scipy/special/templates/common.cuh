@@ -10,10 +10,14 @@
 #if defined(__CUDACC__) || defined(__CUDACC_RTC__)
 #define CSF_DEVICE 1
 #define CSF_FN __host__ __device__ __forceinline__
+// Large functions called from several places (hyp2f1's nested transformations): one copy, not
+// inlined at every call (forced inlining made one hyp2f1 kernel take over 10 minutes to compile).
+#define CSF_NOINLINE __host__ __device__ __noinline__
 #else
 #include <cmath>
 #include <limits>
 #define CSF_FN inline
+#define CSF_NOINLINE inline
 // The float overloads of <cmath> at global scope, as CUDA's headers declare them: `log(x)` of a
 // float is the float function in both compiles.
 using std::isnan; using std::isinf; using std::isfinite; using std::signbit;
