@@ -370,3 +370,43 @@ def test_quantile_of_empty_input_as_numpy(host_path, dtype, method, q, shape, ax
             continue
         got = call(cp)
         assert (got.dtype, got.shape) == (want.dtype, want.shape), fn
+
+
+# -- the second pass: rows for the rest of the namespace (a host-path run found these) --------------
+
+def _outcome(call, xp):
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            r = call(xp)
+    except Exception as e:  # noqa: BLE001 - the class is the outcome
+        return e
+    return [(x.dtype, x.shape) for x in r] if isinstance(r, (list, tuple)) else (r.dtype, r.shape)
+
+
+def _agrees(call):
+    """cuarray's host path decides as NumPy: the same class of exception (or a subclass), or the
+    same dtypes and shapes."""
+    want, got = _outcome(call, np), _outcome(call, cp)
+    if isinstance(want, Exception):
+        assert isinstance(got, type(want)), (want, got)
+    else:
+        assert not isinstance(got, Exception) and got == want, (want, got)
+
+
+@pytest.mark.parametrize("shape,axis,kth", [((0, 4), 1, 5), ((0, 4), 0, 0), ((3, 0), 1, -1), ((0,), 0, 3),
+                                            ((2, 0), None, 0), ((0, 4), 1, [0, 9])])
+@pytest.mark.parametrize("fn", ["partition", "argpartition"])
+def test_partition_of_empty_input_has_no_kth_bounds(host_path, fn, shape, axis, kth):
+    _agrees(lambda xp: getattr(xp, fn)(xp.empty(shape), kth, axis=axis))
+
+
+@pytest.mark.parametrize("N,M", [(3, -1), (-1, None), (-2, 3), (0, -5)])
+def test_tri_negative_dimension_is_empty(host_path, N, M):
+    _agrees(lambda xp: xp.tri(N, M))
+
+
+@pytest.mark.parametrize("fn", ["split", "hsplit", "vsplit", "dsplit"])
+@pytest.mark.parametrize("sections", [0, -1])
+def test_split_zero_sections_is_numpys_zero_division(host_path, fn, sections):
+    _agrees(lambda xp: getattr(xp, fn)(xp.empty((4, 4, 4)), sections))
