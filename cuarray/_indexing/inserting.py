@@ -158,12 +158,33 @@ def put(a, ind, v, mode="raise"):
     flat[idx.reshape(-1)] = vv
 
 
+def _safe_values(values, dt, name):
+    """NumPy's conversion of place/putmask values to `dt`: an array must cast safely; Python
+    scalars convert as NumPy's array(value, dt) does (a Python int must fit: NEP 50)."""
+    if isinstance(values, (ndarray, numpy.ndarray)):
+        if not numpy.can_cast(values.dtype, dt, "safe"):
+            raise TypeError("Cannot cast array data from {!r} to {!r} according to the rule 'safe'".format(
+                values.dtype, dt))
+    elif type(values) in (int, float, complex, bool):
+        numpy.asarray(values, dtype=dt)  # NumPy's own conversion errors (NEP 50 ints, NaN, complex)
+    return values if is_scalar(values) else as_array(values, name)
+
+
+def _same_size_mask(mask, a, name):
+    mask = as_array(mask, name)
+    if mask.size != a.size:
+        raise ValueError("{}: mask and data must be the same size".format(name))
+    return mask
+
+
 def putmask(a, mask, values):
     """See `numpy.putmask`: values cycle over all positions of `a` (not only the masked ones)."""
     if not isinstance(a, ndarray):
         raise TypeError("putmask: first argument must be an array")
-    mask = as_array(mask, "putmask")
-    vals = values if is_scalar(values) else as_array(values, "putmask")
+    mask = _same_size_mask(mask, a, "putmask")
+    if mask.shape != a.shape:
+        mask = mask.reshape(a.shape)  # NumPy pairs mask and data element by element in C order
+    vals = _safe_values(values, a.dtype, "putmask")
     if isinstance(vals, ndarray) and vals.size != a.size:
         if vals.size == 0:
             return
@@ -178,7 +199,8 @@ def putmask(a, mask, values):
 
 def place(arr, mask, vals):
     """See `numpy.place`: values cycle over the masked positions (one host synchronisation)."""
-    mask = as_array(mask, "place")
+    mask = _same_size_mask(mask, arr, "place")
+    vals = _safe_values(vals, arr.dtype, "place")
     pos = mask.ravel().nonzero()[0]
     n = pos.size
     vals = as_array(vals, "place").reshape(-1)
@@ -338,6 +360,8 @@ def fill_diagonal(a, val, wrap=False):
         fill_diagonal(tmp, val, wrap)
         copyto_unchecked(a, tmp)
         return
+    if type(val) is float and a.dtype.kind in "iu" and not math.isfinite(val):
+        int(val)  # NumPy's flat assignment: ValueError for NaN, OverflowError for inf
     flat = a.reshape(-1)
     target = flat[:end:step]
     if isinstance(val, ndarray) or numpy.ndim(val) > 0:
