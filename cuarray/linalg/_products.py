@@ -206,7 +206,8 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     shape = _shapes.broadcast_shapes(a._shape[:-1], b._shape[:-1])
     if na == 3 or nb == 3:
         shape += (3,)
-    axisc = _shapes.normalize_axis_index(axisc, len(shape), "axisc")
+        # (NumPy checks axisc only then: two 2-vectors give no vector axis)
+        axisc = _shapes.normalize_axis_index(axisc, len(shape), "axisc")
     mul, sub = _arith.multiply, _arith.subtract
     a0, a1, b0, b1 = a[..., 0], a[..., 1], b[..., 0], b[..., 1]
     c2 = sub(mul(a0, b1), mul(a1, b0))
