@@ -238,9 +238,9 @@ def compress(condition, a, axis=None, out=None):
     cond = condition if isinstance(condition, ndarray) else from_host(numpy.asarray(condition))
     if cond.ndim != 1:
         raise ValueError("condition must be a 1-d array")
-    if axis is None:
-        a = a.reshape(-1)
-        axis = 0
+    if axis is None or a.ndim == 0:
+        a = a.reshape(-1)  # (NumPy takes a 0-d array as 1-d whatever the axis)
+        axis = 0 if axis is None else axis
     axis = _shapes.normalize_axis_index(axis, a.ndim)
     n = a.shape[axis]
     if cond.size > n:

@@ -438,3 +438,14 @@ def test_putmask_place_convert_values_as_numpy(host_path, fn, dt, mask_shape, va
 @pytest.mark.parametrize("val", [float("nan"), float("inf"), 300, 2.5])
 def test_fill_diagonal_converts_the_value_as_numpy(host_path, val):
     _agrees(lambda xp: xp.fill_diagonal(xp.empty((3, 3), np.uint8), val) or xp.empty(0))
+
+
+@pytest.mark.parametrize("sa,sb,kw", [((2,), (2,), {}), ((4, 2), (2,), {}), ((4, 2), (2,), {"axisc": 1}),
+                                      ((4, 2), (3,), {}), ((4, 2), (3,), {"axisc": 2}), ((2,), (3,), {})])
+def test_cross_of_2_vectors_has_no_vector_axis(host_path, sa, sb, kw):
+    _agrees(lambda xp: xp.cross(xp.empty(sa), xp.empty(sb), **kw))
+
+
+@pytest.mark.parametrize("n,axis", [(1, 0), (1, -1), (2, 0), (0, 0), (1, 1), (1, None)])
+def test_compress_takes_a_0d_array_as_1d(host_path, n, axis):
+    _agrees(lambda xp: xp.compress(xp.ones(n, bool), xp.empty((), np.float32), axis=axis))
