@@ -301,7 +301,9 @@ def select(condlist, choicelist, default=0):
                              () if not isinstance(default, ndarray) else default.shape)
 
     out = empty(shape, dt)
-    out[...] = default
+    # NumPy broadcasts a Python int default as an array (int64) and casts it unsafely into the
+    # result: no NEP 50 range check for it
+    out[...] = numpy.asarray(default)[()] if type(default) is int else default
     for c, ch in zip(conds[::-1], choices[::-1]):
         copyto(out, ch, casting="unsafe", where=c)
     return out

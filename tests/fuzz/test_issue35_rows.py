@@ -449,3 +449,14 @@ def test_cross_of_2_vectors_has_no_vector_axis(host_path, sa, sb, kw):
 @pytest.mark.parametrize("n,axis", [(1, 0), (1, -1), (2, 0), (0, 0), (1, 1), (1, None)])
 def test_compress_takes_a_0d_array_as_1d(host_path, n, axis):
     _agrees(lambda xp: xp.compress(xp.ones(n, bool), xp.empty((), np.float32), axis=axis))
+
+
+@pytest.mark.parametrize("d1,n1,d2,n2", [(np.float32, 0, np.int32, 2), (np.int32, 3, np.float64, 0), (np.int64, 0, np.int64, 0),
+                                         (np.float32, 0, np.float32, 1)])
+def test_polymul_of_no_coefficients_is_the_zero_polynomial(host_path, d1, n1, d2, n2):
+    _agrees(lambda xp: xp.polymul(xp.empty(n1, d1), xp.empty(n2, d2)))
+
+
+@pytest.mark.parametrize("default", [-2**63, 2**40, -1, 0, 1.5, np.int64(-2**63)])
+def test_select_casts_a_python_int_default_unsafely(host_path, default):
+    _agrees(lambda xp: xp.select([xp.empty(3, bool)], [xp.empty(3, np.int32)], default=default))
