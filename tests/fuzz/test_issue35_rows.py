@@ -460,3 +460,14 @@ def test_polymul_of_no_coefficients_is_the_zero_polynomial(host_path, d1, n1, d2
 @pytest.mark.parametrize("default", [-2**63, 2**40, -1, 0, 1.5, np.int64(-2**63)])
 def test_select_casts_a_python_int_default_unsafely(host_path, default):
     _agrees(lambda xp: xp.select([xp.empty(3, bool)], [xp.empty(3, np.int32)], default=default))
+
+
+_SCALARS = [True, 2, -1.5, 1 + 2j, np.float16(2.0), np.float32(-1.0), np.int8(3), np.uint16(7), np.bool_(True),
+            np.complex64(1j), np.float64(2.5)]
+
+
+@pytest.mark.parametrize("fn", ["linspace", "logspace", "geomspace"])
+@pytest.mark.parametrize("start", _SCALARS, ids=repr)
+@pytest.mark.parametrize("stop", [True, 3, 0.5, np.float16(4.0), np.int64(5)], ids=repr)
+def test_space_dtype_takes_python_scalars_as_weak(host_path, fn, start, stop):
+    _agrees(lambda xp: getattr(xp, fn)(start, stop, num=3))
