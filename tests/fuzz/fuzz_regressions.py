@@ -12,7 +12,26 @@ KNOWN = {
     "power(a b)": "integer power with a negative *array* exponent: NumPy raises ValueError only when it sees "
                   "the value; cuarray cannot without a sync (documented)",
     "full(shape s)": "full(shape, 2**64) without dtype: NumPy makes an object array (unsupported, TypeError)",
+    "pow(a b)": "power's alias: the reason of 'power(a b)'",
 }
+
+# Known mismatches of a row that stays tested: row key -> [(text in the mismatch report, reason)].
+# A mismatch whose report holds the text is counted as known, not as a failure.
+KNOWN_WHAT = {
+    "average(a)": [("expected ZeroDivisionError", "NumPy bug: average scales by a.size / result.size even "
+                    "unweighted and not `returned`, so an empty result raises ZeroDivisionError; cuarray "
+                    "returns the empty (or NaN) mean")],
+    **dict.fromkeys(["linspace(s s)", "logspace(s s)", "geomspace(s s)"], [
+        ("from dtype('O')", "a Python int beyond int64 makes NumPy compute in object arrays (then refuse them "
+         "in a ufunc); cuarray has no object dtype and computes in float64")]),
+    "polymul(a1 a1)": [("shape: expected", "NumPy's poly1d trims leading zero coefficients: the result's "
+                        "length depends on values, which cuarray does not read back (GPU only)")],
+}
+
+
+def is_known(mismatch) -> bool:
+    return any(text in mismatch.what for text, _ in KNOWN_WHAT.get(mismatch.row, ()))
+
 
 # Public NumPy functions cuarray has and the catalog leaves out (tests/fuzz/test_fuzz_cpu.py checks
 # that every other one has a row): name -> why.
