@@ -471,3 +471,11 @@ _SCALARS = [True, 2, -1.5, 1 + 2j, np.float16(2.0), np.float32(-1.0), np.int8(3)
 @pytest.mark.parametrize("stop", [True, 3, 0.5, np.float16(4.0), np.int64(5)], ids=repr)
 def test_space_dtype_takes_python_scalars_as_weak(host_path, fn, start, stop):
     _agrees(lambda xp: getattr(xp, fn)(start, stop, num=3))
+
+
+@pytest.mark.parametrize("xs,xd,ws,wd,minlength", [
+    ((2, 2), np.int64, None, None, -1), ((2,), np.float64, None, None, -1), ((0,), np.float64, None, None, -1),
+    ((0,), np.int64, (3,), np.float64, 2), ((0,), np.int64, (3,), np.complex128, 0), ((2,), np.int64, (2,), np.complex128, 0),
+    ((2,), np.int64, (3,), np.float64, 0), ((0,), np.int64, (2, 2), np.float64, 0)])
+def test_bincount_checks_in_numpys_order(host_path, xs, xd, ws, wd, minlength):
+    _agrees(lambda xp: xp.bincount(xp.zeros(xs, xd), None if ws is None else xp.ones(ws, wd), minlength=minlength))
