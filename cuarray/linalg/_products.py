@@ -59,7 +59,7 @@ def tensordot(a, b, axes=2):
     b = as_array(b, "tensordot")
     try:
         na = operator.index(axes)
-        axes_a, axes_b = list(range(a.ndim - na, a.ndim)), list(range(na))
+        axes_a, axes_b = list(range(-na, 0)), list(range(na))
     except TypeError:
         axes_a, axes_b = axes
         axes_a = [axes_a] if isinstance(axes_a, int) else list(axes_a)
@@ -69,7 +69,9 @@ def tensordot(a, b, axes=2):
     axes_a = [ax + a.ndim if ax < 0 else ax for ax in axes_a]
     axes_b = [ax + b.ndim if ax < 0 else ax for ax in axes_b]
     for i, j in zip(axes_a, axes_b):
-        if not (0 <= i < a.ndim and 0 <= j < b.ndim) or a._shape[i] != b._shape[j]:
+        if not (0 <= i < a.ndim and 0 <= j < b.ndim):
+            raise IndexError("tuple index out of range")  # NumPy's: it indexes the shape tuples
+        if a._shape[i] != b._shape[j]:
             raise ValueError("shape-mismatch for sum")
     free_a = [i for i in range(a.ndim) if i not in axes_a]
     free_b = [j for j in range(b.ndim) if j not in axes_b]

@@ -486,3 +486,10 @@ def test_bincount_checks_in_numpys_order(host_path, xs, xd, ws, wd, minlength):
 @pytest.mark.parametrize("kw", [{}, {"rtol": None}, {"rcond": 1e-3}], ids=["default", "rtol-None", "rcond"])
 def test_pinv_of_empty_keeps_the_dtype(host_path, dt, shape, kw):
     _agrees(lambda xp: xp.linalg.pinv(xp.zeros(shape, dt), **kw))
+
+
+@pytest.mark.parametrize("sa,sb,axes", [((1,), (1, 2), 2), ((2, 2), (2,), 2), ((2, 2), (3,), 1), ((2, 2), (2, 2), ([0, 1], [5, 0])),
+                                        ((2, 2), (2, 2), ([0, 7], [1, 0])), ((2, 2), (2, 2), -1), ((2, 2), (2, 2), 0),
+                                        ((2, 3), (3, 2), ([1, 0], [0, 1])), ((2, 3), (3, 2), 1)])
+def test_tensordot_axes_beyond_ndim_raise_numpys_index_error(host_path, sa, sb, axes):
+    _agrees(lambda xp: xp.tensordot(xp.empty(sa), xp.empty(sb), axes))
