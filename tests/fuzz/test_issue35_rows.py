@@ -493,3 +493,10 @@ def test_pinv_of_empty_keeps_the_dtype(host_path, dt, shape, kw):
                                         ((2, 3), (3, 2), ([1, 0], [0, 1])), ((2, 3), (3, 2), 1)])
 def test_tensordot_axes_beyond_ndim_raise_numpys_index_error(host_path, sa, sb, axes):
     _agrees(lambda xp: xp.tensordot(xp.empty(sa), xp.empty(sb), axes))
+
+
+@pytest.mark.parametrize("fn", ["rfftn", "rfft2"])
+@pytest.mark.parametrize("shape", [(2, 0, 8, 3), (0, 4), (3, 0), (2, 5)])
+@pytest.mark.parametrize("dt", [np.complex128, np.complex64, np.float32])
+def test_rfftn_of_complex_fails_on_the_last_axis_first(host_path, fn, shape, dt):
+    _agrees(lambda xp: getattr(xp.fft, fn)(xp.empty(shape, dt)))
