@@ -45,7 +45,8 @@ def _abs2(x):
 
 def _vector(x, ord, axis, keepdims):
     if ord == _INF:
-        return max_(abs_(x), axis=axis, keepdims=keepdims)
+        # initial=0, as NumPy's: the inf-norm of no elements is 0 (the -inf one still raises)
+        return max_(abs_(x), axis=axis, keepdims=keepdims, initial=0)
     if ord == -_INF:
         return min_(abs_(x), axis=axis, keepdims=keepdims)
     if ord == 0:

@@ -4,6 +4,7 @@ check what is decided before a kernel's result is read. The `gpu` tests compare 
 
 from __future__ import annotations
 
+import operator
 import warnings
 
 import numpy as np
@@ -500,3 +501,13 @@ def test_tensordot_axes_beyond_ndim_raise_numpys_index_error(host_path, sa, sb, 
 @pytest.mark.parametrize("dt", [np.complex128, np.complex64, np.float32])
 def test_rfftn_of_complex_fails_on_the_last_axis_first(host_path, fn, shape, dt):
     _agrees(lambda xp: getattr(xp.fft, fn)(xp.empty(shape, dt)))
+
+
+@pytest.mark.parametrize("fn", ["linalg.vector_norm", "linalg.norm"])
+@pytest.mark.parametrize("ord_", [np.inf, -np.inf, 2])
+@pytest.mark.parametrize("shape,axis", [((0, 2), None), ((0, 2), 0), ((0, 2), 1), ((0,), None), ((3, 0), 1)])
+@pytest.mark.parametrize("dt", [np.complex128, np.float32])
+def test_inf_norm_of_no_elements_is_zero(host_path, fn, ord_, shape, axis, dt):
+    if fn == "linalg.norm" and axis is None and len(shape) == 2:
+        axis = 0  # (norm's axis=None of a matrix is a matrix norm)
+    _agrees(lambda xp: operator.attrgetter(fn)(xp)(xp.zeros(shape, dt), ord=ord_, axis=axis))
