@@ -362,8 +362,9 @@ def fill_diagonal(a, val, wrap=False):
         fill_diagonal(tmp, val, wrap)
         copyto_unchecked(a, tmp)
         return
-    if type(val) is float and a.dtype.kind in "iu" and not math.isfinite(val):
-        int(val)  # NumPy's flat assignment: ValueError for NaN, OverflowError for inf
+    if type(val) in (float, complex):
+        # NumPy's flat assignment converts as array(val, dtype): NaN/inf into ints, complex into reals raise
+        numpy.asarray(val, dtype=a.dtype)
     flat = a.reshape(-1)
     target = flat[:end:step]
     if isinstance(val, ndarray) or numpy.ndim(val) > 0:

@@ -436,9 +436,10 @@ def test_putmask_place_convert_values_as_numpy(host_path, fn, dt, mask_shape, va
     _agrees(call)
 
 
-@pytest.mark.parametrize("val", [float("nan"), float("inf"), 300, 2.5])
-def test_fill_diagonal_converts_the_value_as_numpy(host_path, val):
-    _agrees(lambda xp: xp.fill_diagonal(xp.empty((3, 3), np.uint8), val) or xp.empty(0))
+@pytest.mark.parametrize("val", [float("nan"), float("inf"), 300, 2.5, 1.5 + 0.5j, 1j])
+@pytest.mark.parametrize("dt", [np.uint8, np.float32, bool])
+def test_fill_diagonal_converts_the_value_as_numpy(host_path, val, dt):
+    _agrees(lambda xp: xp.fill_diagonal(xp.empty((3, 3), dt), val) or xp.empty(0))
 
 
 @pytest.mark.parametrize("sa,sb,kw", [((2,), (2,), {}), ((4, 2), (2,), {}), ((4, 2), (2,), {"axisc": 1}),
