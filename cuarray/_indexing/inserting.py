@@ -243,10 +243,16 @@ def compress(condition, a, axis=None, out=None):
         axis = 0 if axis is None else axis
     axis = _shapes.normalize_axis_index(axis, a.ndim)
     n = a.shape[axis]
-    if cond.size > n:
-        raise IndexError("index {} is out of bounds for axis {} with size {}".format(n, axis, n))
     if cond.dtype != numpy.dtype(bool):
         cond = cond != 0
+    if cond.size > n:
+        # NumPy takes the positions of the True entries: only a True beyond the axis is out of
+        # bounds (one device read of that tail, as extract's)
+        beyond = cond[n:].nonzero()[0]
+        if beyond.size:
+            raise IndexError("index {} is out of bounds for axis {} with size {}".format(
+                n + int(beyond[0].get()), axis, n))
+        cond = cond[:n]
     if cond.size < n:
         full = zeros(n, bool)
         full[:cond.size] = cond

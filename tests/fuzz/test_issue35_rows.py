@@ -512,3 +512,27 @@ def test_inf_norm_of_no_elements_is_zero(host_path, fn, ord_, shape, axis, dt):
     if fn == "linalg.norm" and axis is None and len(shape) == 2:
         axis = 0  # (norm's axis=None of a matrix is a matrix norm)
     _agrees(lambda xp: operator.attrgetter(fn)(xp)(xp.zeros(shape, dt), ord=ord_, axis=axis))
+
+
+@pytest.mark.parametrize("n,shape,axis", [(2, (), None), (3, (2,), None), (3, (2, 2), 1), (5, (2, 3), 0)])
+def test_compress_condition_longer_than_the_axis_reads_its_tail(host_path, n, shape, axis):
+    """Only a True beyond the axis is out of bounds (NumPy takes the True positions): the host path
+    must not refuse a longer condition before reading its tail (it then reaches the device)."""
+    _agrees(lambda xp: xp.compress(xp.zeros(n, bool), xp.empty(shape), axis=axis))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("cond,shape,axis", [([False, False], (), None), ([True, False, True], (2,), None),
+                                             ([True, False, False], (2, 2), 1), ([False, True, False, False, True], (2, 3), 0),
+                                             ([1, 0, 0], (2,), 0)])
+def test_compress_condition_longer_than_the_axis_values(cond, shape, axis):
+    a = np.arange(1, 1 + int(np.prod(shape)), dtype=np.float32).reshape(shape)
+    try:
+        want = np.compress(cond, a, axis=axis)
+    except IndexError as e:
+        with pytest.raises(IndexError, match=str(e)):
+            cp.compress(cp.asarray(np.array(cond)), cp.asarray(a), axis=axis)
+        return
+    got = cp.compress(cp.asarray(np.array(cond)), cp.asarray(a), axis=axis)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(got.get(), want)
