@@ -43,9 +43,10 @@ def pad(array, pad_width, mode="constant", **kwargs):
     """See `numpy.pad`."""
     array = as_array(array, "pad")
     nd = array.ndim
-    pw = _pairs(pad_width, nd, "pad_width")
-    if pw.dtype.kind not in "iu":
+    if numpy.asarray(pad_width).dtype.kind != "i":
+        # NumPy's check, before the broadcast: () is float64, unsigned and bool widths are refused
         raise TypeError("`pad_width` must be of integral type.")
+    pw = _pairs(pad_width, nd, "pad_width")
     pw = pw.astype(numpy.int64)
     if (pw < 0).any():
         raise ValueError("index can't contain negative values")

@@ -536,3 +536,10 @@ def test_compress_condition_longer_than_the_axis_values(cond, shape, axis):
     got = cp.compress(cp.asarray(np.array(cond)), cp.asarray(a), axis=axis)
     assert got.dtype == want.dtype and got.shape == want.shape
     np.testing.assert_array_equal(got.get(), want)
+
+
+@pytest.mark.parametrize("pw", [(), np.array([1, 1], np.uint8), ((1.5, 2),), True, ((1, 2), (1, 1)), 1, (1, 2)],
+                         ids=["empty", "uint8", "float", "bool", "too-many", "int", "pair"])
+@pytest.mark.parametrize("shape", [(), (3,)])
+def test_pad_width_dtype_checked_first(host_path, pw, shape):
+    _agrees(lambda xp: xp.pad(xp.empty(shape), pw))
