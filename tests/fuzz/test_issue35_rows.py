@@ -543,3 +543,11 @@ def test_compress_condition_longer_than_the_axis_values(cond, shape, axis):
 @pytest.mark.parametrize("shape", [(), (3,)])
 def test_pad_width_dtype_checked_first(host_path, pw, shape):
     _agrees(lambda xp: xp.pad(xp.empty(shape), pw))
+
+
+@pytest.mark.parametrize("decimals", [1, -1, 2, 0])
+@pytest.mark.parametrize("fn", ["round", "around"])
+def test_round_bool_raises_numpys_ufunc_type_error(host_path, fn, decimals):
+    want, got = _outcome(lambda xp: getattr(xp, fn)(xp.empty(3, bool), decimals), np), \
+        _outcome(lambda xp: getattr(xp, fn)(xp.empty(3, bool), decimals), cp)
+    assert type(got) is type(want) if isinstance(want, Exception) else not isinstance(got, TypeError)
