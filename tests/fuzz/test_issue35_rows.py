@@ -551,3 +551,12 @@ def test_round_bool_raises_numpys_ufunc_type_error(host_path, fn, decimals):
     want, got = _outcome(lambda xp: getattr(xp, fn)(xp.empty(3, bool), decimals), np), \
         _outcome(lambda xp: getattr(xp, fn)(xp.empty(3, bool), decimals), cp)
     assert type(got) is type(want) if isinstance(want, Exception) else not isinstance(got, TypeError)
+
+
+@pytest.mark.parametrize("xs,xd,ps,pd,fs,fd", [
+    ((2,), np.float64, (2,), np.complex128, (0,), np.float64), ((2,), np.float64, (2,), np.complex128, (2,), np.float64),
+    ((2,), np.complex128, (2,), np.float64, (1,), np.float64), ((2,), np.complex128, (0,), np.float64, (0,), np.float64),
+    ((2,), np.float64, (0,), np.float64, (1,), np.float64), ((2,), np.float64, (2, 2), np.float64, (2,), np.float64),
+    ((2,), np.complex128, (2,), np.float64, (2, 2), np.float64), ((3,), np.uint64, (2,), np.int64, (2,), np.complex64)])
+def test_interp_checks_in_numpys_order(host_path, xs, xd, ps, pd, fs, fd):
+    _agrees(lambda xp: xp.interp(xp.empty(xs, xd), xp.empty(ps, pd), xp.empty(fs, fd)))
