@@ -320,7 +320,20 @@ def piecewise(x, condlist, funclist, *args, **kw):
     x = as_array(x, "piecewise")
     if isinstance(condlist, ndarray) and condlist.ndim == x.ndim:
         condlist = [condlist]
+    if len(condlist) == 0:
+        raise IndexError("list index out of range")  # NumPy looks at condlist[0]
     conds = [as_array(c, "piecewise") for c in condlist]
+    # NumPy stacks the conditions (asarray(condlist, bool)): their shapes must be equal; each then
+    # indexes x as a boolean index, so its shape must lead x's
+    if len({c.shape for c in conds}) > 1:
+        raise ValueError("setting an array element with a sequence. The requested array has an inhomogeneous "
+                         "shape after 1 dimensions.")
+    cs = conds[0].shape
+    if cs != x.shape[:len(cs)]:
+        raise IndexError("boolean index did not match indexed array; dimension is {} but corresponding boolean "
+                         "dimension is {}".format(x.shape, cs))
+    if len(cs) < x.ndim:
+        conds = [c.reshape(cs + (1,) * (x.ndim - len(cs))) for c in conds]
     n = len(conds)
     if len(funclist) == n + 1:
         anyc = conds[0].astype(bool)

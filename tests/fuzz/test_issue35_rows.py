@@ -560,3 +560,20 @@ def test_round_bool_raises_numpys_ufunc_type_error(host_path, fn, decimals):
     ((2,), np.complex128, (2,), np.float64, (2, 2), np.float64), ((3,), np.uint64, (2,), np.int64, (2,), np.complex64)])
 def test_interp_checks_in_numpys_order(host_path, xs, xd, ps, pd, fs, fd):
     _agrees(lambda xp: xp.interp(xp.empty(xs, xd), xp.empty(ps, pd), xp.empty(fs, fd)))
+
+
+@pytest.mark.parametrize("xs,cshapes,nf", [((5, 5, 0), [(1, 0), (0,), (5, 1, 0)], 3), ((3,), [], 1), ((3,), [(3,), (3,)], 3),
+                                           ((3, 2), [(3,)], 1), ((3, 2), [()], 2), ((3, 2), [(2,)], 1), ((3,), [(3,), ()], 2)])
+def test_piecewise_conditions_stack_and_index_as_numpys(host_path, xs, cshapes, nf):
+    _agrees(lambda xp: xp.piecewise(xp.empty(xs), [xp.zeros(s, bool) for s in cshapes], [1.5] * nf))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("cshape", [(3,), (), (3, 2)])
+def test_piecewise_leading_condition_values(cshape):
+    rng = np.random.default_rng(35)
+    x = rng.standard_normal((3, 2))
+    conds = [rng.random(cshape) < 0.5, rng.random(cshape) < 0.5]
+    want = np.piecewise(x, conds, [np.sin, -2.0, np.square])
+    got = cp.piecewise(cp.asarray(x), [cp.asarray(c) for c in conds], [cp.sin, -2.0, cp.square])
+    np.testing.assert_allclose(got.get(), want, rtol=1e-12)
