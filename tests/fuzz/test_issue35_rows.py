@@ -577,3 +577,14 @@ def test_piecewise_leading_condition_values(cshape):
     want = np.piecewise(x, conds, [np.sin, -2.0, np.square])
     got = cp.piecewise(cp.asarray(x), [cp.asarray(c) for c in conds], [cp.sin, -2.0, cp.square])
     np.testing.assert_allclose(got.get(), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("shape,bins", [((3, 0), 4), ((0, 0), 4), ((0, 0), []), ((3, 2), 2)])
+def test_histogramdd_of_no_dimensions_raises(host_path, shape, bins):
+    _agrees(lambda xp: xp.histogramdd(xp.empty(shape), bins=bins)[0])
+
+
+@pytest.mark.parametrize("bins", [[-1.0, 0.0, 1.0, 2.0], [3, [0.0, 1.0]], (0.0, 1.0, 5.0), np.array([0.0, 1.0, 2.0])],
+                         ids=["edges", "int-and-edges", "tuple", "numpy"])
+def test_histogram2d_takes_host_edges_as_histogram_does(host_path, bins):
+    _agrees(lambda xp: xp.histogram2d(xp.empty(5), xp.empty(5), bins=bins)[0])
