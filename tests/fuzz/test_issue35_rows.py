@@ -588,3 +588,13 @@ def test_histogramdd_of_no_dimensions_raises(host_path, shape, bins):
                          ids=["edges", "int-and-edges", "tuple", "numpy"])
 def test_histogram2d_takes_host_edges_as_histogram_does(host_path, bins):
     _agrees(lambda xp: xp.histogram2d(xp.empty(5), xp.empty(5), bins=bins)[0])
+
+
+@pytest.mark.parametrize("fn", ["histogram", "histogram_bin_edges", "histogramdd"])
+def test_histogram_of_complex_data_is_not_implemented(host_path, fn):
+    """NumPy answers (lexicographic edges): cuarray says it does not implement it, not that the call is wrong."""
+    shape = (4, 1) if fn == "histogramdd" else (4,)
+    np_result = getattr(np, fn)(np.array([1 + 1j, 2 - 1j, 0.5, 3j]).reshape(shape), bins=3)
+    assert np_result is not None
+    with pytest.raises(NotImplementedError):
+        getattr(cp, fn)(cp.empty(shape, np.complex128), bins=3)
