@@ -598,3 +598,10 @@ def test_histogram_of_complex_data_is_not_implemented(host_path, fn):
     assert np_result is not None
     with pytest.raises(NotImplementedError):
         getattr(cp, fn)(cp.empty(shape, np.complex128), bins=3)
+
+
+@pytest.mark.parametrize("dt,shape,obj,value", [
+    (np.int8, (3, 0, 2, 0), np.array([-1, 0]), 2**40), (np.uint64, (2, 3), np.array([6, 0, 1]), -1),
+    (np.uint32, (), np.array([], np.uint8), float("inf")), (np.uint8, (4,), 1, 300), (np.int16, (4,), [0, 9], 1.5)])
+def test_insert_checks_positions_before_values(host_path, dt, shape, obj, value):
+    _agrees(lambda xp: xp.insert(xp.empty(shape, dt), obj, value))
