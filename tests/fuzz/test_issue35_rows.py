@@ -605,3 +605,10 @@ def test_histogram_of_complex_data_is_not_implemented(host_path, fn):
     (np.uint32, (), np.array([], np.uint8), float("inf")), (np.uint8, (4,), 1, 300), (np.int16, (4,), [0, 9], 1.5)])
 def test_insert_checks_positions_before_values(host_path, dt, shape, obj, value):
     _agrees(lambda xp: xp.insert(xp.empty(shape, dt), obj, value))
+
+
+@pytest.mark.parametrize("ord_", [2, -2, 1, -1, np.inf, -np.inf, "nuc", "fro"], ids=repr)
+@pytest.mark.parametrize("shape", [(3, 0), (0, 3), (2, 0, 0)])
+def test_matrix_norm_of_empty_matrices(host_path, ord_, shape):
+    _agrees(lambda xp: xp.linalg.matrix_norm(xp.zeros(shape), ord=ord_))
+    _agrees(lambda xp: xp.linalg.norm(xp.zeros(shape), ord=ord_, axis=(-2, -1)))
