@@ -77,7 +77,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
         b = bins[i]
         b_ndim = b.ndim if isinstance(b, ndarray) else numpy.ndim(b)  # numpy.ndim refuses cuarray arrays
         if b_ndim == 0:
-            if b < 1:
+            if (numpy.asarray(b) if isinstance(b, str) else b) < 1:  # (a string: NumPy's own UFuncTypeError)
                 raise ValueError("`bins[{}]` must be positive, when an integer".format(i))
             smin, smax = outer_edges(sample[:, i], range[i])
             try:
