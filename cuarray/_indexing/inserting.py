@@ -329,9 +329,15 @@ def piecewise(x, condlist, funclist, *args, **kw):
         raise ValueError("setting an array element with a sequence. The requested array has an inhomogeneous "
                          "shape after 1 dimensions.")
     cs = conds[0].shape
-    if cs != x.shape[:len(cs)]:
+    # (a boolean axis of length 0 matches any length: it selects nothing, as NumPy's indexing)
+    if len(cs) > x.ndim or any(c != d and c != 0 for c, d in zip(cs, x.shape)):
         raise IndexError("boolean index did not match indexed array; dimension is {} but corresponding boolean "
                          "dimension is {}".format(x.shape, cs))
+    if 0 in cs:
+        if len(funclist) not in (len(conds), len(conds) + 1):
+            raise ValueError("with {} condition(s), either {} or {} functions are expected".format(
+                len(conds), len(conds), len(conds) + 1))
+        return zeros_like(x)  # every condition (and "otherwise") selects nothing
     if len(cs) < x.ndim:
         conds = [c.reshape(cs + (1,) * (x.ndim - len(cs))) for c in conds]
     n = len(conds)
@@ -381,8 +387,9 @@ def fill_diagonal(a, val, wrap=False):
         fill_diagonal(tmp, val, wrap)
         copyto_unchecked(a, tmp)
         return
-    if type(val) in (float, complex):
-        # NumPy's flat assignment converts as array(val, dtype): NaN/inf into ints, complex into reals raise
+    if type(val) in (int, float, complex):
+        # NumPy's flat assignment converts as array(val, dtype), even with nothing to fill: an
+        # out-of-range int (NEP 50), NaN/inf into ints, complex into reals raise
         numpy.asarray(val, dtype=a.dtype)
     flat = a.reshape(-1)
     target = flat[:end:step]

@@ -612,3 +612,19 @@ def test_insert_checks_positions_before_values(host_path, dt, shape, obj, value)
 def test_matrix_norm_of_empty_matrices(host_path, ord_, shape):
     _agrees(lambda xp: xp.linalg.matrix_norm(xp.zeros(shape), ord=ord_))
     _agrees(lambda xp: xp.linalg.norm(xp.zeros(shape), ord=ord_, axis=(-2, -1)))
+
+
+@pytest.mark.parametrize("shape,val", [((3, 0), -1), ((0, 0), 300), ((2, 2), -1), ((3, 0), 1.5)])
+def test_fill_diagonal_checks_a_python_int_with_nothing_to_fill(host_path, shape, val):
+    _agrees(lambda xp: xp.fill_diagonal(xp.empty(shape, np.uint8), val) or xp.empty(0))
+
+
+@pytest.mark.parametrize("xs,cs,nf", [((1, 0, 0), (0, 0), 1), ((2, 3), (0,), 2), ((2, 3), (1,), 1), ((2, 0), (3, 0), 1),
+                                      ((2,), (0, 0), 1), ((2, 3), (0,), 4)])
+def test_piecewise_empty_boolean_axis_matches_any_length(host_path, xs, cs, nf):
+    _agrees(lambda xp: xp.piecewise(xp.empty(xs, np.uint32), [xp.zeros(cs, bool)], [0] * nf))
+
+
+@pytest.mark.parametrize("bins", ["auto", "fd", 3])
+def test_histogramdd_string_bins_raise_numpys_error(host_path, bins):
+    _agrees(lambda xp: xp.histogramdd(xp.empty((5, 2)), bins=[bins, bins])[0])
