@@ -24,6 +24,8 @@ KNOWN_WHAT = {
     **dict.fromkeys(["linspace(s s)", "logspace(s s)", "geomspace(s s)"], [
         ("from dtype('O')", "a Python int beyond int64 makes NumPy compute in object arrays (then refuse them "
          "in a ufunc); cuarray has no object dtype and computes in float64")]),
+    "kaiser(smallint s)": [("dtype 'object'", "kaiser(1, beta) with a Python int beta beyond int64 is an object "
+                            "array in NumPy (ones of the dtype of [0.0, M, beta]); cuarray has no object dtype")],
     "polymul(a1 a1)": [("shape: expected", "NumPy's poly1d trims leading zero coefficients: the result's "
                         "length depends on values, which cuarray does not read back (GPU only)")],
 }
