@@ -71,14 +71,14 @@ def pad(array, pad_width, mode="constant", **kwargs):
         # Odd reflection computes values (2 * edge - x), not an index mapping: axis by axis,
         # chunk by chunk (see _reflect_axis).
         if array.size == 0 or not nd:
-            return array.copy()
+            return empty(out_shape, array.dtype)  # (no elements: the other axes are still padded)
         out = array
         for axis, (a, b) in enumerate(pw):
             out = _reflect_axis(out, axis, int(a), int(b), mode == "symmetric", odd=True)
         return out
     if mode in _GATHER_MODES:
         if array.size == 0 or not nd:
-            return array.copy()
+            return empty(out_shape, array.dtype)  # (no elements: the other axes are still padded)
         idx = []
         for s, (a, b) in zip(array.shape, pw):
             kw = {"reflect_type": kwargs["reflect_type"]} if "reflect_type" in kwargs else {}

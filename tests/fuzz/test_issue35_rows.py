@@ -628,3 +628,11 @@ def test_piecewise_empty_boolean_axis_matches_any_length(host_path, xs, cs, nf):
 @pytest.mark.parametrize("bins", ["auto", "fd", 3])
 def test_histogramdd_string_bins_raise_numpys_error(host_path, bins):
     _agrees(lambda xp: xp.histogramdd(xp.empty((5, 2)), bins=[bins, bins])[0])
+
+
+@pytest.mark.parametrize("mode", ["wrap", "edge", "reflect", "symmetric", "maximum", "mean", "constant", "empty"])
+@pytest.mark.parametrize("shape,pw", [((0, 1, 3), ((0, 0), (2, 2), (1, 2))), ((2, 0), ((1, 1), (0, 0))), ((), 2)])
+@pytest.mark.parametrize("odd", [False, True])
+def test_pad_of_an_empty_array_pads_the_other_axes(host_path, mode, shape, pw, odd):
+    kw = {"reflect_type": "odd"} if odd and mode in ("reflect", "symmetric") else {}
+    _agrees(lambda xp: xp.pad(xp.empty(shape, np.uint16), pw, mode=mode, **kw))
