@@ -636,3 +636,9 @@ def test_histogramdd_string_bins_raise_numpys_error(host_path, bins):
 def test_pad_of_an_empty_array_pads_the_other_axes(host_path, mode, shape, pw, odd):
     kw = {"reflect_type": "odd"} if odd and mode in ("reflect", "symmetric") else {}
     _agrees(lambda xp: xp.pad(xp.empty(shape, np.uint16), pw, mode=mode, **kw))
+
+
+@pytest.mark.parametrize("bd", [np.complex128, np.complex64, np.float32, np.uint64, bool])
+@pytest.mark.parametrize("n", [0, 1, 3])
+def test_digitize_refuses_complex_bins(host_path, bd, n):
+    _agrees(lambda xp: xp.digitize(xp.empty((4, 0)), xp.zeros(n, bd)))
