@@ -333,6 +333,9 @@ def piecewise(x, condlist, funclist, *args, **kw):
     if len(cs) > x.ndim or any(c != d and c != 0 for c, d in zip(cs, x.shape)):
         raise IndexError("boolean index did not match indexed array; dimension is {} but corresponding boolean "
                          "dimension is {}".format(x.shape, cs))
+    for f in funclist:
+        if type(f) in (int, float, complex) and not (type(f) is int and x.dtype.kind == "b"):
+            numpy.asarray(f, dtype=x.dtype)  # NumPy's y[cond] = f converts f even where cond is empty
     if 0 in cs:
         if len(funclist) not in (len(conds), len(conds) + 1):
             raise ValueError("with {} condition(s), either {} or {} functions are expected".format(
@@ -387,10 +390,12 @@ def fill_diagonal(a, val, wrap=False):
         fill_diagonal(tmp, val, wrap)
         copyto_unchecked(a, tmp)
         return
-    if type(val) in (int, float, complex):
+    if type(val) in (float, complex) or (type(val) is int and a.dtype.kind in "iu"):
         # NumPy's flat assignment converts as array(val, dtype), even with nothing to fill: an
-        # out-of-range int (NEP 50), NaN/inf into ints, complex into reals raise
+        # out-of-range int (NEP 50), NaN/inf into ints, complex into reals raise (any int is a bool)
         numpy.asarray(val, dtype=a.dtype)
+    if type(val) is int and a.dtype.kind == "b":
+        val = bool(val)  # NumPy's flat assignment takes any int as a bool (a fill takes it through a C long)
     flat = a.reshape(-1)
     target = flat[:end:step]
     if isinstance(val, ndarray) or numpy.ndim(val) > 0:

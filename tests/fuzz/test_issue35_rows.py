@@ -642,3 +642,14 @@ def test_pad_of_an_empty_array_pads_the_other_axes(host_path, mode, shape, pw, o
 @pytest.mark.parametrize("n", [0, 1, 3])
 def test_digitize_refuses_complex_bins(host_path, bd, n):
     _agrees(lambda xp: xp.digitize(xp.empty((4, 0)), xp.zeros(n, bd)))
+
+
+@pytest.mark.parametrize("val", [2**64 - 1, 2**63, -1, 2])
+def test_fill_diagonal_bool_takes_any_python_int(host_path, val):
+    _agrees(lambda xp: xp.fill_diagonal(xp.empty((3, 3), bool), val) or xp.empty(0))
+
+
+@pytest.mark.parametrize("xs,cs,funcs", [((4, 5, 0), (0,), [-2, 0]), ((1, 4, 0), (1, 0), [1.5, -2]), ((3,), (3,), [-2]),
+                                         ((3,), (3,), [1j]), ((3,), (3,), [300]), ((3,), (3,), [1.5])])
+def test_piecewise_converts_scalar_values_as_numpy(host_path, xs, cs, funcs):
+    _agrees(lambda xp: xp.piecewise(xp.empty(xs, np.uint8 if 300 in funcs else np.uint32), [xp.zeros(cs, bool)], funcs))
