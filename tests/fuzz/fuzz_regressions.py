@@ -26,6 +26,9 @@ KNOWN_WHAT = {
          "in a ufunc); cuarray has no object dtype and computes in float64")]),
     "kaiser(smallint s)": [("dtype 'object'", "kaiser(1, beta) with a Python int beta beyond int64 is an object "
                             "array in NumPy (ones of the dtype of [0.0, M, beta]); cuarray has no object dtype")],
+    "piecewise(a masks funclist)": [("boolean negative", "NumPy calls a function only on the values its condition "
+                                     "selects (not at all when none); cuarray calls it on all of x without reading the "
+                                     "conditions back, so one that refuses x's dtype (negative of bool) raises there")],
     "polymul(a1 a1)": [("shape: expected", "NumPy's poly1d trims leading zero coefficients: the result's "
                         "length depends on values, which cuarray does not read back (GPU only)")],
 }
