@@ -158,11 +158,11 @@ def bincount(x, weights=None, minlength=0):
     w = None
     if weights is not None:
         w = as_array(weights, "bincount")
-        if w._shape != x._shape:
-            raise ValueError("The weights and list don't have the same length.")
-        if not numpy.can_cast(w._dtype, numpy.float64, "safe"):
+        if not numpy.can_cast(w._dtype, numpy.float64, "safe"):  # (NumPy converts, then compares lengths)
             raise TypeError("Cannot cast array data from {!r} to dtype('float64') according to the rule 'safe'"
                             .format(w._dtype))
+        if w._shape != x._shape:
+            raise ValueError("The weights and list don't have the same length.")
         w = astype(w, _F8, order="C", copy=False)
     length = minlength
     if x._size:

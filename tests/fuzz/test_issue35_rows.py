@@ -478,7 +478,7 @@ def test_space_dtype_takes_python_scalars_as_weak(host_path, fn, start, stop):
 @pytest.mark.parametrize("xs,xd,ws,wd,minlength", [
     ((2, 2), np.int64, None, None, -1), ((2,), np.float64, None, None, -1), ((0,), np.float64, None, None, -1),
     ((0,), np.int64, (3,), np.float64, 2), ((0,), np.int64, (3,), np.complex128, 0), ((2,), np.int64, (2,), np.complex128, 0),
-    ((2,), np.int64, (3,), np.float64, 0), ((0,), np.int64, (2, 2), np.float64, 0)])
+    ((2,), np.int64, (3,), np.float64, 0), ((0,), np.int64, (2, 2), np.float64, 0), ((2,), np.int64, (3,), np.complex64, 0)])
 def test_bincount_checks_in_numpys_order(host_path, xs, xd, ws, wd, minlength):
     _agrees(lambda xp: xp.bincount(xp.zeros(xs, xd), None if ws is None else xp.ones(ws, wd), minlength=minlength))
 
