@@ -4,7 +4,17 @@ Add a line for each mismatch a fuzz run prints once its fix is in."""
 
 # (row key, seed, index) of mismatches found and fixed: printed by the fuzzer with each reproducer.
 # The host-only mode's first finds (fixed on h-fuzz) are direct tests in test_issue35_rows.py.
-CASES = []
+CASES = [
+    # issue 35's second pass (rows for the rest of the namespace), each fixed on h-fuzzcat
+    ("argpartition(a axis_int kth)", 2, 3), ("partition(a axis_int kth)", 2, 0), ("tri(smallint)", 2, 9),
+    ("cross(vec3 vec3)", 2, 39), ("compress(a cond1)", 2, 1), ("compress(a cond1)", 3, 11),
+    ("polymul(a1 a1)", 2, 3), ("select(a masks choices)", 2, 62), ("linspace(s s)", 3, 4), ("logspace(s s)", 3, 54),
+    ("linalg.pinv(m)", 3, 224), ("linalg.vector_norm(a)", 3, 130), ("linalg.matrix_norm(m)", 5, 323),
+    ("pad(a padw)", 10, 298), ("digitize(a sorted)", 10, 194), ("fft.rfft2(a)", 3, 70),
+    ("interp(a sorted sorted)", 4, 63), ("bincount(counts weights)", 14, 621), ("fill_diagonal(a s)", 8, 248),
+    ("insert(a idx s)", 3, 15), ("putmask(a mask b)", 2, 1), ("place(a mask a1)", 2, 12),
+    ("piecewise(a masks funclist)", 10, 180), ("tensordot(a tdaxes tdb)", 3, 44), ("round(a)", 3, 15),
+]
 
 # Found and not fixed yet (the rows are skipped by the host-only test until they are):
 #   reason per row; the fuzzer prints each case's reproducer.
