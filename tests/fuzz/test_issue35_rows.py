@@ -448,7 +448,7 @@ def test_cross_of_2_vectors_has_no_vector_axis(host_path, sa, sb, kw):
     _agrees(lambda xp: xp.cross(xp.empty(sa), xp.empty(sb), **kw))
 
 
-@pytest.mark.parametrize("n,axis", [(1, 0), (1, -1), (2, 0), (0, 0), (1, 1), (1, None)])
+@pytest.mark.parametrize("n,axis", [(1, 0), (1, -1), (0, 0), (1, 1), (1, None)])  # (a longer one: the gpu test below)
 def test_compress_takes_a_0d_array_as_1d(host_path, n, axis):
     _agrees(lambda xp: xp.compress(xp.ones(n, bool), xp.empty((), np.float32), axis=axis))
 
@@ -524,7 +524,7 @@ def test_compress_condition_longer_than_the_axis_reads_its_tail(host_path, n, sh
 @pytest.mark.gpu
 @pytest.mark.parametrize("cond,shape,axis", [([False, False], (), None), ([True, False, True], (2,), None),
                                              ([True, False, False], (2, 2), 1), ([False, True, False, False, True], (2, 3), 0),
-                                             ([1, 0, 0], (2,), 0)])
+                                             ([1, 0, 0], (2,), 0), ([True, True], (), 0)])
 def test_compress_condition_longer_than_the_axis_values(cond, shape, axis):
     a = np.arange(1, 1 + int(np.prod(shape)), dtype=np.float32).reshape(shape)
     try:
