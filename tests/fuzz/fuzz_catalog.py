@@ -427,6 +427,7 @@ class Row:
     inplace: bool = False
     edges: bool = True             # False: finite values only (LAPACK's gelsd can loop forever on NaN)
     order: tuple | None = None     # positions of the drawn arguments in the call (kinds draw in dependency order)
+    group: str = ""                # a name for a set of rows (--fuzz-rows picks it): "issue35b", the second pass
 
     @property
     def key(self) -> str:
@@ -594,6 +595,8 @@ ROWS = [
 # -- issue 35's second pass: the rest of the namespace that takes arrays --------------------------
 # (left out, fuzz_regressions.SKIPPED says why: I/O, printing, dtype introspection, configuration)
 
+_FIRST_PASS = len(ROWS)
+
 UNARY2 = ("abs acos acosh asin asinh atan atanh bitwise_count bitwise_invert bitwise_not conjugate degrees radians "
           "isneginf isposinf iscomplex isreal real_if_close frexp modf sort_complex matrix_transpose atleast_1d "
           "atleast_2d atleast_3d fliplr flipud ediff1d argwhere flatnonzero nonzero array asarray asanyarray "
@@ -742,6 +745,8 @@ ROWS += [
 ]
 
 
+for _r in ROWS[_FIRST_PASS:]:
+    _r.group = "issue35b"
 
 # LAPACK (NumPy's side) can loop forever on NaN/inf input (gesdd, gelsd): factorisations get finite data.
 for _r in ROWS:
