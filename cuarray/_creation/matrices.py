@@ -79,7 +79,9 @@ def identity(n, dtype=None, *, like=None) -> ndarray:
 
 def tri(N, M=None, k=0, dtype=float, *, like=None) -> ndarray:
     """See `numpy.tri` (one kernel)."""
-    N, M = _checked_dims(N, M)
+    # NumPy's tri is an outer comparison of two aranges: a negative N or M is an empty axis
+    N = max(operator.index(N), 0)
+    M = N if M is None else max(operator.index(M), 0)
     k = operator.index(k)
     dt = _dtypes.normalize_dtype(dtype)
     out = _new_c((N, M), dt)

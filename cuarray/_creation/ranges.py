@@ -268,7 +268,11 @@ def linspace_plan(start, stop, num=50, endpoint=True, dtype=None):
     div = (num - 1) if endpoint else num
     s = numpy.asanyarray(start) * 1.0
     e = numpy.asanyarray(stop) * 1.0
-    calc = numpy.result_type(s, e, float(num))
+    # NumPy's dtype: Python scalars weak (NEP 50; float16(2), True is float16), integers to float
+    calc = numpy.result_type(*(x if type(x) in (bool, int, float, complex) else numpy.asanyarray(x)
+                               for x in (start, stop)))
+    if calc.kind not in "fc":
+        calc = numpy.result_type(calc, 1.0)
     out_dt = calc if dtype is None else numpy.dtype(dtype)
     calc = _dtypes.normalize_dtype(calc)
     out_dt = _dtypes.normalize_dtype(out_dt)
@@ -455,7 +459,8 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     start, stop, base = _host_scalar(start), _host_scalar(stop), _host_scalar(base)
     y = linspace(start, stop, num=num, endpoint=endpoint)
     base_arr = numpy.array(base)
-    res_dt = _dtypes.normalize_dtype(numpy.result_type(base_arr, y.dtype))
+    # NumPy's power(base, y): a Python base is weak (base=10.0 keeps a float16 y float16)
+    res_dt = _dtypes.normalize_dtype(numpy.result_type(base if type(base) in (bool, int, float) else base_arr, y.dtype))
     out_dt = res_dt if dtype is None else _dtypes.normalize_dtype(dtype)
     out = _new_c(y.shape, out_dt)
     if out._size:

@@ -158,12 +158,33 @@ def put(a, ind, v, mode="raise"):
     flat[idx.reshape(-1)] = vv
 
 
+def _safe_values(values, dt, name):
+    """NumPy's conversion of place/putmask values to `dt`: an array must cast safely; Python
+    scalars convert as NumPy's array(value, dt) does (a Python int must fit: NEP 50)."""
+    if isinstance(values, (ndarray, numpy.ndarray)):
+        if not numpy.can_cast(values.dtype, dt, "safe"):
+            raise TypeError("Cannot cast array data from {!r} to {!r} according to the rule 'safe'".format(
+                values.dtype, dt))
+    elif type(values) in (int, float, complex, bool):
+        numpy.asarray(values, dtype=dt)  # NumPy's own conversion errors (NEP 50 ints, NaN, complex)
+    return values if is_scalar(values) else as_array(values, name)
+
+
+def _same_size_mask(mask, a, name):
+    mask = as_array(mask, name)
+    if mask.size != a.size:
+        raise ValueError("{}: mask and data must be the same size".format(name))
+    return mask
+
+
 def putmask(a, mask, values):
     """See `numpy.putmask`: values cycle over all positions of `a` (not only the masked ones)."""
     if not isinstance(a, ndarray):
         raise TypeError("putmask: first argument must be an array")
-    mask = as_array(mask, "putmask")
-    vals = values if is_scalar(values) else as_array(values, "putmask")
+    mask = _same_size_mask(mask, a, "putmask")
+    if mask.shape != a.shape:
+        mask = mask.reshape(a.shape)  # NumPy pairs mask and data element by element in C order
+    vals = _safe_values(values, a.dtype, "putmask")
     if isinstance(vals, ndarray) and vals.size != a.size:
         if vals.size == 0:
             return
@@ -178,7 +199,8 @@ def putmask(a, mask, values):
 
 def place(arr, mask, vals):
     """See `numpy.place`: values cycle over the masked positions (one host synchronisation)."""
-    mask = as_array(mask, "place")
+    mask = _same_size_mask(mask, arr, "place")
+    vals = _safe_values(vals, arr.dtype, "place")
     pos = mask.ravel().nonzero()[0]
     n = pos.size
     vals = as_array(vals, "place").reshape(-1)
@@ -216,15 +238,21 @@ def compress(condition, a, axis=None, out=None):
     cond = condition if isinstance(condition, ndarray) else from_host(numpy.asarray(condition))
     if cond.ndim != 1:
         raise ValueError("condition must be a 1-d array")
-    if axis is None:
-        a = a.reshape(-1)
-        axis = 0
+    if axis is None or a.ndim == 0:
+        a = a.reshape(-1)  # (NumPy takes a 0-d array as 1-d whatever the axis)
+        axis = 0 if axis is None else axis
     axis = _shapes.normalize_axis_index(axis, a.ndim)
     n = a.shape[axis]
-    if cond.size > n:
-        raise IndexError("index {} is out of bounds for axis {} with size {}".format(n, axis, n))
     if cond.dtype != numpy.dtype(bool):
         cond = cond != 0
+    if cond.size > n:
+        # NumPy takes the positions of the True entries: only a True beyond the axis is out of
+        # bounds (one device read of that tail, as extract's)
+        beyond = cond[n:].nonzero()[0]
+        if beyond.size:
+            raise IndexError("index {} is out of bounds for axis {} with size {}".format(
+                n + int(beyond[0].get()), axis, n))
+        cond = cond[:n]
     if cond.size < n:
         full = zeros(n, bool)
         full[:cond.size] = cond
@@ -279,7 +307,9 @@ def select(condlist, choicelist, default=0):
                              () if not isinstance(default, ndarray) else default.shape)
 
     out = empty(shape, dt)
-    out[...] = default
+    # NumPy broadcasts a Python int default as an array (int64) and casts it unsafely into the
+    # result: no NEP 50 range check for it
+    out[...] = numpy.asarray(default)[()] if type(default) is int else default
     for c, ch in zip(conds[::-1], choices[::-1]):
         copyto(out, ch, casting="unsafe", where=c)
     return out
@@ -290,7 +320,29 @@ def piecewise(x, condlist, funclist, *args, **kw):
     x = as_array(x, "piecewise")
     if isinstance(condlist, ndarray) and condlist.ndim == x.ndim:
         condlist = [condlist]
+    if len(condlist) == 0:
+        raise IndexError("list index out of range")  # NumPy looks at condlist[0]
     conds = [as_array(c, "piecewise") for c in condlist]
+    # NumPy stacks the conditions (asarray(condlist, bool)): their shapes must be equal; each then
+    # indexes x as a boolean index, so its shape must lead x's
+    if len({c.shape for c in conds}) > 1:
+        raise ValueError("setting an array element with a sequence. The requested array has an inhomogeneous "
+                         "shape after 1 dimensions.")
+    cs = conds[0].shape
+    # (a boolean axis of length 0 matches any length: it selects nothing, as NumPy's indexing)
+    if len(cs) > x.ndim or any(c != d and c != 0 for c, d in zip(cs, x.shape)):
+        raise IndexError("boolean index did not match indexed array; dimension is {} but corresponding boolean "
+                         "dimension is {}".format(x.shape, cs))
+    for f in funclist:
+        if type(f) in (int, float, complex) and not (type(f) is int and x.dtype.kind == "b"):
+            numpy.asarray(f, dtype=x.dtype)  # NumPy's y[cond] = f converts f even where cond is empty
+    if 0 in cs:
+        if len(funclist) not in (len(conds), len(conds) + 1):
+            raise ValueError("with {} condition(s), either {} or {} functions are expected".format(
+                len(conds), len(conds), len(conds) + 1))
+        return zeros_like(x)  # every condition (and "otherwise") selects nothing
+    if len(cs) < x.ndim:
+        conds = [c.reshape(cs + (1,) * (x.ndim - len(cs))) for c in conds]
     n = len(conds)
     if len(funclist) == n + 1:
         anyc = conds[0].astype(bool)
@@ -338,6 +390,12 @@ def fill_diagonal(a, val, wrap=False):
         fill_diagonal(tmp, val, wrap)
         copyto_unchecked(a, tmp)
         return
+    if type(val) in (float, complex) or (type(val) is int and a.dtype.kind in "iu"):
+        # NumPy's flat assignment converts as array(val, dtype), even with nothing to fill: an
+        # out-of-range int (NEP 50), NaN/inf into ints, complex into reals raise (any int is a bool)
+        numpy.asarray(val, dtype=a.dtype)
+    if type(val) is int and a.dtype.kind == "b":
+        val = bool(val)  # NumPy's flat assignment takes any int as a bool (a fill takes it through a C long)
     flat = a.reshape(-1)
     target = flat[:end:step]
     if isinstance(val, ndarray) or numpy.ndim(val) > 0:

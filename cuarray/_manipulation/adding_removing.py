@@ -70,12 +70,21 @@ def insert(arr, obj, values, axis=None):
     n = arr.shape[axis]
     if isinstance(obj, ndarray):
         obj = obj.get()
+    # Plan with NumPy on index arrays: positions of old elements in the new axis (first: NumPy
+    # checks the positions before it converts the values)
+    late = None
+    try:
+        marker = numpy.insert(numpy.arange(n) + 1, obj, 0)
+    except ValueError as e:
+        if not str(e).startswith("NumPy boolean array indexing assignment"):
+            raise
+        late = e  # NumPy meets it when it copies `arr`, after writing (converting) the values
     if is_scalar(values):  # NumPy's cast of a scalar to arr's dtype (OverflowError when out of range)
         vals = from_host(numpy.asarray(values, dtype=arr.dtype))
     else:
         vals = as_array(values, "insert")
-    # Plan with NumPy on index arrays: positions of old elements in the new axis.
-    marker = numpy.insert(numpy.arange(n) + 1, obj, 0)
+    if late is not None:
+        raise late
     new_n = marker.size
     old_pos = numpy.nonzero(marker)[0]
     new_pos = numpy.nonzero(marker == 0)[0]

@@ -43,7 +43,9 @@ def split(ary, indices_or_sections, axis=0):
         return array_split(ary, indices_or_sections, axis)
     n = ary.shape[_shapes.normalize_axis_index(axis, ary.ndim)]
     if sections <= 0 or n % sections:
-        if sections <= 0:
+        if sections == 0:  # NumPy's split takes n % sections before array_split's check
+            raise ZeroDivisionError("integer modulo by zero")
+        if sections < 0:
             raise ValueError("number sections must be larger than 0.")
         raise ValueError("array split does not result in an equal division")
     return array_split(ary, sections, axis)

@@ -67,6 +67,8 @@ def _as_1d_sample(a: ndarray, dt) -> ndarray:
             a = a.reshape((1,))
         else:
             raise ValueError("object too deep for desired array")
+    if not numpy.can_cast(a.dtype, dt, "safe"):
+        raise TypeError("Cannot cast array data from {!r} to {!r} according to the rule 'safe'".format(a.dtype, dt))
     return a.astype(dt, order="C", copy=not a._c or a.dtype != dt)
 
 
@@ -106,15 +108,16 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         fp = fp.astype(fdt, copy=False)[order]
         xp = concatenate((xp[-1:] - period, xp, xp[0:1] + period))
         fp = concatenate((fp[-1:], fp, fp[0:1]))
-    xp = _as_1d_sample(xp, _F8)
+    # NumPy's order: fp, xp (complex xp fails its safe cast), x, then the lengths
     fp = _as_1d_sample(fp, fdt)
+    xp = _as_1d_sample(xp, _F8)
+    if x.dtype.kind == "c":
+        raise TypeError("Cannot cast array data from dtype('complex128') to dtype('float64') according to the "
+                        "rule 'safe'")
     if xp.shape[0] == 0:
         raise ValueError("array of sample points is empty")
     if fp.shape[0] != xp.shape[0]:
         raise ValueError("fp and xp are not of the same length.")
-    if x.dtype.kind == "c":
-        raise TypeError("Cannot cast array data from dtype('complex128') to dtype('float64') according to the "
-                        "rule 'safe'")
     if not is_complex:
         return _run(x, xp, fp, left, right, "real", False)
     re = _run(x, xp, fp.real.copy(), left, right, "real", True)

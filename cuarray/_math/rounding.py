@@ -36,7 +36,9 @@ def around(a, decimals=0, out=None):
     decimals = int(decimals)
     kind = a.dtype.kind
     if kind == "b" and decimals != 0 and out is None:
-        # NumPy scales into a result of the input's type: float64 into bool fails same_kind
+        # NumPy scales into a result of the input's type: float64 into bool fails same_kind.
+        # Its own exception (a UFuncTypeError, a TypeError subclass):
+        numpy.around(numpy.zeros(1, bool), decimals)
         raise TypeError("Cannot cast ufunc '{}' output from dtype('float64') to dtype('bool') with casting rule "
                         "'same_kind'".format("multiply" if decimals > 0 else "divide"))
     if kind in "iu":

@@ -43,9 +43,10 @@ def pad(array, pad_width, mode="constant", **kwargs):
     """See `numpy.pad`."""
     array = as_array(array, "pad")
     nd = array.ndim
-    pw = _pairs(pad_width, nd, "pad_width")
-    if pw.dtype.kind not in "iu":
+    if numpy.asarray(pad_width).dtype.kind != "i":
+        # NumPy's check, before the broadcast: () is float64, unsigned and bool widths are refused
         raise TypeError("`pad_width` must be of integral type.")
+    pw = _pairs(pad_width, nd, "pad_width")
     pw = pw.astype(numpy.int64)
     if (pw < 0).any():
         raise ValueError("index can't contain negative values")
@@ -70,14 +71,14 @@ def pad(array, pad_width, mode="constant", **kwargs):
         # Odd reflection computes values (2 * edge - x), not an index mapping: axis by axis,
         # chunk by chunk (see _reflect_axis).
         if array.size == 0 or not nd:
-            return array.copy()
+            return empty(out_shape, array.dtype)  # (no elements: the other axes are still padded)
         out = array
         for axis, (a, b) in enumerate(pw):
             out = _reflect_axis(out, axis, int(a), int(b), mode == "symmetric", odd=True)
         return out
     if mode in _GATHER_MODES:
         if array.size == 0 or not nd:
-            return array.copy()
+            return empty(out_shape, array.dtype)  # (no elements: the other axes are still padded)
         idx = []
         for s, (a, b) in zip(array.shape, pw):
             kw = {"reflect_type": kwargs["reflect_type"]} if "reflect_type" in kwargs else {}

@@ -112,7 +112,10 @@ def polysub(a1, a2):
 def polymul(a1, a2):
     """See `numpy.polymul`: `convolve` of the coefficients."""
     truepoly = _is_poly1d(a1) or _is_poly1d(a2)
-    val = convolve(_coeffs(a1, "polymul"), _coeffs(a2, "polymul"))
+    # NumPy makes poly1d's of both: no coefficients is the zero polynomial, [0] of that dtype
+    # (poly1d also trims leading zero coefficients: that needs their values, so here it does not)
+    c1, c2 = (c if c.size else zeros((1,), c.dtype) for c in (_coeffs(a1, "polymul"), _coeffs(a2, "polymul")))
+    val = convolve(c1, c2)
     return _wrap(val, truepoly)
 
 

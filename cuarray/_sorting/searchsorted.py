@@ -124,6 +124,10 @@ def digitize(x, bins, right=False):
     if bins.ndim != 1:
         raise ValueError("object too deep for desired array" if bins.ndim > 1 else
                          "object of too small depth for desired array")
+    if not numpy.can_cast(bins._dtype, numpy.float64, "safe"):
+        # NumPy's monotonicity scan reads the bins as float64 (safe cast): complex bins fail
+        raise TypeError("Cannot cast array data from {!r} to dtype('float64') according to the rule 'safe'".format(
+            bins._dtype))
     mono = monotonicity(bins)
     if mono == 0:
         raise ValueError("bins must be monotonically increasing or decreasing")

@@ -113,6 +113,8 @@ def _check_kth(kth, a, axis) -> None:
     ks = numpy.atleast_1d(numpy.asarray(kth))
     if ks.dtype.kind not in "biu":
         raise TypeError("Partition index must be integer")
+    if a._size == 0:
+        return  # NumPy's partition of an empty array returns before its bounds check
     for k in ks.tolist():
         if not -n <= k < n:
             raise ValueError("kth(={}) out of bounds ({})".format(k, n))

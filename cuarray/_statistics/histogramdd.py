@@ -16,7 +16,7 @@ import operator
 import numpy
 
 from .._core.copying import astype
-from .._core.host_input import as_array
+from .._core.host_input import as_array, as_parameter
 from .._core.ndarray import ndarray
 from .._logic.comparison import equal, greater
 from .._logic.truth import any as any_
@@ -50,6 +50,9 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
     are returned as a list of device arrays."""
     sample = _sample(sample)
     n, d = sample._shape
+    if d == 0:
+        # NumPy's ravel_multi_index over no dimensions refuses, whatever the bins
+        raise ValueError("object of too small depth for desired array")
     nbin = numpy.empty(d, numpy.intp)
     edges = [None] * d
     dedges = [None] * d
@@ -74,7 +77,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
         b = bins[i]
         b_ndim = b.ndim if isinstance(b, ndarray) else numpy.ndim(b)  # numpy.ndim refuses cuarray arrays
         if b_ndim == 0:
-            if b < 1:
+            if (numpy.asarray(b) if isinstance(b, str) else b) < 1:  # (a string: NumPy's own UFuncTypeError)
                 raise ValueError("`bins[{}]` must be positive, when an integer".format(i))
             smin, smax = outer_edges(sample[:, i], range[i])
             try:
@@ -84,7 +87,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
             edges[i] = upload(numpy.linspace(smin, smax, k + 1))
         elif b_ndim == 1:
             if not isinstance(b, ndarray):
-                raise TypeError("cuarray.histogramdd: bins as host arrays: call cuarray.asarray() on them first")
+                b = as_parameter(b, "histogramdd")  # explicit edges from the host, as histogram's
             edges[i] = b
             if b._size > 1 and bool(any_(greater(b[:-1], b[1:]))):
                 raise ValueError("`bins[{}]` must be monotonically increasing, when an array".format(i))

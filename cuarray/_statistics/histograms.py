@@ -141,28 +141,29 @@ def bincount(x, weights=None, minlength=0):
     and NumPy's ValueError for a negative value."""
     x = as_array(x, "bincount")
     minlength = operator.index(minlength)
-    if minlength < 0:
-        raise ValueError("'minlength' must not be negative")
+    # NumPy's order: x's depth and dtype, minlength, then an empty x answers before any weights check
     if x.ndim != 1:
         raise ValueError("object too deep for desired array" if x.ndim > 1 else
                          "object of too small depth for desired array")
     if not numpy.can_cast(x._dtype, numpy.intp, "safe"):
         raise TypeError("Cannot cast array data from {!r} to dtype('int64') according to the rule 'safe'"
                         .format(x._dtype))
-    w = None
-    if weights is not None:
-        w = as_array(weights, "bincount")
-        if w._shape != x._shape:
-            raise ValueError("The weights and list don't have the same length.")
-        if not numpy.can_cast(w._dtype, numpy.float64, "safe"):
-            raise TypeError("Cannot cast array data from {!r} to dtype('float64') according to the rule 'safe'"
-                            .format(w._dtype))
-        w = astype(w, _F8, order="C", copy=False)
+    if minlength < 0:
+        raise ValueError("'minlength' must not be negative")
     if not x._size:
-        # NumPy's result for an empty list is intp zeros, whatever the weights' dtype.
+        # NumPy's result for an empty list is intp zeros, whatever the weights.
         out = ndarray((minlength,), numpy.intp)
         fill(out, 0)
         return out
+    w = None
+    if weights is not None:
+        w = as_array(weights, "bincount")
+        if not numpy.can_cast(w._dtype, numpy.float64, "safe"):  # (NumPy converts, then compares lengths)
+            raise TypeError("Cannot cast array data from {!r} to dtype('float64') according to the rule 'safe'"
+                            .format(w._dtype))
+        if w._shape != x._shape:
+            raise ValueError("The weights and list don't have the same length.")
+        w = astype(w, _F8, order="C", copy=False)
     length = minlength
     if x._size:
         lo, hi = minmax(x)

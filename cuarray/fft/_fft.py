@@ -18,7 +18,7 @@ from numpy.lib.array_utils import normalize_axis_index
 from .._core.host_input import as_array
 from .._math.complex import conjugate as _conjugate
 from .._core.ndarray import ndarray
-from ._transform import _recipes, run_recipe, scale_of, transform
+from ._transform import _recipes, dtypes_of, run_recipe, scale_of, transform
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fftn", "ifftn", "fft2", "ifft2",
            "rfftn", "rfft2", "irfftn", "irfft2"]
@@ -168,6 +168,10 @@ def _nd(a, s, axes, kind, forward, norm, out, name):
         sizes[i] = _points(n)
         scale_of(norm, True, 1)
         norm_axes[i] = normalize_axis_index(ax, nd)
+        if kind == "r2c" and i == order[0]:
+            # NumPy's first pass is the real transform of the last axis: complex input fails there,
+            # before the other axes' sizes are looked at
+            dtypes_of(kind, a.dtype, "rfft_n_even" if sizes[i] % 2 == 0 else "rfft_n_odd")
     if kind == "c2r" and len(axes) > 1 and a.dtype.char == "e":
         # NumPy's first complex pass makes float16 complex64, so the result is float32, not float16.
         a = a.astype(numpy.complex64)

@@ -45,7 +45,8 @@ def _abs2(x):
 
 def _vector(x, ord, axis, keepdims):
     if ord == _INF:
-        return max_(abs_(x), axis=axis, keepdims=keepdims)
+        # initial=0, as NumPy's: the inf-norm of no elements is 0 (the -inf one still raises)
+        return max_(abs_(x), axis=axis, keepdims=keepdims, initial=0)
     if ord == -_INF:
         return min_(abs_(x), axis=axis, keepdims=keepdims)
     if ord == 0:
@@ -63,21 +64,25 @@ def _vector(x, ord, axis, keepdims):
     return (s ** numpy.reciprocal(numpy.asarray(ord, rdt))[()]).astype(rdt)
 
 
-def _svd_norm(x, row, col, op):
+def _svd_norm(x, row, col, op, **kw):
     y = moveaxis(x, (row, col), (-2, -1))
-    return op(svdvals(y), axis=-1)
+    return op(svdvals(y), axis=-1, **kw)
+
+
+def _max0(a, axis):
+    return max_(a, axis=axis, initial=0)  # NumPy's: the norm of an empty matrix is 0 (min still raises)
 
 
 def _matrix(x, ord, row, col, keepdims):
     if ord == 2:
-        ret = _svd_norm(x, row, col, max_)
+        ret = _svd_norm(x, row, col, max_, initial=0)
     elif ord == -2:
         ret = _svd_norm(x, row, col, min_)
     elif ord in (1, -1):
-        red = max_ if ord == 1 else min_
+        red = _max0 if ord == 1 else min_
         ret = red(sum_(abs_(x), axis=row), axis=col - 1 if col > row else col)
     elif ord in (_INF, -_INF):
-        red = max_ if ord == _INF else min_
+        red = _max0 if ord == _INF else min_
         ret = red(sum_(abs_(x), axis=col), axis=row - 1 if row > col else row)
     elif ord is None or ord in ("fro", "f"):
         ret = sqrt(sum_(_abs2(x), axis=(row, col)))

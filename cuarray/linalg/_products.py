@@ -59,7 +59,7 @@ def tensordot(a, b, axes=2):
     b = as_array(b, "tensordot")
     try:
         na = operator.index(axes)
-        axes_a, axes_b = list(range(a.ndim - na, a.ndim)), list(range(na))
+        axes_a, axes_b = list(range(-na, 0)), list(range(na))
     except TypeError:
         axes_a, axes_b = axes
         axes_a = [axes_a] if isinstance(axes_a, int) else list(axes_a)
@@ -69,7 +69,9 @@ def tensordot(a, b, axes=2):
     axes_a = [ax + a.ndim if ax < 0 else ax for ax in axes_a]
     axes_b = [ax + b.ndim if ax < 0 else ax for ax in axes_b]
     for i, j in zip(axes_a, axes_b):
-        if not (0 <= i < a.ndim and 0 <= j < b.ndim) or a._shape[i] != b._shape[j]:
+        if not (0 <= i < a.ndim and 0 <= j < b.ndim):
+            raise IndexError("tuple index out of range")  # NumPy's: it indexes the shape tuples
+        if a._shape[i] != b._shape[j]:
             raise ValueError("shape-mismatch for sum")
     free_a = [i for i in range(a.ndim) if i not in axes_a]
     free_b = [j for j in range(b.ndim) if j not in axes_b]
@@ -206,7 +208,8 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     shape = _shapes.broadcast_shapes(a._shape[:-1], b._shape[:-1])
     if na == 3 or nb == 3:
         shape += (3,)
-    axisc = _shapes.normalize_axis_index(axisc, len(shape), "axisc")
+        # (NumPy checks axisc only then: two 2-vectors give no vector axis)
+        axisc = _shapes.normalize_axis_index(axisc, len(shape), "axisc")
     mul, sub = _arith.multiply, _arith.subtract
     a0, a1, b0, b1 = a[..., 0], a[..., 1], b[..., 0], b[..., 1]
     c2 = sub(mul(a0, b1), mul(a1, b0))

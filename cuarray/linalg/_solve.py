@@ -254,19 +254,19 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NoValue):
     """See `numpy.linalg.pinv`."""
     a = as_array(a, "linalg.pinv")
     assert_stacked_2d(a)
-    char = compute_char(a)
     if rcond is None:
         if rtol is _NoValue:
             rcond = 1e-15
         elif rtol is None:
-            rcond = max(a.shape[-2:]) * numpy.finfo(char).eps
+            rcond = max(a.shape[-2:]) * numpy.finfo(a.dtype).eps  # (NumPy's ValueError for integers)
         else:
             rcond = rtol
     elif rtol is not _NoValue:
         raise ValueError("`rtol` and `rcond` can't be both set.")
     m, n = a.shape[-2:]
     if m == 0 or n == 0:
-        return empty(a.shape[:-2] + (n, m), dtype=char)
+        return empty(a.shape[:-2] + (n, m), dtype=a.dtype)  # NumPy's empty_like: any dtype, float16 too
+    compute_char(a)  # the dtype check (float16: TypeError) of the svd below
     u, s, vh = svd(a, full_matrices=False, hermitian=hermitian)
     rc = rcond if numpy.isscalar(rcond) else expand_dims(as_array(rcond, "linalg.pinv"), -1)
     cutoff = max_(s, axis=-1, keepdims=True) * rc
