@@ -413,6 +413,7 @@ def plan(outputs, kernel_name=None, dedupe=True, trace=None) -> Program:
             nodes.append(n)
 
         visit(root, True)
+        del visit  # it calls itself through its cell: a cycle holding the nodes (and their arrays)
         # One parameter per distinct input (`h * (1 - h)` reads h once).
         uniq, first = [], {}
         for n in inputs:
@@ -499,6 +500,11 @@ def plan(outputs, kernel_name=None, dedupe=True, trace=None) -> Program:
         return st
 
     prog.outputs = [require(n) for n in outputs]
+    # require and compute call each other through their cells: a reference cycle that would keep
+    # this graph's nodes, and the arrays they hold (a lazy chain's result too), until the garbage
+    # collector runs. Emptying the cells breaks it: the device memory goes back when the last
+    # user reference does.
+    del require, compute
     return prog
 
 
