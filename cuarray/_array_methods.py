@@ -279,7 +279,7 @@ def bind() -> None:
     ndarray.flat = flat_property  # a flatiter (1-D C-order indexing, assignment, iteration)
     ndarray.__setitem__ = indexing.setitem
     ndarray.copy = copying.copy
-    ndarray.fill = copying.fill
+    ndarray.fill = copying.assign_scalar  # NumPy's ndarray.fill: assignment's conversion, not full's cast
     ndarray.astype = _astype
     ndarray.get = _get
     ndarray.to_device = _array_to_device

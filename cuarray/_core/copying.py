@@ -18,7 +18,7 @@ from . import shapes as _shapes
 from .elementwise import Definition, KernelParam, cast_expr, scalar_converter
 from .ndarray import ndarray
 
-__all__ = ["copy", "astype", "fill", "byteswap", "copyto_unchecked", "copyto_where_unchecked", "unaliased",
+__all__ = ["copy", "astype", "fill", "assign_scalar", "byteswap", "copyto_unchecked", "copyto_where_unchecked", "unaliased",
            "warn_complex_discard", "drop_leading_ones", "from_other_device"]
 
 _BOOL = numpy.dtype(bool)
@@ -209,6 +209,20 @@ def fill(a: ndarray, value) -> None:
     d, conv = entry
     d.run((a,), (v if conv is None else conv(v),), a._shape)
 
+
+
+def assign_scalar(a: ndarray, value) -> None:
+    """`a[...] = value` and `a.fill(value)`: NumPy's scalar assignment, which converts a float or
+    complex value into an integer or real array through Python's int()/float() (ValueError for
+    NaN, OverflowError for inf and out-of-range values, TypeError for complex) where `full`'s
+    unsafe cast (`fill`) gives INT_MIN: done by the same assignment into a 0-d NumPy array."""
+    kind = a._dtype.kind
+    if (kind in "iu" and isinstance(value, (float, complex, numpy.inexact))
+            or kind == "f" and isinstance(value, (complex, numpy.complexfloating))):
+        box = numpy.empty((), a._dtype)
+        box[()] = value
+        value = box[()]
+    fill(a, value)
 
 
 def _dense_in(a: ndarray, order: str) -> bool:

@@ -345,6 +345,9 @@ def _basic_view(a: ndarray, index):
 
 
 def _basic_setitem(view: ndarray, value) -> None:
+    if isinstance(value, (bool, int, float, complex, numpy.generic)):
+        _copying.assign_scalar(view, value)  # (its conversion errors come for an empty view too)
+        return
     if view._size == 0:
         if isinstance(value, ndarray) or isinstance(value, (list, tuple, numpy.ndarray)):
             shape = tuple(numpy.shape(value) if not isinstance(value, ndarray) else value._shape)
@@ -354,13 +357,10 @@ def _basic_setitem(view: ndarray, value) -> None:
         return
     if isinstance(value, ndarray):
         src = value
-    elif isinstance(value, (bool, int, float, complex, numpy.generic)):
-        _copying.fill(view, value)
-        return
     else:
         src = from_host(numpy.asarray(value))
         if src.ndim == 0:
-            _copying.fill(view, src.get()[()])
+            _copying.assign_scalar(view, src.get()[()])
             return
     if src.ndim > view.ndim:
         src = _copying.drop_leading_ones(src, view.ndim)

@@ -655,3 +655,35 @@ def test_fill_diagonal_bool_takes_any_python_int(host_path, val):
                                          ((3,), (3,), [1j]), ((3,), (3,), [300]), ((3,), (3,), [1.5])])
 def test_piecewise_converts_scalar_values_as_numpy(host_path, xs, cs, funcs):
     _agrees(lambda xp: xp.piecewise(xp.empty(xs, np.uint8 if 300 in funcs else np.uint32), [xp.zeros(cs, bool)], funcs))
+
+
+# -- scalar assignment into integer and real arrays: NumPy's conversion, not full's cast -----------
+
+@pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf, 1e30, 2.5, np.float64(np.nan), np.float32(np.inf),
+                                   np.float16(-2.5), 1 + 2j, np.complex128(3 + 0j)],
+                         ids=lambda v: repr(v))
+@pytest.mark.parametrize("dtype", ["int64", "uint8", "int16", "float32", "bool"])
+@pytest.mark.parametrize("how", ["setitem", "setitem-slice", "fill", "setitem-empty"])
+def test_scalar_assignment_converts_as_numpy(host_path, value, dtype, how):
+    """`a[...] = nan` into an int array raised nothing and filled INT_MIN (a silent wrong answer);
+    NumPy converts through int()/float(): ValueError, OverflowError, TypeError, or a warning."""
+    def call(xp):
+        a = xp.zeros((0,) if how == "setitem-empty" else (3,), dtype)
+        if how == "fill":
+            a.fill(value)
+        elif how == "setitem-slice":
+            a[1:] = value
+        else:
+            a[...] = value
+        return a
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            want = call(np)
+        except Exception as e:  # noqa: BLE001 - the class is the outcome
+            with pytest.raises(type(e)):
+                call(cp)
+            return
+        got = call(cp)
+    assert got.dtype == want.dtype and got.shape == want.shape
