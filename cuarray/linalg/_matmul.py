@@ -179,7 +179,9 @@ def matmul_into(a, b, out=None, dtype=None, casting="same_kind", order="K"):
         raise _not_enough(0)
     if nd2 == 0:
         raise _not_enough(1)
-    ct = _loop_dtype(a._dtype, b._dtype, dtype, casting)
+    ct = a._dtype
+    if dtype is not None or ct is not b._dtype or casting != "same_kind":  # else `_loop_dtype`'s first line
+        ct = _loop_dtype(ct, b._dtype, dtype, casting)
     if nd1 == 2 and nd2 == 2 and out is None and a._dtype is ct and b._dtype is ct:
         res = _fast_2d(a, b, s1, s2, ct)
         if res is not None:
@@ -237,12 +239,22 @@ def _fast_2d(a, b, s1, s2, ct):
     k2, n = s2
     if k != k2 or not (m and n and k) or char not in "efdFD":
         return None
-    la = ("R", k) if a._c else (("C", m) if a._f else None)
-    lb = ("R", n) if b._c else (("C", k) if b._f else None)
-    if la is None or lb is None:
+    # What `_gemm` passes for a row-major C, without its frame and layout tuples: C^T = B^T A^T,
+    # an operand stored row-major is 'N' with ld = its row length, column-major 'T'.
+    if a._c:
+        opa, lda = "N", k
+    elif a._f:
+        opa, lda = "T", m
+    else:
+        return None
+    if b._c:
+        opb, ldb = "N", n
+    elif b._f:
+        opb, ldb = "T", k
+    else:
         return None
     res = _new_c((m, n), ct)
-    _gemm(char, m, n, k, a.data.ptr, la, b.data.ptr, lb, res.data.ptr, ("R", n), 1, 0, 0, 0)
+    _cublas.gemm(char, opb, opa, n, m, k, b.data.ptr, ldb, a.data.ptr, lda, res.data.ptr, n)
     return res
 
 
