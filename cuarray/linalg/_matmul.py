@@ -29,7 +29,7 @@ from .._core.ndarray import _new_c, ndarray
 from ..cuda.libs import cublas as _cublas
 from . import _int_matmul
 
-__all__ = ["matmul", "matmul_into"]
+__all__ = ["matmul", "matmul_into", "matmul_operator"]
 
 SIGNATURE = "(n?,k),(k,m?)->(n?,m?)"
 
@@ -351,6 +351,20 @@ def _gemv(char, nd1, m, n, k, ap, la, ams, bp, lb, bms, cp, cms) -> bool:
     if la[0] == "R":
         return _cublas.gemv(char, "T", k, m, ap, la[1], bp, incx, cp, incy)
     return _cublas.gemv(char, "N", m, k, ap, la[1], bp, incx, cp, incy)
+
+
+_OPERAND = (ndarray, bool, int, float, complex, numpy.generic)  # what `@` takes (the others: NotImplemented)
+
+
+def matmul_operator(self, other):
+    """`ndarray.__matmul__`: `matmul(self, other)`. HOT PATH: two cuarray arrays (not subclasses) go to
+    `matmul_into` without the ufunc's __call__ (its keyword defaults and checks), unless a
+    thread traces (the ufunc's dispatch point asks the tracer)."""
+    if type(other) is ndarray and type(self) is ndarray and not _tracing.active[0]:
+        return matmul_into(self, other)
+    if isinstance(other, _OPERAND):
+        return matmul(self, other)
+    return NotImplemented
 
 
 def _move_core(x, ax, ncore, to_end=True):
