@@ -254,7 +254,7 @@ def _fast_2d(a, b, s1, s2, ct):
     else:
         return None
     res = _new_c((m, n), ct)
-    _cublas.gemm(char, opb, opa, n, m, k, b.data.ptr, ldb, a.data.ptr, lda, res.data.ptr, n)
+    _cublas.gemm(char, opb, opa, n, m, k, b.data.ptr, ldb, a.data.ptr, lda, res.data.ptr, n, 1, 0, 0, 0)
     return res
 
 
