@@ -130,7 +130,10 @@ def store(key: str, cubin: bytes, mapping: dict, suffix: str = _SUFFIX) -> None:
         os.replace(tmp, os.path.join(d, key + suffix))
         tmp = None
     except OSError as exc:
-        _warn_unwritable(d, exc)
+        # A derived value's entry only saves time: a read-only cache that holds every kernel a
+        # program needs (one filled by an earlier version, say) gives no warning for it.
+        if suffix == _SUFFIX:
+            _warn_unwritable(d, exc)
     finally:
         if tmp is not None:
             try:

@@ -418,3 +418,21 @@ def test_headers_digest_is_kept_in_the_disk_cache(tmp_path, cache_dir, monkeypat
     assert c._headers_digest(str(d)) != digest and len(calls) == 2
     c.clear_disk_cache()
     assert memos() == []
+
+
+def test_headers_digest_in_an_unwritable_cache_gives_no_warning(tmp_path, monkeypatch):
+    # The digest's entry only saves time: failing to write it must not raise the CacheWarning a
+    # read-only cache of complete kernels never gave before.
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("CUARRAY_CACHE_DIR", str(blocker / "kernels"))
+    monkeypatch.setattr(kc, "_unwritable", set())
+    d = tmp_path / "hdrs"
+    d.mkdir()
+    f = d / "a.cuh"
+    f.write_text("#define A 1\n")
+    os.utime(f, ns=(1_600_000_000_000_000_000,) * 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert len(c._headers_digest.__wrapped__(str(d))) == 64
+    assert kc._unwritable == set()
