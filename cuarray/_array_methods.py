@@ -75,7 +75,7 @@ _ON_FIRST_CALL = {
     "tofile": ("._io.text", "tofile", "as is"),
     "dump": ("._io.text", "dump", "as is"),
     "dumps": ("._io.text", "dumps", "as is"),
-    "__matmul__": (".linalg._matmul", "matmul", "binary"),
+    "__matmul__": (".linalg._matmul", "matmul_operator", "as is"),  # `_binary(matmul)` with a fast path
     "__rmatmul__": (".linalg._matmul", "matmul", "reflected"),
     "__imatmul__": (".linalg._matmul", "matmul", "inplace"),  # `a @= b` is matmul(a, b, out=a), as in NumPy 2
 }

@@ -28,6 +28,9 @@ _MAGIC = b"CUARRAYK"
 FORMAT_VERSION = 1  # bump when the layout changes: older files then fail the check
 _HEADER = struct.Struct("<8sIQ32s")
 _SUFFIX = ".cukernel"
+# The same format holds small derived values the key needs (a header directory's content digest,
+# `compiler._headers_digest`), under their own suffix so kernel entries stay countable.
+SMALL_SUFFIX = ".cudigest"
 _unwritable: set = set()  # dirs we warned about; writes there are skipped for the process
 
 
@@ -83,8 +86,8 @@ def decode(data: bytes, key: str):
     return cubin, mapping
 
 
-def load(key: str):
-    path = os.path.join(get_cache_dir(), key + _SUFFIX)
+def load(key: str, suffix: str = _SUFFIX):
+    path = os.path.join(get_cache_dir(), key + suffix)
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -110,7 +113,7 @@ def _warn_unwritable(d: str, exc: BaseException) -> None:
         )
 
 
-def store(key: str, cubin: bytes, mapping: dict) -> None:
+def store(key: str, cubin: bytes, mapping: dict, suffix: str = _SUFFIX) -> None:
     d = get_cache_dir()
     if d in _unwritable:
         return
@@ -124,10 +127,13 @@ def store(key: str, cubin: bytes, mapping: dict) -> None:
             f.write(encode(key, cubin, mapping))
         # No fsync: a file torn by a crash fails its checksum and is rebuilt. os.replace is atomic,
         # so concurrent writers of one key leave one whole (identical) file; the last one wins.
-        os.replace(tmp, os.path.join(d, key + _SUFFIX))
+        os.replace(tmp, os.path.join(d, key + suffix))
         tmp = None
     except OSError as exc:
-        _warn_unwritable(d, exc)
+        # A derived value's entry only saves time: a read-only cache that holds every kernel a
+        # program needs (one filled by an earlier version, say) gives no warning for it.
+        if suffix == _SUFFIX:
+            _warn_unwritable(d, exc)
     finally:
         if tmp is not None:
             try:
@@ -137,14 +143,14 @@ def store(key: str, cubin: bytes, mapping: dict) -> None:
 
 
 def clear() -> None:
-    """Delete every cached kernel (and stray temporary file) in `get_cache_dir()`."""
+    """Delete every cached kernel, header digest and stray temporary file in `get_cache_dir()`."""
     d = get_cache_dir()
     try:
         names = os.listdir(d)
     except OSError:
         return
     for fname in names:
-        if fname.endswith((_SUFFIX, ".tmp")):
+        if fname.endswith((_SUFFIX, SMALL_SUFFIX, ".tmp")):
             try:
                 os.unlink(os.path.join(d, fname))
             except OSError:

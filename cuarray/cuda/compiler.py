@@ -23,6 +23,7 @@ import os
 import re
 import sys
 import threading
+import time
 
 from . import _backend
 from . import _kernel_cache
@@ -104,14 +105,39 @@ def _file_digest(path: str) -> str:
 
 @functools.cache
 def _headers_digest(path: str) -> str:
-    """Hash of every file under a registered header directory."""
-    h = hashlib.sha256()
-    for root, subdirs, files in os.walk(path):
+    """Hash of every file under a registered header directory (names and contents).
+
+    Hashing the contents (cuarray's own templates: 18 files, 176 KB) took ~0.9 ms of every
+    process's first kernel, most of the first call of an ElementwiseKernel with a warm disk cache
+    (issue 32). The result is kept in the disk cache under a key made of the files' names, sizes
+    and modification times (as `_toolchain_id` names libnvrtc), so a later process stats the files
+    and reads one small entry; an edited, added or removed file changes the stamps and is hashed
+    again, and the digest itself (hence every kernel's key) stays a hash of the contents."""
+    files, stamps = [], []
+    for root, subdirs, fnames in os.walk(path):
         subdirs.sort()
-        for fname in sorted(files):
+        sub = os.path.relpath(root, path)  # once a directory: relpath is ~7 us a call
+        for fname in sorted(fnames):
             full = os.path.join(root, fname)
-            h.update(os.path.relpath(full, path).encode() + b"\0" + _file_digest(full).encode())
-    return h.hexdigest()
+            rel = fname if sub == "." else os.path.join(sub, fname)
+            st = os.stat(full)
+            files.append((rel, full))
+            stamps.append((rel, st.st_size, st.st_mtime_ns))
+    memo = hashlib.sha256(repr(("headers digest", path, stamps)).encode("utf-8", "surrogatepass")).hexdigest()
+    hit = _kernel_cache.load(memo, _kernel_cache.SMALL_SUFFIX)
+    if hit is not None and len(hit[0]) == 64:
+        return hit[0].decode("ascii")
+    h = hashlib.sha256()
+    for rel, full in files:
+        h.update(rel.encode() + b"\0" + _file_digest(full).encode())
+    digest = h.hexdigest()
+    # Kept only when every file is older than 2 s (git's "racy" rule): a modification time is as
+    # coarse as the kernel's clock tick, so a file rewritten at once with the same size could keep
+    # its stamp; one changed after this point gets a later time than any of these.
+    settled = time.time_ns() - 2_000_000_000
+    if all(s[2] < settled for s in stamps):
+        _kernel_cache.store(memo, digest.encode("ascii"), {}, _kernel_cache.SMALL_SUFFIX)
+    return digest
 
 
 # A file whose content or stamp changes when the header package is upgraded.

@@ -29,7 +29,7 @@ from .._core.ndarray import _new_c, ndarray
 from ..cuda.libs import cublas as _cublas
 from . import _int_matmul
 
-__all__ = ["matmul", "matmul_into"]
+__all__ = ["matmul", "matmul_into", "matmul_operator"]
 
 SIGNATURE = "(n?,k),(k,m?)->(n?,m?)"
 
@@ -179,7 +179,9 @@ def matmul_into(a, b, out=None, dtype=None, casting="same_kind", order="K"):
         raise _not_enough(0)
     if nd2 == 0:
         raise _not_enough(1)
-    ct = _loop_dtype(a._dtype, b._dtype, dtype, casting)
+    ct = a._dtype
+    if dtype is not None or ct is not b._dtype or casting != "same_kind":  # else `_loop_dtype`'s first line
+        ct = _loop_dtype(ct, b._dtype, dtype, casting)
     if nd1 == 2 and nd2 == 2 and out is None and a._dtype is ct and b._dtype is ct:
         res = _fast_2d(a, b, s1, s2, ct)
         if res is not None:
@@ -237,12 +239,22 @@ def _fast_2d(a, b, s1, s2, ct):
     k2, n = s2
     if k != k2 or not (m and n and k) or char not in "efdFD":
         return None
-    la = ("R", k) if a._c else (("C", m) if a._f else None)
-    lb = ("R", n) if b._c else (("C", k) if b._f else None)
-    if la is None or lb is None:
+    # What `_gemm` passes for a row-major C, without its frame and layout tuples: C^T = B^T A^T,
+    # an operand stored row-major is 'N' with ld = its row length, column-major 'T'.
+    if a._c:
+        opa, lda = "N", k
+    elif a._f:
+        opa, lda = "T", m
+    else:
+        return None
+    if b._c:
+        opb, ldb = "N", n
+    elif b._f:
+        opb, ldb = "T", k
+    else:
         return None
     res = _new_c((m, n), ct)
-    _gemm(char, m, n, k, a.data.ptr, la, b.data.ptr, lb, res.data.ptr, ("R", n), 1, 0, 0, 0)
+    _cublas.gemm(char, opb, opa, n, m, k, b.data.ptr, ldb, a.data.ptr, lda, res.data.ptr, n, 1, 0, 0, 0)
     return res
 
 
@@ -339,6 +351,20 @@ def _gemv(char, nd1, m, n, k, ap, la, ams, bp, lb, bms, cp, cms) -> bool:
     if la[0] == "R":
         return _cublas.gemv(char, "T", k, m, ap, la[1], bp, incx, cp, incy)
     return _cublas.gemv(char, "N", m, k, ap, la[1], bp, incx, cp, incy)
+
+
+_OPERAND = (ndarray, bool, int, float, complex, numpy.generic)  # what `@` takes (the others: NotImplemented)
+
+
+def matmul_operator(self, other):
+    """`ndarray.__matmul__`: `matmul(self, other)`. HOT PATH: two cuarray arrays (not subclasses) go to
+    `matmul_into` without the ufunc's __call__ (its keyword defaults and checks), unless a
+    thread traces (the ufunc's dispatch point asks the tracer)."""
+    if type(other) is ndarray and type(self) is ndarray and not _tracing.active[0]:
+        return matmul_into(self, other)
+    if isinstance(other, _OPERAND):
+        return matmul(self, other)
+    return NotImplemented
 
 
 def _move_core(x, ax, ncore, to_end=True):

@@ -123,3 +123,39 @@ def test_grid_past_the_limit_is_an_error():
 
     with pytest.raises(ValueError, match="grid limit"):
         launch.grid_one_pass(256 * (launch.MAX_GRID_X + 1))
+
+
+def test_string_scans_match_the_regexes_they_replace():
+    # uses_index, check_kernel_name and parse_params scan with str methods (no regex compile on a
+    # process's first kernel, issue 32): they must accept and reject what the regexes did.
+    import random
+    import re
+
+    from cuarray._core.elementwise import uses_index
+    from cuarray._core.elementwise_kernel import check_kernel_name
+
+    index_re = re.compile(r"\b(i|_ind)\b")
+    name_re = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\Z")
+    param_re = re.compile(r"^\s*(raw\s+)?([A-Za-z_][A-Za-z0-9_]*)\s+([A-Za-z_][A-Za-z0-9_]*)\s*$")
+    rng = random.Random(0)
+    alphabet = ["i", "_ind", "_", "x", "n", "d", "raw", "T", "1", " ", "\t", "[", "]", "=", "(", ")", ";", "é"]
+    texts = ["", "i", "_ind", "a[i] = b", "_ind.size()", "xi", "i_", "_i", "_indx", "ii", "y = x", "raw T x",
+             "raw x", "raw raw x", "float32 x", " raw  float32\tx ", "float32", "a b c", "1a x", "é x"]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 8))) for _ in range(3000)]
+    for t in texts:
+        assert uses_index(t) == bool(index_re.search(t)), t
+        ok = name_re.match(t) is not None
+        if ok:
+            assert check_kernel_name(t) == t
+        else:
+            with pytest.raises(ValueError, match="Invalid kernel name"):
+                check_kernel_name(t)
+        m = param_re.match(t)
+        if "," in t or not t.strip():  # several declarations; none
+            continue
+        if m is None or "raw" in (m.group(2), m.group(3)):
+            with pytest.raises(ValueError):
+                parse_params(t)
+        else:
+            (p,) = parse_params(t)
+            assert (p.raw, p.name) == (bool(m.group(1)), m.group(3)), t

@@ -390,3 +390,49 @@ def test_nvrtc_of_a_wheel_is_named_without_loading_it():
     assert not loaded
     assert first.startswith("libnvrtc " + ours + " ")
     assert os.path.realpath(ours) == pathfinders  # the file cuda.pathfinder loads when compiling
+
+
+
+def test_headers_digest_is_kept_in_the_disk_cache(tmp_path, cache_dir, monkeypatch):
+    # A header directory's content digest is stored under its files' stamps: a later process reads
+    # it instead of hashing every file; a changed file (or one too new to trust) is hashed again.
+    d = tmp_path / "hdrs"
+    d.mkdir()
+    f = d / "a.cuh"
+    f.write_text("#define A 1\n")
+    old = 1_600_000_000_000_000_000
+    os.utime(f, ns=(old, old))
+    monkeypatch.setattr(c, "_headers_digest", c._headers_digest.__wrapped__)  # no per-process memo
+    digest = c._headers_digest(str(d))
+    content = hashlib.sha256(b"a.cuh\0" + hashlib.sha256(f.read_bytes()).hexdigest().encode()).hexdigest()
+    assert digest == content
+    memos = lambda: [p for p in cache_dir.iterdir() if p.suffix == kc.SMALL_SUFFIX]  # noqa: E731
+    assert len(memos()) == 1
+    calls = []
+    real = c._file_digest
+    monkeypatch.setattr(c, "_file_digest", lambda p: calls.append(p) or real(p))
+    assert c._headers_digest(str(d)) == digest and calls == []  # read back, not hashed
+    f.write_text("#define A 2\n")  # same size, a new stamp
+    assert c._headers_digest(str(d)) != digest and len(calls) == 1
+    assert len(memos()) == 1  # too new to keep
+    assert c._headers_digest(str(d)) != digest and len(calls) == 2
+    c.clear_disk_cache()
+    assert memos() == []
+
+
+def test_headers_digest_in_an_unwritable_cache_gives_no_warning(tmp_path, monkeypatch):
+    # The digest's entry only saves time: failing to write it must not raise the CacheWarning a
+    # read-only cache of complete kernels never gave before.
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    monkeypatch.setenv("CUARRAY_CACHE_DIR", str(blocker / "kernels"))
+    monkeypatch.setattr(kc, "_unwritable", set())
+    d = tmp_path / "hdrs"
+    d.mkdir()
+    f = d / "a.cuh"
+    f.write_text("#define A 1\n")
+    os.utime(f, ns=(1_600_000_000_000_000_000,) * 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert len(c._headers_digest.__wrapped__(str(d))) == 64
+    assert kc._unwritable == set()

@@ -119,6 +119,26 @@ def test_transposed_and_fortran_operands_are_flags_not_copies(fake):
     assert args[:6] == ("f", "T", "T", 9, 5, 7)
 
 
+@pytest.mark.parametrize("la", ["C", "F"])
+@pytest.mark.parametrize("lb", ["C", "F"])
+def test_operator_fast_path_flags_and_results(fake, la, lb):
+    # `a @ b` of two arrays goes to matmul_into without the ufunc's __call__, and _fast_2d calls
+    # cuBLAS itself: the flags and leading dimensions must be what _gemm passes.
+    rng = np.random.default_rng(1)
+    a = _layout(_rand((5, 7), "float32", rng), la)
+    b = _layout(_rand((7, 9), "float32", rng), lb)
+    A, B = hf.from_np(a), hf.from_np(b)
+    _check(A @ B, a @ b)
+    (kind, args), = fake.CALLS
+    assert kind == "gemm"
+    assert args[:9] == ("f", "N" if lb == "C" else "T", "N" if la == "C" else "T", 9, 5, 7,
+                        9 if lb == "C" else 7, 7 if la == "C" else 5, 9)
+    fake.CALLS.clear()
+    _check(matmul(A, B), a @ b)
+    assert [c[1][:9] for c in fake.CALLS] == [args[:9]]
+    assert A.__matmul__([1.0]) is NotImplemented  # a list is left to Python, as before
+
+
 def test_batched_is_one_strided_batched_call(fake):
     rng = np.random.default_rng(1)
     a = _rand((6, 4, 3, 5), "float64", rng)
