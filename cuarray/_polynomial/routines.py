@@ -237,12 +237,18 @@ def roots(p):
 
 
 def fit_points(x, y, deg):
-    """polyfit's x and y as float device arrays, checked with NumPy's messages (numpy.polyfit and
-    numpy.polynomial.polynomial.polyfit share them)."""
+    """polyfit's x and y as float device arrays, checked with NumPy's messages."""
     x = as_array(x, "polyfit") + 0.0
     y = as_array(y, "polyfit") + 0.0
     if deg < 0:
         raise ValueError("expected deg >= 0")
+    check_fit_points(x, y)
+    return x, y
+
+
+def check_fit_points(x, y) -> None:
+    """NumPy's checks of a fit's sample points and values, by their shapes (numpy.polyfit and
+    the numpy.polynomial fits share them)."""
     if x.ndim != 1:
         raise TypeError("expected 1D vector for x")
     if x.size == 0:
@@ -251,7 +257,6 @@ def fit_points(x, y, deg):
         raise TypeError("expected 1D or 2D array for y")
     if x.shape[0] != y.shape[0]:
         raise TypeError("expected x and y to have same length")
-    return x, y
 
 
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):

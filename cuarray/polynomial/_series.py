@@ -385,14 +385,7 @@ def fit(vander, x, y, deg, rcond=None, full=False, w=None):
         raise TypeError("deg must be an int or non-empty 1-D array of int")
     if deg.min() < 0:
         raise ValueError("expected deg >= 0")
-    if x.ndim != 1:
-        raise TypeError("expected 1D vector for x")
-    if x.size == 0:
-        raise TypeError("expected non-empty vector for x")
-    if y.ndim < 1 or y.ndim > 2:
-        raise TypeError("expected 1D or 2D array for y")
-    if x.shape[0] != y.shape[0]:
-        raise TypeError("expected x and y to have same length")
+    xp.check_fit_points(x, y)
     if deg.ndim == 0:
         lmax = int(deg)
         order = lmax + 1

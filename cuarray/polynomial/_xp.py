@@ -22,6 +22,7 @@ from .._math.explog import exp
 from .._math.misc import absolute, sqrt
 from .._math.sums_scan import cumprod, cumsum
 from .._math.trigonometric import cos, sin
+from .._polynomial.routines import check_fit_points
 from .._sorting.sorting import sort
 from .._statistics.order import max, min  # noqa: A004
 from ..linalg import eigvals, eigvalsh, lstsq
@@ -29,7 +30,7 @@ from ..linalg._products import dot
 
 __all__ = ["as_array", "as_parameter", "ndarray", "empty", "full", "ones", "zeros", "array", "arange", "linspace",
            "take", "concatenate", "flip", "moveaxis", "convolve", "exp", "absolute", "sqrt", "cumprod", "cumsum",
-           "cos", "sin", "sort", "max", "min", "eigvals", "eigvalsh", "lstsq", "dot", "to_host"]
+           "cos", "sin", "check_fit_points", "sort", "max", "min", "eigvals", "eigvalsh", "lstsq", "dot", "to_host"]
 
 
 def to_host(a):
