@@ -25,7 +25,7 @@ from . import scan as _scan
 from . import shapes as _shapes
 from . import tracing as _tracing
 from .copying import copyto_unchecked, fill
-from .elementwise import EXACT_ROUNDING, Definition, KernelParam
+from .elementwise import EXACT_ROUNDING, Definition, KernelParam, scalar_converter
 from .elementwise import _INT32_MAX as _INT32_LIMIT
 from .indexing import ufunc_at
 from .ndarray import ndarray, _new_c, _new_f
@@ -73,9 +73,7 @@ class _Loop:
         self.out_dtypes = out_dtypes
         # Scalar value converters: value -> NumPy scalar of the compute type (a datetime's is its
         # int64 count in the loop's unit).
-        self.scalar_types = tuple(
-            (numpy.float32 if d.char == "e" else _datetimes.scalar_converter(d) if d.kind in "Mm" else d.type)
-            for d in in_dtypes)
+        self.scalar_types = tuple(scalar_converter(d) or d.type for d in in_dtypes)
         self._defs = {}
 
 
