@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
 
 from cuarray.cuda import memory
 
-
-def native_core():
-    """The C core (`cuarray.cuda._poolcore`) when it is built here, else None."""
-    try:
-        return importlib.import_module("cuarray.cuda._poolcore")
-    except ImportError:
-        return None
+from pool_core import native_core  # tests/cuda is on sys.path (pytest rootdir mode)
 
 
 @pytest.fixture(params=["python", "native"])

@@ -18,7 +18,7 @@ from cuarray.cuda import device as device_mod
 from cuarray.cuda import memory
 from cuarray.cuda.memory import MemoryPool, OutOfMemoryError
 
-from conftest import native_core  # tests/cuda is on sys.path (pytest rootdir mode)
+from pool_core import native_core  # tests/cuda is on sys.path (pytest rootdir mode)
 from fake_device import FakeBacking  # tests/ is on sys.path (tests/conftest.py)
 from test_memory import KiB, MiB, A, B, check_invariants
 

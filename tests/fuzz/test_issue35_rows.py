@@ -575,7 +575,8 @@ def test_piecewise_conditions_stack_and_index_as_numpys(host_path, xs, cshapes, 
 def test_piecewise_leading_condition_values(cshape):
     rng = np.random.default_rng(35)
     x = rng.standard_normal((3, 2))
-    conds = [rng.random(cshape) < 0.5, rng.random(cshape) < 0.5]
+    # As arrays: NumPy takes a list whose first item is a scalar bool as one condition, not two.
+    conds = [np.asarray(rng.random(cshape) < 0.5), np.asarray(rng.random(cshape) < 0.5)]
     want = np.piecewise(x, conds, [np.sin, -2.0, np.square])
     got = cp.piecewise(cp.asarray(x), [cp.asarray(c) for c in conds], [cp.sin, -2.0, cp.square])
     np.testing.assert_allclose(got.get(), want, rtol=1e-12)
