@@ -20,7 +20,7 @@ from .polyutils import as_series, mapdomain, trimcoef, trimseq
 __all__ = ["chebzero", "chebone", "chebx", "chebdomain", "chebline", "chebadd", "chebsub", "chebmulx", "chebmul",
            "chebdiv", "chebpow", "chebval", "chebder", "chebint", "cheb2poly", "poly2cheb", "chebfromroots",
            "chebvander", "chebfit", "chebtrim", "chebroots", "chebpts1", "chebpts2", "Chebyshev", "chebval2d",
-           "chebval3d", "chebgrid2d", "chebgrid3d", "chebvander2d", "chebvander3d", "chebcompanion", "chebgauss",
+           "chebval3d", "chebvalnd", "chebgrid2d", "chebgrid3d", "chebvander2d", "chebvander3d", "chebcompanion", "chebgauss",
            "chebweight", "chebinterpolate"]
 
 chebtrim = trimcoef
@@ -192,6 +192,12 @@ def chebgrid2d(x, y, c):
 def chebval3d(x, y, z, c):
     """See `numpy.polynomial.chebyshev.chebval3d`."""
     return S.valnd(chebval, c, x, y, z)
+
+
+def chebvalnd(pts, c):
+    """See `numpy.polynomial.chebyshev.chebvalnd` (NumPy 2.5): the N-D series at the points whose N
+    coordinates are the items of `pts` (a sequence, or an array of N rows)."""
+    return S.valnd(chebval, c, *pts)
 
 
 def chebgrid3d(x, y, z, c):

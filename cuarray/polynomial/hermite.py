@@ -19,7 +19,7 @@ from .polyutils import as_series, trimcoef, trimseq
 
 __all__ = ["hermzero", "hermone", "hermx", "hermdomain", "hermline", "hermadd", "hermsub", "hermmulx", "hermmul",
            "hermdiv", "hermpow", "hermval", "hermder", "hermint", "herm2poly", "poly2herm", "hermfromroots",
-           "hermvander", "hermfit", "hermtrim", "hermroots", "Hermite", "hermval2d", "hermval3d", "hermgrid2d",
+           "hermvander", "hermfit", "hermtrim", "hermroots", "Hermite", "hermval2d", "hermval3d", "hermvalnd", "hermgrid2d",
            "hermgrid3d", "hermvander2d", "hermvander3d", "hermcompanion", "hermgauss", "hermweight"]
 
 hermtrim = trimcoef
@@ -133,6 +133,12 @@ def hermgrid2d(x, y, c):
 def hermval3d(x, y, z, c):
     """See `numpy.polynomial.hermite.hermval3d`."""
     return S.valnd(hermval, c, x, y, z)
+
+
+def hermvalnd(pts, c):
+    """See `numpy.polynomial.hermite.hermvalnd` (NumPy 2.5): the N-D series at the points whose N
+    coordinates are the items of `pts` (a sequence, or an array of N rows)."""
+    return S.valnd(hermval, c, *pts)
 
 
 def hermgrid3d(x, y, z, c):

@@ -20,7 +20,7 @@ from .polyutils import as_series, trimcoef, trimseq
 __all__ = ["hermezero", "hermeone", "hermex", "hermedomain", "hermeline", "hermeadd", "hermesub", "hermemulx",
            "hermemul", "hermediv", "hermepow", "hermeval", "hermeder", "hermeint", "herme2poly", "poly2herme",
            "hermefromroots", "hermevander", "hermefit", "hermetrim", "hermeroots", "HermiteE", "hermeval2d",
-           "hermeval3d", "hermegrid2d", "hermegrid3d", "hermevander2d", "hermevander3d", "hermecompanion",
+           "hermeval3d", "hermevalnd", "hermegrid2d", "hermegrid3d", "hermevander2d", "hermevander3d", "hermecompanion",
            "hermegauss", "hermeweight"]
 
 hermetrim = trimcoef
@@ -133,6 +133,12 @@ def hermegrid2d(x, y, c):
 def hermeval3d(x, y, z, c):
     """See `numpy.polynomial.hermite_e.hermeval3d`."""
     return S.valnd(hermeval, c, x, y, z)
+
+
+def hermevalnd(pts, c):
+    """See `numpy.polynomial.hermite_e.hermevalnd` (NumPy 2.5): the N-D series at the points whose N
+    coordinates are the items of `pts` (a sequence, or an array of N rows)."""
+    return S.valnd(hermeval, c, *pts)
 
 
 def hermegrid3d(x, y, z, c):

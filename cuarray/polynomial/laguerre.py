@@ -19,7 +19,7 @@ from .polyutils import as_series, trimcoef, trimseq
 
 __all__ = ["lagzero", "lagone", "lagx", "lagdomain", "lagline", "lagadd", "lagsub", "lagmulx", "lagmul", "lagdiv",
            "lagpow", "lagval", "lagder", "lagint", "lag2poly", "poly2lag", "lagfromroots", "lagvander", "lagfit",
-           "lagtrim", "lagroots", "Laguerre", "lagval2d", "lagval3d", "laggrid2d", "laggrid3d", "lagvander2d",
+           "lagtrim", "lagroots", "Laguerre", "lagval2d", "lagval3d", "lagvalnd", "laggrid2d", "laggrid3d", "lagvander2d",
            "lagvander3d", "lagcompanion", "laggauss", "lagweight"]
 
 lagtrim = trimcoef
@@ -133,6 +133,12 @@ def laggrid2d(x, y, c):
 def lagval3d(x, y, z, c):
     """See `numpy.polynomial.laguerre.lagval3d`."""
     return S.valnd(lagval, c, x, y, z)
+
+
+def lagvalnd(pts, c):
+    """See `numpy.polynomial.laguerre.lagvalnd` (NumPy 2.5): the N-D series at the points whose N
+    coordinates are the items of `pts` (a sequence, or an array of N rows)."""
+    return S.valnd(lagval, c, *pts)
 
 
 def laggrid3d(x, y, z, c):

@@ -19,7 +19,7 @@ from .polyutils import as_series, trimcoef, trimseq
 
 __all__ = ["legzero", "legone", "legx", "legdomain", "legline", "legadd", "legsub", "legmulx", "legmul", "legdiv",
            "legpow", "legval", "legder", "legint", "leg2poly", "poly2leg", "legfromroots", "legvander", "legfit",
-           "legtrim", "legroots", "Legendre", "legval2d", "legval3d", "leggrid2d", "leggrid3d", "legvander2d",
+           "legtrim", "legroots", "Legendre", "legval2d", "legval3d", "legvalnd", "leggrid2d", "leggrid3d", "legvander2d",
            "legvander3d", "legcompanion", "leggauss", "legweight"]
 
 legtrim = trimcoef
@@ -135,6 +135,12 @@ def leggrid2d(x, y, c):
 def legval3d(x, y, z, c):
     """See `numpy.polynomial.legendre.legval3d`."""
     return S.valnd(legval, c, x, y, z)
+
+
+def legvalnd(pts, c):
+    """See `numpy.polynomial.legendre.legvalnd` (NumPy 2.5): the N-D series at the points whose N
+    coordinates are the items of `pts` (a sequence, or an array of N rows)."""
+    return S.valnd(legval, c, *pts)
 
 
 def leggrid3d(x, y, z, c):

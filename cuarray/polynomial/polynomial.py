@@ -18,7 +18,7 @@ from .polyutils import as_series, getdomain, mapparms, trimcoef, trimseq
 
 __all__ = ["polyzero", "polyone", "polyx", "polydomain", "polyline", "polyadd", "polysub", "polymulx", "polymul",
            "polydiv", "polypow", "polyval", "polyvalfromroots", "polyder", "polyint", "polyfromroots", "polyvander",
-           "polyfit", "polytrim", "polyroots", "Polynomial", "polyval2d", "polyval3d", "polygrid2d", "polygrid3d",
+           "polyfit", "polytrim", "polyroots", "Polynomial", "polyval2d", "polyval3d", "polyvalnd", "polygrid2d", "polygrid3d",
            "polyvander2d", "polyvander3d", "polycompanion",
            # polyutils' names, kept here for the code written against this module before polyutils
            "trimseq", "as_series", "mapparms", "getdomain"]
@@ -128,6 +128,12 @@ def polygrid2d(x, y, c):
 def polyval3d(x, y, z, c):
     """See `numpy.polynomial.polynomial.polyval3d`."""
     return S.valnd(polyval, c, x, y, z)
+
+
+def polyvalnd(pts, c):
+    """See `numpy.polynomial.polynomial.polyvalnd` (NumPy 2.5): the N-D series at the points whose N
+    coordinates are the items of `pts` (a sequence, or an array of N rows)."""
+    return S.valnd(polyval, c, *pts)
 
 
 def polygrid3d(x, y, z, c):

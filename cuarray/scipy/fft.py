@@ -11,11 +11,14 @@ import numpy as _numpy
 from .._core.host_input import as_array as _as_array
 from .._core.shapes import normalize_axis_index as _axis_index
 from .._core.shapes import normalize_axis_tuple as _axis_tuple
+from .._creation.basic import ones as _ones
 from .._creation.basic import zeros as _zeros
+from .._creation.ranges import arange as _arange
 from .._creation.from_data import asarray as _asarray
 from .._manipulation.joining import concatenate as _concatenate
 from .._manipulation.transpose import moveaxis as _moveaxis
 from .._math.complex import imag as _imag
+from .._math.explog import exp as _exp
 from .._math.complex import real as _real
 from ..fft import _fft
 from ._realtransforms import r2r as _r2r
@@ -48,7 +51,8 @@ from ..fft import ifftshift as ifftshift
 
 # The operations `_realtransforms` is written over, on the GPU.
 _CUARRAY = _types.SimpleNamespace(
-    asarray=_asarray, concatenate=_concatenate, real=_real, imag=_imag, zeros=_zeros,
+    asarray=_asarray, concatenate=_concatenate, real=_real, imag=_imag, zeros=_zeros, ones=_ones, arange=_arange,
+    exp=_exp,
     fft=lambda x, n=None, axis=-1: _fft.fft(x, n, axis),
     rfft=lambda x, n=None, axis=-1: _fft.rfft(x, n, axis),
     irfft=lambda x, n=None, axis=-1: _fft.irfft(x, n, axis))

@@ -67,3 +67,20 @@ def test_errors_as_numpy(basis):
         assert gt is wt, (name, gt, gm, wt, wm)
         if wt is not TypeError or "must be" in wm or "expected" in wm:
             assert gm == wm, (name, gm, wm)
+
+
+@pytest.mark.parametrize("basis", BASES)
+def test_valnd_as_numpy(basis):
+    """NumPy 2.5's `<prefix>valnd(pts, c)`: the same values as val2d/val3d (NumPy's own valnd where
+    it has one), for a sequence of coordinates, an array of rows, and extra coefficient axes."""
+    p = PREFIX[basis]
+    ours, theirs = getattr(SP, basis), getattr(NPP, basis)
+    rng = numpy.random.default_rng(9)
+    x, y, z = rng.standard_normal((3, 4, 2))
+    c3, c2 = rng.standard_normal((3, 2, 4, 5)), rng.standard_normal((2, 3))
+    same([getattr(ours, p + "valnd")((x, y, z), c3), getattr(ours, p + "valnd")(numpy.stack([x, y]), c2)],
+         [getattr(theirs, p + "val3d")(x, y, z, c3), getattr(theirs, p + "val2d")(x, y, c2)])
+    if hasattr(theirs, p + "valnd"):
+        same([getattr(ours, p + "valnd")([x, y, z], c3)], [getattr(theirs, p + "valnd")([x, y, z], c3)])
+    with pytest.raises(ValueError, match="ordinates are incompatible"):
+        getattr(ours, p + "valnd")((x, y, z[:1], x), c3)

@@ -19,7 +19,8 @@ from cuarray.scipy import fft as cfft  # noqa: E402
 from cuarray.scipy._realtransforms import r2r  # noqa: E402
 
 NP = types.SimpleNamespace(asarray=np.asarray, concatenate=np.concatenate, real=np.real, imag=np.imag,
-                           rfft=np.fft.rfft, irfft=np.fft.irfft, fft=np.fft.fft, zeros=np.zeros)
+                           rfft=np.fft.rfft, irfft=np.fft.irfft, fft=np.fft.fft, zeros=np.zeros,
+                           ones=np.ones, arange=np.arange, exp=np.exp)
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 8, 17])

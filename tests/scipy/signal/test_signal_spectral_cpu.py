@@ -18,6 +18,7 @@ def host_spectral(host_signal, monkeypatch):
     monkeypatch.setattr(_spectral, "_concatenate", np.concatenate)
     monkeypatch.setattr(_spectral, "_moveaxis", np.moveaxis)
     monkeypatch.setattr(_spectral, "_broadcast_to", np.broadcast_to)
+    monkeypatch.setattr(_spectral, "_sliding_window_view", np.lib.stride_tricks.sliding_window_view)
     from cuarray.scipy.signal import _lfilter
 
     monkeypatch.setattr(_lfilter, "_concatenate", np.concatenate)
