@@ -41,3 +41,25 @@ def pytest_addoption(parser):
     group.addoption("--fuzz-calls", type=int, default=None, help="stop after this many calls")
     group.addoption("--fuzz-seed", type=int, default=0, help="seed of the GPU fuzz run")
     group.addoption("--fuzz-rows", default="", help="comma-separated substrings: only matching catalog rows")
+    parser.addoption("--failure-log", default=None,
+                     help="append each failure's test id and traceback to this file as it happens (a "
+                          "run killed by a time limit still leaves them: pytest prints its own only at the end)")
+
+
+def pytest_runtest_logreport(report):
+    """With --failure-log: the failure written now (by the controller: xdist forwards its workers'
+    reports to it)."""
+    path = _failure_log[0]
+    if path is None or not report.failed:
+        return
+    with open(path, "a", encoding="utf-8") as f:
+        f.write("=== {} {} ({})\n{}\n\n".format("FAILED" if report.when == "call" else "ERROR", report.nodeid,
+                                              report.when, report.longreprtext))
+
+
+_failure_log = [None]
+
+
+def pytest_configure(config):
+    if not hasattr(config, "workerinput"):  # an xdist worker leaves the writing to the controller
+        _failure_log[0] = config.getoption("--failure-log", default=None)
