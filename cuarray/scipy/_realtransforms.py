@@ -10,7 +10,10 @@ elementwise twiddles (the classical reductions, e.g. J. Makhoul, IEEE Trans. ASS
 - DST-II(x) = DCT-II(x (-1)^n) reversed; DST-III(x) = (-1)^k DCT-III(x reversed).
 
 Written over a NumPy-named namespace `xp` (cuarray's in `cuarray.scipy.fft`), so the CPU tests run
-this code with NumPy against scipy.fft. Complex input is transformed as its real and imaginary
+this code with NumPy against scipy.fft. Beside NumPy's names the namespace has `rotate` and
+`rotate_part`: a sequence times exp(i (a k + b)), whole or one part of it, scaled (`numpy_rotate`
+and `numpy_rotate_part` define them; on the device each is one kernel that makes its twiddle as it
+goes, so no twiddle array is written or read). Complex input is transformed as its real and imaginary
 parts (scipy's rule)."""
 
 from __future__ import annotations
@@ -24,14 +27,19 @@ __all__ = ["r2r"]
 _INVERSE_TYPE = {1: 1, 2: 3, 3: 2, 4: 4}
 
 
-def _twiddle(xp, n, sign, num, den, dtype):
-    """exp(sign i pi (num[0] k + num[1]) / den) for k < n, as a complex array of `dtype`, made where
-    `xp` computes (the phase in float64: k reaches 2^26 and more). Made on the host, a 2^26-point
-    transform spent ~2 s in NumPy's exp and the copy."""
-    phase = xp.arange(n, dtype=numpy.float64)
-    phase *= sign * numpy.pi * num[0] / den
-    phase += sign * numpy.pi * num[1] / den
-    return xp.exp(1j * phase).astype(dtype)
+def numpy_rotate(x, a, b, dtype, scale=1.0):
+    """`scale * x_k * exp(i (a k + b))` along the last axis, complex of `dtype`: the host
+    definition of the namespace's `rotate` (the device's is one kernel, `cuarray.scipy.fft`)."""
+    k = numpy.arange(x.shape[-1], dtype=numpy.float64)
+    return (scale * x * numpy.exp(1j * (a * k + b))).astype(dtype)
+
+
+def numpy_rotate_part(v, a, b, part, scale=1.0):
+    """The real (`part` 0) or imaginary (1) part of `scale * v_k * exp(i (a k + b))` along the
+    last axis: the host definition of the namespace's `rotate_part`."""
+    k = numpy.arange(v.shape[-1], dtype=numpy.float64)
+    w = scale * v * numpy.exp(1j * (a * k + b))
+    return (w.imag if part else w.real).astype(v.real.dtype)
 
 
 def _weights(xp, n, where, value, dtype):
@@ -56,13 +64,13 @@ def _dct(xp, x, t, cdt):
         return xp.real(xp.rfft(v, axis=-1))[..., :n]
     if t == 2:
         v = xp.rfft(xp.concatenate([x, x[..., ::-1]], axis=-1), axis=-1)[..., :n]
-        return xp.real(v * _twiddle(xp, n, -1, (1, 0), 2 * n, cdt))
-    if t == 3:
-        v = x * _twiddle(xp, n, 1, (1, 0), 2 * n, cdt)
+        return xp.rotate_part(v, -math.pi / (2 * n), 0.0, 0)
+    if t == 3:  # (irfft is linear: its 2N scale rides on the twiddle)
+        v = xp.rotate(x, math.pi / (2 * n), 0.0, cdt, 2 * n)
         v = xp.concatenate([v, xp.zeros(v.shape[:-1] + (1,), dtype=cdt)], axis=-1)
-        return xp.irfft(v, n=2 * n, axis=-1)[..., :n] * (2 * n)
-    z = xp.fft(x * _twiddle(xp, n, -1, (1, 0), 2 * n, cdt), n=2 * n, axis=-1)[..., :n]
-    return xp.real(z * _twiddle(xp, n, -1, (2, 1), 4 * n, cdt)) * 2
+        return xp.irfft(v, n=2 * n, axis=-1)[..., :n]
+    z = xp.fft(xp.rotate(x, -math.pi / (2 * n), 0.0, cdt), n=2 * n, axis=-1)[..., :n]
+    return xp.rotate_part(z, -math.pi / (2 * n), -math.pi / (4 * n), 0, 2.0)
 
 
 def _dst(xp, x, t, cdt):
@@ -75,8 +83,8 @@ def _dst(xp, x, t, cdt):
         return _dct(xp, x * _alternating(xp, n, x.dtype), 2, cdt)[..., ::-1]
     if t == 3:
         return _dct(xp, x[..., ::-1], 3, cdt) * _alternating(xp, n, x.dtype)
-    z = xp.fft(x * _twiddle(xp, n, -1, (1, 0), 2 * n, cdt), n=2 * n, axis=-1)[..., :n]
-    return xp.imag(z * _twiddle(xp, n, -1, (2, 1), 4 * n, cdt)) * -2
+    z = xp.fft(xp.rotate(x, -math.pi / (2 * n), 0.0, cdt), n=2 * n, axis=-1)[..., :n]
+    return xp.rotate_part(z, -math.pi / (2 * n), -math.pi / (4 * n), 1, -2.0)
 
 
 def _length(kind, t, n):

@@ -13,15 +13,15 @@ from .._core.shapes import normalize_axis_index as _axis_index
 from .._core.shapes import normalize_axis_tuple as _axis_tuple
 from .._creation.basic import ones as _ones
 from .._creation.basic import zeros as _zeros
-from .._creation.ranges import arange as _arange
 from .._creation.from_data import asarray as _asarray
 from .._manipulation.joining import concatenate as _concatenate
 from .._manipulation.transpose import moveaxis as _moveaxis
 from .._math.complex import imag as _imag
-from .._math.explog import exp as _exp
 from .._math.complex import real as _real
 from ..fft import _fft
 from ._realtransforms import r2r as _r2r
+from ._twiddle import rotate as _rotate
+from ._twiddle import rotate_part as _rotate_part
 
 from ..fft._scipy_backend import fft as fft
 from ..fft._scipy_backend import ifft as ifft
@@ -51,8 +51,8 @@ from ..fft import ifftshift as ifftshift
 
 # The operations `_realtransforms` is written over, on the GPU.
 _CUARRAY = _types.SimpleNamespace(
-    asarray=_asarray, concatenate=_concatenate, real=_real, imag=_imag, zeros=_zeros, ones=_ones, arange=_arange,
-    exp=_exp,
+    asarray=_asarray, concatenate=_concatenate, real=_real, imag=_imag, zeros=_zeros, ones=_ones,
+    rotate=_rotate, rotate_part=_rotate_part,
     fft=lambda x, n=None, axis=-1: _fft.fft(x, n, axis),
     rfft=lambda x, n=None, axis=-1: _fft.rfft(x, n, axis),
     irfft=lambda x, n=None, axis=-1: _fft.irfft(x, n, axis))

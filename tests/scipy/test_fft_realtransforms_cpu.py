@@ -16,11 +16,11 @@ sfft = pytest.importorskip("scipy.fft")
 from fake_device import from_np  # noqa: E402  (tests/ is on sys.path)
 
 from cuarray.scipy import fft as cfft  # noqa: E402
-from cuarray.scipy._realtransforms import r2r  # noqa: E402
+from cuarray.scipy._realtransforms import numpy_rotate, numpy_rotate_part, r2r  # noqa: E402
 
 NP = types.SimpleNamespace(asarray=np.asarray, concatenate=np.concatenate, real=np.real, imag=np.imag,
                            rfft=np.fft.rfft, irfft=np.fft.irfft, fft=np.fft.fft, zeros=np.zeros,
-                           ones=np.ones, arange=np.arange, exp=np.exp)
+                           ones=np.ones, rotate=numpy_rotate, rotate_part=numpy_rotate_part)
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 8, 17])
@@ -93,3 +93,27 @@ def _smooth(n):
         while n % p == 0:
             n //= p
     return n == 1
+
+
+@pytest.mark.parametrize("real", [np.float32, np.float64])
+def test_twiddle_kernels_compile(real):
+    """The device's rotate/rotate_part kernels (cuarray/scipy/_twiddle.py) compile with NVRTC for
+    sm_90 in each layout, for float32/complex64 and float64/complex128."""
+    compiler = pytest.importorskip("cuarray.cuda.compiler")
+    try:
+        compiler.compile_cubin('extern "C" __global__ void k() {}', arch="sm_90")
+    except Exception as exc:  # no NVRTC on this machine
+        pytest.skip("NVRTC unavailable: {}".format(exc))
+    from cuarray.scipy import _twiddle
+
+    r, c = np.dtype(real), np.result_type(real, np.complex64)
+    f8, i8, i4 = np.dtype("f8"), np.dtype("i8"), np.dtype("i4")
+    scalar = lambda d: ("scalar", d, d)  # noqa: E731
+    rot = _twiddle._rotate_kernel()._definition(
+        [("in", r, r), scalar(f8), scalar(f8), scalar(i8), scalar(f8), ("out", c, c)], {"X": r, "C": c})
+    part = _twiddle._rotate_part_kernel()._definition(
+        [("in", c, c), scalar(f8), scalar(f8), scalar(i8), scalar(i4), scalar(f8), ("out", r, r)], {"V": c, "R": r})
+    for d in (rot, part):
+        for layout, nd, it in (("flat", 1, np.int32), ("nd", 2, np.int64)):
+            name, src = d.source(layout, nd, it)
+            compiler.compile_cubin(src, arch="sm_90")
