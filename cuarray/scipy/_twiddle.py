@@ -47,7 +47,7 @@ def rotate(x, a, b, dtype, scale=1.0):
 def rotate_part(v, a, b, part, scale=1.0):
     """The real (`part` 0) or imaginary (1) part of `scale * v_k * exp(i (a k + b))` along the
     last axis of complex `v`, in `v`'s real type."""
-    out = empty(v.shape, dtype=v.real.dtype)
+    out = empty(v.shape, dtype=numpy.finfo(v.dtype).dtype)  # (v.real could copy)
     if out.size:
         _rotate_part_kernel()(v, float(a), float(b), numpy.int64(v.shape[-1]), numpy.int32(part), float(scale), out)
     return out
