@@ -373,6 +373,9 @@ def from_dlpack(x, /, *, device=None, copy=None) -> ndarray:
     if device is not None and not (hasattr(device, "id") or device in ("gpu", "cuda")):
         raise ValueError("cuarray.from_dlpack: unsupported device {!r}".format(device))
     if isinstance(x, ndarray):
+        # NumPy's from_dlpack goes through __dlpack__ even for its own arrays: datetime64 and
+        # timedelta64 (no DLPack code) raise BufferError there, so here too
+        dlpack_dtype(x._dtype)
         return x.copy() if copy else x
     if not hasattr(x, "__dlpack__"):
         raise TypeError("from_dlpack needs an object with __dlpack__, got {}".format(type(x).__name__))

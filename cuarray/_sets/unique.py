@@ -32,7 +32,7 @@ from .._math.arithmetic import subtract
 from .._math.sums_scan import cumsum, diff
 from .._sorting.searching_nonzero import flatnonzero
 
-__all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values", "sorted_flags"]
+__all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values", "sorted_flags", "nats_equal"]
 
 _I8 = numpy.dtype(numpy.int64)
 
@@ -55,13 +55,23 @@ def sorted_flags(aux: ndarray, equal_nan: bool) -> ndarray:
     return concatenate([head, ne])
 
 
+def nats_equal(dt: numpy.dtype, equal_nan: bool, only_values: bool) -> bool:
+    """Whether a flattened unique keeps one NaN (NaT) of `dt`. `equal_nan`, except for datetime64
+    when only the values are asked for: NumPy then takes its hash-based unique, whose table has
+    datetime64 (hashed and compared as uint64, so NaT equals NaT whatever `equal_nan` says) but not
+    timedelta64 (numpy/_core/src/multiarray/unique.cpp, NumPy 2.3 on)."""
+    return bool(equal_nan) or (dt.kind == "M" and only_values)
+
+
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
            sorted=True):  # noqa: A002
     """See `numpy.unique`. Synchronises once (the number of unique values). Values come out
     sorted whatever `sorted` says (NumPy allows any order when it is False)."""
     ar = as_array(ar, "unique")
     if axis is None:
-        ret = _unique1d(ar.reshape(-1), return_index, return_inverse, return_counts, equal_nan)
+        only_values = not (return_index or return_inverse or return_counts)
+        ret = _unique1d(ar.reshape(-1), return_index, return_inverse, return_counts,
+                        nats_equal(ar._dtype, equal_nan, only_values))
         if return_inverse:
             ret = list(ret)
             ret[1 + return_index] = ret[1 + return_index].reshape(ar._shape)

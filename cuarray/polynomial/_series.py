@@ -498,10 +498,16 @@ def integ(c, m, k, lbnd, scl, axis, step, val):
 
 
 # -- roots -----------------------------------------------------------------------------------------
-def roots(companion, c, flip=True):
-    """Eigenvalues of the (rotated, as NumPy's) companion matrix, sorted; real when every
-    eigenvalue of a real series is (NumPy's eigvals gives real results then). A degree-one series
-    has its root from the 1x1 companion matrix, which is NumPy's formula for it."""
+def roots(companion, c, flip=True, real_if_real=True):
+    """Eigenvalues of the (rotated, as NumPy's) companion matrix, sorted. A degree-one series has
+    its root from the 1x1 companion matrix, which is NumPy's formula for it.
+
+    The result type is NumPy's, which depends on its version: `eigvals` (ours follows the NumPy
+    installed) returns real eigenvalues of a real matrix when all are real before NumPy 2.5 and
+    complex ones from 2.5 on (gh-30411). NumPy 2.5 turns the roots of polyroots, lagroots and
+    hermroots back to real when every imaginary part is zero (numpy commit 7be2b88, "ensure strict
+    backwards compat of polynomial roots": `real_if_real`) but not those of chebroots, legroots and
+    hermeroots, which stay as eigvals gives them (complex under 2.5)."""
     c, = as_series([c])
     if c.shape[0] < 2:
         return xp.empty((0,), dtype=c.dtype)
@@ -509,6 +515,6 @@ def roots(companion, c, flip=True):
         return companion(c).reshape((1,))
     m = companion(c)
     r = xp.eigvals(m[::-1, ::-1] if flip else m)
-    if r.dtype.kind == "c" and c.dtype.kind != "c" and not bool((r.imag != 0).any()):
+    if real_if_real and r.dtype.kind == "c" and c.dtype.kind != "c" and not bool((r.imag != 0).any()):
         r = r.real.copy()
     return xp.sort(r)

@@ -322,8 +322,9 @@ def chebcompanion(c):
 
 
 def chebroots(c):
-    """See `numpy.polynomial.chebyshev.chebroots` (companion eigenvalues, sorted)."""
-    return S.roots(chebcompanion, c)
+    """See `numpy.polynomial.chebyshev.chebroots` (companion eigenvalues, sorted: complex for a series of
+    degree two or more from NumPy 2.5 on, as NumPy's, even when every root is real)."""
+    return S.roots(chebcompanion, c, real_if_real=False)
 
 
 def chebinterpolate(func, deg, args=()):

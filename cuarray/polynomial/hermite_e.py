@@ -254,8 +254,9 @@ def hermecompanion(c):
 
 
 def hermeroots(c):
-    """See `numpy.polynomial.hermite_e.hermeroots` (companion eigenvalues, sorted)."""
-    return S.roots(hermecompanion, c)
+    """See `numpy.polynomial.hermite_e.hermeroots` (companion eigenvalues, sorted: complex for a series of
+    degree two or more from NumPy 2.5 on, as NumPy's, even when every root is real)."""
+    return S.roots(hermecompanion, c, real_if_real=False)
 
 
 def _normed_hermite_e_n(x, n):

@@ -259,8 +259,9 @@ def legcompanion(c):
 
 
 def legroots(c):
-    """See `numpy.polynomial.legendre.legroots` (companion eigenvalues, sorted)."""
-    return S.roots(legcompanion, c)
+    """See `numpy.polynomial.legendre.legroots` (companion eigenvalues, sorted: complex for a series of
+    degree two or more from NumPy 2.5 on, as NumPy's, even when every root is real)."""
+    return S.roots(legcompanion, c, real_if_real=False)
 
 
 def leggauss(deg):

@@ -310,6 +310,19 @@ def test_dlpack_other_device_is_buffer_error():
         interop.to_dlpack(fake(_host((3,))), stream=-1, dl_device=(2, 7))
 
 
+@pytest.mark.parametrize("copy", [None, False, True])
+@pytest.mark.parametrize("dt", ["M8[ns]", "m8[s]"])
+def test_from_dlpack_of_datetime_is_buffer_error_as_numpy(dt, copy):
+    """NumPy's from_dlpack takes even its own arrays through __dlpack__, which has no DLPack code
+    for datetime64/timedelta64; ours returned a cuarray array unchecked (the GPU test_interop)."""
+    h = numpy.zeros(3, dt)
+    with pytest.raises(BufferError) as theirs:
+        numpy.from_dlpack(h, copy=copy)
+    with pytest.raises(BufferError) as ours:
+        interop.from_dlpack(fake(h), copy=copy)
+    assert str(ours.value) == str(theirs.value)
+
+
 @pytest.mark.parametrize("versioned", [False, True])
 def test_capsule_roundtrip_without_device(versioned):
     """Export a fake array, read the struct back as a consumer would, and check the deleter."""

@@ -34,8 +34,9 @@ def to_host(a):
     return numpy.asarray(a)
 
 
-def shadow_package(name="shadow_polynomial"):
-    """cuarray/polynomial's modules loaded as package `name` with this module as their `_xp`."""
+def shadow_package(name="shadow_polynomial", xp=None):
+    """cuarray/polynomial's modules loaded as package `name` with `xp` (default: this module) as
+    their `_xp`."""
     if name in sys.modules:
         return sys.modules[name]
     here = os.path.dirname(os.path.abspath(__file__))
@@ -44,7 +45,7 @@ def shadow_package(name="shadow_polynomial"):
                                                   submodule_search_locations=[src])
     pkg = importlib.util.module_from_spec(spec)
     sys.modules[name] = pkg
-    sys.modules[name + "._xp"] = sys.modules[__name__]
+    sys.modules[name + "._xp"] = xp if xp is not None else sys.modules[__name__]
     # *val's one-kernel path is device code (checked by NVRTC and the GPU tests): here every
     # evaluation takes the whole-array path
     kernels = types.ModuleType(name + "._kernels")

@@ -2,6 +2,9 @@
 numpy.polynomial: every function's algorithm, result dtype and shape checked without a GPU. The GPU
 test (test_series_functions_gpu.py) runs the same bodies on the device."""
 
+import types
+
+import _numpy_xp as numpy_xp
 import numpy
 import numpy.polynomial as NPP
 import pytest
@@ -84,3 +87,36 @@ def test_valnd_as_numpy(basis):
         same([getattr(ours, p + "valnd")([x, y, z], c3)], [getattr(theirs, p + "valnd")([x, y, z], c3)])
     with pytest.raises(ValueError, match="ordinates are incompatible"):
         getattr(ours, p + "valnd")((x, y, z[:1], x), c3)
+
+
+def _eigvals_numpy25(m):
+    """NumPy 2.5's eigvals (gh-30411): complex eigenvalues of a real matrix, whatever their values."""
+    w = numpy.linalg.eigvals(m)
+    return w.astype(numpy.result_type(w.dtype, numpy.complex64))
+
+
+def _numpy25_package():
+    xp = types.ModuleType("numpy25_xp")
+    xp.__dict__.update(vars(numpy_xp))
+    xp.eigvals = _eigvals_numpy25
+    return shadow_package("shadow_polynomial_np25", xp)
+
+
+@pytest.mark.parametrize("basis", BASES)
+def test_roots_types_as_numpy25(basis):
+    """Under NumPy 2.5's always-complex eigvals, the result types NumPy 2.5.2 gives: polyroots,
+    lagroots and hermroots back to real when every root is (numpy commit 7be2b88), chebroots,
+    legroots and hermeroots complex; degree one real in every basis. (The NumPy installed is
+    checked by test_functions_as_numpy.)"""
+    p = PREFIX[basis]
+    roots = getattr(getattr(_numpy25_package(), basis), p + "roots")
+    fromroots = getattr(getattr(NPP, basis), p + "fromroots")
+    to_real = basis in ("polynomial", "laguerre", "hermite")
+    real_roots = numpy.array([-0.75, -0.25, 0.5])
+    for dtype, complex_dtype in ((numpy.float64, numpy.complex128), (numpy.float32, numpy.complex64)):
+        got = roots(fromroots(real_roots).astype(dtype))
+        assert got.dtype == (dtype if to_real else complex_dtype), (dtype, got.dtype)
+        numpy.testing.assert_allclose(got, real_roots, atol=1e-4 if dtype == numpy.float32 else 1e-12)
+    pair = fromroots(numpy.array([0.5 + 1j, 0.5 - 1j])).real
+    assert roots(pair).dtype == numpy.complex128
+    assert roots(numpy.array([1.0, 2.0])).dtype == numpy.float64

@@ -79,6 +79,22 @@ def test_unique_edge_and_forms(dt):
             same(tuple(got), tuple(want))
 
 
+@pytest.mark.parametrize("spec", ["M8[s]", "m8[h]"])
+@pytest.mark.parametrize("equal_nan", [True, False])
+def test_unique_datetime_nat(spec, equal_nan):
+    """NaT with and without equal_nan: NumPy's hash-based unique (datetime64, values only) keeps one
+    NaT even with equal_nan=False; its sort path (timedelta64, or any other output asked for) keeps
+    every NaT unless equal_nan."""
+    x = rng.integers(-50, 50, 400)
+    x[rng.random(400) < 0.1] = np.iinfo(np.int64).min
+    x = x.view(spec)
+    # values only against NumPy's plain call: stable_unique asks for return_index, NumPy's sort path
+    same(cuarray.unique(D(x), equal_nan=equal_nan), np.unique(x, equal_nan=equal_nan))
+    for flags in [(1, 0, 0), (0, 1, 0), (0, 0, 1), (1, 1, 1)]:
+        same(cuarray.unique(D(x), *flags, equal_nan=equal_nan), stable_unique(x, *flags, equal_nan=equal_nan))
+    same(cuarray.unique_values(D(x)), np.sort(np.unique_values(x)))
+
+
 @pytest.mark.parametrize("axis", [0, 1, -1])
 def test_unique_axis(axis):
     x = rng.integers(0, 3, (40, 3)).astype(np.int32)

@@ -4,7 +4,8 @@
 // A value is NumPy's int64 count of its dtype's unit since 1970-01-01 (datetime64) or of its unit
 // (timedelta64); NaT is int64's minimum. Arithmetic follows NumPy's C loops (umath/loops.c.src,
 // datetime.c): NaT in gives NaT out (comparisons with NaT are false, != true), integer overflow
-// wraps as NumPy's does, unit conversions round toward -inf. Generated sources include this file
+// wraps as NumPy's did before 2.5 (2.5 raises OverflowError: docs/differences.md), unit
+// conversions round toward -inf. Generated sources include this file
 // only when a datetime operand takes part. The functions are plain C++ under CUARRAY_DT_FN, so
 // the host tests build them with g++ (tests/_core/test_datetime_cpu.py).
 #pragma once
