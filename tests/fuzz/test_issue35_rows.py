@@ -688,3 +688,58 @@ def test_scalar_assignment_converts_as_numpy(host_path, value, dtype, how):
             return
         got = call(cp)
     assert got.dtype == want.dtype and got.shape == want.shape
+
+
+# -- place on a view that is not C-contiguous writes the view (it wrote into a reshaped copy) -----
+
+_PLACE_VIEWS = {"transposed": lambda xp, a: a.reshape(2, 3).T, "negative-stride": lambda xp, a: a[::-1],
+                "transposed-reversed": lambda xp, a: a.reshape(3, 2)[::-1].T}
+
+
+@pytest.mark.parametrize("view", sorted(_PLACE_VIEWS))
+@pytest.mark.parametrize("nvals", [1, 3])
+def test_place_writes_into_a_non_contiguous_view(host_path, monkeypatch, view, nvals):
+    from cuarray._core import scan
+    monkeypatch.setattr(scan.ScanOp, "kernel", lambda self, *a: ("scan",) + a)  # no NVRTC on the fake device
+    a = _PLACE_VIEWS[view](cp, cp.empty(6, np.int16))
+    cp.place(a, cp.empty(a.shape, bool), cp.empty(nvals, np.int16))
+    kernel, args = host_path[-1][2], host_path[-1][3:]
+    assert kernel[0].startswith("cuarray_copyto_where_")
+    assert a.data.ptr in args  # the masked copy's output is the view's own memory
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("view", sorted(_PLACE_VIEWS))
+@pytest.mark.parametrize("nvals", [1, 2, 3, 7])
+def test_place_into_a_non_contiguous_view_values(view, nvals):
+    rng = np.random.default_rng(352)
+    base = rng.integers(-100, 100, 6).astype(np.int16)
+    vals = rng.integers(-100, 100, nvals).astype(np.int16)
+    for trial in range(4):
+        expected = _PLACE_VIEWS[view](np, base.copy())
+        mask = rng.random(expected.shape) < 0.5
+        np.place(expected, mask, vals)
+        got = _PLACE_VIEWS[view](cp, cp.asarray(base))
+        cp.place(got, cp.asarray(mask), cp.asarray(vals))
+        np.testing.assert_array_equal(got.get(), expected)
+    # the fuzzer's case: a mask of another shape (paired in C order) and bool values
+    a = np.array([7, 7, 0, 8, -5, -7], np.int16).reshape(2, 3)
+    m = np.array([True, False, False, False, True, False]).reshape(3, 2)
+    v = np.array([True, False, True])
+    ga = cp.asarray(a)
+    np.place(a.T, m, v)
+    cp.place(ga.T, cp.asarray(m), cp.asarray(v))
+    np.testing.assert_array_equal(ga.get(), a)
+
+
+@pytest.mark.parametrize("arr", ["list", "read-only"])
+def test_place_refuses_what_numpy_refuses(host_path, arr):
+    def call(xp):
+        a = xp.zeros(3) if arr == "read-only" else [0.0, 0.0, 0.0]
+        if arr == "read-only":
+            a.flags.writeable = False
+        xp.place(a, xp.zeros(3, bool), xp.ones(1))
+    with pytest.raises(Exception) as want:
+        call(np)
+    with pytest.raises(type(want.value)):
+        call(cp)
