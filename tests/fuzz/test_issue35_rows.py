@@ -743,3 +743,29 @@ def test_place_refuses_what_numpy_refuses(host_path, arr):
         call(np)
     with pytest.raises(type(want.value)):
         call(cp)
+
+
+# -- ravel_multi_index of strided coordinate arrays (the nd kernel failed to compile) -----------
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_ravel_multi_index_of_strided_coordinates(mode, order):
+    rng = np.random.default_rng(353)
+    dims = (3, 2, 5)
+    span = 1 if mode == "raise" else 3  # wrap/clip: coordinates beyond both ends too
+    coords = [rng.integers(-(span - 1) * d, span * d, (4, 6)) for d in dims]
+    # a transposed, a reversed-and-transposed, and a broadcast column (the fuzzer's case: transposed)
+    views = [lambda c: c.T, lambda c: c[::-1].T, lambda c: c[1:2, ::-1].T]
+
+    def call(xp):
+        return xp.ravel_multi_index([v(xp.asarray(c)) for v, c in zip(views, coords)], dims, mode=mode, order=order)
+    expected = call(np)
+    got = call(cp)
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    np.testing.assert_array_equal(got.get(), expected)
+    for view in views[:2]:  # 2-d, as the fuzzer's
+        two = [view(c) for c in coords[:2]]
+        np.testing.assert_array_equal(
+            cp.ravel_multi_index([cp.asarray(c) for c in two], dims[:2], mode=mode, order=order).get(),
+            np.ravel_multi_index(two, dims[:2], mode=mode, order=order))
