@@ -769,3 +769,17 @@ def test_ravel_multi_index_of_strided_coordinates(mode, order):
         np.testing.assert_array_equal(
             cp.ravel_multi_index([cp.asarray(c) for c in two], dims[:2], mode=mode, order=order).get(),
             np.ravel_multi_index(two, dims[:2], mode=mode, order=order))
+
+
+# -- iter() of a 0-d array raises at once, so iterable() is False (the generator raised at next()) --
+
+@pytest.mark.parametrize("shape", [(), (0,), (3,), (2, 0), (1, 2, 3)])
+def test_iterable_and_iter_as_numpy(host_path, shape):
+    a, h = cp.empty(shape, np.float16), np.empty(shape, np.float16)
+    assert cp.iterable(a) is np.iterable(h)
+    if shape:
+        assert len(list(iter(a))) == shape[0]
+        assert [x.shape for x in a] == [x.shape for x in h]
+    else:
+        with pytest.raises(TypeError, match="iteration over a 0-d array"):
+            iter(a)
