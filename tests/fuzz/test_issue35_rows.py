@@ -783,3 +783,33 @@ def test_iterable_and_iter_as_numpy(host_path, shape):
     else:
         with pytest.raises(TypeError, match="iteration over a 0-d array"):
             iter(a)
+
+
+# -- average: the axis is checked first (a 0-d array has no axis 0), weights along several axes ---
+
+@pytest.mark.parametrize("shape,wshape,axis", [
+    ((), (), 0), ((), None, 0), ((), (), -1), ((), None, (0,)), ((3,), (3,), 1), ((3,), None, (0, 0)),
+    ((2, 3, 4), (4, 2), (2, 0)), ((2, 3, 4), (2, 4), (2, 0)), ((2, 3, 4), (3,), 1), ((2, 3, 4), (3,), 0),
+    ((2, 3, 4), (3, 1), 1), ((2, 3), (3,), None), ((2, 3), (3, 2), (1, 0)), ((2, 3), (2, 3), (0, 5))])
+@pytest.mark.parametrize("returned", [False, True])
+def test_average_checks_as_numpy(host_path, shape, wshape, axis, returned):
+    def call(xp):
+        w = None if wshape is None else xp.ones(wshape, np.float16)
+        r = xp.average(xp.ones(shape, np.int64), axis=axis, weights=w, returned=returned)
+        return r[0] if returned else r
+    _agrees(call)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("wshape,axis", [((4, 2), (2, 0)), ((2, 4), (0, 2)), ((3,), 1), ((3,), -2), ((2, 3, 4), None)])
+def test_average_weights_along_axes_values(wshape, axis):
+    rng = np.random.default_rng(354)
+    a = rng.standard_normal((2, 3, 4))
+    w = rng.random(wshape) + 0.5
+    for returned in (False, True):
+        expected = np.average(a, axis=axis, weights=w, returned=returned)
+        got = cp.average(cp.asarray(a), axis=axis, weights=cp.asarray(w), returned=returned)
+        pairs = zip(expected, got) if returned else [(expected, got)]
+        for e, g in pairs:
+            assert g.shape == np.shape(e) and g.dtype == e.dtype
+            np.testing.assert_allclose(g.get(), e, rtol=1e-12)
