@@ -813,3 +813,23 @@ def test_average_weights_along_axes_values(wshape, axis):
         for e, g in pairs:
             assert g.shape == np.shape(e) and g.dtype == e.dtype
             np.testing.assert_allclose(g.get(), e, rtol=1e-12)
+
+
+# -- fftshift over no axes: NumPy's roll(x, [], ()) fails (fuzz_regressions.KNOWN_WHAT); cuarray's
+#    answer is the input, the shift over no axes ------------------------------------------------
+
+def test_numpy_fftshift_over_no_axes_still_fails():
+    """While this holds, fuzz_regressions.KNOWN_WHAT keeps the fftshift/ifftshift entry."""
+    for fn in (np.fft.fftshift, np.fft.ifftshift):
+        for axes in (None, ()):
+            with pytest.raises(ValueError, match="not enough values to unpack"):
+                fn(np.array(9, np.uint32), axes=axes)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("fn", ["fftshift", "ifftshift"])
+@pytest.mark.parametrize("axes", [None, ()])
+def test_fftshift_over_no_axes_is_the_input(fn, axes):
+    a = cp.asarray(np.array(6.84375, np.float16))
+    r = getattr(cp.fft, fn)(a, axes=axes)
+    assert (r.shape, r.dtype, float(r)) == ((), a.dtype, 6.84375)
