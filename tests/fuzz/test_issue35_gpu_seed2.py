@@ -37,7 +37,7 @@ def test_place_into_a_non_contiguous_view_values(view, nvals):
     rng = np.random.default_rng(352)
     base = rng.integers(-100, 100, 6).astype(np.int16)
     vals = rng.integers(-100, 100, nvals).astype(np.int16)
-    for trial in range(4):
+    for _ in range(4):
         expected = _PLACE_VIEWS[view](np, base.copy())
         mask = rng.random(expected.shape) < 0.5
         np.place(expected, mask, vals)
