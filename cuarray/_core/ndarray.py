@@ -417,10 +417,11 @@ class ndarray:
         return self._shape[0]
 
     def __iter__(self):
+        # Not a generator function: iter() of a 0-d array must raise at once, as NumPy's does
+        # (numpy.iterable, which cuarray.iterable is, asks only iter()).
         if not self._shape:
             raise TypeError("iteration over a 0-d array")
-        for i in range(self._shape[0]):
-            yield self[i]
+        return (self[i] for i in range(self._shape[0]))
 
     def item(self, *args):
         """Copy one element to a Python scalar (synchronising). See `numpy.ndarray.item`."""

@@ -71,14 +71,15 @@ def _unravel_def(ndim, in_dt, order):
     d = _ravel_defs.get(key)
     if d is None:
         params = [KernelParam("x", "in", in_dt, _I64), KernelParam("_err", "raw", numpy.dtype(numpy.uint64))]
-        params += [KernelParam("_d{}".format(k), "scalar", _I64) for k in range(ndim)]
+        params += [KernelParam("_dim{}".format(k), "scalar", _I64) for k in range(ndim)]
         params += [KernelParam("_o{}".format(k), "raw", _I64) for k in range(ndim)]
         axes = range(ndim - 1, -1, -1) if order == "C" else range(ndim)
-        lines = ["long long _r = x;", "long long _tot = 1;"]
-        lines += ["_tot *= _d{};".format(k) for k in range(ndim)]
-        lines.append("if (_r < 0 || _r >= _tot) { cuarray::index_error(_err, _r, -1, _tot); continue; }")
+        # (`_rem`, `_dim<k>`: `_r` and `_d<k>` are the nd layout's own names)
+        lines = ["long long _rem = x;", "long long _tot = 1;"]
+        lines += ["_tot *= _dim{};".format(k) for k in range(ndim)]
+        lines.append("if (_rem < 0 || _rem >= _tot) { cuarray::index_error(_err, _rem, -1, _tot); continue; }")
         for k in axes:
-            lines.append("_o{k}[i] = _r % _d{k}; _r /= _d{k};".format(k=k))
+            lines.append("_o{k}[i] = _rem % _dim{k}; _rem /= _dim{k};".format(k=k))
         d = _ravel_defs[key] = Definition("cuarray_unravel_{}d_{}".format(ndim, in_dt.name), params,
                                           "\n    ".join(lines), preamble='#include "cuarray/indexing.cuh"')
     return d
@@ -137,9 +138,11 @@ def _ravel_def(ndim, dts, modes, order):
     key = ("ravel", ndim, tuple(d.char for d in dts), modes, order)
     d = _ravel_defs.get(key)
     if d is None:
+        # The dims are `_dim<k>`: `_d<k>` are the nd layout's own shape parameters (a strided
+        # coordinate array made NVRTC fail with "duplicate parameter name").
         params = [KernelParam("m{}".format(k), "in", dt, _I64) for k, dt in enumerate(dts)]
         params.append(KernelParam("_err", "raw", numpy.dtype(numpy.uint64)))
-        params += [KernelParam("_d{}".format(k), "scalar", _I64) for k in range(ndim)]
+        params += [KernelParam("_dim{}".format(k), "scalar", _I64) for k in range(ndim)]
         params.append(KernelParam("out0", "out", _I64))
         axes = list(range(ndim)) if order == "C" else list(range(ndim - 1, -1, -1))
         lines = ["long long _acc = 0; bool _bad = false;"]
@@ -147,12 +150,12 @@ def _ravel_def(ndim, dts, modes, order):
             mode = modes[k]
             lines.append("{ long long _v = m%d;" % k)
             if mode == "wrap":
-                lines.append("_v %= _d{k}; if (_v < 0) _v += _d{k};".format(k=k))
+                lines.append("_v %= _dim{k}; if (_v < 0) _v += _dim{k};".format(k=k))
             elif mode == "clip":
-                lines.append("_v = _v < 0 ? 0 : (_v >= _d{k} ? _d{k} - 1 : _v);".format(k=k))
+                lines.append("_v = _v < 0 ? 0 : (_v >= _dim{k} ? _dim{k} - 1 : _v);".format(k=k))
             else:
-                lines.append("if (_v < 0 || _v >= _d{k}) {{ cuarray::index_error(_err, _v, {k}, _d{k}); _bad = true; }}".format(k=k))
-            lines.append("_acc = _acc * _d{k} + _v; }}".format(k=k))
+                lines.append("if (_v < 0 || _v >= _dim{k}) {{ cuarray::index_error(_err, _v, {k}, _dim{k}); _bad = true; }}".format(k=k))
+            lines.append("_acc = _acc * _dim{k} + _v; }}".format(k=k))
         lines.append("out0 = _bad ? 0 : _acc;")
         tag = modes[0] if len(set(modes)) == 1 else "_".join(modes)
         d = _ravel_defs[key] = Definition("cuarray_ravel_multi_{}d_{}".format(ndim, tag), params,

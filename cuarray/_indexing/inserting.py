@@ -18,6 +18,7 @@ from .._core import shapes as _shapes
 from .._core.copying import copyto_unchecked
 from .._core.host_input import as_array, is_scalar
 from .._core.ndarray import ndarray
+from .._core.scan import exclusive_sum_1d
 from .._core.transfer import from_host
 from .._creation.basic import empty, zeros, zeros_like
 from .._manipulation.basic import copyto
@@ -198,19 +199,32 @@ def putmask(a, mask, values):
 
 
 def place(arr, mask, vals):
-    """See `numpy.place`: values cycle over the masked positions (one host synchronisation)."""
+    """See `numpy.place`: values cycle over the masked positions. No host synchronisation (one
+    when `vals` is empty, to see whether any position is masked)."""
+    if not isinstance(arr, ndarray):
+        raise TypeError("place() argument 1 must be numpy.ndarray, not {}".format(type(arr).__name__))
+    if not arr.flags.writeable:
+        raise ValueError("assignment destination is read-only")
     mask = _same_size_mask(mask, arr, "place")
-    vals = _safe_values(vals, arr.dtype, "place")
-    pos = mask.ravel().nonzero()[0]
-    n = pos.size
-    vals = as_array(vals, "place").reshape(-1)
-    if n == 0:
+    vals = as_array(_safe_values(vals, arr.dtype, "place"), "place").reshape(-1)
+    if mask.dtype != numpy.dtype(bool):
+        mask = mask.astype(bool)
+    # NumPy pairs mask and data element by element in C order. The k-th masked position (C order)
+    # takes vals[k % vals.size]: a running count of the mask, a gather, and a masked copy into
+    # `arr` itself, whatever its layout (a scatter through `arr.reshape(-1)` wrote into a copy
+    # when `arr` was not C-contiguous).
+    flat = mask.reshape(-1)
+    if arr.size == 0:
         return
     if vals.size == 0:
-        raise ValueError("Cannot insert from an empty array!")
-    if vals.size != n:
-        vals = tile(vals, -(-n // vals.size))[:n]
-    arr.reshape(-1)[pos] = vals
+        if bool(flat.any()):
+            raise ValueError("Cannot insert from an empty array!")
+        return
+    if vals.size == 1:
+        src = vals.reshape(())
+    else:
+        src = vals[exclusive_sum_1d(flat) % vals.size].reshape(arr.shape)
+    copyto(arr, src, casting="unsafe", where=flat.reshape(arr.shape))
 
 
 def extract(condition, arr):

@@ -20,6 +20,7 @@ import numpy
 
 from .._core import dtypes as _dtypes
 from .._core import reduction_ops as _r
+from .._core import shapes as _shapes
 from .._core import tracing as _tracing
 from .._core.copying import copyto_unchecked, fill
 from .._core.host_input import as_array
@@ -214,6 +215,8 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """See `numpy.average`. With weights, synchronises once to check for a zero weight sum."""
     a = as_array(a, "average")
+    if axis is not None:  # NumPy's first check, whatever the weights (a 0-d array has no axis 0)
+        axis = _shapes.normalize_axis_tuple(axis, a.ndim, argname="axis")
     if weights is None:
         avg = mean(a, axis, keepdims=keepdims)
         n = a.size // max(avg.size, 1) if avg.size else 0
@@ -230,14 +233,14 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         if a.shape != w.shape:
             if axis is None:
                 raise TypeError("Axis must be specified when shapes of a and weights differ.")
-            if w.ndim != 1:
-                raise TypeError("1D weights expected when shapes of a and weights differ.")
-            ax = _r.normalize_axes(axis, a.ndim)
-            if len(ax) != 1 or w.shape[0] != a.shape[ax[0]]:
-                raise ValueError("Length of weights not compatible with specified axis.")
-            shape = tuple(w.shape[0] if i == ax[0] else 1 for i in range(a.ndim))
-            strides = tuple(w.strides[0] if i == ax[0] else 0 for i in range(a.ndim))
-            w = ndarray._view(shape, strides, w.dtype, w.data, w)
+            # NumPy 2's rule: the weights' shape is a's along the given axes, in that order
+            if w.shape != tuple(a.shape[ax] for ax in axis):
+                raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
+            # (a view: weight axis j along a's axis axis[j], length 1 elsewhere)
+            pos = {ax: j for j, ax in enumerate(axis)}
+            w = ndarray._view(tuple(a.shape[ax] if ax in pos else 1 for ax in range(a.ndim)),
+                              tuple(w.strides[pos[ax]] if ax in pos else 0 for ax in range(a.ndim)),
+                              w.dtype, w.data, w)
 
         scl = _r.reduce("sum", w, axis, rdt, None, keepdims)
         if bool(_r.reduce("any", scl == 0).get()):

@@ -95,15 +95,21 @@ def _dense(x: ndarray) -> ndarray:
 def minmax(x: ndarray) -> tuple:
     """(min, max) of the non-empty `x` as NumPy scalars of its dtype, in one pass and one read;
     for floats a NaN makes the maximum NaN."""
+    dt = x._dtype
     x = _dense(x)
     if _device_check.active[0]:  # raw pointers: the launch cannot tell another device's memory
         _device_check.check((x,))
-    dt = x._dtype
     keys = ndarray((2,), _U8)
     fill(keys[:1], numpy.uint64(2**64 - 1))
     fill(keys[1:], 0)
-    _launch.launch(_kernel(minmax_name(dt)), _grid(x._size), _THREADS, (x.data.ptr, numpy.int64(x._size), keys.data.ptr))
-    k = keys.get()
+    _launch.launch(_kernel(minmax_name(x._dtype)), _grid(x._size), _THREADS,
+                   (x.data.ptr, numpy.int64(x._size), keys.data.ptr))
+    return minmax_values(keys.get(), dt)
+
+
+def minmax_values(k: numpy.ndarray, dt: numpy.dtype) -> tuple:
+    """The minmax kernel's two order-preserving uint64 keys as NumPy scalars of `dt`, the data's
+    own dtype: float16 data is scanned as float32 (exactly), its edges are float16 as NumPy's."""
     if dt.kind == "f":
         top = numpy.uint64(1) << numpy.uint64(63)
         bits = numpy.where(k & top, k ^ top, ~k)

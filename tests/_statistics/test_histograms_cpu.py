@@ -29,3 +29,20 @@ def test_every_instantiation_compiles():
 def test_unsigned_subtract(a, b, want):
     r = unsigned_subtract(a, b)
     assert r == want and np.asarray(r).dtype == np.asarray(want).dtype
+
+
+def _key(v):
+    """The minmax kernel's order-preserving uint64 key of one value (templates: cuarray_minmax)."""
+    b = np.float64(v).view(np.uint64)
+    return b ^ np.uint64(1 << 63) if v >= 0 else ~b
+
+
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64], ids=str)
+def test_minmax_values_are_of_the_data_dtype(dt):
+    # float16 data is scanned as float32; its (min, max) are float16 scalars, as NumPy's a.min(),
+    # so histogram/histogramdd edges from them are float16 as NumPy's (they were float32)
+    lo, hi = dt(-0.80126953125), dt(3.390625)
+    got = h.minmax_values(np.array([_key(lo), _key(hi)], np.uint64), np.dtype(dt))
+    assert [type(v) for v in got] == [dt, dt] and got == (lo, hi)
+    nan = h.minmax_values(np.array([_key(lo), 2**64 - 1], np.uint64), np.dtype(dt))
+    assert type(nan[1]) is dt and np.isnan(nan[1])

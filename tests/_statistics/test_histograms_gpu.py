@@ -149,3 +149,16 @@ def test_histogram2d_dd():
     check(cuarray.histogramdd(D(s), bins=4)[0], np.histogramdd(s, bins=4)[0])
     with pytest.raises(ValueError, match="monotonically"):
         cuarray.histogramdd(D(s), bins=[D(e[0][::-1]), D(e[1]), D(e[2])])
+
+
+@pytest.mark.parametrize("shape", [(1, 3), (40, 2), (500, 3)])
+def test_float16_edges_are_float16(shape):
+    # NumPy's edges from a float16 sample's min and max are float16 (cuarray's were float32)
+    x = rng.normal(scale=3, size=shape).astype(np.float16)
+    got, want = cuarray.histogramdd(D(x)), np.histogramdd(x)
+    assert [e.dtype for e in got[1]] == [e.dtype for e in want[1]]
+    check(got, want)
+    got2, want2 = cuarray.histogram(D(x[:, 0]), 7), np.histogram(x[:, 0], 7)
+    assert got2[1].dtype == want2[1].dtype == np.float16
+    check(got2, want2)
+    check(cuarray.histogram_bin_edges(D(x[:, 1]), "sturges"), np.histogram_bin_edges(x[:, 1], "sturges"))

@@ -14,7 +14,15 @@ CASES = [
     ("interp(a sorted sorted)", 4, 63), ("bincount(counts weights)", 14, 621), ("fill_diagonal(a s)", 8, 248),
     ("insert(a idx s)", 3, 15), ("putmask(a mask b)", 2, 1), ("place(a mask a1)", 2, 12),
     ("piecewise(a masks funclist)", 10, 180), ("tensordot(a tdaxes tdb)", 3, 44), ("round(a)", 3, 15),
+    # the issue35b rows' GPU run of seed 2 (NumPy 2.5.2), each fixed on h-fuzzfix
+    ("place(a mask a1)", 2, 8), ("ravel_multi_index(dims multi)", 2, 5), ("average(a)", 2, 1),
+    ("histogramdd(m)", 2, 7), ("iterable(a)", 2, 0),
 ]
+# (that run's other mismatches are not cuarray's: NumPy 2.5 removed row_stack (its row is made only
+# where NumPy has it) and returns unique_values unsorted (compared sorted: the Array API leaves the
+# order unspecified); non-finite elements of vdot and FFTs (fuzz_checks.check_nonfinite_spread) and
+# integer linspace/logspace samples beyond int64 (check_space_cast) are undefined; fftshift of no
+# axes: KNOWN_WHAT below)
 
 # Found and not fixed yet (the rows are skipped by the host-only test until they are):
 #   reason per row; the fuzzer prints each case's reproducer.
@@ -41,6 +49,10 @@ KNOWN_WHAT = {
                                      "conditions back, so one that refuses x's dtype (negative of bool) raises there")],
     "polymul(a1 a1)": [("shape: expected", "NumPy's poly1d trims leading zero coefficients: the result's "
                         "length depends on values, which cuarray does not read back (GPU only)")],
+    **dict.fromkeys(["fft.fftshift(a)", "fft.ifftshift(a)"], [
+        ("not enough values to unpack", "NumPy quirk: with no axes to shift (a 0-d array and axes=None, or "
+         "axes=()) NumPy's roll(x, [], ()) fails unpacking an empty broadcast (ValueError, NumPy 2.4 and 2.5); "
+         "cuarray returns the input, the shift over no axes")]),
 }
 
 

@@ -135,3 +135,78 @@ def test_catalog_covers_the_namespace():
                    and callable(getattr(getattr(np, sub), n)) and not isinstance(getattr(getattr(np, sub), n), type)
                    and "{}.{}".format(sub, n) not in have]
         assert not missing, (sub, missing)
+
+
+def _nonfinite_to_nan(r):
+    r = np.asarray(r)
+    if r.dtype.kind != "c":
+        return r
+    return np.where(np.isfinite(r), r, np.asarray(complex(np.nan, np.nan), r.dtype))[()]
+
+
+def _garbage_where_undefined(name):
+    def space(*args, dtype=None, **kw):
+        r = getattr(np, name)(*args, dtype=dtype, **kw)
+        if dtype is None or np.dtype(dtype).kind not in "iu":
+            return r
+        with np.errstate(all="ignore"):
+            ref = np.asarray(getattr(np, name)(*args, **kw)).real
+        return np.where(np.isfinite(ref) & (np.abs(ref) < 2.0**63), r, np.array(-1).astype(dtype))
+    return space
+
+
+class _GpuAnswers:
+    """NumPy answering as the GPU run did where NumPy's own answer is not defined: nan+nanj for
+    any non-finite complex element of vdot/FFTs, unique values in another order, a saturated
+    cast of samples beyond int64. `wrong=True`: also a wrong finite answer (still found)."""
+
+    def __init__(self, wrong=False):
+        self.wrong = wrong
+        self.fft = types.SimpleNamespace(ifft2=lambda *a, **k: self._fin(_nonfinite_to_nan(np.fft.ifft2(*a, **k))))
+        self.linspace, self.logspace = _garbage_where_undefined("linspace"), _garbage_where_undefined("logspace")
+
+    def __getattr__(self, name):
+        return getattr(np, name)
+
+    def _fin(self, r):
+        return np.where(np.isfinite(r), r * 1.01, r) if self.wrong else r
+
+    def vdot(self, a, b):
+        return self._fin(_nonfinite_to_nan(np.vdot(a, b)))
+
+    def unique_values(self, a):
+        return np.unique_values(a)[::-1]
+
+
+@pytest.mark.parametrize("key,index", [("vdot(a same)", 2), ("fft.ifft2(a)", 1), ("unique_values(a)", 1),
+                                       ("linspace(s s)", 5), ("logspace(s s)", 3)])
+def test_comparison_accepts_undefined_differences(key, index):
+    """The GPU run's (seed 2) answers that differ from NumPy's only where NumPy's is not defined
+    (fuzz_checks: check_nonfinite_spread, check_unordered_values, check_space_cast) agree; a wrong
+    finite value is still found."""
+    row = fc.BY_KEY[key]
+    res = fuzzlib.run_case(row, 2, index, fuzzlib.Side(np), fuzzlib.Side(_GpuAnswers(), name="gpu answers"))
+    assert res is None, str(res)
+
+
+@pytest.mark.parametrize("key", ["vdot(a same)", "fft.ifft2(a)"])
+def test_nonfinite_spread_still_finds_wrong_values(key):
+    row = fc.BY_KEY[key]
+    found = [fuzzlib.run_case(row, 2, i, fuzzlib.Side(np), fuzzlib.Side(_GpuAnswers(wrong=True), name="wrong"))
+             for i in range(20)]
+    assert any(isinstance(m, fuzzlib.Mismatch) and "values differ" in m.what for m in found)
+
+
+def test_unordered_values_still_finds_wrong_values():
+    row = fc.BY_KEY["unique_values(a)"]
+    wrong = types.SimpleNamespace(unique_values=lambda a: np.unique_values(a)[1:])
+    found = [fuzzlib.run_case(row, 2, i, fuzzlib.Side(np), fuzzlib.Side(wrong, name="wrong"))
+             for i in range(10)]
+    assert any(isinstance(m, fuzzlib.Mismatch) for m in found)
+
+
+def test_space_cast_still_compares_defined_samples():
+    row = fc.BY_KEY["linspace(s s)"]
+    off = types.SimpleNamespace(linspace=lambda *a, **k: (lambda r: r + r.dtype.type(1))(np.linspace(*a, **k)))
+    found = [fuzzlib.run_case(row, 2, i, fuzzlib.Side(np), fuzzlib.Side(off, name="wrong")) for i in range(20)]
+    assert any(isinstance(m, fuzzlib.Mismatch) and "values differ" in m.what for m in found)
