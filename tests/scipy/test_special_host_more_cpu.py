@@ -169,7 +169,7 @@ def test_hyp2f1(lib, dtype):
     rng = np.random.default_rng(zlib.crc32(b"hyp2f1"))
     a, b, c, x = (v.astype(dtype) for v in _hyp2f1_args(rng, 40000))
     with np.errstate(all="ignore"):
-        want = _scipy("hyp2f1", dtype, a, b, c, x)
+        want = special_host_lib.hyp2f1_want(dtype, a, b, c, x)
         got = _call(lib, "hyp2f1", dtype, a, b, c, x)
         a8, b8, c8, x8 = (v.astype(np.float64) for v in (a, b, c, x))
         g = special.gamma
@@ -182,6 +182,25 @@ def test_hyp2f1(lib, dtype):
     detail = "; ".join("hyp2f1{} = {!r}, SciPy {!r}".format((float(a[i]), float(b[i]), float(c[i]), float(x[i])),
                                                            float(got[i]), float(want[i])) for i in bad[:6])
     assert not bad.size, "{} of {} differ: {}".format(bad.size, a.size, detail)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["float64", "float32"])
+def test_hyp2f1_a_minus_one(lib, dtype):
+    """2F1(-1, b; c; x) = 1 - (b / c) x for every c != 0, as SciPy 1.18 (xsf#85), nonpositive
+    integer c included (Cephes' case structure, SciPy 1.17's and ours before, gave inf at c = -1
+    and other wrong values); the Euler-transformed calls reach it too (c - a = -1)."""
+    b, c, x = (v.ravel() for v in np.meshgrid(np.arange(-10, 10.5, 0.5), np.arange(-10, 10.5, 0.5),
+                                               np.array([-7.5, -3.0, -1.0003, -0.6, 0.25, 0.331, 0.9, 1.0])))
+    keep = c != 0
+    b, c, x = b[keep], c[keep], x[keep]
+    a = np.full_like(b, -1.0)
+    want = special_host_lib.hyp2f1_want(dtype, *(v.astype(dtype) for v in (a, b, c, x)))
+    got = _call(lib, "hyp2f1", dtype, a, b, c, x)
+    _compare("hyp2f1", (a, b, c, x), got, want, 1e-14 if dtype == np.float64 else 1e-7, dtype, atol=(1e-15,))
+    # through Euler's transformation: c - a - b <= -1 calls 2F1(c - a, c - b; c; x), c - a = -1
+    a2, b2, c2, x2 = (np.array([v]) for v in (1.5, 4.0, 0.5, 0.3))
+    poly = (1 - 0.3) ** (0.5 - 1.5 - 4.0) * (1 - (0.5 - 4.0) / 0.5 * 0.3)
+    assert _call(lib, "hyp2f1", np.float64, a2, b2, c2, x2)[0] == pytest.approx(poly, rel=1e-13)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["float64", "float32"])
