@@ -52,3 +52,20 @@ def compare(name, args, got, want, rtol, dtype, mask=None, atol=()):
     detail = "; ".join("{}{} = {!r}, SciPy {!r}".format(name, tuple(float(a[i]) for a in args), float(got[i]),
                                                         float(want[i])) for i in where)
     assert not bad.any(), "{} of {} differ: {}".format(int(bad.sum()), int(keep.sum()), detail)
+
+
+def hyp2f1_want(dtype, a, b, c, x):
+    """SciPy's hyp2f1, with SciPy 1.18's value where a = -1 and c != 0 whichever SciPy is installed:
+    the polynomial 1 - (b / c) x (xsf#85, scipy gh-4446; |value| < 1e-15 is 0), in double for both
+    loops as SciPy's. SciPy 1.17 (Cephes' case structure) returned inf there for c a nonpositive
+    integer (hyp2f1(-1, -4.38, -1, -1.0003): inf, the polynomial 5.38) or a wrong value (float32
+    hyp2f1(-1, -16.35, -1, 0.331): 0.00139, the polynomial -4.42)."""
+    from scipy import special
+
+    with np.errstate(all="ignore"):
+        want = special.hyp2f1(a, b, c, x)
+        a8, b8, c8, x8 = (np.asarray(v, dtype=np.float64) for v in (a, b, c, x))
+        poly = 1 - (b8 / c8) * x8
+        poly = np.where(np.abs(poly) < 1e-15, 0.0, poly)
+    # x = 0 (1 for any a, b, c) and b = 0 (1 for c != 0) come first in SciPy's cases
+    return np.where((a8 == -1) & (c8 != 0) & (x8 != 0) & (b8 != 0), poly.astype(dtype), want)

@@ -109,19 +109,27 @@ def test_non_finite_raises_as_scipy(name, dtype, bad):
     np.testing.assert_allclose(np.asarray(cla.det(G(a)).get()), sla.det(a), rtol=1e-4)
 
 
+@pytest.mark.parametrize("n", [5, 40])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=ID)
-def test_check_finite_false_computes_on(dtype):
-    rng = _rng("nocheck", dtype)
-    a = _poison(_spd(rng, (5, 5), dtype), np.nan, rng)
-    b = _rand(rng, (5, 2), dtype)
-    assert np.isnan(cla.det(G(a), check_finite=False).get())
-    assert np.isnan(cla.solve(G(a), G(b), check_finite=False).get()).any()
-    assert np.isnan(cla.lu_factor(G(a), check_finite=False)[0].get()).any()
-    t = np.triu(_spd(rng, (5, 5), dtype))
-    t[0, 4] = np.nan  # in the triangle solve_triangular reads
-    assert np.isnan(cla.solve_triangular(G(t), G(b), check_finite=False).get()).any()
-    x = cla.lu_solve(cla.lu_factor(G(a), check_finite=False), G(b), check_finite=False)
-    assert np.isnan(x.get()).any()
+def test_check_finite_false_computes_on(dtype, n):
+    """NaN input with check_finite=False gives NaN results, as SciPy's (each call named: the H100
+    run failed this test without a traceback). cuSOLVER's getrf drops a NaN of its input (finite
+    factors, zeros on U's diagonal), so lu_factor makes the factors of such a matrix NaN itself.
+    `solve` at n = 5 only (the small-matrix kernel): at n > 16 cuarray.linalg.solve's cuSOLVER path
+    may raise LinAlgError for NaN input (scripts/linalg_nan_getrf.py shows which)."""
+    rng = _rng("nocheck", dtype, n)
+    a = _poison(_spd(rng, (n, n), dtype), np.nan, rng)
+    b = _rand(rng, (n, 2), dtype)
+    got = {"det": cla.det(G(a), check_finite=False), "lu_factor": cla.lu_factor(G(a), check_finite=False)[0],
+           "lu (U)": cla.lu(G(a), check_finite=False)[2]}
+    if n <= 16:
+        got["solve"] = cla.solve(G(a), G(b), check_finite=False)
+    t = np.triu(_spd(rng, (n, n), dtype))
+    t[0, n - 1] = np.nan  # in the triangle solve_triangular reads
+    got["solve_triangular"] = cla.solve_triangular(G(t), G(b), check_finite=False)
+    got["lu_solve"] = cla.lu_solve(cla.lu_factor(G(a), check_finite=False), G(b), check_finite=False)
+    no_nan = [name for name, v in got.items() if not np.isnan(v.get()).any()]
+    assert not no_nan, "no NaN in the result of " + ", ".join(no_nan)
 
 
 def test_integer_input_is_not_checked_and_agrees():

@@ -73,7 +73,7 @@ def test_loops_are_scipys_real_loops(name):
 
 @pytest.mark.parametrize("float_first", [False, True])
 def test_loop_order_follows_the_scipy_version(monkeypatch, float_first):
-    """SciPy 1.18 lists erf's (and 35 more functions') float32 loop first, so an int8 argument
+    """SciPy 1.18 lists erf's (and 69 more rows') float32 loop first, so an int8 argument
     gets a float32 result there and a float64 one in 1.17: both orders, whichever SciPy is here."""
     from cuarray.scipy.special import _ufunc
 
@@ -96,7 +96,41 @@ def test_loop_order_follows_the_scipy_version(monkeypatch, float_first):
 def test_float_first_names_are_ufuncs():
     from cuarray.scipy.special import _ufunc
 
-    assert _ufunc.FLOAT_FIRST_SINCE_1_18 <= set(UFUNCS)
+    assert _ufunc.FLOAT_FIRST_SINCE_1_18 <= set(UFUNCS) | set(PRIVATE)
+
+
+# The rows whose loops SciPy 1.18.0 lists float32 (complex64) first and 1.17 float64 first, read
+# from v1.18.0's scipy/special/_special_ufuncs.cpp and _gufuncs.cpp (`sph_harm_y` there is our
+# `_sph_harm_y`; `digamma` is SciPy's `psi`). SciPy 1.17 is installed here, so this list is the
+# 1.18 oracle: the GPU run (SciPy 1.18) got complex128 from our sph_harm_y(int64, int64, float32,
+# float32) where SciPy 1.18 gives complex64, with the 36 names listed before.
+SCIPY_1_18_FLOAT_FIRST = """
+_riemann_zeta _sph_harm_y _spherical_in _spherical_in_d _spherical_jn _spherical_jn_d _spherical_kn
+_spherical_kn_d _spherical_yn _spherical_yn_d beta betaln cbrt cosdg cosm1 cotdg dawsn digamma ellipe
+ellipeinc ellipj ellipk ellipkinc ellipkm1 erf erfc erfcx erfi exp10 exp2 expit expm1 exprel gamma
+gammainc gammaincc gammainccinv gammaincinv gammaln gammasgn hyp2f1 i0 i0e i1 i1e j0 j1 k0 k0e k1
+k1e log1p log_expit log_ndtr loggamma modstruve ndtr psi radian rgamma sindg struve tandg wofz
+wright_bessel xlog1py xlogy y0 y1 zetac""".split()
+
+
+@pytest.mark.parametrize("name", SCIPY_1_18_FLOAT_FIRST)
+def test_scipy_1_18_order(monkeypatch, name):
+    """With SciPy 1.18's order, the first loop is the float32 (complex64) one, so an input that is
+    no loop's exact match (float16, int8; int64 orders with float32 angles for sph_harm_y) takes
+    it: sph_harm_y(int64, int64, float32, float32) is complex64, hyp2f1 of int16 float32."""
+    import importlib
+
+    from cuarray.scipy.special import _ufunc
+
+    monkeypatch.setattr(_ufunc, "_float_first", True)
+    uf = getattr(importlib.import_module(PRIVATE[name]), name) if name in PRIVATE else getattr(cs, name)
+    table = _ufunc.LoopTable(name, uf.nin, uf.nout, uf._np._rows)  # a fresh table: the order is memoised
+    first = table.types[0]
+    assert not set(first) & set("dD"), (name, table.types)
+    if name == "_sph_harm_y":
+        ins = (np.dtype("q"), np.dtype("q"), np.dtype("f"), np.dtype("f"))
+        assert table.resolve_dtypes(ins + (None,))[-1] == np.dtype(np.complex64)
+    assert name in _ufunc.FLOAT_FIRST_SINCE_1_18
 
 
 def _pair(name):

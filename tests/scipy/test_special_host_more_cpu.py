@@ -169,7 +169,7 @@ def test_hyp2f1(lib, dtype):
     rng = np.random.default_rng(zlib.crc32(b"hyp2f1"))
     a, b, c, x = (v.astype(dtype) for v in _hyp2f1_args(rng, 40000))
     with np.errstate(all="ignore"):
-        want = _scipy("hyp2f1", dtype, a, b, c, x)
+        want = special_host_lib.hyp2f1_want(dtype, a, b, c, x)
         got = _call(lib, "hyp2f1", dtype, a, b, c, x)
         a8, b8, c8, x8 = (v.astype(np.float64) for v in (a, b, c, x))
         g = special.gamma
@@ -182,6 +182,25 @@ def test_hyp2f1(lib, dtype):
     detail = "; ".join("hyp2f1{} = {!r}, SciPy {!r}".format((float(a[i]), float(b[i]), float(c[i]), float(x[i])),
                                                            float(got[i]), float(want[i])) for i in bad[:6])
     assert not bad.size, "{} of {} differ: {}".format(bad.size, a.size, detail)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["float64", "float32"])
+def test_hyp2f1_a_minus_one(lib, dtype):
+    """2F1(-1, b; c; x) = 1 - (b / c) x for every c != 0, as SciPy 1.18 (xsf#85), nonpositive
+    integer c included (Cephes' case structure, SciPy 1.17's and ours before, gave inf at c = -1
+    and other wrong values); the Euler-transformed calls reach it too (c - a = -1)."""
+    b, c, x = (v.ravel() for v in np.meshgrid(np.arange(-10, 10.5, 0.5), np.arange(-10, 10.5, 0.5),
+                                               np.array([-7.5, -3.0, -1.0003, -0.6, 0.25, 0.331, 0.9, 1.0])))
+    keep = c != 0
+    b, c, x = b[keep], c[keep], x[keep]
+    a = np.full_like(b, -1.0)
+    want = special_host_lib.hyp2f1_want(dtype, *(v.astype(dtype) for v in (a, b, c, x)))
+    got = _call(lib, "hyp2f1", dtype, a, b, c, x)
+    _compare("hyp2f1", (a, b, c, x), got, want, 1e-14 if dtype == np.float64 else 1e-7, dtype, atol=(1e-15,))
+    # through Euler's transformation: c - a - b <= -1 calls 2F1(c - a, c - b; c; x), c - a = -1
+    a2, b2, c2, x2 = (np.array([v]) for v in (1.5, 4.0, 0.5, 0.3))
+    poly = (1 - 0.3) ** (0.5 - 1.5 - 4.0) * (1 - (0.5 - 4.0) / 0.5 * 0.3)
+    assert _call(lib, "hyp2f1", np.float64, a2, b2, c2, x2)[0] == pytest.approx(poly, rel=1e-13)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["float64", "float32"])
@@ -210,20 +229,42 @@ def test_hyp1f1(lib, dtype):
 
 
 # mpmath.hyp1f1 at 60 digits, where SciPy's (Boost's) value is off (1.5e-8, 3e-4, 4e-8, 24, 2.5e-7,
-# 1.4e-4, 2.3e-9 relative)
+# 1.4e-4, 2.3e-9 relative; the last three, 5.7e-9, 3.6e-6, 1.6e-8: small |a| with b < -7 and
+# x < -10, where SciPy is up to 1.7e-2 off, the first two from the GPU run's failures)
 HYP1F1_MPMATH = [((-19.0, -13.837251281229573, 1.045623811934206), 4.3068969523592997),
                  ((-37.0, -28.459698519922206, 5.593408683880398), 1938.3520356625830),
                  ((-0.30093997588145527, -41.42638896456647, -28.911567992652067), 0.68325996128764592),
                  ((-47.0, -38.3086653987766, 6.08633129393553), 2067.8671382716285),
                  ((-80.0, 2.0, 2.0), -0.015437611519951114),
                  ((-20.0, 20.0, 20.0), 3.0777012229800825e-08),
-                 ((1.0, -10.994650029925253, -11.279980318904784), -249.77139682593863)]
+                 ((1.0, -10.994650029925253, -11.279980318904784), -249.77139682593863),
+                 ((0.004106070123928163, -16.945731859518467, -26.885319630387695), 0.9302349985617351),
+                 ((0.0015668849227949977, -18.42789649963379, -41.9482421875), 1.000885168830147),
+                 ((-0.5406377878040165, -19.26167614677439, -19.491164031870902), -0.0019490271997124014)]
 
 
 @pytest.mark.parametrize("args, want", HYP1F1_MPMATH)
 def test_hyp1f1_against_mpmath(lib, args, want):
     got = _call(lib, "hyp1f1", np.float64, *(np.array([v]) for v in args))[0]
     assert got == pytest.approx(want, rel=1e-13)
+
+
+# mpmath (60 digits) where SciPy 1.17 and 1.18 are off, from the GPU run's failures of
+# test_special_gpu.py: iv underflows to 0 (Cephes' Temme series), stdtrit is 2.7e-11 off near
+# p = 1/2 (Boost's quantile: 3.911332020885639e-05), yve overflows to +inf (Y_v(x) is -1.03e328).
+MPMATH = [("iv", (26.971553200415176, 1.772542805261539e-10), 7.485440053671179e-300),
+          ("stdtrit", (19.00961565625759, 0.5000154001823814), 3.9113320208960296e-05),
+          ("stdtrit", (5.106607537237743, 0.499999895802266), -2.7420752374060684e-07),
+          ("yve", (91.83216094970703, 0.01762409880757332), -np.inf),
+          ("yv", (91.83216094970703, 0.01762409880757332), -np.inf)]
+
+
+@pytest.mark.parametrize("name, args, want", MPMATH)
+def test_against_mpmath(lib, name, args, want):
+    got = _call(lib, name, np.float64, *(np.array([v]) for v in args))[0]
+    assert got == pytest.approx(want, rel=1e-14)
+    if name in ("yve", "yv"):  # the float32 loop too (the GPU run's failure was yve-float32)
+        assert _call(lib, name, np.float32, *(np.array([v]) for v in args))[0] == -np.inf
 
 
 def _lambertw(lib, dtype, z, k, tol):

@@ -21,6 +21,7 @@ from ..._creation.matrices import triu
 from ..._creation.basic import zeros
 from ...linalg._util import as_array, batch_of, compute_char, info_array, stacked_copy
 from ..._creation.basic import empty
+from ..._sorting.searching import where
 from ._validate import as_lapack, require_finite
 from ...cuda.libs import cusolver as _cusolver
 
@@ -37,7 +38,8 @@ def _square(a, fn):
 
 def lu_factor(a, overwrite_a=False, check_finite=True):
     """See `scipy.linalg.lu_factor` (square or rectangular, stacks). A singular matrix is factored
-    without the LinAlgWarning SciPy emits (no device read)."""
+    without the LinAlgWarning SciPy emits (no device read). The factors of a matrix that contains
+    a NaN (check_finite=False) are all NaN."""
     a = as_lapack(a, "lu_factor")
     if a.ndim < 2:
         raise ValueError("expected at least a 2-D array, got shape {}".format(a.shape))
@@ -58,6 +60,12 @@ def lu_factor(a, overwrite_a=False, check_finite=True):
         step = m * n * lu.itemsize
         for i in range(batch_of(lu)):
             _cusolver.getrf(char, m, n, lu.data.ptr + i * step, m, piv.data.ptr + i * k * 8, infos.data.ptr + 4 * i)
+    if a.dtype.kind in "fc":
+        # cuSOLVER's getrf does not carry a NaN of the input into its factors (an all-NaN matrix
+        # came back with zeros on U's diagonal on the H100 run: cuarray.linalg.det's note; CUDA
+        # LU factors free of NaN in pytorch#173638), where LAPACK's (SciPy's) hold NaN. So the
+        # factors of a matrix with a NaN are NaN here (LAPACK's keep finite what the NaN misses).
+        lu = where(_solve._has_nan(a)[..., None, None], numpy.nan, lu)
     return lu, (piv - 1).astype(numpy.int32).reshape(a.shape[:-2] + (k,))
 
 

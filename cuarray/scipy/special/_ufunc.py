@@ -40,12 +40,18 @@ from ..._core.ufunc import ufunc
 
 __all__ = ["LoopTable", "special_ufunc", "header", "FLOAT_FIRST_SINCE_1_18"]
 
-# The functions whose real loops SciPy 1.18 lists float32 first (1.17: float64 first); every
-# other row's order is the same in both (checked against both versions' `types`).
+# The functions whose loops SciPy 1.18 lists float32 (complex64) first where 1.17 had float64
+# (complex128) first: every row of v1.18.0's scipy/special/_special_ufuncs.cpp and _gufuncs.cpp
+# whose order changed (scipy#24563, "ensure that ufuncs follow NEP50 promotion rules"), by the
+# names of this package's rows (private ones included; digamma is psi's row). The other rows'
+# order is the same in both.
 FLOAT_FIRST_SINCE_1_18 = frozenset("""
-cbrt cosdg cosm1 cotdg digamma erf erfc erfcx exp10 exp2 expit expm1 exprel gamma gammaln gammasgn
-i0 i0e i1 i1e j0 j1 log1p log_expit log_ndtr loggamma ndtr psi radian rgamma sindg tandg xlog1py
-xlogy y0 y1""".split())
+_riemann_zeta _sph_harm_y _spherical_in _spherical_in_d _spherical_jn _spherical_jn_d _spherical_kn
+_spherical_kn_d _spherical_yn _spherical_yn_d beta betaln cbrt cosdg cosm1 cotdg dawsn digamma ellipe
+ellipeinc ellipj ellipk ellipkinc ellipkm1 erf erfc erfcx erfi exp10 exp2 expit expm1 exprel gamma
+gammainc gammaincc gammainccinv gammaincinv gammaln gammasgn hyp2f1 i0 i0e i1 i1e j0 j1 k0 k0e k1
+k1e log1p log_expit log_ndtr loggamma modstruve ndtr psi radian rgamma sindg struve tandg wofz
+wright_bessel xlog1py xlogy y0 y1 zetac""".split())
 _float_first = None  # bool once known: does the installed SciPy list them float32 first?
 
 

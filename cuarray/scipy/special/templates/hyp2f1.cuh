@@ -228,6 +228,13 @@ CSF_NOINLINE double hyp2f1_l(double a, double b, double c, double x) {
   const double d = c - a - b;
   double id = round(d);
   if ((a == 0 || b == 0) && c != 0) return 1.0;
+  // SciPy >= 1.18 (xsf#85, scipy gh-4446): 2F1(-1, b; c; x) = 1 - (b / c) x for every c != 0, a
+  // nonpositive integer c too (the series ends before c's pole, where Cephes returned inf or a
+  // wrong value), |value| < 1e-15 flushed to 0 as xsf does. Only a = -1, as xsf (not b = -1).
+  if (a == -1 && c != 0) {
+    const double r = 1 - (b / c) * x;
+    return fabs(r) < 1e-15 ? 0.0 : r;
+  }
   const bool neg_int_a = a <= 0 && fabs(a - round(a)) < k_h2f1_eps;
   const bool neg_int_b = b <= 0 && fabs(b - round(b)) < k_h2f1_eps;
   const double ia = round(a), ib = round(b);
