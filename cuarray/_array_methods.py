@@ -17,8 +17,10 @@ from ._core.ndarray import ndarray
 from ._core.numpy_function import array_function
 from ._core.numpy_protocol import array_ufunc
 from ._core.tracing import active as _tracing_active
+from ._creation.basic import full
 from ._indexing.flatiter import flat_property
 from ._logic.comparison import equal, greater, greater_equal, less, less_equal, not_equal
+from ._logic.content import isnat
 from ._logic.truth import all, any  # noqa: A004
 from ._manipulation import shape as _shape
 from ._manipulation.dims import squeeze
@@ -102,6 +104,54 @@ def _binary(uf):
             if isinstance(other, _OK):
                 return uf(self, other)
             return NotImplemented
+
+    op.__name__ = "__{}__".format(uf.__name__)
+    return op
+
+
+# NumPy's `==` / `!=` where `equal` has no loop for the two dtypes (datetime64 == 5, an int array
+# == "x"): an array of False (True), broadcast, instead of the ufunc's error. Only that error:
+# any other (a host array refused, shapes that do not broadcast) is raised as it is.
+_NO_LOOP = getattr(getattr(getattr(numpy, "_core", None), "_exceptions", None), "_UFuncNoLoopError", None)
+
+
+def _none_compared(self, fill):
+    """`a == None` (`!=`): NumPy compares None as NaT with datetime64/timedelta64, else never equal."""
+    if self._dtype.kind in "Mm":
+        nat = isnat(self)
+        return nat if not fill else ~nat
+    return _full_like(self._shape, fill)
+
+
+def _full_like(shape, fill):
+    return full(shape, fill, dtype=bool)
+
+
+def _equality(uf, fill):
+    """`__eq__` (fill False) or `__ne__` (fill True): `_binary`'s operator, with NumPy's answer where
+    the dtypes cannot be compared."""
+    fast = getattr(uf, "_fast", None)
+    prepared2 = None if fast is None else uf.prepared2
+
+    def op(self, other):
+        # HOT PATH: as `_binary`'s (the try costs nothing until it raises)
+        if prepared2 is not None and not _tracing_active[0]:
+            f = prepared2(self, other)
+            if f is not None:
+                return f(self, other)
+        if other is None:
+            return _none_compared(self, fill)
+        if isinstance(other, (str, bytes)):
+            return _full_like(self._shape, fill)
+        if not isinstance(other, _OK):
+            return NotImplemented
+        try:
+            return uf(self, other)
+        except TypeError as exc:
+            if _NO_LOOP is None or not isinstance(exc, _NO_LOOP):
+                raise
+        shape = numpy.broadcast_shapes(self._shape, numpy.shape(other))
+        return _full_like(shape, fill)
 
     op.__name__ = "__{}__".format(uf.__name__)
     return op
@@ -266,6 +316,8 @@ def bind() -> None:
             setattr(ndarray, "__i{}__".format(short), _inplace(uf))
     for short, uf in _COMPARISON.items():
         setattr(ndarray, "__{}__".format(short), _binary(uf))
+    ndarray.__eq__ = _equality(equal, False)
+    ndarray.__ne__ = _equality(not_equal, True)
     for short, uf in _UNARY.items():
         setattr(ndarray, "__{}__".format(short), _unary(uf))
     ndarray.__hash__ = None  # mutable, and __eq__ is elementwise

@@ -688,3 +688,27 @@ def test_scalar_assignment_converts_as_numpy(host_path, value, dtype, how):
             return
         got = call(cp)
     assert got.dtype == want.dtype and got.shape == want.shape
+
+
+@pytest.mark.parametrize("make", [
+    lambda xp: xp.empty(3, "M8[D]") == 5, lambda xp: xp.empty((2, 3), "m8[s]") != 5.0,
+    lambda xp: xp.empty((2, 1), "M8[D]") == xp.zeros(3), lambda xp: xp.empty(3, "M8[D]") == xp.zeros(4),
+    lambda xp: xp.empty(3, "i8") == "x", lambda xp: xp.empty(3, "f4") != b"x", lambda xp: xp.empty(3, "f4") == None,
+    lambda xp: xp.empty((2, 2), "M8[s]") == None, lambda xp: xp.zeros(3) == xp.zeros(4)],  # noqa: E711
+    ids=["M8==5", "m8!=5.0", "M8==f8-broadcast", "M8==f8-no-broadcast", "i8==str", "f4!=bytes", "f4==None",
+         "M8==None", "f8==f8-no-broadcast"])
+def test_equality_of_dtypes_that_do_not_compare(host_path, make):
+    """`==`/`!=` where `equal` has no loop: NumPy's array of False/True (broadcast; ValueError when
+    the shapes do not broadcast), not the ufunc's UFuncTypeError (was: raised; `a == "x"` and
+    `a == None` were a scalar False)."""
+    _agrees(make)
+
+
+@pytest.mark.gpu
+def test_equality_of_dtypes_that_do_not_compare_values():
+    d = np.array(["2020-01-01", "NaT", "1999-12-31"], "M8[D]")
+    g = cp.asarray(d)
+    for got, want in [(g == 5, d == 5), (g != 5, d != 5), (g == None, d == None), (g != None, d != None),  # noqa: E711
+                      (cp.arange(3) == "x", np.arange(3) == "x"), (cp.arange(3) != "x", np.arange(3) != "x")]:
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got.get(), want)
