@@ -400,7 +400,8 @@ class ufunc:
             if not o._writeable:
                 raise ValueError("output array is read-only")
             if o._dtype != ld and not numpy.can_cast(ld, o._dtype, casting):
-                _numpy_oracle_error(self._np, in_types, tuple(x._dtype for x in out if x is not None), casting, dtype)
+                _numpy_oracle_error(self._np, in_types, tuple(x._dtype if isinstance(x, ndarray) else None for x in out), casting,
+                                    dtype)
                 raise TypeError("Cannot cast ufunc '{}' output from {!r} to {!r} with casting rule {!r}".format(
                     self.__name__, ld, o._dtype, casting))
             outs.append(o)
