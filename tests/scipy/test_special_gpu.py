@@ -513,7 +513,7 @@ def test_sph_harm_y_against_scipy(dtype):
     """sph_harm_y (diff_n=0) for n < 100, |m| <= n + 2, theta in [0, pi], phi in [0, 2 pi]: SciPy's
     result dtype (int64 n, m with float32 angles: complex128 with SciPy 1.17, whose first loop is
     'qqdd->D'; complex64 with 1.18, 'qqff->F' first), 1e-12 relative or 1e-14 of the largest
-    value; diff_n=1 raises NotImplementedError. A complex64 result is compared with SciPy's
+    value. A complex64 result is compared with SciPy's
     complex128 value at the same angles, rounded: SciPy 1.18's 'qqff->F' loop runs the recurrences
     in float (xsf's sph_harm_y<float>: up to 1.1e-4 of the largest value off on these inputs), ours
     in double."""
@@ -530,5 +530,21 @@ def test_sph_harm_y_against_scipy(dtype):
         np.testing.assert_allclose(got.get(), want, rtol=2e-6, atol=1e-6 * np.abs(want).max())
     else:
         np.testing.assert_allclose(got.get(), want, rtol=1e-12, atol=1e-14 * np.abs(want).max())
-    with pytest.raises(NotImplementedError):
-        cs.sph_harm_y(cuarray.asarray(n), cuarray.asarray(m), cuarray.asarray(t), cuarray.asarray(p), diff_n=1)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("diff_n", [1, 2])
+def test_sph_harm_y_derivatives_against_scipy(diff_n):
+    """sph_harm_y's gradient and Hessian (float64), |m| past n and the poles included: SciPy's
+    shapes and dtypes, 1e-10 of the largest value."""
+    rng = _rng("sph_harm_y_d", diff_n)
+    N = 5000
+    n, m = rng.integers(0, 30, N), rng.integers(-32, 33, N)
+    t, p = rng.uniform(0, np.pi, N), rng.uniform(0, 2 * np.pi, N)
+    t[:50], t[50:100] = 0.0, np.pi
+    want = special.sph_harm_y(n, m, t, p, diff_n=diff_n)
+    got = cs.sph_harm_y(cuarray.asarray(n), cuarray.asarray(m), cuarray.asarray(t), cuarray.asarray(p), diff_n=diff_n)
+    assert len(got) == len(want) == diff_n + 1
+    for g, w in zip(got, want):
+        assert g.shape == w.shape and g.dtype == w.dtype
+        np.testing.assert_allclose(g.get(), w, rtol=1e-10, atol=1e-10 * np.abs(w).max())
