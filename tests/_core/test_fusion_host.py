@@ -86,6 +86,13 @@ _SCRIPT = textwrap.dedent('''
 
     s, m = step(x)
     assert type(s) is cp.ndarray and s.shape == () and m.shape == ()
+
+    # A ufunc keyword given an array (where=, out=) is not its default: it runs eagerly. (Its
+    # comparison with the default was `True == mask`, elementwise, whose truth raised ValueError.)
+    mask, o = cp.ndarray((1000,), np.bool_), cp.ndarray((1000,), np.float32)
+    with cp.lazy():
+        assert type(cp.add(x, y, where=mask)) is cp.ndarray
+        assert cp.add(x, y, out=o) is o
     print("ok")
 ''')
 

@@ -56,6 +56,12 @@ _UFUNC_DEFAULTS = {"out": None, "where": True, "casting": "same_kind", "order": 
 _tstate = _tracing.state
 
 
+def _is_default(key, value) -> bool:
+    """Whether a ufunc keyword is its default (`==` on plain Python values only: an array's is elementwise)."""
+    return _UFUNC_DEFAULTS.get(key, 0) is value or (type(value) in (str, bool, int, float)
+                                                  and _UFUNC_DEFAULTS.get(key, 0) == value)
+
+
 class _Unsupported(Exception):
     """A call lazy mode does not build a node for: it runs eagerly."""
 
@@ -83,8 +89,7 @@ class _State(threading.local):
             if out is not None:
                 return out
         nin = uf.nin
-        if len(args) == nin and uf.nout == 1 and (not kwargs or all(
-                _UFUNC_DEFAULTS.get(k, 0) is v or _UFUNC_DEFAULTS.get(k, 0) == v for k, v in kwargs.items())) and (
+        if len(args) == nin and uf.nout == 1 and (not kwargs or all(_is_default(k, v) for k, v in kwargs.items())) and (
                 any(type(a) is LazyArray for a in args) or not self._inside_routine()):  # (asked before a node is made)
             nodes, arrays = [], False
             for a in args:
@@ -155,8 +160,7 @@ def _recording() -> bool:
 
 
 def _array_node(a) -> _g.Node:
-    """The node of a concrete array: while recording, one per distinct array of the trace (two
-    uses of `h` are one input), made and recorded at once."""
+    """A concrete array's node: while recording, one per distinct array (two uses are one input)."""
     st = _tls
     if st.live is not None:
         return st.trace.array(a)
