@@ -93,6 +93,8 @@ _SCRIPT = textwrap.dedent('''
     with cp.lazy():
         assert type(cp.add(x, y, where=mask)) is cp.ndarray
         assert cp.add(x, y, out=o) is o
+        mo = cp.ndarray((0, 3), np.float32)  # (no work: a GEMM cannot run stubbed)
+        assert cp.matmul(cp.ndarray((0, 4), np.float32), cp.ndarray((4, 3), np.float32), out=mo) is mo
     print("ok")
 ''')
 

@@ -56,10 +56,9 @@ _UFUNC_DEFAULTS = {"out": None, "where": True, "casting": "same_kind", "order": 
 _tstate = _tracing.state
 
 
-def _is_default(key, value) -> bool:
-    """Whether a ufunc keyword is its default (`==` on plain Python values only: an array's is elementwise)."""
-    return _UFUNC_DEFAULTS.get(key, 0) is value or (type(value) in (str, bool, int, float)
-                                                  and _UFUNC_DEFAULTS.get(key, 0) == value)
+def _is_default(key, value, table=_UFUNC_DEFAULTS) -> bool:
+    """Whether a keyword is its default (`==` on plain Python values only: an array's is elementwise)."""
+    return table.get(key, 0) is value or (type(value) in (str, bool, int, float) and table.get(key, 0) == value)
 
 
 class _Unsupported(Exception):
@@ -773,7 +772,7 @@ _MATMUL_DEFAULTS = {"out": None, "casting": "same_kind", "order": "K", "dtype": 
 
 
 def _b_matmul(a, b, **kw):
-    if any(_MATMUL_DEFAULTS.get(k, 0) != v for k, v in kw.items()):
+    if not all(_is_default(k, v, _MATMUL_DEFAULTS) for k, v in kw.items()):
         raise _Unsupported
     if not (_array(a) and _array(b)):
         raise _Unsupported
