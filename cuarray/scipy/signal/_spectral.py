@@ -79,7 +79,7 @@ def _zeros_like_tail(x, n):
 def _fft_helper(x, win, detrend, nperseg, noverlap, nfft, sides):
     # The segments as a strided view (no copy): a gather by an index array made on the host was
     # 1.6 GB of host arrays and their copy for welch of 1e8 samples (~0.5 s).
-    seg = _sliding_window_view(x, nperseg, axis=-1)[..., ::nperseg - noverlap, :]
+    seg = _sliding_window_view(x, nperseg, axis=-1, writeable=True)[..., ::nperseg - noverlap, :]  # (as SciPy's)
     if detrend is not False and detrend is not None:
         if callable(detrend):
             seg = detrend(seg)
