@@ -60,7 +60,7 @@ def lu_factor(a, overwrite_a=False, check_finite=True):
         step = m * n * lu.itemsize
         for i in range(batch_of(lu)):
             _cusolver.getrf(char, m, n, lu.data.ptr + i * step, m, piv.data.ptr + i * k * 8, infos.data.ptr + 4 * i)
-    if a.dtype.kind in "fc":
+    if not check_finite:  # (checked finite above otherwise: no NaN to carry, no extra pass)
         # cuSOLVER's getrf does not carry a NaN of the input into its factors (an all-NaN matrix
         # came back with zeros on U's diagonal on the H100 run: cuarray.linalg.det's note; CUDA
         # LU factors free of NaN in pytorch#173638), where LAPACK's (SciPy's) hold NaN. So the
