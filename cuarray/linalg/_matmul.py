@@ -241,17 +241,9 @@ def _fast_2d(a, b, s1, s2, ct):
         return None
     # What `_gemm` passes for a row-major C, without its frame and layout tuples: C^T = B^T A^T,
     # an operand stored row-major is 'N' with ld = its row length, column-major 'T'.
-    if a._c:
-        opa, lda = "N", k
-    elif a._f:
-        opa, lda = "T", m
-    else:
-        return None
-    if b._c:
-        opb, ldb = "N", n
-    elif b._f:
-        opb, ldb = "T", k
-    else:
+    opa, lda = ("N", k) if a._c else ("T", m) if a._f else (None, 0)
+    opb, ldb = ("N", n) if b._c else ("T", k) if b._f else (None, 0)
+    if opa is None or opb is None:
         return None
     res = _new_c((m, n), ct)
     _cublas.gemm(char, opb, opa, n, m, k, b.data.ptr, ldb, a.data.ptr, lda, res.data.ptr, n, 1, 0, 0, 0)

@@ -42,6 +42,7 @@ def main():
     if args.root:
         sys.path.insert(0, args.root)
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from _calls import count_calls
     from _host_stub import stub_device
 
     stub_device()
@@ -51,16 +52,7 @@ def main():
     for name, f in cases().items():
         f()
         f()  # warm: caches filled
-        n = [0]
-
-        def prof(frame, event, arg):
-            if event in ("call", "c_call"):
-                n[0] += 1
-
-        sys.setprofile(prof)
-        f()
-        sys.setprofile(None)
-        print("{:<26} {:>5} calls".format(name, n[0]))
+        print("{:<26} {:>5} calls".format(name, count_calls(f)))
 
 
 if __name__ == "__main__":

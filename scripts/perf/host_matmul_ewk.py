@@ -21,6 +21,8 @@ import sys
 import tempfile
 import time
 
+from _calls import count_calls  # (scripts/perf: the script's own folder)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -54,19 +56,6 @@ def _stub():
     compiler.Module = FakeModule
 
 
-def _count(f):
-    n = [0]
-
-    def prof(frame, event, arg):
-        if event in ("call", "c_call"):
-            n[0] += 1
-
-    sys.setprofile(prof)
-    f()
-    sys.setprofile(None)
-    return n[0]
-
-
 def matmul_case(profile):
     import numpy as np
 
@@ -96,7 +85,7 @@ def matmul_case(profile):
                 f()
             best.append((time.perf_counter() - t) / 5000 * 1e6)
         print("{:<14} {:6.2f} us/call (min of 7x5000; median {:.2f})  {:>3} Python+C calls".format(
-            name, min(best), statistics.median(best), _count(f)))
+            name, min(best), statistics.median(best), count_calls(f)))
     if profile:
         import cProfile
         import pstats

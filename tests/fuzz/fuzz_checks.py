@@ -48,14 +48,24 @@ def check_eigh(exp, got, row, inputs=None):
     return None if np.allclose(dots, 1, atol=1e-2) else "eigenvectors differ beyond a sign"
 
 
-def check_svd(exp, got, row, inputs=None):
-    """Singular values compared; U and Vh through U S Vh (reconstruction)."""
-    if len(exp) != 3 or len(got) != 3:
+def _parts_differ(exp, got, row):
+    """The first dtype or shape difference between the parts of two tuple results, or None."""
+    if len(exp) != len(got):
         return "result structure"
     for e, g in zip(exp, got):
         d = compare_values(e, g, _Exact(row, values=False))
         if d:
             return d
+    return None
+
+
+def check_svd(exp, got, row, inputs=None):
+    """Singular values compared; U and Vh through U S Vh (reconstruction)."""
+    if len(exp) != 3 or len(got) != 3:
+        return "result structure"
+    d = _parts_differ(exp, got, row)
+    if d:
+        return d
     if not row.values or not _finite(*exp):
         return None
     d = compare_values(exp[1], got[1], row)
@@ -75,10 +85,9 @@ def check_lstsq(exp, got, row, inputs=None):
     answer is right)."""
     xe, re_, rank_e, se = exp
     xg, rg, rank_g, sg = got
-    for e, g in ((xe, xg), (re_, rg), (se, sg)):
-        d = compare_values(e, g, _Exact(row, values=False))
-        if d:
-            return d
+    d = _parts_differ((xe, re_, se), (xg, rg, sg), row)
+    if d:
+        return d
     if not row.values or not _finite(xe, se):
         return None
     if int(rank_e) != int(rank_g):
@@ -94,12 +103,9 @@ def check_lstsq(exp, got, row, inputs=None):
 
 
 def check_qr(exp, got, row, inputs=None):
-    if len(exp) != len(got):
-        return "result structure"
-    for e, g in zip(exp, got):
-        d = compare_values(e, g, _Exact(row, values=False))
-        if d:
-            return d
+    d = _parts_differ(exp, got, row)
+    if d:
+        return d
     if not row.values or not _finite(*exp):
         return None
     q, r = got

@@ -96,14 +96,19 @@ def test_headers_have_include_guards():
 def test_fused_preambles_compile(compile_cubin):
     """Two functions of different headers in one kernel, as fusion emits it: the concatenated
     preambles (common.cuh twice) compile."""
+    f8 = np.dtype("d")
+    _compile_fused(compile_cubin, "cuarray_fused_special_test", [("in0", "in", f8), ("out0", "out", f8)],
+                   "out0 = cuarray_special::erf(cuarray_special::gammaln(in0)) + cuarray_special::i0e(in0)"
+                   " + cuarray_special::log_ndtr(in0)", [cs.erf, cs.gammaln, cs.i0e, cs.log_ndtr])
+
+
+def _compile_fused(compile_cubin, kname, params, operation, ufuncs):
+    """One kernel of `operation` over `params` ((name, kind, dtype)) with the ufuncs' preambles
+    concatenated, as fusion emits it: it compiles to a cubin."""
     from cuarray._core.elementwise import Definition, KernelParam
 
-    f8 = np.dtype("d")
-    params = [KernelParam("in0", "in", f8, f8), KernelParam("out0", "out", f8, f8)]
-    pre = "\n".join([cs.erf._preamble, cs.gammaln._preamble, cs.i0e._preamble, cs.log_ndtr._preamble])
-    d = Definition("cuarray_fused_special_test", params,
-                   "out0 = cuarray_special::erf(cuarray_special::gammaln(in0)) + cuarray_special::i0e(in0)"
-                   " + cuarray_special::log_ndtr(in0)", preamble=pre)
+    d = Definition(kname, [KernelParam(n, k, dt, dt) for n, k, dt in params], operation,
+                   preamble="\n".join(u._preamble for u in ufuncs))
     name, src = d.source("flat", 1, np.int32)
     cubin, _ = compile_cubin(src, arch=ARCH, options=FAST, name=name)
     assert cubin[:4] == b"\x7fELF"
@@ -112,17 +117,11 @@ def test_fused_preambles_compile(compile_cubin):
 def test_fused_complex_preambles_compile(compile_cubin):
     """Complex special functions fused with a real one, as fusion emits them: the Faddeeva and
     Lambert W headers (cmath.cuh twice, guarded) with erf's real header, on complex<double>."""
-    from cuarray._core.elementwise import Definition, KernelParam
-
-    c16, i8 = np.dtype("D"), np.dtype("l")
-    params = [KernelParam("in0", "in", c16, c16), KernelParam("in1", "in", i8, i8), KernelParam("out0", "out", c16, c16)]
     import importlib
 
+    c16, i8 = np.dtype("D"), np.dtype("l")
     lw = importlib.import_module("cuarray.scipy.special._lambertw")._lambertw  # the ufunc behind lambertw
-    pre = "\n".join([cs.wofz._preamble, cs.erf._preamble, lw._preamble])
-    d = Definition("cuarray_fused_special_complex_test", params,
+    _compile_fused(compile_cubin, "cuarray_fused_special_complex_test",
+                   [("in0", "in", c16), ("in1", "in", i8), ("out0", "out", c16)],
                    "out0 = cuarray_special::wofz(in0) + cuarray_special::erf_c(in0)"
-                   " + cuarray_special::lambertw(in0, (long long)in1, 1e-8)", preamble=pre)
-    name, src = d.source("flat", 1, np.int32)
-    cubin, _ = compile_cubin(src, arch=ARCH, options=FAST, name=name)
-    assert cubin[:4] == b"\x7fELF"
+                   " + cuarray_special::lambertw(in0, (long long)in1, 1e-8)", [cs.wofz, cs.erf, lw])
