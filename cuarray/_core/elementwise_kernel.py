@@ -113,10 +113,10 @@ def with_type_declarations(bound, preamble: str) -> str:
 
 
 def kinds_key(kinds, bound) -> tuple:
-    """The cache key of a call's argument kinds and bound types: dtype.str, or a struct's fields
-    (every struct's .str is '|V<n>', and datetime units share a .char)."""
-    tk = _structs.type_key
-    return (tuple((k, tk(s), tk(c)) for k, s, c in kinds), tuple(sorted((t, tk(d)) for t, d in bound.items())))
+    """The cache key of a call's argument kinds and bound types. The dtypes themselves: their
+    equality tells datetime units and struct fields apart (`.char` does not), and hashing them
+    costs less than building a string per argument."""
+    return tuple(kinds), tuple(sorted(bound.items()))
 
 
 def check_kernel_name(name) -> str:

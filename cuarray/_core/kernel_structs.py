@@ -18,7 +18,7 @@ import numpy
 
 from . import dtypes as _dtypes
 
-__all__ = ["is_struct", "struct_declaration", "size_check", "type_key", "MAX_BY_VALUE"]
+__all__ = ["is_struct", "struct_declaration", "size_check", "MAX_BY_VALUE"]
 
 # The engine's launches carry a struct in a numeric scalar of up to 16 bytes (`launch.struct_arg`);
 # wider ones would need `launch_struct`'s own pointer array, which `Definition.run` does not use.
@@ -27,11 +27,6 @@ MAX_BY_VALUE = 16
 
 def is_struct(dtype) -> bool:
     return dtype.fields is not None
-
-
-def type_key(dtype):
-    """A hashable key telling dtypes apart where `.str` does not: every structured dtype's is '|V<n>'."""
-    return dtype.str if dtype.fields is None else str(dtype)
 
 
 def _field_ctype(fdt: numpy.dtype, owner: str, fname: str, out: list) -> str:

@@ -132,7 +132,7 @@ class ReductionKernel:
         else:
             y = _new_c(kshape, y_dtype)
         acc_ctype, acc_size = self._acc_type(bound, y_dtype)
-        key = (kinds_key(kinds, bound), y_dtype.str, acc_ctype)
+        key = (kinds_key(kinds, bound), y_dtype, acc_ctype)
         d = self._defs.get(key)
         if d is None:
             d = self._defs[key] = self._definition(kinds, bound, y_dtype, acc_ctype, acc_size)
