@@ -31,7 +31,7 @@ def _copy_def(src_dtype, dst_dtype) -> Definition:
         # Same type: move the bits, as NumPy's copies do (float16 is computed in float, and the
         # round trip would turn every NaN payload into 0x7fff). One kernel per item size.
         src_dtype = dst_dtype = numpy.dtype("u{}".format(src_dtype.itemsize))
-    key = (src_dtype.str, dst_dtype.str)  # .str: datetime64 units share a .char
+    key = (src_dtype, dst_dtype)  # (the dtypes: datetime64 units share a .char)
     d = _copy_defs.get(key)
     if d is None:
         name = "cuarray_copy_{}_{}".format(src_dtype.name, dst_dtype.name)
@@ -58,13 +58,9 @@ def copyto_unchecked(dst: ndarray, src: ndarray) -> None:
 _masked_defs: dict = {}
 
 
-def _masked_def(src_dt, dst_dt, scalar: bool) -> Definition:
-    return _masked_entry(src_dt, dst_dt, scalar)[0]
-
-
 def _masked_entry(src_dt, dst_dt, scalar: bool) -> tuple:
     """(the masked copy's Definition, the scalar's converter to its kernel type: `scalar_converter`)."""
-    key = (src_dt.str, dst_dt.str, scalar)
+    key = (src_dt, dst_dt, scalar)
     d = _masked_defs.get(key)
     if d is None:
         params = (KernelParam("in0", "scalar" if scalar else "in", src_dt),
@@ -200,15 +196,14 @@ def fill(a: ndarray, value) -> None:
         # Every byte equal (zeros, -1, ...): one memset.
         a.data.memset_async(raw[0], a.nbytes)
         return
-    entry = _fill_defs.get(dt.str)
+    entry = _fill_defs.get(dt)
     if entry is None:
-        entry = _fill_defs[dt.str] = (Definition(
+        entry = _fill_defs[dt] = (Definition(
             "cuarray_fill_{}".format(dt.name),
             (KernelParam("value", "scalar", dt, dt), KernelParam("out0", "out", dt, dt)), "out0 = value"),
             scalar_converter(dt))
     d, conv = entry
     d.run((a,), (v if conv is None else conv(v),), a._shape)
-
 
 
 def assign_scalar(a: ndarray, value) -> None:

@@ -383,8 +383,8 @@ def _definitions():
             for mode in ("step", "scaled", "nodiv"):
                 out.append(ranges._linspace_def(numpy.dtype(calc), numpy.dtype(o), mode, o == "l", mode == "step"))
     out.append(ranges._pow_def(numpy.dtype("d"), numpy.dtype("f"), numpy.dtype("f"), True))
-    out.append(copying._masked_def(numpy.dtype("e"), numpy.dtype("e"), True))
-    out.append(copying._masked_def(numpy.dtype("F"), numpy.dtype("D"), False))
+    out.append(copying._masked_entry(numpy.dtype("e"), numpy.dtype("e"), True)[0])
+    out.append(copying._masked_entry(numpy.dtype("F"), numpy.dtype("D"), False)[0])
     return out
 
 
