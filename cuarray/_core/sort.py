@@ -384,6 +384,9 @@ def sort_pairs(keys: ndarray, values: ndarray):
         k = keys if keys._c else keys.copy()
         v = values if values._c else values.copy()
         return _take_rows(k.reshape(1, n), pos).reshape(n), _take_rows(v.reshape(1, n), pos).reshape(n)
+    if keys._dtype.kind in "Mm":  # uint64 keys in NumPy's order (NaT last), sorted, turned back
+        ko, vo = sort_pairs(order_keys(keys), values)
+        return order_keys(ko, True, keys._dtype), vo
     k = keys if keys._c else keys.copy()
     v = values if values._c else values.copy()
     ko, vo = ndarray((n,), k._dtype), ndarray((n,), v._dtype)
