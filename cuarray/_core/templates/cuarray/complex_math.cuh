@@ -104,14 +104,11 @@ __device__ __forceinline__ complex<T> exp2(complex<T> z) {
   const T ln2 = T(0.693147180559945309417232121458176568);
   return exp(complex<T>(z.re * ln2, z.im * ln2));
 }
-// exp(z) - 1 with the real part as expm1(x)cos(y) - 2 sin^2(y/2): no cancellation near 0.
+// exp(z) - 1 with the real part as expm1(x)cos(y) - 2 sin^2(y/2): no cancellation near 0. NumPy's
+// formula (nc_expm1) for every input, infinities included: expm1(inf + 0j) = inf + nanj there.
 template <typename T>
 __device__ __forceinline__ complex<T> expm1(complex<T> z) {
   T x = z.re, y = z.im;
-  if (!::isfinite(x) || !::isfinite(y) || x > complex_consts<T>::exp_max()) {
-    complex<T> e = exp(z);
-    return complex<T>(e.re - T(1), e.im);
-  }
   T s = ::sin(y * T(0.5));
   return complex<T>(::expm1(x) * ::cos(y) - T(2) * s * s, ::exp(x) * ::sin(y));
 }
