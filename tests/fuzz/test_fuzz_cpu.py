@@ -157,12 +157,15 @@ def _garbage_where_undefined(name):
 
 class _GpuAnswers:
     """NumPy answering as the GPU run did where NumPy's own answer is not defined: nan+nanj for
-    any non-finite complex element of vdot/FFTs, unique values in another order, a saturated
+    any non-finite complex element of vdot/FFTs/products, isin's membership of input that
+    assume_unique=True wrongly calls unique, unique values in another order, a saturated
     cast of samples beyond int64. `wrong=True`: also a wrong finite answer (still found)."""
 
     def __init__(self, wrong=False):
         self.wrong = wrong
         self.fft = types.SimpleNamespace(ifft2=lambda *a, **k: self._fin(_nonfinite_to_nan(np.fft.ifft2(*a, **k))))
+        self.multiply = types.SimpleNamespace(
+            reduce=lambda *a, **k: self._fin(_nonfinite_to_nan(np.multiply.reduce(*a, **k))))
         self.linspace, self.logspace = _garbage_where_undefined("linspace"), _garbage_where_undefined("logspace")
 
     def __getattr__(self, name):
@@ -177,19 +180,23 @@ class _GpuAnswers:
     def unique_values(self, a):
         return np.unique_values(a)[::-1]
 
+    def isin(self, a, b, assume_unique=False, invert=False):
+        return np.isin(a, b, invert=invert)  # the membership, whatever assume_unique claims
 
-@pytest.mark.parametrize("key,index", [("vdot(a same)", 2), ("fft.ifft2(a)", 1), ("unique_values(a)", 1),
-                                       ("linspace(s s)", 5), ("logspace(s s)", 3)])
-def test_comparison_accepts_undefined_differences(key, index):
+
+@pytest.mark.parametrize("key,seed,index", [("vdot(a same)", 2, 2), ("fft.ifft2(a)", 2, 1), ("unique_values(a)", 2, 1),
+                                            ("linspace(s s)", 2, 5), ("logspace(s s)", 2, 3),
+                                            ("multiply.reduce(a)", 4, 3), ("isin(a b)", 4, 0)])
+def test_comparison_accepts_undefined_differences(key, seed, index):
     """The GPU run's (seed 2) answers that differ from NumPy's only where NumPy's is not defined
     (fuzz_checks: check_nonfinite_spread, check_unordered_values, check_space_cast) agree; a wrong
     finite value is still found."""
     row = fc.BY_KEY[key]
-    res = fuzzlib.run_case(row, 2, index, fuzzlib.Side(np), fuzzlib.Side(_GpuAnswers(), name="gpu answers"))
+    res = fuzzlib.run_case(row, seed, index, fuzzlib.Side(np), fuzzlib.Side(_GpuAnswers(), name="gpu answers"))
     assert res is None, str(res)
 
 
-@pytest.mark.parametrize("key", ["vdot(a same)", "fft.ifft2(a)"])
+@pytest.mark.parametrize("key", ["vdot(a same)", "fft.ifft2(a)", "multiply.reduce(a)"])
 def test_nonfinite_spread_still_finds_wrong_values(key):
     row = fc.BY_KEY[key]
     found = [fuzzlib.run_case(row, 2, i, fuzzlib.Side(np), fuzzlib.Side(_GpuAnswers(wrong=True), name="wrong"))
