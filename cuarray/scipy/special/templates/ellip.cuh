@@ -128,13 +128,9 @@ CSF_FN double ellipeinc(double phi, double m) {
   return ellip_inc(phi, m, true);
 }
 
-// Jacobi's sn, cn, dn and the amplitude ph of u for 0 <= m <= 1 (NaN otherwise), by Cephes'
-// ellpj: near m = 0 and m = 1 its first-order expansions, else the descending Landen sequence.
-CSF_FN void ellipj(double u, double m, double& sn, double& cn, double& dn, double& ph) {
-  if (isnan(u) || isnan(m) || m < 0 || m > 1) {
-    sn = cn = dn = ph = lim<double>::nan();
-    return;
-  }
+// Jacobi's sn, cn, dn and the amplitude ph of u for 0 <= m <= 1, by Cephes' ellpj: near m = 0 and
+// m = 1 its first-order expansions, else the descending Landen sequence.
+CSF_FN void ellipj_unit(double u, double m, double& sn, double& cn, double& dn, double& ph) {
   if (m < 1e-9) {
     const double t = sin(u), b = cos(u);
     const double ai = 0.25 * m * (u - t * b);
@@ -179,8 +175,36 @@ CSF_FN void ellipj(double u, double m, double& sn, double& cn, double& dn, doubl
   } while (--i);
   sn = sin(phi);
   cn = cos(phi);
-  dn = cn / cos(phi - prev);
+  // cn / cos(phi - prev) loses digits near the quarter periods, where the divisor is small;
+  // there sqrt(1 - m sn^2) (SciPy's change to ellpj, 2016; DLMF 22.20.5).
+  const double dnfac = cos(phi - prev);
+  dn = fabs(dnfac) < 0.1 ? sqrt(1.0 - m * sn * sn) : cn / dnfac;
   ph = phi;
+}
+// ellipj for any m <= 1 (NaN above): m < 0 through the transformation to 0 < m1 < 1.
+CSF_FN void ellipj(double u, double m, double& sn, double& cn, double& dn, double& ph) {
+  if (isnan(u) || isnan(m) || m > 1) {
+    sn = cn = dn = ph = lim<double>::nan();
+    return;
+  }
+  if (m >= 0) {
+    ellipj_unit(u, m, sn, cn, dn, ph);
+    return;
+  }
+  // DLMF 22.17.2-4 (as xsf's ellpj since 2026): the functions of parameter m1 = -m / (1 - m)
+  // at u sqrt(1 - m); the amplitude is atan2(sn, cn) continued by the nearest multiple of pi.
+  const double r = sqrt(1.0 - m), m1 = -m / (1.0 - m);
+  if (isnan(m1)) {  // m = -inf (SciPy: NaN)
+    sn = cn = dn = ph = lim<double>::nan();
+    return;
+  }
+  double s1, c1, d1, p1;
+  ellipj_unit(u * r, m1, s1, c1, d1, p1);
+  sn = s1 / (r * d1);
+  cn = c1 / d1;
+  dn = 1.0 / d1;
+  const double p0 = atan2(s1, r * c1);
+  ph = p0 + k_pi * round((p1 - p0) / k_pi);
 }
 template <typename T>
 CSF_FN T ellipj_ufunc(double u, double m, T& cn, T& dn, T& ph) {

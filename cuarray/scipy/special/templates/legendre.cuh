@@ -16,7 +16,7 @@
 //    P = -(sin pi v / pi) ((1-w)/w)^(m/2) sum_{n<m} (-1)^n (m-1-n)! (-v)_n (v+1)_n w^n / n!
 //        + (sin pi v / pi) (Gamma(v+m+1)/(Gamma(v-m+1) m!)) (w(1-w))^(m/2)
 //          sum_n (m-v)_n (m+v+1)_n m! w^n / (n! (n+m)!) [ln w - psi(n+1) - psi(n+m+1) + psi(m-v+n) + psi(m+v+1+n)],
-//    again with w at most 1/2. At x = -1 a non-integer degree gives -inf (m = 0) or +inf.
+//    again with w at most 1/2. At x = -1 a non-integer degree gives +-inf (SciPy's sign rule, below).
 // Sums with v are ordered (integer part first) so that each rounds once: (v - m) + j loses v's
 // digits when v is tiny.
 // Outside [-1, 1] only m = 0 with an integer degree (the Legendre polynomial) is defined here;
@@ -118,6 +118,10 @@ CSF_FN double lpmv(double m, double v, double x) {
   if (m == 0 && (v == 0 || v == -1)) return 1.0;  // P_0 = 1 (SciPy's, even at x = NaN)
   if (isnan(m) || isnan(v) || isnan(x)) return m + v + x;
   if (m != floor(m) || isinf(m) || isinf(v) || fabs(m) > 1e4) return lim<double>::nan();
+  // At x = -1 a non-integer degree diverges: SciPy 1.18 (xsf's LPMV) gives -inf for m = 0 where
+  // sin(pi v) / (pi v) > 0 of the degree as given, else +inf (so P_-3.5(-1) = +inf though it
+  // equals P_2.5(-1) = -inf: SciPy is the oracle).
+  const double v_given = v;
   if (v < 0) v = -v - 1.0;
   const bool integer = v == floor(v);
   const int mi = (int)fabs(m);
@@ -133,7 +137,8 @@ CSF_FN double lpmv(double m, double v, double x) {
     }
     return p1;
   }
-  if (x == -1.0 && !integer) return mi == 0 ? -lim<double>::inf() : lim<double>::inf();
+  if (x == -1.0 && !integer)
+    return mi == 0 && sin(k_pi * v_given) / (k_pi * v_given) > 0 ? -lim<double>::inf() : lim<double>::inf();
   double p = lpmv_pos(mi, v, x);
   if (m < 0) {
     if (integer && v < mi) return lim<double>::nan();
