@@ -53,7 +53,7 @@ CSF_FN double betaln_pos(double a, double b) {
 
 // B(a, b) for integer a <= 0 (Cephes beta_negint): finite only for integer b with 1 - a - b > 0,
 // where B(a, b) = (-1)^b B(1 - a - b, b); inf otherwise.
-CSF_FN double beta(double a, double b);
+CSF_NOINLINE double beta(double a, double b);
 CSF_FN double beta_negint(double a, double b) {
   if (b == floor(b) && fabs(b) < 2147483647.0 && 1.0 - a - b > 0) {
     const double sgn = fmod(b, 2.0) == 0.0 ? 1.0 : -1.0;
@@ -77,7 +77,7 @@ CSF_FN double lbeta_asymp(double a, double b) {
 // non-positive "integer" beyond int range, or -inf, is an overflow: inf), the asymptotic form
 // for |a| > 1e6 |b|, logs of Gamma beyond 171.6, otherwise Gamma's ratio in the order that
 // avoids overflow.
-CSF_FN double beta(double a, double b) {
+CSF_NOINLINE double beta(double a, double b) {
   if (a <= 0 && a == floor(a)) return fabs(a) < 2147483647.0 ? beta_negint(a, b) : lim<double>::inf();
   if (b <= 0 && b == floor(b)) return fabs(b) < 2147483647.0 ? beta_negint(b, a) : lim<double>::inf();
   if (fabs(a) < fabs(b)) { const double t = a; a = b; b = t; }
@@ -102,12 +102,12 @@ CSF_FN double beta(double a, double b) {
 }
 
 // log|B(a, b)| (Cephes lbeta's case structure, as beta above).
-CSF_FN double betaln(double a, double b);
+CSF_NOINLINE double betaln(double a, double b);
 CSF_FN double lbeta_negint(double a, double b) {
   if (b == floor(b) && fabs(b) < 2147483647.0 && 1.0 - a - b > 0) return betaln(1.0 - a - b, b);
   return lim<double>::inf();
 }
-CSF_FN double betaln(double a, double b) {
+CSF_NOINLINE double betaln(double a, double b) {
   if (a <= 0 && a == floor(a)) return fabs(a) < 2147483647.0 ? lbeta_negint(a, b) : lim<double>::inf();
   if (b <= 0 && b == floor(b)) return fabs(b) < 2147483647.0 ? lbeta_negint(b, a) : lim<double>::inf();
   if (fabs(a) < fabs(b)) { const double t = a; a = b; b = t; }

@@ -121,7 +121,7 @@ CSF_FN double ndtri_tail_rough(double q) {
 // (doubling while it is unbounded). Starts: P's leading term x^a / Gamma(a + 1) for small P,
 // Q ~ x^(a-1) e^-x / Gamma(a) for small Q, Wilson-Hilferty's cube (A&S 26.4.17) otherwise; the
 // approach of Cephes' igami.c with a safer iteration.
-CSF_FN double igam_inverse(double a, double p, bool upper) {
+CSF_NOINLINE double igam_inverse(double a, double p, bool upper) {
   if (isnan(a) || isnan(p)) return a + p;
   if (a < 0 || p < 0 || p > 1) return lim<double>::nan();
   const double plo = upper ? 1.0 - p : p;  // P's target

@@ -75,7 +75,7 @@ CSF_FN double incbet_series(double a, double b, double x) {
 }
 
 // I_x(a, b) with y = 1 - x, for 0 < x < 1 and finite positive a, b.
-CSF_FN double incbet(double a, double b, double x, double y) {
+CSF_NOINLINE double incbet(double a, double b, double x, double y) {
   if (b * x <= 1.0 && x <= 0.95 && x >= (a + 1.0) / (a + b + 2.0)) return incbet_series(a, b, x);
   if (x < (a + 1.0) / (a + b + 2.0)) return incbet_fac(a, b, x, y) * incbet_cf(a, b, x) / a;
   return 1.0 - incbet_fac(b, a, y, x) * incbet_cf(b, a, y) / b;
@@ -99,7 +99,7 @@ CSF_FN double betainc(double a, double b, double x) {
 // (y - I_x, or I_{1-x}(b, a) - (1 - y)), so a tail probability keeps its relative accuracy. The
 // unknown is always x (so x ~ 1e-47 is found for tiny a). Start: a tail's leading term
 // I_x ~ x^a / (a B(a, b)) (or 1 - I_x ~ (1-x)^b / (b B(a, b))), else the mean a / (a + b).
-CSF_FN double betaincinv(double a, double b, double y) {
+CSF_NOINLINE double betaincinv(double a, double b, double y) {
   // SciPy's (Boost's) edges, in its order.
   if (isnan(a) || isnan(b) || isnan(y)) return lim<double>::nan();
   if (a <= 0 || b <= 0 || y < 0 || y > 1) return lim<double>::nan();
