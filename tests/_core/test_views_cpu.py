@@ -320,7 +320,8 @@ def test_from_dlpack_of_datetime_is_buffer_error_as_numpy(dt, copy):
         numpy.from_dlpack(h, copy=copy)
     with pytest.raises(BufferError) as ours:
         interop.from_dlpack(fake(h), copy=copy)
-    assert str(ours.value) == str(theirs.value)
+    # NumPy 2.5 adds "(or dtypes registered by third-party packages)", which cuarray has none of
+    assert str(theirs.value).startswith(str(ours.value).rstrip("."))
 
 
 @pytest.mark.parametrize("versioned", [False, True])
