@@ -190,6 +190,21 @@ def check_nonfinite_spread(exp, got, row, inputs):
     return compare_values(e[fe], g[fg], row)
 
 
+def check_complex_product(exp, got, row, inputs):
+    """Products of complex values (prod, nanprod, cumprod, multiply.reduce): as
+    check_nonfinite_spread, and also where finite input overflows: NumPy multiplies 1 * x0 * x1 ...
+    in turn, the GPU in a tree, so the step that overflows differs and inf times a complex value
+    puts NaN in different parts (nan+nanj in NumPy, -inf+infj on the GPU, for one nanprod of
+    complex64). Which elements are non-finite must still agree."""
+    e, g = _as(exp, got)
+    if e.dtype.kind != "c" or g.dtype != e.dtype or e.shape != g.shape or not row.values:
+        return check_nonfinite_spread(exp, got, row, inputs)
+    fe, fg = np.isfinite(e), np.isfinite(g)
+    if not np.array_equal(fe, fg):
+        return "non-finite elements differ:\n  expected {}\n  got      {}".format(e, g)
+    return compare_values(e[fe], g[fg], row)
+
+
 def check_unordered_values(exp, got, row, inputs=None):
     """A set's values in no specified order (the Array API's unique_values; NumPy 2.5's is
     unsorted, hash-based): compared sorted (NaNs last)."""

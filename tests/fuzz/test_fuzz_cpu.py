@@ -180,13 +180,21 @@ class _GpuAnswers:
     def unique_values(self, a):
         return np.unique_values(a)[::-1]
 
+    def matvec(self, *a, **k):
+        return self._fin(_nonfinite_to_nan(np.matvec(*a, **k)))
+
+    def nanprod(self, *a, **k):  # the GPU's tree overflowed to -inf+infj where NumPy's product gave nan+nanj
+        r = np.asarray(np.nanprod(*a, **k))
+        return self._fin(np.where(np.isfinite(r), r, np.asarray(complex(-np.inf, np.inf), r.dtype))[()])
+
     def isin(self, a, b, assume_unique=False, invert=False):
         return np.isin(a, b, invert=invert)  # the membership, whatever assume_unique claims
 
 
 @pytest.mark.parametrize("key,seed,index", [("vdot(a same)", 2, 2), ("fft.ifft2(a)", 2, 1), ("unique_values(a)", 2, 1),
                                             ("linspace(s s)", 2, 5), ("logspace(s s)", 2, 3),
-                                            ("multiply.reduce(a)", 4, 3), ("isin(a b)", 4, 0)])
+                                            ("multiply.reduce(a)", 4, 3), ("isin(a b)", 4, 0),
+                                            ("nanprod(a)", 5, 1), ("matvec(m right)", 5, 1)])
 def test_comparison_accepts_undefined_differences(key, seed, index):
     """The GPU run's (seed 2) answers that differ from NumPy's only where NumPy's is not defined
     (fuzz_checks: check_nonfinite_spread, check_unordered_values, check_space_cast) agree; a wrong
@@ -196,7 +204,7 @@ def test_comparison_accepts_undefined_differences(key, seed, index):
     assert res is None, str(res)
 
 
-@pytest.mark.parametrize("key", ["vdot(a same)", "fft.ifft2(a)", "multiply.reduce(a)"])
+@pytest.mark.parametrize("key", ["vdot(a same)", "fft.ifft2(a)", "multiply.reduce(a)", "nanprod(a)", "matvec(m right)"])
 def test_nonfinite_spread_still_finds_wrong_values(key):
     row = fc.BY_KEY[key]
     found = [fuzzlib.run_case(row, 2, i, fuzzlib.Side(np), fuzzlib.Side(_GpuAnswers(wrong=True), name="wrong"))
