@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import numpy
 
+from .._core.copying import copyto_where_unchecked
 from .._creation.basic import empty, ones, zeros
 from .._creation.matrices import eye
 from .._creation.ranges import arange
@@ -63,17 +64,29 @@ def _lu_factor(lu, char) -> _LU:
     f = _LU()
     f.lu, f.char, f.infos = lu, char, info_array(batch)
     f.batched = batch > 1 and n <= BATCHED_LU_MAX_N
+    nan = has_nan(lu)  # before getrf overwrites it: see carry_nan
     if f.batched:
         f.piv = empty(lu.shape[:-1], dtype=numpy.int32)
         f.table = pointers(lu)  # held as long as the factors (see _lu_solve)
         cublas_solve.getrf_batched(char, n, f.table.data.ptr, n, f.piv.data.ptr, f.infos.data.ptr, batch)
-        return f
-    f.piv = empty(lu.shape[:-1], dtype=numpy.int64)
-    step = n * n * lu.dtype.itemsize
-    base, pbase, ibase = lu.data.ptr, f.piv.data.ptr, f.infos.data.ptr
-    for i in range(batch):
-        _cs.getrf(char, n, n, base + i * step, n, pbase + i * n * 8, ibase + 4 * i)
+    else:
+        f.piv = empty(lu.shape[:-1], dtype=numpy.int64)
+        step = n * n * lu.dtype.itemsize
+        base, pbase, ibase = lu.data.ptr, f.piv.data.ptr, f.infos.data.ptr
+        for i in range(batch):
+            _cs.getrf(char, n, n, base + i * step, n, pbase + i * n * 8, ibase + 4 * i)
+    carry_nan(lu, nan)
     return f
+
+
+def carry_nan(lu, nan) -> None:
+    """Make the factors of each matrix that held a NaN (`nan`, the batch-shaped result of
+    `has_nan` taken before getrf) all NaN, in place. cuSOLVER's getrf does not carry a NaN into its
+    factors (on the H100, scripts/linalg_nan_getrf.py: an all-NaN matrix came back with zeros on U's
+    diagonal, so solve and inv raised 'Singular matrix'; one NaN in a 40 x 40 left every factor
+    finite, so solve and inv returned finite numbers), where LAPACK's factors, and so NumPy's
+    solve, inv and det, hold NaN. NaN factors give NaN through getrs, det and slogdet."""
+    copyto_where_unchecked(lu, lu.dtype.type(numpy.nan), nan[..., None, None])
 
 
 def _lu_solve(f: _LU, trans: int, x) -> None:
@@ -185,9 +198,8 @@ def det(a):
     char = compute_char(a)
     if a.size == 0:
         return ones(a.shape[:-2], dtype=char)
-    d, parity = _lu_diagonal(a, char)
-    # cuSOLVER's getrf stops at a NaN pivot and leaves zeros (det 0); NumPy gives NaN.
-    return where(_has_nan(a), numpy.nan, prod(d, axis=-1) * parity).astype(char)
+    d, parity = _lu_diagonal(a, char)  # (a matrix with a NaN has NaN factors: carry_nan)
+    return (prod(d, axis=-1) * parity).astype(char)
 
 
 def slogdet(a):
@@ -203,12 +215,12 @@ def slogdet(a):
     zero = any_(absd == 0, axis=-1)
     logdet = where(zero, -numpy.inf, sum_(log(absd), axis=-1)).astype(rchar)
     unit = d / absd if char in "FD" else sign_(d)
-    sign = where(zero, 0, prod(unit, axis=-1) * parity).astype(char)
-    nan = _has_nan(a)
-    return SlogdetResult(where(nan, numpy.nan, sign).astype(char), where(nan, numpy.nan, logdet).astype(rchar))
+    sign = where(zero, 0, prod(unit, axis=-1) * parity).astype(char)  # NaN factors: NaN, NaN
+    return SlogdetResult(sign, logdet)
 
 
-def _has_nan(a):
+def has_nan(a):
+    """Whether each matrix of the stack `a` holds a NaN (batch-shaped bool)."""
     return any_(isnan(a), axis=(-2, -1))
 
 

@@ -114,16 +114,13 @@ def test_non_finite_raises_as_scipy(name, dtype, bad):
 def test_check_finite_false_computes_on(dtype, n):
     """NaN input with check_finite=False gives NaN results, as SciPy's (each call named: the H100
     run failed this test without a traceback). cuSOLVER's getrf drops a NaN of its input (finite
-    factors, zeros on U's diagonal), so lu_factor makes the factors of such a matrix NaN itself.
-    `solve` at n = 5 only (the small-matrix kernel): at n > 16 cuarray.linalg.solve's cuSOLVER path
-    may raise LinAlgError for NaN input (scripts/linalg_nan_getrf.py shows which)."""
+    factors, zeros on U's diagonal: scripts/linalg_nan_getrf.py), so cuarray.linalg's LU makes the
+    factors of such a matrix NaN itself (carry_nan); n = 40 is cuSOLVER's path, n = 5 our kernel's."""
     rng = _rng("nocheck", dtype, n)
     a = _poison(_spd(rng, (n, n), dtype), np.nan, rng)
     b = _rand(rng, (n, 2), dtype)
     got = {"det": cla.det(G(a), check_finite=False), "lu_factor": cla.lu_factor(G(a), check_finite=False)[0],
-           "lu (U)": cla.lu(G(a), check_finite=False)[2]}
-    if n <= 16:
-        got["solve"] = cla.solve(G(a), G(b), check_finite=False)
+           "lu (U)": cla.lu(G(a), check_finite=False)[2], "solve": cla.solve(G(a), G(b), check_finite=False)}
     t = np.triu(_spd(rng, (n, n), dtype))
     t[0, n - 1] = np.nan  # in the triangle solve_triangular reads
     got["solve_triangular"] = cla.solve_triangular(G(t), G(b), check_finite=False)

@@ -21,7 +21,6 @@ from ..._creation.matrices import triu
 from ..._creation.basic import zeros
 from ...linalg._util import as_array, batch_of, compute_char, info_array, stacked_copy
 from ..._creation.basic import empty
-from ..._sorting.searching import where
 from ._validate import as_lapack, require_finite
 from ...cuda.libs import cusolver as _cusolver
 
@@ -51,21 +50,18 @@ def lu_factor(a, overwrite_a=False, check_finite=True):
     if lu.size == 0:
         return lu, zeros(a.shape[:-2] + (k,), dtype=numpy.int32)
     if m == n:
-        piv = _solve._lu_factor(lu, char).piv
+        piv = _solve._lu_factor(lu, char).piv  # (NaN factors for a matrix with a NaN: carry_nan)
     else:
         # cuarray.linalg's LU is for square systems; the rectangular factorisation is the same
-        # getrf call with m != n, one per matrix.
+        # getrf call with m != n, one per matrix, with the same NaN rule.
+        nan = None if check_finite else _solve.has_nan(lu)  # (checked finite otherwise: no pass)
         piv = empty(a.shape[:-2] + (k,), dtype=numpy.int64)
         infos = info_array(batch_of(lu))
         step = m * n * lu.itemsize
         for i in range(batch_of(lu)):
             _cusolver.getrf(char, m, n, lu.data.ptr + i * step, m, piv.data.ptr + i * k * 8, infos.data.ptr + 4 * i)
-    if not check_finite:  # (checked finite above otherwise: no NaN to carry, no extra pass)
-        # cuSOLVER's getrf does not carry a NaN of the input into its factors (an all-NaN matrix
-        # came back with zeros on U's diagonal on the H100 run: cuarray.linalg.det's note; CUDA
-        # LU factors free of NaN in pytorch#173638), where LAPACK's (SciPy's) hold NaN. So the
-        # factors of a matrix with a NaN are NaN here (LAPACK's keep finite what the NaN misses).
-        lu = where(_solve._has_nan(a)[..., None, None], numpy.nan, lu)
+        if nan is not None:
+            _solve.carry_nan(lu, nan)
     return lu, (piv - 1).astype(numpy.int32).reshape(a.shape[:-2] + (k,))
 
 
