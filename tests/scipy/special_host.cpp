@@ -20,14 +20,15 @@
 #include "owens.cuh"
 #include "legendre.cuh"
 #include "wright.cuh"
+#include "ddouble.cuh"
 #include "cmath.cuh"
 #include "faddeeva.cuh"
-#include "ddouble.cuh"
 #include "struve.cuh"
 #include "hyp1f1.cuh"
 #include "lambertw.cuh"
 #include "sph_harm.cuh"
 #include "hyp2f1.cuh"
+#include "complex_elementary.cuh"
 
 #include <complex>
 
@@ -195,6 +196,16 @@ BOTH_CUNARY(erfc, cs::erfc_c(in0))
 BOTH_CUNARY(erfcx, cs::erfcx_c(in0))
 BOTH_CUNARY(erfi, cs::erfi_c(in0))
 BOTH_CUNARY(dawsn, cs::dawsn_c(in0))
+BOTH_CUNARY(ndtr, cs::ndtr_c(in0))
+BOTH_CUNARY(log_ndtr, cs::log_ndtr_c(in0))
+BOTH_CUNARY(expm1, cs::expm1_c(in0))
+BOTH_CUNARY(log1p, cs::log1p_c(in0))
+#define CBINARY(NAME, T, EXPR) \
+  extern "C" void csf_##NAME(const std::complex<T>* x, const std::complex<T>* y, std::complex<T>* out, long n) { \
+    for (long i = 0; i < n; ++i) { const std::complex<T> in0 = x[i], in1 = y[i]; out[i] = (EXPR); } }
+#define BOTH_CBINARY(NAME, EXPR) CBINARY(NAME##_D, double, EXPR) CBINARY(NAME##_F, float, EXPR)
+BOTH_CBINARY(xlogy, cs::xlogy_c(in0, in1))
+BOTH_CBINARY(xlog1py, cs::xlog1py_c(in0, in1))
 BOTH_TERNARY(hyp1f1, cs::hyp1f1(D(0), D(1), D(2)))
 // _lambertw's 'Dld->D' and 'Flf->F' loops
 extern "C" void csf__lambertw_D(const std::complex<double>* z, const long* k, const double* tol,

@@ -412,6 +412,35 @@ def test_complex_against_scipy(name, dtype):
     assert (~np.isfinite(g[~fin])).all(), list(zip(z[~fin], g[~fin], want[~fin]))[:5]
 
 
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64], ids=["complex128", "complex64"])
+@pytest.mark.parametrize("name", ["ndtr", "log_ndtr", "expm1", "log1p", "xlogy", "xlog1py"])
+def test_more_complex_loops_against_scipy(name, dtype):
+    """The complex loops of ndtr, log_ndtr (templates/faddeeva.cuh) and expm1, log1p, xlogy, xlog1py
+    (templates/complex_elementary.cuh) against SciPy's over |x|, |y| <= 8, log-spaced magnitudes, and
+    log1p's cancelling circle; log_ndtr within SciPy's own error where its sum cancels (a few eps of
+    |z|^2 / 2: tests/scipy/test_special_host_more_cpu.py checks ours against mpmath there)."""
+    rng = _rng("complex more", name, dtype)
+    n = 20000
+    box = rng.uniform(-8, 8, n) + 1j * rng.uniform(-8, 8, n)
+    polar = 10.0 ** rng.uniform(-10, 0.9, n) * np.exp(2j * np.pi * rng.random(n))
+    t = 10.0 ** rng.uniform(-8, -0.2, n // 4)
+    circle = -t * t / 2 + 1j * t
+    z = np.concatenate([box, polar, circle, np.conj(circle)]).astype(dtype)
+    args = (z,) if name not in ("xlogy", "xlog1py") else (rng.permutation(z), z)
+    with np.errstate(all="ignore"):
+        want = getattr(special, name)(*args)
+    got = getattr(cs, name)(*(cuarray.asarray(a) for a in args))
+    assert got.dtype == want.dtype == dtype
+    g = got.get()
+    atol = 0.0
+    if name == "log_ndtr":
+        atol = 4e-15 * (1 + np.abs(z.astype(np.complex128)) ** 2 / 2)
+    fin = np.isfinite(want)
+    with np.errstate(all="ignore"):
+        close = np.isclose(g, want, rtol=1e-13 if dtype == np.complex128 else 2e-6, atol=atol, equal_nan=True)
+    assert close[fin].all(), list(zip(z[fin & ~close][:5], g[fin & ~close][:5], want[fin & ~close][:5]))
+
+
 def test_complex_ufunc_machinery():
     """wofz of a float64 array runs the complex128 loop (SciPy's 'D->D'), erf of complex64 (a
     float32 array plus a complex Python scalar) stays complex64; out= and where=; and

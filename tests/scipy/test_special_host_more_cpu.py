@@ -1,4 +1,5 @@
-"""The complex loops (wofz and the error functions, lambertw, sph_harm_y) and the hypergeometric
+"""The complex loops (wofz, the error functions, ndtr, log_ndtr, expm1, log1p, xlogy, xlog1py,
+lambertw, sph_harm_y) and the hypergeometric
 functions (hyp2f1, hyp1f1) of cuarray/scipy/special/templates, compiled for the host with g++ (no
 GPU), against scipy.special (and mpmath values where SciPy's are off). The shared build and
 helpers: special_host_lib.py; the real functions: test_special_host_cpu.py.
@@ -35,7 +36,8 @@ def _scipy(name, dtype, *args):
 # 2e-13: the reflection w(z) = 2 e^(-z^2) - w(-z) below the real axis carries the rounding of -z^2
 # (|z|^2 eps) into e^(-z^2), in SciPy's as in ours (6e-14 apart at |z| = 8); SciPy's erf, erfi and
 # dawsn are up to 1.6e-13 off near 0.005 (test_complex_against_mpmath: ours within 1e-15).
-COMPLEX = {name: (2e-13, 2e-6) for name in ("wofz", "erf", "erfc", "erfcx", "erfi", "dawsn")}
+COMPLEX = {name: (2e-13, 2e-6) for name in ("wofz", "erf", "erfc", "erfcx", "erfi", "dawsn", "ndtr", "log_ndtr")}
+COMPLEX.update({name: (1e-14, 2e-6) for name in ("expm1", "log1p")})
 CEDGES = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -3.0, 5.0, 30.0, -30.0, 27.0, -27.0, 1e-300, -1e-300, 1e-9,
                    1e10, -1e10, 1e300, -1e300, np.inf, -np.inf, np.nan])
 
@@ -73,6 +75,10 @@ def test_complex(lib, name, dtype):
     rtol = COMPLEX[name][0 if dtype == np.complex128 else 1]
     floor = 1e-300 if dtype == np.complex128 else 1e-36
     with np.errstate(all="ignore"):
+        if name == "log_ndtr":
+            # SciPy's sum log(e^(-t^2)) + log w(it) cancels where ndtr is near 1: its error is a few
+            # eps of |t^2| = |z|^2 / 2 (1e-6 relative at 5.91 - 0.25j against mpmath; ours 1e-16)
+            floor = np.maximum(floor, 4e-15 * (1 + np.abs(z.astype(np.complex128)) ** 2 / 2))
         fin = np.isfinite(want)
         close = np.isclose(got, want, rtol=rtol, atol=floor)
         # NaN where SciPy has NaN, part by part, and infinities of the same sign
@@ -83,6 +89,36 @@ def test_complex(lib, name, dtype):
     detail = "; ".join("{}({!r}) = {!r}, SciPy {!r}".format(name, complex(z[i]), complex(got[i]), complex(want[i]))
                        for i in bad[:6])
     assert not bad.size, "{} of {} differ: {}".format(bad.size, z.size, detail)
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64], ids=["complex128", "complex64"])
+@pytest.mark.parametrize("name", ["xlogy", "xlog1py"])
+def test_complex_binary(lib, name, dtype):
+    """xlogy and xlog1py's complex loops against SciPy's: x from the same points as y, zeros of x
+    (0 unless y has a NaN part) and y near -1 (log1p's cancelling circle x = -y^2/2 included)."""
+    rng = np.random.default_rng(zlib.crc32(("complex binary " + name).encode()))
+    y = _cargs(rng, n=4000, r=5.0)
+    t = 10.0 ** rng.uniform(-8, -0.2, 2000)
+    circle = -t * t / 2 + 1j * t * rng.choice([-1, 1], 2000)  # |1 + z| = 1 + O(t^4)
+    y = np.concatenate([y, circle, -1 + 1e-3 * (rng.random(500) - 0.5 + 1j * (rng.random(500) - 0.5))])
+    x = rng.permutation(y)
+    x[::7] = 0
+    x, y = x.astype(dtype), y.astype(dtype)
+    with np.errstate(all="ignore"):
+        want = getattr(special, name)(x, y)
+    fn = getattr(lib, "csf_{}_{}".format(name, "D" if dtype == np.complex128 else "F"))
+    got = np.empty_like(x)
+    fn(x.ctypes.data_as(ctypes.c_void_p), y.ctypes.data_as(ctypes.c_void_p), got.ctypes.data_as(ctypes.c_void_p),
+       ctypes.c_long(x.size))
+    rtol = 1e-14 if dtype == np.complex128 else 2e-6
+    with np.errstate(all="ignore"):
+        fin = np.isfinite(want)
+        ok = np.where(fin, np.isclose(got, want, rtol=rtol, atol=1e-300 if dtype == np.complex128 else 1e-36),
+                      ~np.isfinite(got))
+    bad = np.nonzero(~ok)[0]
+    detail = "; ".join("{}({!r}, {!r}) = {!r}, SciPy {!r}".format(name, complex(x[i]), complex(y[i]), complex(got[i]),
+                                                                   complex(want[i])) for i in bad[:6])
+    assert not bad.size, "{} of {} differ: {}".format(bad.size, x.size, detail)
 
 
 # mpmath at 40 digits (mpmath.erf, erfi, exp(-z^2) erfc(-iz), ...), rounded to 17
@@ -104,6 +140,15 @@ MPMATH = [
     ("erfc", 2 + 3j, complex(21.829461427614568, -8.6873182714701631)),
     ("erfcx", -3 + 0.5j, complex(-12495.242856000212, -1781.1553495221088)),
     ("erfcx", 0.1 + 4j, complex(0.0039217520989642454, -0.14584316699790472)),
+    # mpmath.log(mpmath.erfc(-z / sqrt(2)) / 2): SciPy's log_ndtr is 1e-6 off at the first two (its sum cancels)
+    ("log_ndtr", 5.912662029266357 - 0.251686155796051j, complex(-7.3335414403137252e-11, -1.7343722520904515e-9)),
+    ("log_ndtr", 4.292893006783899 - 2.5192503318698485j, complex(-5.8371356175053743e-5, 0.0001773171544071156)),
+    ("log_ndtr", 0.5 + 2j, complex(0.74542584409636103, 0.63410305476156717)),
+    ("log_ndtr", -3 + 1j, complex(-6.1422317282187914, -3.0052202655356404)),
+    ("log1p", 1e-09 + 1e-09j, complex(1.0000000000000001e-9, 9.9999999900000006e-10)),
+    ("log1p", -0.5 + 0.9j, complex(0.029134454061987907, 1.0636978224025597)),
+    ("expm1", 1e-09 + 1e-09j, complex(1.0000000000000001e-9, 1.0000000010000001e-9)),
+    ("expm1", -0.5 + 0.9j, complex(-0.62297449586084477, 0.47511178726701589)),
 ]
 
 

@@ -2,7 +2,9 @@
 float32 loop computes in double and rounds once, ours does too (`double=True`). cbrt, exp2,
 exp10, expm1 and log1p are CUDA's functions under SciPy's loops (float32 for float32 and
 float16 input, float64 otherwise), which differ from NumPy's ufuncs of the same names (these
-have float16 loops): `cuarray.scipy.special.exp2(int8_array)` is float32, like SciPy's."""
+have float16 loops): `cuarray.scipy.special.exp2(int8_array)` is float32, like SciPy's. The
+complex loops of expm1, log1p, xlogy and xlog1py are SciPy's algorithms
+(templates/complex_elementary.cuh)."""
 
 from ._ufunc import special_ufunc
 
@@ -24,8 +26,19 @@ def _binary(name, fn, loops=_FD2, double=False):
 expit = _unary("expit", "expit")
 logit = _unary("logit", "logit")
 log_expit = _unary("log_expit", "log_expit")
-xlogy = _binary("xlogy", "xlogy", ("dd->d", "ff->f"))
-xlog1py = _binary("xlog1py", "xlog1py", ("dd->d", "ff->f"))
+_C = ("convenience.cuh", "complex_elementary.cuh")
+
+
+def _with_complex(name, nin, loops, real):
+    """SciPy's real loops (`real` their expression) and its complex ones (templates/complex_elementary.cuh)."""
+    args = ", ".join("in{}".format(i) for i in range(nin))
+    return special_ufunc(name, nin, 1, loops, {"float": real, "complex": "out0 = cuarray_special::{}_c({})".format(
+        name, args)}, _C)
+
+
+xlogy = _with_complex("xlogy", 2, ("dd->d", "ff->f", "DD->D", "FF->F"), "out0 = cuarray_special::xlogy(in0, in1)")
+xlog1py = _with_complex("xlog1py", 2, ("dd->d", "ff->f", "DD->D", "FF->F"),
+                        "out0 = cuarray_special::xlog1py(in0, in1)")
 entr = _unary("entr", "entr", ("f->f", "d->d"))
 rel_entr = _binary("rel_entr", "rel_entr", double=True)
 kl_div = _binary("kl_div", "kl_div", double=True)
@@ -34,8 +47,8 @@ pseudo_huber = _binary("pseudo_huber", "pseudo_huber", double=True)
 cbrt = special_ufunc("cbrt", 1, 1, _FD, "out0 = cbrt(in0)", _H)
 exp2 = special_ufunc("exp2", 1, 1, _FD, "out0 = exp2(in0)", _H)
 exp10 = _unary("exp10", "exp10")
-expm1 = special_ufunc("expm1", 1, 1, _FD, "out0 = expm1(in0)", _H)
-log1p = special_ufunc("log1p", 1, 1, _FD, "out0 = log1p(in0)", _H)
+expm1 = _with_complex("expm1", 1, _FD + ("D->D", "F->F"), "out0 = expm1(in0)")
+log1p = _with_complex("log1p", 1, _FD + ("D->D", "F->F"), "out0 = log1p(in0)")
 cosm1 = _unary("cosm1", "cosm1", double=True)
 radian = special_ufunc("radian", 3, 1, ("ddd->d", "fff->f"), "out0 = cuarray_special::radian(in0, in1, in2)", _H)
 cosdg = _unary("cosdg", "cosdg", double=True)

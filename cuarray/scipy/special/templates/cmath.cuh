@@ -42,7 +42,39 @@ CSF_FN cdouble cexp(cdouble z) {
   if (z.im == 0.0) return cd(e, z.im);
   return cd(e * cos(z.im), e * sin(z.im));
 }
-CSF_FN cdouble clog(cdouble z) { return cd(log(cabs(z)), atan2(z.im, z.re)); }
+// log|z| near |z| = 1 as log1p((b - 1)(b + 1) + s^2)/2 (b, s the larger and smaller of |x|, |y|):
+// log(hypot) there keeps only the digits of |z| - 1 that survive the rounding of |z|.
+CSF_FN cdouble clog(cdouble z) {
+  const double h = cabs(z);
+  if (h > 0.5 && h < 2.0) {
+    const double b = fmax(fabs(z.re), fabs(z.im)), s = fmin(fabs(z.re), fabs(z.im));
+    return cd(0.5 * log1p((b - 1.0) * (b + 1.0) + s * s), atan2(z.im, z.re));
+  }
+  return cd(log(h), atan2(z.im, z.re));
+}
+// log(1 + z). The real part, 0.5 log((x+1)^2 + y^2), as 0.5 log1p(|z| (|z| + 2x/|z|)) for |z| < 0.707,
+// where it cancels only for x < 0 near the circle x = -y^2/2: there |z|^2 + 2x in double-double.
+// Otherwise log(1 + z); non-finite z by log|1 + z| and atan2 (C99's infinities).
+CSF_FN cdouble clog1p(cdouble z) {
+  const double x = z.re, y = z.im;
+  if (!isfinite(x) || !isfinite(y)) {
+    const double xr = x + 1.0;
+    if (isnan(xr) && isnan(y)) return cd(lim<double>::nan(), lim<double>::nan());
+    return cd(log(hypot(xr, y)), atan2(y, xr));
+  }
+  if (y == 0.0 && x >= -1.0) return cd(log1p(x), 0.0);
+  const double az = cabs(z);
+  if (az < 0.707) {
+    if (x < 0 && fabs(-x - y * y / 2) / (-x) < 0.5) {
+      const dd_real r = dd(x), i = dd(y);
+      const dd_real s = dd_add(dd_add(dd_mul(r, r), dd_mul(i, i)), dd_mul(dd(2.0), r));
+      return cd(0.5 * log1p(s.hi), atan2(y, x + 1.0));
+    }
+    return cd(0.5 * log1p(az * (az + 2 * x / az)), atan2(y, x + 1.0));
+  }
+  return clog(cd(x + 1.0, y));
+}
+
 // Principal square root (Kahan's: no cancellation; the cut's sign from z.im's zero).
 CSF_FN cdouble csqrt(cdouble z) {
   if (z.re == 0 && z.im == 0) return cd(0.0, z.im);
