@@ -29,6 +29,7 @@
 #include "sph_harm.cuh"
 #include "hyp2f1.cuh"
 #include "complex_elementary.cuh"
+#include "cgamma.cuh"
 
 #include <complex>
 
@@ -200,6 +201,9 @@ BOTH_CUNARY(ndtr, cs::ndtr_c(in0))
 BOTH_CUNARY(log_ndtr, cs::log_ndtr_c(in0))
 BOTH_CUNARY(expm1, cs::expm1_c(in0))
 BOTH_CUNARY(log1p, cs::log1p_c(in0))
+BOTH_CUNARY(loggamma, cs::loggamma_c(in0))
+BOTH_CUNARY(gamma, cs::gamma_c(in0))
+BOTH_CUNARY(rgamma, cs::rgamma_c(in0))
 #define CBINARY(NAME, T, EXPR) \
   extern "C" void csf_##NAME(const std::complex<T>* x, const std::complex<T>* y, std::complex<T>* out, long n) { \
     for (long i = 0; i < n; ++i) { const std::complex<T> in0 = x[i], in1 = y[i]; out[i] = (EXPR); } }

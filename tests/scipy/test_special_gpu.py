@@ -413,10 +413,12 @@ def test_complex_against_scipy(name, dtype):
 
 
 @pytest.mark.parametrize("dtype", [np.complex128, np.complex64], ids=["complex128", "complex64"])
-@pytest.mark.parametrize("name", ["ndtr", "log_ndtr", "expm1", "log1p", "xlogy", "xlog1py"])
+@pytest.mark.parametrize("name", ["ndtr", "log_ndtr", "expm1", "log1p", "xlogy", "xlog1py", "loggamma", "gamma",
+                                  "rgamma"])
 def test_more_complex_loops_against_scipy(name, dtype):
-    """The complex loops of ndtr, log_ndtr (templates/faddeeva.cuh) and expm1, log1p, xlogy, xlog1py
-    (templates/complex_elementary.cuh) against SciPy's over |x|, |y| <= 8, log-spaced magnitudes, and
+    """The complex loops of ndtr, log_ndtr (templates/faddeeva.cuh), expm1, log1p, xlogy, xlog1py
+    (templates/complex_elementary.cuh) and the gamma family (templates/cgamma.cuh) against SciPy's
+    over |x|, |y| <= 8, log-spaced magnitudes, and
     log1p's cancelling circle; log_ndtr within SciPy's own error where its sum cancels (a few eps of
     |z|^2 / 2: tests/scipy/test_special_host_more_cpu.py checks ours against mpmath there)."""
     rng = _rng("complex more", name, dtype)

@@ -1,4 +1,5 @@
-"""The gamma family (SciPy "Gamma and related functions"): gamma is CUDA's tgamma; gammaln,
+"""The gamma family (SciPy "Gamma and related functions"): gamma is CUDA's tgamma (its complex loop,
+and loggamma's and rgamma's, SciPy's principal-branch log Gamma: templates/cgamma.cuh); gammaln,
 loggamma (real loop), gammasgn, rgamma and psi/digamma are written in templates/gamma.cuh on
 CUDA's tgamma/lgamma (their float loops compute in double and round once, as SciPy's do, except
 gammaln's, which uses lgammaf where it is bounded); beta, betaln, poch and binom in
@@ -8,13 +9,22 @@ templates/igam.cuh and templates/incbet.cuh (float loops in double, as SciPy's).
 from ._ufunc import special_ufunc
 
 _H = ("gamma.cuh",)
+_HC = ("gamma.cuh", "cgamma.cuh")  # with the complex loops (templates/cgamma.cuh)
 _FD = ("d->d", "f->f")
-gamma = special_ufunc("gamma", 1, 1, _FD, "out0 = cuarray_special::gamma(in0)", _H)
+_FDC = _FD + ("D->D", "F->F")
+
+
+def _with_complex(name, real):
+    return special_ufunc(name, 1, 1, _FDC, {"float": real, "complex": "out0 = cuarray_special::{}_c(in0)".format(name)},
+                         _HC)
+
+
+gamma = _with_complex("gamma", "out0 = cuarray_special::gamma(in0)")
 # gammaln's float loop computes in float where CUDA's lgammaf is bounded (templates/gamma.cuh).
 gammaln = special_ufunc("gammaln", 1, 1, _FD, "out0 = cuarray_special::gammaln(in0)", _H)
-loggamma = special_ufunc("loggamma", 1, 1, _FD, "out0 = cuarray_special::loggamma((double)in0)", _H)
+loggamma = _with_complex("loggamma", "out0 = cuarray_special::loggamma((double)in0)")
 gammasgn = special_ufunc("gammasgn", 1, 1, _FD, "out0 = cuarray_special::gammasgn((double)in0)", _H)
-rgamma = special_ufunc("rgamma", 1, 1, _FD, "out0 = cuarray_special::rgamma((double)in0)", _H)
+rgamma = _with_complex("rgamma", "out0 = cuarray_special::rgamma((double)in0)")
 psi = special_ufunc("psi", 1, 1, _FD, "out0 = cuarray_special::psi((double)in0)", _H)
 digamma = psi
 
