@@ -6,7 +6,7 @@ have float16 loops): `cuarray.scipy.special.exp2(int8_array)` is float32, like S
 complex loops of expm1, log1p, xlogy and xlog1py are SciPy's algorithms
 (templates/complex_elementary.cuh)."""
 
-from ._ufunc import special_ufunc
+from ._ufunc import real_and_complex_ufunc, special_ufunc
 
 _H = ("convenience.cuh",)
 _FD = ("d->d", "f->f")
@@ -29,16 +29,8 @@ log_expit = _unary("log_expit", "log_expit")
 _C = ("convenience.cuh", "complex_elementary.cuh")
 
 
-def _with_complex(name, nin, loops, real):
-    """SciPy's real loops (`real` their expression) and its complex ones (templates/complex_elementary.cuh)."""
-    args = ", ".join("in{}".format(i) for i in range(nin))
-    return special_ufunc(name, nin, 1, loops, {"float": real, "complex": "out0 = cuarray_special::{}_c({})".format(
-        name, args)}, _C)
-
-
-xlogy = _with_complex("xlogy", 2, ("dd->d", "ff->f", "DD->D", "FF->F"), "out0 = cuarray_special::xlogy(in0, in1)")
-xlog1py = _with_complex("xlog1py", 2, ("dd->d", "ff->f", "DD->D", "FF->F"),
-                        "out0 = cuarray_special::xlog1py(in0, in1)")
+xlogy = real_and_complex_ufunc("xlogy", 2, ("dd->d", "ff->f"), "out0 = cuarray_special::xlogy(in0, in1)", _C)
+xlog1py = real_and_complex_ufunc("xlog1py", 2, ("dd->d", "ff->f"), "out0 = cuarray_special::xlog1py(in0, in1)", _C)
 entr = _unary("entr", "entr", ("f->f", "d->d"))
 rel_entr = _binary("rel_entr", "rel_entr", double=True)
 kl_div = _binary("kl_div", "kl_div", double=True)
@@ -47,8 +39,8 @@ pseudo_huber = _binary("pseudo_huber", "pseudo_huber", double=True)
 cbrt = special_ufunc("cbrt", 1, 1, _FD, "out0 = cbrt(in0)", _H)
 exp2 = special_ufunc("exp2", 1, 1, _FD, "out0 = exp2(in0)", _H)
 exp10 = _unary("exp10", "exp10")
-expm1 = _with_complex("expm1", 1, _FD + ("D->D", "F->F"), "out0 = expm1(in0)")
-log1p = _with_complex("log1p", 1, _FD + ("D->D", "F->F"), "out0 = log1p(in0)")
+expm1 = real_and_complex_ufunc("expm1", 1, _FD, "out0 = expm1(in0)", _C)
+log1p = real_and_complex_ufunc("log1p", 1, _FD, "out0 = log1p(in0)", _C)
 cosm1 = _unary("cosm1", "cosm1", double=True)
 radian = special_ufunc("radian", 3, 1, ("ddd->d", "fff->f"), "out0 = cuarray_special::radian(in0, in1, in2)", _H)
 cosdg = _unary("cosdg", "cosdg", double=True)

@@ -6,25 +6,17 @@ gammaln's, which uses lgammaf where it is bounded); beta, betaln, poch and binom
 templates/beta.cuh; the regularized incomplete gamma and beta functions and their inverses in
 templates/igam.cuh and templates/incbet.cuh (float loops in double, as SciPy's)."""
 
-from ._ufunc import special_ufunc
+from ._ufunc import real_and_complex_ufunc, special_ufunc
 
 _H = ("gamma.cuh",)
 _HC = ("gamma.cuh", "cgamma.cuh")  # with the complex loops (templates/cgamma.cuh)
 _FD = ("d->d", "f->f")
-_FDC = _FD + ("D->D", "F->F")
-
-
-def _with_complex(name, real):
-    return special_ufunc(name, 1, 1, _FDC, {"float": real, "complex": "out0 = cuarray_special::{}_c(in0)".format(name)},
-                         _HC)
-
-
-gamma = _with_complex("gamma", "out0 = cuarray_special::gamma(in0)")
+gamma = real_and_complex_ufunc("gamma", 1, _FD, "out0 = cuarray_special::gamma(in0)", _HC)
 # gammaln's float loop computes in float where CUDA's lgammaf is bounded (templates/gamma.cuh).
 gammaln = special_ufunc("gammaln", 1, 1, _FD, "out0 = cuarray_special::gammaln(in0)", _H)
-loggamma = _with_complex("loggamma", "out0 = cuarray_special::loggamma((double)in0)")
+loggamma = real_and_complex_ufunc("loggamma", 1, _FD, "out0 = cuarray_special::loggamma((double)in0)", _HC)
 gammasgn = special_ufunc("gammasgn", 1, 1, _FD, "out0 = cuarray_special::gammasgn((double)in0)", _H)
-rgamma = _with_complex("rgamma", "out0 = cuarray_special::rgamma((double)in0)")
+rgamma = real_and_complex_ufunc("rgamma", 1, _FD, "out0 = cuarray_special::rgamma((double)in0)", _HC)
 psi = special_ufunc("psi", 1, 1, _FD, "out0 = cuarray_special::psi((double)in0)", _H)
 digamma = psi
 

@@ -6,15 +6,12 @@ fdtr*, nbdtr*, stdtr*: templates/incbet.cuh), and kolmogorov, smirnov and their 
 compute their float loops in double, as SciPy's do. The integer-count loops ('dld->d', 'lld->d', 'ld->d') are SciPy's; its float loops truncate k and n to
 integers, and so do ours."""
 
-from ._ufunc import special_ufunc
+from ._ufunc import real_and_complex_ufunc, special_ufunc
 
 _H = ("ndtr.cuh",)
 _HC = ("ndtr.cuh", "faddeeva.cuh")  # the complex loops: on the Faddeeva function
-_RC = ("d->d", "f->f", "D->D", "F->F")
-ndtr = special_ufunc("ndtr", 1, 1, _RC, {"float": "out0 = cuarray_special::ndtr((double)in0)",
-                                         "complex": "out0 = cuarray_special::ndtr_c(in0)"}, _HC)
-log_ndtr = special_ufunc("log_ndtr", 1, 1, _RC, {"float": "out0 = cuarray_special::log_ndtr((double)in0)",
-                                                 "complex": "out0 = cuarray_special::log_ndtr_c(in0)"}, _HC)
+ndtr = real_and_complex_ufunc("ndtr", 1, ("d->d", "f->f"), "out0 = cuarray_special::ndtr((double)in0)", _HC)
+log_ndtr = real_and_complex_ufunc("log_ndtr", 1, ("d->d", "f->f"), "out0 = cuarray_special::log_ndtr((double)in0)", _HC)
 ndtri = special_ufunc("ndtri", 1, 1, ("f->f", "d->d"), "out0 = cuarray_special::ndtri(in0)", _H)
 
 _2 = "out0 = cuarray_special::{}((double)in0, (double)in1)"

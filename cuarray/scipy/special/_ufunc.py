@@ -219,3 +219,13 @@ def special_ufunc(name: str, nin: int, nout: int, loops: tuple, ops, headers: tu
         # NumPy's, whose loops differ.
         _registry.register_ufunc(uf)
     return uf
+
+
+def real_and_complex_ufunc(name: str, nin: int, real_loops: tuple, real_op: str, headers: tuple) -> ufunc:
+    """A function with SciPy's real loops (`real_op` their expression) and its complex ones,
+    'D..->D' and 'F..->F' after them: `out0 = cuarray_special::<name>_c(in0, ...)`, the complex
+    templates' naming (computed in complex128, as SciPy's)."""
+    cplx = tuple(c * nin + "->" + c for c in "DF")
+    args = ", ".join("in{}".format(i) for i in range(nin))
+    ops = {"float": real_op, "complex": "out0 = cuarray_special::{}_c({})".format(name, args)}
+    return special_ufunc(name, nin, 1, tuple(real_loops) + cplx, ops, headers)
