@@ -43,12 +43,22 @@ CEDGES = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -3.0, 5.0, 30.0, -30.0, 27.0, -27.
                    1e10, -1e10, 1e300, -1e300, np.inf, -np.inf, np.nan])
 
 
-def _ccall(lib, name, dtype, z):
+def _ccall(lib, name, dtype, *args):
+    """csf_<name>_D / _F over complex arrays of `dtype` (one output of the first argument's shape)."""
     fn = getattr(lib, "csf_{}_{}".format(name, "D" if dtype == np.complex128 else "F"))
-    z = np.ascontiguousarray(z, dtype=dtype)
-    out = np.empty_like(z)
-    fn(z.ctypes.data_as(ctypes.c_void_p), out.ctypes.data_as(ctypes.c_void_p), ctypes.c_long(z.size))
+    args = [np.ascontiguousarray(a, dtype=dtype) for a in args]
+    out = np.empty_like(args[0])
+    fn(*(a.ctypes.data_as(ctypes.c_void_p) for a in args), out.ctypes.data_as(ctypes.c_void_p),
+       ctypes.c_long(out.size))
     return out
+
+
+def _assert_ok(name, args, got, want, ok):
+    """Fail naming the first arguments where `ok` is False, with both values."""
+    bad = np.nonzero(~ok)[0]
+    detail = "; ".join("{}{} = {!r}, SciPy {!r}".format(name, tuple(complex(a[i]) for a in args), complex(got[i]),
+                                                         complex(want[i])) for i in bad[:6])
+    assert not bad.size, "{} of {} differ: {}".format(bad.size, got.size, detail)
 
 
 def _cargs(rng, n=20000, r=40.0):
@@ -89,10 +99,7 @@ def test_complex(lib, name, dtype):
         if name in ("gamma", "rgamma"):
             # xsf's 2026 guard (ours): NaN for a non-finite argument; SciPy 1.17 gave gamma(inf j) = -0j
             ok |= ~np.isfinite(z) & np.isnan(got)
-    bad = np.nonzero(~ok)[0]
-    detail = "; ".join("{}({!r}) = {!r}, SciPy {!r}".format(name, complex(z[i]), complex(got[i]), complex(want[i]))
-                       for i in bad[:6])
-    assert not bad.size, "{} of {} differ: {}".format(bad.size, z.size, detail)
+    _assert_ok(name, (z,), got, want, ok)
 
 
 @pytest.mark.parametrize("dtype", [np.complex128, np.complex64], ids=["complex128", "complex64"])
@@ -110,19 +117,13 @@ def test_complex_binary(lib, name, dtype):
     x, y = x.astype(dtype), y.astype(dtype)
     with np.errstate(all="ignore"):
         want = getattr(special, name)(x, y)
-    fn = getattr(lib, "csf_{}_{}".format(name, "D" if dtype == np.complex128 else "F"))
-    got = np.empty_like(x)
-    fn(x.ctypes.data_as(ctypes.c_void_p), y.ctypes.data_as(ctypes.c_void_p), got.ctypes.data_as(ctypes.c_void_p),
-       ctypes.c_long(x.size))
+    got = _ccall(lib, name, dtype, x, y)
     rtol = 1e-14 if dtype == np.complex128 else 2e-6
     with np.errstate(all="ignore"):
         fin = np.isfinite(want)
         ok = np.where(fin, np.isclose(got, want, rtol=rtol, atol=1e-300 if dtype == np.complex128 else 1e-36),
                       ~np.isfinite(got))
-    bad = np.nonzero(~ok)[0]
-    detail = "; ".join("{}({!r}, {!r}) = {!r}, SciPy {!r}".format(name, complex(x[i]), complex(y[i]), complex(got[i]),
-                                                                   complex(want[i])) for i in bad[:6])
-    assert not bad.size, "{} of {} differ: {}".format(bad.size, x.size, detail)
+    _assert_ok(name, (x, y), got, want, ok)
 
 
 # mpmath at 40 digits (mpmath.erf, erfi, exp(-z^2) erfc(-iz), ...), rounded to 17
