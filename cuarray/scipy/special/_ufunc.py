@@ -8,9 +8,10 @@ them, so that no SciPy is needed at run time.
 The rule (checked against `scipy.special.X.resolve_dtypes` for every dtype pair and weak scalar in
 tests/scipy/test_special_dtypes_cpu.py):
 
-1. Python scalars among arrays stay weak (NEP 50) unless their kind is above every array's (a
-   Python float with an int array), in which case they count as float64/complex128; all-scalar
-   calls use the default dtypes (int64, float64, complex128).
+1. Python scalars among arrays stay weak (NEP 50) unless a scalar's kind is above every array's,
+   kinds ordered bool < integer < inexact (NumPy's `should_use_min_scalar_weak_literals`: a
+   Python float with an int array, but not a Python complex with a float array); then every
+   scalar counts as its default dtype (int64, float64, complex128), as in all-scalar calls.
 2. With only arrays, a loop whose input types equal theirs exactly wins.
 3. Otherwise the first loop, in SciPy's order, that every input casts to safely (a weak scalar
    casts to any loop type of its kind or above); `dtype=` keeps only loops of that output type,
@@ -71,6 +72,9 @@ _HOST_NAMES = {"_polygamma": "polygamma", "_sph_harm_y": "sph_harm_y"}
 _TEMPLATES = pathlib.Path(__file__).parent / "templates"
 _RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 _WEAK_RANK = {int: 1, float: 2, complex: 3}
+# NumPy's simplified kind order for "does a Python scalar stay weak" (complex counts as float).
+_SIMPLE_KIND = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 2}
+_WEAK_SIMPLE_KIND = {int: 1, float: 2, complex: 2}
 _WEAK_DEFAULT = {bool: numpy.dtype(bool), int: numpy.dtype(numpy.int64), float: numpy.dtype(numpy.float64),
                  complex: numpy.dtype(numpy.complex128)}
 # The headers every row's preamble starts with (macros and constants).
@@ -163,15 +167,11 @@ class LoopTable:
             raise TypeError("reduction is not supported for scipy.special.{}".format(self.__name__))
         nin = self.nin
         loops = self._ordered()
-        ins = list(ops[:nin])
+        ins = [_WEAK_DEFAULT[t] if t is bool else t for t in ops[:nin]]  # a Python bool is not weak
         strong = [t for t in ins if isinstance(t, numpy.dtype)]
-        if not strong:
-            ins = [_WEAK_DEFAULT[t] for t in ins]
-        else:
-            top = max(_RANK[t.kind] for t in strong if t.kind in _RANK) if any(
-                t.kind in _RANK for t in strong) else 0
-            ins = [_WEAK_DEFAULT[t] if (not isinstance(t, numpy.dtype) and _WEAK_RANK.get(t, 0) > top) else t
-                   for t in ins]
+        weak = [_WEAK_SIMPLE_KIND[t] for t in ins if not isinstance(t, numpy.dtype)]
+        if weak and (not strong or max(_SIMPLE_KIND.get(t.kind, 3) for t in strong) < max(weak)):
+            ins = [t if isinstance(t, numpy.dtype) else _WEAK_DEFAULT[t] for t in ins]
         outs = None
         if signature is not None:
             outs = [None if s is None else numpy.dtype(s) for s in signature[nin:]]
