@@ -175,7 +175,8 @@ def check_nonfinite_spread(exp, got, row, inputs):
     """Sum products and transforms (vdot, FFTs) of input holding inf or NaN: where an input's inf
     and NaN land in each output depends on the algorithm's order of arithmetic, which NumPy does not
     define (vdot of conj(2.75-1.59j) and inf+0j: C99's product is inf+infj, OpenBLAS's zdotc gives
-    nan+infj, cuBLAS nan+nanj; an ifft2 row pocketfft makes nan+0j, cuFFT nan+nanj). There, which
+    nan+infj, cuBLAS nan+nanj; an ifft2 row pocketfft makes nan+0j, cuFFT nan+nanj; NumPy's
+    convolve of [.., inf, ..] with complex taps gives nan-infj where each product is inf-infj). There, which
     elements are non-finite (complex: either part) must agree, and the finite ones compare as
     values. Finite input compares as every row does."""
     e, g = _as(exp, got)
