@@ -1,5 +1,6 @@
 """scipy.ndimage.distance_transform_edt on the GPU: exact, one Felzenszwalb-Huttenlocher pass per
-axis (templates/edt.cuh), one thread per line, with the nearest feature's coordinates carried along
+axis (templates/edt.cuh), a warp per line staged in shared memory (lines up to 4096 elements; one
+thread per line with global scratch beyond), with the nearest feature's coordinates carried along
 when `return_indices` asks for them.
 
 Differences from SciPy: where several background elements are nearest, the indices may name a
@@ -24,6 +25,8 @@ __all__ = ["distance_transform_edt", "source", "names"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 _BLOCK = 128
+_STAGE_BYTES = 48 * 1024  # dynamic shared memory a block may use without opting in
+_WARPS = 8  # at most this many lines (warps) per block
 _F8 = numpy.dtype(numpy.float64)
 _I8 = numpy.dtype(numpy.int64)
 _kernels: dict = {}
@@ -35,7 +38,7 @@ def source() -> str:
 
 def names(in_dt) -> tuple:
     return ("cuarray_ndimage::edt_init<{}>".format(_dtypes.ctype(in_dt)), "cuarray_ndimage::edt_pass",
-            "cuarray_ndimage::edt_sqrt<double>")
+            "cuarray_ndimage::edt_sqrt<double>", "cuarray_ndimage::edt_pass_warp")
 
 
 def _get(nms):
@@ -50,24 +53,34 @@ def _edt(x: ndarray, sampling, want_indices: bool):
     """(squared distances float64, feature coordinates (nd, *shape) int64 or None)."""
     total, nd = x.size, x.ndim
     x = x if x._c else astype(x, x._dtype, order="C", copy=True)
-    k_init, k_pass, _ = _get(names(x._dtype))
+    k_init, k_pass, _, k_warp = _get(names(x._dtype))
     f = ndarray(x.shape, _F8)
     idx = ndarray((nd,) + x.shape, _I8) if want_indices else None
     shape = from_host(numpy.asarray(x.shape, _I8))
     grid = _launch.grid_one_pass(total, _BLOCK)
     _launch.launch(k_init, grid, _BLOCK, (x.data.ptr, f.data.ptr, 0 if idx is None else idx.data.ptr,
                                           shape.data.ptr, numpy.int32(nd), numpy.int64(total)))
-    for axis in range(nd):
+    for axis in range(nd if total else 0):  # (an empty array: nothing to do, as SciPy)
         n = x.shape[axis]
         inner = 1
         for s in x.shape[axis + 1:]:
             inner *= s
         lines = total // n
+        nxt = ndarray((nd,) + x.shape, _I8) if idx is not None else None
+        words = (12 * n + 7) // 8  # a warp's staging area: n doubles and n ints
+        if words * 8 <= _STAGE_BYTES:
+            per_block = max(1, min(_WARPS, _STAGE_BYTES // (words * 8)))
+            _launch.launch(k_warp, -(-lines // per_block), 32 * per_block,
+                           (f.data.ptr, numpy.int64(n), numpy.int64(inner), numpy.int64(lines),
+                            numpy.float64(sampling[axis] ** 2), numpy.int64(words),
+                            0 if idx is None else idx.data.ptr, 0 if nxt is None else nxt.data.ptr,
+                            numpy.int32(nd), numpy.int64(total)), shared_mem=per_block * words * 8)
+            idx = nxt
+            continue
         v = ndarray((lines * n,), _I8)
         z = ndarray((lines * (n + 1),), _F8)
         d = ndarray((lines * n,), _F8)
         arg = ndarray((lines * n,), _I8)
-        nxt = ndarray((nd,) + x.shape, _I8) if idx is not None else None
         _launch.launch(k_pass, _launch.grid_one_pass(lines, _BLOCK), _BLOCK,
                        (f.data.ptr, numpy.int64(n), numpy.int64(inner), numpy.int64(lines),
                         numpy.float64(sampling[axis] ** 2), v.data.ptr, z.data.ptr, d.data.ptr, arg.data.ptr,

@@ -18,8 +18,15 @@ static idx3 blockIdx, threadIdx, blockDim;
 #define __global__
 #define __device__
 #define __restrict__
+#define __shared__
+// warp intrinsics, only so that edt_pass_warp compiles here (run_edt_staged drives its line logic)
+static inline void __syncwarp() {}
+static inline unsigned __ballot_sync(unsigned, bool p) { return p; }
+static inline int __shfl_sync(unsigned, int v, int) { return v; }
+static inline int __ffs(unsigned m) { return __builtin_ffs((int)m); }
 #include "edt.cuh"
 #include "edt.cu"
+namespace cuarray_ndimage { double edt_stage[1]; }  // edt_pass_warp's extern __shared__ array
 using namespace cuarray_ndimage;
 #define EACH(total, call) for (long long i = 0; i < (total); ++i) { blockDim.x = 128; blockIdx.x = i / 128; threadIdx.x = i % 128; call; }
 
@@ -40,6 +47,39 @@ extern "C" void run_edt(const double* in, const long long* shape, int nd, long l
   }
   if (want_idx && cur != idx_a) for (long long i = 0; i < nd * total; ++i) idx_a[i] = cur[i];
 }
+
+// edt_pass_warp's line, its lanes in turn: stage, add the finite sites in increasing q, fill
+// each x from its envelope site (the kernel's ballot only finds the finite entries 32 at a time).
+extern "C" void run_edt_staged(const double* in, const long long* shape, int nd, long long total,
+                               const double* sampling, double* f, long long* idx_a, long long* idx_b, int want_idx) {
+  EACH(total, (edt_init<double>(in, f, want_idx ? idx_a : nullptr, shape, nd, total)));
+  long long* cur = idx_a; long long* nxt = idx_b;
+  for (int axis = 0; axis < nd; ++axis) {
+    long long n = shape[axis], inner = 1;
+    for (int d = axis + 1; d < nd; ++d) inner *= shape[d];
+    long long lines = total / n;
+    double w2 = sampling[axis] * sampling[axis];
+    double* fs = new double[n]; int* v = new int[n];
+    for (long long line = 0; line < lines; ++line) {
+      long long o = line / inner, kk = line - o * inner, base = o * n * inner + kk;
+      for (long long x = 0; x < n; ++x) fs[x] = f[base + x * inner];
+      EdtEnvelope e; e.k = -1; e.p = 0; e.Fp = e.zn = e.zd = 0.0;
+      for (long long q = 0; q < n; ++q) if (fs[q] < CUARRAY_EDT_INF) edt_envelope_add(e, fs, v, w2, (int)q);
+      for (long long x = 0; x < n; ++x) {
+        long long q = x;
+        if (e.k >= 0) {
+          q = edt_envelope_site(fs, v, e.k, w2, (double)x);
+          double dx = (double)(x - q);
+          f[base + x * inner] = w2 * dx * dx + fs[q];
+        }
+        if (want_idx) for (int d = 0; d < nd; ++d) nxt[d * total + base + x * inner] = cur[d * total + base + q * inner];
+      }
+    }
+    delete[] fs; delete[] v;
+    long long* t = cur; cur = nxt; nxt = t;
+  }
+  if (want_idx && cur != idx_a) for (long long i = 0; i < nd * total; ++i) idx_a[i] = cur[i];
+}
 """
 
 
@@ -52,13 +92,13 @@ def _p(a):
     return a.ctypes.data_as(ctypes.c_void_p)
 
 
-def host_edt(lib, x, sampling=None):
+def host_edt(lib, x, sampling=None, staged=False):
     x = np.ascontiguousarray(x, np.float64)
     sampling = np.ones(x.ndim) if sampling is None else np.asarray(sampling, np.float64)
     f = np.empty(x.shape)
     ia = np.empty((x.ndim,) + x.shape, np.int64)
     ib = np.empty_like(ia)
-    lib.run_edt(_p(x), _p(np.asarray(x.shape, np.int64)), ctypes.c_int(x.ndim), ctypes.c_longlong(x.size),
+    (lib.run_edt_staged if staged else lib.run_edt)(_p(x), _p(np.asarray(x.shape, np.int64)), ctypes.c_int(x.ndim), ctypes.c_longlong(x.size),
                 _p(sampling), _p(f), _p(ia), _p(ib), ctypes.c_int(1))
     return np.sqrt(f), ia
 
@@ -69,11 +109,12 @@ RNG = np.random.default_rng(13)
 @pytest.mark.parametrize("shape", [(50,), (31, 40), (12, 9, 14), (5, 4, 6, 3)])
 @pytest.mark.parametrize("density", [0.05, 0.5, 0.95])
 @pytest.mark.parametrize("sampled", [False, True])
-def test_edt_like_scipy(lib, shape, density, sampled):
+@pytest.mark.parametrize("staged", [False, True], ids=["thread-per-line", "warp-per-line"])
+def test_edt_like_scipy(lib, shape, density, sampled, staged):
     x = RNG.random(shape) > density  # foreground True; background with probability `density`
     x.flat[RNG.integers(x.size)] = False  # at least one background element
     sampling = RNG.uniform(0.5, 2.0, size=len(shape)) if sampled else None
-    d, idx = host_edt(lib, x, sampling)
+    d, idx = host_edt(lib, x, sampling, staged)
     ref = snd.distance_transform_edt(x, sampling=sampling)
     np.testing.assert_allclose(d, ref, rtol=1e-12, atol=1e-12)
     # the indices name a background element at exactly that distance (ties may pick another one)

@@ -34,6 +34,34 @@ def test_edt(shape, density, dtype):
     np.testing.assert_allclose(dist, ref, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("n", [4096, 4097, 9000])
+def test_edt_long_lines(n):
+    # lines up to 4096 elements are staged in shared memory by a warp; longer ones take a thread
+    # per line: both sides of the switch, along the first and the last axis, indices included
+    for shape in ((n, 3), (2, n)):
+        x = RNG.random(shape) > 0.002
+        x.flat[RNG.integers(x.size)] = False
+        ref = snd.distance_transform_edt(x)
+        got, idx = cnd.distance_transform_edt(cuarray.asarray(x), return_indices=True)
+        np.testing.assert_allclose(got.get(), ref, rtol=1e-12, atol=1e-12)
+        assert not x[tuple(idx.get())].any()
+
+
+@pytest.mark.parametrize("shape", [(0,), (3, 0), (0, 4)])
+def test_edt_empty(shape):
+    got = cnd.distance_transform_edt(cuarray.ones(shape))
+    assert got.shape == shape and got.dtype == np.float64
+
+
+def test_edt_no_background_line():
+    # a line with no background (all INF along an axis) stays INF there and names itself
+    x = np.ones((5, 7), bool)
+    x[2, 3] = False
+    got, idx = cnd.distance_transform_edt(cuarray.asarray(x), return_indices=True)
+    np.testing.assert_allclose(got.get(), snd.distance_transform_edt(x), rtol=1e-12)
+    assert not x[tuple(idx.get())].any()
+
+
 def test_edt_arguments():
     x = cuarray.asarray(RNG.random((20, 30)) > 0.3)
     d = cuarray.empty((20, 30), np.float64)

@@ -62,5 +62,62 @@ CUARRAY_DEVICE inline void edt_line(double* f, long long s, long long n, double 
   for (long long x = 0; x < n; ++x) f[x * s] = d[x];
 }
 
+// The same lower envelope for a line staged contiguously (the one-warp-per-line kernel): sites
+// v[0..k] only, each breakpoint recomputed from its two sites when needed and compared as the
+// fraction (F(b) - F(a)) / (2 w2 (b - a)), F(q) = f[q] + w2 q^2, so there is no division (and no
+// rounding at all for integer f and w2, the unit-sampled case). The top site, its F and its left
+// breakpoint stay in registers; sites are added in increasing q.
+struct EdtEnvelope {
+  int k;              // index of the top site (-1: empty)
+  long long p;        // the top site
+  double Fp, zn, zd;  // F(p); the top's left breakpoint zn / zd (k > 0)
+};
+
+CUARRAY_DEVICE inline double edt_F(const double* f, double w2, long long q) { return f[q] + w2 * (double)q * (double)q; }
+
+CUARRAY_DEVICE inline void edt_envelope_add(EdtEnvelope& e, const double* f, int* v, double w2, int q) {
+  double Fq = edt_F(f, w2, q);
+  while (e.k >= 0) {
+    double num = Fq - e.Fp, den = 2.0 * w2 * (double)(q - e.p);
+    if (e.k > 0 && num * e.zd <= e.zn * den) {  // q's breakpoint with the top is left of the top's own: pop
+      --e.k;
+      e.p = v[e.k];
+      e.Fp = edt_F(f, w2, e.p);
+      if (e.k > 0) {
+        long long r = v[e.k - 1];
+        e.zn = e.Fp - edt_F(f, w2, r);
+        e.zd = 2.0 * w2 * (double)(e.p - r);
+      }
+      continue;
+    }
+    ++e.k;
+    v[e.k] = q;
+    e.p = q;
+    e.Fp = Fq;
+    e.zn = num;
+    e.zd = den;
+    return;
+  }
+  e.k = 0;
+  v[0] = q;
+  e.p = q;
+  e.Fp = Fq;
+}
+
+// The site whose parabola is lowest at x: the last j in [0, k] whose left breakpoint is < x
+// (a binary search; breakpoints increase along the envelope).
+CUARRAY_DEVICE inline long long edt_envelope_site(const double* f, const int* v, int k, double w2, double x) {
+  int lo = 0, hi = k;
+  while (lo < hi) {
+    int mid = (lo + hi + 1) >> 1;
+    long long a = v[mid - 1], b = v[mid];
+    if (edt_F(f, w2, b) - edt_F(f, w2, a) < x * (2.0 * w2 * (double)(b - a)))
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return v[lo];
+}
+
 }  // namespace cuarray_ndimage
 #endif
