@@ -1,6 +1,8 @@
 """Compiling and launching templates/interpolation.cu (with interp.cuh prepended): `geometric`
 (map_coordinates, affine_transform, zoom/shift: one output point per thread) and `spline_filter`
-(the B-spline prefilter along one axis, one line per thread, in place on float64)."""
+(the B-spline prefilter along one axis, in place on float64: a warp per line staged in shared
+memory for lines up to 6144 elements along the last axis or when lines are few, else a thread per
+line, coalesced)."""
 
 from __future__ import annotations
 
@@ -26,7 +28,11 @@ MAX_NDIM = 16
 MODES = {"nearest": 0, "wrap": 1, "reflect": 2, "grid-mirror": 2, "mirror": 3, "constant": 4, "grid-wrap": 5,
          "grid-constant": 6}
 SPLINE_FILTER = "cuarray_ndimage::spline_filter"
+SPLINE_FILTER_WARP = "cuarray_ndimage::spline_filter_warp"
 _BLOCK = 128
+_STAGE_BYTES = 48 * 1024  # dynamic shared memory a block may use without opting in
+_WARPS = 8  # at most this many lines (warps) per block of spline_filter_warp
+_LINES_FILL = 65536  # lines a thread each, coalesced, keep the GPU busy from about this many
 _I8 = numpy.dtype(numpy.int64)
 _F8 = numpy.dtype(numpy.float64)
 _kernels: dict = {}
@@ -94,6 +100,12 @@ def spline_filter(data: ndarray, axis: int, order: int, mode: int) -> None:
     for s in data.shape[axis + 1:]:
         inner *= s
     lines = data.size // n
+    if n * 8 <= _STAGE_BYTES and (inner == 1 or lines < _LINES_FILL):
+        per_block = max(1, min(_WARPS, _STAGE_BYTES // (n * 8)))
+        _launch.launch(_kernel(SPLINE_FILTER_WARP), -(-lines // per_block), 32 * per_block,
+                       (data.data.ptr, numpy.int64(n), numpy.int64(inner), numpy.int64(lines), numpy.int32(order),
+                        numpy.int32(mode)), shared_mem=per_block * n * 8)
+        return
     k = _kernel(SPLINE_FILTER)
     _launch.launch(k, _launch.grid_one_pass(lines, _BLOCK), _BLOCK,
                    (data.data.ptr, numpy.int64(n), numpy.int64(inner), numpy.int64(lines), numpy.int32(order),

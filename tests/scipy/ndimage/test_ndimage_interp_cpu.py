@@ -332,7 +332,7 @@ def test_kernels_compile_for_sm90():
     names = [ik.geometric_name(np.dtype(a), np.dtype(b), k, nd, o)
              for a, b, k, nd, o in [("f", "f", "coords", 2, 3), ("d", "d", "affine", 3, 1), ("B", "B", "zoom_shift", 2, 0),
                                     ("q", "d", "zoom_shift", 5, 5), ("?", "?", "coords", 1, 2)]]
-    names.append(ik.SPLINE_FILTER)
+    names += [ik.SPLINE_FILTER, ik.SPLINE_FILTER_WARP]
     cubin, mapping = compiler.compile_cubin(ik.source(), arch="sm_90", name_expressions=names)
     assert cubin and set(mapping) == set(names)
 

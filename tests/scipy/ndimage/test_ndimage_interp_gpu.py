@@ -80,6 +80,18 @@ def test_zoom_shift_affine(mode, order):
         close(cnd.spline_filter1d(d, max(order, 2), axis, mode=mode), snd.spline_filter1d(x, max(order, 2), axis, mode=mode))
 
 
+@pytest.mark.parametrize("mode", ["mirror", "reflect", "grid-wrap"])
+@pytest.mark.parametrize("shape,axis", [((3, 6144), -1), ((3, 6145), -1), ((6000, 2), 0), ((4, 70000), 0),
+                                        ((2, 300, 5), 1)])
+def test_spline_filter_both_kernels(mode, shape, axis):
+    # a warp per line staged in shared memory (lines up to 6144 along the last axis, or few lines);
+    # a thread per line beyond (6145 samples; 70000 lines along the first axis): both sides of each switch
+    x = RNG.normal(size=shape)
+    for order in (3, 5):
+        close(cnd.spline_filter1d(cuarray.asarray(x), order, axis, mode=mode),
+              snd.spline_filter1d(x, order, axis, mode=mode))
+
+
 def test_errors():
     d = cuarray.asarray(RNG.normal(size=(4, 5)))
     with pytest.raises(TypeError):

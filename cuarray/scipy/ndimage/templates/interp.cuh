@@ -309,11 +309,13 @@ CUARRAY_DEVICE inline void spline_filter_line(double* c, long long n, long long 
     if (kind == 1) init_causal_reflect(c, n, s, z);
     else if (kind == 2) init_causal_wrap(c, n, s, z);
     else init_causal_mirror(c, n, s, z);
-    for (long long i = 1; i < n; ++i) c[i * s] += z * c[(i - 1) * s];
+    double prev = c[0];  // the recursions carry their last value in a register (same arithmetic)
+    for (long long i = 1; i < n; ++i) c[i * s] = prev = c[i * s] + z * prev;
     if (kind == 1) init_anticausal_reflect(c, n, s, z);
     else if (kind == 2) init_anticausal_wrap(c, n, s, z);
     else init_anticausal_mirror(c, n, s, z);
-    for (long long i = n - 2; i >= 0; --i) c[i * s] = z * (c[(i + 1) * s] - c[i * s]);
+    prev = c[(n - 1) * s];
+    for (long long i = n - 2; i >= 0; --i) c[i * s] = prev = z * (prev - c[i * s]);
   }
 }
 
