@@ -91,7 +91,7 @@ def _edt(x: ndarray, sampling, want_indices: bool):
 
 
 def _sqrt(f: ndarray) -> ndarray:
-    _, _, k_sqrt = _get(names(numpy.dtype(numpy.int8)))
+    k_sqrt = _get(names(numpy.dtype(numpy.int8)))[2]
     out = ndarray(f.shape, _F8)
     if f.size:
         _launch.launch(k_sqrt, _launch.grid_one_pass(f.size, _BLOCK), _BLOCK,
