@@ -25,8 +25,6 @@ __all__ = ["distance_transform_edt", "source", "names"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 _BLOCK = 128
-_STAGE_BYTES = 48 * 1024  # dynamic shared memory a block may use without opting in
-_WARPS = 8  # at most this many lines (warps) per block
 _F8 = numpy.dtype(numpy.float64)
 _I8 = numpy.dtype(numpy.int64)
 _kernels: dict = {}
@@ -68,13 +66,14 @@ def _edt(x: ndarray, sampling, want_indices: bool):
         lines = total // n
         nxt = ndarray((nd,) + x.shape, _I8) if idx is not None else None
         words = (12 * n + 7) // 8  # a warp's staging area: n doubles and n ints
-        if words * 8 <= _STAGE_BYTES:
-            per_block = max(1, min(_WARPS, _STAGE_BYTES // (words * 8)))
-            _launch.launch(k_warp, -(-lines // per_block), 32 * per_block,
+        staged = _s.warp_per_line(lines, words * 8)
+        if staged is not None:
+            grid, block, shared = staged
+            _launch.launch(k_warp, grid, block,
                            (f.data.ptr, numpy.int64(n), numpy.int64(inner), numpy.int64(lines),
                             numpy.float64(sampling[axis] ** 2), numpy.int64(words),
                             0 if idx is None else idx.data.ptr, 0 if nxt is None else nxt.data.ptr,
-                            numpy.int32(nd), numpy.int64(total)), shared_mem=per_block * words * 8)
+                            numpy.int32(nd), numpy.int64(total)), shared_mem=shared)
             idx = nxt
             continue
         v = ndarray((lines * n,), _I8)

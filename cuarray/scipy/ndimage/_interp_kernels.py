@@ -16,6 +16,7 @@ from ..._core.ndarray import ndarray
 from ..._core.transfer import from_host
 from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
+from . import _support as _s
 
 __all__ = ["KINDS", "MODES", "mode_code", "source", "geometric_name", "geometric", "spline_filter",
            "ZS_ZOOM", "ZS_SHIFT", "ZS_GRID", "MAX_NDIM"]
@@ -30,8 +31,6 @@ MODES = {"nearest": 0, "wrap": 1, "reflect": 2, "grid-mirror": 2, "mirror": 3, "
 SPLINE_FILTER = "cuarray_ndimage::spline_filter"
 SPLINE_FILTER_WARP = "cuarray_ndimage::spline_filter_warp"
 _BLOCK = 128
-_STAGE_BYTES = 48 * 1024  # dynamic shared memory a block may use without opting in
-_WARPS = 8  # at most this many lines (warps) per block of spline_filter_warp
 _LINES_FILL = 65536  # lines a thread each, coalesced, keep the GPU busy from about this many
 _I8 = numpy.dtype(numpy.int64)
 _F8 = numpy.dtype(numpy.float64)
@@ -100,11 +99,12 @@ def spline_filter(data: ndarray, axis: int, order: int, mode: int) -> None:
     for s in data.shape[axis + 1:]:
         inner *= s
     lines = data.size // n
-    if n * 8 <= _STAGE_BYTES and (inner == 1 or lines < _LINES_FILL):
-        per_block = max(1, min(_WARPS, _STAGE_BYTES // (n * 8)))
-        _launch.launch(_kernel(SPLINE_FILTER_WARP), -(-lines // per_block), 32 * per_block,
+    staged = _s.warp_per_line(lines, n * 8) if inner == 1 or lines < _LINES_FILL else None
+    if staged is not None:
+        grid, block, shared = staged
+        _launch.launch(_kernel(SPLINE_FILTER_WARP), grid, block,
                        (data.data.ptr, numpy.int64(n), numpy.int64(inner), numpy.int64(lines), numpy.int32(order),
-                        numpy.int32(mode)), shared_mem=per_block * n * 8)
+                        numpy.int32(mode)), shared_mem=shared)
         return
     k = _kernel(SPLINE_FILTER)
     _launch.launch(k, _launch.grid_one_pass(lines, _BLOCK), _BLOCK,

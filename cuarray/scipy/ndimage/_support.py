@@ -15,7 +15,21 @@ from ..._core.host_input import as_array
 from ..._core.ndarray import ndarray
 
 __all__ = ["as_input", "output_dtype", "finish", "check_axes", "normalize_sequence", "host_param",
-           "expand_origin", "expand_footprint", "normalize_axis", "invalid_origin"]
+           "expand_origin", "expand_footprint", "normalize_axis", "invalid_origin", "warp_per_line"]
+
+# A warp per line with the line staged in shared memory (the EDT, the spline prefilter): blocks of
+# up to 8 warps within the 48 KiB of dynamic shared memory a kernel may use without opting in.
+_STAGE_BYTES = 48 * 1024
+_STAGE_WARPS = 8
+
+
+def warp_per_line(lines: int, line_bytes: int):
+    """(grid, block, shared_mem) of a launch with a warp per line and `line_bytes` of shared
+    memory per warp; None when one line does not fit."""
+    if line_bytes > _STAGE_BYTES:
+        return None
+    per_block = max(1, min(_STAGE_WARPS, _STAGE_BYTES // line_bytes))
+    return -(-lines // per_block), 32 * per_block, per_block * line_bytes
 
 # What scipy.ndimage's C core accepts (float16 raises there too).
 _KINDS = "biufc"
