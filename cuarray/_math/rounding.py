@@ -59,6 +59,14 @@ def around(a, decimals=0, out=None):
         return out
     if decimals == 0:
         return rint(a, out=out)
+    if kind == "c":
+        # NumPy rounds the real and the imaginary parts each (PyArray_Round): scaling the complex
+        # value would put inf * 0 = NaN into the other part (round(-inf+0j, -1) is -inf+0j)
+        re, im = around(a.real, decimals), around(a.imag, decimals)
+        res = ndarray(a.shape, a.dtype) if out is None else out
+        res.real = re
+        res.imag = im
+        return res
     if decimals > 0:
         f = float(10 ** decimals)
         y = multiply(a, f)

@@ -564,6 +564,27 @@ def test_around(dtype, decimals, request):
     check(Op("around", tol="arith"), np.around(a, decimals), cu("around")(cuarray.asarray(a), decimals))
 
 
+@pytest.mark.parametrize("decimals", [0, 2, -1])
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=testing.dtype_id)
+def test_around_complex_parts_each(dtype, decimals, request):
+    # NumPy rounds the real and imaginary parts each: an infinity or NaN in one part leaves the
+    # other alone (the fuzzer's seed 6: round(-inf+0j, -1) gave nan+nanj); out= and 0-d too
+    rng = rng_for(request)
+    inf, nan = np.inf, np.nan
+    a = (rng.normal(size=12) * 300 + 1j * rng.normal(size=12) * 300).astype(dtype)
+    a[:6] = np.array([complex(-inf, 0.0), complex(inf, 1250.0), complex(nan, -3.5), complex(2.5, inf),
+                      complex(0.0, -inf), complex(125.0, nan)], dtype)
+    with np.errstate(invalid="ignore"):
+        want = np.around(a, decimals)
+        want0 = np.around(a[0], decimals)
+    x = cuarray.asarray(a)
+    np.testing.assert_array_equal(cu("around")(x, decimals).get(), want)
+    out = cuarray.empty(a.shape, dtype)
+    assert cu("around")(x, decimals, out=out) is out
+    np.testing.assert_array_equal(out.get(), want)
+    np.testing.assert_array_equal(cu("around")(x[0], decimals).get(), want0)
+
+
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int16, np.bool_], ids=testing.dtype_id)
 def test_i0_sinc_fix(dtype, request):
     rng = rng_for(request)
