@@ -65,8 +65,8 @@ OPS = {o.name: o for o in (
     Op("min", "x", "cuarray::minimum(a, b)", "cuarray::highest<_acc_t>()", False, "input", "minimum", numpy.min),
     # NaN-ignoring: the neutral element is NaN itself for inexact types (fmax(NaN, x) == x), so an
     # all-NaN slice gives NaN like NumPy's nanmax.
-    Op("nanmax", "x", "cuarray::fmax(a, b)", None, False, "input", "fmax", numpy.nanmax),
-    Op("nanmin", "x", "cuarray::fmin(a, b)", None, False, "input", "fmin", numpy.nanmin),
+    Op("nanmax", "x", "cuarray::fmax_reduce(a, b)", None, False, "input", "fmax", numpy.nanmax),
+    Op("nanmin", "x", "cuarray::fmin_reduce(a, b)", None, False, "input", "fmin", numpy.nanmin),
     Op("any", "cuarray::cast<bool>(x)", "a || b", "false", True, "bool", "logical_or", numpy.any),
     Op("all", "cuarray::cast<bool>(x)", "a && b", "true", True, "bool", "logical_and", numpy.all),
     Op("count_notnan", "(long long)!cuarray::isnan(x)", "a + b", "0LL", True, "int64", "add", numpy.count_nonzero),
@@ -89,8 +89,8 @@ OPS = {o.name: o for o in (
 # differs from NumPy's order only by float rounding), as ops over the loop dtype.
 UFUNC_OPS = {
     "add": OPS["sum"], "multiply": OPS["prod"], "maximum": OPS["max"], "minimum": OPS["min"],
-    "fmax": Op("fmax", "x", "cuarray::fmax(a, b)", None, False, "result", "fmax", None),
-    "fmin": Op("fmin", "x", "cuarray::fmin(a, b)", None, False, "result", "fmin", None),
+    "fmax": Op("fmax", "x", "cuarray::fmax_reduce(a, b)", None, False, "result", "fmax", None),
+    "fmin": Op("fmin", "x", "cuarray::fmin_reduce(a, b)", None, False, "result", "fmin", None),
     "logical_and": Op("logical_and", "cuarray::cast<bool>(x)", "a && b", "true", True, "result", "logical_and", None),
     "logical_or": Op("logical_or", "cuarray::cast<bool>(x)", "a || b", "false", True, "result", "logical_or", None),
     "logical_xor": Op("logical_xor", "cuarray::cast<bool>(x)", "a != b", "false", True, "result", "logical_xor", None),

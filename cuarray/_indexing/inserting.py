@@ -139,8 +139,12 @@ def put(a, ind, v, mode="raise"):
         put(tmp, ind, v, mode)
         copyto_unchecked(a, tmp)
         return
+    raw = _index_array(ind)
+    if a.size == 0 and raw.size > 0:
+        # NumPy's PyArray_PutTo checks this before any mode or value (even with mode='wrap').
+        raise IndexError("cannot replace elements of an empty array")
     flat = a.reshape(-1)
-    idx = _apply_mode(_index_array(ind), a.size, mode)
+    idx = _apply_mode(raw, a.size, mode)
     if mode == "raise" and isinstance(idx, numpy.ndarray) and idx.size:
         bad = (idx < -a.size) | (idx >= a.size)
         if bad.any():
@@ -264,6 +268,13 @@ def compress(condition, a, axis=None, out=None):
         # bounds (one device read of that tail, as extract's)
         beyond = cond[n:].nonzero()[0]
         if beyond.size:
+            # NumPy's compress is a take of cond's True positions: it checks an index only while
+            # copying an outer row, so with no outer rows nothing is checked.
+            shape = a.shape[:axis] + (int(cond.nonzero()[0].size),) + a.shape[axis + 1:]
+            if n == 0 and math.prod(shape):
+                raise IndexError("cannot do a non-empty take from an empty axes.")
+            if math.prod(a.shape[:axis]) == 0:
+                return _result_into(ndarray(shape, a.dtype), out)
             raise IndexError("index {} is out of bounds for axis {} with size {}".format(
                 n + int(beyond[0].get()), axis, n))
         cond = cond[:n]
@@ -271,7 +282,11 @@ def compress(condition, a, axis=None, out=None):
         full = zeros(n, bool)
         full[:cond.size] = cond
         cond = full
-    res = a[(slice(None),) * axis + (cond,)]
+    return _result_into(a[(slice(None),) * axis + (cond,)], out)
+
+
+def _result_into(res, out):
+    """`res`, or `out` holding it."""
     if out is not None:
         out[...] = res
         return out

@@ -114,7 +114,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     if x.dtype.kind == "c":
         raise TypeError("Cannot cast array data from dtype('complex128') to dtype('float64') according to the "
                         "rule 'safe'")
-    if xp.shape[0] == 0:
+    if xp.shape[0] == 0 and x.size != 0:  # NumPy >= 2.5: an empty x needs no sample points
         raise ValueError("array of sample points is empty")
     if fp.shape[0] != xp.shape[0]:
         raise ValueError("fp and xp are not of the same length.")

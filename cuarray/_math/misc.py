@@ -135,7 +135,9 @@ def _float_result(x: ndarray):
 def i0(x):
     """See `numpy.i0`: the modified Bessel function of the first kind, order 0 (CUDA's
     `cyl_bessel_i0`). Complex input raises TypeError like NumPy; the result keeps a float dtype
-    and is float64 for integer input."""
+    and is float64 for integer input. i0(+-inf) is NaN, as NumPy's (its large-argument formula
+    divides inf by inf; SciPy's i0 gives inf). float16 input is computed in float32 (NumPy
+    computes in float16: results may differ in the last bit)."""
     if not isinstance(x, ndarray):
         return numpy.i0(x)
     if x.dtype.kind == "c":
@@ -143,7 +145,7 @@ def i0(x):
     out_dt = x.dtype if x.dtype.kind == "f" else numpy.dtype(numpy.float64)
     compute = numpy.dtype(numpy.float64) if out_dt == numpy.float64 else numpy.dtype(numpy.float32)
     fn = "cyl_bessel_i0f" if compute == numpy.float32 else "cyl_bessel_i0"
-    d = _unary_definition("i0", "out0 = {}(fabs(in0))".format(fn), x.dtype, compute, out_dt)
+    d = _unary_definition("i0", "out0 = ::isinf(in0) ? in0 - in0 : {}(fabs(in0))".format(fn), x.dtype, compute, out_dt)
     out = ndarray(x.shape, out_dt)
     d.run((x, out), (), x.shape)
     return out

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import operator
 import pathlib
+import warnings
 
 import numpy
 
@@ -196,23 +197,38 @@ def _ravel_weights(a: ndarray, weights):
     return w.reshape(-1)
 
 
+def _histogram_data(a, name) -> ndarray:
+    """NumPy's `_ravel_and_check_weights` conversion: bool data becomes uint8 (with NumPy's
+    RuntimeWarning). Complex data is not implemented, with or without `range`: NumPy bins it by
+    comparing complex values and casting them to bin indices (imaginary parts dropped)."""
+    a = as_array(a, name)
+    if a._dtype.kind in "Mm":
+        raise TypeError("histogram of {} is not supported on the GPU".format(a._dtype))
+    if a._dtype.kind == "c":
+        raise NotImplementedError("{} of complex data is not supported (bin the real part, or abs)".format(name))
+    if a._dtype.kind == "b":
+        warnings.warn("Converting input from bool to <class 'numpy.uint8'> for compatibility.", RuntimeWarning,
+                      stacklevel=3)
+        a = astype(a, numpy.uint8)
+    return a
+
+
 def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002
-    """See `numpy.histogram_bin_edges`."""
+    """See `numpy.histogram_bin_edges`. Complex data raises NotImplementedError."""
     from .histogram_bins import bin_edges  # cycle: histogram_bins imports minmax, upload, histogram from here
 
-    a = as_array(a, "histogram_bin_edges")
+    a = _histogram_data(a, "histogram_bin_edges")
     w = _ravel_weights(a, weights)
     return bin_edges(a.reshape(-1), bins, range, w)[0]
 
 
 def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     """See `numpy.histogram`. float16 data is binned in float32 (NumPy computes the bin in
-    float16); weighted sums are float64 sums cast to the weights' dtype."""
+    float16); weighted sums are float64 sums cast to the weights' dtype. Complex data raises
+    NotImplementedError."""
     from .histogram_bins import bin_edges  # cycle: histogram_bins imports minmax, upload, histogram from here
 
-    a = as_array(a, "histogram")
-    if a._dtype.kind in "Mm":
-        raise TypeError("histogram of {} is not supported on the GPU".format(a._dtype))
+    a = _histogram_data(a, "histogram")
     w = _ravel_weights(a, weights)
     a = a.reshape(-1)
     edges, uniform = bin_edges(a, bins, range, w)

@@ -204,6 +204,11 @@ def _rows_quantile(x: ndarray, q: numpy.ndarray, method, weak_q, skipnan, fname)
         warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=4)
         empty = from_host((count == 0).reshape(1, -1))
         r = where(empty, numpy.float64(numpy.nan).astype(r._dtype), r)
+        if count[0] == 0 and r._dtype != x._dtype:
+            # NumPy answers row by row (apply_along_axis), its output typed by the first row's
+            # answer, and an all-NaN row's answer is NaN of the input's dtype: so the first row
+            # being all-NaN gives the input's dtype (float16 with q a float64 array).
+            r = astype(r, x._dtype)
     return r.reshape(q.shape + (rows,))
 
 

@@ -118,6 +118,8 @@ def test_host_path_against_numpy(host_path):
 
 @pytest.mark.parametrize("key,seed,index", fuzz_regressions.CASES)
 def test_regression_cases_host_path(host_path, key, seed, index):
+    if fuzz_regressions.numpy_too_old((key, seed, index)):
+        pytest.skip("NumPy {} answers this case as an older NumPy did".format(np.__version__))
     res = fuzzlib.run_case(fc.BY_KEY[key], seed, index, fuzzlib.Side(np), _host_only_side(),
                            reached_device=(_backend.NoDeviceError, ImportError))
     assert not isinstance(res, fuzzlib.Mismatch), str(res)

@@ -71,6 +71,8 @@ def test_fuzz_against_numpy(request, nvrtc_runs):
 
 @pytest.mark.parametrize("key,seed,index", fuzz_regressions.CASES)
 def test_regression_cases(key, seed, index):
+    if fuzz_regressions.numpy_too_old((key, seed, index)):
+        pytest.skip("NumPy {} answers this case as an older NumPy did".format(np.__version__))
     res = fuzzlib.run_case(fc.BY_KEY[key], seed, index, fuzzlib.Side(np), _gpu_side())
     assert not isinstance(res, fuzzlib.Mismatch), str(res)
 

@@ -718,3 +718,126 @@ def test_output_casting_error_with_a_none_out_is_numpys(host_path):
     """divmod(f8, 2.0, out=(None, i8)): NumPy's output-casting UFuncTypeError for the second output
     (the oracle dropped the None and asked NumPy with a one-entry `out`: ValueError)."""
     _agrees(lambda xp: xp.divmod(xp.zeros(3), 2.0, out=(None, xp.zeros(3, "i8"))))
+
+
+# -- the 1.4 million calls of session 12 (14 processes on the H100, NumPy 2.5.2) -------------------
+
+def test_put_into_empty_array_raises_before_mode_and_values(host_path):
+    for mode in ("raise", "wrap", "clip"):
+        for xp in (np, cp):
+            with pytest.raises(IndexError, match="cannot replace elements of an empty array"):
+                xp.put(xp.zeros((0, 1), np.float32), np.arange(3), xp.zeros((0, 2)), mode=mode)
+    cp.put(cp.zeros((0, 1), np.float32), np.arange(0), cp.zeros(2))  # no indices: nothing to do
+
+
+@pytest.mark.gpu
+def test_compress_beyond_the_axis_of_an_array_with_no_outer_rows():
+    """NumPy's compress takes cond's True positions and checks one only while copying an outer
+    row: with none, a True beyond the axis is no error and counts in the result's shape."""
+    cond = np.array([True])
+    for shape, axis in [((0, 0, 0), -1), ((0, 3, 0), 2)]:
+        want = np.compress(cond, np.zeros(shape, np.float16), axis=axis)
+        got = cp.compress(cond, cp.zeros(shape, np.float16), axis=axis)
+        assert (got.dtype, got.shape) == (want.dtype, want.shape)
+    with pytest.raises(IndexError, match="non-empty take from an empty axes"):
+        np.compress(cond, np.zeros((2, 0), np.float16), axis=-1)
+    with pytest.raises(IndexError, match="non-empty take from an empty axes"):
+        cp.compress(cond, cp.zeros((2, 0), np.float16), axis=-1)
+
+
+def test_histogram_bool_becomes_uint8_complex_is_not_implemented(host_path):
+    with pytest.warns(RuntimeWarning, match="Converting input from bool"):
+        _agrees_or_stops(lambda xp: xp.histogram_bin_edges(xp.zeros(2, bool)))
+    launches = len(host_path)
+    for fn in ("histogram", "histogram_bin_edges"):  # with range= too (it compiled a kernel and failed)
+        with pytest.raises(NotImplementedError, match="complex data is not supported"):
+            getattr(cp, fn)(cp.empty(2, np.complex128), range=(0, 1))
+    assert len(host_path) == launches  # refused before any launch
+
+
+def _agrees_or_stops(call):
+    want, got = call(np), None
+    try:
+        got = call(cp)
+    except cp.cuda._backend.NoDeviceError:
+        return  # the host path ends at the first kernel: the conversion came before it
+    assert (got.dtype, got.shape) == (want.dtype, want.shape)
+
+
+def test_interp_of_no_points_needs_no_sample_points(host_path):
+    """NumPy 2.5 answers an empty x whatever xp holds (2.4 raised ValueError); xp empty with a
+    non-empty x still raises."""
+    got = cp.interp(cp.zeros(0, np.int64), cp.zeros(0, np.uint64), cp.zeros(0))
+    assert (got.dtype, got.shape) == (np.dtype(np.float64), (0,))
+    with pytest.raises(ValueError, match="array of sample points is empty"):
+        cp.interp(cp.zeros(2), cp.zeros(0), cp.zeros(0))
+
+
+@pytest.mark.gpu
+def test_complex_special_values_follow_c99_and_numpy():
+    """sqrt(nan + 0j) is nan + nanj (C99 csqrt; cuarray gave nan + 0j); tan(-inf + 0j) is nan + 0j
+    (C11 ctanh(+-0 + i inf) is +-0 + i nan; cuarray gave nan + nanj); 1/(x + 0j) is 1/x - 0j
+    (NumPy's reciprocal loop; cuarray gave +0j)."""
+    for dt in (np.complex64, np.complex128):
+        x = np.array([complex(np.nan, 0), complex(-np.inf, 0), complex(np.inf, 0), complex(0, np.inf),
+                      complex(-0.0, np.nan), 1e-30 + 0j, -2.5 + 0j, 0.5 - 0j, complex(0, -3), 2 + 3j], dt)
+        for fn in ("sqrt", "tan", "tanh", "reciprocal"):
+            with np.errstate(all="ignore"):
+                want = getattr(np, fn)(x)
+            got = getattr(cp, fn)(cp.asarray(x)).get()
+            np.testing.assert_array_equal(np.signbit(got.real), np.signbit(want.real), err_msg=fn)
+            np.testing.assert_array_equal(np.signbit(got.imag), np.signbit(want.imag), err_msg=fn)
+            np.testing.assert_allclose(got, want, rtol=1e-6, err_msg=fn)
+
+
+@pytest.mark.gpu
+def test_nanmax_of_all_nan_complex_is_its_element():
+    """NumPy's fmax.reduce answers an all-NaN slice with its first element (nan + 0j stays nan + 0j);
+    the reduction's NaN identity gave nan + nanj. fmax.reduce itself too; the fmax ufunc unchanged."""
+    for dt in (np.complex64, np.complex128):
+        x = np.array([complex(np.nan, 0), complex(0, np.nan), complex(np.nan, 2)], dt)
+        for fn in ("nanmax", "nanmin"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                for a in (x[0], x[:1], x[1:2]):
+                    want = getattr(np, fn)(a)
+                    got = getattr(cp, fn)(cp.asarray(a)).get()
+                    np.testing.assert_array_equal(np.isnan(np.c_[got.real, got.imag]),
+                                                  np.isnan(np.c_[want.real, want.imag]), err_msg=fn)
+        got = cp.fmax.reduce(cp.asarray(x[:1])).get()
+        assert np.isnan(got.real) and got.imag == 0
+        y = cp.fmax(cp.asarray(x[1:2]), cp.asarray(x[:1])).get()  # NumPy: the first operand when both are NaN
+        np.testing.assert_array_equal(np.isnan(y.imag), np.isnan(np.fmax(x[1:2], x[:1]).imag))
+
+
+@pytest.mark.gpu
+def test_nanpercentile_first_row_all_nan_keeps_input_dtype():
+    for dt in (np.float16, np.float32):
+        for a in (np.array([[np.nan]], dt), np.array([[np.nan, np.nan], [1, 2]], dt),
+                  np.array([[1, 2], [np.nan, np.nan]], dt)):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                want = np.nanpercentile(a, [10.0], axis=-1)
+                got = cp.nanpercentile(cp.asarray(a), [10.0], axis=-1)
+            assert got.dtype == want.dtype
+            np.testing.assert_allclose(got.get(), want, rtol=1e-3)
+
+
+@pytest.mark.gpu
+def test_i0_of_infinities_is_nan_as_numpy():
+    for dt in (np.float16, np.float32, np.float64):
+        x = np.array([np.inf, -np.inf, 0.0, 2.5, -3.0], dt)
+        with np.errstate(all="ignore"):
+            want = np.i0(x)
+        got = cp.i0(cp.asarray(x)).get()
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+        np.testing.assert_allclose(got[2:], want[2:], rtol=2e-3)
+
+
+@pytest.mark.gpu
+def test_interp_compress_put_values():
+    assert cp.interp(cp.zeros(0), cp.zeros(0), cp.zeros(0)).size == 0
+    a = cp.arange(6.0)
+    cp.put(a, [1, 4], cp.asarray([-1.0, -2.0]))
+    np.testing.assert_array_equal(a.get(), [0, -1, 2, 3, -2, 5])
+    assert cp.compress(np.array([True]), cp.zeros((0, 0, 0)), axis=-1).shape == (0, 0, 1)

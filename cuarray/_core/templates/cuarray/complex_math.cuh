@@ -32,7 +32,16 @@ template <typename T> __device__ __forceinline__ T abs(complex<T> z) { return ::
 template <typename T> __device__ __forceinline__ T absolute(complex<T> z) { return ::hypot(z.re, z.im); }
 template <typename T> __device__ __forceinline__ T arg(complex<T> z) { return ::atan2(z.im, z.re); }
 template <typename T> __device__ __forceinline__ complex<T> rint(complex<T> z) { return complex<T>(::rint(z.re), ::rint(z.im)); }
-template <typename T> __device__ __forceinline__ complex<T> reciprocal(complex<T> z) { return complex<T>(T(1), T(0)) / z; }
+// 1/z as NumPy's complex reciprocal loop computes it (Smith's, its own order of operations: the
+// signs of zero parts follow it, e.g. 1/(x+0j) is 1/x - 0j).
+template <typename T> __device__ __forceinline__ complex<T> reciprocal(complex<T> z) {
+  if (::fabs(z.im) <= ::fabs(z.re)) {
+    T r = z.im / z.re, d = z.re + z.im * r;
+    return complex<T>(T(1) / d, -r / d);
+  }
+  T r = z.re / z.im, d = z.re * r + z.im;
+  return complex<T>(r / d, T(-1) / d);
+}
 template <typename T> __device__ __forceinline__ complex<T> square(complex<T> z) { return z * z; }
 // i*z and -i*z without rounding.
 template <typename T> __device__ __forceinline__ complex<T> times_i(complex<T> z) { return complex<T>(-z.im, z.re); }
@@ -128,7 +137,7 @@ __device__ __forceinline__ complex<T> sqrt(complex<T> z) {
   T x = z.re, y = z.im;
   if (x == T(0) && y == T(0)) return complex<T>(T(0), y);
   if (::isinf(y)) return complex<T>(c_inf<T>(), y);
-  if (x != x) return complex<T>(x, y - y);  // nan, nan
+  if (x != x) return complex<T>(x, x);  // C99: sqrt(nan + iy) is nan + i nan for finite y
   if (::isinf(x)) {
     if (x > T(0)) return complex<T>(x, y != y ? y : ::copysign(T(0), y));
     return complex<T>(y != y ? y : T(0), ::copysign(c_inf<T>(), y));
@@ -208,7 +217,8 @@ __device__ __forceinline__ complex<T> tanh(complex<T> z) {
     return complex<T>(::copysign(T(1), x),
                       ::isfinite(y) ? ::copysign(T(0), ::sin(y) * ::cos(y)) : ::copysign(T(0), y));
   }
-  if (!::isfinite(y)) return complex<T>(y - y, y - y);
+  // C11 G.6.2.6: tanh(+-0 + i inf) and tanh(+-0 + i nan) are +-0 + i nan (so tan(-inf + 0j) is nan + 0j).
+  if (!::isfinite(y)) return complex<T>(x == T(0) ? x : y - y, y - y);
   if (y == T(0)) return complex<T>(::tanh(x), y);
   if (::fabs(x) > complex_consts<T>::tanh_big()) {
     T e = ::exp(T(-2) * ::fabs(x));

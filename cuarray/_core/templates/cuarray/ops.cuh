@@ -418,6 +418,23 @@ __device__ __forceinline__ complex<T> fmin(complex<T> a, complex<T> b) {
   if (isnan_c(a)) return b;
   return less_equal(a, b) ? a : b;
 }
+// nanmax/nanmin's combine. Real types: fmax/fmin. Complex: as fmax/fmin, except that the
+// reduction's NaN identity (nan+nanj) gives way to a NaN element, so an all-NaN slice answers a
+// NaN of the data (NumPy's fmax.reduce answers its first element: nanmax of nan+0j is nan+0j).
+template <typename T>
+__device__ __forceinline__ T fmax_reduce(T a, T b) { return fmax(a, b); }
+template <typename T>
+__device__ __forceinline__ T fmin_reduce(T a, T b) { return fmin(a, b); }
+template <typename T>
+__device__ __forceinline__ bool nan_both_parts(complex<T> z) { return z.re != z.re && z.im != z.im; }
+template <typename T>
+__device__ __forceinline__ complex<T> fmax_reduce(complex<T> a, complex<T> b) {
+  return (isnan_c(b) && isnan_c(a) && nan_both_parts(a)) ? b : fmax(a, b);
+}
+template <typename T>
+__device__ __forceinline__ complex<T> fmin_reduce(complex<T> a, complex<T> b) {
+  return (isnan_c(b) && isnan_c(a) && nan_both_parts(a)) ? b : fmin(a, b);
+}
 
 // -- array contents: isnan/isinf/isfinite for every kind ------------------------------------------
 template <typename T> __device__ __forceinline__ bool isnan(T) { return false; }
