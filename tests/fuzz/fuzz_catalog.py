@@ -15,9 +15,11 @@ import operator
 
 import numpy as np
 
-from fuzz_checks import (check_argsort, check_complex_product, check_eigh, check_isin_assume_unique, check_lstsq, check_nonfinite_spread,
-                         check_partition, check_qr, check_slogdet, check_sorted_values, check_space_cast, check_svd,
-                         check_unordered_values)
+from fuzz_checks import (check_argsort, check_complex_power, check_complex_product, check_eigh, check_half_accumulation,
+                         check_isin_assume_unique, check_large_int_moments, check_lstsq, check_nonfinite_spread,
+                         check_partition, check_qr, check_scaled_by_zero, check_slogdet, check_solve, check_sorted_values,
+                         check_space_cast, check_svd, check_unique_inverse, check_unordered_values, check_unpackbits,
+                         check_unwrap)
 from fuzzlib import ArraySpec, Host, Seq, XpFn, array_spec, broadcastable_shape, pick_dtype, random_shape
 
 # -- kinds --------------------------------------------------------------------------------------
@@ -539,14 +541,29 @@ REDUCE_UFUNCS = "add multiply maximum minimum logical_and logical_or bitwise_xor
 PRODUCTS = {"prod", "nanprod", "cumprod", "nancumprod", "multiply.reduce", "multiply.accumulate", "cumulative_prod"}
 
 
+# Cumulative sums and products: float16 accumulates in float32 (check_half_accumulation).
+ACCUMULATIONS = {"cumsum", "cumprod", "nancumsum", "nancumprod", "add.accumulate", "multiply.accumulate",
+                 "cumulative_sum", "cumulative_prod"}
+# Moments of integers accumulate in float64: order-dependent beyond 2**53 (check_large_int_moments).
+MOMENTS = {"mean", "nanmean", "var", "std", "nanvar", "nanstd"}
+# Complex power: where inf/NaN land follows the order of the arithmetic (check_complex_power).
+POWERS = {"power", "pow", "float_power"}
+
+
 def _product_check(name):
+    if name in ACCUMULATIONS:
+        return {"check": check_half_accumulation}
+    if name in MOMENTS:
+        return {"check": check_large_int_moments}
+    if name in POWERS:
+        return {"check": check_complex_power}
     return {"check": check_complex_product} if name in PRODUCTS else {}
 
 
 ROWS = [
     *[Row(n, "a") for n in UNARY],
-    *[Row(n, "a b") for n in BINARY],
-    *[Row(n, "a s") for n in BINARY],
+    *[Row(n, "a b", **_product_check(n)) for n in BINARY],
+    *[Row(n, "a s", **_product_check(n)) for n in BINARY],
     *[Row(n, "a", kw={"axis": "axis", "keepdims": "bool"}, rtol=50, **_product_check(n))
       for n in REDUCTIONS if not n.startswith(("cum", "nancum"))],
     *[Row(n, "a", kw={"axis": "axis_int"}, rtol=50, **_product_check(n))
@@ -596,7 +613,7 @@ ROWS = [
     Row("linalg.norm", "a", dtypes="fc", rtol=100),
     Row("linalg.inv", "sq", dtypes="fc", rtol=1e4),
     Row("linalg.det", "sq", dtypes="fc", rtol=1e4),
-    Row("linalg.solve", "sq rhs", dtypes="fc", rtol=1e4),
+    Row("linalg.solve", "sq rhs", dtypes="fc", rtol=1e4, check=check_solve),
     Row("linalg.eigh", "sq", dtypes="fc", rtol=1e4, check=check_eigh),
     Row("linalg.eigvalsh", "sq", dtypes="fc", rtol=1e4),
     Row("linalg.svd", "m", dtypes="fc", rtol=1e4, check=check_svd),
@@ -619,10 +636,11 @@ BINARY2 = "atan2 bitwise_left_shift bitwise_right_shift logaddexp2 mod pow divmo
 _NO_VALUES = {"empty_like", "empty"}
 
 ROWS += [
-    *[Row(n, "a", values=n not in _NO_VALUES, rtol=50 if n in ("unwrap", "trapezoid") else 1) for n in UNARY2],
+    *[Row(n, "a", values=n not in _NO_VALUES, rtol=50 if n in ("unwrap", "trapezoid") else 1,
+          **({"check": check_unique_inverse} if n == "unique_inverse" else {})) for n in UNARY2],
     Row("unique_values", "a", check=check_unordered_values),  # (order unspecified: the Array API)
-    *[Row(n, "a b") for n in BINARY2],
-    *[Row(n, "a s") for n in BINARY2],
+    *[Row(n, "a b", **_product_check(n)) for n in BINARY2],
+    *[Row(n, "a s", **_product_check(n)) for n in BINARY2],
     *[Row(n, "a", kw={"axis": "axis", "keepdims": "bool"}) for n in ("amax", "amin")],
     *[Row(n, "a", kw={"axis": "axis_int", "include_initial": "bool"}, rtol=50, **_product_check(n))
       for n in ("cumulative_sum", "cumulative_prod")],
@@ -646,7 +664,7 @@ ROWS += [
     Row("delete", "a idx", kw={"axis": "axis"}),
     Row("insert", "a idx s", kw={"axis": "axis"}),
     Row("trim_zeros", "a1", kw={"trim": "side"}),
-    Row("pad", "a padw", kw={"mode": "padmode"}),
+    Row("pad", "a padw", kw={"mode": "padmode"}, check=check_nonfinite_spread),
     Row("diag", "a", kw={"k": "int"}, max_ndim=2),
     Row("diagflat", "a", kw={"k": "int"}, max_ndim=2),
     Row("tri", "smallint", kw={"M": "smallint", "k": "int", "dtype": "dtype"}),
@@ -663,7 +681,7 @@ ROWS += [
       for n in ("linspace", "logspace", "geomspace")],
     *[Row(n, "smallint") for n in ("bartlett", "blackman", "hamming", "hanning")],
     Row("kaiser", "smallint s"),
-    Row("vander", "a1", kw={"N": "smallint", "increasing": "bool"}, rtol=1e3),
+    Row("vander", "a1", kw={"N": "smallint", "increasing": "bool"}, rtol=1e3, check=check_complex_product),
     Row("meshgrid", "a1 a1", kw={"indexing": "indexing", "sparse": "bool"}),
     Row("ix_", "a1 a1"),
     Row("argpartition", "a axis_int kth", order=(0, 2, 1), check=check_partition),
@@ -703,7 +721,7 @@ ROWS += [
     Row("gradient", "a", kw={"axis": "axis", "edge_order": "int"}, rtol=50),
     Row("trapezoid", "a", kw={"dx": "s", "axis": "axis_int"}, rtol=50),
     Row("interp", "a sorted sorted", dtypes="iuf", rtol=1e3),
-    Row("unwrap", "a", kw={"axis": "axis_int", "period": "s"}, rtol=50),
+    Row("unwrap", "a", kw={"axis": "axis_int", "period": "s"}, rtol=50, check=check_unwrap),
     *[Row(n, "a1 a1", kw={"mode": "convmode"}, rtol=100, check=check_nonfinite_spread)
       for n in ("convolve", "correlate")],
     Row("cross", "vec3 vec3", rtol=100),
@@ -717,14 +735,15 @@ ROWS += [
     Row("matvec", "m right", rtol=100, check=check_nonfinite_spread),
     Row("vecmat", "a right", rtol=100, check=check_nonfinite_spread),
     Row("packbits", "a", kw={"axis": "axis", "bitorder": "bitorder"}, dtypes="bi"),
-    Row("unpackbits", "uint8", kw={"axis": "axis", "count": "int", "bitorder": "bitorder"}),
+    Row("unpackbits", "uint8", kw={"axis": "axis", "count": "int", "bitorder": "bitorder"}, check=check_unpackbits),
     Row("apply_along_axis", "a axis_int fn1d", order=(2, 1, 0), rtol=50),
     Row("apply_over_axes", "a axes fn1d", order=(2, 0, 1), rtol=50),
     Row("copyto", "a b", inplace=True),
-    Row("poly", "a1", rtol=1e3),
+    Row("poly", "a1", rtol=1e3, check=check_complex_product),
     Row("roots", "a1", dtypes="if", rtol=1e4, edges=False, check=check_sorted_values),
     Row("polyval", "a1 a", rtol=1e3),
-    *[Row(n, "a1 a1", rtol=1e3) for n in ("polyadd", "polysub", "polymul")],
+    *[Row(n, "a1 a1", rtol=1e3, **({"check": check_complex_product} if n == "polymul" else {}))
+      for n in ("polyadd", "polysub", "polymul")],
     Row("polydiv", "a1 a1", dtypes="f", rtol=1e4, edges=False),
     *[Row(n, "a1", kw={"m": "int"}, rtol=1e3) for n in ("polyder", "polyint")],
     Row("polyfit", "a1 same smallint", dtypes="f", rtol=1e6, edges=False, values=False),
@@ -741,7 +760,7 @@ ROWS += [
     Row("linalg.matrix_power", "sq int", dtypes="ifc", rtol=1e4),
     Row("linalg.matrix_rank", "m", dtypes="fc", rtol=1e4, values=False),
     Row("linalg.matrix_transpose", "a"),
-    Row("linalg.multi_dot", "arrays", dtypes="fc", max_ndim=2, rtol=1e3, check=check_nonfinite_spread),
+    Row("linalg.multi_dot", "arrays", dtypes="fc", max_ndim=2, rtol=1e3, check=check_scaled_by_zero),
     Row("linalg.outer", "a1 a1"),
     Row("linalg.pinv", "m", dtypes="fc", rtol=1e4),
     Row("linalg.slogdet", "sq", dtypes="fc", rtol=1e4, check=check_slogdet),

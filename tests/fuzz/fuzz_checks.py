@@ -5,6 +5,7 @@ squares): each compares dtype and shape, then invariants instead of values. A ch
 
 from __future__ import annotations
 
+import operator
 import warnings
 
 import numpy as np
@@ -251,3 +252,122 @@ def check_space_cast(exp, got, row, inputs):
     top = 2.0**64 if np.dtype(dtype) == np.uint64 else 2.0**63
     defined = np.isfinite(ref) & (ref >= -(2.0**63)) & (ref < top)
     return compare_values(e[defined], g[defined], row)
+
+
+def check_half_accumulation(exp, got, row, inputs):
+    """Cumulative sums and products of float16: cuarray accumulates in float32 and rounds once per
+    output (docs/differences.md, "Numerics"); NumPy rounds every partial result to float16, so its
+    product can overflow to inf on the way where the exact one comes back into range. float16 input
+    is compared with NumPy's answer computed in float32 and rounded once; products as
+    check_complex_product, sums as values."""
+    args, kw = inputs
+    if args and isinstance(args[0], np.ndarray) and args[0].dtype == np.float16:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            exp = operator.attrgetter(row.name)(np)(args[0].astype(np.float32), *args[1:], **kw).astype(np.float16)
+    if "prod" in row.name or "multiply" in row.name:
+        return check_complex_product(exp, got, row, inputs)
+    return compare_values(exp, got, row)
+
+
+def check_unpackbits(exp, got, row, inputs):
+    """unpackbits of an empty array with count > 0: NumPy pads with uninitialised memory (NumPy 2.4
+    and 2.5 give e.g. [224] for unpackbits([], count=1), where the padding is zero bits); cuarray
+    pads with zeros, so there zeros are expected."""
+    args, kw = inputs
+    if args[0].size == 0 and (kw.get("count") or 0) > 0 and kw.get("axis") is None:
+        e = np.asarray(exp)
+        exp = np.zeros_like(e)
+    return compare_values(exp, got, row)
+
+
+def check_solve(exp, got, row, inputs):
+    """solve of a singular or nearly singular matrix (cond > 1e-3 / eps of the result type) that
+    LAPACK and cuSOLVER both still factor: the answers are rounding noise of different pivots'
+    arithmetic. There dtype and shape are compared; else the values."""
+    args, _ = inputs
+    e = np.asarray(exp)
+    if e.dtype.kind in "fc":
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a = np.asarray(args[0]).astype(np.complex128 if e.dtype.kind == "c" else np.float64)
+            cond = np.linalg.cond(a) if a.size and np.isfinite(a).all() else np.inf
+        if not np.all(np.asarray(cond) < 1e-3 / np.finfo(e.dtype).eps):
+            return compare_values(exp, got, _Exact(row, values=False))
+    return compare_values(exp, got, row)
+
+
+def check_large_int_moments(exp, got, row, inputs):
+    """mean/var/std (and nan-) of integers beyond 2**53: NumPy accumulates in float64 (pairwise),
+    cuarray too (in a tree), and the conversions and sums of such values round differently in each
+    order (mean of [2**63 - 1, -2**63, 5, ...] cancels to 0 or not). There dtype and shape are
+    compared; else the values."""
+    args, _ = inputs
+    a = args[0]
+    if isinstance(a, np.ndarray) and a.dtype.kind in "iu" and a.size and \
+            np.max(np.abs(a.astype(np.float64))) >= 2.0**53:
+        return compare_values(exp, got, _Exact(row, values=False))
+    return compare_values(exp, got, row)
+
+
+def check_unwrap(exp, got, row, inputs):
+    """unwrap of values so large that one period is below their rounding (|x| * eps > period): the
+    corrections' cumulative sum is then rounding noise in any order (NumPy's sequential, cuarray's
+    parallel scan). There dtype and shape are compared; else the values."""
+    args, kw = inputs
+    x = np.asarray(args[0])
+    period = abs(float(np.real(kw.get("period", 2 * np.pi))))
+    if x.dtype.kind in "fc" and x.size:
+        finite = np.abs(x[np.isfinite(x)]).astype(np.float64)
+        eps = np.finfo(x.dtype).eps if x.dtype.kind == "f" else np.finfo(np.float64).eps
+        if finite.size and (np.max(finite) * eps * 1e3 > period or period == 0):
+            return compare_values(exp, got, _Exact(row, values=False))
+    return compare_values(exp, got, row)
+
+
+def check_scaled_by_zero(exp, got, row, inputs):
+    """multi_dot (a dot) with a 0-d operand equal to zero: NumPy scales the other operand with BLAS's
+    ?scal, which writes zeros for a zero factor (so NaN * 0 is 0 there), cuarray multiplies (NaN). Where
+    such an operand occurs the finite elements compare; else as check_nonfinite_spread."""
+    args, kw = inputs
+    flat = [y for x in list(args) + list(kw.values()) for y in (x if isinstance(x, (list, tuple)) else [x])]
+    zero_scalar = any(isinstance(x, (np.ndarray, np.generic)) and np.ndim(x) == 0 and x == 0 for x in flat)
+    if not zero_scalar:
+        return check_nonfinite_spread(exp, got, row, inputs)
+    e, g = _as(exp, got)
+    d = compare_values(e, g, _Exact(row, values=False))
+    if d or not row.values or e.dtype.kind not in "fc":
+        return d
+    both = np.isfinite(e) & np.isfinite(g)
+    return compare_values(e[both], g[both], row)
+
+
+def check_unique_inverse(exp, got, row, inputs):
+    """unique_inverse with several NaNs (each its own value: equal_nan=False): NumPy sorts with an
+    unstable quicksort, so which NaN of the input gets which of the NaN values' indices is its
+    sort's accident. The values compare as values; the inverse exactly where the input is not NaN,
+    and where it is, the inverse must point at a NaN value."""
+    e, g = exp, got
+    d = compare_values(e[0], g[0], row) or compare_values(e[1], g[1], _Exact(row, values=False))
+    if d or not row.values:
+        return d
+    x = np.asarray(inputs[0][0])
+    ei, gi = np.asarray(e[1]), np.asarray(g[1])
+    nan = np.isnan(x) if x.dtype.kind in "fc" else np.zeros(x.shape, bool)
+    if not np.array_equal(ei[~nan], gi[~nan]):
+        return "[1] inverse differs where the input is not NaN:\n  expected {}\n  got      {}".format(ei, gi)
+    vals = np.asarray(g[0])
+    if nan.any() and not np.isnan(vals[gi[nan]]).all():
+        return "[1] a NaN of the input points at a value that is not NaN: {}".format(gi)
+    return None
+
+
+def check_complex_power(exp, got, row, inputs):
+    """Complex power that overflows or meets inf/NaN (a huge exponent, an infinite base): the signs
+    of the infinities and where NaN lands follow the order of the arithmetic (NumPy's npy_cpow
+    multiplies out integer exponents, cuarray takes exp(b log a) beyond 100), so as
+    check_complex_product: which elements are non-finite agrees, the finite ones compare. Real
+    results compare as values."""
+    if np.asarray(exp).dtype.kind == "c":
+        return check_complex_product(exp, got, row, inputs)
+    return compare_values(exp, got, row)
