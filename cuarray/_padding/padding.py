@@ -67,17 +67,19 @@ def pad(array, pad_width, mode="constant", **kwargs):
             if s == 0 and (a or b):
                 raise ValueError("can't extend empty axis {} using modes other than 'constant' or 'empty'".format(
                     list(array.shape).index(s)))
+    if not nd:
+        return array.copy()  # a 0-d array has no axis to pad: NumPy returns its value, any mode
     if mode in ("reflect", "symmetric") and kwargs.get("reflect_type", "even") == "odd":
         # Odd reflection computes values (2 * edge - x), not an index mapping: axis by axis,
         # chunk by chunk (see _reflect_axis).
-        if array.size == 0 or not nd:
+        if array.size == 0:
             return empty(out_shape, array.dtype)  # (no elements: the other axes are still padded)
         out = array
         for axis, (a, b) in enumerate(pw):
             out = _reflect_axis(out, axis, int(a), int(b), mode == "symmetric", odd=True)
         return out
     if mode in _GATHER_MODES:
-        if array.size == 0 or not nd:
+        if array.size == 0:
             return empty(out_shape, array.dtype)  # (no elements: the other axes are still padded)
         idx = []
         for s, (a, b) in zip(array.shape, pw):
@@ -91,9 +93,7 @@ def pad(array, pad_width, mode="constant", **kwargs):
         out[center] = array
         return out
     if mode == "constant":
-        cv = numpy.broadcast_to(numpy.asarray(kwargs.get("constant_values", 0)), (nd, 2)) if nd else None
-        if nd == 0:
-            return array.copy()
+        cv = numpy.broadcast_to(numpy.asarray(kwargs.get("constant_values", 0)), (nd, 2))
         # Axis by axis, like NumPy: later axes' constants overwrite earlier ones at the corners.
         out[center] = array
         for ax in range(nd):

@@ -168,8 +168,10 @@ def check_slogdet(exp, got, row, inputs=None):
 
 
 def _input_arrays(inputs):
+    """The input arrays, those inside a list argument (multi_dot's, concatenate's) included."""
     args, kw = inputs if inputs is not None else ((), {})
-    return [x for x in list(args) + list(kw.values()) if isinstance(x, (np.ndarray, np.generic))]
+    flat = [y for x in list(args) + list(kw.values()) for y in (x if isinstance(x, (list, tuple)) else [x])]
+    return [x for x in flat if isinstance(x, (np.ndarray, np.generic))]
 
 
 def check_nonfinite_spread(exp, got, row, inputs):
@@ -229,9 +231,10 @@ def check_isin_assume_unique(exp, got, row, inputs):
 
 def check_space_cast(exp, got, row, inputs):
     """linspace/logspace/geomspace with an integer dtype: the float samples are cast to it, and a
-    cast of a non-finite sample or one beyond the 64-bit range is undefined in C (NumPy on x86-64
-    gives the conversion's 'integer indefinite' 2**63, so 0 in every narrower type; the GPU's cvt
-    saturates). Only the samples whose cast is defined are compared (dtype and shape always)."""
+    cast of a non-finite sample or one beyond the target type's range is undefined in C (NumPy on
+    x86-64 gives the conversion's 'integer indefinite': -2**31 for int32, 0 for uint8; the GPU's cvt
+    saturates, then wraps). Only the samples whose cast is defined are compared (dtype and shape
+    always)."""
     e, g = _as(exp, got)
     d = compare_values(e, g, _Exact(row, values=False))
     if d or not row.values:
@@ -249,8 +252,8 @@ def check_space_cast(exp, got, row, inputs):
     if ref.shape != e.shape or ref.dtype.kind not in "fc":
         return compare_values(e, g, row)
     ref = ref.real.astype(np.float64)
-    top = 2.0**64 if np.dtype(dtype) == np.uint64 else 2.0**63
-    defined = np.isfinite(ref) & (ref >= -(2.0**63)) & (ref < top)
+    info = np.iinfo(dtype)  # beyond the target type C's conversion is undefined (NumPy warns)
+    defined = np.isfinite(ref) & (ref >= float(info.min)) & (ref < float(info.max) + 1.0)
     return compare_values(e[defined], g[defined], row)
 
 
@@ -271,11 +274,11 @@ def check_half_accumulation(exp, got, row, inputs):
 
 
 def check_unpackbits(exp, got, row, inputs):
-    """unpackbits of an empty array with count > 0: NumPy pads with uninitialised memory (NumPy 2.4
-    and 2.5 give e.g. [224] for unpackbits([], count=1), where the padding is zero bits); cuarray
-    pads with zeros, so there zeros are expected."""
+    """unpackbits of an empty array with count > 0 (any axis): NumPy pads with uninitialised memory
+    (NumPy 2.4 and 2.5 give e.g. [224] for unpackbits([], count=1), where the padding is zero bits);
+    cuarray pads with zeros, so there zeros are expected."""
     args, kw = inputs
-    if args[0].size == 0 and (kw.get("count") or 0) > 0 and kw.get("axis") is None:
+    if args[0].size == 0 and (kw.get("count") or 0) > 0:
         e = np.asarray(exp)
         exp = np.zeros_like(e)
     return compare_values(exp, got, row)
@@ -326,12 +329,11 @@ def check_unwrap(exp, got, row, inputs):
 
 
 def check_scaled_by_zero(exp, got, row, inputs):
-    """multi_dot (a dot) with a 0-d operand equal to zero: NumPy scales the other operand with BLAS's
-    ?scal, which writes zeros for a zero factor (so NaN * 0 is 0 there), cuarray multiplies (NaN). Where
+    """dot, inner, vdot, tensordot, multi_dot with a 0-d operand equal to zero: NumPy scales the other
+    operand with BLAS's ?scal, which writes zeros for a zero factor (so NaN * 0 and inf * 0 are 0
+    there), cuarray multiplies (NaN). Where
     such an operand occurs the finite elements compare; else as check_nonfinite_spread."""
-    args, kw = inputs
-    flat = [y for x in list(args) + list(kw.values()) for y in (x if isinstance(x, (list, tuple)) else [x])]
-    zero_scalar = any(isinstance(x, (np.ndarray, np.generic)) and np.ndim(x) == 0 and x == 0 for x in flat)
+    zero_scalar = any(np.ndim(x) == 0 and x == 0 for x in _input_arrays(inputs))
     if not zero_scalar:
         return check_nonfinite_spread(exp, got, row, inputs)
     e, g = _as(exp, got)
@@ -371,3 +373,34 @@ def check_complex_power(exp, got, row, inputs):
     if np.asarray(exp).dtype.kind == "c":
         return check_complex_product(exp, got, row, inputs)
     return compare_values(exp, got, row)
+
+
+def check_transform_nonfinite(exp, got, row, inputs):
+    """FFTs of input holding inf or NaN: which outputs become non-finite depends on the transform's
+    arithmetic (pocketfft multiplies by i and -1 exactly, so NaN+0j * i keeps a finite real part;
+    cuFFT multiplies by the twiddle factor, NaN in both parts). There the outputs finite on both
+    sides compare; finite input compares as every row."""
+    e, g = _as(exp, got)
+    d = compare_values(e, g, _Exact(row, values=False))
+    if d or not row.values:
+        return d
+    if e.dtype.kind not in "fc" or _finite(*[x for x in _input_arrays(inputs) if x.dtype.kind in "fc"]):
+        return compare_values(e, g, row)
+    both = np.isfinite(e) & np.isfinite(g)
+    return compare_values(e[both], g[both], row)
+
+
+def check_cond(exp, got, row, inputs=None):
+    """cond of a singular matrix: s_max / s_min with s_min exactly 0 (inf) in LAPACK's arithmetic
+    and 1e-32 in cuSOLVER's. Where NumPy's condition number is beyond 1e-3 / eps (or inf/NaN),
+    cuarray's must be too; the others compare as values."""
+    e, g = _as(exp, got)
+    d = compare_values(e, g, _Exact(row, values=False))
+    if d or not row.values or e.dtype.kind != "f":
+        return d or (None if not row.values else compare_values(e, g, row))
+    big = 1e-3 / np.finfo(e.dtype).eps
+    huge_e = ~np.isfinite(e) | (np.abs(e) > big)
+    huge_g = ~np.isfinite(g) | (np.abs(g) > big)
+    if not np.array_equal(huge_e, huge_g):
+        return "singular (cond > {:.0e}) elements differ:\n  expected {}\n  got      {}".format(big, e, g)
+    return compare_values(e[~huge_e], g[~huge_g], row)

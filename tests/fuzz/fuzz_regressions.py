@@ -33,6 +33,8 @@ CASES = [
     ("nanmin(a)", 13, 226), ("nanpercentile(a q)", 16, 218), ("nanquantile(a q01)", 12, 96), ("put(a idx b)", 10, 20),
     ("compress(a cond1)", 12, 135), ("interp(a sorted sorted)", 10, 131), ("histogram_bin_edges(a)", 14, 210),
     ("i0(a)", 10, 103), ("histogram(a)", 10, 2), ("unique_inverse(a)", 12, 59),
+    # seeds 22-35 (the same session, nvmath present): pad of a 0-d array in a gather mode was uninitialised
+    ("pad(a padw)", 22, 14),
 ]
 # Cases whose NumPy answer is a newer NumPy's (older ones answer otherwise): the NumPy version they
 # need, for the tests to skip under an older one (CI's NumPy 2.4 raises for interp of no points).
@@ -79,6 +81,11 @@ KNOWN_WHAT = {
                                      "conditions back, so one that refuses x's dtype (negative of bool) raises there")],
     "polymul(a1 a1)": [("shape: expected", "NumPy's poly1d trims leading zero coefficients: the result's "
                         "length depends on values, which cuarray does not read back (GPU only)")],
+    **dict.fromkeys(["linalg.inv(sq)", "linalg.solve(sq rhs)", "linalg.matrix_power(sq int)", "linalg.tensorinv(sq)",
+                     "linalg.tensorsolve(sq rhs)"], [
+        ("LinAlgError(Singular matrix)", "an exactly singular matrix (integer entries) is found singular when a "
+         "pivot comes out exactly zero: LAPACK's and cuSOLVER's orders of elimination round differently, so one "
+         "may see a zero pivot where the other sees 1e-17 (and answers with huge values)")]),
     "select(a masks choices)": [("Python int too large", "select(..., default=2**64) of an empty result: NumPy "
                                  "converts the default only when it writes it (OverflowError otherwise); cuarray "
                                  "converts it at the call")],
