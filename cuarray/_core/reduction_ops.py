@@ -79,6 +79,10 @@ OPS = {o.name: o for o in (
        "cuarray::argmax_combine(a, b)", "cuarray::arg_none<_val_t>()", False, "arg", "argmax", numpy.nanargmax),
     Op("nanargmin", "(cuarray::isnan(x) ? cuarray::arg_none<_val_t>() : cuarray::make_arg<_val_t>(x, _j))",
        "cuarray::argmin_combine(a, b)", "cuarray::arg_none<_val_t>()", False, "arg", "argmin", numpy.nanargmin),
+    # var/std in one pass: (mean, sum of squared deviations, count) per output (reduction.cuh's
+    # `moments`); the caller's post_map divides `a.m2`.
+    Op("moments", "cuarray::moments_of(x)", "cuarray::moments_combine(a, b)", "cuarray::moments_none<_val_t>()",
+       True, "moments", "add", None),
     # Sum of |x - m|^2 with the mean `m` a second input (var/std); real accumulator.
     Op("sqdev", "cuarray::abs2(x - m)", "a + b", "_acc_t(0)", True, "real", "add", None),
     Op("nansqdev", "(cuarray::isnan(x) ? _acc_t(0) : _acc_t(cuarray::abs2(x - m)))", "a + b", "_acc_t(0)", True,
@@ -176,6 +180,11 @@ def _definition(op: Op, in_dtypes, names, acc, y_dtype, masked, post, scalars, t
         acc_ctype = "cuarray::arg_pair<{}>".format(vt)
         acc_size = 32
         preamble = "typedef {} _val_t;\n".format(vt)
+    elif op.acc == "moments":  # acc: the real float type of the mean and m2 (float32 or float64)
+        vt = _dtypes.ctype(acc)
+        acc_ctype = "cuarray::moments<{}>".format(vt)
+        acc_size = 2 * acc.itemsize + 8 if acc.itemsize == 8 else 16  # sizeof: (T, T, long long), aligned to 8
+        preamble = "typedef {} _val_t;\n".format(vt)
     else:
         acc_ctype = _dtypes.ctype(acc)
         acc_size = acc.itemsize
@@ -200,6 +209,8 @@ def _definition(op: Op, in_dtypes, names, acc, y_dtype, masked, post, scalars, t
     if post == _POST_INITIAL:
         name += "_initial"
     step = None
+    if op.acc == "moments" and not masked:
+        step = "cuarray::moments_step({acc}, x);"
     if op.acc == "arg" and not masked:
         step = "cuarray::arg_step<{}, {}>({{acc}}, x, _j);".format(
             "true" if "max" in op.name else "false", "true" if op.name.startswith("nan") else "false")

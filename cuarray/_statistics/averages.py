@@ -35,6 +35,9 @@ __all__ = ["mean", "average", "var", "std", "nanmean", "nanvar", "nanstd"]
 _F8 = numpy.dtype(numpy.float64)
 _DIVIDE = "y = cuarray::cast<$Y>(a / _acc_t(_div))"
 _DIVIDE_SQRT = "y = cuarray::cast<$Y>(::sqrt(a / _acc_t(_div)))"
+# The same from the one-pass `moments` accumulator (its sum of squared deviations).
+_M2_DIVIDE = "y = cuarray::cast<$Y>(a.m2 / _val_t(_div))"
+_M2_DIVIDE_SQRT = "y = cuarray::cast<$Y>(::sqrt(a.m2 / _val_t(_div)))"
 
 
 def _ufuncs():
@@ -123,10 +126,17 @@ def _var(a, axis, dtype, out, ddof, keepdims, where, mean_arr, root, fn):
     racc = _real(macc)
     if where is True:
         n = _count(a, raxes)
+        div = n - ddof
+        if mean_arr is None and a.dtype.kind in "biuf":
+            # One pass (Welford/Chan): one read of `a` where the mean, then the deviations, read it twice.
+            if div <= 0:
+                warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
+            return _r.reduce("moments", a, raxes, None, out, keepdims, res_dtype=res, acc=racc,
+                             post=_M2_DIVIDE_SQRT if root else _M2_DIVIDE,
+                             scalars=(("_div", numpy.float64(max(div, 0))),), tag="std" if root else "var")
         if mean_arr is None:
             mean_arr = _r.reduce("sum", a, raxes, None, None, True, res_dtype=macc, acc=macc, post=_DIVIDE,
                                  scalars=(("_div", numpy.float64(n)),), tag="mean")
-        div = n - ddof
         if div <= 0:
             warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
         return _r.reduce("sqdev", a, raxes, None, out, keepdims, extra=(("m", mean_arr),), res_dtype=res, acc=racc,

@@ -435,3 +435,55 @@ def test_fast_path_and_fused_launch(request, name, shape, axis, dt):
             h64 = h if dt == "i1" else h.astype(np.complex128 if dt == "c16" else np.float64)
             scale = np.abs(h64).sum() if name in ("sum", "mean") else 1.0
             testing.assert_allclose(ref[6 * i], npf(h64, axis=axis), rtol=1e-5, atol=1e-6 * scale + 1e-9)
+
+
+# -- var/std in one pass (Welford in a thread, Chan's combination) ------------------------------------
+
+_VAR_CASES = [((1000000, 4), 0), ((1000, 4), 1), ((64, 5000), 1), ((3, 5, 7), (0, 2)), ((123457,), None),
+              ((4, 2000000), 1), ((2, 3), None), ((5, 1), 0), ((), None)]
+
+
+@pytest.mark.parametrize("shape,axis", _VAR_CASES, ids=[str(c) for c in _VAR_CASES])
+@pytest.mark.parametrize("dt", ["float16", "float32", "float64", "int32", "uint8", "bool"])
+def test_var_std_one_pass_match_numpy(shape, axis, dt):
+    rng = np.random.default_rng(zlib.crc32("{}{}{}".format(shape, axis, dt).encode()))
+    if dt == "float16":  # (NumPy rounds float16 deviations to float16: no offset, or it is the one off)
+        x = (rng.standard_normal(shape) * 3).astype(dt)
+    elif np.dtype(dt).kind == "f":
+        x = (rng.standard_normal(shape) * 3 + 1000).astype(dt)  # an offset mean: the one-pass formula's test
+    elif dt == "bool":
+        x = rng.random(shape) < 0.3
+    else:
+        x = rng.integers(0, 200, shape).astype(dt)
+    xd = cuarray.asarray(x)
+    for fn, ddof, keepdims in (("var", 0, False), ("std", 1, True), ("var", 2, False)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = getattr(np, fn)(x, axis=axis, ddof=ddof, keepdims=keepdims)
+            got = getattr(cuarray, fn)(xd, axis=axis, ddof=ddof, keepdims=keepdims)
+        assert got.dtype == want.dtype and got.shape == np.shape(want), (fn, got.dtype, want.dtype)
+        rtol = {"e": 2e-3, "f": 2e-4}.get(np.dtype(want.dtype).char, 1e-10)
+        np.testing.assert_allclose(got.get(), want, rtol=rtol, atol=0, err_msg=fn)
+
+
+def test_var_one_pass_layouts_out_and_edges():
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((300, 7, 5))
+    xd = cuarray.asarray(x)
+    for view in (lambda a: a.T, lambda a: a[::-2, :, ::3], lambda a: a[:, 3]):
+        for axis in (0, 1, None, (0, -1)):
+            v = view(x)
+            if axis is not None and max(np.atleast_1d(axis)) >= v.ndim:
+                continue
+            np.testing.assert_allclose(cuarray.var(view(xd), axis=axis).get(), np.var(v, axis=axis), rtol=1e-12)
+    out = cuarray.empty((7, 5))
+    assert cuarray.std(xd, axis=0, out=out) is out
+    np.testing.assert_allclose(out.get(), np.std(x, axis=0), rtol=1e-12)
+    y = np.array([[1.0, np.inf, 2.0], [np.nan, 1.0, 2.0], [3.0, 3.0, 3.0]])
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_array_equal(cuarray.var(cuarray.asarray(y), axis=1).get(), np.var(y, axis=1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        np.testing.assert_array_equal(cuarray.var(cuarray.zeros((0, 3)), axis=0).get(), np.var(np.zeros((0, 3)), axis=0))
+        np.testing.assert_array_equal(cuarray.var(cuarray.ones((4, 1)), axis=1, ddof=1).get(),
+                                      np.var(np.ones((4, 1)), axis=1, ddof=1))

@@ -54,6 +54,52 @@ template <typename T> __device__ __forceinline__ complex<T> quiet_nan_c() {
   return complex<T>(T(__int_as_float(0x7fc00000)), T(__int_as_float(0x7fc00000)));
 }
 
+// var/std in one pass: the count, the mean and the sum of squared deviations from it. A thread
+// folds in its own elements by Welford's update; partial results combine by Chan, Golub and
+// LeVeque's formula ("Updating formulae and a pairwise algorithm for computing sample variances",
+// 1979), as PyTorch's var does. The count is an integer: a float32 one stops counting at 2**24.
+template <typename T>
+struct moments {
+  T mean;
+  T m2;
+  long long n;
+};
+template <typename T>
+__device__ __forceinline__ moments<T> moments_none() {
+  moments<T> m;
+  m.mean = T(0);
+  m.m2 = T(0);
+  m.n = 0;
+  return m;
+}
+template <typename T>
+__device__ __forceinline__ moments<T> moments_of(T x) {
+  moments<T> m;
+  m.mean = x;
+  m.m2 = T(0);
+  m.n = 1;
+  return m;
+}
+template <typename T>
+__device__ __forceinline__ void moments_step(moments<T>& a, T x) {
+  a.n += 1;
+  const T d = x - a.mean;
+  a.mean += d / T(a.n);
+  a.m2 += d * (x - a.mean);
+}
+template <typename T>
+__device__ __forceinline__ moments<T> moments_combine(const moments<T>& a, const moments<T>& b) {
+  if (a.n == 0) return b;
+  if (b.n == 0) return a;
+  moments<T> r;
+  r.n = a.n + b.n;
+  const T d = b.mean - a.mean;
+  const T f = T(b.n) / T(r.n);  // b's share of the combined count
+  r.mean = a.mean + d * f;
+  r.m2 = a.m2 + b.m2 + d * d * T(a.n) * f;
+  return r;
+}
+
 // argmax/argmin: the accumulator is (value, flat index); index -1 marks "no element yet", so the
 // neutral element needs no sentinel value. Ties go to the smaller index (NumPy's first
 // occurrence); a NaN beats every number (the first NaN wins), as in NumPy.
