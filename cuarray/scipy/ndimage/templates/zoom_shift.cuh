@@ -1,0 +1,198 @@
+// zoom, shift and affine_transform with a diagonal matrix: separable transforms. The input
+// coordinate along an axis depends only on the output index along that axis, so each axis' ORDER + 1
+// spline weights and tap offsets (boundary already applied) are computed once per output index into
+// a small table (SciPy's NI_ZoomShift keeps the same tables), and a point's value is nested,
+// unrolled loops over the axes' taps: no per-tap weight product, boundary test or 64-bit index
+// arithmetic as in interp.cuh's `interpolate`, whose per-axis arithmetic this repeats exactly.
+// Plain C++ after interp.cuh (CUARRAY_DEVICE empty in the host test,
+// tests/scipy/ndimage/test_ndimage_interp_cpu.py, which checks it against scipy.ndimage).
+#ifndef CUARRAY_NDIMAGE_ZOOM_SHIFT_CUH
+#define CUARRAY_NDIMAGE_ZOOM_SHIFT_CUH
+
+#if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
+#define CUARRAY_ZS_UNROLL _Pragma("unroll")
+#else
+#define CUARRAY_ZS_UNROLL
+#endif
+
+namespace cuarray_ndimage {
+
+// flags: which parameters a coordinate uses. ZOOM and SHIFT: SciPy's zoom_shift, (o + shift) * zoom
+// (grid_mode: pixel edges aligned, (o + 0.5) * zoom - 0.5); DIAG: an affine matrix's diagonal,
+// shift + o * zoom (SciPy's order of sums for a matrix: the offset first).
+enum { ZS_ZOOM = 1, ZS_SHIFT = 2, ZS_GRID = 4, ZS_DIAG = 8 };
+// A table offset that is no input element: in f[0] (modes other than grid-constant) the point's
+// coordinate along this axis is outside the input and the point is cval; in f[k] (grid-constant)
+// tap k is outside and reads cval. Real offsets are >= 0.
+enum { ZS_OUTSIDE = -1 };
+
+CUARRAY_DEVICE inline double zoom_shift_coordinate(double o, double zoom, double shift, int flags) {
+  if (flags & ZS_DIAG) return shift + mul_rn(o, zoom);
+  double c = o;
+  if (flags & ZS_SHIFT) c += shift;
+  if (flags & ZS_ZOOM) c = (flags & ZS_GRID) ? mul_rn(c + 0.5, zoom) - 0.5 : mul_rn(c, zoom);
+  return c;
+}
+
+// The taps of coordinate c (padding added) along an axis of n samples and C stride `stride`:
+// weights w[0..ORDER] and offsets f[0..ORDER] (index * stride). `interpolate`'s per-axis steps.
+template <typename I, int ORDER>
+CUARRAY_DEVICE inline void axis_taps(double c, long long n, long long stride, int mode, double* w, I* f) {
+  if (mode != I_GRID_CONSTANT && mode != I_NEAREST) {
+    c = map_coordinate(c, n, mode);
+    if (!(c > -1.0)) {  // constant modes outside, and NaN coordinates
+      for (int k = 0; k <= ORDER; ++k) {
+        w[k] = 0.0;
+        f[k] = (I)ZS_OUTSIDE;
+      }
+      return;
+    }
+  }
+  long long start = (long long)floor((ORDER & 1) ? c : c + 0.5) - ORDER / 2;
+  spline_weights(c, ORDER, w);
+  int tm = tap_mode(mode);
+  for (int k = 0; k <= ORDER; ++k) {
+    long long i = start + k;
+    if (i < 0 || i >= n) {
+      if (mode == I_GRID_CONSTANT) {
+        f[k] = (I)ZS_OUTSIDE;
+        continue;
+      }
+      i = (long long)map_coordinate((double)i, n, tm);
+    }
+    f[k] = (I)(i * stride);
+  }
+}
+
+// Row r of the tables W, F (ORDER + 1 entries a row; the rows of axis 0, then axis 1, ...: axis d
+// has oshape[d] rows). ishape: the input's (padded) shape; params: zoom (ndim) then shift (ndim).
+template <typename I, int ORDER>
+CUARRAY_DEVICE inline void zoom_shift_row(long long r, const long long* ishape, const long long* oshape, int ndim,
+                                          const double* params, int flags, double npad, int mode, double* W, I* F) {
+  int d = 0;
+  long long j = r;
+  while (j >= oshape[d]) j -= oshape[d++];
+  long long stride = 1;
+  for (int e = ndim - 1; e > d; --e) stride *= ishape[e];
+  double c = zoom_shift_coordinate((double)j, params[d], params[ndim + d], flags) + npad;
+  axis_taps<I, ORDER>(c, ishape[d], stride, mode, W + r * (ORDER + 1), F + r * (ORDER + 1));
+}
+
+// The sum over the taps of axes D..ND-1 at input offset `off` (the taps of axes < D added in):
+// sum_k w[D][k] * (the same over axes D+1..), innermost axis last. `out`: a tap of an outer axis is
+// outside (grid-constant), so every tap below reads cval.
+template <typename T, typename I, int ORDER, bool GC, int D, int ND>
+struct zs_taps {
+  CUARRAY_DEVICE static double sum(const T* in, const double (*w)[ORDER + 1], const I (*f)[ORDER + 1], I off,
+                                   bool out, double cval) {
+    double s = 0.0;
+    CUARRAY_ZS_UNROLL
+    for (int k = 0; k <= ORDER; ++k) {
+      bool o = GC && (out || f[D][k] < 0);
+      s += w[D][k] * zs_taps<T, I, ORDER, GC, D + 1, ND>::sum(in, w, f, off + f[D][k], o, cval);
+    }
+    return s;
+  }
+};
+
+template <typename T, typename I, int ORDER, bool GC, int ND>
+struct zs_taps<T, I, ORDER, GC, ND, ND> {
+  CUARRAY_DEVICE static double sum(const T* in, const double (*)[ORDER + 1], const I (*)[ORDER + 1], I off, bool out,
+                                   double cval) {
+    return out ? cval : (double)in[off];
+  }
+};
+
+// The value of output point idx (C order over oshape) of a zoom/shift whose tables are W, F.
+// ND 1..3: the axes' table rows in registers and the loops unrolled; ND == 0: any ndim, the outer
+// axes' rows read from the tables as the taps advance, the last axis' in registers.
+// GC: grid-constant (taps outside read cval); otherwise a point outside along an axis is cval.
+template <typename T, typename I, int ND, int ORDER, bool GC>
+struct zoom_shift_point {
+  CUARRAY_DEVICE static double go(const T* in, const double* W, const I* F, const long long* oshape, int, I idx,
+                                  double cval) {
+    I row[ND];
+    I rem = idx;
+    CUARRAY_ZS_UNROLL
+    for (int d = ND - 1; d >= 0; --d) {
+      I n = (I)oshape[d];
+      I q = rem / n;
+      row[d] = rem - q * n;
+      rem = q;
+    }
+    double w[ND][ORDER + 1];
+    I f[ND][ORDER + 1];
+    I base = 0;
+    CUARRAY_ZS_UNROLL
+    for (int d = 0; d < ND; ++d) {
+      I r = (base + row[d]) * (ORDER + 1);
+      CUARRAY_ZS_UNROLL
+      for (int k = 0; k <= ORDER; ++k) {
+        w[d][k] = W[r + k];
+        f[d][k] = F[r + k];
+      }
+      base += (I)oshape[d];
+    }
+    if (!GC) {
+      CUARRAY_ZS_UNROLL
+      for (int d = 0; d < ND; ++d)
+        if (f[d][0] < 0) return cval;
+    }
+    return zs_taps<T, I, ORDER, GC, 0, ND>::sum(in, w, f, 0, false, cval);
+  }
+};
+
+template <typename T, typename I, int ORDER, bool GC>
+struct zoom_shift_point<T, I, 0, ORDER, GC> {
+  CUARRAY_DEVICE static double go(const T* in, const double* W, const I* F, const long long* oshape, int ndim, I idx,
+                                  double cval) {
+    I r[CUARRAY_NDIMAGE_INTERP_MAX_NDIM];  // each axis' table row, times ORDER + 1
+    I rem = idx, base = 0;
+    for (int d = 0; d < ndim; ++d) base += (I)oshape[d];
+    for (int d = ndim - 1; d >= 0; --d) {
+      I n = (I)oshape[d];
+      I q = rem / n;
+      base -= n;
+      r[d] = (base + rem - q * n) * (ORDER + 1);
+      rem = q;
+    }
+    if (!GC)
+      for (int d = 0; d < ndim; ++d)
+        if (F[r[d]] < 0) return cval;
+    const int last = ndim - 1;
+    double wl[ORDER + 1];
+    I fl[ORDER + 1];
+    for (int k = 0; k <= ORDER; ++k) {
+      wl[k] = W[r[last] + k];
+      fl[k] = F[r[last] + k];
+    }
+    int k[CUARRAY_NDIMAGE_INTERP_MAX_NDIM];
+    for (int d = 0; d < last; ++d) k[d] = 0;
+    double t = 0.0;
+    for (;;) {
+      I off = 0;
+      double wt = 1.0;
+      bool out = false;
+      for (int d = 0; d < last; ++d) {
+        I fk = F[r[d] + k[d]];
+        if (GC && fk < 0) out = true;
+        off += fk;
+        wt *= W[r[d] + k[d]];
+      }
+      double s = 0.0;
+      CUARRAY_ZS_UNROLL
+      for (int c = 0; c <= ORDER; ++c) {
+        bool o = GC && (out || fl[c] < 0);
+        s += wl[c] * (o ? cval : (double)in[off + fl[c]]);
+      }
+      t += wt * s;
+      int d = last - 1;
+      while (d >= 0 && ++k[d] > ORDER) k[d--] = 0;
+      if (d < 0) break;
+    }
+    return t;
+  }
+};
+
+}  // namespace cuarray_ndimage
+#endif
