@@ -135,7 +135,8 @@ def zoom_shift(x: ndarray, out_dt, oshape, zoom, shift, flags: int, order: int, 
     rows = sum(oshape)
     taps = order + 1
     wide = max(x.size, total, rows * taps) >= _I4_LIMIT
-    table_k, point_k = _kernel_pair(zoom_shift_names(x._dtype, out_dt, wide, ndim, order, mode == MODES["grid-constant"]))
+    grid_constant = mode == MODES["grid-constant"]
+    table_k, point_k = _kernel_pair(zoom_shift_names(x._dtype, out_dt, wide, ndim, order, grid_constant))
     params = numpy.concatenate([numpy.asarray(zoom, _F8), numpy.asarray(shift, _F8)])
     meta = from_host(numpy.concatenate([numpy.asarray(x.shape, _I8), numpy.asarray(oshape, _I8), params.view(_I8)]))
     table = ndarray((2 * rows * taps,), _F8)  # the weights, then the offsets (int or long long)

@@ -520,3 +520,16 @@ def test_zoom_shift_kernels_compile_for_sm90():
     names = sorted(names)
     cubin, mapping = compiler.compile_cubin(ik.source(), arch="sm_90", name_expressions=names)
     assert cubin and set(mapping) == set(names)
+
+
+@pytest.mark.parametrize("shape,zoom", [((7, 16), (1.5, 1)), ((16, 5), (1, 0.5)), ((3, 17), (2.5, 1.1)),
+                                        ((16, 18), 0.06), ((16, 18), 0.02), ((20,), 1.0)])
+def test_zoom_output_shapes(host_interp, shape, zoom):
+    """SciPy's rounding of the output shape (10.5 -> 10, 2.5 -> 2, 7.5 -> 8), outputs of one sample
+    (a zero zoom divisor) or none, a zoom of 1 with and without prefilter."""
+    x = RNG.normal(size=shape)
+    for grid_mode in (False, True):
+        close(host_interp.zoom(x, zoom, order=3, mode="grid-mirror", grid_mode=grid_mode),
+              ref_geometric("zoom", x, zoom, order=3, mode="grid-mirror", grid_mode=grid_mode))
+        close(host_interp.zoom(x, zoom, order=1, mode="nearest", grid_mode=grid_mode, prefilter=False),
+              ref_geometric("zoom", x, zoom, order=1, mode="nearest", grid_mode=grid_mode, prefilter=False))
