@@ -146,8 +146,8 @@ def zoom_shift(x: ndarray, out_dt, oshape, zoom, shift, flags: int, order: int, 
                    (meta.data.ptr, numpy.int32(ndim), numpy.int32(flags), numpy.float64(npad), numpy.int32(mode),
                     numpy.int64(rows), w_ptr, f_ptr))
     _launch.launch(point_k, _launch.grid_one_pass(total, _BLOCK), _BLOCK,
-                   (x.data.ptr, out.data.ptr, w_ptr, f_ptr, meta.data.ptr + 8 * ndim, numpy.int32(ndim),
-                    numpy.int64(total), numpy.float64(cval)))
+                   (x.data.ptr, out.data.ptr, w_ptr, f_ptr, numpy.int64(rows), meta.data.ptr + 8 * ndim,
+                    numpy.int32(ndim), numpy.int64(total), numpy.float64(cval)))
     return out
 
 

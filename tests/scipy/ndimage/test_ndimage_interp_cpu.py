@@ -57,10 +57,11 @@ static void zs_run(const double* in, const long long* meta, int ndim, int flags,
   std::vector<double> W(rows * (ORDER + 1));
   std::vector<I> F(rows * (ORDER + 1));
   for (long long r = 0; r < rows; ++r)
-    zoom_shift_row<I, ORDER>(r, meta, oshape, ndim, (const double*)(meta + 2 * ndim), flags, npad, mode, W.data(),
-                             F.data());
+    zoom_shift_row<I, ORDER>(r, rows, meta, oshape, ndim, (const double*)(meta + 2 * ndim), flags, npad, mode,
+                             W.data(), F.data());
   for (long long idx = 0; idx < total; ++idx)
-    out[idx] = zoom_shift_point<double, I, ND, ORDER, GC>::go(in, W.data(), F.data(), oshape, ndim, (I)idx, cval);
+    out[idx] = zoom_shift_point<double, I, ND, ORDER, GC>::go(in, W.data(), F.data(), (I)rows, oshape, ndim, (I)idx,
+                                                              cval);
 }
 
 typedef void (*zs_fn)(const double*, const long long*, int, int, double, int, double, double*);

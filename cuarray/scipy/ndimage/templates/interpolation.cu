@@ -25,19 +25,20 @@ __global__ void zoom_shift_table(const long long* __restrict__ meta, int ndim, i
                                  long long rows, double* __restrict__ W, I* __restrict__ F) {
   long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (r >= rows) return;
-  zoom_shift_row<I, ORDER>(r, meta, meta + ndim, ndim, reinterpret_cast<const double*>(meta + 2 * ndim), flags,
-                           npad, mode, W, F);
+  zoom_shift_row<I, ORDER>(r, rows, meta, meta + ndim, ndim, reinterpret_cast<const double*>(meta + 2 * ndim),
+                           flags, npad, mode, W, F);
 }
 
 // One output point of a zoom/shift per thread. I: int when the input, the output and the tables
 // have fewer than 2^31 elements (32-bit offsets and index arithmetic), else long long.
 template <typename T, typename O, typename I, int ND, int ORDER, bool GC>
 __global__ void zoom_shift(const T* __restrict__ in, O* __restrict__ out, const double* __restrict__ W,
-                           const I* __restrict__ F, const long long* __restrict__ oshape, int ndim, long long total,
-                           double cval) {
+                           const I* __restrict__ F, long long rows, const long long* __restrict__ oshape, int ndim,
+                           long long total, double cval) {
   long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= total) return;
-  out[idx] = interp_store<O>::go(zoom_shift_point<T, I, ND, ORDER, GC>::go(in, W, F, oshape, ndim, (I)idx, cval));
+  out[idx] = interp_store<O>::go(
+      zoom_shift_point<T, I, ND, ORDER, GC>::go(in, W, F, (I)rows, oshape, ndim, (I)idx, cval));
 }
 
 // The lines of the (outer, n, inner) view of a C-contiguous float64 array, one per thread, in place

@@ -35,47 +35,54 @@ CUARRAY_DEVICE inline double zoom_shift_coordinate(double o, double zoom, double
 }
 
 // The taps of coordinate c (padding added) along an axis of n samples and C stride `stride`:
-// weights w[0..ORDER] and offsets f[0..ORDER] (index * stride). `interpolate`'s per-axis steps.
+// weights w[0], w[step], .. w[ORDER * step] and offsets f[0], .. (index * stride), as
+// `interpolate`'s per-axis steps compute them.
 template <typename I, int ORDER>
-CUARRAY_DEVICE inline void axis_taps(double c, long long n, long long stride, int mode, double* w, I* f) {
+CUARRAY_DEVICE inline void axis_taps(double c, long long n, long long stride, int mode, double* w, I* f,
+                                     long long step) {
   if (mode != I_GRID_CONSTANT && mode != I_NEAREST) {
     c = map_coordinate(c, n, mode);
     if (!(c > -1.0)) {  // constant modes outside, and NaN coordinates
       for (int k = 0; k <= ORDER; ++k) {
-        w[k] = 0.0;
-        f[k] = (I)ZS_OUTSIDE;
+        w[k * step] = 0.0;
+        f[k * step] = (I)ZS_OUTSIDE;
       }
       return;
     }
   }
   long long start = (long long)floor((ORDER & 1) ? c : c + 0.5) - ORDER / 2;
-  spline_weights(c, ORDER, w);
+  double wk[ORDER + 1];
+  spline_weights(c, ORDER, wk);
   int tm = tap_mode(mode);
   for (int k = 0; k <= ORDER; ++k) {
+    w[k * step] = wk[k];
     long long i = start + k;
     if (i < 0 || i >= n) {
       if (mode == I_GRID_CONSTANT) {
-        f[k] = (I)ZS_OUTSIDE;
+        f[k * step] = (I)ZS_OUTSIDE;
         continue;
       }
       i = (long long)map_coordinate((double)i, n, tm);
     }
-    f[k] = (I)(i * stride);
+    f[k * step] = (I)(i * stride);
   }
 }
 
-// Row r of the tables W, F (ORDER + 1 entries a row; the rows of axis 0, then axis 1, ...: axis d
-// has oshape[d] rows). ishape: the input's (padded) shape; params: zoom (ndim) then shift (ndim).
+// Row r of the tables W, F: entry k of row r at [k * rows + r] (adjacent threads, adjacent rows
+// of the last axis, read adjacent words); the rows of axis 0, then axis 1, ... (axis d has
+// oshape[d] rows; rows: their sum). ishape: the input's (padded) shape; params: zoom (ndim) then
+// shift (ndim).
 template <typename I, int ORDER>
-CUARRAY_DEVICE inline void zoom_shift_row(long long r, const long long* ishape, const long long* oshape, int ndim,
-                                          const double* params, int flags, double npad, int mode, double* W, I* F) {
+CUARRAY_DEVICE inline void zoom_shift_row(long long r, long long rows, const long long* ishape, const long long* oshape,
+                                          int ndim, const double* params, int flags, double npad, int mode, double* W,
+                                          I* F) {
   int d = 0;
   long long j = r;
   while (j >= oshape[d]) j -= oshape[d++];
   long long stride = 1;
   for (int e = ndim - 1; e > d; --e) stride *= ishape[e];
   double c = zoom_shift_coordinate((double)j, params[d], params[ndim + d], flags) + npad;
-  axis_taps<I, ORDER>(c, ishape[d], stride, mode, W + r * (ORDER + 1), F + r * (ORDER + 1));
+  axis_taps<I, ORDER>(c, ishape[d], stride, mode, W + r, F + r, rows);
 }
 
 // The sum over the taps of axes D..ND-1 at input offset `off` (the taps of axes < D added in):
@@ -109,8 +116,8 @@ struct zs_taps<T, I, ORDER, GC, ND, ND> {
 // GC: grid-constant (taps outside read cval); otherwise a point outside along an axis is cval.
 template <typename T, typename I, int ND, int ORDER, bool GC>
 struct zoom_shift_point {
-  CUARRAY_DEVICE static double go(const T* in, const double* W, const I* F, const long long* oshape, int, I idx,
-                                  double cval) {
+  CUARRAY_DEVICE static double go(const T* in, const double* W, const I* F, I rows, const long long* oshape, int,
+                                  I idx, double cval) {
     I row[ND];
     I rem = idx;
     CUARRAY_ZS_UNROLL
@@ -125,11 +132,11 @@ struct zoom_shift_point {
     I base = 0;
     CUARRAY_ZS_UNROLL
     for (int d = 0; d < ND; ++d) {
-      I r = (base + row[d]) * (ORDER + 1);
+      I r = base + row[d];
       CUARRAY_ZS_UNROLL
       for (int k = 0; k <= ORDER; ++k) {
-        w[d][k] = W[r + k];
-        f[d][k] = F[r + k];
+        w[d][k] = W[k * rows + r];
+        f[d][k] = F[k * rows + r];
       }
       base += (I)oshape[d];
     }
@@ -144,16 +151,16 @@ struct zoom_shift_point {
 
 template <typename T, typename I, int ORDER, bool GC>
 struct zoom_shift_point<T, I, 0, ORDER, GC> {
-  CUARRAY_DEVICE static double go(const T* in, const double* W, const I* F, const long long* oshape, int ndim, I idx,
-                                  double cval) {
-    I r[CUARRAY_NDIMAGE_INTERP_MAX_NDIM];  // each axis' table row, times ORDER + 1
+  CUARRAY_DEVICE static double go(const T* in, const double* W, const I* F, I rows, const long long* oshape, int ndim,
+                                  I idx, double cval) {
+    I r[CUARRAY_NDIMAGE_INTERP_MAX_NDIM];  // each axis' table row
     I rem = idx, base = 0;
     for (int d = 0; d < ndim; ++d) base += (I)oshape[d];
     for (int d = ndim - 1; d >= 0; --d) {
       I n = (I)oshape[d];
       I q = rem / n;
       base -= n;
-      r[d] = (base + rem - q * n) * (ORDER + 1);
+      r[d] = base + rem - q * n;
       rem = q;
     }
     if (!GC)
@@ -163,8 +170,8 @@ struct zoom_shift_point<T, I, 0, ORDER, GC> {
     double wl[ORDER + 1];
     I fl[ORDER + 1];
     for (int k = 0; k <= ORDER; ++k) {
-      wl[k] = W[r[last] + k];
-      fl[k] = F[r[last] + k];
+      wl[k] = W[k * rows + r[last]];
+      fl[k] = F[k * rows + r[last]];
     }
     int k[CUARRAY_NDIMAGE_INTERP_MAX_NDIM];
     for (int d = 0; d < last; ++d) k[d] = 0;
@@ -174,10 +181,10 @@ struct zoom_shift_point<T, I, 0, ORDER, GC> {
       double wt = 1.0;
       bool out = false;
       for (int d = 0; d < last; ++d) {
-        I fk = F[r[d] + k[d]];
+        I fk = F[k[d] * rows + r[d]];
         if (GC && fk < 0) out = true;
         off += fk;
-        wt *= W[r[d] + k[d]];
+        wt *= W[k[d] * rows + r[d]];
       }
       double s = 0.0;
       CUARRAY_ZS_UNROLL
