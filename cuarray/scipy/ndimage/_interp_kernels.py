@@ -35,6 +35,7 @@ _BLOCK = 128
 _LINES_FILL = 65536  # lines a thread each, coalesced, keep the GPU busy from about this many
 _I8 = numpy.dtype(numpy.int64)
 _I4_LIMIT = 2 ** 31  # 32-bit offsets and index arithmetic below this many elements
+_TABLE_RATIO = 8  # zoom/shift tables when they hold at most one entry per 8 output points
 _F8 = numpy.dtype(numpy.float64)
 _kernels: dict = {}
 
@@ -57,13 +58,15 @@ def geometric_name(in_dt, out_dt, kind: str, ndim: int, order: int) -> str:
         _dtypes.ctype(in_dt), _dtypes.ctype(out_dt), KINDS[kind], nd, order)
 
 
-def zoom_shift_names(in_dt, out_dt, wide: bool, ndim: int, order: int, grid_constant: bool) -> tuple:
-    """(table kernel, point kernel) of a zoom/shift; wide: 64-bit offsets and indices."""
+def zoom_shift_names(in_dt, out_dt, wide: bool, ndim: int, order: int, grid_constant: bool, table: bool = True):
+    """(table kernel, point kernel) of a zoom/shift; wide: 64-bit offsets and indices; table: the
+    points read per-axis tables (always past 3 dimensions)."""
     i = "long long" if wide else "int"
     nd = ndim if ndim <= 3 else 0  # 1..3 unrolled; any other ndim through the generic loops
+    flag = {True: "true", False: "false"}
     return ("cuarray_ndimage::zoom_shift_table<{}, {}>".format(i, order),
-            "cuarray_ndimage::zoom_shift<{}, {}, {}, {}, {}, {}>".format(
-                _dtypes.ctype(in_dt), _dtypes.ctype(out_dt), i, nd, order, "true" if grid_constant else "false"))
+            "cuarray_ndimage::zoom_shift<{}, {}, {}, {}, {}, {}, {}>".format(
+                _dtypes.ctype(in_dt), _dtypes.ctype(out_dt), i, nd, order, flag[grid_constant], flag[table or nd == 0]))
 
 
 def _kernel(name: str):
@@ -134,20 +137,26 @@ def zoom_shift(x: ndarray, out_dt, oshape, zoom, shift, flags: int, order: int, 
         return out
     rows = sum(oshape)
     taps = order + 1
-    wide = max(x.size, total, rows * taps) >= _I4_LIMIT
+    # Tables pay when each row serves many points; 1-D (a row a point) or one long axis would make
+    # them larger than the output, so the points compute their taps themselves (ndim <= 3).
+    table = ndim > 3 or rows * taps * _TABLE_RATIO <= total
+    wide = max(x.size, total, rows * taps if table else 0) >= _I4_LIMIT
     grid_constant = mode == MODES["grid-constant"]
-    table_k, point_k = _kernel_pair(zoom_shift_names(x._dtype, out_dt, wide, ndim, order, grid_constant))
+    table_k, point_k = _kernel_pair(zoom_shift_names(x._dtype, out_dt, wide, ndim, order, grid_constant, table))
     params = numpy.concatenate([numpy.asarray(zoom, _F8), numpy.asarray(shift, _F8)])
     meta = from_host(numpy.concatenate([numpy.asarray(x.shape, _I8), numpy.asarray(oshape, _I8), params.view(_I8)]))
-    table = ndarray((2 * rows * taps,), _F8)  # the weights, then the offsets (int or long long)
-    w_ptr = table.data.ptr
-    f_ptr = w_ptr + rows * taps * 8
-    _launch.launch(table_k, _launch.grid_one_pass(rows, _BLOCK), _BLOCK,
-                   (meta.data.ptr, numpy.int32(ndim), numpy.int32(flags), numpy.float64(npad), numpy.int32(mode),
-                    numpy.int64(rows), w_ptr, f_ptr))
+    w_ptr = f_ptr = 0
+    if table:
+        tables = ndarray((2 * rows * taps,), _F8)  # the weights, then the offsets (int or long long)
+        w_ptr = tables.data.ptr
+        f_ptr = w_ptr + rows * taps * 8
+        _launch.launch(table_k, _launch.grid_one_pass(rows, _BLOCK), _BLOCK,
+                       (meta.data.ptr, numpy.int32(ndim), numpy.int32(flags), numpy.float64(npad), numpy.int32(mode),
+                        numpy.int64(rows), w_ptr, f_ptr))
     _launch.launch(point_k, _launch.grid_one_pass(total, _BLOCK), _BLOCK,
-                   (x.data.ptr, out.data.ptr, w_ptr, f_ptr, numpy.int64(rows), meta.data.ptr + 8 * ndim,
-                    numpy.int32(ndim), numpy.int64(total), numpy.float64(cval)))
+                   (x.data.ptr, out.data.ptr, w_ptr, f_ptr, numpy.int64(rows), meta.data.ptr, numpy.int32(ndim),
+                    numpy.int32(flags), numpy.float64(npad), numpy.int32(mode), numpy.int64(total),
+                    numpy.float64(cval)))
     return out
 
 

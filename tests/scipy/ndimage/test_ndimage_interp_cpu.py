@@ -44,8 +44,8 @@ extern "C" void geometric(const double* in, const long long* ishape, int indim, 
   f(in, ishape, indim, oshape, ondim, params, total, kind, mode, cval, npad, out);
 }
 
-// zoom_shift's two kernels as loops: the tables row by row, then the points.
-template <typename I, int ND, int ORDER, bool GC>
+// zoom_shift's two kernels as loops: the tables row by row (when asked for), then the points.
+template <typename I, int ND, int ORDER, bool GC, bool TABLE>
 static void zs_run(const double* in, const long long* meta, int ndim, int flags, double npad, int mode, double cval,
                    double* out) {
   const long long* oshape = meta + ndim;
@@ -54,27 +54,30 @@ static void zs_run(const double* in, const long long* meta, int ndim, int flags,
     rows += oshape[d];
     total *= oshape[d];
   }
-  std::vector<double> W(rows * (ORDER + 1));
-  std::vector<I> F(rows * (ORDER + 1));
-  for (long long r = 0; r < rows; ++r)
-    zoom_shift_row<I, ORDER>(r, rows, meta, oshape, ndim, (const double*)(meta + 2 * ndim), flags, npad, mode,
-                             W.data(), F.data());
+  std::vector<double> W(TABLE ? rows * (ORDER + 1) : 0);
+  std::vector<I> F(TABLE ? rows * (ORDER + 1) : 0);
+  if (TABLE)
+    for (long long r = 0; r < rows; ++r)
+      zoom_shift_row<I, ORDER>(r, rows, meta, oshape, ndim, (const double*)(meta + 2 * ndim), flags, npad, mode,
+                               W.data(), F.data());
+  const zs_args<I> a = {W.data(), F.data(), (I)rows, meta, ndim, flags, mode, npad, cval};
   for (long long idx = 0; idx < total; ++idx)
-    out[idx] = zoom_shift_point<double, I, ND, ORDER, GC>::go(in, W.data(), F.data(), (I)rows, oshape, ndim, (I)idx,
-                                                              cval);
+    out[idx] = zoom_shift_point<double, I, ND, ORDER, GC, TABLE>::go(in, a, (I)idx);
 }
 
 typedef void (*zs_fn)(const double*, const long long*, int, int, double, int, double, double*);
-#define ZS_ORDERS(I, ND, GC) \
-  switch (order) { case 0: f = zs_run<I, ND, 0, GC>; break; case 1: f = zs_run<I, ND, 1, GC>; break; \
-                   case 2: f = zs_run<I, ND, 2, GC>; break; case 3: f = zs_run<I, ND, 3, GC>; break; \
-                   case 4: f = zs_run<I, ND, 4, GC>; break; default: f = zs_run<I, ND, 5, GC>; }
-#define ZS_GC(I, ND) if (gc) { ZS_ORDERS(I, ND, true) } else { ZS_ORDERS(I, ND, false) }
+#define ZS_ORDERS(I, ND, GC, T) \
+  switch (order) { case 0: f = zs_run<I, ND, 0, GC, T>; break; case 1: f = zs_run<I, ND, 1, GC, T>; break; \
+                   case 2: f = zs_run<I, ND, 2, GC, T>; break; case 3: f = zs_run<I, ND, 3, GC, T>; break; \
+                   case 4: f = zs_run<I, ND, 4, GC, T>; break; default: f = zs_run<I, ND, 5, GC, T>; }
+#define ZS_GC(I, ND, T) if (gc) { ZS_ORDERS(I, ND, true, T) } else { ZS_ORDERS(I, ND, false, T) }
+#define ZS_TABLE(I, ND) if (table) { ZS_GC(I, ND, true) } else { ZS_GC(I, ND, false) }
 #define ZS_ND(I) \
-  if (nd == 1) { ZS_GC(I, 1) } else if (nd == 2) { ZS_GC(I, 2) } else if (nd == 3) { ZS_GC(I, 3) } else { ZS_GC(I, 0) }
+  if (nd == 1) { ZS_TABLE(I, 1) } else if (nd == 2) { ZS_TABLE(I, 2) } else if (nd == 3) { ZS_TABLE(I, 3) } \
+  else { ZS_GC(I, 0, true) }
 
 extern "C" void zoom_shift(const double* in, const long long* meta, int ndim, int flags, double npad, int order,
-                           int mode, double cval, int wide, double* out) {
+                           int mode, double cval, int wide, int table, double* out) {
   zs_fn f;
   int nd = ndim <= 3 ? ndim : 0;
   bool gc = mode == I_GRID_CONSTANT;
@@ -151,11 +154,14 @@ def host_interp(monkeypatch, lib):
         total = int(np.prod(oshape))
         params = np.concatenate([np.asarray(zoom, np.float64), np.asarray(shift, np.float64)])
         meta = np.concatenate([np.asarray(x.shape, np.int64), np.asarray(oshape, np.int64), params.view(np.int64)])
-        wide = max(x.size, total, sum(oshape) * (order + 1)) >= ik._I4_LIMIT  # as ik.zoom_shift decides
+        rows = sum(oshape) * (order + 1)  # as ik.zoom_shift decides:
+        table = len(oshape) > 3 or rows * ik._TABLE_RATIO <= total
+        wide = max(x.size, total, rows if table else 0) >= ik._I4_LIMIT
         t = np.empty(total)
         if total:
             lib.zoom_shift(_p(xin), _p(meta), ctypes.c_int(len(oshape)), ctypes.c_int(flags), ctypes.c_double(npad),
-                           ctypes.c_int(order), ctypes.c_int(mode), ctypes.c_double(cval), ctypes.c_int(wide), _p(t))
+                           ctypes.c_int(order), ctypes.c_int(mode), ctypes.c_double(cval), ctypes.c_int(wide),
+                           ctypes.c_int(table), _p(t))
         return store(t, oshape, out_dt)
 
     def spline_filter(data, axis, order, mode):
@@ -418,10 +424,17 @@ def _quiet(fn, *args, **kw):
         return fn(*args, **kw)
 
 
+@pytest.fixture(params=["table", "inline"])
+def zs_taps_from(request, monkeypatch):
+    """The zoom/shift points reading per-axis tables, or computing their taps (the choice forced)."""
+    monkeypatch.setattr(ik, "_TABLE_RATIO", 0 if request.param == "table" else 10 ** 9)
+    return request.param
+
+
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("order", [0, 1, 2, 3, 4, 5])
 @pytest.mark.parametrize("ndim", [1, 2, 3])
-def test_zoom_shift_every_order_mode_ndim(host_interp, mode, order, ndim):
+def test_zoom_shift_every_order_mode_ndim(host_interp, zs_taps_from, mode, order, ndim):
     x = RNG.normal(size=ZS_SHAPES[ndim]) * 10
     for z in ZS_ZOOMS[ndim]:
         for grid_mode in (False, True):
@@ -466,7 +479,7 @@ def test_zoom_shift_dtypes(host_interp, dtype):
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("order", [0, 1, 3, 4])
-def test_affine_diagonal_matrix(host_interp, mode, order):
+def test_affine_diagonal_matrix(host_interp, zs_taps_from, mode, order):
     """A diagonal matrix (2-D, or its homogeneous form) goes through the per-axis tables: SciPy's
     offset + o * m along each axis, points on an edge on SciPy's side (offset -1.2 + 1.2 * 1 is 0)."""
     x = RNG.normal(size=(8, 9, 5)) * 10
@@ -486,8 +499,9 @@ def test_affine_diagonal_matrix(host_interp, mode, order):
 
 @pytest.mark.parametrize("mode", ["constant", "grid-constant", "reflect", "nearest", "grid-wrap"])
 @pytest.mark.parametrize("order", [0, 2, 3, 5])
-def test_zoom_shift_generic_ndim_and_wide(host_interp, monkeypatch, mode, order):
-    """ndim 4 and 5 (the generic loops), and 64-bit offsets (forced: the threshold set to 0)."""
+def test_zoom_shift_generic_ndim_and_wide(host_interp, monkeypatch, zs_taps_from, mode, order):
+    """ndim 4 and 5 (the generic loops, tables whatever is asked), and 64-bit offsets (forced: the
+    threshold set to 0)."""
     x = RNG.normal(size=(3, 4, 2, 5))
     y = RNG.normal(size=(2, 3, 2, 2, 3))
     for wide in (False, True):
@@ -508,15 +522,17 @@ def test_affine_1d_matrix_rank(host_interp):
         host_interp.affine_transform(RNG.normal(size=(4, 5)), [1.0, 1.0], output_shape=(3,))
 
 
-def test_zoom_shift_kernels_compile_for_sm90():
-    """Every (ndim class, order, grid-constant, offset width) the zoom/shift kernels are built for."""
+@pytest.mark.parametrize("order", range(6))
+def test_zoom_shift_kernels_compile_for_sm90(order):
+    """Every (ndim class, grid-constant, tables or not) the zoom/shift kernels are built for, of
+    each order; 64-bit offsets (only the index type changes) for 3-D and the generic ndim."""
     names = set()
     for nd in (1, 2, 3, 4):
-        for order in range(6):
-            for gc in (False, True):
-                for wide in (False, True):
-                    names.update(ik.zoom_shift_names(np.dtype("d"), np.dtype("f"), wide, nd, order, gc))
-    for a, b in [("f", "f"), ("B", "B"), ("q", "d"), ("?", "?"), ("d", "H")]:
+        for gc in (False, True):
+            for table in (False, True):
+                for wide in (False, True) if nd >= 3 else (False,):
+                    names.update(ik.zoom_shift_names(np.dtype("d"), np.dtype("f"), wide, nd, order, gc, table))
+    for a, b in [("f", "f"), ("B", "B"), ("q", "d"), ("?", "?"), ("d", "H")] if order == 1 else ():
         names.update(ik.zoom_shift_names(np.dtype(a), np.dtype(b), False, 2, 1, False))
     names = sorted(names)
     cubin, mapping = compiler.compile_cubin(ik.source(), arch="sm_90", name_expressions=names)
@@ -525,7 +541,7 @@ def test_zoom_shift_kernels_compile_for_sm90():
 
 @pytest.mark.parametrize("shape,zoom", [((7, 16), (1.5, 1)), ((16, 5), (1, 0.5)), ((3, 17), (2.5, 1.1)),
                                         ((16, 18), 0.06), ((16, 18), 0.02), ((20,), 1.0)])
-def test_zoom_output_shapes(host_interp, shape, zoom):
+def test_zoom_output_shapes(host_interp, zs_taps_from, shape, zoom):
     """SciPy's rounding of the output shape (10.5 -> 10, 2.5 -> 2, 7.5 -> 8), outputs of one sample
     (a zero zoom divisor) or none, a zoom of 1 with and without prefilter."""
     x = RNG.normal(size=shape)

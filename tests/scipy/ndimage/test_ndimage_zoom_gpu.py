@@ -21,6 +21,7 @@ pytestmark = [
 
 import cuarray  # noqa: E402
 from cuarray.scipy import ndimage as cnd  # noqa: E402
+from cuarray.scipy.ndimage import _interp_kernels as ik  # noqa: E402
 
 MODES = ["constant", "grid-constant", "nearest", "reflect", "grid-mirror", "mirror", "wrap", "grid-wrap"]
 RNG = np.random.default_rng()
@@ -64,6 +65,19 @@ def test_zoom_shift_orders_modes(ndim, order, mode):
     if order > 1:
         close(*both("zoom", x, 1.5, order=order, mode=mode, prefilter=False))
         close(*both("shift", x, 0.25, order=order, mode=mode, prefilter=False))
+
+
+@pytest.mark.parametrize("mode", ["constant", "grid-constant", "mirror"])
+@pytest.mark.parametrize("order", [0, 3, 5])
+@pytest.mark.parametrize("ndim", [2, 3])
+def test_zoom_shift_taps_from_the_other_source(monkeypatch, ndim, order, mode):
+    """The small 2-D arrays above compute their taps per point and the 3-D ones read tables (at most
+    one table entry per 8 points); here the other way round, forced."""
+    monkeypatch.setattr(ik, "_TABLE_RATIO", 0 if ndim == 2 else 10 ** 9)
+    x = RNG.normal(size=SHAPES[ndim]) * 10
+    for z in ZOOMS[ndim]:
+        close(*both("zoom", x, z, order=order, mode=mode, cval=-1.75, grid_mode=True))
+    close(*both("shift", x, [-4.6] * ndim, order=order, mode=mode, cval=2.5))
 
 
 @pytest.mark.parametrize("mode", ["constant", "grid-constant", "reflect", "grid-wrap"])
@@ -144,7 +158,10 @@ def test_affine_diagonal(mode, order):
 
 def test_zoom_large_volume():
     """Many blocks, 32-bit offsets: the bench case's shape class (ndimage.zoom(x, 2) of a float32
-    volume), smaller."""
+    volume), smaller; and a long signal and a long axis (taps per point, not tables)."""
     x = RNG.normal(size=(64, 72, 80)).astype(np.float32)
     close(*both("zoom", x, 2.0))
     close(*both("zoom", x, (0.5, 1.5, 0.75), order=5, mode="grid-wrap", grid_mode=True))
+    y = RNG.normal(size=200003)
+    close(*both("zoom", y, 1.37, mode="mirror"))
+    close(*both("shift", RNG.normal(size=(2, 100001)), (0, 3.25), mode="nearest"))

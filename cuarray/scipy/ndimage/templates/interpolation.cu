@@ -30,15 +30,16 @@ __global__ void zoom_shift_table(const long long* __restrict__ meta, int ndim, i
 }
 
 // One output point of a zoom/shift per thread. I: int when the input, the output and the tables
-// have fewer than 2^31 elements (32-bit offsets and index arithmetic), else long long.
-template <typename T, typename O, typename I, int ND, int ORDER, bool GC>
+// have fewer than 2^31 elements (32-bit offsets and index arithmetic), else long long. TABLE: the
+// taps from the tables W, F (else computed per point; W, F unused). meta as zoom_shift_table's.
+template <typename T, typename O, typename I, int ND, int ORDER, bool GC, bool TABLE>
 __global__ void zoom_shift(const T* __restrict__ in, O* __restrict__ out, const double* __restrict__ W,
-                           const I* __restrict__ F, long long rows, const long long* __restrict__ oshape, int ndim,
-                           long long total, double cval) {
+                           const I* __restrict__ F, long long rows, const long long* __restrict__ meta, int ndim,
+                           int flags, double npad, int mode, long long total, double cval) {
   long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= total) return;
-  out[idx] = interp_store<O>::go(
-      zoom_shift_point<T, I, ND, ORDER, GC>::go(in, W, F, (I)rows, oshape, ndim, (I)idx, cval));
+  const zs_args<I> a = {W, F, (I)rows, meta, ndim, flags, mode, npad, cval};
+  out[idx] = interp_store<O>::go(zoom_shift_point<T, I, ND, ORDER, GC, TABLE>::go(in, a, (I)idx));
 }
 
 // The lines of the (outer, n, inner) view of a C-contiguous float64 array, one per thread, in place

@@ -11,8 +11,10 @@
 
 #if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
 #define CUARRAY_ZS_UNROLL _Pragma("unroll")
+#define CUARRAY_ZS_NOINLINE __noinline__
 #else
 #define CUARRAY_ZS_UNROLL
+#define CUARRAY_ZS_NOINLINE
 #endif
 
 namespace cuarray_ndimage {
@@ -34,6 +36,17 @@ CUARRAY_DEVICE inline double zoom_shift_coordinate(double o, double zoom, double
   return c;
 }
 
+// The boundary cases, out of line: called for coordinates and taps past an edge only, and each
+// inlined copy of map_coordinate's switch (its double divisions) costs NVRTC seconds where the
+// points compute their own taps (3 axes x ORDER + 2 copies).
+CUARRAY_DEVICE CUARRAY_ZS_NOINLINE double zs_map_coordinate(double c, long long n, int mode) {
+  return map_coordinate(c, n, mode);
+}
+
+CUARRAY_DEVICE CUARRAY_ZS_NOINLINE long long zs_map_tap(long long i, long long n, int tap_mode) {
+  return (long long)map_coordinate((double)i, n, tap_mode);
+}
+
 // The taps of coordinate c (padding added) along an axis of n samples and C stride `stride`:
 // weights w[0], w[step], .. w[ORDER * step] and offsets f[0], .. (index * stride), as
 // `interpolate`'s per-axis steps compute them.
@@ -41,8 +54,9 @@ template <typename I, int ORDER>
 CUARRAY_DEVICE inline void axis_taps(double c, long long n, long long stride, int mode, double* w, I* f,
                                      long long step) {
   if (mode != I_GRID_CONSTANT && mode != I_NEAREST) {
-    c = map_coordinate(c, n, mode);
+    if (!(c >= 0 && c <= n - 1)) c = zs_map_coordinate(c, n, mode);  // (NaN too)
     if (!(c > -1.0)) {  // constant modes outside, and NaN coordinates
+      CUARRAY_ZS_UNROLL
       for (int k = 0; k <= ORDER; ++k) {
         w[k * step] = 0.0;
         f[k * step] = (I)ZS_OUTSIDE;
@@ -54,6 +68,7 @@ CUARRAY_DEVICE inline void axis_taps(double c, long long n, long long stride, in
   double wk[ORDER + 1];
   spline_weights(c, ORDER, wk);
   int tm = tap_mode(mode);
+  CUARRAY_ZS_UNROLL
   for (int k = 0; k <= ORDER; ++k) {
     w[k * step] = wk[k];
     long long i = start + k;
@@ -62,7 +77,7 @@ CUARRAY_DEVICE inline void axis_taps(double c, long long n, long long stride, in
         f[k * step] = (I)ZS_OUTSIDE;
         continue;
       }
-      i = (long long)map_coordinate((double)i, n, tm);
+      i = zs_map_tap(i, n, tm);
     }
     f[k * step] = (I)(i * stride);
   }
@@ -110,14 +125,29 @@ struct zs_taps<T, I, ORDER, GC, ND, ND> {
   }
 };
 
-// The value of output point idx (C order over oshape) of a zoom/shift whose tables are W, F.
-// ND 1..3: the axes' table rows in registers and the loops unrolled; ND == 0: any ndim, the outer
-// axes' rows read from the tables as the taps advance, the last axis' in registers.
-// GC: grid-constant (taps outside read cval); otherwise a point outside along an axis is cval.
-template <typename T, typename I, int ND, int ORDER, bool GC>
+// What a point of a zoom/shift reads besides the input: meta = ishape (ndim), oshape (ndim), zoom
+// (ndim), shift (ndim) as zoom_shift_row takes them; the tables W, F of `rows` rows when built.
+template <typename I>
+struct zs_args {
+  const double* W;
+  const I* F;
+  I rows;
+  const long long* meta;
+  int ndim, flags, mode;
+  double npad, cval;
+};
+
+// The value of output point idx (C order over oshape). ND 1..3: the axes' taps in registers and
+// the loops unrolled; TABLE: the taps read from the tables, else computed here (when tables would
+// hold about as many entries as there are points: 1-D, or one long axis). ND == 0 (any ndim,
+// tables only): the outer axes' taps read from the tables as the loops advance, the last axis' in
+// registers. GC: grid-constant (taps outside read cval); otherwise a point outside along an axis
+// is cval.
+template <typename T, typename I, int ND, int ORDER, bool GC, bool TABLE>
 struct zoom_shift_point {
-  CUARRAY_DEVICE static double go(const T* in, const double* W, const I* F, I rows, const long long* oshape, int,
-                                  I idx, double cval) {
+  CUARRAY_DEVICE static double go(const T* in, const zs_args<I>& a, I idx) {
+    const long long* ishape = a.meta;
+    const long long* oshape = a.meta + ND;
     I row[ND];
     I rem = idx;
     CUARRAY_ZS_UNROLL
@@ -129,30 +159,46 @@ struct zoom_shift_point {
     }
     double w[ND][ORDER + 1];
     I f[ND][ORDER + 1];
-    I base = 0;
-    CUARRAY_ZS_UNROLL
-    for (int d = 0; d < ND; ++d) {
-      I r = base + row[d];
+    if (TABLE) {
+      I base = 0;
       CUARRAY_ZS_UNROLL
-      for (int k = 0; k <= ORDER; ++k) {
-        w[d][k] = W[k * rows + r];
-        f[d][k] = F[k * rows + r];
+      for (int d = 0; d < ND; ++d) {
+        I r = base + row[d];
+        CUARRAY_ZS_UNROLL
+        for (int k = 0; k <= ORDER; ++k) {
+          w[d][k] = a.W[k * a.rows + r];
+          f[d][k] = a.F[k * a.rows + r];
+        }
+        base += (I)oshape[d];
       }
-      base += (I)oshape[d];
+    } else {
+      const double* params = reinterpret_cast<const double*>(a.meta + 2 * ND);
+      long long stride = 1;
+      // (no unroll pragma: NVRTC unrolls these ND steps by itself; with the pragma it duplicated
+      // the taps' code about 20 times, 21k PTX lines and 15 s of compile for 3-D order 5)
+      for (int d = ND - 1; d >= 0; --d) {
+        double c = zoom_shift_coordinate((double)row[d], params[d], params[ND + d], a.flags) + a.npad;
+        axis_taps<I, ORDER>(c, ishape[d], stride, a.mode, w[d], f[d], 1);
+        stride *= ishape[d];
+      }
     }
     if (!GC) {
       CUARRAY_ZS_UNROLL
       for (int d = 0; d < ND; ++d)
-        if (f[d][0] < 0) return cval;
+        if (f[d][0] < 0) return a.cval;
     }
-    return zs_taps<T, I, ORDER, GC, 0, ND>::sum(in, w, f, 0, false, cval);
+    return zs_taps<T, I, ORDER, GC, 0, ND>::sum(in, w, f, 0, false, a.cval);
   }
 };
 
-template <typename T, typename I, int ORDER, bool GC>
-struct zoom_shift_point<T, I, 0, ORDER, GC> {
-  CUARRAY_DEVICE static double go(const T* in, const double* W, const I* F, I rows, const long long* oshape, int ndim,
-                                  I idx, double cval) {
+template <typename T, typename I, int ORDER, bool GC, bool TABLE>
+struct zoom_shift_point<T, I, 0, ORDER, GC, TABLE> {
+  CUARRAY_DEVICE static double go(const T* in, const zs_args<I>& a, I idx) {
+    const int ndim = a.ndim;
+    const long long* oshape = a.meta + ndim;
+    const double* W = a.W;
+    const I* F = a.F;
+    const I rows = a.rows;
     I r[CUARRAY_NDIMAGE_INTERP_MAX_NDIM];  // each axis' table row
     I rem = idx, base = 0;
     for (int d = 0; d < ndim; ++d) base += (I)oshape[d];
@@ -165,7 +211,7 @@ struct zoom_shift_point<T, I, 0, ORDER, GC> {
     }
     if (!GC)
       for (int d = 0; d < ndim; ++d)
-        if (F[r[d]] < 0) return cval;
+        if (F[r[d]] < 0) return a.cval;
     const int last = ndim - 1;
     double wl[ORDER + 1];
     I fl[ORDER + 1];
@@ -190,7 +236,7 @@ struct zoom_shift_point<T, I, 0, ORDER, GC> {
       CUARRAY_ZS_UNROLL
       for (int c = 0; c <= ORDER; ++c) {
         bool o = GC && (out || fl[c] < 0);
-        s += wl[c] * (o ? cval : (double)in[off + fl[c]]);
+        s += wl[c] * (o ? a.cval : (double)in[off + fl[c]]);
       }
       t += wt * s;
       int d = last - 1;
