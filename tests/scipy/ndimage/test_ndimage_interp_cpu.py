@@ -495,6 +495,9 @@ def test_affine_diagonal_matrix(host_interp, zs_taps_from, mode, order):
           ref_geometric("affine_transform", x, h, order=order, mode=mode))
     close(host_interp.affine_transform(x, [1.2, 0.55, 0.8], 0.7, output_shape=(9, 16, 3), order=order, mode=mode),
           ref_geometric("affine_transform", x, [1.2, 0.55, 0.8], 0.7, output_shape=(9, 16, 3), order=order, mode=mode))
+    # rotate by 180 degrees: a diagonal of -1 (2-D: SciPy rotates a 3-D array plane by plane)
+    p = np.ascontiguousarray(x[:, :, 1])
+    close(host_interp.rotate(p, 180, order=order, mode=mode), ref_geometric("rotate", p, 180, order=order, mode=mode))
 
 
 @pytest.mark.parametrize("mode", ["constant", "grid-constant", "reflect", "nearest", "grid-wrap"])

@@ -154,6 +154,8 @@ def test_affine_diagonal(mode, order):
     h[:3, 3] = off
     close(*both("affine_transform", x, h, order=order, mode=mode))
     close(*both("affine_transform", x, [1.2, 0.55, 0.8], 0.7, output_shape=(19, 31, 14), order=order, mode=mode))
+    # rotate by 180 degrees: a diagonal of -1 (2-D: SciPy rotates a 3-D array plane by plane)
+    close(*both("rotate", np.ascontiguousarray(x[:, :, 1]), 180, order=order, mode=mode))
 
 
 def test_zoom_large_volume():
