@@ -14,7 +14,7 @@
 #define CUARRAY_ZS_NOINLINE __noinline__
 #else
 #define CUARRAY_ZS_UNROLL
-#define CUARRAY_ZS_NOINLINE
+#define CUARRAY_ZS_NOINLINE inline
 #endif
 
 namespace cuarray_ndimage {
@@ -36,9 +36,9 @@ CUARRAY_DEVICE inline double zoom_shift_coordinate(double o, double zoom, double
   return c;
 }
 
-// The boundary cases, out of line: called for coordinates and taps past an edge only, and each
-// inlined copy of map_coordinate's switch (its double divisions) costs NVRTC seconds where the
-// points compute their own taps (3 axes x ORDER + 2 copies).
+// The boundary cases, out of line on the device: called for coordinates and taps past an edge
+// only, and each inlined copy of map_coordinate's switch (its double divisions) cost NVRTC about a
+// second where the points compute their own taps (ORDER + 2 copies an axis).
 CUARRAY_DEVICE CUARRAY_ZS_NOINLINE double zs_map_coordinate(double c, long long n, int mode) {
   return map_coordinate(c, n, mode);
 }
