@@ -1,9 +1,9 @@
-"""Compiling and launching templates/interpolation.cu (with interp.cuh and zoom_shift.cuh prepended):
-`geometric` (map_coordinates, affine_transform: one output point per thread), `zoom_shift` (zoom,
-shift, a diagonal affine_transform: per-axis tables, then one output point per thread) and `spline_filter`
-(the B-spline prefilter along one axis, in place on float64: a warp per line staged in shared
-memory for lines up to 6144 elements along the last axis or when lines are few, else a thread per
-line, coalesced)."""
+"""Compiling and launching templates/interpolation.cu and zoom_shift.cu (interp.cuh and
+zoom_shift.cuh prepended): `geometric` (map_coordinates, affine_transform: one output point per
+thread), `zoom_shift` (zoom, shift, a diagonal affine_transform: per-axis tables, then one output
+point per thread) and `spline_filter` (the B-spline prefilter along one axis, in place on float64:
+a warp per line staged in shared memory for lines up to 6144 elements along the last axis or when
+lines are few, else a thread per line, coalesced)."""
 
 from __future__ import annotations
 
@@ -49,7 +49,8 @@ def mode_code(mode) -> int:
 
 def source() -> str:
     return ("#define CUARRAY_DEVICE __device__\n" + (_DIR / "interp.cuh").read_text()
-            + (_DIR / "zoom_shift.cuh").read_text() + (_DIR / "interpolation.cu").read_text())
+            + (_DIR / "zoom_shift.cuh").read_text() + (_DIR / "interpolation.cu").read_text()
+            + (_DIR / "zoom_shift.cu").read_text())
 
 
 def geometric_name(in_dt, out_dt, kind: str, ndim: int, order: int) -> str:
@@ -77,12 +78,13 @@ def _kernel(name: str):
     return k
 
 
-def _kernel_pair(names: tuple):
-    """Both kernels of a zoom/shift from one compile."""
-    ks = _kernels.get(names)
+def _zoom_shift_kernels(key: tuple):
+    """Both kernels of a zoom/shift (`zoom_shift_names(*key)`), from one compile, cached by key."""
+    ks = _kernels.get(key)
     if ks is None:
+        names = zoom_shift_names(*key)
         mod = _compiler.compile_module(source(), name_expressions=names, name="cuarray_ndimage_interp")
-        ks = _kernels[names] = tuple(mod.get_function(n).kernel for n in names)
+        ks = _kernels[key] = tuple(mod.get_function(n).kernel for n in names)
     return ks
 
 
@@ -142,7 +144,8 @@ def zoom_shift(x: ndarray, out_dt, oshape, zoom, shift, flags: int, order: int, 
     table = ndim > 3 or rows * taps * _TABLE_RATIO <= total
     wide = max(x.size, total, rows * taps if table else 0) >= _I4_LIMIT
     grid_constant = mode == MODES["grid-constant"]
-    table_k, point_k = _kernel_pair(zoom_shift_names(x._dtype, out_dt, wide, ndim, order, grid_constant, table))
+    table_k, point_k = _zoom_shift_kernels((x._dtype, out_dt, wide, ndim if ndim <= 3 else 0, order, grid_constant,
+                                            table))
     params = numpy.concatenate([numpy.asarray(zoom, _F8), numpy.asarray(shift, _F8)])
     meta = from_host(numpy.concatenate([numpy.asarray(x.shape, _I8), numpy.asarray(oshape, _I8), params.view(_I8)]))
     w_ptr = f_ptr = 0

@@ -4,6 +4,7 @@ calls into that library, cuarray arrays by NumPy arrays), against scipy.ndimage 
 order 0-5, prefilter on/off, grid_mode, output dtypes; and NVRTC compiles of the kernels."""
 
 import ctypes
+import types
 import warnings
 
 import numpy as np
@@ -553,3 +554,121 @@ def test_zoom_output_shapes(host_interp, zs_taps_from, shape, zoom):
               ref_geometric("zoom", x, zoom, order=3, mode="grid-mirror", grid_mode=grid_mode))
         close(host_interp.zoom(x, zoom, order=1, mode="nearest", grid_mode=grid_mode, prefilter=False),
               ref_geometric("zoom", x, zoom, order=1, mode="nearest", grid_mode=grid_mode, prefilter=False))
+
+
+# -- zoom_shift's Python driver against the kernels themselves: templates/zoom_shift.cu built with g++,
+# each launch a loop over the grid's threads reading the arguments the driver packed, as
+# cuLaunchKernel reads them (each at the width of the kernel's parameter) ----------------------------
+LAUNCH_DRIVER = r"""
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+struct host_dim3 { unsigned x; };
+static host_dim3 blockIdx, blockDim, threadIdx;
+#define __global__
+#include "interp.cuh"
+#include "zoom_shift.cuh"
+#include "zoom_shift.cu"
+using namespace cuarray_ndimage;
+
+template <typename... P, std::size_t... Is>
+static void call(void (*k)(P...), void** args, std::index_sequence<Is...>) {
+  k(*static_cast<typename std::remove_cv<P>::type*>(args[Is])...);
+}
+
+template <typename... P>
+static void launch(void (*k)(P...), unsigned grid, unsigned block, void** args) {
+  blockDim.x = block;
+  for (unsigned b = 0; b < grid; ++b)
+    for (unsigned t = 0; t < block; ++t) {
+      blockIdx.x = b;
+      threadIdx.x = t;
+      call(k, args, std::index_sequence_for<P...>{});
+    }
+}
+
+template <typename I, int ORDER>
+static void point(int nd, int gc, int table, unsigned grid, unsigned block, void** args) {
+#define ZS_POINT(ND, GC, T) launch(zoom_shift<double, double, I, ND, ORDER, GC, T>, grid, block, args)
+#define ZS_GT(ND) if (gc) { if (table) ZS_POINT(ND, true, true); else ZS_POINT(ND, true, false); } \
+                  else { if (table) ZS_POINT(ND, false, true); else ZS_POINT(ND, false, false); }
+  if (nd == 1) { ZS_GT(1) } else if (nd == 2) { ZS_GT(2) } else if (nd == 3) { ZS_GT(3) } else { ZS_GT(0) }
+}
+
+// kind 0: zoom_shift_table<I, order>; 1: zoom_shift<double, double, I, nd, order, gc, table> (orders 1, 3)
+extern "C" void run(int kind, int wide, int nd, int order, int gc, int table, unsigned grid, unsigned block,
+                    void** args) {
+  if (kind == 0) {
+    if (wide) launch(order == 1 ? zoom_shift_table<long long, 1> : zoom_shift_table<long long, 3>, grid, block, args);
+    else launch(order == 1 ? zoom_shift_table<int, 1> : zoom_shift_table<int, 3>, grid, block, args);
+  } else if (wide) {
+    if (order == 1) point<long long, 1>(nd, gc, table, grid, block, args); else point<long long, 3>(nd, gc, table, grid, block, args);
+  } else {
+    if (order == 1) point<int, 1>(nd, gc, table, grid, block, args); else point<int, 3>(nd, gc, table, grid, block, args);
+  }
+}
+"""
+
+
+class _HostArray:
+    """What zoom_shift uses of a device array, over a NumPy array (C order)."""
+
+    def __init__(self, shape=None, dtype=None, a=None):
+        self.a = np.zeros(shape, dtype) if a is None else np.ascontiguousarray(a)
+        self.shape, self.size, self.nbytes, self.ndim = self.a.shape, self.a.size, self.a.nbytes, self.a.ndim
+        self._dtype, self._c = self.a.dtype, True
+        self.data = types.SimpleNamespace(ptr=self.a.ctypes.data)
+
+
+@pytest.fixture
+def zs_on_host(monkeypatch, host_lib):
+    """ik.zoom_shift as it is, its device arrays and launches on the host."""
+    lib = host_lib("zoom_launch", LAUNCH_DRIVER, ik._DIR)
+    from cuarray.cuda import launch as real_launch
+
+    def launch(kernel, grid, block, args):
+        kind, key = kernel
+        _, out_dt, wide, nd, order, gc, table = key
+        assert out_dt == np.float64 and order in (1, 3)
+        bufs = [ctypes.create_string_buffer(a.to_bytes(8, "little", signed=a < 0) if type(a) is int else a.tobytes())
+                for a in args]  # a Python int is a pointer: 8 bytes, as the launchers pack it
+        ptrs = (ctypes.c_void_p * len(bufs))(*[ctypes.addressof(b) for b in bufs])
+        lib.run(ctypes.c_int(kind == "point"), ctypes.c_int(wide), ctypes.c_int(nd), ctypes.c_int(order), ctypes.c_int(gc),
+                ctypes.c_int(table), ctypes.c_uint(grid), ctypes.c_uint(block), ptrs)
+
+    monkeypatch.setattr(ik, "ndarray", _HostArray)
+    monkeypatch.setattr(ik, "from_host", lambda a: _HostArray(a=a))
+    monkeypatch.setattr(ik, "_launch", types.SimpleNamespace(launch=launch, grid_one_pass=real_launch.grid_one_pass))
+    monkeypatch.setattr(ik, "_zoom_shift_kernels", lambda key: (("table", key), ("point", key)))
+    return lambda x, *args, **kw: ik.zoom_shift(_HostArray(a=x), *args, **kw).a
+
+
+@pytest.mark.parametrize("source", ["table", "inline"])
+@pytest.mark.parametrize("wide", [False, True])
+@pytest.mark.parametrize("mode", ["constant", "grid-constant", "mirror"])
+@pytest.mark.parametrize("order", [1, 3])
+def test_zoom_shift_driver_and_kernels(zs_on_host, monkeypatch, source, wide, mode, order):
+    """Arguments, metadata and tables as the kernels read them: zoom (grid_mode too), shift and a
+    diagonal affine, 1-D to 4-D, against scipy.ndimage (prefilter=False: x is the coefficients)."""
+    monkeypatch.setattr(ik, "_TABLE_RATIO", 0 if source == "table" else 10 ** 9)
+    monkeypatch.setattr(ik, "_I4_LIMIT", 0 if wide else 2 ** 31)
+    code = ik.MODES[mode]
+    for shape in [(23,), (9, 7), (6, 5, 4), (3, 4, 2, 5)]:
+        x = RNG.normal(size=shape)
+        nd = len(shape)
+        for zoom, grid_mode in [((1.7, 0.6, 2.0, 1.3)[:nd], False), ((0.8, 1.5, 1.0, 2.2)[:nd], True)]:
+            oshape = tuple(int(round(s * z)) for s, z in zip(shape, zoom))
+            num, div = np.array(shape, float), np.array(oshape, float)
+            if not grid_mode:
+                num, div = num - 1, div - 1
+            z = np.divide(num, div, out=np.ones(nd), where=div != 0)
+            flags = ik.ZS_ZOOM | (ik.ZS_GRID if grid_mode else 0)
+            got = zs_on_host(x, np.dtype(np.float64), oshape, z, np.zeros(nd), flags, order, code, -1.5, 0)
+            ref = _quiet(snd.zoom, x, zoom, order=order, mode=mode, cval=-1.5, prefilter=False, grid_mode=grid_mode)
+            close(got, ref)
+        sh = (1.25, -2.5, 0.5, 3.0)[:nd]
+        got = zs_on_host(x, np.dtype(np.float64), shape, np.ones(nd), [-s for s in sh], ik.ZS_SHIFT, order, code, 2.0, 0)
+        close(got, snd.shift(x, sh, order=order, mode=mode, cval=2.0, prefilter=False))
+        m, off = np.array((1.2, -0.7, 0.9, 1.1)[:nd]), np.array((-1.2, 3.5, 0.25, -0.5)[:nd])
+        got = zs_on_host(x, np.dtype(np.float64), shape, m, off, ik.ZS_DIAG, order, code, 0.5, 0)
+        close(got, snd.affine_transform(x, np.diag(m), off, order=order, mode=mode, cval=0.5, prefilter=False))

@@ -1,7 +1,7 @@
 // scipy.ndimage's geometric transforms and spline prefilter, for
 // cuarray/scipy/ndimage/_interp_kernels.py. Python prepends interp.cuh and zoom_shift.cuh with
-// CUARRAY_DEVICE defined as a device function. One output point per thread; the prefilter a line per
-// thread or per warp. Inputs are C-contiguous.
+// CUARRAY_DEVICE defined as a device function (zoom_shift.cu, the zoom/shift kernels, follows). One
+// output point per thread; the prefilter a line per thread or per warp. Inputs are C-contiguous.
 
 namespace cuarray_ndimage {
 
@@ -16,30 +16,6 @@ __global__ void geometric(const T* __restrict__ in, O* __restrict__ out, const l
   double c[CUARRAY_NDIMAGE_INTERP_MAX_NDIM];
   input_coordinate(KIND, idx, total, oshape, ondim, indim, params, npad, c);
   out[idx] = interp_store<O>::go(interpolate<T, ND, ORDER>(in, ishape, indim, c, mode, cval));
-}
-
-// zoom/shift tables (zoom_shift.cuh): one row per thread, rows = the sum of oshape. meta: ishape
-// (ndim), oshape (ndim), then the float64 zoom (ndim) and shift (ndim).
-template <typename I, int ORDER>
-__global__ void zoom_shift_table(const long long* __restrict__ meta, int ndim, int flags, double npad, int mode,
-                                 long long rows, double* __restrict__ W, I* __restrict__ F) {
-  long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (r >= rows) return;
-  zoom_shift_row<I, ORDER>(r, rows, meta, meta + ndim, ndim, reinterpret_cast<const double*>(meta + 2 * ndim),
-                           flags, npad, mode, W, F);
-}
-
-// One output point of a zoom/shift per thread. I: int when the input, the output and the tables
-// have fewer than 2^31 elements (32-bit offsets and index arithmetic), else long long. TABLE: the
-// taps from the tables W, F (else computed per point; W, F unused). meta as zoom_shift_table's.
-template <typename T, typename O, typename I, int ND, int ORDER, bool GC, bool TABLE>
-__global__ void zoom_shift(const T* __restrict__ in, O* __restrict__ out, const double* __restrict__ W,
-                           const I* __restrict__ F, long long rows, const long long* __restrict__ meta, int ndim,
-                           int flags, double npad, int mode, long long total, double cval) {
-  long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (idx >= total) return;
-  const zs_args<I> a = {W, F, (I)rows, meta, ndim, flags, mode, npad, cval};
-  out[idx] = interp_store<O>::go(zoom_shift_point<T, I, ND, ORDER, GC, TABLE>::go(in, a, (I)idx));
 }
 
 // The lines of the (outer, n, inner) view of a C-contiguous float64 array, one per thread, in place
