@@ -2,7 +2,8 @@
 and whether a per-axis separable evaluation would beat the direct per-point kernel.
 
 Rows (CUDA-event medians, one process): the whole call (order 3: prefilter + tables + points);
-the prefilter alone (spline_filter to float64); the direct kernel alone on ready coefficients
+the prefilter alone (spline_filter to float64); the general per-point kernel on ready coefficients
+(a diagonal affine_transform's old path: what zoom ran before); the direct kernel alone on them
 (`_interp_kernels.zoom_shift`: per-axis tables, then 64 taps a point); a prototype of the separable
 evaluation on the same coefficients (one launch per axis, 4 taps an output, float64 intermediates:
 256^2x512 then 256x512^2 then the 512^3 output), with its largest difference from the direct
@@ -101,6 +102,15 @@ def direct(coeffs, zooms, order, out_dtype):
                          ik.MODES["constant"], 0.0, 0)
 
 
+def general(coeffs, zooms, order, out_dtype):
+    """The same points through the general per-point kernel (`geometric`, a diagonal affine
+    matrix): the path zoom took before the tables, same arithmetic per point."""
+    oshape = tuple(int(round(s * z)) for s, z in zip(coeffs.shape, zooms))
+    z = [(s - 1) / (o - 1) if o > 1 else 1.0 for s, o in zip(coeffs.shape, oshape)]
+    params = numpy.concatenate([numpy.diag(z).ravel(), numpy.zeros(coeffs.ndim)])
+    return ik.geometric(coeffs, numpy.dtype(out_dtype), "affine", oshape, params, order, ik.MODES["constant"], 0.0, 0)
+
+
 def main(n):
     rng = numpy.random.default_rng(45)
     host = rng.random((n, n, n), dtype=numpy.float64).astype(numpy.float32)
@@ -117,6 +127,7 @@ def main(n):
 
     row("zoom(x, 2) order 3, whole call", lambda: nd.zoom(x, 2.0), x.nbytes)
     row("  prefilter: spline_filter(x, 3) -> float64", lambda: nd.spline_filter(x, 3), x.nbytes)
+    row("  general per-point kernel (before)", lambda: general(coeffs, zooms, 3, "float32"), coeffs.nbytes)
     row("  direct kernel (tables + 64 taps a point)", lambda: direct(coeffs, zooms, 3, "float32"), coeffs.nbytes)
     row("  separable prototype (3 passes, 4 taps each)", lambda: separable(mod, coeffs, zooms, 3, "float32"),
         coeffs.nbytes)
@@ -151,12 +162,14 @@ def main(n):
     d1 = direct(x, zooms, 1, "float32")
     s1 = separable(mod, x, zooms, 1, "float32")
     ref = nd.zoom(x, 2.0)
+    g3 = general(coeffs, zooms, 3, "float32")
     print("n = {}: {} -> {} float32".format(n, (n,) * 3, (2 * n,) * 3))
     print("{:50s} {:>10s} {:>8s}".format("row", "ms", "GB/s"))
     for name, us, gbs in rows:
         print("{:50s} {:10.3f} {:8.0f}".format(name, us / 1e3, gbs))
-    print("max |direct - separable|: order 3 {:.2e}, order 1 {:.2e}; max |zoom - direct| {:.2e}".format(
-        float(cp.abs(d3 - s3).max()), float(cp.abs(d1 - s1).max()), float(cp.abs(ref - d3).max())))
+    print("max |direct - separable|: order 3 {:.2e}, order 1 {:.2e}; max |zoom - direct| {:.2e}; "
+          "max |general - direct| {:.2e}".format(float(cp.abs(d3 - s3).max()), float(cp.abs(d1 - s1).max()),
+                                                 float(cp.abs(ref - d3).max()), float(cp.abs(g3 - d3).max())))
 
 
 if __name__ == "__main__":

@@ -99,7 +99,7 @@ def test_zoom_output_shapes(shape, zoom):
         close(*both("zoom", x, zoom, order=1, mode="nearest", grid_mode=grid_mode, prefilter=False))
 
 
-@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.int32, np.int64, np.float32, np.float64, np.complex64])
+@pytest.mark.parametrize("dtype", [np.uint8, np.int32, np.int64, np.float32, np.float64, np.complex64])
 def test_zoom_shift_dtypes_layouts(dtype):
     x = RNG.normal(size=(40, 34, 18)) * 60
     if np.dtype(dtype).kind == "c":
