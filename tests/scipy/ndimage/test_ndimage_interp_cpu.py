@@ -602,9 +602,9 @@ extern "C" void run(int kind, int wide, int nd, int order, int gc, int table, un
     if (wide) launch(order == 1 ? zoom_shift_table<long long, 1> : zoom_shift_table<long long, 3>, grid, block, args);
     else launch(order == 1 ? zoom_shift_table<int, 1> : zoom_shift_table<int, 3>, grid, block, args);
   } else if (wide) {
-    if (order == 1) point<long long, 1>(nd, gc, table, grid, block, args); else point<long long, 3>(nd, gc, table, grid, block, args);
+    (order == 1 ? point<long long, 1> : point<long long, 3>)(nd, gc, table, grid, block, args);
   } else {
-    if (order == 1) point<int, 1>(nd, gc, table, grid, block, args); else point<int, 3>(nd, gc, table, grid, block, args);
+    (order == 1 ? point<int, 1> : point<int, 3>)(nd, gc, table, grid, block, args);
   }
 }
 """
@@ -633,8 +633,8 @@ def zs_on_host(monkeypatch, host_lib):
         bufs = [ctypes.create_string_buffer(a.to_bytes(8, "little", signed=a < 0) if type(a) is int else a.tobytes())
                 for a in args]  # a Python int is a pointer: 8 bytes, as the launchers pack it
         ptrs = (ctypes.c_void_p * len(bufs))(*[ctypes.addressof(b) for b in bufs])
-        lib.run(ctypes.c_int(kind == "point"), ctypes.c_int(wide), ctypes.c_int(nd), ctypes.c_int(order), ctypes.c_int(gc),
-                ctypes.c_int(table), ctypes.c_uint(grid), ctypes.c_uint(block), ptrs)
+        lib.run(ctypes.c_int(kind == "point"), ctypes.c_int(wide), ctypes.c_int(nd), ctypes.c_int(order),
+                ctypes.c_int(gc), ctypes.c_int(table), ctypes.c_uint(grid), ctypes.c_uint(block), ptrs)
 
     monkeypatch.setattr(ik, "ndarray", _HostArray)
     monkeypatch.setattr(ik, "from_host", lambda a: _HostArray(a=a))
@@ -667,7 +667,8 @@ def test_zoom_shift_driver_and_kernels(zs_on_host, monkeypatch, source, wide, mo
             ref = _quiet(snd.zoom, x, zoom, order=order, mode=mode, cval=-1.5, prefilter=False, grid_mode=grid_mode)
             close(got, ref)
         sh = (1.25, -2.5, 0.5, 3.0)[:nd]
-        got = zs_on_host(x, np.dtype(np.float64), shape, np.ones(nd), [-s for s in sh], ik.ZS_SHIFT, order, code, 2.0, 0)
+        got = zs_on_host(x, np.dtype(np.float64), shape, np.ones(nd), [-s for s in sh], ik.ZS_SHIFT, order, code,
+                         2.0, 0)
         close(got, snd.shift(x, sh, order=order, mode=mode, cval=2.0, prefilter=False))
         m, off = np.array((1.2, -0.7, 0.9, 1.1)[:nd]), np.array((-1.2, 3.5, 0.25, -0.5)[:nd])
         got = zs_on_host(x, np.dtype(np.float64), shape, m, off, ik.ZS_DIAG, order, code, 0.5, 0)
