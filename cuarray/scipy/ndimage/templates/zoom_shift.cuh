@@ -151,12 +151,13 @@ struct zoom_shift_point {
     I row[ND];
     I rem = idx;
     CUARRAY_ZS_UNROLL
-    for (int d = ND - 1; d >= 0; --d) {
+    for (int d = ND - 1; d > 0; --d) {
       I n = (I)oshape[d];
       I q = rem / n;
       row[d] = rem - q * n;
       rem = q;
     }
+    row[0] = rem;  // idx < total: no division for the first axis
     double w[ND][ORDER + 1];
     I f[ND][ORDER + 1];
     if (TABLE) {
