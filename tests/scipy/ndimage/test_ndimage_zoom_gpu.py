@@ -80,6 +80,17 @@ def test_zoom_shift_taps_from_the_other_source(monkeypatch, ndim, order, mode):
     close(*both("shift", x, [-4.6] * ndim, order=order, mode=mode, cval=2.5))
 
 
+@pytest.mark.parametrize("mode", ["constant", "grid-constant", "wrap"])
+def test_zoom_shift_64bit_offsets(monkeypatch, mode):
+    """The offsets and indices of arrays past 2^31 elements (long long), forced on small ones:
+    taps per point (1-D), tables (3-D), the generic loops (4-D)."""
+    monkeypatch.setattr(ik, "_I4_LIMIT", 0)
+    for shape, z in [((41,), 1.7), ((16, 18, 17), (2, 0.6, 1.3)), ((3, 16, 5, 17), (1, 1.5, 2, 0.7))]:
+        x = RNG.normal(size=shape)
+        close(*both("zoom", x, z, order=3, mode=mode, prefilter=False))
+        close(*both("shift", x, 1.5, order=1, mode=mode))
+
+
 @pytest.mark.parametrize("mode", ["constant", "grid-constant", "reflect", "grid-wrap"])
 @pytest.mark.parametrize("order", [0, 1, 3, 5])
 def test_zoom_shift_4d(mode, order):
