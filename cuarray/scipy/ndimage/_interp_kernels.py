@@ -1,8 +1,9 @@
-"""Compiling and launching templates/interpolation.cu (with interp.cuh prepended): `geometric`
-(map_coordinates, affine_transform, zoom/shift: one output point per thread) and `spline_filter`
-(the B-spline prefilter along one axis, in place on float64: a warp per line staged in shared
-memory for lines up to 6144 elements along the last axis or when lines are few, else a thread per
-line, coalesced)."""
+"""Compiling and launching templates/interpolation.cu and zoom_shift.cu (interp.cuh and
+zoom_shift.cuh prepended): `geometric` (map_coordinates, affine_transform: one output point per
+thread), `zoom_shift` (zoom, shift, a diagonal affine_transform: per-axis tables, then one output
+point per thread) and `spline_filter` (the B-spline prefilter along one axis, in place on float64:
+a warp per line staged in shared memory for lines up to 6144 elements along the last axis or when
+lines are few, else a thread per line, coalesced)."""
 
 from __future__ import annotations
 
@@ -18,12 +19,12 @@ from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
 from . import _support as _s
 
-__all__ = ["KINDS", "MODES", "mode_code", "source", "geometric_name", "geometric", "spline_filter",
-           "ZS_ZOOM", "ZS_SHIFT", "ZS_GRID", "MAX_NDIM"]
+__all__ = ["KINDS", "MODES", "mode_code", "source", "geometric_name", "geometric", "zoom_shift_names",
+           "zoom_shift", "spline_filter", "ZS_ZOOM", "ZS_SHIFT", "ZS_GRID", "ZS_DIAG", "MAX_NDIM"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
-KINDS = {"coords": 0, "affine": 1, "zoom_shift": 2}
-ZS_ZOOM, ZS_SHIFT, ZS_GRID = 1, 2, 4
+KINDS = {"coords": 0, "affine": 1}
+ZS_ZOOM, ZS_SHIFT, ZS_GRID, ZS_DIAG = 1, 2, 4, 8  # zoom_shift.cuh's flags
 MAX_NDIM = 16
 # SciPy's interpolation codes (_ni_support._extend_mode_to_code without is_filter).
 MODES = {"nearest": 0, "wrap": 1, "reflect": 2, "grid-mirror": 2, "mirror": 3, "constant": 4, "grid-wrap": 5,
@@ -33,6 +34,8 @@ SPLINE_FILTER_WARP = "cuarray_ndimage::spline_filter_warp"
 _BLOCK = 128
 _LINES_FILL = 65536  # lines a thread each, coalesced, keep the GPU busy from about this many
 _I8 = numpy.dtype(numpy.int64)
+_I4_LIMIT = 2 ** 31  # 32-bit offsets and index arithmetic below this many elements
+_TABLE_RATIO = 8  # zoom/shift tables when they hold at most one entry per 8 output points
 _F8 = numpy.dtype(numpy.float64)
 _kernels: dict = {}
 
@@ -46,13 +49,25 @@ def mode_code(mode) -> int:
 
 def source() -> str:
     return ("#define CUARRAY_DEVICE __device__\n" + (_DIR / "interp.cuh").read_text()
-            + (_DIR / "interpolation.cu").read_text())
+            + (_DIR / "zoom_shift.cuh").read_text() + (_DIR / "interpolation.cu").read_text()
+            + (_DIR / "zoom_shift.cu").read_text())
 
 
 def geometric_name(in_dt, out_dt, kind: str, ndim: int, order: int) -> str:
     nd = ndim if ndim <= 3 else 0  # 1..3 unrolled; any other ndim through the generic loops
     return "cuarray_ndimage::geometric<{}, {}, {}, {}, {}>".format(
         _dtypes.ctype(in_dt), _dtypes.ctype(out_dt), KINDS[kind], nd, order)
+
+
+def zoom_shift_names(in_dt, out_dt, wide: bool, ndim: int, order: int, grid_constant: bool, table: bool = True):
+    """(table kernel, point kernel) of a zoom/shift; wide: 64-bit offsets and indices; table: the
+    points read per-axis tables (always past 3 dimensions)."""
+    i = "long long" if wide else "int"
+    nd = ndim if ndim <= 3 else 0  # 1..3 unrolled; any other ndim through the generic loops
+    flag = {True: "true", False: "false"}
+    return ("cuarray_ndimage::zoom_shift_table<{}, {}>".format(i, order),
+            "cuarray_ndimage::zoom_shift<{}, {}, {}, {}, {}, {}, {}>".format(
+                _dtypes.ctype(in_dt), _dtypes.ctype(out_dt), i, nd, order, flag[grid_constant], flag[table or nd == 0]))
 
 
 def _kernel(name: str):
@@ -63,11 +78,20 @@ def _kernel(name: str):
     return k
 
 
-def geometric(x: ndarray, out_dt, kind: str, oshape, params, order: int, mode: int, cval, npad: int,
-              flags: int = 0) -> ndarray:
+def _zoom_shift_kernels(key: tuple):
+    """Both kernels of a zoom/shift (`zoom_shift_names(*key)`), from one compile, cached by key."""
+    ks = _kernels.get(key)
+    if ks is None:
+        names = zoom_shift_names(*key)
+        mod = _compiler.compile_module(source(), name_expressions=names, name="cuarray_ndimage_interp")
+        ks = _kernels[key] = tuple(mod.get_function(n).kernel for n in names)
+    return ks
+
+
+def geometric(x: ndarray, out_dt, kind: str, oshape, params, order: int, mode: int, cval, npad: int) -> ndarray:
     """Interpolate x (order 0..5, SciPy mode code) at the coordinates `kind` gives for each point of
     a fresh C-contiguous output of `oshape`. params: a float64 device array (coordinates, indim x
-    points) or host numbers (matrix + offset, zoom + shift)."""
+    points) or host numbers (matrix + offset)."""
     out = ndarray(tuple(oshape), out_dt)
     total = out.size
     if total == 0:
@@ -86,7 +110,56 @@ def geometric(x: ndarray, out_dt, kind: str, oshape, params, order: int, mode: i
     _launch.launch(k, _launch.grid_one_pass(total, _BLOCK), _BLOCK,
                    (x.data.ptr, out.data.ptr, ishape.data.ptr, numpy.int32(x.ndim), osh.data.ptr,
                     numpy.int32(len(oshape)), p.data.ptr, numpy.int64(total), numpy.int32(mode),
-                    numpy.float64(cval), numpy.float64(npad), numpy.int32(flags)))
+                    numpy.float64(cval), numpy.float64(npad)))
+    return out
+
+
+def _overlaps(a: ndarray, b: ndarray) -> bool:
+    """Whether the C-contiguous a and b share bytes."""
+    return a.data.ptr < b.data.ptr + b.nbytes and b.data.ptr < a.data.ptr + a.nbytes
+
+
+def zoom_shift(x: ndarray, out_dt, oshape, zoom, shift, flags: int, order: int, mode: int, cval, npad: int,
+               out=None) -> ndarray:
+    """Interpolate x (order 0..5, SciPy mode code) at, along each axis d, the coordinate
+    zoom_shift.cuh's `zoom_shift_coordinate` gives output index o (zoom[d], shift[d], flags), padding
+    `npad` added; into `out` when it is a C-contiguous `out_dt` array of `oshape` that shares no bytes
+    with x, else a fresh array."""
+    oshape = tuple(oshape)
+    ndim = len(oshape)
+    if x.ndim > MAX_NDIM:
+        raise NotImplementedError("interpolation of more than {} dimensions".format(MAX_NDIM))
+    if not x._c:
+        x = astype(x, x._dtype, order="C", copy=True)
+    if not (isinstance(out, ndarray) and out._c and out._dtype == out_dt and out.shape == oshape
+            and not _overlaps(out, x)):
+        out = ndarray(oshape, out_dt)
+    total = out.size
+    if total == 0:
+        return out
+    rows = sum(oshape)
+    taps = order + 1
+    # Tables pay when each row serves many points; 1-D (a row a point) or one long axis would make
+    # them larger than the output, so the points compute their taps themselves (ndim <= 3).
+    table = ndim > 3 or rows * taps * _TABLE_RATIO <= total
+    wide = max(x.size, total, rows * taps if table else 0) >= _I4_LIMIT
+    grid_constant = mode == MODES["grid-constant"]
+    table_k, point_k = _zoom_shift_kernels((x._dtype, out_dt, wide, ndim if ndim <= 3 else 0, order, grid_constant,
+                                            table))
+    params = numpy.concatenate([numpy.asarray(zoom, _F8), numpy.asarray(shift, _F8)])
+    meta = from_host(numpy.concatenate([numpy.asarray(x.shape, _I8), numpy.asarray(oshape, _I8), params.view(_I8)]))
+    w_ptr = f_ptr = 0
+    if table:
+        tables = ndarray((2 * rows * taps,), _F8)  # the weights, then the offsets (int or long long)
+        w_ptr = tables.data.ptr
+        f_ptr = w_ptr + rows * taps * 8
+        _launch.launch(table_k, _launch.grid_one_pass(rows, _BLOCK), _BLOCK,
+                       (meta.data.ptr, numpy.int32(ndim), numpy.int32(flags), numpy.float64(npad), numpy.int32(mode),
+                        numpy.int64(rows), w_ptr, f_ptr))
+    _launch.launch(point_k, _launch.grid_one_pass(total, _BLOCK), _BLOCK,
+                   (x.data.ptr, out.data.ptr, w_ptr, f_ptr, numpy.int64(rows), meta.data.ptr, numpy.int32(ndim),
+                    numpy.int32(flags), numpy.float64(npad), numpy.int32(mode), numpy.int64(total),
+                    numpy.float64(cval)))
     return out
 
 

@@ -1,7 +1,9 @@
 """scipy.ndimage's interpolation on the GPU: `spline_filter1d`/`spline_filter` (the B-spline
 prefilter, one thread per line along each axis), `map_coordinates`, `affine_transform`, `shift`,
 `zoom` and `rotate` (one thread per output point, orders 0-5, every mode, `grid_mode`,
-`prefilter`). The kernels' arithmetic (templates/interp.cuh) is SciPy's, checked on the host.
+`prefilter`; zoom, shift and a diagonal or 1-D affine matrix through per-axis tables,
+templates/zoom_shift.cuh). The kernels' arithmetic (templates/interp.cuh) is SciPy's, checked on
+the host.
 
 Differences from SciPy: `coordinates` must be a cuarray array; `rotate` of an array of more than
 two dimensions is one N-D affine transform (SciPy loops over planes; the results agree to rounding:
@@ -155,6 +157,8 @@ def affine_transform(input, matrix, offset=0.0, output_shape=None, output=None, 
         raise RuntimeError("affine matrix has wrong number of rows")
     if matrix.ndim == 2 and matrix.shape[1] != len(output_shape):
         raise RuntimeError("affine matrix has wrong number of columns")
+    if matrix.ndim == 1 and len(output_shape) != x.ndim:  # (SciPy 1.17 crashes)
+        raise RuntimeError("output rank must equal the input rank for a 1-D matrix")
     offset = numpy.asarray(_s.normalize_sequence(_s.host_param(offset) if not numpy.isscalar(offset) else offset,
                                                  x.ndim), dtype=numpy.float64)
     if offset.ndim != 1 or offset.shape[0] < 1:
@@ -162,9 +166,13 @@ def affine_transform(input, matrix, offset=0.0, output_shape=None, output=None, 
     filtered, npad = _prefiltered(x, order, mode, cval, prefilter)
     if matrix.ndim == 1:  # SciPy's zoom_shift: (o + offset / m) * m
         with numpy.errstate(divide="ignore", invalid="ignore"):
-            params = numpy.concatenate([matrix, offset / matrix])
-        res = _k.geometric(filtered, dt, "zoom_shift", output_shape, params, order, code, cval, npad,
-                           _k.ZS_ZOOM | _k.ZS_SHIFT)
+            res = _k.zoom_shift(filtered, dt, output_shape, matrix, offset / matrix, _k.ZS_ZOOM | _k.ZS_SHIFT,
+                                order, code, cval, npad, output)
+    elif matrix.shape[0] == matrix.shape[1] and not numpy.any(matrix - numpy.diag(numpy.diagonal(matrix))):
+        # a diagonal matrix is separable: SciPy's offset + o * m along each axis (the zero products
+        # of the other columns add nothing), from per-axis tables
+        res = _k.zoom_shift(filtered, dt, output_shape, numpy.diagonal(matrix), offset, _k.ZS_DIAG, order, code,
+                            cval, npad, output)
     else:
         params = numpy.concatenate([matrix.ravel(), offset])
         res = _k.geometric(filtered, dt, "affine", output_shape, params, order, code, cval, npad)
@@ -187,8 +195,7 @@ def shift(input, shift, output=None, order=3, mode="constant", cval=0.0, prefilt
     code = _k.mode_code(mode)
     filtered, npad = _prefiltered(x, order, mode, cval, prefilter)
     sh = [-float(s) for s in _s.normalize_sequence(shift, x.ndim)]
-    params = numpy.concatenate([numpy.zeros(x.ndim), sh])
-    res = _k.geometric(filtered, dt, "zoom_shift", x.shape, params, order, code, cval, npad, _k.ZS_SHIFT)
+    res = _k.zoom_shift(filtered, dt, x.shape, numpy.ones(x.ndim), sh, _k.ZS_SHIFT, order, code, cval, npad, output)
     return _s.finish(res, output)
 
 
@@ -222,9 +229,8 @@ def zoom(input, zoom, output=None, order=3, mode="constant", cval=0.0, prefilter
         div = div - 1
         num = num - 1
     z = numpy.divide(num, div, out=numpy.ones(x.ndim, dtype=numpy.float64), where=div != 0)
-    params = numpy.concatenate([z, numpy.zeros(x.ndim)])
     flags = _k.ZS_ZOOM | (_k.ZS_GRID if grid_mode else 0)
-    res = _k.geometric(filtered, dt, "zoom_shift", output_shape, params, order, code, cval, npad, flags)
+    res = _k.zoom_shift(filtered, dt, output_shape, z, numpy.zeros(x.ndim), flags, order, code, cval, npad, output)
     return _s.finish(res, output)
 
 

@@ -1,9 +1,11 @@
-"""ndimage interpolation without a device: templates/interp.cuh (the very code the kernels run)
-built with g++ into a host library, driven by the public functions (their launches replaced by
+"""ndimage interpolation without a device: templates/interp.cuh and zoom_shift.cuh (the very code
+the kernels run) built with g++ into a host library, driven by the public functions (their launches replaced by
 calls into that library, cuarray arrays by NumPy arrays), against scipy.ndimage for every mode,
 order 0-5, prefilter on/off, grid_mode, output dtypes; and NVRTC compiles of the kernels."""
 
 import ctypes
+import types
+import warnings
 
 import numpy as np
 import pytest
@@ -14,16 +16,17 @@ from cuarray.cuda import compiler
 from cuarray.scipy.ndimage import _interp_kernels as ik
 
 WRAPPER = r"""
+#include <vector>
 #include "interp.cuh"
+#include "zoom_shift.cuh"
 using namespace cuarray_ndimage;
 
 template <int ND, int ORDER>
 static void run(const double* in, const long long* ishape, int indim, const long long* oshape, int ondim,
-                const double* params, long long total, int kind, int mode, double cval, double npad, int flags,
-                double* out) {
+                const double* params, long long total, int kind, int mode, double cval, double npad, double* out) {
   for (long long idx = 0; idx < total; ++idx) {
     double c[CUARRAY_NDIMAGE_INTERP_MAX_NDIM];
-    input_coordinate(kind, idx, total, oshape, ondim, indim, params, npad, flags, c);
+    input_coordinate(kind, idx, total, oshape, ondim, indim, params, npad, c);
     out[idx] = interpolate<double, ND, ORDER>(in, ishape, indim, c, mode, cval);
   }
 }
@@ -34,12 +37,53 @@ static void run(const double* in, const long long* ishape, int indim, const long
 
 extern "C" void geometric(const double* in, const long long* ishape, int indim, const long long* oshape, int ondim,
                           const double* params, long long total, int kind, int order, int mode, double cval,
-                          double npad, int flags, double* out) {
+                          double npad, double* out) {
   void (*f)(const double*, const long long*, int, const long long*, int, const double*, long long, int, int,
-            double, double, int, double*);
+            double, double, double*);
   int nd = indim <= 3 ? indim : 0;
   if (nd == 1) { ORDERS(1) } else if (nd == 2) { ORDERS(2) } else if (nd == 3) { ORDERS(3) } else { ORDERS(0) }
-  f(in, ishape, indim, oshape, ondim, params, total, kind, mode, cval, npad, flags, out);
+  f(in, ishape, indim, oshape, ondim, params, total, kind, mode, cval, npad, out);
+}
+
+// zoom_shift's two kernels as loops: the tables row by row (when asked for), then the points.
+template <typename I, int ND, int ORDER, bool GC, bool TABLE>
+static void zs_run(const double* in, const long long* meta, int ndim, int flags, double npad, int mode, double cval,
+                   double* out) {
+  const long long* oshape = meta + ndim;
+  long long rows = 0, total = 1;
+  for (int d = 0; d < ndim; ++d) {
+    rows += oshape[d];
+    total *= oshape[d];
+  }
+  std::vector<double> W(TABLE ? rows * (ORDER + 1) : 0);
+  std::vector<I> F(TABLE ? rows * (ORDER + 1) : 0);
+  if (TABLE)
+    for (long long r = 0; r < rows; ++r)
+      zoom_shift_row<I, ORDER>(r, rows, meta, oshape, ndim, (const double*)(meta + 2 * ndim), flags, npad, mode,
+                               W.data(), F.data());
+  const zs_args<I> a = {W.data(), F.data(), (I)rows, meta, ndim, flags, mode, npad, cval};
+  for (long long idx = 0; idx < total; ++idx)
+    out[idx] = zoom_shift_point<double, I, ND, ORDER, GC, TABLE>::go(in, a, (I)idx);
+}
+
+typedef void (*zs_fn)(const double*, const long long*, int, int, double, int, double, double*);
+#define ZS_ORDERS(I, ND, GC, T) \
+  switch (order) { case 0: f = zs_run<I, ND, 0, GC, T>; break; case 1: f = zs_run<I, ND, 1, GC, T>; break; \
+                   case 2: f = zs_run<I, ND, 2, GC, T>; break; case 3: f = zs_run<I, ND, 3, GC, T>; break; \
+                   case 4: f = zs_run<I, ND, 4, GC, T>; break; default: f = zs_run<I, ND, 5, GC, T>; }
+#define ZS_GC(I, ND, T) if (gc) { ZS_ORDERS(I, ND, true, T) } else { ZS_ORDERS(I, ND, false, T) }
+#define ZS_TABLE(I, ND) if (table) { ZS_GC(I, ND, true) } else { ZS_GC(I, ND, false) }
+#define ZS_ND(I) \
+  if (nd == 1) { ZS_TABLE(I, 1) } else if (nd == 2) { ZS_TABLE(I, 2) } else if (nd == 3) { ZS_TABLE(I, 3) } \
+  else { ZS_GC(I, 0, true) }
+
+extern "C" void zoom_shift(const double* in, const long long* meta, int ndim, int flags, double npad, int order,
+                           int mode, double cval, int wide, int table, double* out) {
+  zs_fn f;
+  int nd = ndim <= 3 ? ndim : 0;
+  bool gc = mode == I_GRID_CONSTANT;
+  if (wide) { ZS_ND(long long) } else { ZS_ND(int) }
+  f(in, meta, ndim, flags, npad, mode, cval, out);
 }
 
 extern "C" void spline_filter(double* data, long long n, long long inner, long long lines, int order, int mode) {
@@ -87,7 +131,7 @@ def host_interp(monkeypatch, lib):
     monkeypatch.setattr(_interpolation, "copyto_unchecked", lambda d, s: np.copyto(d, s, casting="unsafe"))
     monkeypatch.setattr(_interpolation, "_pad", np.pad)
 
-    def geometric(x, out_dt, kind, oshape, params, order, mode, cval, npad, flags=0):
+    def geometric(x, out_dt, kind, oshape, params, order, mode, cval, npad):
         xin = np.ascontiguousarray(x, dtype=np.float64)
         p = np.ascontiguousarray(params, dtype=np.float64).reshape(-1)
         oshape = tuple(oshape)
@@ -97,11 +141,29 @@ def host_interp(monkeypatch, lib):
         if total:
             lib.geometric(_p(xin), _p(ish), ctypes.c_int(x.ndim), _p(osh), ctypes.c_int(len(oshape)), _p(p),
                           ctypes.c_longlong(total), ctypes.c_int(ik.KINDS[kind]), ctypes.c_int(order),
-                          ctypes.c_int(mode), ctypes.c_double(cval), ctypes.c_double(npad), ctypes.c_int(flags),
-                          _p(t))
+                          ctypes.c_int(mode), ctypes.c_double(cval), ctypes.c_double(npad), _p(t))
+        return store(t, oshape, out_dt)
+
+    def store(t, oshape, out_dt):
         out = np.empty(oshape, out_dt)
-        lib.store(_p(t), ctypes.c_longlong(total), ctypes.c_char(np.dtype(out_dt).char.encode()), _p(out))
+        lib.store(_p(t), ctypes.c_longlong(t.size), ctypes.c_char(np.dtype(out_dt).char.encode()), _p(out))
         return out
+
+    def zoom_shift(x, out_dt, oshape, zoom, shift, flags, order, mode, cval, npad, out=None):
+        xin = np.ascontiguousarray(x, dtype=np.float64)
+        oshape = tuple(oshape)
+        total = int(np.prod(oshape))
+        params = np.concatenate([np.asarray(zoom, np.float64), np.asarray(shift, np.float64)])
+        meta = np.concatenate([np.asarray(x.shape, np.int64), np.asarray(oshape, np.int64), params.view(np.int64)])
+        rows = sum(oshape) * (order + 1)  # as ik.zoom_shift decides:
+        table = len(oshape) > 3 or rows * ik._TABLE_RATIO <= total
+        wide = max(x.size, total, rows if table else 0) >= ik._I4_LIMIT
+        t = np.empty(total)
+        if total:
+            lib.zoom_shift(_p(xin), _p(meta), ctypes.c_int(len(oshape)), ctypes.c_int(flags), ctypes.c_double(npad),
+                           ctypes.c_int(order), ctypes.c_int(mode), ctypes.c_double(cval), ctypes.c_int(wide),
+                           ctypes.c_int(table), _p(t))
+        return store(t, oshape, out_dt)
 
     def spline_filter(data, axis, order, mode):
         assert data.dtype == np.float64 and data.flags.c_contiguous
@@ -113,6 +175,7 @@ def host_interp(monkeypatch, lib):
                           ctypes.c_longlong(data.size // n), ctypes.c_int(order), ctypes.c_int(mode))
 
     monkeypatch.setattr(ik, "geometric", geometric)
+    monkeypatch.setattr(ik, "zoom_shift", zoom_shift)
     monkeypatch.setattr(ik, "spline_filter", spline_filter)
     from cuarray.scipy import ndimage
 
@@ -202,8 +265,9 @@ def close(got, ref):
     assert got.dtype == ref.dtype and got.shape == ref.shape, (got.dtype, ref.dtype, got.shape, ref.shape)
     if ref.dtype.kind in "iub":
         np.testing.assert_array_equal(got, ref)
-    else:
-        np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-9)
+    else:  # float32: the sum in double, rounded once; SciPy adds the taps in another order
+        tol = 1e-6 if ref.dtype.char in "fF" else 1e-9
+        np.testing.assert_allclose(got, ref, rtol=tol, atol=tol)
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -330,8 +394,8 @@ def test_interp_errors(host_interp):
 
 def test_kernels_compile_for_sm90():
     names = [ik.geometric_name(np.dtype(a), np.dtype(b), k, nd, o)
-             for a, b, k, nd, o in [("f", "f", "coords", 2, 3), ("d", "d", "affine", 3, 1), ("B", "B", "zoom_shift", 2, 0),
-                                    ("q", "d", "zoom_shift", 5, 5), ("?", "?", "coords", 1, 2)]]
+             for a, b, k, nd, o in [("f", "f", "coords", 2, 3), ("d", "d", "affine", 3, 1), ("B", "B", "affine", 2, 0),
+                                    ("q", "d", "affine", 5, 5), ("?", "?", "coords", 1, 2)]]
     names += [ik.SPLINE_FILTER, ik.SPLINE_FILTER_WARP]
     cubin, mapping = compiler.compile_cubin(ik.source(), arch="sm_90", name_expressions=names)
     assert cubin and set(mapping) == set(names)
@@ -348,3 +412,264 @@ def test_generic_ndim_kernel(host_interp, order):
           ref_geometric("zoom", x, (1.5, 1, 0.7, 2), order=order, mode="grid-wrap"))
     y = RNG.normal(size=17)
     close(host_interp.shift(y, 2.25, order=order, mode="mirror"), ref_geometric("shift", y, 2.25, order=order, mode="mirror"))
+
+
+# -- zoom, shift, diagonal affine_transform: the per-axis tables of zoom_shift.cuh ---------------------
+ZS_SHAPES = {1: (13,), 2: (9, 7), 3: (5, 6, 4)}
+ZS_ZOOMS = {1: [2.0, 0.45, 1.3], 2: [(1.7, 0.6), 2.0, (1, 1.5)], 3: [2.0, (0.5, 1.4, 3.0), (1, 0.8, 1.25)]}
+
+
+def _quiet(fn, *args, **kw):
+    with warnings.catch_warnings():  # grid_mode's advice for constant and wrap, in both libraries
+        warnings.simplefilter("ignore", UserWarning)
+        return fn(*args, **kw)
+
+
+@pytest.fixture(params=["table", "inline"])
+def zs_taps_from(request, monkeypatch):
+    """The zoom/shift points reading per-axis tables, or computing their taps (the choice forced)."""
+    monkeypatch.setattr(ik, "_TABLE_RATIO", 0 if request.param == "table" else 10 ** 9)
+    return request.param
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("order", [0, 1, 2, 3, 4, 5])
+@pytest.mark.parametrize("ndim", [1, 2, 3])
+def test_zoom_shift_every_order_mode_ndim(host_interp, zs_taps_from, mode, order, ndim):
+    x = RNG.normal(size=ZS_SHAPES[ndim]) * 10
+    for z in ZS_ZOOMS[ndim]:
+        for grid_mode in (False, True):
+            got = _quiet(host_interp.zoom, x, z, order=order, mode=mode, cval=-1.75, grid_mode=grid_mode)
+            close(got, _quiet(ref_geometric, "zoom", x, z, order=order, mode=mode, cval=-1.75, grid_mode=grid_mode))
+    for s in [1.3, -2.6, 0.5, 7.25]:  # 7.25: beyond the whole input along the short axes
+        sh = [s * (-1) ** d for d in range(ndim)]
+        close(host_interp.shift(x, sh, order=order, mode=mode, cval=2.5),
+              ref_geometric("shift", x, sh, order=order, mode=mode, cval=2.5))
+    for prefilter in (False,) if order > 1 else ():
+        close(host_interp.zoom(x, 1.5, order=order, mode=mode, prefilter=prefilter),
+              ref_geometric("zoom", x, 1.5, order=order, mode=mode, prefilter=prefilter))
+
+
+def _close_int(got, ref):
+    # SciPy sums the taps in another order: a value within rounding of .5 may round either way
+    assert got.dtype == ref.dtype and got.shape == ref.shape
+    np.testing.assert_allclose(got.astype(float), ref.astype(float), atol=1, rtol=0)
+    assert np.mean(got != ref) < 0.01
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "int32", "float32", "complex128"])
+def test_zoom_shift_dtypes(host_interp, dtype):
+    x = RNG.normal(size=(9, 11)) * 60
+    x = x + 1j * RNG.normal(size=x.shape) if dtype == "complex128" else x
+    x = (np.abs(x) if dtype == "uint8" else x).astype(dtype)
+    for order in (0, 1, 3):
+        for fn, arg in [("zoom", (1.6, 0.7)), ("shift", (0.4, -1.3))]:
+            got = getattr(host_interp, fn)(x, arg, order=order, mode="mirror")
+            ref = ref_geometric(fn, x, arg, order=order, mode="mirror")
+            (_close_int if ref.dtype.kind in "iu" else close)(got, ref)
+    if dtype != "complex128":
+        for out in (np.float32, np.int16):
+            got = host_interp.zoom(x, 2, output=out, order=3, mode="nearest")
+            ref = ref_geometric("zoom", x, 2, output=out, order=3, mode="nearest")
+            if ref.dtype.kind in "iu":
+                _close_int(got, ref)
+            else:
+                assert got.dtype == ref.dtype
+                np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5 * np.abs(ref).max())
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("order", [0, 1, 3, 4])
+def test_affine_diagonal_matrix(host_interp, zs_taps_from, mode, order):
+    """A diagonal matrix (2-D, or its homogeneous form) goes through the per-axis tables: SciPy's
+    offset + o * m along each axis, points on an edge on SciPy's side (offset -1.2 + 1.2 * 1 is 0)."""
+    x = RNG.normal(size=(8, 9, 5)) * 10
+    m = np.diag([1.2, 0.55, -0.8])
+    off = (-1.2, 0.75, 3.6)
+    for oshape in [None, (7, 15, 4)]:
+        close(host_interp.affine_transform(x, m, off, output_shape=oshape, order=order, mode=mode, cval=0.5),
+              ref_geometric("affine_transform", x, m, off, output_shape=oshape, order=order, mode=mode, cval=0.5))
+    h = np.eye(4)
+    h[:3, :3] = m
+    h[:3, 3] = off
+    close(host_interp.affine_transform(x, h, order=order, mode=mode),
+          ref_geometric("affine_transform", x, h, order=order, mode=mode))
+    close(host_interp.affine_transform(x, [1.2, 0.55, 0.8], 0.7, output_shape=(9, 16, 3), order=order, mode=mode),
+          ref_geometric("affine_transform", x, [1.2, 0.55, 0.8], 0.7, output_shape=(9, 16, 3), order=order, mode=mode))
+    # rotate by 180 degrees: a diagonal of -1 (2-D: SciPy rotates a 3-D array plane by plane)
+    p = np.ascontiguousarray(x[:, :, 1])
+    close(host_interp.rotate(p, 180, order=order, mode=mode), ref_geometric("rotate", p, 180, order=order, mode=mode))
+
+
+@pytest.mark.parametrize("mode", ["constant", "grid-constant", "reflect", "nearest", "grid-wrap"])
+@pytest.mark.parametrize("order", [0, 2, 3, 5])
+def test_zoom_shift_generic_ndim_and_wide(host_interp, monkeypatch, zs_taps_from, mode, order):
+    """ndim 4 and 5 (the generic loops, tables whatever is asked), and 64-bit offsets (forced: the
+    threshold set to 0)."""
+    x = RNG.normal(size=(3, 4, 2, 5))
+    y = RNG.normal(size=(2, 3, 2, 2, 3))
+    for wide in (False, True):
+        if wide:
+            monkeypatch.setattr(ik, "_I4_LIMIT", 0)
+        close(_quiet(host_interp.zoom, x, (1.5, 1, 0.7, 2), order=order, mode=mode, grid_mode=True),
+              _quiet(ref_geometric, "zoom", x, (1.5, 1, 0.7, 2), order=order, mode=mode, grid_mode=True))
+        close(host_interp.shift(y, (0.5, -1.25, 2, 0, 0.75), order=order, mode=mode, cval=-3.0, prefilter=False),
+              ref_geometric("shift", y, (0.5, -1.25, 2, 0, 0.75), order=order, mode=mode, cval=-3.0, prefilter=False))
+        z = RNG.normal(size=(6, 7, 5))
+        close(host_interp.zoom(z, (1.3, 0.6, 2.2), order=order, mode=mode),
+              ref_geometric("zoom", z, (1.3, 0.6, 2.2), order=order, mode=mode))
+
+
+def test_affine_1d_matrix_rank(host_interp):
+    # SciPy 1.17 crashes on this (zoom_shift with an output of another rank)
+    with pytest.raises(RuntimeError):
+        host_interp.affine_transform(RNG.normal(size=(4, 5)), [1.0, 1.0], output_shape=(3,))
+
+
+@pytest.mark.parametrize("order", range(6))
+def test_zoom_shift_kernels_compile_for_sm90(order):
+    """Every (ndim class, grid-constant, tables or not) the zoom/shift kernels are built for, of
+    each order; 64-bit offsets (only the index type changes) for 3-D and the generic ndim."""
+    names = set()
+    for nd in (1, 2, 3, 4):
+        for gc in (False, True):
+            for table in (False, True):
+                for wide in (False, True) if nd >= 3 else (False,):
+                    names.update(ik.zoom_shift_names(np.dtype("d"), np.dtype("f"), wide, nd, order, gc, table))
+    for a, b in [("f", "f"), ("B", "B"), ("q", "d"), ("?", "?"), ("d", "H")] if order == 1 else ():
+        names.update(ik.zoom_shift_names(np.dtype(a), np.dtype(b), False, 2, 1, False))
+    names = sorted(names)
+    cubin, mapping = compiler.compile_cubin(ik.source(), arch="sm_90", name_expressions=names)
+    assert cubin and set(mapping) == set(names)
+
+
+@pytest.mark.parametrize("shape,zoom", [((7, 16), (1.5, 1)), ((16, 5), (1, 0.5)), ((3, 17), (2.5, 1.1)),
+                                        ((16, 18), 0.06), ((16, 18), 0.02), ((20,), 1.0)])
+def test_zoom_output_shapes(host_interp, zs_taps_from, shape, zoom):
+    """SciPy's rounding of the output shape (10.5 -> 10, 2.5 -> 2, 7.5 -> 8), outputs of one sample
+    (a zero zoom divisor) or none, a zoom of 1 with and without prefilter."""
+    x = RNG.normal(size=shape)
+    for grid_mode in (False, True):
+        close(host_interp.zoom(x, zoom, order=3, mode="grid-mirror", grid_mode=grid_mode),
+              ref_geometric("zoom", x, zoom, order=3, mode="grid-mirror", grid_mode=grid_mode))
+        close(host_interp.zoom(x, zoom, order=1, mode="nearest", grid_mode=grid_mode, prefilter=False),
+              ref_geometric("zoom", x, zoom, order=1, mode="nearest", grid_mode=grid_mode, prefilter=False))
+
+
+# -- zoom_shift's Python driver against the kernels themselves: templates/zoom_shift.cu built with g++,
+# each launch a loop over the grid's threads reading the arguments the driver packed, as
+# cuLaunchKernel reads them (each at the width of the kernel's parameter) ----------------------------
+LAUNCH_DRIVER = r"""
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+struct host_dim3 { unsigned x; };
+static host_dim3 blockIdx, blockDim, threadIdx;
+#define __global__
+#include "interp.cuh"
+#include "zoom_shift.cuh"
+#include "zoom_shift.cu"
+using namespace cuarray_ndimage;
+
+template <typename... P, std::size_t... Is>
+static void call(void (*k)(P...), void** args, std::index_sequence<Is...>) {
+  k(*static_cast<typename std::remove_cv<P>::type*>(args[Is])...);
+}
+
+template <typename... P>
+static void launch(void (*k)(P...), unsigned grid, unsigned block, void** args) {
+  blockDim.x = block;
+  for (unsigned b = 0; b < grid; ++b)
+    for (unsigned t = 0; t < block; ++t) {
+      blockIdx.x = b;
+      threadIdx.x = t;
+      call(k, args, std::index_sequence_for<P...>{});
+    }
+}
+
+template <typename I, int ORDER>
+static void point(int nd, int gc, int table, unsigned grid, unsigned block, void** args) {
+#define ZS_POINT(ND, GC, T) launch(zoom_shift<double, double, I, ND, ORDER, GC, T>, grid, block, args)
+#define ZS_GT(ND) if (gc) { if (table) ZS_POINT(ND, true, true); else ZS_POINT(ND, true, false); } \
+                  else { if (table) ZS_POINT(ND, false, true); else ZS_POINT(ND, false, false); }
+  if (nd == 1) { ZS_GT(1) } else if (nd == 2) { ZS_GT(2) } else if (nd == 3) { ZS_GT(3) } else { ZS_GT(0) }
+}
+
+// kind 0: zoom_shift_table<I, order>; 1: zoom_shift<double, double, I, nd, order, gc, table> (orders 1, 3)
+extern "C" void run(int kind, int wide, int nd, int order, int gc, int table, unsigned grid, unsigned block,
+                    void** args) {
+  if (kind == 0) {
+    if (wide) launch(order == 1 ? zoom_shift_table<long long, 1> : zoom_shift_table<long long, 3>, grid, block, args);
+    else launch(order == 1 ? zoom_shift_table<int, 1> : zoom_shift_table<int, 3>, grid, block, args);
+  } else if (wide) {
+    (order == 1 ? point<long long, 1> : point<long long, 3>)(nd, gc, table, grid, block, args);
+  } else {
+    (order == 1 ? point<int, 1> : point<int, 3>)(nd, gc, table, grid, block, args);
+  }
+}
+"""
+
+
+class _HostArray:
+    """What zoom_shift uses of a device array, over a NumPy array (C order)."""
+
+    def __init__(self, shape=None, dtype=None, a=None):
+        self.a = np.zeros(shape, dtype) if a is None else np.ascontiguousarray(a)
+        self.shape, self.size, self.nbytes, self.ndim = self.a.shape, self.a.size, self.a.nbytes, self.a.ndim
+        self._dtype, self._c = self.a.dtype, True
+        self.data = types.SimpleNamespace(ptr=self.a.ctypes.data)
+
+
+@pytest.fixture
+def zs_on_host(monkeypatch, host_lib):
+    """ik.zoom_shift as it is, its device arrays and launches on the host."""
+    lib = host_lib("zoom_launch", LAUNCH_DRIVER, ik._DIR)
+    from cuarray.cuda import launch as real_launch
+
+    def launch(kernel, grid, block, args):
+        kind, key = kernel
+        _, out_dt, wide, nd, order, gc, table = key
+        assert out_dt == np.float64 and order in (1, 3)
+        bufs = [ctypes.create_string_buffer(a.to_bytes(8, "little", signed=a < 0) if type(a) is int else a.tobytes())
+                for a in args]  # a Python int is a pointer: 8 bytes, as the launchers pack it
+        ptrs = (ctypes.c_void_p * len(bufs))(*[ctypes.addressof(b) for b in bufs])
+        lib.run(ctypes.c_int(kind == "point"), ctypes.c_int(wide), ctypes.c_int(nd), ctypes.c_int(order),
+                ctypes.c_int(gc), ctypes.c_int(table), ctypes.c_uint(grid), ctypes.c_uint(block), ptrs)
+
+    monkeypatch.setattr(ik, "ndarray", _HostArray)
+    monkeypatch.setattr(ik, "from_host", lambda a: _HostArray(a=a))
+    monkeypatch.setattr(ik, "_launch", types.SimpleNamespace(launch=launch, grid_one_pass=real_launch.grid_one_pass))
+    monkeypatch.setattr(ik, "_zoom_shift_kernels", lambda key: (("table", key), ("point", key)))
+    return lambda x, *args, **kw: ik.zoom_shift(_HostArray(a=x), *args, **kw).a
+
+
+@pytest.mark.parametrize("source", ["table", "inline"])
+@pytest.mark.parametrize("wide", [False, True])
+@pytest.mark.parametrize("mode", ["constant", "grid-constant", "mirror"])
+@pytest.mark.parametrize("order", [1, 3])
+def test_zoom_shift_driver_and_kernels(zs_on_host, monkeypatch, source, wide, mode, order):
+    """Arguments, metadata and tables as the kernels read them: zoom (grid_mode too), shift and a
+    diagonal affine, 1-D to 4-D, against scipy.ndimage (prefilter=False: x is the coefficients)."""
+    monkeypatch.setattr(ik, "_TABLE_RATIO", 0 if source == "table" else 10 ** 9)
+    monkeypatch.setattr(ik, "_I4_LIMIT", 0 if wide else 2 ** 31)
+    code = ik.MODES[mode]
+    for shape in [(23,), (9, 7), (6, 5, 4), (3, 4, 2, 5)]:
+        x = RNG.normal(size=shape)
+        nd = len(shape)
+        for zoom, grid_mode in [((1.7, 0.6, 2.0, 1.3)[:nd], False), ((0.8, 1.5, 1.0, 2.2)[:nd], True)]:
+            oshape = tuple(int(round(s * z)) for s, z in zip(shape, zoom))
+            num, div = np.array(shape, float), np.array(oshape, float)
+            if not grid_mode:
+                num, div = num - 1, div - 1
+            z = np.divide(num, div, out=np.ones(nd), where=div != 0)
+            flags = ik.ZS_ZOOM | (ik.ZS_GRID if grid_mode else 0)
+            got = zs_on_host(x, np.dtype(np.float64), oshape, z, np.zeros(nd), flags, order, code, -1.5, 0)
+            ref = _quiet(snd.zoom, x, zoom, order=order, mode=mode, cval=-1.5, prefilter=False, grid_mode=grid_mode)
+            close(got, ref)
+        sh = (1.25, -2.5, 0.5, 3.0)[:nd]
+        got = zs_on_host(x, np.dtype(np.float64), shape, np.ones(nd), [-s for s in sh], ik.ZS_SHIFT, order, code,
+                         2.0, 0)
+        close(got, snd.shift(x, sh, order=order, mode=mode, cval=2.0, prefilter=False))
+        m, off = np.array((1.2, -0.7, 0.9, 1.1)[:nd]), np.array((-1.2, 3.5, 0.25, -0.5)[:nd])
+        got = zs_on_host(x, np.dtype(np.float64), shape, m, off, ik.ZS_DIAG, order, code, 0.5, 0)
+        close(got, snd.affine_transform(x, np.diag(m), off, order=order, mode=mode, cval=0.5, prefilter=False))

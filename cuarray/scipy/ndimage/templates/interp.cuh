@@ -183,14 +183,9 @@ CUARRAY_DEVICE inline double interpolate(const T* in, const long long* shape, in
   return t;
 }
 
-// -- where output point idx reads --------------------------------------------------------------------
-enum { KIND_COORDS = 0, KIND_AFFINE = 1, KIND_ZOOM_SHIFT = 2 };
-enum { ZS_ZOOM = 1, ZS_SHIFT = 2, ZS_GRID = 4 };
+// -- where output point idx reads (map_coordinates, affine_transform) -------------------------------
+enum { KIND_COORDS = 0, KIND_AFFINE = 1 };
 
-// The input coordinate c[0..indim) of output point idx (C order over oshape), padding added.
-// KIND_COORDS: params = coordinates (indim x total). KIND_AFFINE: params = matrix (indim x ondim)
-// then offset (indim). KIND_ZOOM_SHIFT: params = zoom (indim) then shift (indim); `flags` says which
-// are used and whether the zoom is grid_mode's (pixel edges, not centres, aligned).
 // A product that is rounded before it is added to: NVRTC contracts a * b + c into one FMA by default,
 // SciPy's C rounds both steps, and an output point whose input coordinate is exactly on an edge (0 or
 // len - 1, in affine_transform and zoom) then falls on the other side of it (cval or the wrapped value
@@ -203,9 +198,11 @@ CUARRAY_DEVICE inline double mul_rn(double a, double b) {
 #endif
 }
 
+// The input coordinate c[0..indim) of output point idx (C order over oshape), padding added.
+// KIND_COORDS: params = coordinates (indim x total). KIND_AFFINE: params = matrix (indim x ondim)
+// then offset (indim).
 CUARRAY_DEVICE inline void input_coordinate(int kind, long long idx, long long total, const long long* oshape,
-                                            int ondim, int indim, const double* params, double npad, int flags,
-                                            double* c) {
+                                            int ondim, int indim, const double* params, double npad, double* c) {
   if (kind == KIND_COORDS) {
     for (int d = 0; d < indim; ++d) c[d] = params[d * total + idx] + npad;
     return;
@@ -216,20 +213,11 @@ CUARRAY_DEVICE inline void input_coordinate(int kind, long long idx, long long t
     o[d] = (double)(rem % oshape[d]);
     rem /= oshape[d];
   }
-  if (kind == KIND_AFFINE) {
-    for (int d = 0; d < indim; ++d) {
-      // SciPy's order of sums (the offset first): a point on an edge must land on SciPy's side of it
-      double s = params[indim * ondim + d];
-      for (int e = 0; e < ondim; ++e) s += mul_rn(o[e], params[d * ondim + e]);
-      c[d] = s + npad;
-    }
-    return;
-  }
   for (int d = 0; d < indim; ++d) {
-    double cc = o[d];
-    if (flags & ZS_SHIFT) cc += params[indim + d];
-    if (flags & ZS_ZOOM) cc = (flags & ZS_GRID) ? mul_rn(cc + 0.5, params[d]) - 0.5 : mul_rn(cc, params[d]);
-    c[d] = cc + npad;
+    // SciPy's order of sums (the offset first): a point on an edge must land on SciPy's side of it
+    double s = params[indim * ondim + d];
+    for (int e = 0; e < ondim; ++e) s += mul_rn(o[e], params[d * ondim + e]);
+    c[d] = s + npad;
   }
 }
 

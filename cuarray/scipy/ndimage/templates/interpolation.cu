@@ -1,7 +1,7 @@
 // scipy.ndimage's geometric transforms and spline prefilter, for
-// cuarray/scipy/ndimage/_interp_kernels.py. Python prepends interp.cuh with CUARRAY_DEVICE defined
-// as a device function. One output point per thread; the prefilter a line per thread or per warp.
-// Inputs are C-contiguous.
+// cuarray/scipy/ndimage/_interp_kernels.py. Python prepends interp.cuh and zoom_shift.cuh with
+// CUARRAY_DEVICE defined as a device function (zoom_shift.cu, the zoom/shift kernels, follows). One
+// output point per thread; the prefilter a line per thread or per warp. Inputs are C-contiguous.
 
 namespace cuarray_ndimage {
 
@@ -10,11 +10,11 @@ template <typename T, typename O, int KIND, int ND, int ORDER>
 __global__ void geometric(const T* __restrict__ in, O* __restrict__ out, const long long* __restrict__ ishape,
                           int indim, const long long* __restrict__ oshape, int ondim,
                           const double* __restrict__ params, long long total, int mode, double cval,
-                          double npad, int flags) {
+                          double npad) {
   long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= total) return;
   double c[CUARRAY_NDIMAGE_INTERP_MAX_NDIM];
-  input_coordinate(KIND, idx, total, oshape, ondim, indim, params, npad, flags, c);
+  input_coordinate(KIND, idx, total, oshape, ondim, indim, params, npad, c);
   out[idx] = interp_store<O>::go(interpolate<T, ND, ORDER>(in, ishape, indim, c, mode, cval));
 }
 

@@ -1,0 +1,32 @@
+// The kernels of zoom, shift and a diagonal affine_transform (zoom_shift.cuh), for
+// cuarray/scipy/ndimage/_interp_kernels.py, after interp.cuh and zoom_shift.cuh. Kernels only: the
+// host test (tests/scipy/ndimage/test_ndimage_interp_cpu.py) builds this file with g++, a loop over
+// blockIdx and threadIdx standing for the launch, and drives it through the Python host code.
+
+namespace cuarray_ndimage {
+
+// zoom/shift tables (zoom_shift.cuh): one row per thread, rows = the sum of oshape. meta: ishape
+// (ndim), oshape (ndim), then the float64 zoom (ndim) and shift (ndim).
+template <typename I, int ORDER>
+__global__ void zoom_shift_table(const long long* __restrict__ meta, int ndim, int flags, double npad, int mode,
+                                 long long rows, double* __restrict__ W, I* __restrict__ F) {
+  long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  zoom_shift_row<I, ORDER>(r, rows, meta, meta + ndim, ndim, reinterpret_cast<const double*>(meta + 2 * ndim),
+                           flags, npad, mode, W, F);
+}
+
+// One output point of a zoom/shift per thread. I: int when the input, the output and the tables
+// have fewer than 2^31 elements (32-bit offsets and index arithmetic), else long long. TABLE: the
+// taps from the tables W, F (else computed per point; W, F unused). meta as zoom_shift_table's.
+template <typename T, typename O, typename I, int ND, int ORDER, bool GC, bool TABLE>
+__global__ void zoom_shift(const T* __restrict__ in, O* __restrict__ out, const double* __restrict__ W,
+                           const I* __restrict__ F, long long rows, const long long* __restrict__ meta, int ndim,
+                           int flags, double npad, int mode, long long total, double cval) {
+  long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= total) return;
+  const zs_args<I> a = {W, F, (I)rows, meta, ndim, flags, mode, npad, cval};
+  out[idx] = interp_store<O>::go(zoom_shift_point<T, I, ND, ORDER, GC, TABLE>::go(in, a, (I)idx));
+}
+
+}  // namespace cuarray_ndimage

@@ -1,0 +1,180 @@
+"""zoom, shift and affine_transform with a diagonal matrix (the per-axis tables of
+templates/zoom_shift.cuh) on the device against scipy.ndimage on the host: orders 0-5, every mode,
+grid_mode, 1-D to 4-D, zoom factors below and above 1 and per axis, SciPy's output shapes,
+dtypes, non-contiguous inputs, output= arrays. Fresh random data. Every axis the reflect modes'
+prefilter sees has at least 16 samples: SciPy before 1.18 filters shorter lines slightly wrong
+there (scipy#24615). (The same bodies passed on the host with the kernels' g++ build in place of
+the device.)"""
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.ndimage as snd
+
+from cuarray.cuda import _backend
+
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason())),
+]
+
+import cuarray  # noqa: E402
+from cuarray.scipy import ndimage as cnd  # noqa: E402
+from cuarray.scipy.ndimage import _interp_kernels as ik  # noqa: E402
+
+MODES = ["constant", "grid-constant", "nearest", "reflect", "grid-mirror", "mirror", "wrap", "grid-wrap"]
+RNG = np.random.default_rng()
+SHAPES = {1: (37,), 2: (19, 16), 3: (16, 18, 17)}
+ZOOMS = {1: [2.0, 0.45, 1.37], 2: [(1.7, 0.6), 2.0, (1, 1.5)], 3: [2.0, (0.5, 1.4, 2.3), (1, 0.8, 1.25)]}
+
+
+def close(got, ref, tol=None):
+    assert isinstance(got, cuarray.ndarray)
+    assert got.dtype == ref.dtype and got.shape == ref.shape, (got.dtype, ref.dtype, got.shape, ref.shape)
+    g = got.get()
+    if ref.dtype.kind in "iub":
+        # a value within rounding of .5 may round either way (SciPy adds the taps in another order)
+        np.testing.assert_allclose(g.astype(float), ref.astype(float), atol=1, rtol=0)
+        assert np.mean(g != ref) < 0.01
+    else:
+        tol = tol or (1e-5 if ref.dtype.char in "fF" else 1e-9)
+        np.testing.assert_allclose(g, ref, rtol=tol, atol=tol * max(1.0, float(np.abs(ref).max(initial=0))))
+
+
+def both(name, x, *args, **kw):
+    """(cuarray's, SciPy's) result of ndimage.<name>, grid_mode's advice silenced in both."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        got = getattr(cnd, name)(cuarray.asarray(x), *args, **kw)
+        ref = getattr(snd, name)(x, *args, **kw)
+    return got, ref
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("order", [0, 1, 2, 3, 4, 5])
+@pytest.mark.parametrize("ndim", [1, 2, 3])
+def test_zoom_shift_orders_modes(ndim, order, mode):
+    x = RNG.normal(size=SHAPES[ndim]) * 10
+    for z in ZOOMS[ndim]:
+        for grid_mode in (False, True):
+            close(*both("zoom", x, z, order=order, mode=mode, cval=-1.75, grid_mode=grid_mode))
+    for s in (1.3, -4.6, 20.5):  # 20.5: past the whole input along the short axes
+        sh = [s * (-1) ** d for d in range(ndim)]
+        close(*both("shift", x, sh, order=order, mode=mode, cval=2.5))
+    if order > 1:
+        close(*both("zoom", x, 1.5, order=order, mode=mode, prefilter=False))
+        close(*both("shift", x, 0.25, order=order, mode=mode, prefilter=False))
+
+
+@pytest.mark.parametrize("mode", ["constant", "grid-constant", "mirror"])
+@pytest.mark.parametrize("order", [0, 3, 5])
+@pytest.mark.parametrize("ndim", [2, 3])
+def test_zoom_shift_taps_from_the_other_source(monkeypatch, ndim, order, mode):
+    """The small 2-D arrays above compute their taps per point and the 3-D ones read tables (at most
+    one table entry per 8 points); here the other way round, forced."""
+    monkeypatch.setattr(ik, "_TABLE_RATIO", 0 if ndim == 2 else 10 ** 9)
+    x = RNG.normal(size=SHAPES[ndim]) * 10
+    for z in ZOOMS[ndim]:
+        close(*both("zoom", x, z, order=order, mode=mode, cval=-1.75, grid_mode=True))
+    close(*both("shift", x, [-4.6] * ndim, order=order, mode=mode, cval=2.5))
+
+
+@pytest.mark.parametrize("mode", ["constant", "grid-constant", "wrap"])
+def test_zoom_shift_64bit_offsets(monkeypatch, mode):
+    """The offsets and indices of arrays past 2^31 elements (long long), forced on small ones:
+    taps per point (1-D), tables (3-D), the generic loops (4-D)."""
+    monkeypatch.setattr(ik, "_I4_LIMIT", 0)
+    for shape, z in [((41,), 1.7), ((16, 18, 17), (2, 0.6, 1.3)), ((3, 16, 5, 17), (1, 1.5, 2, 0.7))]:
+        x = RNG.normal(size=shape)
+        close(*both("zoom", x, z, order=3, mode=mode, prefilter=False))
+        close(*both("shift", x, 1.5, order=1, mode=mode))
+
+
+@pytest.mark.parametrize("mode", ["constant", "grid-constant", "reflect", "grid-wrap"])
+@pytest.mark.parametrize("order", [0, 1, 3, 5])
+def test_zoom_shift_4d(mode, order):
+    x = RNG.normal(size=(16, 17, 16, 18))
+    close(*both("zoom", x, (1, 1.5, 2, 0.7), order=order, mode=mode))
+    close(*both("shift", x, (0.5, -1.25, 2, 0.75), order=order, mode=mode, cval=-3.0))
+
+
+@pytest.mark.parametrize("shape,zoom", [((7, 16), (1.5, 1)), ((16, 5), (1, 0.5)), ((3, 17), (2.5, 1.1)),
+                                        ((16, 18), 0.06), ((16, 18), 0.02), ((20,), 1.0)])
+def test_zoom_output_shapes(shape, zoom):
+    """SciPy's rounding of the output shape (10.5 -> 10, 2.5 -> 2, 7.5 -> 8), outputs of one
+    sample (a zero zoom divisor), and a zoom of 1 with and without prefilter."""
+    x = RNG.normal(size=shape)
+    for grid_mode in (False, True):
+        close(*both("zoom", x, zoom, order=3, mode="mirror", grid_mode=grid_mode))  # (not reflect: scipy#24615)
+        close(*both("zoom", x, zoom, order=1, mode="nearest", grid_mode=grid_mode, prefilter=False))
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int32, np.int64, np.float32, np.float64, np.complex64])
+def test_zoom_shift_dtypes_layouts(dtype):
+    x = RNG.normal(size=(40, 34, 18)) * 60
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * RNG.normal(size=x.shape) * 60
+    x = (np.abs(x) if np.dtype(dtype).kind == "u" else x).astype(dtype)
+    xs = x[::2, ::-1, 1:]  # non-contiguous, a negative stride
+    d = cuarray.asarray(x)[::2, ::-1, 1:]
+    for order in (0, 1, 3):
+        close(cnd.zoom(d, (1.5, 0.5, 2), order=order), snd.zoom(xs, (1.5, 0.5, 2), order=order))
+        close(cnd.shift(d, (0.5, -1.25, 2), order=order, mode="wrap"),
+              snd.shift(xs, (0.5, -1.25, 2), order=order, mode="wrap"))
+        close(cnd.zoom(d.transpose(2, 0, 1), 1.3, order=order, mode="mirror"),
+              snd.zoom(xs.transpose(2, 0, 1), 1.3, order=order, mode="mirror"))
+    if np.dtype(dtype).kind != "c":
+        close(cnd.zoom(d, 2, output=np.float32, order=3, mode="nearest"),
+              snd.zoom(xs, 2, output=np.float32, order=3, mode="nearest"))
+        close(cnd.shift(d, 1.5, output="int16", order=1), snd.shift(xs, 1.5, output="int16", order=1))
+
+
+@pytest.mark.parametrize("order", [0, 1, 3])
+def test_output_arrays(order):
+    """output= arrays: C-contiguous of the result dtype (written in place), strided, another dtype,
+    and the input itself (the result is that of a copy of the input; SciPy reads the values it has
+    already overwritten)."""
+    x = RNG.normal(size=(24, 20, 16))
+    d = cuarray.asarray(x)
+    ref = snd.zoom(x, (1.5, 0.5, 2), order=order, mode="reflect")
+    for out in (cuarray.empty(ref.shape, np.float64), cuarray.empty((ref.shape[0], ref.shape[2], ref.shape[1]),
+                                                                     np.float64).transpose(0, 2, 1),
+                cuarray.empty(ref.shape, np.float32)):
+        res = cnd.zoom(d, (1.5, 0.5, 2), output=out, order=order, mode="reflect")
+        assert res is out
+        close(out, ref.astype(out.dtype))
+    ref = snd.shift(x, (1.5, -0.25, 3), order=order)
+    same = d.copy()
+    assert cnd.shift(same, (1.5, -0.25, 3), output=same, order=order) is same
+    close(same, ref)
+    with pytest.raises(RuntimeError):
+        cnd.zoom(d, 2, output=cuarray.empty((2, 2, 2)))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("order", [0, 1, 3, 5])
+def test_affine_diagonal(mode, order):
+    x = RNG.normal(size=(18, 16, 17)) * 10
+    m = np.diag([1.2, 0.55, -0.8])
+    off = (-1.2, 0.75, 3.6)  # -1.2 + 1.2 * 1 is 0: a point on the edge lands on SciPy's side
+    for oshape in (None, (20, 30, 12)):
+        close(*both("affine_transform", x, m, off, output_shape=oshape, order=order, mode=mode, cval=0.5))
+    h = np.eye(4)
+    h[:3, :3] = m
+    h[:3, 3] = off
+    close(*both("affine_transform", x, h, order=order, mode=mode))
+    close(*both("affine_transform", x, [1.2, 0.55, 0.8], 0.7, output_shape=(19, 31, 14), order=order, mode=mode))
+    # rotate by 180 degrees: a diagonal of -1 (2-D: SciPy rotates a 3-D array plane by plane)
+    close(*both("rotate", np.ascontiguousarray(x[:, :, 1]), 180, order=order, mode=mode))
+
+
+def test_zoom_large_volume():
+    """Many blocks, 32-bit offsets: the bench case's shape class (ndimage.zoom(x, 2) of a float32
+    volume), smaller; and a long signal and a long axis (taps per point, not tables)."""
+    x = RNG.normal(size=(64, 72, 80)).astype(np.float32)
+    close(*both("zoom", x, 2.0))
+    close(*both("zoom", x, (0.5, 1.5, 0.75), order=5, mode="grid-wrap", grid_mode=True))
+    y = RNG.normal(size=200003)
+    close(*both("zoom", y, 1.37, mode="mirror"))
+    close(*both("shift", RNG.normal(size=(2, 100001)), (0, 3.25), mode="nearest"))
