@@ -173,9 +173,13 @@ def _equality(uf, fill):
         try:
             return uf(self, other)
         except TypeError as exc:
-            if _NO_LOOP is None or not isinstance(exc, _NO_LOOP):
+            if self._dtype.names is not None or getattr(other, "dtype", _NUMBER).names is not None:
+                struct = True  # (the ufunc refuses structs, a numpy.void too: compared below)
+            elif _NO_LOOP is None or not isinstance(exc, _NO_LOOP):
                 raise
-        if self._dtype.names is not None or getattr(other, "dtype", _NUMBER).names is not None:
+            else:
+                struct = False
+        if struct:
             return _struct_compared(self, other, fill)
         shape = numpy.broadcast_shapes(self._shape, numpy.shape(other))
         return _full_like(shape, fill)
