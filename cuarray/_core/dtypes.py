@@ -135,7 +135,7 @@ def storage_dtype(dtype):
         pass
     dt = np.dtype(dtype)
     if dt.names is None:
-        return normalize_dtype(dt)
+        return normalize_dtype(dtype)  # (memoised under the caller's key, as normalize_dtype does)
     _check_struct(dt, dt)
     if not dt.isnative:
         # A structured dtype with big-endian fields names a host layout only (CuPy's rule for
