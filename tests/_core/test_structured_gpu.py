@@ -391,3 +391,12 @@ def test_refusals(rng):
     with pytest.raises(TypeError, match="object"):
         cuarray.asarray(np.zeros(3, "q,O"))
     assert_struct_equal(a.get(), h)  # nothing was written
+
+
+def test_files(tmp_path, rng):
+    h = random_struct(NESTED, (6,), rng)
+    cuarray.save(tmp_path / "s.npy", cuarray.asarray(h))
+    assert_struct_equal(cuarray.load(tmp_path / "s.npy").get(), h)
+    (tmp_path / "t.csv").write_text("a,b\n1,2.5\n3,-4.5\n")
+    g = cuarray.genfromtxt(tmp_path / "t.csv", delimiter=",", names=True)
+    assert_struct_equal(g.get(), np.genfromtxt(tmp_path / "t.csv", delimiter=",", names=True))
