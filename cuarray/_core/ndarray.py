@@ -494,7 +494,9 @@ class ndarray:
     # -- indexing, copy(), fill(), astype(): bound by cuarray/_array_methods.py ---------------
     def view(self, dtype=None, type=None) -> "ndarray":
         """A view with another dtype (or another ndarray subclass: `type`) of the same memory.
-        See `numpy.ndarray.view`."""
+        See `numpy.ndarray.view`; structured dtypes too. A numeric view the GPU could not load (its
+        address or strides not multiples of the itemsize, e.g. of a packed structured array) raises
+        ValueError, as in CuPy."""
         if type is None and isinstance(dtype, _builtin_type) and issubclass(dtype, ndarray):
             dtype, type = None, dtype
         out = self._dtype_view(dtype)

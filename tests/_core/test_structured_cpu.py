@@ -361,3 +361,21 @@ def test_elementwise_struct_array_alignment_and_type_checks(recorded_launches):
     k2 = cuarray.ElementwiseKernel("float64 v", "float64 z", "z = v", "numeric_in")
     with pytest.raises(TypeError, match="in computations"):
         k2(cuarray.empty((4,), RE_IM))
+
+
+_MASK2 = np.random.default_rng(8).random((5, 4)) < 0.5
+
+
+@pytest.mark.parametrize("index", [
+    [2, 0, 2], (slice(None), [1, 0]), (Ellipsis, [3]), (np.array([[0, 1], [2, 3]]),), ([4, 0], [1, 1]),
+    np.array([True, False, True, False, True]), _MASK2, (None, [0, 3], slice(1, None)), (1, [2, 0]),
+], ids=repr)
+def test_advanced_index_of_the_words_view_is_numpy_s(index):
+    """A structured array's advanced index applies to its words view with the words' axis taken
+    whole (`indexing._with_words_axis`); NumPy's indexing of the same words is the oracle."""
+    from cuarray._core import indexing
+
+    h = random_struct(ALIGNED, (5, 4), seed=7)
+    w = h.view(np.uint64).reshape(5, 4, 2)
+    got = np.ascontiguousarray(w[indexing._with_words_axis(index)]).view(ALIGNED)[..., 0]
+    assert_struct_equal(got, h[index])
