@@ -8,9 +8,12 @@ Same-type copies move bits (one kernel per item size), as NumPy's copies do.
 
 from __future__ import annotations
 
+import ctypes
+
 import numpy
 
 from ..cuda import device as _device
+from ..cuda import pinned_memory as _pinned
 from ..cuda import stream as _stream
 from . import device_check as _device_check
 from . import dtypes as _dtypes
@@ -228,10 +231,8 @@ def fill(a: ndarray, value) -> None:
         return
     entry = _fill_defs.get(dt)
     if entry is None:
-        if dt.names is not None:  # a struct: each of its words filled in turn (no upload)
-            w = _structured.width(a)
-            for k, word in enumerate(numpy.frombuffer(raw, "u{}".format(w))):
-                fill(_structured.word_column(a, w, k), word)
+        if dt.names is not None:
+            _fill_struct(a, v, raw)
             return
         entry = _fill_defs[dt] = (Definition(
             "cuarray_fill_{}".format(dt.name),
@@ -239,6 +240,25 @@ def fill(a: ndarray, value) -> None:
             scalar_converter(dt))
     d, conv = entry
     d.run((a,), (v if conv is None else conv(v),), a._shape)
+
+
+# A struct of up to this many words is filled word by word (one fill kernel each, no upload);
+# a longer one (a packed dtype moves in bytes) is uploaded once and copied to every element.
+_MAX_WORD_FILLS = 8
+
+
+def _fill_struct(a: ndarray, v, raw: bytes) -> None:
+    w = _structured.width(a)
+    if len(raw) // w <= _MAX_WORD_FILLS:
+        for k, word in enumerate(numpy.frombuffer(raw, "u{}".format(w))):
+            fill(_structured.word_column(a, w, k), word)
+        return
+    one = ndarray((), a._dtype)
+    # As transfer's small uploads: through a pinned block, recycled once the stream has read it.
+    blk = _pinned.alloc_pinned_memory(len(raw))
+    ctypes.memmove(blk.ptr, raw, len(raw))
+    one.data.copy_from_host_async(blk, len(raw), _stream.get_current_stream())
+    copyto_unchecked(a, one)
 
 
 def assign_scalar(a: ndarray, value) -> None:
