@@ -379,3 +379,10 @@ def test_advanced_index_of_the_words_view_is_numpy_s(index):
     w = h.view(np.uint64).reshape(5, 4, 2)
     got = np.ascontiguousarray(w[indexing._with_words_axis(index)]).view(ALIGNED)[..., 0]
     assert_struct_equal(got, h[index])
+
+
+def test_reduction_kernel_refuses_struct_arrays(recorded_launches):
+    k = cuarray.ReductionKernel("S p", "float64 y", "p.x", "a + b", "y = a", "0", "struct_reduce")
+    with pytest.raises(TypeError, match="arrays of a structured dtype are not supported"):
+        k(cuarray.empty(5, ALIGNED))
+    assert not recorded_launches
