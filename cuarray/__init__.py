@@ -31,6 +31,7 @@ from numpy import (  # dtypes and scalar types are NumPy's own
     float16 as float16, float32 as float32, float64 as float64,
     complex64 as complex64, complex128 as complex128,
     datetime64 as datetime64, timedelta64 as timedelta64, datetime_data as datetime_data,
+    void as void,  # structured scalars (arrays of structured dtypes: docs/cupy-users.md)
     dtype as dtype, promote_types as promote_types,
     e as e, pi as pi, inf as inf, nan as nan, newaxis as newaxis, euler_gamma as euler_gamma,
 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy
 
 from ._bitwise.ops import bitwise_and, bitwise_or, bitwise_xor, invert, left_shift, right_shift
-from ._core import copying, indexing, interop, transfer
+from ._core import copying, indexing, interop, structured, transfer
 from ._core.ndarray import ndarray
 from ._core.numpy_function import array_function
 from ._core.numpy_protocol import array_ufunc
@@ -127,6 +127,31 @@ def _full_like(shape, fill):
     return full(shape, fill, dtype=bool)
 
 
+_NUMBER = numpy.dtype(float)
+
+
+def _struct_compared(a, b, fill):
+    """NumPy's `==` (`!=`: fill True) of structured arrays: field by field (by position, the names
+    equal: NumPy asks `result_type`), all fields equal (any differs), with NumPy's TypeErrors."""
+    if not (a._dtype.names is not None and getattr(b, "dtype", _NUMBER).names is not None):
+        raise TypeError("Cannot compare structured or void to non-void arrays.")
+    try:
+        numpy.result_type(a._dtype, b.dtype)
+    except TypeError:
+        raise TypeError("Cannot compare structured arrays unless they have a common dtype.  I.e. "
+                        "`np.result_type(arr1, arr2)` must be defined.") from None
+    if not isinstance(b, ndarray):  # a numpy.void: one element, on the device
+        b = transfer.from_host(numpy.asarray(b))
+    out = None
+    for na, nb in zip(a._dtype.names, b._dtype.names):
+        fa, fb = indexing.getitem(a, na), indexing.getitem(b, nb)
+        r = (fa != fb) if fill else (fa == fb)
+        out = r if out is None else (out | r if fill else out & r)
+    if out is None:  # no fields: equal
+        return _full_like(numpy.broadcast_shapes(a._shape, b._shape), fill)
+    return out
+
+
 def _equality(uf, fill):
     """`__eq__` (fill False) or `__ne__` (fill True): `_binary`'s operator, with NumPy's answer where
     the dtypes cannot be compared."""
@@ -148,8 +173,14 @@ def _equality(uf, fill):
         try:
             return uf(self, other)
         except TypeError as exc:
-            if _NO_LOOP is None or not isinstance(exc, _NO_LOOP):
+            if self._dtype.names is not None or getattr(other, "dtype", _NUMBER).names is not None:
+                struct = True  # (the ufunc refuses structs, a numpy.void too: compared below)
+            elif _NO_LOOP is None or not isinstance(exc, _NO_LOOP):
                 raise
+            else:
+                struct = False
+        if struct:
+            return _struct_compared(self, other, fill)
         shape = numpy.broadcast_shapes(self._shape, numpy.shape(other))
         return _full_like(shape, fill)
 
@@ -300,6 +331,11 @@ def _reduce(self):
     return (transfer.from_host, (self.get(),))
 
 
+def _setfield(self, val, dtype, offset=0) -> None:
+    """See `numpy.ndarray.setfield`: ``self.getfield(dtype, offset)[...] = val``."""
+    indexing.setitem(structured.getfield(self, dtype, offset), Ellipsis, val)
+
+
 def _reshape(self, *shape, order="C", copy=None):
     """See `numpy.ndarray.reshape` (the shape as one tuple or as separate ints)."""
     if len(shape) == 1 and not isinstance(shape[0], int):
@@ -341,6 +377,8 @@ def bind() -> None:
     ndarray.__dlpack__ = interop.to_dlpack
     ndarray.toDlpack = interop.to_dlpack_capsule  # CuPy's legacy name
     ndarray.byteswap = copying.byteswap
+    ndarray.getfield = structured.getfield
+    ndarray.setfield = _setfield
 
     # Shape and sorting methods (their own signatures), then routines with the array first.
     ndarray.reshape = _reshape

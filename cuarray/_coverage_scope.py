@@ -32,7 +32,6 @@ _LEGACY_RNG = "bit generators other than Philox (cuRAND/our counter-based Philox
 OUT_OF_SCOPE: dict[str, str] = {
     # -- numpy: dtypes and scalar types that the device does not hold --
     "numpy.bytes_": _STR, "numpy.str_": _STR, "numpy.character": _STR, "numpy.flexible": _STR,
-    "numpy.void": "structured (void) dtypes are not supported on the device",
     "numpy.object_": _OBJ,
     "numpy.datetime_as_string": _DT,
     "numpy.busday_count": _DT, "numpy.busday_offset": _DT,
@@ -44,7 +43,7 @@ OUT_OF_SCOPE: dict[str, str] = {
     "numpy.bmat": _MATRIX, "numpy.matlib": _MATRIX,
     # -- numpy: I/O beyond save/load --
     "numpy.memmap": "memory-mapped files are host memory",
-    "numpy.fromregex": "returns a structured array (structured dtypes are not supported on the device)",
+    "numpy.fromregex": "parses a text file into a structured array on the host: numpy.fromregex, then cuarray.asarray",
     "numpy.savez_compressed": _IO, "numpy.DataSource": _IO,
     # -- numpy: host-side machinery --
     "numpy.nditer": "NumPy's C iterator over host memory; device code is written as kernels",
@@ -65,8 +64,6 @@ OUT_OF_SCOPE: dict[str, str] = {
     "numpy.ndarray.__buffer__": "the buffer protocol exposes host memory",
     "numpy.ndarray.__array_priority__": "present as a class attribute (NumPy defers operators to cuarray)",
     "numpy.ndarray.__class_getitem__": "typing only",
-    "numpy.ndarray.getfield": "structured dtypes are not supported on the device",
-    "numpy.ndarray.setfield": "structured dtypes are not supported on the device",
     "numpy.ndarray.newbyteorder": "non-native byte order is not supported on the device",
     # -- numpy.random: the other bit generators and the legacy module state --
     "numpy.random.MT19937": _LEGACY_RNG, "numpy.random.PCG64": _LEGACY_RNG,

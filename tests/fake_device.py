@@ -219,7 +219,7 @@ def to_np(x: ndarray) -> np.ndarray:
 def from_np(a: np.ndarray) -> ndarray:
     """A cuarray array over a host copy of `a` with `a`'s exact strides (negative included)."""
     a = np.asarray(a)
-    dt = _dtypes.normalize_dtype(a.dtype)
+    dt = _dtypes.storage_dtype(a.dtype)
     lo = sum((n - 1) * s for n, s in zip(a.shape, a.strides) if s < 0) if a.size else 0
     hi = sum((n - 1) * s for n, s in zip(a.shape, a.strides) if s > 0) if a.size else 0
     base = _alloc(hi - lo + a.itemsize)

@@ -8,13 +8,17 @@ Same-type copies move bits (one kernel per item size), as NumPy's copies do.
 
 from __future__ import annotations
 
+import ctypes
+
 import numpy
 
 from ..cuda import device as _device
+from ..cuda import pinned_memory as _pinned
 from ..cuda import stream as _stream
 from . import device_check as _device_check
 from . import dtypes as _dtypes
 from . import shapes as _shapes
+from . import structured as _structured
 from .elementwise import Definition, KernelParam, cast_expr, scalar_converter
 from .ndarray import ndarray
 
@@ -26,19 +30,46 @@ _BOOL = numpy.dtype(bool)
 _copy_defs: dict = {}
 
 
+class _StructCopy:
+    """The copy "kernel" of a structured dtype (what `_copy_def` gives for one): the integer copy
+    of the two arrays' `structured.words` views, in the widest word both allow (a packed dtype at an
+    odd offset is copied in bytes). Only between equal dtypes: NumPy's casts between structured
+    dtypes (by field position) and from numbers are not done on the device."""
+
+    def __init__(self, src_dtype, dst_dtype):
+        if src_dtype != dst_dtype:
+            _structured.refuse_cast(src_dtype, dst_dtype)
+
+    @staticmethod
+    def run(arrays, scalars, shape):
+        src, dst = arrays
+        if src._shape != dst._shape:
+            strides = _shapes.broadcast_to_strides(src._shape, src._strides, dst._shape)
+            src = ndarray._view(dst._shape, strides, src._dtype, src.data, src)
+        w = _structured.width(src, dst)
+        copyto_unchecked(_structured.words(dst, w), _structured.words(src, w))
+
+
 def _copy_def(src_dtype, dst_dtype) -> Definition:
+    d = _copy_defs.get((src_dtype, dst_dtype))  # (the dtypes: datetime64 units share a .char)
+    if d is None:
+        d = _copy_defs[(src_dtype, dst_dtype)] = _new_copy_def(src_dtype, dst_dtype)
+    return d
+
+
+def _new_copy_def(src_dtype, dst_dtype):
+    if src_dtype.names is not None or dst_dtype.names is not None:
+        return _StructCopy(src_dtype, dst_dtype)
     if src_dtype == dst_dtype and src_dtype.itemsize in (1, 2, 4, 8):
         # Same type: move the bits, as NumPy's copies do (float16 is computed in float, and the
         # round trip would turn every NaN payload into 0x7fff). One kernel per item size.
-        src_dtype = dst_dtype = numpy.dtype("u{}".format(src_dtype.itemsize))
-    key = (src_dtype, dst_dtype)  # (the dtypes: datetime64 units share a .char)
-    d = _copy_defs.get(key)
-    if d is None:
-        name = "cuarray_copy_{}_{}".format(src_dtype.name, dst_dtype.name)
-        # Compute in the source type; the store casts to the destination type.
-        params = (KernelParam("in0", "in", src_dtype, src_dtype), KernelParam("out0", "out", dst_dtype, src_dtype))
-        d = _copy_defs[key] = Definition(name, params, "out0 = in0")
-    return d
+        bits = numpy.dtype("u{}".format(src_dtype.itemsize))
+        if src_dtype != bits:
+            return _copy_def(bits, bits)
+    name = "cuarray_copy_{}_{}".format(src_dtype.name, dst_dtype.name)
+    # Compute in the source type; the store casts to the destination type.
+    params = (KernelParam("in0", "in", src_dtype, src_dtype), KernelParam("out0", "out", dst_dtype, src_dtype))
+    return Definition(name, params, "out0 = in0")
 
 
 def copyto_unchecked(dst: ndarray, src: ndarray) -> None:
@@ -145,7 +176,7 @@ def copy(a: ndarray, order="C") -> ndarray:
 
 
 def astype(a: ndarray, dtype, order="K", casting="unsafe", copy=True) -> ndarray:
-    dtype = _dtypes.normalize_dtype(dtype)
+    dtype = _dtypes.storage_dtype(dtype)  # (a structured dtype: `_StructCopy` copies the same dtype only)
     if order not in ("C", "F", "A", "K"):
         order = _shapes.normalize_order(order)
     if not numpy.can_cast(a._dtype, dtype, casting):
@@ -189,6 +220,8 @@ def fill(a: ndarray, value) -> None:
         return
     if type(value) is int and dt.kind in "iu":
         v = dt.type(value)
+    elif dt.names is not None:  # a tuple, a numpy.void, a number for every field (NumPy's rules)
+        v = _structured.host_value(value, dt)[()]
     else:
         v = numpy.array(value).astype(dt, casting="unsafe")[()] if not isinstance(value, numpy.generic) or value.dtype != dt else value
     raw = v.tobytes()
@@ -198,12 +231,34 @@ def fill(a: ndarray, value) -> None:
         return
     entry = _fill_defs.get(dt)
     if entry is None:
+        if dt.names is not None:
+            _fill_struct(a, v, raw)
+            return
         entry = _fill_defs[dt] = (Definition(
             "cuarray_fill_{}".format(dt.name),
             (KernelParam("value", "scalar", dt, dt), KernelParam("out0", "out", dt, dt)), "out0 = value"),
             scalar_converter(dt))
     d, conv = entry
     d.run((a,), (v if conv is None else conv(v),), a._shape)
+
+
+# A struct of up to this many words is filled word by word (one fill kernel each, no upload);
+# a longer one (a packed dtype moves in bytes) is uploaded once and copied to every element.
+_MAX_WORD_FILLS = 8
+
+
+def _fill_struct(a: ndarray, v, raw: bytes) -> None:
+    w = _structured.width(a)
+    if len(raw) // w <= _MAX_WORD_FILLS:
+        for k, word in enumerate(numpy.frombuffer(raw, "u{}".format(w))):
+            fill(_structured.word_column(a, w, k), word)
+        return
+    one = ndarray((), a._dtype)
+    # As transfer's small uploads: through a pinned block, recycled once the stream has read it.
+    blk = _pinned.alloc_pinned_memory(len(raw))
+    ctypes.memmove(blk.ptr, raw, len(raw))
+    one.data.copy_from_host_async(blk, len(raw), _stream.get_current_stream())
+    copyto_unchecked(a, one)
 
 
 def assign_scalar(a: ndarray, value) -> None:
@@ -266,6 +321,11 @@ _U8 = numpy.dtype(numpy.uint8)
 def byteswap(a: ndarray, inplace: bool = False) -> ndarray:
     """See `numpy.ndarray.byteswap`: each element's bytes reversed (each part of a complex number
     on its own, as NumPy does), by one copy of a byte-reversed view; the dtype is unchanged."""
+    if a._dtype.names is not None:  # a struct: each field's bytes reversed on their own, as NumPy
+        out = a if inplace else copy(a)
+        for name in a._dtype.names:
+            byteswap(_structured.field(out, name), inplace=True)
+        return out
     unit = a._dtype.itemsize // (2 if a._dtype.kind == "c" else 1)
     if unit == 1 or a._size == 0:
         return a if inplace else copy(a)

@@ -13,7 +13,7 @@ __all__ = [
     "is_bool", "is_signed_int", "is_unsigned_int", "is_integer", "is_float",
     "is_complex", "is_inexact", "weak_scalar_kind", "result_type",
     "check_weak_scalar", "int_out_of_range", "ufunc_loop_dtypes", "can_cast",
-    "is_datetime", "is_supported",
+    "is_datetime", "is_supported", "storage_dtype", "is_structured",
 ]
 
 SUPPORTED_DTYPES = tuple(np.dtype(t) for t in (
@@ -97,6 +97,8 @@ def normalize_dtype(dtype):
         if canon is None and dt.kind in "Mm":
             canon = _datetime_dtype(dt) if dt.isnative else dt  # (non-native: the message below)
     if canon is None:
+        if dt.names is not None:
+            raise TypeError(_structured_message(dt))
         raise TypeError(
             f"cuarray does not support dtype {str(dt)!r} (supported: {_SUPPORTED_NAMES})")
     if not dt.isnative:
@@ -105,6 +107,65 @@ def normalize_dtype(dtype):
             f"cuarray does not support non-native byte order dtype {dt.str!r}; "
             f"use .astype({dt.name!r}) first")
     return _remember(_normalize_cache, dtype, canon)
+
+
+# ---------------------------------------------------------------------------------
+# Structured dtypes: storage, not computation
+#
+# An array may hold a structured dtype (fields of the dtypes above, nested structs, any offsets and
+# itemsize, as CuPy 14 allows): creation, transfers, copies, views and field views work on its bytes.
+# Nothing computes on the structs themselves: `normalize_dtype`, which every kernel's types go
+# through, refuses them (`_structured_message`), so ufuncs, reductions and sorts raise TypeError on
+# their slow path and the numeric hot paths pay nothing. Array storage asks `storage_dtype`.
+
+_storage_cache = {}
+
+
+def storage_dtype(dtype):
+    """The dtype an array is created with: `normalize_dtype`'s, or a structured dtype whose every
+    field cuarray holds (TypeError naming the field otherwise: object, string, unstructured void or
+    sub-array fields). Memoised like `normalize_dtype`."""
+    try:
+        return _normalize_cache[dtype]
+    except (KeyError, TypeError):
+        pass
+    try:
+        return _storage_cache[dtype]
+    except (KeyError, TypeError):
+        pass
+    dt = np.dtype(dtype)
+    if dt.names is None:
+        return normalize_dtype(dtype)  # (memoised under the caller's key, as normalize_dtype does)
+    _check_struct(dt, dt)
+    if not dt.isnative:
+        # A structured dtype with big-endian fields names a host layout only (CuPy's rule for
+        # numeric dtypes: the upload converts to native order; see transfer.from_host).
+        raise TypeError(f"cuarray does not support non-native byte order dtype {dt}; use "
+                        f".astype(dtype.newbyteorder('=')) first")
+    return _remember(_storage_cache, dtype, dt)
+
+
+def _check_struct(dt, top):
+    for name in dt.names:
+        fdt = dt.fields[name][0]
+        if fdt.subdtype is not None:
+            raise TypeError(f"cuarray does not support structured dtype {top} (field {name!r} is a sub-array "
+                            f"{fdt}: sub-array fields are not supported, as in CuPy)")
+        if fdt.names is not None:
+            _check_struct(fdt, top)
+        elif fdt.kind not in "biufcmM" or _CANONICAL.get(fdt.char) is None and fdt.kind not in "mM":
+            raise TypeError(f"cuarray does not support structured dtype {top} (field {name!r} has dtype "
+                            f"{fdt}; fields hold {_SUPPORTED_NAMES} or nested structs)")
+
+
+def is_structured(dtype):
+    """True for a structured dtype (one with fields)."""
+    return dtype.names is not None
+
+
+def _structured_message(dt):
+    return (f"cuarray does not support dtype {str(dt)!r} in computations: arrays of a structured dtype "
+            f"support creation, copies, views and field access (a['name']); compute on their fields")
 
 
 def _datetime_dtype(dt):
@@ -122,7 +183,8 @@ def is_datetime(dtype):
 
 
 def is_supported(dtype):
-    """True for a normalised dtype cuarray arrays hold: the numeric ones and datetime64/timedelta64."""
+    """True for a normalised dtype cuarray computes on: the numeric ones and datetime64/timedelta64
+    (arrays may also hold structured dtypes: `storage_dtype`)."""
     return dtype in _CTYPES
 
 

@@ -113,13 +113,17 @@ class KernelParam:
     `compute` the dtype the operation sees (a ufunc loop's type; float16 computes in float).
     `by_ref` outputs are references into memory (ElementwiseKernel semantics: the operation may
     read them); other outputs are write-only locals stored after the operation (ufunc semantics).
-    `ctype`: the C type of a scalar of structured dtype (a struct the source declares:
-    `kernel_structs`); None for the numeric types, whose C names `dtypes` knows.
+    `ctype`: the C type of a scalar or an array of structured dtype (a struct the source declares:
+    `kernel_structs`; its elements are loaded and stored as that struct, no cast); None for the
+    numeric types, whose C names `dtypes` knows. An engine kernel meeting a structured dtype without
+    one (a ufunc's, a reduction's) is refused here, when its definition is built: TypeError.
     """
 
     __slots__ = ("name", "kind", "dtype", "compute", "by_ref", "ctype")
 
     def __init__(self, name, kind, dtype, compute=None, by_ref=False, ctype=None):
+        if ctype is None and dtype.names is not None:
+            _dtypes.normalize_dtype(dtype)  # raises: nothing computes on structs
         self.name = name
         self.kind = kind
         self.dtype = dtype
@@ -132,14 +136,20 @@ class KernelParam:
         return self.kind != "scalar"
 
     def key(self):
-        # dtype.str, not .char: datetime64 units share one character ('M8[s]', 'M8[ms]').
+        # dtype.str, not .char: datetime64 units share one character ('M8[s]', 'M8[ms]'); a
+        # struct's str is only '|V<n>': its fields and offsets are in str(dtype).
+        if self.ctype is not None:
+            return (self.name, self.kind, str(self.dtype), str(self.compute), self.by_ref, self.ctype)
         return (self.name, self.kind, self.dtype.str, self.compute.str, self.by_ref, self.ctype)
+
+    def _stored_ctype(self) -> str:
+        return self.ctype if self.ctype is not None else _dtypes.ctype(self.dtype)
 
     # -- C declarations ------------------------------------------------------------------
     def declare(self) -> str:
         if self.kind == "scalar":
             return "const {} {}".format(self.ctype or compute_ctype(self.compute), self.name)
-        st = _dtypes.ctype(self.dtype)
+        st = self._stored_ctype()
         if self.kind == "in":
             return "const {}* __restrict__ {}_ptr".format(st, self.name)
         if self.kind == "raw":
@@ -147,7 +157,7 @@ class KernelParam:
         return "{}* __restrict__ {}_ptr".format(st, self.name)
 
     def _elem(self, layout: str) -> str:
-        st = _dtypes.ctype(self.dtype)
+        st = self._stored_ctype()
         if layout == "nd":
             if self.kind == "in":
                 return "*(const {st}*)((const char*){n}_ptr + _off_{n})".format(st=st, n=self.name)
@@ -157,17 +167,21 @@ class KernelParam:
     def load(self, layout: str) -> str:
         """C statement(s) making the local variable the operation uses."""
         if self.kind == "in":
+            if self.ctype is not None:  # a struct, as it is
+                return "const {} {} = {};".format(self.ctype, self.name, self._elem(layout))
             ct = compute_ctype(self.compute)
             value = cast_expr(self._elem(layout), self.dtype, self.compute, ct)
             return "const {} {} = {};".format(ct, self.name, value)
         if self.kind == "out":
             if self.by_ref:
-                return "{}& {} = {};".format(_dtypes.ctype(self.dtype), self.name, self._elem(layout))
-            return "{} {};".format(compute_ctype(self.compute), self.name)
+                return "{}& {} = {};".format(self._stored_ctype(), self.name, self._elem(layout))
+            return "{} {};".format(self.ctype or compute_ctype(self.compute), self.name)
         return ""
 
     def store(self, layout: str) -> str:
         if self.kind == "out" and not self.by_ref:
+            if self.ctype is not None:
+                return "{} = {};".format(self._elem(layout), self.name)
             value = cast_expr(self.name, self.compute, self.dtype, _dtypes.ctype(self.dtype))
             return "{} = {};".format(self._elem(layout), value)
         return ""
@@ -244,6 +258,8 @@ class Definition:
         # A masked kernel (`where=`, a `_w` param) must not write masked lanes: no vector stores.
         if any(p.kind == "raw" or p.by_ref or p.name == "_w" for p in self.params) or after_loop or loop_prep:
             vec = 1
+        if any(p.ctype is not None for p in self._arrays):
+            vec = 1  # struct elements (any size, any address) are loaded one at a time
         self._vec = vec
         # When the operation can see the loop index (`i`, `_ind`, raw pointers), `i` must be the
         # C-order index of the output, so axes keep their order when dimensions are collapsed.

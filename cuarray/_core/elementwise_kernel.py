@@ -16,7 +16,10 @@ Structured NumPy scalars (`numpy.void`) are passed by value as C structs with th
 (as `RawKernel` passes them; up to 16 bytes): declare the parameter with a placeholder (``'S p'``:
 the kernel gets a struct of the dtype's fields, ``p.x``) or with a C type the kernel knows
 (``'float3 v'``, a CUDA vector type, or a struct of the preamble; NVRTC checks its size against the
-dtype's). See `kernel_structs`. Arrays of structured dtypes do not exist in cuarray.
+dtype's). See `kernel_structs`. Arrays of structured dtypes are arguments the same way: ``'S p'``
+gives the element (a struct) and ``'raw S p'`` a pointer to the structs (``p[i].x``); an array
+bound to a C type name must be aligned as that type can be (address and strides multiples of the
+largest power of two, up to 16, dividing its itemsize).
 
 Code generation, caching and launching are the engine's (`elementwise.Definition`).
 """
@@ -80,6 +83,21 @@ def bind_struct(value, name):
                         "bytes by value (pass a larger one to a RawKernel)".format(name, dt.itemsize,
                                                                                    _structs.MAX_BY_VALUE))
     return dt
+
+
+def _check_struct_array(a, spec) -> None:
+    """An array of structured dtype for parameter `spec` (a placeholder or a C type name): one bound
+    to a C type name (CUDA's float3, a preamble's struct) is aligned as that type may need
+    (C's alignof divides sizeof: the largest power of two dividing the itemsize, up to 16). A
+    placeholder's struct is packed: any address."""
+    if _is_placeholder(spec.typevar):
+        return
+    n = a.dtype.itemsize
+    align = min(16, n & -n)
+    if a.data.ptr % align or any(s % align for d, s in zip(a._shape, a._strides) if d > 1):
+        raise ValueError("parameter {!r}: the array of {} is not aligned to {} bytes, as a {} may need "
+                         "(declare the parameter with a placeholder, 'S {}', for a packed struct)".format(
+                             spec.name, a.dtype, align, spec.typevar, spec.name))
 
 
 def scalar_arg(value, dt, name):
@@ -263,9 +281,13 @@ class ElementwiseKernel:
             if spec.raw:
                 if not isinstance(a, ndarray):
                     raise TypeError("raw parameter {!r} needs a cuarray array, got {}".format(spec.name, type(a)))
+                if dt.names is not None:
+                    _check_struct_array(a, spec)
                 raws.append(a if a._c else _copy(a))
                 kinds.append(("raw", a.dtype, dt))
             elif isinstance(a, ndarray):
+                if dt.names is not None:
+                    _check_struct_array(a, spec)
                 arrays.append(a)
                 kinds.append(("in", a.dtype, dt))
             elif isinstance(a, (bool, int, float, complex, numpy.generic)):
@@ -282,6 +304,8 @@ class ElementwiseKernel:
                 o = outs[k] = ndarray(shape, dt)
             elif not isinstance(o, ndarray):
                 raise TypeError("output {!r} must be a cuarray array, got {}".format(spec.name, type(o)))
+            if dt.names is not None:
+                _check_struct_array(o, spec)
             if spec.raw:
                 if not o._c:
                     raise ValueError("raw output {!r} must be C-contiguous".format(spec.name))
@@ -312,8 +336,8 @@ class ElementwiseKernel:
         params = []
         specs = self.in_params + self.out_params
         for spec, (kind, stored, declared) in zip(specs, kinds):
-            if declared.fields is not None:  # a struct scalar: its C type is the parameter's type name
-                params.append(KernelParam(spec.name, kind, declared, declared, ctype=spec.typevar))
+            if declared.fields is not None:  # a struct (scalar or array): its C type is the parameter's type name
+                params.append(KernelParam(spec.name, kind, declared, declared, by_ref=kind == "out", ctype=spec.typevar))
             elif kind == "raw":
                 params.append(KernelParam(spec.name, "raw", declared, declared))
             elif kind == "out":

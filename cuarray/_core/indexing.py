@@ -41,6 +41,7 @@ from . import host_input as _host_input
 from . import tracing as _tracing
 from . import scan as _scan
 from . import shapes as _shapes
+from . import structured as _structured
 from .interop import from_foreign
 from .ndarray import ndarray
 from .transfer import from_host
@@ -268,10 +269,22 @@ def getitem(a: ndarray, index) -> ndarray:
         shape, strides, offset = _shapes.basic_index(a._shape, a._strides, index)
     except _shapes.AdvancedIndexRequired:
         return _advanced_getitem(a, index)
-    return ndarray._view(shape, strides, a._dtype, a.data + offset if offset else a.data, a)
+    except IndexError:
+        if type(index) is not str or a._dtype.names is None:
+            raise
+    else:
+        return ndarray._view(shape, strides, a._dtype, a.data + offset if offset else a.data, a)
+    return _structured.field(a, index)  # a['x']
 
 
 def _advanced_getitem(a: ndarray, index) -> ndarray:
+    if a._dtype.names is not None:
+        if _structured.field_names(index):
+            return _structured.fields(a, index)  # a[['x', 'y']]
+        # Gathered as the integer words of each struct: the index applies to a's axes, the words'
+        # axis is taken whole.
+        w = _structured.words(a)
+        return _structured.from_words(_advanced_getitem(w, _with_words_axis(index)), a._dtype)
     if _device_check.active[0]:
         _device_check.check_index(a, index)
     plan, items = _prepare(a, index)
@@ -341,12 +354,20 @@ def _basic_view(a: ndarray, index):
         shape, strides, offset = _shapes.basic_index(a._shape, a._strides, index)
     except _shapes.AdvancedIndexRequired:
         return None
-    return ndarray._view(shape, strides, a._dtype, a.data + offset if offset else a.data, a)
+    except IndexError:
+        if type(index) is not str or a._dtype.names is None:
+            raise
+    else:
+        return ndarray._view(shape, strides, a._dtype, a.data + offset if offset else a.data, a)
+    return _structured.field(a, index)  # a['x'] = value
 
 
 def _basic_setitem(view: ndarray, value) -> None:
     if isinstance(value, (bool, int, float, complex, numpy.generic)):
         _copying.assign_scalar(view, value)  # (its conversion errors come for an empty view too)
+        return
+    if view._dtype.names is not None:
+        _struct_setitem(view, value)
         return
     if view._size == 0:
         if isinstance(value, ndarray) or isinstance(value, (list, tuple, numpy.ndarray)):
@@ -370,6 +391,56 @@ def _basic_setitem(view: ndarray, value) -> None:
     # Overlapping source and destination (e.g. a[1:] = a[:-1]): copy the source first.
     src = _unalias(src, view)
     _copying.copyto_unchecked(view, src)
+
+
+def _with_words_axis(index) -> tuple:
+    """`index` of a structured array, for its `structured.words` view (one more axis, taken whole)."""
+    return (index if type(index) is tuple else (index,)) + (slice(None),)
+
+
+def _struct_value(dtype, value) -> ndarray:
+    """A value assigned into a structured array, on the device with the array's dtype."""
+    if isinstance(value, ndarray):
+        if value._dtype != dtype:
+            _structured.refuse_cast(value._dtype, dtype)
+        return value
+    return from_host(_structured.host_value(value, dtype))
+
+
+def _struct_setitem(view: ndarray, value) -> None:
+    """view[...] = value for a structured view: a tuple or numpy.void (every element), a
+    structured array of the same dtype (broadcast), host data NumPy converts to the dtype."""
+    src = _struct_value(view._dtype, value)
+    if src.ndim > view.ndim:
+        src = _copying.drop_leading_ones(src, view.ndim)
+    _check_broadcast(src._shape, view._shape)
+    _copying.copyto_unchecked(view, _unalias(src, view))
+
+
+def _struct_advanced_setitem(a: ndarray, index, value) -> None:
+    if _structured.field_names(index):
+        # a[['x', 'y']] = value: field by field (NumPy pairs the value's fields by position).
+        names = index
+        _structured.fields(a, names)  # NumPy's KeyError / ValueError for bad names
+        if isinstance(value, ndarray) and value._dtype.names is not None:
+            if len(value._dtype.names) != len(names):
+                raise ValueError("structures must have the same size")
+            value = _detached(value, a)  # (a[['x', 'y']] = a[['y', 'x']] swaps)
+            for n, vn in zip(names, value._dtype.names):
+                setitem(a, n, _structured.field(value, vn))
+        elif isinstance(value, (ndarray, bool, int, float, complex)) or (
+                isinstance(value, numpy.generic) and not isinstance(value, numpy.void)):
+            for n in names:  # the same numbers for every field
+                setitem(a, n, value)
+        else:
+            v = from_host(_structured.host_value(value, _structured.fields(a, names)._dtype))
+            for n in names:
+                setitem(a, n, _structured.field(v, n))
+        return
+    # A gather's inverse on the integer words of each struct (`structured.words`).
+    v = _struct_value(a._dtype, value)
+    w = _structured.width(a, v)
+    _advanced_setitem(_structured.words(a, w), _with_words_axis(index), _structured.words(v, w))
 
 
 def _unalias(src: ndarray, dst: ndarray) -> ndarray:
@@ -423,6 +494,9 @@ def _shape_mismatch(vshape, rshape):
 
 
 def _advanced_setitem(a: ndarray, index, value) -> None:
+    if a._dtype.names is not None:
+        _struct_advanced_setitem(a, index, value)
+        return
     if _device_check.active[0]:
         _device_check.check_index(a, index, value)
     plan, items = _prepare(a, index)

@@ -26,6 +26,7 @@ from ..cuda.device import get_device_id
 from ..cuda.memory import MemoryPointer, UnownedMemory
 from . import dtypes as _dtypes
 from . import registry as _registry
+from . import structured as _structured
 from .ndarray import ndarray
 from .shapes import c_strides
 from .transfer import from_host
@@ -188,11 +189,12 @@ def _stream_token(stream) -> int:
 
 def cuda_array_interface(a: ndarray) -> dict:
     """`ndarray.__cuda_array_interface__` (version 3)."""
-    typestr = a._dtype.str
+    dt = a._dtype
+    typestr = dt.str
     return {
         "shape": a._shape,
-        "typestr": typestr,
-        "descr": [("", typestr)],
+        "typestr": typestr,  # '|V<itemsize>' for a structured dtype, whose fields `descr` lists
+        "descr": dt.descr if dt.names is not None else [("", typestr)],
         "data": (a.data.ptr if a._size else 0, not a._writeable),
         "strides": None if a._c else a._strides,
         "version": 3,
@@ -297,7 +299,12 @@ def _from_cai(obj) -> ndarray:
     cai = obj.__cuda_array_interface__
     if cai.get("mask") is not None:
         raise NotImplementedError("__cuda_array_interface__ with a mask is not supported")
-    dt = _dtypes.normalize_dtype(numpy.dtype(cai["typestr"]))
+    typestr = cai["typestr"]
+    descr = cai.get("descr")
+    if descr is not None and typestr[1:2] == "V" and list(map(tuple, descr)) != [("", typestr)]:
+        dt = _dtypes.storage_dtype(_structured.descr_dtype(descr, typestr))  # a structured dtype
+    else:
+        dt = _dtypes.normalize_dtype(numpy.dtype(typestr))
     shape = tuple(int(n) for n in cai["shape"])
     ptr, readonly = cai["data"]
     strides = cai.get("strides")

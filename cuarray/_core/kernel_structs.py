@@ -1,8 +1,9 @@
 """Structured NumPy dtypes as C structs in generated kernels (`ElementwiseKernel` parameters).
 
 A structured scalar (`numpy.void`) is passed by value as the bytes of its dtype (`launch.struct_arg`,
-the rule `RawKernel` follows), so what the kernel declares must have that layout. Two ways to name
-the type in a kernel's parameter list:
+the rule `RawKernel` follows), and an array of a structured dtype as a pointer to such structs, so
+what the kernel declares must have that layout. Two ways to name the type in a kernel's parameter
+list:
 
 - a type placeholder (one capital letter, ``'S p'``) bound to a structured scalar: the kernel gets a
   struct generated from the dtype (`struct_declaration`): its fields by name at the dtype's offsets,

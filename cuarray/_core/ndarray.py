@@ -154,7 +154,7 @@ class ndarray:
 
     def __init__(self, shape, dtype=float, memptr=None, strides=None, order="C"):
         shape = _normalize_shape(shape)
-        dtype = _dtypes.normalize_dtype(dtype)
+        dtype = _dtypes.storage_dtype(dtype)  # (structured dtypes too: storage only)
         itemsize = dtype.itemsize
         if memptr is None and strides is None and order == "C":
             # HOT PATH (empty, zeros, every op's output): memoised C layout, one allocation.
@@ -240,7 +240,7 @@ class ndarray:
     def _new_strided(cls, shape, dtype, strides):
         """A new allocation laid out with `strides` (a dense layout: the engine's 'K'-order
         outputs), with no check: the public constructor checks strides given without memptr."""
-        dtype = _dtypes.normalize_dtype(dtype)
+        dtype = _dtypes.storage_dtype(dtype)
         size = math.prod(shape)
         return cls._view(shape, tuple(strides), dtype, _memory.alloc(size * dtype.itemsize), None)
 
@@ -494,7 +494,9 @@ class ndarray:
     # -- indexing, copy(), fill(), astype(): bound by cuarray/_array_methods.py ---------------
     def view(self, dtype=None, type=None) -> "ndarray":
         """A view with another dtype (or another ndarray subclass: `type`) of the same memory.
-        See `numpy.ndarray.view`."""
+        See `numpy.ndarray.view`; structured dtypes too. A numeric view the GPU could not load (its
+        address or strides not multiples of the itemsize, e.g. of a packed structured array) raises
+        ValueError, as in CuPy."""
         if type is None and isinstance(dtype, _builtin_type) and issubclass(dtype, ndarray):
             dtype, type = None, dtype
         out = self._dtype_view(dtype)
@@ -517,9 +519,12 @@ class ndarray:
     def _dtype_view(self, dtype) -> "ndarray":
         if dtype is None:
             return ndarray._view(self._shape, self._strides, self._dtype, self.data, self, self._c, self._f)
-        dtype = _dtypes.normalize_dtype(dtype)
+        dtype = _dtypes.storage_dtype(dtype)
         old, new = self._dtype.itemsize, dtype.itemsize
         if old == new:
+            if dtype.names is None and new > 1 and self._dtype.names is not None:
+                # (a structured array's address and strides need not suit a numeric dtype)
+                _shapes.check_gpu_aligned(self._shape, self._strides, dtype, self.data.ptr)
             return ndarray._view(self._shape, self._strides, dtype, self.data, self, self._c, self._f)
         if self.ndim == 0:
             raise ValueError("Changing the dtype of a 0d array is only supported if the itemsize is unchanged")
@@ -535,6 +540,7 @@ class ndarray:
             )
         shape = self._shape[:-1] + (last // new,)
         strides = self._strides[:-1] + (new,)
+        _shapes.check_gpu_aligned(shape, strides, dtype, self.data.ptr)  # (a uint8 array at an odd offset)
         return ndarray._view(shape, strides, dtype, self.data, self)
 
     # -- interop (__cuda_array_interface__ and __dlpack__ are bound by _array_methods.py) ------

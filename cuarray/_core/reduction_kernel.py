@@ -160,6 +160,10 @@ class ReductionKernel:
     def _definition(self, kinds, bound, y_dtype, acc_ctype, acc_size) -> ReductionDef:
         params = []
         for spec, (kind, stored, declared) in zip(self.in_params, kinds):
+            if kind != "scalar" and (declared.fields is not None or stored.fields is not None):
+                raise TypeError("ReductionKernel parameter {!r}: arrays of a structured dtype are not supported "
+                                "(struct scalars are); reduce a field (a['x']) or use an ElementwiseKernel".format(
+                                    spec.name))
             ctype = spec.typevar if declared.fields is not None else None  # a struct scalar: its type name
             params.append(KernelParam(spec.name, kind, stored if kind == "in" else declared, declared, ctype=ctype))
         out = KernelParam(self.out_params[0].name, "out", y_dtype, y_dtype)

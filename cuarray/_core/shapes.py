@@ -15,7 +15,7 @@ __all__ = [
     "AdvancedIndexRequired", "broadcast_shapes", "broadcast_to_strides",
     "normalize_axis_index", "normalize_axis_tuple", "normalize_order", "c_strides", "f_strides",
     "is_c_contiguous", "is_f_contiguous", "reshape_size", "reshape_strides",
-    "basic_index", "collapse_dims", "k_order_strides",
+    "basic_index", "collapse_dims", "k_order_strides", "check_gpu_aligned",
 ]
 
 MAXDIMS = 64
@@ -650,3 +650,17 @@ def normalize_order(order, default: str = "K") -> str:
     if o is None:
         raise ValueError("order must be one of 'C', 'F', 'A', or 'K' (got {!r})".format(order))
     return o
+
+
+def check_gpu_aligned(shape, strides, dtype, ptr: int) -> None:
+    """ValueError when a view of numeric `dtype` at address `ptr` would load elements from
+    misaligned addresses (a field of a packed structured dtype, a dtype view at an odd offset): the
+    GPU loads an n-byte element (complex: two parts, aligned as a whole) from multiples of n only, and
+    a misaligned load ends the CUDA context. Empty views are fine (CuPy's rule)."""
+    n = dtype.itemsize
+    if dtype.names is not None or n == 1 or 0 in shape:
+        return
+    if ptr % n or any(s % n for d, s in zip(shape, strides) if d > 1):
+        raise ValueError("the result array with dtype {0} would not be sufficiently aligned for GPU access "
+                         "(its address and strides must be multiples of {1} bytes: give the field an offset "
+                         "and the structured dtype an itemsize that are multiples of {1})".format(dtype, n))

@@ -108,7 +108,7 @@ def from_host(obj, dtype=None, order="K") -> ndarray:
     arr = numpy.asarray(obj, dtype=dtype, order=None if order == "K" else order)
     if not arr.dtype.isnative:  # CuPy's rule: '>i4' data uploads as the native '<i4' (same values)
         arr = arr.astype(arr.dtype.newbyteorder("="))
-    dt = _dtypes.normalize_dtype(arr.dtype)
+    dt = _dtypes.storage_dtype(arr.dtype)  # (structured dtypes too: their bytes move as they are)
     arr = _host_dense(arr)
     if order == "C" and not arr.flags.c_contiguous:
         arr = numpy.ascontiguousarray(arr)

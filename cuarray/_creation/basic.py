@@ -33,8 +33,8 @@ def empty(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:
         shape = (shape,) if type(shape) is int and shape >= 0 else _normalize_shape(shape)
         try:
             dt = _dtype_cache[dtype]
-        except (KeyError, TypeError):  # TypeError: unhashable (normalize_dtype says what is wrong)
-            dt = _dtypes.normalize_dtype(dtype)
+        except (KeyError, TypeError):  # TypeError: unhashable (storage_dtype says what is wrong)
+            dt = _dtypes.storage_dtype(dtype)  # (a structured dtype too)
         return _new_c(shape, dt)
     return ndarray(shape, dtype, order=_check_order(order))
 
@@ -64,7 +64,7 @@ def ones(shape, dtype=None, order="C", *, device=None, like=None) -> ndarray:
 
 def _full_dtype(fill_value, dtype):
     if dtype is not None:
-        return _dtypes.normalize_dtype(dtype)
+        return _dtypes.storage_dtype(dtype)
     if isinstance(fill_value, ndarray):
         return fill_value.dtype
     return _dtypes.normalize_dtype(numpy.asarray(fill_value).dtype)
@@ -85,7 +85,7 @@ def _like(a, dtype, order, shape):
     if not isinstance(a, ndarray):
         a_dtype = numpy.asarray(a).dtype if dtype is None else dtype
         return ndarray(_normalize_shape(numpy.shape(a) if shape is None else shape), a_dtype)
-    dt = a.dtype if dtype is None else _dtypes.normalize_dtype(dtype)
+    dt = a.dtype if dtype is None else _dtypes.storage_dtype(dtype)
     if shape is not None:
         shape = _normalize_shape(shape)
         if len(shape) != a.ndim and order == "K":

@@ -52,7 +52,7 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, like=N
     if _is_device_foreign(obj) and not isinstance(obj, ndarray):
         obj = from_foreign(obj)
     if isinstance(obj, ndarray):
-        dt = obj.dtype if dtype is None else _dtypes.normalize_dtype(dtype)
+        dt = obj.dtype if dtype is None else _dtypes.storage_dtype(dtype)
         if obj.size and obj.data.device_id != _get_device_id():
             # An array of another device: copied here (peer to peer where the hardware allows),
             # as CuPy does; the copy is new, so copy=True needs no second one.

@@ -3,8 +3,9 @@ genfromtxt, fromfile, and `ndarray.tofile`/`dump`/`dumps`).
 
 Files live on the host: reading parses with NumPy (the oracle) and copies the result to the
 device once; writing copies the array to the host (synchronising) and lets NumPy write it. CuPy
-offers the same names the same way. Masked or structured results (`genfromtxt` with missing
-values and `usemask=True`, named fields) have no device form and raise TypeError.
+offers the same names the same way. Masked results (`genfromtxt` with missing values and
+`usemask=True`) have no device form and raise TypeError; structured ones (named fields) upload as
+arrays of their structured dtype when every field is one cuarray holds (strings are not).
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ __all__ = ["loadtxt", "savetxt", "genfromtxt", "fromfile", "tofile", "dump", "du
 
 
 def _upload(host):
-    if isinstance(host, numpy.ma.MaskedArray) or host.dtype.names is not None:
-        raise TypeError("cuarray has no masked or structured arrays; read this file with NumPy")
-    return _transfer.from_host(host)
+    if isinstance(host, numpy.ma.MaskedArray):
+        raise TypeError("cuarray has no masked arrays; read this file with NumPy")
+    return _transfer.from_host(host)  # (a structured dtype with a field cuarray lacks: TypeError)
 
 
 def loadtxt(fname, *args, **kwargs) -> ndarray:

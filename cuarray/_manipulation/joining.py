@@ -23,9 +23,10 @@ __all__ = ["concatenate", "concat", "stack", "vstack", "hstack", "dstack", "colu
 
 
 def _result_dtype(in_dtypes, dtype):
+    # (storage: structured arrays of one dtype are joined by copies; another dtype's copy refuses)
     if dtype is not None:
-        return _dtypes.normalize_dtype(dtype)
-    return _dtypes.normalize_dtype(numpy.result_type(*in_dtypes))
+        return _dtypes.storage_dtype(dtype)
+    return _dtypes.storage_dtype(numpy.result_type(*in_dtypes))
 
 
 def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
