@@ -66,7 +66,7 @@ def _edt(x: ndarray, sampling, want_indices: bool):
         lines = total // n
         nxt = ndarray((nd,) + x.shape, _I8) if idx is not None else None
         words = (12 * n + 7) // 8  # a warp's staging area: n doubles and n ints
-        staged = _s.warp_per_line(lines, words * 8)
+        staged = _s.warp_per_line(lines, words * 8, inner)  # (the prefilter's rule: _support.LINES_FILL)
         if staged is not None:
             grid, block, shared = staged
             _launch.launch(k_warp, grid, block,

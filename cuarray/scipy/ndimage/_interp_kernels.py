@@ -32,7 +32,6 @@ MODES = {"nearest": 0, "wrap": 1, "reflect": 2, "grid-mirror": 2, "mirror": 3, "
 SPLINE_FILTER = "cuarray_ndimage::spline_filter"
 SPLINE_FILTER_WARP = "cuarray_ndimage::spline_filter_warp"
 _BLOCK = 128
-_LINES_FILL = 65536  # lines a thread each, coalesced, keep the GPU busy from about this many
 _I8 = numpy.dtype(numpy.int64)
 _I4_LIMIT = 2 ** 31  # 32-bit offsets and index arithmetic below this many elements
 _TABLE_RATIO = 8  # zoom/shift tables when they hold at most one entry per 8 output points
@@ -172,7 +171,7 @@ def spline_filter(data: ndarray, axis: int, order: int, mode: int) -> None:
     for s in data.shape[axis + 1:]:
         inner *= s
     lines = data.size // n
-    staged = _s.warp_per_line(lines, n * 8) if inner == 1 or lines < _LINES_FILL else None
+    staged = _s.warp_per_line(lines, n * 8, inner)
     if staged is not None:
         grid, block, shared = staged
         _launch.launch(_kernel(SPLINE_FILTER_WARP), grid, block,

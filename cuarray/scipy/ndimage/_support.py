@@ -23,10 +23,17 @@ _STAGE_BYTES = 48 * 1024
 _STAGE_WARPS = 8
 
 
-def warp_per_line(lines: int, line_bytes: int):
+# From about this many lines, a thread per line keeps the GPU busy; when the lines are not the
+# last axis (`inner` > 1), neighbouring threads then read neighbouring addresses (coalesced) where a
+# warp staging one line reads it with a stride of `inner` elements.
+LINES_FILL = 65536
+
+
+def warp_per_line(lines: int, line_bytes: int, inner: int = 1):
     """(grid, block, shared_mem) of a launch with a warp per line and `line_bytes` of shared
-    memory per warp; None when one line does not fit."""
-    if line_bytes > _STAGE_BYTES:
+    memory per warp; None when one line does not fit, or when `lines` (each `inner` elements
+    apart from the next element of its own line) are many enough for a thread each (LINES_FILL)."""
+    if line_bytes > _STAGE_BYTES or (inner > 1 and lines >= LINES_FILL):
         return None
     per_block = max(1, min(_STAGE_WARPS, _STAGE_BYTES // line_bytes))
     return -(-lines // per_block), 32 * per_block, per_block * line_bytes

@@ -137,3 +137,15 @@ def test_warp_per_line_launch_shape(line_bytes, lines, want):
     from cuarray.scipy.ndimage import _support
 
     assert _support.warp_per_line(lines, line_bytes) == want
+
+
+def test_warp_per_line_leaves_many_strided_lines_to_a_thread_each():
+    """Lines not along the last axis (inner > 1) read strided into a warp's staging area: from
+    LINES_FILL of them a thread per line (coalesced) is chosen, for the EDT as for the prefilter."""
+    from cuarray.scipy.ndimage import _support
+
+    fill = _support.LINES_FILL
+    assert _support.warp_per_line(fill, 8 * 256, inner=fill) is None          # 256^3: axis 0
+    assert _support.warp_per_line(fill, 8 * 256, inner=256) is None           # axis 1
+    assert _support.warp_per_line(fill, 8 * 256, inner=1) is not None         # axis 2: the last one
+    assert _support.warp_per_line(fill - 1, 8 * 256, inner=256) is not None   # fewer lines: a warp each

@@ -47,6 +47,17 @@ def test_edt_long_lines(n):
         assert not x[tuple(idx.get())].any()
 
 
+def test_edt_many_strided_lines_take_a_thread_each():
+    # 65536 lines not along the last axis: the thread-per-line kernel (coalesced); the last axis
+    # and fewer lines: the warp's
+    for shape in ((40, 65536), (40, 256, 256), (40, 255, 256)):
+        x = RNG.random(shape) > 0.05
+        x.flat[RNG.integers(x.size)] = False
+        ref = snd.distance_transform_edt(x)
+        got = cnd.distance_transform_edt(cuarray.asarray(x))
+        np.testing.assert_allclose(got.get(), ref, rtol=1e-12, atol=1e-12)
+
+
 @pytest.mark.parametrize("shape", [(0,), (3, 0), (0, 4)])
 def test_edt_empty(shape):
     got = cnd.distance_transform_edt(cuarray.ones(shape))
