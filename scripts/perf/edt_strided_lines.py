@@ -1,7 +1,7 @@
 """distance_transform_edt of a 256^3 volume: axes 0 and 1 have 65536 lines each, strided (inner
-> 1). Times the library's rule (a thread per line there, _support.LINES_FILL) against a warp per
-line everywhere (the rule disabled in this process by raising LINES_FILL: a measurement only),
-and CuPy's EDT where installed. Prints ms (median of 10) per variant.
+> 1). Times the library (a warp per line everywhere) and CuPy's EDT where installed; ms, median of
+10. H100, session 12: warp 3.97 ms; a thread per strided line (the prefilter's rule,
+_support.warp_per_line(..., inner), tried in the EDT then) 5.68 ms; CuPy 1.46 ms.
 
     python scripts/perf/edt_strided_lines.py
 """
@@ -12,7 +12,6 @@ import numpy as np
 
 import cuarray
 from cuarray.scipy import ndimage as cnd
-from cuarray.scipy.ndimage import _support
 
 
 def _time(fn, reps=10):
@@ -30,14 +29,7 @@ def _time(fn, reps=10):
 def main():
     x = np.random.default_rng(0).random((256, 256, 256)) > 0.01
     xd = cuarray.asarray(x)
-    rule = _time(lambda: cnd.distance_transform_edt(xd))
-    fill = _support.LINES_FILL
-    _support.LINES_FILL = 1 << 62  # every line a warp (measurement only)
-    try:
-        warp = _time(lambda: cnd.distance_transform_edt(xd))
-    finally:
-        _support.LINES_FILL = fill
-    print("edt 256^3: thread per strided line (library) {:.2f} ms, warp per line everywhere {:.2f} ms".format(rule, warp))
+    print("edt 256^3: a warp per line (library) {:.2f} ms".format(_time(lambda: cnd.distance_transform_edt(xd))))
     try:
         import cupy
         from cupyx.scipy import ndimage as xnd

@@ -66,7 +66,11 @@ def _edt(x: ndarray, sampling, want_indices: bool):
         lines = total // n
         nxt = ndarray((nd,) + x.shape, _I8) if idx is not None else None
         words = (12 * n + 7) // 8  # a warp's staging area: n doubles and n ints
-        staged = _s.warp_per_line(lines, words * 8, inner)  # (the prefilter's rule: _support.LINES_FILL)
+        # A warp per line even for many strided lines (unlike the prefilter): on a 256^3 volume
+        # (H100) a thread per line of axes 0 and 1 took 5.68 ms, a warp each 3.97 ms
+        # (scripts/perf/edt_strided_lines.py): the thread kernel's scratch arrays cost more than
+        # the warp's strided staging reads.
+        staged = _s.warp_per_line(lines, words * 8)
         if staged is not None:
             grid, block, shared = staged
             _launch.launch(k_warp, grid, block,

@@ -47,9 +47,9 @@ def test_edt_long_lines(n):
         assert not x[tuple(idx.get())].any()
 
 
-def test_edt_many_strided_lines_take_a_thread_each():
-    # 65536 lines not along the last axis: the thread-per-line kernel (coalesced); the last axis
-    # and fewer lines: the warp's
+def test_edt_many_strided_lines():
+    # 65536 lines and more not along the last axis (a warp each, staging strided reads), beside
+    # the last axis and fewer lines
     for shape in ((40, 65536), (40, 256, 256), (40, 255, 256)):
         x = RNG.random(shape) > 0.05
         x.flat[RNG.integers(x.size)] = False
