@@ -27,3 +27,74 @@ def host_lib(tmp_path_factory):
         return built[key]
 
     return build
+
+
+def ni_select(buf, k):
+    """SciPy's NI_Select (scipy/ndimage/src/ni_filters.c) in Python: its value for a window with
+    NaNs or both signed zeros, where the order of comparisons decides."""
+    buf = list(buf)
+    lo, hi = 0, len(buf) - 1
+    while lo != hi:
+        x = buf[lo]
+        i, j = lo - 1, hi + 1
+        while True:
+            j -= 1
+            while buf[j] > x:
+                j -= 1
+            i += 1
+            while buf[i] < x:
+                i += 1
+            if i < j:
+                buf[i], buf[j] = buf[j], buf[i]
+            else:
+                break
+        left = j - lo + 1
+        if k < left:
+            hi = j
+        else:
+            lo, k = j + 1, k - left
+    return buf[lo]
+
+
+def emulate_rank_tile(x, pl, k, mode, cval):
+    """NumPy model of templates/rank_tile.cu driven by a _rank_tile.Plan: each block's tile built
+    through map_index, each output's window read at the plan's tile offsets, the pruned network
+    (fmin/fmax as fminf/fmaxf) or, in a block whose tile holds a NaN or both signed zeros,
+    SciPy's selection over every window. `cval` already in x's dtype. Returns an array like x."""
+    import numpy as np
+
+    from cuarray.scipy.ndimage import _boundary, _rank_network
+
+    xs = np.ascontiguousarray(x).reshape(pl.pre, pl.rows, pl.mid, pl.cols, pl.post)
+    out = np.empty_like(xs)
+    th, tw = pl.bh * pl.rpt, pl.bw
+    ops = _rank_network.select_ops(len(pl.taps), k)
+    offs = [(dy - pl.oy) * pl.sw + (dx - pl.ox) for dy, dx in pl.taps]
+    lr, lc = np.meshgrid(np.arange(th), np.arange(tw), indexing="ij")
+    floating = x.dtype.kind == "f"
+    for a in range(pl.pre):
+        for m in range(pl.mid):
+            for p in range(pl.post):
+                plane = xs[a, :, m, :, p]
+                for r0 in range(0, pl.rows, th):
+                    for c0 in range(0, pl.cols, tw):
+                        rr = _boundary.map_index(r0 + pl.oy + np.arange(pl.sh), pl.rows, mode)
+                        cc = _boundary.map_index(c0 + pl.ox + np.arange(pl.sw), pl.cols, mode)
+                        tile = plane[np.clip(rr, 0, None)][:, np.clip(cc, 0, None)]
+                        tile = np.where((rr < 0)[:, None] | (cc < 0)[None, :], cval, tile).astype(x.dtype)
+                        flat = tile.ravel()
+                        ok = (r0 + lr < pl.rows) & (c0 + lc < pl.cols)
+                        base = (lr * pl.sw + lc)[ok]
+                        wins = np.stack([flat[base + o] for o in offs], axis=1)
+                        zeros = flat[flat == 0]
+                        if floating and (np.isnan(flat).any() or (np.signbit(zeros).any() and (~np.signbit(zeros)).any())):
+                            res = np.array([ni_select(w, k) for w in wins], dtype=x.dtype)
+                        else:
+                            res = _rank_network.apply(ops, list(wins.T), np.fmin, np.fmax)[k]
+                        out[a, (r0 + lr)[ok], m, (c0 + lc)[ok], p] = res
+    return out.reshape(x.shape)
+
+
+@pytest.fixture
+def rank_tile_model():
+    return emulate_rank_tile

@@ -187,9 +187,9 @@ def c_cast(r, dt):
 
 
 @pytest.fixture
-def host_ndimage(monkeypatch):
+def host_ndimage(monkeypatch, rank_tile_model):
     from cuarray._core import copying
-    from cuarray.scipy.ndimage import _filters, _support
+    from cuarray.scipy.ndimage import _filters, _rank_tile, _support
 
     monkeypatch.setattr(_support, "as_array", lambda x, fn: np.asarray(x))
     monkeypatch.setattr(_support, "ndarray", np.ndarray)
@@ -221,7 +221,11 @@ def host_ndimage(monkeypatch):
 
     monkeypatch.setattr(fk, "filter1d", f1)
     monkeypatch.setattr(fk, "filternd", fn)
+    def rt(x, dt, pl, k, mode, cval):
+        return c_cast(rank_tile_model(x, pl, k, mode, np.array(cval).astype(x.dtype)[()]), dt)
+
     monkeypatch.setattr(fk, "rank", rk)
+    monkeypatch.setattr(_rank_tile, "rank_tile", rt)
     from cuarray.scipy import ndimage
 
     return ndimage

@@ -1,0 +1,136 @@
+"""The small-footprint rank filter (templates/rank_tile.cu): when the footprint has at most
+`max_taps` true elements and spans at most two axes, a block stages its input tile in shared
+memory and each thread runs a selection network (_rank_network) over its window in registers.
+`plan` says whether a call qualifies; `_filter_kernels.rank` runs the general kernel otherwise.
+
+Why this shape: the per-thread quickselect of the general kernel keeps its window in local
+memory and branches on the data; here the window's size, its offsets in the tile and the network
+are compile-time constants, so the gather is one shared load per tap and the selection is
+straight-line min/max code. The footprint (taps) and the rank are baked into the source: one
+compile (disk-cached) per footprint, origin and rank, as CuPy does for its rank kernels.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy
+
+from ..._core import dtypes as _dtypes
+from ..._core.ndarray import ndarray
+from ...cuda import compiler as _compiler
+from ...cuda import launch as _launch
+from . import _rank_network
+from ._filter_kernels import _DIR, _contiguous, _scalar
+from ._filter_kernels import source as _filters_source
+
+__all__ = ["Plan", "max_taps", "plan", "kernel_name", "source", "rank_tile"]
+
+# Register budget (ptxas -v for sm_90, 256 threads a block): the window lives in registers. 4-byte
+# types compile without spills up to 64 taps (ptxas aims at 64 registers for some ranks and then
+# spills ~12 bytes; the network's ~830 min/max for 64 values still beats the quickselect by far),
+# 8-byte ones up to 32 (118 registers), 1- and 2-byte ones up to 49 (64 taps spill ~150 bytes);
+# past that the general kernel. docs/perf-notes.md, "Rank filters over small footprints".
+_MAX_TAPS = {1: 49, 2: 49, 4: 64, 8: 32}
+_SHARED_MAX = 48 * 1024
+_MAX_GRID_YZ = 65535
+_kernels: dict = {}
+
+
+class Plan(NamedTuple):
+    """The array seen as (pre, rows, mid, cols, post) with the footprint in the (rows, cols)
+    plane; taps (dy, dx) in footprint C order; the block (bw x bh threads, rpt outputs each down
+    a column) and its tile (sh x sw, starting at offsets (oy, ox) from the block's first output)."""
+    pre: int
+    rows: int
+    mid: int
+    cols: int
+    post: int
+    taps: tuple
+    bw: int
+    bh: int
+    rpt: int
+    oy: int
+    ox: int
+    sh: int
+    sw: int
+
+
+def max_taps(itemsize: int) -> int:
+    return _MAX_TAPS[itemsize]
+
+
+def plan(shape, footprint: numpy.ndarray, origins, itemsize: int):
+    """The Plan for a rank filter over `footprint` (ndim == len(shape)), or None when the general
+    kernel must run it (too many taps, more than two axes spanned, a tile past 48 KiB)."""
+    nnz = int(numpy.count_nonzero(footprint))
+    if nnz < 2 or nnz > _MAX_TAPS[itemsize] or len(shape) == 0:
+        return None
+    active = [d for d in range(len(shape)) if footprint.shape[d] > 1]
+    if len(active) > 2:
+        return None
+    if len(active) == 2:
+        p, q = active
+    elif active[0] > 0:
+        p, q = active[0] - 1, active[0]
+    elif len(shape) > 1:
+        p, q = 0, 1
+    else:
+        p, q = None, 0
+    pos = numpy.argwhere(footprint)
+    center = [s // 2 + o for s, o in zip(footprint.shape, origins)]
+    dys = [0] * nnz if p is None else [int(v) - center[p] for v in pos[:, p]]
+    dxs = [int(v) - center[q] for v in pos[:, q]]
+    rows = 1 if p is None else shape[p]
+    pre = 1 if p is None else math.prod(shape[:p])
+    mid = math.prod(shape[(0 if p is None else p + 1):q])
+    bw, bh, rpt = (256, 1, 1) if rows == 1 else (32, 8, 4)
+    oy, ox = min(dys), min(dxs)
+    sh, sw = bh * rpt + max(dys) - oy, bw + max(dxs) - ox
+    if sh * sw * itemsize > _SHARED_MAX or -(-rows // (bh * rpt)) > _MAX_GRID_YZ:
+        return None
+    return Plan(pre, rows, mid, shape[q], math.prod(shape[q + 1:]), tuple(zip(dys, dxs)), bw, bh, rpt, oy, ox,
+                sh, sw)
+
+
+def kernel_name(in_dt, out_dt, n: int, k: int, idx64: bool) -> str:
+    return "cuarray_ndimage::rank_tile<{}, {}, {}, {}, {}>".format(
+        _dtypes.ctype(in_dt), _dtypes.ctype(out_dt), n, k, "long long" if idx64 else "int")
+
+
+def source(pl: Plan, k: int) -> str:
+    """rank_tile.cu with the footprint's and network's macros (the kernel's only holes)."""
+    taps = " ".join("TAP({}, {})".format(t, (dy - pl.oy) * pl.sw + (dx - pl.ox))
+                    for t, (dy, dx) in enumerate(pl.taps))
+    names = {"ce": "CE", "lo": "LO", "hi": "HI"}
+    net = " ".join("{}({}, {})".format(names[op], i, j) for op, i, j in _rank_network.select_ops(len(pl.taps), k))
+    head = "".join("#define CUARRAY_RANK_{} {}\n".format(key, val) for key, val in (
+        ("BW", pl.bw), ("BH", pl.bh), ("RPT", pl.rpt), ("OY", pl.oy), ("OX", pl.ox), ("SH", pl.sh),
+        ("SW", pl.sw), ("TAPS(TAP)", taps), ("NET(CE, LO, HI)", net)))
+    return _filters_source() + head + (_DIR / "rank_tile.cu").read_text()
+
+
+def _kernel(name: str, pl: Plan, k: int):
+    key = (name, pl.taps, pl.bw, pl.bh, pl.rpt)
+    kern = _kernels.get(key)
+    if kern is None:
+        mod = _compiler.compile_module(source(pl, k), name_expressions=(name,), name="cuarray_ndimage_rank")
+        kern = _kernels[key] = mod.get_function(name).kernel
+    return kern
+
+
+def rank_tile(x: ndarray, out_dt, pl: Plan, k: int, mode: int, cval) -> ndarray:
+    """The k-th smallest of the values under the planned footprint at every point of x."""
+    out = ndarray(x._shape, out_dt)
+    if out.size == 0:
+        return out
+    x = _contiguous(x)
+    idx64 = out.size >= 2**30  # reflect's period 2n stays in range
+    it = numpy.int64 if idx64 else numpy.int32
+    kern = _kernel(kernel_name(x._dtype, out_dt, len(pl.taps), k, idx64), pl, k)
+    nbatch = pl.pre * pl.mid * pl.post
+    grid = (-(-pl.cols // pl.bw), -(-pl.rows // (pl.bh * pl.rpt)), min(nbatch, _MAX_GRID_YZ))
+    _launch.launch(kern, grid, (pl.bw, pl.bh), (x.data.ptr, out.data.ptr, it(pl.rows), it(pl.cols), it(pl.mid),
+                                               it(pl.post), it(nbatch), numpy.int32(mode), _scalar(x._dtype, cval)))
+    return out

@@ -1,0 +1,101 @@
+// Rank filters over small footprints (cuarray/scipy/ndimage/_rank_tile.py): a block stages its
+// tile of the input, boundary mode applied, in shared memory (each input element read from
+// global memory about once per block instead of once per tap), then each thread gathers its
+// window into registers and runs a selection network. Python prepends boundary.cuh,
+// rank_select.cuh and the macros that fix the footprint and the network:
+//   CUARRAY_RANK_BW, _BH, _RPT   block of BW x BH threads, each making RPT outputs down a column;
+//                                the block covers BH * RPT rows and BW columns of outputs
+//   CUARRAY_RANK_OY, _OX         the smallest row / column offset of a tap (<= 0 for a centred
+//                                footprint): the tile starts there, relative to the block
+//   CUARRAY_RANK_SH, _SW         tile rows and columns (block extent + footprint extent - 1)
+//   CUARRAY_RANK_TAPS(TAP)       TAP(t, o) for each tap t in footprint (C) order: the tap reads
+//                                the tile at o = (dy - OY) * SW + (dx - OX) from its output's spot
+//   CUARRAY_RANK_NET(CE, LO, HI) the network of _rank_network.select_ops: CE(i, j) orders wires
+//                                i < j, LO(i, j) keeps only the min on i, HI(i, j) only the max on j
+//
+// The array is seen as (pre, rows, mid, cols, post): the footprint lies in the (rows, cols)
+// plane, every other axis is a batch index (blockIdx.z, striding). Whatever the method, a window
+// has one value of rank K unless it holds a NaN or both signed zeros (rank_select.cuh): a block
+// whose tile holds such values runs SciPy's own selection for all its outputs, so the result is
+// SciPy's for every input. The network's min/max are fminf/fmaxf on floats (one instruction; no
+// NaN reaches them).
+
+namespace cuarray_ndimage {
+
+template <typename T> struct net_minmax {
+  __device__ static __forceinline__ T lo(T a, T b) { return b < a ? b : a; }
+  __device__ static __forceinline__ T hi(T a, T b) { return a < b ? b : a; }
+};
+template <> struct net_minmax<float> {
+  __device__ static __forceinline__ float lo(float a, float b) { return fminf(a, b); }
+  __device__ static __forceinline__ float hi(float a, float b) { return fmaxf(a, b); }
+};
+template <> struct net_minmax<double> {
+  __device__ static __forceinline__ double lo(double a, double b) { return fmin(a, b); }
+  __device__ static __forceinline__ double hi(double a, double b) { return fmax(a, b); }
+};
+
+template <typename T, typename O, int N, int K, typename I>
+__global__ void __launch_bounds__(CUARRAY_RANK_BW * CUARRAY_RANK_BH)
+rank_tile(const T* __restrict__ in, O* __restrict__ out, I rows, I cols, I mid, I post, I nbatch, int mode,
+          T cval) {
+  constexpr int BW = CUARRAY_RANK_BW, BH = CUARRAY_RANK_BH, RPT = CUARRAY_RANK_RPT;
+  constexpr int SH = CUARRAY_RANK_SH, SW = CUARRAY_RANK_SW;
+  __shared__ T tile[SH * SW];
+  const int tid = threadIdx.y * BW + threadIdx.x;
+  const I cs = post, rs = mid * cols * post;
+  const I r0 = (I)blockIdx.y * (BH * RPT), c0 = (I)blockIdx.x * BW;
+  for (I b = blockIdx.z; b < nbatch; b += gridDim.z) {
+    const I q = b / post;
+    const I base = (q / mid) * rows * rs + (q % mid) * cols * cs + (b - q * post);
+    unsigned seen = 0;
+    for (int e = tid; e < SH * SW; e += BW * BH) {
+      const int er = e / SW, ec = e - er * SW;
+      const I r = map_index<I>(r0 + CUARRAY_RANK_OY + er, rows, mode);
+      const I c = map_index<I>(c0 + CUARRAY_RANK_OX + ec, cols, mode);
+      const T v = (r < 0 || c < 0) ? cval : in[base + r * rs + c * cs];
+      seen |= odd_values<T>::flags(v);
+      tile[e] = v;
+    }
+    // the barrier after the tile, and whether any window of the block may need SciPy's selection
+    unsigned any = 0;
+    if (odd_values<T>::need_scipy(7u)) {
+      any = (__syncthreads_or(seen & 1u) ? 1u : 0u) | (__syncthreads_or(seen & 2u) ? 2u : 0u) |
+            (__syncthreads_or(seen & 4u) ? 4u : 0u);
+    } else {
+      __syncthreads();
+    }
+    const bool scipy_way = odd_values<T>::need_scipy(any);
+#pragma unroll 1  // one window's registers at a time
+    for (int i = 0; i < RPT; ++i) {
+      const I r = r0 + threadIdx.y + i * BH, c = c0 + threadIdx.x;
+      if (r >= rows || c >= cols) continue;
+      const T* s = tile + (threadIdx.y + i * BH) * SW + threadIdx.x;
+      T res;
+      if (!scipy_way) {
+        T v[N];
+#define CUARRAY_TAP(t, o) v[t] = s[o];
+        CUARRAY_RANK_TAPS(CUARRAY_TAP)
+#undef CUARRAY_TAP
+#define CUARRAY_CE(i_, j_) { const T a_ = v[i_]; v[i_] = net_minmax<T>::lo(a_, v[j_]); v[j_] = net_minmax<T>::hi(a_, v[j_]); }
+#define CUARRAY_LO(i_, j_) v[i_] = net_minmax<T>::lo(v[i_], v[j_]);
+#define CUARRAY_HI(i_, j_) v[j_] = net_minmax<T>::hi(v[i_], v[j_]);
+        CUARRAY_RANK_NET(CUARRAY_CE, CUARRAY_LO, CUARRAY_HI)
+#undef CUARRAY_CE
+#undef CUARRAY_LO
+#undef CUARRAY_HI
+        res = v[K];
+      } else {
+        T buf[N];
+#define CUARRAY_TAP(t, o) buf[t] = s[o];
+        CUARRAY_RANK_TAPS(CUARRAY_TAP)
+#undef CUARRAY_TAP
+        res = scipy_select<T>(buf, N, K);
+      }
+      out[base + r * rs + c * cs] = to_out<O>::go(res);
+    }
+    __syncthreads();  // the next batch item's tile overwrites this one
+  }
+}
+
+}  // namespace cuarray_ndimage

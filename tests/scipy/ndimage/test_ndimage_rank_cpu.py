@@ -1,0 +1,253 @@
+"""The small-footprint rank filter without a device: the pruned selection networks (0-1 principle,
+random data with ties and infinities), the tile plan through a NumPy model of rank_tile.cu
+against scipy.ndimage (modes, origins, footprints, axes, batches), rank_select.cuh built with
+g++ against SciPy's own selection on NaN and signed-zero windows, and NVRTC compiles."""
+
+import ctypes
+import itertools
+
+import numpy as np
+import pytest
+import scipy.ndimage as snd
+
+from cuarray.cuda import compiler
+from cuarray.scipy.ndimage import _boundary
+from cuarray.scipy.ndimage import _filter_kernels as fk
+from cuarray.scipy.ndimage import _rank_network as rn
+from cuarray.scipy.ndimage import _rank_tile as rt
+
+RNG = np.random.default_rng()
+MODES = ["reflect", "mirror", "nearest", "wrap", "constant"]
+
+
+# -- the networks ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("n", range(1, 17))
+def test_batcher_sorts_every_01_input(n):
+    bits = ((np.arange(2 ** n)[:, None] >> np.arange(n)[None, :]) & 1).astype(np.int8)
+    cols = [bits[:, i] for i in range(n)]
+    for i, j in rn.batcher(n):
+        assert 0 <= i < j < n
+        cols[i], cols[j] = np.minimum(cols[i], cols[j]), np.maximum(cols[i], cols[j])
+    np.testing.assert_array_equal(np.stack(cols, 1), np.sort(bits, 1))
+
+
+@pytest.mark.parametrize("n", range(2, 17))
+def test_pruned_networks_select_every_rank_of_01_inputs(n):
+    # the 0-1 principle: a comparator network that selects rank k of every 0-1 input selects it
+    # of every input (min/max commute with monotone maps)
+    bits = ((np.arange(2 ** n)[:, None] >> np.arange(n)[None, :]) & 1).astype(np.int8)
+    ref = np.sort(bits, 1)
+    for k in range(n):
+        got = rn.apply(rn.select_ops(n, k), [bits[:, i] for i in range(n)], np.minimum, np.maximum)[k]
+        np.testing.assert_array_equal(got, ref[:, k], err_msg="n={} k={}".format(n, k))
+
+
+@pytest.mark.parametrize("n", [17, 24, 25, 27, 31, 32, 33, 48, 49, 63, 64])
+def test_pruned_networks_on_random_data_with_ties_and_infinities(n):
+    x = RNG.integers(-4, 5, size=(4000, n)).astype(np.float64)
+    x[RNG.random(x.shape) < 0.05] = np.inf
+    x[RNG.random(x.shape) < 0.05] = -np.inf
+    ref = np.sort(x, 1)
+    for k in sorted({0, 1, n // 4, n // 2, n - 2, n - 1, int(RNG.integers(n))}):
+        got = rn.apply(rn.select_ops(n, k), [x[:, i] for i in range(n)], np.fmin, np.fmax)[k]
+        np.testing.assert_array_equal(got, ref[:, k], err_msg="n={} k={}".format(n, k))
+
+
+def test_network_sizes_as_documented():
+    assert [rn.op_count(rn.select_ops(n, n // 2)) for n in (9, 25, 49, 64)] == [40, 202, 590, 827]
+    with pytest.raises(ValueError):
+        rn.select_ops(5, 5)
+
+
+# -- the plan, through a model of the kernel ---------------------------------------------------------
+def test_plan_limits():
+    assert rt.plan((50, 60), np.ones((5, 5), bool), (0, 0), 4) is not None
+    assert rt.plan((50, 60), np.ones((8, 8), bool), (0, 0), 4) is not None
+    assert rt.plan((50, 60), np.ones((5, 13), bool), (0, 0), 4) is None  # 65 taps
+    assert rt.plan((50, 60), np.ones((7, 7), bool), (0, 0), 1) is not None
+    assert rt.plan((50, 60), np.ones((5, 10), bool), (0, 0), 2) is None
+    assert rt.plan((50, 60), np.ones((4, 8), bool), (0, 0), 8) is not None
+    assert rt.plan((50, 60), np.ones((3, 11), bool), (0, 0), 8) is None
+    assert rt.plan((9, 10, 11), np.ones((2, 2, 2), bool), (0, 0, 0), 4) is None  # three axes spanned
+    sparse = np.zeros((1, 999), bool)
+    sparse[0, [0, -1]] = True
+    sparse[0, 499] = True
+    assert rt.plan((5, 4000), sparse, (0, 0), 1) is not None  # a 32 x 1030 tile of 1 byte fits 48 KiB
+    assert rt.plan((5, 4000), sparse, (0, 0), 2) is None  # ... of 2 bytes does not
+    assert rt.plan((4000,), sparse[0], (0,), 8) is not None  # a 1 x 1254 tile
+    assert rt.plan((5,), np.ones((1,), bool), (0,), 4) is None
+    p = rt.plan((70000,), np.ones((3,), bool), (0,), 4)
+    assert (p.rows, p.cols, p.bw, p.bh, p.rpt) == (1, 70000, 256, 1, 1)
+
+
+def cast_cval(dt, cval):
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.array(cval).astype(dt)[()]
+
+
+def check_model(x, k, footprint, mode, origin, rank_tile_model, axes=None, cval=1.5):
+    """rank_filter through the plan and the kernel model against scipy.ndimage (values and, for
+    floats, the sign of zero and NaN placement)."""
+    from cuarray.scipy.ndimage import _support as _s
+
+    ax = _s.check_axes(axes, x.ndim)
+    fp = _s.expand_footprint(x.ndim, ax, np.asarray(footprint, bool))
+    origins = _s.expand_origin(x.ndim, ax, origin)
+    pl = rt.plan(x.shape, fp, origins, x.dtype.itemsize)
+    assert pl is not None
+    got = rank_tile_model(x, pl, k, _boundary.filter_mode(mode), cast_cval(x.dtype, cval))
+    ref = snd.rank_filter(x, k, footprint=footprint, mode=mode, cval=cval, origin=origin, axes=axes)
+    np.testing.assert_array_equal(got, ref)
+    if x.dtype.kind == "f":
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(ref))
+
+
+FOOTPRINTS = [np.ones((5, 5), bool), np.ones((3, 4), bool), np.array([[0, 1, 0], [1, 1, 1], [0, 1, 1]], bool),
+              np.ones((1, 6), bool), np.ones((7, 1), bool), RNG.random((6, 5)) < 0.5]
+
+
+@pytest.mark.parametrize("mode", MODES + ["grid-wrap"])
+@pytest.mark.parametrize("fi", range(len(FOOTPRINTS)))
+def test_model_2d_modes_footprints_origins(rank_tile_model, mode, fi):
+    fp = FOOTPRINTS[fi].copy()
+    fp.flat[0] |= fp.sum() < 2
+    fp.flat[-1] |= fp.sum() < 3
+    x = RNG.normal(size=(41, 37)).astype(np.float32)  # two blocks down, two across, ragged
+    n = int(fp.sum())
+    origins = [(0, 0), tuple((s - 1) // 2 for s in fp.shape), tuple(-(s // 2) for s in fp.shape)]
+    for origin, k in zip(origins, [n // 2, 1, n - 2]):
+        check_model(x, k, fp, mode, origin, rank_tile_model)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int16", "int32", "int64", "uint64", "float64"])
+def test_model_dtypes(rank_tile_model, dtype):
+    x = RNG.integers(0, 6, size=(19, 40)).astype(dtype)  # ties everywhere
+    check_model(x, 4, np.ones((3, 3), bool), "constant", (0, 0), rank_tile_model, cval=3)
+    check_model(x, 7, np.ones((2, 5), bool), "mirror", (0, -1), rank_tile_model)
+
+
+def test_model_axes_batches_and_1d(rank_tile_model):
+    x = RNG.normal(size=(6, 21, 5, 35))
+    check_model(x, 5, np.ones((3, 4), bool), "reflect", 0, rank_tile_model, axes=(1, 3))  # pre, mid, post
+    check_model(x, 2, np.ones((3, 2), bool), "wrap", (1, 0), rank_tile_model, axes=(0, 2))
+    check_model(x, 3, np.ones((5,), bool), "nearest", 0, rank_tile_model, axes=(0,))  # rows = axis 0
+    check_model(x, 1, np.ones((4,), bool), "constant", 1, rank_tile_model, axes=(2,))
+    y = RNG.normal(size=300)
+    check_model(y, 3, np.ones(7, bool), "reflect", 0, rank_tile_model)  # rows == 1: 256-wide blocks
+    check_model(y, 2, np.ones(5, bool), "mirror", -2, rank_tile_model)
+
+
+def test_model_nan_inf_and_signed_zeros(rank_tile_model):
+    x = RNG.integers(-3, 4, size=(70, 40)).astype(np.float32)
+    x[x == 0] = np.where(RNG.random(int((x == 0).sum())) < 0.5, -0.0, 0.0)
+    x[RNG.random(x.shape) < 0.03] = np.inf
+    x[RNG.random(x.shape) < 0.03] = -np.inf
+    x[:32, :32][RNG.random((32, 32)) < 0.05] = np.nan  # NaNs in the first block only
+    for mode in MODES:
+        check_model(x, 12, np.ones((5, 5), bool), mode, (0, 0), rank_tile_model, cval=-0.0)
+        check_model(x, 2, np.array([[1, 1, 0], [0, 1, 1]], bool), mode, (0, 1), rank_tile_model)  # k = n - 1: maximum_filter
+
+
+# -- rank_select.cuh on the host ------------------------------------------------------------------
+HOST = r"""
+#include "rank_select.cuh"
+extern "C" void scipy_sel(double* w, int nwin, int n, int k, double* out) {
+  for (int i = 0; i < nwin; ++i) out[i] = cuarray_ndimage::scipy_select<double>(w + (long)i * n, n, k);
+}
+extern "C" void quick_sel(double* w, int nwin, int n, int k, double* out) {
+  for (int i = 0; i < nwin; ++i) out[i] = cuarray_ndimage::select_rank<double>(w + (long)i * n, n, k);
+}
+extern "C" void flags(double* v, int m, unsigned* out) {
+  for (int i = 0; i < m; ++i) out[i] = cuarray_ndimage::odd_values<double>::flags(v[i]);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def lib(host_lib):
+    return host_lib("rank_select", HOST, fk._DIR)
+
+
+def windows(x, fp, mode, cval=0.0):
+    """(points, taps) windows in footprint C order, as SciPy's N-D rank filter fills its buffer."""
+    offs, _, _, _ = fk.tap_table(x.shape, fp, (0,) * x.ndim)
+    coords = np.indices(x.shape).reshape(x.ndim, -1).T
+    vals = np.empty((len(coords), len(offs)))
+    for t, off in enumerate(offs):
+        src = np.zeros(len(coords), np.int64)
+        inside = np.ones(len(coords), bool)
+        for d in range(x.ndim):
+            c = _boundary.map_index(coords[:, d] + off[d], x.shape[d], mode)
+            inside &= c >= 0
+            src = src * x.shape[d] + np.clip(c, 0, None)
+        vals[:, t] = np.where(inside, x.ravel()[src], cval)
+    return vals
+
+
+def run(lib, fn, w, k):
+    w = np.array(w, np.float64, order="C")  # a copy: the selections reorder their windows
+    out = np.empty(len(w))
+    getattr(lib, fn)(w.ctypes.data_as(ctypes.c_void_p), ctypes.c_int(len(w)), ctypes.c_int(w.shape[1]),
+                     ctypes.c_int(k), out.ctypes.data_as(ctypes.c_void_p))
+    return out
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_scipy_select_is_scipys_on_nan_and_signed_zero_windows(lib, mode):
+    x = RNG.integers(-2, 3, size=(23, 19)).astype(np.float64)
+    x[x == 0] = np.where(RNG.random(int((x == 0).sum())) < 0.5, -0.0, 0.0)
+    x[RNG.random(x.shape) < 0.15] = np.nan
+    for fp, k in [(np.ones((3, 3), bool), 4), (np.ones((5, 5), bool), 12), (RNG.random((4, 5)) < 0.6, 2)]:
+        fp.flat[:3] = True
+        ref = snd.rank_filter(x, k, footprint=fp, mode=mode, cval=-0.0)
+        got = run(lib, "scipy_sel", windows(x, fp, _boundary.filter_mode(mode), -0.0), k).reshape(x.shape)
+        np.testing.assert_array_equal(got, ref)
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(ref))
+
+
+def test_quickselect_and_flags(lib):
+    w = RNG.integers(-5, 6, size=(3000, 25)).astype(np.float64)
+    w[RNG.random(w.shape) < 0.02] = -np.inf
+    for k in (1, 12, 23):
+        np.testing.assert_array_equal(run(lib, "quick_sel", w, k), np.sort(w, 1)[:, k])
+    v = np.array([np.nan, -0.0, 0.0, 1.0, -np.inf, -np.nan])
+    out = np.empty(len(v), np.uint32)
+    lib.flags(v.ctypes.data_as(ctypes.c_void_p), ctypes.c_int(len(v)), out.ctypes.data_as(ctypes.c_void_p))
+    assert out.tolist() == [1, 2, 4, 0, 0, 1]
+
+
+def test_old_quickselect_differs_from_scipy_on_nan(lib):
+    # why windows with a NaN take scipy_select: the middle-pivot quickselect gives other values
+    x = RNG.normal(size=(30, 30))
+    x[RNG.random(x.shape) < 0.2] = np.nan
+    w = windows(x, np.ones((3, 3), bool), 2)
+    ref = snd.median_filter(x, size=3, mode="nearest").ravel()
+    assert not np.array_equal(run(lib, "quick_sel", w, 4), ref, equal_nan=True)
+    np.testing.assert_array_equal(run(lib, "scipy_sel", w, 4), ref)
+
+
+# -- NVRTC -------------------------------------------------------------------------------------------
+def compile_tile(in_dt, out_dt, shape, fp, k=None, idx64=False):
+    in_dt, out_dt = np.dtype(in_dt), np.dtype(out_dt)
+    pl = rt.plan(shape, fp, (0,) * len(shape), in_dt.itemsize)
+    n = len(pl.taps)
+    k = n // 2 if k is None else k
+    name = rt.kernel_name(in_dt, out_dt, n, k, idx64)
+    cubin, mapping = compiler.compile_cubin(rt.source(pl, k), arch="sm_90", name_expressions=[name])
+    assert cubin and name in mapping
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
+                                   "uint64", "float32", "float64"])
+def test_tile_kernel_compiles_at_its_largest_footprint(dtype):
+    n = rt.max_taps(np.dtype(dtype).itemsize)
+    fp = np.zeros((8, 8), bool)
+    fp.flat[:n] = True
+    compile_tile(dtype, dtype, (40, 50), fp)
+
+
+def test_tile_kernel_compiles_other_shapes():
+    compile_tile("float32", "uint8", (40, 50), np.ones((5, 5), bool), k=3)  # SciPy's C cast on output
+    compile_tile("float32", "float32", (4000,), np.ones(9, bool), idx64=True)
+    compile_tile("float64", "float64", (30, 40), np.array([[1, 0, 1], [0, 1, 0]], bool), k=1)
+    compile_tile("int16", "float64", (30, 40), np.ones((2, 2), bool), k=2)
