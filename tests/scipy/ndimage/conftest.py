@@ -98,3 +98,8 @@ def emulate_rank_tile(x, pl, k, mode, cval):
 @pytest.fixture
 def rank_tile_model():
     return emulate_rank_tile
+
+
+@pytest.fixture
+def scipy_select_model():
+    return ni_select
