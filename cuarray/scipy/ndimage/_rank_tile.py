@@ -25,7 +25,7 @@ from . import _rank_network
 from ._filter_kernels import _DIR, _contiguous, _scalar
 from ._filter_kernels import source as _filters_source
 
-__all__ = ["Plan", "max_taps", "plan", "kernel_name", "source", "rank_tile"]
+__all__ = ["Plan", "Pairing", "max_taps", "plan", "pairing", "kernel_name", "source", "rank_tile"]
 
 # Register budget (ptxas -v for sm_90, 256 threads a block): the window lives in registers. 4-byte
 # types compile without spills up to 64 taps (ptxas aims at 64 registers for some ranks and then
@@ -94,20 +94,68 @@ def plan(shape, footprint: numpy.ndarray, origins, itemsize: int):
                 sh, sw)
 
 
+class Pairing(NamedTuple):
+    """Two outputs a thread, one above the other, sharing the taps both windows cover: tile
+    offsets (from the upper output's spot) of the shared taps, of the upper window's own and of
+    the lower window's own; the networks of _rank_network.pair_ops."""
+    shared: tuple
+    upper: tuple
+    lower: tuple
+    lo: int
+    hi: int
+    shared_ops: tuple
+    final_ops: tuple
+
+
+def pairing(pl: Plan, k: int):
+    """The Pairing for rank k, or None where it does not save a tenth of the min/max (or the
+    block has one row of outputs a thread)."""
+    if pl.rpt % 2:
+        return None
+    upper = set(pl.taps)
+    lower = {(dy + 1, dx) for dy, dx in pl.taps}
+    both = sorted(upper & lower)
+    if not both:
+        return None
+    lo, hi, sops, fops = _rank_network.pair_ops(len(both), len(upper) - len(both), k)
+    if _rank_network.op_count(sops) + 2 * _rank_network.op_count(fops) > \
+            1.8 * _rank_network.op_count(_rank_network.select_ops(len(pl.taps), k)):
+        return None
+
+    def offsets(points):
+        return tuple((dy - pl.oy) * pl.sw + (dx - pl.ox) for dy, dx in points)
+
+    return Pairing(offsets(both), offsets(sorted(upper - lower)), offsets(sorted(lower - upper)), lo, hi, sops, fops)
+
+
 def kernel_name(in_dt, out_dt, n: int, k: int, idx64: bool) -> str:
     return "cuarray_ndimage::rank_tile<{}, {}, {}, {}, {}>".format(
         _dtypes.ctype(in_dt), _dtypes.ctype(out_dt), n, k, "long long" if idx64 else "int")
 
 
+def _taps(offsets, first: int = 0) -> str:
+    return " ".join("TAP({}, {})".format(first + t, o) for t, o in enumerate(offsets))
+
+
+def _net(ops) -> str:
+    return " ".join("{}({}, {})".format(op.upper(), i, j) for op, i, j in ops)
+
+
 def source(pl: Plan, k: int) -> str:
-    """rank_tile.cu with the footprint's and network's macros (the kernel's only holes)."""
-    taps = " ".join("TAP({}, {})".format(t, (dy - pl.oy) * pl.sw + (dx - pl.ox))
-                    for t, (dy, dx) in enumerate(pl.taps))
-    names = {"ce": "CE", "lo": "LO", "hi": "HI"}
-    net = " ".join("{}({}, {})".format(names[op], i, j) for op, i, j in _rank_network.select_ops(len(pl.taps), k))
-    head = "".join("#define CUARRAY_RANK_{} {}\n".format(key, val) for key, val in (
-        ("BW", pl.bw), ("BH", pl.bh), ("RPT", pl.rpt), ("OY", pl.oy), ("OX", pl.ox), ("SH", pl.sh),
-        ("SW", pl.sw), ("TAPS(TAP)", taps), ("NET(CE, LO, HI)", net)))
+    """rank_tile.cu with the footprint's and networks' macros (the kernel's only holes)."""
+    n = len(pl.taps)
+    macros = [("BW", pl.bw), ("BH", pl.bh), ("RPT", pl.rpt), ("OY", pl.oy), ("OX", pl.ox), ("SH", pl.sh),
+              ("SW", pl.sw), ("TAPS(TAP)", _taps((dy - pl.oy) * pl.sw + (dx - pl.ox) for dy, dx in pl.taps))]
+    pr = pairing(pl, k)
+    if pr is None:
+        macros += [("PAIR", 0), ("NET(CE, LO, HI)", _net(_rank_network.select_ops(n, k)))]
+    else:
+        m = pr.hi - pr.lo + 1
+        macros += [("PAIR", 1), ("NS", len(pr.shared)), ("NF", m + len(pr.upper)), ("LO", pr.lo), ("M", m),
+                   ("KF", k - pr.lo), ("STAPS(TAP)", _taps(pr.shared)), ("UTAPS(TAP)", _taps(pr.upper, m)),
+                   ("LTAPS(TAP)", _taps(pr.lower, m)), ("SNET(CE, LO, HI)", _net(pr.shared_ops)),
+                   ("FNET(CE, LO, HI)", _net(pr.final_ops))]
+    head = "".join("#define CUARRAY_RANK_{} {}\n".format(key, val) for key, val in macros)
     return _filters_source() + head + (_DIR / "rank_tile.cu").read_text()
 
 

@@ -59,11 +59,11 @@ def ni_select(buf, k):
 def emulate_rank_tile(x, pl, k, mode, cval):
     """NumPy model of templates/rank_tile.cu driven by a _rank_tile.Plan: each block's tile built
     through map_index, each output's window read at the plan's tile offsets, the pruned network
-    (fmin/fmax as fminf/fmaxf) or, in a block whose tile holds a NaN or both signed zeros,
-    SciPy's selection over every window. `cval` already in x's dtype. Returns an array like x."""
+    (fmin/fmax as fminf/fmaxf; in vertical pairs where _rank_tile.pairing says so) or, in a block
+    whose tile holds a NaN or both signed zeros, SciPy's selection over every window. `cval` already in x's dtype. Returns an array like x."""
     import numpy as np
 
-    from cuarray.scipy.ndimage import _boundary, _rank_network
+    from cuarray.scipy.ndimage import _boundary, _rank_network, _rank_tile
 
     xs = np.ascontiguousarray(x).reshape(pl.pre, pl.rows, pl.mid, pl.cols, pl.post)
     out = np.empty_like(xs)
@@ -72,6 +72,7 @@ def emulate_rank_tile(x, pl, k, mode, cval):
     offs = [(dy - pl.oy) * pl.sw + (dx - pl.ox) for dy, dx in pl.taps]
     lr, lc = np.meshgrid(np.arange(th), np.arange(tw), indexing="ij")
     floating = x.dtype.kind == "f"
+    pr = _rank_tile.pairing(pl, k)
     for a in range(pl.pre):
         for m in range(pl.mid):
             for p in range(pl.post):
@@ -89,8 +90,15 @@ def emulate_rank_tile(x, pl, k, mode, cval):
                         zeros = flat[flat == 0]
                         if floating and (np.isnan(flat).any() or (np.signbit(zeros).any() and (~np.signbit(zeros)).any())):
                             res = np.array([ni_select(w, k) for w in wins], dtype=x.dtype)
-                        else:
+                        elif pr is None:
                             res = _rank_network.apply(ops, list(wins.T), np.fmin, np.fmax)[k]
+                        else:  # vertical pairs: upper outputs on even tile rows, lower ones below
+                            odd_row = (lr[ok] % 2).astype(bool)
+                            up = base - odd_row * pl.sw
+                            v = _rank_network.apply(pr.shared_ops, [flat[up + o] for o in pr.shared], np.fmin, np.fmax)
+                            own = [np.where(odd_row, flat[up + lo_], flat[up + uo]) for uo, lo_ in zip(pr.upper, pr.lower)]
+                            w = _rank_network.apply(pr.final_ops, v[pr.lo:pr.hi + 1] + own, np.fmin, np.fmax)
+                            res = w[k - pr.lo]
                         out[a, (r0 + lr)[ok], m, (c0 + lc)[ok], p] = res
     return out.reshape(x.shape)
 

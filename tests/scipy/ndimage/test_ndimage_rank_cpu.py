@@ -53,6 +53,46 @@ def test_pruned_networks_on_random_data_with_ties_and_infinities(n):
         np.testing.assert_array_equal(got, ref[:, k], err_msg="n={} k={}".format(n, k))
 
 
+@pytest.mark.parametrize("s,u", [(1, 1), (2, 1), (4, 1), (6, 3), (10, 5), (12, 4), (13, 3), (3, 8)])
+def test_pair_networks_select_every_rank_of_01_inputs(s, u):
+    # a window = s shared values + u own ones: the shared network, then the final one on the
+    # shared wires lo..hi and the own values, is a comparator network on s + u wires
+    n = s + u
+    bits = ((np.arange(2 ** n)[:, None] >> np.arange(n)[None, :]) & 1).astype(np.int8)
+    ref = np.sort(bits, 1)
+    for k in range(n):
+        lo, hi, sops, fops = rn.pair_ops(s, u, k)
+        v = rn.apply(sops, [bits[:, i] for i in range(s)], np.minimum, np.maximum)
+        w = rn.apply(fops, v[lo:hi + 1] + [bits[:, s + i] for i in range(u)], np.minimum, np.maximum)
+        np.testing.assert_array_equal(w[k - lo], ref[:, k], err_msg="s={} u={} k={}".format(s, u, k))
+
+
+def test_pair_networks_on_random_data():
+    for s, u in [(20, 5), (42, 7), (56, 8), (30, 6)]:
+        x = RNG.integers(-4, 5, size=(3000, s + u)).astype(np.float32)
+        x[RNG.random(x.shape) < 0.05] = -np.inf
+        ref = np.sort(x, 1)
+        for k in (1, (s + u) // 2, s + u - 2):
+            lo, hi, sops, fops = rn.pair_ops(s, u, k)
+            v = rn.apply(sops, [x[:, i] for i in range(s)], np.fmin, np.fmax)
+            w = rn.apply(fops, v[lo:hi + 1] + [x[:, s + i] for i in range(u)], np.fmin, np.fmax)
+            np.testing.assert_array_equal(w[k - lo], ref[:, k])
+
+
+def test_pairing_choice():
+    def pair(fp, k=None, shape=(100, 100)):
+        pl = rt.plan(shape, np.asarray(fp, bool), (0,) * len(shape), 4)
+        return rt.pairing(pl, len(pl.taps) // 2 if k is None else k)
+
+    p = pair(np.ones((5, 5)))
+    assert (len(p.shared), len(p.upper), len(p.lower), p.lo, p.hi) == (20, 5, 5, 7, 12)
+    assert (rn.op_count(p.shared_ops) + 2 * rn.op_count(p.final_ops)) / 2 == 138
+    assert pair(np.ones((3, 3))) is not None and pair(np.ones((7, 7))) is not None
+    assert pair(np.ones((1, 5))) is None  # nothing shared down a column
+    assert pair(np.ones(7), shape=(300,)) is None  # one output row a thread
+    assert pair([[0, 1, 0], [1, 1, 1], [0, 1, 0]]) is None  # 2 shared of 5: saves too little
+
+
 def test_network_sizes_as_documented():
     assert [rn.op_count(rn.select_ops(n, n // 2)) for n in (9, 25, 49, 64)] == [40, 202, 590, 827]
     with pytest.raises(ValueError):

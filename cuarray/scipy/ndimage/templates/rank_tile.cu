@@ -10,8 +10,13 @@
 //   CUARRAY_RANK_SH, _SW         tile rows and columns (block extent + footprint extent - 1)
 //   CUARRAY_RANK_TAPS(TAP)       TAP(t, o) for each tap t in footprint (C) order: the tap reads
 //                                the tile at o = (dy - OY) * SW + (dx - OX) from its output's spot
+//   CUARRAY_RANK_PAIR 0:         each output on its own:
 //   CUARRAY_RANK_NET(CE, LO, HI) the network of _rank_network.select_ops: CE(i, j) orders wires
 //                                i < j, LO(i, j) keeps only the min on i, HI(i, j) only the max on j
+//   CUARRAY_RANK_PAIR 1:         outputs in vertical pairs (_rank_tile.pairing, pair_ops): NS
+//                                shared taps (STAPS) through SNET, whose wires LO.. LO + M - 1 go
+//                                with each window's own taps (UTAPS upper, LTAPS lower, on wires
+//                                M..NF - 1) through FNET; the result on wire KF
 //
 // The array is seen as (pre, rows, mid, cols, post): the footprint lies in the (rows, cols)
 // plane, every other axis is a batch index (blockIdx.z, striding). Whatever the method, a window
@@ -34,6 +39,13 @@ template <> struct net_minmax<double> {
   __device__ static __forceinline__ double lo(double a, double b) { return fmin(a, b); }
   __device__ static __forceinline__ double hi(double a, double b) { return fmax(a, b); }
 };
+
+// One comparator of a network over the wires named by CUARRAY_NET_WIRES (defined where used).
+#define CUARRAY_CE(i_, j_) { const T a_ = CUARRAY_NET_WIRES[i_]; \
+  CUARRAY_NET_WIRES[i_] = net_minmax<T>::lo(a_, CUARRAY_NET_WIRES[j_]); \
+  CUARRAY_NET_WIRES[j_] = net_minmax<T>::hi(a_, CUARRAY_NET_WIRES[j_]); }
+#define CUARRAY_LO(i_, j_) CUARRAY_NET_WIRES[i_] = net_minmax<T>::lo(CUARRAY_NET_WIRES[i_], CUARRAY_NET_WIRES[j_]);
+#define CUARRAY_HI(i_, j_) CUARRAY_NET_WIRES[j_] = net_minmax<T>::hi(CUARRAY_NET_WIRES[i_], CUARRAY_NET_WIRES[j_]);
 
 template <typename T, typename O, int N, int K, typename I>
 __global__ void __launch_bounds__(CUARRAY_RANK_BW * CUARRAY_RANK_BH)
@@ -66,6 +78,55 @@ rank_tile(const T* __restrict__ in, O* __restrict__ out, I rows, I cols, I mid, 
       __syncthreads();
     }
     const bool scipy_way = odd_values<T>::need_scipy(any);
+#if CUARRAY_RANK_PAIR
+    // RPT / 2 pairs of outputs a thread, rows (lr, lr + 1): the shared taps' network once, then
+    // each window's own taps with the shared values that can still be its rank
+#pragma unroll 1  // one pair's registers at a time
+    for (int j = 0; j < RPT / 2; ++j) {
+      const int lr = 2 * threadIdx.y + 2 * BH * j;
+      const I r = r0 + lr, c = c0 + threadIdx.x;
+      if (r >= rows || c >= cols) continue;
+      const T* s = tile + lr * SW + threadIdx.x;
+      const bool lower = r + 1 < rows;
+      if (!scipy_way) {
+        T v[CUARRAY_RANK_NS];
+        T w[CUARRAY_RANK_NF];
+#define CUARRAY_TAP(t, o) v[t] = s[o];
+        CUARRAY_RANK_STAPS(CUARRAY_TAP)
+#undef CUARRAY_TAP
+#define CUARRAY_NET_WIRES v
+        CUARRAY_RANK_SNET(CUARRAY_CE, CUARRAY_LO, CUARRAY_HI)
+#undef CUARRAY_NET_WIRES
+#define CUARRAY_NET_WIRES w
+#define CUARRAY_TAP(t, o) w[t] = s[o];
+#pragma unroll
+        for (int m = 0; m < CUARRAY_RANK_M; ++m) w[m] = v[CUARRAY_RANK_LO + m];
+        CUARRAY_RANK_UTAPS(CUARRAY_TAP)
+        CUARRAY_RANK_FNET(CUARRAY_CE, CUARRAY_LO, CUARRAY_HI)
+        out[base + r * rs + c * cs] = to_out<O>::go(w[CUARRAY_RANK_KF]);
+        if (lower) {
+#pragma unroll
+          for (int m = 0; m < CUARRAY_RANK_M; ++m) w[m] = v[CUARRAY_RANK_LO + m];
+          CUARRAY_RANK_LTAPS(CUARRAY_TAP)
+          CUARRAY_RANK_FNET(CUARRAY_CE, CUARRAY_LO, CUARRAY_HI)
+          out[base + (r + 1) * rs + c * cs] = to_out<O>::go(w[CUARRAY_RANK_KF]);
+        }
+#undef CUARRAY_TAP
+#undef CUARRAY_NET_WIRES
+      } else {
+        T buf[N];
+#define CUARRAY_TAP(t, o) buf[t] = s[o];
+        CUARRAY_RANK_TAPS(CUARRAY_TAP)
+        out[base + r * rs + c * cs] = to_out<O>::go(scipy_select<T>(buf, N, K));
+        if (lower) {
+          s += SW;
+          CUARRAY_RANK_TAPS(CUARRAY_TAP)
+          out[base + (r + 1) * rs + c * cs] = to_out<O>::go(scipy_select<T>(buf, N, K));
+        }
+#undef CUARRAY_TAP
+      }
+    }
+#else
 #pragma unroll 1  // one window's registers at a time
     for (int i = 0; i < RPT; ++i) {
       const I r = r0 + threadIdx.y + i * BH, c = c0 + threadIdx.x;
@@ -77,13 +138,9 @@ rank_tile(const T* __restrict__ in, O* __restrict__ out, I rows, I cols, I mid, 
 #define CUARRAY_TAP(t, o) v[t] = s[o];
         CUARRAY_RANK_TAPS(CUARRAY_TAP)
 #undef CUARRAY_TAP
-#define CUARRAY_CE(i_, j_) { const T a_ = v[i_]; v[i_] = net_minmax<T>::lo(a_, v[j_]); v[j_] = net_minmax<T>::hi(a_, v[j_]); }
-#define CUARRAY_LO(i_, j_) v[i_] = net_minmax<T>::lo(v[i_], v[j_]);
-#define CUARRAY_HI(i_, j_) v[j_] = net_minmax<T>::hi(v[i_], v[j_]);
+#define CUARRAY_NET_WIRES v
         CUARRAY_RANK_NET(CUARRAY_CE, CUARRAY_LO, CUARRAY_HI)
-#undef CUARRAY_CE
-#undef CUARRAY_LO
-#undef CUARRAY_HI
+#undef CUARRAY_NET_WIRES
         res = v[K];
       } else {
         T buf[N];
@@ -94,6 +151,7 @@ rank_tile(const T* __restrict__ in, O* __restrict__ out, I rows, I cols, I mid, 
       }
       out[base + r * rs + c * cs] = to_out<O>::go(res);
     }
+#endif
     __syncthreads();  // the next batch item's tile overwrites this one
   }
 }
