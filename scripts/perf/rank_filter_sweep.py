@@ -20,24 +20,33 @@ from cuarray.scipy.ndimage import _rank_tile as rt  # noqa: E402
 
 # H100 SXM: 132 SMs at ~1.755 GHz; min/max assumed at 64 results a clock an SM (the ALU pipe),
 # instruction issue at 128 a clock an SM (docs/perf-notes.md)
-SMS, CLOCK, MINMAX_RATE, ISSUE_RATE = 132, 1.755e9, 64, 128
+# and the ~2.8 TB/s copy rate measured there
+SMS, CLOCK, MINMAX_RATE, ISSUE_RATE, COPY_RATE = 132, 1.755e9, 64, 128, 2.8e12
 
 
 def timed(fn):
     return event_us(fn, reps=20) / 1e3
 
 
-def predict_ms(outputs, n, k, itemsize):
-    ops = rn.op_count(rn.select_ops(n, k))
+def predict_ms(outputs, pl, k, itemsize):
+    """(predicted ms, min/max an output, shared loads an output) for the kernel rank_tile runs."""
+    n = len(pl.taps)
+    pr = rt.pairing(pl, k)
+    if pr is None:
+        ops, loads = rn.op_count(rn.select_ops(n, k)), n
+    else:
+        ops = (rn.op_count(pr.shared_ops) + 2 * rn.op_count(pr.final_ops)) / 2
+        loads = (len(pr.shared) + 2 * len(pr.upper)) / 2
     minmax = ops * outputs / (MINMAX_RATE * SMS * CLOCK)
-    issue = (ops + n + 25) * outputs / (ISSUE_RATE * SMS * CLOCK)  # + loads, tile and loop overhead
-    return max(minmax, issue) * 1e3, ops
+    issue = (ops + loads + 13) * outputs / (ISSUE_RATE * SMS * CLOCK)  # + moves, tile staging, loop
+    memory = 2 * outputs * itemsize / COPY_RATE  # one read, one write
+    return max(minmax, issue, memory) * 1e3, ops, loads
 
 
 def main(side):
     rng = numpy.random.default_rng(0)
     print("{:>8} {:>7} {:>5} {:>6} {:>11} {:>11} {:>9} {:>11} {}".format(
-        "dtype", "size", "taps", "minmax", "general ms", "tile ms", "speed-up", "predict ms", "equal"))
+        "dtype", "size", "taps", "mnmx/o", "general ms", "tile ms", "speed-up", "predict ms", "equal"))
     for dtype in ("float32", "uint8", "float64"):
         host = rng.normal(size=(side, side)) * 50
         x = cp.asarray(host.astype(dtype) if dtype != "uint8" else numpy.abs(host).astype(dtype))
@@ -48,13 +57,14 @@ def main(side):
             pl = rt.plan(x.shape, fp, (0, 0), x.dtype.itemsize)
             general = timed(lambda: fk.rank(x, x.dtype, fp, k, (0, 0), _boundary.filter_mode("reflect"), 0.0))
             if pl is None:
-                print("{:>8} {:>7} {:>5} {:>6} {:>11.3f} {:>11} (general kernel only)".format(dtype, size, n, "", general, "-"))
+                print("{:>8} {:>7} {:>5} {:>6} {:>11.3f} {:>11} (general kernel only)".format(
+                    dtype, size, n, "", general, "-"))
                 continue
             tile = timed(lambda: rt.rank_tile(x, x.dtype, pl, k, _boundary.filter_mode("reflect"), 0.0))
-            pred, ops = predict_ms(side * side, n, k, x.dtype.itemsize)
+            pred, ops, _ = predict_ms(side * side, pl, k, x.dtype.itemsize)
             a = fk.rank(x, x.dtype, fp, k, (0, 0), _boundary.filter_mode("reflect"), 0.0).get()
             b = rt.rank_tile(x, x.dtype, pl, k, _boundary.filter_mode("reflect"), 0.0).get()
-            print("{:>8} {:>7} {:>5} {:>6} {:>11.3f} {:>11.3f} {:>9.1f} {:>11.3f} {}".format(
+            print("{:>8} {:>7} {:>5} {:>6g} {:>11.3f} {:>11.3f} {:>9.1f} {:>11.3f} {}".format(
                 dtype, size, n, ops, general, tile, general / tile, pred, numpy.array_equal(a, b)))
 
 

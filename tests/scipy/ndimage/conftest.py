@@ -60,7 +60,8 @@ def emulate_rank_tile(x, pl, k, mode, cval):
     """NumPy model of templates/rank_tile.cu driven by a _rank_tile.Plan: each block's tile built
     through map_index, each output's window read at the plan's tile offsets, the pruned network
     (fmin/fmax as fminf/fmaxf; in vertical pairs where _rank_tile.pairing says so) or, in a block
-    whose tile holds a NaN or both signed zeros, SciPy's selection over every window. `cval` already in x's dtype. Returns an array like x."""
+    whose tile holds a NaN or both signed zeros, SciPy's selection over every window. `cval`
+    already in x's dtype. Returns an array like x."""
     import numpy as np
 
     from cuarray.scipy.ndimage import _boundary, _rank_network, _rank_tile
@@ -87,8 +88,8 @@ def emulate_rank_tile(x, pl, k, mode, cval):
                         ok = (r0 + lr < pl.rows) & (c0 + lc < pl.cols)
                         base = (lr * pl.sw + lc)[ok]
                         wins = np.stack([flat[base + o] for o in offs], axis=1)
-                        zeros = flat[flat == 0]
-                        if floating and (np.isnan(flat).any() or (np.signbit(zeros).any() and (~np.signbit(zeros)).any())):
+                        zsign = np.signbit(flat[flat == 0])
+                        if floating and (np.isnan(flat).any() or (zsign.any() and not zsign.all())):
                             res = np.array([ni_select(w, k) for w in wins], dtype=x.dtype)
                         elif pr is None:
                             res = _rank_network.apply(ops, list(wins.T), np.fmin, np.fmax)[k]
@@ -96,7 +97,8 @@ def emulate_rank_tile(x, pl, k, mode, cval):
                             odd_row = (lr[ok] % 2).astype(bool)
                             up = base - odd_row * pl.sw
                             v = _rank_network.apply(pr.shared_ops, [flat[up + o] for o in pr.shared], np.fmin, np.fmax)
-                            own = [np.where(odd_row, flat[up + lo_], flat[up + uo]) for uo, lo_ in zip(pr.upper, pr.lower)]
+                            own = [np.where(odd_row, flat[up + lo_], flat[up + uo])
+                                   for uo, lo_ in zip(pr.upper, pr.lower)]
                             w = _rank_network.apply(pr.final_ops, v[pr.lo:pr.hi + 1] + own, np.fmin, np.fmax)
                             res = w[k - pr.lo]
                         out[a, (r0 + lr)[ok], m, (c0 + lc)[ok], p] = res

@@ -4,7 +4,6 @@ against scipy.ndimage (modes, origins, footprints, axes, batches), rank_select.c
 g++ against SciPy's own selection on NaN and signed-zero windows, and NVRTC compiles."""
 
 import ctypes
-import itertools
 
 import numpy as np
 import pytest
@@ -185,7 +184,8 @@ def test_model_nan_inf_and_signed_zeros(rank_tile_model):
     x[:32, :32][RNG.random((32, 32)) < 0.05] = np.nan  # NaNs in the first block only
     for mode in MODES:
         check_model(x, 12, np.ones((5, 5), bool), mode, (0, 0), rank_tile_model, cval=-0.0)
-        check_model(x, 2, np.array([[1, 1, 0], [0, 1, 1]], bool), mode, (0, 1), rank_tile_model)  # k = n - 1: maximum_filter
+        # (k = 2 of 4: rank n - 1 would be maximum_filter's, in SciPy and here)
+        check_model(x, 2, np.array([[1, 1, 0], [0, 1, 1]], bool), mode, (0, 1), rank_tile_model)
 
 
 # -- rank_select.cuh on the host ------------------------------------------------------------------

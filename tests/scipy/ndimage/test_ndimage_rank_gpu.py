@@ -47,6 +47,11 @@ def same(got, ref):
         np.testing.assert_array_equal(np.signbit(g), np.signbit(ref))
 
 
+def both(name, x, *args, **kw):
+    """(cuarray's result on x, SciPy's) of the ndimage function `name`."""
+    return getattr(cnd, name)(cuarray.asarray(x), *args, **kw), getattr(snd, name)(x, *args, **kw)
+
+
 def first_n(n, shape=(8, 9)):
     """A footprint of the first n elements of `shape` in C order (rectangular when n fills rows)."""
     fp = np.zeros(shape, bool)
@@ -139,11 +144,11 @@ def test_axes_and_batches():
     same(cnd.median_filter(xc, size=(3, 5), axes=(1, 3)), snd.median_filter(x, size=(3, 5), axes=(1, 3)))
     same(cnd.median_filter(xc, size=(3, 2), axes=(0, 2), mode="wrap"),
          snd.median_filter(x, size=(3, 2), axes=(0, 2), mode="wrap"))
-    same(cnd.rank_filter(xc, 2, size=7, axes=(1,), mode="mirror"), snd.rank_filter(x, 2, size=7, axes=(1,), mode="mirror"))
-    same(cnd.rank_filter(xc, 1, size=3, axes=(0,), mode="nearest"), snd.rank_filter(x, 1, size=3, axes=(0,), mode="nearest"))
-    same(cnd.median_filter(xc, footprint=np.ones((1, 3, 1, 3), bool)), snd.median_filter(x, footprint=np.ones((1, 3, 1, 3), bool)))
+    same(*both("rank_filter", x, 2, size=7, axes=(1,), mode="mirror"))
+    same(*both("rank_filter", x, 1, size=3, axes=(0,), mode="nearest"))
+    same(*both("median_filter", x, footprint=np.ones((1, 3, 1, 3), bool)))
     y = data((66000, 2, 3), np.float32)  # 66000 planes: past the grid's z limit of 65535
-    same(cnd.rank_filter(cuarray.asarray(y), 2, size=(2, 3), axes=(1, 2)), snd.rank_filter(y, 2, size=(2, 3), axes=(1, 2)))
+    same(*both("rank_filter", y, 2, size=(2, 3), axes=(1, 2)))
 
 
 @pytest.mark.parametrize("mode", ["reflect", "mirror", "nearest", "wrap", "constant"])
@@ -153,7 +158,7 @@ def test_one_dimensional_inputs(mode):
     assert on_tile(x, np.ones(7, bool))
     same(cnd.median_filter(xc, size=7, mode=mode), snd.median_filter(x, size=7, mode=mode))
     same(cnd.rank_filter(xc, 2, size=5, mode=mode, origin=-2), snd.rank_filter(x, 2, size=5, mode=mode, origin=-2))
-    same(cnd.percentile_filter(xc, 80, size=11, mode=mode, cval=-1), snd.percentile_filter(x, 80, size=11, mode=mode, cval=-1))
+    same(*both("percentile_filter", x, 80, size=11, mode=mode, cval=-1))
     # with NaNs SciPy's 1-D path (a sliding double heap) gives its own values; ours are SciPy's N-D
     # path's, the same input seen as one row of a 2-D array
     x[RNG.random(x.shape) < 0.1] = np.nan
@@ -165,9 +170,9 @@ def test_layouts_and_outputs():
     x = data((50, 64), np.float32)
     xs = x[::2, ::-1]
     same(cnd.median_filter(cuarray.asarray(x)[::2, ::-1], size=3), snd.median_filter(xs, size=3))
-    same(cnd.median_filter(cuarray.asarray(x), size=5, output=np.float64), snd.median_filter(x, size=5, output=np.float64))
+    same(*both("median_filter", x, size=5, output=np.float64))
     i = data((50, 64), np.int16)
-    same(cnd.rank_filter(cuarray.asarray(i), 4, size=3, output=np.uint8), snd.rank_filter(i, 4, size=3, output=np.uint8))
+    same(*both("rank_filter", i, 4, size=3, output=np.uint8))
     out = cuarray.empty((64, 50), np.float32).T
     res = cnd.median_filter(cuarray.asarray(x), size=(3, 5), output=out)
     assert res is out
