@@ -27,12 +27,12 @@ from ._filter_kernels import source as _filters_source
 
 __all__ = ["Plan", "Pairing", "max_taps", "plan", "pairing", "kernel_name", "source", "rank_tile"]
 
-# Register budget (ptxas -v for sm_90, 256 threads a block): the window lives in registers. 4-byte
-# types compile without spills up to 64 taps (ptxas aims at 64 registers for some ranks and then
-# spills ~12 bytes; the network's ~830 min/max for 64 values still beats the quickselect by far),
-# 8-byte ones up to 32 (118 registers), 1- and 2-byte ones up to 49 (64 taps spill ~150 bytes);
-# past that the general kernel. docs/perf-notes.md, "Rank filters over small footprints".
-_MAX_TAPS = {1: 49, 2: 49, 4: 64, 8: 32}
+# Register budget (ptxas -v for sm_90, 256 threads a block; scripts/perf/rank_tile_registers.py):
+# the window lives in registers. Up to 64 taps of 1-, 2- and 4-byte types and 49 of 8-byte ones
+# ptxas fits in 27-128 registers, with at most ~32 bytes of spill for some ranks (its own choice
+# of a 64- or 128-register budget; L1-resident, a few loads against hundreds of min/max); past that
+# the general kernel. docs/perf-notes.md, "Rank filters over small footprints".
+_MAX_TAPS = {1: 64, 2: 64, 4: 64, 8: 49}
 _SHARED_MAX = 48 * 1024
 _MAX_GRID_YZ = 65535
 _kernels: dict = {}

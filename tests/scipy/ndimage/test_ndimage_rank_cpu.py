@@ -103,10 +103,10 @@ def test_plan_limits():
     assert rt.plan((50, 60), np.ones((5, 5), bool), (0, 0), 4) is not None
     assert rt.plan((50, 60), np.ones((8, 8), bool), (0, 0), 4) is not None
     assert rt.plan((50, 60), np.ones((5, 13), bool), (0, 0), 4) is None  # 65 taps
-    assert rt.plan((50, 60), np.ones((7, 7), bool), (0, 0), 1) is not None
-    assert rt.plan((50, 60), np.ones((5, 10), bool), (0, 0), 2) is None
-    assert rt.plan((50, 60), np.ones((4, 8), bool), (0, 0), 8) is not None
-    assert rt.plan((50, 60), np.ones((3, 11), bool), (0, 0), 8) is None
+    assert rt.plan((50, 60), np.ones((8, 8), bool), (0, 0), 1) is not None
+    assert rt.plan((50, 60), np.ones((5, 13), bool), (0, 0), 2) is None
+    assert rt.plan((50, 60), np.ones((7, 7), bool), (0, 0), 8) is not None
+    assert rt.plan((50, 60), np.ones((5, 10), bool), (0, 0), 8) is None
     assert rt.plan((9, 10, 11), np.ones((2, 2, 2), bool), (0, 0, 0), 4) is None  # three axes spanned
     sparse = np.zeros((1, 999), bool)
     sparse[0, [0, -1]] = True
