@@ -63,12 +63,14 @@ def on_tile(x, fp):
     return rt.plan(x.shape, fp, (0,) * x.ndim, x.dtype.itemsize) is not None
 
 
+# Each footprint and rank is its own compile (~0.3-1.5 s of NVRTC, then the disk cache): the median
+# at every size, other ranks at a few.
 @pytest.mark.parametrize("n", range(3, 66))
 def test_float32_every_footprint_size(n):
     x = data((37, 70), np.float32)  # ragged blocks in both directions
     fp = first_n(n)
     assert on_tile(x, fp) == (n <= rt.max_taps(4))
-    for k in sorted({1, n // 2, n - 2}):
+    for k in sorted({n // 2, 1, n - 2} if n in (3, 4, 9, 16, 25, 33, 49, 64, 65) else {n // 2}):
         same(cnd.rank_filter(cuarray.asarray(x), k, footprint=fp), snd.rank_filter(x, k, footprint=fp))
 
 
@@ -76,10 +78,10 @@ def test_float32_every_footprint_size(n):
 def test_dtypes_on_both_sides_of_the_switch(dtype):
     x = data((45, 38), dtype)
     cap = rt.max_taps(np.dtype(dtype).itemsize)
-    for n in (3, 9, 25, cap, cap + 1):
+    for n in (9, 25, cap, cap + 1):
         fp = first_n(n)
         assert on_tile(x, fp) == (n <= cap)
-        for k in sorted({1, n // 2, n - 2}):
+        for k in sorted({1, n // 2} if n == 9 else {n // 2}):
             same(cnd.rank_filter(cuarray.asarray(x), k, footprint=fp, mode="constant", cval=7),
                  snd.rank_filter(x, k, footprint=fp, mode="constant", cval=7))
 
@@ -88,7 +90,7 @@ def test_dtypes_on_both_sides_of_the_switch(dtype):
 def test_64bit_integers_are_exact(dtype):
     # SciPy selects in double (values past 2^53 round); both kernels select in the input's type
     x = RNG.integers(2**62, 2**62 + 1000, size=(30, 33)).astype(dtype)
-    for size in (3, 7):  # tile kernel, general kernel
+    for size in (3, 9):  # tile kernel, general kernel (81 taps)
         k = size * size // 2
         got = cnd.rank_filter(cuarray.asarray(x), k, size=size, mode="nearest").get()
         pad = np.pad(x, size // 2, mode="edge")
@@ -107,10 +109,9 @@ def test_modes_origins_footprints(mode):
         n = int(fp.sum())
         assert on_tile(x, fp)
         for origin in [0, tuple((s - 1) // 2 for s in fp.shape), tuple(-(s // 2) for s in fp.shape)]:
-            for k in (1, n // 2, n - 2):
-                for arr in (x, u):
-                    same(cnd.rank_filter(cuarray.asarray(arr), k, footprint=fp, mode=mode, cval=2.5, origin=origin),
-                         snd.rank_filter(arr, k, footprint=fp, mode=mode, cval=2.5, origin=origin))
+            for arr, k in ((x, n // 2), (u, 1), (u, n - 2)):
+                same(cnd.rank_filter(cuarray.asarray(arr), k, footprint=fp, mode=mode, cval=2.5, origin=origin),
+                     snd.rank_filter(arr, k, footprint=fp, mode=mode, cval=2.5, origin=origin))
     same(cnd.median_filter(cuarray.asarray(x), size=5, mode=mode), snd.median_filter(x, size=5, mode=mode))
     same(cnd.percentile_filter(cuarray.asarray(u), 30, size=(3, 5), mode=mode, cval=9),
          snd.percentile_filter(u, 30, size=(3, 5), mode=mode, cval=9))
