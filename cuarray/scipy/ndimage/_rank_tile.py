@@ -12,6 +12,7 @@ compile (disk-cached) per footprint, origin and rank, as CuPy does for its rank 
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import NamedTuple
 
@@ -64,6 +65,14 @@ def max_taps(itemsize: int) -> int:
 def plan(shape, footprint: numpy.ndarray, origins, itemsize: int):
     """The Plan for a rank filter over `footprint` (ndim == len(shape)), or None when the general
     kernel must run it (too many taps, more than two axes spanned, a tile past 48 KiB)."""
+    fp = numpy.ascontiguousarray(footprint, dtype=bool)
+    return _plan(tuple(int(s) for s in shape), fp.shape, fp.tobytes(), tuple(int(o) for o in origins), itemsize)
+
+
+@functools.lru_cache(maxsize=256)
+def _plan(shape, fshape, fbytes, origins, itemsize):
+    """plan() on hashable arguments (24 us a call uncached, a look-up cached)."""
+    footprint = numpy.frombuffer(fbytes, dtype=bool).reshape(fshape)
     nnz = int(numpy.count_nonzero(footprint))
     if nnz < 2 or nnz > _MAX_TAPS[itemsize] or len(shape) == 0:
         return None
