@@ -1,9 +1,12 @@
 """The small-footprint rank filter without a device: the pruned selection networks (0-1 principle,
 random data with ties and infinities), the tile plan through a NumPy model of rank_tile.cu
 against scipy.ndimage (modes, origins, footprints, axes, batches), rank_select.cuh built with
-g++ against SciPy's own selection on NaN and signed-zero windows, and NVRTC compiles."""
+g++ against SciPy's own selection on NaN and signed-zero windows, rank_tile.cu itself built with
+g++ and run on host threads (one per CUDA thread) against scipy.ndimage, and NVRTC compiles."""
 
 import ctypes
+import shutil
+import subprocess
 
 import numpy as np
 import pytest
@@ -291,3 +294,127 @@ def test_tile_kernel_compiles_other_shapes():
     compile_tile("float32", "float32", (4000,), np.ones(9, bool), idx64=True)
     compile_tile("float64", "float64", (30, 40), np.array([[1, 0, 1], [0, 1, 0]], bool), k=1)
     compile_tile("int16", "float64", (30, 40), np.ones((2, 2), bool), k=2)
+
+
+# -- rank_tile.cu itself on host threads ---------------------------------------------------------------
+# The kernel source as NVRTC gets it, built with g++ under a small CUDA shim: one std::thread per
+# CUDA thread, a std::barrier for __syncthreads, __shared__ as a static shared by the block's
+# threads, blocks run one after another. So the macros, the tile, the pairs and the fallback of the
+# real code are checked against SciPy without a device.
+SHIM = r"""
+#include <math.h>
+#include <atomic>
+#include <barrier>
+#include <thread>
+#include <vector>
+struct dim3 { unsigned x = 1, y = 1, z = 1; };
+static thread_local dim3 threadIdx, blockIdx;
+static dim3 blockDim, gridDim;
+static std::barrier<>* cu_barrier;
+static std::atomic<int> cu_or[2];
+static thread_local int cu_gen = 0;
+static void __syncthreads() { cu_barrier->arrive_and_wait(); }
+static int __syncthreads_or(int p) {
+  const int g = cu_gen;
+  cu_gen ^= 1;
+  if (p) cu_or[g].fetch_or(1);
+  cu_barrier->arrive_and_wait();
+  const int r = cu_or[g].load();
+  cu_barrier->arrive_and_wait();
+  if (threadIdx.x == 0 && threadIdx.y == 0) cu_or[g].store(0);
+  return r;
+}
+#define __global__
+#define __device__
+#define __forceinline__ inline
+#define __launch_bounds__(n)
+#define __shared__ static
+"""
+
+DRIVER = r"""
+extern "C" void run(const void* in, void* out, long long rows, long long cols, long long mid, long long post,
+                    long long nbatch, int mode, double cval, int gx, int gy, int gz) {
+  blockDim = dim3{CUARRAY_RANK_BW, CUARRAY_RANK_BH, 1};
+  gridDim = dim3{(unsigned)gx, (unsigned)gy, (unsigned)gz};
+  std::barrier<> bar(CUARRAY_RANK_BW * CUARRAY_RANK_BH);
+  cu_barrier = &bar;
+  for (int bz = 0; bz < gz; ++bz)
+    for (int by = 0; by < gy; ++by)
+      for (int bx = 0; bx < gx; ++bx) {
+        std::vector<std::thread> ts;
+        for (int ty = 0; ty < CUARRAY_RANK_BH; ++ty)
+          for (int tx = 0; tx < CUARRAY_RANK_BW; ++tx)
+            ts.emplace_back([=] {
+              threadIdx = dim3{(unsigned)tx, (unsigned)ty, 0};
+              blockIdx = dim3{(unsigned)bx, (unsigned)by, (unsigned)bz};
+              cuarray_ndimage::rank_tile<HT, HO, HN, HK, int>((const HT*)in, (HO*)out, rows, cols, mid, post,
+                                                             nbatch, mode, (HT)cval);
+            });
+        for (auto& t : ts) t.join();
+      }
+}
+"""
+
+HOST_CASES = [  # (name, dtype, shape, footprint or size, rank, mode, origin, axes, output dtype)
+    ("median5", "float32", (70, 67), 5, None, "reflect", 0, None, None),
+    ("rank3x4", "float32", (41, 37), (3, 4), 2, "constant", (1, 0), None, None),
+    ("cross", "uint8", (35, 40), [[0, 1, 0], [1, 1, 1], [0, 1, 1]], 2, "wrap", (0, 1), None, None),
+    ("row7", "int16", (9, 70), (1, 7), 4, "mirror", (0, -2), None, "float64"),
+    ("col5", "float64", (70, 9), (5, 1), 1, "nearest", 0, None, None),
+    ("oned", "float32", (300,), 7, 3, "reflect", 1, None, None),
+    ("axes", "float32", (2, 21, 2, 35, 3), (3, 3), 4, "reflect", 0, (1, 3), None),  # pre, mid, post > 1
+    ("boolean", "bool", (33, 34), 3, 4, "constant", 0, None, None),
+    ("big8", "float32", (40, 33), 8, 20, "nearest", 0, None, None),
+]
+
+
+def host_case_data(dtype, shape):
+    if dtype == "bool":
+        return RNG.random(shape) < 0.5
+    x = RNG.integers(-9, 10, size=shape)
+    return x.astype(dtype) if dtype[0] != "u" else np.abs(x).astype(dtype)
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="no g++")
+@pytest.mark.parametrize("case", HOST_CASES, ids=[c[0] for c in HOST_CASES])
+def test_rank_tile_cu_on_host_threads(tmp_path, case):
+    from cuarray._core import dtypes as _dtypes
+    from cuarray.scipy.ndimage import _support as _s
+
+    name, dtype, shape, fp, k, mode, origin, axes, out_dt = case
+    x = host_case_data(dtype, shape)
+    if name == "median5":  # NaN and both zeros near the first block only: the fallback there, the network
+        x[RNG.random(x.shape) < 0.03] = np.inf  # in the blocks whose tiles do not reach (rows, cols >= 30)
+        corner = x[:20, :20]
+        corner[corner == 0] = np.where(RNG.random(int((corner == 0).sum())) < 0.5, -0.0, 0.0)
+        corner[RNG.random(corner.shape) < 0.05] = np.nan
+    ax = _s.check_axes(axes, x.ndim)
+    fpa = np.ones(_s.normalize_sequence(fp, len(ax)), bool) if not isinstance(fp, list) else np.array(fp, bool)
+    full = _s.expand_footprint(x.ndim, ax, fpa)
+    origins = _s.expand_origin(x.ndim, ax, origin)
+    n = int(full.sum())
+    k = n // 2 if k is None else k
+    pl = rt.plan(x.shape, full, origins, x.dtype.itemsize)
+    assert pl is not None
+    odt = np.dtype(out_dt or x.dtype)
+    src = (SHIM + "#define HT {}\n#define HO {}\n#define HN {}\n#define HK {}\n".format(
+        _dtypes.ctype(x.dtype), _dtypes.ctype(odt), n, k) + rt.source(pl, k) + DRIVER)
+    (tmp_path / "k.cpp").write_text(src)
+    so = tmp_path / "k.so"
+    subprocess.run(["g++", "-std=c++20", "-O1", "-w", "-shared", "-fPIC", "-pthread", str(tmp_path / "k.cpp"), "-o",
+                    str(so)], check=True)
+    lib = ctypes.CDLL(str(so))
+    xin = np.ascontiguousarray(x)
+    out = np.empty(x.shape, odt)
+    nbatch = pl.pre * pl.mid * pl.post
+    grid = (-(-pl.cols // pl.bw), -(-pl.rows // (pl.bh * pl.rpt)), min(nbatch, 2))  # z < nbatch: the stride loop
+    cval = 2.0
+    LL = ctypes.c_longlong
+    lib.run(xin.ctypes.data_as(ctypes.c_void_p), out.ctypes.data_as(ctypes.c_void_p), LL(pl.rows), LL(pl.cols),
+            LL(pl.mid), LL(pl.post), LL(nbatch), ctypes.c_int(_boundary.filter_mode(mode)), ctypes.c_double(cval),
+            *(ctypes.c_int(g) for g in grid))
+    ref = snd.rank_filter(x, k, footprint=fpa, mode=mode, cval=cval, origin=origin, axes=axes, output=odt)
+    np.testing.assert_array_equal(out, ref)
+    if odt.kind == "f":
+        np.testing.assert_array_equal(np.signbit(out), np.signbit(ref))
+    assert (rt.pairing(pl, k) is not None) == (name in ("median5", "rank3x4", "col5", "axes", "big8", "boolean"))
