@@ -418,3 +418,53 @@ def test_rank_tile_cu_on_host_threads(tmp_path, case):
     if odt.kind == "f":
         np.testing.assert_array_equal(np.signbit(out), np.signbit(ref))
     assert (rt.pairing(pl, k) is not None) == (name in ("median5", "rank3x4", "col5", "axes", "big8", "boolean"))
+
+
+GENERAL_DRIVER = r"""
+extern "C" void run_general(const void* in, void* out, const int* meta, const int* offs, const int* loff, int nnz,
+                            int nd, int total, int mode, double cval, int k) {
+  blockDim = dim3{256, 1, 1};
+  for (int b = 0; b * 256 < total; ++b)
+    for (int t = 0; t < 256; ++t) {  // no barriers in this kernel: the threads run one by one
+      blockIdx = dim3{(unsigned)b, 0, 0};
+      threadIdx = dim3{(unsigned)t, 0, 0};
+      cuarray_ndimage::rank<HT, HT, HCAP, int>((const HT*)in, (HT*)out, meta, offs, loff, nnz, nd, total, mode,
+                                               (HT)cval, k);
+    }
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="no g++")
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_general_rank_kernel_on_host_nan_and_signed_zeros(tmp_path, dtype):
+    # filters.cu's `rank` (footprints past the tile kernel's cap): windows with a NaN or both zeros
+    # take SciPy's own selection, the others the quickselect; bit-exact against scipy.ndimage
+    x = RNG.integers(-3, 4, size=(19, 23)).astype(dtype)
+    x[x == 0] = np.where(RNG.random(int((x == 0).sum())) < 0.5, -0.0, 0.0)
+    x[RNG.random(x.shape) < 0.04] = np.nan
+    x[RNG.random(x.shape) < 0.04] = -np.inf
+    x[10:, 12:] = RNG.normal(size=(9, 11))  # a clean corner: the quickselect's windows
+    fp = np.ones((9, 9), bool)
+    fp[0, 0] = fp[8, 3] = False
+    nnz, k, cval = int(fp.sum()), 37, -0.0
+    offs, loff, lo, hi = fk.tap_table(x.shape, fp, (0, 0))
+    meta = np.concatenate([np.asarray(x.shape), lo, hi]).astype(np.int32)
+    src = (SHIM + "#define HT {}\n#define HCAP {}\n".format("float" if dtype == "float32" else "double",
+                                                           fk.rank_capacity(nnz)) + fk.source() + GENERAL_DRIVER)
+    (tmp_path / "g.cpp").write_text(src)
+    so = tmp_path / "g.so"
+    subprocess.run(["g++", "-std=c++20", "-O1", "-w", "-shared", "-fPIC", "-pthread", str(tmp_path / "g.cpp"), "-o",
+                    str(so)], check=True)
+    lib = ctypes.CDLL(str(so))
+    offs = np.ascontiguousarray(offs, np.int32)
+    loff = np.ascontiguousarray(loff, np.int32)
+    for mode in MODES:
+        out = np.empty_like(x)
+        P = ctypes.c_void_p
+        lib.run_general(x.ctypes.data_as(P), out.ctypes.data_as(P), meta.ctypes.data_as(P), offs.ctypes.data_as(P),
+                        loff.ctypes.data_as(P), ctypes.c_int(nnz), ctypes.c_int(2), ctypes.c_int(x.size),
+                        ctypes.c_int(_boundary.filter_mode(mode)), ctypes.c_double(cval), ctypes.c_int(k))
+        ref = snd.rank_filter(x, k, footprint=fp, mode=mode, cval=cval)
+        np.testing.assert_array_equal(out, ref, err_msg=mode)
+        np.testing.assert_array_equal(np.signbit(out), np.signbit(ref), err_msg=mode)
