@@ -18,7 +18,7 @@ from cuarray.scipy.ndimage import _rank_tile as rt
 
 def ptxas_info(dtype, footprint, k=None, fast_only=False):
     dt = numpy.dtype(dtype)
-    pl = rt.plan((100, 100), footprint, (0, 0), dt.itemsize)
+    pl = rt.plan((100,) * footprint.ndim, footprint, (0,) * footprint.ndim, dt.itemsize)
     if pl is None:
         return "general kernel (past the cap)"
     n = len(pl.taps)
@@ -28,7 +28,7 @@ def ptxas_info(dtype, footprint, k=None, fast_only=False):
     if fast_only:
         src = src.replace("const bool scipy_way = odd_values<T>::need_scipy(any);", "const bool scipy_way = false;")
     src += ("\ntemplate __global__ void cuarray_ndimage::rank_tile<{c}, {c}, {n}, {k}, int>"
-            "(const {c}*, {c}*, int, int, int, int, int, int, {c});\n").format(c=c, n=n, k=k)
+            "(const {c}*, {c}*, int, int, int, int, int, int, int, int, {c});\n").format(c=c, n=n, k=k)
     with tempfile.TemporaryDirectory() as d:
         with open(d + "/k.cu", "w") as f:
             f.write(src)
@@ -39,15 +39,17 @@ def ptxas_info(dtype, footprint, k=None, fast_only=False):
     regs = re.search(r"Used (\d+) registers", r.stderr)
     spill = re.search(r"(\d+) bytes spill stores", r.stderr)
     pair = "pairs" if rt.pairing(pl, k) is not None else "single"
-    return "{} taps, {}: {} registers, {} bytes spilled".format(n, pair, regs and regs.group(1), spill and spill.group(1))
+    return "{} taps, {}: {} registers, {} bytes spilled".format(n, pair, regs and regs.group(1),
+                                                             spill and spill.group(1))
 
 
 def main(dtypes):
     for dtype in dtypes or ("float32", "float64", "uint8", "int16", "int32", "int64"):
-        for size in (3, 5, 7, 8):
-            fp = numpy.ones((size, size), bool)
-            print("{:>8} {}x{}  as built: {}".format(dtype, size, size, ptxas_info(dtype, fp)))
-            print("{:>8} {}x{}  fast path: {}".format(dtype, size, size, ptxas_info(dtype, fp, fast_only=True)))
+        for shape in ((3, 3), (5, 5), (7, 7), (8, 8), (3, 3, 3)):
+            fp = numpy.ones(shape, bool)
+            label = "x".join(map(str, shape))
+            print("{:>8} {:>5}  as built: {}".format(dtype, label, ptxas_info(dtype, fp)))
+            print("{:>8} {:>5}  fast path: {}".format(dtype, label, ptxas_info(dtype, fp, fast_only=True)))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """The small-footprint rank filter (templates/rank_tile.cu): when the footprint has at most
-`max_taps` true elements and spans at most two axes, a block stages its input tile in shared
+`max_taps` true elements and spans at most three axes, a block stages its input tile in shared
 memory and each thread runs a selection network (_rank_network) over its window in registers.
 `plan` says whether a call qualifies; `_filter_kernels.rank` runs the general kernel otherwise.
 
@@ -26,7 +26,7 @@ from . import _rank_network
 from ._filter_kernels import _DIR, _contiguous, _scalar
 from ._filter_kernels import source as _filters_source
 
-__all__ = ["Plan", "Pairing", "max_taps", "plan", "pairing", "kernel_name", "source", "rank_tile"]
+__all__ = ["Plan", "Pairing", "max_taps", "plan", "pairing", "tile_offset", "kernel_name", "source", "rank_tile"]
 
 # Register budget (ptxas -v for sm_90, 256 threads a block; scripts/perf/rank_tile_registers.py):
 # the window lives in registers. Up to 64 taps of 1-, 2- and 4-byte types and 49 of 8-byte ones
@@ -40,10 +40,13 @@ _kernels: dict = {}
 
 
 class Plan(NamedTuple):
-    """The array seen as (pre, rows, mid, cols, post) with the footprint in the (rows, cols)
-    plane; taps (dy, dx) in footprint C order; the block (bw x bh threads, rpt outputs each down
-    a column) and its tile (sh x sw, starting at offsets (oy, ox) from the block's first output)."""
+    """The array seen as (pre, depth, mid0, rows, mid, cols, post) with the footprint in the
+    (depth, rows, cols) space (depth 1 for footprints over one or two axes); taps (dz, dy, dx) in
+    footprint C order; the block (bw x bh threads, rpt outputs each down a column, one depth) and
+    its tile (sd x sh x sw, starting at offsets (oz, oy, ox) from the block's first output)."""
     pre: int
+    depth: int
+    mid0: int
     rows: int
     mid: int
     cols: int
@@ -52,8 +55,10 @@ class Plan(NamedTuple):
     bw: int
     bh: int
     rpt: int
+    oz: int
     oy: int
     ox: int
+    sd: int
     sh: int
     sw: int
 
@@ -64,7 +69,7 @@ def max_taps(itemsize: int) -> int:
 
 def plan(shape, footprint: numpy.ndarray, origins, itemsize: int):
     """The Plan for a rank filter over `footprint` (ndim == len(shape)), or None when the general
-    kernel must run it (too many taps, more than two axes spanned, a tile past 48 KiB)."""
+    kernel must run it (too many taps, more than three axes spanned, a tile past 48 KiB)."""
     fp = numpy.ascontiguousarray(footprint, dtype=bool)
     return _plan(tuple(int(s) for s in shape), fp.shape, fp.tobytes(), tuple(int(o) for o in origins), itemsize)
 
@@ -77,9 +82,12 @@ def _plan(shape, fshape, fbytes, origins, itemsize):
     if nnz < 2 or nnz > _MAX_TAPS[itemsize] or len(shape) == 0:
         return None
     active = [d for d in range(len(shape)) if footprint.shape[d] > 1]
-    if len(active) > 2:
+    z = None
+    if len(active) > 3:
         return None
-    if len(active) == 2:
+    if len(active) == 3:
+        z, p, q = active
+    elif len(active) == 2:
         p, q = active
     elif active[0] > 0:
         p, q = active[0] - 1, active[0]
@@ -89,18 +97,24 @@ def _plan(shape, fshape, fbytes, origins, itemsize):
         p, q = None, 0
     pos = numpy.argwhere(footprint)
     center = [s // 2 + o for s, o in zip(footprint.shape, origins)]
-    dys = [0] * nnz if p is None else [int(v) - center[p] for v in pos[:, p]]
-    dxs = [int(v) - center[q] for v in pos[:, q]]
-    rows = 1 if p is None else shape[p]
-    pre = 1 if p is None else math.prod(shape[:p])
-    mid = math.prod(shape[(0 if p is None else p + 1):q])
+
+    def offsets(axis):
+        return [0] * nnz if axis is None else [int(v) - center[axis] for v in pos[:, axis]]
+
+    dzs, dys, dxs = offsets(z), offsets(p), offsets(q)
+    if p is None:
+        pre, depth, mid0, rows, mid = 1, 1, 1, 1, math.prod(shape[:q])
+    else:
+        first = p if z is None else z
+        pre, rows, mid = math.prod(shape[:first]), shape[p], math.prod(shape[p + 1:q])
+        depth, mid0 = (1, 1) if z is None else (shape[z], math.prod(shape[z + 1:p]))
     bw, bh, rpt = (256, 1, 1) if rows == 1 else (32, 8, 4)
-    oy, ox = min(dys), min(dxs)
-    sh, sw = bh * rpt + max(dys) - oy, bw + max(dxs) - ox
-    if sh * sw * itemsize > _SHARED_MAX or -(-rows // (bh * rpt)) > _MAX_GRID_YZ:
+    oz, oy, ox = min(dzs), min(dys), min(dxs)
+    sd, sh, sw = 1 + max(dzs) - oz, bh * rpt + max(dys) - oy, bw + max(dxs) - ox
+    if sd * sh * sw * itemsize > _SHARED_MAX or -(-rows // (bh * rpt)) > _MAX_GRID_YZ:
         return None
-    return Plan(pre, rows, mid, shape[q], math.prod(shape[q + 1:]), tuple(zip(dys, dxs)), bw, bh, rpt, oy, ox,
-                sh, sw)
+    return Plan(pre, depth, mid0, rows, mid, shape[q], math.prod(shape[q + 1:]), tuple(zip(dzs, dys, dxs)), bw, bh,
+                rpt, oz, oy, ox, sd, sh, sw)
 
 
 class Pairing(NamedTuple):
@@ -122,7 +136,7 @@ def pairing(pl: Plan, k: int):
     if pl.rpt % 2:
         return None
     upper = set(pl.taps)
-    lower = {(dy + 1, dx) for dy, dx in pl.taps}
+    lower = {(dz, dy + 1, dx) for dz, dy, dx in pl.taps}
     both = sorted(upper & lower)
     if not both:
         return None
@@ -132,9 +146,14 @@ def pairing(pl: Plan, k: int):
         return None
 
     def offsets(points):
-        return tuple((dy - pl.oy) * pl.sw + (dx - pl.ox) for dy, dx in points)
+        return tuple(tile_offset(pl, *t) for t in points)
 
     return Pairing(offsets(both), offsets(sorted(upper - lower)), offsets(sorted(lower - upper)), lo, hi, sops, fops)
+
+
+def tile_offset(pl: Plan, dz: int, dy: int, dx: int) -> int:
+    """Where a tap at (dz, dy, dx) from an output reads the tile, from that output's spot."""
+    return ((dz - pl.oz) * pl.sh + dy - pl.oy) * pl.sw + dx - pl.ox
 
 
 def kernel_name(in_dt, out_dt, n: int, k: int, idx64: bool) -> str:
@@ -153,8 +172,8 @@ def _net(ops) -> str:
 def source(pl: Plan, k: int) -> str:
     """rank_tile.cu with the footprint's and networks' macros (the kernel's only holes)."""
     n = len(pl.taps)
-    macros = [("BW", pl.bw), ("BH", pl.bh), ("RPT", pl.rpt), ("OY", pl.oy), ("OX", pl.ox), ("SH", pl.sh),
-              ("SW", pl.sw), ("TAPS(TAP)", _taps((dy - pl.oy) * pl.sw + (dx - pl.ox) for dy, dx in pl.taps))]
+    macros = [("BW", pl.bw), ("BH", pl.bh), ("RPT", pl.rpt), ("OZ", pl.oz), ("OY", pl.oy), ("OX", pl.ox),
+              ("SD", pl.sd), ("SH", pl.sh), ("SW", pl.sw), ("TAPS(TAP)", _taps(tile_offset(pl, *t) for t in pl.taps))]
     pr = pairing(pl, k)
     if pr is None:
         macros += [("PAIR", 0), ("NET(CE, LO, HI)", _net(_rank_network.select_ops(n, k)))]
@@ -186,8 +205,9 @@ def rank_tile(x: ndarray, out_dt, pl: Plan, k: int, mode: int, cval) -> ndarray:
     idx64 = out.size >= 2**30  # reflect's period 2n stays in range
     it = numpy.int64 if idx64 else numpy.int32
     kern = _kernel(kernel_name(x._dtype, out_dt, len(pl.taps), k, idx64), pl, k)
-    nbatch = pl.pre * pl.mid * pl.post
+    nbatch = pl.pre * pl.depth * pl.mid0 * pl.mid * pl.post
     grid = (-(-pl.cols // pl.bw), -(-pl.rows // (pl.bh * pl.rpt)), min(nbatch, _MAX_GRID_YZ))
-    _launch.launch(kern, grid, (pl.bw, pl.bh), (x.data.ptr, out.data.ptr, it(pl.rows), it(pl.cols), it(pl.mid),
-                                               it(pl.post), it(nbatch), numpy.int32(mode), _scalar(x._dtype, cval)))
+    _launch.launch(kern, grid, (pl.bw, pl.bh), (x.data.ptr, out.data.ptr, it(pl.depth), it(pl.mid0), it(pl.rows),
+                                               it(pl.mid), it(pl.cols), it(pl.post), it(nbatch), numpy.int32(mode),
+                                               _scalar(x._dtype, cval)))
     return out

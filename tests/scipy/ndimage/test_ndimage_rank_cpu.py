@@ -110,7 +110,10 @@ def test_plan_limits():
     assert rt.plan((50, 60), np.ones((5, 13), bool), (0, 0), 2) is None
     assert rt.plan((50, 60), np.ones((7, 7), bool), (0, 0), 8) is not None
     assert rt.plan((50, 60), np.ones((5, 10), bool), (0, 0), 8) is None
-    assert rt.plan((9, 10, 11), np.ones((2, 2, 2), bool), (0, 0, 0), 4) is None  # three axes spanned
+    assert rt.plan((9, 10, 11), np.ones((3, 3, 3), bool), (0, 0, 0), 4) is not None  # three axes spanned
+    assert rt.plan((9, 10, 11, 3), np.ones((2, 2, 2, 2), bool), (0, 0, 0, 0), 4) is None  # four
+    p = rt.plan((9, 10, 11, 12, 5), np.ones((3, 1, 2, 4, 1), bool), (0, 0, 0, 0, 0), 4)
+    assert (p.pre, p.depth, p.mid0, p.rows, p.mid, p.cols, p.post, p.sd) == (1, 9, 10, 11, 1, 12, 5, 3)
     sparse = np.zeros((1, 999), bool)
     sparse[0, [0, -1]] = True
     sparse[0, 499] = True
@@ -166,6 +169,18 @@ def test_model_dtypes(rank_tile_model, dtype):
     x = RNG.integers(0, 6, size=(19, 40)).astype(dtype)  # ties everywhere
     check_model(x, 4, np.ones((3, 3), bool), "constant", (0, 0), rank_tile_model, cval=3)
     check_model(x, 7, np.ones((2, 5), bool), "mirror", (0, -1), rank_tile_model)
+
+
+def test_model_3d(rank_tile_model):
+    x = RNG.normal(size=(7, 30, 35)).astype(np.float32)
+    for mode in MODES:
+        check_model(x, 13, np.ones((3, 3, 3), bool), mode, 0, rank_tile_model)
+    ball = np.zeros((3, 3, 3), bool)
+    ball[1] = True
+    ball[:, 1, 1] = True
+    check_model(x, 5, ball, "constant", (1, 0, -1), rank_tile_model)
+    y = RNG.normal(size=(3, 6, 2, 21, 33, 2))
+    check_model(y, 8, np.ones((3, 2, 3), bool), "nearest", 0, rank_tile_model, axes=(1, 3, 4))
 
 
 def test_model_axes_batches_and_1d(rank_tile_model):
@@ -294,6 +309,8 @@ def test_tile_kernel_compiles_other_shapes():
     compile_tile("float32", "float32", (4000,), np.ones(9, bool), idx64=True)
     compile_tile("float64", "float64", (30, 40), np.array([[1, 0, 1], [0, 1, 0]], bool), k=1)
     compile_tile("int16", "float64", (30, 40), np.ones((2, 2), bool), k=2)
+    compile_tile("float64", "float64", (5, 30, 40), np.ones((3, 3, 3), bool))
+    compile_tile("uint8", "uint8", (5, 30, 40, 2), np.ones((3, 3, 5, 1), bool), k=11)
 
 
 # -- rank_tile.cu itself on host threads ---------------------------------------------------------------
@@ -332,8 +349,8 @@ static int __syncthreads_or(int p) {
 """
 
 DRIVER = r"""
-extern "C" void run(const void* in, void* out, long long rows, long long cols, long long mid, long long post,
-                    long long nbatch, int mode, double cval, int gx, int gy, int gz) {
+extern "C" void run(const void* in, void* out, long long depth, long long mid0, long long rows, long long mid,
+                    long long cols, long long post, long long nbatch, int mode, double cval, int gx, int gy, int gz) {
   blockDim = dim3{CUARRAY_RANK_BW, CUARRAY_RANK_BH, 1};
   gridDim = dim3{(unsigned)gx, (unsigned)gy, (unsigned)gz};
   std::barrier<> bar(CUARRAY_RANK_BW * CUARRAY_RANK_BH);
@@ -347,8 +364,8 @@ extern "C" void run(const void* in, void* out, long long rows, long long cols, l
             ts.emplace_back([=] {
               threadIdx = dim3{(unsigned)tx, (unsigned)ty, 0};
               blockIdx = dim3{(unsigned)bx, (unsigned)by, (unsigned)bz};
-              cuarray_ndimage::rank_tile<HT, HO, HN, HK, int>((const HT*)in, (HO*)out, rows, cols, mid, post,
-                                                             nbatch, mode, (HT)cval);
+              cuarray_ndimage::rank_tile<HT, HO, HN, HK, int>((const HT*)in, (HO*)out, depth, mid0, rows, mid,
+                                                             cols, post, nbatch, mode, (HT)cval);
             });
         for (auto& t : ts) t.join();
       }
@@ -365,6 +382,9 @@ HOST_CASES = [  # (name, dtype, shape, footprint or size, rank, mode, origin, ax
     ("axes", "float32", (2, 21, 2, 35, 3), (3, 3), 4, "reflect", 0, (1, 3), None),  # pre, mid, post > 1
     ("boolean", "bool", (33, 34), 3, 4, "constant", 0, None, None),
     ("big8", "float32", (40, 33), 8, 20, "nearest", 0, None, None),
+    ("cube3", "float32", (5, 36, 34), 3, None, "mirror", (1, 0, -1), None, None),
+    ("vol", "int32", (2, 4, 3, 20, 2, 33, 2), (3, 2, 4), 9, "wrap", 0, (1, 3, 5), None),  # pre..post all > 1
+    ("flat3d", "float32", (4, 34, 33), [[[0] * 3] * 3, [[1] * 3] * 3, [[0] * 3] * 3], 4, "reflect", 0, None, None),
 ]
 
 
@@ -406,18 +426,19 @@ def test_rank_tile_cu_on_host_threads(tmp_path, case):
     lib = ctypes.CDLL(str(so))
     xin = np.ascontiguousarray(x)
     out = np.empty(x.shape, odt)
-    nbatch = pl.pre * pl.mid * pl.post
+    nbatch = pl.pre * pl.depth * pl.mid0 * pl.mid * pl.post
     grid = (-(-pl.cols // pl.bw), -(-pl.rows // (pl.bh * pl.rpt)), min(nbatch, 2))  # z < nbatch: the stride loop
     cval = 2.0
-    LL = ctypes.c_longlong
-    lib.run(xin.ctypes.data_as(ctypes.c_void_p), out.ctypes.data_as(ctypes.c_void_p), LL(pl.rows), LL(pl.cols),
-            LL(pl.mid), LL(pl.post), LL(nbatch), ctypes.c_int(_boundary.filter_mode(mode)), ctypes.c_double(cval),
+    dims = (pl.depth, pl.mid0, pl.rows, pl.mid, pl.cols, pl.post, nbatch)
+    lib.run(xin.ctypes.data_as(ctypes.c_void_p), out.ctypes.data_as(ctypes.c_void_p),
+            *(ctypes.c_longlong(v) for v in dims), ctypes.c_int(_boundary.filter_mode(mode)), ctypes.c_double(cval),
             *(ctypes.c_int(g) for g in grid))
     ref = snd.rank_filter(x, k, footprint=fpa, mode=mode, cval=cval, origin=origin, axes=axes, output=odt)
     np.testing.assert_array_equal(out, ref)
     if odt.kind == "f":
         np.testing.assert_array_equal(np.signbit(out), np.signbit(ref))
-    assert (rt.pairing(pl, k) is not None) == (name in ("median5", "rank3x4", "col5", "axes", "big8", "boolean"))
+    assert (rt.pairing(pl, k) is not None) == (name in ("median5", "rank3x4", "col5", "axes", "big8", "boolean",
+                                                         "flat3d"))
 
 
 GENERAL_DRIVER = r"""

@@ -1,8 +1,9 @@
 """Rank filters on the device against scipy.ndimage, around the small-footprint tile kernel
 (rank_tile.cu): every footprint size it takes and the first one past it (the general kernel),
 every dtype on both sides of the switch, NaN / infinities / signed zeros / ties (bit-exact,
-sign of zero included), boundary modes, origins, non-rectangular footprints, axes=, batches past
-the grid's z limit, 1-D inputs, scipy.signal's medfilt family. Fresh random data."""
+sign of zero included), boundary modes, origins, non-rectangular footprints, 3-D footprints,
+axes=, batches past the grid's z limit, 1-D inputs, scipy.signal's medfilt family. Fresh random
+data."""
 
 import numpy as np
 import pytest
@@ -137,6 +138,23 @@ def test_nan_inf_signed_zeros_and_ties_bit_exact(dtype, mode):
     fp = np.array([[1, 1, 0], [0, 1, 1], [1, 0, 1]], bool)
     same(cnd.rank_filter(cuarray.asarray(x), 3, footprint=fp, mode=mode, origin=(1, -1)),
          snd.rank_filter(x, 3, footprint=fp, mode=mode, origin=(1, -1)))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_three_dimensional_footprints(mode):
+    x = data((9, 40, 37), np.float32)
+    assert on_tile(x, np.ones((3, 3, 3), bool))
+    same(*both("median_filter", x, size=3, mode=mode, cval=1.5))
+    ball = np.zeros((3, 3, 3), bool)
+    ball[1] = True
+    ball[:, 1, 1] = True
+    same(*both("rank_filter", x, 3, footprint=ball, mode=mode, origin=(1, 0, -1)))
+    u = data((7, 35, 33), np.uint8)
+    same(*both("percentile_filter", u, 20, size=(2, 3, 4), mode=mode, cval=3))
+    v = data((4, 6, 3, 20, 33), np.float64)  # axes in the middle: pre, mid0, mid, post around them
+    same(*both("median_filter", v, size=(3, 2, 3), axes=(1, 3, 4), mode=mode))
+    x[2:5, 10:20, 10:20][RNG.random((3, 10, 10)) < 0.1] = np.nan  # the fallback in 3-D
+    same(*both("median_filter", x, size=3, mode=mode))
 
 
 def test_axes_and_batches():

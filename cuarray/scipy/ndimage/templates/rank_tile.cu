@@ -4,12 +4,13 @@
 // window into registers and runs a selection network. Python prepends boundary.cuh,
 // rank_select.cuh and the macros that fix the footprint and the network:
 //   CUARRAY_RANK_BW, _BH, _RPT   block of BW x BH threads, each making RPT outputs down a column;
-//                                the block covers BH * RPT rows and BW columns of outputs
-//   CUARRAY_RANK_OY, _OX         the smallest row / column offset of a tap (<= 0 for a centred
-//                                footprint): the tile starts there, relative to the block
-//   CUARRAY_RANK_SH, _SW         tile rows and columns (block extent + footprint extent - 1)
-//   CUARRAY_RANK_TAPS(TAP)       TAP(t, o) for each tap t in footprint (C) order: the tap reads
-//                                the tile at o = (dy - OY) * SW + (dx - OX) from its output's spot
+//                                the block covers BH * RPT rows and BW columns of outputs, one depth
+//   CUARRAY_RANK_OZ, _OY, _OX    the smallest depth / row / column offset of a tap (<= 0 for a
+//                                centred footprint): the tile starts there, relative to the block
+//   CUARRAY_RANK_SD, _SH, _SW    tile depth, rows and columns (block extent + footprint extent - 1)
+//   CUARRAY_RANK_TAPS(TAP)       TAP(t, o) for each tap t in footprint (C) order: the tap reads the
+//                                tile at o = ((dz - OZ) * SH + dy - OY) * SW + dx - OX from its
+//                                output's spot
 //   CUARRAY_RANK_PAIR 0:         each output on its own:
 //   CUARRAY_RANK_NET(CE, LO, HI) the network of _rank_network.select_ops: CE(i, j) orders wires
 //                                i < j, LO(i, j) keeps only the min on i, HI(i, j) only the max on j
@@ -18,8 +19,9 @@
 //                                with each window's own taps (UTAPS upper, LTAPS lower, on wires
 //                                M..NF - 1) through FNET; the result on wire KF
 //
-// The array is seen as (pre, rows, mid, cols, post): the footprint lies in the (rows, cols)
-// plane, every other axis is a batch index (blockIdx.z, striding). Whatever the method, a window
+// The array is seen as (pre, depth, mid0, rows, mid, cols, post): the footprint lies in the
+// (depth, rows, cols) space (depth 1 for footprints over one or two axes); the output's depth and
+// every other axis are a batch index (blockIdx.z, striding). Whatever the method, a window
 // has one value of rank K unless it holds a NaN or both signed zeros (rank_select.cuh): a block
 // whose tile holds such values runs SciPy's own selection for all its outputs, so the result is
 // SciPy's for every input. The network's min/max are fminf/fmaxf on floats (one instruction; no
@@ -49,23 +51,29 @@ template <> struct net_minmax<double> {
 
 template <typename T, typename O, int N, int K, typename I>
 __global__ void __launch_bounds__(CUARRAY_RANK_BW * CUARRAY_RANK_BH)
-rank_tile(const T* __restrict__ in, O* __restrict__ out, I rows, I cols, I mid, I post, I nbatch, int mode,
-          T cval) {
+rank_tile(const T* __restrict__ in, O* __restrict__ out, I depth, I mid0, I rows, I mid, I cols, I post, I nbatch,
+          int mode, T cval) {
   constexpr int BW = CUARRAY_RANK_BW, BH = CUARRAY_RANK_BH, RPT = CUARRAY_RANK_RPT;
-  constexpr int SH = CUARRAY_RANK_SH, SW = CUARRAY_RANK_SW;
-  __shared__ T tile[SH * SW];
+  constexpr int SD = CUARRAY_RANK_SD, SH = CUARRAY_RANK_SH, SW = CUARRAY_RANK_SW;
+  __shared__ T tile[SD * SH * SW];
   const int tid = threadIdx.y * BW + threadIdx.x;
-  const I cs = post, rs = mid * cols * post;
+  const I cs = post, rs = mid * cols * post, ms = rows * rs, ds = mid0 * ms;
   const I r0 = (I)blockIdx.y * (BH * RPT), c0 = (I)blockIdx.x * BW;
   for (I b = blockIdx.z; b < nbatch; b += gridDim.z) {
-    const I q = b / post;
-    const I base = (q / mid) * rows * rs + (q % mid) * cols * cs + (b - q * post);
+    // b = (((i_pre * depth + d) * mid0 + i_mid0) * mid + i_mid) * post + i_post
+    const I q1 = b / post, i_post = b - q1 * post;
+    const I q2 = q1 / mid, i_mid = q1 - q2 * mid;
+    const I q3 = q2 / mid0, i_mid0 = q2 - q3 * mid0;
+    const I i_pre = q3 / depth, d = q3 - i_pre * depth;
+    const I plane = i_pre * depth * ds + i_mid0 * ms + i_mid * cols * cs + i_post;  // at depth 0
+    const I base = plane + d * ds;
     unsigned seen = 0;
-    for (int e = tid; e < SH * SW; e += BW * BH) {
-      const int er = e / SW, ec = e - er * SW;
+    for (int e = tid; e < SD * SH * SW; e += BW * BH) {
+      const int ez = e / (SH * SW), er = (e - ez * SH * SW) / SW, ec = e - (ez * SH + er) * SW;
+      const I z = SD == 1 ? d : map_index<I>(d + CUARRAY_RANK_OZ + ez, depth, mode);
       const I r = map_index<I>(r0 + CUARRAY_RANK_OY + er, rows, mode);
       const I c = map_index<I>(c0 + CUARRAY_RANK_OX + ec, cols, mode);
-      const T v = (r < 0 || c < 0) ? cval : in[base + r * rs + c * cs];
+      const T v = (z < 0 || r < 0 || c < 0) ? cval : in[plane + z * ds + r * rs + c * cs];
       seen |= odd_values<T>::flags(v);
       tile[e] = v;
     }
