@@ -34,7 +34,7 @@ _kernels: dict = {}
 
 def source() -> str:
     return ("#define CUARRAY_DEVICE __device__\n" + (_DIR / "boundary.cuh").read_text()
-            + (_DIR / "filters.cu").read_text())
+            + (_DIR / "rank_select.cuh").read_text() + (_DIR / "filters.cu").read_text())
 
 
 def acc_dtype(in_dt, out_dt, op: str) -> numpy.dtype:

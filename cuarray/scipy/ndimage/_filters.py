@@ -20,6 +20,7 @@ from ..._core.copying import copyto_unchecked as _copyto
 from ..._core.ndarray import ndarray
 from . import _boundary
 from . import _filter_kernels as _k
+from . import _rank_tile
 from . import _support as _s
 
 __all__ = ["correlate1d", "convolve1d", "correlate", "convolve", "gaussian_filter1d", "gaussian_filter",
@@ -493,6 +494,9 @@ def _rank_filter(input, rank, size, footprint, output, mode, cval, origin, opera
     if not isinstance(mode, str) and isinstance(mode, Iterable):
         raise RuntimeError("A sequence of modes is not supported by non-separable rank filters")
     code = _boundary.filter_mode(mode)
+    pl = _rank_tile.plan(x.shape, footprint, origins, x.dtype.itemsize)
+    if pl is not None:
+        return _s.finish(_rank_tile.rank_tile(x, dt, pl, rank, code, cval), output)
     return _s.finish(_k.rank(x, dt, footprint, rank, origins, code, cval), output)
 
 

@@ -21,7 +21,10 @@ def _load(name, path):
 
 _NDIMAGE = pathlib.Path(__file__).parent.parent / "ndimage"
 host_ndimage = _load("ndimage_filter_models", _NDIMAGE / "test_ndimage_filters_cpu.py").host_ndimage
-host_lib = _load("ndimage_conftest", _NDIMAGE / "conftest.py").host_lib
+_ndimage_conftest = _load("ndimage_conftest", _NDIMAGE / "conftest.py")
+host_lib = _ndimage_conftest.host_lib
+rank_tile_model = _ndimage_conftest.rank_tile_model  # host_ndimage's models of the rank kernels
+scipy_select_model = _ndimage_conftest.scipy_select_model
 
 
 def _empty(shape, dt):

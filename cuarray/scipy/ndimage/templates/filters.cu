@@ -1,11 +1,12 @@
 // scipy.ndimage's filters, one output element per thread, for cuarray/scipy/ndimage/_filter_kernels.py.
 // The input is C-contiguous; the output is a fresh C-contiguous array. Python prepends
-// boundary.cuh (map_index) with CUARRAY_DEVICE defined as a device function.
+// boundary.cuh (map_index) and rank_select.cuh with CUARRAY_DEVICE defined as a device function.
 //
 // filter1d: one pass along one axis, the array seen as (outer, n, inner). Separable filters
 // (gaussian, uniform, min/max with a box, sobel...) are one such pass per axis, as SciPy runs them.
 // filternd: any footprint of any ndim (<= 32), taps as (coordinate offsets, linear offsets).
-// rank: filternd's gather into a per-thread buffer, then a selection.
+// rank: filternd's gather into a per-thread buffer, then a selection (rank_select.cuh, prepended);
+// rank_tile.cu is the small-footprint kernel.
 
 namespace cuarray_ndimage {
 
@@ -140,29 +141,13 @@ __global__ void filternd(const T* __restrict__ in, O* __restrict__ out, const A*
 
 template <typename T, int CAP> struct gather {
   T buf[CAP];
-  __device__ void operator()(int t, T v) { buf[t] = v; }
+  unsigned seen;
+  __device__ void operator()(int t, T v) { buf[t] = v; seen |= odd_values<T>::flags(v); }
 };
 
-// The element of rank k of a[0..n) (Hoare partition quickselect; a is reordered).
-template <typename T>
-__device__ T select_rank(T* a, int n, int k) {
-  int lo = 0, hi = n - 1;
-  while (hi > lo) {
-    T pivot = a[lo + (hi - lo) / 2];
-    int i = lo, j = hi;
-    while (i <= j) {
-      while (a[i] < pivot) ++i;
-      while (pivot < a[j]) --j;
-      if (i <= j) { T s = a[i]; a[i] = a[j]; a[j] = s; ++i; --j; }
-    }
-    if (k <= j) hi = j;
-    else if (k >= i) lo = i;
-    else return a[k];
-  }
-  return a[k];
-}
-
 // CAP: the buffer size, a bound on nnz chosen in Python (the smallest of 16, 64, 256, 1024 that fits).
+// Windows with a NaN or both signed zeros take SciPy's own selection (rank_select.cuh), on the
+// window in footprint order as gathered; the others the middle-pivot quickselect.
 template <typename T, typename O, int CAP, typename I>
 __global__ void rank(const T* __restrict__ in, O* __restrict__ out, const I* __restrict__ meta,
                      const int* __restrict__ offs, const I* __restrict__ loff, int nnz, int nd, I total,
@@ -170,8 +155,10 @@ __global__ void rank(const T* __restrict__ in, O* __restrict__ out, const I* __r
   I idx = (I)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= total) return;
   gather<T, CAP> g;
+  g.seen = 0;
   for_each_tap<T, T, I>(in, idx, meta, offs, loff, nnz, nd, mode, cval, g);
-  out[idx] = to_out<O>::go(select_rank<T>(g.buf, nnz, k));
+  T res = odd_values<T>::need_scipy(g.seen) ? scipy_select<T>(g.buf, nnz, k) : select_rank<T>(g.buf, nnz, k);
+  out[idx] = to_out<O>::go(res);
 }
 
 }  // namespace cuarray_ndimage
