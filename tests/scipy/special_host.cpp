@@ -30,6 +30,8 @@
 #include "hyp2f1.cuh"
 #include "complex_elementary.cuh"
 #include "cgamma.cuh"
+#include "cdigamma.cuh"
+#include "cexpint.cuh"
 
 #include <complex>
 
@@ -204,6 +206,18 @@ BOTH_CUNARY(log1p, cs::log1p_c(in0))
 BOTH_CUNARY(loggamma, cs::loggamma_c(in0))
 BOTH_CUNARY(gamma, cs::gamma_c(in0))
 BOTH_CUNARY(rgamma, cs::rgamma_c(in0))
+BOTH_CUNARY(psi, cs::psi_c(in0))
+BOTH_CUNARY(exp1, cs::exp1_c(in0))
+BOTH_CUNARY(expi, cs::expi_c(in0))
+// sici's and shichi's 'D->DD' loops: each output as its own function
+template <typename C> C sici_si(const C& z) { C c; return cs::sici_c(z, c); }
+template <typename C> C sici_ci(const C& z) { C c; cs::sici_c(z, c); return c; }
+template <typename C> C shichi_shi(const C& z) { C c; return cs::shichi_c(z, c); }
+template <typename C> C shichi_chi(const C& z) { C c; cs::shichi_c(z, c); return c; }
+BOTH_CUNARY(sici_0, sici_si(in0))
+BOTH_CUNARY(sici_1, sici_ci(in0))
+BOTH_CUNARY(shichi_0, shichi_shi(in0))
+BOTH_CUNARY(shichi_1, shichi_chi(in0))
 #define CBINARY(NAME, T, EXPR) \
   extern "C" void csf_##NAME(const std::complex<T>* x, const std::complex<T>* y, std::complex<T>* out, long n) { \
     for (long i = 0; i < n; ++i) { const std::complex<T> in0 = x[i], in1 = y[i]; out[i] = (EXPR); } }

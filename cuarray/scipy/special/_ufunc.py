@@ -85,6 +85,8 @@ _DEPS = {
     "cmath.cuh": ("common.cuh", "ddouble.cuh"),
     "faddeeva.cuh": ("common.cuh", "erf.cuh", "ddouble.cuh", "cmath.cuh"),
     "cgamma.cuh": ("common.cuh", "ddouble.cuh", "cmath.cuh"),
+    "cdigamma.cuh": ("common.cuh", "ddouble.cuh", "cmath.cuh"),
+    "cexpint.cuh": ("common.cuh", "ddouble.cuh", "cmath.cuh"),
     "complex_elementary.cuh": ("common.cuh", "ddouble.cuh", "cmath.cuh", "convenience.cuh"),
     "ndtr.cuh": ("common.cuh", "erf.cuh"),
     "bessel.cuh": ("common.cuh",),

@@ -26,6 +26,7 @@ CSF_FN cdouble operator-(double s, cdouble a) { return cd(s - a.re, -a.im); }
 CSF_FN cdouble operator+(cdouble a, double s) { return cd(a.re + s, a.im); }
 CSF_FN cdouble operator-(cdouble a, double s) { return cd(a.re - s, a.im); }
 CSF_FN cdouble operator*(cdouble a, double s) { return cd(a.re * s, a.im * s); }
+CSF_FN cdouble operator/(cdouble a, double s) { return cd(a.re / s, a.im / s); }
 // Smith's division (no overflow of |b|^2 for large b).
 CSF_FN cdouble operator/(cdouble a, cdouble b) {
   if (fabs(b.re) >= fabs(b.im)) {
@@ -35,6 +36,7 @@ CSF_FN cdouble operator/(cdouble a, cdouble b) {
   const double r = b.re / b.im, d = b.im + b.re * r;
   return cd((a.re * r + a.im) / d, (a.im * r - a.re) / d);
 }
+CSF_FN cdouble operator/(double s, cdouble b) { return cd(s, 0.0) / b; }
 CSF_FN double cabs(cdouble z) { return hypot(z.re, z.im); }
 // e^(a + ib) as e^a (cos b + i sin b), with no 0 * inf for b == 0.
 CSF_FN cdouble cexp(cdouble z) {
