@@ -443,6 +443,70 @@ def test_more_complex_loops_against_scipy(name, dtype):
     assert close[fin].all(), list(zip(z[fin & ~close][:5], g[fin & ~close][:5], want[fin & ~close][:5]))
 
 
+def _psi_expint_points(rng, n=4000):
+    """Where psi and the exponential integrals change method or are singular (as the host test's
+    _expint_points): near the poles 0, -1, ... on and off the axis, about digamma's two roots, the
+    reflection strip's edge |Im z| = 16, the rings |z| = 0.5, 0.8, 5, 16, 40, E1's wedge
+    Re z < -2 |Im z|, Re z < -709 (e^-z overflows), magnitudes to 1e300, and the edges."""
+    k = -rng.integers(0, 30, n).astype(float)
+    poles = k + rng.choice([0.0, 1e-12, -1e-8, 1e-3, -0.3], n) + 1j * rng.choice([0.0, -0.0, 1e-10, -1e-5, 0.2], n)
+    roots = np.concatenate([r + rng.uniform(0, 2.2 * rad, n // 2) * np.exp(2j * np.pi * rng.random(n // 2))
+                            for r, rad in ((1.4616321449683622, 0.5), (-0.5040830082644554, 0.3))])
+    strip = rng.uniform(-40, 1, n) + 1j * rng.uniform(15, 17, n) * rng.choice([-1, 1], n)
+    rings = np.concatenate([rad * rng.uniform(0.97, 1.03, n // 4) * np.exp(2j * np.pi * rng.random(n // 4))
+                            for rad in (0.5, 0.8, 5.0, 16.0, 40.0)])
+    t = rng.uniform(0, 60, n)
+    wedge = -t + 1j * t * rng.uniform(-0.55, 0.55, n)
+    left = rng.uniform(-800, -700, n // 4) + 1j * rng.uniform(-2000, 2000, n // 4)
+    box = rng.uniform(-40, 40, n) + 1j * rng.uniform(-40, 40, n)
+    polar = 10.0 ** rng.uniform(-10, 300, n) * np.exp(2j * np.pi * rng.random(n))
+    e = np.array([0.0, -0.0, 1.0, -2.0, 0.5, 5.0, 1e-300, 1e10, -1e300, np.inf, -np.inf, np.nan])
+    a, b = np.meshgrid(e, e)
+    return np.concatenate([poles, roots, strip, rings, wedge, left, box, polar, (a + 1j * b).ravel()])
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64], ids=["complex128", "complex64"])
+@pytest.mark.parametrize("name", ["psi", "exp1", "expi", "sici", "shichi"])
+def test_psi_expint_complex_against_scipy(name, dtype):
+    """The complex loops of psi (templates/cdigamma.cuh), exp1, expi, sici and shichi
+    (templates/cexpint.cuh) against SciPy's, each output. complex128: psi to 1e-13 (1e-14
+    absolute near its zeros on the negative axis, where the reflection cancels); exp1 and expi to
+    SciPy's own test tolerance against mpmath, 1e-11 (their power series loses digits near |z| = 5,
+    Re z > 0: a different rounding (the GPU's fused multiply-adds) moves the value by up to 2e-12);
+    sici and shichi to 1e-13 of |out0| + |out1| + 2, the size of the Ei terms that Ci and Chi are
+    sums of (Ci has zeros). Where SciPy's value is not finite, ours must not be either or be huge
+    (SciPy's E1 overflows with e^-z where ours applies it in halves)."""
+    rng = _rng("psi expint complex", name, dtype)
+    with np.errstate(all="ignore"):
+        z = _psi_expint_points(rng).astype(dtype)
+        want = getattr(special, name)(z)
+    got = getattr(cs, name)(cuarray.asarray(z))
+    wants, gots = (want, got) if isinstance(want, tuple) else ((want,), (got,))
+    assert len(gots) == len(wants)
+    c128 = dtype == np.complex128
+    rtol = {"psi": 1e-13, "exp1": 1e-11, "expi": 1e-11}.get(name, 1e-13) if c128 else 2e-6
+    floor = 1e-300 if c128 else 1e-36
+    with np.errstate(all="ignore"):
+        size = np.abs(wants[0]) + (np.abs(wants[1]) + 2 if len(wants) == 2 else 0)
+        for g, w in zip(gots, wants):
+            assert g.dtype == w.dtype == dtype
+            g = g.get()
+            atol = floor
+            if name in ("sici", "shichi"):
+                atol = np.maximum(floor, rtol * size)
+            elif name == "psi" and c128:
+                atol = 1e-14
+            elif name == "expi" and c128:
+                atol = np.where(np.abs(z) < 1, 1e-15, floor)  # Ei's real zero 0.3725
+            fin = np.isfinite(w)
+            close = np.isclose(g, w, rtol=rtol, atol=atol)
+            bad = fin & ~close
+            assert not bad.any(), list(zip(z[bad][:5], g[bad][:5], w[bad][:5]))
+            ok = ~np.isfinite(g) | (np.abs(g) > (1e300 if c128 else 1e36))
+            assert ok[~fin].all(), list(zip(z[~fin & ~ok][:5], g[~fin & ~ok][:5], w[~fin & ~ok][:5]))
+    assert special.psi(cuarray.asarray(z[:10])).dtype == dtype  # SciPy dispatches to ours
+
+
 def test_complex_ufunc_machinery():
     """wofz of a float64 array runs the complex128 loop (SciPy's 'D->D'), erf of complex64 (a
     float32 array plus a complex Python scalar) stays complex64; out= and where=; and

@@ -1,5 +1,5 @@
 """The complex loops (wofz, the error functions, ndtr, log_ndtr, expm1, log1p, xlogy, xlog1py,
-lambertw, sph_harm_y) and the hypergeometric
+the gamma family, psi, exp1, expi, sici, shichi, lambertw, sph_harm_y) and the hypergeometric
 functions (hyp2f1, hyp1f1) of cuarray/scipy/special/templates, compiled for the host with g++ (no
 GPU), against scipy.special (and mpmath values where SciPy's are off). The shared build and
 helpers: special_host_lib.py; the real functions: test_special_host_cpu.py.
@@ -39,6 +39,10 @@ def _scipy(name, dtype, *args):
 COMPLEX = {name: (2e-13, 2e-6) for name in ("wofz", "erf", "erfc", "erfcx", "erfi", "dawsn", "ndtr", "log_ndtr")}
 COMPLEX.update({name: (1e-14, 2e-6) for name in ("expm1", "log1p")})
 COMPLEX.update({name: (1e-13, 2e-6) for name in ("loggamma", "gamma", "rgamma")})
+# psi, the exponential integrals and sici/shichi (each output on its own: "sici_0" is Si): SciPy's
+# algorithms, within 6e-15 of SciPy over the grid below
+EXPINT = ("psi", "exp1", "expi", "sici_0", "sici_1", "shichi_0", "shichi_1")
+COMPLEX.update({name: (1e-13, 2e-6) for name in EXPINT})
 CEDGES = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -3.0, 5.0, 30.0, -30.0, 27.0, -27.0, 1e-300, -1e-300, 1e-9,
                    1e10, -1e10, 1e300, -1e300, np.inf, -np.inf, np.nan])
 
@@ -70,6 +74,37 @@ def _cargs(rng, n=20000, r=40.0):
     return np.concatenate([box, polar, axes, 1j * axes, (a + 1j * b).ravel()])
 
 
+def _cwant(name, *args):
+    """SciPy's value; "sici_1" is the second output of sici."""
+    base, _, k = name.rpartition("_") if name[-2:] in ("_0", "_1") else (name, "", "")
+    with np.errstate(all="ignore"):
+        out = getattr(special, base)(*args)
+    return out[int(k)] if k else out
+
+
+DIGAMMA_ROOTS = (1.4616321449683622, -0.5040830082644554)
+
+
+def _expint_points(rng, n=4000):
+    """Where psi and the exponential integrals change method or are singular: the poles 0, -1, ...
+    (on and off the axis, both zeros), circles about digamma's two roots (the Taylor series' radii
+    0.5 and 0.3), the reflection strip's edge |Im z| = 16 and |z| = 16 (the asymptotic series), E1's
+    |z| = 5 and |z| = 40 and its wedge Re z < -2|Im z|, the Si/Ci series' |z| = 0.8, Re z < -709
+    (e^-z overflows), and magnitudes to 1e300 at every angle."""
+    k = -rng.integers(0, 30, n).astype(float)
+    poles = k + rng.choice([0.0, 1e-12, -1e-8, 1e-3, -0.3], n) + 1j * rng.choice([0.0, -0.0, 1e-10, -1e-5, 0.2], n)
+    roots = np.concatenate([r + rng.uniform(0, 2.2 * rad, n // 2) * np.exp(2j * np.pi * rng.random(n // 2))
+                            for r, rad in zip(DIGAMMA_ROOTS, (0.5, 0.3))])
+    strip = rng.uniform(-40, 1, n) + 1j * rng.uniform(15, 17, n) * rng.choice([-1, 1], n)
+    rings = np.concatenate([rad * rng.uniform(0.97, 1.03, n // 4) * np.exp(2j * np.pi * rng.random(n // 4))
+                            for rad in (0.5, 0.8, 5.0, 16.0, 40.0)])
+    t = rng.uniform(0, 60, n)
+    wedge = -t + 1j * t * rng.uniform(-0.55, 0.55, n)
+    left = rng.uniform(-800, -700, n // 4) + 1j * rng.uniform(-2000, 2000, n // 4)
+    big = 10.0 ** rng.uniform(1.6, 300, n) * np.exp(2j * np.pi * rng.random(n))
+    return np.concatenate([poles, roots, strip, rings, wedge, left, big])
+
+
 @pytest.mark.parametrize("dtype", [np.complex128, np.complex64], ids=["complex128", "complex64"])
 @pytest.mark.parametrize("name", sorted(COMPLEX))
 def test_complex(lib, name, dtype):
@@ -79,8 +114,11 @@ def test_complex(lib, name, dtype):
     SciPy nan - inf j)."""
     rng = np.random.default_rng(zlib.crc32(("complex " + name).encode()))
     with np.errstate(all="ignore"):
-        z = _cargs(rng).astype(dtype)
-        want = getattr(special, name)(z)
+        z = _cargs(rng)
+        if name in EXPINT:
+            z = np.concatenate([z, _expint_points(rng)])
+        z = z.astype(dtype)
+        want = _cwant(name, z)
     got = _ccall(lib, name, dtype, z)
     assert want.dtype == dtype
     rtol = COMPLEX[name][0 if dtype == np.complex128 else 1]
@@ -175,6 +213,73 @@ def test_complex_against_mpmath(lib, name, z, want):
         assert abs(g - w) <= 1e-14 * abs(w) + 5e-15 * abs(want), (name, z, got, want)
 
 
+# mpmath at 40 digits (digamma, e1, ei, si, ci, shi, chi): |ours - mpmath| <= rtol |mpmath|. SciPy's
+# E1 series loses digits for Re z > 0 near |z| = 5 (3.2e-13 at 4.2 - 1.5j, ours the same algorithm):
+# SciPy's own test tolerance for E1 there (1e-11, test_mpmath.py's test_e1_complex). Where e^-z
+# overflows (-715 + 3000j) SciPy's E1 is inf, ours within 1e-16.
+MPMATH_EXPINT = [
+    ("psi", -0.6 + 0.1j, complex(-0.7877785314967898, 0.9607392290521629), 1e-14),  # negative root's series
+    ("psi", 1.2 - 0.3j, complex(-0.22578038521975913, -0.3664005412315735), 1e-14),  # positive root's series
+    ("psi", -7.3 + 2j, complex(2.0865445794950275, 2.890890959233582), 1e-14),  # reflection
+    ("psi", -3 + 14j, complex(2.669193005610108, 1.8158692852837273), 1e-14),
+    ("psi", 20 - 30j, complex(3.57739211539108, -0.9943913598840195), 1e-14),  # asymptotic series
+    ("psi", -3 + 1e-06j, complex(1.2561176684318405, 1000000.0000030061), 1e-14),  # beside a pole
+    ("psi", 0.2 + 0.1j, complex(-4.281691986588725, 2.1262003139161525), 1e-14),  # a step of the recurrence
+    ("exp1", 4.2 - 1.5j, complex(-0.0006285575647466606, 0.002765987804174001), 1e-11),
+    ("exp1", 10 + 20j, complex(-1.201415002521843e-06, -1.5829805292573438e-06), 1e-14),  # continued fraction
+    ("exp1", -30 + 5j, complex(-42238508757.31804, -361103191095.0411), 1e-14),  # the wedge's series
+    ("exp1", -715 + 3000j, complex(1.3620518046561517e+305, 1.0750633752948118e+307), 1e-14),
+    ("exp1", 0.5 + 0.5j, complex(0.2578664571379838, -0.3966904354558152), 1e-14),
+    ("expi", 5 + 3j, complex(-19.843386431747206, 24.850103945457604), 1e-14),
+    ("expi", 40 - 2j, complex(-2225497109438622.8, -5606180151503454.0), 1e-14),
+    ("expi", -3 + 0.5j, complex(-0.010404084133521738, 3.133927393751679), 1e-14),
+    ("sici_0", 2 + 3j, complex(4.547513889562289, 1.399196580646055), 1e-14),
+    ("sici_1", 2 + 3j, complex(1.4082925015208496, -2.983617742029605), 1e-14),
+    ("sici_0", -4 - 0.5j, complex(-1.7726586167725251, 0.09979520014796193), 1e-14),
+    ("sici_1", -4 - 0.5j, complex(-0.17032801658970664, -3.2242899376119705), 1e-14),
+    ("sici_0", 0.3 + 0.2j, complex(0.30049006262778444, 0.1974464963284888), 1e-14),  # the power series
+    ("sici_1", 0.3 + 0.2j, complex(-0.455518236638613, 0.5581277943292196), 1e-14),
+    ("shichi_0", 2 + 3j, complex(-0.19318907627191984, 2.6454325553623694), 1e-14),
+    ("shichi_1", 2 + 3j, complex(-0.16836286832772046, 2.625115880451325), 1e-14),
+    ("shichi_0", -5 + 1j, complex(-14.512798797399192, 13.222626715481127), 1e-14),
+    ("shichi_1", -5 + 1j, complex(14.512359347593517, -10.082076095008778), 1e-14),
+    ("shichi_0", 0.5 - 0.5j, complex(0.48590455885255984, -0.5136787936176077), 1e-14),
+    ("shichi_1", 0.5 - 0.5j, complex(0.22803810171457603, -0.910369229073423), 1e-14),
+]
+
+
+@pytest.mark.parametrize("name, z, want, rtol", MPMATH_EXPINT)
+def test_expint_against_mpmath(lib, name, z, want, rtol):
+    got = complex(_ccall(lib, name, np.complex128, np.array([z]))[0])
+    assert abs(got - want) <= rtol * abs(want), (name, z, got, want)
+
+
+# SciPy's own tolerances against mpmath (scipy/special/tests/test_mpmath.py: test_digamma_complex,
+# test_e1_complex, test_ei_complex, test_si_complex, ...): Ci's is 1e-8 and Ei's 1e-9 there.
+SCIPY_MPMATH_RTOL = {"psi": 1e-13, "exp1": 1e-11, "expi": 1e-9, "sici_0": 1e-12, "sici_1": 1e-8, "shichi_0": 1e-12,
+                     "shichi_1": 1e-12}
+
+
+@pytest.mark.parametrize("name", sorted(SCIPY_MPMATH_RTOL))
+def test_expint_sweep_against_mpmath(lib, name):
+    """300 points over |x|, |y| <= 40 and magnitudes 1e-5..40 at every angle (off the negative
+    real axis for psi, where mpmath's digamma hangs, as SciPy's test has it) against mpmath at
+    SciPy's own test tolerances."""
+    mpmath = pytest.importorskip("mpmath")
+    f = {"psi": mpmath.digamma, "exp1": mpmath.e1, "expi": mpmath.ei, "sici_0": mpmath.si, "sici_1": mpmath.ci,
+         "shichi_0": mpmath.shi, "shichi_1": mpmath.chi}[name]
+    rng = np.random.default_rng(zlib.crc32(("mpmath " + name).encode()))
+    z = np.concatenate([rng.uniform(-40, 40, 150) + 1j * rng.uniform(-40, 40, 150),
+                        10.0 ** rng.uniform(-5, 1.6, 150) * np.exp(2j * np.pi * rng.random(150))])
+    if name == "psi":
+        z = z[~((z.real < 0) & (np.abs(z.imag) < 1.12))]
+    got = _ccall(lib, name, np.complex128, z)
+    with mpmath.workdps(30):
+        want = np.array([complex(f(mpmath.mpc(v.real, v.imag))) for v in z])
+    ok = np.abs(got - want) <= SCIPY_MPMATH_RTOL[name] * np.abs(want)
+    _assert_ok(name, (z,), got, want, ok)
+
+
 # Signed zeros and limits: SciPy's values, which ours follow.
 CSPECIAL = [
     ("wofz", complex(-0.0, 1.0), complex(0.427583576155807, -0.0)),
@@ -188,13 +293,30 @@ CSPECIAL = [
     ("erfi", complex(0.0, np.inf), complex(0.0, 1.0)),
     ("dawsn", complex(-0.0, 1.0), complex(-0.0, 2.030078469278705)),
     ("dawsn", complex(1.0, 0.0), complex(0.5380795069127684, -0.0)),
+    # the sides of E1's and Ei's cuts by the sign of Im z's zero; Si/Ci's i z (i (-0 + 50i) = -50 + 0i)
+    ("exp1", complex(-2.0, 0.0), complex(-4.954234356001891, -3.141592653589793)),
+    ("exp1", complex(-2.0, -0.0), complex(-4.954234356001891, 3.141592653589793)),
+    ("expi", complex(2.0, -0.0), complex(4.954234356001891, 0.0)),
+    ("expi", complex(-2.0, 0.0), complex(-0.048900510708060896, -0.0)),
+    ("sici_0", complex(np.inf, 0.0), complex(1.5707963267948966, 0.0)),
+    ("sici_1", complex(-np.inf, 0.0), complex(0.0, 3.141592653589793)),
+    ("sici_0", complex(-0.0, 50.0), complex(-0.0, 5.292818448565846e+19)),
+    ("sici_1", complex(-0.0, 50.0), complex(5.292818448565846e+19, 1.5707963267948966)),
+    ("sici_0", complex(2.0, 0.0), complex(1.6054129768026946, 0.0)),
+    ("shichi_1", complex(-np.inf, 0.0), complex(np.inf, 0.0)),
+    ("shichi_0", complex(-2.0, 0.0), complex(-2.5015674333549756, -0.0)),
+    ("shichi_1", complex(-2.0, 0.0), complex(2.452666922646915, 3.141592653589793)),
+    # psi of an infinite argument: log z where SciPy 1.17/1.18's dispatch reaches the asymptotic series
+    ("psi", complex(1.0, np.inf), complex(np.inf, 1.5707963267948966)),
+    ("psi", complex(np.inf, -0.0), complex(np.inf, 0.0)),
+    ("psi", complex(-np.inf, np.inf), complex(np.inf, 2.356194490192345)),
 ]
 
 
 @pytest.mark.parametrize("name, z, want", CSPECIAL)
 def test_complex_special_values(lib, name, z, want):
     got = complex(_ccall(lib, name, np.complex128, np.array([z]))[0])
-    assert complex(getattr(special, name)(z)) == want or np.isnan(want.real)
+    assert complex(_cwant(name, z)) == want or np.isnan(want.real)
     for g, w in ((got.real, want.real), (got.imag, want.imag)):
         assert g == pytest.approx(w, rel=1e-15) and np.signbit(g) == np.signbit(w), (name, z, got, want)
 

@@ -9,8 +9,7 @@
 // - Si, Ci and Shi, Chi (xsf's sici.h, J. Wilson's after mpmath): their power series for |z| < 0.8
 //   (DLMF 6.6.5-6), else from Ei(+-iz) and Ei(+-z) (DLMF 6.5.5-6, 6.4.4-7).
 // Non-finite z are SciPy's: NaN but for sici and shichi at +-inf on the real axis (their limits).
-// Where e^-z overflows (Re z < -709.78) E1 is e^(-z + log of the fraction): finite while E1 is, where
-// SciPy's product is infinite or NaN.
+// Where e^-z overflows (Re z < -709.78) it is applied in two halves, finite while E1 is.
 #ifndef CUARRAY_SPECIAL_CEXPINT_CUH
 #define CUARRAY_SPECIAL_CEXPINT_CUH
 namespace cuarray_special {
@@ -43,10 +42,10 @@ CSF_NOINLINE cdouble cexp1(cdouble z) {
   }
   cdouble ce1;
   if (isinf(exp(-x))) {
-    // e^-z overflows before the product does (SciPy's inf * 0 is NaN or infinite there):
-    // e^(-z + log zc), finite while |E1| is
-    const cdouble l = clog(zc);
-    ce1 = z.im == 0.0 ? cd(copysign(exp(l.re - x), zc.re), 0.0) : cexp(cd(l.re - x, l.im - z.im));
+    // e^-z overflows before the product does: e^(-z/2) zc e^(-x/2), finite while E1 is (SciPy's
+    // std::exp scales the same way inside glibc's cexp)
+    const double h = exp(-0.5 * x);
+    ce1 = (cexp(cd(-0.5 * x, -z.im)) * zc) * h;
   } else {
     ce1 = cexp(-z) * zc;
   }
