@@ -32,6 +32,7 @@
 #include "cgamma.cuh"
 #include "cdigamma.cuh"
 #include "cexpint.cuh"
+#include "chyp1f1.cuh"
 
 #include <complex>
 
@@ -225,6 +226,12 @@ BOTH_CUNARY(shichi_1, shichi_chi(in0))
 BOTH_CBINARY(xlogy, cs::xlogy_c(in0, in1))
 BOTH_CBINARY(xlog1py, cs::xlog1py_c(in0, in1))
 BOTH_TERNARY(hyp1f1, cs::hyp1f1(D(0), D(1), D(2)))
+// hyp1f1's 'ddD->D' and 'ffF->F' loops
+#define RRC(NAME, T, EXPR) \
+  extern "C" void csf_##NAME(const T* x, const T* y, const std::complex<T>* z, std::complex<T>* out, long n) { \
+    for (long i = 0; i < n; ++i) { const T in0 = x[i], in1 = y[i]; const std::complex<T> in2 = z[i]; out[i] = (EXPR); } }
+RRC(hyp1f1_ddD, double, cs::hyp1f1_c((double)in0, (double)in1, in2))
+RRC(hyp1f1_ffF, float, cs::hyp1f1_c((double)in0, (double)in1, in2))
 // _lambertw's 'Dld->D' and 'Flf->F' loops
 extern "C" void csf__lambertw_D(const std::complex<double>* z, const long* k, const double* tol,
                                 std::complex<double>* out, long n) {

@@ -429,6 +429,82 @@ def test_hyp1f1_against_mpmath(lib, args, want):
     assert got == pytest.approx(want, rel=1e-13)
 
 
+def _hyp1f1_c(lib, dtype, a, b, z):
+    """hyp1f1's 'ddD->D' / 'ffF->F' loop on the host build."""
+    real = np.float64 if dtype == np.complex128 else np.float32
+    fn = getattr(lib, "csf_hyp1f1_" + ("ddD" if dtype == np.complex128 else "ffF"))
+    a, b = (np.ascontiguousarray(v, dtype=real) for v in (a, b))
+    z = np.ascontiguousarray(z, dtype=dtype)
+    out = np.empty_like(z)
+    fn(*(v.ctypes.data_as(ctypes.c_void_p) for v in (a, b, z, out)), ctypes.c_long(z.size))
+    return out
+
+
+def _hyp1f1_complex_args(rng, n):
+    """|a|, |b| <= 20 (a fifth integers, a tenth half-integers), z in |x|, |y| <= 60 and at
+    magnitudes 1e-5..1e10 at every angle; and a grid of edges: the closed forms (a = 0, -1, b,
+    b + 1; a = 1, b = 2), the poles b = 0, -1, ..., negative integer a (the terminating series),
+    a >= 2 (the recurrence in a), z = 0, +-inf and NaN parts."""
+    a, b = (np.where(rng.random(n) < 0.2, np.round(p), p) for p in rng.uniform(-20, 20, (2, n)))
+    a = np.where(rng.random(n) < 0.1, np.round(2 * a) / 2, a)
+    z = np.where(rng.random(n) < 0.5, rng.uniform(-60, 60, n) + 1j * rng.uniform(-60, 60, n),
+                 10.0 ** rng.uniform(-5, 10, n) * np.exp(2j * np.pi * rng.random(n)))
+    e = np.array([0.0, -1.0, 1.0, 2.0, 0.5, -2.0, -0.5, 3.0, 1.5, -3.0, 20.0, -20.0, np.nan, np.inf, -np.inf])
+    ez = np.array([0.0, -0.0, 1.0, -1.0, 3.0, -30.0, 60.0, 1e-300, 1e10, np.inf, -np.inf, np.nan])
+    with np.errstate(invalid="ignore"):
+        zz = (ez[:, None] + 1j * ez[None, :]).ravel()
+    ga, gb, gz = (g.ravel() for g in np.meshgrid(e, e, zz, indexing="ij"))
+    return np.concatenate([a, ga]), np.concatenate([b, gb]), np.concatenate([z, gz])
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64], ids=["complex128", "complex64"])
+def test_hyp1f1_complex(lib, dtype):
+    """hyp1f1's complex loops (SciPy's Zhang & Jin CCHG, templates/chyp1f1.cuh) against SciPy:
+    1e-13 relative plus 4 eps |z| (e^z's phase is known to eps |z| at large |Im z|, where the sign
+    of pi in CCHG's log Gamma of a negative b, -pi in SciPy 1.17 and +-pi in 1.18, moves it; 8e-15
+    in practice elsewhere: the same arithmetic, CCHG's log Gamma included, which its recurrence in a
+    amplifies). SciPy's own value is off by up to 2 against mpmath where the series cancels or the
+    eight-term asymptotic expansion is short (its test_hyp1f1_complex is xfail); ours is the same.
+    Where SciPy's is not finite ours must not be; a NaN argument gives NaN (SciPy 1.18; 1.17
+    returned 1 for z = 0 or a = 0 whatever the others)."""
+    rng = np.random.default_rng(zlib.crc32(b"hyp1f1 complex"))
+    a, b, z = _hyp1f1_complex_args(rng, 60000)
+    real = np.float64 if dtype == np.complex128 else np.float32
+    a, b, z = a.astype(real), b.astype(real), z.astype(dtype)
+    with np.errstate(all="ignore"):
+        want = special.hyp1f1(a, b, z)
+        got = _hyp1f1_c(lib, dtype, a, b, z)
+        assert want.dtype == dtype
+        az = np.abs(z.astype(np.complex128))
+        rtol = (1e-13 if dtype == np.complex128 else 2e-6) + 4 * 2.2e-16 * np.where(np.isfinite(az), az, 0)
+        close = np.abs(got - want) <= rtol * np.abs(want) + (1e-300 if dtype == np.complex128 else 1e-36)
+        nan_in = np.isnan(a) | np.isnan(b) | np.isnan(z)
+        ok = np.where(nan_in, np.isnan(got.real) & np.isnan(got.imag),
+                      np.where(np.isfinite(want), close, ~np.isfinite(got)))
+    _assert_ok("hyp1f1", (a, b, z), got, want, ok)
+
+
+# mpmath.hyp1f1 at 40 digits where SciPy's algorithm is accurate: the series, the terminating
+# series, Kummer's transformation with the recurrence in a; the asymptotic expansion (0.3, 0.7,
+# 40 + 30j) to its eight terms' 1e-11.
+HYP1F1_COMPLEX_MPMATH = [
+    ((0.5, 1.5, 2 + 3j), complex(-0.10016552783144268, 1.4231150771991548), 1e-14),
+    ((-3.0, 2.5, -4 + 1j), complex(12.263492063492064, -5.136507936507937), 1e-14),
+    ((2.7, 1.3, -5 + 2j), complex(0.01436209496622205, -0.01029117142664504), 1e-14),
+    ((0.3, 0.7, 40 + 30j), complex(-2270237589525050.0, -2.1335344028475492e+16), 1e-10),
+    ((1.0, 3.0, 25j), complex(2.8151002036884488e-05, 0.08042352560031288), 1e-14),
+    ((-0.5, 4.0, 0.5 - 0.2j), complex(0.9361535209187541, 0.026328045240030348), 1e-14),
+    ((5.5, 2.25, 3 - 7j), complex(-822.0989916591996, 135.68888715774884), 1e-14),
+]
+
+
+@pytest.mark.parametrize("args, want, rtol", HYP1F1_COMPLEX_MPMATH)
+def test_hyp1f1_complex_against_mpmath(lib, args, want, rtol):
+    a, b, z = args
+    got = complex(_hyp1f1_c(lib, np.complex128, np.array([a]), np.array([b]), np.array([z]))[0])
+    assert abs(got - want) <= rtol * abs(want), (args, got, want)
+
+
 # mpmath (60 digits) where SciPy 1.17 and 1.18 are off, from the GPU run's failures of
 # test_special_gpu.py: iv underflows to 0 (Cephes' Temme series), stdtrit is 2.7e-11 off near
 # p = 1/2 (Boost's quantile: 3.911332020885639e-05), yve overflows to +inf (Y_v(x) is -1.03e328).

@@ -27,8 +27,14 @@ CSF_FN cdouble operator+(cdouble a, double s) { return cd(a.re + s, a.im); }
 CSF_FN cdouble operator-(cdouble a, double s) { return cd(a.re - s, a.im); }
 CSF_FN cdouble operator*(cdouble a, double s) { return cd(a.re * s, a.im * s); }
 CSF_FN cdouble operator/(cdouble a, double s) { return cd(a.re / s, a.im / s); }
-// Smith's division (no overflow of |b|^2 for large b).
+// Smith's division (no overflow of |b|^2 for large b). Its b.re + b.im r overflows for |b| above
+// DBL_MAX / 2 (hyp1f1's series then took inf for a converged ratio): both scaled by 1/4 there.
 CSF_FN cdouble operator/(cdouble a, cdouble b) {
+  const double big = fmax(fabs(b.re), fabs(b.im));
+  if (big > 8.98846567431158e307 && big <= 1.7976931348623157e308) {
+    a = cd(0.25 * a.re, 0.25 * a.im);
+    b = cd(0.25 * b.re, 0.25 * b.im);
+  }
   if (fabs(b.re) >= fabs(b.im)) {
     const double r = b.im / b.re, d = b.re + b.im * r;
     return cd((a.re + a.im * r) / d, (a.im - a.re * r) / d);
