@@ -50,14 +50,6 @@ CSF_FN cdouble zj_lgamma(double x) {
   return cd(log(pi / (xx * fabs(sr))) - gr, sr < 0.0 ? -atan2(si, sr) : 0.0);
 }
 
-// z^p (libstdc++'s pow(complex, real): the real power on the positive axis, else e^(p log z)).
-CSF_FN cdouble cpow_real(cdouble z, double p) {
-  if (z.im == 0.0 && z.re > 0.0) return cd(pow(z.re, p), 0.0);
-  const cdouble t = clog(z);
-  const double r = exp(p * t.re), th = p * t.im;
-  return cd(r * cos(th), r * sin(th));
-}
-
 CSF_NOINLINE cdouble chyp1f1(double a, double b, cdouble z) {
   const double nan = lim<double>::nan();
   if (isnan(a) || isnan(b) || isnan(z.re) || isnan(z.im)) return cd(nan, nan);

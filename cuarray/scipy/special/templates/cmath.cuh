@@ -83,6 +83,14 @@ CSF_FN cdouble clog1p(cdouble z) {
   return clog(cd(x + 1.0, y));
 }
 
+// z^p (libstdc++'s pow(complex, real): the real power on the positive axis, else e^(p log z)).
+CSF_FN cdouble cpow_real(cdouble z, double p) {
+  if (z.im == 0.0 && z.re > 0.0) return cd(pow(z.re, p), 0.0);
+  const cdouble t = clog(z);
+  const double r = exp(p * t.re), th = p * t.im;
+  return cd(r * cos(th), r * sin(th));
+}
+
 // Principal square root (Kahan's: no cancellation; the cut's sign from z.im's zero).
 CSF_FN cdouble csqrt(cdouble z) {
   if (z.re == 0 && z.im == 0) return cd(0.0, z.im);
