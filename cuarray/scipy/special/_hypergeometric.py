@@ -1,9 +1,10 @@
 """Hypergeometric functions (SciPy "Hypergeometric functions"): hyp2f1, Gauss's function
 (templates/hyp2f1.cuh: Cephes' hyp2f1, which SciPy uses for the real loops; the complex loops,
-'dddD->D' and 'fffF->F', SciPy's xsf hyp2f1: templates/chyp2f1.cuh), and hyp1f1, Kummer's function (templates/hyp1f1.cuh:
-SciPy's own cases, then Kummer's transformation, the asymptotic expansion or the series in
-double-double arithmetic where SciPy calls Boost; its complex loops, 'ddD->D' and 'ffF->F',
-SciPy's Zhang & Jin CCHG: templates/chyp1f1.cuh). Float loops compute in double, as SciPy's do."""
+'dddD->D' and 'fffF->F', SciPy's xsf hyp2f1: templates/chyp2f1.cuh), and hyp1f1, Kummer's
+function (templates/hyp1f1.cuh: SciPy's own cases, then Kummer's transformation, the asymptotic
+expansion or the series in double-double arithmetic where SciPy calls Boost; its complex loops,
+'ddD->D' and 'ffF->F', SciPy's Zhang & Jin CCHG: templates/chyp1f1.cuh). Float loops compute in
+double, as SciPy's do."""
 
 from ._ufunc import special_ufunc
 

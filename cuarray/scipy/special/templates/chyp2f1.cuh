@@ -147,7 +147,8 @@ struct H2f1Series {  // the Maclaurin series of 2F1(a, b; c; z)
   double a, b, c;
   cdouble z, term;
   double k;
-  CSF_FN H2f1Series(double a_, double b_, double c_, cdouble z_) : a(a_), b(b_), c(c_), z(z_), term(cd(1.0, 0.0)), k(0) {}
+  CSF_FN H2f1Series(double a_, double b_, double c_, cdouble z_)
+      : a(a_), b(b_), c(c_), z(z_), term(cd(1.0, 0.0)), k(0) {}
   CSF_FN cdouble operator()() {
     const cdouble out = term;
     term = term * (a + k) * (b + k) / ((k + 1) * (c + k)) * z;
@@ -189,7 +190,8 @@ struct H2f1Transform2 {  // the 1/z transformation's two series (DLMF 15.8.2)
   cdouble f1, f2;
   H2f1Series g1, g2;
   CSF_FN H2f1Transform2(double a, double b, double c, cdouble z)
-      : f1(four_gammas(c, b - a, b, c - a) * cpow_real(-z, -a)), f2(four_gammas(c, a - b, a, c - b) * cpow_real(-z, -b)),
+      : f1(four_gammas(c, b - a, b, c - a) * cpow_real(-z, -a)),
+        f2(four_gammas(c, a - b, a, c - b) * cpow_real(-z, -b)),
         g1(a, a - c + 1, a - b + 1, 1.0 / z), g2(b, b - c + 1, b - a + 1, 1.0 / z) {}
   CSF_FN cdouble operator()() { return f1 * g1() + f2 * g2(); }
 };
@@ -199,8 +201,9 @@ struct H2f1Transform2Limit {  // the 1/z transformation as a - b tends to the in
   cdouble z, log_neg_z, factor;
   double k;
   CSF_FN H2f1Transform2Limit(double a_, double b_, double c_, double m_, cdouble z_)
-      : d1(h2f1_psi(1.0)), d2(h2f1_psi(1 + m_)), d3(h2f1_psi(a_)), d4(h2f1_psi(c_ - a_)), a(a_), b(b_), c(c_), m(m_), z(z_),
-        log_neg_z(clog(-z_)), factor(cd(h2f1_poch(b_, m_) * h2f1_poch(1 - c_ + b_, m_) * h2f1_rgamma(m_ + 1), 0.0)), k(0) {}
+      : d1(h2f1_psi(1.0)), d2(h2f1_psi(1 + m_)), d3(h2f1_psi(a_)), d4(h2f1_psi(c_ - a_)), a(a_), b(b_), c(c_),
+        m(m_), z(z_), log_neg_z(clog(-z_)),
+        factor(cd(h2f1_poch(b_, m_) * h2f1_poch(1 - c_ + b_, m_) * h2f1_rgamma(m_ + 1), 0.0)), k(0) {}
   CSF_FN cdouble operator()() {
     const cdouble term = (d1 + d2 - d3 - d4 + log_neg_z) * factor;
     d1 += 1 / (1.0 + k);
@@ -220,8 +223,9 @@ struct H2f1Transform2LimitCminusAInt {
   cdouble z, log_neg_z, factor;
   double k;
   CSF_FN H2f1Transform2LimitCminusAInt(double a_, double b_, double c_, double m_, double n_, cdouble z_)
-      : d1(h2f1_psi(1.0)), d2(h2f1_psi(1 + m_)), d3(h2f1_psi(a_)), d4(h2f1_psi(n_)), a(a_), b(b_), c(c_), m(m_), n(n_), z(z_),
-        log_neg_z(clog(-z_)), factor(cd(h2f1_poch(b_, m_) * h2f1_poch(1 - c_ + b_, m_) * h2f1_rgamma(m_ + 1), 0.0)), k(0) {}
+      : d1(h2f1_psi(1.0)), d2(h2f1_psi(1 + m_)), d3(h2f1_psi(a_)), d4(h2f1_psi(n_)), a(a_), b(b_), c(c_), m(m_),
+        n(n_), z(z_), log_neg_z(clog(-z_)),
+        factor(cd(h2f1_poch(b_, m_) * h2f1_poch(1 - c_ + b_, m_) * h2f1_rgamma(m_ + 1), 0.0)), k(0) {}
   CSF_FN cdouble operator()() {
     if (k < n) {
       const cdouble term = (d1 + d2 - d3 - d4 + log_neg_z) * factor;
