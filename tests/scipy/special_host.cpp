@@ -30,6 +30,10 @@
 #include "hyp2f1.cuh"
 #include "complex_elementary.cuh"
 #include "cgamma.cuh"
+#include "cdigamma.cuh"
+#include "cexpint.cuh"
+#include "chyp1f1.cuh"
+#include "chyp2f1.cuh"
 
 #include <complex>
 
@@ -204,6 +208,18 @@ BOTH_CUNARY(log1p, cs::log1p_c(in0))
 BOTH_CUNARY(loggamma, cs::loggamma_c(in0))
 BOTH_CUNARY(gamma, cs::gamma_c(in0))
 BOTH_CUNARY(rgamma, cs::rgamma_c(in0))
+BOTH_CUNARY(psi, cs::psi_c(in0))
+BOTH_CUNARY(exp1, cs::exp1_c(in0))
+BOTH_CUNARY(expi, cs::expi_c(in0))
+// sici's and shichi's 'D->DD' loops: each output as its own function
+template <typename C> C sici_si(const C& z) { C c; return cs::sici_c(z, c); }
+template <typename C> C sici_ci(const C& z) { C c; cs::sici_c(z, c); return c; }
+template <typename C> C shichi_shi(const C& z) { C c; return cs::shichi_c(z, c); }
+template <typename C> C shichi_chi(const C& z) { C c; cs::shichi_c(z, c); return c; }
+BOTH_CUNARY(sici_0, sici_si(in0))
+BOTH_CUNARY(sici_1, sici_ci(in0))
+BOTH_CUNARY(shichi_0, shichi_shi(in0))
+BOTH_CUNARY(shichi_1, shichi_chi(in0))
 #define CBINARY(NAME, T, EXPR) \
   extern "C" void csf_##NAME(const std::complex<T>* x, const std::complex<T>* y, std::complex<T>* out, long n) { \
     for (long i = 0; i < n; ++i) { const std::complex<T> in0 = x[i], in1 = y[i]; out[i] = (EXPR); } }
@@ -211,6 +227,20 @@ BOTH_CUNARY(rgamma, cs::rgamma_c(in0))
 BOTH_CBINARY(xlogy, cs::xlogy_c(in0, in1))
 BOTH_CBINARY(xlog1py, cs::xlog1py_c(in0, in1))
 BOTH_TERNARY(hyp1f1, cs::hyp1f1(D(0), D(1), D(2)))
+// hyp1f1's 'ddD->D' and 'ffF->F' loops
+#define RRC(NAME, T, EXPR) \
+  extern "C" void csf_##NAME(const T* x, const T* y, const std::complex<T>* z, std::complex<T>* out, long n) { \
+    for (long i = 0; i < n; ++i) { const T in0 = x[i], in1 = y[i]; const std::complex<T> in2 = z[i]; out[i] = (EXPR); } }
+RRC(hyp1f1_ddD, double, cs::hyp1f1_c((double)in0, (double)in1, in2))
+RRC(hyp1f1_ffF, float, cs::hyp1f1_c((double)in0, (double)in1, in2))
+// hyp2f1's 'dddD->D' and 'fffF->F' loops
+#define RRRC(NAME, T, EXPR) \
+  extern "C" void csf_##NAME(const T* x, const T* y, const T* w, const std::complex<T>* z, std::complex<T>* out, \
+                             long n) { \
+    for (long i = 0; i < n; ++i) { \
+      const T in0 = x[i], in1 = y[i], in2 = w[i]; const std::complex<T> in3 = z[i]; out[i] = (EXPR); } }
+RRRC(hyp2f1_dddD, double, cs::hyp2f1_c((double)in0, (double)in1, (double)in2, in3))
+RRRC(hyp2f1_fffF, float, cs::hyp2f1_c((double)in0, (double)in1, (double)in2, in3))
 // _lambertw's 'Dld->D' and 'Flf->F' loops
 extern "C" void csf__lambertw_D(const std::complex<double>* z, const long* k, const double* tol,
                                 std::complex<double>* out, long n) {

@@ -46,7 +46,8 @@ def _ours(uf, ins, **kw):
 
 # The functions with SciPy's complex loops as well as its real ones.
 COMPLEX = {"wofz", "erf", "erfc", "erfcx", "erfi", "dawsn", "_lambertw", "_sph_harm_y", "ndtr", "log_ndtr", "expm1",
-           "log1p", "xlogy", "xlog1py", "gamma", "loggamma", "rgamma"}
+           "log1p", "xlogy", "xlog1py", "gamma", "loggamma", "rgamma", "psi", "digamma", "exp1", "expi", "sici",
+           "shichi", "hyp1f1", "hyp2f1"}
 
 
 def _expect(theirs, uf):
@@ -132,6 +133,25 @@ def test_scipy_1_18_order(monkeypatch, name):
         ins = (np.dtype("q"), np.dtype("q"), np.dtype("f"), np.dtype("f"))
         assert table.resolve_dtypes(ins + (None,))[-1] == np.dtype(np.complex64)
     assert name in _ufunc.FLOAT_FIRST_SINCE_1_18
+
+
+def test_hyp1f1_scipy_1_18_order_picks_the_same_loops():
+    """SciPy 1.18 lists hyp1f1's loops fff, ddd, ffF, ddD (1.17: fff, ffF, ddd, ddD, our rows'
+    order): every input picks the same loop under both."""
+    from cuarray.scipy.special import _ufunc
+
+    old = _ufunc.LoopTable("hyp1f1", 3, 1, ("fff->f", "ffF->F", "ddd->d", "ddD->D"))
+    new = _ufunc.LoopTable("hyp1f1", 3, 1, ("fff->f", "ddd->d", "ffF->F", "ddD->D"))
+    choices = DTYPES + WEAK
+    for ins in itertools.product(choices, repeat=3):
+        assert _ours_table(old, ins) == _ours_table(new, ins), ins
+
+
+def _ours_table(table, ins):
+    try:
+        return tuple(table.resolve_dtypes(tuple(ins) + (None,)))
+    except TypeError:
+        return TypeError
 
 
 def _pair(name):

@@ -443,6 +443,70 @@ def test_more_complex_loops_against_scipy(name, dtype):
     assert close[fin].all(), list(zip(z[fin & ~close][:5], g[fin & ~close][:5], want[fin & ~close][:5]))
 
 
+def _psi_expint_points(rng, n=4000):
+    """Where psi and the exponential integrals change method or are singular (as the host test's
+    _expint_points): near the poles 0, -1, ... on and off the axis, about digamma's two roots, the
+    reflection strip's edge |Im z| = 16, the rings |z| = 0.5, 0.8, 5, 16, 40, E1's wedge
+    Re z < -2 |Im z|, Re z < -709 (e^-z overflows), magnitudes to 1e300, and the edges."""
+    k = -rng.integers(0, 30, n).astype(float)
+    poles = k + rng.choice([0.0, 1e-12, -1e-8, 1e-3, -0.3], n) + 1j * rng.choice([0.0, -0.0, 1e-10, -1e-5, 0.2], n)
+    roots = np.concatenate([r + rng.uniform(0, 2.2 * rad, n // 2) * np.exp(2j * np.pi * rng.random(n // 2))
+                            for r, rad in ((1.4616321449683622, 0.5), (-0.5040830082644554, 0.3))])
+    strip = rng.uniform(-40, 1, n) + 1j * rng.uniform(15, 17, n) * rng.choice([-1, 1], n)
+    rings = np.concatenate([rad * rng.uniform(0.97, 1.03, n // 4) * np.exp(2j * np.pi * rng.random(n // 4))
+                            for rad in (0.5, 0.8, 5.0, 16.0, 40.0)])
+    t = rng.uniform(0, 60, n)
+    wedge = -t + 1j * t * rng.uniform(-0.55, 0.55, n)
+    left = rng.uniform(-800, -700, n // 4) + 1j * rng.uniform(-2000, 2000, n // 4)
+    box = rng.uniform(-40, 40, n) + 1j * rng.uniform(-40, 40, n)
+    polar = 10.0 ** rng.uniform(-10, 300, n) * np.exp(2j * np.pi * rng.random(n))
+    e = np.array([0.0, -0.0, 1.0, -2.0, 0.5, 5.0, 1e-300, 1e10, -1e300, np.inf, -np.inf, np.nan])
+    a, b = np.meshgrid(e, e)
+    return np.concatenate([poles, roots, strip, rings, wedge, left, box, polar, (a + 1j * b).ravel()])
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64], ids=["complex128", "complex64"])
+@pytest.mark.parametrize("name", ["psi", "exp1", "expi", "sici", "shichi"])
+def test_psi_expint_complex_against_scipy(name, dtype):
+    """The complex loops of psi (templates/cdigamma.cuh), exp1, expi, sici and shichi
+    (templates/cexpint.cuh) against SciPy's, each output. complex128: psi to 1e-13 (1e-14
+    absolute near its zeros on the negative axis, where the reflection cancels); exp1 and expi to
+    SciPy's own test tolerance against mpmath, 1e-11 (their power series loses digits near |z| = 5,
+    Re z > 0: a different rounding (the GPU's fused multiply-adds) moves the value by up to 2e-12);
+    sici and shichi to 1e-13 of |out0| + |out1| + 2, the size of the Ei terms that Ci and Chi are
+    sums of (Ci has zeros). Where SciPy's value is not finite, ours must not be either or be huge
+    (SciPy's E1 overflows with e^-z where ours applies it in halves)."""
+    rng = _rng("psi expint complex", name, dtype)
+    with np.errstate(all="ignore"):
+        z = _psi_expint_points(rng).astype(dtype)
+        want = getattr(special, name)(z)
+    got = getattr(cs, name)(cuarray.asarray(z))
+    wants, gots = (want, got) if isinstance(want, tuple) else ((want,), (got,))
+    assert len(gots) == len(wants)
+    c128 = dtype == np.complex128
+    rtol = {"psi": 1e-13, "exp1": 1e-11, "expi": 1e-11}.get(name, 1e-13) if c128 else 2e-6
+    floor = 1e-300 if c128 else 1e-36
+    with np.errstate(all="ignore"):
+        size = np.abs(wants[0]) + (np.abs(wants[1]) + 2 if len(wants) == 2 else 0)
+        for g, w in zip(gots, wants):
+            assert g.dtype == w.dtype == dtype
+            g = g.get()
+            atol = floor
+            if name in ("sici", "shichi"):
+                atol = np.maximum(floor, rtol * size)
+            elif name == "psi" and c128:
+                atol = 1e-14
+            elif name == "expi" and c128:
+                atol = np.where(np.abs(z) < 1, 1e-15, floor)  # Ei's real zero 0.3725
+            fin = np.isfinite(w)
+            close = np.isclose(g, w, rtol=rtol, atol=atol)
+            bad = fin & ~close
+            assert not bad.any(), list(zip(z[bad][:5], g[bad][:5], w[bad][:5]))
+            ok = ~np.isfinite(g) | (np.abs(g) > (1e300 if c128 else 1e36))
+            assert ok[~fin].all(), list(zip(z[~fin & ~ok][:5], g[~fin & ~ok][:5], w[~fin & ~ok][:5]))
+    assert special.psi(cuarray.asarray(z[:10])).dtype == dtype  # SciPy dispatches to ours
+
+
 def test_complex_ufunc_machinery():
     """wofz of a float64 array runs the complex128 loop (SciPy's 'D->D'), erf of complex64 (a
     float32 array plus a complex Python scalar) stays complex64; out= and where=; and
@@ -494,6 +558,94 @@ def test_hyp1f1_against_scipy(dtype):
     want = _want("hyp1f1", dtype, *args)
     got = cs.hyp1f1(*(cuarray.asarray(v) for v in args))
     _check("hyp1f1", got, want, 5e-9 if dtype == np.float64 else 2e-6, 1e-15 if dtype == np.float64 else 0, dtype)
+
+
+def _hyp1f1_series_size(a, b, z):
+    """The sum of the moduli of the series terms SciPy's CCHG adds (after Kummer's transformation
+    for Re z < 0, times |e^z|): the size of its rounding error where the series cancels."""
+    neg_int = (a < 0) & (a == np.round(a))
+    flip = (z.real < 0) & ~neg_int
+    ap, zp = np.where(flip, b - a, a), np.abs(np.where(flip, -z, z))
+    t, s = np.ones(a.shape), np.ones(a.shape)
+    for k in range(1, 400):
+        t = t * np.abs(ap + k - 1) / np.abs(b + k - 1) * zp / k
+        s += t
+    return np.where(flip, np.exp(z.real), 1.0) * s
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64], ids=["complex128", "complex64"])
+def test_hyp1f1_complex_against_scipy(dtype):
+    """hyp1f1's complex loops (SciPy's CCHG, templates/chyp1f1.cuh) for |a| <= 10 (a fifth integers),
+    b in (0.5, 20), |z| <= 30: 1e-9 relative plus 1e-10 of the series' size (its cancellation) and
+    4 eps |z| (e^z's phase). The GPU's rounding (fused multiply-adds, CUDA's libm) moves the value
+    where CCHG's recurrence in a or its series amplifies rounding (4e-12 relative at a = 10, b = 19,
+    a host build with FMA against SciPy; beyond these ranges, up to 1e-5 at b < 0, where both are
+    off mpmath by more): tests/scipy/test_special_host_more_cpu.py::test_hyp1f1_complex compares
+    the same arithmetic without FMA over |a|, |b| <= 20 and |z| to 1e10 at 1e-13."""
+    rng = _rng("hyp1f1 complex", dtype)
+    n = 20000
+    a = rng.uniform(-10, 10, n)
+    a = np.where(rng.random(n) < 0.2, np.round(a), a)
+    b = rng.uniform(0.5, 20, n)
+    z = np.concatenate([30 * np.sqrt(rng.random(n // 2)) * np.exp(2j * np.pi * rng.random(n // 2)),
+                        10.0 ** rng.uniform(-6, np.log10(30), n - n // 2) * np.exp(2j * np.pi * rng.random(n - n // 2))])
+    real = np.float64 if dtype == np.complex128 else np.float32
+    a, b, z = a.astype(real), b.astype(real), z.astype(dtype)
+    with np.errstate(all="ignore"):
+        want = special.hyp1f1(a, b, z)
+    got = cs.hyp1f1(cuarray.asarray(a), cuarray.asarray(b), cuarray.asarray(z))
+    assert got.dtype == want.dtype == dtype
+    g = got.get()
+    a8, b8, z16 = a.astype(np.float64), b.astype(np.float64), z.astype(np.complex128)
+    with np.errstate(all="ignore"):
+        size = _hyp1f1_series_size(a8, b8, z16)
+        rtol = (1e-9 if dtype == np.complex128 else 2e-6) + 4 * 2.2e-16 * np.abs(z16)
+        tol = rtol * np.abs(want) + 1e-10 * size + (1e-300 if dtype == np.complex128 else 1e-36)
+        fin = np.isfinite(want)
+        ok = np.where(fin, np.abs(g - want) <= tol, ~np.isfinite(g))
+    assert ok.all(), list(zip(a[~ok][:5], b[~ok][:5], z[~ok][:5], g[~ok][:5], want[~ok][:5]))
+    # a float32 array with a complex Python scalar: SciPy's 'ffF->F' loop (the scalar stays weak)
+    got = cs.hyp1f1(cuarray.asarray(a[:100].astype(np.float32)), 2.5, 1.5j)
+    want = special.hyp1f1(a[:100].astype(np.float32), 2.5, 1.5j)
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(got.get(), want, rtol=2e-6)
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64], ids=["complex128", "complex64"])
+def test_hyp2f1_complex_against_scipy(dtype):
+    """hyp2f1's complex loops (SciPy's xsf hyp2f1, templates/chyp2f1.cuh) for |a|, |b| <= 5 (a
+    fifth integers), 0.5 < c < 10, z over |x|, |y| <= 3, magnitudes 1e-3..10 and the ring
+    0.85 <= |z| <= 1.15: within 1e-11 of the value plus the size of the terms SciPy's method adds
+    (special_host_lib.hyp2f1_complex_size: the GPU's rounding moves a cancelling sum by a few eps of
+    its terms). The limit forms (a - b or c - a - b an integer, |z| >= 0.9) to 1e-4 of the value,
+    1e-2 where |1 - z| > 0.8: SciPy's own value is that far off mpmath there (7e-4 at |1 - z| =
+    0.88; tests/scipy/test_special_host_more_cpu.py::test_hyp2f1_complex_limits)."""
+    rng = _rng("hyp2f1 complex", dtype)
+    n = 20000
+    a, b = (np.where(rng.random(n) < 0.2, np.round(p), p) for p in rng.uniform(-5, 5, (2, n)))
+    c = rng.uniform(0.5, 10, n)
+    k = n // 3
+    z = np.concatenate([rng.uniform(-3, 3, k) + 1j * rng.uniform(-3, 3, k),
+                        10.0 ** rng.uniform(-3, 1, k) * np.exp(2j * np.pi * rng.random(k)),
+                        rng.uniform(0.85, 1.15, n - 2 * k) * np.exp(2j * np.pi * rng.random(n - 2 * k))])
+    real = np.float64 if dtype == np.complex128 else np.float32
+    a, b, c, z = a.astype(real), b.astype(real), c.astype(real), z.astype(dtype)
+    with np.errstate(all="ignore"):
+        want = special.hyp2f1(a, b, c, z)
+    got = cs.hyp2f1(*(cuarray.asarray(v) for v in (a, b, c, z)))
+    assert got.dtype == want.dtype == dtype
+    g = got.get()
+    a8, b8, c8, z16 = [v.astype(np.float64) for v in (a, b, c)] + [z.astype(np.complex128)]
+    with np.errstate(all="ignore"):
+        branch = special_host_lib.hyp2f1_complex_branches(a8, b8, c8, z16)
+        size = special_host_lib.hyp2f1_complex_size(a8, b8, c8, z16)
+        limit = np.isin(branch, ["1-z limit", "1/z limit"]) & (np.abs(z16) >= 0.9)
+        rtol = np.where(limit, np.where(np.abs(1 - z16) > 0.8, 1e-2, 1e-4), 1e-11 if dtype == np.complex128 else 2e-6)
+        tol = rtol * np.abs(want) + 1e-11 * size + (1e-300 if dtype == np.complex128 else 1e-36)
+        fin = np.isfinite(want)
+        ok = np.where(fin, np.abs(g - want) <= tol, ~np.isfinite(g) | (np.abs(g) > (1e300 if dtype == np.complex128
+                                                                                      else 1e36)))
+    assert ok.all(), list(zip(a[~ok][:4], b[~ok][:4], c[~ok][:4], z[~ok][:4], g[~ok][:4], want[~ok][:4]))
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64], ids=["float64", "float32", "int64"])

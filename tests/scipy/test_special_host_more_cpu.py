@@ -1,5 +1,5 @@
 """The complex loops (wofz, the error functions, ndtr, log_ndtr, expm1, log1p, xlogy, xlog1py,
-lambertw, sph_harm_y) and the hypergeometric
+the gamma family, psi, exp1, expi, sici, shichi, lambertw, sph_harm_y) and the hypergeometric
 functions (hyp2f1, hyp1f1) of cuarray/scipy/special/templates, compiled for the host with g++ (no
 GPU), against scipy.special (and mpmath values where SciPy's are off). The shared build and
 helpers: special_host_lib.py; the real functions: test_special_host_cpu.py.
@@ -39,6 +39,10 @@ def _scipy(name, dtype, *args):
 COMPLEX = {name: (2e-13, 2e-6) for name in ("wofz", "erf", "erfc", "erfcx", "erfi", "dawsn", "ndtr", "log_ndtr")}
 COMPLEX.update({name: (1e-14, 2e-6) for name in ("expm1", "log1p")})
 COMPLEX.update({name: (1e-13, 2e-6) for name in ("loggamma", "gamma", "rgamma")})
+# psi, the exponential integrals and sici/shichi (each output on its own: "sici_0" is Si): SciPy's
+# algorithms, within 6e-15 of SciPy over the grid below
+EXPINT = ("psi", "exp1", "expi", "sici_0", "sici_1", "shichi_0", "shichi_1")
+COMPLEX.update({name: (1e-13, 2e-6) for name in EXPINT})
 CEDGES = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -3.0, 5.0, 30.0, -30.0, 27.0, -27.0, 1e-300, -1e-300, 1e-9,
                    1e10, -1e10, 1e300, -1e300, np.inf, -np.inf, np.nan])
 
@@ -70,6 +74,37 @@ def _cargs(rng, n=20000, r=40.0):
     return np.concatenate([box, polar, axes, 1j * axes, (a + 1j * b).ravel()])
 
 
+def _cwant(name, *args):
+    """SciPy's value; "sici_1" is the second output of sici."""
+    base, _, k = name.rpartition("_") if name[-2:] in ("_0", "_1") else (name, "", "")
+    with np.errstate(all="ignore"):
+        out = getattr(special, base)(*args)
+    return out[int(k)] if k else out
+
+
+DIGAMMA_ROOTS = (1.4616321449683622, -0.5040830082644554)
+
+
+def _expint_points(rng, n=4000):
+    """Where psi and the exponential integrals change method or are singular: the poles 0, -1, ...
+    (on and off the axis, both zeros), circles about digamma's two roots (the Taylor series' radii
+    0.5 and 0.3), the reflection strip's edge |Im z| = 16 and |z| = 16 (the asymptotic series), E1's
+    |z| = 5 and |z| = 40 and its wedge Re z < -2|Im z|, the Si/Ci series' |z| = 0.8, Re z < -709
+    (e^-z overflows), and magnitudes to 1e300 at every angle."""
+    k = -rng.integers(0, 30, n).astype(float)
+    poles = k + rng.choice([0.0, 1e-12, -1e-8, 1e-3, -0.3], n) + 1j * rng.choice([0.0, -0.0, 1e-10, -1e-5, 0.2], n)
+    roots = np.concatenate([r + rng.uniform(0, 2.2 * rad, n // 2) * np.exp(2j * np.pi * rng.random(n // 2))
+                            for r, rad in zip(DIGAMMA_ROOTS, (0.5, 0.3))])
+    strip = rng.uniform(-40, 1, n) + 1j * rng.uniform(15, 17, n) * rng.choice([-1, 1], n)
+    rings = np.concatenate([rad * rng.uniform(0.97, 1.03, n // 4) * np.exp(2j * np.pi * rng.random(n // 4))
+                            for rad in (0.5, 0.8, 5.0, 16.0, 40.0)])
+    t = rng.uniform(0, 60, n)
+    wedge = -t + 1j * t * rng.uniform(-0.55, 0.55, n)
+    left = rng.uniform(-800, -700, n // 4) + 1j * rng.uniform(-2000, 2000, n // 4)
+    big = 10.0 ** rng.uniform(1.6, 300, n) * np.exp(2j * np.pi * rng.random(n))
+    return np.concatenate([poles, roots, strip, rings, wedge, left, big])
+
+
 @pytest.mark.parametrize("dtype", [np.complex128, np.complex64], ids=["complex128", "complex64"])
 @pytest.mark.parametrize("name", sorted(COMPLEX))
 def test_complex(lib, name, dtype):
@@ -79,8 +114,11 @@ def test_complex(lib, name, dtype):
     SciPy nan - inf j)."""
     rng = np.random.default_rng(zlib.crc32(("complex " + name).encode()))
     with np.errstate(all="ignore"):
-        z = _cargs(rng).astype(dtype)
-        want = getattr(special, name)(z)
+        z = _cargs(rng)
+        if name in EXPINT:
+            z = np.concatenate([z, _expint_points(rng)])
+        z = z.astype(dtype)
+        want = _cwant(name, z)
     got = _ccall(lib, name, dtype, z)
     assert want.dtype == dtype
     rtol = COMPLEX[name][0 if dtype == np.complex128 else 1]
@@ -175,6 +213,73 @@ def test_complex_against_mpmath(lib, name, z, want):
         assert abs(g - w) <= 1e-14 * abs(w) + 5e-15 * abs(want), (name, z, got, want)
 
 
+# mpmath at 40 digits (digamma, e1, ei, si, ci, shi, chi): |ours - mpmath| <= rtol |mpmath|. SciPy's
+# E1 series loses digits for Re z > 0 near |z| = 5 (3.2e-13 at 4.2 - 1.5j, ours the same algorithm):
+# SciPy's own test tolerance for E1 there (1e-11, test_mpmath.py's test_e1_complex). Where e^-z
+# overflows (-715 + 3000j) SciPy's E1 is inf, ours within 1e-16.
+MPMATH_EXPINT = [
+    ("psi", -0.6 + 0.1j, complex(-0.7877785314967898, 0.9607392290521629), 1e-14),  # negative root's series
+    ("psi", 1.2 - 0.3j, complex(-0.22578038521975913, -0.3664005412315735), 1e-14),  # positive root's series
+    ("psi", -7.3 + 2j, complex(2.0865445794950275, 2.890890959233582), 1e-14),  # reflection
+    ("psi", -3 + 14j, complex(2.669193005610108, 1.8158692852837273), 1e-14),
+    ("psi", 20 - 30j, complex(3.57739211539108, -0.9943913598840195), 1e-14),  # asymptotic series
+    ("psi", -3 + 1e-06j, complex(1.2561176684318405, 1000000.0000030061), 1e-14),  # beside a pole
+    ("psi", 0.2 + 0.1j, complex(-4.281691986588725, 2.1262003139161525), 1e-14),  # a step of the recurrence
+    ("exp1", 4.2 - 1.5j, complex(-0.0006285575647466606, 0.002765987804174001), 1e-11),
+    ("exp1", 10 + 20j, complex(-1.201415002521843e-06, -1.5829805292573438e-06), 1e-14),  # continued fraction
+    ("exp1", -30 + 5j, complex(-42238508757.31804, -361103191095.0411), 1e-14),  # the wedge's series
+    ("exp1", -715 + 3000j, complex(1.3620518046561517e+305, 1.0750633752948118e+307), 1e-14),
+    ("exp1", 0.5 + 0.5j, complex(0.2578664571379838, -0.3966904354558152), 1e-14),
+    ("expi", 5 + 3j, complex(-19.843386431747206, 24.850103945457604), 1e-14),
+    ("expi", 40 - 2j, complex(-2225497109438622.8, -5606180151503454.0), 1e-14),
+    ("expi", -3 + 0.5j, complex(-0.010404084133521738, 3.133927393751679), 1e-14),
+    ("sici_0", 2 + 3j, complex(4.547513889562289, 1.399196580646055), 1e-14),
+    ("sici_1", 2 + 3j, complex(1.4082925015208496, -2.983617742029605), 1e-14),
+    ("sici_0", -4 - 0.5j, complex(-1.7726586167725251, 0.09979520014796193), 1e-14),
+    ("sici_1", -4 - 0.5j, complex(-0.17032801658970664, -3.2242899376119705), 1e-14),
+    ("sici_0", 0.3 + 0.2j, complex(0.30049006262778444, 0.1974464963284888), 1e-14),  # the power series
+    ("sici_1", 0.3 + 0.2j, complex(-0.455518236638613, 0.5581277943292196), 1e-14),
+    ("shichi_0", 2 + 3j, complex(-0.19318907627191984, 2.6454325553623694), 1e-14),
+    ("shichi_1", 2 + 3j, complex(-0.16836286832772046, 2.625115880451325), 1e-14),
+    ("shichi_0", -5 + 1j, complex(-14.512798797399192, 13.222626715481127), 1e-14),
+    ("shichi_1", -5 + 1j, complex(14.512359347593517, -10.082076095008778), 1e-14),
+    ("shichi_0", 0.5 - 0.5j, complex(0.48590455885255984, -0.5136787936176077), 1e-14),
+    ("shichi_1", 0.5 - 0.5j, complex(0.22803810171457603, -0.910369229073423), 1e-14),
+]
+
+
+@pytest.mark.parametrize("name, z, want, rtol", MPMATH_EXPINT)
+def test_expint_against_mpmath(lib, name, z, want, rtol):
+    got = complex(_ccall(lib, name, np.complex128, np.array([z]))[0])
+    assert abs(got - want) <= rtol * abs(want), (name, z, got, want)
+
+
+# SciPy's own tolerances against mpmath (scipy/special/tests/test_mpmath.py: test_digamma_complex,
+# test_e1_complex, test_ei_complex, test_si_complex, ...): Ci's is 1e-8 and Ei's 1e-9 there.
+SCIPY_MPMATH_RTOL = {"psi": 1e-13, "exp1": 1e-11, "expi": 1e-9, "sici_0": 1e-12, "sici_1": 1e-8, "shichi_0": 1e-12,
+                     "shichi_1": 1e-12}
+
+
+@pytest.mark.parametrize("name", sorted(SCIPY_MPMATH_RTOL))
+def test_expint_sweep_against_mpmath(lib, name):
+    """300 points over |x|, |y| <= 40 and magnitudes 1e-5..40 at every angle (off the negative
+    real axis for psi, where mpmath's digamma hangs, as SciPy's test has it) against mpmath at
+    SciPy's own test tolerances."""
+    mpmath = pytest.importorskip("mpmath")
+    f = {"psi": mpmath.digamma, "exp1": mpmath.e1, "expi": mpmath.ei, "sici_0": mpmath.si, "sici_1": mpmath.ci,
+         "shichi_0": mpmath.shi, "shichi_1": mpmath.chi}[name]
+    rng = np.random.default_rng(zlib.crc32(("mpmath " + name).encode()))
+    z = np.concatenate([rng.uniform(-40, 40, 150) + 1j * rng.uniform(-40, 40, 150),
+                        10.0 ** rng.uniform(-5, 1.6, 150) * np.exp(2j * np.pi * rng.random(150))])
+    if name == "psi":
+        z = z[~((z.real < 0) & (np.abs(z.imag) < 1.12))]
+    got = _ccall(lib, name, np.complex128, z)
+    with mpmath.workdps(30):
+        want = np.array([complex(f(mpmath.mpc(v.real, v.imag))) for v in z])
+    ok = np.abs(got - want) <= SCIPY_MPMATH_RTOL[name] * np.abs(want)
+    _assert_ok(name, (z,), got, want, ok)
+
+
 # Signed zeros and limits: SciPy's values, which ours follow.
 CSPECIAL = [
     ("wofz", complex(-0.0, 1.0), complex(0.427583576155807, -0.0)),
@@ -188,13 +293,30 @@ CSPECIAL = [
     ("erfi", complex(0.0, np.inf), complex(0.0, 1.0)),
     ("dawsn", complex(-0.0, 1.0), complex(-0.0, 2.030078469278705)),
     ("dawsn", complex(1.0, 0.0), complex(0.5380795069127684, -0.0)),
+    # the sides of E1's and Ei's cuts by the sign of Im z's zero; Si/Ci's i z (i (-0 + 50i) = -50 + 0i)
+    ("exp1", complex(-2.0, 0.0), complex(-4.954234356001891, -3.141592653589793)),
+    ("exp1", complex(-2.0, -0.0), complex(-4.954234356001891, 3.141592653589793)),
+    ("expi", complex(2.0, -0.0), complex(4.954234356001891, 0.0)),
+    ("expi", complex(-2.0, 0.0), complex(-0.048900510708060896, -0.0)),
+    ("sici_0", complex(np.inf, 0.0), complex(1.5707963267948966, 0.0)),
+    ("sici_1", complex(-np.inf, 0.0), complex(0.0, 3.141592653589793)),
+    ("sici_0", complex(-0.0, 50.0), complex(-0.0, 5.292818448565846e+19)),
+    ("sici_1", complex(-0.0, 50.0), complex(5.292818448565846e+19, 1.5707963267948966)),
+    ("sici_0", complex(2.0, 0.0), complex(1.6054129768026946, 0.0)),
+    ("shichi_1", complex(-np.inf, 0.0), complex(np.inf, 0.0)),
+    ("shichi_0", complex(-2.0, 0.0), complex(-2.5015674333549756, -0.0)),
+    ("shichi_1", complex(-2.0, 0.0), complex(2.452666922646915, 3.141592653589793)),
+    # psi of an infinite argument: log z where SciPy 1.17/1.18's dispatch reaches the asymptotic series
+    ("psi", complex(1.0, np.inf), complex(np.inf, 1.5707963267948966)),
+    ("psi", complex(np.inf, -0.0), complex(np.inf, 0.0)),
+    ("psi", complex(-np.inf, np.inf), complex(np.inf, 2.356194490192345)),
 ]
 
 
 @pytest.mark.parametrize("name, z, want", CSPECIAL)
 def test_complex_special_values(lib, name, z, want):
     got = complex(_ccall(lib, name, np.complex128, np.array([z]))[0])
-    assert complex(getattr(special, name)(z)) == want or np.isnan(want.real)
+    assert complex(_cwant(name, z)) == want or np.isnan(want.real)
     for g, w in ((got.real, want.real), (got.imag, want.imag)):
         assert g == pytest.approx(w, rel=1e-15) and np.signbit(g) == np.signbit(w), (name, z, got, want)
 
@@ -305,6 +427,209 @@ HYP1F1_MPMATH = [((-19.0, -13.837251281229573, 1.045623811934206), 4.30689695235
 def test_hyp1f1_against_mpmath(lib, args, want):
     got = _call(lib, "hyp1f1", np.float64, *(np.array([v]) for v in args))[0]
     assert got == pytest.approx(want, rel=1e-13)
+
+
+def _hyp1f1_c(lib, dtype, a, b, z):
+    """hyp1f1's 'ddD->D' / 'ffF->F' loop on the host build."""
+    real = np.float64 if dtype == np.complex128 else np.float32
+    fn = getattr(lib, "csf_hyp1f1_" + ("ddD" if dtype == np.complex128 else "ffF"))
+    a, b = (np.ascontiguousarray(v, dtype=real) for v in (a, b))
+    z = np.ascontiguousarray(z, dtype=dtype)
+    out = np.empty_like(z)
+    fn(*(v.ctypes.data_as(ctypes.c_void_p) for v in (a, b, z, out)), ctypes.c_long(z.size))
+    return out
+
+
+def _hyp1f1_complex_args(rng, n):
+    """|a|, |b| <= 20 (a fifth integers, a tenth half-integers), z in |x|, |y| <= 60 and at
+    magnitudes 1e-5..1e10 at every angle; and a grid of edges: the closed forms (a = 0, -1, b,
+    b + 1; a = 1, b = 2), the poles b = 0, -1, ..., negative integer a (the terminating series),
+    a >= 2 (the recurrence in a), z = 0, +-inf and NaN parts."""
+    a, b = (np.where(rng.random(n) < 0.2, np.round(p), p) for p in rng.uniform(-20, 20, (2, n)))
+    a = np.where(rng.random(n) < 0.1, np.round(2 * a) / 2, a)
+    z = np.where(rng.random(n) < 0.5, rng.uniform(-60, 60, n) + 1j * rng.uniform(-60, 60, n),
+                 10.0 ** rng.uniform(-5, 10, n) * np.exp(2j * np.pi * rng.random(n)))
+    e = np.array([0.0, -1.0, 1.0, 2.0, 0.5, -2.0, -0.5, 3.0, 1.5, -3.0, 20.0, -20.0, np.nan, np.inf, -np.inf])
+    ez = np.array([0.0, -0.0, 1.0, -1.0, 3.0, -30.0, 60.0, 1e-300, 1e10, np.inf, -np.inf, np.nan])
+    with np.errstate(invalid="ignore"):
+        zz = (ez[:, None] + 1j * ez[None, :]).ravel()
+    ga, gb, gz = (g.ravel() for g in np.meshgrid(e, e, zz, indexing="ij"))
+    return np.concatenate([a, ga]), np.concatenate([b, gb]), np.concatenate([z, gz])
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64], ids=["complex128", "complex64"])
+def test_hyp1f1_complex(lib, dtype):
+    """hyp1f1's complex loops (SciPy's Zhang & Jin CCHG, templates/chyp1f1.cuh) against SciPy:
+    1e-13 relative plus 4 eps |z| (e^z's phase is known to eps |z| at large |Im z|, where the sign
+    of pi in CCHG's log Gamma of a negative b, -pi in SciPy 1.17 and +-pi in 1.18, moves it; 8e-15
+    in practice elsewhere: the same arithmetic, CCHG's log Gamma included, which its recurrence in a
+    amplifies). SciPy's own value is off by up to 2 against mpmath where the series cancels or the
+    eight-term asymptotic expansion is short (its test_hyp1f1_complex is xfail); ours is the same.
+    Where SciPy's is not finite ours must not be; a NaN argument gives NaN (SciPy 1.18; 1.17
+    returned 1 for z = 0 or a = 0 whatever the others)."""
+    rng = np.random.default_rng(zlib.crc32(b"hyp1f1 complex"))
+    a, b, z = _hyp1f1_complex_args(rng, 60000)
+    real = np.float64 if dtype == np.complex128 else np.float32
+    a, b, z = a.astype(real), b.astype(real), z.astype(dtype)
+    with np.errstate(all="ignore"):
+        want = special.hyp1f1(a, b, z)
+        got = _hyp1f1_c(lib, dtype, a, b, z)
+        assert want.dtype == dtype
+        az = np.abs(z.astype(np.complex128))
+        rtol = (1e-13 if dtype == np.complex128 else 2e-6) + 4 * 2.2e-16 * np.where(np.isfinite(az), az, 0)
+        close = np.abs(got - want) <= rtol * np.abs(want) + (1e-300 if dtype == np.complex128 else 1e-36)
+        nan_in = np.isnan(a) | np.isnan(b) | np.isnan(z)
+        ok = np.where(nan_in, np.isnan(got.real) & np.isnan(got.imag),
+                      np.where(np.isfinite(want), close, ~np.isfinite(got)))
+    _assert_ok("hyp1f1", (a, b, z), got, want, ok)
+
+
+# mpmath.hyp1f1 at 40 digits where SciPy's algorithm is accurate: the series, the terminating
+# series, Kummer's transformation with the recurrence in a; the asymptotic expansion (0.3, 0.7,
+# 40 + 30j) to its eight terms' 1e-11.
+HYP1F1_COMPLEX_MPMATH = [
+    ((0.5, 1.5, 2 + 3j), complex(-0.10016552783144268, 1.4231150771991548), 1e-14),
+    ((-3.0, 2.5, -4 + 1j), complex(12.263492063492064, -5.136507936507937), 1e-14),
+    ((2.7, 1.3, -5 + 2j), complex(0.01436209496622205, -0.01029117142664504), 1e-14),
+    ((0.3, 0.7, 40 + 30j), complex(-2270237589525050.0, -2.1335344028475492e+16), 1e-10),
+    ((1.0, 3.0, 25j), complex(2.8151002036884488e-05, 0.08042352560031288), 1e-14),
+    ((-0.5, 4.0, 0.5 - 0.2j), complex(0.9361535209187541, 0.026328045240030348), 1e-14),
+    ((5.5, 2.25, 3 - 7j), complex(-822.0989916591996, 135.68888715774884), 1e-14),
+]
+
+
+@pytest.mark.parametrize("args, want, rtol", HYP1F1_COMPLEX_MPMATH)
+def test_hyp1f1_complex_against_mpmath(lib, args, want, rtol):
+    a, b, z = args
+    got = complex(_hyp1f1_c(lib, np.complex128, np.array([a]), np.array([b]), np.array([z]))[0])
+    assert abs(got - want) <= rtol * abs(want), (args, got, want)
+
+
+def _hyp2f1_c(lib, dtype, a, b, c, z):
+    """hyp2f1's 'dddD->D' / 'fffF->F' loop on the host build."""
+    real = np.float64 if dtype == np.complex128 else np.float32
+    fn = getattr(lib, "csf_hyp2f1_" + ("dddD" if dtype == np.complex128 else "fffF"))
+    a, b, c = (np.ascontiguousarray(v, dtype=real) for v in (a, b, c))
+    z = np.ascontiguousarray(z, dtype=dtype)
+    out = np.empty_like(z)
+    fn(*(v.ctypes.data_as(ctypes.c_void_p) for v in (a, b, c, z, out)), ctypes.c_long(z.size))
+    return out
+
+
+def _hyp2f1_complex_z(rng, n):
+    """z over |x|, |y| <= 3, magnitudes 1e-3..1e2 at every angle, the ring 0.85 <= |z| <= 1.15
+    (Lopez & Temme's series, the 1 - z and z/(z - 1) transformations) and near z = +-1."""
+    k = n // 4
+    return np.concatenate([rng.uniform(-3, 3, k) + 1j * rng.uniform(-3, 3, k),
+                           10.0 ** rng.uniform(-3, 2, k) * np.exp(2j * np.pi * rng.random(k)),
+                           rng.uniform(0.85, 1.15, k) * np.exp(2j * np.pi * rng.random(k)),
+                           rng.choice([1.0, -1.0], n - 3 * k) + 10.0 ** rng.uniform(-16, -1, n - 3 * k)
+                           * np.exp(2j * np.pi * rng.random(n - 3 * k))])
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64], ids=["complex128", "complex64"])
+def test_hyp2f1_complex(lib, dtype):
+    """hyp2f1's complex loops (SciPy's xsf hyp2f1, templates/chyp2f1.cuh) against SciPy over
+    a, b, c in (-20, 20) (a fifth integers, a tenth half-integers: the polynomials, the poles of c,
+    the limit forms) and the edges (a, b = 0, z = 0, +-1, the poles, Kummer's and Gauss's sums,
+    infinite and NaN parts): within 1e-13 of the value plus the size of the terms SciPy's method
+    adds (special_host_lib.hyp2f1_complex_size: its transformations' two terms cancel by up to
+    1e10 here, where SciPy's and ours are both far off mpmath, each in its own rounding of the Gamma
+    ratios). The limit forms (a - b or c - a - b an integer beyond |z| = 0.9) are compared in
+    test_hyp2f1_complex_limits; NaN arguments give NaN (SciPy 1.18)."""
+    rng = np.random.default_rng(zlib.crc32(b"hyp2f1 complex"))
+    n = 40000
+    a, b, c = (np.where(rng.random(n) < 0.2, np.round(p), p) for p in rng.uniform(-20, 20, (3, n)))
+    a = np.where(rng.random(n) < 0.1, np.round(2 * a) / 2, a)
+    z = _hyp2f1_complex_z(rng, n)
+    e = np.array([0.0, -1.0, 1.0, 2.0, 0.5, -2.0, 1.5, -0.5, 3.0, np.nan, np.inf])
+    ez = np.array([0.0, 1.0, -1.0, 0.5, 2.0, -3.0, 1e10, np.inf, np.nan])
+    with np.errstate(invalid="ignore"):
+        zz = (ez[:, None] + 1j * ez[None, :]).ravel()
+    grid = [g.ravel() for g in np.meshgrid(e, e, e, zz, indexing="ij")]
+    a, b, c, z = (np.concatenate([u, v]) for u, v in zip((a, b, c, z), grid))
+    real = np.float64 if dtype == np.complex128 else np.float32
+    a, b, c, z = a.astype(real), b.astype(real), c.astype(real), z.astype(dtype)
+    with np.errstate(all="ignore"):
+        want = special.hyp2f1(a, b, c, z)
+        got = _hyp2f1_c(lib, dtype, a, b, c, z)
+        assert want.dtype == dtype
+        a8, b8, c8, z16 = [v.astype(np.float64) for v in (a, b, c)] + [z.astype(np.complex128)]
+        branch = special_host_lib.hyp2f1_complex_branches(a8, b8, c8, z16)
+        size = special_host_lib.hyp2f1_complex_size(a8, b8, c8, z16)
+        rtol = 1e-13 if dtype == np.complex128 else 2e-6
+        close = np.abs(got - want) <= rtol * np.abs(want) + 1e-13 * size + (1e-300 if dtype == np.complex128 else 1e-36)
+        nan_in = np.isnan(a) | np.isnan(b) | np.isnan(c) | np.isnan(z)
+        huge = np.abs(got) > (1e300 if dtype == np.complex128 else 1e36)  # SciPy's rounds to inf
+        ok = np.where(nan_in, np.isnan(got.real) & np.isnan(got.imag),
+                      np.where(np.isfinite(want), close, ~np.isfinite(got) | huge))
+        ok |= np.isin(branch, ["1-z limit", "1/z limit"]) & (np.abs(z16) > 0.9) & np.isfinite(z16) & ~nan_in
+    _assert_ok("hyp2f1", (a, b, c, z), got, want, ok)
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64], ids=["complex128", "complex64"])
+def test_hyp2f1_complex_limits(lib, dtype):
+    """The limit forms of the 1 - z and 1/z transformations (c - a - b, or a - b, an integer; and
+    c - a an integer too) against SciPy for |a|, |b| <= 5, 0.5 < c < 10 (parameters in 1/64ths, so
+    that the integer differences hold in float32 too): to 1e-4 of the value. SciPy's own value is
+    that far off mpmath here (2F1(4.43, 4.06; 10.49; 0.69 + 0.74i): SciPy 7.9e-6, ours 8.6e-6;
+    2F1(3, 4; 8; 0.72 - 0.71i): SciPy 1.1e-9, ours 9.5e-10), and more as |1 - z| nears 0.9
+    (2F1(2.97, 4.73; 10.70; 0.698 + 0.831i), |1 - z| = 0.88: SciPy 7.1e-4, ours 9.0e-4), which the
+    1 - z points keep below 0.8; test_hyp2f1_complex_against_mpmath checks each form to 1e-14
+    where it is accurate."""
+    rng = np.random.default_rng(zlib.crc32(b"hyp2f1 complex limits"))
+    n = 6000
+    a = np.where(rng.random(n) < 0.3, np.round(rng.uniform(-5, 5, n)), np.round(64 * rng.uniform(-5, 5, n)) / 64)
+    m = rng.integers(-4, 5, n).astype(float)
+    b = a - m  # a - b = m
+    c = np.round(64 * rng.uniform(0.5, 10, n)) / 64
+    c = np.where(rng.random(n) < 0.3, a + np.round(c), c)  # c - a an integer too
+    z1 = 10.0 ** rng.uniform(0.05, 1.5, n) * np.exp(2j * np.pi * rng.random(n))  # 1/z
+    # 1 - z: c = a + b + m', |z| in [0.9, 1.1) with |1 - z| < 0.9 and Re z >= 0
+    a2, b2 = np.round(64 * rng.uniform(-5, 5, (2, n))) / 64
+    c2 = a2 + b2 + rng.integers(-3, 4, n)
+    t = 1 - rng.uniform(0.1, 0.8, n) * np.exp(1j * rng.uniform(-np.pi, np.pi, n))
+    t = np.where((np.abs(t) >= 0.9) & (np.abs(t) < 1.1), t, 1 - 0.5j)  # (|1 - z| < 0.8: see below)
+    a, b, c, z = (np.concatenate(v) for v in ((a, a2), (b, b2), (c, c2), (z1, t)))
+    keep = (c > 0) & ~((a < 0) & (a == np.round(a))) & ~((b < 0) & (b == np.round(b)))
+    real = np.float64 if dtype == np.complex128 else np.float32
+    a, b, c, z = a[keep].astype(real), b[keep].astype(real), c[keep].astype(real), z[keep].astype(dtype)
+    with np.errstate(all="ignore"):
+        want = special.hyp2f1(a, b, c, z)
+        got = _hyp2f1_c(lib, dtype, a, b, c, z)
+        branch = special_host_lib.hyp2f1_complex_branches(*(v.astype(np.float64) for v in (a, b, c)),
+                                                          z.astype(np.complex128))
+        ok = np.abs(got - want) <= 1e-4 * np.abs(want) + 1e-300
+    assert np.isin(branch, ["1-z limit", "1/z limit"]).sum() > n // 2
+    _assert_ok("hyp2f1", (a, b, c, z), got, want, ok)
+
+
+# mpmath.hyp2f1 at 50 digits, one or two in each of SciPy's methods: the 1 - z limit for m = 0,
+# m > 0, m < 0, the 1 - z transformation, the 1/z limit with c - a not and an integer, the 1/z
+# transformation, z/(z - 1), Lopez & Temme, the series, the polynomial of a negative integer a.
+HYP2F1_COMPLEX_MPMATH = [
+    ((1.5, 0.5, 2.0, 0.8 + 0.55j), complex(1.1468684434538066, 0.5225199810316256)),
+    ((1.5, 0.5, 4.0, 0.8 - 0.55j), complex(1.1397343391757917, -0.19804194670215142)),
+    ((1.5, 2.5, 1.0, 0.85 + 0.5j), complex(-7.225774543734366, -9.072067467074856)),
+    ((1.3, 0.7, 2.6, 0.7 + 0.6j), complex(1.136752368933133, 0.40940140441490935)),
+    ((2.5, 0.5, 1.3, 3 + 1j), complex(0.03690239411699485, 0.2884645024808198)),
+    ((3.0, 1.0, 5.0, -4 + 2j), complex(0.28345033291356275, 0.09279468524795961)),
+    ((0.5, 0.5, 1.7, 5 - 2j), complex(0.7477620197599345, -0.508600937992524)),
+    ((1.2, 0.4, 2.9, -3 - 4j), complex(0.6796403435885668, -0.14747533543166622)),
+    ((0.75, 1.25, 1.5, 1.5 + 0.1j), complex(-0.3374300219581834, 1.7143756486562716)),
+    ((0.3, 0.6, 1.4, 0.55 + 0.8j), complex(1.021279011080735, 0.1363659279148815)),
+    ((2.0, 1.5, 3.0, -0.8 + 0.5j), complex(0.5025675284912944, 0.15105348817651257)),
+    ((0.5, 1.5, 2.5, 0.3 - 0.4j), complex(1.0633111322641267, -0.15862202254898028)),
+    ((-3.0, 1.5, 2.5, 4 + 1j), complex(-4.247619047619048, -7.180952380952381)),
+    ((1.5, 2.0, -1.5, 7j), complex(0.4541754368, -0.5177665024)),
+]
+
+
+@pytest.mark.parametrize("args, want", HYP2F1_COMPLEX_MPMATH)
+def test_hyp2f1_complex_against_mpmath(lib, args, want):
+    a, b, c, z = args
+    got = complex(_hyp2f1_c(lib, np.complex128, *(np.array([v]) for v in args))[0])
+    assert abs(got - want) <= 1e-14 * abs(want), (args, got, want)
 
 
 # mpmath (60 digits) where SciPy 1.17 and 1.18 are off, from the GPU run's failures of

@@ -1,5 +1,6 @@
 """The gamma family (SciPy "Gamma and related functions"): gamma is CUDA's tgamma (its complex loop,
-and loggamma's and rgamma's, SciPy's principal-branch log Gamma: templates/cgamma.cuh); gammaln,
+and loggamma's and rgamma's, SciPy's principal-branch log Gamma: templates/cgamma.cuh; psi's
+complex loop SciPy's complex digamma: templates/cdigamma.cuh); gammaln,
 loggamma (real loop), gammasgn, rgamma and psi/digamma are written in templates/gamma.cuh on
 CUDA's tgamma/lgamma (their float loops compute in double and round once, as SciPy's do, except
 gammaln's, which uses lgammaf where it is bounded); beta, betaln, poch and binom in
@@ -17,7 +18,8 @@ gammaln = special_ufunc("gammaln", 1, 1, _FD, "out0 = cuarray_special::gammaln(i
 loggamma = real_and_complex_ufunc("loggamma", 1, _FD, "out0 = cuarray_special::loggamma((double)in0)", _HC)
 gammasgn = special_ufunc("gammasgn", 1, 1, _FD, "out0 = cuarray_special::gammasgn((double)in0)", _H)
 rgamma = real_and_complex_ufunc("rgamma", 1, _FD, "out0 = cuarray_special::rgamma((double)in0)", _HC)
-psi = special_ufunc("psi", 1, 1, _FD, "out0 = cuarray_special::psi((double)in0)", _H)
+# (SciPy 1.17 lists psi's loops d, D, f, F; the rows' d, f, D, F pick the same loop for every input)
+psi = real_and_complex_ufunc("psi", 1, _FD, "out0 = cuarray_special::psi((double)in0)", ("gamma.cuh", "cdigamma.cuh"))
 digamma = psi
 
 _B = ("beta.cuh",)

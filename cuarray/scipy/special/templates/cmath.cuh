@@ -26,8 +26,15 @@ CSF_FN cdouble operator-(double s, cdouble a) { return cd(s - a.re, -a.im); }
 CSF_FN cdouble operator+(cdouble a, double s) { return cd(a.re + s, a.im); }
 CSF_FN cdouble operator-(cdouble a, double s) { return cd(a.re - s, a.im); }
 CSF_FN cdouble operator*(cdouble a, double s) { return cd(a.re * s, a.im * s); }
-// Smith's division (no overflow of |b|^2 for large b).
+CSF_FN cdouble operator/(cdouble a, double s) { return cd(a.re / s, a.im / s); }
+// Smith's division (no overflow of |b|^2 for large b). Its b.re + b.im r overflows for |b| above
+// DBL_MAX / 2 (hyp1f1's series then took inf for a converged ratio): both scaled by 1/4 there.
 CSF_FN cdouble operator/(cdouble a, cdouble b) {
+  const double big = fmax(fabs(b.re), fabs(b.im));
+  if (big > 8.98846567431158e307 && big <= 1.7976931348623157e308) {
+    a = cd(0.25 * a.re, 0.25 * a.im);
+    b = cd(0.25 * b.re, 0.25 * b.im);
+  }
   if (fabs(b.re) >= fabs(b.im)) {
     const double r = b.im / b.re, d = b.re + b.im * r;
     return cd((a.re + a.im * r) / d, (a.im - a.re * r) / d);
@@ -35,6 +42,7 @@ CSF_FN cdouble operator/(cdouble a, cdouble b) {
   const double r = b.re / b.im, d = b.im + b.re * r;
   return cd((a.re * r + a.im) / d, (a.im * r - a.re) / d);
 }
+CSF_FN cdouble operator/(double s, cdouble b) { return cd(s, 0.0) / b; }
 CSF_FN double cabs(cdouble z) { return hypot(z.re, z.im); }
 // e^(a + ib) as e^a (cos b + i sin b), with no 0 * inf for b == 0.
 CSF_FN cdouble cexp(cdouble z) {
@@ -73,6 +81,14 @@ CSF_FN cdouble clog1p(cdouble z) {
     return cd(0.5 * log1p(az * (az + 2 * x / az)), atan2(y, x + 1.0));
   }
   return clog(cd(x + 1.0, y));
+}
+
+// z^p (libstdc++'s pow(complex, real): the real power on the positive axis, else e^(p log z)).
+CSF_FN cdouble cpow_real(cdouble z, double p) {
+  if (z.im == 0.0 && z.re > 0.0) return cd(pow(z.re, p), 0.0);
+  const cdouble t = clog(z);
+  const double r = exp(p * t.re), th = p * t.im;
+  return cd(r * cos(th), r * sin(th));
 }
 
 // Principal square root (Kahan's: no cancellation; the cut's sign from z.im's zero).
