@@ -157,8 +157,18 @@ def check_sorted_values(exp, got, row, inputs=None):
     d = compare_values(e, g, _Exact(row, values=False))
     if d or not row.values or e.ndim == 0 or e.size == 0 or not _finite(e, g):
         return d
-    order = np.sort_complex if e.dtype.kind == "c" else np.sort
-    return compare_values(order(e.reshape(-1, e.shape[-1])), order(g.reshape(-1, g.shape[-1])), row)
+    if e.dtype.kind != "c":
+        return compare_values(np.sort(e.reshape(-1, e.shape[-1])), np.sort(g.reshape(-1, g.shape[-1])), row)
+    # Complex: each expected value paired with the nearest unpaired one (a lexicographic sort
+    # flips on rounding noise in the real parts: -7.8e-16 +- 1j sorts before 0, 1.5e-16 +- 1j after)
+    e2, g2 = e.reshape(-1, e.shape[-1]), g.reshape(-1, g.shape[-1])
+    paired = np.empty_like(g2)
+    for r in range(e2.shape[0]):
+        left = list(g2[r])
+        for k, v in enumerate(e2[r]):
+            j = int(np.argmin([abs(v - w) for w in left]))
+            paired[r, k] = left.pop(j)
+    return compare_values(e2, paired, row)
 
 
 def check_slogdet(exp, got, row, inputs=None):
@@ -199,14 +209,19 @@ def check_complex_product(exp, got, row, inputs):
     check_nonfinite_spread, and also where finite input overflows: NumPy multiplies 1 * x0 * x1 ...
     in turn, the GPU in a tree, so the step that overflows differs and inf times a complex value
     puts NaN in different parts (nan+nanj in NumPy, -inf+infj on the GPU, for one nanprod of
-    complex64). Which elements are non-finite must still agree."""
+    complex64). Which elements are non-finite (or at the edge of overflow) must still agree.""" 
     e, g = _as(exp, got)
-    if e.dtype.kind != "c" or g.dtype != e.dtype or e.shape != g.shape or not row.values:
+    if e.dtype.kind not in "fc" or g.dtype != e.dtype or e.shape != g.shape or not row.values:
         return check_nonfinite_spread(exp, got, row, inputs)
-    fe, fg = np.isfinite(e), np.isfinite(g)
-    if not np.array_equal(fe, fg):
+    # Real products too: which step overflows follows the order (a float32 cumprod of 180 values
+    # crossed 3.4e38 one element apart in NumPy's sequence and the GPU's scan). Elements within
+    # 1e-6 of the type's largest value, or beyond it, count as overflowed on either side.
+    big = np.finfo(e.dtype).max * 1e-6
+    with np.errstate(all="ignore"):
+        he, hg = ~np.isfinite(e) | (np.abs(e) > big), ~np.isfinite(g) | (np.abs(g) > big)
+    if not np.array_equal(he, hg):
         return "non-finite elements differ:\n  expected {}\n  got      {}".format(e, g)
-    return compare_values(e[fe], g[fg], row)
+    return compare_values(e[~he], g[~hg], row)
 
 
 def check_unordered_values(exp, got, row, inputs=None):
@@ -368,11 +383,18 @@ def check_complex_power(exp, got, row, inputs):
     """Complex power that overflows or meets inf/NaN (a huge exponent, an infinite base): the signs
     of the infinities and where NaN lands follow the order of the arithmetic (NumPy's npy_cpow
     multiplies out integer exponents, cuarray takes exp(b log a) beyond 100), so as
-    check_complex_product: which elements are non-finite agrees, the finite ones compare. Real
-    results compare as values."""
-    if np.asarray(exp).dtype.kind == "c":
-        return check_complex_product(exp, got, row, inputs)
-    return compare_values(exp, got, row)
+    check_complex_product: which elements are non-finite agrees, the finite ones compare; elements
+    of an infinite base are left out. Real results compare as values."""
+    e, g = _as(exp, got)
+    if e.dtype.kind != "c":
+        return compare_values(exp, got, row)
+    base = _input_arrays(inputs)[:1]
+    if base and e.shape and base[0].shape and np.broadcast_shapes(base[0].shape, e.shape) == e.shape:
+        # an infinite base: NumPy's power(inf+0j, -1) is nan+nanj (its complex division), 1/inf 0 here
+        keep = np.broadcast_to(np.isfinite(base[0]), e.shape)
+        if not keep.all() and g.shape == e.shape and g.dtype == e.dtype:
+            e, g = e[keep], g[keep]
+    return check_complex_product(e, g, row, inputs)
 
 
 def check_transform_nonfinite(exp, got, row, inputs):
@@ -384,7 +406,12 @@ def check_transform_nonfinite(exp, got, row, inputs):
     d = compare_values(e, g, _Exact(row, values=False))
     if d or not row.values:
         return d
-    if e.dtype.kind not in "fc" or _finite(*[x for x in _input_arrays(inputs) if x.dtype.kind in "fc"]):
+    arrays = _input_arrays(inputs)
+    if arrays and arrays[0].size == 0 and e.size:
+        # An empty input padded by n= to a length: zeros (pocketfft, NumPy 2.4 and 2.5, reads
+        # uninitialised memory there: irfft(zeros((1, 3, 1, 0)), n=5) gave 2.7e22 or -2.5e-11)
+        return compare_values(np.zeros_like(e), g, row)
+    if e.dtype.kind not in "fc" or _finite(*[x for x in arrays if x.dtype.kind in "fc"]):
         return compare_values(e, g, row)
     both = np.isfinite(e) & np.isfinite(g)
     return compare_values(e[both], g[both], row)

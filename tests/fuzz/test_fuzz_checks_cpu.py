@@ -1,0 +1,79 @@
+"""The comparison rules added after the session-12 GPU runs (fuzz_checks, fuzzlib._close), each on
+the case that needed it (the mismatch the H100 printed, NumPy 2.5.2 against cuarray) and on a
+wrong finite value, which each must still report."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import fuzz_catalog as fc
+import fuzz_checks as ck
+import fuzzlib
+
+
+def _row(key):
+    return fc.BY_KEY[key]
+
+
+def test_products_overflow_one_step_apart():
+    row = _row("cumprod(a)")
+    e = np.array([1.0, 3.0e38, np.inf, -np.inf], np.float32)
+    g = np.array([1.0, 3.0e38, 3.39e38, -np.inf], np.float32)  # the scan's rounding kept it finite
+    x = (np.array([1.0, 3e38, 1.13, -1.0], np.float32),)
+    assert ck.check_half_accumulation(e, g, row, (x, {})) is None
+    assert ck.check_half_accumulation(e, np.array([1.5, 3.0e38, np.inf, -np.inf], np.float32), row, (x, {}))
+
+
+def test_list_arguments_are_seen_by_the_checks():
+    """multi_dot([float32 with -inf, complex]): nan-infj in NumPy, nan+nanj here; the inf sits in a
+    list argument, which checks saw as None before (seeds 50 and 52)."""
+    row = _row("linalg.multi_dot(arrays)")
+    a = fuzzlib.ArraySpec(np.array([1.5, -np.inf, 2.0], np.float32))
+    b = fuzzlib.ArraySpec(np.array([1 + 1j, 2 - 1j, 0.5j]))
+    host = fuzzlib._host_value(fuzzlib.Seq([a, b]))
+    assert isinstance(host, list) and len(host) == 2 and np.isinf(host[0]).any()
+    e, g = np.complex128(complex(np.nan, -np.inf)), np.complex128(complex(np.nan, np.nan))
+    assert ck.check_scaled_by_zero(e, g, row, ([host], {})) is None
+    finite = [np.array([1.5, 1.0, 2.0], np.float32), host[1]]
+    assert ck.check_scaled_by_zero(np.complex128(3 + 1j), np.complex128(3 + 2j), row, ([finite], {}))
+
+
+def test_complex_values_compare_on_their_magnitude():
+    row = _row("cov(a)")
+    e, g = np.array(1.42857143e59 + 0j), np.array(1.42857143e59 - 1.253884e13j)  # seed 57
+    assert fuzzlib.compare_values(e, g, row) is None
+    assert fuzzlib.compare_values(e, np.array(1.44e59 + 0j), row)
+    assert fuzzlib.compare_values(np.array([1 + 0j, 2 + 0j]), np.array([1 + 0.5j, 2 + 0j]), row)
+
+
+def test_transform_of_an_empty_input_is_zeros():
+    row = _row("fft.irfft(a)")
+    x = np.zeros((1, 3, 1, 0), np.complex64)
+    e = np.full((1, 3, 1, 5), 2.7e22, np.float32)  # pocketfft's uninitialised memory (seed 56)
+    assert ck.check_transform_nonfinite(e, np.zeros_like(e), row, ((x,), {"n": 5})) is None
+    assert ck.check_transform_nonfinite(e, np.ones_like(e), row, ((x,), {"n": 5}))
+
+
+def test_complex_roots_pair_by_distance():
+    row = _row("roots(a1)")
+    e = np.array([-1.0, -7.77e-16 - 1j, -7.77e-16 + 1j, 0.0])  # seed 62: the order flips on noise
+    g = np.array([-1.0, 0.0, 1.53e-16 - 1j, 1.53e-16 + 1j])
+    assert ck.check_sorted_values(e, g, row) is None
+    assert ck.check_sorted_values(e, np.array([-1.0, 0.0, 0.1 - 1j, 1.53e-16 + 1j]), row)
+
+
+def test_complex_power_of_an_infinite_base():
+    row = _row("power(a s)")
+    x = np.array([0.988 - 0.091j, 4.44 + 0.85j, complex(np.inf, 0)])
+    e = np.array([1.0036 + 0.0925j, 0.2172 - 0.0417j, complex(np.nan, np.nan)])  # seed 63
+    g = np.array([1.0036 + 0.0925j, 0.2172 - 0.0417j, 0j])
+    assert ck.check_complex_power(e, g, row, ((x, -1), {})) is None
+    assert ck.check_complex_power(e, np.array([1.1 + 0.0925j, 0.2172 - 0.0417j, 0j]), row, ((x, -1), {}))
+
+
+def test_cov_without_degrees_of_freedom():
+    row = _row("cov(a)")
+    x = np.array([3.51 + 1.96j, -5.77 - 2.55j])
+    e, g = np.array(complex(np.inf, np.nan)), np.array(complex(np.inf, -np.inf))  # seed 62
+    assert row.check(e, g, row, ((x,), {"ddof": 2, "bias": True})) is None
+    assert row.check(np.array(2 + 0j), np.array(3 + 0j), row, ((x,), {}))
