@@ -11,46 +11,7 @@ import cuarray
 from cuarray._core import dtypes, structured
 from cuarray.cuda import compiler
 from fake_device import from_np, to_np
-
-ALIGNED = np.dtype([("x", "<f8"), ("y", "<i4"), ("b", "?")], align=True)  # 16 bytes, padding at the end
-PACKED = np.dtype([("c", "u1"), ("x", "<f8"), ("h", "<i2")])  # 11 bytes: x at offset 1
-NESTED = np.dtype([("id", "<i4"), ("p", np.dtype([("u", "<f4"), ("v", "<i2")], align=True)),
-                   ("t", "<M8[s]"), ("z", "<c8")], align=True)  # 32 bytes
-RE_IM = np.dtype([("re", "<f8"), ("im", "<f8")])
-
-
-def random_struct(dt, shape, seed=0):
-    """Random values in every leaf field (finite floats, a few negatives, datetimes near 1970)."""
-    rng = np.random.default_rng(seed)
-    out = np.zeros(shape, dt)
-
-    def fill(view):
-        for name in view.dtype.names:
-            f = view[name]
-            if f.dtype.names is not None:
-                fill(f)
-            elif f.dtype.kind == "b":
-                f[...] = rng.random(f.shape) < 0.5
-            elif f.dtype.kind in "iu":
-                f[...] = rng.integers(0 if f.dtype.kind == "u" else -100, 100, f.shape)
-            elif f.dtype.kind == "f":
-                f[...] = rng.normal(size=f.shape)
-            elif f.dtype.kind == "c":
-                f[...] = rng.normal(size=f.shape) + 1j * rng.normal(size=f.shape)
-            else:  # datetime64
-                f[...] = rng.integers(-10**9, 10**9, f.shape).astype(f.dtype)
-
-    fill(out)
-    return out
-
-
-def assert_struct_equal(got, expect):
-    assert got.dtype == expect.dtype and got.shape == expect.shape
-    for name in expect.dtype.names:
-        if expect.dtype[name].names is not None:
-            assert_struct_equal(got[name], expect[name])
-        else:
-            np.testing.assert_array_equal(got[name], expect[name])
+from structured_data import ALIGNED, NESTED, PACKED, RE_IM, assert_struct_equal, random_struct
 
 
 # -- which dtypes arrays hold -------------------------------------------------------------------------
@@ -96,7 +57,7 @@ def test_constructor_and_empty_take_structured_dtypes(recorded_launches):
 @pytest.mark.parametrize("dt", [ALIGNED, NESTED], ids=["aligned", "nested"])
 @pytest.mark.parametrize("index", [(), (slice(None, None, -2),), (slice(1, 3), slice(None, None, 2))], ids=str)
 def test_field_views_are_numpy_s(dt, index):
-    h = random_struct(dt, (4, 5), seed=1)
+    h = random_struct(dt, (4, 5), 1)
     a = from_np(h)[index]
     hv = h[index]
     for name in dt.names:
@@ -124,7 +85,7 @@ def test_field_errors_are_numpy_s():
 
 
 def test_multi_field_view_is_numpy_2_s_and_read_only():
-    h = random_struct(ALIGNED, (4,), seed=2)
+    h = random_struct(ALIGNED, (4,), 2)
     a = from_np(h)
     m = a[["b", "x"]]
     assert m.dtype == h[["b", "x"]].dtype and m.dtype.itemsize == ALIGNED.itemsize
@@ -135,7 +96,7 @@ def test_multi_field_view_is_numpy_2_s_and_read_only():
 
 
 def test_getfield_is_numpy_s():
-    h = random_struct(ALIGNED, (5,), seed=3)
+    h = random_struct(ALIGNED, (5,), 3)
     a = from_np(h)
     np.testing.assert_array_equal(to_np(a.getfield(np.int32, 8)), h.getfield(np.int32, 8))
     c = np.random.default_rng(4).normal(size=6) + 1j
@@ -167,7 +128,7 @@ def test_complex128_field_at_an_offset_of_8_is_refused():
 
 
 def test_dtype_views_are_numpy_s():
-    h = random_struct(RE_IM, (3, 4), seed=6)
+    h = random_struct(RE_IM, (3, 4), 6)
     a = from_np(h)
     for target in (np.complex128, np.float64, np.uint8):
         v = a.view(target)
@@ -375,7 +336,7 @@ def test_advanced_index_of_the_words_view_is_numpy_s(index):
     whole (`indexing._with_words_axis`); NumPy's indexing of the same words is the oracle."""
     from cuarray._core import indexing
 
-    h = random_struct(ALIGNED, (5, 4), seed=7)
+    h = random_struct(ALIGNED, (5, 4), 7)
     w = h.view(np.uint64).reshape(5, 4, 2)
     got = np.ascontiguousarray(w[indexing._with_words_axis(index)]).view(ALIGNED)[..., 0]
     assert_struct_equal(got, h[index])

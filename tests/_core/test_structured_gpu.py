@@ -14,48 +14,9 @@ pytestmark = [
 ]
 
 import cuarray  # noqa: E402
+from structured_data import ALIGNED, NESTED, PACKED, RE_IM, assert_struct_equal, random_struct  # noqa: E402
 
-ALIGNED = np.dtype([("x", "<f8"), ("y", "<i4"), ("b", "?")], align=True)  # 16 bytes
-PACKED = np.dtype([("c", "u1"), ("x", "<f8"), ("h", "<i2")])  # 11 bytes, x at offset 1
-NESTED = np.dtype([("id", "<i4"), ("p", np.dtype([("u", "<f4"), ("v", "<i2")], align=True)),
-                   ("t", "<M8[s]"), ("z", "<c8")], align=True)  # 32 bytes
-RE_IM = np.dtype([("re", "<f8"), ("im", "<f8")])
 DTYPES = {"aligned": ALIGNED, "packed": PACKED, "nested": NESTED, "re_im": RE_IM}
-
-
-def random_struct(dt, shape, rng):
-    """Random values in every leaf field (finite floats, negatives, datetimes near 1970)."""
-    out = np.zeros(shape, dt)
-
-    def fill(view):
-        for name in view.dtype.names:
-            f = view[name]
-            if f.dtype.names is not None:
-                fill(f)
-            elif f.dtype.kind == "b":
-                f[...] = rng.random(f.shape) < 0.5
-            elif f.dtype.kind in "iu":
-                f[...] = rng.integers(0 if f.dtype.kind == "u" else -1000, 1000, f.shape)
-            elif f.dtype.kind == "f":
-                f[...] = rng.normal(size=f.shape)
-            elif f.dtype.kind == "c":
-                f[...] = rng.normal(size=f.shape) + 1j * rng.normal(size=f.shape)
-            else:
-                f[...] = rng.integers(-10**9, 10**9, f.shape).astype(f.dtype)
-
-    fill(out)
-    return out
-
-
-def assert_struct_equal(got, expect):
-    """Same dtype and shape, every leaf field equal (padding bytes are not compared, as in NumPy)."""
-    assert isinstance(got, np.ndarray)
-    assert got.dtype == expect.dtype and got.shape == expect.shape
-    for name in expect.dtype.names:
-        if expect.dtype[name].names is not None:
-            assert_struct_equal(got[name], expect[name])
-        else:
-            np.testing.assert_array_equal(got[name], expect[name])
 
 
 def assert_struct_bits_equal(got, expect):

@@ -444,25 +444,14 @@ def test_more_complex_loops_against_scipy(name, dtype):
 
 
 def _psi_expint_points(rng, n=4000):
-    """Where psi and the exponential integrals change method or are singular (as the host test's
-    _expint_points): near the poles 0, -1, ... on and off the axis, about digamma's two roots, the
-    reflection strip's edge |Im z| = 16, the rings |z| = 0.5, 0.8, 5, 16, 40, E1's wedge
-    Re z < -2 |Im z|, Re z < -709 (e^-z overflows), magnitudes to 1e300, and the edges."""
-    k = -rng.integers(0, 30, n).astype(float)
-    poles = k + rng.choice([0.0, 1e-12, -1e-8, 1e-3, -0.3], n) + 1j * rng.choice([0.0, -0.0, 1e-10, -1e-5, 0.2], n)
-    roots = np.concatenate([r + rng.uniform(0, 2.2 * rad, n // 2) * np.exp(2j * np.pi * rng.random(n // 2))
-                            for r, rad in ((1.4616321449683622, 0.5), (-0.5040830082644554, 0.3))])
-    strip = rng.uniform(-40, 1, n) + 1j * rng.uniform(15, 17, n) * rng.choice([-1, 1], n)
-    rings = np.concatenate([rad * rng.uniform(0.97, 1.03, n // 4) * np.exp(2j * np.pi * rng.random(n // 4))
-                            for rad in (0.5, 0.8, 5.0, 16.0, 40.0)])
-    t = rng.uniform(0, 60, n)
-    wedge = -t + 1j * t * rng.uniform(-0.55, 0.55, n)
-    left = rng.uniform(-800, -700, n // 4) + 1j * rng.uniform(-2000, 2000, n // 4)
+    """special_host_lib.expint_regions (where psi and the exponential integrals change method or
+    are singular), a box |x|, |y| <= 40, magnitudes 1e-10 to 1e300 at every angle, and the edges."""
+    regions = special_host_lib.expint_regions(rng, n)
     box = rng.uniform(-40, 40, n) + 1j * rng.uniform(-40, 40, n)
     polar = 10.0 ** rng.uniform(-10, 300, n) * np.exp(2j * np.pi * rng.random(n))
     e = np.array([0.0, -0.0, 1.0, -2.0, 0.5, 5.0, 1e-300, 1e10, -1e300, np.inf, -np.inf, np.nan])
     a, b = np.meshgrid(e, e)
-    return np.concatenate([poles, roots, strip, rings, wedge, left, box, polar, (a + 1j * b).ravel()])
+    return np.concatenate(regions + [box, polar, (a + 1j * b).ravel()])
 
 
 @pytest.mark.parametrize("dtype", [np.complex128, np.complex64], ids=["complex128", "complex64"])

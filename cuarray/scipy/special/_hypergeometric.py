@@ -1,8 +1,7 @@
 """Hypergeometric functions (SciPy "Hypergeometric functions"): hyp2f1, Gauss's function
 (templates/hyp2f1.cuh: Cephes' hyp2f1, which SciPy uses for the real loops; its complex loops,
-'dddD->D' and 'fffF->F', are ported from SciPy's xsf hyp2f1 in templates/chyp2f1.cuh and checked
-against SciPy on the host, but not offered: their kernel faulted (illegal address) on the H100 in
-its first GPU run, cause not yet found; branch next/hyp2f1-complex has them), and hyp1f1, Kummer's
+'dddD->D' and 'fffF->F', a port of SciPy's xsf hyp2f1, wait on branch next/hyp2f1-complex: their
+kernel faulted on the H100, a stack too small for a recursion ptxas could not size), and hyp1f1, Kummer's
 function (templates/hyp1f1.cuh: SciPy's own cases, then Kummer's transformation, the asymptotic
 expansion or the series in double-double arithmetic where SciPy calls Boost; its complex loops,
 'ddD->D' and 'ffF->F', SciPy's Zhang & Jin CCHG: templates/chyp1f1.cuh). Float loops compute in

@@ -19,7 +19,7 @@ MODES = ["constant", "grid-constant", "nearest", "reflect", "grid-mirror", "mirr
 RNG = np.random.default_rng()
 
 
-def close(got, ref, tol=None):
+def close(got, ref, tol=None, f32_tol=1e-4):
     assert isinstance(got, cuarray.ndarray)
     assert got.dtype == ref.dtype and got.shape == ref.shape, (got.dtype, ref.dtype, got.shape, ref.shape)
     g = got.get()
@@ -28,7 +28,7 @@ def close(got, ref, tol=None):
         np.testing.assert_allclose(g.astype(float), ref.astype(float), atol=1, rtol=0)
         assert np.mean(g != ref) < 0.01
     else:
-        tol = tol or (1e-4 if ref.dtype.char in "fF" else 1e-9)
+        tol = tol or (f32_tol if ref.dtype.char in "fF" else 1e-9)
         np.testing.assert_allclose(g, ref, rtol=tol, atol=tol * max(1.0, float(np.abs(ref).max(initial=0))))
 
 

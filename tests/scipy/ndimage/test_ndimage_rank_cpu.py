@@ -17,6 +17,7 @@ from cuarray.scipy.ndimage import _boundary
 from cuarray.scipy.ndimage import _filter_kernels as fk
 from cuarray.scipy.ndimage import _rank_network as rn
 from cuarray.scipy.ndimage import _rank_tile as rt
+from test_ndimage_filters_cpu import model_gather  # tests/scipy/ndimage is on sys.path (rootdir mode)
 
 RNG = np.random.default_rng()
 MODES = ["reflect", "mirror", "nearest", "wrap", "constant"]
@@ -227,19 +228,9 @@ def lib(host_lib):
 
 
 def windows(x, fp, mode, cval=0.0):
-    """(points, taps) windows in footprint C order, as SciPy's N-D rank filter fills its buffer."""
-    offs, _, _, _ = fk.tap_table(x.shape, fp, (0,) * x.ndim)
-    coords = np.indices(x.shape).reshape(x.ndim, -1).T
-    vals = np.empty((len(coords), len(offs)))
-    for t, off in enumerate(offs):
-        src = np.zeros(len(coords), np.int64)
-        inside = np.ones(len(coords), bool)
-        for d in range(x.ndim):
-            c = _boundary.map_index(coords[:, d] + off[d], x.shape[d], mode)
-            inside &= c >= 0
-            src = src * x.shape[d] + np.clip(c, 0, None)
-        vals[:, t] = np.where(inside, x.ravel()[src], cval)
-    return vals
+    """(points, taps) windows in footprint C order, as SciPy's N-D rank filter fills its buffer:
+    the filters' gather model (test_ndimage_filters_cpu.model_gather) with no origin shift."""
+    return model_gather(x, fp, (0,) * x.ndim, mode, cval)
 
 
 def run(lib, fn, w, k):
