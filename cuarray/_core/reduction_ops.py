@@ -183,7 +183,7 @@ def _definition(op: Op, in_dtypes, names, acc, y_dtype, masked, post, scalars, t
     elif op.acc == "moments":  # acc: the real float type of the mean and m2 (float32 or float64)
         vt = _dtypes.ctype(acc)
         acc_ctype = "cuarray::moments<{}>".format(vt)
-        acc_size = 2 * acc.itemsize + 8 if acc.itemsize == 8 else 16  # sizeof: (T, T, long long), aligned to 8
+        acc_size = 2 * acc.itemsize + 8  # sizeof(moments<T>): (T, T, long long), 16 or 24 bytes
         preamble = "typedef {} _val_t;\n".format(vt)
     else:
         acc_ctype = _dtypes.ctype(acc)
