@@ -86,6 +86,53 @@ extern "C" void zoom_shift(const double* in, const long long* meta, int ndim, in
   f(in, meta, ndim, flags, npad, mode, cval, out);
 }
 
+// The separable path (zoom_shift.cuh's passes) as loops: the unit-stride tables, then one pass.
+template <typename I, int ORDER>
+static void zs_axis_table_run(const long long* meta, int ndim, int flags, double npad, int mode, double* W, void* F) {
+  long long rows = 0;
+  for (int d = 0; d < ndim; ++d) rows += meta[ndim + d];
+  for (long long r = 0; r < rows; ++r)
+    zoom_shift_row<I, ORDER>(r, rows, meta, meta + ndim, ndim, (const double*)(meta + 2 * ndim), flags, npad, mode,
+                             W, (I*)F, true);
+}
+
+template <typename I, int ORDER, bool GC>
+static void zs_pass_run(const double* src, double* dst, const double* W, const void* Fv, long long rows,
+                        long long base, long long n_in, long long n_out, long long inner, long long total,
+                        const long long* oshape, int ndim, double cval, int last) {
+  const I* F = (const I*)Fv;
+  for (long long i0 = 0; i0 < total; ++i0) {
+    I idx = (I)i0, q = idx / (I)inner, i = idx - q * (I)inner, o = q / (I)n_out, j = q - o * (I)n_out;
+    if (last && !GC && zs_point_outside<I>(F, oshape, ndim, idx)) dst[idx] = cval;
+    else dst[idx] = zoom_shift_pass_value<double, I, ORDER, GC>(src, W, F, (I)rows, (I)base + j, (I)n_in, (I)inner,
+                                                                o, i, cval);
+  }
+}
+
+#define ZS_PASS_ORDERS(I, GC) \
+  switch (order) { case 2: p = zs_pass_run<I, 2, GC>; break; case 3: p = zs_pass_run<I, 3, GC>; break; \
+                   case 4: p = zs_pass_run<I, 4, GC>; break; default: p = zs_pass_run<I, 5, GC>; }
+#define ZS_TABLE_ORDERS(I) \
+  switch (order) { case 2: t = zs_axis_table_run<I, 2>; break; case 3: t = zs_axis_table_run<I, 3>; break; \
+                   case 4: t = zs_axis_table_run<I, 4>; break; default: t = zs_axis_table_run<I, 5>; }
+
+extern "C" void zs_axis_table(const long long* meta, int ndim, int flags, double npad, int order, int mode, int wide,
+                              double* W, void* F) {
+  void (*t)(const long long*, int, int, double, int, double*, void*);
+  if (wide) { ZS_TABLE_ORDERS(long long) } else { ZS_TABLE_ORDERS(int) }
+  t(meta, ndim, flags, npad, mode, W, F);
+}
+
+extern "C" void zs_pass(const double* src, double* dst, const double* W, const void* F, long long rows,
+                        long long base, long long n_in, long long n_out, long long inner, long long total,
+                        const long long* oshape, int ndim, double cval, int last, int order, int gc, int wide) {
+  void (*p)(const double*, double*, const double*, const void*, long long, long long, long long, long long, long long,
+            long long, const long long*, int, double, int);
+  if (wide) { if (gc) { ZS_PASS_ORDERS(long long, true) } else { ZS_PASS_ORDERS(long long, false) } }
+  else { if (gc) { ZS_PASS_ORDERS(int, true) } else { ZS_PASS_ORDERS(int, false) } }
+  p(src, dst, W, F, rows, base, n_in, n_out, inner, total, oshape, ndim, cval, last);
+}
+
 extern "C" void spline_filter(double* data, long long n, long long inner, long long lines, int order, int mode) {
   for (long long line = 0; line < lines; ++line) {
     long long o = line / inner, k = line - o * inner;
@@ -155,6 +202,8 @@ def host_interp(monkeypatch, lib):
         total = int(np.prod(oshape))
         params = np.concatenate([np.asarray(zoom, np.float64), np.asarray(shift, np.float64)])
         meta = np.concatenate([np.asarray(x.shape, np.int64), np.asarray(oshape, np.int64), params.view(np.int64)])
+        if total and ik.separable_plan(x.shape, oshape, order, np.dtype(out_dt).itemsize) is not None:
+            return store(separable(xin, meta, oshape, flags, order, mode, cval, npad), oshape, out_dt)
         rows = sum(oshape) * (order + 1)  # as ik.zoom_shift decides:
         table = len(oshape) > 3 or rows * ik._TABLE_RATIO <= total
         wide = max(x.size, total, rows if table else 0) >= ik._I4_LIMIT
@@ -164,6 +213,35 @@ def host_interp(monkeypatch, lib):
                            ctypes.c_int(order), ctypes.c_int(mode), ctypes.c_double(cval), ctypes.c_int(wide),
                            ctypes.c_int(table), _p(t))
         return store(t, oshape, out_dt)
+
+    def separable(xin, meta, oshape, flags, order, mode, cval, npad):
+        """ik._separable's tables and passes (in separable_plan's order) through the host library."""
+        ndim = len(oshape)
+        axes = ik.separable_plan(xin.shape, oshape, order, 8)
+        rows, taps = sum(oshape), order + 1
+        shape, sizes = list(xin.shape), []
+        for d in axes:
+            shape[d] = oshape[d]
+            sizes.append(int(np.prod(shape)))
+        wide = max([xin.size, rows * taps] + sizes) >= ik._I4_LIMIT
+        w = np.empty(rows * taps)
+        f = np.empty(rows * taps, np.int64 if wide else np.int32)
+        gc = mode == ik.MODES["grid-constant"]
+        lib.zs_axis_table(_p(meta), ctypes.c_int(ndim), ctypes.c_int(flags), ctypes.c_double(npad),
+                          ctypes.c_int(order), ctypes.c_int(mode), ctypes.c_int(wide), _p(w), _p(f))
+        osh = np.asarray(oshape, np.int64)
+        cur, shape = xin, list(xin.shape)
+        for p, d in enumerate(axes):
+            n_in = shape[d]
+            shape[d] = oshape[d]
+            dst = np.empty(sizes[p])
+            lib.zs_pass(_p(cur), _p(dst), _p(w), _p(f), ctypes.c_longlong(rows), ctypes.c_longlong(sum(oshape[:d])),
+                        ctypes.c_longlong(n_in), ctypes.c_longlong(oshape[d]),
+                        ctypes.c_longlong(int(np.prod(shape[d + 1:]))), ctypes.c_longlong(sizes[p]), _p(osh),
+                        ctypes.c_int(ndim), ctypes.c_double(cval), ctypes.c_int(p == ndim - 1), ctypes.c_int(order),
+                        ctypes.c_int(gc), ctypes.c_int(wide))
+            cur = dst
+        return cur
 
     def spline_filter(data, axis, order, mode):
         assert data.dtype == np.float64 and data.flags.c_contiguous
@@ -607,6 +685,24 @@ extern "C" void run(int kind, int wide, int nd, int order, int gc, int table, un
     (order == 1 ? point<int, 1> : point<int, 3>)(nd, gc, table, grid, block, args);
   }
 }
+
+// The separable path (order 3, double in and out): kind 0 zoom_shift_axis_table<I, 3>, 1 a pass
+// zoom_shift_pass<double, double, I, 3, gc, last>.
+extern "C" void run_separable(int kind, int wide, int gc, int last, unsigned grid, unsigned block, void** args) {
+#define ZS_PASS(I) \
+  if (gc) { if (last) launch(zoom_shift_pass<double, double, I, 3, true, true>, grid, block, args); \
+            else launch(zoom_shift_pass<double, double, I, 3, true, false>, grid, block, args); } \
+  else { if (last) launch(zoom_shift_pass<double, double, I, 3, false, true>, grid, block, args); \
+         else launch(zoom_shift_pass<double, double, I, 3, false, false>, grid, block, args); }
+  if (kind == 0) {
+    if (wide) launch(zoom_shift_axis_table<long long, 3>, grid, block, args);
+    else launch(zoom_shift_axis_table<int, 3>, grid, block, args);
+  } else if (wide) {
+    ZS_PASS(long long)
+  } else {
+    ZS_PASS(int)
+  }
+}
 """
 
 
@@ -628,11 +724,19 @@ def zs_on_host(monkeypatch, host_lib):
 
     def launch(kernel, grid, block, args):
         kind, key = kernel
-        _, out_dt, wide, nd, order, gc, table = key
-        assert out_dt == np.float64 and order in (1, 3)
         bufs = [ctypes.create_string_buffer(a.to_bytes(8, "little", signed=a < 0) if type(a) is int else a.tobytes())
                 for a in args]  # a Python int is a pointer: 8 bytes, as the launchers pack it
         ptrs = (ctypes.c_void_p * len(bufs))(*[ctypes.addressof(b) for b in bufs])
+        if kind in ("axis_table", "first", "middle", "last"):
+            in_dt, out_dt, wide, order, gc = key
+            assert in_dt == out_dt == np.float64 and order == 3
+            launched.append(kind)
+            lib.run_separable(ctypes.c_int(kind != "axis_table"), ctypes.c_int(wide), ctypes.c_int(gc),
+                              ctypes.c_int(kind == "last"), ctypes.c_uint(grid), ctypes.c_uint(block), ptrs)
+            return
+        _, out_dt, wide, nd, order, gc, table = key
+        assert out_dt == np.float64 and order in (1, 3)
+        launched.append(kind)
         lib.run(ctypes.c_int(kind == "point"), ctypes.c_int(wide), ctypes.c_int(nd), ctypes.c_int(order),
                 ctypes.c_int(gc), ctypes.c_int(table), ctypes.c_uint(grid), ctypes.c_uint(block), ptrs)
 
@@ -640,7 +744,16 @@ def zs_on_host(monkeypatch, host_lib):
     monkeypatch.setattr(ik, "from_host", lambda a: _HostArray(a=a))
     monkeypatch.setattr(ik, "_launch", types.SimpleNamespace(launch=launch, grid_one_pass=real_launch.grid_one_pass))
     monkeypatch.setattr(ik, "_zoom_shift_kernels", lambda key: (("table", key), ("point", key)))
-    return lambda x, *args, **kw: ik.zoom_shift(_HostArray(a=x), *args, **kw).a
+    monkeypatch.setattr(ik, "_separable_kernels",
+                        lambda key: tuple((k, key) for k in ("axis_table", "first", "middle", "last")))
+    launched = []
+
+    def run(x, *args, **kw):
+        launched.clear()
+        out = ik.zoom_shift(_HostArray(a=x), *args, **kw)
+        run.launched = list(launched)
+        return out.a
+    return run
 
 
 @pytest.mark.parametrize("source", ["table", "inline"])
@@ -673,3 +786,163 @@ def test_zoom_shift_driver_and_kernels(zs_on_host, monkeypatch, source, wide, mo
         m, off = np.array((1.2, -0.7, 0.9, 1.1)[:nd]), np.array((-1.2, 3.5, 0.25, -0.5)[:nd])
         got = zs_on_host(x, np.dtype(np.float64), shape, m, off, ik.ZS_DIAG, order, code, 0.5, 0)
         close(got, snd.affine_transform(x, np.diag(m), off, order=order, mode=mode, cval=0.5, prefilter=False))
+
+
+# -- the separable path (orders >= 2, 2-D and up): one pass per axis, zoom_shift.cuh's passes ------------
+def test_separable_plan():
+    """Which calls take the separable path, and the order of its axes: by increasing out/in ratio
+    (every intermediate the smallest possible), ties from the last axis; the direct kernel for
+    orders 0-1, 1-D, empty extents, and intermediates past _SEPARABLE_BYTES x the output's bytes."""
+    plan = ik.separable_plan
+    assert plan((256, 256, 256), (512, 512, 512), 3, 4) == [2, 1, 0]
+    assert plan((40, 50), (80, 100), 2, 8) == [1, 0]
+    assert plan((10, 20, 30), (10, 40, 15), 3, 8) == [2, 0, 1]  # ratios 1, 2, 0.5
+    assert plan((10, 20, 30), (25, 20, 30), 5, 8) == [2, 1, 0]  # ratios 2.5, 1, 1: the ties last-first
+    assert plan((256, 256, 256), (512, 512, 512), 1, 4) is None  # order 1 stays direct
+    assert plan((256, 256, 256), (512, 512, 512), 0, 4) is None
+    assert plan((100,), (200,), 3, 8) is None  # 1-D
+    assert plan((0, 5), (0, 10), 3, 8) is None
+    # shrinking 3-D by 2: 64 x 64 x 32 and 64 x 32 x 32 float64 alive at once, 6x the output's
+    # points at 8 bytes, past 4 x even a float64 output's bytes
+    assert plan((64, 64, 64), (32, 32, 32), 3, 8) is None
+    # shrinking 2-D by 2: one intermediate of 64 x 32 float64, 16 bytes an output point
+    assert plan((64, 64), (32, 32), 3, 4) == [1, 0]  # 16 <= 4 x 4
+    assert plan((64, 64), (32, 32), 3, 1) is None  # 16 > 4 x 1
+    # the bench case: 256 + 512 MiB of float64 alive at most: within 4 x a 512 MiB float32 or a 256 MiB
+    # uint16 output, not a 128 MiB uint8 one
+    assert plan((256, 256, 256), (512, 512, 512), 3, 2) == [2, 1, 0]
+    assert plan((256, 256, 256), (512, 512, 512), 3, 1) is None
+@pytest.fixture(params=["separable", "direct"])
+def zs_path(request, monkeypatch):
+    """Every zoom/shift of order >= 2 and ndim >= 2 through the separable passes (whatever the
+    memory), or none (the direct kernel)."""
+    monkeypatch.setattr(ik, "_SEPARABLE_BYTES", 10.0 ** 9 if request.param == "separable" else -1)
+    return request.param
+
+
+SEP_SHAPES = {2: (9, 7), 3: (6, 7, 5), 4: (3, 4, 5, 3)}
+SEP_ZOOMS = {2: [(1.7, 0.6), 2.0, (0.45, 1.0)], 3: [2.0, (0.5, 1.4, 3.0), (1, 0.8, 1.25)],
+             4: [(1.5, 1, 0.7, 2), 0.6]}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("order", [2, 3, 4, 5])
+@pytest.mark.parametrize("ndim", [2, 3, 4])
+def test_separable_every_mode_order_ndim(host_interp, zs_path, mode, order, ndim):
+    """zoom (per-axis factors below and above 1, grid_mode both ways, prefilter both), shift (past
+    the whole input along short axes: 'outside' points, cval 37.5 so a cval mixed into neighbours
+    or scaled by a sum of weights shows) and a diagonal affine_transform, against scipy.ndimage."""
+    x = RNG.normal(size=SEP_SHAPES[ndim]) * 10
+    for z in SEP_ZOOMS[ndim]:
+        for grid_mode in (False, True):
+            for prefilter in (True, False):
+                kw = dict(order=order, mode=mode, cval=37.5, grid_mode=grid_mode, prefilter=prefilter)
+                close(_quiet(host_interp.zoom, x, z, **kw), _quiet(ref_geometric, "zoom", x, z, **kw))
+    for s in [1.3, -2.6, 7.25]:
+        sh = [s * (-1) ** d for d in range(ndim)]
+        for prefilter in (True, False):
+            kw = dict(order=order, mode=mode, cval=37.5, prefilter=prefilter)
+            close(host_interp.shift(x, sh, **kw), ref_geometric("shift", x, sh, **kw))
+    m = np.diag([1.2, -0.55, 0.8, 1.1][:ndim])
+    off = [-1.2, 3.6, 0.75, -0.5][:ndim]
+    oshape = tuple(s + 2 for s in x.shape)
+    close(host_interp.affine_transform(x, m, off, output_shape=oshape, order=order, mode=mode, cval=-4.0),
+          ref_geometric("affine_transform", x, m, off, output_shape=oshape, order=order, mode=mode, cval=-4.0))
+
+
+@pytest.mark.parametrize("mode", ["constant", "reflect", "mirror", "grid-wrap"])
+@pytest.mark.parametrize("order", [2, 3, 5])
+def test_separable_equals_direct_kernel(host_interp, monkeypatch, mode, order):
+    """Axes taken from the last (ties: a uniform zoom, a shift), the passes add the taps in the
+    direct kernel's nesting: the two paths agree to the bit. (Not grid-constant, where a tap outside
+    reads cval and the passes scale it by a sum of weights, nor 'nearest' with prefilter, whose 12
+    samples of padding make the ratios differ and the axes go by size.)"""
+    x = RNG.normal(size=(8, 8, 6)) * 10
+    calls = [lambda nd: nd.zoom(x, 2.0, order=order, mode=mode, cval=3.0),
+             lambda nd: nd.shift(x, (1.5, -2.25, 6.5), order=order, mode=mode, cval=3.0),
+             lambda nd: _quiet(nd.zoom, x, 1.5, order=order, mode=mode, grid_mode=True, output=np.float32)]
+    for call in calls:
+        monkeypatch.setattr(ik, "_SEPARABLE_BYTES", 10.0 ** 9)
+        sep = call(host_interp)
+        monkeypatch.setattr(ik, "_SEPARABLE_BYTES", -1)
+        np.testing.assert_array_equal(sep, call(host_interp))
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "int32", "float32", "float64", "complex128"])
+def test_separable_dtypes_and_outputs(host_interp, zs_path, dtype):
+    """Integer (SciPy's rounding and clamping at the last pass), float and complex inputs, output
+    dtypes and output= arrays, prefilter on (float64 coefficients) and off (the input's dtype read
+    by the first pass)."""
+    x = RNG.normal(size=(10, 9, 4)) * 60
+    x = x + 1j * RNG.normal(size=x.shape) * 60 if dtype == "complex128" else x
+    x = (np.abs(x) if dtype == "uint8" else x).astype(dtype)
+    for order in (2, 3, 5):
+        for prefilter in (True, False):
+            for fn, arg in [("zoom", (1.6, 0.7, 2.0)), ("shift", (0.4, -1.3, 5.0))]:
+                kw = dict(order=order, mode="constant", cval=12.0, prefilter=prefilter)
+                got = getattr(host_interp, fn)(x, arg, **kw)
+                ref = ref_geometric(fn, x, arg, **kw)
+                (_close_int if ref.dtype.kind in "iu" else close)(got, ref)
+    if dtype != "complex128":
+        for out in (np.float32, np.int16, np.uint8):
+            ref = ref_geometric("zoom", x, 2, output=out, order=3, mode="mirror")
+            got = host_interp.zoom(x, 2, output=out, order=3, mode="mirror")
+            arr = np.empty(ref.shape, out)
+            assert host_interp.zoom(x, 2, output=arr, order=3, mode="mirror") is arr  # as SciPy's
+            for g in (got, arr):
+                if ref.dtype.kind in "iu":
+                    _close_int(g, ref)
+                else:
+                    np.testing.assert_allclose(g, ref, rtol=1e-5, atol=1e-5 * np.abs(ref).max())
+
+
+@pytest.mark.parametrize("wide", [False, True])
+@pytest.mark.parametrize("mode", ["constant", "grid-constant", "wrap", "nearest"])
+def test_separable_driver_and_kernels(zs_on_host, monkeypatch, wide, mode):
+    """ik.zoom_shift's separable branch as it is (plan, tables, intermediates, each pass' arguments
+    as the kernels read them, output= arrays written in place), zoom_shift.cu's kernels built with
+    g++, against scipy.ndimage (prefilter=False: x is the coefficients), 2-D to 4-D, order 3."""
+    monkeypatch.setattr(ik, "_I4_LIMIT", 0 if wide else 2 ** 31)
+    monkeypatch.setattr(ik, "_SEPARABLE_BYTES", 10.0 ** 9)
+    code = ik.MODES[mode]
+    f8 = np.dtype(np.float64)
+    for shape in [(9, 7), (6, 5, 4), (3, 4, 2, 5)]:
+        x = RNG.normal(size=shape)
+        nd = len(shape)
+        for zoom, grid_mode in [((1.7, 0.6, 2.0, 1.3)[:nd], False), ((0.8, 1.5, 1.0, 2.2)[:nd], True)]:
+            oshape = tuple(int(round(s * z)) for s, z in zip(shape, zoom))
+            num, div = np.array(shape, float), np.array(oshape, float)
+            if not grid_mode:
+                num, div = num - 1, div - 1
+            z = np.divide(num, div, out=np.ones(nd), where=div != 0)
+            flags = ik.ZS_ZOOM | (ik.ZS_GRID if grid_mode else 0)
+            got = zs_on_host(x, f8, oshape, z, np.zeros(nd), flags, 3, code, -1.5, 0)
+            assert zs_on_host.launched == ["axis_table", "first"] + ["middle"] * (nd - 2) + ["last"]
+            ref = _quiet(snd.zoom, x, zoom, order=3, mode=mode, cval=-1.5, prefilter=False, grid_mode=grid_mode)
+            close(got, ref)
+        sh = (1.25, -2.5, 0.5, 3.0)[:nd]
+        out = _HostArray(shape, f8)
+        got = zs_on_host(x, f8, shape, np.ones(nd), [-s for s in sh], ik.ZS_SHIFT, 3, code, 2.0, 0, out=out)
+        assert got is out.a
+        close(got, snd.shift(x, sh, order=3, mode=mode, cval=2.0, prefilter=False))
+        m, off = np.array((1.2, -0.7, 0.9, 1.1)[:nd]), np.array((-1.2, 3.5, 0.25, -0.5)[:nd])
+        got = zs_on_host(x, f8, shape, m, off, ik.ZS_DIAG, 3, code, 0.5, 0)
+        close(got, snd.affine_transform(x, np.diag(m), off, order=3, mode=mode, cval=0.5, prefilter=False))
+    monkeypatch.setattr(ik, "_SEPARABLE_BYTES", -1)  # the fallback: the direct kernel
+    zs_on_host(RNG.normal(size=(6, 5)), f8, (12, 10), [0.5, 0.5], [0, 0], ik.ZS_ZOOM, 3, code, 0.0, 0)
+    assert zs_on_host.launched[-1] == "point"
+
+
+@pytest.mark.parametrize("order", [2, 3, 4, 5])
+def test_separable_kernels_compile_for_sm90(order):
+    """The separable path's four kernels, both index widths, grid-constant or not, input dtypes the
+    first pass reads (float64 coefficients; any dtype without prefilter) and output dtypes."""
+    names = set()
+    for wide in (False, True):
+        for gc in (False, True):
+            names.update(ik.separable_names(np.dtype("d"), np.dtype("f"), wide, order, gc))
+    for a, b in [("f", "f"), ("B", "B"), ("q", "d"), ("?", "?"), ("d", "H"), ("h", "b")] if order == 3 else ():
+        names.update(ik.separable_names(np.dtype(a), np.dtype(b), False, order, False))
+    names = sorted(names)
+    cubin, mapping = compiler.compile_cubin(ik.source(), arch="sm_90", name_expressions=names)
+    assert cubin and set(mapping) == set(names)
