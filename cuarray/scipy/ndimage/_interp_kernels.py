@@ -1,9 +1,10 @@
 """Compiling and launching templates/interpolation.cu and zoom_shift.cu (interp.cuh and
 zoom_shift.cuh prepended): `geometric` (map_coordinates, affine_transform: one output point per
 thread), `zoom_shift` (zoom, shift, a diagonal affine_transform: per-axis tables, then one output
-point per thread, or for orders >= 2 of 2-D and up one pass per axis, `separable_plan`) and `spline_filter` (the B-spline prefilter along one axis, in place on float64:
-a warp per line staged in shared memory for lines up to 6144 elements along the last axis or when
-lines are few, else a thread per line, coalesced)."""
+point per thread, or for orders >= 2 of 2-D and up one pass per axis, `separable_plan`) and
+`spline_filter` (the B-spline prefilter along one axis, in place on float64: a warp per line staged
+in shared memory for lines up to 6144 elements along the last axis or when lines are few, else a
+thread per line, coalesced)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from ...cuda import launch as _launch
 from . import _support as _s
 
 __all__ = ["KINDS", "MODES", "mode_code", "source", "geometric_name", "geometric", "zoom_shift_names",
-           "zoom_shift", "separable_names", "separable_plan", "spline_filter", "ZS_ZOOM", "ZS_SHIFT", "ZS_GRID", "ZS_DIAG", "MAX_NDIM"]
+           "zoom_shift", "separable_names", "separable_plan", "spline_filter", "ZS_ZOOM", "ZS_SHIFT", "ZS_GRID",
+           "ZS_DIAG", "MAX_NDIM"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 KINDS = {"coords": 0, "affine": 1}
@@ -91,14 +93,15 @@ def _prod(shape) -> int:
     return n
 
 
-def separable_plan(ishape, oshape, order: int, out_itemsize: int):
+def separable_plan(ishape, oshape, order: int, out_itemsize: int, limit=None):
     """The axes in the order the separable zoom/shift takes them (one pass each), or None for the
     direct kernel: orders 0 and 1 (8 taps or fewer a point: the direct kernel was faster in the
     H100 measurement, docs/perf-notes.md), 1-D, empty extents, or intermediates past
     `_SEPARABLE_BYTES` times the output's bytes. A pass scales its axis' extent by oshape/ishape, so
     taking the axes by increasing ratio makes every intermediate the smallest any order could (the
     k-th holds the input's extents times the k smallest ratios); ties go from the last axis, the
-    direct kernel's nesting of sums, which makes a uniform zoom's result identical to its."""
+    direct kernel's nesting of sums, which makes a uniform zoom's result identical to its. limit:
+    the bytes allowed per output byte (`_SEPARABLE_BYTES` when None)."""
     ndim = len(oshape)
     if ndim < 2 or order < 2 or len(ishape) != ndim or 0 in ishape or 0 in oshape:
         return None
@@ -109,7 +112,7 @@ def separable_plan(ishape, oshape, order: int, out_itemsize: int):
         shape[d] = oshape[d]
         sizes.append(_prod(shape))
     peak = max([sizes[0], sizes[-1]] + [a + b for a, b in zip(sizes, sizes[1:])]) * 8
-    if peak > _SEPARABLE_BYTES * _prod(oshape) * out_itemsize:
+    if peak > (_SEPARABLE_BYTES if limit is None else limit) * _prod(oshape) * out_itemsize:
         return None
     return axes
 
@@ -174,11 +177,12 @@ def _overlaps(a: ndarray, b: ndarray) -> bool:
 
 
 def zoom_shift(x: ndarray, out_dt, oshape, zoom, shift, flags: int, order: int, mode: int, cval, npad: int,
-               out=None) -> ndarray:
+               out=None, separable=None) -> ndarray:
     """Interpolate x (order 0..5, SciPy mode code) at, along each axis d, the coordinate
     zoom_shift.cuh's `zoom_shift_coordinate` gives output index o (zoom[d], shift[d], flags), padding
     `npad` added; into `out` when it is a C-contiguous `out_dt` array of `oshape` that shares no bytes
-    with x, else a fresh array."""
+    with x, else a fresh array. separable: None, `separable_plan` decides; False, the direct kernel;
+    True, the passes wherever they apply (orders >= 2, 2-D and up), whatever their memory."""
     oshape = tuple(oshape)
     ndim = len(oshape)
     if x.ndim > MAX_NDIM:
@@ -196,7 +200,9 @@ def zoom_shift(x: ndarray, out_dt, oshape, zoom, shift, flags: int, order: int, 
     params = numpy.concatenate([numpy.asarray(zoom, _F8), numpy.asarray(shift, _F8)])
     meta = from_host(numpy.concatenate([numpy.asarray(x.shape, _I8), numpy.asarray(oshape, _I8), params.view(_I8)]))
     grid_constant = mode == MODES["grid-constant"]
-    axes = separable_plan(x.shape, oshape, order, out_dt.itemsize)
+    axes = None
+    if separable is not False:
+        axes = separable_plan(x.shape, oshape, order, out_dt.itemsize, float("inf") if separable else None)
     if axes is not None:
         _separable(x, out, meta, axes, flags, order, mode, cval, npad, grid_constant)
         return out

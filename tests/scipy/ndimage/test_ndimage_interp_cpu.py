@@ -928,9 +928,15 @@ def test_separable_driver_and_kernels(zs_on_host, monkeypatch, wide, mode):
         m, off = np.array((1.2, -0.7, 0.9, 1.1)[:nd]), np.array((-1.2, 3.5, 0.25, -0.5)[:nd])
         got = zs_on_host(x, f8, shape, m, off, ik.ZS_DIAG, 3, code, 0.5, 0)
         close(got, snd.affine_transform(x, np.diag(m), off, order=3, mode=mode, cval=0.5, prefilter=False))
-    monkeypatch.setattr(ik, "_SEPARABLE_BYTES", -1)  # the fallback: the direct kernel
-    zs_on_host(RNG.normal(size=(6, 5)), f8, (12, 10), [0.5, 0.5], [0, 0], ik.ZS_ZOOM, 3, code, 0.0, 0)
+    y = RNG.normal(size=(6, 5))
+    args = (f8, (12, 10), [5 / 11, 4 / 9], [0, 0], ik.ZS_ZOOM, 3, code, 0.0, 0)
+    ref = zs_on_host(y, *args, separable=False)  # forced direct, whatever the memory
     assert zs_on_host.launched[-1] == "point"
+    monkeypatch.setattr(ik, "_SEPARABLE_BYTES", -1)  # the fallback: the direct kernel
+    zs_on_host(y, *args)
+    assert zs_on_host.launched[-1] == "point"
+    close(zs_on_host(y, *args, separable=True), ref)  # forced separable, whatever the memory
+    assert zs_on_host.launched[-1] == "last"
 
 
 @pytest.mark.parametrize("order", [2, 3, 4, 5])
