@@ -505,8 +505,10 @@ def _quiet(fn, *args, **kw):
 
 @pytest.fixture(params=["table", "inline"])
 def zs_taps_from(request, monkeypatch):
-    """The zoom/shift points reading per-axis tables, or computing their taps (the choice forced)."""
+    """The zoom/shift points reading per-axis tables, or computing their taps (the choice forced;
+    the direct kernel for every order: the separable path has its tests below)."""
     monkeypatch.setattr(ik, "_TABLE_RATIO", 0 if request.param == "table" else 10 ** 9)
+    monkeypatch.setattr(ik, "_SEPARABLE_BYTES", -1)
     return request.param
 
 
@@ -762,9 +764,11 @@ def zs_on_host(monkeypatch, host_lib):
 @pytest.mark.parametrize("order", [1, 3])
 def test_zoom_shift_driver_and_kernels(zs_on_host, monkeypatch, source, wide, mode, order):
     """Arguments, metadata and tables as the kernels read them: zoom (grid_mode too), shift and a
-    diagonal affine, 1-D to 4-D, against scipy.ndimage (prefilter=False: x is the coefficients)."""
+    diagonal affine, 1-D to 4-D, against scipy.ndimage (prefilter=False: x is the coefficients).
+    The direct kernel (forced for order 3; test_separable_driver_and_kernels has the passes)."""
     monkeypatch.setattr(ik, "_TABLE_RATIO", 0 if source == "table" else 10 ** 9)
     monkeypatch.setattr(ik, "_I4_LIMIT", 0 if wide else 2 ** 31)
+    monkeypatch.setattr(ik, "_SEPARABLE_BYTES", -1)
     code = ik.MODES[mode]
     for shape in [(23,), (9, 7), (6, 5, 4), (3, 4, 2, 5)]:
         x = RNG.normal(size=shape)

@@ -72,8 +72,10 @@ def test_zoom_shift_orders_modes(ndim, order, mode):
 @pytest.mark.parametrize("ndim", [2, 3])
 def test_zoom_shift_taps_from_the_other_source(monkeypatch, ndim, order, mode):
     """The small 2-D arrays above compute their taps per point and the 3-D ones read tables (at most
-    one table entry per 8 points); here the other way round, forced."""
+    one table entry per 8 points); here the other way round, forced (the direct kernel: orders >= 2
+    take the separable passes by default)."""
     monkeypatch.setattr(ik, "_TABLE_RATIO", 0 if ndim == 2 else 10 ** 9)
+    monkeypatch.setattr(ik, "_SEPARABLE_BYTES", -1)
     x = RNG.normal(size=SHAPES[ndim]) * 10
     for z in ZOOMS[ndim]:
         close(*both("zoom", x, z, order=order, mode=mode, cval=-1.75, grid_mode=True))
