@@ -198,7 +198,9 @@ def zoom_shift(x: ndarray, out_dt, oshape, zoom, shift, flags: int, order: int, 
     rows = sum(oshape)
     taps = order + 1
     params = numpy.concatenate([numpy.asarray(zoom, _F8), numpy.asarray(shift, _F8)])
-    meta = from_host(numpy.concatenate([numpy.asarray(x.shape, _I8), numpy.asarray(oshape, _I8), params.view(_I8)]))
+    # (a trailing 0: the separable tables' "a row is outside" flag, an int the table kernel sets)
+    meta = from_host(numpy.concatenate([numpy.asarray(x.shape, _I8), numpy.asarray(oshape, _I8), params.view(_I8),
+                                        numpy.zeros(1, _I8)]))
     grid_constant = mode == MODES["grid-constant"]
     axes = None
     if separable is not False:
@@ -246,9 +248,10 @@ def _separable(x: ndarray, out: ndarray, meta: ndarray, axes, flags: int, order:
     tables = ndarray((2 * rows * taps,), _F8)  # the weights, then the offsets (int or long long)
     w_ptr = tables.data.ptr
     f_ptr = w_ptr + rows * taps * 8
+    outside_ptr = meta.data.ptr + 4 * ndim * 8  # meta's trailing 0 (little-endian: its low int)
     _launch.launch(table_k, _launch.grid_one_pass(rows, _BLOCK), _BLOCK,
                    (meta.data.ptr, numpy.int32(ndim), numpy.int32(flags), numpy.float64(npad), numpy.int32(mode),
-                    numpy.int64(rows), w_ptr, f_ptr))
+                    numpy.int64(rows), w_ptr, f_ptr, outside_ptr))
     oshape_ptr = meta.data.ptr + ndim * 8
     base = [sum(oshape[:d]) for d in range(ndim)]
     shape = list(x.shape)
@@ -263,7 +266,7 @@ def _separable(x: ndarray, out: ndarray, meta: ndarray, axes, flags: int, order:
         _launch.launch(k, _launch.grid_one_pass(sizes[p], _BLOCK), _BLOCK,
                        (cur.data.ptr, dst.data.ptr, w_ptr, f_ptr, numpy.int64(rows), numpy.int64(base[d]),
                         numpy.int64(n_in), numpy.int64(oshape[d]), numpy.int64(inner), numpy.int64(sizes[p]),
-                        oshape_ptr, numpy.int32(ndim), numpy.float64(cval)))
+                        oshape_ptr, numpy.int32(ndim), numpy.float64(cval), outside_ptr))
         cur = dst
 
 

@@ -88,22 +88,25 @@ extern "C" void zoom_shift(const double* in, const long long* meta, int ndim, in
 
 // The separable path (zoom_shift.cuh's passes) as loops: the unit-stride tables, then one pass.
 template <typename I, int ORDER>
-static void zs_axis_table_run(const long long* meta, int ndim, int flags, double npad, int mode, double* W, void* F) {
+static void zs_axis_table_run(const long long* meta, int ndim, int flags, double npad, int mode, double* W, void* F,
+                              int* outside) {
   long long rows = 0;
   for (int d = 0; d < ndim; ++d) rows += meta[ndim + d];
-  for (long long r = 0; r < rows; ++r)
+  for (long long r = 0; r < rows; ++r) {
     zoom_shift_row<I, ORDER>(r, rows, meta, meta + ndim, ndim, (const double*)(meta + 2 * ndim), flags, npad, mode,
                              W, (I*)F, true);
+    if (mode != I_GRID_CONSTANT && ((I*)F)[r] < 0) *outside = 1;
+  }
 }
 
 template <typename I, int ORDER, bool GC>
 static void zs_pass_run(const double* src, double* dst, const double* W, const void* Fv, long long rows,
                         long long base, long long n_in, long long n_out, long long inner, long long total,
-                        const long long* oshape, int ndim, double cval, int last) {
+                        const long long* oshape, int ndim, double cval, int last, int outside) {
   const I* F = (const I*)Fv;
   for (long long i0 = 0; i0 < total; ++i0) {
     I idx = (I)i0, q = idx / (I)inner, i = idx - q * (I)inner, o = q / (I)n_out, j = q - o * (I)n_out;
-    if (last && !GC && zs_point_outside<I>(F, oshape, ndim, idx)) dst[idx] = cval;
+    if (last && !GC && outside && zs_point_outside<I>(F, oshape, ndim, idx)) dst[idx] = cval;
     else dst[idx] = zoom_shift_pass_value<double, I, ORDER, GC>(src, W, F, (I)rows, (I)base + j, (I)n_in, (I)inner,
                                                                 o, i, cval);
   }
@@ -116,21 +119,24 @@ static void zs_pass_run(const double* src, double* dst, const double* W, const v
   switch (order) { case 2: t = zs_axis_table_run<I, 2>; break; case 3: t = zs_axis_table_run<I, 3>; break; \
                    case 4: t = zs_axis_table_run<I, 4>; break; default: t = zs_axis_table_run<I, 5>; }
 
-extern "C" void zs_axis_table(const long long* meta, int ndim, int flags, double npad, int order, int mode, int wide,
-                              double* W, void* F) {
-  void (*t)(const long long*, int, int, double, int, double*, void*);
+extern "C" int zs_axis_table(const long long* meta, int ndim, int flags, double npad, int order, int mode, int wide,
+                             double* W, void* F) {
+  void (*t)(const long long*, int, int, double, int, double*, void*, int*);
   if (wide) { ZS_TABLE_ORDERS(long long) } else { ZS_TABLE_ORDERS(int) }
-  t(meta, ndim, flags, npad, mode, W, F);
+  int outside = 0;
+  t(meta, ndim, flags, npad, mode, W, F, &outside);
+  return outside;
 }
 
 extern "C" void zs_pass(const double* src, double* dst, const double* W, const void* F, long long rows,
                         long long base, long long n_in, long long n_out, long long inner, long long total,
-                        const long long* oshape, int ndim, double cval, int last, int order, int gc, int wide) {
+                        const long long* oshape, int ndim, double cval, int last, int outside, int order, int gc,
+                        int wide) {
   void (*p)(const double*, double*, const double*, const void*, long long, long long, long long, long long, long long,
-            long long, const long long*, int, double, int);
+            long long, const long long*, int, double, int, int);
   if (wide) { if (gc) { ZS_PASS_ORDERS(long long, true) } else { ZS_PASS_ORDERS(long long, false) } }
   else { if (gc) { ZS_PASS_ORDERS(int, true) } else { ZS_PASS_ORDERS(int, false) } }
-  p(src, dst, W, F, rows, base, n_in, n_out, inner, total, oshape, ndim, cval, last);
+  p(src, dst, W, F, rows, base, n_in, n_out, inner, total, oshape, ndim, cval, last, outside);
 }
 
 extern "C" void spline_filter(double* data, long long n, long long inner, long long lines, int order, int mode) {
@@ -227,8 +233,8 @@ def host_interp(monkeypatch, lib):
         w = np.empty(rows * taps)
         f = np.empty(rows * taps, np.int64 if wide else np.int32)
         gc = mode == ik.MODES["grid-constant"]
-        lib.zs_axis_table(_p(meta), ctypes.c_int(ndim), ctypes.c_int(flags), ctypes.c_double(npad),
-                          ctypes.c_int(order), ctypes.c_int(mode), ctypes.c_int(wide), _p(w), _p(f))
+        outside = lib.zs_axis_table(_p(meta), ctypes.c_int(ndim), ctypes.c_int(flags), ctypes.c_double(npad),
+                                    ctypes.c_int(order), ctypes.c_int(mode), ctypes.c_int(wide), _p(w), _p(f))
         osh = np.asarray(oshape, np.int64)
         cur, shape = xin, list(xin.shape)
         for p, d in enumerate(axes):
@@ -238,8 +244,8 @@ def host_interp(monkeypatch, lib):
             lib.zs_pass(_p(cur), _p(dst), _p(w), _p(f), ctypes.c_longlong(rows), ctypes.c_longlong(sum(oshape[:d])),
                         ctypes.c_longlong(n_in), ctypes.c_longlong(oshape[d]),
                         ctypes.c_longlong(int(np.prod(shape[d + 1:]))), ctypes.c_longlong(sizes[p]), _p(osh),
-                        ctypes.c_int(ndim), ctypes.c_double(cval), ctypes.c_int(p == ndim - 1), ctypes.c_int(order),
-                        ctypes.c_int(gc), ctypes.c_int(wide))
+                        ctypes.c_int(ndim), ctypes.c_double(cval), ctypes.c_int(p == ndim - 1),
+                        ctypes.c_int(outside), ctypes.c_int(order), ctypes.c_int(gc), ctypes.c_int(wide))
             cur = dst
         return cur
 
@@ -743,7 +749,12 @@ def zs_on_host(monkeypatch, host_lib):
                 ctypes.c_int(gc), ctypes.c_int(table), ctypes.c_uint(grid), ctypes.c_uint(block), ptrs)
 
     monkeypatch.setattr(ik, "ndarray", _HostArray)
-    monkeypatch.setattr(ik, "from_host", lambda a: _HostArray(a=a))
+    uploaded = []  # the host arrays the driver uploads (its metadata), for the tests to read
+
+    def from_host(a):
+        uploaded.append(_HostArray(a=a))
+        return uploaded[-1]
+    monkeypatch.setattr(ik, "from_host", from_host)
     monkeypatch.setattr(ik, "_launch", types.SimpleNamespace(launch=launch, grid_one_pass=real_launch.grid_one_pass))
     monkeypatch.setattr(ik, "_zoom_shift_kernels", lambda key: (("table", key), ("point", key)))
     monkeypatch.setattr(ik, "_separable_kernels",
@@ -752,8 +763,10 @@ def zs_on_host(monkeypatch, host_lib):
 
     def run(x, *args, **kw):
         launched.clear()
+        uploaded.clear()
         out = ik.zoom_shift(_HostArray(a=x), *args, **kw)
         run.launched = list(launched)
+        run.meta = uploaded[-1].a
         return out.a
     return run
 
@@ -932,6 +945,12 @@ def test_separable_driver_and_kernels(zs_on_host, monkeypatch, wide, mode):
         m, off = np.array((1.2, -0.7, 0.9, 1.1)[:nd]), np.array((-1.2, 3.5, 0.25, -0.5)[:nd])
         got = zs_on_host(x, f8, shape, m, off, ik.ZS_DIAG, 3, code, 0.5, 0)
         close(got, snd.affine_transform(x, np.diag(m), off, order=3, mode=mode, cval=0.5, prefilter=False))
+    # the table kernel's "a row is outside" flag (meta's last word), which gates the last pass' lookup
+    x = RNG.normal(size=(6, 5, 4))
+    zs_on_host(x, f8, (12, 10, 8), [5 / 11, 4 / 9, 3 / 7], [0, 0, 0], ik.ZS_ZOOM, 3, code, 0.0, 0)
+    assert zs_on_host.meta[-1] == 0  # a zoom's coordinates span the input exactly
+    zs_on_host(x, f8, x.shape, [1, 1, 1], [0, 0, -4.5], ik.ZS_SHIFT, 3, code, 0.0, 0)
+    assert zs_on_host.meta[-1] == (mode == "constant")  # past the last axis' end (grid-constant: no flag)
     y = RNG.normal(size=(6, 5))
     args = (f8, (12, 10), [5 / 11, 4 / 9], [0, 0], ik.ZS_ZOOM, 3, code, 0.0, 0)
     ref = zs_on_host(y, *args, separable=False)  # forced direct, whatever the memory
