@@ -970,8 +970,9 @@ def test_separable_kernels_compile_for_sm90(order):
     for wide in (False, True):
         for gc in (False, True):
             names.update(ik.separable_names(np.dtype("d"), np.dtype("f"), wide, order, gc))
-    for a, b in [("f", "f"), ("B", "B"), ("q", "d"), ("?", "?"), ("d", "H"), ("h", "b")] if order == 3 else ():
-        names.update(ik.separable_names(np.dtype(a), np.dtype(b), False, order, False))
+    for a, b in [("f", "f"), ("B", "B"), ("q", "d"), ("?", "?"), ("d", "H"), ("h", "b"), ("I", "Q")]:
+        for gc in (False, True):
+            names.update(ik.separable_names(np.dtype(a), np.dtype(b), False, order, gc))
     names = sorted(names)
     cubin, mapping = compiler.compile_cubin(ik.source(), arch="sm_90", name_expressions=names)
     assert cubin and set(mapping) == set(names)
