@@ -279,3 +279,16 @@ def test_separable_bench_shape():
     assert ik.separable_plan(x.shape, (192, 160, 144), 3, 4) == [2, 1, 0]
     close(*both("zoom", x, 2.0))
     close(*both("zoom", x, 2.0, order=5, mode="grid-constant", grid_mode=True, cval=1.5))
+
+
+@pytest.mark.parametrize("shape,zoom", [((7, 16), (1.5, 1)), ((16, 5), (1, 0.5)), ((3, 17), (2.5, 1.1)),
+                                        ((16, 18), 0.06), ((16, 18), 0.02), ((1, 9), (3, 1.5)), ((2, 1, 6), 2.0)])
+def test_separable_output_shapes(zs_path, shape, zoom):
+    """Outputs of one sample along an axis (a zero zoom divisor) or none, inputs of one sample
+    along an axis, SciPy's rounding of the output shape (modes whose prefilter SciPy 1.17 gets
+    right on short lines: scipy#24615)."""
+    x = RNG.normal(size=shape)
+    for grid_mode in (False, True):
+        for mode in ("mirror", "constant", "grid-wrap"):
+            close(*both("zoom", x, zoom, order=3, mode=mode, grid_mode=grid_mode, cval=2.0))
+    close(*both("shift", x, 0.75, order=4, mode="mirror"))

@@ -188,3 +188,17 @@ def test_separable_kernels_compile_for_sm90(order):
     names = sorted(names)
     cubin, mapping = compiler.compile_cubin(ik.source(), arch="sm_90", name_expressions=names)
     assert cubin and set(mapping) == set(names)
+
+
+@pytest.mark.parametrize("shape,zoom", [((7, 16), (1.5, 1)), ((16, 5), (1, 0.5)), ((3, 17), (2.5, 1.1)),
+                                        ((16, 18), 0.06), ((16, 18), 0.02), ((1, 9), (3, 1.5)), ((2, 1, 6), 2.0)])
+def test_separable_output_shapes(host_interp, zs_path, shape, zoom):
+    """Outputs of one sample along an axis (a zero zoom divisor) or none, inputs of one sample along
+    an axis, SciPy's rounding of the output shape."""
+    x = RNG.normal(size=shape)
+    for grid_mode in (False, True):
+        for mode in ("grid-mirror", "constant", "nearest"):
+            close(_quiet(host_interp.zoom, x, zoom, order=3, mode=mode, grid_mode=grid_mode, cval=2.0),
+                  _quiet(ref_geometric, "zoom", x, zoom, order=3, mode=mode, grid_mode=grid_mode, cval=2.0))
+        close(host_interp.shift(x, 0.75, order=4, mode="mirror"),
+              ref_geometric("shift", x, 0.75, order=4, mode="mirror"))
