@@ -1,5 +1,7 @@
 """zoom, shift and affine_transform with a diagonal matrix (the per-axis tables of
-templates/zoom_shift.cuh) on the device against scipy.ndimage on the host: orders 0-5, every mode,
+templates/zoom_shift.cuh: the direct kernel, and for orders >= 2 of 2-D and up the separable
+passes, each forced in turn where the plan would pick one) on the device against scipy.ndimage
+on the host: orders 0-5, every mode,
 grid_mode, 1-D to 4-D, zoom factors below and above 1 and per axis, SciPy's output shapes,
 dtypes, non-contiguous inputs, output= arrays. Fresh random data. Every axis the reflect modes'
 prefilter sees has at least 16 samples: SciPy before 1.18 filters shorter lines slightly wrong
