@@ -538,10 +538,12 @@ def test_zoom_shift_every_order_mode_ndim(host_interp, zs_taps_from, mode, order
 
 
 def _close_int(got, ref):
-    # SciPy sums the taps in another order: a value within rounding of .5 may round either way
+    # SciPy sums the taps in another order: a value within rounding of .5 may round either way (one
+    # such value allowed in outputs of under 100 points: the 9 x 11 shifts here met one under
+    # `-n 2`, whose workers draw other random inputs, on the code before the separable path too)
     assert got.dtype == ref.dtype and got.shape == ref.shape
     np.testing.assert_allclose(got.astype(float), ref.astype(float), atol=1, rtol=0)
-    assert np.mean(got != ref) < 0.01
+    assert np.sum(got != ref) <= max(1, 0.01 * got.size)
 
 
 @pytest.mark.parametrize("dtype", ["uint8", "int16", "int32", "float32", "complex128"])
