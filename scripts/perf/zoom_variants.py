@@ -1,14 +1,20 @@
 """ndimage.zoom x2 of a 256^3 float32 volume (the bench case `zoom`, issue 31): where the time goes,
-and whether a per-axis separable evaluation would beat the direct per-point kernel.
+and the library's two evaluations of a zoom on the same coefficients: the direct kernel
+(`_interp_kernels.zoom_shift(..., separable=False)`: per-axis tables, then 64 taps a point) and the
+separable passes (`separable=True`: one launch per axis, 4 taps an output, float64 intermediates
+256^2x512 then 256x512^2, the last pass writing the 512^3 output and cval for outside points),
+which `separable_plan` now picks for orders >= 2 when the intermediates fit in 4x the output's
+bytes.
 
-Rows (CUDA-event medians, one process): the whole call (order 3: prefilter + tables + points);
-the prefilter alone (spline_filter to float64); the general per-point kernel on ready coefficients
-(a diagonal affine_transform's old path: what zoom ran before); the direct kernel alone on them
-(`_interp_kernels.zoom_shift`: per-axis tables, then 64 taps a point); a prototype of the separable
-evaluation on the same coefficients (one launch per axis, 4 taps an output, float64 intermediates:
-256^2x512 then 256x512^2 then the 512^3 output), with its largest difference from the direct
-kernel; the same two for order 1 on the float32 volume (no prefilter); CuPy's zoom when installed.
-GB/s counts the output written and the input read once.
+Rows (CUDA-event medians, one process): the whole call (order 3: prefilter + tables + passes); the
+prefilter alone (spline_filter to float64); the general per-point kernel on ready coefficients (a
+diagonal affine_transform's old path); the direct kernel; the library's separable path; the
+prototype the separable path replaced (no outside flags: constant mode of a zoom has no outside
+points); order 1 (no prefilter; the library keeps the direct kernel there); then both paths on
+other shapes of zoom (mixed factors, a 2x shrink the plan leaves to the direct kernel: 6x the
+output's bytes of intermediates) and a shift, each row saying which path the plan picks; CuPy's
+zoom when installed. GB/s counts the output written and the input read once. Last line: the largest
+differences (separable vs direct: 0 expected for the uniform zoom, same nesting of sums).
 
 Run on the GPU machine: `python scripts/perf/zoom_variants.py [n]` (n = 256 by default)."""
 
@@ -95,11 +101,28 @@ def separable(mod, x, zooms, order, out_dtype, cval=0.0):
     return cur
 
 
-def direct(coeffs, zooms, order, out_dtype):
+def _zoom_args(coeffs, zooms):
     oshape = tuple(int(round(s * z)) for s, z in zip(coeffs.shape, zooms))
     z = [(s - 1) / (o - 1) if o > 1 else 1.0 for s, o in zip(coeffs.shape, oshape)]
+    return oshape, z
+
+
+def direct(coeffs, zooms, order, out_dtype, separable=False):
+    """The library's zoom_shift on ready coefficients (mode constant): the direct kernel, or with
+    separable=True the passes (whatever their memory), None: the plan's choice."""
+    oshape, z = _zoom_args(coeffs, zooms)
     return ik.zoom_shift(coeffs, numpy.dtype(out_dtype), oshape, z, [0.0] * coeffs.ndim, ik.ZS_ZOOM, order,
-                         ik.MODES["constant"], 0.0, 0)
+                         ik.MODES["constant"], 0.0, 0, separable=separable)
+
+
+def shifted(coeffs, sh, order, out_dtype, separable=False):
+    return ik.zoom_shift(coeffs, numpy.dtype(out_dtype), coeffs.shape, [1.0] * coeffs.ndim, [-s for s in sh],
+                         ik.ZS_SHIFT, order, ik.MODES["constant"], 0.0, 0, separable=separable)
+
+
+def plan_of(coeffs, oshape, order, out_dtype):
+    axes = ik.separable_plan(coeffs.shape, oshape, order, numpy.dtype(out_dtype).itemsize)
+    return "direct" if axes is None else "separable, axes {}".format(axes)
 
 
 def general(coeffs, zooms, order, out_dtype):
@@ -129,11 +152,25 @@ def main(n):
     row("  prefilter: spline_filter(x, 3) -> float64", lambda: nd.spline_filter(x, 3), x.nbytes)
     row("  general per-point kernel (before)", lambda: general(coeffs, zooms, 3, "float32"), coeffs.nbytes)
     row("  direct kernel (tables + 64 taps a point)", lambda: direct(coeffs, zooms, 3, "float32"), coeffs.nbytes)
-    row("  separable prototype (3 passes, 4 taps each)", lambda: separable(mod, coeffs, zooms, 3, "float32"),
+    row("  separable path (3 passes, 4 taps each) [plan: {}]".format(
+        plan_of(coeffs, (2 * n,) * 3, 3, "float32")), lambda: direct(coeffs, zooms, 3, "float32", True), coeffs.nbytes)
+    row("  separable prototype (what the path replaced)", lambda: separable(mod, coeffs, zooms, 3, "float32"),
         coeffs.nbytes)
     row("zoom(x, 2, order=1), whole call", lambda: nd.zoom(x, 2.0, order=1), x.nbytes)
     row("  direct kernel, order 1 (8 taps a point)", lambda: direct(x, zooms, 1, "float32"), x.nbytes)
     row("  separable prototype, order 1", lambda: separable(mod, x, zooms, 1, "float32"), x.nbytes)
+    for label, zs in [("zoom (0.5, 2, 2)", (0.5, 2.0, 2.0)), ("zoom (2, 2, 0.5)", (2.0, 2.0, 0.5)),
+                      ("zoom 0.5", (0.5, 0.5, 0.5))]:
+        oshape, _ = _zoom_args(coeffs, zs)
+        ob = int(numpy.prod(oshape)) * 4
+        for name, sep in [("direct", False), ("separable", True)]:
+            us = event_us(lambda: direct(coeffs, zs, 3, "float32", sep), reps=10)
+            rows.append(("{} order 3 {} [plan: {}]".format(label, name, plan_of(coeffs, oshape, 3, "float32")), us,
+                         (ob + coeffs.nbytes) / us / 1e3))
+    for name, sep in [("direct", False), ("separable", True)]:
+        us = event_us(lambda: shifted(coeffs, (1.5, -2.25, 0.5), 3, "float32", sep), reps=10)
+        rows.append(("shift (1.5, -2.25, 0.5) order 3 {} [plan: {}]".format(
+            name, plan_of(coeffs, coeffs.shape, 3, "float32")), us, (n ** 3 * 4 + coeffs.nbytes) / us / 1e3))
     try:
         import cupy
         import cupyx.scipy.ndimage as cnd
@@ -158,18 +195,23 @@ def main(n):
     except ImportError:
         pass
     d3 = direct(coeffs, zooms, 3, "float32")
+    l3 = direct(coeffs, zooms, 3, "float32", True)
     s3 = separable(mod, coeffs, zooms, 3, "float32")
     d1 = direct(x, zooms, 1, "float32")
     s1 = separable(mod, x, zooms, 1, "float32")
     ref = nd.zoom(x, 2.0)
     g3 = general(coeffs, zooms, 3, "float32")
+    dm = direct(coeffs, (0.5, 2.0, 2.0), 3, "float32")
+    lm = direct(coeffs, (0.5, 2.0, 2.0), 3, "float32", True)
     print("n = {}: {} -> {} float32".format(n, (n,) * 3, (2 * n,) * 3))
-    print("{:50s} {:>10s} {:>8s}".format("row", "ms", "GB/s"))
+    print("{:64s} {:>10s} {:>8s}".format("row", "ms", "GB/s"))
     for name, us, gbs in rows:
-        print("{:50s} {:10.3f} {:8.0f}".format(name, us / 1e3, gbs))
-    print("max |direct - separable|: order 3 {:.2e}, order 1 {:.2e}; max |zoom - direct| {:.2e}; "
-          "max |general - direct| {:.2e}".format(float(cp.abs(d3 - s3).max()), float(cp.abs(d1 - s1).max()),
-                                                 float(cp.abs(ref - d3).max()), float(cp.abs(g3 - d3).max())))
+        print("{:64s} {:10.3f} {:8.0f}".format(name, us / 1e3, gbs))
+    print("max |separable path - direct|: order 3 {:.2e} (0 expected), zoom (0.5, 2, 2) {:.2e}; "
+          "|prototype - direct| order 3 {:.2e}, order 1 {:.2e}; |zoom - separable path| {:.2e}; "
+          "|general - direct| {:.2e}".format(
+              float(cp.abs(l3 - d3).max()), float(cp.abs(lm - dm).max()), float(cp.abs(d3 - s3).max()),
+              float(cp.abs(d1 - s1).max()), float(cp.abs(ref - l3).max()), float(cp.abs(g3 - d3).max())))
 
 
 if __name__ == "__main__":

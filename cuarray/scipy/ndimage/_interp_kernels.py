@@ -1,9 +1,10 @@
 """Compiling and launching templates/interpolation.cu and zoom_shift.cu (interp.cuh and
 zoom_shift.cuh prepended): `geometric` (map_coordinates, affine_transform: one output point per
 thread), `zoom_shift` (zoom, shift, a diagonal affine_transform: per-axis tables, then one output
-point per thread) and `spline_filter` (the B-spline prefilter along one axis, in place on float64:
-a warp per line staged in shared memory for lines up to 6144 elements along the last axis or when
-lines are few, else a thread per line, coalesced)."""
+point per thread, or for orders >= 2 of 2-D and up one pass per axis, `separable_plan`) and
+`spline_filter` (the B-spline prefilter along one axis, in place on float64: a warp per line staged
+in shared memory for lines up to 6144 elements along the last axis or when lines are few, else a
+thread per line, coalesced)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from ...cuda import launch as _launch
 from . import _support as _s
 
 __all__ = ["KINDS", "MODES", "mode_code", "source", "geometric_name", "geometric", "zoom_shift_names",
-           "zoom_shift", "spline_filter", "ZS_ZOOM", "ZS_SHIFT", "ZS_GRID", "ZS_DIAG", "MAX_NDIM"]
+           "zoom_shift", "separable_names", "separable_plan", "spline_filter", "ZS_ZOOM", "ZS_SHIFT", "ZS_GRID",
+           "ZS_DIAG", "MAX_NDIM"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 KINDS = {"coords": 0, "affine": 1}
@@ -35,6 +37,10 @@ _BLOCK = 128
 _I8 = numpy.dtype(numpy.int64)
 _I4_LIMIT = 2 ** 31  # 32-bit offsets and index arithmetic below this many elements
 _TABLE_RATIO = 8  # zoom/shift tables when they hold at most one entry per 8 output points
+# The separable zoom/shift when its float64 intermediates (the two alive at once, at their largest)
+# take at most this many times the output's bytes; the direct kernel otherwise (shrinking zooms,
+# whose first pass is larger than the output, mostly).
+_SEPARABLE_BYTES = 4
 _F8 = numpy.dtype(numpy.float64)
 _kernels: dict = {}
 
@@ -69,6 +75,48 @@ def zoom_shift_names(in_dt, out_dt, wide: bool, ndim: int, order: int, grid_cons
                 _dtypes.ctype(in_dt), _dtypes.ctype(out_dt), i, nd, order, flag[grid_constant], flag[table or nd == 0]))
 
 
+def separable_names(in_dt, out_dt, wide: bool, order: int, grid_constant: bool):
+    """(table, first pass, middle pass, last pass) kernels of the separable zoom/shift."""
+    i = "long long" if wide else "int"
+    gc = "true" if grid_constant else "false"
+    p = "cuarray_ndimage::zoom_shift_pass<{}, {}, {}, {}, {}, {}>"
+    return ("cuarray_ndimage::zoom_shift_axis_table<{}, {}>".format(i, order),
+            p.format(_dtypes.ctype(in_dt), "double", i, order, gc, "false"),
+            p.format("double", "double", i, order, gc, "false"),
+            p.format("double", _dtypes.ctype(out_dt), i, order, gc, "true"))
+
+
+def _prod(shape) -> int:
+    n = 1
+    for s in shape:
+        n *= int(s)
+    return n
+
+
+def separable_plan(ishape, oshape, order: int, out_itemsize: int, limit=None):
+    """The axes in the order the separable zoom/shift takes them (one pass each), or None for the
+    direct kernel: orders 0 and 1 (8 taps or fewer a point: the direct kernel was faster in the
+    H100 measurement, docs/perf-notes.md), 1-D, empty extents, or intermediates past
+    `_SEPARABLE_BYTES` times the output's bytes. A pass scales its axis' extent by oshape/ishape, so
+    taking the axes by increasing ratio makes every intermediate the smallest any order could (the
+    k-th holds the input's extents times the k smallest ratios); ties go from the last axis, the
+    direct kernel's nesting of sums, which makes a uniform zoom's result identical to its. limit:
+    the bytes allowed per output byte (`_SEPARABLE_BYTES` when None)."""
+    ndim = len(oshape)
+    if ndim < 2 or order < 2 or len(ishape) != ndim or 0 in ishape or 0 in oshape:
+        return None
+    axes = sorted(range(ndim), key=lambda d: (oshape[d] / ishape[d], -d))
+    shape = list(ishape)
+    sizes = []
+    for d in axes[:-1]:
+        shape[d] = oshape[d]
+        sizes.append(_prod(shape))
+    peak = max([sizes[0], sizes[-1]] + [a + b for a, b in zip(sizes, sizes[1:])]) * 8
+    if peak > (_SEPARABLE_BYTES if limit is None else limit) * _prod(oshape) * out_itemsize:
+        return None
+    return axes
+
+
 def _kernel(name: str):
     k = _kernels.get(name)
     if k is None:
@@ -84,6 +132,16 @@ def _zoom_shift_kernels(key: tuple):
         names = zoom_shift_names(*key)
         mod = _compiler.compile_module(source(), name_expressions=names, name="cuarray_ndimage_interp")
         ks = _kernels[key] = tuple(mod.get_function(n).kernel for n in names)
+    return ks
+
+
+def _separable_kernels(key: tuple):
+    """The four kernels of `separable_names(*key)`, from one compile, cached by key."""
+    ks = _kernels.get(("separable",) + key)
+    if ks is None:
+        names = separable_names(*key)
+        mod = _compiler.compile_module(source(), name_expressions=names, name="cuarray_ndimage_interp")
+        ks = _kernels[("separable",) + key] = tuple(mod.get_function(n).kernel for n in names)
     return ks
 
 
@@ -119,11 +177,12 @@ def _overlaps(a: ndarray, b: ndarray) -> bool:
 
 
 def zoom_shift(x: ndarray, out_dt, oshape, zoom, shift, flags: int, order: int, mode: int, cval, npad: int,
-               out=None) -> ndarray:
+               out=None, separable=None) -> ndarray:
     """Interpolate x (order 0..5, SciPy mode code) at, along each axis d, the coordinate
     zoom_shift.cuh's `zoom_shift_coordinate` gives output index o (zoom[d], shift[d], flags), padding
     `npad` added; into `out` when it is a C-contiguous `out_dt` array of `oshape` that shares no bytes
-    with x, else a fresh array."""
+    with x, else a fresh array. separable: None, `separable_plan` decides; False, the direct kernel;
+    True, the passes wherever they apply (orders >= 2, 2-D and up), whatever their memory."""
     oshape = tuple(oshape)
     ndim = len(oshape)
     if x.ndim > MAX_NDIM:
@@ -138,15 +197,23 @@ def zoom_shift(x: ndarray, out_dt, oshape, zoom, shift, flags: int, order: int, 
         return out
     rows = sum(oshape)
     taps = order + 1
+    params = numpy.concatenate([numpy.asarray(zoom, _F8), numpy.asarray(shift, _F8)])
+    # (a trailing 0: the separable tables' "a row is outside" flag, an int the table kernel sets)
+    meta = from_host(numpy.concatenate([numpy.asarray(x.shape, _I8), numpy.asarray(oshape, _I8), params.view(_I8),
+                                        numpy.zeros(1, _I8)]))
+    grid_constant = mode == MODES["grid-constant"]
+    axes = None
+    if separable is not False:
+        axes = separable_plan(x.shape, oshape, order, out_dt.itemsize, float("inf") if separable else None)
+    if axes is not None:
+        _separable(x, out, meta, axes, flags, order, mode, cval, npad, grid_constant)
+        return out
     # Tables pay when each row serves many points; 1-D (a row a point) or one long axis would make
     # them larger than the output, so the points compute their taps themselves (ndim <= 3).
     table = ndim > 3 or rows * taps * _TABLE_RATIO <= total
     wide = max(x.size, total, rows * taps if table else 0) >= _I4_LIMIT
-    grid_constant = mode == MODES["grid-constant"]
     table_k, point_k = _zoom_shift_kernels((x._dtype, out_dt, wide, ndim if ndim <= 3 else 0, order, grid_constant,
                                             table))
-    params = numpy.concatenate([numpy.asarray(zoom, _F8), numpy.asarray(shift, _F8)])
-    meta = from_host(numpy.concatenate([numpy.asarray(x.shape, _I8), numpy.asarray(oshape, _I8), params.view(_I8)]))
     w_ptr = f_ptr = 0
     if table:
         tables = ndarray((2 * rows * taps,), _F8)  # the weights, then the offsets (int or long long)
@@ -160,6 +227,47 @@ def zoom_shift(x: ndarray, out_dt, oshape, zoom, shift, flags: int, order: int, 
                     numpy.int32(flags), numpy.float64(npad), numpy.int32(mode), numpy.int64(total),
                     numpy.float64(cval)))
     return out
+
+
+def _separable(x: ndarray, out: ndarray, meta: ndarray, axes, flags: int, order: int, mode: int, cval, npad: int,
+               grid_constant: bool) -> None:
+    """zoom_shift one axis at a time (zoom_shift.cuh's passes), `axes` in `separable_plan`'s order:
+    the unit-stride tables of every axis, then a pass per axis into a fresh float64 intermediate
+    from the pool (each dropped once the next pass is queued), the last into `out`."""
+    oshape = out.shape
+    ndim = len(oshape)
+    rows = sum(oshape)
+    taps = order + 1
+    shape = list(x.shape)
+    sizes = []
+    for d in axes:
+        shape[d] = oshape[d]
+        sizes.append(_prod(shape))
+    wide = max([x.size, rows * taps] + sizes) >= _I4_LIMIT
+    table_k, first_k, middle_k, last_k = _separable_kernels((x._dtype, out._dtype, wide, order, grid_constant))
+    tables = ndarray((2 * rows * taps,), _F8)  # the weights, then the offsets (int or long long)
+    w_ptr = tables.data.ptr
+    f_ptr = w_ptr + rows * taps * 8
+    outside_ptr = meta.data.ptr + 4 * ndim * 8  # meta's trailing 0 (little-endian: its low int)
+    _launch.launch(table_k, _launch.grid_one_pass(rows, _BLOCK), _BLOCK,
+                   (meta.data.ptr, numpy.int32(ndim), numpy.int32(flags), numpy.float64(npad), numpy.int32(mode),
+                    numpy.int64(rows), w_ptr, f_ptr, outside_ptr))
+    oshape_ptr = meta.data.ptr + ndim * 8
+    base = [sum(oshape[:d]) for d in range(ndim)]
+    shape = list(x.shape)
+    cur = x
+    for p, d in enumerate(axes):
+        n_in = shape[d]
+        shape[d] = oshape[d]
+        inner = _prod(shape[d + 1:])
+        last = p == ndim - 1
+        dst = out if last else ndarray((sizes[p],), _F8)
+        k = last_k if last else first_k if p == 0 else middle_k
+        _launch.launch(k, _launch.grid_one_pass(sizes[p], _BLOCK), _BLOCK,
+                       (cur.data.ptr, dst.data.ptr, w_ptr, f_ptr, numpy.int64(rows), numpy.int64(base[d]),
+                        numpy.int64(n_in), numpy.int64(oshape[d]), numpy.int64(inner), numpy.int64(sizes[p]),
+                        oshape_ptr, numpy.int32(ndim), numpy.float64(cval), outside_ptr))
+        cur = dst
 
 
 def spline_filter(data: ndarray, axis: int, order: int, mode: int) -> None:

@@ -2,7 +2,8 @@
 prefilter, one thread per line along each axis), `map_coordinates`, `affine_transform`, `shift`,
 `zoom` and `rotate` (one thread per output point, orders 0-5, every mode, `grid_mode`,
 `prefilter`; zoom, shift and a diagonal or 1-D affine matrix through per-axis tables,
-templates/zoom_shift.cuh). The kernels' arithmetic (templates/interp.cuh) is SciPy's, checked on
+templates/zoom_shift.cuh, and for orders >= 2 of 2-D and up one pass per axis with float64
+intermediates of up to 4x the output's bytes). The kernels' arithmetic (templates/interp.cuh) is SciPy's, checked on
 the host.
 
 Differences from SciPy: `coordinates` must be a cuarray array; `rotate` of an array of more than

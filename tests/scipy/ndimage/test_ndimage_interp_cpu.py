@@ -1,7 +1,8 @@
 """ndimage interpolation without a device: templates/interp.cuh and zoom_shift.cuh (the very code
 the kernels run) built with g++ into a host library, driven by the public functions (their launches replaced by
 calls into that library, cuarray arrays by NumPy arrays), against scipy.ndimage for every mode,
-order 0-5, prefilter on/off, grid_mode, output dtypes; and NVRTC compiles of the kernels."""
+order 0-5, prefilter on/off, grid_mode, output dtypes; and NVRTC compiles of the kernels. (The
+separable zoom/shift's tests, on these builds: test_ndimage_zoom_separable_cpu.py.)"""
 
 import ctypes
 import types
@@ -86,6 +87,59 @@ extern "C" void zoom_shift(const double* in, const long long* meta, int ndim, in
   f(in, meta, ndim, flags, npad, mode, cval, out);
 }
 
+// The separable path (zoom_shift.cuh's passes) as loops: the unit-stride tables, then one pass.
+template <typename I, int ORDER>
+static void zs_axis_table_run(const long long* meta, int ndim, int flags, double npad, int mode, double* W, void* F,
+                              int* outside) {
+  long long rows = 0;
+  for (int d = 0; d < ndim; ++d) rows += meta[ndim + d];
+  for (long long r = 0; r < rows; ++r) {
+    zoom_shift_row<I, ORDER>(r, rows, meta, meta + ndim, ndim, (const double*)(meta + 2 * ndim), flags, npad, mode,
+                             W, (I*)F, true);
+    if (mode != I_GRID_CONSTANT && ((I*)F)[r] < 0) *outside = 1;
+  }
+}
+
+template <typename I, int ORDER, bool GC>
+static void zs_pass_run(const double* src, double* dst, const double* W, const void* Fv, long long rows,
+                        long long base, long long n_in, long long n_out, long long inner, long long total,
+                        const long long* oshape, int ndim, double cval, int last, int outside) {
+  const I* F = (const I*)Fv;
+  for (long long i0 = 0; i0 < total; ++i0) {
+    I idx = (I)i0, q = idx / (I)inner, i = idx - q * (I)inner, o = q / (I)n_out, j = q - o * (I)n_out;
+    if (last && !GC && outside && zs_point_outside<I>(F, oshape, ndim, idx)) dst[idx] = cval;
+    else dst[idx] = zoom_shift_pass_value<double, I, ORDER, GC>(src, W, F, (I)rows, (I)base + j, (I)n_in, (I)inner,
+                                                                o, i, cval);
+  }
+}
+
+#define ZS_PASS_ORDERS(I, GC) \
+  switch (order) { case 2: p = zs_pass_run<I, 2, GC>; break; case 3: p = zs_pass_run<I, 3, GC>; break; \
+                   case 4: p = zs_pass_run<I, 4, GC>; break; default: p = zs_pass_run<I, 5, GC>; }
+#define ZS_TABLE_ORDERS(I) \
+  switch (order) { case 2: t = zs_axis_table_run<I, 2>; break; case 3: t = zs_axis_table_run<I, 3>; break; \
+                   case 4: t = zs_axis_table_run<I, 4>; break; default: t = zs_axis_table_run<I, 5>; }
+
+extern "C" int zs_axis_table(const long long* meta, int ndim, int flags, double npad, int order, int mode, int wide,
+                             double* W, void* F) {
+  void (*t)(const long long*, int, int, double, int, double*, void*, int*);
+  if (wide) { ZS_TABLE_ORDERS(long long) } else { ZS_TABLE_ORDERS(int) }
+  int outside = 0;
+  t(meta, ndim, flags, npad, mode, W, F, &outside);
+  return outside;
+}
+
+extern "C" void zs_pass(const double* src, double* dst, const double* W, const void* F, long long rows,
+                        long long base, long long n_in, long long n_out, long long inner, long long total,
+                        const long long* oshape, int ndim, double cval, int last, int outside, int order, int gc,
+                        int wide) {
+  void (*p)(const double*, double*, const double*, const void*, long long, long long, long long, long long, long long,
+            long long, const long long*, int, double, int, int);
+  if (wide) { if (gc) { ZS_PASS_ORDERS(long long, true) } else { ZS_PASS_ORDERS(long long, false) } }
+  else { if (gc) { ZS_PASS_ORDERS(int, true) } else { ZS_PASS_ORDERS(int, false) } }
+  p(src, dst, W, F, rows, base, n_in, n_out, inner, total, oshape, ndim, cval, last, outside);
+}
+
 extern "C" void spline_filter(double* data, long long n, long long inner, long long lines, int order, int mode) {
   for (long long line = 0; line < lines; ++line) {
     long long o = line / inner, k = line - o * inner;
@@ -155,6 +209,8 @@ def host_interp(monkeypatch, lib):
         total = int(np.prod(oshape))
         params = np.concatenate([np.asarray(zoom, np.float64), np.asarray(shift, np.float64)])
         meta = np.concatenate([np.asarray(x.shape, np.int64), np.asarray(oshape, np.int64), params.view(np.int64)])
+        if total and ik.separable_plan(x.shape, oshape, order, np.dtype(out_dt).itemsize) is not None:
+            return store(separable(xin, meta, oshape, flags, order, mode, cval, npad), oshape, out_dt)
         rows = sum(oshape) * (order + 1)  # as ik.zoom_shift decides:
         table = len(oshape) > 3 or rows * ik._TABLE_RATIO <= total
         wide = max(x.size, total, rows if table else 0) >= ik._I4_LIMIT
@@ -164,6 +220,35 @@ def host_interp(monkeypatch, lib):
                            ctypes.c_int(order), ctypes.c_int(mode), ctypes.c_double(cval), ctypes.c_int(wide),
                            ctypes.c_int(table), _p(t))
         return store(t, oshape, out_dt)
+
+    def separable(xin, meta, oshape, flags, order, mode, cval, npad):
+        """ik._separable's tables and passes (in separable_plan's order) through the host library."""
+        ndim = len(oshape)
+        axes = ik.separable_plan(xin.shape, oshape, order, 8)
+        rows, taps = sum(oshape), order + 1
+        shape, sizes = list(xin.shape), []
+        for d in axes:
+            shape[d] = oshape[d]
+            sizes.append(int(np.prod(shape)))
+        wide = max([xin.size, rows * taps] + sizes) >= ik._I4_LIMIT
+        w = np.empty(rows * taps)
+        f = np.empty(rows * taps, np.int64 if wide else np.int32)
+        gc = mode == ik.MODES["grid-constant"]
+        outside = lib.zs_axis_table(_p(meta), ctypes.c_int(ndim), ctypes.c_int(flags), ctypes.c_double(npad),
+                                    ctypes.c_int(order), ctypes.c_int(mode), ctypes.c_int(wide), _p(w), _p(f))
+        osh = np.asarray(oshape, np.int64)
+        cur, shape = xin, list(xin.shape)
+        for p, d in enumerate(axes):
+            n_in = shape[d]
+            shape[d] = oshape[d]
+            dst = np.empty(sizes[p])
+            lib.zs_pass(_p(cur), _p(dst), _p(w), _p(f), ctypes.c_longlong(rows), ctypes.c_longlong(sum(oshape[:d])),
+                        ctypes.c_longlong(n_in), ctypes.c_longlong(oshape[d]),
+                        ctypes.c_longlong(int(np.prod(shape[d + 1:]))), ctypes.c_longlong(sizes[p]), _p(osh),
+                        ctypes.c_int(ndim), ctypes.c_double(cval), ctypes.c_int(p == ndim - 1),
+                        ctypes.c_int(outside), ctypes.c_int(order), ctypes.c_int(gc), ctypes.c_int(wide))
+            cur = dst
+        return cur
 
     def spline_filter(data, axis, order, mode):
         assert data.dtype == np.float64 and data.flags.c_contiguous
@@ -427,8 +512,10 @@ def _quiet(fn, *args, **kw):
 
 @pytest.fixture(params=["table", "inline"])
 def zs_taps_from(request, monkeypatch):
-    """The zoom/shift points reading per-axis tables, or computing their taps (the choice forced)."""
+    """The zoom/shift points reading per-axis tables, or computing their taps (the choice forced;
+    the direct kernel for every order: the separable path has its tests below)."""
     monkeypatch.setattr(ik, "_TABLE_RATIO", 0 if request.param == "table" else 10 ** 9)
+    monkeypatch.setattr(ik, "_SEPARABLE_BYTES", -1)
     return request.param
 
 
@@ -609,6 +696,24 @@ extern "C" void run(int kind, int wide, int nd, int order, int gc, int table, un
     (order == 1 ? point<int, 1> : point<int, 3>)(nd, gc, table, grid, block, args);
   }
 }
+
+// The separable path (order 3, double in and out): kind 0 zoom_shift_axis_table<I, 3>, 1 a pass
+// zoom_shift_pass<double, double, I, 3, gc, last>.
+extern "C" void run_separable(int kind, int wide, int gc, int last, unsigned grid, unsigned block, void** args) {
+#define ZS_PASS(I) \
+  if (gc) { if (last) launch(zoom_shift_pass<double, double, I, 3, true, true>, grid, block, args); \
+            else launch(zoom_shift_pass<double, double, I, 3, true, false>, grid, block, args); } \
+  else { if (last) launch(zoom_shift_pass<double, double, I, 3, false, true>, grid, block, args); \
+         else launch(zoom_shift_pass<double, double, I, 3, false, false>, grid, block, args); }
+  if (kind == 0) {
+    if (wide) launch(zoom_shift_axis_table<long long, 3>, grid, block, args);
+    else launch(zoom_shift_axis_table<int, 3>, grid, block, args);
+  } else if (wide) {
+    ZS_PASS(long long)
+  } else {
+    ZS_PASS(int)
+  }
+}
 """
 
 
@@ -630,19 +735,43 @@ def zs_on_host(monkeypatch, host_lib):
 
     def launch(kernel, grid, block, args):
         kind, key = kernel
-        _, out_dt, wide, nd, order, gc, table = key
-        assert out_dt == np.float64 and order in (1, 3)
         bufs = [ctypes.create_string_buffer(a.to_bytes(8, "little", signed=a < 0) if type(a) is int else a.tobytes())
                 for a in args]  # a Python int is a pointer: 8 bytes, as the launchers pack it
         ptrs = (ctypes.c_void_p * len(bufs))(*[ctypes.addressof(b) for b in bufs])
+        if kind in ("axis_table", "first", "middle", "last"):
+            in_dt, out_dt, wide, order, gc = key
+            assert in_dt == out_dt == np.float64 and order == 3
+            launched.append(kind)
+            lib.run_separable(ctypes.c_int(kind != "axis_table"), ctypes.c_int(wide), ctypes.c_int(gc),
+                              ctypes.c_int(kind == "last"), ctypes.c_uint(grid), ctypes.c_uint(block), ptrs)
+            return
+        _, out_dt, wide, nd, order, gc, table = key
+        assert out_dt == np.float64 and order in (1, 3)
+        launched.append(kind)
         lib.run(ctypes.c_int(kind == "point"), ctypes.c_int(wide), ctypes.c_int(nd), ctypes.c_int(order),
                 ctypes.c_int(gc), ctypes.c_int(table), ctypes.c_uint(grid), ctypes.c_uint(block), ptrs)
 
     monkeypatch.setattr(ik, "ndarray", _HostArray)
-    monkeypatch.setattr(ik, "from_host", lambda a: _HostArray(a=a))
+    uploaded = []  # the host arrays the driver uploads (its metadata), for the tests to read
+
+    def from_host(a):
+        uploaded.append(_HostArray(a=a))
+        return uploaded[-1]
+    monkeypatch.setattr(ik, "from_host", from_host)
     monkeypatch.setattr(ik, "_launch", types.SimpleNamespace(launch=launch, grid_one_pass=real_launch.grid_one_pass))
     monkeypatch.setattr(ik, "_zoom_shift_kernels", lambda key: (("table", key), ("point", key)))
-    return lambda x, *args, **kw: ik.zoom_shift(_HostArray(a=x), *args, **kw).a
+    monkeypatch.setattr(ik, "_separable_kernels",
+                        lambda key: tuple((k, key) for k in ("axis_table", "first", "middle", "last")))
+    launched = []
+
+    def run(x, *args, **kw):
+        launched.clear()
+        uploaded.clear()
+        out = ik.zoom_shift(_HostArray(a=x), *args, **kw)
+        run.launched = list(launched)
+        run.meta = uploaded[-1].a
+        return out.a
+    return run
 
 
 @pytest.mark.parametrize("source", ["table", "inline"])
@@ -651,9 +780,11 @@ def zs_on_host(monkeypatch, host_lib):
 @pytest.mark.parametrize("order", [1, 3])
 def test_zoom_shift_driver_and_kernels(zs_on_host, monkeypatch, source, wide, mode, order):
     """Arguments, metadata and tables as the kernels read them: zoom (grid_mode too), shift and a
-    diagonal affine, 1-D to 4-D, against scipy.ndimage (prefilter=False: x is the coefficients)."""
+    diagonal affine, 1-D to 4-D, against scipy.ndimage (prefilter=False: x is the coefficients).
+    The direct kernel (forced for order 3; test_separable_driver_and_kernels has the passes)."""
     monkeypatch.setattr(ik, "_TABLE_RATIO", 0 if source == "table" else 10 ** 9)
     monkeypatch.setattr(ik, "_I4_LIMIT", 0 if wide else 2 ** 31)
+    monkeypatch.setattr(ik, "_SEPARABLE_BYTES", -1)
     code = ik.MODES[mode]
     for shape in [(23,), (9, 7), (6, 5, 4), (3, 4, 2, 5)]:
         x = RNG.normal(size=shape)
@@ -675,3 +806,4 @@ def test_zoom_shift_driver_and_kernels(zs_on_host, monkeypatch, source, wide, mo
         m, off = np.array((1.2, -0.7, 0.9, 1.1)[:nd]), np.array((-1.2, 3.5, 0.25, -0.5)[:nd])
         got = zs_on_host(x, np.dtype(np.float64), shape, m, off, ik.ZS_DIAG, order, code, 0.5, 0)
         close(got, snd.affine_transform(x, np.diag(m), off, order=order, mode=mode, cval=0.5, prefilter=False))
+

@@ -87,15 +87,18 @@ CUARRAY_DEVICE inline void axis_taps(double c, long long n, long long stride, in
 // of the last axis, read adjacent words); the rows of axis 0, then axis 1, ... (axis d has
 // oshape[d] rows; rows: their sum). ishape: the input's (padded) shape; params: zoom (ndim) then
 // shift (ndim).
+// unit: the offsets are tap indices (stride 1: the separable passes, which scale them by their own
+// inner extent) rather than offsets into the C-contiguous input.
 template <typename I, int ORDER>
 CUARRAY_DEVICE inline void zoom_shift_row(long long r, long long rows, const long long* ishape, const long long* oshape,
                                           int ndim, const double* params, int flags, double npad, int mode, double* W,
-                                          I* F) {
+                                          I* F, bool unit = false) {
   int d = 0;
   long long j = r;
   while (j >= oshape[d]) j -= oshape[d++];
   long long stride = 1;
-  for (int e = ndim - 1; e > d; --e) stride *= ishape[e];
+  if (!unit)
+    for (int e = ndim - 1; e > d; --e) stride *= ishape[e];
   double c = zoom_shift_coordinate((double)j, params[d], params[ndim + d], flags) + npad;
   axis_taps<I, ORDER>(c, ishape[d], stride, mode, W + r, F + r, rows);
 }
@@ -247,6 +250,54 @@ struct zoom_shift_point<T, I, 0, ORDER, GC, TABLE> {
     return t;
   }
 };
+
+
+// The separable evaluation (ORDER >= 2, ndim >= 2; _interp_kernels.zoom_shift decides): one pass an
+// axis, each a 1-D interpolation along that axis of the C-contiguous (outer, n_in, inner) array
+// `src` into (outer, n_out, inner), float64 in between, with that axis' rows of the unit-stride
+// tables (row base + j for output index j). Taken from the last axis to the first, the passes add
+// the taps in the direct kernel's nesting (zs_taps: the last axis innermost), so the two agree to
+// the bit; another order rounds differently (within SciPy's own summation differences).
+//
+// 'Outside' (modes other than grid-constant): a point whose coordinate along ANY axis is outside
+// the input is exactly cval in SciPy. A pass cannot apply that for the other axes (cval mixed into
+// neighbours along later axes would come out as cval times a sum of weights, or leak into inside
+// points), so a pass writes 0 for an outside row of its own axis (nothing inside reads it: later
+// passes mix along other axes only, so that value reaches only points outside along this axis)
+// and the last pass, per output point, looks up every axis' row flag (zs_point_outside) and writes
+// cval. Grid-constant: every tap outside reads cval, as the direct kernel's; the passes give
+// cval * (sum of the other axes' weights) where the direct kernel gives cval, equal to rounding.
+template <typename T, typename I, int ORDER, bool GC>
+CUARRAY_DEVICE inline double zoom_shift_pass_value(const T* src, const double* W, const I* F, I rows, I r, I n_in,
+                                                   I inner, I idx_outer, I idx_inner, double cval) {
+  if (!GC && F[r] < 0) return 0.0;
+  const T* line = src + (idx_outer * n_in * inner + idx_inner);
+  double s = 0.0;
+  CUARRAY_ZS_UNROLL
+  for (int k = 0; k <= ORDER; ++k) {
+    I f = F[k * rows + r];
+    double v = (GC && f < 0) ? cval : (double)line[f * inner];
+    s += W[k * rows + r] * v;
+  }
+  return s;
+}
+
+// Whether output point idx (C order over oshape, ndim axes; table rows of axis d from the sum of
+// the earlier axes' extents) is outside the input along some axis: the first offset of its row < 0.
+template <typename I>
+CUARRAY_DEVICE inline bool zs_point_outside(const I* F, const long long* oshape, int ndim, I idx) {
+  I base = 0;
+  for (int d = 0; d < ndim; ++d) base += (I)oshape[d];
+  I rem = idx;
+  for (int d = ndim - 1; d >= 0; --d) {
+    I n = (I)oshape[d];
+    I q = rem / n;
+    base -= n;
+    if (F[base + rem - q * n] < 0) return true;
+    rem = q;
+  }
+  return false;
+}
 
 }  // namespace cuarray_ndimage
 #endif
