@@ -332,9 +332,12 @@ def _linspace_def(calc: numpy.dtype, out_dt: numpy.dtype, mode: str, floor: bool
                   for n in ("start", "stop", "val")]
     lines.append("const {t} {k} = R::r<H>(({t})lin_n)".format(t=rt, k=k))
     if calc.kind == "c":
-        re = expr.format(k=k, v="val.real()", s="start.real()", t=rt)
-        im = expr.format(k=k, v="val.imag()", s="start.imag()", t=rt)
-        lines.append("{c} lin_y = {c}(R::r<H>({re}), R::r<H>({im}))".format(c=_dtypes.ctype(calc), re=re, im=im))
+        # NumPy's complex arange k + 0i: divided by div (its complex division: k * (1 / div) + 0i)
+        # in the scaled mode, then the complex product with the step (R::cmul_re/cmul_im), plus start.
+        kk = "R::mul({k}, R::div(({t})1, ({t})div))".format(k=k, t=rt) if mode == "scaled" else k
+        re = "R::add(R::cmul_re({kk}, val.real(), val.imag()), start.real())".format(kk=kk)
+        im = "R::add(R::cmul_im({kk}, val.real(), val.imag()), start.imag())".format(kk=kk)
+        lines.append("{c} lin_y = {c}({re}, {im})".format(c=_dtypes.ctype(calc), re=re, im=im))
     else:
         lines.append("{t} lin_y = R::r<H>({e})".format(t=rt, e=expr.format(k=k, v="val", s="start", t=rt)))
     lines.append("if (lin_n == last) lin_y = stop")
@@ -462,12 +465,15 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     # NumPy's power(base, y): a Python base is weak (base=10.0 keeps a float16 y float16)
     res_dt = _dtypes.normalize_dtype(numpy.result_type(base if type(base) in (bool, int, float) else base_arr, y.dtype))
     out_dt = res_dt if dtype is None else _dtypes.normalize_dtype(dtype)
-    out = _new_c(y.shape, out_dt)
+    # A float16 power rounds (and overflows) in float16 before NumPy's astype: through res_dt then
+    # (logspace(2, 300, dtype=complex64) from a float16 start is inf past 65504, as NumPy's).
+    pow_dt = res_dt if res_dt.char == "e" and out_dt != res_dt else out_dt
+    out = _new_c(y.shape, pow_dt)
     if out._size:
-        d = _pow_def(base_arr.dtype, y.dtype, out_dt, False)
+        d = _pow_def(base_arr.dtype, y.dtype, pow_dt, False)
         bt = numpy.float64 if d.params[0].dtype.char == "d" else numpy.float32
         d.run((y, out), (bt(base),), out._shape)
-    return out
+    return out if pow_dt == out_dt else out.astype(out_dt)
 
 
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):

@@ -77,3 +77,25 @@ def test_cov_without_degrees_of_freedom():
     e, g = np.array(complex(np.inf, np.nan)), np.array(complex(np.inf, -np.inf))  # seed 62
     assert row.check(e, g, row, ((x,), {"ddof": 2, "bias": True})) is None
     assert row.check(np.array(2 + 0j), np.array(3 + 0j), row, ((x,), {}))
+
+
+def test_integer_samples_within_rounding_of_an_integer():
+    """geomspace(7, 7, endpoint=False, dtype=int64): NumPy 7s, the H100 6s after the first (its pow
+    put 10**log10(7) one ulp below 7; seed 64); geomspace(1e300, 2**40) as int64: one float step (128)
+    apart at 8.3e17 (seed 65). A wrong sample away from rounding is still reported."""
+    row = _row("geomspace(s s)")
+    kw = {"endpoint": False, "dtype": np.dtype(np.int64)}
+    e = np.full(50, 7, np.int64)
+    g = np.concatenate([[7], np.full(49, 6, np.int64)])
+    assert ck.check_space_cast(e, g, row, ((7, 7), kw)) is None
+    assert ck.check_space_cast(e, np.full(50, 5, np.int64), row, ((7, 7), kw))
+    kw = {"endpoint": True, "dtype": np.dtype(np.int64)}
+    e = np.geomspace(1e300, 2 ** 40, dtype=np.int64)
+    i = int(np.argmin(np.abs(e.astype(float) - 8.2777e17)))
+    g = e.copy()
+    g[i] -= 128
+    assert ck.check_space_cast(e, g, row, ((1e300, 2 ** 40), kw)) is None
+    e2 = np.geomspace(3, 3e3, dtype=np.int64)
+    g2 = e2.copy()
+    g2[20] += 7
+    assert ck.check_space_cast(e2, g2, row, ((3, 3e3), kw))
