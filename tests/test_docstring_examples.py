@@ -62,6 +62,7 @@ CUARRAY_ONLY = {
     "cuarray.ReductionKernel": "a user's CUDA kernel",
     "cuarray.RawKernel": "a user's CUDA kernel",
     "cuarray.RawModule": "a user's CUDA module",
+    "cuarray.in1d": "removed from NumPy 2.4 (its printed answer is NumPy's isin(ar1, ar2).ravel())",
 }
 
 
