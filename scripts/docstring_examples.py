@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import importlib
 import inspect
 import io
 import os
@@ -203,7 +202,8 @@ ROUTINES = {
     "angle": ["cuarray.angle(cuarray.array([1j, -1 + 0j]))", "cuarray.angle(cuarray.array([1j]), deg=True)"],
     "sinc": ["cuarray.sinc(cuarray.array([0., 0.5, -0.5]))"],
     "i0": ["cuarray.i0(cuarray.array([0., 1.]))"],
-    "interp": ["cuarray.interp(cuarray.array([0.5, 1.5, 5.]), cuarray.array([0., 1., 2.]), cuarray.array([0., 10., 20.]))"],
+    "interp": ["xp, fp = cuarray.array([0., 1., 2.]), cuarray.array([0., 10., 20.])",
+               "cuarray.interp(cuarray.array([0.5, 1.5, 5.]), xp, fp)"],
     # cumulative, differences
     "cumsum": ["a = cuarray.array([[1, 2], [3, 4]])", "cuarray.cumsum(a)", "cuarray.cumsum(a, axis=0)"],
     "cumprod": ["cuarray.cumprod(cuarray.array([1, 2, 3, 4]))"],
@@ -240,8 +240,8 @@ ROUTINES = {
     "bincount": ["cuarray.bincount(cuarray.array([0, 1, 1, 3]))"],
     "histogram": ["hist, edges = cuarray.histogram(cuarray.array([1, 2, 2, 3, 5]), bins=4)", "hist", "edges"],
     "histogram_bin_edges": ["cuarray.histogram_bin_edges(cuarray.array([0., 1., 4.]), bins=4)"],
-    "histogram2d": ["h, xedges, yedges = cuarray.histogram2d(cuarray.array([0., 1., 1.]), cuarray.array([0., 0., 1.]), bins=2)",
-                    "h"],
+    "histogram2d": ["x, y = cuarray.array([0., 1., 1.]), cuarray.array([0., 0., 1.])",
+                    "h, xedges, yedges = cuarray.histogram2d(x, y, bins=2)", "h"],
     "histogramdd": ["h, edges = cuarray.histogramdd(cuarray.array([[0., 0.], [1., 0.], [1., 1.]]), bins=2)", "h"],
     # polynomials
     "polyval": ["cuarray.polyval(cuarray.array([1, 2, 3]), cuarray.array([0, 1, 2]))"],

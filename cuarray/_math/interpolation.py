@@ -88,7 +88,8 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     Examples
     --------
     >>> import cuarray
-    >>> cuarray.interp(cuarray.array([0.5, 1.5, 5.]), cuarray.array([0., 1., 2.]), cuarray.array([0., 10., 20.]))
+    >>> xp, fp = cuarray.array([0., 1., 2.]), cuarray.array([0., 10., 20.])
+    >>> cuarray.interp(cuarray.array([0.5, 1.5, 5.]), xp, fp)
     array([ 5., 15., 20.])
     """
     x, xp, fp = as_array(x, "interp"), as_array(xp, "interp"), as_array(fp, "interp")

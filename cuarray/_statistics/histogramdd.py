@@ -138,7 +138,8 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa:
     Examples
     --------
     >>> import cuarray
-    >>> h, xedges, yedges = cuarray.histogram2d(cuarray.array([0., 1., 1.]), cuarray.array([0., 0., 1.]), bins=2)
+    >>> x, y = cuarray.array([0., 1., 1.]), cuarray.array([0., 0., 1.])
+    >>> h, xedges, yedges = cuarray.histogram2d(x, y, bins=2)
     >>> h
     array([[1., 0.],
            [1., 1.]])
