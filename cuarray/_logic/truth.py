@@ -17,7 +17,7 @@ def all(a, axis=None, out=None, keepdims=False, *, where=True):  # noqa: A001
     --------
     >>> import cuarray
     >>> a = cuarray.array([[True, False], [True, True]])
-    >>> bool(cuarray.all(a))
+    >>> bool(cuarray.all(a))  # a host value: waits for the GPU
     False
     >>> cuarray.all(a, axis=0)
     array([ True, False])

@@ -40,7 +40,7 @@ def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_r.NOVALUE,
     >>> a = cuarray.array([[1, 2], [3, 4]])
     >>> cuarray.prod(a, axis=1)
     array([ 2, 12])
-    >>> int(cuarray.prod(a))
+    >>> int(cuarray.prod(a))  # a host value: waits for the GPU
     24
     """
     return _r.reduce_fast("prod", a, axis, dtype, out, keepdims, initial, where)

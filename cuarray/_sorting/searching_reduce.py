@@ -54,7 +54,7 @@ def argmax(a, axis=None, out=None, *, keepdims=False, dtype=None):
     --------
     >>> import cuarray
     >>> a = cuarray.array([[3, 7], [5, 1]])
-    >>> int(cuarray.argmax(a))
+    >>> int(cuarray.argmax(a))  # a host value: waits for the GPU
     1
     >>> cuarray.argmax(a, axis=0)
     array([1, 0])

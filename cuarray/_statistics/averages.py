@@ -83,7 +83,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     >>> a = cuarray.array([[1, 2], [3, 4]])
     >>> cuarray.mean(a, axis=0)
     array([2., 3.])
-    >>> float(a.mean())
+    >>> float(a.mean())  # a host value: waits for the GPU
     2.5
     """
     if _tracing.active[0]:  # the dispatch point for a tracer (`_core/tracing.py`)
@@ -173,7 +173,7 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     --------
     >>> import cuarray
     >>> a = cuarray.array([1., 2., 3., 4.])
-    >>> float(cuarray.var(a))
+    >>> float(cuarray.var(a))  # a host value: waits for the GPU
     1.25
     >>> float(cuarray.var(a, ddof=1))
     1.6666666666666667

@@ -68,7 +68,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     >>> a = cuarray.array([[10, 7, 4], [3, 2, 1]])
     >>> cuarray.median(a, axis=1)
     array([7., 2.])
-    >>> float(cuarray.median(a))
+    >>> float(cuarray.median(a))  # a host value: waits for the GPU
     3.5
     """
     return _median(a, axis, out, keepdims, skipnan=False)

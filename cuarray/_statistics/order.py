@@ -22,7 +22,7 @@ def max(a, axis=None, out=None, keepdims=False, initial=_r.NOVALUE, where=True):
     >>> a = cuarray.array([[3, 7], [5, 1]])
     >>> cuarray.max(a, axis=0)
     array([5, 7])
-    >>> int(cuarray.max(a))
+    >>> int(cuarray.max(a))  # a host value: waits for the GPU
     7
     >>> float(cuarray.max(cuarray.array([1., cuarray.nan])))   # NaN propagates
     nan
