@@ -136,8 +136,10 @@ _B = "a = cuarray.array([[True, False], [True, True]])"
 # By public name, most used first (the order the generator fills them in).
 ROUTINES = {
     # sums, means, spreads
-    "prod": ["a = cuarray.array([[1, 2], [3, 4]])", "cuarray.prod(a, axis=1)", "int(cuarray.prod(a))  # a host value: waits for the GPU"],
-    "mean": ["a = cuarray.array([[1, 2], [3, 4]])", "cuarray.mean(a, axis=0)", "float(a.mean())  # a host value: waits for the GPU"],
+    "prod": ["a = cuarray.array([[1, 2], [3, 4]])", "cuarray.prod(a, axis=1)",
+             "int(cuarray.prod(a))  # a host value: waits for the GPU"],
+    "mean": ["a = cuarray.array([[1, 2], [3, 4]])", "cuarray.mean(a, axis=0)",
+             "float(a.mean())  # a host value: waits for the GPU"],
     "std": [_Q, "float(cuarray.std(a))", "cuarray.std(cuarray.array([[1., 3.], [2., 6.]]), axis=1)"],
     "var": [_Q, "float(cuarray.var(a))  # a host value: waits for the GPU", "float(cuarray.var(a, ddof=1))"],
     "average": ["a = cuarray.array([1., 2., 3.])", "float(cuarray.average(a, weights=cuarray.array([3., 1., 0.])))"],
@@ -146,7 +148,8 @@ ROUTINES = {
     "nanmean": [_N, "float(cuarray.nanmean(a))"],
     "nanstd": [_N, "float(cuarray.nanstd(a))"],
     "nanvar": [_N, "float(cuarray.nanvar(a))"],
-    "median": ["a = cuarray.array([[10, 7, 4], [3, 2, 1]])", "cuarray.median(a, axis=1)", "float(cuarray.median(a))  # a host value: waits for the GPU"],
+    "median": ["a = cuarray.array([[10, 7, 4], [3, 2, 1]])", "cuarray.median(a, axis=1)",
+               "float(cuarray.median(a))  # a host value: waits for the GPU"],
     "nanmedian": ["a = cuarray.array([[10., cuarray.nan, 4.], [3., 2., 1.]])", "cuarray.nanmedian(a, axis=1)"],
     "quantile": [_Q, "cuarray.quantile(a, [0.25, 0.5])", "float(cuarray.quantile(a, 0.5))"],
     "percentile": [_Q, "cuarray.percentile(a, [25, 50])"],
