@@ -48,7 +48,14 @@ def _from_last(out: ndarray, axis: int) -> ndarray:
 
 
 def packbits(a, /, axis=None, bitorder="big") -> ndarray:
-    """See `numpy.packbits`."""
+    """See `numpy.packbits`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.packbits(cuarray.array([1, 0, 1, 1, 0, 0, 0, 1], dtype=cuarray.uint8))
+    array([177], dtype=uint8)
+    """
     a = as_array(a, "packbits")
     if a.dtype.kind not in "biu":
         raise TypeError("Expected an input array of integer or boolean data type")
@@ -65,7 +72,14 @@ def packbits(a, /, axis=None, bitorder="big") -> ndarray:
 
 
 def unpackbits(a, /, axis=None, count=None, bitorder="big") -> ndarray:
-    """See `numpy.unpackbits`."""
+    """See `numpy.unpackbits`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.unpackbits(cuarray.array([177], dtype=cuarray.uint8))
+    array([1, 0, 1, 1, 0, 0, 0, 1], dtype=uint8)
+    """
     a = as_array(a, "unpackbits")
     if a.dtype != _U8:
         raise TypeError("Expected an input array of unsigned byte data type")

@@ -32,6 +32,7 @@ from .ndarray import ndarray, _new_c, _new_f
 from .reduction_ops import NOVALUE as _NOVALUE
 from .reduction_ops import ufunc_reduce
 from .tracing import active as _tracing_active
+from .ufunc_examples import EXAMPLES as _EXAMPLES
 
 __all__ = ["ufunc", "create_ufunc"]
 
@@ -454,6 +455,8 @@ def _weak_bool(v):
 
 def create_ufunc(name, nin, nout, ops, *, identity=None, doc="", np_name=None, preamble="") -> ufunc:
     """One table row -> one ufunc (see cuarray/_math/*.py)."""
+    # The docstring's Examples section is a static string of ufunc_examples (no work at import).
+    doc = (doc or "See `numpy.{}`.".format(np_name or name)) + _EXAMPLES.get(name, "")
     uf = ufunc(name, nin, nout, ops, identity=identity, doc=doc, np_name=np_name, preamble=preamble)
     return _registry.register_ufunc(uf)  # numpy.<name>(gpu arrays) runs it (numpy_protocol)
 

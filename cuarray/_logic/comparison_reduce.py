@@ -42,7 +42,14 @@ def _isclose_def(xd, yd, ct) -> Definition:
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """See `numpy.isclose`."""
+    """See `numpy.isclose`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.isclose(cuarray.array([1., 2.]), cuarray.array([1. + 1e-9, 2.1]))
+    array([ True, False])
+    """
     a, b = as_array(a, "isclose"), as_array(b, "isclose")
     ct = _dtypes.normalize_dtype(numpy.result_type(a.dtype, b.dtype, 1.0))
     if ct.char == "e":
@@ -56,12 +63,26 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
-    """See `numpy.allclose`. Returns a Python bool (one synchronisation)."""
+    """See `numpy.allclose`. Returns a Python bool (one synchronisation).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> bool(cuarray.allclose(cuarray.array([1., 2.]), cuarray.array([1., 2. + 1e-9])))
+    True
+    """
     return bool(_r.reduce("all", isclose(a, b, rtol, atol, equal_nan)).get())
 
 
 def array_equal(a1, a2, equal_nan=False) -> bool:
-    """See `numpy.array_equal`. Returns a Python bool (one synchronisation)."""
+    """See `numpy.array_equal`. Returns a Python bool (one synchronisation).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> bool(cuarray.array_equal(cuarray.array([1, 2]), cuarray.array([1, 2])))
+    True
+    """
     a1, a2 = as_array(a1, "array_equal"), as_array(a2, "array_equal")
     if a1.shape != a2.shape:
         return False
@@ -75,7 +96,14 @@ def array_equal(a1, a2, equal_nan=False) -> bool:
 
 
 def array_equiv(a1, a2) -> bool:
-    """See `numpy.array_equiv`: equal after broadcasting. Returns a Python bool."""
+    """See `numpy.array_equiv`: equal after broadcasting. Returns a Python bool.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> bool(cuarray.array_equiv(cuarray.array([1, 2]), cuarray.array([[1, 2], [1, 2]])))
+    True
+    """
     a1, a2 = as_array(a1, "array_equiv"), as_array(a2, "array_equiv")
     try:
         _shapes.broadcast_shapes(a1.shape, a2.shape)

@@ -15,6 +15,7 @@ import numpy
 
 from .._core.ufunc import create_ufunc
 from .._core.ufunc import ufunc as _ufunc
+from .._core.ufunc_examples import EXAMPLES as _EXAMPLES
 
 add = create_ufunc("add", 2, 1, {"default": "out0 = in0 + in1", "bool": "out0 = in0 || in1"}, identity=0)
 subtract = create_ufunc("subtract", 2, 1, "out0 = in0 - in1")
@@ -58,6 +59,9 @@ class _IntegerPowerUfunc(_ufunc):
         return super().__call__(*args, **kwargs)
 
 
-power = _IntegerPowerUfunc("power", 2, 1, "out0 = cuarray::power(in0, in1)")
+power = _IntegerPowerUfunc(
+    "power", 2, 1, "out0 = cuarray::power(in0, in1)",
+    doc="See `numpy.power`. An integer array exponent's negative elements give the truncated 1/x**|n| "
+        "(1, -1 or 0), not NumPy's ValueError (that check needs the device's data)." + _EXAMPLES["power"])
 pow = power  # noqa: A001  (NumPy 2's array-API alias)
 del _power

@@ -192,7 +192,14 @@ def _correlate_full_slice(a, w, start, length, out_dt):
 
 
 def correlate(a, v, mode="valid"):
-    """See `numpy.correlate`: c[k] = sum_n a[n+k] * conj(v[n])."""
+    """See `numpy.correlate`: c[k] = sum_n a[n+k] * conj(v[n]).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.correlate(cuarray.array([1., 2., 3.]), cuarray.array([0., 1., 0.5]))
+    array([3.5])
+    """
     a, v, out_dt = _prepare(a, v, "correlate")
     if a.shape[0] == 0:
         raise ValueError("first array argument cannot be empty")
@@ -205,7 +212,14 @@ def correlate(a, v, mode="valid"):
 
 
 def convolve(a, v, mode="full"):
-    """See `numpy.convolve`."""
+    """See `numpy.convolve`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.convolve(cuarray.array([1., 2., 3.]), cuarray.array([0., 1., 0.5]))
+    array([0. , 1. , 2.5, 4. , 1.5])
+    """
     a, v, out_dt = _prepare(a, v, "convolve")
     if v.shape[0] > a.shape[0]:
         a, v = v, a

@@ -51,7 +51,14 @@ def _spacings(f: ndarray, axes, varargs):
 
 
 def gradient(f, *varargs, axis=None, edge_order=1):
-    """See `numpy.gradient`."""
+    """See `numpy.gradient`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.gradient(cuarray.array([1., 2., 4., 7.]))
+    array([1. , 1.5, 2.5, 3. ])
+    """
     f = as_array(f, "gradient")
     N = f.ndim
     axes = tuple(range(N)) if axis is None else _shapes.normalize_axis_tuple(axis, N)
@@ -116,7 +123,14 @@ def gradient(f, *varargs, axis=None, edge_order=1):
 
 
 def trapezoid(y, x=None, dx=1.0, axis=-1):
-    """See `numpy.trapezoid`."""
+    """See `numpy.trapezoid`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> float(cuarray.trapezoid(cuarray.array([1., 2., 3.])))
+    4.0
+    """
     y = as_array(y, "trapezoid")
     if x is None:
         d = dx

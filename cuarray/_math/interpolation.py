@@ -83,7 +83,15 @@ def _check_scalar(v, name):
 
 
 def interp(x, xp, fp, left=None, right=None, period=None):
-    """See `numpy.interp`; the result is float64, or complex128 for complex `fp`."""
+    """See `numpy.interp`; the result is float64, or complex128 for complex `fp`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> xp, fp = cuarray.array([0., 1., 2.]), cuarray.array([0., 10., 20.])
+    >>> cuarray.interp(cuarray.array([0.5, 1.5, 5.]), xp, fp)
+    array([ 5., 15., 20.])
+    """
     x, xp, fp = as_array(x, "interp"), as_array(xp, "interp"), as_array(fp, "interp")
     for v in (x, xp, fp):
         if v.dtype.kind in "Mm":  # NumPy's safe cast to float64 refuses them

@@ -36,7 +36,16 @@ _clip._np = numpy._core.umath.clip
 def clip(a, a_min=numpy._NoValue, a_max=numpy._NoValue, out=None, *, min=numpy._NoValue,  # noqa: A002
          max=numpy._NoValue, **kwargs):  # noqa: A002
     """See `numpy.clip` (NumPy 2 rules: NaN bounds propagate; Python int bounds beyond the integer
-    type's range are dropped instead of overflowing)."""
+    type's range are dropped instead of overflowing).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.clip(cuarray.arange(6), 1, 4)
+    array([1, 1, 2, 3, 4, 4])
+    >>> cuarray.clip(cuarray.array([0.5, cuarray.nan, 2.]), 0., 1.)
+    array([0.5, nan, 1. ])
+    """
     if _tracing.active[0]:  # the dispatch point for a tracer (`_core/tracing.py`)
         t = _tracing.state.tracer
         if t is not None:
@@ -87,7 +96,14 @@ def _scalar(value, dtype):
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
-    """See `numpy.nan_to_num`. Complex values are handled part by part."""
+    """See `numpy.nan_to_num`. Complex values are handled part by part.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.nan_to_num(cuarray.array([cuarray.nan, cuarray.inf, -1.]), posinf=9.)
+    array([ 0.,  9., -1.])
+    """
     if not isinstance(x, ndarray):
         return numpy.nan_to_num(x, copy=copy, nan=nan, posinf=posinf, neginf=neginf)
     dt = x.dtype
@@ -137,7 +153,14 @@ def i0(x):
     `cyl_bessel_i0`). Complex input raises TypeError like NumPy; the result keeps a float dtype
     and is float64 for integer input. i0(+-inf) is NaN, as NumPy's (its large-argument formula
     divides inf by inf; SciPy's i0 gives inf). float16 input is computed in float32 (NumPy
-    computes in float16: results may differ in the last bit)."""
+    computes in float16: results may differ in the last bit).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.i0(cuarray.array([0., 1.]))
+    array([1.        , 1.26606588])
+    """
     if not isinstance(x, ndarray):
         return numpy.i0(x)
     if x.dtype.kind == "c":
@@ -152,7 +175,14 @@ def i0(x):
 
 
 def sinc(x):
-    """See `numpy.sinc`: sin(pi x)/(pi x), 1 at 0."""
+    """See `numpy.sinc`: sin(pi x)/(pi x), 1 at 0.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.sinc(cuarray.array([0., 0.5, -0.5]))
+    array([1.        , 0.63661977, 0.63661977])
+    """
     if not isinstance(x, ndarray):
         return numpy.sinc(x)
     out_dt = _float_result(x)

@@ -19,7 +19,14 @@ trunc = create_ufunc("trunc", 1, 1, {"bool": "out0 = in0", "int": "out0 = in0", 
 
 
 def fix(x, out=None):
-    """See `numpy.fix`. Rounds towards zero (the same values as `trunc`, signed zeros included)."""
+    """See `numpy.fix`. Rounds towards zero (the same values as `trunc`, signed zeros included).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.fix(cuarray.array([-2.5, 2.5]))
+    array([-2.,  2.])
+    """
     return trunc(x, out=out)
 
 
@@ -30,6 +37,14 @@ def around(a, decimals=0, out=None):
     differ from exact decimal rounding); integers with negative `decimals` are rounded in float64
     and cast back; booleans round as `rint` does (float16), and with `decimals` other than 0 only
     into a floating `out` (TypeError otherwise, as NumPy).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.round(cuarray.array([0.5, 1.5, 2.5]))
+    array([0., 2., 2.])
+    >>> cuarray.round(cuarray.array([1.234, 5.678]), 1)
+    array([1.2, 5.7])
     """
     if not isinstance(a, ndarray):
         return numpy.around(a, decimals)

@@ -32,22 +32,55 @@ def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_r.NOVALUE, 
 
 
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_r.NOVALUE, where=True):
-    """See `numpy.prod`."""
+    """See `numpy.prod`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[1, 2], [3, 4]])
+    >>> cuarray.prod(a, axis=1)
+    array([ 2, 12])
+    >>> int(cuarray.prod(a))  # a host value: waits for the GPU
+    24
+    """
     return _r.reduce_fast("prod", a, axis, dtype, out, keepdims, initial, where)
 
 
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_r.NOVALUE, where=True):
-    """See `numpy.nansum`: NaNs count as zero."""
+    """See `numpy.nansum`: NaNs count as zero.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([1., cuarray.nan, 3.])
+    >>> float(cuarray.nansum(a))
+    4.0
+    """
     return _r.reduce_fast("nansum", a, axis, dtype, out, keepdims, initial, where)
 
 
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_r.NOVALUE, where=True):
-    """See `numpy.nanprod`: NaNs count as one."""
+    """See `numpy.nanprod`: NaNs count as one.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([1., cuarray.nan, 3.])
+    >>> float(cuarray.nanprod(a))
+    3.0
+    """
     return _r.reduce_fast("nanprod", a, axis, dtype, out, keepdims, initial, where)
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-    """See `numpy.trace`: the sum of the diagonal view (no copy)."""
+    """See `numpy.trace`: the sum of the diagonal view (no copy).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> int(cuarray.trace(cuarray.arange(9).reshape(3, 3)))
+    12
+    """
     a = as_array(a, "trace")
     shape, strides, start = _shapes.diagonal(a._shape, a._strides, offset, axis1, axis2)
     diag = ndarray._view(shape, strides, a._dtype, a.data + start if start else a.data, a)

@@ -41,25 +41,57 @@ def _prepare(a, axis, what):
 
 
 def cumsum(a, axis=None, dtype=None, out=None) -> ndarray:
-    """See `numpy.cumsum`. Float sums are added in a fixed parallel order (docs/scans.md)."""
+    """See `numpy.cumsum`. Float sums are added in a fixed parallel order (docs/scans.md).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[1, 2], [3, 4]])
+    >>> cuarray.cumsum(a)
+    array([ 1,  3,  6, 10])
+    >>> cuarray.cumsum(a, axis=0)
+    array([[1, 2],
+           [4, 6]])
+    """
     a, axis = _prepare(a, axis, "cumsum")
     return _scan.accumulate(_add, a, axis, dtype, out)
 
 
 def cumprod(a, axis=None, dtype=None, out=None) -> ndarray:
-    """See `numpy.cumprod`."""
+    """See `numpy.cumprod`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.cumprod(cuarray.array([1, 2, 3, 4]))
+    array([ 1,  2,  6, 24])
+    """
     a, axis = _prepare(a, axis, "cumprod")
     return _scan.accumulate(_multiply, a, axis, dtype, out)
 
 
 def nancumsum(a, axis=None, dtype=None, out=None) -> ndarray:
-    """See `numpy.nancumsum`: NaN counts as 0 (replaced as it is loaded; no extra pass)."""
+    """See `numpy.nancumsum`: NaN counts as 0 (replaced as it is loaded; no extra pass).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.nancumsum(cuarray.array([1., cuarray.nan, 3.]))
+    array([1., 1., 4.])
+    """
     a, axis = _prepare(a, axis, "nancumsum")
     return _scan.accumulate(_add, a, axis, dtype, out, nan=0)
 
 
 def nancumprod(a, axis=None, dtype=None, out=None) -> ndarray:
-    """See `numpy.nancumprod`: NaN counts as 1."""
+    """See `numpy.nancumprod`: NaN counts as 1.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.nancumprod(cuarray.array([2., cuarray.nan, 3.]))
+    array([2., 2., 6.])
+    """
     a, axis = _prepare(a, axis, "nancumprod")
     return _scan.accumulate(_multiply, a, axis, dtype, out, nan=1)
 
@@ -93,12 +125,26 @@ def _cumulative(uf, x, axis, dtype, out, include_initial, what):
 
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False) -> ndarray:
-    """See `numpy.cumulative_sum` (array API)."""
+    """See `numpy.cumulative_sum` (array API).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.cumulative_sum(cuarray.array([1, 2, 3]), include_initial=True)
+    array([0, 1, 3, 6])
+    """
     return _cumulative(_add, x, axis, dtype, out, include_initial, "cumulative_sum")
 
 
 def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False) -> ndarray:
-    """See `numpy.cumulative_prod` (array API)."""
+    """See `numpy.cumulative_prod` (array API).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.cumulative_prod(cuarray.array([1, 2, 3]))
+    array([1, 2, 6])
+    """
     return _cumulative(_multiply, x, axis, dtype, out, include_initial, "cumulative_prod")
 
 
@@ -124,7 +170,17 @@ _NOVALUE = numpy._NoValue
 
 
 def diff(a, n=1, axis=-1, prepend=_NOVALUE, append=_NOVALUE) -> ndarray:
-    """See `numpy.diff`: `n` passes of a[1:] - a[:-1] (`!=` for bool) along `axis`."""
+    """See `numpy.diff`: `n` passes of a[1:] - a[:-1] (`!=` for bool) along `axis`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([1, 4, 9, 16])
+    >>> cuarray.diff(a)
+    array([3, 5, 7])
+    >>> cuarray.diff(a, n=2)
+    array([2, 2])
+    """
     if n == 0:
         return a
     if n < 0:
@@ -163,7 +219,14 @@ def _not_equal():
 
 
 def ediff1d(ary, to_end=None, to_begin=None) -> ndarray:
-    """See `numpy.ediff1d`: the differences of the flattened array, with optional ends."""
+    """See `numpy.ediff1d`: the differences of the flattened array, with optional ends.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.ediff1d(cuarray.array([1, 4, 9]), to_begin=0)
+    array([0, 3, 5])
+    """
     ary = _reshape(as_array(ary, "ediff1d"), (-1,))
     dt = ary._dtype
     ends = []

@@ -23,7 +23,14 @@ __all__ = ["unwrap"]
 
 
 def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
-    """See `numpy.unwrap`."""
+    """See `numpy.unwrap`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.unwrap(cuarray.array([0., 3., 6.5]))
+    array([0.        , 3.        , 0.21681469])
+    """
     p = as_array(p, "unwrap")
     axis = _shapes.normalize_axis_index(axis, p.ndim)
     dd = diff(p, axis=axis)

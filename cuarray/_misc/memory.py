@@ -21,7 +21,17 @@ def _check(a, b, fn):
 
 
 def may_share_memory(a, b, /, max_work=0) -> bool:
-    """See `numpy.may_share_memory` (bounds of the memory each view can touch)."""
+    """See `numpy.may_share_memory` (bounds of the memory each view can touch).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.arange(6)
+    >>> bool(cuarray.may_share_memory(a[:3], a[3:]))
+    False
+    >>> bool(cuarray.may_share_memory(a[::2], a[1::2]))
+    True
+    """
     _check(a, b, "may_share_memory")
     if a.size == 0 or b.size == 0:
         return False
@@ -41,7 +51,15 @@ class _Interface:
 
 
 def shares_memory(a, b, /, max_work=None) -> bool:
-    """See `numpy.shares_memory` (exact, as NumPy solves it; `max_work` as NumPy's)."""
+    """See `numpy.shares_memory` (exact, as NumPy solves it; `max_work` as NumPy's).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.arange(6)
+    >>> bool(cuarray.shares_memory(a[::2], a[1::2]))
+    False
+    """
     _check(a, b, "shares_memory")
     if a.size == 0 or b.size == 0 or not a._overlaps(b):
         return False

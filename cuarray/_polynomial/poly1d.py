@@ -25,7 +25,17 @@ def _isscalar(x) -> bool:
 
 
 class poly1d:
-    """A one-dimensional polynomial class. See `numpy.poly1d`; `coeffs` is a cuarray array."""
+    """A one-dimensional polynomial class. See `numpy.poly1d`; `coeffs` is a cuarray array.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> p = cuarray.poly1d([1, 2, 3])
+    >>> int(p(2))
+    11
+    >>> p.deriv().coeffs
+    array([2, 2])
+    """
 
     __hash__ = None
 

@@ -61,7 +61,14 @@ def _wrap(val, truepoly):
 
 
 def polyval(p, x):
-    """See `numpy.polyval`: Horner's rule, one fused multiply-add launch per coefficient."""
+    """See `numpy.polyval`: Horner's rule, one fused multiply-add launch per coefficient.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.polyval(cuarray.array([1, 2, 3]), cuarray.array([0, 1, 2]))
+    array([ 3,  6, 11])
+    """
     if _is_poly1d(x):
         from .poly1d import poly1d  # cycle: poly1d imports this module
 
@@ -82,7 +89,14 @@ def _pad_front(a: ndarray, n: int) -> ndarray:
 
 
 def polyadd(a1, a2):
-    """See `numpy.polyadd`."""
+    """See `numpy.polyadd`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.polyadd(cuarray.array([1, 2]), cuarray.array([1, 0, 3]))
+    array([1, 1, 5])
+    """
     truepoly = _is_poly1d(a1) or _is_poly1d(a2)
     a1, a2 = _coeffs(a1, "polyadd"), _coeffs(a2, "polyadd")
     diff = a2.shape[0] - a1.shape[0]
@@ -96,7 +110,14 @@ def polyadd(a1, a2):
 
 
 def polysub(a1, a2):
-    """See `numpy.polysub`."""
+    """See `numpy.polysub`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.polysub(cuarray.array([1, 2]), cuarray.array([1, 0, 3]))
+    array([-1,  1, -1])
+    """
     truepoly = _is_poly1d(a1) or _is_poly1d(a2)
     a1, a2 = _coeffs(a1, "polysub"), _coeffs(a2, "polysub")
     diff = a2.shape[0] - a1.shape[0]
@@ -110,7 +131,14 @@ def polysub(a1, a2):
 
 
 def polymul(a1, a2):
-    """See `numpy.polymul`: `convolve` of the coefficients."""
+    """See `numpy.polymul`: `convolve` of the coefficients.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.polymul(cuarray.array([1, 2]), cuarray.array([1, 3]))
+    array([1, 5, 6])
+    """
     truepoly = _is_poly1d(a1) or _is_poly1d(a2)
     # NumPy makes poly1d's of both: no coefficients is the zero polynomial, [0] of that dtype
     # (poly1d also trims leading zero coefficients: that needs their values, so here it does not)
@@ -121,7 +149,17 @@ def polymul(a1, a2):
 
 def polydiv(u, v):
     """See `numpy.polydiv`: long division, one small update per quotient coefficient; trimming
-    the remainder's leading near-zeros reads them back (one synchronisation each)."""
+    the remainder's leading near-zeros reads them back (one synchronisation each).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> q, r = cuarray.polydiv(cuarray.array([1., 5., 6.]), cuarray.array([1., 2.]))
+    >>> q
+    array([1., 3.])
+    >>> r
+    array([0.])
+    """
     truepoly = _is_poly1d(u) or _is_poly1d(v)
     u = _coeffs(u, "polydiv") + 0.0
     v = _coeffs(v, "polydiv") + 0.0
@@ -143,7 +181,14 @@ def polydiv(u, v):
 
 
 def polyder(p, m=1):
-    """See `numpy.polyder`."""
+    """See `numpy.polyder`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.polyder(cuarray.array([1, 2, 3]))
+    array([2, 2])
+    """
     m = int(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
@@ -156,7 +201,14 @@ def polyder(p, m=1):
 
 
 def polyint(p, m=1, k=None):
-    """See `numpy.polyint`."""
+    """See `numpy.polyint`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.polyint(cuarray.array([3., 2., 1.]))
+    array([1., 1., 1., 0.])
+    """
     m = int(m)
     if m < 0:
         raise ValueError("Order of integral must be positive (see polyder)")
@@ -177,7 +229,14 @@ def polyint(p, m=1, k=None):
 
 def poly(seq_of_zeros):
     """See `numpy.poly`: the product of (x - z), one small update per zero; square input goes
-    through `linalg.eigvals` first."""
+    through `linalg.eigvals` first.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.poly(cuarray.array([1., 2.]))
+    array([ 1., -3.,  2.])
+    """
     a = as_array(seq_of_zeros, "poly") if not isinstance(seq_of_zeros, (list, tuple)) else _coeffs(
         seq_of_zeros, "poly")
     a = a.reshape((1,)) if a.ndim == 0 else a
@@ -208,7 +267,14 @@ def poly(seq_of_zeros):
 
 def roots(p):
     """See `numpy.roots`: eigenvalues of the companion matrix (`linalg.eigvals`). Finding the
-    first and last non-zero coefficient reads the coefficients' mask back to the host."""
+    first and last non-zero coefficient reads the coefficients' mask back to the host.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.sort(cuarray.roots(cuarray.array([1., -3., 2.])))
+    array([1., 2.])
+    """
     from .poly1d import poly1d  # (function level: poly1d imports this module)
 
     if isinstance(p, poly1d):  # NumPy's roots takes a poly1d through __array__
@@ -261,7 +327,15 @@ def check_fit_points(x, y) -> None:
 
 def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     """See `numpy.polyfit`: `linalg.lstsq` on the column-scaled Vandermonde matrix (cuSOLVER);
-    the rank comes back to the host, as NumPy returns it."""
+    the rank comes back to the host, as NumPy returns it.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> x = cuarray.array([0., 1., 2., 3.])
+    >>> cuarray.polyfit(x, 2 * x + 1, 1)
+    array([2., 1.])
+    """
     order = int(deg) + 1
     x, y = fit_points(x, y, deg)
     if rcond is None:

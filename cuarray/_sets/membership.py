@@ -24,7 +24,14 @@ _KINDS = (None, "sort", "table")
 
 
 def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
-    """See `numpy.isin`. `kind` is accepted; every kind runs the sort-and-search method."""
+    """See `numpy.isin`. `kind` is accepted; every kind runs the sort-and-search method.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.isin(cuarray.array([1, 2, 3, 4]), cuarray.array([2, 4]))
+    array([False,  True, False,  True])
+    """
     if kind not in _KINDS:
         raise ValueError("Invalid kind: '{}'. Please use None, 'sort' or 'table'.".format(kind))
     element = as_array(element, "isin")
@@ -49,7 +56,14 @@ def member(element: ndarray, test: ndarray, invert: bool) -> ndarray:
 
 
 def in1d(ar1, ar2, assume_unique=False, invert=False, *, kind=None):
-    """See `numpy.in1d` (removed from NumPy 2.4; `isin(ar1, ar2).ravel()`)."""
+    """See `numpy.in1d` (removed from NumPy 2.4; `isin(ar1, ar2).ravel()`).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.in1d(cuarray.array([1, 2, 3, 4]), cuarray.array([2, 4]))
+    array([False,  True, False,  True])
+    """
     warnings.warn("`in1d` is deprecated. Use `np.isin` instead.", DeprecationWarning, stacklevel=2)
     return isin(ar1, ar2, assume_unique, invert, kind=kind).reshape(-1)
 

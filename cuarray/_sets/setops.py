@@ -32,7 +32,14 @@ def _concat(a, b):
 
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
-    """See `numpy.intersect1d`."""
+    """See `numpy.intersect1d`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.intersect1d(cuarray.array([1, 3, 4, 3]), cuarray.array([3, 1, 2, 1]))
+    array([1, 3])
+    """
     ar1, ar2 = _flat(ar1, "intersect1d"), _flat(ar2, "intersect1d")
     if not assume_unique:
         if return_indices:
@@ -66,12 +73,26 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
 
 
 def union1d(ar1, ar2):
-    """See `numpy.union1d`."""
+    """See `numpy.union1d`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.union1d(cuarray.array([-1, 0, 1]), cuarray.array([-2, 0, 2]))
+    array([-2, -1,  0,  1,  2])
+    """
     return unique(_concat(_flat(ar1, "union1d"), _flat(ar2, "union1d")))
 
 
 def setdiff1d(ar1, ar2, assume_unique=False):
-    """See `numpy.setdiff1d`."""
+    """See `numpy.setdiff1d`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.setdiff1d(cuarray.array([1, 2, 3, 2, 4, 1]), cuarray.array([3, 4, 5, 6]))
+    array([1, 2])
+    """
     ar1 = _flat(ar1, "setdiff1d")
     ar2 = _flat(ar2, "setdiff1d")
     if not assume_unique:
@@ -80,7 +101,14 @@ def setdiff1d(ar1, ar2, assume_unique=False):
 
 
 def setxor1d(ar1, ar2, assume_unique=False):
-    """See `numpy.setxor1d`."""
+    """See `numpy.setxor1d`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.setxor1d(cuarray.array([1, 2, 3, 2, 4]), cuarray.array([2, 3, 5, 7, 5]))
+    array([1, 4, 5, 7])
+    """
     ar1, ar2 = _flat(ar1, "setxor1d"), _flat(ar2, "setxor1d")
     if not assume_unique:
         ar1, ar2 = unique(ar1), unique(ar2)

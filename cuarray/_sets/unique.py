@@ -66,7 +66,18 @@ def nats_equal(dt: numpy.dtype, equal_nan: bool, only_values: bool) -> bool:
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True,
            sorted=True):  # noqa: A002
     """See `numpy.unique`. Synchronises once (the number of unique values). Values come out
-    sorted whatever `sorted` says (NumPy allows any order when it is False)."""
+    sorted whatever `sorted` says (NumPy allows any order when it is False).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([3, 1, 3, 2, 1])
+    >>> cuarray.unique(a)
+    array([1, 2, 3])
+    >>> values, counts = cuarray.unique(a, return_counts=True)
+    >>> counts
+    array([2, 1, 2])
+    """
     ar = as_array(ar, "unique")
     if axis is None:
         only_values = not (return_index or return_inverse or return_counts)
@@ -146,22 +157,57 @@ def _unique_axis(ar: ndarray, axis: int, return_index, return_inverse, return_co
 
 
 def unique_all(x):
-    """See `numpy.unique_all`."""
+    """See `numpy.unique_all`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([3, 1, 3, 2, 1])
+    >>> values, indices, inverse, counts = cuarray.unique_all(a)
+    >>> indices
+    array([1, 3, 0])
+    """
     return UniqueAllResult(*unique(x, True, True, True, equal_nan=False))
 
 
 def unique_counts(x):
-    """See `numpy.unique_counts`."""
+    """See `numpy.unique_counts`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([3, 1, 3, 2, 1])
+    >>> values, counts = cuarray.unique_counts(a)
+    >>> counts
+    array([2, 1, 2])
+    """
     return UniqueCountsResult(*unique(x, False, False, True, equal_nan=False))
 
 
 def unique_inverse(x):
-    """See `numpy.unique_inverse`."""
+    """See `numpy.unique_inverse`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([3, 1, 3, 2, 1])
+    >>> values, inverse = cuarray.unique_inverse(a)
+    >>> inverse
+    array([2, 0, 2, 1, 0])
+    """
     return UniqueInverseResult(*unique(x, False, True, False, equal_nan=False))
 
 
 def unique_values(x):
-    """See `numpy.unique_values` (values come out sorted)."""
+    """See `numpy.unique_values` (values come out sorted).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([3, 1, 3, 2, 1])
+    >>> cuarray.sort(cuarray.unique_values(a))   # NumPy's order is arbitrary
+    array([1, 2, 3])
+    """
     return unique(x, equal_nan=False, sorted=False)
 
 

@@ -12,5 +12,15 @@ __all__ = ["count_nonzero"]
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):
-    """See `numpy.count_nonzero`."""
+    """See `numpy.count_nonzero`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[0, 3], [4, 5]])
+    >>> int(cuarray.count_nonzero(a))
+    3
+    >>> cuarray.count_nonzero(a, axis=0)
+    array([1, 2])
+    """
     return _r.reduce("count_nonzero", a, axis, None, None, keepdims)

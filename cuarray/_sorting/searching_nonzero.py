@@ -33,7 +33,15 @@ def _truth(a: ndarray) -> ndarray:
 
 
 def nonzero(a):
-    """See `numpy.nonzero`. A tuple of int64 arrays (rows of one (ndim, count) array)."""
+    """See `numpy.nonzero`. A tuple of int64 arrays (rows of one (ndim, count) array).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[0, 3], [4, 0]])
+    >>> cuarray.nonzero(a)
+    (array([0, 1]), array([1, 0]))
+    """
     a = _device(a)
     if a.ndim == 0:
         raise ValueError("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead. "
@@ -43,7 +51,14 @@ def nonzero(a):
 
 
 def flatnonzero(a):
-    """See `numpy.flatnonzero`."""
+    """See `numpy.flatnonzero`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.flatnonzero(cuarray.array([[0, 3], [4, 0]]))
+    array([1, 2])
+    """
     a = _device(a)
     flat = a.reshape(-1) if a.ndim != 1 else a
     coords, _ = _indexing.mask_nonzero(_truth(flat), "rows")
@@ -51,7 +66,16 @@ def flatnonzero(a):
 
 
 def argwhere(a):
-    """See `numpy.argwhere`: an int64 array of shape (count, ndim)."""
+    """See `numpy.argwhere`: an int64 array of shape (count, ndim).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[0, 3], [4, 0]])
+    >>> cuarray.argwhere(a)
+    array([[0, 1],
+           [1, 0]])
+    """
     a = _device(a)
     if a.ndim == 0:
         t = _truth(a.reshape(1))

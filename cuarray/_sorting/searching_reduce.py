@@ -48,12 +48,32 @@ def _check_all_nan(res):
 
 def argmax(a, axis=None, out=None, *, keepdims=False, dtype=None):
     """See `numpy.argmax`. `dtype` (CuPy's extension, keyword-only here as NumPy's third
-    positional argument is `out`): the integer type of the result."""
+    positional argument is `out`): the integer type of the result.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[3, 7], [5, 1]])
+    >>> int(cuarray.argmax(a))  # a host value: waits for the GPU
+    1
+    >>> cuarray.argmax(a, axis=0)
+    array([1, 0])
+    """
     return _with_dtype(_arg("argmax", a, axis, out, keepdims), dtype, out)
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False, dtype=None):
-    """See `numpy.argmin`. `dtype`: as in `argmax`."""
+    """See `numpy.argmin`. `dtype`: as in `argmax`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[3, 7], [5, 1]])
+    >>> int(cuarray.argmin(a))
+    3
+    >>> cuarray.argmin(a, axis=0)
+    array([0, 1])
+    """
     return _with_dtype(_arg("argmin", a, axis, out, keepdims), dtype, out)
 
 
@@ -67,10 +87,26 @@ def _with_dtype(res, dtype, out):
 
 
 def nanargmax(a, axis=None, out=None, *, keepdims=False):
-    """See `numpy.nanargmax`. Synchronises to check for all-NaN slices."""
+    """See `numpy.nanargmax`. Synchronises to check for all-NaN slices.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([1., cuarray.nan, 3.])
+    >>> int(cuarray.nanargmax(a))
+    2
+    """
     return _arg("nanargmax", a, axis, out, keepdims)
 
 
 def nanargmin(a, axis=None, out=None, *, keepdims=False):
-    """See `numpy.nanargmin`. Synchronises to check for all-NaN slices."""
+    """See `numpy.nanargmin`. Synchronises to check for all-NaN slices.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([1., cuarray.nan, 3.])
+    >>> int(cuarray.nanargmin(a))
+    0
+    """
     return _arg("nanargmin", a, axis, out, keepdims)

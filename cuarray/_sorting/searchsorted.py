@@ -94,7 +94,17 @@ def _compute_dtype(a_dtype, v) -> numpy.dtype:
 
 def searchsorted(a, v, side="left", sorter=None):
     """See `numpy.searchsorted`. A scalar `v` gives a 0-d int64 array. `sorter` values are not
-    range-checked (NumPy raises ValueError for one out of range; that would need a sync)."""
+    range-checked (NumPy raises ValueError for one out of range; that would need a sync).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([1, 3, 5, 7])
+    >>> cuarray.searchsorted(a, cuarray.array([0, 3, 6]))
+    array([0, 1, 3])
+    >>> cuarray.searchsorted(a, cuarray.array([0, 3, 6]), side='right')
+    array([0, 2, 3])
+    """
     right = _side(side)
     a = as_array(a, "searchsorted")
     if a.ndim != 1:
@@ -116,7 +126,14 @@ def searchsorted(a, v, side="left", sorter=None):
 
 def digitize(x, bins, right=False):
     """See `numpy.digitize`. Reads the direction of `bins` from the device (one sync), as NumPy
-    checks that they are monotonic."""
+    checks that they are monotonic.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.digitize(cuarray.array([0.5, 1.5, 3.5]), cuarray.array([1., 2., 3.]))
+    array([0, 1, 3])
+    """
     x = as_array(x, "digitize")
     bins = as_array(bins, "digitize")
     if x._dtype.kind == "c":

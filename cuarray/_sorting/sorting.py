@@ -40,7 +40,19 @@ def _check_kind(kind, stable, order, a) -> None:
 
 def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     """See `numpy.sort`. Always stable (a radix sort). `descending=True` is the Array API's
-    keyword (NumPy has none): the ascending result reversed along the axis."""
+    keyword (NumPy has none): the ascending result reversed along the axis.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[3, 1, 2], [9, 7, 8]])
+    >>> cuarray.sort(a)
+    array([[1, 2, 3],
+           [7, 8, 9]])
+    >>> cuarray.sort(a, axis=0)
+    array([[3, 1, 2],
+           [9, 7, 8]])
+    """
     a = as_array(a, "sort")
     _check_kind(kind, stable, order, a)
     out = _engine.sort(a, axis)
@@ -52,7 +64,14 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     """See `numpy.argsort`. Always stable (a radix sort). `descending=True` is the Array API's
     keyword: still stable (equal elements keep their input order), computed as the ascending
-    argsort of the reversed input, reversed and mapped back (n - 1 - i)."""
+    argsort of the reversed input, reversed and mapped back (n - 1 - i).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.argsort(cuarray.array([3, 1, 2]))
+    array([1, 2, 0])
+    """
     a = as_array(a, "argsort")
     _check_kind(kind, stable, order, a)
     if a.ndim == 0 and axis in (-1, 0, None):
@@ -66,7 +85,16 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
 
 
 def lexsort(keys, axis=-1):
-    """See `numpy.lexsort`. `keys` is a sequence of arrays (or one 2-D array, its rows the keys)."""
+    """See `numpy.lexsort`. `keys` is a sequence of arrays (or one 2-D array, its rows the keys).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> first = cuarray.array([1, 1, 0])
+    >>> last = cuarray.array([2, 1, 3])
+    >>> cuarray.lexsort((last, first))
+    array([2, 1, 0])
+    """
     if isinstance(keys, ndarray):
         if keys.ndim == 0:
             raise TypeError("need sequence of keys with len > 0 in lexsort")
@@ -94,7 +122,14 @@ def lexsort(keys, axis=-1):
 
 
 def sort_complex(a):
-    """See `numpy.sort_complex`."""
+    """See `numpy.sort_complex`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.sort_complex(cuarray.array([1 + 2j, 1 - 1j, 5j]))
+    array([0.+5.j, 1.-1.j, 1.+2.j])
+    """
     a = as_array(a, "sort_complex")
     if a._dtype.kind in "Mm":  # NumPy sorts first (NaT last), then casts NaT to -2**63
         return _engine.sort(a, -1).astype(numpy.complex128)
@@ -128,7 +163,15 @@ def _check_select(kind, order, a) -> None:
 
 
 def partition(a, kth, axis=-1, kind="introselect", order=None):
-    """See `numpy.partition`. The result is fully sorted along `axis` (a valid partition)."""
+    """See `numpy.partition`. The result is fully sorted along `axis` (a valid partition).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([7, 1, 5, 3, 9])
+    >>> int(cuarray.partition(a, 2)[2])
+    5
+    """
     a = as_array(a, "partition")
     _check_select(kind, order, a)
     _check_kth(kth, a, axis)
@@ -136,7 +179,15 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
 
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
-    """See `numpy.argpartition`. The positions fully sort `a` along `axis` (a valid partition)."""
+    """See `numpy.argpartition`. The positions fully sort `a` along `axis` (a valid partition).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([7, 1, 5, 3, 9])
+    >>> int(cuarray.argpartition(a, 2)[2])
+    2
+    """
     a = as_array(a, "argpartition")
     _check_select(kind, order, a)
     if a.ndim == 0 and axis in (-1, 0, None):

@@ -75,7 +75,17 @@ def _where_count(a, axis, where, keepdims):
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
-    """See `numpy.mean`. Integers average in float64; float16 accumulates in float32."""
+    """See `numpy.mean`. Integers average in float64; float16 accumulates in float32.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[1, 2], [3, 4]])
+    >>> cuarray.mean(a, axis=0)
+    array([2., 3.])
+    >>> float(a.mean())  # a host value: waits for the GPU
+    2.5
+    """
     if _tracing.active[0]:  # the dispatch point for a tracer (`_core/tracing.py`)
         t = _tracing.state.tracer
         if t is not None:
@@ -157,12 +167,32 @@ def _var(a, axis, dtype, out, ddof, keepdims, where, mean_arr, root, fn):
 
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
-    """See `numpy.var` (ddof, correction, mean=, where=). Complex input gives a real variance."""
+    """See `numpy.var` (ddof, correction, mean=, where=). Complex input gives a real variance.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([1., 2., 3., 4.])
+    >>> float(cuarray.var(a))  # a host value: waits for the GPU
+    1.25
+    >>> float(cuarray.var(a, ddof=1))
+    1.6666666666666667
+    """
     return _var(a, axis, dtype, out, _ddof(ddof, correction), keepdims, where, mean, False, numpy.var)
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
-    """See `numpy.std`."""
+    """See `numpy.std`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([1., 2., 3., 4.])
+    >>> float(cuarray.std(a))
+    1.118033988749895
+    >>> cuarray.std(cuarray.array([[1., 3.], [2., 6.]]), axis=1)
+    array([1., 2.])
+    """
     return _var(a, axis, dtype, out, _ddof(ddof, correction), keepdims, where, mean, True, numpy.std)
 
 
@@ -175,7 +205,15 @@ def _nan_axis(a, axis):
 
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
-    """See `numpy.nanmean`. An all-NaN slice gives NaN (without NumPy's warning)."""
+    """See `numpy.nanmean`. An all-NaN slice gives NaN (without NumPy's warning).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([1., cuarray.nan, 3.])
+    >>> float(cuarray.nanmean(a))
+    2.0
+    """
     a = as_array(a, "nanmean")
     if a.dtype.kind not in "fc":
         return mean(a, axis, dtype, out, keepdims, where=where)
@@ -209,21 +247,45 @@ def _nanvar(a, axis, dtype, out, ddof, keepdims, where, root, fn):
 
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
-    """See `numpy.nanvar`."""
+    """See `numpy.nanvar`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([1., cuarray.nan, 3.])
+    >>> float(cuarray.nanvar(a))
+    1.0
+    """
     if mean is not None:
         raise NotImplementedError("nanvar(mean=...) is not supported")
     return _nanvar(a, axis, dtype, out, _ddof(ddof, correction), keepdims, where, False, numpy.nanvar)
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):
-    """See `numpy.nanstd`."""
+    """See `numpy.nanstd`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([1., cuarray.nan, 3.])
+    >>> float(cuarray.nanstd(a))
+    1.0
+    """
     if mean is not None:
         raise NotImplementedError("nanstd(mean=...) is not supported")
     return _nanvar(a, axis, dtype, out, _ddof(ddof, correction), keepdims, where, True, numpy.nanstd)
 
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
-    """See `numpy.average`. With weights, synchronises once to check for a zero weight sum."""
+    """See `numpy.average`. With weights, synchronises once to check for a zero weight sum.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([1., 2., 3.])
+    >>> float(cuarray.average(a, weights=cuarray.array([3., 1., 0.])))
+    1.25
+    """
     a = as_array(a, "average")
     if axis is not None:  # NumPy's first check, whatever the weights (a 0-d array has no axis 0)
         axis = _shapes.normalize_axis_tuple(axis, a.ndim, argname="axis")

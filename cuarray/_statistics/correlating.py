@@ -42,7 +42,16 @@ def _weights(w, n, what, integral):
 
 
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *, dtype=None):
-    """See `numpy.cov`."""
+    """See `numpy.cov`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> x = cuarray.array([[0., 1., 2.], [2., 1., 0.]])
+    >>> cuarray.cov(x)
+    array([[ 1., -1.],
+           [-1.,  1.]])
+    """
     if ddof is not None and ddof != int(ddof):
         raise ValueError("ddof must be integer")
     m = as_array(m, "cov")
@@ -95,7 +104,16 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
 
 
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):
-    """See `numpy.corrcoef`."""
+    """See `numpy.corrcoef`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> x = cuarray.array([[0., 1., 2.], [2., 1., 0.]])
+    >>> cuarray.corrcoef(x)
+    array([[ 1., -1.],
+           [-1.,  1.]])
+    """
     c = cov(x, y, rowvar, dtype=dtype)
     if c.ndim != 2:
         return c / c

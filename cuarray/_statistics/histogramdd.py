@@ -47,7 +47,16 @@ def _sample(sample) -> ndarray:
 
 def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noqa: A002
     """See `numpy.histogramdd`. `sample` is a 2-D cuarray array or a sequence of 1-D ones; edges
-    are returned as a list of device arrays."""
+    are returned as a list of device arrays.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> h, edges = cuarray.histogramdd(cuarray.array([[0., 0.], [1., 0.], [1., 1.]]), bins=2)
+    >>> h
+    array([[1., 0.],
+           [1., 1.]])
+    """
     sample = _sample(sample)
     n, d = sample._shape
     if d == 0:
@@ -124,7 +133,17 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
 
 
 def histogram2d(x, y, bins=10, range=None, density=None, weights=None):  # noqa: A002
-    """See `numpy.histogram2d` (edges are device arrays)."""
+    """See `numpy.histogram2d` (edges are device arrays).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> x, y = cuarray.array([0., 1., 1.]), cuarray.array([0., 0., 1.])
+    >>> h, xedges, yedges = cuarray.histogram2d(x, y, bins=2)
+    >>> h
+    array([[1., 0.],
+           [1., 1.]])
+    """
     x = as_array(x, "histogram2d")
     y = as_array(y, "histogram2d")
     if x._shape != y._shape or x.ndim != 1:

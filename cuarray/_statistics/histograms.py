@@ -145,7 +145,14 @@ def count_bins(x: ndarray, weights, nbins: int, name: str, args: tuple) -> ndarr
 
 def bincount(x, weights=None, minlength=0):
     """See `numpy.bincount`. Reads the minimum and maximum of `x` (one sync): the result's length,
-    and NumPy's ValueError for a negative value."""
+    and NumPy's ValueError for a negative value.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.bincount(cuarray.array([0, 1, 1, 3]))
+    array([1, 2, 0, 1])
+    """
     x = as_array(x, "bincount")
     minlength = operator.index(minlength)
     # NumPy's order: x's depth and dtype, minlength, then an empty x answers before any weights check
@@ -214,7 +221,14 @@ def _histogram_data(a, name) -> ndarray:
 
 
 def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002
-    """See `numpy.histogram_bin_edges`. Complex data raises NotImplementedError."""
+    """See `numpy.histogram_bin_edges`. Complex data raises NotImplementedError.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.histogram_bin_edges(cuarray.array([0., 1., 4.]), bins=4)
+    array([0., 1., 2., 3., 4.])
+    """
     from .histogram_bins import bin_edges  # cycle: histogram_bins imports minmax, upload, histogram from here
 
     a = _histogram_data(a, "histogram_bin_edges")
@@ -225,7 +239,17 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002
 def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     """See `numpy.histogram`. float16 data is binned in float32 (NumPy computes the bin in
     float16); weighted sums are float64 sums cast to the weights' dtype. Complex data raises
-    NotImplementedError."""
+    NotImplementedError.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> hist, edges = cuarray.histogram(cuarray.array([1, 2, 2, 3, 5]), bins=4)
+    >>> hist
+    array([1, 2, 1, 1])
+    >>> edges
+    array([1., 2., 3., 4., 5.])
+    """
     from .histogram_bins import bin_edges  # cycle: histogram_bins imports minmax, upload, histogram from here
 
     a = _histogram_data(a, "histogram")

@@ -60,7 +60,17 @@ _INT32_ROW = 2**30
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """See `numpy.median`. The input is never modified (`overwrite_input` is accepted and
     ignored); a 0-d result is a 0-d array. A row holding a NaN gives a NaN (complex: NumPy's
-    largest NaN element, with a canonical NaN for the NaN parts)."""
+    largest NaN element, with a canonical NaN for the NaN parts).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[10, 7, 4], [3, 2, 1]])
+    >>> cuarray.median(a, axis=1)
+    array([7., 2.])
+    >>> float(cuarray.median(a))  # a host value: waits for the GPU
+    3.5
+    """
     return _median(a, axis, out, keepdims, skipnan=False)
 
 
@@ -68,7 +78,15 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """See `numpy.nanmedian`. An all-NaN row gives NaN without NumPy's RuntimeWarning (that would
     need a synchronisation). Near the dtype's largest values cuarray follows `median`'s
     arithmetic; NumPy's path for rows under 600 elements adds the middle values in the input
-    type and can overflow to inf (float16, float32)."""
+    type and can overflow to inf (float16, float32).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[10., cuarray.nan, 4.], [3., 2., 1.]])
+    >>> cuarray.nanmedian(a, axis=1)
+    array([7., 2.])
+    """
     return _median(a, axis, out, keepdims, skipnan=True)
 
 

@@ -14,12 +14,34 @@ __all__ = ["amax", "max", "amin", "min", "ptp", "nanmax", "nanmin"]
 
 
 def max(a, axis=None, out=None, keepdims=False, initial=_r.NOVALUE, where=True):  # noqa: A001
-    """See `numpy.max`. NaN propagates; complex values compare lexicographically."""
+    """See `numpy.max`. NaN propagates; complex values compare lexicographically.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[3, 7], [5, 1]])
+    >>> cuarray.max(a, axis=0)
+    array([5, 7])
+    >>> int(cuarray.max(a))  # a host value: waits for the GPU
+    7
+    >>> float(cuarray.max(cuarray.array([1., cuarray.nan])))   # NaN propagates
+    nan
+    """
     return _r.reduce_fast("max", a, axis, None, out, keepdims, initial, where)
 
 
 def min(a, axis=None, out=None, keepdims=False, initial=_r.NOVALUE, where=True):  # noqa: A001
-    """See `numpy.min`."""
+    """See `numpy.min`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[3, 7], [5, 1]])
+    >>> cuarray.min(a, axis=0)
+    array([3, 1])
+    >>> int(cuarray.min(a))
+    1
+    """
     return _r.reduce_fast("min", a, axis, None, out, keepdims, initial, where)
 
 
@@ -28,17 +50,40 @@ amin = min
 
 
 def nanmax(a, axis=None, out=None, keepdims=False, initial=_r.NOVALUE, where=True):
-    """See `numpy.nanmax`: NaNs are ignored; an all-NaN slice gives NaN (no warning)."""
+    """See `numpy.nanmax`: NaNs are ignored; an all-NaN slice gives NaN (no warning).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([1., cuarray.nan, 3.])
+    >>> float(cuarray.nanmax(a))
+    3.0
+    """
     return _r.reduce_fast("nanmax", a, axis, None, out, keepdims, initial, where)
 
 
 def nanmin(a, axis=None, out=None, keepdims=False, initial=_r.NOVALUE, where=True):
-    """See `numpy.nanmin`."""
+    """See `numpy.nanmin`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([1., cuarray.nan, 3.])
+    >>> float(cuarray.nanmin(a))
+    1.0
+    """
     return _r.reduce_fast("nanmin", a, axis, None, out, keepdims, initial, where)
 
 
 def ptp(a, axis=None, out=None, keepdims=False):
-    """See `numpy.ptp`: max - min (two reductions and a subtraction)."""
+    """See `numpy.ptp`: max - min (two reductions and a subtraction).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.ptp(cuarray.array([[4, 9, 2], [1, 5, 7]]), axis=1)
+    array([7, 6])
+    """
     hi = max(a, axis, None, keepdims)
     lo = min(a, axis, None, keepdims)
     if out is not None:

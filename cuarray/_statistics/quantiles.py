@@ -52,25 +52,59 @@ SORT_ROW_LENGTH_MAX = 4096
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
              weights=None, interpolation=None):
     """See `numpy.quantile`. `q`: Python numbers, a list/tuple of them, or a cuarray array (read
-    to the host: one sync). The input is never modified. `weights` is not supported."""
+    to the host: one sync). The input is never modified. `weights` is not supported.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([1., 2., 3., 4.])
+    >>> cuarray.quantile(a, [0.25, 0.5])
+    array([1.75, 2.5 ])
+    >>> float(cuarray.quantile(a, 0.5))
+    2.5
+    """
     return _quantile(a, q, axis, out, method, keepdims, weights, interpolation, False, False, "quantile")
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                weights=None, interpolation=None):
-    """See `numpy.percentile` (`q` as in `quantile`)."""
+    """See `numpy.percentile` (`q` as in `quantile`).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([1., 2., 3., 4.])
+    >>> cuarray.percentile(a, [25, 50])
+    array([1.75, 2.5 ])
+    """
     return _quantile(a, q, axis, out, method, keepdims, weights, interpolation, True, False, "percentile")
 
 
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                 weights=None, interpolation=None):
-    """See `numpy.nanquantile`. Reads each row's NaN count (one sync)."""
+    """See `numpy.nanquantile`. Reads each row's NaN count (one sync).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([1., 2., cuarray.nan, 3., 4.])
+    >>> cuarray.nanquantile(a, [0.25, 0.5])
+    array([1.75, 2.5 ])
+    """
     return _quantile(a, q, axis, out, method, keepdims, weights, interpolation, False, True, "nanquantile")
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *,
                   weights=None, interpolation=None):
-    """See `numpy.nanpercentile`. Reads each row's NaN count (one sync)."""
+    """See `numpy.nanpercentile`. Reads each row's NaN count (one sync).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([1., 2., cuarray.nan, 3., 4.])
+    >>> cuarray.nanpercentile(a, [25, 50])
+    array([1.75, 2.5 ])
+    """
     return _quantile(a, q, axis, out, method, keepdims, weights, interpolation, True, True, "nanpercentile")
 
 

@@ -39,7 +39,14 @@ def _n(M) -> ndarray:
 
 
 def hanning(M) -> ndarray:
-    """See `numpy.hanning`."""
+    """See `numpy.hanning`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.hanning(5)[1:4]
+    array([0.5, 1. , 0.5])
+    """
     M = _m(M)
     t = _trivial(M)
     if t is not None:
@@ -48,7 +55,14 @@ def hanning(M) -> ndarray:
 
 
 def hamming(M) -> ndarray:
-    """See `numpy.hamming`."""
+    """See `numpy.hamming`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.hamming(5)
+    array([0.08, 0.54, 1.  , 0.54, 0.08])
+    """
     M = _m(M)
     t = _trivial(M)
     if t is not None:
@@ -57,7 +71,14 @@ def hamming(M) -> ndarray:
 
 
 def blackman(M) -> ndarray:
-    """See `numpy.blackman`."""
+    """See `numpy.blackman`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.blackman(5)[1:4]
+    array([0.34, 1.  , 0.34])
+    """
     M = _m(M)
     t = _trivial(M)
     if t is not None:
@@ -67,7 +88,14 @@ def blackman(M) -> ndarray:
 
 
 def bartlett(M) -> ndarray:
-    """See `numpy.bartlett`."""
+    """See `numpy.bartlett`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.bartlett(5)
+    array([0. , 0.5, 1. , 0.5, 0. ])
+    """
     M = _m(M)
     t = _trivial(M)
     if t is not None:
@@ -77,7 +105,14 @@ def bartlett(M) -> ndarray:
 
 
 def kaiser(M, beta) -> ndarray:
-    """See `numpy.kaiser`."""
+    """See `numpy.kaiser`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.kaiser(5, 14.)[1:4]
+    array([0.16493219, 1.        , 0.16493219])
+    """
     values = numpy.array([0.0, M, beta])
     M, beta = values[1], values[2]
     if M == 1:

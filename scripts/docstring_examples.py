@@ -1,0 +1,371 @@
+"""The Examples sections of the ufuncs' docstrings and of the routines that lacked one: their input
+lines are written here, their printed output is NumPy's (the answer cuarray promises;
+tests/test_docstring_examples.py checks it against NumPy here and runs it on the GPU under `gpu`).
+
+    python -m scripts.docstring_examples ufuncs     # rewrites cuarray/_core/ufunc_examples.py
+    python -m scripts.docstring_examples routines   # adds the section to those docstrings lacking one
+
+Rules for the lines: a typical call in 1-4 short lines; float64 inputs for transcendental functions
+(the GPU's last-bit differences then stay below the 8 digits NumPy prints); a scalar result through
+int()/float()/bool() (a cuarray reduction gives a 0-d array, NumPy a NumPy scalar: their reprs
+differ), and float() only of results the GPU computes exactly; no random data, no dtype whose
+printing differs by platform.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import inspect
+import io
+import os
+import sys
+import warnings
+
+import numpy
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+UFUNC_TABLE = os.path.join(ROOT, "cuarray", "_core", "ufunc_examples.py")
+
+# By the ufunc's name (its __name__; aliases share the object: abs is absolute).
+UFUNCS = {
+    # arithmetic
+    "add": ["a = cuarray.arange(3)", "cuarray.add(a, 10)", "a + a                   # the same ufunc"],
+    "subtract": ["cuarray.subtract(cuarray.array([5, 7, 9]), 2)"],
+    "multiply": ["cuarray.multiply(cuarray.arange(3), cuarray.array([[1], [10]]))"],
+    "divide": ["cuarray.divide(cuarray.array([1, 2, 3]), 2)"],
+    "floor_divide": ["cuarray.floor_divide(cuarray.array([7, -7]), 2)"],
+    "remainder": ["cuarray.remainder(cuarray.array([7, -7]), 3)"],
+    "fmod": ["cuarray.fmod(cuarray.array([7, -7]), 3)"],
+    "divmod": ["cuarray.divmod(cuarray.array([7, -7]), 2)"],
+    "power": ["cuarray.power(cuarray.arange(4), 2)", "cuarray.power(2., cuarray.array([-1., 0.5]))"],
+    "float_power": ["cuarray.float_power(cuarray.array([2, 3]), 2)"],
+    "negative": ["cuarray.negative(cuarray.array([1., -2.]))"],
+    "positive": ["cuarray.positive(cuarray.array([1., -2.]))"],
+    "absolute": ["cuarray.absolute(cuarray.array([-1.5, 0., 2.]))", "cuarray.abs(cuarray.array([3 + 4j]))"],
+    "fabs": ["cuarray.fabs(cuarray.array([-1.5, 2.]))"],
+    "sign": ["cuarray.sign(cuarray.array([-3., 0., 2.]))"],
+    "reciprocal": ["cuarray.reciprocal(cuarray.array([1., 2., 4.]))"],
+    "square": ["cuarray.square(cuarray.array([-2, 3]))"],
+    "sqrt": ["cuarray.sqrt(cuarray.array([1., 4., 9.]))", "cuarray.sqrt(cuarray.array([-4 + 0j]))"],
+    "cbrt": ["cuarray.cbrt(cuarray.array([1., 8., -27.]))"],
+    "heaviside": ["cuarray.heaviside(cuarray.array([-1., 0., 2.]), 0.5)"],
+    "gcd": ["cuarray.gcd(cuarray.array([12, 20]), 8)"],
+    "lcm": ["cuarray.lcm(cuarray.array([4, 6]), 10)"],
+    "conjugate": ["cuarray.conjugate(cuarray.array([1 + 2j, 3 - 1j]))"],
+    # exponents and logarithms
+    "exp": ["cuarray.exp(cuarray.array([0., 1.]))"],
+    "exp2": ["cuarray.exp2(cuarray.array([0., 1., 3.]))"],
+    "expm1": ["cuarray.expm1(cuarray.array([0., 1e-10]))"],
+    "log": ["cuarray.log(cuarray.array([1., 10., 100.]))"],
+    "log2": ["cuarray.log2(cuarray.array([1., 2., 8.]))"],
+    "log10": ["cuarray.log10(cuarray.array([1., 10., 1000.]))"],
+    "log1p": ["cuarray.log1p(cuarray.array([0., 1e-10]))"],
+    "logaddexp": ["cuarray.logaddexp(cuarray.array([0., 1.]), cuarray.array([0., 1.]))"],
+    "logaddexp2": ["cuarray.logaddexp2(cuarray.array([1., 3.]), 1.)"],
+    # trigonometric and hyperbolic
+    "sin": ["cuarray.sin(cuarray.array([0., cuarray.pi / 2]))"],
+    "cos": ["cuarray.cos(cuarray.array([0., cuarray.pi]))"],
+    "tan": ["cuarray.tan(cuarray.array([0., cuarray.pi / 4]))"],
+    "arcsin": ["cuarray.arcsin(cuarray.array([0., 1.]))"],
+    "arccos": ["cuarray.arccos(cuarray.array([1., 0.]))"],
+    "arctan": ["cuarray.arctan(cuarray.array([0., 1.]))"],
+    "arctan2": ["cuarray.arctan2(cuarray.array([1., -1.]), cuarray.array([-1., -1.]))"],
+    "hypot": ["cuarray.hypot(cuarray.array([3., 5.]), cuarray.array([4., 12.]))"],
+    "sinh": ["cuarray.sinh(cuarray.array([0., 1.]))"],
+    "cosh": ["cuarray.cosh(cuarray.array([0., 1.]))"],
+    "tanh": ["cuarray.tanh(cuarray.array([0., 1.]))"],
+    "arcsinh": ["cuarray.arcsinh(cuarray.array([0., 1.]))"],
+    "arccosh": ["cuarray.arccosh(cuarray.array([1., 2.]))"],
+    "arctanh": ["cuarray.arctanh(cuarray.array([0., 0.5]))"],
+    "deg2rad": ["cuarray.deg2rad(cuarray.array([0., 90., 180.]))"],
+    "radians": ["cuarray.radians(cuarray.array([0., 90., 180.]))"],
+    "rad2deg": ["cuarray.rad2deg(cuarray.array([0., cuarray.pi / 2, cuarray.pi]))"],
+    "degrees": ["cuarray.degrees(cuarray.array([0., cuarray.pi / 2, cuarray.pi]))"],
+    # rounding and floating point
+    "floor": ["cuarray.floor(cuarray.array([-1.7, -0.5, 0.5, 1.7]))"],
+    "ceil": ["cuarray.ceil(cuarray.array([-1.7, -0.5, 0.5, 1.7]))"],
+    "trunc": ["cuarray.trunc(cuarray.array([-1.7, -0.5, 0.5, 1.7]))"],
+    "rint": ["cuarray.rint(cuarray.array([-1.7, -0.5, 0.5, 1.5]))"],
+    "signbit": ["cuarray.signbit(cuarray.array([-1., -0., 0., 2.]))"],
+    "copysign": ["cuarray.copysign(1., cuarray.array([-1., -0., 2.]))"],
+    "nextafter": ["cuarray.nextafter(cuarray.array([1.]), 2.) - 1."],
+    "spacing": ["cuarray.spacing(cuarray.array([1., 1024.]))"],
+    "ldexp": ["cuarray.ldexp(cuarray.array([1., 3.]), 2)"],
+    "frexp": ["mantissa, exponent = cuarray.frexp(cuarray.array([8., 0.5, 3.]))", "mantissa",
+              "exponent"],
+    "modf": ["cuarray.modf(cuarray.array([1.5, -2.25]))"],
+    "maximum": ["cuarray.maximum(cuarray.array([1., cuarray.nan, 3.]), 2.)"],
+    "minimum": ["cuarray.minimum(cuarray.array([1., cuarray.nan, 3.]), 2.)"],
+    "fmax": ["cuarray.fmax(cuarray.array([1., cuarray.nan, 3.]), 2.)"],
+    "fmin": ["cuarray.fmin(cuarray.array([1., cuarray.nan, 3.]), 2.)"],
+    # logic and comparison
+    "isfinite": ["cuarray.isfinite(cuarray.array([1., cuarray.inf, cuarray.nan]))"],
+    "isinf": ["cuarray.isinf(cuarray.array([1., -cuarray.inf, cuarray.nan]))"],
+    "isnan": ["cuarray.isnan(cuarray.array([1., cuarray.inf, cuarray.nan]))"],
+    "isnat": ["cuarray.isnat(cuarray.array(['NaT', '2024-01-01'], dtype='datetime64[D]'))"],
+    "equal": ["cuarray.equal(cuarray.array([1, 2, 3]), 2)"],
+    "not_equal": ["cuarray.not_equal(cuarray.array([1, 2, 3]), 2)"],
+    "less": ["cuarray.less(cuarray.array([1, 2, 3]), 2)"],
+    "less_equal": ["cuarray.less_equal(cuarray.array([1, 2, 3]), 2)"],
+    "greater": ["cuarray.greater(cuarray.array([1, 2, 3]), 2)"],
+    "greater_equal": ["cuarray.greater_equal(cuarray.array([1, 2, 3]), 2)"],
+    "logical_and": ["cuarray.logical_and(cuarray.array([True, True, False]), cuarray.array([True, False, False]))"],
+    "logical_or": ["cuarray.logical_or(cuarray.array([True, True, False]), cuarray.array([True, False, False]))"],
+    "logical_xor": ["cuarray.logical_xor(cuarray.array([True, True, False]), cuarray.array([True, False, False]))"],
+    "logical_not": ["cuarray.logical_not(cuarray.array([True, False]))"],
+    # bitwise
+    "bitwise_and": ["cuarray.bitwise_and(cuarray.array([12, 10]), 6)"],
+    "bitwise_or": ["cuarray.bitwise_or(cuarray.array([12, 10]), 6)"],
+    "bitwise_xor": ["cuarray.bitwise_xor(cuarray.array([12, 10]), 6)"],
+    "invert": ["cuarray.invert(cuarray.array([0, 5], dtype=cuarray.uint8))",
+               "cuarray.invert(cuarray.array([True, False]))"],
+    "left_shift": ["cuarray.left_shift(cuarray.array([1, 3]), 2)"],
+    "right_shift": ["cuarray.right_shift(cuarray.array([16, 7]), 2)"],
+    "bitwise_count": ["cuarray.bitwise_count(cuarray.array([0, 7, 255]))"],
+}
+
+_A = "a = cuarray.array([[3, 7], [5, 1]])"
+_N = "a = cuarray.array([1., cuarray.nan, 3.])"
+_U = "a = cuarray.array([3, 1, 3, 2, 1])"
+_Q = "a = cuarray.array([1., 2., 3., 4.])"
+_QN = "a = cuarray.array([1., 2., cuarray.nan, 3., 4.])"
+_C = "x = cuarray.array([[0., 1., 2.], [2., 1., 0.]])"
+_B = "a = cuarray.array([[True, False], [True, True]])"
+
+# By public name, most used first (the order the generator fills them in).
+ROUTINES = {
+    # sums, means, spreads
+    "prod": ["a = cuarray.array([[1, 2], [3, 4]])", "cuarray.prod(a, axis=1)",
+             "int(cuarray.prod(a))  # a host value: waits for the GPU"],
+    "mean": ["a = cuarray.array([[1, 2], [3, 4]])", "cuarray.mean(a, axis=0)",
+             "float(a.mean())  # a host value: waits for the GPU"],
+    "std": [_Q, "float(cuarray.std(a))", "cuarray.std(cuarray.array([[1., 3.], [2., 6.]]), axis=1)"],
+    "var": [_Q, "float(cuarray.var(a))  # a host value: waits for the GPU", "float(cuarray.var(a, ddof=1))"],
+    "average": ["a = cuarray.array([1., 2., 3.])", "float(cuarray.average(a, weights=cuarray.array([3., 1., 0.])))"],
+    "nansum": [_N, "float(cuarray.nansum(a))"],
+    "nanprod": [_N, "float(cuarray.nanprod(a))"],
+    "nanmean": [_N, "float(cuarray.nanmean(a))"],
+    "nanstd": [_N, "float(cuarray.nanstd(a))"],
+    "nanvar": [_N, "float(cuarray.nanvar(a))"],
+    "median": ["a = cuarray.array([[10, 7, 4], [3, 2, 1]])", "cuarray.median(a, axis=1)",
+               "float(cuarray.median(a))  # a host value: waits for the GPU"],
+    "nanmedian": ["a = cuarray.array([[10., cuarray.nan, 4.], [3., 2., 1.]])", "cuarray.nanmedian(a, axis=1)"],
+    "quantile": [_Q, "cuarray.quantile(a, [0.25, 0.5])", "float(cuarray.quantile(a, 0.5))"],
+    "percentile": [_Q, "cuarray.percentile(a, [25, 50])"],
+    "nanquantile": [_QN, "cuarray.nanquantile(a, [0.25, 0.5])"],
+    "nanpercentile": [_QN, "cuarray.nanpercentile(a, [25, 50])"],
+    # extrema
+    "max": [_A, "cuarray.max(a, axis=0)", "int(cuarray.max(a))  # a host value: waits for the GPU",
+            "float(cuarray.max(cuarray.array([1., cuarray.nan])))   # NaN propagates"],
+    "min": [_A, "cuarray.min(a, axis=0)", "int(cuarray.min(a))"],
+    "nanmax": [_N, "float(cuarray.nanmax(a))"],
+    "nanmin": [_N, "float(cuarray.nanmin(a))"],
+    "ptp": ["cuarray.ptp(cuarray.array([[4, 9, 2], [1, 5, 7]]), axis=1)"],
+    "argmax": [_A, "int(cuarray.argmax(a))  # a host value: waits for the GPU", "cuarray.argmax(a, axis=0)"],
+    "argmin": [_A, "int(cuarray.argmin(a))", "cuarray.argmin(a, axis=0)"],
+    "nanargmax": [_N, "int(cuarray.nanargmax(a))"],
+    "nanargmin": [_N, "int(cuarray.nanargmin(a))"],
+    # sorting, searching, counting
+    "sort": ["a = cuarray.array([[3, 1, 2], [9, 7, 8]])", "cuarray.sort(a)", "cuarray.sort(a, axis=0)"],
+    "argsort": ["cuarray.argsort(cuarray.array([3, 1, 2]))"],
+    "lexsort": ["first = cuarray.array([1, 1, 0])", "last = cuarray.array([2, 1, 3])",
+                "cuarray.lexsort((last, first))"],
+    "partition": ["a = cuarray.array([7, 1, 5, 3, 9])", "int(cuarray.partition(a, 2)[2])"],
+    "argpartition": ["a = cuarray.array([7, 1, 5, 3, 9])", "int(cuarray.argpartition(a, 2)[2])"],
+    "sort_complex": ["cuarray.sort_complex(cuarray.array([1 + 2j, 1 - 1j, 5j]))"],
+    "searchsorted": ["a = cuarray.array([1, 3, 5, 7])", "cuarray.searchsorted(a, cuarray.array([0, 3, 6]))",
+                     "cuarray.searchsorted(a, cuarray.array([0, 3, 6]), side='right')"],
+    "digitize": ["cuarray.digitize(cuarray.array([0.5, 1.5, 3.5]), cuarray.array([1., 2., 3.]))"],
+    "nonzero": ["a = cuarray.array([[0, 3], [4, 0]])", "cuarray.nonzero(a)"],
+    "argwhere": ["a = cuarray.array([[0, 3], [4, 0]])", "cuarray.argwhere(a)"],
+    "flatnonzero": ["cuarray.flatnonzero(cuarray.array([[0, 3], [4, 0]]))"],
+    "count_nonzero": ["a = cuarray.array([[0, 3], [4, 5]])", "int(cuarray.count_nonzero(a))",
+                      "cuarray.count_nonzero(a, axis=0)"],
+    # sets
+    "unique": [_U, "cuarray.unique(a)", "values, counts = cuarray.unique(a, return_counts=True)", "counts"],
+    "unique_values": [_U, "cuarray.sort(cuarray.unique_values(a))   # NumPy's order is arbitrary"],
+    "unique_counts": [_U, "values, counts = cuarray.unique_counts(a)", "counts"],
+    "unique_inverse": [_U, "values, inverse = cuarray.unique_inverse(a)", "inverse"],
+    "unique_all": [_U, "values, indices, inverse, counts = cuarray.unique_all(a)", "indices"],
+    "isin": ["cuarray.isin(cuarray.array([1, 2, 3, 4]), cuarray.array([2, 4]))"],
+    "in1d": ["cuarray.in1d(cuarray.array([1, 2, 3, 4]), cuarray.array([2, 4]))"],
+    "intersect1d": ["cuarray.intersect1d(cuarray.array([1, 3, 4, 3]), cuarray.array([3, 1, 2, 1]))"],
+    "union1d": ["cuarray.union1d(cuarray.array([-1, 0, 1]), cuarray.array([-2, 0, 2]))"],
+    "setdiff1d": ["cuarray.setdiff1d(cuarray.array([1, 2, 3, 2, 4, 1]), cuarray.array([3, 4, 5, 6]))"],
+    "setxor1d": ["cuarray.setxor1d(cuarray.array([1, 2, 3, 2, 4]), cuarray.array([2, 3, 5, 7, 5]))"],
+    # elementwise routines
+    "clip": ["cuarray.clip(cuarray.arange(6), 1, 4)",
+             "cuarray.clip(cuarray.array([0.5, cuarray.nan, 2.]), 0., 1.)"],
+    "round": ["cuarray.round(cuarray.array([0.5, 1.5, 2.5]))", "cuarray.round(cuarray.array([1.234, 5.678]), 1)"],
+    "fix": ["cuarray.fix(cuarray.array([-2.5, 2.5]))"],
+    "nan_to_num": ["cuarray.nan_to_num(cuarray.array([cuarray.nan, cuarray.inf, -1.]), posinf=9.)"],
+    "real": ["cuarray.real(cuarray.array([1 + 2j, 3 - 4j]))"],
+    "imag": ["cuarray.imag(cuarray.array([1 + 2j, 3 - 4j]))"],
+    "angle": ["cuarray.angle(cuarray.array([1j, -1 + 0j]))", "cuarray.angle(cuarray.array([1j]), deg=True)"],
+    "sinc": ["cuarray.sinc(cuarray.array([0., 0.5, -0.5]))"],
+    "i0": ["cuarray.i0(cuarray.array([0., 1.]))"],
+    "interp": ["xp, fp = cuarray.array([0., 1., 2.]), cuarray.array([0., 10., 20.])",
+               "cuarray.interp(cuarray.array([0.5, 1.5, 5.]), xp, fp)"],
+    # cumulative, differences
+    "cumsum": ["a = cuarray.array([[1, 2], [3, 4]])", "cuarray.cumsum(a)", "cuarray.cumsum(a, axis=0)"],
+    "cumprod": ["cuarray.cumprod(cuarray.array([1, 2, 3, 4]))"],
+    "cumulative_sum": ["cuarray.cumulative_sum(cuarray.array([1, 2, 3]), include_initial=True)"],
+    "cumulative_prod": ["cuarray.cumulative_prod(cuarray.array([1, 2, 3]))"],
+    "nancumsum": ["cuarray.nancumsum(cuarray.array([1., cuarray.nan, 3.]))"],
+    "nancumprod": ["cuarray.nancumprod(cuarray.array([2., cuarray.nan, 3.]))"],
+    "diff": ["a = cuarray.array([1, 4, 9, 16])", "cuarray.diff(a)", "cuarray.diff(a, n=2)"],
+    "ediff1d": ["cuarray.ediff1d(cuarray.array([1, 4, 9]), to_begin=0)"],
+    "gradient": ["cuarray.gradient(cuarray.array([1., 2., 4., 7.]))"],
+    "trapezoid": ["float(cuarray.trapezoid(cuarray.array([1., 2., 3.])))"],
+    "trace": ["int(cuarray.trace(cuarray.arange(9).reshape(3, 3)))"],
+    "convolve": ["cuarray.convolve(cuarray.array([1., 2., 3.]), cuarray.array([0., 1., 0.5]))"],
+    "correlate": ["cuarray.correlate(cuarray.array([1., 2., 3.]), cuarray.array([0., 1., 0.5]))"],
+    "unwrap": ["cuarray.unwrap(cuarray.array([0., 3., 6.5]))"],
+    # logic
+    "all": [_B, "bool(cuarray.all(a))  # a host value: waits for the GPU", "cuarray.all(a, axis=0)"],
+    "any": [_B, "bool(cuarray.any(a))", "cuarray.any(a, axis=1)"],
+    "allclose": ["bool(cuarray.allclose(cuarray.array([1., 2.]), cuarray.array([1., 2. + 1e-9])))"],
+    "isclose": ["cuarray.isclose(cuarray.array([1., 2.]), cuarray.array([1. + 1e-9, 2.1]))"],
+    "array_equal": ["bool(cuarray.array_equal(cuarray.array([1, 2]), cuarray.array([1, 2])))"],
+    "array_equiv": ["bool(cuarray.array_equiv(cuarray.array([1, 2]), cuarray.array([[1, 2], [1, 2]])))"],
+    "isneginf": ["cuarray.isneginf(cuarray.array([-cuarray.inf, 0., cuarray.inf]))"],
+    "isposinf": ["cuarray.isposinf(cuarray.array([-cuarray.inf, 0., cuarray.inf]))"],
+    "iscomplex": ["cuarray.iscomplex(cuarray.array([1 + 1j, 1 + 0j, 2]))"],
+    "isreal": ["cuarray.isreal(cuarray.array([1 + 1j, 1 + 0j, 2]))"],
+    "iscomplexobj": ["bool(cuarray.iscomplexobj(cuarray.array([1 + 0j])))"],
+    "isrealobj": ["bool(cuarray.isrealobj(cuarray.array([1.])))"],
+    "isfortran": ["a = cuarray.ones((2, 3), order='F')", "bool(cuarray.isfortran(a))", "bool(cuarray.isfortran(a.T))"],
+    "real_if_close": ["cuarray.real_if_close(cuarray.array([2.1 + 4e-15j, 5.2 + 3e-15j]))"],
+    # statistics: correlation, histograms
+    "cov": [_C, "cuarray.cov(x)"],
+    "corrcoef": [_C, "cuarray.corrcoef(x)"],
+    "bincount": ["cuarray.bincount(cuarray.array([0, 1, 1, 3]))"],
+    "histogram": ["hist, edges = cuarray.histogram(cuarray.array([1, 2, 2, 3, 5]), bins=4)", "hist", "edges"],
+    "histogram_bin_edges": ["cuarray.histogram_bin_edges(cuarray.array([0., 1., 4.]), bins=4)"],
+    "histogram2d": ["x, y = cuarray.array([0., 1., 1.]), cuarray.array([0., 0., 1.])",
+                    "h, xedges, yedges = cuarray.histogram2d(x, y, bins=2)", "h"],
+    "histogramdd": ["h, edges = cuarray.histogramdd(cuarray.array([[0., 0.], [1., 0.], [1., 1.]]), bins=2)", "h"],
+    # polynomials
+    "polyval": ["cuarray.polyval(cuarray.array([1, 2, 3]), cuarray.array([0, 1, 2]))"],
+    "polyfit": ["x = cuarray.array([0., 1., 2., 3.])", "cuarray.polyfit(x, 2 * x + 1, 1)"],
+    "poly1d": ["p = cuarray.poly1d([1, 2, 3])", "int(p(2))", "p.deriv().coeffs"],
+    "roots": ["cuarray.sort(cuarray.roots(cuarray.array([1., -3., 2.])))"],
+    "poly": ["cuarray.poly(cuarray.array([1., 2.]))"],
+    "polyadd": ["cuarray.polyadd(cuarray.array([1, 2]), cuarray.array([1, 0, 3]))"],
+    "polysub": ["cuarray.polysub(cuarray.array([1, 2]), cuarray.array([1, 0, 3]))"],
+    "polymul": ["cuarray.polymul(cuarray.array([1, 2]), cuarray.array([1, 3]))"],
+    "polydiv": ["q, r = cuarray.polydiv(cuarray.array([1., 5., 6.]), cuarray.array([1., 2.]))", "q", "r"],
+    "polyder": ["cuarray.polyder(cuarray.array([1, 2, 3]))"],
+    "polyint": ["cuarray.polyint(cuarray.array([3., 2., 1.]))"],
+    # windows
+    "hamming": ["cuarray.hamming(5)"],
+    "hanning": ["cuarray.hanning(5)[1:4]"],
+    "bartlett": ["cuarray.bartlett(5)"],
+    "blackman": ["cuarray.blackman(5)[1:4]"],
+    "kaiser": ["cuarray.kaiser(5, 14.)[1:4]"],
+    # bits, memory
+    "packbits": ["cuarray.packbits(cuarray.array([1, 0, 1, 1, 0, 0, 0, 1], dtype=cuarray.uint8))"],
+    "unpackbits": ["cuarray.unpackbits(cuarray.array([177], dtype=cuarray.uint8))"],
+    "may_share_memory": ["a = cuarray.arange(6)", "bool(cuarray.may_share_memory(a[:3], a[3:]))",
+                         "bool(cuarray.may_share_memory(a[::2], a[1::2]))"],
+    "shares_memory": ["a = cuarray.arange(6)", "bool(cuarray.shares_memory(a[::2], a[1::2]))"],
+}
+
+
+class _NumPyAsCuarray:
+    """`cuarray` in the example lines, standing for NumPy; names NumPy has dropped are spelled
+    as cuarray's docstring says they are computed."""
+
+    _GONE = {"in1d": lambda ar1, ar2, **kw: numpy.isin(ar1, ar2, **kw).ravel()}
+
+    def __getattr__(self, name):
+        return self._GONE.get(name) or getattr(numpy, name)
+
+
+def section(lines, indent="    "):
+    """The Examples section (its lines, indented) with NumPy's printed output."""
+    ns = {"cuarray": _NumPyAsCuarray()}
+    out = [indent + "Examples", indent + "--------", indent + ">>> import cuarray"]
+    with warnings.catch_warnings(), numpy.printoptions(legacy=False):
+        warnings.simplefilter("error")  # a deprecated call has no place in an example
+        for src in lines:
+            out.append(indent + ">>> " + src)
+            buf = io.StringIO()
+            with contextlib.redirect_stdout(buf):
+                exec(compile(src, "<example>", "single"), ns)
+            text = buf.getvalue().rstrip("\n")
+            if text:
+                out += [indent + (ln.rstrip() or "<BLANKLINE>") for ln in text.split("\n")]
+    return out
+
+
+def write_ufunc_table():
+    rows = []
+    for name in sorted(UFUNCS):
+        body = "\n".join(section(UFUNCS[name]))
+        assert '"""' not in body and "\\" not in body, name
+        rows.append('    "{}": """\n\n{}\n    """,\n'.format(name, body))
+    with open(UFUNC_TABLE, "w") as f:
+        f.write('"""The Examples section of each ufunc\'s docstring, by the ufunc\'s name: create_ufunc appends it.\n'
+                "Written by `python -m scripts.docstring_examples ufuncs` (the input lines are there, the output is\n"
+                'NumPy\'s): edit the lines there and run it, not this file."""\n\nEXAMPLES = {\n')
+        f.writelines(rows)
+        f.write("}\n")
+    print("wrote", os.path.relpath(UFUNC_TABLE, ROOT), len(rows), "ufuncs")
+
+
+def _docstring_node(obj):
+    """The file and the AST node of `obj`'s docstring literal, found by its qualified name (line
+    numbers of loaded code go stale as the file is edited)."""
+    obj = inspect.unwrap(obj)
+    path = inspect.getsourcefile(obj)
+    with open(path) as f:
+        body = ast.parse(f.read()).body
+    node = None
+    for part in obj.__qualname__.split("."):
+        found = [n for n in body if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name == part]
+        if len(found) != 1:
+            raise LookupError("{} definitions of {} in {}".format(len(found), obj.__qualname__, path))
+        node = found[0]
+        body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        return path, body[0]
+    raise LookupError("no docstring literal for {}".format(obj.__qualname__))
+
+
+def insert_routine_sections(names):
+    import cuarray
+
+    done = []
+    for name in names:
+        obj = getattr(cuarray, name)
+        if "\n    Examples\n    --------\n" in (obj.__doc__ or ""):
+            continue
+        path, expr = _docstring_node(obj)
+        with open(path) as f:
+            src = f.read().split("\n")
+        indent = " " * expr.col_offset
+        end = src[expr.end_lineno - 1]
+        literal_end = expr.end_col_offset
+        assert end[literal_end - 3:literal_end] == '"""', (name, end)
+        head = end[:literal_end - 3].rstrip()
+        tail = end[literal_end:]
+        new = [] if not head.strip() else [head]
+        new += [""] + section(ROUTINES[name], indent) + [indent + '"""' + tail]
+        src[expr.end_lineno - 1:expr.end_lineno] = new
+        with open(path, "w") as f:
+            f.write("\n".join(src))
+        done.append(name)
+    print("added", len(done), "sections:", " ".join(done))
+
+
+if __name__ == "__main__":
+    what = sys.argv[1] if len(sys.argv) > 1 else ""
+    if what == "ufuncs":
+        write_ufunc_table()
+    elif what == "routines":
+        insert_routine_sections(sys.argv[2:] or list(ROUTINES))
+    else:
+        sys.exit(__doc__)
