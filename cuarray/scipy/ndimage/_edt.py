@@ -57,15 +57,18 @@ def _get(nms):
     return ks
 
 
-def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines: str = "band", bands=None):
+def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines: str = "band", bands=None,
+         fill: str = "walk"):
     """(squared distances float64, feature coordinates (nd, *shape) int64 or None).
 
     The plan (scripts/perf/edt_variants.py times each; docs/perf-notes.md, "EDT"): `first`, the
     first axis as a nearest-background scan ("scan") or as an envelope pass like the others
     ("envelope"); `lines`, the envelope passes that fit shared memory with the envelope built by
-    lane 0 ("warp") or by `bands` lanes merged (None: bands_for(n))."""
-    if first not in ("scan", "envelope") or lines not in ("band", "warp"):
-        raise ValueError("unknown EDT plan {!r}, {!r}".format(first, lines))
+    lane 0 ("warp") or by `bands` lanes merged (None: bands_for(n)), and then each output's
+    parabola found by a binary search ("search", lines="warp" always) or, a lane per run of
+    outputs, one search and a walk ("walk")."""
+    if first not in ("scan", "envelope") or lines not in ("band", "warp") or fill not in ("walk", "search"):
+        raise ValueError("unknown EDT plan {!r}, {!r}, {!r}".format(first, lines, fill))
     total, nd = x.size, x.ndim
     x = x if x._c else astype(x, x._dtype, order="C", copy=True)
     k_init, k_pass, _, k_warp, k_bits, k_first, k_band = _get(names(x._dtype))
@@ -112,7 +115,8 @@ def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines
                 b = bands_for(n) if bands is None else int(bands)
                 _launch.launch(k_band, grid, block, (f.data.ptr, numpy.int64(n), numpy.int64(inner),
                                                      numpy.int64(nlines), w2, numpy.int64(words),
-                                                     numpy.int32(max(1, min(32, b)))) + tail, shared_mem=shared)
+                                                     numpy.int32(max(1, min(32, b))),
+                                                     numpy.int32(fill == "walk")) + tail, shared_mem=shared)
             else:
                 _launch.launch(k_warp, grid, block, (f.data.ptr, numpy.int64(n), numpy.int64(inner),
                                                      numpy.int64(nlines), w2, numpy.int64(words)) + tail,

@@ -92,24 +92,34 @@ extern "C" int banded_envelope(const double* fs, long long n, double w2, int ban
   return band_envelope(fs, n, w2, bands, v);
 }
 
-static void band_line(double* f, long long n, long long inner, long long line, double w2, int bands, double* fs,
-                      int* v, const long long* cur, long long* nxt, int nd, long long total) {
+static void band_line(double* f, long long n, long long inner, long long line, double w2, int bands, int walk,
+                      double* fs, int* v, const long long* cur, long long* nxt, int nd, long long total) {
   long long o = line / inner, kk = line - o * inner, base = o * n * inner + kk;
   for (long long x = 0; x < n; ++x) fs[x] = f[base + x * inner];
   int k = band_envelope(fs, n, w2, bands, v) - 1;
-  for (long long x = 0; x < n; ++x) {
-    long long q = x;
-    if (k >= 0) {
-      q = edt_envelope_site(fs, v, k, w2, (double)x);
-      double dx = (double)(x - q);
-      f[base + x * inner] = w2 * dx * dx + fs[q];
+  long long c = (n + 31) >> 5;
+  for (int lane = 0; lane < 32; ++lane) {  // the kernel's fill, lane by lane
+    long long x0 = walk ? lane * c : lane, x1 = walk ? (x0 + c < n ? x0 + c : n) : n, step = walk ? 1 : 32;
+    int j = walk && k >= 0 && x0 < x1 ? edt_envelope_index(fs, v, k, w2, (double)x0) : 0;
+    for (long long x = x0; x < x1; x += step) {
+      long long q = x;
+      if (k >= 0) {
+        if (walk) {
+          while (j < k && edt_left_of(fs, v, j + 1, w2, (double)x)) ++j;
+          q = v[j];
+        } else {
+          q = edt_envelope_site(fs, v, k, w2, (double)x);
+        }
+        double dx = (double)(x - q);
+        f[base + x * inner] = w2 * dx * dx + fs[q];
+      }
+      if (cur) for (int d = 0; d < nd; ++d) nxt[d * total + base + x * inner] = cur[d * total + base + q * inner];
     }
-    if (cur) for (int d = 0; d < nd; ++d) nxt[d * total + base + x * inner] = cur[d * total + base + q * inner];
   }
 }
 
 // _edt.py's passes. staged: 0 edt_pass (a thread per line, global scratch), 1 edt_pass_warp's
-// lines, 2 edt_pass_band's with `bands`; scan: the first axis by edt_zero_bits + edt_first_pass
+// lines, 2 edt_pass_band's with `bands` (fill by binary searches), 3 the same filled by walks; scan: the first axis by edt_zero_bits + edt_first_pass
 // (their threads run as they are) instead of edt_init and an envelope pass.
 extern "C" void run_edt(const double* in, const long long* shape, int nd, long long total, const double* sampling,
                         double* f, long long* idx_a, long long* idx_b, int want_idx, int staged, int scan,
@@ -133,7 +143,8 @@ extern "C" void run_edt(const double* in, const long long* shape, int nd, long l
     if (staged) {
       double* fs = new double[n]; int* v = new int[n];
       for (long long line = 0; line < lines; ++line) {
-        if (staged == 2) band_line(f, n, inner, line, w2, bands, fs, v, want_idx ? cur : nullptr, nxt, nd, total);
+        if (staged >= 2)
+          band_line(f, n, inner, line, w2, bands, staged == 3, fs, v, want_idx ? cur : nullptr, nxt, nd, total);
         else staged_line(f, n, inner, line, w2, fs, v, want_idx ? cur : nullptr, nxt, nd, total);
       }
       delete[] fs; delete[] v;
@@ -161,13 +172,14 @@ def _p(a):
 
 
 def host_edt(lib, x, sampling=None, staged=False, scan=False, bands=0):
-    """staged: False (a thread per line), True or "warp" (edt_pass_warp), "band" (edt_pass_band)."""
+    """staged: False (a thread per line), True or "warp" (edt_pass_warp), "band" (edt_pass_band,
+    filled by walks as by default) or "band-search" (filled by binary searches)."""
     x = np.ascontiguousarray(x, np.float64)
     sampling = np.ones(x.ndim) if sampling is None else np.asarray(sampling, np.float64)
     f = np.empty(x.shape)
     ia = np.empty((x.ndim,) + x.shape, np.int64)
     ib = np.empty_like(ia)
-    mode = {False: 0, True: 1, "warp": 1, "band": 2}[staged]
+    mode = {False: 0, True: 1, "warp": 1, "band-search": 2, "band": 3}[staged]
     lib.run_edt(_p(x), _p(np.asarray(x.shape, np.int64)), ctypes.c_int(x.ndim), ctypes.c_longlong(x.size),
                 _p(sampling), _p(f), _p(ia), _p(ib), ctypes.c_int(1), ctypes.c_int(mode), ctypes.c_int(int(scan)),
                 ctypes.c_int(bands))
@@ -214,19 +226,20 @@ def test_edt_like_scipy(lib, shape, density, sampled, staged):
 @pytest.mark.parametrize("density", [0.01, 0.5, 0.95])
 @pytest.mark.parametrize("sampled", [False, True])
 @pytest.mark.parametrize("bands", [1, 3, 32, "auto"])
-def test_edt_scan_and_bands_like_scipy(lib, shape, density, sampled, bands):
+@pytest.mark.parametrize("fill", ["band", "band-search"])
+def test_edt_scan_and_bands_like_scipy(lib, shape, density, sampled, bands, fill):
     """The default plan: the first axis by the nearest-background scan, the others by the banded
     envelope (any band count, more bands than sites included)."""
     x = RNG.random(shape) > density
     x.flat[RNG.integers(x.size)] = False
     sampling = RNG.uniform(0.5, 2.0, size=len(shape)) if sampled else None
     b = max(_edt.bands_for(n) for n in shape) if bands == "auto" else bands
-    d, idx = host_edt(lib, x, sampling, "band", scan=True, bands=b)
+    d, idx = host_edt(lib, x, sampling, fill, scan=True, bands=b)
     _check(x, sampling, d, idx, exact=not sampled)
 
 
 @pytest.mark.parametrize("n", [1, 2, 31, 32, 33, 63, 64, 65, 129, 4097])
-@pytest.mark.parametrize("staged", ["band", "warp"])
+@pytest.mark.parametrize("staged", ["band", "band-search", "warp"])
 def test_edt_line_lengths(lib, n, staged):
     """Line lengths about the scan's 64-element words and the bands' edges, along both axes; a
     sparse mask (whole words and bands without background), a dense one, and one background element."""

@@ -163,9 +163,12 @@ __global__ void edt_first_pass(const unsigned long long* __restrict__ bits, doub
 // bands are merged left to right into v[0 ...] in place (the envelope of bands < b holds at most
 // b L sites, so it never reaches band b's stack): the lanes test band b's sites 32 at a time
 // (edt_band_keeps), the first kept one (a ballot) is the bridge, the stack is cut after the site
-// it meets and the band's sites from it on are moved down. Same staging and fill as edt_pass_warp.
+// it meets and the band's sites from it on are moved down. Same staging as edt_pass_warp; the fill
+// as there (`walk` 0: x = lane + 32 t, a binary search each) or by runs (`walk` 1: lane l the x of
+// [l c, (l + 1) c), one search, then the breakpoints walked: n / 32 + its run's sites steps a lane
+// against n / 32 searches, the stores 32 runs apart, merged in L2).
 __global__ void edt_pass_band(double* __restrict__ f, long long n, long long inner, long long lines, double w2,
-                              long long words, int bands, const long long* __restrict__ idx_in,
+                              long long words, int bands, int walk, const long long* __restrict__ idx_in,
                               long long* __restrict__ idx_out, int nd, long long total) {
   extern __shared__ double edt_stage[];
   const int per_block = blockDim.x >> 5, warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -222,6 +225,22 @@ __global__ void edt_pass_band(double* __restrict__ f, long long n, long long inn
   }
   int k = len - 1;
   __syncwarp();
+  if (walk) {  // lane: a run of ceil(n / 32) x, its site found once, then walked forward
+    long long c = (n + 31) >> 5, x0 = lane * c, x1 = x0 + c < n ? x0 + c : n;
+    int j = k >= 0 && x0 < x1 ? edt_envelope_index(fs, v, k, w2, (double)x0) : 0;
+    for (long long x = x0; x < x1; ++x) {
+      long long q = x;
+      if (k >= 0) {
+        while (j < k && edt_left_of(fs, v, j + 1, w2, (double)x)) ++j;
+        q = v[j];
+        double dx = (double)(x - q);
+        g[x * inner] = w2 * dx * dx + fs[q];
+      }
+      if (idx_in)
+        for (int d = 0; d < nd; ++d) idx_out[d * total + base + x * inner] = idx_in[d * total + base + q * inner];
+    }
+    return;
+  }
   for (long long x = lane; x < n; x += 32) {
     long long q = x;
     if (k >= 0) {

@@ -106,17 +106,25 @@ CUARRAY_DEVICE inline void edt_envelope_add(EdtEnvelope& e, const double* f, int
 
 // The site whose parabola is lowest at x: the last j in [0, k] whose left breakpoint is < x
 // (a binary search; breakpoints increase along the envelope).
-CUARRAY_DEVICE inline long long edt_envelope_site(const double* f, const int* v, int k, double w2, double x) {
+CUARRAY_DEVICE inline bool edt_left_of(const double* f, const int* v, int j, double w2, double x) {
+  long long a = v[j - 1], b = v[j];  // v[j]'s left breakpoint is < x
+  return edt_F(f, w2, b) - edt_F(f, w2, a) < x * (2.0 * w2 * (double)(b - a));
+}
+
+CUARRAY_DEVICE inline int edt_envelope_index(const double* f, const int* v, int k, double w2, double x) {
   int lo = 0, hi = k;
   while (lo < hi) {
     int mid = (lo + hi + 1) >> 1;
-    long long a = v[mid - 1], b = v[mid];
-    if (edt_F(f, w2, b) - edt_F(f, w2, a) < x * (2.0 * w2 * (double)(b - a)))
+    if (edt_left_of(f, v, mid, w2, x))
       lo = mid;
     else
       hi = mid - 1;
   }
-  return v[lo];
+  return lo;
+}
+
+CUARRAY_DEVICE inline long long edt_envelope_site(const double* f, const int* v, int k, double w2, double x) {
+  return v[edt_envelope_index(f, v, k, w2, x)];
 }
 
 // Is X(a, b) <= X(c, d)? X(a, b) = (F(b) - F(a)) / (2 w2 (b - a)) is where the parabolas of sites
