@@ -341,3 +341,52 @@ def test_warp_per_line_leaves_many_strided_lines_to_a_thread_each_when_asked():
     assert _support.warp_per_line(fill, 8 * 256, inner=256) is None           # axis 1
     assert _support.warp_per_line(fill, 8 * 256, inner=1) is not None         # axis 2: the last one
     assert _support.warp_per_line(fill - 1, 8 * 256, inner=256) is not None   # fewer lines: a warp each
+
+
+def _kernel_params():
+    """{kernel name: [parameter C types]} of edt.cu's __global__ functions."""
+    import re
+
+    src = (_edt._DIR / "edt.cu").read_text()
+    out = {}
+    for m in re.finditer(r"__global__ void (\w+)\(([^)]*)\)", src):
+        params = [" ".join(p.replace("__restrict__", "").split()) for p in m.group(2).split(",")]
+        out[m.group(1)] = [p.rsplit(" ", 1)[0] for p in params]
+    return out
+
+
+_ARG_TYPES = {"int": np.int32, "long long": np.int64, "double": np.float64}
+
+
+@pytest.mark.parametrize("plan", [dict(first="envelope", lines="warp"), dict(first="scan", lines="warp"),
+                                  dict(first="scan", lines="band"), dict(first="envelope", lines="band", fill="search"),
+                                  dict(first="scan", lines="band", bands=5)])
+@pytest.mark.parametrize("shape", [(20, 30), (7,), (5000, 3), (4, 5, 6)])
+def test_driver_launches_match_kernel_signatures(recorded_launches, monkeypatch, plan, shape):
+    """Every launch of the driver on the fake device passes each kernel parameter its C type (a
+    pointer as an address, numpy scalars of the exact width otherwise): a wrong count or width would
+    reach the GPU as garbage. The kernels are placeholders named by their name expressions."""
+    import cuarray
+
+    monkeypatch.setattr(_edt, "_get", lambda nms: tuple(nms))
+    monkeypatch.setattr(_edt, "from_host", lambda a: cuarray.ndarray(a.shape, a.dtype))
+    params = _kernel_params()
+    _edt._edt(cuarray.ndarray(shape, np.dtype(bool)), [1.0] * len(shape), True, **plan)
+    seen = []
+    for call in recorded_launches:
+        name, args = call[2], call[3:]  # (stream, config, kernel, *args)
+        short = name.split("::")[1].split("<")[0]
+        seen.append(short)
+        types = params[short]
+        assert len(args) == len(types), short
+        for t, a in zip(types, args):
+            if t.endswith("*"):
+                assert isinstance(a, int) and not isinstance(a, np.integer), (short, t)
+            else:
+                assert type(a) is _ARG_TYPES[t], (short, t, type(a))
+    first = ["edt_zero_bits", "edt_first_pass"] if plan["first"] == "scan" else ["edt_init"]
+    assert seen[:len(first)] == first
+    if shape == (20, 30):
+        assert seen[-1] == ("edt_pass_band" if plan["lines"] == "band" else "edt_pass_warp")
+    if shape == (5000, 3) and plan["first"] == "envelope":
+        assert "edt_pass" in seen  # 5000 does not fit a warp's staging: the global-memory pass
