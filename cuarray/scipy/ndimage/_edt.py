@@ -1,7 +1,10 @@
-"""scipy.ndimage.distance_transform_edt on the GPU: exact, one Felzenszwalb-Huttenlocher pass per
-axis (templates/edt.cuh), a warp per line staged in shared memory (lines up to 4096 elements; one
-thread per line with global scratch beyond), with the nearest feature's coordinates carried along
-when `return_indices` asks for them.
+"""scipy.ndimage.distance_transform_edt on the GPU: exact, one pass per axis (templates/edt.cuh,
+edt.cu). The first axis, where every value is 0 or infinite, is a nearest-background scan (a thread
+per 64 elements of a line, its background packed in a word); every other axis is a
+Felzenszwalb-Huttenlocher lower envelope of parabolas, a warp per line staged in shared memory
+(lines up to 4096 elements; one thread per line with global scratch beyond), the envelope built
+by bands of lanes and merged. The nearest feature's coordinates are carried along when
+`return_indices` asks for them.
 
 Differences from SciPy: where several background elements are nearest, the indices may name a
 different one (at the same distance); an input with no background gives infinite distances and

@@ -1,7 +1,9 @@
 // distance_transform_edt for cuarray/scipy/ndimage/_edt.py (edt.cuh prepended, CUARRAY_DEVICE a
-// device function). Lines of the (outer, n, inner) view of the float64 squared distances: a warp
-// per line staged in shared memory (edt_pass_warp) where it fits, else one thread per line with
-// scratch and arg per line in global memory (line-major, n or n + 1 per line).
+// device function). Lines of the (outer, n, inner) view of the float64 squared distances: the
+// first axis by a nearest-background scan (edt_zero_bits, edt_first_pass) or like the others
+// (edt_init, then a pass); the others a warp per line staged in shared memory where it fits
+// (edt_pass_band: the envelope built by bands of lanes; edt_pass_warp: by lane 0), else one thread
+// per line with scratch and arg per line in global memory (line-major, n or n + 1 per line).
 
 namespace cuarray_ndimage {
 

@@ -139,9 +139,25 @@ CUARRAY_DEVICE inline bool edt_meet_le(const double* f, double w2, long long a, 
 
 // Where site q, right of every site of the envelope g[0..len-1] (len >= 1), meets it: the last
 // g[i] that edt_envelope_add(q) would not pop. g[i] is popped iff i > 0 and X(g[i], q) <=
-// X(g[i-1], g[i]); the envelope being convex, that holds on a suffix, so the pops are a binary search.
+// X(g[i-1], g[i]); the envelope being convex, that holds on a suffix, so the pops are a search:
+// galloping down from the top (a band's sites usually pop few of the stack's), then binary.
+CUARRAY_DEVICE inline bool edt_popped(const double* f, const int* g, double w2, int i, int q) {
+  return i > 0 && edt_meet_le(f, w2, g[i], q, g[i - 1], g[i]);
+}
+
 CUARRAY_DEVICE inline int edt_envelope_meet(const double* f, const int* g, int len, double w2, int q) {
-  int lo = 0, hi = len - 1;
+  int top = len - 1;
+  if (!edt_popped(f, g, w2, top, q)) return top;
+  int lo = 0, hi = top - 1;  // the answer lies in [lo, hi]
+  for (int d = 2;; d <<= 1) {
+    int i = top - d;
+    if (i <= 0) break;
+    if (!edt_popped(f, g, w2, i, q)) {
+      lo = i;
+      break;
+    }
+    hi = i - 1;
+  }
   while (lo < hi) {
     int mid = (lo + hi + 1) >> 1;
     if (edt_meet_le(f, w2, g[mid], q, g[mid - 1], g[mid]))
