@@ -7,10 +7,11 @@ or "envelope"; `lines` "band" (the envelope built by B lanes' bands merged; B fr
 by default, or fixed) or "warp"; `fill` (band only) "walk" (a lane per run of outputs, one binary
 search then a walk) or "search" (a binary search per output, as the warp kernel).
 
-Rows: CUDA-event medians of the squared distances and their sqrt (what distance_transform_edt
-does without indices), the public call with the default plan, CuPy (its own events). Each plan's
-squared distances must equal the current kernel's exactly (unit sampling: integers, no rounding);
-"DIFFERS" in the last column is a bug. Then, for the default plan: its indices checked (each names
+Rows: CUDA-event medians of the distances (what distance_transform_edt does without indices: the
+band pass and the scan write the roots in their last pass, the others leave them to edt_sqrt; the
+"sqrt apart" row shows what folding the root in saves), the public call with the default plan,
+CuPy (its own events). Each plan's distances must equal the current kernel's exactly (unit
+sampling: integers, no rounding); "DIFFERS" in the last column is a bug. Then, for the default plan: its indices checked (each names
 a background element at the distance found), a sampled case against the current kernel
 (allclose), and where the GPU time goes (profile of one call, the current kernel and the default).
 
@@ -44,11 +45,18 @@ PLANS = [
     ("envelope + band (B auto, walk)", dict(first="envelope", lines="band")),
     (DEFAULT, dict(first="scan", lines="band")),
     ("scan + band (B auto, search)", dict(first="scan", lines="band", fill="search")),
+    ("scan + band (B auto, walk), sqrt apart", {"first": "scan", "lines": "band", "sqrt apart": True}),
 ] + [("scan + band B={} (walk)".format(b), dict(first="scan", lines="band", bands=b)) for b in (2, 4, 8, 16, 32)]
 
 
-def _squared(x, plan, sampling=None, indices=False):
-    return _edt._edt(x, [1.0] * x.ndim if sampling is None else sampling, indices, **plan)
+def _dist(x, plan, sampling=None, indices=False):
+    """(distances, indices or None) by `plan`; "sqrt apart" in it: the squares, then edt_sqrt."""
+    samp = [1.0] * x.ndim if sampling is None else sampling
+    plan = dict(plan)
+    if plan.pop("sqrt apart", False):
+        f, idx, _ = _edt._edt(x, samp, indices, **plan)
+        return _edt._sqrt(f), idx
+    return _edt._distances(x, samp, indices, **plan)
 
 
 def _cupy_us(fn, reps=30, warmup=3):
@@ -78,22 +86,22 @@ def _cupy(host):
 
 
 def _check_indices(x, plan):
-    d2, idx = _squared(x, plan, indices=True)
-    d2, idx, m = d2.get(), idx.get(), x.get()
+    d, idx = _dist(x, plan, indices=True)
+    d, idx, m = d.get(), idx.get(), x.get()
     if m[tuple(idx)].any():
         return "indices name a foreground element"
-    dist = sum((numpy.indices(m.shape)[k] - idx[k]).astype(numpy.float64) ** 2 for k in range(m.ndim))
-    return "ok" if numpy.array_equal(dist, d2) else "indices at another distance"
+    dist = numpy.sqrt(sum((numpy.indices(m.shape)[k] - idx[k]).astype(numpy.float64) ** 2 for k in range(m.ndim)))
+    return "ok" if numpy.array_equal(dist, d) else "indices at another distance"
 
 
 def case(label, x, host):
     print("== {} (shape {}, background {:.2%})".format(label, x.shape, 1 - host.mean()))
-    ref = _squared(x, CURRENT)[0].get()
+    ref = _dist(x, CURRENT)[0].get()
     base = None
     rows = []
     for name, plan in PLANS:
-        us = event_us(lambda: _edt._sqrt(_squared(x, plan)[0]))
-        got = _squared(x, plan)[0].get()
+        us = event_us(lambda: _dist(x, plan))
+        got = _dist(x, plan)[0].get()
         same = numpy.array_equal(got, ref)
         ok = "equal" if same else "DIFFERS ({} elements)".format(int((got != ref).sum()))
         base = us if base is None else base
@@ -123,14 +131,14 @@ def main():
     small = numpy.random.default_rng(1).random((300, 257, 33)) > 0.05
     xs = cp.asarray(small)
     samp = [1.3, 0.7, 2.1]
-    a = _squared(xs, CURRENT, samp)[0].get()
-    b = _squared(xs, {}, samp)[0].get()
+    a = _dist(xs, CURRENT, samp)[0].get()
+    b = _dist(xs, {}, samp)[0].get()
     print("sampled 300x257x33, default vs current: max rel diff {:.3g} (allclose 1e-12: {})".format(
         float(numpy.max(numpy.abs(a - b) / numpy.maximum(a, 1e-300))), numpy.allclose(a, b, rtol=1e-12, atol=0)))
 
     for name, plan in (PLANS[0], PLANS[3]):  # the current kernel, the default
         with cp.profile() as prof:
-            _edt._sqrt(_squared(mask, plan)[0])
+            _dist(mask, plan)
         print("== profile, 2048^2, {}: GPU {:.1f} us".format(name, prof.summary["gpu_us"]))
         print(prof.table(sort="gpu_time", limit=6))
 

@@ -61,8 +61,10 @@ def _get(nms):
 
 
 def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines: str = "band", bands=None,
-         fill: str = "walk"):
-    """(squared distances float64, feature coordinates (nd, *shape) int64 or None).
+         fill: str = "walk", root: bool = False):
+    """(squared distances float64, feature coordinates (nd, *shape) int64 or None, rooted): with
+    `root`, the last pass writes the distances themselves where its kernel can (the scan, the band
+    pass) and `rooted` says whether it did.
 
     The plan (scripts/perf/edt_variants.py times each; docs/perf-notes.md, "EDT"): `first`, the
     first axis as a nearest-background scan ("scan") or as an envelope pass like the others
@@ -91,8 +93,11 @@ def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines
         _launch.launch(k_first, grid, _BLOCK,
                        (bits.data.ptr, f.data.ptr, 0 if idx is None else idx.data.ptr, shape.data.ptr,
                         numpy.int32(nd), numpy.int32(0), numpy.int64(n), numpy.int64(inner), numpy.int64(nseg),
-                        numpy.int64(count), numpy.float64(sampling[0] ** 2), numpy.int64(total)))
+                        numpy.int64(count), numpy.float64(sampling[0] ** 2), numpy.int64(total),
+                        numpy.int32(root and nd == 1)))
+        rooted = root and nd == 1
     else:
+        rooted = False
         grid = _launch.grid_one_pass(total, _BLOCK)
         _launch.launch(k_init, grid, _BLOCK, (x.data.ptr, f.data.ptr, 0 if idx is None else idx.data.ptr,
                                               shape.data.ptr, numpy.int32(nd), numpy.int64(total)))
@@ -116,10 +121,11 @@ def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines
                     numpy.int64(total))
             if lines == "band":
                 b = bands_for(n) if bands is None else int(bands)
+                rooted = root and axis == nd - 1
                 _launch.launch(k_band, grid, block, (f.data.ptr, numpy.int64(n), numpy.int64(inner),
                                                      numpy.int64(nlines), w2, numpy.int64(words),
-                                                     numpy.int32(max(1, min(32, b))),
-                                                     numpy.int32(fill == "walk")) + tail, shared_mem=shared)
+                                                     numpy.int32(max(1, min(32, b))), numpy.int32(fill == "walk"),
+                                                     numpy.int32(rooted)) + tail, shared_mem=shared)
             else:
                 _launch.launch(k_warp, grid, block, (f.data.ptr, numpy.int64(n), numpy.int64(inner),
                                                      numpy.int64(nlines), w2, numpy.int64(words)) + tail,
@@ -136,7 +142,13 @@ def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines
                         0 if idx is None else idx.data.ptr, 0 if nxt is None else nxt.data.ptr, numpy.int32(nd),
                         numpy.int64(total)))
         idx = nxt
-    return f, idx
+    return f, idx, rooted
+
+
+def _distances(x: ndarray, sampling, want_indices: bool, **plan):
+    """(distances float64, feature coordinates or None) by `plan` (_edt's keywords)."""
+    f, idx, rooted = _edt(x, sampling, want_indices, root=True, **plan)
+    return (f if rooted else _sqrt(f)), idx
 
 
 def _sqrt(f: ndarray) -> ndarray:
@@ -171,10 +183,9 @@ def distance_transform_edt(input, sampling=None, return_distances=True, return_i
     if ft_inplace and (indices.shape != (x.ndim,) + x.shape or indices.dtype != numpy.int32):
         raise RuntimeError("indices array has wrong shape" if indices.shape != (x.ndim,) + x.shape
                            else "indices array must be int32")
-    f, idx = _edt(x, sampling, return_indices)
+    dt, idx = _distances(x, sampling, return_indices) if return_distances else _edt(x, sampling, True)[:2]
     result = []
     if return_distances:
-        dt = _sqrt(f)
         if dt_inplace:
             _s.finish(dt, distances)
         else:

@@ -93,7 +93,7 @@ extern "C" int banded_envelope(const double* fs, long long n, double w2, int ban
 }
 
 static void band_line(double* f, long long n, long long inner, long long line, double w2, int bands, int walk,
-                      double* fs, int* v, const long long* cur, long long* nxt, int nd, long long total) {
+                      int root, double* fs, int* v, const long long* cur, long long* nxt, int nd, long long total) {
   long long o = line / inner, kk = line - o * inner, base = o * n * inner + kk;
   for (long long x = 0; x < n; ++x) fs[x] = f[base + x * inner];
   int k = band_envelope(fs, n, w2, bands, v) - 1;
@@ -110,8 +110,10 @@ static void band_line(double* f, long long n, long long inner, long long line, d
         } else {
           q = edt_envelope_site(fs, v, k, w2, (double)x);
         }
-        double dx = (double)(x - q);
-        f[base + x * inner] = w2 * dx * dx + fs[q];
+        double dx = (double)(x - q), d2 = w2 * dx * dx + fs[q];
+        f[base + x * inner] = root ? sqrt(d2) : d2;
+      } else if (root) {
+        f[base + x * inner] = sqrt(fs[x]);
       }
       if (cur) for (int d = 0; d < nd; ++d) nxt[d * total + base + x * inner] = cur[d * total + base + q * inner];
     }
@@ -123,14 +125,14 @@ static void band_line(double* f, long long n, long long inner, long long line, d
 // (their threads run as they are) instead of edt_init and an envelope pass.
 extern "C" void run_edt(const double* in, const long long* shape, int nd, long long total, const double* sampling,
                         double* f, long long* idx_a, long long* idx_b, int want_idx, int staged, int scan,
-                        int bands) {
+                        int bands, int root) {
   long long* cur = idx_a; long long* nxt = idx_b;
   if (scan) {
     long long n = shape[0], inner = total / n, nseg = (n + 63) / 64, count = inner * nseg;
     unsigned long long* bits = new unsigned long long[count];
     EACH(count, (edt_zero_bits<double>(in, bits, n, inner, nseg, count)));
     EACH(count, (edt_first_pass(bits, f, want_idx ? idx_a : nullptr, shape, nd, 0, n, inner, nseg, count,
-                                sampling[0] * sampling[0], total)));
+                                sampling[0] * sampling[0], total, root && nd == 1)));
     delete[] bits;
   } else {
     EACH(total, (edt_init<double>(in, f, want_idx ? idx_a : nullptr, shape, nd, total)));
@@ -144,7 +146,8 @@ extern "C" void run_edt(const double* in, const long long* shape, int nd, long l
       double* fs = new double[n]; int* v = new int[n];
       for (long long line = 0; line < lines; ++line) {
         if (staged >= 2)
-          band_line(f, n, inner, line, w2, bands, staged == 3, fs, v, want_idx ? cur : nullptr, nxt, nd, total);
+          band_line(f, n, inner, line, w2, bands, staged == 3, root && axis == nd - 1, fs, v, want_idx ? cur : nullptr,
+                    nxt, nd, total);
         else staged_line(f, n, inner, line, w2, fs, v, want_idx ? cur : nullptr, nxt, nd, total);
       }
       delete[] fs; delete[] v;
@@ -171,9 +174,10 @@ def _p(a):
     return a.ctypes.data_as(ctypes.c_void_p)
 
 
-def host_edt(lib, x, sampling=None, staged=False, scan=False, bands=0):
+def host_edt(lib, x, sampling=None, staged=False, scan=False, bands=0, root=False):
     """staged: False (a thread per line), True or "warp" (edt_pass_warp), "band" (edt_pass_band,
-    filled by walks as by default) or "band-search" (filled by binary searches)."""
+    filled by walks as by default) or "band-search" (filled by binary searches). root: the last
+    pass writes the distances (scan or band only), else their squares are rooted here."""
     x = np.ascontiguousarray(x, np.float64)
     sampling = np.ones(x.ndim) if sampling is None else np.asarray(sampling, np.float64)
     f = np.empty(x.shape)
@@ -182,8 +186,8 @@ def host_edt(lib, x, sampling=None, staged=False, scan=False, bands=0):
     mode = {False: 0, True: 1, "warp": 1, "band-search": 2, "band": 3}[staged]
     lib.run_edt(_p(x), _p(np.asarray(x.shape, np.int64)), ctypes.c_int(x.ndim), ctypes.c_longlong(x.size),
                 _p(sampling), _p(f), _p(ia), _p(ib), ctypes.c_int(1), ctypes.c_int(mode), ctypes.c_int(int(scan)),
-                ctypes.c_int(bands))
-    return np.sqrt(f), ia
+                ctypes.c_int(bands), ctypes.c_int(int(root)))
+    return (f if root else np.sqrt(f)), ia
 
 
 def _check(x, sampling, d, idx, exact):
@@ -252,6 +256,20 @@ def test_edt_line_lengths(lib, n, staged):
             x.flat[RNG.integers(x.size)] = False
             d, idx = host_edt(lib, x, None, staged, scan=True, bands=_edt.bands_for(max(shape)))
             _check(x, None, d, idx, exact=True)
+
+
+@pytest.mark.parametrize("shape", [(70,), (5000,), (33, 65), (9, 8, 70), (40, 1)])
+@pytest.mark.parametrize("staged", ["band", "band-search"])
+def test_edt_last_pass_writes_the_distances(lib, shape, staged):
+    """With root, the last pass (the scan of a 1-D input, else the band pass) writes the distances
+    itself: exactly the square roots the separate sqrt takes, the no-background marker included."""
+    for density in (0.05, None):
+        x = np.ones(shape, bool) if density is None else RNG.random(shape) > density
+        sampling = RNG.uniform(0.5, 2.0, size=len(shape))
+        got, gi = host_edt(lib, x, sampling, staged, scan=True, bands=5, root=True)
+        want, wi = host_edt(lib, x, sampling, staged, scan=True, bands=5)
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(gi, wi)
 
 
 def test_edt_all_background_and_foreground_lines(lib):
@@ -371,7 +389,7 @@ def test_driver_launches_match_kernel_signatures(recorded_launches, monkeypatch,
     monkeypatch.setattr(_edt, "_get", lambda nms: tuple(nms))
     monkeypatch.setattr(_edt, "from_host", lambda a: cuarray.ndarray(a.shape, a.dtype))
     params = _kernel_params()
-    _edt._edt(cuarray.ndarray(shape, np.dtype(bool)), [1.0] * len(shape), True, **plan)
+    _edt._distances(cuarray.ndarray(shape, np.dtype(bool)), [1.0] * len(shape), True, **plan)
     seen = []
     for call in recorded_launches:
         name, args = call[2], call[3:]  # (stream, config, kernel, *args)
@@ -386,7 +404,12 @@ def test_driver_launches_match_kernel_signatures(recorded_launches, monkeypatch,
                 assert type(a) is _ARG_TYPES[t], (short, t, type(a))
     first = ["edt_zero_bits", "edt_first_pass"] if plan["first"] == "scan" else ["edt_init"]
     assert seen[:len(first)] == first
-    if shape == (20, 30):
-        assert seen[-1] == ("edt_pass_band" if plan["lines"] == "band" else "edt_pass_warp")
+    # the scan of a 1-D input and the band pass write the roots themselves; the warp pass leaves
+    # them to edt_sqrt
+    if shape == (7,) and plan["first"] == "scan":
+        last = ["edt_first_pass"]
+    else:
+        last = ["edt_pass_band"] if plan["lines"] == "band" else ["edt_pass_warp", "edt_sqrt"]
+    assert seen[-len(last):] == last and seen.count("edt_sqrt") == (last[-1] == "edt_sqrt")
     if shape == (5000, 3) and plan["first"] == "envelope":
         assert "edt_pass" in seen  # 5000 does not fit a warp's staging: the global-memory pass

@@ -97,7 +97,8 @@ __global__ void edt_pass_warp(double* __restrict__ f, long long n, long long inn
 // reads and writes): edt_zero_bits packs the segment's background elements into a word,
 // bits[(o * nseg + seg) * inner + k], one thread's index; edt_first_pass writes f (and the
 // indices, edt_init's work folded in) from its own word and, for the elements with no background
-// on one side within the segment, the next word on that side that has any.
+// on one side within the segment, the next word on that side that has any. `root`: the last pass
+// (a 1-D input) writes the distances, edt_sqrt's work folded in.
 template <typename T>
 __global__ void edt_zero_bits(const T* __restrict__ in, unsigned long long* __restrict__ bits, long long n,
                               long long inner, long long nseg, long long count) {
@@ -115,7 +116,7 @@ __global__ void edt_zero_bits(const T* __restrict__ in, unsigned long long* __re
 __global__ void edt_first_pass(const unsigned long long* __restrict__ bits, double* __restrict__ f,
                                long long* __restrict__ idx, const long long* __restrict__ shape, int nd,
                                int axis, long long n, long long inner, long long nseg, long long count, double w2,
-                               long long total) {
+                               long long total, int root) {
   long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= count) return;
   long long r = i / inner, k = i - r * inner, o = r / nseg, seg = r - o * nseg;
@@ -148,7 +149,8 @@ __global__ void edt_first_pass(const unsigned long long* __restrict__ bits, doub
     long long x = x0 + t, q = edt_nearest_zero(z, t, x0, prev, next);
     long long at = base + x * inner;
     double dx = (double)(x - q);
-    f[at] = q < 0 ? CUARRAY_EDT_INF : w2 * dx * dx;
+    double d2 = q < 0 ? CUARRAY_EDT_INF : w2 * dx * dx;
+    f[at] = root ? sqrt(d2) : d2;
     if (idx) {
       long long rem = at;
       for (int d = nd - 1; d >= 0; --d) {
@@ -168,9 +170,10 @@ __global__ void edt_first_pass(const unsigned long long* __restrict__ bits, doub
 // it meets and the band's sites from it on are moved down. Same staging as edt_pass_warp; the fill
 // as there (`walk` 0: x = lane + 32 t, a binary search each) or by runs (`walk` 1: lane l the x of
 // [l c, (l + 1) c), one search, then the breakpoints walked: n / 32 + its run's sites steps a lane
-// against n / 32 searches, the stores 32 runs apart, merged in L2).
+// against n / 32 searches, the stores 32 runs apart, merged in L2). `root`: the last axis' pass
+// writes the distances (edt_sqrt's work folded in).
 __global__ void edt_pass_band(double* __restrict__ f, long long n, long long inner, long long lines, double w2,
-                              long long words, int bands, int walk, const long long* __restrict__ idx_in,
+                              long long words, int bands, int walk, int root, const long long* __restrict__ idx_in,
                               long long* __restrict__ idx_out, int nd, long long total) {
   extern __shared__ double edt_stage[];
   const int per_block = blockDim.x >> 5, warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -235,8 +238,10 @@ __global__ void edt_pass_band(double* __restrict__ f, long long n, long long inn
       if (k >= 0) {
         while (j < k && edt_left_of(fs, v, j + 1, w2, (double)x)) ++j;
         q = v[j];
-        double dx = (double)(x - q);
-        g[x * inner] = w2 * dx * dx + fs[q];
+        double dx = (double)(x - q), d2 = w2 * dx * dx + fs[q];
+        g[x * inner] = root ? sqrt(d2) : d2;
+      } else if (root) {
+        g[x * inner] = sqrt(fs[x]);
       }
       if (idx_in)
         for (int d = 0; d < nd; ++d) idx_out[d * total + base + x * inner] = idx_in[d * total + base + q * inner];
@@ -247,8 +252,10 @@ __global__ void edt_pass_band(double* __restrict__ f, long long n, long long inn
     long long q = x;
     if (k >= 0) {
       q = edt_envelope_site(fs, v, k, w2, (double)x);
-      double dx = (double)(x - q);
-      g[x * inner] = w2 * dx * dx + fs[q];
+      double dx = (double)(x - q), d2 = w2 * dx * dx + fs[q];
+      g[x * inner] = root ? sqrt(d2) : d2;
+    } else if (root) {
+      g[x * inner] = sqrt(fs[x]);
     }
     if (idx_in)
       for (int d = 0; d < nd; ++d) idx_out[d * total + base + x * inner] = idx_in[d * total + base + q * inner];
