@@ -108,12 +108,12 @@ def case(label, x, host):
         rows.append((name, us, ok))
     public = event_us(lambda: nd.distance_transform_edt(x))
     cupy_us = _cupy(host)
-    print("{:34s} {:>10s} {:>10s} {:>9s}  {}".format("plan", "us", "/ current", "/ CuPy", "vs current"))
+    print("{:40s} {:>10s} {:>10s} {:>9s}  {}".format("plan", "us", "/ current", "/ CuPy", "distances == current"))
     for name, us, ok in rows + [("public call (default plan)", public, "")]:
         vs = "{:9.2f}".format(us / cupy_us) if cupy_us else "        -"
-        print("{:34s} {:10.1f} {:10.2f} {}  {}".format(name, us, us / base, vs, ok))
+        print("{:40s} {:10.1f} {:10.2f} {}  {}".format(name, us, us / base, vs, ok))
     if cupy_us:
-        print("{:34s} {:10.1f}".format("CuPy distance_transform_edt", cupy_us))
+        print("{:40s} {:10.1f}".format("CuPy distance_transform_edt", cupy_us))
     best = min(rows, key=lambda r: r[1])
     default = dict((r[0], r[1]) for r in rows)[DEFAULT]
     print("fastest plan: {} ({:.1f} us); default: {:.1f} us".format(best[0], best[1], default))
