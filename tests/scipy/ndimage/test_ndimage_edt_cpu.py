@@ -1,6 +1,9 @@
 """distance_transform_edt without a device: templates/edt.cuh and edt.cu built with g++ (the CUDA
-keywords defined away, each kernel run serially over its threads), driven as _edt drives them,
-against scipy.ndimage.distance_transform_edt; and NVRTC compiles of the kernels."""
+keywords defined away, each kernel run serially over its threads, the warp kernels' lanes in
+turn), driven as _edt drives them, against scipy.ndimage.distance_transform_edt: every plan (the
+first-axis scan, the lane-0 and banded envelopes, both fills); the banded envelope against the
+sequential one; the driver's launches on the fake device against the kernels' signatures; and
+NVRTC compiles of the kernels."""
 
 import ctypes
 
