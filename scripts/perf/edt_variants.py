@@ -13,7 +13,8 @@ band pass and the scan write the roots in their last pass, the others leave them
 CuPy (its own events). Each plan's distances must equal the current kernel's exactly (unit
 sampling: integers, no rounding); "DIFFERS" in the last column is a bug. Then, for the default plan: its indices checked (each names
 a background element at the distance found), a sampled case against the current kernel
-(allclose), and where the GPU time goes (profile of one call, the current kernel and the default).
+(allclose), and where the GPU time goes (profile of one call on each case, the current kernel and
+the default: a pass each row).
 
 What decides (docs/perf-notes.md, "EDT: a scan for the first axis ..."): the default is scan +
 band with B = bands_for(n), filled by walks; the default row slower than "scan + warp" on either
@@ -125,7 +126,8 @@ def main():
     mask = random_array(cp, (2048, 2048), "float32", seed=50) > 0.51
     case("distance_transform_edt 2048^2 (bench mask)", mask, mask.get())
     vol_host = numpy.random.default_rng(0).random((256, 256, 256)) > 0.01
-    case("256^3", cp.asarray(vol_host), vol_host)
+    vol = cp.asarray(vol_host)
+    case("256^3", vol, vol_host)
 
     # sampled: the meeting points round, so allclose against the current kernel
     small = numpy.random.default_rng(1).random((300, 257, 33)) > 0.05
@@ -136,11 +138,12 @@ def main():
     print("sampled 300x257x33, default vs current: max rel diff {:.3g} (allclose 1e-12: {})".format(
         float(numpy.max(numpy.abs(a - b) / numpy.maximum(a, 1e-300))), numpy.allclose(a, b, rtol=1e-12, atol=0)))
 
-    for name, plan in (PLANS[0], PLANS[3]):  # the current kernel, the default
-        with cp.profile() as prof:
-            _dist(mask, plan)
-        print("== profile, 2048^2, {}: GPU {:.1f} us".format(name, prof.summary["gpu_us"]))
-        print(prof.table(sort="gpu_time", limit=6))
+    for label, x in (("2048^2", mask), ("256^3", vol)):
+        for name, plan in (PLANS[0], PLANS[3]):  # the current kernel, the default
+            with cp.profile() as prof:
+                _dist(x, plan)
+            print("== profile, {}, {}: GPU {:.1f} us".format(label, name, prof.summary["gpu_us"]))
+            print(prof.table(sort="gpu_time", limit=6))
 
 
 if __name__ == "__main__":
