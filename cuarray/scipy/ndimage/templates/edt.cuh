@@ -104,13 +104,14 @@ CUARRAY_DEVICE inline void edt_envelope_add(EdtEnvelope& e, const double* f, int
   e.Fp = Fq;
 }
 
-// The site whose parabola is lowest at x: the last j in [0, k] whose left breakpoint is < x
-// (a binary search; breakpoints increase along the envelope).
+// Is v[j]'s left breakpoint (where it meets v[j - 1]) left of x?
 CUARRAY_DEVICE inline bool edt_left_of(const double* f, const int* v, int j, double w2, double x) {
-  long long a = v[j - 1], b = v[j];  // v[j]'s left breakpoint is < x
+  long long a = v[j - 1], b = v[j];
   return edt_F(f, w2, b) - edt_F(f, w2, a) < x * (2.0 * w2 * (double)(b - a));
 }
 
+// The site whose parabola is lowest at x: the last j in [0, k] whose left breakpoint is < x
+// (a binary search; breakpoints increase along the envelope). Its index, and the site.
 CUARRAY_DEVICE inline int edt_envelope_index(const double* f, const int* v, int k, double w2, double x) {
   int lo = 0, hi = k;
   while (lo < hi) {
