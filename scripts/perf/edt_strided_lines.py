@@ -1,7 +1,9 @@
 """distance_transform_edt of a 256^3 volume: axes 0 and 1 have 65536 lines each, strided (inner
-> 1). Times the library (a warp per line everywhere) and CuPy's EDT where installed; ms, median of
-10. H100, session 12: warp 3.97 ms; a thread per strided line (the prefilter's rule,
-_support.warp_per_line(..., inner), tried in the EDT then) 5.68 ms; CuPy 1.46 ms.
+> 1). Times the library and CuPy's EDT where installed; ms, median of 10. H100, session 12, when
+the library ran a warp per line on every axis: 3.97 ms; a thread per strided line (the
+prefilter's rule, _support.warp_per_line(..., inner), tried in the EDT then) 5.68 ms; CuPy 1.46 ms.
+The library now scans axis 0 and bands the others' envelopes: scripts/perf/edt_variants.py times
+each plan.
 
     python scripts/perf/edt_strided_lines.py
 """
@@ -29,7 +31,7 @@ def _time(fn, reps=10):
 def main():
     x = np.random.default_rng(0).random((256, 256, 256)) > 0.01
     xd = cuarray.asarray(x)
-    print("edt 256^3: a warp per line (library) {:.2f} ms".format(_time(lambda: cnd.distance_transform_edt(xd))))
+    print("edt 256^3: library {:.2f} ms".format(_time(lambda: cnd.distance_transform_edt(xd))))
     try:
         import cupy
         from cupyx.scipy import ndimage as xnd

@@ -1,7 +1,10 @@
-"""scipy.ndimage.distance_transform_edt on the GPU: exact, one Felzenszwalb-Huttenlocher pass per
-axis (templates/edt.cuh), a warp per line staged in shared memory (lines up to 4096 elements; one
-thread per line with global scratch beyond), with the nearest feature's coordinates carried along
-when `return_indices` asks for them.
+"""scipy.ndimage.distance_transform_edt on the GPU: exact, one pass per axis (templates/edt.cuh,
+edt.cu). The first axis, where every value is 0 or infinite, is a nearest-background scan (a thread
+per 64 elements of a line, its background packed in a word); every other axis is a
+Felzenszwalb-Huttenlocher lower envelope of parabolas, a warp per line staged in shared memory
+(lines up to 4096 elements; one thread per line with global scratch beyond), the envelope built
+by bands of lanes and merged. The nearest feature's coordinates are carried along when
+`return_indices` asks for them.
 
 Differences from SciPy: where several background elements are nearest, the indices may name a
 different one (at the same distance); an input with no background gives infinite distances and
@@ -9,6 +12,7 @@ indices -1 (SciPy measures to a point outside the array)."""
 
 from __future__ import annotations
 
+import math
 import pathlib
 
 import numpy
@@ -35,8 +39,17 @@ def source() -> str:
 
 
 def names(in_dt) -> tuple:
-    return ("cuarray_ndimage::edt_init<{}>".format(_dtypes.ctype(in_dt)), "cuarray_ndimage::edt_pass",
-            "cuarray_ndimage::edt_sqrt<double>", "cuarray_ndimage::edt_pass_warp")
+    t = _dtypes.ctype(in_dt)
+    return ("cuarray_ndimage::edt_init<{}>".format(t), "cuarray_ndimage::edt_pass",
+            "cuarray_ndimage::edt_sqrt<double>", "cuarray_ndimage::edt_pass_warp",
+            "cuarray_ndimage::edt_zero_bits<{}>".format(t), "cuarray_ndimage::edt_first_pass",
+            "cuarray_ndimage::edt_pass_band")
+
+
+def bands_for(n: int) -> int:
+    """The band pass' lanes for lines of n: ~sqrt(n / 4) (n / B sequential adds per lane against B
+    merges of ~log2(n) steps), 1 to 32."""
+    return max(1, min(32, math.isqrt(max(n, 1) // 4)))
 
 
 def _get(nms):
@@ -47,50 +60,95 @@ def _get(nms):
     return ks
 
 
-def _edt(x: ndarray, sampling, want_indices: bool):
-    """(squared distances float64, feature coordinates (nd, *shape) int64 or None)."""
+def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines: str = "band", bands=None,
+         fill: str = "walk", root: bool = False):
+    """(squared distances float64, feature coordinates (nd, *shape) int64 or None, rooted): with
+    `root`, the last pass writes the distances themselves where its kernel can (the scan, the band
+    pass) and `rooted` says whether it did.
+
+    The plan (scripts/perf/edt_variants.py times each; docs/perf-notes.md, "EDT"): `first`, the
+    first axis as a nearest-background scan ("scan") or as an envelope pass like the others
+    ("envelope"); `lines`, the envelope passes that fit shared memory with the envelope built by
+    lane 0 ("warp") or by `bands` lanes merged (None: bands_for(n)), and then each output's
+    parabola found by a binary search ("search", lines="warp" always) or, a lane per run of
+    outputs, one search and a walk ("walk")."""
+    if first not in ("scan", "envelope") or lines not in ("band", "warp") or fill not in ("walk", "search"):
+        raise ValueError("unknown EDT plan {!r}, {!r}, {!r}".format(first, lines, fill))
     total, nd = x.size, x.ndim
     x = x if x._c else astype(x, x._dtype, order="C", copy=True)
-    k_init, k_pass, _, k_warp = _get(names(x._dtype))
+    k_init, k_pass, _, k_warp, k_bits, k_first, k_band = _get(names(x._dtype))
     f = ndarray(x.shape, _F8)
     idx = ndarray((nd,) + x.shape, _I8) if want_indices else None
     shape = from_host(numpy.asarray(x.shape, _I8))
-    grid = _launch.grid_one_pass(total, _BLOCK)
-    _launch.launch(k_init, grid, _BLOCK, (x.data.ptr, f.data.ptr, 0 if idx is None else idx.data.ptr,
-                                          shape.data.ptr, numpy.int32(nd), numpy.int64(total)))
-    for axis in range(nd if total else 0):  # (an empty array: nothing to do, as SciPy)
+    scan = first == "scan" and total > 0
+    if scan:
+        n = x.shape[0]
+        inner = total // n
+        nseg = -(-n // 64)
+        count = inner * nseg
+        bits = ndarray((count,), numpy.dtype(numpy.uint64))
+        grid = _launch.grid_one_pass(count, _BLOCK)
+        _launch.launch(k_bits, grid, _BLOCK, (x.data.ptr, bits.data.ptr, numpy.int64(n), numpy.int64(inner),
+                                              numpy.int64(nseg), numpy.int64(count)))
+        _launch.launch(k_first, grid, _BLOCK,
+                       (bits.data.ptr, f.data.ptr, 0 if idx is None else idx.data.ptr, shape.data.ptr,
+                        numpy.int32(nd), numpy.int32(0), numpy.int64(n), numpy.int64(inner), numpy.int64(nseg),
+                        numpy.int64(count), numpy.float64(sampling[0] ** 2), numpy.int64(total),
+                        numpy.int32(root and nd == 1)))
+        rooted = root and nd == 1
+    else:
+        rooted = False
+        grid = _launch.grid_one_pass(total, _BLOCK)
+        _launch.launch(k_init, grid, _BLOCK, (x.data.ptr, f.data.ptr, 0 if idx is None else idx.data.ptr,
+                                              shape.data.ptr, numpy.int32(nd), numpy.int64(total)))
+    for axis in range(1 if scan else 0, nd if total else 0):  # (an empty array: nothing to do, as SciPy)
         n = x.shape[axis]
         inner = 1
         for s in x.shape[axis + 1:]:
             inner *= s
-        lines = total // n
+        nlines = total // n
         nxt = ndarray((nd,) + x.shape, _I8) if idx is not None else None
         words = (12 * n + 7) // 8  # a warp's staging area: n doubles and n ints
         # A warp per line even for many strided lines (unlike the prefilter): on a 256^3 volume
         # (H100) a thread per line of axes 0 and 1 took 5.68 ms, a warp each 3.97 ms
         # (scripts/perf/edt_strided_lines.py): the thread kernel's scratch arrays cost more than
         # the warp's strided staging reads.
-        staged = _s.warp_per_line(lines, words * 8)
+        staged = _s.warp_per_line(nlines, words * 8)
         if staged is not None:
             grid, block, shared = staged
-            _launch.launch(k_warp, grid, block,
-                           (f.data.ptr, numpy.int64(n), numpy.int64(inner), numpy.int64(lines),
-                            numpy.float64(sampling[axis] ** 2), numpy.int64(words),
-                            0 if idx is None else idx.data.ptr, 0 if nxt is None else nxt.data.ptr,
-                            numpy.int32(nd), numpy.int64(total)), shared_mem=shared)
+            w2 = numpy.float64(sampling[axis] ** 2)
+            tail = (0 if idx is None else idx.data.ptr, 0 if nxt is None else nxt.data.ptr, numpy.int32(nd),
+                    numpy.int64(total))
+            if lines == "band":
+                b = bands_for(n) if bands is None else int(bands)
+                rooted = root and axis == nd - 1
+                _launch.launch(k_band, grid, block, (f.data.ptr, numpy.int64(n), numpy.int64(inner),
+                                                     numpy.int64(nlines), w2, numpy.int64(words),
+                                                     numpy.int32(max(1, min(32, b))), numpy.int32(fill == "walk"),
+                                                     numpy.int32(rooted)) + tail, shared_mem=shared)
+            else:
+                _launch.launch(k_warp, grid, block, (f.data.ptr, numpy.int64(n), numpy.int64(inner),
+                                                     numpy.int64(nlines), w2, numpy.int64(words)) + tail,
+                               shared_mem=shared)
             idx = nxt
             continue
-        v = ndarray((lines * n,), _I8)
-        z = ndarray((lines * (n + 1),), _F8)
-        d = ndarray((lines * n,), _F8)
-        arg = ndarray((lines * n,), _I8)
-        _launch.launch(k_pass, _launch.grid_one_pass(lines, _BLOCK), _BLOCK,
-                       (f.data.ptr, numpy.int64(n), numpy.int64(inner), numpy.int64(lines),
+        v = ndarray((nlines * n,), _I8)
+        z = ndarray((nlines * (n + 1),), _F8)
+        d = ndarray((nlines * n,), _F8)
+        arg = ndarray((nlines * n,), _I8)
+        _launch.launch(k_pass, _launch.grid_one_pass(nlines, _BLOCK), _BLOCK,
+                       (f.data.ptr, numpy.int64(n), numpy.int64(inner), numpy.int64(nlines),
                         numpy.float64(sampling[axis] ** 2), v.data.ptr, z.data.ptr, d.data.ptr, arg.data.ptr,
                         0 if idx is None else idx.data.ptr, 0 if nxt is None else nxt.data.ptr, numpy.int32(nd),
                         numpy.int64(total)))
         idx = nxt
-    return f, idx
+    return f, idx, rooted
+
+
+def _distances(x: ndarray, sampling, want_indices: bool, **plan):
+    """(distances float64, feature coordinates or None) by `plan` (_edt's keywords)."""
+    f, idx, rooted = _edt(x, sampling, want_indices, root=True, **plan)
+    return (f if rooted else _sqrt(f)), idx
 
 
 def _sqrt(f: ndarray) -> ndarray:
@@ -125,10 +183,9 @@ def distance_transform_edt(input, sampling=None, return_distances=True, return_i
     if ft_inplace and (indices.shape != (x.ndim,) + x.shape or indices.dtype != numpy.int32):
         raise RuntimeError("indices array has wrong shape" if indices.shape != (x.ndim,) + x.shape
                            else "indices array must be int32")
-    f, idx = _edt(x, sampling, return_indices)
+    dt, idx = _distances(x, sampling, return_indices) if return_distances else _edt(x, sampling, True)[:2]
     result = []
     if return_distances:
-        dt = _sqrt(f)
         if dt_inplace:
             _s.finish(dt, distances)
         else:

@@ -82,3 +82,74 @@ def test_edt_arguments():
     assert only_idx.shape == (2, 20, 30)
     with pytest.raises(RuntimeError):
         cnd.distance_transform_edt(x, return_distances=False)
+
+
+# The plans of _edt._edt (scripts/perf/edt_variants.py times them): the first axis by the
+# nearest-background scan or an envelope pass, the others by lane 0's envelope or by bands of lanes
+# (their outputs found by walks or binary searches).
+PLANS = [dict(first="envelope", lines="warp"), dict(first="scan", lines="warp"),
+         dict(first="envelope", lines="band"), dict(first="scan", lines="band"),
+         dict(first="scan", lines="band", fill="search"), dict(first="envelope", lines="band", fill="search"),
+         dict(first="scan", lines="band", bands=1), dict(first="scan", lines="band", bands=7),
+         dict(first="scan", lines="band", bands=32)]
+
+
+def _plan_check(x, plan, sampling=None):
+    from cuarray.scipy.ndimage import _edt
+
+    samp = [1.0] * x.ndim if sampling is None else list(sampling)
+    dd, idx = _edt._distances(cuarray.asarray(x), samp, True, **plan)
+    d = dd.get()
+    ref = snd.distance_transform_edt(x, sampling=sampling)
+    if sampling is None:  # integers throughout: exact
+        np.testing.assert_array_equal(d, ref)
+    else:
+        np.testing.assert_allclose(d, ref, rtol=1e-12, atol=1e-12)
+    i = idx.get()
+    assert not x[tuple(i)].any()
+    w = np.ones(x.ndim) if sampling is None else np.asarray(sampling)
+    dist = np.sqrt(sum(((np.indices(x.shape)[k] - i[k]) * w[k]) ** 2 for k in range(x.ndim)))
+    np.testing.assert_allclose(dist, ref, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("plan", PLANS, ids=lambda p: "-".join(str(v) for v in p.values()))
+@pytest.mark.parametrize("shape", [(1,), (31,), (4097,), (33, 32), (1, 70), (70, 1), (31, 33, 65), (4097, 3),
+                                   (3, 4097), (2048, 40), (6, 5, 4, 3)])
+@pytest.mark.parametrize("density", [0.003, 0.1, 0.6])
+def test_edt_plans(plan, shape, density):
+    x = RNG.random(shape) > density
+    x.flat[RNG.integers(x.size)] = False
+    _plan_check(x, plan)
+
+
+@pytest.mark.parametrize("plan", PLANS, ids=lambda p: "-".join(str(v) for v in p.values()))
+def test_edt_plans_sampled_and_edge_masks(plan):
+    x = RNG.random((64, 129, 5)) > 0.2
+    x.flat[0] = False
+    _plan_check(x, plan, sampling=RNG.uniform(0.5, 2.0, 3))
+    _plan_check(np.zeros((33, 40), bool), plan)           # all background
+    single = np.ones((100, 257), bool)
+    single[RNG.integers(100), RNG.integers(257)] = False   # one site: whole lines without any
+    _plan_check(single, plan)
+    rows = np.ones((65, 4096), bool)
+    rows[:, RNG.integers(4096)] = False                     # full lines of 4096 (the warp's limit)
+    _plan_check(rows, plan)
+
+
+def test_edt_default_plan_bench_mask():
+    # the bench case's mask kind (background 1%, 2048^2) through the public function, indices too
+    x = RNG.random((2048, 2048)) > 0.01
+    ref = snd.distance_transform_edt(x)
+    got, idx = cnd.distance_transform_edt(cuarray.asarray(x), return_indices=True)
+    np.testing.assert_array_equal(got.get(), ref)
+    i = idx.get()
+    assert not x[tuple(i)].any()
+    dist = np.sqrt(sum((np.indices(x.shape)[k] - i[k]).astype(np.float64) ** 2 for k in range(2)))
+    np.testing.assert_array_equal(dist, ref)
+
+
+def test_edt_plan_rejects_unknown():
+    from cuarray.scipy.ndimage import _edt
+
+    with pytest.raises(ValueError):
+        _edt._edt(cuarray.asarray(np.ones(4, bool)), [1.0], False, first="bogus")

@@ -104,19 +104,103 @@ CUARRAY_DEVICE inline void edt_envelope_add(EdtEnvelope& e, const double* f, int
   e.Fp = Fq;
 }
 
+// Is v[j]'s left breakpoint (where it meets v[j - 1]) left of x?
+CUARRAY_DEVICE inline bool edt_left_of(const double* f, const int* v, int j, double w2, double x) {
+  long long a = v[j - 1], b = v[j];
+  return edt_F(f, w2, b) - edt_F(f, w2, a) < x * (2.0 * w2 * (double)(b - a));
+}
+
 // The site whose parabola is lowest at x: the last j in [0, k] whose left breakpoint is < x
-// (a binary search; breakpoints increase along the envelope).
-CUARRAY_DEVICE inline long long edt_envelope_site(const double* f, const int* v, int k, double w2, double x) {
+// (a binary search; breakpoints increase along the envelope). Its index, and the site.
+CUARRAY_DEVICE inline int edt_envelope_index(const double* f, const int* v, int k, double w2, double x) {
   int lo = 0, hi = k;
   while (lo < hi) {
     int mid = (lo + hi + 1) >> 1;
-    long long a = v[mid - 1], b = v[mid];
-    if (edt_F(f, w2, b) - edt_F(f, w2, a) < x * (2.0 * w2 * (double)(b - a)))
+    if (edt_left_of(f, v, mid, w2, x))
       lo = mid;
     else
       hi = mid - 1;
   }
-  return v[lo];
+  return lo;
+}
+
+CUARRAY_DEVICE inline long long edt_envelope_site(const double* f, const int* v, int k, double w2, double x) {
+  return v[edt_envelope_index(f, v, k, w2, x)];
+}
+
+// Is X(a, b) <= X(c, d)? X(a, b) = (F(b) - F(a)) / (2 w2 (b - a)) is where the parabolas of sites
+// a < b meet; compared as fractions (positive denominators), the same products as
+// edt_envelope_add's, so no division and no rounding for integer f and w2.
+CUARRAY_DEVICE inline bool edt_meet_le(const double* f, double w2, long long a, long long b, long long c,
+                                       long long d) {
+  double n1 = edt_F(f, w2, b) - edt_F(f, w2, a), d1 = 2.0 * w2 * (double)(b - a);
+  double n2 = edt_F(f, w2, d) - edt_F(f, w2, c), d2 = 2.0 * w2 * (double)(d - c);
+  return n1 * d2 <= n2 * d1;
+}
+
+// Where site q, right of every site of the envelope g[0..len-1] (len >= 1), meets it: the last
+// g[i] that edt_envelope_add(q) would not pop. g[i] is popped iff i > 0 and X(g[i], q) <=
+// X(g[i-1], g[i]); the envelope being convex, that holds on a suffix, so the pops are a search:
+// galloping down from the top (a band's sites usually pop few of the stack's), then binary.
+CUARRAY_DEVICE inline bool edt_popped(const double* f, const int* g, double w2, int i, int q) {
+  return i > 0 && edt_meet_le(f, w2, g[i], q, g[i - 1], g[i]);
+}
+
+CUARRAY_DEVICE inline int edt_envelope_meet(const double* f, const int* g, int len, double w2, int q) {
+  int top = len - 1;
+  if (!edt_popped(f, g, w2, top, q)) return top;
+  int lo = 0, hi = top - 1;  // the answer lies in [lo, hi]
+  for (int d = 2;; d <<= 1) {
+    int i = top - d;
+    if (i <= 0) break;
+    if (!edt_popped(f, g, w2, i, q)) {
+      lo = i;
+      break;
+    }
+    hi = i - 1;
+  }
+  while (lo < hi) {
+    int mid = (lo + hi + 1) >> 1;
+    if (edt_meet_le(f, w2, g[mid], q, g[mid - 1], g[mid]))
+      hi = mid - 1;
+    else
+      lo = mid;
+  }
+  return lo;
+}
+
+// Merging a band's envelope h[0..m-1] (its sites right of all of g's) into g[0..len-1]: site h[j]
+// stays in the envelope of both iff its interval there is not empty, i.e. j == m - 1 or
+// X(g[i], h[j]) < X(h[j], h[j+1]) with i = edt_envelope_meet(h[j]) (its left neighbour is the
+// last g it meets, its right one h[j+1]: the kept h are a suffix, the kept g the prefix up to i).
+CUARRAY_DEVICE inline bool edt_band_keeps(const double* f, const int* g, int len, const int* h, int m, double w2,
+                                          int j, int* meet) {
+  int i = edt_envelope_meet(f, g, len, w2, h[j]);
+  *meet = i;
+  return j == m - 1 || !edt_meet_le(f, w2, h[j], h[j + 1], g[i], h[j]);
+}
+
+// Bands of a line of n sites split among `bands` lanes: an odd length, so that the lanes' first
+// loads (one band apart) fall in different shared-memory banks.
+CUARRAY_DEVICE inline int edt_band_length(long long n, int bands) {
+  int len = (int)((n + bands - 1) / bands);
+  return len | 1;
+}
+
+// The first axis (f 0 at background, INF elsewhere): element t of a 64-element segment starting at
+// x0, `z` the segment's background bits (bit t: element x0 + t), `prev`/`next` the nearest
+// background before/after the segment (-1: none): the nearest background element (-1: none; ties
+// to the lower one).
+CUARRAY_DEVICE inline long long edt_nearest_zero(unsigned long long z, int t, long long x0, long long prev,
+                                                 long long next) {
+  unsigned long long lo = z & (t == 63 ? ~0ull : ((2ull << t) - 1));  // bits <= t
+  unsigned long long hi = z >> t;                                     // bits >= t, from bit 0
+  long long p = lo ? x0 + 63 - __clzll((long long)lo) : prev;
+  long long q = hi ? x0 + t + __ffsll((long long)hi) - 1 : next;
+  long long x = x0 + t;
+  if (p < 0) return q;
+  if (q < 0) return p;
+  return x - p <= q - x ? p : q;
 }
 
 }  // namespace cuarray_ndimage
