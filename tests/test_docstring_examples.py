@@ -50,7 +50,9 @@ def counterpart(modname):
 
 
 # Examples that need no device: run for real here too.
-NO_DEVICE = {"cuarray.get_array_module", "cuarray.result_type", "cuarray.fuse", "cuarray.lazy"}
+NO_DEVICE = {"cuarray.get_array_module", "cuarray.result_type", "cuarray.fuse", "cuarray.lazy",
+             "cuarray.linalg.get_matmul_precision", "cuarray.linalg.set_matmul_precision",
+             "cuarray.linalg.matmul_precision"}
 
 # Examples of cuarray's own API (no NumPy counterpart to compare with): name -> why.
 CUARRAY_ONLY = {
@@ -62,6 +64,9 @@ CUARRAY_ONLY = {
     "cuarray.ReductionKernel": "a user's CUDA kernel",
     "cuarray.RawKernel": "a user's CUDA kernel",
     "cuarray.RawModule": "a user's CUDA module",
+    "cuarray.linalg.get_matmul_precision": "cuBLAS's float32 compute mode",
+    "cuarray.linalg.set_matmul_precision": "cuBLAS's float32 compute mode",
+    "cuarray.linalg.matmul_precision": "cuBLAS's float32 compute mode",
 }
 
 
