@@ -52,7 +52,9 @@ def counterpart(modname):
 # Examples that need no device: run for real here too.
 NO_DEVICE = {"cuarray.get_array_module", "cuarray.result_type", "cuarray.fuse", "cuarray.lazy",
              "cuarray.linalg.get_matmul_precision", "cuarray.linalg.set_matmul_precision",
-             "cuarray.linalg.matmul_precision"}
+             "cuarray.linalg.matmul_precision", "cuarray.random.get_random_state",
+             "cuarray.random.set_random_state", "cuarray.random.XORWOW", "cuarray.random.MRG32k3a",
+             "cuarray.random.Philox4x3210"}
 
 # Examples of cuarray's own API (no NumPy counterpart to compare with): name -> why.
 CUARRAY_ONLY = {
@@ -67,6 +69,12 @@ CUARRAY_ONLY = {
     "cuarray.linalg.get_matmul_precision": "cuBLAS's float32 compute mode",
     "cuarray.linalg.set_matmul_precision": "cuBLAS's float32 compute mode",
     "cuarray.linalg.matmul_precision": "cuBLAS's float32 compute mode",
+    "cuarray.random.get_random_state": "CuPy's global RandomState accessor",
+    "cuarray.random.set_random_state": "CuPy's global RandomState accessor",
+    "cuarray.random.tomaxint": "numpy.random has no module-level tomaxint (RandomState's method)",
+    "cuarray.random.XORWOW": "CuPy's bit generator name",
+    "cuarray.random.MRG32k3a": "CuPy's bit generator name",
+    "cuarray.random.Philox4x3210": "CuPy's bit generator name",
 }
 
 
