@@ -54,7 +54,8 @@ NO_DEVICE = {"cuarray.get_array_module", "cuarray.result_type", "cuarray.fuse", 
              "cuarray.linalg.get_matmul_precision", "cuarray.linalg.set_matmul_precision",
              "cuarray.linalg.matmul_precision", "cuarray.random.get_random_state",
              "cuarray.random.set_random_state", "cuarray.random.XORWOW", "cuarray.random.MRG32k3a",
-             "cuarray.random.Philox4x3210"}
+             "cuarray.random.Philox4x3210", "cuarray.set_sync_index_checks", "cuarray.LazyArray",
+             "cuarray.broadcast_shapes"}
 
 # Examples of cuarray's own API (no NumPy counterpart to compare with): name -> why.
 CUARRAY_ONLY = {
@@ -75,6 +76,10 @@ CUARRAY_ONLY = {
     "cuarray.random.XORWOW": "CuPy's bit generator name",
     "cuarray.random.MRG32k3a": "CuPy's bit generator name",
     "cuarray.random.Philox4x3210": "CuPy's bit generator name",
+    "cuarray.set_sync_index_checks": "cuarray's index-error reporting",
+    "cuarray.check_index_errors": "cuarray's index-error reporting",
+    "cuarray.fromDlpack": "CuPy's legacy DLPack import",
+    "cuarray.LazyArray": "lazy mode",
 }
 
 
