@@ -269,10 +269,10 @@ def tensorsolve(a, b, axes=None):
     --------
     >>> import cuarray
     >>> a = cuarray.eye(6).reshape(6, 2, 3)
-    >>> x = cuarray.linalg.tensorsolve(a, cuarray.arange(6.0))
+    >>> x = cuarray.linalg.tensorsolve(a, cuarray.arange(1.0, 7.0))
     >>> cuarray.round(x, 6)
-    array([[0., 1., 2.],
-           [3., 4., 5.]])
+    array([[1., 2., 3.],
+           [4., 5., 6.]])
     """
     a, b = as_array(a, "linalg.tensorsolve"), as_array(b, "linalg.tensorsolve")
     an = a.ndim
