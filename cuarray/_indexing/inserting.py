@@ -164,7 +164,7 @@ def put(a, ind, v, mode="raise"):
     --------
     >>> import cuarray
     >>> a = cuarray.arange(5)
-    >>> cuarray.put(a, [0, 2], [-44, -55])
+    >>> cuarray.put(a, [0, 2], cuarray.array([-44, -55]))   # host indices, device values
     >>> a
     array([-44,   1, -55,   3,   4])
     """

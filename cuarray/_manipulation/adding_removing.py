@@ -48,7 +48,7 @@ def append(arr, values, axis=None):
     Examples
     --------
     >>> import cuarray
-    >>> cuarray.append(cuarray.array([1, 2, 3]), [4, 5])
+    >>> cuarray.append(cuarray.array([1, 2, 3]), cuarray.array([4, 5]))   # not a list: no implicit upload
     array([1, 2, 3, 4, 5])
     >>> cuarray.append(cuarray.array([[1, 2]]), cuarray.array([[3, 4]]), axis=0)
     array([[1, 2],
@@ -96,7 +96,7 @@ def insert(arr, obj, values, axis=None):
     >>> import cuarray
     >>> cuarray.insert(cuarray.array([1, 2, 3]), 1, 9)
     array([1, 9, 2, 3])
-    >>> cuarray.insert(cuarray.array([1, 2, 3]), [0, 3], [7, 8])
+    >>> cuarray.insert(cuarray.array([1, 2, 3]), [0, 3], cuarray.array([7, 8]))
     array([7, 1, 2, 3, 8])
     """
     arr = as_array(arr, "insert")

@@ -622,7 +622,8 @@ def multivariate_normal(mean, cov, size=None, check_valid="warn", tol=1e-8):
     Examples
     --------
     >>> import cuarray
-    >>> x = cuarray.random.multivariate_normal([0.0, 1.0], [[1.0, 0.5], [0.5, 2.0]], size=5)
+    >>> mean, cov = cuarray.array([0.0, 1.0]), cuarray.array([[1.0, 0.5], [0.5, 2.0]])
+    >>> x = cuarray.random.multivariate_normal(mean, cov, size=5)
     >>> x.shape
     (5, 2)
     """
