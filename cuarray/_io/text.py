@@ -60,9 +60,9 @@ def fromfile(file, dtype=float, count=-1, sep="", offset=0, *, like=None) -> nda
     --------
     >>> import cuarray
     >>> import os, tempfile
-    >>> path = os.path.join(tempfile.mkdtemp(), 'x.bin')
-    >>> cuarray.arange(4).tofile(path)
-    >>> cuarray.fromfile(path, dtype=cuarray.int64)
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     cuarray.arange(4).tofile(os.path.join(d, 'x.bin'))
+    ...     cuarray.fromfile(os.path.join(d, 'x.bin'), dtype=cuarray.int64)
     array([0, 1, 2, 3])
     """
     return _upload(numpy.fromfile(file, dtype=dtype, count=count, sep=sep, offset=offset))
