@@ -38,7 +38,15 @@ _new_buffer_lock = threading.Lock()
 
 def set_sync_index_checks(enabled: bool) -> bool:
     """Check index bounds right after each gather/scatter (synchronising) when `enabled`.
-    Returns the previous setting. Default: off, or on with ``CUARRAY_SYNC_INDEX_CHECKS=1``."""
+    Returns the previous setting. Default: off, or on with ``CUARRAY_SYNC_INDEX_CHECKS=1``.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> old = cuarray.set_sync_index_checks(True)   # errors at the faulty call (a sync per gather)
+    >>> cuarray.set_sync_index_checks(old)
+    True
+    """
     global _sync_checks
     prev = _sync_checks
     _sync_checks = bool(enabled)
@@ -77,7 +85,16 @@ def check_index_errors() -> None:
     """Raise IndexError if a gather/scatter kernel met an out-of-bounds index since the last check.
 
     Costs nothing when no such kernel ran since; otherwise one 32-byte copy to the host on the
-    current stream (which waits for that stream's work). Resets the error."""
+    current stream (which waits for that stream's work). Resets the error.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.arange(3)
+    >>> a[cuarray.array([2, 0])]   # device indices: bounds are checked on the device, reported later
+    array([2, 0])
+    >>> cuarray.check_index_errors()   # would raise IndexError had one been out of bounds
+    """
     found = _take_error()
     if found is not None:
         value, axis, size = found

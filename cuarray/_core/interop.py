@@ -376,6 +376,14 @@ def from_dlpack(x, /, *, device=None, copy=None) -> ndarray:
 
     Host (CPU) producers are copied to the current device unless ``copy=False`` (BufferError).
     ``copy=True`` always returns a new array.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.arange(3)
+    >>> b = cuarray.from_dlpack(a)   # zero-copy; also from PyTorch, JAX or CuPy arrays on the GPU
+    >>> b.shape, b.dtype
+    ((3,), dtype('int64'))
     """
     if device is not None and not (hasattr(device, "id") or device in ("gpu", "cuda")):
         raise ValueError("cuarray.from_dlpack: unsupported device {!r}".format(device))
@@ -401,7 +409,15 @@ def from_dlpack(x, /, *, device=None, copy=None) -> ndarray:
 
 def fromDlpack(dltensor) -> ndarray:  # noqa: N802  (CuPy's legacy name)
     """CuPy's legacy `cupy.fromDlpack`: a DLPack capsule (as `toDlpack` makes), or any object
-    with ``__dlpack__`` (then as `from_dlpack`). Zero-copy."""
+    with ``__dlpack__`` (then as `from_dlpack`). Zero-copy.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.arange(3)
+    >>> cuarray.fromDlpack(a.toDlpack())   # prefer cuarray.from_dlpack(a)
+    array([0, 1, 2])
+    """
     if hasattr(dltensor, "__dlpack__"):
         return from_dlpack(dltensor)
     if type(dltensor).__name__ != "PyCapsule":

@@ -144,6 +144,16 @@ class ndarray:
     ``ndarray(shape, dtype=float, memptr=None, strides=None, order='C')`` allocates (or wraps
     `memptr`, a MemoryPointer to element 0). Most users create arrays with `cuarray.asarray`,
     `cuarray.empty`, `cuarray.zeros`, ...
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.ndarray((2, 3), dtype=cuarray.float32)   # values not set, as cuarray.empty's
+    >>> a.shape, a.dtype, a.nbytes
+    ((2, 3), dtype('float32'), 24)
+    >>> x = cuarray.arange(6).reshape(2, 3)
+    >>> (x * 2).sum(axis=1)
+    array([ 6, 24])
     """
 
     __slots__ = ("_shape", "_strides", "_dtype", "data", "base", "_size", "_c", "_f", "_writeable",

@@ -37,6 +37,15 @@ class ReductionKernel:
     Call with the inputs (arrays broadcast together, or scalars), optionally the output, and
     ``axis=``, ``keepdims=``, ``out=``. `reduce_dims` is accepted for compatibility: dimensions
     are always collapsed where memory allows.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> l2norm = cuarray.ReductionKernel(
+    ...     "T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm")
+    >>> x = cuarray.array([[3.0, 4.0], [6.0, 8.0]], dtype=cuarray.float32)
+    >>> l2norm(x, axis=1)
+    array([ 5., 10.], dtype=float32)
     """
 
     def __init__(self, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,

@@ -76,6 +76,14 @@ def broadcast_shapes(*shapes):
     re-validated on a cache hit; a public wrapper taking user input should pass
     ``tuple(operator.index(d) for d in s)``.  With more than 64 shapes NumPy numbers
     the args in its error message per chunk of 64 (a quirk); we number them overall.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.broadcast_shapes((2, 1), (3,))
+    (2, 3)
+    >>> cuarray.broadcast_shapes((5, 1, 4), (3, 1), ())
+    (5, 3, 4)
     """
     if len(shapes) == 2:
         a, b = shapes

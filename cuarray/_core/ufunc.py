@@ -79,7 +79,19 @@ class _Loop:
 
 
 class ufunc:
-    """A universal function. See `numpy.ufunc`; runs on the GPU for cuarray inputs."""
+    """A universal function. See `numpy.ufunc`; runs on the GPU for cuarray inputs.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> isinstance(cuarray.add, cuarray.ufunc), cuarray.add.nin, cuarray.add.nout
+    (True, 2, 1)
+    >>> int(cuarray.add.reduce(cuarray.arange(5)))
+    10
+    >>> cuarray.multiply.outer(cuarray.array([1, 2]), cuarray.array([1, 10]))
+    array([[ 1, 10],
+           [ 2, 20]])
+    """
 
     def __init__(self, name, nin, nout, ops, *, identity=None, doc="", np_name=None, preamble="",
                  np_ufunc=None):

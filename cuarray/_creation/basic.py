@@ -27,7 +27,15 @@ _dtype_cache = _dtypes._normalize_cache  # dtype-like -> canonical dtype, filled
 
 
 def empty(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:
-    """See `numpy.empty`."""
+    """See `numpy.empty`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.empty((2, 3), dtype=cuarray.float32)  # values not set
+    >>> a.shape, a.dtype
+    ((2, 3), dtype('float32'))
+    """
     if order == "C":  # HOT PATH (pool churn): ndarray() without the constructor call's layers
         # An int size and a dtype seen before skip the two normalising calls (~0.08 us stubbed).
         shape = (shape,) if type(shape) is int and shape >= 0 else _normalize_shape(shape)
@@ -56,7 +64,17 @@ def zeros(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:
 
 
 def ones(shape, dtype=None, order="C", *, device=None, like=None) -> ndarray:
-    """See `numpy.ones`."""
+    """See `numpy.ones`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.ones((2, 3))
+    array([[1., 1., 1.],
+           [1., 1., 1.]])
+    >>> cuarray.ones(3, dtype=cuarray.int32)
+    array([1, 1, 1], dtype=int32)
+    """
     a = ndarray(_normalize_shape(shape), float if dtype is None else dtype, order=_check_order(order))
     _copying.fill(a, 1)
     return a
@@ -71,7 +89,17 @@ def _full_dtype(fill_value, dtype):
 
 
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) -> ndarray:
-    """See `numpy.full`."""
+    """See `numpy.full`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.full((2, 3), 7)
+    array([[7, 7, 7],
+           [7, 7, 7]])
+    >>> cuarray.full(3, 0.5, dtype=cuarray.float32)
+    array([0.5, 0.5, 0.5], dtype=float32)
+    """
     dt = _full_dtype(fill_value, dtype)
     a = ndarray(_normalize_shape(shape), dt, order=_check_order(order))
     if isinstance(fill_value, ndarray) and fill_value.ndim:
@@ -107,12 +135,28 @@ def _like(a, dtype, order, shape):
 
 
 def empty_like(prototype, dtype=None, order="K", subok=None, shape=None, *, device=None) -> ndarray:
-    """See `numpy.empty_like` (default order 'K' follows the prototype's layout)."""
+    """See `numpy.empty_like` (default order 'K' follows the prototype's layout).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.empty_like(cuarray.arange(6).reshape(2, 3))
+    >>> a.shape, a.dtype
+    ((2, 3), dtype('int64'))
+    """
     return _like(prototype, dtype, order, shape)
 
 
 def zeros_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None) -> ndarray:
-    """See `numpy.zeros_like`."""
+    """See `numpy.zeros_like`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.zeros_like(cuarray.arange(6.0).reshape(2, 3))
+    array([[0., 0., 0.],
+           [0., 0., 0.]])
+    """
     out = _like(a, dtype, order, shape)
     if out._size:
         out.data.memset_async(0, out.nbytes)
@@ -120,14 +164,29 @@ def zeros_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None)
 
 
 def ones_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None) -> ndarray:
-    """See `numpy.ones_like`."""
+    """See `numpy.ones_like`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.ones_like(cuarray.arange(6).reshape(2, 3))
+    array([[1, 1, 1],
+           [1, 1, 1]])
+    """
     out = _like(a, dtype, order, shape)
     _copying.fill(out, 1)
     return out
 
 
 def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None, *, device=None) -> ndarray:
-    """See `numpy.full_like`."""
+    """See `numpy.full_like`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.full_like(cuarray.arange(4), 9)
+    array([9, 9, 9, 9])
+    """
     out = _like(a, dtype, order, shape)
     _copying.fill(out, fill_value)
     return out

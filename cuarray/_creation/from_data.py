@@ -46,7 +46,17 @@ def _order_ok(a: ndarray, order) -> bool:
 
 def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, like=None, blocking=False) -> ndarray:
     """See `numpy.array`. Host data is copied to the current device. `blocking=True` (CuPy's
-    keyword) waits until a host-to-device copy is complete."""
+    keyword) waits until a host-to-device copy is complete.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.array([[1, 2], [3, 4]])
+    array([[1, 2],
+           [3, 4]])
+    >>> cuarray.array([1, 2, 3], dtype=cuarray.float32)
+    array([1., 2., 3.], dtype=float32)
+    """
     if order is not None and order not in ("C", "F", "A", "K"):
         order = _shapes.normalize_order(order)
     if _is_device_foreign(obj) and not isinstance(obj, ndarray):
@@ -122,17 +132,43 @@ asanyarray = asarray
 
 
 def ascontiguousarray(a, dtype=None, *, like=None) -> ndarray:
-    """See `numpy.ascontiguousarray`."""
+    """See `numpy.ascontiguousarray`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.arange(6).reshape(2, 3).T
+    >>> bool(a.flags['C_CONTIGUOUS']), bool(cuarray.ascontiguousarray(a).flags['C_CONTIGUOUS'])
+    (False, True)
+    """
     out = array(a, dtype=dtype, copy=None, order="C")
     return out.reshape((1,)) if out.ndim == 0 else out
 
 
 def asfortranarray(a, dtype=None, *, like=None) -> ndarray:
-    """See `numpy.asfortranarray`."""
+    """See `numpy.asfortranarray`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.asfortranarray(cuarray.arange(6).reshape(2, 3))
+    >>> bool(a.flags['F_CONTIGUOUS']), a.strides
+    (True, (8, 16))
+    """
     out = array(a, dtype=dtype, copy=None, order="F")
     return out.reshape((1,)) if out.ndim == 0 else out
 
 
 def copy(a, order="K", subok=False) -> ndarray:
-    """See `numpy.copy`."""
+    """See `numpy.copy`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([1, 2, 3])
+    >>> b = cuarray.copy(a)
+    >>> b[0] = 10
+    >>> a
+    array([1, 2, 3])
+    """
     return array(a, copy=True, order=order)

@@ -54,7 +54,19 @@ def _checked_dims(N, M):
 
 
 def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None) -> ndarray:
-    """See `numpy.eye` (one kernel)."""
+    """See `numpy.eye` (one kernel).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.eye(3)
+    array([[1., 0., 0.],
+           [0., 1., 0.],
+           [0., 0., 1.]])
+    >>> cuarray.eye(2, 3, k=1, dtype=int)
+    array([[0, 1, 0],
+           [0, 0, 1]])
+    """
     N, M = _checked_dims(N, M)
     k = operator.index(k)
     dt = _dtypes.normalize_dtype(dtype)
@@ -73,12 +85,30 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None) -> nd
 
 
 def identity(n, dtype=None, *, like=None) -> ndarray:
-    """See `numpy.identity`."""
+    """See `numpy.identity`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.identity(3, dtype=cuarray.int32)
+    array([[1, 0, 0],
+           [0, 1, 0],
+           [0, 0, 1]], dtype=int32)
+    """
     return eye(n, dtype=float if dtype is None else dtype)
 
 
 def tri(N, M=None, k=0, dtype=float, *, like=None) -> ndarray:
-    """See `numpy.tri` (one kernel)."""
+    """See `numpy.tri` (one kernel).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.tri(3, 4, k=1, dtype=int)
+    array([[1, 1, 0, 0],
+           [1, 1, 1, 0],
+           [1, 1, 1, 1]])
+    """
     # NumPy's tri is an outer comparison of two aranges: a negative N or M is an empty axis
     N = max(operator.index(N), 0)
     M = N if M is None else max(operator.index(M), 0)
@@ -123,12 +153,30 @@ def _triangle(m, k, lower: bool) -> ndarray:
 
 def tril(m, k=0) -> ndarray:
     """See `numpy.tril`: zeros above the k-th diagonal of the last two axes (one kernel).
-    The result is always C-contiguous."""
+    The result is always C-contiguous.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.tril(cuarray.arange(1, 10).reshape(3, 3))
+    array([[1, 0, 0],
+           [4, 5, 0],
+           [7, 8, 9]])
+    """
     return _triangle(m, k, True)
 
 
 def triu(m, k=0) -> ndarray:
-    """See `numpy.triu`: zeros below the k-th diagonal of the last two axes (one kernel)."""
+    """See `numpy.triu`: zeros below the k-th diagonal of the last two axes (one kernel).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.triu(cuarray.arange(1, 10).reshape(3, 3), k=1)
+    array([[0, 2, 3],
+           [0, 0, 6],
+           [0, 0, 0]])
+    """
     return _triangle(m, k, False)
 
 
@@ -139,7 +187,18 @@ def _diagonal_view(a: ndarray, k: int) -> ndarray:
 
 def diag(v, k=0) -> ndarray:
     """See `numpy.diag`. 1-D input: a new square array (memset + one copy onto its diagonal);
-    2-D input: the k-th diagonal as a read-only view, as in NumPy."""
+    2-D input: the k-th diagonal as a read-only view, as in NumPy.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.diag(cuarray.array([1, 2, 3]))
+    array([[1, 0, 0],
+           [0, 2, 0],
+           [0, 0, 3]])
+    >>> cuarray.diag(cuarray.arange(9).reshape(3, 3), k=1)
+    array([1, 5])
+    """
     v = as_parameter(v, "diag")  # a host sequence too, as CuPy's diag takes
     k = operator.index(k)
     if v.ndim == 1:
@@ -158,7 +217,17 @@ def diag(v, k=0) -> ndarray:
 
 
 def diagflat(v, k=0) -> ndarray:
-    """See `numpy.diagflat`: `diag` of the flattened input."""
+    """See `numpy.diagflat`: `diag` of the flattened input.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.diagflat(cuarray.array([[1, 2], [3, 4]]))
+    array([[1, 0, 0, 0],
+           [0, 2, 0, 0],
+           [0, 0, 3, 0],
+           [0, 0, 0, 4]])
+    """
     return diag(ravel(as_array(v, "diagflat")), k)
 
 
@@ -167,7 +236,20 @@ _vander_defs: dict = {}
 
 def vander(x, N=None, increasing=False) -> ndarray:
     """See `numpy.vander` (one kernel; powers by repeated multiplication in NumPy's order, so
-    integer results wrap and float results round exactly as NumPy's)."""
+    integer results wrap and float results round exactly as NumPy's).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.vander(cuarray.array([1, 2, 3]), 3)
+    array([[1, 1, 1],
+           [4, 2, 1],
+           [9, 3, 1]])
+    >>> cuarray.vander(cuarray.array([1, 2, 3]), 3, increasing=True)
+    array([[1, 1, 1],
+           [1, 2, 4],
+           [1, 3, 9]])
+    """
     x = as_array(x, "vander")
     if x.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")

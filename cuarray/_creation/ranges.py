@@ -454,7 +454,16 @@ def _pow_def(base_dt, y_dt, out_dt, signs: bool) -> Definition:
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     """See `numpy.logspace`: `linspace` then one power kernel. Scalar arguments and real dtypes
     run on the device; array arguments or complex values are computed by NumPy on the host and
-    copied over (documented in docs/creation.md)."""
+    copied over (documented in docs/creation.md).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.round(cuarray.logspace(0, 3, 4), 6)  # CUDA's pow may differ in the last bit
+    array([   1.,   10.,  100., 1000.])
+    >>> cuarray.round(cuarray.logspace(0, 3, 4, base=2.0), 6)
+    array([1., 2., 4., 8.])
+    """
     if (_is_array_arg(start) or _is_array_arg(stop) or _is_array_arg(base) or
             any(numpy.iscomplexobj(_host_scalar(x)) for x in (start, stop, base))):
         return _host_fallback("logspace", (start, stop), dict(num=num, endpoint=endpoint, base=base,
@@ -478,7 +487,14 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
 
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     """See `numpy.geomspace` (one linspace kernel and one power kernel for real scalars; array or
-    complex arguments are computed on the host and copied over)."""
+    complex arguments are computed on the host and copied over).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.round(cuarray.geomspace(1, 1000, 4), 6)  # CUDA's pow may differ in the last bit
+    array([   1.,   10.,  100., 1000.])
+    """
     hs, he = _host_scalar(start), _host_scalar(stop)
     if _is_array_arg(hs) or _is_array_arg(he) or numpy.iscomplexobj(hs) or numpy.iscomplexobj(he) or (
             dtype is not None and numpy.dtype(dtype).kind == "c"):
@@ -520,7 +536,19 @@ def _host_fallback(name, args, kwargs):
 
 
 def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
-    """See `numpy.meshgrid`. Returns a tuple; with ``copy=False`` the arrays are broadcast views."""
+    """See `numpy.meshgrid`. Returns a tuple; with ``copy=False`` the arrays are broadcast views.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> xx, yy = cuarray.meshgrid(cuarray.arange(3), cuarray.arange(2))
+    >>> xx
+    array([[0, 1, 2],
+           [0, 1, 2]])
+    >>> yy
+    array([[0, 0, 0],
+           [1, 1, 1]])
+    """
     if indexing not in ("xy", "ij"):
         raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
     nd = len(xi)

@@ -24,7 +24,15 @@ def _dtype(x):
 
 
 class finfo:
-    """Machine limits of a floating-point (or complex: of its parts) type. See `numpy.finfo`."""
+    """Machine limits of a floating-point (or complex: of its parts) type. See `numpy.finfo`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> f = cuarray.finfo(cuarray.float32)
+    >>> f.bits, float(f.eps), float(f.max)
+    (32, 1.1920928955078125e-07, 3.4028234663852886e+38)
+    """
 
     def __init__(self, dtype):
         info = numpy.finfo(_dtype(dtype))
@@ -46,5 +54,14 @@ class finfo:
 
 
 def iinfo(int_type) -> numpy.iinfo:
-    """See `numpy.iinfo` (a cuarray array stands for its dtype)."""
+    """See `numpy.iinfo` (a cuarray array stands for its dtype).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.iinfo(cuarray.int8).min, cuarray.iinfo(cuarray.int8).max
+    (-128, 127)
+    >>> cuarray.iinfo(cuarray.uint16).max
+    65535
+    """
     return numpy.iinfo(_dtype(int_type))

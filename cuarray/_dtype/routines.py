@@ -25,7 +25,16 @@ def _dtype_of(x):
 
 
 def can_cast(from_, to, casting="safe") -> bool:
-    """See `numpy.can_cast`; `from_` may be a cuarray array (its dtype is used)."""
+    """See `numpy.can_cast`; `from_` may be a cuarray array (its dtype is used).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.can_cast(cuarray.int32, cuarray.float64), cuarray.can_cast(cuarray.float64, cuarray.int32)
+    (True, False)
+    >>> cuarray.can_cast(cuarray.float64, cuarray.float32, casting='same_kind')
+    True
+    """
     return numpy.can_cast(_dtype_of(from_), _dtype_of(to), casting)
 
 
@@ -47,7 +56,14 @@ def result_type(*arrays_and_dtypes) -> numpy.dtype:
 
 
 def common_type(*arrays):
-    """See `numpy.common_type` (a scalar type, float64 for integer arrays)."""
+    """See `numpy.common_type` (a scalar type, float64 for integer arrays).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.common_type(cuarray.arange(3), cuarray.ones(2, dtype=cuarray.float32))
+    <class 'numpy.float64'>
+    """
     stand_ins = []
     for a in arrays:
         if not isinstance(a, ndarray):
@@ -58,7 +74,14 @@ def common_type(*arrays):
 
 def min_scalar_type(a) -> numpy.dtype:
     """See `numpy.min_scalar_type`. A 0-d device array's value is read (one element copied to the
-    host, synchronising); for other arrays the result is their dtype, as in NumPy."""
+    host, synchronising); for other arrays the result is their dtype, as in NumPy.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.min_scalar_type(10), cuarray.min_scalar_type(-1000)
+    (dtype('uint8'), dtype('int16'))
+    """
     if isinstance(a, ndarray):
         if a.ndim == 0:
             return numpy.min_scalar_type(a.get())
@@ -68,7 +91,14 @@ def min_scalar_type(a) -> numpy.dtype:
 
 def astype(x, dtype, /, *, copy=True, device=None) -> ndarray:
     """See `numpy.astype` (the Array API function). `device` may be None or the array's device
-    (cuarray does not move arrays between devices here; use `to_device`)."""
+    (cuarray does not move arrays between devices here; use `to_device`).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.astype(cuarray.array([1.5, -2.5]), cuarray.int32)
+    array([ 1, -2], dtype=int32)
+    """
     if not isinstance(x, ndarray):
         raise TypeError("Input should be a cuarray array. It is a {}.".format(type(x).__name__))
     if device is not None and device != x.device:

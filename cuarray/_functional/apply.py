@@ -26,7 +26,15 @@ def _result_array(x) -> ndarray:
 
 
 def apply_along_axis(func1d, axis, arr, *args, **kwargs):
-    """See `numpy.apply_along_axis`."""
+    """See `numpy.apply_along_axis`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.arange(6).reshape(2, 3)
+    >>> cuarray.apply_along_axis(lambda row: row[0] + row[-1], 1, a)
+    array([2, 8])
+    """
     arr = as_array(arr, "apply_along_axis")
     nd = arr.ndim
     axis = _shapes.normalize_axis_index(axis, nd)
@@ -48,7 +56,14 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
 
 
 def apply_over_axes(func, a, axes):
-    """See `numpy.apply_over_axes`."""
+    """See `numpy.apply_over_axes`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.apply_over_axes(cuarray.sum, cuarray.arange(6).reshape(2, 3), [0, 1])
+    array([[15]])
+    """
     val = as_array(a, "apply_over_axes")
     N = val.ndim
     if numpy.ndim(axes) == 0:

@@ -268,7 +268,15 @@ def _kernel_name(pyfunc) -> str:
 
 class vectorize:
     """Compile a Python function of elements into one elementwise kernel. See `numpy.vectorize`
-    and this module's docstring for what the function may do; `signature=` is not supported."""
+    and this module's docstring for what the function may do; `signature=` is not supported.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> f = cuarray.vectorize(lambda x, y: x * y + 1)   # one elementwise kernel
+    >>> f(cuarray.arange(4), 2)
+    array([1, 3, 5, 7])
+    """
 
     def __init__(self, pyfunc=numpy._NoValue, otypes=None, doc=None, excluded=None, cache=False, signature=None):
         if signature is not None:

@@ -73,7 +73,21 @@ def flat_set(a: ndarray, key, value) -> None:
 
 class flatiter:
     """A flat iterator over an array. See `numpy.flatiter`: index it (`a.flat[3]`,
-    `a.flat[2:5] = 1`), iterate it, `copy()` it."""
+    `a.flat[2:5] = 1`), iterate it, `copy()` it.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.arange(6).reshape(2, 3)
+    >>> int(a.flat[4])
+    4
+    >>> a.flat[[1, 5]]
+    array([1, 5])
+    >>> a.flat[2:4] = 0
+    >>> a
+    array([[0, 1, 0],
+           [0, 4, 5]])
+    """
 
     __slots__ = ("_base", "_index", "_host")
 

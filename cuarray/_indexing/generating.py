@@ -29,7 +29,19 @@ def _up(host) -> ndarray:
 
 
 def indices(dimensions, dtype=int, sparse=False):
-    """See `numpy.indices`: one arange per axis, broadcast into the result by one copy each."""
+    """See `numpy.indices`: one arange per axis, broadcast into the result by one copy each.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> rows, cols = cuarray.indices((2, 3))
+    >>> rows
+    array([[0, 0, 0],
+           [1, 1, 1]])
+    >>> cols
+    array([[0, 1, 2],
+           [0, 1, 2]])
+    """
     dimensions = tuple(int(d) for d in dimensions)
     dtype = numpy.dtype(dtype)
     n = len(dimensions)
@@ -46,7 +58,16 @@ def indices(dimensions, dtype=int, sparse=False):
 
 
 def ix_(*args):
-    """See `numpy.ix_`."""
+    """See `numpy.ix_`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.arange(12).reshape(3, 4)
+    >>> a[cuarray.ix_(cuarray.array([0, 2]), cuarray.array([1, 3]))]
+    array([[ 1,  3],
+           [ 9, 11]])
+    """
     out = []
     nd = len(args)
     for k, new in enumerate(args):
@@ -87,7 +108,14 @@ def _unravel_def(ndim, in_dt, order):
 
 def unravel_index(indices, shape, order="C"):
     """See `numpy.unravel_index`. An index outside the array raises ValueError, as NumPy's: for
-    device indices after one synchronisation (as CuPy's)."""
+    device indices after one synchronisation (as CuPy's).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.unravel_index(cuarray.array([2, 3, 5]), (2, 3))
+    (array([0, 1, 1]), array([2, 0, 2]))
+    """
     if order not in ("C", "F"):
         raise ValueError("only 'C' or 'F' order is permitted")
     shape = (shape,) if isinstance(shape, int) else tuple(int(s) for s in shape)
@@ -165,7 +193,14 @@ def _ravel_def(ndim, dts, modes, order):
 
 def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     """See `numpy.ravel_multi_index`. With mode='raise', coordinates out of range raise ValueError,
-    as NumPy's: for device coordinates after one synchronisation (as CuPy's)."""
+    as NumPy's: for device coordinates after one synchronisation (as CuPy's).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.ravel_multi_index((cuarray.array([0, 1, 1]), cuarray.array([2, 0, 1])), (2, 3))
+    array([2, 3, 4])
+    """
     dims = tuple(int(x) for x in dims)
     modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
     if len(modes) != len(dims):
@@ -202,13 +237,31 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
 
 
 def diag_indices(n, ndim=2):
-    """See `numpy.diag_indices`."""
+    """See `numpy.diag_indices`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.zeros((3, 3), dtype=int)
+    >>> a[cuarray.diag_indices(3)] = 1
+    >>> a
+    array([[1, 0, 0],
+           [0, 1, 0],
+           [0, 0, 1]])
+    """
     idx = arange(n)
     return (idx,) * ndim
 
 
 def diag_indices_from(arr):
-    """See `numpy.diag_indices_from`."""
+    """See `numpy.diag_indices_from`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.diag_indices_from(cuarray.ones((2, 2)))
+    (array([0, 1]), array([0, 1]))
+    """
     if arr.ndim < 2:
         raise ValueError("input array must be at least 2-d")
     if len(set(arr.shape)) != 1:
@@ -217,30 +270,67 @@ def diag_indices_from(arr):
 
 
 def tril_indices(n, k=0, m=None):
-    """See `numpy.tril_indices` (computed on the host, copied once)."""
+    """See `numpy.tril_indices` (computed on the host, copied once).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.tril_indices(3)
+    (array([0, 1, 1, 2, 2, 2]), array([0, 0, 1, 0, 1, 2]))
+    """
     return tuple(_up(x) for x in numpy.tril_indices(n, k, m))
 
 
 def tril_indices_from(arr, k=0):
-    """See `numpy.tril_indices_from`."""
+    """See `numpy.tril_indices_from`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.arange(9).reshape(3, 3)
+    >>> a[cuarray.tril_indices_from(a)]
+    array([0, 3, 4, 6, 7, 8])
+    """
     if arr.ndim != 2:
         raise ValueError("input array must be 2-d")
     return tril_indices(arr.shape[-2], k=k, m=arr.shape[-1])
 
 
 def triu_indices(n, k=0, m=None):
-    """See `numpy.triu_indices` (computed on the host, copied once)."""
+    """See `numpy.triu_indices` (computed on the host, copied once).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.triu_indices(3, k=1)
+    (array([0, 0, 1]), array([1, 2, 2]))
+    """
     return tuple(_up(x) for x in numpy.triu_indices(n, k, m))
 
 
 def triu_indices_from(arr, k=0):
-    """See `numpy.triu_indices_from`."""
+    """See `numpy.triu_indices_from`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.arange(9).reshape(3, 3)
+    >>> a[cuarray.triu_indices_from(a, k=1)]
+    array([1, 2, 5])
+    """
     if arr.ndim != 2:
         raise ValueError("input array must be 2-d")
     return triu_indices(arr.shape[-2], k=k, m=arr.shape[-1])
 
 
 def mask_indices(n, mask_func, k=0):
-    """See `numpy.mask_indices`: `mask_func` runs on a device array of ones."""
+    """See `numpy.mask_indices`: `mask_func` runs on a device array of ones.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.mask_indices(3, cuarray.triu, 1)
+    (array([0, 0, 1]), array([1, 2, 2]))
+    """
     m = mask_func(ones((n, n), int), k)
     return (m != 0).nonzero()

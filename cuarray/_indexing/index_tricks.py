@@ -234,7 +234,14 @@ class ndenumerate:
 
     The values come from ONE device-to-host copy made when the iterator is created (a per-element
     device read would be a synchronisation each); they are NumPy scalars, as NumPy yields, and
-    writes to the array after that are not seen."""
+    writes to the array after that are not seen.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> [(i, int(v)) for i, v in cuarray.ndenumerate(cuarray.array([[1, 2], [3, 4]]))]
+    [((0, 0), 1), ((0, 1), 2), ((1, 0), 3), ((1, 1), 4)]
+    """
 
     def __init__(self, arr):
         a = as_array(arr, "ndenumerate")

@@ -58,7 +58,18 @@ def _apply_mode(idx, n, mode):
 
 
 def take(a, indices, axis=None, out=None, mode="raise"):
-    """See `numpy.take`."""
+    """See `numpy.take`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([4, 3, 5, 7, 6, 8])
+    >>> cuarray.take(a, [0, 1, 4])
+    array([4, 3, 6])
+    >>> cuarray.take(a.reshape(2, 3), [0, 2], axis=1)
+    array([[4, 5],
+           [7, 8]])
+    """
     a = as_array(a, "take")
     if axis is None:
         a = a.reshape(-1)
@@ -113,14 +124,33 @@ def _along_axis_index(arr, indices, axis):
 
 
 def take_along_axis(arr, indices, axis=-1):
-    """See `numpy.take_along_axis`: one gather."""
+    """See `numpy.take_along_axis`: one gather.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[10, 30, 20], [60, 40, 50]])
+    >>> cuarray.take_along_axis(a, cuarray.array([[0], [2]]), axis=1)
+    array([[10],
+           [50]])
+    """
     arr = as_array(arr, "take_along_axis")
     a, idx = _along_axis_index(arr, indices, axis)
     return a[idx]
 
 
 def put_along_axis(arr, indices, values, axis):
-    """See `numpy.put_along_axis`: one scatter."""
+    """See `numpy.put_along_axis`: one scatter.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.zeros((2, 3), dtype=int)
+    >>> cuarray.put_along_axis(a, cuarray.array([[0], [2]]), 1, axis=1)
+    >>> a
+    array([[1, 0, 0],
+           [0, 0, 1]])
+    """
     a, idx = _along_axis_index(arr, indices, axis)
     a[idx] = values
 
@@ -128,7 +158,16 @@ def put_along_axis(arr, indices, values, axis):
 def put(a, ind, v, mode="raise"):
     """See `numpy.put`: `a.flat[ind] = v`, `v` repeated as needed. With mode='raise', an index
     out of range in a host `ind` raises IndexError at once; in a device `ind`, at the next
-    synchronisation, as every scatter's (`set_sync_index_checks(True)`: at once)."""
+    synchronisation, as every scatter's (`set_sync_index_checks(True)`: at once).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.arange(5)
+    >>> cuarray.put(a, [0, 2], cuarray.array([-44, -55]))   # host indices, device values
+    >>> a
+    array([-44,   1, -55,   3,   4])
+    """
     if not isinstance(a, ndarray):
         raise TypeError("put() needs a cuarray array")
     if not a.flags.writeable:
@@ -183,7 +222,16 @@ def _same_size_mask(mask, a, name):
 
 
 def putmask(a, mask, values):
-    """See `numpy.putmask`: values cycle over all positions of `a` (not only the masked ones)."""
+    """See `numpy.putmask`: values cycle over all positions of `a` (not only the masked ones).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.arange(6)
+    >>> cuarray.putmask(a, a > 2, cuarray.array([10, 20]))   # values cycle over all positions
+    >>> a
+    array([ 0,  1,  2, 20, 10, 20])
+    """
     if not isinstance(a, ndarray):
         raise TypeError("putmask: first argument must be an array")
     mask = _same_size_mask(mask, a, "putmask")
@@ -204,7 +252,16 @@ def putmask(a, mask, values):
 
 def place(arr, mask, vals):
     """See `numpy.place`: values cycle over the masked positions. No host synchronisation (one
-    when `vals` is empty, to see whether any position is masked)."""
+    when `vals` is empty, to see whether any position is masked).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.arange(6)
+    >>> cuarray.place(a, a > 2, cuarray.array([10, 20]))     # values cycle over the masked positions
+    >>> a
+    array([ 0,  1,  2, 10, 20, 10])
+    """
     if not isinstance(arr, ndarray):
         raise TypeError("place() argument 1 must be numpy.ndarray, not {}".format(type(arr).__name__))
     if not arr.flags.writeable:
@@ -234,7 +291,15 @@ def place(arr, mask, vals):
 def extract(condition, arr):
     """See `numpy.extract`: ``take(ravel(arr), nonzero(ravel(condition))[0])``, so a condition
     shorter than `arr` selects from its start, and one longer may hold True only where `arr` has
-    elements (else IndexError, as NumPy's; one more device read in that case)."""
+    elements (else IndexError, as NumPy's; one more device read in that case).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.arange(9).reshape(3, 3)
+    >>> cuarray.extract(a % 3 == 0, a)
+    array([0, 3, 6])
+    """
     condition = as_array(condition, "extract")
     arr = as_array(arr, "extract")
     if condition.dtype != numpy.dtype(bool):
@@ -250,7 +315,20 @@ def extract(condition, arr):
 
 
 def compress(condition, a, axis=None, out=None):
-    """See `numpy.compress`."""
+    """See `numpy.compress`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[1, 2], [3, 4], [5, 6]])
+    >>> cuarray.compress([False, True, True], a, axis=0)
+    array([[3, 4],
+           [5, 6]])
+    >>> cuarray.compress([True, False], a, axis=1)
+    array([[1],
+           [3],
+           [5]])
+    """
     a = as_array(a, "compress")
     # The condition selects, as an index does: host values are accepted (NumPy semantics).
     cond = condition if isinstance(condition, ndarray) else from_host(numpy.asarray(condition))
@@ -294,7 +372,15 @@ def _result_into(res, out):
 
 
 def choose(a, choices, out=None, mode="raise"):
-    """See `numpy.choose`: one gather from the stacked (broadcast) choices."""
+    """See `numpy.choose`: one gather from the stacked (broadcast) choices.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> choices = cuarray.array([[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23]])
+    >>> cuarray.choose(cuarray.array([2, 0, 1, 0]), choices)
+    array([20,  1, 12,  3])
+    """
     a = as_array(a, "choose")
     choices = [as_array(c, "choose") for c in choices]
     n = len(choices)
@@ -321,7 +407,15 @@ def choose(a, choices, out=None, mode="raise"):
 
 
 def select(condlist, choicelist, default=0):
-    """See `numpy.select`: masked copies from the last condition to the first."""
+    """See `numpy.select`: masked copies from the last condition to the first.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> x = cuarray.arange(6)
+    >>> cuarray.select([x < 2, x > 3], [x, x ** 2], default=-1)
+    array([ 0,  1, -1, -1, 16, 25])
+    """
     if len(condlist) != len(choicelist):
         raise ValueError("list of cases must be same length as list of conditions")
     if len(condlist) == 0:
@@ -345,7 +439,15 @@ def select(condlist, choicelist, default=0):
 
 
 def piecewise(x, condlist, funclist, *args, **kw):
-    """See `numpy.piecewise`."""
+    """See `numpy.piecewise`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> x = cuarray.array([-2.0, -0.5, 0.5, 2.0])
+    >>> cuarray.piecewise(x, [x < 0, x >= 0], [-1, lambda v: v * 10])
+    array([-1., -1.,  5., 20.])
+    """
     x = as_array(x, "piecewise")
     if isinstance(condlist, ndarray) and condlist.ndim == x.ndim:
         condlist = [condlist]
@@ -391,7 +493,17 @@ def piecewise(x, condlist, funclist, *args, **kw):
 
 
 def diagonal(a, offset=0, axis1=0, axis2=1):
-    """See `numpy.diagonal`: a read-only view, like NumPy's."""
+    """See `numpy.diagonal`: a read-only view, like NumPy's.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.arange(9).reshape(3, 3)
+    >>> cuarray.diagonal(a)
+    array([0, 4, 8])
+    >>> cuarray.diagonal(a, offset=-1)
+    array([3, 7])
+    """
     a = as_array(a, "diagonal")
     shape, strides, start = _shapes.diagonal(a._shape, a._strides, offset, axis1, axis2)
     v = ndarray._view(shape, strides, a._dtype, a.data + start if start else a.data, a)
@@ -400,7 +512,18 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 
 
 def fill_diagonal(a, val, wrap=False):
-    """See `numpy.fill_diagonal`: a strided view of the flat array, filled in place."""
+    """See `numpy.fill_diagonal`: a strided view of the flat array, filled in place.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.zeros((3, 3), dtype=int)
+    >>> cuarray.fill_diagonal(a, 5)
+    >>> a
+    array([[5, 0, 0],
+           [0, 5, 0],
+           [0, 0, 5]])
+    """
     if a.ndim < 2:
         raise ValueError("array must be at least 2-d")
     if a.ndim == 2:

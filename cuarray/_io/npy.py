@@ -31,25 +31,71 @@ def _device(x):
 
 
 def save(file, arr, allow_pickle=True):
-    """See `numpy.save`: the array is copied to the host and written by NumPy."""
+    """See `numpy.save`: the array is copied to the host and written by NumPy.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> import io
+    >>> f = io.BytesIO()
+    >>> cuarray.save(f, cuarray.arange(4))   # NumPy's .npy format, from a host copy
+    >>> _ = f.seek(0)
+    >>> cuarray.load(f)
+    array([0, 1, 2, 3])
+    """
     numpy.save(file, _host(arr), allow_pickle=allow_pickle)
 
 
 def savez(file, *args, allow_pickle=True, **kwds):
-    """See `numpy.savez`."""
+    """See `numpy.savez`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> import io
+    >>> f = io.BytesIO()
+    >>> cuarray.savez(f, x=cuarray.arange(3), y=cuarray.ones(2))
+    >>> _ = f.seek(0)
+    >>> npz = cuarray.load(f)
+    >>> sorted(npz.files), npz['x']
+    (['x', 'y'], array([0, 1, 2]))
+    """
     numpy.savez(file, *[_host(a) for a in args], allow_pickle=allow_pickle,
                 **{k: _host(v) for k, v in kwds.items()})
 
 
 def savez_compressed(file, *args, allow_pickle=True, **kwds):
-    """See `numpy.savez_compressed`."""
+    """See `numpy.savez_compressed`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> import io
+    >>> f = io.BytesIO()
+    >>> cuarray.savez_compressed(f, cuarray.zeros(1000))
+    >>> _ = f.seek(0)
+    >>> cuarray.load(f)['arr_0'].shape
+    (1000,)
+    """
     numpy.savez_compressed(file, *[_host(a) for a in args], allow_pickle=allow_pickle,
                            **{k: _host(v) for k, v in kwds.items()})
 
 
 class NpzFile(Mapping):
     """The arrays of an `.npz` file, copied to the device as they are read. See
-    `numpy.lib.npyio.NpzFile`; `npz.host` is NumPy's object."""
+    `numpy.lib.npyio.NpzFile`; `npz.host` is NumPy's object.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> import io
+    >>> f = io.BytesIO()
+    >>> cuarray.savez(f, x=cuarray.arange(3))
+    >>> _ = f.seek(0)
+    >>> with cuarray.load(f) as npz:   # members are read and copied to the device when accessed
+    ...     npz.files, npz['x']
+    (['x'], array([0, 1, 2]))
+    """
 
     def __init__(self, host):
         self.host = host
@@ -86,7 +132,18 @@ class NpzFile(Mapping):
 def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="ASCII", *,
          max_header_size=10000):
     """See `numpy.load`: a `.npy` array comes back as a cuarray array, an `.npz` file as an
-    `NpzFile` whose members are cuarray arrays (`mmap_mode` maps the file, then copies it)."""
+    `NpzFile` whose members are cuarray arrays (`mmap_mode` maps the file, then copies it).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> import io
+    >>> f = io.BytesIO()
+    >>> cuarray.save(f, cuarray.array([[1.5, 2.5]]))
+    >>> _ = f.seek(0)
+    >>> cuarray.load(f)   # a device array
+    array([[1.5, 2.5]])
+    """
     out = numpy.load(file, mmap_mode=mmap_mode, allow_pickle=allow_pickle, fix_imports=fix_imports,
                      encoding=encoding, max_header_size=max_header_size)
     if isinstance(out, numpy.lib.npyio.NpzFile):

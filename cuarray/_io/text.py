@@ -28,17 +28,43 @@ def _upload(host):
 
 
 def loadtxt(fname, *args, **kwargs) -> ndarray:
-    """See `numpy.loadtxt` (parsed on the host, then copied to the device)."""
+    """See `numpy.loadtxt` (parsed on the host, then copied to the device).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.loadtxt(['1 2', '3 4'])   # a file name, a file, or lines
+    array([[1., 2.],
+           [3., 4.]])
+    """
     return _upload(numpy.loadtxt(fname, *args, **kwargs))
 
 
 def genfromtxt(fname, *args, **kwargs) -> ndarray:
-    """See `numpy.genfromtxt` (parsed on the host, then copied to the device)."""
+    """See `numpy.genfromtxt` (parsed on the host, then copied to the device).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.genfromtxt(['1,2', '3,'], delimiter=',')   # missing values become NaN
+    array([[ 1.,  2.],
+           [ 3., nan]])
+    """
     return _upload(numpy.genfromtxt(fname, *args, **kwargs))
 
 
 def fromfile(file, dtype=float, count=-1, sep="", offset=0, *, like=None) -> ndarray:
-    """See `numpy.fromfile` (read on the host, then copied to the device)."""
+    """See `numpy.fromfile` (read on the host, then copied to the device).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     cuarray.arange(4).tofile(os.path.join(d, 'x.bin'))
+    ...     cuarray.fromfile(os.path.join(d, 'x.bin'), dtype=cuarray.int64)
+    array([0, 1, 2, 3])
+    """
     return _upload(numpy.fromfile(file, dtype=dtype, count=count, sep=sep, offset=offset))
 
 
@@ -49,7 +75,18 @@ def _host(a):
 
 
 def savetxt(fname, X, *args, **kwargs) -> None:
-    """See `numpy.savetxt` (of a host copy)."""
+    """See `numpy.savetxt` (of a host copy).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> import io
+    >>> f = io.StringIO()
+    >>> cuarray.savetxt(f, cuarray.array([[1, 2], [3, 4]]), fmt='%d')
+    >>> print(f.getvalue(), end='')
+    1 2
+    3 4
+    """
     numpy.savetxt(fname, X.get() if isinstance(X, ndarray) else X, *args, **kwargs)
 
 

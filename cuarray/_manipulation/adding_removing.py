@@ -21,7 +21,15 @@ __all__ = ["resize", "append", "insert", "delete", "trim_zeros"]
 
 
 def resize(a, new_shape):
-    """See `numpy.resize`: the flat input repeated to fill `new_shape`."""
+    """See `numpy.resize`: the flat input repeated to fill `new_shape`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.resize(cuarray.array([1, 2, 3]), (2, 4))
+    array([[1, 2, 3, 1],
+           [2, 3, 1, 2]])
+    """
     a = as_array(a, "resize")
     new_shape = (new_shape,) if isinstance(new_shape, int) else tuple(new_shape)
     if any(d < 0 for d in new_shape):
@@ -35,7 +43,17 @@ def resize(a, new_shape):
 
 
 def append(arr, values, axis=None):
-    """See `numpy.append`."""
+    """See `numpy.append`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.append(cuarray.array([1, 2, 3]), cuarray.array([4, 5]))   # not a list: no implicit upload
+    array([1, 2, 3, 4, 5])
+    >>> cuarray.append(cuarray.array([[1, 2]]), cuarray.array([[3, 4]]), axis=0)
+    array([[1, 2],
+           [3, 4]])
+    """
     arr = as_array(arr, "append")
     values = as_array(values, "append")
     if axis is None:
@@ -44,7 +62,17 @@ def append(arr, values, axis=None):
 
 
 def delete(arr, obj, axis=None):
-    """See `numpy.delete`: one gather of the kept positions (computed on the host)."""
+    """See `numpy.delete`: one gather of the kept positions (computed on the host).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.delete(cuarray.arange(6), [0, 2])
+    array([1, 3, 4, 5])
+    >>> cuarray.delete(cuarray.arange(6).reshape(2, 3), 1, axis=1)
+    array([[0, 2],
+           [3, 5]])
+    """
     arr = as_array(arr, "delete")
     if axis is None:
         arr = arr.reshape(-1)
@@ -61,7 +89,16 @@ def delete(arr, obj, axis=None):
 
 def insert(arr, obj, values, axis=None):
     """See `numpy.insert`: NumPy plans the positions on a small host index array, then the result
-    is filled with one scatter of `values` and one scatter of `arr`."""
+    is filled with one scatter of `values` and one scatter of `arr`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.insert(cuarray.array([1, 2, 3]), 1, 9)
+    array([1, 9, 2, 3])
+    >>> cuarray.insert(cuarray.array([1, 2, 3]), [0, 3], cuarray.array([7, 8]))
+    array([7, 1, 2, 3, 8])
+    """
     arr = as_array(arr, "insert")
     if axis is None:
         arr = arr.reshape(-1)
@@ -111,7 +148,16 @@ def insert(arr, obj, values, axis=None):
 
 def trim_zeros(filt, trim="fb", axis=None):
     """See `numpy.trim_zeros` (NumPy 2.2+: any ndim, `axis`). One small host read per trimmed axis:
-    `any(filt != 0)` over the other axes says where the nonzero span of that axis starts and ends."""
+    `any(filt != 0)` over the other axes says where the nonzero span of that axis starts and ends.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.trim_zeros(cuarray.array([0, 0, 1, 2, 0, 3, 0]))
+    array([1, 2, 0, 3])
+    >>> cuarray.trim_zeros(cuarray.array([0, 0, 1, 2, 0]), trim='f')
+    array([1, 2, 0])
+    """
     filt = as_array(filt, "trim_zeros")
     low = trim.lower()
     bad = set(low) - set("fb")

@@ -51,7 +51,19 @@ def _scalar_value(value, dt, casting):
 
 
 def copyto(dst, src, casting="same_kind", where=True) -> None:
-    """See `numpy.copyto`: copy `src` into `dst` with broadcasting, where `where` is True."""
+    """See `numpy.copyto`: copy `src` into `dst` with broadcasting, where `where` is True.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.zeros(3)
+    >>> cuarray.copyto(a, cuarray.array([1, 2, 3]))
+    >>> a
+    array([1., 2., 3.])
+    >>> cuarray.copyto(a, 0, where=cuarray.array([True, False, True]))
+    >>> a
+    array([0., 2., 0.])
+    """
     if not isinstance(dst, ndarray):
         raise TypeError("copyto() argument 1 must be a cuarray.ndarray, not {}".format(type(dst).__name__))
     if casting not in _CASTINGS:
@@ -107,17 +119,39 @@ def copyto(dst, src, casting="same_kind", where=True) -> None:
 # ndim/shape/size read attributes: a cuarray array answers itself (no device work); anything else
 # (a list, a NumPy array) is NumPy's question, answered on the host without a device copy.
 def ndim(a) -> int:
-    """See `numpy.ndim`."""
+    """See `numpy.ndim`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.ndim(cuarray.zeros((2, 3)))
+    2
+    """
     return a.ndim if isinstance(a, ndarray) else numpy.ndim(a)
 
 
 def shape(a) -> tuple:
-    """See `numpy.shape`."""
+    """See `numpy.shape`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.shape(cuarray.zeros((2, 3)))
+    (2, 3)
+    """
     return a.shape if isinstance(a, ndarray) else numpy.shape(a)
 
 
 def size(a, axis=None) -> int:
-    """See `numpy.size` (`axis` an int or a tuple of ints)."""
+    """See `numpy.size` (`axis` an int or a tuple of ints).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.zeros((2, 3))
+    >>> cuarray.size(a), cuarray.size(a, 1)
+    (6, 3)
+    """
     if not isinstance(a, ndarray):
         return numpy.size(a, axis)
     if axis is None:

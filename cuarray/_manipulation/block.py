@@ -45,7 +45,18 @@ def _assemble(arrays, depth: int, ndim: int, level: int = 0):
 
 
 def block(arrays):
-    """See `numpy.block`."""
+    """See `numpy.block`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.ones((2, 2), dtype=int)
+    >>> cuarray.block([[a, 2 * a], [3 * a, 4 * a]])
+    array([[1, 1, 2, 2],
+           [1, 1, 2, 2],
+           [3, 3, 4, 4],
+           [3, 3, 4, 4]])
+    """
     depth, nd = _depths(arrays)
     out = _assemble(arrays, depth, max(depth, nd))
     return out if depth else out.copy()

@@ -21,7 +21,15 @@ _MAXARGS = 64
 
 
 class broadcast:
-    """An object that mimics broadcasting. See `numpy.broadcast`."""
+    """An object that mimics broadcasting. See `numpy.broadcast`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> b = cuarray.broadcast(cuarray.ones((2, 1)), cuarray.ones(3))
+    >>> b.shape, b.nd, b.size
+    ((2, 3), 2, 6)
+    """
 
     def __init__(self, *args):
         if len(args) > _MAXARGS:

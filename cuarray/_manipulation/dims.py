@@ -20,7 +20,16 @@ def _view(a: ndarray, shape, strides) -> ndarray:
 
 
 def squeeze(a, axis=None) -> ndarray:
-    """See `numpy.squeeze`. A view."""
+    """See `numpy.squeeze`. A view.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.squeeze(cuarray.zeros((1, 3, 1))).shape
+    (3,)
+    >>> cuarray.squeeze(cuarray.zeros((1, 3, 1)), axis=0).shape
+    (3, 1)
+    """
     a = as_array(a, "squeeze")
     if axis is None:
         keep = [i for i, n in enumerate(a._shape) if n != 1]
@@ -34,7 +43,17 @@ def squeeze(a, axis=None) -> ndarray:
 
 
 def expand_dims(a, axis) -> ndarray:
-    """See `numpy.expand_dims`. A view (strides as NumPy's reshape gives them)."""
+    """See `numpy.expand_dims`. A view (strides as NumPy's reshape gives them).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> x = cuarray.array([1, 2, 3])
+    >>> cuarray.expand_dims(x, 0)
+    array([[1, 2, 3]])
+    >>> cuarray.expand_dims(x, (0, 2)).shape
+    (1, 3, 1)
+    """
     a = as_array(a, "expand_dims")
     if type(axis) not in (tuple, list):
         axis = (axis,)
@@ -46,7 +65,15 @@ def expand_dims(a, axis) -> ndarray:
 
 
 def broadcast_to(array, shape) -> ndarray:
-    """See `numpy.broadcast_to`: a read-only view, as in NumPy."""
+    """See `numpy.broadcast_to`: a read-only view, as in NumPy.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.broadcast_to(cuarray.array([1, 2, 3]), (2, 3))
+    array([[1, 2, 3],
+           [1, 2, 3]])
+    """
     a = as_array(array, "broadcast_to")
     shape = _shapes._as_shape(shape)
     if not shape and a._shape:
@@ -62,6 +89,17 @@ def broadcast_arrays(*args):
 
     NumPy warns when a broadcast result is written to (a future read-only flag); cuarray leaves
     them writeable without a warning. Arrays already of the shape are returned as they are.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> x, y = cuarray.broadcast_arrays(cuarray.array([[1], [2]]), cuarray.array([10, 20, 30]))
+    >>> x
+    array([[1, 1, 1],
+           [2, 2, 2]])
+    >>> y
+    array([[10, 20, 30],
+           [10, 20, 30]])
     """
     arrays = [as_array(x, "broadcast_arrays") for x in args]
     shape = _shapes.broadcast_shapes(*[x._shape for x in arrays])
@@ -79,7 +117,16 @@ def _one_or_tuple(res):
 
 
 def atleast_1d(*arys):
-    """See `numpy.atleast_1d`: one array for one argument, else a tuple."""
+    """See `numpy.atleast_1d`: one array for one argument, else a tuple.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.atleast_1d(5)
+    array([5])
+    >>> cuarray.atleast_1d(1, cuarray.array([2, 3]))
+    (array([1]), array([2, 3]))
+    """
     res = []
     for x in arys:
         x = as_array(x, "atleast_1d")
@@ -88,7 +135,14 @@ def atleast_1d(*arys):
 
 
 def atleast_2d(*arys):
-    """See `numpy.atleast_2d`."""
+    """See `numpy.atleast_2d`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.atleast_2d(cuarray.array([1, 2, 3]))
+    array([[1, 2, 3]])
+    """
     res = []
     for x in arys:
         x = as_array(x, "atleast_2d")
@@ -101,7 +155,16 @@ def atleast_2d(*arys):
 
 
 def atleast_3d(*arys):
-    """See `numpy.atleast_3d` (a 1-D array of n becomes (1, n, 1), a 2-D one (m, n, 1))."""
+    """See `numpy.atleast_3d` (a 1-D array of n becomes (1, n, 1), a 2-D one (m, n, 1)).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.atleast_3d(cuarray.array([1, 2, 3])).shape
+    (1, 3, 1)
+    >>> cuarray.atleast_3d(cuarray.ones((2, 3))).shape
+    (2, 3, 1)
+    """
     res = []
     for x in arys:
         x = as_array(x, "atleast_3d")

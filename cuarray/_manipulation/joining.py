@@ -177,7 +177,19 @@ concat = concatenate
 
 
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
-    """See `numpy.stack`."""
+    """See `numpy.stack`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a, b = cuarray.array([1, 2]), cuarray.array([3, 4])
+    >>> cuarray.stack([a, b])
+    array([[1, 2],
+           [3, 4]])
+    >>> cuarray.stack([a, b], axis=1)
+    array([[1, 3],
+           [2, 4]])
+    """
     arrays = [as_array(a, "stack") for a in arrays]
     if not arrays:
         raise ValueError("need at least one array to stack")
@@ -205,7 +217,15 @@ def _atleast(a, n, fn):
 
 
 def vstack(tup, *, dtype=None, casting="same_kind"):
-    """See `numpy.vstack`."""
+    """See `numpy.vstack`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.vstack([cuarray.array([1, 2]), cuarray.array([3, 4])])
+    array([[1, 2],
+           [3, 4]])
+    """
     return concatenate([_atleast(a, 2, "vstack") for a in tup], axis=0, dtype=dtype, casting=casting)
 
 
@@ -213,7 +233,14 @@ row_stack = vstack
 
 
 def hstack(tup, *, dtype=None, casting="same_kind"):
-    """See `numpy.hstack`."""
+    """See `numpy.hstack`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.hstack([cuarray.array([1, 2]), cuarray.array([3, 4, 5])])
+    array([1, 2, 3, 4, 5])
+    """
     arrs = [_atleast(a, 1, "hstack") for a in tup]
     if arrs and arrs[0].ndim == 1:
         return concatenate(arrs, axis=0, dtype=dtype, casting=casting)
@@ -221,12 +248,28 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
 
 
 def dstack(tup):
-    """See `numpy.dstack`."""
+    """See `numpy.dstack`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.dstack([cuarray.array([1, 2]), cuarray.array([3, 4])])
+    array([[[1, 3],
+            [2, 4]]])
+    """
     return concatenate([_atleast(a, 3, "dstack") for a in tup], axis=2)
 
 
 def column_stack(tup):
-    """See `numpy.column_stack`."""
+    """See `numpy.column_stack`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.column_stack([cuarray.array([1, 2]), cuarray.array([3, 4])])
+    array([[1, 3],
+           [2, 4]])
+    """
     arrs = []
     for a in tup:
         a = as_array(a, "column_stack")

@@ -34,7 +34,15 @@ def parse_requirements(requirements):
 
 
 def require(a, dtype=None, requirements=None, *, like=None) -> ndarray:
-    """See `numpy.require`. The 'A' (aligned) and 'E' (base class) requirements always hold."""
+    """See `numpy.require`. The 'A' (aligned) and 'E' (base class) requirements always hold.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.require(cuarray.arange(6).reshape(2, 3), dtype=cuarray.float32, requirements='F')
+    >>> a.dtype, bool(a.flags['F_CONTIGUOUS'])
+    (dtype('float32'), True)
+    """
     if not requirements:
         return asanyarray(a, dtype=dtype)
     order, reqs = parse_requirements(requirements)
@@ -47,7 +55,14 @@ def require(a, dtype=None, requirements=None, *, like=None) -> ndarray:
 
 def asarray_chkfinite(a, dtype=None, order=None) -> ndarray:
     """See `numpy.asarray_chkfinite`. The check reads one bool back from the device (a
-    synchronisation)."""
+    synchronisation).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.asarray_chkfinite([1.0, 2.0])
+    array([1., 2.])
+    """
     arr = asarray(a, dtype=dtype, order=order)
     # x * 0 == 0 exactly where x is finite (inf * 0 and nan * 0 are nan): the check with this
     # layer's operators, since `isfinite` lives on the logic page above it (docs/architecture.md).

@@ -14,7 +14,19 @@ __all__ = ["flip", "fliplr", "flipud", "roll", "rot90"]
 
 
 def flip(m, axis=None):
-    """See `numpy.flip`."""
+    """See `numpy.flip`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.arange(6).reshape(2, 3)
+    >>> cuarray.flip(a)
+    array([[5, 4, 3],
+           [2, 1, 0]])
+    >>> cuarray.flip(a, axis=1)
+    array([[2, 1, 0],
+           [5, 4, 3]])
+    """
     m = as_array(m, "flip")
     axes = range(m.ndim) if axis is None else _shapes.normalize_axis_tuple(axis, m.ndim)
     idx = [slice(None)] * m.ndim
@@ -24,7 +36,15 @@ def flip(m, axis=None):
 
 
 def fliplr(m):
-    """See `numpy.fliplr`."""
+    """See `numpy.fliplr`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.fliplr(cuarray.arange(6).reshape(2, 3))
+    array([[2, 1, 0],
+           [5, 4, 3]])
+    """
     m = as_array(m, "fliplr")
     if m.ndim < 2:
         raise ValueError("Input must be >= 2-d.")
@@ -32,7 +52,15 @@ def fliplr(m):
 
 
 def flipud(m):
-    """See `numpy.flipud`."""
+    """See `numpy.flipud`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.flipud(cuarray.arange(6).reshape(2, 3))
+    array([[3, 4, 5],
+           [0, 1, 2]])
+    """
     m = as_array(m, "flipud")
     if m.ndim < 1:
         raise ValueError("Input must be >= 1-d.")
@@ -40,7 +68,17 @@ def flipud(m):
 
 
 def roll(a, shift, axis=None):
-    """See `numpy.roll`."""
+    """See `numpy.roll`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.roll(cuarray.arange(5), 2)
+    array([3, 4, 0, 1, 2])
+    >>> cuarray.roll(cuarray.arange(6).reshape(2, 3), -1, axis=1)
+    array([[1, 2, 0],
+           [4, 5, 3]])
+    """
     a = as_array(a, "roll")
     if isinstance(shift, ndarray):  # CuPy takes a device shift: read it (a small synchronising copy)
         shift = shift.get()
@@ -75,7 +113,15 @@ def roll(a, shift, axis=None):
 
 
 def rot90(m, k=1, axes=(0, 1)):
-    """See `numpy.rot90` (a view)."""
+    """See `numpy.rot90` (a view).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.rot90(cuarray.array([[1, 2], [3, 4]]))
+    array([[2, 4],
+           [1, 3]])
+    """
     m = as_array(m, "rot90")
     axes = tuple(axes)
     if len(axes) != 2:

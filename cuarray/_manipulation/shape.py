@@ -67,7 +67,16 @@ def _reshape_order(a: ndarray, order) -> str:
 
 
 def ravel(a: ndarray, order="C") -> ndarray:
-    """See `numpy.ravel`: a 1-D view when possible."""
+    """See `numpy.ravel`: a 1-D view when possible.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.ravel(cuarray.arange(6).reshape(2, 3))
+    array([0, 1, 2, 3, 4, 5])
+    >>> cuarray.ravel(cuarray.arange(6).reshape(2, 3), order='F')
+    array([0, 3, 1, 4, 2, 5])
+    """
     if order not in ("C", "F", "A", "K"):
         order = _shapes.normalize_order(order, "C")
     if order == "K":

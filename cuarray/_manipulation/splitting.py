@@ -17,7 +17,14 @@ def _piece(a, axis, start, stop):
 
 
 def array_split(ary, indices_or_sections, axis=0):
-    """See `numpy.array_split`."""
+    """See `numpy.array_split`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.array_split(cuarray.arange(5), 2)
+    [array([0, 1, 2]), array([3, 4])]
+    """
     axis = _shapes.normalize_axis_index(axis, ary.ndim)
     n = ary.shape[axis]
     try:
@@ -36,7 +43,16 @@ def array_split(ary, indices_or_sections, axis=0):
 
 
 def split(ary, indices_or_sections, axis=0):
-    """See `numpy.split`."""
+    """See `numpy.split`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.split(cuarray.arange(6), 3)
+    [array([0, 1]), array([2, 3]), array([4, 5])]
+    >>> cuarray.split(cuarray.arange(6), [1, 4])
+    [array([0]), array([1, 2, 3]), array([4, 5])]
+    """
     try:
         sections = operator.index(indices_or_sections)
     except TypeError:
@@ -52,28 +68,60 @@ def split(ary, indices_or_sections, axis=0):
 
 
 def hsplit(ary, indices_or_sections):
-    """See `numpy.hsplit`."""
+    """See `numpy.hsplit`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> left, right = cuarray.hsplit(cuarray.arange(8).reshape(2, 4), 2)
+    >>> left
+    array([[0, 1],
+           [4, 5]])
+    """
     if ary.ndim == 0:
         raise ValueError("hsplit only works on arrays of 1 or more dimensions")
     return split(ary, indices_or_sections, 1 if ary.ndim > 1 else 0)
 
 
 def vsplit(ary, indices_or_sections):
-    """See `numpy.vsplit`."""
+    """See `numpy.vsplit`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> top, bottom = cuarray.vsplit(cuarray.arange(8).reshape(4, 2), 2)
+    >>> bottom
+    array([[4, 5],
+           [6, 7]])
+    """
     if ary.ndim < 2:
         raise ValueError("vsplit only works on arrays of 2 or more dimensions")
     return split(ary, indices_or_sections, 0)
 
 
 def dsplit(ary, indices_or_sections):
-    """See `numpy.dsplit`."""
+    """See `numpy.dsplit`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> [p.shape for p in cuarray.dsplit(cuarray.ones((2, 2, 4)), 2)]
+    [(2, 2, 2), (2, 2, 2)]
+    """
     if ary.ndim < 3:
         raise ValueError("dsplit only works on arrays of 3 or more dimensions")
     return split(ary, indices_or_sections, 2)
 
 
 def unstack(x, /, *, axis=0) -> tuple:
-    """See `numpy.unstack`: a tuple of views, one per index along `axis`."""
+    """See `numpy.unstack`: a tuple of views, one per index along `axis`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.unstack(cuarray.arange(6).reshape(2, 3))
+    (array([0, 1, 2]), array([3, 4, 5]))
+    """
     if x.ndim == 0:
         raise ValueError("Input array must be at least 1-d.")
     axis = _shapes.normalize_axis_index(axis, x.ndim)

@@ -14,7 +14,17 @@ __all__ = ["tile", "repeat"]
 
 
 def tile(A, reps):
-    """See `numpy.tile`: the input broadcast into an interleaved (rep, dim, ...) view of the result."""
+    """See `numpy.tile`: the input broadcast into an interleaved (rep, dim, ...) view of the result.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.tile(cuarray.array([1, 2]), 3)
+    array([1, 2, 1, 2, 1, 2])
+    >>> cuarray.tile(cuarray.array([1, 2]), (2, 2))
+    array([[1, 2, 1, 2],
+           [1, 2, 1, 2]])
+    """
     A = as_array(A, "tile")
     reps = (int(reps),) if numpy.ndim(reps) == 0 else tuple(int(r) for r in reps)
     d = len(reps)
@@ -36,7 +46,18 @@ def tile(A, reps):
 
 
 def repeat(a, repeats, axis=None):
-    """See `numpy.repeat`. Device `repeats` are copied to the host (their sum sizes the result)."""
+    """See `numpy.repeat`. Device `repeats` are copied to the host (their sum sizes the result).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.repeat(cuarray.array([1, 2, 3]), 2)
+    array([1, 1, 2, 2, 3, 3])
+    >>> cuarray.repeat(cuarray.array([[1, 2], [3, 4]]), [1, 2], axis=0)
+    array([[1, 2],
+           [3, 4],
+           [3, 4]])
+    """
     a = as_array(a, "repeat")
     if axis is None:
         a = a.reshape(-1)

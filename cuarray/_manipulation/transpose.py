@@ -30,7 +30,19 @@ def _permutation(axes, ndim: int) -> tuple:
 
 
 def transpose(a, axes=None) -> ndarray:
-    """See `numpy.transpose`. A view."""
+    """See `numpy.transpose`. A view.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.arange(6).reshape(2, 3)
+    >>> cuarray.transpose(a)
+    array([[0, 3],
+           [1, 4],
+           [2, 5]])
+    >>> cuarray.transpose(cuarray.ones((2, 3, 4)), (2, 0, 1)).shape
+    (4, 2, 3)
+    """
     a = as_array(a, "transpose")
     if axes is None:
         return _permuted(a, tuple(range(a.ndim - 1, -1, -1)))
@@ -38,12 +50,26 @@ def transpose(a, axes=None) -> ndarray:
 
 
 def permute_dims(a, /, axes) -> ndarray:
-    """See `numpy.permute_dims` (array API): `transpose` with required `axes`."""
+    """See `numpy.permute_dims` (array API): `transpose` with required `axes`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.permute_dims(cuarray.ones((2, 3, 4)), (1, 2, 0)).shape
+    (3, 4, 2)
+    """
     return transpose(a, axes)
 
 
 def swapaxes(a, axis1, axis2) -> ndarray:
-    """See `numpy.swapaxes`. A view."""
+    """See `numpy.swapaxes`. A view.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.swapaxes(cuarray.arange(6).reshape(1, 2, 3), 0, 2).shape
+    (3, 2, 1)
+    """
     a = as_array(a, "swapaxes")
     nd = a.ndim
     i = _shapes.normalize_axis_index(axis1, nd, "axis1")
@@ -54,7 +80,14 @@ def swapaxes(a, axis1, axis2) -> ndarray:
 
 
 def moveaxis(a, source, destination) -> ndarray:
-    """See `numpy.moveaxis`. A view."""
+    """See `numpy.moveaxis`. A view.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.moveaxis(cuarray.ones((2, 3, 4)), 0, -1).shape
+    (3, 4, 2)
+    """
     a = as_array(a, "moveaxis")
     nd = a.ndim
     src = _shapes.normalize_axis_tuple(source, nd, "source")
@@ -68,7 +101,14 @@ def moveaxis(a, source, destination) -> ndarray:
 
 
 def rollaxis(a, axis, start=0) -> ndarray:
-    """See `numpy.rollaxis` (prefer `moveaxis`). A view."""
+    """See `numpy.rollaxis` (prefer `moveaxis`). A view.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.rollaxis(cuarray.ones((2, 3, 4)), 2).shape
+    (4, 2, 3)
+    """
     from numpy.exceptions import AxisError
 
     a = as_array(a, "rollaxis")
@@ -88,7 +128,16 @@ def rollaxis(a, axis, start=0) -> ndarray:
 
 
 def matrix_transpose(x, /) -> ndarray:
-    """See `numpy.matrix_transpose` (array API): swaps the last two axes."""
+    """See `numpy.matrix_transpose` (array API): swaps the last two axes.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.matrix_transpose(cuarray.arange(6).reshape(1, 2, 3))
+    array([[[0, 3],
+            [1, 4],
+            [2, 5]]])
+    """
     x = as_array(x, "matrix_transpose")
     if x.ndim < 2:
         raise ValueError("Input array must be at least 2-dimensional, but it is {}".format(x.ndim))

@@ -40,7 +40,21 @@ def _pairs(value, ndim, name):
 
 
 def pad(array, pad_width, mode="constant", **kwargs):
-    """See `numpy.pad`."""
+    """See `numpy.pad`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.pad(cuarray.array([1, 2, 3]), 2)
+    array([0, 0, 1, 2, 3, 0, 0])
+    >>> cuarray.pad(cuarray.array([1, 2, 3]), (1, 2), mode='edge')
+    array([1, 1, 2, 3, 3, 3])
+    >>> cuarray.pad(cuarray.array([[1, 2], [3, 4]]), 1, mode='reflect')
+    array([[4, 3, 4, 3],
+           [2, 1, 2, 1],
+           [4, 3, 4, 3],
+           [2, 1, 2, 1]])
+    """
     array = as_array(array, "pad")
     nd = array.ndim
     if numpy.asarray(pad_width).dtype.kind != "i":

@@ -59,7 +59,17 @@ def _key(name, a, n, axis, norm):
 
 
 def fft(a, n=None, axis=-1, norm=None, out=None):
-    """See `numpy.fft.fft`."""
+    """See `numpy.fft.fft`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> x = cuarray.cos(2 * cuarray.pi * cuarray.arange(8) / 8)   # one period of a cosine
+    >>> cuarray.round(abs(cuarray.fft.fft(x)), 6)   # cuFFT's last bits differ from NumPy's
+    array([0., 4., 0., 0., 0., 0., 0., 4.])
+    >>> cuarray.fft.fft(x).dtype, cuarray.fft.fft(x, n=16).shape
+    (dtype('complex128'), (16,))
+    """
     key = _key("fft", a, n, axis, norm) if out is None else None
     if key is not None:
         r = _recipes.get(key)
@@ -70,7 +80,15 @@ def fft(a, n=None, axis=-1, norm=None, out=None):
 
 
 def ifft(a, n=None, axis=-1, norm=None, out=None):
-    """See `numpy.fft.ifft`."""
+    """See `numpy.fft.ifft`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> x = cuarray.array([1.0, 2.0, 3.0, 4.0])
+    >>> cuarray.round(cuarray.fft.ifft(cuarray.fft.fft(x)).real, 6)
+    array([1., 2., 3., 4.])
+    """
     key = _key("ifft", a, n, axis, norm) if out is None else None
     if key is not None:
         r = _recipes.get(key)
@@ -81,7 +99,15 @@ def ifft(a, n=None, axis=-1, norm=None, out=None):
 
 
 def rfft(a, n=None, axis=-1, norm=None, out=None):
-    """See `numpy.fft.rfft`."""
+    """See `numpy.fft.rfft`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> x = cuarray.cos(2 * cuarray.pi * cuarray.arange(8) / 8)
+    >>> cuarray.round(abs(cuarray.fft.rfft(x)), 6)   # the n // 2 + 1 non-negative frequencies
+    array([0., 4., 0., 0., 0.])
+    """
     key = _key("rfft", a, n, axis, norm) if out is None else None
     if key is not None:
         r = _recipes.get(key)
@@ -92,13 +118,31 @@ def rfft(a, n=None, axis=-1, norm=None, out=None):
 
 
 def irfft(a, n=None, axis=-1, norm=None, out=None):
-    """See `numpy.fft.irfft`. The input is copied (cuFFT's C2R overwrites its input)."""
+    """See `numpy.fft.irfft`. The input is copied (cuFFT's C2R overwrites its input).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> x = cuarray.array([1.0, 2.0, 3.0, 4.0])
+    >>> cuarray.round(cuarray.fft.irfft(cuarray.fft.rfft(x), n=4), 6)
+    array([1., 2., 3., 4.])
+    """
     a = as_array(a, "fft.irfft")
     return _one(a, (a.shape[axis] - 1) * 2 if n is None else n, axis, "c2r", False, norm, out, "irfft")
 
 
 def hfft(a, n=None, axis=-1, norm=None, out=None):
-    """See `numpy.fft.hfft`. `out=` is written (NumPy 2 ignores it here)."""
+    """See `numpy.fft.hfft`. `out=` is written (NumPy 2 ignores it here).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> x = cuarray.array([1.0, 2.0, 3.0, 4.0])
+    >>> cuarray.round(cuarray.fft.hfft(cuarray.fft.ihfft(x), n=4), 6)
+    array([1., 2., 3., 4.])
+    >>> cuarray.fft.hfft(cuarray.ones(5, dtype=cuarray.complex128)).shape   # n = 2 * (5 - 1) by default
+    (8,)
+    """
     a = as_array(a, "fft.hfft")
     if n is None:
         n = (a.shape[axis] - 1) * 2
@@ -108,7 +152,14 @@ def hfft(a, n=None, axis=-1, norm=None, out=None):
 
 
 def ihfft(a, n=None, axis=-1, norm=None, out=None):
-    """See `numpy.fft.ihfft`."""
+    """See `numpy.fft.ihfft`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.round(abs(cuarray.fft.ihfft(cuarray.ones(8))), 6)
+    array([1., 0., 0., 0., 0.])
+    """
     a = as_array(a, "fft.ihfft")
     if n is None:
         n = a.shape[axis]
@@ -199,40 +250,118 @@ def _composed(a, sizes, axes, kind, forward, norm, out):
 
 
 def fftn(a, s=None, axes=None, norm=None, out=None):
-    """See `numpy.fft.fftn`. Up to 3 axes are one cuFFT plan; more are composed."""
+    """See `numpy.fft.fftn`. Up to 3 axes are one cuFFT plan; more are composed.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.round(abs(cuarray.fft.fftn(cuarray.ones((2, 2, 2)))), 6)
+    array([[[8., 0.],
+            [0., 0.]],
+    <BLANKLINE>
+           [[0., 0.],
+            [0., 0.]]])
+    >>> cuarray.fft.fftn(cuarray.ones((4, 4, 4)), s=(8, 8), axes=(0, 1)).shape
+    (8, 8, 4)
+    """
     return _nd(as_array(a, "fft.fftn"), s, axes, "c2c", True, norm, out, "fft")
 
 
 def ifftn(a, s=None, axes=None, norm=None, out=None):
-    """See `numpy.fft.ifftn`."""
+    """See `numpy.fft.ifftn`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> x = cuarray.arange(1.0, 9.0).reshape(2, 2, 2)
+    >>> bool(cuarray.allclose(cuarray.fft.ifftn(cuarray.fft.fftn(x)), x))
+    True
+    """
     return _nd(as_array(a, "fft.ifftn"), s, axes, "c2c", False, norm, out, "ifft")
 
 
 def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
-    """See `numpy.fft.fft2`."""
+    """See `numpy.fft.fft2`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.round(abs(cuarray.fft.fft2(cuarray.ones((2, 3)))), 6)
+    array([[6., 0., 0.],
+           [0., 0., 0.]])
+    >>> cuarray.fft.fft2(cuarray.ones((5, 4, 4))).shape   # over the last two axes of each of 5 images
+    (5, 4, 4)
+    """
     return _nd(as_array(a, "fft.fft2"), s, axes, "c2c", True, norm, out, "fft")
 
 
 def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
-    """See `numpy.fft.ifft2`. `out=` is written (NumPy 2 ignores it here)."""
+    """See `numpy.fft.ifft2`. `out=` is written (NumPy 2 ignores it here).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> x = cuarray.arange(1.0, 7.0).reshape(2, 3)
+    >>> cuarray.round(cuarray.fft.ifft2(cuarray.fft.fft2(x)).real, 6)
+    array([[1., 2., 3.],
+           [4., 5., 6.]])
+    """
     return _nd(as_array(a, "fft.ifft2"), s, axes, "c2c", False, norm, out, "ifft")
 
 
 def rfftn(a, s=None, axes=None, norm=None, out=None):
-    """See `numpy.fft.rfftn`."""
+    """See `numpy.fft.rfftn`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.fft.rfftn(cuarray.ones((2, 4, 6))).shape
+    (2, 4, 4)
+    """
     return _nd(as_array(a, "fft.rfftn"), s, axes, "r2c", True, norm, out, "rfft_n_even")
 
 
 def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
-    """See `numpy.fft.rfft2`."""
+    """See `numpy.fft.rfft2`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.fft.rfft2(cuarray.ones((4, 6))).shape
+    (4, 4)
+    >>> cuarray.round(abs(cuarray.fft.rfft2(cuarray.ones((2, 4)))), 6)
+    array([[8., 0., 0.],
+           [0., 0., 0.]])
+    """
     return _nd(as_array(a, "fft.rfft2"), s, axes, "r2c", True, norm, out, "rfft_n_even")
 
 
 def irfftn(a, s=None, axes=None, norm=None, out=None):
-    """See `numpy.fft.irfftn`. The input is copied (cuFFT's C2R overwrites its input)."""
+    """See `numpy.fft.irfftn`. The input is copied (cuFFT's C2R overwrites its input).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> x = cuarray.arange(1.0, 9.0).reshape(2, 2, 2)
+    >>> cuarray.round(cuarray.fft.irfftn(cuarray.fft.rfftn(x), s=x.shape, axes=(0, 1, 2)), 6)
+    array([[[1., 2.],
+            [3., 4.]],
+    <BLANKLINE>
+           [[5., 6.],
+            [7., 8.]]])
+    """
     return _nd(as_array(a, "fft.irfftn"), s, axes, "c2r", False, norm, out, "irfft")
 
 
 def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
-    """See `numpy.fft.irfft2`. `out=` is written (NumPy 2 ignores it here)."""
+    """See `numpy.fft.irfft2`. `out=` is written (NumPy 2 ignores it here).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> x = cuarray.arange(1.0, 9.0).reshape(2, 4)
+    >>> cuarray.round(cuarray.fft.irfft2(cuarray.fft.rfft2(x), s=x.shape), 6)
+    array([[1., 2., 3., 4.],
+           [5., 6., 7., 8.]])
+    """
     return _nd(as_array(a, "fft.irfft2"), s, axes, "c2r", False, norm, out, "irfft")

@@ -57,12 +57,26 @@ def _freq(kind, n, d, dtype, name):
 
 def fftfreq(n, d=1.0, *, dtype=None, device=None):
     """See `numpy.fft.fftfreq`. `device` is accepted for the array API and must be None or
-    this library's device."""
+    this library's device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.fft.fftfreq(8, d=0.5)
+    array([ 0.  ,  0.25,  0.5 ,  0.75, -1.  , -0.75, -0.5 , -0.25])
+    """
     return _freq("full", n, d, dtype, "fftfreq")
 
 
 def rfftfreq(n, d=1.0, *, dtype=None, device=None):
-    """See `numpy.fft.rfftfreq`."""
+    """See `numpy.fft.rfftfreq`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.fft.rfftfreq(8, d=0.5)
+    array([0.  , 0.25, 0.5 , 0.75, 1.  ])
+    """
     return _freq("half", n, d, dtype, "rfftfreq")
 
 
@@ -76,14 +90,32 @@ def _shifts(x, axes, sign):
 
 
 def fftshift(x, axes=None):
-    """See `numpy.fft.fftshift`."""
+    """See `numpy.fft.fftshift`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.fft.fftfreq(6, d=1 / 6)
+    array([ 0.,  1.,  2., -3., -2., -1.])
+    >>> cuarray.fft.fftshift(cuarray.fft.fftfreq(6, d=1 / 6))   # the zero frequency moved to the centre
+    array([-3., -2., -1.,  0.,  1.,  2.])
+    """
     x = as_array(x, "fft.fftshift")
     shift, axes = _shifts(x, axes, 1)
     return roll(x, shift, axes)
 
 
 def ifftshift(x, axes=None):
-    """See `numpy.fft.ifftshift`."""
+    """See `numpy.fft.ifftshift`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.fft.ifftshift(cuarray.fft.fftshift(cuarray.arange(6)))
+    array([0, 1, 2, 3, 4, 5])
+    >>> cuarray.fft.ifftshift(cuarray.arange(5))
+    array([2, 3, 4, 0, 1])
+    """
     x = as_array(x, "fft.ifftshift")
     shift, axes = _shifts(x, axes, -1)
     return roll(x, shift, axes)

@@ -56,7 +56,19 @@ def _blocks(a):
 # -- Cholesky ----------------------------------------------------------------------------------
 def cholesky(a, /, *, upper=False):
     """See `numpy.linalg.cholesky`. The lower factor (upper=False) comes back as column-major
-    blocks (a transposed view, as PyTorch's), the upper factor C-ordered."""
+    blocks (a transposed view, as PyTorch's), the upper factor C-ordered.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[4.0, 2.0], [2.0, 5.0]])
+    >>> cuarray.round(cuarray.linalg.cholesky(a), 6)
+    array([[2., 0.],
+           [1., 2.]])
+    >>> cuarray.round(cuarray.linalg.cholesky(a, upper=True), 6)
+    array([[2., 1.],
+           [0., 2.]])
+    """
     a = as_array(a, "linalg.cholesky")
     assert_stacked_square(a)
     char = compute_char(a)
@@ -86,7 +98,18 @@ def cholesky(a, /, *, upper=False):
 
 # -- QR ----------------------------------------------------------------------------------------
 def qr(a, mode="reduced"):
-    """See `numpy.linalg.qr`. One geqrf (and orgqr/ungqr for Q) per matrix of a stack."""
+    """See `numpy.linalg.qr`. One geqrf (and orgqr/ungqr for Q) per matrix of a stack.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    >>> q, r = cuarray.linalg.qr(a)
+    >>> q.shape, r.shape
+    ((3, 2), (2, 2))
+    >>> bool(cuarray.allclose(q @ r, a)), bool(cuarray.allclose(q.T @ q, cuarray.eye(2)))
+    (True, True)
+    """
     if mode not in ("reduced", "complete", "r", "raw"):
         if mode in ("f", "full", "e", "economic"):
             raise ValueError("The '{}' mode of qr was removed in NumPy 2; use 'reduced', 'complete', "
@@ -157,7 +180,19 @@ def _syev(a, UPLO, vectors: bool, fn: str):
 
 
 def eigh(a, UPLO="L"):
-    """See `numpy.linalg.eigh`. Stacks of matrices up to 32 x 32 use syevjBatched."""
+    """See `numpy.linalg.eigh`. Stacks of matrices up to 32 x 32 use syevjBatched.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[2.0, 1.0], [1.0, 2.0]])
+    >>> w, v = cuarray.linalg.eigh(a)
+    >>> cuarray.round(w, 6)            # ascending
+    array([1., 3.])
+    >>> cuarray.round(abs(v), 6)       # columns' signs may differ from LAPACK's
+    array([[0.707107, 0.707107],
+           [0.707107, 0.707107]])
+    """
     w, c = _syev(a, UPLO, True, "linalg.eigh")
     # c holds conj(V) column-major; its row-major view is conj(V)^T, so V = conj(view)^T.
     v = (conj(c) if c.dtype.kind == "c" else c).mT
@@ -165,7 +200,14 @@ def eigh(a, UPLO="L"):
 
 
 def eigvalsh(a, UPLO="L"):
-    """See `numpy.linalg.eigvalsh`."""
+    """See `numpy.linalg.eigvalsh`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.round(cuarray.linalg.eigvalsh(cuarray.array([[2.0, 1.0], [1.0, 2.0]])), 6)
+    array([1., 3.])
+    """
     return _syev(a, UPLO, False, "linalg.eigvalsh")[0]
 
 
@@ -228,11 +270,30 @@ def _numpy_eig_always_complex() -> bool:
 def eig(a):
     """See `numpy.linalg.eig`. Uses cuSOLVER's Xgeev (right eigenvectors, normalised like LAPACK);
     reading back whether every eigenvalue is real (NumPy's result type depends on it) waits for
-    the device."""
+    the device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> w, v = cuarray.linalg.eig(cuarray.array([[1.0, 2.0], [0.0, 3.0]]))
+    >>> cuarray.round(cuarray.sort(w), 6)   # real eigenvalues: a float64 result, as NumPy's
+    array([1., 3.])
+    >>> v.shape
+    (2, 2)
+    """
     w, v = _geev(a, True, "linalg.eig")
     return EigResult(w, v)
 
 
 def eigvals(a):
-    """See `numpy.linalg.eigvals`."""
+    """See `numpy.linalg.eigvals`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.round(cuarray.sort(cuarray.linalg.eigvals(cuarray.array([[1.0, 2.0], [0.0, 3.0]]))), 6)
+    array([1., 3.])
+    >>> cuarray.linalg.eigvals(cuarray.array([[0.0, -1.0], [1.0, 0.0]])).dtype   # complex eigenvalues
+    dtype('complex128')
+    """
     return _geev(a, False, "linalg.eigvals")[0]

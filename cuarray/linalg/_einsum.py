@@ -208,7 +208,21 @@ def _setup(args):
 
 def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=False):
     """See `numpy.einsum`. Every operand pair is one GEMM (see the module docstring); with
-    ``optimize=False`` the order is still planned (greedy), as the result does not depend on it."""
+    ``optimize=False`` the order is still planned (greedy), as the result does not depend on it.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.arange(6).reshape(2, 3)
+    >>> cuarray.einsum('ij->ji', a)
+    array([[0, 3],
+           [1, 4],
+           [2, 5]])
+    >>> cuarray.einsum('ij,j->i', a, cuarray.array([1, 0, 1]))
+    array([2, 8])
+    >>> int(cuarray.einsum('ii', cuarray.arange(9).reshape(3, 3)))
+    12
+    """
     ops, inputs, output, sizes = _setup(operands)
     ct = _dtypes.result_type(*[x._dtype for x in ops]) if dtype is None else _dtypes.normalize_dtype(dtype)
     if ct.kind in "Mm":  # NumPy's refusal (its einsum has no datetime loops)
@@ -245,7 +259,16 @@ def default_memory_limit(inputs, output, sizes) -> int:
 
 def einsum_path(*operands, optimize="greedy", einsum_call=False):
     """See `numpy.einsum_path`: (path, report). The greedy planner follows NumPy's rules, with
-    NumPy's default memory limit (the largest input or output)."""
+    NumPy's default memory limit (the largest input or output).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a, b, c = cuarray.ones((2, 30)), cuarray.ones((30, 40)), cuarray.ones((40, 5))
+    >>> path, report = cuarray.einsum_path('ij,jk,kl->il', a, b, c, optimize='greedy')
+    >>> path
+    ['einsum_path', (1, 2), (0, 1)]
+    """
     ops, inputs, output, sizes = _setup(operands)
     if optimize is True:
         optimize = "greedy"

@@ -385,6 +385,18 @@ class _MatmulUfunc:
     GPU notes: float32 products are full float32 by default; `cuarray.linalg.matmul_precision`
     opts in to TF32. float16 accumulates in float32. Integer and bool products are exact (a kernel
     of ours). ``axes=`` is supported; ``axis=`` is not (as in NumPy, it needs a single core dim).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[1, 2], [3, 4]])
+    >>> cuarray.matmul(a, a)
+    array([[ 7, 10],
+           [15, 22]])
+    >>> a @ cuarray.array([1, 1])
+    array([3, 7])
+    >>> cuarray.matmul(cuarray.ones((5, 2, 3)), cuarray.ones((3, 4))).shape
+    (5, 2, 4)
     """
 
     __name__ = "matmul"

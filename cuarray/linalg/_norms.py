@@ -98,7 +98,19 @@ def _matrix(x, ord, row, col, keepdims):
 
 
 def norm(x, ord=None, axis=None, keepdims=False):
-    """See `numpy.linalg.norm`."""
+    """See `numpy.linalg.norm`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> x = cuarray.array([3.0, 4.0])
+    >>> round(float(cuarray.linalg.norm(x)), 6)
+    5.0
+    >>> round(float(cuarray.linalg.norm(x, ord=1)), 6)
+    7.0
+    >>> cuarray.round(cuarray.linalg.norm(cuarray.array([[3.0, 4.0], [6.0, 8.0]]), axis=1), 6)
+    array([ 5., 10.])
+    """
     x = as_array(x, "linalg.norm")
     if x.dtype.kind not in "fc":
         x = x.astype(numpy.float64)
@@ -124,7 +136,16 @@ def norm(x, ord=None, axis=None, keepdims=False):
 
 
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
-    """See `numpy.linalg.vector_norm`."""
+    """See `numpy.linalg.vector_norm`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> round(float(cuarray.linalg.vector_norm(cuarray.array([3.0, -4.0]))), 6)
+    5.0
+    >>> round(float(cuarray.linalg.vector_norm(cuarray.array([3.0, -4.0]), ord=cuarray.inf)), 6)
+    4.0
+    """
     x = as_array(x, "linalg.vector_norm")
     shape = list(x.shape)
     if axis is None:
@@ -149,13 +170,30 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
 
 
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
-    """See `numpy.linalg.matrix_norm`."""
+    """See `numpy.linalg.matrix_norm`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[3.0, 0.0], [0.0, 4.0]])
+    >>> round(float(cuarray.linalg.matrix_norm(a)), 6)
+    5.0
+    >>> round(float(cuarray.linalg.matrix_norm(a, ord=1)), 6)
+    4.0
+    """
     x = as_array(x, "linalg.matrix_norm")
     return norm(x, axis=(-2, -1), keepdims=keepdims, ord=ord)
 
 
 def cond(x, p=None):
-    """See `numpy.linalg.cond`. Singular input gives inf (NaN input stays NaN), as in NumPy."""
+    """See `numpy.linalg.cond`. Singular input gives inf (NaN input stays NaN), as in NumPy.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> round(float(cuarray.linalg.cond(cuarray.array([[1.0, 0.0], [0.0, 4.0]]))), 6)
+    4.0
+    """
     x = as_array(x, "linalg.cond")
     if x.ndim >= 2 and (x.shape[-1] == 0 or x.shape[-2] == 0):
         raise LinAlgError("cond is not defined on empty arrays")
@@ -174,7 +212,16 @@ def cond(x, p=None):
 
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     """See `numpy.linalg.matrix_rank`. For a 0-d/1-d input the Python int NumPy returns needs a
-    device-to-host read."""
+    device-to-host read.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> int(cuarray.linalg.matrix_rank(cuarray.eye(3)))
+    3
+    >>> int(cuarray.linalg.matrix_rank(cuarray.array([[1.0, 2.0], [2.0, 4.0]])))
+    1
+    """
     A = as_array(A, "linalg.matrix_rank")
     if A.ndim < 2:
         return int(bool(any_(A != 0).get()))
@@ -191,12 +238,30 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
 
 
 def trace(x, /, *, offset=0, dtype=None):
-    """See `numpy.linalg.trace` (over the last two axes)."""
+    """See `numpy.linalg.trace` (over the last two axes).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> int(cuarray.linalg.trace(cuarray.arange(9).reshape(3, 3)))
+    12
+    >>> cuarray.linalg.trace(cuarray.arange(8).reshape(2, 2, 2))
+    array([ 3, 11])
+    """
     x = as_array(x, "linalg.trace")
     return trace_(x, offset=offset, axis1=-2, axis2=-1, dtype=dtype)
 
 
 def diagonal(x, /, *, offset=0):
-    """See `numpy.linalg.diagonal` (of the last two axes)."""
+    """See `numpy.linalg.diagonal` (of the last two axes).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.linalg.diagonal(cuarray.arange(9).reshape(3, 3))
+    array([0, 4, 8])
+    >>> cuarray.linalg.diagonal(cuarray.arange(9).reshape(3, 3), offset=1)
+    array([1, 5])
+    """
     x = as_array(x, "linalg.diagonal")
     return diagonal_(x, offset=offset, axis1=-2, axis2=-1)

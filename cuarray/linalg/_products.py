@@ -50,7 +50,17 @@ def _as_matrix(x: ndarray, rows: list, cols: list) -> ndarray:
 
 
 def tensordot(a, b, axes=2):
-    """See `numpy.tensordot`. One GEMM over the flattened free and summed axes."""
+    """See `numpy.tensordot`. One GEMM over the flattened free and summed axes.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.arange(24).reshape(2, 3, 4)
+    >>> cuarray.tensordot(a, cuarray.ones((3, 4), dtype=int), axes=2)
+    array([ 66, 210])
+    >>> cuarray.tensordot(a, cuarray.ones((4, 5)), axes=([2], [0])).shape
+    (2, 3, 5)
+    """
     if _tracing.active[0]:  # the dispatch point for a tracer (`_core/tracing.py`)
         t = _tracing.state.tracer
         if t is not None:
@@ -102,7 +112,18 @@ def _dot_out(res, out):
 
 
 def dot(a, b, out=None):
-    """See `numpy.dot`. `out` must be C-contiguous with the exact result dtype, as in NumPy."""
+    """See `numpy.dot`. `out` must be C-contiguous with the exact result dtype, as in NumPy.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[1, 2], [3, 4]])
+    >>> cuarray.dot(a, a)
+    array([[ 7, 10],
+           [15, 22]])
+    >>> int(cuarray.dot(cuarray.array([1, 2, 3]), cuarray.array([4, 5, 6])))
+    32
+    """
     if _tracing.active[0]:  # the dispatch point for a tracer (`_core/tracing.py`)
         t = _tracing.state.tracer
         if t is not None:
@@ -128,7 +149,16 @@ def dot(a, b, out=None):
 
 
 def vdot(a, b, /):
-    """See `numpy.vdot`: conj(a).ravel() @ b.ravel(), a 0-d array."""
+    """See `numpy.vdot`: conj(a).ravel() @ b.ravel(), a 0-d array.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> int(cuarray.vdot(cuarray.array([[1, 2], [3, 4]]), cuarray.array([[1, 1], [1, 1]])))
+    10
+    >>> complex(cuarray.vdot(cuarray.array([1j, 2]), cuarray.array([1j, 3])))
+    (7+0j)
+    """
     a = as_array(a, "vdot")
     b = as_array(b, "vdot")
     ra = _shape.ravel(a)
@@ -139,7 +169,16 @@ def vdot(a, b, /):
 
 
 def inner(a, b, /):
-    """See `numpy.inner`: a sum product over the last axes."""
+    """See `numpy.inner`: a sum product over the last axes.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> int(cuarray.inner(cuarray.array([1, 2, 3]), cuarray.array([0, 1, 0])))
+    2
+    >>> cuarray.inner(cuarray.arange(6).reshape(2, 3), cuarray.array([1, 0, 1]))
+    array([2, 8])
+    """
     a = as_array(a, "inner")
     b = as_array(b, "inner")
     if a.ndim == 0 or b.ndim == 0:
@@ -153,14 +192,31 @@ def inner(a, b, /):
 
 
 def outer(a, b, out=None):
-    """See `numpy.outer`: the inputs are flattened."""
+    """See `numpy.outer`: the inputs are flattened.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.outer(cuarray.array([1, 2, 3]), cuarray.array([1, 10]))
+    array([[ 1, 10],
+           [ 2, 20],
+           [ 3, 30]])
+    """
     a = _shape.ravel(as_array(a, "outer"))
     b = _shape.ravel(as_array(b, "outer"))
     return _arith.multiply(_shape.reshape(a, (a._size, 1)), _shape.reshape(b, (1, b._size)), out=out)
 
 
 def linalg_outer(x1, x2, /):
-    """See `numpy.linalg.outer`: 1-D inputs only."""
+    """See `numpy.linalg.outer`: 1-D inputs only.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.linalg.outer(cuarray.array([1, 2]), cuarray.array([1, 10, 100]))
+    array([[  1,  10, 100],
+           [  2,  20, 200]])
+    """
     x1 = as_array(x1, "linalg.outer")
     x2 = as_array(x2, "linalg.outer")
     if x1.ndim != 1 or x2.ndim != 1:
@@ -170,7 +226,17 @@ def linalg_outer(x1, x2, /):
 
 
 def kron(a, b):
-    """See `numpy.kron`: one broadcast multiply into the result's blocks."""
+    """See `numpy.kron`: one broadcast multiply into the result's blocks.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.kron(cuarray.eye(2, dtype=int), cuarray.array([[1, 2], [3, 4]]))
+    array([[1, 2, 0, 0],
+           [3, 4, 0, 0],
+           [0, 0, 1, 2],
+           [0, 0, 3, 4]])
+    """
     a = as_array(a, "kron")
     b = as_array(b, "kron")
     nd = max(a.ndim, b.ndim)
@@ -188,7 +254,17 @@ _TWO_D_REMOVED = numpy.lib.NumpyVersion(numpy.__version__) >= "2.5.0"
 
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """See `numpy.cross` (2-element vectors: a DeprecationWarning before NumPy 2.5, an error from
-    2.5 on, as the installed NumPy does)."""
+    2.5 on, as the installed NumPy does).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.cross(cuarray.array([1, 0, 0]), cuarray.array([0, 1, 0]))
+    array([0, 0, 1])
+    >>> cuarray.cross(cuarray.array([[1, 0, 0], [0, 0, 1]]), cuarray.array([0, 1, 0]))
+    array([[ 0,  0,  1],
+           [-1,  0,  0]])
+    """
     a = as_array(a, "cross")
     b = as_array(b, "cross")
     if axis is not None:
@@ -237,7 +313,14 @@ def _broadcast_all(xs, shape):
 
 
 def linalg_cross(x1, x2, /, *, axis=-1):
-    """See `numpy.linalg.cross`: 3-element vectors only."""
+    """See `numpy.linalg.cross`: 3-element vectors only.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.linalg.cross(cuarray.array([1, 0, 0]), cuarray.array([0, 1, 0]))
+    array([0, 0, 1])
+    """
     x1 = as_array(x1, "linalg.cross")
     x2 = as_array(x2, "linalg.cross")
     n1 = x1._shape[axis] if x1.ndim else 0
@@ -267,7 +350,14 @@ def _newaxis(x, where):
 
 
 def vecdot(x1, x2, /, out=None, *, axis=-1, dtype=None, casting="same_kind", **kwargs):
-    """See `numpy.vecdot`: sum(conj(x1) * x2) over `axis`, as a batched (1, n) @ (n, 1) GEMM."""
+    """See `numpy.vecdot`: sum(conj(x1) * x2) over `axis`, as a batched (1, n) @ (n, 1) GEMM.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.vecdot(cuarray.array([[1, 2], [3, 4]]), cuarray.array([1, 1]))
+    array([3, 7])
+    """
     x1 = as_array(x1, "vecdot")
     x2 = as_array(x2, "vecdot")
     sig = "(n),(n)->()"
@@ -284,7 +374,14 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, dtype=None, casting="same_kind", **k
 
 
 def matvec(x1, x2, /, out=None, *, dtype=None, casting="same_kind", **kwargs):
-    """See `numpy.matvec`: (..., m, n) @ (..., n) -> (..., m)."""
+    """See `numpy.matvec`: (..., m, n) @ (..., n) -> (..., m).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.matvec(cuarray.array([[1, 2], [3, 4]]), cuarray.array([1, 1]))
+    array([3, 7])
+    """
     x1 = as_array(x1, "matvec")
     x2 = as_array(x2, "matvec")
     sig = "(m,n),(n)->(m)"
@@ -300,7 +397,14 @@ def matvec(x1, x2, /, out=None, *, dtype=None, casting="same_kind", **kwargs):
 
 
 def vecmat(x1, x2, /, out=None, *, dtype=None, casting="same_kind", **kwargs):
-    """See `numpy.vecmat`: conj(x1) (..., n) @ (..., n, m) -> (..., m)."""
+    """See `numpy.vecmat`: conj(x1) (..., n) @ (..., n, m) -> (..., m).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.vecmat(cuarray.array([1, 1]), cuarray.array([[1, 2], [3, 4]]))
+    array([4, 6])
+    """
     x1 = as_array(x1, "vecmat")
     x2 = as_array(x2, "vecmat")
     sig = "(n),(n,m)->(m)"
@@ -340,7 +444,16 @@ def chain_order(dims: list) -> list:
 
 
 def multi_dot(arrays, *, out=None):
-    """See `numpy.linalg.multi_dot`: the cheapest multiplication order, each product a GEMM."""
+    """See `numpy.linalg.multi_dot`: the cheapest multiplication order, each product a GEMM.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a, b, c = (cuarray.ones(s, dtype=int) for s in [(2, 30), (30, 40), (40, 3)])
+    >>> cuarray.linalg.multi_dot([a, b, c])   # (a @ b) @ c: the cheaper order
+    array([[1200, 1200, 1200],
+           [1200, 1200, 1200]])
+    """
     arrays = [as_array(x, "multi_dot") for x in arrays]
     n = len(arrays)
     if n < 2:
@@ -377,7 +490,18 @@ def multi_dot(arrays, *, out=None):
 
 
 def matrix_power(a, n):
-    """See `numpy.linalg.matrix_power` (binary powering; negative `n` needs `linalg.inv`)."""
+    """See `numpy.linalg.matrix_power` (binary powering; negative `n` needs `linalg.inv`).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.linalg.matrix_power(cuarray.array([[1, 1], [1, 0]]), 5)
+    array([[8, 5],
+           [5, 3]])
+    >>> cuarray.linalg.matrix_power(cuarray.array([[1, 1], [1, 0]]), 0)
+    array([[1, 0],
+           [0, 1]])
+    """
     a = as_array(a, "matrix_power")
     if a.ndim < 2:
         raise _linalg_error("{}-dimensional array given. Array must be at least two-dimensional"

@@ -127,7 +127,16 @@ def _factor(a, char, batch_shape):
 
 def solve(a, b):
     """See `numpy.linalg.solve`. The result's matrices are column-major blocks except for n <= 16,
-    where they are C-ordered as NumPy's."""
+    where they are C-ordered as NumPy's.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[3.0, 1.0], [1.0, 2.0]])
+    >>> b = cuarray.array([9.0, 8.0])
+    >>> cuarray.round(cuarray.linalg.solve(a, b), 6)  # cuSOLVER's last bits may differ from LAPACK's
+    array([2., 3.])
+    """
     a, b = as_array(a, "linalg.solve"), as_array(b, "linalg.solve")
     assert_stacked_square(a)
     char = compute_char(a, b)
@@ -175,7 +184,18 @@ def _inverse(a, char, check: bool):
 
 
 def inv(a):
-    """See `numpy.linalg.inv`."""
+    """See `numpy.linalg.inv`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[2.0, 1.0], [1.0, 1.0]])
+    >>> cuarray.round(cuarray.linalg.inv(a), 6)
+    array([[ 1., -1.],
+           [-1.,  2.]])
+    >>> cuarray.linalg.inv(cuarray.ones((10, 3, 3)) + 2 * cuarray.eye(3)).shape   # a stack of matrices
+    (10, 3, 3)
+    """
     a = as_array(a, "linalg.inv")
     assert_stacked_square(a)
     return _inverse(a, compute_char(a), True)
@@ -192,7 +212,17 @@ def _lu_diagonal(a, char):
 
 
 def det(a):
-    """See `numpy.linalg.det`. Returns a 0-d array for one matrix. No synchronisation."""
+    """See `numpy.linalg.det`. Returns a 0-d array for one matrix. No synchronisation.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[1.0, 2.0], [3.0, 4.0]])
+    >>> round(float(cuarray.linalg.det(a)), 6)   # a 0-d array, on the device until read
+    -2.0
+    >>> cuarray.linalg.det(cuarray.ones((4, 2, 2)) + cuarray.eye(2)).shape
+    (4,)
+    """
     a = as_array(a, "linalg.det")
     assert_stacked_square(a)
     char = compute_char(a)
@@ -203,7 +233,15 @@ def det(a):
 
 
 def slogdet(a):
-    """See `numpy.linalg.slogdet`. No synchronisation."""
+    """See `numpy.linalg.slogdet`. No synchronisation.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> sign, logabsdet = cuarray.linalg.slogdet(cuarray.array([[2.0, 0.0], [0.0, -3.0]]))
+    >>> float(sign), round(float(logabsdet), 6)
+    (-1.0, 1.791759)
+    """
     a = as_array(a, "linalg.slogdet")
     assert_stacked_square(a)
     char = compute_char(a)
@@ -225,7 +263,17 @@ def has_nan(a):
 
 
 def tensorsolve(a, b, axes=None):
-    """See `numpy.linalg.tensorsolve`."""
+    """See `numpy.linalg.tensorsolve`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.eye(6).reshape(6, 2, 3)
+    >>> x = cuarray.linalg.tensorsolve(a, cuarray.arange(1.0, 7.0))
+    >>> cuarray.round(x, 6)
+    array([[1., 2., 3.],
+           [4., 5., 6.]])
+    """
     a, b = as_array(a, "linalg.tensorsolve"), as_array(b, "linalg.tensorsolve")
     an = a.ndim
     if axes is not None:
@@ -244,7 +292,15 @@ def tensorsolve(a, b, axes=None):
 
 
 def tensorinv(a, ind=2):
-    """See `numpy.linalg.tensorinv`."""
+    """See `numpy.linalg.tensorinv`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.eye(4 * 6).reshape(4, 6, 8, 3)
+    >>> cuarray.linalg.tensorinv(a, ind=2).shape
+    (8, 3, 4, 6)
+    """
     a = as_array(a, "linalg.tensorinv")
     if ind <= 0:
         raise ValueError("Invalid ind argument.")
@@ -263,7 +319,17 @@ _NoValue = numpy._NoValue
 
 
 def pinv(a, rcond=None, hermitian=False, *, rtol=_NoValue):
-    """See `numpy.linalg.pinv`."""
+    """See `numpy.linalg.pinv`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.round(cuarray.linalg.pinv(cuarray.array([[1.0, 2.0], [3.0, 4.0]])), 6)
+    array([[-2. ,  1. ],
+           [ 1.5, -0.5]])
+    >>> cuarray.linalg.pinv(cuarray.ones((3, 5))).shape
+    (5, 3)
+    """
     a = as_array(a, "linalg.pinv")
     assert_stacked_2d(a)
     if rcond is None:
@@ -290,7 +356,16 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NoValue):
 
 def lstsq(a, b, rcond=None):
     """See `numpy.linalg.lstsq`. Solved through the SVD (NumPy uses LAPACK's gelsd: same minimum-
-    norm solution). The rank is read back to the host, as NumPy returns it as a number."""
+    norm solution). The rank is read back to the host, as NumPy returns it as a number.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    >>> x, residuals, rank, sv = cuarray.linalg.lstsq(a, cuarray.array([1.0, 2.0, 3.0]))
+    >>> cuarray.round(x, 6), int(rank)
+    (array([1., 2.]), 2)
+    """
     a, b = as_array(a, "linalg.lstsq"), as_array(b, "linalg.lstsq")
     vector = b.ndim == 1
     if vector:

@@ -187,7 +187,20 @@ def _svd_hermitian(a, compute_uv):
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     """See `numpy.linalg.svd`. The cuSOLVER routine (gesvd, gesvdj, gesvdp, or gesvdjBatched for
-    stacks of small matrices) is chosen per shape from measurements (docs/perf-notes.md)."""
+    stacks of small matrices) is chosen per shape from measurements (docs/perf-notes.md).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> a = cuarray.array([[3.0, 0.0], [0.0, -4.0], [0.0, 0.0]])
+    >>> u, s, vh = cuarray.linalg.svd(a)
+    >>> u.shape, s.shape, vh.shape
+    ((3, 3), (2,), (2, 2))
+    >>> cuarray.round(s, 6)            # descending
+    array([4., 3.])
+    >>> bool(cuarray.allclose((u[:, :2] * s) @ vh, a))
+    True
+    """
     if hermitian:
         a = as_array(a, "linalg.svd")
         return _svd_hermitian(a, compute_uv)
@@ -195,6 +208,13 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
 
 
 def svdvals(x, /):
-    """See `numpy.linalg.svdvals`."""
+    """See `numpy.linalg.svdvals`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.round(cuarray.linalg.svdvals(cuarray.array([[3.0, 0.0], [0.0, -4.0]])), 6)
+    array([4., 3.])
+    """
     return _svd(x, False, False, fn="linalg.svdvals")
 

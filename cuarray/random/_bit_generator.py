@@ -38,13 +38,28 @@ def philox4x32_10(counters, key) -> numpy.ndarray:
 
 
 class BitGenerator:
-    """Base of cuarray's bit generators (only Philox exists); see `numpy.random.BitGenerator`."""
+    """Base of cuarray's bit generators (only Philox exists); see `numpy.random.BitGenerator`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> isinstance(cuarray.random.default_rng(0).bit_generator, cuarray.random.BitGenerator)
+    True
+    """
 
 
 class Philox(BitGenerator):
     """See `numpy.random.Philox`. Here the 4x32 variant (NumPy's is 4x64), keyed by 64 bits from a
     SeedSequence; the counter is a draw index advanced by one per call, not NumPy's block counter.
-    `key=` (an int below 2**64) sets the key directly, as in NumPy."""
+    `key=` (an int below 2**64) sets the key directly, as in NumPy.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> rng = cuarray.random.Generator(cuarray.random.Philox(12345))
+    >>> rng.random(4).shape
+    (4,)
+    """
 
     def __init__(self, seed=None, *, key=None, counter=0):
         if key is not None:
@@ -125,13 +140,37 @@ class _CuPyName(Philox):
 
 
 class XORWOW(_CuPyName):
-    """CuPy's `cupy.random.XORWOW` name; Philox4x32-10 underneath (see `_CuPyName`)."""
+    """CuPy's `cupy.random.XORWOW` name; Philox4x32-10 underneath (see `_CuPyName`).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> rng = cuarray.random.Generator(cuarray.random.XORWOW(0))   # code written for CuPy runs
+    >>> isinstance(rng.bit_generator, cuarray.random.Philox)   # cuarray's Philox underneath
+    True
+    """
 
 
 class MRG32k3a(_CuPyName):
-    """CuPy's `cupy.random.MRG32k3a` name; Philox4x32-10 underneath (see `_CuPyName`)."""
+    """CuPy's `cupy.random.MRG32k3a` name; Philox4x32-10 underneath (see `_CuPyName`).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> rng = cuarray.random.Generator(cuarray.random.MRG32k3a(0))   # code written for CuPy runs
+    >>> isinstance(rng.bit_generator, cuarray.random.Philox)   # cuarray's Philox underneath
+    True
+    """
 
 
 class Philox4x3210(_CuPyName):
     """CuPy's `cupy.random.Philox4x3210` name: the same algorithm as cuarray's Philox, but keyed
-    and counted as cuarray's (see `Philox`), so not CuPy's stream."""
+    and counted as cuarray's (see `Philox`), so not CuPy's stream.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> rng = cuarray.random.Generator(cuarray.random.Philox4x3210(0))   # code written for CuPy runs
+    >>> isinstance(rng.bit_generator, cuarray.random.Philox)   # cuarray's Philox underneath
+    True
+    """

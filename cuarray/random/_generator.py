@@ -44,7 +44,22 @@ def output(shape, dtype, out):
 
 
 class Generator:
-    """See `numpy.random.Generator`. Values are not NumPy's (docs/random.md says what is guaranteed)."""
+    """See `numpy.random.Generator`. Values are not NumPy's (docs/random.md says what is guaranteed).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> rng = cuarray.random.Generator(cuarray.random.Philox(7))
+    >>> rng.normal(0.0, 1.0, size=(2, 3)).shape
+    (2, 3)
+    >>> x = rng.integers(1, 7, size=100)
+    >>> bool(((x >= 1) & (x < 7)).all())
+    True
+    >>> cuarray.sort(rng.permutation(5))
+    array([0, 1, 2, 3, 4])
+    >>> cuarray.sort(rng.choice(5, size=5, replace=False))
+    array([0, 1, 2, 3, 4])
+    """
 
     def __init__(self, bit_generator):
         if not isinstance(bit_generator, BitGenerator):
@@ -272,7 +287,18 @@ class Generator:
 
 
 def default_rng(seed=None) -> Generator:
-    """See `numpy.random.default_rng`: a Generator over Philox (NumPy's default is PCG64)."""
+    """See `numpy.random.default_rng`: a Generator over Philox (NumPy's default is PCG64).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> rng = cuarray.random.default_rng(42)   # Philox here, PCG64 in NumPy: other values
+    >>> x = rng.random(3)
+    >>> x.shape, x.dtype, bool(((x >= 0) & (x < 1)).all())
+    ((3,), dtype('float64'), True)
+    >>> rng.integers(0, 10, size=(2, 2)).shape
+    (2, 2)
+    """
     if isinstance(seed, Generator):
         return seed
     if isinstance(seed, BitGenerator):

@@ -44,7 +44,18 @@ def _size(args):
 
 
 class RandomState:
-    """See `numpy.random.RandomState`. Philox4x32-10 instead of MT19937: seeds give other streams."""
+    """See `numpy.random.RandomState`. Philox4x32-10 instead of MT19937: seeds give other streams.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> rs = cuarray.random.RandomState(1234)   # Philox4x32-10, not MT19937: other values than NumPy's
+    >>> rs.rand(2, 3).shape
+    (2, 3)
+    >>> x = rs.randint(5, size=4)
+    >>> bool(((x >= 0) & (x < 5)).all())
+    True
+    """
 
     def __init__(self, seed=None):
         self._gen = _generator.Generator(Philox(seed))
@@ -259,7 +270,15 @@ _state: RandomState | None = None
 
 
 def get_random_state() -> RandomState:
-    """The RandomState behind the module-level functions (created on first use)."""
+    """The RandomState behind the module-level functions (created on first use). CuPy's
+    `cupy.random.get_random_state`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> isinstance(cuarray.random.get_random_state(), cuarray.random.RandomState)
+    True
+    """
     global _state
     if _state is None:
         with _lock:
@@ -269,6 +288,18 @@ def get_random_state() -> RandomState:
 
 
 def set_random_state(rs: RandomState) -> None:
+    """Make `rs` the RandomState behind the module-level functions. CuPy's
+    `cupy.random.set_random_state`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> old, rs = cuarray.random.get_random_state(), cuarray.random.RandomState(0)
+    >>> cuarray.random.set_random_state(rs)   # cuarray.random.rand(...) now draws from rs
+    >>> cuarray.random.get_random_state() is rs
+    True
+    >>> cuarray.random.set_random_state(old)
+    """
     global _state
     if not isinstance(rs, RandomState):
         raise TypeError("set_random_state: expected a cuarray.random.RandomState")
@@ -276,5 +307,15 @@ def set_random_state(rs: RandomState) -> None:
 
 
 def seed(seed=None):
-    """See `numpy.random.seed`."""
+    """See `numpy.random.seed`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.random.seed(0)
+    >>> a = cuarray.random.rand(3)
+    >>> cuarray.random.seed(0)
+    >>> bool((cuarray.random.rand(3) == a).all())   # the same seed, the same stream
+    True
+    """
     get_random_state().seed(seed)

@@ -19,7 +19,17 @@ MAX_CHAIN = 128
 
 class LazyArray:
     """An array whose value is computed when needed. See `cuarray.lazy`; shape, dtype, ndim and
-    size are known without computing anything."""
+    size are known without computing anything.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import cuarray
+    >>> with cuarray.lazy(evaluate="numpy") as lz:   # NumPy leaves: no GPU needed
+    ...     y = lz.leaf(np.ones((2, 3))) * 2
+    ...     print(type(y).__name__, y.shape, y.dtype, y.ndim, y.size)
+    LazyArray (2, 3) float64 2 6
+    """
 
     __slots__ = ("_node", "__weakref__")
     __array_priority__ = 200  # NumPy defers to our reflected operators

@@ -168,7 +168,14 @@ _mode = _Mode()
 
 
 def get_compute_mode() -> str:
-    """The calling thread's float32 GEMM compute mode: 'highest', 'tf32' or 'bf16x9'."""
+    """The calling thread's float32 GEMM compute mode: 'highest', 'tf32' or 'bf16x9'.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.linalg.get_matmul_precision()   # full float32, NumPy's answer
+    'highest'
+    """
     for k, v in COMPUTE_MODES.items():
         if v == _mode.f32:
             return k
@@ -176,7 +183,16 @@ def get_compute_mode() -> str:
 
 
 def set_compute_mode(mode: str) -> None:
-    """Set the calling thread's float32/complex64 GEMM compute mode (see `compute_mode`)."""
+    """Set the calling thread's float32/complex64 GEMM compute mode (see `compute_mode`).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.linalg.set_matmul_precision('tf32')   # TF32 tensor cores for float32 products
+    >>> cuarray.linalg.get_matmul_precision()
+    'tf32'
+    >>> cuarray.linalg.set_matmul_precision('highest')
+    """
     try:
         _mode.f32 = COMPUTE_MODES[mode]
     except (KeyError, TypeError):
@@ -186,7 +202,17 @@ def set_compute_mode(mode: str) -> None:
 
 @contextlib.contextmanager
 def compute_mode(mode: str):
-    """Context manager: float32/complex64 matrix products in `mode` inside the block."""
+    """Context manager: float32/complex64 matrix products in `mode` inside the block.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> with cuarray.linalg.matmul_precision('tf32'):
+    ...     cuarray.linalg.get_matmul_precision()
+    'tf32'
+    >>> cuarray.linalg.get_matmul_precision()
+    'highest'
+    """
     old = _mode.f32
     set_compute_mode(mode)
     try:
