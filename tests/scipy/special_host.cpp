@@ -33,6 +33,7 @@
 #include "cdigamma.cuh"
 #include "cexpint.cuh"
 #include "chyp1f1.cuh"
+#include "chyp2f1.cuh"
 
 #include <complex>
 
@@ -232,6 +233,14 @@ BOTH_TERNARY(hyp1f1, cs::hyp1f1(D(0), D(1), D(2)))
     for (long i = 0; i < n; ++i) { const T in0 = x[i], in1 = y[i]; const std::complex<T> in2 = z[i]; out[i] = (EXPR); } }
 RRC(hyp1f1_ddD, double, cs::hyp1f1_c((double)in0, (double)in1, in2))
 RRC(hyp1f1_ffF, float, cs::hyp1f1_c((double)in0, (double)in1, in2))
+// hyp2f1's 'dddD->D' and 'fffF->F' loops
+#define RRRC(NAME, T, EXPR) \
+  extern "C" void csf_##NAME(const T* x, const T* y, const T* w, const std::complex<T>* z, std::complex<T>* out, \
+                             long n) { \
+    for (long i = 0; i < n; ++i) { \
+      const T in0 = x[i], in1 = y[i], in2 = w[i]; const std::complex<T> in3 = z[i]; out[i] = (EXPR); } }
+RRRC(hyp2f1_dddD, double, cs::hyp2f1_c((double)in0, (double)in1, (double)in2, in3))
+RRRC(hyp2f1_fffF, float, cs::hyp2f1_c((double)in0, (double)in1, (double)in2, in3))
 // _lambertw's 'Dld->D' and 'Flf->F' loops
 extern "C" void csf__lambertw_D(const std::complex<double>* z, const long* k, const double* tol,
                                 std::complex<double>* out, long n) {

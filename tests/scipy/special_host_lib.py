@@ -85,6 +85,54 @@ def _abs_series(a, b, c, x):
     return s
 
 
+def hyp2f1_complex_branches(a, b, c, z):
+    """Which of SciPy's methods (xsf's hyp2f1.h) takes 2F1(a, b; c; z), for complex z and real
+    a, b, c (z = 0, +-1, a or b = 0 and the poles of c aside): 'polynomial' (a or b a negative
+    integer), 'euler polynomial' (c - a or c - b), 'series', 'lopez', 'z/(z-1)', '1-z', '1-z limit'
+    (c - a - b an integer), '1/z', '1/z limit' (a - b an integer)."""
+    za, z1 = np.abs(z), np.abs(1 - z)
+    ser = (za < 0.9) & (z.real >= 0)
+    lopez = ~ser & (za >= 0.9) & (za < 1.1) & (z1 >= 0.9) & (z.real >= 0)
+    zz1 = ~ser & ~lopez & (za < 1.1) & (z.real < 0)
+    onez = ~ser & ~lopez & ~zz1 & (za < 1.1)
+    lim1 = np.abs(c - a - b - np.round(c - a - b)) < 1e-15
+    lim2 = np.abs(a - b - np.round(a - b)) < 1e-15
+    neg_int = [(v == np.trunc(v)) & (v < 0) for v in (a, b, c - a, c - b)]
+    return np.select([neg_int[0] | neg_int[1], neg_int[2] | neg_int[3], ser, lopez, zz1, onez & lim1, onez, lim2],
+                     ["polynomial", "euler polynomial", "series", "lopez", "z/(z-1)", "1-z limit", "1-z", "1/z limit"],
+                     "1/z")
+
+
+def hyp2f1_complex_size(a, b, c, z):
+    """The size of the terms SciPy's method for 2F1(a, b; c; z) adds (each series' sum of moduli,
+    times the modulus of its Gamma-ratio prefactor): the rounding of that sum, not of the value,
+    bounds how far two implementations of the method can differ (the 1/z transformation's two
+    terms cancel where a - b is near an integer, its series' terms grow for large parameters).
+    0 for Lopez & Temme's series and the limit forms (compare those by the value)."""
+    from scipy import special
+
+    g, rg = special.gamma, special.rgamma
+    za, z1 = np.abs(z), np.abs(1 - z)
+    branch = hyp2f1_complex_branches(a, b, c, z)
+    with np.errstate(all="ignore"):
+        euler = (c - a < a) & (c - b < b)
+        s_ser = np.where(euler, z1 ** (c - a - b) * _abs_series(c - a, c - b, c, za), _abs_series(a, b, c, za))
+        swap = (0 < b) & (b < a) & (a < c)
+        aa, bb = np.where(swap, b, a), np.where(swap, a, b)
+        s_zz1 = z1 ** -aa * _abs_series(aa, c - bb, c, np.abs(z / (z - 1)))
+        s_1z = (np.abs(g(c) * g(c - a - b) * rg(c - a) * rg(c - b)) * _abs_series(a, b, a + b - c + 1, z1)
+                + np.abs(g(c) * g(a + b - c) * rg(a) * rg(b)) * z1 ** (c - a - b)
+                * _abs_series(c - a, c - b, c - a - b + 1, z1))
+        s_inv = (np.abs(g(c) * g(b - a) * rg(b) * rg(c - a)) * za ** -a * _abs_series(a, a - c + 1, a - b + 1, 1 / za)
+                 + np.abs(g(c) * g(a - b) * rg(a) * rg(c - b)) * za ** -b * _abs_series(b, b - c + 1, b - a + 1, 1 / za))
+        s_poly = _abs_series(a, b, c, za)
+        s_epoly = z1 ** (c - a - b) * _abs_series(c - a, c - b, c, za)
+        size = np.select([branch == "polynomial", branch == "euler polynomial", branch == "series",
+                          branch == "z/(z-1)", branch == "1-z", branch == "1/z"],
+                         [s_poly, s_epoly, s_ser, s_zz1, s_1z, s_inv], 0.0)
+    return np.where(np.isfinite(size), size, 0.0)
+
+
 DIGAMMA_ROOTS = (1.4616321449683622, -0.5040830082644554)
 
 

@@ -1,6 +1,7 @@
 """Every cuarray.scipy.special ufunc, every loop: the generated kernels compile with NVRTC for sm_90
 (no GPU), with arrays, with a scalar operand, strided and under `where=`; and a fused kernel of
-several special functions (their preambles concatenated) compiles too.
+several special functions (their preambles concatenated) compiles too. Every one of those kernels
+has a stack size ptxas could determine (no recursion: see _assert_stacks_sized).
 """
 
 from __future__ import annotations
@@ -74,6 +75,56 @@ def test_every_loop_compiles(module, compile_cubin):
     assert sources
     cubin, _ = compile_cubin(_batch(sources), arch=ARCH, options=FAST, name="cuarray_codegen_special" + module)
     assert cubin[:4] == b"\x7fELF"
+    _assert_stacks_sized(cubin, sources)
+
+
+def _assert_stacks_sized(cubin: bytes, kernels) -> None:
+    """Every one of `kernels` (names) in `cubin` has a stack size ptxas determined: no recursion in
+    any special function it reaches. A kernel whose stack ptxas cannot size gets CU_LIMIT_STACK_SIZE
+    a thread (1 KiB by default) whatever its frames need, a fault that shows only on the GPU, only
+    where the deep path runs (complex hyp2f1, through beta's recursion). A function that needs to
+    treat a reflected argument calls a non-recursive part (beta_no_negint, spherical_kn_pos,
+    zeta_minus_one_gt1, lpmv_pos_degree, struve_hl_nonneg), not itself."""
+    stacks = _stack_sizes(cubin)
+    assert sorted(set(kernels) - set(stacks)) == []  # (else the reader missed them: it would pass anything)
+    unsized = sorted(k for k in kernels if stacks[k][1] is None)
+    assert unsized == [], "stack size unknown to ptxas (a recursive call): {}".format(unsized)
+
+
+def _stack_sizes(cubin: bytes) -> dict:
+    """{kernel: (its own frame in bytes, its stack size or None)} of the kernels of `cubin`, None
+    where ptxas could not determine the stack size (a cycle in the call graph: its warning "Stack
+    size for entry function ... cannot be statically determined"). The driver gives those
+    CU_LIMIT_STACK_SIZE per thread (1 KiB by default) whatever their frames need: the complex hyp2f1
+    kernel's 1192-byte frame overran it (CUDA_ERROR_ILLEGAL_ADDRESS) while beta called itself
+    through beta_negint. Read from the cubin's .nv.info records: an entry's EIATTR_MIN_STACK_SIZE
+    (0x12; format EIFMT_SVAL, (symbol, bytes)) is 0xffffffff then; EIATTR_FRAME_SIZE (0x11) is its
+    frame."""
+    import struct
+
+    shoff, = struct.unpack_from("<Q", cubin, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", cubin, 0x3a)
+    secs = [struct.unpack_from("<IIQQQQIIQQ", cubin, shoff + i * shentsize) for i in range(shnum)]
+
+    def cstr(base, at):
+        return cubin[base + at:cubin.index(b"\0", base + at)].decode()
+
+    symtab = next(s for s in secs if s[1] == 2)  # SHT_SYMTAB
+    names = [cstr(secs[symtab[6]][4], struct.unpack_from("<I", cubin, symtab[4] + 24 * j)[0])
+             for j in range(symtab[5] // 24)]
+    stacks, frames = {}, {}
+    for sec in secs:
+        if cstr(secs[shstrndx][4], sec[0]) != ".nv.info":
+            continue
+        at, end = sec[4], sec[4] + sec[5]
+        while at < end:
+            fmt, attr = cubin[at], cubin[at + 1]
+            size = struct.unpack_from("<H", cubin, at + 2)[0] if fmt == 4 else 0
+            if fmt == 4 and attr in (0x11, 0x12):
+                sym, value = struct.unpack_from("<II", cubin, at + 4)
+                (frames if attr == 0x11 else stacks)[names[sym]] = value
+            at += 4 + size
+    return {k: (frames.get(k, 0), None if v == 0xFFFFFFFF else v) for k, v in stacks.items()}
 
 
 def test_kernel_names_say_what_they_are():
@@ -112,6 +163,7 @@ def _compile_fused(compile_cubin, kname, params, operation, ufuncs):
     name, src = d.source("flat", 1, np.int32)
     cubin, _ = compile_cubin(src, arch=ARCH, options=FAST, name=name)
     assert cubin[:4] == b"\x7fELF"
+    _assert_stacks_sized(cubin, [name])
 
 
 def test_fused_complex_preambles_compile(compile_cubin):
@@ -141,7 +193,7 @@ def test_first_call_compiles_in_seconds(name, compile_cubin):
 
 
 # The complex loops with the most code (psi's out-of-line digamma: 2-3 s here; the others 1-2 s; hyp2f1's,
-# 12-14 s of CPU like its real loop's 16-22 s, is left to the GPU run).
+# 11-14 s of CPU, in test_complex_hyp2f1_kernel_knows_its_stack below).
 @pytest.mark.parametrize("name", ["psi", "exp1", "expi", "sici", "shichi", "loggamma", "hyp1f1"])
 def test_first_call_of_complex_loops_compiles_in_seconds(name, compile_cubin):
     uf = getattr(cs, name)
@@ -155,7 +207,22 @@ def _first_call_compiles_in_seconds(uf, sig, compile_cubin):
     loop = uf._resolve(tuple(np.dtype(c) for c in sig.split("->")[0]), None, "same_kind")
     d = uf._definition(loop, loop.in_dtypes, loop.out_dtypes, False)
     kname, src = d.source("flat", 1, np.int32)
-    start = time.perf_counter()
-    compile_cubin(src, arch=ARCH, options=d.options, name=kname)
-    took = time.perf_counter() - start
+    # CPU time of this process (NVRTC compiles in it), not wall time: on a shared machine's busy cores
+    # wall time doubled (hyp2f1's complex loop: 14 s of CPU, 32-37 s wall at a load of 10 on 2 cores)
+    start = time.process_time()
+    cubin, _ = compile_cubin(src, arch=ARCH, options=d.options, name=kname)
+    took = time.process_time() - start
+    _assert_stacks_sized(cubin, [kname])  # (with the loop's own options, as its first call compiles)
     assert took < 30, "{} took {:.0f} s to compile".format(name, took)
+    return _stack_sizes(cubin)[kname]
+
+
+def test_complex_hyp2f1_kernel_knows_its_stack(compile_cubin):
+    """Complex hyp2f1's kernel faulted on the H100 (CUDA_ERROR_ILLEGAL_ADDRESS) in every region that
+    ran a Maclaurin series: beta called itself through beta_negint, so ptxas could not size the
+    kernel's stack, and the driver gave each thread CU_LIMIT_STACK_SIZE (1 KiB), under the kernel's
+    1192-byte frame. Its stack is sized now, and its frame (series generators passed by value: 360
+    bytes) is under that 1 KiB too. Compiled with the loop's own options, as its first call is (the
+    batch above, compiled for speed, has smaller frames); 12 s."""
+    frame, stack = _first_call_compiles_in_seconds(cs.hyp2f1, "dddD->D", compile_cubin)
+    assert stack is not None and frame < 1024, (frame, stack)

@@ -600,6 +600,43 @@ def test_hyp1f1_complex_against_scipy(dtype):
     np.testing.assert_allclose(got.get(), want, rtol=2e-6)
 
 
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64], ids=["complex128", "complex64"])
+def test_hyp2f1_complex_against_scipy(dtype):
+    """hyp2f1's complex loops (SciPy's xsf hyp2f1, templates/chyp2f1.cuh) for |a|, |b| <= 5 (a
+    fifth integers), 0.5 < c < 10, z over |x|, |y| <= 3, magnitudes 1e-3..10 and the ring
+    0.85 <= |z| <= 1.15: within 1e-11 of the value plus the size of the terms SciPy's method adds
+    (special_host_lib.hyp2f1_complex_size: the GPU's rounding moves a cancelling sum by a few eps of
+    its terms). The limit forms (a - b or c - a - b an integer, |z| >= 0.9) to 1e-4 of the value,
+    1e-2 where |1 - z| > 0.8: SciPy's own value is that far off mpmath there (7e-4 at |1 - z| =
+    0.88; tests/scipy/test_special_host_more_cpu.py::test_hyp2f1_complex_limits)."""
+    rng = _rng("hyp2f1 complex", dtype)
+    n = 20000
+    a, b = (np.where(rng.random(n) < 0.2, np.round(p), p) for p in rng.uniform(-5, 5, (2, n)))
+    c = rng.uniform(0.5, 10, n)
+    k = n // 3
+    z = np.concatenate([rng.uniform(-3, 3, k) + 1j * rng.uniform(-3, 3, k),
+                        10.0 ** rng.uniform(-3, 1, k) * np.exp(2j * np.pi * rng.random(k)),
+                        rng.uniform(0.85, 1.15, n - 2 * k) * np.exp(2j * np.pi * rng.random(n - 2 * k))])
+    real = np.float64 if dtype == np.complex128 else np.float32
+    a, b, c, z = a.astype(real), b.astype(real), c.astype(real), z.astype(dtype)
+    with np.errstate(all="ignore"):
+        want = special.hyp2f1(a, b, c, z)
+    got = cs.hyp2f1(*(cuarray.asarray(v) for v in (a, b, c, z)))
+    assert got.dtype == want.dtype == dtype
+    g = got.get()
+    a8, b8, c8, z16 = [v.astype(np.float64) for v in (a, b, c)] + [z.astype(np.complex128)]
+    with np.errstate(all="ignore"):
+        branch = special_host_lib.hyp2f1_complex_branches(a8, b8, c8, z16)
+        size = special_host_lib.hyp2f1_complex_size(a8, b8, c8, z16)
+        limit = np.isin(branch, ["1-z limit", "1/z limit"]) & (np.abs(z16) >= 0.9)
+        rtol = np.where(limit, np.where(np.abs(1 - z16) > 0.8, 1e-2, 1e-4), 1e-11 if dtype == np.complex128 else 2e-6)
+        tol = rtol * np.abs(want) + 1e-11 * size + (1e-300 if dtype == np.complex128 else 1e-36)
+        fin = np.isfinite(want)
+        ok = np.where(fin, np.abs(g - want) <= tol, ~np.isfinite(g) | (np.abs(g) > (1e300 if dtype == np.complex128
+                                                                                      else 1e36)))
+    assert ok.all(), list(zip(a[~ok][:4], b[~ok][:4], c[~ok][:4], z[~ok][:4], g[~ok][:4], want[~ok][:4]))
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64], ids=["float64", "float32", "int64"])
 def test_comb_perm_arrays_against_scipy(dtype):
     """comb (with and without repetition) and perm of arrays (exact=False): SciPy's binom/poch

@@ -489,6 +489,133 @@ def test_hyp1f1_complex_against_mpmath(lib, args, want, rtol):
     assert abs(got - want) <= rtol * abs(want), (args, got, want)
 
 
+def _hyp2f1_c(lib, dtype, a, b, c, z):
+    """hyp2f1's 'dddD->D' / 'fffF->F' loop on the host build."""
+    real = np.float64 if dtype == np.complex128 else np.float32
+    fn = getattr(lib, "csf_hyp2f1_" + ("dddD" if dtype == np.complex128 else "fffF"))
+    a, b, c = (np.ascontiguousarray(v, dtype=real) for v in (a, b, c))
+    z = np.ascontiguousarray(z, dtype=dtype)
+    out = np.empty_like(z)
+    fn(*(v.ctypes.data_as(ctypes.c_void_p) for v in (a, b, c, z, out)), ctypes.c_long(z.size))
+    return out
+
+
+def _hyp2f1_complex_z(rng, n):
+    """z over |x|, |y| <= 3, magnitudes 1e-3..1e2 at every angle, the ring 0.85 <= |z| <= 1.15
+    (Lopez & Temme's series, the 1 - z and z/(z - 1) transformations) and near z = +-1."""
+    k = n // 4
+    return np.concatenate([rng.uniform(-3, 3, k) + 1j * rng.uniform(-3, 3, k),
+                           10.0 ** rng.uniform(-3, 2, k) * np.exp(2j * np.pi * rng.random(k)),
+                           rng.uniform(0.85, 1.15, k) * np.exp(2j * np.pi * rng.random(k)),
+                           rng.choice([1.0, -1.0], n - 3 * k) + 10.0 ** rng.uniform(-16, -1, n - 3 * k)
+                           * np.exp(2j * np.pi * rng.random(n - 3 * k))])
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64], ids=["complex128", "complex64"])
+def test_hyp2f1_complex(lib, dtype):
+    """hyp2f1's complex loops (SciPy's xsf hyp2f1, templates/chyp2f1.cuh) against SciPy over
+    a, b, c in (-20, 20) (a fifth integers, a tenth half-integers: the polynomials, the poles of c,
+    the limit forms) and the edges (a, b = 0, z = 0, +-1, the poles, Kummer's and Gauss's sums,
+    infinite and NaN parts): within 1e-13 of the value plus the size of the terms SciPy's method
+    adds (special_host_lib.hyp2f1_complex_size: its transformations' two terms cancel by up to
+    1e10 here, where SciPy's and ours are both far off mpmath, each in its own rounding of the Gamma
+    ratios). The limit forms (a - b or c - a - b an integer beyond |z| = 0.9) are compared in
+    test_hyp2f1_complex_limits; NaN arguments give NaN (SciPy 1.18)."""
+    rng = np.random.default_rng(zlib.crc32(b"hyp2f1 complex"))
+    n = 40000
+    a, b, c = (np.where(rng.random(n) < 0.2, np.round(p), p) for p in rng.uniform(-20, 20, (3, n)))
+    a = np.where(rng.random(n) < 0.1, np.round(2 * a) / 2, a)
+    z = _hyp2f1_complex_z(rng, n)
+    e = np.array([0.0, -1.0, 1.0, 2.0, 0.5, -2.0, 1.5, -0.5, 3.0, np.nan, np.inf])
+    ez = np.array([0.0, 1.0, -1.0, 0.5, 2.0, -3.0, 1e10, np.inf, np.nan])
+    with np.errstate(invalid="ignore"):
+        zz = (ez[:, None] + 1j * ez[None, :]).ravel()
+    grid = [g.ravel() for g in np.meshgrid(e, e, e, zz, indexing="ij")]
+    a, b, c, z = (np.concatenate([u, v]) for u, v in zip((a, b, c, z), grid))
+    real = np.float64 if dtype == np.complex128 else np.float32
+    a, b, c, z = a.astype(real), b.astype(real), c.astype(real), z.astype(dtype)
+    with np.errstate(all="ignore"):
+        want = special.hyp2f1(a, b, c, z)
+        got = _hyp2f1_c(lib, dtype, a, b, c, z)
+        assert want.dtype == dtype
+        a8, b8, c8, z16 = [v.astype(np.float64) for v in (a, b, c)] + [z.astype(np.complex128)]
+        branch = special_host_lib.hyp2f1_complex_branches(a8, b8, c8, z16)
+        size = special_host_lib.hyp2f1_complex_size(a8, b8, c8, z16)
+        rtol = 1e-13 if dtype == np.complex128 else 2e-6
+        close = np.abs(got - want) <= rtol * np.abs(want) + 1e-13 * size + (1e-300 if dtype == np.complex128 else 1e-36)
+        nan_in = np.isnan(a) | np.isnan(b) | np.isnan(c) | np.isnan(z)
+        huge = np.abs(got) > (1e300 if dtype == np.complex128 else 1e36)  # SciPy's rounds to inf
+        ok = np.where(nan_in, np.isnan(got.real) & np.isnan(got.imag),
+                      np.where(np.isfinite(want), close, ~np.isfinite(got) | huge))
+        ok |= np.isin(branch, ["1-z limit", "1/z limit"]) & (np.abs(z16) > 0.9) & np.isfinite(z16) & ~nan_in
+    _assert_ok("hyp2f1", (a, b, c, z), got, want, ok)
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64], ids=["complex128", "complex64"])
+def test_hyp2f1_complex_limits(lib, dtype):
+    """The limit forms of the 1 - z and 1/z transformations (c - a - b, or a - b, an integer; and
+    c - a an integer too) against SciPy for |a|, |b| <= 5, 0.5 < c < 10 (parameters in 1/64ths, so
+    that the integer differences hold in float32 too): to 1e-4 of the value. SciPy's own value is
+    that far off mpmath here (2F1(4.43, 4.06; 10.49; 0.69 + 0.74i): SciPy 7.9e-6, ours 8.6e-6;
+    2F1(3, 4; 8; 0.72 - 0.71i): SciPy 1.1e-9, ours 9.5e-10), and more as |1 - z| nears 0.9
+    (2F1(2.97, 4.73; 10.70; 0.698 + 0.831i), |1 - z| = 0.88: SciPy 7.1e-4, ours 9.0e-4), which the
+    1 - z points keep below 0.8; test_hyp2f1_complex_against_mpmath checks each form to 1e-14
+    where it is accurate."""
+    rng = np.random.default_rng(zlib.crc32(b"hyp2f1 complex limits"))
+    n = 6000
+    a = np.where(rng.random(n) < 0.3, np.round(rng.uniform(-5, 5, n)), np.round(64 * rng.uniform(-5, 5, n)) / 64)
+    m = rng.integers(-4, 5, n).astype(float)
+    b = a - m  # a - b = m
+    c = np.round(64 * rng.uniform(0.5, 10, n)) / 64
+    c = np.where(rng.random(n) < 0.3, a + np.round(c), c)  # c - a an integer too
+    z1 = 10.0 ** rng.uniform(0.05, 1.5, n) * np.exp(2j * np.pi * rng.random(n))  # 1/z
+    # 1 - z: c = a + b + m', |z| in [0.9, 1.1) with |1 - z| < 0.9 and Re z >= 0
+    a2, b2 = np.round(64 * rng.uniform(-5, 5, (2, n))) / 64
+    c2 = a2 + b2 + rng.integers(-3, 4, n)
+    t = 1 - rng.uniform(0.1, 0.8, n) * np.exp(1j * rng.uniform(-np.pi, np.pi, n))
+    t = np.where((np.abs(t) >= 0.9) & (np.abs(t) < 1.1), t, 1 - 0.5j)  # (|1 - z| < 0.8: see below)
+    a, b, c, z = (np.concatenate(v) for v in ((a, a2), (b, b2), (c, c2), (z1, t)))
+    keep = (c > 0) & ~((a < 0) & (a == np.round(a))) & ~((b < 0) & (b == np.round(b)))
+    real = np.float64 if dtype == np.complex128 else np.float32
+    a, b, c, z = a[keep].astype(real), b[keep].astype(real), c[keep].astype(real), z[keep].astype(dtype)
+    with np.errstate(all="ignore"):
+        want = special.hyp2f1(a, b, c, z)
+        got = _hyp2f1_c(lib, dtype, a, b, c, z)
+        branch = special_host_lib.hyp2f1_complex_branches(*(v.astype(np.float64) for v in (a, b, c)),
+                                                          z.astype(np.complex128))
+        ok = np.abs(got - want) <= 1e-4 * np.abs(want) + 1e-300
+    assert np.isin(branch, ["1-z limit", "1/z limit"]).sum() > n // 2
+    _assert_ok("hyp2f1", (a, b, c, z), got, want, ok)
+
+
+# mpmath.hyp2f1 at 50 digits, one or two in each of SciPy's methods: the 1 - z limit for m = 0,
+# m > 0, m < 0, the 1 - z transformation, the 1/z limit with c - a not and an integer, the 1/z
+# transformation, z/(z - 1), Lopez & Temme, the series, the polynomial of a negative integer a.
+HYP2F1_COMPLEX_MPMATH = [
+    ((1.5, 0.5, 2.0, 0.8 + 0.55j), complex(1.1468684434538066, 0.5225199810316256)),
+    ((1.5, 0.5, 4.0, 0.8 - 0.55j), complex(1.1397343391757917, -0.19804194670215142)),
+    ((1.5, 2.5, 1.0, 0.85 + 0.5j), complex(-7.225774543734366, -9.072067467074856)),
+    ((1.3, 0.7, 2.6, 0.7 + 0.6j), complex(1.136752368933133, 0.40940140441490935)),
+    ((2.5, 0.5, 1.3, 3 + 1j), complex(0.03690239411699485, 0.2884645024808198)),
+    ((3.0, 1.0, 5.0, -4 + 2j), complex(0.28345033291356275, 0.09279468524795961)),
+    ((0.5, 0.5, 1.7, 5 - 2j), complex(0.7477620197599345, -0.508600937992524)),
+    ((1.2, 0.4, 2.9, -3 - 4j), complex(0.6796403435885668, -0.14747533543166622)),
+    ((0.75, 1.25, 1.5, 1.5 + 0.1j), complex(-0.3374300219581834, 1.7143756486562716)),
+    ((0.3, 0.6, 1.4, 0.55 + 0.8j), complex(1.021279011080735, 0.1363659279148815)),
+    ((2.0, 1.5, 3.0, -0.8 + 0.5j), complex(0.5025675284912944, 0.15105348817651257)),
+    ((0.5, 1.5, 2.5, 0.3 - 0.4j), complex(1.0633111322641267, -0.15862202254898028)),
+    ((-3.0, 1.5, 2.5, 4 + 1j), complex(-4.247619047619048, -7.180952380952381)),
+    ((1.5, 2.0, -1.5, 7j), complex(0.4541754368, -0.5177665024)),
+]
+
+
+@pytest.mark.parametrize("args, want", HYP2F1_COMPLEX_MPMATH)
+def test_hyp2f1_complex_against_mpmath(lib, args, want):
+    a, b, c, z = args
+    got = complex(_hyp2f1_c(lib, np.complex128, *(np.array([v]) for v in args))[0])
+    assert abs(got - want) <= 1e-14 * abs(want), (args, got, want)
+
+
 # mpmath (60 digits) where SciPy 1.17 and 1.18 are off, from the GPU run's failures of
 # test_special_gpu.py: iv underflows to 0 (Cephes' Temme series), stdtrit is 2.7e-11 off near
 # p = 1/2 (Boost's quantile: 3.911332020885639e-05), yve overflows to +inf (Y_v(x) is -1.03e328).

@@ -100,6 +100,7 @@ _DEPS = {
     "struve.cuh": ("common.cuh", "gamma.cuh", "bessel_ik.cuh", "bessel_jy.cuh", "ddouble.cuh"),
     "hyp1f1.cuh": ("common.cuh", "gamma.cuh", "ddouble.cuh"),
     "chyp1f1.cuh": ("common.cuh", "ddouble.cuh", "cmath.cuh"),
+    "chyp2f1.cuh": ("common.cuh", "gamma.cuh", "beta.cuh", "ddouble.cuh", "cmath.cuh"),
     "lambertw.cuh": ("common.cuh", "ddouble.cuh", "cmath.cuh"),
     "sph_harm.cuh": ("common.cuh", "ddouble.cuh", "cmath.cuh"),
     "hyp2f1.cuh": ("common.cuh", "gamma.cuh"),

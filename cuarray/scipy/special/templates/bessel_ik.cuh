@@ -197,7 +197,8 @@ CSF_FN double kn(double n, double x) {
 // k_n(x) = sqrt(pi/2x) K_n+1/2(x), by its closed form's recurrence: k_0 = (pi/2) e^-x / x,
 // k_1 = k_0 (1 + 1/x), k_m+1 = k_m-1 + (2m+1)/x k_m (upward: K's dominant direction; for x > 0 all
 // terms are positive, so no cancellation). n steps. For x < 0, the analytic continuation (SciPy's
-// value there) from k_n(|x|) and i_n(|x|).
+// value there) from k_n(|x|) and i_n(|x|) (spherical_kn_pos: so that spherical_kn does not call
+// itself, which would leave the stack of every kernel reaching it unsized by ptxas: see beta.cuh).
 CSF_FN double spherical_in(double n, double x) {
   if (isnan(n) || isnan(x) || n < 0) return lim<double>::nan();
   if (x == 0) return n == 0 ? 1.0 : 0.0;
@@ -206,16 +207,7 @@ CSF_FN double spherical_in(double n, double x) {
   const double ax = fabs(x);
   return s * sqrt(0.5 * k_pi / ax) * iv(n + 0.5, ax);
 }
-CSF_FN double spherical_kn(double n, double x) {
-  if (isnan(n) || isnan(x) || n < 0) return lim<double>::nan();
-  if (x == 0) return lim<double>::inf();
-  if (isinf(x)) return x > 0 ? 0.0 : -lim<double>::inf();
-  if (x < 0) {
-    // k_n(-x) = -(-1)^n k_n(x) - pi i_n(x) (K_v(x e^(i pi)) = e^(-i pi v) K_v(x) - i pi I_v(x) and
-    // sqrt(pi/2z)'s -i: AMOS's value through SciPy's formula)
-    const double k = spherical_kn(n, -x), i = spherical_in(n, -x);
-    return (fmod(n, 2.0) != 0.0 ? k : -k) - k_pi * i;
-  }
+CSF_FN double spherical_kn_pos(double n, double x) {  // k_n(x) for finite x > 0, n >= 0
   // (beyond x = 700, scaled by e^x and e^-x applied in halves at the end: e^-x alone underflows
   // before k_n does at large n)
   const bool scaled = x > 700.0;
@@ -230,6 +222,18 @@ CSF_FN double spherical_kn(double n, double x) {
   if (!scaled) return k1;
   const double h = exp(-0.5 * x);
   return k1 * h * h;
+}
+CSF_FN double spherical_kn(double n, double x) {
+  if (isnan(n) || isnan(x) || n < 0) return lim<double>::nan();
+  if (x == 0) return lim<double>::inf();
+  if (isinf(x)) return x > 0 ? 0.0 : -lim<double>::inf();
+  if (x < 0) {
+    // k_n(-x) = -(-1)^n k_n(x) - pi i_n(x) (K_v(x e^(i pi)) = e^(-i pi v) K_v(x) - i pi I_v(x) and
+    // sqrt(pi/2z)'s -i: AMOS's value through SciPy's formula)
+    const double k = spherical_kn_pos(n, -x), i = spherical_in(n, -x);
+    return (fmod(n, 2.0) != 0.0 ? k : -k) - k_pi * i;
+  }
+  return spherical_kn_pos(n, x);
 }
 // Their derivatives as SciPy forms them: i_n' = i_n-1 - (n+1)/x i_n (i_0' = i_1, i_1'(0) = 1/3),
 // k_n' = -k_n-1 - (n+1)/x k_n (k_0' = -k_1).

@@ -51,16 +51,6 @@ CSF_FN double betaln_pos(double a, double b) {
   return lgamma(a) + lgamma(b) - lgamma(a + b);
 }
 
-// B(a, b) for integer a <= 0 (Cephes beta_negint): finite only for integer b with 1 - a - b > 0,
-// where B(a, b) = (-1)^b B(1 - a - b, b); inf otherwise.
-CSF_NOINLINE double beta(double a, double b);
-CSF_FN double beta_negint(double a, double b) {
-  if (b == floor(b) && fabs(b) < 2147483647.0 && 1.0 - a - b > 0) {
-    const double sgn = fmod(b, 2.0) == 0.0 ? 1.0 : -1.0;
-    return sgn * beta(1.0 - a - b, b);
-  }
-  return lim<double>::inf();
-}
 
 // log|B(a, b)| with the asymptotic form of Cephes' lbeta_asymp for a >> b
 // (log Gamma(b) - b log a + b(1-b)/(2a) + b(1-b)(1-2b)/(12a^2) - b^2(1-b)^2/(12a^3)).
@@ -77,9 +67,27 @@ CSF_FN double lbeta_asymp(double a, double b) {
 // non-positive "integer" beyond int range, or -inf, is an overflow: inf), the asymptotic form
 // for |a| > 1e6 |b|, logs of Gamma beyond 171.6, otherwise Gamma's ratio in the order that
 // avoids overflow.
+//
+// Cephes' beta_negint calls beta back; here the call graph has no cycle: a recursive one leaves a
+// kernel's stack size unknown to ptxas, and the driver then gives each thread CU_LIMIT_STACK_SIZE
+// (1 KiB by default) whatever its frame needs (hyp2f1's complex kernel, 1192 bytes, overran it:
+// CUDA_ERROR_ILLEGAL_ADDRESS). beta_no_negint is beta past its non-positive integer cases.
+CSF_NOINLINE double beta_no_negint(double a, double b);
+// B(a, b) for integer a <= 0 (Cephes beta_negint): finite only for integer b with 1 - a - b > 0,
+// where B(a, b) = (-1)^b B(1 - a - b, b), 1 - a - b >= 1 (for b <= 0 that is beta's inf); inf otherwise.
+CSF_FN double beta_negint(double a, double b) {
+  if (b == floor(b) && fabs(b) < 2147483647.0 && 1.0 - a - b > 0) {
+    const double sgn = fmod(b, 2.0) == 0.0 ? 1.0 : -1.0;
+    return sgn * (b <= 0 ? lim<double>::inf() : beta_no_negint(1.0 - a - b, b));
+  }
+  return lim<double>::inf();
+}
 CSF_NOINLINE double beta(double a, double b) {
   if (a <= 0 && a == floor(a)) return fabs(a) < 2147483647.0 ? beta_negint(a, b) : lim<double>::inf();
   if (b <= 0 && b == floor(b)) return fabs(b) < 2147483647.0 ? beta_negint(b, a) : lim<double>::inf();
+  return beta_no_negint(a, b);
+}
+CSF_NOINLINE double beta_no_negint(double a, double b) {
   if (fabs(a) < fabs(b)) { const double t = a; a = b; b = t; }
   if (fabs(a) > 1e6 * fabs(b) && a > 1e6) {
     const double sgn = gamma_sign(b);
@@ -101,15 +109,19 @@ CSF_NOINLINE double beta(double a, double b) {
   return ga / gs * gb;
 }
 
-// log|B(a, b)| (Cephes lbeta's case structure, as beta above).
-CSF_NOINLINE double betaln(double a, double b);
+// log|B(a, b)| (Cephes lbeta's case structure, as beta above; no cycle in the calls either).
+CSF_NOINLINE double betaln_no_negint(double a, double b);
 CSF_FN double lbeta_negint(double a, double b) {
-  if (b == floor(b) && fabs(b) < 2147483647.0 && 1.0 - a - b > 0) return betaln(1.0 - a - b, b);
+  if (b == floor(b) && fabs(b) < 2147483647.0 && 1.0 - a - b > 0)
+    return b <= 0 ? lim<double>::inf() : betaln_no_negint(1.0 - a - b, b);
   return lim<double>::inf();
 }
 CSF_NOINLINE double betaln(double a, double b) {
   if (a <= 0 && a == floor(a)) return fabs(a) < 2147483647.0 ? lbeta_negint(a, b) : lim<double>::inf();
   if (b <= 0 && b == floor(b)) return fabs(b) < 2147483647.0 ? lbeta_negint(b, a) : lim<double>::inf();
+  return betaln_no_negint(a, b);
+}
+CSF_NOINLINE double betaln_no_negint(double a, double b) {
   if (fabs(a) < fabs(b)) { const double t = a; a = b; b = t; }
   if (fabs(a) > 1e6 * fabs(b) && a > 1e6) return lbeta_asymp(a, b);
   if (a > 0 && b > 0) return betaln_pos(a, b);

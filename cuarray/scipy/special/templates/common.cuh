@@ -4,6 +4,12 @@
 // C++ compiler), so the same source compiles with g++ and is tested against SciPy on a machine
 // without a GPU (tests/scipy/test_special_host_cpu.py). Functions that exist only in CUDA's math
 // library (erfcx, erfinv, normcdfinv, cyl_bessel_i0, ...) sit under `#ifdef CSF_DEVICE`.
+//
+// No function calls itself, directly or through others (a reflection calls a part that does not
+// reflect: beta_no_negint, spherical_kn_pos, ...): a cycle leaves the stack size of every kernel
+// reaching it unknown to ptxas, the driver then gives each thread CU_LIMIT_STACK_SIZE (1 KiB)
+// whatever its frames need, and a deep path faults on the GPU only (complex hyp2f1 did).
+// tests/scipy/test_special_codegen_cpu.py reads every kernel's stack size from its cubin.
 #ifndef CUARRAY_SPECIAL_COMMON_CUH
 #define CUARRAY_SPECIAL_COMMON_CUH
 

@@ -76,30 +76,13 @@ CSF_FN double lpmv_log_series(int m, double v, double x) {
   return first + sp * c * s;
 }
 
-// P_v^m(x) for m >= 0, v >= 0, |x| <= 1 (x > -1 unless v is an integer).
-CSF_FN double lpmv_pos(int m, double v, double x) {
-  const bool integer = v == floor(v);
-  if (integer && x < 0) {
-    const double p = lpmv_pos(m, v, -x);
-    return (fmod(v + m, 2.0) == 0.0) ? p : -p;
-  }
+// P_v^m(x) for m >= 0, v >= 0, |x| <= 1 (x > -1 unless v is an integer) where lpmv_pos below
+// has neither reflected x nor recurred in the order: by the degree recurrence or a series. Apart
+// so that no function here calls itself (a recursive call graph leaves a kernel's stack size
+// unknown to ptxas: see beta.cuh).
+CSF_FN double lpmv_pos_degree(int m, double v, double x) {
   const double nv = floor(v), f = v - nv;
-  // Near x = -1 the recurrence is unstable (the part of P_v^m like Y_m((v+1/2) acos(-x)) decays
-  // with the degree while Q's grows: 1e-2 lost at v = 54, x = -0.99, m = 10), but there the
-  // log series converges without cancellation: its terms grow like (v^2 w)^n / (n! (n+m)!).
-  const bool direct = x < 0 && (v + 1.0) * (v + 1.0) * 0.5 * (1.0 + x) <= 25.0;
-  if (x < 0 && !direct && m >= 2) {
-    // Further from -1: P_v^0 and P_v^1 by the degree recurrence (stable for m <= 1), then upward
-    // in the order (DLMF 14.10.1), stable where P_v^m is the growing solution (m > (v+1/2) acos(-x)).
-    double p0 = lpmv_pos(0, v, x), p1 = lpmv_pos(1, v, x);
-    const double g = 2.0 * x / sqrt((1.0 - x) * (1.0 + x));
-    for (int mu = 0; mu + 2 <= m; ++mu) {
-      const double p2 = -(mu + 1.0) * g * p1 - (v - mu) * (v + (mu + 1.0)) * p0;
-      p0 = p1;
-      p1 = p2;
-    }
-    return p1;
-  }
+  const bool direct = x < 0 && (v + 1.0) * (v + 1.0) * 0.5 * (1.0 + x) <= 25.0;  // (as below)
   if (nv > m + 2 && !direct) {
     // upward in the degree from m + f and m + f + 1
     double p0 = x >= 0 ? lpmv_series(m, m + f, x) : lpmv_log_series(m, m + f, x);
@@ -112,6 +95,32 @@ CSF_FN double lpmv_pos(int m, double v, double x) {
     return p1;
   }
   return x >= 0 ? lpmv_series(m, v, x) : lpmv_log_series(m, v, x);
+}
+
+// P_v^m(x) for m >= 0, v >= 0, |x| <= 1 (x > -1 unless v is an integer).
+CSF_FN double lpmv_pos(int m, double v, double x) {
+  const bool integer = v == floor(v);
+  if (integer && x < 0) {
+    const double p = lpmv_pos_degree(m, v, -x);  // (-x > 0: neither reflection nor order recurrence)
+    return (fmod(v + m, 2.0) == 0.0) ? p : -p;
+  }
+  // Near x = -1 the recurrence is unstable (the part of P_v^m like Y_m((v+1/2) acos(-x)) decays
+  // with the degree while Q's grows: 1e-2 lost at v = 54, x = -0.99, m = 10), but there the
+  // log series converges without cancellation: its terms grow like (v^2 w)^n / (n! (n+m)!).
+  const bool direct = x < 0 && (v + 1.0) * (v + 1.0) * 0.5 * (1.0 + x) <= 25.0;
+  if (x < 0 && !direct && m >= 2) {
+    // Further from -1: P_v^0 and P_v^1 by the degree recurrence (stable for m <= 1), then upward
+    // in the order (DLMF 14.10.1), stable where P_v^m is the growing solution (m > (v+1/2) acos(-x)).
+    double p0 = lpmv_pos_degree(0, v, x), p1 = lpmv_pos_degree(1, v, x);  // (v is not an integer here)
+    const double g = 2.0 * x / sqrt((1.0 - x) * (1.0 + x));
+    for (int mu = 0; mu + 2 <= m; ++mu) {
+      const double p2 = -(mu + 1.0) * g * p1 - (v - mu) * (v + (mu + 1.0)) * p0;
+      p0 = p1;
+      p1 = p2;
+    }
+    return p1;
+  }
+  return lpmv_pos_degree(m, v, x);
 }
 
 CSF_FN double lpmv(double m, double v, double x) {

@@ -93,13 +93,9 @@ CSF_FN double struve_bessel_series(double v, double z, bool is_h, double& err) {
   return sum;
 }
 
-CSF_FN double struve_hl(double v, double z, bool is_h) {
-  if (isnan(v) || isnan(z)) return z == 0 ? 0.0 : lim<double>::nan();
-  if (z < 0) {
-    const double n = trunc(v);
-    if (v != n || isinf(v)) return lim<double>::nan();
-    return (fmod(n, 2.0) == 0 ? -1.0 : 1.0) * struve_hl(v, -z, is_h);
-  }
+// H_v(z) or L_v(z) for z >= 0 (not NaN); struve_hl reflects z < 0 onto it, so that no function
+// calls itself (a recursive call graph leaves a kernel's stack size unknown to ptxas: beta.cuh).
+CSF_FN double struve_hl_nonneg(double v, double z, bool is_h) {
   if (z == 0) {
     if (v < -1) return gammasgn(v + 1.5) * lim<double>::inf();
     if (v == -1) return 2 / k_sqrtpi / k_sqrtpi;  // 2 / (sqrt pi Gamma(1/2))
@@ -143,6 +139,15 @@ CSF_FN double struve_hl(double v, double z, bool is_h) {
   if (!is_h) tmp = fabs(tmp);
   if (tmp > 700) return lim<double>::inf() * gammasgn(v + 1.5);
   return lim<double>::nan();
+}
+CSF_FN double struve_hl(double v, double z, bool is_h) {
+  if (isnan(v) || isnan(z)) return z == 0 ? 0.0 : lim<double>::nan();
+  if (z < 0) {
+    const double n = trunc(v);
+    if (v != n || isinf(v)) return lim<double>::nan();
+    return (fmod(n, 2.0) == 0 ? -1.0 : 1.0) * struve_hl_nonneg(v, -z, is_h);
+  }
+  return struve_hl_nonneg(v, z, is_h);
 }
 
 CSF_FN double struve_h(double v, double z) { return struve_hl(v, z, true); }

@@ -59,31 +59,33 @@ CSF_FN double hurwitz_zeta(double x, double q) {
   return zeta_em(x, q);
 }
 
-// Riemann zeta(x) - 1 for x > 1 and zeta(x) itself, for every real x.
-CSF_FN double riemann_zeta(double x);
-CSF_FN double zetac(double x) {
-  if (isnan(x)) return x;
-  if (x == 1.0) return lim<double>::inf();
-  if (isinf(x)) return x > 0 ? 0.0 : lim<double>::nan();
-  if (x > 1.0) return x > 1100.0 ? 0.0 : zeta_em(x, 2.0);
-  return riemann_zeta(x) - 1.0;
-}
+// Riemann zeta(x) - 1 for x > 1 and zeta(x) itself, for every real x. No cycle in their calls
+// (zeta_minus_one_gt1 is zetac past its special values; the reflection's zeta(1 - x) is at
+// 1 - x > 1.5): a recursive call graph leaves a kernel's stack size unknown to ptxas (beta.cuh).
+CSF_FN double zeta_minus_one_gt1(double x) { return x > 1100.0 ? 0.0 : zeta_em(x, 2.0); }  // finite x > 1
 CSF_FN double riemann_zeta(double x) {
   if (isnan(x)) return x;
   if (x == 1.0) return lim<double>::inf();
   if (isinf(x)) return x > 0 ? 1.0 : lim<double>::nan();
-  if (x > 1.0) return 1.0 + zetac(x);
+  if (x > 1.0) return 1.0 + zeta_minus_one_gt1(x);
   // the summation down to -1/2 (near 0 the reflection would need zeta(1 - x) at 1 - x, whose
   // rounding is a relative error of 1e-4 in the pole's distance at x = -1e-12)
   if (x >= -0.5) return zeta_em(x, 1.0);
   // reflection; sin(pi x / 2) exactly 0 at the trivial zeros (even negative integers)
   const double s = sinpi(0.5 * x);
   if (s == 0.0) return 0.0;
-  const double z1 = riemann_zeta(1.0 - x);
+  const double z1 = 1.0 + zeta_minus_one_gt1(1.0 - x);
   if (x > -170.0) return pow(2.0, x) * pow(k_pi, x - 1.0) * s * ::tgamma(1.0 - x) * z1;
   const double l = x * k_ln2 + (x - 1.0) * log(k_pi) + lgamma(1.0 - x) + log(fabs(s)) + log(z1);
   const double v = exp(l);
   return s < 0 ? -v : v;
+}
+CSF_FN double zetac(double x) {
+  if (isnan(x)) return x;
+  if (x == 1.0) return lim<double>::inf();
+  if (isinf(x)) return x > 0 ? 0.0 : lim<double>::nan();
+  if (x > 1.0) return zeta_minus_one_gt1(x);
+  return riemann_zeta(x) - 1.0;
 }
 
 // polygamma(n, x) = (-1)^(n+1) n! zeta(n + 1, x), psi for n = 0 (SciPy's formula, as one ufunc).
