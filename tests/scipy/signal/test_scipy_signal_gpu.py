@@ -248,6 +248,33 @@ def test_find_peaks(kw):
         np.testing.assert_allclose(g.get(), r)
 
 
+@pytest.mark.parametrize("n", [3, 4097, 200_003, 10**7])
+def test_find_peaks_tile_kernels(n):
+    # the tile kernels (count, scan, write) across many tiles: integer-valued noise (plateaus,
+    # some across tile boundaries of 4096 samples), random float64 (the bench's case at 1e7), and a
+    # plateau longer than the walk limit (the run-boundary path); both plans must give SciPy's
+    # peaks exactly, and the edges with plateau_size
+    from cuarray.scipy.signal import _peaks
+
+    for x in (np.round(RNG.normal(size=n) * 2), RNG.normal(size=n)):
+        if n > 10_000:
+            x[5000:5000 + 4096 + 3] = 9.0  # rises into a plateau across a tile boundary, > the limit
+        ref, rprops = ss.find_peaks(x, plateau_size=1)
+        for plan in _peaks.MAXIMA:
+            d = cuarray.asarray(x)
+            got, _ = _peaks._find_peaks(d, maxima=plan)
+            np.testing.assert_array_equal(got.get(), ref)
+            got, gprops = _peaks._find_peaks(d, plateau_size=1, maxima=plan)
+            np.testing.assert_array_equal(got.get(), ref)
+            for k in rprops:
+                np.testing.assert_array_equal(gprops[k].get(), rprops[k], err_msg=k)
+        if n > 10_000:
+            x[5000:5000 + 4096 + 3] = RNG.normal(size=4099)  # no long plateau: the tiles decide alone
+            x[4094:4099] = 20.0  # a peak plateau across the first tile boundary
+            x[8190:8192] = [30.0, 30.0]
+            np.testing.assert_array_equal(cs.find_peaks(cuarray.asarray(x))[0].get(), ss.find_peaks(x)[0])
+
+
 def test_peak_width_heights_round_as_scipy():
     # h = x[peak] - prominence * rel_height, product rounded first: exactly 0.0 here, as in SciPy
     # (a contracted fma gave 1.1e-16). Fresh random heights around the exact case.

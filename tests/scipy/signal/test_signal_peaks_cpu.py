@@ -24,6 +24,22 @@ extern "C" void wid(const double* x, const long long* peaks, long long m, const 
                     const long long* rb, double rel, double* w, double* h, double* l, double* r) {
   for (long long i = 0; i < m; ++i) peak_width(x, peaks[i], p[i], lb[i], rb[i], rel, w + i, h + i, l + i, r + i);
 }
+extern "C" long long maxima(const double* x, long long n, long long limit, long long* mid, long long* left,
+                            long long* right) {  // the tile kernels' sequence, one sample at a time
+  long long m = 0;
+  for (long long i = 0; i < n; ++i) {
+    long long r;
+    int p = peak_at(x, n, i, limit, &r);
+    if (p < 0) return -1;
+    if (p) {
+      mid[m] = (i + r) / 2;
+      left[m] = i;
+      right[m] = r;
+      ++m;
+    }
+  }
+  return m;
+}
 extern "C" void dist(const long long* peaks, const long long* order, long long m, long long d, unsigned char* keep) {
   select_by_distance(peaks, order, m, d, keep);
 }
@@ -65,9 +81,19 @@ def host_peaks(monkeypatch, lib):
                  ctypes.c_longlong(len(peaks)), ctypes.c_longlong(d), _p(keep))
         return keep.astype(bool)
 
+    def maxima_tiles(x, edges):
+        x = np.ascontiguousarray(x, np.float64)
+        out = [np.empty(len(x), np.int64) for _ in range(3)]
+        m = lib.maxima(_p(x), ctypes.c_longlong(len(x)), ctypes.c_longlong(pk._PLATEAU_LIMIT), *[_p(o) for o in out])
+        if m < 0:
+            return None
+        mid, left, right = (o[:m].copy() for o in out)
+        return (mid, left, right) if edges else (mid, None, None)
+
     def astype(x, dt, order="K", copy=True):
         return np.array(x, dtype=dt, order=order, copy=True) if copy else np.asarray(x, dtype=dt, order=order)
 
+    monkeypatch.setattr(pk, "_maxima_tiles", maxima_tiles)
     monkeypatch.setattr(_support, "as_array", lambda x, fn: np.asarray(x))
     monkeypatch.setattr(_support, "ndarray", np.ndarray)
     monkeypatch.setattr(pk, "_prominences", prominences)
@@ -110,6 +136,49 @@ def test_find_peaks(host_peaks, kw):
     assert sorted(gprops) == sorted(rprops)
     for k in rprops:
         np.testing.assert_allclose(gprops[k], rprops[k], rtol=1e-12, atol=1e-12, err_msg=k)
+
+
+def _plateaus(n, limit):
+    """Integer-valued noise with plateaus of 1 to 3 samples, plateaus one shorter, as long as and one
+    longer than `limit` (rising into them or not) and flat ends."""
+    x = np.round(RNG.normal(size=n) * 2)
+    for start, length, h in ((50, limit - 1, 9.0), (50 + 3 * limit, limit, 9.0), (50 + 6 * limit, limit + 1, 9.0),
+                             (50 + 9 * limit, limit + 5, -9.0)):
+        x[start:start + length] = h
+    x[:4] = 7.0
+    x[-4:] = 7.0
+    return x
+
+
+@pytest.mark.parametrize("limit", [3, 8, 2048])
+@pytest.mark.parametrize("plan", pk.MAXIMA)
+def test_local_maxima_plans(host_peaks, monkeypatch, plan, limit):
+    # both plans against SciPy's edges; the tile kernels' test sees plateaus longer than its walk
+    # limit, so "tiles" falls back to the run boundaries there
+    monkeypatch.setattr(pk, "_PLATEAU_LIMIT", limit)
+    x = _plateaus(12 * max(limit, 8) + 400, limit)
+    for kw in (dict(), dict(plateau_size=1), dict(height=0.0, plateau_size=(2, None))):
+        ref, rprops = ss.find_peaks(x, **kw)
+        got, gprops = pk._find_peaks(x, maxima=plan, **kw)
+        np.testing.assert_array_equal(got, ref)
+        for k in rprops:
+            np.testing.assert_array_equal(gprops[k], rprops[k], err_msg=k)
+    for n in range(0, 6):  # the shortest signals
+        x = RNG.integers(0, 3, n).astype(float)
+        np.testing.assert_array_equal(pk._find_peaks(x, maxima=plan)[0], ss.find_peaks(x)[0])
+
+
+def test_local_maxima_limit_decides_the_path(host_peaks, monkeypatch, lib):
+    # a 3-sample plateau; a 5-sample flat end, which needs a walk of 4 to reach the last sample
+    x = np.array([0.0, 1, 2, 2, 2, 1, 0, 3, 3, 3, 3, 3])
+    peaks = []
+    for limit in (1, 2, 3, 4, 5):
+        out = [np.empty(len(x), np.int64) for _ in range(3)]
+        m = lib.maxima(_p(x), ctypes.c_longlong(len(x)), ctypes.c_longlong(limit), *[_p(o) for o in out])
+        peaks.append(m if m < 0 else list(out[0][:m]))
+    assert peaks == [-1, -1, -1, [3], [3]]  # the flat end is no peak
+    with pytest.raises(ValueError):
+        pk._local_maxima(x, "sorted", False)
 
 
 def test_prominences_widths(host_peaks):
