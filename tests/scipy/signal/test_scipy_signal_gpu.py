@@ -309,6 +309,61 @@ def test_lfilter_scan_long_signals(order, dtype):
         close(gz, rz, 2e-8)
 
 
+def _bench_filter():
+    import math
+
+    a = np.array([math.comb(8, k) * (-0.5) ** k for k in range(9)])  # the bench's order-8 low-pass
+    return np.full(9, a.sum() / 9), a
+
+
+@pytest.mark.parametrize("plan", ["staged", "fixed", "runtime"])
+@pytest.mark.parametrize("shape,axis,dtype", [
+    ((300, 100_000), -1, np.float64),  # the bench's lines (chunked: 354 chunks a line, blocks across lines)
+    ((1, 3_000_001), -1, np.float64),  # one long line (chunked, a last chunk longer than the others)
+    ((3000, 1000), -1, np.float32),  # short lines: one sweep each (C == 1), float32 in and out
+    ((77, 5000), -1, np.complex128),  # few rows: a block partly empty; complex as two real passes
+    ((100_000, 40), 0, np.float64),  # along axis 0 (the staged plan runs the fixed kernels)
+    ((6, 20_011, 3), 1, np.float32),
+])
+def test_lfilter_sweeps(plan, shape, axis, dtype):
+    # every kernel family (exact-order staged, exact-order in place, runtime order) against SciPy
+    # with and without zi, and against the runtime-order kernels to rounding
+    from cuarray.scipy.signal import _lfilter
+
+    b, a = _bench_filter()
+    x = data(shape, dtype)
+    zshape = list(shape)
+    zshape[axis] = 8
+    zi = data(tuple(zshape), np.float64)
+    tol = 1e-4 if dtype == np.float32 else 1e-9
+    d = cuarray.asarray(x)
+    got = _lfilter._lfilter(b, a, d, axis, None, plan)
+    close(got, ss.lfilter(b, a, x, axis), tol)
+    gy, gz = _lfilter._lfilter(cuarray.asarray(b), a, d, axis, cuarray.asarray(zi), plan)
+    ry, rz = ss.lfilter(b, a, x, axis, zi)
+    close(gy, ry, tol)
+    close(gz, rz, tol)
+    base = _lfilter._lfilter(b, a, d, axis, cuarray.asarray(zi), "runtime")[0].get()
+    np.testing.assert_allclose(gy.get(), base, rtol=1e-12, atol=1e-12 * float(np.abs(base).max()))
+
+
+def test_lfilter_fixed_orders_and_past_them():
+    # orders 0 (a gain), 1-16 (exact-order kernels) and 20 (the runtime kernels), staged along the
+    # last axis of many short lines and chunked along one long line
+    for order in (0, 1, 2, 5, 13, 16, 20):
+        if order == 0:
+            b, a = [1.7], [2.0]
+        elif order <= 16:
+            z = 0.2 + 0.4 * RNG.random(order)  # real poles well inside the unit circle: stable
+            a = np.poly(z)
+            b = RNG.normal(size=order + 1)
+        else:
+            b, a = RNG.normal(size=order + 1), [1.0]
+        for shape in ((500, 3000), (1, 400_000)):
+            x = data(shape, np.float64)
+            close(cs.lfilter(b, a, cuarray.asarray(x)), ss.lfilter(b, a, x), 1e-9)
+
+
 def test_lfilter_float32_coefficients_and_unstable_filters():
     # float32 coefficients: SciPy computes in float32, we in float64 (more accurate): SciPy's
     # float32 error is the tolerance. An unstable filter keeps SciPy's single sweep.
