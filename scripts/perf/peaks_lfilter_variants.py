@@ -14,8 +14,10 @@ lfilter (`_lfilter._lfilter(b, a, x, axis, None, plan)`, plans `_lfilter.SWEEPS`
 first implementation: the order a runtime value, state in local memory), "fixed" (exact-order
 kernels, each thread sweeping its chunk in place), "staged" (exact-order, chunks along the last axis
 staged through shared memory; along another axis it is "fixed"). Rows: the bench's order-8 filter on
-1000 x 1e5 float64, one signal of 1e8 (the bench's other row), and 1e5 x 1000 along axis 0. Outputs
-must equal "runtime"'s to rounding (the largest difference relative to the output's size is printed).
+1000 x 1e5 float64, one signal of 1e8 (the bench's other row), and 1e5 x 1000 along axis 0; then the
+default plan with other chunk lengths than plan_chunks' (whose latency model predates the exact-order
+kernels). Outputs must equal "runtime"'s to rounding (the largest difference relative to the
+output's size is printed).
 
 GB/s counts the bench's bytes (find_peaks: 8 n; lfilter: one read and one write of x).
 
@@ -112,6 +114,19 @@ def lfilter_rows(cupy, csig):
             bc, ac = cupy.asarray(b), cupy.asarray(a)
             us = cupy_us(cupy, lambda: csig.lfilter(bc, ac, xc, axis))
             rows.append(("lfilter order 8 {} [CuPy]".format(label), us, 16.0 * size / us / 1e3))
+        # the chunk length: plan_chunks' latency model dates from the runtime-order kernels; the
+        # exact-order ones change both of its costs (sweep step, carry chunk), so other lengths
+        # on the default kernels say which way the model should move (n: one sweep a line)
+        n = shape[axis]
+        lines = x.size // n
+        L = _lfilter.plan_chunks(n, lines, a, 8)
+        for chunk in sorted({L // 2, 2 * L, 4 * L, 8 * L, n} - {L}):
+            if chunk < _lfilter.settling(a.tobytes(), 8) or chunk > n:
+                continue
+            us = event_us(lambda: _lfilter._lfilter(b, a, x, axis, None, _lfilter.SWEEPS[0], chunk), reps=10)
+            rows.append(("lfilter order 8 {} [{}, chunk {} (plan: {})]".format(label, _lfilter.SWEEPS[0], chunk, L),
+                         us, 16.0 * size / us / 1e3))
+            outs["chunk {}".format(chunk)] = _lfilter._lfilter(b, a, x, axis, None, _lfilter.SWEEPS[0], chunk)
         ref = outs["runtime"]
         scale = float(cp.abs(ref).max())
         for plan, y in outs.items():

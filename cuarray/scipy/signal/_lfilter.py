@@ -202,9 +202,10 @@ def _launch_carry(M, K, states, inner, C, lines, zi, zf, sweep):
                        (M.data.ptr,) + args)
 
 
-def _run(ba: numpy.ndarray, K: int, x: ndarray, out_dt, axis: int, zi, plan=SWEEPS[0]):
+def _run(ba: numpy.ndarray, K: int, x: ndarray, out_dt, axis: int, zi, plan=SWEEPS[0], chunk=None):
     """(y, zf or None): the recursion along `axis` of the real C-contiguous x; zi: float64 array of
-    x's shape with K along axis, or None; plan: one of SWEEPS."""
+    x's shape with K along axis, or None; plan: one of SWEEPS; chunk: the chunk length instead of
+    plan_chunks' (for measuring; shorter than the filter's settling length loses accuracy)."""
     y = ndarray(x.shape, out_dt)
     zf = ndarray(x.shape[:axis] + (K,) + x.shape[axis + 1:], _F8) if zi is not None else None
     n = x.shape[axis]
@@ -219,7 +220,7 @@ def _run(ba: numpy.ndarray, K: int, x: ndarray, out_dt, axis: int, zi, plan=SWEE
     lines = x.size // n
     sweep = sweep_for(plan, K, inner)
     d_ba = _from_host(numpy.ascontiguousarray(ba, _F8))
-    L = plan_chunks(n, lines, ba[K + 1:], K)
+    L = plan_chunks(n, lines, ba[K + 1:], K) if chunk is None else chunk
     if L >= n:
         _launch_chunks(d_ba, K, x, y, out_dt, lines, n, inner, n, 1, zi, zf, sweep)
         return y, zf
@@ -248,8 +249,9 @@ def lfilter(b, a, x, axis=-1, zi=None):
     return _lfilter(b, a, x, axis, zi, SWEEPS[0])
 
 
-def _lfilter(b, a, x, axis=-1, zi=None, sweep=SWEEPS[0]):
-    """lfilter with the sweep kernels' family named (`SWEEPS`)."""
+def _lfilter(b, a, x, axis=-1, zi=None, sweep=SWEEPS[0], chunk=None):
+    """lfilter with the sweep kernels' family named (`SWEEPS`) and, for measuring, the chunk length
+    (None: plan_chunks' choice)."""
     b = _host_1d(b, "b")
     a = _host_1d(a, "a")
     x = _s.as_array(x, "lfilter")
@@ -285,10 +287,10 @@ def _lfilter(b, a, x, axis=-1, zi=None, sweep=SWEEPS[0]):
         zr = None if zi is None else (zi.real if zi.dtype.kind == "c" else zi)
         zim = None if zi is None else (zi.imag if zi.dtype.kind == "c" else 0 * zi)
         rdt = numpy.dtype(dtype.char.lower())
-        yr, zfr = _lfilter_real(bb, aa, K, xr, rdt, axis, zr, x.shape, sweep)
+        yr, zfr = _lfilter_real(bb, aa, K, xr, rdt, axis, zr, x.shape, sweep, chunk)
         if xi is None:
             xi = 0 * xr
-        yi, zfi = _lfilter_real(bb, aa, K, xi, rdt, axis, zim, x.shape, sweep)
+        yi, zfi = _lfilter_real(bb, aa, K, xi, rdt, axis, zim, x.shape, sweep, chunk)
         y = ndarray(x.shape, dtype)
         y.real[...] = yr
         y.imag[...] = yi
@@ -298,11 +300,11 @@ def _lfilter(b, a, x, axis=-1, zi=None, sweep=SWEEPS[0]):
         zf.real[...] = zfr
         zf.imag[...] = zfi
         return y, zf
-    y, zf = _lfilter_real(bb, aa, K, x, dtype, axis, zi, x.shape, sweep)
+    y, zf = _lfilter_real(bb, aa, K, x, dtype, axis, zi, x.shape, sweep, chunk)
     return y if zi is None else (y, zf.astype(dtype, copy=False))
 
 
-def _lfilter_real(bb, aa, K, x, dtype, axis, zi, shape, sweep):
+def _lfilter_real(bb, aa, K, x, dtype, axis, zi, shape, sweep, chunk=None):
     x = astype(x, x.dtype, order="C", copy=False)
     z = None
     if zi is not None:
@@ -311,7 +313,7 @@ def _lfilter_real(bb, aa, K, x, dtype, axis, zi, shape, sweep):
             astype(_broadcast(zi, zshape), _F8, order="C", copy=True)
     if K > KMAXES[-1] and not aa[1:].any():  # a long FIR filter: a convolution along the axis
         return _long_fir(bb, x, dtype, axis, z)
-    return _run(numpy.concatenate([bb, aa]), K, x, dtype, axis, z, sweep)
+    return _run(numpy.concatenate([bb, aa]), K, x, dtype, axis, z, sweep, chunk)
 
 
 def _long_fir(bb, x, dtype, axis, z):

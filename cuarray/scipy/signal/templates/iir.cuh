@@ -144,28 +144,41 @@ CUARRAY_DEVICE inline void run_chunk_k(const double* ba, const T* x, O* y, long 
                       start ? start + zbase : (const double*)0, end ? end + zbase : (double*)0);
 }
 
-// carry_line with K fixed: the carried state in registers.
+// carry_line with K fixed: the carried state in registers, and the end states of G chunks loaded
+// together ahead of their products (one memory latency per G chunks: a chunk's own products take
+// ~70 cycles at K = 8, an L2 round trip several hundred). Same operations in the same order.
 template <int K>
 CUARRAY_DEVICE inline void carry_line_k(const double* M, double* states, long long inner, long long C, long long line,
                                         const double* zi, double* zf) {
+  constexpr int G = K == 0 ? 1 : (32 / K < 8 ? (32 / K > 0 ? 32 / K : 1) : 8);  // <= 32 doubles ahead
   long long k = line % inner, o = line / inner;
-  double cur[K + 1], nxt[K + 1];
+  double cur[K + 1], nxt[K + 1], ends[G][K + 1];
 #pragma unroll
   for (int j = 0; j < K; ++j) cur[j] = zi ? zi[(o * K + j) * inner + k] : 0.0;
-  for (long long c = 0; c < C; ++c) {
-    double* st = states + (o * C + c) * K * inner + k;
-    const double* P = c + 1 < C ? M : M + K * K;
+  for (long long c0 = 0; c0 < C; c0 += G) {
 #pragma unroll
-    for (int r = 0; r < K; ++r) {
-      double acc = st[r * inner];
+    for (int g = 0; g < G; ++g)
+      if (c0 + g < C)
 #pragma unroll
-      for (int j = 0; j < K; ++j) acc += P[j * K + r] * cur[j];
-      nxt[r] = acc;
-    }
+        for (int r = 0; r < K; ++r) ends[g][r] = states[((o * C + c0 + g) * K + r) * inner + k];
 #pragma unroll
-    for (int j = 0; j < K; ++j) {
-      st[j * inner] = cur[j];
-      cur[j] = nxt[j];
+    for (int g = 0; g < G; ++g) {
+      long long c = c0 + g;
+      if (c >= C) break;
+      double* st = states + (o * C + c) * K * inner + k;
+      const double* P = c + 1 < C ? M : M + K * K;
+#pragma unroll
+      for (int r = 0; r < K; ++r) {
+        double acc = ends[g][r];
+#pragma unroll
+        for (int j = 0; j < K; ++j) acc += P[j * K + r] * cur[j];
+        nxt[r] = acc;
+      }
+#pragma unroll
+      for (int j = 0; j < K; ++j) {
+        st[j * inner] = cur[j];
+        cur[j] = nxt[j];
+      }
     }
   }
   if (zf)
