@@ -150,7 +150,7 @@ CUARRAY_DEVICE inline void run_chunk_k(const double* ba, const T* x, O* y, long 
 template <int K>
 CUARRAY_DEVICE inline void carry_line_k(const double* M, double* states, long long inner, long long C, long long line,
                                         const double* zi, double* zf) {
-  constexpr int G = K == 0 ? 1 : (32 / K < 8 ? (32 / K > 0 ? 32 / K : 1) : 8);  // <= 32 doubles ahead
+  constexpr int G = K == 0 ? 1 : (32 / K < 8 ? (32 / K > 0 ? 32 / K : 1) : 8);  // <= 32 doubles ahead (64 spilled)
   long long k = line % inner, o = line / inner;
   double cur[K + 1], nxt[K + 1], ends[G][K + 1];
 #pragma unroll
