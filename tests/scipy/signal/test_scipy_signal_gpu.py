@@ -344,7 +344,8 @@ def test_lfilter_sweeps(plan, shape, axis, dtype):
     close(gy, ry, tol)
     close(gz, rz, tol)
     base = _lfilter._lfilter(b, a, d, axis, cuarray.asarray(zi), "runtime")[0].get()
-    np.testing.assert_allclose(gy.get(), base, rtol=1e-12, atol=1e-12 * float(np.abs(base).max()))
+    same = 1e-12 if base.dtype.char in "dD" else 2.5e-7  # float32 outputs: a last-bit rounding flip
+    np.testing.assert_allclose(gy.get(), base, rtol=same, atol=same * float(np.abs(base).max()))
 
 
 def test_lfilter_fixed_orders_and_past_them():
