@@ -11,9 +11,11 @@ count: the worst case of the default). Outputs must equal the "runs" plan's exac
 rows, `props` included for plateau_size).
 
 lfilter (`_lfilter._lfilter(b, a, x, axis, None, plan)`, plans `_lfilter.SWEEPS`): "runtime" (the
-first implementation: the order a runtime value, state in local memory), "fixed" (exact-order
-kernels, each thread sweeping its chunk in place), "staged" (exact-order, chunks along the last axis
-staged through shared memory; along another axis it is "fixed"). Rows: the bench's order-8 filter on
+first implementation: the scan, the order a runtime value, state in local memory), "fixed" (the
+scan, exact-order kernels, each thread sweeping its chunk in place), "staged" (the scan, exact-order,
+chunks along the last axis staged through shared memory; along another axis it is "fixed"),
+"overlap" (one pass of the staged kernel, each chunk warmed up over the samples before it; along
+another axis "fixed"). Rows: the bench's order-8 filter on
 1000 x 1e5 float64, one signal of 1e8 (the bench's other row), and 1e5 x 1000 along axis 0; then the
 default plan with other chunk lengths than plan_chunks' (whose latency model predates the exact-order
 kernels). Outputs must equal "runtime"'s to rounding (the largest difference relative to the
@@ -95,43 +97,49 @@ def peaks_rows(cupy, csig):
 def lfilter_rows(cupy, csig):
     a = numpy.array([math.comb(8, k) * (-0.5) ** k for k in range(9)])  # the bench's filter
     b = numpy.full(9, a.sum() / 9)
+    W = _lfilter.decay_length(numpy.concatenate([b, a]).tobytes(), 8)
+    J = _lfilter.settling(a.tobytes(), 8)
     rows, checks = [], []
     for label, shape, axis in (("1000 x 1e5 (bench)", (1000, 10**5 // SCALE), -1),
                                ("1 x 1e8 (bench)", (1, 10**8 // SCALE), -1),
                                ("1e5 x 1000 along axis 0", (10**5 // SCALE, 1000), 0)):
         x = random_array(cp, shape, "float64", seed=47)
         size = x.size
-        outs = {}
+        n = shape[axis]
+        lines = x.size // n
+        inner = 1 if axis in (-1, len(shape) - 1) else int(numpy.prod(shape[axis + 1:]))
+        ref = _lfilter._lfilter(b, a, x, axis, None, "runtime")
+        scale = float(cp.abs(ref).max())
+
+        def run(plan, chunk=None, what=None):
+            us = event_us(lambda: _lfilter._lfilter(b, a, x, axis, None, plan, chunk), reps=10)
+            rows.append(("lfilter order 8 {} [{}]".format(label, what), us, 16.0 * size / us / 1e3))
+            y = _lfilter._lfilter(b, a, x, axis, None, plan, chunk)
+            checks.append("lfilter {} [{}]: max |y - runtime's| / max |y| = {:.2e}".format(
+                label, what, float(cp.abs(y - ref).max()) / scale))
+
         for plan in _lfilter.SWEEPS:
-            K = 8
-            inner = 1 if axis in (-1, len(shape) - 1) else int(numpy.prod(shape[axis + 1:]))
-            used = _lfilter.sweep_for(plan, K, inner)
-            us = event_us(lambda: _lfilter._lfilter(b, a, x, axis, None, plan), reps=10)
-            rows.append(("lfilter order 8 {} [{} -> {}]".format(label, plan, used), us, 16.0 * size / us / 1e3))
-            outs[plan] = _lfilter._lfilter(b, a, x, axis, None, plan)
+            used = _lfilter.sweep_for(plan, 8, inner)
+            if used == "overlap":
+                Lo = _lfilter.plan_overlap(n, lines, W)
+                used = "overlap, warm {} chunk {}".format(W, Lo) if Lo < n else "staged"
+            run(plan, None, "{} -> {}".format(plan, used))
         if cupy is not None:
             xc = cupy.asarray(x.get())
             bc, ac = cupy.asarray(b), cupy.asarray(a)
             us = cupy_us(cupy, lambda: csig.lfilter(bc, ac, xc, axis))
             rows.append(("lfilter order 8 {} [CuPy]".format(label), us, 16.0 * size / us / 1e3))
-        # the chunk length: plan_chunks' latency model dates from the runtime-order kernels; the
-        # exact-order ones change both of its costs (sweep step, carry chunk), so other lengths
-        # on the default kernels say which way the model should move (n: one sweep a line)
-        n = shape[axis]
-        lines = x.size // n
-        L = _lfilter.plan_chunks(n, lines, a, 8)
-        for chunk in sorted({L // 2, 2 * L, 4 * L, 8 * L, n} - {L}):
-            if chunk < _lfilter.settling(a.tobytes(), 8) or chunk > n:
+            del xc
+        # chunk lengths: plan_chunks' latency model (the scan) dates from the runtime-order kernels,
+        # which the exact-order ones change (sweep step, carry chunk); plan_overlap's lengths are
+        # a guess at parallelism against the warm-up's share. Other lengths say which way to move
+        for plan, planned, shortest in (("staged", _lfilter.plan_chunks(n, lines, a, 8), J),
+                                        ("overlap", _lfilter.plan_overlap(n, lines, W), 2 * W)):
+            if inner != 1 and plan == "overlap":
                 continue
-            us = event_us(lambda: _lfilter._lfilter(b, a, x, axis, None, _lfilter.SWEEPS[0], chunk), reps=10)
-            rows.append(("lfilter order 8 {} [{}, chunk {} (plan: {})]".format(label, _lfilter.SWEEPS[0], chunk, L),
-                         us, 16.0 * size / us / 1e3))
-            outs["chunk {}".format(chunk)] = _lfilter._lfilter(b, a, x, axis, None, _lfilter.SWEEPS[0], chunk)
-        ref = outs["runtime"]
-        scale = float(cp.abs(ref).max())
-        for plan, y in outs.items():
-            checks.append("lfilter {} [{}]: max |y - runtime's| / max |y| = {:.2e}".format(
-                label, plan, float(cp.abs(y - ref).max()) / scale))
+            for chunk in sorted({planned // 2, 2 * planned, 4 * planned} - {planned}):
+                if shortest <= chunk and 2 * chunk <= n:
+                    run(plan, chunk, "{}, chunk {} (plan: {})".format(plan, chunk, planned))
     return rows, checks
 
 

@@ -91,6 +91,17 @@ extern "C" void chunks_k(const double* ba, int K, const double* x, double* y, lo
 """ + "".join("    case {0}: chunks_k_of<{0}>(ba, x, y, n, inner, L, C, total, start, end); break;\n".format(k)
               for k in range(17)) + """  }
 }
+template <int K>
+void overlap_k_of(const double* ba, const double* x, double* y, long long n, long long L, long long C, long long warm,
+                  long long total, const double* zi, double* zf) {
+  for (long long t = 0; t < total; ++t) run_chunk_overlap_k<K, double, double>(ba, x, y, n, L, C, warm, t, zi, zf);
+}
+extern "C" void overlap_k(const double* ba, int K, const double* x, double* y, long long n, long long L, long long C,
+                          long long warm, long long total, const double* zi, double* zf) {
+  switch (K) {
+""" + "".join("    case {0}: overlap_k_of<{0}>(ba, x, y, n, L, C, warm, total, zi, zf); break;\n".format(k)
+              for k in range(17)) + """  }
+}
 extern "C" void carry_k(const double* M, int K, double* states, long long inner, long long C, long long lines,
                         const double* zi, double* zf) {
   switch (K) {
@@ -126,11 +137,17 @@ def host_lfilter(host_ndimage, monkeypatch, host_lib):
         if y is not None:
             y[...] = y64
 
+    def overlap(ba, K, x, y, out_dt, lines, n, L, C, warm, zi, zf):
+        y64 = np.empty(y.shape)
+        lib.overlap_k(ptr(ba), ctypes.c_int(K), ptr(np.ascontiguousarray(x, np.float64)), ptr(y64), ll(n), ll(L),
+                      ll(C), ll(warm), ll(lines * C), ptr(zi), ptr(zf))
+        y[...] = y64
+
     def carry(M, K, states, inner, C, lines, zi, zf, sweep):
         run = lib.carry if sweep == "runtime" else lib.carry_k
         run(ptr(M), ctypes.c_int(K), ptr(states), ll(inner), ll(C), ll(lines), ptr(zi), ptr(zf))
 
-    stand_in(monkeypatch, lf, _launch_chunks=chunks, _launch_carry=carry, _from_host=np.asarray, astype=astype,
+    stand_in(monkeypatch, lf, _launch_chunks=chunks, _launch_carry=carry, _launch_overlap=overlap, _from_host=np.asarray, astype=astype,
              ndarray=_empty, _concatenate=np.concatenate, _broadcast=np.broadcast_to, _stack=np.stack)
     stand_in(monkeypatch, _convolve, _fft=np.fft)
     from cuarray.scipy import signal

@@ -316,7 +316,7 @@ def _bench_filter():
     return np.full(9, a.sum() / 9), a
 
 
-@pytest.mark.parametrize("plan", ["staged", "fixed", "runtime"])
+@pytest.mark.parametrize("plan", ["overlap", "staged", "fixed", "runtime"])
 @pytest.mark.parametrize("shape,axis,dtype", [
     ((300, 100_000), -1, np.float64),  # the bench's lines (chunked: 354 chunks a line, blocks across lines)
     ((1, 3_000_001), -1, np.float64),  # one long line (chunked, a last chunk longer than the others)
@@ -326,8 +326,9 @@ def _bench_filter():
     ((6, 20_011, 3), 1, np.float32),
 ])
 def test_lfilter_sweeps(plan, shape, axis, dtype):
-    # every kernel family (exact-order staged, exact-order in place, runtime order) against SciPy
-    # with and without zi, and against the runtime-order kernels to rounding
+    # every plan (one pass with warmed-up chunks; the scan with exact-order staged, exact-order in
+    # place or runtime-order kernels) against SciPy with and without zi, and against the
+    # runtime-order scan to rounding
     from cuarray.scipy.signal import _lfilter
 
     b, a = _bench_filter()

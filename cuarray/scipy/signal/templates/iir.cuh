@@ -144,6 +144,24 @@ CUARRAY_DEVICE inline void run_chunk_k(const double* ba, const T* x, O* y, long 
                       start ? start + zbase : (const double*)0, end ? end + zbase : (double*)0);
 }
 
+// The overlap plan's chunk (what lfilter_rows computes with warm > 0), one thread per chunk t of
+// C-contiguous lines (inner == 1): chunk c > 0 sweeps from a zero state `warm` samples before its
+// own and writes only its own; chunk 0 starts from zi[o K] (null: zero); the last writes zf[o K].
+template <int K, typename T, typename O>
+CUARRAY_DEVICE inline void run_chunk_overlap_k(const double* ba, const T* x, O* y, long long n, long long L,
+                                               long long C, long long warm, long long t, const double* zi,
+                                               double* zf) {
+  long long c = t % C, o = t / C;
+  long long first = c * L, last = c + 1 < C ? first + L : n, from = c > 0 ? first - warm : first;
+  Df2t<K> f;
+  f.init(ba, zi && c == 0 ? zi + o * K : (const double*)0, 1);
+  for (long long i = from; i < last; ++i) {
+    double yn = f.step((double)x[o * n + i]);
+    if (i >= first) y[o * n + i] = (O)yn;
+  }
+  if (zf && c + 1 == C) f.store(zf + o * K, 1);
+}
+
 // carry_line with K fixed: the carried state in registers, and the end states of G chunks loaded
 // together ahead of their products (one memory latency per G chunks: a chunk's own products take
 // ~70 cycles at K = 8, an L2 round trip several hundred). Same operations in the same order.
