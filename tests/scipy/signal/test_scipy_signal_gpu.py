@@ -288,8 +288,9 @@ def test_peak_width_heights_round_as_scipy():
 @pytest.mark.parametrize("order", range(1, 9))
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
 def test_lfilter_scan_long_signals(order, dtype):
-    # long lines, few of them: the blocked scan (chunks, carried start states) runs; low cut-offs
-    # put the poles near 1, where rounding accumulates most. Tolerance: SciPy's own rounding error
+    # long lines, few of them: the blocked scan (chunks, carried start states) runs along axis 0,
+    # and along the last axis the overlap plan (chunks warmed up over up to ~2700 samples for the
+    # slowest of these filters); low cut-offs put the poles near 1, where rounding accumulates most. Tolerance: SciPy's own rounding error
     # for these filters against a long double sweep reaches ~1e-8 of the signal's size.
     from cuarray.scipy.signal import _lfilter
 
