@@ -3,13 +3,18 @@
 direct form II transposed in float64 (templates/iir.cuh), run as a blocked parallel scan: each line
 is cut into chunks that run at once, their start states carried across by the filter's state
 matrix raised to the chunk length, so one long signal fills the GPU as a batch of short ones does.
+Filters of up to 16 delays run kernels compiled for their exact order (state and coefficients in
+registers); along the last axis the chunks are staged through shared memory, so a warp's loads and
+stores are coalesced, and a filter whose zero-input response decays below rounding within a few
+hundred samples runs in one pass instead of the scan: each chunk starts that many samples early
+from a zero state (the overlap plan). `SWEEPS` names the plans.
 
 Differences from SciPy: complex coefficients are not supported (complex signals with real
 coefficients are, as two real passes); an IIR filter has at most 512 delays (FIR filters of any
 length: past 512 taps they run as an FFT convolution), and past 32 delays a line runs on one
 thread; `filtfilt(method='gust')` is not provided. float32 filters compute in float64 (SciPy: in
 float32), and chunk boundaries round differently from SciPy's single sweep (relative ~1e-15 for
-a stable filter in float64).
+a stable filter in float64; the overlap plan's warmed-up states are the exact ones to under 2^-60).
 """
 
 from __future__ import annotations
@@ -33,7 +38,9 @@ from ..ndimage import _support as _s
 from ._convolve import fftconvolve as _fftconvolve
 
 __all__ = ["lfilter", "lfilter_zi", "sosfilt", "sosfilt_zi", "filtfilt", "sosfiltfilt", "KMAXES", "SCAN_KMAX",
-           "chunk_kernel_name", "carry_kernel_name", "plan_chunks", "settling", "transition", "source"]
+           "FIXED_KMAX", "SWEEPS", "chunk_kernel_name", "carry_kernel_name", "fixed_chunk_kernel_name",
+           "fixed_carry_kernel_name", "rows_kernel_name", "sweep_for", "plan_chunks", "plan_overlap",
+           "decay_length", "settling", "transition", "source"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 KMAXES = (8, 32, 128, 512)
@@ -44,6 +51,17 @@ _ENOUGH_LINES = 1 << 17  # lines that fill an H100/H200 on their own: no chunkin
 _BLOCK = 64  # few, long-running threads when lines are few: spread them over more SMs
 _F8 = numpy.dtype(numpy.float64)
 _kernels: dict = {}
+# The plans of the sweeps, the default first. "overlap": along the last axis, one pass of
+# lfilter_rows where each chunk warms up over the samples before it (decay_length), when the filter
+# decays fast enough (plan_overlap), else "staged"; "staged": the scan, exact-order kernels, chunks
+# along the last axis staged through shared memory (lfilter_rows); "fixed": the scan, exact-order
+# kernels, a thread sweeping its chunk in place (lfilter_chunks_k); "runtime": the scan, one kernel
+# per KMAX with the order a runtime value (state in local memory: the first implementation, and
+# every filter of more than FIXED_KMAX delays). Along other axes the first three are "fixed".
+# scripts/perf/peaks_lfilter_variants.py times them.
+SWEEPS = ("overlap", "staged", "fixed", "runtime")
+FIXED_KMAX = 16  # registers: K = 16 uses ~150 in lfilter_rows, 168 in the carry, no spills
+_ROWS = 64  # ROWS of iir.cu
 
 
 def source() -> str:
@@ -63,6 +81,28 @@ def chunk_kernel_name(in_dt, out_dt, k: int) -> str:
 
 def carry_kernel_name(k: int) -> str:
     return "cuarray_signal::lfilter_carry<{}>".format(_kmax(k))
+
+
+def fixed_chunk_kernel_name(in_dt, out_dt, K: int) -> str:
+    return "cuarray_signal::lfilter_chunks_k<{}, {}, {}>".format(_dtypes.ctype(in_dt), _dtypes.ctype(out_dt), K)
+
+
+def fixed_carry_kernel_name(K: int) -> str:
+    return "cuarray_signal::lfilter_carry_k<{}>".format(K)
+
+
+def rows_kernel_name(in_dt, out_dt, K: int) -> str:
+    return "cuarray_signal::lfilter_rows<{}, {}, {}>".format(_dtypes.ctype(in_dt), _dtypes.ctype(out_dt), K)
+
+
+def sweep_for(plan: str, K: int, inner: int) -> str:
+    """The kernel family `plan` (one of SWEEPS) comes to for a filter of K delays along lines whose
+    samples are `inner` elements apart ("overlap" may still become "staged": see _run)."""
+    if plan not in SWEEPS:
+        raise ValueError("unknown sweep plan {!r}".format(plan))
+    if plan == "runtime" or K > FIXED_KMAX:
+        return "runtime"
+    return plan if plan in ("overlap", "staged") and inner == 1 else "fixed"
 
 
 def _kernel(name):
@@ -114,6 +154,52 @@ def settling(a_bytes: bytes, K: int):
     return last + 1 if last < _MAX_SETTLE // 2 else None
 
 
+_DECAY_EPS = 2.0 ** -60
+_MAX_DECAY = 8192
+_OVERLAP_ROWS = 1 << 16  # chunks wanted from the overlap plan: ~8 blocks of 64 rows an SM
+
+
+@functools.lru_cache(maxsize=64)
+def decay_length(ba_bytes: bytes, K: int):
+    """The warm-up W of the overlap plan for the filter ba = (b, a) (float64 bytes, a[0] == 1): the
+    first j with ||A^j|| (max row sum) <= 2^-60 / (G S), G the largest ||A^i|| seen up to j and S
+    the sum of |b| and |a|; None when not reached within _MAX_DECAY steps. A chunk that starts W
+    samples early from a zero state instead of its true state z makes the error A^W z, which the
+    recursion carries on grown at most G times; the state is at most ~S times the signal's size. So
+    the outputs differ from the exact recursion's by under 2^-60 of the signal: below rounding."""
+    ba = numpy.frombuffer(ba_bytes)
+    A = transition(ba[K + 1:], K)
+    S = float(numpy.abs(ba).sum())
+    steps = numpy.empty((_SETTLE_BLOCK, K, K))
+    Z = numpy.eye(K)
+    for k in range(_SETTLE_BLOCK):
+        Z = A @ Z
+        steps[k] = Z
+    growth, Z = 1.0, numpy.eye(K)
+    with numpy.errstate(over="ignore", invalid="ignore"):
+        for j0 in range(0, _MAX_DECAY, _SETTLE_BLOCK):
+            block = steps @ Z
+            norms = numpy.abs(block).sum(axis=2).max(axis=1)
+            for j in range(_SETTLE_BLOCK):
+                if not numpy.isfinite(norms[j]):
+                    return None
+                growth = max(growth, float(norms[j]))
+                if norms[j] <= _DECAY_EPS / (growth * S):
+                    return j0 + j + 1
+            Z = block[-1]
+    return None
+
+
+def plan_overlap(n: int, lines: int, W: int) -> int:
+    """The chunk length L of the overlap plan (L >= n: one sweep a line): at least 4 W and 64 (the
+    warm-up at most a quarter of a chunk's work), at most max(16 W, 1024), shorter within that
+    while there are fewer than _OVERLAP_ROWS chunks; no chunks when the lines fill the GPU alone."""
+    if lines >= _ENOUGH_LINES:
+        return n
+    L = max(4 * W, _MIN_CHUNK, min(max(16 * W, 1024), n * lines // _OVERLAP_ROWS))
+    return L if 2 * L <= n else n
+
+
 # Latency of one line's recursion, in cycles: a sample of the two chunk sweeps (passes 1 and 3:
 # a load and a chain of two dependent fma per sample), and a chunk of the carry (K rows of K
 # dependent fma, rows interleaved). Estimates for an H100/H200 from instruction latencies, to be
@@ -136,26 +222,51 @@ def plan_chunks(n: int, lines: int, aa: numpy.ndarray, K: int) -> int:
     return L if 2 * L <= n else n
 
 
-def _launch_chunks(ba, K, x, y, out_dt, lines, n, inner, L, C, start, end):
+def _launch_chunks(ba, K, x, y, out_dt, lines, n, inner, L, C, start, end, sweep):
     """Passes 1 (y None) and 3 of the scan, the whole recursion (C == 1), or the powers of A
-    (x and y None, start the unit states)."""
+    (x and y None, start the unit states), with the kernels of `sweep` (sweep_for's answer;
+    "staged" needs inner == 1 and x)."""
     total = lines * C
-    k = _kernel(chunk_kernel_name(_F8 if x is None else x.dtype, out_dt, K))
-    _launch.launch(k, _launch.grid_one_pass(total, _BLOCK), _BLOCK,
-                   (ba.data.ptr, numpy.int32(K), 0 if x is None else x.data.ptr, 0 if y is None else y.data.ptr,
-                    numpy.int64(n), numpy.int64(inner), numpy.int64(L), numpy.int64(C), numpy.int64(total),
-                    0 if start is None else start.data.ptr, 0 if end is None else end.data.ptr))
+    in_dt = _F8 if x is None else x.dtype
+    ptrs = (0 if x is None else x.data.ptr, 0 if y is None else y.data.ptr)
+    sizes = (numpy.int64(n), numpy.int64(inner), numpy.int64(L), numpy.int64(C), numpy.int64(total))
+    states = (0 if start is None else start.data.ptr, 0 if end is None else end.data.ptr)
+    if sweep == "staged":
+        _launch.launch(_kernel(rows_kernel_name(in_dt, out_dt, K)), -(-total // _ROWS), _ROWS,
+                       (ba.data.ptr,) + ptrs + (sizes[0],) + sizes[2:] + (numpy.int64(0),) + states)
+    elif sweep == "fixed":
+        _launch.launch(_kernel(fixed_chunk_kernel_name(in_dt, out_dt, K)), _launch.grid_one_pass(total, _BLOCK),
+                       _BLOCK, (ba.data.ptr,) + ptrs + sizes + states)
+    else:
+        _launch.launch(_kernel(chunk_kernel_name(in_dt, out_dt, K)), _launch.grid_one_pass(total, _BLOCK), _BLOCK,
+                       (ba.data.ptr, numpy.int32(K)) + ptrs + sizes + states)
 
 
-def _launch_carry(M, K, states, inner, C, lines, zi, zf):
-    _launch.launch(_kernel(carry_kernel_name(K)), _launch.grid_one_pass(lines, _BLOCK), _BLOCK,
-                   (M.data.ptr, numpy.int32(K), states.data.ptr, numpy.int64(inner), numpy.int64(C),
-                    numpy.int64(lines), 0 if zi is None else zi.data.ptr, 0 if zf is None else zf.data.ptr))
+def _launch_overlap(ba, K, x, y, out_dt, lines, n, L, C, warm, zi, zf):
+    """The overlap plan: one pass of lfilter_rows over C-contiguous lines, chunk c > 0 starting
+    `warm` samples early from a zero state; zi, zf laid out (lines, K) (or None)."""
+    total = lines * C
+    _launch.launch(_kernel(rows_kernel_name(x.dtype, out_dt, K)), -(-total // _ROWS), _ROWS,
+                   (ba.data.ptr, x.data.ptr, y.data.ptr, numpy.int64(n), numpy.int64(L), numpy.int64(C),
+                    numpy.int64(total), numpy.int64(warm), 0 if zi is None else zi.data.ptr,
+                    0 if zf is None else zf.data.ptr))
 
 
-def _run(ba: numpy.ndarray, K: int, x: ndarray, out_dt, axis: int, zi):
+def _launch_carry(M, K, states, inner, C, lines, zi, zf, sweep):
+    args = (states.data.ptr, numpy.int64(inner), numpy.int64(C), numpy.int64(lines),
+            0 if zi is None else zi.data.ptr, 0 if zf is None else zf.data.ptr)
+    if sweep == "runtime":
+        _launch.launch(_kernel(carry_kernel_name(K)), _launch.grid_one_pass(lines, _BLOCK), _BLOCK,
+                       (M.data.ptr, numpy.int32(K)) + args)
+    else:
+        _launch.launch(_kernel(fixed_carry_kernel_name(K)), _launch.grid_one_pass(lines, _BLOCK), _BLOCK,
+                       (M.data.ptr,) + args)
+
+
+def _run(ba: numpy.ndarray, K: int, x: ndarray, out_dt, axis: int, zi, plan=SWEEPS[0], chunk=None):
     """(y, zf or None): the recursion along `axis` of the real C-contiguous x; zi: float64 array of
-    x's shape with K along axis, or None."""
+    x's shape with K along axis, or None; plan: one of SWEEPS; chunk: the chunk length instead of
+    plan_chunks' (for measuring; shorter than the filter's settling length loses accuracy)."""
     y = ndarray(x.shape, out_dt)
     zf = ndarray(x.shape[:axis] + (K,) + x.shape[axis + 1:], _F8) if zi is not None else None
     n = x.shape[axis]
@@ -168,20 +279,30 @@ def _run(ba: numpy.ndarray, K: int, x: ndarray, out_dt, axis: int, zi):
     for s in x.shape[axis + 1:]:
         inner *= s
     lines = x.size // n
-    d_ba = _from_host(numpy.ascontiguousarray(ba, _F8))
-    L = plan_chunks(n, lines, ba[K + 1:], K)
+    sweep = sweep_for(plan, K, inner)
+    ba = numpy.ascontiguousarray(ba, _F8)
+    d_ba = _from_host(ba)
+    if sweep == "overlap":
+        W = 0 if K == 0 else decay_length(ba.tobytes(), K)
+        L = None if W is None else (plan_overlap(n, lines, W) if chunk is None else chunk)
+        if L is not None and W <= L < n:
+            _launch_overlap(d_ba, K, x, y, out_dt, lines, n, L, n // L, W, zi if K else None, zf if K else None)
+            return y, zf
+        sweep = "staged"
+    L = plan_chunks(n, lines, ba[K + 1:], K) if chunk is None else chunk
     if L >= n:
-        _launch_chunks(d_ba, K, x, y, out_dt, lines, n, inner, n, 1, zi, zf)
+        _launch_chunks(d_ba, K, x, y, out_dt, lines, n, inner, n, 1, zi, zf, sweep)
         return y, zf
     C = n // L
     M = ndarray((2, K, K), _F8)  # A^L, A^{L_last}: the recursion from each unit state, no input
     unit = _from_host(numpy.eye(K))
     for m, steps in enumerate((L, n - (C - 1) * L)):
-        _launch_chunks(d_ba, K, None, None, _F8, K, steps, 1, steps, 1, unit, M[m])
+        _launch_chunks(d_ba, K, None, None, _F8, K, steps, 1, steps, 1, unit, M[m],
+                       "runtime" if sweep == "runtime" else "fixed")
     states = ndarray((lines * C * K,), _F8)
-    _launch_chunks(d_ba, K, x, None, out_dt, lines, n, inner, L, C, None, states)
-    _launch_carry(M, K, states, inner, C, lines, zi, zf)
-    _launch_chunks(d_ba, K, x, y, out_dt, lines, n, inner, L, C, states, None)
+    _launch_chunks(d_ba, K, x, None, out_dt, lines, n, inner, L, C, None, states, sweep)
+    _launch_carry(M, K, states, inner, C, lines, zi, zf, sweep)
+    _launch_chunks(d_ba, K, x, y, out_dt, lines, n, inner, L, C, states, None, sweep)
     return y, zf
 
 
@@ -194,6 +315,12 @@ def _host_1d(v, name):
 
 def lfilter(b, a, x, axis=-1, zi=None):
     """See `scipy.signal.lfilter`. `b` and `a` may be host or cuarray arrays."""
+    return _lfilter(b, a, x, axis, zi, SWEEPS[0])
+
+
+def _lfilter(b, a, x, axis=-1, zi=None, sweep=SWEEPS[0], chunk=None):
+    """lfilter with the sweep kernels' family named (`SWEEPS`) and, for measuring, the chunk length
+    (None: plan_chunks' choice)."""
     b = _host_1d(b, "b")
     a = _host_1d(a, "a")
     x = _s.as_array(x, "lfilter")
@@ -229,10 +356,10 @@ def lfilter(b, a, x, axis=-1, zi=None):
         zr = None if zi is None else (zi.real if zi.dtype.kind == "c" else zi)
         zim = None if zi is None else (zi.imag if zi.dtype.kind == "c" else 0 * zi)
         rdt = numpy.dtype(dtype.char.lower())
-        yr, zfr = _lfilter_real(bb, aa, K, xr, rdt, axis, zr, x.shape)
+        yr, zfr = _lfilter_real(bb, aa, K, xr, rdt, axis, zr, x.shape, sweep, chunk)
         if xi is None:
             xi = 0 * xr
-        yi, zfi = _lfilter_real(bb, aa, K, xi, rdt, axis, zim, x.shape)
+        yi, zfi = _lfilter_real(bb, aa, K, xi, rdt, axis, zim, x.shape, sweep, chunk)
         y = ndarray(x.shape, dtype)
         y.real[...] = yr
         y.imag[...] = yi
@@ -242,11 +369,11 @@ def lfilter(b, a, x, axis=-1, zi=None):
         zf.real[...] = zfr
         zf.imag[...] = zfi
         return y, zf
-    y, zf = _lfilter_real(bb, aa, K, x, dtype, axis, zi, x.shape)
+    y, zf = _lfilter_real(bb, aa, K, x, dtype, axis, zi, x.shape, sweep, chunk)
     return y if zi is None else (y, zf.astype(dtype, copy=False))
 
 
-def _lfilter_real(bb, aa, K, x, dtype, axis, zi, shape):
+def _lfilter_real(bb, aa, K, x, dtype, axis, zi, shape, sweep, chunk=None):
     x = astype(x, x.dtype, order="C", copy=False)
     z = None
     if zi is not None:
@@ -255,7 +382,7 @@ def _lfilter_real(bb, aa, K, x, dtype, axis, zi, shape):
             astype(_broadcast(zi, zshape), _F8, order="C", copy=True)
     if K > KMAXES[-1] and not aa[1:].any():  # a long FIR filter: a convolution along the axis
         return _long_fir(bb, x, dtype, axis, z)
-    return _run(numpy.concatenate([bb, aa]), K, x, dtype, axis, z)
+    return _run(numpy.concatenate([bb, aa]), K, x, dtype, axis, z, sweep, chunk)
 
 
 def _long_fir(bb, x, dtype, axis, z):

@@ -1,6 +1,9 @@
 """scipy.signal's `find_peaks`, `peak_prominences`, `peak_widths` on the GPU. Local maxima
-(plateaus included) come from run boundaries and one compaction; the height, threshold and plateau
-conditions are vectorised over the peaks; prominences and widths are one thread per peak
+(plateaus included) come from three kernels (templates/peaks.cu: each tile of 4096 samples counts
+the peaks that start in it, the counts are scanned, the tiles write their peaks in order: x is read
+twice, only the peaks are written, one host synchronisation for their number); a plateau longer
+than 2048 samples sends the call to the general path, run boundaries and compactions (`MAXIMA`
+names both plans). The height, threshold and plateau conditions are vectorised over the peaks; prominences and widths are one thread per peak
 (templates/peaks.cuh, SciPy's searches); the `distance` selection is sequential by definition and
 runs on one GPU thread.
 
@@ -26,10 +29,17 @@ from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
 from ..ndimage import _support as _s
 
-__all__ = ["find_peaks", "peak_prominences", "peak_widths", "source", "NAMES"]
+__all__ = ["find_peaks", "peak_prominences", "peak_widths", "source", "NAMES", "MAXIMA"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
-NAMES = ("cuarray_signal::prominences", "cuarray_signal::widths", "cuarray_signal::by_distance")
+NAMES = ("cuarray_signal::prominences", "cuarray_signal::widths", "cuarray_signal::by_distance",
+         "cuarray_signal::count_maxima", "cuarray_signal::scan_counts", "cuarray_signal::write_maxima")
+# Plans of the local maxima, the default first: "tiles" (the three kernels), "runs" (run
+# boundaries and two compactions over n-sized int64 arrays: the first implementation, and the
+# path for plateaus past _PLATEAU_LIMIT). scripts/perf/peaks_lfilter_variants.py times both.
+MAXIMA = ("tiles", "runs")
+_TILE = 256 * 16  # MAXIMA_BLOCK * MAXIMA_ITEMS of peaks.cu
+_PLATEAU_LIMIT = 2048  # the longest plateau one thread walks (a few L2 round trips)
 # SciPy rounds `prominence * rel_height` before subtracting it from the peak's height; a contracted
 # fma does not, and a width height SciPy computes as exactly 0.0 came out as 1.1e-16 on the GPU.
 OPTIONS = ("-fmad=false",)
@@ -112,8 +122,40 @@ def _wlen(value):
     raise ValueError("`wlen` must be larger than 1, was {}".format(value))
 
 
-def _local_maxima(x):
-    """(midpoints, left edges, right edges) of SciPy's _local_maxima_1d."""
+def _local_maxima(x, plan, edges):
+    """(midpoints, left edges, right edges) of SciPy's _local_maxima_1d (the edges None when not
+    `edges` and the plan is "tiles")."""
+    if plan not in MAXIMA:
+        raise ValueError("unknown local maxima plan {!r}".format(plan))
+    if plan == "tiles" and x.shape[0] >= 3:
+        found = _maxima_tiles(x, edges)
+        if found is not None:
+            return found
+    return _maxima_runs(x)
+
+
+def _maxima_tiles(x, edges):
+    """The tile kernels' maxima, or None when a plateau is longer than _PLATEAU_LIMIT."""
+    n = x.shape[0]
+    nb = -(-n // _TILE)
+    work = ndarray((2 * nb + 2,), _I8)  # per tile: counts (then offsets), flags; the total, any flag
+    counts, flags, tail = work[:nb], work[nb:2 * nb], work[2 * nb:]
+    args = (x.data.ptr, numpy.int64(n), numpy.int64(_PLATEAU_LIMIT))
+    _launch.launch(_k(3), nb, 256, args + (counts.data.ptr, flags.data.ptr))
+    _launch.launch(_k(4), 1, 1024, (counts.data.ptr, flags.data.ptr, numpy.int64(nb), tail.data.ptr))
+    m, over = (int(v) for v in tail.get())  # the host synchronisation: the result's size
+    if over:
+        return None
+    out = [ndarray((m,), _I8) for _ in range(3 if edges else 1)]
+    if m:
+        ptrs = tuple(o.data.ptr for o in out) + ((0, 0) if not edges else ())
+        _launch.launch(_k(5), nb, 256, args + (counts.data.ptr,) + ptrs)
+    return (out[0], out[1], out[2]) if edges else (out[0], None, None)
+
+
+def _maxima_runs(x):
+    """The maxima from run boundaries: the changes' positions compacted, each run's neighbours
+    gathered and compared, the peaks' runs compacted (no limit on plateaus)."""
     n = x.shape[0]
     empty = _from_host(numpy.zeros(0, numpy.int64))
     if n < 3:
@@ -160,10 +202,16 @@ def _select(values, pmin, pmax):
 def find_peaks(x, height=None, threshold=None, distance=None, prominence=None, width=None, wlen=None, rel_height=0.5,
                plateau_size=None):
     """See `scipy.signal.find_peaks`. Peaks and properties are cuarray arrays."""
+    return _find_peaks(x, height, threshold, distance, prominence, width, wlen, rel_height, plateau_size, MAXIMA[0])
+
+
+def _find_peaks(x, height=None, threshold=None, distance=None, prominence=None, width=None, wlen=None, rel_height=0.5,
+                plateau_size=None, maxima=MAXIMA[0]):
+    """find_peaks with the local maxima's plan named (`MAXIMA`)."""
     x = _x(x)
     if distance is not None and distance < 1:
         raise ValueError("`distance` must be greater or equal to 1")
-    peaks, left_edges, right_edges = _local_maxima(x)
+    peaks, left_edges, right_edges = _local_maxima(x, maxima, plateau_size is not None)
     props = {}
 
     def apply(keep):

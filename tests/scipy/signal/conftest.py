@@ -75,6 +75,39 @@ extern "C" void carry(const double* M, int K, double* states, long long inner, l
                       const double* zi, double* zf) {
   for (long long line = 0; line < lines; ++line) carry_line<32>(M, K, states, inner, C, line, zi, zf);
 }
+template <int K>
+void chunks_k_of(const double* ba, const double* x, double* y, long long n, long long inner, long long L, long long C,
+                 long long total, const double* start, double* end) {
+  for (long long t = 0; t < total; ++t) run_chunk_k<K, double, double>(ba, x, y, n, inner, L, C, t, start, end);
+}
+template <int K>
+void carry_k_of(const double* M, double* states, long long inner, long long C, long long lines, const double* zi,
+                double* zf) {
+  for (long long line = 0; line < lines; ++line) carry_line_k<K>(M, states, inner, C, line, zi, zf);
+}
+extern "C" void chunks_k(const double* ba, int K, const double* x, double* y, long long n, long long inner, long long L,
+                         long long C, long long total, const double* start, double* end) {
+  switch (K) {
+""" + "".join("    case {0}: chunks_k_of<{0}>(ba, x, y, n, inner, L, C, total, start, end); break;\n".format(k)
+              for k in range(17)) + """  }
+}
+template <int K>
+void overlap_k_of(const double* ba, const double* x, double* y, long long n, long long L, long long C, long long warm,
+                  long long total, const double* zi, double* zf) {
+  for (long long t = 0; t < total; ++t) run_chunk_overlap_k<K, double, double>(ba, x, y, n, L, C, warm, t, zi, zf);
+}
+extern "C" void overlap_k(const double* ba, int K, const double* x, double* y, long long n, long long L, long long C,
+                          long long warm, long long total, const double* zi, double* zf) {
+  switch (K) {
+""" + "".join("    case {0}: overlap_k_of<{0}>(ba, x, y, n, L, C, warm, total, zi, zf); break;\n".format(k)
+              for k in range(17)) + """  }
+}
+extern "C" void carry_k(const double* M, int K, double* states, long long inner, long long C, long long lines,
+                        const double* zi, double* zf) {
+  switch (K) {
+""" + "".join("    case {0}: carry_k_of<{0}>(M, states, inner, C, lines, zi, zf); break;\n".format(k)
+              for k in range(17)) + """  }
+}
 """
 
 
@@ -93,17 +126,28 @@ def host_lfilter(host_ndimage, monkeypatch, host_lib):
     def astype(x, dt, order="K", copy=True):
         return np.array(x, dtype=dt, order=order, copy=True) if copy else np.asarray(x, dtype=dt, order=order)
 
-    def chunks(ba, K, x, y, out_dt, lines, n, inner, L, C, start, end):
+    # "staged" runs as "fixed" here: the staged kernel's rows step the same Df2t<K> in the same
+    # order (its staging is checked on the GPU)
+    def chunks(ba, K, x, y, out_dt, lines, n, inner, L, C, start, end, sweep):
+        assert sweep != "staged" or (inner == 1 and x is not None)
         y64 = None if y is None else np.empty(y.shape)
-        lib.chunks(ptr(ba), ctypes.c_int(K), ptr(None if x is None else np.ascontiguousarray(x, np.float64)), ptr(y64),
-                   ll(n), ll(inner), ll(L), ll(C), ll(lines * C), ptr(start), ptr(end))
+        run = lib.chunks if sweep == "runtime" else lib.chunks_k
+        run(ptr(ba), ctypes.c_int(K), ptr(None if x is None else np.ascontiguousarray(x, np.float64)), ptr(y64),
+            ll(n), ll(inner), ll(L), ll(C), ll(lines * C), ptr(start), ptr(end))
         if y is not None:
             y[...] = y64
 
-    def carry(M, K, states, inner, C, lines, zi, zf):
-        lib.carry(ptr(M), ctypes.c_int(K), ptr(states), ll(inner), ll(C), ll(lines), ptr(zi), ptr(zf))
+    def overlap(ba, K, x, y, out_dt, lines, n, L, C, warm, zi, zf):
+        y64 = np.empty(y.shape)
+        lib.overlap_k(ptr(ba), ctypes.c_int(K), ptr(np.ascontiguousarray(x, np.float64)), ptr(y64), ll(n), ll(L),
+                      ll(C), ll(warm), ll(lines * C), ptr(zi), ptr(zf))
+        y[...] = y64
 
-    stand_in(monkeypatch, lf, _launch_chunks=chunks, _launch_carry=carry, _from_host=np.asarray, astype=astype,
+    def carry(M, K, states, inner, C, lines, zi, zf, sweep):
+        run = lib.carry if sweep == "runtime" else lib.carry_k
+        run(ptr(M), ctypes.c_int(K), ptr(states), ll(inner), ll(C), ll(lines), ptr(zi), ptr(zf))
+
+    stand_in(monkeypatch, lf, _launch_chunks=chunks, _launch_carry=carry, _launch_overlap=overlap, _from_host=np.asarray, astype=astype,
              ndarray=_empty, _concatenate=np.concatenate, _broadcast=np.broadcast_to, _stack=np.stack)
     stand_in(monkeypatch, _convolve, _fft=np.fft)
     from cuarray.scipy import signal

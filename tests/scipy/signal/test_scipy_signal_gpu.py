@@ -248,6 +248,33 @@ def test_find_peaks(kw):
         np.testing.assert_allclose(g.get(), r)
 
 
+@pytest.mark.parametrize("n", [3, 4097, 200_003, 10**7])
+def test_find_peaks_tile_kernels(n):
+    # the tile kernels (count, scan, write) across many tiles: integer-valued noise (plateaus,
+    # some across tile boundaries of 4096 samples), random float64 (the bench's case at 1e7), and a
+    # plateau longer than the walk limit (the run-boundary path); both plans must give SciPy's
+    # peaks exactly, and the edges with plateau_size
+    from cuarray.scipy.signal import _peaks
+
+    for x in (np.round(RNG.normal(size=n) * 2), RNG.normal(size=n)):
+        if n > 10_000:
+            x[5000:5000 + 4096 + 3] = 9.0  # rises into a plateau across a tile boundary, > the limit
+        ref, rprops = ss.find_peaks(x, plateau_size=1)
+        for plan in _peaks.MAXIMA:
+            d = cuarray.asarray(x)
+            got, _ = _peaks._find_peaks(d, maxima=plan)
+            np.testing.assert_array_equal(got.get(), ref)
+            got, gprops = _peaks._find_peaks(d, plateau_size=1, maxima=plan)
+            np.testing.assert_array_equal(got.get(), ref)
+            for k in rprops:
+                np.testing.assert_array_equal(gprops[k].get(), rprops[k], err_msg=k)
+        if n > 10_000:
+            x[5000:5000 + 4096 + 3] = RNG.normal(size=4099)  # no long plateau: the tiles decide alone
+            x[4094:4099] = 20.0  # a peak plateau across the first tile boundary
+            x[8190:8192] = [30.0, 30.0]
+            np.testing.assert_array_equal(cs.find_peaks(cuarray.asarray(x))[0].get(), ss.find_peaks(x)[0])
+
+
 def test_peak_width_heights_round_as_scipy():
     # h = x[peak] - prominence * rel_height, product rounded first: exactly 0.0 here, as in SciPy
     # (a contracted fma gave 1.1e-16). Fresh random heights around the exact case.
@@ -261,8 +288,9 @@ def test_peak_width_heights_round_as_scipy():
 @pytest.mark.parametrize("order", range(1, 9))
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
 def test_lfilter_scan_long_signals(order, dtype):
-    # long lines, few of them: the blocked scan (chunks, carried start states) runs; low cut-offs
-    # put the poles near 1, where rounding accumulates most. Tolerance: SciPy's own rounding error
+    # long lines, few of them: the blocked scan (chunks, carried start states) runs along axis 0,
+    # and along the last axis the overlap plan (chunks warmed up over up to ~2700 samples for the
+    # slowest of these filters); low cut-offs put the poles near 1, where rounding accumulates most. Tolerance: SciPy's own rounding error
     # for these filters against a long double sweep reaches ~1e-8 of the signal's size.
     from cuarray.scipy.signal import _lfilter
 
@@ -280,6 +308,63 @@ def test_lfilter_scan_long_signals(order, dtype):
         ref, rz = ss.lfilter(b, a, x, axis, zi)
         close(got, ref, 2e-8)
         close(gz, rz, 2e-8)
+
+
+def _bench_filter():
+    import math
+
+    a = np.array([math.comb(8, k) * (-0.5) ** k for k in range(9)])  # the bench's order-8 low-pass
+    return np.full(9, a.sum() / 9), a
+
+
+@pytest.mark.parametrize("plan", ["overlap", "staged", "fixed", "runtime"])
+@pytest.mark.parametrize("shape,axis,dtype", [
+    ((300, 100_000), -1, np.float64),  # the bench's lines (chunked: 354 chunks a line, blocks across lines)
+    ((1, 3_000_001), -1, np.float64),  # one long line (chunked, a last chunk longer than the others)
+    ((3000, 1000), -1, np.float32),  # short lines: one sweep each (C == 1), float32 in and out
+    ((77, 5000), -1, np.complex128),  # few rows: a block partly empty; complex as two real passes
+    ((100_000, 40), 0, np.float64),  # along axis 0 (the staged plan runs the fixed kernels)
+    ((6, 20_011, 3), 1, np.float32),
+])
+def test_lfilter_sweeps(plan, shape, axis, dtype):
+    # every plan (one pass with warmed-up chunks; the scan with exact-order staged, exact-order in
+    # place or runtime-order kernels) against SciPy with and without zi, and against the
+    # runtime-order scan to rounding
+    from cuarray.scipy.signal import _lfilter
+
+    b, a = _bench_filter()
+    x = data(shape, dtype)
+    zshape = list(shape)
+    zshape[axis] = 8
+    zi = data(tuple(zshape), np.float64)
+    tol = 1e-4 if dtype == np.float32 else 1e-9
+    d = cuarray.asarray(x)
+    got = _lfilter._lfilter(b, a, d, axis, None, plan)
+    close(got, ss.lfilter(b, a, x, axis), tol)
+    gy, gz = _lfilter._lfilter(cuarray.asarray(b), a, d, axis, cuarray.asarray(zi), plan)
+    ry, rz = ss.lfilter(b, a, x, axis, zi)
+    close(gy, ry, tol)
+    close(gz, rz, tol)
+    base = _lfilter._lfilter(b, a, d, axis, cuarray.asarray(zi), "runtime")[0].get()
+    same = 1e-12 if base.dtype.char in "dD" else 2.5e-7  # float32 outputs: a last-bit rounding flip
+    np.testing.assert_allclose(gy.get(), base, rtol=same, atol=same * float(np.abs(base).max()))
+
+
+def test_lfilter_fixed_orders_and_past_them():
+    # orders 0 (a gain), 1-16 (exact-order kernels) and 20 (the runtime kernels), staged along the
+    # last axis of many short lines and chunked along one long line
+    for order in (0, 1, 2, 5, 13, 16, 20):
+        if order == 0:
+            b, a = [1.7], [2.0]
+        elif order <= 16:
+            z = 0.2 + 0.4 * RNG.random(order)  # real poles well inside the unit circle: stable
+            a = np.poly(z)
+            b = RNG.normal(size=order + 1)
+        else:
+            b, a = RNG.normal(size=order + 1), [1.0]
+        for shape in ((500, 3000), (1, 400_000)):
+            x = data(shape, np.float64)
+            close(cs.lfilter(b, a, cuarray.asarray(x)), ss.lfilter(b, a, x), 1e-9)
 
 
 def test_lfilter_float32_coefficients_and_unstable_filters():

@@ -3,6 +3,7 @@ built with g++, driven by the public functions with NumPy arrays for cuarray arr
 `host_lfilter` fixture of conftest.py), against scipy.signal; and NVRTC compiles of the kernels."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -110,6 +111,133 @@ def test_kernels_compile_for_sm90():
     assert cubin and set(mapping) == set(names)
 
 
+def test_exact_order_kernels_keep_their_state_in_registers():
+    # the reason for the exact-order kernels: the runtime-order sweep keeps its state in local
+    # memory (a load and a store per delay and sample); these must not
+    names = [lf.rows_kernel_name(np.dtype("d"), np.dtype("d"), 8), lf.fixed_chunk_kernel_name(np.dtype("d"),
+                                                                                             np.dtype("d"), 16),
+             lf.fixed_carry_kernel_name(16)]
+    from cuda.bindings import nvrtc
+
+    prog = nvrtc.nvrtcCreateProgram(lf.source().encode(), b"iir.cu", 0, [], [])[1]
+    for n in names:
+        nvrtc.nvrtcAddNameExpression(prog, n.encode())
+    flags = [b"-arch=compute_90", b"-std=c++17"]
+    assert nvrtc.nvrtcCompileProgram(prog, len(flags), flags)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
+    text = b" " * nvrtc.nvrtcGetPTXSize(prog)[1]
+    nvrtc.nvrtcGetPTX(prog, text)
+    text = text.decode()
+    assert text.count(".entry") == 3 and "ld.local" not in text and "st.local" not in text
+
+
+def test_exact_order_kernels_compile_for_sm90_and_do_not_spill():
+    # NVRTC + ptxas for sm_90 (every family, mixed dtypes, orders 0-16): the staged kernel holds a window of loads in flight and the carry 32 end
+    # states ahead; neither may spill at the orders' extremes (a 64-state carry did)
+    from cuda.bindings import nvrtc
+
+    names = [n for i, o in (("d", "d"), ("f", "f")) for k in (1, 8, 16)
+             for n in (lf.rows_kernel_name(np.dtype(i), np.dtype(o), k),
+                       lf.fixed_chunk_kernel_name(np.dtype(i), np.dtype(o), k))]
+    names += [lf.fixed_carry_kernel_name(k) for k in (1, 3, 8, 12, 16)]
+    names += [lf.rows_kernel_name(np.dtype(i), np.dtype(o), k) for i, o, k in (("f", "d", 16), ("d", "f", 0))]
+    names += [lf.fixed_chunk_kernel_name(np.dtype(i), np.dtype(o), k) for i, o, k in (("f", "d", 0), ("d", "f", 5))]
+    prog = nvrtc.nvrtcCreateProgram(lf.source().encode(), b"iir.cu", 0, [], [])[1]
+    for n in names:
+        nvrtc.nvrtcAddNameExpression(prog, n.encode())
+    flags = [b"-arch=sm_90", b"-std=c++17", b"--ptxas-options=-v"]
+    assert nvrtc.nvrtcCompileProgram(prog, len(flags), flags)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
+    log = b" " * nvrtc.nvrtcGetProgramLogSize(prog)[1]
+    nvrtc.nvrtcGetProgramLog(prog, log)
+    spills = [int(m) for m in re.findall(r"(\d+) bytes spill stores", log.decode())]
+    # (ptxas keeps lfilter_rows<float, float, 8> at 80 registers with 16 bytes spilled; a state or
+    # window array demoted to memory would be hundreds)
+    assert len(spills) == len(names) and max(spills) <= 16, spills
+
+
+def test_sweep_for():
+    assert [lf.sweep_for(p, 8, 1) for p in lf.SWEEPS] == ["overlap", "staged", "fixed", "runtime"]
+    assert [lf.sweep_for(p, 8, 5) for p in lf.SWEEPS] == ["fixed", "fixed", "fixed", "runtime"]  # axis not last
+    assert [lf.sweep_for(p, lf.FIXED_KMAX + 1, 1) for p in lf.SWEEPS] == ["runtime"] * 4
+    assert lf.sweep_for("staged", 0, 1) == "staged"
+    with pytest.raises(ValueError):
+        lf.sweep_for("tiles", 8, 1)
+
+
+SWEEP_FILTERS = FILTERS + [([2.5], [1.0]), (RNG.normal(size=21), [1.0]), ss.butter(8, 0.1)]
+
+
+@pytest.mark.parametrize("fi", range(len(SWEEP_FILTERS)))
+def test_sweeps_agree(host_lfilter, chunking, fi):
+    # every kernel family on the same data: each against SciPy, and the exact-order ones against the
+    # runtime-order one to rounding (the same operations in the same order); orders 0, 1-8 and 20
+    # (past FIXED_KMAX: the runtime kernels whatever the plan)
+    b, a = SWEEP_FILTERS[fi]
+    K = max(len(a), len(b)) - 1
+    aa = np.zeros(K + 1)
+    aa[:len(a)] = np.asarray(a) / a[0]
+    # chunks of 7, forced, are shorter than the order-8 low-pass's settling length (~100): its
+    # start states' rounding is amplified ~1e4 times, in every family alike
+    tol = 1e-10 if lf.plan_chunks(40, 1, aa, K) == 40 or lf.settling(aa.tobytes(), K) <= 7 else 1e-5
+    x = RNG.normal(size=(3, 40, 5))
+    for axis in (2, 1, 0):
+        zshape = list(x.shape)
+        zshape[axis] = K
+        zi = RNG.normal(size=zshape)
+        ref = ss.lfilter(b, a, x, axis, zi)
+        outs = {p: lf._lfilter(b, a, x, axis, zi, p) for p in lf.SWEEPS}
+        for p, (y, zf) in outs.items():
+            for got, want in ((y, ref[0]), (zf, ref[1])):
+                np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.abs(want).max(initial=1.0), err_msg=p)
+            np.testing.assert_allclose(y, outs["runtime"][0], rtol=1e-13, atol=1e-13, err_msg=p)
+
+
+def _ba(b, a):
+    """(b, a) / a[0], both padded to K + 1, as _run gets them."""
+    k1 = max(len(a), len(b))
+    b, a = (np.pad(np.asarray(v, float), (0, k1 - len(v))) for v in (b, a))
+    return np.concatenate([b / a[0], a / a[0]])
+
+
+def test_decay_length_and_overlap_plan():
+    # the bench's filter (8 poles at 0.5): ~120 warm-up samples; chunks of ~1500 on its two rows
+    bench = np.array([math.comb(8, k) * (-0.5) ** k for k in range(9)])
+    ba = _ba(np.full(9, bench.sum() / 9), bench)
+    W = lf.decay_length(ba.tobytes(), 8)
+    assert 100 < W < 160
+    A = lf.transition(bench, 8)
+    norm = np.abs(np.linalg.matrix_power(A, W)).sum(axis=1).max()
+    assert norm <= 2.0 ** -60 / np.abs(ba).sum() and np.abs(np.linalg.matrix_power(A, W - 1)).sum(axis=1).max() > norm
+    assert 4 * W <= lf.plan_overlap(10**5, 1000, W) <= 16 * W and 1000 * (10**5 // lf.plan_overlap(10**5, 1000, W)) > 50_000
+    assert 10**8 // lf.plan_overlap(10**8, 1, W) > 50_000
+    assert lf.plan_overlap(1000, 1 << 17, W) == 1000  # the lines fill the GPU: one sweep each
+    assert lf.plan_overlap(600, 4, W) == 600  # too short for two chunks of 4 W
+    # slow filters warm up longer; unstable ones never decay
+    assert lf.decay_length(_ba(*ss.butter(8, 0.05)).tobytes(), 8) > 2000
+    assert lf.decay_length(_ba([1.0], [1.0, -1.0001]).tobytes(), 1) is None
+    assert lf.decay_length(_ba([1.0], [1.0, -0.5]).tobytes(), 1) == 62  # 0.5^62 <= 2^-60 / 2.5
+
+
+@pytest.mark.parametrize("b,a", [ss.butter(4, 0.2), ss.butter(1, 0.1), ss.cheby1(3, 1, [0.2, 0.5], "bandpass"),
+                                 ([0.5, 0.2], [2.0, -0.3, 0.1]), ([1.5], [1.0]), (RNG.normal(size=6), [1.0])],
+                         ids=["butter4", "butter1", "cheby-band", "a0=2", "gain", "fir5"])
+def test_overlap_plan_against_scipy(host_lfilter, b, a):
+    # the overlap plan on lines long enough to cut: each chunk warmed up from zero must give SciPy's
+    # sweep to rounding, zi and zf included (zf from the last chunk)
+    K = max(len(a), len(b)) - 1
+    n = 30_000
+    x = RNG.normal(size=(3, n))
+    zi = RNG.normal(size=(3, K))
+    W = 0 if K == 0 else lf.decay_length(_ba(b, a).tobytes(), K)
+    assert W is not None and lf.plan_overlap(n, 3, W) < n  # the plan runs here
+    ref, rz = ss.lfilter(b, a, x, -1, zi)
+    got, gz = lf._lfilter(b, a, x, -1, zi, "overlap")
+    scale = np.abs(ref).max()
+    np.testing.assert_allclose(got, ref, rtol=0, atol=1e-13 * scale)
+    np.testing.assert_allclose(gz, rz, rtol=0, atol=1e-13 * np.abs(rz).max(initial=1.0))
+    np.testing.assert_allclose(lf._lfilter(b, a, x, -1, None, "overlap"), ss.lfilter(b, a, x), rtol=0,
+                               atol=1e-13 * scale)
+
+
 def _a(order, cut):
     a = ss.butter(order, cut)[1]
     return a / a[0]
@@ -199,3 +327,125 @@ def test_decimate_iir(host_lfilter, q, n, zero_phase):
     ref = ss.decimate(x, q, n, zero_phase=zero_phase)
     assert got.dtype == ref.dtype and got.shape == ref.shape
     np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-9)
+
+
+# -- lfilter_rows (iir.cu) itself on host threads -----------------------------------------------------
+# The kernel source as NVRTC gets it, built with g++ under a small CUDA shim (as
+# tests/scipy/ndimage/test_ndimage_rank_cpu.py's): one std::thread per CUDA thread, a std::barrier
+# for __syncthreads, __shared__ a static shared by the block's threads, blocks one after another.
+# So the staging (row bases and lengths, windows, the longest chunk of a block, partial blocks) is
+# checked against the plain chunk sweep without a device.
+ROWS_SHIM = r"""
+#include <barrier>
+#include <thread>
+#include <vector>
+struct dim3 { unsigned x = 1, y = 1, z = 1; };
+static thread_local dim3 threadIdx, blockIdx;
+static dim3 blockDim, gridDim;
+static std::barrier<>* cu_barrier;
+static void __syncthreads() { cu_barrier->arrive_and_wait(); }
+#define __global__
+#define __device__
+#define __launch_bounds__(n)
+#define __shared__ static
+"""
+
+ROWS_DRIVER = r"""
+template <int K>
+void rows_of(const double* ba, const double* x, double* y, long long n, long long L, long long C, long long total,
+             long long warm, const double* start, double* end) {
+  const int rows = cuarray_signal::ROWS;
+  std::barrier<> bar(rows);
+  cu_barrier = &bar;
+  blockDim = dim3{(unsigned)rows, 1, 1};
+  for (long long b = 0; b < (total + rows - 1) / rows; ++b) {
+    std::vector<std::thread> ts;
+    for (int t = 0; t < rows; ++t)
+      ts.emplace_back([=] {
+        threadIdx = dim3{(unsigned)t, 0, 0};
+        blockIdx = dim3{(unsigned)b, 0, 0};
+        cuarray_signal::lfilter_rows<double, double, K>(ba, x, y, n, L, C, total, warm, start, end);
+      });
+    for (auto& t : ts) t.join();
+  }
+}
+extern "C" void rows(int K, const double* ba, const double* x, double* y, long long n, long long L, long long C,
+                     long long total, long long warm, const double* start, double* end) {
+  if (K == 3) rows_of<3>(ba, x, y, n, L, C, total, warm, start, end);
+  if (K == 8) rows_of<8>(ba, x, y, n, L, C, total, warm, start, end);
+}
+extern "C" void chunks_ref(int K, const double* ba, const double* x, double* y, long long n, long long L, long long C,
+                           long long total, long long warm, const double* start, double* end) {
+  for (long long t = 0; t < total; ++t) {
+    if (warm > 0) {
+      if (K == 3) cuarray_signal::run_chunk_overlap_k<3, double, double>(ba, x, y, n, L, C, warm, t, start, end);
+      if (K == 8) cuarray_signal::run_chunk_overlap_k<8, double, double>(ba, x, y, n, L, C, warm, t, start, end);
+    } else {
+      if (K == 3) cuarray_signal::run_chunk_k<3, double, double>(ba, x, y, n, 1, L, C, t, start, end);
+      if (K == 8) cuarray_signal::run_chunk_k<8, double, double>(ba, x, y, n, 1, L, C, t, start, end);
+    }
+  }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def rows_lib(tmp_path_factory):
+    import ctypes
+    import shutil
+    import subprocess
+
+    if shutil.which("g++") is None:
+        pytest.skip("no g++")
+    d = tmp_path_factory.mktemp("rows")
+    src = ROWS_SHIM + lf.source().replace("#define CUARRAY_DEVICE __device__\n", "") + ROWS_DRIVER
+    (d / "k.cpp").write_text(src)
+    subprocess.run(["g++", "-std=c++20", "-O1", "-w", "-shared", "-fPIC", "-pthread", str(d / "k.cpp"), "-o",
+                    str(d / "k.so")], check=True)
+    return ctypes.CDLL(str(d / "k.so"))
+
+
+@pytest.mark.parametrize("K", [3, 8])
+@pytest.mark.parametrize("lines,n,L", [(5, 1000, 37), (1, 5000, 64), (70, 33, 33), (3, 100, 49), (4, 1000, 60)])
+def test_rows_kernel_on_host_threads(rows_lib, K, lines, n, L):
+    # passes 1 (end states from zero) and 3 (outputs from given start states) of the staged kernel
+    # against the plain chunk sweep: bit for bit (same steps in the same order). (70, 33, 33): one
+    # sweep per line (C == 1) over two blocks, the second partial; (5, 1000, 37): 27 chunks a line,
+    # the last one longer, blocks across lines; (3, 100, 49): a last chunk of 51 samples, two
+    # windows for 32 samples of a row; (4, 1000, 60): last chunks of 100 samples, 4 windows against 2
+    import ctypes
+
+    def ptr(a):
+        return a.ctypes.data_as(ctypes.c_void_p)
+
+    ll = ctypes.c_longlong
+    C = n // L
+    total = lines * C
+    rng = np.random.default_rng(K * 100 + lines)
+    ba = np.concatenate([rng.normal(size=K + 1), [1.0], rng.normal(size=K) * 0.1])
+    x = rng.normal(size=(lines, n))
+    start = rng.normal(size=total * K)
+    outs = []
+    for run in (rows_lib.rows, rows_lib.chunks_ref):
+        end = np.full(total * K, np.nan)
+        y = np.full((lines, n), np.nan)
+        run(ctypes.c_int(K), ptr(ba), ptr(x), None, ll(n), ll(L), ll(C), ll(total), ll(0), None, ptr(end))
+        run(ctypes.c_int(K), ptr(ba), ptr(x), ptr(y), ll(n), ll(L), ll(C), ll(total), ll(0), ptr(start), None)
+        outs.append((end, y))
+    (end, y), (ref_end, ref_y) = outs
+    assert not np.isnan(y).any() and not np.isnan(end).any()
+    np.testing.assert_array_equal(end, ref_end)
+    np.testing.assert_array_equal(y, ref_y)
+    # the overlap plan (warm <= L): one pass, zi and zf laid out (lines, K)
+    for warm in {1, L // 2, L}:
+        zi = rng.normal(size=lines * K)
+        outs = []
+        for run in (rows_lib.rows, rows_lib.chunks_ref):
+            zf = np.full(lines * K, np.nan)
+            y = np.full((lines, n), np.nan)
+            run(ctypes.c_int(K), ptr(ba), ptr(x), ptr(y), ll(n), ll(L), ll(C), ll(total), ll(warm), ptr(zi), ptr(zf))
+            outs.append((zf, y))
+        (zf, y), (ref_zf, ref_y) = outs
+        assert not np.isnan(y).any() and not np.isnan(zf).any()
+        np.testing.assert_array_equal(zf, ref_zf)
+        np.testing.assert_array_equal(y, ref_y)

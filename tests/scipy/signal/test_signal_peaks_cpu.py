@@ -24,6 +24,22 @@ extern "C" void wid(const double* x, const long long* peaks, long long m, const 
                     const long long* rb, double rel, double* w, double* h, double* l, double* r) {
   for (long long i = 0; i < m; ++i) peak_width(x, peaks[i], p[i], lb[i], rb[i], rel, w + i, h + i, l + i, r + i);
 }
+extern "C" long long maxima(const double* x, long long n, long long limit, long long* mid, long long* left,
+                            long long* right) {  // the tile kernels' sequence, one sample at a time
+  long long m = 0;
+  for (long long i = 0; i < n; ++i) {
+    long long r;
+    int p = peak_at(x, n, i, limit, &r);
+    if (p < 0) return -1;
+    if (p) {
+      mid[m] = (i + r) / 2;
+      left[m] = i;
+      right[m] = r;
+      ++m;
+    }
+  }
+  return m;
+}
 extern "C" void dist(const long long* peaks, const long long* order, long long m, long long d, unsigned char* keep) {
   select_by_distance(peaks, order, m, d, keep);
 }
@@ -65,9 +81,19 @@ def host_peaks(monkeypatch, lib):
                  ctypes.c_longlong(len(peaks)), ctypes.c_longlong(d), _p(keep))
         return keep.astype(bool)
 
+    def maxima_tiles(x, edges):
+        x = np.ascontiguousarray(x, np.float64)
+        out = [np.empty(len(x), np.int64) for _ in range(3)]
+        m = lib.maxima(_p(x), ctypes.c_longlong(len(x)), ctypes.c_longlong(pk._PLATEAU_LIMIT), *[_p(o) for o in out])
+        if m < 0:
+            return None
+        mid, left, right = (o[:m].copy() for o in out)
+        return (mid, left, right) if edges else (mid, None, None)
+
     def astype(x, dt, order="K", copy=True):
         return np.array(x, dtype=dt, order=order, copy=True) if copy else np.asarray(x, dtype=dt, order=order)
 
+    monkeypatch.setattr(pk, "_maxima_tiles", maxima_tiles)
     monkeypatch.setattr(_support, "as_array", lambda x, fn: np.asarray(x))
     monkeypatch.setattr(_support, "ndarray", np.ndarray)
     monkeypatch.setattr(pk, "_prominences", prominences)
@@ -110,6 +136,49 @@ def test_find_peaks(host_peaks, kw):
     assert sorted(gprops) == sorted(rprops)
     for k in rprops:
         np.testing.assert_allclose(gprops[k], rprops[k], rtol=1e-12, atol=1e-12, err_msg=k)
+
+
+def _plateaus(n, limit):
+    """Integer-valued noise with plateaus of 1 to 3 samples, plateaus one shorter, as long as and one
+    longer than `limit` (rising into them or not) and flat ends."""
+    x = np.round(RNG.normal(size=n) * 2)
+    for start, length, h in ((50, limit - 1, 9.0), (50 + 3 * limit, limit, 9.0), (50 + 6 * limit, limit + 1, 9.0),
+                             (50 + 9 * limit, limit + 5, -9.0)):
+        x[start:start + length] = h
+    x[:4] = 7.0
+    x[-4:] = 7.0
+    return x
+
+
+@pytest.mark.parametrize("limit", [3, 8, 2048])
+@pytest.mark.parametrize("plan", pk.MAXIMA)
+def test_local_maxima_plans(host_peaks, monkeypatch, plan, limit):
+    # both plans against SciPy's edges; the tile kernels' test sees plateaus longer than its walk
+    # limit, so "tiles" falls back to the run boundaries there
+    monkeypatch.setattr(pk, "_PLATEAU_LIMIT", limit)
+    x = _plateaus(12 * max(limit, 8) + 400, limit)
+    for kw in (dict(), dict(plateau_size=1), dict(height=0.0, plateau_size=(2, None))):
+        ref, rprops = ss.find_peaks(x, **kw)
+        got, gprops = pk._find_peaks(x, maxima=plan, **kw)
+        np.testing.assert_array_equal(got, ref)
+        for k in rprops:
+            np.testing.assert_array_equal(gprops[k], rprops[k], err_msg=k)
+    for n in range(0, 6):  # the shortest signals
+        x = RNG.integers(0, 3, n).astype(float)
+        np.testing.assert_array_equal(pk._find_peaks(x, maxima=plan)[0], ss.find_peaks(x)[0])
+
+
+def test_local_maxima_limit_decides_the_path(host_peaks, monkeypatch, lib):
+    # a 3-sample plateau; a 5-sample flat end, which needs a walk of 4 to reach the last sample
+    x = np.array([0.0, 1, 2, 2, 2, 1, 0, 3, 3, 3, 3, 3])
+    peaks = []
+    for limit in (1, 2, 3, 4, 5):
+        out = [np.empty(len(x), np.int64) for _ in range(3)]
+        m = lib.maxima(_p(x), ctypes.c_longlong(len(x)), ctypes.c_longlong(limit), *[_p(o) for o in out])
+        peaks.append(m if m < 0 else list(out[0][:m]))
+    assert peaks == [-1, -1, -1, [3], [3]]  # the flat end is no peak
+    with pytest.raises(ValueError):
+        pk._local_maxima(x, "sorted", False)
 
 
 def test_prominences_widths(host_peaks):
@@ -158,3 +227,149 @@ def test_user_prominence_data_is_checked_as_scipy_does(host_peaks):
             ss.peak_widths(x, peaks, prominence_data=bad)
         with pytest.raises(ValueError):
             host_peaks.peak_widths(x, peaks, prominence_data=bad)
+
+
+# -- the local-maxima kernels of peaks.cu themselves on host threads ----------------------------------
+# The source as NVRTC gets it, built with g++ under a small CUDA shim (as
+# tests/scipy/ndimage/test_ndimage_rank_cpu.py's): one std::thread per CUDA thread, blocks one after
+# another, a std::barrier for __syncthreads, and the warp collectives the kernels use (every thread
+# of a block reaches them together) through block-wide barriers.
+SHIM = r"""
+#include <atomic>
+#include <barrier>
+#include <functional>
+#include <thread>
+#include <vector>
+struct dim3 { unsigned x = 1, y = 1, z = 1; };
+static thread_local dim3 threadIdx, blockIdx;
+static dim3 blockDim, gridDim;
+static std::barrier<>* cu_barrier;
+static thread_local int cu_gen = 0, cu_bgen = 0;
+static std::atomic<int> cu_or[2];
+static std::atomic<unsigned> cu_ballot[2][32];
+static int cu_shfl[1024];
+static void __syncthreads() { cu_barrier->arrive_and_wait(); }
+static int __syncthreads_or(int p) {
+  const int g = cu_gen;
+  cu_gen ^= 1;
+  if (p) cu_or[g].fetch_or(1);
+  cu_barrier->arrive_and_wait();
+  const int r = cu_or[g].load();
+  cu_barrier->arrive_and_wait();
+  if (threadIdx.x == 0) cu_or[g].store(0);
+  return r;
+}
+static unsigned __ballot_sync(unsigned, int p) {
+  const int g = cu_bgen, w = threadIdx.x >> 5;
+  cu_bgen ^= 1;
+  if (p) cu_ballot[g][w].fetch_or(1u << (threadIdx.x & 31));
+  cu_barrier->arrive_and_wait();
+  const unsigned r = cu_ballot[g][w].load();
+  cu_barrier->arrive_and_wait();
+  if ((threadIdx.x & 31) == 0) cu_ballot[g][w].store(0);
+  return r;
+}
+static int __shfl_down_sync(unsigned, int v, int o) {
+  cu_shfl[threadIdx.x] = v;
+  cu_barrier->arrive_and_wait();
+  const int r = (threadIdx.x & 31) + o < 32 ? cu_shfl[threadIdx.x + o] : v;
+  cu_barrier->arrive_and_wait();
+  return r;
+}
+static int __popc(unsigned v) { return __builtin_popcount(v); }
+#define __global__
+#define __device__
+#define __launch_bounds__(n)
+#define __shared__ static
+static void cu_launch(long long grid, int block, const std::function<void()>& f) {
+  std::barrier<> bar(block);
+  cu_barrier = &bar;
+  blockDim = dim3{(unsigned)block, 1, 1};
+  for (long long b = 0; b < grid; ++b) {
+    std::vector<std::thread> ts;
+    for (int t = 0; t < block; ++t)
+      ts.emplace_back([&, b, t] {
+        threadIdx = dim3{(unsigned)t, 0, 0};
+        blockIdx = dim3{(unsigned)b, 0, 0};
+        f();
+      });
+    for (auto& t : ts) t.join();
+  }
+}
+"""
+
+DRIVER = r"""
+using namespace cuarray_signal;
+// _peaks._maxima_tiles' launch sequence: counts, the scan, the total and flag read back, the writes
+extern "C" long long tiles(const double* x, long long n, long long limit, long long* work, long long* mid,
+                           long long* left, long long* right) {
+  long long nb = (n + MAXIMA_TILE - 1) / MAXIMA_TILE;
+  cu_launch(nb, MAXIMA_BLOCK, [&] { count_maxima(x, n, limit, work, work + nb); });
+  cu_launch(1, 1024, [&] { scan_counts(work, work + nb, nb, work + 2 * nb); });
+  if (work[2 * nb + 1]) return -1;
+  cu_launch(nb, MAXIMA_BLOCK, [&] { write_maxima(x, n, limit, work, mid, left, right); });
+  return work[2 * nb];
+}
+extern "C" void scan(long long* counts, const long long* flags, long long nb, long long* tail) {
+  cu_launch(1, 1024, [&] { scan_counts(counts, flags, nb, tail); });
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def tiles_lib(tmp_path_factory):
+    import shutil
+    import subprocess
+
+    if shutil.which("g++") is None:
+        pytest.skip("no g++")
+    d = tmp_path_factory.mktemp("tiles")
+    (d / "k.cpp").write_text(SHIM + pk.source().replace("#define CUARRAY_DEVICE __device__\n", "") + DRIVER)
+    subprocess.run(["g++", "-std=c++20", "-O1", "-w", "-shared", "-fPIC", "-pthread", str(d / "k.cpp"), "-o",
+                    str(d / "k.so")], check=True)
+    return ctypes.CDLL(str(d / "k.so"))
+
+
+@pytest.mark.parametrize("n,limit", [(3, 2048), (4096, 2048), (4097, 2048), (20_000, 2048), (20_000, 5)])
+def test_tile_kernels_on_host_threads(tiles_lib, n, limit):
+    # integer-valued noise: plateaus, some across the 4096-sample tile boundaries; with limit 5 some
+    # plateau is longer (the kernels must say so); with edges (plateau_size) and without
+    x = np.round(RNG.normal(size=n) * 1.5)
+    if n > 8200:
+        x[4090:4100] = 12.0  # a peak plateau across the first tile boundary
+        x[8190:8192] = 13.0
+        x[8192] = 12.0
+    nb = -(-n // pk._TILE)
+    ref, props = ss.find_peaks(x, plateau_size=1)
+    longest = int(props["plateau_sizes"].max(initial=0))  # limit 5: the 10-sample peak plateau
+    assert limit > 5 or longest > limit
+    for edges in (True, False):
+        work = np.full(2 * nb + 2, -7, np.int64)
+        out = [np.full(n, -7, np.int64) for _ in range(3)]
+        ptrs = [_p(o) for o in out] if edges else [_p(out[0]), None, None]
+        m = tiles_lib.tiles(_p(x), ctypes.c_longlong(n), ctypes.c_longlong(limit), _p(work), *ptrs)
+        if longest > limit:
+            assert m == -1
+            continue
+        assert m == len(ref) and work[2 * nb + 1] == 0
+        np.testing.assert_array_equal(out[0][:m], ref)
+        assert (out[0][m:] == -7).all()
+        if edges:
+            np.testing.assert_array_equal(out[1][:m], props["left_edges"])
+            np.testing.assert_array_equal(out[2][:m], props["right_edges"])
+        else:
+            assert (out[1] == -7).all()
+
+
+def test_scan_counts_on_host_threads(tiles_lib):
+    # more tiles than the scan's 1024 threads (several a thread), one flag set
+    for nb in (1, 1023, 3001):
+        counts = RNG.integers(0, 2000, nb).astype(np.int64)
+        flags = np.zeros(nb, np.int64)
+        if nb > 1:
+            flags[nb // 2] = 1
+        work = counts.copy()
+        tail = np.zeros(2, np.int64)
+        tiles_lib.scan(_p(work), _p(flags), ctypes.c_longlong(nb), _p(tail))
+        np.testing.assert_array_equal(work, np.concatenate([[0], np.cumsum(counts)[:-1]]))
+        assert list(tail) == [counts.sum(), int(nb > 1)]

@@ -84,5 +84,125 @@ CUARRAY_DEVICE inline void carry_line(const double* M, int K, double* states, lo
     for (int j = 0; j < K; ++j) zf[(o * K + j) * inner + k] = cur[j];
 }
 
+// The same recursion for a filter of exactly K delays (a compile-time constant): coefficients and
+// state live in registers. run_line's runtime K keeps its state in a local array (a local-memory
+// load and store per delay and sample, the store of z[0] on the sample-to-sample chain) and reloads
+// b and a every sample. Same operations in the same order as run_line.
+template <int K>
+struct Df2t {
+  double b[K + 1], a[K + 1], z[K + 1];
+
+  CUARRAY_DEVICE inline void init(const double* ba, const double* z0, long long s) {
+#pragma unroll
+    for (int k = 0; k <= K; ++k) {
+      b[k] = ba[k];
+      a[k] = ba[K + 1 + k];
+    }
+#pragma unroll
+    for (int k = 0; k < K; ++k) z[k] = z0 ? z0[k * s] : 0.0;
+  }
+
+  CUARRAY_DEVICE inline double step(double xn) {
+    if constexpr (K == 0) {
+      return b[0] * xn;
+    } else {
+      double yn = z[0] + b[0] * xn;
+#pragma unroll
+      for (int k = 0; k + 1 < K; ++k) z[k] = z[k + 1] + b[k + 1] * xn - a[k + 1] * yn;
+      z[K - 1] = b[K] * xn - a[K] * yn;
+      return yn;
+    }
+  }
+
+  CUARRAY_DEVICE inline void store(double* zend, long long s) const {
+#pragma unroll
+    for (int k = 0; k < K; ++k) zend[k * s] = z[k];
+  }
+};
+
+template <int K, typename T, typename O>
+CUARRAY_DEVICE inline void run_line_k(const double* ba, const T* x, O* y, long long n, long long s, const double* z0,
+                                      double* zend) {
+  Df2t<K> f;
+  f.init(ba, z0, s);
+  for (long long i = 0; i < n; ++i) {
+    double yn = f.step(x ? (double)x[i * s] : 0.0);
+    if (y) y[i * s] = (O)yn;
+  }
+  if (zend) f.store(zend, s);
+}
+
+// run_chunk with K fixed.
+template <int K, typename T, typename O>
+CUARRAY_DEVICE inline void run_chunk_k(const double* ba, const T* x, O* y, long long n, long long inner, long long L,
+                                       long long C, long long t, const double* start, double* end) {
+  long long k = t % inner, oc = t / inner;
+  long long c = oc % C, o = oc / C;
+  long long i0 = c * L, len = c + 1 < C ? L : n - i0;
+  long long base = (o * n + i0) * inner + k, zbase = oc * K * inner + k;
+  run_line_k<K, T, O>(ba, x ? x + base : (const T*)0, y ? y + base : (O*)0, len, inner,
+                      start ? start + zbase : (const double*)0, end ? end + zbase : (double*)0);
+}
+
+// The overlap plan's chunk (what lfilter_rows computes with warm > 0), one thread per chunk t of
+// C-contiguous lines (inner == 1): chunk c > 0 sweeps from a zero state `warm` samples before its
+// own and writes only its own; chunk 0 starts from zi[o K] (null: zero); the last writes zf[o K].
+template <int K, typename T, typename O>
+CUARRAY_DEVICE inline void run_chunk_overlap_k(const double* ba, const T* x, O* y, long long n, long long L,
+                                               long long C, long long warm, long long t, const double* zi,
+                                               double* zf) {
+  long long c = t % C, o = t / C;
+  long long first = c * L, last = c + 1 < C ? first + L : n, from = c > 0 ? first - warm : first;
+  Df2t<K> f;
+  f.init(ba, zi && c == 0 ? zi + o * K : (const double*)0, 1);
+  for (long long i = from; i < last; ++i) {
+    double yn = f.step((double)x[o * n + i]);
+    if (i >= first) y[o * n + i] = (O)yn;
+  }
+  if (zf && c + 1 == C) f.store(zf + o * K, 1);
+}
+
+// carry_line with K fixed: the carried state in registers, and the end states of G chunks loaded
+// together ahead of their products (one memory latency per G chunks: a chunk's own products take
+// ~70 cycles at K = 8, an L2 round trip several hundred). Same operations in the same order.
+template <int K>
+CUARRAY_DEVICE inline void carry_line_k(const double* M, double* states, long long inner, long long C, long long line,
+                                        const double* zi, double* zf) {
+  constexpr int G = K == 0 ? 1 : (32 / K < 8 ? (32 / K > 0 ? 32 / K : 1) : 8);  // <= 32 doubles ahead (64 spilled)
+  long long k = line % inner, o = line / inner;
+  double cur[K + 1], nxt[K + 1], ends[G][K + 1];
+#pragma unroll
+  for (int j = 0; j < K; ++j) cur[j] = zi ? zi[(o * K + j) * inner + k] : 0.0;
+  for (long long c0 = 0; c0 < C; c0 += G) {
+#pragma unroll
+    for (int g = 0; g < G; ++g)
+      if (c0 + g < C)
+#pragma unroll
+        for (int r = 0; r < K; ++r) ends[g][r] = states[((o * C + c0 + g) * K + r) * inner + k];
+#pragma unroll
+    for (int g = 0; g < G; ++g) {
+      long long c = c0 + g;
+      if (c >= C) break;
+      double* st = states + (o * C + c) * K * inner + k;
+      const double* P = c + 1 < C ? M : M + K * K;
+#pragma unroll
+      for (int r = 0; r < K; ++r) {
+        double acc = ends[g][r];
+#pragma unroll
+        for (int j = 0; j < K; ++j) acc += P[j * K + r] * cur[j];
+        nxt[r] = acc;
+      }
+#pragma unroll
+      for (int j = 0; j < K; ++j) {
+        st[j * inner] = cur[j];
+        cur[j] = nxt[j];
+      }
+    }
+  }
+  if (zf)
+#pragma unroll
+    for (int j = 0; j < K; ++j) zf[(o * K + j) * inner + k] = cur[j];
+}
+
 }  // namespace cuarray_signal
 #endif

@@ -59,6 +59,24 @@ CUARRAY_DEVICE inline void peak_width(const double* x, long long peak, double pr
   *right_ip = r;
 }
 
+// SciPy's _local_maxima_1d at sample i: a peak whose plateau starts at i (x[i - 1] < x[i]; the
+// plateau runs while equal, up to n - 1 at most) and falls after it. Returns 1 with the plateau's
+// right edge in *right, 0 when i starts no peak, and -1 when the plateau is still flat `limit`
+// samples on (the caller then takes a path with no limit: one thread walking a long plateau would
+// serialise the kernel). Every peak is found from its own left edge, so the samples can be tested
+// in any order: SciPy's sequential skip past a peak only skips samples that start no peak.
+CUARRAY_DEVICE inline int peak_at(const double* x, long long n, long long i, long long limit, long long* right) {
+  if (i < 1 || i >= n - 1) return 0;
+  double v = x[i];
+  if (!(x[i - 1] < v)) return 0;
+  long long j = i + 1, stop = n - 1 < i + limit ? n - 1 : i + limit;
+  while (j < stop && x[j] == v) ++j;
+  if (j < n - 1 && x[j] == v) return -1;  // stopped by the limit, still flat
+  if (!(x[j] < v)) return 0;
+  *right = j - 1;
+  return 1;
+}
+
 // Keep peaks by priority (order: peak numbers by ascending priority), dropping those closer than
 // `distance` to a kept one of higher priority: sequential, as SciPy's.
 CUARRAY_DEVICE inline void select_by_distance(const long long* peaks, const long long* order, long long m,

@@ -1,0 +1,163 @@
+"""find_peaks and lfilter (issue 31, bench rows `find_peaks` 1e7 and `lfilter` 1000 x 1e5): every plan
+the library offers for each, timed in one process on the bench's data, CuPy beside them when it is
+installed, and each plan's output checked against the first implementation's.
+
+find_peaks (`_peaks._find_peaks(x, maxima=plan)`, plans `_peaks.MAXIMA`): "runs" (the first
+implementation: run boundaries, n-sized int64 temporaries, two compactions) and "tiles" (per-tile
+counts, a one-block scan, ordered writes: x read twice). Rows: the bench's float64 data (uniform,
+float32-valued: almost no plateaus), integer-valued noise (plateaus of a few samples: the tiles'
+walk), and that noise with one plateau longer than the walk limit (tiles falls back to runs after its
+count: the worst case of the default). Outputs must equal the "runs" plan's exactly (checked on all
+rows, `props` included for plateau_size).
+
+lfilter (`_lfilter._lfilter(b, a, x, axis, None, plan)`, plans `_lfilter.SWEEPS`): "runtime" (the
+first implementation: the scan, the order a runtime value, state in local memory), "fixed" (the
+scan, exact-order kernels, each thread sweeping its chunk in place), "staged" (the scan, exact-order,
+chunks along the last axis staged through shared memory; along another axis it is "fixed"),
+"overlap" (one pass of the staged kernel, each chunk warmed up over the samples before it; along
+another axis "fixed"). Rows: the bench's order-8 filter on
+1000 x 1e5 float64, one signal of 1e8 (the bench's other row), and 1e5 x 1000 along axis 0; then the
+default plan with other chunk lengths than plan_chunks' (whose latency model predates the exact-order
+kernels). Outputs must equal "runtime"'s to rounding (the largest difference relative to the
+output's size is printed).
+
+GB/s counts the bench's bytes (find_peaks: 8 n; lfilter: one read and one write of x).
+
+Run on the GPU machine: `python scripts/perf/peaks_lfilter_variants.py` (add `quick` for 1/10 sizes)."""
+
+import math
+import pathlib
+import sys
+
+import numpy
+
+import cuarray as cp
+from cuarray.bench.cases import random_array
+from cuarray.scipy.signal import _lfilter, _peaks
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from _timing import event_us  # noqa: E402
+
+QUICK = "quick" in sys.argv[1:]
+SCALE = 10 if QUICK else 1
+
+
+def _cupy():
+    try:
+        import cupy
+        import cupyx.scipy.signal as csig
+    except ImportError:
+        return None, None
+    return cupy, csig
+
+
+def cupy_us(cupy, fn, reps=10):
+    for _ in range(3):
+        fn()
+    times = []
+    for _ in range(reps):
+        start, end = cupy.cuda.Event(), cupy.cuda.Event()
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(cupy.cuda.get_elapsed_time(start, end) * 1e3)
+    return float(numpy.median(times))
+
+
+def peaks_rows(cupy, csig):
+    n = 10**7 // SCALE
+    bench = random_array(cp, n, "float64", seed=52)  # the bench case's data
+    rng = numpy.random.default_rng(53)
+    ints = numpy.round(rng.normal(size=n) * 2)
+    long_plateau = ints.copy()
+    long_plateau[n // 2:n // 2 + 5000] = 20.0  # past the tiles' walk limit (2048)
+    rows, checks = [], []
+    for label, host in (("bench data (float32-valued uniform)", None), ("integer noise (plateaus)", ints),
+                        ("integer noise + one 5000-sample plateau", long_plateau)):
+        x = bench if host is None else cp.asarray(host)
+        outs = {}
+        for plan in _peaks.MAXIMA:
+            us = event_us(lambda: _peaks._find_peaks(x, maxima=plan), reps=20)
+            rows.append(("find_peaks {:.0e} {} [{}]".format(n, label, plan), us, 8.0 * n / us / 1e3))
+            outs[plan] = (_peaks._find_peaks(x, maxima=plan)[0].get(),
+                          {k: v.get() for k, v in _peaks._find_peaks(x, plateau_size=1, maxima=plan)[1].items()})
+        if cupy is not None:
+            xc = cupy.asarray(x.get())
+            us = cupy_us(cupy, lambda: csig.find_peaks(xc))
+            rows.append(("find_peaks {:.0e} {} [CuPy]".format(n, label), us, 8.0 * n / us / 1e3))
+        ref, rprops = outs["runs"]
+        for plan, (got, props) in outs.items():
+            same = numpy.array_equal(got, ref) and all(numpy.array_equal(props[k], rprops[k]) for k in rprops)
+            checks.append("find_peaks {} [{}]: {} peaks, {} the runs plan's".format(
+                label, plan, got.size, "equal to" if same else "DIFFERENT FROM"))
+    return rows, checks
+
+
+def lfilter_rows(cupy, csig):
+    a = numpy.array([math.comb(8, k) * (-0.5) ** k for k in range(9)])  # the bench's filter
+    b = numpy.full(9, a.sum() / 9)
+    W = _lfilter.decay_length(numpy.concatenate([b, a]).tobytes(), 8)
+    J = _lfilter.settling(a.tobytes(), 8)
+    rows, checks = [], []
+    for label, shape, axis in (("1000 x 1e5 (bench)", (1000, 10**5 // SCALE), -1),
+                               ("1 x 1e8 (bench)", (1, 10**8 // SCALE), -1),
+                               ("1e5 x 1000 along axis 0", (10**5 // SCALE, 1000), 0)):
+        x = random_array(cp, shape, "float64", seed=47)
+        size = x.size
+        n = shape[axis]
+        lines = x.size // n
+        inner = 1 if axis in (-1, len(shape) - 1) else int(numpy.prod(shape[axis + 1:]))
+        ref = _lfilter._lfilter(b, a, x, axis, None, "runtime")
+        scale = float(cp.abs(ref).max())
+
+        def run(plan, chunk=None, what=None):
+            us = event_us(lambda: _lfilter._lfilter(b, a, x, axis, None, plan, chunk), reps=10)
+            rows.append(("lfilter order 8 {} [{}]".format(label, what), us, 16.0 * size / us / 1e3))
+            y = _lfilter._lfilter(b, a, x, axis, None, plan, chunk)
+            checks.append("lfilter {} [{}]: max |y - runtime's| / max |y| = {:.2e}".format(
+                label, what, float(cp.abs(y - ref).max()) / scale))
+
+        for plan in _lfilter.SWEEPS:
+            used = _lfilter.sweep_for(plan, 8, inner)
+            if used == "overlap":
+                Lo = _lfilter.plan_overlap(n, lines, W)
+                used = "overlap, warm {} chunk {}".format(W, Lo) if Lo < n else "staged"
+            run(plan, None, "{} -> {}".format(plan, used))
+        if cupy is not None:
+            xc = cupy.asarray(x.get())
+            bc, ac = cupy.asarray(b), cupy.asarray(a)
+            us = cupy_us(cupy, lambda: csig.lfilter(bc, ac, xc, axis))
+            rows.append(("lfilter order 8 {} [CuPy]".format(label), us, 16.0 * size / us / 1e3))
+            del xc
+        # chunk lengths: plan_chunks' latency model (the scan) dates from the runtime-order kernels,
+        # which the exact-order ones change (sweep step, carry chunk); plan_overlap's lengths are
+        # a guess at parallelism against the warm-up's share. Other lengths say which way to move
+        for plan, planned, shortest in (("staged", _lfilter.plan_chunks(n, lines, a, 8), J),
+                                        ("overlap", _lfilter.plan_overlap(n, lines, W), 2 * W)):
+            if inner != 1 and plan == "overlap":
+                continue
+            for chunk in sorted({planned // 2, 2 * planned, 4 * planned} - {planned}):
+                if shortest <= chunk and 2 * chunk <= n:
+                    run(plan, chunk, "{}, chunk {} (plan: {})".format(plan, chunk, planned))
+    return rows, checks
+
+
+def main():
+    cupy, csig = _cupy()
+    print("device: {}; CuPy: {}".format(cp.cuda.Device().name, "yes" if cupy is not None else "not installed"))
+    rows, checks = [], []
+    for part in (peaks_rows, lfilter_rows):
+        r, c = part(cupy, csig)
+        rows += r
+        checks += c
+    print("{:72s} {:>10s} {:>8s}".format("row [plan -> kernels]", "ms", "GB/s"))
+    for name, us, gbs in rows:
+        print("{:72s} {:10.3f} {:8.0f}".format(name, us / 1e3, gbs))
+    print()
+    for c in checks:
+        print(c)
+
+
+if __name__ == "__main__":
+    main()
