@@ -47,9 +47,11 @@ def names(in_dt) -> tuple:
 
 
 def bands_for(n: int) -> int:
-    """The band pass' lanes for lines of n: ~sqrt(n / 4) (n / B sequential adds per lane against B
-    merges of ~log2(n) steps), 1 to 32."""
-    return max(1, min(32, math.isqrt(max(n, 1) // 4)))
+    """The band pass' lanes for lines of n: n / 16, 1 to 32 (bands of 16 sites or more). Measured
+    on the H100 (scripts/perf/edt_variants.py, session 13): lines of 2048 fastest at 32 bands (283
+    us against 320 for sqrt(n / 4) = 22, the first rule), lines of 256 at 16 (1380 us on 256^3,
+    against 1455 at 8 and 1658 at 32)."""
+    return max(1, min(32, max(n, 1) // 16))
 
 
 def _get(nms):
