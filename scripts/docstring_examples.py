@@ -4,6 +4,8 @@ tests/test_docstring_examples.py checks it against NumPy here and runs it on the
 
     python -m scripts.docstring_examples ufuncs     # rewrites cuarray/_core/ufunc_examples.py
     python -m scripts.docstring_examples routines   # adds the section to those docstrings lacking one
+    python -m scripts.docstring_examples special-ufuncs          # cuarray/scipy/special/_ufunc_examples.py
+    python -m scripts.docstring_examples cuarray.scipy.linalg    # (a key of SCIPY_ROUTINES) as `routines`
 
 Rules for the lines: a typical call in 1-4 short lines; float64 inputs for transcendental functions
 (the GPU's last-bit differences then stay below the 8 digits NumPy prints); a scalar result through
@@ -16,10 +18,13 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import importlib
 import inspect
 import io
 import os
+import re
 import sys
+import types
 import warnings
 
 import numpy
@@ -273,6 +278,200 @@ ROUTINES = {
 }
 
 
+# -- SciPy's namespaces ------------------------------------------------------------------------------
+# An example of cuarray.scipy.X starts `>>> import cuarray` then this line (SciPy's docs' own form);
+# tests/test_docstring_examples.py reads it as an attribute of its stand-in.
+HEADS = {
+    "cuarray.scipy.special": "from cuarray.scipy import special",
+    "cuarray.scipy.linalg": "from cuarray.scipy import linalg",
+    "cuarray.scipy.stats": "from cuarray.scipy import stats",
+    "cuarray.scipy.ndimage": "from cuarray.scipy import ndimage",
+    "cuarray.scipy.signal": "from cuarray.scipy import signal",
+    "cuarray.scipy.fft": "from cuarray.scipy import fft",
+    "cuarray.sparse": "from cuarray import sparse",
+    "cuarray.sparse.linalg": "from cuarray.sparse import linalg as splinalg",
+}
+SPECIAL_UFUNC_TABLE = os.path.join(ROOT, "cuarray", "scipy", "special", "_ufunc_examples.py")
+
+
+def _a(*values):
+    return "cuarray.array([{}])".format(", ".join(values))
+
+
+# By the ufunc's name (psi is digamma).
+SPECIAL_UFUNCS = {
+    # error function
+    "erf": ["special.erf(cuarray.array([0., 0.5, 1.]))"],
+    "erfc": ["special.erfc(cuarray.array([0., 0.5, 1.]))"],
+    "erfcx": ["special.erfcx(cuarray.array([0., 1., 10.]))"],
+    "erfinv": ["special.erfinv(cuarray.array([0.25, 0.5, 0.9]))"],
+    "erfcinv": ["special.erfcinv(cuarray.array([0.1, 0.5, 1.5]))"],
+    "erfi": ["special.erfi(cuarray.array([0.5, 1.]))"],
+    "dawsn": ["special.dawsn(cuarray.array([0.5, 1., 2.]))"],
+    "wofz": ["special.wofz(cuarray.array([1 + 1j, 2j]))"],
+    # gamma and beta
+    "gamma": ["special.gamma(cuarray.array([0.5, 1., 5.]))"],
+    "gammaln": ["special.gammaln(cuarray.array([0.5, 10., 100.]))"],
+    "loggamma": ["special.loggamma(cuarray.array([0.5, 10.]))"],
+    "gammasgn": ["special.gammasgn(cuarray.array([-0.5, -1.5, 2.]))"],
+    "rgamma": ["special.rgamma(cuarray.array([0.5, 1., 5.]))"],
+    "psi": ["special.digamma(cuarray.array([0.5, 1., 10.]))", "special.psi is special.digamma"],
+    "beta": ["special.beta(cuarray.array([1., 2.]), 3.)"],
+    "betaln": ["special.betaln(cuarray.array([10., 100.]), 3.)"],
+    "poch": ["special.poch(cuarray.array([2., 3.]), 3.)"],
+    "binom": ["special.binom(cuarray.array([5., 10.]), 2.)"],
+    "gammainc": ["special.gammainc(2., cuarray.array([0.5, 1., 3.]))"],
+    "gammaincc": ["special.gammaincc(2., cuarray.array([0.5, 1., 3.]))"],
+    "gammaincinv": ["special.gammaincinv(2., cuarray.array([0.25, 0.5]))"],
+    "gammainccinv": ["special.gammainccinv(2., cuarray.array([0.25, 0.5]))"],
+    "betainc": ["special.betainc(2., 3., cuarray.array([0.25, 0.5]))"],
+    "betaincinv": ["special.betaincinv(2., 3., cuarray.array([0.25, 0.5]))"],
+    # logistic, information theory, convex functions
+    "expit": ["special.expit(cuarray.array([-2., 0., 2.]))"],
+    "logit": ["special.logit(cuarray.array([0.25, 0.5, 0.75]))"],
+    "log_expit": ["special.log_expit(cuarray.array([-2., 0., 2.]))"],
+    "xlogy": ["special.xlogy(cuarray.array([0., 2.]), cuarray.array([0., 3.]))   # 0 * log(0) is 0"],
+    "xlog1py": ["special.xlog1py(cuarray.array([0., 2.]), cuarray.array([-1., 3.]))"],
+    "entr": ["special.entr(cuarray.array([0., 0.25, 0.5]))"],
+    "rel_entr": ["special.rel_entr(cuarray.array([0.5, 0.25]), cuarray.array([0.25, 0.5]))"],
+    "kl_div": ["special.kl_div(cuarray.array([0.5, 0.25]), cuarray.array([0.25, 0.5]))"],
+    "huber": ["special.huber(1., cuarray.array([0.5, 2.]))"],
+    "pseudo_huber": ["special.pseudo_huber(1., cuarray.array([0.5, 2.]))"],
+    "boxcox": ["special.boxcox(cuarray.array([1., 2., 4.]), 0.5)"],
+    "boxcox1p": ["special.boxcox1p(cuarray.array([0., 1., 3.]), 0.5)"],
+    "inv_boxcox": ["special.inv_boxcox(cuarray.array([0., 2.]), 0.5)"],
+    "inv_boxcox1p": ["special.inv_boxcox1p(cuarray.array([0., 2.]), 0.5)"],
+    # Bessel functions
+    "i0": ["special.i0(cuarray.array([0., 1., 2.]))"],
+    "i0e": ["special.i0e(cuarray.array([0., 1., 2.]))"],
+    "i1": ["special.i1(cuarray.array([0.5, 1., 2.]))"],
+    "i1e": ["special.i1e(cuarray.array([0.5, 1., 2.]))"],
+    "j0": ["special.j0(cuarray.array([0., 1., 2.]))"],
+    "j1": ["special.j1(cuarray.array([0.5, 1., 2.]))"],
+    "y0": ["special.y0(cuarray.array([0.5, 1., 2.]))"],
+    "y1": ["special.y1(cuarray.array([0.5, 1., 2.]))"],
+    "k0": ["special.k0(cuarray.array([0.5, 1., 2.]))"],
+    "k0e": ["special.k0e(cuarray.array([0.5, 1., 2.]))"],
+    "k1": ["special.k1(cuarray.array([0.5, 1., 2.]))"],
+    "k1e": ["special.k1e(cuarray.array([0.5, 1., 2.]))"],
+    "jn": ["special.jn(2, cuarray.array([0.5, 1., 2.]))"],
+    "jv": ["special.jv(cuarray.array([0., 1., 2.5]), 2.)"],
+    "jve": ["special.jve(1., cuarray.array([1., 2.]))"],
+    "yn": ["special.yn(1, cuarray.array([1., 2.]))"],
+    "yv": ["special.yv(cuarray.array([0., 1.5]), 2.)"],
+    "yve": ["special.yve(1., cuarray.array([1., 2.]))"],
+    "iv": ["special.iv(cuarray.array([0., 1., 2.5]), 2.)"],
+    "ive": ["special.ive(1., cuarray.array([1., 2.]))"],
+    "kv": ["special.kv(cuarray.array([0., 1., 2.5]), 2.)"],
+    "kve": ["special.kve(1., cuarray.array([1., 2.]))"],
+    "kn": ["special.kn(2, cuarray.array([1., 2.]))"],
+    "struve": ["special.struve(0., cuarray.array([1., 2.]))"],
+    "modstruve": ["special.modstruve(0., cuarray.array([1., 2.]))"],
+    "wright_bessel": ["special.wright_bessel(1., 1., cuarray.array([0.5, 1.]))"],
+    # normal and other distributions
+    "ndtr": ["special.ndtr(cuarray.array([-1., 0., 1.]))"],
+    "ndtri": ["special.ndtri(cuarray.array([0.025, 0.9, 0.975]))"],
+    "log_ndtr": ["special.log_ndtr(cuarray.array([-10., 0., 1.]))"],
+    "owens_t": ["special.owens_t(cuarray.array([0.5, 1.]), 1.)"],
+    "bdtr": ["special.bdtr(cuarray.array([2, 5]), 10, 0.3)"],
+    "bdtrc": ["special.bdtrc(cuarray.array([2, 5]), 10, 0.3)"],
+    "bdtri": ["special.bdtri(cuarray.array([2, 5]), 10, 0.3)"],
+    "chdtr": ["special.chdtr(2., cuarray.array([1., 3.]))"],
+    "chdtrc": ["special.chdtrc(2., cuarray.array([1., 3.]))"],
+    "chdtri": ["special.chdtri(2., cuarray.array([0.25, 0.5]))"],
+    "fdtr": ["special.fdtr(2., 3., cuarray.array([1., 2.]))"],
+    "fdtrc": ["special.fdtrc(2., 3., cuarray.array([1., 2.]))"],
+    "fdtri": ["special.fdtri(2., 3., cuarray.array([0.25, 0.5]))"],
+    "gdtr": ["special.gdtr(1., 2., cuarray.array([1., 3.]))"],
+    "gdtrc": ["special.gdtrc(1., 2., cuarray.array([1., 3.]))"],
+    "nbdtr": ["special.nbdtr(cuarray.array([2, 5]), 3, 0.5)"],
+    "nbdtrc": ["special.nbdtrc(cuarray.array([2, 5]), 3, 0.5)"],
+    "nbdtri": ["special.nbdtri(cuarray.array([2, 5]), 3, 0.5)"],
+    "pdtr": ["special.pdtr(cuarray.array([1, 3]), 2.)"],
+    "pdtrc": ["special.pdtrc(cuarray.array([1, 3]), 2.)"],
+    "pdtri": ["special.pdtri(cuarray.array([1, 3]), 0.5)"],
+    "stdtr": ["special.stdtr(3., cuarray.array([-1., 0., 2.]))"],
+    "stdtrit": ["special.stdtrit(3., cuarray.array([0.75, 0.975]))"],
+    "kolmogorov": ["special.kolmogorov(cuarray.array([0.5, 1., 2.]))"],
+    "kolmogi": ["special.kolmogi(cuarray.array([0.25, 0.5]))"],
+    "smirnov": ["special.smirnov(5, cuarray.array([0.1, 0.5]))"],
+    "smirnovi": ["special.smirnovi(5, cuarray.array([0.25, 0.5]))"],
+    # exponentials, logarithms, trigonometry in degrees, rounding
+    "cbrt": ["special.cbrt(cuarray.array([8., 27.]))"],
+    "exp10": ["special.exp10(cuarray.array([0., 1., 2.]))"],
+    "exp2": ["special.exp2(cuarray.array([0., 1., 3.]))"],
+    "expm1": ["special.expm1(cuarray.array([1e-10, 1.]))"],
+    "log1p": ["special.log1p(cuarray.array([1e-10, 1.]))"],
+    "cosm1": ["special.cosm1(cuarray.array([1e-5, 1.]))"],
+    "cosdg": ["special.cosdg(cuarray.array([0., 60., 180.]))"],
+    "sindg": ["special.sindg(cuarray.array([30., 90.]))"],
+    "tandg": ["special.tandg(cuarray.array([30., 45.]))"],
+    "cotdg": ["special.cotdg(cuarray.array([30., 45.]))"],
+    "radian": ["special.radian(cuarray.array([90., 180.]), 0., 0.)"],
+    "round": ["special.round(cuarray.array([0.4, 1.5, 2.5, -1.6]))"],
+    # exponential and trigonometric integrals
+    "exp1": ["special.exp1(cuarray.array([0.5, 1., 2.]))"],
+    "expi": ["special.expi(cuarray.array([0.5, 1., 2.]))"],
+    "expn": ["special.expn(2, cuarray.array([0.5, 1.]))"],
+    "exprel": ["special.exprel(cuarray.array([0., 1.]))"],
+    "sici": ["si, ci = special.sici(cuarray.array([1., 2.]))", "si", "ci"],
+    "shichi": ["shi, chi = special.shichi(cuarray.array([1., 2.]))", "shi", "chi"],
+    # elliptic functions and integrals
+    "ellipk": ["special.ellipk(cuarray.array([0., 0.5, 0.9]))"],
+    "ellipkm1": ["special.ellipkm1(cuarray.array([0.1, 0.5]))"],
+    "ellipe": ["special.ellipe(cuarray.array([0., 0.5, 0.9]))"],
+    "ellipkinc": ["special.ellipkinc(cuarray.pi / 4, cuarray.array([0., 0.5]))"],
+    "ellipeinc": ["special.ellipeinc(cuarray.pi / 4, cuarray.array([0., 0.5]))"],
+    "ellipj": ["sn, cn, dn, ph = special.ellipj(cuarray.array([0.5, 1.]), 0.5)", "sn"],
+    # hypergeometric, Legendre, zeta
+    "hyp1f1": ["special.hyp1f1(1., 2., cuarray.array([0.5, 1.]))"],
+    "hyp2f1": ["special.hyp2f1(1., 1., 2., cuarray.array([0.25, 0.5]))"],
+    "lpmv": ["special.lpmv(1, 2, cuarray.array([0.25, 0.5]))"],
+    "zetac": ["special.zetac(cuarray.array([2., 4.]))"],
+}
+
+# By namespace, then public name, most used first.
+SCIPY_ROUTINES = {
+    "cuarray.scipy.special": {
+        "logsumexp": ["x = cuarray.array([[1., 2.], [3., 4.]])", "special.logsumexp(x, axis=1)"],
+        "softmax": ["special.softmax(cuarray.array([1., 2., 3.]))"],
+        "log_softmax": ["special.log_softmax(cuarray.array([1., 2., 3.]))"],
+        "comb": ["special.comb(cuarray.array([5, 10]), 2)", "special.comb(10, 3, exact=True)   # a Python int"],
+        "perm": ["special.perm(cuarray.array([5, 10]), 2)"],
+        "zeta": ["special.zeta(cuarray.array([2., 4.]))", "special.zeta(2., cuarray.array([1., 2.]))   # Hurwitz"],
+        "polygamma": ["special.polygamma(1, cuarray.array([1., 2.]))"],
+        "multigammaln": ["special.multigammaln(cuarray.array([2., 3.]), 2)"],
+        "lambertw": ["special.lambertw(cuarray.array([1., 2.]))"],
+        "sph_harm_y": ["special.sph_harm_y(1, 0, cuarray.array([cuarray.pi / 3, cuarray.pi / 4]), 0.)"],
+    },
+}
+
+
+class _Counterpart(types.ModuleType):
+    """`cuarray` (or one of its namespaces) standing for NumPy's or SciPy's module, as in
+    tests/test_docstring_examples.py: namespaces resolve to stand-ins of their own."""
+
+    _OF = {"cuarray": "numpy", "cuarray.scipy": "scipy", "cuarray.sparse": "scipy.sparse"}
+    _SUB = {"cuarray.linalg", "cuarray.fft", "cuarray.random", "cuarray.scipy", "cuarray.sparse",
+            "cuarray.sparse.linalg"} | {ns for ns in HEADS}
+
+    def __init__(self, modname):
+        super().__init__(modname)
+        self._modname = modname
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        sub = self._modname + "." + name
+        if sub in self._SUB:
+            return _Counterpart(sub)
+        prefix = max((p for p in self._OF if self._modname == p or self._modname.startswith(p + ".")), key=len)
+        target = importlib.import_module(self._OF[prefix] + self._modname[len(prefix):])
+        if target is numpy and name in _NumPyAsCuarray._GONE:
+            return _NumPyAsCuarray._GONE[name]
+        return getattr(target, name)
+
+
 class _NumPyAsCuarray:
     """`cuarray` in the example lines, standing for NumPy; names NumPy has dropped are spelled
     as cuarray's docstring says they are computed."""
@@ -283,10 +482,33 @@ class _NumPyAsCuarray:
         return self._GONE.get(name) or getattr(numpy, name)
 
 
-def section(lines, indent="    "):
-    """The Examples section (its lines, indented) with NumPy's printed output."""
-    ns = {"cuarray": _NumPyAsCuarray()}
+def _check_stable(src, ns, text):
+    """Warn where the printed answer would change if the GPU's floats differed from the host's by
+    a few units in the last place (a value at a rounding boundary of the 8 printed digits)."""
+    try:
+        value = eval(compile(src, "<example>", "eval"), ns)
+    except SyntaxError:
+        return
+    if isinstance(value, float):
+        print("float repr (17 digits), round it:", src, file=sys.stderr)
+        return
+    a = numpy.asarray(value) if isinstance(value, (numpy.ndarray, numpy.generic)) else None
+    if a is None or a.dtype.kind not in "fc" or a.size == 0:
+        return
+    for f in (1 + 4e-15, 1 - 4e-15):
+        if repr(a * f) != repr(a):
+            print("fragile print:", src, repr(a), file=sys.stderr)
+            return
+
+
+def section(lines, indent="    ", namespace="cuarray"):
+    """The Examples section (its lines, indented) with NumPy's (SciPy's) printed output."""
+    ns = {"cuarray": _NumPyAsCuarray() if namespace == "cuarray" else _Counterpart("cuarray")}
     out = [indent + "Examples", indent + "--------", indent + ">>> import cuarray"]
+    if namespace in HEADS:
+        m = re.match(r"from (\S+) import (\w+)(?: as (\w+))?$", HEADS[namespace])
+        ns[m[3] or m[2]] = _Counterpart(m[1] + "." + m[2])
+        out.append(indent + ">>> " + HEADS[namespace])
     with warnings.catch_warnings(), numpy.printoptions(legacy=False):
         warnings.simplefilter("error")  # a deprecated call has no place in an example
         for src in lines:
@@ -295,6 +517,7 @@ def section(lines, indent="    "):
             with contextlib.redirect_stdout(buf):
                 exec(compile(src, "<example>", "single"), ns)
             text = buf.getvalue().rstrip("\n")
+            _check_stable(src, ns, text)
             if text:
                 out += [indent + (ln.rstrip() or "<BLANKLINE>") for ln in text.split("\n")]
     return out
@@ -313,6 +536,21 @@ def write_ufunc_table():
         f.writelines(rows)
         f.write("}\n")
     print("wrote", os.path.relpath(UFUNC_TABLE, ROOT), len(rows), "ufuncs")
+
+
+def write_special_ufunc_table():
+    rows = []
+    for name in sorted(SPECIAL_UFUNCS):
+        body = "\n".join(section(SPECIAL_UFUNCS[name], namespace="cuarray.scipy.special"))
+        assert '"""' not in body and "\\" not in body, name
+        rows.append('    "{}": """\n\n{}\n    """,\n'.format(name, body))
+    with open(SPECIAL_UFUNC_TABLE, "w") as f:
+        f.write('"""The Examples section of each special ufunc\'s docstring, by the ufunc\'s name: special_ufunc\n'
+                "appends it. Written by `python -m scripts.docstring_examples special-ufuncs` (the input lines\n"
+                'are there, the output is SciPy\'s): edit the lines there and run it, not this file."""\n\nEXAMPLES = {\n')
+        f.writelines(rows)
+        f.write("}\n")
+    print("wrote", os.path.relpath(SPECIAL_UFUNC_TABLE, ROOT), len(rows), "ufuncs")
 
 
 def _docstring_node(obj):
@@ -335,12 +573,12 @@ def _docstring_node(obj):
     raise LookupError("no docstring literal for {}".format(obj.__qualname__))
 
 
-def insert_routine_sections(names):
-    import cuarray
-
+def insert_routine_sections(names, namespace="cuarray"):
+    module = importlib.import_module(namespace)
+    table = ROUTINES if namespace == "cuarray" else SCIPY_ROUTINES[namespace]
     done = []
     for name in names:
-        obj = getattr(cuarray, name)
+        obj = getattr(module, name)
         if "\n    Examples\n    --------\n" in (obj.__doc__ or ""):
             continue
         path, expr = _docstring_node(obj)
@@ -353,7 +591,7 @@ def insert_routine_sections(names):
         head = end[:literal_end - 3].rstrip()
         tail = end[literal_end:]
         new = [] if not head.strip() else [head]
-        new += [""] + section(ROUTINES[name], indent) + [indent + '"""' + tail]
+        new += [""] + section(table[name], indent, namespace) + [indent + '"""' + tail]
         src[expr.end_lineno - 1:expr.end_lineno] = new
         with open(path, "w") as f:
             f.write("\n".join(src))
@@ -365,7 +603,11 @@ if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else ""
     if what == "ufuncs":
         write_ufunc_table()
+    elif what == "special-ufuncs":
+        write_special_ufunc_table()
     elif what == "routines":
         insert_routine_sections(sys.argv[2:] or list(ROUTINES))
+    elif what in SCIPY_ROUTINES:  # e.g. `cuarray.scipy.linalg [names]`
+        insert_routine_sections(sys.argv[2:] or list(SCIPY_ROUTINES[what]), what)
     else:
         sys.exit(__doc__)
