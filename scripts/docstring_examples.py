@@ -506,6 +506,30 @@ SCIPY_ROUTINES = {
         "leslie": ["linalg.leslie(cuarray.array([0.1, 2., 1.]), cuarray.array([0.2, 0.8]))"],
         "khatri_rao": ["linalg.khatri_rao(cuarray.array([[1, 2], [3, 4]]), cuarray.array([[5, 6], [7, 8]]))"],
     },
+    # A statistic is a 0-d array here, a NumPy scalar in SciPy: through round(float(...), 6).
+    "cuarray.scipy.stats": {
+        "zscore": ["stats.zscore(cuarray.array([1., 2., 3., 4.]))"],
+        "zmap": ["stats.zmap(cuarray.array([1., 2.]), cuarray.array([1., 2., 3., 4.]))"],
+        "entropy": ["p = cuarray.array([0.5, 0.25, 0.25])", "round(float(stats.entropy(p)), 6)  # waits for the GPU",
+                    "round(float(stats.entropy(p, base=2)), 6)"],
+        "rankdata": ["stats.rankdata(cuarray.array([10, 30, 20, 20]))"],
+        "skew": ["round(float(stats.skew(cuarray.array([1., 2., 3., 10.]))), 6)",
+                 "stats.skew(cuarray.array([[1., 2., 4.], [3., 2., 1.]]), axis=1)"],
+        "kurtosis": ["round(float(stats.kurtosis(cuarray.array([1., 2., 3., 10.]))), 6)"],
+        "describe": ["res = stats.describe(cuarray.array([1., 2., 3., 10.]))", "int(res.nobs)",
+                     "round(float(res.mean), 6), round(float(res.variance), 6)"],
+        "pearsonr": ["x, y = cuarray.array([1., 2., 3., 4.]), cuarray.array([2., 1., 4., 5.])",
+                     "res = stats.pearsonr(x, y)", "round(float(res.statistic), 6), round(float(res.pvalue), 6)"],
+        "spearmanr": ["x, y = cuarray.array([1., 2., 3., 4.]), cuarray.array([2., 1., 4., 5.])",
+                      "res = stats.spearmanr(x, y)", "round(float(res.statistic), 6)"],
+        "gmean": ["round(float(stats.gmean(cuarray.array([1., 4., 16.]))), 6)"],
+        "hmean": ["round(float(stats.hmean(cuarray.array([1., 2., 4.]))), 6)"],
+        "pmean": ["round(float(stats.pmean(cuarray.array([1., 2., 4.]), 2)), 6)"],
+        "mode": ["res = stats.mode(cuarray.array([1, 2, 2, 3]))", "int(res.mode), int(res.count)"],
+        "moment": ["round(float(stats.moment(cuarray.array([1., 2., 3., 10.]), order=2)), 6)"],
+        "trim_mean": ["round(float(stats.trim_mean(cuarray.array([1., 2., 3., 4., 100.]), 0.2)), 6)"],
+        "boxcox_llf": ["round(float(stats.boxcox_llf(0.5, cuarray.array([1., 2., 3.]))), 6)"],
+    },
 }
 
 
