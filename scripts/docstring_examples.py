@@ -430,6 +430,11 @@ SPECIAL_UFUNCS = {
     "zetac": ["special.zetac(cuarray.array([2., 4.]))"],
 }
 
+_F3 = "a = cuarray.array([[1., 2., 3.], [4., 5., 6.], [7., 8., 9.]])"
+_I3 = "a = cuarray.array([[1, 9, 2], [8, 3, 7], [4, 6, 5]])"
+_L = "a = cuarray.array([[1, 1, 0], [0, 0, 0], [0, 1, 1]])"
+_V = "a, labels = cuarray.array([1., 2., 3., 5., 9.]), cuarray.array([1, 1, 2, 2, 0])"
+
 # By namespace, then public name, most used first.
 SCIPY_ROUTINES = {
     "cuarray.scipy.special": {
@@ -530,6 +535,88 @@ SCIPY_ROUTINES = {
         "trim_mean": ["round(float(stats.trim_mean(cuarray.array([1., 2., 3., 4., 100.]), 0.2)), 6)"],
         "boxcox_llf": ["round(float(stats.boxcox_llf(0.5, cuarray.array([1., 2., 3.]))), 6)"],
     },
+    # Integer inputs where the result is computed in the input's type (rank filters, morphology),
+    # float inputs where it is computed in float (a float result cast to an integer output would
+    # truncate 2.9999999 and 3.0000001 differently).
+    "cuarray.scipy.ndimage": {
+        "gaussian_filter": [_F3, "ndimage.gaussian_filter(a, sigma=1)"],
+        "gaussian_filter1d": ["ndimage.gaussian_filter1d(cuarray.array([1., 2., 3., 4., 5.]), sigma=1)"],
+        "uniform_filter": [_F3, "ndimage.uniform_filter(a, size=3)"],
+        "uniform_filter1d": ["ndimage.uniform_filter1d(cuarray.array([2., 8., 0., 4., 1.]), size=3)"],
+        "median_filter": [_I3, "ndimage.median_filter(a, size=3)"],
+        "minimum_filter": [_I3, "ndimage.minimum_filter(a, size=2)"],
+        "maximum_filter": [_I3, "ndimage.maximum_filter(a, size=2)"],
+        "minimum_filter1d": ["ndimage.minimum_filter1d(cuarray.array([2, 8, 0, 4, 1]), size=3)"],
+        "maximum_filter1d": ["ndimage.maximum_filter1d(cuarray.array([2, 8, 0, 4, 1]), size=3)"],
+        "percentile_filter": ["ndimage.percentile_filter(cuarray.array([2, 8, 0, 4, 1]), 50, size=3)"],
+        "rank_filter": ["ndimage.rank_filter(cuarray.array([2, 8, 0, 4, 1]), rank=-1, size=3)   # the largest"],
+        "convolve": ["ndimage.convolve(cuarray.array([1, 2, 3, 4]), cuarray.array([1, 1, 1]))"],
+        "correlate": ["ndimage.correlate(cuarray.array([1, 2, 3, 4]), cuarray.array([1, 0, -1]))"],
+        "convolve1d": ["ndimage.convolve1d(cuarray.array([1, 2, 3, 4]), cuarray.array([1, 0, -1]))"],
+        "correlate1d": ["ndimage.correlate1d(cuarray.array([1, 2, 3, 4]), cuarray.array([1, 0, -1]))"],
+        "laplace": ["ndimage.laplace(cuarray.array([[0., 0., 0.], [0., 1., 0.], [0., 0., 0.]]))"],
+        "sobel": ["a = cuarray.array([[0, 1, 3], [0, 1, 3], [0, 1, 3]])", "ndimage.sobel(a, axis=1)"],
+        "prewitt": ["a = cuarray.array([[0, 1, 3], [0, 1, 3], [0, 1, 3]])", "ndimage.prewitt(a, axis=1)"],
+        "gaussian_laplace": ["ndimage.gaussian_laplace(cuarray.array([0., 0., 1., 0., 0.]), sigma=1)"],
+        "gaussian_gradient_magnitude": ["ndimage.gaussian_gradient_magnitude(cuarray.array([1., 2., 4., 8.]), sigma=1)"],
+        "generic_gradient_magnitude": ["a = cuarray.array([[0., 1., 3.], [0., 1., 3.]])",
+                                       "ndimage.generic_gradient_magnitude(a, ndimage.sobel)"],
+        "generic_laplace": ["def d2(input, axis, output, mode, cval):\n"
+                            "    return ndimage.correlate1d(input, [1., -2., 1.], axis, output, mode, cval)",
+                            "ndimage.generic_laplace(cuarray.array([[0., 0., 0.], [0., 1., 0.], [0., 0., 0.]]), d2)"],
+        "fourier_gaussian": ["ndimage.fourier_gaussian(cuarray.array([1., 1., 1., 1.]), sigma=1)"],
+        "fourier_uniform": ["ndimage.fourier_uniform(cuarray.array([1., 1., 1., 1.]), size=3)"],
+        "fourier_ellipsoid": ["ndimage.fourier_ellipsoid(cuarray.array([1., 1., 1., 1.]), size=3)"],
+        "fourier_shift": ["x = cuarray.array([1., 2., 3., 4.])",
+                          "cuarray.fft.ifft(ndimage.fourier_shift(cuarray.fft.fft(x), 1)).real"],
+        "spline_filter": ["ndimage.spline_filter(cuarray.array([[1., 2., 3.], [4., 6., 9.], [2., 5., 7.]]))"],
+        "spline_filter1d": ["ndimage.spline_filter1d(cuarray.array([1., 2., 4., 8.]))"],
+        "zoom": ["ndimage.zoom(cuarray.array([[1., 2.], [3., 4.]]), 2, order=1)"],
+        "shift": ["ndimage.shift(cuarray.array([1., 2., 3., 4.]), 1, order=1)"],
+        "rotate": ["ndimage.rotate(cuarray.array([[1., 2.], [3., 4.]]), 90, order=1, mode='nearest')"],
+        "affine_transform": ["a = cuarray.array([1., 2., 3., 4.])",
+                             "ndimage.affine_transform(a, cuarray.array([1.]), offset=1., order=1)"],
+        "map_coordinates": ["a = cuarray.arange(12.).reshape(4, 3)",
+                            "ndimage.map_coordinates(a, cuarray.array([[0.5, 2.], [0.5, 1.]]), order=1)"],
+        "label": [_L, "labels, n = ndimage.label(a)", "labels", "int(n)"],
+        "find_objects": ["ndimage.find_objects(cuarray.array([[1, 1, 0], [0, 0, 2]]))"],
+        "value_indices": ["idx = ndimage.value_indices(cuarray.array([[1, 1, 0], [0, 2, 2]]))", "idx[2]"],
+        "center_of_mass": ["[float(c) for c in ndimage.center_of_mass(cuarray.array([[0., 1.], [0., 3.]]))]"],
+        "extrema": ["mn, mx, mn_pos, mx_pos = ndimage.extrema(cuarray.array([[1, 5], [3, 2]]))", "int(mn), int(mx)"],
+        "maximum_position": ["tuple(int(i) for i in ndimage.maximum_position(cuarray.array([[1, 5], [3, 2]])))"],
+        "minimum_position": ["tuple(int(i) for i in ndimage.minimum_position(cuarray.array([[1, 5], [3, 2]])))"],
+        "histogram": ["ndimage.histogram(cuarray.array([1, 2, 2, 3]), 0, 4, 4)"],
+        "labeled_comprehension": [_V, "ndimage.labeled_comprehension(a, labels, cuarray.array([1, 2]), cuarray.max, float, 0.)"],
+        "sum_labels": [_V, "ndimage.sum_labels(a, labels, index=cuarray.array([1, 2]))"],
+        "sum": [_V, "ndimage.sum(a, labels, index=cuarray.array([1, 2]))"],
+        "mean": [_V, "ndimage.mean(a, labels, index=cuarray.array([1, 2]))"],
+        "median": [_V, "ndimage.median(a, labels, index=cuarray.array([1, 2]))"],
+        "maximum": [_V, "ndimage.maximum(a, labels, index=cuarray.array([1, 2]))"],
+        "minimum": [_V, "ndimage.minimum(a, labels, index=cuarray.array([1, 2]))"],
+        "variance": [_V, "ndimage.variance(a, labels, index=cuarray.array([1, 2]))"],
+        "standard_deviation": [_V, "ndimage.standard_deviation(a, labels, index=cuarray.array([1, 2]))"],
+        "binary_erosion": ["ndimage.binary_erosion(cuarray.array([0, 1, 1, 1, 0]))"],
+        "binary_dilation": ["ndimage.binary_dilation(cuarray.array([0, 0, 1, 0, 0]))"],
+        "binary_opening": ["ndimage.binary_opening(cuarray.array([1, 1, 1, 0, 1, 0, 0]))"],
+        "binary_closing": ["ndimage.binary_closing(cuarray.array([0, 1, 1, 0, 1, 1, 0]))"],
+        "binary_fill_holes": ["ndimage.binary_fill_holes(cuarray.array([[1, 1, 1], [1, 0, 1], [1, 1, 1]]))"],
+        "binary_hit_or_miss": ["a = cuarray.array([0, 1, 0, 1, 1])",
+                               "ndimage.binary_hit_or_miss(a, cuarray.array([0, 1, 0]), cuarray.array([1, 0, 1]))"],
+        "binary_propagation": ["mask = cuarray.array([1, 1, 1, 0, 1])",
+                               "ndimage.binary_propagation(cuarray.array([0, 1, 0, 0, 0]), mask=mask)"],
+        "grey_erosion": ["ndimage.grey_erosion(cuarray.array([1, 5, 2, 0, 3]), size=3)"],
+        "grey_dilation": ["ndimage.grey_dilation(cuarray.array([1, 5, 2, 0, 3]), size=3)"],
+        "grey_opening": ["ndimage.grey_opening(cuarray.array([1, 5, 2, 0, 3]), size=3)"],
+        "grey_closing": ["ndimage.grey_closing(cuarray.array([1, 5, 2, 0, 3]), size=3)"],
+        "white_tophat": ["ndimage.white_tophat(cuarray.array([1, 5, 2, 0, 3]), size=3)"],
+        "black_tophat": ["ndimage.black_tophat(cuarray.array([1, 5, 2, 0, 3]), size=3)"],
+        "morphological_gradient": ["ndimage.morphological_gradient(cuarray.array([1, 5, 2, 0, 3]), size=3)"],
+        "morphological_laplace": ["ndimage.morphological_laplace(cuarray.array([1, 5, 2, 0, 3]), size=3)"],
+        "generate_binary_structure": ["ndimage.generate_binary_structure(2, 1)"],
+        "iterate_structure": ["s = ndimage.generate_binary_structure(2, 1)",
+                              "ndimage.iterate_structure(s, 2).astype(int)"],
+        "distance_transform_edt": ["ndimage.distance_transform_edt(cuarray.array([[0, 1, 1, 1], [0, 1, 1, 1]]))"],
+    },
 }
 
 
@@ -598,7 +685,9 @@ def section(lines, indent="    ", namespace="cuarray"):
     with warnings.catch_warnings(), numpy.printoptions(legacy=False):
         warnings.simplefilter("error")  # a deprecated call has no place in an example
         for src in lines:
-            out.append(indent + ">>> " + src)
+            first, *rest = src.split("\n")
+            out += [indent + ">>> " + first] + [indent + "... " + ln for ln in rest]
+            src += "\n" if rest else ""
             buf = io.StringIO()
             with contextlib.redirect_stdout(buf):
                 exec(compile(src, "<example>", "single"), ns)

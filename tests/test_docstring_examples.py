@@ -63,6 +63,8 @@ CUARRAY_ONLY = {
     "cuarray.ReductionKernel": "a user's CUDA kernel",
     "cuarray.RawKernel": "a user's CUDA kernel",
     "cuarray.RawModule": "a user's CUDA module",
+    "cuarray.scipy.ndimage.generic_filter": "a kernel as the function (SciPy's is a Python callable)",
+    "cuarray.scipy.ndimage.generic_filter1d": "a kernel as the function (SciPy's is a Python callable)",
     "cuarray.in1d": "removed from NumPy 2.4 (its printed answer is NumPy's isin(ar1, ar2).ravel())",
 }
 
@@ -205,7 +207,7 @@ def test_every_ufunc_and_routine_of_these_folders_has_examples():
 # Every public callable of SciPy's namespaces shows an Examples section too (the lines are in
 # scripts/docstring_examples.py: SPECIAL_UFUNCS, SCIPY_ROUTINES), exceptions and abstract bases
 # aside.
-SCIPY_NAMESPACES = ("cuarray.scipy.special", "cuarray.scipy.linalg", "cuarray.scipy.stats")
+SCIPY_NAMESPACES = ("cuarray.scipy.special", "cuarray.scipy.linalg", "cuarray.scipy.stats", "cuarray.scipy.ndimage")
 # Names allowed to lack one for now, each to be done and removed from here.
 SCIPY_PENDING: set[str] = {
     # in cuarray/scipy/special/_bessel.py, which another branch is changing (its docstrings next)
