@@ -435,6 +435,10 @@ _I3 = "a = cuarray.array([[1, 9, 2], [8, 3, 7], [4, 6, 5]])"
 _L = "a = cuarray.array([[1, 1, 0], [0, 0, 0], [0, 1, 1]])"
 _V = "a, labels = cuarray.array([1., 2., 3., 5., 9.]), cuarray.array([1, 1, 2, 2, 0])"
 
+_SOS = "sos = cuarray.array([[1., 0., 0., 1., -0.5, 0.]])   # 1 / (1 - 0.5 z^-1)"
+_PK = "x = cuarray.array([0., 2., 1., 3., 0.5, 1.])"
+_X8 = "x = cuarray.array([1., 2., 5., 3., 1., 4., 2., 6.])"
+
 # By namespace, then public name, most used first.
 SCIPY_ROUTINES = {
     "cuarray.scipy.special": {
@@ -616,6 +620,75 @@ SCIPY_ROUTINES = {
         "iterate_structure": ["s = ndimage.generate_binary_structure(2, 1)",
                               "ndimage.iterate_structure(s, 2).astype(int)"],
         "distance_transform_edt": ["ndimage.distance_transform_edt(cuarray.array([[0, 1, 1, 1], [0, 1, 1, 1]]))"],
+    },
+    # Spectra through cuarray.round(..., 6) (a bin that is 0 on the host is 1e-33 on the GPU), the
+    # analytic signal through its magnitude, filter designs whose coefficients have no zero.
+    "cuarray.scipy.signal": {
+        "convolve": ["signal.convolve(cuarray.array([1., 2., 3.]), cuarray.array([1., 1., 0.5]))"],
+        "fftconvolve": ["signal.fftconvolve(cuarray.array([1., 2., 3.]), cuarray.array([1., 1., 0.5]))"],
+        "oaconvolve": ["signal.oaconvolve(cuarray.array([1., 2., 3.]), cuarray.array([1., 1., 0.5]))"],
+        "correlate": ["signal.correlate(cuarray.array([1., 2., 3.]), cuarray.array([1., 1., 0.5]))"],
+        "convolve2d": ["signal.convolve2d(cuarray.array([[1, 2], [3, 4]]), cuarray.array([[1, 1], [1, 1]]))"],
+        "correlate2d": ["signal.correlate2d(cuarray.array([[1, 2], [3, 4]]), cuarray.array([[1, 0], [0, 2]]))"],
+        "correlation_lags": ["signal.correlation_lags(3, 3)"],
+        "choose_conv_method": ["signal.choose_conv_method(cuarray.array([1, 2, 3]), cuarray.array([1, 1]))"],
+        "deconvolve": ["quotient, remainder = signal.deconvolve(cuarray.array([1., 3., 5.5, 4., 1.5]), "
+                       "cuarray.array([1., 1., 0.5]))", "quotient"],
+        "lfilter": ["signal.lfilter(cuarray.array([1.]), cuarray.array([1., -0.5]), cuarray.array([1., 1., 1., 1.]))"],
+        "lfilter_zi": ["signal.lfilter_zi(cuarray.array([1.]), cuarray.array([1., -0.5]))"],
+        "filtfilt": ["b, a = cuarray.array([0.5, 0.5]), cuarray.array([1.])",
+                     "signal.filtfilt(b, a, cuarray.array([1., 2., 4., 8., 16., 32., 64., 128.]))"],
+        "sosfilt": [_SOS, "signal.sosfilt(sos, cuarray.array([1., 1., 1., 1.]))"],
+        "sosfilt_zi": [_SOS, "signal.sosfilt_zi(sos)"],
+        "sosfiltfilt": [_SOS, "signal.sosfiltfilt(sos, cuarray.array([1., 2., 4., 8., 16., 32., 64., 128.]))"],
+        "butter": ["b, a = signal.butter(2, 0.25)", "b", "a"],
+        "cheby1": ["b, a = signal.cheby1(2, 1., 0.25)", "b", "a"],
+        "cheby2": ["b, a = signal.cheby2(2, 20., 0.25)", "b", "a"],
+        "ellip": ["b, a = signal.ellip(2, 1., 20., 0.25)", "b", "a"],
+        "bessel": ["b, a = signal.bessel(2, 0.25)", "b", "a"],
+        "iirfilter": ["b, a = signal.iirfilter(2, 0.25, btype='lowpass', ftype='butter')", "a"],
+        "iirnotch": ["b, a = signal.iirnotch(60., 30., fs=1000.)", "b", "a"],
+        "iirpeak": ["b, a = signal.iirpeak(60., 30., fs=1000.)", "b", "a"],
+        "firwin": ["signal.firwin(5, 0.25)"],
+        "firwin2": ["signal.firwin2(5, [0., 0.5, 1.], [1., 1., 0.])"],
+        "remez": ["signal.remez(5, [0., 0.1, 0.3, 0.5], [1., 0.])"],
+        "get_window": ["signal.get_window('hann', 4)", "signal.get_window(('kaiser', 4.), 3)"],
+        "medfilt": ["signal.medfilt(cuarray.array([2., 8., 0., 4., 1.]), 3)"],
+        "medfilt2d": ["signal.medfilt2d(cuarray.array([[1., 9., 2.], [8., 3., 7.], [4., 6., 5.]]))"],
+        "order_filter": ["signal.order_filter(cuarray.array([2., 8., 0., 4., 1.]), cuarray.ones(3), 2)   # the largest"],
+        "wiener": ["signal.wiener(cuarray.array([1., 2., 8., 3., 4.]), 3)"],
+        "detrend": ["signal.detrend(cuarray.array([1., 2., 4., 4., 6.]), type='constant')"],
+        "hilbert": ["x = cuarray.array([1., 0., -1., 0.])", "cuarray.abs(signal.hilbert(x))   # the envelope"],
+        "hilbert2": ["cuarray.abs(signal.hilbert2(cuarray.array([[1., 2.], [3., 5.]])))"],
+        "find_peaks": [_PK, "peaks, properties = signal.find_peaks(x)", "peaks",
+                       "signal.find_peaks(x, height=2.5)[0]"],
+        "peak_prominences": [_PK, "prominences, left, right = signal.peak_prominences(x, cuarray.array([1, 3]))",
+                             "prominences"],
+        "peak_widths": [_PK, "widths, heights, left, right = signal.peak_widths(x, cuarray.array([1, 3]))", "widths"],
+        "argrelmax": [_PK, "signal.argrelmax(x)"],
+        "argrelmin": [_PK, "signal.argrelmin(x)"],
+        "argrelextrema": [_PK, "signal.argrelextrema(x, cuarray.greater)"],
+        "welch": [_X8, "f, p = signal.welch(x, nperseg=4)", "f", "cuarray.round(p, 6)"],
+        "periodogram": [_X8, "f, p = signal.periodogram(x)", "cuarray.round(p, 6)"],
+        "csd": [_X8, "f, pxy = signal.csd(x, 2 * x, nperseg=4)", "cuarray.round(cuarray.abs(pxy), 6)"],
+        "coherence": [_X8, "f, c = signal.coherence(x, 2 * x, nperseg=4, detrend=False)", "cuarray.round(c, 6)"],
+        "spectrogram": [_X8, "f, t, sxx = signal.spectrogram(x, nperseg=4)", "t", "sxx.shape"],
+        "stft": [_X8, "f, t, z = signal.stft(x, nperseg=4)", "z.shape"],
+        "istft": [_X8, "f, t, z = signal.stft(x, nperseg=4)", "t, y = signal.istft(z, nperseg=4)",
+                  "cuarray.round(y, 6)"],
+        "lombscargle": ["t = cuarray.array([0., 1., 2., 3., 5., 6.])",
+                        "y = cuarray.array([1., 3., 1., -1., 1., 3.])",
+                        "signal.lombscargle(t, y, cuarray.array([0.5, 1., 1.5]))"],
+        "resample": ["signal.resample(cuarray.array([1., 2., 5., 3.]), 8)"],
+        "resample_poly": ["signal.resample_poly(cuarray.array([1., 2., 5., 3.]), 2, 1)"],
+        "decimate": [_X8, "signal.decimate(x, 2, ftype='fir')"],
+        "upfirdn": ["signal.upfirdn(cuarray.array([1., 1., 1.]), cuarray.array([1., 2., 3.]), up=2)"],
+        "savgol_coeffs": ["signal.savgol_coeffs(5, 2)"],
+        "savgol_filter": ["signal.savgol_filter(cuarray.array([2., 2., 5., 2., 1., 0., 1., 4., 9.]), 5, 2)"],
+        "ShortTimeFFT": ["sft = signal.ShortTimeFFT(signal.get_window('hann', 4), hop=2, fs=1.)",
+                         "sft.m_num, sft.hop", "sft.stft(cuarray.array([1., 2., 5., 3., 1., 4., 2., 6.])).shape"],
+        "closest_STFT_dual_window": ["dual, alpha = signal.closest_STFT_dual_window(signal.get_window('hann', 4), 2)",
+                                    "dual.shape"],
     },
 }
 
