@@ -27,32 +27,87 @@ def _x(x):
 
 
 def fft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.fft`."""
+    """See `scipy.fft.fft`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> x = cuarray.array([1 + 2j, 3 + 1j, 2 + 5j, 4 + 1j])
+    >>> fft.fft(x)
+    array([10.+9.j, -1.-2.j, -4.+5.j, -1.-4.j])
+    """
     return _fft.fft(_x(x), n, axis, norm)
 
 
 def ifft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.ifft`."""
+    """See `scipy.fft.ifft`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> x = cuarray.array([1 + 2j, 3 + 1j, 2 + 5j, 4 + 1j])
+    >>> fft.ifft(x)
+    array([ 2.5 +2.25j, -0.25-1.j  , -1.  +1.25j, -0.25-0.5j ])
+    """
     return _fft.ifft(_x(x), n, axis, norm)
 
 
 def rfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.rfft`."""
+    """See `scipy.fft.rfft`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> x = cuarray.array([1., 2., 5., 3.])
+    >>> y = fft.rfft(x)
+    >>> y.shape
+    (3,)
+    >>> y.real
+    array([11., -4.,  1.])
+    """
     return _fft.rfft(_x(x), n, axis, norm)
 
 
 def irfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.irfft`."""
+    """See `scipy.fft.irfft`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> fft.irfft(cuarray.array([11 + 0j, -4 + 1j, 1 + 0j]))
+    array([1., 2., 5., 3.])
+    """
     return _fft.irfft(_x(x), n, axis, norm)
 
 
 def hfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.hfft`."""
+    """See `scipy.fft.hfft`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> fft.hfft(cuarray.array([11 + 0j, -4 + 1j, 1 + 0j]))
+    array([ 4., 12., 20.,  8.])
+    """
     return _fft.hfft(_x(x), n, axis, norm)
 
 
 def ihfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.ihfft`."""
+    """See `scipy.fft.ihfft`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> x = cuarray.array([1., 2., 5., 3.])
+    >>> fft.ihfft(x).real
+    array([ 2.75, -1.  ,  0.25])
+    """
     return _fft.ihfft(_x(x), n, axis, norm)
 
 
@@ -64,65 +119,181 @@ def _axes(x, s, axes):
 
 
 def fftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.fftn`."""
+    """See `scipy.fft.fftn`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> x = cuarray.array([[1 + 2j, 3 + 1j], [2 + 5j, 5 + 1j]])
+    >>> fft.fftn(x)
+    array([[11.+9.j, -5.+5.j],
+           [-3.-3.j,  1.-3.j]])
+    """
     return _fft.fftn(_x(x), s, _axes(x, s, axes), norm)
 
 
 def ifftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.ifftn`."""
+    """See `scipy.fft.ifftn`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> x = cuarray.array([[1 + 2j, 3 + 1j], [2 + 5j, 5 + 1j]])
+    >>> fft.ifftn(x)
+    array([[ 2.75+2.25j, -1.25+1.25j],
+           [-0.75-0.75j,  0.25-0.75j]])
+    """
     return _fft.ifftn(_x(x), s, _axes(x, s, axes), norm)
 
 
 def rfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.rfftn`."""
+    """See `scipy.fft.rfftn`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> x = cuarray.array([[1., 2.], [5., 3.]])
+    >>> fft.rfftn(x).real
+    array([[11.,  1.],
+           [-5., -3.]])
+    """
     return _fft.rfftn(_x(x), s, _axes(x, s, axes), norm)
 
 
 def irfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.irfftn`."""
+    """See `scipy.fft.irfftn`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> fft.irfftn(cuarray.array([[11 + 0j, -4 + 1j], [-1 + 0j, 1 + 0j]]), s=(2, 2))
+    array([[1.75, 3.25],
+           [1.75, 4.25]])
+    """
     return _fft.irfftn(_x(x), s, _axes(x, s, axes), norm)
 
 
 def hfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.hfftn`: irfftn of the conjugate with the opposite normalisation."""
+    """See `scipy.fft.hfftn`: irfftn of the conjugate with the opposite normalisation.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> fft.hfftn(cuarray.array([[11 + 0j, -4 + 1j], [-1 + 0j, 1 + 0j]]), s=(2, 2))
+    array([[ 7., 13.],
+           [ 7., 17.]])
+    """
     x = _x(x)
     x = _conjugate(x) if x.dtype.kind == "c" else x
     return _fft.irfftn(x, s, _axes(x, s, axes), _fft._swap_direction(norm))
 
 
 def ihfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.ihfftn`: the conjugate of rfftn with the opposite normalisation."""
+    """See `scipy.fft.ihfftn`: the conjugate of rfftn with the opposite normalisation.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> x = cuarray.array([[1., 2.], [5., 3.]])
+    >>> fft.ihfftn(x).real
+    array([[ 2.75,  0.25],
+           [-1.25, -0.75]])
+    """
     res = _fft.rfftn(_x(x), s, _axes(x, s, axes), _fft._swap_direction(norm))
     return _conjugate(res, out=res)
 
 
 def fft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.fft2`."""
+    """See `scipy.fft.fft2`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> x = cuarray.array([[1 + 2j, 3 + 1j], [2 + 5j, 5 + 1j]])
+    >>> fft.fft2(x)
+    array([[11.+9.j, -5.+5.j],
+           [-3.-3.j,  1.-3.j]])
+    """
     return fftn(x, s, axes, norm)
 
 
 def ifft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.ifft2`."""
+    """See `scipy.fft.ifft2`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> x = cuarray.array([[1 + 2j, 3 + 1j], [2 + 5j, 5 + 1j]])
+    >>> fft.ifft2(x)
+    array([[ 2.75+2.25j, -1.25+1.25j],
+           [-0.75-0.75j,  0.25-0.75j]])
+    """
     return ifftn(x, s, axes, norm)
 
 
 def rfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.rfft2`."""
+    """See `scipy.fft.rfft2`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> x = cuarray.array([[1., 2.], [5., 3.]])
+    >>> fft.rfft2(x).real
+    array([[11.,  1.],
+           [-5., -3.]])
+    """
     return rfftn(x, s, axes, norm)
 
 
 def irfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.irfft2`."""
+    """See `scipy.fft.irfft2`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> fft.irfft2(cuarray.array([[11 + 0j, -4 + 1j], [-1 + 0j, 1 + 0j]]), s=(2, 2))
+    array([[1.75, 3.25],
+           [1.75, 4.25]])
+    """
     return irfftn(x, s, axes, norm)
 
 
 def hfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.hfft2`."""
+    """See `scipy.fft.hfft2`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> fft.hfft2(cuarray.array([[11 + 0j, -4 + 1j], [-1 + 0j, 1 + 0j]]), s=(2, 2))
+    array([[ 7., 13.],
+           [ 7., 17.]])
+    """
     return hfftn(x, s, axes, norm)
 
 
 def ihfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.ihfft2`."""
+    """See `scipy.fft.ihfft2`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> x = cuarray.array([[1., 2.], [5., 3.]])
+    >>> fft.ihfft2(x).real
+    array([[ 2.75,  0.25],
+           [-1.25, -0.75]])
+    """
     return ihfftn(x, s, axes, norm)
 
 
