@@ -439,6 +439,17 @@ _SOS = "sos = cuarray.array([[1., 0., 0., 1., -0.5, 0.]])   # 1 / (1 - 0.5 z^-1)
 _PK = "x = cuarray.array([0., 2., 1., 3., 0.5, 1.])"
 _X8 = "x = cuarray.array([1., 2., 5., 3., 1., 4., 2., 6.])"
 
+_CX = "x = cuarray.array([1 + 2j, 3 + 1j, 2 + 5j, 4 + 1j])"
+_CX2 = "x = cuarray.array([[1 + 2j, 3 + 1j], [2 + 5j, 5 + 1j]])"
+_R4 = "x = cuarray.array([1., 2., 5., 3.])"
+_R22 = "x = cuarray.array([[1., 2.], [5., 3.]])"
+_SPD = "a = sparse.csr_matrix(cuarray.array([[4., 1.], [1., 3.]]))"
+_SB = "b = cuarray.array([1., 2.])"
+_ROW = "a = sparse.csr_matrix(cuarray.array([[1., 2.]]))"
+_NPZ = ["import os, tempfile", "path = os.path.join(tempfile.mkdtemp(), 'a.npz')",
+        "sparse.save_npz(path, sparse.csr_matrix(cuarray.array([[0., 3.], [4., 0.]])))",
+        "sparse.load_npz(path).toarray()"]
+
 # By namespace, then public name, most used first.
 SCIPY_ROUTINES = {
     "cuarray.scipy.special": {
@@ -690,6 +701,105 @@ SCIPY_ROUTINES = {
         "closest_STFT_dual_window": ["dual, alpha = signal.closest_STFT_dual_window(signal.get_window('hann', 4), 2)",
                                     "dual.shape"],
     },
+    # Complex input for the complex transforms (each output's parts nonzero: a zero part may be
+    # -0. on the GPU); the real parts of real input's transforms.
+    "cuarray.scipy.fft": {
+        "fft": [_CX, "fft.fft(x)"],
+        "ifft": [_CX, "fft.ifft(x)"],
+        "fft2": [_CX2, "fft.fft2(x)"],
+        "ifft2": [_CX2, "fft.ifft2(x)"],
+        "fftn": [_CX2, "fft.fftn(x)"],
+        "ifftn": [_CX2, "fft.ifftn(x)"],
+        "rfft": [_R4, "y = fft.rfft(x)", "y.shape", "y.real"],
+        "irfft": ["fft.irfft(cuarray.array([11 + 0j, -4 + 1j, 1 + 0j]))"],
+        "rfft2": [_R22, "fft.rfft2(x).real"],
+        "irfft2": ["fft.irfft2(cuarray.array([[11 + 0j, -4 + 1j], [-1 + 0j, 1 + 0j]]), s=(2, 2))"],
+        "rfftn": [_R22, "fft.rfftn(x).real"],
+        "irfftn": ["fft.irfftn(cuarray.array([[11 + 0j, -4 + 1j], [-1 + 0j, 1 + 0j]]), s=(2, 2))"],
+        "hfft": ["fft.hfft(cuarray.array([11 + 0j, -4 + 1j, 1 + 0j]))"],
+        "ihfft": [_R4, "fft.ihfft(x).real"],
+        "hfft2": ["fft.hfft2(cuarray.array([[11 + 0j, -4 + 1j], [-1 + 0j, 1 + 0j]]), s=(2, 2))"],
+        "ihfft2": [_R22, "fft.ihfft2(x).real"],
+        "hfftn": ["fft.hfftn(cuarray.array([[11 + 0j, -4 + 1j], [-1 + 0j, 1 + 0j]]), s=(2, 2))"],
+        "ihfftn": [_R22, "fft.ihfftn(x).real"],
+        "dct": [_R4, "fft.dct(x)", "fft.dct(x, type=3, norm='ortho')"],
+        "idct": [_R4, "fft.idct(fft.dct(x))"],
+        "dst": [_R4, "fft.dst(x)"],
+        "idst": [_R4, "fft.idst(fft.dst(x))"],
+        "dctn": [_R22, "fft.dctn(x)"],
+        "idctn": [_R22, "fft.idctn(fft.dctn(x))"],
+        "dstn": [_R22, "fft.dstn(x)"],
+        "idstn": [_R22, "fft.idstn(fft.dstn(x))"],
+        "next_fast_len": ["fft.next_fast_len(1021)", "fft.next_fast_len(1021, real=True)"],
+        "prev_fast_len": ["fft.prev_fast_len(1021)"],
+    },
+    # A sparse matrix prints differently from SciPy's: its dense form, its nnz.
+    "cuarray.sparse": {
+        "csr_matrix": ["a = sparse.csr_matrix(cuarray.array([[1., 0.], [0., 2.]]))", "a.nnz",
+                       "a @ cuarray.array([1., 1.])", "a.toarray()"],
+        "csr_array": ["a = sparse.csr_array(cuarray.array([[1., 0.], [0., 2.]]))", "a.nnz", "(2 * a).toarray()"],
+        "csc_matrix": ["a = sparse.csc_matrix(cuarray.array([[1., 0.], [3., 2.]]))", "a.indptr", "a.toarray()"],
+        "csc_array": ["a = sparse.csc_array(cuarray.array([[1., 0.], [3., 2.]]))", "a.indices"],
+        "coo_matrix": ["rows, cols = cuarray.array([0, 1]), cuarray.array([1, 0])",
+                       "sparse.coo_matrix((cuarray.array([1., 2.]), (rows, cols)), shape=(2, 2)).toarray()"],
+        "coo_array": ["rows, cols = cuarray.array([0, 1]), cuarray.array([1, 0])",
+                      "sparse.coo_array((cuarray.array([1., 2.]), (rows, cols)), shape=(2, 2)).toarray()"],
+        "dia_matrix": ["data, offsets = cuarray.array([[1., 2., 3.]]), cuarray.array([1])",
+                       "sparse.dia_matrix((data, offsets), shape=(3, 3)).toarray()"],
+        "dia_array": ["data, offsets = cuarray.array([[1., 2., 3.]]), cuarray.array([0])",
+                      "sparse.dia_array((data, offsets), shape=(3, 3)).toarray()"],
+        "eye": ["sparse.eye(3, k=1).toarray()"],
+        "eye_array": ["sparse.eye_array(2, format='csr').toarray()"],
+        "identity": ["sparse.identity(2).toarray()"],
+        "diags": ["sparse.diags([1., -2., 1.], [-1, 0, 1], shape=(3, 3)).toarray()"],
+        "diags_array": ["sparse.diags_array([1., -2., 1.], offsets=[-1, 0, 1], shape=(3, 3)).toarray()"],
+        "spdiags": ["data = cuarray.array([[1., 2., 3.], [4., 5., 6.]])", "sparse.spdiags(data, [0, 1], 3, 3).toarray()"],
+        "random": ["s = sparse.random(4, 5, density=0.25, format='csr')", "s.shape, s.nnz"],
+        "random_array": ["s = sparse.random_array((4, 5), density=0.25, format='csr')", "s.shape, s.nnz"],
+        "rand": ["s = sparse.rand(4, 5, density=0.25, format='csr')", "s.shape, s.nnz"],
+        "kron": ["sparse.kron(sparse.eye(2), cuarray.array([[1., 2.], [3., 4.]])).toarray()"],
+        "kronsum": ["a = sparse.csr_matrix(cuarray.array([[1., 2.], [3., 4.]]))",
+                    "sparse.kronsum(a, sparse.identity(2)).toarray()"],
+        "hstack": [_ROW, "sparse.hstack([a, a]).toarray()"],
+        "vstack": [_ROW, "sparse.vstack([a, a]).toarray()"],
+        "bmat": [_ROW, "sparse.bmat([[a, None], [None, a]]).toarray()"],
+        "block_diag": [_ROW, "sparse.block_diag([a, a]).toarray()"],
+        "find": ["rows, cols, values = sparse.find(sparse.csr_matrix(cuarray.array([[0., 3.], [4., 0.]])))",
+                 "rows", "cols", "values"],
+        "tril": ["sparse.tril(sparse.csr_matrix(cuarray.array([[1., 2.], [3., 4.]]))).toarray()"],
+        "triu": ["sparse.triu(sparse.csr_matrix(cuarray.array([[1., 2.], [3., 4.]]))).toarray()"],
+        "issparse": ["sparse.issparse(sparse.eye(2)), sparse.issparse(cuarray.eye(2))"],
+        "isspmatrix": ["sparse.isspmatrix(sparse.csr_matrix(cuarray.eye(2))), sparse.isspmatrix(cuarray.eye(2))"],
+        "isspmatrix_csr": ["sparse.isspmatrix_csr(sparse.csr_matrix(cuarray.eye(2)))"],
+        "isspmatrix_csc": ["sparse.isspmatrix_csc(sparse.csr_matrix(cuarray.eye(2)))"],
+        "isspmatrix_coo": ["sparse.isspmatrix_coo(sparse.coo_matrix(cuarray.eye(2)))"],
+        "isspmatrix_dia": ["sparse.isspmatrix_dia(sparse.dia_matrix(cuarray.eye(2)))"],
+        "sparray": ["isinstance(sparse.csr_array(cuarray.eye(2)), sparse.sparray)"],
+        "spmatrix": ["isinstance(sparse.csr_matrix(cuarray.eye(2)), sparse.spmatrix)"],
+        "save_npz": _NPZ,
+        "load_npz": _NPZ,
+    },
+    "cuarray.sparse.linalg": {
+        "cg": ["from cuarray import sparse", _SPD, _SB, "x, info = splinalg.cg(a, b)", "cuarray.round(x, 4), int(info)"],
+        "bicgstab": ["from cuarray import sparse", _SPD, _SB, "x, info = splinalg.bicgstab(a, b)",
+                     "cuarray.round(x, 4), int(info)"],
+        "gmres": ["from cuarray import sparse", _SPD, _SB, "x, info = splinalg.gmres(a, b)", "cuarray.round(x, 4), int(info)"],
+        "minres": ["from cuarray import sparse", _SPD, _SB, "x, info = splinalg.minres(a, b)",
+                   "cuarray.round(x, 4), int(info)"],
+        "lsqr": ["from cuarray import sparse", _SPD, _SB, "x = splinalg.lsqr(a, b)[0]", "cuarray.round(x, 4)"],
+        "lsmr": ["from cuarray import sparse", _SPD, _SB, "x = splinalg.lsmr(a, b)[0]", "cuarray.round(x, 4)"],
+        "spsolve_triangular": ["from cuarray import sparse", "a = sparse.csr_matrix(cuarray.array([[2., 0.], [1., 4.]]))",
+                               "splinalg.spsolve_triangular(a, cuarray.array([2., 9.]))"],
+        "norm": ["from cuarray import sparse", _SPD, "round(float(splinalg.norm(a)), 6)", "splinalg.norm(a, axis=1)"],
+        "eigsh": ["from cuarray import sparse", "a = sparse.diags([1., 2., 3., 4., 5., 6.]).tocsr()",
+                  "w = splinalg.eigsh(a, k=2, return_eigenvectors=False)", "cuarray.round(cuarray.sort(w), 6)"],
+        "svds": ["from cuarray import sparse", "a = sparse.diags([1., 2., 3., 4., 5., 6.]).tocsr()",
+                 "s = splinalg.svds(a, k=2, return_singular_vectors=False)", "cuarray.round(cuarray.sort(s), 6)"],
+        "LinearOperator": ["op = splinalg.LinearOperator((2, 2), matvec=lambda v: 2 * v)", "op.shape",
+                           "op.matvec(cuarray.array([1., 2.]))"],
+        "aslinearoperator": ["from cuarray import sparse", _SPD, "op = splinalg.aslinearoperator(a)",
+                             "op.matvec(cuarray.array([1., 1.]))"],
+    },
 }
 
 
@@ -741,6 +851,11 @@ def _check_stable(src, ns, text):
     a = numpy.asarray(value) if isinstance(value, (numpy.ndarray, numpy.generic)) else None
     if a is None or a.dtype.kind not in "fc" or a.size == 0:
         return
+    parts = (a.real, a.imag) if a.dtype.kind == "c" else (a,)
+    for part in parts:
+        # a zero among non-integers may be an exact zero here and 1e-17 (or -0.) on the GPU
+        if (part == 0).any() and (part != numpy.round(part)).any() or numpy.signbit(part[part == 0]).any():
+            print("check the zeros:", src, repr(a), file=sys.stderr)
     for f in (1 + 4e-15, 1 - 4e-15):
         if repr(a * f) != repr(a):
             print("fragile print:", src, repr(a), file=sys.stderr)
@@ -761,6 +876,10 @@ def section(lines, indent="    ", namespace="cuarray"):
             first, *rest = src.split("\n")
             out += [indent + ">>> " + first] + [indent + "... " + ln for ln in rest]
             src += "\n" if rest else ""
+            m = re.match(r"from (cuarray\S*) import (\w+)(?: as (\w+))?$", src)
+            if m:  # a second namespace's import (sparse.linalg's examples import sparse too)
+                ns[m[3] or m[2]] = _Counterpart(m[1] + "." + m[2])
+                continue
             buf = io.StringIO()
             with contextlib.redirect_stdout(buf):
                 exec(compile(src, "<example>", "single"), ns)
