@@ -62,8 +62,8 @@ def sph_harm_y(n, m, theta, phi, *, diff_n=0):
     --------
     >>> import cuarray
     >>> from cuarray.scipy import special
-    >>> special.sph_harm_y(1, 0, cuarray.array([cuarray.pi / 3, cuarray.pi / 4]), 0.)
-    array([0.24430126+0.j, 0.34549415+0.j])
+    >>> special.sph_harm_y(1, 1, cuarray.array([cuarray.pi / 3, cuarray.pi / 4]), cuarray.pi / 3)
+    array([-0.14960336-0.25912061j, -0.12215063-0.21157109j])
     """
     try:
         ok = int(diff_n) == diff_n and diff_n >= 0
