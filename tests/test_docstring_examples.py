@@ -210,11 +210,7 @@ def test_every_ufunc_and_routine_of_these_folders_has_examples():
 SCIPY_NAMESPACES = ("cuarray.scipy.special", "cuarray.scipy.linalg", "cuarray.scipy.stats", "cuarray.scipy.ndimage",
                     "cuarray.scipy.signal", "cuarray.scipy.fft", "cuarray.sparse", "cuarray.sparse.linalg")
 # Names allowed to lack one for now, each to be done and removed from here.
-SCIPY_PENDING: set[str] = {
-    # in cuarray/scipy/special/_bessel.py, which another branch is changing (its docstrings next)
-    "cuarray.scipy.special.spherical_jn", "cuarray.scipy.special.spherical_yn",
-    "cuarray.scipy.special.spherical_in", "cuarray.scipy.special.spherical_kn",
-}
+SCIPY_PENDING: set[str] = set()
 
 
 def _scipy_names_needing_examples():

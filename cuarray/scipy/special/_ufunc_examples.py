@@ -463,6 +463,42 @@ EXAMPLES = {
     >>> special.gdtrc(1., 2., cuarray.array([1., 3.]))
     array([0.73575888, 0.19914827])
     """,
+    "hankel1": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.hankel1(0., cuarray.array([1. + 0j, 2. + 1j]))
+    array([0.76519769+0.08825696j, 0.11221518+0.15428169j])
+    """,
+    "hankel1e": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.hankel1e(0., cuarray.array([1. + 0j, 2. + 1j]))
+    array([0.48770375-0.59620621j, 0.25440386-0.45188937j])
+    """,
+    "hankel2": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.hankel2(0., cuarray.array([1. + 0j, 2. + 1j]))
+    array([0.76519769-0.08825696j, 0.26349228-1.44662056j])
+    """,
+    "hankel2e": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.hankel2e(0., cuarray.array([1. + 0j, 2. + 1j]))
+    array([0.48770375+0.59620621j, 0.44357316+0.30960712j])
+    """,
     "huber": """
 
     Examples
