@@ -443,8 +443,6 @@ _SOS = "sos = cuarray.array([[1., 0., 0., 1., -0.5, 0.]])   # 1 / (1 - 0.5 z^-1)
 _PK = "x = cuarray.array([0., 2., 1., 3., 0.5, 1.])"
 _X8 = "x = cuarray.array([1., 2., 5., 3., 1., 4., 2., 6.])"
 
-_CX = "x = cuarray.array([1 + 2j, 3 + 1j, 2 + 5j, 4 + 1j])"
-_CX2 = "x = cuarray.array([[1 + 2j, 3 + 1j], [2 + 5j, 5 + 1j]])"
 _R4 = "x = cuarray.array([1., 2., 5., 3.])"
 _R22 = "x = cuarray.array([[1., 2.], [5., 3.]])"
 _SPD = "a = sparse.csr_matrix(cuarray.array([[4., 1.], [1., 3.]]))"
@@ -710,27 +708,9 @@ SCIPY_ROUTINES = {
         "closest_STFT_dual_window": ["dual, alpha = signal.closest_STFT_dual_window(signal.get_window('hann', 4), 2)",
                                     "dual.shape"],
     },
-    # Complex input for the complex transforms (each output's parts nonzero: a zero part may be
-    # -0. on the GPU); the real parts of real input's transforms.
+    # The transforms (fft, rfft, ...) live in cuarray/fft/_scipy_backend.py, whose Examples come
+    # with cuarray.fft's; these are the real-to-real transforms and the length helpers.
     "cuarray.scipy.fft": {
-        "fft": [_CX, "fft.fft(x)"],
-        "ifft": [_CX, "fft.ifft(x)"],
-        "fft2": [_CX2, "fft.fft2(x)"],
-        "ifft2": [_CX2, "fft.ifft2(x)"],
-        "fftn": [_CX2, "fft.fftn(x)"],
-        "ifftn": [_CX2, "fft.ifftn(x)"],
-        "rfft": [_R4, "y = fft.rfft(x)", "y.shape", "y.real"],
-        "irfft": ["fft.irfft(cuarray.array([11 + 0j, -4 + 1j, 1 + 0j]))"],
-        "rfft2": [_R22, "fft.rfft2(x).real"],
-        "irfft2": ["fft.irfft2(cuarray.array([[11 + 0j, -4 + 1j], [-1 + 0j, 1 + 0j]]), s=(2, 2))"],
-        "rfftn": [_R22, "fft.rfftn(x).real"],
-        "irfftn": ["fft.irfftn(cuarray.array([[11 + 0j, -4 + 1j], [-1 + 0j, 1 + 0j]]), s=(2, 2))"],
-        "hfft": ["fft.hfft(cuarray.array([11 + 0j, -4 + 1j, 1 + 0j]))"],
-        "ihfft": [_R4, "fft.ihfft(x).real"],
-        "hfft2": ["fft.hfft2(cuarray.array([[11 + 0j, -4 + 1j], [-1 + 0j, 1 + 0j]]), s=(2, 2))"],
-        "ihfft2": [_R22, "fft.ihfft2(x).real"],
-        "hfftn": ["fft.hfftn(cuarray.array([[11 + 0j, -4 + 1j], [-1 + 0j, 1 + 0j]]), s=(2, 2))"],
-        "ihfftn": [_R22, "fft.ihfftn(x).real"],
         "dct": [_R4, "fft.dct(x)", "fft.dct(x, type=3, norm='ortho')"],
         "idct": [_R4, "fft.idct(fft.dct(x))"],
         "dst": [_R4, "fft.dst(x)"],

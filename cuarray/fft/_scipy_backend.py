@@ -27,87 +27,32 @@ def _x(x):
 
 
 def fft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.fft`.
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray.scipy import fft
-    >>> x = cuarray.array([1 + 2j, 3 + 1j, 2 + 5j, 4 + 1j])
-    >>> fft.fft(x)
-    array([10.+9.j, -1.-2.j, -4.+5.j, -1.-4.j])
-    """
+    """See `scipy.fft.fft`."""
     return _fft.fft(_x(x), n, axis, norm)
 
 
 def ifft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.ifft`.
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray.scipy import fft
-    >>> x = cuarray.array([1 + 2j, 3 + 1j, 2 + 5j, 4 + 1j])
-    >>> fft.ifft(x)
-    array([ 2.5 +2.25j, -0.25-1.j  , -1.  +1.25j, -0.25-0.5j ])
-    """
+    """See `scipy.fft.ifft`."""
     return _fft.ifft(_x(x), n, axis, norm)
 
 
 def rfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.rfft`.
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray.scipy import fft
-    >>> x = cuarray.array([1., 2., 5., 3.])
-    >>> y = fft.rfft(x)
-    >>> y.shape
-    (3,)
-    >>> y.real
-    array([11., -4.,  1.])
-    """
+    """See `scipy.fft.rfft`."""
     return _fft.rfft(_x(x), n, axis, norm)
 
 
 def irfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.irfft`.
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray.scipy import fft
-    >>> fft.irfft(cuarray.array([11 + 0j, -4 + 1j, 1 + 0j]))
-    array([1., 2., 5., 3.])
-    """
+    """See `scipy.fft.irfft`."""
     return _fft.irfft(_x(x), n, axis, norm)
 
 
 def hfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.hfft`.
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray.scipy import fft
-    >>> fft.hfft(cuarray.array([11 + 0j, -4 + 1j, 1 + 0j]))
-    array([ 4., 12., 20.,  8.])
-    """
+    """See `scipy.fft.hfft`."""
     return _fft.hfft(_x(x), n, axis, norm)
 
 
 def ihfft(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.ihfft`.
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray.scipy import fft
-    >>> x = cuarray.array([1., 2., 5., 3.])
-    >>> fft.ihfft(x).real
-    array([ 2.75, -1.  ,  0.25])
-    """
+    """See `scipy.fft.ihfft`."""
     return _fft.ihfft(_x(x), n, axis, norm)
 
 
@@ -119,181 +64,65 @@ def _axes(x, s, axes):
 
 
 def fftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.fftn`.
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray.scipy import fft
-    >>> x = cuarray.array([[1 + 2j, 3 + 1j], [2 + 5j, 5 + 1j]])
-    >>> fft.fftn(x)
-    array([[11.+9.j, -5.+5.j],
-           [-3.-3.j,  1.-3.j]])
-    """
+    """See `scipy.fft.fftn`."""
     return _fft.fftn(_x(x), s, _axes(x, s, axes), norm)
 
 
 def ifftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.ifftn`.
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray.scipy import fft
-    >>> x = cuarray.array([[1 + 2j, 3 + 1j], [2 + 5j, 5 + 1j]])
-    >>> fft.ifftn(x)
-    array([[ 2.75+2.25j, -1.25+1.25j],
-           [-0.75-0.75j,  0.25-0.75j]])
-    """
+    """See `scipy.fft.ifftn`."""
     return _fft.ifftn(_x(x), s, _axes(x, s, axes), norm)
 
 
 def rfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.rfftn`.
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray.scipy import fft
-    >>> x = cuarray.array([[1., 2.], [5., 3.]])
-    >>> fft.rfftn(x).real
-    array([[11.,  1.],
-           [-5., -3.]])
-    """
+    """See `scipy.fft.rfftn`."""
     return _fft.rfftn(_x(x), s, _axes(x, s, axes), norm)
 
 
 def irfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.irfftn`.
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray.scipy import fft
-    >>> fft.irfftn(cuarray.array([[11 + 0j, -4 + 1j], [-1 + 0j, 1 + 0j]]), s=(2, 2))
-    array([[1.75, 3.25],
-           [1.75, 4.25]])
-    """
+    """See `scipy.fft.irfftn`."""
     return _fft.irfftn(_x(x), s, _axes(x, s, axes), norm)
 
 
 def hfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.hfftn`: irfftn of the conjugate with the opposite normalisation.
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray.scipy import fft
-    >>> fft.hfftn(cuarray.array([[11 + 0j, -4 + 1j], [-1 + 0j, 1 + 0j]]), s=(2, 2))
-    array([[ 7., 13.],
-           [ 7., 17.]])
-    """
+    """See `scipy.fft.hfftn`: irfftn of the conjugate with the opposite normalisation."""
     x = _x(x)
     x = _conjugate(x) if x.dtype.kind == "c" else x
     return _fft.irfftn(x, s, _axes(x, s, axes), _fft._swap_direction(norm))
 
 
 def ihfftn(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.ihfftn`: the conjugate of rfftn with the opposite normalisation.
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray.scipy import fft
-    >>> x = cuarray.array([[1., 2.], [5., 3.]])
-    >>> fft.ihfftn(x).real
-    array([[ 2.75,  0.25],
-           [-1.25, -0.75]])
-    """
+    """See `scipy.fft.ihfftn`: the conjugate of rfftn with the opposite normalisation."""
     res = _fft.rfftn(_x(x), s, _axes(x, s, axes), _fft._swap_direction(norm))
     return _conjugate(res, out=res)
 
 
 def fft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.fft2`.
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray.scipy import fft
-    >>> x = cuarray.array([[1 + 2j, 3 + 1j], [2 + 5j, 5 + 1j]])
-    >>> fft.fft2(x)
-    array([[11.+9.j, -5.+5.j],
-           [-3.-3.j,  1.-3.j]])
-    """
+    """See `scipy.fft.fft2`."""
     return fftn(x, s, axes, norm)
 
 
 def ifft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.ifft2`.
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray.scipy import fft
-    >>> x = cuarray.array([[1 + 2j, 3 + 1j], [2 + 5j, 5 + 1j]])
-    >>> fft.ifft2(x)
-    array([[ 2.75+2.25j, -1.25+1.25j],
-           [-0.75-0.75j,  0.25-0.75j]])
-    """
+    """See `scipy.fft.ifft2`."""
     return ifftn(x, s, axes, norm)
 
 
 def rfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.rfft2`.
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray.scipy import fft
-    >>> x = cuarray.array([[1., 2.], [5., 3.]])
-    >>> fft.rfft2(x).real
-    array([[11.,  1.],
-           [-5., -3.]])
-    """
+    """See `scipy.fft.rfft2`."""
     return rfftn(x, s, axes, norm)
 
 
 def irfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.irfft2`.
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray.scipy import fft
-    >>> fft.irfft2(cuarray.array([[11 + 0j, -4 + 1j], [-1 + 0j, 1 + 0j]]), s=(2, 2))
-    array([[1.75, 3.25],
-           [1.75, 4.25]])
-    """
+    """See `scipy.fft.irfft2`."""
     return irfftn(x, s, axes, norm)
 
 
 def hfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.hfft2`.
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray.scipy import fft
-    >>> fft.hfft2(cuarray.array([[11 + 0j, -4 + 1j], [-1 + 0j, 1 + 0j]]), s=(2, 2))
-    array([[ 7., 13.],
-           [ 7., 17.]])
-    """
+    """See `scipy.fft.hfft2`."""
     return hfftn(x, s, axes, norm)
 
 
 def ihfft2(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None):
-    """See `scipy.fft.ihfft2`.
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray.scipy import fft
-    >>> x = cuarray.array([[1., 2.], [5., 3.]])
-    >>> fft.ihfft2(x).real
-    array([[ 2.75,  0.25],
-           [-1.25, -0.75]])
-    """
+    """See `scipy.fft.ihfft2`."""
     return ihfftn(x, s, axes, norm)
 
 
