@@ -580,7 +580,8 @@ SCIPY_ROUTINES = {
         "sobel": ["a = cuarray.array([[0, 1, 3], [0, 1, 3], [0, 1, 3]])", "ndimage.sobel(a, axis=1)"],
         "prewitt": ["a = cuarray.array([[0, 1, 3], [0, 1, 3], [0, 1, 3]])", "ndimage.prewitt(a, axis=1)"],
         "gaussian_laplace": ["ndimage.gaussian_laplace(cuarray.array([0., 0., 1., 0., 0.]), sigma=1)"],
-        "gaussian_gradient_magnitude": ["ndimage.gaussian_gradient_magnitude(cuarray.array([1., 2., 4., 8.]), sigma=1)"],
+        "gaussian_gradient_magnitude": ["x = cuarray.array([1., 2., 4., 8.])",
+                                        "ndimage.gaussian_gradient_magnitude(x, sigma=1)"],
         "generic_gradient_magnitude": ["a = cuarray.array([[0., 1., 3.], [0., 1., 3.]])",
                                        "ndimage.generic_gradient_magnitude(a, ndimage.sobel)"],
         "generic_laplace": ["def d2(input, axis, output, mode, cval):\n"
@@ -608,7 +609,8 @@ SCIPY_ROUTINES = {
         "maximum_position": ["tuple(int(i) for i in ndimage.maximum_position(cuarray.array([[1, 5], [3, 2]])))"],
         "minimum_position": ["tuple(int(i) for i in ndimage.minimum_position(cuarray.array([[1, 5], [3, 2]])))"],
         "histogram": ["ndimage.histogram(cuarray.array([1, 2, 2, 3]), 0, 4, 4)"],
-        "labeled_comprehension": [_V, "ndimage.labeled_comprehension(a, labels, cuarray.array([1, 2]), cuarray.max, float, 0.)"],
+        "labeled_comprehension": [_V, "index = cuarray.array([1, 2])",
+                                  "ndimage.labeled_comprehension(a, labels, index, cuarray.max, float, 0.)"],
         "sum_labels": [_V, "ndimage.sum_labels(a, labels, index=cuarray.array([1, 2]))"],
         "sum": [_V, "ndimage.sum(a, labels, index=cuarray.array([1, 2]))"],
         "mean": [_V, "ndimage.mean(a, labels, index=cuarray.array([1, 2]))"],
@@ -673,7 +675,8 @@ SCIPY_ROUTINES = {
         "get_window": ["signal.get_window('hann', 4)", "signal.get_window(('kaiser', 4.), 3)"],
         "medfilt": ["signal.medfilt(cuarray.array([2., 8., 0., 4., 1.]), 3)"],
         "medfilt2d": ["signal.medfilt2d(cuarray.array([[1., 9., 2.], [8., 3., 7.], [4., 6., 5.]]))"],
-        "order_filter": ["signal.order_filter(cuarray.array([2., 8., 0., 4., 1.]), cuarray.ones(3), 2)   # the largest"],
+        "order_filter": ["x = cuarray.array([2., 8., 0., 4., 1.])",
+                         "signal.order_filter(x, cuarray.ones(3), 2)   # the largest of 3"],
         "wiener": ["signal.wiener(cuarray.array([1., 2., 8., 3., 4.]), 3)"],
         "detrend": ["signal.detrend(cuarray.array([1., 2., 4., 4., 6.]), type='constant')"],
         "hilbert": ["x = cuarray.array([1., 0., -1., 0.])", "cuarray.abs(signal.hilbert(x))   # the envelope"],
@@ -742,7 +745,8 @@ SCIPY_ROUTINES = {
         "identity": ["sparse.identity(2).toarray()"],
         "diags": ["sparse.diags([1., -2., 1.], [-1, 0, 1], shape=(3, 3)).toarray()"],
         "diags_array": ["sparse.diags_array([1., -2., 1.], offsets=[-1, 0, 1], shape=(3, 3)).toarray()"],
-        "spdiags": ["data = cuarray.array([[1., 2., 3.], [4., 5., 6.]])", "sparse.spdiags(data, [0, 1], 3, 3).toarray()"],
+        "spdiags": ["data = cuarray.array([[1., 2., 3.], [4., 5., 6.]])",
+                    "sparse.spdiags(data, [0, 1], 3, 3).toarray()"],
         "random": ["s = sparse.random(4, 5, density=0.25, format='csr')", "s.shape, s.nnz"],
         "random_array": ["s = sparse.random_array((4, 5), density=0.25, format='csr')", "s.shape, s.nnz"],
         "rand": ["s = sparse.rand(4, 5, density=0.25, format='csr')", "s.shape, s.nnz"],
@@ -769,15 +773,18 @@ SCIPY_ROUTINES = {
         "load_npz": _NPZ,
     },
     "cuarray.sparse.linalg": {
-        "cg": ["from cuarray import sparse", _SPD, _SB, "x, info = splinalg.cg(a, b)", "cuarray.round(x, 4), int(info)"],
+        "cg": ["from cuarray import sparse", _SPD, _SB, "x, info = splinalg.cg(a, b)",
+               "cuarray.round(x, 4), int(info)"],
         "bicgstab": ["from cuarray import sparse", _SPD, _SB, "x, info = splinalg.bicgstab(a, b)",
                      "cuarray.round(x, 4), int(info)"],
-        "gmres": ["from cuarray import sparse", _SPD, _SB, "x, info = splinalg.gmres(a, b)", "cuarray.round(x, 4), int(info)"],
+        "gmres": ["from cuarray import sparse", _SPD, _SB, "x, info = splinalg.gmres(a, b)",
+                  "cuarray.round(x, 4), int(info)"],
         "minres": ["from cuarray import sparse", _SPD, _SB, "x, info = splinalg.minres(a, b)",
                    "cuarray.round(x, 4), int(info)"],
         "lsqr": ["from cuarray import sparse", _SPD, _SB, "x = splinalg.lsqr(a, b)[0]", "cuarray.round(x, 4)"],
         "lsmr": ["from cuarray import sparse", _SPD, _SB, "x = splinalg.lsmr(a, b)[0]", "cuarray.round(x, 4)"],
-        "spsolve_triangular": ["from cuarray import sparse", "a = sparse.csr_matrix(cuarray.array([[2., 0.], [1., 4.]]))",
+        "spsolve_triangular": ["from cuarray import sparse",
+                               "a = sparse.csr_matrix(cuarray.array([[2., 0.], [1., 4.]]))",
                                "splinalg.spsolve_triangular(a, cuarray.array([2., 9.]))"],
         "norm": ["from cuarray import sparse", _SPD, "round(float(splinalg.norm(a)), 6)", "splinalg.norm(a, axis=1)"],
         "eigsh": ["from cuarray import sparse", "a = sparse.diags([1., 2., 3., 4., 5., 6.]).tocsr()",
@@ -903,7 +910,8 @@ def write_special_ufunc_table():
     with open(SPECIAL_UFUNC_TABLE, "w") as f:
         f.write('"""The Examples section of each special ufunc\'s docstring, by the ufunc\'s name: special_ufunc\n'
                 "appends it. Written by `python -m scripts.docstring_examples special-ufuncs` (the input lines\n"
-                'are there, the output is SciPy\'s): edit the lines there and run it, not this file."""\n\nEXAMPLES = {\n')
+                "are there, the output is SciPy's): edit the lines there and run it, not this file.\"\"\"\n\n"
+                "EXAMPLES = {\n")
         f.writelines(rows)
         f.write("}\n")
     print("wrote", os.path.relpath(SPECIAL_UFUNC_TABLE, ROOT), len(rows), "ufuncs")

@@ -347,7 +347,8 @@ def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=
     --------
     >>> import cuarray
     >>> from cuarray.scipy import ndimage
-    >>> ndimage.gaussian_gradient_magnitude(cuarray.array([1., 2., 4., 8.]), sigma=1)
+    >>> x = cuarray.array([1., 2., 4., 8.])
+    >>> ndimage.gaussian_gradient_magnitude(x, sigma=1)
     array([0.51111829, 1.56156363, 2.24759121, 1.19714588])
     """
     def derivative(x, axis, out, m, c, sigma, **kw):

@@ -407,7 +407,8 @@ def labeled_comprehension(input, labels, index, func, out_dtype, default, pass_p
     >>> import cuarray
     >>> from cuarray.scipy import ndimage
     >>> a, labels = cuarray.array([1., 2., 3., 5., 9.]), cuarray.array([1, 1, 2, 2, 0])
-    >>> ndimage.labeled_comprehension(a, labels, cuarray.array([1, 2]), cuarray.max, float, 0.)
+    >>> index = cuarray.array([1, 2])
+    >>> ndimage.labeled_comprehension(a, labels, index, cuarray.max, float, 0.)
     array([2., 5.])
     """
     as_scalar = numpy.isscalar(index)

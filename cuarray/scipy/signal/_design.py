@@ -217,7 +217,8 @@ def order_filter(a, domain, rank):
     --------
     >>> import cuarray
     >>> from cuarray.scipy import signal
-    >>> signal.order_filter(cuarray.array([2., 8., 0., 4., 1.]), cuarray.ones(3), 2)   # the largest
+    >>> x = cuarray.array([2., 8., 0., 4., 1.])
+    >>> signal.order_filter(x, cuarray.ones(3), 2)   # the largest of 3
     array([8., 8., 8., 4., 4.])
     """
     domain = _s.host_param(domain)
