@@ -1,6 +1,7 @@
 """The Examples sections of the ufuncs' docstrings and of the routines that lacked one: their input
-lines are written here, their printed output is NumPy's (the answer cuarray promises;
-tests/test_docstring_examples.py checks it against NumPy here and runs it on the GPU under `gpu`).
+lines are written here, their printed output is NumPy's, SciPy's for cuarray.scipy and
+cuarray.sparse (the answer cuarray promises; tests/test_docstring_examples.py checks it against
+NumPy/SciPy here and runs it on the GPU under `gpu`).
 
     python -m scripts.docstring_examples ufuncs     # rewrites cuarray/_core/ufunc_examples.py
     python -m scripts.docstring_examples routines   # adds the section to those docstrings lacking one
@@ -10,7 +11,10 @@ tests/test_docstring_examples.py checks it against NumPy here and runs it on the
 Rules for the lines: a typical call in 1-4 short lines; float64 inputs for transcendental functions
 (the GPU's last-bit differences then stay below the 8 digits NumPy prints); a scalar result through
 int()/float()/bool() (a cuarray reduction gives a 0-d array, NumPy a NumPy scalar: their reprs
-differ), and float() only of results the GPU computes exactly; no random data, no dtype whose
+differ), and float() only of results the GPU computes exactly, else round(float(...), 6); no
+printed zero among inexact values (the GPU may give -0. or 1e-17 where the host gives 0: `section`
+warns of those and of values at a rounding boundary of the printed digits); nothing that depends
+on the library's free choices (eigenvector signs, eig's order); no random data, no dtype whose
 printing differs by platform.
 """
 
