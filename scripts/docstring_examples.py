@@ -1,14 +1,20 @@
 """The Examples sections of the ufuncs' docstrings and of the routines that lacked one: their input
-lines are written here, their printed output is NumPy's (the answer cuarray promises;
-tests/test_docstring_examples.py checks it against NumPy here and runs it on the GPU under `gpu`).
+lines are written here, their printed output is NumPy's, SciPy's for cuarray.scipy and
+cuarray.sparse (the answer cuarray promises; tests/test_docstring_examples.py checks it against
+NumPy/SciPy here and runs it on the GPU under `gpu`).
 
     python -m scripts.docstring_examples ufuncs     # rewrites cuarray/_core/ufunc_examples.py
     python -m scripts.docstring_examples routines   # adds the section to those docstrings lacking one
+    python -m scripts.docstring_examples special-ufuncs          # cuarray/scipy/special/_ufunc_examples.py
+    python -m scripts.docstring_examples cuarray.scipy.linalg    # (a key of SCIPY_ROUTINES) as `routines`
 
 Rules for the lines: a typical call in 1-4 short lines; float64 inputs for transcendental functions
 (the GPU's last-bit differences then stay below the 8 digits NumPy prints); a scalar result through
 int()/float()/bool() (a cuarray reduction gives a 0-d array, NumPy a NumPy scalar: their reprs
-differ), and float() only of results the GPU computes exactly; no random data, no dtype whose
+differ), and float() only of results the GPU computes exactly, else round(float(...), 6); no
+printed zero among inexact values (the GPU may give -0. or 1e-17 where the host gives 0: `section`
+warns of those and of values at a rounding boundary of the printed digits); nothing that depends
+on the library's free choices (eigenvector signs, eig's order); no random data, no dtype whose
 printing differs by platform.
 """
 
@@ -16,10 +22,13 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import importlib
 import inspect
 import io
 import os
+import re
 import sys
+import types
 import warnings
 
 import numpy
@@ -273,6 +282,552 @@ ROUTINES = {
 }
 
 
+# -- SciPy's namespaces ------------------------------------------------------------------------------
+# An example of cuarray.scipy.X starts `>>> import cuarray` then this line (SciPy's docs' own form);
+# tests/test_docstring_examples.py reads it as an attribute of its stand-in.
+HEADS = {
+    "cuarray.scipy.special": "from cuarray.scipy import special",
+    "cuarray.scipy.linalg": "from cuarray.scipy import linalg",
+    "cuarray.scipy.stats": "from cuarray.scipy import stats",
+    "cuarray.scipy.ndimage": "from cuarray.scipy import ndimage",
+    "cuarray.scipy.signal": "from cuarray.scipy import signal",
+    "cuarray.scipy.fft": "from cuarray.scipy import fft",
+    "cuarray.sparse": "from cuarray import sparse",
+    "cuarray.sparse.linalg": "from cuarray.sparse import linalg as splinalg",
+}
+SPECIAL_UFUNC_TABLE = os.path.join(ROOT, "cuarray", "scipy", "special", "_ufunc_examples.py")
+
+
+def _a(*values):
+    return "cuarray.array([{}])".format(", ".join(values))
+
+
+# By the ufunc's name (psi is digamma).
+SPECIAL_UFUNCS = {
+    # error function
+    "erf": ["special.erf(cuarray.array([0., 0.5, 1.]))"],
+    "erfc": ["special.erfc(cuarray.array([0., 0.5, 1.]))"],
+    "erfcx": ["special.erfcx(cuarray.array([0., 1., 10.]))"],
+    "erfinv": ["special.erfinv(cuarray.array([0.25, 0.5, 0.9]))"],
+    "erfcinv": ["special.erfcinv(cuarray.array([0.1, 0.5, 1.5]))"],
+    "erfi": ["special.erfi(cuarray.array([0.5, 1.]))"],
+    "dawsn": ["special.dawsn(cuarray.array([0.5, 1., 2.]))"],
+    "wofz": ["special.wofz(cuarray.array([1 + 1j, 0.5 + 2j]))"],
+    # gamma and beta
+    "gamma": ["special.gamma(cuarray.array([0.5, 1., 5.]))"],
+    "gammaln": ["special.gammaln(cuarray.array([0.5, 10., 100.]))"],
+    "loggamma": ["special.loggamma(cuarray.array([0.5, 10.]))"],
+    "gammasgn": ["special.gammasgn(cuarray.array([-0.5, -1.5, 2.]))"],
+    "rgamma": ["special.rgamma(cuarray.array([0.5, 1., 5.]))"],
+    "psi": ["special.digamma(cuarray.array([0.5, 1., 10.]))", "special.psi is special.digamma"],
+    "beta": ["special.beta(cuarray.array([1., 2.]), 3.)"],
+    "betaln": ["special.betaln(cuarray.array([10., 100.]), 3.)"],
+    "poch": ["special.poch(cuarray.array([2., 3.]), 3.)"],
+    "binom": ["special.binom(cuarray.array([5., 10.]), 2.)"],
+    "gammainc": ["special.gammainc(2., cuarray.array([0.5, 1., 3.]))"],
+    "gammaincc": ["special.gammaincc(2., cuarray.array([0.5, 1., 3.]))"],
+    "gammaincinv": ["special.gammaincinv(2., cuarray.array([0.25, 0.5]))"],
+    "gammainccinv": ["special.gammainccinv(2., cuarray.array([0.25, 0.5]))"],
+    "betainc": ["special.betainc(2., 3., cuarray.array([0.25, 0.5]))"],
+    "betaincinv": ["special.betaincinv(2., 3., cuarray.array([0.25, 0.5]))"],
+    # logistic, information theory, convex functions
+    "expit": ["special.expit(cuarray.array([-2., 0., 2.]))"],
+    "logit": ["special.logit(cuarray.array([0.25, 0.6, 0.75]))"],
+    "log_expit": ["special.log_expit(cuarray.array([-2., 0., 2.]))"],
+    "xlogy": ["special.xlogy(cuarray.array([0., 2.]), cuarray.array([0., 3.]))   # 0 * log(0) is 0"],
+    "xlog1py": ["special.xlog1py(cuarray.array([0., 2.]), cuarray.array([-1., 3.]))"],
+    "entr": ["special.entr(cuarray.array([0., 0.25, 0.5]))"],
+    "rel_entr": ["special.rel_entr(cuarray.array([0.5, 0.25]), cuarray.array([0.25, 0.5]))"],
+    "kl_div": ["special.kl_div(cuarray.array([0.5, 0.25]), cuarray.array([0.25, 0.5]))"],
+    "huber": ["special.huber(1., cuarray.array([0.5, 2.]))"],
+    "pseudo_huber": ["special.pseudo_huber(1., cuarray.array([0.5, 2.]))"],
+    "boxcox": ["special.boxcox(cuarray.array([1., 2., 4.]), 0.5)"],
+    "boxcox1p": ["special.boxcox1p(cuarray.array([0., 1., 3.]), 0.5)"],
+    "inv_boxcox": ["special.inv_boxcox(cuarray.array([0., 2.]), 0.5)"],
+    "inv_boxcox1p": ["special.inv_boxcox1p(cuarray.array([0., 2.]), 0.5)"],
+    # Bessel functions
+    "i0": ["special.i0(cuarray.array([0., 1., 2.]))"],
+    "i0e": ["special.i0e(cuarray.array([0., 1., 2.]))"],
+    "i1": ["special.i1(cuarray.array([0.5, 1., 2.]))"],
+    "i1e": ["special.i1e(cuarray.array([0.5, 1., 2.]))"],
+    "j0": ["special.j0(cuarray.array([0., 1., 2.]))"],
+    "j1": ["special.j1(cuarray.array([0.5, 1., 2.]))"],
+    "y0": ["special.y0(cuarray.array([0.5, 1., 2.]))"],
+    "y1": ["special.y1(cuarray.array([0.5, 1., 2.]))"],
+    "k0": ["special.k0(cuarray.array([0.5, 1., 2.]))"],
+    "k0e": ["special.k0e(cuarray.array([0.5, 1., 2.]))"],
+    "k1": ["special.k1(cuarray.array([0.5, 1., 2.]))"],
+    "k1e": ["special.k1e(cuarray.array([0.5, 1., 2.]))"],
+    "jn": ["special.jn(2, cuarray.array([0.5, 1., 2.]))"],
+    "jv": ["special.jv(cuarray.array([0., 1., 2.5]), 2.)"],
+    "jve": ["special.jve(1., cuarray.array([1., 2.]))"],
+    "yn": ["special.yn(1, cuarray.array([1., 2.]))"],
+    "yv": ["special.yv(cuarray.array([0., 1.5]), 2.)"],
+    "yve": ["special.yve(1., cuarray.array([1., 2.]))"],
+    "iv": ["special.iv(cuarray.array([0., 1., 2.5]), 2.)"],
+    "ive": ["special.ive(1., cuarray.array([1., 2.]))"],
+    "kv": ["special.kv(cuarray.array([0., 1., 2.5]), 2.)"],
+    "kve": ["special.kve(1., cuarray.array([1., 2.]))"],
+    "kn": ["special.kn(2, cuarray.array([1., 2.]))"],
+    "hankel1": ["special.hankel1(0., cuarray.array([1. + 0j, 2. + 1j]))"],
+    "hankel1e": ["special.hankel1e(0., cuarray.array([1. + 0j, 2. + 1j]))"],
+    "hankel2": ["special.hankel2(0., cuarray.array([1. + 0j, 2. + 1j]))"],
+    "hankel2e": ["special.hankel2e(0., cuarray.array([1. + 0j, 2. + 1j]))"],
+    "struve": ["special.struve(0., cuarray.array([1., 2.]))"],
+    "modstruve": ["special.modstruve(0., cuarray.array([1., 2.]))"],
+    "wright_bessel": ["special.wright_bessel(1., 1., cuarray.array([0.5, 1.]))"],
+    # normal and other distributions
+    "ndtr": ["special.ndtr(cuarray.array([-1., 0., 1.]))"],
+    "ndtri": ["special.ndtri(cuarray.array([0.025, 0.9, 0.975]))"],
+    "log_ndtr": ["special.log_ndtr(cuarray.array([-10., 0., 1.]))"],
+    "owens_t": ["special.owens_t(cuarray.array([0.5, 1.]), 1.)"],
+    "bdtr": ["special.bdtr(cuarray.array([2, 5]), 10, 0.3)"],
+    "bdtrc": ["special.bdtrc(cuarray.array([2, 5]), 10, 0.3)"],
+    "bdtri": ["special.bdtri(cuarray.array([2, 5]), 10, 0.3)"],
+    "chdtr": ["special.chdtr(2., cuarray.array([1., 3.]))"],
+    "chdtrc": ["special.chdtrc(2., cuarray.array([1., 3.]))"],
+    "chdtri": ["special.chdtri(2., cuarray.array([0.25, 0.5]))"],
+    "fdtr": ["special.fdtr(2., 3., cuarray.array([1., 2.]))"],
+    "fdtrc": ["special.fdtrc(2., 3., cuarray.array([1., 2.]))"],
+    "fdtri": ["special.fdtri(2., 3., cuarray.array([0.25, 0.5]))"],
+    "gdtr": ["special.gdtr(1., 2., cuarray.array([1., 3.]))"],
+    "gdtrc": ["special.gdtrc(1., 2., cuarray.array([1., 3.]))"],
+    "nbdtr": ["special.nbdtr(cuarray.array([2, 5]), 3, 0.5)"],
+    "nbdtrc": ["special.nbdtrc(cuarray.array([2, 5]), 3, 0.5)"],
+    "nbdtri": ["special.nbdtri(cuarray.array([2, 5]), 3, 0.5)"],
+    "pdtr": ["special.pdtr(cuarray.array([1, 3]), 2.)"],
+    "pdtrc": ["special.pdtrc(cuarray.array([1, 3]), 2.)"],
+    "pdtri": ["special.pdtri(cuarray.array([1, 3]), 0.5)"],
+    "stdtr": ["special.stdtr(3., cuarray.array([-1., 0., 2.]))"],
+    "stdtrit": ["special.stdtrit(3., cuarray.array([0.75, 0.975]))"],
+    "kolmogorov": ["special.kolmogorov(cuarray.array([0.5, 1., 2.]))"],
+    "kolmogi": ["special.kolmogi(cuarray.array([0.25, 0.5]))"],
+    "smirnov": ["special.smirnov(5, cuarray.array([0.1, 0.5]))"],
+    "smirnovi": ["special.smirnovi(5, cuarray.array([0.25, 0.5]))"],
+    # exponentials, logarithms, trigonometry in degrees, rounding
+    "cbrt": ["special.cbrt(cuarray.array([8., 27.]))"],
+    "exp10": ["special.exp10(cuarray.array([0., 1., 2.]))"],
+    "exp2": ["special.exp2(cuarray.array([0., 1., 3.]))"],
+    "expm1": ["special.expm1(cuarray.array([1e-10, 1.]))"],
+    "log1p": ["special.log1p(cuarray.array([1e-10, 1.]))"],
+    "cosm1": ["special.cosm1(cuarray.array([1e-5, 1.]))"],
+    "cosdg": ["special.cosdg(cuarray.array([0., 60., 180.]))"],
+    "sindg": ["special.sindg(cuarray.array([30., 90.]))"],
+    "tandg": ["special.tandg(cuarray.array([30., 45.]))"],
+    "cotdg": ["special.cotdg(cuarray.array([30., 45.]))"],
+    "radian": ["special.radian(cuarray.array([90., 180.]), 0., 0.)"],
+    "round": ["special.round(cuarray.array([0.4, 1.5, 2.5, -1.6]))"],
+    # exponential and trigonometric integrals
+    "exp1": ["special.exp1(cuarray.array([0.5, 1., 2.]))"],
+    "expi": ["special.expi(cuarray.array([0.5, 1., 2.]))"],
+    "expn": ["special.expn(2, cuarray.array([0.5, 1.]))"],
+    "exprel": ["special.exprel(cuarray.array([0., 1.]))"],
+    "sici": ["si, ci = special.sici(cuarray.array([1., 2.]))", "si", "ci"],
+    "shichi": ["shi, chi = special.shichi(cuarray.array([1., 2.]))", "shi", "chi"],
+    # elliptic functions and integrals
+    "ellipk": ["special.ellipk(cuarray.array([0., 0.5, 0.9]))"],
+    "ellipkm1": ["special.ellipkm1(cuarray.array([0.1, 0.5]))"],
+    "ellipe": ["special.ellipe(cuarray.array([0., 0.5, 0.9]))"],
+    "ellipkinc": ["special.ellipkinc(cuarray.pi / 4, cuarray.array([0., 0.5]))"],
+    "ellipeinc": ["special.ellipeinc(cuarray.pi / 4, cuarray.array([0., 0.5]))"],
+    "ellipj": ["sn, cn, dn, ph = special.ellipj(cuarray.array([0.5, 1.]), 0.5)", "sn"],
+    # hypergeometric, Legendre, zeta
+    "hyp1f1": ["special.hyp1f1(1., 2., cuarray.array([0.5, 1.]))"],
+    "hyp2f1": ["special.hyp2f1(1., 1., 2., cuarray.array([0.25, 0.5]))"],
+    "lpmv": ["special.lpmv(1, 2, cuarray.array([0.25, 0.5]))"],
+    "zetac": ["special.zetac(cuarray.array([2., 4.]))"],
+}
+
+_F3 = "a = cuarray.array([[1., 2., 3.], [4., 5., 6.], [7., 8., 9.]])"
+_I3 = "a = cuarray.array([[1, 9, 2], [8, 3, 7], [4, 6, 5]])"
+_L = "a = cuarray.array([[1, 1, 0], [0, 0, 0], [0, 1, 1]])"
+_V = "a, labels = cuarray.array([1., 2., 3., 5., 9.]), cuarray.array([1, 1, 2, 2, 0])"
+
+_SOS = "sos = cuarray.array([[1., 0., 0., 1., -0.5, 0.]])   # 1 / (1 - 0.5 z^-1)"
+_PK = "x = cuarray.array([0., 2., 1., 3., 0.5, 1.])"
+_X8 = "x = cuarray.array([1., 2., 5., 3., 1., 4., 2., 6.])"
+
+_R4 = "x = cuarray.array([1., 2., 5., 3.])"
+_R22 = "x = cuarray.array([[1., 2.], [5., 3.]])"
+_SPD = "a = sparse.csr_matrix(cuarray.array([[4., 1.], [1., 3.]]))"
+_SB = "b = cuarray.array([1., 2.])"
+_ROW = "a = sparse.csr_matrix(cuarray.array([[1., 2.]]))"
+_NPZ = ["import os, tempfile", "path = os.path.join(tempfile.mkdtemp(), 'a.npz')",
+        "sparse.save_npz(path, sparse.csr_matrix(cuarray.array([[0., 3.], [4., 0.]])))",
+        "sparse.load_npz(path).toarray()"]
+
+# By namespace, then public name, most used first.
+SCIPY_ROUTINES = {
+    "cuarray.scipy.special": {
+        "logsumexp": ["x = cuarray.array([[1., 2.], [3., 4.]])", "special.logsumexp(x, axis=1)"],
+        "softmax": ["special.softmax(cuarray.array([1., 2., 3.]))"],
+        "log_softmax": ["special.log_softmax(cuarray.array([1., 2., 3.]))"],
+        "comb": ["special.comb(cuarray.array([5, 10]), 2)", "special.comb(10, 3, exact=True)   # a Python int"],
+        "perm": ["special.perm(cuarray.array([5, 10]), 2)"],
+        "zeta": ["special.zeta(cuarray.array([2., 4.]))", "special.zeta(2., cuarray.array([1., 2.]))   # Hurwitz"],
+        "polygamma": ["special.polygamma(1, cuarray.array([1., 2.]))"],
+        "multigammaln": ["special.multigammaln(cuarray.array([2., 3.]), 2)"],
+        "spherical_jn": ["x = cuarray.array([1., 2.])", "special.spherical_jn(1, x)",
+                         "special.spherical_jn(1, x, derivative=True)"],
+        "spherical_yn": ["special.spherical_yn(1, cuarray.array([1., 2.]))"],
+        "spherical_in": ["special.spherical_in(1, cuarray.array([1., 2.]))"],
+        "spherical_kn": ["special.spherical_kn(1, cuarray.array([1., 2.]))"],
+        "lambertw": ["special.lambertw(cuarray.array([1., 2.])).real   # complex, real for z >= -1/e"],
+        "sph_harm_y": ["special.sph_harm_y(1, 1, cuarray.array([cuarray.pi / 3, cuarray.pi / 4]), cuarray.pi / 3)"],
+    },
+    # Inputs whose answers have no zero that rounding could make -0. or 1e-17, and only what
+    # does not depend on LAPACK's choices (eigenvectors' signs, the order of eig's values).
+    "cuarray.scipy.linalg": {
+        "solve": ["a = cuarray.array([[3., 1.], [1., 2.]])", "linalg.solve(a, cuarray.array([9., 8.]))"],
+        "inv": ["linalg.inv(cuarray.array([[4., 7.], [2., 6.]]))"],
+        "det": ["round(float(linalg.det(cuarray.array([[4., 7.], [2., 6.]]))), 6)  # waits for the GPU"],
+        "lu_factor": ["lu, piv = linalg.lu_factor(cuarray.array([[1., 2.], [3., 4.]]))", "lu", "piv"],
+        "lu_solve": ["a = cuarray.array([[1., 2.], [3., 4.]])", "lu_and_piv = linalg.lu_factor(a)",
+                     "linalg.lu_solve(lu_and_piv, cuarray.array([5., 11.]))"],
+        "lu": ["p, l, u = linalg.lu(cuarray.array([[1., 2.], [3., 4.]]))", "l", "u"],
+        "cho_factor": ["c, lower = linalg.cho_factor(cuarray.array([[4., 2.], [2., 3.]]))",
+                       "cuarray.triu(c)   # the other triangle is not referenced", "lower"],
+        "cho_solve": ["a = cuarray.array([[4., 2.], [2., 3.]])",
+                      "linalg.cho_solve(linalg.cho_factor(a), cuarray.array([8., 7.]))"],
+        "cholesky": ["linalg.cholesky(cuarray.array([[4., 2.], [2., 3.]]))"],
+        "solve_triangular": ["a = cuarray.array([[2., 0.], [1., 4.]])",
+                             "linalg.solve_triangular(a, cuarray.array([2., 9.]), lower=True)"],
+        "solve_banded": ["ab = cuarray.array([[0., 1., 1.], [4., 4., 4.], [1., 1., 0.]])   # one band above, one below",
+                         "linalg.solve_banded((1, 1), ab, cuarray.array([5., 7., 9.]))"],
+        "solveh_banded": ["ab = cuarray.array([[0., 1., 1.], [4., 4., 4.]])   # the upper band, then the diagonal",
+                          "linalg.solveh_banded(ab, cuarray.array([5., 7., 9.]))"],
+        "eigh": ["w, v = linalg.eigh(cuarray.array([[2., 1.], [1., 2.]]))", "w"],
+        "eigvalsh": ["linalg.eigvalsh(cuarray.array([[2., 1.], [1., 2.]]))"],
+        "eig": ["w, v = linalg.eig(cuarray.array([[1., 2.], [3., 2.]]))",
+                "cuarray.sort(w.real)   # the order of the eigenvalues is not defined"],
+        "eigvals": ["cuarray.sort(linalg.eigvals(cuarray.array([[1., 2.], [3., 2.]])).real)"],
+        "svd": ["u, s, vh = linalg.svd(cuarray.array([[3., 0.], [4., 5.]]))", "s"],
+        "svdvals": ["linalg.svdvals(cuarray.array([[3., 0.], [4., 5.]]))"],
+        "qr": ["a = cuarray.array([[1., 2.], [3., 4.], [5., 6.]])", "q, r = linalg.qr(a, mode='economic')",
+               "bool(cuarray.allclose(q @ r, a))", "cuarray.abs(cuarray.diag(r))   # R's signs are LAPACK's choice"],
+        "expm": ["linalg.expm(cuarray.array([[0., 1.], [0., 0.]]))"],
+        "logm": ["linalg.logm(cuarray.array([[2., 1.], [1., 2.]]))"],
+        "sqrtm": ["linalg.sqrtm(cuarray.array([[2., 1.], [1., 2.]]))"],
+        "cosm": ["linalg.cosm(cuarray.array([[2., 1.], [1., 2.]]))"],
+        "sinm": ["linalg.sinm(cuarray.array([[2., 1.], [1., 2.]]))"],
+        "tanm": ["linalg.tanm(cuarray.array([[0.5, 0.25], [0.25, 0.5]]))"],
+        "coshm": ["linalg.coshm(cuarray.array([[2., 1.], [1., 2.]]))"],
+        "sinhm": ["linalg.sinhm(cuarray.array([[2., 1.], [1., 2.]]))"],
+        "tanhm": ["linalg.tanhm(cuarray.array([[2., 1.], [1., 2.]]))"],
+        "norm": ["a = cuarray.array([[3., 4.], [6., 8.]])", "round(float(linalg.norm(a[0])), 6)  # waits for the GPU",
+                 "linalg.norm(a, axis=1)"],
+        "pinv": ["linalg.pinv(cuarray.array([[1., 2.], [3., 4.], [5., 6.]]))"],
+        "lstsq": ["a = cuarray.array([[1., 0.], [1., 1.], [1., 2.]])",
+                  "x, residues, rank, s = linalg.lstsq(a, cuarray.array([1., 2., 4.]))", "x", "int(rank)"],
+        "null_space": ["cuarray.abs(linalg.null_space(cuarray.array([[1., 1.]])))   # the sign is LAPACK's choice"],
+        "orth": ["cuarray.abs(linalg.orth(cuarray.array([[1., 1.], [1., 1.]])))   # the sign is LAPACK's choice"],
+        "orthogonal_procrustes": ["a = cuarray.array([[1., 2.], [3., 4.]])",
+                                  "r, scale = linalg.orthogonal_procrustes(a, a[:, ::-1])",
+                                  "bool(cuarray.allclose(a @ r, a[:, ::-1]))", "round(float(scale), 6)"],
+        "polar": ["u, p = linalg.polar(cuarray.array([[2., 1.], [1., 2.]]))", "p"],
+        "block_diag": ["linalg.block_diag(cuarray.array([[1, 2]]), cuarray.array([[3], [4]]))"],
+        "toeplitz": ["linalg.toeplitz(cuarray.array([1, 2, 3]), cuarray.array([1, 4, 5]))"],
+        "circulant": ["linalg.circulant(cuarray.array([1, 2, 3]))"],
+        "hankel": ["linalg.hankel(cuarray.array([1, 2, 3]), cuarray.array([3, 4, 5]))"],
+        "companion": ["linalg.companion(cuarray.array([1., -3., 2.]))"],
+        "hadamard": ["linalg.hadamard(4)"],
+        "helmert": ["linalg.helmert(3)"],
+        "hilbert": ["linalg.hilbert(3)"],
+        "invhilbert": ["linalg.invhilbert(3)"],
+        "leslie": ["linalg.leslie(cuarray.array([0.1, 2., 1.]), cuarray.array([0.2, 0.8]))"],
+        "khatri_rao": ["linalg.khatri_rao(cuarray.array([[1, 2], [3, 4]]), cuarray.array([[5, 6], [7, 8]]))"],
+    },
+    # A statistic is a 0-d array here, a NumPy scalar in SciPy: through round(float(...), 6).
+    "cuarray.scipy.stats": {
+        "zscore": ["stats.zscore(cuarray.array([1., 2., 3., 4.]))"],
+        "zmap": ["stats.zmap(cuarray.array([1., 2.]), cuarray.array([1., 2., 3., 4.]))"],
+        "entropy": ["p = cuarray.array([0.5, 0.25, 0.25])", "round(float(stats.entropy(p)), 6)  # waits for the GPU",
+                    "round(float(stats.entropy(p, base=2)), 6)"],
+        "rankdata": ["stats.rankdata(cuarray.array([10, 30, 20, 20]))"],
+        "skew": ["round(float(stats.skew(cuarray.array([1., 2., 3., 10.]))), 6)",
+                 "stats.skew(cuarray.array([[1., 2., 4.], [3., 2., 0.]]), axis=1)"],
+        "kurtosis": ["round(float(stats.kurtosis(cuarray.array([1., 2., 3., 10.]))), 6)"],
+        "describe": ["res = stats.describe(cuarray.array([1., 2., 3., 10.]))", "int(res.nobs)",
+                     "round(float(res.mean), 6), round(float(res.variance), 6)"],
+        "pearsonr": ["x, y = cuarray.array([1., 2., 3., 4.]), cuarray.array([2., 1., 4., 5.])",
+                     "res = stats.pearsonr(x, y)", "round(float(res.statistic), 6), round(float(res.pvalue), 6)"],
+        "spearmanr": ["x, y = cuarray.array([1., 2., 3., 4.]), cuarray.array([2., 1., 4., 5.])",
+                      "res = stats.spearmanr(x, y)", "round(float(res.statistic), 6)"],
+        "gmean": ["round(float(stats.gmean(cuarray.array([1., 4., 16.]))), 6)"],
+        "hmean": ["round(float(stats.hmean(cuarray.array([1., 2., 4.]))), 6)"],
+        "pmean": ["round(float(stats.pmean(cuarray.array([1., 2., 4.]), 2)), 6)"],
+        "mode": ["res = stats.mode(cuarray.array([1, 2, 2, 3]))", "int(res.mode), int(res.count)"],
+        "moment": ["round(float(stats.moment(cuarray.array([1., 2., 3., 10.]), order=2)), 6)"],
+        "trim_mean": ["round(float(stats.trim_mean(cuarray.array([1., 2., 3., 4., 100.]), 0.2)), 6)"],
+        "boxcox_llf": ["round(float(stats.boxcox_llf(0.5, cuarray.array([1., 2., 3.]))), 6)"],
+    },
+    # Integer inputs where the result is computed in the input's type (rank filters, morphology),
+    # float inputs where it is computed in float (a float result cast to an integer output would
+    # truncate 2.9999999 and 3.0000001 differently).
+    "cuarray.scipy.ndimage": {
+        "gaussian_filter": [_F3, "ndimage.gaussian_filter(a, sigma=1)"],
+        "gaussian_filter1d": ["ndimage.gaussian_filter1d(cuarray.array([1., 2., 3., 4., 5.]), sigma=1)"],
+        "uniform_filter": [_F3, "ndimage.uniform_filter(a, size=3)"],
+        "uniform_filter1d": ["ndimage.uniform_filter1d(cuarray.array([2., 8., 0., 4., 1.]), size=3)"],
+        "median_filter": [_I3, "ndimage.median_filter(a, size=3)"],
+        "minimum_filter": [_I3, "ndimage.minimum_filter(a, size=2)"],
+        "maximum_filter": [_I3, "ndimage.maximum_filter(a, size=2)"],
+        "minimum_filter1d": ["ndimage.minimum_filter1d(cuarray.array([2, 8, 0, 4, 1]), size=3)"],
+        "maximum_filter1d": ["ndimage.maximum_filter1d(cuarray.array([2, 8, 0, 4, 1]), size=3)"],
+        "percentile_filter": ["ndimage.percentile_filter(cuarray.array([2, 8, 0, 4, 1]), 50, size=3)"],
+        "rank_filter": ["ndimage.rank_filter(cuarray.array([2, 8, 0, 4, 1]), rank=-1, size=3)   # the largest"],
+        "convolve": ["ndimage.convolve(cuarray.array([1, 2, 3, 4]), cuarray.array([1, 1, 1]))"],
+        "correlate": ["ndimage.correlate(cuarray.array([1, 2, 3, 4]), cuarray.array([1, 0, -1]))"],
+        "convolve1d": ["ndimage.convolve1d(cuarray.array([1, 2, 3, 4]), cuarray.array([1, 0, -1]))"],
+        "correlate1d": ["ndimage.correlate1d(cuarray.array([1, 2, 3, 4]), cuarray.array([1, 0, -1]))"],
+        "laplace": ["ndimage.laplace(cuarray.array([[0., 0., 0.], [0., 1., 0.], [0., 0., 0.]]))"],
+        "sobel": ["a = cuarray.array([[0, 1, 3], [0, 1, 3], [0, 1, 3]])", "ndimage.sobel(a, axis=1)"],
+        "prewitt": ["a = cuarray.array([[0, 1, 3], [0, 1, 3], [0, 1, 3]])", "ndimage.prewitt(a, axis=1)"],
+        "gaussian_laplace": ["ndimage.gaussian_laplace(cuarray.array([0., 0., 1., 0., 0.]), sigma=1)"],
+        "gaussian_gradient_magnitude": ["x = cuarray.array([1., 2., 4., 8.])",
+                                        "ndimage.gaussian_gradient_magnitude(x, sigma=1)"],
+        "generic_gradient_magnitude": ["a = cuarray.array([[0., 1., 3.], [0., 1., 3.]])",
+                                       "ndimage.generic_gradient_magnitude(a, ndimage.sobel)"],
+        "generic_laplace": ["def d2(input, axis, output, mode, cval):\n"
+                            "    return ndimage.correlate1d(input, [1., -2., 1.], axis, output, mode, cval)",
+                            "ndimage.generic_laplace(cuarray.array([[0., 0., 0.], [0., 1., 0.], [0., 0., 0.]]), d2)"],
+        "fourier_gaussian": ["ndimage.fourier_gaussian(cuarray.array([1., 1., 1., 1.]), sigma=1)"],
+        "fourier_uniform": ["ndimage.fourier_uniform(cuarray.array([1., 1., 1., 1.]), size=3)"],
+        "fourier_ellipsoid": ["ndimage.fourier_ellipsoid(cuarray.array([1., 1., 1., 1.]), size=3)"],
+        "fourier_shift": ["x = cuarray.array([1., 2., 3., 4.])",
+                          "cuarray.fft.ifft(ndimage.fourier_shift(cuarray.fft.fft(x), 1)).real"],
+        "spline_filter": ["ndimage.spline_filter(cuarray.array([[1., 2., 3.], [4., 6., 9.], [2., 5., 7.]]))"],
+        "spline_filter1d": ["ndimage.spline_filter1d(cuarray.array([1., 2., 4., 8.]))"],
+        "zoom": ["ndimage.zoom(cuarray.array([[1., 2.], [3., 4.]]), 2, order=1)"],
+        "shift": ["ndimage.shift(cuarray.array([1., 2., 3., 4.]), 1, order=1)"],
+        "rotate": ["ndimage.rotate(cuarray.array([[1., 2.], [3., 4.]]), 90, order=1, mode='nearest')"],
+        "affine_transform": ["a = cuarray.array([1., 2., 3., 4.])",
+                             "ndimage.affine_transform(a, cuarray.array([1.]), offset=1., order=1)"],
+        "map_coordinates": ["a = cuarray.arange(12.).reshape(4, 3)",
+                            "ndimage.map_coordinates(a, cuarray.array([[0.5, 2.], [0.5, 1.]]), order=1)"],
+        "label": [_L, "labels, n = ndimage.label(a)", "labels", "int(n)"],
+        "find_objects": ["ndimage.find_objects(cuarray.array([[1, 1, 0], [0, 0, 2]]))"],
+        "value_indices": ["idx = ndimage.value_indices(cuarray.array([[1, 1, 0], [0, 2, 2]]))", "idx[2]"],
+        "center_of_mass": ["[float(c) for c in ndimage.center_of_mass(cuarray.array([[0., 1.], [0., 3.]]))]"],
+        "extrema": ["mn, mx, mn_pos, mx_pos = ndimage.extrema(cuarray.array([[1, 5], [3, 2]]))", "int(mn), int(mx)"],
+        "maximum_position": ["tuple(int(i) for i in ndimage.maximum_position(cuarray.array([[1, 5], [3, 2]])))"],
+        "minimum_position": ["tuple(int(i) for i in ndimage.minimum_position(cuarray.array([[1, 5], [3, 2]])))"],
+        "histogram": ["ndimage.histogram(cuarray.array([1, 2, 2, 3]), 0, 4, 4)"],
+        "labeled_comprehension": [_V, "index = cuarray.array([1, 2])",
+                                  "ndimage.labeled_comprehension(a, labels, index, cuarray.max, float, 0.)"],
+        "sum_labels": [_V, "ndimage.sum_labels(a, labels, index=cuarray.array([1, 2]))"],
+        "sum": [_V, "ndimage.sum(a, labels, index=cuarray.array([1, 2]))"],
+        "mean": [_V, "ndimage.mean(a, labels, index=cuarray.array([1, 2]))"],
+        "median": [_V, "ndimage.median(a, labels, index=cuarray.array([1, 2]))"],
+        "maximum": [_V, "ndimage.maximum(a, labels, index=cuarray.array([1, 2]))"],
+        "minimum": [_V, "ndimage.minimum(a, labels, index=cuarray.array([1, 2]))"],
+        "variance": [_V, "ndimage.variance(a, labels, index=cuarray.array([1, 2]))"],
+        "standard_deviation": [_V, "ndimage.standard_deviation(a, labels, index=cuarray.array([1, 2]))"],
+        "binary_erosion": ["ndimage.binary_erosion(cuarray.array([0, 1, 1, 1, 0]))"],
+        "binary_dilation": ["ndimage.binary_dilation(cuarray.array([0, 0, 1, 0, 0]))"],
+        "binary_opening": ["ndimage.binary_opening(cuarray.array([1, 1, 1, 0, 1, 0, 0]))"],
+        "binary_closing": ["ndimage.binary_closing(cuarray.array([0, 1, 1, 0, 1, 1, 0]))"],
+        "binary_fill_holes": ["ndimage.binary_fill_holes(cuarray.array([[1, 1, 1], [1, 0, 1], [1, 1, 1]]))"],
+        "binary_hit_or_miss": ["a = cuarray.array([0, 1, 0, 1, 1])",
+                               "ndimage.binary_hit_or_miss(a, cuarray.array([0, 1, 0]), cuarray.array([1, 0, 1]))"],
+        "binary_propagation": ["mask = cuarray.array([1, 1, 1, 0, 1])",
+                               "ndimage.binary_propagation(cuarray.array([0, 1, 0, 0, 0]), mask=mask)"],
+        "grey_erosion": ["ndimage.grey_erosion(cuarray.array([1, 5, 2, 0, 3]), size=3)"],
+        "grey_dilation": ["ndimage.grey_dilation(cuarray.array([1, 5, 2, 0, 3]), size=3)"],
+        "grey_opening": ["ndimage.grey_opening(cuarray.array([1, 5, 2, 0, 3]), size=3)"],
+        "grey_closing": ["ndimage.grey_closing(cuarray.array([1, 5, 2, 0, 3]), size=3)"],
+        "white_tophat": ["ndimage.white_tophat(cuarray.array([1, 5, 2, 0, 3]), size=3)"],
+        "black_tophat": ["ndimage.black_tophat(cuarray.array([1, 5, 2, 0, 3]), size=3)"],
+        "morphological_gradient": ["ndimage.morphological_gradient(cuarray.array([1, 5, 2, 0, 3]), size=3)"],
+        "morphological_laplace": ["ndimage.morphological_laplace(cuarray.array([1, 5, 2, 0, 3]), size=3)"],
+        "generate_binary_structure": ["ndimage.generate_binary_structure(2, 1)"],
+        "iterate_structure": ["s = ndimage.generate_binary_structure(2, 1)",
+                              "ndimage.iterate_structure(s, 2).astype(int)"],
+        "distance_transform_edt": ["ndimage.distance_transform_edt(cuarray.array([[0, 1, 1, 1], [0, 1, 1, 1]]))"],
+    },
+    # Spectra through cuarray.round(..., 6) (a bin that is 0 on the host is 1e-33 on the GPU), the
+    # analytic signal through its magnitude, filter designs whose coefficients have no zero.
+    "cuarray.scipy.signal": {
+        "convolve": ["signal.convolve(cuarray.array([1., 2., 3.]), cuarray.array([1., 1., 0.5]))"],
+        "fftconvolve": ["signal.fftconvolve(cuarray.array([1., 2., 3.]), cuarray.array([1., 1., 0.5]))"],
+        "oaconvolve": ["signal.oaconvolve(cuarray.array([1., 2., 3.]), cuarray.array([1., 1., 0.5]))"],
+        "correlate": ["signal.correlate(cuarray.array([1., 2., 3.]), cuarray.array([1., 1., 0.5]))"],
+        "convolve2d": ["signal.convolve2d(cuarray.array([[1, 2], [3, 4]]), cuarray.array([[1, 1], [1, 1]]))"],
+        "correlate2d": ["signal.correlate2d(cuarray.array([[1, 2], [3, 4]]), cuarray.array([[1, 0], [0, 2]]))"],
+        "correlation_lags": ["signal.correlation_lags(3, 3)"],
+        "choose_conv_method": ["signal.choose_conv_method(cuarray.array([1, 2, 3]), cuarray.array([1, 1]))"],
+        "deconvolve": ["quotient, remainder = signal.deconvolve(cuarray.array([1., 3., 5.5, 4., 1.5]), "
+                       "cuarray.array([1., 1., 0.5]))", "quotient"],
+        "lfilter": ["signal.lfilter(cuarray.array([1.]), cuarray.array([1., -0.5]), cuarray.array([1., 1., 1., 1.]))"],
+        "lfilter_zi": ["signal.lfilter_zi(cuarray.array([1.]), cuarray.array([1., -0.5]))"],
+        "filtfilt": ["b, a = cuarray.array([0.5, 0.5]), cuarray.array([1.])",
+                     "signal.filtfilt(b, a, cuarray.array([1., 2., 4., 8., 16., 32., 64., 128.]))"],
+        "sosfilt": [_SOS, "signal.sosfilt(sos, cuarray.array([1., 1., 1., 1.]))"],
+        "sosfilt_zi": [_SOS, "signal.sosfilt_zi(sos)"],
+        "sosfiltfilt": [_SOS, "signal.sosfiltfilt(sos, cuarray.array([1., 2., 4., 8., 16., 32., 64., 128.]))"],
+        "butter": ["b, a = signal.butter(2, 0.25)", "b", "a"],
+        "cheby1": ["b, a = signal.cheby1(2, 1., 0.25)", "b", "a"],
+        "cheby2": ["b, a = signal.cheby2(2, 20., 0.25)", "b", "a"],
+        "ellip": ["b, a = signal.ellip(2, 1., 20., 0.25)", "b", "a"],
+        "bessel": ["b, a = signal.bessel(2, 0.25)", "b", "a"],
+        "iirfilter": ["b, a = signal.iirfilter(2, 0.25, btype='lowpass', ftype='butter')", "a"],
+        "iirnotch": ["b, a = signal.iirnotch(60., 30., fs=1000.)", "b", "a"],
+        "iirpeak": ["b, a = signal.iirpeak(60., 30., fs=1000.)", "a"],
+        "firwin": ["signal.firwin(5, 0.25)"],
+        "firwin2": ["signal.firwin2(5, [0., 0.5, 1.], [1., 1., 0.])"],
+        "remez": ["signal.remez(5, [0., 0.1, 0.3, 0.5], [1., 0.])"],
+        "get_window": ["signal.get_window('hann', 4)", "signal.get_window(('kaiser', 4.), 3)"],
+        "medfilt": ["signal.medfilt(cuarray.array([2., 8., 0., 4., 1.]), 3)"],
+        "medfilt2d": ["signal.medfilt2d(cuarray.array([[1., 9., 2.], [8., 3., 7.], [4., 6., 5.]]))"],
+        "order_filter": ["x = cuarray.array([2., 8., 0., 4., 1.])",
+                         "signal.order_filter(x, cuarray.ones(3), 2)   # the largest of 3"],
+        "wiener": ["signal.wiener(cuarray.array([1., 2., 8., 3., 4.]), 3)"],
+        "detrend": ["signal.detrend(cuarray.array([1., 2., 4., 4., 6.]), type='constant')"],
+        "hilbert": ["x = cuarray.array([1., 0., -1., 0.])", "cuarray.abs(signal.hilbert(x))   # the envelope"],
+        "hilbert2": ["cuarray.abs(signal.hilbert2(cuarray.array([[1., 2.], [3., 5.]])))"],
+        "find_peaks": [_PK, "peaks, properties = signal.find_peaks(x)", "peaks",
+                       "signal.find_peaks(x, height=2.5)[0]"],
+        "peak_prominences": [_PK, "prominences, left, right = signal.peak_prominences(x, cuarray.array([1, 3]))",
+                             "prominences"],
+        "peak_widths": [_PK, "widths, heights, left, right = signal.peak_widths(x, cuarray.array([1, 3]))", "widths"],
+        "argrelmax": [_PK, "signal.argrelmax(x)"],
+        "argrelmin": [_PK, "signal.argrelmin(x)"],
+        "argrelextrema": [_PK, "signal.argrelextrema(x, cuarray.greater)"],
+        "welch": [_X8, "f, p = signal.welch(x, nperseg=4)", "f", "cuarray.round(p, 6)"],
+        "periodogram": [_X8, "f, p = signal.periodogram(x)", "cuarray.round(p, 6)"],
+        "csd": [_X8, "f, pxy = signal.csd(x, 2 * x, nperseg=4)", "cuarray.round(cuarray.abs(pxy), 6)"],
+        "coherence": [_X8, "f, c = signal.coherence(x, 2 * x, nperseg=4, detrend=False)", "cuarray.round(c, 6)"],
+        "spectrogram": [_X8, "f, t, sxx = signal.spectrogram(x, nperseg=4)", "t", "sxx.shape"],
+        "stft": [_X8, "f, t, z = signal.stft(x, nperseg=4)", "z.shape"],
+        "istft": [_X8, "f, t, z = signal.stft(x, nperseg=4)", "t, y = signal.istft(z, nperseg=4)",
+                  "cuarray.round(y, 6)"],
+        "lombscargle": ["t = cuarray.array([0., 1., 2., 3., 5., 6.])",
+                        "y = cuarray.array([1., 3., 1., -1., 1., 3.])",
+                        "signal.lombscargle(t, y, cuarray.array([0.5, 1., 1.5]))"],
+        "resample": ["signal.resample(cuarray.array([1., 2., 5., 3.]), 8)"],
+        "resample_poly": ["signal.resample_poly(cuarray.array([1., 2., 5., 3.]), 2, 1)"],
+        "decimate": [_X8, "signal.decimate(x, 2, ftype='fir')"],
+        "upfirdn": ["signal.upfirdn(cuarray.array([1., 1., 1.]), cuarray.array([1., 2., 3.]), up=2)"],
+        "savgol_coeffs": ["signal.savgol_coeffs(5, 2)"],
+        "savgol_filter": ["signal.savgol_filter(cuarray.array([2., 2., 5., 2., 1., 0., 1., 4., 9.]), 5, 2)"],
+        "ShortTimeFFT": ["sft = signal.ShortTimeFFT(signal.get_window('hann', 4), hop=2, fs=1.)",
+                         "sft.m_num, sft.hop", "sft.stft(cuarray.array([1., 2., 5., 3., 1., 4., 2., 6.])).shape"],
+        "closest_STFT_dual_window": ["dual, alpha = signal.closest_STFT_dual_window(signal.get_window('hann', 4), 2)",
+                                    "dual.shape"],
+    },
+    # The transforms (fft, rfft, ...) live in cuarray/fft/_scipy_backend.py, whose Examples come
+    # with cuarray.fft's; these are the real-to-real transforms and the length helpers.
+    "cuarray.scipy.fft": {
+        "dct": [_R4, "fft.dct(x)", "fft.dct(x, type=3, norm='ortho')"],
+        "idct": [_R4, "fft.idct(fft.dct(x))"],
+        "dst": [_R4, "fft.dst(x)"],
+        "idst": [_R4, "fft.idst(fft.dst(x))"],
+        "dctn": [_R22, "fft.dctn(x)"],
+        "idctn": [_R22, "fft.idctn(fft.dctn(x))"],
+        "dstn": [_R22, "fft.dstn(x)"],
+        "idstn": [_R22, "fft.idstn(fft.dstn(x))"],
+        "next_fast_len": ["fft.next_fast_len(1021)", "fft.next_fast_len(1021, real=True)"],
+        "prev_fast_len": ["fft.prev_fast_len(1021)"],
+    },
+    # A sparse matrix prints differently from SciPy's: its dense form, its nnz.
+    "cuarray.sparse": {
+        "csr_matrix": ["a = sparse.csr_matrix(cuarray.array([[1., 0.], [0., 2.]]))", "a.nnz",
+                       "a @ cuarray.array([1., 1.])", "a.toarray()"],
+        "csr_array": ["a = sparse.csr_array(cuarray.array([[1., 0.], [0., 2.]]))", "a.nnz", "(2 * a).toarray()"],
+        "csc_matrix": ["a = sparse.csc_matrix(cuarray.array([[1., 0.], [3., 2.]]))", "a.indptr", "a.toarray()"],
+        "csc_array": ["a = sparse.csc_array(cuarray.array([[1., 0.], [3., 2.]]))", "a.indices"],
+        "coo_matrix": ["rows, cols = cuarray.array([0, 1]), cuarray.array([1, 0])",
+                       "sparse.coo_matrix((cuarray.array([1., 2.]), (rows, cols)), shape=(2, 2)).toarray()"],
+        "coo_array": ["rows, cols = cuarray.array([0, 1]), cuarray.array([1, 0])",
+                      "sparse.coo_array((cuarray.array([1., 2.]), (rows, cols)), shape=(2, 2)).toarray()"],
+        "dia_matrix": ["data, offsets = cuarray.array([[1., 2., 3.]]), cuarray.array([1])",
+                       "sparse.dia_matrix((data, offsets), shape=(3, 3)).toarray()"],
+        "dia_array": ["data, offsets = cuarray.array([[1., 2., 3.]]), cuarray.array([0])",
+                      "sparse.dia_array((data, offsets), shape=(3, 3)).toarray()"],
+        "eye": ["sparse.eye(3, k=1).toarray()"],
+        "eye_array": ["sparse.eye_array(2, format='csr').toarray()"],
+        "identity": ["sparse.identity(2).toarray()"],
+        "diags": ["sparse.diags([1., -2., 1.], [-1, 0, 1], shape=(3, 3)).toarray()"],
+        "diags_array": ["sparse.diags_array([1., -2., 1.], offsets=[-1, 0, 1], shape=(3, 3)).toarray()"],
+        "spdiags": ["data = cuarray.array([[1., 2., 3.], [4., 5., 6.]])",
+                    "sparse.spdiags(data, [0, 1], 3, 3).toarray()"],
+        "random": ["s = sparse.random(4, 5, density=0.25, format='csr')", "s.shape, s.nnz"],
+        "random_array": ["s = sparse.random_array((4, 5), density=0.25, format='csr')", "s.shape, s.nnz"],
+        "rand": ["s = sparse.rand(4, 5, density=0.25, format='csr')", "s.shape, s.nnz"],
+        "kron": ["sparse.kron(sparse.eye(2), cuarray.array([[1., 2.], [3., 4.]])).toarray()"],
+        "kronsum": ["a = sparse.csr_matrix(cuarray.array([[1., 2.], [3., 4.]]))",
+                    "sparse.kronsum(a, sparse.identity(2)).toarray()"],
+        "hstack": [_ROW, "sparse.hstack([a, a]).toarray()"],
+        "vstack": [_ROW, "sparse.vstack([a, a]).toarray()"],
+        "bmat": [_ROW, "sparse.bmat([[a, None], [None, a]]).toarray()"],
+        "block_diag": [_ROW, "sparse.block_diag([a, a]).toarray()"],
+        "find": ["rows, cols, values = sparse.find(sparse.csr_matrix(cuarray.array([[0., 3.], [4., 0.]])))",
+                 "rows", "cols", "values"],
+        "tril": ["sparse.tril(sparse.csr_matrix(cuarray.array([[1., 2.], [3., 4.]]))).toarray()"],
+        "triu": ["sparse.triu(sparse.csr_matrix(cuarray.array([[1., 2.], [3., 4.]]))).toarray()"],
+        "issparse": ["sparse.issparse(sparse.eye(2)), sparse.issparse(cuarray.eye(2))"],
+        "isspmatrix": ["sparse.isspmatrix(sparse.csr_matrix(cuarray.eye(2))), sparse.isspmatrix(cuarray.eye(2))"],
+        "isspmatrix_csr": ["sparse.isspmatrix_csr(sparse.csr_matrix(cuarray.eye(2)))"],
+        "isspmatrix_csc": ["sparse.isspmatrix_csc(sparse.csr_matrix(cuarray.eye(2)))"],
+        "isspmatrix_coo": ["sparse.isspmatrix_coo(sparse.coo_matrix(cuarray.eye(2)))"],
+        "isspmatrix_dia": ["sparse.isspmatrix_dia(sparse.dia_matrix(cuarray.eye(2)))"],
+        "sparray": ["isinstance(sparse.csr_array(cuarray.eye(2)), sparse.sparray)"],
+        "spmatrix": ["isinstance(sparse.csr_matrix(cuarray.eye(2)), sparse.spmatrix)"],
+        "save_npz": _NPZ,
+        "load_npz": _NPZ,
+    },
+    "cuarray.sparse.linalg": {
+        "cg": ["from cuarray import sparse", _SPD, _SB, "x, info = splinalg.cg(a, b)",
+               "cuarray.round(x, 4), int(info)"],
+        "bicgstab": ["from cuarray import sparse", _SPD, _SB, "x, info = splinalg.bicgstab(a, b)",
+                     "cuarray.round(x, 4), int(info)"],
+        "gmres": ["from cuarray import sparse", _SPD, _SB, "x, info = splinalg.gmres(a, b)",
+                  "cuarray.round(x, 4), int(info)"],
+        "minres": ["from cuarray import sparse", _SPD, _SB, "x, info = splinalg.minres(a, b)",
+                   "cuarray.round(x, 4), int(info)"],
+        "lsqr": ["from cuarray import sparse", _SPD, _SB, "x = splinalg.lsqr(a, b)[0]", "cuarray.round(x, 4)"],
+        "lsmr": ["from cuarray import sparse", _SPD, _SB, "x = splinalg.lsmr(a, b)[0]", "cuarray.round(x, 4)"],
+        "spsolve_triangular": ["from cuarray import sparse",
+                               "a = sparse.csr_matrix(cuarray.array([[2., 0.], [1., 4.]]))",
+                               "splinalg.spsolve_triangular(a, cuarray.array([2., 9.]))"],
+        "norm": ["from cuarray import sparse", _SPD, "round(float(splinalg.norm(a)), 6)", "splinalg.norm(a, axis=1)"],
+        "eigsh": ["from cuarray import sparse", "a = sparse.diags([1., 2., 3., 4., 5., 6.]).tocsr()",
+                  "w = splinalg.eigsh(a, k=2, return_eigenvectors=False)", "cuarray.round(cuarray.sort(w), 6)"],
+        "svds": ["from cuarray import sparse", "a = sparse.diags([1., 2., 3., 4., 5., 6.]).tocsr()",
+                 "s = splinalg.svds(a, k=2, return_singular_vectors=False)", "cuarray.round(cuarray.sort(s), 6)"],
+        "LinearOperator": ["op = splinalg.LinearOperator((2, 2), matvec=lambda v: 2 * v)", "op.shape",
+                           "op.matvec(cuarray.array([1., 2.]))"],
+        "aslinearoperator": ["from cuarray import sparse", _SPD, "op = splinalg.aslinearoperator(a)",
+                             "op.matvec(cuarray.array([1., 1.]))"],
+    },
+}
+
+
+class _Counterpart(types.ModuleType):
+    """`cuarray` (or one of its namespaces) standing for NumPy's or SciPy's module, as in
+    tests/test_docstring_examples.py: namespaces resolve to stand-ins of their own."""
+
+    _OF = {"cuarray": "numpy", "cuarray.scipy": "scipy", "cuarray.sparse": "scipy.sparse"}
+    _SUB = {"cuarray.linalg", "cuarray.fft", "cuarray.random", "cuarray.scipy", "cuarray.sparse",
+            "cuarray.sparse.linalg"} | {ns for ns in HEADS}
+
+    def __init__(self, modname):
+        super().__init__(modname)
+        self._modname = modname
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        sub = self._modname + "." + name
+        if sub in self._SUB:
+            return _Counterpart(sub)
+        prefix = max((p for p in self._OF if self._modname == p or self._modname.startswith(p + ".")), key=len)
+        target = importlib.import_module(self._OF[prefix] + self._modname[len(prefix):])
+        if target is numpy and name in _NumPyAsCuarray._GONE:
+            return _NumPyAsCuarray._GONE[name]
+        return getattr(target, name)
+
+
 class _NumPyAsCuarray:
     """`cuarray` in the example lines, standing for NumPy; names NumPy has dropped are spelled
     as cuarray's docstring says they are computed."""
@@ -283,18 +838,53 @@ class _NumPyAsCuarray:
         return self._GONE.get(name) or getattr(numpy, name)
 
 
-def section(lines, indent="    "):
-    """The Examples section (its lines, indented) with NumPy's printed output."""
-    ns = {"cuarray": _NumPyAsCuarray()}
+def _check_stable(src, ns, text):
+    """Warn where the printed answer would change if the GPU's floats differed from the host's by
+    a few units in the last place (a value at a rounding boundary of the 8 printed digits)."""
+    try:
+        value = eval(compile(src, "<example>", "eval"), ns)
+    except SyntaxError:
+        return
+    if isinstance(value, float) and not src.startswith("round("):
+        print("float repr (17 digits), round it:", src, file=sys.stderr)
+        return
+    a = numpy.asarray(value) if isinstance(value, (numpy.ndarray, numpy.generic)) else None
+    if a is None or a.dtype.kind not in "fc" or a.size == 0:
+        return
+    parts = (a.real, a.imag) if a.dtype.kind == "c" else (a,)
+    for part in parts:
+        # a zero among non-integers may be an exact zero here and 1e-17 (or -0.) on the GPU
+        if (part == 0).any() and (part != numpy.round(part)).any() or numpy.signbit(part[part == 0]).any():
+            print("check the zeros:", src, repr(a), file=sys.stderr)
+    for f in (1 + 4e-15, 1 - 4e-15):
+        if repr(a * f) != repr(a):
+            print("fragile print:", src, repr(a), file=sys.stderr)
+            return
+
+
+def section(lines, indent="    ", namespace="cuarray"):
+    """The Examples section (its lines, indented) with NumPy's (SciPy's) printed output."""
+    ns = {"cuarray": _NumPyAsCuarray() if namespace == "cuarray" else _Counterpart("cuarray")}
     out = [indent + "Examples", indent + "--------", indent + ">>> import cuarray"]
+    if namespace in HEADS:
+        m = re.match(r"from (\S+) import (\w+)(?: as (\w+))?$", HEADS[namespace])
+        ns[m[3] or m[2]] = _Counterpart(m[1] + "." + m[2])
+        out.append(indent + ">>> " + HEADS[namespace])
     with warnings.catch_warnings(), numpy.printoptions(legacy=False):
         warnings.simplefilter("error")  # a deprecated call has no place in an example
         for src in lines:
-            out.append(indent + ">>> " + src)
+            first, *rest = src.split("\n")
+            out += [indent + ">>> " + first] + [indent + "... " + ln for ln in rest]
+            src += "\n" if rest else ""
+            m = re.match(r"from (cuarray\S*) import (\w+)(?: as (\w+))?$", src)
+            if m:  # a second namespace's import (sparse.linalg's examples import sparse too)
+                ns[m[3] or m[2]] = _Counterpart(m[1] + "." + m[2])
+                continue
             buf = io.StringIO()
             with contextlib.redirect_stdout(buf):
                 exec(compile(src, "<example>", "single"), ns)
             text = buf.getvalue().rstrip("\n")
+            _check_stable(src, ns, text)
             if text:
                 out += [indent + (ln.rstrip() or "<BLANKLINE>") for ln in text.split("\n")]
     return out
@@ -313,6 +903,22 @@ def write_ufunc_table():
         f.writelines(rows)
         f.write("}\n")
     print("wrote", os.path.relpath(UFUNC_TABLE, ROOT), len(rows), "ufuncs")
+
+
+def write_special_ufunc_table():
+    rows = []
+    for name in sorted(SPECIAL_UFUNCS):
+        body = "\n".join(section(SPECIAL_UFUNCS[name], namespace="cuarray.scipy.special"))
+        assert '"""' not in body and "\\" not in body, name
+        rows.append('    "{}": """\n\n{}\n    """,\n'.format(name, body))
+    with open(SPECIAL_UFUNC_TABLE, "w") as f:
+        f.write('"""The Examples section of each special ufunc\'s docstring, by the ufunc\'s name: special_ufunc\n'
+                "appends it. Written by `python -m scripts.docstring_examples special-ufuncs` (the input lines\n"
+                "are there, the output is SciPy's): edit the lines there and run it, not this file.\"\"\"\n\n"
+                "EXAMPLES = {\n")
+        f.writelines(rows)
+        f.write("}\n")
+    print("wrote", os.path.relpath(SPECIAL_UFUNC_TABLE, ROOT), len(rows), "ufuncs")
 
 
 def _docstring_node(obj):
@@ -335,12 +941,12 @@ def _docstring_node(obj):
     raise LookupError("no docstring literal for {}".format(obj.__qualname__))
 
 
-def insert_routine_sections(names):
-    import cuarray
-
+def insert_routine_sections(names, namespace="cuarray"):
+    module = importlib.import_module(namespace)
+    table = ROUTINES if namespace == "cuarray" else SCIPY_ROUTINES[namespace]
     done = []
     for name in names:
-        obj = getattr(cuarray, name)
+        obj = getattr(module, name)
         if "\n    Examples\n    --------\n" in (obj.__doc__ or ""):
             continue
         path, expr = _docstring_node(obj)
@@ -353,7 +959,7 @@ def insert_routine_sections(names):
         head = end[:literal_end - 3].rstrip()
         tail = end[literal_end:]
         new = [] if not head.strip() else [head]
-        new += [""] + section(ROUTINES[name], indent) + [indent + '"""' + tail]
+        new += [""] + section(table[name], indent, namespace) + [indent + '"""' + tail]
         src[expr.end_lineno - 1:expr.end_lineno] = new
         with open(path, "w") as f:
             f.write("\n".join(src))
@@ -365,7 +971,11 @@ if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else ""
     if what == "ufuncs":
         write_ufunc_table()
+    elif what == "special-ufuncs":
+        write_special_ufunc_table()
     elif what == "routines":
         insert_routine_sections(sys.argv[2:] or list(ROUTINES))
+    elif what in SCIPY_ROUTINES:  # e.g. `cuarray.scipy.linalg [names]`
+        insert_routine_sections(sys.argv[2:] or list(SCIPY_ROUTINES[what]), what)
     else:
         sys.exit(__doc__)

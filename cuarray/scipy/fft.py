@@ -108,42 +108,120 @@ def _r2r_axes(kind, inverse, x, type, s, axes, norm, orthogonalize):  # noqa: A0
 
 
 def dct(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, orthogonalize=None):  # noqa: A002
-    """See `scipy.fft.dct` (cuFFT; `overwrite_x` and `workers` are ignored)."""
+    """See `scipy.fft.dct` (cuFFT; `overwrite_x` and `workers` are ignored).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> x = cuarray.array([1., 2., 5., 3.])
+    >>> fft.dct(x)
+    array([22.        , -5.99161872, -4.24264069,  4.01254347])
+    >>> fft.dct(x, type=3, norm='ortho')
+    array([ 5.11835712, -3.41864835, -0.58135165,  0.88164288])
+    """
     return _r2r_axis("dct", False, x, type, n, axis, norm, orthogonalize)
 
 
 def idct(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, orthogonalize=None):  # noqa: A002
-    """See `scipy.fft.idct`."""
+    """See `scipy.fft.idct`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> x = cuarray.array([1., 2., 5., 3.])
+    >>> fft.idct(fft.dct(x))
+    array([1., 2., 5., 3.])
+    """
     return _r2r_axis("dct", True, x, type, n, axis, norm, orthogonalize)
 
 
 def dst(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, orthogonalize=None):  # noqa: A002
-    """See `scipy.fft.dst`."""
+    """See `scipy.fft.dst`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> x = cuarray.array([1., 2., 5., 3.])
+    >>> fft.dst(x)
+    array([15.99578091, -7.07106781,  2.03346821,  2.        ])
+    """
     return _r2r_axis("dst", False, x, type, n, axis, norm, orthogonalize)
 
 
 def idst(x, type=2, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, orthogonalize=None):  # noqa: A002
-    """See `scipy.fft.idst`."""
+    """See `scipy.fft.idst`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> x = cuarray.array([1., 2., 5., 3.])
+    >>> fft.idst(fft.dst(x))
+    array([1., 2., 5., 3.])
+    """
     return _r2r_axis("dst", True, x, type, n, axis, norm, orthogonalize)
 
 
 def dctn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, orthogonalize=None):  # noqa: A002
-    """See `scipy.fft.dctn` (one 1-D transform per axis)."""
+    """See `scipy.fft.dctn` (one 1-D transform per axis).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> x = cuarray.array([[1., 2.], [5., 3.]])
+    >>> fft.dctn(x)
+    array([[ 44.        ,   2.82842712],
+           [-14.14213562,  -6.        ]])
+    """
     return _r2r_axes("dct", False, x, type, s, axes, norm, orthogonalize)
 
 
 def idctn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, orthogonalize=None):  # noqa: A002
-    """See `scipy.fft.idctn`."""
+    """See `scipy.fft.idctn`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> x = cuarray.array([[1., 2.], [5., 3.]])
+    >>> fft.idctn(fft.dctn(x))
+    array([[1., 2.],
+           [5., 3.]])
+    """
     return _r2r_axes("dct", True, x, type, s, axes, norm, orthogonalize)
 
 
 def dstn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, orthogonalize=None):  # noqa: A002
-    """See `scipy.fft.dstn`."""
+    """See `scipy.fft.dstn`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> x = cuarray.array([[1., 2.], [5., 3.]])
+    >>> fft.dstn(x)
+    array([[ 22.        ,   2.82842712],
+           [-14.14213562, -12.        ]])
+    """
     return _r2r_axes("dst", False, x, type, s, axes, norm, orthogonalize)
 
 
 def idstn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=None, orthogonalize=None):  # noqa: A002
-    """See `scipy.fft.idstn`."""
+    """See `scipy.fft.idstn`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> x = cuarray.array([[1., 2.], [5., 3.]])
+    >>> fft.idstn(fft.dstn(x))
+    array([[1., 2.],
+           [5., 3.]])
+    """
     return _r2r_axes("dst", True, x, type, s, axes, norm, orthogonalize)
 
 
@@ -156,12 +234,30 @@ def _smooth(n: int) -> bool:
 
 def next_fast_len(target, real=False):
     """See `scipy.fft.next_fast_len`: the smallest 7-smooth (2^a 3^b 5^c 7^d) length >= target,
-    cuFFT's fast sizes (SciPy's answer is pocketfft's: 11-smooth, 5-smooth for real), as CuPy's."""
+    cuFFT's fast sizes (SciPy's answer is pocketfft's: 11-smooth, 5-smooth for real), as CuPy's.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> fft.next_fast_len(1021)
+    1024
+    >>> fft.next_fast_len(1021, real=True)
+    1024
+    """
     return _fast_len(target, 1)
 
 
 def prev_fast_len(target, real=False):
-    """See `scipy.fft.prev_fast_len`: the largest 7-smooth length <= target (cuFFT's sizes)."""
+    """See `scipy.fft.prev_fast_len`: the largest 7-smooth length <= target (cuFFT's sizes).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> fft.prev_fast_len(1021)
+    1008
+    """
     return _fast_len(target, -1)
 
 

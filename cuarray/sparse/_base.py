@@ -44,12 +44,28 @@ def container(fmt: str, is_array: bool):
 
 
 def issparse(x) -> bool:
-    """See `scipy.sparse.issparse` (cuarray sparse matrices and arrays)."""
+    """See `scipy.sparse.issparse` (cuarray sparse matrices and arrays).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> sparse.issparse(sparse.eye(2)), sparse.issparse(cuarray.eye(2))
+    (True, False)
+    """
     return isinstance(x, _spbase)
 
 
 def isspmatrix(x) -> bool:
-    """See `scipy.sparse.isspmatrix`: a sparse matrix (not a sparse array)."""
+    """See `scipy.sparse.isspmatrix`: a sparse matrix (not a sparse array).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> sparse.isspmatrix(sparse.csr_matrix(cuarray.eye(2))), sparse.isspmatrix(cuarray.eye(2))
+    (True, False)
+    """
     return isinstance(x, spmatrix)
 
 
@@ -426,7 +442,15 @@ class _spbase:
 
 
 class spmatrix:
-    """Marker of the sparse *matrix* classes: `*` and `**` are matrix products, reductions 2-D."""
+    """Marker of the sparse *matrix* classes: `*` and `**` are matrix products, reductions 2-D.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> isinstance(sparse.csr_matrix(cuarray.eye(2)), sparse.spmatrix)
+    True
+    """
 
     def __mul__(self, other):
         if _sputils.isscalarlike(other):
@@ -469,7 +493,15 @@ class spmatrix:
 
 
 class sparray:
-    """Marker of the sparse *array* classes: `*` and `**` are elementwise."""
+    """Marker of the sparse *array* classes: `*` and `**` are elementwise.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> isinstance(sparse.csr_array(cuarray.eye(2)), sparse.sparray)
+    True
+    """
 
     def __mul__(self, other):
         return self.multiply(other)

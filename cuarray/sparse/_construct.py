@@ -44,17 +44,45 @@ def _eye(m, n, k, dtype, format, is_array):  # noqa: A002
 
 
 def eye(m, n=None, k=0, dtype=float, format=None):  # noqa: A002
-    """See `scipy.sparse.eye` (a sparse matrix)."""
+    """See `scipy.sparse.eye` (a sparse matrix).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> sparse.eye(3, k=1).toarray()
+    array([[0., 1., 0.],
+           [0., 0., 1.],
+           [0., 0., 0.]])
+    """
     return _eye(m, n, k, dtype, format, False)
 
 
 def eye_array(m, n=None, *, k=0, dtype=float, format=None):  # noqa: A002
-    """See `scipy.sparse.eye_array`."""
+    """See `scipy.sparse.eye_array`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> sparse.eye_array(2, format='csr').toarray()
+    array([[1., 0.],
+           [0., 1.]])
+    """
     return _eye(m, n, k, dtype, format, True)
 
 
 def identity(n, dtype="d", format=None):  # noqa: A002
-    """See `scipy.sparse.identity`."""
+    """See `scipy.sparse.identity`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> sparse.identity(2).toarray()
+    array([[1., 0.],
+           [0., 1.]])
+    """
     return _eye(n, n, 0, dtype, format, False)
 
 
@@ -91,17 +119,48 @@ def _diags(diagonals, offsets, shape, format, dtype, is_array):  # noqa: A002
 
 
 def diags(diagonals, offsets=0, shape=None, format=None, dtype=None):  # noqa: A002
-    """See `scipy.sparse.diags` (diagonals: cuarray arrays or scalars)."""
+    """See `scipy.sparse.diags` (diagonals: cuarray arrays or scalars).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> sparse.diags([1., -2., 1.], [-1, 0, 1], shape=(3, 3)).toarray()
+    array([[-2.,  1.,  0.],
+           [ 1., -2.,  1.],
+           [ 0.,  1., -2.]])
+    """
     return _diags(diagonals, offsets, shape, format, dtype, False)
 
 
 def diags_array(diagonals, /, *, offsets=0, shape=None, format=None, dtype=None):  # noqa: A002
-    """See `scipy.sparse.diags_array`."""
+    """See `scipy.sparse.diags_array`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> sparse.diags_array([1., -2., 1.], offsets=[-1, 0, 1], shape=(3, 3)).toarray()
+    array([[-2.,  1.,  0.],
+           [ 1., -2.,  1.],
+           [ 0.,  1., -2.]])
+    """
     return _diags(diagonals, offsets, shape, format, dtype, True)
 
 
 def spdiags(data, diags, m=None, n=None, format=None):  # noqa: A002
-    """See `scipy.sparse.spdiags` (`data` a 2-D cuarray array, one row per diagonal)."""
+    """See `scipy.sparse.spdiags` (`data` a 2-D cuarray array, one row per diagonal).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> data = cuarray.array([[1., 2., 3.], [4., 5., 6.]])
+    >>> sparse.spdiags(data, [0, 1], 3, 3).toarray()
+    array([[1., 5., 0.],
+           [0., 2., 6.],
+           [0., 0., 3.]])
+    """
     if m is None and n is None:
         m = n = data.shape[1]
     elif n is None:
@@ -135,19 +194,46 @@ def _random(m, n, density, format, dtype, random_state, is_array):  # noqa: A002
 def random(m, n, density=0.01, format="coo", dtype=None, random_state=None, data_rvs=None):  # noqa: A002
     """See `scipy.sparse.random`: `density * m * n` distinct cells, values uniform in [0, 1)
     (integers in [-100, 100)). `random_state` is a seed or a cuarray Generator; `data_rvs` is
-    not supported. Values differ from SciPy's (another generator)."""
+    not supported. Values differ from SciPy's (another generator).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> s = sparse.random(4, 5, density=0.25, format='csr')
+    >>> s.shape, s.nnz
+    ((4, 5), 5)
+    """
     if data_rvs is not None:
         raise NotImplementedError("data_rvs is not supported; scale the result's data instead")
     return _random(m, n, density, format, dtype, random_state, False)
 
 
 def rand(m, n, density=0.01, format="coo", dtype=None, random_state=None):  # noqa: A002
-    """See `scipy.sparse.rand`."""
+    """See `scipy.sparse.rand`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> s = sparse.rand(4, 5, density=0.25, format='csr')
+    >>> s.shape, s.nnz
+    ((4, 5), 5)
+    """
     return _random(m, n, density, format, dtype, random_state, False)
 
 
 def random_array(shape, *, density=0.01, format="coo", dtype=None, random_state=None, data_sampler=None):  # noqa: A002
-    """See `scipy.sparse.random_array` (2-D)."""
+    """See `scipy.sparse.random_array` (2-D).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> s = sparse.random_array((4, 5), density=0.25, format='csr')
+    >>> s.shape, s.nnz
+    ((4, 5), 5)
+    """
     if data_sampler is not None:
         raise NotImplementedError("data_sampler is not supported")
     m, n = _sputils.check_shape(shape)
@@ -155,7 +241,18 @@ def random_array(shape, *, density=0.01, format="coo", dtype=None, random_state=
 
 
 def kron(A, B, format=None):  # noqa: A002
-    """See `scipy.sparse.kron` (both operands sparse or cuarray 2-D arrays); COO by default."""
+    """See `scipy.sparse.kron` (both operands sparse or cuarray 2-D arrays); COO by default.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> sparse.kron(sparse.eye(2), cuarray.array([[1., 2.], [3., 4.]])).toarray()
+    array([[1., 2., 0., 0.],
+           [3., 4., 0., 0.],
+           [0., 0., 1., 2.],
+           [0., 0., 3., 4.]])
+    """
     is_array = isinstance(A, sparray) or isinstance(B, sparray)
     a = (A if issparse(A) else container("coo", is_array)(A)).tocoo()
     b = (B if issparse(B) else container("coo", is_array)(B)).tocoo()
@@ -170,7 +267,19 @@ def kron(A, B, format=None):  # noqa: A002
 
 
 def kronsum(A, B, format=None):  # noqa: A002
-    """See `scipy.sparse.kronsum`: kron(I_n, A) + kron(B, I_m) for square A (m x m), B (n x n)."""
+    """See `scipy.sparse.kronsum`: kron(I_n, A) + kron(B, I_m) for square A (m x m), B (n x n).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_matrix(cuarray.array([[1., 2.], [3., 4.]]))
+    >>> sparse.kronsum(a, sparse.identity(2)).toarray()
+    array([[2., 2., 0., 0.],
+           [3., 5., 0., 0.],
+           [0., 0., 2., 2.],
+           [0., 0., 3., 5.]])
+    """
     if A.shape[0] != A.shape[1] or B.shape[0] != B.shape[1]:
         raise ValueError("A and B must be square")
     is_array = isinstance(A, sparray) or isinstance(B, sparray)
@@ -181,7 +290,17 @@ def kronsum(A, B, format=None):  # noqa: A002
 
 
 def bmat(blocks, format=None, dtype=None):  # noqa: A002
-    """See `scipy.sparse.bmat` (blocks: a 2-D list of sparse matrices or None)."""
+    """See `scipy.sparse.bmat` (blocks: a 2-D list of sparse matrices or None).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_matrix(cuarray.array([[1., 2.]]))
+    >>> sparse.bmat([[a, None], [None, a]]).toarray()
+    array([[1., 2., 0., 0.],
+           [0., 0., 1., 2.]])
+    """
     blocks = [list(r) for r in blocks]
     if not blocks or any(len(r) != len(blocks[0]) for r in blocks):
         raise ValueError("blocks must be 2-D")
@@ -224,17 +343,46 @@ def bmat(blocks, format=None, dtype=None):  # noqa: A002
 
 
 def hstack(blocks, format=None, dtype=None):  # noqa: A002
-    """See `scipy.sparse.hstack`."""
+    """See `scipy.sparse.hstack`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_matrix(cuarray.array([[1., 2.]]))
+    >>> sparse.hstack([a, a]).toarray()
+    array([[1., 2., 1., 2.]])
+    """
     return bmat([list(blocks)], format=format, dtype=dtype)
 
 
 def vstack(blocks, format=None, dtype=None):  # noqa: A002
-    """See `scipy.sparse.vstack`."""
+    """See `scipy.sparse.vstack`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_matrix(cuarray.array([[1., 2.]]))
+    >>> sparse.vstack([a, a]).toarray()
+    array([[1., 2.],
+           [1., 2.]])
+    """
     return bmat([[b] for b in blocks], format=format, dtype=dtype)
 
 
 def block_diag(mats, format=None, dtype=None):  # noqa: A002
-    """See `scipy.sparse.block_diag`."""
+    """See `scipy.sparse.block_diag`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_matrix(cuarray.array([[1., 2.]]))
+    >>> sparse.block_diag([a, a]).toarray()
+    array([[1., 2., 0., 0.],
+           [0., 0., 1., 2.]])
+    """
     mats = list(mats)
     rows = [[m if i == j else None for j in range(len(mats))] for i, m in enumerate(mats)]
     for i, m in enumerate(mats):  # the off-diagonal sizes come from the diagonal blocks

@@ -23,7 +23,20 @@ _I64 = numpy.dtype(numpy.int64)
 
 
 def find(A):
-    """(row, col, values) of the nonzero entries of A, duplicates summed, in row-major order."""
+    """(row, col, values) of the nonzero entries of A, duplicates summed, in row-major order.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> rows, cols, values = sparse.find(sparse.csr_matrix(cuarray.array([[0., 3.], [4., 0.]])))
+    >>> rows
+    array([0, 1], dtype=int32)
+    >>> cols
+    array([1, 0], dtype=int32)
+    >>> values
+    array([3., 4.])
+    """
     if not issparse(A):
         A = coo_matrix(A)
     c = A.tocsr(copy=True)
@@ -45,12 +58,30 @@ def _triangle(A, k, format, lower):  # noqa: A002
 
 
 def tril(A, k=0, format=None):  # noqa: A002
-    """See `scipy.sparse.tril` (COO unless `format` says otherwise)."""
+    """See `scipy.sparse.tril` (COO unless `format` says otherwise).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> sparse.tril(sparse.csr_matrix(cuarray.array([[1., 2.], [3., 4.]]))).toarray()
+    array([[1., 0.],
+           [3., 4.]])
+    """
     return _triangle(A, k, format, True)
 
 
 def triu(A, k=0, format=None):  # noqa: A002
-    """See `scipy.sparse.triu`."""
+    """See `scipy.sparse.triu`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> sparse.triu(sparse.csr_matrix(cuarray.array([[1., 2.], [3., 4.]]))).toarray()
+    array([[1., 2.],
+           [0., 4.]])
+    """
     return _triangle(A, k, format, False)
 
 

@@ -205,14 +205,42 @@ class _coo_base(_spbase):
 
 @register
 class coo_array(sparray, _coo_base):
-    """See `scipy.sparse.coo_array` (2-D)."""
+    """See `scipy.sparse.coo_array` (2-D).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> rows, cols = cuarray.array([0, 1]), cuarray.array([1, 0])
+    >>> sparse.coo_array((cuarray.array([1., 2.]), (rows, cols)), shape=(2, 2)).toarray()
+    array([[0., 1.],
+           [2., 0.]])
+    """
 
 
 @register
 class coo_matrix(spmatrix, _coo_base):
-    """See `scipy.sparse.coo_matrix`."""
+    """See `scipy.sparse.coo_matrix`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> rows, cols = cuarray.array([0, 1]), cuarray.array([1, 0])
+    >>> sparse.coo_matrix((cuarray.array([1., 2.]), (rows, cols)), shape=(2, 2)).toarray()
+    array([[0., 1.],
+           [2., 0.]])
+    """
 
 
 def isspmatrix_coo(x) -> bool:
-    """See `scipy.sparse.isspmatrix_coo`."""
+    """See `scipy.sparse.isspmatrix_coo`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> sparse.isspmatrix_coo(sparse.coo_matrix(cuarray.eye(2)))
+    True
+    """
     return isinstance(x, coo_matrix)

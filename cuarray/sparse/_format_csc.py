@@ -24,14 +24,43 @@ class _csc_base(_cs_matrix):
 
 @register
 class csc_array(sparray, _csc_base):
-    """See `scipy.sparse.csc_array`."""
+    """See `scipy.sparse.csc_array`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> a = sparse.csc_array(cuarray.array([[1., 0.], [3., 2.]]))
+    >>> a.indices
+    array([0, 1, 1], dtype=int32)
+    """
 
 
 @register
 class csc_matrix(spmatrix, _csc_base):
-    """See `scipy.sparse.csc_matrix`."""
+    """See `scipy.sparse.csc_matrix`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> a = sparse.csc_matrix(cuarray.array([[1., 0.], [3., 2.]]))
+    >>> a.indptr
+    array([0, 2, 3], dtype=int32)
+    >>> a.toarray()
+    array([[1., 0.],
+           [3., 2.]])
+    """
 
 
 def isspmatrix_csc(x) -> bool:
-    """See `scipy.sparse.isspmatrix_csc`."""
+    """See `scipy.sparse.isspmatrix_csc`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> sparse.isspmatrix_csc(sparse.csr_matrix(cuarray.eye(2)))
+    False
+    """
     return isinstance(x, csc_matrix)

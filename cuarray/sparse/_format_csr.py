@@ -24,14 +24,48 @@ class _csr_base(_cs_matrix):
 
 @register
 class csr_array(sparray, _csr_base):
-    """See `scipy.sparse.csr_array`."""
+    """See `scipy.sparse.csr_array`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_array(cuarray.array([[1., 0.], [0., 2.]]))
+    >>> a.nnz
+    2
+    >>> (2 * a).toarray()
+    array([[2., 0.],
+           [0., 4.]])
+    """
 
 
 @register
 class csr_matrix(spmatrix, _csr_base):
-    """See `scipy.sparse.csr_matrix`."""
+    """See `scipy.sparse.csr_matrix`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_matrix(cuarray.array([[1., 0.], [0., 2.]]))
+    >>> a.nnz
+    2
+    >>> a @ cuarray.array([1., 1.])
+    array([1., 2.])
+    >>> a.toarray()
+    array([[1., 0.],
+           [0., 2.]])
+    """
 
 
 def isspmatrix_csr(x) -> bool:
-    """See `scipy.sparse.isspmatrix_csr`."""
+    """See `scipy.sparse.isspmatrix_csr`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> sparse.isspmatrix_csr(sparse.csr_matrix(cuarray.eye(2)))
+    True
+    """
     return isinstance(x, csr_matrix)

@@ -147,16 +147,46 @@ class _dia_base(_spbase):
 
 @register
 class dia_array(sparray, _dia_base):
-    """See `scipy.sparse.dia_array`."""
+    """See `scipy.sparse.dia_array`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> data, offsets = cuarray.array([[1., 2., 3.]]), cuarray.array([0])
+    >>> sparse.dia_array((data, offsets), shape=(3, 3)).toarray()
+    array([[1., 0., 0.],
+           [0., 2., 0.],
+           [0., 0., 3.]])
+    """
 
 
 @register
 class dia_matrix(spmatrix, _dia_base):
-    """See `scipy.sparse.dia_matrix`."""
+    """See `scipy.sparse.dia_matrix`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> data, offsets = cuarray.array([[1., 2., 3.]]), cuarray.array([1])
+    >>> sparse.dia_matrix((data, offsets), shape=(3, 3)).toarray()
+    array([[0., 2., 0.],
+           [0., 0., 3.],
+           [0., 0., 0.]])
+    """
 
 
 def isspmatrix_dia(x) -> bool:
-    """See `scipy.sparse.isspmatrix_dia`."""
+    """See `scipy.sparse.isspmatrix_dia`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> sparse.isspmatrix_dia(sparse.dia_matrix(cuarray.eye(2)))
+    True
+    """
     return isinstance(x, dia_matrix)
 
 

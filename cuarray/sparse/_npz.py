@@ -8,7 +8,19 @@ __all__ = ["save_npz", "load_npz"]
 
 
 def save_npz(file, matrix, compressed=True):
-    """See `scipy.sparse.save_npz` (copies the matrix to the host, then writes SciPy's file)."""
+    """See `scipy.sparse.save_npz` (copies the matrix to the host, then writes SciPy's file).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), 'a.npz')
+    >>> sparse.save_npz(path, sparse.csr_matrix(cuarray.array([[0., 3.], [4., 0.]])))
+    >>> sparse.load_npz(path).toarray()
+    array([[0., 3.],
+           [4., 0.]])
+    """
     import scipy.sparse as host
 
     host.save_npz(file, matrix.get(), compressed=compressed)
@@ -16,7 +28,19 @@ def save_npz(file, matrix, compressed=True):
 
 def load_npz(file):
     """See `scipy.sparse.load_npz`: the same format and kind (matrix or array) on the device.
-    Formats cuarray lacks (BSR) arrive as CSR."""
+    Formats cuarray lacks (BSR) arrive as CSR.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), 'a.npz')
+    >>> sparse.save_npz(path, sparse.csr_matrix(cuarray.array([[0., 3.], [4., 0.]])))
+    >>> sparse.load_npz(path).toarray()
+    array([[0., 3.],
+           [4., 0.]])
+    """
     import scipy.sparse as host
 
     h = host.load_npz(file)

@@ -56,7 +56,16 @@ def solve(a, b, lower=False, overwrite_a=False, overwrite_b=False, check_finite=
     division, the triangular ones cuBLAS trsm, 'sym'/'her' the general LU on the triangle `lower`
     names mirrored (cuSOLVER has no batched LDL^T), 'banded'/'tridiagonal' the general LU. The
     condition-number LinAlgWarning of SciPy is not emitted (no device read); `check_finite`
-    reads one flag per operand back (a synchronisation)."""
+    reads one flag per operand back (a synchronisation).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> a = cuarray.array([[3., 1.], [1., 2.]])
+    >>> linalg.solve(a, cuarray.array([9., 8.]))
+    array([2., 3.])
+    """
     a, b = as_lapack(a, "solve"), as_lapack(b, "solve")
     kind = _ASSUME.get("gen" if assume_a is None else assume_a)
     if kind is None:
@@ -100,7 +109,16 @@ def solve_banded(l_and_u, ab, b, overwrite_ab=False, overwrite_b=False, check_fi
     rows each). cuSOLVER has no banded solver (gbsv/gtsv): the n x n matrix is assembled on the
     device from its diagonals (one gather) and solved by cuarray.linalg's LU with partial
     pivoting, which is gbsv's factorisation without the band storage. Memory and time are those of
-    a dense n x n solve, so this suits n up to the tens of thousands, not long banded systems."""
+    a dense n x n solve, so this suits n up to the tens of thousands, not long banded systems.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> ab = cuarray.array([[0., 1., 1.], [4., 4., 4.], [1., 1., 0.]])   # one band above, one below
+    >>> linalg.solve_banded((1, 1), ab, cuarray.array([5., 7., 9.]))
+    array([1., 1., 2.])
+    """
     nlower, nupper = (_diagonal_counts(v) for v in l_and_u)
     ab, b, vector = banded_operands(ab, b, "solve_banded")
     width = nlower + nupper + 1
@@ -145,7 +163,16 @@ def solve_banded(l_and_u, ab, b, overwrite_ab=False, overwrite_b=False, check_fi
 def inv(a, overwrite_a=False, check_finite=True, *, assume_a=None, lower=False):
     """See `scipy.linalg.inv` (stacks). `assume_a`: 'diagonal' a reciprocal, the triangular ones
     cuBLAS trsm, 'pos' Cholesky, 'sym'/'her' the LU of the triangle `lower` names mirrored. No
-    condition-number LinAlgWarning (no device read)."""
+    condition-number LinAlgWarning (no device read).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.inv(cuarray.array([[4., 7.], [2., 6.]]))
+    array([[ 0.6, -0.7],
+           [-0.2,  0.4]])
+    """
     structures = (None, "general", "gen", "diagonal", "upper triangular", "lower triangular", "pos", "sym", "her")
     if assume_a not in structures:
         raise KeyError(assume_a)
@@ -173,7 +200,15 @@ def inv(a, overwrite_a=False, check_finite=True, *, assume_a=None, lower=False):
 
 def det(a, overwrite_a=False, check_finite=True):
     """See `scipy.linalg.det`: float64 (complex128) for every input, as SciPy >= 1.17 (single
-    precision input is factored in double). A 0-d array for one matrix."""
+    precision input is factored in double). A 0-d array for one matrix.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> round(float(linalg.det(cuarray.array([[4., 7.], [2., 6.]]))), 6)  # waits for the GPU
+    10.0
+    """
     a = as_lapack(a, "det")
     if a.ndim < 2:
         raise ValueError("The input array must be at least two-dimensional.")
@@ -193,14 +228,31 @@ def _matrix(a, fn, finite):
 
 def svd(a, full_matrices=True, compute_uv=True, overwrite_a=False, check_finite=True, lapack_driver="gesdd"):
     """See `scipy.linalg.svd` (stacks; cuSOLVER's drivers, `lapack_driver` is checked and
-    otherwise ignored)."""
+    otherwise ignored).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> u, s, vh = linalg.svd(cuarray.array([[3., 0.], [4., 5.]]))
+    >>> s
+    array([6.70820393, 2.23606798])
+    """
     if lapack_driver not in ("gesdd", "gesvd"):
         raise ValueError('lapack_driver must be "gesdd" or "gesvd", not "{}"'.format(lapack_driver))
     return _la.svd(_matrix(a, "svd", check_finite), full_matrices=full_matrices, compute_uv=compute_uv)
 
 
 def svdvals(a, overwrite_a=False, check_finite=True):
-    """See `scipy.linalg.svdvals` (stacks)."""
+    """See `scipy.linalg.svdvals` (stacks).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.svdvals(cuarray.array([[3., 0.], [4., 5.]]))
+    array([6.70820393, 2.23606798])
+    """
     return _la.svd(_matrix(a, "svdvals", check_finite), compute_uv=False)
 
 
@@ -211,7 +263,16 @@ def eigh(a, b=None, *, lower=True, eigvals_only=False, overwrite_a=False, overwr
     eigenvalues (one device read; every matrix of a stack must keep as many, as SciPy's stacking
     requires). The generalized problem by Cholesky B = L L^H: type 1 solves C y = w y with
     C = L^-1 A L^-H, x = L^-H y; types 2 and 3 use C = L^H A L, with x = L^-H y (type 2) or
-    x = L y (type 3). `driver` is checked and otherwise ignored."""
+    x = L y (type 3). `driver` is checked and otherwise ignored.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> w, v = linalg.eigh(cuarray.array([[2., 1.], [1., 2.]]))
+    >>> w
+    array([1., 3.])
+    """
     a = as_lapack(a, "eigh")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError('expected square "a" matrix')
@@ -293,7 +354,16 @@ def _rank(s, shape, rcond):
 
 
 def null_space(A, rcond=None, *, overwrite_a=False, check_finite=True, lapack_driver="gesdd"):
-    """See `scipy.linalg.null_space` (stacks of equal rank; the rank is read from the device)."""
+    """See `scipy.linalg.null_space` (stacks of equal rank; the rank is read from the device).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> cuarray.abs(linalg.null_space(cuarray.array([[1., 1.]])))   # the sign is LAPACK's choice
+    array([[0.70710678],
+           [0.70710678]])
+    """
     A = _matrix(A, "null_space", check_finite)
     u, s, vh = _la.svd(A, full_matrices=True)
     num = _rank(s, A.shape, rcond)
@@ -301,7 +371,16 @@ def null_space(A, rcond=None, *, overwrite_a=False, check_finite=True, lapack_dr
 
 
 def orth(A, rcond=None):
-    """See `scipy.linalg.orth` (stacks of equal rank; the rank is read from the device)."""
+    """See `scipy.linalg.orth` (stacks of equal rank; the rank is read from the device).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> cuarray.abs(linalg.orth(cuarray.array([[1., 1.], [1., 1.]])))   # the sign is LAPACK's choice
+    array([[0.70710678],
+           [0.70710678]])
+    """
     A = _matrix(A, "orth", True)
     u, s, vh = _la.svd(A, full_matrices=False)
     return u[..., :, :_rank(s, A.shape, rcond)]
@@ -309,7 +388,19 @@ def orth(A, rcond=None):
 
 def orthogonal_procrustes(A, B, check_finite=True):
     """See `scipy.linalg.orthogonal_procrustes` (stacks, SciPy's batching: the matrices' shapes
-    equal, the leading dimensions broadcast): (R, scale) with R = argmin ||A R - B||."""
+    equal, the leading dimensions broadcast): (R, scale) with R = argmin ||A R - B||.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> a = cuarray.array([[1., 2.], [3., 4.]])
+    >>> r, scale = linalg.orthogonal_procrustes(a, a[:, ::-1])
+    >>> bool(cuarray.allclose(a @ r, a[:, ::-1]))
+    True
+    >>> round(float(scale), 6)
+    30.0
+    """
     A, B = as_lapack(A, "orthogonal_procrustes"), as_lapack(B, "orthogonal_procrustes")
     if A.ndim < 2:
         raise ValueError("expected ndim to be 2, but observed {}".format(A.ndim))

@@ -31,7 +31,16 @@ __all__ = ["cholesky", "eigvalsh", "eig", "eigvals", "polar", "pinv", "norm", "l
 
 def cholesky(a, lower=False, overwrite_a=False, check_finite=True):
     """See `scipy.linalg.cholesky` (stacks; upper factor by default, as SciPy). Only the requested
-    triangle of `a` is read."""
+    triangle of `a` is read.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.cholesky(cuarray.array([[4., 2.], [2., 3.]]))
+    array([[2.        , 1.        ],
+           [0.        , 1.41421356]])
+    """
     a = as_lapack(a, "cholesky")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError("Input array is expected to be square but has the shape: {}.".format(a.shape))
@@ -44,7 +53,15 @@ def cholesky(a, lower=False, overwrite_a=False, check_finite=True):
 
 def eigvalsh(a, b=None, *, lower=True, overwrite_a=False, overwrite_b=False, type=1, check_finite=True,  # noqa: A002
              subset_by_index=None, subset_by_value=None, driver=None):
-    """See `scipy.linalg.eigvalsh`: `eigh(..., eigvals_only=True)`."""
+    """See `scipy.linalg.eigvalsh`: `eigh(..., eigvals_only=True)`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.eigvalsh(cuarray.array([[2., 1.], [1., 2.]]))
+    array([1., 3.])
+    """
     return eigh(a, b, lower=lower, eigvals_only=True, type=type, check_finite=check_finite,
                 subset_by_index=subset_by_index, subset_by_value=subset_by_value, driver=driver)
 
@@ -52,7 +69,17 @@ def eigvalsh(a, b=None, *, lower=True, overwrite_a=False, overwrite_b=False, typ
 def polar(a, side="right"):
     """See `scipy.linalg.polar` (stacks): from the reduced SVD, U = W V^H and P = V S V^H
     ('right') or W S W^H ('left'). The SVD checks that `a` is finite, as SciPy's (one device
-    read)."""
+    read).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> u, p = linalg.polar(cuarray.array([[2., 1.], [1., 2.]]))
+    >>> p
+    array([[2., 1.],
+           [1., 2.]])
+    """
     if side not in ("right", "left"):
         raise ValueError("`side` must be either 'right' or 'left'")
     a = as_lapack(a, "polar")
@@ -71,7 +98,16 @@ def polar(a, side="right"):
 def solveh_banded(ab, b, overwrite_ab=False, overwrite_b=False, lower=False, check_finite=True):
     """See `scipy.linalg.solveh_banded` (stacks). As `solve_banded`: the Hermitian matrix is
     assembled on the device from its diagonals and solved by cuarray.linalg's Cholesky (pbsv's
-    factorisation without band storage; memory and time of a dense n x n solve)."""
+    factorisation without band storage; memory and time of a dense n x n solve).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> ab = cuarray.array([[0., 1., 1.], [4., 4., 4.]])   # the upper band, then the diagonal
+    >>> linalg.solveh_banded(ab, cuarray.array([5., 7., 9.]))
+    array([1., 1., 2.])
+    """
     ab, b, vector = banded_operands(ab, b, "solveh_banded")
     require_finite(check_finite, ab, b)
     char = compute_char(ab, b)
@@ -98,7 +134,16 @@ def eig(a, b=None, left=False, right=True, overwrite_a=False, overwrite_b=False,
     generalized non-symmetric solver, LAPACK's ggev/QZ; for Hermitian `a` and positive definite `b`
     use `eigh(a, b)`, otherwise `eig(solve(b, a))` where `b` is well conditioned, or SciPy on the
     host) and `left=True` (cuSOLVER's geev computes right eigenvectors only; those of `a^H` are
-    the left ones of `a`, for the conjugate eigenvalues)."""
+    the left ones of `a`, for the conjugate eigenvalues).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> w, v = linalg.eig(cuarray.array([[1., 2.], [3., 2.]]))
+    >>> cuarray.sort(w.real)   # the order of the eigenvalues is not defined
+    array([-1.,  4.])
+    """
     if b is not None:
         raise NotImplementedError(
             "eig(a, b): cuSOLVER has no generalized non-symmetric eigensolver (LAPACK's ggev). For a "
@@ -126,7 +171,15 @@ def eig(a, b=None, left=False, right=True, overwrite_a=False, overwrite_b=False,
 
 def eigvals(a, b=None, overwrite_a=False, overwrite_b=False, check_finite=True, homogeneous_eigvals=False):
     """See `scipy.linalg.eigvals` (SciPy 1.18's signature, with `overwrite_b`; complex, as SciPy's;
-    `b` raises NotImplementedError: see `eig`)."""
+    `b` raises NotImplementedError: see `eig`).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> cuarray.sort(linalg.eigvals(cuarray.array([[1., 2.], [3., 2.]])).real)
+    array([-1.,  4.])
+    """
     return eig(a, b, right=False, check_finite=check_finite, homogeneous_eigvals=homogeneous_eigvals)
 
 
@@ -143,7 +196,16 @@ def _homogeneous(w, yes):
 def pinv(a, *, atol=None, rtol=None, return_rank=False, check_finite=True):
     """See `scipy.linalg.pinv` (stacks): from the reduced SVD, singular values above
     atol + rtol max(s) inverted. `return_rank` reads the rank of one matrix (one device read; a
-    NumPy int64, as SciPy 1.18) and keeps a stack's ranks on the device."""
+    NumPy int64, as SciPy 1.18) and keeps a stack's ranks on the device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.pinv(cuarray.array([[1., 2.], [3., 4.], [5., 6.]]))
+    array([[-1.33333333, -0.33333333,  0.66666667],
+           [ 1.08333333,  0.33333333, -0.41666667]])
+    """
     a = as_lapack(a, "pinv")
     if a.ndim < 2:
         raise ValueError("expected matrix")
@@ -165,7 +227,18 @@ def pinv(a, *, atol=None, rtol=None, return_rank=False, check_finite=True):
 
 
 def norm(a, ord=None, axis=None, keepdims=False, check_finite=True):  # noqa: A002
-    """See `scipy.linalg.norm`: `cuarray.linalg.norm`."""
+    """See `scipy.linalg.norm`: `cuarray.linalg.norm`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> a = cuarray.array([[3., 4.], [6., 8.]])
+    >>> round(float(linalg.norm(a[0])), 6)  # waits for the GPU
+    5.0
+    >>> linalg.norm(a, axis=1)
+    array([ 5., 10.])
+    """
     a = as_lapack(a, "norm")
     require_finite(check_finite, a)
     return _norms.norm(a, ord=ord, axis=axis, keepdims=keepdims)
@@ -179,7 +252,19 @@ def lstsq(a, b, cond=None, overwrite_a=False, overwrite_b=False, check_finite=Tr
     an int64 array of the batch shape for a stack (read from the device: one synchronisation);
     residues (the squared column norms of b - a x, the solution's dtype) for an overdetermined
     system, NaN where the rank is deficient, none with 'gelsy' or M <= N; `s` None with 'gelsy'.
-    `lapack_driver` otherwise picks nothing (one algorithm)."""
+    `lapack_driver` otherwise picks nothing (one algorithm).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> a = cuarray.array([[1., 0.], [1., 1.], [1., 2.]])
+    >>> x, residues, rank, s = linalg.lstsq(a, cuarray.array([1., 2., 4.]))
+    >>> x
+    array([0.83333333, 1.5       ])
+    >>> int(rank)
+    2
+    """
     if lapack_driver not in (None, "gelsd", "gelsy", "gelss"):
         raise ValueError('LAPACK driver "{}" is not found'.format(lapack_driver))
     a, b = as_lapack(a, "lstsq"), as_lapack(b, "lstsq")

@@ -38,7 +38,19 @@ def _square(a, fn):
 def lu_factor(a, overwrite_a=False, check_finite=True):
     """See `scipy.linalg.lu_factor` (square or rectangular, stacks). A singular matrix is factored
     without the LinAlgWarning SciPy emits (no device read). The factors of a matrix that contains
-    a NaN (check_finite=False) are all NaN."""
+    a NaN (check_finite=False) are all NaN.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> lu, piv = linalg.lu_factor(cuarray.array([[1., 2.], [3., 4.]]))
+    >>> lu
+    array([[3.        , 4.        ],
+           [0.33333333, 0.66666667]])
+    >>> piv
+    array([1, 1], dtype=int32)
+    """
     a = as_lapack(a, "lu_factor")
     if a.ndim < 2:
         raise ValueError("expected at least a 2-D array, got shape {}".format(a.shape))
@@ -67,7 +79,17 @@ def lu_factor(a, overwrite_a=False, check_finite=True):
 
 def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
     """See `scipy.linalg.lu_solve` (stacks, SciPy's rule: a 1-D `b` is one vector for every
-    matrix, otherwise `b` is a stack of (n, k) blocks broadcast against the factors')."""
+    matrix, otherwise `b` is a stack of (n, k) blocks broadcast against the factors').
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> a = cuarray.array([[1., 2.], [3., 4.]])
+    >>> lu_and_piv = linalg.lu_factor(a)
+    >>> linalg.lu_solve(lu_and_piv, cuarray.array([5., 11.]))
+    array([1., 2.])
+    """
     lu, piv = lu_and_piv
     lu, b, piv = as_lapack(lu, "lu_solve"), as_lapack(b, "lu_solve"), as_array(piv, "lu_solve")
     _square(lu, "lu_solve")
@@ -120,7 +142,20 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False
     from the pivots (one read of min(m, n) int32 per matrix). As SciPy's, P is real (float32 for
     float32/complex64 input, else float64), except for 1 x 1 matrices, where SciPy returns
     ones of the input's dtype (and intp zeros with `p_indices`); an empty input (any axis of
-    length 0) gives SciPy's (..., 0, 0) P or (..., 0) indices."""
+    length 0) gives SciPy's (..., 0, 0) P or (..., 0) indices.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> p, l, u = linalg.lu(cuarray.array([[1., 2.], [3., 4.]]))
+    >>> l
+    array([[1.        , 0.        ],
+           [0.33333333, 1.        ]])
+    >>> u
+    array([[3.        , 4.        ],
+           [0.        , 0.66666667]])
+    """
     a = as_lapack(a, "lu")
     if a.ndim < 2:
         raise ValueError("The input array must be at least two-dimensional.")

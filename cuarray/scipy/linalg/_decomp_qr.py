@@ -68,7 +68,19 @@ def qr(a, overwrite_a=False, lwork=_NO_VALUE, mode="full", pivoting=False, check
     (DeprecationWarning; ValueError for a value SciPy rejects; cuSOLVER sizes its own workspace). `pivoting=True` runs geqp3's
     column-pivoting algorithm on the GPU one column at a time (see `_qr_pivoted`): same P as
     SciPy, far slower than the unpivoted QR for large n. An empty input gives SciPy 1.18's
-    pivots: one (n,) arange, whatever the batch shape."""
+    pivots: one (n,) arange, whatever the batch shape.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> a = cuarray.array([[1., 2.], [3., 4.], [5., 6.]])
+    >>> q, r = linalg.qr(a, mode='economic')
+    >>> bool(cuarray.allclose(q @ r, a))
+    True
+    >>> cuarray.abs(cuarray.diag(r))   # R's signs are LAPACK's choice
+    array([5.91607978, 0.82807867])
+    """
     if mode not in _MODES:
         raise ValueError("Mode argument should be one of {}".format(list(_MODES)))
     a = as_array(a, "qr")

@@ -28,7 +28,16 @@ _THETA13 = 5.371920351148152
 def expm(A):
     """See `scipy.linalg.expm` (square matrices and stacks; the scaling reads one norm from the
     device). Always the degree-13 approximant, where SciPy picks a lower degree for small norms:
-    the results agree to rounding."""
+    the results agree to rounding.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.expm(cuarray.array([[0., 1.], [0., 0.]]))
+    array([[1., 1.],
+           [0., 1.]])
+    """
     A = as_lapack(A, "expm")
     if A.ndim < 2:
         raise LinAlgError("The input array must be at least two-dimensional")

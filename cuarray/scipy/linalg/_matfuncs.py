@@ -99,7 +99,16 @@ def sqrtm(A):
     through eigh; other matrices by the scaled Denman-Beavers iteration after one eigenvalue
     computation (geev) that decides the result type (complex when a real matrix has a negative
     real eigenvalue, as SciPy). A singular matrix gives NaN (the iteration inverts A; SciPy warns
-    and returns a root where one exists); one device read per iteration."""
+    and returns a root where one exists); one device read per iteration.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.sqrtm(cuarray.array([[2., 1.], [1., 2.]]))
+    array([[1.3660254, 0.3660254],
+           [0.3660254, 1.3660254]])
+    """
     a = _square(A, "sqrtm", LinAlgError, "The input array must be at least two-dimensional",
                 "Last 2 dimensions of the array must be square")
     char = _work_char(a.dtype, "sqrtm", double=False)
@@ -124,7 +133,16 @@ def logm(A):
     part is returned real (SciPy's rule, one device read). A float32/float16 matrix with a
     non-real eigenvalue gives complex128, as SciPy's (its single-precision Schur form leaves an
     imaginary part above that rule's double-precision tolerance). A singular matrix gives
-    -inf/NaN where SciPy perturbs it and warns."""
+    -inf/NaN where SciPy perturbs it and warns.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.logm(cuarray.array([[2., 1.], [1., 2.]]))
+    array([[0.54930614, 0.54930614],
+           [0.54930614, 0.54930614]])
+    """
     a = _square(A, "logm", ValueError, "expected a square matrix", "expected a square matrix")
     char = _work_char(a.dtype, "logm", double=True)
     if a.size == 0:
@@ -172,7 +190,16 @@ def _trig_input(A, fn):
 
 
 def cosm(A):
-    """See `scipy.linalg.cosm` (stacks): Re expm(iA) for real A."""
+    """See `scipy.linalg.cosm` (stacks): Re expm(iA) for real A.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.cosm(cuarray.array([[2., 1.], [1., 2.]]))
+    array([[-0.2248451, -0.7651474],
+           [-0.7651474, -0.2248451]])
+    """
     a = _trig_input(A, "cosm")
     if a.dtype.kind == "c":
         return (expm(1j * a) + expm(-1j * a)) * 0.5
@@ -180,7 +207,16 @@ def cosm(A):
 
 
 def sinm(A):
-    """See `scipy.linalg.sinm` (stacks): Im expm(iA) for real A."""
+    """See `scipy.linalg.sinm` (stacks): Im expm(iA) for real A.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.sinm(cuarray.array([[2., 1.], [1., 2.]]))
+    array([[ 0.4912955 , -0.35017549],
+           [-0.35017549,  0.4912955 ]])
+    """
     a = _trig_input(A, "sinm")
     if a.dtype.kind == "c":
         return (expm(1j * a) - expm(-1j * a)) * -0.5j
@@ -188,24 +224,60 @@ def sinm(A):
 
 
 def tanm(A):
-    """See `scipy.linalg.tanm` (stacks): cosm(A)^-1 sinm(A)."""
+    """See `scipy.linalg.tanm` (stacks): cosm(A)^-1 sinm(A).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.tanm(cuarray.array([[0.5, 0.25], [0.25, 0.5]]))
+    array([[0.59346919, 0.33812727],
+           [0.33812727, 0.59346919]])
+    """
     a = _trig_input(A, "tanm")
     return _la.solve(cosm(a), sinm(a))
 
 
 def coshm(A):
-    """See `scipy.linalg.coshm` (stacks)."""
+    """See `scipy.linalg.coshm` (stacks).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.coshm(cuarray.array([[2., 1.], [1., 2.]]))
+    array([[5.80537132, 4.26229068],
+           [4.26229068, 5.80537132]])
+    """
     a = _trig_input(A, "coshm")
     return (expm(a) + expm(-a)) * 0.5
 
 
 def sinhm(A):
-    """See `scipy.linalg.sinhm` (stacks)."""
+    """See `scipy.linalg.sinhm` (stacks).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.sinhm(cuarray.array([[2., 1.], [1., 2.]]))
+    array([[5.59653806, 4.42133687],
+           [4.42133687, 5.59653806]])
+    """
     a = _trig_input(A, "sinhm")
     return (expm(a) - expm(-a)) * 0.5
 
 
 def tanhm(A):
-    """See `scipy.linalg.tanhm` (stacks): coshm(A)^-1 sinhm(A)."""
+    """See `scipy.linalg.tanhm` (stacks): coshm(A)^-1 sinhm(A).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.tanhm(cuarray.array([[2., 1.], [1., 2.]]))
+    array([[0.87832445, 0.1167303 ],
+           [0.1167303 , 0.87832445]])
+    """
     a = _trig_input(A, "tanhm")
     return _la.solve(coshm(a), sinhm(a))

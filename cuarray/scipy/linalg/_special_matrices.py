@@ -36,7 +36,17 @@ def _atleast_1d(x, fn):
 
 
 def toeplitz(c, r=None):
-    """See `scipy.linalg.toeplitz`; leading dimensions of `c` and `r` are batches (SciPy >= 1.17)."""
+    """See `scipy.linalg.toeplitz`; leading dimensions of `c` and `r` are batches (SciPy >= 1.17).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.toeplitz(cuarray.array([1, 2, 3]), cuarray.array([1, 4, 5]))
+    array([[1, 4, 5],
+           [2, 1, 4],
+           [3, 2, 1]])
+    """
     c = _atleast_1d(c, "toeplitz")
     r = conj(c) if r is None else _atleast_1d(r, "toeplitz")
     batch = numpy.broadcast_shapes(c.shape[:-1], r.shape[:-1])
@@ -49,7 +59,17 @@ def toeplitz(c, r=None):
 
 
 def circulant(c):
-    """See `scipy.linalg.circulant`; leading dimensions of `c` are batches."""
+    """See `scipy.linalg.circulant`; leading dimensions of `c` are batches.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.circulant(cuarray.array([1, 2, 3]))
+    array([[1, 3, 2],
+           [2, 1, 3],
+           [3, 2, 1]])
+    """
     c = _atleast_1d(c, "circulant")
     n = c.shape[-1]
     idx = (arange(n)[:, None] - arange(n)[None, :]) % n
@@ -57,7 +77,17 @@ def circulant(c):
 
 
 def hankel(c, r=None):
-    """See `scipy.linalg.hankel` (1-D c and r)."""
+    """See `scipy.linalg.hankel` (1-D c and r).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.hankel(cuarray.array([1, 2, 3]), cuarray.array([3, 4, 5]))
+    array([[1, 2, 3],
+           [2, 3, 4],
+           [3, 4, 5]])
+    """
     c = _vector(c, "hankel")
     r = zeros(c.shape, dtype=c.dtype) if r is None else _vector(r, "hankel")
     m, n = c.shape[0], r.shape[0]
@@ -67,7 +97,17 @@ def hankel(c, r=None):
 
 
 def hilbert(n):
-    """See `scipy.linalg.hilbert`."""
+    """See `scipy.linalg.hilbert`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.hilbert(3)
+    array([[1.        , 0.5       , 0.33333333],
+           [0.5       , 0.33333333, 0.25      ],
+           [0.33333333, 0.25      , 0.2       ]])
+    """
     i = arange(n, dtype=numpy.float64)
     return 1.0 / (i[:, None] + i[None, :] + 1.0)
 
@@ -86,7 +126,17 @@ def invhilbert(n, exact=False):
     rounded binomials: the last bits may differ). exact=True: int64 for n <= 14, as SciPy; for
     larger n SciPy returns an object array of Python ints (entries overflow int64 from n = 15),
     and so does this function: a NumPy object array on the host, since the GPU has no object
-    dtype."""
+    dtype.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.invhilbert(3)
+    array([[   9.,  -36.,   30.],
+           [ -36.,  192., -180.],
+           [  30., -180.,  180.]])
+    """
     rows = [[(-1) ** (i + j) * (i + j + 1) * math.comb(n + i, n - j - 1) * math.comb(n + j, n - i - 1)
              * math.comb(i + j, i) ** 2 for j in range(n)] for i in range(n)]
     if exact and n > 14:
@@ -100,7 +150,18 @@ def invhilbert(n, exact=False):
 
 
 def hadamard(n, dtype=int):
-    """See `scipy.linalg.hadamard` (Sylvester's construction)."""
+    """See `scipy.linalg.hadamard` (Sylvester's construction).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.hadamard(4)
+    array([[ 1,  1,  1,  1],
+           [ 1, -1,  1, -1],
+           [ 1,  1, -1, -1],
+           [ 1, -1, -1,  1]])
+    """
     if n < 1:
         lg2 = 0
     else:
@@ -114,7 +175,16 @@ def hadamard(n, dtype=int):
 
 
 def helmert(n, full=False):
-    """See `scipy.linalg.helmert`."""
+    """See `scipy.linalg.helmert`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.helmert(3)
+    array([[ 0.70710678, -0.70710678,  0.        ],
+           [ 0.40824829,  0.40824829, -0.81649658]])
+    """
     h = numpy.tril(numpy.ones((n, n)), -1) - numpy.diag(numpy.arange(n))
     d = numpy.arange(n) * numpy.arange(1, n + 1)
     h[0] = 1
@@ -124,7 +194,17 @@ def helmert(n, full=False):
 
 
 def leslie(f, s):
-    """See `scipy.linalg.leslie`; leading dimensions of `f` and `s` are batches."""
+    """See `scipy.linalg.leslie`; leading dimensions of `f` and `s` are batches.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.leslie(cuarray.array([0.1, 2., 1.]), cuarray.array([0.2, 0.8]))
+    array([[0.1, 2. , 1. ],
+           [0.2, 0. , 0. ],
+           [0. , 0.8, 0. ]])
+    """
     f, s = _atleast_1d(f, "leslie"), _atleast_1d(s, "leslie")
     if f.shape[-1] != s.shape[-1] + 1:
         raise ValueError("Incorrect lengths for f and s. The length of s along "
@@ -142,7 +222,16 @@ def leslie(f, s):
 
 def companion(a):
     """See `scipy.linalg.companion`; leading dimensions are batches (a zero first coefficient is
-    checked with one device read)."""
+    checked with one device read).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.companion(cuarray.array([1., -3., 2.]))
+    array([[ 3., -2.],
+           [ 1.,  0.]])
+    """
     a = _atleast_1d(a, "companion")
     n = a.shape[-1]
     if n < 2:
@@ -156,7 +245,17 @@ def companion(a):
 
 
 def block_diag(*arrs):
-    """See `scipy.linalg.block_diag`."""
+    """See `scipy.linalg.block_diag`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.block_diag(cuarray.array([[1, 2]]), cuarray.array([[3], [4]]))
+    array([[1, 2, 0],
+           [0, 0, 3],
+           [0, 0, 4]])
+    """
     if not arrs:
         return zeros((1, 0))
     arrs = [as_array(a, "block_diag") for a in arrs]
@@ -177,7 +276,18 @@ def block_diag(*arrs):
 
 def khatri_rao(a, b):
     """See `scipy.linalg.khatri_rao` (the column-wise Kronecker product); leading dimensions are
-    batches."""
+    batches.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.khatri_rao(cuarray.array([[1, 2], [3, 4]]), cuarray.array([[5, 6], [7, 8]]))
+    array([[ 5, 12],
+           [ 7, 16],
+           [15, 24],
+           [21, 32]])
+    """
     a, b = as_array(a, "khatri_rao"), as_array(b, "khatri_rao")
     if a.ndim < 2 or b.ndim < 2:
         raise ValueError("The both arrays should be 2-dimensional.")

@@ -21,7 +21,16 @@ _TRANS = {0: 0, 1: 1, 2: 2, "N": 0, "T": 1, "C": 2}
 def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_b=False, check_finite=True):
     """See `scipy.linalg.solve_triangular` (stacks, SciPy's rule: a 1-D `b` is one vector for every
     matrix, otherwise `b` is a stack of (n, k) blocks broadcast against `a`'s). Like SciPy, a zero
-    on the diagonal raises LinAlgError (one device read)."""
+    on the diagonal raises LinAlgError (one device read).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> a = cuarray.array([[2., 0.], [1., 4.]])
+    >>> linalg.solve_triangular(a, cuarray.array([2., 9.]), lower=True)
+    array([1., 2.])
+    """
     a, b = as_lapack(a, "solve_triangular"), as_lapack(b, "solve_triangular")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError("expected square matrix")
@@ -55,7 +64,19 @@ def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_
 def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
     """See `scipy.linalg.cho_factor`. The other triangle of the result is zero (SciPy leaves
     whatever was there; cho_solve reads only the factor's triangle either way). As SciPy 1.18's,
-    the flag comes back as a NumPy bool array of the batch shape (0-d for one matrix)."""
+    the flag comes back as a NumPy bool array of the batch shape (0-d for one matrix).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> c, lower = linalg.cho_factor(cuarray.array([[4., 2.], [2., 3.]]))
+    >>> cuarray.triu(c)   # the other triangle is not referenced
+    array([[2.        , 1.        ],
+           [0.        , 1.41421356]])
+    >>> lower
+    False
+    """
     a = as_lapack(a, "cho_factor")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError("Input array is expected to be square but has the shape: {}.".format(a.shape))
@@ -68,7 +89,16 @@ def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
 
 
 def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
-    """See `scipy.linalg.cho_solve`: A x = b with A = L L^H (or U^H U)."""
+    """See `scipy.linalg.cho_solve`: A x = b with A = L L^H (or U^H U).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> a = cuarray.array([[4., 2.], [2., 3.]])
+    >>> linalg.cho_solve(linalg.cho_factor(a), cuarray.array([8., 7.]))
+    array([1.25, 1.5 ])
+    """
     c, lower = c_and_lower
     # SciPy 1.18's cho_factor returns the flag as an array of the batch shape; LAPACK's potrs
     # (through f2py) reads its first element, so does this.

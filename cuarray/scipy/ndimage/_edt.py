@@ -164,7 +164,16 @@ def _sqrt(f: ndarray) -> ndarray:
 
 def distance_transform_edt(input, sampling=None, return_distances=True, return_indices=False, distances=None,
                            indices=None):
-    """See `scipy.ndimage.distance_transform_edt`."""
+    """See `scipy.ndimage.distance_transform_edt`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.distance_transform_edt(cuarray.array([[0, 1, 1, 1], [0, 1, 1, 1]]))
+    array([[0., 1., 2., 3.],
+           [0., 1., 2., 3.]])
+    """
     ft_inplace = _s.is_array(indices)
     dt_inplace = _s.is_array(distances)
     if not return_distances and not return_indices:

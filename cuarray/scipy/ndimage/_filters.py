@@ -54,7 +54,15 @@ def _complex_parts(fn, x, weights, out_dt, cval, **kw):
 
 
 def correlate1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
-    """See `scipy.ndimage.correlate1d`."""
+    """See `scipy.ndimage.correlate1d`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.correlate1d(cuarray.array([1, 2, 3, 4]), cuarray.array([1, 0, -1]))
+    array([-1, -2, -2, -1])
+    """
     x = _s.as_input(input, "correlate1d")
     w = _s.host_param(weights)
     if x.dtype.kind == "c" or w.dtype.kind == "c":
@@ -78,7 +86,15 @@ def correlate1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0, 
 
 
 def convolve1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
-    """See `scipy.ndimage.convolve1d`."""
+    """See `scipy.ndimage.convolve1d`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.convolve1d(cuarray.array([1, 2, 3, 4]), cuarray.array([1, 0, -1]))
+    array([1, 2, 2, 1])
+    """
     w = _s.host_param(weights)[::-1]
     origin = -int(origin)
     if not w.shape[0] & 1:
@@ -112,7 +128,15 @@ def _gaussian_kernel1d(sigma, order, radius):
 
 def gaussian_filter1d(input, sigma, axis=-1, order=0, output=None, mode="reflect", cval=0.0, truncate=4.0,
                       *, radius=None):
-    """See `scipy.ndimage.gaussian_filter1d`."""
+    """See `scipy.ndimage.gaussian_filter1d`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.gaussian_filter1d(cuarray.array([1., 2., 3., 4., 5.]), sigma=1)
+    array([1.42704095, 2.06782203, 3.        , 3.93217797, 4.57295905])
+    """
     sd = float(sigma)
     lw = int(truncate * sd + 0.5)
     if radius is not None:
@@ -136,7 +160,18 @@ def _separable(x, output, dt, passes, one_pass):
 
 def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0, truncate=4.0, *, radius=None,
                     axes=None):
-    """See `scipy.ndimage.gaussian_filter`."""
+    """See `scipy.ndimage.gaussian_filter`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> a = cuarray.array([[1., 2., 3.], [4., 5., 6.], [7., 8., 9.]])
+    >>> ndimage.gaussian_filter(a, sigma=1)
+    array([[2.68829507, 3.2662213 , 3.84414753],
+           [4.42207377, 5.        , 5.57792623],
+           [6.15585247, 6.7337787 , 7.31170493]])
+    """
     x = _s.as_input(input, "gaussian_filter")
     dt = _s.output_dtype(output, x)
     axes = _s.check_axes(axes, x.ndim)
@@ -154,12 +189,34 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
 
 
 def prewitt(input, axis=-1, output=None, mode="reflect", cval=0.0):
-    """See `scipy.ndimage.prewitt`."""
+    """See `scipy.ndimage.prewitt`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> a = cuarray.array([[0, 1, 3], [0, 1, 3], [0, 1, 3]])
+    >>> ndimage.prewitt(a, axis=1)
+    array([[3, 9, 6],
+           [3, 9, 6],
+           [3, 9, 6]])
+    """
     return _edge(input, axis, output, mode, cval, [1, 1, 1], "prewitt")
 
 
 def sobel(input, axis=-1, output=None, mode="reflect", cval=0.0):
-    """See `scipy.ndimage.sobel`."""
+    """See `scipy.ndimage.sobel`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> a = cuarray.array([[0, 1, 3], [0, 1, 3], [0, 1, 3]])
+    >>> ndimage.sobel(a, axis=1)
+    array([[ 4, 12,  8],
+           [ 4, 12,  8],
+           [ 4, 12,  8]])
+    """
     return _edge(input, axis, output, mode, cval, [1, 2, 1], "sobel")
 
 
@@ -178,7 +235,19 @@ def _edge(input, axis, output, mode, cval, smooth, what):
 def generic_laplace(input, derivative2, output=None, mode="reflect", cval=0.0, extra_arguments=(),
                     extra_keywords=None, *, axes=None):
     """See `scipy.ndimage.generic_laplace`. `derivative2(input, axis, output, mode, cval, ...)`
-    receives cuarray arrays and an output dtype (or array) and returns the derivative."""
+    receives cuarray arrays and an output dtype (or array) and returns the derivative.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> def d2(input, axis, output, mode, cval):
+    ...     return ndimage.correlate1d(input, [1., -2., 1.], axis, output, mode, cval)
+    >>> ndimage.generic_laplace(cuarray.array([[0., 0., 0.], [0., 1., 0.], [0., 0., 0.]]), d2)
+    array([[ 0.,  1.,  0.],
+           [ 1., -4.,  1.],
+           [ 0.,  1.,  0.]])
+    """
     x, dt, acc = _sum_over_axes("generic_laplace", input, derivative2, lambda d, dt: d, output, mode, cval,
                                 extra_arguments, extra_keywords, axes)
     return _s.finish(_s.like(x, dt).copy() if acc is None else acc, output)
@@ -203,7 +272,17 @@ def _sum_over_axes(name, input, derivative, term, output, mode, cval, extra_argu
 
 
 def laplace(input, output=None, mode="reflect", cval=0.0, *, axes=None):
-    """See `scipy.ndimage.laplace`."""
+    """See `scipy.ndimage.laplace`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.laplace(cuarray.array([[0., 0., 0.], [0., 1., 0.], [0., 0., 0.]]))
+    array([[ 0.,  1.,  0.],
+           [ 1., -4.,  1.],
+           [ 0.,  1.,  0.]])
+    """
     def derivative2(x, axis, out, m, c):
         return correlate1d(x, [1, -2, 1], axis, out, m, c, 0)
 
@@ -211,7 +290,15 @@ def laplace(input, output=None, mode="reflect", cval=0.0, *, axes=None):
 
 
 def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None, **kwargs):
-    """See `scipy.ndimage.gaussian_laplace`."""
+    """See `scipy.ndimage.gaussian_laplace`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.gaussian_laplace(cuarray.array([0., 0., 1., 0., 0.]), sigma=1)
+    array([ 0.19742828,  0.00200746, -0.39894347,  0.00200746,  0.19742828])
+    """
     x = _s.as_input(input, "gaussian_laplace")
 
     def derivative2(x, axis, out, m, c, sigma, **kw):
@@ -233,7 +320,17 @@ def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axe
 def generic_gradient_magnitude(input, derivative, output=None, mode="reflect", cval=0.0, extra_arguments=(),
                                extra_keywords=None, *, axes=None):
     """See `scipy.ndimage.generic_gradient_magnitude`. `derivative` receives cuarray arrays and
-    an output dtype and returns the derivative."""
+    an output dtype and returns the derivative.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> a = cuarray.array([[0., 1., 3.], [0., 1., 3.]])
+    >>> ndimage.generic_gradient_magnitude(a, ndimage.sobel)
+    array([[ 4., 12.,  8.],
+           [ 4., 12.,  8.]])
+    """
     x, dt, acc = _sum_over_axes("generic_gradient_magnitude", input, derivative,
                                 lambda d, dt: (d * d).astype(dt, copy=False), output, mode, cval, extra_arguments,
                                 extra_keywords, axes)
@@ -244,7 +341,16 @@ def generic_gradient_magnitude(input, derivative, output=None, mode="reflect", c
 
 
 def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None, **kwargs):
-    """See `scipy.ndimage.gaussian_gradient_magnitude`."""
+    """See `scipy.ndimage.gaussian_gradient_magnitude`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> x = cuarray.array([1., 2., 4., 8.])
+    >>> ndimage.gaussian_gradient_magnitude(x, sigma=1)
+    array([0.51111829, 1.56156363, 2.24759121, 1.19714588])
+    """
     def derivative(x, axis, out, m, c, sigma, **kw):
         order = [0] * x.ndim
         order[axis] = 1
@@ -296,12 +402,28 @@ def _correlate_or_convolve(input, weights, output, mode, cval, origin, convoluti
 
 
 def correlate(input, weights, output=None, mode="reflect", cval=0.0, origin=0, *, axes=None):
-    """See `scipy.ndimage.correlate`."""
+    """See `scipy.ndimage.correlate`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.correlate(cuarray.array([1, 2, 3, 4]), cuarray.array([1, 0, -1]))
+    array([-1, -2, -2, -1])
+    """
     return _correlate_or_convolve(input, weights, output, mode, cval, origin, False, axes, "correlate")
 
 
 def convolve(input, weights, output=None, mode="reflect", cval=0.0, origin=0, *, axes=None):
-    """See `scipy.ndimage.convolve`."""
+    """See `scipy.ndimage.convolve`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.convolve(cuarray.array([1, 2, 3, 4]), cuarray.array([1, 1, 1]))
+    array([ 4,  6,  9, 11])
+    """
     return _correlate_or_convolve(input, weights, output, mode, cval, origin, True, axes, "convolve")
 
 
@@ -333,22 +455,57 @@ def _filter1d_box(input, size, axis, output, mode, cval, origin, op, what):
 
 
 def uniform_filter1d(input, size, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
-    """See `scipy.ndimage.uniform_filter1d`."""
+    """See `scipy.ndimage.uniform_filter1d`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.uniform_filter1d(cuarray.array([2., 8., 0., 4., 1.]), size=3)
+    array([4.        , 3.33333333, 4.        , 1.66666667, 2.        ])
+    """
     return _filter1d_box(input, size, axis, output, mode, cval, origin, "uniform", "uniform_filter1d")
 
 
 def minimum_filter1d(input, size, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
-    """See `scipy.ndimage.minimum_filter1d`."""
+    """See `scipy.ndimage.minimum_filter1d`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.minimum_filter1d(cuarray.array([2, 8, 0, 4, 1]), size=3)
+    array([2, 0, 0, 0, 1])
+    """
     return _filter1d_box(input, size, axis, output, mode, cval, origin, "min", "minimum_filter1d")
 
 
 def maximum_filter1d(input, size, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
-    """See `scipy.ndimage.maximum_filter1d`."""
+    """See `scipy.ndimage.maximum_filter1d`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.maximum_filter1d(cuarray.array([2, 8, 0, 4, 1]), size=3)
+    array([8, 8, 8, 4, 4])
+    """
     return _filter1d_box(input, size, axis, output, mode, cval, origin, "max", "maximum_filter1d")
 
 
 def uniform_filter(input, size=3, output=None, mode="reflect", cval=0.0, origin=0, *, axes=None):
-    """See `scipy.ndimage.uniform_filter`."""
+    """See `scipy.ndimage.uniform_filter`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> a = cuarray.array([[1., 2., 3.], [4., 5., 6.], [7., 8., 9.]])
+    >>> ndimage.uniform_filter(a, size=3)
+    array([[2.33333333, 3.        , 3.66666667],
+           [4.33333333, 5.        , 5.66666667],
+           [6.33333333, 7.        , 7.66666667]])
+    """
     x = _s.as_input(input, "uniform_filter")
     dt = _s.output_dtype(output, x, complex_output=x.dtype.kind == "c")
     axes = _s.check_axes(axes, x.ndim)
@@ -417,14 +574,36 @@ def _min_or_max_filter(input, size, footprint, structure, output, mode, cval, or
 
 def minimum_filter(input, size=None, footprint=None, output=None, mode="reflect", cval=0.0, origin=0, *,
                    axes=None):
-    """See `scipy.ndimage.minimum_filter`."""
+    """See `scipy.ndimage.minimum_filter`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> a = cuarray.array([[1, 9, 2], [8, 3, 7], [4, 6, 5]])
+    >>> ndimage.minimum_filter(a, size=2)
+    array([[1, 1, 2],
+           [1, 1, 2],
+           [4, 3, 3]])
+    """
     return _min_or_max_filter(input, size, footprint, None, output, mode, cval, origin, True, axes,
                               "minimum_filter")
 
 
 def maximum_filter(input, size=None, footprint=None, output=None, mode="reflect", cval=0.0, origin=0, *,
                    axes=None):
-    """See `scipy.ndimage.maximum_filter`."""
+    """See `scipy.ndimage.maximum_filter`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> a = cuarray.array([[1, 9, 2], [8, 3, 7], [4, 6, 5]])
+    >>> ndimage.maximum_filter(a, size=2)
+    array([[1, 9, 9],
+           [8, 9, 9],
+           [8, 8, 7]])
+    """
     return _min_or_max_filter(input, size, footprint, None, output, mode, cval, origin, False, axes,
                               "maximum_filter")
 
@@ -502,18 +681,45 @@ def _rank_filter(input, rank, size, footprint, output, mode, cval, origin, opera
 
 def rank_filter(input, rank, size=None, footprint=None, output=None, mode="reflect", cval=0.0, origin=0, *,
                 axes=None):
-    """See `scipy.ndimage.rank_filter`. Footprints of at most 1024 elements."""
+    """See `scipy.ndimage.rank_filter`. Footprints of at most 1024 elements.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.rank_filter(cuarray.array([2, 8, 0, 4, 1]), rank=-1, size=3)   # the largest
+    array([8, 8, 8, 4, 4])
+    """
     return _rank_filter(input, rank, size, footprint, output, mode, cval, origin, "rank", axes, "rank_filter")
 
 
 def median_filter(input, size=None, footprint=None, output=None, mode="reflect", cval=0.0, origin=0, *,
                   axes=None):
-    """See `scipy.ndimage.median_filter`. Footprints of at most 1024 elements."""
+    """See `scipy.ndimage.median_filter`. Footprints of at most 1024 elements.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> a = cuarray.array([[1, 9, 2], [8, 3, 7], [4, 6, 5]])
+    >>> ndimage.median_filter(a, size=3)
+    array([[3, 3, 3],
+           [4, 5, 5],
+           [4, 5, 5]])
+    """
     return _rank_filter(input, 0, size, footprint, output, mode, cval, origin, "median", axes, "median_filter")
 
 
 def percentile_filter(input, percentile, size=None, footprint=None, output=None, mode="reflect", cval=0.0,
                       origin=0, *, axes=None):
-    """See `scipy.ndimage.percentile_filter`. Footprints of at most 1024 elements."""
+    """See `scipy.ndimage.percentile_filter`. Footprints of at most 1024 elements.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.percentile_filter(cuarray.array([2, 8, 0, 4, 1]), 50, size=3)
+    array([2, 2, 4, 1, 1])
+    """
     return _rank_filter(input, percentile, size, footprint, output, mode, cval, origin, "percentile", axes,
                         "percentile_filter")

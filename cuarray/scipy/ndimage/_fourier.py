@@ -65,24 +65,57 @@ def _filter(input, param, n, axis, output, factor, complex_out, what):
 
 
 def fourier_gaussian(input, sigma, n=-1, axis=-1, output=None):
-    """See `scipy.ndimage.fourier_gaussian`."""
+    """See `scipy.ndimage.fourier_gaussian`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.fourier_gaussian(cuarray.array([1., 1., 1., 1.]), sigma=1)
+    array([1.        , 0.29121293, 0.00719188, 0.29121293])
+    """
     return _filter(input, sigma, n, axis, output, lambda s, f: numpy.exp(-2 * numpy.pi ** 2 * s ** 2 * f ** 2),
                    False, "fourier_gaussian")
 
 
 def fourier_uniform(input, size, n=-1, axis=-1, output=None):
-    """See `scipy.ndimage.fourier_uniform`."""
+    """See `scipy.ndimage.fourier_uniform`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.fourier_uniform(cuarray.array([1., 1., 1., 1.]), size=3)
+    array([ 1.        ,  0.30010544, -0.21220659,  0.30010544])
+    """
     return _filter(input, size, n, axis, output, lambda s, f: numpy.sinc(s * f), False, "fourier_uniform")
 
 
 def fourier_shift(input, shift, n=-1, axis=-1, output=None):
-    """See `scipy.ndimage.fourier_shift`."""
+    """See `scipy.ndimage.fourier_shift`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> x = cuarray.array([1., 2., 3., 4.])
+    >>> cuarray.fft.ifft(ndimage.fourier_shift(cuarray.fft.fft(x), 1)).real
+    array([4., 1., 2., 3.])
+    """
     return _filter(input, shift, n, axis, output, lambda s, f: numpy.exp(-2j * numpy.pi * s * f), True,
                    "fourier_shift")
 
 
 def fourier_ellipsoid(input, size, n=-1, axis=-1, output=None):
-    """See `scipy.ndimage.fourier_ellipsoid` (1-, 2- and 3-d input, as SciPy)."""
+    """See `scipy.ndimage.fourier_ellipsoid` (1-, 2- and 3-d input, as SciPy).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.fourier_ellipsoid(cuarray.array([1., 1., 1., 1.]), size=3)
+    array([ 1.        ,  0.30010544, -0.21220659,  0.30010544])
+    """
     x = _s.as_array(input, "fourier_ellipsoid")
     if x.ndim > 3:
         raise NotImplementedError("Only 1d, 2d and 3d inputs are supported")

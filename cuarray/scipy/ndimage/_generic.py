@@ -137,7 +137,17 @@ def generic_filter(input, function, size=None, footprint=None, output=None, mode
                    extra_arguments=(), extra_keywords=None, *, axes=None):
     """See `scipy.ndimage.generic_filter`. `function` is a `cuarray.RawKernel` or a one-input,
     one-output `cuarray.ReductionKernel` (see the module's docstring), as in CuPy; the footprint
-    holds at most 1024 elements."""
+    holds at most 1024 elements.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> largest = cuarray.ReductionKernel("T x", "T y", "x", "max(a, b)", "y = a", "-1e300", "largest",
+    ...                                   reduce_type="double")
+    >>> ndimage.generic_filter(cuarray.array([2., 8., 0., 4., 1.]), largest, size=3)
+    array([8., 8., 8., 4., 4.])
+    """
     _check_function(function, True, "generic_filter")
     _no_extras(extra_arguments, extra_keywords, "generic_filter")
     x, fp, origins = footprint_filter_input(input, size, footprint, origin, axes, "generic_filter", stacklevel=4)
@@ -163,7 +173,19 @@ def generic_filter(input, function, size=None, footprint=None, output=None, mode
 def generic_filter1d(input, function, filter_size, axis=-1, output=None, mode="reflect", cval=0.0, origin=0,
                      extra_arguments=(), extra_keywords=None):
     """See `scipy.ndimage.generic_filter1d`. `function` is a `cuarray.RawKernel` (see the
-    module's docstring), as in CuPy. Scratch: two float64 copies of the input's size."""
+    module's docstring), as in CuPy. Scratch: two float64 copies of the input's size.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> diff = cuarray.RawKernel('''extern "C" __global__ void diff(const double* line, ptrdiff_t n_in,
+    ...                                                        double* out, ptrdiff_t n_out) {
+    ...   for (ptrdiff_t i = 0; i < n_out; ++i) out[i] = line[i + 2] - line[i];
+    ... }''', "diff")
+    >>> ndimage.generic_filter1d(cuarray.array([1., 2., 4., 8.]), diff, 3)
+    array([1., 3., 6., 4.])
+    """
     _check_function(function, False, "generic_filter1d")
     _no_extras(extra_arguments, extra_keywords, "generic_filter1d")
     x = _s.as_input(input, "generic_filter1d")

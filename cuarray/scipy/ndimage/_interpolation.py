@@ -45,7 +45,15 @@ def _complex(fn, x, out_dt, oshape, cval, **kw):
 
 
 def spline_filter1d(input, order=3, axis=-1, output=numpy.float64, mode="mirror"):
-    """See `scipy.ndimage.spline_filter1d`."""
+    """See `scipy.ndimage.spline_filter1d`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.spline_filter1d(cuarray.array([1., 2., 4., 8.]))
+    array([ 0.4,  2.2,  2.8, 10.6])
+    """
     if order < 0 or order > 5:
         raise RuntimeError("spline order not supported")
     x = _s.as_input(input, "spline_filter1d")
@@ -64,7 +72,17 @@ def spline_filter1d(input, order=3, axis=-1, output=numpy.float64, mode="mirror"
 
 
 def spline_filter(input, order=3, output=numpy.float64, mode="mirror"):
-    """See `scipy.ndimage.spline_filter`."""
+    """See `scipy.ndimage.spline_filter`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.spline_filter(cuarray.array([[1., 2., 3.], [4., 6., 9.], [2., 5., 7.]]))
+    array([[-2.3125, -0.625 , -2.6875],
+           [ 6.125 ,  7.25  , 15.875 ],
+           [-2.6875,  4.625 ,  3.6875]])
+    """
     if order < 2 or order > 5:
         raise RuntimeError("spline order not supported")
     x = _s.as_input(input, "spline_filter")
@@ -101,7 +119,16 @@ def _prefiltered(x, order, mode, cval, prefilter):
 
 
 def map_coordinates(input, coordinates, output=None, order=3, mode="constant", cval=0.0, prefilter=True):
-    """See `scipy.ndimage.map_coordinates`. `coordinates` is a cuarray array."""
+    """See `scipy.ndimage.map_coordinates`. `coordinates` is a cuarray array.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> a = cuarray.arange(12.).reshape(4, 3)
+    >>> ndimage.map_coordinates(a, cuarray.array([[0.5, 2.], [0.5, 1.]]), order=1)
+    array([2., 7.])
+    """
     if order < 0 or order > 5:
         raise RuntimeError("spline order not supported")
     x = _s.as_input(input, "map_coordinates")
@@ -127,7 +154,16 @@ def map_coordinates(input, coordinates, output=None, order=3, mode="constant", c
 
 def affine_transform(input, matrix, offset=0.0, output_shape=None, output=None, order=3, mode="constant", cval=0.0,
                      prefilter=True):
-    """See `scipy.ndimage.affine_transform`. `matrix` and `offset` may be host or cuarray arrays."""
+    """See `scipy.ndimage.affine_transform`. `matrix` and `offset` may be host or cuarray arrays.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> a = cuarray.array([1., 2., 3., 4.])
+    >>> ndimage.affine_transform(a, cuarray.array([1.]), offset=1., order=1)
+    array([2., 3., 4., 0.])
+    """
     if order < 0 or order > 5:
         raise RuntimeError("spline order not supported")
     x = _s.as_input(input, "affine_transform")
@@ -181,7 +217,15 @@ def affine_transform(input, matrix, offset=0.0, output_shape=None, output=None, 
 
 
 def shift(input, shift, output=None, order=3, mode="constant", cval=0.0, prefilter=True):
-    """See `scipy.ndimage.shift`."""
+    """See `scipy.ndimage.shift`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.shift(cuarray.array([1., 2., 3., 4.]), 1, order=1)
+    array([0., 1., 2., 3.])
+    """
     if order < 0 or order > 5:
         raise RuntimeError("spline order not supported")
     x = _s.as_input(input, "shift")
@@ -201,7 +245,18 @@ def shift(input, shift, output=None, order=3, mode="constant", cval=0.0, prefilt
 
 
 def zoom(input, zoom, output=None, order=3, mode="constant", cval=0.0, prefilter=True, *, grid_mode=False):
-    """See `scipy.ndimage.zoom`."""
+    """See `scipy.ndimage.zoom`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.zoom(cuarray.array([[1., 2.], [3., 4.]]), 2, order=1)
+    array([[1.        , 1.33333333, 1.66666667, 2.        ],
+           [1.66666667, 2.        , 2.33333333, 2.66666667],
+           [2.33333333, 2.66666667, 3.        , 3.33333333],
+           [3.        , 3.33333333, 3.66666667, 4.        ]])
+    """
     if order < 0 or order > 5:
         raise RuntimeError("spline order not supported")
     x = _s.as_input(input, "zoom")
@@ -246,7 +301,16 @@ def _cosdg_sindg(angle):
 
 
 def rotate(input, angle, axes=(1, 0), reshape=True, output=None, order=3, mode="constant", cval=0.0, prefilter=True):
-    """See `scipy.ndimage.rotate`."""
+    """See `scipy.ndimage.rotate`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.rotate(cuarray.array([[1., 2.], [3., 4.]]), 90, order=1, mode='nearest')
+    array([[2., 4.],
+           [1., 3.]])
+    """
     x = _s.as_input(input, "rotate")
     ndim = x.ndim
     if ndim < 2:

@@ -23,7 +23,21 @@ __all__ = ["label", "find_objects", "value_indices"]
 
 
 def label(input, structure=None, output=None):
-    """See `scipy.ndimage.label`. Returns (labels, count), or count when `output` is an array."""
+    """See `scipy.ndimage.label`. Returns (labels, count), or count when `output` is an array.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> a = cuarray.array([[1, 1, 0], [0, 0, 0], [0, 1, 1]])
+    >>> labels, n = ndimage.label(a)
+    >>> labels
+    array([[1, 1, 0],
+           [0, 0, 0],
+           [0, 2, 2]], dtype=int32)
+    >>> int(n)
+    2
+    """
     x = _s.as_input(input, "label")
     if x.dtype.kind == "c":
         raise TypeError("Complex type not supported")
@@ -58,7 +72,15 @@ def label(input, structure=None, output=None):
 
 
 def find_objects(input, max_label=0):
-    """See `scipy.ndimage.find_objects`: a host list of tuples of slices (None for absent labels)."""
+    """See `scipy.ndimage.find_objects`: a host list of tuples of slices (None for absent labels).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.find_objects(cuarray.array([[1, 1, 0], [0, 0, 2]]))
+    [(slice(0, 1, None), slice(0, 2, None)), (slice(1, 2, None), slice(2, 3, None))]
+    """
     x = _s.as_input(input, "find_objects")
     if x.dtype.kind == "c":
         raise TypeError("Complex type not supported")
@@ -84,7 +106,16 @@ def _argsort_stable(a):
 
 def value_indices(arr, *, ignore_value=None):
     """See `scipy.ndimage.value_indices`: a host dict from each value (a NumPy scalar) to a tuple of
-    cuarray index arrays, one per axis, in C order."""
+    cuarray index arrays, one per axis, in C order.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> idx = ndimage.value_indices(cuarray.array([[1, 1, 0], [0, 2, 2]]))
+    >>> idx[2]
+    (array([1, 1]), array([1, 2]))
+    """
     x = _s.as_array(arr, "value_indices")
     if x.dtype.kind not in "iu":
         raise ValueError("Parameter 'arr' must be an integer array")

@@ -30,7 +30,17 @@ _CONSTANT = 4  # boundary.cuh's CONSTANT: the border value outside
 
 
 def generate_binary_structure(rank, connectivity):
-    """See `scipy.ndimage.generate_binary_structure`. Returns a NumPy array."""
+    """See `scipy.ndimage.generate_binary_structure`. Returns a NumPy array.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.generate_binary_structure(2, 1)
+    array([[False,  True, False],
+           [ True,  True,  True],
+           [False,  True, False]])
+    """
     if connectivity < 1:
         connectivity = 1
     if rank < 1:
@@ -54,7 +64,20 @@ def _dilate_host(x: numpy.ndarray, structure: numpy.ndarray, iterations: int) ->
 
 
 def iterate_structure(structure, iterations, origin=None):
-    """See `scipy.ndimage.iterate_structure`. Returns a NumPy array."""
+    """See `scipy.ndimage.iterate_structure`. Returns a NumPy array.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> s = ndimage.generate_binary_structure(2, 1)
+    >>> ndimage.iterate_structure(s, 2).astype(int)
+    array([[0, 0, 1, 0, 0],
+           [0, 1, 1, 1, 0],
+           [1, 1, 1, 1, 1],
+           [0, 1, 1, 1, 0],
+           [0, 0, 1, 0, 0]])
+    """
     structure = _s.host_param(structure)
     if iterations < 2:
         return structure.copy()
@@ -127,7 +150,15 @@ def _binary_erosion(input, structure, iterations, mask, output, border_value, or
 def binary_erosion(input, structure=None, iterations=1, mask=None, output=None, border_value=0, origin=0,
                    brute_force=False, *, axes=None):
     """See `scipy.ndimage.binary_erosion`. `brute_force` is accepted and ignored (every pass
-    visits every element)."""
+    visits every element).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.binary_erosion(cuarray.array([0, 1, 1, 1, 0]))
+    array([False, False,  True, False, False])
+    """
     return _binary_erosion(input, structure, iterations, mask, output, border_value, origin, False, axes,
                            "binary_erosion")
 
@@ -145,7 +176,15 @@ def _reflected(structure, origin, n):
 
 def binary_dilation(input, structure=None, iterations=1, mask=None, output=None, border_value=0, origin=0,
                     brute_force=False, *, axes=None):
-    """See `scipy.ndimage.binary_dilation`."""
+    """See `scipy.ndimage.binary_dilation`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.binary_dilation(cuarray.array([0, 0, 1, 0, 0]))
+    array([False,  True,  True,  True, False])
+    """
     x = _s.as_input(input, "binary_dilation")
     axes = _s.check_axes(axes, x.ndim)
     n = len(axes)
@@ -158,14 +197,30 @@ def binary_dilation(input, structure=None, iterations=1, mask=None, output=None,
 
 def binary_opening(input, structure=None, iterations=1, output=None, origin=0, mask=None, border_value=0,
                    brute_force=False, *, axes=None):
-    """See `scipy.ndimage.binary_opening`."""
+    """See `scipy.ndimage.binary_opening`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.binary_opening(cuarray.array([1, 1, 1, 0, 1, 0, 0]))
+    array([ True,  True,  True, False, False, False, False])
+    """
     return _binary_pair(input, binary_erosion, binary_dilation, structure, iterations, output, origin, mask,
                         border_value, axes, "binary_opening")
 
 
 def binary_closing(input, structure=None, iterations=1, output=None, origin=0, mask=None, border_value=0,
                    brute_force=False, *, axes=None):
-    """See `scipy.ndimage.binary_closing`."""
+    """See `scipy.ndimage.binary_closing`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.binary_closing(cuarray.array([0, 1, 1, 0, 1, 1, 0]))
+    array([False,  True,  True,  True,  True,  True, False])
+    """
     return _binary_pair(input, binary_dilation, binary_erosion, structure, iterations, output, origin, mask,
                         border_value, axes, "binary_closing")
 
@@ -182,7 +237,16 @@ def _binary_pair(input, first, second, structure, iterations, output, origin, ma
 
 
 def binary_hit_or_miss(input, structure1=None, structure2=None, output=None, origin1=0, origin2=None, *, axes=None):
-    """See `scipy.ndimage.binary_hit_or_miss`."""
+    """See `scipy.ndimage.binary_hit_or_miss`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> a = cuarray.array([0, 1, 0, 1, 1])
+    >>> ndimage.binary_hit_or_miss(a, cuarray.array([0, 1, 0]), cuarray.array([1, 0, 1]))
+    array([False,  True, False, False, False])
+    """
     x = _s.as_input(input, "binary_hit_or_miss")
     axes = _s.check_axes(axes, x.ndim)
     n = len(axes)
@@ -200,12 +264,31 @@ def binary_hit_or_miss(input, structure1=None, structure2=None, output=None, ori
 
 
 def binary_propagation(input, structure=None, mask=None, output=None, border_value=0, origin=0, *, axes=None):
-    """See `scipy.ndimage.binary_propagation`."""
+    """See `scipy.ndimage.binary_propagation`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> mask = cuarray.array([1, 1, 1, 0, 1])
+    >>> ndimage.binary_propagation(cuarray.array([0, 1, 0, 0, 0]), mask=mask)
+    array([ True,  True,  True, False, False])
+    """
     return binary_dilation(input, structure, -1, mask, output, border_value, origin, axes=axes)
 
 
 def binary_fill_holes(input, structure=None, output=None, origin=0, *, axes=None):
-    """See `scipy.ndimage.binary_fill_holes`."""
+    """See `scipy.ndimage.binary_fill_holes`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.binary_fill_holes(cuarray.array([[1, 1, 1], [1, 0, 1], [1, 1, 1]]))
+    array([[ True,  True,  True],
+           [ True,  True,  True],
+           [ True,  True,  True]])
+    """
     x = _s.as_input(input, "binary_fill_holes")
     mask = ~(x if x.dtype == _BOOL else x != 0)
     tmp = mask & ~mask  # all False, on the device
@@ -217,7 +300,15 @@ def binary_fill_holes(input, structure=None, output=None, origin=0, *, axes=None
 
 def grey_erosion(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0, origin=0,
                  *, axes=None):
-    """See `scipy.ndimage.grey_erosion`."""
+    """See `scipy.ndimage.grey_erosion`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.grey_erosion(cuarray.array([1, 5, 2, 0, 3]), size=3)
+    array([1, 1, 0, 0, 0])
+    """
     if size is None and footprint is None and structure is None:
         raise ValueError("size, footprint, or structure must be specified")
     return _filters._min_or_max_filter(input, size, footprint, structure, output, mode, cval, origin, True, axes,
@@ -226,7 +317,15 @@ def grey_erosion(input, size=None, footprint=None, structure=None, output=None, 
 
 def grey_dilation(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0, origin=0,
                   *, axes=None):
-    """See `scipy.ndimage.grey_dilation`."""
+    """See `scipy.ndimage.grey_dilation`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.grey_dilation(cuarray.array([1, 5, 2, 0, 3]), size=3)
+    array([5, 5, 5, 3, 3])
+    """
     if size is None and footprint is None and structure is None:
         raise ValueError("size, footprint, or structure must be specified")
     if structure is not None:
@@ -261,7 +360,15 @@ def _warn_size(size, footprint):
 
 def grey_opening(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0, origin=0,
                  *, axes=None):
-    """See `scipy.ndimage.grey_opening`."""
+    """See `scipy.ndimage.grey_opening`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.grey_opening(cuarray.array([1, 5, 2, 0, 3]), size=3)
+    array([1, 1, 1, 0, 0])
+    """
     _warn_size(size, footprint)
     tmp = grey_erosion(input, size, footprint, structure, None, mode, cval, origin, axes=axes)
     return grey_dilation(tmp, size, footprint, structure, output, mode, cval, origin, axes=axes)
@@ -269,7 +376,15 @@ def grey_opening(input, size=None, footprint=None, structure=None, output=None, 
 
 def grey_closing(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0, origin=0,
                  *, axes=None):
-    """See `scipy.ndimage.grey_closing`."""
+    """See `scipy.ndimage.grey_closing`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.grey_closing(cuarray.array([1, 5, 2, 0, 3]), size=3)
+    array([5, 5, 3, 3, 3])
+    """
     _warn_size(size, footprint)
     tmp = grey_dilation(input, size, footprint, structure, None, mode, cval, origin, axes=axes)
     return grey_erosion(tmp, size, footprint, structure, output, mode, cval, origin, axes=axes)
@@ -277,7 +392,15 @@ def grey_closing(input, size=None, footprint=None, structure=None, output=None, 
 
 def morphological_gradient(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0,
                            origin=0, *, axes=None):
-    """See `scipy.ndimage.morphological_gradient`."""
+    """See `scipy.ndimage.morphological_gradient`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.morphological_gradient(cuarray.array([1, 5, 2, 0, 3]), size=3)
+    array([4, 4, 5, 3, 3])
+    """
     tmp = grey_dilation(input, size, footprint, structure, None, mode, cval, origin, axes=axes)
     ero = grey_erosion(input, size, footprint, structure, None, mode, cval, origin, axes=axes)
     res = tmp - ero
@@ -288,7 +411,15 @@ def morphological_gradient(input, size=None, footprint=None, structure=None, out
 
 def morphological_laplace(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0,
                           origin=0, *, axes=None):
-    """See `scipy.ndimage.morphological_laplace`."""
+    """See `scipy.ndimage.morphological_laplace`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.morphological_laplace(cuarray.array([1, 5, 2, 0, 3]), size=3)
+    array([ 4, -4,  1,  3, -3])
+    """
     x = _s.as_input(input, "morphological_laplace")
     tmp1 = grey_dilation(x, size, footprint, structure, None, mode, cval, origin, axes=axes)
     dt = output.dtype if _s.is_array(output) else x.dtype
@@ -302,7 +433,15 @@ def morphological_laplace(input, size=None, footprint=None, structure=None, outp
 
 def white_tophat(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0, origin=0,
                  *, axes=None):
-    """See `scipy.ndimage.white_tophat`."""
+    """See `scipy.ndimage.white_tophat`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.white_tophat(cuarray.array([1, 5, 2, 0, 3]), size=3)
+    array([0, 4, 1, 0, 3])
+    """
     x = _s.as_input(input, "white_tophat")
     tmp = _opening_like(x, grey_erosion, grey_dilation, size, footprint, structure, output, mode, cval, origin, axes)
     res = x ^ tmp if (x.dtype == _BOOL and tmp.dtype == _BOOL) else _s.like(x - tmp, tmp.dtype)
@@ -311,7 +450,15 @@ def white_tophat(input, size=None, footprint=None, structure=None, output=None, 
 
 def black_tophat(input, size=None, footprint=None, structure=None, output=None, mode="reflect", cval=0.0, origin=0,
                  *, axes=None):
-    """See `scipy.ndimage.black_tophat`."""
+    """See `scipy.ndimage.black_tophat`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.black_tophat(cuarray.array([1, 5, 2, 0, 3]), size=3)
+    array([4, 0, 1, 3, 0])
+    """
     x = _s.as_input(input, "black_tophat")
     tmp = _opening_like(x, grey_dilation, grey_erosion, size, footprint, structure, output, mode, cval, origin, axes)
     res = tmp ^ x if (x.dtype == _BOOL and tmp.dtype == _BOOL) else _s.like(tmp - x, tmp.dtype)

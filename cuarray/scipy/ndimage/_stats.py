@@ -89,7 +89,16 @@ def _counts_sums(x, slot, n):
 
 
 def sum_labels(input, labels=None, index=None):
-    """See `scipy.ndimage.sum_labels`."""
+    """See `scipy.ndimage.sum_labels`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> a, labels = cuarray.array([1., 2., 3., 5., 9.]), cuarray.array([1, 1, 2, 2, 0])
+    >>> ndimage.sum_labels(a, labels, index=cuarray.array([1, 2]))
+    array([3., 8.])
+    """
     x, lab = _prepare(input, labels, "sum_labels")
     vals = _group(x, lab, index)
     if vals is not None:
@@ -100,12 +109,30 @@ def sum_labels(input, labels=None, index=None):
 
 
 def sum(input, labels=None, index=None):  # noqa: A001 -- SciPy's name
-    """See `scipy.ndimage.sum`."""
+    """See `scipy.ndimage.sum`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> a, labels = cuarray.array([1., 2., 3., 5., 9.]), cuarray.array([1, 1, 2, 2, 0])
+    >>> ndimage.sum(a, labels, index=cuarray.array([1, 2]))
+    array([3., 8.])
+    """
     return sum_labels(input, labels, index)
 
 
 def mean(input, labels=None, index=None):
-    """See `scipy.ndimage.mean`."""
+    """See `scipy.ndimage.mean`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> a, labels = cuarray.array([1., 2., 3., 5., 9.]), cuarray.array([1, 1, 2, 2, 0])
+    >>> ndimage.mean(a, labels, index=cuarray.array([1, 2]))
+    array([1.5, 4. ])
+    """
     x, lab = _prepare(input, labels, "mean")
     vals = _group(x, lab, index)
     if vals is not None:
@@ -116,7 +143,16 @@ def mean(input, labels=None, index=None):
 
 
 def variance(input, labels=None, index=None):
-    """See `scipy.ndimage.variance`."""
+    """See `scipy.ndimage.variance`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> a, labels = cuarray.array([1., 2., 3., 5., 9.]), cuarray.array([1, 1, 2, 2, 0])
+    >>> ndimage.variance(a, labels, index=cuarray.array([1, 2]))
+    array([0.25, 1.  ])
+    """
     x, lab = _prepare(input, labels, "variance")
     vals = _group(x, lab, index)
     if vals is not None:
@@ -132,7 +168,16 @@ def variance(input, labels=None, index=None):
 
 
 def standard_deviation(input, labels=None, index=None):
-    """See `scipy.ndimage.standard_deviation`."""
+    """See `scipy.ndimage.standard_deviation`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> a, labels = cuarray.array([1., 2., 3., 5., 9.]), cuarray.array([1, 1, 2, 2, 0])
+    >>> ndimage.standard_deviation(a, labels, index=cuarray.array([1, 2]))
+    array([0.5, 1. ])
+    """
     return variance(input, labels, index) ** 0.5
 
 
@@ -156,13 +201,31 @@ def _extreme(x, lab, index, find_max, what):
 
 
 def minimum(input, labels=None, index=None):
-    """See `scipy.ndimage.minimum`."""
+    """See `scipy.ndimage.minimum`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> a, labels = cuarray.array([1., 2., 3., 5., 9.]), cuarray.array([1, 1, 2, 2, 0])
+    >>> ndimage.minimum(a, labels, index=cuarray.array([1, 2]))
+    array([1., 3.])
+    """
     x, lab = _prepare(input, labels, "minimum")
     return _extreme(x, lab, index, False, "minimum")
 
 
 def maximum(input, labels=None, index=None):
-    """See `scipy.ndimage.maximum`."""
+    """See `scipy.ndimage.maximum`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> a, labels = cuarray.array([1., 2., 3., 5., 9.]), cuarray.array([1, 1, 2, 2, 0])
+    >>> ndimage.maximum(a, labels, index=cuarray.array([1, 2]))
+    array([2., 5.])
+    """
     x, lab = _prepare(input, labels, "maximum")
     return _extreme(x, lab, index, True, "maximum")
 
@@ -201,26 +264,60 @@ def _unravel(flat, shape):
 
 
 def minimum_position(input, labels=None, index=None):
-    """See `scipy.ndimage.minimum_position` (host tuples)."""
+    """See `scipy.ndimage.minimum_position` (host tuples).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> tuple(int(i) for i in ndimage.minimum_position(cuarray.array([[1, 5], [3, 2]])))
+    (0, 0)
+    """
     x, lab = _prepare(input, labels, "minimum_position")
     return _unravel(_positions(x, lab, index, False), x.shape)
 
 
 def maximum_position(input, labels=None, index=None):
-    """See `scipy.ndimage.maximum_position` (host tuples)."""
+    """See `scipy.ndimage.maximum_position` (host tuples).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> tuple(int(i) for i in ndimage.maximum_position(cuarray.array([[1, 5], [3, 2]])))
+    (0, 1)
+    """
     x, lab = _prepare(input, labels, "maximum_position")
     return _unravel(_positions(x, lab, index, True), x.shape)
 
 
 def extrema(input, labels=None, index=None):
-    """See `scipy.ndimage.extrema`."""
+    """See `scipy.ndimage.extrema`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> mn, mx, mn_pos, mx_pos = ndimage.extrema(cuarray.array([[1, 5], [3, 2]]))
+    >>> int(mn), int(mx)
+    (1, 5)
+    """
     x, lab = _prepare(input, labels, "extrema")
     return (_extreme(x, lab, index, False, "extrema"), _extreme(x, lab, index, True, "extrema"),
             _unravel(_positions(x, lab, index, False), x.shape), _unravel(_positions(x, lab, index, True), x.shape))
 
 
 def median(input, labels=None, index=None):
-    """See `scipy.ndimage.median` (one sort per group, on the device)."""
+    """See `scipy.ndimage.median` (one sort per group, on the device).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> a, labels = cuarray.array([1., 2., 3., 5., 9.]), cuarray.array([1, 1, 2, 2, 0])
+    >>> ndimage.median(a, labels, index=cuarray.array([1, 2]))
+    array([1.5, 4. ])
+    """
     x, lab = _prepare(input, labels, "median")
     vals = _group(x, lab, index)
     if vals is not None:
@@ -246,7 +343,15 @@ def _median_of(vals):
 
 
 def center_of_mass(input, labels=None, index=None):
-    """See `scipy.ndimage.center_of_mass` (host tuples)."""
+    """See `scipy.ndimage.center_of_mass` (host tuples).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> [float(c) for c in ndimage.center_of_mass(cuarray.array([[0., 1.], [0., 3.]]))]
+    [0.75, 1.0]
+    """
     x, lab = _prepare(input, labels, "center_of_mass")
     normalizer = sum_labels(x, lab, index)
     results = []
@@ -263,7 +368,15 @@ def center_of_mass(input, labels=None, index=None):
 
 def histogram(input, min, max, bins, labels=None, index=None):  # noqa: A002 -- SciPy's names
     """See `scipy.ndimage.histogram`: a cuarray array of counts (int64) per group; for a list of
-    labels, a NumPy object array of them, as SciPy."""
+    labels, a NumPy object array of them, as SciPy.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> ndimage.histogram(cuarray.array([1, 2, 2, 3]), 0, 4, 4)
+    array([0, 1, 2, 1])
+    """
     x, lab = _prepare(input, labels, "histogram")
     edges = numpy.linspace(min, max, bins + 1)
     d_edges = _from_host(edges)
@@ -287,7 +400,17 @@ def histogram(input, min, max, bins, labels=None, index=None):  # noqa: A002 -- 
 
 def labeled_comprehension(input, labels, index, func, out_dtype, default, pass_positions=False):
     """See `scipy.ndimage.labeled_comprehension`. `func` receives cuarray arrays (one call per
-    label, from Python); the result is a cuarray array of `out_dtype`."""
+    label, from Python); the result is a cuarray array of `out_dtype`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import ndimage
+    >>> a, labels = cuarray.array([1., 2., 3., 5., 9.]), cuarray.array([1, 1, 2, 2, 0])
+    >>> index = cuarray.array([1, 2])
+    >>> ndimage.labeled_comprehension(a, labels, index, cuarray.max, float, 0.)
+    array([2., 5.])
+    """
     as_scalar = numpy.isscalar(index)
     x, lab = _prepare(input, labels, "labeled_comprehension")
     pos = _arange(x.size, dtype=numpy.int64).reshape(x.shape) if pass_positions else None

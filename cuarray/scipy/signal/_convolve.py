@@ -71,7 +71,15 @@ def _is_complex(x):
 
 
 def fftconvolve(in1, in2, mode="full", axes=None):
-    """See `scipy.signal.fftconvolve`."""
+    """See `scipy.signal.fftconvolve`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> signal.fftconvolve(cuarray.array([1., 2., 3.]), cuarray.array([1., 1., 0.5]))
+    array([1. , 3. , 5.5, 4. , 1.5])
+    """
     in1 = _s.as_array(in1, "fftconvolve")
     in2 = _s.as_array(in2, "fftconvolve")
     if in1.ndim == in2.ndim == 0:
@@ -124,7 +132,15 @@ def fftconvolve(in1, in2, mode="full", axes=None):
 def choose_conv_method(in1, in2, mode="full", measure=False):
     """See `scipy.signal.choose_conv_method`. 'direct' for integer operands (exact), else by a
     cost model: direct costs ~ outputs x kernel elements, FFT ~ a few passes of n log n over the
-    padded size. `measure=True` times both on the device and returns (method, times)."""
+    padded size. `measure=True` times both on the device and returns (method, times).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> signal.choose_conv_method(cuarray.array([1, 2, 3]), cuarray.array([1, 1]))
+    'direct'
+    """
     volume = _s.as_array(in1, "choose_conv_method")
     kernel = _s.as_array(in2, "choose_conv_method")
     if measure:
@@ -189,7 +205,15 @@ def _correlate_direct(in1, in2, mode):
 
 
 def correlate(in1, in2, mode="full", method="auto"):
-    """See `scipy.signal.correlate`."""
+    """See `scipy.signal.correlate`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> signal.correlate(cuarray.array([1., 2., 3.]), cuarray.array([1., 1., 0.5]))
+    array([0.5, 2. , 4.5, 5. , 3. ])
+    """
     in1 = _s.as_array(in1, "correlate")
     in2 = _s.as_array(in2, "correlate")
     if in1.ndim == in2.ndim == 0:
@@ -209,7 +233,15 @@ def correlate(in1, in2, mode="full", method="auto"):
 
 
 def convolve(in1, in2, mode="full", method="auto"):
-    """See `scipy.signal.convolve`."""
+    """See `scipy.signal.convolve`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> signal.convolve(cuarray.array([1., 2., 3.]), cuarray.array([1., 1., 0.5]))
+    array([1. , 3. , 5.5, 4. , 1.5])
+    """
     volume = _s.as_array(in1, "convolve")
     kernel = _s.as_array(in2, "convolve")
     if volume.ndim == kernel.ndim == 0:
@@ -266,17 +298,45 @@ def _conv2d(in1, in2, mode, boundary, fillvalue, what, flip):
 
 
 def convolve2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
-    """See `scipy.signal.convolve2d`."""
+    """See `scipy.signal.convolve2d`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> signal.convolve2d(cuarray.array([[1, 2], [3, 4]]), cuarray.array([[1, 1], [1, 1]]))
+    array([[ 1,  3,  2],
+           [ 4, 10,  6],
+           [ 3,  7,  4]])
+    """
     return _conv2d(in1, in2, mode, boundary, fillvalue, "convolve2d", True)
 
 
 def correlate2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
-    """See `scipy.signal.correlate2d`."""
+    """See `scipy.signal.correlate2d`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> signal.correlate2d(cuarray.array([[1, 2], [3, 4]]), cuarray.array([[1, 0], [0, 2]]))
+    array([[2, 4, 0],
+           [6, 9, 2],
+           [0, 3, 4]])
+    """
     return _conv2d(in1, in2, mode, boundary, fillvalue, "correlate2d", False)
 
 
 def correlation_lags(in1_len, in2_len, mode="full"):
-    """See `scipy.signal.correlation_lags`: a NumPy array (host arithmetic on two lengths)."""
+    """See `scipy.signal.correlation_lags`: a NumPy array (host arithmetic on two lengths).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> signal.correlation_lags(3, 3)
+    array([-2, -1,  0,  1,  2])
+    """
     if mode == "full":
         return numpy.arange(-in2_len + 1, in1_len)
     if mode == "same":

@@ -21,7 +21,15 @@ __all__ = ["medfilt", "medfilt2d", "wiener", "hilbert", "hilbert2", "detrend"]
 
 
 def medfilt(volume, kernel_size=None):
-    """See `scipy.signal.medfilt`."""
+    """See `scipy.signal.medfilt`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> signal.medfilt(cuarray.array([2., 8., 0., 4., 1.]), 3)
+    array([2., 2., 4., 1., 1.])
+    """
     volume = _s.as_array(volume, "medfilt")
     if volume.ndim == 0:
         volume = volume.reshape((1,))
@@ -42,7 +50,17 @@ def medfilt(volume, kernel_size=None):
 
 
 def medfilt2d(input, kernel_size=3):
-    """See `scipy.signal.medfilt2d`."""
+    """See `scipy.signal.medfilt2d`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> signal.medfilt2d(cuarray.array([[1., 9., 2.], [8., 3., 7.], [4., 6., 5.]]))
+    array([[0., 2., 0.],
+           [3., 5., 3.],
+           [0., 4., 0.]])
+    """
     x = _s.as_array(input, "medfilt2d")
     if x.ndim != 2:
         raise ValueError("medfilt2d: input must be 2-D")  # SciPy's C core: "invalid image dimensions"
@@ -50,7 +68,15 @@ def medfilt2d(input, kernel_size=3):
 
 
 def wiener(im, mysize=None, noise=None):
-    """See `scipy.signal.wiener`."""
+    """See `scipy.signal.wiener`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> signal.wiener(cuarray.array([1., 2., 8., 3., 4.]), 3)
+    array([1.        , 2.86046512, 5.37419355, 5.        , 2.33333333])
+    """
     im = _s.as_array(im, "wiener")
     if mysize is None:
         mysize = [3] * im.ndim
@@ -74,7 +100,16 @@ def _ones_like(x, host):
 
 
 def hilbert(x, N=None, axis=-1):
-    """See `scipy.signal.hilbert`."""
+    """See `scipy.signal.hilbert`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> x = cuarray.array([1., 0., -1., 0.])
+    >>> cuarray.abs(signal.hilbert(x))   # the envelope
+    array([1., 1., 1., 1.])
+    """
     x = _s.as_array(x, "hilbert")
     if x.dtype.kind == "c":
         raise ValueError("x must be real.")
@@ -98,7 +133,16 @@ def hilbert(x, N=None, axis=-1):
 
 
 def hilbert2(x, N=None, axes=(-2, -1)):
-    """See `scipy.signal.hilbert2`."""
+    """See `scipy.signal.hilbert2`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> cuarray.abs(signal.hilbert2(cuarray.array([[1., 2.], [3., 5.]])))
+    array([[2.75, 2.75],
+           [2.75, 2.75]])
+    """
     x = _s.as_array(x, "hilbert2")
     if x.ndim < 2:
         x = x.reshape((1,) * (2 - x.ndim) + x.shape)
@@ -133,7 +177,15 @@ def hilbert2(x, N=None, axes=(-2, -1)):
 
 def detrend(data, axis=-1, type="linear", bp=0, overwrite_data=False):
     """See `scipy.signal.detrend`. The least-squares fit per segment is a projection onto
-    (1, t): two reductions, not a host lstsq."""
+    (1, t): two reductions, not a host lstsq.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> signal.detrend(cuarray.array([1., 2., 4., 4., 6.]), type='constant')
+    array([-2.4, -1.4,  0.6,  0.6,  2.6])
+    """
     if type not in ("linear", "l", "constant", "c"):
         raise ValueError("Trend type must be 'linear' or 'constant'.")
     data = _s.as_array(data, "detrend")

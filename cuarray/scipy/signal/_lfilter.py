@@ -403,7 +403,15 @@ def _long_fir(bb, x, dtype, axis, z):
 
 def lfilter_zi(b, a):
     """See `scipy.signal.lfilter_zi`: a small linear solve on the host; the result is a cuarray
-    array when b or a is one, else a NumPy array."""
+    array when b or a is one, else a NumPy array.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> signal.lfilter_zi(cuarray.array([1.]), cuarray.array([1., -0.5]))
+    array([1.])
+    """
     on_device = _s.is_array(b) or _s.is_array(a)
     b = numpy.atleast_1d(_s.host_param(b))
     if b.ndim != 1:
@@ -447,7 +455,16 @@ def _sos(sos):
 
 
 def sosfilt_zi(sos):
-    """See `scipy.signal.sosfilt_zi` (host arithmetic; a cuarray array when sos is one)."""
+    """See `scipy.signal.sosfilt_zi` (host arithmetic; a cuarray array when sos is one).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> sos = cuarray.array([[1., 0., 0., 1., -0.5, 0.]])   # 1 / (1 - 0.5 z^-1)
+    >>> signal.sosfilt_zi(sos)
+    array([[1., 0.]])
+    """
     on_device = _s.is_array(sos)
     sos = _s.host_param(sos)
     if sos.ndim != 2 or sos.shape[1] != 6:
@@ -464,7 +481,16 @@ def sosfilt_zi(sos):
 
 
 def sosfilt(sos, x, axis=-1, zi=None):
-    """See `scipy.signal.sosfilt`: one lfilter pass per section."""
+    """See `scipy.signal.sosfilt`: one lfilter pass per section.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> sos = cuarray.array([[1., 0., 0., 1., -0.5, 0.]])   # 1 / (1 - 0.5 z^-1)
+    >>> signal.sosfilt(sos, cuarray.array([1., 1., 1., 1.]))
+    array([1.   , 1.5  , 1.75 , 1.875])
+    """
     sos = _sos(sos)
     x = _s.as_array(x, "sosfilt")
     axis = _s.normalize_axis(axis, x.ndim)
@@ -531,7 +557,16 @@ def _validate_pad(padtype, padlen, x, axis, ntaps):
 
 
 def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad", irlen=None):
-    """See `scipy.signal.filtfilt` ('pad' method)."""
+    """See `scipy.signal.filtfilt` ('pad' method).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> b, a = cuarray.array([0.5, 0.5]), cuarray.array([1.])
+    >>> signal.filtfilt(b, a, cuarray.array([1., 2., 4., 8., 16., 32., 64., 128.]))
+    array([  1.  ,   2.25,   4.5 ,   9.  ,  18.  ,  36.  ,  72.  , 128.  ])
+    """
     b = numpy.atleast_1d(_s.host_param(b))
     a = numpy.atleast_1d(_s.host_param(a))
     x = _s.as_array(x, "filtfilt")
@@ -557,7 +592,17 @@ def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad", irlen=N
 
 
 def sosfiltfilt(sos, x, axis=-1, padtype="odd", padlen=None):
-    """See `scipy.signal.sosfiltfilt`."""
+    """See `scipy.signal.sosfiltfilt`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> sos = cuarray.array([[1., 0., 0., 1., -0.5, 0.]])   # 1 / (1 - 0.5 z^-1)
+    >>> signal.sosfiltfilt(sos, cuarray.array([1., 2., 4., 8., 16., 32., 64., 128.]))
+    array([  6.22092009,  20.44184017,  40.88368034,  73.76736069,
+           127.53472137, 213.06944275, 341.1388855 , 511.777771  ])
+    """
     sos = _sos(sos)
     x = _s.as_array(x, "sosfiltfilt")
     axis = _s.normalize_axis(axis, x.ndim)

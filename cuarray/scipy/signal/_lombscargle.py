@@ -65,7 +65,17 @@ def _float64(a):
 
 def lombscargle(x, y, freqs, *, precenter=_NO_VALUE, normalize=False, weights=None, floating_mean=False):
     """See `scipy.signal.lombscargle`. Validating user `weights` (non-negative, positive sum)
-    synchronises once."""
+    synchronises once.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> t = cuarray.array([0., 1., 2., 3., 5., 6.])
+    >>> y = cuarray.array([1., 3., 1., -1., 1., 3.])
+    >>> signal.lombscargle(t, y, cuarray.array([0.5, 1., 1.5]))
+    array([1.14859799, 7.25546065, 7.30529493])
+    """
     x = _float64(_s.as_array(x, "lombscargle"))
     y = _float64(_s.as_array(y, "lombscargle"))
     freqs = _float64(_s.as_array(freqs, "lombscargle"))

@@ -44,30 +44,73 @@ def _boolrelextrema(data, comparator, axis=0, order=1, mode="clip"):
 
 def argrelextrema(data, comparator, axis=0, order=1, mode="clip"):
     """See `scipy.signal.argrelextrema`. `comparator` is applied to cuarray arrays (numpy.greater
-    and friends dispatch to cuarray's)."""
+    and friends dispatch to cuarray's).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> x = cuarray.array([0., 2., 1., 3., 0.5, 1.])
+    >>> signal.argrelextrema(x, cuarray.greater)
+    (array([1, 3]),)
+    """
     data = _s.as_array(data, "argrelextrema")
     axis = _s.normalize_axis(axis, data.ndim)
     return _nonzero(_boolrelextrema(data, comparator, axis, order, mode))
 
 
 def argrelmax(data, axis=0, order=1, mode="clip"):
-    """See `scipy.signal.argrelmax`."""
+    """See `scipy.signal.argrelmax`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> x = cuarray.array([0., 2., 1., 3., 0.5, 1.])
+    >>> signal.argrelmax(x)
+    (array([1, 3]),)
+    """
     return argrelextrema(data, numpy.greater, axis, order, mode)
 
 
 def argrelmin(data, axis=0, order=1, mode="clip"):
-    """See `scipy.signal.argrelmin`."""
+    """See `scipy.signal.argrelmin`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> x = cuarray.array([0., 2., 1., 3., 0.5, 1.])
+    >>> signal.argrelmin(x)
+    (array([2, 4]),)
+    """
     return argrelextrema(data, numpy.less, axis, order, mode)
 
 
 def oaconvolve(in1, in2, mode="full", axes=None):
     """See `scipy.signal.oaconvolve`: computed as one FFT convolution (the same values; overlap-add
-    is SciPy's way to save time on the host when one operand is much longer)."""
+    is SciPy's way to save time on the host when one operand is much longer).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> signal.oaconvolve(cuarray.array([1., 2., 3.]), cuarray.array([1., 1., 0.5]))
+    array([1. , 3. , 5.5, 4. , 1.5])
+    """
     return _convolve.fftconvolve(in1, in2, mode, axes)
 
 
 def savgol_coeffs(window_length, polyorder, deriv=0, delta=1.0, pos=None, use="conv"):
-    """See `scipy.signal.savgol_coeffs` (a NumPy array: host least squares on a small system)."""
+    """See `scipy.signal.savgol_coeffs` (a NumPy array: host least squares on a small system).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> signal.savgol_coeffs(5, 2)
+    array([-0.08571429,  0.34285714,  0.48571429,  0.34285714, -0.08571429])
+    """
     if polyorder >= window_length:
         raise ValueError("polyorder must be less than window_length.")
     halflen, rem = divmod(window_length, 2)
@@ -102,7 +145,16 @@ def _edge_matrix(window_length, polyorder, deriv, delta, start, stop):
 
 
 def savgol_filter(x, window_length, polyorder, deriv=0, delta=1.0, axis=-1, mode="interp", cval=0.0):
-    """See `scipy.signal.savgol_filter`."""
+    """See `scipy.signal.savgol_filter`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> signal.savgol_filter(cuarray.array([2., 2., 5., 2., 1., 0., 1., 4., 9.]), 5, 2)
+    array([1.65714286, 3.17142857, 3.54285714, 2.85714286, 0.65714286,
+           0.17142857, 1.        , 4.        , 9.        ])
+    """
     if mode not in ("mirror", "constant", "nearest", "interp", "wrap"):
         raise ValueError("mode must be 'mirror', 'constant', 'nearest' 'wrap' or 'interp'.")
     x = _s.as_array(x, "savgol_filter")

@@ -259,7 +259,17 @@ def _find_peaks(x, height=None, threshold=None, distance=None, prominence=None, 
 
 
 def peak_prominences(x, peaks, wlen=None):
-    """See `scipy.signal.peak_prominences`."""
+    """See `scipy.signal.peak_prominences`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> x = cuarray.array([0., 2., 1., 3., 0.5, 1.])
+    >>> prominences, left, right = signal.peak_prominences(x, cuarray.array([1, 3]))
+    >>> prominences
+    array([1. , 2.5])
+    """
     x = _x(x)
     p = _peaks(peaks, x)
     prom, lb, rb = _prominences(x, p, _wlen(wlen))
@@ -273,7 +283,17 @@ def peak_prominences(x, peaks, wlen=None):
 
 
 def peak_widths(x, peaks, rel_height=0.5, prominence_data=None, wlen=None):
-    """See `scipy.signal.peak_widths`."""
+    """See `scipy.signal.peak_widths`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> x = cuarray.array([0., 2., 1., 3., 0.5, 1.])
+    >>> widths, heights, left, right = signal.peak_widths(x, cuarray.array([1, 3]))
+    >>> widths
+    array([0.75 , 1.125])
+    """
     x = _x(x)
     p = _peaks(peaks, x)
     if rel_height < 0:

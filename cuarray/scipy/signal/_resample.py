@@ -34,7 +34,16 @@ def _window_vector(window, n_x):
 
 def resample(x, num, t=None, axis=0, window=None, domain="time"):
     """See `scipy.signal.resample`. `t`, when given, is a host or cuarray array; the times are
-    returned as the same kind."""
+    returned as the same kind.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> signal.resample(cuarray.array([1., 2., 5., 3.]), 8)
+    array([1.        , 0.98223305, 2.        , 3.81066017, 5.        ,
+           4.51776695, 3.        , 1.68933983])
+    """
     if domain not in ("time", "freq"):
         raise ValueError("Parameter domain={!r} not in ('time', 'freq')!".format(domain))
     x = _s.as_array(x, "resample")
@@ -83,7 +92,16 @@ def resample(x, num, t=None, axis=0, window=None, domain="time"):
 
 
 def deconvolve(signal, divisor):
-    """See `scipy.signal.deconvolve`."""
+    """See `scipy.signal.deconvolve`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> quotient, remainder = signal.deconvolve(cuarray.array([1., 3., 5.5, 4., 1.5]), cuarray.array([1., 1., 0.5]))
+    >>> quotient
+    array([1., 2., 3.])
+    """
     num = _s.as_array(signal, "deconvolve")
     den = _s.as_array(divisor, "deconvolve")
     num = num.reshape((1,)) if num.ndim == 0 else num

@@ -50,7 +50,16 @@ def _host(a):
 
 def closest_STFT_dual_window(win, hop, desired_dual=None, *, scaled=True):
     """See `scipy.signal.closest_STFT_dual_window`: SciPy's on the host (a computation the size of
-    the window), the dual window returned as a cuarray array, `alpha` a host scalar."""
+    the window), the dual window returned as a cuarray array, `alpha` a host scalar.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> dual, alpha = signal.closest_STFT_dual_window(signal.get_window('hann', 4), 2)
+    >>> dual.shape
+    (4,)
+    """
     host_dual = _host_signal("closest_STFT_dual_window").closest_STFT_dual_window
     dual, alpha = host_dual(_host(win), hop, _host(desired_dual), scaled=scaled)
     return _from_host(dual), alpha
@@ -75,7 +84,18 @@ class ShortTimeFFT:
     """See `scipy.signal.ShortTimeFFT`. `win` and `dual_win` may be host or cuarray arrays (they are
     kept on the host as well: the bookkeeping reads them); a callable `detr` of `stft_detrend` and
     `spectrogram` receives all slices at once, shape ``(..., p1 - p0, m_num)``, and must act along
-    the last axis (SciPy calls it once per slice)."""
+    the last axis (SciPy calls it once per slice).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> sft = signal.ShortTimeFFT(signal.get_window('hann', 4), hop=2, fs=1.)
+    >>> sft.m_num, sft.hop
+    (4, 2)
+    >>> sft.stft(cuarray.array([1., 2., 5., 3., 1., 4., 2., 6.])).shape
+    (3, 5)
+    """
 
     def __init__(self, win, hop, fs, *, fft_mode="onesided", mfft=None, dual_win=None, scale_to=None, phase_shift=0):
         self._host = _scipy_class()(_host(win), hop, fs, fft_mode=fft_mode, mfft=mfft, dual_win=_host(dual_win),

@@ -193,7 +193,17 @@ def _median_bias(n):
 
 def csd(x, y, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft=None, detrend="constant",
         return_onesided=True, scaling="density", axis=-1, average="mean"):
-    """See `scipy.signal.csd`."""
+    """See `scipy.signal.csd`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> x = cuarray.array([1., 2., 5., 3., 1., 4., 2., 6.])
+    >>> f, pxy = signal.csd(x, 2 * x, nperseg=4)
+    >>> cuarray.round(cuarray.abs(pxy), 6)
+    array([ 3.666667, 11.722222,  9.555556])
+    """
     if scaling not in ("spectrum", "density"):
         raise ValueError("Parameter scaling={!r} not in {}!".format(scaling, {"spectrum": "magnitude",
                                                                               "density": "psd"}))
@@ -221,7 +231,19 @@ def csd(x, y, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft=
 
 def welch(x, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft=None, detrend="constant",
           return_onesided=True, scaling="density", axis=-1, average="mean"):
-    """See `scipy.signal.welch`."""
+    """See `scipy.signal.welch`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> x = cuarray.array([1., 2., 5., 3., 1., 4., 2., 6.])
+    >>> f, p = signal.welch(x, nperseg=4)
+    >>> f
+    array([0.  , 0.25, 0.5 ])
+    >>> cuarray.round(p, 6)
+    array([1.833333, 5.861111, 4.777778])
+    """
     freqs, pxx = csd(x, x, fs=fs, window=window, nperseg=nperseg, noverlap=noverlap, nfft=nfft, detrend=detrend,
                      return_onesided=return_onesided, scaling=scaling, axis=axis, average=average)
     return freqs, pxx.real
@@ -229,7 +251,17 @@ def welch(x, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft=N
 
 def periodogram(x, fs=1.0, window="boxcar", nfft=None, detrend="constant", return_onesided=True,
                 scaling="density", axis=-1):
-    """See `scipy.signal.periodogram`."""
+    """See `scipy.signal.periodogram`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> x = cuarray.array([1., 2., 5., 3., 1., 4., 2., 6.])
+    >>> f, p = signal.periodogram(x)
+    >>> cuarray.round(p, 6)
+    array([ 0.      ,  0.196699,  8.5     , 10.803301,  4.5     ])
+    """
     x = _s.as_array(x, "periodogram")
     if window is None:
         window = "boxcar"
@@ -253,7 +285,17 @@ def periodogram(x, fs=1.0, window="boxcar", nfft=None, detrend="constant", retur
 
 def coherence(x, y, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft=None, detrend="constant",
               axis=-1):
-    """See `scipy.signal.coherence`."""
+    """See `scipy.signal.coherence`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> x = cuarray.array([1., 2., 5., 3., 1., 4., 2., 6.])
+    >>> f, c = signal.coherence(x, 2 * x, nperseg=4, detrend=False)
+    >>> cuarray.round(c, 6)
+    array([1., 1., 1.])
+    """
     freqs, pxx = welch(x, fs=fs, window=window, nperseg=nperseg, noverlap=noverlap, nfft=nfft, detrend=detrend,
                        axis=axis)
     _, pyy = welch(y, fs=fs, window=window, nperseg=nperseg, noverlap=noverlap, nfft=nfft, detrend=detrend, axis=axis)
@@ -263,7 +305,19 @@ def coherence(x, y, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None,
 
 def spectrogram(x, fs=1.0, window=("tukey_periodic", 0.25), nperseg=None, noverlap=None, nfft=None,
                 detrend="constant", return_onesided=True, scaling="density", axis=-1, mode="psd"):
-    """See `scipy.signal.spectrogram` (modes psd, complex, magnitude, angle; not phase)."""
+    """See `scipy.signal.spectrogram` (modes psd, complex, magnitude, angle; not phase).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> x = cuarray.array([1., 2., 5., 3., 1., 4., 2., 6.])
+    >>> f, t, sxx = signal.spectrogram(x, nperseg=4)
+    >>> t
+    array([2., 6.])
+    >>> sxx.shape
+    (3, 2)
+    """
     modes = ["psd", "complex", "magnitude", "angle", "phase"]
     if mode not in modes:
         raise ValueError("unknown value for mode {}, must be one of {}".format(mode, modes))
@@ -287,7 +341,17 @@ def spectrogram(x, fs=1.0, window=("tukey_periodic", 0.25), nperseg=None, noverl
 
 def stft(x, fs=1.0, window="hann_periodic", nperseg=256, noverlap=None, nfft=None, detrend=False,
          return_onesided=True, boundary="zeros", padded=True, axis=-1, scaling="spectrum"):
-    """See `scipy.signal.stft`."""
+    """See `scipy.signal.stft`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> x = cuarray.array([1., 2., 5., 3., 1., 4., 2., 6.])
+    >>> f, t, z = signal.stft(x, nperseg=4)
+    >>> z.shape
+    (3, 5)
+    """
     if scaling == "psd":
         scaling = "density"
     elif scaling != "spectrum":
@@ -347,7 +411,18 @@ def _istft_norm(w2, nseg, nstep, lo, cut, like):
 def istft(Zxx, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft=None, input_onesided=True,
           boundary=True, time_axis=-1, freq_axis=-2, scaling="spectrum"):
     """See `scipy.signal.istft`. The NOLA check runs on the host (the window's overlap-added square
-    depends on the parameters only), so it costs no synchronisation."""
+    depends on the parameters only), so it costs no synchronisation.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> x = cuarray.array([1., 2., 5., 3., 1., 4., 2., 6.])
+    >>> f, t, z = signal.stft(x, nperseg=4)
+    >>> t, y = signal.istft(z, nperseg=4)
+    >>> cuarray.round(y, 6)
+    array([1., 2., 5., 3., 1., 4., 2., 6.])
+    """
     Zxx = _s.as_array(Zxx, "istft")
     Zxx = Zxx + 0j
     freq_axis, time_axis = int(freq_axis), int(time_axis)

@@ -70,7 +70,15 @@ def _run(h: numpy.ndarray, x, out_dt, up, down, axis):
 
 
 def upfirdn(h, x, up=1, down=1, axis=-1, mode="constant", cval=0):
-    """See `scipy.signal.upfirdn` (mode 'constant' with cval 0)."""
+    """See `scipy.signal.upfirdn` (mode 'constant' with cval 0).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> signal.upfirdn(cuarray.array([1., 1., 1.]), cuarray.array([1., 2., 3.]), up=2)
+    array([1., 1., 3., 2., 5., 3., 3.])
+    """
     h = numpy.asarray(_s.host_param(h))
     x = _s.as_array(x, "upfirdn")
     if h.ndim != 1 or h.size == 0:
@@ -96,7 +104,16 @@ def upfirdn(h, x, up=1, down=1, axis=-1, mode="constant", cval=0):
 
 
 def resample_poly(x, up, down, axis=0, window=("kaiser", 5.0), padtype="constant", cval=None):
-    """See `scipy.signal.resample_poly`."""
+    """See `scipy.signal.resample_poly`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> signal.resample_poly(cuarray.array([1., 2., 5., 3.]), 2, 1)
+    array([1.00051747, 1.2226298 , 2.00103494, 3.62636326, 5.00258735,
+           4.77406131, 3.00155241, 1.04337288])
+    """
     x = _s.as_array(x, "resample_poly")
     if up != int(up):
         raise ValueError("up must be an integer")
@@ -157,7 +174,16 @@ def resample_poly(x, up, down, axis=0, window=("kaiser", 5.0), padtype="constant
 
 def decimate(x, q, n=None, ftype="iir", axis=-1, zero_phase=True):
     """See `scipy.signal.decimate` (ftype 'iir' or 'fir'; the filter is designed by SciPy on the
-    host: `cheby1`/`firwin`)."""
+    host: `cheby1`/`firwin`).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> x = cuarray.array([1., 2., 5., 3., 1., 4., 2., 6.])
+    >>> signal.decimate(x, 2, ftype='fir')
+    array([0.84769269, 4.01464711, 1.91153705, 3.97758391])
+    """
     from scipy.signal import cheby1, firwin  # host-side filter design (optional dependency)
 
     x = _s.as_array(x, "decimate")

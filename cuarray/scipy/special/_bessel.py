@@ -67,22 +67,57 @@ def _order(n):
 
 
 def spherical_jn(n, z, derivative=False):
-    """See `scipy.special.spherical_jn` (real `z` only)."""
+    """See `scipy.special.spherical_jn` (real `z` only).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> x = cuarray.array([1., 2.])
+    >>> special.spherical_jn(1, x)
+    array([0.30116868, 0.43539777])
+    >>> special.spherical_jn(1, x, derivative=True)
+    array([0.23913363, 0.01925094])
+    """
     return (_spherical_jn_d if derivative else _spherical_jn)(_order(n), z)
 
 
 def spherical_yn(n, z, derivative=False):
-    """See `scipy.special.spherical_yn` (real `z` only)."""
+    """See `scipy.special.spherical_yn` (real `z` only).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.spherical_yn(1, cuarray.array([1., 2.]))
+    array([-1.38177329, -0.350612  ])
+    """
     return (_spherical_yn_d if derivative else _spherical_yn)(_order(n), z)
 
 
 def spherical_in(n, z, derivative=False):
-    """See `scipy.special.spherical_in` (real `z` only)."""
+    """See `scipy.special.spherical_in` (real `z` only).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.spherical_in(1, cuarray.array([1., 2.]))
+    array([0.36787944, 0.97438274])
+    """
     return (_spherical_in_d if derivative else _spherical_in)(_order(n), z)
 
 
 def spherical_kn(n, z, derivative=False):
-    """See `scipy.special.spherical_kn` (real `z` only)."""
+    """See `scipy.special.spherical_kn` (real `z` only).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.spherical_kn(1, cuarray.array([1., 2.]))
+    array([1.15572735, 0.15943812])
+    """
     return (_spherical_kn_d if derivative else _spherical_kn)(_order(n), z)
 
 wright_bessel = special_ufunc("wright_bessel", 3, 1, ("ddd->d", "fff->f"),

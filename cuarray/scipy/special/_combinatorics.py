@@ -42,7 +42,17 @@ def _comb_exact(N, k):
 
 def comb(N, k, *, exact=False, repetition=False):
     """See `scipy.special.comb`. `exact=True` computes a Python int on the host (SciPy takes
-    scalars only there)."""
+    scalars only there).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.comb(cuarray.array([5, 10]), 2)
+    array([10., 45.])
+    >>> special.comb(10, 3, exact=True)   # a Python int
+    120
+    """
     if repetition:
         if exact:
             Nh, kh = _host_scalar(N), _host_scalar(k)
@@ -60,7 +70,15 @@ def comb(N, k, *, exact=False, repetition=False):
 
 def perm(N, k, exact=False):
     """See `scipy.special.perm`. `exact=True` computes a Python int on the host (SciPy takes
-    scalars only there)."""
+    scalars only there).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.perm(cuarray.array([5, 10]), 2)
+    array([20., 90.])
+    """
     if exact:
         N, k = numpy.squeeze(_squeezable(N))[()], numpy.squeeze(_squeezable(k))[()]
         if not (isinstance(N, (numbers.Number, numpy.generic)) and isinstance(k, (numbers.Number, numpy.generic))):

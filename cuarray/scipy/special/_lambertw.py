@@ -12,6 +12,14 @@ _lambertw = special_ufunc("_lambertw", 3, 1, ("Dld->D", "Flf->F"),
 
 
 def lambertw(z, k=0, tol=1e-8):
-    """See `scipy.special.lambertw`."""
+    """See `scipy.special.lambertw`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.lambertw(cuarray.array([1., 2.])).real   # complex, real for z >= -1/e
+    array([0.56714329, 0.8526055 ])
+    """
     # SciPy: numpy.asarray(k, dtype=long) (a float branch truncates)
     return _lambertw(z, as_array(k, "lambertw").astype(numpy.int64), tol)

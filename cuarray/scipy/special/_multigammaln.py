@@ -14,7 +14,15 @@ from ._gamma import gammaln
 
 def multigammaln(a, d):
     """See `scipy.special.multigammaln`. SciPy's domain check (every a > (d - 1) / 2, else
-    ValueError) reads one boolean from the device."""
+    ValueError) reads one boolean from the device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.multigammaln(cuarray.array([2., 3.]), 2)
+    array([0.45158271, 1.55019499])
+    """
     if not numpy.isscalar(d) or (numpy.floor(d) - d) != 0:
         raise ValueError("d should be a positive integer (dimension)")
     d = int(d)

@@ -120,7 +120,16 @@ def _axis(x, axis):
 
 
 def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
-    """See `scipy.special.logsumexp` (real input)."""
+    """See `scipy.special.logsumexp` (real input).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> x = cuarray.array([[1., 2.], [3., 4.]])
+    >>> special.logsumexp(x, axis=1)
+    array([2.31326169, 4.31326169])
+    """
     a = as_array(a, "scipy.special.logsumexp")
     if a.dtype.kind in "biu":
         a = a.astype(numpy.float64)
@@ -142,7 +151,15 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
 
 
 def softmax(x, axis=None):
-    """See `scipy.special.softmax`."""
+    """See `scipy.special.softmax`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.softmax(cuarray.array([1., 2., 3.]))
+    array([0.09003057, 0.24472847, 0.66524096])
+    """
     x = as_array(x, "scipy.special.softmax")
     if x.dtype.kind in "biu":
         x = x.astype(numpy.float64)
@@ -156,7 +173,15 @@ def softmax(x, axis=None):
 
 
 def log_softmax(x, axis=None):
-    """See `scipy.special.log_softmax`."""
+    """See `scipy.special.log_softmax`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.log_softmax(cuarray.array([1., 2., 3.]))
+    array([-2.40760596, -1.40760596, -0.40760596])
+    """
     x = as_array(x, "scipy.special.log_softmax")
     if x.dtype.kind in "biu":
         x = x.astype(numpy.float64)

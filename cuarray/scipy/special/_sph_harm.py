@@ -56,7 +56,15 @@ def derivatives(harmonic, xp, n, m, phi, y, diff_n):
 
 def sph_harm_y(n, m, theta, phi, *, diff_n=0):
     """See `scipy.special.sph_harm_y`. The derivatives (diff_n 1 and 2) are computed from the
-    harmonics of the neighbouring orders (up to five evaluations and some elementwise passes)."""
+    harmonics of the neighbouring orders (up to five evaluations and some elementwise passes).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.sph_harm_y(1, 1, cuarray.array([cuarray.pi / 3, cuarray.pi / 4]), cuarray.pi / 3)
+    array([-0.14960336-0.25912061j, -0.12215063-0.21157109j])
+    """
     try:
         ok = int(diff_n) == diff_n and diff_n >= 0
     except (TypeError, ValueError):

@@ -38,6 +38,7 @@ import numpy
 
 from ..._core import registry as _registry
 from ..._core.ufunc import ufunc
+from ._ufunc_examples import EXAMPLES as _EXAMPLES
 
 __all__ = ["LoopTable", "special_ufunc", "header", "FLOAT_FIRST_SINCE_1_18"]
 
@@ -215,8 +216,9 @@ def special_ufunc(name: str, nin: int, nout: int, loops: tuple, ops, headers: tu
     """One table row -> one ufunc: `loops` in SciPy's order ('dd->d'), `ops` one C expression or a
     dict by loop ('ff->f') or kind ('float', 'int', 'default'), `headers` the templates it calls."""
     preamble = "\n".join(header(h) for h in headers) if headers else header("common.cuh")
-    uf = ufunc(name, nin, nout, ops, doc=doc or "See `scipy.special.{}`.".format(name), preamble=preamble,
-               np_ufunc=LoopTable(name, nin, nout, loops))
+    # The Examples section is a static string of _ufunc_examples (no work at import).
+    doc = (doc or "See `scipy.special.{}`.".format(name)) + _EXAMPLES.get(name, "")
+    uf = ufunc(name, nin, nout, ops, doc=doc, preamble=preamble, np_ufunc=LoopTable(name, nin, nout, loops))
     if not hasattr(numpy, name):
         # `scipy.special.erf(gpu_array)` reaches cuarray through `__array_ufunc__`, which finds
         # the implementation by the ufunc's name; names NumPy also uses (exp2, cbrt, ...) stay

@@ -20,7 +20,17 @@ _polygamma = special_ufunc("_polygamma", 2, 1, ("ff->f", "dd->d"),
 
 
 def zeta(x, q=None, out=None):
-    """See `scipy.special.zeta` (real arguments only)."""
+    """See `scipy.special.zeta` (real arguments only).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.zeta(cuarray.array([2., 4.]))
+    array([1.64493407, 1.08232323])
+    >>> special.zeta(2., cuarray.array([1., 2.]))   # Hurwitz
+    array([1.64493407, 0.64493407])
+    """
     if q is None:
         return _riemann_zeta(x, out=out)
     return _zeta(x, q, out=out)
@@ -28,5 +38,13 @@ def zeta(x, q=None, out=None):
 
 def polygamma(n, x):
     """See `scipy.special.polygamma`. Like SciPy, both arguments become arrays first (a Python
-    int `n` is int64, so a float32 `x` gives float64)."""
+    int `n` is int64, so a float32 `x` gives float64).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.polygamma(1, cuarray.array([1., 2.]))
+    array([1.64493407, 0.64493407])
+    """
     return _polygamma(as_array(n, "polygamma"), as_array(x, "polygamma"))

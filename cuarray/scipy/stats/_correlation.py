@@ -120,7 +120,17 @@ def pearsonr(x, y, *, alternative="two-sided", method=None, axis=0):
     exact beta distribution of r) on the device; `confidence_interval()` by Fisher's
     transformation. A `method` (permutation/Monte Carlo tests) raises ValueError, as SciPy does
     for arrays that are not NumPy's. A constant slice gives NaN without SciPy's
-    ConstantInputWarning (detecting it would cost a device read)."""
+    ConstantInputWarning (detecting it would cost a device read).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> x, y = cuarray.array([1., 2., 3., 4.]), cuarray.array([2., 1., 4., 5.])
+    >>> res = stats.pearsonr(x, y)
+    >>> round(float(res.statistic), 6), round(float(res.pvalue), 6)
+    (0.848528, 0.151472)
+    """
     _check_alternative(alternative)
     if method is not None:
         raise ValueError("`method` must be `None` if arguments are not NumPy arrays.")
@@ -168,7 +178,17 @@ def spearmanr(a, b=None, axis=0, nan_policy="propagate", alternative="two-sided"
     """See `scipy.stats.spearmanr` (1-D samples, or the columns (axis=0) / rows (axis=1) of 2-D
     arrays as variables): Pearson's r of the average ranks, and the p-value from Student's t
     with n - 2 degrees of freedom (`stdtr`, as SciPy 1.18), all on the device. No
-    ConstantInputWarning (a device read)."""
+    ConstantInputWarning (a device read).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> x, y = cuarray.array([1., 2., 3., 4.]), cuarray.array([2., 1., 4., 5.])
+    >>> res = stats.spearmanr(x, y)
+    >>> round(float(res.statistic), 6)
+    0.8
+    """
     _check_alternative(alternative)
     if axis is not None and axis not in (0, 1, -1, -2):
         raise ValueError("The input must have at most 2 dimensions.")

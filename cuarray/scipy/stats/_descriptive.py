@@ -68,7 +68,15 @@ def _axis(a, axis):
 
 def moment(a, order=1, axis=0, nan_policy="propagate", *, center=None, keepdims=False):
     """See `scipy.stats.moment` (central moment; `center` overrides the mean; a sequence of
-    orders gives their moments stacked along a new first axis, as SciPy)."""
+    orders gives their moments stacked along a new first axis, as SciPy).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> round(float(stats.moment(cuarray.array([1., 2., 3., 10.]), order=2)), 6)
+    12.5
+    """
     if isinstance(order, (list, tuple, numpy.ndarray)):
         return stack([moment(a, o, axis, nan_policy, center=center, keepdims=keepdims) for o in order])
     a, axis = _axis(_float(a, "moment", nan_policy), axis)
@@ -90,7 +98,17 @@ def _reduced(a, axis, keepdims):
 
 
 def skew(a, axis=0, bias=True, nan_policy="propagate", *, keepdims=False):
-    """See `scipy.stats.skew`. A constant slice gives NaN, as in SciPy."""
+    """See `scipy.stats.skew`. A constant slice gives NaN, as in SciPy.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> round(float(stats.skew(cuarray.array([1., 2., 3., 10.]))), 6)
+    1.018234
+    >>> stats.skew(cuarray.array([[1., 2., 4.], [3., 2., 0.]]), axis=1)
+    array([ 0.38180177, -0.38180177])
+    """
     a, axis = _axis(_float(a, "skew", nan_policy), axis)
     n = a.shape[axis]
     m = mean(a, axis=axis, keepdims=True)
@@ -106,7 +124,15 @@ def skew(a, axis=0, bias=True, nan_policy="propagate", *, keepdims=False):
 
 
 def kurtosis(a, axis=0, fisher=True, bias=True, nan_policy="propagate", *, keepdims=False):
-    """See `scipy.stats.kurtosis`."""
+    """See `scipy.stats.kurtosis`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> round(float(stats.kurtosis(cuarray.array([1., 2., 3., 10.]))), 6)
+    -0.7696
+    """
     a, axis = _axis(_float(a, "kurtosis", nan_policy), axis)
     n = a.shape[axis]
     m = mean(a, axis=axis, keepdims=True)
@@ -132,7 +158,18 @@ class DescribeResult(NamedTuple):
 
 
 def describe(a, axis=0, ddof=1, bias=True, nan_policy="propagate"):
-    """See `scipy.stats.describe`."""
+    """See `scipy.stats.describe`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> res = stats.describe(cuarray.array([1., 2., 3., 10.]))
+    >>> int(res.nobs)
+    4
+    >>> round(float(res.mean), 6), round(float(res.variance), 6)
+    (4.0, 16.666667)
+    """
     a, axis = _axis(_float(a, "describe", nan_policy), axis)
     if a.shape[axis] == 0:
         raise ValueError("The input must not be empty.")
@@ -141,7 +178,15 @@ def describe(a, axis=0, ddof=1, bias=True, nan_policy="propagate"):
 
 
 def gmean(a, axis=0, dtype=None, weights=None, *, nan_policy="propagate", keepdims=False):
-    """See `scipy.stats.gmean`."""
+    """See `scipy.stats.gmean`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> round(float(stats.gmean(cuarray.array([1., 4., 16.]))), 6)
+    4.0
+    """
     flat = axis is None
     a, axis = _axis(_float(a, "gmean", nan_policy), axis)
     if dtype is not None:
@@ -155,12 +200,28 @@ def gmean(a, axis=0, dtype=None, weights=None, *, nan_policy="propagate", keepdi
 
 
 def hmean(a, axis=0, dtype=None, *, weights=None, nan_policy="propagate", keepdims=False):
-    """See `scipy.stats.hmean` (negative values: NaN where SciPy raises, no device read)."""
+    """See `scipy.stats.hmean` (negative values: NaN where SciPy raises, no device read).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> round(float(stats.hmean(cuarray.array([1., 2., 4.]))), 6)
+    1.714286
+    """
     return pmean(a, -1.0, axis=axis, dtype=dtype, weights=weights, nan_policy=nan_policy, keepdims=keepdims)
 
 
 def pmean(a, p, *, axis=0, dtype=None, weights=None, nan_policy="propagate", keepdims=False):
-    """See `scipy.stats.pmean`."""
+    """See `scipy.stats.pmean`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> round(float(stats.pmean(cuarray.array([1., 2., 4.]), 2)), 6)
+    2.645751
+    """
     if not isinstance(p, (int, float)):
         raise ValueError("Power mean only defined for exponent of type int or float.")
     if p == 0:
@@ -180,7 +241,15 @@ def pmean(a, p, *, axis=0, dtype=None, weights=None, nan_policy="propagate", kee
 
 
 def zmap(scores, compare, axis=0, ddof=0, nan_policy="propagate"):
-    """See `scipy.stats.zmap`."""
+    """See `scipy.stats.zmap`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> stats.zmap(cuarray.array([1., 2.]), cuarray.array([1., 2., 3., 4.]))
+    array([-1.34164079, -0.4472136 ])
+    """
     scores, compare = _float(scores, "zmap", nan_policy), _float(compare, "zmap", nan_policy)
     if axis is None:
         compare, ax = compare.ravel(), 0
@@ -194,13 +263,32 @@ def zmap(scores, compare, axis=0, ddof=0, nan_policy="propagate"):
 
 
 def zscore(a, axis=0, ddof=0, nan_policy="propagate"):
-    """See `scipy.stats.zscore`."""
+    """See `scipy.stats.zscore`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> stats.zscore(cuarray.array([1., 2., 3., 4.]))
+    array([-1.34164079, -0.4472136 ,  0.4472136 ,  1.34164079])
+    """
     return zmap(a, a, axis=axis, ddof=ddof, nan_policy=nan_policy)
 
 
 def entropy(pk, qk=None, base=None, axis=0, *, nan_policy="propagate", keepdims=False):
     """See `scipy.stats.entropy`: sum(entr(pk)) (or sum(rel_entr(pk, qk))) of the normalised
-    distributions, in nats unless `base`."""
+    distributions, in nats unless `base`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> p = cuarray.array([0.5, 0.25, 0.25])
+    >>> round(float(stats.entropy(p)), 6)  # waits for the GPU
+    1.039721
+    >>> round(float(stats.entropy(p, base=2)), 6)
+    1.5
+    """
     if base is not None and base <= 0:
         raise ValueError("`base` must be a positive number or `None`.")
     pk = _float(pk, "entropy", nan_policy)
@@ -219,7 +307,15 @@ def rankdata(a, method="average", *, axis=None, nan_policy="propagate"):
     """See `scipy.stats.rankdata` (NaN anywhere in a slice makes its ranks NaN, as SciPy's
     'propagate'). One stable sort along the axis, tie groups by a scan. The ranks are floating for
     every method, as SciPy 1.18's: the input's floating dtype, float64 for integers and bools
-    (SciPy 1.17 gave int64 for all methods but 'average')."""
+    (SciPy 1.17 gave int64 for all methods but 'average').
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> stats.rankdata(cuarray.array([10, 30, 20, 20]))
+    array([1. , 4. , 2.5, 2.5])
+    """
     if method not in ("average", "min", "max", "dense", "ordinal"):
         raise ValueError('unknown method "{}"'.format(method))
     a = _policy(nan_policy, as_array(a, "rankdata"))
@@ -270,7 +366,15 @@ def _running_min_reversed(x):
 
 
 def trim_mean(a, proportiontocut, axis=0, *, nan_policy="propagate", keepdims=False):
-    """See `scipy.stats.trim_mean` (a full sort along the axis)."""
+    """See `scipy.stats.trim_mean` (a full sort along the axis).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> round(float(stats.trim_mean(cuarray.array([1., 2., 3., 4., 100.]), 0.2)), 6)
+    3.0
+    """
     a = _float(a, "trim_mean", nan_policy)
     if a.size == 0:
         return asarray(numpy.nan)
@@ -290,7 +394,15 @@ def trim_mean(a, proportiontocut, axis=0, *, nan_policy="propagate", keepdims=Fa
 
 
 def boxcox_llf(lmb, data, *, axis=0, keepdims=False, nan_policy="propagate"):
-    """See `scipy.stats.boxcox_llf`."""
+    """See `scipy.stats.boxcox_llf`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> round(float(stats.boxcox_llf(0.5, cuarray.array([1., 2., 3.]))), 6)
+    0.639393
+    """
     data = _float(data, "boxcox_llf", nan_policy)
     if axis is None:
         data, axis = data.ravel(), 0
@@ -316,7 +428,16 @@ class ModeResult(NamedTuple):
 def mode(a, axis=0, nan_policy="propagate", keepdims=False):
     """See `scipy.stats.mode` (smallest most frequent value; one sort along the axis). An empty
     slice gives SciPy 1.18's result: mode NaN (the input's floating dtype, float64 for integers),
-    count 0 as the default integer, or in the mode's dtype where the result is 0-d."""
+    count 0 as the default integer, or in the mode's dtype where the result is 0-d.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> res = stats.mode(cuarray.array([1, 2, 2, 3]))
+    >>> int(res.mode), int(res.count)
+    (2, 2)
+    """
     a = _policy(nan_policy, as_array(a, "mode"))
     if axis is None:
         if keepdims:  # SciPy keeps every reduced axis, (1,) * a.ndim, and then counts in integers

@@ -58,7 +58,18 @@ def _extend(matvec, V, alpha, beta, u, start, end):
 def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=None, tol=0,
           return_eigenvectors=True, Minv=None, OPinv=None, mode="normal"):
     """See `scipy.sparse.linalg.eigsh` for `which` in 'LM', 'LA', 'SA' (no shift-invert: `M`,
-    `sigma`, `Minv`, `OPinv` raise NotImplementedError). Eigenvalues ascending, as SciPy."""
+    `sigma`, `Minv`, `OPinv` raise NotImplementedError). Eigenvalues ascending, as SciPy.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.sparse import linalg as splinalg
+    >>> from cuarray import sparse
+    >>> a = sparse.diags([1., 2., 3., 4., 5., 6.]).tocsr()
+    >>> w = splinalg.eigsh(a, k=2, return_eigenvectors=False)
+    >>> cuarray.round(cuarray.sort(w), 6)
+    array([5., 6.])
+    """
     if M is not None or sigma is not None or Minv is not None or OPinv is not None:
         raise NotImplementedError("eigsh: generalized and shift-invert modes are not supported")
     A = aslinearoperator(A)
@@ -116,7 +127,18 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
 def svds(A, k=6, ncv=None, tol=0, which="LM", v0=None, maxiter=None, return_singular_vectors=True,
          solver="arpack", random_state=None, options=None):
     """See `scipy.sparse.linalg.svds`: the k largest singular triplets from eigsh of A^H A (or
-    A A^H, the smaller); 'LM' only. Singular values ascending, as SciPy."""
+    A A^H, the smaller); 'LM' only. Singular values ascending, as SciPy.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.sparse import linalg as splinalg
+    >>> from cuarray import sparse
+    >>> a = sparse.diags([1., 2., 3., 4., 5., 6.]).tocsr()
+    >>> s = splinalg.svds(a, k=2, return_singular_vectors=False)
+    >>> cuarray.round(cuarray.sort(s), 6)
+    array([5., 6.])
+    """
     if which != "LM":
         raise NotImplementedError("svds: only which='LM' is supported")
     A = aslinearoperator(A)

@@ -19,7 +19,18 @@ __all__ = ["LinearOperator", "aslinearoperator"]
 
 
 class LinearOperator:
-    """See `scipy.sparse.linalg.LinearOperator`."""
+    """See `scipy.sparse.linalg.LinearOperator`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.sparse import linalg as splinalg
+    >>> op = splinalg.LinearOperator((2, 2), matvec=lambda v: 2 * v)
+    >>> op.shape
+    (2, 2)
+    >>> op.matvec(cuarray.array([1., 2.]))
+    array([2., 4.])
+    """
 
     ndim = 2
 
@@ -182,7 +193,18 @@ class IdentityOperator(LinearOperator):
 
 def aslinearoperator(A) -> LinearOperator:
     """See `scipy.sparse.linalg.aslinearoperator`: LinearOperators pass; sparse matrices and 2-D
-    cuarray arrays are wrapped; objects with `shape` and `matvec` are adapted."""
+    cuarray arrays are wrapped; objects with `shape` and `matvec` are adapted.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.sparse import linalg as splinalg
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_matrix(cuarray.array([[4., 1.], [1., 3.]]))
+    >>> op = splinalg.aslinearoperator(a)
+    >>> op.matvec(cuarray.array([1., 1.]))
+    array([5., 4.])
+    """
     if isinstance(A, LinearOperator):
         return A
     if issparse(A) or (isinstance(A, ndarray) and A.ndim == 2):

@@ -87,7 +87,19 @@ def _matvec_of(A):
 
 def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None):
     """See `scipy.sparse.linalg.cg` (A Hermitian positive definite). Without a preconditioner
-    the convergence test reads r.r, the product the recurrence needs anyway."""
+    the convergence test reads r.r, the product the recurrence needs anyway.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.sparse import linalg as splinalg
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_matrix(cuarray.array([[4., 1.], [1., 3.]]))
+    >>> b = cuarray.array([1., 2.])
+    >>> x, info = splinalg.cg(a, b)
+    >>> cuarray.round(x, 4), int(info)
+    (array([0.0909, 0.6364]), 0)
+    """
     A, M, x, b = make_system(A, M, x0, b)
     bnrm2, atol = _tol(b, atol, rtol)
     if bnrm2 == 0:
@@ -123,7 +135,19 @@ def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=Non
 
 
 def bicgstab(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None):
-    """See `scipy.sparse.linalg.bicgstab`."""
+    """See `scipy.sparse.linalg.bicgstab`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.sparse import linalg as splinalg
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_matrix(cuarray.array([[4., 1.], [1., 3.]]))
+    >>> b = cuarray.array([1., 2.])
+    >>> x, info = splinalg.bicgstab(a, b)
+    >>> cuarray.round(x, 4), int(info)
+    (array([0.0909, 0.6364]), 0)
+    """
     A, M, x, b = make_system(A, M, x0, b)
     bnrm2, atol = _tol(b, atol, rtol)
     if bnrm2 == 0:
@@ -183,7 +207,19 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None, M=N
     """See `scipy.sparse.linalg.gmres`: restarted GMRES with left preconditioning; Arnoldi by
     classical Gram-Schmidt applied twice (two matrix-vector products with the basis on the
     device), the small Hessenberg least-squares problem on the host (one read per inner
-    iteration). `maxiter` counts restart cycles; `callback_type` 'x' or 'pr_norm' (default)."""
+    iteration). `maxiter` counts restart cycles; `callback_type` 'x' or 'pr_norm' (default).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.sparse import linalg as splinalg
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_matrix(cuarray.array([[4., 1.], [1., 3.]]))
+    >>> b = cuarray.array([1., 2.])
+    >>> x, info = splinalg.gmres(a, b)
+    >>> cuarray.round(x, 4), int(info)
+    (array([0.0909, 0.6364]), 0)
+    """
     A, M, x, b = make_system(A, M, x0, b)
     n = b.size
     bnrm2, atol = _tol(b, atol, rtol)

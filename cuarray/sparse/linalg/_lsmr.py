@@ -24,7 +24,19 @@ __all__ = ["lsmr"]
 
 def lsmr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None, show=False, x0=None):
     """See `scipy.sparse.linalg.lsmr`. Returns SciPy's 8-tuple (x, istop, itn, normr, normar,
-    norma, conda, normx); `show` is ignored."""
+    norma, conda, normx); `show` is ignored.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.sparse import linalg as splinalg
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_matrix(cuarray.array([[4., 1.], [1., 3.]]))
+    >>> b = cuarray.array([1., 2.])
+    >>> x = splinalg.lsmr(a, b)[0]
+    >>> cuarray.round(x, 4)
+    array([0.0909, 0.6364])
+    """
     A, b, m, n, dt = least_squares_operands(A, b)
     maxiter = min(m, n) if maxiter is None else maxiter
     tiny = float(numpy.finfo(dt).tiny)

@@ -92,7 +92,19 @@ def bidiagonalization_start(A, b, x0, n, dt):
 def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=False, calc_var=False,
          x0=None):
     """See `scipy.sparse.linalg.lsqr`. Returns SciPy's 10-tuple (x, istop, itn, r1norm, r2norm,
-    anorm, acond, arnorm, xnorm, var); `show` is ignored; `var` is computed when `calc_var`."""
+    anorm, acond, arnorm, xnorm, var); `show` is ignored; `var` is computed when `calc_var`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.sparse import linalg as splinalg
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_matrix(cuarray.array([[4., 1.], [1., 3.]]))
+    >>> b = cuarray.array([1., 2.])
+    >>> x = splinalg.lsqr(a, b)[0]
+    >>> cuarray.round(x, 4)
+    array([0.0909, 0.6364])
+    """
     A, b, m, n, dt = least_squares_operands(A, b)
     iter_lim = 2 * n if iter_lim is None else iter_lim
     eps = float(numpy.finfo(numpy.float64).eps)

@@ -25,7 +25,19 @@ __all__ = ["minres"]
 
 def minres(A, b, x0=None, *, rtol=1e-5, shift=0.0, maxiter=None, M=None, callback=None, show=False,
            check=False):
-    """See `scipy.sparse.linalg.minres` (`show` and `check` are accepted and ignored)."""
+    """See `scipy.sparse.linalg.minres` (`show` and `check` are accepted and ignored).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.sparse import linalg as splinalg
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_matrix(cuarray.array([[4., 1.], [1., 3.]]))
+    >>> b = cuarray.array([1., 2.])
+    >>> x, info = splinalg.minres(a, b)
+    >>> cuarray.round(x, 4), int(info)
+    (array([0.0909, 0.6364]), 0)
+    """
     A, M, x, b = make_system(A, M, x0, b)
     matvec, psolve = _matvec_of(A), M.matvec
     n = b.size

@@ -24,7 +24,19 @@ def _abs_sum(A, axis):
 
 
 def norm(x, ord=None, axis=None):  # noqa: A002
-    """See `scipy.sparse.linalg.norm`."""
+    """See `scipy.sparse.linalg.norm`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.sparse import linalg as splinalg
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_matrix(cuarray.array([[4., 1.], [1., 3.]]))
+    >>> round(float(splinalg.norm(a)), 6)
+    5.196152
+    >>> splinalg.norm(a, axis=1)
+    array([4.12310563, 3.16227766])
+    """
     if not issparse(x):
         raise TypeError("input is not sparse. use cuarray.linalg.norm")
     if axis is None and ord in (None, "fro", "f"):

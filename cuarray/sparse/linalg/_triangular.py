@@ -21,7 +21,17 @@ __all__ = ["spsolve_triangular"]
 
 
 def spsolve_triangular(A, b, lower=True, overwrite_A=False, overwrite_b=False, unit_diagonal=False):
-    """See `scipy.sparse.linalg.spsolve_triangular` (A sparse, b a cuarray array)."""
+    """See `scipy.sparse.linalg.spsolve_triangular` (A sparse, b a cuarray array).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.sparse import linalg as splinalg
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_matrix(cuarray.array([[2., 0.], [1., 4.]]))
+    >>> splinalg.spsolve_triangular(a, cuarray.array([2., 9.]))
+    array([1., 2.])
+    """
     if not issparse(A):
         raise TypeError("A must be a sparse matrix or array")
     if not isinstance(b, ndarray):

@@ -1,0 +1,1122 @@
+"""The Examples section of each special ufunc's docstring, by the ufunc's name: special_ufunc
+appends it. Written by `python -m scripts.docstring_examples special-ufuncs` (the input lines
+are there, the output is SciPy's): edit the lines there and run it, not this file."""
+
+EXAMPLES = {
+    "bdtr": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.bdtr(cuarray.array([2, 5]), 10, 0.3)
+    array([0.38278279, 0.95265101])
+    """,
+    "bdtrc": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.bdtrc(cuarray.array([2, 5]), 10, 0.3)
+    array([0.61721721, 0.04734899])
+    """,
+    "bdtri": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.bdtri(cuarray.array([2, 5]), 10, 0.3)
+    array([0.33296688, 0.62741843])
+    """,
+    "beta": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.beta(cuarray.array([1., 2.]), 3.)
+    array([0.33333333, 0.08333333])
+    """,
+    "betainc": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.betainc(2., 3., cuarray.array([0.25, 0.5]))
+    array([0.26171875, 0.6875    ])
+    """,
+    "betaincinv": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.betaincinv(2., 3., cuarray.array([0.25, 0.5]))
+    array([0.24302208, 0.38572757])
+    """,
+    "betaln": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.betaln(cuarray.array([10., 100.]), 3.)
+    array([ -6.49223984, -13.15211634])
+    """,
+    "binom": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.binom(cuarray.array([5., 10.]), 2.)
+    array([10., 45.])
+    """,
+    "boxcox": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.boxcox(cuarray.array([1., 2., 4.]), 0.5)
+    array([0.        , 0.82842712, 2.        ])
+    """,
+    "boxcox1p": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.boxcox1p(cuarray.array([0., 1., 3.]), 0.5)
+    array([0.        , 0.82842712, 2.        ])
+    """,
+    "cbrt": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.cbrt(cuarray.array([8., 27.]))
+    array([2., 3.])
+    """,
+    "chdtr": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.chdtr(2., cuarray.array([1., 3.]))
+    array([0.39346934, 0.77686984])
+    """,
+    "chdtrc": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.chdtrc(2., cuarray.array([1., 3.]))
+    array([0.60653066, 0.22313016])
+    """,
+    "chdtri": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.chdtri(2., cuarray.array([0.25, 0.5]))
+    array([2.77258872, 1.38629436])
+    """,
+    "cosdg": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.cosdg(cuarray.array([0., 60., 180.]))
+    array([ 1. ,  0.5, -1. ])
+    """,
+    "cosm1": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.cosm1(cuarray.array([1e-5, 1.]))
+    array([-5.00000000e-11, -4.59697694e-01])
+    """,
+    "cotdg": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.cotdg(cuarray.array([30., 45.]))
+    array([1.73205081, 1.        ])
+    """,
+    "dawsn": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.dawsn(cuarray.array([0.5, 1., 2.]))
+    array([0.42443638, 0.53807951, 0.30134039])
+    """,
+    "ellipe": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.ellipe(cuarray.array([0., 0.5, 0.9]))
+    array([1.57079633, 1.35064388, 1.10477473])
+    """,
+    "ellipeinc": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.ellipeinc(cuarray.pi / 4, cuarray.array([0., 0.5]))
+    array([0.78539816, 0.7481865 ])
+    """,
+    "ellipj": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> sn, cn, dn, ph = special.ellipj(cuarray.array([0.5, 1.]), 0.5)
+    >>> sn
+    array([0.47075047, 0.80300182])
+    """,
+    "ellipk": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.ellipk(cuarray.array([0., 0.5, 0.9]))
+    array([1.57079633, 1.85407468, 2.57809211])
+    """,
+    "ellipkinc": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.ellipkinc(cuarray.pi / 4, cuarray.array([0., 0.5]))
+    array([0.78539816, 0.82601788])
+    """,
+    "ellipkm1": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.ellipkm1(cuarray.array([0.1, 0.5]))
+    array([2.57809211, 1.85407468])
+    """,
+    "entr": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.entr(cuarray.array([0., 0.25, 0.5]))
+    array([0.        , 0.34657359, 0.34657359])
+    """,
+    "erf": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.erf(cuarray.array([0., 0.5, 1.]))
+    array([0.        , 0.52049988, 0.84270079])
+    """,
+    "erfc": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.erfc(cuarray.array([0., 0.5, 1.]))
+    array([1.        , 0.47950012, 0.15729921])
+    """,
+    "erfcinv": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.erfcinv(cuarray.array([0.1, 0.5, 1.5]))
+    array([ 1.16308715,  0.47693628, -0.47693628])
+    """,
+    "erfcx": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.erfcx(cuarray.array([0., 1., 10.]))
+    array([1.        , 0.42758358, 0.05614099])
+    """,
+    "erfi": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.erfi(cuarray.array([0.5, 1.]))
+    array([0.61495209, 1.65042576])
+    """,
+    "erfinv": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.erfinv(cuarray.array([0.25, 0.5, 0.9]))
+    array([0.22531206, 0.47693628, 1.16308715])
+    """,
+    "exp1": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.exp1(cuarray.array([0.5, 1., 2.]))
+    array([0.55977359, 0.21938393, 0.04890051])
+    """,
+    "exp10": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.exp10(cuarray.array([0., 1., 2.]))
+    array([  1.,  10., 100.])
+    """,
+    "exp2": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.exp2(cuarray.array([0., 1., 3.]))
+    array([1., 2., 8.])
+    """,
+    "expi": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.expi(cuarray.array([0.5, 1., 2.]))
+    array([0.4542199 , 1.89511782, 4.95423436])
+    """,
+    "expit": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.expit(cuarray.array([-2., 0., 2.]))
+    array([0.11920292, 0.5       , 0.88079708])
+    """,
+    "expm1": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.expm1(cuarray.array([1e-10, 1.]))
+    array([1.00000000e-10, 1.71828183e+00])
+    """,
+    "expn": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.expn(2, cuarray.array([0.5, 1.]))
+    array([0.32664386, 0.14849551])
+    """,
+    "exprel": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.exprel(cuarray.array([0., 1.]))
+    array([1.        , 1.71828183])
+    """,
+    "fdtr": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.fdtr(2., 3., cuarray.array([1., 2.]))
+    array([0.535242  , 0.71943414])
+    """,
+    "fdtrc": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.fdtrc(2., 3., cuarray.array([1., 2.]))
+    array([0.464758  , 0.28056586])
+    """,
+    "fdtri": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.fdtri(2., 3., cuarray.array([0.25, 0.5]))
+    array([0.31712059, 0.88110158])
+    """,
+    "gamma": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.gamma(cuarray.array([0.5, 1., 5.]))
+    array([ 1.77245385,  1.        , 24.        ])
+    """,
+    "gammainc": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.gammainc(2., cuarray.array([0.5, 1., 3.]))
+    array([0.09020401, 0.26424112, 0.80085173])
+    """,
+    "gammaincc": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.gammaincc(2., cuarray.array([0.5, 1., 3.]))
+    array([0.90979599, 0.73575888, 0.19914827])
+    """,
+    "gammainccinv": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.gammainccinv(2., cuarray.array([0.25, 0.5]))
+    array([2.69263453, 1.67834699])
+    """,
+    "gammaincinv": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.gammaincinv(2., cuarray.array([0.25, 0.5]))
+    array([0.96127876, 1.67834699])
+    """,
+    "gammaln": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.gammaln(cuarray.array([0.5, 10., 100.]))
+    array([  0.57236494,  12.80182748, 359.13420537])
+    """,
+    "gammasgn": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.gammasgn(cuarray.array([-0.5, -1.5, 2.]))
+    array([-1.,  1.,  1.])
+    """,
+    "gdtr": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.gdtr(1., 2., cuarray.array([1., 3.]))
+    array([0.26424112, 0.80085173])
+    """,
+    "gdtrc": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.gdtrc(1., 2., cuarray.array([1., 3.]))
+    array([0.73575888, 0.19914827])
+    """,
+    "hankel1": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.hankel1(0., cuarray.array([1. + 0j, 2. + 1j]))
+    array([0.76519769+0.08825696j, 0.11221518+0.15428169j])
+    """,
+    "hankel1e": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.hankel1e(0., cuarray.array([1. + 0j, 2. + 1j]))
+    array([0.48770375-0.59620621j, 0.25440386-0.45188937j])
+    """,
+    "hankel2": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.hankel2(0., cuarray.array([1. + 0j, 2. + 1j]))
+    array([0.76519769-0.08825696j, 0.26349228-1.44662056j])
+    """,
+    "hankel2e": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.hankel2e(0., cuarray.array([1. + 0j, 2. + 1j]))
+    array([0.48770375+0.59620621j, 0.44357316+0.30960712j])
+    """,
+    "huber": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.huber(1., cuarray.array([0.5, 2.]))
+    array([0.125, 1.5  ])
+    """,
+    "hyp1f1": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.hyp1f1(1., 2., cuarray.array([0.5, 1.]))
+    array([1.29744254, 1.71828183])
+    """,
+    "hyp2f1": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.hyp2f1(1., 1., 2., cuarray.array([0.25, 0.5]))
+    array([1.15072829, 1.38629436])
+    """,
+    "i0": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.i0(cuarray.array([0., 1., 2.]))
+    array([1.        , 1.26606588, 2.2795853 ])
+    """,
+    "i0e": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.i0e(cuarray.array([0., 1., 2.]))
+    array([1.        , 0.46575961, 0.30850832])
+    """,
+    "i1": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.i1(cuarray.array([0.5, 1., 2.]))
+    array([0.25789431, 0.5651591 , 1.59063685])
+    """,
+    "i1e": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.i1e(cuarray.array([0.5, 1., 2.]))
+    array([0.1564208 , 0.20791042, 0.21526929])
+    """,
+    "inv_boxcox": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.inv_boxcox(cuarray.array([0., 2.]), 0.5)
+    array([1., 4.])
+    """,
+    "inv_boxcox1p": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.inv_boxcox1p(cuarray.array([0., 2.]), 0.5)
+    array([0., 3.])
+    """,
+    "iv": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.iv(cuarray.array([0., 1., 2.5]), 2.)
+    array([2.2795853 , 1.59063685, 0.39702708])
+    """,
+    "ive": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.ive(1., cuarray.array([1., 2.]))
+    array([0.20791042, 0.21526929])
+    """,
+    "j0": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.j0(cuarray.array([0., 1., 2.]))
+    array([1.        , 0.76519769, 0.22389078])
+    """,
+    "j1": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.j1(cuarray.array([0.5, 1., 2.]))
+    array([0.24226846, 0.44005059, 0.57672481])
+    """,
+    "jn": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.jn(2, cuarray.array([0.5, 1., 2.]))
+    array([0.03060402, 0.11490348, 0.35283403])
+    """,
+    "jv": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.jv(cuarray.array([0., 1., 2.5]), 2.)
+    array([0.22389078, 0.57672481, 0.22392453])
+    """,
+    "jve": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.jve(1., cuarray.array([1., 2.]))
+    array([0.44005059, 0.57672481])
+    """,
+    "k0": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.k0(cuarray.array([0.5, 1., 2.]))
+    array([0.92441907, 0.42102444, 0.11389387])
+    """,
+    "k0e": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.k0e(cuarray.array([0.5, 1., 2.]))
+    array([1.52410939, 1.14446308, 0.84156822])
+    """,
+    "k1": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.k1(cuarray.array([0.5, 1., 2.]))
+    array([1.65644112, 0.60190723, 0.13986588])
+    """,
+    "k1e": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.k1e(cuarray.array([0.5, 1., 2.]))
+    array([2.73100971, 1.63615349, 1.03347685])
+    """,
+    "kl_div": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.kl_div(cuarray.array([0.5, 0.25]), cuarray.array([0.25, 0.5]))
+    array([0.09657359, 0.0767132 ])
+    """,
+    "kn": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.kn(2, cuarray.array([1., 2.]))
+    array([1.6248389 , 0.25375975])
+    """,
+    "kolmogi": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.kolmogi(cuarray.array([0.25, 0.5]))
+    array([1.01918472, 0.82757356])
+    """,
+    "kolmogorov": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.kolmogorov(cuarray.array([0.5, 1., 2.]))
+    array([9.63945244e-01, 2.69999672e-01, 6.70925256e-04])
+    """,
+    "kv": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.kv(cuarray.array([0., 1., 2.5]), 2.)
+    array([0.11389387, 0.13986588, 0.38979776])
+    """,
+    "kve": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.kve(1., cuarray.array([1., 2.]))
+    array([1.63615349, 1.03347685])
+    """,
+    "log1p": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.log1p(cuarray.array([1e-10, 1.]))
+    array([1.00000000e-10, 6.93147181e-01])
+    """,
+    "log_expit": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.log_expit(cuarray.array([-2., 0., 2.]))
+    array([-2.12692801, -0.69314718, -0.12692801])
+    """,
+    "log_ndtr": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.log_ndtr(cuarray.array([-10., 0., 1.]))
+    array([-53.23128515,  -0.69314718,  -0.17275378])
+    """,
+    "loggamma": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.loggamma(cuarray.array([0.5, 10.]))
+    array([ 0.57236494, 12.80182748])
+    """,
+    "logit": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.logit(cuarray.array([0.25, 0.6, 0.75]))
+    array([-1.09861229,  0.40546511,  1.09861229])
+    """,
+    "lpmv": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.lpmv(1, 2, cuarray.array([0.25, 0.5]))
+    array([-0.72618438, -1.29903811])
+    """,
+    "modstruve": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.modstruve(0., cuarray.array([1., 2.]))
+    array([0.71024319, 1.93743376])
+    """,
+    "nbdtr": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.nbdtr(cuarray.array([2, 5]), 3, 0.5)
+    array([0.5       , 0.85546875])
+    """,
+    "nbdtrc": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.nbdtrc(cuarray.array([2, 5]), 3, 0.5)
+    array([0.5       , 0.14453125])
+    """,
+    "nbdtri": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.nbdtri(cuarray.array([2, 5]), 3, 0.5)
+    array([0.5       , 0.32051897])
+    """,
+    "ndtr": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.ndtr(cuarray.array([-1., 0., 1.]))
+    array([0.15865525, 0.5       , 0.84134475])
+    """,
+    "ndtri": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.ndtri(cuarray.array([0.025, 0.9, 0.975]))
+    array([-1.95996398,  1.28155157,  1.95996398])
+    """,
+    "owens_t": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.owens_t(cuarray.array([0.5, 1.]), 1.)
+    array([0.10667106, 0.06674188])
+    """,
+    "pdtr": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.pdtr(cuarray.array([1, 3]), 2.)
+    array([0.40600585, 0.85712346])
+    """,
+    "pdtrc": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.pdtrc(cuarray.array([1, 3]), 2.)
+    array([0.59399415, 0.14287654])
+    """,
+    "pdtri": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.pdtri(cuarray.array([1, 3]), 0.5)
+    array([1.67834699, 3.67206075])
+    """,
+    "poch": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.poch(cuarray.array([2., 3.]), 3.)
+    array([24., 60.])
+    """,
+    "pseudo_huber": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.pseudo_huber(1., cuarray.array([0.5, 2.]))
+    array([0.11803399, 1.23606798])
+    """,
+    "psi": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.digamma(cuarray.array([0.5, 1., 10.]))
+    array([-1.96351003, -0.57721566,  2.25175259])
+    >>> special.psi is special.digamma
+    True
+    """,
+    "radian": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.radian(cuarray.array([90., 180.]), 0., 0.)
+    array([1.57079633, 3.14159265])
+    """,
+    "rel_entr": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.rel_entr(cuarray.array([0.5, 0.25]), cuarray.array([0.25, 0.5]))
+    array([ 0.34657359, -0.1732868 ])
+    """,
+    "rgamma": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.rgamma(cuarray.array([0.5, 1., 5.]))
+    array([0.56418958, 1.        , 0.04166667])
+    """,
+    "round": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.round(cuarray.array([0.4, 1.5, 2.5, -1.6]))
+    array([ 0.,  2.,  2., -2.])
+    """,
+    "shichi": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> shi, chi = special.shichi(cuarray.array([1., 2.]))
+    >>> shi
+    array([1.05725088, 2.50156743])
+    >>> chi
+    array([0.83786694, 2.45266692])
+    """,
+    "sici": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> si, ci = special.sici(cuarray.array([1., 2.]))
+    >>> si
+    array([0.94608307, 1.60541298])
+    >>> ci
+    array([0.33740392, 0.42298083])
+    """,
+    "sindg": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.sindg(cuarray.array([30., 90.]))
+    array([0.5, 1. ])
+    """,
+    "smirnov": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.smirnov(5, cuarray.array([0.1, 0.5]))
+    array([0.85359, 0.056  ])
+    """,
+    "smirnovi": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.smirnovi(5, cuarray.array([0.25, 0.5]))
+    array([0.34319485, 0.23455954])
+    """,
+    "stdtr": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.stdtr(3., cuarray.array([-1., 0., 2.]))
+    array([0.19550111, 0.5       , 0.93033702])
+    """,
+    "stdtrit": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.stdtrit(3., cuarray.array([0.75, 0.975]))
+    array([0.76489233, 3.18244631])
+    """,
+    "struve": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.struve(0., cuarray.array([1., 2.]))
+    array([0.56865663, 0.79085885])
+    """,
+    "tandg": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.tandg(cuarray.array([30., 45.]))
+    array([0.57735027, 1.        ])
+    """,
+    "wofz": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.wofz(cuarray.array([1 + 1j, 0.5 + 2j]))
+    array([0.30474421+0.20821894j, 0.24527599+0.05152148j])
+    """,
+    "wright_bessel": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.wright_bessel(1., 1., cuarray.array([0.5, 1.]))
+    array([1.56608293, 2.2795853 ])
+    """,
+    "xlog1py": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.xlog1py(cuarray.array([0., 2.]), cuarray.array([-1., 3.]))
+    array([0.        , 2.77258872])
+    """,
+    "xlogy": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.xlogy(cuarray.array([0., 2.]), cuarray.array([0., 3.]))   # 0 * log(0) is 0
+    array([0.        , 2.19722458])
+    """,
+    "y0": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.y0(cuarray.array([0.5, 1., 2.]))
+    array([-0.44451873,  0.08825696,  0.51037567])
+    """,
+    "y1": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.y1(cuarray.array([0.5, 1., 2.]))
+    array([-1.47147239, -0.78121282, -0.10703243])
+    """,
+    "yn": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.yn(1, cuarray.array([1., 2.]))
+    array([-0.78121282, -0.10703243])
+    """,
+    "yv": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.yv(cuarray.array([0., 1.5]), 2.)
+    array([ 0.51037567, -0.39562328])
+    """,
+    "yve": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.yve(1., cuarray.array([1., 2.]))
+    array([-0.78121282, -0.10703243])
+    """,
+    "zetac": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> special.zetac(cuarray.array([2., 4.]))
+    array([0.64493407, 0.08232323])
+    """,
+}
