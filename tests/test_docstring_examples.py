@@ -203,11 +203,7 @@ def test_a_new_users_first_names_have_examples():
 SCIPY_NAMESPACES = ("cuarray.scipy.special", "cuarray.scipy.linalg", "cuarray.scipy.stats", "cuarray.scipy.ndimage",
                     "cuarray.scipy.signal", "cuarray.scipy.fft", "cuarray.sparse", "cuarray.sparse.linalg")
 # Names allowed to lack one for now, each to be done and removed from here.
-SCIPY_PENDING: set[str] = {
-    # h-peaks adds a function right after these docstrings (an edit of them would conflict): after
-    # its merge, `python -m scripts.docstring_examples cuarray.scipy.signal find_peaks lfilter`.
-    "cuarray.scipy.signal.find_peaks", "cuarray.scipy.signal.lfilter",
-}
+SCIPY_PENDING: set[str] = set()
 
 
 def _scipy_names_needing_examples():

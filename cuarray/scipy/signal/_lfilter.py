@@ -314,7 +314,15 @@ def _host_1d(v, name):
 
 
 def lfilter(b, a, x, axis=-1, zi=None):
-    """See `scipy.signal.lfilter`. `b` and `a` may be host or cuarray arrays."""
+    """See `scipy.signal.lfilter`. `b` and `a` may be host or cuarray arrays.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> signal.lfilter(cuarray.array([1.]), cuarray.array([1., -0.5]), cuarray.array([1., 1., 1., 1.]))
+    array([1.   , 1.5  , 1.75 , 1.875])
+    """
     return _lfilter(b, a, x, axis, zi, SWEEPS[0])
 
 

@@ -201,7 +201,19 @@ def _select(values, pmin, pmax):
 
 def find_peaks(x, height=None, threshold=None, distance=None, prominence=None, width=None, wlen=None, rel_height=0.5,
                plateau_size=None):
-    """See `scipy.signal.find_peaks`. Peaks and properties are cuarray arrays."""
+    """See `scipy.signal.find_peaks`. Peaks and properties are cuarray arrays.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> x = cuarray.array([0., 2., 1., 3., 0.5, 1.])
+    >>> peaks, properties = signal.find_peaks(x)
+    >>> peaks
+    array([1, 3])
+    >>> signal.find_peaks(x, height=2.5)[0]
+    array([3])
+    """
     return _find_peaks(x, height, threshold, distance, prominence, width, wlen, rel_height, plateau_size, MAXIMA[0])
 
 
