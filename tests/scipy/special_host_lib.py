@@ -106,3 +106,51 @@ def expint_regions(rng, n=4000) -> list:
     wedge = -t + 1j * t * rng.uniform(-0.55, 0.55, n)
     left = rng.uniform(-800, -700, n // 4) + 1j * rng.uniform(-2000, 2000, n // 4)
     return [poles, roots, strip, rings, wedge, left]
+
+
+def amos_regions(rng, n=2000) -> list:
+    """Where AMOS (the complex Bessel functions: templates/amos_*.cuh) changes method or is singular,
+    as (order, z) pairs, one pair of arrays a region: small |z| (power series), moderate |z|
+    (Miller / Wronskian), large |z| (the asymptotic expansion beyond |z| ~ 21), large orders with
+    |z| about the order (the uniform expansions and their turning point), near the negative real
+    axis and on it (the cut, both zeros), on the imaginary axis, where e^|Re z| or e^|Im z|
+    overflows (|z| ~ 700), and orders of both signs (the reflection) with integers and halves."""
+    def orders(scale):
+        v = rng.choice([-1.0, 1.0], n) * scale
+        u = rng.random(n)
+        return np.where(u < 0.2, np.round(v), np.where(u < 0.3, np.round(v) + 0.5, v))
+
+    def angles():
+        return np.exp(1j * rng.uniform(-np.pi, np.pi, n))
+
+    small = (orders(rng.uniform(0, 5, n)), 10.0 ** rng.uniform(-8, 0, n) * angles())
+    moderate = (orders(rng.uniform(0, 20, n)), rng.uniform(0, 30, n) * angles())
+    large = (orders(rng.uniform(0, 30, n)), 10.0 ** rng.uniform(1.3, 3.5, n) * angles())
+    v = orders(10.0 ** rng.uniform(1.5, 2.6, n))
+    uniform = (v, np.abs(v) * rng.uniform(0.3, 2.5, n) * angles())
+    t = np.pi - 10.0 ** rng.uniform(-12, -1, n)
+    cut = (orders(rng.uniform(0, 10, n)), rng.uniform(0.1, 50, n) * np.exp(1j * t * rng.choice([-1, 1], n)))
+    x = rng.uniform(0.01, 60, n)
+    axes = (orders(rng.uniform(0, 10, n)), np.where(rng.random(n) < 0.5, -x + 1j * rng.choice([0.0, -0.0], n),
+                                                   1j * x * rng.choice([-1, 1], n)))
+    big = rng.uniform(680, 730, n) * rng.choice([-1, 1], n)
+    other = rng.uniform(-20, 20, n)
+    edge = (orders(rng.uniform(0, 3, n)), np.where(rng.random(n) < 0.5, big + 1j * other, other + 1j * big))
+    return [small, moderate, large, uniform, cut, axes, edge]
+
+
+AMOS_EDGE_Z = np.array([0, -0.0, 1, -1, 1j, -1j, 2.5 - 0.5j, np.inf, -np.inf, 1j * np.inf, complex(np.nan, 0),
+                        complex(0, np.nan), 1e300, -1e300j, 1e-300])
+AMOS_EDGE_V = np.array([0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -3.0, 7.3, -7.3, 1e3, np.nan])
+
+
+def amos_mpmath(name, v, z):
+    """mpmath's value of scipy.special.<name>(v, z) (the scaled ones by their factors), complex128."""
+    import mpmath
+
+    v, z = mpmath.mpf(float(v)), mpmath.mpc(complex(z))
+    f = {"jv": mpmath.besselj, "yv": mpmath.bessely, "iv": mpmath.besseli, "kv": mpmath.besselk,
+         "hankel1": mpmath.hankel1, "hankel2": mpmath.hankel2}[name.rstrip("e")](v, z)
+    scale = {"jve": mpmath.exp(-abs(z.imag)), "yve": mpmath.exp(-abs(z.imag)), "ive": mpmath.exp(-abs(z.real)),
+             "kve": mpmath.exp(z), "hankel1e": mpmath.exp(-1j * z), "hankel2e": mpmath.exp(1j * z)}.get(name, 1)
+    return complex(f * scale)
