@@ -82,9 +82,7 @@ def test_complex_bessel_against_scipy(lib, name, dtype):
     ok = _close(got, want, 5e-13 if c128 else 2e-6, 1e-300 if c128 else 1e-37)
     bad = np.nonzero(~ok)[0]
     if name in SCALED and 0 < len(bad) <= 0.03 * len(v):
-        import mpmath
-
-        mpmath.mp.dps = 30
+        pytest.importorskip("mpmath")
         ref = np.array([special_host_lib.amos_mpmath(name, v[i], z[i]) for i in bad])
         good = _close(got[bad], ref.astype(dtype), 1e-11 if c128 else 2e-6, 1e-300 if c128 else 1e-37)
         bad = bad[~good]
