@@ -43,7 +43,7 @@ namespace amos {
         //***ROUTINES CALLED  AZABS,ZDIV,AZLOG,AZSQRT,D1MACH
         //***END PROLOGUE  ZUNHJ
 
-        zcx cfnu, przth, ptfn, rtzta, rzth, suma, sumb;
+        zcx cfnu, ptfn, rtzta, rzth, suma, sumb;
         zcx tfn, t2, w, w2, za, zb, zc, zeta, zth;
         double ang, atol, aw2, azth, btol, fn13, fn23, pp, rfn13;
         double rfnu, rfnu2, wi, wr, zci, zcr, zetai, zetar, zthi;
@@ -53,8 +53,7 @@ namespace amos {
         double thpi = 4.71238898038468986;
         int ias, ibs, j, ju, k, kmax, kp1, ks, l, lrp1, l1, l2, m;
         /* array vars */
-        zcx cr[14] = {0.};
-        zcx dr[14] = {0.};
+        zcx pr;
         zcx up[14] = {0.};
         zcx pk;
         double apk;
@@ -271,7 +270,6 @@ namespace amos {
                 return;
             }
 
-            przth = rzth;
             ptfn = tfn;
             up[0] = 1.0;
             pp = 1.0;
@@ -301,17 +299,16 @@ namespace amos {
                     }
                     ptfn *= tfn;
                     up[kp1 - 1] = ptfn * za;
-                    cr[ks - 1] = przth * zunhj_br[ks];
-                    przth *= rzth;
-                    dr[ks - 1] = przth * zunhj_ar[ks + 1];
                 }
                 pp *= rfnu2;
                 if (ias != 1) {
                     suma = up[lr];
                     ju = lrp1;
+                    pr = rzth;
                     for (int jr = 1; jr < lrp1; jr++) {
                         ju -= 1;
-                        suma += cr[jr - 1] * up[ju - 1];
+                        suma += (pr * zunhj_br[jr]) * up[ju - 1];
+                        pr *= rzth;
                     }
                     *asum += suma;
                     asumr = az_real(*asum);
@@ -324,9 +321,11 @@ namespace amos {
                 if (ibs != 1) {
                     sumb = up[lr + 1] + up[lr] * zc;
                     ju = lrp1;
+                    pr = rzth;
                     for (int jr = 1; jr < lrp1; jr++) {
                         ju -= 1;
-                        sumb += dr[jr - 1] * up[ju - 1];
+                        pr *= rzth;
+                        sumb += (pr * zunhj_ar[jr + 1]) * up[ju - 1];
                     }
                     *bsum += sumb;
                     bsumr = az_real(*bsum);
