@@ -35,11 +35,12 @@ PRELUDE = r'''// AMOS (D. E. Amos, "Algorithm 644: A portable package for Bessel
 //   templates/cmath.cuh); numeric_limits are literals; the tables live in constant memory;
 // - besy's workspace for the second Hankel function is two values, not an allocation of n (the
 //   ufuncs ask for one value; n > 2 returns ierr = 6 as xsf's failed allocation).
-// - the per-thread frame (xsf's work arrays held 2912 bytes in the jv kernel; 1536 now): unik keeps
+// - the per-thread frame (xsf's work arrays held 2912 bytes in the jv kernel; 1408 now): unik keeps
 //   the two sums its callers use instead of its 16 coefficients (unik_work below), unhj recomputes
-//   the powers and coefficients of its sums by the same running products instead of storing them
-//   (the values are bit-identical on the host: scripts/special/port_amos.py made these files and
-//   says how it was checked).
+//   the powers and coefficients of its sums by the same running products instead of storing them,
+//   the scale factors {1/tol, 1, tol} and the powers of i are selected (sel3, ipow), not read from
+//   local arrays (the values are bit-identical on the host: scripts/special/port_amos.py made these
+//   files and says how it was checked).
 // The files: amos_core.cuh (this: the complex type, the declarations, the tables), amos_series.cuh
 // (power series, Miller's and Wronskian normalisation, the asymptotic expansion for large |z|,
 // K by Temme's series / Miller, scaling helpers), amos_uniform.cuh (the uniform asymptotic
@@ -124,6 +125,12 @@ CSF_FN double az_atan(double x) { return atan(x); }
 CSF_FN double az_atan2(double y, double x) { return atan2(y, x); }
 CSF_FN zcx az_conj(zcx z) { return zcx(z.re, -z.im); }
 CSF_FN double az_real(zcx z) { return z.re; }
+// the k-th of three values (a local array indexed at run time would live in local memory)
+CSF_FN double sel3(int k, double a, double b, double c) { return k == 0 ? a : (k == 1 ? b : c); }
+CSF_FN zcx sel3z(int k, zcx a, zcx b, zcx c) { return k == 0 ? a : (k == 1 ? b : c); }
+// i^k and (-i)^k for k = 0..3
+CSF_FN zcx ipow(int k) { return k == 0 ? zcx(1.0) : (k == 1 ? zcx(0, 1) : (k == 2 ? zcx(-1.0) : -zcx(0, 1))); }
+CSF_FN zcx mipow(int k) { return k == 0 ? zcx(1.0) : (k == 1 ? -zcx(0, 1) : (k == 2 ? zcx(-1.0) : zcx(0, 1))); }
 CSF_FN double az_imag(zcx z) { return z.im; }
 '''
 
@@ -341,6 +348,32 @@ sub('unk1', "        zcx cwrk[3][16] = {{0.0}};\n", "        unik_work cwrk[3];\
 funcs['unk1'] = re.sub(r'&cwrk\[([^\]]+)\]\[0\]', r'&cwrk[\1]', funcs['unk1'])
 for f in funcs:
     assert 'cwrk[15]' not in funcs[f] and '[0]);' not in funcs[f].split('unik(')[-1][:0], f
+
+# bknu, uni1, uni2, unk1, unk2: the scale factors css = {cscl, 1, crsc} and csr = {crsc, 1, cscl}
+# (set once) picked by a select instead of read from local arrays (96 bytes each where complex);
+# uni2 and unk2: i^k (cip) likewise
+for f in ('bknu', 'uni1', 'uni2', 'unk1', 'unk2'):
+    t = funcs[f]
+    pick = 'sel3' if f == 'uni1' else 'sel3z'
+    for arr, a, c in (('css', 'cscl', 'crsc'), ('csr', 'crsc', 'cscl')):
+        decl = re.search(r'        (zcx|double) %s\[3\] = \{%s, 1\.0?, %s\};\n' % (arr, a, c), t)
+        assert decl, (f, arr)
+        t = t.replace(decl.group(0), '')
+        assert ('%s[' % arr) in t
+        t = re.sub(r'\b%s\[([^\]]+)\]' % arr, r'%s(\1, %s, 1.0, %s)' % (pick, a, c), t)
+    funcs[f] = t
+for f, decl, pick in (('uni2', '        zcx cip[4] = {1.0, zcx(0, 1), -1.0, -zcx(0, 1)};\n', 'ipow'),
+                      ('unk2', '        zcx cip[4] = {1.0, -zcx(0, 1), -1.0, zcx(0, 1)};\n', 'mipow')):
+    sub(f, decl, '')
+    funcs[f] = re.sub(r'\bcip\[([^\]]+)\]', r'%s(\1)' % pick, funcs[f])
+# uni2: iflag is set at i = 1 before every use (g++ cannot see it through the select)
+sub('uni2', '        int i, iflag, in,', '        int i, iflag = 0, in,')
+# bknu: its eight series coefficients from constant memory, not a local array
+cc = re.search(r'        double cc\[8\] = (\{[^}]*\});\n', funcs['bknu'])
+assert cc
+funcs['bknu'] = funcs['bknu'].replace(cc.group(0), '')
+funcs['bknu'] = re.sub(r'\bcc\[', 'dbknu_cc[', funcs['bknu'])
+head = head + '\n\n    CSF_AMOS_TABLE dbknu_cc[8] = ' + cc.group(1) + ';\n'
 
 T = args.out.rstrip('/') + '/'
 notice = src[src.index('/*\n * Copyright (C) 2024 SciPy developers'):src.index('#pragma once')].rstrip()

@@ -10,11 +10,12 @@
 //   templates/cmath.cuh); numeric_limits are literals; the tables live in constant memory;
 // - besy's workspace for the second Hankel function is two values, not an allocation of n (the
 //   ufuncs ask for one value; n > 2 returns ierr = 6 as xsf's failed allocation).
-// - the per-thread frame (xsf's work arrays held 2912 bytes in the jv kernel; 1536 now): unik keeps
+// - the per-thread frame (xsf's work arrays held 2912 bytes in the jv kernel; 1408 now): unik keeps
 //   the two sums its callers use instead of its 16 coefficients (unik_work below), unhj recomputes
-//   the powers and coefficients of its sums by the same running products instead of storing them
-//   (the values are bit-identical on the host: scripts/special/port_amos.py made these files and
-//   says how it was checked).
+//   the powers and coefficients of its sums by the same running products instead of storing them,
+//   the scale factors {1/tol, 1, tol} and the powers of i are selected (sel3, ipow), not read from
+//   local arrays (the values are bit-identical on the host: scripts/special/port_amos.py made these
+//   files and says how it was checked).
 // The files: amos_core.cuh (this: the complex type, the declarations, the tables), amos_series.cuh
 // (power series, Miller's and Wronskian normalisation, the asymptotic expansion for large |z|,
 // K by Temme's series / Miller, scaling helpers), amos_uniform.cuh (the uniform asymptotic
@@ -99,6 +100,12 @@ CSF_FN double az_atan(double x) { return atan(x); }
 CSF_FN double az_atan2(double y, double x) { return atan2(y, x); }
 CSF_FN zcx az_conj(zcx z) { return zcx(z.re, -z.im); }
 CSF_FN double az_real(zcx z) { return z.re; }
+// the k-th of three values (a local array indexed at run time would live in local memory)
+CSF_FN double sel3(int k, double a, double b, double c) { return k == 0 ? a : (k == 1 ? b : c); }
+CSF_FN zcx sel3z(int k, zcx a, zcx b, zcx c) { return k == 0 ? a : (k == 1 ? b : c); }
+// i^k and (-i)^k for k = 0..3
+CSF_FN zcx ipow(int k) { return k == 0 ? zcx(1.0) : (k == 1 ? zcx(0, 1) : (k == 2 ? zcx(-1.0) : -zcx(0, 1))); }
+CSF_FN zcx mipow(int k) { return k == 0 ? zcx(1.0) : (k == 1 ? -zcx(0, 1) : (k == 2 ? zcx(-1.0) : zcx(0, 1))); }
 CSF_FN double az_imag(zcx z) { return z.im; }
 
 
@@ -373,6 +380,11 @@ CSF_FN double az_imag(zcx z) { return z.im; }
         3.82900751391414141e+08, -1.08822660357843911e+10, 3.47320283765002252e+11, -1.23696021422692745e+13, // 16
         4.88788064793079335e+14, -2.13203339609193739e+16                                                     // 20
     };
+
+
+    CSF_AMOS_TABLE dbknu_cc[8] = {5.77215664901532861e-01, -4.20026350340952355e-02, -4.21977345555443367e-02,
+                        7.21894324666309954e-03, -2.15241674114950973e-04, -2.01348547807882387e-05,
+                        1.13302723198169588e-06, 6.11609510448141582e-09};
 
 }  // namespace amos
 }  // namespace cuarray_special

@@ -1027,16 +1027,11 @@ namespace amos {
         double spi = 1.90985931710274403;
         double fpi = 1.89769999331517738;
         double tth = 2. / 3.;
-        double cc[8] = {5.77215664901532861e-01, -4.20026350340952355e-02, -4.21977345555443367e-02,
-                        7.21894324666309954e-03, -2.15241674114950973e-04, -2.01348547807882387e-05,
-                        1.13302723198169588e-06, 6.11609510448141582e-09};
         xx = az_real(z);
         yy = az_imag(z);
         caz = az_abs(z);
         cscl = 1. / tol;
         crsc = tol;
-        zcx css[3] = {cscl, 1., crsc};
-        zcx csr[3] = {crsc, 1., cscl};
         double bry[3] = {THRESHOLD_MIN / tol, tol / (THRESHOLD_MIN), 1.7976931348623157e+308};
         int nz = 0;
         iflag = 0;
@@ -1078,10 +1073,10 @@ namespace amos {
                     // SERIES FOR F0 TO RESOLVE INDETERMINACY FOR SMALL ABS(DNU)
                     //
                     ak = 1.;
-                    s = cc[0];
+                    s = dbknu_cc[0];
                     for (int k = 2; k < 9; k++) {
                         ak *= dnu2;
-                        tm = cc[k - 1] * ak;
+                        tm = dbknu_cc[k - 1] * ak;
                         s += tm;
                         if (az_fabs(tm) < tol) {
                             break;
@@ -1154,9 +1149,9 @@ namespace amos {
                 if (ak > alim) {
                     kflag = 3;
                 }
-                p2 = s2 * css[kflag - 1];
+                p2 = s2 * sel3z(kflag - 1, cscl, 1.0, crsc);
                 s2 = p2 * rz;
-                s1 *= css[kflag - 1];
+                s1 *= sel3z(kflag - 1, cscl, 1.0, crsc);
                 if (koded != 1) {
                     f = az_exp(z);
                     s1 *= f;
@@ -1179,7 +1174,7 @@ namespace amos {
                 iflag = 1;
                 kflag = 2;
             } else {
-                a1 = az_exp(-xx) * az_real(css[kflag - 1]);
+                a1 = az_exp(-xx) * az_real(sel3z(kflag - 1, cscl, 1.0, crsc));
                 pt = a1 * zcx(az_cos(yy), -az_sin(yy));
                 coef *= pt;
             }
@@ -1335,7 +1330,7 @@ namespace amos {
             goto L160;
         }
     L110:
-        p1 = csr[kflag - 1];
+        p1 = sel3z(kflag - 1, crsc, 1.0, cscl);
         ascle = bry[kflag - 1];
         for (i = inub; i < inu + 1; i++) {
             st = s2;
@@ -1350,9 +1345,9 @@ namespace amos {
                     ascle = bry[kflag - 1];
                     s1 *= p1;
                     s2 = p2;
-                    s1 *= css[kflag - 1];
-                    s2 *= css[kflag - 1];
-                    p1 = csr[kflag - 1];
+                    s1 *= sel3z(kflag - 1, cscl, 1.0, crsc);
+                    s2 *= sel3z(kflag - 1, cscl, 1.0, crsc);
+                    p1 = sel3z(kflag - 1, crsc, 1.0, cscl);
                 }
             }
         }
@@ -1361,11 +1356,11 @@ namespace amos {
         }
 
     L130:
-        y[0] = s1 * csr[kflag - 1];
+        y[0] = s1 * sel3z(kflag - 1, crsc, 1.0, cscl);
         if (n == 1) {
             return nz;
         }
-        y[1] = s2 * csr[kflag - 1];
+        y[1] = s2 * sel3z(kflag - 1, crsc, 1.0, cscl);
         if (n == 2) {
             return nz;
         }
@@ -1375,7 +1370,7 @@ namespace amos {
         if (kk > n) {
             return nz;
         }
-        p1 = csr[kflag - 1];
+        p1 = sel3z(kflag - 1, crsc, 1.0, cscl);
         ascle = bry[kflag - 1];
         for (i = kk; i < (n + 1); i++) {
             p2 = s2;
@@ -1391,9 +1386,9 @@ namespace amos {
                     ascle = bry[kflag - 1];
                     s1 *= p1;
                     s2 = p2;
-                    s1 *= css[kflag - 1];
-                    s2 *= css[kflag - 1];
-                    p1 = csr[kflag - 1];
+                    s1 *= sel3z(kflag - 1, cscl, 1.0, crsc);
+                    s2 *= sel3z(kflag - 1, cscl, 1.0, crsc);
+                    p1 = sel3z(kflag - 1, crsc, 1.0, cscl);
                 }
             }
         }
@@ -1470,13 +1465,13 @@ namespace amos {
         }
         kk = nz + 1;
         s1 = y[kk - 1];
-        y[kk - 1] = s1 * csr[0];
+        y[kk - 1] = s1 * sel3z(0, crsc, 1.0, cscl);
         if (inu == 1) {
             return nz;
         }
         kk = nz + 2;
         s2 = y[kk - 1];
-        y[kk - 1] = s2 * csr[0];
+        y[kk - 1] = s2 * sel3z(0, crsc, 1.0, cscl);
         if (inu == 2) {
             return nz;
         }

@@ -681,8 +681,6 @@ namespace amos {
         //
         cscl = 1.0 / tol;
         crsc = tol;
-        double css[3] = {cscl, 1., crsc};
-        double csr[3] = {crsc, 1., cscl};
         double bry[3] = {THRESHOLD_MIN / tol, 0., 0.};
         bry[1] = 1.0 / bry[0];
         bry[2] = 1.7976931348623157e+308;
@@ -753,7 +751,7 @@ namespace amos {
             // SCALE S1 IF CABS(S1) < ASCLE
             //
             s2 = phi * sum;
-            s1 = az_exp(az_real(s1)) * css[iflag - 1] *
+            s1 = az_exp(az_real(s1)) * sel3(iflag - 1, cscl, 1.0, crsc) *
                  zcx(az_cos(az_imag(s1)), az_sin(az_imag(s1)));
             s2 *= s1;
             if (iflag == 1) {
@@ -764,14 +762,14 @@ namespace amos {
             /* 70 */
             cy[i - 1] = s2;
             m = nd - i + 1;
-            y[m - 1] = s2 * csr[iflag - 1];
+            y[m - 1] = s2 * sel3(iflag - 1, crsc, 1.0, cscl);
         }
         /* 80 */
         if (nd > 2) {
             rz = 2.0 / z;
             s1 = cy[0];
             s2 = cy[1];
-            c1r = csr[iflag - 1];
+            c1r = sel3(iflag - 1, crsc, 1.0, cscl);
             ascle = bry[iflag - 1];
             k = nd - 2;
             fn = k;
@@ -793,9 +791,9 @@ namespace amos {
                 ascle = bry[iflag - 1];
                 s1 *= c1r;
                 s2 = c2;
-                s1 *= css[iflag - 1];
-                s2 *= css[iflag - 1];
-                c1r = csr[iflag - 1];
+                s1 *= sel3(iflag - 1, cscl, 1.0, crsc);
+                s2 *= sel3(iflag - 1, cscl, 1.0, crsc);
+                c1r = sel3(iflag - 1, crsc, 1.0, cscl);
             }
             /* 90 */
         }
@@ -854,9 +852,8 @@ namespace amos {
         zcx ai, arg, asum, bsum, cfn, cid, crsc, cscl, c1, c2, dai, phi, rz, s1, s2, zb, zeta1, zeta2,
             zn, zar;
         double aarg, ang, aphi, ascle, ay, c2i, c2m, c2r, fn, rs1, yy;
-        int i, iflag, in, inu, j, k, nai, nd, ndai, nn, nuf, idum;
+        int i, iflag = 0, in, inu, j, k, nai, nd, ndai, nn, nuf, idum;
         double aic = 1.265512123484645396; /* log(2 sqrt(pi)) */
-        zcx cip[4] = {1.0, zcx(0, 1), -1.0, -zcx(0, 1)};
         zcx ci = zcx(0, 1);
         //
         // COMPUTED VALUES WITH EXPONENTS BETWEEN ALIM AND ELIM IN MAGNITUDE
@@ -865,8 +862,6 @@ namespace amos {
         //
         cscl = 1.0 / tol;
         crsc = tol;
-        zcx csr[3] = {crsc, 1.0, cscl};
-        zcx css[3] = {cscl, 1.0, crsc};
         double bry[3] = {THRESHOLD_MIN / tol, 0.0, 0.0};
         zcx cy[2] = {0.0};
         yy = az_imag(z);
@@ -885,7 +880,7 @@ namespace amos {
         zar = c2;
         in = inu + n - 1;
         in = in % 4;
-        c2 *= cip[in];
+        c2 *= ipow(in);
         if (yy <= 0.0) {
             zn = az_conj(-zn);
             zb = az_conj(zb);
@@ -963,7 +958,7 @@ namespace amos {
             ai = airy(arg, 0, 2, &nai, &idum);
             dai = airy(arg, 1, 2, &ndai, &idum);
             s2 = phi * (ai * asum + dai * bsum);
-            c2r = az_exp(az_real(s1)) * az_real(css[iflag - 1]);
+            c2r = az_exp(az_real(s1)) * az_real(sel3z(iflag - 1, cscl, 1.0, crsc));
             c2i = az_imag(s1);
             s1 = c2r * zcx(az_cos(c2i), az_sin(c2i));
             s2 *= s1;
@@ -978,7 +973,7 @@ namespace amos {
             j = nd - i + 1;
             s2 *= c2;
             cy[i - 1] = s2;
-            y[j - 1] = s2 * csr[iflag - 1];
+            y[j - 1] = s2 * sel3z(iflag - 1, crsc, 1.0, cscl);
             c2 *= cid;
         }
         if (nd > 2) {
@@ -987,7 +982,7 @@ namespace amos {
             bry[2] = 1.7976931348623157e+308;
             s1 = cy[0];
             s2 = cy[1];
-            c1 = csr[iflag - 1];
+            c1 = sel3z(iflag - 1, crsc, 1.0, cscl);
             ascle = bry[iflag - 1];
             k = nd - 2;
             fn = k;
@@ -1008,9 +1003,9 @@ namespace amos {
                         ascle = bry[iflag - 1];
                         s1 *= c1;
                         s2 = c2;
-                        s1 *= css[iflag - 1];
-                        s2 *= css[iflag - 1];
-                        c1 = csr[iflag - 1];
+                        s1 *= sel3z(iflag - 1, cscl, 1.0, crsc);
+                        s2 *= sel3z(iflag - 1, cscl, 1.0, crsc);
+                        c1 = sel3z(iflag - 1, crsc, 1.0, cscl);
                     }
                 }
             }
@@ -1047,7 +1042,7 @@ namespace amos {
                     // C      C2I = C2R*S1I + C2I*S1R
                     // C      C2R = STR
                     in = (inu + nd - 1) % 4;
-                    c2 = zar * cip[in];
+                    c2 = zar * ipow(in);
                     if (yy <= 0.0) {
                         c2 = az_conj(c2);
                     }
@@ -1085,8 +1080,6 @@ namespace amos {
 
         cscl = 1.0 / tol;
         crsc = tol;
-        zcx css[3] = {cscl, 1.0, crsc};
-        zcx csr[3] = {crsc, 1.0, cscl};
         unik_work cwrk[3];
         zcx phi[2] = {0.0};
         zcx sum[2] = {0.0};
@@ -1152,12 +1145,12 @@ namespace amos {
                 s2 = phi[jc] * sum[jc];
                 c2r = az_real(s1);
                 c2i = az_imag(s1);
-                c2m = az_exp(c2r) * az_real(css[kflag - 1]);
+                c2m = az_exp(c2r) * az_real(sel3z(kflag - 1, cscl, 1.0, crsc));
                 s1 = c2m * zcx(az_cos(c2i), az_sin(c2i));
                 s2 *= s1;
                 if (!((kflag == 1) && (uchk(s2, bry[0], tol)))) {
                     cy[kdflg - 1] = s2;
-                    y[i - 1] = s2 * csr[kflag - 1];
+                    y[i - 1] = s2 * sel3z(kflag - 1, crsc, 1.0, cscl);
                     if (kdflg == 2) {
                         break;
                     }
@@ -1242,7 +1235,7 @@ namespace amos {
             //
             s1 = cy[0];
             s2 = cy[1];
-            c1 = csr[kflag - 1];
+            c1 = sel3z(kflag - 1, crsc, 1.0, cscl);
             ascle = bry[kflag - 1];
             for (i = ib; i < (n + 1); i++) {
                 c2 = s2;
@@ -1258,9 +1251,9 @@ namespace amos {
                         ascle = bry[kflag - 1];
                         s1 *= c1;
                         s2 = c2;
-                        s1 *= css[kflag - 1];
-                        s2 *= css[kflag - 1];
-                        c1 = csr[kflag - 1];
+                        s1 *= sel3z(kflag - 1, cscl, 1.0, crsc);
+                        s2 *= sel3z(kflag - 1, cscl, 1.0, crsc);
+                        c1 = sel3z(kflag - 1, crsc, 1.0, cscl);
                     }
                 }
             }
@@ -1359,7 +1352,7 @@ namespace amos {
             s2 = csgn * phid * sumd;
             c2r = az_real(s1);
             c2i = az_imag(s1);
-            c2m = az_exp(c2r) * az_real(css[iflag - 1]);
+            c2m = az_exp(c2r) * az_real(sel3z(iflag - 1, cscl, 1.0, crsc));
             s1 = c2m * zcx(az_cos(c2i), az_sin(c2i));
             s2 *= s1;
             if (iflag == 1) {
@@ -1370,7 +1363,7 @@ namespace amos {
         L100:
             cy[kdflg - 1] = s2;
             c2 = s2;
-            s2 *= csr[iflag - 1];
+            s2 *= sel3z(iflag - 1, crsc, 1.0, cscl);
             //
             // ADD I AND K FUNCTIONS, K SEQUENCE IN Y(I), I=1,N
             //
@@ -1409,7 +1402,7 @@ namespace amos {
         };
         s1 = cy[0];
         s2 = cy[1];
-        cs = csr[iflag - 1];
+        cs = sel3z(iflag - 1, crsc, 1.0, cscl);
         ascle = bry[iflag - 1];
         fn = inu + il;
         for (i = 1; i < (il + 1); i++) {
@@ -1434,9 +1427,9 @@ namespace amos {
                     ascle = bry[iflag - 1];
                     s1 *= cs;
                     s2 = ck;
-                    s1 *= css[iflag - 1];
-                    s2 *= css[iflag - 1];
-                    cs = csr[iflag - 1];
+                    s1 *= sel3z(iflag - 1, cscl, 1.0, crsc);
+                    s2 *= sel3z(iflag - 1, cscl, 1.0, crsc);
+                    cs = sel3z(iflag - 1, crsc, 1.0, cscl);
                 }
             }
         }
@@ -1472,11 +1465,8 @@ namespace amos {
         zcx cr1 = zcx(1.0, 1.73205080756887729);      /*   1 + sqrt(3)i  */
         zcx cr2 = zcx(-0.5, -8.66025403784438647e-1); /*      0.5 cr1    */
         double aic = 1.26551212348464539;                                               /* log(2 sqrt(pi)) */
-        zcx cip[4] = {1.0, -zcx(0, 1), -1.0, zcx(0, 1)};
         cscl = 1.0 / tol;
         crsc = tol;
-        zcx css[3] = {cscl, 1.0, crsc};
-        zcx csr[3] = {crsc, 1.0, cscl};
         zcx phi[2] = {0.0};
         zcx arg[2] = {0.0};
         zcx zeta1[2] = {0.0};
@@ -1511,7 +1501,7 @@ namespace amos {
         spn = k_pi_2 * sar;
         c2 = zcx(spn, -cpn);
         kk = (inu % 4) + 1;
-        cs = cr1 * c2 * cip[kk - 1];
+        cs = cr1 * c2 * mipow(kk - 1);
         if (yy <= 0.0) {
             zn = az_conj(-zn);
             zb = az_conj(zb);
@@ -1587,7 +1577,7 @@ namespace amos {
                 s2 = cs * phi[j - 1] * (ai * asum[j - 1] + cr2 * dai * bsum[j - 1]);
                 c2r = az_real(s1);
                 c2i = az_imag(s1);
-                c2m = az_exp(c2r) * az_real(css[kflag - 1]);
+                c2m = az_exp(c2r) * az_real(sel3z(kflag - 1, cscl, 1.0, crsc));
                 s1 = c2m * zcx(az_cos(c2i), az_sin(c2i));
                 s2 *= s1;
                 if (kflag == 1) {
@@ -1617,7 +1607,7 @@ namespace amos {
                     s2 = az_conj(s2);
                 }
                 cy[kdflg - 1] = s2;
-                y[i - 1] = s2 * csr[kflag - 1];
+                y[i - 1] = s2 * sel3z(kflag - 1, crsc, 1.0, cscl);
                 cs *= -zcx(0, 1);
                 if (kdflg == 2) {
                     break;
@@ -1700,7 +1690,7 @@ namespace amos {
             //
             s1 = cy[0];
             s2 = cy[1];
-            c1 = csr[kflag - 1];
+            c1 = sel3z(kflag - 1, crsc, 1.0, cscl);
             ascle = bry[kflag - 1];
             for (i = ib; i < (n + 1); i++) {
                 c2 = s2;
@@ -1716,9 +1706,9 @@ namespace amos {
                         ascle = bry[kflag - 1];
                         s1 *= c1;
                         s2 = c2;
-                        s1 *= css[kflag - 1];
-                        s2 *= css[kflag - 1];
-                        c1 = csr[kflag - 1];
+                        s1 *= sel3z(kflag - 1, cscl, 1.0, crsc);
+                        s2 *= sel3z(kflag - 1, cscl, 1.0, crsc);
+                        c1 = sel3z(kflag - 1, crsc, 1.0, cscl);
                     }
                 }
             }
@@ -1753,7 +1743,7 @@ namespace amos {
         //
         cs = zcx(car, -sar) * csgn;
         in = (ifn % 4) + 1;
-        c2 = cip[in - 1];
+        c2 = mipow(in - 1);
         cs *= az_conj(c2);
         asc = bry[0];
         iuf = 0;
@@ -1832,7 +1822,7 @@ namespace amos {
             s2 = cs * phid * (ai * asumd + dai * bsumd);
             c2r = az_real(s1);
             c2i = az_imag(s1);
-            c2m = az_exp(c2r) * az_real(css[iflag - 1]);
+            c2m = az_exp(c2r) * az_real(sel3z(iflag - 1, cscl, 1.0, crsc));
             s1 = c2m * zcx(az_cos(c2i), az_sin(c2i));
             s2 *= s1;
             if (iflag == 1) {
@@ -1846,7 +1836,7 @@ namespace amos {
             }
             cy[kdflg - 1] = s2;
             c2 = s2;
-            s2 *= csr[iflag - 1];
+            s2 *= sel3z(iflag - 1, crsc, 1.0, cscl);
             //
             // ADD I AND K FUNCTIONS, K SEQUENCE IN Y(I), I=1,N
             //
@@ -1885,7 +1875,7 @@ namespace amos {
         //
         s1 = cy[0];
         s2 = cy[1];
-        cs = csr[iflag - 1];
+        cs = sel3z(iflag - 1, crsc, 1.0, cscl);
         ascle = bry[iflag - 1];
         fn = inu + il;
         for (i = 1; i < (il + 1); i++) {
@@ -1910,9 +1900,9 @@ namespace amos {
                     ascle = bry[iflag - 1];
                     s1 *= cs;
                     s2 = ck;
-                    s1 *= css[iflag - 1];
-                    s2 *= css[iflag - 1];
-                    cs = csr[iflag - 1];
+                    s1 *= sel3z(iflag - 1, cscl, 1.0, crsc);
+                    s2 *= sel3z(iflag - 1, cscl, 1.0, crsc);
+                    cs = sel3z(iflag - 1, crsc, 1.0, cscl);
                 }
             }
         }
