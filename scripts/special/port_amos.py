@@ -35,12 +35,12 @@ PRELUDE = r'''// AMOS (D. E. Amos, "Algorithm 644: A portable package for Bessel
 //   templates/cmath.cuh); numeric_limits are literals; the tables live in constant memory;
 // - besy's workspace for the second Hankel function is two values, not an allocation of n (the
 //   ufuncs ask for one value; n > 2 returns ierr = 6 as xsf's failed allocation).
-// - the per-thread frame (xsf's work arrays held 2912 bytes in the jv kernel; 1408 now): unik keeps
+// - the per-thread frame (xsf's work arrays held 2912 bytes in the jv kernel; 1264 now): unik keeps
 //   the two sums its callers use instead of its 16 coefficients (unik_work below), unhj recomputes
 //   the powers and coefficients of its sums by the same running products instead of storing them,
-//   the scale factors {1/tol, 1, tol} and the powers of i are selected (sel3, ipow), not read from
-//   local arrays (the values are bit-identical on the host: scripts/special/port_amos.py made these
-//   files and says how it was checked).
+//   the scale factors {1/tol, 1, tol}, the bounds {ascle, 1/ascle, max} and the powers of i are
+//   selected (sel3, ipow), not read from local arrays (the values are bit-identical on the host:
+//   scripts/special/port_amos.py made these files and says how it was checked).
 // The files: amos_core.cuh (this: the complex type, the declarations, the tables), amos_series.cuh
 // (power series, Miller's and Wronskian normalisation, the asymptotic expansion for large |z|,
 // K by Temme's series / Miller, scaling helpers), amos_uniform.cuh (the uniform asymptotic
@@ -374,6 +374,25 @@ assert cc
 funcs['bknu'] = funcs['bknu'].replace(cc.group(0), '')
 funcs['bknu'] = re.sub(r'\bcc\[', 'dbknu_cc[', funcs['bknu'])
 head = head + '\n\n    CSF_AMOS_TABLE dbknu_cc[8] = ' + cc.group(1) + ';\n'
+
+# the underflow/overflow bounds bry = {ascle, 1/ascle, max} (bknu, unk1, unk2: set once; acon: set once
+# before its reads) and acon's scale factors, selected likewise
+for f in ('bknu', 'unk1', 'unk2'):
+    t = funcs[f]
+    decl = re.search(r'        double bry\[3\] = \{([^,]+), ([^,]+), ([^,}]+)\};\n', t)
+    assert decl, f
+    t = t.replace(decl.group(0), '')
+    assert not re.search(r'\bbry\[[^\]]+\] =', t), f
+    funcs[f] = re.sub(r'\bbry\[([^\]]+)\]', r'sel3(\1, %s, %s, %s)' % decl.groups(), t)
+for line in ('        zcx css[3] = {0.0};\n', '        zcx csr[3] = {0.0};\n', '        double bry[3] = {0.0};\n',
+             '                css[0] = cscl;\n', '                css[1] = 1.0;\n', '                css[2] = cscr;\n',
+             '                csr[0] = cscr;\n', '                csr[1] = 1.0;\n', '                csr[2] = cscl;\n',
+             '                bry[0] = ascle;\n', '                bry[1] = 1.0 / ascle;\n',
+             '                bry[2] = 1.7976931348623157e+308;\n'):
+    sub('acon', line, '')
+for arr, vals in (('css', 'cscl, 1.0, cscr'), ('csr', 'cscr, 1.0, cscl')):
+    funcs['acon'] = re.sub(r'\b%s\[([^\]]+)\]' % arr, r'sel3z(\1, %s)' % vals, funcs['acon'])
+funcs['acon'] = re.sub(r'\bbry\[([^\]]+)\]', r'sel3(\1, ascle, 1.0 / ascle, 1.7976931348623157e+308)', funcs['acon'])
 
 T = args.out.rstrip('/') + '/'
 notice = src[src.index('/*\n * Copyright (C) 2024 SciPy developers'):src.index('#pragma once')].rstrip()

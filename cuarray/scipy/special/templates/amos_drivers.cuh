@@ -288,9 +288,6 @@ namespace amos {
         double arg, ascle, as2, bscle, c1i, c1m, c1r, fmr, sgn, yy;
         int i, inu, iuf, kflag, nn, nw, nz;
         zcx cy[2] = {0.0};
-        zcx css[3] = {0.0};
-        zcx csr[3] = {0.0};
-        double bry[3] = {0.0};
 
         nz = 0;
         zn = -z;
@@ -351,28 +348,19 @@ namespace amos {
                 //
                 cscl = 1.0 / tol;
                 cscr = tol;
-                css[0] = cscl;
-                css[1] = 1.0;
-                css[2] = cscr;
-                csr[0] = cscr;
-                csr[1] = 1.0;
-                csr[2] = cscl;
-                bry[0] = ascle;
-                bry[1] = 1.0 / ascle;
-                bry[2] = 1.7976931348623157e+308;
                 as2 = az_abs(s2);
                 kflag = 2;
-                if (as2 <= bry[0]) {
+                if (as2 <= sel3(0, ascle, 1.0 / ascle, 1.7976931348623157e+308)) {
                     kflag = 1;
                 } else {
-                    if (as2 >= bry[1]) {
+                    if (as2 >= sel3(1, ascle, 1.0 / ascle, 1.7976931348623157e+308)) {
                         kflag = 3;
                     }
                 }
-                bscle = bry[kflag - 1];
-                s1 *= css[kflag - 1];
-                s2 *= css[kflag - 1];
-                cs = csr[kflag - 1];
+                bscle = sel3(kflag - 1, ascle, 1.0 / ascle, 1.7976931348623157e+308);
+                s1 *= sel3z(kflag - 1, cscl, 1.0, cscr);
+                s2 *= sel3z(kflag - 1, cscl, 1.0, cscr);
+                cs = sel3z(kflag - 1, cscr, 1.0, cscl);
                 for (i = 3; i < (n + 1); i++) {
                     st = s2;
                     s2 = ck * s2 + s1;
@@ -388,8 +376,8 @@ namespace amos {
                             sc2 = c1;
                             if (iuf == 3) {
                                 iuf = -4;
-                                s1 = sc1 * css[kflag - 1];
-                                s2 = sc2 * css[kflag - 1];
+                                s1 = sc1 * sel3z(kflag - 1, cscl, 1.0, cscr);
+                                s2 = sc2 * sel3z(kflag - 1, cscl, 1.0, cscr);
                                 st = sc2;
                             }
                         }
@@ -403,12 +391,12 @@ namespace amos {
                         c1m = az_fmax(c1r, c1i);
                         if (c1m > bscle) {
                             kflag += 1;
-                            bscle = bry[kflag - 1];
+                            bscle = sel3(kflag - 1, ascle, 1.0 / ascle, 1.7976931348623157e+308);
                             s1 *= cs;
                             s2 = st;
-                            s1 *= css[kflag - 1];
-                            s2 *= css[kflag - 1];
-                            cs = csr[kflag - 1];
+                            s1 *= sel3z(kflag - 1, cscl, 1.0, cscr);
+                            s2 *= sel3z(kflag - 1, cscl, 1.0, cscr);
+                            cs = sel3z(kflag - 1, cscr, 1.0, cscl);
                         }
                     }
                 }

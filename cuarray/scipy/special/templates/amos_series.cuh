@@ -1032,7 +1032,6 @@ namespace amos {
         caz = az_abs(z);
         cscl = 1. / tol;
         crsc = tol;
-        double bry[3] = {THRESHOLD_MIN / tol, tol / (THRESHOLD_MIN), 1.7976931348623157e+308};
         int nz = 0;
         iflag = 0;
         koded = kode;
@@ -1331,7 +1330,7 @@ namespace amos {
         }
     L110:
         p1 = sel3z(kflag - 1, crsc, 1.0, cscl);
-        ascle = bry[kflag - 1];
+        ascle = sel3(kflag - 1, THRESHOLD_MIN / tol, tol / (THRESHOLD_MIN), 1.7976931348623157e+308);
         for (i = inub; i < inu + 1; i++) {
             st = s2;
             s2 = ck * s2 + s1;
@@ -1342,7 +1341,7 @@ namespace amos {
                 p2m = az_fmax(az_fabs(az_real(p2)), az_fabs(az_imag(p2)));
                 if (p2m > ascle) {
                     kflag += 1;
-                    ascle = bry[kflag - 1];
+                    ascle = sel3(kflag - 1, THRESHOLD_MIN / tol, tol / (THRESHOLD_MIN), 1.7976931348623157e+308);
                     s1 *= p1;
                     s2 = p2;
                     s1 *= sel3z(kflag - 1, cscl, 1.0, crsc);
@@ -1371,7 +1370,7 @@ namespace amos {
             return nz;
         }
         p1 = sel3z(kflag - 1, crsc, 1.0, cscl);
-        ascle = bry[kflag - 1];
+        ascle = sel3(kflag - 1, THRESHOLD_MIN / tol, tol / (THRESHOLD_MIN), 1.7976931348623157e+308);
         for (i = kk; i < (n + 1); i++) {
             p2 = s2;
             s2 = ck * s2 + s1;
@@ -1383,7 +1382,7 @@ namespace amos {
                 p2m = az_fmax(az_fabs(az_real(p2)), az_fabs(az_imag(p2)));
                 if (p2m > ascle) {
                     kflag += 1;
-                    ascle = bry[kflag - 1];
+                    ascle = sel3(kflag - 1, THRESHOLD_MIN / tol, tol / (THRESHOLD_MIN), 1.7976931348623157e+308);
                     s1 *= p1;
                     s2 = p2;
                     s1 *= sel3z(kflag - 1, cscl, 1.0, crsc);
@@ -1398,7 +1397,7 @@ namespace amos {
     //
     L160:
         elm = az_exp(-elim);
-        ascle = bry[0];
+        ascle = sel3(0, THRESHOLD_MIN / tol, tol / (THRESHOLD_MIN), 1.7976931348623157e+308);
         zd = z;
         xd = xx;
         yd = yy;
@@ -1457,7 +1456,7 @@ namespace amos {
         if (n != 1) {
             y[1] = s2;
         }
-        ascle = bry[0];
+        ascle = sel3(0, THRESHOLD_MIN / tol, tol / (THRESHOLD_MIN), 1.7976931348623157e+308);
         nz = kscl(zd, fnu, n, &y[0], rz, &ascle, tol, elim);
         inu = n - nz;
         if (inu <= 0) {

@@ -1086,7 +1086,6 @@ namespace amos {
         zcx zeta1[2] = {0.0};
         zcx zeta2[2] = {0.0};
         zcx cy[2] = {0.0};
-        double bry[3] = {THRESHOLD_MIN / tol, tol / THRESHOLD_MIN, 1.7976931348623157e+308};
         int init[2] = {0};
 
         kdflg = 1;
@@ -1148,7 +1147,7 @@ namespace amos {
                 c2m = az_exp(c2r) * az_real(sel3z(kflag - 1, cscl, 1.0, crsc));
                 s1 = c2m * zcx(az_cos(c2i), az_sin(c2i));
                 s2 *= s1;
-                if (!((kflag == 1) && (uchk(s2, bry[0], tol)))) {
+                if (!((kflag == 1) && (uchk(s2, sel3(0, THRESHOLD_MIN / tol, tol / THRESHOLD_MIN, 1.7976931348623157e+308), tol)))) {
                     cy[kdflg - 1] = s2;
                     y[i - 1] = s2 * sel3z(kflag - 1, crsc, 1.0, cscl);
                     if (kdflg == 2) {
@@ -1236,7 +1235,7 @@ namespace amos {
             s1 = cy[0];
             s2 = cy[1];
             c1 = sel3z(kflag - 1, crsc, 1.0, cscl);
-            ascle = bry[kflag - 1];
+            ascle = sel3(kflag - 1, THRESHOLD_MIN / tol, tol / THRESHOLD_MIN, 1.7976931348623157e+308);
             for (i = ib; i < (n + 1); i++) {
                 c2 = s2;
                 s2 = ck * s2 + s1;
@@ -1248,7 +1247,7 @@ namespace amos {
                     c2m = az_fmax(az_fabs(az_real(c2)), az_fabs(az_imag(c2)));
                     if (c2m > ascle) {
                         kflag += 1;
-                        ascle = bry[kflag - 1];
+                        ascle = sel3(kflag - 1, THRESHOLD_MIN / tol, tol / THRESHOLD_MIN, 1.7976931348623157e+308);
                         s1 *= c1;
                         s2 = c2;
                         s1 *= sel3z(kflag - 1, cscl, 1.0, crsc);
@@ -1279,7 +1278,7 @@ namespace amos {
         if (ifn % 2 == 1) {
             cspn = -cspn;
         }
-        asc = bry[0];
+        asc = sel3(0, THRESHOLD_MIN / tol, tol / THRESHOLD_MIN, 1.7976931348623157e+308);
         kk = n;
         iuf = 0;
         kdflg = 1;
@@ -1356,7 +1355,7 @@ namespace amos {
             s1 = c2m * zcx(az_cos(c2i), az_sin(c2i));
             s2 *= s1;
             if (iflag == 1) {
-                if (uchk(s2, bry[0], tol)) {
+                if (uchk(s2, sel3(0, THRESHOLD_MIN / tol, tol / THRESHOLD_MIN, 1.7976931348623157e+308), tol)) {
                     s2 = 0.0;
                 }
             }
@@ -1403,7 +1402,7 @@ namespace amos {
         s1 = cy[0];
         s2 = cy[1];
         cs = sel3z(iflag - 1, crsc, 1.0, cscl);
-        ascle = bry[iflag - 1];
+        ascle = sel3(iflag - 1, THRESHOLD_MIN / tol, tol / THRESHOLD_MIN, 1.7976931348623157e+308);
         fn = inu + il;
         for (i = 1; i < (il + 1); i++) {
             c2 = s2;
@@ -1424,7 +1423,7 @@ namespace amos {
                 c2m = az_fmax(az_fabs(az_real(c2)), az_fabs(az_imag(c2)));
                 if (c2m > ascle) {
                     iflag += 1;
-                    ascle = bry[iflag - 1];
+                    ascle = sel3(iflag - 1, THRESHOLD_MIN / tol, tol / THRESHOLD_MIN, 1.7976931348623157e+308);
                     s1 *= cs;
                     s2 = ck;
                     s1 *= sel3z(iflag - 1, cscl, 1.0, crsc);
@@ -1474,7 +1473,6 @@ namespace amos {
         zcx asum[2] = {0.0};
         zcx bsum[2] = {0.0};
         zcx cy[2] = {0.0};
-        double bry[3] = {THRESHOLD_MIN / tol, tol / THRESHOLD_MIN, 1.7976931348623157e+308};
 
         kdflg = 1;
         kflag = 1;
@@ -1581,7 +1579,7 @@ namespace amos {
                 s1 = c2m * zcx(az_cos(c2i), az_sin(c2i));
                 s2 *= s1;
                 if (kflag == 1) {
-                    if (uchk(s2, bry[0], tol)) {
+                    if (uchk(s2, sel3(0, THRESHOLD_MIN / tol, tol / THRESHOLD_MIN, 1.7976931348623157e+308), tol)) {
                         /* GO TO 70 */
                         if (rs1 > 0.0) {
                             return -1;
@@ -1691,7 +1689,7 @@ namespace amos {
             s1 = cy[0];
             s2 = cy[1];
             c1 = sel3z(kflag - 1, crsc, 1.0, cscl);
-            ascle = bry[kflag - 1];
+            ascle = sel3(kflag - 1, THRESHOLD_MIN / tol, tol / THRESHOLD_MIN, 1.7976931348623157e+308);
             for (i = ib; i < (n + 1); i++) {
                 c2 = s2;
                 s2 = ck * s2 + s1;
@@ -1703,7 +1701,7 @@ namespace amos {
                     c2m = az_fmax(az_fabs(az_real(c2)), az_fabs(az_imag(c2)));
                     if (c2m > ascle) {
                         kflag += 1;
-                        ascle = bry[kflag - 1];
+                        ascle = sel3(kflag - 1, THRESHOLD_MIN / tol, tol / THRESHOLD_MIN, 1.7976931348623157e+308);
                         s1 *= c1;
                         s2 = c2;
                         s1 *= sel3z(kflag - 1, cscl, 1.0, crsc);
@@ -1745,7 +1743,7 @@ namespace amos {
         in = (ifn % 4) + 1;
         c2 = mipow(in - 1);
         cs *= az_conj(c2);
-        asc = bry[0];
+        asc = sel3(0, THRESHOLD_MIN / tol, tol / THRESHOLD_MIN, 1.7976931348623157e+308);
         iuf = 0;
         kk = n;
         kdflg = 1;
@@ -1826,7 +1824,7 @@ namespace amos {
             s1 = c2m * zcx(az_cos(c2i), az_sin(c2i));
             s2 *= s1;
             if (iflag == 1) {
-                if (uchk(s2, bry[0], tol)) {
+                if (uchk(s2, sel3(0, THRESHOLD_MIN / tol, tol / THRESHOLD_MIN, 1.7976931348623157e+308), tol)) {
                     s2 = 0.0;
                 }
             }
@@ -1876,7 +1874,7 @@ namespace amos {
         s1 = cy[0];
         s2 = cy[1];
         cs = sel3z(iflag - 1, crsc, 1.0, cscl);
-        ascle = bry[iflag - 1];
+        ascle = sel3(iflag - 1, THRESHOLD_MIN / tol, tol / THRESHOLD_MIN, 1.7976931348623157e+308);
         fn = inu + il;
         for (i = 1; i < (il + 1); i++) {
             c2 = s2;
@@ -1897,7 +1895,7 @@ namespace amos {
                 c2m = az_fmax(az_fabs(az_real(ck)), az_fabs(az_imag(ck)));
                 if (c2m > ascle) {
                     iflag += 1;
-                    ascle = bry[iflag - 1];
+                    ascle = sel3(iflag - 1, THRESHOLD_MIN / tol, tol / THRESHOLD_MIN, 1.7976931348623157e+308);
                     s1 *= cs;
                     s2 = ck;
                     s1 *= sel3z(iflag - 1, cscl, 1.0, crsc);
