@@ -5,8 +5,10 @@ kn and k0, k1, k0e, k1e, and jv, yv, jve, yve, jn by Temme's method (templates/b
 templates/bessel_jy.cuh; SciPy uses AMOS and Cephes); the spherical Bessel functions
 spherical_jn/yn/in/kn (real argument) from them, and the Struve functions struve and modstruve
 (templates/struve.cuh). jve and yve equal jv and yv for real
-arguments (their scaling is by the imaginary part). wright_bessel, Wright's generalized Bessel
-function, by its series of positive terms (templates/wright.cuh)."""
+arguments (their scaling is by the imaginary part). The complex loops of iv, ive, kv, kve, jv,
+jve, jn, yv, yve and hankel1, hankel1e, hankel2, hankel2e (real order, complex z) are SciPy's
+algorithm, AMOS (templates/cbessel.cuh over templates/amos_*.cuh, ported from xsf). wright_bessel,
+Wright's generalized Bessel function, by its series of positive terms (templates/wright.cuh)."""
 
 import numpy
 
