@@ -66,7 +66,7 @@ def _check(name, v, z, got, want, rtol, floor):
 def test_complex_bessel_against_scipy(name, dtype):
     """complex128 within 1e-12 of SciPy's (the host build agrees to 5e-13; the GPU's libm and
     division differ by an ulp), complex64 within 2e-6 (computed in complex128 and rounded once, as
-    SciPy's). Where SciPy's scaled function is off, mpmath decides (at most 3% of the points)."""
+    SciPy's). Where SciPy's scaled function is off, mpmath decides (at most 5% of the points; 2.2% for yve with SciPy 1.18)."""
     c128 = dtype == np.complex128
     v, z = _points(_rng("amos gpu", name, dtype))
     if not c128:
@@ -81,7 +81,7 @@ def test_complex_bessel_against_scipy(name, dtype):
     got = got.get()
     rtol, floor = (1e-12, 1e-300) if c128 else (2e-6, 1e-37)
     bad = np.nonzero(~_check(name, v, z, got, want, rtol, floor))[0]
-    if name in SCALED and 0 < len(bad) <= 0.03 * len(v):
+    if name in SCALED and 0 < len(bad) <= 0.05 * len(v):
         bad = special_host_lib.amos_unexplained(name, v, z, got, want, bad, 1e-11 if c128 else 2e-6,
                                                 1e-300 if c128 else 1e-37)
     detail = "; ".join("{}({!r}, {!r}) = {!r}, SciPy {!r}".format(name, float(v[i]), complex(z[i]), complex(got[i]),

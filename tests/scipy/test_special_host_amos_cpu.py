@@ -81,7 +81,7 @@ def test_complex_bessel_against_scipy(lib, name, dtype):
     assert got.dtype == want.dtype
     ok = _close(got, want, 5e-13 if c128 else 2e-6, 1e-300 if c128 else 1e-37)
     bad = np.nonzero(~ok)[0]
-    if name in SCALED and 0 < len(bad) <= 0.03 * len(v):
+    if name in SCALED and 0 < len(bad) <= 0.05 * len(v):
         bad = special_host_lib.amos_unexplained(name, v, z, got, want, bad, 1e-11 if c128 else 2e-6,
                                                 1e-300 if c128 else 1e-37)
     detail = "; ".join("{}({!r}, {!r}) = {!r}, SciPy {!r}".format(name, float(v[i]), complex(z[i]), complex(got[i]),
