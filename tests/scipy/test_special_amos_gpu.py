@@ -66,7 +66,8 @@ def _check(name, v, z, got, want, rtol, floor):
 def test_complex_bessel_against_scipy(name, dtype):
     """complex128 within 1e-12 of SciPy's (the host build agrees to 5e-13; the GPU's libm and
     division differ by an ulp), complex64 within 2e-6 (computed in complex128 and rounded once, as
-    SciPy's). Where SciPy's scaled function is off, mpmath decides (at most 5% of the points; 2.2% for yve with SciPy 1.18)."""
+    SciPy's). Where SciPy's scaled function is off, mpmath decides (at most 5% of the points; 2.2%
+    for yve with SciPy 1.18)."""
     c128 = dtype == np.complex128
     v, z = _points(_rng("amos gpu", name, dtype))
     if not c128:
