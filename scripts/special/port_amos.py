@@ -35,12 +35,13 @@ PRELUDE = r'''// AMOS (D. E. Amos, "Algorithm 644: A portable package for Bessel
 //   templates/cmath.cuh); numeric_limits are literals; the tables live in constant memory;
 // - besy's workspace for the second Hankel function is two values, not an allocation of n (the
 //   ufuncs ask for one value; n > 2 returns ierr = 6 as xsf's failed allocation).
-// - the per-thread frame (xsf's work arrays held 2912 bytes in the jv kernel; 1264 now): unik keeps
+// - the per-thread frame (xsf's work arrays held 2912 bytes in the jv kernel; 1216 now): unik keeps
 //   the two sums its callers use instead of its 16 coefficients (unik_work below), unhj recomputes
 //   the powers and coefficients of its sums by the same running products instead of storing them,
 //   the scale factors {1/tol, 1, tol}, the bounds {ascle, 1/ascle, max} and the powers of i are
 //   selected (sel3, ipow), not read from local arrays (the values are bit-identical on the host:
-//   scripts/special/port_amos.py made these files and says how it was checked).
+//   scripts/special/port_amos.py made these files and says how it was checked); unik is inline, so its
+//   outputs stay in its callers' registers.
 // The files: amos_core.cuh (this: the complex type, the declarations, the tables), amos_series.cuh
 // (power series, Miller's and Wronskian normalisation, the asymptotic expansion for large |z|,
 // K by Temme's series / Miller, scaling helpers), amos_uniform.cuh (the uniform asymptotic
@@ -204,7 +205,7 @@ head = head.replace(old, '''    // unik's saved state between its calls for one 
     struct unik_work {
         zcx c16, sum_i, sum_k;
     };
-    CSF_NOINLINE void unik(
+    CSF_FN void unik(
         zcx, double, int, int, double, int *, zcx *, zcx *,
         zcx *, zcx *, unik_work *
     );''')
@@ -393,6 +394,10 @@ for line in ('        zcx css[3] = {0.0};\n', '        zcx csr[3] = {0.0};\n', '
 for arr, vals in (('css', 'cscl, 1.0, cscr'), ('csr', 'cscr, 1.0, cscl')):
     funcs['acon'] = re.sub(r'\b%s\[([^\]]+)\]' % arr, r'sel3z(\1, %s)' % vals, funcs['acon'])
 funcs['acon'] = re.sub(r'\bbry\[([^\]]+)\]', r'sel3(\1, ascle, 1.0 / ascle, 1.7976931348623157e+308)', funcs['acon'])
+
+# unik inline (CSF_FN): its five outputs are its callers' scalars (and [2] arrays), passed by pointer;
+# inlined, the scalars stay in registers instead of local memory
+sub('unik', '    CSF_NOINLINE void unik(', '    CSF_FN void unik(')
 
 T = args.out.rstrip('/') + '/'
 notice = src[src.index('/*\n * Copyright (C) 2024 SciPy developers'):src.index('#pragma once')].rstrip()

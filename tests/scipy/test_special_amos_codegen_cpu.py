@@ -67,15 +67,15 @@ def _first_call(uf, sig, compile_cubin):
 
 @pytest.mark.parametrize("name", ["jv", "kve", "hankel2"])
 def test_complex_bessel_kernel_knows_its_stack(name, compile_cubin):
-    """The first call's kernel (the loop's own options): its stack size is determined, and 1264 bytes
-    (jv: besh -> acon -> binu -> buni -> uni2 -> unhj and besh -> bunk -> unk1 -> unik are the deep
-    chains; xsf's work arrays, 2912 bytes as ported, are reduced where the values stay bit-identical:
-    templates/amos_core.cuh). Compiles in 10-15 s of CPU here (one kernel holds all of AMOS, whose
-    routines call each other across functions)."""
+    """The first call's kernel (the loop's own options): its stack size is determined and at most
+    1216 bytes a thread (jv 1216, iv 1104, kve 976, hankel2 928 here; xsf's work arrays made jv's
+    2912 as first ported: templates/amos_core.cuh says what was reduced, with values bit-identical).
+    Compiles in 10-17 s of CPU here (each kernel holds nearly all of AMOS: its drivers reach the
+    series, Miller, the uniform expansions and the continuation through one another)."""
     kname, cubin, took = _first_call(getattr(cs, name), "dD->D", compile_cubin)
     stacks = kernel_stacks(cubin)
     assert kname in stacks and stacks[kname] is not None, stacks
-    assert stacks[kname] <= 1280, stacks
+    assert stacks[kname] <= 1232, stacks
     assert took < 60, "{} took {:.0f} s of CPU to compile".format(kname, took)
 
 

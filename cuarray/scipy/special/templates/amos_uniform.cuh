@@ -345,7 +345,7 @@ namespace amos {
         }
     }
 
-    CSF_NOINLINE void unik(
+    CSF_FN void unik(
         zcx zr, double fnu, int ikflg, int ipmtr, double tol, int *init, zcx *phi,
         zcx *zeta1, zcx *zeta2, zcx *total,
         unik_work *cwrk
