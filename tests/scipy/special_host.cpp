@@ -34,6 +34,12 @@
 #include "cexpint.cuh"
 #include "chyp1f1.cuh"
 #include "chyp2f1.cuh"
+#include "amos_core.cuh"
+#include "amos_series.cuh"
+#include "amos_uniform.cuh"
+#include "amos_drivers.cuh"
+#include "amos_airy.cuh"
+#include "cbessel.cuh"
 
 #include <complex>
 
@@ -255,3 +261,10 @@ extern "C" void csf__sph_harm_y_D(const long* n, const long* m, const double* t,
                                   std::complex<double>* out, long len) {
   for (long i = 0; i < len; ++i) out[i] = cs::sph_harm_y<std::complex<double>>(n[i], m[i], t[i], p[i]);
 }
+// the complex Bessel functions' 'dD->D' and 'fF->F' loops
+#define RC(NAME, T, EXPR) \
+  extern "C" void csf_##NAME(const T* x, const std::complex<T>* z, std::complex<T>* out, long n) { \
+    for (long i = 0; i < n; ++i) { const T in0 = x[i]; const std::complex<T> in1 = z[i]; out[i] = (EXPR); } }
+#define BOTH_RC(NAME) RC(NAME##_D, double, cs::NAME##_c((double)in0, in1)) RC(NAME##_F, float, cs::NAME##_c((double)in0, in1))
+BOTH_RC(jv) BOTH_RC(jve) BOTH_RC(yv) BOTH_RC(yve) BOTH_RC(iv) BOTH_RC(ive) BOTH_RC(kv) BOTH_RC(kve)
+BOTH_RC(hankel1) BOTH_RC(hankel1e) BOTH_RC(hankel2) BOTH_RC(hankel2e)

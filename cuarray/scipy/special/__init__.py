@@ -68,6 +68,10 @@ from ._bessel import k1e as k1e
 from ._bessel import kn as kn
 from ._bessel import kv as kv
 from ._bessel import kve as kve
+from ._bessel import hankel1 as hankel1
+from ._bessel import hankel1e as hankel1e
+from ._bessel import hankel2 as hankel2
+from ._bessel import hankel2e as hankel2e
 from ._bessel import struve as struve
 from ._bessel import modstruve as modstruve
 

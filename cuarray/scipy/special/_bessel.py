@@ -5,8 +5,10 @@ kn and k0, k1, k0e, k1e, and jv, yv, jve, yve, jn by Temme's method (templates/b
 templates/bessel_jy.cuh; SciPy uses AMOS and Cephes); the spherical Bessel functions
 spherical_jn/yn/in/kn (real argument) from them, and the Struve functions struve and modstruve
 (templates/struve.cuh). jve and yve equal jv and yv for real
-arguments (their scaling is by the imaginary part). wright_bessel, Wright's generalized Bessel
-function, by its series of positive terms (templates/wright.cuh)."""
+arguments (their scaling is by the imaginary part). The complex loops of iv, ive, kv, kve, jv,
+jve, jn, yv, yve and hankel1, hankel1e, hankel2, hankel2e (real order, complex z) are SciPy's
+algorithm, AMOS (templates/cbessel.cuh over templates/amos_*.cuh, ported from xsf). wright_bessel,
+Wright's generalized Bessel function, by its series of positive terms (templates/wright.cuh)."""
 
 import numpy
 
@@ -31,10 +33,23 @@ i1e = special_ufunc("i1e", 1, 1, _FD, "out0 = cuarray_special::i1e((double)in0)"
 _IK = ("bessel_ik.cuh",)
 _FFD = ("ff->f", "dd->d")
 _IK2 = "out0 = cuarray_special::{}((double)in0, (double)in1)"
-iv = special_ufunc("iv", 2, 1, _FFD, _IK2.format("iv"), _IK)
-ive = special_ufunc("ive", 2, 1, _FFD, _IK2.format("ive"), _IK)
-kv = special_ufunc("kv", 2, 1, _FFD, _IK2.format("kv"), _IK)
-kve = special_ufunc("kve", 2, 1, _FFD, _IK2.format("kve"), _IK)
+# The complex loops (real order, complex z): AMOS, as SciPy's (templates/cbessel.cuh over amos_*.cuh).
+_CB = ("cbessel.cuh",)
+_FFDC = _FFD + ("fF->F", "dD->D")
+
+
+def _real_and_complex(name, real_name, headers, complex_name=None):
+    """SciPy's loops of a Bessel function of real order: ff, dd (Temme's, `real_name`), fF, dD (AMOS,
+    `complex_name`_c)."""
+    cplx = "out0 = cuarray_special::{}_c((double)in0, in1)".format(complex_name or name)
+    ops = {"ff->f": _IK2.format(real_name), "dd->d": _IK2.format(real_name), "fF->F": cplx, "dD->D": cplx}
+    return special_ufunc(name, 2, 1, _FFDC, ops, headers + _CB)
+
+
+iv = _real_and_complex("iv", "iv", _IK)
+ive = _real_and_complex("ive", "ive", _IK)
+kv = _real_and_complex("kv", "kv", _IK)
+kve = _real_and_complex("kve", "kve", _IK)
 kn = special_ufunc("kn", 2, 1, ("ld->d",) + _FFD, _IK2.format("kn"), _IK)
 k0 = special_ufunc("k0", 1, 1, _FD, "out0 = cuarray_special::kv(0.0, (double)in0)", _IK)
 k1 = special_ufunc("k1", 1, 1, _FD, "out0 = cuarray_special::kv(1.0, (double)in0)", _IK)
@@ -42,11 +57,16 @@ k0e = special_ufunc("k0e", 1, 1, _FD, "out0 = cuarray_special::kve(0.0, (double)
 k1e = special_ufunc("k1e", 1, 1, _FD, "out0 = cuarray_special::kve(1.0, (double)in0)", _IK)
 
 _JY = ("bessel_jy.cuh",)
-jv = special_ufunc("jv", 2, 1, _FFD, _IK2.format("jv"), _JY)
-yv = special_ufunc("yv", 2, 1, _FFD, _IK2.format("yv"), _JY)
-jve = special_ufunc("jve", 2, 1, _FFD, _IK2.format("jv"), _JY)
-yve = special_ufunc("yve", 2, 1, _FFD, _IK2.format("yv"), _JY)
-jn = special_ufunc("jn", 2, 1, _FFD, _IK2.format("jv"), _JY)
+jv = _real_and_complex("jv", "jv", _JY)
+yv = _real_and_complex("yv", "yv", _JY)
+jve = _real_and_complex("jve", "jv", _JY)
+yve = _real_and_complex("yve", "yv", _JY)
+_HK = ("fF->F", "dD->D")
+hankel1 = special_ufunc("hankel1", 2, 1, _HK, "out0 = cuarray_special::hankel1_c((double)in0, in1)", _CB)
+hankel1e = special_ufunc("hankel1e", 2, 1, _HK, "out0 = cuarray_special::hankel1e_c((double)in0, in1)", _CB)
+hankel2 = special_ufunc("hankel2", 2, 1, _HK, "out0 = cuarray_special::hankel2_c((double)in0, in1)", _CB)
+hankel2e = special_ufunc("hankel2e", 2, 1, _HK, "out0 = cuarray_special::hankel2e_c((double)in0, in1)", _CB)
+jn = _real_and_complex("jn", "jv", _JY, "jv")
 
 # SciPy's private ufuncs behind spherical_jn / spherical_yn (same names: SciPy's functions called
 # on cuarray arrays reach them through __array_ufunc__).

@@ -102,6 +102,8 @@ _DEPS = {
     "hyp1f1.cuh": ("common.cuh", "gamma.cuh", "ddouble.cuh"),
     "chyp1f1.cuh": ("common.cuh", "ddouble.cuh", "cmath.cuh"),
     "chyp2f1.cuh": ("common.cuh", "gamma.cuh", "beta.cuh", "ddouble.cuh", "cmath.cuh"),
+    "cbessel.cuh": ("common.cuh", "ddouble.cuh", "cmath.cuh", "amos_core.cuh", "amos_series.cuh", "amos_uniform.cuh",
+                    "amos_drivers.cuh", "amos_airy.cuh"),
     "lambertw.cuh": ("common.cuh", "ddouble.cuh", "cmath.cuh"),
     "sph_harm.cuh": ("common.cuh", "ddouble.cuh", "cmath.cuh"),
     "hyp2f1.cuh": ("common.cuh", "gamma.cuh"),
