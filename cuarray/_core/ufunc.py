@@ -12,6 +12,8 @@ Python scalars are kernel arguments of the loop's input type, never arrays.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy
 
 from ..cuda import launch as _launch
@@ -46,6 +48,7 @@ _BOOL = numpy.dtype(bool)
 # not behind a switch (docs/perf-notes.md, "Compile count on varied data": the prediction, and
 # scripts/perf/mixed_dtype_kernels.py, which measures both). `_set_shared_limit` changes it.
 _SHARED_LIMIT = [1 << 20]
+_instances = weakref.WeakSet()  # every ufunc, for `_set_shared_limit` (not all are registered)
 
 _COMPARISONS = frozenset(("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"))
 _KIND_KEYS = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
@@ -105,6 +108,7 @@ class ufunc:
         self._fast = {}
         self._general = {}  # two arrays of other shapes or layouts: see _make_general
         self.__doc__ = doc or "See `numpy.{}`.".format(np_name or name)
+        _instances.add(self)
 
     def __repr__(self) -> str:
         return "<ufunc '{}'>".format(self.__name__)
@@ -493,15 +497,14 @@ def _prod(shape) -> int:
 def _set_shared_limit(n: int) -> int:
     """Private switch (tests, scripts/perf/mixed_dtype_kernels.py): mixed-dtype calls of up to `n`
     elements run the shared kernels; 0 restores the kernels specialised on every input dtype. Returns
-    the previous limit. Forgets every registered ufunc's prepared launchers and kernel definitions,
+    the previous limit. Forgets every ufunc's prepared launchers and kernel definitions,
     which were chosen under the old limit (compiled kernels stay cached)."""
     prev = _SHARED_LIMIT[0]
     _SHARED_LIMIT[0] = int(n)
-    for uf in _registry.ufuncs.values():
-        if isinstance(uf, ufunc):
-            uf._fast.clear()
-            uf._general.clear()
-            uf._loops.clear()
+    for uf in list(_instances):
+        uf._fast.clear()
+        uf._general.clear()
+        uf._loops.clear()
     return prev
 
 
