@@ -620,15 +620,17 @@ def _make_fast(uf: ufunc, loop: _Loop, d: Definition, pattern, lower=0):
 
 def _make_fast_runtime(uf: ufunc, loop: _Loop, d: Definition, pattern, big):
     """`_make_fast` for a definition with runtime-typed inputs (a mixed-dtype call, `_SHARED_LIMIT`
-    elements at most): its arguments carry a type code after each such pointer (`Definition._pack`)
-    and it has no vector layout. Mixed calls are the rare case: this body is `_make_fast`'s with the
-    argument packing of the general path (~0.5 us more a call). Larger calls go to `big`, the
-    specialised kernel's launcher."""
+    elements at most): a type code follows each such input's pointer (`Definition._pack`'s order,
+    written out here per case) and there is no vector layout, so the prepared launch is always
+    the flat one (`FlatLaunch`'s key -n - 1). Larger calls go to `big`, the specialised kernel's
+    launcher."""
     od = loop.out_dtypes[0]
     limit = min(_INT32_LIMIT, _SHARED_LIMIT[0])
     core_stream = _stream.current_core_stream
     multi, check = _device_check.active, _device_check.check
-    prepare, pack = d._flat.prepare, d._pack
+    prepare, cfgs = d._flat.prepare, d._flat.cfgs
+    codes = [p.code for p in d.params if p.kind in ("in", "scalar") and p.name != "_w"]
+    c0 = codes[0]
 
     if len(pattern) == 1:
         def fast(a):
@@ -640,13 +642,15 @@ def _make_fast_runtime(uf: ufunc, loop: _Loop, d: Definition, pattern, big):
             if multi[0]:
                 check((a,))
             out = _new_c(a._shape, od) if a._c else _new_f(a._shape, od)
-            ptrs = (a.data.ptr, out.data.ptr)
-            k, cfg, n32 = prepare(n, ptrs)
-            _launch.enqueue(core_stream(), cfg, k, *pack(ptrs, (), ()), n32)
+            pa, po = a.data.ptr, out.data.ptr
+            k, cfg, n32 = cfgs.get(-n - 1) or prepare(n, (pa, po))
+            _launch.enqueue(core_stream(), cfg, k, pa, c0, po, n32)
             return out
 
         return fast
 
+    c1 = codes[1]
+    both = c0 is not None and c1 is not None
     sp = pattern.index(False) if False in pattern else -1
     if sp >= 0:
         conv, cast = loop.scalar_types[sp], loop.in_dtypes[sp].type
@@ -664,18 +668,26 @@ def _make_fast_runtime(uf: ufunc, loop: _Loop, d: Definition, pattern, big):
             check((a, b) if sp < 0 else (x,))
         if sp < 0:
             out = _new_c(x._shape, od) if x._c else _new_f(x._shape, od)
-            ptrs = (a.data.ptr, b.data.ptr, out.data.ptr)
-            scalars = ()
+            pa, pb, po = a.data.ptr, b.data.ptr, out.data.ptr
+            k, cfg, n32 = cfgs.get(-n - 1) or prepare(n, (pa, pb, po))
+            if both:
+                _launch.enqueue(core_stream(), cfg, k, pa, c0, pb, c1, po, n32)
+            elif c0 is not None:
+                _launch.enqueue(core_stream(), cfg, k, pa, c0, pb, po, n32)
+            else:
+                _launch.enqueue(core_stream(), cfg, k, pa, pb, c1, po, n32)
+            return out
+        try:
+            sv = conv(cast(a if sp == 0 else b))
+        except OverflowError:  # out-of-range int: _call raises or (comparisons) answers
+            return uf._call(a, b)
+        out = _new_c(x._shape, od) if x._c else _new_f(x._shape, od)
+        px, po = x.data.ptr, out.data.ptr
+        k, cfg, n32 = cfgs.get(-n - 1) or prepare(n, (px, po))
+        if sp:  # the array operand is the runtime-typed one
+            _launch.enqueue(core_stream(), cfg, k, px, c0, sv, po, n32)
         else:
-            try:
-                sv = conv(cast(a if sp == 0 else b))
-            except OverflowError:
-                return uf._call(a, b)
-            out = _new_c(x._shape, od) if x._c else _new_f(x._shape, od)
-            ptrs = (x.data.ptr, out.data.ptr)
-            scalars = (sv,)
-        k, cfg, n32 = prepare(n, ptrs)
-        _launch.enqueue(core_stream(), cfg, k, *pack(ptrs, scalars, ()), n32)
+            _launch.enqueue(core_stream(), cfg, k, sv, px, c1, po, n32)
         return out
 
     return fast

@@ -225,3 +225,19 @@ def test_calls_above_the_limit_keep_the_specialised_kernel(recorded_launches, li
     limit(0)  # the switch: every mixed call specialised (the kernels before sharing)
     add(small, fs)
     assert [_kernel(c)[0] for c in recorded_launches] == ["cuarray_add_int16_float32"]
+
+
+def test_prepared_launchers_pass_every_type_code(recorded_launches):
+    # Both inputs converted (int32 * float32 runs 'dd->d'), and a unary call (int16 -> 'f->f'):
+    # the full call and the prepared launcher (second call) pass the same arguments.
+    multiply, sqrt = _fresh(cp.multiply), _fresh(cp.sqrt)
+    a, b = cp.empty(500, dtype="int32"), cp.empty(500, dtype="float32")
+    c = cp.empty(500, dtype="int16")
+    for _ in range(2):
+        multiply(a, b)
+        sqrt(c)
+    ci, cf, ch = (RUNTIME_TYPES[np.dtype(t)] for t in ("int32", "float32", "int16"))
+    got = [(_kernel(k)[0], k[3:-2], k[-1]) for k in recorded_launches]
+    assert got == [("cuarray_multiply_asfloat64_asfloat64", (a.data.ptr, ci, b.data.ptr, cf), 500),
+                   ("cuarray_sqrt_asfloat32", (c.data.ptr, ch), 500)] * 2
+    assert multiply._fast and sqrt._fast
