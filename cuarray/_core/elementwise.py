@@ -209,8 +209,10 @@ class KernelParam:
 
 
 # Stored dtypes a runtime-typed operand may have -> type code (cuarray/load_as.cuh's cases: the
-# index in SUPPORTED_DTYPES). Datetimes are not here: their conversions depend on units.
-RUNTIME_TYPES = {dt: numpy.int32(k) for k, dt in enumerate(_dtypes.SUPPORTED_DTYPES)}
+# index in SUPPORTED_DTYPES). Not float16: cuda_fp16.h in every shared kernel cost ~10 ms of
+# NVRTC each (a float16 input keeps the specialised kernel); not datetimes: their conversions
+# depend on units.
+RUNTIME_TYPES = {dt: numpy.int32(k) for k, dt in enumerate(_dtypes.SUPPORTED_DTYPES) if dt.char != "e"}
 
 _NOT_IDENTIFIER = re.compile(r"[^A-Za-z0-9_]")
 
@@ -331,8 +333,8 @@ class Definition:
         load = "\n    ".join(s for s in (p.load(flat_or_nd) for p in self.params) if s)
         store = "\n    ".join(s for s in (p.store(flat_or_nd) for p in self.params) if s)
         includes = []
-        # A runtime-typed operand may be float16 (a case of load_as): cuda_fp16.h (~5 ms of NVRTC).
-        if self.half or self.runtime or any(
+        # (a runtime-typed operand's stored dtype is never float16: RUNTIME_TYPES)
+        if self.half or any(
                 (p.dtype.char == "e" and not p.runtime) or p.compute.char == "e" for p in self.params):
             includes += ["#define CUARRAY_HAS_HALF 1", "#include <cuda_fp16.h>"]
         includes += ['#include "cuarray/common.cuh"', '#include "cuarray/ops.cuh"']
@@ -344,6 +346,7 @@ class Definition:
             includes="\n".join(includes), preamble=self.preamble, name=kname, params=", ".join(decls),
             loop_prep=self.loop_prep, index_t=it, indexer=indexer, load=load,
             operation=self.operation, store=store, after_loop=self.after_loop, items=_ITEMS,
+            unroll="#pragma unroll 1" if self.runtime else "#pragma unroll",
         )
         if layout == "vec":
             v = self._vec

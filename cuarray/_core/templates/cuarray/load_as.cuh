@@ -7,8 +7,8 @@
 //
 // Type codes: the index of the stored dtype in cuarray/_core/dtypes.py's SUPPORTED_DTYPES
 // (tests/_core/test_mixed_kernels_cpu.py checks the cases below against it). The conversion is
-// cast<T>, the one the kernels with compile-time types apply. The generated source includes
-// <cuda_fp16.h> first (float16 is a case).
+// cast<T>, the one the kernels with compile-time types apply. float16 (code 9) is not a case: a
+// float16 input keeps its specialised kernel, so that no shared kernel needs <cuda_fp16.h>.
 #pragma once
 
 namespace cuarray {
@@ -27,7 +27,6 @@ __device__ __forceinline__ T load_as(const void* __restrict__ p, I i, int code) 
     case 6: return cast<T>(static_cast<const unsigned short*>(p)[i]);
     case 7: return cast<T>(static_cast<const unsigned int*>(p)[i]);
     case 8: return cast<T>(static_cast<const unsigned long long*>(p)[i]);
-    case 9: return cast<T>(static_cast<const __half*>(p)[i]);
     case 10: return cast<T>(static_cast<const float*>(p)[i]);
     case 11: return cast<T>(static_cast<const double*>(p)[i]);
     case 12: return cast<T>(static_cast<const complex<float>*>(p)[i]);
