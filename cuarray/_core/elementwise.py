@@ -117,11 +117,16 @@ class KernelParam:
     `kernel_structs`; its elements are loaded and stored as that struct, no cast); None for the
     numeric types, whose C names `dtypes` knows. An engine kernel meeting a structured dtype without
     one (a ufunc's, a reduction's) is refused here, when its definition is built: TypeError.
+    `runtime` (inputs only, `RUNTIME_TYPES`): the stored dtype is a kernel argument, not a
+    compile-time type: the source declares a `void` pointer and an `int <name>_t` type code
+    (`code`, passed right after the pointer) and loads through `cuarray::load_as`. The key leaves
+    the stored dtype out, so one kernel serves every stored dtype (issue 35: mixed-dtype ufunc
+    calls); such a kernel has no vector layout.
     """
 
-    __slots__ = ("name", "kind", "dtype", "compute", "by_ref", "ctype")
+    __slots__ = ("name", "kind", "dtype", "compute", "by_ref", "ctype", "runtime", "code")
 
-    def __init__(self, name, kind, dtype, compute=None, by_ref=False, ctype=None):
+    def __init__(self, name, kind, dtype, compute=None, by_ref=False, ctype=None, runtime=False):
         if ctype is None and dtype.names is not None:
             _dtypes.normalize_dtype(dtype)  # raises: nothing computes on structs
         self.name = name
@@ -130,6 +135,12 @@ class KernelParam:
         self.compute = dtype if compute is None else compute
         self.by_ref = by_ref
         self.ctype = ctype
+        self.runtime = runtime
+        self.code = None
+        if runtime:
+            if kind != "in" or ctype is not None or dtype not in RUNTIME_TYPES or self.compute.kind in "Mm":
+                raise ValueError("a runtime-typed operand is a numeric input: {} {}".format(kind, dtype))
+            self.code = RUNTIME_TYPES[dtype]
 
     @property
     def is_array(self) -> bool:
@@ -140,6 +151,8 @@ class KernelParam:
         # struct's str is only '|V<n>': its fields and offsets are in str(dtype).
         if self.ctype is not None:
             return (self.name, self.kind, str(self.dtype), str(self.compute), self.by_ref, self.ctype)
+        if self.runtime:  # any stored dtype: one kernel
+            return (self.name, self.kind, "*", self.compute.str, self.by_ref, self.ctype)
         return (self.name, self.kind, self.dtype.str, self.compute.str, self.by_ref, self.ctype)
 
     def _stored_ctype(self) -> str:
@@ -149,6 +162,8 @@ class KernelParam:
     def declare(self) -> str:
         if self.kind == "scalar":
             return "const {} {}".format(self.ctype or compute_ctype(self.compute), self.name)
+        if self.runtime:
+            return "const void* __restrict__ {n}_ptr, const int {n}_t".format(n=self.name)
         st = self._stored_ctype()
         if self.kind == "in":
             return "const {}* __restrict__ {}_ptr".format(st, self.name)
@@ -170,6 +185,12 @@ class KernelParam:
             if self.ctype is not None:  # a struct, as it is
                 return "const {} {} = {};".format(self.ctype, self.name, self._elem(layout))
             ct = compute_ctype(self.compute)
+            if self.runtime:
+                if layout == "nd":
+                    at = "(const char*){n}_ptr + _off_{n}, 0".format(n=self.name)
+                else:
+                    at = "{}_ptr, i".format(self.name)
+                return "const {ct} {n} = cuarray::load_as<{ct}>({at}, {n}_t);".format(ct=ct, n=self.name, at=at)
             value = cast_expr(self._elem(layout), self.dtype, self.compute, ct)
             return "const {} {} = {};".format(ct, self.name, value)
         if self.kind == "out":
@@ -186,6 +207,12 @@ class KernelParam:
             return "{} = {};".format(self._elem(layout), value)
         return ""
 
+
+# Stored dtypes a runtime-typed operand may have -> type code (cuarray/load_as.cuh's cases: the
+# index in SUPPORTED_DTYPES). Not float16: cuda_fp16.h in every shared kernel cost ~10 ms of
+# NVRTC each (a float16 input keeps the specialised kernel); not datetimes: their conversions
+# depend on units.
+RUNTIME_TYPES = {dt: numpy.int32(k) for k, dt in enumerate(_dtypes.SUPPORTED_DTYPES) if dt.char != "e"}
 
 _NOT_IDENTIFIER = re.compile(r"[^A-Za-z0-9_]")
 
@@ -230,7 +257,7 @@ class Definition:
 
     __slots__ = ("name", "params", "operation", "preamble", "loop_prep", "after_loop", "key",
                  "options", "_kernels", "_arrays", "_nin_arrays", "user_source", "_vec", "_c_index",
-                 "_out_first", "_flat", "_strided", "half")
+                 "_out_first", "_flat", "_strided", "half", "runtime")
 
     def __init__(self, name, params, operation, preamble="", loop_prep="", after_loop="",
                  options=(), user_source=None, half=False):
@@ -260,6 +287,9 @@ class Definition:
             vec = 1
         if any(p.ctype is not None for p in self._arrays):
             vec = 1  # struct elements (any size, any address) are loaded one at a time
+        self.runtime = any(p.runtime for p in self.params)
+        if self.runtime:
+            vec = 1  # a runtime-typed operand's width is not known when compiling
         self._vec = vec
         # When the operation can see the loop index (`i`, `_ind`, raw pointers), `i` must be the
         # C-order index of the output, so axes keep their order when dimensions are collapsed.
@@ -303,15 +333,20 @@ class Definition:
         load = "\n    ".join(s for s in (p.load(flat_or_nd) for p in self.params) if s)
         store = "\n    ".join(s for s in (p.store(flat_or_nd) for p in self.params) if s)
         includes = []
-        if self.half or any(p.dtype.char == "e" or p.compute.char == "e" for p in self.params):
+        # (a runtime-typed operand's stored dtype is never float16: RUNTIME_TYPES)
+        if self.half or any(
+                (p.dtype.char == "e" and not p.runtime) or p.compute.char == "e" for p in self.params):
             includes += ["#define CUARRAY_HAS_HALF 1", "#include <cuda_fp16.h>"]
         includes += ['#include "cuarray/common.cuh"', '#include "cuarray/ops.cuh"']
-        if any(p.dtype.kind in "Mm" or p.compute.kind in "Mm" for p in self.params):
+        if self.runtime:
+            includes.append('#include "cuarray/load_as.cuh"')
+        if any((p.dtype.kind in "Mm" and not p.runtime) or p.compute.kind in "Mm" for p in self.params):
             includes.append(_datetimes.HEADER)
         fields = dict(
             includes="\n".join(includes), preamble=self.preamble, name=kname, params=", ".join(decls),
             loop_prep=self.loop_prep, index_t=it, indexer=indexer, load=load,
             operation=self.operation, store=store, after_loop=self.after_loop, items=_ITEMS,
+            unroll="#pragma unroll 1" if self.runtime else "#pragma unroll",
         )
         if layout == "vec":
             v = self._vec
@@ -475,6 +510,8 @@ class Definition:
             else:
                 out.append(ptrs[ia])
                 ia += 1
+                if p.runtime:
+                    out.append(p.code)
         return tuple(out)
 
 

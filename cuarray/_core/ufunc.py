@@ -12,6 +12,8 @@ Python scalars are kernel arguments of the loop's input type, never arrays.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy
 
 from ..cuda import launch as _launch
@@ -25,7 +27,7 @@ from . import scan as _scan
 from . import shapes as _shapes
 from . import tracing as _tracing
 from .copying import copyto_unchecked, fill
-from .elementwise import EXACT_ROUNDING, Definition, KernelParam, scalar_converter
+from .elementwise import EXACT_ROUNDING, RUNTIME_TYPES, Definition, KernelParam, scalar_converter
 from .elementwise import _INT32_MAX as _INT32_LIMIT
 from .indexing import ufunc_at
 from .ndarray import ndarray, _new_c, _new_f
@@ -38,6 +40,16 @@ __all__ = ["ufunc", "create_ufunc"]
 
 _PY_SCALARS = (bool, int, float, complex)
 _BOOL = numpy.dtype(bool)
+
+# Mixed-dtype calls (an input stored in another dtype than its loop's: int16 + float32 runs the
+# 'ff->f' loop) of up to this many elements run a kernel shared by every stored dtype of those
+# inputs, which it loads through a runtime type code (elementwise.KernelParam's `runtime`): one
+# NVRTC compile per (op, loop, layout) instead of one per input dtype pair (issue 35). Larger calls
+# keep the kernel specialised on the stored dtypes: it has the vector layout, and its loads are
+# not behind a switch (docs/perf-notes.md, "Compile count on varied data": the prediction, and
+# scripts/perf/mixed_dtype_kernels.py, which measures both). `_set_shared_limit` changes it.
+_SHARED_LIMIT = [1 << 20]
+_instances = weakref.WeakSet()  # every ufunc, for `_set_shared_limit` (not all are registered)
 
 _COMPARISONS = frozenset(("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"))
 _KIND_KEYS = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
@@ -109,6 +121,7 @@ class ufunc:
         self._fast = {}
         self._general = {}  # two arrays of other shapes or layouts: see _make_general
         self.__doc__ = doc or "See `numpy.{}`.".format(np_name or name)
+        _instances.add(self)
 
     def __repr__(self) -> str:
         return "<ufunc '{}'>".format(self.__name__)
@@ -155,17 +168,25 @@ class ufunc:
                 raise TypeError("ufunc '{}' has no GPU implementation for the loop {}".format(self.__name__, sig))
         return op
 
-    def _definition(self, loop: _Loop, in_kinds, out_dtypes, masked) -> Definition:
-        """in_kinds: per input, the stored dtype of an array operand or None for a scalar."""
-        key = (in_kinds, out_dtypes, masked)
+    def _definition(self, loop: _Loop, in_kinds, out_dtypes, masked, shared=False) -> Definition:
+        """in_kinds: per input, the stored dtype of an array operand or None for a scalar.
+        `shared`: inputs stored in another dtype than the loop's are loaded through a runtime type
+        code (one kernel for every such stored dtype); inputs of the loop's dtype, and every
+        operand of a call with no such input, keep compile-time types (the same kernels as
+        without sharing)."""
+        key = (in_kinds, out_dtypes, masked, shared)
         d = loop._defs.get(key)
         if d is None:
+            runtime = _runtime_inputs(loop, in_kinds) if shared else ()
+            if shared and not any(runtime):
+                d = loop._defs[key] = self._definition(loop, in_kinds, out_dtypes, masked)
+                return d
             params = []
             for i, (k, ld) in enumerate(zip(in_kinds, loop.in_dtypes)):
                 if k is None:
                     params.append(KernelParam("in%d" % i, "scalar", ld, ld))
                 else:
-                    params.append(KernelParam("in%d" % i, "in", k, ld))
+                    params.append(KernelParam("in%d" % i, "in", k, ld, runtime=bool(runtime and runtime[i])))
             if masked:
                 params.append(KernelParam("_w", "in", numpy.dtype(bool), numpy.dtype(bool)))
             for i, (od, ld) in enumerate(zip(out_dtypes, loop.out_dtypes)):
@@ -174,7 +195,9 @@ class ufunc:
             if masked:
                 op = "if (!_w) continue;\n    " + op
             parts = [self.__name__]
-            parts += [("s" + ld.name) if k is None else k.name for k, ld in zip(in_kinds, loop.in_dtypes)]
+            for i, (k, ld) in enumerate(zip(in_kinds, loop.in_dtypes)):
+                # 'sfloat32': a scalar of the loop's type; 'asfloat32': any stored dtype as float32
+                parts.append(("s" + ld.name) if k is None else ("as" + ld.name) if runtime and runtime[i] else k.name)
             if any(od != ld for od, ld in zip(out_dtypes, loop.out_dtypes)):
                 parts += ["to"] + [od.name for od in out_dtypes]
             name = "cuarray_" + "_".join(parts) + ("_where" if masked else "")
@@ -299,7 +322,8 @@ class ufunc:
         else:
             out_arrays, final = self._avoid_overlap(outs, arrays)
             out_dtypes = tuple(o._dtype for o in out_arrays)
-        d = self._definition(loop, in_kinds, out_dtypes, masked)
+        limit = _SHARED_LIMIT[0]
+        d = self._definition(loop, in_kinds, out_dtypes, masked, 0 < limit and _prod(shape) <= limit)
         if (outs is None and not masked and self.nout == 1 and dtype is None and casting == "same_kind"
                 and order == "K" and nin <= 2):
             self._register_fast(in_types, args, arrays, loop, d)
@@ -333,7 +357,17 @@ class ufunc:
                 return
         key = in_types[0] if len(in_types) == 1 else in_types
         if key not in self._fast:
-            self._fast[key] = _make_fast(self, loop, d, pattern)
+            limit = _SHARED_LIMIT[0]
+            in_kinds = tuple(a._dtype if a is not None else None for a in arrays)
+            if limit and any(_runtime_inputs(loop, in_kinds)):
+                # A mixed call: up to `limit` elements the shared kernel, above it the specialised one.
+                out_dtypes = loop.out_dtypes
+                big = _make_fast(self, loop, self._definition(loop, in_kinds, out_dtypes, False), pattern,
+                                 lower=limit)
+                small = self._definition(loop, in_kinds, out_dtypes, False, True)
+                self._fast[key] = _make_fast_runtime(self, loop, small, pattern, big)
+            else:
+                self._fast[key] = _make_fast(self, loop, d, pattern)
 
     def _register_general(self, a, b, shape, d, out) -> None:
         """Prepare the path of two arrays that are not both C (or both F) contiguous of one
@@ -457,6 +491,36 @@ class ufunc:
         return ufunc_at(self, a, indices, b)
 
 
+def _runtime_inputs(loop: _Loop, in_kinds) -> tuple:
+    """Per input, whether a kernel shared across stored dtypes loads it through a runtime type code:
+    an array stored in another numeric dtype than its loop's (datetime loops and operands keep
+    compile-time types: their conversions depend on units)."""
+    if _datetimes.involves(loop.in_dtypes + loop.out_dtypes):
+        return ()
+    return tuple(k is not None and k != ld and k in RUNTIME_TYPES for k, ld in zip(in_kinds, loop.in_dtypes))
+
+
+def _prod(shape) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def _set_shared_limit(n: int) -> int:
+    """Private switch (tests, scripts/perf/mixed_dtype_kernels.py): mixed-dtype calls of up to `n`
+    elements run the shared kernels; 0 restores the kernels specialised on every input dtype. Returns
+    the previous limit. Forgets every ufunc's prepared launchers and kernel definitions,
+    which were chosen under the old limit (compiled kernels stay cached)."""
+    prev = _SHARED_LIMIT[0]
+    _SHARED_LIMIT[0] = int(n)
+    for uf in list(_instances):
+        uf._fast.clear()
+        uf._general.clear()
+        uf._loops.clear()
+    return prev
+
+
 def _weak_bool(v):
     """A weak scalar as a bool loop's operand, as NumPy converts it (logical_and(x, 2**64)): a
     Python int goes through a C long first, so one out of int64's range raises OverflowError."""
@@ -491,7 +555,7 @@ def _make_general(d: Definition, shape, od, strides):
     return general
 
 
-def _make_fast(uf: ufunc, loop: _Loop, d: Definition, pattern):
+def _make_fast(uf: ufunc, loop: _Loop, d: Definition, pattern, lower=0):
     """A launcher for operands of one shape that are all C- (or all F-) contiguous: allocate, pick
     the flat or vector kernel by alignment, enqueue on the current stream. Anything unusual falls
     back to `ufunc._call`. `pattern`: per input, True for an array, False for a Python scalar
@@ -500,7 +564,9 @@ def _make_fast(uf: ufunc, loop: _Loop, d: Definition, pattern):
 
     Measured on CPU with the launch stubbed (python 3.11): the general path cost 9.6 us of host
     time per `a + b`, this one ~3 us; CuPy's whole call is 11.6 us on an H200 host. The launch is
-    `launch.enqueue`, looked up per call, so that a launch hook sees it.
+    `launch.enqueue`, looked up per call, so that a launch hook sees it. Calls of at most `lower`
+    elements go to `ufunc._call` (a mixed-dtype call's specialised kernel serves only calls larger
+    than `_SHARED_LIMIT`; the test is the one of empty calls, at no cost).
     """
     od = loop.out_dtypes[0]
     limit = _INT32_LIMIT
@@ -514,7 +580,7 @@ def _make_fast(uf: ufunc, loop: _Loop, d: Definition, pattern):
     if len(pattern) == 1:
         def fast(a):
             n = a._size
-            if n == 0 or n > limit:
+            if n <= lower or n > limit:
                 return uf._call(a)
             if multi[0]:
                 check((a,))
@@ -537,7 +603,7 @@ def _make_fast(uf: ufunc, loop: _Loop, d: Definition, pattern):
     def fast(a, b):
         x = b if sp == 0 else a  # the array operand: shape and layout
         n = x._size
-        if n == 0 or n > limit:
+        if n <= lower or n > limit:
             return uf._call(a, b)
         if multi[0]:
             check((a, b) if sp < 0 else (x,))
@@ -562,6 +628,81 @@ def _make_fast(uf: ufunc, loop: _Loop, d: Definition, pattern):
             _launch.enqueue(core_stream(), cfg, k, px, sv, po, n32)
         else:
             _launch.enqueue(core_stream(), cfg, k, sv, px, po, n32)
+        return out
+
+    return fast
+
+
+def _make_fast_runtime(uf: ufunc, loop: _Loop, d: Definition, pattern, big):
+    """`_make_fast` for a definition with runtime-typed inputs (a mixed-dtype call, `_SHARED_LIMIT`
+    elements at most): a type code follows each such input's pointer (`Definition._pack`'s order,
+    written out here per case) and there is no vector layout, so the prepared launch is always
+    the flat one (`FlatLaunch`'s key -n - 1). Larger calls go to `big`, the specialised kernel's
+    launcher."""
+    od = loop.out_dtypes[0]
+    limit = min(_INT32_LIMIT, _SHARED_LIMIT[0])
+    core_stream = _stream.current_core_stream
+    multi, check = _device_check.active, _device_check.check
+    prepare, cfgs = d._flat.prepare, d._flat.cfgs
+    codes = [p.code for p in d.params if p.kind in ("in", "scalar") and p.name != "_w"]
+    c0 = codes[0]
+
+    if len(pattern) == 1:
+        def fast(a):
+            n = a._size
+            if n > limit:
+                return big(a)
+            if n == 0:
+                return uf._call(a)
+            if multi[0]:
+                check((a,))
+            out = _new_c(a._shape, od) if a._c else _new_f(a._shape, od)
+            pa, po = a.data.ptr, out.data.ptr
+            k, cfg, n32 = cfgs.get(-n - 1) or prepare(n, (pa, po))
+            _launch.enqueue(core_stream(), cfg, k, pa, c0, po, n32)
+            return out
+
+        return fast
+
+    c1 = codes[1]
+    both = c0 is not None and c1 is not None
+    sp = pattern.index(False) if False in pattern else -1
+    if sp >= 0:
+        conv, cast = loop.scalar_types[sp], loop.in_dtypes[sp].type
+        if loop.in_dtypes[sp].kind == "b":
+            cast = _weak_bool
+
+    def fast(a, b):
+        x = b if sp == 0 else a
+        n = x._size
+        if n > limit:
+            return big(a, b)
+        if n == 0:
+            return uf._call(a, b)
+        if multi[0]:
+            check((a, b) if sp < 0 else (x,))
+        if sp < 0:
+            out = _new_c(x._shape, od) if x._c else _new_f(x._shape, od)
+            pa, pb, po = a.data.ptr, b.data.ptr, out.data.ptr
+            k, cfg, n32 = cfgs.get(-n - 1) or prepare(n, (pa, pb, po))
+            if both:
+                _launch.enqueue(core_stream(), cfg, k, pa, c0, pb, c1, po, n32)
+            elif c0 is not None:
+                _launch.enqueue(core_stream(), cfg, k, pa, c0, pb, po, n32)
+            else:
+                _launch.enqueue(core_stream(), cfg, k, pa, pb, c1, po, n32)
+            return out
+        try:
+            sv = conv(cast(a if sp == 0 else b))
+        except OverflowError:  # out-of-range int: _call raises or (comparisons) answers
+            return uf._call(a, b)
+        out = _new_c(x._shape, od) if x._c else _new_f(x._shape, od)
+        px, po = x.data.ptr, out.data.ptr
+        k, cfg, n32 = cfgs.get(-n - 1) or prepare(n, (px, po))
+        if sp:  # the array operand is the runtime-typed one
+            _launch.enqueue(core_stream(), cfg, k, px, c0, sv, po, n32)
+        else:
+            _launch.enqueue(core_stream(), cfg, k, sv, px, c1, po, n32)
         return out
 
     return fast

@@ -3,7 +3,10 @@ if kernels were shared (issue 35, "compile less on varied data"). Runs the fuzze
 the fake device (tests/fake_device.py): no GPU, no NVRTC; a kernel is counted when the engine asks
 for one it does not hold (`Definition._kernel`), i.e. what a fresh process compiles.
 
-    python scripts/perf/fuzz_compile_count.py [calls] [seed]
+    python scripts/perf/fuzz_compile_count.py [calls] [seed] [--specialised]
+
+`--specialised`: mixed-dtype ufunc calls get kernels specialised on every input dtype (the path
+before kernels were shared across stored dtypes, `ufunc._set_shared_limit(0)`), for before/after.
 
 Reductions, scans, sorts and library calls stop the host path ("reached the device") and are not
 counted: the numbers cover the elementwise engine (ufuncs, casts, copies, where, clip, ...).
@@ -28,12 +31,16 @@ import cuarray as cp  # noqa: E402
 import fuzz_catalog as fc  # noqa: E402
 import fuzzlib  # noqa: E402
 from cuarray._core import elementwise  # noqa: E402
+from cuarray._core import registry as _registry  # noqa: E402
+from cuarray._core import ufunc as _ufunc  # noqa: E402
 from cuarray.cuda._memory_base import MemoryPointer  # noqa: E402
 
 MemoryPointer.memset_async = lambda self, value, size, stream=None: None  # no device to fill
 
 
-def main(calls=3000, seed=0):
+def main(calls=3000, seed=0, specialised=False):
+    if specialised:
+        _ufunc._set_shared_limit(0)
     asked = collections.Counter()
     plain = elementwise.Definition._kernel
 
@@ -54,6 +61,11 @@ def main(calls=3000, seed=0):
     print(st.summary())
     kernels = set(asked)
     print("kernel requests {}, distinct kernels (compiles in a fresh process) {}".format(sum(asked.values()), len(kernels)))
+    prefixes = tuple("cuarray_{}_".format(n) for n in _registry.ufuncs)
+    ufunc_kernels = [k for k in kernels if k[0][0].startswith(prefixes)]
+    shared = [k for k in ufunc_kernels if "*" in (p[2] for p in k[0][1])]
+    print("of which ufunc kernels {} ({} shared across stored dtypes: runtime type codes)".format(
+        len(ufunc_kernels), len(shared)))
     print("by layout/ndim:", dict(collections.Counter((lay, nd) for _, lay, nd, _ in kernels).most_common()))
 
     def op_of(key):  # the definition without its dtypes' spelling: op expression + compute types
@@ -73,4 +85,5 @@ def main(calls=3000, seed=0):
 
 
 if __name__ == "__main__":
-    main(*map(int, sys.argv[1:3]))
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    main(*map(int, args[:2]), specialised="--specialised" in sys.argv)
