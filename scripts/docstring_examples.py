@@ -486,7 +486,7 @@ SCIPY_ROUTINES = {
                      "linalg.lu_solve(lu_and_piv, cuarray.array([5., 11.]))"],
         "lu": ["p, l, u = linalg.lu(cuarray.array([[1., 2.], [3., 4.]]))", "l", "u"],
         "cho_factor": ["c, lower = linalg.cho_factor(cuarray.array([[4., 2.], [2., 3.]]))",
-                       "cuarray.triu(c)   # the other triangle is not referenced", "lower"],
+                       "cuarray.triu(c)   # the other triangle is not referenced", "bool(lower)   # SciPy 1.18: a bool array of the batch shape (0-d here); 1.17: a bool"],
         "cho_solve": ["a = cuarray.array([[4., 2.], [2., 3.]])",
                       "linalg.cho_solve(linalg.cho_factor(a), cuarray.array([8., 7.]))"],
         "cholesky": ["linalg.cholesky(cuarray.array([[4., 2.], [2., 3.]]))"],

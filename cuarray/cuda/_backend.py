@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 
 __all__ = [
     "CUDARuntimeError",
@@ -46,7 +47,28 @@ class ForkedProcessError(CUDARuntimeError):
 CUDARuntimeError.__module__ = NoDeviceError.__module__ = ForkedProcessError.__module__ = "cuarray.cuda"
 
 
-@functools.cache
+# One thread imports the CUDA modules at a time. cuda.core's __init__ copies its versioned
+# subpackage's namespace into its own (`globals().update(cu13.__dict__)`, __name__ and __spec__
+# included), so a second thread's `import cuda.core` during the first one's can be handed the
+# half-initialised cuda.core.cu13: "module 'cuda.core.cu13' has no attribute 'Device'" (the H100,
+# 16 threads compiling their first kernels while the first-use thread imported cuda.core). The
+# lock makes the others wait for the whole import; functools.cache alone lets each caller run it.
+_import_lock = threading.RLock()
+
+
+def _once(fn):
+    """`fn()` cached, its first run under the import lock (later calls: one cache hit, no lock)."""
+    cached = functools.cache(fn)
+
+    @functools.wraps(fn)
+    def locked():
+        with _import_lock:
+            return cached()
+
+    return functools.cache(locked)
+
+
+@_once
 def core():
     """The `cuda.core` module (imported on first use)."""
     try:
@@ -59,7 +81,7 @@ def core():
     return _core
 
 
-@functools.cache
+@_once
 def driver():
     """The `cuda.bindings.driver` module (imported on first use)."""
     try:
@@ -71,7 +93,7 @@ def driver():
     return _driver
 
 
-@functools.cache
+@_once
 def nvrtc():
     """The `cuda.bindings.nvrtc` module (imported on first use)."""
     from cuda.bindings import nvrtc as _nvrtc

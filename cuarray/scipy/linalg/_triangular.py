@@ -74,7 +74,7 @@ def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
     >>> cuarray.triu(c)   # the other triangle is not referenced
     array([[2.        , 1.        ],
            [0.        , 1.41421356]])
-    >>> lower
+    >>> bool(lower)   # SciPy 1.18: a bool array of the batch shape (0-d here); 1.17: a bool
     False
     """
     a = as_lapack(a, "cho_factor")
