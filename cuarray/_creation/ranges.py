@@ -435,19 +435,21 @@ def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis):
 _pow_defs: dict = {}
 
 
-def _pow_def(base_dt, y_dt, out_dt, signs: bool) -> Definition:
-    """out = sign * pow(base, y) in the real type of `out_dt`'s computation (real dtypes only)."""
-    key = (base_dt.char, y_dt.char, out_dt.char, signs)
+def _pow_def(res_dt, y_dt, out_dt, signs: bool) -> Definition:
+    """out = sign * pow(base, y) computed as NumPy's power of that result dtype `res_dt` (float64
+    in double, float32 and float16 in float: a Python base is weak, so a float32 y's power is
+    float32's even into a complex128 output), stored as `out_dt` (real dtypes only)."""
+    key = (res_dt.char, y_dt.char, out_dt.char, signs)
     d = _pow_defs.get(key)
     if d is None:
-        ct = _F64 if numpy.result_type(base_dt, y_dt).char == "d" else _F32
+        ct = _F64 if res_dt.char == "d" else _F32
         params = [KernelParam("base", "scalar", ct), KernelParam("y", "in", y_dt, ct)]
         op = "out0 = pow(base, y)"
         if signs:
             params.append(KernelParam("sign", "scalar", ct))
             op = "out0 = sign * pow(base, y)"
         params.append(KernelParam("out0", "out", out_dt, ct))
-        d = _pow_defs[key] = Definition("cuarray_logspace_{}_{}".format(y_dt.name, out_dt.name), params, op)
+        d = _pow_defs[key] = Definition("cuarray_logspace_{}_{}_{}".format(y_dt.name, out_dt.name, ct.name), params, op)
     return d
 
 
@@ -479,7 +481,7 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     pow_dt = res_dt if res_dt.char == "e" and out_dt != res_dt else out_dt
     out = _new_c(y.shape, pow_dt)
     if out._size:
-        d = _pow_def(base_arr.dtype, y.dtype, pow_dt, False)
+        d = _pow_def(res_dt, y.dtype, pow_dt, False)
         bt = numpy.float64 if d.params[0].dtype.char == "d" else numpy.float32
         d.run((y, out), (bt(base),), out._shape)
     return out if pow_dt == out_dt else out.astype(out_dt)
@@ -516,7 +518,7 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     y = linspace(ls[()], le[()], num=num, endpoint=endpoint)
     out = _new_c((num,), calc)
     if num:
-        d = _pow_def(numpy.dtype(numpy.float64), y.dtype, calc, True)
+        d = _pow_def(calc, y.dtype, calc, True)
         bt = numpy.float64 if d.params[0].dtype.char == "d" else numpy.float32
         d.run((y, out), (bt(10.0), bt(sign)), out._shape)
         # NumPy pins the end points to the exact inputs.

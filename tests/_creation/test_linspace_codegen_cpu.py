@@ -31,3 +31,15 @@ def test_complex_linspace_takes_numpys_complex_product():
     _, src = d.source("flat", 1, numpy.int32)
     assert "R::cmul_re(R::mul(lin_t, R::div((double)1, (double)div)), val.real(), val.imag())" in src
     assert "R::cmul_im(" in src and "val.real() * " not in src
+
+
+@pytest.mark.parametrize("res, out", [("f", "D"), ("d", "D"), ("e", "e"), ("f", "f"), ("d", "q")])
+def test_logspace_power_computes_in_numpys_result_type(res, out):
+    """NumPy's power(10.0, y) of a float32 y is float32's (a Python base is weak): the kernel
+    computes in float for a float32 or float16 result, even into a complex128 output (the H100's
+    fuzzer: logspace(float32(-3), 1, dtype=complex128) gave 1e-3 where NumPy gives 1.00000005e-3)."""
+    d = ranges._pow_def(numpy.dtype(res), numpy.dtype(res), numpy.dtype(out), res == "d")
+    assert d.params[0].dtype.char == ("d" if res == "d" else "f")
+    name, src = d.source("flat", 1, numpy.int32)
+    cubin, mapping = compiler.compile_cubin(src, arch="sm_90", name_expressions=[name])
+    assert cubin and set(mapping) == {name}

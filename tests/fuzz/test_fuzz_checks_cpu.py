@@ -99,3 +99,17 @@ def test_integer_samples_within_rounding_of_an_integer():
     g2 = e2.copy()
     g2[20] += 7
     assert ck.check_space_cast(e2, g2, row, ((3, 3e3), kw))
+
+
+def test_unwrap_of_huge_integers():
+    """unwrap of int64 [-8, 8, -8, 1, 4611686018427387903, 1, 6]: the float64 corrections' sum
+    passes 4.6e18 (a step of 512), so the last value is rounding noise in any order (NumPy -0.28,
+    the GPU's scan 6; seed 78). Small integers still compare by value."""
+    row = _row("unwrap(a)")
+    x = np.array([-8, 8, -8, 1, 4611686018427387903, 1, 6], np.int64)
+    e = np.array([-8.0, -10.84955592, -8.0, -5.28318531, 0.0, 1.0, -0.28318531])
+    g = e.copy()
+    g[-1] = 6.0
+    assert ck.check_unwrap(e, g, row, ((x,), {})) is None
+    small = np.array([-8, 8, -8, 1], np.int64)
+    assert ck.check_unwrap(np.unwrap(small), np.unwrap(small) + 1.0, row, ((small,), {}))
