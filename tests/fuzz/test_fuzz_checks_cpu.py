@@ -113,3 +113,18 @@ def test_unwrap_of_huge_integers():
     assert ck.check_unwrap(e, g, row, ((x,), {})) is None
     small = np.array([-8, 8, -8, 1], np.int64)
     assert ck.check_unwrap(np.unwrap(small), np.unwrap(small) + 1.0, row, ((small,), {}))
+
+
+def test_float32_samples_cast_to_a_wider_dtype():
+    """logspace(float32(-3), True, endpoint=False, dtype=complex128): the samples are float32 powers
+    cast up; the H100's powf is 1 ulp off glibc's at some (seed 88, after the fix), compared at
+    float32's precision. A power computed in double (the bug: 1e-3 exactly where float32 gives
+    1.00000005e-3) is reported."""
+    row = _row("logspace(s s)")
+    args, kw = (np.float32(-3.0), True), {"endpoint": False, "dtype": np.dtype(np.complex128)}
+    e = np.logspace(*args, **kw)
+    g = e.copy()
+    g[3] = complex(np.nextafter(np.float32(g[3].real), np.float32(0)), 0)  # one float32 ulp
+    assert ck.check_space_cast(e, g, row, (args, kw)) is None
+    wide = np.logspace(-3.0, 1.0, 50, endpoint=False).astype(np.complex128)  # powers in double
+    assert ck.check_space_cast(e, wide, row, (args, kw))
