@@ -128,3 +128,24 @@ def test_float32_samples_cast_to_a_wider_dtype():
     assert ck.check_space_cast(e, g, row, (args, kw)) is None
     wide = np.logspace(-3.0, 1.0, 50, endpoint=False).astype(np.complex128)  # powers in double
     assert ck.check_space_cast(e, wide, row, (args, kw))
+
+
+def test_sums_of_integers_past_2_53():
+    """trapezoid of int64 [-3, -7, -3, 2**63 - 1, 6, -5, -6]: NumPy -5, the GPU's tree 0 (the
+    float64 terms +-4.6e18 absorb the small ones in an order-dependent way; seed 99), and pad's
+    'mean' of such integers likewise: dtype and shape compared there; small integers by value."""
+    y = np.array([[-3, -7, -3, 9223372036854775807, 6, -5, -6]], np.int64)
+    row = _row("trapezoid(a)")
+    assert row.check(np.array([-5.0]), np.array([0.0]), row, ((y,), {"axis": -1})) is None
+    small = np.array([[-3, -7, -3, 9, 6]], np.int64)
+    assert row.check(np.array([4.5]), np.array([5.5]), row, ((small,), {"axis": -1}))
+    pad = _row("pad(a padw)")
+    x = np.array([2, -2, 4611686018427387903, 9223372036854775807, -9223372036854775808, 5], np.int64)
+    e = np.pad(x, (3, 2), mode="mean")
+    g = e.copy()
+    g[:3] += 128
+    assert pad.check(e, g, pad, ((x, (3, 2)), {"mode": "mean"})) is None
+    xs = np.array([2, -2, 4, 9, -8, 5], np.int64)
+    es = np.pad(xs, (3, 2), mode="mean")
+    assert pad.check(es, es + 1, pad, ((xs, (3, 2)), {"mode": "mean"}))
+    assert pad.check(es, es + 1, pad, ((xs, (3, 2)), {"mode": "edge"}))
