@@ -165,8 +165,10 @@ def decay_length(ba_bytes: bytes, K: int):
     first j with ||A^j|| (max row sum) <= 2^-60 / (G S), G the largest ||A^i|| seen up to j and S
     the sum of |b| and |a|; None when not reached within _MAX_DECAY steps. A chunk that starts W
     samples early from a zero state instead of its true state z makes the error A^W z, which the
-    recursion carries on grown at most G times; the state is at most ~S times the signal's size. So
-    the outputs differ from the exact recursion's by under 2^-60 of the signal: below rounding."""
+    recursion carries on grown at most G times; the state is at most S times the signal's size
+    summed over the steps it remembers (at most W G). So the outputs differ from the exact
+    recursion's by under 2^-60 W G of the signal: below the recursion's own rounding (the H100:
+    1.3e-13 of the largest output on the bench's filter, as chunking the exact scan gives)."""
     ba = numpy.frombuffer(ba_bytes)
     A = transition(ba[K + 1:], K)
     S = float(numpy.abs(ba).sum())
