@@ -5,7 +5,7 @@ xsf#132, whose fix of the scaled functions SciPy 1.17/1.18 lack).
 
     python scripts/special/port_amos.py path/to/xsf/include/xsf/amos/amos.h [--out templates_dir]
 
-The rewrites: std::complex<double> -> zcx (amos_core.cuh's prelude, PRELUDE below), std:: functions ->
+The rewrites: std::complex<double> -> zcx (amos_core.cuh's prelude, kept from the file), std:: functions ->
 az_* overloads, numeric_limits -> literals, constant tables -> constant memory, every routine
 CSF_NOINLINE, besy's allocation -> a fixed pair; then, for the kernels' stack, unhj's and unik's work
 arrays replaced by recomputation / two running sums (each `sub` below asserts the text it replaces).
@@ -23,117 +23,11 @@ parser.add_argument("amos_h")
 parser.add_argument("--out", default="cuarray/scipy/special/templates")
 args = parser.parse_args()
 
-PRELUDE = r'''// AMOS (D. E. Amos, "Algorithm 644: A portable package for Bessel functions of a complex argument
-// and nonnegative order", ACM TOMS 12(3), 1986, with the remarks of 1990 and 1995) as SciPy runs
-// it: a port of xsf's C++ translation (scipy/xsf, include/xsf/amos/amos.h; Copyright (C) 2024
-// SciPy developers, BSD-3-Clause: the notice is kept at the end of this file) to CUDA. The
-// routines keep xsf's names (zbesh -> besh, zunik -> unik, ...), its arithmetic and its order of
-// operations, so the host build agrees with SciPy's values to rounding. What differs:
-// - every routine is `CSF_NOINLINE` (one copy in the kernel, not inlined at each of its call
-//   sites; the call graph has no cycle, so ptxas sizes the stack: the codegen test checks it);
-// - std::complex<double> is `zcx` below, its functions `az_*` (the complex log, sqrt and exp of
-//   templates/cmath.cuh); numeric_limits are literals; the tables live in constant memory;
-// - besy's workspace for the second Hankel function is two values, not an allocation of n (the
-//   ufuncs ask for one value; n > 2 returns ierr = 6 as xsf's failed allocation).
-// - the per-thread frame (xsf's work arrays held 2912 bytes in the jv kernel; 1216 now): unik keeps
-//   the two sums its callers use instead of its 16 coefficients (unik_work below), unhj recomputes
-//   the powers and coefficients of its sums by the same running products instead of storing them,
-//   the scale factors {1/tol, 1, tol}, the bounds {ascle, 1/ascle, max} and the powers of i are
-//   selected (sel3, ipow), not read from local arrays (the values are bit-identical on the host:
-//   scripts/special/port_amos.py made these files and says how it was checked); unik is inline, so its
-//   outputs stay in its callers' registers.
-// The files: amos_core.cuh (this: the complex type, the declarations, the tables), amos_series.cuh
-// (power series, Miller's and Wronskian normalisation, the asymptotic expansion for large |z|,
-// K by Temme's series / Miller, scaling helpers), amos_uniform.cuh (the uniform asymptotic
-// expansions for large order: Olver's in terms of Airy functions and of e^(zeta), and the
-// overflow/underflow tests), amos_drivers.cuh (I by region, the analytic continuation to the
-// left half plane, and the drivers besh/besi/besj/besk/besy), amos_airy.cuh (airy, biry).
-#ifndef CUARRAY_SPECIAL_AMOS_CORE_CUH
-#define CUARRAY_SPECIAL_AMOS_CORE_CUH
-namespace cuarray_special {
-namespace amos {
-
-constexpr double k_pi_2 = 1.570796326794896619231321691639751442;
-
-// Tables read at run-time indices: constant memory on the device.
-#ifdef CSF_DEVICE
-#define CSF_AMOS_TABLE __constant__ const double
-#else
-#define CSF_AMOS_TABLE static const double
-#endif
-
-// std::complex<double>'s interface as AMOS uses it (value-initialised to 0 as std::complex).
-struct zcx {
-  double re, im;
-  CSF_FN zcx() : re(0.0), im(0.0) {}
-  CSF_FN zcx(double r, double i = 0.0) : re(r), im(i) {}
-  CSF_FN double real() const { return re; }
-  CSF_FN double imag() const { return im; }
-  CSF_FN void real(double r) { re = r; }
-  CSF_FN void imag(double i) { im = i; }
-  CSF_FN zcx& operator+=(zcx b) { re += b.re; im += b.im; return *this; }
-  CSF_FN zcx& operator-=(zcx b) { re -= b.re; im -= b.im; return *this; }
-  CSF_FN zcx& operator+=(double b) { re += b; return *this; }
-  CSF_FN zcx& operator-=(double b) { re -= b; return *this; }
-  CSF_FN zcx& operator*=(double b) { re *= b; im *= b; return *this; }
-  CSF_FN zcx& operator/=(double b) { re /= b; im /= b; return *this; }
-  CSF_FN zcx& operator*=(zcx b) {
-    const double r = re * b.re - im * b.im;
-    im = re * b.im + im * b.re;
-    re = r;
-    return *this;
-  }
-  CSF_FN zcx& operator/=(zcx b);
-};
-CSF_FN cdouble to_cd(zcx z) { return cd(z.re, z.im); }
-CSF_FN zcx to_z(cdouble z) { return zcx(z.re, z.im); }
-CSF_FN zcx operator+(zcx a, zcx b) { return zcx(a.re + b.re, a.im + b.im); }
-CSF_FN zcx operator-(zcx a, zcx b) { return zcx(a.re - b.re, a.im - b.im); }
-CSF_FN zcx operator*(zcx a, zcx b) { return zcx(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re); }
-CSF_FN zcx operator/(zcx a, zcx b) { return to_z(to_cd(a) / to_cd(b)); }  // Smith's (cmath.cuh)
-CSF_FN zcx operator-(zcx a) { return zcx(-a.re, -a.im); }
-CSF_FN zcx operator+(zcx a, double s) { return zcx(a.re + s, a.im); }
-CSF_FN zcx operator-(zcx a, double s) { return zcx(a.re - s, a.im); }
-CSF_FN zcx operator*(zcx a, double s) { return zcx(a.re * s, a.im * s); }
-CSF_FN zcx operator/(zcx a, double s) { return zcx(a.re / s, a.im / s); }
-CSF_FN zcx operator+(double s, zcx a) { return zcx(s + a.re, a.im); }
-CSF_FN zcx operator-(double s, zcx a) { return zcx(s - a.re, -a.im); }
-CSF_FN zcx operator*(double s, zcx a) { return zcx(s * a.re, s * a.im); }
-CSF_FN zcx operator/(double s, zcx a) { return to_z(cd(s, 0.0) / to_cd(a)); }
-CSF_FN bool operator==(zcx a, zcx b) { return a.re == b.re && a.im == b.im; }
-CSF_FN bool operator!=(zcx a, zcx b) { return !(a == b); }
-CSF_FN zcx& zcx::operator/=(zcx b) { *this = *this / b; return *this; }
-
-CSF_FN double az_abs(double x) { return fabs(x); }
-CSF_FN double az_abs(zcx z) { return hypot(z.re, z.im); }
-CSF_FN double az_fabs(double x) { return fabs(x); }
-CSF_FN double az_fmax(double a, double b) { return fmax(a, b); }
-CSF_FN double az_fmin(double a, double b) { return fmin(a, b); }
-CSF_FN double az_pow(double a, double b) { return pow(a, b); }
-CSF_FN double az_exp(double x) { return exp(x); }
-CSF_FN zcx az_exp(zcx z) { return to_z(cexp(to_cd(z))); }
-CSF_FN double az_log(double x) { return log(x); }
-CSF_FN zcx az_log(zcx z) { return to_z(clog(to_cd(z))); }
-CSF_FN double az_sqrt(double x) { return sqrt(x); }
-CSF_FN zcx az_sqrt(zcx z) { return to_z(csqrt(to_cd(z))); }
-CSF_FN double az_cos(double x) { return cos(x); }
-CSF_FN double az_sin(double x) { return sin(x); }
-CSF_FN double az_cosh(double x) { return cosh(x); }
-CSF_FN double az_sinh(double x) { return sinh(x); }
-CSF_FN zcx az_sinh(zcx z) { return zcx(sinh(z.re) * cos(z.im), cosh(z.re) * sin(z.im)); }
-CSF_FN zcx az_cosh(zcx z) { return zcx(cosh(z.re) * cos(z.im), sinh(z.re) * sin(z.im)); }
-CSF_FN double az_atan(double x) { return atan(x); }
-CSF_FN double az_atan2(double y, double x) { return atan2(y, x); }
-CSF_FN zcx az_conj(zcx z) { return zcx(z.re, -z.im); }
-CSF_FN double az_real(zcx z) { return z.re; }
-// the k-th of three values (a local array indexed at run time would live in local memory)
-CSF_FN double sel3(int k, double a, double b, double c) { return k == 0 ? a : (k == 1 ? b : c); }
-CSF_FN zcx sel3z(int k, zcx a, zcx b, zcx c) { return k == 0 ? a : (k == 1 ? b : c); }
-// i^k and (-i)^k for k = 0..3
-CSF_FN zcx ipow(int k) { return k == 0 ? zcx(1.0) : (k == 1 ? zcx(0, 1) : (k == 2 ? zcx(-1.0) : -zcx(0, 1))); }
-CSF_FN zcx mipow(int k) { return k == 0 ? zcx(1.0) : (k == 1 ? -zcx(0, 1) : (k == 2 ? zcx(-1.0) : zcx(0, 1))); }
-CSF_FN double az_imag(zcx z) { return z.im; }
-'''
+# amos_core.cuh's hand-written prelude (its comment, the complex type and the az_* functions) is
+# kept from the file itself, up to its end marker: one copy, edited there.
+PRELUDE_END = "// (end of the hand-written prelude: scripts/special/port_amos.py rewrites what follows)\n"
+_core_now = open(args.out.rstrip("/") + "/amos_core.cuh").read()
+PRELUDE = _core_now[:_core_now.index(PRELUDE_END) + len(PRELUDE_END)]
 
 src = open(args.amos_h).read()
 # body: from "namespace amos {" to the end of namespaces

@@ -108,6 +108,7 @@ CSF_FN zcx sel3z(int k, zcx a, zcx b, zcx c) { return k == 0 ? a : (k == 1 ? b :
 CSF_FN zcx ipow(int k) { return k == 0 ? zcx(1.0) : (k == 1 ? zcx(0, 1) : (k == 2 ? zcx(-1.0) : -zcx(0, 1))); }
 CSF_FN zcx mipow(int k) { return k == 0 ? zcx(1.0) : (k == 1 ? -zcx(0, 1) : (k == 2 ? zcx(-1.0) : zcx(0, 1))); }
 CSF_FN double az_imag(zcx z) { return z.im; }
+// (end of the hand-written prelude: scripts/special/port_amos.py rewrites what follows)
 
 
     CSF_NOINLINE int acai(zcx, double, int, int, int, zcx *, double, double, double, double);
