@@ -23,12 +23,12 @@ from __future__ import annotations
 import ast
 import contextlib
 import importlib
+import importlib.util
 import inspect
 import io
 import os
 import re
 import sys
-import types
 import warnings
 
 import numpy
@@ -803,39 +803,16 @@ SCIPY_ROUTINES = {
 }
 
 
-class _Counterpart(types.ModuleType):
-    """`cuarray` (or one of its namespaces) standing for NumPy's or SciPy's module, as in
-    tests/test_docstring_examples.py: namespaces resolve to stand-ins of their own."""
-
-    _OF = {"cuarray": "numpy", "cuarray.scipy": "scipy", "cuarray.sparse": "scipy.sparse"}
-    _SUB = {"cuarray.linalg", "cuarray.fft", "cuarray.random", "cuarray.scipy", "cuarray.sparse",
-            "cuarray.sparse.linalg"} | {ns for ns in HEADS}
-
-    def __init__(self, modname):
-        super().__init__(modname)
-        self._modname = modname
-
-    def __getattr__(self, name):
-        if name.startswith("__"):
-            raise AttributeError(name)
-        sub = self._modname + "." + name
-        if sub in self._SUB:
-            return _Counterpart(sub)
-        prefix = max((p for p in self._OF if self._modname == p or self._modname.startswith(p + ".")), key=len)
-        target = importlib.import_module(self._OF[prefix] + self._modname[len(prefix):])
-        if target is numpy and name in _NumPyAsCuarray._GONE:
-            return _NumPyAsCuarray._GONE[name]
-        return getattr(target, name)
+def _load_standin():
+    """docs/tools/examples_standin.py: `cuarray` standing for NumPy/SciPy, as the test runs it."""
+    spec = importlib.util.spec_from_file_location("cuarray_docs_examples_standin",
+                                                  os.path.join(ROOT, "docs", "tools", "examples_standin.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
-class _NumPyAsCuarray:
-    """`cuarray` in the example lines, standing for NumPy; names NumPy has dropped are spelled
-    as cuarray's docstring says they are computed."""
-
-    _GONE = {"in1d": lambda ar1, ar2, **kw: numpy.isin(ar1, ar2, **kw).ravel()}
-
-    def __getattr__(self, name):
-        return self._GONE.get(name) or getattr(numpy, name)
+AsNumPy = _load_standin().AsNumPy
 
 
 def _check_stable(src, ns, text):
@@ -864,11 +841,11 @@ def _check_stable(src, ns, text):
 
 def section(lines, indent="    ", namespace="cuarray"):
     """The Examples section (its lines, indented) with NumPy's (SciPy's) printed output."""
-    ns = {"cuarray": _NumPyAsCuarray() if namespace == "cuarray" else _Counterpart("cuarray")}
+    ns = {"cuarray": AsNumPy("cuarray")}
     out = [indent + "Examples", indent + "--------", indent + ">>> import cuarray"]
     if namespace in HEADS:
         m = re.match(r"from (\S+) import (\w+)(?: as (\w+))?$", HEADS[namespace])
-        ns[m[3] or m[2]] = _Counterpart(m[1] + "." + m[2])
+        ns[m[3] or m[2]] = AsNumPy(m[1] + "." + m[2])
         out.append(indent + ">>> " + HEADS[namespace])
     with warnings.catch_warnings(), numpy.printoptions(legacy=False):
         warnings.simplefilter("error")  # a deprecated call has no place in an example
@@ -878,7 +855,7 @@ def section(lines, indent="    ", namespace="cuarray"):
             src += "\n" if rest else ""
             m = re.match(r"from (cuarray\S*) import (\w+)(?: as (\w+))?$", src)
             if m:  # a second namespace's import (sparse.linalg's examples import sparse too)
-                ns[m[3] or m[2]] = _Counterpart(m[1] + "." + m[2])
+                ns[m[3] or m[2]] = AsNumPy(m[1] + "." + m[2])
                 continue
             buf = io.StringIO()
             with contextlib.redirect_stdout(buf):

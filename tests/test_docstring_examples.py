@@ -13,7 +13,6 @@ import importlib
 import importlib.util
 import os
 import re
-import types
 
 import numpy
 import pytest
@@ -23,31 +22,17 @@ import cuarray
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def _api_pages():
-    spec = importlib.util.spec_from_file_location("cuarray_docs_api_pages_ex", os.path.join(ROOT, "docs", "api_pages.py"))
+def _docs_module(path, name):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "docs", path))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
 
 
-api_pages = _api_pages()
-
-# What each namespace of the site (docs/api_pages.py) stands for in NumPy or SciPy; the rest
-# (cuarray.cuda, profiler, testing, distributed, bench) are cuarray's own.
-COUNTERPART = {"cuarray": "numpy", "cuarray.scipy": "scipy", "cuarray.sparse": "scipy.sparse"}
-
-
-def counterpart(modname):
-    """numpy.linalg for cuarray.linalg, scipy.special for cuarray.scipy.special, ...; None for
-    cuarray's own namespaces."""
-    for prefix in sorted(COUNTERPART, key=len, reverse=True):
-        if modname == prefix or modname.startswith(prefix + "."):
-            rest = modname[len(prefix):]
-            if prefix == "cuarray" and rest.split(".")[1:2] in (["cuda"], ["profiler"], ["testing"],
-                                                              ["distributed"], ["bench"]):
-                return None
-            return COUNTERPART[prefix] + rest
-    return None
+api_pages = _docs_module("api_pages.py", "cuarray_docs_api_pages_ex")
+# `cuarray` standing for NumPy/SciPy (the scripts that write the examples' outputs use it too)
+standin = _docs_module(os.path.join("tools", "examples_standin.py"), "cuarray_docs_examples_standin")
+counterpart = standin.counterpart
 
 
 # Examples that need no device: run for real here too.
@@ -70,7 +55,6 @@ CUARRAY_ONLY = {
     "cuarray.RawModule": "a user's CUDA module",
     "cuarray.scipy.ndimage.generic_filter": "a kernel as the function (SciPy's is a Python callable)",
     "cuarray.scipy.ndimage.generic_filter1d": "a kernel as the function (SciPy's is a Python callable)",
-    "cuarray.in1d": "removed from NumPy 2.4 (its printed answer is NumPy's isin(ar1, ar2).ravel())",
     "cuarray.linalg.get_matmul_precision": "cuBLAS's float32 compute mode",
     "cuarray.linalg.set_matmul_precision": "cuBLAS's float32 compute mode",
     "cuarray.linalg.matmul_precision": "cuBLAS's float32 compute mode",
@@ -101,41 +85,28 @@ def _has_examples(obj) -> bool:
     return "\n    Examples\n    --------\n" in doc or "\nExamples\n--------\n" in doc
 
 
-def _documented():
-    seen, out = set(), []
+def _site_names():
+    """(namespace, full name, object) of every public callable of the site's namespaces."""
     for modname, _, _ in api_pages.NAMESPACES:
         try:
             names = list(_public(modname))
         except ImportError:  # an optional namespace's import needs a library this machine lacks
             continue
         for full, obj in names:
-            if _has_examples(obj) and id(obj) not in seen and not api_pages._numpy_own(obj):
-                seen.add(id(obj))
-                out.append((full, obj))
+            yield modname, full, obj
+
+
+def _documented():
+    seen, out = set(), []
+    for _, full, obj in _site_names():
+        if _has_examples(obj) and id(obj) not in seen and not api_pages._numpy_own(obj):
+            seen.add(id(obj))
+            out.append((full, obj))
     return out
 
 
 DOCUMENTED = _documented()
 IDS = [full for full, _ in DOCUMENTED]
-
-
-class _AsNumPy(types.ModuleType):
-    """`cuarray` (or one of its namespaces) standing for NumPy's or SciPy's module: attributes
-    resolve there, namespaces to stand-ins of their own; `asnumpy` is NumPy's asarray."""
-
-    def __init__(self, modname):
-        super().__init__(modname)
-        self._modname = modname
-
-    def __getattr__(self, name):
-        if name.startswith("__"):
-            raise AttributeError(name)
-        sub = self._modname + "." + name
-        if isinstance(getattr(importlib.import_module(self._modname), name, None), types.ModuleType):
-            return _AsNumPy(sub)
-        if sub == "cuarray.asnumpy":
-            return numpy.asarray
-        return getattr(importlib.import_module(counterpart(self._modname)), name)
 
 
 def _test_of(full, obj):
@@ -176,7 +147,7 @@ def test_examples_print_numpys_answer(full, obj):
     if counterpart(full.rsplit(".", 1)[0]) is None:
         pytest.skip("cuarray's own namespace")
     pytest.importorskip("scipy")
-    _run(_test_of(full, obj), {"cuarray": _AsNumPy("cuarray")})
+    _run(_test_of(full, obj), {"cuarray": standin.AsNumPy("cuarray")})
 
 
 @pytest.mark.parametrize("full, obj", [(f, o) for f, o in DOCUMENTED if f in NO_DEVICE],
@@ -268,17 +239,12 @@ PENDING_ROUTINES: set[str] = set()
 
 def _example_scope():
     out = {}
-    for modname, _, _ in api_pages.NAMESPACES:
-        try:
-            names = list(_public(modname))
-        except ImportError:  # an optional namespace's import needs a library this machine lacks
+    for modname, full, obj in _site_names():
+        if api_pages._numpy_own(obj) or isinstance(obj, cuarray.ufunc) or id(obj) in out:
             continue
-        for full, obj in names:
-            if api_pages._numpy_own(obj) or isinstance(obj, cuarray.ufunc) or id(obj) in out:
-                continue
-            home = getattr(obj, "__module__", None) or ""
-            if modname in EXAMPLE_NAMESPACES or home.startswith(EXAMPLE_FOLDERS):
-                out[id(obj)] = (full, obj)
+        home = getattr(obj, "__module__", None) or ""
+        if modname in EXAMPLE_NAMESPACES or home.startswith(EXAMPLE_FOLDERS):
+            out[id(obj)] = (full, obj)
     return sorted(out.values(), key=lambda t: t[0])
 
 
