@@ -252,8 +252,8 @@ class ufunc:
                 out = args[nin:]
                 args = args[:nin]
             else:
-                raise TypeError("{}() takes from {} to {} positional arguments but {} were given".format(
-                    self.__name__, nin, self.nargs, len(args)))
+                raise TypeError("{}() takes from {} to {} positional arguments but {} {} given".format(
+                    self.__name__, nin, self.nargs, len(args), "was" if len(args) == 1 else "were"))
         # Classify inputs: arrays are strong; Python scalars weak (NEP 50); NumPy scalars strong.
         in_types = []
         arrays = []

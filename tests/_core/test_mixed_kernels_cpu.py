@@ -246,3 +246,4 @@ def test_prepared_launchers_pass_every_type_code(recorded_launches):
     assert got == [("cuarray_multiply_asfloat64_asfloat64", (a.data.ptr, ci, b.data.ptr, cf), 500),
                    ("cuarray_sqrt_asfloat32", (c.data.ptr, ch), 500)] * 2
     assert multiply._fast and sqrt._fast
+

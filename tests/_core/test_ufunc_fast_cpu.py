@@ -148,3 +148,15 @@ def test_general_path_returns_and_launches_what_the_full_call_does(recorded, db)
         finally:
             del add._call
         assert (out.shape, out.dtype, out.strides, _without_output(recorded.pop())) == w
+
+
+def test_a_ufunc_called_with_too_few_arguments_says_so_as_numpy():
+    """NumPy: "add() takes from 2 to 3 positional arguments but 1 was given" (cuarray said 'were')."""
+    import pytest
+
+    import cuarray
+
+    with pytest.raises(TypeError, match=r"add\(\) takes from 2 to 3 positional arguments but 1 was given"):
+        cuarray.add(1)
+    with pytest.raises(TypeError, match=r"but 0 were given"):
+        cuarray.add()
