@@ -480,6 +480,27 @@ def test_integer_power_negative_scalar_exponent_raises():
     np.testing.assert_allclose(cu("power")(x.astype(np.float32), -1).get(), 1 / np.arange(1, 5, dtype=np.float32))
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=testing.dtype_id)
+def test_complex_integer_power_nonfinite_like_numpy(dtype, request):
+    # NumPy squares onto 1 for |n| >= 4 and n < 0, so 1 * (inf+0j) makes a NaN part: (inf+0j)**4,
+    # (inf+0j)**-1 and complex64's (-1e30+0j)**-2 are nan+nanj (cuarray gave inf or 0 before)
+    rng = rng_for(request)
+    special = [np.inf + 0j, -np.inf + 0j, complex(0, np.inf), -1e30 + 0j, 1e30 + 1e30j, 1e-30 + 0j,
+               complex(np.nan, 0), 1 - 0j, -1 + 0j, 1j]
+    base = np.concatenate([np.array(special, dtype), (rng.uniform(0.3, 2, 16) * np.exp(2j * np.pi * rng.random(16)))
+                           .astype(dtype)])  # |z| < 2: finite to the 99th power even in complex64
+    for n in [-99, -7, -4, -3, -2, -1, 1, 2, 3, 4, 5, 8, 13, 99]:
+        with np.errstate(all="ignore"):
+            expected = np.power(base, dtype(n))
+        got = cu("power")(cuarray.asarray(base), dtype(n)).get()
+        for part in (np.real, np.imag):
+            np.testing.assert_array_equal(np.isnan(part(got)), np.isnan(part(expected)), err_msg="n={}".format(n))
+            np.testing.assert_array_equal(np.isinf(part(got)), np.isinf(part(expected)), err_msg="n={}".format(n))
+        finite = np.isfinite(expected)
+        np.testing.assert_allclose(got[finite], expected[finite], rtol=1e-4 if dtype == np.complex64 else 1e-12,
+                                   atol=0, err_msg="n={}".format(n))
+
+
 # -- the non-ufunc functions -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("dtype", testing.ALL_DTYPES, ids=testing.dtype_id)
 def test_where(dtype, request):

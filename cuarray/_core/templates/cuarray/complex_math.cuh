@@ -156,7 +156,10 @@ __device__ __forceinline__ complex<T> sqrt(complex<T> z) {
 }
 
 // a**b: small integer exponents by repeated multiplication (exact where NumPy is exact, e.g.
-// 1j**3 == -1j), otherwise exp(b log a).
+// 1j**3 == -1j), otherwise exp(b log a). The integer steps are NumPy's npy_cpow's, non-finite parts
+// included: n = 1, 2, 3 as a, a*a, a*(a*a); any other |n| < 100 by squaring onto 1 (so 1 * (inf+0j)
+// has NumPy's NaN imaginary part: (inf+0j)**4 and, in complex64, (-1e30+0j)**-2 are nan+nanj there);
+// 1/r for n < 0.
 template <typename T>
 __device__ __forceinline__ complex<T> pow(complex<T> a, complex<T> b) {
   if (b.re == T(0) && b.im == T(0)) return complex<T>(T(1), T(0));
@@ -166,16 +169,16 @@ __device__ __forceinline__ complex<T> pow(complex<T> a, complex<T> b) {
   }
   if (b.im == T(0) && b.re == ::trunc(b.re) && ::fabs(b.re) < T(100)) {
     int n = int(b.re);
+    if (n == 1) return a;
+    if (n == 2) return a * a;
+    if (n == 3) return a * (a * a);
     int m = n < 0 ? -n : n;
     complex<T> r(T(1), T(0)), p = a;
-    bool first = true;
-    while (m) {
-      if (m & 1) {
-        r = first ? p : r * p;
-        first = false;
-      }
+    while (true) {
+      if (m & 1) r = r * p;
       m >>= 1;
-      if (m) p = p * p;
+      if (!m) break;
+      p = p * p;
     }
     return n < 0 ? complex<T>(T(1), T(0)) / r : r;
   }
