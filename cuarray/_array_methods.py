@@ -26,9 +26,9 @@ from ._manipulation import shape as _shape
 from ._manipulation.dims import squeeze
 from ._manipulation.tiling import repeat
 from ._math.arithmetic import (add, divmod, floor_divide, multiply, negative, positive, power,  # noqa: A004
-                               remainder, subtract, true_divide)
+                               reciprocal, remainder, subtract, true_divide)
 from ._math.complex import conj, conjugate
-from ._math.misc import absolute, clip
+from ._math.misc import absolute, clip, sqrt, square
 from ._math.rounding import round  # noqa: A004
 from ._math.sums import prod, sum, trace  # noqa: A004
 from ._sorting.searching_nonzero import nonzero
@@ -207,6 +207,35 @@ def _inplace(uf):
     return op
 
 
+def _power_operators(power, square, reciprocal, sqrt):
+    """`a ** s` and `a **= s`: NumPy's ndarray calls square, reciprocal or sqrt for a float or complex
+    array and the Python int 2 or -1 or the float 0.5 (number.c's fast_scalar_power), whose special
+    values differ from power's: float16 (-inf) ** 0.5 is nan, complex (-4+0j) ** 0.5 exactly 2j,
+    complex (-inf+0j) ** -1 is -0-0j (power's is nan+nanj). Anything else is `power`'s operator."""
+    general, general_inplace = _binary(power), _inplace(power)
+    by_int = {2: square, -1: reciprocal}
+
+    def __pow__(self, other):
+        t = type(other)
+        if t is int:
+            uf = by_int.get(other)
+            if uf is not None and self._dtype.kind in "fc":
+                return uf(self)
+        elif t is float and other == 0.5 and self._dtype.kind in "fc":
+            return sqrt(self)
+        return general(self, other)
+
+    def __ipow__(self, other):
+        t = type(other)
+        uf = by_int.get(other) if t is int else (sqrt if t is float and other == 0.5 else None)
+        if uf is not None and self._dtype.kind in "fc":
+            uf(self, out=self)
+            return self
+        return general_inplace(self, other)
+
+    return __pow__, __ipow__
+
+
 def _unary(uf):
     def op(self):
         return uf(self)
@@ -350,6 +379,7 @@ def bind() -> None:
         setattr(ndarray, "__r{}__".format(short), _reflected(uf))
         if short != "divmod":  # `a @= b` is matmul(a, b, out=a), as in NumPy 2
             setattr(ndarray, "__i{}__".format(short), _inplace(uf))
+    ndarray.__pow__, ndarray.__ipow__ = _power_operators(power, square, reciprocal, sqrt)
     for short, uf in _COMPARISON.items():
         setattr(ndarray, "__{}__".format(short), _binary(uf))
     ndarray.__eq__ = _equality(equal, False)

@@ -59,8 +59,10 @@ class _IntegerPowerUfunc(_ufunc):
         return super().__call__(*args, **kwargs)
 
 
+# (float32/float64: NumPy's loop takes sqrt for an exponent of 0.5, ops.cuh's power_loop)
 power = _IntegerPowerUfunc(
-    "power", 2, 1, "out0 = cuarray::power(in0, in1)",
+    "power", 2, 1, {"ff->f": "out0 = cuarray::power_loop(in0, in1)", "dd->d": "out0 = cuarray::power_loop(in0, in1)",
+                    "default": "out0 = cuarray::power(in0, in1)"},
     doc="See `numpy.power`. An integer array exponent's negative elements give the truncated 1/x**|n| "
         "(1, -1 or 0), not NumPy's ValueError (that check needs the device's data)." + _EXAMPLES["power"])
 pow = power  # noqa: A001  (NumPy 2's array-API alias)

@@ -160,3 +160,30 @@ def test_a_ufunc_called_with_too_few_arguments_says_so_as_numpy():
         cuarray.add(1)
     with pytest.raises(TypeError, match=r"but 0 were given"):
         cuarray.add()
+
+
+def test_power_operator_takes_numpy_fast_paths(recorded):
+    # NumPy's ndarray calls square / reciprocal / sqrt for `a ** 2`, `a ** -1`, `a ** 0.5` of a float or
+    # complex array (Python int/float exponent only): their special values differ from power's
+    # (float16 (-inf) ** 0.5 is nan; complex (-4+0j) ** 0.5 is exactly 2j). Before, every `**` was power.
+    ufs = [_fresh(u) for u in (cp.power, cp.square, cp.reciprocal, cp.sqrt)]
+    pow_op, ipow_op = _array_methods._power_operators(*ufs)
+
+    def kernels(a, e, op=pow_op):
+        del recorded[:]
+        op(a, e)
+        return [c[2][0] for c in recorded]
+
+    for dt in ("float16", "float32", "float64", "complex64", "complex128"):
+        a = cp.empty(16, dtype=dt)
+        t = a.dtype.name
+        assert kernels(a, 2) == ["cuarray_square_" + t]
+        assert kernels(a, -1) == ["cuarray_reciprocal_" + t]
+        assert kernels(a, 0.5) == ["cuarray_sqrt_" + t]
+        assert kernels(a, 0.5, ipow_op) == ["cuarray_sqrt_" + t]
+        for other in (2.0, 3, -2, 0.25, True, np.float64(0.5), np.int64(2)):
+            assert kernels(a, other)[0].startswith("cuarray_power_"), (dt, other)
+    for dt in ("int32", "uint8", "bool"):  # integer arrays: power (NumPy: an int ** 0.5 is float64's pow)
+        a = cp.empty(16, dtype=dt)
+        assert kernels(a, 2)[0].startswith("cuarray_power_")
+        assert kernels(a, 0.5)[0].startswith("cuarray_power_")

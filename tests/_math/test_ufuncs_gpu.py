@@ -501,6 +501,50 @@ def test_complex_integer_power_nonfinite_like_numpy(dtype, request):
                                    atol=0, err_msg="n={}".format(n))
 
 
+_POWER_BASES = [-np.inf, -0.0, 0.0, np.inf, np.nan, -4.0, 2.5, 0.75, -1.5]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64, np.complex128],
+                         ids=testing.dtype_id)
+def test_power_operator_takes_numpy_fast_paths(dtype, request):
+    # NumPy's `a ** 2`, `a ** -1`, `a ** 0.5` (Python int/float) are square, reciprocal, sqrt for float and
+    # complex arrays; np.power's float32/float64 loops take sqrt for a scalar exponent 0.5. Before: cuarray
+    # computed pow, so float32 (-inf) ** 0.5 was inf (NumPy: nan), complex (-4) ** 0.5 had a 1e-16 real part.
+    rng = rng_for(request)
+    base = np.array(_POWER_BASES, dtype)
+    if np.dtype(dtype).kind == "c":
+        base = np.concatenate([base, np.array([complex(-np.inf, 0), complex(0, -2), complex(-4, -0.0)], dtype)])
+    base = np.concatenate([base, (rng.standard_normal(8) * 4).astype(dtype)])
+    tight = {"e": 1e-3, "f": 2e-6, "d": 1e-15, "F": 2e-6, "D": 1e-15}[np.dtype(dtype).char]
+    with np.errstate(all="ignore"):
+        for e in (2, -1, 0.5, 2.0, 3, 0.25):
+            for form in ("operator", "inplace", "ufunc"):
+                b = base
+                if np.dtype(dtype).kind == "c" and float(e) != int(e) and (form == "ufunc" or e != 0.5):
+                    b = base[np.isfinite(base)]  # exp(e log z) of an infinity: libm's cpow, not compared here
+                if form == "operator":
+                    expected, got = b ** e, (cuarray.asarray(b) ** e).get()
+                elif form == "inplace":
+                    h, g = b.copy(), cuarray.asarray(b)
+                    h **= e
+                    g **= e
+                    expected, got = h, g.get()
+                else:
+                    expected, got = np.power(b, e), cu("power")(cuarray.asarray(b), e).get()
+                msg = "{} {} {!r}".format(form, np.dtype(dtype), e)
+                assert got.dtype == expected.dtype, msg
+                for part in ((np.real, np.imag) if np.dtype(dtype).kind == "c" else (np.real,)):
+                    x, y = part(got).astype(np.float64), part(expected).astype(np.float64)
+                    np.testing.assert_array_equal(np.isnan(x), np.isnan(y), err_msg=msg)
+                    np.testing.assert_array_equal(np.isinf(x), np.isinf(y), err_msg=msg)
+                    fin = np.isfinite(y)
+                    np.testing.assert_allclose(x[fin], y[fin], rtol=tight if e in (2, -1, 0.5) else 10 * tight,
+                                               atol=0, err_msg=msg)
+                    if np.dtype(dtype).kind == "f" and e in (2, -1, 0.5):  # the sign of a zero result, too
+                        zero = fin & (y == 0)
+                        np.testing.assert_array_equal(np.signbit(x[zero]), np.signbit(y[zero]), err_msg=msg)
+
+
 # -- the non-ufunc functions -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("dtype", testing.ALL_DTYPES, ids=testing.dtype_id)
 def test_where(dtype, request):
