@@ -141,9 +141,12 @@ def spmm(a, b: ndarray) -> ndarray:
     return _segment_rows(prod, a.indptr, dt)
 
 
-# The SpGEMM algorithm: "rowwise" (hash tables per row, _spgemm_rowwise.py) or "expand-sort" (every
-# product keyed and radix-sorted); scripts/perf/spgemm_variants.py times both in one process.
+# The SpGEMM algorithm: "rowwise" (hash tables per row, _spgemm_rowwise.py; rows too long for them
+# through expand-sort), "rowwise-dense" (the same, long rows in dense accumulators) or
+# "expand-sort" (every product keyed and radix-sorted). scripts/perf/spgemm_variants.py times all
+# three in one process.
 SPGEMM_METHOD = "rowwise"
+_METHODS = ("rowwise", "rowwise-dense", "expand-sort")
 
 
 def _expand_sort_parts(a, b, dt):
@@ -192,8 +195,10 @@ def spgemm(a, b, method=None):
     if a.nnz == 0 or b.nnz == 0:
         return cls((m, p), dtype=dt)
     method = SPGEMM_METHOD if method is None else method
-    if method == "rowwise" and _spgemm_plan.supports(m, p):
-        parts = _spgemm_rowwise.multiply_parts(a, b, dt, _expand_sort_rows)
+    if method not in _METHODS:
+        raise ValueError("unknown SpGEMM method {!r}".format(method))
+    if method != "expand-sort" and _spgemm_plan.supports(m, p):
+        parts = _spgemm_rowwise.multiply_parts(a, b, dt, _expand_sort_rows, method == "rowwise-dense")
         if parts is None:
             return cls((m, p), dtype=dt)
         indptr, indices, data, _, nzero = parts
@@ -201,8 +206,6 @@ def spgemm(a, b, method=None):
         if nzero:
             out.eliminate_zeros()
         return out
-    if method not in ("rowwise", "expand-sort"):
-        raise ValueError("unknown SpGEMM method {!r}".format(method))
     parts = _expand_sort_parts(a, b, dt)
     if parts is None:
         return cls((m, p), dtype=dt)

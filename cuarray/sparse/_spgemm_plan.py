@@ -7,6 +7,10 @@ Tables up to 512 slots get a warp per row; larger ones 512 slots per warp (a blo
 warps per row). Bins past what a dtype's accumulators fit in 48 KiB of shared memory (the limit
 without an opt-in attribute) and rows of 2^31 products or more go to BIG, the expand-sort path.
 `row_bin` here and in templates/spgemm_bins.cuh must agree (a CPU test compiles the header).
+
+BIG rows under the "rowwise-dense" method: a bitmap of p bits per row (the symbolic pass) and a
+dense accumulator of p values per block (`dense_plan`), within DENSE_BYTES each; past that, or
+under "rowwise", the expand-sort path.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from __future__ import annotations
 import numpy
 
 __all__ = ["BIG", "NBINS", "table_size", "warps_per_row", "acc_bytes", "symbolic_row_bytes", "numeric_row_bytes",
-           "max_bin", "row_bin", "launch_shape", "supports", "ctype", "index_ctype", "kernel_names"]
+           "max_bin", "row_bin", "launch_shape", "supports", "dense_plan", "ctype", "index_ctype", "kernel_names"]
 
 BIG = 8              # kBig in spgemm_bins.cuh
 NBINS = BIG + 1      # bins 0 .. BIG
@@ -22,6 +26,8 @@ MAX_THREADS = 256    # the kernels' __launch_bounds__
 # Dynamic shared memory a block may take without cudaFuncAttributeMaxDynamicSharedMemorySize,
 # less the kernels' static 128 bytes (one counter per group).
 SHARED_LIMIT = 48 * 1024 - 128
+DENSE_BYTES = 256 << 20  # bitmaps of the long rows; dense accumulators (each)
+DENSE_BLOCKS = 1024      # at most this many dense accumulators (blocks) at once
 
 _CTYPES = {"?": "bool", "b": "signed char", "B": "unsigned char", "h": "short", "H": "unsigned short",
            "i": "int", "I": "unsigned int", "l": "long long", "L": "unsigned long long", "q": "long long",
@@ -86,6 +92,16 @@ def supports(m: int, p: int) -> bool:
     return m < 2**31 - 1 and p < 2**32 - 1
 
 
+def dense_plan(nbig: int, p: int, dtype):
+    """(bitmap words per row, accumulator blocks) for `nbig` long rows of p columns, or None when
+    the bitmaps or a single accumulator would pass DENSE_BYTES."""
+    words = -(-p // 32)
+    blocks = min(nbig, DENSE_BLOCKS, DENSE_BYTES // max(1, p * acc_bytes(dtype)))
+    if nbig * words * 4 > DENSE_BYTES or blocks < 1:
+        return None
+    return words, blocks
+
+
 def ctype(dtype) -> str:
     return _CTYPES[numpy.dtype(dtype).char]
 
@@ -95,11 +111,14 @@ def index_ctype(dtype) -> str:
 
 
 def kernel_names(dtype, in_index, out_index) -> dict:
-    """Name expressions of one instantiation: 'bin', 'scatter', 'copy', and ('symbolic', b),
+    """Name expressions of one instantiation: 'bin', 'scatter', 'copy', 'dense_symbolic',
+    'dense_numeric', and ('symbolic', b),
     ('numeric', b) for every shared-memory bin of `dtype`."""
     t, i, o = ctype(dtype), index_ctype(in_index), index_ctype(out_index)
     names = {"bin": "cuarray_spgemm_bin_rows<{}>".format(i), "scatter": "cuarray_spgemm_scatter_rows",
-             "copy": "cuarray_spgemm_copy_rows<{}, {}>".format(t, o)}
+             "copy": "cuarray_spgemm_copy_rows<{}, {}>".format(t, o),
+             "dense_symbolic": "cuarray_spgemm_dense_symbolic<{}>".format(i),
+             "dense_numeric": "cuarray_spgemm_dense_numeric<{}, {}, {}>".format(t, i, o)}
     for b in range(1, max_bin(dtype) + 1):
         names[("symbolic", b)] = "cuarray_spgemm_symbolic<{}, {}, {}>".format(i, table_size(b), warps_per_row(b))
         names[("numeric", b)] = "cuarray_spgemm_numeric<{}, {}, {}, {}, {}>".format(

@@ -8,7 +8,9 @@ written. Steps: bin the rows by their product counts (one synchronisation: the b
 each row's distinct columns per bin, scan the counts into C's indptr (one synchronisation: nnz),
 accumulate and write each row sorted, read the zero count (one synchronisation) and drop the
 explicit zeros as SciPy does. Rows too long for a shared-memory table go through the expand-sort
-path as a sub-matrix of A and are copied into place.
+path as a sub-matrix of A and are copied into place, or (method "rowwise-dense") are summed in a
+dense accumulator of p values per block and written in the column order of a bitmap of their
+columns.
 """
 
 from __future__ import annotations
@@ -56,16 +58,17 @@ def _c(x, dtype):
     return x if x.flags.c_contiguous else x.copy()
 
 
-def multiply_parts(a, b, dt, expand_sort):
+def multiply_parts(a, b, dt, expand_sort, dense_long_rows=False):
     """(indptr, indices, data, index dtype, zeros) of C = a @ b for CSR `a`, `b` (neither empty)
     with values of `dt`: rows sorted, no duplicates, explicit zeros kept and counted. None when
-    there are no products. `expand_sort(sub_a, b, dt)` multiplies the rows too long for shared
-    memory: (indptr, indices, data) of its canonical product, zeros kept."""
+    there are no products. Rows too long for shared memory: dense accumulators when
+    `dense_long_rows` and they fit (_spgemm_plan.dense_plan), else `expand_sort(sub_a, b, dt)`,
+    (indptr, indices, data) of the canonical product of those rows, zeros kept."""
     m, p = a.shape[0], b.shape[1]
     idx_in = _I64 if max(x.dtype.itemsize for x in (a.indptr, a.indices, b.indptr, b.indices)) > 4 else _I32
     a_ptr, a_idx, b_ptr, b_idx = (_c(x, idx_in) for x in (a.indptr, a.indices, b.indptr, b.indices))
     mb = plan.max_bin(dt)
-    # Kernels for int32 output first: bin_rows and scatter_rows do not depend on it.
+    # Kernels for int32 output first: bin_rows, scatter_rows and the symbolic ones do not use it.
     ks = _kernels(dt, idx_in, _I32)
     bins = empty((m,), numpy.uint8)
     counts = zeros((plan.NBINS + 1,), _U64)
@@ -81,8 +84,6 @@ def multiply_parts(a, b, dt, expand_sort):
     if total == 0:
         return None
     idt = _sputils.get_index_dtype(maxval=max(m, p, total))  # as the expand-sort path chooses it
-    if idt != _I32:
-        ks = _kernels(dt, idx_in, idt)
     starts = numpy.concatenate(([0], numpy.cumsum(host[:plan.NBINS])))
     row_nnz = zeros((m,), _I64)
     for bn in range(1, mb + 1):
@@ -94,17 +95,26 @@ def multiply_parts(a, b, dt, expand_sort):
                             rows.data.ptr + 4 * int(starts[bn]), numpy.int32(nrows), row_nnz.data.ptr),
                            shared_mem=shared)
     nbig = int(host[plan.BIG])
+    big_rows = rows[int(starts[plan.BIG]):int(starts[plan.BIG]) + nbig]
+    dense = plan.dense_plan(nbig, p, dt) if nbig and dense_long_rows else None
     part = None
-    if nbig:
-        big_rows = rows[int(starts[plan.BIG]):int(starts[plan.BIG]) + nbig]
+    if dense is not None:
+        words, nblocks = dense
+        bitmap = zeros((nbig * words,), numpy.uint32)
+        _launch.launch(ks["dense_symbolic"], nbig, 256, (a_ptr.data.ptr, a_idx.data.ptr, b_ptr.data.ptr,
+                                                         b_idx.data.ptr, big_rows.data.ptr, numpy.int64(words),
+                                                         bitmap.data.ptr, row_nnz.data.ptr))
+    elif nbig:
         sub = _index._select_rows(a, ("array", big_rows.astype(_I64)))
         p_ptr, p_idx, p_val = expand_sort(sub, b, dt)
         row_nnz[big_rows] = diff(p_ptr).astype(_I64)
-        part = (_c(p_ptr, idt), _c(p_idx, idt), _c(p_val, dt), big_rows)
+        part = (_c(p_ptr, idt), _c(p_idx, idt), _c(p_val, dt))
     indptr = zeros((m + 1,), idt)
     indptr[1:] = cumsum(row_nnz, dtype=idt)
     del row_nnz
     nnz = int(indptr[-1])  # synchronises
+    if idt != _I32:
+        ks = _kernels(dt, idx_in, idt)
     indices = empty((nnz,), idt)
     data = empty((nnz,), dt)
     zero_count = zeros((1,), _U64)
@@ -118,8 +128,16 @@ def multiply_parts(a, b, dt, expand_sort):
                             b_val.data.ptr, rows.data.ptr + 4 * int(starts[bn]), numpy.int32(nrows),
                             indptr.data.ptr, indices.data.ptr, data.data.ptr, zero_count.data.ptr),
                            shared_mem=shared)
-    if part is not None:
-        p_ptr, p_idx, p_val, big_rows = part
+    if dense is not None:
+        words, nblocks = dense
+        acc = zeros((nblocks * p * plan.acc_bytes(dt),), numpy.uint8)  # zero bits: 0 in every type
+        _launch.launch(ks["dense_numeric"], nblocks, 256,
+                       (a_ptr.data.ptr, a_idx.data.ptr, a_val.data.ptr, b_ptr.data.ptr, b_idx.data.ptr,
+                        b_val.data.ptr, big_rows.data.ptr, numpy.int32(nbig), numpy.int64(words), bitmap.data.ptr,
+                        numpy.int64(p), acc.data.ptr, indptr.data.ptr, indices.data.ptr, data.data.ptr,
+                        zero_count.data.ptr))
+    elif part is not None:
+        p_ptr, p_idx, p_val = part
         _launch.launch(ks["copy"], nbig, 256, (p_ptr.data.ptr, p_idx.data.ptr, p_val.data.ptr, big_rows.data.ptr,
                                                indptr.data.ptr, indices.data.ptr, data.data.ptr,
                                                zero_count.data.ptr))

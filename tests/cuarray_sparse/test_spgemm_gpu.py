@@ -1,4 +1,5 @@
-"""CSR @ CSR on the device, both SpGEMM methods (row-wise hash tables and expand-sort), against
+"""CSR @ CSR on the device, every SpGEMM method (row-wise hash tables with long rows through
+expand-sort or dense accumulators, and expand-sort), against
 scipy.sparse with fresh random matrices: every value dtype, empty rows and operands, duplicate
 entries, exact cancellation, rows in every bin of the row-wise plan and rows past them."""
 
@@ -15,7 +16,7 @@ from cuarray.sparse import _spgemm_plan as plan
 
 pytestmark = pytest.mark.gpu
 
-METHODS = ["rowwise", "expand-sort"]
+METHODS = ["rowwise", "rowwise-dense", "expand-sort"]
 DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float32", "float64",
           "complex64", "complex128"]
 
@@ -173,20 +174,22 @@ def _every_bin_case(dtype, p=20000, long_row=60000):
     return ha, hb, plan.row_bin(ub, p, plan.max_bin(dtype))
 
 
+@pytest.mark.parametrize("method", ["rowwise", "rowwise-dense"])
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex128", "int32", "bool"])
-def test_rows_in_every_bin(dtype):
+def test_rows_in_every_bin(dtype, method):
     ha, hb, bins = _every_bin_case(dtype)
     want_bins = set(range(plan.max_bin(dtype) + 1)) | {plan.BIG}
     assert want_bins <= set(bins.tolist()), sorted(set(bins.tolist()))
-    c = _matmul.spgemm(sp.csr_matrix(ha), sp.csr_matrix(hb), "rowwise")
+    c = _matmul.spgemm(sp.csr_matrix(ha), sp.csr_matrix(hb), method)
     _check(c, _want(ha, hb))
     old = _matmul.spgemm(sp.csr_matrix(ha), sp.csr_matrix(hb), "expand-sort")
     np.testing.assert_array_equal(c.indptr.get(), old.indptr.get())
     np.testing.assert_array_equal(c.indices.get(), old.indices.get())
 
 
+@pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("p", [100, 5000])
-def test_one_very_long_row(p):
+def test_one_very_long_row(p, method):
     # One row of A names every row of B: 2e5 products; with p = 100 it still fits a shared table
     # (at most 100 distinct columns), with p = 5000 it takes the sort path.
     rng = np.random.default_rng()
@@ -194,12 +197,8 @@ def test_one_very_long_row(p):
     hb = _random_csr(rng, k, p, min(1.0, 50 / p), "float64")
     ha = _random_csr(rng, 30, k, 0.002, "float64")
     ha = ssp.vstack([ha[:10], ssp.csr_matrix(_values(rng, k, "float64").reshape(1, k)), ha[10:]]).tocsr()
-    c = a_at_b(ha, hb)
+    c = _matmul.spgemm(sp.csr_matrix(ha), sp.csr_matrix(hb), method)
     _check(c, _want(ha, hb))
-
-
-def a_at_b(ha, hb):
-    return sp.csr_matrix(ha) @ sp.csr_matrix(hb)
 
 
 def test_int64_index_operands():
@@ -228,7 +227,8 @@ def test_formats_and_mixed_dtypes(fmts):
         assert c.format == "csc"
 
 
-def test_power_law_rows_match_expand_sort():
+@pytest.mark.parametrize("method", ["rowwise", "rowwise-dense"])
+def test_power_law_rows_match_expand_sort(method):
     rng = np.random.default_rng()
     m = 3000
     lens = np.minimum((rng.pareto(1.2, m) * 3).astype(int), m)
@@ -236,12 +236,27 @@ def test_power_law_rows_match_expand_sort():
     idx = np.concatenate([rng.choice(m, n, replace=False) for n in lens])
     h = ssp.csr_matrix((rng.random(ptr[-1]) + 0.1, idx, ptr), shape=(m, m))
     a = sp.csr_matrix(h)
-    c = _matmul.spgemm(a, a, "rowwise")
+    c = _matmul.spgemm(a, a, method)
     _check(c, _want(h, h))
     old = _matmul.spgemm(a, a, "expand-sort")
     np.testing.assert_array_equal(c.indptr.get(), old.indptr.get())
     np.testing.assert_array_equal(c.indices.get(), old.indices.get())
     np.testing.assert_allclose(c.data.get(), old.data.get(), rtol=1e-12)
+
+
+def test_default_method_and_unknown_method():
+    assert _matmul.SPGEMM_METHOD in METHODS
+    a = sp.csr_matrix(_random_csr(np.random.default_rng(), 5, 5, 0.5, "float64"))
+    with pytest.raises(ValueError):
+        _matmul.spgemm(a, a, "bogus")
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int64", "complex64", "bool"])
+def test_long_rows_dense_every_accumulator(dtype):
+    # Long rows of the small integer, 64-bit, complex and bool accumulators through the dense path.
+    ha, hb, _ = _every_bin_case(dtype)
+    c = _matmul.spgemm(sp.csr_matrix(ha), sp.csr_matrix(hb), "rowwise-dense")
+    _check(c, _want(ha, hb))
 
 
 def test_matrix_power():

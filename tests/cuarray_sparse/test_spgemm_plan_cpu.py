@@ -85,9 +85,21 @@ def test_supports():
     assert not plan.supports(2**31 - 1, 5) and not plan.supports(5, 2**32 - 1)
 
 
+def test_dense_plan():
+    assert plan.dense_plan(100, 200000, np.float32) == (6250, 100)
+    words, blocks = plan.dense_plan(5000, 200000, np.complex128)
+    assert words == 6250 and blocks == min(plan.DENSE_BLOCKS, plan.DENSE_BYTES // (200000 * 16))
+    assert blocks * 200000 * 16 <= plan.DENSE_BYTES
+    assert plan.dense_plan(10**5, 10**6, np.float32) is None      # bitmaps past the budget
+    assert plan.dense_plan(1, 2**27, np.float64) is None          # one accumulator past it
+    assert plan.dense_plan(3, 33, "?") == (2, 3)
+
+
 def test_kernel_names_cover_every_bin():
     names = plan.kernel_names(np.float64, np.int32, np.int64)
     assert names["copy"] == "cuarray_spgemm_copy_rows<double, long long>"
+    assert names["dense_numeric"] == "cuarray_spgemm_dense_numeric<double, int, long long>"
+    assert names["dense_symbolic"] == "cuarray_spgemm_dense_symbolic<int>"
     assert names[("numeric", 3)] == "cuarray_spgemm_numeric<double, int, long long, 256, 1>"
     assert names[("symbolic", 6)] == "cuarray_spgemm_symbolic<int, 2048, 4>"
     assert ("numeric", 7) not in names

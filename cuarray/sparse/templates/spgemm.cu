@@ -121,8 +121,9 @@ __device__ __forceinline__ unsigned insert(unsigned* keys, unsigned col, bool& f
 }
 
 // Calls f(a entry, B position) for every product of row `row`, spread over the group's warps.
-// Every lane of the warp must call it (shuffles); ub < 2^31 (row_bin) keeps positions 32-bit.
-template <int WG, typename I, typename F>
+// Every lane of the warp must call it (shuffles). P: positions within a chunk of 32 A entries,
+// int where the row has fewer than 2^31 products (row_bin), long long for the longest rows.
+template <int WG, typename I, typename P = int, typename F>
 __device__ __forceinline__ void for_each_product(const I* __restrict__ a_ptr, const I* __restrict__ a_idx,
                                                  const I* __restrict__ b_ptr, int row, bool active, int wig,
                                                  int lane, F f) {
@@ -130,33 +131,58 @@ __device__ __forceinline__ void for_each_product(const I* __restrict__ a_ptr, co
   for (I base = a0 + (I)wig * 32; base < a1; base += (I)32 * WG) {
     const I e = base + lane;
     I bs = 0;
-    int len = 0;
+    P len = 0;
     if (e < a1) {
       const I k = a_idx[e];
       bs = b_ptr[k];
-      len = (int)(b_ptr[k + 1] - bs);
+      len = (P)(b_ptr[k + 1] - bs);
     }
-    int incl = len;
+    P incl = len;
 #pragma unroll
     for (int d = 1; d < 32; d <<= 1) {
-      const int t = __shfl_up_sync(kFull, incl, d);
+      const P t = __shfl_up_sync(kFull, incl, d);
       if (lane >= d) incl += t;
     }
-    const int excl = incl - len;
-    const int total = __shfl_sync(kFull, incl, 31);
-    for (int qb = 0; qb < total; qb += 32) {
-      const int q = qb + lane;
+    const P excl = incl - len;
+    const P total = __shfl_sync(kFull, incl, 31);
+    for (P qb = 0; qb < total; qb += 32) {
+      const P q = qb + lane;
       int s = 0;  // the number of lanes whose inclusive count is <= q: q's A entry
 #pragma unroll
       for (int step = 16; step > 0; step >>= 1) {
-        const int v = __shfl_sync(kFull, incl, s + step - 1);
+        const P v = __shfl_sync(kFull, incl, s + step - 1);
         if (v <= q) s += step;
       }
-      const int ex = __shfl_sync(kFull, excl, s);
+      const P ex = __shfl_sync(kFull, excl, s);
       const I bss = __shfl_sync(kFull, bs, s);
       if (q < total) f(base + s, bss + (I)(q - ex));
     }
   }
+}
+
+// Exclusive scan of one int per thread over a block of kDenseThreads; `total` gets the sum.
+constexpr int kDenseThreads = 256;
+__device__ __forceinline__ int block_exclusive_scan(int v, int& total) {
+  __shared__ int warp_total[kDenseThreads / 32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  int incl = v;
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    const int t = __shfl_up_sync(kFull, incl, d);
+    if (lane >= d) incl += t;
+  }
+  if (lane == 31) warp_total[warp] = incl;
+  __syncthreads();
+  int before = 0, all = 0;
+#pragma unroll
+  for (int w = 0; w < kDenseThreads / 32; ++w) {
+    const int t = warp_total[w];
+    before += w < warp ? t : 0;
+    all += t;
+  }
+  __syncthreads();  // warp_total is read by all before the next call writes it
+  total = all;
+  return before + incl - v;
 }
 
 }  // namespace spgemm
@@ -328,6 +354,82 @@ __global__ void __launch_bounds__(256)
     c_idx[d0 + (e - s0)] = p_idx[e];
     c_val[d0 + (e - s0)] = v;
     zc += Acc<T>::is_zero(v);
+  }
+  if (zc) atomicAdd(zeros, zc);
+}
+
+// ---- 6, 7: dense accumulators for the longest rows (the "rowwise-dense" method) -------------------
+// A block of kDenseThreads per row. Symbolic: row j's columns set bits in its own bitmap of `words`
+// 32-bit words (zeroed by the host), the fresh bits are counted. Numeric: each block owns one
+// dense accumulator of p values (zero on entry, left zero), takes rows j = blockIdx.x,
+// + gridDim.x, ..., adds the row's products into it with global atomics, then walks the row's
+// bitmap in column order and writes every set column with its value (clearing it): sorted rows
+// without a sort. Positions are 64-bit (such rows may have 2^31 products or more).
+template <typename I>
+__global__ void __launch_bounds__(cuarray::spgemm::kDenseThreads)
+    cuarray_spgemm_dense_symbolic(const I* __restrict__ a_ptr, const I* __restrict__ a_idx,
+                                  const I* __restrict__ b_ptr, const I* __restrict__ b_idx,
+                                  const int* __restrict__ rows, const long long words, unsigned* __restrict__ bitmap,
+                                  long long* __restrict__ row_nnz) {
+  using namespace cuarray::spgemm;
+  __shared__ unsigned long long distinct;
+  if (threadIdx.x == 0) distinct = 0;
+  __syncthreads();
+  const int row = rows[blockIdx.x];
+  unsigned* bits = bitmap + (size_t)blockIdx.x * words;
+  unsigned long long mine = 0;
+  for_each_product<kDenseThreads / 32, I, long long>(
+      a_ptr, a_idx, b_ptr, row, true, threadIdx.x >> 5, threadIdx.x & 31, [&](I, I bp) {
+        const unsigned c = (unsigned)b_idx[bp], m = 1u << (c & 31);
+        if (!(atomicOr(bits + (c >> 5), m) & m)) ++mine;
+      });
+#pragma unroll
+  for (int d = 16; d > 0; d >>= 1) mine += __shfl_down_sync(kFull, mine, d);
+  if ((threadIdx.x & 31) == 0 && mine) atomicAdd(&distinct, mine);
+  __syncthreads();
+  if (threadIdx.x == 0) row_nnz[row] = (long long)distinct;
+}
+
+template <typename T, typename I, typename O>
+__global__ void __launch_bounds__(cuarray::spgemm::kDenseThreads)
+    cuarray_spgemm_dense_numeric(const I* __restrict__ a_ptr, const I* __restrict__ a_idx, const T* __restrict__ a_val,
+                                 const I* __restrict__ b_ptr, const I* __restrict__ b_idx, const T* __restrict__ b_val,
+                                 const int* __restrict__ rows, const int nrows, const long long words,
+                                 const unsigned* __restrict__ bitmap, const long long p,
+                                 typename cuarray::spgemm::Acc<T>::type* __restrict__ dense,
+                                 const O* __restrict__ c_ptr, O* __restrict__ c_idx, T* __restrict__ c_val,
+                                 unsigned long long* __restrict__ zeros) {
+  using namespace cuarray::spgemm;
+  typedef Acc<T> A;
+  typedef typename A::type V;
+  V* acc = dense + (size_t)blockIdx.x * p;
+  unsigned long long zc = 0;
+  for (int j = blockIdx.x; j < nrows; j += gridDim.x) {
+    const int row = rows[j];
+    for_each_product<kDenseThreads / 32, I, long long>(
+        a_ptr, a_idx, b_ptr, row, true, threadIdx.x >> 5, threadIdx.x & 31,
+        [&](I ea, I bp) { A::add(acc + b_idx[bp], A::product(a_val[ea], b_val[bp])); });
+    __syncthreads();
+    const unsigned* bits = bitmap + (size_t)j * words;
+    O out = c_ptr[row];
+    for (long long w0 = 0; w0 < words; w0 += kDenseThreads) {
+      const long long w = w0 + threadIdx.x;
+      unsigned bw = w < words ? bits[w] : 0u;
+      int chunk;
+      O pos = out + (O)block_exclusive_scan(__popc(bw), chunk);
+      while (bw) {
+        const long long col = w * 32 + (__ffs(bw) - 1);
+        bw &= bw - 1;
+        const T v = A::finish(acc[col]);
+        acc[col] = V(0);
+        c_idx[pos] = (O)col;
+        c_val[pos] = v;
+        ++pos;
+        zc += A::is_zero(v);
+      }
+      out += (O)chunk;
+    }
+    __syncthreads();  // the accumulator is clear before the next row's additions
   }
   if (zc) atomicAdd(zeros, zc);
 }
