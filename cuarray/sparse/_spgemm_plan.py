@@ -55,9 +55,10 @@ def symbolic_row_bytes(b: int) -> int:
 
 
 def numeric_row_bytes(b: int, dtype) -> int:
-    """Accumulators and keys for the table, and half a table of compacted columns."""
+    """Accumulators and keys for the table, and half a table of compacted columns plus 4 (the
+    rank loop reads them 4 at a time). A multiple of 16: each group's accumulators stay aligned."""
     t = table_size(b)
-    return t * (acc_bytes(dtype) + 4) + t // 2 * 4
+    return t * (acc_bytes(dtype) + 4) + (t // 2 + 4) * 4
 
 
 def max_bin(dtype) -> int:

@@ -281,7 +281,7 @@ __global__ void __launch_bounds__(256)
 }
 
 // ---- 4: numeric -----------------------------------------------------------------------------------
-// Dynamic shared memory per group: TABLE accumulators, TABLE keys, TABLE/2 compacted keys.
+// Dynamic shared memory per group: TABLE accumulators, TABLE keys, TABLE/2 + 4 compacted keys.
 template <typename T, typename I, typename O, int TABLE, int WG>
 __global__ void __launch_bounds__(256)
     cuarray_spgemm_numeric(const I* __restrict__ a_ptr, const I* __restrict__ a_idx, const T* __restrict__ a_val,
@@ -294,11 +294,11 @@ __global__ void __launch_bounds__(256)
   extern __shared__ __align__(16) unsigned char smem[];
   __shared__ unsigned filled[32];
   constexpr int G = 32 * WG;
-  constexpr size_t kGroupBytes = (size_t)TABLE * (sizeof(V) + 4) + (size_t)TABLE / 2 * 4;
+  constexpr size_t kGroupBytes = (size_t)TABLE * (sizeof(V) + 4) + ((size_t)TABLE / 2 + 4) * 4;
   const int group = threadIdx.x / G, t = threadIdx.x % G, lane = t & 31, wig = t >> 5;
   V* vals = reinterpret_cast<V*>(smem + (size_t)group * kGroupBytes);
   unsigned* keys = reinterpret_cast<unsigned*>(vals + TABLE);
-  unsigned* cols = keys + TABLE;  // the row's columns, compacted (at most TABLE / 2)
+  unsigned* cols = keys + TABLE;  // the row's columns, compacted (at most TABLE / 2), then padding
   const int slot = blockIdx.x * (blockDim.x / G) + group;
   const bool active = slot < nrows;
   const int row = active ? rows[slot] : 0;
@@ -320,18 +320,36 @@ __global__ void __launch_bounds__(256)
   }
   group_sync<WG>();
   const int n = (int)filled[group];
+  if (t < 4) cols[n + t] = kEmpty;  // padding for the 4-wide reads: never below a column
+  group_sync<WG>();
   unsigned long long zc = 0;
   if (active) {
     const O start = c_ptr[row];
-    for (int e = t; e < n; e += G) {
-      const unsigned k = cols[e];
-      int rank = 0;
-      for (int j = 0; j < n; ++j) rank += cols[j] < k;  // broadcast reads: no bank conflicts
-      bool fresh;
-      const T v = A::finish(vals[insert<TABLE>(keys, k, fresh)]);  // finds k's slot (present)
-      c_idx[start + rank] = (O)k;
-      c_val[start + rank] = v;
-      zc += A::is_zero(v);
+    // A lane ranks 4 of the row's columns at once against 4 columns per 16-byte read (broadcast
+    // reads, no bank conflicts): ~2 instructions a comparison.
+    for (int e0 = t; e0 < n; e0 += 4 * G) {
+      unsigned k[4];
+      int rank[4];
+#pragma unroll
+      for (int u = 0; u < 4; ++u) {
+        k[u] = e0 + u * G < n ? cols[e0 + u * G] : 0u;
+        rank[u] = 0;
+      }
+      for (int j = 0; j < n; j += 4) {
+        const uint4 c = *reinterpret_cast<const uint4*>(cols + j);
+#pragma unroll
+        for (int u = 0; u < 4; ++u) rank[u] += (c.x < k[u]) + (c.y < k[u]) + (c.z < k[u]) + (c.w < k[u]);
+      }
+#pragma unroll
+      for (int u = 0; u < 4; ++u) {
+        if (e0 + u * G < n) {
+          bool fresh;
+          const T v = A::finish(vals[insert<TABLE>(keys, k[u], fresh)]);  // finds k's slot (present)
+          c_idx[start + rank[u]] = (O)k[u];
+          c_val[start + rank[u]] = v;
+          zc += A::is_zero(v);
+        }
+      }
     }
   }
   if (zc) atomicAdd(zeros, zc);
