@@ -38,6 +38,7 @@ template <typename T> struct Acc {  // 1-, 2-, 4-byte integers
   static __device__ __forceinline__ void add(type* p, type v) { atomicAdd(p, v); }
   static __device__ __forceinline__ T finish(type v) { return (T)v; }
   static __device__ __forceinline__ bool is_zero(T v) { return v == T(0); }
+  static __device__ __forceinline__ type load_l2(const type* p) { return __ldcg(p); }
 };
 template <> struct Acc<long long> {
   typedef unsigned long long type;
@@ -47,6 +48,7 @@ template <> struct Acc<long long> {
   static __device__ __forceinline__ void add(type* p, type v) { atomicAdd(p, v); }
   static __device__ __forceinline__ long long finish(type v) { return (long long)v; }
   static __device__ __forceinline__ bool is_zero(long long v) { return v == 0; }
+  static __device__ __forceinline__ type load_l2(const type* p) { return __ldcg(p); }
 };
 template <> struct Acc<unsigned long long> {
   typedef unsigned long long type;
@@ -54,6 +56,7 @@ template <> struct Acc<unsigned long long> {
   static __device__ __forceinline__ void add(type* p, type v) { atomicAdd(p, v); }
   static __device__ __forceinline__ type finish(type v) { return v; }
   static __device__ __forceinline__ bool is_zero(type v) { return v == 0; }
+  static __device__ __forceinline__ type load_l2(const type* p) { return __ldcg(p); }
 };
 template <> struct Acc<bool> {
   typedef unsigned type;
@@ -61,6 +64,7 @@ template <> struct Acc<bool> {
   static __device__ __forceinline__ void add(type* p, type v) { if (v) atomicAdd(p, v); }
   static __device__ __forceinline__ bool finish(type v) { return v != 0u; }
   static __device__ __forceinline__ bool is_zero(bool v) { return !v; }
+  static __device__ __forceinline__ type load_l2(const type* p) { return __ldcg(p); }
 };
 template <> struct Acc<float> {
   typedef float type;
@@ -68,6 +72,7 @@ template <> struct Acc<float> {
   static __device__ __forceinline__ void add(type* p, type v) { atomicAdd(p, v); }
   static __device__ __forceinline__ float finish(type v) { return v; }
   static __device__ __forceinline__ bool is_zero(float v) { return v == 0.0f; }
+  static __device__ __forceinline__ type load_l2(const type* p) { return __ldcg(p); }
 };
 template <> struct Acc<double> {
   typedef double type;
@@ -75,6 +80,7 @@ template <> struct Acc<double> {
   static __device__ __forceinline__ void add(type* p, type v) { atomicAdd(p, v); }
   static __device__ __forceinline__ double finish(type v) { return v; }
   static __device__ __forceinline__ bool is_zero(double v) { return v == 0.0; }
+  static __device__ __forceinline__ type load_l2(const type* p) { return __ldcg(p); }
 };
 template <typename R> struct Acc<complex<R>> {
   typedef complex<R> type;
@@ -85,6 +91,7 @@ template <typename R> struct Acc<complex<R>> {
   }
   static __device__ __forceinline__ type finish(type v) { return v; }
   static __device__ __forceinline__ bool is_zero(type v) { return v.re == R(0) && v.im == R(0); }
+  static __device__ __forceinline__ type load_l2(const type* p) { return type(__ldcg(&p->re), __ldcg(&p->im)); }
 };
 
 // ---- groups of WG warps per row ------------------------------------------------------------------
@@ -378,7 +385,7 @@ __global__ void __launch_bounds__(256)
 
 // ---- 6, 7: dense accumulators for the longest rows (the "rowwise-dense" method) -------------------
 // A block of kDenseThreads per row. Symbolic: row j's columns set bits in its own bitmap of `words`
-// 32-bit words (zeroed by the host), the fresh bits are counted. Numeric: each block owns one
+// 32-bit words (zeroed by the host), then the set bits are counted. Numeric: each block owns one
 // dense accumulator of p values (zero on entry, left zero), takes rows j = blockIdx.x,
 // + gridDim.x, ..., adds the row's products into it with global atomics, then walks the row's
 // bitmap in column order and writes every set column with its value (clearing it): sorted rows
@@ -390,22 +397,22 @@ __global__ void __launch_bounds__(cuarray::spgemm::kDenseThreads)
                                   const int* __restrict__ rows, const long long words, unsigned* __restrict__ bitmap,
                                   long long* __restrict__ row_nnz) {
   using namespace cuarray::spgemm;
-  __shared__ unsigned long long distinct;
-  if (threadIdx.x == 0) distinct = 0;
-  __syncthreads();
   const int row = rows[blockIdx.x];
   unsigned* bits = bitmap + (size_t)blockIdx.x * words;
-  unsigned long long mine = 0;
+  // Fire-and-forget atomics (no returned value to wait for), then the set bits counted.
   for_each_product<kDenseThreads / 32, I, long long>(
       a_ptr, a_idx, b_ptr, row, true, threadIdx.x >> 5, threadIdx.x & 31, [&](I, I bp) {
-        const unsigned c = (unsigned)b_idx[bp], m = 1u << (c & 31);
-        if (!(atomicOr(bits + (c >> 5), m) & m)) ++mine;
+        const unsigned c = (unsigned)b_idx[bp];
+        atomicOr(bits + (c >> 5), 1u << (c & 31));
       });
-#pragma unroll
-  for (int d = 16; d > 0; d >>= 1) mine += __shfl_down_sync(kFull, mine, d);
-  if ((threadIdx.x & 31) == 0 && mine) atomicAdd(&distinct, mine);
   __syncthreads();
-  if (threadIdx.x == 0) row_nnz[row] = (long long)distinct;
+  long long mine = 0;
+  // __ldcg: from L2, where the atomics landed (a line this SM's L1 holds could be stale: another
+  // row's block may have read it, the bitmaps of neighbouring rows share lines).
+  for (long long w = threadIdx.x; w < words; w += kDenseThreads) mine += __popc(__ldcg(bits + w));
+  int all;  // a row's distinct columns: at most p, below 2^31 within dense_plan's bitmap budget
+  block_exclusive_scan((int)mine, all);
+  if (threadIdx.x == 0) row_nnz[row] = (long long)all;
 }
 
 template <typename T, typename I, typename O>
@@ -438,7 +445,7 @@ __global__ void __launch_bounds__(cuarray::spgemm::kDenseThreads)
       while (bw) {
         const long long col = w * 32 + (__ffs(bw) - 1);
         bw &= bw - 1;
-        const T v = A::finish(acc[col]);
+        const T v = A::finish(A::load_l2(acc + col));  // L2: the atomics' results, not a stale L1 line
         acc[col] = V(0);
         c_idx[pos] = (O)col;
         c_val[pos] = v;
