@@ -8,9 +8,11 @@ it): an iterative solver pays for descriptor creation and the workspace query on
 Integer and bool values, which the generic API does not take, use gathered products and a
 running sum per row (exact in integer arithmetic).
 
-SpGEMM is expand-sort-compress on the sort engine: every product a_ik * b_kj is made with its
-key (i, j), the keys are sorted and equal keys summed (`_canonical`), zeros dropped as SciPy
-does. Any dtype; cost and memory grow with the number of products (one synchronisation for it).
+SpGEMM is row-wise (`_spgemm_rowwise`: a hash table per row of C in shared memory, rows binned by
+their product counts, the longest rows through the expand-sort path). The expand-sort path
+(SPGEMM_METHOD = "expand-sort") makes every product a_ik * b_kj with its key (i, j), sorts the
+keys and sums equal ones (`_canonical`). Both: any dtype, canonical CSR, zeros dropped as SciPy
+does; synchronisations for the sizes (three row-wise, two expand-sort).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from .._math.sums_scan import cumsum, diff
 from .._sorting.searchsorted import searchsorted
 from ..cuda.libs import cusparse
 from . import _canonical as canon
-from . import _sputils
+from . import _spgemm_plan, _spgemm_rowwise, _sputils
 from ._base import issparse
 from ._construct import eye
 
@@ -139,24 +141,25 @@ def spmm(a, b: ndarray) -> ndarray:
     return _segment_rows(prod, a.indptr, dt)
 
 
-def spgemm(a, b):
-    """a @ b for two sparse matrices: canonical CSR (CSC when both are CSC), zeros dropped."""
-    if a.shape[1] != b.shape[0]:
-        raise ValueError("dimension mismatch")
-    if a._format == "csc" and b._format == "csc":
-        return spgemm(b.transpose(), a.transpose()).transpose()
-    a, b = a.tocsr(), b.tocsr()
+# The SpGEMM algorithm: "rowwise" (hash tables per row, _spgemm_rowwise.py; rows too long for them
+# through expand-sort), "rowwise-dense" (the same, long rows in dense accumulators) or
+# "expand-sort" (every product keyed and radix-sorted). scripts/perf/spgemm_variants.py times all
+# three in one process.
+SPGEMM_METHOD = "rowwise"
+_METHODS = ("rowwise", "rowwise-dense", "expand-sort")
+
+
+def _expand_sort_parts(a, b, dt):
+    """(indptr, indices, data) of a @ b for CSR a, b (neither empty) by expand-sort-compress:
+    every product a_ik * b_kj with its key (i, j), the keys sorted and equal keys summed; zeros
+    kept. None when there are no products. One synchronisation (the product count)."""
     m, p = a.shape[0], b.shape[1]
-    dt = _sputils.upcast(a.dtype, b.dtype)
-    cls = a._container("csr")
-    if a.nnz == 0 or b.nnz == 0:
-        return cls((m, p), dtype=dt)
     acol = a.indices
     cnt = take(diff(b.indptr).astype(_I64), acol)
     ends = cumsum(cnt)
     total = int(ends[-1])
     if total == 0:
-        return cls((m, p), dtype=dt)
+        return None
     pos = arange(total, dtype=_I64)
     which = searchsorted(ends, pos, side="right")       # the a-entry of each product
     bpos = add(take(b.indptr.astype(_I64), take(acol, which)),
@@ -167,7 +170,46 @@ def spgemm(a, b):
     vals = multiply(take(a.data.astype(dt, copy=False), which), take(b.data.astype(dt, copy=False), bpos))
     del which, bpos
     idt = _sputils.get_index_dtype(maxval=max(m, p, total))
-    indptr, indices, data = canon.canonical(rows, cols, vals, m, p, idt)
+    return canon.canonical(rows, cols, vals, m, p, idt)
+
+
+def _expand_sort_rows(a, b, dt):
+    """_expand_sort_parts for the row-wise path's long rows (`a` has at least one entry per row)."""
+    if a.nnz == 0:
+        return (zeros((a.shape[0] + 1,), _I64), empty((0,), _I64), empty((0,), dt))
+    parts = _expand_sort_parts(a, b, dt)
+    return parts if parts is not None else (zeros((a.shape[0] + 1,), _I64), empty((0,), _I64), empty((0,), dt))
+
+
+def spgemm(a, b, method=None):
+    """a @ b for two sparse matrices: canonical CSR (CSC when both are CSC), zeros dropped (SciPy
+    drops sums that are zero). `method`: SPGEMM_METHOD when None."""
+    if a.shape[1] != b.shape[0]:
+        raise ValueError("dimension mismatch")
+    if a._format == "csc" and b._format == "csc":
+        return spgemm(b.transpose(), a.transpose(), method).transpose()
+    a, b = a.tocsr(), b.tocsr()
+    m, p = a.shape[0], b.shape[1]
+    dt = _sputils.upcast(a.dtype, b.dtype)
+    cls = a._container("csr")
+    if a.nnz == 0 or b.nnz == 0:
+        return cls((m, p), dtype=dt)
+    method = SPGEMM_METHOD if method is None else method
+    if method not in _METHODS:
+        raise ValueError("unknown SpGEMM method {!r}".format(method))
+    if method != "expand-sort" and _spgemm_plan.supports(m, p):
+        parts = _spgemm_rowwise.multiply_parts(a, b, dt, _expand_sort_rows, method == "rowwise-dense")
+        if parts is None:
+            return cls((m, p), dtype=dt)
+        indptr, indices, data, _, nzero = parts
+        out = cls._from_parts(data, indices, indptr, (m, p), True, True)
+        if nzero:
+            out.eliminate_zeros()
+        return out
+    parts = _expand_sort_parts(a, b, dt)
+    if parts is None:
+        return cls((m, p), dtype=dt)
+    indptr, indices, data = parts
     out = cls._from_parts(data, indices, indptr, (m, p), True, True)
     out.eliminate_zeros()
     return out

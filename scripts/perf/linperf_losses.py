@@ -291,7 +291,10 @@ def spgemm_case(libs):
 
     case = "spgemm 1e6^2 nnz 1e7"
     a, b = bs._csr(cuarray, bs.ROWS, 10**7, 5), bs._csr(cuarray, bs.ROWS, 10**7, 6)
-    row(case, "expand-sort-compress", "cuarray", lambda: a @ b, reps=5)
+    from cuarray.sparse import _matmul
+
+    row(case, "row-wise (new)", "cuarray", lambda: _matmul.spgemm(a, b, "rowwise"), reps=5)
+    row(case, "expand-sort (old)", "cuarray", lambda: _matmul.spgemm(a, b, "expand-sort"), reps=5)
     if "cupy" in libs:
         ca, cb = bs._csr(libs["cupy"], bs.ROWS, 10**7, 5), bs._csr(libs["cupy"], bs.ROWS, 10**7, 6)
         row(case, "cuSPARSE", "cupy", lambda: ca @ cb, reps=5)

@@ -110,6 +110,7 @@ def install(monkeypatch):
 
     monkeypatch.setattr(_canonical, "_engine", lambda: _Sort)
     monkeypatch.setattr(_matmul, "_cusparse", lambda: types.SimpleNamespace(supports=lambda dt: False))
+    monkeypatch.setattr(_matmul, "SPGEMM_METHOD", "expand-sort")  # the row-wise kernels need a GPU
     table = {k: getattr(np, k) for k in _data.UFUNCS}
     monkeypatch.setattr(_data, "UFUNCS", table)
     from cuarray.sparse._base import _spbase
