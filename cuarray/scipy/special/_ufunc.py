@@ -91,6 +91,7 @@ _DEPS = {
     "complex_elementary.cuh": ("common.cuh", "ddouble.cuh", "cmath.cuh", "convenience.cuh"),
     "ndtr.cuh": ("common.cuh", "erf.cuh"),
     "bessel.cuh": ("common.cuh",),
+    "bessel_float.cuh": ("common.cuh",),
     "convenience.cuh": ("common.cuh",),
     "expint.cuh": ("common.cuh",),
     "beta.cuh": ("common.cuh", "gamma.cuh"),
