@@ -8,64 +8,42 @@
 // Cephes'):
 //   |x| < 2       I0(x) e^-|x| = P0(y) e^-|x|, I1(x) e^-|x| = (x/2) P1(y) e^-|x|, y = (x/2)^2,
 //                 P0, P1 the Taylor series of I0 and I1/(x/2) (A&S 9.6.10: positive terms, so
-//                 Horner's rule loses nothing), e^-|x| by expf_reduced below;
+//                 Horner's rule loses nothing), e^-|x| by times_exp_neg below;
 //   2 <= |x| < 4  a polynomial of degree 9 in t = |x| - 3 (exact: Sterbenz);
 //   |x| >= 4      sqrt(u) Q(u), u = 4/|x| in (0, 1], Q of degree 10.
 // Only +, *, fmaf, IEEE division and sqrt (correctly rounded under NVRTC's default -prec-div and
 // -prec-sqrt, and in a host build) and exact bit operations: the g++ build of this file gives
 // the device's bits, so tests/scipy/test_special_float_cpu.py measures the GPU's accuracy
-// (max 2 ulp against SciPy's float64 values rounded to float32; ~0.9 of them correctly
-// rounded). Every multiply-add is an explicit fmaf: the ufunc kernels compile with
-// -fmad=false, and the host build contracts nothing either.
+// (max 1.95 ulp against SciPy's float64 values; 0.57-0.96 of them correctly rounded, by
+// interval). Every multiply-add is an explicit fmaf (templates/float_math.cuh says why).
 #ifndef CUARRAY_SPECIAL_BESSEL_FLOAT_CUH
 #define CUARRAY_SPECIAL_BESSEL_FLOAT_CUH
-#ifndef CSF_DEVICE
-#include <cstring>
-#endif
 namespace cuarray_special {
 
-// 2^k as a float, for -126 <= k <= 127 (exact: the exponent field).
-CSF_FN float pow2f(int k) {
-#ifdef CSF_DEVICE
-  return __int_as_float((k + 127) << 23);
-#else
-  const unsigned u = unsigned(k + 127) << 23;
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-#endif
-}
-
-// Horner's rule with fmaf, c[0] the constant term.
-template <int N>
-CSF_FN float hornerf(const float (&c)[N], float x) {
-  float r = c[N - 1];
-#pragma unroll
-  for (int k = N - 2; k >= 0; --k) r = fmaf(r, x, c[k]);
-  return r;
-}
-
-// p e^-a for 0 <= a < 2 (a ~ 88 at most: n must stay a normal exponent): e^-a = 2^-n e^-r,
-// n = rint(a / ln 2), r = a - n ln 2 in [-ln2/2, ln2/2] (ln 2 in two parts, the first with 8
-// trailing zero bits, so n ln2_hi is exact), e^-r - 1 by its Taylor series to r^7 (remainder
-// < 6e-9); the product as one fmaf, p + p (e^-r - 1), so e^-r's rounding does not add to p's.
-CSF_FN float times_exp_neg(float p, float a) {
+// (lead + t) e^-a for 0 <= a < 2, |t| < lead (a ~ 88 at most: n must stay a normal exponent):
+// e^-a = 2^-n e^-r, n = rint(a / ln 2), r = a - n ln 2 in [-ln2/2, ln2/2] (ln 2 in two parts,
+// the first with 8 trailing zero bits, so n ln2_hi is exact), q = e^-r - 1 by its Taylor series
+// to r^7 (remainder < 6e-9; -r + r^2 (...) with -r exact). The sum is lead + (t + q (lead + t)):
+// the exact lead is added last, so the one full rounding is the last, and t's, q's and the
+// product's fall on terms below ~0.5 of the value.
+CSF_FN float times_exp_neg(float lead, float t, float a) {
   const float n = rintf(a * 1.44269504f);
   float r = fmaf(n, -0.693145752f, a);
   r = fmaf(n, -1.42860677e-06f, r);
   const float c[] = {0.5f, -0.166666672f, 0.0416666679f, -0.00833333377f, 0.00138888892f, -0.000198412701f};
-  const float q = fmaf(r, r * hornerf(c, r), -r);  // -r + r^2 (1/2 - r/6 + ...): -r exact
-  return fmaf(p, q, p) * pow2f(-int(n));
+  const float q = fmaf(r, r * hornerf(c, r), -r);
+  return (lead + fmaf(q, lead + t, t)) * pow2f(-int(n));
 }
 
-// Taylor coefficients of I0(x) and of I1(x) / (x/2) in y = (x/2)^2: 1/(k!)^2 and 1/(k!(k+1)!),
-// to y^8 (the second without its constant term 1, which is added last, after h y) (the remainder at y = 1 is below 1e-11 relative).
-CSF_FN float bessel_i0_series_f(float y) {
-  const float c[] = {1.0f, 1.0f, 0.25f, 0.027777778f, 0.00173611112f, 6.94444444e-05f, 1.92901236e-06f,
+// Taylor coefficients of I0(x) and of I1(x) / (x/2) in y = (x/2)^2, 1/(k!)^2 and 1/(k!(k+1)!) to
+// y^8 (the remainder at y = 1 is below 1e-11 relative), without their constant terms 1 (added
+// last by times_exp_neg) and divided by y: I0 = 1 + y tail0(y), I1 / (x/2) = 1 + y tail1(y).
+CSF_FN float bessel_i0_series_tail_f(float y) {
+  const float c[] = {1.0f, 0.25f, 0.027777778f, 0.00173611112f, 6.94444444e-05f, 1.92901236e-06f,
                      3.93675998e-08f, 6.15118748e-10f};
   return hornerf(c, y);
 }
-CSF_FN float bessel_i1_series_tail_f(float y) {  // (I1(x) / (x/2) - 1) / y
+CSF_FN float bessel_i1_series_tail_f(float y) {
   const float c[] = {0.5f, 0.0833333358f, 0.00694444450f, 0.000347222231f, 1.15740741e-05f,
                      2.75573187e-07f, 4.92095004e-09f, 6.83465284e-11f};
   return hornerf(c, y);
@@ -98,7 +76,8 @@ CSF_FN float i0e_float(float x) {
   if (isnan(x)) return x;
   if (a < 2.0f) {
     const float h = 0.5f * a;
-    return times_exp_neg(bessel_i0_series_f(h * h), a);
+    const float y = h * h;
+    return times_exp_neg(1.0f, y * bessel_i0_series_tail_f(y), a);
   }
   if (a < 4.0f) {
     const float c[] = {0.2430003583431244f, -0.046173639595508575f, 0.013369170017540455f,
@@ -122,7 +101,7 @@ CSF_FN float i1e_float(float x) {
   if (a < 2.0f) {
     const float h = 0.5f * a;
     const float y = h * h;
-    r = times_exp_neg(fmaf(h * y, bessel_i1_series_tail_f(y), h), a);  // h + h y (1/2 + y/12 + ...)
+    r = times_exp_neg(h, (h * y) * bessel_i1_series_tail_f(y), a);
   } else if (a < 4.0f) {
     const float c[] = {0.19682671129703522f, -0.01943526417016983f, 0.0008048548479564488f,
                        0.0009489032090641558f, -0.0005536520620808005f, 0.00020961907284799963f,

@@ -1,0 +1,82 @@
+// The float32 loop of gammaln, evaluated in float for x >= 0 (SciPy's 'f->f' loop computes in
+// double; CUDA's lgammaf, which this replaces there, has two branches on (0, 1.5) and a logf).
+// Negative x keep the double evaluation (gamma.cuh's gammaln(float)): lgamma's roots on the
+// negative axis sit within 1e-3 of the poles beyond -5, where the reflection formula's terms
+// cancel to any depth, so a float evaluation there is only absolutely accurate.
+//   0 < x < 1/2     log Gamma(1 + x) - log x, log Gamma(1 + x) = x (x - 1) S(x);
+//   1/2 <= x < 3/2  z (z - 1) S(z), z = x - 1 (exact);
+//   3/2 <= x < 3    z (z + 1) U(z), z = x - 2 (exact);
+//   x >= 3          Stirling's series, (x - 1/2) log x - x + log(2 pi)/2 + sum_k B_2k /
+//                   (2k (2k - 1) x^(2k - 1)) (A&S 6.1.40), seven terms (truncation < 3e-9 at 3),
+//                   with log x in two parts, (x - 1/2) log x as an exact product and the
+//                   cancelling - x exact (Sterbenz), so the sum rounds about once;
+// S and U (scripts/special/lgamma_float_fits.py) carry the factors of the roots 1 and 2, so the
+// value keeps its relative accuracy at both roots. The host build computes the device's bits
+// (float_math.cuh); tests/scipy/test_special_float_cpu.py bounds the error against SciPy.
+#ifndef CUARRAY_SPECIAL_GAMMA_FLOAT_CUH
+#define CUARRAY_SPECIAL_GAMMA_FLOAT_CUH
+namespace cuarray_special {
+
+// log Gamma(1 + z) / (z (z - 1)) on [-1/2, 1/2].
+CSF_FN float lgamma_s_f(float z) {
+  const float S[] = {0.5772156715393066f, -0.2452513724565506f, 0.1554342657327652f, -0.11514590680599213f,
+                     0.0922384113073349f, -0.07734507322311401f, 0.06675723940134048f, -0.0582788921892643f,
+                     0.05208318680524826f, -0.05221009999513626f, 0.04783448204398155f,
+                     -0.017354244366288185f, 0.015587600879371166f, -0.0855574905872345f,
+                     0.08061138540506363f};
+  return hornerf(S, z);
+}
+
+// z (z + c) S with c = +-1, |z| <= 1, rounded about once: z + c = d + d_lo exactly (Fast2Sum:
+// rounding z + c alone costs up to 2^-24 relative, a full unit where the sum is just above 1),
+// z d = p + e exactly (fmaf), then p S + (e + z d_lo) S as one fmaf.
+CSF_FN float times_shifted_f(float z, float c, float S) {
+  const float d = c + z;
+  const float d_lo = z - (d - c);
+  const float p = z * d;
+  const float e = fmaf(z, d, -p);
+  return fmaf(p, S, fmaf(z, d_lo, e) * S);
+}
+
+// log Gamma(x) for x >= 0 (+inf at 0 and inf, NaN for NaN).
+CSF_FN float lgamma_pos_f(float x) {
+  if (!(x < lim<float>::inf())) return x + x;  // inf, NaN
+  if (x == 0.0f) return lim<float>::inf();
+  if (x < 0.5f) return times_shifted_f(x, -1.0f, lgamma_s_f(x)) - log_f(x);
+  if (x < 1.5f) {
+    const float z = x - 1.0f;
+    return times_shifted_f(z, -1.0f, lgamma_s_f(z));
+  }
+  if (x < 3.0f) {
+    const float z = x - 2.0f;
+    const float U[] = {0.42278432846069336f, -0.10031729936599731f, 0.032965000718832016f,
+                       -0.012384189292788506f, 0.0049986704252660275f, -0.0021082109306007624f,
+                       0.0009151497506536543f, -0.0004049378912895918f, 0.0001829104294301942f,
+                       -8.607123891124502e-05f, 4.027464456157759e-05f, -1.4770560483157169e-05f,
+                       2.7316332307236735e-06f};
+    return times_shifted_f(z, 1.0f, hornerf(U, z));
+  }
+  float llo;
+  const float lhi = log_parts_f(x, llo);
+  if (x > 1e30f) return x * (lhi - 1.0f);  // the rest is below 1e-28 relative; inf beyond ~4e36
+  const float xm = x - 0.5f;               // exact below 2^23
+  const float p = xm * lhi;
+  const float plo = fmaf(xm, lhi, -p);
+  const float s = p - x;                   // exact while p <= 2x (x <= 7.4); no cancellation beyond
+  const float r = 1.0f / x;
+  const float r2 = r * r;
+  const float W[] = {0.0833333358f, -0.00277777785f, 0.000793650805f, -0.000595238095f, 0.000841750841f,
+                     -0.00191752691f, 0.00641025641f};  // B_2k / (2k (2k - 1))
+  const float w = r * hornerf(W, r2);
+  const float small = (1.5634177e-08f + w) + fmaf(xm, llo, plo);  // log(2 pi)/2 - 0.918938518f
+  return s + (0.918938518f + small);
+}
+
+// The float32 loop: float for x >= 0, double (CUDA's lgamma, SciPy's -inf at -inf) below.
+CSF_FN float gammaln_float(float x) {
+  if (x < 0.0f) return gammaln(x);
+  return lgamma_pos_f(x);
+}
+
+}  // namespace cuarray_special
+#endif
