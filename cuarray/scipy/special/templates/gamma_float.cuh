@@ -1,8 +1,8 @@
 // The float32 loop of gammaln, evaluated in float for x >= 0 (SciPy's 'f->f' loop computes in
 // double; CUDA's lgammaf, which this replaces there, has two branches on (0, 1.5) and a logf).
 // Negative x keep the double evaluation (gamma.cuh's gammaln(float)): lgamma's roots on the
-// negative axis sit within 1e-3 of the poles beyond -5, where the reflection formula's terms
-// cancel to any depth, so a float evaluation there is only absolutely accurate.
+// negative axis sit within 1/n! of the pole -n (2e-4 beyond -7), where the reflection formula's
+// terms cancel to any depth, so a float evaluation there is only absolutely accurate.
 //   0 < x < 1/2     log Gamma(1 + x) - log x, log Gamma(1 + x) = x (x - 1) S(x);
 //   1/2 <= x < 3/2  z (z - 1) S(z), z = x - 1 (exact);
 //   3/2 <= x < 3    z (z + 1) U(z), z = x - 2 (exact);
@@ -10,8 +10,10 @@
 //                   (2k (2k - 1) x^(2k - 1)) (A&S 6.1.40), seven terms (truncation < 3e-9 at 3),
 //                   with log x in two parts, (x - 1/2) log x as an exact product and the
 //                   cancelling - x exact (Sterbenz), so the sum rounds about once;
-// S and U (scripts/special/lgamma_float_fits.py) carry the factors of the roots 1 and 2, so the
-// value keeps its relative accuracy at both roots. The host build computes the device's bits
+// S and U (scripts/special/lgamma_float_fits.py) are log Gamma with the roots' factors divided
+// out (positive, well-conditioned polynomials), so the value keeps its relative accuracy at both
+// roots; z (z -+ 1) is formed exactly (times_shifted_f). The first two intervals share S: a warp
+// on (0, 1) evaluates one polynomial, and the logarithm for its lanes below 1/2. The host build computes the device's bits
 // (float_math.cuh); tests/scipy/test_special_float_cpu.py bounds the error against SciPy.
 #ifndef CUARRAY_SPECIAL_GAMMA_FLOAT_CUH
 #define CUARRAY_SPECIAL_GAMMA_FLOAT_CUH
@@ -42,10 +44,13 @@ CSF_FN float times_shifted_f(float z, float c, float S) {
 CSF_FN float lgamma_pos_f(float x) {
   if (!(x < lim<float>::inf())) return x + x;  // inf, NaN
   if (x == 0.0f) return lim<float>::inf();
-  if (x < 0.5f) return times_shifted_f(x, -1.0f, lgamma_s_f(x)) - log_f(x);
   if (x < 1.5f) {
-    const float z = x - 1.0f;
-    return times_shifted_f(z, -1.0f, lgamma_s_f(z));
+    // one polynomial for (0, 1.5), so a warp on (0, 1) runs it once, and the logarithm for its
+    // lanes below 1/2: log Gamma(x) = log Gamma(1 + x) - log x there
+    const bool below_half = x < 0.5f;
+    const float z = below_half ? x : x - 1.0f;
+    const float r = times_shifted_f(z, -1.0f, lgamma_s_f(z));
+    return below_half ? r - log_f(x) : r;
   }
   if (x < 3.0f) {
     const float z = x - 2.0f;
