@@ -4,7 +4,7 @@ gamma_float.cuh): Chebyshev interpolants, converted to monomials and rounded to 
 - S(z) = log Gamma(1 + z) / (z (z - 1)) on [-1/2, 1/2] (x = 1 + z about the root 1; x = z below
   1/2, with -log x added), from the Taylor series log Gamma(1 + z) / z = -euler +
   sum_{k>=2} (-1)^k zeta(k) / k z^(k-1) (A&S 6.1.33), 80 terms;
-- U(z) = log Gamma(2 + z) / (z (z + 1)) on [-1/2, 2] (x = 2 + z in [1.5, 4), about the root 2):
+- U(z) = log Gamma(2 + z) / (z (z + 1)) on [-1/2, 1] (x = 2 + z in [1.5, 3), about the root 2):
   SciPy's gammaln(2 + z) away from 0, the series log Gamma(2 + z) / z = (1 - euler) +
   sum_{k>=2} (-1)^k (zeta(k) - 1) / k z^(k-1) for |z| < 1/4.
   Both divide out the zeros of log Gamma at 1 and 2 (and the other's), so the polynomials are
@@ -73,8 +73,8 @@ def report(name, f, lo, hi, deg):
 
 
 def main():
-    report("S", S, -0.5, 0.5, 14)
-    report("U", U, -0.5, 2.0, 14)
+    report("S", S, -0.5, 0.5, 12)
+    report("U", U, -0.5, 1.0, 10)
     report("T", T, np.sqrt(0.5) - 1, np.sqrt(2) - 1, 9)
 
 
