@@ -14,7 +14,7 @@
 // Only +, *, fmaf, IEEE division and sqrt (correctly rounded under NVRTC's default -prec-div and
 // -prec-sqrt, and in a host build) and exact bit operations: the g++ build of this file gives
 // the device's bits, so tests/scipy/test_special_float_cpu.py measures the GPU's accuracy
-// (max 1.95 ulp against SciPy's float64 values; 0.57-0.96 of them correctly rounded, by
+// (max 1.8 ulp against SciPy's float64 values; 0.67-0.99 of them correctly rounded, by
 // interval). Every multiply-add is an explicit fmaf (templates/float_math.cuh says why).
 #ifndef CUARRAY_SPECIAL_BESSEL_FLOAT_CUH
 #define CUARRAY_SPECIAL_BESSEL_FLOAT_CUH
