@@ -13,7 +13,7 @@ and the old loop, over 4 Mi arguments covering the evaluation's intervals (i0e/i
 1e-3 of the roots 1 and 2, log-spaced magnitudes; x >= 0 only, below 0 both loops compute in
 double) computed on the GPU. float64 rows: one evaluation (the library's), its max relative error
 in units of 2^-52. The host build (tests/scipy/test_special_float_cpu.py) measured the new loops
-at <= 1.8 ulp; a GPU figure above that means the device rounds differently from the host build
+at <= 1.8 ulp; a GPU figure above 2 means the device rounds differently from the host build
 (a bug: the evaluation is written to give the same bits).
 
 What decides: keep the float loop if "new" is faster than "old" and its max ulp <= 2 (target:
