@@ -18,8 +18,8 @@ from numpy.polynomial import chebyshev, polynomial
 from scipy import special
 
 
-def fit(f, lo, hi, centre, deg, scale=1.0):
-    """Monomial coefficients in t = (x - centre) * scale... of f's Chebyshev interpolant on [lo, hi]."""
+def fit(f, lo, hi, centre, deg):
+    """Monomial coefficients in t = x - centre of f's Chebyshev interpolant on [lo, hi] (float32)."""
     s = np.cos(np.pi * (np.arange(deg + 1) + 0.5) / (deg + 1))
     x = lo + (s + 1) * (hi - lo) / 2
     cs = chebyshev.cheb2poly(chebyshev.chebfit(s, f(x), deg))
