@@ -3,7 +3,7 @@ and loggamma's and rgamma's, SciPy's principal-branch log Gamma: templates/cgamm
 complex loop SciPy's complex digamma: templates/cdigamma.cuh); gammaln,
 loggamma (real loop), gammasgn, rgamma and psi/digamma are written in templates/gamma.cuh on
 CUDA's tgamma/lgamma (their float loops compute in double and round once, as SciPy's do, except
-gammaln's, which uses lgammaf where it is bounded); beta, betaln, poch and binom in
+gammaln's, which computes in float for x >= 0: templates/gamma_float.cuh); beta, betaln, poch and binom in
 templates/beta.cuh; the regularized incomplete gamma and beta functions and their inverses in
 templates/igam.cuh and templates/incbet.cuh (float loops in double, as SciPy's)."""
 
@@ -13,8 +13,12 @@ _H = ("gamma.cuh",)
 _HC = ("gamma.cuh", "cgamma.cuh")  # with the complex loops (templates/cgamma.cuh)
 _FD = ("d->d", "f->f")
 gamma = real_and_complex_ufunc("gamma", 1, _FD, "out0 = cuarray_special::gamma(in0)", _HC)
-# gammaln's float loop computes in float where CUDA's lgammaf is bounded (templates/gamma.cuh).
-gammaln = special_ufunc("gammaln", 1, 1, _FD, "out0 = cuarray_special::gammaln(in0)", _H)
+# gammaln's float loop computes in float for x >= 0 (templates/gamma_float.cuh: within 2 ulp of
+# SciPy's double evaluation, relative at the roots 1 and 2), in double below 0. GAMMALN_LGAMMAF is
+# the loop it replaced (CUDA's lgammaf for x >= 0), for scripts/perf/special_float_variants.py.
+GAMMALN_LGAMMAF = "out0 = cuarray_special::gammaln(in0)"
+gammaln = special_ufunc("gammaln", 1, 1, _FD, {"f->f": "out0 = cuarray_special::gammaln_float(in0)",
+                                              "d->d": GAMMALN_LGAMMAF}, ("gamma.cuh", "gamma_float.cuh"))
 loggamma = real_and_complex_ufunc("loggamma", 1, _FD, "out0 = cuarray_special::loggamma((double)in0)", _HC)
 gammasgn = special_ufunc("gammasgn", 1, 1, _FD, "out0 = cuarray_special::gammasgn((double)in0)", _H)
 rgamma = real_and_complex_ufunc("rgamma", 1, _FD, "out0 = cuarray_special::rgamma((double)in0)", _HC)
