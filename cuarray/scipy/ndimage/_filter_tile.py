@@ -1,0 +1,110 @@
+"""One separable-filter pass with the input staged in shared memory (templates/filter_tile.cu):
+`filter1d_rows` along the last axis, `filter1d_cols` along a strided one. `plan` says which kernel
+a pass takes and its launch shape, or None where filters.cu's one-output-a-thread `filter1d` runs
+it (a tile past 48 KiB of shared memory, or a shape the tile would mostly leave idle);
+`_filter_kernels.filter1d` asks it. Results are the same bits as `filter1d`'s (same sums, same
+order); docs/perf-notes.md, "Separable filters: a shared tile a pass".
+"""
+
+from __future__ import annotations
+
+import functools
+import pathlib
+from typing import NamedTuple
+
+import numpy
+
+from ..._core import dtypes as _dtypes
+
+__all__ = ["Plan", "plan", "kernel_name", "source", "SHARED_MAX"]
+
+_TEMPLATE = pathlib.Path(__file__).parent / "templates" / "filter_tile.cu"
+SHARED_MAX = 48 * 1024  # without the opt-in attribute
+_ROWS_MIN_TPL, _ROWS_MAX_TPL = 8, 256
+_COLS_BW, _COLS_BH = 32, 8
+# Where "auto" leaves a strided pass to filter1d: fewer columns than this leave most of a
+# block's 32 lanes idle, and fewer rows than a block covers most of its warps.
+_COLS_MIN_INNER = 16
+
+
+class Plan(NamedTuple):
+    """kind "rows": `lines` lines of n, pieces of tpl = 2**ltpl threads making seg = r * tpl
+    outputs each, 256 // tpl pieces a block, `segs` blocks a line; tile rows of `pitch` values.
+    kind "cols": (outer, n, inner), blocks of 32 x 8 threads making r rows each: `rblocks` x
+    `cblocks` blocks a plane. `blocks`: the grid; `shared`: dynamic shared memory in bytes."""
+    kind: str
+    r: int
+    n: int
+    inner: int
+    outer: int
+    ltpl: int
+    segs: int
+    pitch: int
+    rblocks: int
+    cblocks: int
+    blocks: int
+    shared: int
+
+
+def _r16(b: int) -> int:
+    return (b + 15) & ~15
+
+
+def _r(kind: str, acc_itemsize: int) -> int:
+    """Outputs a thread: 8 (rows) / 16 (cols) of 4-byte or smaller accumulators, half that of 8-byte."""
+    big = acc_itemsize > 4
+    return (4 if big else 8) if kind == "rows" else (8 if big else 16)
+
+
+def plan(shape, axis: int, size: int, acc_dt, out_dt, op: str, force: bool = False):
+    """The Plan of a pass of `size` taps along `axis` of a C-contiguous array of `shape`, or None.
+    force=True plans the tile for any shape that fits in shared memory (tests, perf scripts)."""
+    return _plan(tuple(int(s) for s in shape), int(axis), int(size), numpy.dtype(acc_dt).itemsize,
+                 numpy.dtype(out_dt).itemsize, op == "correlate", bool(force))
+
+
+@functools.lru_cache(maxsize=256)
+def _plan(shape, axis, size, asz, osz, weighted, force):
+    n = shape[axis]
+    inner = 1
+    for s in shape[axis + 1:]:
+        inner *= s
+    outer = 1
+    for s in shape[:axis]:
+        outer *= s
+    total = n * inner * outer
+    if total == 0:
+        return None
+    wbytes = _r16(((size + 3) & ~3) * asz) if weighted else 0
+    if inner == 1:
+        r = _r("rows", asz)
+        tpl = _ROWS_MIN_TPL
+        while tpl < _ROWS_MAX_TPL and tpl * r < n:
+            tpl *= 2
+        seg, lpb = tpl * r, 256 // tpl
+        pitch = (seg + size + 4 + 3) & ~3
+        shared = wbytes + _r16(lpb * pitch * asz) + lpb * seg * osz
+        if shared > SHARED_MAX:
+            return None
+        segs = -(-n // seg)
+        blocks = -(-outer // lpb) * segs
+        return Plan("rows", r, n, 1, outer, tpl.bit_length() - 1, segs, pitch, 0, 0, blocks, shared)
+    r = _r("cols", asz)
+    shared = wbytes + (_COLS_BH * r + size + 4) * _COLS_BW * asz
+    if shared > SHARED_MAX:
+        return None
+    if not force and (inner < _COLS_MIN_INNER or n < _COLS_BH * r // 2):
+        return None
+    rblocks, cblocks = -(-n // (_COLS_BH * r)), -(-inner // _COLS_BW)
+    return Plan("cols", r, n, inner, outer, 0, 0, 0, rblocks, cblocks, outer * rblocks * cblocks, shared)
+
+
+def kernel_name(kind: str, in_dt, out_dt, acc_dt, op_code: int, idx64: bool, r: int) -> str:
+    return "cuarray_ndimage::filter1d_{}<{}, {}, {}, {}, {}, {}>".format(
+        kind, _dtypes.ctype(in_dt), _dtypes.ctype(out_dt), _dtypes.ctype(acc_dt), op_code,
+        "long long" if idx64 else "int", r)
+
+
+def source(filters_source: str) -> str:
+    """filter_tile.cu after filters.cu's source (boundary.cuh, to_out, combine)."""
+    return filters_source + _TEMPLATE.read_text()
