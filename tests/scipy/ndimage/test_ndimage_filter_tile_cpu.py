@@ -5,6 +5,8 @@ rows kernel's swizzled staging and coalesced read-back) against scipy.ndimage fo
 origin, op and awkward shape; the plans' choices and shared-memory budget; NVRTC compiles (sm_90)
 of every kernel the filters can ask for."""
 
+import re
+
 import numpy as np
 import pytest
 import scipy.ndimage as snd
@@ -13,6 +15,7 @@ from cuarray.cuda import compiler
 from cuarray.scipy.ndimage import _boundary
 from cuarray.scipy.ndimage import _filter_kernels as fk
 from cuarray.scipy.ndimage import _filter_tile as ft
+from fake_device import from_np, new_c  # tests/ is on sys.path
 
 MODES = ["reflect", "mirror", "nearest", "wrap", "constant", "grid-mirror", "grid-wrap", "grid-constant"]
 RNG = np.random.default_rng(7)
@@ -199,3 +202,35 @@ def test_tile_kernels_compile_for_sm90():
     names = kernel_names()
     cubin, mapping = compiler.compile_cubin(ft.source(fk.source()), arch="sm_90", name_expressions=names)
     assert cubin and set(mapping) == set(names)
+
+
+# -- the launch's packing against the kernels' parameter lists, on the fake device ----------------------
+def kernel_params(kind):
+    """The C types of filter1d_<kind>'s parameters, read from filter_tile.cu itself."""
+    src = ft._TEMPLATE.read_text()
+    m = re.search(r"filter1d_{}\((.*?)\)\s*\{{".format(kind), src, re.S)
+    return [p.strip().rsplit(" ", 1)[0].replace("__restrict__", "").strip() for p in m.group(1).split(",")]
+
+
+@pytest.mark.parametrize("shape,axis,kind", [((64, 300), 1, "rows"), ((80, 40), 0, "cols"), ((3, 70, 90), 1, "cols")])
+@pytest.mark.parametrize("dt,op", [("f4", "correlate"), ("f8", "uniform"), ("u1", "min"), ("i2", "correlate")])
+def test_tile_launch_packs_the_kernels_parameters(recorded_launches, monkeypatch, shape, axis, kind, dt, op):
+    monkeypatch.setattr(fk, "_tile_kernel", lambda name: name)
+    monkeypatch.setattr(fk, "from_host", from_np)
+    x = new_c(shape, dt)
+    fk.filter1d(x, np.dtype(dt), op, RNG.normal(size=5), 5, axis, 2, 0, 1.5, plan="tile")
+    _, cfg, kernel, *args = recorded_launches[-1]
+    a = fk.acc_dtype(np.dtype(dt), np.dtype(dt), op)
+    tp = ft.plan(shape, axis, 5, a, np.dtype(dt), op, force=True)
+    assert kernel == ft.kernel_name(kind, np.dtype(dt), np.dtype(dt), a, fk.OPS[op], False, tp.r)
+    assert cfg == ("cfg", tp.blocks, 256 if kind == "rows" else (32, 8), tp.shared)
+    want = {"int": np.int32, "I": np.int32, "A": a.type}
+    params = kernel_params(kind)
+    assert len(args) == len(params)
+    for p, v in zip(params, args):
+        if p.endswith("*"):
+            assert isinstance(v, int)
+        else:
+            assert type(v) is want[p], (p, type(v))
+    ptr = {p: v for p, v in zip(params, args)}
+    assert ptr["const T*"] == x.data.ptr
