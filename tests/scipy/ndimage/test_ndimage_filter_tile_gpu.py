@@ -83,7 +83,7 @@ DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
 @pytest.mark.parametrize("axis", [0, 1])
 def test_tile_every_dtype(dtype, axis):
     x = data((90, 77), dtype)
-    w = RNG.normal(size=7)
+    w = RNG.random(7) * 0.1  # sums inside every integer type: no out-of-range casts to compare
     if np.dtype(dtype).kind != "b":
         check(tile_pass(x, "correlate", w, 7, axis, 1, "reflect", 2.5), snd.correlate1d(x, w, axis, origin=1))
         check(tile_pass(x, "correlate", w, 7, axis, 0, "constant", 2.5, np.float32),
