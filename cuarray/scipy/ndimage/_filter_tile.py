@@ -26,8 +26,9 @@ SHARED_MAX = 48 * 1024  # without the opt-in attribute
 FUSE = True
 _ROWS_MIN_TPL, _ROWS_MAX_TPL = 8, 256
 _COLS_BW, _COLS_BH = 32, 8
-# Where "auto" leaves a strided pass to filter1d: fewer columns than this leave most of a
-# block's 32 lanes idle, and fewer rows than a block covers most of its warps.
+# Where "auto" leaves a pass to filter1d: a strided pass over fewer columns than this leaves most
+# of a block's 32 lanes idle, over fewer rows than half a block's (8 r / 2) most of its warps; a
+# pass along lines shorter than half the smallest piece (r * 8 / 2 outputs) stages mostly halo.
 _COLS_MIN_INNER = 16
 
 
@@ -82,6 +83,8 @@ def _plan(shape, axis, size, asz, osz, weighted, force):
     wbytes = _r16(((size + 3) & ~3) * asz) if weighted else 0
     if inner == 1:
         r = _r("rows", asz)
+        if not force and 2 * n < _ROWS_MIN_TPL * r:
+            return None
         tpl = _ROWS_MIN_TPL
         while tpl < _ROWS_MAX_TPL and tpl * r < n:
             tpl *= 2

@@ -165,6 +165,10 @@ def test_plans():
     assert ft.plan((100, 3), 0, 5, f4, f4, "correlate") is None
     assert ft.plan((20, 100), 0, 5, f4, f4, "correlate") is None
     assert ft.plan((100, 3), 0, 5, f4, f4, "correlate", force=True).kind == "cols"
+    assert ft.plan((1000, 31), 1, 5, f4, f4, "correlate") is None
+    assert ft.plan((1000, 32), 1, 5, f4, f4, "correlate").kind == "rows"
+    assert ft.plan((1000, 16), 1, 5, f8, f8, "correlate").kind == "rows"
+    assert ft.plan((1000, 3), 1, 5, f4, f4, "correlate", force=True).kind == "rows"
     # past 48 KiB of shared memory: filter1d whatever `force` says
     assert ft.plan((100, 100), 0, 400, f8, f8, "correlate", force=True) is None
     assert ft.plan((10, 100000), 1, 9000, f4, f4, "correlate", force=True) is None
