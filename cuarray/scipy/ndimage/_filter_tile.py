@@ -2,8 +2,10 @@
 `filter1d_rows` along the last axis, `filter1d_cols` along a strided one. `plan` says which kernel
 a pass takes and its launch shape, or None where filters.cu's one-output-a-thread `filter1d` runs
 it (a tile past 48 KiB of shared memory, or a shape the tile would mostly leave idle);
-`_filter_kernels.filter1d` asks it. Results are the same bits as `filter1d`'s (same sums, same
-order); docs/perf-notes.md, "Separable filters: a shared tile a pass".
+`_filter_kernels.filter1d` asks it. `fused_plan` does the same for `filter2d_fused`, two float32
+passes (the last two axes) in one kernel, which gaussian_filter and uniform_filter take while
+`FUSE` is on. Results are the same bits as `filter1d`'s (same sums, same order);
+docs/perf-notes.md, "Separable filters: a shared tile a pass".
 """
 
 from __future__ import annotations
