@@ -1,5 +1,6 @@
 """Separable ndimage filters (issue 31): the one-output-a-thread pass (filters.cu `filter1d`,
-plan "old") against the shared-memory tile passes (templates/filter_tile.cu, plan "tile") and,
+plan "old") against the shared-memory tile passes (templates/filter_tile.cu, plan "tile"; "tile
+r/2": half the outputs a thread, R = 8 along a strided axis and 4 along the last for float32) and,
 for float32, the last two passes fused in one kernel (filter2d_fused, "fused") in one process, on gaussian_filter sigma 1..4 (truncate 4: 9/17/25/33 taps) and uniform_filter size
 3..9 of a 4096^2 and a 256^3 float32 array, and float64 rows. Each row: microseconds (CUDA-event
 median of 20 after warm-up), GB/s counting one read and one write of the array per pass (as the
@@ -130,7 +131,7 @@ def main():
         ref = run(x, ps, "old").get()
         pred = predict_us(shape, x.dtype.itemsize, ps, copy_gbs, sms)
         rows = [("old", lambda: run(x, ps, "old"), None), ("tile", lambda: run(x, ps, "tile"), pred),
-                ("public", public(cnd, x, kind, param), None)]
+                ("tile r/2", lambda: run(x, ps, "tile-half-r"), None), ("public", public(cnd, x, kind, param), None)]
         if dtype == "float32":
             rows.insert(2, ("fused", lambda: run_fused(x, ps), predict_fused_us(shape, ps, copy_gbs, sms)))
         for plan, fn, p in rows:

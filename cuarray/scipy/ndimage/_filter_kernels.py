@@ -108,8 +108,9 @@ def filter1d(x: ndarray, out_dt, op: str, weights, size: int, axis: int, offset:
              plan: str = "auto") -> ndarray:
     """out[..., i, ...] = op over j < size of x[..., map(i + j - offset), ...] along `axis`.
     `weights` (host, float64) only for "correlate". plan: "auto" (the tile kernel where
-    _filter_tile plans one), "tile" (the tile wherever it fits; ValueError where it does not) or
-    "old" (one output a thread): the same results, a choice for tests and perf scripts."""
+    _filter_tile plans one), "tile" (the tile wherever it fits; ValueError where it does not),
+    "tile-half-r" (the same with half the outputs a thread) or "old" (one output a thread): the
+    same results, a choice for tests and perf scripts."""
     out = ndarray(x._shape, out_dt)
     total = out.size
     if total == 0:
@@ -120,8 +121,10 @@ def filter1d(x: ndarray, out_dt, op: str, weights, size: int, axis: int, offset:
     if op == "correlate":
         w = from_host(numpy.ascontiguousarray(weights, dtype=a))
         wp = w.data.ptr
-    tp = None if plan == "old" else _filter_tile.plan(x._shape, axis, size, a, out_dt, op, force=plan == "tile")
-    if tp is None and plan == "tile":
+    forced = plan in ("tile", "tile-half-r")
+    tp = None if plan == "old" else _filter_tile.plan(x._shape, axis, size, a, out_dt, op, force=forced,
+                                                      half_r=plan == "tile-half-r")
+    if tp is None and forced:
         raise ValueError("no shared-memory tile fits a pass of {} taps over {}".format(size, x._shape))
     if tp is not None:
         _tile_pass(x, out, tp, a, op, wp, size, offset, mode, cval)

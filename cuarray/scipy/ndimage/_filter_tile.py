@@ -63,15 +63,17 @@ def _r(kind: str, acc_itemsize: int) -> int:
     return (4 if big else 8) if kind == "rows" else (8 if big else 16)
 
 
-def plan(shape, axis: int, size: int, acc_dt, out_dt, op: str, force: bool = False):
+def plan(shape, axis: int, size: int, acc_dt, out_dt, op: str, force: bool = False, half_r: bool = False):
     """The Plan of a pass of `size` taps along `axis` of a C-contiguous array of `shape`, or None.
-    force=True plans the tile for any shape that fits in shared memory (tests, perf scripts)."""
+    force=True plans the tile for any shape that fits in shared memory (tests, perf scripts);
+    half_r=True makes half the outputs a thread (a variant scripts/perf/filter_tile_variants.py
+    times: shorter windows, more blocks, a larger share of halo)."""
     return _plan(tuple(int(s) for s in shape), int(axis), int(size), numpy.dtype(acc_dt).itemsize,
-                 numpy.dtype(out_dt).itemsize, op == "correlate", bool(force))
+                 numpy.dtype(out_dt).itemsize, op == "correlate", bool(force), bool(half_r))
 
 
 @functools.lru_cache(maxsize=256)
-def _plan(shape, axis, size, asz, osz, weighted, force):
+def _plan(shape, axis, size, asz, osz, weighted, force, half_r=False):
     n = shape[axis]
     inner = 1
     for s in shape[axis + 1:]:
@@ -84,7 +86,7 @@ def _plan(shape, axis, size, asz, osz, weighted, force):
         return None
     wbytes = _r16(((size + 3) & ~3) * asz) if weighted else 0
     if inner == 1:
-        r = _r("rows", asz)
+        r = _r("rows", asz) // (2 if half_r and asz <= 4 else 1)  # the swizzle needs r of 4 or 8
         if not force and 2 * n < _ROWS_MIN_TPL * r:
             return None
         tpl = _ROWS_MIN_TPL
@@ -98,7 +100,7 @@ def _plan(shape, axis, size, asz, osz, weighted, force):
         segs = -(-n // seg)
         blocks = -(-outer // lpb) * segs
         return Plan("rows", r, n, 1, outer, tpl.bit_length() - 1, segs, pitch, 0, 0, blocks, shared)
-    r = _r("cols", asz)
+    r = _r("cols", asz) // (2 if half_r else 1)
     shared = wbytes + (_COLS_BH * r + size + 4) * _COLS_BW * asz
     if shared > SHARED_MAX:
         return None

@@ -114,8 +114,8 @@ def emulate(x, tp, op, w, size, offset, mode, cval):
     return out.reshape(x.shape)
 
 
-def run_pass(x, op, w, size, axis, origin, mode, cval, force=True, acc="f4"):
-    tp = ft.plan(x.shape, axis % x.ndim, size, np.dtype(acc), np.dtype(acc), op, force=force)
+def run_pass(x, op, w, size, axis, origin, mode, cval, force=True, acc="f4", half_r=False):
+    tp = ft.plan(x.shape, axis % x.ndim, size, np.dtype(acc), np.dtype(acc), op, force=force, half_r=half_r)
     assert tp is not None
     assert tp.kind == ("rows" if axis % x.ndim == x.ndim - 1 else "cols")
     return emulate(x, tp, op, w, size, size // 2 + origin, _boundary.filter_mode(mode), cval)
@@ -140,14 +140,15 @@ def test_tile_model_matches_scipy(shape, axis, mode):
             np.testing.assert_allclose(got, fn(x, size, axis, mode=mode, cval=1.5, origin=o), rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize("half_r", [False, True])
 @pytest.mark.parametrize("acc", ["f4", "f8", "u1"])
-def test_tile_model_per_accumulator_width(acc):
+def test_tile_model_per_accumulator_width(acc, half_r):
     # R (outputs a thread) and the rows kernel's pieces depend on the accumulator's width
     x = RNG.normal(size=(3, 1000))
     w = RNG.normal(size=7)
     for axis in (0, 1):
         xx = x if axis == 1 else np.ascontiguousarray(x.T)
-        got = run_pass(xx, "correlate", w, 7, axis, 0, "wrap", 0.0, acc=acc)
+        got = run_pass(xx, "correlate", w, 7, axis, 0, "wrap", 0.0, acc=acc, half_r=half_r)
         np.testing.assert_allclose(got, snd.correlate1d(xx, w, axis, mode="wrap"), rtol=1e-12, atol=1e-12)
 
 
@@ -176,6 +177,9 @@ def test_plans():
         p = ft.plan(shape, axis, size, a, a, "correlate", force=True)
         assert p is not None and p.shared <= ft.SHARED_MAX
     assert ft.plan((0, 5), 1, 3, f4, f4, "correlate") is None
+    assert ft.plan((4096, 4096), 1, 33, f4, f4, "correlate", half_r=True).r == 4
+    assert ft.plan((4096, 4096), 0, 33, f4, f4, "correlate", half_r=True).r == 8
+    assert ft.plan((4096, 4096), 1, 33, f8, f8, "correlate", half_r=True).r == 4
 
 
 def kernel_names():
@@ -199,6 +203,9 @@ def kernel_names():
     for c in "fd":
         add(c, c, "correlate", True)
         add(c, c, "uniform", True)
+        a = np.dtype(c)  # the "tile-half-r" variants: half the outputs a thread
+        names.add(ft.kernel_name("rows", a, a, a, 0, False, 4))
+        names.add(ft.kernel_name("cols", a, a, a, 0, False, ft._r("cols", a.itemsize) // 2))
     return sorted(names)
 
 

@@ -104,9 +104,10 @@ def test_tile_equals_old_kernel_bit_for_bit(shape, axis, dtype):
     for op, size, origin, mode in [("correlate", 17, 0, "reflect"), ("correlate", 6, -3, "constant"),
                                    ("uniform", 9, 2, "wrap"), ("min", 5, 0, "nearest"), ("max", 8, 3, "mirror")]:
         w = RNG.normal(size=size) if op == "correlate" else None
-        new = tile_pass(x, op, w, size, axis, origin, mode, -0.5).get()
         old = tile_pass(x, op, w, size, axis, origin, mode, -0.5, plan="old").get()
-        np.testing.assert_array_equal(new, old, err_msg="{} {} {}".format(op, size, mode))
+        for plan in ("tile", "tile-half-r"):
+            new = tile_pass(x, op, w, size, axis, origin, mode, -0.5, plan=plan).get()
+            np.testing.assert_array_equal(new, old, err_msg="{} {} {} {}".format(plan, op, size, mode))
 
 
 def test_public_filters_take_the_tile_with_output_and_views():
