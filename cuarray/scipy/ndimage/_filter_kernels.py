@@ -1,5 +1,6 @@
-"""Compiling and launching templates/filters.cu: `filter1d` (one pass along one axis), `filternd`
-(any footprint) and `rank` (a selection over any footprint). Inputs are made C-contiguous here;
+"""Compiling and launching templates/filters.cu: `filter1d` (one pass along one axis; the shared-memory
+tile kernels of templates/filter_tile.cu where _filter_tile plans one), `filternd` (any footprint)
+and `rank` (a selection over any footprint). Inputs are made C-contiguous here;
 outputs are fresh C-contiguous arrays that the caller copies into a user's `output=` if needed.
 
 The template is compiled with boundary.cuh prepended (not through `compiler.add_include_dir`:
@@ -19,9 +20,10 @@ from ..._core.ndarray import ndarray
 from ..._core.transfer import from_host
 from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
+from . import _filter_tile
 
 __all__ = ["OPS", "acc_dtype", "source", "filter1d_name", "filternd_name", "rank_name", "rank_capacity",
-           "filter1d", "filternd", "rank", "tap_table", "footprint_pass"]
+           "filter1d", "filter2d", "filternd", "rank", "tap_table", "footprint_pass"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 OPS = {"correlate": 0, "uniform": 1, "min": 2, "max": 3}
@@ -93,29 +95,94 @@ def _scalar(dt, value):
         return numpy.array(value).astype(dt)[()]
 
 
-def filter1d(x: ndarray, out_dt, op: str, weights, size: int, axis: int, offset: int, mode: int, cval) -> ndarray:
+def _tile_kernel(name: str):
+    k = _kernels.get(name)
+    if k is None:
+        mod = _compiler.compile_module(_filter_tile.source(source()), name_expressions=(name,),
+                                       name="cuarray_ndimage_tile")
+        k = _kernels[name] = mod.get_function(name).kernel
+    return k
+
+
+def filter1d(x: ndarray, out_dt, op: str, weights, size: int, axis: int, offset: int, mode: int, cval,
+             plan: str = "auto") -> ndarray:
     """out[..., i, ...] = op over j < size of x[..., map(i + j - offset), ...] along `axis`.
-    `weights` (host, float64) only for "correlate"."""
+    `weights` (host, float64) only for "correlate". plan: "auto" (the tile kernel where
+    _filter_tile plans one), "tile" (the tile wherever it fits; ValueError where it does not),
+    "tile-half-r" (the same with half the outputs a thread) or "old" (one output a thread): the
+    same results, a choice for tests and perf scripts."""
     out = ndarray(x._shape, out_dt)
     total = out.size
     if total == 0:
         return out
     x = _contiguous(x)
+    a = acc_dtype(x._dtype, out_dt, op)
+    wp = 0
+    if op == "correlate":
+        w = from_host(numpy.ascontiguousarray(weights, dtype=a))
+        wp = w.data.ptr
+    forced = plan in ("tile", "tile-half-r")
+    tp = None if plan == "old" else _filter_tile.plan(x._shape, axis, size, a, out_dt, op, force=forced,
+                                                      half_r=plan == "tile-half-r")
+    if tp is None and forced:
+        raise ValueError("no shared-memory tile fits a pass of {} taps over {}".format(size, x._shape))
+    if tp is not None:
+        _tile_pass(x, out, tp, a, op, wp, size, offset, mode, cval)
+        return out
     n = x._shape[axis]
     inner = 1
     for s in x._shape[axis + 1:]:
         inner *= s
     idx64 = total >= 2**31 - 1
     it = _I8 if idx64 else _I4
-    a = acc_dtype(x._dtype, out_dt, op)
-    wp = 0
-    if op == "correlate":
-        w = from_host(numpy.ascontiguousarray(weights, dtype=a))
-        wp = w.data.ptr
     k = _kernel(filter1d_name(x._dtype, out_dt, op, idx64))
     _launch.launch(k, _launch.grid_one_pass(total, _BLOCK), _BLOCK,
                    (x.data.ptr, out.data.ptr, wp, numpy.int32(size), it.type(n), it.type(inner),
                     it.type(total), it.type(offset), numpy.int32(mode), _scalar(a, cval)))
+    return out
+
+
+def _tile_pass(x, out, tp, a, op, wp, size, offset, mode, cval) -> None:
+    idx64 = out.size >= 2**30  # reflect's period 2n and the tile's positions stay in range
+    it = _I8 if idx64 else _I4
+    k = _tile_kernel(_filter_tile.kernel_name(tp.kind, x._dtype, out._dtype, a, OPS[op], idx64, tp.r))
+    if tp.kind == "rows":
+        args = (x.data.ptr, out.data.ptr, wp, numpy.int32(size), it.type(tp.n), it.type(tp.outer),
+                numpy.int32(tp.ltpl), it.type(tp.segs), numpy.int32(tp.pitch), it.type(offset), numpy.int32(mode),
+                _scalar(a, cval))
+        _launch.launch(k, tp.blocks, _BLOCK, args, shared_mem=tp.shared)
+    else:
+        args = (x.data.ptr, out.data.ptr, wp, numpy.int32(size), it.type(tp.n), it.type(tp.inner),
+                it.type(tp.rblocks), it.type(tp.cblocks), it.type(offset), numpy.int32(mode), _scalar(a, cval))
+        _launch.launch(k, tp.blocks, (32, 8), args, shared_mem=tp.shared)
+
+
+def filter2d(x: ndarray, op: str, first, second, cval) -> ndarray:
+    """Two passes of a separable float32 filter in one kernel (templates/filter_tile.cu
+    filter2d_fused): `first` = (weights, size, offset, mode) along the second-to-last axis, then
+    `second` along the last, as two filter1d calls in that order would make them (same bits).
+    ValueError where _filter_tile.fused_plan has no plan."""
+    out = ndarray(x._shape, _F4)
+    if out.size == 0:
+        return out
+    (w0, s0, off0, m0), (w1, s1, off1, m1) = first, second
+    fp = _filter_tile.fused_plan(x._shape, s0, s1, op) if x._dtype == _F4 else None
+    if fp is None:
+        raise ValueError("no fused tile fits passes of {} and {} taps over {} {}".format(s0, s1, x._shape, x._dtype))
+    x = _contiguous(x)
+    wa = wb = 0
+    if op == "correlate":
+        wd0 = from_host(numpy.ascontiguousarray(w0, dtype=_F4))
+        wd1 = from_host(numpy.ascontiguousarray(w1, dtype=_F4))
+        wa, wb = wd0.data.ptr, wd1.data.ptr
+    idx64 = out.size >= 2**30
+    it = _I8 if idx64 else _I4
+    k = _tile_kernel(_filter_tile.fused_name(OPS[op], idx64))
+    c = _scalar(_F4, cval)
+    _launch.launch(k, fp.blocks, (32, 8),
+                   (x.data.ptr, out.data.ptr, wa, wb, numpy.int32(s0), numpy.int32(s1), it.type(fp.n0), it.type(fp.n1),
+                    it.type(fp.rblocks), it.type(fp.cblocks), numpy.int32(fp.pitch), it.type(off0), it.type(off1),
+                    numpy.int32(m0), numpy.int32(m1), c, c), shared_mem=fp.shared)
     return out
 
 

@@ -1,0 +1,159 @@
+"""One separable-filter pass with the input staged in shared memory (templates/filter_tile.cu):
+`filter1d_rows` along the last axis, `filter1d_cols` along a strided one. `plan` says which kernel
+a pass takes and its launch shape, or None where filters.cu's one-output-a-thread `filter1d` runs
+it (a tile past 48 KiB of shared memory, or a shape the tile would mostly leave idle);
+`_filter_kernels.filter1d` asks it. `fused_plan` does the same for `filter2d_fused`, two float32
+passes (the last two axes) in one kernel, which gaussian_filter and uniform_filter take while
+`FUSE` is on. Results are the same bits as `filter1d`'s (same sums, same order);
+docs/perf-notes.md, "Separable filters: a shared tile a pass".
+"""
+
+from __future__ import annotations
+
+import functools
+import pathlib
+from typing import NamedTuple
+
+import numpy
+
+from ..._core import dtypes as _dtypes
+
+__all__ = ["Plan", "plan", "kernel_name", "FusedPlan", "fused_plan", "fused_name", "source", "SHARED_MAX"]
+
+_TEMPLATE = pathlib.Path(__file__).parent / "templates" / "filter_tile.cu"
+SHARED_MAX = 48 * 1024  # without the opt-in attribute
+# gaussian_filter / uniform_filter run their last two passes as one kernel (filter2d_fused) where
+# fused_plan has a plan: predicted 1.3-1.8x the two tile passes on 4096^2 float32, not yet
+# measured; scripts/perf/filter_tile_variants.py times both ("fused" and "tile" rows).
+FUSE = True
+_ROWS_MIN_TPL, _ROWS_MAX_TPL = 8, 256
+_COLS_BW, _COLS_BH = 32, 8
+# Where "auto" leaves a pass to filter1d: a strided pass over fewer columns than this leaves most
+# of a block's 32 lanes idle, over fewer rows than half a block's (8 r / 2) most of its warps; a
+# pass along lines shorter than half the smallest piece (r * 8 / 2 outputs) stages mostly halo.
+_COLS_MIN_INNER = 16
+
+
+class Plan(NamedTuple):
+    """kind "rows": `lines` lines of n, pieces of tpl = 2**ltpl threads making seg = r * tpl
+    outputs each, 256 // tpl pieces a block, `segs` blocks a line; tile rows of `pitch` values.
+    kind "cols": (outer, n, inner), blocks of 32 x 8 threads making r rows each: `rblocks` x
+    `cblocks` blocks a plane. `blocks`: the grid; `shared`: dynamic shared memory in bytes."""
+    kind: str
+    r: int
+    n: int
+    inner: int
+    outer: int
+    ltpl: int
+    segs: int
+    pitch: int
+    rblocks: int
+    cblocks: int
+    blocks: int
+    shared: int
+
+
+def _r16(b: int) -> int:
+    return (b + 15) & ~15
+
+
+def _r(kind: str, acc_itemsize: int) -> int:
+    """Outputs a thread: 8 (rows) / 16 (cols) of 4-byte or smaller accumulators, half that of 8-byte."""
+    big = acc_itemsize > 4
+    return (4 if big else 8) if kind == "rows" else (8 if big else 16)
+
+
+def plan(shape, axis: int, size: int, acc_dt, out_dt, op: str, force: bool = False, half_r: bool = False):
+    """The Plan of a pass of `size` taps along `axis` of a C-contiguous array of `shape`, or None.
+    force=True plans the tile for any shape that fits in shared memory (tests, perf scripts);
+    half_r=True makes half the outputs a thread (a variant scripts/perf/filter_tile_variants.py
+    times: shorter windows, more blocks, a larger share of halo)."""
+    return _plan(tuple(int(s) for s in shape), int(axis), int(size), numpy.dtype(acc_dt).itemsize,
+                 numpy.dtype(out_dt).itemsize, op == "correlate", bool(force), bool(half_r))
+
+
+@functools.lru_cache(maxsize=256)
+def _plan(shape, axis, size, asz, osz, weighted, force, half_r=False):
+    n = shape[axis]
+    inner = 1
+    for s in shape[axis + 1:]:
+        inner *= s
+    outer = 1
+    for s in shape[:axis]:
+        outer *= s
+    total = n * inner * outer
+    if total == 0:
+        return None
+    wbytes = _r16(((size + 3) & ~3) * asz) if weighted else 0
+    if inner == 1:
+        r = _r("rows", asz) // (2 if half_r and asz <= 4 else 1)  # the swizzle needs r of 4 or 8
+        if not force and 2 * n < _ROWS_MIN_TPL * r:
+            return None
+        tpl = _ROWS_MIN_TPL
+        while tpl < _ROWS_MAX_TPL and tpl * r < n:
+            tpl *= 2
+        seg, lpb = tpl * r, 256 // tpl
+        pitch = (seg + size + 4 + 3) & ~3
+        shared = wbytes + _r16(lpb * pitch * asz) + lpb * seg * osz
+        if shared > SHARED_MAX:
+            return None
+        segs = -(-n // seg)
+        blocks = -(-outer // lpb) * segs
+        return Plan("rows", r, n, 1, outer, tpl.bit_length() - 1, segs, pitch, 0, 0, blocks, shared)
+    r = _r("cols", asz) // (2 if half_r else 1)
+    shared = wbytes + (_COLS_BH * r + size + 4) * _COLS_BW * asz
+    if shared > SHARED_MAX:
+        return None
+    if not force and (inner < _COLS_MIN_INNER or n < _COLS_BH * r // 2):
+        return None
+    rblocks, cblocks = -(-n // (_COLS_BH * r)), -(-inner // _COLS_BW)
+    return Plan("cols", r, n, inner, outer, 0, 0, 0, rblocks, cblocks, outer * rblocks * cblocks, shared)
+
+
+class FusedPlan(NamedTuple):
+    """filter2d_fused over (outer, n0, n1): 64 x 64 outputs a block, `rblocks` x `cblocks` blocks
+    a plane; the input tile is (64 + s0 + 4) x pitch floats."""
+    n0: int
+    n1: int
+    outer: int
+    pitch: int
+    rblocks: int
+    cblocks: int
+    blocks: int
+    shared: int
+
+
+def fused_plan(shape, s0: int, s1: int, op: str):
+    """The FusedPlan of two passes (s0 taps along the second-to-last axis, then s1 along the last)
+    of a float32 array of `shape` (ndim >= 2), or None where the tile would pass 48 KiB (s0 = s1
+    = 37 is the largest square pair that fits) or the second pass's halo its 128 columns."""
+    if len(shape) < 2 or op not in ("correlate", "uniform"):
+        return None
+    n0, n1 = int(shape[-2]), int(shape[-1])
+    outer = 1
+    for s in shape[:-2]:
+        outer *= int(s)
+    if n0 * n1 * outer == 0:
+        return None
+    pitch = (64 + s1 + 4 + 3) & ~3
+    wbytes = (_r16(((s0 + 3) & ~3) * 4) + _r16(((s1 + 3) & ~3) * 4)) if op == "correlate" else 0
+    shared = wbytes + (64 + s0 + 4) * pitch * 4
+    if pitch > 128 or shared > SHARED_MAX:
+        return None
+    rblocks, cblocks = -(-n0 // 64), -(-n1 // 64)
+    return FusedPlan(n0, n1, outer, pitch, rblocks, cblocks, outer * rblocks * cblocks, shared)
+
+
+def fused_name(op_code: int, idx64: bool) -> str:
+    return "cuarray_ndimage::filter2d_fused<{}, {}>".format(op_code, "long long" if idx64 else "int")
+
+
+def kernel_name(kind: str, in_dt, out_dt, acc_dt, op_code: int, idx64: bool, r: int) -> str:
+    return "cuarray_ndimage::filter1d_{}<{}, {}, {}, {}, {}, {}>".format(
+        kind, _dtypes.ctype(in_dt), _dtypes.ctype(out_dt), _dtypes.ctype(acc_dt), op_code,
+        "long long" if idx64 else "int", r)
+
+
+def source(filters_source: str) -> str:
+    """filter_tile.cu after filters.cu's source (boundary.cuh, to_out, combine)."""
+    return filters_source + _TEMPLATE.read_text()

@@ -1,0 +1,352 @@
+"""The shared-memory tile passes of the separable filters (templates/filter_tile.cu) without a
+device: a NumPy model of both kernels driven by _filter_tile's Plan (each block's tile filled
+through map_index, each thread's register window read at the kernel's very tile indices, the
+rows kernel's swizzled staging and coalesced read-back) against scipy.ndimage for every mode,
+origin, op and awkward shape; the plans' choices and shared-memory budget; NVRTC compiles (sm_90)
+of every kernel the filters can ask for."""
+
+import re
+
+import numpy as np
+import pytest
+import scipy.ndimage as snd
+
+from cuarray.cuda import compiler
+from cuarray.scipy.ndimage import _boundary
+from cuarray.scipy.ndimage import _filter_kernels as fk
+from cuarray.scipy.ndimage import _filter_tile as ft
+from fake_device import from_np, new_c  # tests/ is on sys.path
+
+MODES = ["reflect", "mirror", "nearest", "wrap", "constant", "grid-mirror", "grid-wrap", "grid-constant"]
+RNG = np.random.default_rng(7)
+
+
+def window(get, r, size, w, op):
+    """tile_window of filter_tile.cu: acc[k] for k < r from get(i) = the window's i-th value (arrays
+    over threads); also the largest index read (the kernel reads up to 4 past the last tap)."""
+    win = [get(i) for i in range(r + 4)]
+    top = r + 3
+    minmax = op in ("min", "max")
+    acc = [win[k].copy() if minmax else np.zeros_like(win[k]) for k in range(r)]
+
+    def add(a, v, wj):
+        if op == "correlate":
+            return a + wj * v
+        if op == "uniform":
+            return a + v
+        if op == "min":
+            return np.where(v < a, v, a)
+        return np.where(v > a, v, a)
+
+    j = 0
+    while j + 4 <= size:
+        for jj in range(4):
+            for k in range(r):
+                acc[k] = add(acc[k], win[k + jj], w[j + jj] if op == "correlate" else 0.0)
+        win[:r] = win[4:r + 4]
+        win[r:] = [get(j + 4 + r + i) for i in range(4)]
+        top = max(top, j + 4 + r + 3)
+        j += 4
+    for jj in range(size - j):
+        for k in range(r):
+            acc[k] = add(acc[k], win[k + jj], w[j + jj] if op == "correlate" else 0.0)
+    if op == "uniform":
+        acc = [a / size for a in acc]
+    return acc, top
+
+
+def swizzle(t, k, r):
+    return t * r + ((k + (t >> 2)) & (r - 1))
+
+
+def emulate(x, tp, op, w, size, offset, mode, cval):
+    """The tile pass of plan `tp` over x (float64 values, C order), as the kernel runs it."""
+    x = np.asarray(x, np.float64)
+    out = np.full(x.size, np.nan)
+    flat = x.ravel()
+    n, r = tp.n, tp.r
+    if tp.kind == "rows":
+        tpl, lpb = 1 << tp.ltpl, 256 >> tp.ltpl
+        seg = r * tpl
+        assert tp.pitch >= seg + size + 4 and tp.pitch % 4 == 0
+        for b in range(tp.blocks):
+            g, s = divmod(b, tp.segs)
+            seg0 = s * seg
+            staged = np.full(lpb * seg, np.nan)
+            for ly in range(lpb):
+                line = g * lpb + ly
+                if line >= tp.outer:
+                    continue
+                m = _boundary.map_index(seg0 - offset + np.arange(tp.pitch), n, mode)
+                row = np.where(m < 0, cval, flat[line * n + np.clip(m, 0, None)])
+                tx = np.arange(tpl)
+                live = seg0 + tx * r < n
+                acc, top = window(lambda i: row[tx[live] * r + i], r, size, w, op)
+                assert top + (tpl - 1) * r < tp.pitch  # the window stays in its tile row
+                for k in range(r):
+                    staged[ly * seg + swizzle(tx[live], k, r)] = acc[k]
+            lr = r.bit_length() - 1
+            i = np.arange(lpb * seg)
+            y, p = i >> (tp.ltpl + lr), i & (seg - 1)
+            slot = y * seg + swizzle(p >> lr, p & (r - 1), r)
+            assert len(set(slot.tolist())) == len(slot)  # the swizzle is a permutation of each row
+            ln, c = g * lpb + y, seg0 + p
+            ok = (ln < tp.outer) & (c < n)
+            out[(ln * n + c)[ok]] = staged[slot[ok]]
+        return out.reshape(x.shape)
+    inner = tp.inner
+    tr = 8 * r + size + 4
+    for b in range(tp.blocks):
+        q, cb = divmod(b, tp.cblocks)
+        o, rb = divmod(q, tp.rblocks)
+        r0, c0 = rb * 8 * r, cb * 32
+        cols = c0 + np.arange(32)
+        m = _boundary.map_index(r0 - offset + np.arange(tr), n, mode)
+        src = o * n * inner + np.clip(m, 0, None)[:, None] * inner + np.minimum(cols, inner - 1)[None, :]
+        tile = np.where(cols[None, :] < inner, np.where(m[:, None] < 0, cval, flat[src]), 0.0)
+        for ty in range(8):
+            acc, top = window(lambda i: tile[ty * r + i], r, size, w, op)
+            assert ty * r + top < tr
+            for k in range(r):
+                row = r0 + ty * r + k
+                ok = (cols < inner) & (row < n)
+                out[o * n * inner + row * inner + cols[ok]] = acc[k][ok]
+    return out.reshape(x.shape)
+
+
+def run_pass(x, op, w, size, axis, origin, mode, cval, force=True, acc="f4", half_r=False):
+    tp = ft.plan(x.shape, axis % x.ndim, size, np.dtype(acc), np.dtype(acc), op, force=force, half_r=half_r)
+    assert tp is not None
+    assert tp.kind == ("rows" if axis % x.ndim == x.ndim - 1 else "cols")
+    return emulate(x, tp, op, w, size, size // 2 + origin, _boundary.filter_mode(mode), cval)
+
+
+SCIPY = {"uniform": snd.uniform_filter1d, "min": snd.minimum_filter1d, "max": snd.maximum_filter1d}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("shape,axis", [((3, 37), 1), ((5,), 0), ((2, 300), -1), ((40, 5), 0), ((3, 70, 33), 1),
+                                        ((150, 2), 0)])
+def test_tile_model_matches_scipy(shape, axis, mode):
+    x = RNG.normal(size=shape)
+    for size, origin in [(1, 0), (4, -2), (9, 1), (33, 0)]:
+        w = RNG.normal(size=size)
+        got = run_pass(x, "correlate", w, size, axis, origin, mode, 1.5)
+        np.testing.assert_allclose(got, snd.correlate1d(x, w, axis, mode=mode, cval=1.5, origin=origin),
+                                   rtol=1e-12, atol=1e-12)
+        for op, fn in SCIPY.items():
+            o = min(origin, (size - 1) // 2)
+            got = run_pass(x, op, None, size, axis, o, mode, 1.5)
+            np.testing.assert_allclose(got, fn(x, size, axis, mode=mode, cval=1.5, origin=o), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("half_r", [False, True])
+@pytest.mark.parametrize("acc", ["f4", "f8", "u1"])
+def test_tile_model_per_accumulator_width(acc, half_r):
+    # R (outputs a thread) and the rows kernel's pieces depend on the accumulator's width
+    x = RNG.normal(size=(3, 1000))
+    w = RNG.normal(size=7)
+    for axis in (0, 1):
+        xx = x if axis == 1 else np.ascontiguousarray(x.T)
+        got = run_pass(xx, "correlate", w, 7, axis, 0, "wrap", 0.0, acc=acc, half_r=half_r)
+        np.testing.assert_allclose(got, snd.correlate1d(xx, w, axis, mode="wrap"), rtol=1e-12, atol=1e-12)
+
+
+def test_plans():
+    f4, f8 = np.dtype("f4"), np.dtype("f8")
+    p = ft.plan((4096, 4096), 1, 33, f4, f4, "correlate")
+    assert p.kind == "rows" and p.r == 8 and p.ltpl == 8 and p.segs == 2 and p.blocks == 8192
+    p = ft.plan((4096, 4096), 0, 33, f4, f4, "correlate")
+    assert p.kind == "cols" and p.r == 16 and p.blocks == 32 * 128 and p.shared <= ft.SHARED_MAX
+    p = ft.plan((256, 256, 256), 2, 33, f4, f4, "correlate")  # short lines: 8 lines a block
+    assert p.kind == "rows" and p.ltpl == 5 and p.blocks == 65536 // 8
+    p = ft.plan((256, 256, 256), 1, 33, f8, f8, "correlate")
+    assert p.kind == "cols" and p.r == 8 and p.outer == 256 and p.inner == 256
+    # auto leaves narrow or short strided passes to filter1d; force plans them
+    assert ft.plan((100, 3), 0, 5, f4, f4, "correlate") is None
+    assert ft.plan((20, 100), 0, 5, f4, f4, "correlate") is None
+    assert ft.plan((100, 3), 0, 5, f4, f4, "correlate", force=True).kind == "cols"
+    assert ft.plan((1000, 31), 1, 5, f4, f4, "correlate") is None
+    assert ft.plan((1000, 32), 1, 5, f4, f4, "correlate").kind == "rows"
+    assert ft.plan((1000, 16), 1, 5, f8, f8, "correlate").kind == "rows"
+    assert ft.plan((1000, 3), 1, 5, f4, f4, "correlate", force=True).kind == "rows"
+    # past 48 KiB of shared memory: filter1d whatever `force` says
+    assert ft.plan((100, 100), 0, 400, f8, f8, "correlate", force=True) is None
+    assert ft.plan((10, 100000), 1, 9000, f4, f4, "correlate", force=True) is None
+    for shape, axis, size, a in [((7, 9), 1, 3, f4), ((9, 7), 0, 65, f8), ((1, 50000), 1, 2001, f4)]:
+        p = ft.plan(shape, axis, size, a, a, "correlate", force=True)
+        assert p is not None and p.shared <= ft.SHARED_MAX
+    assert ft.plan((0, 5), 1, 3, f4, f4, "correlate") is None
+    assert ft.plan((4096, 4096), 1, 33, f4, f4, "correlate", half_r=True).r == 4
+    assert ft.plan((4096, 4096), 0, 33, f4, f4, "correlate", half_r=True).r == 8
+    assert ft.plan((4096, 4096), 1, 33, f8, f8, "correlate", half_r=True).r == 4
+
+
+def kernel_names():
+    """Every dtype through correlate (its own output) and min, both kinds; uniform, max and mixed
+    output dtypes on a few; 64-bit indices on float32 and float64."""
+    names = set()
+
+    def add(t, o, op, idx64=False):
+        t, o = np.dtype(t), np.dtype(o)
+        a = fk.acc_dtype(t, o, op)
+        for kind in ("rows", "cols"):
+            names.add(ft.kernel_name(kind, t, o, a, fk.OPS[op], idx64, ft._r(kind, a.itemsize)))
+
+    for c in "?bBhHiIlLQfd":
+        add(c, c, "correlate")
+        add(c, c, "min")
+    for t, o, op in [("f4", "f4", "uniform"), ("f8", "f8", "uniform"), ("i2", "i2", "uniform"), ("u1", "u1", "max"),
+                     ("?", "?", "max"), ("f8", "f8", "max"), ("f4", "f8", "correlate"), ("f8", "f4", "correlate"),
+                     ("u1", "f4", "correlate"), ("i4", "f8", "uniform")]:
+        add(t, o, op)
+    for c in "fd":
+        add(c, c, "correlate", True)
+        add(c, c, "uniform", True)
+        a = np.dtype(c)  # the "tile-half-r" variants: half the outputs a thread
+        names.add(ft.kernel_name("rows", a, a, a, 0, False, 4))
+        names.add(ft.kernel_name("cols", a, a, a, 0, False, ft._r("cols", a.itemsize) // 2))
+    return sorted(names)
+
+
+def test_tile_kernels_compile_for_sm90():
+    names = kernel_names()
+    cubin, mapping = compiler.compile_cubin(ft.source(fk.source()), arch="sm_90", name_expressions=names)
+    assert cubin and set(mapping) == set(names)
+
+
+# -- the launch's packing against the kernels' parameter lists, on the fake device ----------------------
+def kernel_params(kind):
+    """The C types of filter1d_<kind>'s parameters, read from filter_tile.cu itself."""
+    return kernel_params_of("filter1d_" + kind)
+
+
+def kernel_params_of(name):
+    src = ft._TEMPLATE.read_text()
+    m = re.search(r"\n{}\((.*?)\)\s*\{{".format(name), src, re.S)
+    return [p.strip().rsplit(" ", 1)[0].replace("__restrict__", "").strip() for p in m.group(1).split(",")]
+
+
+@pytest.mark.parametrize("shape,axis,kind", [((64, 300), 1, "rows"), ((80, 40), 0, "cols"), ((3, 70, 90), 1, "cols")])
+@pytest.mark.parametrize("dt,op", [("f4", "correlate"), ("f8", "uniform"), ("u1", "min"), ("i2", "correlate")])
+def test_tile_launch_packs_the_kernels_parameters(recorded_launches, monkeypatch, shape, axis, kind, dt, op):
+    monkeypatch.setattr(fk, "_tile_kernel", lambda name: name)
+    monkeypatch.setattr(fk, "from_host", from_np)
+    x = new_c(shape, dt)
+    fk.filter1d(x, np.dtype(dt), op, RNG.normal(size=5), 5, axis, 2, 0, 1.5, plan="tile")
+    _, cfg, kernel, *args = recorded_launches[-1]
+    a = fk.acc_dtype(np.dtype(dt), np.dtype(dt), op)
+    tp = ft.plan(shape, axis, 5, a, np.dtype(dt), op, force=True)
+    assert kernel == ft.kernel_name(kind, np.dtype(dt), np.dtype(dt), a, fk.OPS[op], False, tp.r)
+    assert cfg == ("cfg", tp.blocks, 256 if kind == "rows" else (32, 8), tp.shared)
+    want = {"int": np.int32, "I": np.int32, "A": a.type}
+    params = kernel_params(kind)
+    assert len(args) == len(params)
+    for p, v in zip(params, args):
+        if p.endswith("*"):
+            assert isinstance(v, int)
+        else:
+            assert type(v) is want[p], (p, type(v))
+    ptr = {p: v for p, v in zip(params, args)}
+    assert ptr["const T*"] == x.data.ptr
+
+
+# -- the fused pair of passes (filter2d_fused) ------------------------------------------------------------
+def emulate_fused(x, fp, op, first, second, cval):
+    """filter2d_fused as the kernel runs it: X filled through map_index (cval1 for rows outside,
+    0 where the column is outside), pass 1 per column group with the window at the kernel's rows,
+    cval2 on outside columns, pass 2 per row piece, the swizzled staging and its read-back."""
+    (w0, s0, off0, m0), (w1, s1, off1, m1) = first, second
+    xs = np.asarray(x, np.float64).reshape(fp.outer, fp.n0, fp.n1)
+    out = np.full(xs.shape, np.nan)
+    xr, pitch = 64 + s0 + 4, fp.pitch
+    assert pitch % 4 == 0 and pitch <= 128 and pitch >= 64 + s1 + 4
+    for b in range(fp.blocks):
+        q, cb = divmod(b, fp.cblocks)
+        o, rb = divmod(q, fp.rblocks)
+        r0, c0 = rb * 64, cb * 64
+        mr = _boundary.map_index(r0 - off0 + np.arange(xr), fp.n0, m0)
+        mc = _boundary.map_index(c0 - off1 + np.arange(pitch), fp.n1, m1)
+        vals = xs[o][np.clip(mr, 0, None)][:, np.clip(mc, 0, None)]
+        X = np.where(mc[None, :] < 0, 0.0, np.where(mr[:, None] < 0, cval, vals))
+        inter = np.full((64, pitch), np.nan)
+        cols = np.arange(pitch)
+        for ty in range(8):
+            acc, top = window(lambda i: X[ty * 8 + i], 8, s0, w0, op)
+            assert ty * 8 + top < xr
+            for k in range(8):
+                inter[ty * 8 + k] = np.where(mc < 0, cval, acc[k])
+        assert not np.isnan(inter[:, cols]).any()
+        staged = np.full(64 * 64, np.nan)
+        tid = np.arange(256)
+        t, yr = tid & 7, tid >> 3
+        for h in range(2):
+            y = h * 32 + yr
+            acc, top = window(lambda i: inter[y, t * 8 + i], 8, s1, w1, op)
+            assert (t * 8 + top < pitch).all()
+            for k in range(8):
+                staged[y * 64 + t * 8 + ((k + (t >> 2) + 2 * y) & 7)] = acc[k]
+        i = np.arange(64 * 64)
+        y, p = i >> 6, i & 63
+        tt, k = p >> 3, p & 7
+        slot = y * 64 + tt * 8 + ((k + (tt >> 2) + 2 * y) & 7)
+        assert len(set(slot.tolist())) == len(slot)
+        r, c = r0 + y, c0 + p
+        ok = (r < fp.n0) & (c < fp.n1)
+        out[o, r[ok], c[ok]] = staged[slot[ok]]
+    return out.reshape(np.shape(x))
+
+
+@pytest.mark.parametrize("modes", [("reflect", "reflect"), ("constant", "wrap"), ("nearest", "constant"),
+                                   ("mirror", "grid-wrap"), ("constant", "constant"), ("wrap", "mirror")])
+@pytest.mark.parametrize("shape", [(70, 130), (5, 3), (2, 65, 64), (1, 200)])
+def test_fused_model_matches_scipy(shape, modes):
+    x = RNG.normal(size=shape)
+    for s0, s1, o0, o1 in [(33, 33, 0, 0), (9, 4, 1, -2), (1, 37, 0, 3), (37, 1, -5, 0)]:
+        fp = ft.fused_plan(shape, s0, s1, "correlate")
+        assert fp is not None
+        w0, w1 = RNG.normal(size=s0), RNG.normal(size=s1)
+        c0, c1 = (_boundary.filter_mode(m) for m in modes)
+        got = emulate_fused(x, fp, "correlate", (w0, s0, s0 // 2 + o0, c0), (w1, s1, s1 // 2 + o1, c1), -1.5)
+        ref = snd.correlate1d(x, w0, -2, mode=modes[0], cval=-1.5, origin=o0)
+        ref = snd.correlate1d(ref, w1, -1, mode=modes[1], cval=-1.5, origin=o1)
+        np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-12)
+        u0, u1 = min(o0, (s0 - 1) // 2), min(o1, (s1 - 1) // 2)
+        got = emulate_fused(x, fp, "uniform", (None, s0, s0 // 2 + u0, c0), (None, s1, s1 // 2 + u1, c1), 2.0)
+        ref = snd.uniform_filter1d(x, s0, -2, mode=modes[0], cval=2.0, origin=u0)
+        ref = snd.uniform_filter1d(ref, s1, -1, mode=modes[1], cval=2.0, origin=u1)
+        np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-12)
+
+
+def test_fused_plans():
+    p = ft.fused_plan((4096, 4096), 33, 33, "correlate")
+    assert p.blocks == 64 * 64 and p.pitch == 104 and p.shared <= ft.SHARED_MAX
+    assert ft.fused_plan((256, 256, 256), 33, 33, "correlate").blocks == 256 * 16
+    assert ft.fused_plan((100, 100), 37, 37, "correlate") is not None
+    assert ft.fused_plan((100, 100), 41, 41, "correlate") is None
+    assert ft.fused_plan((100, 100), 3, 61, "uniform") is None  # the second halo past 128 columns
+    assert ft.fused_plan((100,), 3, 3, "correlate") is None
+    assert ft.fused_plan((100, 100), 3, 3, "min") is None
+
+
+def test_fused_kernels_compile_for_sm90():
+    names = [ft.fused_name(fk.OPS[op], i) for op in ("correlate", "uniform") for i in (False, True)]
+    cubin, mapping = compiler.compile_cubin(ft.source(fk.source()), arch="sm_90", name_expressions=names)
+    assert cubin and set(mapping) == set(names)
+
+
+@pytest.mark.parametrize("op", ["correlate", "uniform"])
+def test_fused_launch_packs_the_kernels_parameters(recorded_launches, monkeypatch, op):
+    monkeypatch.setattr(fk, "_tile_kernel", lambda name: name)
+    monkeypatch.setattr(fk, "from_host", from_np)
+    x = new_c((3, 100, 90), "f4")
+    fk.filter2d(x, op, (RNG.normal(size=5), 5, 2, 0), (RNG.normal(size=7), 7, 3, 4), 1.5)
+    _, cfg, kernel, *args = recorded_launches[-1]
+    fp = ft.fused_plan(x.shape, 5, 7, op)
+    assert kernel == ft.fused_name(fk.OPS[op], False)
+    assert cfg == ("cfg", fp.blocks, (32, 8), fp.shared)
+    params = kernel_params_of("filter2d_fused")
+    want = {"int": np.int32, "I": np.int32, "float": np.float32}
+    assert len(args) == len(params)
+    for p, v in zip(params, args):
+        assert isinstance(v, int) if p.endswith("*") else type(v) is want[p], (p, v)

@@ -1,0 +1,183 @@
+"""The shared-memory tile passes of the separable filters (templates/filter_tile.cu) on the device:
+forced onto every pass (`_filter_kernels.filter1d(plan="tile")`) against scipy.ndimage on fresh
+random data (every mode, origins, every dtype the filters take, sizes up to past a tile row,
+lines shorter and longer than a block's piece, 1-D/2-D/3-D), bit-equal to the one-output-a-
+thread kernel (plan="old"), and the public filters (which pick the tile by themselves on these
+shapes) with output= arrays and non-contiguous inputs."""
+
+import numpy as np
+import pytest
+import scipy.ndimage as snd
+
+from cuarray.cuda import _backend
+
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason())),
+]
+
+import cuarray  # noqa: E402
+from cuarray.scipy import ndimage as cnd  # noqa: E402
+from cuarray.scipy.ndimage import _boundary  # noqa: E402
+from cuarray.scipy.ndimage import _filter_kernels as fk  # noqa: E402
+from cuarray.scipy.ndimage import _filter_tile as ft  # noqa: E402
+
+MODES = ["reflect", "mirror", "nearest", "wrap", "constant", "grid-mirror", "grid-wrap", "grid-constant"]
+RNG = np.random.default_rng()
+
+
+def data(shape, dtype):
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        return RNG.random(shape) < 0.5
+    if dt.kind in "iu":
+        lo = 0 if dt.kind == "u" else -50
+        return RNG.integers(lo, 100, size=shape).astype(dt)
+    return (RNG.normal(size=shape) * 10).astype(dt)
+
+
+def check(got, ref, exact=False):
+    assert got.dtype == ref.dtype and got.shape == ref.shape, (got.dtype, ref.dtype, got.shape, ref.shape)
+    g = got.get()
+    if exact or ref.dtype.kind == "b":
+        np.testing.assert_array_equal(g, ref)
+    elif ref.dtype.kind in "iu":  # SciPy sums in double, truncates; float32 sums round differently
+        np.testing.assert_allclose(g.astype(np.float64), ref.astype(np.float64), atol=1, rtol=0)
+    else:
+        tol = 2e-5 if ref.dtype.char == "f" else 1e-11
+        scale = max(1.0, float(np.abs(ref).max(initial=0)))
+        np.testing.assert_allclose(g, ref, rtol=tol, atol=tol * scale)
+
+
+def tile_pass(x, op, w, size, axis, origin, mode, cval, out_dt=None, plan="tile"):
+    xd = cuarray.asarray(x)
+    dt = np.dtype(out_dt or x.dtype)
+    return fk.filter1d(xd, dt, op, w, size, axis % x.ndim, size // 2 + origin, _boundary.filter_mode(mode), cval,
+                       plan=plan)
+
+
+SHAPES = [((3, 37), 1), ((1000,), 0), ((2, 2500), -1), ((70, 5), 0), ((3, 70, 33), 1), ((130, 40), 0),
+          ((6, 9, 300), 0), ((1, 1), 0)]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("shape,axis", SHAPES, ids=[str(s) for s in SHAPES])
+def test_tile_correlate_and_box_ops(shape, axis, mode):
+    x = data(shape, np.float64)
+    for size, origin in [(1, 0), (4, -2), (9, 1), (33, 0), (70, -3)]:
+        w = RNG.normal(size=size)
+        check(tile_pass(x, "correlate", w, size, axis, origin, mode, 1.5),
+              snd.correlate1d(x, w, axis, mode=mode, cval=1.5, origin=origin))
+        o = min(origin, (size - 1) // 2)
+        for op, fn in [("uniform", snd.uniform_filter1d), ("min", snd.minimum_filter1d),
+                       ("max", snd.maximum_filter1d)]:
+            check(tile_pass(x, op, None, size, axis, o, mode, 1.5), fn(x, size, axis, mode=mode, cval=1.5, origin=o),
+                  exact=op != "uniform")
+
+
+DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64, np.float32,
+          np.float64]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("axis", [0, 1])
+def test_tile_every_dtype(dtype, axis):
+    x = data((90, 77), dtype)
+    w = RNG.random(7) * 0.1  # sums inside every integer type: no out-of-range casts to compare
+    if np.dtype(dtype).kind != "b":
+        check(tile_pass(x, "correlate", w, 7, axis, 1, "reflect", 2.5), snd.correlate1d(x, w, axis, origin=1))
+        check(tile_pass(x, "correlate", w, 7, axis, 0, "constant", 2.5, np.float32),
+              snd.correlate1d(x, w, axis, output=np.float32, mode="constant", cval=2.5))
+        check(tile_pass(x, "uniform", None, 5, axis, 0, "mirror", 0.0), snd.uniform_filter1d(x, 5, axis, mode="mirror"))
+    for op, fn in [("min", snd.minimum_filter1d), ("max", snd.maximum_filter1d)]:
+        check(tile_pass(x, op, None, 4, axis, -1, "constant", 3), fn(x, 4, axis, mode="constant", cval=3, origin=-1),
+              exact=True)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.uint8, np.int32], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape,axis", SHAPES, ids=[str(s) for s in SHAPES])
+def test_tile_equals_old_kernel_bit_for_bit(shape, axis, dtype):
+    x = data(shape, dtype)
+    # NaN and signed zeros in float inputs: min/max must keep filter1d's order of comparisons
+    if np.dtype(dtype).kind == "f" and x.size > 4:
+        x.flat[RNG.integers(0, x.size, 3)] = [np.nan, -0.0, 0.0]
+    for op, size, origin, mode in [("correlate", 17, 0, "reflect"), ("correlate", 6, -3, "constant"),
+                                   ("uniform", 9, 2, "wrap"), ("min", 5, 0, "nearest"), ("max", 8, 3, "mirror")]:
+        w = RNG.normal(size=size) if op == "correlate" else None
+        old = tile_pass(x, op, w, size, axis, origin, mode, -0.5, plan="old").get()
+        for plan in ("tile", "tile-half-r"):
+            new = tile_pass(x, op, w, size, axis, origin, mode, -0.5, plan=plan).get()
+            np.testing.assert_array_equal(new, old, err_msg="{} {} {} {}".format(plan, op, size, mode))
+
+
+def test_public_filters_take_the_tile_with_output_and_views():
+    x = data((96, 130), np.float32)
+    f4 = np.dtype("f4")
+    assert ft.plan(x.shape, 0, 9, f4, f4, "correlate") is not None
+    assert ft.plan(x.shape, 1, 9, f4, f4, "correlate") is not None
+    xd = cuarray.asarray(x)
+    for sigma in (1.0, 2.5, 4.0):
+        check(cnd.gaussian_filter(xd, sigma), snd.gaussian_filter(x, sigma))
+    check(cnd.gaussian_filter(xd, 1.5, order=(1, 2), mode=("wrap", "constant"), cval=0.7),
+          snd.gaussian_filter(x, 1.5, order=(1, 2), mode=("wrap", "constant"), cval=0.7))
+    check(cnd.uniform_filter(xd, (3, 8), origin=(1, -2), mode="nearest"),
+          snd.uniform_filter(x, (3, 8), origin=(1, -2), mode="nearest"))
+    check(cnd.sobel(xd, 0), snd.sobel(x, 0))
+    check(cnd.prewitt(xd, 1, mode="mirror"), snd.prewitt(x, 1, mode="mirror"))
+    check(cnd.gaussian_laplace(xd, 2.0), snd.gaussian_laplace(x, 2.0))
+    check(cnd.minimum_filter(xd, (5, 3), mode="wrap"), snd.minimum_filter(x, (5, 3), mode="wrap"), exact=True)
+    # non-contiguous input (a strided, reversed view) and a transposed output= array
+    xs = x[::2, ::-1]
+    ref = snd.gaussian_filter(xs, 2.0, output=np.float64)
+    out = cuarray.empty((xs.shape[1], xs.shape[0]), np.float64).T
+    res = cnd.gaussian_filter(xd[::2, ::-1], 2.0, output=out)
+    assert res is out
+    check(out, ref)
+    out32 = cuarray.empty(xs.shape, np.float32)
+    cnd.uniform_filter(xd[::2, ::-1], 5, output=out32, mode="constant", cval=-1.0)
+    check(out32, snd.uniform_filter(xs, 5, mode="constant", cval=-1.0))
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_public_3d_volume(dtype):
+    x = data((40, 72, 66), dtype)
+    xd = cuarray.asarray(x)
+    check(cnd.gaussian_filter(xd, 1.3), snd.gaussian_filter(x, 1.3))
+    check(cnd.gaussian_filter(xd, 2.0, axes=(0, 2), mode="mirror"), snd.gaussian_filter(x, 2.0, axes=(0, 2),
+                                                                                       mode="mirror"))
+    check(cnd.uniform_filter(xd, 5, mode="grid-wrap"), snd.uniform_filter(x, 5, mode="grid-wrap"))
+    check(cnd.maximum_filter(xd, 3), snd.maximum_filter(x, 3), exact=True)
+
+
+FUSED_SHAPES = [(130, 200), (64, 64), (5, 3), (1, 300), (3, 70, 129), (2, 1, 1)]
+
+
+@pytest.mark.parametrize("modes", [("reflect", "reflect"), ("constant", "wrap"), ("nearest", "constant"),
+                                   ("mirror", "grid-wrap"), ("grid-constant", "constant"), ("wrap", "mirror")])
+@pytest.mark.parametrize("shape", FUSED_SHAPES, ids=[str(s) for s in FUSED_SHAPES])
+def test_fused_pair_matches_scipy_and_two_passes(shape, modes):
+    x = data(shape, np.float32)
+    if x.size > 10000:  # a NaN and a signed zero where they leave most outputs finite
+        x.flat[RNG.integers(0, x.size, 2)] = [np.nan, -0.0]
+    xd = cuarray.asarray(x)
+    c0, c1 = (_boundary.filter_mode(m) for m in modes)
+    for s0, s1, o0, o1 in [(33, 33, 0, 0), (9, 4, 1, -2), (1, 37, 0, 3), (37, 1, -5, 0), (17, 25, 2, -1)]:
+        w0, w1 = RNG.normal(size=s0), RNG.normal(size=s1)
+        got = fk.filter2d(xd, "correlate", (w0, s0, s0 // 2 + o0, c0), (w1, s1, s1 // 2 + o1, c1), -1.5)
+        ref = snd.correlate1d(x, w0, -2, mode=modes[0], cval=-1.5, origin=o0)
+        check(got, snd.correlate1d(ref, w1, -1, mode=modes[1], cval=-1.5, origin=o1))
+        two = tile_pass(x, "correlate", w0, s0, -2, o0, modes[0], -1.5, plan="old")
+        two = fk.filter1d(two, np.dtype("f4"), "correlate", w1, s1, x.ndim - 1, s1 // 2 + o1, c1, -1.5, plan="old")
+        np.testing.assert_array_equal(got.get(), two.get())
+        u0, u1 = min(o0, (s0 - 1) // 2), min(o1, (s1 - 1) // 2)
+        got = fk.filter2d(xd, "uniform", (None, s0, s0 // 2 + u0, c0), (None, s1, s1 // 2 + u1, c1), 2.0)
+        ref = snd.uniform_filter1d(x, s0, -2, mode=modes[0], cval=2.0, origin=u0)
+        check(got, snd.uniform_filter1d(ref, s1, -1, mode=modes[1], cval=2.0, origin=u1))
+
+
+def test_fused_pair_refuses_what_it_cannot_run():
+    with pytest.raises(ValueError):
+        fk.filter2d(cuarray.asarray(data((9, 9), np.float64)), "correlate", (np.ones(3), 3, 1, 0), (np.ones(3), 3, 1, 0), 0)
+    with pytest.raises(ValueError):
+        fk.filter2d(cuarray.asarray(data((9, 9), np.float32)), "correlate", (np.ones(41), 41, 20, 0),
+                    (np.ones(41), 41, 20, 0), 0)
