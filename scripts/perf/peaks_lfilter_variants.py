@@ -19,7 +19,9 @@ first implementation: the scan, the order a runtime value, state in local memory
 scan, exact-order kernels, each thread sweeping its chunk in place), "staged" (the scan, exact-order,
 chunks along the last axis staged through shared memory; along another axis it is "fixed"),
 "overlap" (one pass of the staged kernel, each chunk warmed up over the samples before it; along
-another axis "fixed"). Rows: the bench's order-8 filter on
+another axis "fixed") in each of its layouts (`_lfilter.OVERLAP_LAYOUTS`: "aligned", the default,
+chunks and warm-ups rounded up to the 32-sample window, the last chunk the shorter; "first", the
+layout before it; "aligned64", 64-sample windows). Rows: the bench's order-8 filter on
 1000 x 1e5 float64, one signal of 1e8 (the bench's other row), and 1e5 x 1000 along axis 0; then the
 default plan with other chunk lengths than plan_chunks' (whose latency model predates the exact-order
 kernels). Outputs must equal "runtime"'s to rounding (the largest difference relative to the
@@ -126,10 +128,10 @@ def lfilter_rows(cupy, csig):
         ref = _lfilter._lfilter(b, a, x, axis, None, "runtime")
         scale = float(cp.abs(ref).max())
 
-        def run(plan, chunk=None, what=None):
-            us = event_us(lambda: _lfilter._lfilter(b, a, x, axis, None, plan, chunk), reps=10)
+        def run(plan, chunk=None, what=None, layout=_lfilter.OVERLAP_LAYOUTS[0]):
+            us = event_us(lambda: _lfilter._lfilter(b, a, x, axis, None, plan, chunk, layout), reps=10)
             rows.append(("lfilter order 8 {} [{}]".format(label, what), us, floor / us))
-            y = _lfilter._lfilter(b, a, x, axis, None, plan, chunk)
+            y = _lfilter._lfilter(b, a, x, axis, None, plan, chunk, layout)
             err = float(cp.abs(y - ref).max()) / scale
             checks.append("lfilter {} [{}]: max |y - runtime's| / max |y| = {:.2e}{}".format(
                 label, what, err, "" if err < 1e-11 else "  BAD"))
@@ -138,7 +140,15 @@ def lfilter_rows(cupy, csig):
             used = _lfilter.sweep_for(plan, 8, inner)
             if used == "overlap":
                 Lo = _lfilter.plan_overlap(n, lines, W)
-                used = "overlap, warm {} chunk {}".format(W, Lo) if Lo < n else "staged"
+                if Lo >= n:
+                    run(plan, None, "overlap -> staged")
+                    continue
+                # the layouts: "first" is the overlap plan before the alignment (old), the default new
+                for layout in _lfilter.OVERLAP_LAYOUTS:
+                    L, C, warm, win = _lfilter.overlap_layout(layout, n, Lo, W)
+                    run(plan, None, "overlap {}: warm {} chunk {} x {}, window {}".format(layout, warm, L, C, win),
+                        layout)
+                continue
             run(plan, None, "{} -> {}".format(plan, used))
         if cupy is not None:
             xc = cupy.asarray(x.get())

@@ -410,6 +410,30 @@ def test_lfilter_sweeps(plan, shape, axis, dtype):
     np.testing.assert_allclose(gy.get(), base, rtol=same, atol=same * float(np.abs(base).max()))
 
 
+@pytest.mark.parametrize("layout", ["aligned", "first", "aligned64"])
+@pytest.mark.parametrize("shape,dtype", [((200, 100_000), np.float64), ((1, 2_000_003), np.float64),
+                                         ((37, 30_011), np.float32), ((5, 40_000), np.complex128)])
+def test_lfilter_overlap_layouts(layout, shape, dtype):
+    # the overlap plan's layouts (aligned chunks and warm-ups, a shorter last chunk; the first
+    # layout; 64-sample windows) on lines that start aligned and lines that do not, against SciPy
+    # with zi and against the runtime-order scan to rounding
+    from cuarray.scipy.signal import _lfilter
+
+    b, a = _bench_filter()
+    x = data(shape, dtype)
+    zi = data((shape[0], 8), np.float64)
+    tol = 1e-4 if dtype == np.float32 else 1e-9
+    d = cuarray.asarray(x)
+    gy, gz = _lfilter._lfilter(b, a, d, -1, cuarray.asarray(zi), "overlap", None, layout)
+    ry, rz = ss.lfilter(b, a, x, -1, zi)
+    close(gy, ry, tol)
+    close(gz, rz, tol)
+    close(_lfilter._lfilter(b, a, d, -1, None, "overlap", None, layout), ss.lfilter(b, a, x), tol)
+    base = _lfilter._lfilter(b, a, d, -1, cuarray.asarray(zi), "runtime")[0].get()
+    same = 1e-12 if base.dtype.char in "dD" else 2.5e-7
+    np.testing.assert_allclose(gy.get(), base, rtol=same, atol=same * float(np.abs(base).max()))
+
+
 def test_lfilter_fixed_orders_and_past_them():
     # orders 0 (a gain), 1-16 (exact-order kernels) and 20 (the runtime kernels), staged along the
     # last axis of many short lines and chunked along one long line
