@@ -75,10 +75,11 @@ def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines
     parabola found by a binary search ("search", lines="warp" always) or, a lane per run of
     outputs, one search and a walk ("walk"); `staging`, how the band pass moves strided lines
     (inner > 1) between f and shared memory: each warp its own line ("warp": a lane per element,
-    one 8-byte word of each of 32 sectors a load) or the block's lines together ("block": adjacent
-    threads on adjacent lines, whole sectors; the outputs staged too)."""
+    one 8-byte word of each of 32 sectors a load), the block's lines together ("block": adjacent
+    threads on adjacent lines, whole sectors; the outputs staged too, 5/3 the shared memory on
+    lines of 256), or the block's loads only ("block-in": the warps store as with "warp")."""
     if first not in ("scan", "envelope") or lines not in ("band", "warp") or fill not in ("walk", "search") \
-            or staging not in ("warp", "block"):
+            or staging not in ("warp", "block", "block-in"):
         raise ValueError("unknown EDT plan {!r}, {!r}, {!r}, {!r}".format(first, lines, fill, staging))
     total, nd = x.size, x.ndim
     x = x if x._c else astype(x, x._dtype, order="C", copy=True)
@@ -120,12 +121,14 @@ def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines
         # (scripts/perf/edt_strided_lines.py): the thread kernel's scratch arrays cost more than
         # the warp's strided staging reads.
         staged = _s.warp_per_line(nlines, words * 8)
-        coop = lines == "band" and staging == "block" and inner > 1
-        if coop:  # the outputs and the line's offset staged too; worth it with 2 lines a block or more
-            both = _s.warp_per_line(nlines, (words + n + 1) * 8)
-            coop = both is not None and both[1] >= 64
-            if coop:
-                staged, words = both, words + n + 1
+        coop = 0
+        if lines == "band" and staging != "warp" and inner > 1:
+            # the line's offset (and with "block" the outputs) staged too; worth it with 2 lines a
+            # block or more (edt_pass_band's coop: 1 both ways, 2 the loads)
+            more = 1 + (n if staging == "block" else 0)
+            both = _s.warp_per_line(nlines, (words + more) * 8)
+            if both is not None and both[1] >= 64:
+                staged, words, coop = both, words + more, 1 if staging == "block" else 2
         if staged is not None:
             grid, block, shared = staged
             w2 = numpy.float64(sampling[axis] ** 2)

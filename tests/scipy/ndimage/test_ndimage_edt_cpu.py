@@ -384,7 +384,8 @@ _ARG_TYPES = {"int": np.int32, "long long": np.int64, "double": np.float64}
                                   dict(first="scan", lines="band"), dict(first="envelope", lines="band", fill="search"),
                                   dict(first="scan", lines="band", bands=5),
                                   dict(first="scan", lines="band", staging="block"),
-                                  dict(first="envelope", lines="band", staging="block")])
+                                  dict(first="envelope", lines="band", staging="block"),
+                                  dict(first="scan", lines="band", staging="block-in")])
 @pytest.mark.parametrize("shape", [(20, 30), (7,), (5000, 3), (4, 5, 6)])
 def test_driver_launches_match_kernel_signatures(recorded_launches, monkeypatch, plan, shape):
     """Every launch of the driver on the fake device passes each kernel parameter its C type (a

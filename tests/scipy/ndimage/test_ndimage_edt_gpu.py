@@ -92,7 +92,8 @@ PLANS = [dict(first="envelope", lines="warp"), dict(first="scan", lines="warp"),
          dict(first="scan", lines="band", fill="search"), dict(first="envelope", lines="band", fill="search"),
          dict(first="scan", lines="band", bands=1), dict(first="scan", lines="band", bands=7),
          dict(first="scan", lines="band", bands=32), dict(first="scan", lines="band", staging="block"),
-         dict(first="envelope", lines="band", fill="search", staging="block")]
+         dict(first="envelope", lines="band", fill="search", staging="block"),
+         dict(first="scan", lines="band", staging="block-in")]
 
 
 def _plan_check(x, plan, sampling=None):
@@ -137,7 +138,7 @@ def test_edt_plans_sampled_and_edge_masks(plan):
     _plan_check(rows, plan)
 
 
-@pytest.mark.parametrize("staging", ["block", "warp"])
+@pytest.mark.parametrize("staging", ["block", "block-in", "warp"])
 @pytest.mark.parametrize("shape", [(64, 256, 48), (40, 300, 7), (9, 37, 13, 11), (128, 128, 128)])
 def test_edt_block_staging_volumes(staging, shape):
     # the band pass' strided lines staged by the block (adjacent lines together; a block's lines

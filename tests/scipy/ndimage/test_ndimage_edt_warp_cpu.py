@@ -90,12 +90,13 @@ static void lane_main(int lane) {
   }
 }
 
-// kind 2: edt_pass_band with coop (the block's copies; one warp a block here, its area n + 1 words longer)
+// kind 2: edt_pass_band with coop 1 (the block's copies both ways; one warp a block here, its area n + 1
+// words longer); kind 3: coop 2 (the block's loads only, the area one word longer)
 extern "C" void run_pass(int kind, double* f, long long n, long long inner, long long lines, double w2, int bands,
                          int walk, int root, const long long* idx_in, long long* idx_out, int nd, long long total) {
-  int coop = kind == 2;
-  P = Pass{kind, bands, walk, root, coop, nd, f, n, inner, lines, (12 * n + 7) / 8 + (coop ? n + 1 : 0), total, w2,
-           idx_in, idx_out};
+  int coop = kind >= 2 ? kind - 1 : 0;
+  P = Pass{kind, bands, walk, root, coop, nd, f, n, inner, lines, (12 * n + 7) / 8 + (coop == 1 ? n + 1 : coop), total,
+           w2, idx_in, idx_out};
   blockDim.x = 32;
   const size_t stack = 1 << 18;
   char* stacks = (char*)malloc(32 * stack);
@@ -169,9 +170,9 @@ RNG = np.random.default_rng(31)
 
 
 @pytest.mark.parametrize("kind,bands,walk", [(0, 1, 0), (1, 1, 1), (1, 5, 0), (1, 5, 1), (1, 32, 1), (1, "auto", 1),
-                                             (2, 5, 0), (2, "auto", 1)],
+                                             (2, 5, 0), (2, "auto", 1), (3, 5, 0), (3, "auto", 1)],
                          ids=["warp", "band1-walk", "band5-search", "band5-walk", "band32-walk", "bandauto-walk",
-                              "band5-search-coop", "bandauto-walk-coop"])
+                              "band5-search-coop", "bandauto-walk-coop", "band5-search-loads", "bandauto-walk-loads"])
 @pytest.mark.parametrize("shape", [(33,), (1, 70), (70, 1), (20, 65), (6, 7, 31)])
 def test_warp_kernels_like_scipy(lib, kind, bands, walk, shape):
     for density, sampled in ((0.1, False), (0.6, True), (0.003, False)):
@@ -201,8 +202,8 @@ def test_band_kernel_long_lines(lib):
 
 
 @pytest.mark.parametrize("n", [256, 2048, 4096])
-@pytest.mark.parametrize("kind,walk", [(0, 0), (1, 0), (1, 1), (2, 1)],
-                         ids=["warp", "band-search", "band-walk", "band-walk-coop"])
+@pytest.mark.parametrize("kind,walk", [(0, 0), (1, 0), (1, 1), (2, 1), (3, 0)],
+                         ids=["warp", "band-search", "band-walk", "band-walk-coop", "band-search-loads"])
 def test_pass_of_any_f_exactly(lib, n, kind, walk):
     """One pass over arbitrary integer f (exact in double), not only what earlier passes give: large
     values beside a few zeros leave long runs of a band's sites under the envelope of the bands

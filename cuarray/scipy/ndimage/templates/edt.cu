@@ -221,6 +221,8 @@ __device__ inline void edt_band_line(double* fs, int* v, double* g, double* out,
 // each other: a warp's access is whole 32-byte sectors instead of one 8-byte word in each of 32
 // (a warp per line reads one element a line apart per lane). A warp's area then also holds its
 // outputs (n doubles) and its line's offset in f (a word, -1 when the block has no such line).
+// `coop` 2: the block stages its lines together, the warps store their outputs themselves (the
+// area one word longer only: the shared memory, so the occupancy, of coop 0).
 __global__ void edt_pass_band(double* __restrict__ f, long long n, long long inner, long long lines, double w2,
                               long long words, int bands, int walk, int root, int coop,
                               const long long* __restrict__ idx_in, long long* __restrict__ idx_out, int nd,
@@ -232,7 +234,7 @@ __global__ void edt_pass_band(double* __restrict__ f, long long n, long long inn
   if (!active && !coop) return;  // the whole warp (coop: it still takes part in the block's copies)
   double* fs = edt_stage + warp * words;
   int* v = (int*)(fs + n);
-  double* out = coop ? fs + words - 1 - n : (double*)0;
+  double* out = coop == 1 ? fs + words - 1 - n : (double*)0;
   long long o = line / inner, kk = line - o * inner;
   long long base = o * n * inner + kk;
   double* g = f + base;
@@ -246,7 +248,7 @@ __global__ void edt_pass_band(double* __restrict__ f, long long n, long long inn
     __syncwarp();
   }
   if (active) edt_band_line(fs, v, g, out, n, inner, w2, bands, walk, root, idx_in, idx_out, nd, total, base);
-  if (coop) {
+  if (coop == 1) {
     __syncthreads();
     edt_block_copy(f, edt_stage, n, inner, words, per_block, 1);
   }
