@@ -16,6 +16,16 @@ a background element at the distance found), a sampled case against the current 
 (allclose), and where the GPU time goes (profile of one call on each case, the current kernel and
 the default: a pass each row).
 
+x copy: a float64 copy of the volume's time over the row's (one pass reading and writing f at the
+copy rate is 1.0; the default makes a scan and nd - 1 band passes).
+
+Block staging (`staging="block"`, the rows marked so): the band pass moves strided lines (axes
+before the last) between f and shared memory a block's adjacent lines together (whole sectors)
+instead of a warp per line (one word of 32 sectors a load), outputs staged too; the last axis is
+unchanged; "block-in" stages only the loads so (the shared memory, so the occupancy, as before).
+If either block row is faster than the default on 256^3 (2048^2 has no strided band pass: the rows
+there must equal the default's time), `staging` should default to the faster in `_edt._edt`.
+
 What decides (docs/perf-notes.md, "EDT: a scan for the first axis ..."): the default is scan +
 band with B = bands_for(n), filled by walks; the default row slower than "scan + warp" on either
 case means lines="warp" should be the default again; "search" faster than "walk" on both cases
@@ -47,7 +57,10 @@ PLANS = [
     (DEFAULT, dict(first="scan", lines="band")),
     ("scan + band (B auto, search)", dict(first="scan", lines="band", fill="search")),
     ("scan + band (B auto, walk), sqrt apart", {"first": "scan", "lines": "band", "sqrt apart": True}),
-] + [("scan + band B={} (walk)".format(b), dict(first="scan", lines="band", bands=b)) for b in (2, 4, 8, 16, 32)]
+] + [("scan + band B={} (walk)".format(b), dict(first="scan", lines="band", bands=b)) for b in (2, 4, 8, 16, 32)] + [
+    ("default, block staging [new]", dict(first="scan", lines="band", staging="block")),
+    ("default, block staging of loads only", dict(first="scan", lines="band", staging="block-in")),
+]
 
 
 def _dist(x, plan, sampling=None, indices=False):
@@ -104,21 +117,26 @@ def case(label, x, host):
         us = event_us(lambda: _dist(x, plan))
         got = _dist(x, plan)[0].get()
         same = numpy.array_equal(got, ref)
-        ok = "equal" if same else "DIFFERS ({} elements)".format(int((got != ref).sum()))
+        ok = "equal" if same else "BAD: DIFFERS ({} elements)".format(int((got != ref).sum()))
         base = us if base is None else base
         rows.append((name, us, ok))
     public = event_us(lambda: nd.distance_transform_edt(x))
     cupy_us = _cupy(host)
-    print("{:40s} {:>10s} {:>10s} {:>9s}  {}".format("plan", "us", "/ current", "/ CuPy", "distances == current"))
+    f64 = cp.empty(x.shape, cp.float64)
+    g64 = cp.empty(x.shape, cp.float64)
+    floor = event_us(lambda: cp.copyto(g64, f64))  # one pass' floor: f read and written once
+    print("{:40s} {:>10s} {:>10s} {:>9s} {:>7s}  {}".format("plan", "us", "/ current", "/ CuPy", "x copy",
+                                                            "distances == current"))
     for name, us, ok in rows + [("public call (default plan)", public, "")]:
         vs = "{:9.2f}".format(us / cupy_us) if cupy_us else "        -"
-        print("{:40s} {:10.1f} {:10.2f} {}  {}".format(name, us, us / base, vs, ok))
+        print("{:40s} {:10.1f} {:10.2f} {} {:7.2f}  {}".format(name, us, us / base, vs, floor / us, ok))
     if cupy_us:
         print("{:40s} {:10.1f}".format("CuPy distance_transform_edt", cupy_us))
     best = min(rows, key=lambda r: r[1])
     default = dict((r[0], r[1]) for r in rows)[DEFAULT]
     print("fastest plan: {} ({:.1f} us); default: {:.1f} us".format(best[0], best[1], default))
-    print("default plan's indices: {}".format(_check_indices(x, {})))
+    print("default plan's indices: {}; block staging's: {}".format(_check_indices(x, {}),
+                                                                   _check_indices(x, dict(staging="block"))))
     return ref
 
 
@@ -139,7 +157,7 @@ def main():
         float(numpy.max(numpy.abs(a - b) / numpy.maximum(a, 1e-300))), numpy.allclose(a, b, rtol=1e-12, atol=0)))
 
     for label, x in (("2048^2", mask), ("256^3", vol)):
-        for name, plan in (PLANS[0], PLANS[3]):  # the current kernel, the default
+        for name, plan in (PLANS[0], PLANS[3], PLANS[-2]):  # the first kernel, the default, block staging
             with cp.profile() as prof:
                 _dist(x, plan)
             print("== profile, {}, {}: GPU {:.1f} us".format(label, name, prof.summary["gpu_us"]))

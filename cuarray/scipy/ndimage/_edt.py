@@ -63,7 +63,7 @@ def _get(nms):
 
 
 def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines: str = "band", bands=None,
-         fill: str = "walk", root: bool = False):
+         fill: str = "walk", root: bool = False, staging: str = "warp"):
     """(squared distances float64, feature coordinates (nd, *shape) int64 or None, rooted): with
     `root`, the last pass writes the distances themselves where its kernel can (the scan, the band
     pass) and `rooted` says whether it did.
@@ -73,9 +73,14 @@ def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines
     ("envelope"); `lines`, the envelope passes that fit shared memory with the envelope built by
     lane 0 ("warp") or by `bands` lanes merged (None: bands_for(n)), and then each output's
     parabola found by a binary search ("search", lines="warp" always) or, a lane per run of
-    outputs, one search and a walk ("walk")."""
-    if first not in ("scan", "envelope") or lines not in ("band", "warp") or fill not in ("walk", "search"):
-        raise ValueError("unknown EDT plan {!r}, {!r}, {!r}".format(first, lines, fill))
+    outputs, one search and a walk ("walk"); `staging`, how the band pass moves strided lines
+    (inner > 1) between f and shared memory: each warp its own line ("warp": a lane per element,
+    one 8-byte word of each of 32 sectors a load), the block's lines together ("block": adjacent
+    threads on adjacent lines, whole sectors; the outputs staged too, 5/3 the shared memory on
+    lines of 256), or the block's loads only ("block-in": the warps store as with "warp")."""
+    if first not in ("scan", "envelope") or lines not in ("band", "warp") or fill not in ("walk", "search") \
+            or staging not in ("warp", "block", "block-in"):
+        raise ValueError("unknown EDT plan {!r}, {!r}, {!r}, {!r}".format(first, lines, fill, staging))
     total, nd = x.size, x.ndim
     x = x if x._c else astype(x, x._dtype, order="C", copy=True)
     k_init, k_pass, _, k_warp, k_bits, k_first, k_band = _get(names(x._dtype))
@@ -116,6 +121,14 @@ def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines
         # (scripts/perf/edt_strided_lines.py): the thread kernel's scratch arrays cost more than
         # the warp's strided staging reads.
         staged = _s.warp_per_line(nlines, words * 8)
+        coop = 0
+        if lines == "band" and staging != "warp" and inner > 1:
+            # the line's offset (and with "block" the outputs) staged too; worth it with 2 lines a
+            # block or more (edt_pass_band's coop: 1 both ways, 2 the loads)
+            more = 1 + (n if staging == "block" else 0)
+            both = _s.warp_per_line(nlines, (words + more) * 8)
+            if both is not None and both[1] >= 64:
+                staged, words, coop = both, words + more, 1 if staging == "block" else 2
         if staged is not None:
             grid, block, shared = staged
             w2 = numpy.float64(sampling[axis] ** 2)
@@ -127,7 +140,8 @@ def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines
                 _launch.launch(k_band, grid, block, (f.data.ptr, numpy.int64(n), numpy.int64(inner),
                                                      numpy.int64(nlines), w2, numpy.int64(words),
                                                      numpy.int32(max(1, min(32, b))), numpy.int32(fill == "walk"),
-                                                     numpy.int32(rooted)) + tail, shared_mem=shared)
+                                                     numpy.int32(rooted), numpy.int32(coop)) + tail,
+                               shared_mem=shared)
             else:
                 _launch.launch(k_warp, grid, block, (f.data.ptr, numpy.int64(n), numpy.int64(inner),
                                                      numpy.int64(nlines), w2, numpy.int64(words)) + tail,

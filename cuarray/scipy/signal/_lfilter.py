@@ -40,6 +40,7 @@ from ._convolve import fftconvolve as _fftconvolve
 __all__ = ["lfilter", "lfilter_zi", "sosfilt", "sosfilt_zi", "filtfilt", "sosfiltfilt", "KMAXES", "SCAN_KMAX",
            "FIXED_KMAX", "SWEEPS", "chunk_kernel_name", "carry_kernel_name", "fixed_chunk_kernel_name",
            "fixed_carry_kernel_name", "rows_kernel_name", "sweep_for", "plan_chunks", "plan_overlap",
+           "OVERLAP_LAYOUTS", "overlap_layout",
            "decay_length", "settling", "transition", "source"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
@@ -91,8 +92,9 @@ def fixed_carry_kernel_name(K: int) -> str:
     return "cuarray_signal::lfilter_carry_k<{}>".format(K)
 
 
-def rows_kernel_name(in_dt, out_dt, K: int) -> str:
-    return "cuarray_signal::lfilter_rows<{}, {}, {}>".format(_dtypes.ctype(in_dt), _dtypes.ctype(out_dt), K)
+def rows_kernel_name(in_dt, out_dt, K: int, win: int = 32) -> str:
+    name = "cuarray_signal::lfilter_rows<{}, {}, {}".format(_dtypes.ctype(in_dt), _dtypes.ctype(out_dt), K)
+    return name + (">" if win == 32 else ", {}>".format(win))
 
 
 def sweep_for(plan: str, K: int, inner: int) -> str:
@@ -192,6 +194,30 @@ def decay_length(ba_bytes: bytes, K: int):
     return None
 
 
+# How the overlap plan cuts its lines, the default first: "aligned" (chunk length and warm-up
+# rounded up to the kernel's 32-sample window, ceil(n / L) chunks, the last the shorter: where the
+# lines start on a 256-byte boundary, every window a row loads or stores is two whole cache lines,
+# and no block runs a last chunk of up to 2 L for its other 63 rows), "first" (n // L chunks, the
+# last up to 2 L - 1 long, lengths as planned: the first implementation), "aligned64" (as
+# "aligned" with 64-sample windows: 512 contiguous bytes a row a visit). The overlap kernel read
+# and wrote at half the copy rate with 65,000 rows each moved 256 bytes a visit, unaligned
+# (docs/perf-notes.md); scripts/perf/peaks_lfilter_variants.py times the three.
+OVERLAP_LAYOUTS = ("aligned", "first", "aligned64")
+
+
+def overlap_layout(layout: str, n: int, L: int, W: int):
+    """(L, C, warm, window) of the overlap plan for chunks of about L samples (W <= L < n) and a
+    warm-up of W samples, laid out as `layout` (one of OVERLAP_LAYOUTS) says."""
+    if layout not in OVERLAP_LAYOUTS:
+        raise ValueError("unknown overlap layout {!r}".format(layout))
+    if layout != "first":
+        win = 64 if layout == "aligned64" else 32
+        La, Wa = -(-L // win) * win, -(-W // win) * win
+        if La < n:
+            return La, -(-n // La), Wa, win
+    return L, n // L, W, 32
+
+
 def plan_overlap(n: int, lines: int, W: int) -> int:
     """The chunk length L of the overlap plan (L >= n: one sweep a line): at least 4 W and 64 (the
     warm-up at most a quarter of a chunk's work), at most max(16 W, 1024), shorter within that
@@ -244,11 +270,12 @@ def _launch_chunks(ba, K, x, y, out_dt, lines, n, inner, L, C, start, end, sweep
                        (ba.data.ptr, numpy.int32(K)) + ptrs + sizes + states)
 
 
-def _launch_overlap(ba, K, x, y, out_dt, lines, n, L, C, warm, zi, zf):
-    """The overlap plan: one pass of lfilter_rows over C-contiguous lines, chunk c > 0 starting
-    `warm` samples early from a zero state; zi, zf laid out (lines, K) (or None)."""
+def _launch_overlap(ba, K, x, y, out_dt, lines, n, L, C, warm, win, zi, zf):
+    """The overlap plan: one pass of lfilter_rows (windows of `win` samples) over C-contiguous
+    lines, chunk c > 0 starting `warm` samples early from a zero state; zi, zf laid out (lines, K)
+    (or None)."""
     total = lines * C
-    _launch.launch(_kernel(rows_kernel_name(x.dtype, out_dt, K)), -(-total // _ROWS), _ROWS,
+    _launch.launch(_kernel(rows_kernel_name(x.dtype, out_dt, K, win)), -(-total // _ROWS), _ROWS,
                    (ba.data.ptr, x.data.ptr, y.data.ptr, numpy.int64(n), numpy.int64(L), numpy.int64(C),
                     numpy.int64(total), numpy.int64(warm), 0 if zi is None else zi.data.ptr,
                     0 if zf is None else zf.data.ptr))
@@ -265,10 +292,12 @@ def _launch_carry(M, K, states, inner, C, lines, zi, zf, sweep):
                        (M.data.ptr,) + args)
 
 
-def _run(ba: numpy.ndarray, K: int, x: ndarray, out_dt, axis: int, zi, plan=SWEEPS[0], chunk=None):
+def _run(ba: numpy.ndarray, K: int, x: ndarray, out_dt, axis: int, zi, plan=SWEEPS[0], chunk=None,
+         layout=OVERLAP_LAYOUTS[0]):
     """(y, zf or None): the recursion along `axis` of the real C-contiguous x; zi: float64 array of
     x's shape with K along axis, or None; plan: one of SWEEPS; chunk: the chunk length instead of
-    plan_chunks' (for measuring; shorter than the filter's settling length loses accuracy)."""
+    plan_chunks' (for measuring; shorter than the filter's settling length loses accuracy); layout:
+    the overlap plan's (OVERLAP_LAYOUTS)."""
     y = ndarray(x.shape, out_dt)
     zf = ndarray(x.shape[:axis] + (K,) + x.shape[axis + 1:], _F8) if zi is not None else None
     n = x.shape[axis]
@@ -288,7 +317,8 @@ def _run(ba: numpy.ndarray, K: int, x: ndarray, out_dt, axis: int, zi, plan=SWEE
         W = 0 if K == 0 else decay_length(ba.tobytes(), K)
         L = None if W is None else (plan_overlap(n, lines, W) if chunk is None else chunk)
         if L is not None and W <= L < n:
-            _launch_overlap(d_ba, K, x, y, out_dt, lines, n, L, n // L, W, zi if K else None, zf if K else None)
+            L, C, warm, win = overlap_layout(layout, n, L, W)
+            _launch_overlap(d_ba, K, x, y, out_dt, lines, n, L, C, warm, win, zi if K else None, zf if K else None)
             return y, zf
         sweep = "staged"
     L = plan_chunks(n, lines, ba[K + 1:], K) if chunk is None else chunk
@@ -328,9 +358,9 @@ def lfilter(b, a, x, axis=-1, zi=None):
     return _lfilter(b, a, x, axis, zi, SWEEPS[0])
 
 
-def _lfilter(b, a, x, axis=-1, zi=None, sweep=SWEEPS[0], chunk=None):
+def _lfilter(b, a, x, axis=-1, zi=None, sweep=SWEEPS[0], chunk=None, layout=OVERLAP_LAYOUTS[0]):
     """lfilter with the sweep kernels' family named (`SWEEPS`) and, for measuring, the chunk length
-    (None: plan_chunks' choice)."""
+    (None: plan_chunks' choice) and the overlap plan's layout (`OVERLAP_LAYOUTS`)."""
     b = _host_1d(b, "b")
     a = _host_1d(a, "a")
     x = _s.as_array(x, "lfilter")
@@ -366,10 +396,10 @@ def _lfilter(b, a, x, axis=-1, zi=None, sweep=SWEEPS[0], chunk=None):
         zr = None if zi is None else (zi.real if zi.dtype.kind == "c" else zi)
         zim = None if zi is None else (zi.imag if zi.dtype.kind == "c" else 0 * zi)
         rdt = numpy.dtype(dtype.char.lower())
-        yr, zfr = _lfilter_real(bb, aa, K, xr, rdt, axis, zr, x.shape, sweep, chunk)
+        yr, zfr = _lfilter_real(bb, aa, K, xr, rdt, axis, zr, x.shape, sweep, chunk, layout)
         if xi is None:
             xi = 0 * xr
-        yi, zfi = _lfilter_real(bb, aa, K, xi, rdt, axis, zim, x.shape, sweep, chunk)
+        yi, zfi = _lfilter_real(bb, aa, K, xi, rdt, axis, zim, x.shape, sweep, chunk, layout)
         y = ndarray(x.shape, dtype)
         y.real[...] = yr
         y.imag[...] = yi
@@ -379,11 +409,11 @@ def _lfilter(b, a, x, axis=-1, zi=None, sweep=SWEEPS[0], chunk=None):
         zf.real[...] = zfr
         zf.imag[...] = zfi
         return y, zf
-    y, zf = _lfilter_real(bb, aa, K, x, dtype, axis, zi, x.shape, sweep, chunk)
+    y, zf = _lfilter_real(bb, aa, K, x, dtype, axis, zi, x.shape, sweep, chunk, layout)
     return y if zi is None else (y, zf.astype(dtype, copy=False))
 
 
-def _lfilter_real(bb, aa, K, x, dtype, axis, zi, shape, sweep, chunk=None):
+def _lfilter_real(bb, aa, K, x, dtype, axis, zi, shape, sweep, chunk=None, layout=OVERLAP_LAYOUTS[0]):
     x = astype(x, x.dtype, order="C", copy=False)
     z = None
     if zi is not None:
@@ -392,7 +422,7 @@ def _lfilter_real(bb, aa, K, x, dtype, axis, zi, shape, sweep, chunk=None):
             astype(_broadcast(zi, zshape), _F8, order="C", copy=True)
     if K > KMAXES[-1] and not aa[1:].any():  # a long FIR filter: a convolution along the axis
         return _long_fir(bb, x, dtype, axis, z)
-    return _run(numpy.concatenate([bb, aa]), K, x, dtype, axis, z, sweep, chunk)
+    return _run(numpy.concatenate([bb, aa]), K, x, dtype, axis, z, sweep, chunk, layout)
 
 
 def _long_fir(bb, x, dtype, axis, z):

@@ -1,9 +1,10 @@
 """scipy.signal's `find_peaks`, `peak_prominences`, `peak_widths` on the GPU. Local maxima
 (plateaus included) come from three kernels (templates/peaks.cu: each tile of 4096 samples counts
 the peaks that start in it, the counts are scanned, the tiles write their peaks in order: x is read
-twice, only the peaks are written, one host synchronisation for their number); a plateau longer
-than 2048 samples sends the call to the general path, run boundaries and compactions (`MAXIMA`
-names both plans). The height, threshold and plateau conditions are vectorised over the peaks; prominences and widths are one thread per peak
+twice, only the peaks are written, one host synchronisation for their number). A plateau's end is
+the next set bit of the warps' change ballots, or for the one run a tile leaves open, the first
+change of the next tile that has one (resolved in the scan): plateaus of any length, no walks
+(`MAXIMA` names this plan and the two before it). The height, threshold and plateau conditions are vectorised over the peaks; prominences and widths are one thread per peak
 (templates/peaks.cuh, SciPy's searches); the `distance` selection is sequential by definition and
 runs on one GPU thread.
 
@@ -33,13 +34,16 @@ __all__ = ["find_peaks", "peak_prominences", "peak_widths", "source", "NAMES", "
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 NAMES = ("cuarray_signal::prominences", "cuarray_signal::widths", "cuarray_signal::by_distance",
-         "cuarray_signal::count_maxima", "cuarray_signal::scan_counts", "cuarray_signal::write_maxima")
-# Plans of the local maxima, the default first: "tiles" (the three kernels), "runs" (run
-# boundaries and two compactions over n-sized int64 arrays: the first implementation, and the
-# path for plateaus past _PLATEAU_LIMIT). scripts/perf/peaks_lfilter_variants.py times both.
-MAXIMA = ("tiles", "runs")
+         "cuarray_signal::count_maxima", "cuarray_signal::scan_counts", "cuarray_signal::write_maxima",
+         "cuarray_signal::count_ends", "cuarray_signal::scan_ends", "cuarray_signal::write_ends")
+# Plans of the local maxima, the default first: "ends" (the tile kernels, run ends from change
+# ballots and the scan: no plateau limit), "tiles" (the tile kernels before it: each left edge
+# walks its plateau, and a plateau past _PLATEAU_LIMIT sends the call to "runs" after the count),
+# "runs" (run boundaries and two compactions over n-sized int64 arrays: the first implementation).
+# scripts/perf/peaks_lfilter_variants.py times all three.
+MAXIMA = ("ends", "tiles", "runs")
 _TILE = 256 * 16  # MAXIMA_BLOCK * MAXIMA_ITEMS of peaks.cu
-_PLATEAU_LIMIT = 2048  # the longest plateau one thread walks (a few L2 round trips)
+_PLATEAU_LIMIT = 2048  # "tiles": the longest plateau one thread walks (a few L2 round trips)
 # SciPy rounds `prominence * rel_height` before subtracting it from the peak's height; a contracted
 # fma does not, and a width height SciPy computes as exactly 0.0 came out as 1.1e-16 on the GPU.
 OPTIONS = ("-fmad=false",)
@@ -127,6 +131,8 @@ def _local_maxima(x, plan, edges):
     `edges` and the plan is "tiles")."""
     if plan not in MAXIMA:
         raise ValueError("unknown local maxima plan {!r}".format(plan))
+    if plan == "ends" and x.shape[0] >= 3:
+        return _maxima_ends(x, edges)
     if plan == "tiles" and x.shape[0] >= 3:
         found = _maxima_tiles(x, edges)
         if found is not None:
@@ -134,8 +140,28 @@ def _local_maxima(x, plan, edges):
     return _maxima_runs(x)
 
 
+def _maxima_ends(x, edges):
+    """The "ends" kernels' maxima (count_ends, scan_ends, write_ends of peaks.cu)."""
+    n = x.shape[0]
+    nb = -(-n // _TILE)
+    # per tile: counts (then offsets), first change, its value, pending left edge, its value, the
+    # pending run's right edge; then the total. The values are float64 in int64 slots.
+    work = ndarray((6 * nb + 1,), _I8)
+    counts, fc, fcval, pend, pval, pright = (work[j * nb:(j + 1) * nb].data.ptr for j in range(6))
+    tail = work[6 * nb:]
+    _launch.launch(_k(6), nb, 256, (x.data.ptr, numpy.int64(n), counts, fc, fcval, pend, pval))
+    _launch.launch(_k(7), 1, 1024, (counts, fc, fcval, pend, pval, pright, numpy.int64(nb), numpy.int64(n),
+                                    tail.data.ptr))
+    m = int(tail.get()[0])  # the host synchronisation: the result's size
+    out = [ndarray((m,), _I8) for _ in range(3 if edges else 1)]
+    if m:
+        ptrs = tuple(o.data.ptr for o in out) + ((0, 0) if not edges else ())
+        _launch.launch(_k(8), nb, 256, (x.data.ptr, numpy.int64(n), counts, pright) + ptrs)
+    return (out[0], out[1], out[2]) if edges else (out[0], None, None)
+
+
 def _maxima_tiles(x, edges):
-    """The tile kernels' maxima, or None when a plateau is longer than _PLATEAU_LIMIT."""
+    """The walking tile kernels' maxima, or None when a plateau is longer than _PLATEAU_LIMIT."""
     n = x.shape[0]
     nb = -(-n // _TILE)
     work = ndarray((2 * nb + 2,), _I8)  # per tile: counts (then offsets), flags; the total, any flag

@@ -24,6 +24,7 @@ static idx3 blockIdx, threadIdx, blockDim;
 #define __shared__
 // warp intrinsics, only so that edt_pass_warp compiles here (run_edt_staged drives its line logic)
 static inline void __syncwarp() {}
+static inline void __syncthreads() {}
 static inline unsigned __ballot_sync(unsigned, bool p) { return p; }
 static inline int __shfl_sync(unsigned, int v, int) { return v; }
 static inline int __ffs(unsigned m) { return __builtin_ffs((int)m); }
@@ -381,7 +382,10 @@ _ARG_TYPES = {"int": np.int32, "long long": np.int64, "double": np.float64}
 
 @pytest.mark.parametrize("plan", [dict(first="envelope", lines="warp"), dict(first="scan", lines="warp"),
                                   dict(first="scan", lines="band"), dict(first="envelope", lines="band", fill="search"),
-                                  dict(first="scan", lines="band", bands=5)])
+                                  dict(first="scan", lines="band", bands=5),
+                                  dict(first="scan", lines="band", staging="block"),
+                                  dict(first="envelope", lines="band", staging="block"),
+                                  dict(first="scan", lines="band", staging="block-in")])
 @pytest.mark.parametrize("shape", [(20, 30), (7,), (5000, 3), (4, 5, 6)])
 def test_driver_launches_match_kernel_signatures(recorded_launches, monkeypatch, plan, shape):
     """Every launch of the driver on the fake device passes each kernel parameter its C type (a

@@ -91,7 +91,9 @@ PLANS = [dict(first="envelope", lines="warp"), dict(first="scan", lines="warp"),
          dict(first="envelope", lines="band"), dict(first="scan", lines="band"),
          dict(first="scan", lines="band", fill="search"), dict(first="envelope", lines="band", fill="search"),
          dict(first="scan", lines="band", bands=1), dict(first="scan", lines="band", bands=7),
-         dict(first="scan", lines="band", bands=32)]
+         dict(first="scan", lines="band", bands=32), dict(first="scan", lines="band", staging="block"),
+         dict(first="envelope", lines="band", fill="search", staging="block"),
+         dict(first="scan", lines="band", staging="block-in")]
 
 
 def _plan_check(x, plan, sampling=None):
@@ -134,6 +136,18 @@ def test_edt_plans_sampled_and_edge_masks(plan):
     rows = np.ones((65, 4096), bool)
     rows[:, RNG.integers(4096)] = False                     # full lines of 4096 (the warp's limit)
     _plan_check(rows, plan)
+
+
+@pytest.mark.parametrize("staging", ["block", "block-in", "warp"])
+@pytest.mark.parametrize("shape", [(64, 256, 48), (40, 300, 7), (9, 37, 13, 11), (128, 128, 128)])
+def test_edt_block_staging_volumes(staging, shape):
+    # the band pass' strided lines staged by the block (adjacent lines together; a block's lines
+    # crossing into the next outer index where inner is not a multiple of 8) or by each warp,
+    # fresh masks, distances exact and indices valid, against SciPy
+    for density in (0.01, 0.3):
+        x = RNG.random(shape) > density
+        x.flat[RNG.integers(x.size)] = False
+        _plan_check(x, dict(first="scan", lines="band", staging=staging))
 
 
 def test_edt_default_plan_bench_mask():

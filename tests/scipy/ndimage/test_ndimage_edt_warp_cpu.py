@@ -37,6 +37,7 @@ static void rendezvous() {
   swapcontext(&lane_ctx[me], &lane_ctx[nx]);
 }
 static inline void __syncwarp() { rendezvous(); }
+static inline void __syncthreads() { rendezvous(); }  // (blocks of one warp here)
 static inline unsigned __ballot_sync(unsigned, bool p) {
   slot[threadIdx.x & 31] = p;
   rendezvous();
@@ -57,14 +58,14 @@ static inline int __clzll(long long v) { return __builtin_clzll((unsigned long l
 static inline int __ffsll(long long v) { return __builtin_ffsll(v); }
 #include "edt.cuh"
 #include "edt.cu"
-namespace cuarray_ndimage { double edt_stage[6144]; }  // a warp's 48 KiB: lines up to 4096
+namespace cuarray_ndimage { double edt_stage[12288]; }  // a warp's 48 KiB: lines up to 4096 (coop: more)
 using namespace cuarray_ndimage;
 
 // One pass over `lines` lines of (outer, n, inner), a warp per line (blocks of one warp), the
 // lanes meeting between lines (the next line's staging reuses the shared area).
-// kind: 0 edt_pass_warp, 1 edt_pass_band.
+// kind: 0 edt_pass_warp, 1 edt_pass_band, 2 edt_pass_band with coop.
 static struct Pass {
-  int kind, bands, walk, root, nd;
+  int kind, bands, walk, root, coop, nd;
   double* f;
   long long n, inner, lines, words, total;
   double w2;
@@ -76,8 +77,8 @@ static void lane_main(int lane) {
   for (long long line = 0; line < P.lines; ++line) {
     blockIdx.x = (unsigned)line;
     if (P.kind)
-      edt_pass_band(P.f, P.n, P.inner, P.lines, P.w2, P.words, P.bands, P.walk, P.root, P.idx_in, P.idx_out, P.nd,
-                    P.total);
+      edt_pass_band(P.f, P.n, P.inner, P.lines, P.w2, P.words, P.bands, P.walk, P.root, P.coop, P.idx_in, P.idx_out,
+                    P.nd, P.total);
     else
       edt_pass_warp(P.f, P.n, P.inner, P.lines, P.w2, P.words, P.idx_in, P.idx_out, P.nd, P.total);
     rendezvous();
@@ -89,9 +90,13 @@ static void lane_main(int lane) {
   }
 }
 
+// kind 2: edt_pass_band with coop 1 (the block's copies both ways; one warp a block here, its area n + 1
+// words longer); kind 3: coop 2 (the block's loads only, the area one word longer)
 extern "C" void run_pass(int kind, double* f, long long n, long long inner, long long lines, double w2, int bands,
                          int walk, int root, const long long* idx_in, long long* idx_out, int nd, long long total) {
-  P = Pass{kind, bands, walk, root, nd, f, n, inner, lines, (12 * n + 7) / 8, total, w2, idx_in, idx_out};
+  int coop = kind >= 2 ? kind - 1 : 0;
+  P = Pass{kind, bands, walk, root, coop, nd, f, n, inner, lines, (12 * n + 7) / 8 + (coop == 1 ? n + 1 : coop), total,
+           w2, idx_in, idx_out};
   blockDim.x = 32;
   const size_t stack = 1 << 18;
   char* stacks = (char*)malloc(32 * stack);
@@ -106,6 +111,16 @@ extern "C" void run_pass(int kind, double* f, long long n, long long inner, long
   threadIdx.x = 0;
   swapcontext(&main_ctx, &lane_ctx[0]);
   free(stacks);
+}
+
+// edt_block_copy for a block of 32 per_block threads, its threads in turn (no intrinsics inside)
+extern "C" void block_copy(double* f, double* stage, long long n, long long inner, long long words, int per_block,
+                           int back) {
+  blockDim.x = 32 * per_block;
+  for (unsigned t = 0; t < blockDim.x; ++t) {
+    threadIdx.x = t;
+    edt_block_copy(f, stage, n, inner, words, per_block, back);
+  }
 }
 
 // edt_init (its threads in turn): f 0 at background, INF elsewhere; idx the own coordinates.
@@ -154,8 +169,10 @@ def warp_edt(lib, x, sampling, kind, bands=1, walk=1, root=False):
 RNG = np.random.default_rng(31)
 
 
-@pytest.mark.parametrize("kind,bands,walk", [(0, 1, 0), (1, 1, 1), (1, 5, 0), (1, 5, 1), (1, 32, 1), (1, "auto", 1)],
-                         ids=["warp", "band1-walk", "band5-search", "band5-walk", "band32-walk", "bandauto-walk"])
+@pytest.mark.parametrize("kind,bands,walk", [(0, 1, 0), (1, 1, 1), (1, 5, 0), (1, 5, 1), (1, 32, 1), (1, "auto", 1),
+                                             (2, 5, 0), (2, "auto", 1), (3, 5, 0), (3, "auto", 1)],
+                         ids=["warp", "band1-walk", "band5-search", "band5-walk", "band32-walk", "bandauto-walk",
+                              "band5-search-coop", "bandauto-walk-coop", "band5-search-loads", "bandauto-walk-loads"])
 @pytest.mark.parametrize("shape", [(33,), (1, 70), (70, 1), (20, 65), (6, 7, 31)])
 def test_warp_kernels_like_scipy(lib, kind, bands, walk, shape):
     for density, sampled in ((0.1, False), (0.6, True), (0.003, False)):
@@ -163,7 +180,7 @@ def test_warp_kernels_like_scipy(lib, kind, bands, walk, shape):
         x.flat[RNG.integers(x.size)] = False
         sampling = RNG.uniform(0.5, 2.0, len(shape)) if sampled else np.ones(len(shape))
         b = max(_edt.bands_for(n) for n in shape) if bands == "auto" else bands
-        d, idx = warp_edt(lib, x, sampling, kind, b, walk, root=kind == 1)
+        d, idx = warp_edt(lib, x, sampling, kind, b, walk, root=kind >= 1)
         ref = snd.distance_transform_edt(x, sampling=sampling)
         if sampled:
             np.testing.assert_allclose(d, ref, rtol=1e-12, atol=1e-12)
@@ -185,7 +202,8 @@ def test_band_kernel_long_lines(lib):
 
 
 @pytest.mark.parametrize("n", [256, 2048, 4096])
-@pytest.mark.parametrize("kind,walk", [(0, 0), (1, 0), (1, 1)], ids=["warp", "band-search", "band-walk"])
+@pytest.mark.parametrize("kind,walk", [(0, 0), (1, 0), (1, 1), (2, 1), (3, 0)],
+                         ids=["warp", "band-search", "band-walk", "band-walk-coop", "band-search-loads"])
 def test_pass_of_any_f_exactly(lib, n, kind, walk):
     """One pass over arbitrary integer f (exact in double), not only what earlier passes give: large
     values beside a few zeros leave long runs of a band's sites under the envelope of the bands
@@ -213,3 +231,40 @@ def test_pass_of_any_f_exactly(lib, n, kind, walk):
         np.testing.assert_array_equal(got, brute)
         q = idx_out[0]
         np.testing.assert_array_equal((np.arange(n) - q) ** 2 + f[q], brute)
+
+
+@pytest.mark.parametrize("per_block", [1, 3, 8])
+def test_block_copy_moves_each_line(lib, per_block):
+    # edt_block_copy, a block of several warps: each warp area's line in and its outputs back out,
+    # lines of (outer, n, inner) that cross an outer boundary inside the block, and a missing line
+    # (offset -1: the block's last warps past the last line) left alone
+    n, inner, outer = 37, 5, 3
+    words = (12 * n + 7) // 8 + n + 1
+    f = RNG.normal(size=outer * n * inner)
+    lines = outer * inner
+    for first in range(0, lines, per_block):
+        stage = np.full(per_block * words, np.nan)
+        offsets = stage.view(np.int64)
+        want = []
+        for w in range(per_block):
+            line = first + w
+            at = -1 if line >= lines else (line // inner) * n * inner + line % inner
+            offsets[w * words + words - 1] = at
+            want.append(at)
+        lib.block_copy(_p(f), _p(stage), ctypes.c_longlong(n), ctypes.c_longlong(inner), ctypes.c_longlong(words),
+                       ctypes.c_int(per_block), ctypes.c_int(0))
+        for w, at in enumerate(want):
+            got = stage[w * words:w * words + n]
+            if at < 0:
+                assert np.isnan(got).all()
+            else:
+                np.testing.assert_array_equal(got, f[at + np.arange(n) * inner])
+            stage[w * words + words - 1 - n:w * words + words - 1] = -float(w + 1) - np.arange(n)  # the outputs
+        before = f.copy()
+        lib.block_copy(_p(f), _p(stage), ctypes.c_longlong(n), ctypes.c_longlong(inner), ctypes.c_longlong(words),
+                       ctypes.c_int(per_block), ctypes.c_int(1))
+        expect = before.copy()
+        for w, at in enumerate(want):
+            if at >= 0:
+                expect[at + np.arange(n) * inner] = -float(w + 1) - np.arange(n)
+        np.testing.assert_array_equal(f, expect)

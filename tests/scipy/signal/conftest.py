@@ -137,7 +137,7 @@ def host_lfilter(host_ndimage, monkeypatch, host_lib):
         if y is not None:
             y[...] = y64
 
-    def overlap(ba, K, x, y, out_dt, lines, n, L, C, warm, zi, zf):
+    def overlap(ba, K, x, y, out_dt, lines, n, L, C, warm, win, zi, zf):  # (the window: the kernel's staging)
         y64 = np.empty(y.shape)
         lib.overlap_k(ptr(ba), ctypes.c_int(K), ptr(np.ascontiguousarray(x, np.float64)), ptr(y64), ll(n), ll(L),
                       ll(C), ll(warm), ll(lines * C), ptr(zi), ptr(zf))

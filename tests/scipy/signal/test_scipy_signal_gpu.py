@@ -275,6 +275,66 @@ def test_find_peaks_tile_kernels(n):
             np.testing.assert_array_equal(cs.find_peaks(cuarray.asarray(x))[0].get(), ss.find_peaks(x)[0])
 
 
+def long_plateaus(n, integer):
+    """Fresh noise (integer-valued: short plateaus and ties; or float: distinct heights) with
+    plateaus past the old walk limit (2048) across one and several 4096-sample tile edges, on a
+    tile's first and last samples, falling (peaks) or rising after them, NaN inside and beside some,
+    and a plateau at each end (the right one flat to the last sample: no peak)."""
+    T = 4096
+    x = np.round(RNG.normal(size=n) * 2) if integer else RNG.normal(size=n)
+    h = 20.0 + RNG.random()  # plateau heights distinct from the noise and each other
+    spans = [(T - int(RNG.integers(1, 3000)), 2 * T + int(RNG.integers(1, 100))), (3 * T, 4 * T),
+             (5 * T + 31, 9 * T + int(RNG.integers(0, T))), (11 * T - 2049, 11 * T + 1)]
+    for j, (a, b) in enumerate(spans):
+        x[a:b] = h + j
+        x[a - 1] = h - 40 + j
+        x[b] = (h - 30 + j, h + 9 + j, np.nan, h - 31 - j)[j]  # falls, rises, NaN, falls
+    x[T * 6 + 11] = np.nan  # NaN inside the third plateau: cuts it
+    x[T * 12 + 5:T * 12 + 9] = np.nan
+    x[:1000] = h + 7.5  # the left end: no peak (no rise into it)
+    x[-3000:] = h + 8.5  # the right end: flat to the last sample, no peak
+    x[-3001] = h - 50
+    return x
+
+
+PEAK_KW = [dict(), dict(height=0.5), dict(height=(None, 21.5)), dict(threshold=0.2), dict(threshold=(0.0, 3.0)),
+           dict(distance=9), dict(distance=2500, height=-1.0), dict(prominence=1.0), dict(prominence=(0.5, 40), wlen=5001),
+           dict(width=3), dict(width=(1, 9000), rel_height=0.9), dict(plateau_size=2), dict(plateau_size=(3000, None)),
+           dict(plateau_size=1, height=0.0, threshold=0.0, prominence=0.1, width=0.5)]
+
+
+@pytest.mark.parametrize("kw", PEAK_KW, ids=[str(k) for k in PEAK_KW])
+def test_find_peaks_long_plateaus(kw):
+    # the default "ends" plan (and every plan) where the walking tile kernels fell back: SciPy's
+    # peaks and properties, every argument (each takes the local maxima first)
+    from cuarray.scipy.signal import _peaks
+
+    for n in (13 * 4096 + 3001, 200_000 + int(RNG.integers(0, 4096))):
+        x = long_plateaus(n, integer="distance" not in kw)  # distinct heights for distance
+        ref, rprops = ss.find_peaks(x, **kw)
+        assert ss.find_peaks(x, plateau_size=2049)[0].size  # a plateau the old walk did not take
+        d = cuarray.asarray(x)
+        for plan in (_peaks.MAXIMA if not kw else _peaks.MAXIMA[:1]):
+            got, gprops = _peaks._find_peaks(d, maxima=plan, **kw)
+            np.testing.assert_array_equal(got.get(), ref, err_msg=plan)
+            assert sorted(gprops) == sorted(rprops)
+            for k in rprops:
+                np.testing.assert_allclose(gprops[k].get(), rprops[k], rtol=1e-12, atol=1e-12, err_msg=k)
+        got, _ = cs.find_peaks(d, **kw)
+        np.testing.assert_array_equal(got.get(), ref)
+
+
+@pytest.mark.parametrize("n", [3, 4, 31, 33, 4095, 4096, 4097, 8193])
+def test_find_peaks_short_and_tile_sized(n):
+    # few-valued signals (runs of every length) cut where the warp segments and the tiles end
+    for x in (RNG.integers(0, 3, n).astype(float), np.repeat(RNG.integers(0, 4, n // 8 + 1), 8)[:n] + 0.5):
+        ref, rprops = ss.find_peaks(x, plateau_size=1)
+        got, gprops = cs.find_peaks(cuarray.asarray(x), plateau_size=1)
+        np.testing.assert_array_equal(got.get(), ref)
+        for k in rprops:
+            np.testing.assert_array_equal(gprops[k].get(), rprops[k], err_msg=k)
+
+
 def test_peak_width_heights_round_as_scipy():
     # h = x[peak] - prominence * rel_height, product rounded first: exactly 0.0 here, as in SciPy
     # (a contracted fma gave 1.1e-16). Fresh random heights around the exact case.
@@ -347,6 +407,30 @@ def test_lfilter_sweeps(plan, shape, axis, dtype):
     close(gz, rz, tol)
     base = _lfilter._lfilter(b, a, d, axis, cuarray.asarray(zi), "runtime")[0].get()
     same = 1e-12 if base.dtype.char in "dD" else 2.5e-7  # float32 outputs: a last-bit rounding flip
+    np.testing.assert_allclose(gy.get(), base, rtol=same, atol=same * float(np.abs(base).max()))
+
+
+@pytest.mark.parametrize("layout", ["aligned", "first", "aligned64"])
+@pytest.mark.parametrize("shape,dtype", [((200, 100_000), np.float64), ((1, 2_000_003), np.float64),
+                                         ((37, 30_011), np.float32), ((5, 40_000), np.complex128)])
+def test_lfilter_overlap_layouts(layout, shape, dtype):
+    # the overlap plan's layouts (aligned chunks and warm-ups, a shorter last chunk; the first
+    # layout; 64-sample windows) on lines that start aligned and lines that do not, against SciPy
+    # with zi and against the runtime-order scan to rounding
+    from cuarray.scipy.signal import _lfilter
+
+    b, a = _bench_filter()
+    x = data(shape, dtype)
+    zi = data((shape[0], 8), np.float64)
+    tol = 1e-4 if dtype == np.float32 else 1e-9
+    d = cuarray.asarray(x)
+    gy, gz = _lfilter._lfilter(b, a, d, -1, cuarray.asarray(zi), "overlap", None, layout)
+    ry, rz = ss.lfilter(b, a, x, -1, zi)
+    close(gy, ry, tol)
+    close(gz, rz, tol)
+    close(_lfilter._lfilter(b, a, d, -1, None, "overlap", None, layout), ss.lfilter(b, a, x), tol)
+    base = _lfilter._lfilter(b, a, d, -1, cuarray.asarray(zi), "runtime")[0].get()
+    same = 1e-12 if base.dtype.char in "dD" else 2.5e-7
     np.testing.assert_allclose(gy.get(), base, rtol=same, atol=same * float(np.abs(base).max()))
 
 

@@ -140,6 +140,8 @@ def test_exact_order_kernels_compile_for_sm90_and_do_not_spill():
                        lf.fixed_chunk_kernel_name(np.dtype(i), np.dtype(o), k))]
     names += [lf.fixed_carry_kernel_name(k) for k in (1, 3, 8, 12, 16)]
     names += [lf.rows_kernel_name(np.dtype(i), np.dtype(o), k) for i, o, k in (("f", "d", 16), ("d", "f", 0))]
+    names += [lf.rows_kernel_name(np.dtype(i), np.dtype(o), k, 64) for i, o, k in (("d", "d", 8), ("f", "f", 8),
+                                                                                   ("d", "d", 16), ("d", "f", 1))]
     names += [lf.fixed_chunk_kernel_name(np.dtype(i), np.dtype(o), k) for i, o, k in (("f", "d", 0), ("d", "f", 5))]
     prog = nvrtc.nvrtcCreateProgram(lf.source().encode(), b"iir.cu", 0, [], [])[1]
     for n in names:
@@ -220,22 +222,42 @@ def test_decay_length_and_overlap_plan():
 @pytest.mark.parametrize("b,a", [ss.butter(4, 0.2), ss.butter(1, 0.1), ss.cheby1(3, 1, [0.2, 0.5], "bandpass"),
                                  ([0.5, 0.2], [2.0, -0.3, 0.1]), ([1.5], [1.0]), (RNG.normal(size=6), [1.0])],
                          ids=["butter4", "butter1", "cheby-band", "a0=2", "gain", "fir5"])
-def test_overlap_plan_against_scipy(host_lfilter, b, a):
+@pytest.mark.parametrize("layout", lf.OVERLAP_LAYOUTS)
+def test_overlap_plan_against_scipy(host_lfilter, b, a, layout):
     # the overlap plan on lines long enough to cut: each chunk warmed up from zero must give SciPy's
-    # sweep to rounding, zi and zf included (zf from the last chunk)
+    # sweep to rounding, zi and zf included (zf from the last chunk), in every layout (the aligned
+    # ones: longer warm-ups, a shorter last chunk)
     K = max(len(a), len(b)) - 1
-    n = 30_000
+    n = 30_000 + int(RNG.integers(0, 100))
     x = RNG.normal(size=(3, n))
     zi = RNG.normal(size=(3, K))
     W = 0 if K == 0 else lf.decay_length(_ba(b, a).tobytes(), K)
     assert W is not None and lf.plan_overlap(n, 3, W) < n  # the plan runs here
     ref, rz = ss.lfilter(b, a, x, -1, zi)
-    got, gz = lf._lfilter(b, a, x, -1, zi, "overlap")
+    got, gz = lf._lfilter(b, a, x, -1, zi, "overlap", None, layout)
     scale = np.abs(ref).max()
     np.testing.assert_allclose(got, ref, rtol=0, atol=1e-13 * scale)
     np.testing.assert_allclose(gz, rz, rtol=0, atol=1e-13 * np.abs(rz).max(initial=1.0))
-    np.testing.assert_allclose(lf._lfilter(b, a, x, -1, None, "overlap"), ss.lfilter(b, a, x), rtol=0,
+    np.testing.assert_allclose(lf._lfilter(b, a, x, -1, None, "overlap", None, layout), ss.lfilter(b, a, x), rtol=0,
                                atol=1e-13 * scale)
+
+
+def test_overlap_layouts():
+    # the bench's rows: "first" as planned (the last chunk longer), the aligned ones rounded up to
+    # their window, ceil(n / L) chunks, the last the shorter, the warm-up still within a chunk
+    for n, L, W in ((10**5, 1525, 121), (10**8, 1525, 121), (30_017, 484, 121), (5000, 4990, 62), (3000, 2980, 100)):
+        assert lf.overlap_layout("first", n, L, W) == (L, n // L, W, 32)
+        for layout, win in (("aligned", 32), ("aligned64", 64)):
+            La, C, Wa, w = lf.overlap_layout(layout, n, L, W)
+            if -(-L // win) * win >= n:  # rounding up leaves one chunk: the first layout
+                assert (La, C, Wa, w) == lf.overlap_layout("first", n, L, W)
+                continue
+            assert w == win and La % win == 0 and Wa % win == 0 and L <= La < L + win and W <= Wa <= La
+            assert (C - 1) * La < n <= C * La and C >= 2
+    with pytest.raises(ValueError):
+        lf.overlap_layout("tiles", 100, 10, 5)
+    assert lf.rows_kernel_name(np.dtype("d"), np.dtype("f"), 8) == "cuarray_signal::lfilter_rows<double, float, 8>"
+    assert lf.rows_kernel_name(np.dtype("d"), np.dtype("d"), 8, 64) == "cuarray_signal::lfilter_rows<double, double, 8, 64>"
 
 
 def _a(order, cut):

@@ -56,7 +56,7 @@ def _p(a):
 
 
 @pytest.fixture
-def host_peaks(monkeypatch, lib):
+def host_peaks(monkeypatch, lib, tiles_lib):
     from cuarray.scipy.ndimage import _support
 
     def prominences(x, peaks, wlen):
@@ -93,7 +93,12 @@ def host_peaks(monkeypatch, lib):
     def astype(x, dt, order="K", copy=True):
         return np.array(x, dtype=dt, order=order, copy=True) if copy else np.asarray(x, dtype=dt, order=order)
 
+    def maxima_ends(x, edges):  # the kernels themselves, on host threads
+        mid, left, right = run_ends(tiles_lib, np.ascontiguousarray(x, np.float64))
+        return (mid, left, right) if edges else (mid, None, None)
+
     monkeypatch.setattr(pk, "_maxima_tiles", maxima_tiles)
+    monkeypatch.setattr(pk, "_maxima_ends", maxima_ends)
     monkeypatch.setattr(_support, "as_array", lambda x, fn: np.asarray(x))
     monkeypatch.setattr(_support, "ndarray", np.ndarray)
     monkeypatch.setattr(pk, "_prominences", prominences)
@@ -277,6 +282,7 @@ static int __shfl_down_sync(unsigned, int v, int o) {
   return r;
 }
 static int __popc(unsigned v) { return __builtin_popcount(v); }
+static int __ffs(int v) { return __builtin_ffs(v); }
 #define __global__
 #define __device__
 #define __launch_bounds__(n)
@@ -309,6 +315,22 @@ extern "C" long long tiles(const double* x, long long n, long long limit, long l
   if (work[2 * nb + 1]) return -1;
   cu_launch(nb, MAXIMA_BLOCK, [&] { write_maxima(x, n, limit, work, mid, left, right); });
   return work[2 * nb];
+}
+// _peaks._maxima_ends' launch sequence and work layout (mid, left, right: null left/right for no edges)
+extern "C" long long ends(const double* x, long long n, long long* work, long long* mid, long long* left,
+                          long long* right) {
+  long long nb = (n + MAXIMA_TILE - 1) / MAXIMA_TILE;
+  long long *counts = work, *fc = work + nb, *pend = work + 3 * nb, *pright = work + 5 * nb;
+  double *fcval = (double*)(work + 2 * nb), *pval = (double*)(work + 4 * nb);
+  cu_launch(nb, MAXIMA_BLOCK, [&] { count_ends(x, n, counts, fc, fcval, pend, pval); });
+  cu_launch(1, 1024, [&] { scan_ends(counts, fc, fcval, pend, pval, pright, nb, n, work + 6 * nb); });
+  long long m = work[6 * nb];
+  if (m) cu_launch(nb, MAXIMA_BLOCK, [&] { write_ends(x, n, counts, pright, mid, left, right); });
+  return m;
+}
+extern "C" void scan_e(long long* counts, const long long* fc, const double* fcval, const long long* pend,
+                       const double* pval, long long* pright, long long nb, long long n, long long* tail) {
+  cu_launch(1, 1024, [&] { scan_ends(counts, fc, fcval, pend, pval, pright, nb, n, tail); });
 }
 extern "C" void scan(long long* counts, const long long* flags, long long nb, long long* tail) {
   cu_launch(1, 1024, [&] { scan_counts(counts, flags, nb, tail); });
@@ -373,3 +395,135 @@ def test_scan_counts_on_host_threads(tiles_lib):
         tiles_lib.scan(_p(work), _p(flags), ctypes.c_longlong(nb), _p(tail))
         np.testing.assert_array_equal(work, np.concatenate([[0], np.cumsum(counts)[:-1]]))
         assert list(tail) == [counts.sum(), int(nb > 1)]
+
+
+def run_ends(tiles_lib, x, edges=True):
+    """(mid, left, right) from the "ends" kernels on host threads (left, right None without edges);
+    checks that nothing is written past the peaks."""
+    n = len(x)
+    nb = -(-n // pk._TILE)
+    work = np.full(6 * nb + 1, -7, np.int64)
+    out = [np.full(n + 1, -7, np.int64) for _ in range(3)]
+    ptrs = [_p(o) for o in out] if edges else [_p(out[0]), None, None]
+    m = tiles_lib.ends(_p(x), ctypes.c_longlong(n), _p(work), *ptrs)
+    assert m >= 0 and (out[0][m:] == -7).all()
+    if not edges:
+        assert (out[1] == -7).all() and (out[2] == -7).all()
+        return out[0][:m].copy(), None, None
+    return tuple(o[:m].copy() for o in out)
+
+
+def _end_cases():
+    """Signals for the "ends" kernels (tiles of 4096): fresh integer-valued noise (short plateaus)
+    with long plateaus across one and several tile edges, starting on a tile's first sample and
+    ending on its last, starting on a warp segment's last lane, falling or rising after them
+    (peak or not), flat and falling ends, and NaN inside, after and before plateaus."""
+    T = pk._TILE
+    cases = []
+    for seed in range(3):
+        rng = np.random.default_rng(1000 + seed + int(RNG.integers(1 << 30)))
+        n = int(rng.integers(4 * T + 64, 6 * T))
+        x = np.round(rng.normal(size=n) * 1.5)
+        h = 8.0 + seed
+        x[T - 100:2 * T + 50] = h  # across one edge, past 2048 samples
+        x[2 * T + 50] = h - 20 if seed != 1 else h + 1  # falls (a peak) or rises (none)
+        x[3 * T:4 * T] = h + 2  # the whole of tile 3: left edge on its first sample, last sample flat
+        x[3 * T - 1] = h - 30
+        x[4 * T] = h - 30 if seed != 2 else np.nan  # after it: lower, or NaN (no peak)
+        x[4 * T + 31:4 * T + 40] = h + 5  # a plateau starting on a segment's last lane
+        x[4 * T + 30] = -40.0
+        if seed == 0:
+            x[-5:] = 50.0  # a flat end: no peak
+        elif seed == 1:
+            x[-6:-1] = 50.0  # ends one before the last sample, which falls: a peak
+            x[-1] = 0.0
+        else:
+            x[rng.integers(0, n, 40)] = np.nan  # NaN among short plateaus
+            x[T + 7] = np.nan  # inside the long plateau: cuts it
+        cases.append(x)
+    x = np.round(RNG.normal(size=3 * T + 17) * 2)  # one plateau over every tile edge, to the end
+    x[5:] = 99.0
+    cases.append(x)
+    x = x.copy()
+    x[-1] = 0.0  # ... which now falls on the last sample: a peak of n - 6 samples
+    cases.append(x)
+    return cases
+
+
+@pytest.mark.parametrize("case", range(5))
+def test_end_kernels_on_host_threads(tiles_lib, case):
+    x = np.ascontiguousarray(_end_cases()[case])
+    ref, props = ss.find_peaks(x, plateau_size=1)
+    if case in (0, 1, 4):  # a peak plateau past the walks' limit (in 2, NaN cuts the long ones)
+        assert props["plateau_sizes"].max() > pk._PLATEAU_LIMIT
+    mid, left, right = run_ends(tiles_lib, x)
+    np.testing.assert_array_equal(mid, ref)
+    np.testing.assert_array_equal(left, props["left_edges"])
+    np.testing.assert_array_equal(right, props["right_edges"])
+    np.testing.assert_array_equal(run_ends(tiles_lib, x, edges=False)[0], ref)
+
+
+@pytest.mark.parametrize("n", [3, 4, 31, 32, 33, 4095, 4096, 4097])
+def test_end_kernels_short_and_tile_sized(tiles_lib, n):
+    # every two-valued signal's runs, cut at the lengths where the warp segments and the tile end
+    x = RNG.integers(0, 3, n).astype(float)
+    for y in (x, np.repeat(RNG.integers(0, 4, n // 8 + 1), 8)[:n].astype(float)):
+        y = np.ascontiguousarray(y)
+        ref, props = ss.find_peaks(y, plateau_size=1)
+        mid, left, right = run_ends(tiles_lib, y)
+        np.testing.assert_array_equal(mid, ref)
+        np.testing.assert_array_equal(left, props["left_edges"])
+        np.testing.assert_array_equal(right, props["right_edges"])
+
+
+def scan_ends_model(counts, fc, fcval, pend, pval, n):
+    nb = len(counts)
+    counts, pright = counts.copy(), np.full(nb, -1, np.int64)
+    for b in range(nb):
+        later = [c for c in range(b + 1, nb) if fc[c] < n]
+        if pend[b] >= 0 and later and fcval[later[0]] < pval[b]:
+            counts[b] += 1
+            pright[b] = fc[later[0]] - 1
+    return np.concatenate([[0], np.cumsum(counts)[:-1]]), counts.sum(), pright
+
+
+def test_scan_ends_on_host_threads(tiles_lib):
+    # more tiles than the scan's 1024 threads (several a thread); tiles with and without a change,
+    # pending runs resolved by a change several tiles on (over stretches of two threads)
+    for nb in (1, 2, 1023, 3001):
+        n = nb * pk._TILE
+        counts = RNG.integers(0, 2000, nb).astype(np.int64)
+        has = RNG.random(nb) < 0.3
+        has[nb // 2:nb // 2 + 7] = False
+        fc = np.where(has, np.arange(nb) * pk._TILE + RNG.integers(0, pk._TILE, nb), n).astype(np.int64)
+        fcval = RNG.normal(size=nb)
+        pend = np.where(RNG.random(nb) < 0.6, np.arange(nb) * pk._TILE + 5, -1).astype(np.int64)
+        pval = RNG.normal(size=nb)
+        offsets, total, pright = scan_ends_model(counts, fc, fcval, pend, pval, n)
+        got, gright, tail = counts.copy(), np.full(nb, -7, np.int64), np.zeros(1, np.int64)
+        tiles_lib.scan_e(_p(got), _p(fc), _p(fcval), _p(pend), _p(pval), _p(gright), ctypes.c_longlong(nb),
+                         ctypes.c_longlong(n), _p(tail))
+        np.testing.assert_array_equal(got, offsets)
+        np.testing.assert_array_equal(gright, pright)
+        assert tail[0] == total
+
+
+LONG_KW = [dict(), dict(height=0.5), dict(threshold=(0.0, 3.0)), dict(distance=2500, height=-1.0),
+           dict(prominence=(0.5, 40), wlen=5001), dict(width=(1, 9000), rel_height=0.9), dict(plateau_size=(3000, None)),
+           dict(plateau_size=1, height=0.0, threshold=0.0, prominence=0.1, width=0.5)]
+
+
+@pytest.mark.parametrize("kw", LONG_KW, ids=[str(k) for k in LONG_KW])
+def test_find_peaks_long_plateaus_every_argument(host_peaks, kw):
+    # find_peaks over the "ends" kernels (host threads) where the walking tiles fell back
+    x = _end_cases()[1].copy()
+    if "distance" in kw:  # distinct heights: SciPy's order among ties is unstable
+        x += RNG.random(len(x)) * 1e-3 * (np.diff(x, prepend=np.nan) != 0)
+        x = np.where(np.isnan(x), 0.0, x)
+        x[4 * 4096 - 3000:4 * 4096 - 3] = 70.0
+    ref, rprops = ss.find_peaks(x, **kw)
+    got, gprops = host_peaks.find_peaks(x, **kw)
+    np.testing.assert_array_equal(got, ref)
+    assert sorted(gprops) == sorted(rprops)
+    for k in rprops:
+        np.testing.assert_allclose(gprops[k], rprops[k], rtol=1e-12, atol=1e-12, err_msg=k)

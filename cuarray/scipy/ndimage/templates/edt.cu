@@ -162,6 +162,49 @@ __global__ void edt_first_pass(const unsigned long long* __restrict__ bits, doub
   }
 }
 
+// Output x of a band pass' line (site q; k < 0: the line has none, f stays, or its root): to
+// g[x * inner], or to out[x] when out is not null.
+__device__ inline void edt_band_put(const double* fs, double* g, double* out, long long inner, double w2, int root,
+                                    int k, long long x, long long q) {
+  double r;
+  if (k >= 0) {
+    double dx = (double)(x - q), d2 = w2 * dx * dx + fs[q];
+    r = root ? sqrt(d2) : d2;
+  } else if (root) {
+    r = sqrt(fs[x]);
+  } else if (out) {
+    r = fs[x];
+  } else {
+    return;
+  }
+  if (out)
+    out[x] = r;
+  else
+    g[x * inner] = r;
+}
+
+// The block's lines between f and the warps' areas (stage + w * words; the line's offset in f at
+// word words - 1, -1 for none): `back` 0 f into the staged copies (the first n doubles), 1 the
+// outputs (the n doubles before the offset) into f. Thread t takes line t % per_block, x = t /
+// per_block + 32 s (blockDim.x is 32 per_block): adjacent threads, adjacent lines.
+__device__ inline void edt_block_copy(double* __restrict__ f, double* stage, long long n, long long inner,
+                                      long long words, int per_block, int back) {
+  const int w = threadIdx.x % per_block;
+  double* area = stage + w * words;
+  const long long at = ((const long long*)area)[words - 1];
+  if (at < 0) return;
+  for (long long x = threadIdx.x / per_block; x < n; x += 32) {
+    if (back)
+      f[at + x * inner] = area[words - 1 - n + x];
+    else
+      area[x] = f[at + x * inner];
+  }
+}
+
+__device__ inline void edt_band_line(double* fs, int* v, double* g, double* out, long long n, long long inner,
+                                     double w2, int bands, int walk, int root, const long long* __restrict__ idx_in,
+                                     long long* __restrict__ idx_out, int nd, long long total, long long base);
+
 // edt_pass_warp with the envelope built by `bands` lanes (1..32) at once: lane b builds the
 // envelope of its band's sites [b L, (b + 1) L) into v[b L ...] (L = edt_band_length), then the
 // bands are merged left to right into v[0 ...] in place (the envelope of bands < b holds at most
@@ -172,20 +215,51 @@ __global__ void edt_first_pass(const unsigned long long* __restrict__ bits, doub
 // [l c, (l + 1) c), one search, then the breakpoints walked: n / 32 + its run's sites steps a lane
 // against n / 32 searches, the stores 32 runs apart, merged in L2). `root`: the last axis' pass
 // writes the distances (edt_sqrt's work folded in).
+//
+// `coop` 1 (strided lines, inner > 1): the block stages its lines together and writes them back
+// together (edt_block_copy), so adjacent threads touch adjacent lines' elements, which lie next to
+// each other: a warp's access is whole 32-byte sectors instead of one 8-byte word in each of 32
+// (a warp per line reads one element a line apart per lane). A warp's area then also holds its
+// outputs (n doubles) and its line's offset in f (a word, -1 when the block has no such line).
+// `coop` 2: the block stages its lines together, the warps store their outputs themselves (the
+// area one word longer only: the shared memory, so the occupancy, of coop 0).
 __global__ void edt_pass_band(double* __restrict__ f, long long n, long long inner, long long lines, double w2,
-                              long long words, int bands, int walk, int root, const long long* __restrict__ idx_in,
-                              long long* __restrict__ idx_out, int nd, long long total) {
+                              long long words, int bands, int walk, int root, int coop,
+                              const long long* __restrict__ idx_in, long long* __restrict__ idx_out, int nd,
+                              long long total) {
   extern __shared__ double edt_stage[];
   const int per_block = blockDim.x >> 5, warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   long long line = (long long)blockIdx.x * per_block + warp;
-  if (line >= lines) return;  // the whole warp
+  const bool active = line < lines;
+  if (!active && !coop) return;  // the whole warp (coop: it still takes part in the block's copies)
   double* fs = edt_stage + warp * words;
   int* v = (int*)(fs + n);
+  double* out = coop == 1 ? fs + words - 1 - n : (double*)0;
   long long o = line / inner, kk = line - o * inner;
   long long base = o * n * inner + kk;
   double* g = f + base;
-  for (long long x = lane; x < n; x += 32) fs[x] = g[x * inner];
-  __syncwarp();
+  if (coop) {
+    if (lane == 0) ((long long*)fs)[words - 1] = active ? base : -1;
+    __syncthreads();
+    edt_block_copy(f, edt_stage, n, inner, words, per_block, 0);
+    __syncthreads();
+  } else {
+    for (long long x = lane; x < n; x += 32) fs[x] = g[x * inner];
+    __syncwarp();
+  }
+  if (active) edt_band_line(fs, v, g, out, n, inner, w2, bands, walk, root, idx_in, idx_out, nd, total, base);
+  if (coop == 1) {
+    __syncthreads();
+    edt_block_copy(f, edt_stage, n, inner, words, per_block, 1);
+  }
+}
+
+// A warp's line once staged (edt_pass_band's envelope, merge and fill; lane = threadIdx.x & 31):
+// the outputs go to g[x * inner], or to out[x] when out is not null (f's unchanged entries too).
+__device__ inline void edt_band_line(double* fs, int* v, double* g, double* out, long long n, long long inner,
+                                     double w2, int bands, int walk, int root, const long long* __restrict__ idx_in,
+                                     long long* __restrict__ idx_out, int nd, long long total, long long base) {
+  const int lane = threadIdx.x & 31;
   const int L = edt_band_length(n, bands);
   int m = 0;  // this lane's band: its envelope's size
   if (lane < bands) {
@@ -238,11 +312,8 @@ __global__ void edt_pass_band(double* __restrict__ f, long long n, long long inn
       if (k >= 0) {
         while (j < k && edt_left_of(fs, v, j + 1, w2, (double)x)) ++j;
         q = v[j];
-        double dx = (double)(x - q), d2 = w2 * dx * dx + fs[q];
-        g[x * inner] = root ? sqrt(d2) : d2;
-      } else if (root) {
-        g[x * inner] = sqrt(fs[x]);
       }
+      edt_band_put(fs, g, out, inner, w2, root, k, x, q);
       if (idx_in)
         for (int d = 0; d < nd; ++d) idx_out[d * total + base + x * inner] = idx_in[d * total + base + q * inner];
     }
@@ -250,13 +321,8 @@ __global__ void edt_pass_band(double* __restrict__ f, long long n, long long inn
   }
   for (long long x = lane; x < n; x += 32) {
     long long q = x;
-    if (k >= 0) {
-      q = edt_envelope_site(fs, v, k, w2, (double)x);
-      double dx = (double)(x - q), d2 = w2 * dx * dx + fs[q];
-      g[x * inner] = root ? sqrt(d2) : d2;
-    } else if (root) {
-      g[x * inner] = sqrt(fs[x]);
-    }
+    if (k >= 0) q = edt_envelope_site(fs, v, k, w2, (double)x);
+    edt_band_put(fs, g, out, inner, w2, root, k, x, q);
     if (idx_in)
       for (int d = 0; d < nd; ++d) idx_out[d * total + base + x * inner] = idx_in[d * total + base + q * inner];
   }

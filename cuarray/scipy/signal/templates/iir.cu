@@ -52,11 +52,14 @@ __global__ void lfilter_carry_k(const double* __restrict__ M, double* __restrict
 // (zi; null: zero) and the last chunk leaves its state in end[o K] (zf). The host picks warm past
 // the filter's decay (|A^warm| below 2^-60 of the state, see decay_length in _lfilter.py), so the
 // state a chunk reaches is the true one to below rounding.
+//
+// WIN (a multiple of 32) is the samples a row moves a window. The host's "aligned" overlap layout
+// makes every window a whole number of 32-byte sectors where the lines start on one: chunk
+// lengths and warm-ups rounded up to WIN, a line's last chunk the shorter one.
 constexpr int ROWS = 64;
 constexpr int WARPS = ROWS / 32;
-constexpr int WIN = 32;
 
-template <typename T, typename O, int K>
+template <typename T, typename O, int K, int WIN = 32>
 __global__ void __launch_bounds__(ROWS) lfilter_rows(const double* __restrict__ ba, const T* __restrict__ x,
                                                      O* __restrict__ y, long long n, long long L, long long C,
                                                      long long total, long long warm,
@@ -87,30 +90,36 @@ __global__ void __launch_bounds__(ROWS) lfilter_rows(const double* __restrict__ 
   if (start && t < total) z0 = warm > 0 ? (c == 0 ? start + o * K : (const double*)0) : start + t * K;
   Df2t<K> f;
   f.init(ba, z0, 1);
-  // the block's longest chunk: a line's last one (L to 2L - 1 samples) when one lies in the block
-  long long t1 = (t0 + ROWS < total ? t0 + ROWS : total) - 1;
-  long long longest = ((t1 + 1) / C > t0 / C ? n - (C - 1) * L : L) + (warm > 0 ? warm : 0);
+  // the block's longest chunk: L, or a line's last one when one lies in the block (n // L chunks:
+  // L to 2L - 1 samples; the aligned overlap layout's ceil(n / L): 1 to L)
+  long long t1 = (t0 + ROWS < total ? t0 + ROWS : total) - 1, last = n - (C - 1) * L;
+  long long longest = ((t1 + 1) / C > t0 / C && last > L ? last : L) + (warm > 0 ? warm : 0);
   long long windows = (longest + WIN - 1) / WIN;
   int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   __syncthreads();
-  T next[ROWS / WARPS];  // this thread's sample (lane) of rows warp + WARPS * j
+  constexpr int Q = WIN / 32;
+  T next[ROWS / WARPS * Q];  // this thread's samples (lane + 32 q) of rows warp + WARPS * j
 #pragma unroll
   for (int j = 0; j < ROWS / WARPS; ++j) {
     int r = warp + WARPS * j;
-    next[j] = lane < row_len[r] ? x[row_base[r] + lane] : (T)0;
+#pragma unroll
+    for (int q = 0; q < Q; ++q) next[j * Q + q] = lane + 32 * q < row_len[r] ? x[row_base[r] + lane + 32 * q] : (T)0;
   }
   double* mine = tile + threadIdx.x * (WIN + 1);
   for (long long w = 0; w < windows; ++w) {
     long long off = w * WIN;
 #pragma unroll
-    for (int j = 0; j < ROWS / WARPS; ++j) tile[(warp + WARPS * j) * (WIN + 1) + lane] = (double)next[j];
+    for (int j = 0; j < ROWS / WARPS; ++j)
+#pragma unroll
+      for (int q = 0; q < Q; ++q) tile[(warp + WARPS * j) * (WIN + 1) + lane + 32 * q] = (double)next[j * Q + q];
     __syncthreads();
     if (w + 1 < windows) {
       long long at = off + WIN + lane;
 #pragma unroll
       for (int j = 0; j < ROWS / WARPS; ++j) {
         int r = warp + WARPS * j;
-        next[j] = at < row_len[r] ? x[row_base[r] + at] : (T)0;
+#pragma unroll
+        for (int q = 0; q < Q; ++q) next[j * Q + q] = at + 32 * q < row_len[r] ? x[row_base[r] + at + 32 * q] : (T)0;
       }
     }
     long long left = len - off;
@@ -122,11 +131,14 @@ __global__ void __launch_bounds__(ROWS) lfilter_rows(const double* __restrict__ 
     }
     __syncthreads();  // the tile holds this window's outputs; the next window overwrites it after
     if (y) {
-      long long at = off + lane;
 #pragma unroll
       for (int j = 0; j < ROWS / WARPS; ++j) {
         int r = warp + WARPS * j;
-        if (at < row_len[r] && at >= row_skip[r]) y[row_base[r] + at] = (O)tile[r * (WIN + 1) + lane];
+#pragma unroll
+        for (int q = 0; q < Q; ++q) {
+          long long at = off + lane + 32 * q;
+          if (at < row_len[r] && at >= row_skip[r]) y[row_base[r] + at] = (O)tile[r * (WIN + 1) + lane + 32 * q];
+        }
       }
     }
   }
