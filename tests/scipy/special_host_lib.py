@@ -265,8 +265,8 @@ def sph_points(rng):
                         -rng.uniform(0, 80, 1500) + complex(0, -0.0) * np.ones(1500),
                         rng.uniform(-60, 60, 1500) + 1j * rng.choice([1e-13, -1e-13], 1500)])
     en = np.array([0, 1, 2, 3, -1])
-    ez = np.array([0j, complex(0, -0.0), complex(np.inf, 0), complex(-np.inf, 0), complex(np.inf, 1), complex(0, np.inf),
-                   complex(np.nan, 0), complex(1, np.nan), 1e-300 + 0j, 2 + 2j, complex(-2, 0), complex(-2, -0.0)])
+    ez = np.array([0j, complex(0, -0.0), complex(np.inf, 0), complex(-np.inf, 0), complex(np.inf, 1),
+                   complex(0, np.inf), complex(np.nan, 0), complex(1, np.nan), 1e-300 + 0j, 2 + 2j, complex(-2, 0), complex(-2, -0.0)])
     a, b = np.meshgrid(en, ez)
     return np.concatenate([n, a.ravel()]), np.concatenate([z, b.ravel()])
 

@@ -144,8 +144,8 @@ def test_complex_spherical_against_scipy(kind, derivative, dtype):
     if kind == "kn":
         ok |= axis & ~np.isfinite(got.real)
     bad = np.nonzero(~ok)[0]
-    detail = "; ".join("spherical_{}({}, {!r}) = {!r}, SciPy {!r}".format(kind, int(n[i]), complex(z[i]), complex(got[i]),
-                                                                        complex(want[i])) for i in bad[:6])
+    detail = "; ".join("spherical_{}({}, {!r}) = {!r}, SciPy {!r}".format(
+        kind, int(n[i]), complex(z[i]), complex(got[i]), complex(want[i])) for i in bad[:6])
     assert len(bad) == 0, "{} of {} differ: {}".format(len(bad), len(z), detail)
 
 

@@ -3,9 +3,9 @@ library's), i0, i1 (CUDA's cyl_bessel_i0/i1) and the scaled i0e, i1e (templates/
 All but i0/i1 compute their float loops in double, as SciPy's do. Real-order iv, ive, kv, kve,
 kn and k0, k1, k0e, k1e, and jv, yv, jve, yve, jn by Temme's method (templates/bessel_ik.cuh,
 templates/bessel_jy.cuh; SciPy uses AMOS and Cephes); the spherical Bessel functions
-spherical_jn/yn/in/kn from them (their complex loops, templates/csph_bessel.cuh, over AMOS), and the Struve functions struve and modstruve
-(templates/struve.cuh). jve and yve equal jv and yv for real
-arguments (their scaling is by the imaginary part). The complex loops of iv, ive, kv, kve, jv,
+spherical_jn/yn/in/kn from them (their complex loops over AMOS: templates/csph_bessel.cuh), and
+the Struve functions struve and modstruve (templates/struve.cuh). jve and yve equal jv and yv for
+real arguments (their scaling is by the imaginary part). The complex loops of iv, ive, kv, kve, jv,
 jve, jn, yv, yve and hankel1, hankel1e, hankel2, hankel2e (real order, complex z) are SciPy's
 algorithm, AMOS (templates/cbessel.cuh over templates/amos_*.cuh, ported from xsf). wright_bessel,
 Wright's generalized Bessel function, by its series of positive terms (templates/wright.cuh)."""
