@@ -3,7 +3,7 @@
 complex, float32/complex64, the method boundaries, the edges (0, +-inf, NaN), large |z| and the
 negative real axis; four outputs with out= tuples, SciPy's dtypes and its dispatch to them.
 
-NVRTC compiles each of these kernels in 10-20 s at its first call (each holds AMOS): 13 kernels."""
+NVRTC compiles each of these kernels in 10-20 s at its first call (each holds AMOS): 14 kernels."""
 
 from __future__ import annotations
 
