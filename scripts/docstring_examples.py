@@ -431,6 +431,10 @@ SPECIAL_UFUNCS = {
     "ellipkinc": ["special.ellipkinc(cuarray.pi / 4, cuarray.array([0., 0.5]))"],
     "ellipeinc": ["special.ellipeinc(cuarray.pi / 4, cuarray.array([0., 0.5]))"],
     "ellipj": ["sn, cn, dn, ph = special.ellipj(cuarray.array([0.5, 1.]), 0.5)", "sn"],
+    # Airy functions
+    "airy": ["ai, aip, bi, bip = special.airy(cuarray.array([-1., 0.5]))", "ai", "bip",
+             "special.airy(cuarray.array([1. + 1.j]))[0]"],
+    "airye": ["eai, eaip, ebi, ebip = special.airye(cuarray.array([0.5, 2.]))", "eai", "ebi"],
     # hypergeometric, Legendre, zeta
     "hyp1f1": ["special.hyp1f1(1., 2., cuarray.array([0.5, 1.]))"],
     "hyp2f1": ["special.hyp2f1(1., 1., 2., cuarray.array([0.25, 0.5]))"],

@@ -40,6 +40,8 @@
 #include "amos_drivers.cuh"
 #include "amos_airy.cuh"
 #include "cbessel.cuh"
+#include "airy.cuh"
+#include "csph_bessel.cuh"
 
 #include <complex>
 
@@ -268,3 +270,19 @@ extern "C" void csf__sph_harm_y_D(const long* n, const long* m, const double* t,
 #define BOTH_RC(NAME) RC(NAME##_D, double, cs::NAME##_c((double)in0, in1)) RC(NAME##_F, float, cs::NAME##_c((double)in0, in1))
 BOTH_RC(jv) BOTH_RC(jve) BOTH_RC(yv) BOTH_RC(yve) BOTH_RC(iv) BOTH_RC(ive) BOTH_RC(kv) BOTH_RC(kve)
 BOTH_RC(hankel1) BOTH_RC(hankel1e) BOTH_RC(hankel2) BOTH_RC(hankel2e)
+
+// airy's and airye's four outputs ('d->dddd', 'f->ffff', 'D->DDDD', 'F->FFFF'): out holds n rows of 4
+#define AIRY4(NAME, T, FN) \
+  extern "C" void csf_##NAME(const T* x, T* out, long n) { \
+    for (long i = 0; i < n; ++i) out[4 * i] = cs::FN(x[i], out[4 * i + 1], out[4 * i + 2], out[4 * i + 3]); }
+AIRY4(airy_d, double, airy_ufunc) AIRY4(airy_f, float, airy_ufunc)
+AIRY4(airye_d, double, airye_ufunc) AIRY4(airye_f, float, airye_ufunc)
+AIRY4(airy_D, std::complex<double>, airy_c) AIRY4(airy_F, std::complex<float>, airy_c)
+AIRY4(airye_D, std::complex<double>, airye_c) AIRY4(airye_F, std::complex<float>, airye_c)
+// the spherical Bessel functions' 'lD->D' and 'lF->F' loops
+#define LC(NAME, T) \
+  extern "C" void csf_##NAME##_##T(const long* k, const std::complex<T>* z, std::complex<T>* out, long n) { \
+    for (long i = 0; i < n; ++i) out[i] = cs::NAME##_c((long long)k[i], z[i]); }
+#define BOTH_LC(NAME) LC(NAME, double) LC(NAME, float)
+BOTH_LC(spherical_jn) BOTH_LC(spherical_yn) BOTH_LC(spherical_in) BOTH_LC(spherical_kn)
+BOTH_LC(spherical_jn_d) BOTH_LC(spherical_yn_d) BOTH_LC(spherical_in_d) BOTH_LC(spherical_kn_d)

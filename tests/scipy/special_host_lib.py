@@ -233,3 +233,56 @@ def amos_unexplained(name, v, z, got, want, bad, rtol, floor, sample=30):
     with np.errstate(all="ignore"):
         fine = np.isclose(got[check], ref, rtol=rtol, atol=floor)
     return check[~fine]
+
+
+def airy_points(rng, complex_):
+    """Cephes' regions (the series within +-2.09, the asymptotic forms beyond, Bi's series up to
+    8.32), the switch to AMOS at +-10, Ai's underflow and Bi's overflow near 104, large |x|, the
+    edges; for complex z every direction and modulus, and the negative real axis (both zeros)."""
+    x = np.concatenate([rng.uniform(-12, 12, 3000), rng.uniform(-2.2, 2.2, 500), rng.uniform(-300, 300, 500),
+                        10 ** rng.uniform(2, 6, 200) * rng.choice([-1, 1], 200),
+                        [0.0, -0.0, 2.09, -2.09, 2.0899999, -2.0900001, 8.3203353, 8.3203354, 10.0, -10.0, 10.000001,
+                         -10.000001, 103.892, 103.9, 104.0, 1e10, -1e10, np.inf, -np.inf, np.nan, 1e-300, -1e-300]])
+    if not complex_:
+        return x
+    r = np.concatenate([rng.uniform(0, 12, 2000), 10 ** rng.uniform(-8, 3, 1500)])
+    z = r * np.exp(1j * rng.uniform(-np.pi, np.pi, r.size))
+    axis = -rng.uniform(0, 60, 400) + 1j * rng.choice([0.0, -0.0], 400)
+    near = -rng.uniform(0, 60, 200) + 1j * rng.choice([1e-12, -1e-12], 200)
+    edges = np.array([0j, complex(0, -0.0), complex(np.inf, 0), complex(-np.inf, 0), complex(0, np.inf),
+                      complex(np.nan, 0), complex(0, np.nan), 1e6 + 1e6j, 150 + 0j, -150 + 0j, 1e-300j])
+    return np.concatenate([z, axis, near, x[np.isfinite(x)] + 0j, edges])
+
+
+def sph_points(rng):
+    """(n, z) pairs: general z, small and large |z| (with large n: overflow), both real half-axes
+    (the negative one with +0 and -0 imaginary parts), near the axis, and the edges."""
+    n = rng.integers(0, 30, 12000)
+    z = np.concatenate([rng.uniform(-60, 60, 3000) + 1j * rng.uniform(-60, 60, 3000),
+                        10 ** rng.uniform(-6, 0, 2000) * np.exp(1j * rng.uniform(-np.pi, np.pi, 2000)),
+                        10 ** rng.uniform(2, 4, 1000) * np.exp(1j * rng.uniform(-np.pi, np.pi, 1000)),
+                        rng.uniform(0, 80, 1500) + 0j, -rng.uniform(0, 80, 1500) + 0j,
+                        -rng.uniform(0, 80, 1500) + complex(0, -0.0) * np.ones(1500),
+                        rng.uniform(-60, 60, 1500) + 1j * rng.choice([1e-13, -1e-13], 1500)])
+    en = np.array([0, 1, 2, 3, -1])
+    ez = np.array([0j, complex(0, -0.0), complex(np.inf, 0), complex(-np.inf, 0), complex(np.inf, 1),
+                   complex(0, np.inf), complex(np.nan, 0), complex(1, np.nan), 1e-300 + 0j, 2 + 2j, complex(-2, 0), complex(-2, -0.0)])
+    a, b = np.meshgrid(en, ez)
+    return np.concatenate([n, a.ravel()]), np.concatenate([z, b.ravel()])
+
+
+def sph_want(kind, derivative, n, z, dtype):
+    """SciPy's value in complex128 (our complex64 loop computes in complex128 and rounds once; SciPy's
+    multiplies in complex64, losing digits to overflow and cancellation): on the negative real axis,
+    SciPy's real loop there (the reflection, in SciPy's Python wrapper: the same in 1.17 and 1.18;
+    1.18's complex loop reflects too, 1.17's left a spurious imaginary part or, at -x - 0i, a wrong sign)."""
+    from scipy import special
+
+    f = getattr(special, "spherical_" + kind)
+    z = z.astype(np.complex128)
+    with np.errstate(all="ignore"):
+        want = f(n, z, derivative)
+        axis = (z.imag == 0) & (z.real < 0) & np.isfinite(z.real) & (n >= 0)
+        want[axis] = f(n[axis], z.real[axis], derivative)
+    with np.errstate(over="ignore"):  # (values beyond complex64 become infinities, as ours)
+        return want.astype(dtype), axis

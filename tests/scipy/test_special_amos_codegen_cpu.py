@@ -1,8 +1,9 @@
-"""The complex Bessel kernels (AMOS: templates/amos_*.cuh, cbessel.cuh) compile with NVRTC for sm_90
-(no GPU) with their loops' own options, in seconds, and ptxas knows their stack size: AMOS's routines
-are out of line (CSF_NOINLINE) and call each other without a cycle, so the driver gives each thread
-the frame it needs (a kernel whose stack size ptxas cannot determine gets CU_LIMIT_STACK_SIZE,
-1 KiB, whatever its frame: complex hyp2f1's 1192 bytes overran it on the H100)."""
+"""The complex Bessel kernels (AMOS: templates/amos_*.cuh, cbessel.cuh; airy.cuh and csph_bessel.cuh
+over them) compile with NVRTC for sm_90 (no GPU) with their loops' own options, in seconds, and ptxas
+knows their stack size: AMOS's routines are out of line (CSF_NOINLINE) and call each other without a
+cycle, so the driver gives each thread the frame it needs (a kernel whose stack size ptxas cannot
+determine gets CU_LIMIT_STACK_SIZE, 1 KiB, whatever its frame: complex hyp2f1's 1192 bytes overran
+it on the H100)."""
 
 from __future__ import annotations
 
@@ -82,3 +83,19 @@ def test_complex_bessel_kernel_knows_its_stack(name, compile_cubin):
 def test_complex64_loop_compiles(compile_cubin):
     kname, cubin, _ = _first_call(cs.iv, "fF->F", compile_cubin)
     assert kernel_stacks(cubin).get(kname) is not None
+
+
+@pytest.mark.parametrize("module,name,sig", [("_airy", "airy", "d->dddd"), ("_bessel", "_spherical_jn", "lD->D")])
+def test_airy_and_complex_spherical_kernels_know_their_stacks(module, name, sig, compile_cubin):
+    """The kernels over AMOS added beside the Bessel functions (templates/airy.cuh: real airy reaches
+    AMOS beyond |x| = 10; templates/csph_bessel.cuh, whose reflection on the negative real axis calls
+    the unreflected part, not itself): the first call's kernel has a sized stack (airy 1056 bytes,
+    _spherical_jn 1264 here) and compiles in 12-17 s of CPU."""
+    import importlib
+
+    uf = getattr(importlib.import_module("cuarray.scipy.special." + module), name)
+    kname, cubin, took = _first_call(uf, sig, compile_cubin)
+    stacks = kernel_stacks(cubin)
+    assert kname in stacks and stacks[kname] is not None, stacks
+    assert stacks[kname] <= 1400, stacks
+    assert took < 60, "{} took {:.0f} s of CPU to compile".format(kname, took)

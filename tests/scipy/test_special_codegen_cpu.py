@@ -58,8 +58,8 @@ def _batch(sources: dict) -> str:
     return head + "\n".join(t.replace("#define CUARRAY_HAS_HALF 1\n", "") for t in texts)
 
 
-MODULES = ["_error", "_gamma", "_bessel", "_stats", "_convenience", "_expint", "_zeta", "_elliptic", "_legendre",
-           "_hypergeometric", "_lambertw", "_sph_harm"]
+MODULES = ["_error", "_gamma", "_bessel", "_airy", "_stats", "_convenience", "_expint", "_zeta", "_elliptic",
+           "_legendre", "_hypergeometric", "_lambertw", "_sph_harm"]
 
 
 @pytest.mark.parametrize("module", MODULES)

@@ -21,7 +21,7 @@ from cuarray.scipy import special as cs  # noqa: E402
 UFUNCS = sorted(n for n in dir(cs) if isinstance(getattr(cs, n), ufunc))
 # the private ufuncs behind zeta(x) and zeta(x, q), whose SciPy counterparts are private too
 PRIVATE = {"_zeta": "cuarray.scipy.special._zeta", "_riemann_zeta": "cuarray.scipy.special._zeta"}
-# and those behind the spherical Bessel functions (real loops; SciPy's 'lD->D' ones are not here)
+# and those behind the spherical Bessel functions (real and complex loops)
 PRIVATE.update(("_spherical_{}{}".format(k, d), "cuarray.scipy.special._bessel") for k in ("jn", "yn", "in", "kn")
                for d in ("", "_d"))
 PRIVATE["_lambertw"] = "cuarray.scipy.special._lambertw"  # behind lambertw (complex loops only)
@@ -48,7 +48,8 @@ def _ours(uf, ins, **kw):
 COMPLEX = {"wofz", "erf", "erfc", "erfcx", "erfi", "dawsn", "_lambertw", "_sph_harm_y", "ndtr", "log_ndtr", "expm1",
            "log1p", "xlogy", "xlog1py", "gamma", "loggamma", "rgamma", "psi", "digamma", "exp1", "expi", "sici",
            "shichi", "hyp1f1", "hyp2f1", "iv", "ive", "kv", "kve", "jv", "jve", "yv", "yve", "jn", "hankel1",
-           "hankel1e", "hankel2", "hankel2e"}
+           "hankel1e", "hankel2", "hankel2e", "airy", "airye"}
+COMPLEX.update("_spherical_{}{}".format(k, d) for k in ("jn", "yn", "in", "kn") for d in ("", "_d"))
 
 
 def _expect(theirs, uf):

@@ -4,8 +4,8 @@ Every function below except the softmax family, zeta, polygamma, the spherical B
 lambertw, sph_harm_y, comb, perm and multigammaln is a `cuarray.ufunc` with SciPy's real loops and
 type resolution (cuarray/scipy/special/_ufunc.py): `out=`, `where=`, `dtype=`, broadcasting and
 fusion in `cuarray.fuse` and lazy mode work as for `cuarray.exp`. Complex loops exist for wofz and
-the error function family (erf, erfc, erfcx, erfi, dawsn); elsewhere a complex argument raises
-TypeError. docs/scipy.md lists what exists and how it was verified.
+the error function family (erf, erfc, erfcx, erfi, dawsn), the Bessel and Airy functions and others;
+elsewhere a complex argument raises TypeError. docs/scipy.md lists what exists and how it was verified.
 """
 
 # -- error function ------------------------------------------------------------------------------
@@ -38,6 +38,10 @@ from ._gamma import gammainccinv as gammainccinv
 from ._gamma import betainc as betainc
 from ._gamma import betaincinv as betaincinv
 from ._zeta import polygamma as polygamma
+
+# -- Airy functions ------------------------------------------------------------------------------
+from ._airy import airy as airy
+from ._airy import airye as airye
 
 # -- Bessel functions ----------------------------------------------------------------------------
 from ._bessel import j0 as j0

@@ -4,9 +4,9 @@ loops in float, templates/bessel_float.cuh). The others compute their float loop
 SciPy's do. Real-order iv, ive, kv, kve,
 kn and k0, k1, k0e, k1e, and jv, yv, jve, yve, jn by Temme's method (templates/bessel_ik.cuh,
 templates/bessel_jy.cuh; SciPy uses AMOS and Cephes); the spherical Bessel functions
-spherical_jn/yn/in/kn (real argument) from them, and the Struve functions struve and modstruve
-(templates/struve.cuh). jve and yve equal jv and yv for real
-arguments (their scaling is by the imaginary part). The complex loops of iv, ive, kv, kve, jv,
+spherical_jn/yn/in/kn from them (their complex loops over AMOS: templates/csph_bessel.cuh), and
+the Struve functions struve and modstruve (templates/struve.cuh). jve and yve equal jv and yv for
+real arguments (their scaling is by the imaginary part). The complex loops of iv, ive, kv, kve, jv,
 jve, jn, yv, yve and hankel1, hankel1e, hankel2, hankel2e (real order, complex z) are SciPy's
 algorithm, AMOS (templates/cbessel.cuh over templates/amos_*.cuh, ported from xsf). wright_bessel,
 Wright's generalized Bessel function, by its series of positive terms (templates/wright.cuh)."""
@@ -76,16 +76,28 @@ hankel2e = special_ufunc("hankel2e", 2, 1, _HK, "out0 = cuarray_special::hankel2
 jn = _real_and_complex("jn", "jv", _JY, "jv")
 
 # SciPy's private ufuncs behind spherical_jn / spherical_yn (same names: SciPy's functions called
-# on cuarray arrays reach them through __array_ufunc__).
-_SPH = ("ld->d", "lf->f")
-_spherical_jn = special_ufunc("_spherical_jn", 2, 1, _SPH, _IK2.format("spherical_jn"), _JY)
-_spherical_yn = special_ufunc("_spherical_yn", 2, 1, _SPH, _IK2.format("spherical_yn"), _JY)
-_spherical_jn_d = special_ufunc("_spherical_jn_d", 2, 1, _SPH, _IK2.format("spherical_jn_d"), _JY)
-_spherical_yn_d = special_ufunc("_spherical_yn_d", 2, 1, _SPH, _IK2.format("spherical_yn_d"), _JY)
-_spherical_in = special_ufunc("_spherical_in", 2, 1, _SPH, _IK2.format("spherical_in"), _IK)
-_spherical_kn = special_ufunc("_spherical_kn", 2, 1, _SPH, _IK2.format("spherical_kn"), _IK)
-_spherical_in_d = special_ufunc("_spherical_in_d", 2, 1, _SPH, _IK2.format("spherical_in_d"), _IK)
-_spherical_kn_d = special_ufunc("_spherical_kn_d", 2, 1, _SPH, _IK2.format("spherical_kn_d"), _IK)
+# on cuarray arrays reach them through __array_ufunc__). The real loops here (bessel_jy.cuh,
+# bessel_ik.cuh); the complex ones SciPy 1.18's (templates/csph_bessel.cuh: xsf's formulas over
+# AMOS, with the reflection on the negative real axis).
+_SPH = ("ld->d", "lD->D", "lf->f", "lF->F")  # SciPy 1.17's order (1.18: lf, ld, lF, lD)
+_SPH_C = ("csph_bessel.cuh",)
+
+
+def _spherical(name, real_headers):
+    ops = {"ld->d": _IK2.format(name), "lf->f": _IK2.format(name),
+           "lD->D": "out0 = cuarray_special::{}_c(in0, in1)".format(name)}
+    ops["lF->F"] = ops["lD->D"]
+    return special_ufunc("_" + name, 2, 1, _SPH, ops, real_headers + _SPH_C)
+
+
+_spherical_jn = _spherical("spherical_jn", _JY)
+_spherical_yn = _spherical("spherical_yn", _JY)
+_spherical_jn_d = _spherical("spherical_jn_d", _JY)
+_spherical_yn_d = _spherical("spherical_yn_d", _JY)
+_spherical_in = _spherical("spherical_in", _IK)
+_spherical_kn = _spherical("spherical_kn", _IK)
+_spherical_in_d = _spherical("spherical_in_d", _IK)
+_spherical_kn_d = _spherical("spherical_kn_d", _IK)
 
 
 def _order(n):
@@ -94,7 +106,7 @@ def _order(n):
 
 
 def spherical_jn(n, z, derivative=False):
-    """See `scipy.special.spherical_jn` (real `z` only).
+    """See `scipy.special.spherical_jn`.
 
     Examples
     --------
@@ -105,12 +117,14 @@ def spherical_jn(n, z, derivative=False):
     array([0.30116868, 0.43539777])
     >>> special.spherical_jn(1, x, derivative=True)
     array([0.23913363, 0.01925094])
+    >>> special.spherical_jn(1, cuarray.array([1. + 1.j]))
+    array([0.3950658+0.26208507j])
     """
     return (_spherical_jn_d if derivative else _spherical_jn)(_order(n), z)
 
 
 def spherical_yn(n, z, derivative=False):
-    """See `scipy.special.spherical_yn` (real `z` only).
+    """See `scipy.special.spherical_yn`.
 
     Examples
     --------
@@ -118,12 +132,14 @@ def spherical_yn(n, z, derivative=False):
     >>> from cuarray.scipy import special
     >>> special.spherical_yn(1, cuarray.array([1., 2.]))
     array([-1.38177329, -0.350612  ])
+    >>> special.spherical_yn(1, cuarray.array([1. + 1.j]))
+    array([-0.4722619+0.74861185j])
     """
     return (_spherical_yn_d if derivative else _spherical_yn)(_order(n), z)
 
 
 def spherical_in(n, z, derivative=False):
-    """See `scipy.special.spherical_in` (real `z` only).
+    """See `scipy.special.spherical_in`.
 
     Examples
     --------
@@ -131,12 +147,14 @@ def spherical_in(n, z, derivative=False):
     >>> from cuarray.scipy import special
     >>> special.spherical_in(1, cuarray.array([1., 2.]))
     array([0.36787944, 0.97438274])
+    >>> special.spherical_in(1, cuarray.array([1. + 1.j]))
+    array([0.26208507+0.3950658j])
     """
     return (_spherical_in_d if derivative else _spherical_in)(_order(n), z)
 
 
 def spherical_kn(n, z, derivative=False):
-    """See `scipy.special.spherical_kn` (real `z` only).
+    """See `scipy.special.spherical_kn`.
 
     Examples
     --------
@@ -144,6 +162,8 @@ def spherical_kn(n, z, derivative=False):
     >>> from cuarray.scipy import special
     >>> special.spherical_kn(1, cuarray.array([1., 2.]))
     array([1.15572735, 0.15943812])
+    >>> special.spherical_kn(1, cuarray.array([1. + 1.j]))
+    array([-0.33014498-0.55534883j])
     """
     return (_spherical_kn_d if derivative else _spherical_kn)(_order(n), z)
 

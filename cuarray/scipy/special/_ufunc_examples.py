@@ -3,6 +3,32 @@ appends it. Written by `python -m scripts.docstring_examples special-ufuncs` (th
 are there, the output is SciPy's): edit the lines there and run it, not this file."""
 
 EXAMPLES = {
+    "airy": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> ai, aip, bi, bip = special.airy(cuarray.array([-1., 0.5]))
+    >>> ai
+    array([0.53556088, 0.23169361])
+    >>> bip
+    array([0.59237563, 0.54457256])
+    >>> special.airy(cuarray.array([1. + 1.j]))[0]
+    array([0.06045831-0.15188957j])
+    """,
+    "airye": """
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import special
+    >>> eai, eaip, ebi, ebip = special.airye(cuarray.array([0.5, 2.]))
+    >>> eai
+    array([0.29327716, 0.23016492])
+    >>> ebi
+    array([0.67489241, 0.50043725])
+    """,
     "bdtr": """
 
     Examples
