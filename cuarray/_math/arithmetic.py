@@ -13,6 +13,7 @@ element is then the truncated 1/x**|n|: 1, -1 or 0).
 
 import numpy
 
+from .._core.ndarray import ndarray as _ndarray
 from .._core.ufunc import create_ufunc
 from .._core.ufunc import ufunc as _ufunc
 from .._core.ufunc_examples import EXAMPLES as _EXAMPLES
@@ -44,6 +45,15 @@ class _IntegerPowerUfunc(_ufunc):
     def __call__(self, *args, **kwargs):
         if len(args) >= 2:
             a, b = args[0], args[1]
+            if (type(b) is float or isinstance(b, numpy.floating)) and b == 0.5 and len(args) == 2:
+                # NumPy's float32/float64 loop takes sqrt for a scalar exponent of 0.5 (so (-inf)**0.5
+                # is nan, (-0.0)**0.5 is -0.0: C's pow gives inf and 0); float16's loop does not
+                dt = getattr(a, "dtype", None)
+                if (dt is not None and dt.char in "fd" and isinstance(a, _ndarray) and kwargs.keys() <= {"out", "where"}
+                        and numpy.result_type(dt, b) == dt):
+                    from .misc import sqrt  # (misc imports this module)
+
+                    return sqrt(a, **kwargs)
             # (NumPy's loop raises at its first element: an empty base raises nothing)
             if (type(b) is int or isinstance(b, numpy.signedinteger)) and b < 0 and getattr(a, "size", 1):
                 dt = getattr(a, "dtype", None)
@@ -59,10 +69,8 @@ class _IntegerPowerUfunc(_ufunc):
         return super().__call__(*args, **kwargs)
 
 
-# (float32/float64: NumPy's loop takes sqrt for an exponent of 0.5, ops.cuh's power_loop)
 power = _IntegerPowerUfunc(
-    "power", 2, 1, {"ff->f": "out0 = cuarray::power_loop(in0, in1)", "dd->d": "out0 = cuarray::power_loop(in0, in1)",
-                    "default": "out0 = cuarray::power(in0, in1)"},
+    "power", 2, 1, "out0 = cuarray::power(in0, in1)",
     doc="See `numpy.power`. An integer array exponent's negative elements give the truncated 1/x**|n| "
         "(1, -1 or 0), not NumPy's ValueError (that check needs the device's data)." + _EXAMPLES["power"])
 pow = power  # noqa: A001  (NumPy 2's array-API alias)

@@ -157,12 +157,6 @@ __device__ __forceinline__ int_only<T> power(T a, T b) {
 }
 __device__ __forceinline__ float power(float a, float b) { return ::powf(a, b); }
 __device__ __forceinline__ double power(double a, double b) { return ::pow(a, b); }
-// numpy.power's float32 and float64 loops: NumPy's loop takes sqrt for an exponent of 0.5 given as a
-// scalar (any stride-0 exponent), so (-inf)**0.5 is nan and (-0.0)**0.5 is -0.0 there, not C's inf
-// and 0. Here per element: an exponent *array* holding 0.5 against -inf or -0.0 is the one case that
-// answers otherwise than NumPy. (float16's loop and float_power keep C's pow, as NumPy's do.)
-__device__ __forceinline__ float power_loop(float a, float b) { return b == 0.5f ? ::sqrtf(a) : ::powf(a, b); }
-__device__ __forceinline__ double power_loop(double a, double b) { return b == 0.5 ? ::sqrt(a) : ::pow(a, b); }
 
 // 1/x in integer arithmetic: 1, -1 or 0. NumPy's result for x == 0 is what x86-64 gives for
 // its (undefined) division by zero: 0 for 8/16-bit and unsigned types, MIN for int32/int64.
