@@ -105,8 +105,8 @@ def test_cancellation_drops_exact_zeros(method, dtype):
 
 
 def test_cancellation_small_example():
-    a = sp.csr_matrix(np.array([[1.0, 1.0], [0.0, 2.0]]))
-    b = sp.csr_matrix(np.array([[1.0, 2.0], [-1.0, 3.0]]))
+    a = sp.csr_matrix(ssp.csr_matrix(np.array([[1.0, 1.0], [0.0, 2.0]])))
+    b = sp.csr_matrix(ssp.csr_matrix(np.array([[1.0, 2.0], [-1.0, 3.0]])))
     c = a @ b
     h = c.get()
     np.testing.assert_array_equal(h.indptr, [0, 1, 3])
