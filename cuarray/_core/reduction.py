@@ -118,13 +118,28 @@ _SHORT_UNROLL = 1
 # is unravelled per load (two divisions per 16 bytes). 0: scalar loads there, as before. H100,
 # --set _VEC_ND=0,1: mean(axis=(0, 2)) of (64, 1024, 256) 42.8 -> 38.6-40.4 µs (PyTorch 43.7).
 _VEC_ND = 1
+# Row tiles: short aligned rows that are exactly G lanes x M 16-byte vectors (G the lane group
+# above, dividing the row's vectors; M <= 8; `sum(axis=1)` of (4e6, 4) or (4e6, 16) float32, rows of 2 float64) are read by a
+# separate pass (reduction.cu, @@tile@@) in which a lane issues about this many 16-byte loads, over
+# max(1, _ROW_TILE // M) rows, before its first add. Why: with the one-pass skeleton a row of one
+# vector is one 16-byte load a thread behind ~100 instructions of loop bounds (SASS, sm_90), and the
+# measured rows sat at ~0.5 of the copy rate (sum (4e6, 4) 45.7 µs for 64 MB; max (1e6, 16) 38.4).
+# 0: off (the one-pass plans, kernels unchanged byte for byte). Not yet measured: sweep
+# scripts/perf/shapes_sweep.py --set _ROW_TILE=0,4,8,16.
+_ROW_TILE = 8
+# Accumulators a thread of a sub-chunked plan keeps (`sum(axis=0)` of (1.6e7, 4), `var(axis=0)` of
+# (1e6, 4)): those plans have at most _SUB_PARTS partials, so ~2 blocks an SM, each thread with
+# _UNROLL_COLS 4-byte loads in flight (~16 KB an SM, under what the H100 needs to cover DRAM
+# latency at its rate). _UNROLL_COLS (8): as before. Not yet measured: --set _UNROLL_SUB=8,16,32.
+_UNROLL_SUB = 16
 
 
 class Stage(NamedTuple):
     """What a compiled kernel is specialised on (a kernel cache key). src: 'map' (inputs through
     map_expr) or 'part' (partials); dst: 'out' (post_map), 'part' (partials) or 'fused' (partials,
     then the last block to finish combines them into the outputs with `group2` threads per output
-    and `unroll2` accumulators: one launch)."""
+    and `unroll2` accumulators: one launch). `rows`/`mvec`: a row tile (`_ROW_TILE`), `rows` rows
+    of `group` lanes x `mvec` 16-byte vectors per group of lanes; 0: the one-pass skeleton."""
 
     src: str
     dst: str
@@ -137,6 +152,8 @@ class Stage(NamedTuple):
     group2: int = 0
     unroll2: int = 0
     sub: int = 1
+    rows: int = 0
+    mvec: int = 0
 
 
 class Plan:
@@ -144,7 +161,7 @@ class Plan:
 
     __slots__ = ("n_out", "n_red", "out_dims", "out_strides", "red_dims", "red_strides", "group",
                  "unroll", "vec", "split", "chunk", "grid_x", "index_t", "group2", "grid2", "unroll2", "fused",
-                 "sub")
+                 "sub", "rows", "mvec")
 
     @property
     def parts(self) -> int:
@@ -247,12 +264,20 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True) -
     sub = 1
     if group == 1 and 0 < n_out <= BLOCK // 2 and n_red >= _SUB_MIN_RED:
         sub = 1 << ((BLOCK // n_out).bit_length() - 1)
-    p.group, p.vec, p.unroll, p.sub = group, vec, unroll, sub
-    gpb = BLOCK // group // sub
+        if _UNROLL_SUB:
+            unroll = _UNROLL_SUB
+    rows = mvec = 0
+    nv = n_red // vec  # 16-byte vectors a row
+    if _ROW_TILE and short_row and vec > 1 and len(p.red_dims) == 1 and nv * vec == n_red and nv % group == 0 \
+            and nv // group <= 8:
+        mvec = nv // group  # the lane group as above; each lane's share of the row exact
+        rows = max(1, _ROW_TILE // mvec)
+    p.group, p.vec, p.unroll, p.sub, p.rows, p.mvec = group, vec, unroll, sub, rows, mvec
+    gpb = BLOCK // group // sub * max(rows, 1)
     blocks_x = -(-n_out // gpb) if n_out else 0
     target = sm_count * _BLOCKS_PER_SM
     split = 1
-    if n_red > 0 and blocks_x:
+    if n_red > 0 and blocks_x and not rows:  # a row tile reads whole rows: never split
         step = group * unroll * vec * sub  # elements one unrolled iteration of a group covers
         if blocks_x < target:
             split = -(-target // blocks_x)
@@ -391,6 +416,8 @@ class ReductionDef:
         parts = [self.name, "g{}".format(group), "o{}r{}".format(ond, rnd)]
         if st.sub > 1:
             parts.append("sub{}".format(st.sub))
+        if st.rows:
+            parts.append("tile{}x{}".format(st.rows, st.mvec))
         if vec > 1:
             parts.append("vec{}".format(vec))
         if src == "part":
@@ -405,11 +432,14 @@ class ReductionDef:
 
     def source(self, st: Stage) -> tuple[str, str]:
         """(kernel name, CUDA source) for one specialisation. Pure: needs no device."""
-        src, dst, group, unroll, vec, ond, rnd, index_t, group2, unroll2, sub = st
+        src, dst, group, unroll, vec, ond, rnd, index_t, group2, unroll2, sub, rows, mvec = st
         it = "int" if index_t is numpy.int32 else "long long"
         kname = self.kernel_name(st)
-        kernel_t, pass_t, finish_t = _templates()
-        pass1 = self._pass(pass_t, src, "part" if dst == "fused" else dst, group, unroll, vec, ond, rnd, it, sub)
+        kernel_t, pass_t, finish_t, tile_t, body_t = _templates()
+        if rows:
+            pass1 = self._tile(tile_t, body_t, group, mvec, rows, vec, ond, it)
+        else:
+            pass1 = self._pass(pass_t, src, "part" if dst == "fused" else dst, group, unroll, vec, ond, rnd, it, sub)
         finish = ""
         if dst == "fused":
             finish = finish_t.substitute(pass2=self._pass(pass_t, "fused", "out", group2, unroll2, 1, ond, rnd, it,
@@ -431,18 +461,8 @@ class ReductionDef:
         """One pass of the skeleton: `src` 'map' (inputs), 'part' (partials of an earlier launch)
         or 'fused' (partials of this launch's other blocks, `parts_per_block` from each block);
         `dst` 'out' or 'part'; `sub` sub-chunks per block (a partial each)."""
-        names = [p.name for p in self._arrays] + [self.out.name]
-        lines = []
         subwarp = 1 < group < 32  # several groups per warp: see the template's <o_cond>
-        if ond:
-            lines.append(("{} _q = _o < _n_out ? _o : _n_out - 1;" if subwarp else "{} _q = _o;").format(it))
-            for d in range(ond - 1, 0, -1):
-                lines.append("const {t} _k{d} = _q % _od{d}; _q /= _od{d};".format(t=it, d=d))
-            lines.append("const {} _k0 = _q;".format(it))
-        for n in names:
-            terms = " + ".join("_k{d} * _os{n}_{d}".format(d=d, n=n) for d in range(ond)) or "0"
-            lines.append("const {} _ob_{} = {};".format(it, n, terms))
-        out_indexer = "\n      ".join(lines)
+        out_indexer = "\n      ".join(self._out_indexer(ond, it, subwarp))
         red, load = [], []
         step = None
         if src == "map":
@@ -519,6 +539,51 @@ class ReductionDef:
         )
         return pass_t.substitute(fields)
 
+    def _out_indexer(self, ond, it, clamp) -> list:
+        """Lines giving `_ob_<name>`, the byte offset of output `_o` in each operand; `clamp`: an
+        `_o` past the end reads the last output's (groups of lanes that must stay in the loop)."""
+        names = [p.name for p in self._arrays] + [self.out.name]
+        lines = []
+        if ond:
+            lines.append(("{} _q = _o < _n_out ? _o : _n_out - 1;" if clamp else "{} _q = _o;").format(it))
+            for d in range(ond - 1, 0, -1):
+                lines.append("const {t} _k{d} = _q % _od{d}; _q /= _od{d};".format(t=it, d=d))
+            lines.append("const {} _k0 = _q;".format(it))
+        for n in names:
+            terms = " + ".join("_k{d} * _os{n}_{d}".format(d=d, n=n) for d in range(ond)) or "0"
+            lines.append("const {} _ob_{} = {};".format(it, n, terms))
+        return lines
+
+    def _tile(self, tile_t, body_t, group, mvec, rows, vec, ond, it) -> str:
+        """The row-tile pass (`_ROW_TILE`): rows of `group` lanes x `mvec` 16-byte vectors, `rows`
+        rows a group with every load issued first; one reduced dim, outputs written directly."""
+        vdecl, vload, lane_load = [], [], []
+        for p in self._arrays:
+            vt = "cuarray::vec<{}, {}>".format(_dtypes.ctype(p.dtype), vec)
+            ct = compute_ctype(p.compute)
+            # An array broadcast along the row (reduced stride 0) reads its one element.
+            vdecl.append("{vt} _v{n}[_R][_M];".format(vt=vt, n=p.name))
+            vload.append("_v{n}[_r][_m] = _rs{n}_0 ? *(const {vt}*)((const char*){n}_ptr + _ob_{n} + _jvu * {b}) : {vt}();"
+                         .format(vt=vt, n=p.name, b=vec * p.dtype.itemsize))
+            lane_load.append("const {ct} {n} = _rs{n}_0 ? cuarray::cast<{ct}>(_v{n}[_r][_m].v[_k]) : cuarray::cast<{ct}>("
+                             "*(const {st}*)((const char*){n}_ptr + _ob_{n}));".format(
+                                 ct=ct, n=p.name, st=_dtypes.ctype(p.dtype)))
+        step = self.step
+        if step is None:
+            step = "{acc} = _reduce({acc}, (%s));" % self.map_expr.replace("{", "{{").replace("}", "}}")
+        store = "{t}& {n} = *({t}*)((char*){n}_ptr + _ob_{n});\n          const _acc_t a = _t;\n          {pm};".format(
+            t=_dtypes.ctype(self.out.dtype), n=self.out.name, pm=self.post_map)
+        fields = dict(
+            index_t=it, group=group, vec=vec, identity=self.identity,
+            out_indexer="\n        ".join(self._out_indexer(ond, it, True)), vdecl="\n      ".join(vdecl),
+            vload="\n          ".join(vload), lane_load="\n            ".join(lane_load),
+            step_0=step.format(acc="_acc[0]"), store=store,
+        )
+        full = body_t.substitute(fields, store_cond="_lane == 0").rstrip("\n")
+        tail = body_t.substitute(fields, store_cond="_lane == 0 && _o < _n_out").rstrip("\n")
+        return tile_t.substitute(block=BLOCK, index_t=it, group=group, mvec=mvec, rows=rows, body_full=full,
+                                 body_tail=tail)
+
     @staticmethod
     def _load(p, off) -> str:
         ct = compute_ctype(p.compute)
@@ -541,6 +606,9 @@ class ReductionDef:
         """The (Stage, grid, role) launches a plan makes, in order."""
         ond, rnd = len(p.out_dims), len(p.red_dims)
         if p.parts == 1:
+            if p.rows:
+                return [(Stage("map", "out", p.group, 1, p.vec, ond, rnd, p.index_t, rows=p.rows, mvec=p.mvec),
+                         (p.grid_x, 1), "only")]
             return [(Stage("map", "out", p.group, p.unroll, p.vec, ond, rnd, p.index_t), (p.grid_x, 1), "only")]
         if p.fused:
             return [(Stage("map", "fused", p.group, p.unroll, p.vec, ond, rnd, p.index_t, p.group2, p.unroll2, p.sub),
@@ -709,7 +777,8 @@ _template_parts: tuple = ()
 
 
 def _templates():
-    """reduction.cu split at its `// @@` lines: (kernel, one pass, fused finish) Templates. Built
+    """reduction.cu split at its `// @@` lines: (kernel, one pass, fused finish, row tile, row tile's body)
+    Templates. Built
     whole, then published by one assignment: threads racing on the first reduction each see three
     parts (filling a shared list in place gave a second thread six)."""
     global _template_parts

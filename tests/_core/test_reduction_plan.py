@@ -279,7 +279,7 @@ def _replay_rows(p, n_out, n_red):
     nothing and read only valid elements (the clamped last output), and that every lane of a warp
     makes the same number of output-loop rounds when G > 1 (the shuffles need the whole warp)."""
     G, vec, gpb = p.group, p.vec, 256 // p.group
-    assert p.split == 1 and p.sub == 1
+    assert p.split == 1 and p.sub == 1 and p.rows == 0
     seen = numpy.zeros((n_out, n_red), dtype=numpy.int64)
     stores = numpy.zeros(n_out, dtype=numpy.int64)
     for bx in range(p.grid_x):
@@ -319,8 +319,9 @@ def _replay_rows(p, n_out, n_red):
 def test_short_aligned_rows_get_lane_groups_with_vector_loads(monkeypatch, n_red, itemsize, lane_vecs):
     """Rows of adjacent, 16-byte aligned elements: a power-of-two group of lanes per row, each lane
     about `_LANE_VECS` 16-byte loads; n_out not a multiple of the groups per warp (the last warp's
-    tail groups)."""
+    tail groups). The one-pass skeleton's plans: row tiles off (tested below)."""
     monkeypatch.setattr(reduction, "_LANE_VECS", lane_vecs)
+    monkeypatch.setattr(reduction, "_ROW_TILE", 0)
     v = 16 // itemsize
     n_out = 1000 + 7
     if (n_red * itemsize) % 16:

@@ -150,3 +150,63 @@ ${finish}
   }
 ${pass2}
   if (threadIdx.x == 0) *_counter = 0u;
+// @@tile@@
+// Row tiles (reduction.py, `_ROW_TILE`): every row is exactly _G lanes x _M 16-byte vectors
+// (compile-time, so no loop over the row), a group of _G lanes takes _R rows _GPB groups apart,
+// and each lane issues all its _R x _M loads before its first step: _R x _M x 16 bytes in flight a
+// lane, where the one-pass skeleton above has one row's loads behind its runtime loop bounds. A
+// warp's load instruction still reads 512 contiguous bytes when _M is 1. The loop runs while the
+// warp's first group has a row (its shuffles need the whole warp). A warp whose every row exists
+// takes <body_full>; the last warps take <body_tail>, where rows past the end are clamped onto the
+// last one (<out_indexer>) and not stored (the same body: two copies, because with the store
+// conditional the compiler sinks each row's loads under that condition, after earlier rows' stores).
+  {
+    constexpr int _G = ${group};
+    constexpr int _M = ${mvec};
+    constexpr int _R = ${rows};
+    constexpr int _GPB = ${block} / _G;
+    const int _lane = (int)(threadIdx.x % _G);
+    for (${index_t} _ot = (${index_t})blockIdx.x * (_GPB * _R) + threadIdx.x / _G;
+         _ot - (${index_t})((threadIdx.x & 31) / _G) < _n_out; _ot += (${index_t})gridDim.x * (_GPB * _R)) {
+      if (_ot - (${index_t})((threadIdx.x & 31) / _G) + (32 / _G - 1) + (_R - 1) * _GPB < _n_out) {
+${body_full}
+      } else {
+${body_tail}
+      }
+    }
+  }
+// @@tilebody@@
+      ${vdecl}
+#pragma unroll
+      for (int _r = 0; _r < _R; ++_r) {
+        const ${index_t} _o = _ot + _r * _GPB;
+        ${out_indexer}
+#pragma unroll
+        for (int _m = 0; _m < _M; ++_m) {
+          const ${index_t} _jvu = _lane + _m * _G;
+          ${vload}
+        }
+      }
+#pragma unroll
+      for (int _r = 0; _r < _R; ++_r) {
+        const ${index_t} _o = _ot + _r * _GPB;
+        ${out_indexer}
+        _acc_t _acc[1] = {${identity}};
+#pragma unroll
+        for (int _m = 0; _m < _M; ++_m) {
+#pragma unroll
+          for (int _k = 0; _k < ${vec}; ++_k) {
+            const ${index_t} _j = (_lane + _m * _G) * ${vec} + _k;
+            ${lane_load}
+            ${step_0}
+          }
+        }
+        _acc_t _t = _acc[0];
+#if ${group} > 1
+#pragma unroll
+        for (int _d = _G / 2; _d > 0; _d >>= 1) _t = _reduce(_t, cuarray::shfl_down(_t, _d));
+#endif
+        if (${store_cond}) {
+          ${store}
+        }
+      }

@@ -1,0 +1,195 @@
+"""Row tiles and longer sub-chunk walks on the GPU (issue 32) against NumPy, fresh random data:
+every `reduction._ROW_TILE` value the sweep tries (short aligned rows of 1-8 16-byte vectors a
+lane, several rows a group, the last warps clamped) and every `_UNROLL_SUB` value (a few outputs
+along a fast kept axis: `sum(axis=0)` of (n, 4)), for sum, max, argmax (ties), mean, var and the
+nan-variants, float16/32/64, int32/int64, complex64, odd row counts, reversed, offset and strided
+views, several kept dims, a fused producer and a second input broadcast along the row."""
+
+from __future__ import annotations
+
+import warnings
+import zlib
+
+import numpy as np
+import pytest
+
+from cuarray.cuda import _backend
+
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason())),
+]
+
+import cuarray  # noqa: E402
+from cuarray._core import reduction as _red  # noqa: E402
+from cuarray._core import reduction_ops as _rops  # noqa: E402
+
+
+def seed_of(request) -> int:
+    return zlib.crc32(request.node.nodeid.encode()) + np.random.SeedSequence().entropy % 1000
+
+
+def _clear_launchers():
+    """Forget every prepared launch (they hold plans made under the old setting)."""
+    import gc
+
+    for d in [o for o in gc.get_objects() if isinstance(o, _red.ReductionDef)]:
+        d._launchers.clear()
+    _rops.clear_fast_path()
+
+
+@pytest.fixture
+def setting():
+    """set(name, value): a planner constant for the test, restored (and launchers dropped) after."""
+    saved = {}
+
+    def set_(name, value):
+        saved.setdefault(name, getattr(_red, name))
+        setattr(_red, name, value)
+        _clear_launchers()
+
+    yield set_
+    for name, value in saved.items():
+        setattr(_red, name, value)
+    _clear_launchers()
+
+
+def _host(rng, shape, dt, nans=False):
+    dt = np.dtype(dt)
+    if dt.kind in "iu":
+        return rng.integers(-1000, 1000, shape).astype(dt)
+    h = (rng.standard_normal(shape) * 10).astype(dt)
+    if dt.kind == "c":
+        h = h + 1j * (rng.standard_normal(shape) * 10).astype(dt)
+    if nans and h.size > 4:
+        h.flat[rng.integers(0, h.size, max(1, h.size // 50))] = np.nan
+    return h
+
+
+def _compare(name, h, g, axis=1):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        wide = h.dtype.kind == "f" and name in ("sum", "mean", "var", "nansum", "nanmean", "nanvar")
+        want = getattr(np, name)(h.astype(np.float64) if wide else h, axis=axis)
+        got = getattr(cuarray, name)(g, axis=axis)
+    assert got.shape == want.shape, name
+    if "arg" in name:
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got.get(), want, err_msg=name)
+        return
+    assert got.dtype == getattr(np, name)(h[:1] if axis != 0 else h, axis=axis).dtype, name
+    tol = {"e": 2e-2, "f": 2e-5, "F": 2e-5}.get(h.dtype.char, 1e-11)
+    finite = np.abs(h[np.isfinite(h)]) if h.dtype.kind in "fc" else np.abs(h)
+    n = h.shape[axis] if isinstance(axis, int) else 1
+    scale = float(finite.max()) * n if finite.size else 1.0
+    np.testing.assert_allclose(got.get().astype(want.dtype), want, rtol=tol, atol=tol * scale, err_msg=name)
+
+
+TILES = [0, 1, 4, 8, 16]
+
+
+@pytest.mark.parametrize("tile", TILES)
+@pytest.mark.parametrize("dt, widths", [("f4", (4, 8, 12, 16, 32, 64)), ("f8", (2, 4, 6, 16)), ("f2", (8, 16, 24)),
+                                        ("i4", (4, 16)), ("i8", (2, 4)), ("F", (2, 4, 8))])
+def test_rows_every_tile(request, setting, tile, dt, widths):
+    """Row counts around a block's rows (256 / G x R) and a warp's, so full warps, the clamped last
+    warps and single-row grids all run."""
+    setting("_ROW_TILE", tile)
+    rng = np.random.default_rng(seed_of(request))
+    names = ["sum", "mean"]
+    if dt[0] in "fi":
+        names += ["max", "argmax", "argmin"]
+    if dt[0] == "f":
+        names += ["var", "nansum", "nanmax", "nanargmin"]
+    for n_red in widths:
+        for n_out in (1, 3, 31, 257, 2049, 20_011):
+            for name in names:
+                if dt == "f2" and name == "var":
+                    continue
+                h = _host(rng, (n_out, n_red), dt, nans=name.startswith("nan"))
+                if name == "nanargmin":
+                    h[:, 0] = 0.5  # a number in every row (NumPy raises on an all-NaN row)
+                _compare(name, h, cuarray.asarray(h))
+
+
+@pytest.mark.parametrize("tile", TILES)
+def test_argmax_ties_and_nans(request, setting, tile):
+    """Ties go to the first index and the first NaN wins, across a row's vectors and its lanes."""
+    setting("_ROW_TILE", tile)
+    rng = np.random.default_rng(seed_of(request))
+    for n_red in (4, 8, 16, 32):
+        h = rng.integers(0, 3, (4099, n_red)).astype("f4")  # many ties
+        h[::7, rng.integers(0, n_red)] = np.nan
+        g = cuarray.asarray(h)
+        for name in ("argmax", "argmin", "max", "min"):
+            _compare(name, h, g)
+        for name in ("nanargmax", "nanargmin", "nanmax"):
+            hh = h.copy()
+            hh[:, -1] = 1.0  # no all-NaN row
+            _compare(name, hh, cuarray.asarray(hh))
+
+
+@pytest.mark.parametrize("tile", TILES)
+def test_views_and_kept_dims(request, setting, tile):
+    """Reversed rows order, offsets that keep or break 16-byte alignment, strided rows, rows at a
+    wider pitch, F order, and two kept dims (the output index unravelled per row)."""
+    setting("_ROW_TILE", tile)
+    rng = np.random.default_rng(seed_of(request))
+    h = _host(rng, (3001, 40), "f4")
+    g = cuarray.asarray(h)
+    for n_red in (4, 8, 16):
+        for v in (np.s_[:, :n_red], np.s_[::-1, :n_red], np.s_[:, 4:4 + n_red], np.s_[:, 1:1 + n_red],
+                  np.s_[1::3, :n_red], np.s_[-2::-5, 8:8 + n_red], np.s_[:, n_red - 1::-1], np.s_[:, ::2]):
+            for name in ("sum", "argmax", "var"):
+                _compare(name, h[v], g[v])
+    h3 = _host(rng, (37, 29, 16), "f4")
+    g3 = cuarray.asarray(h3)
+    for name in ("sum", "max", "argmax"):
+        _compare(name, h3, g3, axis=2)
+        _compare(name, h3[::-1, 1:], g3[::-1, 1:], axis=2)
+        _compare(name, h3.transpose(1, 0, 2), g3.transpose(1, 0, 2), axis=2)
+    np.testing.assert_allclose(cuarray.sum(g3, axis=2, keepdims=True).get(),
+                               h3.astype(np.float64).sum(axis=2, keepdims=True), rtol=2e-5, atol=1e-3)
+
+
+@pytest.mark.parametrize("tile", TILES)
+def test_fused_producer_and_broadcast_input(request, setting, tile):
+    """The EM step's shapes: exp fused into the load of rows of 2 float64, max(keepdims) and a
+    division; and a ReductionKernel whose second input is broadcast along the row (one element a
+    row, read as is while the first takes vectors)."""
+    setting("_ROW_TILE", tile)
+    rng = np.random.default_rng(seed_of(request))
+    h = rng.standard_normal((400_003, 2))
+    g = cuarray.asarray(h)
+    np.testing.assert_allclose(cuarray.exp(g).sum(axis=1).get(), np.exp(h).sum(axis=1), rtol=1e-12)
+    m = g.max(axis=1, keepdims=True)
+    r = cuarray.exp(g - m)
+    r = r / r.sum(axis=1, keepdims=True)
+    e = np.exp(h - h.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(r.get(), e / e.sum(axis=1, keepdims=True), rtol=1e-12)
+    k = cuarray.ReductionKernel("T x, T m", "T y", "(x - m) * (x - m)", "a + b", "y = a", "0", "sqdev_rows")
+    hx = rng.standard_normal((10_001, 8)).astype("f4")
+    hm = hx.mean(axis=1, keepdims=True)
+    got = k(cuarray.asarray(hx), cuarray.asarray(hm), axis=1)
+    np.testing.assert_allclose(got.get(), ((hx - hm) ** 2).sum(axis=1), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("unroll", [0, 8, 16, 32])
+@pytest.mark.parametrize("dt", ["f4", "f8", "f2", "i4"])
+def test_sub_chunk_walks(request, setting, unroll, dt):
+    """A few outputs along a fast kept axis with every `_UNROLL_SUB`: odd row counts, chunk ends
+    mid-round, reversed and strided views, var (the Welford/Chan accumulator)."""
+    setting("_UNROLL_SUB", unroll)
+    rng = np.random.default_rng(seed_of(request))
+    for shape in ((1_000_003, 4), (100_001, 2), (50_001, 32), (4097, 3), (300_007, 8)):
+        h = _host(rng, shape, dt)
+        if dt == "f2":
+            h = (h / 10).astype(dt)
+        g = cuarray.asarray(h)
+        names = ("sum", "max", "argmax") + (("var", "mean", "nansum") if dt in ("f4", "f8") else ())
+        for name in names:
+            if dt == "f2" and name == "sum" and shape[0] > 5000:
+                continue  # float16 sums of 1e5 terms: NumPy's pairwise order differs beyond tolerance
+            _compare(name, h, g, axis=0)
+            _compare(name, h[::-1], g[::-1], axis=0)
+            _compare(name, h[1::3], g[1::3], axis=0)
