@@ -132,6 +132,17 @@ _ROW_TILE = 8
 # _UNROLL_COLS 4-byte loads in flight (~16 KB an SM, under what the H100 needs to cover DRAM
 # latency at its rate). _UNROLL_COLS (8): as before. Not yet measured: --set _UNROLL_SUB=8,16,32.
 _UNROLL_SUB = 16
+# Output vectors: a sub-chunked plan (above) whose outputs are adjacent in every input (one kept
+# dim, unit stride, 16-byte aligned rows, n_out a multiple of the vector and at most 32 vectors)
+# gives a thread 16 bytes of outputs (4 float32 columns) with one 16-byte load per reduced element,
+# and the block combines its sub-chunks itself (reduction.cu, @@cols@@): one partial per block and
+# output instead of one per sub-chunk, so the grid is not held to _SUB_PARTS / (n_out x sub) blocks
+# (64 for (n, 4) float32) and the second pass is short enough to fuse. Accumulators a thread:
+# _UNROLL_COLS rounds while they stay within 128 bytes of registers (a float32 var's (mean, m2, n)
+# takes 2 rounds of 4 columns). Why: `sum(axis=0)` of (1.6e7, 4) ran 1.10x PyTorch with 4-byte
+# loads, 8 in flight, ~2 blocks an SM; `var(axis=0)` of (1e6, 4) 1.14x. 0: off. Not yet measured:
+# --set _OUT_VEC=0,1.
+_OUT_VEC = 1
 
 
 class Stage(NamedTuple):
@@ -139,7 +150,8 @@ class Stage(NamedTuple):
     map_expr) or 'part' (partials); dst: 'out' (post_map), 'part' (partials) or 'fused' (partials,
     then the last block to finish combines them into the outputs with `group2` threads per output
     and `unroll2` accumulators: one launch). `rows`/`mvec`: a row tile (`_ROW_TILE`), `rows` rows
-    of `group` lanes x `mvec` 16-byte vectors per group of lanes; 0: the one-pass skeleton."""
+    of `group` lanes x `mvec` 16-byte vectors per group of lanes; 0: the one-pass skeleton.
+    `ovec`: output vectors (`_OUT_VEC`), `ovec` adjacent outputs a thread, one partial a block."""
 
     src: str
     dst: str
@@ -154,6 +166,7 @@ class Stage(NamedTuple):
     sub: int = 1
     rows: int = 0
     mvec: int = 0
+    ovec: int = 0
 
 
 class Plan:
@@ -161,12 +174,13 @@ class Plan:
 
     __slots__ = ("n_out", "n_red", "out_dims", "out_strides", "red_dims", "red_strides", "group",
                  "unroll", "vec", "split", "chunk", "grid_x", "index_t", "group2", "grid2", "unroll2", "fused",
-                 "sub", "rows", "mvec")
+                 "sub", "rows", "mvec", "ovec")
 
     @property
     def parts(self) -> int:
-        """Partials per output: one per chunk (blockIdx.y) and sub-chunk."""
-        return self.split * self.sub
+        """Partials per output: one per chunk (blockIdx.y) and sub-chunk (one per chunk with output
+        vectors: the block combines its sub-chunks)."""
+        return self.split * (1 if self.ovec else self.sub)
 
     def __repr__(self):
         return "Plan(" + ", ".join("{}={!r}".format(k, getattr(self, k)) for k in self.__slots__) + ")"
@@ -200,13 +214,13 @@ def _collapse_ordered(shape, strides_list):
 
 
 def plan(shape, in_strides, in_itemsizes, y_strides, raxes, *, aligned=None, keep_order=False,
-         sm_count=132, allow_vec=True, allow_fuse=None) -> Plan:
+         sm_count=132, allow_vec=True, allow_fuse=None, acc_size=4) -> Plan:
     """Plan the reduction of arrays of `shape` (strides `in_strides`, one tuple per input, already
     broadcast to `shape`) over the axes `raxes` into an output with byte strides `y_strides` over
     the kept axes. `aligned[k]`: input k's pointer is 16-byte aligned. `keep_order`: the reduced
     index `_j` must be the C-order flat index over the reduced axes (arg reductions).
     `allow_fuse` (default: the module's FUSE): a split whose second pass is small runs in one
-    launch (`Plan.fused`)."""
+    launch (`Plan.fused`). `acc_size`: bytes of the accumulator (bounds output vectors' unroll)."""
     nd = len(shape)
     rset = set(raxes)
     kaxes = [i for i in range(nd) if i not in rset]
@@ -229,11 +243,11 @@ def plan(shape, in_strides, in_itemsizes, y_strides, raxes, *, aligned=None, kee
         p.red_dims, p.red_strides = _collapse_ordered(rshape, rs)
     else:
         p.red_dims, p.red_strides = _shapes.collapse_dims(rshape, rs)
-    _choose(p, in_itemsizes, aligned, sm_count, allow_vec, FUSE if allow_fuse is None else allow_fuse)
+    _choose(p, in_itemsizes, aligned, sm_count, allow_vec, FUSE if allow_fuse is None else allow_fuse, acc_size)
     return p
 
 
-def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True) -> None:
+def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True, acc_size=4) -> None:
     n_out, n_red = p.n_out, p.n_red
     main = 0
     s_red = abs(p.red_strides[main][-1]) if p.red_dims else 0
@@ -266,14 +280,20 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True) -
         sub = 1 << ((BLOCK // n_out).bit_length() - 1)
         if _UNROLL_SUB:
             unroll = _UNROLL_SUB
+    ovec = _out_vec_width(p, itemsizes, aligned) if sub > 1 and allow_vec and _OUT_VEC else 1
+    if ovec > 1 and n_out % ovec == 0 and n_out // ovec <= 32:
+        sub = 1 << ((BLOCK // (n_out // ovec)).bit_length() - 1)
+        unroll = max(1, min(_UNROLL_COLS, 128 // (ovec * acc_size)))
+    else:
+        ovec = 0
     rows = mvec = 0
     nv = n_red // vec  # 16-byte vectors a row
     if _ROW_TILE and short_row and vec > 1 and len(p.red_dims) == 1 and nv * vec == n_red and nv % group == 0 \
             and nv // group <= 8:
         mvec = nv // group  # the lane group as above; each lane's share of the row exact
         rows = max(1, _ROW_TILE // mvec)
-    p.group, p.vec, p.unroll, p.sub, p.rows, p.mvec = group, vec, unroll, sub, rows, mvec
-    gpb = BLOCK // group // sub * max(rows, 1)
+    p.group, p.vec, p.unroll, p.sub, p.rows, p.mvec, p.ovec = group, vec, unroll, sub, rows, mvec, ovec
+    gpb = BLOCK // group // sub * max(rows, 1) * max(ovec, 1)
     blocks_x = -(-n_out // gpb) if n_out else 0
     target = sm_count * _BLOCKS_PER_SM
     split = 1
@@ -282,7 +302,7 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True) -
         if blocks_x < target:
             split = -(-target // blocks_x)
         if sub > 1:
-            split = min(split, max(1, _SUB_PARTS // (n_out * sub)))
+            split = min(split, max(1, _SUB_PARTS // (n_out * (1 if ovec else sub))))
         split = max(split, -(-n_red // (group * sub * unroll * _MAX_CHAIN)))
         split = min(split, -(-n_red // (2 * step)), _MAX_SPLIT)
         split = max(split, 1)
@@ -297,7 +317,7 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True) -
     p.grid_x = max(1, min(blocks_x, _MAX_GRID_X))
     # Second pass over the partials: [chunk][out] for thread-per-output (coalesced over outputs),
     # [out][chunk] otherwise (sub-chunked plans too: few outputs, many partials each).
-    parts = split * sub
+    parts = p.parts
     if parts > 1:
         if group == 1 and sub == 1:
             p.group2 = 1
@@ -352,6 +372,25 @@ def _vec_width(p: Plan, itemsizes, aligned) -> int:
         if aligned is None or not aligned[k] or any(st % 16 for st in p.out_strides[1 + k] + s[:-1]):
             return 1
     return v
+
+
+def _out_vec_width(p: Plan, itemsizes, aligned) -> int:
+    """Adjacent outputs per 16-byte load (1: none) for output vectors: one kept dim and one reduced
+    dim; every input has unit stride along the kept dim (one item size), 16-byte aligned pointer
+    and reduced stride (every row of outputs starts aligned). An input broadcast along the kept dim
+    could not share a load between outputs: none."""
+    if len(p.out_dims) != 1 or len(p.red_dims) != 1 or aligned is None:
+        return 1
+    sizes = set(itemsizes)
+    if len(sizes) != 1:
+        return 1
+    isz = sizes.pop()
+    if isz > 8:
+        return 1
+    for k, s in enumerate(p.red_strides):
+        if p.out_strides[1 + k][0] != isz or s[0] % 16 or not aligned[k]:
+            return 1
+    return 16 // isz
 
 
 # --------------------------------------------------------------------------------------------
@@ -418,6 +457,8 @@ class ReductionDef:
             parts.append("sub{}".format(st.sub))
         if st.rows:
             parts.append("tile{}x{}".format(st.rows, st.mvec))
+        if st.ovec:
+            parts.append("ovec{}".format(st.ovec))
         if vec > 1:
             parts.append("vec{}".format(vec))
         if src == "part":
@@ -432,18 +473,20 @@ class ReductionDef:
 
     def source(self, st: Stage) -> tuple[str, str]:
         """(kernel name, CUDA source) for one specialisation. Pure: needs no device."""
-        src, dst, group, unroll, vec, ond, rnd, index_t, group2, unroll2, sub, rows, mvec = st
+        src, dst, group, unroll, vec, ond, rnd, index_t, group2, unroll2, sub, rows, mvec, ovec = st
         it = "int" if index_t is numpy.int32 else "long long"
         kname = self.kernel_name(st)
-        kernel_t, pass_t, finish_t, tile_t, body_t = _templates()
+        kernel_t, pass_t, finish_t, tile_t, body_t, cols_t = _templates()
         if rows:
             pass1 = self._tile(tile_t, body_t, group, mvec, rows, vec, ond, it)
+        elif ovec:
+            pass1 = self._cols(cols_t, "part" if dst == "fused" else dst, unroll, ovec, sub, it)
         else:
             pass1 = self._pass(pass_t, src, "part" if dst == "fused" else dst, group, unroll, vec, ond, rnd, it, sub)
         finish = ""
         if dst == "fused":
             finish = finish_t.substitute(pass2=self._pass(pass_t, "fused", "out", group2, unroll2, 1, ond, rnd, it,
-                                                          1, parts_per_block=sub))
+                                                          1, parts_per_block=1 if ovec else sub))
         includes = []
         if self.half or any(p.dtype.char == "e" or p.compute.char == "e" for p in self.params + (self.out,)):
             includes += ["#define CUARRAY_HAS_HALF 1", "#include <cuda_fp16.h>"]
@@ -554,6 +597,35 @@ class ReductionDef:
             lines.append("const {} _ob_{} = {};".format(it, n, terms))
         return lines
 
+    def _cols(self, cols_t, dst, unroll, ovec, sub, it) -> str:
+        """The output-vector pass (`_OUT_VEC`): `ovec` adjacent outputs a thread, one kept and one
+        reduced dim, `sub` sub-chunks combined in the block; `dst` 'out' or 'part'."""
+        vdecl, vload, lane_load = [], [], []
+        for p in self._arrays:
+            vt = "cuarray::vec<{}, {}>".format(_dtypes.ctype(p.dtype), ovec)
+            vdecl.append("{vt} _v{n}[_U];".format(vt=vt, n=p.name))
+            vload.append("_v{n}[_u] = *(const {vt}*)((const char*){n}_ptr + _ob_{n} + _j * _rs{n}_0);".format(
+                vt=vt, n=p.name))
+            lane_load.append("const {ct} {n} = cuarray::cast<{ct}>(_v{n}[_u].v[_k]);".format(
+                ct=compute_ctype(p.compute), n=p.name))
+        step = self.step
+        if step is None:
+            step = "{acc} = _reduce({acc}, (%s));" % self.map_expr.replace("{", "{{").replace("}", "}}")
+        if dst == "out":
+            store = "{t}& {n} = *({t}*)((char*){n}_ptr + _ob_{n});\n      const _acc_t a = _t;\n      {pm};".format(
+                t=_dtypes.ctype(self.out.dtype), n=self.out.name, pm=self.post_map)
+        else:
+            store = "_part_out[_o * _pdo + (long long)blockIdx.y * _pdc] = _t;"
+        fields = dict(
+            block=BLOCK, index_t=it, sub=sub, ovec=ovec, unroll=unroll, identity=self.identity,
+            r0="({})blockIdx.y * _chunk".format(it), r1="min(_r0 + _chunk, _n_red)",
+            out_indexer="\n      ".join(self._out_indexer(1, it, False)), vdecl=" ".join(vdecl),
+            vload="\n          ".join(vload),
+            lane_load="\n            ".join(lane_load), step_u=step.format(acc="_acc[_u][_k]"),
+            step_0=step.format(acc="_acc[0][_k]"), store=store,
+        )
+        return cols_t.substitute(fields)
+
     def _tile(self, tile_t, body_t, group, mvec, rows, vec, ond, it) -> str:
         """The row-tile pass (`_ROW_TILE`): rows of `group` lanes x `mvec` 16-byte vectors, `rows`
         rows a group with every load issued first; one reduced dim, outputs written directly."""
@@ -610,11 +682,18 @@ class ReductionDef:
                 return [(Stage("map", "out", p.group, 1, p.vec, ond, rnd, p.index_t, rows=p.rows, mvec=p.mvec),
                          (p.grid_x, 1), "only")]
             return [(Stage("map", "out", p.group, p.unroll, p.vec, ond, rnd, p.index_t), (p.grid_x, 1), "only")]
+        if p.ovec:  # output vectors: the sub-chunk count and unroll are the kernel's
+            if p.parts == 1:
+                return [(Stage("map", "out", 1, p.unroll, 1, ond, rnd, p.index_t, sub=p.sub, ovec=p.ovec),
+                         (p.grid_x, 1), "only")]
+            if p.fused:
+                return [(Stage("map", "fused", 1, p.unroll, 1, ond, rnd, p.index_t, p.group2, p.unroll2, p.sub,
+                               ovec=p.ovec), (p.grid_x, p.split), "fused")]
         if p.fused:
             return [(Stage("map", "fused", p.group, p.unroll, p.vec, ond, rnd, p.index_t, p.group2, p.unroll2, p.sub),
                      (p.grid_x, p.split), "fused")]
-        return [(Stage("map", "part", p.group, p.unroll, p.vec, ond, rnd, p.index_t, sub=p.sub), (p.grid_x, p.split),
-                 "first"),
+        return [(Stage("map", "part", p.group, p.unroll, p.vec, ond, rnd, p.index_t, sub=p.sub, ovec=p.ovec),
+                 (p.grid_x, p.split), "first"),
                 (Stage("part", "out", p.group2, p.unroll2, 1, ond, rnd, p.index_t), (p.grid2, 1), "second")]
 
     # -- launch ----------------------------------------------------------------------------
@@ -654,7 +733,7 @@ class ReductionDef:
             if len(self._launchers) > 1024:
                 self._launchers.clear()
             p = plan(shape, in_strides, tuple(a._dtype.itemsize for a in arrays), y_strides, raxes,
-                     aligned=aligned, keep_order=keep_order, sm_count=_device._sm_count(dev))
+                     aligned=aligned, keep_order=keep_order, sm_count=_device._sm_count(dev), acc_size=self.acc_size)
             lau = self._launchers[key] = self._prepare(p)
         return lau
 
@@ -777,7 +856,8 @@ _template_parts: tuple = ()
 
 
 def _templates():
-    """reduction.cu split at its `// @@` lines: (kernel, one pass, fused finish, row tile, row tile's body)
+    """reduction.cu split at its `// @@` lines: (kernel, one pass, fused finish, row tile, row tile's body,
+    output vectors)
     Templates. Built
     whole, then published by one assignment: threads racing on the first reduction each see three
     parts (filling a shared list in place gave a second thread six)."""

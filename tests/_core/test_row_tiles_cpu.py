@@ -1,7 +1,8 @@
-"""Row tiles (`reduction._ROW_TILE`) and longer sub-chunk walks (`_UNROLL_SUB`) without a GPU: which
-plans take them, the tile's index walk replayed on the host (every row once, stores once, warp-uniform
-loop and branch), NVRTC compiles of the tile kernels, and the one-pass skeleton's kernels unchanged
-byte for byte (their disk-cache entries stay valid)."""
+"""Row tiles (`reduction._ROW_TILE`), longer sub-chunk walks (`_UNROLL_SUB`) and output vectors
+(`_OUT_VEC`) without a GPU: which plans take them, their index walks replayed on the host (every
+element once, stores once, warp-uniform loops and branches, the block's fixed combining order),
+NVRTC compiles of their kernels, and the one-pass skeleton's kernels unchanged byte for byte (their
+disk-cache entries stay valid)."""
 
 import hashlib
 
@@ -187,6 +188,7 @@ def test_tile_plans_launch_one_tile_stage():
 @pytest.mark.parametrize("n_red, n_out", [(1_000_000, 4), (16_000_000, 4), (1_000_000, 32), (400_000, 2),
                                           (70_001, 3)])
 def test_sub_chunked_walks_take_unroll_sub(monkeypatch, n_red, n_out):
+    monkeypatch.setattr(reduction, "_OUT_VEC", 0)  # the scalar sub-chunk layout
     p = plan((n_red, n_out), [(4 * n_out, 4)], [4], (4,), (0,), aligned=(True,), sm_count=132)
     assert p.sub > 1 and p.unroll == reduction._UNROLL_SUB
     assert p.chunk % (p.unroll * p.sub) == 0 or p.split == 1
@@ -202,6 +204,7 @@ def test_sub_chunked_walk_replays_with_unroll_sub(monkeypatch):
     """The kernel's sub-chunk walk with 32 accumulators (thread t: output t % gpb, elements from
     t / gpb in steps of sub, unrolled rounds then the remainder), every element once."""
     monkeypatch.setattr(reduction, "_UNROLL_SUB", 32)
+    monkeypatch.setattr(reduction, "_OUT_VEC", 0)
     n_red, n_out = 70_001, 3
     p = plan((n_red, n_out), [(4 * n_out, 4)], [4], (4,), (0,), aligned=(True,), sm_count=132)
     U, S = p.unroll, p.sub
@@ -228,3 +231,152 @@ def test_sub_chunked_kernels_with_unroll_sub_compile():
         srcs = [_def(op, c).source(Stage("map", "part", 1, un, 1, 1, 1, numpy.int32, sub=64))[1]
                 for op, c in [("sum", "f"), ("moments", "f"), ("argmax", "d"), ("nansum", "e")]]
         compiler.compile_cubin("\n".join(srcs), arch="sm_90")
+
+
+# -- output vectors ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n_red, n_out, itemsize, want", [
+    (1_000_000, 4, 4, (4, 256)), (16_000_000, 4, 4, (4, 256)), (1_000_000, 32, 4, (4, 32)),
+    (400_000, 2, 8, (2, 256)), (1_000_000, 8, 4, (4, 128)), (100_000, 16, 8, (2, 32)), (50_000, 64, 2, (8, 32)),
+    (1_000_000, 128, 4, (4, 8)),
+])
+def test_few_aligned_outputs_take_output_vectors(n_red, n_out, itemsize, want):
+    p = plan((n_red, n_out), [(itemsize * n_out, itemsize)], [itemsize], (itemsize,), (0,), aligned=(True,),
+             sm_count=132)
+    assert (p.ovec, p.sub) == want and p.group == 1 and p.vec == 1 and p.grid_x == 1
+    assert p.parts == p.split  # one partial a block and output
+    assert p.split * p.chunk >= n_red and (p.split - 1) * p.chunk < n_red
+    assert p.split == 1 or p.chunk % (p.unroll * p.sub) == 0
+    assert p.unroll * p.ovec * 4 <= 128 and p.unroll >= 1
+
+
+@pytest.mark.parametrize("shape, strides, itemsize, aligned", [
+    ((100_000, 3), (12, 4), 4, True),  # 3 outputs: not a multiple of the vector
+    ((100_000, 6), (24, 4), 4, True),  # rows 24 bytes apart: not every row aligned
+    ((100_000, 4), (16, 4), 4, False),  # pointer not aligned
+    ((100_000, 4), (16, -4), 4, True),  # x[:, ::-1]
+    ((100_000, 4), (32, 8), 4, True),  # x[:, ::2]
+    ((100_000, 4), (16, 4), 16, True),  # complex128: one output a load already
+    ((100_000, 256), (1024, 4), 4, True),  # 256 outputs: not sub-chunked
+])
+def test_output_vectors_need_adjacent_aligned_outputs(shape, strides, itemsize, aligned):
+    p = plan(shape, [strides], [itemsize], (itemsize,), (0,), aligned=(aligned,), sm_count=132)
+    assert p.ovec == 0
+
+
+def test_output_vectors_other_layouts(monkeypatch):
+    p = plan((100_000, 4), [(-16, 4)], [4], (4,), (0,), aligned=(True,))  # x[::-1]
+    assert p.ovec == 4
+    p = plan((100_000, 8), [(64, 4)], [4], (4,), (0,), aligned=(True,))  # x[:, :8] of (n, 16)
+    assert p.ovec == 4
+    p = plan((100_000, 4), [(16, 4)], [4], (4,), (0,), aligned=(True,), keep_order=True)  # argmax
+    assert p.ovec == 4
+    p = plan((100_000, 4), [(16, 4), (16, 4)], [4, 4], (4,), (0,), aligned=(True, True))  # two inputs
+    assert p.ovec == 4
+    p = plan((100_000, 4), [(16, 4), (0, 4)], [4, 4], (4,), (0,), aligned=(True, True))  # a row broadcast
+    assert p.ovec == 4
+    p = plan((100_000, 4), [(16, 4), (4, 0)], [4, 4], (4,), (0,), aligned=(True, True))  # broadcast along outputs
+    assert p.ovec == 0
+    p = plan((100_000, 4), [(16, 4)], [4], (4,), (0,), aligned=(True,), acc_size=16)  # var's (mean, m2, n)
+    assert (p.ovec, p.unroll) == (4, 2)
+    monkeypatch.setattr(reduction, "_OUT_VEC", 0)
+    p = plan((100_000, 4), [(16, 4)], [4], (4,), (0,), aligned=(True,))
+    assert (p.ovec, p.sub) == (0, 64)
+
+
+def _replay_cols(p, n_red, n_out, V):
+    """The @@cols@@ walk: thread t of chunk c takes vector t % gpb and rows r0 + t / gpb + k * sub
+    (unrolled rounds, then the rest); every element once; the block's partial per output is the
+    fixed fold (accumulators, then lanes by shuffles 16..gpb apart, then warps in order)."""
+    S = p.sub
+    gpb = 256 // S
+    U = p.unroll
+    n_vo = n_out // V
+    seen = numpy.zeros((n_out, n_red), dtype=numpy.int64)
+    for c in range(p.split):
+        r0, r1 = c * p.chunk, min((c + 1) * p.chunk, n_red)
+        for t in range(256):
+            ov, lane = t % gpb, t // gpb
+            if ov >= n_vo:
+                continue
+            j0 = r0 + lane
+            while j0 + (U - 1) * S < r1:
+                for u in range(U):
+                    seen[ov * V:ov * V + V, j0 + u * S] += 1
+                j0 += U * S
+            while j0 < r1:
+                seen[ov * V:ov * V + V, j0] += 1
+                j0 += S
+        # warp 0's first load: rows r0 + t / gpb, vectors t % gpb, 16 bytes each: when the vectors
+        # fill the row (n_vo == gpb), 512 contiguous bytes
+        offs = [(r0 + t // gpb) * n_out * (16 // V) + (t % gpb) * 16 for t in range(32) if t % gpb < n_vo]
+        assert offs == sorted(offs)
+        if n_vo == gpb:
+            assert offs == [offs[0] + 16 * i for i in range(32)]
+    assert seen.min() == 1 and seen.max() == 1
+    # The lanes of a warp that share a vector are gpb apart (gpb <= 32 divides 32): shuffles down
+    # by 16, 8, ..., gpb fold all of them onto the lowest, lane ov of the warp, which writes the
+    # warp's value to shared memory at (warp * gpb + ov) * V + k; the output o = ov * V + k reads
+    # warps 0..7 at w * gpb * V + o: the same cell.
+    assert gpb <= 32 and 32 % gpb == 0
+    for w in range(8):
+        for ov in range(gpb):
+            lanes = [t for t in range(32 * w, 32 * w + 32) if t % gpb == ov]
+            assert len(lanes) == 32 // gpb and all(b - a == gpb for a, b in zip(lanes, lanes[1:]))
+            assert lanes[0] % 32 == ov < gpb
+            for k in range(V):
+                assert (w * gpb + ov) * V + k == w * gpb * V + ov * V + k < 8 * gpb * V
+
+
+@pytest.mark.parametrize("n_red, n_out, V", [(70_001, 4, 4), (100_003, 8, 4), (9000, 32, 4), (50_001, 2, 2),
+                                             (4096, 4, 4), (300_007, 16, 8)])
+def test_output_vector_walk_replays(n_red, n_out, V):
+    isz = 16 // V
+    p = plan((n_red, n_out), [(isz * n_out, isz)], [isz], (isz,), (0,), aligned=(True,), sm_count=132)
+    assert p.ovec == V
+    _replay_cols(p, n_red, n_out, V)
+    p = plan((n_red, n_out), [(isz * n_out, isz)], [isz], (isz,), (0,), aligned=(True,), sm_count=2)
+    _replay_cols(p, n_red, n_out, V)  # fewer, longer chunks
+
+
+def test_output_vector_stages_and_names():
+    d = _def("sum", "f")
+    p = plan((16_000_000, 4), [(16, 4)], [4], (4,), (0,), aligned=(True,), sm_count=132)
+    assert p.fused
+    (st, grid, role), = d.stages(p)
+    assert (st.ovec, st.sub, st.dst, role, grid) == (4, 256, "fused", "fused", (1, p.split))
+    name, src = d.source(st)
+    assert "__ovec4__" in name and "const int _r1 = (int)gridDim.y * 1;" in src  # one partial a block
+    p = plan((1_000_000, 32), [(128, 4)], [4], (4,), (0,), aligned=(True,), sm_count=132)
+    stages = d.stages(p)
+    assert [r for _, _, r in stages] == (["fused"] if p.fused else ["first", "second"])
+    assert stages[0][0].ovec == 4
+    p = plan((5000, 4), [(16, 4)], [4], (4,), (0,), aligned=(True,), sm_count=1)
+    if p.parts == 1:
+        (st, grid, role), = d.stages(p)
+        assert st.dst == "out" and st.ovec == 4
+
+
+def test_output_vector_kernels_compile():
+    """Every destination (outputs, partials, fused), float32/64/16, int32, argmax/argmin (index
+    steps), var (moments), nansum, a ReductionKernel with two inputs, 32- and 64-bit indices."""
+    srcs = {}
+    rows = [("sum", "f"), ("argmax", "f"), ("moments", "f"), ("sum", "d"), ("nansum", "e"), ("max", "i"),
+            ("argmin", "d"), ("moments", "d")]
+    for k, (op, c) in enumerate(rows):
+        d = _def(op, c)
+        V = 16 // numpy.dtype(c).itemsize
+        for i, (dst, extra) in enumerate((("out", (0, 0)), ("part", (0, 0)), ("fused", (32, 8)), ("fused", (256, 8)))):
+            sub = (256, 128, 32, 8)[(k + i) % 4]
+            st = Stage("map", dst, 1, (8, 2, 1)[(k + i) % 3], 1, 1, 1, numpy.int64 if (k + i) % 3 == 0 else numpy.int32,
+                       *extra, sub, ovec=V)
+            name, src = d.source(st)
+            assert "${" not in src
+            srcs[name] = src
+    F4 = numpy.dtype("f4")
+    k2 = ReductionKernel("T x, T m", "T y", "(x - m) * (x - m)", "a + b", "y = a", "0", "sqdev_cols")
+    kd2 = k2._definition([("in", F4, F4), ("in", F4, F4)], {"T": F4}, F4, "float", 4)
+    name, src = kd2.source(Stage("map", "part", 1, 8, 1, 1, 1, numpy.int32, sub=256, ovec=4))
+    srcs[name] = src
+    cubin, _ = compiler.compile_cubin("\n".join(srcs.values()), arch="sm_90")
+    assert cubin[:4] == b"\x7fELF"

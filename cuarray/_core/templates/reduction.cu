@@ -210,3 +210,86 @@ ${body_tail}
           ${store}
         }
       }
+// @@cols@@
+// Output vectors (reduction.py, `_OUT_VEC`): a few outputs along a contiguous kept axis
+// (`sum(axis=0)` of (n, 4) float32). A thread takes _V adjacent outputs with one 16-byte load per
+// reduced element (a warp's load reads 512 contiguous bytes when the outputs fill 16 bytes), _S
+// threads (sub-chunks) share each vector of outputs, and the block combines its sub-chunks into
+// one partial per output, in a fixed order (the _U accumulators, shuffles between the lanes of a
+// warp that share a vector, then the warps through shared memory): one partial per block and
+// output, so the grid can be as wide as the GPU while the second pass stays short.
+  {
+    constexpr int _S = ${sub};
+    constexpr int _V = ${ovec};
+    constexpr int _GPB = ${block} / _S;  // vectors of outputs a block holds (1 to 32)
+    constexpr int _U = ${unroll};
+    const int _lane = (int)(threadIdx.x / _GPB);
+    const ${index_t} _r0 = ${r0};
+    const ${index_t} _r1 = ${r1};
+    const ${index_t} _ov = (${index_t})(threadIdx.x % _GPB);
+    __shared__ alignas(16) unsigned char _smem_raw[(${block} / 32) * _GPB * _V * sizeof(_acc_t)];
+    _acc_t* _sm = reinterpret_cast<_acc_t*>(_smem_raw);
+    _acc_t _acc[_U][_V];
+#pragma unroll
+    for (int _u = 0; _u < _U; ++_u) {
+#pragma unroll
+      for (int _k = 0; _k < _V; ++_k) _acc[_u][_k] = ${identity};
+    }
+    if (_ov < _n_out / _V) {
+      const ${index_t} _o = _ov * _V;
+      ${out_indexer}
+      ${index_t} _j0 = _r0 + _lane;
+      // Every load of a round into registers first, then the steps: written as one loop, ptxas
+      // interleaved them (4 of 8 loads in flight, sm_90 SASS).
+      for (; _j0 + (_U - 1) * _S < _r1; _j0 += _U * _S) {
+        ${vdecl}
+#pragma unroll
+        for (int _u = 0; _u < _U; ++_u) {
+          const ${index_t} _j = _j0 + _u * _S;
+          ${vload}
+        }
+#pragma unroll
+        for (int _u = 0; _u < _U; ++_u) {
+          const ${index_t} _j = _j0 + _u * _S;  // argmax's index
+#pragma unroll
+          for (int _k = 0; _k < _V; ++_k) {
+            ${lane_load}
+            ${step_u}
+          }
+        }
+      }
+      for (; _j0 < _r1; _j0 += _S) {
+        const ${index_t} _j = _j0;
+        const int _u = 0;
+        ${vdecl}
+        ${vload}
+#pragma unroll
+        for (int _k = 0; _k < _V; ++_k) {
+          ${lane_load}
+          ${step_0}
+        }
+      }
+    }
+    _acc_t _t[_V];
+#pragma unroll
+    for (int _k = 0; _k < _V; ++_k) {
+      _t[_k] = _acc[0][_k];
+#pragma unroll
+      for (int _u = 1; _u < _U; ++_u) _t[_k] = _reduce(_t[_k], _acc[_u][_k]);
+#pragma unroll
+      for (int _d = 16; _d >= _GPB; _d >>= 1) _t[_k] = _reduce(_t[_k], cuarray::shfl_down(_t[_k], _d));
+    }
+    if ((threadIdx.x & 31) < _GPB) {
+#pragma unroll
+      for (int _k = 0; _k < _V; ++_k) _sm[((threadIdx.x / 32) * _GPB + _ov) * _V + _k] = _t[_k];
+    }
+    __syncthreads();
+    if (threadIdx.x < _n_out) {
+      const ${index_t} _o = threadIdx.x;
+      ${out_indexer}
+      _acc_t _t = _sm[_o];
+#pragma unroll
+      for (int _w = 1; _w < ${block} / 32; ++_w) _t = _reduce(_t, _sm[_w * _GPB * _V + _o]);
+      ${store}
+    }
+  }
