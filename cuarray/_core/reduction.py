@@ -119,12 +119,13 @@ _SHORT_UNROLL = 1
 # --set _VEC_ND=0,1: mean(axis=(0, 2)) of (64, 1024, 256) 42.8 -> 38.6-40.4 µs (PyTorch 43.7).
 _VEC_ND = 1
 # Row tiles: short aligned rows that are exactly G lanes x M 16-byte vectors (G the lane group
-# above, dividing the row's vectors; M <= 8; `sum(axis=1)` of (4e6, 4) or (4e6, 16) float32, rows of 2 float64) are read by a
-# separate pass (reduction.cu, @@tile@@) in which a lane issues about this many 16-byte loads, over
-# max(1, _ROW_TILE // M) rows, before its first add. Why: with the one-pass skeleton a row of one
-# vector is one 16-byte load a thread behind ~100 instructions of loop bounds (SASS, sm_90), and the
-# measured rows sat at ~0.5 of the copy rate (sum (4e6, 4) 45.7 µs for 64 MB; max (1e6, 16) 38.4).
-# 0: off (the one-pass plans, kernels unchanged byte for byte). Not yet measured: sweep
+# above, dividing the row's vectors; M <= 8: `sum(axis=1)` of (4e6, 4) or (4e6, 16) float32, rows
+# of 2 float64) are read by a separate pass (reduction.cu, @@tile@@) in which a lane issues about
+# this many 16-byte loads, over max(1, _ROW_TILE // M) rows (fewer, down to 1, while the grid would
+# have under 2 blocks an SM), before its first add. Why: with the one-pass skeleton a row of one
+# vector is one 16-byte load a thread behind ~100 instructions of loop bounds (SASS, sm_90), and
+# the measured rows sat at ~0.5 of the copy rate (sum (4e6, 4) 45.7 µs for 64 MB; max (1e6, 16)
+# 38.4). 0: off (the one-pass plans, kernels unchanged byte for byte). Not yet measured: sweep
 # scripts/perf/shapes_sweep.py --set _ROW_TILE=0,4,8,16.
 _ROW_TILE = 8
 # Accumulators a thread of a sub-chunked plan keeps (`sum(axis=0)` of (1.6e7, 4), `var(axis=0)` of
@@ -292,6 +293,9 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True, a
             and nv // group <= 8:
         mvec = nv // group  # the lane group as above; each lane's share of the row exact
         rows = max(1, _ROW_TILE // mvec)
+        # but no fewer than ~2 blocks an SM where the rows allow (the EM step's 4e5 rows: 4, not 8)
+        fill = n_out // (BLOCK // group * 2 * sm_count)
+        rows = min(rows, 1 << max(0, fill.bit_length() - 1))
     p.group, p.vec, p.unroll, p.sub, p.rows, p.mvec, p.ovec = group, vec, unroll, sub, rows, mvec, ovec
     gpb = BLOCK // group // sub * max(rows, 1) * max(ovec, 1)
     blocks_x = -(-n_out // gpb) if n_out else 0

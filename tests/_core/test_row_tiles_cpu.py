@@ -58,11 +58,13 @@ def _rows_plan(n_out, n_red, itemsize=4, pitch=None, **kw):
 
 @pytest.mark.parametrize("n_out, n_red, itemsize, want", [
     (4_000_000, 4, 4, (1, 1, 8)), (16_000_000, 4, 4, (1, 1, 8)), (2_000_000, 8, 4, (1, 2, 4)),
-    (1_000_000, 16, 4, (2, 2, 4)), (4_000_000, 16, 4, (2, 2, 4)), (400_000, 2, 8, (1, 1, 8)),
+    (1_000_000, 16, 4, (2, 2, 4)), (4_000_000, 16, 4, (2, 2, 4)), (400_000, 2, 8, (1, 1, 4)),
     (2_000_000, 8, 8, (2, 2, 4)), (500_000, 64, 4, (8, 2, 4)), (1_000_000, 12, 4, (1, 3, 2)),
-    (1000, 8, 2, (1, 1, 8)), (7, 4, 4, (1, 1, 8)),
+    (1000, 8, 2, (1, 1, 1)), (7, 4, 4, (1, 1, 1)), (200_000, 4, 4, (1, 1, 2)), (600_000, 4, 4, (1, 1, 8)),
 ])
 def test_short_aligned_rows_take_row_tiles(n_out, n_red, itemsize, want):
+    """Rows per group: max(1, _ROW_TILE / M), fewer (a power of two) while the grid would be under
+    2 blocks an SM (132 SMs: 67 584 rows of one vector for 8 rows a thread)."""
     p = _rows_plan(n_out, n_red, itemsize)
     assert (p.group, p.mvec, p.rows) == want and p.vec == 16 // itemsize
     assert p.parts == 1 and p.group * p.mvec * p.vec == n_red
@@ -82,28 +84,31 @@ def test_rows_without_an_exact_tile_keep_the_one_pass_plan(n_red, pitch, itemsiz
 
 
 def test_row_tiles_off_and_other_layouts(monkeypatch):
-    p = plan((1000, 16), [(128, 8)], [4], (4,), (1,), aligned=(True,))  # x[:, ::2]
+    n = 1_000_000
+    p = plan((n, 16), [(128, 8)], [4], (4,), (1,), aligned=(True,))  # x[:, ::2]
     assert p.rows == 0
-    p = plan((1000, 16), [(-64, 4)], [4], (4,), (1,), aligned=(True,))  # x[::-1]
+    p = plan((n, 16), [(-64, 4)], [4], (4,), (1,), aligned=(True,))  # x[::-1]
     assert p.rows == 4
-    p = plan((1000, 16), [(64, 4)], [4], (4,), (1,), aligned=(False,))  # not 16-byte aligned
+    p = plan((n, 16), [(64, 4)], [4], (4,), (1,), aligned=(False,))  # not 16-byte aligned
     assert p.rows == 0
-    p = plan((30, 20, 16), [(1280, 64, 4)], [4], (80, 4), (2,), aligned=(True,))  # two kept dims
+    p = plan((3000, 2000, 16), [(128000, 64, 4)], [4], (8000, 4), (2,), aligned=(True,))  # two kept dims
     assert p.rows == 4 and len(p.out_dims) == 1
-    p = plan((30, 20, 16), [(2560, 64, 4)], [4], (80, 4), (2,), aligned=(True,))  # kept dims apart
+    p = plan((3000, 2000, 16), [(256000, 64, 4)], [4], (8000, 4), (2,), aligned=(True,))  # kept dims apart
     assert p.rows == 4 and len(p.out_dims) == 2
-    p = plan((1000, 4, 4), [(64, 16, 4)], [4], (4,), (1, 2), aligned=(True,))  # reduced dims collapse
+    p = plan((n, 4, 4), [(64, 16, 4)], [4], (4,), (1, 2), aligned=(True,))  # reduced dims collapse
     assert p.rows == 4 and len(p.red_dims) == 1
-    p = plan((1000, 2, 8), [(128, 64, 4)], [4], (4,), (1, 2), aligned=(True,))  # two reduced dims: no tile
+    p = plan((n, 2, 8), [(128, 64, 4)], [4], (4,), (1, 2), aligned=(True,))  # two reduced dims: no tile
     assert p.rows == 0
-    p = plan((1000, 16), [(64, 4)], [4], (4,), (1,), aligned=(True,), keep_order=True)  # argmax
+    p = plan((n, 16), [(64, 4)], [4], (4,), (1,), aligned=(True,), keep_order=True)  # argmax
     assert p.rows == 4
+    p = plan((1000, 16), [(64, 4)], [4], (4,), (1,), aligned=(True,))  # few rows: one a group
+    assert p.rows == 1
     monkeypatch.setattr(reduction, "_ROW_TILE", 0)
-    p = plan((1000, 16), [(64, 4)], [4], (4,), (1,), aligned=(True,))
+    p = plan((n, 16), [(64, 4)], [4], (4,), (1,), aligned=(True,))
     assert (p.group, p.vec, p.rows) == (2, 4, 0)
     for tile, rows in ((1, 1), (4, 2), (16, 8)):
         monkeypatch.setattr(reduction, "_ROW_TILE", tile)
-        assert plan((1000, 16), [(64, 4)], [4], (4,), (1,), aligned=(True,)).rows == rows
+        assert plan((n, 16), [(64, 4)], [4], (4,), (1,), aligned=(True,)).rows == rows
 
 
 def _replay_tile(p, n_out, grid_x=None):
@@ -143,7 +148,11 @@ def test_tile_walk_replays(n_out, n_red, itemsize):
     p = _rows_plan(n_out, n_red, itemsize)
     assert p.rows
     _replay_tile(p, n_out)
-    _replay_tile(p, n_out, grid_x=max(1, p.grid_x // 3))  # a capped grid: the loop's later rounds
+    for rows in (2, 8):  # several rows a group whatever the size (the kernel takes any)
+        p.rows = rows
+        p.grid_x = -(-n_out // (256 // p.group * rows))
+        _replay_tile(p, n_out)
+        _replay_tile(p, n_out, grid_x=max(1, p.grid_x // 3))  # a capped grid: the loop's later rounds
 
 
 def test_tile_kernels_compile():
@@ -180,6 +189,7 @@ def test_tile_kernels_compile():
 def test_tile_plans_launch_one_tile_stage():
     p = _rows_plan(1_000_000, 16)
     d = _def("sum", "f")
+    assert p.rows == 4
     (st, grid, role), = d.stages(p)
     assert (st.rows, st.mvec, st.group, st.vec, grid, role) == (4, 2, 2, 4, (p.grid_x, 1), "only")
     assert "__tile4x2__" in d.kernel_name(st)

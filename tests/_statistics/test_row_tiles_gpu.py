@@ -24,6 +24,7 @@ pytestmark = [
 import cuarray  # noqa: E402
 from cuarray._core import reduction as _red  # noqa: E402
 from cuarray._core import reduction_ops as _rops  # noqa: E402
+from cuarray.cuda import device as _device  # noqa: E402
 
 
 def seed_of(request) -> int:
@@ -37,6 +38,17 @@ def _clear_launchers():
     for d in [o for o in gc.get_objects() if isinstance(o, _red.ReductionDef)]:
         d._launchers.clear()
     _rops.clear_fast_path()
+
+
+@pytest.fixture
+def few_sms(monkeypatch):
+    """Plan as for a GPU of 2 SMs: row tiles keep their full rows a thread on small arrays (with
+    132 SMs they drop to 1 under ~67 000 rows), so the clamped tails run at test sizes."""
+    monkeypatch.setitem(_device._SM_COUNT, _device.get_device_id(), 2)
+    _clear_launchers()
+    yield
+    monkeypatch.undo()
+    _clear_launchers()
 
 
 @pytest.fixture
@@ -98,7 +110,7 @@ TILES = [0, 1, 4, 8, 16]
 @pytest.mark.parametrize("tile", TILES)
 @pytest.mark.parametrize("dt, widths", [("f4", (4, 8, 12, 16, 32, 64)), ("f8", (2, 4, 6, 16)), ("f2", (8, 16, 24)),
                                         ("i4", (4, 16)), ("i8", (2, 4)), ("F", (2, 4, 8))])
-def test_rows_every_tile(request, setting, tile, dt, widths):
+def test_rows_every_tile(request, few_sms, setting, tile, dt, widths):
     """Row counts around a block's rows (256 / G x R) and a warp's, so full warps, the clamped last
     warps and single-row grids all run."""
     setting("_ROW_TILE", tile)
@@ -120,7 +132,7 @@ def test_rows_every_tile(request, setting, tile, dt, widths):
 
 
 @pytest.mark.parametrize("tile", TILES)
-def test_argmax_ties_and_nans(request, setting, tile):
+def test_argmax_ties_and_nans(request, few_sms, setting, tile):
     """Ties go to the first index and the first NaN wins, across a row's vectors and its lanes."""
     setting("_ROW_TILE", tile)
     rng = np.random.default_rng(seed_of(request))
@@ -137,7 +149,7 @@ def test_argmax_ties_and_nans(request, setting, tile):
 
 
 @pytest.mark.parametrize("tile", TILES)
-def test_views_and_kept_dims(request, setting, tile):
+def test_views_and_kept_dims(request, few_sms, setting, tile):
     """Reversed rows order, offsets that keep or break 16-byte alignment, strided rows, rows at a
     wider pitch, F order, and two kept dims (the output index unravelled per row)."""
     setting("_ROW_TILE", tile)
@@ -157,6 +169,21 @@ def test_views_and_kept_dims(request, setting, tile):
         _compare(name, h3.transpose(1, 0, 2), g3.transpose(1, 0, 2), axis=2)
     np.testing.assert_allclose(cuarray.sum(g3, axis=2, keepdims=True).get(),
                                h3.astype(np.float64).sum(axis=2, keepdims=True), rtol=2e-5, atol=1e-3)
+
+
+@pytest.mark.parametrize("tile", TILES)
+def test_large_rows_on_the_whole_gpu(request, setting, tile):
+    """The bench's sizes with the device's own SM count: 8 rows a thread of one vector, 4 of two."""
+    setting("_ROW_TILE", tile)
+    rng = np.random.default_rng(seed_of(request))
+    for shape, dt, names in (((1_000_003, 4), "f4", ("sum", "max", "argmax", "var")),
+                             ((700_001, 16), "f4", ("sum", "argmax", "nanmax")),
+                             ((400_003, 2), "f8", ("sum", "max", "argmin"))):
+        h = _host(rng, shape, dt, nans=True) if "nanmax" in names else _host(rng, shape, dt)
+        g = cuarray.asarray(h)
+        for name in names:
+            _compare(name, h, g)
+        _compare("sum", h[::-1], g[::-1])
 
 
 @pytest.mark.parametrize("tile", TILES)
