@@ -281,3 +281,25 @@ def test_output_vectors_em_step_and_broadcast(request, setting, out_vec):
     hm = hx.mean(axis=0, keepdims=True)
     got = k(cuarray.asarray(hx), cuarray.asarray(hm), axis=0)
     np.testing.assert_allclose(got.get(), ((hx.astype(np.float64) - hm) ** 2).sum(axis=0), rtol=1e-4)
+
+
+@pytest.mark.parametrize("tile, out_vec", [(0, 0), (8, 1), (4, 1)])
+def test_median_and_user_kernels_on_the_new_plans(request, few_sms, setting, tile, out_vec):
+    """Other reductions the engine runs through the same plans: median's passes (the input with the
+    row's key and rank, broadcast along the row or the column), and a ReductionKernel whose map
+    reads `_j`, the element's index within its reduction."""
+    setting("_ROW_TILE", tile)
+    setting("_OUT_VEC", out_vec)
+    rng = np.random.default_rng(seed_of(request))
+    for shape in ((20_011, 4), (20_011, 16), (30_001, 8)):
+        h = _host(rng, shape, "f4")
+        g = cuarray.asarray(h)
+        for axis in (0, 1):
+            np.testing.assert_array_equal(cuarray.median(g, axis=axis).get(), np.median(h, axis=axis))
+    k = cuarray.ReductionKernel("T x", "T y", "x * (_j + 1)", "a + b", "y = a", "0", "weighted_by_index")
+    for shape, axis in (((20_011, 4), 1), ((20_011, 16), 1), ((100_003, 4), 0), ((100_003, 8), 0)):
+        h = rng.standard_normal(shape).astype("f4")
+        w = np.arange(1, shape[axis] + 1, dtype=np.float64)
+        want = (h.astype(np.float64) * (w if axis == 1 else w[:, None])).sum(axis=axis)
+        got = k(cuarray.asarray(h), axis=axis)
+        np.testing.assert_allclose(got.get(), want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
