@@ -68,6 +68,8 @@ CASES = [
     ("var ax0 (1e6,4) f32", (1_000_000, 4), "float32", "var", 0),
     ("sum ax0 (4e5,2) f64", (400_000, 2), "float64", "sum", 0),
     ("argmax ax0 (1e6,4) f32", (1_000_000, 4), "float32", "argmax", 0),
+    ("sum ax0 (4e6,3) f32", (4_000_000, 3), "float32", "sum", 0),  # scalar sub-chunks (_UNROLL_SUB)
+    ("var ax0 (1e6,3) f32", (1_000_000, 3), "float32", "var", 0),
     ("sum ax0 (1e6,32) f32", (1_000_000, 32), "float32", "sum", 0),
     ("sum ax0 (2,4e6) f32", (2, 4_000_000), "float32", "sum", 0),
     ("mean ax(0,2) (64,1024,256) f32", (64, 1024, 256), "float32", "mean", (0, 2)),
