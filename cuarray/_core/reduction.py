@@ -12,6 +12,11 @@ A reduction maps each input element to an accumulator value (`map_expr`), combin
      4096 elements) or a 256-thread block per output, 16-byte vector loads when aligned;
    - a kept axis is the fast one (`x.sum(axis=0)`): a thread per output walks the reduced elements,
      neighbouring threads reading neighbouring addresses (coalesced);
+   - short aligned rows that are a whole number of 16-byte vectors per lane take a row tile (a
+     lane loads several rows' vectors before its first add; `_ROW_TILE`), and a few adjacent
+     outputs along a fast kept axis take output vectors (a thread loads 16 bytes of outputs a
+     reduced element, the block combines its sub-chunks; `_OUT_VEC`): passes of their own in
+     reduction.cu;
    - when that leaves the GPU under-filled (few outputs: full reductions, `sum(axis=0)` of a wide
      matrix...), the reduced index is cut into chunks over blockIdx.y; partials go to a temporary
      buffer and a second pass of the same skeleton combines them in a fixed order. No float
