@@ -52,6 +52,7 @@ from ..cuda import stream as _stream
 from . import datetimes as _datetimes
 from . import device_check as _device_check
 from . import dtypes as _dtypes
+from . import reduction_passes as _passes
 from . import shapes as _shapes
 from .elementwise import _INT32_MAX, _skeleton, compute_ctype, kernel_identifier
 
@@ -286,7 +287,7 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True, a
         sub = 1 << ((BLOCK // n_out).bit_length() - 1)
         if _UNROLL_SUB:
             unroll = _UNROLL_SUB
-    ovec = _out_vec_width(p, itemsizes, aligned) if sub > 1 and allow_vec and _OUT_VEC else 1
+    ovec = _passes.out_vec_width(p, itemsizes, aligned) if sub > 1 and allow_vec and _OUT_VEC else 1
     if ovec > 1 and n_out % ovec == 0 and n_out // ovec <= 32:
         sub = 1 << ((BLOCK // (n_out // ovec)).bit_length() - 1)
         unroll = max(1, min(_UNROLL_COLS, 128 // (ovec * acc_size)))
@@ -383,25 +384,6 @@ def _vec_width(p: Plan, itemsizes, aligned) -> int:
     return v
 
 
-def _out_vec_width(p: Plan, itemsizes, aligned) -> int:
-    """Adjacent outputs per 16-byte load (1: none) for output vectors: one kept dim and one reduced
-    dim; every input has unit stride along the kept dim (one item size), 16-byte aligned pointer
-    and reduced stride (every row of outputs starts aligned). An input broadcast along the kept dim
-    could not share a load between outputs: none."""
-    if len(p.out_dims) != 1 or len(p.red_dims) != 1 or aligned is None:
-        return 1
-    sizes = set(itemsizes)
-    if len(sizes) != 1:
-        return 1
-    isz = sizes.pop()
-    if isz > 8:
-        return 1
-    for k, s in enumerate(p.red_strides):
-        if p.out_strides[1 + k][0] != isz or s[0] % 16 or not aligned[k]:
-            return 1
-    return 16 // isz
-
-
 # --------------------------------------------------------------------------------------------
 
 
@@ -487,9 +469,9 @@ class ReductionDef:
         kname = self.kernel_name(st)
         kernel_t, pass_t, finish_t, tile_t, body_t, cols_t = _templates()
         if rows:
-            pass1 = self._tile(tile_t, body_t, group, mvec, rows, vec, ond, it)
+            pass1 = _passes.tile_pass(self, tile_t, body_t, group, mvec, rows, vec, ond, it, BLOCK)
         elif ovec:
-            pass1 = self._cols(cols_t, "part" if dst == "fused" else dst, unroll, ovec, sub, it)
+            pass1 = _passes.cols_pass(self, cols_t, "part" if dst == "fused" else dst, unroll, ovec, sub, it, BLOCK)
         else:
             pass1 = self._pass(pass_t, src, "part" if dst == "fused" else dst, group, unroll, vec, ond, rnd, it, sub)
         finish = ""
@@ -514,7 +496,7 @@ class ReductionDef:
         or 'fused' (partials of this launch's other blocks, `parts_per_block` from each block);
         `dst` 'out' or 'part'; `sub` sub-chunks per block (a partial each)."""
         subwarp = 1 < group < 32  # several groups per warp: see the template's <o_cond>
-        out_indexer = "\n      ".join(self._out_indexer(ond, it, subwarp))
+        out_indexer = "\n      ".join(_passes.out_indexer(self, ond, it, subwarp))
         red, load = [], []
         step = None
         if src == "map":
@@ -590,80 +572,6 @@ class ReductionDef:
             o_cond="_o - (int)((threadIdx.x & 31) / _G) < _n_out" if subwarp else "_o < _n_out",
         )
         return pass_t.substitute(fields)
-
-    def _out_indexer(self, ond, it, clamp) -> list:
-        """Lines giving `_ob_<name>`, the byte offset of output `_o` in each operand; `clamp`: an
-        `_o` past the end reads the last output's (groups of lanes that must stay in the loop)."""
-        names = [p.name for p in self._arrays] + [self.out.name]
-        lines = []
-        if ond:
-            lines.append(("{} _q = _o < _n_out ? _o : _n_out - 1;" if clamp else "{} _q = _o;").format(it))
-            for d in range(ond - 1, 0, -1):
-                lines.append("const {t} _k{d} = _q % _od{d}; _q /= _od{d};".format(t=it, d=d))
-            lines.append("const {} _k0 = _q;".format(it))
-        for n in names:
-            terms = " + ".join("_k{d} * _os{n}_{d}".format(d=d, n=n) for d in range(ond)) or "0"
-            lines.append("const {} _ob_{} = {};".format(it, n, terms))
-        return lines
-
-    def _cols(self, cols_t, dst, unroll, ovec, sub, it) -> str:
-        """The output-vector pass (`_OUT_VEC`): `ovec` adjacent outputs a thread, one kept and one
-        reduced dim, `sub` sub-chunks combined in the block; `dst` 'out' or 'part'."""
-        vdecl, vload, lane_load = [], [], []
-        for p in self._arrays:
-            vt = "cuarray::vec<{}, {}>".format(_dtypes.ctype(p.dtype), ovec)
-            vdecl.append("{vt} _v{n}[_U];".format(vt=vt, n=p.name))
-            vload.append("_v{n}[_u] = *(const {vt}*)((const char*){n}_ptr + _ob_{n} + _j * _rs{n}_0);".format(
-                vt=vt, n=p.name))
-            lane_load.append("const {ct} {n} = cuarray::cast<{ct}>(_v{n}[_u].v[_k]);".format(
-                ct=compute_ctype(p.compute), n=p.name))
-        step = self.step
-        if step is None:
-            step = "{acc} = _reduce({acc}, (%s));" % self.map_expr.replace("{", "{{").replace("}", "}}")
-        if dst == "out":
-            store = "{t}& {n} = *({t}*)((char*){n}_ptr + _ob_{n});\n      const _acc_t a = _t;\n      {pm};".format(
-                t=_dtypes.ctype(self.out.dtype), n=self.out.name, pm=self.post_map)
-        else:
-            store = "_part_out[_o * _pdo + (long long)blockIdx.y * _pdc] = _t;"
-        fields = dict(
-            block=BLOCK, index_t=it, sub=sub, ovec=ovec, unroll=unroll, identity=self.identity,
-            r0="({})blockIdx.y * _chunk".format(it), r1="min(_r0 + _chunk, _n_red)",
-            out_indexer="\n      ".join(self._out_indexer(1, it, False)), vdecl=" ".join(vdecl),
-            vload="\n          ".join(vload),
-            lane_load="\n            ".join(lane_load), step_u=step.format(acc="_acc[_u][_k]"),
-            step_0=step.format(acc="_acc[0][_k]"), store=store,
-        )
-        return cols_t.substitute(fields)
-
-    def _tile(self, tile_t, body_t, group, mvec, rows, vec, ond, it) -> str:
-        """The row-tile pass (`_ROW_TILE`): rows of `group` lanes x `mvec` 16-byte vectors, `rows`
-        rows a group with every load issued first; one reduced dim, outputs written directly."""
-        vdecl, vload, lane_load = [], [], []
-        for p in self._arrays:
-            vt = "cuarray::vec<{}, {}>".format(_dtypes.ctype(p.dtype), vec)
-            ct = compute_ctype(p.compute)
-            # An array broadcast along the row (reduced stride 0) reads its one element.
-            vdecl.append("{vt} _v{n}[_R][_M];".format(vt=vt, n=p.name))
-            vload.append("_v{n}[_r][_m] = _rs{n}_0 ? *(const {vt}*)((const char*){n}_ptr + _ob_{n} + _jvu * {b}) : {vt}();"
-                         .format(vt=vt, n=p.name, b=vec * p.dtype.itemsize))
-            lane_load.append("const {ct} {n} = _rs{n}_0 ? cuarray::cast<{ct}>(_v{n}[_r][_m].v[_k]) : cuarray::cast<{ct}>("
-                             "*(const {st}*)((const char*){n}_ptr + _ob_{n}));".format(
-                                 ct=ct, n=p.name, st=_dtypes.ctype(p.dtype)))
-        step = self.step
-        if step is None:
-            step = "{acc} = _reduce({acc}, (%s));" % self.map_expr.replace("{", "{{").replace("}", "}}")
-        store = "{t}& {n} = *({t}*)((char*){n}_ptr + _ob_{n});\n          const _acc_t a = _t;\n          {pm};".format(
-            t=_dtypes.ctype(self.out.dtype), n=self.out.name, pm=self.post_map)
-        fields = dict(
-            index_t=it, group=group, vec=vec, identity=self.identity,
-            out_indexer="\n        ".join(self._out_indexer(ond, it, True)), vdecl="\n      ".join(vdecl),
-            vload="\n          ".join(vload), lane_load="\n            ".join(lane_load),
-            step_0=step.format(acc="_acc[0]"), store=store,
-        )
-        full = body_t.substitute(fields, store_cond="_lane == 0").rstrip("\n")
-        tail = body_t.substitute(fields, store_cond="_lane == 0 && _o < _n_out").rstrip("\n")
-        return tile_t.substitute(block=BLOCK, index_t=it, group=group, mvec=mvec, rows=rows, body_full=full,
-                                 body_tail=tail)
 
     @staticmethod
     def _load(p, off) -> str:

@@ -167,8 +167,8 @@ def test_tile_kernels_compile():
         d = _def(op, c)
         isz = numpy.dtype(c).itemsize
         for i, (g, m, r) in enumerate(shapes[k % 3::3] if k > 1 else shapes):
-            st = Stage("map", "out", g, 1, 16 // isz, 1 + (k + i) % 2, 1, numpy.int64 if (k + i) % 3 == 0 else numpy.int32,
-                       rows=r, mvec=m)
+            it = numpy.int64 if (k + i) % 3 == 0 else numpy.int32
+            st = Stage("map", "out", g, 1, 16 // isz, 1 + (k + i) % 2, 1, it, rows=r, mvec=m)
             name, src = d.source(st)
             assert "${" not in src and "tile{}x{}".format(r, m) in name
             srcs[name] = src
