@@ -390,3 +390,27 @@ def test_output_vector_kernels_compile():
     srcs[name] = src
     cubin, _ = compiler.compile_cubin("\n".join(srcs.values()), arch="sm_90")
     assert cubin[:4] == b"\x7fELF"
+
+
+def test_narrow_and_integer_inputs_compile():
+    """One-byte and two-byte inputs (16 or 8 to a vector: bool, uint8, int16) and int32, summed and
+    through var's float64 moments, as row tiles and output vectors."""
+    srcs = {}
+    F8 = numpy.dtype("f8")
+    for c, ov in (("i", 4), ("B", 16), ("?", 16), ("h", 8)):
+        dt = numpy.dtype(c)
+        mom = R._definition(R.OPS["moments"], ((dt, F8),), ("x",), F8, F8, False, "y = a.m2 / _val_t(_div)",
+                            (("_div", F8),), "var")
+        o = R.OPS["sum"]
+        res = R.result_dtype(o.np_fn, dt)
+        acc = R.acc_dtype_for(o, dt, res)
+        d = R._definition(o, ((dt, R._compute_for(o, dt, acc)),), ("x",), acc, res, False, R._POST_CAST, ())
+        for rdef in (mom, d):
+            name, src = rdef.source(Stage("map", "out", 1, 1, 16 // dt.itemsize, 1, 1, numpy.int32, rows=8, mvec=1))
+            srcs[name] = src
+        name, src = mom.source(Stage("map", "fused", 1, 1, 1, 1, 1, numpy.int32, 32, 8, 256, ovec=ov))
+        srcs[name] = src
+        name, src = d.source(Stage("map", "part", 1, 8, 1, 1, 1, numpy.int32, sub=64, ovec=ov))
+        srcs[name] = src
+    cubin, _ = compiler.compile_cubin("\n".join(srcs.values()), arch="sm_90")
+    assert cubin[:4] == b"\x7fELF"

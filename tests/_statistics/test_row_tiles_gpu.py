@@ -303,3 +303,16 @@ def test_median_and_user_kernels_on_the_new_plans(request, few_sms, setting, til
         want = (h.astype(np.float64) * (w if axis == 1 else w[:, None])).sum(axis=axis)
         got = k(cuarray.asarray(h), axis=axis)
         np.testing.assert_allclose(got.get(), want, rtol=1e-4, atol=1e-4 * np.abs(want).max())
+
+
+@pytest.mark.parametrize("dt", ["?", "u1", "i2", "i4"])
+def test_narrow_and_integer_inputs(request, few_sms, dt):
+    """16 or 8 elements a vector (bool, uint8, int16) and int32: rows of one vector (row tiles) and
+    16 columns (output vectors), sum/mean/var/max/argmax."""
+    rng = np.random.default_rng(seed_of(request))
+    n_vec = 16 // np.dtype(dt).itemsize
+    for shape, axis in (((20_011, n_vec), 1), ((20_011, 2 * n_vec), 1), ((100_003, n_vec), 0), ((50_001, 32), 0)):
+        h = rng.random(shape) < 0.3 if dt == "?" else rng.integers(0, 100, shape).astype(dt)
+        g = cuarray.asarray(h)
+        for name in ("sum", "mean", "var", "max", "argmax"):
+            _compare(name, h, g, axis=axis)
