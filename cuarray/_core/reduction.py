@@ -594,11 +594,6 @@ class ReductionDef:
     def stages(self, p: Plan) -> list:
         """The (Stage, grid, role) launches a plan makes, in order."""
         ond, rnd = len(p.out_dims), len(p.red_dims)
-        if p.parts == 1:
-            if p.rows:
-                return [(Stage("map", "out", p.group, 1, p.vec, ond, rnd, p.index_t, rows=p.rows, mvec=p.mvec),
-                         (p.grid_x, 1), "only")]
-            return [(Stage("map", "out", p.group, p.unroll, p.vec, ond, rnd, p.index_t), (p.grid_x, 1), "only")]
         if p.ovec:  # output vectors: the sub-chunk count and unroll are the kernel's
             if p.parts == 1:
                 return [(Stage("map", "out", 1, p.unroll, 1, ond, rnd, p.index_t, sub=p.sub, ovec=p.ovec),
@@ -606,6 +601,11 @@ class ReductionDef:
             if p.fused:
                 return [(Stage("map", "fused", 1, p.unroll, 1, ond, rnd, p.index_t, p.group2, p.unroll2, p.sub,
                                ovec=p.ovec), (p.grid_x, p.split), "fused")]
+        if p.parts == 1:
+            if p.rows:
+                return [(Stage("map", "out", p.group, 1, p.vec, ond, rnd, p.index_t, rows=p.rows, mvec=p.mvec),
+                         (p.grid_x, 1), "only")]
+            return [(Stage("map", "out", p.group, p.unroll, p.vec, ond, rnd, p.index_t), (p.grid_x, 1), "only")]
         if p.fused:
             return [(Stage("map", "fused", p.group, p.unroll, p.vec, ond, rnd, p.index_t, p.group2, p.unroll2, p.sub),
                      (p.grid_x, p.split), "fused")]

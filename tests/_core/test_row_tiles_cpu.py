@@ -361,10 +361,12 @@ def test_output_vector_stages_and_names():
     stages = d.stages(p)
     assert [r for _, _, r in stages] == (["fused"] if p.fused else ["first", "second"])
     assert stages[0][0].ovec == 4
-    p = plan((5000, 4), [(16, 4)], [4], (4,), (0,), aligned=(True,), sm_count=1)
-    if p.parts == 1:
-        (st, grid, role), = d.stages(p)
-        assert st.dst == "out" and st.ovec == 4
+    p = plan((4096, 4), [(16, 4)], [4], (4,), (0,), aligned=(True,), sm_count=132)  # one block: no partials
+    assert p.ovec == 4 and p.parts == 1
+    (st, grid, role), = d.stages(p)
+    assert (st.dst, st.ovec, st.sub, role, grid) == ("out", 4, 256, "only", (1, 1))
+    name, src = d.source(st)
+    assert "__ovec4" in name and "y = cuarray::cast<float>(a);" in src
 
 
 def test_output_vector_kernels_compile():
