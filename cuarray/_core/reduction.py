@@ -12,6 +12,11 @@ A reduction maps each input element to an accumulator value (`map_expr`), combin
      4096 elements) or a 256-thread block per output, 16-byte vector loads when aligned;
    - a kept axis is the fast one (`x.sum(axis=0)`): a thread per output walks the reduced elements,
      neighbouring threads reading neighbouring addresses (coalesced);
+   - short aligned rows that are a whole number of 16-byte vectors per lane take a row tile (a
+     lane loads several rows' vectors before its first add; `_ROW_TILE`), and a few adjacent
+     outputs along a fast kept axis take output vectors (a thread loads 16 bytes of outputs a
+     reduced element, the block combines its sub-chunks; `_OUT_VEC`): passes of their own in
+     reduction.cu;
    - when that leaves the GPU under-filled (few outputs: full reductions, `sum(axis=0)` of a wide
      matrix...), the reduced index is cut into chunks over blockIdx.y; partials go to a temporary
      buffer and a second pass of the same skeleton combines them in a fixed order. No float
@@ -47,6 +52,7 @@ from ..cuda import stream as _stream
 from . import datetimes as _datetimes
 from . import device_check as _device_check
 from . import dtypes as _dtypes
+from . import reduction_passes as _passes
 from . import shapes as _shapes
 from .elementwise import _INT32_MAX, _skeleton, compute_ctype, kernel_identifier
 
@@ -118,13 +124,41 @@ _SHORT_UNROLL = 1
 # is unravelled per load (two divisions per 16 bytes). 0: scalar loads there, as before. H100,
 # --set _VEC_ND=0,1: mean(axis=(0, 2)) of (64, 1024, 256) 42.8 -> 38.6-40.4 µs (PyTorch 43.7).
 _VEC_ND = 1
+# Row tiles: short aligned rows that are exactly G lanes x M 16-byte vectors (G the lane group
+# above, dividing the row's vectors; M <= 8: `sum(axis=1)` of (4e6, 4) or (4e6, 16) float32, rows
+# of 2 float64) are read by a separate pass (reduction.cu, @@tile@@) in which a lane issues about
+# this many 16-byte loads, over max(1, _ROW_TILE // M) rows (fewer, down to 1, while the grid would
+# have under 2 blocks an SM), before its first add. Why: with the one-pass skeleton a row of one
+# vector is one 16-byte load a thread behind ~100 instructions of loop bounds (SASS, sm_90), and
+# the measured rows sat at ~0.5 of the copy rate (sum (4e6, 4) 45.7 µs for 64 MB; max (1e6, 16)
+# 38.4). 0: off (the one-pass plans, kernels unchanged byte for byte). Not yet measured: sweep
+# scripts/perf/shapes_sweep.py --set _ROW_TILE=0,4,8,16.
+_ROW_TILE = 8
+# Accumulators a thread of a sub-chunked plan keeps (`sum(axis=0)` of (1.6e7, 4), `var(axis=0)` of
+# (1e6, 4)): those plans have at most _SUB_PARTS partials, so ~2 blocks an SM, each thread with
+# _UNROLL_COLS 4-byte loads in flight (~16 KB an SM, under what the H100 needs to cover DRAM
+# latency at its rate). _UNROLL_COLS (8): as before. Not yet measured: --set _UNROLL_SUB=8,16,32.
+_UNROLL_SUB = 16
+# Output vectors: a sub-chunked plan (above) whose outputs are adjacent in every input (one kept
+# dim, unit stride, 16-byte aligned rows, n_out a multiple of the vector and at most 32 vectors)
+# gives a thread 16 bytes of outputs (4 float32 columns) with one 16-byte load per reduced element,
+# and the block combines its sub-chunks itself (reduction.cu, @@cols@@): one partial per block and
+# output instead of one per sub-chunk, so the grid is not held to _SUB_PARTS / (n_out x sub) blocks
+# (64 for (n, 4) float32) and the second pass is short enough to fuse. Accumulators a thread:
+# _UNROLL_COLS rounds while they stay within 128 bytes of registers (a float32 var's (mean, m2, n)
+# takes 2 rounds of 4 columns). Why: `sum(axis=0)` of (1.6e7, 4) ran 1.10x PyTorch with 4-byte
+# loads, 8 in flight, ~2 blocks an SM; `var(axis=0)` of (1e6, 4) 1.14x. 0: off. Not yet measured:
+# --set _OUT_VEC=0,1.
+_OUT_VEC = 1
 
 
 class Stage(NamedTuple):
     """What a compiled kernel is specialised on (a kernel cache key). src: 'map' (inputs through
     map_expr) or 'part' (partials); dst: 'out' (post_map), 'part' (partials) or 'fused' (partials,
     then the last block to finish combines them into the outputs with `group2` threads per output
-    and `unroll2` accumulators: one launch)."""
+    and `unroll2` accumulators: one launch). `rows`/`mvec`: a row tile (`_ROW_TILE`), `rows` rows
+    of `group` lanes x `mvec` 16-byte vectors per group of lanes; 0: the one-pass skeleton.
+    `ovec`: output vectors (`_OUT_VEC`), `ovec` adjacent outputs a thread, one partial a block."""
 
     src: str
     dst: str
@@ -137,6 +171,9 @@ class Stage(NamedTuple):
     group2: int = 0
     unroll2: int = 0
     sub: int = 1
+    rows: int = 0
+    mvec: int = 0
+    ovec: int = 0
 
 
 class Plan:
@@ -144,12 +181,13 @@ class Plan:
 
     __slots__ = ("n_out", "n_red", "out_dims", "out_strides", "red_dims", "red_strides", "group",
                  "unroll", "vec", "split", "chunk", "grid_x", "index_t", "group2", "grid2", "unroll2", "fused",
-                 "sub")
+                 "sub", "rows", "mvec", "ovec")
 
     @property
     def parts(self) -> int:
-        """Partials per output: one per chunk (blockIdx.y) and sub-chunk."""
-        return self.split * self.sub
+        """Partials per output: one per chunk (blockIdx.y) and sub-chunk (one per chunk with output
+        vectors: the block combines its sub-chunks)."""
+        return self.split * (1 if self.ovec else self.sub)
 
     def __repr__(self):
         return "Plan(" + ", ".join("{}={!r}".format(k, getattr(self, k)) for k in self.__slots__) + ")"
@@ -183,13 +221,13 @@ def _collapse_ordered(shape, strides_list):
 
 
 def plan(shape, in_strides, in_itemsizes, y_strides, raxes, *, aligned=None, keep_order=False,
-         sm_count=132, allow_vec=True, allow_fuse=None) -> Plan:
+         sm_count=132, allow_vec=True, allow_fuse=None, acc_size=4) -> Plan:
     """Plan the reduction of arrays of `shape` (strides `in_strides`, one tuple per input, already
     broadcast to `shape`) over the axes `raxes` into an output with byte strides `y_strides` over
     the kept axes. `aligned[k]`: input k's pointer is 16-byte aligned. `keep_order`: the reduced
     index `_j` must be the C-order flat index over the reduced axes (arg reductions).
     `allow_fuse` (default: the module's FUSE): a split whose second pass is small runs in one
-    launch (`Plan.fused`)."""
+    launch (`Plan.fused`). `acc_size`: bytes of the accumulator (bounds output vectors' unroll)."""
     nd = len(shape)
     rset = set(raxes)
     kaxes = [i for i in range(nd) if i not in rset]
@@ -212,11 +250,11 @@ def plan(shape, in_strides, in_itemsizes, y_strides, raxes, *, aligned=None, kee
         p.red_dims, p.red_strides = _collapse_ordered(rshape, rs)
     else:
         p.red_dims, p.red_strides = _shapes.collapse_dims(rshape, rs)
-    _choose(p, in_itemsizes, aligned, sm_count, allow_vec, FUSE if allow_fuse is None else allow_fuse)
+    _choose(p, in_itemsizes, aligned, sm_count, allow_vec, FUSE if allow_fuse is None else allow_fuse, acc_size)
     return p
 
 
-def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True) -> None:
+def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True, acc_size=4) -> None:
     n_out, n_red = p.n_out, p.n_red
     main = 0
     s_red = abs(p.red_strides[main][-1]) if p.red_dims else 0
@@ -247,17 +285,34 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True) -
     sub = 1
     if group == 1 and 0 < n_out <= BLOCK // 2 and n_red >= _SUB_MIN_RED:
         sub = 1 << ((BLOCK // n_out).bit_length() - 1)
-    p.group, p.vec, p.unroll, p.sub = group, vec, unroll, sub
-    gpb = BLOCK // group // sub
+        if _UNROLL_SUB:
+            unroll = _UNROLL_SUB
+    ovec = _passes.out_vec_width(p, itemsizes, aligned) if sub > 1 and allow_vec and _OUT_VEC else 1
+    if ovec > 1 and n_out % ovec == 0 and n_out // ovec <= 32:
+        sub = 1 << ((BLOCK // (n_out // ovec)).bit_length() - 1)
+        unroll = max(1, min(_UNROLL_COLS, 128 // (ovec * acc_size)))
+    else:
+        ovec = 0
+    rows = mvec = 0
+    nv = n_red // vec  # 16-byte vectors a row
+    if _ROW_TILE and short_row and vec > 1 and len(p.red_dims) == 1 and nv * vec == n_red and nv % group == 0 \
+            and nv // group <= 8:
+        mvec = nv // group  # the lane group as above; each lane's share of the row exact
+        rows = max(1, _ROW_TILE // mvec)
+        # but no fewer than ~2 blocks an SM where the rows allow (the EM step's 4e5 rows: 4, not 8)
+        fill = n_out // (BLOCK // group * 2 * sm_count)
+        rows = min(rows, 1 << max(0, fill.bit_length() - 1))
+    p.group, p.vec, p.unroll, p.sub, p.rows, p.mvec, p.ovec = group, vec, unroll, sub, rows, mvec, ovec
+    gpb = BLOCK // group // sub * max(rows, 1) * max(ovec, 1)
     blocks_x = -(-n_out // gpb) if n_out else 0
     target = sm_count * _BLOCKS_PER_SM
     split = 1
-    if n_red > 0 and blocks_x:
+    if n_red > 0 and blocks_x and not rows:  # a row tile reads whole rows: never split
         step = group * unroll * vec * sub  # elements one unrolled iteration of a group covers
         if blocks_x < target:
             split = -(-target // blocks_x)
         if sub > 1:
-            split = min(split, max(1, _SUB_PARTS // (n_out * sub)))
+            split = min(split, max(1, _SUB_PARTS // (n_out * (1 if ovec else sub))))
         split = max(split, -(-n_red // (group * sub * unroll * _MAX_CHAIN)))
         split = min(split, -(-n_red // (2 * step)), _MAX_SPLIT)
         split = max(split, 1)
@@ -272,7 +327,7 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True) -
     p.grid_x = max(1, min(blocks_x, _MAX_GRID_X))
     # Second pass over the partials: [chunk][out] for thread-per-output (coalesced over outputs),
     # [out][chunk] otherwise (sub-chunked plans too: few outputs, many partials each).
-    parts = split * sub
+    parts = p.parts
     if parts > 1:
         if group == 1 and sub == 1:
             p.group2 = 1
@@ -391,6 +446,10 @@ class ReductionDef:
         parts = [self.name, "g{}".format(group), "o{}r{}".format(ond, rnd)]
         if st.sub > 1:
             parts.append("sub{}".format(st.sub))
+        if st.rows:
+            parts.append("tile{}x{}".format(st.rows, st.mvec))
+        if st.ovec:
+            parts.append("ovec{}".format(st.ovec))
         if vec > 1:
             parts.append("vec{}".format(vec))
         if src == "part":
@@ -405,15 +464,20 @@ class ReductionDef:
 
     def source(self, st: Stage) -> tuple[str, str]:
         """(kernel name, CUDA source) for one specialisation. Pure: needs no device."""
-        src, dst, group, unroll, vec, ond, rnd, index_t, group2, unroll2, sub = st
+        src, dst, group, unroll, vec, ond, rnd, index_t, group2, unroll2, sub, rows, mvec, ovec = st
         it = "int" if index_t is numpy.int32 else "long long"
         kname = self.kernel_name(st)
-        kernel_t, pass_t, finish_t = _templates()
-        pass1 = self._pass(pass_t, src, "part" if dst == "fused" else dst, group, unroll, vec, ond, rnd, it, sub)
+        kernel_t, pass_t, finish_t, tile_t, body_t, cols_t = _templates()
+        if rows:
+            pass1 = _passes.tile_pass(self, tile_t, body_t, group, mvec, rows, vec, ond, it, BLOCK)
+        elif ovec:
+            pass1 = _passes.cols_pass(self, cols_t, "part" if dst == "fused" else dst, unroll, ovec, sub, it, BLOCK)
+        else:
+            pass1 = self._pass(pass_t, src, "part" if dst == "fused" else dst, group, unroll, vec, ond, rnd, it, sub)
         finish = ""
         if dst == "fused":
             finish = finish_t.substitute(pass2=self._pass(pass_t, "fused", "out", group2, unroll2, 1, ond, rnd, it,
-                                                          1, parts_per_block=sub))
+                                                          1, parts_per_block=1 if ovec else sub))
         includes = []
         if self.half or any(p.dtype.char == "e" or p.compute.char == "e" for p in self.params + (self.out,)):
             includes += ["#define CUARRAY_HAS_HALF 1", "#include <cuda_fp16.h>"]
@@ -431,18 +495,8 @@ class ReductionDef:
         """One pass of the skeleton: `src` 'map' (inputs), 'part' (partials of an earlier launch)
         or 'fused' (partials of this launch's other blocks, `parts_per_block` from each block);
         `dst` 'out' or 'part'; `sub` sub-chunks per block (a partial each)."""
-        names = [p.name for p in self._arrays] + [self.out.name]
-        lines = []
         subwarp = 1 < group < 32  # several groups per warp: see the template's <o_cond>
-        if ond:
-            lines.append(("{} _q = _o < _n_out ? _o : _n_out - 1;" if subwarp else "{} _q = _o;").format(it))
-            for d in range(ond - 1, 0, -1):
-                lines.append("const {t} _k{d} = _q % _od{d}; _q /= _od{d};".format(t=it, d=d))
-            lines.append("const {} _k0 = _q;".format(it))
-        for n in names:
-            terms = " + ".join("_k{d} * _os{n}_{d}".format(d=d, n=n) for d in range(ond)) or "0"
-            lines.append("const {} _ob_{} = {};".format(it, n, terms))
-        out_indexer = "\n      ".join(lines)
+        out_indexer = "\n      ".join(_passes.out_indexer(self, ond, it, subwarp))
         red, load = [], []
         step = None
         if src == "map":
@@ -540,13 +594,23 @@ class ReductionDef:
     def stages(self, p: Plan) -> list:
         """The (Stage, grid, role) launches a plan makes, in order."""
         ond, rnd = len(p.out_dims), len(p.red_dims)
+        if p.ovec:  # output vectors: the sub-chunk count and unroll are the kernel's
+            if p.parts == 1:
+                return [(Stage("map", "out", 1, p.unroll, 1, ond, rnd, p.index_t, sub=p.sub, ovec=p.ovec),
+                         (p.grid_x, 1), "only")]
+            if p.fused:
+                return [(Stage("map", "fused", 1, p.unroll, 1, ond, rnd, p.index_t, p.group2, p.unroll2, p.sub,
+                               ovec=p.ovec), (p.grid_x, p.split), "fused")]
         if p.parts == 1:
+            if p.rows:
+                return [(Stage("map", "out", p.group, 1, p.vec, ond, rnd, p.index_t, rows=p.rows, mvec=p.mvec),
+                         (p.grid_x, 1), "only")]
             return [(Stage("map", "out", p.group, p.unroll, p.vec, ond, rnd, p.index_t), (p.grid_x, 1), "only")]
         if p.fused:
             return [(Stage("map", "fused", p.group, p.unroll, p.vec, ond, rnd, p.index_t, p.group2, p.unroll2, p.sub),
                      (p.grid_x, p.split), "fused")]
-        return [(Stage("map", "part", p.group, p.unroll, p.vec, ond, rnd, p.index_t, sub=p.sub), (p.grid_x, p.split),
-                 "first"),
+        return [(Stage("map", "part", p.group, p.unroll, p.vec, ond, rnd, p.index_t, sub=p.sub, ovec=p.ovec),
+                 (p.grid_x, p.split), "first"),
                 (Stage("part", "out", p.group2, p.unroll2, 1, ond, rnd, p.index_t), (p.grid2, 1), "second")]
 
     # -- launch ----------------------------------------------------------------------------
@@ -586,7 +650,7 @@ class ReductionDef:
             if len(self._launchers) > 1024:
                 self._launchers.clear()
             p = plan(shape, in_strides, tuple(a._dtype.itemsize for a in arrays), y_strides, raxes,
-                     aligned=aligned, keep_order=keep_order, sm_count=_device._sm_count(dev))
+                     aligned=aligned, keep_order=keep_order, sm_count=_device._sm_count(dev), acc_size=self.acc_size)
             lau = self._launchers[key] = self._prepare(p)
         return lau
 
@@ -709,7 +773,9 @@ _template_parts: tuple = ()
 
 
 def _templates():
-    """reduction.cu split at its `// @@` lines: (kernel, one pass, fused finish) Templates. Built
+    """reduction.cu split at its `// @@` lines: (kernel, one pass, fused finish, row tile, row tile's body,
+    output vectors)
+    Templates. Built
     whole, then published by one assignment: threads racing on the first reduction each see three
     parts (filling a shared list in place gave a second thread six)."""
     global _template_parts

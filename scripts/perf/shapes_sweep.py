@@ -3,10 +3,15 @@ CuPy and PyTorch in one process (CUDA events, median of 30 after warm-up), the f
 rate for the bytes moved (read, plus written for softmax/centring), and cuarray's reduction plan.
 Prints one table.
 
-    python scripts/perf/shapes_sweep.py [--libs cuarray] [--only max,argmax] [--set NAME=v1,v2,...]
+    python scripts/perf/shapes_sweep.py [--libs cuarray] [--only max,argmax] [--set NAME=v1,v2,...[;NAME2=...]]
 
 `--set NAME=v1,v2`: rerun cuarray's cases with the reduction planner's constant `reduction.NAME`
-set to each value in turn (prepared launchers are dropped between values), e.g.
+set to each value in turn (prepared launchers are dropped between values); several constants
+separated by ';' are swept one after the other, each back at its default before the next, e.g.
+`--set "_ROW_TILE=0,4,8,16;_OUT_VEC=0,1;_UNROLL_SUB=0,16,32"`. Issue 32's third pass:
+`_ROW_TILE` (16-byte loads a lane of a row tile, over several rows; 0 = the one-pass plans),
+`_OUT_VEC` (a few outputs along a contiguous kept axis, 16 bytes of outputs a thread; 0 = off),
+`_UNROLL_SUB` (accumulators of the scalar sub-chunk walk; 0 = _UNROLL_COLS), `_FUSE_STEPS`. E.g.
 `--set _LANE_VECS=0,1,2,4` (16-byte loads per lane of a short row's lane group; 0 = the old
 thread-per-row / warp-per-row plans), `--set _WARP_ROW=16,32,64`, `--set _SUB_PARTS=32768,65536`.
 `--set _SHORT_UNROLL=0,1` (walks of 2-7 elements unrolled by their length), `--set _VEC_ND=0,1`
@@ -43,6 +48,9 @@ CASES = [
     ("sum(exp) ax1 (4e5,2) f64", (400_000, 2), "float64", "sumexp", 1),
     ("sum ax1 (4e6,3) f32", (4_000_000, 3), "float32", "sum", 1),
     ("sum ax1 (4e6,4) f32", (4_000_000, 4), "float32", "sum", 1),
+    ("sum ax1 (1.6e7,4) f32", (16_000_000, 4), "float32", "sum", 1),
+    ("mean ax1 (4e6,4) f32", (4_000_000, 4), "float32", "mean", 1),
+    ("nansum ax1 (4e6,4) f32", (4_000_000, 4), "float32", "nansum", 1),
     ("sum ax1 (2e6,8) f32", (2_000_000, 8), "float32", "sum", 1),
     ("max ax1 (1e6,16) f32", (1_000_000, 16), "float32", "max", 1),
     ("argmax ax1 (1e6,16) f32", (1_000_000, 16), "float32", "argmax", 1),
@@ -56,6 +64,12 @@ CASES = [
     ("nanmax ax1 (1e6,16) f32", (1_000_000, 16), "float32", "nanmax", 1),
     ("argmax ax1 (4e6,8) f32", (4_000_000, 8), "float32", "argmax", 1),
     ("sum ax0 (1e6,4) f32", (1_000_000, 4), "float32", "sum", 0),
+    ("sum ax0 (1.6e7,4) f32", (16_000_000, 4), "float32", "sum", 0),
+    ("var ax0 (1e6,4) f32", (1_000_000, 4), "float32", "var", 0),
+    ("sum ax0 (4e5,2) f64", (400_000, 2), "float64", "sum", 0),
+    ("argmax ax0 (1e6,4) f32", (1_000_000, 4), "float32", "argmax", 0),
+    ("sum ax0 (4e6,3) f32", (4_000_000, 3), "float32", "sum", 0),  # scalar sub-chunks (_UNROLL_SUB)
+    ("var ax0 (1e6,3) f32", (1_000_000, 3), "float32", "var", 0),
     ("sum ax0 (1e6,32) f32", (1_000_000, 32), "float32", "sum", 0),
     ("sum ax0 (2,4e6) f32", (2, 4_000_000), "float32", "sum", 0),
     ("mean ax(0,2) (64,1024,256) f32", (64, 1024, 256), "float32", "mean", (0, 2)),
@@ -67,7 +81,16 @@ CASES = [
     ("softmax lib (1e6,32) f32", (1_000_000, 32), "float32", "softmax_lib", 1),
     ("softmax lib (1e6,10) f64", (1_000_000, 10), "float64", "softmax_lib", 1),
     ("softmax lib ax0 (10,1e6) f32", (10, 1_000_000), "float32", "softmax_lib", 0),
+    ("em step (4e5,2) K=2 f64", (400_000, 2), "float64", "em", None),
 ]
+
+
+def _em_inputs(xp, host, lib):
+    """The bench's EM step (cuarray/bench/cases/shapes.py): X = `host`, two components."""
+    rng = np.random.default_rng(46)
+    mu, var, w = rng.random((2, 2)), rng.random((2, 2)) + 0.5, rng.random(2)
+    w = w / w.sum()
+    return [make(lib, xp, a) for a in (host, w, mu, var)]
 
 
 def make(lib, xp, host):
@@ -79,6 +102,11 @@ def make(lib, xp, host):
 
 
 def op_fn(lib, xp, op, x, axis):
+    if op == "em":
+        from cuarray.bench.cases.shapes import _em_step
+
+        X, w, mu, var = x
+        return lambda: _em_step(xp, X, w, mu, var, lib == "torch")
     if lib == "torch":
         import torch
 
@@ -101,6 +129,8 @@ def op_fn(lib, xp, op, x, axis):
             return lambda: torch.log_softmax(x, dim=dim)
         if op == "var":
             return lambda: torch.var(x, dim=dim, correction=0)
+        if op == "nansum":
+            return lambda: torch.nansum(x, dim=dim)
         raise ValueError(op)
     if op in ("softmax_lib", "log_softmax_lib"):
         if xp.__name__ == "cuarray":
@@ -119,7 +149,7 @@ def op_fn(lib, xp, op, x, axis):
                 y = e / e.sum(axis=1, keepdims=True)
             return y
         return lazy
-    if op in ("var", "nanmax"):
+    if op in ("var", "nanmax", "nansum"):
         f = getattr(xp, op)
         return lambda: f(x, axis=axis)
     if op == "sum":
@@ -157,14 +187,21 @@ def reference(op, host, axis):
         return np.exp(h).sum(axis=axis)
     if op == "argmax":
         return host.argmax(axis=axis)
+    if op == "em":
+        from cuarray.bench.cases.shapes import _em_step
+
+        return _em_step(np, *_em_inputs(np, host, "numpy"), False)
     return getattr(np, op)(h, axis=axis)
 
 
 def check(op, out, host, axis) -> str:
     """'ok' when cuarray's result matches NumPy (argmax exactly), else 'BAD': a variant that gives
     a wrong answer is rejected from the same run that times it."""
-    got = out.get()
     want = reference(op, host, axis)
+    if op == "em":  # (weights, means, variances)
+        ok = all(np.allclose(g.get(), w, rtol=1e-9, atol=1e-12) for g, w in zip(out, want))
+        return "ok" if ok else "BAD"
+    got = out.get()
     if got.shape != want.shape:
         return "BAD"
     if op == "argmax":
@@ -209,7 +246,7 @@ def events(lib, xp):
     return E(), E()
 
 
-def plan_of(shape, dtype, axis):
+def plan_of(shape, dtype, axis, op="sum"):
     from cuarray._core import reduction as R
 
     isz = np.dtype(dtype).itemsize
@@ -223,9 +260,17 @@ def plan_of(shape, dtype, axis):
     for i in reversed(kept):
         ys.insert(0, acc)
         acc *= shape[i]
-    p = R.plan(tuple(shape), [tuple(st)], (isz,), tuple(ys), axes, aligned=(True,))
-    return "{} g{} v{} s{}x{} grid{}{}".format(p.strategy, p.group, p.vec, p.split, p.sub, p.grid_x,
-                                             " F" if p.fused else "")
+    acc = {"var": 8 + 2 * isz, "argmax": 32}.get(op, isz)
+    p = R.plan(tuple(shape), [tuple(st)], (isz,), tuple(ys), axes, aligned=(True,), acc_size=acc)
+    extra = ""
+    if p.rows:
+        extra = " tile{}x{}".format(p.rows, p.mvec)
+    elif p.ovec:
+        extra = " ovec{} u{}".format(p.ovec, p.unroll)
+    elif p.sub > 1:
+        extra = " u{}".format(p.unroll)
+    return "{} g{} v{} s{}x{} grid{}{}{}".format(p.strategy, p.group, p.vec, p.split, p.sub, p.grid_x,
+                                               " F" if p.fused else "", extra)
 
 
 def main():
@@ -257,17 +302,22 @@ def main():
     if sweep:
         from cuarray._core import reduction, reduction_ops
 
-        name, values = sweep.split("=", 1)
-        if not hasattr(reduction, name):
-            raise SystemExit("reduction has no constant {}".format(name))
+        specs = [spec.split("=", 1) for spec in sweep.split(";") if spec.strip()]
+        for name, _ in specs:
+            if not hasattr(reduction, name.strip()):
+                raise SystemExit("reduction has no constant {}".format(name))
         peer_cache = {}
-        for k, wr in enumerate(int(v) for v in values.split(",")):
-            setattr(reduction, name, wr)
-            for d in _defs():
-                d._launchers.clear()
-            reduction_ops.clear_fast_path()  # it holds launchers planned with the old value
-            print("== {} = {}".format(name, wr))
-            run(libs, args, peer_cache)
+        for name, values in specs:
+            name = name.strip()
+            default = getattr(reduction, name)
+            for wr in (int(v) for v in values.split(",")):
+                setattr(reduction, name, wr)
+                for d in _defs():
+                    d._launchers.clear()
+                reduction_ops.clear_fast_path()  # it holds launchers planned with the old value
+                print("== {} = {}{}".format(name, wr, " (default)" if wr == default else ""))
+                run(libs, args, peer_cache)
+            setattr(reduction, name, default)
         return
     run(libs, args)
 
@@ -301,7 +351,7 @@ def run(libs, args, peer_cache=None):
                 res[lib] = peer_cache[name, lib]
                 continue
             try:
-                a = make(lib, xp, host)
+                a = _em_inputs(xp, host, lib) if op == "em" else make(lib, xp, host)
                 fn = op_fn(lib, xp, op, a, axis)
                 res[lib] = timeit(fn, events(lib, xp))
                 if lib == "cuarray":
@@ -318,7 +368,8 @@ def run(libs, args, peer_cache=None):
         r = lambda p: "{:7.2f}".format(cu / res[p]) if cu and res.get(p) else "{:>7s}".format("-")  # noqa: E731
         moved = host.nbytes * (2 if op in ("softmax", "softmax_lib", "softmax_lazy", "log_softmax_lib", "center") else 1)
         xc = moved / (cu * 1e-6) / 1e9 / rate if cu else 0
-        pl = plan_of(shape, dtype, axis) if op in ("sum", "max", "argmax", "mean", "sumexp", "var", "nanmax") else ""
+        pl = plan_of(shape, dtype, axis, op) if op in ("sum", "max", "argmax", "mean", "sumexp", "var", "nanmax",
+                                                      "nansum") else ""
         print("{:34s} {} {} {} {} {} {:6.2f} {:>4s}  {}".format(name, f(cu), f(res.get("cupy")), f(res.get("torch")),
                                                                r("cupy"), r("torch"), xc, ok, pl))
 

@@ -229,10 +229,12 @@ def test_short_contiguous_rows_get_a_thread_each(n_red, strategy):
 
 
 @pytest.mark.parametrize("n_red, n_out", [(1_000_000, 4), (1_000_000, 32), (4_000_000, 2), (5000, 100), (70_001, 3)])
-def test_few_outputs_along_a_fast_kept_axis_are_sub_chunked(n_red, n_out):
+def test_few_outputs_along_a_fast_kept_axis_are_sub_chunked(monkeypatch, n_red, n_out):
     """`sum(axis=0)` of (n_red, n_out), n_out small: sub-chunks of a block share each chunk (the
     kernel's mapping, mirrored here): every element is read once, by a thread of its own output,
-    into a partial of its own; a warp's threads read consecutive addresses; the partials stay few."""
+    into a partial of its own; a warp's threads read consecutive addresses; the partials stay few.
+    Output vectors off (tests/_core/test_row_tiles_cpu.py has theirs)."""
+    monkeypatch.setattr(reduction, "_OUT_VEC", 0)
     p = plan((n_red, n_out), [(4 * n_out, 4)], [4], (4,), (0,), aligned=(True,), sm_count=132)
     assert p.group == 1 and p.sub > 1 and p.sub * n_out <= 256 and p.grid_x == 1
     assert p.parts == p.split * p.sub and p.parts * n_out <= reduction._SUB_PARTS + p.sub * n_out
@@ -252,7 +254,8 @@ def test_few_outputs_along_a_fast_kept_axis_are_sub_chunked(n_red, n_out):
     assert offs == sorted(offs) and (gpb != n_out or offs == list(range(0, 4 * len(offs), 4)))
 
 
-def test_sub_chunked_kernels_compile():
+def test_sub_chunked_kernels_compile(monkeypatch):
+    monkeypatch.setattr(reduction, "_OUT_VEC", 0)
     p = plan((1_000_000, 4), [(16, 4)], [4], (4,), (0,), aligned=(True,), sm_count=132)
     d = R._definition(R.OPS["sum"], ((numpy.dtype("f"), numpy.dtype("f")),), ("x",), numpy.dtype("f"),
                       numpy.dtype("f"), False, R._POST_CAST, ())
@@ -279,7 +282,7 @@ def _replay_rows(p, n_out, n_red):
     nothing and read only valid elements (the clamped last output), and that every lane of a warp
     makes the same number of output-loop rounds when G > 1 (the shuffles need the whole warp)."""
     G, vec, gpb = p.group, p.vec, 256 // p.group
-    assert p.split == 1 and p.sub == 1
+    assert p.split == 1 and p.sub == 1 and p.rows == 0
     seen = numpy.zeros((n_out, n_red), dtype=numpy.int64)
     stores = numpy.zeros(n_out, dtype=numpy.int64)
     for bx in range(p.grid_x):
@@ -319,8 +322,9 @@ def _replay_rows(p, n_out, n_red):
 def test_short_aligned_rows_get_lane_groups_with_vector_loads(monkeypatch, n_red, itemsize, lane_vecs):
     """Rows of adjacent, 16-byte aligned elements: a power-of-two group of lanes per row, each lane
     about `_LANE_VECS` 16-byte loads; n_out not a multiple of the groups per warp (the last warp's
-    tail groups)."""
+    tail groups). The one-pass skeleton's plans: row tiles off (tested below)."""
     monkeypatch.setattr(reduction, "_LANE_VECS", lane_vecs)
+    monkeypatch.setattr(reduction, "_ROW_TILE", 0)
     v = 16 // itemsize
     n_out = 1000 + 7
     if (n_red * itemsize) % 16:

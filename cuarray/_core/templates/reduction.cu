@@ -150,3 +150,146 @@ ${finish}
   }
 ${pass2}
   if (threadIdx.x == 0) *_counter = 0u;
+// @@tile@@
+// Row tiles (reduction.py, `_ROW_TILE`): every row is exactly _G lanes x _M 16-byte vectors
+// (compile-time, so no loop over the row), a group of _G lanes takes _R rows _GPB groups apart,
+// and each lane issues all its _R x _M loads before its first step: _R x _M x 16 bytes in flight a
+// lane, where the one-pass skeleton above has one row's loads behind its runtime loop bounds. A
+// warp's load instruction still reads 512 contiguous bytes when _M is 1. The loop runs while the
+// warp's first group has a row (its shuffles need the whole warp). A warp whose every row exists
+// takes <body_full>; the last warps take <body_tail>, where rows past the end are clamped onto the
+// last one (<out_indexer>) and not stored (the same body: two copies, because with the store
+// conditional the compiler sinks each row's loads under that condition, after earlier rows' stores).
+  {
+    constexpr int _G = ${group};
+    constexpr int _M = ${mvec};
+    constexpr int _R = ${rows};
+    constexpr int _GPB = ${block} / _G;
+    const int _lane = (int)(threadIdx.x % _G);
+    for (${index_t} _ot = (${index_t})blockIdx.x * (_GPB * _R) + threadIdx.x / _G;
+         _ot - (${index_t})((threadIdx.x & 31) / _G) < _n_out; _ot += (${index_t})gridDim.x * (_GPB * _R)) {
+      if (_ot - (${index_t})((threadIdx.x & 31) / _G) + (32 / _G - 1) + (_R - 1) * _GPB < _n_out) {
+${body_full}
+      } else {
+${body_tail}
+      }
+    }
+  }
+// @@tilebody@@
+      ${vdecl}
+#pragma unroll
+      for (int _r = 0; _r < _R; ++_r) {
+        const ${index_t} _o = _ot + _r * _GPB;
+        ${out_indexer}
+#pragma unroll
+        for (int _m = 0; _m < _M; ++_m) {
+          const ${index_t} _jvu = _lane + _m * _G;
+          ${vload}
+        }
+      }
+#pragma unroll
+      for (int _r = 0; _r < _R; ++_r) {
+        const ${index_t} _o = _ot + _r * _GPB;
+        ${out_indexer}
+        _acc_t _acc[1] = {${identity}};
+#pragma unroll
+        for (int _m = 0; _m < _M; ++_m) {
+#pragma unroll
+          for (int _k = 0; _k < ${vec}; ++_k) {
+            const ${index_t} _j = (_lane + _m * _G) * ${vec} + _k;
+            ${lane_load}
+            ${step_0}
+          }
+        }
+        _acc_t _t = _acc[0];
+#if ${group} > 1
+#pragma unroll
+        for (int _d = _G / 2; _d > 0; _d >>= 1) _t = _reduce(_t, cuarray::shfl_down(_t, _d));
+#endif
+        if (${store_cond}) {
+          ${store}
+        }
+      }
+// @@cols@@
+// Output vectors (reduction.py, `_OUT_VEC`): a few outputs along a contiguous kept axis
+// (`sum(axis=0)` of (n, 4) float32). A thread takes _V adjacent outputs with one 16-byte load per
+// reduced element (a warp's load reads 512 contiguous bytes when the outputs fill 16 bytes), _S
+// threads (sub-chunks) share each vector of outputs, and the block combines its sub-chunks into
+// one partial per output, in a fixed order (the _U accumulators, shuffles between the lanes of a
+// warp that share a vector, then the warps through shared memory): one partial per block and
+// output, so the grid can be as wide as the GPU while the second pass stays short.
+  {
+    constexpr int _S = ${sub};
+    constexpr int _V = ${ovec};
+    constexpr int _GPB = ${block} / _S;  // vectors of outputs a block holds (1 to 32)
+    constexpr int _U = ${unroll};
+    const int _lane = (int)(threadIdx.x / _GPB);
+    const ${index_t} _r0 = ${r0};
+    const ${index_t} _r1 = ${r1};
+    const ${index_t} _ov = (${index_t})(threadIdx.x % _GPB);
+    __shared__ alignas(16) unsigned char _smem_raw[(${block} / 32) * _GPB * _V * sizeof(_acc_t)];
+    _acc_t* _sm = reinterpret_cast<_acc_t*>(_smem_raw);
+    _acc_t _acc[_U][_V];
+#pragma unroll
+    for (int _u = 0; _u < _U; ++_u) {
+#pragma unroll
+      for (int _k = 0; _k < _V; ++_k) _acc[_u][_k] = ${identity};
+    }
+    if (_ov < _n_out / _V) {
+      const ${index_t} _o = _ov * _V;
+      ${out_indexer}
+      ${index_t} _j0 = _r0 + _lane;
+      // Every load of a round into registers first, then the steps: written as one loop, ptxas
+      // interleaved them (4 of 8 loads in flight, sm_90 SASS).
+      for (; _j0 + (_U - 1) * _S < _r1; _j0 += _U * _S) {
+        ${vdecl}
+#pragma unroll
+        for (int _u = 0; _u < _U; ++_u) {
+          const ${index_t} _j = _j0 + _u * _S;
+          ${vload}
+        }
+#pragma unroll
+        for (int _u = 0; _u < _U; ++_u) {
+          const ${index_t} _j = _j0 + _u * _S;  // argmax's index
+#pragma unroll
+          for (int _k = 0; _k < _V; ++_k) {
+            ${lane_load}
+            ${step_u}
+          }
+        }
+      }
+      for (; _j0 < _r1; _j0 += _S) {
+        const ${index_t} _j = _j0;
+        const int _u = 0;
+        ${vdecl}
+        ${vload}
+#pragma unroll
+        for (int _k = 0; _k < _V; ++_k) {
+          ${lane_load}
+          ${step_0}
+        }
+      }
+    }
+    _acc_t _t[_V];
+#pragma unroll
+    for (int _k = 0; _k < _V; ++_k) {
+      _t[_k] = _acc[0][_k];
+#pragma unroll
+      for (int _u = 1; _u < _U; ++_u) _t[_k] = _reduce(_t[_k], _acc[_u][_k]);
+#pragma unroll
+      for (int _d = 16; _d >= _GPB; _d >>= 1) _t[_k] = _reduce(_t[_k], cuarray::shfl_down(_t[_k], _d));
+    }
+    if ((threadIdx.x & 31) < _GPB) {
+#pragma unroll
+      for (int _k = 0; _k < _V; ++_k) _sm[((threadIdx.x / 32) * _GPB + _ov) * _V + _k] = _t[_k];
+    }
+    __syncthreads();
+    if (threadIdx.x < _n_out) {
+      const ${index_t} _o = threadIdx.x;
+      ${out_indexer}
+      _acc_t _t = _sm[_o];
+#pragma unroll
+      for (int _w = 1; _w < ${block} / 32; ++_w) _t = _reduce(_t, _sm[_w * _GPB * _V + _o]);
+      ${store}
+    }
+  }
