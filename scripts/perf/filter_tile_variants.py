@@ -1,7 +1,7 @@
 """Separable ndimage filters (issue 31): the one-output-a-thread pass (filters.cu `filter1d`,
 plan "old") against the shared-memory tile passes (templates/filter_tile.cu, plan "tile"; "tile
-r/2": half the outputs a thread, R = 8 along a strided axis and 4 along the last for float32) and,
-for float32, the last two passes fused in one kernel (filter2d_fused, "fused") in one process, on gaussian_filter sigma 1..4 (truncate 4: 9/17/25/33 taps) and uniform_filter size
+r/2": half the outputs a thread) in one
+process, on gaussian_filter sigma 1..4 (truncate 4: 9/17/25/33 taps) and uniform_filter size
 3..9 of a 4096^2 and a 256^3 float32 array, and float64 rows. Each row: microseconds (CUDA-event
 median of 20 after warm-up), GB/s counting one read and one write of the array per pass (as the
 bench case `gaussian_filter` counts), that as a fraction of the copy rate measured here, the
@@ -52,15 +52,6 @@ def run(x, ps, plan):
     return cur
 
 
-def run_fused(x, ps):
-    """The last two passes in one kernel (filter2d_fused), the ones before as tile passes."""
-    cur = x
-    for axis, (op, w, size, offset) in enumerate(ps[:-2]):
-        cur = fk.filter1d(cur, x.dtype, op, w, size, axis, offset, REFLECT, 0.0, plan="tile")
-    (op, w0, s0, off0), (_, w1, s1, off1) = ps[-2:]
-    return fk.filter2d(cur, op, (w0, s0, off0, REFLECT), (w1, s1, off1, REFLECT), 0.0)
-
-
 def public(xp_nd, x, kind, param):
     if kind == "gaussian":
         return lambda: xp_nd.gaussian_filter(x, param)
@@ -95,18 +86,6 @@ def cupy_us(fn, reps=20):
     return float(numpy.median(times))
 
 
-def predict_fused_us(shape, ps, copy_gbs, sms):
-    """The passes before the last two as tile passes; the fused pair: one read and one write at 0.8
-    of the copy rate, or the issue time of pass 1 over (64 + s1 + 4) / 64 of the columns plus pass 2,
-    ~1.3 instructions a tap, ~30 an output for loads, staging and stores, whichever is longer."""
-    n = int(numpy.prod(shape))
-    t = predict_us(shape, 4, ps[:-2], copy_gbs, sms) * 1e-6 if len(ps) > 2 else 0.0
-    s0, s1 = ps[-2][2], ps[-1][2]
-    mem = 2 * n * 4 / (0.8 * copy_gbs * 1e9)
-    issue = n * (1.3 * (s0 * (64 + s1 + 4) / 64 + s1) + 30) / (LANES * sms * CLOCK)
-    return (t + max(mem, issue)) * 1e6
-
-
 def main():
     sms = cp.cuda.Device().multiprocessor_count
     buf = cp.empty(2**28, dtype="float32")
@@ -132,8 +111,6 @@ def main():
         pred = predict_us(shape, x.dtype.itemsize, ps, copy_gbs, sms)
         rows = [("old", lambda: run(x, ps, "old"), None), ("tile", lambda: run(x, ps, "tile"), pred),
                 ("tile r/2", lambda: run(x, ps, "tile-half-r"), None), ("public", public(cnd, x, kind, param), None)]
-        if dtype == "float32":
-            rows.insert(2, ("fused", lambda: run_fused(x, ps), predict_fused_us(shape, ps, copy_gbs, sms)))
         for plan, fn, p in rows:
             us = event_us(fn, reps=20)
             gbs = nbytes / (us * 1e-6) / 1e9

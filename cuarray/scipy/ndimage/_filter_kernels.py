@@ -23,7 +23,7 @@ from ...cuda import launch as _launch
 from . import _filter_tile
 
 __all__ = ["OPS", "acc_dtype", "source", "filter1d_name", "filternd_name", "rank_name", "rank_capacity",
-           "filter1d", "filter2d", "filternd", "rank", "tap_table", "footprint_pass"]
+           "filter1d", "filternd", "rank", "tap_table", "footprint_pass"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 OPS = {"correlate": 0, "uniform": 1, "min": 2, "max": 3}
@@ -155,35 +155,6 @@ def _tile_pass(x, out, tp, a, op, wp, size, offset, mode, cval) -> None:
         args = (x.data.ptr, out.data.ptr, wp, numpy.int32(size), it.type(tp.n), it.type(tp.inner),
                 it.type(tp.rblocks), it.type(tp.cblocks), it.type(offset), numpy.int32(mode), _scalar(a, cval))
         _launch.launch(k, tp.blocks, (32, 8), args, shared_mem=tp.shared)
-
-
-def filter2d(x: ndarray, op: str, first, second, cval) -> ndarray:
-    """Two passes of a separable float32 filter in one kernel (templates/filter_tile.cu
-    filter2d_fused): `first` = (weights, size, offset, mode) along the second-to-last axis, then
-    `second` along the last, as two filter1d calls in that order would make them (same bits).
-    ValueError where _filter_tile.fused_plan has no plan."""
-    out = ndarray(x._shape, _F4)
-    if out.size == 0:
-        return out
-    (w0, s0, off0, m0), (w1, s1, off1, m1) = first, second
-    fp = _filter_tile.fused_plan(x._shape, s0, s1, op) if x._dtype == _F4 else None
-    if fp is None:
-        raise ValueError("no fused tile fits passes of {} and {} taps over {} {}".format(s0, s1, x._shape, x._dtype))
-    x = _contiguous(x)
-    wa = wb = 0
-    if op == "correlate":
-        wd0 = from_host(numpy.ascontiguousarray(w0, dtype=_F4))
-        wd1 = from_host(numpy.ascontiguousarray(w1, dtype=_F4))
-        wa, wb = wd0.data.ptr, wd1.data.ptr
-    idx64 = out.size >= 2**30
-    it = _I8 if idx64 else _I4
-    k = _tile_kernel(_filter_tile.fused_name(OPS[op], idx64))
-    c = _scalar(_F4, cval)
-    _launch.launch(k, fp.blocks, (32, 8),
-                   (x.data.ptr, out.data.ptr, wa, wb, numpy.int32(s0), numpy.int32(s1), it.type(fp.n0), it.type(fp.n1),
-                    it.type(fp.rblocks), it.type(fp.cblocks), numpy.int32(fp.pitch), it.type(off0), it.type(off1),
-                    numpy.int32(m0), numpy.int32(m1), c, c), shared_mem=fp.shared)
-    return out
 
 
 def tap_table(shape, footprint: numpy.ndarray, origins) -> tuple:

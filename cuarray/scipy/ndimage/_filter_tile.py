@@ -2,10 +2,8 @@
 `filter1d_rows` along the last axis, `filter1d_cols` along a strided one. `plan` says which kernel
 a pass takes and its launch shape, or None where filters.cu's one-output-a-thread `filter1d` runs
 it (a tile past 48 KiB of shared memory, or a shape the tile would mostly leave idle);
-`_filter_kernels.filter1d` asks it. `fused_plan` does the same for `filter2d_fused`, two float32
-passes (the last two axes) in one kernel, which gaussian_filter and uniform_filter take while
-`FUSE` is on. Results are the same bits as `filter1d`'s (same sums, same order);
-docs/perf-notes.md, "Separable filters: a shared tile a pass".
+`_filter_kernels.filter1d` asks it. Results are the same bits as `filter1d`'s (same sums, same
+order); docs/perf-notes.md, "Separable filters: a shared tile a pass".
 """
 
 from __future__ import annotations
@@ -18,14 +16,10 @@ import numpy
 
 from ..._core import dtypes as _dtypes
 
-__all__ = ["Plan", "plan", "kernel_name", "FusedPlan", "fused_plan", "fused_name", "source", "SHARED_MAX"]
+__all__ = ["Plan", "plan", "kernel_name", "source", "SHARED_MAX"]
 
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "filter_tile.cu"
 SHARED_MAX = 48 * 1024  # without the opt-in attribute
-# gaussian_filter / uniform_filter run their last two passes as one kernel (filter2d_fused) where
-# fused_plan has a plan: predicted 1.3-1.8x the two tile passes on 4096^2 float32, not yet
-# measured; scripts/perf/filter_tile_variants.py times both ("fused" and "tile" rows).
-FUSE = True
 _ROWS_MIN_TPL, _ROWS_MAX_TPL = 8, 256
 _COLS_BW, _COLS_BH = 32, 8
 # Where "auto" leaves a pass to filter1d: a strided pass over fewer columns than this leaves most
@@ -84,6 +78,8 @@ def _plan(shape, axis, size, asz, osz, weighted, force, half_r=False):
     total = n * inner * outer
     if total == 0:
         return None
+    if not weighted and asz == 8 and not force:
+        return None  # float64 uniform: filter1d read at 0.67-0.70 of the copy rate, the tile 0.57-0.62 (H100)
     wbytes = _r16(((size + 3) & ~3) * asz) if weighted else 0
     if inner == 1:
         r = _r("rows", asz) // (2 if half_r and asz <= 4 else 1)  # the swizzle needs r of 4 or 8
@@ -108,44 +104,6 @@ def _plan(shape, axis, size, asz, osz, weighted, force, half_r=False):
         return None
     rblocks, cblocks = -(-n // (_COLS_BH * r)), -(-inner // _COLS_BW)
     return Plan("cols", r, n, inner, outer, 0, 0, 0, rblocks, cblocks, outer * rblocks * cblocks, shared)
-
-
-class FusedPlan(NamedTuple):
-    """filter2d_fused over (outer, n0, n1): 64 x 64 outputs a block, `rblocks` x `cblocks` blocks
-    a plane; the input tile is (64 + s0 + 4) x pitch floats."""
-    n0: int
-    n1: int
-    outer: int
-    pitch: int
-    rblocks: int
-    cblocks: int
-    blocks: int
-    shared: int
-
-
-def fused_plan(shape, s0: int, s1: int, op: str):
-    """The FusedPlan of two passes (s0 taps along the second-to-last axis, then s1 along the last)
-    of a float32 array of `shape` (ndim >= 2), or None where the tile would pass 48 KiB (s0 = s1
-    = 37 is the largest square pair that fits) or the second pass's halo its 128 columns."""
-    if len(shape) < 2 or op not in ("correlate", "uniform"):
-        return None
-    n0, n1 = int(shape[-2]), int(shape[-1])
-    outer = 1
-    for s in shape[:-2]:
-        outer *= int(s)
-    if n0 * n1 * outer == 0:
-        return None
-    pitch = (64 + s1 + 4 + 3) & ~3
-    wbytes = (_r16(((s0 + 3) & ~3) * 4) + _r16(((s1 + 3) & ~3) * 4)) if op == "correlate" else 0
-    shared = wbytes + (64 + s0 + 4) * pitch * 4
-    if pitch > 128 or shared > SHARED_MAX:
-        return None
-    rblocks, cblocks = -(-n0 // 64), -(-n1 // 64)
-    return FusedPlan(n0, n1, outer, pitch, rblocks, cblocks, outer * rblocks * cblocks, shared)
-
-
-def fused_name(op_code: int, idx64: bool) -> str:
-    return "cuarray_ndimage::filter2d_fused<{}, {}>".format(op_code, "long long" if idx64 else "int")
 
 
 def kernel_name(kind: str, in_dt, out_dt, acc_dt, op_code: int, idx64: bool, r: int) -> str:

@@ -20,11 +20,8 @@ from ..._core.copying import copyto_unchecked as _copyto
 from ..._core.ndarray import ndarray
 from . import _boundary
 from . import _filter_kernels as _k
-from . import _filter_tile
 from . import _rank_tile
 from . import _support as _s
-
-_F4 = numpy.dtype(numpy.float32)
 
 __all__ = ["correlate1d", "convolve1d", "correlate", "convolve", "gaussian_filter1d", "gaussian_filter",
            "uniform_filter1d", "uniform_filter", "minimum_filter1d", "maximum_filter1d", "minimum_filter",
@@ -140,48 +137,25 @@ def gaussian_filter1d(input, sigma, axis=-1, order=0, output=None, mode="reflect
     >>> ndimage.gaussian_filter1d(cuarray.array([1., 2., 3., 4., 5.]), sigma=1)
     array([1.42704095, 2.06782203, 3.        , 3.93217797, 4.57295905])
     """
-    return correlate1d(input, _gaussian_weights(sigma, order, truncate, radius), axis, output, mode, cval, 0)
-
-
-def _gaussian_weights(sigma, order, truncate, radius):
-    """gaussian_filter1d's correlation weights, with its checks."""
     sd = float(sigma)
     lw = int(truncate * sd + 0.5)
     if radius is not None:
         lw = radius
     if not isinstance(lw, numbers.Integral) or lw < 0:
         raise ValueError("Radius must be a nonnegative integer.")
-    return _gaussian_kernel1d(sigma, order, lw)[::-1]
+    weights = _gaussian_kernel1d(sigma, order, lw)[::-1]
+    return correlate1d(input, weights, axis, output, mode, cval, 0)
 
 
-def _separable(x, output, dt, passes, one_pass, pair=None):
+def _separable(x, output, dt, passes, one_pass):
     """Run `one_pass(src, axis, dtype, *args)` for each (axis, *args) of `passes`, each reading the
-    previous result (in the output's dtype, as SciPy's intermediate results are). Where the last
-    two passes are along the last two axes of float32 data, `pair(src, args0, args1)` may run them
-    as one kernel (_filter_kernels.filter2d: the same bits); it returns None where it cannot."""
-    cur, rest = x, passes
-    if pair is not None and _fusable(x, dt, passes):
-        for axis, *args in passes[:-2]:
-            cur = one_pass(cur, axis, dt, *args)
-        fused = pair(cur, passes[-2][1:], passes[-1][1:])
-        cur, rest = (fused, []) if fused is not None else (cur, passes[-2:])
-    for axis, *args in rest:
+    previous result (in the output's dtype, as SciPy's intermediate results are)."""
+    cur = x
+    for axis, *args in passes:
         cur = one_pass(cur, axis, dt, *args)
     if cur is x:
         cur = _s.like(x, dt) if x.dtype != dt else x.copy()
     return _s.finish(cur, output)
-
-
-def _fusable(x, dt, passes) -> bool:
-    """Whether the last two of `passes` may run fused: along axes ndim - 2 and ndim - 1, float32
-    in (the input, or the float32 intermediate of the passes before) and out."""
-    nd = x.ndim
-    return (_filter_tile.FUSE and len(passes) >= 2 and dt == _F4 and (len(passes) > 2 or x.dtype == _F4)
-            and passes[-2][0] == nd - 2 and passes[-1][0] == nd - 1)
-
-
-def _mode_code(mode):
-    return _boundary.MODES.get(mode) if isinstance(mode, str) else None
 
 
 def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0, truncate=4.0, *, radius=None,
@@ -211,15 +185,7 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
     def one(src, axis, out_dt, s, o, m, r):
         return gaussian_filter1d(src, s, axis, o, out_dt, m, cval, truncate, radius=r)
 
-    def pair(src, first, second):
-        (s0, o0, m0, r0), (s1, o1, m1, r1) = first, second
-        w0, w1 = _gaussian_weights(s0, o0, truncate, r0), _gaussian_weights(s1, o1, truncate, r1)
-        c0, c1 = _mode_code(m0), _mode_code(m1)
-        if c0 is None or c1 is None or _filter_tile.fused_plan(src.shape, len(w0), len(w1), "correlate") is None:
-            return None  # the passes one by one (and their errors)
-        return _k.filter2d(src, "correlate", (w0, len(w0), len(w0) // 2, c0), (w1, len(w1), len(w1) // 2, c1), cval)
-
-    return _separable(x, output, dt, passes, one, pair)
+    return _separable(x, output, dt, passes, one)
 
 
 def prewitt(input, axis=-1, output=None, mode="reflect", cval=0.0):
@@ -552,16 +518,7 @@ def uniform_filter(input, size=3, output=None, mode="reflect", cval=0.0, origin=
     def one(src, axis, out_dt, sz, o, m):
         return uniform_filter1d(src, int(sz), axis, out_dt, m, cval, o)
 
-    def pair(src, first, second):
-        (z0, o0, m0), (z1, o1, m1) = first, second
-        z0, z1, o0, o1 = int(z0), int(z1), int(o0), int(o1)
-        c0, c1 = _mode_code(m0), _mode_code(m1)
-        if (c0 is None or c1 is None or not 0 <= z0 // 2 + o0 < z0 or not 0 <= z1 // 2 + o1 < z1
-                or _filter_tile.fused_plan(src.shape, z0, z1, "uniform") is None):
-            return None  # the passes one by one (and their errors)
-        return _k.filter2d(src, "uniform", (None, z0, z0 // 2 + o0, c0), (None, z1, z1 // 2 + o1, c1), cval)
-
-    return _separable(x, output, dt, passes, one, pair)
+    return _separable(x, output, dt, passes, one)
 
 
 def _min_or_max_filter(input, size, footprint, structure, output, mode, cval, origin, minimum, axes, what):

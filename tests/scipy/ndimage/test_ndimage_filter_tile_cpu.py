@@ -218,12 +218,8 @@ def test_tile_kernels_compile_for_sm90():
 # -- the launch's packing against the kernels' parameter lists, on the fake device ----------------------
 def kernel_params(kind):
     """The C types of filter1d_<kind>'s parameters, read from filter_tile.cu itself."""
-    return kernel_params_of("filter1d_" + kind)
-
-
-def kernel_params_of(name):
     src = ft._TEMPLATE.read_text()
-    m = re.search(r"\n{}\((.*?)\)\s*\{{".format(name), src, re.S)
+    m = re.search(r"filter1d_{}\((.*?)\)\s*\{{".format(kind), src, re.S)
     return [p.strip().rsplit(" ", 1)[0].replace("__restrict__", "").strip() for p in m.group(1).split(",")]
 
 
@@ -249,104 +245,3 @@ def test_tile_launch_packs_the_kernels_parameters(recorded_launches, monkeypatch
             assert type(v) is want[p], (p, type(v))
     ptr = {p: v for p, v in zip(params, args)}
     assert ptr["const T*"] == x.data.ptr
-
-
-# -- the fused pair of passes (filter2d_fused) ------------------------------------------------------------
-def emulate_fused(x, fp, op, first, second, cval):
-    """filter2d_fused as the kernel runs it: X filled through map_index (cval1 for rows outside,
-    0 where the column is outside), pass 1 per column group with the window at the kernel's rows,
-    cval2 on outside columns, pass 2 per row piece, the swizzled staging and its read-back."""
-    (w0, s0, off0, m0), (w1, s1, off1, m1) = first, second
-    xs = np.asarray(x, np.float64).reshape(fp.outer, fp.n0, fp.n1)
-    out = np.full(xs.shape, np.nan)
-    xr, pitch = 64 + s0 + 4, fp.pitch
-    assert pitch % 4 == 0 and pitch <= 128 and pitch >= 64 + s1 + 4
-    for b in range(fp.blocks):
-        q, cb = divmod(b, fp.cblocks)
-        o, rb = divmod(q, fp.rblocks)
-        r0, c0 = rb * 64, cb * 64
-        mr = _boundary.map_index(r0 - off0 + np.arange(xr), fp.n0, m0)
-        mc = _boundary.map_index(c0 - off1 + np.arange(pitch), fp.n1, m1)
-        vals = xs[o][np.clip(mr, 0, None)][:, np.clip(mc, 0, None)]
-        X = np.where(mc[None, :] < 0, 0.0, np.where(mr[:, None] < 0, cval, vals))
-        inter = np.full((64, pitch), np.nan)
-        cols = np.arange(pitch)
-        for ty in range(8):
-            acc, top = window(lambda i: X[ty * 8 + i], 8, s0, w0, op)
-            assert ty * 8 + top < xr
-            for k in range(8):
-                inter[ty * 8 + k] = np.where(mc < 0, cval, acc[k])
-        assert not np.isnan(inter[:, cols]).any()
-        staged = np.full(64 * 64, np.nan)
-        tid = np.arange(256)
-        t, yr = tid & 7, tid >> 3
-        for h in range(2):
-            y = h * 32 + yr
-            acc, top = window(lambda i: inter[y, t * 8 + i], 8, s1, w1, op)
-            assert (t * 8 + top < pitch).all()
-            for k in range(8):
-                staged[y * 64 + t * 8 + ((k + (t >> 2) + 2 * y) & 7)] = acc[k]
-        i = np.arange(64 * 64)
-        y, p = i >> 6, i & 63
-        tt, k = p >> 3, p & 7
-        slot = y * 64 + tt * 8 + ((k + (tt >> 2) + 2 * y) & 7)
-        assert len(set(slot.tolist())) == len(slot)
-        r, c = r0 + y, c0 + p
-        ok = (r < fp.n0) & (c < fp.n1)
-        out[o, r[ok], c[ok]] = staged[slot[ok]]
-    return out.reshape(np.shape(x))
-
-
-@pytest.mark.parametrize("modes", [("reflect", "reflect"), ("constant", "wrap"), ("nearest", "constant"),
-                                   ("mirror", "grid-wrap"), ("constant", "constant"), ("wrap", "mirror")])
-@pytest.mark.parametrize("shape", [(70, 130), (5, 3), (2, 65, 64), (1, 200)])
-def test_fused_model_matches_scipy(shape, modes):
-    x = RNG.normal(size=shape)
-    for s0, s1, o0, o1 in [(33, 33, 0, 0), (9, 4, 1, -2), (1, 37, 0, 3), (37, 1, -5, 0)]:
-        fp = ft.fused_plan(shape, s0, s1, "correlate")
-        assert fp is not None
-        w0, w1 = RNG.normal(size=s0), RNG.normal(size=s1)
-        c0, c1 = (_boundary.filter_mode(m) for m in modes)
-        got = emulate_fused(x, fp, "correlate", (w0, s0, s0 // 2 + o0, c0), (w1, s1, s1 // 2 + o1, c1), -1.5)
-        ref = snd.correlate1d(x, w0, -2, mode=modes[0], cval=-1.5, origin=o0)
-        ref = snd.correlate1d(ref, w1, -1, mode=modes[1], cval=-1.5, origin=o1)
-        np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-12)
-        u0, u1 = min(o0, (s0 - 1) // 2), min(o1, (s1 - 1) // 2)
-        got = emulate_fused(x, fp, "uniform", (None, s0, s0 // 2 + u0, c0), (None, s1, s1 // 2 + u1, c1), 2.0)
-        ref = snd.uniform_filter1d(x, s0, -2, mode=modes[0], cval=2.0, origin=u0)
-        ref = snd.uniform_filter1d(ref, s1, -1, mode=modes[1], cval=2.0, origin=u1)
-        np.testing.assert_allclose(got, ref, rtol=1e-12, atol=1e-12)
-
-
-def test_fused_plans():
-    p = ft.fused_plan((4096, 4096), 33, 33, "correlate")
-    assert p.blocks == 64 * 64 and p.pitch == 104 and p.shared <= ft.SHARED_MAX
-    assert ft.fused_plan((256, 256, 256), 33, 33, "correlate").blocks == 256 * 16
-    assert ft.fused_plan((100, 100), 37, 37, "correlate") is not None
-    assert ft.fused_plan((100, 100), 41, 41, "correlate") is None
-    assert ft.fused_plan((100, 100), 3, 61, "uniform") is None  # the second halo past 128 columns
-    assert ft.fused_plan((100,), 3, 3, "correlate") is None
-    assert ft.fused_plan((100, 100), 3, 3, "min") is None
-
-
-def test_fused_kernels_compile_for_sm90():
-    names = [ft.fused_name(fk.OPS[op], i) for op in ("correlate", "uniform") for i in (False, True)]
-    cubin, mapping = compiler.compile_cubin(ft.source(fk.source()), arch="sm_90", name_expressions=names)
-    assert cubin and set(mapping) == set(names)
-
-
-@pytest.mark.parametrize("op", ["correlate", "uniform"])
-def test_fused_launch_packs_the_kernels_parameters(recorded_launches, monkeypatch, op):
-    monkeypatch.setattr(fk, "_tile_kernel", lambda name: name)
-    monkeypatch.setattr(fk, "from_host", from_np)
-    x = new_c((3, 100, 90), "f4")
-    fk.filter2d(x, op, (RNG.normal(size=5), 5, 2, 0), (RNG.normal(size=7), 7, 3, 4), 1.5)
-    _, cfg, kernel, *args = recorded_launches[-1]
-    fp = ft.fused_plan(x.shape, 5, 7, op)
-    assert kernel == ft.fused_name(fk.OPS[op], False)
-    assert cfg == ("cfg", fp.blocks, (32, 8), fp.shared)
-    params = kernel_params_of("filter2d_fused")
-    want = {"int": np.int32, "I": np.int32, "float": np.float32}
-    assert len(args) == len(params)
-    for p, v in zip(params, args):
-        assert isinstance(v, int) if p.endswith("*") else type(v) is want[p], (p, v)

@@ -149,37 +149,3 @@ def test_public_3d_volume(dtype):
                                                                                        mode="mirror"))
     check(cnd.uniform_filter(xd, 5, mode="grid-wrap"), snd.uniform_filter(x, 5, mode="grid-wrap"))
     check(cnd.maximum_filter(xd, 3), snd.maximum_filter(x, 3), exact=True)
-
-
-FUSED_SHAPES = [(130, 200), (64, 64), (5, 3), (1, 300), (3, 70, 129), (2, 1, 1)]
-
-
-@pytest.mark.parametrize("modes", [("reflect", "reflect"), ("constant", "wrap"), ("nearest", "constant"),
-                                   ("mirror", "grid-wrap"), ("grid-constant", "constant"), ("wrap", "mirror")])
-@pytest.mark.parametrize("shape", FUSED_SHAPES, ids=[str(s) for s in FUSED_SHAPES])
-def test_fused_pair_matches_scipy_and_two_passes(shape, modes):
-    x = data(shape, np.float32)
-    if x.size > 10000:  # a NaN and a signed zero where they leave most outputs finite
-        x.flat[RNG.integers(0, x.size, 2)] = [np.nan, -0.0]
-    xd = cuarray.asarray(x)
-    c0, c1 = (_boundary.filter_mode(m) for m in modes)
-    for s0, s1, o0, o1 in [(33, 33, 0, 0), (9, 4, 1, -2), (1, 37, 0, 3), (37, 1, -5, 0), (17, 25, 2, -1)]:
-        w0, w1 = RNG.normal(size=s0), RNG.normal(size=s1)
-        got = fk.filter2d(xd, "correlate", (w0, s0, s0 // 2 + o0, c0), (w1, s1, s1 // 2 + o1, c1), -1.5)
-        ref = snd.correlate1d(x, w0, -2, mode=modes[0], cval=-1.5, origin=o0)
-        check(got, snd.correlate1d(ref, w1, -1, mode=modes[1], cval=-1.5, origin=o1))
-        two = tile_pass(x, "correlate", w0, s0, -2, o0, modes[0], -1.5, plan="old")
-        two = fk.filter1d(two, np.dtype("f4"), "correlate", w1, s1, x.ndim - 1, s1 // 2 + o1, c1, -1.5, plan="old")
-        np.testing.assert_array_equal(got.get(), two.get())
-        u0, u1 = min(o0, (s0 - 1) // 2), min(o1, (s1 - 1) // 2)
-        got = fk.filter2d(xd, "uniform", (None, s0, s0 // 2 + u0, c0), (None, s1, s1 // 2 + u1, c1), 2.0)
-        ref = snd.uniform_filter1d(x, s0, -2, mode=modes[0], cval=2.0, origin=u0)
-        check(got, snd.uniform_filter1d(ref, s1, -1, mode=modes[1], cval=2.0, origin=u1))
-
-
-def test_fused_pair_refuses_what_it_cannot_run():
-    with pytest.raises(ValueError):
-        fk.filter2d(cuarray.asarray(data((9, 9), np.float64)), "correlate", (np.ones(3), 3, 1, 0), (np.ones(3), 3, 1, 0), 0)
-    with pytest.raises(ValueError):
-        fk.filter2d(cuarray.asarray(data((9, 9), np.float32)), "correlate", (np.ones(41), 41, 20, 0),
-                    (np.ones(41), 41, 20, 0), 0)

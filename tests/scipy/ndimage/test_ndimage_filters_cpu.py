@@ -224,14 +224,7 @@ def host_ndimage(monkeypatch, rank_tile_model, scipy_select_model):
             r[odd] = [scipy_select_model(w, k) for w in vals[odd]]
         return c_cast(r.reshape(x.shape), dt)
 
-    def f2(x, op, first, second, cval):  # the fused pair: two passes in float32
-        assert x.dtype == np.float32
-        (w0, s0, off0, m0), (w1, s1, off1, m1) = first, second
-        a = f1(x, np.dtype("f4"), op, w0, s0, x.ndim - 2, off0, m0, cval)
-        return f1(a, np.dtype("f4"), op, w1, s1, x.ndim - 1, off1, m1, cval)
-
     monkeypatch.setattr(fk, "filter1d", f1)
-    monkeypatch.setattr(fk, "filter2d", f2)
     monkeypatch.setattr(fk, "filternd", fn)
     def rt(x, dt, pl, k, mode, cval):
         return c_cast(rank_tile_model(x, pl, k, mode, np.array(cval).astype(x.dtype)[()]), dt)
@@ -378,30 +371,3 @@ def test_structures(host_ndimage, rank, conn):
     ref, ro = snd.iterate_structure(s, 3, origin=1)
     np.testing.assert_array_equal(got, ref)
     assert list(o) == list(ro)
-
-
-def test_last_two_passes_fused_where_float32(host_ndimage, monkeypatch):
-    """gaussian_filter / uniform_filter hand their last two passes to filter2d (one kernel) when
-    they run along the last two axes of float32 data, with the weights, offsets and modes the two
-    passes would take; other dtypes and axes keep the passes."""
-    calls = []
-    model = fk.filter2d
-    monkeypatch.setattr(fk, "filter2d", lambda *a: calls.append(a) or model(*a))
-    x = RNG.normal(size=(3, 8, 9)).astype(np.float32)
-    modes = ["wrap", "constant", "mirror"]
-    got = host_ndimage.gaussian_filter(x, (1.0, 1.2, 0.8), mode=modes, cval=0.5)
-    np.testing.assert_allclose(got, snd.gaussian_filter(x, (1.0, 1.2, 0.8), mode=modes, cval=0.5), rtol=1e-5,
-                               atol=1e-6)
-    (_, op, (w0, s0, o0, m0), (w1, s1, o1, m1), cval), = calls
-    assert op == "correlate" and (s0, o0, m0, s1, o1, m1, cval) == (11, 5, 4, 7, 3, 1, 0.5)
-    np.testing.assert_allclose(w0, snd._filters._gaussian_kernel1d(1.2, 0, 5)[::-1])
-    host_ndimage.gaussian_filter(x.astype(np.float64), 1.2)
-    host_ndimage.gaussian_filter(x, 1.2, axes=(0, 1))
-    host_ndimage.gaussian_filter(x, 1.2, output=np.float64)
-    assert len(calls) == 1
-    got = host_ndimage.uniform_filter(x, (3, 4, 5), origin=(0, 1, -2), mode="nearest")
-    np.testing.assert_allclose(got, snd.uniform_filter(x, (3, 4, 5), origin=(0, 1, -2), mode="nearest"), rtol=1e-5)
-    assert calls[-1][1:4] == ("uniform", (None, 4, 3, 2), (None, 5, 0, 2))
-    with pytest.raises(ValueError):  # an invalid origin raises from the pass, as unfused
-        host_ndimage.uniform_filter(x, 3, origin=(0, 0, 2))
-    assert len(calls) == 2

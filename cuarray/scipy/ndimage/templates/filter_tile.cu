@@ -99,12 +99,9 @@ __device__ __forceinline__ void tile_window(const A* __restrict__ s, int stride,
 // The weights into shared memory (OP_CORRELATE only); returns the bytes they take there.
 template <typename A, int OP>
 __device__ __forceinline__ int tile_weights(const A* __restrict__ w, A* ws, int size) {
-  int bytes = 0;
-  if (OP == OP_CORRELATE) {
-    for (int i = threadIdx.x + threadIdx.y * blockDim.x; i < size; i += blockDim.x * blockDim.y) ws[i] = w[i];
-    bytes = tile_round16(((size + 3) & ~3) * (int)sizeof(A));
-  }
-  return bytes;
+  if (OP != OP_CORRELATE) return 0;
+  for (int i = threadIdx.x + threadIdx.y * blockDim.x; i < size; i += blockDim.x * blockDim.y) ws[i] = w[i];
+  return tile_round16(((size + 3) & ~3) * (int)sizeof(A));
 }
 
 // Where a thread's output r sits in the staging area: t R + ((r + t / 4) mod R). Four threads'
@@ -188,88 +185,6 @@ filter1d_cols(const T* __restrict__ in, O* __restrict__ out, const A* __restrict
 #pragma unroll
   for (int k = 0; k < R; ++k) {
     if (r + k < n) dst[k * inner] = to_out<O>::go(acc[k]);
-  }
-}
-
-// filter2d_fused: two passes in one kernel, float32 in and out (float sums), the first along the
-//   second-to-last axis (n0, stride n1) and the second along the last (n1): the array is
-//   (outer, n0, n1). A block of 256 threads makes a 64 x 64 tile of outputs, reading its input
-//   once: X = (64 + s0 + 4) rows x W1 = 64 + s1 + 4 (rounded to 4) columns, rows mapped by mode0,
-//   columns by mode1. Pass 1 (thread (x, y): rows 8y .. 8y + 7 of columns x, x + 32, ...) makes the
-//   intermediate's 64 rows x W1 columns in registers, written over X after a barrier; a column
-//   whose mode1 position is outside (constant mode) holds cval2 there, as the second pass of
-//   two would read. Pass 2 (8 threads a row, 8 outputs each, two rounds of 32 rows) makes the
-//   outputs, staged (swizzled) over the intermediate after a barrier and stored coalesced. The
-//   intermediate is float, as the two passes' float32 intermediate array: the same bits as two
-//   filter1d passes. Shared memory: X (the largest of the three uses) and the two weight sets.
-template <int OP, typename I>
-__global__ void __launch_bounds__(256, 2)
-filter2d_fused(const float* __restrict__ in, float* __restrict__ out, const float* __restrict__ w0,
-               const float* __restrict__ w1, int s0, int s1, I n0, I n1, I rblocks, I cblocks, int pitch, I off0,
-               I off1, int mode0, int mode1, float cval1, float cval2) {
-  extern __shared__ __align__(16) unsigned char tile_smem[];
-  constexpr int TH = 64, TW = 64, R = 8;
-  const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * 32 + tx;
-  const int xr = TH + s0 + 4;
-  float* w0s = reinterpret_cast<float*>(tile_smem);
-  const int b0 = tile_weights<float, OP>(w0, w0s, s0);
-  float* w1s = reinterpret_cast<float*>(tile_smem + b0);
-  const int b1 = tile_weights<float, OP>(w1, w1s, s1);
-  float* X = reinterpret_cast<float*>(tile_smem + b0 + b1);
-  const I q = (I)blockIdx.x / cblocks, cb = (I)blockIdx.x - q * cblocks;
-  const I o = q / rblocks, rb = q - o * rblocks;
-  const I r0 = rb * TH, c0 = cb * TW;
-  const float* plane = in + o * n0 * n1;
-  for (int y = ty; y < xr; y += 8) {
-    const I m0 = map_index<I>(r0 - off0 + y, n0, mode0);
-    for (int x = tx; x < pitch; x += 32) {
-      const I m1 = map_index<I>(c0 - off1 + x, n1, mode1);
-      X[y * pitch + x] = m1 < 0 ? 0.0f : m0 < 0 ? cval1 : plane[m0 * n1 + m1];
-    }
-  }
-  __syncthreads();
-  constexpr int G = 4;  // column groups of 32: W1 <= 128
-  float a1[G][R];
-#pragma unroll
-  for (int g = 0; g < G; ++g) {
-    const int x = g * 32 + tx;
-    if (x < pitch) {
-      tile_window<float, OP, R, false>(X + ty * R * pitch + x, pitch, w0s, s0, a1[g]);
-      if (map_index<I>(c0 - off1 + x, n1, mode1) < 0) {
-#pragma unroll
-        for (int k = 0; k < R; ++k) a1[g][k] = cval2;
-      }
-    }
-  }
-  __syncthreads();
-#pragma unroll
-  for (int g = 0; g < G; ++g) {
-    const int x = g * 32 + tx;
-    if (x < pitch) {
-#pragma unroll
-      for (int k = 0; k < R; ++k) X[(ty * R + k) * pitch + x] = a1[g][k];
-    }
-  }
-  __syncthreads();
-  const int t = tid & 7, yr = tid >> 3;
-  float a2[2][R];
-#pragma unroll
-  for (int h = 0; h < 2; ++h) tile_window<float, OP, R, true>(X + (h * 32 + yr) * pitch + t * R, 1, w1s, s1, a2[h]);
-  __syncthreads();
-  // staging: row y, thread t's output k at y TW + t R + ((k + t / 4 + 2 y) mod 8): a warp's 4 rows
-  // x 8 threads store output k into 32 banks; 32 consecutive outputs of a row read back from 32
-#pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    const int y = h * 32 + yr;
-#pragma unroll
-    for (int k = 0; k < R; ++k) X[y * TW + t * R + ((k + (t >> 2) + 2 * y) & 7)] = a2[h][k];
-  }
-  __syncthreads();
-  for (int i = tid; i < TH * TW; i += 256) {
-    const int y = i >> 6, p = i & 63;
-    const I r = r0 + y, c = c0 + p;
-    const int tt = p >> 3, k = p & 7;
-    if (r < n0 && c < n1) out[o * n0 * n1 + r * n1 + c] = X[y * TW + tt * R + ((k + (tt >> 2) + 2 * y) & 7)];
   }
 }
 
