@@ -28,6 +28,10 @@ MAX_THREADS = 256    # the kernels' __launch_bounds__
 SHARED_LIMIT = 48 * 1024 - 128
 DENSE_BYTES = 256 << 20  # bitmaps of the long rows; dense accumulators (each)
 DENSE_BLOCKS = 1024      # at most this many dense accumulators (blocks) at once
+# The largest table bin a row may take (None: what shared memory allows); rows past it go to BIG.
+# scripts/perf/spgemm_variants.py --table-cap sweeps it: the H100 ran rows of the 1024-4096-slot
+# tables slower than the expand-sort path (a power-law matrix: 13.4 ms row-wise against 8.1).
+TABLE_BIN_CAP = None
 
 _CTYPES = {"?": "bool", "b": "signed char", "B": "unsigned char", "h": "short", "H": "unsigned short",
            "i": "int", "I": "unsigned int", "l": "long long", "L": "unsigned long long", "q": "long long",
@@ -66,7 +70,7 @@ def max_bin(dtype) -> int:
     b = 1
     while b + 1 < BIG and numeric_row_bytes(b + 1, dtype) <= SHARED_LIMIT:
         b += 1
-    return b
+    return b if TABLE_BIN_CAP is None else max(1, min(b, TABLE_BIN_CAP))
 
 
 def row_bin(ub, p: int, mb: int):

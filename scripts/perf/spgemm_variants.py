@@ -20,7 +20,7 @@ import numpy as np
 import cuarray
 import cuarray.sparse
 from cuarray.bench.cases import sparse as bench_sparse
-from cuarray.sparse import _matmul
+from cuarray.sparse import _matmul, _spgemm_plan
 
 METHODS = ("rowwise", "rowwise-dense", "expand-sort")
 
@@ -123,7 +123,10 @@ def main():
     ap.add_argument("--libs", default="cuarray,cupy,torch")
     ap.add_argument("--quick", action="store_true", help="1e6 nonzeros instead of 1e7")
     ap.add_argument("--profile", action="store_true", help="the row-wise kernels' GPU time on the bench case")
+    ap.add_argument("--table-caps", default="", help="comma-separated _spgemm_plan.TABLE_BIN_CAP values to time "
+                    "'rowwise' under (rows past the cap's table take the expand-sort path), e.g. 4,5,6")
     args = ap.parse_args()
+    caps = [int(c) for c in args.table_caps.split(",") if c]
     libs = {"cuarray": cuarray}
     for name in args.libs.split(","):
         if name != "cuarray":
@@ -141,6 +144,14 @@ def main():
         products = int(cuarray.diff(b.indptr)[a.indices].sum())
         for method in METHODS:
             times[method] = time_us("cuarray", lambda: _matmul.spgemm(a, b, method), reps)
+        capped = {}
+        for cap in caps:
+            _spgemm_plan.TABLE_BIN_CAP = cap
+            try:
+                capped[cap] = (time_us("cuarray", lambda: _matmul.spgemm(a, b, "rowwise"), reps),
+                               _matmul.spgemm(a, b, "rowwise"))
+            finally:
+                _spgemm_plan.TABLE_BIN_CAP = None
         ref_nnz = None
         for lib in ("cupy", "torch"):
             if lib not in libs:
@@ -161,6 +172,10 @@ def main():
             new = _matmul.spgemm(a, b, method)
             ok = compare(name + " " + method, new, old, ref_nnz, dtype) and ok
             del new
+        for cap, (us, new) in capped.items():
+            ok = compare("{} rowwise cap={}".format(name, cap), new, old, ref_nnz, dtype) and ok
+            times["rowwise cap={}".format(cap)] = us
+        del capped
         rows.append((name, products, old.nnz, times, ok))
         del old, a, b
         cuarray.get_default_memory_pool().free_all_blocks()
@@ -176,6 +191,14 @@ def main():
         print("{:28s} {:11d} {:11d} {} {:>13} {} {} {} {} {} {}{}".format(
             name, products, nnz, f(t.get("rowwise")), f(t.get("rowwise-dense")).strip(), f(t.get("expand-sort")),
             f(cp), f(t.get("torch")), r("rowwise"), r("rowwise-dense"), r("expand-sort"), "" if ok else "  BAD"))
+    if caps:
+        print("\nrowwise with the table bins capped (_spgemm_plan.TABLE_BIN_CAP; bin b's table: 32 << b slots), us "
+              "and / CuPy:")
+        for name, products, nnz, t, ok in rows:
+            cp = t.get("cupy")
+            print("{:28s} {}".format(name, "  ".join("cap {}: {:9.1f} ({})".format(
+                c, t["rowwise cap={}".format(c)], "{:.2f}".format(t["rowwise cap={}".format(c)] / cp) if cp else "-")
+                for c in caps)))
     if args.profile:
         name, pa, pb, dtype, _ = next(cases(args.quick))
         n = pa[2].size - 1
