@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy
 
 __all__ = ["BIG", "NBINS", "table_size", "warps_per_row", "acc_bytes", "symbolic_row_bytes", "numeric_row_bytes",
-           "max_bin", "row_bin", "launch_shape", "supports", "dense_plan", "ctype", "index_ctype", "kernel_names"]
+           "max_bin", "table_bin_limit", "row_bin", "launch_shape", "supports", "dense_plan", "ctype", "index_ctype", "kernel_names"]
 
 BIG = 8              # kBig in spgemm_bins.cuh
 NBINS = BIG + 1      # bins 0 .. BIG
@@ -29,9 +29,11 @@ SHARED_LIMIT = 48 * 1024 - 128
 DENSE_BYTES = 256 << 20  # bitmaps of the long rows; dense accumulators (each)
 DENSE_BLOCKS = 1024      # at most this many dense accumulators (blocks) at once
 # The largest table bin a row may take (None: what shared memory allows); rows past it go to BIG.
-# scripts/perf/spgemm_variants.py --table-cap sweeps it: the H100 ran rows of the 1024-4096-slot
-# tables slower than the expand-sort path (a power-law matrix: 13.4 ms row-wise against 8.1).
-TABLE_BIN_CAP = None
+# 5: tables of at most 1024 slots. H100, scripts/perf/spgemm_variants.py --table-caps 4,5,6, ms
+# (uncapped / cap 4 / 5 / 6): bench float32 6.78 / 9.11 / 6.81 / 6.74, float64 7.38 / 11.1 / 7.38 /
+# 7.37, a power-law matrix squared 10.9 / 8.52 / 7.61 / 8.46 (expand-sort alone 8.24): the 2048-
+# and 4096-slot tables ran their rows slower than expand-sort does.
+TABLE_BIN_CAP = 5
 
 _CTYPES = {"?": "bool", "b": "signed char", "B": "unsigned char", "h": "short", "H": "unsigned short",
            "i": "int", "I": "unsigned int", "l": "long long", "L": "unsigned long long", "q": "long long",
@@ -70,6 +72,13 @@ def max_bin(dtype) -> int:
     b = 1
     while b + 1 < BIG and numeric_row_bytes(b + 1, dtype) <= SHARED_LIMIT:
         b += 1
+    return b
+
+
+def table_bin_limit(dtype) -> int:
+    """The largest bin whose rows take a table: `max_bin` capped by TABLE_BIN_CAP (rows past it go to
+    BIG)."""
+    b = max_bin(dtype)
     return b if TABLE_BIN_CAP is None else max(1, min(b, TABLE_BIN_CAP))
 
 

@@ -67,7 +67,7 @@ def multiply_parts(a, b, dt, expand_sort, dense_long_rows=False):
     m, p = a.shape[0], b.shape[1]
     idx_in = _I64 if max(x.dtype.itemsize for x in (a.indptr, a.indices, b.indptr, b.indices)) > 4 else _I32
     a_ptr, a_idx, b_ptr, b_idx = (_c(x, idx_in) for x in (a.indptr, a.indices, b.indptr, b.indices))
-    mb = plan.max_bin(dt)
+    mb = plan.table_bin_limit(dt)
     # Kernels for int32 output first: bin_rows, scatter_rows and the symbolic ones do not use it.
     ks = _kernels(dt, idx_in, _I32)
     bins = empty((m,), numpy.uint8)

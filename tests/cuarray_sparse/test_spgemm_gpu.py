@@ -171,14 +171,17 @@ def _every_bin_case(dtype, p=20000, long_row=60000):
     ha = ssp.csr_matrix((_values(rng, ptr[-1], dtype), acols, ptr), shape=(len(ns), k))
     row_of = np.repeat(np.arange(len(ns)), ns)
     ub = np.bincount(row_of, weights=np.diff(hb.indptr)[ha.indices], minlength=len(ns)).astype(np.int64)
-    return ha, hb, plan.row_bin(ub, p, plan.max_bin(dtype))
+    return ha, hb, plan.row_bin(ub, p, plan.table_bin_limit(dtype))
 
 
+@pytest.mark.parametrize("cap", ["default", "uncapped"])  # uncapped: every table bin shared memory allows
 @pytest.mark.parametrize("method", ["rowwise", "rowwise-dense"])
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex128", "int32", "bool"])
-def test_rows_in_every_bin(dtype, method):
+def test_rows_in_every_bin(dtype, method, cap, monkeypatch):
+    if cap == "uncapped":
+        monkeypatch.setattr(plan, "TABLE_BIN_CAP", None)
     ha, hb, bins = _every_bin_case(dtype)
-    want_bins = set(range(plan.max_bin(dtype) + 1)) | {plan.BIG}
+    want_bins = set(range(plan.table_bin_limit(dtype) + 1)) | {plan.BIG}
     assert want_bins <= set(bins.tolist()), sorted(set(bins.tolist()))
     c = _matmul.spgemm(sp.csr_matrix(ha), sp.csr_matrix(hb), method)
     _check(c, _want(ha, hb))

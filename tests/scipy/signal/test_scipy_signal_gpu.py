@@ -305,7 +305,7 @@ PEAK_KW = [dict(), dict(height=0.5), dict(height=(None, 21.5)), dict(threshold=0
 
 @pytest.mark.parametrize("kw", PEAK_KW, ids=[str(k) for k in PEAK_KW])
 def test_find_peaks_long_plateaus(kw):
-    # the default "ends" plan (and every plan) where the walking tile kernels fell back: SciPy's
+    # the default plan ("tiles", which hands a plateau past its limit to "ends") and every plan: SciPy's
     # peaks and properties, every argument (each takes the local maxima first)
     from cuarray.scipy.signal import _peaks
 
