@@ -83,6 +83,20 @@ def test_complex_power_by_a_large_exponent():
     assert ck.check_complex_power(e, g, row, ((x, 3), {}))  # a small exponent keeps the row's tolerance
 
 
+def test_eigvals_of_a_defective_matrix():
+    # seed 171: a triple eigenvalue 0 (a Jordan block) spreads by eps**(1/3) differently in LAPACK and
+    # cuSOLVER; the cluster's mean compares (and a cluster of other size, or mean, still fails)
+    row = _row("linalg.eigvals(sq)")
+    e = np.array([[2 + 0j, -2.11112362e-06 + 3.65651092e-06j, -2.11112362e-06 - 3.65651092e-06j, 4.22224724e-06]])
+    g = np.array([[2 + 0j, -3.18668092e-06 + 5.51949605e-06j, -3.18668092e-06 - 5.51949605e-06j, 6.37336184e-06]])
+    assert ck.check_sorted_values(e, g, row)  # the old comparison failed it
+    assert ck.check_eigvals(e, g, row) is None
+    assert ck.check_eigvals(e, g + np.array([[0, 1e-3, 1e-3, 1e-3]]), row)  # the cluster's mean moved
+    assert ck.check_eigvals(e, np.array([[2 + 0j, 1.0, -1e-9, 1e-9]]), row)  # a member left the cluster
+    assert ck.check_eigvals(np.array([1.0, 2.0]), np.array([2.0, 1.0]), row) is None
+    assert ck.check_eigvals(np.array([1.0, 2.0]), np.array([2.0, 1.1]), row)
+
+
 def test_cov_without_degrees_of_freedom():
     row = _row("cov(a)")
     x = np.array([3.51 + 1.96j, -5.77 - 2.55j])
