@@ -75,7 +75,8 @@ def numpy_too_old(case) -> bool:
 # (session 14, seeds 148-161: complex64 z**300 is exp(300 log z) on both sides, 7e-5 apart; the
 # tolerance of a complex power now grows with |b log a|, check_complex_power; seeds 162-175: the
 # eigenvalues of a defective matrix spread by eps**(1/k) differently in LAPACK and cuSOLVER, now
-# compared by clusters, check_eigvals)
+# compared by clusters, check_eigvals; seeds 176-189: slogdet of an exactly singular integer matrix
+# is -inf where a pivot comes out exactly 0, which follows the order of elimination, check_slogdet)
 
 # Found and not fixed yet (the rows are skipped by the host-only test until they are):
 #   reason per row; the fuzzer prints each case's reproducer.

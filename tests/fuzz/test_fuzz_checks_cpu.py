@@ -97,6 +97,18 @@ def test_eigvals_of_a_defective_matrix():
     assert ck.check_eigvals(np.array([1.0, 2.0]), np.array([2.0, 1.1]), row)
 
 
+def test_slogdet_of_an_exactly_singular_matrix():
+    # seed 184: det([[-6, -9], [-4, -6]]) is 0; LAPACK's pivot came out exactly 0 (-inf), cuSOLVER's not
+    row = _row("linalg.slogdet(sq)")
+    a = np.array([[[-6, -9], [-4, -6]], [[-2, 9], [-5, 6]]], np.int16)
+    e = (np.array([0.0, 1.0]), np.array([-np.inf, 3.49650756]))
+    g = (np.array([1.0, 1.0]), np.array([-33.84642881, 3.49650756]))
+    assert ck.compare_values(e[1], g[1], row)  # the old rule failed it
+    assert ck.check_slogdet(e, g, row, ((a,), {})) is None
+    assert ck.check_slogdet(e, (g[0], np.array([-2.0, 3.49650756])), row, ((a,), {}))  # not near singular
+    assert ck.check_slogdet(e, (g[0], np.array([-np.inf, 3.6])), row, ((a,), {}))  # the other one differs
+
+
 def test_cov_without_degrees_of_freedom():
     row = _row("cov(a)")
     x = np.array([3.51 + 1.96j, -5.77 - 2.55j])
