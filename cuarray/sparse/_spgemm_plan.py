@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy
 
 __all__ = ["BIG", "NBINS", "table_size", "warps_per_row", "acc_bytes", "symbolic_row_bytes", "numeric_row_bytes",
-           "max_bin", "table_bin_limit", "row_bin", "launch_shape", "supports", "dense_plan", "ctype", "index_ctype", "kernel_names"]
+           "max_bin", "table_bin_limit", "row_bin", "launch_shape", "supports", "dense_plan", "ctype", "index_ctype",
+           "kernel_names"]
 
 BIG = 8              # kBig in spgemm_bins.cuh
 NBINS = BIG + 1      # bins 0 .. BIG

@@ -5,8 +5,9 @@ twice, only the peaks are written, one host synchronisation for their number). E
 plateau walks it (plan "tiles"); a plateau past 2048 samples sends the call to plan "ends", where
 a plateau's end is the next set bit of the warps' change ballots, or for the one run a tile leaves
 open, the first change of the next tile that has one (resolved in the scan): any length, no walks,
-but 1.5x the time of "tiles" on ordinary data (H100: 254 against 163 us for 1e7 samples). The height, threshold and plateau conditions are vectorised over the peaks; prominences and widths are one thread per peak
-(templates/peaks.cuh, SciPy's searches); the `distance` selection is sequential by definition and
+but 1.5x the time of "tiles" on ordinary data (H100: 254 against 163 us for 1e7 samples). The
+height, threshold and plateau conditions are vectorised over the peaks; prominences and widths are
+one thread per peak (templates/peaks.cuh, SciPy's searches); the `distance` selection is sequential by definition and
 runs on one GPU thread.
 
 Differences from SciPy: among peaks of equal height, `distance` keeps them in a stable order
