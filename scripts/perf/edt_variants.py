@@ -35,7 +35,6 @@ that B.
 Run on the GPU machine: `python scripts/perf/edt_variants.py`."""
 
 import pathlib
-import statistics
 import sys
 
 import numpy
@@ -76,17 +75,7 @@ def _dist(x, plan, sampling=None, indices=False):
 def _cupy_us(fn, reps=30, warmup=3):
     import cupy
 
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(reps):
-        start, end = cupy.cuda.Event(), cupy.cuda.Event()
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(cupy.cuda.get_elapsed_time(start, end) * 1e3)
-    return statistics.median(times)
+    return event_us(fn, reps, warmup, cuda=cupy.cuda)
 
 
 def _cupy(host):

@@ -73,17 +73,7 @@ def predict_us(shape, itemsize, ps, copy_gbs, sms):
 
 def cupy_us(fn, reps=20):
     """Median microseconds of fn() between CuPy's own events on its current stream."""
-    for _ in range(3):
-        fn()
-    times = []
-    for _ in range(reps):
-        a, b = cupy.cuda.Event(), cupy.cuda.Event()
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        times.append(cupy.cuda.get_elapsed_time(a, b) * 1e3)
-    return float(numpy.median(times))
+    return event_us(fn, reps=reps, cuda=cupy.cuda)
 
 
 def main():

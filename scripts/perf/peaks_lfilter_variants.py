@@ -59,17 +59,7 @@ def _cupy():
 
 
 def cupy_us(cupy, fn, reps=10):
-    for _ in range(3):
-        fn()
-    times = []
-    for _ in range(reps):
-        start, end = cupy.cuda.Event(), cupy.cuda.Event()
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(cupy.cuda.get_elapsed_time(start, end) * 1e3)
-    return float(numpy.median(times))
+    return event_us(fn, reps=reps, cuda=cupy.cuda)
 
 
 def copy_us(x):

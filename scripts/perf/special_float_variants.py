@@ -32,25 +32,6 @@ import numpy
 FUNCS = ("i0e", "i1e", "gammaln")
 
 
-def _peers():
-    peers = {}
-    try:
-        import cupy
-        import cupyx.scipy.special
-
-        peers["cupy"] = (cupy, cupyx.scipy.special)
-    except Exception:  # noqa: BLE001 - an absent or broken peer is left out
-        pass
-    try:
-        import torch
-
-        if torch.cuda.is_available():
-            peers["torch"] = (torch, torch.special)
-    except Exception:  # noqa: BLE001
-        pass
-    return peers
-
-
 def _peer_us(name, mod, fn, x, reps=10):
     if name == "cupy":
         ev, sync, elapsed = mod.cuda.Event, mod.cuda.Device().synchronize, mod.cuda.get_elapsed_time
@@ -106,6 +87,7 @@ def main():
     from cuarray.scipy.special import _bessel, _gamma
     from cuarray.scipy.special._ufunc import LoopTable, header
     from _timing import event_us
+    from special_peers import _peer_modules
 
     loops = ("d->d", "f->f")
     old = {
@@ -116,7 +98,7 @@ def main():
         "gammaln": ufunc("gammaln_lgammaf", 1, 1, _gamma.GAMMALN_LGAMMAF, preamble=header("gamma.cuh"),
                          np_ufunc=LoopTable("gammaln", 1, 1, loops)),
     }
-    peers = _peers()
+    peers = _peer_modules()
     host = numpy.random.default_rng(30).random(n)
     acc_x = {f: _accuracy_args(f) for f in FUNCS}
     print("{:8s} {:8s} {:>9s} {:>9s} {:>9s} {:>9s} {:>6s} {:>8s} {:>7s} {:>8s} {:>7s}".format(

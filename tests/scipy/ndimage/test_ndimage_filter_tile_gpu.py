@@ -21,19 +21,7 @@ from cuarray.scipy import ndimage as cnd  # noqa: E402
 from cuarray.scipy.ndimage import _boundary  # noqa: E402
 from cuarray.scipy.ndimage import _filter_kernels as fk  # noqa: E402
 from cuarray.scipy.ndimage import _filter_tile as ft  # noqa: E402
-
-MODES = ["reflect", "mirror", "nearest", "wrap", "constant", "grid-mirror", "grid-wrap", "grid-constant"]
-RNG = np.random.default_rng()
-
-
-def data(shape, dtype):
-    dt = np.dtype(dtype)
-    if dt.kind == "b":
-        return RNG.random(shape) < 0.5
-    if dt.kind in "iu":
-        lo = 0 if dt.kind == "u" else -50
-        return RNG.integers(lo, 100, size=shape).astype(dt)
-    return (RNG.normal(size=shape) * 10).astype(dt)
+from test_ndimage_filters_gpu import MODES, RNG, data  # noqa: E402  (tests/scipy/ndimage on sys.path)
 
 
 def check(got, ref, exact=False):
