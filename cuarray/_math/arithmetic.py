@@ -13,6 +13,7 @@ element is then the truncated 1/x**|n|: 1, -1 or 0).
 
 import numpy
 
+from .._core import registry as _registry
 from .._core.ndarray import ndarray as _ndarray
 from .._core.ufunc import create_ufunc
 from .._core.ufunc import ufunc as _ufunc
@@ -26,7 +27,6 @@ true_divide = divide
 floor_divide = create_ufunc("floor_divide", 2, 1, "out0 = cuarray::floor_divide(in0, in1)")
 negative = create_ufunc("negative", 1, 1, "out0 = -in0")
 positive = create_ufunc("positive", 1, 1, "out0 = in0")
-_power = create_ufunc("power", 2, 1, "out0 = cuarray::power(in0, in1)")
 float_power = create_ufunc("float_power", 2, 1, "out0 = cuarray::power(in0, in1)")
 remainder = create_ufunc("remainder", 2, 1, "out0 = cuarray::remainder(in0, in1)")
 mod = remainder
@@ -69,9 +69,10 @@ class _IntegerPowerUfunc(_ufunc):
         return super().__call__(*args, **kwargs)
 
 
-power = _IntegerPowerUfunc(
+# Registered as numpy.power's implementation, so `numpy.power(gpu_array, ...)` takes these checks too
+# (the plain ufunc was registered before: NumPy's call skipped the ValueError and the 0.5 rule).
+power = _registry.register_ufunc(_IntegerPowerUfunc(
     "power", 2, 1, "out0 = cuarray::power(in0, in1)",
     doc="See `numpy.power`. An integer array exponent's negative elements give the truncated 1/x**|n| "
-        "(1, -1 or 0), not NumPy's ValueError (that check needs the device's data)." + _EXAMPLES["power"])
+        "(1, -1 or 0), not NumPy's ValueError (that check needs the device's data)." + _EXAMPLES["power"]))
 pow = power  # noqa: A001  (NumPy 2's array-API alias)
-del _power

@@ -187,3 +187,14 @@ def test_power_operator_takes_numpy_fast_paths(recorded):
         a = cp.empty(16, dtype=dt)
         assert kernels(a, 2)[0].startswith("cuarray_power_")
         assert kernels(a, 0.5)[0].startswith("cuarray_power_")
+
+
+def test_numpy_power_reaches_the_checked_power(recorded):
+    # numpy.power(gpu_array, ...) dispatches through the registry: it held the plain ufunc, so NumPy's
+    # call skipped power's checks (no ValueError for an integer base with a negative exponent)
+    from cuarray._core import registry
+
+    assert registry.ufuncs["power"] is cp.power
+    with pytest.raises(ValueError, match="negative integer powers"):
+        np.power(cp.empty(4, dtype="int32"), -1)
+    assert not recorded

@@ -518,9 +518,9 @@ def test_power_operator_takes_numpy_fast_paths(dtype, request):
     tight = {"e": 1e-3, "f": 2e-6, "d": 1e-15, "F": 2e-6, "D": 1e-15}[np.dtype(dtype).char]
     with np.errstate(all="ignore"):
         for e in (2, -1, 0.5, 2.0, 3, 0.25):
-            for form in ("operator", "inplace", "ufunc"):
+            for form in ("operator", "inplace", "ufunc", "numpy"):
                 b = base
-                if np.dtype(dtype).kind == "c" and float(e) != int(e) and (form == "ufunc" or e != 0.5):
+                if np.dtype(dtype).kind == "c" and float(e) != int(e) and (form in ("ufunc", "numpy") or e != 0.5):
                     b = base[np.isfinite(base)]  # exp(e log z) of an infinity: libm's cpow, not compared here
                 if form == "operator":
                     expected, got = b ** e, (cuarray.asarray(b) ** e).get()
@@ -529,8 +529,10 @@ def test_power_operator_takes_numpy_fast_paths(dtype, request):
                     h **= e
                     g **= e
                     expected, got = h, g.get()
-                else:
+                elif form == "ufunc":
                     expected, got = np.power(b, e), cu("power")(cuarray.asarray(b), e).get()
+                else:  # numpy.power on the device array: __array_ufunc__ must reach the same power
+                    expected, got = np.power(b, e), np.power(cuarray.asarray(b), e).get()
                 msg = "{} {} {!r}".format(form, np.dtype(dtype), e)
                 assert got.dtype == expected.dtype, msg
                 for part in ((np.real, np.imag) if np.dtype(dtype).kind == "c" else (np.real,)):
