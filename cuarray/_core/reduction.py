@@ -131,13 +131,15 @@ _VEC_ND = 1
 # have under 2 blocks an SM), before its first add. Why: with the one-pass skeleton a row of one
 # vector is one 16-byte load a thread behind ~100 instructions of loop bounds (SASS, sm_90), and
 # the measured rows sat at ~0.5 of the copy rate (sum (4e6, 4) 45.7 µs for 64 MB; max (1e6, 16)
-# 38.4). 0: off (the one-pass plans, kernels unchanged byte for byte). Not yet measured: sweep
-# scripts/perf/shapes_sweep.py --set _ROW_TILE=0,4,8,16.
+# 38.4). 0: off (the one-pass plans, kernels unchanged byte for byte). H100, full-size bench before
+# and after in one call: sum (4e6, 4) 32.4 -> 30.2 µs (CuPy 30.2), max (1e6, 16) 29.2 -> 27.4
+# (CuPy 34.7); docs/perf-notes.md, "Reductions over short axes, third pass".
 _ROW_TILE = 8
 # Accumulators a thread of a sub-chunked plan keeps (`sum(axis=0)` of (1.6e7, 4), `var(axis=0)` of
 # (1e6, 4)): those plans have at most _SUB_PARTS partials, so ~2 blocks an SM, each thread with
 # _UNROLL_COLS 4-byte loads in flight (~16 KB an SM, under what the H100 needs to cover DRAM
-# latency at its rate). _UNROLL_COLS (8): as before. Not yet measured: --set _UNROLL_SUB=8,16,32.
+# latency at its rate). _UNROLL_COLS (8): as before. The H100 sweep (--set _UNROLL_SUB=0,16,32)
+# drifted +-20% between sections on rows it does not touch: not settled; kept at 16.
 _UNROLL_SUB = 16
 # Output vectors: a sub-chunked plan (above) whose outputs are adjacent in every input (one kept
 # dim, unit stride, 16-byte aligned rows, n_out a multiple of the vector and at most 32 vectors)
@@ -147,8 +149,8 @@ _UNROLL_SUB = 16
 # (64 for (n, 4) float32) and the second pass is short enough to fuse. Accumulators a thread:
 # _UNROLL_COLS rounds while they stay within 128 bytes of registers (a float32 var's (mean, m2, n)
 # takes 2 rounds of 4 columns). Why: `sum(axis=0)` of (1.6e7, 4) ran 1.10x PyTorch with 4-byte
-# loads, 8 in flight, ~2 blocks an SM; `var(axis=0)` of (1e6, 4) 1.14x. 0: off. Not yet measured:
-# --set _OUT_VEC=0,1.
+# loads, 8 in flight, ~2 blocks an SM; `var(axis=0)` of (1e6, 4) 1.14x. 0: off. H100, bench before
+# and after in one call: (1.6e7, 4) 108 -> 92.0 µs (0.95x PyTorch), var 50.5 -> 36.4 (1.03x).
 _OUT_VEC = 1
 
 

@@ -77,7 +77,8 @@ def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines
     (inner > 1) between f and shared memory: each warp its own line ("warp": a lane per element,
     one 8-byte word of each of 32 sectors a load), the block's lines together ("block": adjacent
     threads on adjacent lines, whole sectors; the outputs staged too, 5/3 the shared memory on
-    lines of 256), or the block's loads only ("block-in": the warps store as with "warp")."""
+    lines of 256), or the block's loads only ("block-in": the warps store as with "warp"). H100,
+    256^3: warp 1.42 ms, block 1.43, block-in 1.51: the default stays "warp"."""
     if first not in ("scan", "envelope") or lines not in ("band", "warp") or fill not in ("walk", "search") \
             or staging not in ("warp", "block", "block-in"):
         raise ValueError("unknown EDT plan {!r}, {!r}, {!r}, {!r}".format(first, lines, fill, staging))
