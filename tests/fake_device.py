@@ -9,9 +9,9 @@ a machine with a driver.
 - `install()`: the whole process runs on the fake device, for good (the host-path tests run it in
   a subprocess: `SCRIPT_PRELUDE` is the first lines of such a script), so no swap can leak into
   another test.
-- `recorded_launches` (a fixture): the fake device in this process for one test, every launch
-  recorded and kernels as placeholders named by their layout; `host_only_backing` (a fixture):
-  `FakeBacking` at addresses past 2**40 plus an offset (a misaligned pool).
+- `recorded_launches` (a fixture; `recording()` as a context manager): the fake device in this
+  process for one test, every launch recorded and kernels as placeholders named by their layout;
+  `host_only_backing` (a fixture): `FakeBacking` at addresses past 2**40 plus an offset (a misaligned pool).
 - Host-backed arrays (`from_np`, `to_np`, `new_c`, `host_view`): cuarray arrays whose data pointer
   is a host address, so code that hands pointers to a library stand-in (tests/linalg/_host_fake.py)
   is checked on the values without a GPU.
@@ -22,6 +22,7 @@ every test directory.
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 import numpy as np
@@ -139,37 +140,74 @@ def host_only_backing():
     return _host_only
 
 
-@pytest.fixture
-def recorded_launches(monkeypatch):
+def forget_prepared_launches():
+    """Empty every cache that holds a prepared (kernel, launch config) pair: the elementwise flat
+    launches (`FlatLaunch.cfgs`, which the ufunc fast paths also read inline) and the reductions'
+    launchers. Under `recording()` those pairs are placeholders and ("cfg", ...) tuples; one left
+    behind is launched by the next test on the real device (cuda.core's launch: "expected
+    LaunchConfig, got tuple"), and a real pair left from an earlier GPU test would reach the
+    recorder instead of a placeholder."""
+    import gc
+
+    from cuarray._core import elementwise, reduction, reduction_ops
+
+    reduction_ops.clear_fast_path()
+    for o in gc.get_objects():
+        if isinstance(o, elementwise.FlatLaunch):
+            o.cfgs.clear()
+        elif isinstance(o, reduction.ReductionDef):
+            o._launchers.clear()
+
+
+@contextlib.contextmanager
+def recording(forget=None):
     """The host path with no device: every launch is recorded (stream, config, kernel, args), a
     kernel is a placeholder `(name, layout, ndim, index type)`, memory comes from a FakeBacking.
-    The shared kernel cache is fresh, so no placeholder reaches a later (GPU) test."""
+    The shared kernel cache is fresh. With `forget` (by default where a device is, the only place a
+    real kernel can be prepared; the scan costs ~15 ms) the prepared launches are emptied on entry
+    and exit, so no placeholder reaches a later GPU test and no real kernel reaches this one."""
+    import cuarray
     from cuarray._core import device_errors, elementwise
     from cuarray.cuda import device, launch, memory, stream
 
+    if forget is None:
+        forget = cuarray.is_available()
     calls = []
-    monkeypatch.setattr(launch, "_raw", lambda *a: calls.append(a))
-    monkeypatch.setattr(launch, "_hook", None)
-    monkeypatch.setattr(launch, "_configs", {})
-    monkeypatch.setattr(launch, "launch_config", lambda g, b, sm=0: ("cfg", g, b, sm))
-    launch._install()
-    monkeypatch.setattr(stream.Stream.null, "_cs", "core stream")
-    monkeypatch.setattr(stream.Stream.ptds, "_cs", "core stream (per thread)")
-    # The current device's context counts as current in this thread: launches make no driver call.
-    monkeypatch.setattr(device._tls, "active_context", device._tls.device_id)
-    monkeypatch.setattr(elementwise.Definition, "_kernel", lambda self, layout, nd, it: (self.name, layout, nd, it))
-    monkeypatch.setattr(elementwise, "_shared_kernels", {})
-    # A gather's error record lives in fake memory and is pending after its launch: both stay
-    # here, or the next test's synchronisation would read a fake address (tests/profiler did).
-    monkeypatch.setattr(device_errors, "_buffers", {})
-    monkeypatch.setattr(device_errors, "_pending", set())
-    pool = memory.MemoryPool(backing=_host_only())
-    prev = memory.get_allocator()
-    memory.set_allocator(pool.malloc)
-    yield calls
-    memory.set_allocator(prev)
-    launch._raw = None
-    launch.enqueue = launch._first_enqueue
+    if forget:
+        forget_prepared_launches()
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(launch, "_raw", lambda *a: calls.append(a))
+        monkeypatch.setattr(launch, "_hook", None)
+        monkeypatch.setattr(launch, "_configs", {})
+        monkeypatch.setattr(launch, "launch_config", lambda g, b, sm=0: ("cfg", g, b, sm))
+        launch._install()
+        monkeypatch.setattr(stream.Stream.null, "_cs", "core stream")
+        monkeypatch.setattr(stream.Stream.ptds, "_cs", "core stream (per thread)")
+        # The current device's context counts as current in this thread: launches make no driver call.
+        monkeypatch.setattr(device._tls, "active_context", device._tls.device_id)
+        monkeypatch.setattr(elementwise.Definition, "_kernel", lambda self, layout, nd, it: (self.name, layout, nd, it))
+        monkeypatch.setattr(elementwise, "_shared_kernels", {})
+        # A gather's error record lives in fake memory and is pending after its launch: both stay
+        # here, or the next test's synchronisation would read a fake address (tests/profiler did).
+        monkeypatch.setattr(device_errors, "_buffers", {})
+        monkeypatch.setattr(device_errors, "_pending", set())
+        pool = memory.MemoryPool(backing=_host_only())
+        prev = memory.get_allocator()
+        memory.set_allocator(pool.malloc)
+        try:
+            yield calls
+        finally:
+            memory.set_allocator(prev)
+            if forget:
+                forget_prepared_launches()
+    launch.enqueue = launch._first_enqueue  # re-installed from the restored raw launch and hook
+
+
+@pytest.fixture
+def recorded_launches():
+    """`recording()` for one test."""
+    with recording() as calls:
+        yield calls
 
 
 # -- host-backed arrays ----------------------------------------------------------------------------

@@ -27,7 +27,7 @@ def _times(path):
         cell = row["libs"].get("cuarray") or {}
         t = cell.get("time_s")
         if t and not cell.get("error"):
-            out[(row["case"], row["label"])] = (row["group"], t)
+            out[(row["case"], row["label"])] = (row["group"], t, row.get("size_label"))
     return doc, out
 
 
@@ -40,17 +40,23 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     doc_b, before = _times(args.before)
     doc_a, after = _times(args.after)
-    common = [k for k in before if k in after]
+    # A row is compared only where both trees timed the same size: an older tree's bench may size a
+    # case differently (its quick sizes, a case resized since), and that ratio would not be a speed.
+    common = [k for k in before if k in after and before[k][2] == after[k][2]]
+    resized = [k for k in before if k in after and before[k][2] != after[k][2]]
     print("before: {} rows ({}), after: {} rows ({}), both: {}".format(
         len(before), doc_b.get("date", "?"), len(after), doc_a.get("date", "?"), len(common)))
     only = sorted(set(before) ^ set(after))
     if only:
         print("in one run only:", ", ".join("{} {}".format(*k) for k in only))
+    if resized:
+        print("sized differently, not compared:", ", ".join(
+            "{} {} ({} -> {})".format(k[0], k[1], before[k][2], after[k][2]) for k in resized))
     by_group = defaultdict(list)
     flagged = []
     print("{:<28} {:<44} {:>11} {:>11} {:>7}".format("case", "row", "before", "after", "ratio"))
     for key in common:
-        group, tb = before[key]
+        group, tb, _ = before[key]
         ta = after[key][1]
         r = ta / tb
         by_group[group].append(math.log(r))

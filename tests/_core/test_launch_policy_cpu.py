@@ -82,3 +82,33 @@ def test_cache_is_bounded(recorded_launches, monkeypatch, n):
     for k in range(1, 3 * n + 3):
         p.prepare(k, (0, 0))
     assert len(p.cfgs) <= n + 1
+
+
+def test_recording_leaves_no_placeholder_launch_behind(monkeypatch):
+    """A (placeholder kernel, tuple config) pair prepared under the recorder and left in a cache was
+    launched by the next GPU test in the same worker (cuda.core: "expected LaunchConfig, got
+    tuple"; quantile and ndimage.histogram failed that way on the H100 under xdist)."""
+    from fake_device import recording
+
+    from cuarray.cuda import device
+
+    from cuarray._core import reduction
+
+    # the reduction's planner asks for the SM count and its kernel for an arch: no device here
+    monkeypatch.setitem(device._SM_COUNT, 0, 132)
+    monkeypatch.setattr(reduction.ReductionDef, "_kernel", lambda self, st: ("reduction", st))
+    with recording(forget=True) as calls:
+        a = cp.ones(1000, cp.float32)
+        b = cp.add(a, a)  # the ufunc fast path: FlatLaunch.prepare caches (kernel, config, n)
+        s = cp.sum(b.reshape(10, 100), axis=1)  # a reduction launcher
+        assert calls and s.shape == (10,)
+        assert [o for o in _live(FlatLaunch) if o.cfgs], "nothing cached: this test would check nothing"
+        assert [o for o in _live(reduction.ReductionDef) if o._launchers]
+    assert not [o for o in _live(FlatLaunch) if o.cfgs]
+    assert not [o for o in _live(reduction.ReductionDef) if o._launchers]
+
+
+def _live(cls):
+    import gc
+
+    return [o for o in gc.get_objects() if isinstance(o, cls)]

@@ -188,7 +188,9 @@ def test_dlpack_refuses_structs_with_numpy_s_error():
         h.__dlpack__()
     with pytest.raises(BufferError) as ours:
         from_np(h).__dlpack__()
-    assert str(ours.value) == str(theirs.value)
+    # NumPy 2.5 adds "(or dtypes registered by third-party packages)", which cuarray has none of:
+    # the same exception class and NumPy's sentence up to there.
+    assert str(theirs.value).startswith(str(ours.value).rstrip("."))
     with pytest.raises(BufferError):
         cuarray.from_dlpack(from_np(h))
 
