@@ -44,11 +44,18 @@ def pytest_addoption(parser):
     parser.addoption("--failure-log", default=None,
                      help="append each failure's test id and traceback to this file as it happens (a "
                           "run killed by a time limit still leaves them: pytest prints its own only at the end)")
+    parser.addoption("--done-log", default=None,
+                     help="append each finished test's id, outcome and seconds to this file as it finishes (the "
+                          "tests a run killed by a time limit did not finish are the collected ones not in it)")
 
 
 def pytest_runtest_logreport(report):
-    """With --failure-log: the failure written now (by the controller: xdist forwards its workers'
-    reports to it)."""
+    """With --failure-log / --done-log: the failure / the finished test written now (by the controller:
+    xdist forwards its workers' reports to it)."""
+    done = _done_log[0]
+    if done is not None and (report.when == "call" or (report.when == "setup" and not report.passed)):
+        with open(done, "a", encoding="utf-8") as f:
+            f.write("{} {} {:.2f}\n".format(report.nodeid, report.outcome, report.duration))
     path = _failure_log[0]
     if path is None or not report.failed:
         return
@@ -58,8 +65,10 @@ def pytest_runtest_logreport(report):
 
 
 _failure_log = [None]
+_done_log = [None]
 
 
 def pytest_configure(config):
     if not hasattr(config, "workerinput"):  # an xdist worker leaves the writing to the controller
         _failure_log[0] = config.getoption("--failure-log", default=None)
+        _done_log[0] = config.getoption("--done-log", default=None)
