@@ -1,7 +1,7 @@
 """The separable filters' tile kernels pass by pass (issue 31): each variant of
 templates/filter_tile.cu (`filter1d(plan=...)`: "tile" the first tile, "tile-vec" 16-byte staging
 loads all in flight and 16-byte output stores, "tile-vec-u" that and the tap loop unrolled by the
-window's groups) on each pass alone (the last axis: "rows"; a strided axis: "cols", for 3-D the
+window's groups, "tile-vec-u-half-r" that with half the outputs a thread) on each pass alone (the last axis: "rows"; a strided axis: "cols", for 3-D the
 middle and the first axis) and on the whole filter, in one process, on gaussian_filter sigma 1/2/4
 of a 4096^2 float32 image, sigma 4 of a 256^3 float32 volume and of a 4096^2 float64 image, and
 uniform_filter size 5 of a 4096^2 float32 image; the public call (plan "auto",
@@ -39,7 +39,7 @@ except Exception:  # noqa: BLE001 -- any import failure means no peer
     cupy = None
 
 REFLECT = _boundary.filter_mode("reflect")
-PLANS = ["tile", "tile-vec", "tile-vec-u"]
+PLANS = ["tile", "tile-vec", "tile-vec-u", "tile-vec-u-half-r"]
 CASES = [((4096, 4096), "float32", "gaussian", 1), ((4096, 4096), "float32", "gaussian", 2),
          ((4096, 4096), "float32", "gaussian", 4), ((256, 256, 256), "float32", "gaussian", 4),
          ((4096, 4096), "float64", "gaussian", 4), ((4096, 4096), "float32", "uniform", 5)]

@@ -110,8 +110,8 @@ def filter1d(x: ndarray, out_dt, op: str, weights, size: int, axis: int, offset:
     `weights` (host, float64) only for "correlate". plan: "auto" (the tile kernel, variant
     _filter_tile.AUTO_VARIANT, where _filter_tile plans one), "tile" (the tile wherever it fits;
     ValueError where it does not), "tile-half-r" (the same with half the outputs a thread),
-    "tile-vec" / "tile-vec-u" (the tile's variants 1 / 2: _filter_tile.VARIANTS) or "old" (one
-    output a thread): the same results, a choice for tests and perf scripts."""
+    "tile-vec" / "tile-vec-u" / "tile-vec-u-half-r" (the tile's variants: _filter_tile.VARIANTS) or
+    "old" (one output a thread): the same results, a choice for tests and perf scripts."""
     out = ndarray(x._shape, out_dt)
     total = out.size
     if total == 0:
@@ -127,7 +127,7 @@ def filter1d(x: ndarray, out_dt, op: str, weights, size: int, axis: int, offset:
     forced = plan in _filter_tile.VARIANTS
     variant = _filter_tile.AUTO_VARIANT if plan == "auto" else _filter_tile.VARIANTS.get(plan, 0)
     tp = None if plan == "old" else _filter_tile.plan(x._shape, axis, size, a, out_dt, op, force=forced,
-                                                      half_r=plan == "tile-half-r", variant=variant)
+                                                      half_r=plan.endswith("-half-r"), variant=variant)
     if tp is None and forced:
         raise ValueError("no shared-memory tile fits a pass of {} taps over {}".format(size, x._shape))
     if tp is not None:

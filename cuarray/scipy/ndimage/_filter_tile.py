@@ -30,7 +30,8 @@ _COLS_MIN_INNER = 16
 # 1 16-byte staging loads all in flight before the stores, chunks inside the array unmapped,
 # 16-byte output stores; 2 that and the tap loop unrolled by the window's groups (no register
 # moves). `filter1d(plan=...)` names them; docs/perf-notes.md "Separable filters" has the timings.
-VARIANTS = {"tile": 0, "tile-half-r": 0, "tile-vec": 1, "tile-vec-u": 2}
+# Plans ending "-half-r" make half the outputs a thread (`plan(half_r=True)`).
+VARIANTS = {"tile": 0, "tile-half-r": 0, "tile-vec": 1, "tile-vec-u": 2, "tile-vec-u-half-r": 2}
 # The variant plan="auto" runs (scripts/perf/filter_tile_variants.py decides it).
 AUTO_VARIANT = 0
 

@@ -196,19 +196,19 @@ SHAPES = [((3, 37), 1), ((5,), 0), ((2, 300), -1), ((40, 5), 0), ((3, 70, 33), 1
           ((20, 3, 48), 0), ((2, 2100), 1)]
 
 
-@pytest.mark.parametrize("variant", [0, 1])  # (2 stages and stores as 1 does)
+@pytest.mark.parametrize("variant,half_r", [(0, False), (1, False), (1, True)])  # (2 stages and stores as 1)
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("shape,axis", SHAPES, ids=[str(s) for s in SHAPES])
-def test_tile_model_matches_scipy(shape, axis, mode, variant):
+def test_tile_model_matches_scipy(shape, axis, mode, variant, half_r):
     x = RNG.normal(size=shape)
     for size, origin in [(1, 0), (4, -2), (9, 1), (33, 0)]:
         w = RNG.normal(size=size)
-        got = run_pass(x, "correlate", w, size, axis, origin, mode, 1.5, variant=variant)
+        got = run_pass(x, "correlate", w, size, axis, origin, mode, 1.5, variant=variant, half_r=half_r)
         np.testing.assert_allclose(got, snd.correlate1d(x, w, axis, mode=mode, cval=1.5, origin=origin),
                                    rtol=1e-12, atol=1e-12)
         for op, fn in SCIPY.items():
             o = min(origin, (size - 1) // 2)
-            got = run_pass(x, op, None, size, axis, o, mode, 1.5, variant=variant)
+            got = run_pass(x, op, None, size, axis, o, mode, 1.5, variant=variant, half_r=half_r)
             np.testing.assert_allclose(got, fn(x, size, axis, mode=mode, cval=1.5, origin=o), rtol=1e-12, atol=1e-12)
 
 

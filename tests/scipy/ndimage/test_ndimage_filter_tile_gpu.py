@@ -106,7 +106,7 @@ def test_tile_equals_old_kernel_bit_for_bit(shape, axis, dtype):
                                    ("uniform", 9, 2, "wrap"), ("min", 5, 0, "nearest"), ("max", 8, 3, "mirror")]:
         w = RNG.normal(size=size) if op == "correlate" else None
         old = tile_pass(x, op, w, size, axis, origin, mode, -0.5, plan="old").get()
-        for plan in ("tile", "tile-half-r", "tile-vec", "tile-vec-u"):
+        for plan in ("tile", "tile-half-r", "tile-vec", "tile-vec-u", "tile-vec-u-half-r"):
             new = tile_pass(x, op, w, size, axis, origin, mode, -0.5, plan=plan).get()
             np.testing.assert_array_equal(new, old, err_msg="{} {} {} {}".format(plan, op, size, mode))
 
@@ -126,7 +126,7 @@ def test_tile_variants_on_a_misaligned_view(dtype, axis):
         ww = w if op == "correlate" else None
         old = fk.filter1d(xd, xd.dtype, op, ww, size, axis, size // 2, _boundary.filter_mode("mirror"), 0.0,
                           plan="old").get()
-        for plan in PLANS[1:]:
+        for plan in PLANS[1:] + ["tile-vec-u-half-r"]:
             new = fk.filter1d(xd, xd.dtype, op, ww, size, axis, size // 2, _boundary.filter_mode("mirror"), 0.0,
                               plan=plan).get()
             np.testing.assert_array_equal(new, old, err_msg=plan)
