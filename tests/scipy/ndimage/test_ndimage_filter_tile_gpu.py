@@ -74,7 +74,9 @@ DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
           np.float64]
 
 
-@pytest.mark.parametrize("plan", PLANS)
+# (variants 1 and 2 share their staging and output code: every dtype through 2, the variant the
+# passes script predicts best; each (dtype, op, output, kind, variant) is an NVRTC compile of ~0.7 s)
+@pytest.mark.parametrize("plan", ["tile", "tile-vec-u"])
 @pytest.mark.parametrize("shape", [(90, 77), (96, 2064)], ids=str)  # (96, 2064): 16-byte lines either way
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("axis", [0, 1])
@@ -86,8 +88,9 @@ def test_tile_every_dtype(dtype, axis, shape, plan):
               snd.correlate1d(x, w, axis, origin=1))
         check(tile_pass(x, "correlate", w, 7, axis, 0, "constant", 2.5, np.float32, plan=plan),
               snd.correlate1d(x, w, axis, output=np.float32, mode="constant", cval=2.5))
-        check(tile_pass(x, "correlate", w, 7, axis, 0, "nearest", 2.5, np.float64, plan=plan),
-              snd.correlate1d(x, w, axis, output=np.float64, mode="nearest"))
+        if np.dtype(dtype).char in "Bhf":  # a float64 output from 1-, 2- and 4-byte inputs
+            check(tile_pass(x, "correlate", w, 7, axis, 0, "nearest", 2.5, np.float64, plan=plan),
+                  snd.correlate1d(x, w, axis, output=np.float64, mode="nearest"))
         check(tile_pass(x, "uniform", None, 5, axis, 0, "mirror", 0.0, plan=plan),
               snd.uniform_filter1d(x, 5, axis, mode="mirror"))
     for op, fn in [("min", snd.minimum_filter1d), ("max", snd.maximum_filter1d)]:
@@ -106,7 +109,10 @@ def test_tile_equals_old_kernel_bit_for_bit(shape, axis, dtype):
                                    ("uniform", 9, 2, "wrap"), ("min", 5, 0, "nearest"), ("max", 8, 3, "mirror")]:
         w = RNG.normal(size=size) if op == "correlate" else None
         old = tile_pass(x, op, w, size, axis, origin, mode, -0.5, plan="old").get()
-        for plan in ("tile", "tile-half-r", "tile-vec", "tile-vec-u", "tile-vec-u-half-r"):
+        plans = ["tile", "tile-half-r", "tile-vec-u"]
+        if x.dtype.kind == "f":  # the other variants on floats only (NVRTC time)
+            plans += ["tile-vec", "tile-vec-u-half-r"]
+        for plan in plans:
             new = tile_pass(x, op, w, size, axis, origin, mode, -0.5, plan=plan).get()
             np.testing.assert_array_equal(new, old, err_msg="{} {} {} {}".format(plan, op, size, mode))
 
