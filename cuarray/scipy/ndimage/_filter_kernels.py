@@ -107,10 +107,11 @@ def _tile_kernel(name: str):
 def filter1d(x: ndarray, out_dt, op: str, weights, size: int, axis: int, offset: int, mode: int, cval,
              plan: str = "auto") -> ndarray:
     """out[..., i, ...] = op over j < size of x[..., map(i + j - offset), ...] along `axis`.
-    `weights` (host, float64) only for "correlate". plan: "auto" (the tile kernel where
-    _filter_tile plans one), "tile" (the tile wherever it fits; ValueError where it does not),
-    "tile-half-r" (the same with half the outputs a thread) or "old" (one output a thread): the
-    same results, a choice for tests and perf scripts."""
+    `weights` (host, float64) only for "correlate". plan: "auto" (the tile kernel, variant
+    _filter_tile.AUTO_VARIANT, where _filter_tile plans one), "tile" (the tile wherever it fits;
+    ValueError where it does not), "tile-half-r" (the same with half the outputs a thread),
+    "tile-vec" / "tile-vec-u" / "tile-vec-u-half-r" (the tile's variants: _filter_tile.VARIANTS) or
+    "old" (one output a thread): the same results, a choice for tests and perf scripts."""
     out = ndarray(x._shape, out_dt)
     total = out.size
     if total == 0:
@@ -121,9 +122,12 @@ def filter1d(x: ndarray, out_dt, op: str, weights, size: int, axis: int, offset:
     if op == "correlate":
         w = from_host(numpy.ascontiguousarray(weights, dtype=a))
         wp = w.data.ptr
-    forced = plan in ("tile", "tile-half-r")
+    if plan != "auto" and plan != "old" and plan not in _filter_tile.VARIANTS:
+        raise ValueError("unknown plan {!r}".format(plan))
+    forced = plan in _filter_tile.VARIANTS
+    variant = _filter_tile.AUTO_VARIANT if plan == "auto" else _filter_tile.VARIANTS.get(plan, 0)
     tp = None if plan == "old" else _filter_tile.plan(x._shape, axis, size, a, out_dt, op, force=forced,
-                                                      half_r=plan == "tile-half-r")
+                                                      half_r=plan.endswith("-half-r"), variant=variant)
     if tp is None and forced:
         raise ValueError("no shared-memory tile fits a pass of {} taps over {}".format(size, x._shape))
     if tp is not None:
@@ -145,15 +149,18 @@ def filter1d(x: ndarray, out_dt, op: str, weights, size: int, axis: int, offset:
 def _tile_pass(x, out, tp, a, op, wp, size, offset, mode, cval) -> None:
     idx64 = out.size >= 2**30  # reflect's period 2n and the tile's positions stay in range
     it = _I8 if idx64 else _I4
-    k = _tile_kernel(_filter_tile.kernel_name(tp.kind, x._dtype, out._dtype, a, OPS[op], idx64, tp.r))
+    k = _tile_kernel(_filter_tile.kernel_name(tp.kind, x._dtype, out._dtype, a, OPS[op], idx64, tp.r, tp.variant))
+    vflags = numpy.int32(_filter_tile.vector_flags(x.data.ptr, out.data.ptr, tp.n, tp.inner, x._dtype.itemsize,
+                                                   out._dtype.itemsize))
     if tp.kind == "rows":
         args = (x.data.ptr, out.data.ptr, wp, numpy.int32(size), it.type(tp.n), it.type(tp.outer),
                 numpy.int32(tp.ltpl), it.type(tp.segs), numpy.int32(tp.pitch), it.type(offset), numpy.int32(mode),
-                _scalar(a, cval))
+                _scalar(a, cval), vflags)
         _launch.launch(k, tp.blocks, _BLOCK, args, shared_mem=tp.shared)
     else:
         args = (x.data.ptr, out.data.ptr, wp, numpy.int32(size), it.type(tp.n), it.type(tp.inner),
-                it.type(tp.rblocks), it.type(tp.cblocks), it.type(offset), numpy.int32(mode), _scalar(a, cval))
+                it.type(tp.rblocks), it.type(tp.cblocks), it.type(offset), numpy.int32(mode), _scalar(a, cval),
+                vflags)
         _launch.launch(k, tp.blocks, (32, 8), args, shared_mem=tp.shared)
 
 

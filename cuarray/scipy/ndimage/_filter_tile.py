@@ -16,7 +16,7 @@ import numpy
 
 from ..._core import dtypes as _dtypes
 
-__all__ = ["Plan", "plan", "kernel_name", "source", "SHARED_MAX"]
+__all__ = ["Plan", "plan", "kernel_name", "source", "vector_flags", "SHARED_MAX", "VARIANTS", "AUTO_VARIANT"]
 
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "filter_tile.cu"
 SHARED_MAX = 48 * 1024  # without the opt-in attribute
@@ -26,13 +26,22 @@ _COLS_BW, _COLS_BH = 32, 8
 # of a block's 32 lanes idle, over fewer rows than half a block's (8 r / 2) most of its warps; a
 # pass along lines shorter than half the smallest piece (r * 8 / 2 outputs) stages mostly halo.
 _COLS_MIN_INNER = 16
+# The kernels' VAR (filter_tile.cu): 0 the first tile (scalar staging, one mode mapping an element),
+# 1 16-byte staging loads all in flight before the stores, chunks inside the array unmapped,
+# 16-byte output stores; 2 that and the tap loop unrolled by the window's groups (no register
+# moves). `filter1d(plan=...)` names them; docs/perf-notes.md "Separable filters" has the timings.
+# Plans ending "-half-r" make half the outputs a thread (`plan(half_r=True)`).
+VARIANTS = {"tile": 0, "tile-half-r": 0, "tile-vec": 1, "tile-vec-u": 2, "tile-vec-u-half-r": 2}
+# The variant plan="auto" (the public filters) runs; scripts/perf/filter_tile_passes.py decides it.
+AUTO_VARIANT = 0
 
 
 class Plan(NamedTuple):
     """kind "rows": `lines` lines of n, pieces of tpl = 2**ltpl threads making seg = r * tpl
     outputs each, 256 // tpl pieces a block, `segs` blocks a line; tile rows of `pitch` values.
     kind "cols": (outer, n, inner), blocks of 32 x 8 threads making r rows each: `rblocks` x
-    `cblocks` blocks a plane. `blocks`: the grid; `shared`: dynamic shared memory in bytes."""
+    `cblocks` blocks a plane. `blocks`: the grid; `shared`: dynamic shared memory in bytes;
+    `variant`: the kernels' VAR."""
     kind: str
     r: int
     n: int
@@ -45,6 +54,7 @@ class Plan(NamedTuple):
     cblocks: int
     blocks: int
     shared: int
+    variant: int = 0
 
 
 def _r16(b: int) -> int:
@@ -57,13 +67,24 @@ def _r(kind: str, acc_itemsize: int) -> int:
     return (4 if big else 8) if kind == "rows" else (8 if big else 16)
 
 
-def plan(shape, axis: int, size: int, acc_dt, out_dt, op: str, force: bool = False, half_r: bool = False):
+def plan(shape, axis: int, size: int, acc_dt, out_dt, op: str, force: bool = False, half_r: bool = False,
+         variant: int = 0):
     """The Plan of a pass of `size` taps along `axis` of a C-contiguous array of `shape`, or None.
     force=True plans the tile for any shape that fits in shared memory (tests, perf scripts);
     half_r=True makes half the outputs a thread (a variant scripts/perf/filter_tile_variants.py
-    times: shorter windows, more blocks, a larger share of halo)."""
-    return _plan(tuple(int(s) for s in shape), int(axis), int(size), numpy.dtype(acc_dt).itemsize,
-                 numpy.dtype(out_dt).itemsize, op == "correlate", bool(force), bool(half_r))
+    times: shorter windows, more blocks, a larger share of halo); `variant` the kernels' VAR
+    (VARIANTS), which changes no launch shape."""
+    p = _plan(tuple(int(s) for s in shape), int(axis), int(size), numpy.dtype(acc_dt).itemsize,
+              numpy.dtype(out_dt).itemsize, op == "correlate", bool(force), bool(half_r))
+    return p if p is None or not variant else p._replace(variant=int(variant))
+
+
+def vector_flags(in_ptr: int, out_ptr: int, n: int, inner: int, in_itemsize: int, out_itemsize: int) -> int:
+    """The kernels' vflags: bit 0 when every line (rows: n; cols: inner) of the input starts
+    16-byte aligned, bit 1 the same of the output (VAR >= 1 loads and stores 16 bytes there)."""
+    line = n if inner == 1 else inner
+    return (int(in_ptr % 16 == 0 and line * in_itemsize % 16 == 0)
+            | int(out_ptr % 16 == 0 and line * out_itemsize % 16 == 0) << 1)
 
 
 @functools.lru_cache(maxsize=256)
@@ -89,7 +110,8 @@ def _plan(shape, axis, size, asz, osz, weighted, force, half_r=False):
         while tpl < _ROWS_MAX_TPL and tpl * r < n:
             tpl *= 2
         seg, lpb = tpl * r, 256 // tpl
-        pitch = (seg + size + 4 + 3) & ~3
+        q = max(4, 16 // asz)  # rows start 16-byte aligned (VAR >= 1 stores 16 bytes at a time)
+        pitch = (seg + size + 4 + q - 1) // q * q
         shared = wbytes + _r16(lpb * pitch * asz) + lpb * seg * osz
         if shared > SHARED_MAX:
             return None
@@ -106,10 +128,10 @@ def _plan(shape, axis, size, asz, osz, weighted, force, half_r=False):
     return Plan("cols", r, n, inner, outer, 0, 0, 0, rblocks, cblocks, outer * rblocks * cblocks, shared)
 
 
-def kernel_name(kind: str, in_dt, out_dt, acc_dt, op_code: int, idx64: bool, r: int) -> str:
-    return "cuarray_ndimage::filter1d_{}<{}, {}, {}, {}, {}, {}>".format(
+def kernel_name(kind: str, in_dt, out_dt, acc_dt, op_code: int, idx64: bool, r: int, variant: int = 0) -> str:
+    return "cuarray_ndimage::filter1d_{}<{}, {}, {}, {}, {}, {}, {}>".format(
         kind, _dtypes.ctype(in_dt), _dtypes.ctype(out_dt), _dtypes.ctype(acc_dt), op_code,
-        "long long" if idx64 else "int", r)
+        "long long" if idx64 else "int", r, variant)
 
 
 def source(filters_source: str) -> str:

@@ -59,32 +59,82 @@ def swizzle(t, k, r):
     return t * r + ((k + (t >> 2)) & (r - 1))
 
 
-def emulate(x, tp, op, w, size, offset, mode, cval):
-    """The tile pass of plan `tp` over x (float64 values, C order), as the kernel runs it."""
+def oswizzle(t, h, ch):
+    return t * ch + (h ^ ((t >> 2) & (ch - 1)))
+
+
+def emulate(x, tp, op, w, size, offset, mode, cval, in_isz=8, out_isz=8, acc_isz=8, vin=True, vout=True):
+    """The tile pass of plan `tp` over x (float64 values, C order), as the kernel runs it (its VAR
+    `tp.variant`; in_isz/out_isz/acc_isz: the bytes of T, O and A, which set the 16-byte chunks
+    of VAR >= 1; vin/vout: the launch's vflags)."""
     x = np.asarray(x, np.float64)
     out = np.full(x.size, np.nan)
     flat = x.ravel()
     n, r = tp.n, tp.r
+    var = tp.variant
+    vw = 16 // in_isz
+    flags = ft.vector_flags(0 if vin else 4, 0 if vout else 4, n, tp.inner, in_isz, out_isz)
+    vin, vout = bool(flags & 1), bool(flags & 2)
     if tp.kind == "rows":
         tpl, lpb = 1 << tp.ltpl, 256 >> tp.ltpl
         seg = r * tpl
         assert tp.pitch >= seg + size + 4 and tp.pitch % 4 == 0
+        vo = 16 // out_isz
+        ch = r * out_isz // 16
+        ovec = var >= 1 and r * out_isz % 16 == 0 and ch in (1, 2) and vout
+        if ovec:
+            assert n % vo == 0
         for b in range(tp.blocks):
             g, s = divmod(b, tp.segs)
             seg0 = s * seg
             staged = np.full(lpb * seg, np.nan)
+            staged16 = np.full(lpb * seg, np.nan)
             for ly in range(lpb):
                 line = g * lpb + ly
                 if line >= tp.outer:
                     continue
-                m = _boundary.map_index(seg0 - offset + np.arange(tp.pitch), n, mode)
-                row = np.where(m < 0, cval, flat[line * n + np.clip(m, 0, None)])
+                if var == 0:
+                    m = _boundary.map_index(seg0 - offset + np.arange(tp.pitch), n, mode)
+                    row = np.where(m < 0, cval, flat[line * n + np.clip(m, 0, None)])
+                else:
+                    p0 = seg0 - offset
+                    s = p0 & (vw - 1)
+                    a0 = p0 - s
+                    nch = (s + tp.pitch + vw - 1) // vw
+                    assert tp.pitch * acc_isz % 16 == 0  # tile rows start 16-byte aligned
+                    row = np.full(tp.pitch, np.nan)
+                    for k in range(nch):
+                        pos = a0 + k * vw + np.arange(vw)
+                        if vin and pos[0] >= 0 and pos[-1] < n:
+                            vals = flat[line * n + pos]
+                        else:
+                            m = _boundary.map_index(pos, n, mode)
+                            vals = np.where(m < 0, cval, flat[line * n + np.clip(m, 0, None)])
+                        q = k * vw - s + np.arange(vw)
+                        ok = (q >= 0) & (q < tp.pitch)
+                        row[q[ok]] = vals[ok]
+                    assert not np.isnan(row).any() or np.isnan(x).any()  # every slot staged
                 tx = np.arange(tpl)
                 live = seg0 + tx * r < n
                 acc, top = window(lambda i: row[tx[live] * r + i], r, size, w, op)
                 assert top + (tpl - 1) * r < tp.pitch  # the window stays in its tile row
                 for k in range(r):
                     staged[ly * seg + swizzle(tx[live], k, r)] = acc[k]
+                    if ovec:  # chunk h = k // vo of thread t at chunk slot oswizzle(t, h)
+                        slot = oswizzle(tx[live], k // vo, ch) * vo + k % vo
+                        staged16[ly * seg + slot] = acc[k]
+            if ovec:
+                lcpl = tp.ltpl + (1 if ch == 2 else 0)
+                i = np.arange(lpb << lcpl)
+                y, ci = i >> lcpl, i & ((1 << lcpl) - 1)
+                slot = (y << lcpl) + oswizzle(ci >> (ch - 1), ci & (ch - 1), ch)
+                assert len(set(slot.tolist())) == len(slot)
+                for yy, cc, sl in zip(y, ci, slot):
+                    ln, c = g * lpb + yy, seg0 + cc * vo
+                    if ln < tp.outer and c < n:
+                        assert c + vo <= n  # whole 16-byte chunks: n is a multiple of vo
+                        out[ln * n + c:ln * n + c + vo] = staged16[sl * vo:sl * vo + vo]
+                continue
             lr = r.bit_length() - 1
             i = np.arange(lpb * seg)
             y, p = i >> (tp.ltpl + lr), i & (seg - 1)
@@ -102,8 +152,21 @@ def emulate(x, tp, op, w, size, offset, mode, cval):
         r0, c0 = rb * 8 * r, cb * 32
         cols = c0 + np.arange(32)
         m = _boundary.map_index(r0 - offset + np.arange(tr), n, mode)
-        src = o * n * inner + np.clip(m, 0, None)[:, None] * inner + np.minimum(cols, inner - 1)[None, :]
-        tile = np.where(cols[None, :] < inner, np.where(m[:, None] < 0, cval, flat[src]), 0.0)
+        if var == 0:
+            src = o * n * inner + np.clip(m, 0, None)[:, None] * inner + np.minimum(cols, inner - 1)[None, :]
+            tile = np.where(cols[None, :] < inner, np.where(m[:, None] < 0, cval, flat[src]), 0.0)
+        else:  # chunks of vw columns of a tile row, the row's mapping once a chunk
+            cpr = 32 // vw
+            k = np.arange(tr * cpr)
+            y, cc = k // cpr, c0 + (k % cpr) * vw
+            c = cc[:, None] + np.arange(vw)[None, :]
+            my = m[y][:, None]
+            vec = (vin & (cc + vw <= inner))[:, None]
+            src = o * n * inner + np.clip(my, 0, None) * inner + np.minimum(c, inner - 1)
+            vals = np.where(my < 0, cval, np.where(vec | (c < inner), flat[src], 0.0))
+            tile = np.full((tr, 32), np.nan)
+            tile[y[:, None], (k % cpr)[:, None] * vw + np.arange(vw)[None, :]] = vals
+            assert not np.isnan(tile[:, :min(32, inner - c0)]).any() or np.isnan(x).any()
         for ty in range(8):
             acc, top = window(lambda i: tile[ty * r + i], r, size, w, op)
             assert ty * r + top < tr
@@ -114,29 +177,38 @@ def emulate(x, tp, op, w, size, offset, mode, cval):
     return out.reshape(x.shape)
 
 
-def run_pass(x, op, w, size, axis, origin, mode, cval, force=True, acc="f4", half_r=False):
-    tp = ft.plan(x.shape, axis % x.ndim, size, np.dtype(acc), np.dtype(acc), op, force=force, half_r=half_r)
-    assert tp is not None
+def run_pass(x, op, w, size, axis, origin, mode, cval, force=True, acc="f4", half_r=False, variant=0, io=None,
+             vin=True, vout=True):
+    """io: (input, output) dtypes when not the accumulator's."""
+    a = np.dtype(acc)
+    t, o = (a, a) if io is None else (np.dtype(io[0]), np.dtype(io[1]))
+    tp = ft.plan(x.shape, axis % x.ndim, size, a, o, op, force=force, half_r=half_r, variant=variant)
+    assert tp is not None and tp.variant == variant
     assert tp.kind == ("rows" if axis % x.ndim == x.ndim - 1 else "cols")
-    return emulate(x, tp, op, w, size, size // 2 + origin, _boundary.filter_mode(mode), cval)
+    return emulate(x, tp, op, w, size, size // 2 + origin, _boundary.filter_mode(mode), cval, t.itemsize, o.itemsize,
+                   a.itemsize, vin, vout)
 
 
 SCIPY = {"uniform": snd.uniform_filter1d, "min": snd.minimum_filter1d, "max": snd.maximum_filter1d}
 
 
+SHAPES = [((3, 37), 1), ((5,), 0), ((2, 300), -1), ((40, 5), 0), ((3, 70, 33), 1), ((150, 2), 0), ((60, 8), 0),
+          ((20, 3, 48), 0), ((2, 2100), 1)]
+
+
+@pytest.mark.parametrize("variant,half_r", [(0, False), (1, False), (1, True)])  # (2 stages and stores as 1)
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("shape,axis", [((3, 37), 1), ((5,), 0), ((2, 300), -1), ((40, 5), 0), ((3, 70, 33), 1),
-                                        ((150, 2), 0)])
-def test_tile_model_matches_scipy(shape, axis, mode):
+@pytest.mark.parametrize("shape,axis", SHAPES, ids=[str(s) for s in SHAPES])
+def test_tile_model_matches_scipy(shape, axis, mode, variant, half_r):
     x = RNG.normal(size=shape)
     for size, origin in [(1, 0), (4, -2), (9, 1), (33, 0)]:
         w = RNG.normal(size=size)
-        got = run_pass(x, "correlate", w, size, axis, origin, mode, 1.5)
+        got = run_pass(x, "correlate", w, size, axis, origin, mode, 1.5, variant=variant, half_r=half_r)
         np.testing.assert_allclose(got, snd.correlate1d(x, w, axis, mode=mode, cval=1.5, origin=origin),
                                    rtol=1e-12, atol=1e-12)
         for op, fn in SCIPY.items():
             o = min(origin, (size - 1) // 2)
-            got = run_pass(x, op, None, size, axis, o, mode, 1.5)
+            got = run_pass(x, op, None, size, axis, o, mode, 1.5, variant=variant, half_r=half_r)
             np.testing.assert_allclose(got, fn(x, size, axis, mode=mode, cval=1.5, origin=o), rtol=1e-12, atol=1e-12)
 
 
@@ -150,6 +222,32 @@ def test_tile_model_per_accumulator_width(acc, half_r):
         xx = x if axis == 1 else np.ascontiguousarray(x.T)
         got = run_pass(xx, "correlate", w, 7, axis, 0, "wrap", 0.0, acc=acc, half_r=half_r)
         np.testing.assert_allclose(got, snd.correlate1d(xx, w, axis, mode="wrap"), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("vin,vout", [(True, True), (False, True), (True, False)])
+@pytest.mark.parametrize("io,acc,op", [(("f4", "f4"), "f4", "correlate"), (("f8", "f8"), "f8", "correlate"),
+                                       (("u1", "f4"), "f8", "correlate"), (("f4", "f8"), "f8", "correlate"),
+                                       (("i2", "i2"), "i2", "min"), (("u1", "u1"), "u1", "max")])
+def test_tile_vec_model_per_width(io, acc, op, vin, vout):
+    # VAR >= 1: 16-byte chunks of 16 / sizeof(T) inputs, 16-byte output chunks (1 or 2 a thread,
+    # or the scalar swizzle when R sizeof(O) is 8 bytes), misaligned pointers (vflags 0)
+    x = RNG.normal(size=(3, 1024))
+    w = RNG.normal(size=7)
+    ref = {"correlate": lambda xx, ax: snd.correlate1d(xx, w, ax, mode="wrap", origin=1),
+           "min": lambda xx, ax: snd.minimum_filter1d(xx, 7, ax, mode="wrap", origin=1),
+           "max": lambda xx, ax: snd.maximum_filter1d(xx, 7, ax, mode="wrap", origin=1)}[op]
+    for axis, xx in ((1, x), (0, np.ascontiguousarray(x[:, :96].T))):
+        got = run_pass(xx, op, w, 7, axis, 1, "wrap", 0.0, acc=acc, variant=1, io=io, vin=vin, vout=vout)
+        np.testing.assert_allclose(got, ref(xx, axis), rtol=1e-12, atol=1e-12)
+
+
+def test_vector_flags():
+    assert ft.vector_flags(256, 512, 4096, 1, 4, 4) == 3
+    assert ft.vector_flags(260, 512, 4096, 1, 4, 4) == 2  # a view one float in
+    assert ft.vector_flags(256, 512, 4095, 1, 4, 4) == 0  # lines of 4095 floats: every other line misaligned
+    assert ft.vector_flags(256, 512, 4096, 6, 4, 4) == 0  # strided axis: the inner extent decides
+    assert ft.vector_flags(256, 512, 5, 8, 2, 4) == 3
+    assert ft.vector_flags(256, 512, 5, 6, 2, 8) == 2  # 12-byte input rows, 48-byte output rows
 
 
 def test_plans():
@@ -180,37 +278,47 @@ def test_plans():
     assert ft.plan((4096, 4096), 1, 33, f4, f4, "correlate", half_r=True).r == 4
     assert ft.plan((4096, 4096), 0, 33, f4, f4, "correlate", half_r=True).r == 8
     assert ft.plan((4096, 4096), 1, 33, f8, f8, "correlate", half_r=True).r == 4
+    # the variants change the kernel, not the launch shape
+    for axis in (0, 1):
+        p0 = ft.plan((4096, 4096), axis, 33, f4, f4, "correlate")
+        for v in (1, 2):
+            assert ft.plan((4096, 4096), axis, 33, f4, f4, "correlate", variant=v) == p0._replace(variant=v)
+    assert ft.plan((100, 3), 0, 5, f4, f4, "correlate", variant=1) is None
 
 
-def kernel_names():
+def kernel_names(variant, every=True):
     """Every dtype through correlate (its own output) and min, both kinds; uniform, max and mixed
-    output dtypes on a few; 64-bit indices on float32 and float64."""
+    output dtypes on a few; 64-bit indices on float32 and float64. every=False: one dtype of each
+    width (and bool, and a 64-bit integer) through correlate and min (each variant costs ptxas
+    ~3x the first tile's time)."""
     names = set()
 
     def add(t, o, op, idx64=False):
         t, o = np.dtype(t), np.dtype(o)
         a = fk.acc_dtype(t, o, op)
         for kind in ("rows", "cols"):
-            names.add(ft.kernel_name(kind, t, o, a, fk.OPS[op], idx64, ft._r(kind, a.itemsize)))
+            names.add(ft.kernel_name(kind, t, o, a, fk.OPS[op], idx64, ft._r(kind, a.itemsize), variant))
 
-    for c in "?bBhHiIlLQfd":
+    for c in "?bBhHiIlLQfd" if every else "?BhfdQ":
         add(c, c, "correlate")
         add(c, c, "min")
     for t, o, op in [("f4", "f4", "uniform"), ("f8", "f8", "uniform"), ("i2", "i2", "uniform"), ("u1", "u1", "max"),
                      ("?", "?", "max"), ("f8", "f8", "max"), ("f4", "f8", "correlate"), ("f8", "f4", "correlate"),
-                     ("u1", "f4", "correlate"), ("i4", "f8", "uniform")]:
+                     ("u1", "f4", "correlate"), ("i4", "f8", "uniform")][:None if every else 8]:
         add(t, o, op)
     for c in "fd":
         add(c, c, "correlate", True)
         add(c, c, "uniform", True)
         a = np.dtype(c)  # the "tile-half-r" variants: half the outputs a thread
-        names.add(ft.kernel_name("rows", a, a, a, 0, False, 4))
-        names.add(ft.kernel_name("cols", a, a, a, 0, False, ft._r("cols", a.itemsize) // 2))
+        names.add(ft.kernel_name("rows", a, a, a, 0, False, 4, variant))
+        names.add(ft.kernel_name("cols", a, a, a, 0, False, ft._r("cols", a.itemsize) // 2, variant))
     return sorted(names)
 
 
-def test_tile_kernels_compile_for_sm90():
-    names = kernel_names()
+@pytest.mark.parametrize("variant", sorted(set(ft.VARIANTS.values())))
+def test_tile_kernels_compile_for_sm90(variant):
+    # every kernel of the variant plan="auto" runs (and of the first tile), a sample of the others
+    names = kernel_names(variant, every=variant in (0, ft.AUTO_VARIANT))
     cubin, mapping = compiler.compile_cubin(ft.source(fk.source()), arch="sm_90", name_expressions=names)
     assert cubin and set(mapping) == set(names)
 
@@ -223,17 +331,18 @@ def kernel_params(kind):
     return [p.strip().rsplit(" ", 1)[0].replace("__restrict__", "").strip() for p in m.group(1).split(",")]
 
 
+@pytest.mark.parametrize("plan", ["tile", "tile-vec", "tile-vec-u"])
 @pytest.mark.parametrize("shape,axis,kind", [((64, 300), 1, "rows"), ((80, 40), 0, "cols"), ((3, 70, 90), 1, "cols")])
 @pytest.mark.parametrize("dt,op", [("f4", "correlate"), ("f8", "uniform"), ("u1", "min"), ("i2", "correlate")])
-def test_tile_launch_packs_the_kernels_parameters(recorded_launches, monkeypatch, shape, axis, kind, dt, op):
+def test_tile_launch_packs_the_kernels_parameters(recorded_launches, monkeypatch, shape, axis, kind, dt, op, plan):
     monkeypatch.setattr(fk, "_tile_kernel", lambda name: name)
     monkeypatch.setattr(fk, "from_host", from_np)
     x = new_c(shape, dt)
-    fk.filter1d(x, np.dtype(dt), op, RNG.normal(size=5), 5, axis, 2, 0, 1.5, plan="tile")
+    fk.filter1d(x, np.dtype(dt), op, RNG.normal(size=5), 5, axis, 2, 0, 1.5, plan=plan)
     _, cfg, kernel, *args = recorded_launches[-1]
     a = fk.acc_dtype(np.dtype(dt), np.dtype(dt), op)
     tp = ft.plan(shape, axis, 5, a, np.dtype(dt), op, force=True)
-    assert kernel == ft.kernel_name(kind, np.dtype(dt), np.dtype(dt), a, fk.OPS[op], False, tp.r)
+    assert kernel == ft.kernel_name(kind, np.dtype(dt), np.dtype(dt), a, fk.OPS[op], False, tp.r, ft.VARIANTS[plan])
     assert cfg == ("cfg", tp.blocks, 256 if kind == "rows" else (32, 8), tp.shared)
     want = {"int": np.int32, "I": np.int32, "A": a.type}
     params = kernel_params(kind)
@@ -245,3 +354,10 @@ def test_tile_launch_packs_the_kernels_parameters(recorded_launches, monkeypatch
             assert type(v) is want[p], (p, type(v))
     ptr = {p: v for p, v in zip(params, args)}
     assert ptr["const T*"] == x.data.ptr
+    assert params[-1] == "int" and args[-1] == ft.vector_flags(x.data.ptr, ptr["O*"], tp.n, tp.inner,
+                                                                np.dtype(dt).itemsize, np.dtype(dt).itemsize)
+
+
+def test_filter1d_rejects_an_unknown_plan(recorded_launches):
+    with pytest.raises(ValueError, match="unknown plan"):
+        fk.filter1d(new_c((4, 8), "f4"), np.dtype("f4"), "uniform", None, 3, 1, 1, 0, 0.0, plan="tile-fast")

@@ -48,44 +48,58 @@ def tile_pass(x, op, w, size, axis, origin, mode, cval, out_dt=None, plan="tile"
 
 SHAPES = [((3, 37), 1), ((1000,), 0), ((2, 2500), -1), ((70, 5), 0), ((3, 70, 33), 1), ((130, 40), 0),
           ((6, 9, 300), 0), ((1, 1), 0)]
+# The variants' 16-byte paths need lines (rows: n; strided: the inner extent) of a multiple of 16
+# bytes: these are, for every dtype (uint8 and bool included), with several blocks a line / plane
+VEC_SHAPES = [((3, 4160), 1), ((96, 64), 0), ((5, 40, 48), 1), ((2, 6, 2048), 2), ((300, 16), 0)]
+PLANS = ["tile", "tile-vec", "tile-vec-u"]  # the tile kernels' variants (_filter_tile.VARIANTS)
 
 
+@pytest.mark.parametrize("plan", PLANS)
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("shape,axis", SHAPES, ids=[str(s) for s in SHAPES])
-def test_tile_correlate_and_box_ops(shape, axis, mode):
+@pytest.mark.parametrize("shape,axis", SHAPES + VEC_SHAPES[:3], ids=[str(s) for s in SHAPES + VEC_SHAPES[:3]])
+def test_tile_correlate_and_box_ops(shape, axis, mode, plan):
     x = data(shape, np.float64)
     for size, origin in [(1, 0), (4, -2), (9, 1), (33, 0), (70, -3)]:
         w = RNG.normal(size=size)
-        check(tile_pass(x, "correlate", w, size, axis, origin, mode, 1.5),
+        check(tile_pass(x, "correlate", w, size, axis, origin, mode, 1.5, plan=plan),
               snd.correlate1d(x, w, axis, mode=mode, cval=1.5, origin=origin))
         o = min(origin, (size - 1) // 2)
         for op, fn in [("uniform", snd.uniform_filter1d), ("min", snd.minimum_filter1d),
                        ("max", snd.maximum_filter1d)]:
-            check(tile_pass(x, op, None, size, axis, o, mode, 1.5), fn(x, size, axis, mode=mode, cval=1.5, origin=o),
-                  exact=op != "uniform")
+            check(tile_pass(x, op, None, size, axis, o, mode, 1.5, plan=plan),
+                  fn(x, size, axis, mode=mode, cval=1.5, origin=o), exact=op != "uniform")
 
 
 DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64, np.float32,
           np.float64]
 
 
+# (variants 1 and 2 share their staging and output code: every dtype through 2, the variant the
+# passes script predicts best; each (dtype, op, output, kind, variant) is an NVRTC compile of ~0.7 s)
+@pytest.mark.parametrize("plan", ["tile", "tile-vec-u"])
+@pytest.mark.parametrize("shape", [(90, 77), (96, 2064)], ids=str)  # (96, 2064): 16-byte lines either way
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("axis", [0, 1])
-def test_tile_every_dtype(dtype, axis):
-    x = data((90, 77), dtype)
+def test_tile_every_dtype(dtype, axis, shape, plan):
+    x = data(shape, dtype)
     w = RNG.random(7) * 0.1  # sums inside every integer type: no out-of-range casts to compare
     if np.dtype(dtype).kind != "b":
-        check(tile_pass(x, "correlate", w, 7, axis, 1, "reflect", 2.5), snd.correlate1d(x, w, axis, origin=1))
-        check(tile_pass(x, "correlate", w, 7, axis, 0, "constant", 2.5, np.float32),
+        check(tile_pass(x, "correlate", w, 7, axis, 1, "reflect", 2.5, plan=plan),
+              snd.correlate1d(x, w, axis, origin=1))
+        check(tile_pass(x, "correlate", w, 7, axis, 0, "constant", 2.5, np.float32, plan=plan),
               snd.correlate1d(x, w, axis, output=np.float32, mode="constant", cval=2.5))
-        check(tile_pass(x, "uniform", None, 5, axis, 0, "mirror", 0.0), snd.uniform_filter1d(x, 5, axis, mode="mirror"))
+        if np.dtype(dtype).char in "Bhf":  # a float64 output from 1-, 2- and 4-byte inputs
+            check(tile_pass(x, "correlate", w, 7, axis, 0, "nearest", 2.5, np.float64, plan=plan),
+                  snd.correlate1d(x, w, axis, output=np.float64, mode="nearest"))
+        check(tile_pass(x, "uniform", None, 5, axis, 0, "mirror", 0.0, plan=plan),
+              snd.uniform_filter1d(x, 5, axis, mode="mirror"))
     for op, fn in [("min", snd.minimum_filter1d), ("max", snd.maximum_filter1d)]:
-        check(tile_pass(x, op, None, 4, axis, -1, "constant", 3), fn(x, 4, axis, mode="constant", cval=3, origin=-1),
-              exact=True)
+        check(tile_pass(x, op, None, 4, axis, -1, "constant", 3, plan=plan),
+              fn(x, 4, axis, mode="constant", cval=3, origin=-1), exact=True)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.uint8, np.int32], ids=lambda d: np.dtype(d).name)
-@pytest.mark.parametrize("shape,axis", SHAPES, ids=[str(s) for s in SHAPES])
+@pytest.mark.parametrize("shape,axis", SHAPES + VEC_SHAPES, ids=[str(s) for s in SHAPES + VEC_SHAPES])
 def test_tile_equals_old_kernel_bit_for_bit(shape, axis, dtype):
     x = data(shape, dtype)
     # NaN and signed zeros in float inputs: min/max must keep filter1d's order of comparisons
@@ -95,9 +109,35 @@ def test_tile_equals_old_kernel_bit_for_bit(shape, axis, dtype):
                                    ("uniform", 9, 2, "wrap"), ("min", 5, 0, "nearest"), ("max", 8, 3, "mirror")]:
         w = RNG.normal(size=size) if op == "correlate" else None
         old = tile_pass(x, op, w, size, axis, origin, mode, -0.5, plan="old").get()
-        for plan in ("tile", "tile-half-r"):
+        plans = ["tile", "tile-half-r", "tile-vec-u"]
+        if x.dtype.kind == "f":  # the other variants on floats only (NVRTC time)
+            plans += ["tile-vec", "tile-vec-u-half-r"]
+        for plan in plans:
             new = tile_pass(x, op, w, size, axis, origin, mode, -0.5, plan=plan).get()
             np.testing.assert_array_equal(new, old, err_msg="{} {} {} {}".format(plan, op, size, mode))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int16], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("axis", [0, 1])
+def test_tile_variants_on_a_misaligned_view(dtype, axis):
+    # a C-contiguous view one element into its allocation: 16-byte lines, but the pointer is not
+    # 16-byte aligned, so the variants take their element-wise staging (vflags bit 0 clear)
+    flat = cuarray.asarray(data((1 + 64 * 96,), dtype))
+    xd = flat[1:].reshape(64, 96)
+    x = xd.get()
+    a = np.dtype(dtype)
+    assert ft.vector_flags(xd.data.ptr, 0, 96, 1 if axis == 1 else 96, a.itemsize, a.itemsize) & 1 == 0
+    w = RNG.normal(size=9)
+    for op, size in [("correlate", 9), ("max", 6)]:
+        ww = w if op == "correlate" else None
+        old = fk.filter1d(xd, xd.dtype, op, ww, size, axis, size // 2, _boundary.filter_mode("mirror"), 0.0,
+                          plan="old").get()
+        for plan in PLANS[1:] + ["tile-vec-u-half-r"]:
+            new = fk.filter1d(xd, xd.dtype, op, ww, size, axis, size // 2, _boundary.filter_mode("mirror"), 0.0,
+                              plan=plan).get()
+            np.testing.assert_array_equal(new, old, err_msg=plan)
+        if op == "max":
+            np.testing.assert_array_equal(old, snd.maximum_filter1d(x, size, axis, mode="mirror"))
 
 
 def test_public_filters_take_the_tile_with_output_and_views():

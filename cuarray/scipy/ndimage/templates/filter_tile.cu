@@ -48,9 +48,88 @@ __device__ __forceinline__ void tile_ld4<double>(const double* p, double* v) {
 
 __device__ __forceinline__ int tile_round16(int bytes) { return (bytes + 15) & ~15; }
 
+// VAR >= 1 (plans "tile-vec", "tile-vec-u"): the staging loads go 16 bytes at a time where the
+// input is 16-byte aligned (a chunk of 16 / sizeof(T) elements), a thread issues all of its K
+// chunks' loads before it stores any of them to shared memory (K * 16 bytes in flight a thread,
+// not one scalar load waiting on the next), and a chunk wholly inside the array skips the mode
+// mapping. VAR 0 maps every element and stores it before the next load (the loop ptxas unrolled
+// by 4 with at most 3 loads in flight in the rows kernel, one in the cols kernel).
+template <typename T, typename U> struct tile_same { static constexpr bool value = false; };
+template <typename T> struct tile_same<T, T> { static constexpr bool value = true; };
+
+template <typename T>
+union tile_vec {
+  uint4 u;
+  T v[16 / sizeof(T)];
+};
+
+// A chunk's 16 bytes and the mask of its elements that read cval (their bytes are 0).
+struct tile_gathered {
+  uint4 u;
+  unsigned cv;
+};
+
+// The chunk at positions P .. P + VW - 1 of a line of n, each through the mode. Out of line: only
+// the few chunks at a line's ends come here, and inlined (every mode, VW elements, K chunks a
+// thread) it tripled the kernels' code and their NVRTC time.
+template <typename T, typename I>
+__device__ __noinline__ tile_gathered tile_gather(const T* __restrict__ src, I P, I n, int mode) {
+  constexpr int VW = 16 / sizeof(T);
+  tile_vec<T> c;
+  unsigned cv = 0;
+#pragma unroll
+  for (int e = 0; e < VW; ++e) {
+    const I m = map_index<I>(P + e, n, mode);
+    c.v[e] = T(0);
+    if (m < 0) cv |= 1u << e;
+    else c.v[e] = src[m];
+  }
+  return tile_gathered{c.u, cv};
+}
+
+// The chunk into dst[q0 .. q0 + VW) (those of them in [0, lim)), converted to A, cval where cv says.
+// One 16-byte store where T is A, nothing reads cval, q0 is a multiple of VW and the chunk is whole.
+template <typename T, typename A>
+__device__ __forceinline__ void tile_put(A* dst, int q0, int lim, const tile_vec<T>& c, unsigned cv, A cval) {
+  constexpr int VW = 16 / sizeof(T);
+  if (tile_same<T, A>::value && cv == 0 && (q0 & (VW - 1)) == 0 && q0 >= 0 && q0 + VW <= lim) {
+    // (a plain uint4 store came out of ptxas as four 4-byte stores: 4-way bank conflicts)
+    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"((unsigned)__cvta_generic_to_shared(dst + q0)),
+                 "r"(c.u.x), "r"(c.u.y), "r"(c.u.z), "r"(c.u.w)
+                 : "memory");
+    return;
+  }
+#pragma unroll
+  for (int e = 0; e < VW; ++e) {
+    const int q = q0 + e;
+    if (q >= 0 && q < lim) dst[q] = (cv >> e) & 1u ? cval : (A)c.v[e];
+  }
+}
+
+// Taps j .. j + 3 of tile_window, then the window moves on by four values.
+template <typename A, int OP, int R, bool VEC>
+__device__ __forceinline__ void tile_step(const A* __restrict__ s, int stride, const A* __restrict__ ws, int j,
+                                          A* win, A* acc) {
+  A w4[4] = {A(0), A(0), A(0), A(0)};
+  if (OP == OP_CORRELATE) tile_ld4<A>(ws + j, w4);
+#pragma unroll
+  for (int jj = 0; jj < 4; ++jj) {
+#pragma unroll
+    for (int r = 0; r < R; ++r) combine<A, OP>::add(acc[r], win[r + jj], w4[jj]);
+  }
+#pragma unroll
+  for (int i = 0; i < R; ++i) win[i] = win[i + 4];
+  if (VEC) {
+    tile_ld4<A>(s + j + 4 + R, win + R);
+  } else {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) win[R + i] = s[(j + 4 + R + i) * stride];
+  }
+}
+
 // acc[r] = combine over j < size of win(r + j), where win(k) = s[k * stride] (the thread's window
 // in the tile) and, for OP_CORRELATE, ws the weights (shared, 16-byte aligned).
-template <typename A, int OP, int R, bool VEC>
+template <typename A, int OP, int R, bool VEC, int UNROLL = 1>
 __device__ __forceinline__ void tile_window(const A* __restrict__ s, int stride, const A* __restrict__ ws, int size,
                                             A* acc) {
   A win[R + 4];
@@ -64,22 +143,14 @@ __device__ __forceinline__ void tile_window(const A* __restrict__ s, int stride,
 #pragma unroll
   for (int r = 0; r < R; ++r) acc[r] = (OP == OP_MIN || OP == OP_MAX) ? win[r] : combine<A, OP>::init();
   int j = 0;
-  for (; j + 4 <= size; j += 4) {
-    A w4[4] = {A(0), A(0), A(0), A(0)};
-    if (OP == OP_CORRELATE) tile_ld4<A>(ws + j, w4);
-#pragma unroll
-    for (int jj = 0; jj < 4; ++jj) {
-#pragma unroll
-      for (int r = 0; r < R; ++r) combine<A, OP>::add(acc[r], win[r + jj], w4[jj]);
-    }
-#pragma unroll
-    for (int i = 0; i < R; ++i) win[i] = win[i + 4];
-    if (VEC) {
-      tile_ld4<A>(s + j + 4 + R, win + R);
-    } else {
-#pragma unroll
-      for (int i = 0; i < 4; ++i) win[R + i] = s[(j + 4 + R + i) * stride];
-    }
+  // Four taps: one group of four new values a step. UNROLL > 1 unrolls the loop by the window's
+  // groups, (R + 4) / 4, after which the window is back in the registers it started in, so ptxas
+  // can drop the moves win[i] = win[i + 4]; UNROLL 1 leaves the unrolling to ptxas.
+  if (UNROLL > 1) {
+#pragma unroll UNROLL
+    for (; j + 4 <= size; j += 4) tile_step<A, OP, R, VEC>(s, stride, ws, j, win, acc);
+  } else {
+    for (; j + 4 <= size; j += 4) tile_step<A, OP, R, VEC>(s, stride, ws, j, win, acc);
   }
   const int left = size - j;
 #pragma unroll
@@ -111,10 +182,21 @@ __device__ __forceinline__ int tile_weights(const A* __restrict__ w, A* ws, int 
 template <int R>
 __device__ __forceinline__ int tile_swizzle(int t, int r) { return t * R + ((r + (t >> 2)) & (R - 1)); }
 
-template <typename T, typename O, typename A, int OP, typename I, int R>
+// Where a thread's 16-byte output chunk h (of CH = R sizeof(O) / 16, 1 or 2) sits in the staging
+// area (VAR >= 1): chunk t CH + (h xor ((t / 4) mod CH)). A quarter warp's 8 stores of chunk h hit
+// 8 different 16-byte bank groups, and 8 consecutive chunks read back are a permutation of 8
+// consecutive slots: no bank conflicts either way.
+template <int CH>
+__device__ __forceinline__ int tile_oswizzle(int t, int h) { return t * CH + (h ^ ((t >> 2) & (CH - 1))); }
+
+// VAR: 0 the first tile ("tile"), 1 vector staging and stores ("tile-vec"), 2 that and the tap
+// loop unrolled by (R + 4) / 4 so the window needs no register moves ("tile-vec-u").
+// vflags (VAR >= 1): bit 0 the input's lines start 16-byte aligned (the pointer and n sizeof(T)),
+// bit 1 the output's (16-byte output stores).
+template <typename T, typename O, typename A, int OP, typename I, int R, int VAR>
 __global__ void __launch_bounds__(256)
 filter1d_rows(const T* __restrict__ in, O* __restrict__ out, const A* __restrict__ w, int size, I n, I lines,
-              int ltpl, I segs, int pitch, I offset, int mode, A cval) {
+              int ltpl, I segs, int pitch, I offset, int mode, A cval, int vflags) {
   extern __shared__ __align__(16) unsigned char tile_smem[];
   constexpr int LR = R == 8 ? 3 : 2;
   const int tid = threadIdx.x;
@@ -130,20 +212,80 @@ filter1d_rows(const T* __restrict__ in, O* __restrict__ out, const A* __restrict
   if (line < lines) {
     const T* src = in + line * n;
     const I p0 = seg0 - offset;
-    for (int q = tx; q < pitch; q += tpl) {
-      const I m = map_index<I>(p0 + q, n, mode);
-      row[q] = m < 0 ? cval : (A)src[m];
+    if (VAR == 0) {
+      for (int q = tx; q < pitch; q += tpl) {
+        const I m = map_index<I>(p0 + q, n, mode);
+        row[q] = m < 0 ? cval : (A)src[m];
+      }
+    } else {
+      // chunk k: positions a0 + k VW .., tile slots k VW - s ..; the row's 16-byte-aligned chunks
+      // K: enough chunks for a 4096-long line's share (~2 a thread) in one round; fewer where T is narrow
+      constexpr int VW = 16 / sizeof(T), K = sizeof(T) >= 4 ? 4 : 2;
+      const int s = (int)(p0 & (I)(VW - 1));
+      const I a0 = p0 - s;
+      const int nch = (s + pitch + VW - 1) / VW;
+      const bool vin = vflags & 1;
+      for (int k0 = tx; k0 < nch; k0 += K * tpl) {
+        tile_vec<T> c[K];
+        unsigned cv[K];
+#pragma unroll
+        for (int u = 0; u < K; ++u) {
+          const int k = k0 + u * tpl;
+          cv[u] = 0;
+          if (k < nch) {
+            const I P = a0 + (I)k * VW;
+            if (vin && P >= 0 && P + VW <= n) c[u].u = __ldg(reinterpret_cast<const uint4*>(src + P));
+            else {
+              const tile_gathered t = tile_gather<T, I>(src, P, n, mode);
+              c[u].u = t.u;
+              cv[u] = t.cv;
+            }
+          }
+        }
+#pragma unroll
+        for (int u = 0; u < K; ++u) {
+          const int k = k0 + u * tpl;
+          if (k < nch) tile_put<T, A>(row, k * VW - s, pitch, c[u], cv[u], cval);
+        }
+      }
     }
   }
   __syncthreads();
+  constexpr int CH = R * (int)sizeof(O) / 16;
+  const bool ovec = VAR >= 1 && CH >= 1 && CH <= 2 && R * (int)sizeof(O) % 16 == 0 && (vflags & 2);
   if (line < lines && seg0 + tx * R < n) {
     A acc[R];
-    tile_window<A, OP, R, true>(row + tx * R, 1, ws, size, acc);
-    O* o = os + ly * seg;
+    tile_window<A, OP, R, true, VAR == 2 ? (R + 4) / 4 : 1>(row + tx * R, 1, ws, size, acc);
+    if (ovec) {
+      constexpr int CHS = CH < 1 ? 1 : CH, VO = 16 / sizeof(O);
+      uint4* o = reinterpret_cast<uint4*>(os + ly * seg);
 #pragma unroll
-    for (int r = 0; r < R; ++r) o[tile_swizzle<R>(tx, r)] = to_out<O>::go(acc[r]);
+      for (int h = 0; h < CHS; ++h) {
+        tile_vec<O> v;
+#pragma unroll
+        for (int e = 0; e < VO; ++e) v.v[e] = to_out<O>::go(acc[h * VO + e < R ? h * VO + e : 0]);
+        o[tile_oswizzle<CHS>(tx, h)] = v.u;
+      }
+    } else {
+      O* o = os + ly * seg;
+#pragma unroll
+      for (int r = 0; r < R; ++r) o[tile_swizzle<R>(tx, r)] = to_out<O>::go(acc[r]);
+    }
   }
   __syncthreads();
+  if (ovec) {
+    // 16-byte chunks of VO outputs: cpl = seg / VO = tpl CH of them a line piece
+    constexpr int CHS = CH < 1 ? 1 : CH, LCH = CHS == 2 ? 1 : 0, VO = 16 / sizeof(O);
+    const int lcpl = ltpl + LCH;
+    const uint4* o = reinterpret_cast<const uint4*>(os);
+    for (int i = tid; i < lpb << lcpl; i += 256) {
+      const int y = i >> lcpl, ci = i & ((1 << lcpl) - 1);
+      const I ln = g * lpb + y, c = seg0 + (I)ci * VO;
+      if (ln < lines && c < n)
+        *reinterpret_cast<uint4*>(out + ln * n + c) = o[(y << lcpl) + tile_oswizzle<CHS>(ci >> LCH, ci & (CHS - 1))];
+    }
+    return;
+  }
   for (int i = tid; i < lpb * seg; i += 256) {
     const int y = i >> lseg, p = i & (seg - 1);
     const I ln = g * lpb + y, c = seg0 + p;
@@ -151,10 +293,10 @@ filter1d_rows(const T* __restrict__ in, O* __restrict__ out, const A* __restrict
   }
 }
 
-template <typename T, typename O, typename A, int OP, typename I, int R>
+template <typename T, typename O, typename A, int OP, typename I, int R, int VAR>
 __global__ void __launch_bounds__(256)
 filter1d_cols(const T* __restrict__ in, O* __restrict__ out, const A* __restrict__ w, int size, I n, I inner,
-              I rblocks, I cblocks, I offset, int mode, A cval) {
+              I rblocks, I cblocks, I offset, int mode, A cval, int vflags) {
   extern __shared__ __align__(16) unsigned char tile_smem[];
   constexpr int BW = 32, BH = 8;
   const int tr = BH * R + size + 4;
@@ -166,21 +308,55 @@ filter1d_cols(const T* __restrict__ in, O* __restrict__ out, const A* __restrict
   const I o = q / rblocks, rb = q - o * rblocks;
   const I r0 = rb * (BH * R), c0 = cb * BW;
   const T* plane = in + o * n * inner;
-  for (int i = tid; i < tr * BW; i += BW * BH) {
-    const int y = i >> 5, x = i & (BW - 1);
-    const I c = c0 + x;
-    A v = A(0);
-    if (c < inner) {
-      const I m = map_index<I>(r0 - offset + y, n, mode);
-      v = m < 0 ? cval : (A)plane[m * inner + c];
+  if (VAR == 0) {
+    for (int i = tid; i < tr * BW; i += BW * BH) {
+      const int y = i >> 5, x = i & (BW - 1);
+      const I c = c0 + x;
+      A v = A(0);
+      if (c < inner) {
+        const I m = map_index<I>(r0 - offset + y, n, mode);
+        v = m < 0 ? cval : (A)plane[m * inner + c];
+      }
+      tile[i] = v;
     }
-    tile[i] = v;
+  } else {
+    // chunk k: tile row k / CPR, columns (k mod CPR) VW ..; a row's mode mapping once a chunk
+    // K: a 33-tap tile's chunks (5-7 a thread for 4- and 8-byte T) in one round; fewer where T is narrow
+    constexpr int VW = 16 / sizeof(T), CPR = BW / VW, K = sizeof(T) >= 4 ? 8 : sizeof(T) == 2 ? 4 : 2;
+    const int nch = tr * CPR;
+    const bool vin = vflags & 1;
+    for (int k0 = tid; k0 < nch; k0 += K * BW * BH) {
+      tile_vec<T> c[K];
+      unsigned cv[K];
+#pragma unroll
+      for (int u = 0; u < K; ++u) {
+        const int k = k0 + u * BW * BH;
+        cv[u] = 0;
+        if (k < nch) {
+          const I m = map_index<I>(r0 - offset + k / CPR, n, mode);
+          const I cc = c0 + (k % CPR) * VW;
+          if (m < 0) {
+            cv[u] = ~0u;
+          } else if (vin && cc + VW <= inner) {
+            c[u].u = __ldg(reinterpret_cast<const uint4*>(plane + m * inner + cc));
+          } else {
+#pragma unroll
+            for (int e = 0; e < VW; ++e) c[u].v[e] = cc + e < inner ? plane[m * inner + cc + e] : T(0);
+          }
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < K; ++u) {
+        const int k = k0 + u * BW * BH;
+        if (k < nch) tile_put<T, A>(tile, k * VW, tr * BW, c[u], cv[u], cval);
+      }
+    }
   }
   __syncthreads();
   const I r = r0 + ty * R, c = c0 + tx;
   if (r >= n || c >= inner) return;
   A acc[R];
-  tile_window<A, OP, R, false>(tile + ty * R * BW + tx, BW, ws, size, acc);
+  tile_window<A, OP, R, false, VAR == 2 ? (R + 4) / 4 : 1>(tile + ty * R * BW + tx, BW, ws, size, acc);
   O* dst = out + o * n * inner + r * inner + c;
 #pragma unroll
   for (int k = 0; k < R; ++k) {

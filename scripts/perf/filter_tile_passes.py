@@ -1,0 +1,153 @@
+"""The separable filters' tile kernels pass by pass (issue 31): each variant of
+templates/filter_tile.cu (`filter1d(plan=...)`: "tile" the first tile, "tile-vec" 16-byte staging
+loads all in flight and 16-byte output stores, "tile-vec-u" that and the tap loop unrolled by the
+window's groups, "tile-vec-u-half-r" that with half the outputs a thread) on each pass alone (the last axis: "rows"; a strided axis: "cols", for 3-D the
+middle and the first axis) and on the whole filter, in one process, on gaussian_filter sigma 1/2/4
+of a 4096^2 float32 image, sigma 4 of a 256^3 float32 volume and of a 4096^2 float64 image, and
+uniform_filter size 5 of a 4096^2 float32 image; the public call (plan "auto",
+_filter_tile.AUTO_VARIANT) and CuPy's cupyx.scipy.ndimage beside them when installed.
+
+Each row: microseconds (CUDA-event median of 20 after warm-up), GB/s counting one read and one
+write of the array a pass (the bench case `gaussian_filter` counts so), that over the copy rate
+measured here ("x copy"; the issue's target for memory-bound filters: 0.7), the prediction
+(docs/perf-notes.md, "Separable filters"), and "ok" when the result is the same bits as the first
+tile's ("BAD" otherwise, and a BAD line at the end).
+
+Run on the GPU machine: `python scripts/perf/filter_tile_passes.py` (about 30-60 s;
+`--reps N` to change the repeats)."""
+
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+import numpy  # noqa: E402
+from _timing import event_us  # noqa: E402
+
+import cuarray as cp  # noqa: E402
+from cuarray.scipy import ndimage as cnd  # noqa: E402
+from cuarray.scipy.ndimage import _boundary  # noqa: E402
+from cuarray.scipy.ndimage import _filter_kernels as fk  # noqa: E402
+from cuarray.scipy.ndimage import _filter_tile as ft  # noqa: E402
+from cuarray.scipy.ndimage import _filters  # noqa: E402
+
+try:  # a peer, when installed
+    import cupy
+    import cupyx.scipy.ndimage as cupy_nd
+except Exception:  # noqa: BLE001 -- any import failure means no peer
+    cupy = None
+
+REFLECT = _boundary.filter_mode("reflect")
+PLANS = ["tile", "tile-vec", "tile-vec-u", "tile-vec-u-half-r"]
+CASES = [((4096, 4096), "float32", "gaussian", 1), ((4096, 4096), "float32", "gaussian", 2),
+         ((4096, 4096), "float32", "gaussian", 4), ((256, 256, 256), "float32", "gaussian", 4),
+         ((4096, 4096), "float64", "gaussian", 4), ((4096, 4096), "float32", "uniform", 5)]
+# Predicted x copy of the whole filter on an H100 (docs/perf-notes.md, "Separable filters"): the
+# first tile measured 0.31-0.47; the variants' staging keeps ~2 (rows) / ~6 (cols) 16-byte loads
+# a thread in flight where the first tile had 1-3 scalar ones.
+PREDICTED = {("tile-vec", "gaussian", 1, "float32", 2): 0.80, ("tile-vec-u", "gaussian", 1, "float32", 2): 0.80,
+             ("tile-vec", "gaussian", 2, "float32", 2): 0.75, ("tile-vec-u", "gaussian", 2, "float32", 2): 0.78,
+             ("tile-vec", "gaussian", 4, "float32", 2): 0.65, ("tile-vec-u", "gaussian", 4, "float32", 2): 0.75,
+             ("tile-vec", "gaussian", 4, "float32", 3): 0.60, ("tile-vec-u", "gaussian", 4, "float32", 3): 0.68,
+             ("tile-vec", "gaussian", 4, "float64", 2): 0.70, ("tile-vec-u", "gaussian", 4, "float64", 2): 0.75,
+             ("tile-vec", "uniform", 5, "float32", 2): 0.85, ("tile-vec-u", "uniform", 5, "float32", 2): 0.85}
+
+
+def passes(kind, param, ndim):
+    """[(op, weights, size, offset)] per axis, as gaussian_filter / uniform_filter run them."""
+    if kind == "gaussian":
+        r = int(4.0 * param + 0.5)
+        w = _filters._gaussian_kernel1d(param, 0, r)[::-1]
+        return [("correlate", w, len(w), len(w) // 2)] * ndim
+    return [("uniform", None, param, param // 2)] * ndim
+
+
+def one_pass(x, axis, p, plan):
+    op, w, size, offset = p
+    return fk.filter1d(x, x.dtype, op, w, size, axis, offset, REFLECT, 0.0, plan=plan)
+
+
+def whole(x, ps, plan):
+    cur = x
+    for axis, p in enumerate(ps):
+        cur = one_pass(cur, axis, p, plan)
+    return cur
+
+
+def pass_name(axis, ndim):
+    return "rows" if axis == ndim - 1 else "cols ax{}".format(axis)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--reps", type=int, default=20)
+    args = ap.parse_args()
+    reps = args.reps
+    sms = cp.cuda.Device().multiprocessor_count
+    buf = cp.empty(2**28, dtype="float32")
+    copy_us = event_us(buf.copy, reps=10)
+    copy_gbs = 2 * buf.nbytes / (copy_us * 1e-6) / 1e9
+    del buf
+    print("copy rate {:.0f} GB/s ({} SMs); AUTO_VARIANT {}".format(copy_gbs, sms, ft.AUTO_VARIANT))
+    head = "{:>9} {:>12} {:>7} {:>9} {:>11} {:>9} {:>7} {:>7} {:>6}  {}"
+    print(head.format("shape", "filter", "dtype", "pass", "plan", "us", "GB/s", "x copy", "pred", "check"))
+    row = "{:>9} {:>12} {:>7} {:>9} {:>11} {:>9.1f} {:>7.0f} {:>7.2f} {:>6}  {}"
+    rng = numpy.random.default_rng(0)
+    bad = []
+    for shape, dtype, kind, param in CASES:
+        x = cp.asarray(rng.standard_normal(shape).astype(dtype))
+        ps = passes(kind, param, len(shape))
+        label = "{}^{}".format(shape[0], len(shape))
+        name = "{} {}".format(kind, param)
+        xc = cupy.asarray(x.get()) if cupy is not None else None
+
+        def show(what, plan, us, nbytes, check, pred=None):
+            gbs = nbytes / (us * 1e-6) / 1e9
+            print(row.format(label, name, dtype, what, plan, us, gbs, gbs / copy_gbs,
+                             "" if pred is None else "{:.2f}".format(pred), check))
+
+        # each pass alone, on x (the same work as inside the filter); one 3-D cols pass per axis
+        for axis in range(len(shape)):
+            p = ps[axis]
+            ref = one_pass(x, axis, p, "tile").get()
+            for plan in PLANS:
+                us = event_us(lambda: one_pass(x, axis, p, plan), reps=reps)
+                same = numpy.array_equal(one_pass(x, axis, p, plan).get(), ref, equal_nan=True)
+                if not same:
+                    bad.append("{} {} {} {} {}".format(label, name, dtype, pass_name(axis, len(shape)), plan))
+                show(pass_name(axis, len(shape)), plan, us, 2 * x.nbytes, "ok" if same else "BAD")
+            if xc is not None:
+                if kind == "gaussian":
+                    fn = lambda: cupy_nd.gaussian_filter1d(xc, param, axis)  # noqa: E731
+                else:
+                    fn = lambda: cupy_nd.uniform_filter1d(xc, param, axis)  # noqa: E731
+                show(pass_name(axis, len(shape)), "cupy", event_us(fn, reps=reps, cuda=cupy.cuda), 2 * x.nbytes, "")
+        # the whole filter
+        nbytes = 2 * x.nbytes * len(ps)
+        ref = whole(x, ps, "tile").get()
+        for plan in PLANS:
+            us = event_us(lambda: whole(x, ps, plan), reps=reps)
+            same = numpy.array_equal(whole(x, ps, plan).get(), ref, equal_nan=True)
+            if not same:
+                bad.append("{} {} {} whole {}".format(label, name, dtype, plan))
+            show("whole", plan, us, nbytes, "ok" if same else "BAD",
+                 PREDICTED.get((plan, kind, param, dtype, len(shape))))
+        pub = (lambda: cnd.gaussian_filter(x, param)) if kind == "gaussian" else (lambda: cnd.uniform_filter(x, param))
+        same = numpy.array_equal(pub().get(), ref, equal_nan=True)
+        show("whole", "public", event_us(pub, reps=reps), nbytes, "ok" if same else "BAD")
+        if not same:
+            bad.append("{} {} {} whole public".format(label, name, dtype))
+        if xc is not None:
+            if kind == "gaussian":
+                fn = lambda: cupy_nd.gaussian_filter(xc, param)  # noqa: E731
+            else:
+                fn = lambda: cupy_nd.uniform_filter(xc, param)  # noqa: E731
+            show("whole", "cupy", event_us(fn, reps=reps, cuda=cupy.cuda), nbytes, "")
+    for b in bad:
+        print("BAD: not the same bits as plan 'tile':", b)
+    print("all variants bit-identical to plan 'tile'" if not bad else "{} BAD rows".format(len(bad)))
+
+
+if __name__ == "__main__":
+    main()
