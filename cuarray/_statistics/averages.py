@@ -144,18 +144,19 @@ def _ddof(ddof, correction):
 
 def _var(a, axis, dtype, out, ddof, keepdims, where, mean_arr, root, fn, method=None):
     """var (std with `root`) of NumPy's `fn`; `method`: one of VAR_METHODS (None: VAR_METHOD)."""
-    key = None
     if method is None:
         method = VAR_METHOD
-        if out is None and where is True and mean_arr is None and ddof.__class__ in (int, float):
-            # A repeated call goes from one look-up to the prepared launch (reduction_ops' fast
-            # path; the key holds ddof, which the launch's divisor depends on).
-            key = _r.fast_key((fn, ddof), a, axis, keepdims, dtype)
-            f = _r._fast.get(key)
-            if f is not None:
-                return f(a)
     elif method not in VAR_METHODS:
         raise ValueError("method must be one of {}, got {!r}".format(VAR_METHODS, method))
+    key = None
+    if out is None and where is True and mean_arr is None and ddof.__class__ in (int, float):
+        # A repeated call goes from one look-up to the prepared launch (reduction_ops' fast path;
+        # the key holds ddof, which the launch's divisor depends on). Before: ~10 us more host
+        # time a call than a sum's (scripts/perf/var_variants.py's `host` clock).
+        key = _r.fast_key((fn, ddof, method), a, axis, keepdims, dtype)
+        f = _r._fast.get(key)
+        if f is not None:
+            return f(a)
     a = as_array(a, fn.__name__)
     raxes = _r.normalize_axes(axis, a.ndim)
     res = _r.result_dtype(fn, a.dtype, None if dtype is None else _dtypes.normalize_dtype(dtype))
