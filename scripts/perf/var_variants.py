@@ -12,9 +12,11 @@ import, in one process. Prints one table, µs per call on three clocks:
 (float32/float64) data computed in float64 on the host; `BAD` where it is over the GPU tests'
 tolerance (float32 2e-4, float64 1e-10: tests/_statistics/test_reductions_gpu.py). `default` is the
 public `cuarray.var`/`cuarray.std` (VAR_METHOD, through the reduction fast path). Data: normal,
-mean 1000, std 3 (the tests' offset mean).
+mean 1000, std 3 (the tests' offset mean); `--data offset`: the hard data of the GPU tests, mean/std
+1e4 in float32 (N(1e4, 1)) and 1e9 in float64 (N(1e6, 1e-3)), tolerance 2e-4 / 1e-8.
 
     python scripts/perf/var_variants.py [--only SUBSTR[|SUBSTR...]] [--methods welford,shift-wide] [--reps N]
+                                        [--data normal|offset]
 
 About 20-40 s on an H100, most of it NVRTC compiles of the methods' kernels on a cold disk cache.
 """
@@ -129,7 +131,9 @@ def main():
     ap.add_argument("--only", default="", help="run the cases whose name contains one of these ('|'-separated)")
     ap.add_argument("--methods", default="", help="comma-separated subset of VAR_METHODS")
     ap.add_argument("--reps", type=int, default=40)
+    ap.add_argument("--data", choices=("normal", "offset"), default="normal")
     args = ap.parse_args()
+    tol = dict(TOL) if args.data == "normal" else {"float32": 2e-4, "float64": 1e-8}
     import cuarray
     from cuarray._statistics import averages
 
@@ -140,8 +144,8 @@ def main():
             libs[peer] = Lib(peer)
         except Exception as exc:  # noqa: BLE001 - an absent or broken peer: a column of dashes
             print("# {} not timed: {}".format(peer, exc), file=sys.stderr)
-    print("# device: {}; default method: {}; reps {}".format(cuarray.cuda.Device().name, averages.VAR_METHOD,
-                                                            args.reps))
+    print("# device: {}; default method: {}; reps {}; data {}".format(cuarray.cuda.Device().name,
+                                                                     averages.VAR_METHOD, args.reps, args.data))
     print("{:24s} {:14s} {:>8s} {:>8s} {:>8s} {:>9s}  {}".format("case", "variant", "bench", "dev", "host", "err", ""))
     only = [s for s in args.only.split("|") if s]
     rng = np.random.default_rng(0)
@@ -149,7 +153,12 @@ def main():
     for name, shape, dt, fn_name, axis in CASES:
         if only and not any(s in name for s in only):
             continue
-        host = (rng.standard_normal(shape, dtype=np.float32) * 3 + 1000).astype(dt)
+        if args.data == "normal":
+            host = (rng.standard_normal(shape, dtype=np.float32) * 3 + 1000).astype(dt)
+        elif dt == "float32":
+            host = (rng.standard_normal(shape, dtype=np.float32) + 1e4).astype(dt)
+        else:
+            host = rng.standard_normal(shape) * 1e-3 + 1e6
         want = getattr(np, fn_name)(host.astype(np.float64), axis=axis)
         xd = cuarray.asarray(host)
         cu = libs["cuarray"]
@@ -164,7 +173,7 @@ def main():
             b = cu.bench(f, args.reps)
             h = cu.host(f, args.reps)
             d = cu.dev(f, args.reps, h)
-            flag = "BAD" if err > TOL[dt] else ""
+            flag = "BAD" if err > tol[dt] else ""
             bad += bool(flag)
             print("{:24s} {:14s} {:8.1f} {:8.1f} {:8.1f} {:9.2e}  {}".format(name, label, b, d, h, err, flag), flush=True)
         xd = rows = None  # free the input before the peers allocate theirs

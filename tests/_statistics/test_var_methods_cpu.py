@@ -80,8 +80,9 @@ def test_shifted_kernels_compile_for_every_plan_shape(dt):
 
 
 @pytest.mark.parametrize("method", ["welford-wide", "shift-wide"])
-@pytest.mark.parametrize("dt", ["float16", "float32", "float64", "int64"])
+@pytest.mark.parametrize("dt", ["float16", "float32", "float64", "int64", "int32"])
 def test_wide_kernels_compile(method, dt):
+    """int32: 4 outputs a vector with 24/32-byte float64 accumulators (1 set of 8 loads)."""
     _compile(method, dt, _OVEC_SHAPES)
 
 
