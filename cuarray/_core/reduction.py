@@ -301,8 +301,9 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True, a
         unroll = max(1, min(_UNROLL_COLS, 128 // (ovec * acc_size)))
         if wide and unroll < _UNROLL_COLS:
             # Wide accumulators (var's moments): as many loads in flight as a sum's, folded into
-            # the sets that fit (a float32 var: 8 loads a round into 2 sets, not 2 loads into 2).
-            unroll, accs = _UNROLL_COLS, unroll
+            # the sets that fit (a float32 var: 8 loads a round into 2 sets, not 2 loads into 2),
+            # or into `wide` sets when it is a number (2-8: var's "welford-wide4/8" methods).
+            unroll, accs = _UNROLL_COLS, (unroll if wide is True else max(1, min(int(wide), _UNROLL_COLS)))
     else:
         ovec = 0
     rows = mvec = 0
@@ -407,7 +408,8 @@ class ReductionDef:
     `out`: the KernelParam (kind 'out') of the result `y`; `acc_ctype`/`acc_size`: the C type of the
     accumulator and an upper bound of its size in bytes; `identity`: a C expression of that type.
     `wide`: output-vector plans keep a sum's loads in flight with fewer accumulator sets than loads
-    (`Plan.accs`; var's moments, whose 16-32 byte accumulators otherwise cut a round to 1-2 loads).
+    (`Plan.accs`; var's moments, whose 16-32 byte accumulators otherwise cut a round to 1-2 loads):
+    True for the sets that fit 128 bytes, or a number of sets.
     """
 
     __slots__ = ("name", "params", "out", "acc_ctype", "acc_size", "map_expr", "reduce_expr",

@@ -45,11 +45,14 @@ _M2S_DIVIDE_SQRT = "y = cuarray::cast<$Y>(::sqrt(cuarray::shifted_m2(a) / _val_t
 # scripts/perf/var_variants.py pass each; docs/perf-notes.md, "var/std in one pass, fourth pass"):
 # one pass with Welford's update in a thread ("welford": output-vector plans with one load a round
 # per accumulator set, 2 for float32) or shifted sums in a thread ("shift"), each also with a sum's 8
-# loads a round folded into those sets ("-wide"), or the two passes (mean, then squared deviations).
-VAR_METHODS = ("welford", "welford-wide", "shift", "shift-wide", "two-pass")
+# loads a round folded into those sets ("-wide"; "welford-wide4/8": into 4 or 8 independent Welford
+# sets, more registers), or the two passes (mean, then squared deviations).
+VAR_METHODS = ("welford", "welford-wide", "welford-wide4", "welford-wide8", "shift", "shift-wide", "two-pass")
 VAR_METHOD = "welford-wide"
 _ONE_PASS = {"welford": ("moments", False, "", _M2_DIVIDE, _M2_DIVIDE_SQRT),
              "welford-wide": ("moments", True, "", _M2_DIVIDE, _M2_DIVIDE_SQRT),
+             "welford-wide4": ("moments", 4, "", _M2_DIVIDE, _M2_DIVIDE_SQRT),
+             "welford-wide8": ("moments", 8, "", _M2_DIVIDE, _M2_DIVIDE_SQRT),
              "shift": ("moments_shift", False, "_shift", _M2S_DIVIDE, _M2S_DIVIDE_SQRT),
              "shift-wide": ("moments_shift", True, "_shift", _M2S_DIVIDE, _M2S_DIVIDE_SQRT)}
 

@@ -79,7 +79,7 @@ def test_shifted_kernels_compile_for_every_plan_shape(dt):
     _compile("shift", dt, _SHAPES[:1] + _SHAPES[4:6], (True,))
 
 
-@pytest.mark.parametrize("method", ["welford-wide", "shift-wide"])
+@pytest.mark.parametrize("method", ["welford-wide", "shift-wide", "welford-wide4", "welford-wide8"])
 @pytest.mark.parametrize("dt", ["float16", "float32", "float64", "int64", "int32"])
 def test_wide_kernels_compile(method, dt):
     """int32: 4 outputs a vector with 24/32-byte float64 accumulators (1 set of 8 loads)."""
@@ -98,6 +98,8 @@ def test_shifted_accumulator_sizes():
     # (unroll, accs, sub, ovec, split, chunk): wide -> a sum's 8 loads a round, the sets that fit 128 bytes
     ("welford", "float32", (2, 0, 256, 4, 977, 1024)),
     ("welford-wide", "float32", (8, 2, 256, 4, 245, 4096)),
+    ("welford-wide4", "float32", (8, 4, 256, 4, 245, 4096)),
+    ("welford-wide8", "float32", (8, 8, 256, 4, 245, 4096)),
     ("shift", "float32", (1, 0, 256, 4, 1954, 512)),
     ("shift-wide", "float32", (8, 1, 256, 4, 245, 4096)),
     ("welford", "float64", (2, 0, 128, 2, 1954, 512)),

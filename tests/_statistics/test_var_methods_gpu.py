@@ -24,6 +24,8 @@ import cuarray  # noqa: E402
 from cuarray._statistics import averages  # noqa: E402
 
 METHODS = list(averages.VAR_METHODS)
+# The methods that differ from welford-wide only in the number of accumulator sets: the shapes only.
+MAIN = [m for m in METHODS if m not in ("welford-wide4", "welford-wide8")]
 RTOL = {"e": 2e-3, "f": 2e-4, "d": 1e-10}
 
 
@@ -84,7 +86,7 @@ def test_each_method_matches_numpy(shape, axis, dt, method):
                "{} root={} ddof={}".format(method, root, ddof))
 
 
-@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("method", MAIN)
 def test_each_method_out_and_where(method):
     rng = _rng("out", method)
     x = _data(rng, (1_000_000, 4), "float32")
@@ -126,7 +128,7 @@ def _hard(kind, shape, dt, rng):
     return x, RTOL[np.dtype(dt).char]
 
 
-@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("method", MAIN)
 @pytest.mark.parametrize("dt", ["float32", "float64"])
 @pytest.mark.parametrize("kind", ["offset", "quantized", "constant", "nonfinite"])
 def test_each_method_on_hard_data(kind, dt, method):
