@@ -175,7 +175,8 @@ def main():
             d = cu.dev(f, args.reps, h)
             flag = "BAD" if err > tol[dt] else ""
             bad += bool(flag)
-            print("{:24s} {:14s} {:8.1f} {:8.1f} {:8.1f} {:9.2e}  {}".format(name, label, b, d, h, err, flag), flush=True)
+            print("{:24s} {:14s} {:8.1f} {:8.1f} {:8.1f} {:9.2e}  {}".format(name, label, b, d, h, err, flag),
+                  flush=True)
         xd = rows = None  # free the input before the peers allocate theirs
         for peer in ("cupy", "torch"):
             lib = libs.get(peer)

@@ -38,7 +38,8 @@ A tree(const T* x, long n, int L, A none, S step, C comb) {
   }
   while (parts.size() > 1) {
     std::vector<A> next;
-    for (size_t i = 0; i < parts.size(); i += 2) next.push_back(i + 1 < parts.size() ? comb(parts[i], parts[i + 1]) : parts[i]);
+    for (size_t i = 0; i < parts.size(); i += 2)
+      next.push_back(i + 1 < parts.size() ? comb(parts[i], parts[i + 1]) : parts[i]);
     parts.swap(next);
   }
   return parts[0];
