@@ -160,7 +160,9 @@ class Stage(NamedTuple):
     then the last block to finish combines them into the outputs with `group2` threads per output
     and `unroll2` accumulators: one launch). `rows`/`mvec`: a row tile (`_ROW_TILE`), `rows` rows
     of `group` lanes x `mvec` 16-byte vectors per group of lanes; 0: the one-pass skeleton.
-    `ovec`: output vectors (`_OUT_VEC`), `ovec` adjacent outputs a thread, one partial a block."""
+    `ovec`: output vectors (`_OUT_VEC`), `ovec` adjacent outputs a thread, one partial a block.
+    `accs`: accumulator sets of an output-vector thread when fewer than its `unroll` loads a round
+    (`ReductionDef.wide`); 0: one a load."""
 
     src: str
     dst: str
@@ -176,6 +178,7 @@ class Stage(NamedTuple):
     rows: int = 0
     mvec: int = 0
     ovec: int = 0
+    accs: int = 0
 
 
 class Plan:
@@ -183,7 +186,7 @@ class Plan:
 
     __slots__ = ("n_out", "n_red", "out_dims", "out_strides", "red_dims", "red_strides", "group",
                  "unroll", "vec", "split", "chunk", "grid_x", "index_t", "group2", "grid2", "unroll2", "fused",
-                 "sub", "rows", "mvec", "ovec")
+                 "sub", "rows", "mvec", "ovec", "accs")
 
     @property
     def parts(self) -> int:
@@ -223,13 +226,14 @@ def _collapse_ordered(shape, strides_list):
 
 
 def plan(shape, in_strides, in_itemsizes, y_strides, raxes, *, aligned=None, keep_order=False,
-         sm_count=132, allow_vec=True, allow_fuse=None, acc_size=4) -> Plan:
+         sm_count=132, allow_vec=True, allow_fuse=None, acc_size=4, wide=False) -> Plan:
     """Plan the reduction of arrays of `shape` (strides `in_strides`, one tuple per input, already
     broadcast to `shape`) over the axes `raxes` into an output with byte strides `y_strides` over
     the kept axes. `aligned[k]`: input k's pointer is 16-byte aligned. `keep_order`: the reduced
     index `_j` must be the C-order flat index over the reduced axes (arg reductions).
     `allow_fuse` (default: the module's FUSE): a split whose second pass is small runs in one
-    launch (`Plan.fused`). `acc_size`: bytes of the accumulator (bounds output vectors' unroll)."""
+    launch (`Plan.fused`). `acc_size`: bytes of the accumulator (bounds output vectors' unroll, or
+    with `wide` their accumulator sets: `ReductionDef.wide`)."""
     nd = len(shape)
     rset = set(raxes)
     kaxes = [i for i in range(nd) if i not in rset]
@@ -252,11 +256,12 @@ def plan(shape, in_strides, in_itemsizes, y_strides, raxes, *, aligned=None, kee
         p.red_dims, p.red_strides = _collapse_ordered(rshape, rs)
     else:
         p.red_dims, p.red_strides = _shapes.collapse_dims(rshape, rs)
-    _choose(p, in_itemsizes, aligned, sm_count, allow_vec, FUSE if allow_fuse is None else allow_fuse, acc_size)
+    _choose(p, in_itemsizes, aligned, sm_count, allow_vec, FUSE if allow_fuse is None else allow_fuse, acc_size,
+            wide)
     return p
 
 
-def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True, acc_size=4) -> None:
+def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True, acc_size=4, wide=False) -> None:
     n_out, n_red = p.n_out, p.n_red
     main = 0
     s_red = abs(p.red_strides[main][-1]) if p.red_dims else 0
@@ -290,9 +295,15 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True, a
         if _UNROLL_SUB:
             unroll = _UNROLL_SUB
     ovec = _passes.out_vec_width(p, itemsizes, aligned) if sub > 1 and allow_vec and _OUT_VEC else 1
+    accs = 0
     if ovec > 1 and n_out % ovec == 0 and n_out // ovec <= 32:
         sub = 1 << ((BLOCK // (n_out // ovec)).bit_length() - 1)
         unroll = max(1, min(_UNROLL_COLS, 128 // (ovec * acc_size)))
+        if wide and unroll < _UNROLL_COLS:
+            # Wide accumulators (var's moments): as many loads in flight as a sum's, folded into
+            # the sets that fit (a float32 var: 8 loads a round into 2 sets, not 2 loads into 2),
+            # or into `wide` sets when it is a number (2-8: var's "welford-wide4/8" methods).
+            unroll, accs = _UNROLL_COLS, (unroll if wide is True else max(1, min(int(wide), _UNROLL_COLS)))
     else:
         ovec = 0
     rows = mvec = 0
@@ -305,6 +316,7 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True, a
         fill = n_out // (BLOCK // group * 2 * sm_count)
         rows = min(rows, 1 << max(0, fill.bit_length() - 1))
     p.group, p.vec, p.unroll, p.sub, p.rows, p.mvec, p.ovec = group, vec, unroll, sub, rows, mvec, ovec
+    p.accs = accs
     gpb = BLOCK // group // sub * max(rows, 1) * max(ovec, 1)
     blocks_x = -(-n_out // gpb) if n_out else 0
     target = sm_count * _BLOCKS_PER_SM
@@ -395,14 +407,17 @@ class ReductionDef:
     `params`: KernelParams of kind 'in' (arrays, broadcast to the input shape) and 'scalar';
     `out`: the KernelParam (kind 'out') of the result `y`; `acc_ctype`/`acc_size`: the C type of the
     accumulator and an upper bound of its size in bytes; `identity`: a C expression of that type.
+    `wide`: output-vector plans keep a sum's loads in flight with fewer accumulator sets than loads
+    (`Plan.accs`; var's moments, whose 16-32 byte accumulators otherwise cut a round to 1-2 loads):
+    True for the sets that fit 128 bytes, or a number of sets.
     """
 
     __slots__ = ("name", "params", "out", "acc_ctype", "acc_size", "map_expr", "reduce_expr",
                  "identity", "post_map", "preamble", "options", "user_source", "key", "_kernels",
-                 "_arrays", "step", "_launchers", "_in_first", "half")
+                 "_arrays", "step", "_launchers", "_in_first", "half", "wide")
 
     def __init__(self, name, params, out, acc_ctype, acc_size, map_expr, reduce_expr, identity, post_map,
-                 preamble="", options=(), user_source=None, step=None, half=False):
+                 preamble="", options=(), user_source=None, step=None, half=False, wide=False):
         self.name = kernel_identifier(name)
         # `half`: as `elementwise.Definition`'s (__half in the code with no float16 param).
         self.half = half
@@ -420,6 +435,7 @@ class ReductionDef:
         # `step`: optional C statement folding one element into `ACC` in a thread's own (in
         # index order) loop, when cheaper than `ACC = reduce(ACC, map)`; `{acc}` marks ACC.
         self.step = step
+        self.wide = wide  # a planner choice: the kernels of a plan are keyed by its Stage
         self._arrays = tuple(p for p in self.params if p.kind == "in")
         self.key = (name, tuple(p.key() for p in self.params), out.key(), acc_ctype, map_expr, reduce_expr,
                     identity, post_map, preamble, self.options, step)
@@ -452,6 +468,8 @@ class ReductionDef:
             parts.append("tile{}x{}".format(st.rows, st.mvec))
         if st.ovec:
             parts.append("ovec{}".format(st.ovec))
+        if st.accs:
+            parts.append("acc{}".format(st.accs))
         if vec > 1:
             parts.append("vec{}".format(vec))
         if src == "part":
@@ -466,14 +484,15 @@ class ReductionDef:
 
     def source(self, st: Stage) -> tuple[str, str]:
         """(kernel name, CUDA source) for one specialisation. Pure: needs no device."""
-        src, dst, group, unroll, vec, ond, rnd, index_t, group2, unroll2, sub, rows, mvec, ovec = st
+        src, dst, group, unroll, vec, ond, rnd, index_t, group2, unroll2, sub, rows, mvec, ovec, accs = st
         it = "int" if index_t is numpy.int32 else "long long"
         kname = self.kernel_name(st)
         kernel_t, pass_t, finish_t, tile_t, body_t, cols_t = _templates()
         if rows:
             pass1 = _passes.tile_pass(self, tile_t, body_t, group, mvec, rows, vec, ond, it, BLOCK)
         elif ovec:
-            pass1 = _passes.cols_pass(self, cols_t, "part" if dst == "fused" else dst, unroll, ovec, sub, it, BLOCK)
+            pass1 = _passes.cols_pass(self, cols_t, "part" if dst == "fused" else dst, unroll, ovec, sub, it, BLOCK,
+                                      accs)
         else:
             pass1 = self._pass(pass_t, src, "part" if dst == "fused" else dst, group, unroll, vec, ond, rnd, it, sub)
         finish = ""
@@ -598,11 +617,11 @@ class ReductionDef:
         ond, rnd = len(p.out_dims), len(p.red_dims)
         if p.ovec:  # output vectors: the sub-chunk count and unroll are the kernel's
             if p.parts == 1:
-                return [(Stage("map", "out", 1, p.unroll, 1, ond, rnd, p.index_t, sub=p.sub, ovec=p.ovec),
-                         (p.grid_x, 1), "only")]
+                return [(Stage("map", "out", 1, p.unroll, 1, ond, rnd, p.index_t, sub=p.sub, ovec=p.ovec,
+                               accs=p.accs), (p.grid_x, 1), "only")]
             if p.fused:
                 return [(Stage("map", "fused", 1, p.unroll, 1, ond, rnd, p.index_t, p.group2, p.unroll2, p.sub,
-                               ovec=p.ovec), (p.grid_x, p.split), "fused")]
+                               ovec=p.ovec, accs=p.accs), (p.grid_x, p.split), "fused")]
         if p.parts == 1:
             if p.rows:
                 return [(Stage("map", "out", p.group, 1, p.vec, ond, rnd, p.index_t, rows=p.rows, mvec=p.mvec),
@@ -611,8 +630,8 @@ class ReductionDef:
         if p.fused:
             return [(Stage("map", "fused", p.group, p.unroll, p.vec, ond, rnd, p.index_t, p.group2, p.unroll2, p.sub),
                      (p.grid_x, p.split), "fused")]
-        return [(Stage("map", "part", p.group, p.unroll, p.vec, ond, rnd, p.index_t, sub=p.sub, ovec=p.ovec),
-                 (p.grid_x, p.split), "first"),
+        return [(Stage("map", "part", p.group, p.unroll, p.vec, ond, rnd, p.index_t, sub=p.sub, ovec=p.ovec,
+                       accs=p.accs), (p.grid_x, p.split), "first"),
                 (Stage("part", "out", p.group2, p.unroll2, 1, ond, rnd, p.index_t), (p.grid2, 1), "second")]
 
     # -- launch ----------------------------------------------------------------------------
@@ -652,7 +671,8 @@ class ReductionDef:
             if len(self._launchers) > 1024:
                 self._launchers.clear()
             p = plan(shape, in_strides, tuple(a._dtype.itemsize for a in arrays), y_strides, raxes,
-                     aligned=aligned, keep_order=keep_order, sm_count=_device._sm_count(dev), acc_size=self.acc_size)
+                     aligned=aligned, keep_order=keep_order, sm_count=_device._sm_count(dev), acc_size=self.acc_size,
+                     wide=self.wide)
             lau = self._launchers[key] = self._prepare(p)
         return lau
 

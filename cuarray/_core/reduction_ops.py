@@ -83,6 +83,10 @@ OPS = {o.name: o for o in (
     # `moments`); the caller's post_map divides `a.m2`.
     Op("moments", "cuarray::moments_of(x)", "cuarray::moments_combine(a, b)", "cuarray::moments_none<_val_t>()",
        True, "moments", "add", None),
+    # The same by shifted sums in a thread (reduction.cuh's `shifted`: no division an element);
+    # the caller's post_map divides `cuarray::shifted_m2(a)`.
+    Op("moments_shift", "cuarray::shifted_of(x)", "cuarray::shifted_combine(a, b)",
+       "cuarray::shifted_none<_val_t>()", True, "shifted", "add", None),
     # Sum of |x - m|^2 with the mean `m` a second input (var/std); real accumulator.
     Op("sqdev", "cuarray::abs2(x - m)", "a + b", "_acc_t(0)", True, "real", "add", None),
     Op("nansqdev", "(cuarray::isnan(x) ? _acc_t(0) : _acc_t(cuarray::abs2(x - m)))", "a + b", "_acc_t(0)", True,
@@ -161,9 +165,10 @@ def normalize_axes(axis, ndim) -> tuple:
 _defs: dict = {}
 
 
-def _definition(op: Op, in_dtypes, names, acc, y_dtype, masked, post, scalars, tag="") -> ReductionDef:
-    """in_dtypes/names: the array inputs (stored dtype, compute dtype) and names; scalars: (name, dtype)."""
-    key = (op.name, op.map, op.reduce, in_dtypes, names, acc, y_dtype, masked, post, scalars, tag)
+def _definition(op: Op, in_dtypes, names, acc, y_dtype, masked, post, scalars, tag="", wide=False) -> ReductionDef:
+    """in_dtypes/names: the array inputs (stored dtype, compute dtype) and names; scalars: (name, dtype);
+    `wide`: `ReductionDef.wide` (a planner choice for wide accumulators)."""
+    key = (op.name, op.map, op.reduce, in_dtypes, names, acc, y_dtype, masked, post, scalars, tag, wide)
     d = _defs.get(key)
     if d is not None:
         return d
@@ -184,6 +189,11 @@ def _definition(op: Op, in_dtypes, names, acc, y_dtype, masked, post, scalars, t
         vt = _dtypes.ctype(acc)
         acc_ctype = "cuarray::moments<{}>".format(vt)
         acc_size = 2 * acc.itemsize + 8  # sizeof(moments<T>): (T, T, long long), 16 or 24 bytes
+        preamble = "typedef {} _val_t;\n".format(vt)
+    elif op.acc == "shifted":  # acc as for moments; (c, s1, s2, n): 24 or 32 bytes
+        vt = _dtypes.ctype(acc)
+        acc_ctype = "cuarray::shifted<{}>".format(vt)
+        acc_size = 3 * acc.itemsize + 8 + (4 if acc.itemsize == 4 else 0)
         preamble = "typedef {} _val_t;\n".format(vt)
     else:
         acc_ctype = _dtypes.ctype(acc)
@@ -211,11 +221,13 @@ def _definition(op: Op, in_dtypes, names, acc, y_dtype, masked, post, scalars, t
     step = None
     if op.acc == "moments" and not masked:
         step = "cuarray::moments_step({acc}, x);"
+    if op.acc == "shifted" and not masked:
+        step = "cuarray::shifted_step({acc}, x);"
     if op.acc == "arg" and not masked:
         step = "cuarray::arg_step<{}, {}>({{acc}}, x, _j);".format(
             "true" if "max" in op.name else "false", "true" if op.name.startswith("nan") else "false")
     d = ReductionDef(name, params, out, acc_ctype, acc_size, mapped, op.reduce, identity,
-                     post.replace("$Y", yt), preamble=preamble, step=step)
+                     post.replace("$Y", yt), preamble=preamble, step=step, wide=wide)
     _defs[key] = d
     return d
 
@@ -308,13 +320,14 @@ def clear_fast_path() -> None:
 # -- the driver -------------------------------------------------------------------------------------
 def reduce(op_name, a, axis=None, dtype=None, out=None, keepdims=False, initial=NOVALUE, where=True, *,
            res_dtype=None, acc=None, extra=(), post=None, scalars=(), keep_order=False, op=None, tag="",
-           fast_key=None):
+           fast_key=None, wide=False):
     """Reduce `a` with the op `op_name` (a row of OPS) with NumPy's semantics; returns the result
     (an ndarray; 0-d for a full reduction). `extra`: more inputs ((name, array) broadcast to a's
     shape, e.g. the mean for var); `post`: a post_map using `a`, `y`, `$Y` (the output's C type)
     and `scalars` ((name, value numpy scalar)); `res_dtype`/`acc` override the table's dtypes;
     `tag` names the kernel when `post` makes it another function (mean, var...). `fast_key`: the
-    caller's `fast_key(...)`; the call's launch is then kept under it for the next call."""
+    caller's `fast_key(...)`; the call's launch is then kept under it for the next call. `wide`:
+    `ReductionDef.wide` (var's moments: output-vector plans keep a sum's loads in flight)."""
     op = op or OPS[op_name]
     a = as_array(a, op.name)
     if a._shape == () and isinstance(axis, (int, numpy.integer)) and operator.index(axis) in (0, -1):
@@ -389,7 +402,8 @@ def reduce(op_name, a, axis=None, dtype=None, out=None, keepdims=False, initial=
             if initial is not NOVALUE:
                 post = _POST_INITIAL
                 sc.append(("_init", _scalar(initial, acc)))
-        d = _definition(op, in_dtypes, names, acc, y_dtype, masked, post, tuple((n, v.dtype) for n, v in sc), tag)
+        d = _definition(op, in_dtypes, names, acc, y_dtype, masked, post, tuple((n, v.dtype) for n, v in sc), tag,
+                        wide)
         if masked:
             arrays.append(where_arr)
         launch_scalars = tuple(_launch_scalar(v) for _, v in sc)

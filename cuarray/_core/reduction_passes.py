@@ -47,9 +47,12 @@ def out_indexer(rdef, ond, it, clamp) -> list:
     return lines
 
 
-def cols_pass(rdef, cols_t, dst, unroll, ovec, sub, it, block) -> str:
+def cols_pass(rdef, cols_t, dst, unroll, ovec, sub, it, block, accs=0) -> str:
     """The output-vector pass (`_OUT_VEC`): `ovec` adjacent outputs a thread, one kept and one
-    reduced dim, `sub` sub-chunks combined in the block; `dst` 'out' or 'part'."""
+    reduced dim, `sub` sub-chunks combined in the block; `dst` 'out' or 'part'. `accs`: accumulator
+    sets a thread keeps; 0: one per load of a round (`unroll`: the text of every plan before
+    `ReductionDef.wide`), else fewer, the round's loads folding into set `_u % accs` (var's 16-24
+    byte moments keep `unroll` 16-byte loads in flight in ~128 bytes of accumulators)."""
     vdecl, vload, lane_load = [], [], []
     for p in rdef._arrays:
         vt = "cuarray::vec<{}, {}>".format(_dtypes.ctype(p.dtype), ovec)
@@ -71,8 +74,9 @@ def cols_pass(rdef, cols_t, dst, unroll, ovec, sub, it, block) -> str:
         r0="({})blockIdx.y * _chunk".format(it), r1="min(_r0 + _chunk, _n_red)",
         out_indexer="\n      ".join(out_indexer(rdef, 1, it, False)), vdecl=" ".join(vdecl),
         vload="\n          ".join(vload),
-        lane_load="\n            ".join(lane_load), step_u=step.format(acc="_acc[_u][_k]"),
-        step_0=step.format(acc="_acc[0][_k]"), store=store,
+        lane_load="\n            ".join(lane_load),
+        step_u=step.format(acc="_acc[_u % {}][_k]".format(accs) if accs else "_acc[_u][_k]"),
+        step_0=step.format(acc="_acc[0][_k]"), store=store, accs=accs or "_U",
     )
     return cols_t.substitute(fields)
 

@@ -35,9 +35,26 @@ __all__ = ["mean", "average", "var", "std", "nanmean", "nanvar", "nanstd"]
 _F8 = numpy.dtype(numpy.float64)
 _DIVIDE = "y = cuarray::cast<$Y>(a / _acc_t(_div))"
 _DIVIDE_SQRT = "y = cuarray::cast<$Y>(::sqrt(a / _acc_t(_div)))"
-# The same from the one-pass `moments` accumulator (its sum of squared deviations).
+# The same from the one-pass `moments` accumulator (its sum of squared deviations), and from the
+# shifted sums of `moments_shift`.
 _M2_DIVIDE = "y = cuarray::cast<$Y>(a.m2 / _val_t(_div))"
 _M2_DIVIDE_SQRT = "y = cuarray::cast<$Y>(::sqrt(a.m2 / _val_t(_div)))"
+_M2S_DIVIDE = "y = cuarray::cast<$Y>(cuarray::shifted_m2(a) / _val_t(_div))"
+_M2S_DIVIDE_SQRT = "y = cuarray::cast<$Y>(::sqrt(cuarray::shifted_m2(a) / _val_t(_div)))"
+# How var/std of real input without where=/mean= reduce (`_var(..., method=)`; tests and
+# scripts/perf/var_variants.py pass each; docs/perf-notes.md, "var/std in one pass, fourth pass"):
+# one pass with Welford's update in a thread ("welford": output-vector plans with one load a round
+# per accumulator set, 2 for float32) or shifted sums in a thread ("shift"), each also with a sum's 8
+# loads a round folded into those sets ("-wide"; "welford-wide4/8": into 4 or 8 independent Welford
+# sets, more registers), or the two passes (mean, then squared deviations).
+VAR_METHODS = ("welford", "welford-wide", "welford-wide4", "welford-wide8", "shift", "shift-wide", "two-pass")
+VAR_METHOD = "welford-wide"
+_ONE_PASS = {"welford": ("moments", False, "", _M2_DIVIDE, _M2_DIVIDE_SQRT),
+             "welford-wide": ("moments", True, "", _M2_DIVIDE, _M2_DIVIDE_SQRT),
+             "welford-wide4": ("moments", 4, "", _M2_DIVIDE, _M2_DIVIDE_SQRT),
+             "welford-wide8": ("moments", 8, "", _M2_DIVIDE, _M2_DIVIDE_SQRT),
+             "shift": ("moments_shift", False, "_shift", _M2S_DIVIDE, _M2S_DIVIDE_SQRT),
+             "shift-wide": ("moments_shift", True, "_shift", _M2S_DIVIDE, _M2S_DIVIDE_SQRT)}
 
 
 def _ufuncs():
@@ -128,7 +145,21 @@ def _ddof(ddof, correction):
     return ddof
 
 
-def _var(a, axis, dtype, out, ddof, keepdims, where, mean_arr, root, fn):
+def _var(a, axis, dtype, out, ddof, keepdims, where, mean_arr, root, fn, method=None):
+    """var (std with `root`) of NumPy's `fn`; `method`: one of VAR_METHODS (None: VAR_METHOD)."""
+    if method is None:
+        method = VAR_METHOD
+    elif method not in VAR_METHODS:
+        raise ValueError("method must be one of {}, got {!r}".format(VAR_METHODS, method))
+    key = None
+    if out is None and where is True and mean_arr is None and ddof.__class__ in (int, float):
+        # A repeated call goes from one look-up to the prepared launch (reduction_ops' fast path;
+        # the key holds ddof, which the launch's divisor depends on). Before: ~10 us more host
+        # time a call than a sum's (scripts/perf/var_variants.py's `host` clock).
+        key = _r.fast_key((fn, ddof, method), a, axis, keepdims, dtype)
+        f = _r._fast.get(key)
+        if f is not None:
+            return f(a)
     a = as_array(a, fn.__name__)
     raxes = _r.normalize_axes(axis, a.ndim)
     res = _r.result_dtype(fn, a.dtype, None if dtype is None else _dtypes.normalize_dtype(dtype))
@@ -137,13 +168,15 @@ def _var(a, axis, dtype, out, ddof, keepdims, where, mean_arr, root, fn):
     if where is True:
         n = _count(a, raxes)
         div = n - ddof
-        if mean_arr is None and a.dtype.kind in "biuf":
+        if mean_arr is None and a.dtype.kind in "biuf" and method != "two-pass":
             # One pass (Welford/Chan): one read of `a` where the mean, then the deviations, read it twice.
+            op, wide, suffix, post, post_root = _ONE_PASS[method]
             if div <= 0:
                 warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
-            return _r.reduce("moments", a, raxes, None, out, keepdims, res_dtype=res, acc=racc,
-                             post=_M2_DIVIDE_SQRT if root else _M2_DIVIDE,
-                             scalars=(("_div", numpy.float64(max(div, 0))),), tag="std" if root else "var")
+                key = None  # the warning comes with every call
+            return _r.reduce(op, a, raxes, None, out, keepdims, res_dtype=res, acc=racc,
+                             post=post_root if root else post, scalars=(("_div", numpy.float64(max(div, 0))),),
+                             tag=("std" if root else "var") + suffix, fast_key=key, wide=wide)
         if mean_arr is None:
             mean_arr = _r.reduce("sum", a, raxes, None, None, True, res_dtype=macc, acc=macc, post=_DIVIDE,
                                  scalars=(("_div", numpy.float64(n)),), tag="mean")

@@ -229,9 +229,9 @@ ${body_tail}
     const ${index_t} _ov = (${index_t})(threadIdx.x % _GPB);
     __shared__ alignas(16) unsigned char _smem_raw[(${block} / 32) * _GPB * _V * sizeof(_acc_t)];
     _acc_t* _sm = reinterpret_cast<_acc_t*>(_smem_raw);
-    _acc_t _acc[_U][_V];
+    _acc_t _acc[${accs}][_V];
 #pragma unroll
-    for (int _u = 0; _u < _U; ++_u) {
+    for (int _u = 0; _u < ${accs}; ++_u) {
 #pragma unroll
       for (int _k = 0; _k < _V; ++_k) _acc[_u][_k] = ${identity};
     }
@@ -275,7 +275,7 @@ ${body_tail}
     for (int _k = 0; _k < _V; ++_k) {
       _t[_k] = _acc[0][_k];
 #pragma unroll
-      for (int _u = 1; _u < _U; ++_u) _t[_k] = _reduce(_t[_k], _acc[_u][_k]);
+      for (int _u = 1; _u < ${accs}; ++_u) _t[_k] = _reduce(_t[_k], _acc[_u][_k]);
 #pragma unroll
       for (int _d = 16; _d >= _GPB; _d >>= 1) _t[_k] = _reduce(_t[_k], cuarray::shfl_down(_t[_k], _d));
     }

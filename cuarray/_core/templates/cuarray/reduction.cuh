@@ -109,6 +109,78 @@ __device__ __forceinline__ moments<T> moments_combine(const moments<T>& a, const
   return r;
 }
 
+// var/std in one pass, shifted sums (reduction_ops' `moments_shift` row): a thread keeps the
+// shift c (its first element), S1 = sum(x - c) and S2 = sum((x - c)^2): an add and an FMA an element,
+// no division, where Welford's update divides by the count each element. (mean, m2) = (c + S1/n,
+// S2 - S1^2/n) are formed only when two accumulators combine (Chan's formula, as `moments`); the
+// result is again shifted sums, shifted by its mean (S1 = 0, S2 = m2). The cancellation in S2 -
+// S1^2/n costs ~eps x (c - mean)^2 x n; c being one of the thread's elements, its own deviation is
+// in m2, so the relative error stays ~eps x the thread's element count (a sum's bound). x - c is
+// exact for x within a factor 2 of c (large offsets). m2 < 0 from rounding is clamped (NaN kept).
+template <typename T>
+struct shifted {
+  T c;
+  T s1;
+  T s2;
+  long long n;
+};
+template <typename T>
+__device__ __forceinline__ shifted<T> shifted_none() {
+  shifted<T> m;
+  m.c = T(0);
+  m.s1 = T(0);
+  m.s2 = T(0);
+  m.n = 0;
+  return m;
+}
+template <typename T>
+__device__ __forceinline__ shifted<T> shifted_of(T x) {
+  shifted<T> m;
+  m.c = x;
+  m.s1 = T(0);
+  m.s2 = T(0);
+  m.n = 1;
+  return m;
+}
+template <typename T>
+__device__ __forceinline__ void shifted_step(shifted<T>& a, T x) {
+  a.c = a.n ? a.c : x;  // the first element is the shift (a select, off the sums' chain)
+  const T d = x - a.c;
+  a.s1 += d;
+  a.s2 = fma(d, d, a.s2);
+  a.n += 1;
+}
+// x / n for the mean's correction: float32 by __fdividef (2 ulp on a small correction), as
+// moments_step; float64 IEEE.
+template <typename T> __device__ __forceinline__ T shifted_div(T x, T n) { return x / n; }
+__device__ __forceinline__ float shifted_div(float x, float n) { return __fdividef(x, n); }
+// m2 of shifted sums: S2 - S1 * (S1 / n), at least 0 (NaN stays NaN).
+template <typename T>
+__device__ __forceinline__ T shifted_m2(const shifted<T>& a) {
+  if (a.n == 0) return T(0);
+  const T m2 = a.s2 - a.s1 * shifted_div(a.s1, T(a.n));
+  return m2 < T(0) ? T(0) : m2;
+}
+template <typename T>
+__device__ __forceinline__ shifted<T> shifted_combine(const shifted<T>& a, const shifted<T>& b) {
+  if (a.n == 0) return b;
+  if (b.n == 0) return a;
+  const T na = T(a.n), nb = T(b.n);
+  const T qa = shifted_div(a.s1, na), qb = shifted_div(b.s1, nb);
+  T ma2 = a.s2 - a.s1 * qa, mb2 = b.s2 - b.s1 * qb;
+  ma2 = ma2 < T(0) ? T(0) : ma2;
+  mb2 = mb2 < T(0) ? T(0) : mb2;
+  const T ma = a.c + qa, mb = b.c + qb;
+  shifted<T> r;
+  r.n = a.n + b.n;
+  const T d = mb - ma;
+  const T f = shifted_div(nb, T(r.n));  // b's share of the combined count
+  r.c = ma + d * f;
+  r.s1 = T(0);
+  r.s2 = ma2 + mb2 + d * d * na * f;
+  return r;
+}
+
 // argmax/argmin: the accumulator is (value, flat index); index -1 marks "no element yet", so the
 // neutral element needs no sentinel value. Ties go to the smaller index (NumPy's first
 // occurrence); a NaN beats every number (the first NaN wins), as in NumPy.
