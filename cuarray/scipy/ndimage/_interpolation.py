@@ -28,6 +28,7 @@ from . import _support as _s
 __all__ = ["spline_filter1d", "spline_filter", "map_coordinates", "affine_transform", "shift", "zoom", "rotate"]
 
 _F8 = numpy.dtype(numpy.float64)
+_F4 = numpy.dtype(numpy.float32)
 
 
 def _by_parts(x, out_dt, oshape, run):
@@ -66,9 +67,24 @@ def spline_filter1d(input, order=3, axis=-1, output=numpy.float64, mode="mirror"
         return _s.finish(astype(x, dt, copy=True), output)
     code = _k.mode_code(mode)
     axis = _s.normalize_axis(axis, x.ndim)
-    data = astype(x, _F8, order="C", copy=True)
-    _k.spline_filter(data, axis, order, code)
+    data = _filtered_along(x, [axis], order, code)
     return _s.finish(data if dt == _F8 else astype(data, dt), output)
+
+
+def _filtered_along(x, axes, order: int, code: int, method: str = "chunked"):
+    """A fresh C-contiguous float64 array: x's B-spline coefficients along `axes` in turn. The first
+    pass reads a C-contiguous float32 or float64 x itself (no float64 copy first: a 2048^2 float32
+    image's copy is 48 MB of traffic and a launch). method: _interp_kernels.PREFILTER_METHODS."""
+    if x.flags.c_contiguous and x.dtype in (_F4, _F8):
+        data, src = ndarray(x.shape, _F8), x
+    else:
+        data, src = astype(x, _F8, order="C", copy=True), None
+    for axis in axes:
+        _k.spline_filter(data, axis, order, code, src=src, method=method)
+        src = None
+    if src is not None:  # no axis
+        copyto_unchecked(data, src)
+    return data
 
 
 def spline_filter(input, order=3, output=numpy.float64, mode="mirror"):
@@ -94,10 +110,7 @@ def spline_filter(input, order=3, output=numpy.float64, mode="mirror"):
     if x.ndim == 0:
         return _s.finish(astype(x, dt, copy=True), output)
     if dt == _F8:  # one float64 buffer filtered in place along every axis
-        data = astype(x, _F8, order="C", copy=True)
-        for axis in range(x.ndim):
-            _k.spline_filter(data, axis, order, code)
-        return _s.finish(data, output)
+        return _s.finish(_filtered_along(x, range(x.ndim), order, code), output)
     cur = x  # SciPy keeps each axis' result in the output dtype
     for axis in range(x.ndim):
         cur = spline_filter1d(cur, order, axis, dt, mode)

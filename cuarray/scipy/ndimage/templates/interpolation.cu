@@ -5,17 +5,22 @@
 
 namespace cuarray_ndimage {
 
-// ND: the input's ndim when 1..3 (unrolled), else 0 (any ndim). ORDER: the spline order.
-template <typename T, typename O, int KIND, int ND, int ORDER>
+// ND: the input's ndim when 1..3 (unrolled), else 0 (any ndim). ORDER: the spline order. P: the
+// coordinates' type (KIND_COORDS; double for KIND_AFFINE). TAPS (ND of 1..3): interpolate_taps with
+// offsets of type I (int below 2^31 elements), else interpolate's generic tap loop.
+template <typename T, typename O, typename P, typename I, int KIND, int ND, int ORDER, bool TAPS>
 __global__ void geometric(const T* __restrict__ in, O* __restrict__ out, const long long* __restrict__ ishape,
                           int indim, const long long* __restrict__ oshape, int ondim,
-                          const double* __restrict__ params, long long total, int mode, double cval,
+                          const P* __restrict__ params, long long total, int mode, double cval,
                           double npad) {
   long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= total) return;
   double c[CUARRAY_NDIMAGE_INTERP_MAX_NDIM];
-  input_coordinate(KIND, idx, total, oshape, ondim, indim, params, npad, c);
-  out[idx] = interp_store<O>::go(interpolate<T, ND, ORDER>(in, ishape, indim, c, mode, cval));
+  input_coordinate<P>(KIND, idx, total, oshape, ondim, indim, params, npad, c);
+  double t;
+  if constexpr (TAPS && ND > 0) t = interpolate_taps<T, I, ND, ORDER>(in, ishape, c, mode, cval);
+  else t = interpolate<T, ND, ORDER>(in, ishape, indim, c, mode, cval);
+  out[idx] = interp_store<O>::go(t);
 }
 
 // The lines of the (outer, n, inner) view of a C-contiguous float64 array, one per thread, in place
@@ -29,21 +34,47 @@ __global__ void spline_filter(double* __restrict__ data, long long n, long long 
 }
 
 // One warp per line, for lines that fit in shared memory when a thread per line would leave the
-// GPU idle or read uncoalesced (the last axis; few lines): the lanes stage the line, lane 0 filters
-// it there (shared-memory latency instead of global memory's on each step of the recursions), the
-// lanes write it back.
-__global__ void spline_filter_warp(double* __restrict__ data, long long n, long long inner, long long lines,
-                                   int order, int mode) {
+// GPU idle or read uncoalesced (the last axis; few lines): the lanes stage the line from `src` (S:
+// double, or float when the pass reads a float32 input directly), filter it there and write it to
+// `dst` (src itself, or a float64 array of its shape). chunked (lines of CHUNK_MIN samples or more):
+// each lane filters its own run (interp.cuh's chunk phases); else lane 0 runs the whole line
+// (shared-memory latency on each of ~3n dependent steps a pole: 0.32 ms a pass of a 2048^2 image on
+// the H100, docs/perf-notes.md).
+template <typename S>
+__global__ void spline_filter_warp(const S* src, double* dst, long long n, long long inner, long long lines,
+                                   int order, int mode, int chunked) {
   extern __shared__ double spline_stage[];
   const int per_block = blockDim.x >> 5, warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   long long line = (long long)blockIdx.x * per_block + warp;
   if (line >= lines) return;  // the whole warp
   double* c = spline_stage + warp * n;
   long long o = line / inner, k = line - o * inner;
-  double* g = data + o * n * inner + k;
-  for (long long i = lane; i < n; i += 32) c[i] = g[i * inner];
+  const S* gs = src + o * n * inner + k;
+  double* g = dst + o * n * inner + k;
+  const spline_poles_t sp = spline_poles(order);
+  const bool chunk = chunked && n >= CUARRAY_NDIMAGE_SPLINE_CHUNK_MIN;
+  const double scale = chunk ? sp.gain : 1.0;  // spline_filter_line applies the gain itself
+  for (long long i = lane; i < n; i += 32) c[i] = (double)gs[i * inner] * scale;
   __syncwarp();
-  if (lane == 0) spline_filter_line(c, n, 1, order, mode);
+  if (!chunk) {
+    if (lane == 0) spline_filter_line(c, n, 1, order, mode);
+  } else {
+    const long long m = spline_chunk(n);
+    const long long a = lane * m < n ? lane * m : n, b = a + m < n ? a + m : n;
+    const int kind = spline_kind(mode);
+    for (int q = 0; q < sp.np; ++q) {
+      const double z = sp.z[q];
+      const int K = sp.k[q];
+      double prev = chunk_causal_start(c, n, z, K, kind, a, b);
+      __syncwarp();
+      chunk_causal_run(c, z, a, b, prev);
+      __syncwarp();
+      prev = chunk_anticausal_start(c, n, z, K, kind, a, b);
+      __syncwarp();
+      chunk_anticausal_run(c, n, z, a, b, prev);
+      __syncwarp();
+    }
+  }
   __syncwarp();
   for (long long i = lane; i < n; i += 32) g[i * inner] = c[i];
 }
