@@ -117,8 +117,9 @@ def spline_filter(input, order=3, output=numpy.float64, mode="mirror"):
     return _s.finish(cur, output)
 
 
-def _prefiltered(x, order, mode, cval, prefilter):
-    """(coefficients, npad): SciPy's _prepad_for_spline_filter then spline_filter, when asked."""
+def _prefiltered(x, order, mode, cval, prefilter, method: str = "chunked"):
+    """(coefficients, npad): SciPy's _prepad_for_spline_filter then spline_filter (float64), when
+    asked. method: _interp_kernels.PREFILTER_METHODS (the perf script and the tests choose)."""
     if not (prefilter and order > 1):
         return x, 0
     npad = 0
@@ -128,7 +129,10 @@ def _prefiltered(x, order, mode, cval, prefilter):
             x = _pad(x, npad, mode="constant", constant_values=cval)
         else:
             x = _pad(x, npad, mode="edge")
-    return spline_filter(x, order, output=numpy.float64, mode=mode), npad
+    code = _k.mode_code(mode)
+    if x.ndim == 0:
+        return astype(x, _F8, copy=True), npad
+    return _filtered_along(x, range(x.ndim), order, code, method), npad
 
 
 def map_coordinates(input, coordinates, output=None, order=3, mode="constant", cval=0.0, prefilter=True):
