@@ -184,27 +184,33 @@ CUARRAY_DEVICE inline double interpolate(const T* in, const long long* shape, in
 }
 
 // The taps of a point as nested sums (last axis innermost, unrolled: the weights stay in registers),
-// from per-axis offsets o[d][k] (I: int below 2^31 elements, the kernels' choice).
-template <typename T, typename I, int ND, int ORDER, int D>
+// from per-axis offsets o[d][k] (I: int below 2^31 elements, the kernels' choice). EDGE: some offset
+// may be negative, a grid-constant tap outside the input, which reads cval.
+template <typename T, typename I, int ND, int ORDER, bool EDGE, int D>
 struct taps_nest {
-  CUARRAY_DEVICE static double go(const T* in, const I (*o)[ORDER + 1], const double (*w)[ORDER + 1], I base) {
+  CUARRAY_DEVICE static double go(const T* in, const I (*o)[ORDER + 1], const double (*w)[ORDER + 1], I base,
+                                  bool outside, double cval) {
     double t = 0.0;
-    for (int k = 0; k <= ORDER; ++k) t += w[D][k] * taps_nest<T, I, ND, ORDER, D + 1>::go(in, o, w, base + o[D][k]);
+#pragma unroll
+    for (int k = 0; k <= ORDER; ++k)
+      t += w[D][k] * taps_nest<T, I, ND, ORDER, EDGE, D + 1>::go(in, o, w, base + o[D][k], EDGE && (outside || o[D][k] < 0),
+                                                                cval);
     return t;
   }
 };
-template <typename T, typename I, int ND, int ORDER>
-struct taps_nest<T, I, ND, ORDER, ND> {
-  CUARRAY_DEVICE static double go(const T* in, const I (*)[ORDER + 1], const double (*)[ORDER + 1], I base) {
-    return (double)in[base];
+template <typename T, typename I, int ND, int ORDER, bool EDGE>
+struct taps_nest<T, I, ND, ORDER, EDGE, ND> {
+  CUARRAY_DEVICE static double go(const T* in, const I (*)[ORDER + 1], const double (*)[ORDER + 1], I base,
+                                  bool outside, double cval) {
+    return EDGE && outside ? cval : (double)in[base];
   }
 };
 
 // `interpolate` for ND of 1..3 without its generic tap loop (whose run-time indexed weights and
 // 64-bit index arithmetic per tap lived in local memory): per axis, ORDER + 1 weights and tap offsets
-// (mapped by the tap mode only for taps past an edge), then taps_nest. The same value as
-// `interpolate` to rounding (the products are summed nested, SciPy sums tap by tap); a grid-constant
-// point with a tap outside the input takes `interpolate` (its taps read cval).
+// (mapped by the tap mode only for points with a tap past an edge; grid-constant's outside taps read
+// cval), then taps_nest. The same value as `interpolate` to rounding (the products are summed
+// nested, SciPy sums tap by tap).
 template <typename T, typename I, int ND, int ORDER>
 CUARRAY_DEVICE inline double interpolate_taps(const T* in, const long long* shape, const double* c, int mode,
                                               double cval) {
@@ -213,6 +219,7 @@ CUARRAY_DEVICE inline double interpolate_taps(const T* in, const long long* shap
   I o[ND][ORDER + 1];
   bool unmapped = mode == I_GRID_CONSTANT || mode == I_NEAREST;
   bool inside = true;
+#pragma unroll
   for (int d = 0; d < ND; ++d) {
     double cc = c[d];
     if (!unmapped) {
@@ -223,19 +230,30 @@ CUARRAY_DEVICE inline double interpolate_taps(const T* in, const long long* shap
     spline_weights(cc, ORDER, w[d]);
     inside = inside && start[d] >= 0 && start[d] + ORDER < shape[d];
   }
-  if (!inside && mode == I_GRID_CONSTANT) return interpolate<T, ND, ORDER>(in, shape, ND, c, mode, cval);
-  int tm = tap_mode(mode);
   I stride = 1;
+  if (inside) {
+#pragma unroll
+    for (int d = ND - 1; d >= 0; --d) {
+#pragma unroll
+      for (int k = 0; k <= ORDER; ++k) o[d][k] = (I)(start[d] + k) * stride;
+      stride *= (I)shape[d];
+    }
+    return taps_nest<T, I, ND, ORDER, false, 0>::go(in, o, w, (I)0, false, cval);
+  }
+  int tm = tap_mode(mode);
+#pragma unroll
   for (int d = ND - 1; d >= 0; --d) {
     long long n = shape[d];
+#pragma unroll
     for (int k = 0; k <= ORDER; ++k) {
       long long i = start[d] + k;
-      if (!inside && (i < 0 || i >= n)) i = (long long)map_coordinate((double)i, n, tm);
-      o[d][k] = (I)i * stride;
+      bool out = i < 0 || i >= n;
+      if (out && mode != I_GRID_CONSTANT) i = (long long)map_coordinate((double)i, n, tm);
+      o[d][k] = out && mode == I_GRID_CONSTANT ? (I)-1 : (I)i * stride;
     }
     stride *= (I)n;
   }
-  return taps_nest<T, I, ND, ORDER, 0>::go(in, o, w, (I)0);
+  return taps_nest<T, I, ND, ORDER, true, 0>::go(in, o, w, (I)0, false, cval);
 }
 
 // -- where output point idx reads (map_coordinates, affine_transform) -------------------------------

@@ -16,7 +16,8 @@ __global__ void geometric(const T* __restrict__ in, O* __restrict__ out, const l
   long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= total) return;
   double c[CUARRAY_NDIMAGE_INTERP_MAX_NDIM];
-  input_coordinate<P>(KIND, idx, total, oshape, ondim, indim, params, npad, c);
+  // ND (when known) as the loop bound: the coordinates stay in registers, not a local-memory array
+  input_coordinate<P>(KIND, idx, total, oshape, ondim, ND > 0 ? ND : indim, params, npad, c);
   double t;
   if constexpr (TAPS && ND > 0) t = interpolate_taps<T, I, ND, ORDER>(in, ishape, c, mode, cval);
   else t = interpolate<T, ND, ORDER>(in, ishape, indim, c, mode, cval);
