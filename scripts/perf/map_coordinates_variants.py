@@ -9,7 +9,9 @@ and each variant of its two parts, in one process, CuPy's cupyx.scipy.ndimage be
 - The point kernel (`_interp_kernels.geometric`): `point="loop"` (the generic tap loop) against
   `"taps"` (nested unrolled taps, per-axis int offsets); "loop + f64 coords" is the old path (the
   float32 coordinates converted to a float64 copy first, as before this change).
-- The whole call for each pair, the public call (the defaults), CuPy's.
+- The whole call for each pair, with float32 coefficients for a float32 input (CuPy's choice; SciPy's
+  and the default are float64: `_prefiltered(..., coef=float32)`), the public call (the defaults),
+  CuPy's.
 
 Each row: microseconds (CUDA-event median), and for results the max abs error against SciPy on the
 host (the whole image's coefficients; the interpolated values at 20000 of the points), with BAD
@@ -60,9 +62,9 @@ def err_text(got, ref, dtype):
     return "{:.2e}{}".format(err, "  BAD (> {:.1e})".format(lim) if not err <= lim else "")
 
 
-def whole(x, c2, oshape, method, point, coords_f64=False):
+def whole(x, c2, oshape, method, point, coords_f64=False, coef=numpy.float64):
     """map_coordinates(x, coords, order=3, mode='constant') through the chosen parts."""
-    f, npad = interp._prefiltered(x, ORDER, MODE, 0.0, True, method=method)
+    f, npad = interp._prefiltered(x, ORDER, MODE, 0.0, True, method=method, coef=coef)
     if coords_f64:
         c2 = c2.astype(numpy.float64)
     return ik.geometric(f, x.dtype, "coords", oshape, c2, ORDER, CODE, 0.0, npad, point=point)
@@ -107,6 +109,12 @@ def run_case(name, rows):
             res = whole(x, c2, oshape, method, point).get().reshape(-1)[pick]
             row("map_coordinates", "{} + {}".format(method, point),
                 event_us(lambda: whole(x, c2, oshape, method, point)), err_text(res, ref_pts, dtype))
+    if x.dtype == numpy.float32:  # CuPy's float32 coefficients (SciPy's are float64): an option, not the default
+        row("prefilter (all axes)", "chunked, f32 coefficients",
+            event_us(lambda: interp._prefiltered(x, ORDER, MODE, 0.0, True, coef=numpy.float32)))
+        res = whole(x, c2, oshape, "chunked", "taps", coef=numpy.float32).get().reshape(-1)[pick]
+        row("map_coordinates", "chunked + taps, f32 coefficients",
+            event_us(lambda: whole(x, c2, oshape, "chunked", "taps", coef=numpy.float32)), err_text(res, ref_pts, dtype))
     res = whole(x, c2, oshape, "lane0", "loop", True).get().reshape(-1)[pick]
     row("map_coordinates", "lane0 + loop + f64 coords (old)",
         event_us(lambda: whole(x, c2, oshape, "lane0", "loop", True)), err_text(res, ref_pts, dtype))

@@ -21,7 +21,7 @@ from ...cuda import launch as _launch
 from . import _support as _s
 
 __all__ = ["KINDS", "MODES", "mode_code", "source", "geometric_name", "geometric", "zoom_shift_names",
-           "zoom_shift", "separable_names", "separable_plan", "spline_filter", "PREFILTER_METHODS", "POINT_METHODS", "ZS_ZOOM", "ZS_SHIFT", "ZS_GRID",
+           "zoom_shift", "separable_names", "separable_plan", "spline_filter", "spline_staged", "PREFILTER_METHODS", "POINT_METHODS", "ZS_ZOOM", "ZS_SHIFT", "ZS_GRID",
            "ZS_DIAG", "MAX_NDIM"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
@@ -32,9 +32,9 @@ MAX_NDIM = 16
 MODES = {"nearest": 0, "wrap": 1, "reflect": 2, "grid-mirror": 2, "mirror": 3, "constant": 4, "grid-wrap": 5,
          "grid-constant": 6}
 SPLINE_FILTER = "cuarray_ndimage::spline_filter"
-_SPLINE_FILTER_WARP = "cuarray_ndimage::spline_filter_warp<{}>"
-SPLINE_FILTER_WARP = _SPLINE_FILTER_WARP.format("double")
-SPLINE_FILTER_WARP_F4 = _SPLINE_FILTER_WARP.format("float")
+_SPLINE_FILTER_WARP = "cuarray_ndimage::spline_filter_warp<{}, {}>"
+SPLINE_FILTER_WARP = _SPLINE_FILTER_WARP.format("double", "double")
+SPLINE_FILTER_WARP_F4 = _SPLINE_FILTER_WARP.format("float", "double")
 # The prefilter's warp kernel: "chunked" (each lane a run of the line, warmed up from the K samples
 # before and after it) or "lane0" (lane 0 runs the whole line; 0.32 ms a pass of a 2048^2 image on
 # the H100). The point kernel of map_coordinates/affine_transform in 1-3 dimensions: "taps" (nested
@@ -290,20 +290,29 @@ def _separable(x: ndarray, out: ndarray, meta: ndarray, axes, flags: int, order:
         cur = dst
 
 
+def spline_staged(shape, axis: int) -> bool:
+    """Whether the prefilter along `axis` of a C-contiguous array of `shape` takes the warp kernel
+    (else a thread per line, in place on float64 only)."""
+    n = shape[axis]
+    inner = _prod(shape[axis + 1:])
+    return n > 1 and _s.warp_per_line(_prod(shape) // n, n * 8, inner) is not None
+
+
 def spline_filter(data: ndarray, axis: int, order: int, mode: int, src=None, method: str = "chunked") -> None:
-    """B-spline coefficients of `order` along `axis` of the C-contiguous float64 `data`: in place, or
-    from `src` (a C-contiguous float32 or float64 array of data's shape, read by the warp kernel
-    itself: no separate float64 copy of the input). method: one of PREFILTER_METHODS."""
+    """B-spline coefficients of `order` along `axis` of the C-contiguous `data`: in place, or from
+    `src` (a C-contiguous float32 or float64 array of data's shape, read by the warp kernel itself:
+    no separate float64 copy of the input). data is float64, or float32 where `spline_staged` (the
+    sums in double, stored in float). method: one of PREFILTER_METHODS."""
     if method not in PREFILTER_METHODS:
         raise ValueError("method must be one of {}".format(PREFILTER_METHODS))
     n = data.shape[axis]
     if data.size == 0:
         return
-    inner = 1
-    for s in data.shape[axis + 1:]:
-        inner *= s
+    inner = _prod(data.shape[axis + 1:])
     lines = data.size // n
     staged = _s.warp_per_line(lines, n * 8, inner) if n > 1 else None
+    if data._dtype == _F4 and staged is None and n > 1:
+        raise ValueError("float32 coefficients need the warp kernel (spline_staged)")
     if src is not None and (staged is None or src._dtype not in (_F4, _F8)):
         copyto_unchecked(data, src)
         src = None
@@ -311,7 +320,8 @@ def spline_filter(data: ndarray, axis: int, order: int, mode: int, src=None, met
         return
     if staged is not None:
         grid, block, shared = staged
-        name = SPLINE_FILTER_WARP_F4 if src is not None and src._dtype == _F4 else SPLINE_FILTER_WARP
+        s_dt = data._dtype if src is None else src._dtype
+        name = _SPLINE_FILTER_WARP.format(_dtypes.ctype(s_dt), _dtypes.ctype(data._dtype))
         _launch.launch(_kernel(name), grid, block,
                        ((data if src is None else src).data.ptr, data.data.ptr, numpy.int64(n), numpy.int64(inner),
                         numpy.int64(lines), numpy.int32(order), numpy.int32(mode),

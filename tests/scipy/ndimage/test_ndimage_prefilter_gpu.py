@@ -132,3 +132,23 @@ def test_public_geometric(mode, order):
     out = cuarray.empty(xs.shape, np.float32)
     assert cnd.shift(ds, (0.5, 3.25), output=out, order=order, mode=mode) is out
     close(out, snd.shift(xs, (0.5, 3.25), order=order, mode=mode))
+
+
+@pytest.mark.parametrize("method", ik.PREFILTER_METHODS)
+@pytest.mark.parametrize("mode", MODES)
+def test_float32_coefficients(method, mode):
+    """The perf script's option: float32 coefficients of a float32 input (CuPy's choice; SciPy's are float64),
+    within the float32 tolerance; float64 where an axis takes the thread-per-line kernel."""
+    x = (RNG.normal(size=(70, 131)) * 10).astype(np.float32)
+    coords = np.stack([RNG.uniform(-4, 74, size=(9, 17)), RNG.uniform(-4, 135, size=(9, 17))]).astype(np.float32)
+    for order in (2, 3, 5):
+        f, npad = interp._prefiltered(cuarray.asarray(x), order, mode, -2.5, True, method=method, coef=np.float32)
+        assert f.dtype == np.float32
+        got = ik.geometric(f, np.dtype(np.float32), "coords", (9, 17), cuarray.asarray(coords).reshape((2, -1)), order,
+                           ik.mode_code(mode), -2.5, npad)
+        close(got, snd.map_coordinates(x, coords, order=order, mode=mode, cval=-2.5))
+    code = ik.mode_code(mode)
+    long_lines = (RNG.normal(size=(6500, 20)) * 10).astype(np.float32)  # 6500 samples: a thread per line
+    f = interp._filtered_along(cuarray.asarray(long_lines), [0, 1], 3, code, method, coef=np.float32)
+    assert f.dtype == np.float64
+    close(f, snd.spline_filter(long_lines, 3, mode=mode).astype(np.float64))

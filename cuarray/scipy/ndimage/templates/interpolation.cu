@@ -36,13 +36,14 @@ __global__ void spline_filter(double* __restrict__ data, long long n, long long 
 
 // One warp per line, for lines that fit in shared memory when a thread per line would leave the
 // GPU idle or read uncoalesced (the last axis; few lines): the lanes stage the line from `src` (S:
-// double, or float when the pass reads a float32 input directly), filter it there and write it to
-// `dst` (src itself, or a float64 array of its shape). chunked (lines of CHUNK_MIN samples or more):
+// double, or float when the pass reads a float32 input directly), filter it there in double and
+// write it to `dst` (src itself, or an array of its shape; D: double, or float for float32
+// coefficients, an option of the perf script's, not SciPy's float64). chunked (lines of CHUNK_MIN samples or more):
 // each lane filters its own run (interp.cuh's chunk phases); else lane 0 runs the whole line
 // (shared-memory latency on each of ~3n dependent steps a pole: 0.32 ms a pass of a 2048^2 image on
 // the H100, docs/perf-notes.md).
-template <typename S>
-__global__ void spline_filter_warp(const S* src, double* dst, long long n, long long inner, long long lines,
+template <typename S, typename D>
+__global__ void spline_filter_warp(const S* src, D* dst, long long n, long long inner, long long lines,
                                    int order, int mode, int chunked) {
   extern __shared__ double spline_stage[];
   const int per_block = blockDim.x >> 5, warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -51,7 +52,7 @@ __global__ void spline_filter_warp(const S* src, double* dst, long long n, long 
   double* c = spline_stage + warp * n;
   long long o = line / inner, k = line - o * inner;
   const S* gs = src + o * n * inner + k;
-  double* g = dst + o * n * inner + k;
+  D* g = dst + o * n * inner + k;
   const spline_poles_t sp = spline_poles(order);
   const bool chunk = chunked && n >= CUARRAY_NDIMAGE_SPLINE_CHUNK_MIN;
   const double scale = chunk ? sp.gain : 1.0;  // spline_filter_line applies the gain itself
@@ -77,7 +78,7 @@ __global__ void spline_filter_warp(const S* src, double* dst, long long n, long 
     }
   }
   __syncwarp();
-  for (long long i = lane; i < n; i += 32) g[i * inner] = c[i];
+  for (long long i = lane; i < n; i += 32) g[i * inner] = (D)c[i];
 }
 
 }  // namespace cuarray_ndimage
