@@ -21,7 +21,7 @@ from ...cuda import launch as _launch
 from . import _support as _s
 
 __all__ = ["KINDS", "MODES", "mode_code", "source", "geometric_name", "geometric", "zoom_shift_names",
-           "zoom_shift", "separable_names", "separable_plan", "spline_filter", "spline_staged", "PREFILTER_METHODS", "POINT_METHODS", "ZS_ZOOM", "ZS_SHIFT", "ZS_GRID",
+           "zoom_shift", "separable_names", "separable_plan", "spline_filter", "spline_plan", "spline_staged", "PREFILTER_METHODS", "POINT_METHODS", "ZS_ZOOM", "ZS_SHIFT", "ZS_GRID",
            "ZS_DIAG", "MAX_NDIM"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
@@ -35,12 +35,18 @@ SPLINE_FILTER = "cuarray_ndimage::spline_filter"
 _SPLINE_FILTER_WARP = "cuarray_ndimage::spline_filter_warp<{}, {}>"
 SPLINE_FILTER_WARP = _SPLINE_FILTER_WARP.format("double", "double")
 SPLINE_FILTER_WARP_F4 = _SPLINE_FILTER_WARP.format("float", "double")
-# The prefilter's warp kernel: "chunked" (each lane a run of the line, warmed up from the K samples
-# before and after it) or "lane0" (lane 0 runs the whole line; 0.32 ms a pass of a 2048^2 image on
-# the H100). The point kernel of map_coordinates/affine_transform in 1-3 dimensions: "taps" (nested
+# The prefilter: "chunked" (a line cut into runs, each warmed up from the K samples before and after
+# it: along a strided axis of 16 or more columns a thread per (column, run), coalesced, in place in
+# global memory; else a warp per line staged in shared memory, a lane per run), "chunked-warp" (the
+# warp kernel wherever it applies, strided axes included), or "lane0" (the warp kernel's lane 0 runs
+# the whole line: 0.32 ms a pass of a 2048^2 image on the H100). The point kernel of map_coordinates/affine_transform in 1-3 dimensions: "taps" (nested
 # unrolled taps, per-axis offsets, 32-bit below 2^31 elements) or "loop" (the generic tap loop).
 # scripts/perf/map_coordinates_variants.py times each; the defaults are its predicted winners.
-PREFILTER_METHODS = ("chunked", "lane0")
+PREFILTER_METHODS = ("chunked", "chunked-warp", "lane0")
+_SPLINE_FILTER_COLUMNS = "cuarray_ndimage::spline_filter_columns<{}>"
+_COLUMNS_X = 16  # columns a block: 16 doubles, one 128-byte row segment
+_COLUMNS_RUN = 32  # samples a run at least (about the warm-up K), up to 64 runs a column
+_CHUNK_MIN = 64  # interp.cuh's CUARRAY_NDIMAGE_SPLINE_CHUNK_MIN
 POINT_METHODS = ("taps", "loop")
 _F4 = numpy.dtype(numpy.float32)
 _BLOCK = 128
@@ -290,42 +296,60 @@ def _separable(x: ndarray, out: ndarray, meta: ndarray, axes, flags: int, order:
         cur = dst
 
 
-def spline_staged(shape, axis: int) -> bool:
-    """Whether the prefilter along `axis` of a C-contiguous array of `shape` takes the warp kernel
-    (else a thread per line, in place on float64 only)."""
+def spline_plan(shape, axis: int, method: str = "chunked", coef=_F8) -> str:
+    """Which kernel filters along `axis` of a C-contiguous array of `shape`: "columns" (a thread per
+    column and run: method "chunked", float64, inner of 16 or more, lines of 64 or more), "warp" (a
+    warp per line in shared memory), "thread" (a thread per line, float64 in place) or "none"."""
     n = shape[axis]
+    if n <= 1 or _prod(shape) == 0:
+        return "none"
     inner = _prod(shape[axis + 1:])
-    return n > 1 and _s.warp_per_line(_prod(shape) // n, n * 8, inner) is not None
+    if method == "chunked" and numpy.dtype(coef) == _F8 and inner >= _COLUMNS_X and n >= _CHUNK_MIN:
+        return "columns"
+    if _s.warp_per_line(_prod(shape) // n, n * 8, inner) is not None:
+        return "warp"
+    return "thread"
+
+
+def spline_staged(shape, axis: int) -> bool:
+    """Whether float32 coefficients can be filtered along `axis` (the warp kernel, or nothing to do)."""
+    return spline_plan(shape, axis, "chunked-warp", _F4) in ("warp", "none")
 
 
 def spline_filter(data: ndarray, axis: int, order: int, mode: int, src=None, method: str = "chunked") -> None:
     """B-spline coefficients of `order` along `axis` of the C-contiguous `data`: in place, or from
-    `src` (a C-contiguous float32 or float64 array of data's shape, read by the warp kernel itself:
-    no separate float64 copy of the input). data is float64, or float32 where `spline_staged` (the
-    sums in double, stored in float). method: one of PREFILTER_METHODS."""
+    `src` (a C-contiguous float32 or float64 array of data's shape, read by the kernel itself: no
+    separate float64 copy of the input). data is float64, or float32 where `spline_staged` (the sums
+    in double, stored in float). method: one of PREFILTER_METHODS (`spline_plan` picks the kernel)."""
     if method not in PREFILTER_METHODS:
         raise ValueError("method must be one of {}".format(PREFILTER_METHODS))
-    n = data.shape[axis]
-    if data.size == 0:
-        return
-    inner = _prod(data.shape[axis + 1:])
-    lines = data.size // n
-    staged = _s.warp_per_line(lines, n * 8, inner) if n > 1 else None
-    if data._dtype == _F4 and staged is None and n > 1:
+    plan = spline_plan(data.shape, axis, method, data._dtype)
+    if data._dtype == _F4 and plan == "thread":
         raise ValueError("float32 coefficients need the warp kernel (spline_staged)")
-    if src is not None and (staged is None or src._dtype not in (_F4, _F8)):
+    if src is not None and (plan in ("thread", "none") or src._dtype not in (_F4, _F8)):
         copyto_unchecked(data, src)
         src = None
-    if n <= 1:
+    if plan == "none":
         return
-    if staged is not None:
-        grid, block, shared = staged
-        s_dt = data._dtype if src is None else src._dtype
+    n = data.shape[axis]
+    inner = _prod(data.shape[axis + 1:])
+    lines = data.size // n
+    s_dt = data._dtype if src is None else src._dtype
+    src_ptr = (data if src is None else src).data.ptr
+    if plan == "columns":
+        runs = max(1, min(64, n // _COLUMNS_RUN))
+        outer = lines // inner
+        grid = (-(-inner // _COLUMNS_X), min(outer, 65535))
+        _launch.launch(_kernel(_SPLINE_FILTER_COLUMNS.format(_dtypes.ctype(s_dt))), grid, (_COLUMNS_X, runs),
+                       (src_ptr, data.data.ptr, numpy.int64(n), numpy.int64(inner), numpy.int64(outer),
+                        numpy.int32(order), numpy.int32(mode)))
+        return
+    if plan == "warp":
+        grid, block, shared = _s.warp_per_line(lines, n * 8, inner)
         name = _SPLINE_FILTER_WARP.format(_dtypes.ctype(s_dt), _dtypes.ctype(data._dtype))
         _launch.launch(_kernel(name), grid, block,
-                       ((data if src is None else src).data.ptr, data.data.ptr, numpy.int64(n), numpy.int64(inner),
-                        numpy.int64(lines), numpy.int32(order), numpy.int32(mode),
-                        numpy.int32(method == "chunked")), shared_mem=shared)
+                       (src_ptr, data.data.ptr, numpy.int64(n), numpy.int64(inner), numpy.int64(lines),
+                        numpy.int32(order), numpy.int32(mode), numpy.int32(method != "lane0")), shared_mem=shared)
         return
     k = _kernel(SPLINE_FILTER)
     _launch.launch(k, _launch.grid_one_pass(lines, _BLOCK), _BLOCK,

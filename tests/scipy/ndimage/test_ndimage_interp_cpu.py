@@ -185,6 +185,41 @@ extern "C" void spline_filter(double* data, long long n, long long inner, long l
   }
 }
 
+// interpolation.cu's spline_filter_columns: the (column, run) threads of each phase one after another (the
+// kernel's __syncthreads between phases), in place on the (outer, n, inner) view.
+extern "C" void spline_filter_columns(double* data, long long n, long long inner, long long outer, int order,
+                                      int mode, int runs) {
+  const spline_poles_t sp = spline_poles(order);
+  const int kind = spline_kind(mode);
+  const long long m = (n + runs - 1) / runs;
+  std::vector<long long> a(runs), b(runs);
+  for (int r = 0; r < runs; ++r) {
+    a[r] = r * m < n ? r * m : n;
+    b[r] = a[r] + m < n ? a[r] + m : n;
+  }
+  std::vector<double> prev(runs * inner);
+  for (long long o = 0; o < outer; ++o) {
+    double* base = data + o * n * inner;
+    for (long long k = 0; k < inner; ++k)
+      for (long long j = 0; j < n; ++j) base[j * inner + k] *= sp.gain;
+    for (int q = 0; q < sp.np; ++q) {
+      const double z = sp.z[q];
+      const int K = sp.k[q];
+      for (int r = 0; r < runs; ++r)
+        for (long long k = 0; k < inner; ++k)
+          prev[r * inner + k] = chunk_causal_start(base + k, n, z, K, kind, a[r], b[r], inner);
+      for (int r = 0; r < runs; ++r)
+        for (long long k = 0; k < inner; ++k) chunk_causal_run(base + k, z, a[r], b[r], prev[r * inner + k], inner);
+      for (int r = 0; r < runs; ++r)
+        for (long long k = 0; k < inner; ++k)
+          prev[r * inner + k] = chunk_anticausal_start(base + k, n, z, K, kind, a[r], b[r], inner);
+      for (int r = 0; r < runs; ++r)
+        for (long long k = 0; k < inner; ++k)
+          chunk_anticausal_run(base + k, n, z, a[r], b[r], prev[r * inner + k], inner);
+    }
+  }
+}
+
 #define STORE(CODE, TYPE) case CODE: for (long long i = 0; i < n; ++i) ((TYPE*)out)[i] = interp_store<TYPE>::go(t[i]); break;
 extern "C" void store(const double* t, long long n, char code, void* out) {
   switch (code) {
@@ -295,15 +330,22 @@ def host_interp(monkeypatch, lib):
         if src is not None:
             assert src.flags.c_contiguous and src.dtype in (np.float32, np.float64) and src.shape == data.shape
             np.copyto(data, src)
-        n = data.shape[axis]
-        if data.size == 0 or n <= 1:
+        plan = ik.spline_plan(data.shape, axis, method, data.dtype)
+        if plan == "none":
             return
+        n = data.shape[axis]
         inner = int(np.prod(data.shape[axis + 1:]))
-        # the kernels' split: the warp kernel (chunked or lane 0) where a line is staged, else a thread a line
+        lines = data.size // n
+        if plan == "columns":  # the launch's blockDim.y, as _interp_kernels.spline_filter sets it
+            runs = max(1, min(64, n // ik._COLUMNS_RUN))
+            lib.spline_filter_columns(_p(data), ctypes.c_longlong(n), ctypes.c_longlong(inner),
+                                      ctypes.c_longlong(lines // inner), ctypes.c_int(order), ctypes.c_int(mode),
+                                      ctypes.c_int(runs))
+            return
         fn = lib.spline_filter
-        if _support.warp_per_line(data.size // n, n * 8, inner) is not None and method == "chunked":
+        if plan == "warp" and method != "lane0":
             fn = lib.spline_filter_chunked
-        fn(_p(data), ctypes.c_longlong(n), ctypes.c_longlong(inner), ctypes.c_longlong(data.size // n),
+        fn(_p(data), ctypes.c_longlong(n), ctypes.c_longlong(inner), ctypes.c_longlong(lines),
            ctypes.c_int(order), ctypes.c_int(mode))
 
     monkeypatch.setattr(ik, "geometric", geometric)
@@ -532,7 +574,8 @@ def test_kernels_compile_for_sm90():
               for a, b, nd, o, c, w, pt in [("f", "f", 2, 3, "f", False, "taps"), ("d", "f", 3, 5, "d", True, "taps"),
                                             ("f", "f", 1, 2, "f", False, "loop"), ("d", "d", 2, 0, "d", False, "taps"),
                                             ("d", "d", 4, 3, "f", False, "taps")]]
-    names += [ik.SPLINE_FILTER, ik.SPLINE_FILTER_WARP, ik.SPLINE_FILTER_WARP_F4, ik._SPLINE_FILTER_WARP.format("float", "float")]
+    names += [ik.SPLINE_FILTER, ik.SPLINE_FILTER_WARP, ik.SPLINE_FILTER_WARP_F4, ik._SPLINE_FILTER_WARP.format("float", "float"),
+              ik._SPLINE_FILTER_COLUMNS.format("double"), ik._SPLINE_FILTER_COLUMNS.format("float")]
     cubin, mapping = compiler.compile_cubin(ik.source(), arch="sm_90", name_expressions=names)
     assert cubin and set(mapping) == set(names)
 
@@ -553,14 +596,23 @@ def test_spline_filter_chunked(host_interp, lib, mode, order):
             for fn, buf in ((lib.spline_filter, seq), (lib.spline_filter_chunked, chk)):
                 fn(_p(buf), ctypes.c_longlong(n), ctypes.c_longlong(inner), ctypes.c_longlong(buf.size // n),
                    ctypes.c_int(order), ctypes.c_int(code))
+            bufs = [chk]
+            if n >= 64:  # the column kernel (any number of runs: 1, the launch's, and more than the warm-up allows)
+                for runs in sorted({1, max(1, min(64, n // ik._COLUMNS_RUN)), 32}):
+                    col = np.array(np.moveaxis(x, axis, 0), dtype=np.float64, order="C")  # (n, others): inner = others
+                    lib.spline_filter_columns(_p(col), ctypes.c_longlong(n), ctypes.c_longlong(col.size // n),
+                                              ctypes.c_longlong(1), ctypes.c_int(order), ctypes.c_int(code),
+                                              ctypes.c_int(runs))
+                    bufs.append(np.moveaxis(col, 0, axis))
             scale = float(np.abs(seq).max())
-            np.testing.assert_allclose(chk, seq, rtol=0, atol=1e-14 * scale)
-            if n > 5 or not OLD_SCIPY_REFLECT:
-                np.testing.assert_allclose(chk, ref_spline_filter1d(x, order, axis, mode=mode), rtol=0,
-                                           atol=1e-13 * scale)
+            for got in bufs:
+                np.testing.assert_allclose(got, seq, rtol=0, atol=1e-14 * scale)
+                if n > 5 or not OLD_SCIPY_REFLECT:
+                    np.testing.assert_allclose(got, ref_spline_filter1d(x, order, axis, mode=mode), rtol=0,
+                                               atol=1e-13 * scale)
 
 
-@pytest.mark.parametrize("method", ["chunked", "lane0"])
+@pytest.mark.parametrize("method", ik.PREFILTER_METHODS)
 def test_spline_filter_methods_and_float32_source(host_interp, monkeypatch, method):
     """Both prefilter methods through the public functions (float32 and float64 inputs read directly by the
     first pass; a non-contiguous input copied first), long enough lines for the chunked path."""

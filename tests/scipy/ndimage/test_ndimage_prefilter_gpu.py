@@ -1,5 +1,6 @@
-"""The B-spline prefilter's methods (`_interp_kernels.PREFILTER_METHODS`: "chunked", each lane of a
-warp a run of the line; "lane0", lane 0 the whole line) and the point kernel's
+"""The B-spline prefilter's methods (`_interp_kernels.PREFILTER_METHODS`: "chunked", a line cut into
+runs, a thread per (column, run) along strided axes of 16 or more columns, else a lane of a warp per
+run; "chunked-warp", the warp everywhere; "lane0", lane 0 the whole line) and the point kernel's
 (`POINT_METHODS`: "taps", "loop"), each forced, on the device against scipy.ndimage on the host:
 orders 2-5, every mode, lines shorter than the chunked path's threshold (64) and than the warm-up
 K (10..50), odd lengths, float32 inputs read by the first pass itself, float32 coordinates; then
@@ -42,7 +43,8 @@ def _scipy_ok(mode, n):
 def test_spline_filter_methods(mode, order):
     code = ik.mode_code(mode)
     for n in LENGTHS:
-        for shape, axis in (((n, 7), 0), ((3, n), 1)):
+        # a warp per line (few or contiguous lines); a thread per (column, run) where 16 or more columns
+        for shape, axis in (((n, 7), 0), ((3, n), 1), ((n, 19), 0), ((3, n, 33), 1)):
             x = RNG.normal(size=shape) * 10
             got = {}
             for method in ik.PREFILTER_METHODS:
@@ -59,7 +61,10 @@ def test_spline_filter_methods(mode, order):
                     if _scipy_ok(mode, n):
                         close(data, snd.spline_filter1d(ref_in, order, axis, mode=mode))
             scale = float(np.abs(got["lane0", None]).max())
-            np.testing.assert_allclose(got["chunked", None], got["lane0", None], rtol=0, atol=1e-13 * scale)
+            for method in ik.PREFILTER_METHODS:
+                np.testing.assert_allclose(got[method, None], got["lane0", None], rtol=0, atol=1e-13 * scale)
+                np.testing.assert_allclose(got[method, np.float32], got["lane0", np.float32], rtol=0,
+                                           atol=1e-13 * scale)
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -417,21 +417,24 @@ CUARRAY_DEVICE inline void spline_filter_line(double* c, long long n, long long 
 // one after another. The gain is applied before (when the line is staged).
 #define CUARRAY_NDIMAGE_SPLINE_CHUNK_MIN 64
 
-CUARRAY_DEVICE inline double causal_init_cut(const double* c, long long n, double z, int K, int kind) {
+// s: the stride between a line's samples (1 in shared memory; the column kernel's `inner` in global memory).
+CUARRAY_DEVICE inline double causal_init_cut(const double* c, long long n, double z, int K, int kind,
+                                             long long s = 1) {
   double zi = z, sum = c[0];
   for (int i = 1; i < K; ++i) {
-    sum += zi * (kind == 2 ? c[n - i] : c[i]);
+    sum += zi * (kind == 2 ? c[(n - i) * s] : c[i * s]);
     zi *= z;
   }
   return kind == 1 ? c[0] + sum * z : sum;
 }
 
-CUARRAY_DEVICE inline double anticausal_init_cut(const double* c, long long n, double z, int K, int kind) {
-  if (kind == 0) return (z * c[n - 2] + c[n - 1]) * z / (z * z - 1);
-  if (kind == 1) return c[n - 1] * (z / (z - 1));
-  double zi = z, sum = c[n - 1];
+CUARRAY_DEVICE inline double anticausal_init_cut(const double* c, long long n, double z, int K, int kind,
+                                                 long long s = 1) {
+  if (kind == 0) return (z * c[(n - 2) * s] + c[(n - 1) * s]) * z / (z * z - 1);
+  if (kind == 1) return c[(n - 1) * s] * (z / (z - 1));
+  double zi = z, sum = c[(n - 1) * s];
   for (int i = 0; i < K - 1; ++i) {
-    sum += zi * c[i];
+    sum += zi * c[i * s];
     zi *= z;
   }
   return sum * (z / (pow(z, (double)n) - 1));
@@ -446,55 +449,56 @@ CUARRAY_DEVICE inline long long spline_chunk(long long n) {
 }
 
 CUARRAY_DEVICE inline double chunk_causal_start(const double* c, long long n, double z, int K, int kind,
-                                                long long a, long long b) {
+                                                long long a, long long b, long long s = 1) {
   if (a >= b) return 0.0;
   double prev;
   long long j;
   if (a <= K) {
-    prev = causal_init_cut(c, n, z, K, kind);  // c'[0]
+    prev = causal_init_cut(c, n, z, K, kind, s);  // c'[0]
     j = 1;
   } else {
     prev = 0.0;
     j = a - K;
   }
-  for (; j < a; ++j) prev = c[j] + z * prev;
+  for (; j < a; ++j) prev = c[j * s] + z * prev;
   return prev;  // c'[a-1], or c'[0] for a == 0
 }
 
-CUARRAY_DEVICE inline void chunk_causal_run(double* c, double z, long long a, long long b, double prev) {
+CUARRAY_DEVICE inline void chunk_causal_run(double* c, double z, long long a, long long b, double prev,
+                                            long long s = 1) {
   long long j = a;
   if (a == 0 && b > 0) {
     c[0] = prev;
     j = 1;
   }
-  for (; j < b; ++j) c[j] = prev = c[j] + z * prev;
+  for (; j < b; ++j) c[j * s] = prev = c[j * s] + z * prev;
 }
 
 CUARRAY_DEVICE inline double chunk_anticausal_start(const double* c, long long n, double z, int K, int kind,
-                                                    long long a, long long b) {
+                                                    long long a, long long b, long long s = 1) {
   if (a >= b) return 0.0;
   double prev;
   long long j;
   if (b >= n - K) {
-    prev = anticausal_init_cut(c, n, z, K, kind);  // c''[n-1]
+    prev = anticausal_init_cut(c, n, z, K, kind, s);  // c''[n-1]
     j = n - 2;
   } else {
     prev = 0.0;
     j = b + K - 1;
   }
-  for (; j >= b; --j) prev = z * (prev - c[j]);
+  for (; j >= b; --j) prev = z * (prev - c[j * s]);
   return prev;  // c''[b], or c''[n-1] for b == n
 }
 
 CUARRAY_DEVICE inline void chunk_anticausal_run(double* c, long long n, double z, long long a, long long b,
-                                                double prev) {
+                                                double prev, long long s = 1) {
   if (a >= b) return;
   long long j = b - 1;
   if (b == n) {
-    c[n - 1] = prev;
+    c[(n - 1) * s] = prev;
     j = n - 2;
   }
-  for (; j >= a; --j) c[j] = prev = z * (prev - c[j]);
+  for (; j >= a; --j) c[j * s] = prev = z * (prev - c[j * s]);
 }
 
 // -- SciPy's store of an interpolated value: integers rounded half away from zero and clamped -----

@@ -81,4 +81,42 @@ __global__ void spline_filter_warp(const S* src, D* dst, long long n, long long 
   for (long long i = lane; i < n; i += 32) g[i * inner] = (D)c[i];
 }
 
+// The lines of a strided axis (inner of 16 or more), a thread per (column, run): blockDim.x adjacent
+// columns (16 doubles: a 128-byte row segment, so every load and store is coalesced; a warp covers
+// two runs), blockDim.y runs of each column, filtered in place in global memory by interp.cuh's chunk
+// phases (stride inner) with a __syncthreads between phases (the runs of a column are one block's).
+// The first phase copies the run from `src` (S: float or double; dst itself in place) with the gain
+// applied. Lines of at least CUARRAY_NDIMAGE_SPLINE_CHUNK_MIN samples (the cut boundary sums); the
+// (outer, n, inner) view's outer index strides over gridDim.y.
+template <typename S>
+__global__ void spline_filter_columns(const S* src, double* dst, long long n, long long inner, long long outer,
+                                      int order, int mode) {
+  const long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  const bool active = k < inner;
+  const long long m = (n + blockDim.y - 1) / blockDim.y;
+  const long long a0 = (long long)threadIdx.y * m;
+  const long long a = a0 < n ? a0 : n, b = a + m < n ? a + m : n;
+  const spline_poles_t sp = spline_poles(order);
+  const int kind = spline_kind(mode);
+  for (long long o = blockIdx.y; o < outer; o += gridDim.y) {
+    double* c = dst + o * n * inner + k;
+    const S* cs = src + o * n * inner + k;
+    if (active)
+      for (long long j = a; j < b; ++j) c[j * inner] = (double)cs[j * inner] * sp.gain;
+    __syncthreads();
+    for (int q = 0; q < sp.np; ++q) {
+      const double z = sp.z[q];
+      const int K = sp.k[q];
+      double prev = active ? chunk_causal_start(c, n, z, K, kind, a, b, inner) : 0.0;
+      __syncthreads();
+      if (active) chunk_causal_run(c, z, a, b, prev, inner);
+      __syncthreads();
+      prev = active ? chunk_anticausal_start(c, n, z, K, kind, a, b, inner) : 0.0;
+      __syncthreads();
+      if (active) chunk_anticausal_run(c, n, z, a, b, prev, inner);
+      __syncthreads();
+    }
+  }
+}
+
 }  // namespace cuarray_ndimage
