@@ -471,6 +471,21 @@ CUARRAY_DEVICE inline void chunk_causal_run(double* c, double z, long long a, lo
     c[0] = prev;
     j = 1;
   }
+  // four loads before four stores: the compiler may not move a load above a store through c (s is a
+  // run-time stride), so one at a time each step would wait a full load latency (global memory in the
+  // column kernel); the arithmetic is the loop's below, step by step
+  for (; j + 4 <= b; j += 4) {
+    double v0 = c[j * s], v1 = c[(j + 1) * s], v2 = c[(j + 2) * s], v3 = c[(j + 3) * s];
+    v0 = v0 + z * prev;
+    v1 = v1 + z * v0;
+    v2 = v2 + z * v1;
+    v3 = v3 + z * v2;
+    c[j * s] = v0;
+    c[(j + 1) * s] = v1;
+    c[(j + 2) * s] = v2;
+    c[(j + 3) * s] = v3;
+    prev = v3;
+  }
   for (; j < b; ++j) c[j * s] = prev = c[j * s] + z * prev;
 }
 
@@ -497,6 +512,18 @@ CUARRAY_DEVICE inline void chunk_anticausal_run(double* c, long long n, double z
   if (b == n) {
     c[(n - 1) * s] = prev;
     j = n - 2;
+  }
+  for (; j - 3 >= a; j -= 4) {  // four loads before four stores, as chunk_causal_run
+    double v0 = c[j * s], v1 = c[(j - 1) * s], v2 = c[(j - 2) * s], v3 = c[(j - 3) * s];
+    v0 = z * (prev - v0);
+    v1 = z * (v0 - v1);
+    v2 = z * (v1 - v2);
+    v3 = z * (v2 - v3);
+    c[j * s] = v0;
+    c[(j - 1) * s] = v1;
+    c[(j - 2) * s] = v2;
+    c[(j - 3) * s] = v3;
+    prev = v3;
   }
   for (; j >= a; --j) c[j * s] = prev = z * (prev - c[j * s]);
 }
