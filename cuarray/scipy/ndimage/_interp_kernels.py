@@ -2,9 +2,9 @@
 zoom_shift.cuh prepended): `geometric` (map_coordinates, affine_transform: one output point per
 thread), `zoom_shift` (zoom, shift, a diagonal affine_transform: per-axis tables, then one output
 point per thread, or for orders >= 2 of 2-D and up one pass per axis, `separable_plan`) and
-`spline_filter` (the B-spline prefilter along one axis, into float64: a warp per line staged in
-shared memory for lines up to 6144 elements along the last axis or when lines are few, its lanes
-each filtering a run of the line, else a thread per line, coalesced)."""
+`spline_filter` (the B-spline prefilter along one axis, into float64, `spline_plan`: along strided
+axes a thread per (column, run of the line); else a warp per line staged in shared memory for lines
+up to 6144 elements, its lanes each filtering a run of the line; else a thread per line)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 // scipy.ndimage's geometric transforms and spline prefilter, for
 // cuarray/scipy/ndimage/_interp_kernels.py. Python prepends interp.cuh and zoom_shift.cuh with
 // CUARRAY_DEVICE defined as a device function (zoom_shift.cu, the zoom/shift kernels, follows). One
-// output point per thread; the prefilter a line per thread or per warp. Inputs are C-contiguous.
+// output point per thread; the prefilter a line per thread, a line per warp (a run per lane), or a
+// (column, run) per thread. Inputs are C-contiguous.
 
 namespace cuarray_ndimage {
 
@@ -88,8 +89,9 @@ __global__ void spline_filter_warp(const S* src, D* dst, long long n, long long 
 // The first phase copies the run from `src` (S: float or double; dst itself in place) with the gain
 // applied. Lines of at least CUARRAY_NDIMAGE_SPLINE_CHUNK_MIN samples (the cut boundary sums); the
 // (outer, n, inner) view's outer index strides over gridDim.y.
+// (launch bounds: blocks of up to 16 x 64 threads need at most 64 registers a thread)
 template <typename S>
-__global__ void spline_filter_columns(const S* src, double* dst, long long n, long long inner, long long outer,
+__global__ void __launch_bounds__(1024) spline_filter_columns(const S* src, double* dst, long long n, long long inner, long long outer,
                                       int order, int mode) {
   const long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   const bool active = k < inner;
