@@ -118,7 +118,8 @@ def run_case(name, rows):
             event_us(lambda: interp._prefiltered(x, ORDER, MODE, 0.0, True, coef=numpy.float32)))
         res = cp.asnumpy(whole(x, c2, oshape, "chunked", "taps", coef=numpy.float32)).reshape(-1)[pick]
         row("map_coordinates", "chunked + taps, f32 coefficients",
-            event_us(lambda: whole(x, c2, oshape, "chunked", "taps", coef=numpy.float32)), err_text(res, ref_pts, dtype))
+            event_us(lambda: whole(x, c2, oshape, "chunked", "taps", coef=numpy.float32)),
+            err_text(res, ref_pts, dtype))
     res = cp.asnumpy(whole(x, c2, oshape, "lane0", "loop", True)).reshape(-1)[pick]
     row("map_coordinates", "lane0 + loop + f64 coords (old)",
         event_us(lambda: whole(x, c2, oshape, "lane0", "loop", True)), err_text(res, ref_pts, dtype))

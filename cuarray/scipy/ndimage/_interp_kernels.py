@@ -21,8 +21,9 @@ from ...cuda import launch as _launch
 from . import _support as _s
 
 __all__ = ["KINDS", "MODES", "mode_code", "source", "geometric_name", "geometric", "zoom_shift_names",
-           "zoom_shift", "separable_names", "separable_plan", "spline_filter", "spline_plan", "spline_staged", "PREFILTER_METHODS", "POINT_METHODS", "ZS_ZOOM", "ZS_SHIFT", "ZS_GRID",
-           "ZS_DIAG", "MAX_NDIM"]
+           "zoom_shift", "separable_names", "separable_plan", "spline_filter", "spline_plan", "spline_staged",
+           "PREFILTER_METHODS", "POINT_METHODS", "PREFILTER_DEFAULT", "POINT_DEFAULT", "ZS_ZOOM", "ZS_SHIFT",
+           "ZS_GRID", "ZS_DIAG", "MAX_NDIM"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 KINDS = {"coords": 0, "affine": 1}
@@ -39,15 +40,19 @@ SPLINE_FILTER_WARP_F4 = _SPLINE_FILTER_WARP.format("float", "double")
 # it: along a strided axis of 16 or more columns a thread per (column, run), coalesced, in place in
 # global memory; else a warp per line staged in shared memory, a lane per run), "chunked-warp" (the
 # warp kernel wherever it applies, strided axes included), or "lane0" (the warp kernel's lane 0 runs
-# the whole line: 0.32 ms a pass of a 2048^2 image on the H100). The point kernel of map_coordinates/affine_transform in 1-3 dimensions: "taps" (nested
-# unrolled taps, per-axis offsets, 32-bit below 2^31 elements) or "loop" (the generic tap loop).
+# the whole line: 0.32 ms a pass of a 2048^2 image on the H100). The point kernel of
+# map_coordinates/affine_transform in 1-3 dimensions: "taps" (nested unrolled taps, per-axis
+# offsets, 32-bit below 2^31 elements) or "loop" (the generic tap loop).
 # scripts/perf/map_coordinates_variants.py times each; the defaults are its predicted winners.
 PREFILTER_METHODS = ("chunked", "chunked-warp", "lane0")
+POINT_METHODS = ("taps", "loop")
+# The defaults every caller gets (one line each to switch, should the H100 table say so).
+PREFILTER_DEFAULT = "chunked"
+POINT_DEFAULT = "taps"
 _SPLINE_FILTER_COLUMNS = "cuarray_ndimage::spline_filter_columns<{}>"
 _COLUMNS_X = 16  # columns a block: 16 doubles, one 128-byte row segment
 _COLUMNS_RUN = 32  # samples a run at least (about the warm-up K), up to 64 runs a column
 _CHUNK_MIN = 64  # interp.cuh's CUARRAY_NDIMAGE_SPLINE_CHUNK_MIN
-POINT_METHODS = ("taps", "loop")
 _F4 = numpy.dtype(numpy.float32)
 _BLOCK = 128
 _I8 = numpy.dtype(numpy.int64)
@@ -75,7 +80,7 @@ def source() -> str:
 
 
 def geometric_name(in_dt, out_dt, kind: str, ndim: int, order: int, coord_dt=_F8, wide: bool = True,
-                   point: str = "taps") -> str:
+                   point: str = POINT_DEFAULT) -> str:
     """The point kernel: coord_dt float32 or float64 (coordinates; float64 for "affine"), wide: 64-bit
     tap offsets (the input has 2^31 elements or more), point: one of POINT_METHODS."""
     nd = ndim if ndim <= 3 else 0  # 1..3 unrolled; any other ndim through the generic loops
@@ -167,7 +172,7 @@ def _separable_kernels(key: tuple):
 
 
 def geometric(x: ndarray, out_dt, kind: str, oshape, params, order: int, mode: int, cval, npad: int,
-              point: str = "taps") -> ndarray:
+              point: str = POINT_DEFAULT) -> ndarray:
     """Interpolate x (order 0..5, SciPy mode code) at the coordinates `kind` gives for each point of
     a fresh C-contiguous output of `oshape`. params: a device array (coordinates, indim x points:
     float32 ones are read as they are, others as float64) or host numbers (matrix + offset).
@@ -296,7 +301,7 @@ def _separable(x: ndarray, out: ndarray, meta: ndarray, axes, flags: int, order:
         cur = dst
 
 
-def spline_plan(shape, axis: int, method: str = "chunked", coef=_F8) -> str:
+def spline_plan(shape, axis: int, method: str = PREFILTER_DEFAULT, coef=_F8) -> str:
     """Which kernel filters along `axis` of a C-contiguous array of `shape`: "columns" (a thread per
     column and run: method "chunked", float64, inner of 16 or more, lines of 64 or more), "warp" (a
     warp per line in shared memory), "thread" (a thread per line, float64 in place) or "none"."""
@@ -316,7 +321,8 @@ def spline_staged(shape, axis: int) -> bool:
     return spline_plan(shape, axis, "chunked-warp", _F4) in ("warp", "none")
 
 
-def spline_filter(data: ndarray, axis: int, order: int, mode: int, src=None, method: str = "chunked") -> None:
+def spline_filter(data: ndarray, axis: int, order: int, mode: int, src=None,
+                  method: str = PREFILTER_DEFAULT) -> None:
     """B-spline coefficients of `order` along `axis` of the C-contiguous `data`: in place, or from
     `src` (a C-contiguous float32 or float64 array of data's shape, read by the kernel itself: no
     separate float64 copy of the input). data is float64, or float32 where `spline_staged` (the sums

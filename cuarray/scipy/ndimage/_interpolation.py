@@ -71,7 +71,7 @@ def spline_filter1d(input, order=3, axis=-1, output=numpy.float64, mode="mirror"
     return _s.finish(data if dt == _F8 else astype(data, dt), output)
 
 
-def _filtered_along(x, axes, order: int, code: int, method: str = "chunked", coef=_F8):
+def _filtered_along(x, axes, order: int, code: int, method: str = _k.PREFILTER_DEFAULT, coef=_F8):
     """A fresh C-contiguous array of x's B-spline coefficients along `axes` in turn, float64 (or
     float32 when `coef` asks and every axis takes the warp kernel). The first pass reads a
     C-contiguous float32 or float64 x itself (no float64 copy first: a 2048^2 float32 image's copy
@@ -122,7 +122,7 @@ def spline_filter(input, order=3, output=numpy.float64, mode="mirror"):
     return _s.finish(cur, output)
 
 
-def _prefiltered(x, order, mode, cval, prefilter, method: str = "chunked", coef=_F8):
+def _prefiltered(x, order, mode, cval, prefilter, method: str = _k.PREFILTER_DEFAULT, coef=_F8):
     """(coefficients, npad): SciPy's _prepad_for_spline_filter then spline_filter (float64), when
     asked. method: _interp_kernels.PREFILTER_METHODS; coef float32: float32 coefficients for a
     float32 x (as CuPy keeps them; SciPy's are float64): the perf script and the tests choose."""

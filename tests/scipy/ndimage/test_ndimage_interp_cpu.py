@@ -574,8 +574,9 @@ def test_kernels_compile_for_sm90():
               for a, b, nd, o, c, w, pt in [("f", "f", 2, 3, "f", False, "taps"), ("d", "f", 3, 5, "d", True, "taps"),
                                             ("f", "f", 1, 2, "f", False, "loop"), ("d", "d", 2, 0, "d", False, "taps"),
                                             ("d", "d", 4, 3, "f", False, "taps")]]
-    names += [ik.SPLINE_FILTER, ik.SPLINE_FILTER_WARP, ik.SPLINE_FILTER_WARP_F4, ik._SPLINE_FILTER_WARP.format("float", "float"),
-              ik._SPLINE_FILTER_COLUMNS.format("double"), ik._SPLINE_FILTER_COLUMNS.format("float")]
+    names += [ik.SPLINE_FILTER, ik.SPLINE_FILTER_WARP, ik.SPLINE_FILTER_WARP_F4,
+              ik._SPLINE_FILTER_WARP.format("float", "float"), ik._SPLINE_FILTER_COLUMNS.format("double"),
+              ik._SPLINE_FILTER_COLUMNS.format("float")]
     cubin, mapping = compiler.compile_cubin(ik.source(), arch="sm_90", name_expressions=names)
     assert cubin and set(mapping) == set(names)
 

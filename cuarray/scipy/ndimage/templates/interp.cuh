@@ -193,8 +193,8 @@ struct taps_nest {
     double t = 0.0;
 #pragma unroll
     for (int k = 0; k <= ORDER; ++k)
-      t += w[D][k] * taps_nest<T, I, ND, ORDER, EDGE, D + 1>::go(in, o, w, base + o[D][k], EDGE && (outside || o[D][k] < 0),
-                                                                cval);
+      t += w[D][k] * taps_nest<T, I, ND, ORDER, EDGE, D + 1>::go(in, o, w, base + o[D][k],
+                                                                EDGE && (outside || o[D][k] < 0), cval);
     return t;
   }
 };

@@ -91,8 +91,8 @@ __global__ void spline_filter_warp(const S* src, D* dst, long long n, long long 
 // (outer, n, inner) view's outer index strides over gridDim.y.
 // (launch bounds: blocks of up to 16 x 64 threads need at most 64 registers a thread)
 template <typename S>
-__global__ void __launch_bounds__(1024) spline_filter_columns(const S* src, double* dst, long long n, long long inner, long long outer,
-                                      int order, int mode) {
+__global__ void __launch_bounds__(1024) spline_filter_columns(const S* src, double* dst, long long n, long long inner,
+                                                              long long outer, int order, int mode) {
   const long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   const bool active = k < inner;
   const long long m = (n + blockDim.y - 1) / blockDim.y;
