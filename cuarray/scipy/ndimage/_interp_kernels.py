@@ -2,9 +2,9 @@
 zoom_shift.cuh prepended): `geometric` (map_coordinates, affine_transform: one output point per
 thread), `zoom_shift` (zoom, shift, a diagonal affine_transform: per-axis tables, then one output
 point per thread, or for orders >= 2 of 2-D and up one pass per axis, `separable_plan`) and
-`spline_filter` (the B-spline prefilter along one axis, in place on float64: a warp per line staged
-in shared memory for lines up to 6144 elements along the last axis or when lines are few, else a
-thread per line, coalesced)."""
+`spline_filter` (the B-spline prefilter along one axis, into float64, `spline_plan`: along strided
+axes a thread per (column, run of the line); else a warp per line staged in shared memory for lines
+up to 6144 elements, its lanes each filtering a run of the line; else a thread per line)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pathlib
 import numpy
 
 from ..._core import dtypes as _dtypes
-from ..._core.copying import astype
+from ..._core.copying import astype, copyto_unchecked
 from ..._core.ndarray import ndarray
 from ..._core.transfer import from_host
 from ...cuda import compiler as _compiler
@@ -21,8 +21,9 @@ from ...cuda import launch as _launch
 from . import _support as _s
 
 __all__ = ["KINDS", "MODES", "mode_code", "source", "geometric_name", "geometric", "zoom_shift_names",
-           "zoom_shift", "separable_names", "separable_plan", "spline_filter", "ZS_ZOOM", "ZS_SHIFT", "ZS_GRID",
-           "ZS_DIAG", "MAX_NDIM"]
+           "zoom_shift", "separable_names", "separable_plan", "spline_filter", "spline_plan", "spline_staged",
+           "PREFILTER_METHODS", "POINT_METHODS", "PREFILTER_DEFAULT", "POINT_DEFAULT", "ZS_ZOOM", "ZS_SHIFT",
+           "ZS_GRID", "ZS_DIAG", "MAX_NDIM"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 KINDS = {"coords": 0, "affine": 1}
@@ -32,7 +33,27 @@ MAX_NDIM = 16
 MODES = {"nearest": 0, "wrap": 1, "reflect": 2, "grid-mirror": 2, "mirror": 3, "constant": 4, "grid-wrap": 5,
          "grid-constant": 6}
 SPLINE_FILTER = "cuarray_ndimage::spline_filter"
-SPLINE_FILTER_WARP = "cuarray_ndimage::spline_filter_warp"
+_SPLINE_FILTER_WARP = "cuarray_ndimage::spline_filter_warp<{}, {}>"
+SPLINE_FILTER_WARP = _SPLINE_FILTER_WARP.format("double", "double")
+SPLINE_FILTER_WARP_F4 = _SPLINE_FILTER_WARP.format("float", "double")
+# The prefilter: "chunked" (a line cut into runs, each warmed up from the K samples before and after
+# it: along a strided axis of 16 or more columns a thread per (column, run), coalesced, in place in
+# global memory; else a warp per line staged in shared memory, a lane per run), "chunked-warp" (the
+# warp kernel wherever it applies, strided axes included), or "lane0" (the warp kernel's lane 0 runs
+# the whole line: 0.32 ms a pass of a 2048^2 image on the H100). The point kernel of
+# map_coordinates/affine_transform in 1-3 dimensions: "taps" (nested unrolled taps, per-axis
+# offsets, 32-bit below 2^31 elements) or "loop" (the generic tap loop).
+# scripts/perf/map_coordinates_variants.py times each; the defaults are its predicted winners.
+PREFILTER_METHODS = ("chunked", "chunked-warp", "lane0")
+POINT_METHODS = ("taps", "loop")
+# The defaults every caller gets (one line each to switch, should the H100 table say so).
+PREFILTER_DEFAULT = "chunked"
+POINT_DEFAULT = "taps"
+_SPLINE_FILTER_COLUMNS = "cuarray_ndimage::spline_filter_columns<{}>"
+_COLUMNS_X = 16  # columns a block: 16 doubles, one 128-byte row segment
+_COLUMNS_RUN = 32  # samples a run at least (about the warm-up K), up to 64 runs a column
+_CHUNK_MIN = 64  # interp.cuh's CUARRAY_NDIMAGE_SPLINE_CHUNK_MIN
+_F4 = numpy.dtype(numpy.float32)
 _BLOCK = 128
 _I8 = numpy.dtype(numpy.int64)
 _I4_LIMIT = 2 ** 31  # 32-bit offsets and index arithmetic below this many elements
@@ -58,10 +79,15 @@ def source() -> str:
             + (_DIR / "zoom_shift.cu").read_text())
 
 
-def geometric_name(in_dt, out_dt, kind: str, ndim: int, order: int) -> str:
+def geometric_name(in_dt, out_dt, kind: str, ndim: int, order: int, coord_dt=_F8, wide: bool = True,
+                   point: str = POINT_DEFAULT) -> str:
+    """The point kernel: coord_dt float32 or float64 (coordinates; float64 for "affine"), wide: 64-bit
+    tap offsets (the input has 2^31 elements or more), point: one of POINT_METHODS."""
     nd = ndim if ndim <= 3 else 0  # 1..3 unrolled; any other ndim through the generic loops
-    return "cuarray_ndimage::geometric<{}, {}, {}, {}, {}>".format(
-        _dtypes.ctype(in_dt), _dtypes.ctype(out_dt), KINDS[kind], nd, order)
+    taps = point == "taps" and nd > 0
+    return "cuarray_ndimage::geometric<{}, {}, {}, {}, {}, {}, {}, {}>".format(
+        _dtypes.ctype(in_dt), _dtypes.ctype(out_dt), _dtypes.ctype(coord_dt),
+        "long long" if wide or not taps else "int", KINDS[kind], nd, order, "true" if taps else "false")
 
 
 def zoom_shift_names(in_dt, out_dt, wide: bool, ndim: int, order: int, grid_constant: bool, table: bool = True):
@@ -145,10 +171,14 @@ def _separable_kernels(key: tuple):
     return ks
 
 
-def geometric(x: ndarray, out_dt, kind: str, oshape, params, order: int, mode: int, cval, npad: int) -> ndarray:
+def geometric(x: ndarray, out_dt, kind: str, oshape, params, order: int, mode: int, cval, npad: int,
+              point: str = POINT_DEFAULT) -> ndarray:
     """Interpolate x (order 0..5, SciPy mode code) at the coordinates `kind` gives for each point of
-    a fresh C-contiguous output of `oshape`. params: a float64 device array (coordinates, indim x
-    points) or host numbers (matrix + offset)."""
+    a fresh C-contiguous output of `oshape`. params: a device array (coordinates, indim x points:
+    float32 ones are read as they are, others as float64) or host numbers (matrix + offset).
+    point: one of POINT_METHODS."""
+    if point not in POINT_METHODS:
+        raise ValueError("point must be one of {}".format(POINT_METHODS))
     out = ndarray(tuple(oshape), out_dt)
     total = out.size
     if total == 0:
@@ -158,12 +188,13 @@ def geometric(x: ndarray, out_dt, kind: str, oshape, params, order: int, mode: i
     if not x._c:
         x = astype(x, x._dtype, order="C", copy=True)
     if isinstance(params, ndarray):
-        p = astype(params, _F8, order="C", copy=False)
+        # float32 coordinates as they are: SciPy converts each to double exactly as the kernel does
+        p = astype(params, _F4 if params._dtype == _F4 else _F8, order="C", copy=False)
     else:
         p = from_host(numpy.ascontiguousarray(params, dtype=_F8).reshape(-1))
     ishape = from_host(numpy.asarray(x.shape, _I8))
     osh = from_host(numpy.asarray(oshape, _I8))
-    k = _kernel(geometric_name(x._dtype, out_dt, kind, x.ndim, order))
+    k = _kernel(geometric_name(x._dtype, out_dt, kind, x.ndim, order, p._dtype, x.size >= _I4_LIMIT, point))
     _launch.launch(k, _launch.grid_one_pass(total, _BLOCK), _BLOCK,
                    (x.data.ptr, out.data.ptr, ishape.data.ptr, numpy.int32(x.ndim), osh.data.ptr,
                     numpy.int32(len(oshape)), p.data.ptr, numpy.int64(total), numpy.int32(mode),
@@ -270,21 +301,61 @@ def _separable(x: ndarray, out: ndarray, meta: ndarray, axes, flags: int, order:
         cur = dst
 
 
-def spline_filter(data: ndarray, axis: int, order: int, mode: int) -> None:
-    """B-spline coefficients of `order` along `axis` of the C-contiguous float64 `data`, in place."""
-    n = data.shape[axis]
-    if data.size == 0 or n <= 1:
+def spline_plan(shape, axis: int, method: str = PREFILTER_DEFAULT, coef=_F8) -> str:
+    """Which kernel filters along `axis` of a C-contiguous array of `shape`: "columns" (a thread per
+    column and run: method "chunked", float64, inner of 16 or more, lines of 64 or more), "warp" (a
+    warp per line in shared memory), "thread" (a thread per line, float64 in place) or "none"."""
+    n = shape[axis]
+    if n <= 1 or _prod(shape) == 0:
+        return "none"
+    inner = _prod(shape[axis + 1:])
+    if method == "chunked" and numpy.dtype(coef) == _F8 and inner >= _COLUMNS_X and n >= _CHUNK_MIN:
+        return "columns"
+    if _s.warp_per_line(_prod(shape) // n, n * 8, inner) is not None:
+        return "warp"
+    return "thread"
+
+
+def spline_staged(shape, axis: int) -> bool:
+    """Whether float32 coefficients can be filtered along `axis` (the warp kernel, or nothing to do)."""
+    return spline_plan(shape, axis, "chunked-warp", _F4) in ("warp", "none")
+
+
+def spline_filter(data: ndarray, axis: int, order: int, mode: int, src=None,
+                  method: str = PREFILTER_DEFAULT) -> None:
+    """B-spline coefficients of `order` along `axis` of the C-contiguous `data`: in place, or from
+    `src` (a C-contiguous float32 or float64 array of data's shape, read by the kernel itself: no
+    separate float64 copy of the input). data is float64, or float32 where `spline_staged` (the sums
+    in double, stored in float). method: one of PREFILTER_METHODS (`spline_plan` picks the kernel)."""
+    if method not in PREFILTER_METHODS:
+        raise ValueError("method must be one of {}".format(PREFILTER_METHODS))
+    plan = spline_plan(data.shape, axis, method, data._dtype)
+    if data._dtype == _F4 and plan == "thread":
+        raise ValueError("float32 coefficients need the warp kernel (spline_staged)")
+    if src is not None and (plan in ("thread", "none") or src._dtype not in (_F4, _F8)):
+        copyto_unchecked(data, src)
+        src = None
+    if plan == "none":
         return
-    inner = 1
-    for s in data.shape[axis + 1:]:
-        inner *= s
+    n = data.shape[axis]
+    inner = _prod(data.shape[axis + 1:])
     lines = data.size // n
-    staged = _s.warp_per_line(lines, n * 8, inner)
-    if staged is not None:
-        grid, block, shared = staged
-        _launch.launch(_kernel(SPLINE_FILTER_WARP), grid, block,
-                       (data.data.ptr, numpy.int64(n), numpy.int64(inner), numpy.int64(lines), numpy.int32(order),
-                        numpy.int32(mode)), shared_mem=shared)
+    s_dt = data._dtype if src is None else src._dtype
+    src_ptr = (data if src is None else src).data.ptr
+    if plan == "columns":
+        runs = max(1, min(64, n // _COLUMNS_RUN))
+        outer = lines // inner
+        grid = (-(-inner // _COLUMNS_X), min(outer, 65535))
+        _launch.launch(_kernel(_SPLINE_FILTER_COLUMNS.format(_dtypes.ctype(s_dt))), grid, (_COLUMNS_X, runs),
+                       (src_ptr, data.data.ptr, numpy.int64(n), numpy.int64(inner), numpy.int64(outer),
+                        numpy.int32(order), numpy.int32(mode)))
+        return
+    if plan == "warp":
+        grid, block, shared = _s.warp_per_line(lines, n * 8, inner)
+        name = _SPLINE_FILTER_WARP.format(_dtypes.ctype(s_dt), _dtypes.ctype(data._dtype))
+        _launch.launch(_kernel(name), grid, block,
+                       (src_ptr, data.data.ptr, numpy.int64(n), numpy.int64(inner), numpy.int64(lines),
+                        numpy.int32(order), numpy.int32(mode), numpy.int32(method != "lane0")), shared_mem=shared)
         return
     k = _kernel(SPLINE_FILTER)
     _launch.launch(k, _launch.grid_one_pass(lines, _BLOCK), _BLOCK,

@@ -28,6 +28,7 @@ from . import _support as _s
 __all__ = ["spline_filter1d", "spline_filter", "map_coordinates", "affine_transform", "shift", "zoom", "rotate"]
 
 _F8 = numpy.dtype(numpy.float64)
+_F4 = numpy.dtype(numpy.float32)
 
 
 def _by_parts(x, out_dt, oshape, run):
@@ -66,9 +67,29 @@ def spline_filter1d(input, order=3, axis=-1, output=numpy.float64, mode="mirror"
         return _s.finish(astype(x, dt, copy=True), output)
     code = _k.mode_code(mode)
     axis = _s.normalize_axis(axis, x.ndim)
-    data = astype(x, _F8, order="C", copy=True)
-    _k.spline_filter(data, axis, order, code)
+    data = _filtered_along(x, [axis], order, code)
     return _s.finish(data if dt == _F8 else astype(data, dt), output)
+
+
+def _filtered_along(x, axes, order: int, code: int, method: str = _k.PREFILTER_DEFAULT, coef=_F8):
+    """A fresh C-contiguous array of x's B-spline coefficients along `axes` in turn, float64 (or
+    float32 when `coef` asks and every axis takes the warp kernel). The first pass reads a
+    C-contiguous float32 or float64 x itself (no float64 copy first: a 2048^2 float32 image's copy
+    is 48 MB of traffic and a launch). method: _interp_kernels.PREFILTER_METHODS."""
+    axes = list(axes)
+    dt = _F8
+    if numpy.dtype(coef) == _F4 and all(_k.spline_staged(x.shape, a) for a in axes):
+        dt = _F4
+    if x.flags.c_contiguous and x.dtype in (_F4, _F8):
+        data, src = ndarray(x.shape, dt), x
+    else:
+        data, src = astype(x, dt, order="C", copy=True), None
+    for axis in axes:
+        _k.spline_filter(data, axis, order, code, src=src, method=method)
+        src = None
+    if src is not None:  # no axis
+        copyto_unchecked(data, src)
+    return data
 
 
 def spline_filter(input, order=3, output=numpy.float64, mode="mirror"):
@@ -94,18 +115,17 @@ def spline_filter(input, order=3, output=numpy.float64, mode="mirror"):
     if x.ndim == 0:
         return _s.finish(astype(x, dt, copy=True), output)
     if dt == _F8:  # one float64 buffer filtered in place along every axis
-        data = astype(x, _F8, order="C", copy=True)
-        for axis in range(x.ndim):
-            _k.spline_filter(data, axis, order, code)
-        return _s.finish(data, output)
+        return _s.finish(_filtered_along(x, range(x.ndim), order, code), output)
     cur = x  # SciPy keeps each axis' result in the output dtype
     for axis in range(x.ndim):
         cur = spline_filter1d(cur, order, axis, dt, mode)
     return _s.finish(cur, output)
 
 
-def _prefiltered(x, order, mode, cval, prefilter):
-    """(coefficients, npad): SciPy's _prepad_for_spline_filter then spline_filter, when asked."""
+def _prefiltered(x, order, mode, cval, prefilter, method: str = _k.PREFILTER_DEFAULT, coef=_F8):
+    """(coefficients, npad): SciPy's _prepad_for_spline_filter then spline_filter (float64), when
+    asked. method: _interp_kernels.PREFILTER_METHODS; coef float32: float32 coefficients for a
+    float32 x (as CuPy keeps them; SciPy's are float64): the perf script and the tests choose."""
     if not (prefilter and order > 1):
         return x, 0
     npad = 0
@@ -115,7 +135,11 @@ def _prefiltered(x, order, mode, cval, prefilter):
             x = _pad(x, npad, mode="constant", constant_values=cval)
         else:
             x = _pad(x, npad, mode="edge")
-    return spline_filter(x, order, output=numpy.float64, mode=mode), npad
+    code = _k.mode_code(mode)
+    if x.ndim == 0:
+        return astype(x, _F8, copy=True), npad
+    coef = coef if x.dtype == _F4 else _F8
+    return _filtered_along(x, range(x.ndim), order, code, method, coef), npad
 
 
 def map_coordinates(input, coordinates, output=None, order=3, mode="constant", cval=0.0, prefilter=True):

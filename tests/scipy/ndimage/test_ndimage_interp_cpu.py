@@ -22,28 +22,66 @@ WRAPPER = r"""
 #include "zoom_shift.cuh"
 using namespace cuarray_ndimage;
 
-template <int ND, int ORDER>
+// The point kernel (interpolation.cu's geometric) as a loop: TAPS, interpolate_taps with int offsets.
+template <int ND, int ORDER, bool TAPS>
 static void run(const double* in, const long long* ishape, int indim, const long long* oshape, int ondim,
                 const double* params, long long total, int kind, int mode, double cval, double npad, double* out) {
   for (long long idx = 0; idx < total; ++idx) {
     double c[CUARRAY_NDIMAGE_INTERP_MAX_NDIM];
     input_coordinate(kind, idx, total, oshape, ondim, indim, params, npad, c);
-    out[idx] = interpolate<double, ND, ORDER>(in, ishape, indim, c, mode, cval);
+    if constexpr (TAPS && ND > 0) out[idx] = interpolate_taps<double, int, ND, ORDER>(in, ishape, c, mode, cval);
+    else out[idx] = interpolate<double, ND, ORDER>(in, ishape, indim, c, mode, cval);
   }
 }
 
-#define ORDERS(ND) \
-  switch (order) { case 0: f = run<ND, 0>; break; case 1: f = run<ND, 1>; break; case 2: f = run<ND, 2>; break; \
-                   case 3: f = run<ND, 3>; break; case 4: f = run<ND, 4>; break; default: f = run<ND, 5>; }
+#define ORDERS_T(ND, T) \
+  switch (order) { case 0: f = run<ND, 0, T>; break; case 1: f = run<ND, 1, T>; break; \
+                   case 2: f = run<ND, 2, T>; break; case 3: f = run<ND, 3, T>; break; \
+                   case 4: f = run<ND, 4, T>; break; default: f = run<ND, 5, T>; }
+#define ORDERS(ND) if (taps) { ORDERS_T(ND, true) } else { ORDERS_T(ND, false) }
 
 extern "C" void geometric(const double* in, const long long* ishape, int indim, const long long* oshape, int ondim,
                           const double* params, long long total, int kind, int order, int mode, double cval,
-                          double npad, double* out) {
+                          double npad, double* out, int taps) {
   void (*f)(const double*, const long long*, int, const long long*, int, const double*, long long, int, int,
             double, double, double*);
   int nd = indim <= 3 ? indim : 0;
   if (nd == 1) { ORDERS(1) } else if (nd == 2) { ORDERS(2) } else if (nd == 3) { ORDERS(3) } else { ORDERS(0) }
   f(in, ishape, indim, oshape, ondim, params, total, kind, mode, cval, npad, out);
+}
+
+// interpolation.cu's spline_filter_warp with chunked = 1, its lanes run one after another within each
+// phase (the kernel's __syncwarp between phases): line by line, staged with the gain applied.
+extern "C" void spline_filter_chunked(double* data, long long n, long long inner, long long lines, int order,
+                                      int mode) {
+  std::vector<double> c(n), prev(32);
+  const spline_poles_t sp = spline_poles(order);
+  const bool chunk = n >= CUARRAY_NDIMAGE_SPLINE_CHUNK_MIN;
+  const long long m = spline_chunk(n);
+  const int kind = spline_kind(mode);
+  for (long long line = 0; line < lines; ++line) {
+    long long o = line / inner, k = line - o * inner;
+    double* g = data + o * n * inner + k;
+    for (long long i = 0; i < n; ++i) c[i] = g[i * inner] * (chunk ? sp.gain : 1.0);
+    if (!chunk) {
+      spline_filter_line(c.data(), n, 1, order, mode);
+    } else {
+      long long a[32], b[32];
+      for (int l = 0; l < 32; ++l) {
+        a[l] = l * m < n ? l * m : n;
+        b[l] = a[l] + m < n ? a[l] + m : n;
+      }
+      for (int q = 0; q < sp.np; ++q) {
+        const double z = sp.z[q];
+        const int K = sp.k[q];
+        for (int l = 0; l < 32; ++l) prev[l] = chunk_causal_start(c.data(), n, z, K, kind, a[l], b[l]);
+        for (int l = 0; l < 32; ++l) chunk_causal_run(c.data(), z, a[l], b[l], prev[l]);
+        for (int l = 0; l < 32; ++l) prev[l] = chunk_anticausal_start(c.data(), n, z, K, kind, a[l], b[l]);
+        for (int l = 0; l < 32; ++l) chunk_anticausal_run(c.data(), n, z, a[l], b[l], prev[l]);
+      }
+    }
+    for (long long i = 0; i < n; ++i) g[i * inner] = c[i];
+  }
 }
 
 // zoom_shift's two kernels as loops: the tables row by row (when asked for), then the points.
@@ -147,6 +185,41 @@ extern "C" void spline_filter(double* data, long long n, long long inner, long l
   }
 }
 
+// interpolation.cu's spline_filter_columns: the (column, run) threads of each phase one after another (the
+// kernel's __syncthreads between phases), in place on the (outer, n, inner) view.
+extern "C" void spline_filter_columns(double* data, long long n, long long inner, long long outer, int order,
+                                      int mode, int runs) {
+  const spline_poles_t sp = spline_poles(order);
+  const int kind = spline_kind(mode);
+  const long long m = (n + runs - 1) / runs;
+  std::vector<long long> a(runs), b(runs);
+  for (int r = 0; r < runs; ++r) {
+    a[r] = r * m < n ? r * m : n;
+    b[r] = a[r] + m < n ? a[r] + m : n;
+  }
+  std::vector<double> prev(runs * inner);
+  for (long long o = 0; o < outer; ++o) {
+    double* base = data + o * n * inner;
+    for (long long k = 0; k < inner; ++k)
+      for (long long j = 0; j < n; ++j) base[j * inner + k] *= sp.gain;
+    for (int q = 0; q < sp.np; ++q) {
+      const double z = sp.z[q];
+      const int K = sp.k[q];
+      for (int r = 0; r < runs; ++r)
+        for (long long k = 0; k < inner; ++k)
+          prev[r * inner + k] = chunk_causal_start(base + k, n, z, K, kind, a[r], b[r], inner);
+      for (int r = 0; r < runs; ++r)
+        for (long long k = 0; k < inner; ++k) chunk_causal_run(base + k, z, a[r], b[r], prev[r * inner + k], inner);
+      for (int r = 0; r < runs; ++r)
+        for (long long k = 0; k < inner; ++k)
+          prev[r * inner + k] = chunk_anticausal_start(base + k, n, z, K, kind, a[r], b[r], inner);
+      for (int r = 0; r < runs; ++r)
+        for (long long k = 0; k < inner; ++k)
+          chunk_anticausal_run(base + k, n, z, a[r], b[r], prev[r * inner + k], inner);
+    }
+  }
+}
+
 #define STORE(CODE, TYPE) case CODE: for (long long i = 0; i < n; ++i) ((TYPE*)out)[i] = interp_store<TYPE>::go(t[i]); break;
 extern "C" void store(const double* t, long long n, char code, void* out) {
   switch (code) {
@@ -185,7 +258,7 @@ def host_interp(monkeypatch, lib):
     monkeypatch.setattr(_interpolation, "copyto_unchecked", lambda d, s: np.copyto(d, s, casting="unsafe"))
     monkeypatch.setattr(_interpolation, "_pad", np.pad)
 
-    def geometric(x, out_dt, kind, oshape, params, order, mode, cval, npad):
+    def geometric(x, out_dt, kind, oshape, params, order, mode, cval, npad, point="taps"):
         xin = np.ascontiguousarray(x, dtype=np.float64)
         p = np.ascontiguousarray(params, dtype=np.float64).reshape(-1)
         oshape = tuple(oshape)
@@ -195,7 +268,8 @@ def host_interp(monkeypatch, lib):
         if total:
             lib.geometric(_p(xin), _p(ish), ctypes.c_int(x.ndim), _p(osh), ctypes.c_int(len(oshape)), _p(p),
                           ctypes.c_longlong(total), ctypes.c_int(ik.KINDS[kind]), ctypes.c_int(order),
-                          ctypes.c_int(mode), ctypes.c_double(cval), ctypes.c_double(npad), _p(t))
+                          ctypes.c_int(mode), ctypes.c_double(cval), ctypes.c_double(npad), _p(t),
+                          ctypes.c_int(point == "taps"))
         return store(t, oshape, out_dt)
 
     def store(t, oshape, out_dt):
@@ -250,14 +324,29 @@ def host_interp(monkeypatch, lib):
             cur = dst
         return cur
 
-    def spline_filter(data, axis, order, mode):
+    def spline_filter(data, axis, order, mode, src=None, method="chunked"):
         assert data.dtype == np.float64 and data.flags.c_contiguous
-        n = data.shape[axis]
-        if data.size == 0 or n <= 1:
+        assert method in ik.PREFILTER_METHODS
+        if src is not None:
+            assert src.flags.c_contiguous and src.dtype in (np.float32, np.float64) and src.shape == data.shape
+            np.copyto(data, src)
+        plan = ik.spline_plan(data.shape, axis, method, data.dtype)
+        if plan == "none":
             return
+        n = data.shape[axis]
         inner = int(np.prod(data.shape[axis + 1:]))
-        lib.spline_filter(_p(data), ctypes.c_longlong(n), ctypes.c_longlong(inner),
-                          ctypes.c_longlong(data.size // n), ctypes.c_int(order), ctypes.c_int(mode))
+        lines = data.size // n
+        if plan == "columns":  # the launch's blockDim.y, as _interp_kernels.spline_filter sets it
+            runs = max(1, min(64, n // ik._COLUMNS_RUN))
+            lib.spline_filter_columns(_p(data), ctypes.c_longlong(n), ctypes.c_longlong(inner),
+                                      ctypes.c_longlong(lines // inner), ctypes.c_int(order), ctypes.c_int(mode),
+                                      ctypes.c_int(runs))
+            return
+        fn = lib.spline_filter
+        if plan == "warp" and method != "lane0":
+            fn = lib.spline_filter_chunked
+        fn(_p(data), ctypes.c_longlong(n), ctypes.c_longlong(inner), ctypes.c_longlong(lines),
+           ctypes.c_int(order), ctypes.c_int(mode))
 
     monkeypatch.setattr(ik, "geometric", geometric)
     monkeypatch.setattr(ik, "zoom_shift", zoom_shift)
@@ -481,9 +570,85 @@ def test_kernels_compile_for_sm90():
     names = [ik.geometric_name(np.dtype(a), np.dtype(b), k, nd, o)
              for a, b, k, nd, o in [("f", "f", "coords", 2, 3), ("d", "d", "affine", 3, 1), ("B", "B", "affine", 2, 0),
                                     ("q", "d", "affine", 5, 5), ("?", "?", "coords", 1, 2)]]
-    names += [ik.SPLINE_FILTER, ik.SPLINE_FILTER_WARP]
+    names += [ik.geometric_name(np.dtype(a), np.dtype(b), "coords", nd, o, np.dtype(c), w, pt)
+              for a, b, nd, o, c, w, pt in [("f", "f", 2, 3, "f", False, "taps"), ("d", "f", 3, 5, "d", True, "taps"),
+                                            ("f", "f", 1, 2, "f", False, "loop"), ("d", "d", 2, 0, "d", False, "taps"),
+                                            ("d", "d", 4, 3, "f", False, "taps")]]
+    names += [ik.SPLINE_FILTER, ik.SPLINE_FILTER_WARP, ik.SPLINE_FILTER_WARP_F4,
+              ik._SPLINE_FILTER_WARP.format("float", "float"), ik._SPLINE_FILTER_COLUMNS.format("double"),
+              ik._SPLINE_FILTER_COLUMNS.format("float")]
     cubin, mapping = compiler.compile_cubin(ik.source(), arch="sm_90", name_expressions=names)
     assert cubin and set(mapping) == set(names)
+
+
+# The chunked prefilter (each lane of a warp a run of the line, warmed up from K samples before and after it, the
+# boundary sums cut after K terms): lines from the threshold (64) up, odd lengths, runs shorter than K (n of 64..1000
+# gives runs of 3..33 samples against K of 10..50), every mode kind, against the sequential line and SciPy.
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("order", [2, 3, 4, 5])
+def test_spline_filter_chunked(host_interp, lib, mode, order):
+    code = ik.mode_code(mode)
+    for n in (2, 5, 63, 64, 65, 97, 130, 333, 1000, 2049):
+        for shape, axis in (((n, 3), 0), ((2, n), 1)):
+            x = RNG.normal(size=shape) * np.exp(RNG.uniform(-3, 3, size=shape))  # magnitudes over ~6 decades
+            seq = np.array(x, dtype=np.float64)  # a copy: x is the oracle's input
+            chk = seq.copy()
+            inner = int(np.prod(shape[axis + 1:]))
+            for fn, buf in ((lib.spline_filter, seq), (lib.spline_filter_chunked, chk)):
+                fn(_p(buf), ctypes.c_longlong(n), ctypes.c_longlong(inner), ctypes.c_longlong(buf.size // n),
+                   ctypes.c_int(order), ctypes.c_int(code))
+            bufs = [chk]
+            if n >= 64:  # the column kernel (any number of runs: 1, the launch's, and more than the warm-up allows)
+                for runs in sorted({1, max(1, min(64, n // ik._COLUMNS_RUN)), 32}):
+                    col = np.array(np.moveaxis(x, axis, 0), dtype=np.float64, order="C")  # (n, others): inner = others
+                    lib.spline_filter_columns(_p(col), ctypes.c_longlong(n), ctypes.c_longlong(col.size // n),
+                                              ctypes.c_longlong(1), ctypes.c_int(order), ctypes.c_int(code),
+                                              ctypes.c_int(runs))
+                    bufs.append(np.moveaxis(col, 0, axis))
+            scale = float(np.abs(seq).max())
+            for got in bufs:
+                np.testing.assert_allclose(got, seq, rtol=0, atol=1e-14 * scale)
+                if n > 5 or not OLD_SCIPY_REFLECT:
+                    np.testing.assert_allclose(got, ref_spline_filter1d(x, order, axis, mode=mode), rtol=0,
+                                               atol=1e-13 * scale)
+
+
+@pytest.mark.parametrize("method", ik.PREFILTER_METHODS)
+def test_spline_filter_methods_and_float32_source(host_interp, monkeypatch, method):
+    """Both prefilter methods through the public functions (float32 and float64 inputs read directly by the
+    first pass; a non-contiguous input copied first), long enough lines for the chunked path."""
+    calls = []
+    stub = ik.spline_filter
+
+    def forced(data, axis, order, mode, src=None, method="chunked", _m=method):
+        calls.append(None if src is None else src.dtype)
+        stub(data, axis, order, mode, src=src, method=_m)
+
+    monkeypatch.setattr(ik, "spline_filter", forced)
+    x = RNG.normal(size=(70, 129))
+    for xin in (x, x.astype(np.float32), x[:, ::-1], x.astype(np.int16)):
+        calls.clear()
+        close(host_interp.spline_filter(xin, 3, mode="mirror"), ref_spline_filter(xin, 3, mode="mirror"))
+        assert calls[0] == (xin.dtype if xin.flags.c_contiguous and xin.dtype.kind == "f" else None)
+        assert calls[1:] == [None]
+        close(host_interp.spline_filter1d(xin, 5, 0, mode="grid-wrap"),
+              ref_spline_filter1d(xin, 5, 0, mode="grid-wrap"))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("order", [0, 1, 2, 3, 4, 5])
+def test_point_methods(host_interp, mode, order):
+    """interpolate_taps (nested taps, per-axis offsets, int) and the generic tap loop, 1-3 dimensions, points
+    inside, near the edges and outside, against SciPy on coefficients (prefilter=False)."""
+    for shape in ((13,), (7, 9), (5, 6, 4)):
+        x = RNG.normal(size=shape) * 10
+        coords = np.stack([RNG.uniform(-3, s + 2, size=60) for s in shape])
+        coords[:, :len(shape)] = np.asarray(shape)[:, None] - 1  # the last sample exactly
+        ref = snd.map_coordinates(x, coords, order=order, mode=mode, cval=-1.5, prefilter=False)
+        for point in ik.POINT_METHODS:
+            got = ik.geometric(x, np.dtype(np.float64), "coords", (60,), coords, order, ik.mode_code(mode), -1.5, 0,
+                               point=point)
+            close(got, ref)
 
 
 @pytest.mark.parametrize("order", [1, 3])

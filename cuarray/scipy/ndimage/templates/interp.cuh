@@ -183,6 +183,79 @@ CUARRAY_DEVICE inline double interpolate(const T* in, const long long* shape, in
   return t;
 }
 
+// The taps of a point as nested sums (last axis innermost, unrolled: the weights stay in registers),
+// from per-axis offsets o[d][k] (I: int below 2^31 elements, the kernels' choice). EDGE: some offset
+// may be negative, a grid-constant tap outside the input, which reads cval.
+template <typename T, typename I, int ND, int ORDER, bool EDGE, int D>
+struct taps_nest {
+  CUARRAY_DEVICE static double go(const T* in, const I (*o)[ORDER + 1], const double (*w)[ORDER + 1], I base,
+                                  bool outside, double cval) {
+    double t = 0.0;
+#pragma unroll
+    for (int k = 0; k <= ORDER; ++k)
+      t += w[D][k] * taps_nest<T, I, ND, ORDER, EDGE, D + 1>::go(in, o, w, base + o[D][k],
+                                                                EDGE && (outside || o[D][k] < 0), cval);
+    return t;
+  }
+};
+template <typename T, typename I, int ND, int ORDER, bool EDGE>
+struct taps_nest<T, I, ND, ORDER, EDGE, ND> {
+  CUARRAY_DEVICE static double go(const T* in, const I (*)[ORDER + 1], const double (*)[ORDER + 1], I base,
+                                  bool outside, double cval) {
+    return EDGE && outside ? cval : (double)in[base];
+  }
+};
+
+// `interpolate` for ND of 1..3 without its generic tap loop (whose run-time indexed weights and
+// 64-bit index arithmetic per tap lived in local memory): per axis, ORDER + 1 weights and tap offsets
+// (mapped by the tap mode only for points with a tap past an edge; grid-constant's outside taps read
+// cval), then taps_nest. The same value as `interpolate` to rounding (the products are summed
+// nested, SciPy sums tap by tap).
+template <typename T, typename I, int ND, int ORDER>
+CUARRAY_DEVICE inline double interpolate_taps(const T* in, const long long* shape, const double* c, int mode,
+                                              double cval) {
+  long long start[ND];
+  double w[ND][ORDER + 1];
+  I o[ND][ORDER + 1];
+  bool unmapped = mode == I_GRID_CONSTANT || mode == I_NEAREST;
+  bool inside = true;
+#pragma unroll
+  for (int d = 0; d < ND; ++d) {
+    double cc = c[d];
+    if (!unmapped) {
+      cc = map_coordinate(cc, shape[d], mode);
+      if (!(cc > -1.0)) return cval;  // constant modes outside, and NaN coordinates
+    }
+    start[d] = (long long)floor((ORDER & 1) ? cc : cc + 0.5) - ORDER / 2;
+    spline_weights(cc, ORDER, w[d]);
+    inside = inside && start[d] >= 0 && start[d] + ORDER < shape[d];
+  }
+  I stride = 1;
+  if (inside) {
+#pragma unroll
+    for (int d = ND - 1; d >= 0; --d) {
+#pragma unroll
+      for (int k = 0; k <= ORDER; ++k) o[d][k] = (I)(start[d] + k) * stride;
+      stride *= (I)shape[d];
+    }
+    return taps_nest<T, I, ND, ORDER, false, 0>::go(in, o, w, (I)0, false, cval);
+  }
+  int tm = tap_mode(mode);
+#pragma unroll
+  for (int d = ND - 1; d >= 0; --d) {
+    long long n = shape[d];
+#pragma unroll
+    for (int k = 0; k <= ORDER; ++k) {
+      long long i = start[d] + k;
+      bool out = i < 0 || i >= n;
+      if (out && mode != I_GRID_CONSTANT) i = (long long)map_coordinate((double)i, n, tm);
+      o[d][k] = out && mode == I_GRID_CONSTANT ? (I)-1 : (I)i * stride;
+    }
+    stride *= (I)n;
+  }
+  return taps_nest<T, I, ND, ORDER, true, 0>::go(in, o, w, (I)0, false, cval);
+}
+
 // -- where output point idx reads (map_coordinates, affine_transform) -------------------------------
 enum { KIND_COORDS = 0, KIND_AFFINE = 1 };
 
@@ -201,10 +274,13 @@ CUARRAY_DEVICE inline double mul_rn(double a, double b) {
 // The input coordinate c[0..indim) of output point idx (C order over oshape), padding added.
 // KIND_COORDS: params = coordinates (indim x total). KIND_AFFINE: params = matrix (indim x ondim)
 // then offset (indim).
+// P: the coordinates' type (float32 coordinates are read as they are: SciPy converts each to double,
+// exactly, as here).
+template <typename P>
 CUARRAY_DEVICE inline void input_coordinate(int kind, long long idx, long long total, const long long* oshape,
-                                            int ondim, int indim, const double* params, double npad, double* c) {
+                                            int ondim, int indim, const P* params, double npad, double* c) {
   if (kind == KIND_COORDS) {
-    for (int d = 0; d < indim; ++d) c[d] = params[d * total + idx] + npad;
+    for (int d = 0; d < indim; ++d) c[d] = (double)params[d * total + idx] + npad;
     return;
   }
   double o[CUARRAY_NDIMAGE_INTERP_MAX_NDIM];
@@ -215,8 +291,8 @@ CUARRAY_DEVICE inline void input_coordinate(int kind, long long idx, long long t
   }
   for (int d = 0; d < indim; ++d) {
     // SciPy's order of sums (the offset first): a point on an edge must land on SciPy's side of it
-    double s = params[indim * ondim + d];
-    for (int e = 0; e < ondim; ++e) s += mul_rn(o[e], params[d * ondim + e]);
+    double s = (double)params[indim * ondim + d];
+    for (int e = 0; e < ondim; ++e) s += mul_rn(o[e], (double)params[d * ondim + e]);
     c[d] = s + npad;
   }
 }
@@ -272,26 +348,48 @@ CUARRAY_DEVICE inline void init_anticausal_reflect(double* c, long long n, long 
 
 // The n values c[0], c[s], ... become B-spline coefficients of `order` (2..5) under `mode`.
 // Which boundary initialisation each mode uses was matched to scipy.ndimage.spline_filter1d.
-CUARRAY_DEVICE inline void spline_filter_line(double* c, long long n, long long s, int order, int mode) {
-  if (n <= 1 || order < 2) return;
-  double poles[2];
-  int np = order / 2;
+// The poles of the B-spline of `order` (2..5), SciPy's gain, and per pole the warm-up length K of the
+// chunked prefilter: the least K with |z|^K < 2^-60.
+struct spline_poles_t {
+  int np;
+  double z[2];
+  int k[2];
+  double gain;
+};
+
+CUARRAY_DEVICE inline spline_poles_t spline_poles(int order) {
+  spline_poles_t p;
+  p.np = order / 2;
   switch (order) {
-    case 2: poles[0] = -0.171572875253809902396622551580603843; break;
-    case 3: poles[0] = -0.267949192431122706472553658494127633; break;
+    case 2: p.z[0] = -0.171572875253809902396622551580603843; p.k[0] = 24; break;
+    case 3: p.z[0] = -0.267949192431122706472553658494127633; p.k[0] = 32; break;
     case 4:
-      poles[0] = -0.361341225900220177092212841325675255;
-      poles[1] = -0.013725429297339121360331226939128204;
+      p.z[0] = -0.361341225900220177092212841325675255; p.k[0] = 41;
+      p.z[1] = -0.013725429297339121360331226939128204; p.k[1] = 10;
       break;
     default:
-      poles[0] = -0.430575347099973791851434783493520110;
-      poles[1] = -0.043096288203264653822712376822550182;
+      p.z[0] = -0.430575347099973791851434783493520110; p.k[0] = 50;
+      p.z[1] = -0.043096288203264653822712376822550182; p.k[1] = 14;
       break;
   }
-  double gain = 1.0;
-  for (int p = 0; p < np; ++p) gain *= (1.0 - poles[p]) * (1.0 - 1.0 / poles[p]);
+  p.gain = 1.0;
+  for (int q = 0; q < p.np; ++q) p.gain *= (1.0 - p.z[q]) * (1.0 - 1.0 / p.z[q]);
+  return p;
+}
+
+// Which boundary initialisations a mode uses: 0 mirror's, 1 reflect's, 2 wrap's.
+CUARRAY_DEVICE inline int spline_kind(int mode) {
+  return (mode == I_REFLECT || mode == I_NEAREST) ? 1 : mode == I_GRID_WRAP ? 2 : 0;
+}
+
+CUARRAY_DEVICE inline void spline_filter_line(double* c, long long n, long long s, int order, int mode) {
+  if (n <= 1 || order < 2) return;
+  const spline_poles_t sp = spline_poles(order);
+  const double* poles = sp.z;
+  int np = sp.np;
+  double gain = sp.gain;
   for (long long i = 0; i < n; ++i) c[i * s] *= gain;
-  int kind = (mode == I_REFLECT || mode == I_NEAREST) ? 1 : mode == I_GRID_WRAP ? 2 : 0;
+  int kind = spline_kind(mode);
   for (int p = 0; p < np; ++p) {
     double z = poles[p];
     if (kind == 1) init_causal_reflect(c, n, s, z);
@@ -305,6 +403,129 @@ CUARRAY_DEVICE inline void spline_filter_line(double* c, long long n, long long 
     prev = c[(n - 1) * s];
     for (long long i = n - 2; i >= 0; --i) c[i * s] = prev = z * (prev - c[i * s]);
   }
+}
+
+// -- the prefilter in chunks: a line split into runs, one a lane, no lane waiting on another --------
+// A lane's run [a, b) needs the causal value c'[a-1]: it runs c'[i] = c[i] + z c'[i-1] over the K
+// samples before a, started from 0 (the term it drops is z^K c'[a-K-1], |z|^K < 2^-60: far below
+// the rounding of SciPy's own sums next to the line's largest value). Likewise the anticausal value
+// after b from the K samples after it. The boundary initialisations are SciPy's sums cut after K
+// terms (the rest, and the z^(n-1) corrections, are below 2^-60 once n > K + 1): lines of at least
+// CUARRAY_NDIMAGE_SPLINE_CHUNK_MIN samples get SciPy's coefficients to rounding; shorter lines take
+// spline_filter_line. Each pole is four phases, `start` (reads only) then `run` (writes only the
+// lane's own run), so a warp puts a __syncwarp after each; the host test runs the lanes of a phase
+// one after another. The gain is applied before (when the line is staged).
+#define CUARRAY_NDIMAGE_SPLINE_CHUNK_MIN 64
+
+// s: the stride between a line's samples (1 in shared memory; the column kernel's `inner` in global memory).
+CUARRAY_DEVICE inline double causal_init_cut(const double* c, long long n, double z, int K, int kind,
+                                             long long s = 1) {
+  double zi = z, sum = c[0];
+  for (int i = 1; i < K; ++i) {
+    sum += zi * (kind == 2 ? c[(n - i) * s] : c[i * s]);
+    zi *= z;
+  }
+  return kind == 1 ? c[0] + sum * z : sum;
+}
+
+CUARRAY_DEVICE inline double anticausal_init_cut(const double* c, long long n, double z, int K, int kind,
+                                                 long long s = 1) {
+  if (kind == 0) return (z * c[(n - 2) * s] + c[(n - 1) * s]) * z / (z * z - 1);
+  if (kind == 1) return c[(n - 1) * s] * (z / (z - 1));
+  double zi = z, sum = c[(n - 1) * s];
+  for (int i = 0; i < K - 1; ++i) {
+    sum += zi * c[i * s];
+    zi *= z;
+  }
+  return sum * (z / (pow(z, (double)n) - 1));
+}
+
+// The lane's run of a line of n: [a, b) with runs of m samples, m odd so that the lanes' runs begin
+// in different shared-memory banks (doubles: 16 banks of 8 bytes; an even m would put lanes on the
+// same bank, up to 32 ways).
+CUARRAY_DEVICE inline long long spline_chunk(long long n) {
+  long long m = (n + 31) / 32;
+  return m | 1;
+}
+
+CUARRAY_DEVICE inline double chunk_causal_start(const double* c, long long n, double z, int K, int kind,
+                                                long long a, long long b, long long s = 1) {
+  if (a >= b) return 0.0;
+  double prev;
+  long long j;
+  if (a <= K) {
+    prev = causal_init_cut(c, n, z, K, kind, s);  // c'[0]
+    j = 1;
+  } else {
+    prev = 0.0;
+    j = a - K;
+  }
+  for (; j < a; ++j) prev = c[j * s] + z * prev;
+  return prev;  // c'[a-1], or c'[0] for a == 0
+}
+
+CUARRAY_DEVICE inline void chunk_causal_run(double* c, double z, long long a, long long b, double prev,
+                                            long long s = 1) {
+  long long j = a;
+  if (a == 0 && b > 0) {
+    c[0] = prev;
+    j = 1;
+  }
+  // four loads before four stores: the compiler may not move a load above a store through c (s is a
+  // run-time stride), so one at a time each step would wait a full load latency (global memory in the
+  // column kernel); the arithmetic is the loop's below, step by step
+  for (; j + 4 <= b; j += 4) {
+    double v0 = c[j * s], v1 = c[(j + 1) * s], v2 = c[(j + 2) * s], v3 = c[(j + 3) * s];
+    v0 = v0 + z * prev;
+    v1 = v1 + z * v0;
+    v2 = v2 + z * v1;
+    v3 = v3 + z * v2;
+    c[j * s] = v0;
+    c[(j + 1) * s] = v1;
+    c[(j + 2) * s] = v2;
+    c[(j + 3) * s] = v3;
+    prev = v3;
+  }
+  for (; j < b; ++j) c[j * s] = prev = c[j * s] + z * prev;
+}
+
+CUARRAY_DEVICE inline double chunk_anticausal_start(const double* c, long long n, double z, int K, int kind,
+                                                    long long a, long long b, long long s = 1) {
+  if (a >= b) return 0.0;
+  double prev;
+  long long j;
+  if (b >= n - K) {
+    prev = anticausal_init_cut(c, n, z, K, kind, s);  // c''[n-1]
+    j = n - 2;
+  } else {
+    prev = 0.0;
+    j = b + K - 1;
+  }
+  for (; j >= b; --j) prev = z * (prev - c[j * s]);
+  return prev;  // c''[b], or c''[n-1] for b == n
+}
+
+CUARRAY_DEVICE inline void chunk_anticausal_run(double* c, long long n, double z, long long a, long long b,
+                                                double prev, long long s = 1) {
+  if (a >= b) return;
+  long long j = b - 1;
+  if (b == n) {
+    c[(n - 1) * s] = prev;
+    j = n - 2;
+  }
+  for (; j - 3 >= a; j -= 4) {  // four loads before four stores, as chunk_causal_run
+    double v0 = c[j * s], v1 = c[(j - 1) * s], v2 = c[(j - 2) * s], v3 = c[(j - 3) * s];
+    v0 = z * (prev - v0);
+    v1 = z * (v0 - v1);
+    v2 = z * (v1 - v2);
+    v3 = z * (v2 - v3);
+    c[j * s] = v0;
+    c[(j - 1) * s] = v1;
+    c[(j - 2) * s] = v2;
+    c[(j - 3) * s] = v3;
+    prev = v3;
+  }
+  for (; j >= a; --j) c[j * s] = prev = z * (prev - c[j * s]);
 }
 
 // -- SciPy's store of an interpolated value: integers rounded half away from zero and clamped -----

@@ -1,21 +1,28 @@
 // scipy.ndimage's geometric transforms and spline prefilter, for
 // cuarray/scipy/ndimage/_interp_kernels.py. Python prepends interp.cuh and zoom_shift.cuh with
 // CUARRAY_DEVICE defined as a device function (zoom_shift.cu, the zoom/shift kernels, follows). One
-// output point per thread; the prefilter a line per thread or per warp. Inputs are C-contiguous.
+// output point per thread; the prefilter a line per thread, a line per warp (a run per lane), or a
+// (column, run) per thread. Inputs are C-contiguous.
 
 namespace cuarray_ndimage {
 
-// ND: the input's ndim when 1..3 (unrolled), else 0 (any ndim). ORDER: the spline order.
-template <typename T, typename O, int KIND, int ND, int ORDER>
+// ND: the input's ndim when 1..3 (unrolled), else 0 (any ndim). ORDER: the spline order. P: the
+// coordinates' type (KIND_COORDS; double for KIND_AFFINE). TAPS (ND of 1..3): interpolate_taps with
+// offsets of type I (int below 2^31 elements), else interpolate's generic tap loop.
+template <typename T, typename O, typename P, typename I, int KIND, int ND, int ORDER, bool TAPS>
 __global__ void geometric(const T* __restrict__ in, O* __restrict__ out, const long long* __restrict__ ishape,
                           int indim, const long long* __restrict__ oshape, int ondim,
-                          const double* __restrict__ params, long long total, int mode, double cval,
+                          const P* __restrict__ params, long long total, int mode, double cval,
                           double npad) {
   long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (idx >= total) return;
   double c[CUARRAY_NDIMAGE_INTERP_MAX_NDIM];
-  input_coordinate(KIND, idx, total, oshape, ondim, indim, params, npad, c);
-  out[idx] = interp_store<O>::go(interpolate<T, ND, ORDER>(in, ishape, indim, c, mode, cval));
+  // ND (when known) as the loop bound: the coordinates stay in registers, not a local-memory array
+  input_coordinate<P>(KIND, idx, total, oshape, ondim, ND > 0 ? ND : indim, params, npad, c);
+  double t;
+  if constexpr (TAPS && ND > 0) t = interpolate_taps<T, I, ND, ORDER>(in, ishape, c, mode, cval);
+  else t = interpolate<T, ND, ORDER>(in, ishape, indim, c, mode, cval);
+  out[idx] = interp_store<O>::go(t);
 }
 
 // The lines of the (outer, n, inner) view of a C-contiguous float64 array, one per thread, in place
@@ -29,23 +36,89 @@ __global__ void spline_filter(double* __restrict__ data, long long n, long long 
 }
 
 // One warp per line, for lines that fit in shared memory when a thread per line would leave the
-// GPU idle or read uncoalesced (the last axis; few lines): the lanes stage the line, lane 0 filters
-// it there (shared-memory latency instead of global memory's on each step of the recursions), the
-// lanes write it back.
-__global__ void spline_filter_warp(double* __restrict__ data, long long n, long long inner, long long lines,
-                                   int order, int mode) {
+// GPU idle or read uncoalesced (the last axis; few lines): the lanes stage the line from `src` (S:
+// double, or float when the pass reads a float32 input directly), filter it there in double and
+// write it to `dst` (src itself, or an array of its shape; D: double, or float for float32
+// coefficients, an option of the perf script's, not SciPy's float64). chunked (lines of CHUNK_MIN samples or more):
+// each lane filters its own run (interp.cuh's chunk phases); else lane 0 runs the whole line
+// (shared-memory latency on each of ~3n dependent steps a pole: 0.32 ms a pass of a 2048^2 image on
+// the H100, docs/perf-notes.md).
+template <typename S, typename D>
+__global__ void spline_filter_warp(const S* src, D* dst, long long n, long long inner, long long lines,
+                                   int order, int mode, int chunked) {
   extern __shared__ double spline_stage[];
   const int per_block = blockDim.x >> 5, warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   long long line = (long long)blockIdx.x * per_block + warp;
   if (line >= lines) return;  // the whole warp
   double* c = spline_stage + warp * n;
   long long o = line / inner, k = line - o * inner;
-  double* g = data + o * n * inner + k;
-  for (long long i = lane; i < n; i += 32) c[i] = g[i * inner];
+  const S* gs = src + o * n * inner + k;
+  D* g = dst + o * n * inner + k;
+  const spline_poles_t sp = spline_poles(order);
+  const bool chunk = chunked && n >= CUARRAY_NDIMAGE_SPLINE_CHUNK_MIN;
+  const double scale = chunk ? sp.gain : 1.0;  // spline_filter_line applies the gain itself
+  for (long long i = lane; i < n; i += 32) c[i] = (double)gs[i * inner] * scale;
   __syncwarp();
-  if (lane == 0) spline_filter_line(c, n, 1, order, mode);
+  if (!chunk) {
+    if (lane == 0) spline_filter_line(c, n, 1, order, mode);
+  } else {
+    const long long m = spline_chunk(n);
+    const long long a = lane * m < n ? lane * m : n, b = a + m < n ? a + m : n;
+    const int kind = spline_kind(mode);
+    for (int q = 0; q < sp.np; ++q) {
+      const double z = sp.z[q];
+      const int K = sp.k[q];
+      double prev = chunk_causal_start(c, n, z, K, kind, a, b);
+      __syncwarp();
+      chunk_causal_run(c, z, a, b, prev);
+      __syncwarp();
+      prev = chunk_anticausal_start(c, n, z, K, kind, a, b);
+      __syncwarp();
+      chunk_anticausal_run(c, n, z, a, b, prev);
+      __syncwarp();
+    }
+  }
   __syncwarp();
-  for (long long i = lane; i < n; i += 32) g[i * inner] = c[i];
+  for (long long i = lane; i < n; i += 32) g[i * inner] = (D)c[i];
+}
+
+// The lines of a strided axis (inner of 16 or more), a thread per (column, run): blockDim.x adjacent
+// columns (16 doubles: a 128-byte row segment, so every load and store is coalesced; a warp covers
+// two runs), blockDim.y runs of each column, filtered in place in global memory by interp.cuh's chunk
+// phases (stride inner) with a __syncthreads between phases (the runs of a column are one block's).
+// The first phase copies the run from `src` (S: float or double; dst itself in place) with the gain
+// applied. Lines of at least CUARRAY_NDIMAGE_SPLINE_CHUNK_MIN samples (the cut boundary sums); the
+// (outer, n, inner) view's outer index strides over gridDim.y.
+// (launch bounds: blocks of up to 16 x 64 threads need at most 64 registers a thread)
+template <typename S>
+__global__ void __launch_bounds__(1024) spline_filter_columns(const S* src, double* dst, long long n, long long inner,
+                                                              long long outer, int order, int mode) {
+  const long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  const bool active = k < inner;
+  const long long m = (n + blockDim.y - 1) / blockDim.y;
+  const long long a0 = (long long)threadIdx.y * m;
+  const long long a = a0 < n ? a0 : n, b = a + m < n ? a + m : n;
+  const spline_poles_t sp = spline_poles(order);
+  const int kind = spline_kind(mode);
+  for (long long o = blockIdx.y; o < outer; o += gridDim.y) {
+    double* c = dst + o * n * inner + k;
+    const S* cs = src + o * n * inner + k;
+    if (active)
+      for (long long j = a; j < b; ++j) c[j * inner] = (double)cs[j * inner] * sp.gain;
+    __syncthreads();
+    for (int q = 0; q < sp.np; ++q) {
+      const double z = sp.z[q];
+      const int K = sp.k[q];
+      double prev = active ? chunk_causal_start(c, n, z, K, kind, a, b, inner) : 0.0;
+      __syncthreads();
+      if (active) chunk_causal_run(c, z, a, b, prev, inner);
+      __syncthreads();
+      prev = active ? chunk_anticausal_start(c, n, z, K, kind, a, b, inner) : 0.0;
+      __syncthreads();
+      if (active) chunk_anticausal_run(c, n, z, a, b, prev, inner);
+      __syncthreads();
+    }
+  }
 }
 
 }  // namespace cuarray_ndimage
