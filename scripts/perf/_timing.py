@@ -27,3 +27,50 @@ def event_times(fn, reps=30, warmup=3, cuda=None):
 def event_us(fn, reps=30, warmup=3, cuda=None):
     """Median microseconds of `fn()` between two events on the current stream (`cuda`: event_times')."""
     return statistics.median(event_times(fn, reps, warmup, cuda))
+
+
+_SPIN_SRC = ('extern "C" __global__ void perf_timing_spin(long long cycles)'
+             ' { long long t0 = clock64(); while (clock64() - t0 < cycles) {} }')
+_spin_kernels: dict = {}
+
+
+def _spin(cuda):
+    """A one-thread kernel that spins for a number of clock cycles, for `cuda`'s library."""
+    k = _spin_kernels.get(id(cuda))
+    if k is None:
+        if cuda is cuarray.cuda:
+            k = cuarray.RawKernel(_SPIN_SRC, "perf_timing_spin")
+        else:
+            import cupy
+
+            k = cupy.RawKernel(_SPIN_SRC, "perf_timing_spin")
+        _spin_kernels[id(cuda)] = k
+    return k
+
+
+def gpu_times(fn, reps=30, warmup=3, cuda=None, spin_cycles=4_000_000):
+    """Microseconds of the GPU's work in each of `reps` calls of `fn()`, without the host's: a kernel
+    spinning ~2 ms runs before the start event, so the host has queued all of `fn`'s work by the time
+    the GPU reaches it (event_times counts the host's gaps between launches while the GPU waits,
+    which is what a caller sees when the host is the slower side)."""
+    import numpy
+
+    cuda = cuarray.cuda if cuda is None else cuda
+    spin = _spin(cuda)
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(reps):
+        start, end = cuda.Event(), cuda.Event()
+        spin((1,), (1,), (numpy.int64(spin_cycles),))
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(cuda.get_elapsed_time(start, end) * 1e3)
+    return times
+
+
+def gpu_us(fn, reps=30, warmup=3, cuda=None):
+    """Median microseconds of the GPU's work in `fn()` (gpu_times)."""
+    return statistics.median(gpu_times(fn, reps, warmup, cuda))
