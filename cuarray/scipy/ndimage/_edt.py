@@ -12,7 +12,6 @@ indices -1 (SciPy measures to a point outside the array)."""
 
 from __future__ import annotations
 
-import math
 import pathlib
 
 import numpy
@@ -20,10 +19,10 @@ import numpy
 from ..._core import dtypes as _dtypes
 from ..._core.copying import astype
 from ..._core.ndarray import ndarray
-from ..._core.transfer import from_host
 from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
 from . import _support as _s
+from ._tables import constant_table
 
 __all__ = ["distance_transform_edt", "source", "names"]
 
@@ -87,7 +86,7 @@ def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines
     k_init, k_pass, _, k_warp, k_bits, k_first, k_band = _get(names(x._dtype))
     f = ndarray(x.shape, _F8)
     idx = ndarray((nd,) + x.shape, _I8) if want_indices else None
-    shape = from_host(numpy.asarray(x.shape, _I8))
+    shape = constant_table(numpy.asarray(x.shape, _I8))
     scan = first == "scan" and total > 0
     if scan:
         n = x.shape[0]

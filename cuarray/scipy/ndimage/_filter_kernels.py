@@ -17,10 +17,10 @@ import numpy
 from ..._core import dtypes as _dtypes
 from ..._core.copying import astype
 from ..._core.ndarray import ndarray
-from ..._core.transfer import from_host
 from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
 from . import _filter_tile
+from ._tables import constant_table
 
 __all__ = ["OPS", "acc_dtype", "source", "filter1d_name", "filternd_name", "rank_name", "rank_capacity",
            "filter1d", "filternd", "rank", "tap_table", "footprint_pass"]
@@ -120,7 +120,7 @@ def filter1d(x: ndarray, out_dt, op: str, weights, size: int, axis: int, offset:
     a = acc_dtype(x._dtype, out_dt, op)
     wp = 0
     if op == "correlate":
-        w = from_host(numpy.ascontiguousarray(weights, dtype=a))
+        w = constant_table(numpy.asarray(weights, dtype=a))
         wp = w.data.ptr
     if plan != "auto" and plan != "old" and plan not in _filter_tile.VARIANTS:
         raise ValueError("unknown plan {!r}".format(plan))
@@ -183,8 +183,8 @@ def tap_table(shape, footprint: numpy.ndarray, origins) -> tuple:
 def _taps_on_device(shape, footprint, origins, idx64):
     offs, loff, lo, hi = tap_table(shape, footprint, origins)
     it = _I8 if idx64 else _I4
-    meta = from_host(numpy.concatenate([numpy.asarray(shape, numpy.int64), lo, hi]).astype(it))
-    return meta, from_host(numpy.ascontiguousarray(offs)), from_host(loff.astype(it)), len(offs)
+    meta = constant_table(numpy.concatenate([numpy.asarray(shape, numpy.int64), lo, hi]).astype(it))
+    return meta, constant_table(offs), constant_table(loff.astype(it)), len(offs)
 
 
 def footprint_pass(x: ndarray, out_dt, footprint: numpy.ndarray, origins):
@@ -208,7 +208,7 @@ def filternd(x: ndarray, out_dt, op: str, footprint: numpy.ndarray, weights, ori
     a = acc_dtype(x._dtype, out_dt, op)
     wp = 0
     if weights is not None:
-        w = from_host(numpy.ascontiguousarray(weights, dtype=a))
+        w = constant_table(numpy.asarray(weights, dtype=a))
         wp = w.data.ptr
     k = _kernel(filternd_name(x._dtype, out_dt, op, it == _I8))
     _launch.launch(k, _launch.grid_one_pass(total, _BLOCK), _BLOCK,

@@ -9,6 +9,7 @@ host sequences or arrays); rank filters take footprints of at most 1024 elements
 
 from __future__ import annotations
 
+import functools
 import numbers
 import operator
 import warnings
@@ -105,9 +106,24 @@ def convolve1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0, o
 
 
 def _gaussian_kernel1d(sigma, order, radius):
-    """SciPy's Gaussian (derivative) kernel, computed on the host as SciPy does."""
+    """SciPy's Gaussian (derivative) kernel, computed on the host as SciPy does. For a Python number
+    sigma, one read-only array a (sigma, order, radius), kept: a repeated filter asks for the same
+    ones (a NumPy scalar sigma keeps its own precision in SciPy's arithmetic, so it is computed)."""
     if order < 0:
         raise ValueError("order must be non-negative")
+    if type(sigma) is float or type(sigma) is int:
+        return _gaussian_weights(sigma, int(order), int(radius))
+    return _gaussian_math(sigma, order, radius)
+
+
+@functools.lru_cache(maxsize=256)
+def _gaussian_weights(sigma, order, radius):
+    w = _gaussian_math(sigma, order, radius)
+    w.flags.writeable = False
+    return w
+
+
+def _gaussian_math(sigma, order, radius):
     exponent_range = numpy.arange(order + 1)
     sigma2 = sigma * sigma
     x = numpy.arange(-radius, radius + 1)

@@ -19,6 +19,7 @@ from ..._core.transfer import from_host
 from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
 from . import _support as _s
+from ._tables import constant_table
 
 __all__ = ["KINDS", "MODES", "mode_code", "source", "geometric_name", "geometric", "zoom_shift_names",
            "zoom_shift", "separable_names", "separable_plan", "spline_filter", "spline_plan", "spline_staged",
@@ -192,8 +193,8 @@ def geometric(x: ndarray, out_dt, kind: str, oshape, params, order: int, mode: i
         p = astype(params, _F4 if params._dtype == _F4 else _F8, order="C", copy=False)
     else:
         p = from_host(numpy.ascontiguousarray(params, dtype=_F8).reshape(-1))
-    ishape = from_host(numpy.asarray(x.shape, _I8))
-    osh = from_host(numpy.asarray(oshape, _I8))
+    ishape = constant_table(numpy.asarray(x.shape, _I8))
+    osh = constant_table(numpy.asarray(oshape, _I8))
     k = _kernel(geometric_name(x._dtype, out_dt, kind, x.ndim, order, p._dtype, x.size >= _I4_LIMIT, point))
     _launch.launch(k, _launch.grid_one_pass(total, _BLOCK), _BLOCK,
                    (x.data.ptr, out.data.ptr, ishape.data.ptr, numpy.int32(x.ndim), osh.data.ptr,

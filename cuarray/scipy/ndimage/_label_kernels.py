@@ -13,6 +13,7 @@ from ..._core.scan import inclusive_sum_1d
 from ..._core.transfer import from_host
 from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
+from ._tables import constant_table
 
 __all__ = ["source", "names", "neighbour_table", "label"]
 
@@ -71,9 +72,9 @@ def label(x: ndarray, structure: numpy.ndarray, out_dt) -> tuple:
     _launch.launch(k_init, grid, _BLOCK, (x.data.ptr, parent.data.ptr, n))
     offs, loff = neighbour_table(x.shape, structure)
     if len(offs):
-        meta = from_host(numpy.asarray(x.shape, it))
-        d_offs = from_host(numpy.ascontiguousarray(offs))
-        d_loff = from_host(loff.astype(it))
+        meta = constant_table(numpy.asarray(x.shape, it))
+        d_offs = constant_table(offs)
+        d_loff = constant_table(loff.astype(it))
         _launch.launch(k_merge, grid, _BLOCK, (parent.data.ptr, meta.data.ptr, d_offs.data.ptr, d_loff.data.ptr,
                                                numpy.int32(len(offs)), numpy.int32(x.ndim), n))
     _launch.launch(k_compress, grid, _BLOCK, (parent.data.ptr, is_root.data.ptr, n))

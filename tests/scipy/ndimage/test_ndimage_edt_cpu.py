@@ -394,7 +394,7 @@ def test_driver_launches_match_kernel_signatures(recorded_launches, monkeypatch,
     import cuarray
 
     monkeypatch.setattr(_edt, "_get", lambda nms: tuple(nms))
-    monkeypatch.setattr(_edt, "from_host", lambda a: cuarray.ndarray(a.shape, a.dtype))
+    monkeypatch.setattr(_edt, "constant_table", lambda a: cuarray.ndarray(a.shape, a.dtype))
     params = _kernel_params()
     _edt._distances(cuarray.ndarray(shape, np.dtype(bool)), [1.0] * len(shape), True, **plan)
     seen = []

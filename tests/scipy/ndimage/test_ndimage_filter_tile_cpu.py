@@ -336,7 +336,7 @@ def kernel_params(kind):
 @pytest.mark.parametrize("dt,op", [("f4", "correlate"), ("f8", "uniform"), ("u1", "min"), ("i2", "correlate")])
 def test_tile_launch_packs_the_kernels_parameters(recorded_launches, monkeypatch, shape, axis, kind, dt, op, plan):
     monkeypatch.setattr(fk, "_tile_kernel", lambda name: name)
-    monkeypatch.setattr(fk, "from_host", from_np)
+    monkeypatch.setattr(fk, "constant_table", from_np)
     x = new_c(shape, dt)
     fk.filter1d(x, np.dtype(dt), op, RNG.normal(size=5), 5, axis, 2, 0, 1.5, plan=plan)
     _, cfg, kernel, *args = recorded_launches[-1]

@@ -243,3 +243,31 @@ def test_errors():
         cnd.minimum_filter(x, footprint=np.zeros((3, 3), bool))
     with pytest.raises(np.exceptions.AxisError):
         cnd.uniform_filter1d(x, 3, axis=2)
+
+
+def test_repeated_filters_upload_their_tables_once(monkeypatch):
+    """The weights of a repeated gaussian_filter (and label's / correlate's tables) are kept on the
+    device (`_tables`): a second identical call uploads nothing, another sigma uploads its own, and a
+    call from another thread (its own stream) reads a kept table correctly."""
+    import threading
+
+    from cuarray._core import transfer
+    from cuarray.scipy.ndimage import _tables
+
+    _tables.clear()
+    x = data((64, 96), np.float32)
+    ups = []
+    real = transfer._h2d
+    monkeypatch.setattr(transfer, "_h2d", lambda *a: ups.append(a[2]) or real(*a))
+    for sigma in (2.0, 2.0, 3.0, 3.0):
+        close(cnd.gaussian_filter(cuarray.asarray(x), sigma), snd.gaussian_filter(x, sigma))
+    assert len(ups) == 4 + 2, ups  # four inputs, one weights table a sigma (both axes share it)
+    m = data((40, 50), np.int32) > 20
+    want = snd.label(m)
+    got = []
+    t = threading.Thread(target=lambda: got.append(cnd.label(cuarray.asarray(m))))
+    t.start()
+    t.join()
+    assert np.array_equal(got[0][0].get(), want[0]) and int(got[0][1]) == want[1]
+    got2 = cnd.label(cuarray.asarray(m))  # this thread, the tables the other thread kept
+    assert np.array_equal(got2[0].get(), want[0])

@@ -923,6 +923,7 @@ def zs_on_host(monkeypatch, host_lib):
         uploaded.append(_HostArray(a=a))
         return uploaded[-1]
     monkeypatch.setattr(ik, "from_host", from_host)
+    monkeypatch.setattr(ik, "constant_table", from_host)
     monkeypatch.setattr(ik, "_launch", types.SimpleNamespace(launch=launch, grid_one_pass=real_launch.grid_one_pass))
     monkeypatch.setattr(ik, "_zoom_shift_kernels", lambda key: (("table", key), ("point", key)))
     monkeypatch.setattr(ik, "_separable_kernels",

@@ -1,0 +1,55 @@
+"""Small read-only tables the ndimage kernels take (filter weights, shapes, tap offsets), uploaded
+once and kept.
+
+A repeated call (a filter in a loop, the bench) makes the same tables each time; uploading them each
+time cost a pinned staging block and an event a table, host time on the order of a small kernel's
+device time, and a 4096^2 gaussian_filter makes two such uploads for about 150 us of GPU work. A table
+here is keyed by its bytes, dtype, shape and device. The kernels only read it (their parameters are
+`const`); call sites whose table a kernel writes (zoom's `meta`, label's bounding boxes) upload their
+own. The first upload of a table is waited for before the table is shared, so a launch on any
+stream or thread may read it at once (one synchronisation a new table, none after)."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy
+
+from ..._core.ndarray import ndarray
+from ..._core.transfer import from_host
+from ...cuda import device as _device
+from ...cuda import stream as _stream
+
+__all__ = ["constant_table"]
+
+# Tables up to this size are kept (weights of ~500 float64 taps; a 3-D footprint's offsets); larger
+# ones are uploaded per call, as before. At most _KEEP tables (emptied when full: a program cycling
+# through more distinct tables than that pays the uploads it paid before).
+_BYTES_MAX = 4096
+_KEEP = 512
+
+_tables: dict = {}
+_lock = threading.Lock()
+
+
+def constant_table(values) -> ndarray:
+    """A device copy of the host array `values` that no kernel may write, shared between calls."""
+    arr = numpy.ascontiguousarray(values)
+    if arr.nbytes > _BYTES_MAX:
+        return from_host(arr)
+    key = (arr.tobytes(), arr.dtype.str, arr.shape, _device.get_device_id())
+    t = _tables.get(key)
+    if t is None:
+        t = from_host(arr)
+        _stream.get_current_stream().synchronize()
+        with _lock:
+            if len(_tables) >= _KEEP:
+                _tables.clear()
+            t = _tables.setdefault(key, t)
+    return t
+
+
+def clear() -> None:
+    """Forget the kept tables (their memory goes back to the pool)."""
+    with _lock:
+        _tables.clear()
