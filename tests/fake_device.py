@@ -141,19 +141,24 @@ def host_only_backing():
 
 
 def forget_prepared_launches():
-    """Empty every cache that holds a prepared (kernel, launch config) pair: the elementwise flat
-    launches (`FlatLaunch.cfgs`, which the ufunc fast paths also read inline) and the reductions'
-    launchers. Under `recording()` those pairs are placeholders and ("cfg", ...) tuples; one left
-    behind is launched by the next test on the real device (cuda.core's launch: "expected
-    LaunchConfig, got tuple"), and a real pair left from an earlier GPU test would reach the
-    recorder instead of a placeholder."""
+    """Empty every cache that holds a kernel or launch config made under `recording()`: an elementwise
+    Definition's kernels (`_kernels`), strided plans (`_strided`) and flat launches
+    (`FlatLaunch.cfgs`, which the ufunc fast paths also read inline), and the reductions' launchers.
+    Under the recorder those are placeholders and ("cfg", ...) tuples; one left behind is launched by
+    the next test on the real device (cuda.core: "expected LaunchConfig, got tuple" / "expected
+    Kernel, got tuple"), and a real one left from an earlier GPU test would reach the recorder
+    instead of a placeholder."""
     import gc
 
     from cuarray._core import elementwise, reduction, reduction_ops
 
     reduction_ops.clear_fast_path()
     for o in gc.get_objects():
-        if isinstance(o, elementwise.FlatLaunch):
+        if isinstance(o, elementwise.Definition):
+            o._kernels.clear()
+            o._strided.clear()
+            o._flat.cfgs.clear()
+        elif isinstance(o, elementwise.FlatLaunch):
             o.cfgs.clear()
         elif isinstance(o, reduction.ReductionDef):
             o._launchers.clear()

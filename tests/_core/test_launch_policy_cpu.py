@@ -87,7 +87,8 @@ def test_cache_is_bounded(recorded_launches, monkeypatch, n):
 def test_recording_leaves_no_placeholder_launch_behind(monkeypatch):
     """A (placeholder kernel, tuple config) pair prepared under the recorder and left in a cache was
     launched by the next GPU test in the same worker (cuda.core: "expected LaunchConfig, got
-    tuple"; quantile and ndimage.histogram failed that way on the H100 under xdist)."""
+    tuple"; quantile and ndimage.histogram failed that way on the H100 under xdist), and a strided plan
+    holding a placeholder kernel ("expected Kernel, got tuple": a structured assignment)."""
     from fake_device import recording
 
     from cuarray.cuda import device
@@ -102,9 +103,13 @@ def test_recording_leaves_no_placeholder_launch_behind(monkeypatch):
         b = cp.add(a, a)  # the ufunc fast path: FlatLaunch.prepare caches (kernel, config, n)
         s = cp.sum(b.reshape(10, 100), axis=1)  # a reduction launcher
         assert calls and s.shape == (10,)
+        v = cp.ones((30, 40), cp.float32)[::2, 1::3]
+        v * 2  # a strided launch: the Definition's strided plans cache (placeholder kernel, grid, args)
         assert [o for o in _live(FlatLaunch) if o.cfgs], "nothing cached: this test would check nothing"
+        assert [o for o in _live(Definition) if o._strided]
         assert [o for o in _live(reduction.ReductionDef) if o._launchers]
     assert not [o for o in _live(FlatLaunch) if o.cfgs]
+    assert not [o for o in _live(Definition) if o._strided or o._kernels]
     assert not [o for o in _live(reduction.ReductionDef) if o._launchers]
 
 

@@ -294,7 +294,10 @@ def test_deterministic_and_accurate():
     x = cuarray.asarray(host)
     s1, s2 = F(cuarray, "sum")(x).get(), F(cuarray, "sum")(x).get()
     assert s1.tobytes() == s2.tobytes()
-    assert abs(float(s1) - exact) / exact <= max(2e-7, abs(float(np.sum(host)) - exact) / exact)
+    # A tree of float32 partial sums over 1e7 values: a few float32 eps (NumPy's pairwise sum is within
+    # the same few; the naive sum above is 1e-3 off). 2e-7 (1.7 eps) failed once on the H100 at 2.1e-7.
+    eps = float(np.finfo(np.float32).eps)
+    assert abs(float(s1) - exact) / exact <= max(4 * eps, abs(float(np.sum(host)) - exact) / exact)
     m = cuarray.asarray(rng.standard_normal((4000, 999)).astype(np.float32))
     for axis in (0, 1):
         a1, a2 = F(cuarray, "sum")(m, axis=axis).get(), F(cuarray, "sum")(m, axis=axis).get()
