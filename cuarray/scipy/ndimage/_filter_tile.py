@@ -31,7 +31,9 @@ _COLS_MIN_INNER = 16
 # 16-byte output stores; 2 that and the tap loop unrolled by the window's groups (no register
 # moves). `filter1d(plan=...)` names them; docs/perf-notes.md "Separable filters" has the timings.
 # Plans ending "-half-r" make half the outputs a thread (`plan(half_r=True)`).
-VARIANTS = {"tile": 0, "tile-half-r": 0, "tile-vec": 1, "tile-vec-u": 2, "tile-vec-u-half-r": 2}
+# 3 ("tile-rows3") that with the rows' halo (tile slots outside the line) filled through the mode
+# from the tile after a barrier, not by a per-chunk call in the staging loop (the strided pass as 2).
+VARIANTS = {"tile": 0, "tile-half-r": 0, "tile-vec": 1, "tile-vec-u": 2, "tile-vec-u-half-r": 2, "tile-rows3": 3}
 # The variant plan="auto" (the public filters) runs; scripts/perf/filter_tile_passes.py decided it
 # on the H100 (GPU time alone, 4096^2 float32 gaussian sigma 4: 218 -> 151 us; variant 1 within 3%).
 AUTO_VARIANT = 2

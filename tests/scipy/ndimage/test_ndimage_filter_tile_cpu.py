@@ -107,12 +107,26 @@ def emulate(x, tp, op, w, size, offset, mode, cval, in_isz=8, out_isz=8, acc_isz
                         pos = a0 + k * vw + np.arange(vw)
                         if vin and pos[0] >= 0 and pos[-1] < n:
                             vals = flat[line * n + pos]
+                        elif var >= 3:  # inside the line unmapped; the halo after the barrier
+                            inside = (pos >= 0) & (pos < n)
+                            vals = np.where(inside, flat[line * n + np.clip(pos, 0, n - 1)], np.nan)
                         else:
                             m = _boundary.map_index(pos, n, mode)
                             vals = np.where(m < 0, cval, flat[line * n + np.clip(m, 0, None)])
                         q = k * vw - s + np.arange(vw)
                         ok = (q >= 0) & (q < tp.pitch)
                         row[q[ok]] = vals[ok]
+                    if var >= 3 and (p0 < 0 or p0 + tp.pitch > n):
+                        # the halo from the tile where its mapped position is staged there, read
+                        # only from slots of positions inside the line (written before the barrier)
+                        q = np.arange(tp.pitch)
+                        halo = q[(p0 + q < 0) | (p0 + q >= n)]
+                        assert np.isnan(row[halo]).all() or np.isnan(x).any()
+                        m = _boundary.map_index(p0 + halo, n, mode)
+                        intile = (m >= p0) & (m < p0 + tp.pitch)
+                        src = np.clip(m - p0, 0, tp.pitch - 1)
+                        assert (((p0 + src) >= 0) & ((p0 + src) < n))[intile & (m >= 0)].all()
+                        row[halo] = np.where(m < 0, cval, np.where(intile, row[src], flat[line * n + np.clip(m, 0, None)]))
                     assert not np.isnan(row).any() or np.isnan(x).any()  # every slot staged
                 tx = np.arange(tpl)
                 live = seg0 + tx * r < n
@@ -196,7 +210,7 @@ SHAPES = [((3, 37), 1), ((5,), 0), ((2, 300), -1), ((40, 5), 0), ((3, 70, 33), 1
           ((20, 3, 48), 0), ((2, 2100), 1)]
 
 
-@pytest.mark.parametrize("variant,half_r", [(0, False), (1, False), (1, True)])  # (2 stages and stores as 1)
+@pytest.mark.parametrize("variant,half_r", [(0, False), (1, False), (1, True), (3, False)])  # (2 stages and stores as 1)
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("shape,axis", SHAPES, ids=[str(s) for s in SHAPES])
 def test_tile_model_matches_scipy(shape, axis, mode, variant, half_r):
@@ -228,7 +242,8 @@ def test_tile_model_per_accumulator_width(acc, half_r):
 @pytest.mark.parametrize("io,acc,op", [(("f4", "f4"), "f4", "correlate"), (("f8", "f8"), "f8", "correlate"),
                                        (("u1", "f4"), "f8", "correlate"), (("f4", "f8"), "f8", "correlate"),
                                        (("i2", "i2"), "i2", "min"), (("u1", "u1"), "u1", "max")])
-def test_tile_vec_model_per_width(io, acc, op, vin, vout):
+@pytest.mark.parametrize("variant", [1, 3])
+def test_tile_vec_model_per_width(io, acc, op, vin, vout, variant):
     # VAR >= 1: 16-byte chunks of 16 / sizeof(T) inputs, 16-byte output chunks (1 or 2 a thread,
     # or the scalar swizzle when R sizeof(O) is 8 bytes), misaligned pointers (vflags 0)
     x = RNG.normal(size=(3, 1024))
@@ -237,7 +252,8 @@ def test_tile_vec_model_per_width(io, acc, op, vin, vout):
            "min": lambda xx, ax: snd.minimum_filter1d(xx, 7, ax, mode="wrap", origin=1),
            "max": lambda xx, ax: snd.maximum_filter1d(xx, 7, ax, mode="wrap", origin=1)}[op]
     for axis, xx in ((1, x), (0, np.ascontiguousarray(x[:, :96].T))):
-        got = run_pass(xx, op, w, 7, axis, 1, "wrap", 0.0, acc=acc, variant=1, io=io, vin=vin, vout=vout)
+        got = run_pass(xx, op, w, 7, axis, 1, "wrap", 0.0, acc=acc, variant=variant, io=io, vin=vin,
+                       vout=vout)
         np.testing.assert_allclose(got, ref(xx, axis), rtol=1e-12, atol=1e-12)
 
 
@@ -331,7 +347,7 @@ def kernel_params(kind):
     return [p.strip().rsplit(" ", 1)[0].replace("__restrict__", "").strip() for p in m.group(1).split(",")]
 
 
-@pytest.mark.parametrize("plan", ["tile", "tile-vec", "tile-vec-u"])
+@pytest.mark.parametrize("plan", ["tile", "tile-vec", "tile-vec-u", "tile-rows3"])
 @pytest.mark.parametrize("shape,axis,kind", [((64, 300), 1, "rows"), ((80, 40), 0, "cols"), ((3, 70, 90), 1, "cols")])
 @pytest.mark.parametrize("dt,op", [("f4", "correlate"), ("f8", "uniform"), ("u1", "min"), ("i2", "correlate")])
 def test_tile_launch_packs_the_kernels_parameters(recorded_launches, monkeypatch, shape, axis, kind, dt, op, plan):

@@ -190,11 +190,14 @@ template <int CH>
 __device__ __forceinline__ int tile_oswizzle(int t, int h) { return t * CH + (h ^ ((t >> 2) & (CH - 1))); }
 
 // VAR: 0 the first tile ("tile"), 1 vector staging and stores ("tile-vec"), 2 that and the tap
-// loop unrolled by (R + 4) / 4 so the window needs no register moves ("tile-vec-u").
+// loop unrolled by (R + 4) / 4 so the window needs no register moves ("tile-vec-u"), 3 that with
+// the rows' halo filled from the tile after a barrier ("tile-rows3"): VAR 1-2 map a chunk that
+// crosses a line's end in tile_gather, a call whose loads the warp waits on before the chunks after
+// it load, once at each end of a line (two waits more a block for 256-long lines, one for longer).
 // vflags (VAR >= 1): bit 0 the input's lines start 16-byte aligned (the pointer and n sizeof(T)),
 // bit 1 the output's (16-byte output stores).
 template <typename T, typename O, typename A, int OP, typename I, int R, int VAR>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(256, VAR >= 3 && sizeof(A) <= 4 ? 6 : 0)
 filter1d_rows(const T* __restrict__ in, O* __restrict__ out, const A* __restrict__ w, int size, I n, I lines,
               int ltpl, I segs, int pitch, I offset, int mode, A cval, int vflags) {
   extern __shared__ __align__(16) unsigned char tile_smem[];
@@ -235,7 +238,16 @@ filter1d_rows(const T* __restrict__ in, O* __restrict__ out, const A* __restrict
           if (k < nch) {
             const I P = a0 + (I)k * VW;
             if (vin && P >= 0 && P + VW <= n) c[u].u = __ldg(reinterpret_cast<const uint4*>(src + P));
-            else {
+            else if (VAR >= 3) {
+              // the elements inside the line, unmapped (no call, all in flight); the others (cval
+              // for now) are the halo, filled after the barrier below
+#pragma unroll
+              for (int e = 0; e < VW; ++e) {
+                c[u].v[e] = T(0);
+                if (P + e >= 0 && P + e < n) c[u].v[e] = src[P + e];
+                else cv[u] |= 1u << e;
+              }
+            } else {
               const tile_gathered t = tile_gather<T, I>(src, P, n, mode);
               c[u].u = t.u;
               cv[u] = t.cv;
@@ -251,11 +263,29 @@ filter1d_rows(const T* __restrict__ in, O* __restrict__ out, const A* __restrict
     }
   }
   __syncthreads();
+  if (VAR >= 3 && (seg0 - offset < 0 || seg0 - offset + pitch > n)) {  // the same for the whole block
+    // The halo (tile slots of positions outside the line) through the mode: from the tile where the
+    // mapped position is staged in it (every mode but wrap at a line's ends when the line is longer
+    // than a tile row; a line that fits in one row always), else from global memory. Reads only
+    // slots of positions inside the line, writes only the others: no race.
+    if (line < lines) {
+      const T* src = in + line * n;
+      const I p0 = seg0 - offset;
+      const int left = p0 < 0 ? (int)(-p0 < (I)pitch ? -p0 : (I)pitch) : 0;
+      const int right = p0 + pitch > n ? (int)(n - p0 > (I)left ? n - p0 : (I)left) : pitch;
+      for (int h = tx; h < left + pitch - right; h += tpl) {
+        const int q = h < left ? h : right + (h - left);
+        const I m = map_index<I>(p0 + q, n, mode);
+        row[q] = m < 0 ? cval : m >= p0 && m < p0 + pitch ? row[m - p0] : (A)src[m];
+      }
+    }
+    __syncthreads();
+  }
   constexpr int CH = R * (int)sizeof(O) / 16;
   const bool ovec = VAR >= 1 && CH >= 1 && CH <= 2 && R * (int)sizeof(O) % 16 == 0 && (vflags & 2);
   if (line < lines && seg0 + tx * R < n) {
     A acc[R];
-    tile_window<A, OP, R, true, VAR == 2 ? (R + 4) / 4 : 1>(row + tx * R, 1, ws, size, acc);
+    tile_window<A, OP, R, true, VAR >= 2 ? (R + 4) / 4 : 1>(row + tx * R, 1, ws, size, acc);
     if (ovec) {
       constexpr int CHS = CH < 1 ? 1 : CH, VO = 16 / sizeof(O);
       uint4* o = reinterpret_cast<uint4*>(os + ly * seg);
@@ -356,7 +386,7 @@ filter1d_cols(const T* __restrict__ in, O* __restrict__ out, const A* __restrict
   const I r = r0 + ty * R, c = c0 + tx;
   if (r >= n || c >= inner) return;
   A acc[R];
-  tile_window<A, OP, R, false, VAR == 2 ? (R + 4) / 4 : 1>(tile + ty * R * BW + tx, BW, ws, size, acc);
+  tile_window<A, OP, R, false, VAR >= 2 ? (R + 4) / 4 : 1>(tile + ty * R * BW + tx, BW, ws, size, acc);
   O* dst = out + o * n * inner + r * inner + c;
 #pragma unroll
   for (int k = 0; k < R; ++k) {
