@@ -2,7 +2,8 @@
 templates/filter_tile.cu (`filter1d(plan=...)`: "tile" the first tile, "tile-vec" 16-byte staging
 loads all in flight and 16-byte output stores, "tile-vec-u" that and the tap loop unrolled by the
 window's groups, "tile-vec-u-half-r" that with half the outputs a thread, "tile-rows3" tile-vec-u
-with the rows' halo filled from the tile after a barrier and 6 blocks an SM) on each pass alone (the last axis: "rows"; a strided axis: "cols", for 3-D the
+with the rows' halo filled from the tile after a barrier, swizzled tile rows and 6 blocks an SM)
+on each pass alone (the last axis: "rows"; a strided axis: "cols", for 3-D the
 middle and the first axis) and on the whole filter, in one process, on gaussian_filter sigma 1/2/4
 of a 4096^2 float32 image, sigma 4 of a 256^3 float32 volume and of a 4096^2 float64 image, and
 uniform_filter size 5 of a 4096^2 float32 image; the public call (plan "auto",
@@ -59,7 +60,7 @@ PREDICTED = {("tile-vec", "gaussian", 1, "float32", 2): 0.80, ("tile-vec-u", "ga
 # Predicted microseconds of the rows pass alone under "tile-rows3" (H100; tile-vec-u measured 72.6,
 # 86.9, 111.1, 170, 77.5): no tile_gather call waited on in the staging loop (one a block at 4096,
 # two at 256), 6 blocks an SM not 5 (40 registers), no global reads of the halo where the line fits
-# in a tile row (256^3: 15% of the reads)
+# in a tile row (256^3: 15% of the reads), the tap loop's window loads without bank conflicts
 PREDICTED_ROWS = {("gaussian", 1, "float32", 2): 66, ("gaussian", 4, "float32", 2): 72,
                   ("gaussian", 4, "float32", 3): 82, ("gaussian", 4, "float64", 2): 160,
                   ("uniform", 5, "float32", 2): 70}

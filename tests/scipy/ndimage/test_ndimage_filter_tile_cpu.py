@@ -102,6 +102,7 @@ def emulate(x, tp, op, w, size, offset, mode, cval, in_isz=8, out_isz=8, acc_isz
                     a0 = p0 - s
                     nch = (s + tp.pitch + vw - 1) // vw
                     assert tp.pitch * acc_isz % 16 == 0  # tile rows start 16-byte aligned
+                    assert var < 3 or acc_isz < 4 or tp.pitch * acc_isz % 32 == 0  # whole unit pairs (tile_slot)
                     row = np.full(tp.pitch, np.nan)
                     for k in range(nch):
                         pos = a0 + k * vw + np.arange(vw)
@@ -126,7 +127,8 @@ def emulate(x, tp, op, w, size, offset, mode, cval, in_isz=8, out_isz=8, acc_isz
                         intile = (m >= p0) & (m < p0 + tp.pitch)
                         src = np.clip(m - p0, 0, tp.pitch - 1)
                         assert (((p0 + src) >= 0) & ((p0 + src) < n))[intile & (m >= 0)].all()
-                        row[halo] = np.where(m < 0, cval, np.where(intile, row[src], flat[line * n + np.clip(m, 0, None)]))
+                        glob = flat[line * n + np.clip(m, 0, None)]
+                        row[halo] = np.where(m < 0, cval, np.where(intile, row[src], glob))
                     assert not np.isnan(row).any() or np.isnan(x).any()  # every slot staged
                 tx = np.arange(tpl)
                 live = seg0 + tx * r < n
@@ -210,7 +212,8 @@ SHAPES = [((3, 37), 1), ((5,), 0), ((2, 300), -1), ((40, 5), 0), ((3, 70, 33), 1
           ((20, 3, 48), 0), ((2, 2100), 1)]
 
 
-@pytest.mark.parametrize("variant,half_r", [(0, False), (1, False), (1, True), (3, False)])  # (2 stages and stores as 1)
+# (2 stages and stores as 1; 3 fills the rows' halo after a barrier)
+@pytest.mark.parametrize("variant,half_r", [(0, False), (1, False), (1, True), (3, False)])
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("shape,axis", SHAPES, ids=[str(s) for s in SHAPES])
 def test_tile_model_matches_scipy(shape, axis, mode, variant, half_r):
@@ -255,6 +258,39 @@ def test_tile_vec_model_per_width(io, acc, op, vin, vout, variant):
         got = run_pass(xx, op, w, 7, axis, 1, "wrap", 0.0, acc=acc, variant=variant, io=io, vin=vin,
                        vout=vout)
         np.testing.assert_allclose(got, ref(xx, axis), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("asz", [4, 8])
+def test_rows3_swizzle_spreads_the_window_loads_over_the_banks(asz):
+    # tile_slot (VAR 3's rows): 16-byte unit u at u xor ((u / 8) mod 2), a permutation of each row
+    # (rows of an even number of units); a unit stays whole; the 16-byte window loads of a quarter
+    # warp (8 threads, windows R = 32 bytes apart, any group g of the window) hit 8 different 16-byte
+    # bank groups (unswizzled: 4, two wavefronts a load)
+    f4, f8 = np.dtype("f4"), np.dtype("f8")
+    a = f4 if asz == 4 else f8
+    r, vw = 32 // asz, 16 // asz
+
+    def slot(q):
+        return q ^ (vw if q & (128 // asz) else 0)
+
+    for shape, size in [((4096, 4096), 33), ((64, 256), 9), ((3, 37), 70), ((5, 100), 4)]:
+        p2 = ft.plan(shape, 1, size, a, a, "correlate", variant=2)
+        p3 = ft.plan(shape, 1, size, a, a, "correlate", variant=3)
+        assert p3.pitch * asz % 32 == 0 and 0 <= (p3.pitch - p2.pitch) * asz < 32
+        assert p3._replace(pitch=p2.pitch, shared=p2.shared) == p2._replace(variant=3)
+        assert p3.shared - p2.shared == (p3.pitch - p2.pitch) * asz * (256 >> p2.ltpl)
+        slots = np.array([slot(q) for q in range(p3.pitch)])
+        assert sorted(slots.tolist()) == list(range(p3.pitch))
+        assert (slots.reshape(-1, vw) == slots[::vw, None] + np.arange(vw)).all() and (slots[::vw] % vw == 0).all()
+    for t0 in range(0, 256, 8):
+        for g in range(0, 8 * r, 4):
+            q = np.array([(t0 + t) * r + g for t in range(8)])
+            for part in range(0, 4, vw):  # 8-byte A: two 16-byte loads a group, each a unit
+                b = np.array([slot(x + part) for x in q]) * asz // 16 % 8
+                assert len(set(b.tolist())) == 8
+                assert len(set(((q + part) * asz // 16 % 8).tolist())) == 4
+    assert ft.plan((4096, 4096), 0, 33, f4, f4, "correlate", variant=3) == \
+        ft.plan((4096, 4096), 0, 33, f4, f4, "correlate")._replace(variant=3)
 
 
 def test_vector_flags():
@@ -357,7 +393,7 @@ def test_tile_launch_packs_the_kernels_parameters(recorded_launches, monkeypatch
     fk.filter1d(x, np.dtype(dt), op, RNG.normal(size=5), 5, axis, 2, 0, 1.5, plan=plan)
     _, cfg, kernel, *args = recorded_launches[-1]
     a = fk.acc_dtype(np.dtype(dt), np.dtype(dt), op)
-    tp = ft.plan(shape, axis, 5, a, np.dtype(dt), op, force=True)
+    tp = ft.plan(shape, axis, 5, a, np.dtype(dt), op, force=True, variant=ft.VARIANTS[plan])
     assert kernel == ft.kernel_name(kind, np.dtype(dt), np.dtype(dt), a, fk.OPS[op], False, tp.r, ft.VARIANTS[plan])
     assert cfg == ("cfg", tp.blocks, 256 if kind == "rows" else (32, 8), tp.shared)
     want = {"int": np.int32, "I": np.int32, "A": a.type}
