@@ -1,7 +1,9 @@
 """The separable filters' tile kernels pass by pass (issue 31): each variant of
 templates/filter_tile.cu (`filter1d(plan=...)`: "tile" the first tile, "tile-vec" 16-byte staging
 loads all in flight and 16-byte output stores, "tile-vec-u" that and the tap loop unrolled by the
-window's groups, "tile-vec-u-half-r" that with half the outputs a thread) on each pass alone (the last axis: "rows"; a strided axis: "cols", for 3-D the
+window's groups, "tile-vec-u-half-r" that with half the outputs a thread, "tile-rows3" tile-vec-u
+with the rows' halo filled from the tile after a barrier, swizzled tile rows and 6 blocks an SM)
+on each pass alone (the last axis: "rows"; a strided axis: "cols", for 3-D the
 middle and the first axis) and on the whole filter, in one process, on gaussian_filter sigma 1/2/4
 of a 4096^2 float32 image, sigma 4 of a 256^3 float32 volume and of a 4096^2 float64 image, and
 uniform_filter size 5 of a 4096^2 float32 image; the public call (plan "auto",
@@ -39,7 +41,7 @@ except Exception:  # noqa: BLE001 -- any import failure means no peer
     cupy = None
 
 REFLECT = _boundary.filter_mode("reflect")
-PLANS = ["tile", "tile-vec", "tile-vec-u", "tile-vec-u-half-r"]
+PLANS = ["tile", "tile-vec", "tile-vec-u", "tile-vec-u-half-r", "tile-rows3"]
 CASES = [((4096, 4096), "float32", "gaussian", 1), ((4096, 4096), "float32", "gaussian", 2),
          ((4096, 4096), "float32", "gaussian", 4), ((256, 256, 256), "float32", "gaussian", 4),
          ((4096, 4096), "float64", "gaussian", 4), ((4096, 4096), "float32", "uniform", 5)]
@@ -51,7 +53,17 @@ PREDICTED = {("tile-vec", "gaussian", 1, "float32", 2): 0.80, ("tile-vec-u", "ga
              ("tile-vec", "gaussian", 4, "float32", 2): 0.65, ("tile-vec-u", "gaussian", 4, "float32", 2): 0.75,
              ("tile-vec", "gaussian", 4, "float32", 3): 0.60, ("tile-vec-u", "gaussian", 4, "float32", 3): 0.68,
              ("tile-vec", "gaussian", 4, "float64", 2): 0.70, ("tile-vec-u", "gaussian", 4, "float64", 2): 0.75,
-             ("tile-vec", "uniform", 5, "float32", 2): 0.85, ("tile-vec-u", "uniform", 5, "float32", 2): 0.85}
+             ("tile-vec", "uniform", 5, "float32", 2): 0.85, ("tile-vec-u", "uniform", 5, "float32", 2): 0.85,
+             ("tile-rows3", "gaussian", 1, "float32", 2): 0.76, ("tile-rows3", "gaussian", 4, "float32", 2): 0.66,
+             ("tile-rows3", "gaussian", 4, "float32", 3): 0.64, ("tile-rows3", "gaussian", 4, "float64", 2): 0.58,
+             ("tile-rows3", "uniform", 5, "float32", 2): 0.76}
+# Predicted microseconds of the rows pass alone under "tile-rows3" (H100; tile-vec-u measured 72.6,
+# 86.9, 111.1, 170, 77.5): no tile_gather call waited on in the staging loop (one a block at 4096,
+# two at 256), 6 blocks an SM not 5 (40 registers), no global reads of the halo where the line fits
+# in a tile row (256^3: 15% of the reads), the tap loop's window loads without bank conflicts
+PREDICTED_ROWS = {("gaussian", 1, "float32", 2): 66, ("gaussian", 4, "float32", 2): 72,
+                  ("gaussian", 4, "float32", 3): 82, ("gaussian", 4, "float64", 2): 160,
+                  ("uniform", 5, "float32", 2): 70}
 
 
 def passes(kind, param, ndim):
@@ -121,7 +133,12 @@ def main():
                 same = numpy.array_equal(one_pass(x, axis, p, plan).get(), ref, equal_nan=True)
                 if not same:
                     bad.append("{} {} {} {} {}".format(label, name, dtype, pass_name(axis, len(shape)), plan))
-                show(pass_name(axis, len(shape)), plan, us, 2 * x.nbytes, "ok" if same else "BAD")
+                pred = PREDICTED_ROWS.get((kind, param, dtype, len(shape))) if plan == "tile-rows3" else None
+                if pred is not None and axis == len(shape) - 1:  # (as x copy, the column's unit)
+                    pred = 2 * x.nbytes / (pred * 1e-6) / 1e9 / copy_gbs
+                else:
+                    pred = None
+                show(pass_name(axis, len(shape)), plan, us, 2 * x.nbytes, "ok" if same else "BAD", pred)
             if xc is not None:
                 if kind == "gaussian":
                     fn = lambda: cupy_nd.gaussian_filter1d(xc, param, axis)  # noqa: E731

@@ -31,7 +31,12 @@ _COLS_MIN_INNER = 16
 # 16-byte output stores; 2 that and the tap loop unrolled by the window's groups (no register
 # moves). `filter1d(plan=...)` names them; docs/perf-notes.md "Separable filters" has the timings.
 # Plans ending "-half-r" make half the outputs a thread (`plan(half_r=True)`).
-VARIANTS = {"tile": 0, "tile-half-r": 0, "tile-vec": 1, "tile-vec-u": 2, "tile-vec-u-half-r": 2}
+# 3 ("tile-rows3") that with the rows' halo (tile slots outside the line) filled through the mode
+# from the tile after a barrier, not by a per-chunk call in the staging loop, 6 blocks an SM (4-byte
+# accumulators), and the rows' 16-byte units swizzled (4- and 8-byte accumulators: the window's
+# 16-byte loads without bank conflicts), which wants rows of a multiple of 32 bytes (the strided
+# pass as 2).
+VARIANTS = {"tile": 0, "tile-half-r": 0, "tile-vec": 1, "tile-vec-u": 2, "tile-vec-u-half-r": 2, "tile-rows3": 3}
 # The variant plan="auto" (the public filters) runs; scripts/perf/filter_tile_passes.py decided it
 # on the H100 (GPU time alone, 4096^2 float32 gaussian sigma 4: 218 -> 151 us; variant 1 within 3%).
 AUTO_VARIANT = 2
@@ -74,9 +79,9 @@ def plan(shape, axis: int, size: int, acc_dt, out_dt, op: str, force: bool = Fal
     force=True plans the tile for any shape that fits in shared memory (tests, perf scripts);
     half_r=True makes half the outputs a thread (a variant scripts/perf/filter_tile_variants.py
     times: shorter windows, more blocks, a larger share of halo); `variant` the kernels' VAR
-    (VARIANTS), which changes no launch shape."""
+    (VARIANTS), which changes no launch shape but variant 3's rows' pitch (a multiple of 32 bytes)."""
     p = _plan(tuple(int(s) for s in shape), int(axis), int(size), numpy.dtype(acc_dt).itemsize,
-              numpy.dtype(out_dt).itemsize, op == "correlate", bool(force), bool(half_r))
+              numpy.dtype(out_dt).itemsize, op == "correlate", bool(force), bool(half_r), int(variant) >= 3)
     return p if p is None or not variant else p._replace(variant=int(variant))
 
 
@@ -89,7 +94,7 @@ def vector_flags(in_ptr: int, out_ptr: int, n: int, inner: int, in_itemsize: int
 
 
 @functools.lru_cache(maxsize=256)
-def _plan(shape, axis, size, asz, osz, weighted, force, half_r=False):
+def _plan(shape, axis, size, asz, osz, weighted, force, half_r=False, swizzled=False):
     n = shape[axis]
     inner = 1
     for s in shape[axis + 1:]:
@@ -112,6 +117,8 @@ def _plan(shape, axis, size, asz, osz, weighted, force, half_r=False):
             tpl *= 2
         seg, lpb = tpl * r, 256 // tpl
         q = max(4, 16 // asz)  # rows start 16-byte aligned (VAR >= 1 stores 16 bytes at a time)
+        if swizzled and asz >= 4:  # VAR 3 pairs a row's 16-byte units (tile_slot): an even number of them
+            q = max(q, 32 // asz)
         pitch = (seg + size + 4 + q - 1) // q * q
         shared = wbytes + _r16(lpb * pitch * asz) + lpb * seg * osz
         if shared > SHARED_MAX:

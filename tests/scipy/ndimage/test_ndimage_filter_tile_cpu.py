@@ -102,17 +102,33 @@ def emulate(x, tp, op, w, size, offset, mode, cval, in_isz=8, out_isz=8, acc_isz
                     a0 = p0 - s
                     nch = (s + tp.pitch + vw - 1) // vw
                     assert tp.pitch * acc_isz % 16 == 0  # tile rows start 16-byte aligned
+                    assert var < 3 or acc_isz < 4 or tp.pitch * acc_isz % 32 == 0  # whole unit pairs (tile_slot)
                     row = np.full(tp.pitch, np.nan)
                     for k in range(nch):
                         pos = a0 + k * vw + np.arange(vw)
                         if vin and pos[0] >= 0 and pos[-1] < n:
                             vals = flat[line * n + pos]
+                        elif var >= 3:  # inside the line unmapped; the halo after the barrier
+                            inside = (pos >= 0) & (pos < n)
+                            vals = np.where(inside, flat[line * n + np.clip(pos, 0, n - 1)], np.nan)
                         else:
                             m = _boundary.map_index(pos, n, mode)
                             vals = np.where(m < 0, cval, flat[line * n + np.clip(m, 0, None)])
                         q = k * vw - s + np.arange(vw)
                         ok = (q >= 0) & (q < tp.pitch)
                         row[q[ok]] = vals[ok]
+                    if var >= 3 and (p0 < 0 or p0 + tp.pitch > n):
+                        # the halo from the tile where its mapped position is staged there, read
+                        # only from slots of positions inside the line (written before the barrier)
+                        q = np.arange(tp.pitch)
+                        halo = q[(p0 + q < 0) | (p0 + q >= n)]
+                        assert np.isnan(row[halo]).all() or np.isnan(x).any()
+                        m = _boundary.map_index(p0 + halo, n, mode)
+                        intile = (m >= p0) & (m < p0 + tp.pitch)
+                        src = np.clip(m - p0, 0, tp.pitch - 1)
+                        assert (((p0 + src) >= 0) & ((p0 + src) < n))[intile & (m >= 0)].all()
+                        glob = flat[line * n + np.clip(m, 0, None)]
+                        row[halo] = np.where(m < 0, cval, np.where(intile, row[src], glob))
                     assert not np.isnan(row).any() or np.isnan(x).any()  # every slot staged
                 tx = np.arange(tpl)
                 live = seg0 + tx * r < n
@@ -196,7 +212,8 @@ SHAPES = [((3, 37), 1), ((5,), 0), ((2, 300), -1), ((40, 5), 0), ((3, 70, 33), 1
           ((20, 3, 48), 0), ((2, 2100), 1)]
 
 
-@pytest.mark.parametrize("variant,half_r", [(0, False), (1, False), (1, True)])  # (2 stages and stores as 1)
+# (2 stages and stores as 1; 3 fills the rows' halo after a barrier)
+@pytest.mark.parametrize("variant,half_r", [(0, False), (1, False), (1, True), (3, False)])
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("shape,axis", SHAPES, ids=[str(s) for s in SHAPES])
 def test_tile_model_matches_scipy(shape, axis, mode, variant, half_r):
@@ -228,7 +245,8 @@ def test_tile_model_per_accumulator_width(acc, half_r):
 @pytest.mark.parametrize("io,acc,op", [(("f4", "f4"), "f4", "correlate"), (("f8", "f8"), "f8", "correlate"),
                                        (("u1", "f4"), "f8", "correlate"), (("f4", "f8"), "f8", "correlate"),
                                        (("i2", "i2"), "i2", "min"), (("u1", "u1"), "u1", "max")])
-def test_tile_vec_model_per_width(io, acc, op, vin, vout):
+@pytest.mark.parametrize("variant", [1, 3])
+def test_tile_vec_model_per_width(io, acc, op, vin, vout, variant):
     # VAR >= 1: 16-byte chunks of 16 / sizeof(T) inputs, 16-byte output chunks (1 or 2 a thread,
     # or the scalar swizzle when R sizeof(O) is 8 bytes), misaligned pointers (vflags 0)
     x = RNG.normal(size=(3, 1024))
@@ -237,8 +255,42 @@ def test_tile_vec_model_per_width(io, acc, op, vin, vout):
            "min": lambda xx, ax: snd.minimum_filter1d(xx, 7, ax, mode="wrap", origin=1),
            "max": lambda xx, ax: snd.maximum_filter1d(xx, 7, ax, mode="wrap", origin=1)}[op]
     for axis, xx in ((1, x), (0, np.ascontiguousarray(x[:, :96].T))):
-        got = run_pass(xx, op, w, 7, axis, 1, "wrap", 0.0, acc=acc, variant=1, io=io, vin=vin, vout=vout)
+        got = run_pass(xx, op, w, 7, axis, 1, "wrap", 0.0, acc=acc, variant=variant, io=io, vin=vin,
+                       vout=vout)
         np.testing.assert_allclose(got, ref(xx, axis), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("asz", [4, 8])
+def test_rows3_swizzle_spreads_the_window_loads_over_the_banks(asz):
+    # tile_slot (VAR 3's rows): 16-byte unit u at u xor ((u / 8) mod 2), a permutation of each row
+    # (rows of an even number of units); a unit stays whole; the 16-byte window loads of a quarter
+    # warp (8 threads, windows R = 32 bytes apart, any group g of the window) hit 8 different 16-byte
+    # bank groups (unswizzled: 4, two wavefronts a load)
+    f4, f8 = np.dtype("f4"), np.dtype("f8")
+    a = f4 if asz == 4 else f8
+    r, vw = 32 // asz, 16 // asz
+
+    def slot(q):
+        return q ^ (vw if q & (128 // asz) else 0)
+
+    for shape, size in [((4096, 4096), 33), ((64, 256), 9), ((3, 37), 70), ((5, 100), 4)]:
+        p2 = ft.plan(shape, 1, size, a, a, "correlate", variant=2)
+        p3 = ft.plan(shape, 1, size, a, a, "correlate", variant=3)
+        assert p3.pitch * asz % 32 == 0 and 0 <= (p3.pitch - p2.pitch) * asz < 32
+        assert p3._replace(pitch=p2.pitch, shared=p2.shared) == p2._replace(variant=3)
+        assert p3.shared - p2.shared == (p3.pitch - p2.pitch) * asz * (256 >> p2.ltpl)
+        slots = np.array([slot(q) for q in range(p3.pitch)])
+        assert sorted(slots.tolist()) == list(range(p3.pitch))
+        assert (slots.reshape(-1, vw) == slots[::vw, None] + np.arange(vw)).all() and (slots[::vw] % vw == 0).all()
+    for t0 in range(0, 256, 8):
+        for g in range(0, 8 * r, 4):
+            q = np.array([(t0 + t) * r + g for t in range(8)])
+            for part in range(0, 4, vw):  # 8-byte A: two 16-byte loads a group, each a unit
+                b = np.array([slot(x + part) for x in q]) * asz // 16 % 8
+                assert len(set(b.tolist())) == 8
+                assert len(set(((q + part) * asz // 16 % 8).tolist())) == 4
+    assert ft.plan((4096, 4096), 0, 33, f4, f4, "correlate", variant=3) == \
+        ft.plan((4096, 4096), 0, 33, f4, f4, "correlate")._replace(variant=3)
 
 
 def test_vector_flags():
@@ -331,7 +383,7 @@ def kernel_params(kind):
     return [p.strip().rsplit(" ", 1)[0].replace("__restrict__", "").strip() for p in m.group(1).split(",")]
 
 
-@pytest.mark.parametrize("plan", ["tile", "tile-vec", "tile-vec-u"])
+@pytest.mark.parametrize("plan", ["tile", "tile-vec", "tile-vec-u", "tile-rows3"])
 @pytest.mark.parametrize("shape,axis,kind", [((64, 300), 1, "rows"), ((80, 40), 0, "cols"), ((3, 70, 90), 1, "cols")])
 @pytest.mark.parametrize("dt,op", [("f4", "correlate"), ("f8", "uniform"), ("u1", "min"), ("i2", "correlate")])
 def test_tile_launch_packs_the_kernels_parameters(recorded_launches, monkeypatch, shape, axis, kind, dt, op, plan):
@@ -341,7 +393,7 @@ def test_tile_launch_packs_the_kernels_parameters(recorded_launches, monkeypatch
     fk.filter1d(x, np.dtype(dt), op, RNG.normal(size=5), 5, axis, 2, 0, 1.5, plan=plan)
     _, cfg, kernel, *args = recorded_launches[-1]
     a = fk.acc_dtype(np.dtype(dt), np.dtype(dt), op)
-    tp = ft.plan(shape, axis, 5, a, np.dtype(dt), op, force=True)
+    tp = ft.plan(shape, axis, 5, a, np.dtype(dt), op, force=True, variant=ft.VARIANTS[plan])
     assert kernel == ft.kernel_name(kind, np.dtype(dt), np.dtype(dt), a, fk.OPS[op], False, tp.r, ft.VARIANTS[plan])
     assert cfg == ("cfg", tp.blocks, 256 if kind == "rows" else (32, 8), tp.shared)
     want = {"int": np.int32, "I": np.int32, "A": a.type}

@@ -51,7 +51,7 @@ SHAPES = [((3, 37), 1), ((1000,), 0), ((2, 2500), -1), ((70, 5), 0), ((3, 70, 33
 # The variants' 16-byte paths need lines (rows: n; strided: the inner extent) of a multiple of 16
 # bytes: these are, for every dtype (uint8 and bool included), with several blocks a line / plane
 VEC_SHAPES = [((3, 4160), 1), ((96, 64), 0), ((5, 40, 48), 1), ((2, 6, 2048), 2), ((300, 16), 0)]
-PLANS = ["tile", "tile-vec", "tile-vec-u"]  # the tile kernels' variants (_filter_tile.VARIANTS)
+PLANS = ["tile", "tile-vec", "tile-vec-u", "tile-rows3"]  # the tile kernels' variants (_filter_tile.VARIANTS)
 
 
 @pytest.mark.parametrize("plan", PLANS)
@@ -75,8 +75,9 @@ DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
 
 
 # (variants 1 and 2 share their staging and output code: every dtype through 2, the variant the
-# passes script predicts best; each (dtype, op, output, kind, variant) is an NVRTC compile of ~0.7 s)
-@pytest.mark.parametrize("plan", ["tile", "tile-vec-u"])
+# passes script predicts best, and 3, whose rows stage differently; each (dtype, op, output, kind,
+# variant) is an NVRTC compile of ~0.7 s)
+@pytest.mark.parametrize("plan", ["tile", "tile-vec-u", "tile-rows3"])
 @pytest.mark.parametrize("shape", [(90, 77), (96, 2064)], ids=str)  # (96, 2064): 16-byte lines either way
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("axis", [0, 1])
@@ -109,12 +110,29 @@ def test_tile_equals_old_kernel_bit_for_bit(shape, axis, dtype):
                                    ("uniform", 9, 2, "wrap"), ("min", 5, 0, "nearest"), ("max", 8, 3, "mirror")]:
         w = RNG.normal(size=size) if op == "correlate" else None
         old = tile_pass(x, op, w, size, axis, origin, mode, -0.5, plan="old").get()
-        plans = ["tile", "tile-half-r", "tile-vec-u"]
+        plans = ["tile", "tile-half-r", "tile-vec-u", "tile-rows3"]
         if x.dtype.kind == "f":  # the other variants on floats only (NVRTC time)
             plans += ["tile-vec", "tile-vec-u-half-r"]
         for plan in plans:
             new = tile_pass(x, op, w, size, axis, origin, mode, -0.5, plan=plan).get()
             np.testing.assert_array_equal(new, old, err_msg="{} {} {} {}".format(plan, op, size, mode))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.uint8], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("mode", MODES)
+def test_tile_rows3_halo_bit_for_bit(mode, dtype):
+    # VAR 3 fills the rows' halo from the tile after a barrier (from global memory where the mapped
+    # position is not in the tile: wrap on lines of several tile rows): lines of one piece (256),
+    # of several blocks (4100), shorter than the filter (20, 2: the halo maps more than once)
+    for shape in [(64, 256), (5, 4100), (7, 20), (3, 2)]:
+        x = data(shape, dtype)
+        if x.dtype.kind == "f":
+            x.flat[RNG.integers(0, x.size, 3)] = [np.nan, -0.0, 0.0]
+        for op, size, origin in [("correlate", 33, 0), ("correlate", 65, -5), ("max", 9, 4), ("uniform", 6, 2)]:
+            w = RNG.normal(size=size) if op == "correlate" else None
+            old = tile_pass(x, op, w, size, 1, origin, mode, -0.5, plan="old").get()
+            new = tile_pass(x, op, w, size, 1, origin, mode, -0.5, plan="tile-rows3").get()
+            np.testing.assert_array_equal(new, old, err_msg="{} {} {}".format(shape, op, size))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int16], ids=lambda d: np.dtype(d).name)

@@ -87,14 +87,51 @@ __device__ __noinline__ tile_gathered tile_gather(const T* __restrict__ src, I P
   return tile_gathered{c.u, cv};
 }
 
+// Where tile slot q lies (VAR 3's rows, PAD): 16-byte unit u of a row at unit u xor ((u / 8) mod 2).
+// A thread's window starts R values (32 bytes, two units) after its neighbour's, so the 8 threads
+// of a quarter warp's 16-byte window loads read units c, c + 2, .. c + 14: 4 of the 8 16-byte bank
+// groups, two wavefronts a load, and with the weights' broadcast 9 wavefronts (9 cycles of the
+// SM's shared memory) for 32 fused multiply-adds (8 cycles of its FMA pipes). Units 8 apart now
+// differ in parity: 8 bank groups, 5 wavefronts. Same footprint; a unit stays whole (16-byte
+// chunks and, for 4-byte A, groups of four values at a multiple of four stay contiguous).
+template <typename A, bool PAD>
+__device__ __forceinline__ int tile_slot(int q) {
+  constexpr int G = 128 / sizeof(A), P = 16 / sizeof(A);
+  return PAD ? q ^ ((q & G) ? P : 0) : q;
+}
+
+// tile_ld4 of the four values at slots q .. q + 3 (q a multiple of four) of a PAD row: for 8-byte A
+// two units, which the swizzle may swap.
+template <typename A>
+__device__ __forceinline__ void tile_ld2(const A* p, A* v) {
+  v[0] = p[0];
+  v[1] = p[1];
+}
+template <>
+__device__ __forceinline__ void tile_ld2<double>(const double* p, double* v) {
+  const double2 u = *reinterpret_cast<const double2*>(p);
+  v[0] = u.x; v[1] = u.y;
+}
+template <typename A, bool PAD>
+__device__ __forceinline__ void tile_ld4p(const A* s, int q, A* v) {
+  if (PAD && sizeof(A) == 8) {
+    tile_ld2<A>(s + tile_slot<A, PAD>(q), v);
+    tile_ld2<A>(s + tile_slot<A, PAD>(q + 2), v + 2);
+  } else {
+    tile_ld4<A>(s + tile_slot<A, PAD>(q), v);
+  }
+}
+
 // The chunk into dst[q0 .. q0 + VW) (those of them in [0, lim)), converted to A, cval where cv says.
 // One 16-byte store where T is A, nothing reads cval, q0 is a multiple of VW and the chunk is whole.
-template <typename T, typename A>
+// PAD: the slots as tile_slot lays them.
+template <typename T, typename A, bool PAD = false>
 __device__ __forceinline__ void tile_put(A* dst, int q0, int lim, const tile_vec<T>& c, unsigned cv, A cval) {
   constexpr int VW = 16 / sizeof(T);
   if (tile_same<T, A>::value && cv == 0 && (q0 & (VW - 1)) == 0 && q0 >= 0 && q0 + VW <= lim) {
     // (a plain uint4 store came out of ptxas as four 4-byte stores: 4-way bank conflicts)
-    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"((unsigned)__cvta_generic_to_shared(dst + q0)),
+    const unsigned a = (unsigned)__cvta_generic_to_shared(dst + tile_slot<A, PAD>(q0));
+    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(a),
                  "r"(c.u.x), "r"(c.u.y), "r"(c.u.z), "r"(c.u.w)
                  : "memory");
     return;
@@ -102,14 +139,14 @@ __device__ __forceinline__ void tile_put(A* dst, int q0, int lim, const tile_vec
 #pragma unroll
   for (int e = 0; e < VW; ++e) {
     const int q = q0 + e;
-    if (q >= 0 && q < lim) dst[q] = (cv >> e) & 1u ? cval : (A)c.v[e];
+    if (q >= 0 && q < lim) dst[tile_slot<A, PAD>(q)] = (cv >> e) & 1u ? cval : (A)c.v[e];
   }
 }
 
 // Taps j .. j + 3 of tile_window, then the window moves on by four values.
-template <typename A, int OP, int R, bool VEC>
+template <typename A, int OP, int R, bool VEC, bool PAD>
 __device__ __forceinline__ void tile_step(const A* __restrict__ s, int stride, const A* __restrict__ ws, int j,
-                                          A* win, A* acc) {
+                                          A* win, A* acc, int b) {
   A w4[4] = {A(0), A(0), A(0), A(0)};
   if (OP == OP_CORRELATE) tile_ld4<A>(ws + j, w4);
 #pragma unroll
@@ -120,7 +157,8 @@ __device__ __forceinline__ void tile_step(const A* __restrict__ s, int stride, c
 #pragma unroll
   for (int i = 0; i < R; ++i) win[i] = win[i + 4];
   if (VEC) {
-    tile_ld4<A>(s + j + 4 + R, win + R);
+    if (PAD) tile_ld4p<A, PAD>(s, b + j + 4 + R, win + R);
+    else tile_ld4<A>(s + j + 4 + R, win + R);
   } else {
 #pragma unroll
     for (int i = 0; i < 4; ++i) win[R + i] = s[(j + 4 + R + i) * stride];
@@ -128,14 +166,18 @@ __device__ __forceinline__ void tile_step(const A* __restrict__ s, int stride, c
 }
 
 // acc[r] = combine over j < size of win(r + j), where win(k) = s[k * stride] (the thread's window
-// in the tile) and, for OP_CORRELATE, ws the weights (shared, 16-byte aligned).
-template <typename A, int OP, int R, bool VEC, int UNROLL = 1>
+// in the tile) and, for OP_CORRELATE, ws the weights (shared, 16-byte aligned). PAD (VEC only):
+// win(k) = s[tile_slot(b + k)], s the padded tile row.
+template <typename A, int OP, int R, bool VEC, int UNROLL = 1, bool PAD = false>
 __device__ __forceinline__ void tile_window(const A* __restrict__ s, int stride, const A* __restrict__ ws, int size,
-                                            A* acc) {
+                                            A* acc, int b = 0) {
   A win[R + 4];
   if (VEC) {
 #pragma unroll
-    for (int i = 0; i < R + 4; i += 4) tile_ld4<A>(s + i, win + i);
+    for (int i = 0; i < R + 4; i += 4) {
+      if (PAD) tile_ld4p<A, PAD>(s, b + i, win + i);
+      else tile_ld4<A>(s + i, win + i);
+    }
   } else {
 #pragma unroll
     for (int i = 0; i < R + 4; ++i) win[i] = s[i * stride];
@@ -148,9 +190,9 @@ __device__ __forceinline__ void tile_window(const A* __restrict__ s, int stride,
   // can drop the moves win[i] = win[i + 4]; UNROLL 1 leaves the unrolling to ptxas.
   if (UNROLL > 1) {
 #pragma unroll UNROLL
-    for (; j + 4 <= size; j += 4) tile_step<A, OP, R, VEC>(s, stride, ws, j, win, acc);
+    for (; j + 4 <= size; j += 4) tile_step<A, OP, R, VEC, PAD>(s, stride, ws, j, win, acc, b);
   } else {
-    for (; j + 4 <= size; j += 4) tile_step<A, OP, R, VEC>(s, stride, ws, j, win, acc);
+    for (; j + 4 <= size; j += 4) tile_step<A, OP, R, VEC, PAD>(s, stride, ws, j, win, acc, b);
   }
   const int left = size - j;
 #pragma unroll
@@ -190,11 +232,16 @@ template <int CH>
 __device__ __forceinline__ int tile_oswizzle(int t, int h) { return t * CH + (h ^ ((t >> 2) & (CH - 1))); }
 
 // VAR: 0 the first tile ("tile"), 1 vector staging and stores ("tile-vec"), 2 that and the tap
-// loop unrolled by (R + 4) / 4 so the window needs no register moves ("tile-vec-u").
+// loop unrolled by (R + 4) / 4 so the window needs no register moves ("tile-vec-u"), 3 that with
+// the rows' halo filled from the tile after a barrier ("tile-rows3"): VAR 1-2 map a chunk that
+// crosses a line's end in tile_gather, a call whose loads the warp waits on before the chunks after
+// it load, once at each end of a line (two waits more a block for 256-long lines, one for longer);
+// VAR 3 also swizzles the tile rows (tile_slot) and asks for 6 blocks an SM where A is 4 bytes
+// (40 registers, not 48: 6 blocks of 256, not 5).
 // vflags (VAR >= 1): bit 0 the input's lines start 16-byte aligned (the pointer and n sizeof(T)),
 // bit 1 the output's (16-byte output stores).
 template <typename T, typename O, typename A, int OP, typename I, int R, int VAR>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(256, VAR >= 3 && sizeof(A) <= 4 ? 6 : 0)
 filter1d_rows(const T* __restrict__ in, O* __restrict__ out, const A* __restrict__ w, int size, I n, I lines,
               int ltpl, I segs, int pitch, I offset, int mode, A cval, int vflags) {
   extern __shared__ __align__(16) unsigned char tile_smem[];
@@ -202,6 +249,8 @@ filter1d_rows(const T* __restrict__ in, O* __restrict__ out, const A* __restrict
   const int tid = threadIdx.x;
   const int tpl = 1 << ltpl, lpb = 256 >> ltpl, seg = R << ltpl, lseg = ltpl + LR;
   const int ly = tid >> ltpl, tx = tid & (tpl - 1);
+  // VAR 3: tile rows swizzled (tile_slot) where A is 4 or 8 bytes (16-byte window loads)
+  constexpr bool PAD = VAR >= 3 && sizeof(A) >= 4;
   A* ws = reinterpret_cast<A*>(tile_smem);
   const int wbytes = tile_weights<A, OP>(w, ws, size);
   A* tile = reinterpret_cast<A*>(tile_smem + wbytes);
@@ -235,7 +284,16 @@ filter1d_rows(const T* __restrict__ in, O* __restrict__ out, const A* __restrict
           if (k < nch) {
             const I P = a0 + (I)k * VW;
             if (vin && P >= 0 && P + VW <= n) c[u].u = __ldg(reinterpret_cast<const uint4*>(src + P));
-            else {
+            else if (VAR >= 3) {
+              // the elements inside the line, unmapped (no call, all in flight); the others (cval
+              // for now) are the halo, filled after the barrier below
+#pragma unroll
+              for (int e = 0; e < VW; ++e) {
+                c[u].v[e] = T(0);
+                if (P + e >= 0 && P + e < n) c[u].v[e] = src[P + e];
+                else cv[u] |= 1u << e;
+              }
+            } else {
               const tile_gathered t = tile_gather<T, I>(src, P, n, mode);
               c[u].u = t.u;
               cv[u] = t.cv;
@@ -245,17 +303,37 @@ filter1d_rows(const T* __restrict__ in, O* __restrict__ out, const A* __restrict
 #pragma unroll
         for (int u = 0; u < K; ++u) {
           const int k = k0 + u * tpl;
-          if (k < nch) tile_put<T, A>(row, k * VW - s, pitch, c[u], cv[u], cval);
+          if (k < nch) tile_put<T, A, PAD>(row, k * VW - s, pitch, c[u], cv[u], cval);
         }
       }
     }
   }
   __syncthreads();
+  if (VAR >= 3 && (seg0 - offset < 0 || seg0 - offset + pitch > n)) {  // the same for the whole block
+    // The halo (tile slots of positions outside the line) through the mode: from the tile where the
+    // mapped position is staged in it (every mode but wrap at a line's ends when the line is longer
+    // than a tile row; a line that fits in one row always), else from global memory. Reads only
+    // slots of positions inside the line, writes only the others: no race.
+    if (line < lines) {
+      const T* src = in + line * n;
+      const I p0 = seg0 - offset;
+      const int left = p0 < 0 ? (int)(-p0 < (I)pitch ? -p0 : (I)pitch) : 0;
+      const int right = p0 + pitch > n ? (int)(n - p0 > (I)left ? n - p0 : (I)left) : pitch;
+      for (int h = tx; h < left + pitch - right; h += tpl) {
+        const int q = h < left ? h : right + (h - left);
+        const I m = map_index<I>(p0 + q, n, mode);
+        row[tile_slot<A, PAD>(q)] =
+            m < 0 ? cval : m >= p0 && m < p0 + pitch ? row[tile_slot<A, PAD>((int)(m - p0))] : (A)src[m];
+      }
+    }
+    __syncthreads();
+  }
   constexpr int CH = R * (int)sizeof(O) / 16;
   const bool ovec = VAR >= 1 && CH >= 1 && CH <= 2 && R * (int)sizeof(O) % 16 == 0 && (vflags & 2);
   if (line < lines && seg0 + tx * R < n) {
     A acc[R];
-    tile_window<A, OP, R, true, VAR == 2 ? (R + 4) / 4 : 1>(row + tx * R, 1, ws, size, acc);
+    if (PAD) tile_window<A, OP, R, true, (R + 4) / 4, PAD>(row, 1, ws, size, acc, tx * R);
+    else tile_window<A, OP, R, true, VAR >= 2 ? (R + 4) / 4 : 1>(row + tx * R, 1, ws, size, acc);
     if (ovec) {
       constexpr int CHS = CH < 1 ? 1 : CH, VO = 16 / sizeof(O);
       uint4* o = reinterpret_cast<uint4*>(os + ly * seg);
@@ -356,7 +434,7 @@ filter1d_cols(const T* __restrict__ in, O* __restrict__ out, const A* __restrict
   const I r = r0 + ty * R, c = c0 + tx;
   if (r >= n || c >= inner) return;
   A acc[R];
-  tile_window<A, OP, R, false, VAR == 2 ? (R + 4) / 4 : 1>(tile + ty * R * BW + tx, BW, ws, size, acc);
+  tile_window<A, OP, R, false, VAR >= 2 ? (R + 4) / 4 : 1>(tile + ty * R * BW + tx, BW, ws, size, acc);
   O* dst = out + o * n * inner + r * inner + c;
 #pragma unroll
   for (int k = 0; k < R; ++k) {
