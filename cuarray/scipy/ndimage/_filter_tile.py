@@ -38,8 +38,9 @@ _COLS_MIN_INNER = 16
 # pass as 2).
 VARIANTS = {"tile": 0, "tile-half-r": 0, "tile-vec": 1, "tile-vec-u": 2, "tile-vec-u-half-r": 2, "tile-rows3": 3}
 # The variant plan="auto" (the public filters) runs; scripts/perf/filter_tile_passes.py decided it
-# on the H100 (GPU time alone, 4096^2 float32 gaussian sigma 4: 218 -> 151 us; variant 1 within 3%).
-AUTO_VARIANT = 2
+# on the H100 (GPU time alone, 4096^2 float32 gaussian sigma 4, whole filter: variant 0 218 us,
+# 2 147 us, 3 132 us; 3 fastest or tied on every pass of the table, its strided pass being 2's).
+AUTO_VARIANT = 3
 
 
 class Plan(NamedTuple):
