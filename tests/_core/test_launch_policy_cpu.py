@@ -91,9 +91,8 @@ def test_recording_leaves_no_placeholder_launch_behind(monkeypatch):
     holding a placeholder kernel ("expected Kernel, got tuple": a structured assignment)."""
     from fake_device import recording
 
-    from cuarray.cuda import device
-
     from cuarray._core import reduction
+    from cuarray.cuda import device
 
     # the reduction's planner asks for the SM count and its kernel for an arch: no device here
     monkeypatch.setitem(device._SM_COUNT, 0, 132)
