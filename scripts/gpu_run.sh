@@ -4,7 +4,7 @@
 #
 #   scripts/gpu_run.sh OUTDIR [WHEELDIR] [BENCH_ARGS...]
 #
-# OUTDIR gets: info.txt (python -m cuarray info), tests.txt (+ junit.xml, failures.txt), bench.txt, bench.json.
+# OUTDIR gets: info.txt (python -m cuarray info), tests.txt (+ junit.xml, failures.txt, done.txt), bench.txt, bench.json.
 # CUARRAY_TESTS: the test paths and options to run (default: tests).
 set -uo pipefail
 OUT=${1:?usage: scripts/gpu_run.sh OUTDIR [WHEELDIR] [BENCH_ARGS...]}
@@ -25,7 +25,7 @@ python3 -m cuarray info > "$OUT/info.txt" 2>&1
 tail -n 25 "$OUT/info.txt"
 # --failure-log: each failure's traceback is in failures.txt as it happens, so a run stopped by
 # its time limit still says what failed and why (pytest prints its own report only at the end).
-timeout 420 python3 -m pytest -q -n 12 -p no:cacheprovider --timeout 240 --failure-log "$OUT/failures.txt" \
+timeout 420 python3 -m pytest -q -n 12 -p no:cacheprovider --timeout 240 --failure-log "$OUT/failures.txt" --done-log "$OUT/done.txt" \
     --junitxml "$OUT/junit.xml" --maxfail=300 ${CUARRAY_TESTS:-tests} 2>&1 | tee "$OUT/tests.txt" | tail -n 60
 grep "^=== " "$OUT/failures.txt" 2>/dev/null | head -n 80
 timeout 420 python3 -m cuarray.bench --json "$OUT/bench.json" "$@" 2>&1 | tee "$OUT/bench.txt" | tail -n 60
