@@ -23,8 +23,9 @@ from ...cuda import stream as _stream
 __all__ = ["constant_table"]
 
 # Tables up to this size are kept (weights of ~500 float64 taps; a 3-D footprint's offsets); larger
-# ones are uploaded per call, as before. At most _KEEP tables (emptied when full: a program cycling
-# through more distinct tables than that pays the uploads it paid before).
+# ones are uploaded per call, as before. At most _KEEP tables (2 MiB a device), then new ones are
+# uploaded per call: a kept table is never freed, since a kernel on another stream may still be
+# reading it and the pool orders a freed block only on the stream that allocated it.
 _BYTES_MAX = 4096
 _KEEP = 512
 
@@ -39,17 +40,17 @@ def constant_table(values) -> ndarray:
         return from_host(arr)
     key = (arr.tobytes(), arr.dtype.str, arr.shape, _device.get_device_id())
     t = _tables.get(key)
-    if t is None:
-        t = from_host(arr)
-        _stream.get_current_stream().synchronize()
-        with _lock:
-            if len(_tables) >= _KEEP:
-                _tables.clear()
-            t = _tables.setdefault(key, t)
-    return t
+    if t is not None:
+        return t
+    if len(_tables) >= _KEEP:
+        return from_host(arr)  # stream-ordered on this call's stream, as an uncached upload
+    t = from_host(arr)
+    _stream.get_current_stream().synchronize()
+    with _lock:  # two threads making the same table: one is kept, the other's copy (complete) dropped
+        return _tables.setdefault(key, t)
 
 
 def clear() -> None:
-    """Forget the kept tables (their memory goes back to the pool)."""
+    """Forget the kept tables (tests: only when no kernel may still be reading one)."""
     with _lock:
         _tables.clear()

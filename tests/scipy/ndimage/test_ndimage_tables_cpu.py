@@ -1,6 +1,6 @@
 """ndimage's kept constant tables (`_tables.constant_table`) without a device: one upload a distinct
 (bytes, dtype, shape, device), the upload waited for once before it is shared, large tables not kept,
-the cache emptied when full. Uploads, the stream and the device id are stand-ins."""
+none dropped when full. Uploads, the stream and the device id are stand-ins."""
 
 import numpy as np
 import pytest
@@ -51,11 +51,17 @@ def test_large_tables_are_uploaded_each_call(uploads):
     assert "sync" not in log  # an ordinary per-call upload: stream-ordered, no wait
 
 
-def test_full_cache_is_emptied(uploads, monkeypatch):
+def test_full_cache_uploads_per_call_and_frees_nothing(uploads, monkeypatch):
+    """Past _KEEP tables a new one is uploaded each call (stream-ordered, no wait) and none kept is
+    dropped: a kernel on another stream may still read a kept table, and a freed block is ordered
+    only on the stream that allocated it."""
     log, _ = uploads
     monkeypatch.setattr(_tables, "_KEEP", 4)
-    for i in range(6):
-        _tables.constant_table(np.array([i], np.int64))
-    assert len(_tables._tables) == 2  # emptied at the fifth, then two kept
+    kept = [_tables.constant_table(np.array([i], np.int64)) for i in range(4)]
+    assert log.count("sync") == 4
+    for _ in range(2):
+        _tables.constant_table(np.array([99], np.int64))
+    assert log.count("sync") == 4 and len(_tables._tables) == 4
+    assert [_tables.constant_table(np.array([i], np.int64)) for i in range(4)] == kept
     _tables.clear()
     assert not _tables._tables
