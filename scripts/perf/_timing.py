@@ -3,19 +3,25 @@ stream, after a warm-up (METHOD: never trust a timing without a sync and a warm-
 
 import statistics
 
+import numpy
+
 import cuarray
 
 
-def event_times(fn, reps=30, warmup=3, cuda=None):
+def event_times(fn, reps=30, warmup=3, cuda=None, spin_cycles=0):
     """Microseconds of each of `reps` calls of `fn()`, each between two events on the current stream.
     `cuda`: the module whose Event and get_elapsed_time time it (default cuarray.cuda; `cupy.cuda`,
-    whose API cuarray.cuda follows, times a CuPy call on CuPy's current stream)."""
+    whose API cuarray.cuda follows, times a CuPy call on CuPy's current stream). `spin_cycles`: a
+    kernel spinning that long runs before each start event (`gpu_times`)."""
     cuda = cuarray.cuda if cuda is None else cuda
+    spin = _spin(cuda) if spin_cycles else None
     for _ in range(warmup):
         fn()
     times = []
     for _ in range(reps):
         start, end = cuda.Event(), cuda.Event()
+        if spin is not None:
+            spin((1,), (1,), (numpy.int64(spin_cycles),))
         start.record()
         fn()
         end.record()
@@ -51,24 +57,9 @@ def _spin(cuda):
 def gpu_times(fn, reps=30, warmup=3, cuda=None, spin_cycles=4_000_000):
     """Microseconds of the GPU's work in each of `reps` calls of `fn()`, without the host's: a kernel
     spinning ~2 ms runs before the start event, so the host has queued all of `fn`'s work by the time
-    the GPU reaches it (event_times counts the host's gaps between launches while the GPU waits,
-    which is what a caller sees when the host is the slower side)."""
-    import numpy
-
-    cuda = cuarray.cuda if cuda is None else cuda
-    spin = _spin(cuda)
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(reps):
-        start, end = cuda.Event(), cuda.Event()
-        spin((1,), (1,), (numpy.int64(spin_cycles),))
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(cuda.get_elapsed_time(start, end) * 1e3)
-    return times
+    the GPU reaches it (event_times alone counts the host's gaps between launches while the GPU
+    waits, which is what a caller sees when the host is the slower side)."""
+    return event_times(fn, reps, warmup, cuda, spin_cycles)
 
 
 def gpu_us(fn, reps=30, warmup=3, cuda=None):

@@ -16,7 +16,9 @@ measured here ("x copy"; the issue's target for memory-bound filters: 0.7), the 
 tile's ("BAD" otherwise, and a BAD line at the end).
 
 Run on the GPU machine: `python scripts/perf/filter_tile_passes.py` (about 30-60 s;
-`--reps N` to change the repeats)."""
+`--reps N` to change the repeats, `--plans old,tile-half-r,...` to time other plans of
+`filter1d`: "old" is the one-output-a-thread pass, "tile-half-r" the first tile with half the
+outputs a thread)."""
 
 import argparse
 import os
@@ -94,6 +96,7 @@ def pass_name(axis, ndim):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=20)
+    ap.add_argument("--plans", default=",".join(PLANS), help="comma-separated plans of filter1d to time")
     ap.add_argument("--clock", choices=("events", "gpu"), default="gpu",
                     help="gpu: the GPU's work alone (a spin kernel ahead of the start event, so the host's "
                          "launch gaps are not counted); events: start/end events around each call, host gaps "
@@ -101,6 +104,7 @@ def main():
     args = ap.parse_args()
     reps = args.reps
     timer = gpu_us if args.clock == "gpu" else event_us
+    plans = args.plans.split(",")
     sms = cp.cuda.Device().multiprocessor_count
     buf = cp.empty(2**28, dtype="float32")
     copy_us = event_us(buf.copy, reps=10)
@@ -128,7 +132,7 @@ def main():
         for axis in range(len(shape)):
             p = ps[axis]
             ref = one_pass(x, axis, p, "tile").get()
-            for plan in PLANS:
+            for plan in plans:
                 us = timer(lambda: one_pass(x, axis, p, plan), reps=reps)
                 same = numpy.array_equal(one_pass(x, axis, p, plan).get(), ref, equal_nan=True)
                 if not same:
@@ -148,7 +152,7 @@ def main():
         # the whole filter
         nbytes = 2 * x.nbytes * len(ps)
         ref = whole(x, ps, "tile").get()
-        for plan in PLANS:
+        for plan in plans:
             us = timer(lambda: whole(x, ps, plan), reps=reps)
             same = numpy.array_equal(whole(x, ps, plan).get(), ref, equal_nan=True)
             if not same:

@@ -18,14 +18,7 @@ from cuarray._core.reduction import Stage
 from cuarray._statistics import averages
 from cuarray.cuda import compiler
 
-ARCH = "sm_90"
-
-
-def _nvrtc_or_skip():
-    try:
-        compiler.compile_cubin('extern "C" __global__ void k() {}', arch=ARCH)
-    except Exception as e:  # noqa: BLE001 - no NVRTC here: nothing to check
-        pytest.skip("NVRTC not available: {}".format(e))
+from test_var_one_pass_cpu import ARCH, _nvrtc_or_skip  # noqa: E402  (the same NVRTC probe)
 
 
 def _acc(dt):

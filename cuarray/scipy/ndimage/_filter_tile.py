@@ -78,7 +78,7 @@ def plan(shape, axis: int, size: int, acc_dt, out_dt, op: str, force: bool = Fal
          variant: int = 0):
     """The Plan of a pass of `size` taps along `axis` of a C-contiguous array of `shape`, or None.
     force=True plans the tile for any shape that fits in shared memory (tests, perf scripts);
-    half_r=True makes half the outputs a thread (a variant scripts/perf/filter_tile_variants.py
+    half_r=True makes half the outputs a thread (a variant scripts/perf/filter_tile_passes.py
     times: shorter windows, more blocks, a larger share of halo); `variant` the kernels' VAR
     (VARIANTS), which changes no launch shape but variant 3's rows' pitch (a multiple of 32 bytes)."""
     p = _plan(tuple(int(s) for s in shape), int(axis), int(size), numpy.dtype(acc_dt).itemsize,
