@@ -20,8 +20,8 @@ from .._creation.basic import empty, ones, zeros
 from .._creation.matrices import eye
 from .._creation.ranges import arange
 from .._indexing.inserting import diagonal
-from .._logic.content import isnan
-from .._logic.truth import any as any_
+from .._logic.content import isfinite, isnan
+from .._logic.truth import all as all_, any as any_
 from .._manipulation.dims import broadcast_to, expand_dims
 from .._math.complex import conj
 from .._math.explog import log
@@ -41,6 +41,8 @@ from ._util import (LinAlgError, as_array, assert_stacked_2d, assert_stacked_squ
 
 __all__ = ["solve", "inv", "det", "slogdet", "tensorsolve", "tensorinv", "pinv", "lstsq",
            "SlogdetResult"]
+
+_LSTSQ_FAILED = "SVD did not converge in Linear Least Squares"
 
 # n at or below which a stack of more than one matrix uses cuBLAS's batched LU (one launch).
 BATCHED_LU_MAX_N = 32
@@ -388,9 +390,16 @@ def lstsq(a, b, rcond=None):
         resid = (sum_(abs_(b.astype(char)) ** 2, axis=0).astype(rchar)
                  if (n == 0 and m > 0) else empty((0,), dtype=rchar))
         return (x[:, 0] if vector else x), resid, numpy.int32(0), s
-    u, s, vh = svd(a.astype(char, copy=False), full_matrices=False)
+    # NumPy's gelsd fails on a matrix holding NaN or inf ("SVD did not converge in Linear Least
+    # Squares"); cuSOLVER's SVD returns NaN there. The rank's one read-back carries the check: -1.
+    try:
+        u, s, vh = svd(a.astype(char, copy=False), full_matrices=False)
+    except LinAlgError:
+        raise LinAlgError(_LSTSQ_FAILED) from None
     large = s > rcond * s[0]
-    rank = int(count_nonzero(large).get())
+    rank = int(where(all_(isfinite(a)), count_nonzero(large), -1).get())
+    if rank < 0:
+        raise LinAlgError(_LSTSQ_FAILED)
     sinv = where(large, 1 / where(large, s, 1), 0).astype(rchar)
     bc = b.astype(char, copy=False)
     x = _matmul(conj(vh).mT, _matmul(conj(u).mT, bc) * sinv[:, None])

@@ -214,6 +214,28 @@ def test_lstsq(request, dt, ashape, bshape):
     _close(s, ws, dt, "s")
 
 
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_lstsq_nonfinite_matrix_raises_as_numpy(bad):
+    """NumPy's gelsd fails on a matrix holding NaN or inf; cuSOLVER's SVD returned NaN and lstsq
+    answered (the fuzzer's polyfit(x=[0.], deg=2), whose scaled Vandermonde matrix is 0 / 0).
+    A non-finite right-hand side is not an error in either."""
+    a = np.array([[1.0, 2.0], [3.0, bad], [5.0, 6.0]])
+    b = np.array([1.0, 2.0, 3.0])
+    for args in ((a, b), (np.array([[bad, 0.0, 1.0]]), np.array([1.27]))):
+        with pytest.raises(np.linalg.LinAlgError, match="SVD did not converge in Linear Least Squares"):
+            np.linalg.lstsq(*args)
+        with pytest.raises(la.LinAlgError, match="SVD did not converge in Linear Least Squares"):
+            la.lstsq(*map(cuarray.asarray, args))
+    with pytest.raises(la.LinAlgError):
+        cuarray.polyfit(cuarray.asarray([0.0]), cuarray.asarray([1.27]), 2)
+    x = la.lstsq(cuarray.asarray(np.eye(2)), cuarray.asarray([bad, 1.0]))[0]
+    assert not np.isfinite(_host(x)).all()
+    # the library stays usable
+    _close(la.lstsq(cuarray.asarray(np.eye(2)), cuarray.asarray([1.0, 2.0]))[0], np.array([1.0, 2.0]),
+           np.dtype("float64"), "after")
+
+
 def test_vector_norms(request):
     rng = np.random.default_rng(_seed(request))
     for dt in DTYPES + [np.dtype("int64")]:
