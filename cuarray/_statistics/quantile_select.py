@@ -72,8 +72,8 @@ def passes(bits: int) -> list:
 
 
 def select(x: ndarray, ranks: numpy.ndarray) -> ndarray:
-    """x: (rows, n) with n >= 1 (any layout: made C-contiguous); ranks: host ints (rows, T), each in
-    [0, n). Returns (rows, T) values of x's dtype."""
+    """x: (rows, n) with n >= 1 (any layout: made C-contiguous); ranks: host ints (rows, T) or (1, T)
+    (the same in every row), each in [0, n). Returns (rows, T) values of x's dtype."""
     rows, n = x._shape
     t_all = ranks.shape[1]
     dt = x._dtype

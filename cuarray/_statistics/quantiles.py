@@ -199,13 +199,16 @@ def _rows_quantile(x: ndarray, q: numpy.ndarray, method, weak_q, skipnan, fname)
         prev, nxt = _npq._get_indexes(numpy.empty(0, x._dtype), vi, cnt)
         gamma = _npq._get_gamma(vi, prev, props)
     nq = max(1, q.size)
-    cols = [numpy.broadcast_to(prev.reshape(nq, -1), (nq, rows))]
+    # Without NaN skipping every row has the same ranks: one row of them, broadcast on the device
+    # (131072 rows of 3 ranks uploaded 3 MiB a call).
+    width = rows if skipnan else 1
+    cols = [numpy.broadcast_to(prev.reshape(nq, -1), (nq, width))]
     if nxt is not None:
-        cols.append(numpy.broadcast_to(nxt.reshape(nq, -1), (nq, rows)))
+        cols.append(numpy.broadcast_to(nxt.reshape(nq, -1), (nq, width)))
     last = inexact and not skipnan
     if last:
-        cols.append(numpy.full((1, rows), -1))
-    ranks = numpy.concatenate(cols).T.astype(numpy.int64)  # (rows, T)
+        cols.append(numpy.full((1, width), -1))
+    ranks = numpy.concatenate(cols).T.astype(numpy.int64)  # (rows or 1, T)
     top = numpy.maximum(count, 1).reshape(-1, 1) - 1  # a -1 index is the last valid element
     ranks = numpy.where(ranks < 0, ranks + top + 1, ranks)
     ranks = numpy.clip(ranks, 0, n - 1)
@@ -247,7 +250,8 @@ def _rows_quantile(x: ndarray, q: numpy.ndarray, method, weak_q, skipnan, fname)
 
 
 def _order_statistics(x: ndarray, ranks: numpy.ndarray) -> ndarray:
-    """(rows, T): the elements of the given ranks of each row of x (NumPy's sort order)."""
+    """(rows, T): the elements of the given ranks of each row of x (NumPy's sort order); `ranks`
+    (rows, T), or (1, T) for the same ranks in every row."""
     rows, n = x._shape
     if SORT_ROWS_ABOVE is not None and rows > SORT_ROWS_ABOVE and (n <= SORT_ROW_LENGTH_MAX or SORT_ROWS_ABOVE == 0):
         return by_sort(x, ranks)
