@@ -235,8 +235,9 @@ filter1d_rows_pipe(const T* __restrict__ in, O* __restrict__ out, const A* __res
       }
     }
     __syncthreads();
-    // (the next iteration writes os, and stages into this tile buffer, only after its barrier,
-    // which every thread reaches after these stores)
+    // (past this barrier no thread reads this tile buffer: the next iteration stages tile t + 2 into
+    // it before its own barrier; it writes os only after that barrier, which every thread reaches
+    // after these stores)
     if (ovec) {
       constexpr int CHS = CH < 1 ? 1 : CH, LCH = CHS == 2 ? 1 : 0, VO = 16 / sizeof(O);
       const int lcpl = ltpl + LCH;
