@@ -92,9 +92,11 @@ __device__ __forceinline__ void pipe_window(const A* __restrict__ s, int stride,
 
 // The positions inside the line of one rows tile row (p0 .. p0 + pitch - 1 of the line at src) into
 // their slots (tile_slot); the halo (slots of positions outside the line) is pipe_rows_halo's.
-// ASYNC: 16-byte copies where the chunk lies in the line, aligned on both sides, else one copy an
-// element. Otherwise variant 3's staging with K = 2 chunks a thread loaded into registers, then
-// stored (variant 3's 4 spilled in the narrow types' kernels).
+// ASYNC: where the line and the tile row start 16-byte aligned alike (vin, s = 0), 16-byte copies
+// (one copy an element for the chunks crossing a line's end); otherwise one copy an element, a
+// warp's 32 consecutive (uniform_filter(5)'s offset 2 is such a pass). Otherwise variant 3's
+// staging with K = 2 chunks a thread loaded into registers, then stored (variant 3's 4 spilled in
+// the narrow types' kernels).
 template <typename T, typename A, typename I, bool ASYNC, bool PAD>
 __device__ __forceinline__ void pipe_stage_row(const T* __restrict__ src, I p0, I n, A* row, int pitch, int tx,
                                                int tpl, bool vin, A cval) {
@@ -102,49 +104,53 @@ __device__ __forceinline__ void pipe_stage_row(const T* __restrict__ src, I p0, 
   const int s = (int)(p0 & (I)(VW - 1));
   const I a0 = p0 - s;
   const int nch = (s + pitch + VW - 1) / VW;
-  if (ASYNC) {
+  if (ASYNC && vin && s == 0) {
     for (int k = tx; k < nch; k += tpl) {
       const I P = a0 + (I)k * VW;
-      const int q0 = k * VW - s;
-      if (vin && s == 0 && P >= 0 && P + VW <= n && q0 + VW <= pitch) {
+      const int q0 = k * VW;
+      if (P >= 0 && P + VW <= n && q0 + VW <= pitch) {
         pipe_cp16(row + tile_slot<A, PAD>(q0), src + P);
       } else {
 #pragma unroll
         for (int e = 0; e < VW; ++e) {
-          const int q = q0 + e;
-          if (q >= 0 && q < pitch && P + e >= 0 && P + e < n)
-            pipe_cp<sizeof(T)>(row + tile_slot<A, PAD>(q), src + P + e);
+          if (q0 + e < pitch && P + e >= 0 && P + e < n)
+            pipe_cp<sizeof(T)>(row + tile_slot<A, PAD>(q0 + e), src + P + e);
         }
       }
     }
+  } else if (ASYNC) {
+    for (int q = tx; q < pitch; q += tpl) {
+      const I P = p0 + q;
+      if (P >= 0 && P < n) pipe_cp<sizeof(T)>(row + tile_slot<A, PAD>(q), src + P);
+    }
   } else {
-  for (int k0 = tx; k0 < nch; k0 += K * tpl) {
-    tile_vec<T> c[K];
-    unsigned cv[K];
+    for (int k0 = tx; k0 < nch; k0 += K * tpl) {
+      tile_vec<T> c[K];
+      unsigned cv[K];
 #pragma unroll
-    for (int u = 0; u < K; ++u) {
-      const int k = k0 + u * tpl;
-      cv[u] = 0;
-      if (k < nch) {
-        const I P = a0 + (I)k * VW;
-        if (vin && P >= 0 && P + VW <= n) {
-          c[u].u = __ldg(reinterpret_cast<const uint4*>(src + P));
-        } else {
+      for (int u = 0; u < K; ++u) {
+        const int k = k0 + u * tpl;
+        cv[u] = 0;
+        if (k < nch) {
+          const I P = a0 + (I)k * VW;
+          if (vin && P >= 0 && P + VW <= n) {
+            c[u].u = __ldg(reinterpret_cast<const uint4*>(src + P));
+          } else {
 #pragma unroll
-          for (int e = 0; e < VW; ++e) {
-            c[u].v[e] = T(0);
-            if (P + e >= 0 && P + e < n) c[u].v[e] = src[P + e];
-            else cv[u] |= 1u << e;
+            for (int e = 0; e < VW; ++e) {
+              c[u].v[e] = T(0);
+              if (P + e >= 0 && P + e < n) c[u].v[e] = src[P + e];
+              else cv[u] |= 1u << e;
+            }
           }
         }
       }
-    }
 #pragma unroll
-    for (int u = 0; u < K; ++u) {
-      const int k = k0 + u * tpl;
-      if (k < nch) tile_put<T, A, PAD>(row, k * VW - s, pitch, c[u], cv[u], cval);
+      for (int u = 0; u < K; ++u) {
+        const int k = k0 + u * tpl;
+        if (k < nch) tile_put<T, A, PAD>(row, k * VW - s, pitch, c[u], cv[u], cval);
+      }
     }
-  }
   }
 }
 
@@ -260,14 +266,23 @@ filter1d_rows_pipe(const T* __restrict__ in, O* __restrict__ out, const A* __res
 
 // Tile rows [y0, y1) of a strided tile (tile row y: row map(rs + y) of the plane, columns c0 ..
 // c0 + 31) as variant 1-3 stage them: a row's mapping once a 16-byte chunk, cval rows, zeros past
-// the inner extent. ASYNC: the chunks as cp.async copies; otherwise K = 2 chunks a thread in
-// registers (variant 1-3's 8 spilled in the converting kernels).
+// the inner extent. ASYNC: the chunks as cp.async copies where the rows start 16-byte aligned
+// (vin), else one copy an element (a warp a tile row: 32 consecutive); otherwise K = 2 chunks a
+// thread in registers (variant 1-3's 8 spilled in the converting kernels).
 template <typename T, typename A, typename I, bool ASYNC>
 __device__ __forceinline__ void pipe_stage_cols(const T* __restrict__ plane, I rs, I n, I inner, I c0, int mode,
                                                 A cval, A* tile, int y0, int y1, int tid, bool vin) {
   constexpr int BW = 32, VW = 16 / sizeof(T), CPR = BW / VW, K = 2;
   const int k1 = y1 * CPR;
-  if (ASYNC) {
+  if (ASYNC && !vin) {
+    for (int k = y0 * BW + tid; k < y1 * BW; k += 256) {
+      const I m = map_index<I>(rs + k / BW, n, mode);
+      const I cc = c0 + k % BW;
+      if (m < 0) tile[k] = cval;
+      else if (cc < inner) pipe_cp<sizeof(T)>(tile + k, plane + m * inner + cc);
+      else tile[k] = A(0);
+    }
+  } else if (ASYNC) {
     for (int k = y0 * CPR + tid; k < k1; k += 256) {
       const int y = k / CPR, x = (k % CPR) * VW;
       const I m = map_index<I>(rs + y, n, mode);
@@ -276,7 +291,7 @@ __device__ __forceinline__ void pipe_stage_cols(const T* __restrict__ plane, I r
       if (m < 0) {
 #pragma unroll
         for (int e = 0; e < VW; ++e) d[e] = cval;
-      } else if (vin && cc + VW <= inner) {
+      } else if (cc + VW <= inner) {
         pipe_cp16(d, plane + m * inner + cc);
       } else {
 #pragma unroll
@@ -287,32 +302,32 @@ __device__ __forceinline__ void pipe_stage_cols(const T* __restrict__ plane, I r
       }
     }
   } else {
-  for (int k0 = y0 * CPR + tid; k0 < k1; k0 += K * 256) {
-    tile_vec<T> c[K];
-    unsigned cv[K];
+    for (int k0 = y0 * CPR + tid; k0 < k1; k0 += K * 256) {
+      tile_vec<T> c[K];
+      unsigned cv[K];
 #pragma unroll
-    for (int u = 0; u < K; ++u) {
-      const int k = k0 + u * 256;
-      cv[u] = 0;
-      if (k < k1) {
-        const I m = map_index<I>(rs + k / CPR, n, mode);
-        const I cc = c0 + (k % CPR) * VW;
-        if (m < 0) {
-          cv[u] = ~0u;
-        } else if (vin && cc + VW <= inner) {
-          c[u].u = __ldg(reinterpret_cast<const uint4*>(plane + m * inner + cc));
-        } else {
+      for (int u = 0; u < K; ++u) {
+        const int k = k0 + u * 256;
+        cv[u] = 0;
+        if (k < k1) {
+          const I m = map_index<I>(rs + k / CPR, n, mode);
+          const I cc = c0 + (k % CPR) * VW;
+          if (m < 0) {
+            cv[u] = ~0u;
+          } else if (vin && cc + VW <= inner) {
+            c[u].u = __ldg(reinterpret_cast<const uint4*>(plane + m * inner + cc));
+          } else {
 #pragma unroll
-          for (int e = 0; e < VW; ++e) c[u].v[e] = cc + e < inner ? plane[m * inner + cc + e] : T(0);
+            for (int e = 0; e < VW; ++e) c[u].v[e] = cc + e < inner ? plane[m * inner + cc + e] : T(0);
+          }
         }
       }
-    }
 #pragma unroll
-    for (int u = 0; u < K; ++u) {
-      const int k = k0 + u * 256;
-      if (k < k1) tile_put<T, A>(tile, k * VW, k1 * VW, c[u], cv[u], cval);
+      for (int u = 0; u < K; ++u) {
+        const int k = k0 + u * 256;
+        if (k < k1) tile_put<T, A>(tile, k * VW, k1 * VW, c[u], cv[u], cval);
+      }
     }
-  }
   }
 }
 
