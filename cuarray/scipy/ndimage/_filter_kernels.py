@@ -154,9 +154,13 @@ def _tile_pass(x, out, tp, a, op, wp, size, offset, mode, cval) -> None:
     k = _tile_kernel(_filter_tile.kernel_name(tp.kind, x._dtype, out._dtype, a, OPS[op], idx64, tp.r, tp.variant))
     vflags = numpy.int32(_filter_tile.vector_flags(x.data.ptr, out.data.ptr, tp.n, tp.inner, x._dtype.itemsize,
                                                    out._dtype.itemsize))
-    # variant 4 (the _pipe kernels): one wave of blocks walking tp.blocks tiles, their count last
+    # variant 4 (the _pipe kernels): one wave of blocks walking tp.blocks tiles, their count last;
+    # the wave from the driver's occupancy (a second wave would double the time), not tp.per_sm
     pipe = (it.type(tp.blocks),) if tp.variant >= 4 else ()
-    blocks = _filter_tile.grid(tp, _device._sm_count(_device.get_device_id())) if pipe else tp.blocks
+    blocks = tp.blocks
+    if pipe:
+        blocks = _filter_tile.grid(tp, _device._sm_count(_device.get_device_id()),
+                                   _launch.blocks_per_sm(k, _BLOCK, tp.shared))
     if tp.kind == "rows":
         args = (x.data.ptr, out.data.ptr, wp, numpy.int32(size), it.type(tp.n), it.type(tp.outer),
                 numpy.int32(tp.ltpl), it.type(tp.segs), numpy.int32(tp.pitch), it.type(offset), numpy.int32(mode),

@@ -111,9 +111,13 @@ def plan(shape, axis: int, size: int, acc_dt, out_dt, op: str, force: bool = Fal
     return p if p is None or not variant else p._replace(variant=int(variant))
 
 
-def grid(p: Plan, sm_count: int) -> int:
-    """The launch's blocks: p.blocks, or for variant 4 one wave of at most p.per_sm blocks an SM."""
-    return p.blocks if p.variant < 4 else max(1, min(p.blocks, sm_count * p.per_sm))
+def grid(p: Plan, sm_count: int, per_sm: int | None = None) -> int:
+    """The launch's blocks: p.blocks, or for variant 4 one wave of at most `per_sm` blocks an SM
+    (the launcher passes the driver's occupancy of the compiled kernel; p.per_sm is what the
+    kernels' __launch_bounds__ and sm_90's shared memory promise)."""
+    if p.variant < 4:
+        return p.blocks
+    return max(1, min(p.blocks, sm_count * (p.per_sm if per_sm is None else per_sm)))
 
 
 def _per_sm(shared: int, regs_bound: int) -> int:

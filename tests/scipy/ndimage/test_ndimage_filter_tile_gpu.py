@@ -231,7 +231,15 @@ def test_tile_pipe_bit_for_bit(mode, dtype):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
 def test_tile_pipe_every_split_of_the_tiles(dtype, monkeypatch):
     # the one-wave grid on fewer SMs than the device has (more tiles a block, ranges crossing strips)
-    # and on more (a block a tile): the same bits
+    # and on more (a block a tile, past one wave): the same bits; the driver's occupancy of the pipe
+    # kernels is what Plan.per_sm promises (no second wave at the planned grid)
+    from cuarray.cuda import launch
+
+    f = np.dtype(dtype)
+    for axis, kind in ((1, "rows"), (0, "cols")):
+        tp = ft.plan((4096, 4096), axis, 33, f, f, "correlate", variant=4)
+        k = fk._tile_kernel(ft.kernel_name(kind, f, f, f, 0, False, tp.r, 4))
+        assert launch.blocks_per_sm(k, 256, tp.shared) >= tp.per_sm, (kind, tp)
     x = data((3, 700, 96), dtype)
     w = RNG.normal(size=33)
     ref = [tile_pass(x, "correlate", w, 33, axis, 0, "reflect", 0.0, plan="tile-rows3").get() for axis in range(3)]
