@@ -32,7 +32,8 @@ from . import device as _device
 from . import stream as _stream
 
 __all__ = ["launch", "enqueue", "set_launch_hook", "get_launch_hook", "launch_config", "grid_for",
-           "grid_one_pass", "implementation", "MAX_GRID_X", "struct_arg", "StructBytes", "launch_struct"]
+           "grid_one_pass", "blocks_per_sm", "implementation", "MAX_GRID_X", "struct_arg", "StructBytes",
+           "launch_struct"]
 
 MAX_GRID_X = 2**31 - 1
 
@@ -250,6 +251,21 @@ def grid_one_pass(n: int, block: int = 256) -> int:
     if blocks > MAX_GRID_X:
         raise ValueError("{} items need {} blocks of {}, past the grid limit".format(n, blocks, block))
     return max(blocks, 1)
+
+
+_resident: dict = {}  # (kernel, threads a block, dynamic shared bytes) -> blocks an SM
+
+
+def blocks_per_sm(kernel, threads: int, shared_mem: int = 0) -> int:
+    """How many blocks of `threads` threads and `shared_mem` bytes of dynamic shared memory one SM
+    holds at once (the driver's occupancy calculator: registers, shared memory, threads), cached:
+    a grid of this times the SM count runs in one wave (kernels that walk their own range of the
+    work, where a second wave would double the time)."""
+    key = (kernel, threads, shared_mem)
+    n = _resident.get(key)
+    if n is None:
+        n = _resident[key] = int(kernel.occupancy.max_active_blocks_per_multiprocessor(threads, shared_mem))
+    return n
 
 
 # Blocks resident per SM that a persistent grid-stride loop aims for (reductions and other

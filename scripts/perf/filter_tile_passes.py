@@ -2,11 +2,14 @@
 templates/filter_tile.cu (`filter1d(plan=...)`: "tile" the first tile, "tile-vec" 16-byte staging
 loads all in flight and 16-byte output stores, "tile-vec-u" that and the tap loop unrolled by the
 window's groups, "tile-vec-u-half-r" that with half the outputs a thread, "tile-rows3" tile-vec-u
-with the rows' halo filled from the tile after a barrier, swizzled tile rows and 6 blocks an SM)
-on each pass alone (the last axis: "rows"; a strided axis: "cols", for 3-D the
-middle and the first axis) and on the whole filter, in one process, on gaussian_filter sigma 1/2/4
-of a 4096^2 float32 image, sigma 4 of a 256^3 float32 volume and of a 4096^2 float64 image, and
-uniform_filter size 5 of a 4096^2 float32 image; the public call (plan "auto",
+with the rows' halo filled from the tile after a barrier, swizzled tile rows and 6 blocks an SM,
+"tile-pipe" that with a software-pipelined next tile: a one-wave grid of blocks each walking a range
+of tiles, the next tile's cp.async copies in flight while this one is computed, the strided pass
+copying the rows the next tile of its strip shares) on each pass alone (the last axis: "rows"; a
+strided axis: "cols", for 3-D the middle and the first axis) and on the whole filter, in one
+process, on gaussian_filter sigma 1/2/4 of a 4096^2 float32 image, sigma 4 of a 256^3 float32
+volume and of a 4096^2 float64 image, and uniform_filter size 5 of a 4096^2 float32 image; the
+public call (plan "auto",
 _filter_tile.AUTO_VARIANT) and CuPy's cupyx.scipy.ndimage beside them when installed.
 
 Each row: microseconds (CUDA-event median of 20 after warm-up), GB/s counting one read and one
@@ -16,6 +19,7 @@ measured here ("x copy"; the issue's target for memory-bound filters: 0.7), the 
 tile's ("BAD" otherwise, and a BAD line at the end).
 
 Run on the GPU machine: `python scripts/perf/filter_tile_passes.py` (about 30-60 s;
+`--plans tile-rows3,tile-pipe` for variants 3 and 4 alone;
 `--reps N` to change the repeats, `--plans old,tile-half-r,...` to time other plans of
 `filter1d`: "old" is the one-output-a-thread pass, "tile-half-r" the first tile with half the
 outputs a thread)."""
@@ -43,7 +47,7 @@ except Exception:  # noqa: BLE001 -- any import failure means no peer
     cupy = None
 
 REFLECT = _boundary.filter_mode("reflect")
-PLANS = ["tile", "tile-vec", "tile-vec-u", "tile-vec-u-half-r", "tile-rows3"]
+PLANS = ["tile", "tile-vec", "tile-vec-u", "tile-vec-u-half-r", "tile-rows3", "tile-pipe"]
 CASES = [((4096, 4096), "float32", "gaussian", 1), ((4096, 4096), "float32", "gaussian", 2),
          ((4096, 4096), "float32", "gaussian", 4), ((256, 256, 256), "float32", "gaussian", 4),
          ((4096, 4096), "float64", "gaussian", 4), ((4096, 4096), "float32", "uniform", 5)]
@@ -58,14 +62,31 @@ PREDICTED = {("tile-vec", "gaussian", 1, "float32", 2): 0.80, ("tile-vec-u", "ga
              ("tile-vec", "uniform", 5, "float32", 2): 0.85, ("tile-vec-u", "uniform", 5, "float32", 2): 0.85,
              ("tile-rows3", "gaussian", 1, "float32", 2): 0.76, ("tile-rows3", "gaussian", 4, "float32", 2): 0.66,
              ("tile-rows3", "gaussian", 4, "float32", 3): 0.64, ("tile-rows3", "gaussian", 4, "float64", 2): 0.58,
-             ("tile-rows3", "uniform", 5, "float32", 2): 0.76}
+             ("tile-rows3", "uniform", 5, "float32", 2): 0.76,
+             # variant 4 (docs/perf-notes.md, "Variant 4"): every block keeps its next tile's bytes in
+             # flight (5 rows / 4 cols blocks an SM: 33-42 KB an SM where ~20 KB streams at the copy
+             # rate), the strided pass reads 1.04x its input, not 1.29x; one wave, ranges of 8-13 tiles
+             ("tile-pipe", "gaussian", 1, "float32", 2): 0.90, ("tile-pipe", "gaussian", 2, "float32", 2): 0.88,
+             ("tile-pipe", "gaussian", 4, "float32", 2): 0.82, ("tile-pipe", "gaussian", 4, "float32", 3): 0.77,
+             ("tile-pipe", "gaussian", 4, "float64", 2): 0.76, ("tile-pipe", "uniform", 5, "float32", 2): 0.88}
 # Predicted microseconds of the rows pass alone under "tile-rows3" (H100; tile-vec-u measured 72.6,
 # 86.9, 111.1, 170, 77.5): no tile_gather call waited on in the staging loop (one a block at 4096,
 # two at 256), 6 blocks an SM not 5 (40 registers), no global reads of the halo where the line fits
 # in a tile row (256^3: 15% of the reads), the tap loop's window loads without bank conflicts
-PREDICTED_ROWS = {("gaussian", 1, "float32", 2): 66, ("gaussian", 4, "float32", 2): 72,
-                  ("gaussian", 4, "float32", 3): 82, ("gaussian", 4, "float64", 2): 160,
-                  ("uniform", 5, "float32", 2): 70}
+PREDICTED_ROWS = {("tile-rows3", "gaussian", 1, "float32", 2): 66,
+                  ("tile-rows3", "gaussian", 4, "float32", 2): 72,
+                  ("tile-rows3", "gaussian", 4, "float32", 3): 82,
+                  ("tile-rows3", "gaussian", 4, "float64", 2): 160,
+                  ("tile-rows3", "uniform", 5, "float32", 2): 70}
+# Variant 4 (H100 us; variant 3 measured: rows 67.4 at 4096^2 sigma 4, 94.5 at 256^3; cols 62.2):
+# rows ~0.85 of the copy rate (45.4 us floor), 256^3 a little less (two barriers more a tile and
+# the halo filled from the tile), cols from 1.04x reads; float64 memory-bound (DFMA ~35 us a pass)
+PREDICTED_ROWS.update({("tile-pipe", "gaussian", 1, "float32", 2): 50, ("tile-pipe", "gaussian", 4, "float32", 2): 54,
+                       ("tile-pipe", "gaussian", 4, "float32", 3): 60, ("tile-pipe", "gaussian", 4, "float64", 2): 112,
+                       ("tile-pipe", "uniform", 5, "float32", 2): 51})
+PREDICTED_COLS = {("tile-pipe", "gaussian", 1, "float32", 2): 50, ("tile-pipe", "gaussian", 4, "float32", 2): 55,
+                  ("tile-pipe", "gaussian", 4, "float32", 3): 58, ("tile-pipe", "gaussian", 4, "float64", 2): 118,
+                  ("tile-pipe", "uniform", 5, "float32", 2): 51}
 
 
 def passes(kind, param, ndim):
@@ -137,11 +158,10 @@ def main():
                 same = numpy.array_equal(one_pass(x, axis, p, plan).get(), ref, equal_nan=True)
                 if not same:
                     bad.append("{} {} {} {} {}".format(label, name, dtype, pass_name(axis, len(shape)), plan))
-                pred = PREDICTED_ROWS.get((kind, param, dtype, len(shape))) if plan == "tile-rows3" else None
-                if pred is not None and axis == len(shape) - 1:  # (as x copy, the column's unit)
+                key = (plan, kind, param, dtype, len(shape))
+                pred = PREDICTED_ROWS.get(key) if axis == len(shape) - 1 else PREDICTED_COLS.get(key)
+                if pred is not None:  # (as x copy, the column's unit)
                     pred = 2 * x.nbytes / (pred * 1e-6) / 1e9 / copy_gbs
-                else:
-                    pred = None
                 show(pass_name(axis, len(shape)), plan, us, 2 * x.nbytes, "ok" if same else "BAD", pred)
             if xc is not None:
                 if kind == "gaussian":

@@ -18,6 +18,7 @@ from ..._core import dtypes as _dtypes
 from ..._core.copying import astype
 from ..._core.ndarray import ndarray
 from ...cuda import compiler as _compiler
+from ...cuda import device as _device
 from ...cuda import launch as _launch
 from . import _filter_tile
 from ._tables import constant_table
@@ -110,7 +111,8 @@ def filter1d(x: ndarray, out_dt, op: str, weights, size: int, axis: int, offset:
     `weights` (host, float64) only for "correlate". plan: "auto" (the tile kernel, variant
     _filter_tile.AUTO_VARIANT, where _filter_tile plans one), "tile" (the tile wherever it fits;
     ValueError where it does not), "tile-half-r" (the same with half the outputs a thread),
-    "tile-vec" / "tile-vec-u" / "tile-vec-u-half-r" (the tile's variants: _filter_tile.VARIANTS) or
+    "tile-vec" / "tile-vec-u" / "tile-vec-u-half-r" / "tile-rows3" / "tile-pipe" (the tile's
+    variants: _filter_tile.VARIANTS) or
     "old" (one output a thread): the same results, a choice for tests and perf scripts."""
     out = ndarray(x._shape, out_dt)
     total = out.size
@@ -152,16 +154,23 @@ def _tile_pass(x, out, tp, a, op, wp, size, offset, mode, cval) -> None:
     k = _tile_kernel(_filter_tile.kernel_name(tp.kind, x._dtype, out._dtype, a, OPS[op], idx64, tp.r, tp.variant))
     vflags = numpy.int32(_filter_tile.vector_flags(x.data.ptr, out.data.ptr, tp.n, tp.inner, x._dtype.itemsize,
                                                    out._dtype.itemsize))
+    # variant 4 (the _pipe kernels): one wave of blocks walking tp.blocks tiles, their count last;
+    # the wave from the driver's occupancy (a second wave would double the time), not tp.per_sm
+    pipe = (it.type(tp.blocks),) if tp.variant >= 4 else ()
+    blocks = tp.blocks
+    if pipe:
+        blocks = _filter_tile.grid(tp, _device._sm_count(_device.get_device_id()),
+                                   _launch.blocks_per_sm(k, _BLOCK, tp.shared))
     if tp.kind == "rows":
         args = (x.data.ptr, out.data.ptr, wp, numpy.int32(size), it.type(tp.n), it.type(tp.outer),
                 numpy.int32(tp.ltpl), it.type(tp.segs), numpy.int32(tp.pitch), it.type(offset), numpy.int32(mode),
-                _scalar(a, cval), vflags)
-        _launch.launch(k, tp.blocks, _BLOCK, args, shared_mem=tp.shared)
+                _scalar(a, cval), vflags) + pipe
+        _launch.launch(k, blocks, _BLOCK, args, shared_mem=tp.shared)
     else:
         args = (x.data.ptr, out.data.ptr, wp, numpy.int32(size), it.type(tp.n), it.type(tp.inner),
                 it.type(tp.rblocks), it.type(tp.cblocks), it.type(offset), numpy.int32(mode), _scalar(a, cval),
-                vflags)
-        _launch.launch(k, tp.blocks, (32, 8), args, shared_mem=tp.shared)
+                vflags) + pipe
+        _launch.launch(k, blocks, (32, 8), args, shared_mem=tp.shared)
 
 
 def tap_table(shape, footprint: numpy.ndarray, origins) -> tuple:

@@ -16,10 +16,16 @@ import numpy
 
 from ..._core import dtypes as _dtypes
 
-__all__ = ["Plan", "plan", "kernel_name", "source", "vector_flags", "SHARED_MAX", "VARIANTS", "AUTO_VARIANT"]
+__all__ = ["Plan", "plan", "kernel_name", "source", "vector_flags", "grid", "SHARED_MAX", "VARIANTS", "AUTO_VARIANT"]
 
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "filter_tile.cu"
+_PIPE_TEMPLATE = pathlib.Path(__file__).parent / "templates" / "filter_tile_pipe.cu"
 SHARED_MAX = 48 * 1024  # without the opt-in attribute
+# Variant 4's one-wave grid (a block per resident slot): shared memory an SM on sm_90 (228 KiB, 1 KiB
+# of it reserved a block) and the blocks an SM its kernels' __launch_bounds__ promise registers for
+# (rows: 5 where the accumulator is 4 bytes, 4 where 8, else 3; cols: 4 where it is 4 bytes or r is
+# 4, else 3).
+_SM_SHARED, _BLOCK_RESERVED = 228 * 1024, 1024
 _ROWS_MIN_TPL, _ROWS_MAX_TPL = 8, 256
 _COLS_BW, _COLS_BH = 32, 8
 # Where "auto" leaves a pass to filter1d: a strided pass over fewer columns than this leaves most
@@ -36,7 +42,14 @@ _COLS_MIN_INNER = 16
 # accumulators), and the rows' 16-byte units swizzled (4- and 8-byte accumulators: the window's
 # 16-byte loads without bank conflicts), which wants rows of a multiple of 32 bytes (the strided
 # pass as 2).
-VARIANTS = {"tile": 0, "tile-half-r": 0, "tile-vec": 1, "tile-vec-u": 2, "tile-vec-u-half-r": 2, "tile-rows3": 3}
+# 4 ("tile-pipe", templates/filter_tile_pipe.cu) that with a software-pipelined next tile: a grid of
+# one wave, each block a contiguous range of tiles, the next tile's copies (cp.async) in flight
+# while this one is computed, two tile buffers; the strided pass keeps the size + 4 rows the next
+# tile of its column strip shares with this one. The strided pass makes r = 4 outputs a thread of
+# 8-byte accumulators (not 8) and halves r where its two buffers pass SHARED_MAX; failing that
+# the pass runs variant 3 (the Plan's variant says).
+VARIANTS = {"tile": 0, "tile-half-r": 0, "tile-vec": 1, "tile-vec-u": 2, "tile-vec-u-half-r": 2, "tile-rows3": 3,
+            "tile-pipe": 4}
 # The variant plan="auto" (the public filters) runs; scripts/perf/filter_tile_passes.py decided it
 # on the H100 (GPU time alone, 4096^2 float32 gaussian sigma 4, whole filter: variant 0 218 us,
 # 2 147 us, 3 132 us; 3 fastest or tied on every pass of the table, its strided pass being 2's).
@@ -47,8 +60,9 @@ class Plan(NamedTuple):
     """kind "rows": `lines` lines of n, pieces of tpl = 2**ltpl threads making seg = r * tpl
     outputs each, 256 // tpl pieces a block, `segs` blocks a line; tile rows of `pitch` values.
     kind "cols": (outer, n, inner), blocks of 32 x 8 threads making r rows each: `rblocks` x
-    `cblocks` blocks a plane. `blocks`: the grid; `shared`: dynamic shared memory in bytes;
-    `variant`: the kernels' VAR."""
+    `cblocks` blocks a plane. `blocks`: the grid (variant 4: the tiles, which a grid of at most
+    `per_sm` blocks an SM walks); `shared`: dynamic shared memory in bytes; `variant`: the
+    kernels' VAR."""
     kind: str
     r: int
     n: int
@@ -62,6 +76,7 @@ class Plan(NamedTuple):
     blocks: int
     shared: int
     variant: int = 0
+    per_sm: int = 0
 
 
 def _r16(b: int) -> int:
@@ -80,10 +95,59 @@ def plan(shape, axis: int, size: int, acc_dt, out_dt, op: str, force: bool = Fal
     force=True plans the tile for any shape that fits in shared memory (tests, perf scripts);
     half_r=True makes half the outputs a thread (a variant scripts/perf/filter_tile_passes.py
     times: shorter windows, more blocks, a larger share of halo); `variant` the kernels' VAR
-    (VARIANTS), which changes no launch shape but variant 3's rows' pitch (a multiple of 32 bytes)."""
-    p = _plan(tuple(int(s) for s in shape), int(axis), int(size), numpy.dtype(acc_dt).itemsize,
-              numpy.dtype(out_dt).itemsize, op == "correlate", bool(force), bool(half_r), int(variant) >= 3)
+    (VARIANTS), which changes no launch shape but variant 3's rows' pitch (a multiple of 32 bytes)
+    and variant 4's shared memory, per_sm and (strided passes past SHARED_MAX) r; variant 4
+    plans variant 3 where its two tile buffers do not fit."""
+    args = (tuple(int(s) for s in shape), int(axis), int(size), numpy.dtype(acc_dt).itemsize,
+            numpy.dtype(out_dt).itemsize, op == "correlate", bool(force), bool(half_r), int(variant) >= 3)
+    if int(variant) >= 4:
+        if half_r:
+            raise ValueError("variant 4 has no half-r plan")
+        p = _pipe_plan(*args[:7])
+        if p is not None:
+            return p
+        variant = 3
+    p = _plan(*args)
     return p if p is None or not variant else p._replace(variant=int(variant))
+
+
+def grid(p: Plan, sm_count: int, per_sm: int | None = None) -> int:
+    """The launch's blocks: p.blocks, or for variant 4 one wave of at most `per_sm` blocks an SM
+    (the launcher passes the driver's occupancy of the compiled kernel; p.per_sm is what the
+    kernels' __launch_bounds__ and sm_90's shared memory promise)."""
+    if p.variant < 4:
+        return p.blocks
+    return max(1, min(p.blocks, sm_count * (p.per_sm if per_sm is None else per_sm)))
+
+
+def _per_sm(shared: int, regs_bound: int) -> int:
+    return max(1, min(regs_bound, 8, _SM_SHARED // (shared + _BLOCK_RESERVED)))
+
+
+@functools.lru_cache(maxsize=256)
+def _pipe_plan(shape, axis, size, asz, osz, weighted, force):
+    """Variant 4's Plan (two tile buffers), or None where they do not fit (or "auto" takes filter1d)."""
+    p = _plan(shape, axis, size, asz, osz, weighted, force, False, True)
+    if p is None:
+        return None
+    wbytes = _r16(((size + 3) & ~3) * asz) if weighted else 0
+    if p.kind == "rows":
+        lpb = 256 >> p.ltpl
+        shared = wbytes + 2 * _r16(lpb * p.pitch * asz) + lpb * p.r * (1 << p.ltpl) * osz
+        if shared > SHARED_MAX:
+            return None
+        return p._replace(shared=shared, variant=4, per_sm=_per_sm(shared, {4: 5, 8: 4}.get(asz, 3)))
+    r = min(p.r, 4) if asz == 8 else p.r  # (8 at 8 bytes spilled at 80 registers with 64-bit indices)
+    while True:
+        shared = wbytes + 2 * (_COLS_BH * r + size + 4) * _COLS_BW * asz
+        if shared <= SHARED_MAX:
+            break
+        if r <= 4:
+            return None
+        r //= 2
+    rblocks = -(-p.n // (_COLS_BH * r))
+    return p._replace(r=r, rblocks=rblocks, blocks=p.outer * rblocks * p.cblocks, shared=shared, variant=4,
+                      per_sm=_per_sm(shared, 4 if asz == 4 or r == 4 else 3))
 
 
 def vector_flags(in_ptr: int, out_ptr: int, n: int, inner: int, in_itemsize: int, out_itemsize: int) -> int:
@@ -138,11 +202,13 @@ def _plan(shape, axis, size, asz, osz, weighted, force, half_r=False, swizzled=F
 
 
 def kernel_name(kind: str, in_dt, out_dt, acc_dt, op_code: int, idx64: bool, r: int, variant: int = 0) -> str:
-    return "cuarray_ndimage::filter1d_{}<{}, {}, {}, {}, {}, {}, {}>".format(
-        kind, _dtypes.ctype(in_dt), _dtypes.ctype(out_dt), _dtypes.ctype(acc_dt), op_code,
+    """filter1d_rows / filter1d_cols (variants 0-3), filter1d_rows_pipe / filter1d_cols_pipe (4)."""
+    return "cuarray_ndimage::filter1d_{}{}<{}, {}, {}, {}, {}, {}, {}>".format(
+        kind, "_pipe" if variant >= 4 else "", _dtypes.ctype(in_dt), _dtypes.ctype(out_dt), _dtypes.ctype(acc_dt),
+        op_code,
         "long long" if idx64 else "int", r, variant)
 
 
 def source(filters_source: str) -> str:
-    """filter_tile.cu after filters.cu's source (boundary.cuh, to_out, combine)."""
-    return filters_source + _TEMPLATE.read_text()
+    """filter_tile.cu and filter_tile_pipe.cu after filters.cu's source (boundary.cuh, to_out, combine)."""
+    return filters_source + _TEMPLATE.read_text() + _PIPE_TEMPLATE.read_text()

@@ -63,10 +63,13 @@ def oswizzle(t, h, ch):
     return t * ch + (h ^ ((t >> 2) & (ch - 1)))
 
 
-def emulate(x, tp, op, w, size, offset, mode, cval, in_isz=8, out_isz=8, acc_isz=8, vin=True, vout=True):
+def emulate(x, tp, op, w, size, offset, mode, cval, in_isz=8, out_isz=8, acc_isz=8, vin=True, vout=True,
+            grid_blocks=None):
     """The tile pass of plan `tp` over x (float64 values, C order), as the kernel runs it (its VAR
     `tp.variant`; in_isz/out_isz/acc_isz: the bytes of T, O and A, which set the 16-byte chunks
-    of VAR >= 1; vin/vout: the launch's vflags)."""
+    of VAR >= 1; vin/vout: the launch's vflags). VAR 4's rows tiles are VAR 3's blocks (which block
+    of the one-wave grid makes a tile changes no value); its strided pass is emulate_cols_pipe's,
+    over `grid_blocks` blocks (default ft.grid with 3 SMs)."""
     x = np.asarray(x, np.float64)
     out = np.full(x.size, np.nan)
     flat = x.ravel()
@@ -162,6 +165,8 @@ def emulate(x, tp, op, w, size, offset, mode, cval, in_isz=8, out_isz=8, acc_isz
         return out.reshape(x.shape)
     inner = tp.inner
     tr = 8 * r + size + 4
+    if var >= 4:
+        return emulate_cols_pipe(x, flat, out, tp, op, w, size, offset, mode, cval, in_isz, vin, grid_blocks)
     for b in range(tp.blocks):
         q, cb = divmod(b, tp.cblocks)
         o, rb = divmod(q, tp.rblocks)
@@ -193,16 +198,73 @@ def emulate(x, tp, op, w, size, offset, mode, cval, in_isz=8, out_isz=8, acc_isz
     return out.reshape(x.shape)
 
 
+def emulate_cols_pipe(x, flat, out, tp, op, w, size, offset, mode, cval, in_isz, vin, grid_blocks=None):
+    """filter1d_cols_pipe: block b of G walks tiles [b T / G, (b + 1) T / G) (tile t: strip t //
+    rblocks, rows (t mod rblocks) 8 r ..), two buffers; a tile continuing its strip takes its first
+    size + 4 rows from the previous tile's last rows (copied in shared memory), the rest staged."""
+    n, r, inner = tp.n, tp.r, tp.inner
+    rb_rows, tr, ov = 8 * r, 8 * r + size + 4, size + 4
+    tiles = tp.blocks
+    g = grid_blocks or ft.grid(tp, 3)
+    staged_rows = 0
+
+    def stage(buf, t, y0):
+        strip, rb = divmod(t, tp.rblocks)
+        o, cb = divmod(strip, tp.cblocks)
+        c0 = cb * 32
+        y = np.arange(y0, tr)
+        m = _boundary.map_index(rb * rb_rows - offset + y, n, mode)
+        cols = c0 + np.arange(32)
+        # a 16-byte chunk whole inside the row (vin) or one element at a time: the same values
+        src = o * n * inner + np.clip(m, 0, None)[:, None] * inner + np.minimum(cols, inner - 1)[None, :]
+        vals = np.where(m[:, None] < 0, cval, np.where(cols[None, :] < inner, flat[src], 0.0))
+        buf[y0:tr] = vals
+        return len(y)
+
+    for b in range(g):
+        t0, t1 = b * tiles // g, (b + 1) * tiles // g
+        if t0 >= t1:
+            continue
+        bufs = [np.full((tr, 32), np.nan), np.full((tr, 32), np.nan)]
+        staged_rows += stage(bufs[0], t0, 0)
+        for it, t in enumerate(range(t0, t1)):
+            tile, nxt = bufs[it & 1], bufs[(it + 1) & 1]
+            strip, rb = divmod(t, tp.rblocks)
+            o, cb = divmod(strip, tp.cblocks)
+            same = t + 1 < t1 and rb + 1 < tp.rblocks
+            if t + 1 < t1:
+                nxt[:] = np.nan  # nothing of the tile before may survive but the copied rows
+                staged_rows += stage(nxt, t + 1, ov if same else 0)
+            if same:
+                nxt[:ov] = tile[rb_rows:tr]
+            cols = cb * 32 + np.arange(32)
+            live = cols < inner
+            assert not np.isnan(tile[:, live]).any() or np.isnan(x).any()
+            for ty in range(8):
+                acc, top = window(lambda i: tile[ty * r + i], r, size, w, op)
+                assert ty * r + top < tr
+                for k in range(r):
+                    row = rb * rb_rows + ty * r + k
+                    ok = live & (row < n)
+                    out[o * n * inner + row * inner + cols[ok]] = acc[k][ok]
+    # every tile but the first of each block's strip stages only the rows it does not share
+    strips_started = sum(len({t // tp.rblocks for t in range(b * tiles // g, (b + 1) * tiles // g)})
+                         for b in range(g))
+    assert staged_rows == tiles * rb_rows + strips_started * ov
+    return out.reshape(x.shape)
+
+
 def run_pass(x, op, w, size, axis, origin, mode, cval, force=True, acc="f4", half_r=False, variant=0, io=None,
-             vin=True, vout=True):
+             vin=True, vout=True, grid_blocks=None):
     """io: (input, output) dtypes when not the accumulator's."""
     a = np.dtype(acc)
     t, o = (a, a) if io is None else (np.dtype(io[0]), np.dtype(io[1]))
     tp = ft.plan(x.shape, axis % x.ndim, size, a, o, op, force=force, half_r=half_r, variant=variant)
-    assert tp is not None and tp.variant == variant
+    # (variant 4 plans variant 3 where its two tile buffers pass SHARED_MAX)
+    assert tp is not None and (tp.variant == variant or variant == 4 and tp.variant == 3)
     assert tp.kind == ("rows" if axis % x.ndim == x.ndim - 1 else "cols")
     return emulate(x, tp, op, w, size, size // 2 + origin, _boundary.filter_mode(mode), cval, t.itemsize, o.itemsize,
-                   a.itemsize, vin, vout)
+                   a.itemsize, vin, vout, grid_blocks)
 
 
 SCIPY = {"uniform": snd.uniform_filter1d, "min": snd.minimum_filter1d, "max": snd.maximum_filter1d}
@@ -212,7 +274,8 @@ SHAPES = [((3, 37), 1), ((5,), 0), ((2, 300), -1), ((40, 5), 0), ((3, 70, 33), 1
           ((20, 3, 48), 0), ((2, 2100), 1)]
 
 
-# (2 stages and stores as 1; 3 fills the rows' halo after a barrier)
+# (2 stages and stores as 1; 3 fills the rows' halo after a barrier; 4's rows are 3's, its strided
+# pass test_pipe_cols_model_every_split_of_the_tiles's)
 @pytest.mark.parametrize("variant,half_r", [(0, False), (1, False), (1, True), (3, False)])
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("shape,axis", SHAPES, ids=[str(s) for s in SHAPES])
@@ -245,7 +308,7 @@ def test_tile_model_per_accumulator_width(acc, half_r):
 @pytest.mark.parametrize("io,acc,op", [(("f4", "f4"), "f4", "correlate"), (("f8", "f8"), "f8", "correlate"),
                                        (("u1", "f4"), "f8", "correlate"), (("f4", "f8"), "f8", "correlate"),
                                        (("i2", "i2"), "i2", "min"), (("u1", "u1"), "u1", "max")])
-@pytest.mark.parametrize("variant", [1, 3])
+@pytest.mark.parametrize("variant", [1, 3, 4])
 def test_tile_vec_model_per_width(io, acc, op, vin, vout, variant):
     # VAR >= 1: 16-byte chunks of 16 / sizeof(T) inputs, 16-byte output chunks (1 or 2 a thread,
     # or the scalar swizzle when R sizeof(O) is 8 bytes), misaligned pointers (vflags 0)
@@ -338,6 +401,52 @@ def test_plans():
     assert ft.plan((100, 3), 0, 5, f4, f4, "correlate", variant=1) is None
 
 
+def test_pipe_plans():
+    f4, f8 = np.dtype("f4"), np.dtype("f8")
+    # rows: variant 3's launch shape, two tile buffers, 5 blocks an SM (float32), one wave of them
+    p3 = ft.plan((4096, 4096), 1, 33, f4, f4, "correlate", variant=3)
+    p4 = ft.plan((4096, 4096), 1, 33, f4, f4, "correlate", variant=4)
+    assert p4._replace(shared=p3.shared, variant=3, per_sm=0) == p3
+    tbytes = (256 >> p3.ltpl) * p3.pitch * 4
+    assert p4.shared == p3.shared + tbytes and p4.per_sm == 5
+    assert ft.grid(p4, 132) == 660 and ft.grid(p3, 132) == p3.blocks == 8192
+    assert ft.grid(ft.plan((64, 256), 1, 9, f4, f4, "correlate", variant=4), 132) == 8  # fewer tiles than the wave
+    p = ft.plan((256, 256, 256), 2, 33, f4, f4, "correlate", variant=4)
+    assert p.kind == "rows" and p.ltpl == 5 and p.blocks == 8192 and p.per_sm == 5
+    assert ft.plan((4096, 4096), 1, 33, f8, f8, "correlate", variant=4).per_sm == 4
+    # cols: two tiles of (8 r + size + 4) x 32; float64 halves r to fit 48 KiB; the tiles are the blocks
+    p = ft.plan((4096, 4096), 0, 33, f4, f4, "correlate", variant=4)
+    assert p.kind == "cols" and p.r == 16 and p.blocks == 32 * 128 and p.per_sm == 4
+    assert p.shared == 144 + 2 * (128 + 37) * 32 * 4 <= ft.SHARED_MAX
+    p = ft.plan((4096, 4096), 0, 33, f8, f8, "correlate", variant=4)
+    assert p.r == 4 and p.rblocks == 128 and p.blocks == 128 * 128 and p.shared <= ft.SHARED_MAX
+    p = ft.plan((256, 256, 256), 1, 33, f8, f8, "correlate", variant=4)
+    assert p.r == 4 and p.outer == 256 and p.blocks == 256 * 8 * 8
+    # past 48 KiB even at r = 4: variant 3's plan (its own kernel); where 3 has none, none
+    p = ft.plan((1000, 100), 0, 81, f8, f8, "correlate", force=True, variant=4)
+    assert p is not None and p == ft.plan((1000, 100), 0, 81, f8, f8, "correlate", force=True, variant=3)
+    assert ft.plan((100, 100), 0, 400, f8, f8, "correlate", force=True, variant=4) is None
+    assert ft.plan((100, 3), 0, 5, f4, f4, "correlate", variant=4) is None  # "auto" leaves it to filter1d
+    assert ft.kernel_name("cols", f4, f4, f4, 0, True, 16, 4) == \
+        "cuarray_ndimage::filter1d_cols_pipe<float, float, float, 0, long long, 16, 4>"
+
+
+@pytest.mark.parametrize("grid_blocks,modes", [(1, MODES), (5, ("reflect", "constant")), (None, ("wrap", "mirror"))])
+def test_pipe_cols_model_every_split_of_the_tiles(grid_blocks, modes):
+    # one block walking every strip, ranges that start and end inside strips, more blocks than tiles
+    # of a strip; strips of 1..4 tiles; every mode (the copied rows are the mapped ones)
+    for shape, axis, size, acc in [((300, 40), 0, 33, "f4"), ((3, 70, 33), 1, 9, "f8"), ((20, 3, 48), 0, 4, "f4"),
+                                   ((150, 2), 0, 57, "f8")]:
+        x = RNG.normal(size=shape)
+        for mode in modes:
+            w = RNG.normal(size=size)
+            got = run_pass(x, "correlate", w, size, axis, 1, mode, 1.5, acc=acc, variant=4, grid_blocks=grid_blocks)
+            np.testing.assert_allclose(got, snd.correlate1d(x, w, axis, mode=mode, cval=1.5, origin=1),
+                                       rtol=1e-12, atol=1e-12)
+            got = run_pass(x, "max", None, size, axis, 0, mode, 1.5, acc=acc, variant=4, grid_blocks=grid_blocks)
+            np.testing.assert_array_equal(got, snd.maximum_filter1d(x, size, axis, mode=mode, cval=1.5))
+
+
 def kernel_names(variant, every=True):
     """Every dtype through correlate (its own output) and min, both kinds; uniform, max and mixed
     output dtypes on a few; 64-bit indices on float32 and float64. every=False: one dtype of each
@@ -367,7 +476,7 @@ def kernel_names(variant, every=True):
     return sorted(names)
 
 
-@pytest.mark.parametrize("variant", sorted(set(ft.VARIANTS.values())))
+@pytest.mark.parametrize("variant", sorted(set(ft.VARIANTS.values()) - {4}))
 def test_tile_kernels_compile_for_sm90(variant):
     # every kernel of the variant plan="auto" runs (and of the first tile), a sample of the others
     names = kernel_names(variant, every=variant in (0, ft.AUTO_VARIANT))
@@ -375,29 +484,95 @@ def test_tile_kernels_compile_for_sm90(variant):
     assert cubin and set(mapping) == set(names)
 
 
+def test_pipe_kernels_compile_for_sm90_without_spills():
+    # variant 4 (filter_tile_pipe.cu): float32/float64 both kinds, correlate, uniform and max, 32-
+    # and 64-bit indices, the register-staged path (types cp.async cannot copy: converted or narrow;
+    # int16 min and float32 -> float64 spilled with 4-8 chunks a thread, bool max at 64 registers),
+    # each at the r its plan makes (the strided pass: 16 for 4-byte accumulators and narrower, 4 for
+    # 8-byte, r / 2 past 48 KiB); ptxas may not spill any of them
+    from cuda.bindings import nvrtc
+
+    f4, f8 = np.dtype("f4"), np.dtype("f8")
+    names = set()
+
+    def add(t, o, op, idx64=False):
+        t, o = np.dtype(t), np.dtype(o)
+        a = fk.acc_dtype(t, o, op)
+        for kind, axis in (("rows", 1), ("cols", 0)):
+            for size in (3, 65):
+                tp = ft.plan((300, 300), axis, size, a, o, op, force=True, variant=4)
+                if tp.variant == 4:  # (65 float64 taps along a strided axis: variant 3's plan)
+                    names.add(ft.kernel_name(kind, t, o, a, fk.OPS[op], idx64, tp.r, 4))
+
+    for a in (f4, f8):
+        for op in ("correlate", "uniform", "max"):
+            add(a, a, op)
+        add(a, a, "correlate", True)
+    for t, o, op in [("u1", "f4", "correlate"), ("?", "?", "max")]:
+        add(t, o, op)
+    names = sorted(names)
+    prog = nvrtc.nvrtcCreateProgram(ft.source(fk.source()).encode(), b"filter_tile.cu", 0, [], [])[1]
+    for n in names:
+        nvrtc.nvrtcAddNameExpression(prog, n.encode())
+    flags = [b"-arch=sm_90", b"-std=c++17", b"--ptxas-options=-v"]
+    ok = nvrtc.nvrtcCompileProgram(prog, len(flags), flags)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
+    log = b" " * nvrtc.nvrtcGetProgramLogSize(prog)[1]
+    nvrtc.nvrtcGetProgramLog(prog, log)
+    log = log.decode()
+    assert ok, log
+    entries = re.findall(r"Compiling entry function '(\w+)'.*?(\d+) bytes spill stores, (\d+) bytes spill loads.*?"
+                         r"Used (\d+) registers", log, re.S)
+    assert len(entries) == len(names), log
+    assert all("_pipe" in e[0] for e in entries)
+    assert [e for e in entries if e[1] != "0" or e[2] != "0"] == []
+    # the registers __launch_bounds__ promises for Plan.per_sm blocks of 256 an SM: 48 (5) for float32
+    # rows, 64 (4) for the float32 and float64 kernels' others, 85 (3) at most
+    for name, _, _, regs in entries:
+        pure = re.search(r"pipeI(fff|ddd)", name)
+        assert int(regs) <= (48 if "rows_pipeIfff" in name else 64 if pure else 85), (name, regs)
+
+
+def test_variants_0_to_3_unchanged():
+    # variant 4 lives in its own file; the kernels of variants 0-3 (filter_tile.cu) are the bytes
+    # measured in docs/perf-notes.md's table, so the lead can time 3 and 4 side by side. Change
+    # the digest only with a measurement of the changed variants.
+    import hashlib
+
+    digest = hashlib.sha256(ft._TEMPLATE.read_bytes()).hexdigest()
+    assert digest == "811566177541d42dd408baebbf0beebc86dbee67aa5d1a7f773164f896fa58d9"
+
+
 # -- the launch's packing against the kernels' parameter lists, on the fake device ----------------------
-def kernel_params(kind):
-    """The C types of filter1d_<kind>'s parameters, read from filter_tile.cu itself."""
-    src = ft._TEMPLATE.read_text()
-    m = re.search(r"filter1d_{}\((.*?)\)\s*\{{".format(kind), src, re.S)
+def kernel_params(kind, variant=0):
+    """The C types of filter1d_<kind>'s parameters (variant 4: filter1d_<kind>_pipe's), read from
+    filter_tile.cu (filter_tile_pipe.cu) itself."""
+    src = (ft._PIPE_TEMPLATE if variant >= 4 else ft._TEMPLATE).read_text()
+    m = re.search(r"filter1d_{}{}\((.*?)\)\s*\{{".format(kind, "_pipe" if variant >= 4 else ""), src, re.S)
     return [p.strip().rsplit(" ", 1)[0].replace("__restrict__", "").strip() for p in m.group(1).split(",")]
 
 
-@pytest.mark.parametrize("plan", ["tile", "tile-vec", "tile-vec-u", "tile-rows3"])
+@pytest.mark.parametrize("plan", ["tile", "tile-vec", "tile-vec-u", "tile-rows3", "tile-pipe"])
 @pytest.mark.parametrize("shape,axis,kind", [((64, 300), 1, "rows"), ((80, 40), 0, "cols"), ((3, 70, 90), 1, "cols")])
 @pytest.mark.parametrize("dt,op", [("f4", "correlate"), ("f8", "uniform"), ("u1", "min"), ("i2", "correlate")])
 def test_tile_launch_packs_the_kernels_parameters(recorded_launches, monkeypatch, shape, axis, kind, dt, op, plan):
     monkeypatch.setattr(fk, "_tile_kernel", lambda name: name)
     monkeypatch.setattr(fk, "constant_table", from_np)
+    monkeypatch.setattr(fk._device, "_sm_count", lambda device_id: 3)  # variant 4's one-wave grid
+    monkeypatch.setattr(fk._launch, "blocks_per_sm", lambda kernel, threads, shared: 2)
     x = new_c(shape, dt)
     fk.filter1d(x, np.dtype(dt), op, RNG.normal(size=5), 5, axis, 2, 0, 1.5, plan=plan)
     _, cfg, kernel, *args = recorded_launches[-1]
     a = fk.acc_dtype(np.dtype(dt), np.dtype(dt), op)
     tp = ft.plan(shape, axis, 5, a, np.dtype(dt), op, force=True, variant=ft.VARIANTS[plan])
+    assert tp.variant == ft.VARIANTS[plan]
     assert kernel == ft.kernel_name(kind, np.dtype(dt), np.dtype(dt), a, fk.OPS[op], False, tp.r, ft.VARIANTS[plan])
-    assert cfg == ("cfg", tp.blocks, 256 if kind == "rows" else (32, 8), tp.shared)
+    blocks = tp.blocks if tp.variant < 4 else min(tp.blocks, 3 * 2)
+    assert cfg == ("cfg", blocks, 256 if kind == "rows" else (32, 8), tp.shared)
     want = {"int": np.int32, "I": np.int32, "A": a.type}
-    params = kernel_params(kind)
+    params = kernel_params(kind, tp.variant)
+    if tp.variant >= 4:
+        assert params[-1] == "I" and args[-1] == tp.blocks  # the tiles the grid walks
+        params, args = params[:-1], args[:-1]
     assert len(args) == len(params)
     for p, v in zip(params, args):
         if p.endswith("*"):

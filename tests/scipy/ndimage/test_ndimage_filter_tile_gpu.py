@@ -51,7 +51,7 @@ SHAPES = [((3, 37), 1), ((1000,), 0), ((2, 2500), -1), ((70, 5), 0), ((3, 70, 33
 # The variants' 16-byte paths need lines (rows: n; strided: the inner extent) of a multiple of 16
 # bytes: these are, for every dtype (uint8 and bool included), with several blocks a line / plane
 VEC_SHAPES = [((3, 4160), 1), ((96, 64), 0), ((5, 40, 48), 1), ((2, 6, 2048), 2), ((300, 16), 0)]
-PLANS = ["tile", "tile-vec", "tile-vec-u", "tile-rows3"]  # the tile kernels' variants (_filter_tile.VARIANTS)
+PLANS = ["tile", "tile-vec", "tile-vec-u", "tile-rows3", "tile-pipe"]  # the tile kernels' variants (VARIANTS)
 
 
 @pytest.mark.parametrize("plan", PLANS)
@@ -75,13 +75,16 @@ DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
 
 
 # (variants 1 and 2 share their staging and output code: every dtype through 2, the variant the
-# passes script predicts best, and 3, whose rows stage differently; each (dtype, op, output, kind,
+# passes script predicts best, 3, whose rows stage differently, and 4, whose types other than
+# float32/float64/int32/int64 min and max stage through registers; each (dtype, op, output, kind,
 # variant) is an NVRTC compile of ~0.7 s)
-@pytest.mark.parametrize("plan", ["tile", "tile-vec-u", "tile-rows3"])
+@pytest.mark.parametrize("plan", ["tile", "tile-vec-u", "tile-rows3", "tile-pipe"])
 @pytest.mark.parametrize("shape", [(90, 77), (96, 2064)], ids=str)  # (96, 2064): 16-byte lines either way
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("axis", [0, 1])
 def test_tile_every_dtype(dtype, axis, shape, plan):
+    if plan == "tile-pipe" and np.dtype(dtype).char not in "?Bfd":  # (NVRTC time: one of each staging path)
+        pytest.skip("tile-pipe: bool, uint8 (register staging), float32, float64 (cp.async) only")
     x = data(shape, dtype)
     w = RNG.random(7) * 0.1  # sums inside every integer type: no out-of-range casts to compare
     if np.dtype(dtype).kind != "b":
@@ -110,7 +113,7 @@ def test_tile_equals_old_kernel_bit_for_bit(shape, axis, dtype):
                                    ("uniform", 9, 2, "wrap"), ("min", 5, 0, "nearest"), ("max", 8, 3, "mirror")]:
         w = RNG.normal(size=size) if op == "correlate" else None
         old = tile_pass(x, op, w, size, axis, origin, mode, -0.5, plan="old").get()
-        plans = ["tile", "tile-half-r", "tile-vec-u", "tile-rows3"]
+        plans = ["tile", "tile-half-r", "tile-vec-u", "tile-rows3", "tile-pipe"]
         if x.dtype.kind == "f":  # the other variants on floats only (NVRTC time)
             plans += ["tile-vec", "tile-vec-u-half-r"]
         for plan in plans:
@@ -195,3 +198,99 @@ def test_public_3d_volume(dtype):
                                                                                        mode="mirror"))
     check(cnd.uniform_filter(xd, 5, mode="grid-wrap"), snd.uniform_filter(x, 5, mode="grid-wrap"))
     check(cnd.maximum_filter(xd, 3), snd.maximum_filter(x, 3), exact=True)
+
+
+# Variant 4 ("tile-pipe", filter_tile_pipe.cu): a one-wave grid of blocks each walking a range of
+# tiles with the next one's copies in flight; the strided pass copies the rows the next tile of its
+# column strip shares. Lines of 2 .. 4100 (one tile, several, a block's range ending inside a
+# strip), taps 3 / 33 / 65 (65 float64 taps along a strided axis plan variant 3), every axis of
+# 2-D and 3-D arrays: the same bits as the old kernel and as variant 3.
+PIPE_SHAPES = [((5, 2), 1), ((3, 7), 1), ((9, 256), 1), ((3, 4100), 1), ((2, 2049), 1), ((4100, 3), 0),
+               ((300, 40), 0), ((257, 64), 0), ((2, 3), 0), ((6, 33, 70), 0), ((6, 33, 70), 1), ((6, 33, 70), 2),
+               ((16, 16, 256), 2), ((2, 600, 64), 1), ((2, 600, 64), 0)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("mode", MODES)
+def test_tile_pipe_bit_for_bit(mode, dtype):
+    for shape, axis in PIPE_SHAPES:
+        x = data(shape, dtype)
+        if x.size > 4:
+            x.flat[RNG.integers(0, x.size, 3)] = [np.nan, -0.0, 0.0]
+        for op, size, origin in [("correlate", 3, 0), ("correlate", 33, 1), ("correlate", 65, -2),
+                                 ("uniform", 33, 0), ("max", 65, 3), ("min", 3, -1)]:
+            w = RNG.normal(size=size) if op == "correlate" else None
+            old = tile_pass(x, op, w, size, axis, origin, mode, -0.5, plan="old").get()
+            v3 = tile_pass(x, op, w, size, axis, origin, mode, -0.5, plan="tile-rows3").get()
+            v4 = tile_pass(x, op, w, size, axis, origin, mode, -0.5, plan="tile-pipe").get()
+            msg = "{} axis {} {} {} {}".format(shape, axis, op, size, origin)
+            np.testing.assert_array_equal(v4, old, err_msg=msg)
+            np.testing.assert_array_equal(v4, v3, err_msg=msg)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_tile_pipe_every_split_of_the_tiles(dtype, monkeypatch):
+    # the one-wave grid on fewer SMs than the device has (more tiles a block, ranges crossing strips)
+    # and on more (a block a tile, past one wave): the same bits; the driver's occupancy of the pipe
+    # kernels is what Plan.per_sm promises (no second wave at the planned grid)
+    from cuarray.cuda import launch
+
+    f = np.dtype(dtype)
+    for axis, kind in ((1, "rows"), (0, "cols")):
+        tp = ft.plan((4096, 4096), axis, 33, f, f, "correlate", variant=4)
+        k = fk._tile_kernel(ft.kernel_name(kind, f, f, f, 0, False, tp.r, 4))
+        assert launch.blocks_per_sm(k, 256, tp.shared) >= tp.per_sm, (kind, tp)
+    x = data((3, 700, 96), dtype)
+    w = RNG.normal(size=33)
+    ref = [tile_pass(x, "correlate", w, 33, axis, 0, "reflect", 0.0, plan="tile-rows3").get() for axis in range(3)]
+    for sms in (1, 3, 7, 5000):
+        monkeypatch.setattr(fk._device, "_sm_count", lambda device_id, sms=sms: sms)
+        for axis in range(3):
+            got = tile_pass(x, "correlate", w, 33, axis, 0, "reflect", 0.0, plan="tile-pipe").get()
+            np.testing.assert_array_equal(got, ref[axis], err_msg="{} SMs, axis {}".format(sms, axis))
+
+
+def test_public_filters_with_the_pipe_as_auto(monkeypatch):
+    # plan "auto" with AUTO_VARIANT = 4 (what the lead flips after measuring): output= arrays,
+    # views, 2-D and 3-D, the same bits as with 3
+    x2 = data((130, 300), np.float32)
+    x3 = data((20, 70, 66), np.float64)
+    calls = [
+        lambda xd: cnd.gaussian_filter(xd, 4.0),
+        lambda xd: cnd.gaussian_filter(xd, 1.5, order=(1, 0), mode="wrap"),
+        lambda xd: cnd.uniform_filter(xd, 5, mode="nearest"),
+        lambda xd: cnd.gaussian_filter(xd[::2, ::-1], 2.0, output=cuarray.empty((xd.shape[1], 65), np.float64).T),
+        lambda xd: cnd.uniform_filter(xd[1:, 3:], 7, output=cuarray.empty((129, 297), np.float32), mode="constant",
+                                      cval=-1.0),
+        lambda xd: cnd.maximum_filter(xd, 5, mode="mirror"),
+    ]
+    calls3 = [lambda xd: cnd.gaussian_filter(xd, 4.0), lambda xd: cnd.gaussian_filter(xd, 2.0, axes=(0, 2)),
+              lambda xd: cnd.uniform_filter(xd[:, ::2], 5, mode="grid-wrap")]
+    want = []
+    for x, cs in ((x2, calls), (x3, calls3)):
+        xd = cuarray.asarray(x)
+        want.append([c(xd).get() for c in cs])
+    monkeypatch.setattr(ft, "AUTO_VARIANT", 4)
+    for (x, cs), ws in zip(((x2, calls), (x3, calls3)), want):
+        xd = cuarray.asarray(x)
+        for i, (c, ref) in enumerate(zip(cs, ws)):
+            got = c(xd)
+            np.testing.assert_array_equal(got.get(), ref, err_msg="call {}".format(i))
+    check(cnd.gaussian_filter(cuarray.asarray(x2), 4.0), snd.gaussian_filter(x2, 4.0))
+
+
+def test_tile_pipe_64_bit_indices():
+    # past 2**30 elements the passes take 64-bit indices (reflect's period 2 n in range); 4 GiB of
+    # float32 in, two outputs (12 GiB), compared on the device
+    free, _ = cuarray.cuda.Device().mem_info
+    if free < 16 << 30:
+        pytest.skip("needs 16 GiB of free device memory")
+    xd = cuarray.random.default_rng(1).standard_normal((1 << 18, 1 << 12), dtype=np.float32)
+    w = RNG.normal(size=9)
+    for axis in (0, 1):
+        a = fk.filter1d(xd, xd.dtype, "correlate", w, 9, axis, 4, _boundary.filter_mode("reflect"), 0.0,
+                        plan="tile-rows3")
+        b = fk.filter1d(xd, xd.dtype, "correlate", w, 9, axis, 4, _boundary.filter_mode("reflect"), 0.0,
+                        plan="tile-pipe")
+        assert bool(cuarray.array_equal(a, b)), axis
+        del a, b
