@@ -328,9 +328,14 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True, a
         if fold > 1:
             # Folded output vectors: one vector of outputs (F rows), so 256 sub-chunks a block; a
             # sum's 8 loads a round into the accumulator sets that fit 128 bytes (each lane at
-            # least a 4-byte register: int8 max keeps 2 sets of 16, not 8).
-            ovec, sub, unroll = 16 // itemsizes[0], BLOCK, _UNROLL_COLS
-            sets = max(1, min(unroll, 128 // (ovec * max(4, acc_size))))
+            # least a 4-byte register: int8 max keeps 2 sets of 16, not 8). Accumulators of
+            # several fields (var's moments, argmax's pairs) keep one set: with two, ptxas issued
+            # a float32 var's round as 5 loads, the steps of the first, then 3 (sm_90 SASS); with
+            # one, 8 back to back (62 registers either way). One set of 128 bytes (16 int8 lanes
+            # summed in int64) takes 4 loads a round: with 8, ptxas issued them 2 at a time.
+            ovec, sub = 16 // itemsizes[0], BLOCK
+            unroll = _UNROLL_COLS // 2 if acc_size <= 8 and ovec * max(4, acc_size) >= 128 else _UNROLL_COLS
+            sets = max(1, min(unroll, 128 // (ovec * max(4, acc_size)))) if acc_size <= 8 else 1
             if wide and wide is not True:
                 sets = max(1, min(int(wide), unroll))
             accs = sets if sets < unroll else 0
