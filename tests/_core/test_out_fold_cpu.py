@@ -7,6 +7,8 @@ GPU values: tests/_statistics/test_out_fold_gpu.py."""
 
 from __future__ import annotations
 
+import struct
+
 import numpy
 import pytest
 
@@ -222,3 +224,53 @@ def test_fold_kernels_compile():
             srcs[name] = src
     cubin, _ = compiler.compile_cubin("\n".join(srcs.values()), arch="sm_90")
     assert cubin[:4] == b"\x7fELF"
+
+
+def _registers_and_frames(cubin: bytes) -> dict:
+    """{kernel: (registers, frame bytes)} from the cubin's .nv.info records (EIATTR_REGCOUNT 0x2f and
+    EIATTR_FRAME_SIZE 0x11, format EIFMT_SVAL: (symbol, value)); a frame of 0: no local memory, so
+    no spills (the same reading as tests/scipy/test_special_amos_codegen_cpu.py's stacks)."""
+    shoff, = struct.unpack_from("<Q", cubin, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", cubin, 0x3a)
+    secs = [struct.unpack_from("<IIQQQQIIQQ", cubin, shoff + i * shentsize) for i in range(shnum)]
+
+    def cstr(base, at):
+        return cubin[base + at:cubin.index(b"\0", base + at)].decode()
+
+    symtab = next(s for s in secs if s[1] == 2)  # SHT_SYMTAB
+    names = [cstr(secs[symtab[6]][4], struct.unpack_from("<I", cubin, symtab[4] + 24 * j)[0])
+             for j in range(symtab[5] // 24)]
+    found: dict = {}
+    for sec in secs:
+        if not cstr(secs[shstrndx][4], sec[0]).startswith(".nv.info"):
+            continue
+        at, end = sec[4], sec[4] + sec[5]
+        while at < end:
+            fmt, attr = cubin[at], cubin[at + 1]
+            size = struct.unpack_from("<H", cubin, at + 2)[0] if fmt == 4 else (2 if fmt == 3 else 0)
+            if fmt == 4 and attr in (0x2F, 0x11):
+                sym, value = struct.unpack_from("<II", cubin, at + 4)
+                found.setdefault(names[sym], {})[attr] = value
+            at += 4 + size
+    return {k: (v.get(0x2F), v.get(0x11, 0)) for k, v in found.items() if k.startswith("cuarray_")}
+
+
+def test_fold_kernels_fit_registers_without_spills():
+    """The planned fused kernels of the perf script's rows: at most 96 registers a thread (ptxas kept
+    them at 64-80 on sm_90; 8 blocks of 256 threads an SM need <= 32, 2 blocks <= 128) and no local
+    memory (no spills)."""
+    srcs = []
+    for op, c, n_red, n_out in [("moments", "f", 1_000_000, 2), ("sum", "f", 1_000_000, 2), ("max", "f", 1_000_000, 2),
+                                ("argmax", "f", 1_000_000, 2), ("sum", "e", 1_000_000, 4), ("moments", "e", 1_000_000, 4),
+                                ("sum", "b", 4_000_000, 8), ("max", "B", 16_000_000, 2), ("sum", "e", 4_000_000, 2)]:
+        d = _def(op, c)
+        isz = numpy.dtype(c).itemsize
+        p = _cols_plan(n_red, n_out, isz, acc_size=d.acc_size, wide=d.wide)
+        assert p.fold
+        (st, _, _), = d.stages(p)
+        srcs.append(d.source(st)[1])
+    cubin, _ = compiler.compile_cubin("\n".join(srcs), arch="sm_90")
+    info = _registers_and_frames(cubin)
+    assert len(info) == len(srcs)
+    for name, (regs, frame) in info.items():
+        assert regs is not None and regs <= 96 and frame == 0, (name, regs, frame)
