@@ -168,6 +168,11 @@ _OUT_VEC = 1
 # a vector: scalar sub-chunks still. Off with _OUT_VEC = 0 too. Not yet measured:
 # scripts/perf/kept_fold.py sweeps it.
 _OUT_FOLD = 8
+# The fewest unrolled rounds a thread of a folded plan makes before the reduced index is cut into
+# more chunks: 2 is every plan's rule (the partials stay half as many); 1 doubles the blocks of the
+# small cases ((1e6, 2) float32: 123 blocks, under one an SM, -> 245) for one load round a thread
+# instead of two. Not measured: kept_fold.py --rounds 1,2.
+_FOLD_ROUNDS = 2
 
 
 class Stage(NamedTuple):
@@ -366,7 +371,7 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True, a
         if sub > 1:
             split = min(split, max(1, _SUB_PARTS // (n_out * (1 if ovec else sub))))
         split = max(split, -(-n_idx // (group * sub * unroll * _MAX_CHAIN)))
-        split = min(split, -(-n_idx // (2 * step)), _MAX_SPLIT)
+        split = min(split, -(-n_idx // ((_FOLD_ROUNDS if fold else 2) * step)), _MAX_SPLIT)
         split = max(split, 1)
     if split > 1:
         step = group * unroll * vec * sub

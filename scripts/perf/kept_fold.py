@@ -6,10 +6,12 @@ can take, beside PyTorch and CuPy when they import, in one process. One line per
 `ev` CUDA events around one call (event_us: the host's time when it is the slower side). `ok`: every
 cuarray value against NumPy (float64 accumulation; argmax exactly), BAD otherwise.
 
-    python scripts/perf/kept_fold.py [--only SUBSTR[|SUBSTR...]] [--folds 0,2,4,8] [--reps N]
+    python scripts/perf/kept_fold.py [--only SUBSTR[|SUBSTR...]] [--folds 0,2,4,8] [--rounds 2,1] [--reps N]
 
 The fold is switched the way scripts/perf/shapes_sweep.py's `--set` switches a planner constant:
-`reduction._OUT_FOLD` set between rounds, prepared launches dropped. About 30-60 s on an H100, most
+`reduction._OUT_FOLD` (and `_FOLD_ROUNDS`, the fewest load rounds a thread of a folded plan makes:
+one column each) set between rounds, prepared launches dropped. A setting that plans a case as an
+earlier one did is not timed again. About 30-60 s on an H100, most
 of it NVRTC on a cold disk cache and the NumPy references.
 """
 
@@ -136,10 +138,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="", help="substrings of case names, separated by '|'")
     ap.add_argument("--folds", default="0,2,4,8", help="values of reduction._OUT_FOLD to time")
+    ap.add_argument("--rounds", default="2,1", help="values of reduction._FOLD_ROUNDS to time folded plans at")
     ap.add_argument("--reps", type=int, default=30)
     args = ap.parse_args()
     cases = [c for c in CASES if not args.only or any(k in c[0] for k in args.only.split("|"))]
     folds = [int(v) for v in args.folds.split(",")]
+    rounds = [int(v) for v in args.rounds.split(",")]
     peers = {}
     try:
         import torch
@@ -154,11 +158,13 @@ def main():
         peers["cupy"] = (cupy, cupy.cuda)
     except Exception as exc:  # noqa: BLE001
         print("cupy: not timed ({})".format(exc), file=sys.stderr)
-    default = reduction._OUT_FOLD
+    defaults = reduction._OUT_FOLD, reduction._FOLD_ROUNDS
     rng = np.random.default_rng(0)
-    print("_OUT_FOLD default {}; µs gpu/ev (gpu: device alone; ev: events around one call)".format(default))
-    print("{:26s} {:>4s} {:>13s} {:>13s} {:>13s} {:>13s} {:>6s} {:>6s} {:>4s}  {}".format(
-        "case", "F", "off", "fold", "torch", "cupy", "f/off", "f/pt", "ok", "plan (fold on)"))
+    print("_OUT_FOLD default {}, _FOLD_ROUNDS default {}; µs gpu/ev (gpu: the device alone; ev: events around "
+          "one call); F: the fold the case takes; f/off, f/pt: gpu ratios of the first fold column".format(*defaults))
+    head = ["off"] + ["fold r{}".format(r) for r in rounds] + ["torch", "cupy"]
+    print("{:26s} {:>2s} ".format("case", "F") + " ".join("{:>13s}".format(h) for h in head)
+          + " {:>6s} {:>6s} {:>4s}  {}".format("f/off", "f/pt", "ok", "plan (defaults)"))
     for name, shape, dtype, op in cases:
         if np.dtype(dtype).kind in "iu":
             info = np.iinfo(dtype)
@@ -167,26 +173,26 @@ def main():
             host = (rng.standard_normal(shape) * 3 + (0 if dtype == "float16" else 100)).astype(dtype)
         want = _reference(op, host)
         x = cuarray.asarray(host)
-        times, ok = {}, "ok"
-        seen_plans = {}
-        row_fold = 0  # the first setting that folds this case
+        times, ok, by_plan, row_fold = {}, "ok", {}, 0
         for f in folds:
-            reduction._OUT_FOLD = f
-            _clear_launchers()
-            plan = _plan(shape, dtype, op)
-            if plan in seen_plans:  # this setting plans the case as an earlier one did
-                times[f] = times[seen_plans[plan]]
-                continue
-            seen_plans[plan] = f
-            if plan.startswith("fold") and not row_fold:
-                row_fold = f
-            fn = _fn("cuarray", cuarray, op, x)
-            if _ok(op, fn().get(), want, host) != "ok":
-                ok = "BAD"
-            times[f] = (gpu_us(fn, args.reps), event_us(fn, args.reps))
-        reduction._OUT_FOLD = default
+            for r in rounds if f else rounds[:1]:
+                reduction._OUT_FOLD, reduction._FOLD_ROUNDS = f, r
+                _clear_launchers()
+                plan = _plan(shape, dtype, op)
+                key = "off" if not plan.startswith("fold") else "fold r{}".format(r)
+                row_fold = row_fold or (int(plan[4]) if key != "off" else 0)
+                if plan in by_plan:  # planned as an earlier setting did: its time
+                    times.setdefault(key, by_plan[plan])
+                    continue
+                fn = _fn("cuarray", cuarray, op, x)
+                if _ok(op, fn().get(), want, host) != "ok":
+                    ok = "BAD"
+                times.setdefault(key, (gpu_us(fn, args.reps), event_us(fn, args.reps)))
+                by_plan[plan] = times[key]
+        reduction._OUT_FOLD, reduction._FOLD_ROUNDS = defaults
         _clear_launchers()
         plan_on = _plan(shape, dtype, op)
+        del x
         for lib, (mod, cuda) in peers.items():
             try:
                 t = mod.as_tensor(host, device="cuda") if lib == "torch" else mod.asarray(host)
@@ -203,11 +209,10 @@ def main():
             va, vb = times.get(a), times.get(b)
             return "{:6.2f}".format(va[0] / vb[0]) if va and vb else "{:>6s}".format("-")
 
-        print("{:26s} {:>4} {} {} {} {} {} {} {:>4s}  {}".format(
-            name, row_fold or "-", cell(0), cell(row_fold) if row_fold else "{:>13s}".format("-"), cell("torch"),
-            cell("cupy"), ratio(row_fold, 0) if row_fold else "{:>6s}".format("-"),
-            ratio(row_fold or 0, "torch"), ok, plan_on), flush=True)
-        del x
+        first = "fold r{}".format(rounds[0]) if row_fold else "off"
+        print("{:26s} {:>2} ".format(name, row_fold or "-") + " ".join(cell(h) for h in head)
+              + " {} {} {:>4s}  {}".format(ratio(first, "off") if row_fold else "{:>6s}".format("-"),
+                                           ratio(first, "torch"), ok, plan_on), flush=True)
 
 
 if __name__ == "__main__":

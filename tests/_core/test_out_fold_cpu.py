@@ -108,6 +108,12 @@ def test_the_largest_fold_is_a_setting(monkeypatch):
     p = _cols_plan(1_000_000, 2, 4)
     assert (p.fold, p.ovec, p.sub) == (0, 0, 128)  # the scalar sub-chunk plan
     monkeypatch.setattr(reduction, "_OUT_FOLD", 8)
+    monkeypatch.setattr(reduction, "_FOLD_ROUNDS", 1)  # one load round a thread: twice the chunks
+    assert _cols_plan(1_000_000, 2, 4).split == 245  # (123 with two rounds)
+    p = _cols_plan(100_003, 2, 4)
+    assert (p.fold, p.split, p.chunk) == (2, 25, 2048)
+    _replay_fold(p, 100_003, 2)
+    assert _cols_plan(1_000_000, 2, 4, row_stride=16).split == 245  # other plans: two rounds still
     monkeypatch.setattr(reduction, "_OUT_VEC", 0)  # every output-vector plan off, folded ones too
     assert _cols_plan(1_000_000, 2, 4).fold == 0
 
