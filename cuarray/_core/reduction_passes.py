@@ -1,8 +1,8 @@
 """Code generation of the reduction passes with templates of their own (reduction.cu's
 @@tile@@/@@tilebody@@: row tiles, `reduction._ROW_TILE`; @@cols@@: output vectors,
 `reduction._OUT_VEC`; @@fold@@: folded output vectors, `reduction._OUT_FOLD`), the output indexer
-they share with the one-pass skeleton, and the planner's tests for output vectors. Functions of a `reduction.ReductionDef` `rdef` (its arrays, map/step, post
-map); pure: no device."""
+they share with the one-pass skeleton, and the planner's tests for output vectors. Functions of a
+`reduction.ReductionDef` `rdef` (its arrays, map/step, post map); pure: no device."""
 
 from __future__ import annotations
 
