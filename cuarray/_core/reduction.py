@@ -34,8 +34,8 @@ A reduction maps each input element to an accumulator value (`map_expr`), combin
 Kernel arguments, in the order `ReductionDef._declare` writes them: input pointers and scalars in
 parameter order, the output pointer, partial in/out pointers, then (`_tail`) byte strides of each
 array over the out dims then the out dim sizes, the same over the red dims, then
-`_n_out, _n_red, _chunk` and the partial strides `_pso, _psj, _pdo, _pdc` (in accumulators); a
-fused kernel takes its counter last.
+`_n_out, _n_red, _chunk` (a folded plan's chunk counts 16-byte vectors) and the partial strides
+`_pso, _psj, _pdo, _pdc` (in accumulators); a fused kernel takes its counter last.
 """
 
 from __future__ import annotations
@@ -336,7 +336,7 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True, a
             # least a 4-byte register: int8 max keeps 2 sets of 16, not 8). Accumulators of
             # several fields (var's moments, argmax's pairs) keep one set: with two, ptxas issued
             # a float32 var's round as 5 loads, the steps of the first, then 3 (sm_90 SASS); with
-            # one, 8 back to back (62 registers either way). One set of 128 bytes (16 int8 lanes
+            # one, 8 back to back (64 registers either way). One set of 128 bytes (16 int8 lanes
             # summed in int64) takes 4 loads a round: with 8, ptxas issued them 2 at a time.
             ovec, sub = 16 // itemsizes[0], BLOCK
             unroll = _UNROLL_COLS // 2 if acc_size <= 8 and ovec * max(4, acc_size) >= 128 else _UNROLL_COLS
