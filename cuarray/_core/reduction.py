@@ -17,6 +17,9 @@ A reduction maps each input element to an accumulator value (`map_expr`), combin
      outputs along a fast kept axis take output vectors (a thread loads 16 bytes of outputs a
      reduced element, the block combines its sub-chunks; `_OUT_VEC`): passes of their own in
      reduction.cu;
+   - a kept row of 2, 4 or 8 bytes packed row after row (`var(axis=0)` of (n, 2) float32) takes
+     folded output vectors: a 16-byte load carries 16 / row rows of outputs, a thread folds them
+     together at its end (`_OUT_FOLD`);
    - when that leaves the GPU under-filled (few outputs: full reductions, `sum(axis=0)` of a wide
      matrix...), the reduced index is cut into chunks over blockIdx.y; partials go to a temporary
      buffer and a second pass of the same skeleton combines them in a fixed order. No float
@@ -31,8 +34,8 @@ A reduction maps each input element to an accumulator value (`map_expr`), combin
 Kernel arguments, in the order `ReductionDef._declare` writes them: input pointers and scalars in
 parameter order, the output pointer, partial in/out pointers, then (`_tail`) byte strides of each
 array over the out dims then the out dim sizes, the same over the red dims, then
-`_n_out, _n_red, _chunk` and the partial strides `_pso, _psj, _pdo, _pdc` (in accumulators); a
-fused kernel takes its counter last.
+`_n_out, _n_red, _chunk` (a folded plan's chunk counts 16-byte vectors) and the partial strides
+`_pso, _psj, _pdo, _pdc` (in accumulators); a fused kernel takes its counter last.
 """
 
 from __future__ import annotations
@@ -152,6 +155,24 @@ _UNROLL_SUB = 16
 # loads, 8 in flight, ~2 blocks an SM; `var(axis=0)` of (1e6, 4) 1.14x. 0: off. H100, bench before
 # and after in one call: (1.6e7, 4) 108 -> 92.0 µs (0.95x PyTorch), var 50.5 -> 36.4 (1.03x).
 _OUT_VEC = 1
+# Folded output vectors: a sub-chunked plan whose row of outputs is 2, 4 or 8 bytes (axis 0 of
+# (n, 2) float32, (n, 4) float16, (n, 8) int8), every row right after the last (reduced stride =
+# the row's bytes) from a 16-byte aligned pointer: F = 16 / row rows are one aligned 16-byte vector.
+# A thread loads whole vectors (F rows x n_out outputs), keeps an accumulator a lane of the vector
+# (lane k: output k % n_out), folds its F lanes of each output together at its end in a fixed
+# order, and the block combines its 256 sub-chunks as the output-vector pass does (reduction.cu,
+# @@fold@@); the rows past the last whole vector (fewer than F) are read by thread 0 of the last
+# chunk. The largest F taken (2, 4 or 8; 0: off, the scalar sub-chunk plan). Why: `var(axis=0)`
+# of (1e6, 2) float32 ran 43.5 µs of GPU time against PyTorch's 13.0 with 4-byte loads and 65 536
+# partials in a second launch. Kept axes of 12 or 24 bytes (3 or 6 float32 columns) do not divide
+# a vector: scalar sub-chunks still. Off with _OUT_VEC = 0 too. Not yet measured:
+# scripts/perf/kept_fold.py sweeps it.
+_OUT_FOLD = 8
+# The fewest unrolled rounds a thread of a folded plan makes before the reduced index is cut into
+# more chunks: 2 is every plan's rule (the partials stay half as many); 1 doubles the blocks of the
+# small cases ((1e6, 2) float32: 123 blocks, under one an SM, -> 245) for one load round a thread
+# instead of two. Not measured: kept_fold.py --rounds 1,2.
+_FOLD_ROUNDS = 2
 
 
 class Stage(NamedTuple):
@@ -162,7 +183,8 @@ class Stage(NamedTuple):
     of `group` lanes x `mvec` 16-byte vectors per group of lanes; 0: the one-pass skeleton.
     `ovec`: output vectors (`_OUT_VEC`), `ovec` adjacent outputs a thread, one partial a block.
     `accs`: accumulator sets of an output-vector thread when fewer than its `unroll` loads a round
-    (`ReductionDef.wide`); 0: one a load."""
+    (`ReductionDef.wide`); 0: one a load. `fold`: folded output vectors (`_OUT_FOLD`), `fold` rows of
+    `ovec / fold` outputs a 16-byte vector of `ovec` lanes; 0: none."""
 
     src: str
     dst: str
@@ -178,6 +200,7 @@ class Stage(NamedTuple):
     rows: int = 0
     mvec: int = 0
     ovec: int = 0
+    fold: int = 0
     accs: int = 0
 
 
@@ -186,7 +209,7 @@ class Plan:
 
     __slots__ = ("n_out", "n_red", "out_dims", "out_strides", "red_dims", "red_strides", "group",
                  "unroll", "vec", "split", "chunk", "grid_x", "index_t", "group2", "grid2", "unroll2", "fused",
-                 "sub", "rows", "mvec", "ovec", "accs")
+                 "sub", "rows", "mvec", "ovec", "accs", "fold")
 
     @property
     def parts(self) -> int:
@@ -295,7 +318,7 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True, a
         if _UNROLL_SUB:
             unroll = _UNROLL_SUB
     ovec = _passes.out_vec_width(p, itemsizes, aligned) if sub > 1 and allow_vec and _OUT_VEC else 1
-    accs = 0
+    accs = fold = 0
     if ovec > 1 and n_out % ovec == 0 and n_out // ovec <= 32:
         sub = 1 << ((BLOCK // (n_out // ovec)).bit_length() - 1)
         unroll = max(1, min(_UNROLL_COLS, 128 // (ovec * acc_size)))
@@ -306,6 +329,23 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True, a
             unroll, accs = _UNROLL_COLS, (unroll if wide is True else max(1, min(int(wide), _UNROLL_COLS)))
     else:
         ovec = 0
+        fold = _passes.out_fold_width(p, itemsizes, aligned, _OUT_FOLD) if sub > 1 and allow_vec and _OUT_VEC else 1
+        if fold > 1:
+            # Folded output vectors: one vector of outputs (F rows), so 256 sub-chunks a block; a
+            # sum's 8 loads a round into the accumulator sets that fit 128 bytes (each lane at
+            # least a 4-byte register: int8 max keeps 2 sets of 16, not 8). Accumulators of
+            # several fields (var's moments, argmax's pairs) keep one set: with two, ptxas issued
+            # a float32 var's round as 5 loads, the steps of the first, then 3 (sm_90 SASS); with
+            # one, 8 back to back (64 registers either way). One set of 128 bytes (16 int8 lanes
+            # summed in int64) takes 4 loads a round: with 8, ptxas issued them 2 at a time.
+            ovec, sub = 16 // itemsizes[0], BLOCK
+            unroll = _UNROLL_COLS // 2 if acc_size <= 8 and ovec * max(4, acc_size) >= 128 else _UNROLL_COLS
+            sets = max(1, min(unroll, 128 // (ovec * max(4, acc_size)))) if acc_size <= 8 else 1
+            if wide and wide is not True:
+                sets = max(1, min(int(wide), unroll))
+            accs = sets if sets < unroll else 0
+        else:
+            fold = 0
     rows = mvec = 0
     nv = n_red // vec  # 16-byte vectors a row
     if _ROW_TILE and short_row and vec > 1 and len(p.red_dims) == 1 and nv * vec == n_red and nv % group == 0 \
@@ -316,27 +356,30 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True, a
         fill = n_out // (BLOCK // group * 2 * sm_count)
         rows = min(rows, 1 << max(0, fill.bit_length() - 1))
     p.group, p.vec, p.unroll, p.sub, p.rows, p.mvec, p.ovec = group, vec, unroll, sub, rows, mvec, ovec
-    p.accs = accs
-    gpb = BLOCK // group // sub * max(rows, 1) * max(ovec, 1)
+    p.accs, p.fold = accs, fold
+    gpb = n_out if fold else BLOCK // group // sub * max(rows, 1) * max(ovec, 1)
     blocks_x = -(-n_out // gpb) if n_out else 0
     target = sm_count * _BLOCKS_PER_SM
     split = 1
-    if n_red > 0 and blocks_x and not rows:  # a row tile reads whole rows: never split
+    # The reduced index a chunk counts: rows, or whole vectors of `fold` rows (the kernel reads the
+    # rows past the last whole vector itself).
+    n_idx = n_red // fold if fold else n_red
+    if n_idx > 0 and blocks_x and not rows:  # a row tile reads whole rows: never split
         step = group * unroll * vec * sub  # elements one unrolled iteration of a group covers
         if blocks_x < target:
             split = -(-target // blocks_x)
         if sub > 1:
             split = min(split, max(1, _SUB_PARTS // (n_out * (1 if ovec else sub))))
-        split = max(split, -(-n_red // (group * sub * unroll * _MAX_CHAIN)))
-        split = min(split, -(-n_red // (2 * step)), _MAX_SPLIT)
+        split = max(split, -(-n_idx // (group * sub * unroll * _MAX_CHAIN)))
+        split = min(split, -(-n_idx // ((_FOLD_ROUNDS if fold else 2) * step)), _MAX_SPLIT)
         split = max(split, 1)
     if split > 1:
         step = group * unroll * vec * sub
-        chunk = -(-n_red // split)
+        chunk = -(-n_idx // split)
         chunk = -(-chunk // step) * step
-        split = -(-n_red // chunk)
+        split = -(-n_idx // chunk)
     else:
-        chunk = n_red
+        chunk = n_idx
     p.split, p.chunk = split, chunk
     p.grid_x = max(1, min(blocks_x, _MAX_GRID_X))
     # Second pass over the partials: [chunk][out] for thread-per-output (coalesced over outputs),
@@ -468,6 +511,8 @@ class ReductionDef:
             parts.append("tile{}x{}".format(st.rows, st.mvec))
         if st.ovec:
             parts.append("ovec{}".format(st.ovec))
+        if st.fold:
+            parts.append("fold{}".format(st.fold))
         if st.accs:
             parts.append("acc{}".format(st.accs))
         if vec > 1:
@@ -484,12 +529,15 @@ class ReductionDef:
 
     def source(self, st: Stage) -> tuple[str, str]:
         """(kernel name, CUDA source) for one specialisation. Pure: needs no device."""
-        src, dst, group, unroll, vec, ond, rnd, index_t, group2, unroll2, sub, rows, mvec, ovec, accs = st
+        src, dst, group, unroll, vec, ond, rnd, index_t, group2, unroll2, sub, rows, mvec, ovec, fold, accs = st
         it = "int" if index_t is numpy.int32 else "long long"
         kname = self.kernel_name(st)
-        kernel_t, pass_t, finish_t, tile_t, body_t, cols_t = _templates()
+        kernel_t, pass_t, finish_t, tile_t, body_t, cols_t, fold_t = _templates()
         if rows:
             pass1 = _passes.tile_pass(self, tile_t, body_t, group, mvec, rows, vec, ond, it, BLOCK)
+        elif fold:
+            pass1 = _passes.fold_pass(self, fold_t, "part" if dst == "fused" else dst, unroll, ovec, fold, it, BLOCK,
+                                      accs)
         elif ovec:
             pass1 = _passes.cols_pass(self, cols_t, "part" if dst == "fused" else dst, unroll, ovec, sub, it, BLOCK,
                                       accs)
@@ -618,10 +666,10 @@ class ReductionDef:
         if p.ovec:  # output vectors: the sub-chunk count and unroll are the kernel's
             if p.parts == 1:
                 return [(Stage("map", "out", 1, p.unroll, 1, ond, rnd, p.index_t, sub=p.sub, ovec=p.ovec,
-                               accs=p.accs), (p.grid_x, 1), "only")]
+                               accs=p.accs, fold=p.fold), (p.grid_x, 1), "only")]
             if p.fused:
                 return [(Stage("map", "fused", 1, p.unroll, 1, ond, rnd, p.index_t, p.group2, p.unroll2, p.sub,
-                               ovec=p.ovec, accs=p.accs), (p.grid_x, p.split), "fused")]
+                               ovec=p.ovec, accs=p.accs, fold=p.fold), (p.grid_x, p.split), "fused")]
         if p.parts == 1:
             if p.rows:
                 return [(Stage("map", "out", p.group, 1, p.vec, ond, rnd, p.index_t, rows=p.rows, mvec=p.mvec),
@@ -631,7 +679,7 @@ class ReductionDef:
             return [(Stage("map", "fused", p.group, p.unroll, p.vec, ond, rnd, p.index_t, p.group2, p.unroll2, p.sub),
                      (p.grid_x, p.split), "fused")]
         return [(Stage("map", "part", p.group, p.unroll, p.vec, ond, rnd, p.index_t, sub=p.sub, ovec=p.ovec,
-                       accs=p.accs), (p.grid_x, p.split), "first"),
+                       accs=p.accs, fold=p.fold), (p.grid_x, p.split), "first"),
                 (Stage("part", "out", p.group2, p.unroll2, 1, ond, rnd, p.index_t), (p.grid2, 1), "second")]
 
     # -- launch ----------------------------------------------------------------------------
@@ -796,8 +844,7 @@ _template_parts: tuple = ()
 
 def _templates():
     """reduction.cu split at its `// @@` lines: (kernel, one pass, fused finish, row tile, row tile's body,
-    output vectors)
-    Templates. Built
+    output vectors, folded output vectors) Templates. Built
     whole, then published by one assignment: threads racing on the first reduction each see three
     parts (filling a shared list in place gave a second thread six)."""
     global _template_parts

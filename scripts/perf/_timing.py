@@ -11,7 +11,8 @@ import cuarray
 def event_times(fn, reps=30, warmup=3, cuda=None, spin_cycles=0):
     """Microseconds of each of `reps` calls of `fn()`, each between two events on the current stream.
     `cuda`: the module whose Event and get_elapsed_time time it (default cuarray.cuda; `cupy.cuda`,
-    whose API cuarray.cuda follows, times a CuPy call on CuPy's current stream). `spin_cycles`: a
+    whose API cuarray.cuda follows, times a CuPy call on CuPy's current stream; any object with the
+    same two names, and `spin(cycles)` for gpu_times, times another library: kept_fold.py's PyTorch). `spin_cycles`: a
     kernel spinning that long runs before each start event (`gpu_times`)."""
     cuda = cuarray.cuda if cuda is None else cuda
     spin = _spin(cuda) if spin_cycles else None
@@ -41,7 +42,11 @@ _spin_kernels: dict = {}
 
 
 def _spin(cuda):
-    """A one-thread kernel that spins for a number of clock cycles, for `cuda`'s library."""
+    """A one-thread kernel that spins for a number of clock cycles, for `cuda`'s library; a `cuda`
+    with a `spin(cycles)` of its own (a PyTorch adapter: torch.cuda._sleep) uses that."""
+    own = getattr(cuda, "spin", None)
+    if own is not None:
+        return lambda grid, block, args: own(int(args[0]))
     k = _spin_kernels.get(id(cuda))
     if k is None:
         if cuda is cuarray.cuda:

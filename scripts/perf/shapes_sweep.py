@@ -11,7 +11,8 @@ separated by ';' are swept one after the other, each back at its default before 
 `--set "_ROW_TILE=0,4,8,16;_OUT_VEC=0,1;_UNROLL_SUB=0,16,32"`. Issue 32's third pass:
 `_ROW_TILE` (16-byte loads a lane of a row tile, over several rows; 0 = the one-pass plans),
 `_OUT_VEC` (a few outputs along a contiguous kept axis, 16 bytes of outputs a thread; 0 = off),
-`_UNROLL_SUB` (accumulators of the scalar sub-chunk walk; 0 = _UNROLL_COLS), `_FUSE_STEPS`. E.g.
+`_UNROLL_SUB` (accumulators of the scalar sub-chunk walk; 0 = _UNROLL_COLS), `_FUSE_STEPS`;
+`_OUT_FOLD=0,2,4,8` (kept rows of 2-8 bytes, 16 / row rows a load; scripts/perf/kept_fold.py). E.g.
 `--set _LANE_VECS=0,1,2,4` (16-byte loads per lane of a short row's lane group; 0 = the old
 thread-per-row / warp-per-row plans), `--set _WARP_ROW=16,32,64`, `--set _SUB_PARTS=32768,65536`.
 `--set _SHORT_UNROLL=0,1` (walks of 2-7 elements unrolled by their length), `--set _VEC_ND=0,1`
@@ -66,6 +67,8 @@ CASES = [
     ("sum ax0 (1e6,4) f32", (1_000_000, 4), "float32", "sum", 0),
     ("sum ax0 (1.6e7,4) f32", (16_000_000, 4), "float32", "sum", 0),
     ("var ax0 (1e6,4) f32", (1_000_000, 4), "float32", "var", 0),
+    ("var ax0 (1e6,2) f32", (1_000_000, 2), "float32", "var", 0),  # folded output vectors (_OUT_FOLD)
+    ("sum ax0 (1e6,2) f32", (1_000_000, 2), "float32", "sum", 0),
     ("sum ax0 (4e5,2) f64", (400_000, 2), "float64", "sum", 0),
     ("argmax ax0 (1e6,4) f32", (1_000_000, 4), "float32", "argmax", 0),
     ("sum ax0 (4e6,3) f32", (4_000_000, 3), "float32", "sum", 0),  # scalar sub-chunks (_UNROLL_SUB)
@@ -266,7 +269,7 @@ def plan_of(shape, dtype, axis, op="sum"):
     if p.rows:
         extra = " tile{}x{}".format(p.rows, p.mvec)
     elif p.ovec:
-        extra = " ovec{} u{}".format(p.ovec, p.unroll)
+        extra = " ovec{} u{}".format(p.ovec, p.unroll) + (" fold{}".format(p.fold) if p.fold else "")
     elif p.sub > 1:
         extra = " u{}".format(p.unroll)
     return "{} g{} v{} s{}x{} grid{}{}{}".format(p.strategy, p.group, p.vec, p.split, p.sub, p.grid_x,

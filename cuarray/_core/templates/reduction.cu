@@ -293,3 +293,111 @@ ${body_tail}
       ${store}
     }
   }
+// @@fold@@
+// Folded output vectors (reduction.py, `_OUT_FOLD`): the row of outputs is 2, 4 or 8 bytes (axis 0
+// of (n, 2) float32) and rows follow one another from an aligned pointer, so _F = 16 / row rows
+// are one aligned 16-byte vector of _V lanes, lane k holding output k % _NO of row _F * J + k / _NO.
+// Thread t of chunk [_r0, _r1) (in vectors) takes vectors _r0 + t + m * 256, one accumulator a lane
+// (a set of _V per <accs>), and folds the _F lanes of each output together at its end in a fixed
+// order (set by set, lane group by lane group); then the block combines its threads as the
+// output-vector pass does (shuffles, then the 8 warps through shared memory): one partial per block
+// and output. A thread meets each lane's rows in increasing order (argmax's in-order step holds).
+// The rows past the last whole vector (fewer than _F) go to thread 0 of the last chunk, after its
+// vectors: one element a load.
+  {
+    constexpr int _S = ${block};
+    constexpr int _V = ${ovec};
+    constexpr int _F = ${fold};
+    constexpr int _NO = _V / _F;  // outputs
+    constexpr int _U = ${unroll};
+    const ${index_t} _nv = _n_red / _F;  // whole vectors
+    const ${index_t} _r0 = ${r0};
+    const ${index_t} _r1 = min(_r0 + _chunk, _nv);
+    __shared__ alignas(16) unsigned char _smem_raw[(${block} / 32) * _NO * sizeof(_acc_t)];
+    _acc_t* _sm = reinterpret_cast<_acc_t*>(_smem_raw);
+    _acc_t _acc[${accs}][_V];
+#pragma unroll
+    for (int _u = 0; _u < ${accs}; ++_u) {
+#pragma unroll
+      for (int _k = 0; _k < _V; ++_k) _acc[_u][_k] = ${identity};
+    }
+    {
+      const ${index_t} _o = 0;
+      ${out_indexer}
+      ${index_t} _j0 = _r0 + (${index_t})threadIdx.x;
+      // Every load of a round first, then the steps (as the output-vector pass).
+      for (; _j0 + (_U - 1) * _S < _r1; _j0 += _U * _S) {
+        ${vdecl}
+#pragma unroll
+        for (int _u = 0; _u < _U; ++_u) {
+          const ${index_t} _jv = _j0 + _u * _S;
+          ${vload}
+        }
+#pragma unroll
+        for (int _u = 0; _u < _U; ++_u) {
+#pragma unroll
+          for (int _k = 0; _k < _V; ++_k) {
+            const ${index_t} _j = (_j0 + _u * _S) * _F + _k / _NO;  // the row (argmax's index)
+            ${lane_load}
+            ${step_u}
+          }
+        }
+      }
+      for (; _j0 < _r1; _j0 += _S) {
+        const ${index_t} _jv = _j0;
+        const int _u = 0;
+        ${vdecl}
+        ${vload}
+#pragma unroll
+        for (int _k = 0; _k < _V; ++_k) {
+          const ${index_t} _j = _jv * _F + _k / _NO;
+          ${lane_load}
+          ${step_0}
+        }
+      }
+      if (threadIdx.x == 0 && blockIdx.y == gridDim.y - 1 && _nv * _F < _n_red) {
+        const int _u = 0;
+        ${vdecl}
+#pragma unroll
+        for (int _k = 0; _k < _V; ++_k) {
+          const ${index_t} _j = _nv * _F + _k / _NO;
+          if (_j < _n_red) {
+            ${tail_load}
+          }
+        }
+#pragma unroll
+        for (int _k = 0; _k < _V; ++_k) {
+          const ${index_t} _j = _nv * _F + _k / _NO;
+          if (_j < _n_red) {
+            ${lane_load}
+            ${step_0}
+          }
+        }
+      }
+    }
+    _acc_t _t[_NO];
+#pragma unroll
+    for (int _c = 0; _c < _NO; ++_c) {
+      _t[_c] = _acc[0][_c];
+#pragma unroll
+      for (int _u = 0; _u < ${accs}; ++_u) {
+#pragma unroll
+        for (int _f = _u == 0 ? 1 : 0; _f < _F; ++_f) _t[_c] = _reduce(_t[_c], _acc[_u][_f * _NO + _c]);
+      }
+#pragma unroll
+      for (int _d = 16; _d > 0; _d >>= 1) _t[_c] = _reduce(_t[_c], cuarray::shfl_down(_t[_c], _d));
+    }
+    if ((threadIdx.x & 31) == 0) {
+#pragma unroll
+      for (int _c = 0; _c < _NO; ++_c) _sm[(threadIdx.x / 32) * _NO + _c] = _t[_c];
+    }
+    __syncthreads();
+    if (threadIdx.x < _NO) {
+      const ${index_t} _o = threadIdx.x;
+      ${out_indexer}
+      _acc_t _t = _sm[_o];
+#pragma unroll
+      for (int _w = 1; _w < ${block} / 32; ++_w) _t = _reduce(_t, _sm[_w * _NO + _o]);
+      ${store}
+    }
+  }

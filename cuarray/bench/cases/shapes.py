@@ -44,6 +44,8 @@ REDUCTIONS = {
     "sum ax0 (2,3.2e7) f32": ((2, 32_000_000), "float32", "sum", 0, None),
     "mean ax(0,2) (64,1024,256) f32": ((64, 1024, 256), "float32", "mean", (0, 2), None),
     "var ax0 (1e6,4) f32": ((1_000_000, 4), "float32", "var", 0, None),
+    "var ax0 (1e6,2) f32": ((1_000_000, 2), "float32", "var", 0, None),  # kept rows of 8 bytes: folded vectors
+    "sum ax0 (1e6,2) f32": ((1_000_000, 2), "float32", "sum", 0, None),
 }
 
 

@@ -1,0 +1,231 @@
+"""Folded output vectors (`reduction._OUT_FOLD`, issue 32) on the GPU against NumPy, fresh random
+data: reductions along axis 0 of arrays whose row of outputs is 2-8 bytes ((n, 2) float32,
+(n, 4) and (n, 2) float16, (n, 8), (n, 4) and (n, 2) int8/uint8, (n, 2) int16), so a 16-byte load
+carries 2-8 rows; (n, 2) float64 (16-byte rows: plain output vectors) beside. sum, mean, max, min,
+argmax/argmin (ties: the first index), var/std (ddof 0 and 1), nansum/nanmax/nanvar (all-NaN
+columns), prod of integers; row counts with a tail (not a multiple of the fold), one chunk and
+many, fewer rows than the fold, views whose offset breaks the alignment (the old plan), keepdims,
+out=, the two-launch form (FUSE off). Every fold is on (`_OUT_FOLD = 8`) whatever the default.
+CPU side: tests/_core/test_out_fold_cpu.py."""
+
+from __future__ import annotations
+
+import warnings
+import zlib
+
+import numpy as np
+import pytest
+
+from cuarray.cuda import _backend
+
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason())),
+]
+
+import cuarray  # noqa: E402
+from cuarray._core import reduction as _red  # noqa: E402
+from cuarray._core import reduction_ops as _rops  # noqa: E402
+
+
+def _rng(request):
+    return np.random.default_rng(zlib.crc32(request.node.nodeid.encode()) + np.random.SeedSequence().entropy % 1000)
+
+
+def _clear_launchers():
+    import gc
+
+    for d in [o for o in gc.get_objects() if isinstance(o, _red.ReductionDef)]:
+        d._launchers.clear()
+    _rops.clear_fast_path()
+
+
+@pytest.fixture
+def setting():
+    """set(name, value): a planner constant for the test, restored (and launchers dropped) after."""
+    saved = {}
+
+    def set_(name, value):
+        saved.setdefault(name, getattr(_red, name))
+        setattr(_red, name, value)
+        _clear_launchers()
+
+    set_("_OUT_FOLD", 8)
+    yield set_
+    for name, value in saved.items():
+        setattr(_red, name, value)
+    _clear_launchers()
+
+
+def _fold_of(g) -> int:
+    """The fold the planner gives `sum(g, axis=0)` (g 2-D)."""
+    p = _red.plan(g.shape, [g.strides], [g.itemsize], (g.itemsize,), (0,), aligned=(g.data.ptr % 16 == 0,),
+                  acc_size=8)
+    return p.fold
+
+
+def _host(rng, shape, dt):
+    dt = np.dtype(dt)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        return rng.integers(max(info.min, -1000), min(info.max, 1000), shape, endpoint=True).astype(dt)
+    if dt.char == "e":
+        return rng.standard_normal(shape).astype(dt)
+    return (rng.standard_normal(shape) * 3 + 10).astype(dt)
+
+
+def _want(name, h, **kw):
+    """NumPy's answer: floats summed in float64 (float16 in float32, NumPy's own intermediate for
+    its float16 mean), rounded to NumPy's result dtype."""
+    fn = getattr(np, name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        res_dtype = fn(h[:3], axis=0, **kw).dtype
+        if h.dtype.kind == "f" and name not in ("max", "min", "argmax", "argmin", "nanmax", "nanmin"):
+            wide = np.float32 if h.dtype.char == "e" and name in ("sum", "nansum") else np.float64
+            return np.asarray(fn(h.astype(wide), axis=0, **kw)).astype(res_dtype)
+        return np.asarray(fn(h, axis=0, **kw))
+
+
+def _check(name, h, g, **kw):
+    want = _want(name, h, **kw)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        got = getattr(cuarray, name)(g, axis=0, **kw)
+    assert got.shape == want.shape and got.dtype == want.dtype, (name, got.dtype, want.dtype)
+    got = got.get()
+    if h.dtype.kind in "biu" and name not in ("mean", "var", "std"):
+        np.testing.assert_array_equal(got, want, err_msg=name)
+        return
+    if name.startswith("arg") or name.endswith(("max", "min")):
+        np.testing.assert_array_equal(got, want, err_msg=name)
+        return
+    tol = {"e": 2e-3, "f": 2e-5}.get(want.dtype.char, 1e-10)
+    finite = np.abs(h[np.isfinite(h)].astype(np.float64))
+    big = float(finite.max()) if finite.size else 1.0
+    if name in ("sum", "nansum"):
+        scale = big * np.sqrt(h.shape[0]) * (10 if want.dtype.char != "e" else 1)
+    elif name in ("var", "nanvar"):
+        scale = big * big * 5
+    elif name in ("std",):
+        scale = big * 5
+    else:
+        scale = big
+    np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=tol, atol=tol * scale,
+                               err_msg=name)
+
+
+FLOAT_OPS = ("sum", "mean", "max", "min", "argmax", "argmin", "var", "std", "nansum", "nanmax", "nanvar")
+INT_OPS = ("sum", "max", "min", "argmax", "argmin", "var", "mean")
+SOME_OPS = ("sum", "max", "argmin", "var")  # each op, dtype and plan is a kernel: NVRTC time
+# (dtype, columns, fold, ops): the row of outputs 8, 4 or 2 bytes
+CASES = [("f4", 2, 2, FLOAT_OPS), ("f2", 4, 2, FLOAT_OPS[:6] + ("nansum", "nanmax")), ("f2", 2, 4, SOME_OPS[:3]),
+         ("i1", 8, 2, INT_OPS), ("u1", 8, 2, SOME_OPS), ("i1", 4, 4, SOME_OPS), ("u1", 2, 8, INT_OPS),
+         ("i1", 2, 8, SOME_OPS), ("i2", 2, 4, SOME_OPS), ("f8", 2, 0, ("sum", "argmax", "var"))]
+
+
+@pytest.mark.parametrize("dt, cols, fold, ops", CASES, ids=["{}x{}".format(d, c) for d, c, _, _ in CASES])
+def test_folded_columns_match_numpy(request, setting, dt, cols, fold, ops):
+    rng = _rng(request)
+    # many chunks with a tail row (fused second pass); one chunk (outputs written directly), a tail:
+    # for a case of each fold (each op, dtype and plan is a kernel: NVRTC time)
+    one_chunk = (dt, cols) in (("f4", 2), ("f2", 4), ("i1", 8), ("u1", 2), ("f2", 2))
+    for n in (1_000_001, 4097) if one_chunk else (1_000_001,):
+        h = _host(rng, (n, cols), dt)
+        g = cuarray.asarray(h)
+        assert _fold_of(g) == fold
+        for name in ops:
+            if dt == "f2" and name in ("sum", "nansum", "mean") and n > 5000:
+                h32 = h[:5000]  # float16: a short sum (NumPy's float16 result of long sums is its own order)
+                _check(name, h32, cuarray.asarray(h32))
+                continue
+            _check(name, h, g)
+        if dt[0] == "f" and "std" in ops:
+            _check("var", h, g, ddof=1)
+            _check("std", h, g, ddof=1)
+
+
+@pytest.mark.parametrize("dt, cols", [("f4", 2), ("i1", 8), ("f2", 4), ("u1", 2)])
+def test_views_keepdims_out_and_fewer_rows_than_the_fold(request, setting, dt, cols):
+    rng = _rng(request)
+    h = _host(rng, (300_007, cols), dt)
+    g = cuarray.asarray(h)
+    row = cols * np.dtype(dt).itemsize
+    for view in (np.s_[1:], np.s_[16 // row:], np.s_[3:-5], np.s_[::-1]):
+        hv, gv = h[view], g[view]
+        aligned = gv.data.ptr % 16 == 0 and view != np.s_[::-1]
+        assert (_fold_of(gv) > 0) == aligned, view
+        for name in ("max", "argmax") + (("sum",) if dt != "f2" else ()):
+            _check(name, hv, gv)
+    for n in (1, 3, 7):  # fewer rows than the fold (other plans), and fewer than one vector
+        hs = _host(rng, (n, cols), dt)
+        for name in ("sum", "max", "argmin"):
+            _check(name, hs, cuarray.asarray(hs))
+    want = _want("max", h, keepdims=True)
+    got = cuarray.max(g, axis=0, keepdims=True)
+    assert got.shape == (1, cols)
+    np.testing.assert_array_equal(got.get(), want)
+    out = cuarray.empty((cols,), dtype=np.int64)
+    assert cuarray.argmin(g, axis=0, out=out) is out
+    np.testing.assert_array_equal(out.get(), h.argmin(axis=0))
+    if dt == "f4":
+        out = cuarray.empty((cols,), dtype=np.float32)
+        cuarray.var(g, axis=0, out=out)
+        np.testing.assert_allclose(out.get(), h.astype(np.float64).var(axis=0), rtol=2e-5)
+        out = cuarray.zeros((1, cols), dtype=np.float32)
+        cuarray.sum(g, axis=0, keepdims=True, out=out)
+        np.testing.assert_allclose(out.get(), h.astype(np.float64).sum(axis=0, keepdims=True), rtol=2e-5)
+
+
+def test_nan_columns_and_ties(request, setting):
+    """(n, 2) float32: a column all NaN, a column with one NaN (max/argmax: NaN and its first
+    index), ties everywhere (argmax/argmin: the first index), -0.0 against 0.0."""
+    rng = _rng(request)
+    n = 200_003
+    h = _host(rng, (n, 2), "f4")
+    h[:, 1] = np.nan
+    h[n // 3, 0] = np.nan
+    g = cuarray.asarray(h)
+    for name in ("max", "min", "argmax", "argmin", "nansum", "nanmax", "nanvar", "sum", "var"):
+        _check(name, h, g)
+    h2 = _host(rng, (n, 2), "f4")
+    h2[n // 2:, 1] = np.nan  # half a column NaN: nan-variants over the other half
+    for name in ("nansum", "nanmax", "nanvar", "nanmin"):
+        _check(name, h2, cuarray.asarray(h2))
+    for dt in ("f4", "i1", "u1", "f2"):
+        t = rng.integers(0, 3, (n, 16 // np.dtype(dt).itemsize // 2)).astype(dt)  # fold 2, ties everywhere
+        gt = cuarray.asarray(t)
+        for name in ("argmax", "argmin"):
+            _check(name, t, gt)
+        t[-2:] = 5  # the last whole vector's row and the tail row tie at the maximum: the first wins
+        _check("argmax", t, cuarray.asarray(t))
+    z = np.zeros((n, 2), np.float32)
+    z[::2] = -0.0
+    np.testing.assert_array_equal(cuarray.argmax(cuarray.asarray(z), axis=0).get(), z.argmax(axis=0))
+
+
+def test_one_round_a_thread(request, setting):
+    """`_FOLD_ROUNDS = 1`: twice the chunks of the small cases (kept_fold.py's r1 column)."""
+    setting("_FOLD_ROUNDS", 1)
+    rng = _rng(request)
+    for dt, cols in (("f4", 2), ("f2", 4)):
+        h = _host(rng, (1_000_003, cols), dt)
+        g = cuarray.asarray(h)
+        for name in ("var", "argmax", "max") if dt == "f4" else ("max", "argmin"):
+            _check(name, h, g)
+
+
+def test_integer_products_and_the_two_launch_form(request, setting):
+    rng = _rng(request)
+    n = 100_003
+    h = rng.choice(np.array([-1, 1, 1, 1], np.int8), (n, 8))
+    h[rng.integers(0, n, 20), rng.integers(0, 8, 20)] = 3
+    _check("prod", h, cuarray.asarray(h))
+    hu = rng.choice(np.array([1, 1, 2], np.uint8), (n, 2))
+    _check("prod", hu, cuarray.asarray(hu))  # wraps modulo 2**64 like NumPy's
+    setting("FUSE", False)
+    for dt, cols in (("f4", 2), ("i1", 8)):
+        hh = _host(rng, (1_000_003, cols), dt)
+        gg = cuarray.asarray(hh)
+        for name in ("sum", "argmax", "var"):
+            _check(name, hh, gg)
