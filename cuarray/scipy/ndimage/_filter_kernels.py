@@ -109,7 +109,7 @@ def filter1d(x: ndarray, out_dt, op: str, weights, size: int, axis: int, offset:
              plan: str = "auto") -> ndarray:
     """out[..., i, ...] = op over j < size of x[..., map(i + j - offset), ...] along `axis`.
     `weights` (host, float64) only for "correlate". plan: "auto" (the tile kernel, variant
-    _filter_tile.AUTO_VARIANT, where _filter_tile plans one), "tile" (the tile wherever it fits;
+    _filter_tile.auto_variant, where _filter_tile plans one), "tile" (the tile wherever it fits;
     ValueError where it does not), "tile-half-r" (the same with half the outputs a thread),
     "tile-vec" / "tile-vec-u" / "tile-vec-u-half-r" / "tile-rows3" / "tile-pipe" (the tile's
     variants: _filter_tile.VARIANTS) or
@@ -127,7 +127,8 @@ def filter1d(x: ndarray, out_dt, op: str, weights, size: int, axis: int, offset:
     if plan != "auto" and plan != "old" and plan not in _filter_tile.VARIANTS:
         raise ValueError("unknown plan {!r}".format(plan))
     forced = plan in _filter_tile.VARIANTS
-    variant = _filter_tile.AUTO_VARIANT if plan == "auto" else _filter_tile.VARIANTS.get(plan, 0)
+    variant = (_filter_tile.auto_variant(x._shape, axis, size, a) if plan == "auto"
+               else _filter_tile.VARIANTS.get(plan, 0))
     tp = None if plan == "old" else _filter_tile.plan(x._shape, axis, size, a, out_dt, op, force=forced,
                                                       half_r=plan.endswith("-half-r"), variant=variant)
     if tp is None and forced:

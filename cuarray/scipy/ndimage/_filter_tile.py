@@ -16,7 +16,8 @@ import numpy
 
 from ..._core import dtypes as _dtypes
 
-__all__ = ["Plan", "plan", "kernel_name", "source", "vector_flags", "grid", "SHARED_MAX", "VARIANTS", "AUTO_VARIANT"]
+__all__ = ["Plan", "plan", "kernel_name", "source", "vector_flags", "grid", "SHARED_MAX", "VARIANTS", "AUTO_VARIANT",
+           "PIPE_FROM_TAPS", "auto_variant"]
 
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "filter_tile.cu"
 _PIPE_TEMPLATE = pathlib.Path(__file__).parent / "templates" / "filter_tile_pipe.cu"
@@ -54,6 +55,24 @@ VARIANTS = {"tile": 0, "tile-half-r": 0, "tile-vec": 1, "tile-vec-u": 2, "tile-v
 # on the H100 (GPU time alone, 4096^2 float32 gaussian sigma 4, whole filter: variant 0 218 us,
 # 2 147 us, 3 132 us; 3 fastest or tied on every pass of the table, its strided pass being 2's).
 AUTO_VARIANT = 3
+# Where plan="auto" takes variant 4 instead (auto_variant): passes of PIPE_FROM_TAPS taps or more
+# along a strided axis, and along the last axis with 8-byte accumulators. H100, GPU time, x copy of
+# the pass, variant 3 -> 4 (filter_tile_passes.py --plans tile-rows3,tile-pipe, session 16): strided
+# passes of 33 taps (gaussian sigma 4) 4096^2 float32 0.72 -> 0.77, 256^3 axis 0 0.69 -> 0.75,
+# axis 1 0.73 -> 0.73, float64 0.59 -> 0.74; float64 rows of 33 taps 0.60 -> 0.64. Slower: strided
+# passes of 17 taps or fewer (sigma 2 0.85 -> 0.76, sigma 1 0.90 -> 0.77, uniform 5 0.90 -> 0.73)
+# and float32 rows (sigma 4 0.66 -> 0.59, sigma 1 0.86 -> 0.71; 256^3 0.48 -> 0.49): where a pass has
+# little arithmetic a tap, the one-wave walk's barriers cost more than the overlap gives.
+PIPE_FROM_TAPS = 33
+
+
+def auto_variant(shape, axis: int, size: int, acc_dt) -> int:
+    """The variant plan="auto" runs for a pass of `size` taps along `axis` of `shape` with `acc_dt`
+    accumulators: AUTO_VARIANT, or 4 where it measured faster (PIPE_FROM_TAPS)."""
+    if AUTO_VARIANT != 3 or size < PIPE_FROM_TAPS:
+        return AUTO_VARIANT
+    last_axis = all(int(s) == 1 for s in shape[axis + 1:])
+    return 4 if not last_axis or numpy.dtype(acc_dt).itemsize == 8 else AUTO_VARIANT
 
 
 class Plan(NamedTuple):

@@ -588,3 +588,15 @@ def test_tile_launch_packs_the_kernels_parameters(recorded_launches, monkeypatch
 def test_filter1d_rejects_an_unknown_plan(recorded_launches):
     with pytest.raises(ValueError, match="unknown plan"):
         fk.filter1d(new_c((4, 8), "f4"), np.dtype("f4"), "uniform", None, 3, 1, 1, 0, 0.0, plan="tile-fast")
+
+
+def test_auto_takes_variant_4_where_it_measured_faster():
+    # strided passes of 33 taps or more, and 8-byte accumulators along the last axis; the rest 3
+    f4, f8 = np.dtype("f4"), np.dtype("f8")
+    auto = ft.auto_variant
+    assert auto((4096, 4096), 0, 33, f4) == 4 and auto((4096, 4096), 1, 33, f4) == 3
+    assert auto((4096, 4096), 0, 17, f4) == 3 and auto((4096, 4096), 0, 5, f4) == 3
+    assert auto((4096, 4096), 1, 33, f8) == 4 and auto((4096, 4096), 1, 17, f8) == 3
+    assert auto((256, 256, 256), 0, 33, f4) == auto((256, 256, 256), 1, 33, f4) == 4
+    assert auto((256, 256, 256), 2, 33, f4) == 3 and auto((64, 4096, 1), 1, 33, f4) == 3
+    assert ft.AUTO_VARIANT == 3
