@@ -138,6 +138,21 @@ CUARRAY_DEVICE inline void spline_weights(double x, int order, double* w) {
   for (int i = 0; i < order; ++i) w[order] -= w[i];
 }
 
+// One axis of a point, shared by `interpolate` and `interpolate_taps`: coordinate c mapped inside by
+// `mode` (grid-constant and nearest are not: SciPy pads the input for them, and every tap past an edge
+// is handled per tap), the index of the first of the ORDER + 1 taps and their weights w[0..ORDER].
+// False when the point is cval (constant modes outside, NaN coordinates).
+template <int ORDER>
+CUARRAY_DEVICE inline bool axis_spline(double c, long long len, int mode, long long& start, double* w) {
+  if (mode != I_GRID_CONSTANT && mode != I_NEAREST) {
+    c = map_coordinate(c, len, mode);
+    if (!(c > -1.0)) return false;
+  }
+  start = (long long)floor((ORDER & 1) ? c : c + 0.5) - ORDER / 2;
+  spline_weights(c, ORDER, w);
+  return true;
+}
+
 // The value at coordinate c[0..ndim) (padding already added) of the C-contiguous `in` of `shape`.
 // ND > 0: ndim known at compile time (the loops unroll and the per-axis state stays in registers);
 // ND == 0: any ndim up to CUARRAY_NDIMAGE_INTERP_MAX_NDIM. ORDER: the spline order, 0..5.
@@ -147,16 +162,8 @@ CUARRAY_DEVICE inline double interpolate(const T* in, const long long* shape, in
   const int nd = ND > 0 ? ND : ndim;
   long long start[ND > 0 ? ND : CUARRAY_NDIMAGE_INTERP_MAX_NDIM];
   double w[ND > 0 ? ND : CUARRAY_NDIMAGE_INTERP_MAX_NDIM][ORDER + 1];
-  bool unmapped = mode == I_GRID_CONSTANT || mode == I_NEAREST;
-  for (int d = 0; d < nd; ++d) {
-    double cc = c[d];
-    if (!unmapped) {
-      cc = map_coordinate(cc, shape[d], mode);
-      if (!(cc > -1.0)) return cval;  // constant modes outside, and NaN coordinates
-    }
-    start[d] = (long long)floor((ORDER & 1) ? cc : cc + 0.5) - ORDER / 2;
-    spline_weights(cc, ORDER, w[d]);
-  }
+  for (int d = 0; d < nd; ++d)
+    if (!axis_spline<ORDER>(c[d], shape[d], mode, start[d], w[d])) return cval;
   int k[ND > 0 ? ND : CUARRAY_NDIMAGE_INTERP_MAX_NDIM];
   for (int d = 0; d < nd; ++d) k[d] = 0;
   int tm = tap_mode(mode);
@@ -217,17 +224,10 @@ CUARRAY_DEVICE inline double interpolate_taps(const T* in, const long long* shap
   long long start[ND];
   double w[ND][ORDER + 1];
   I o[ND][ORDER + 1];
-  bool unmapped = mode == I_GRID_CONSTANT || mode == I_NEAREST;
   bool inside = true;
 #pragma unroll
   for (int d = 0; d < ND; ++d) {
-    double cc = c[d];
-    if (!unmapped) {
-      cc = map_coordinate(cc, shape[d], mode);
-      if (!(cc > -1.0)) return cval;  // constant modes outside, and NaN coordinates
-    }
-    start[d] = (long long)floor((ORDER & 1) ? cc : cc + 0.5) - ORDER / 2;
-    spline_weights(cc, ORDER, w[d]);
+    if (!axis_spline<ORDER>(c[d], shape[d], mode, start[d], w[d])) return cval;
     inside = inside && start[d] >= 0 && start[d] + ORDER < shape[d];
   }
   I stride = 1;
