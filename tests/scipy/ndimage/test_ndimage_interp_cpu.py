@@ -1079,3 +1079,40 @@ def test_zoom_shift_driver_and_kernels(zs_on_host, monkeypatch, source, wide, mo
         got = zs_on_host(x, np.dtype(np.float64), shape, m, off, ik.ZS_DIAG, order, code, 0.5, 0)
         close(got, snd.affine_transform(x, np.diag(m), off, order=order, mode=mode, cval=0.5, prefilter=False))
 
+
+
+@pytest.mark.parametrize("order", [3, 5])
+@pytest.mark.parametrize("in_place", [False, True])
+def test_stream_launches(recorded_launches, monkeypatch, order, in_place):
+    """`spline_filter`'s streamed pass on the fake device: a launch per pole, each from one array into another (one
+    pole from src: straight into data; in place: into a buffer, then copied back; two poles: through a buffer),
+    the grid's x the column groups times the outer extent, 16-column blocks where the axis has fewer than 32."""
+    from fake_device import new_c
+
+    monkeypatch.setattr(ik, "_kernel", lambda name: name)
+    copies = []
+    monkeypatch.setattr(ik, "copyto_unchecked", lambda dst, src: copies.append((dst.data.ptr, src.data.ptr)))
+    for shape, axis, bx in (((2, 300, 40), 1, 32), ((5, 70, 20), 1, 16), ((4096, 3000), 0, 32)):
+        data = new_c(shape, "f8")
+        src = None if in_place else new_c(shape, "f4")
+        recorded_launches.clear()
+        copies.clear()
+        ik.spline_filter(data, axis, order, 4, src=src, method="stream", run=32)
+        got = [(cfg, k, args) for _, cfg, k, *args in recorded_launches if isinstance(k, str)]
+        n, inner = shape[axis], int(np.prod(shape[axis + 1:]))
+        outer = data.size // (n * inner)
+        groups = -(-inner // bx)
+        first = data if src is None else src
+        assert [k for _, k, _ in got] == [ik.stream_name(first.dtype if p == 0 else np.dtype("f8"), order, p, 32)
+                                          for p in range(order // 2)]
+        for cfg, _, args in got:
+            assert cfg == ("cfg", (groups * outer, -(-(-(-n // 32)) // (256 // bx))), (bx, 256 // bx), 0)
+            assert [int(v) for v in args[2:]] == [n, inner, groups, 4] and type(args[2]) is np.int64
+        ptrs = [(args[0], args[1]) for _, _, args in got]
+        assert ptrs[0][0] == first.data.ptr and ptrs[-1][1] == (data.data.ptr if order == 5 or src is not None
+                                                                 else ptrs[0][1])
+        assert all(a != b for a, b in ptrs)
+        if order == 5:
+            assert ptrs[0][1] == ptrs[1][0] != data.data.ptr  # the buffer between the poles
+        # the copy back of a one-pole pass in place, from its buffer
+        assert copies == ([(data.data.ptr, ptrs[0][1])] if order == 3 and in_place else [])
