@@ -23,13 +23,15 @@ outside, mode constant gives cval there), 4096^2 float32, 2048^2 float64, 256^3 
 
 - The strided pass (axis 0 here; `--strided`: only it, orders 2-5): `"chunked"`'s column kernel against
   `"stream"` (`spline_filter_stream`, a thread per (column, run of 16 or 32 samples) warmed up from the
-  input itself, a launch per pole), GPU time (a spin kernel ahead: the host's launches not counted),
-  each checked against SciPy's spline_filter1d along axis 0 and against the column kernel.
+  input itself, 16 or all 64 of its warm-up loads in flight, a launch per pole), GPU time (a spin
+  kernel ahead: the host's launches not counted), each checked against SciPy's spline_filter1d along
+  axis 0 and against the column kernel.
 
 Run on the GPU machine: `python scripts/perf/map_coordinates_variants.py [case ...]` (cases: 2048f,
 4096f, 2048d, 256f; all by default); `--strided [case ...]` for the strided pass alone (orders 2-5).
 Predictions for the strided pass (docs/perf-notes.md "the strided prefilter pass: streamed runs"):
-2048^2 float32 order 3 chunked 72 us -> stream ~20-25 us (runs of 16), ~18-24 (runs of 32).
+2048^2 float32 order 3 chunked 72 us -> stream ~20-25 us (runs of 16, 16 loads; the other forms
+within ~20% of it, runs of 32 with all loads, one block an SM, the slowest).
 Predictions of the session before (H100; docs/perf-notes.md "map_coordinates: runs of a line in
 parallel, nested taps"): 2048^2 passes lane0 ~320 us each, chunked-warp ~60 (axis 0,
 strided staging) / ~40 (axis 1), chunked ~30 / ~40; the point kernel loop + f64 coords ~600, loop
@@ -153,11 +155,11 @@ def run_case(name, rows):
             xz = cupy.asarray(host)
             row("zoom x2 (bench zoom)", "CuPy", event_us(lambda: cupy_nd.zoom(xz, 2.0), reps=10, cuda=cupy.cuda))
             del xz
-    for run in ik.STREAM_RUNS[1:]:  # the other run lengths of the streamed strided pass (axis 0 from x)
+    for _, run, batch in STRIDED_VARIANTS[2:]:  # the streamed strided pass' other forms (axis 0 from x)
         data = cp.empty(shape, numpy.float64)
-        ik.spline_filter(data, 0, ORDER, CODE, src=x, method="stream", run=run)
-        row("prefilter axis 0", "stream, runs of {}".format(run),
-            event_us(lambda: ik.spline_filter(data, 0, ORDER, CODE, src=x, method="stream", run=run)),
+        ik.spline_filter(data, 0, ORDER, CODE, src=x, method="stream", run=run, batch=batch)
+        row("prefilter axis 0", "stream, runs of {}, {} loads".format(run, batch),
+            event_us(lambda: ik.spline_filter(data, 0, ORDER, CODE, src=x, method="stream", run=run, batch=batch)),
             err_text(cp.asnumpy(data), ref_ax0, "float64"))
     if cupy is not None:
         xc, cc = cupy.asarray(host), cupy.asarray(hc)
@@ -172,7 +174,7 @@ def run_case(name, rows):
             err_text(res, ref_pts, dtype))
 
 
-STRIDED_VARIANTS = (("chunked", 16), ("stream", 16), ("stream", 32))
+STRIDED_VARIANTS = (("chunked", 16, 16),) + tuple(("stream", r, u) for r in ik.STREAM_RUNS for u in ik.STREAM_BATCHES)
 
 
 def strided_case(name, rows):
@@ -185,16 +187,16 @@ def strided_case(name, rows):
     for order in (2, 3, 4, 5):
         ref = snd.spline_filter1d(host, order, 0, mode=MODE)
         base = None
-        for method, run in STRIDED_VARIANTS:
+        for method, run, batch in STRIDED_VARIANTS:
             data = cp.empty(shape, numpy.float64)
-            us = gpu_us(lambda: ik.spline_filter(data, 0, order, CODE, src=x, method=method, run=run))
+            us = gpu_us(lambda: ik.spline_filter(data, 0, order, CODE, src=x, method=method, run=run, batch=batch))
             data = cp.empty(shape, numpy.float64)
-            ik.spline_filter(data, 0, order, CODE, src=x, method=method, run=run)
+            ik.spline_filter(data, 0, order, CODE, src=x, method=method, run=run, batch=batch)
             got = cp.asnumpy(data)
             base = got if base is None else base
             err = "{}  vs chunked {:.1e}".format(err_text(got, ref, "float64"), float(numpy.max(numpy.abs(got - base))))
-            rows.append((label, "strided pass, order {}".format(order), "{} (runs of {})".format(method, run)
-                         if method == "stream" else method, us, err))
+            rows.append((label, "strided pass, order {}".format(order), "{} (runs of {}, {} loads)".format(
+                method, run, batch) if method == "stream" else method, us, err))
 
 
 def main(args):

@@ -61,9 +61,12 @@ _SPLINE_FILTER_COLUMNS = "cuarray_ndimage::spline_filter_columns<{}>"
 _COLUMNS_X = 16  # columns a block: 16 doubles, one 128-byte row segment
 _COLUMNS_RUN = 32  # samples a run at least (about the warm-up K), up to 64 runs a column
 _CHUNK_MIN = 64  # interp.cuh's CUARRAY_NDIMAGE_SPLINE_CHUNK_MIN
-_SPLINE_FILTER_STREAM = "cuarray_ndimage::spline_filter_stream<{}, {}, {}, {}, {}>"
-STREAM_RUNS = (16, 32)  # samples a thread's run holds (registers: 78 / 128 a thread for order 3)
+_SPLINE_FILTER_STREAM = "cuarray_ndimage::spline_filter_stream<{}, {}, {}, {}, {}, {}>"
+STREAM_RUNS = (16, 32)  # samples a thread's run holds (in registers)
+# loads a thread has in flight in the warm-ups: 16, or 64 (all K of them; more registers: 2 blocks an SM)
+STREAM_BATCHES = (16, 64)
 _STREAM_RUN = 16
+_STREAM_BATCH = 16
 _STREAM_BLOCK = 256  # threads a block: 32 (16 where inner < 32) columns by consecutive runs
 _GRID_Y = 65535
 _F4 = numpy.dtype(numpy.float32)
@@ -344,10 +347,12 @@ def _stream_grid(n: int, inner: int, outer: int, run: int):
     return (groups * outer, gy), (bx, by), groups
 
 
-def stream_name(s_dt, order: int, pole: int, run: int = _STREAM_RUN, wide: bool = False) -> str:
+def stream_name(s_dt, order: int, pole: int, run: int = _STREAM_RUN, wide: bool = False,
+                batch: int = _STREAM_BATCH) -> str:
     """The streamed strided pass of pole `pole` (0, or 1 for orders 4 and 5) reading `s_dt` (float32
-    or float64); wide: 64-bit index arithmetic (2^31 elements or more)."""
-    return _SPLINE_FILTER_STREAM.format(_dtypes.ctype(s_dt), "long long" if wide else "int", order, pole, run)
+    or float64); wide: 64-bit index arithmetic (2^31 elements or more); run, batch: STREAM_RUNS,
+    STREAM_BATCHES."""
+    return _SPLINE_FILTER_STREAM.format(_dtypes.ctype(s_dt), "long long" if wide else "int", order, pole, run, batch)
 
 
 def spline_in_place_copies(shape, axis: int, order: int, method: str = PREFILTER_DEFAULT, coef=_F8) -> bool:
@@ -364,16 +369,17 @@ def spline_staged(shape, axis: int) -> bool:
 
 
 def spline_filter(data: ndarray, axis: int, order: int, mode: int, src=None,
-                  method: str = PREFILTER_DEFAULT, run: int = _STREAM_RUN) -> None:
+                  method: str = PREFILTER_DEFAULT, run: int = _STREAM_RUN, batch: int = _STREAM_BATCH) -> None:
     """B-spline coefficients of `order` along `axis` of the C-contiguous `data`: in place, or from
     `src` (a C-contiguous float32 or float64 array of data's shape, read by the kernel itself: no
     separate float64 copy of the input). data is float64, or float32 where `spline_staged` (the sums
     in double, stored in float). method: one of PREFILTER_METHODS (`spline_plan` picks the kernel).
-    run: the streamed kernel's run length, one of STREAM_RUNS (the perf script times each)."""
+    run, batch: the streamed kernel's run length and loads in flight, of STREAM_RUNS and
+    STREAM_BATCHES (the perf script times each)."""
     if method not in PREFILTER_METHODS:
         raise ValueError("method must be one of {}".format(PREFILTER_METHODS))
-    if run not in STREAM_RUNS:
-        raise ValueError("run must be one of {}".format(STREAM_RUNS))
+    if run not in STREAM_RUNS or batch not in STREAM_BATCHES:
+        raise ValueError("run, batch must be of {}, {}".format(STREAM_RUNS, STREAM_BATCHES))
     plan = spline_plan(data.shape, axis, method, data._dtype)
     if data._dtype == _F4 and plan == "thread":
         raise ValueError("float32 coefficients need the warp kernel (spline_staged)")
@@ -388,7 +394,7 @@ def spline_filter(data: ndarray, axis: int, order: int, mode: int, src=None,
     s_dt = data._dtype if src is None else src._dtype
     src_ptr = (data if src is None else src).data.ptr
     if plan == "stream":
-        _stream(data, src, n, inner, lines // inner, order, mode, run)
+        _stream(data, src, n, inner, lines // inner, order, mode, run, batch)
         return
     if plan == "columns":
         runs = max(1, min(64, n // _COLUMNS_RUN))
@@ -411,7 +417,8 @@ def spline_filter(data: ndarray, axis: int, order: int, mode: int, src=None,
                     numpy.int32(mode)))
 
 
-def _stream(data: ndarray, src, n: int, inner: int, outer: int, order: int, mode: int, run: int) -> None:
+def _stream(data: ndarray, src, n: int, inner: int, outer: int, order: int, mode: int, run: int,
+            batch: int) -> None:
     """`spline_filter`'s streamed strided pass: a launch per pole, each from one array into another
     (src, else data, -> data for one pole; -> a buffer -> data for two; in place with one pole, into
     a buffer then copied back)."""
@@ -420,13 +427,14 @@ def _stream(data: ndarray, src, n: int, inner: int, outer: int, order: int, mode
     first = data if src is None else src
     tail = (numpy.int64(n), numpy.int64(inner), numpy.int64(groups), numpy.int32(mode))
     if order // 2 == 1 and src is not None:
-        _launch.launch(_kernel(stream_name(first._dtype, order, 0, run, wide)), grid, block,
+        _launch.launch(_kernel(stream_name(first._dtype, order, 0, run, wide, batch)), grid, block,
                        (first.data.ptr, data.data.ptr) + tail)
         return
     buf = ndarray(data.shape, _F8)
-    _launch.launch(_kernel(stream_name(first._dtype, order, 0, run, wide)), grid, block,
+    _launch.launch(_kernel(stream_name(first._dtype, order, 0, run, wide, batch)), grid, block,
                    (first.data.ptr, buf.data.ptr) + tail)
     if order // 2 == 1:
         copyto_unchecked(data, buf)
         return
-    _launch.launch(_kernel(stream_name(_F8, order, 1, run, wide)), grid, block, (buf.data.ptr, data.data.ptr) + tail)
+    _launch.launch(_kernel(stream_name(_F8, order, 1, run, wide, batch)), grid, block,
+                   (buf.data.ptr, data.data.ptr) + tail)

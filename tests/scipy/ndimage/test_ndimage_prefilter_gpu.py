@@ -171,8 +171,9 @@ STREAM_CASES = (((64, 16), 0), ((65, 31), 0), ((97, 40), 0), ((333, 3, 17), 0), 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("order", [2, 3, 4, 5])
 def test_stream_pass(mode, order):
-    """The default run length from a float64 or float32 source and in place, the other in place, against SciPy and
-    against the default method ("chunked", the column kernel) to rounding."""
+    """The default form (runs of 16, 16 loads in flight) from a float64 or float32 source and in place, the other
+    runs and batches in place (orders 3, 5), against SciPy and against the default method ("chunked", the column
+    kernel) to rounding."""
     code = ik.mode_code(mode)
     for shape, axis in STREAM_CASES:
         assert ik.spline_plan(shape, axis, "stream") == "stream"
@@ -181,16 +182,18 @@ def test_stream_pass(mode, order):
         ik.spline_filter(default, axis, order, code)
         default = default.get()
         scale = float(np.abs(default).max())
-        for run in ik.STREAM_RUNS:
-            for src_dt in (None, np.float64, np.float32) if run == ik._STREAM_RUN else (None,):  # (fewer compiles)
+        forms = [(r, u) for r in ik.STREAM_RUNS for u in ik.STREAM_BATCHES] if order in (3, 5) else [(16, 16)]
+        for run, batch in forms:
+            # (the default form from each source; the others in place: fewer first-run compiles)
+            for src_dt in (None, np.float64, np.float32) if (run, batch) == (16, 16) else (None,):
                 if src_dt is None:
                     data = cuarray.asarray(x)
-                    ik.spline_filter(data, axis, order, code, method="stream", run=run)
+                    ik.spline_filter(data, axis, order, code, method="stream", run=run, batch=batch)
                     ref_in = x
                 else:
                     data = cuarray.empty(shape, np.float64)
                     ik.spline_filter(data, axis, order, code, src=cuarray.asarray(x.astype(src_dt)), method="stream",
-                                     run=run)
+                                     run=run, batch=batch)
                     ref_in = x.astype(src_dt)
                 if _scipy_ok(mode, shape[axis]):
                     close(data, snd.spline_filter1d(ref_in, order, axis, mode=mode))

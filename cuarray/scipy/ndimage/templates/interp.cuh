@@ -357,21 +357,27 @@ struct spline_poles_t {
   double gain;
 };
 
+// K of pole q (0, 1) of `order`: a constant expression (the streamed kernels' unrolled loops need it).
+#define CUARRAY_NDIMAGE_SPLINE_K(ORDER, Q) \
+  ((ORDER) == 2 ? 24 : (ORDER) == 3 ? 32 : (ORDER) == 4 ? ((Q) ? 10 : 41) : ((Q) ? 14 : 50))
+
 CUARRAY_DEVICE inline spline_poles_t spline_poles(int order) {
   spline_poles_t p;
   p.np = order / 2;
   switch (order) {
-    case 2: p.z[0] = -0.171572875253809902396622551580603843; p.k[0] = 24; break;
-    case 3: p.z[0] = -0.267949192431122706472553658494127633; p.k[0] = 32; break;
+    case 2: p.z[0] = -0.171572875253809902396622551580603843; break;
+    case 3: p.z[0] = -0.267949192431122706472553658494127633; break;
     case 4:
-      p.z[0] = -0.361341225900220177092212841325675255; p.k[0] = 41;
-      p.z[1] = -0.013725429297339121360331226939128204; p.k[1] = 10;
+      p.z[0] = -0.361341225900220177092212841325675255;
+      p.z[1] = -0.013725429297339121360331226939128204;
       break;
     default:
-      p.z[0] = -0.430575347099973791851434783493520110; p.k[0] = 50;
-      p.z[1] = -0.043096288203264653822712376822550182; p.k[1] = 14;
+      p.z[0] = -0.430575347099973791851434783493520110;
+      p.z[1] = -0.043096288203264653822712376822550182;
       break;
   }
+  p.k[0] = CUARRAY_NDIMAGE_SPLINE_K(order, 0);
+  p.k[1] = CUARRAY_NDIMAGE_SPLINE_K(order, 1);
   p.gain = 1.0;
   for (int q = 0; q < p.np; ++q) p.gain *= (1.0 - p.z[q]) * (1.0 - 1.0 / p.z[q]);
   return p;
@@ -615,17 +621,19 @@ CUARRAY_DEVICE CUARRAY_NDIMAGE_COLD double stream_tail(const C x, typename C::in
   return b == n ? init : zi * init + acc;
 }
 
-// C::index: the index type (int below 2^31 elements: 32-bit address arithmetic a load). INTERIOR: the
-// caller knows the run is whole (b - a == M) and K samples from either end (a > K, b < n - K): no
-// predicate on any step, no boundary case (most runs of a line; the others take INTERIOR false).
-template <int M, bool INTERIOR, typename C>
-CUARRAY_DEVICE inline void stream_run(const C& x, typename C::index n, double z, int K, int kind,
-                                      typename C::index a, typename C::index b, double* r) {
+// C::index: the index type (int below 2^31 elements: 32-bit address arithmetic a load). K: the pole's
+// warm-up length (CUARRAY_NDIMAGE_SPLINE_K). U: the warm-ups' loads issued at once (their loops
+// unrolled U times; U >= K: all of them). INTERIOR: the caller knows the run is whole (b - a == M) and
+// K samples from either end (a > K, b < n - K): no predicate on any step, no boundary case (most runs
+// of a line; the others take INTERIOR false).
+template <int M, int K, int U, bool INTERIOR, typename C>
+CUARRAY_DEVICE inline void stream_run(const C& x, typename C::index n, double z, int kind, typename C::index a,
+                                      typename C::index b, double* r) {
   typedef typename C::index I;
   double prev;  // c'[a-1] (c'[0] when a == 0)
   if (INTERIOR || a > K) {
     prev = 0.0;
-#pragma unroll 8
+#pragma unroll(U < K ? U : K)
     for (int i = 0; i < K; ++i) prev = x[a - K + i] + z * prev;
   } else {
     prev = stream_head(x, n, z, K, kind, a);
@@ -644,7 +652,7 @@ CUARRAY_DEVICE inline void stream_run(const C& x, typename C::index n, double z,
   double after;  // c''[b] (b < n), or c''[n-1] (b == n)
   if (INTERIOR || b < n - K) {
     double acc = 0.0, zi = 1.0;
-#pragma unroll 8
+#pragma unroll(U < K ? U : K)
     for (int i = 0; i < K; ++i) {
       prev = x[b + i] + z * prev;
       zi *= z;
@@ -662,16 +670,16 @@ CUARRAY_DEVICE inline void stream_run(const C& x, typename C::index n, double z,
 }
 
 // Run [a, b) of a line (stream_run) into d[j * s]: the interior form where it applies.
-template <int M, typename C>
+template <int M, int K, int U, typename C>
 CUARRAY_DEVICE inline void stream_run_store(const C& x, double* d, typename C::index s, typename C::index n, double z,
-                                            int K, int kind, typename C::index a, typename C::index b) {
+                                            int kind, typename C::index a, typename C::index b) {
   double r[M];
   if (a > K && b < n - K && b - a == M) {  // most runs: no predicate, no boundary case
-    stream_run<M, true>(x, n, z, K, kind, a, b, r);
+    stream_run<M, K, U, true>(x, n, z, kind, a, b, r);
 #pragma unroll
     for (int i = 0; i < M; ++i) d[(a + i) * s] = r[i];
   } else {
-    stream_run<M, false>(x, n, z, K, kind, a, b, r);
+    stream_run<M, K, U, false>(x, n, z, kind, a, b, r);
 #pragma unroll
     for (int i = 0; i < M; ++i)
       if (a + i < b) d[(a + i) * s] = r[i];
