@@ -25,7 +25,7 @@ from ._tables import constant_table
 
 __all__ = ["KINDS", "MODES", "mode_code", "source", "geometric_name", "geometric", "zoom_shift_names",
            "zoom_shift", "separable_names", "separable_plan", "spline_filter", "spline_plan", "spline_staged",
-           "spline_in_place_copies", "stream_name", "STREAM_RUNS",
+           "spline_in_place_copies", "stream_name", "STREAM_RUNS", "STREAM_BATCHES",
            "PREFILTER_METHODS", "POINT_METHODS", "PREFILTER_DEFAULT", "POINT_DEFAULT", "ZS_ZOOM", "ZS_SHIFT",
            "ZS_GRID", "ZS_DIAG", "MAX_NDIM"]
 
@@ -48,9 +48,9 @@ SPLINE_FILTER_WARP_F4 = _SPLINE_FILTER_WARP.format("float", "double")
 # strided axes `spline_filter_stream`: a thread per (column, run of 16 or 32 samples) that reads the
 # K samples before and after its run from the input itself (the anticausal warm-up from the causal
 # recursion continued past the run), so no thread waits on another: no barrier, loads before stores,
-# one launch per pole into another array; docs/perf-notes.md "the strided prefilter pass"). The point kernel of
-# map_coordinates/affine_transform in 1-3 dimensions: "taps" (nested unrolled taps, per-axis
-# offsets, 32-bit below 2^31 elements) or "loop" (the generic tap loop).
+# one launch per pole into another array; docs/perf-notes.md "The strided prefilter pass"). The
+# point kernel of map_coordinates/affine_transform in 1-3 dimensions: "taps" (nested unrolled taps,
+# per-axis offsets, 32-bit below 2^31 elements) or "loop" (the generic tap loop).
 # scripts/perf/map_coordinates_variants.py times each; the defaults are its predicted winners.
 PREFILTER_METHODS = ("chunked", "chunked-warp", "lane0", "stream")
 POINT_METHODS = ("taps", "loop")
