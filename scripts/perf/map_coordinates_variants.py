@@ -21,9 +21,19 @@ when over the GPU tests' tolerance (float32 1e-4, float64 1e-9, times max(1, max
 Cases: the bench's 2048^2 float32 (random points over [-(n-1)/2, (n-1)/2]: three quarters fall
 outside, mode constant gives cval there), 4096^2 float32, 2048^2 float64, 256^3 float32.
 
+- The strided pass (axis 0 here; `--strided`: only it, orders 2-5): `"chunked"`'s column kernel against
+  `"stream"` (`spline_filter_stream`, a thread per (column, run of 16 or 32 samples) warmed up from the
+  input itself, 16 or all 64 of its warm-up loads in flight, a launch per pole), GPU time (a spin
+  kernel ahead: the host's launches not counted), each checked against SciPy's spline_filter1d along
+  axis 0 and against the column kernel.
+
 Run on the GPU machine: `python scripts/perf/map_coordinates_variants.py [case ...]` (cases: 2048f,
-4096f, 2048d, 256f; all by default). Predictions (H100; docs/perf-notes.md "map_coordinates: runs
-of a line in parallel, nested taps"): 2048^2 passes lane0 ~320 us each, chunked-warp ~60 (axis 0,
+4096f, 2048d, 256f; all by default); `--strided [case ...]` for the strided pass alone (orders 2-5).
+Predictions for the strided pass (docs/perf-notes.md "the strided prefilter pass: streamed runs"):
+2048^2 float32 order 3 chunked 72 us -> stream ~20-25 us (runs of 16, 16 loads; the other forms
+within ~20% of it, runs of 32 with all loads, one block an SM, the slowest).
+Predictions of the session before (H100; docs/perf-notes.md "map_coordinates: runs of a line in
+parallel, nested taps"): 2048^2 passes lane0 ~320 us each, chunked-warp ~60 (axis 0,
 strided staging) / ~40 (axis 1), chunked ~30 / ~40; the point kernel loop + f64 coords ~600, loop
 ~550, taps ~100; the whole call ~1300 (old) -> ~200 us, about 0.15x CuPy's 1330; 256^3's prefilter
 ~1.9 ms (lane0: thread-per-line axes) -> ~0.3 ms, and the zoom row ~3.2 -> ~1.6 ms."""
@@ -35,7 +45,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 import numpy  # noqa: E402
 import scipy.ndimage as snd  # noqa: E402
-from _timing import event_us  # noqa: E402
+from _timing import event_us, gpu_us  # noqa: E402
 
 import cuarray as cp  # noqa: E402
 from cuarray.scipy import ndimage as cnd  # noqa: E402
@@ -91,13 +101,18 @@ def run_case(name, rows):
     def row(part, variant, us, err=""):
         rows.append((label, part, variant, us, err))
 
-    # the prefilter, pass by pass (the first reads x itself), and whole
+    # the prefilter, pass by pass (the first reads x itself; axis 0's result checked), and whole
+    ref_ax0 = snd.spline_filter1d(host, ORDER, 0, mode=MODE)
     for method in ik.PREFILTER_METHODS:
         data = cp.empty(shape, numpy.float64)
         for axis in range(len(shape)):
             src = x if axis == 0 else None
+            err = ""
+            if axis == 0:
+                ik.spline_filter(data, 0, ORDER, CODE, src=x, method=method)
+                err = err_text(cp.asnumpy(data), ref_ax0, "float64")
             row("prefilter axis {}".format(axis), method,
-                event_us(lambda: ik.spline_filter(data, axis, ORDER, CODE, src=src, method=method)))
+                event_us(lambda: ik.spline_filter(data, axis, ORDER, CODE, src=src, method=method)), err)
         row("prefilter (all axes)", method,
             event_us(lambda: interp._prefiltered(x, ORDER, MODE, 0.0, True, method=method)),
             err_text(cp.asnumpy(interp._prefiltered(x, ORDER, MODE, 0.0, True, method=method)[0]), ref_coef, "float64"))
@@ -140,6 +155,12 @@ def run_case(name, rows):
             xz = cupy.asarray(host)
             row("zoom x2 (bench zoom)", "CuPy", event_us(lambda: cupy_nd.zoom(xz, 2.0), reps=10, cuda=cupy.cuda))
             del xz
+    for _, run, batch in STRIDED_VARIANTS[2:]:  # the streamed strided pass' other forms (axis 0 from x)
+        data = cp.empty(shape, numpy.float64)
+        ik.spline_filter(data, 0, ORDER, CODE, src=x, method="stream", run=run, batch=batch)
+        row("prefilter axis 0", "stream, runs of {}, {} loads".format(run, batch),
+            event_us(lambda: ik.spline_filter(data, 0, ORDER, CODE, src=x, method="stream", run=run, batch=batch)),
+            err_text(cp.asnumpy(data), ref_ax0, "float64"))
     if cupy is not None:
         xc, cc = cupy.asarray(host), cupy.asarray(hc)
         for axis in range(len(shape)):
@@ -153,10 +174,37 @@ def run_case(name, rows):
             err_text(res, ref_pts, dtype))
 
 
-def main(names):
+STRIDED_VARIANTS = (("chunked", 16, 16),) + tuple(("stream", r, u) for r in ik.STREAM_RUNS for u in ik.STREAM_BATCHES)
+
+
+def strided_case(name, rows):
+    """The strided pass (axis 0, from x itself) of each variant, orders 2-5: GPU time, the max error against
+    SciPy's spline_filter1d (BAD over the float64 tolerance) and the max difference from the column kernel."""
+    shape, dtype = CASES[name]
+    host = numpy.random.default_rng(7).random(shape, dtype=numpy.float64).astype(dtype)
+    x = cp.asarray(host)
+    label = "{} {}".format("x".join(map(str, shape)), dtype)
+    for order in (2, 3, 4, 5):
+        ref = snd.spline_filter1d(host, order, 0, mode=MODE)
+        base = None
+        for method, run, batch in STRIDED_VARIANTS:
+            data = cp.empty(shape, numpy.float64)
+            us = gpu_us(lambda: ik.spline_filter(data, 0, order, CODE, src=x, method=method, run=run, batch=batch))
+            data = cp.empty(shape, numpy.float64)
+            ik.spline_filter(data, 0, order, CODE, src=x, method=method, run=run, batch=batch)
+            got = cp.asnumpy(data)
+            base = got if base is None else base
+            err = "{}  vs chunked {:.1e}".format(err_text(got, ref, "float64"), float(numpy.max(numpy.abs(got - base))))
+            rows.append((label, "strided pass, order {}".format(order), "{} (runs of {}, {} loads)".format(
+                method, run, batch) if method == "stream" else method, us, err))
+
+
+def main(args):
+    strided = "--strided" in args
+    names = [a for a in args if a != "--strided"]
     rows = []
     for name in names or CASES:
-        run_case(name, rows)
+        (strided_case if strided else run_case)(name, rows)
     print("{:<22} {:<22} {:<34} {:>10}  {}".format("case", "part", "variant", "us", "max |err| vs SciPy"))
     for label, part, variant, us, err in rows:
         print("{:<22} {:<22} {:<34} {:>10.1f}  {}".format(label, part, variant, us, err))

@@ -4,7 +4,9 @@ thread), `zoom_shift` (zoom, shift, a diagonal affine_transform: per-axis tables
 point per thread, or for orders >= 2 of 2-D and up one pass per axis, `separable_plan`) and
 `spline_filter` (the B-spline prefilter along one axis, into float64, `spline_plan`: along strided
 axes a thread per (column, run of the line); else a warp per line staged in shared memory for lines
-up to 6144 elements, its lanes each filtering a run of the line; else a thread per line)."""
+up to 6144 elements, its lanes each filtering a run of the line; else a thread per line; method
+"stream": along strided axes a thread per (column, run) reading its run's warm-ups from the input
+itself, a launch per pole, no barrier)."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from ._tables import constant_table
 
 __all__ = ["KINDS", "MODES", "mode_code", "source", "geometric_name", "geometric", "zoom_shift_names",
            "zoom_shift", "separable_names", "separable_plan", "spline_filter", "spline_plan", "spline_staged",
+           "spline_in_place_copies", "stream_name", "STREAM_RUNS", "STREAM_BATCHES",
            "PREFILTER_METHODS", "POINT_METHODS", "PREFILTER_DEFAULT", "POINT_DEFAULT", "ZS_ZOOM", "ZS_SHIFT",
            "ZS_GRID", "ZS_DIAG", "MAX_NDIM"]
 
@@ -41,11 +44,15 @@ SPLINE_FILTER_WARP_F4 = _SPLINE_FILTER_WARP.format("float", "double")
 # it: along a strided axis of 16 or more columns a thread per (column, run), coalesced, in place in
 # global memory; else a warp per line staged in shared memory, a lane per run), "chunked-warp" (the
 # warp kernel wherever it applies, strided axes included), or "lane0" (the warp kernel's lane 0 runs
-# the whole line: 0.32 ms a pass of a 2048^2 image on the H100). The point kernel of
-# map_coordinates/affine_transform in 1-3 dimensions: "taps" (nested unrolled taps, per-axis
-# offsets, 32-bit below 2^31 elements) or "loop" (the generic tap loop).
+# the whole line: 0.32 ms a pass of a 2048^2 image on the H100), or "stream" ("chunked" but along
+# strided axes `spline_filter_stream`: a thread per (column, run of 16 or 32 samples) that reads the
+# K samples before and after its run from the input itself (the anticausal warm-up from the causal
+# recursion continued past the run), so no thread waits on another: no barrier, loads before stores,
+# one launch per pole into another array; docs/perf-notes.md "The strided prefilter pass"). The
+# point kernel of map_coordinates/affine_transform in 1-3 dimensions: "taps" (nested unrolled taps,
+# per-axis offsets, 32-bit below 2^31 elements) or "loop" (the generic tap loop).
 # scripts/perf/map_coordinates_variants.py times each; the defaults are its predicted winners.
-PREFILTER_METHODS = ("chunked", "chunked-warp", "lane0")
+PREFILTER_METHODS = ("chunked", "chunked-warp", "lane0", "stream")
 POINT_METHODS = ("taps", "loop")
 # The defaults every caller gets (one line each to switch, should the H100 table say so).
 PREFILTER_DEFAULT = "chunked"
@@ -54,6 +61,14 @@ _SPLINE_FILTER_COLUMNS = "cuarray_ndimage::spline_filter_columns<{}>"
 _COLUMNS_X = 16  # columns a block: 16 doubles, one 128-byte row segment
 _COLUMNS_RUN = 32  # samples a run at least (about the warm-up K), up to 64 runs a column
 _CHUNK_MIN = 64  # interp.cuh's CUARRAY_NDIMAGE_SPLINE_CHUNK_MIN
+_SPLINE_FILTER_STREAM = "cuarray_ndimage::spline_filter_stream<{}, {}, {}, {}, {}, {}>"
+STREAM_RUNS = (16, 32)  # samples a thread's run holds (in registers)
+# loads a thread has in flight in the warm-ups: 16, or 64 (all K of them; more registers: 2 blocks an SM)
+STREAM_BATCHES = (16, 64)
+_STREAM_RUN = 16
+_STREAM_BATCH = 16
+_STREAM_BLOCK = 256  # threads a block: 32 (16 where inner < 32) columns by consecutive runs
+_GRID_Y = 65535
 _F4 = numpy.dtype(numpy.float32)
 _BLOCK = 128
 _I8 = numpy.dtype(numpy.int64)
@@ -304,17 +319,48 @@ def _separable(x: ndarray, out: ndarray, meta: ndarray, axes, flags: int, order:
 
 def spline_plan(shape, axis: int, method: str = PREFILTER_DEFAULT, coef=_F8) -> str:
     """Which kernel filters along `axis` of a C-contiguous array of `shape`: "columns" (a thread per
-    column and run: method "chunked", float64, inner of 16 or more, lines of 64 or more), "warp" (a
-    warp per line in shared memory), "thread" (a thread per line, float64 in place) or "none"."""
+    column and run: method "chunked", float64, inner of 16 or more, lines of 64 or more), "stream"
+    (method "stream", the same arrays, `spline_filter_stream`), "warp" (a warp per line in shared
+    memory), "thread" (a thread per line, float64 in place) or "none"."""
     n = shape[axis]
     if n <= 1 or _prod(shape) == 0:
         return "none"
     inner = _prod(shape[axis + 1:])
-    if method == "chunked" and numpy.dtype(coef) == _F8 and inner >= _COLUMNS_X and n >= _CHUNK_MIN:
+    columns = numpy.dtype(coef) == _F8 and inner >= _COLUMNS_X and n >= _CHUNK_MIN
+    if method == "chunked" and columns:
         return "columns"
+    if method == "stream" and columns and _stream_grid(n, inner, _prod(shape[:axis]), min(STREAM_RUNS)) is not None:
+        return "stream"
     if _s.warp_per_line(_prod(shape) // n, n * 8, inner) is not None:
         return "warp"
     return "thread"
+
+
+def _stream_grid(n: int, inner: int, outer: int, run: int):
+    """(grid, block, column groups) of `spline_filter_stream`, or None past the grid's limits."""
+    bx = 32 if inner >= 32 else 16
+    by = _STREAM_BLOCK // bx
+    groups = -(-inner // bx)
+    gy = -(-(-(-n // run)) // by)
+    if groups * outer >= 2 ** 31 or gy > _GRID_Y:
+        return None
+    return (groups * outer, gy), (bx, by), groups
+
+
+def stream_name(s_dt, order: int, pole: int, run: int = _STREAM_RUN, wide: bool = False,
+                batch: int = _STREAM_BATCH) -> str:
+    """The streamed strided pass of pole `pole` (0, or 1 for orders 4 and 5) reading `s_dt` (float32
+    or float64); wide: 64-bit index arithmetic (2^31 elements or more); run, batch: STREAM_RUNS,
+    STREAM_BATCHES."""
+    return _SPLINE_FILTER_STREAM.format(_dtypes.ctype(s_dt), "long long" if wide else "int", order, pole, run, batch)
+
+
+def spline_in_place_copies(shape, axis: int, order: int, method: str = PREFILTER_DEFAULT, coef=_F8) -> bool:
+    """Whether `spline_filter` in place along `axis` costs a copy: the streamed pass of a one-pole
+    order (2, 3) reads one array and writes another, so in place it filters into a buffer and copies
+    back; a caller with a spare array filters into it instead (orders 4, 5 go through a buffer
+    between their two poles anyway)."""
+    return order // 2 == 1 and spline_plan(shape, axis, method, coef) == "stream"
 
 
 def spline_staged(shape, axis: int) -> bool:
@@ -323,13 +369,17 @@ def spline_staged(shape, axis: int) -> bool:
 
 
 def spline_filter(data: ndarray, axis: int, order: int, mode: int, src=None,
-                  method: str = PREFILTER_DEFAULT) -> None:
+                  method: str = PREFILTER_DEFAULT, run: int = _STREAM_RUN, batch: int = _STREAM_BATCH) -> None:
     """B-spline coefficients of `order` along `axis` of the C-contiguous `data`: in place, or from
     `src` (a C-contiguous float32 or float64 array of data's shape, read by the kernel itself: no
     separate float64 copy of the input). data is float64, or float32 where `spline_staged` (the sums
-    in double, stored in float). method: one of PREFILTER_METHODS (`spline_plan` picks the kernel)."""
+    in double, stored in float). method: one of PREFILTER_METHODS (`spline_plan` picks the kernel).
+    run, batch: the streamed kernel's run length and loads in flight, of STREAM_RUNS and
+    STREAM_BATCHES (the perf script times each)."""
     if method not in PREFILTER_METHODS:
         raise ValueError("method must be one of {}".format(PREFILTER_METHODS))
+    if run not in STREAM_RUNS or batch not in STREAM_BATCHES:
+        raise ValueError("run, batch must be of {}, {}".format(STREAM_RUNS, STREAM_BATCHES))
     plan = spline_plan(data.shape, axis, method, data._dtype)
     if data._dtype == _F4 and plan == "thread":
         raise ValueError("float32 coefficients need the warp kernel (spline_staged)")
@@ -343,6 +393,9 @@ def spline_filter(data: ndarray, axis: int, order: int, mode: int, src=None,
     lines = data.size // n
     s_dt = data._dtype if src is None else src._dtype
     src_ptr = (data if src is None else src).data.ptr
+    if plan == "stream":
+        _stream(data, src, n, inner, lines // inner, order, mode, run, batch)
+        return
     if plan == "columns":
         runs = max(1, min(64, n // _COLUMNS_RUN))
         outer = lines // inner
@@ -362,3 +415,26 @@ def spline_filter(data: ndarray, axis: int, order: int, mode: int, src=None,
     _launch.launch(k, _launch.grid_one_pass(lines, _BLOCK), _BLOCK,
                    (data.data.ptr, numpy.int64(n), numpy.int64(inner), numpy.int64(lines), numpy.int32(order),
                     numpy.int32(mode)))
+
+
+def _stream(data: ndarray, src, n: int, inner: int, outer: int, order: int, mode: int, run: int,
+            batch: int) -> None:
+    """`spline_filter`'s streamed strided pass: a launch per pole, each from one array into another
+    (src, else data, -> data for one pole; -> a buffer -> data for two; in place with one pole, into
+    a buffer then copied back)."""
+    grid, block, groups = _stream_grid(n, inner, outer, run)
+    wide = data.size >= _I4_LIMIT
+    first = data if src is None else src
+    tail = (numpy.int64(n), numpy.int64(inner), numpy.int64(groups), numpy.int32(mode))
+    if order // 2 == 1 and src is not None:
+        _launch.launch(_kernel(stream_name(first._dtype, order, 0, run, wide, batch)), grid, block,
+                       (first.data.ptr, data.data.ptr) + tail)
+        return
+    buf = ndarray(data.shape, _F8)
+    _launch.launch(_kernel(stream_name(first._dtype, order, 0, run, wide, batch)), grid, block,
+                   (first.data.ptr, buf.data.ptr) + tail)
+    if order // 2 == 1:
+        copyto_unchecked(data, buf)
+        return
+    _launch.launch(_kernel(stream_name(_F8, order, 1, run, wide, batch)), grid, block,
+                   (buf.data.ptr, data.data.ptr) + tail)

@@ -85,6 +85,8 @@ def _filtered_along(x, axes, order: int, code: int, method: str = _k.PREFILTER_D
     else:
         data, src = astype(x, dt, order="C", copy=True), None
     for axis in axes:
+        if src is None and _k.spline_in_place_copies(data.shape, axis, order, method, dt):
+            src, data = data, ndarray(x.shape, dt)  # into a fresh array: the pass cannot run in place
         _k.spline_filter(data, axis, order, code, src=src, method=method)
         src = None
     if src is not None:  # no axis

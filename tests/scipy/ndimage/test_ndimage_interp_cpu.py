@@ -5,6 +5,7 @@ order 0-5, prefilter on/off, grid_mode, output dtypes; and NVRTC compiles of the
 separable zoom/shift's tests, on these builds: test_ndimage_zoom_separable_cpu.py.)"""
 
 import ctypes
+import re
 import types
 import warnings
 
@@ -220,6 +221,46 @@ extern "C" void spline_filter_columns(double* data, long long n, long long inner
   }
 }
 
+// interpolation.cu's spline_filter_stream launches (a pass per pole: src -> dst for one, src -> a buffer -> dst for
+// two), the (column, run) threads one after another: no thread reads what another writes.
+template <int M, int U, typename I, int ORDER, int POLE>
+static void stream_pass(const double* src, double* dst, long long n, long long inner, long long outer, int mode) {
+  const spline_poles_t sp = spline_poles(ORDER);
+  for (long long o = 0; o < outer; ++o)
+    for (long long k = 0; k < inner; ++k)
+      for (long long a = 0; a < n; a += M) {
+        const long long base = o * n * inner + k;
+        const line_in<double, I> x = {src + base, (I)inner, POLE == 0 ? sp.gain : 1.0};
+        stream_run_store<M, CUARRAY_NDIMAGE_SPLINE_K(ORDER, POLE), U>(x, dst + base, (I)inner, (I)n, sp.z[POLE],
+                                                                       spline_kind(mode), (I)a,
+                                                                       (I)(a + M < n ? a + M : n));
+      }
+}
+
+template <int M, int U, typename I>
+static void stream_filter(const double* src, double* dst, long long n, long long inner, long long outer, int order,
+                          int mode) {
+  std::vector<double> buf(order > 3 ? n * inner * outer : 0);
+  switch (order) {
+    case 2: stream_pass<M, U, I, 2, 0>(src, dst, n, inner, outer, mode); break;
+    case 3: stream_pass<M, U, I, 3, 0>(src, dst, n, inner, outer, mode); break;
+    case 4:
+      stream_pass<M, U, I, 4, 0>(src, buf.data(), n, inner, outer, mode);
+      stream_pass<M, U, I, 4, 1>(buf.data(), dst, n, inner, outer, mode);
+      break;
+    default:
+      stream_pass<M, U, I, 5, 0>(src, buf.data(), n, inner, outer, mode);
+      stream_pass<M, U, I, 5, 1>(buf.data(), dst, n, inner, outer, mode);
+  }
+}
+
+extern "C" void spline_filter_stream(const double* src, double* dst, long long n, long long inner, long long outer,
+                                     int order, int mode, int run, int batch) {
+  // (batch only unrolls loops, which g++ ignores: two instantiations, int and 64-bit indices, cover the arithmetic)
+  if (run == 16) stream_filter<16, 16, int>(src, dst, n, inner, outer, order, mode);
+  else stream_filter<32, 64, long long>(src, dst, n, inner, outer, order, mode);
+}
+
 #define STORE(CODE, TYPE) case CODE: for (long long i = 0; i < n; ++i) ((TYPE*)out)[i] = interp_store<TYPE>::go(t[i]); break;
 extern "C" void store(const double* t, long long n, char code, void* out) {
   switch (code) {
@@ -324,7 +365,8 @@ def host_interp(monkeypatch, lib):
             cur = dst
         return cur
 
-    def spline_filter(data, axis, order, mode, src=None, method="chunked"):
+    def spline_filter(data, axis, order, mode, src=None, method="chunked", run=ik._STREAM_RUN,
+                      batch=ik._STREAM_BATCH):
         assert data.dtype == np.float64 and data.flags.c_contiguous
         assert method in ik.PREFILTER_METHODS
         if src is not None:
@@ -336,6 +378,11 @@ def host_interp(monkeypatch, lib):
         n = data.shape[axis]
         inner = int(np.prod(data.shape[axis + 1:]))
         lines = data.size // n
+        if plan == "stream":  # from a copy: the passes read one array and write another
+            lib.spline_filter_stream(_p(data.copy()), _p(data), ctypes.c_longlong(n), ctypes.c_longlong(inner),
+                                     ctypes.c_longlong(lines // inner), ctypes.c_int(order), ctypes.c_int(mode),
+                                     ctypes.c_int(run), ctypes.c_int(batch))
+            return
         if plan == "columns":  # the launch's blockDim.y, as _interp_kernels.spline_filter sets it
             runs = max(1, min(64, n // ik._COLUMNS_RUN))
             lib.spline_filter_columns(_p(data), ctypes.c_longlong(n), ctypes.c_longlong(inner),
@@ -574,11 +621,75 @@ def test_kernels_compile_for_sm90():
               for a, b, nd, o, c, w, pt in [("f", "f", 2, 3, "f", False, "taps"), ("d", "f", 3, 5, "d", True, "taps"),
                                             ("f", "f", 1, 2, "f", False, "loop"), ("d", "d", 2, 0, "d", False, "taps"),
                                             ("d", "d", 4, 3, "f", False, "taps")]]
+    names += [ik.stream_name(np.dtype(s), o, p, r, w, u) for s, o, p, r, w, u in
+              [("f", 4, 0, 16, False, 64), ("d", 4, 1, 32, True, 16)]]  # (more: test_stream_and_point_kernels_keep_registers)
     names += [ik.SPLINE_FILTER, ik.SPLINE_FILTER_WARP, ik.SPLINE_FILTER_WARP_F4,
               ik._SPLINE_FILTER_WARP.format("float", "float"), ik._SPLINE_FILTER_COLUMNS.format("double"),
               ik._SPLINE_FILTER_COLUMNS.format("float")]
     cubin, mapping = compiler.compile_cubin(ik.source(), arch="sm_90", name_expressions=names)
     assert cubin and set(mapping) == set(names)
+
+
+def _ptxas_info(names):
+    """{name: (registers, stack bytes, spill store bytes)} of `names` compiled by NVRTC for sm_90 (ptxas -v)."""
+    from cuda.bindings import nvrtc
+
+    prog = nvrtc.nvrtcCreateProgram(ik.source().encode(), b"interp.cu", 0, [], [])[1]
+    for n in names:
+        nvrtc.nvrtcAddNameExpression(prog, n.encode())
+    flags = [b"-arch=sm_90", b"-std=c++17", b"--ptxas-options=-v"]
+    assert nvrtc.nvrtcCompileProgram(prog, len(flags), flags)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
+    log = b" " * nvrtc.nvrtcGetProgramLogSize(prog)[1]
+    nvrtc.nvrtcGetProgramLog(prog, log)
+    lowered = {nvrtc.nvrtcGetLoweredName(prog, n.encode())[1].decode(): n for n in names}
+    info, fn = {}, None
+    for line in log.decode().splitlines():
+        m = re.search(r"(?:Compiling entry function|Function properties for) '?([\w$]+)'?", line)
+        if m:
+            fn = lowered.get(m.group(1))
+        m = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores", line)
+        if m and fn:
+            info.setdefault(fn, {}).update(stack=int(m.group(1)), spill=int(m.group(2)))
+        m = re.search(r"Used (\d+) registers", line)
+        if m and fn:
+            info.setdefault(fn, {}).update(regs=int(m.group(1)))
+    return {n: (v["regs"], v["stack"], v["spill"]) for n, v in info.items()}
+
+
+def test_stream_and_point_kernels_keep_registers():
+    """ptxas for sm_90: the streamed prefilter pass keeps its run in registers (M doubles indexed by constants:
+    no spill; 32-bit and 64-bit indices; float and double inputs; both poles of order 5), the order-3 ones without a
+    stack frame (orders 4, 5 have one for the calls into their out-of-line end-of-line paths); the point kernels of
+    map_coordinates (nested taps, the shared per-axis helper axis_spline) without one."""
+    stream = [ik.stream_name(np.dtype(s), o, p, r, w, u) for s, o, p, r, w, u in
+              [("f", 3, 0, 16, False, 16), ("d", 3, 0, 16, False, 16), ("f", 3, 0, 32, False, 16),
+               ("f", 2, 0, 16, True, 16), ("f", 3, 0, 16, False, 64), ("f", 5, 0, 16, False, 16),
+               ("d", 5, 1, 16, False, 16)]]
+    taps = [ik.geometric_name(np.dtype("d"), np.dtype("f"), "coords", nd, 3, np.dtype("f"), False, "taps")
+            for nd in (1, 2, 3)]
+    info = _ptxas_info(stream + taps)
+    assert set(info) == set(stream + taps)
+    assert all(spill == 0 for _, _, spill in info.values()), info
+    assert all(info[n][1] == 0 for n in stream[:5] + taps), info
+    # runs of 16 with 16 loads in flight (int indices) under the launch bound of 3 blocks an SM
+    assert info[stream[0]][0] <= 80 and info[stream[5]][0] <= 80, info
+
+
+@pytest.mark.parametrize("order", [2, 3, 4, 5])
+def test_spline_filter_stream_in_filtered_along(host_interp, order):
+    """method="stream" through _interpolation._filtered_along: a 3-D volume (axis 0 read from the input itself, axis
+    1 strided and in place: filtered into a fresh array instead, axis 2 too short for the streamed pass), inputs a
+    float32 one, a non-contiguous one and an integer one (copied first: every strided pass in place), every mode,
+    against SciPy."""
+    from cuarray.scipy.ndimage import _interpolation as interp
+
+    x = RNG.normal(size=(70, 66, 17)) * 10
+    assert [ik.spline_plan(x.shape, a, "stream") for a in range(3)][:2] == ["stream", "stream"]
+    for xin in (x.astype(np.float32), x[:, ::-1], (x * 10).astype(np.int16)):
+        for mode in MODES:
+            got = interp._filtered_along(xin, range(3), order, ik.mode_code(mode), "stream")
+            assert got.dtype == np.float64
+            close(got, ref_spline_filter(xin, order, mode=mode))
 
 
 # The chunked prefilter (each lane of a warp a run of the line, warmed up from K samples before and after it, the
@@ -605,6 +716,14 @@ def test_spline_filter_chunked(host_interp, lib, mode, order):
                                               ctypes.c_longlong(1), ctypes.c_int(order), ctypes.c_int(code),
                                               ctypes.c_int(runs))
                     bufs.append(np.moveaxis(col, 0, axis))
+                # the streamed passes (runs of 16 with int indices, of 32 with 64-bit ones)
+                col = np.array(np.moveaxis(x, axis, 0), dtype=np.float64, order="C")
+                for run in ik.STREAM_RUNS:
+                    out = np.full_like(col, np.nan)
+                    lib.spline_filter_stream(_p(col), _p(out), ctypes.c_longlong(n), ctypes.c_longlong(col.size // n),
+                                             ctypes.c_longlong(1), ctypes.c_int(order), ctypes.c_int(code),
+                                             ctypes.c_int(run), ctypes.c_int(16))
+                    bufs.append(np.moveaxis(out, 0, axis))
             scale = float(np.abs(seq).max())
             for got in bufs:
                 np.testing.assert_allclose(got, seq, rtol=0, atol=1e-14 * scale)
@@ -973,3 +1092,40 @@ def test_zoom_shift_driver_and_kernels(zs_on_host, monkeypatch, source, wide, mo
         got = zs_on_host(x, np.dtype(np.float64), shape, m, off, ik.ZS_DIAG, order, code, 0.5, 0)
         close(got, snd.affine_transform(x, np.diag(m), off, order=order, mode=mode, cval=0.5, prefilter=False))
 
+
+
+@pytest.mark.parametrize("order", [3, 5])
+@pytest.mark.parametrize("in_place", [False, True])
+def test_stream_launches(recorded_launches, monkeypatch, order, in_place):
+    """`spline_filter`'s streamed pass on the fake device: a launch per pole, each from one array into another (one
+    pole from src: straight into data; in place: into a buffer, then copied back; two poles: through a buffer),
+    the grid's x the column groups times the outer extent, 16-column blocks where the axis has fewer than 32."""
+    from fake_device import new_c
+
+    monkeypatch.setattr(ik, "_kernel", lambda name: name)
+    copies = []
+    monkeypatch.setattr(ik, "copyto_unchecked", lambda dst, src: copies.append((dst.data.ptr, src.data.ptr)))
+    for shape, axis, bx in (((2, 300, 40), 1, 32), ((5, 70, 20), 1, 16), ((4096, 3000), 0, 32)):
+        data = new_c(shape, "f8")
+        src = None if in_place else new_c(shape, "f4")
+        recorded_launches.clear()
+        copies.clear()
+        ik.spline_filter(data, axis, order, 4, src=src, method="stream", run=32, batch=64)
+        got = [(cfg, k, args) for _, cfg, k, *args in recorded_launches if isinstance(k, str)]
+        n, inner = shape[axis], int(np.prod(shape[axis + 1:]))
+        outer = data.size // (n * inner)
+        groups = -(-inner // bx)
+        first = data if src is None else src
+        assert [k for _, k, _ in got] == [ik.stream_name(first.dtype if p == 0 else np.dtype("f8"), order, p, 32,
+                                                         batch=64) for p in range(order // 2)]
+        for cfg, _, args in got:
+            assert cfg == ("cfg", (groups * outer, -(-(-(-n // 32)) // (256 // bx))), (bx, 256 // bx), 0)
+            assert [int(v) for v in args[2:]] == [n, inner, groups, 4] and type(args[2]) is np.int64
+        ptrs = [(args[0], args[1]) for _, _, args in got]
+        assert ptrs[0][0] == first.data.ptr and ptrs[-1][1] == (data.data.ptr if order == 5 or src is not None
+                                                                 else ptrs[0][1])
+        assert all(a != b for a, b in ptrs)
+        if order == 5:
+            assert ptrs[0][1] == ptrs[1][0] != data.data.ptr  # the buffer between the poles
+        # the copy back of a one-pole pass in place, from its buffer
+        assert copies == ([(data.data.ptr, ptrs[0][1])] if order == 3 and in_place else [])

@@ -116,3 +116,29 @@ def test_reflect_prefilter_short_lines(order, mode):
             back = snd.map_coordinates(coeffs[:, j], np.arange(n, dtype=float)[None], order=order, mode=mode,
                                        prefilter=False)
             np.testing.assert_allclose(back, x[:, j], rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("order", [2, 3, 4, 5])
+def test_public_functions_with_stream_prefilter(monkeypatch, order):
+    """The prefilter's method "stream" (the streamed strided pass, not the default) forced under every public
+    function that prefilters: a 3-D float32 volume (axes 0 and 1 strided, axis 1 filtered in place: into a fresh
+    array) and a strided 2-D view (copied first), every mode, against SciPy."""
+    from cuarray.scipy.ndimage import _interpolation as interp
+
+    along = interp._filtered_along
+
+    def forced(x, axes, order, code, method="chunked", coef=np.float64):
+        return along(x, axes, order, code, "stream", coef)
+
+    monkeypatch.setattr(interp, "_filtered_along", forced)
+    vol = RNG.normal(size=(66, 70, 20)).astype(np.float32)
+    img = RNG.normal(size=(140, 150)) * 10
+    view, d_vol, d_view = img[::2, ::-1], cuarray.asarray(vol), cuarray.asarray(img)[::2, ::-1]
+    coords = np.stack([RNG.uniform(-4, 73, size=(9, 11)), RNG.uniform(-4, 153, size=(9, 11))])
+    for mode in MODES:
+        close(cnd.zoom(d_vol, 1.5, order=order, mode=mode), snd.zoom(vol, 1.5, order=order, mode=mode))
+        close(cnd.spline_filter(d_vol, order, mode=mode), snd.spline_filter(vol, order, mode=mode))
+        close(cnd.shift(d_view, (2.5, -1.25), order=order, mode=mode), snd.shift(view, (2.5, -1.25), order=order,
+                                                                                  mode=mode))
+        close(cnd.map_coordinates(d_view, cuarray.asarray(coords), order=order, mode=mode, cval=1.5),
+              snd.map_coordinates(view, coords, order=order, mode=mode, cval=1.5))

@@ -1,6 +1,8 @@
 """The B-spline prefilter's methods (`_interp_kernels.PREFILTER_METHODS`: "chunked", a line cut into
 runs, a thread per (column, run) along strided axes of 16 or more columns, else a lane of a warp per
-run; "chunked-warp", the warp everywhere; "lane0", lane 0 the whole line) and the point kernel's
+run; "chunked-warp", the warp everywhere; "lane0", lane 0 the whole line; "stream", "chunked" with
+the streamed strided pass, a launch per pole: test_stream_pass, test_stream_views_and_map_coordinates
+against SciPy and the default) and the point kernel's
 (`POINT_METHODS`: "taps", "loop"), each forced, on the device against scipy.ndimage on the host:
 orders 2-5, every mode, lines shorter than the chunked path's threshold (64) and than the warm-up
 K (10..50), odd lengths, float32 inputs read by the first pass itself, float32 coordinates; then
@@ -157,3 +159,64 @@ def test_float32_coefficients(method, mode):
     f = interp._filtered_along(cuarray.asarray(long_lines), [0, 1], 3, code, method, coef=np.float32)
     assert f.dtype == np.float64
     close(f, snd.spline_filter(long_lines, 3, mode=mode).astype(np.float64))
+
+
+# The streamed strided pass (method "stream": a thread per (column, run of 16 or 32), warm-ups read from the input,
+# a launch per pole): lines from the threshold (64) up, odd, shorter than a run's reach (2K + M: 80..132), 16..40
+# columns (blocks of 16 and of 32 columns), an outer extent (the grid's column groups times outer).
+STREAM_CASES = (((64, 16), 0), ((65, 31), 0), ((97, 40), 0), ((333, 3, 17), 0), ((2, 130, 19), 1), ((2049, 33), 0),
+                ((3, 77, 2, 20), 1))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("order", [2, 3, 4, 5])
+def test_stream_pass(mode, order):
+    """The default form (runs of 16, 16 loads in flight) from a float64 or float32 source and in place, the other
+    runs and batches in place (orders 3, 5), against SciPy and against the default method ("chunked", the column
+    kernel) to rounding."""
+    code = ik.mode_code(mode)
+    for shape, axis in STREAM_CASES:
+        assert ik.spline_plan(shape, axis, "stream") == "stream"
+        x = RNG.normal(size=shape) * 10
+        default = cuarray.asarray(x)
+        ik.spline_filter(default, axis, order, code)
+        default = default.get()
+        scale = float(np.abs(default).max())
+        forms = [(r, u) for r in ik.STREAM_RUNS for u in ik.STREAM_BATCHES] if order in (3, 5) else [(16, 16)]
+        for run, batch in forms:
+            # (the default form from each source; the others in place: fewer first-run compiles)
+            for src_dt in (None, np.float64, np.float32) if (run, batch) == (16, 16) else (None,):
+                if src_dt is None:
+                    data = cuarray.asarray(x)
+                    ik.spline_filter(data, axis, order, code, method="stream", run=run, batch=batch)
+                    ref_in = x
+                else:
+                    data = cuarray.empty(shape, np.float64)
+                    ik.spline_filter(data, axis, order, code, src=cuarray.asarray(x.astype(src_dt)), method="stream",
+                                     run=run, batch=batch)
+                    ref_in = x.astype(src_dt)
+                if _scipy_ok(mode, shape[axis]):
+                    close(data, snd.spline_filter1d(ref_in, order, axis, mode=mode))
+                if src_dt != np.float32:
+                    np.testing.assert_allclose(data.get(), default, rtol=0, atol=1e-13 * scale)
+
+
+@pytest.mark.parametrize("order", [2, 3, 4, 5])
+def test_stream_views_and_map_coordinates(order):
+    """method="stream" for every pass that takes it (`_prefiltered`, each mode): a strided view of a float32 volume
+    (copied first: every strided pass in place, into a fresh array) and a contiguous float64 image (its first pass
+    reads it), the coefficients against the default method's to rounding, then map_coordinates on them against
+    SciPy."""
+    vol = RNG.normal(size=(140, 70, 36)).astype(np.float32)
+    img = RNG.normal(size=(131, 67)) * 10
+    for host, dev in ((vol[::2, ::-1, 1:35], cuarray.asarray(vol)[::2, ::-1, 1:35]), (img, cuarray.asarray(img))):
+        coords = np.stack([RNG.uniform(-4, s + 3, size=(7, 9)) for s in host.shape])
+        for mode in MODES:
+            got, npad = interp._prefiltered(dev, order, mode, -2.5, True, method="stream")
+            want, _ = interp._prefiltered(dev, order, mode, -2.5, True)
+            assert got.dtype == np.float64 and got.shape == want.shape
+            scale = float(np.abs(want.get()).max())
+            np.testing.assert_allclose(got.get(), want.get(), rtol=0, atol=1e-13 * scale)
+            c = cuarray.asarray(coords).reshape((host.ndim, -1))
+            val = ik.geometric(got, np.dtype(np.float64), "coords", (7, 9), c, order, ik.mode_code(mode), -2.5, npad)
+            close(val, snd.map_coordinates(host.astype(np.float64), coords, order=order, mode=mode, cval=-2.5))

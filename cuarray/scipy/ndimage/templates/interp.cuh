@@ -138,6 +138,21 @@ CUARRAY_DEVICE inline void spline_weights(double x, int order, double* w) {
   for (int i = 0; i < order; ++i) w[order] -= w[i];
 }
 
+// One axis of a point, shared by `interpolate` and `interpolate_taps`: coordinate c mapped inside by
+// `mode` (grid-constant and nearest are not: SciPy pads the input for them, and every tap past an edge
+// is handled per tap), the index of the first of the ORDER + 1 taps and their weights w[0..ORDER].
+// False when the point is cval (constant modes outside, NaN coordinates).
+template <int ORDER>
+CUARRAY_DEVICE inline bool axis_spline(double c, long long len, int mode, long long& start, double* w) {
+  if (mode != I_GRID_CONSTANT && mode != I_NEAREST) {
+    c = map_coordinate(c, len, mode);
+    if (!(c > -1.0)) return false;
+  }
+  start = (long long)floor((ORDER & 1) ? c : c + 0.5) - ORDER / 2;
+  spline_weights(c, ORDER, w);
+  return true;
+}
+
 // The value at coordinate c[0..ndim) (padding already added) of the C-contiguous `in` of `shape`.
 // ND > 0: ndim known at compile time (the loops unroll and the per-axis state stays in registers);
 // ND == 0: any ndim up to CUARRAY_NDIMAGE_INTERP_MAX_NDIM. ORDER: the spline order, 0..5.
@@ -147,16 +162,8 @@ CUARRAY_DEVICE inline double interpolate(const T* in, const long long* shape, in
   const int nd = ND > 0 ? ND : ndim;
   long long start[ND > 0 ? ND : CUARRAY_NDIMAGE_INTERP_MAX_NDIM];
   double w[ND > 0 ? ND : CUARRAY_NDIMAGE_INTERP_MAX_NDIM][ORDER + 1];
-  bool unmapped = mode == I_GRID_CONSTANT || mode == I_NEAREST;
-  for (int d = 0; d < nd; ++d) {
-    double cc = c[d];
-    if (!unmapped) {
-      cc = map_coordinate(cc, shape[d], mode);
-      if (!(cc > -1.0)) return cval;  // constant modes outside, and NaN coordinates
-    }
-    start[d] = (long long)floor((ORDER & 1) ? cc : cc + 0.5) - ORDER / 2;
-    spline_weights(cc, ORDER, w[d]);
-  }
+  for (int d = 0; d < nd; ++d)
+    if (!axis_spline<ORDER>(c[d], shape[d], mode, start[d], w[d])) return cval;
   int k[ND > 0 ? ND : CUARRAY_NDIMAGE_INTERP_MAX_NDIM];
   for (int d = 0; d < nd; ++d) k[d] = 0;
   int tm = tap_mode(mode);
@@ -217,17 +224,10 @@ CUARRAY_DEVICE inline double interpolate_taps(const T* in, const long long* shap
   long long start[ND];
   double w[ND][ORDER + 1];
   I o[ND][ORDER + 1];
-  bool unmapped = mode == I_GRID_CONSTANT || mode == I_NEAREST;
   bool inside = true;
 #pragma unroll
   for (int d = 0; d < ND; ++d) {
-    double cc = c[d];
-    if (!unmapped) {
-      cc = map_coordinate(cc, shape[d], mode);
-      if (!(cc > -1.0)) return cval;  // constant modes outside, and NaN coordinates
-    }
-    start[d] = (long long)floor((ORDER & 1) ? cc : cc + 0.5) - ORDER / 2;
-    spline_weights(cc, ORDER, w[d]);
+    if (!axis_spline<ORDER>(c[d], shape[d], mode, start[d], w[d])) return cval;
     inside = inside && start[d] >= 0 && start[d] + ORDER < shape[d];
   }
   I stride = 1;
@@ -357,21 +357,27 @@ struct spline_poles_t {
   double gain;
 };
 
+// K of pole q (0, 1) of `order`: a constant expression (the streamed kernels' unrolled loops need it).
+#define CUARRAY_NDIMAGE_SPLINE_K(ORDER, Q) \
+  ((ORDER) == 2 ? 24 : (ORDER) == 3 ? 32 : (ORDER) == 4 ? ((Q) ? 10 : 41) : ((Q) ? 14 : 50))
+
 CUARRAY_DEVICE inline spline_poles_t spline_poles(int order) {
   spline_poles_t p;
   p.np = order / 2;
   switch (order) {
-    case 2: p.z[0] = -0.171572875253809902396622551580603843; p.k[0] = 24; break;
-    case 3: p.z[0] = -0.267949192431122706472553658494127633; p.k[0] = 32; break;
+    case 2: p.z[0] = -0.171572875253809902396622551580603843; break;
+    case 3: p.z[0] = -0.267949192431122706472553658494127633; break;
     case 4:
-      p.z[0] = -0.361341225900220177092212841325675255; p.k[0] = 41;
-      p.z[1] = -0.013725429297339121360331226939128204; p.k[1] = 10;
+      p.z[0] = -0.361341225900220177092212841325675255;
+      p.z[1] = -0.013725429297339121360331226939128204;
       break;
     default:
-      p.z[0] = -0.430575347099973791851434783493520110; p.k[0] = 50;
-      p.z[1] = -0.043096288203264653822712376822550182; p.k[1] = 14;
+      p.z[0] = -0.430575347099973791851434783493520110;
+      p.z[1] = -0.043096288203264653822712376822550182;
       break;
   }
+  p.k[0] = CUARRAY_NDIMAGE_SPLINE_K(order, 0);
+  p.k[1] = CUARRAY_NDIMAGE_SPLINE_K(order, 1);
   p.gain = 1.0;
   for (int q = 0; q < p.np; ++q) p.gain *= (1.0 - p.z[q]) * (1.0 - 1.0 / p.z[q]);
   return p;
@@ -417,27 +423,55 @@ CUARRAY_DEVICE inline void spline_filter_line(double* c, long long n, long long 
 // one after another. The gain is applied before (when the line is staged).
 #define CUARRAY_NDIMAGE_SPLINE_CHUNK_MIN 64
 
-// s: the stride between a line's samples (1 in shared memory; the column kernel's `inner` in global memory).
-CUARRAY_DEVICE inline double causal_init_cut(const double* c, long long n, double z, int K, int kind,
-                                             long long s = 1) {
+// Sample j of a line with stride s, as double, times g: the streamed prefilter reads its input
+// through it (S float or double, g the gain in the pass that applies it, else 1); the chunk phases
+// read their double line with g = 1 (x * 1.0 is x: the compiler drops the product).
+template <typename S, typename I = long long>
+struct line_in {
+  typedef I index;
+  const S* p;
+  I s;
+  double g;
+  CUARRAY_DEVICE double operator[](I j) const { return (double)p[j * s] * g; }
+};
+
+// The causal value c'[0]: SciPy's boundary sum cut after K terms, of the line c (c[j]: sample j).
+template <typename C>
+CUARRAY_DEVICE inline double causal_init_cut_of(const C& c, long long n, double z, int K, int kind) {
   double zi = z, sum = c[0];
   for (int i = 1; i < K; ++i) {
-    sum += zi * (kind == 2 ? c[(n - i) * s] : c[i * s]);
+    sum += zi * (kind == 2 ? c[n - i] : c[i]);
     zi *= z;
   }
   return kind == 1 ? c[0] + sum * z : sum;
 }
 
+// s: the stride between a line's samples (1 in shared memory; the column kernel's `inner` in global memory).
+CUARRAY_DEVICE inline double causal_init_cut(const double* c, long long n, double z, int K, int kind,
+                                             long long s = 1) {
+  return causal_init_cut_of(line_in<double>{c, s, 1.0}, n, z, K, kind);
+}
+
+// The anticausal value c''[n-1] from the causal values c'[n-2] (last2), c'[n-1] (last) and, for wrap,
+// wrap_sum = c'[n-1] + z c'[0] + z^2 c'[1] + ... + z^(K-1) c'[K-2] (SciPy's sum cut after K terms).
+CUARRAY_DEVICE inline double anticausal_init_of(double last2, double last, double wrap_sum, long long n, double z,
+                                                int kind) {
+  if (kind == 0) return (z * last2 + last) * z / (z * z - 1);
+  if (kind == 1) return last * (z / (z - 1));
+  return wrap_sum * (z / (pow(z, (double)n) - 1));
+}
+
 CUARRAY_DEVICE inline double anticausal_init_cut(const double* c, long long n, double z, int K, int kind,
                                                  long long s = 1) {
-  if (kind == 0) return (z * c[(n - 2) * s] + c[(n - 1) * s]) * z / (z * z - 1);
-  if (kind == 1) return c[(n - 1) * s] * (z / (z - 1));
-  double zi = z, sum = c[(n - 1) * s];
-  for (int i = 0; i < K - 1; ++i) {
-    sum += zi * c[i * s];
-    zi *= z;
+  double sum = c[(n - 1) * s];
+  if (kind == 2) {
+    double zi = z;
+    for (int i = 0; i < K - 1; ++i) {
+      sum += zi * c[i * s];
+      zi *= z;
+    }
   }
-  return sum * (z / (pow(z, (double)n) - 1));
+  return anticausal_init_of(kind == 0 ? c[(n - 2) * s] : 0.0, c[(n - 1) * s], sum, n, z, kind);
 }
 
 // The lane's run of a line of n: [a, b) with runs of m samples, m odd so that the lanes' runs begin
@@ -526,6 +560,130 @@ CUARRAY_DEVICE inline void chunk_anticausal_run(double* c, long long n, double z
     prev = v3;
   }
   for (; j >= a; --j) c[j * s] = prev = z * (prev - c[j * s]);
+}
+
+// -- the prefilter streamed: each run of a line from the input alone, no thread waiting on another --
+// One pole over the run [a, b) of a line of n samples (b - a <= M), read through x (the pole's input,
+// gain applied): the causal value before a from the K samples before it (chunk_causal_start's
+// warm-up), the run's causal values into r[0..b-a), then the causal recursion continued over the K
+// samples after b, whose values c'[b..b+K) give the anticausal value at b as the forward sum
+// -(z c'[b] + z^2 c'[b+1] + ... + z^K c'[b+K-1]) (chunk_anticausal_start's backward recursion, its
+// terms summed in the other order: equal to rounding; the continuation differs from the next run's
+// own warm-up by the dropped z^K term, below 2^-60). Where the continuation reaches the line's end
+// (b >= n - K) the value there is SciPy's boundary initialisation from c'[n-2] and c'[n-1] (wrap also
+// sums c'[0..K-1), from a walk over the line's start), carried back to b by z^(n-1-b). Then the
+// anticausal recursion over r, which ends as the run's coefficients. Every read is of x, no write is:
+// the threads of a pass need no barrier, and a pass cannot run in place (x and the output differ).
+// r is indexed by constants only (unrolled loops, the run's end a predicate): it stays in registers.
+// The runs near the line's ends (a <= K, b >= n - K) take out-of-line functions, so that their loops
+// (whose loads the compiler would otherwise hoist all at once) do not set the register count of the
+// threads in the middle of the line.
+#if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
+#define CUARRAY_NDIMAGE_COLD __noinline__
+#else
+#define CUARRAY_NDIMAGE_COLD inline
+#endif
+
+// c'[a-1] (c'[0] for a == 0) for a run that starts within K samples of the line's start.
+template <typename C>
+CUARRAY_DEVICE CUARRAY_NDIMAGE_COLD double stream_head(const C x, typename C::index n, double z, int K, int kind,
+                                                      typename C::index a) {
+  double prev = causal_init_cut_of(x, n, z, K, kind);
+  for (typename C::index j = 1; j < a; ++j) prev = x[j] + z * prev;
+  return prev;
+}
+
+// For a run that ends within K samples of the line's end (b >= n - K), from prev = c'[b-1] and
+// last2 = c'[b-2]: c''[b], or c''[n-1] when b == n.
+template <typename C>
+CUARRAY_DEVICE CUARRAY_NDIMAGE_COLD double stream_tail(const C x, typename C::index n, double z, int K, int kind,
+                                                      typename C::index b, double prev, double last2) {
+  double acc = 0.0, zi = 1.0;  // -(z c'[b] + ... + z^(n-1-b) c'[n-2]); z^(n-1-b)
+  for (typename C::index j = b; j < n; ++j) {
+    const double v = x[j] + z * prev;
+    last2 = prev;
+    prev = v;
+    if (j < n - 1) {
+      zi *= z;
+      acc -= zi * v;
+    }
+  }
+  double wrap_sum = prev;
+  if (kind == 2) {  // c'[0], c'[1], .. c'[K-2] again, from the line's start
+    double c = causal_init_cut_of(x, n, z, K, kind), zk = z;
+    for (int i = 0; i < K - 1; ++i) {
+      if (i > 0) c = x[i] + z * c;
+      wrap_sum += zk * c;
+      zk *= z;
+    }
+  }
+  const double init = anticausal_init_of(last2, prev, wrap_sum, n, z, kind);
+  return b == n ? init : zi * init + acc;
+}
+
+// C::index: the index type (int below 2^31 elements: 32-bit address arithmetic a load). K: the pole's
+// warm-up length (CUARRAY_NDIMAGE_SPLINE_K). U: the warm-ups' loads issued at once (their loops
+// unrolled U times; U >= K: all of them). INTERIOR: the caller knows the run is whole (b - a == M) and
+// K samples from either end (a > K, b < n - K): no predicate on any step, no boundary case (most runs
+// of a line; the others take INTERIOR false).
+template <int M, int K, int U, bool INTERIOR, typename C>
+CUARRAY_DEVICE inline void stream_run(const C& x, typename C::index n, double z, int kind, typename C::index a,
+                                      typename C::index b, double* r) {
+  typedef typename C::index I;
+  double prev;  // c'[a-1] (c'[0] when a == 0)
+  if (INTERIOR || a > K) {
+    prev = 0.0;
+#pragma unroll(U < K ? U : K)
+    for (int i = 0; i < K; ++i) prev = x[a - K + i] + z * prev;
+  } else {
+    prev = stream_head(x, n, z, K, kind, a);
+  }
+  double last2 = prev;  // the causal value before prev
+#pragma unroll
+  for (int i = 0; i < M; ++i) {
+    const I j = a + i;
+    if (INTERIOR || j < b) {
+      const double v = !INTERIOR && j == 0 ? prev : x[j] + z * prev;
+      last2 = prev;
+      prev = v;
+      r[i] = v;
+    }
+  }
+  double after;  // c''[b] (b < n), or c''[n-1] (b == n)
+  if (INTERIOR || b < n - K) {
+    double acc = 0.0, zi = 1.0;
+#pragma unroll(U < K ? U : K)
+    for (int i = 0; i < K; ++i) {
+      prev = x[b + i] + z * prev;
+      zi *= z;
+      acc -= zi * prev;
+    }
+    after = acc;
+  } else {
+    after = stream_tail(x, n, z, K, kind, b, prev, last2);
+  }
+#pragma unroll
+  for (int i = M - 1; i >= 0; --i) {
+    const I j = a + i;
+    if (INTERIOR || j < b) r[i] = after = !INTERIOR && j == n - 1 ? after : z * (after - r[i]);
+  }
+}
+
+// Run [a, b) of a line (stream_run) into d[j * s]: the interior form where it applies.
+template <int M, int K, int U, typename C>
+CUARRAY_DEVICE inline void stream_run_store(const C& x, double* d, typename C::index s, typename C::index n, double z,
+                                            int kind, typename C::index a, typename C::index b) {
+  double r[M];
+  if (a > K && b < n - K && b - a == M) {  // most runs: no predicate, no boundary case
+    stream_run<M, K, U, true>(x, n, z, kind, a, b, r);
+#pragma unroll
+    for (int i = 0; i < M; ++i) d[(a + i) * s] = r[i];
+  } else {
+    stream_run<M, K, U, false>(x, n, z, kind, a, b, r);
+#pragma unroll
+    for (int i = 0; i < M; ++i)
+      if (a + i < b) d[(a + i) * s] = r[i];
+  }
 }
 
 // -- SciPy's store of an interpolated value: integers rounded half away from zero and clamped -----

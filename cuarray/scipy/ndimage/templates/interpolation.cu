@@ -121,4 +121,33 @@ __global__ void __launch_bounds__(1024) spline_filter_columns(const S* src, doub
   }
 }
 
+// One pole of the prefilter along a strided axis, streamed (interp.cuh's stream_run): a thread per
+// (column, run of M samples), each run read from `src` alone (its K samples before and after
+// included) and written to `dst`, so no thread waits on another: no barrier, loads only before
+// stores only, and every warp's load or store one row segment of blockDim.x adjacent columns
+// (coalesced). A block is blockDim.x columns by blockDim.y consecutive runs (their warm-ups overlap
+// in L1); blockIdx.x counts column groups, then the (outer, n, inner) view's outer index (no loop
+// over it: a loop made the compiler keep every tap's address offset in registers across it, 128
+// registers a thread); blockIdx.y run groups. U: the warm-ups' loads in flight a thread (16, or 64:
+// all K; stream_run). Registers (ptxas sm_90, order 3, int indices), by the launch bound: M 16, U 16:
+// 80 (3 blocks an SM); M 16, U 64 and M 32, U 16: up to 128 (2 blocks; M 32's double pole-1 pass
+// spills 44 bytes); M 32, U 64: ~165-210 (1 block). POLE 0 applies the gain as it reads; orders 4 and 5
+// take two passes (src -> a buffer -> dst). I: int below 2^31 elements. src and dst are different
+// arrays. Lines of at least CUARRAY_NDIMAGE_SPLINE_CHUNK_MIN samples (the cut boundary sums).
+template <typename S, typename I, int ORDER, int POLE, int M, int U>
+__global__ void __launch_bounds__(256, M <= 16 && U <= 16 && sizeof(I) == 4 ? 3 : M <= 16 || U <= 16 ? 2 : 1)
+    spline_filter_stream(const S* __restrict__ src, double* __restrict__ dst, long long n, long long inner,
+                         long long groups, int mode) {
+  const unsigned o = blockIdx.x / (unsigned)groups, g = blockIdx.x - o * (unsigned)groups;  // groups < 2^31
+  const long long k = (long long)g * blockDim.x + threadIdx.x;
+  const long long a = ((long long)blockIdx.y * blockDim.y + threadIdx.y) * M;
+  if (k >= inner || a >= n) return;
+  const long long b = a + M < n ? a + M : n;
+  const spline_poles_t sp = spline_poles(ORDER);
+  const long long base = (long long)o * n * inner + k;
+  const line_in<S, I> x = {src + base, (I)inner, POLE == 0 ? sp.gain : 1.0};
+  stream_run_store<M, CUARRAY_NDIMAGE_SPLINE_K(ORDER, POLE), U>(x, dst + base, (I)inner, (I)n, sp.z[POLE],
+                                                                 spline_kind(mode), (I)a, (I)b);
+}
+
 }  // namespace cuarray_ndimage
