@@ -54,8 +54,11 @@ SPLINE_FILTER_WARP_F4 = _SPLINE_FILTER_WARP.format("float", "double")
 # scripts/perf/map_coordinates_variants.py times each; the defaults are its predicted winners.
 PREFILTER_METHODS = ("chunked", "chunked-warp", "lane0", "stream")
 POINT_METHODS = ("taps", "loop")
-# The defaults every caller gets (one line each to switch, should the H100 table say so).
-PREFILTER_DEFAULT = "chunked"
+# The defaults every caller gets (one line each to switch, should the H100 table say so). "stream":
+# H100, GPU time, order 3, the strided pass 2048^2 float32 61.4 -> 26.8 us, 4096^2 340.8 -> 77.5,
+# float64 71.3 -> 32.2; the whole map_coordinates call 180 -> 138 us (2048^2 float32), 192 -> 154
+# (float64), 890 -> 636 (4096^2), three alternating rounds (docs/perf-notes.md).
+PREFILTER_DEFAULT = "stream"
 POINT_DEFAULT = "taps"
 _SPLINE_FILTER_COLUMNS = "cuarray_ndimage::spline_filter_columns<{}>"
 _COLUMNS_X = 16  # columns a block: 16 doubles, one 128-byte row segment
