@@ -187,3 +187,18 @@ def test_sums_of_integers_past_2_53():
     es = np.pad(xs, (3, 2), mode="mean")
     assert pad.check(es, es + 1, pad, ((xs, (3, 2)), {"mode": "mean"}))
     assert pad.check(es, es + 1, pad, ((xs, (3, 2)), {"mode": "edge"}))
+
+
+def test_zero_times_an_overflowing_sub_product():
+    """nancumprod of float32 [2, -0.0, -1e30, -1e30, 3] (seed 222): NumPy's running product stays
+    -0.0, 0.0, ... where a scan's (-1e30 * -1e30) is inf and 0 * inf NaN. Zero against NaN passes
+    only where some order of the input's values overflows; a wrong value, or NaN where no order
+    overflows, is still reported."""
+    row = _row("nancumprod(a)")
+    x = np.array([2.0, -0.0, -1e30, -1e30, 3.0], np.float32)
+    e = np.array([2.0, -0.0, 0.0, -0.0, -0.0], np.float32)
+    g = np.array([2.0, -0.0, 0.0, np.nan, np.nan], np.float32)
+    assert ck.check_complex_product(e, g, row, ((x,), {})) is None
+    assert ck.check_complex_product(e, np.array([2.5, -0.0, 0.0, np.nan, np.nan], np.float32), row, ((x,), {}))
+    small = np.array([2.0, -0.0, -1e3, -1e3, 3.0], np.float32)
+    assert ck.check_complex_product(e, g, row, ((small,), {}))
