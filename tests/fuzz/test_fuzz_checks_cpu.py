@@ -202,3 +202,23 @@ def test_zero_times_an_overflowing_sub_product():
     assert ck.check_complex_product(e, np.array([2.5, -0.0, 0.0, np.nan, np.nan], np.float32), row, ((x,), {}))
     small = np.array([2.0, -0.0, -1e3, -1e3, 3.0], np.float32)
     assert ck.check_complex_product(e, g, row, ((small,), {}))
+
+
+def test_blas_skips_a_zero_multiplicand():
+    """tensordot of an int64 zero and float16 holding inf (seed 245): NumPy's float64 gemm skips the
+    zero, so its output is 0 where IEEE's 0 * inf, ours, is NaN. With a zero among the inputs a NaN
+    on either side passes; inf against a finite value, and a wrong finite value, are still reported,
+    and without a zero NaN against a finite value is too."""
+    row = _row("tensordot(a tdaxes tdb)")
+    a = np.zeros((1, 1), np.int64)
+    b = np.array([-4.0, 5.7, np.inf, 0.0, 6.4, -3.8], np.float16).reshape(1, 2, 3)
+    e = np.zeros((1, 2, 3))
+    g = np.array([[[-0.0, 0.0, np.nan], [0.0, 0.0, -0.0]]])
+    assert ck.check_scaled_by_zero(e, g, row, ((a, b), {"axes": 1})) is None
+    assert ck.check_scaled_by_zero(e, np.array([[[0.0, 0.0, np.inf], [0.0, 0.0, 0.0]]]), row, ((a, b), {"axes": 1}))
+    assert ck.check_scaled_by_zero(e, np.array([[[0.5, 0.0, np.nan], [0.0, 0.0, 0.0]]]), row, ((a, b), {"axes": 1}))
+    one = np.ones((1, 1), np.int64)
+    b1 = np.array([-4.0, 5.7, np.inf, 1.0, 6.4, -3.8], np.float16).reshape(1, 2, 3)
+    e1 = np.array([[[-4.0, 5.7, np.inf], [1.0, 6.4, -3.8]]])
+    g1 = np.array([[[-4.0, 5.7, np.inf], [np.nan, 6.4, -3.8]]])
+    assert ck.check_scaled_by_zero(e1, g1, row, ((one, b1), {"axes": 1}))
