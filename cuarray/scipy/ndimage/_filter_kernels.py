@@ -111,7 +111,7 @@ def filter1d(x: ndarray, out_dt, op: str, weights, size: int, axis: int, offset:
     `weights` (host, float64) only for "correlate". plan: "auto" (the tile kernel, variant
     _filter_tile.auto_variant, where _filter_tile plans one), "tile" (the tile wherever it fits;
     ValueError where it does not), "tile-half-r" (the same with half the outputs a thread),
-    "tile-vec" / "tile-vec-u" / "tile-vec-u-half-r" / "tile-rows3" / "tile-pipe" (the tile's
+    "tile-vec" / "tile-vec-u" / "tile-vec-u-half-r" / "tile-rows3" / "tile-pipe" / "tile-rows-short" (the tile's
     variants: _filter_tile.VARIANTS) or
     "old" (one output a thread): the same results, a choice for tests and perf scripts."""
     out = ndarray(x._shape, out_dt)
@@ -157,12 +157,17 @@ def _tile_pass(x, out, tp, a, op, wp, size, offset, mode, cval) -> None:
                                                    out._dtype.itemsize))
     # variant 4 (the _pipe kernels): one wave of blocks walking tp.blocks tiles, their count last;
     # the wave from the driver's occupancy (a second wave would double the time), not tp.per_sm
-    pipe = (it.type(tp.blocks),) if tp.variant >= 4 else ()
+    pipe = (it.type(tp.blocks),) if tp.variant == 4 else ()
     blocks = tp.blocks
     if pipe:
         blocks = _filter_tile.grid(tp, _device._sm_count(_device.get_device_id()),
                                    _launch.blocks_per_sm(k, _BLOCK, tp.shared))
-    if tp.kind == "rows":
+    if tp.variant == 5:  # filter1d_rows_short: whole lines, tp.threads a block
+        args = (x.data.ptr, out.data.ptr, wp, numpy.int32(size), it.type(tp.n), it.type(tp.outer),
+                numpy.int32(tp.ltpl), numpy.int32(tp.pitch), it.type(offset), numpy.int32(mode), _scalar(a, cval),
+                vflags)
+        _launch.launch(k, blocks, tp.threads, args, shared_mem=tp.shared)
+    elif tp.kind == "rows":
         args = (x.data.ptr, out.data.ptr, wp, numpy.int32(size), it.type(tp.n), it.type(tp.outer),
                 numpy.int32(tp.ltpl), it.type(tp.segs), numpy.int32(tp.pitch), it.type(offset), numpy.int32(mode),
                 _scalar(a, cval), vflags) + pipe

@@ -17,10 +17,11 @@ import numpy
 from ..._core import dtypes as _dtypes
 
 __all__ = ["Plan", "plan", "kernel_name", "source", "vector_flags", "grid", "SHARED_MAX", "VARIANTS", "AUTO_VARIANT",
-           "PIPE_FROM_TAPS", "auto_variant"]
+           "PIPE_FROM_TAPS", "SHORT_MAX", "auto_variant"]
 
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "filter_tile.cu"
 _PIPE_TEMPLATE = pathlib.Path(__file__).parent / "templates" / "filter_tile_pipe.cu"
+_SHORT_TEMPLATE = pathlib.Path(__file__).parent / "templates" / "filter_tile_short.cu"
 SHARED_MAX = 48 * 1024  # without the opt-in attribute
 # Variant 4's one-wave grid (a block per resident slot): shared memory an SM on sm_90 (228 KiB, 1 KiB
 # of it reserved a block) and the blocks an SM its kernels' __launch_bounds__ promise registers for
@@ -49,8 +50,13 @@ _COLS_MIN_INNER = 16
 # tile of its column strip shares with this one. The strided pass makes r = 4 outputs a thread of
 # 8-byte accumulators (not 8) and halves r where its two buffers pass SHARED_MAX; failing that
 # the pass runs variant 3 (the Plan's variant says).
+# 5 ("tile-rows-short", templates/filter_tile_short.cu): last-axis passes over lines of at most
+# SHORT_MAX: a piece of threads covers a whole line (16 outputs a thread of 4-byte accumulators, 8
+# of 8-byte), the halo filled through the mode from the line while staging (no halo barrier), as
+# many lines a block as fit 256 threads and SHARED_MAX; other passes plan variant 3.
 VARIANTS = {"tile": 0, "tile-half-r": 0, "tile-vec": 1, "tile-vec-u": 2, "tile-vec-u-half-r": 2, "tile-rows3": 3,
-            "tile-pipe": 4}
+            "tile-pipe": 4, "tile-rows-short": 5}
+SHORT_MAX = 1024
 # The variant plan="auto" (the public filters) runs; scripts/perf/filter_tile_passes.py decided it
 # on the H100 (GPU time alone, 4096^2 float32 gaussian sigma 4, whole filter: variant 0 218 us,
 # 2 147 us, 3 132 us; 3 fastest or tied on every pass of the table, its strided pass being 2's).
@@ -96,6 +102,7 @@ class Plan(NamedTuple):
     shared: int
     variant: int = 0
     per_sm: int = 0
+    threads: int = 0
 
 
 def _r16(b: int) -> int:
@@ -119,7 +126,14 @@ def plan(shape, axis: int, size: int, acc_dt, out_dt, op: str, force: bool = Fal
     plans variant 3 where its two tile buffers do not fit."""
     args = (tuple(int(s) for s in shape), int(axis), int(size), numpy.dtype(acc_dt).itemsize,
             numpy.dtype(out_dt).itemsize, op == "correlate", bool(force), bool(half_r), int(variant) >= 3)
-    if int(variant) >= 4:
+    if int(variant) == 5:
+        if half_r:
+            raise ValueError("variant 5 has no half-r plan")
+        p = _short_plan(*args[:6])
+        if p is not None:
+            return p
+        variant = 3
+    if int(variant) == 4:
         if half_r:
             raise ValueError("variant 4 has no half-r plan")
         p = _pipe_plan(*args[:7])
@@ -134,13 +148,43 @@ def grid(p: Plan, sm_count: int, per_sm: int | None = None) -> int:
     """The launch's blocks: p.blocks, or for variant 4 one wave of at most `per_sm` blocks an SM
     (the launcher passes the driver's occupancy of the compiled kernel; p.per_sm is what the
     kernels' __launch_bounds__ and sm_90's shared memory promise)."""
-    if p.variant < 4:
+    if p.variant != 4:
         return p.blocks
     return max(1, min(p.blocks, sm_count * (p.per_sm if per_sm is None else per_sm)))
 
 
 def _per_sm(shared: int, regs_bound: int) -> int:
     return max(1, min(regs_bound, 8, _SM_SHARED // (shared + _BLOCK_RESERVED)))
+
+
+@functools.lru_cache(maxsize=256)
+def _short_plan(shape, axis, size, asz, osz, weighted):
+    """Variant 5's Plan: a last-axis pass over lines of at most SHORT_MAX, a piece of 2**ltpl threads
+    a whole line, r outputs a thread; None where the pass is another (variant 3 runs it)."""
+    n = shape[axis] if shape else 0
+    outer = 1
+    for s in shape[:axis]:
+        outer *= s
+    if any(s != 1 for s in shape[axis + 1:]) or n == 0 or n > SHORT_MAX or outer == 0:
+        return None
+    r = 16 if asz <= 4 else 8
+    tpl = 1
+    while tpl * r < n:
+        tpl *= 2
+    seg = tpl * r
+    q = max(4, 16 // asz)
+    pitch = (seg + size + 4 + q - 1) // q * q
+    wbytes = _r16(((size + 3) & ~3) * asz) if weighted else 0
+    lpb = max(1, 256 // tpl)
+    while True:
+        shared = wbytes + _r16(lpb * pitch * asz) + lpb * seg * osz
+        if shared <= SHARED_MAX:
+            break
+        if lpb * tpl <= 32 or lpb == 1:
+            return None
+        lpb //= 2
+    return Plan("rows", r, n, 1, outer, tpl.bit_length() - 1, 1, pitch, 0, 0, -(-outer // lpb), shared,
+                variant=5, threads=lpb * tpl)
 
 
 @functools.lru_cache(maxsize=256)
@@ -221,13 +265,15 @@ def _plan(shape, axis, size, asz, osz, weighted, force, half_r=False, swizzled=F
 
 
 def kernel_name(kind: str, in_dt, out_dt, acc_dt, op_code: int, idx64: bool, r: int, variant: int = 0) -> str:
-    """filter1d_rows / filter1d_cols (variants 0-3), filter1d_rows_pipe / filter1d_cols_pipe (4)."""
+    """filter1d_rows / filter1d_cols (variants 0-3), filter1d_rows_pipe / filter1d_cols_pipe (4),
+    filter1d_rows_short (5)."""
     return "cuarray_ndimage::filter1d_{}{}<{}, {}, {}, {}, {}, {}, {}>".format(
-        kind, "_pipe" if variant >= 4 else "", _dtypes.ctype(in_dt), _dtypes.ctype(out_dt), _dtypes.ctype(acc_dt),
+        kind, {4: "_pipe", 5: "_short"}.get(variant, ""), _dtypes.ctype(in_dt), _dtypes.ctype(out_dt), _dtypes.ctype(acc_dt),
         op_code,
         "long long" if idx64 else "int", r, variant)
 
 
 def source(filters_source: str) -> str:
-    """filter_tile.cu and filter_tile_pipe.cu after filters.cu's source (boundary.cuh, to_out, combine)."""
-    return filters_source + _TEMPLATE.read_text() + _PIPE_TEMPLATE.read_text()
+    """filter_tile.cu, filter_tile_pipe.cu and filter_tile_short.cu after filters.cu's source
+    (boundary.cuh, to_out, combine)."""
+    return filters_source + _TEMPLATE.read_text() + _PIPE_TEMPLATE.read_text() + _SHORT_TEMPLATE.read_text()
