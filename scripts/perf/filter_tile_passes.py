@@ -5,7 +5,8 @@ window's groups, "tile-vec-u-half-r" that with half the outputs a thread, "tile-
 with the rows' halo filled from the tile after a barrier, swizzled tile rows and 6 blocks an SM,
 "tile-pipe" that with a software-pipelined next tile: a one-wave grid of blocks each walking a range
 of tiles, the next tile's cp.async copies in flight while this one is computed, the strided pass
-copying the rows the next tile of its strip shares) on each pass alone (the last axis: "rows"; a
+copying the rows the next tile of its strip shares, "tile-rows-short" (templates/filter_tile_short.cu)
+the last-axis pass of lines of at most 1024 with a thread piece a whole line) on each pass alone (the last axis: "rows"; a
 strided axis: "cols", for 3-D the middle and the first axis) and on the whole filter, in one
 process, on gaussian_filter sigma 1/2/4 of a 4096^2 float32 image, sigma 4 of a 256^3 float32
 volume and of a 4096^2 float64 image, and uniform_filter size 5 of a 4096^2 float32 image; the
@@ -19,7 +20,9 @@ measured here ("x copy"; the issue's target for memory-bound filters: 0.7), the 
 tile's ("BAD" otherwise, and a BAD line at the end).
 
 Run on the GPU machine: `python scripts/perf/filter_tile_passes.py` (about 30-60 s;
-`--plans tile-rows3,tile-pipe` for variants 3 and 4 alone;
+`--plans tile-rows3,tile-pipe` for variants 3 and 4 alone; `--plans tile-rows3,tile-rows-short`
+for variants 3 and 5, which adds the rows pass alone of lines of 128, 512 and 1024 (gaussian sigma 4,
+float32, 2^24 values);
 `--reps N` to change the repeats, `--plans old,tile-half-r,...` to time other plans of
 `filter1d`: "old" is the one-output-a-thread pass, "tile-half-r" the first tile with half the
 outputs a thread)."""
@@ -88,6 +91,15 @@ PREDICTED_COLS = {("tile-pipe", "gaussian", 1, "float32", 2): 50, ("tile-pipe", 
                   ("tile-pipe", "gaussian", 4, "float32", 3): 58, ("tile-pipe", "gaussian", 4, "float64", 2): 118,
                   ("tile-pipe", "uniform", 5, "float32", 2): 51}
 
+# Variant 5 ("tile-rows-short"), the rows pass alone, H100 us (docs/perf-notes.md, "Variant 5"):
+# 16 lines of 256 a block, 16 outputs a thread (the 4-tap step 64 FFMA + 2 LDS.128 + ~8 others, no
+# bank conflicts), one barrier before the taps; memory-bound near the copy rate where the halo is
+# small, 128-long lines staging 27% halo through map_index. Other lines (4096) plan variant 3.
+PREDICTED_ROWS.update({("tile-rows-short", "gaussian", 4, "float32", 3): 57})
+SHORT_CASES = [((131072, 128), "float32", "gaussian", 4), ((32768, 512), "float32", "gaussian", 4),
+               ((16384, 1024), "float32", "gaussian", 4)]
+PREDICTED_SHORT = {("tile-rows-short", 128): 63, ("tile-rows-short", 512): 56, ("tile-rows-short", 1024): 57}
+
 
 def passes(kind, param, ndim):
     """[(op, weights, size, offset)] per axis, as gaussian_filter / uniform_filter run them."""
@@ -137,10 +149,12 @@ def main():
     row = "{:>9} {:>12} {:>7} {:>9} {:>11} {:>9.1f} {:>7.0f} {:>7.2f} {:>6}  {}"
     rng = numpy.random.default_rng(0)
     bad = []
-    for shape, dtype, kind, param in CASES:
+    cases = CASES + (SHORT_CASES if "tile-rows-short" in plans else [])
+    for shape, dtype, kind, param in cases:
+        rows_only = (shape, dtype, kind, param) in SHORT_CASES
         x = cp.asarray(rng.standard_normal(shape).astype(dtype))
         ps = passes(kind, param, len(shape))
-        label = "{}^{}".format(shape[0], len(shape))
+        label = "x".join(map(str, shape)) if rows_only else "{}^{}".format(shape[0], len(shape))
         name = "{} {}".format(kind, param)
         xc = cupy.asarray(x.get()) if cupy is not None else None
 
@@ -150,7 +164,7 @@ def main():
                              "" if pred is None else "{:.2f}".format(pred), check))
 
         # each pass alone, on x (the same work as inside the filter); one 3-D cols pass per axis
-        for axis in range(len(shape)):
+        for axis in range(len(shape) - 1 if rows_only else 0, len(shape)):
             p = ps[axis]
             ref = one_pass(x, axis, p, "tile").get()
             for plan in plans:
@@ -160,6 +174,8 @@ def main():
                     bad.append("{} {} {} {} {}".format(label, name, dtype, pass_name(axis, len(shape)), plan))
                 key = (plan, kind, param, dtype, len(shape))
                 pred = PREDICTED_ROWS.get(key) if axis == len(shape) - 1 else PREDICTED_COLS.get(key)
+                if rows_only:
+                    pred = PREDICTED_SHORT.get((plan, shape[-1]))
                 if pred is not None:  # (as x copy, the column's unit)
                     pred = 2 * x.nbytes / (pred * 1e-6) / 1e9 / copy_gbs
                 show(pass_name(axis, len(shape)), plan, us, 2 * x.nbytes, "ok" if same else "BAD", pred)
@@ -169,6 +185,8 @@ def main():
                 else:
                     fn = lambda: cupy_nd.uniform_filter1d(xc, param, axis)  # noqa: E731
                 show(pass_name(axis, len(shape)), "cupy", timer(fn, reps=reps, cuda=cupy.cuda), 2 * x.nbytes, "")
+        if rows_only:
+            continue
         # the whole filter
         nbytes = 2 * x.nbytes * len(ps)
         ref = whole(x, ps, "tile").get()

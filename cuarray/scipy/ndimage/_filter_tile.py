@@ -172,7 +172,7 @@ def _short_plan(shape, axis, size, asz, osz, weighted):
     while tpl * r < n:
         tpl *= 2
     seg = tpl * r
-    q = max(4, 16 // asz)
+    q = max(4, 64 // asz)  # short_slot swaps 16-byte units inside groups of four: whole groups a row
     pitch = (seg + size + 4 + q - 1) // q * q
     wbytes = _r16(((size + 3) & ~3) * asz) if weighted else 0
     lpb = max(1, 256 // tpl)

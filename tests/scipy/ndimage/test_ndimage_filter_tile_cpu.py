@@ -600,3 +600,119 @@ def test_auto_takes_variant_4_where_it_measured_faster():
     assert auto((256, 256, 256), 0, 33, f4) == auto((256, 256, 256), 1, 33, f4) == 4
     assert auto((256, 256, 256), 2, 33, f4) == 3 and auto((64, 4096, 1), 1, 33, f4) == 3
     assert ft.AUTO_VARIANT == 3
+
+
+# -- variant 5 ("tile-rows-short", filter_tile_short.cu): whole lines a thread piece ---------------------
+def test_short_plans():
+    f4, f8 = np.dtype("f4"), np.dtype("f8")
+    # 256^3 gaussian sigma 4 rows: 16 threads x 16 outputs a line, 16 lines a block of 256
+    p = ft.plan((256, 256, 256), 2, 33, f4, f4, "correlate", force=True, variant=5)
+    assert (p.variant, p.kind, p.r, p.ltpl, p.threads, p.blocks, p.segs) == (5, "rows", 16, 4, 256, 4096, 1)
+    assert p.pitch == 304 and p.pitch >= 256 + 33 + 4 and p.shared == 144 + 16 * 304 * 4 + 16 * 256 * 4
+    # 8-byte accumulators: 8 outputs a thread; 1024: 64 (128) threads a line
+    assert ft.plan((9, 1024), 1, 33, f4, f4, "correlate", force=True, variant=5)[1:6] == (16, 1024, 1, 9, 6)
+    p8 = ft.plan((9, 1024), 1, 65, f8, f8, "correlate", force=True, variant=5)
+    assert (p8.r, p8.ltpl, p8.threads, p8.blocks) == (8, 7, 256, 5) and p8.shared <= ft.SHARED_MAX
+    # short lines of many taps: fewer lines a block (threads a multiple of 32 down to 32) within 48 KiB
+    for n in (2, 3, 17, 100):
+        for size, a in ((3, f4), (65, f4), (65, f8)):
+            p = ft.plan((50, n), 1, size, a, a, "correlate", force=True, variant=5)
+            assert p.variant == 5 and p.shared <= ft.SHARED_MAX and p.threads % 32 == 0 or p.threads == 1 << p.ltpl
+            assert (p.r << p.ltpl) >= n and p.pitch >= (p.r << p.ltpl) + size + 4
+            assert p.pitch % (64 // a.itemsize) == 0  # whole groups of four 16-byte units
+            assert p.blocks == -(-50 // (p.threads >> p.ltpl))
+    # lines past SHORT_MAX and strided passes: variant 3's plan
+    for shape, axis in (((4096, 4096), 1), ((4096, 4096), 0), ((256, 256, 256), 1), ((3, 1025), 1)):
+        assert ft.plan(shape, axis, 33, f4, f4, "correlate", force=True, variant=5) == \
+            ft.plan(shape, axis, 33, f4, f4, "correlate", force=True, variant=3)
+    with pytest.raises(ValueError):
+        ft.plan((9, 256), 1, 33, f4, f4, "correlate", variant=5, half_r=True)
+    assert ft.grid(p, 132) == p.blocks
+    # plan="auto" never takes it (the lead decides after measuring)
+    assert ft.auto_variant((256, 256, 256), 2, 33, f4) == 3 and 5 not in (ft.AUTO_VARIANT,)
+
+
+def short_slot(q, asz):
+    p = 16 // asz
+    return q ^ ((((q // p) >> 3) & 3) * p)
+
+
+@pytest.mark.parametrize("asz", [4, 8])
+def test_short_slot_layout(asz):
+    # a permutation of each row's slots keeping 16-byte units whole; a quarter warp's window loads
+    # (threads t < 8 at unit c + 4 t: R = 16 / 8 values of 4 / 8 bytes) hit 8 different bank groups
+    pitch = 304 * 4 // asz
+    slots = np.array([short_slot(q, asz) for q in range(pitch)])
+    assert sorted(slots) == list(range(pitch))
+    vw = 16 // asz
+    assert (slots.reshape(-1, vw) == slots[::vw, None] + np.arange(vw)).all()
+    for c in range(40):
+        units = [short_slot((c + 4 * t) * vw, asz) // vw for t in range(8)]
+        assert len({u % 8 for u in units}) == 8, (c, units)
+
+
+def test_short_output_swizzle():
+    # short_oslot<CH>: a quarter warp's stores of chunk h hit 8 bank groups; 8 consecutive chunks
+    # read back (thread ci / CH, chunk ci mod CH) a permutation of 8 consecutive slots
+    for ch in (1, 2, 4):
+        def oslot(t, h):
+            return t * ch + (h ^ ((t // (8 // ch)) & (ch - 1)))
+        for h in range(ch):
+            for t0 in range(0, 64, 8):
+                assert len({oslot(t, h) % 8 for t in range(t0, t0 + 8)}) == 8
+        for i0 in range(0, 64, 8):
+            assert sorted(oslot(i // ch, i % ch) for i in range(i0, i0 + 8)) == list(range(i0, i0 + 8))
+
+
+def test_short_kernels_compile_for_sm90_without_spills():
+    # float32 / float64 (32- and 64-bit indices), uniform, max, a converted and a narrow type; at
+    # most the 64 registers __launch_bounds__(256, 4) promises, no spills
+    from cuda.bindings import nvrtc
+
+    names = []
+    for t, o, op in [("f4", "f4", "correlate"), ("f8", "f8", "correlate"), ("f4", "f4", "uniform"),
+                     ("f4", "f4", "max"), ("u1", "f4", "correlate"), ("?", "?", "max")]:
+        t, o = np.dtype(t), np.dtype(o)
+        a = fk.acc_dtype(t, o, op)
+        r = ft.plan((4, 256), 1, 33, a, o, op, force=True, variant=5).r
+        for idx64 in (False, True) if op == "correlate" and t == o else (False,):
+            names.append(ft.kernel_name("rows", t, o, a, fk.OPS[op], idx64, r, 5))
+    prog = nvrtc.nvrtcCreateProgram(ft.source(fk.source()).encode(), b"filter_tile.cu", 0, [], [])[1]
+    for n in names:
+        nvrtc.nvrtcAddNameExpression(prog, n.encode())
+    flags = [b"-arch=sm_90", b"-std=c++17", b"--ptxas-options=-v"]
+    ok = nvrtc.nvrtcCompileProgram(prog, len(flags), flags)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
+    log = b" " * nvrtc.nvrtcGetProgramLogSize(prog)[1]
+    nvrtc.nvrtcGetProgramLog(prog, log)
+    log = log.decode()
+    assert ok, log
+    entries = re.findall(r"Compiling entry function '(\w+)'.*?(\d+) bytes spill stores, (\d+) bytes spill loads.*?"
+                         r"Used (\d+) registers", log, re.S)
+    assert len(entries) == len(names) and all("rows_short" in e[0] for e in entries), log
+    assert [e for e in entries if e[1] != "0" or e[2] != "0" or int(e[3]) > 64] == []
+
+
+@pytest.mark.parametrize("dt,op", [("f4", "correlate"), ("f8", "uniform"), ("u1", "min")])
+@pytest.mark.parametrize("shape", [(64, 300), (3, 5, 7)])
+def test_short_launch_packs_the_kernels_parameters(recorded_launches, monkeypatch, shape, dt, op):
+    monkeypatch.setattr(fk, "_tile_kernel", lambda name: name)
+    monkeypatch.setattr(fk, "constant_table", from_np)
+    x = new_c(shape, dt)
+    fk.filter1d(x, np.dtype(dt), op, RNG.normal(size=5), 5, len(shape) - 1, 2, 0, 1.5, plan="tile-rows-short")
+    _, cfg, kernel, *args = recorded_launches[-1]
+    a = fk.acc_dtype(np.dtype(dt), np.dtype(dt), op)
+    tp = ft.plan(shape, len(shape) - 1, 5, a, np.dtype(dt), op, force=True, variant=5)
+    assert tp.variant == 5 and kernel == ft.kernel_name("rows", np.dtype(dt), np.dtype(dt), a, fk.OPS[op], False,
+                                                         tp.r, 5)
+    assert cfg == ("cfg", tp.blocks, tp.threads, tp.shared)
+    src = ft._SHORT_TEMPLATE.read_text()
+    m = re.search(r"filter1d_rows_short\((.*?)\)\s*\{", src, re.S)
+    params = [p.strip().rsplit(" ", 1)[0].replace("__restrict__", "").strip() for p in m.group(1).split(",")]
+    want = {"int": np.int32, "I": np.int32, "A": a.type}
+    assert len(args) == len(params)
+    for p, v in zip(params, args):
+        assert isinstance(v, int) if p.endswith("*") else type(v) is want[p], (p, type(v))
+    named = dict(zip(["in", "out", "w", "size", "n", "lines", "ltpl", "pitch", "offset", "mode", "cval", "vflags"],
+                     args))
+    assert (named["n"], named["lines"], named["ltpl"], named["pitch"], named["offset"]) == \
+        (shape[-1], tp.outer, tp.ltpl, tp.pitch, 2)
