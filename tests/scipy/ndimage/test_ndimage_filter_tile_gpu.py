@@ -294,3 +294,63 @@ def test_tile_pipe_64_bit_indices():
                         plan="tile-pipe")
         assert bool(cuarray.array_equal(a, b)), axis
         del a, b
+
+
+# -- variant 5 ("tile-rows-short"): a thread piece a whole line, lines up to ft.SHORT_MAX --------------
+SHORT_NS = [2, 3, 7, 16, 33, 100, 128, 255, 256, 257, 511, 1000, 1024]
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_short_rows_bit_identical_to_rows3_and_old(dt):
+    # every mode, lines of 2..1024 (odd ones: the scalar staging and output paths; multiples of 4:
+    # 16-byte ones), 3 / 33 / 65 taps, origins; the same bits as variant 3 and filter1d
+    for n in SHORT_NS:
+        x = data((5, n), dt)
+        for size, origin in [(3, 0), (33, 0), (33, 5), (65, -7)]:
+            w = RNG.normal(size=size)
+            for mode in MODES:
+                args = (x, "correlate", w, size, 1, origin, mode, 1.5)
+                got = tile_pass(*args, plan="tile-rows-short").get()
+                for ref_plan in ("tile-rows3", "old"):
+                    np.testing.assert_array_equal(got, tile_pass(*args, plan=ref_plan).get(),
+                                                  err_msg="{} n={} size={} {}".format(mode, n, size, ref_plan))
+            if size == 33:
+                check(tile_pass(x, "correlate", w, size, 1, origin, "reflect", 0.0, plan="tile-rows-short"),
+                      snd.correlate1d(x, w, 1, mode="reflect", origin=origin))
+
+
+@pytest.mark.parametrize("op", ["uniform", "min", "max"])
+def test_short_rows_box_ops(op):
+    x = data((4, 7, 256), np.float32)
+    for n in (5, 64, 256):
+        xs = x[..., :n].copy()
+        for size, origin in [(3, 1), (33, 0)]:
+            for mode in MODES:
+                args = (xs, op, None, size, 2, origin, mode, -0.5)
+                np.testing.assert_array_equal(tile_pass(*args, plan="tile-rows-short").get(),
+                                              tile_pass(*args, plan="old").get())
+
+
+def test_short_rows_3d_views_and_conversions():
+    # 3-D, a strided view (copied), a view at an odd element offset (unaligned lines: scalar
+    # staging), float32 in -> float64 out, uint8 in -> float32 out, and a pass the plan leaves to
+    # variant 3 (lines of 1025, a strided axis)
+    x = data((6, 9, 256), np.float32)
+    w = RNG.normal(size=33)
+    for src in (x, x[:, ::2, :], x[1:, 1:, 3:]):
+        xs = cuarray.asarray(src)
+        for out_dt in (np.float32, np.float64):
+            got = fk.filter1d(xs, np.dtype(out_dt), "correlate", w, 33, 2, 16, _boundary.filter_mode("mirror"), 0.0,
+                              plan="tile-rows-short")
+            ref = fk.filter1d(xs, np.dtype(out_dt), "correlate", w, 33, 2, 16, _boundary.filter_mode("mirror"), 0.0,
+                              plan="tile-rows3")
+            np.testing.assert_array_equal(got.get(), ref.get())
+    u = data((3, 5, 96), np.uint8)
+    np.testing.assert_array_equal(tile_pass(u, "correlate", w, 33, 2, 0, "wrap", 0.0, np.float32,
+                                            plan="tile-rows-short").get(),
+                                  tile_pass(u, "correlate", w, 33, 2, 0, "wrap", 0.0, np.float32, plan="old").get())
+    for shape, axis in (((3, 1025), 1), ((40, 6, 20), 1)):
+        y = data(shape, np.float32)
+        np.testing.assert_array_equal(tile_pass(y, "correlate", w, 33, axis, 0, "nearest", 0.0,
+                                                plan="tile-rows-short").get(),
+                                      tile_pass(y, "correlate", w, 33, axis, 0, "nearest", 0.0, plan="old").get())
