@@ -476,7 +476,8 @@ def kernel_names(variant, every=True):
     return sorted(names)
 
 
-@pytest.mark.parametrize("variant", sorted(set(ft.VARIANTS.values()) - {4}))
+# (4 and 5: test_pipe_kernels_compile_for_sm90_without_spills, test_short_kernels_compile_...)
+@pytest.mark.parametrize("variant", sorted(set(ft.VARIANTS.values()) - {4, 5}))
 def test_tile_kernels_compile_for_sm90(variant):
     # every kernel of the variant plan="auto" runs (and of the first tile), a sample of the others
     names = kernel_names(variant, every=variant in (0, ft.AUTO_VARIANT))
@@ -716,3 +717,100 @@ def test_short_launch_packs_the_kernels_parameters(recorded_launches, monkeypatc
                      args))
     assert (named["n"], named["lines"], named["ltpl"], named["pitch"], named["offset"]) == \
         (shape[-1], tp.outer, tp.ltpl, tp.pitch, 2)
+
+
+def short_oslot(t, h, ch):
+    return t * ch + (h ^ ((t // (8 // ch)) & (ch - 1)))
+
+
+def emulate_short(x, tp, op, w, size, offset, mode, cval, in_isz, out_isz, acc_isz, vin, vout):
+    """filter1d_rows_short (variant 5) over x (float64 values, C order, the last axis) as the kernel
+    runs it: a block's tile rows in their swizzled slots (short_slot), staging chunks and the halo
+    written to disjoint slots, the window, the output staging and the block's contiguous stores."""
+    x = np.asarray(x, np.float64)
+    flat, n, r = x.ravel(), tp.n, tp.r
+    out = np.full(x.size, np.nan)
+    tpl = 1 << tp.ltpl
+    lpb, seg = tp.threads >> tp.ltpl, r << tp.ltpl
+    assert tp.threads <= 256 and lpb >= 1 and seg >= n and tp.pitch >= seg + size + 4
+    assert tp.pitch * acc_isz % 64 == 0  # whole groups of four 16-byte units (short_slot)
+    slot = np.array([short_slot(q, acc_isz) for q in range(tp.pitch)]) if acc_isz <= 16 else np.arange(tp.pitch)
+    vw, vo = 16 // in_isz, 16 // out_isz
+    ch = r * out_isz // 16
+    ovec = 1 <= ch <= 4 and r * out_isz % 16 == 0 and vout
+    for b in range(tp.blocks):
+        line0 = b * lpb
+        staged = np.full(lpb * seg, np.nan)
+        for ly in range(lpb):
+            line = line0 + ly
+            if line >= tp.outer:
+                continue
+            row = np.full(tp.pitch, np.nan)
+            written = np.zeros(tp.pitch, int)
+            src = flat[line * n:(line + 1) * n]
+            if vin:
+                for k in range(-(-n // vw)):
+                    pos = k * vw + np.arange(vw)
+                    ok = pos < n
+                    row[slot[pos[ok] + offset]] = src[pos[ok]]
+                    written[slot[pos[ok] + offset]] += 1
+            else:
+                row[slot[np.arange(n) + offset]] = src
+                written[slot[np.arange(n) + offset]] += 1
+            h = np.arange(tp.pitch - n)
+            q = np.where(h < offset, h, n + h)
+            m = _boundary.map_index(q - offset, n, mode)
+            row[slot[q]] = np.where(m < 0, cval, src[np.clip(m, 0, n - 1)])
+            written[slot[q]] += 1
+            assert (written == 1).all()  # every slot once: no two threads on a slot, none left out
+            tx = np.arange(tpl)
+            live = tx * r < n
+            acc, top = window(lambda i: row[slot[tx[live] * r + i]], r, size, w, op)
+            assert top + (tpl - 1) * r < tp.pitch
+            for k in range(r):
+                if ovec:
+                    staged[ly * seg + short_oslot(tx[live], k // vo, ch) * vo + k % vo] = acc[k]
+                else:
+                    staged[ly * seg + swizzle(tx[live], k, r)] = acc[k]
+        nl = min(tp.outer - line0, lpb)
+        if ovec:
+            assert n % vo == 0
+            cpl = n // vo
+            i = np.arange(nl * cpl)
+            y, ci = i // cpl, i % cpl
+            lch = ch.bit_length() - 1
+            sl = y * (seg // vo) + short_oslot(ci >> lch, ci & (ch - 1), ch)
+            for ii, s in zip(i, sl):
+                out[line0 * n + ii * vo:line0 * n + ii * vo + vo] = staged[s * vo:s * vo + vo]
+        else:
+            lr = r.bit_length() - 1
+            i = np.arange(nl * n)
+            y, p = i // n, i % n
+            out[line0 * n + i] = staged[y * seg + swizzle(p >> lr, p & (r - 1), r)]
+    return out.reshape(x.shape)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("acc,io", [("f4", None), ("f8", None), ("f4", ("u1", "f4")), ("f8", ("f4", "f8"))])
+def test_short_model_matches_scipy(mode, acc, io):
+    if acc == "f8" and mode not in ("mirror", "wrap", "grid-constant"):
+        pytest.skip("the float32 cases run every mode; the slots and swizzles only change with the widths")
+    a = np.dtype(acc)
+    t, o = (a, a) if io is None else (np.dtype(io[0]), np.dtype(io[1]))
+    for n, lines in [(2, 20), (7, 3), (64, 17), (100, 5), (256, 17), (1024, 2)]:
+        x = RNG.normal(size=(lines, n))
+        for size, origin in [(3, 1), (33, 0), (65, -7)]:
+            w = RNG.normal(size=size)
+            tp = ft.plan(x.shape, 1, size, a, o, "correlate", force=True, variant=5)
+            vin = n * t.itemsize % 16 == 0
+            vout = n * o.itemsize % 16 == 0
+            got = emulate_short(x, tp, "correlate", w, size, size // 2 + origin, _boundary.filter_mode(mode), 1.5,
+                                t.itemsize, o.itemsize, a.itemsize, vin, vout)
+            np.testing.assert_allclose(got, snd.correlate1d(x, w, 1, mode=mode, cval=1.5, origin=origin),
+                                       rtol=1e-12, atol=1e-12)
+        if io is None and n in (7, 256):
+            for op, fn in SCIPY.items():
+                tp = ft.plan(x.shape, 1, 9, a, a, op, force=True, variant=5)
+                got = emulate_short(x, tp, op, None, 9, 4 + 1, _boundary.filter_mode(mode), -0.5, a.itemsize,
+                                    a.itemsize, a.itemsize, n % 4 == 0, n % 4 == 0)
+                np.testing.assert_allclose(got, fn(x, 9, 1, mode=mode, cval=-0.5, origin=1), rtol=1e-12, atol=1e-12)
