@@ -6,8 +6,8 @@ with the rows' halo filled from the tile after a barrier, swizzled tile rows and
 "tile-pipe" that with a software-pipelined next tile: a one-wave grid of blocks each walking a range
 of tiles, the next tile's cp.async copies in flight while this one is computed, the strided pass
 copying the rows the next tile of its strip shares, "tile-rows-short" (templates/filter_tile_short.cu)
-the last-axis pass of lines of at most 1024 with a thread piece a whole line) on each pass alone (the last axis: "rows"; a
-strided axis: "cols", for 3-D the middle and the first axis) and on the whole filter, in one
+the last-axis pass of lines of at most 1024 with a thread piece a whole line) on each pass alone
+(the last axis: "rows"; a strided axis: "cols", for 3-D the middle and the first axis) and on the whole filter, in one
 process, on gaussian_filter sigma 1/2/4 of a 4096^2 float32 image, sigma 4 of a 256^3 float32
 volume and of a 4096^2 float64 image, and uniform_filter size 5 of a 4096^2 float32 image; the
 public call (plan "auto",

@@ -268,8 +268,8 @@ def kernel_name(kind: str, in_dt, out_dt, acc_dt, op_code: int, idx64: bool, r: 
     """filter1d_rows / filter1d_cols (variants 0-3), filter1d_rows_pipe / filter1d_cols_pipe (4),
     filter1d_rows_short (5)."""
     return "cuarray_ndimage::filter1d_{}{}<{}, {}, {}, {}, {}, {}, {}>".format(
-        kind, {4: "_pipe", 5: "_short"}.get(variant, ""), _dtypes.ctype(in_dt), _dtypes.ctype(out_dt), _dtypes.ctype(acc_dt),
-        op_code,
+        kind, {4: "_pipe", 5: "_short"}.get(variant, ""), _dtypes.ctype(in_dt), _dtypes.ctype(out_dt),
+        _dtypes.ctype(acc_dt), op_code,
         "long long" if idx64 else "int", r, variant)
 
 
