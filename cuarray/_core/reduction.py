@@ -175,6 +175,18 @@ _OUT_FOLD = 8
 # instead of two. H100 (kept_fold.py --rounds 1,2): 2 faster on the 8 MB rows (var (1e6, 2) 11.6
 # against 14.5 µs, argmax 11.3 / 13.7), the same on the 128 MB rows: 2.
 _FOLD_ROUNDS = 2
+# Accumulator sets of several fields (var/std's moments, argmax/argmin's pairs) in folded plans: 2
+# sets instead of one when the reduced index is long for the GPU: at least this many load rounds of
+# `unroll` vectors for each of 256 threads an SM (vectors / (SMs x 256 x unroll); a plan's split
+# keeps a thread's own rounds at ~2 for every size, so the measure is the machine's, not the
+# thread's). 0: never (one set, the text of every kernel before). Why: (1.6e7, 2) float32 var ran
+# 75.6 µs (PyTorch 65.4), argmax 75.6 (60.3), a sum 51: ~15 blocks an SM wait on one dependent
+# chain of 8 steps a lane a round (a division per element in var); the small rows ((1e6, 2): 1.85
+# rounds an SM, under one block an SM) wait on the loads, which ptxas issued 5 + 3 with 2 sets.
+# The sets take a round's loads alternately and are combined in order (set 0, then set 1) by the
+# reduction's own combine: Chan's for moments, the lower index on ties for pairs.
+# (1.6e7, 2) float32 is 29.6 rounds an SM on an H100, (1e6, 2) 1.85. Not measured yet: 0.
+_FOLD_WIDE_SETS_FROM = 0
 
 
 class Stage(NamedTuple):
@@ -185,7 +197,8 @@ class Stage(NamedTuple):
     of `group` lanes x `mvec` 16-byte vectors per group of lanes; 0: the one-pass skeleton.
     `ovec`: output vectors (`_OUT_VEC`), `ovec` adjacent outputs a thread, one partial a block.
     `accs`: accumulator sets of an output-vector thread when fewer than its `unroll` loads a round
-    (`ReductionDef.wide`); 0: one a load. `fold`: folded output vectors (`_OUT_FOLD`), `fold` rows of
+    (`ReductionDef.wide`; a folded plan's wide accumulators: 1, or 2 past `_FOLD_WIDE_SETS_FROM`); 0: one a
+    load. `fold`: folded output vectors (`_OUT_FOLD`), `fold` rows of
     `ovec / fold` outputs a 16-byte vector of `ovec` lanes; 0: none."""
 
     src: str
@@ -383,6 +396,9 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True, a
     else:
         chunk = n_idx
     p.split, p.chunk = split, chunk
+    if fold and accs == 1 and acc_size > 8 and (wide is True or not wide) and _FOLD_WIDE_SETS_FROM > 0 \
+            and n_idx >= _FOLD_WIDE_SETS_FROM * max(1, sm_count) * BLOCK * unroll:
+        p.accs = 2  # `_FOLD_WIDE_SETS_FROM`: a long reduced index, 2 sets of a wide accumulator
     p.grid_x = max(1, min(blocks_x, _MAX_GRID_X))
     # Second pass over the partials: [chunk][out] for thread-per-output (coalesced over outputs),
     # [out][chunk] otherwise (sub-chunked plans too: few outputs, many partials each).

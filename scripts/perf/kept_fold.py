@@ -6,11 +6,14 @@ can take, beside PyTorch and CuPy when they import, in one process. One line per
 `ev` CUDA events around one call (event_us: the host's time when it is the slower side). `ok`: every
 cuarray value against NumPy (float64 accumulation; argmax exactly), BAD otherwise.
 
-    python scripts/perf/kept_fold.py [--only SUBSTR[|SUBSTR...]] [--folds 0,2,4,8] [--rounds 2,1] [--reps N]
+    python scripts/perf/kept_fold.py [--only SUBSTR[|SUBSTR...]] [--folds 0,2,4,8] [--rounds 2,1]
+                                     [--sets-from 0,8] [--reps N]
 
 The fold is switched the way scripts/perf/shapes_sweep.py's `--set` switches a planner constant:
 `reduction._OUT_FOLD` (and `_FOLD_ROUNDS`, the fewest load rounds a thread of a folded plan makes:
-one column each) set between rounds, prepared launches dropped. A setting that plans a case as an
+one column each; `_FOLD_WIDE_SETS_FROM`, 2 accumulator sets of var's moments and argmax's pairs past
+that many load rounds an SM, 0 never: with more than one value a column each, `r<rounds> w<value>`)
+set between rounds, prepared launches dropped. A setting that plans a case as an
 earlier one did is not timed again. About 30-60 s on an H100, most
 of it NVRTC on a cold disk cache and the NumPy references.
 """
@@ -139,11 +142,17 @@ def main():
     ap.add_argument("--only", default="", help="substrings of case names, separated by '|'")
     ap.add_argument("--folds", default="0,2,4,8", help="values of reduction._OUT_FOLD to time")
     ap.add_argument("--rounds", default="2,1", help="values of reduction._FOLD_ROUNDS to time folded plans at")
+    ap.add_argument("--sets-from", default="0",
+                    help="values of reduction._FOLD_WIDE_SETS_FROM to time folded plans at (e.g. 0,8)")
     ap.add_argument("--reps", type=int, default=30)
     args = ap.parse_args()
     cases = [c for c in CASES if not args.only or any(k in c[0] for k in args.only.split("|"))]
     folds = [int(v) for v in args.folds.split(",")]
     rounds = [int(v) for v in args.rounds.split(",")]
+    sets_from = [int(v) for v in args.sets_from.split(",")]
+
+    def fold_key(r, w):
+        return "fold r{}".format(r) if len(sets_from) == 1 else "r{} w{}".format(r, w)
     peers = {}
     try:
         import torch
@@ -158,11 +167,12 @@ def main():
         peers["cupy"] = (cupy, cupy.cuda)
     except Exception as exc:  # noqa: BLE001
         print("cupy: not timed ({})".format(exc), file=sys.stderr)
-    defaults = reduction._OUT_FOLD, reduction._FOLD_ROUNDS
+    defaults = reduction._OUT_FOLD, reduction._FOLD_ROUNDS, reduction._FOLD_WIDE_SETS_FROM
     rng = np.random.default_rng(0)
-    print("_OUT_FOLD default {}, _FOLD_ROUNDS default {}; µs gpu/ev (gpu: the device alone; ev: events around "
-          "one call); F: the fold the case takes; f/off, f/pt: gpu ratios of the first fold column".format(*defaults))
-    head = ["off"] + ["fold r{}".format(r) for r in rounds] + ["torch", "cupy"]
+    print("_OUT_FOLD default {}, _FOLD_ROUNDS default {}, _FOLD_WIDE_SETS_FROM default {}; µs gpu/ev (gpu: the "
+          "device alone; ev: events around one call); F: the fold the case takes; f/off, f/pt: gpu ratios of the "
+          "first fold column".format(*defaults))
+    head = ["off"] + [fold_key(r, w) for r in rounds for w in sets_from] + ["torch", "cupy"]
     print("{:26s} {:>2s} ".format("case", "F") + " ".join("{:>13s}".format(h) for h in head)
           + " {:>6s} {:>6s} {:>4s}  {}".format("f/off", "f/pt", "ok", "plan (defaults)"))
     for name, shape, dtype, op in cases:
@@ -173,13 +183,15 @@ def main():
             host = (rng.standard_normal(shape) * 3 + (0 if dtype == "float16" else 100)).astype(dtype)
         want = _reference(op, host)
         x = cuarray.asarray(host)
-        times, ok, by_plan, row_fold = {}, "ok", {}, 0
+        times, ok, by_plan, row_fold, plans = {}, "ok", {}, 0, {}
         for f in folds:
-            for r in rounds if f else rounds[:1]:
-                reduction._OUT_FOLD, reduction._FOLD_ROUNDS = f, r
+            for r, w in [(r, w) for r in rounds for w in sets_from] if f else [(rounds[0], sets_from[0])]:
+                reduction._OUT_FOLD, reduction._FOLD_ROUNDS, reduction._FOLD_WIDE_SETS_FROM = f, r, w
                 _clear_launchers()
                 plan = _plan(shape, dtype, op)
-                key = "off" if not plan.startswith("fold") else "fold r{}".format(r)
+                key = "off" if not plan.startswith("fold") else fold_key(r, w)
+                if key != "off" and len(sets_from) > 1:
+                    plans.setdefault(key, plan)
                 row_fold = row_fold or (int(plan[4]) if key != "off" else 0)
                 if plan in by_plan:  # planned as an earlier setting did: its time
                     times.setdefault(key, by_plan[plan])
@@ -189,9 +201,11 @@ def main():
                     ok = "BAD"
                 times.setdefault(key, (gpu_us(fn, args.reps), event_us(fn, args.reps)))
                 by_plan[plan] = times[key]
-        reduction._OUT_FOLD, reduction._FOLD_ROUNDS = defaults
+        reduction._OUT_FOLD, reduction._FOLD_ROUNDS, reduction._FOLD_WIDE_SETS_FROM = defaults
         _clear_launchers()
         plan_on = _plan(shape, dtype, op)
+        if len(set(plans.values())) > 1:  # the sets each column took
+            plan_on += "; " + " ".join("{}: {}".format(k, v.split()[1]) for k, v in plans.items())
         del x
         for lib, (mod, cuda) in peers.items():
             try:
@@ -209,7 +223,7 @@ def main():
             va, vb = times.get(a), times.get(b)
             return "{:6.2f}".format(va[0] / vb[0]) if va and vb else "{:>6s}".format("-")
 
-        first = "fold r{}".format(rounds[0]) if row_fold else "off"
+        first = fold_key(rounds[0], sets_from[0]) if row_fold else "off"
         print("{:26s} {:>2} ".format(name, row_fold or "-") + " ".join(cell(h) for h in head)
               + " {} {} {:>4s}  {}".format(ratio(first, "off") if row_fold else "{:>6s}".format("-"),
                                            ratio(first, "torch"), ok, plan_on), flush=True)

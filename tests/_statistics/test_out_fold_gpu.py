@@ -229,3 +229,65 @@ def test_integer_products_and_the_two_launch_form(request, setting):
         gg = cuarray.asarray(hh)
         for name in ("sum", "argmax", "var"):
             _check(name, hh, gg)
+
+
+def _sets_of(g, acc_size, wide) -> int:
+    """The accumulator sets the planner gives a reduction of `g` (2-D) along axis 0 on this device."""
+    from cuarray.cuda import device as _device
+
+    p = _red.plan(g.shape, [g.strides], [g.itemsize], (g.itemsize,), (0,), aligned=(g.data.ptr % 16 == 0,),
+                  sm_count=_device._sm_count(_device.get_device_id()), acc_size=acc_size, wide=wide)
+    assert p.fold == 2, p
+    return p.accs
+
+
+def test_two_accumulator_sets(request, setting):
+    """`_FOLD_WIDE_SETS_FROM = 1` (kept_fold.py's w columns): rows enough for 2 sets of var's moments
+    and argmax's pairs; var/std (ddof 0 and 1) against NumPy in float64, argmax/argmin exactly, a
+    tail row; (n, 4) float16 var."""
+    setting("_FOLD_WIDE_SETS_FROM", 1)
+    rng = _rng(request)
+    for dt, cols, n in (("f4", 2, 2_000_003), ("f2", 4, 1_200_001)):
+        h = _host(rng, (n, cols), dt)
+        g = cuarray.asarray(h)
+        assert _sets_of(g, 16, True) == 2 and _sets_of(g, 32, False) == 2
+        for name in ("var", "std", "argmax", "argmin") if dt == "f4" else ("var", "argmax"):
+            _check(name, h, g)
+        _check("var", h, g, ddof=1)
+        if dt == "f4":
+            _check("nanvar", h, g)
+    setting("_FOLD_WIDE_SETS_FROM", 0)
+    assert _sets_of(cuarray.asarray(h), 16, True) == 1
+
+
+def test_two_sets_ties_and_nans(request, setting):
+    """With 2 sets a thread's vectors alternate between them (round load u: set u % 2), so thread t
+    of chunk 0 holds vector t + 256 in set 1 and t + 512 in set 0: equal maxima (minima) there go
+    to the lower index, the one in the set combined second; NaN: the first NaN's index (argmax,
+    argmin), NaN var, nanvar over the rest; ties everywhere (small integers as float32)."""
+    setting("_FOLD_WIDE_SETS_FROM", 1)
+    rng = _rng(request)
+    n = 2_000_001
+    h = _host(rng, (n, 2), "f4")
+    g0 = cuarray.asarray(h)
+    assert _sets_of(g0, 32, False) == 2
+    for t in (5, 200):
+        lo, hi = 2 * (t + 256), 2 * (t + 512)  # rows of col 0 in vectors of set 1 and set 0
+        h[lo, 0] = h[hi, 0] = 1e6
+        h[lo + 1, 1] = h[hi + 1, 1] = -1e6
+    g = cuarray.asarray(h)
+    for name in ("argmax", "argmin"):
+        _check(name, h, g)
+    assert cuarray.argmax(g, axis=0).get()[0] == 2 * (5 + 256)
+    assert cuarray.argmin(g, axis=0).get()[1] == 2 * (5 + 256) + 1
+    hn = h.copy()
+    hn[2 * (7 + 256), 0] = np.nan  # set 1 of thread 7
+    hn[2 * (7 + 512), 0] = np.nan  # set 0 of thread 7, later
+    hn[2 * (3 + 2560) + 1, 1] = np.nan  # a later round's set 0 alone
+    gn = cuarray.asarray(hn)
+    for name in ("argmax", "argmin", "nanargmax", "nanargmin", "var", "nanvar", "max", "nanmax"):
+        _check(name, hn, gn)
+    t = rng.integers(0, 3, (n, 2)).astype(np.float32)
+    gt = cuarray.asarray(t)
+    for name in ("argmax", "argmin", "var"):
+        _check(name, t, gt)
