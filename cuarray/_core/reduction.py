@@ -185,7 +185,8 @@ _FOLD_ROUNDS = 2
 # rounds an SM, under one block an SM) wait on the loads, which ptxas issued 5 + 3 with 2 sets.
 # The sets take a round's loads alternately and are combined in order (set 0, then set 1) by the
 # reduction's own combine: Chan's for moments, the lower index on ties for pairs.
-# (1.6e7, 2) float32 is 29.6 rounds an SM on an H100, (1e6, 2) 1.85. Not measured yet: 0.
+# (1.6e7, 2) float32 is 29.6 rounds an SM on an H100, (1e6, 2) 1.85. H100 (kept_fold.py --sets-from
+# 0,1,8): two sets slower everywhere (var (1.6e7, 2) 75.7 -> 80.0 µs, argmax 75.9 -> 79.9): 0.
 _FOLD_WIDE_SETS_FROM = 0
 
 

@@ -74,11 +74,16 @@ PIPE_FROM_TAPS = 33
 
 def auto_variant(shape, axis: int, size: int, acc_dt) -> int:
     """The variant plan="auto" runs for a pass of `size` taps along `axis` of `shape` with `acc_dt`
-    accumulators: AUTO_VARIANT, or 4 where it measured faster (PIPE_FROM_TAPS)."""
+    accumulators: AUTO_VARIANT, or where it measured faster (from PIPE_FROM_TAPS taps) 4 for
+    strided passes and 8-byte accumulators, 5 for 4-byte accumulators along lines of at most
+    SHORT_MAX (H100, gaussian sigma 4 float32, the last-axis pass alone, x copy variant 3 -> 5:
+    lines of 128 0.49 -> 0.60, 256 0.49 -> 0.66, 512 0.60 -> 0.68, 1024 0.64 -> 0.70; 4096 stays 3)."""
     if AUTO_VARIANT != 3 or size < PIPE_FROM_TAPS:
         return AUTO_VARIANT
     last_axis = all(int(s) == 1 for s in shape[axis + 1:])
-    return 4 if not last_axis or numpy.dtype(acc_dt).itemsize == 8 else AUTO_VARIANT
+    if not last_axis or numpy.dtype(acc_dt).itemsize == 8:
+        return 4
+    return 5 if int(shape[axis]) <= SHORT_MAX else AUTO_VARIANT
 
 
 class Plan(NamedTuple):

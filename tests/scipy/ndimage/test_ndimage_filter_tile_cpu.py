@@ -591,15 +591,17 @@ def test_filter1d_rejects_an_unknown_plan(recorded_launches):
         fk.filter1d(new_c((4, 8), "f4"), np.dtype("f4"), "uniform", None, 3, 1, 1, 0, 0.0, plan="tile-fast")
 
 
-def test_auto_takes_variant_4_where_it_measured_faster():
-    # strided passes of 33 taps or more, and 8-byte accumulators along the last axis; the rest 3
+def test_auto_takes_variants_4_and_5_where_they_measured_faster():
+    # from 33 taps: strided passes and 8-byte accumulators 4, float32 lines of up to 1024 5; the rest 3
     f4, f8 = np.dtype("f4"), np.dtype("f8")
     auto = ft.auto_variant
     assert auto((4096, 4096), 0, 33, f4) == 4 and auto((4096, 4096), 1, 33, f4) == 3
     assert auto((4096, 4096), 0, 17, f4) == 3 and auto((4096, 4096), 0, 5, f4) == 3
     assert auto((4096, 4096), 1, 33, f8) == 4 and auto((4096, 4096), 1, 17, f8) == 3
     assert auto((256, 256, 256), 0, 33, f4) == auto((256, 256, 256), 1, 33, f4) == 4
-    assert auto((256, 256, 256), 2, 33, f4) == 3 and auto((64, 4096, 1), 1, 33, f4) == 3
+    assert auto((256, 256, 256), 2, 33, f4) == 5 and auto((64, 4096, 1), 1, 33, f4) == 3
+    assert auto((16384, 1024), 1, 33, f4) == 5 and auto((16384, 1025), 1, 33, f4) == 3
+    assert auto((256, 256, 256), 2, 17, f4) == 3 and auto((256, 256, 256), 2, 33, f8) == 4
     assert ft.AUTO_VARIANT == 3
 
 
@@ -629,8 +631,8 @@ def test_short_plans():
     with pytest.raises(ValueError):
         ft.plan((9, 256), 1, 33, f4, f4, "correlate", variant=5, half_r=True)
     assert ft.grid(p, 132) == p.blocks
-    # plan="auto" never takes it (the lead decides after measuring)
-    assert ft.auto_variant((256, 256, 256), 2, 33, f4) == 3 and 5 not in (ft.AUTO_VARIANT,)
+    # plan="auto" takes it where it measured faster (test_auto_takes_variants_4_and_5_where_they_measured_faster)
+    assert ft.auto_variant((256, 256, 256), 2, 33, f4) == 5 and 5 not in (ft.AUTO_VARIANT,)
 
 
 def short_slot(q, asz):
