@@ -155,7 +155,7 @@ def bincount(x, weights=None, minlength=0):
     """
     x = as_array(x, "bincount")
     minlength = operator.index(minlength)
-    # NumPy's order: x's depth and dtype, minlength, then an empty x answers before any weights check
+    # NumPy's order: x's depth and dtype, minlength, then an empty x answers before any weights check,
     if x.ndim != 1:
         raise ValueError("object too deep for desired array" if x.ndim > 1 else
                          "object of too small depth for desired array")
@@ -169,6 +169,11 @@ def bincount(x, weights=None, minlength=0):
         out = ndarray((minlength,), numpy.intp)
         fill(out, 0)
         return out
+    # then x's values (a negative one raises before the weights are looked at), then the weights
+    lo, hi = minmax(x)
+    if lo < 0:
+        raise ValueError("'list' argument must have no negative elements")
+    length = max(int(hi) + 1, minlength)
     w = None
     if weights is not None:
         w = as_array(weights, "bincount")
@@ -178,12 +183,6 @@ def bincount(x, weights=None, minlength=0):
         if w._shape != x._shape:
             raise ValueError("The weights and list don't have the same length.")
         w = astype(w, _F8, order="C", copy=False)
-    length = minlength
-    if x._size:
-        lo, hi = minmax(x)
-        if lo < 0:
-            raise ValueError("'list' argument must have no negative elements")
-        length = max(int(hi) + 1, minlength)
     return bincount_known(x, w, length)
 
 

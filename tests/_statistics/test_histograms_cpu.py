@@ -46,3 +46,17 @@ def test_minmax_values_are_of_the_data_dtype(dt):
     assert [type(v) for v in got] == [dt, dt] and got == (lo, hi)
     nan = h.minmax_values(np.array([_key(lo), 2**64 - 1], np.uint64), np.dtype(dt))
     assert type(nan[1]) is dt and np.isnan(nan[1])
+
+
+@pytest.mark.parametrize("weights", [np.array([1j, 2j, 3j]), np.ones(2)])
+def test_bincount_looks_at_negative_values_before_the_weights(recorded_launches, monkeypatch, weights):
+    """NumPy's bincount raises for a negative value before it converts the weights or compares
+    their length (the fuzzer, seed 271: complex weights gave the weights' TypeError here). The
+    values' minimum comes from the device: stood in for by -1."""
+    import cuarray as cp
+
+    with pytest.raises(ValueError, match="no negative elements"):
+        np.bincount(np.array([1, -1, 2]), weights)
+    monkeypatch.setattr(h, "minmax", lambda x: (-1, 2))
+    with pytest.raises(ValueError, match="no negative elements"):
+        h.bincount(cp.ndarray((3,), np.int64), cp.ndarray(weights.shape, weights.dtype))

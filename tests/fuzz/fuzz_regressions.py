@@ -55,6 +55,9 @@ CASES = [
     # seeds 204-217 (session 16, 119 421 calls): lstsq answered for a matrix holding NaN, where NumPy's
     # gelsd raises LinAlgError (polyfit of x = [0] to degree 2: its scaled Vandermonde matrix is 0 / 0)
     ("polyfit(a1 same smallint)", 211, 19),
+    # seeds 260-273 (the same session, 248 953 calls): bincount with a negative value and complex weights
+    # raised the weights' TypeError; NumPy looks at the values first (ValueError), then the weights
+    ("bincount(counts weights)", 271, 15),
 ]
 # Cases whose NumPy answer is a newer NumPy's (older ones answer otherwise): the NumPy version they
 # need, for the tests to skip under an older one (CI's NumPy 2.4 raises for interp of no points).
