@@ -222,3 +222,28 @@ def test_blas_skips_a_zero_multiplicand():
     e1 = np.array([[[-4.0, 5.7, np.inf], [1.0, 6.4, -3.8]]])
     g1 = np.array([[[-4.0, 5.7, np.inf], [np.nan, 6.4, -3.8]]])
     assert ck.check_scaled_by_zero(e1, g1, row, ((one, b1), {"axes": 1}))
+
+
+def test_a_large_device_allocation_that_fails_is_not_compared():
+    """Seed 268: histogramdd of 7 columns into 16 bins asked for 4.9 GB (18**7 int64 bins, as NumPy's
+    own bincount does) while 13 other fuzz processes held the GPU: not a wrong answer. A failed small
+    request, or another MemoryError, is still a mismatch."""
+    from cuarray.cuda import OutOfMemoryError
+
+    assert fuzzlib._large_device_allocation_failed(OutOfMemoryError(4_897_760_256, 4_934_598_656))
+    assert not fuzzlib._large_device_allocation_failed(OutOfMemoryError(1 << 20, 1 << 30))
+    assert not fuzzlib._large_device_allocation_failed(MemoryError("host"))
+
+    class Raises(fuzzlib.Side):
+        def outcome(self, row, args, kwargs):
+            return ("raise", OutOfMemoryError(self.size, 0))
+
+    class Answers(fuzzlib.Side):  # NumPy's answer, without making NumPy's 4.9 GB here
+        def outcome(self, row, args, kwargs):
+            return ("ok", np.zeros(3), False)
+
+    row = _row("histogramdd(m)")
+    big, small = Raises(np), Raises(np)
+    big.size, small.size = 1 << 32, 1 << 20
+    assert fuzzlib.run_case(row, 268, 41, Answers(np), big) == "memory"
+    assert isinstance(fuzzlib.run_case(row, 268, 41, Answers(np), small), fuzzlib.Mismatch)
