@@ -82,14 +82,7 @@ def cols_pass(rdef, cols_t, dst, unroll, ovec, sub, it, block, accs=0) -> str:
             vt=vt, n=p.name))
         lane_load.append("const {ct} {n} = cuarray::cast<{ct}>(_v{n}[_u].v[_k]);".format(
             ct=compute_ctype(p.compute), n=p.name))
-    step = rdef.step
-    if step is None:
-        step = "{acc} = _reduce({acc}, (%s));" % rdef.map_expr.replace("{", "{{").replace("}", "}}")
-    if dst == "out":
-        store = "{t}& {n} = *({t}*)((char*){n}_ptr + _ob_{n});\n      const _acc_t a = _t;\n      {pm};".format(
-            t=_dtypes.ctype(rdef.out.dtype), n=rdef.out.name, pm=rdef.post_map)
-    else:
-        store = "_part_out[_o * _pdo + (long long)blockIdx.y * _pdc] = _t;"
+    step, store = _lane_step_and_store(rdef, dst)
     fields = dict(
         block=block, index_t=it, sub=sub, ovec=ovec, unroll=unroll, identity=rdef.identity,
         r0="({})blockIdx.y * _chunk".format(it), r1="min(_r0 + _chunk, _n_red)",
@@ -100,6 +93,21 @@ def cols_pass(rdef, cols_t, dst, unroll, ovec, sub, it, block, accs=0) -> str:
         step_0=step.format(acc="_acc[0][_k]"), store=store, accs=accs or "_U",
     )
     return cols_t.substitute(fields)
+
+
+def _lane_step_and_store(rdef, dst) -> tuple:
+    """The output-vector passes' (cols_pass, fold_pass) step of one lane (a format string of `acc`)
+    and the store of a thread's combined `_t`: through post_map into the output (`dst` 'out'), or
+    into the block's partials."""
+    step = rdef.step
+    if step is None:
+        step = "{acc} = _reduce({acc}, (%s));" % rdef.map_expr.replace("{", "{{").replace("}", "}}")
+    if dst == "out":
+        store = "{t}& {n} = *({t}*)((char*){n}_ptr + _ob_{n});\n      const _acc_t a = _t;\n      {pm};".format(
+            t=_dtypes.ctype(rdef.out.dtype), n=rdef.out.name, pm=rdef.post_map)
+    else:
+        store = "_part_out[_o * _pdo + (long long)blockIdx.y * _pdc] = _t;"
+    return step, store
 
 
 def fold_pass(rdef, fold_t, dst, unroll, ovec, fold, it, block, accs=0) -> str:
@@ -118,14 +126,7 @@ def fold_pass(rdef, fold_t, dst, unroll, ovec, fold, it, block, accs=0) -> str:
                          "(_k % _NO) * _os{n}_0);".format(st=st, n=p.name))
         lane_load.append("const {ct} {n} = cuarray::cast<{ct}>(_v{n}[_u].v[_k]);".format(
             ct=compute_ctype(p.compute), n=p.name))
-    step = rdef.step
-    if step is None:
-        step = "{acc} = _reduce({acc}, (%s));" % rdef.map_expr.replace("{", "{{").replace("}", "}}")
-    if dst == "out":
-        store = "{t}& {n} = *({t}*)((char*){n}_ptr + _ob_{n});\n      const _acc_t a = _t;\n      {pm};".format(
-            t=_dtypes.ctype(rdef.out.dtype), n=rdef.out.name, pm=rdef.post_map)
-    else:
-        store = "_part_out[_o * _pdo + (long long)blockIdx.y * _pdc] = _t;"
+    step, store = _lane_step_and_store(rdef, dst)
     fields = dict(
         block=block, index_t=it, ovec=ovec, fold=fold, unroll=unroll, identity=rdef.identity,
         r0="({})blockIdx.y * _chunk".format(it), out_indexer="\n      ".join(out_indexer(rdef, 1, it, False)),
