@@ -7,8 +7,6 @@ GPU values: tests/_statistics/test_out_fold_gpu.py."""
 
 from __future__ import annotations
 
-import struct
-
 import numpy
 import pytest
 
@@ -16,6 +14,7 @@ from cuarray._core import reduction
 from cuarray._core import reduction_ops as R
 from cuarray._core.reduction import Stage, plan
 from cuarray.cuda import compiler
+from cubin_info import FRAME_SIZE, REGCOUNT, kernel_attributes  # tests/ is on sys.path
 
 
 def _def(op, c):
@@ -234,32 +233,10 @@ def test_fold_kernels_compile():
 
 
 def _registers_and_frames(cubin: bytes) -> dict:
-    """{kernel: (registers, frame bytes)} from the cubin's .nv.info records (EIATTR_REGCOUNT 0x2f and
-    EIATTR_FRAME_SIZE 0x11, format EIFMT_SVAL: (symbol, value)); a frame of 0: no local memory, so
-    no spills (the same reading as tests/scipy/test_special_amos_codegen_cpu.py's stacks)."""
-    shoff, = struct.unpack_from("<Q", cubin, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", cubin, 0x3a)
-    secs = [struct.unpack_from("<IIQQQQIIQQ", cubin, shoff + i * shentsize) for i in range(shnum)]
-
-    def cstr(base, at):
-        return cubin[base + at:cubin.index(b"\0", base + at)].decode()
-
-    symtab = next(s for s in secs if s[1] == 2)  # SHT_SYMTAB
-    names = [cstr(secs[symtab[6]][4], struct.unpack_from("<I", cubin, symtab[4] + 24 * j)[0])
-             for j in range(symtab[5] // 24)]
-    found: dict = {}
-    for sec in secs:
-        if not cstr(secs[shstrndx][4], sec[0]).startswith(".nv.info"):
-            continue
-        at, end = sec[4], sec[4] + sec[5]
-        while at < end:
-            fmt, attr = cubin[at], cubin[at + 1]
-            size = struct.unpack_from("<H", cubin, at + 2)[0] if fmt == 4 else (2 if fmt == 3 else 0)
-            if fmt == 4 and attr in (0x2F, 0x11):
-                sym, value = struct.unpack_from("<II", cubin, at + 4)
-                found.setdefault(names[sym], {})[attr] = value
-            at += 4 + size
-    return {k: (v.get(0x2F), v.get(0x11, 0)) for k, v in found.items() if k.startswith("cuarray_")}
+    """{kernel: (registers, frame bytes)} of the cuarray kernels in `cubin` (tests/cubin_info.py); a
+    frame of 0: no local memory, so no spills."""
+    return {k: (v.get(REGCOUNT), v.get(FRAME_SIZE, 0)) for k, v in kernel_attributes(cubin).items()
+            if k.startswith("cuarray_")}
 
 
 def test_fold_kernels_fit_registers_without_spills():

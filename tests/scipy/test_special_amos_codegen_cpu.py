@@ -7,13 +7,13 @@ it on the H100)."""
 
 from __future__ import annotations
 
-import struct
 import time
 
 import numpy as np
 import pytest
 
 from cuarray.scipy import special as cs
+from cubin_info import MIN_STACK_SIZE, kernel_attributes  # tests/ is on sys.path
 
 ARCH = "sm_90"
 
@@ -29,32 +29,10 @@ def compile_cubin():
 
 
 def kernel_stacks(cubin: bytes) -> dict:
-    """{kernel: bytes of stack a thread needs} from the cubin's .nv.info records (an entry's
-    EIATTR_MIN_STACK_SIZE, 0x12, format EIFMT_SVAL: (symbol, bytes)); None where ptxas could not
+    """{kernel: bytes of stack a thread needs} (tests/cubin_info.py); None where ptxas could not
     determine it (0xffffffff: a cycle in the call graph)."""
-    shoff, = struct.unpack_from("<Q", cubin, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", cubin, 0x3a)
-    secs = [struct.unpack_from("<IIQQQQIIQQ", cubin, shoff + i * shentsize) for i in range(shnum)]
-
-    def cstr(base, at):
-        return cubin[base + at:cubin.index(b"\0", base + at)].decode()
-
-    symtab = next(s for s in secs if s[1] == 2)  # SHT_SYMTAB
-    names = [cstr(secs[symtab[6]][4], struct.unpack_from("<I", cubin, symtab[4] + 24 * j)[0])
-             for j in range(symtab[5] // 24)]
-    out = {}
-    for sec in secs:
-        if cstr(secs[shstrndx][4], sec[0]) != ".nv.info":
-            continue
-        at, end = sec[4], sec[4] + sec[5]
-        while at < end:
-            fmt, attr = cubin[at], cubin[at + 1]
-            size = struct.unpack_from("<H", cubin, at + 2)[0] if fmt == 4 else 0
-            if fmt == 4 and attr == 0x12:
-                sym, value = struct.unpack_from("<II", cubin, at + 4)
-                out[names[sym]] = None if value == 0xFFFFFFFF else value
-            at += 4 + size
-    return out
+    return {k: (None if v[MIN_STACK_SIZE] == 0xFFFFFFFF else v[MIN_STACK_SIZE])
+            for k, v in kernel_attributes(cubin).items() if MIN_STACK_SIZE in v}
 
 
 def _first_call(uf, sig, compile_cubin):

@@ -11,6 +11,7 @@ import pytest
 
 from cuarray._core.ufunc import ufunc
 from cuarray.scipy import special as cs
+from cubin_info import FRAME_SIZE, MIN_STACK_SIZE, kernel_attributes  # tests/ is on sys.path
 
 ARCH = "sm_90"
 FAST = ("--Ofast-compile=max",)
@@ -97,34 +98,10 @@ def _stack_sizes(cubin: bytes) -> dict:
     size for entry function ... cannot be statically determined"). The driver gives those
     CU_LIMIT_STACK_SIZE per thread (1 KiB by default) whatever their frames need: the complex hyp2f1
     kernel's 1192-byte frame overran it (CUDA_ERROR_ILLEGAL_ADDRESS) while beta called itself
-    through beta_negint. Read from the cubin's .nv.info records: an entry's EIATTR_MIN_STACK_SIZE
-    (0x12; format EIFMT_SVAL, (symbol, bytes)) is 0xffffffff then; EIATTR_FRAME_SIZE (0x11) is its
-    frame."""
-    import struct
-
-    shoff, = struct.unpack_from("<Q", cubin, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", cubin, 0x3a)
-    secs = [struct.unpack_from("<IIQQQQIIQQ", cubin, shoff + i * shentsize) for i in range(shnum)]
-
-    def cstr(base, at):
-        return cubin[base + at:cubin.index(b"\0", base + at)].decode()
-
-    symtab = next(s for s in secs if s[1] == 2)  # SHT_SYMTAB
-    names = [cstr(secs[symtab[6]][4], struct.unpack_from("<I", cubin, symtab[4] + 24 * j)[0])
-             for j in range(symtab[5] // 24)]
-    stacks, frames = {}, {}
-    for sec in secs:
-        if cstr(secs[shstrndx][4], sec[0]) != ".nv.info":
-            continue
-        at, end = sec[4], sec[4] + sec[5]
-        while at < end:
-            fmt, attr = cubin[at], cubin[at + 1]
-            size = struct.unpack_from("<H", cubin, at + 2)[0] if fmt == 4 else 0
-            if fmt == 4 and attr in (0x11, 0x12):
-                sym, value = struct.unpack_from("<II", cubin, at + 4)
-                (frames if attr == 0x11 else stacks)[names[sym]] = value
-            at += 4 + size
-    return {k: (frames.get(k, 0), None if v == 0xFFFFFFFF else v) for k, v in stacks.items()}
+    through beta_negint. Read from the cubin's .nv.info records (tests/cubin_info.py): an entry's
+    EIATTR_MIN_STACK_SIZE is 0xffffffff then; EIATTR_FRAME_SIZE is its frame."""
+    return {k: (v.get(FRAME_SIZE, 0), None if v[MIN_STACK_SIZE] == 0xFFFFFFFF else v[MIN_STACK_SIZE])
+            for k, v in kernel_attributes(cubin).items() if MIN_STACK_SIZE in v}
 
 
 def test_kernel_names_say_what_they_are():

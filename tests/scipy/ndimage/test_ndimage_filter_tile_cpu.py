@@ -485,14 +485,30 @@ def test_tile_kernels_compile_for_sm90(variant):
     assert cubin and set(mapping) == set(names)
 
 
+def _ptxas_report(names):
+    """NVRTC sm_90 with `ptxas -v` over the filter kernels `names`: [(entry, spill stores, spill
+    loads, registers)] and the log."""
+    from cuda.bindings import nvrtc
+
+    prog = nvrtc.nvrtcCreateProgram(ft.source(fk.source()).encode(), b"filter_tile.cu", 0, [], [])[1]
+    for n in names:
+        nvrtc.nvrtcAddNameExpression(prog, n.encode())
+    flags = [b"-arch=sm_90", b"-std=c++17", b"--ptxas-options=-v"]
+    ok = nvrtc.nvrtcCompileProgram(prog, len(flags), flags)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
+    log = b" " * nvrtc.nvrtcGetProgramLogSize(prog)[1]
+    nvrtc.nvrtcGetProgramLog(prog, log)
+    log = log.decode()
+    assert ok, log
+    return re.findall(r"Compiling entry function '(\w+)'.*?(\d+) bytes spill stores, (\d+) bytes spill loads.*?"
+                      r"Used (\d+) registers", log, re.S), log
+
+
 def test_pipe_kernels_compile_for_sm90_without_spills():
     # variant 4 (filter_tile_pipe.cu): float32/float64 both kinds, correlate, uniform and max, 32-
     # and 64-bit indices, the register-staged path (types cp.async cannot copy: converted or narrow;
     # int16 min and float32 -> float64 spilled with 4-8 chunks a thread, bool max at 64 registers),
     # each at the r its plan makes (the strided pass: 16 for 4-byte accumulators and narrower, 4 for
     # 8-byte, r / 2 past 48 KiB); ptxas may not spill any of them
-    from cuda.bindings import nvrtc
-
     f4, f8 = np.dtype("f4"), np.dtype("f8")
     names = set()
 
@@ -512,17 +528,7 @@ def test_pipe_kernels_compile_for_sm90_without_spills():
     for t, o, op in [("u1", "f4", "correlate"), ("?", "?", "max")]:
         add(t, o, op)
     names = sorted(names)
-    prog = nvrtc.nvrtcCreateProgram(ft.source(fk.source()).encode(), b"filter_tile.cu", 0, [], [])[1]
-    for n in names:
-        nvrtc.nvrtcAddNameExpression(prog, n.encode())
-    flags = [b"-arch=sm_90", b"-std=c++17", b"--ptxas-options=-v"]
-    ok = nvrtc.nvrtcCompileProgram(prog, len(flags), flags)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
-    log = b" " * nvrtc.nvrtcGetProgramLogSize(prog)[1]
-    nvrtc.nvrtcGetProgramLog(prog, log)
-    log = log.decode()
-    assert ok, log
-    entries = re.findall(r"Compiling entry function '(\w+)'.*?(\d+) bytes spill stores, (\d+) bytes spill loads.*?"
-                         r"Used (\d+) registers", log, re.S)
+    entries, log = _ptxas_report(names)
     assert len(entries) == len(names), log
     assert all("_pipe" in e[0] for e in entries)
     assert [e for e in entries if e[1] != "0" or e[2] != "0"] == []
@@ -670,8 +676,6 @@ def test_short_output_swizzle():
 def test_short_kernels_compile_for_sm90_without_spills():
     # float32 / float64 (32- and 64-bit indices), uniform, max, a converted and a narrow type; at
     # most the 64 registers __launch_bounds__(256, 4) promises, no spills
-    from cuda.bindings import nvrtc
-
     names = []
     for t, o, op in [("f4", "f4", "correlate"), ("f8", "f8", "correlate"), ("f4", "f4", "uniform"),
                      ("f4", "f4", "max"), ("u1", "f4", "correlate"), ("?", "?", "max")]:
@@ -680,17 +684,7 @@ def test_short_kernels_compile_for_sm90_without_spills():
         r = ft.plan((4, 256), 1, 33, a, o, op, force=True, variant=5).r
         for idx64 in (False, True) if op == "correlate" and t == o else (False,):
             names.append(ft.kernel_name("rows", t, o, a, fk.OPS[op], idx64, r, 5))
-    prog = nvrtc.nvrtcCreateProgram(ft.source(fk.source()).encode(), b"filter_tile.cu", 0, [], [])[1]
-    for n in names:
-        nvrtc.nvrtcAddNameExpression(prog, n.encode())
-    flags = [b"-arch=sm_90", b"-std=c++17", b"--ptxas-options=-v"]
-    ok = nvrtc.nvrtcCompileProgram(prog, len(flags), flags)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
-    log = b" " * nvrtc.nvrtcGetProgramLogSize(prog)[1]
-    nvrtc.nvrtcGetProgramLog(prog, log)
-    log = log.decode()
-    assert ok, log
-    entries = re.findall(r"Compiling entry function '(\w+)'.*?(\d+) bytes spill stores, (\d+) bytes spill loads.*?"
-                         r"Used (\d+) registers", log, re.S)
+    entries, log = _ptxas_report(names)
     assert len(entries) == len(names) and all("rows_short" in e[0] for e in entries), log
     assert [e for e in entries if e[1] != "0" or e[2] != "0" or int(e[3]) > 64] == []
 

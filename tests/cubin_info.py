@@ -1,0 +1,40 @@
+"""What ptxas records about each kernel of a cubin, read from the ELF's .nv.info sections (no
+cuobjdump needed): the records read are of format EIFMT_SVAL (4): (symbol index, value). Used by the codegen
+tests that check registers, frames (local memory: spills) and stack sizes on a machine with no GPU."""
+
+from __future__ import annotations
+
+import struct
+
+FRAME_SIZE = 0x11  # EIATTR_FRAME_SIZE: a kernel's own frame in bytes (0: no local memory)
+MIN_STACK_SIZE = 0x12  # EIATTR_MIN_STACK_SIZE: 0xFFFFFFFF where ptxas could not size it (recursion)
+REGCOUNT = 0x2F  # EIATTR_REGCOUNT: registers a thread
+_SYMBOL_VALUE = (FRAME_SIZE, MIN_STACK_SIZE, REGCOUNT)  # the records read (others' payloads differ)
+
+
+def kernel_attributes(cubin: bytes) -> dict:
+    """{symbol name: {attribute code: value}} of the frame, stack and register records in the
+    cubin's .nv.info sections (the global one and each kernel's .nv.info.<name>)."""
+    shoff, = struct.unpack_from("<Q", cubin, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", cubin, 0x3a)
+    secs = [struct.unpack_from("<IIQQQQIIQQ", cubin, shoff + i * shentsize) for i in range(shnum)]
+
+    def cstr(base, at):
+        return cubin[base + at:cubin.index(b"\0", base + at)].decode()
+
+    symtab = next(s for s in secs if s[1] == 2)  # SHT_SYMTAB
+    names = [cstr(secs[symtab[6]][4], struct.unpack_from("<I", cubin, symtab[4] + 24 * j)[0])
+             for j in range(symtab[5] // 24)]
+    found: dict = {}
+    for sec in secs:
+        if not cstr(secs[shstrndx][4], sec[0]).startswith(".nv.info"):
+            continue
+        at, end = sec[4], sec[4] + sec[5]
+        while at < end:
+            fmt, attr = cubin[at], cubin[at + 1]
+            size = struct.unpack_from("<H", cubin, at + 2)[0] if fmt == 4 else (2 if fmt == 3 else 0)
+            if fmt == 4 and attr in _SYMBOL_VALUE:
+                sym, value = struct.unpack_from("<II", cubin, at + 4)
+                found.setdefault(names[sym], {})[attr] = value
+            at += 4 + size
+    return found
