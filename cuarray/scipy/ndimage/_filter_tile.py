@@ -131,17 +131,10 @@ def plan(shape, axis: int, size: int, acc_dt, out_dt, op: str, force: bool = Fal
     plans variant 3 where its two tile buffers do not fit."""
     args = (tuple(int(s) for s in shape), int(axis), int(size), numpy.dtype(acc_dt).itemsize,
             numpy.dtype(out_dt).itemsize, op == "correlate", bool(force), bool(half_r), int(variant) >= 3)
-    if int(variant) == 5:
+    if int(variant) in (4, 5):
         if half_r:
-            raise ValueError("variant 5 has no half-r plan")
-        p = _short_plan(*args[:6])
-        if p is not None:
-            return p
-        variant = 3
-    if int(variant) == 4:
-        if half_r:
-            raise ValueError("variant 4 has no half-r plan")
-        p = _pipe_plan(*args[:7])
+            raise ValueError("variant {} has no half-r plan".format(int(variant)))
+        p = _short_plan(*args[:6]) if int(variant) == 5 else _pipe_plan(*args[:7])
         if p is not None:
             return p
         variant = 3
