@@ -38,3 +38,20 @@ def kernel_attributes(cubin: bytes) -> dict:
                 found.setdefault(names[sym], {})[attr] = value
             at += 4 + size
     return found
+
+
+def ptxas_verbose(source: str, names, filename: str = "kernels.cu") -> tuple:
+    """NVRTC for sm_90 with `ptxas -v` over the kernels `names` (name expressions) of `source`:
+    (ptxas's log, {lowered name: name expression}). Fails the test if it does not compile."""
+    from cuda.bindings import nvrtc
+
+    prog = nvrtc.nvrtcCreateProgram(source.encode(), filename.encode(), 0, [], [])[1]
+    for n in names:
+        nvrtc.nvrtcAddNameExpression(prog, n.encode())
+    flags = [b"-arch=sm_90", b"-std=c++17", b"--ptxas-options=-v"]
+    ok = nvrtc.nvrtcCompileProgram(prog, len(flags), flags)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
+    log = b" " * nvrtc.nvrtcGetProgramLogSize(prog)[1]
+    nvrtc.nvrtcGetProgramLog(prog, log)
+    log = log.decode()
+    assert ok, log
+    return log, {nvrtc.nvrtcGetLoweredName(prog, n.encode())[1].decode(): n for n in names}

@@ -15,7 +15,8 @@ from cuarray.cuda import compiler
 from cuarray.scipy.ndimage import _boundary
 from cuarray.scipy.ndimage import _filter_kernels as fk
 from cuarray.scipy.ndimage import _filter_tile as ft
-from fake_device import from_np, new_c  # tests/ is on sys.path
+from cubin_info import ptxas_verbose  # tests/ is on sys.path
+from fake_device import from_np, new_c
 
 MODES = ["reflect", "mirror", "nearest", "wrap", "constant", "grid-mirror", "grid-wrap", "grid-constant"]
 RNG = np.random.default_rng(7)
@@ -486,19 +487,9 @@ def test_tile_kernels_compile_for_sm90(variant):
 
 
 def _ptxas_report(names):
-    """NVRTC sm_90 with `ptxas -v` over the filter kernels `names`: [(entry, spill stores, spill
-    loads, registers)] and the log."""
-    from cuda.bindings import nvrtc
-
-    prog = nvrtc.nvrtcCreateProgram(ft.source(fk.source()).encode(), b"filter_tile.cu", 0, [], [])[1]
-    for n in names:
-        nvrtc.nvrtcAddNameExpression(prog, n.encode())
-    flags = [b"-arch=sm_90", b"-std=c++17", b"--ptxas-options=-v"]
-    ok = nvrtc.nvrtcCompileProgram(prog, len(flags), flags)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
-    log = b" " * nvrtc.nvrtcGetProgramLogSize(prog)[1]
-    nvrtc.nvrtcGetProgramLog(prog, log)
-    log = log.decode()
-    assert ok, log
+    """[(entry, spill stores, spill loads, registers)] of the filter kernels `names` (ptxas -v for
+    sm_90), and the log."""
+    log = ptxas_verbose(ft.source(fk.source()), names, "filter_tile.cu")[0]
     return re.findall(r"Compiling entry function '(\w+)'.*?(\d+) bytes spill stores, (\d+) bytes spill loads.*?"
                       r"Used (\d+) registers", log, re.S), log
 

@@ -16,6 +16,7 @@ import scipy.ndimage as snd
 
 from cuarray.cuda import compiler
 from cuarray.scipy.ndimage import _interp_kernels as ik
+from cubin_info import ptxas_verbose  # tests/ is on sys.path
 
 WRAPPER = r"""
 #include <vector>
@@ -632,18 +633,9 @@ def test_kernels_compile_for_sm90():
 
 def _ptxas_info(names):
     """{name: (registers, stack bytes, spill store bytes)} of `names` compiled by NVRTC for sm_90 (ptxas -v)."""
-    from cuda.bindings import nvrtc
-
-    prog = nvrtc.nvrtcCreateProgram(ik.source().encode(), b"interp.cu", 0, [], [])[1]
-    for n in names:
-        nvrtc.nvrtcAddNameExpression(prog, n.encode())
-    flags = [b"-arch=sm_90", b"-std=c++17", b"--ptxas-options=-v"]
-    assert nvrtc.nvrtcCompileProgram(prog, len(flags), flags)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
-    log = b" " * nvrtc.nvrtcGetProgramLogSize(prog)[1]
-    nvrtc.nvrtcGetProgramLog(prog, log)
-    lowered = {nvrtc.nvrtcGetLoweredName(prog, n.encode())[1].decode(): n for n in names}
+    log, lowered = ptxas_verbose(ik.source(), names, "interp.cu")
     info, fn = {}, None
-    for line in log.decode().splitlines():
+    for line in log.splitlines():
         m = re.search(r"(?:Compiling entry function|Function properties for) '?([\w$]+)'?", line)
         if m:
             fn = lowered.get(m.group(1))

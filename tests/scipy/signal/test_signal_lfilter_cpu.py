@@ -11,6 +11,7 @@ import scipy.signal as ss
 
 from cuarray.cuda import compiler
 from cuarray.scipy.signal import _lfilter as lf
+from cubin_info import ptxas_verbose  # tests/ is on sys.path
 
 RNG = np.random.default_rng(9)
 FILTERS = [ss.butter(4, 0.2), ss.cheby1(3, 1, [0.2, 0.5], "bandpass"), (RNG.normal(size=7), [1.0]),
@@ -133,8 +134,6 @@ def test_exact_order_kernels_keep_their_state_in_registers():
 def test_exact_order_kernels_compile_for_sm90_and_do_not_spill():
     # NVRTC + ptxas for sm_90 (every family, mixed dtypes, orders 0-16): the staged kernel holds a window of loads in flight and the carry 32 end
     # states ahead; neither may spill at the orders' extremes (a 64-state carry did)
-    from cuda.bindings import nvrtc
-
     names = [n for i, o in (("d", "d"), ("f", "f")) for k in (1, 8, 16)
              for n in (lf.rows_kernel_name(np.dtype(i), np.dtype(o), k),
                        lf.fixed_chunk_kernel_name(np.dtype(i), np.dtype(o), k))]
@@ -143,14 +142,8 @@ def test_exact_order_kernels_compile_for_sm90_and_do_not_spill():
     names += [lf.rows_kernel_name(np.dtype(i), np.dtype(o), k, 64) for i, o, k in (("d", "d", 8), ("f", "f", 8),
                                                                                    ("d", "d", 16), ("d", "f", 1))]
     names += [lf.fixed_chunk_kernel_name(np.dtype(i), np.dtype(o), k) for i, o, k in (("f", "d", 0), ("d", "f", 5))]
-    prog = nvrtc.nvrtcCreateProgram(lf.source().encode(), b"iir.cu", 0, [], [])[1]
-    for n in names:
-        nvrtc.nvrtcAddNameExpression(prog, n.encode())
-    flags = [b"-arch=sm_90", b"-std=c++17", b"--ptxas-options=-v"]
-    assert nvrtc.nvrtcCompileProgram(prog, len(flags), flags)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
-    log = b" " * nvrtc.nvrtcGetProgramLogSize(prog)[1]
-    nvrtc.nvrtcGetProgramLog(prog, log)
-    spills = [int(m) for m in re.findall(r"(\d+) bytes spill stores", log.decode())]
+    log = ptxas_verbose(lf.source(), names, "iir.cu")[0]
+    spills = [int(m) for m in re.findall(r"(\d+) bytes spill stores", log)]
     # (ptxas keeps lfilter_rows<float, float, 8> at 80 registers with 16 bytes spilled; a state or
     # window array demoted to memory would be hundreds)
     assert len(spills) == len(names) and max(spills) <= 16, spills
