@@ -382,14 +382,29 @@ def check_half_accumulation(exp, got, row, inputs):
     product can overflow to inf on the way where the exact one comes back into range. float16 input
     is compared with NumPy's answer computed in float32 and rounded once; products as
     check_complex_product, sums as values."""
+    exp = _half_in_float32(exp, row, inputs)
+    if "prod" in row.name or "multiply" in row.name:
+        return check_complex_product(exp, got, row, inputs)
+    return compare_values(exp, got, row)
+
+
+def check_half_in_float32(exp, got, row, inputs):
+    """Functions cuarray computes for float16 in float32 and rounds once (docs/differences.md,
+    "Numerics": i0): NumPy's float16 steps overflow where the answer is in range (seed 276:
+    i0(float16 11.555) is inf in NumPy, as its float16 exp(x) is, and 12376 here; the exact value is
+    12380). float16 input is compared with NumPy's answer computed in float32 and rounded once."""
+    return compare_values(_half_in_float32(exp, row, inputs), got, row)
+
+
+def _half_in_float32(exp, row, inputs):
+    """NumPy's answer for float16 input computed in float32 and rounded once to float16; `exp` for
+    other input."""
     args, kw = inputs
     if args and isinstance(args[0], np.ndarray) and args[0].dtype == np.float16:
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            exp = operator.attrgetter(row.name)(np)(args[0].astype(np.float32), *args[1:], **kw).astype(np.float16)
-    if "prod" in row.name or "multiply" in row.name:
-        return check_complex_product(exp, got, row, inputs)
-    return compare_values(exp, got, row)
+            return operator.attrgetter(row.name)(np)(args[0].astype(np.float32), *args[1:], **kw).astype(np.float16)
+    return exp
 
 
 def check_unpackbits(exp, got, row, inputs):
@@ -420,14 +435,13 @@ def check_solve(exp, got, row, inputs):
 
 
 def check_large_int_moments(exp, got, row, inputs):
-    """mean/var/std (and nan-) of integers beyond 2**53: NumPy accumulates in float64 (pairwise),
+    """mean/var/std (and nan-), average and trapezoid of integers beyond 2**53 (the values or
+    average's weights): NumPy accumulates in float64 (pairwise),
     cuarray too (in a tree), and the conversions and sums of such values round differently in each
     order (mean of [2**63 - 1, -2**63, 5, ...] cancels to 0 or not). There dtype and shape are
     compared; else the values."""
-    args, _ = inputs
-    a = args[0]
-    if isinstance(a, np.ndarray) and a.dtype.kind in "iu" and a.size and \
-            np.max(np.abs(a.astype(np.float64))) >= 2.0**53:
+    if any(a.dtype.kind in "iu" and a.size and np.max(np.abs(a.astype(np.float64))) >= 2.0**53
+           for a in _input_arrays(inputs)):
         return compare_values(exp, got, _Exact(row, values=False))
     return compare_values(exp, got, row)
 

@@ -247,3 +247,31 @@ def test_a_large_device_allocation_that_fails_is_not_compared():
     big.size, small.size = 1 << 32, 1 << 20
     assert fuzzlib.run_case(row, 268, 41, Answers(np), big) == "memory"
     assert isinstance(fuzzlib.run_case(row, 268, 41, Answers(np), small), fuzzlib.Mismatch)
+
+
+def test_half_i0_is_compared_with_float32():
+    """i0 of float16 11.555 (seed 276): NumPy's float16 exp(x) overflows and its answer is inf; cuarray
+    computes in float32 (docs/differences.md) and gives 1.2376e4 (exact 12380). A wrong finite value
+    is still reported."""
+    row = _row("i0(a)")
+    x = np.array([11.555, 2.0, np.nan], np.float16)
+    with np.errstate(all="ignore"):
+        e = np.i0(x)
+    assert np.isinf(e[0])
+    g = np.array([1.2376e4, 2.2796, np.nan], np.float16)
+    assert row.check(e, g, row, ((x,), {})) is None
+    assert row.check(e, np.array([1.3e4, 2.2796, np.nan], np.float16), row, ((x,), {}))
+
+
+def test_average_of_integers_past_2_53_compares_structure():
+    """average of int64 [-2**63, 3, 8, 9, 8, -8, 2**63 - 1] (seed 283): NumPy's float64 sum in order
+    cancels to 0, a tree's to 4 (0.571 / 7 elements); either rounding. Small integers still compare
+    values, as do large weights' averages of the wrong shape."""
+    row = _row("average(a)")
+    x = np.array([-2**63, 3, 8, 9, 8, -8, 2**63 - 1], np.int64)
+    assert row.check(np.array([0.0]), np.array([4 / 7]), row, ((x,), {"keepdims": True})) is None
+    small = np.array([1, 2, 3], np.int64)
+    assert row.check(np.array([2.0]), np.array([2.5]), row, ((small,), {"keepdims": True}))
+    w = np.array([2**60, 1, 1], np.int64)
+    assert row.check(np.array([1.0]), np.array([1.0000001]), row, ((small,), {"weights": w})) is None
+    assert row.check(np.array([1.0]), np.array([[1.0]]), row, ((small,), {"weights": w}))
