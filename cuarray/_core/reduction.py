@@ -175,6 +175,20 @@ _OUT_FOLD = 8
 # instead of two. H100 (kept_fold.py --rounds 1,2): 2 faster on the 8 MB rows (var (1e6, 2) 11.6
 # against 14.5 µs, argmax 11.3 / 13.7), the same on the 128 MB rows: 2.
 _FOLD_ROUNDS = 2
+# Blocks of 256 threads an SM a folded plan's split aims for when its accumulator is over 8 bytes
+# (var/std's moments, argmax/argmin's pairs; other plans: _BLOCKS_PER_SM). Such a block ends in
+# more work than a load round: each output's F lanes folded by Chan's step (a division) or a
+# compare of pairs, the block combination, and a partial the fused last block combines again.
+# With _BLOCKS_PER_SM = 16 a long reduced index is cut into chunks of _FOLD_ROUNDS rounds and that
+# end is paid every two rounds ((1.6e7, 2) float32: 1954 blocks, 3.7 waves of ~4 resident blocks an
+# SM, var 75.3 µs of GPU time against PyTorch's 65.0). Small cases keep their split (set by
+# _FOLD_ROUNDS there: (1e6, 2) float32 123 blocks). H100 (kept_fold.py --blocks-per-sm 16,4,2,1,
+# GPU time, µs, var / argmax): (4e6, 2) f32 21.5 / 19.6 -> 17.8 / 17.0 at 2; (1.6e7, 2) f32
+# 75.3 / 75.8 -> 52.2 / 53.7 at 2 (58.8 / 61.6 at 4, 57.9 / 59.1 at 1); (6.4e7, 2) f32 200.7 / 198.7
+# -> 190.0 / 190.4 at 2 (178.2 / 179.8 at 1); (1.6e7, 4) f16 86.0 / 87.3 -> 55.6 / 57.9. Sums and
+# maxes (8-byte accumulators or less) keep 16: fewer blocks gained at 1.6e7 rows and lost at 6.4e7
+# (sum (6.4e7, 2) f32 172.3 at 16, 185.5 at 4, 199.2 at 2).
+_FOLD_WIDE_BLOCKS_PER_SM = 2
 # Accumulator sets of several fields (var/std's moments, argmax/argmin's pairs) in folded plans: 2
 # sets instead of one when the reduced index is long for the GPU: at least this many load rounds of
 # `unroll` vectors for each of 256 threads an SM (vectors / (SMs x 256 x unroll); a plan's split
@@ -375,7 +389,7 @@ def _choose(p: Plan, itemsizes, aligned, sm_count, allow_vec, allow_fuse=True, a
     p.accs, p.fold = accs, fold
     gpb = n_out if fold else BLOCK // group // sub * max(rows, 1) * max(ovec, 1)
     blocks_x = -(-n_out // gpb) if n_out else 0
-    target = sm_count * _BLOCKS_PER_SM
+    target = sm_count * (_FOLD_WIDE_BLOCKS_PER_SM if fold and acc_size > 8 else _BLOCKS_PER_SM)
     split = 1
     # The reduced index a chunk counts: rows, or whole vectors of `fold` rows (the kernel reads the
     # rows past the last whole vector itself).

@@ -7,13 +7,14 @@ can take, beside PyTorch and CuPy when they import, in one process. One line per
 cuarray value against NumPy (float64 accumulation; argmax exactly), BAD otherwise.
 
     python scripts/perf/kept_fold.py [--only SUBSTR[|SUBSTR...]] [--folds 0,2,4,8] [--rounds 2,1]
-                                     [--sets-from 0,8] [--reps N]
+                                     [--sets-from 0,8] [--blocks-per-sm 16,2] [--reps N]
 
 The fold is switched the way scripts/perf/shapes_sweep.py's `--set` switches a planner constant:
 `reduction._OUT_FOLD` (and `_FOLD_ROUNDS`, the fewest load rounds a thread of a folded plan makes:
 one column each; `_FOLD_WIDE_SETS_FROM`, 2 accumulator sets of var's moments and argmax's pairs past
-that many load rounds an SM, 0 never: with more than one value a column each, `r<rounds> w<value>`)
-set between rounds, prepared launches dropped. A setting that plans a case as an
+that many load rounds an SM, 0 never; `_FOLD_WIDE_BLOCKS_PER_SM`, the blocks an SM a folded plan's split
+aims for when its accumulator is over 8 bytes (var's, argmax's): with more than one value of a knob a column each, named `r<rounds> w<sets> b<blocks>` by
+the knobs given more than one value) set between rounds, prepared launches dropped. A setting that plans a case as an
 earlier one did is not timed again. About 30-60 s on an H100, most
 of it NVRTC on a cold disk cache and the NumPy references.
 """
@@ -39,10 +40,19 @@ CASES = [
     ("sum ax0 (1e6,2) f32", (1_000_000, 2), "float32", "sum"),
     ("max ax0 (1e6,2) f32", (1_000_000, 2), "float32", "max"),
     ("argmax ax0 (1e6,2) f32", (1_000_000, 2), "float32", "argmax"),
+    ("var ax0 (4e6,2) f32", (4_000_000, 2), "float32", "var"),
+    ("sum ax0 (4e6,2) f32", (4_000_000, 2), "float32", "sum"),
+    ("argmax ax0 (4e6,2) f32", (4_000_000, 2), "float32", "argmax"),
     ("var ax0 (1.6e7,2) f32", (16_000_000, 2), "float32", "var"),
     ("sum ax0 (1.6e7,2) f32", (16_000_000, 2), "float32", "sum"),
     ("max ax0 (1.6e7,2) f32", (16_000_000, 2), "float32", "max"),
     ("argmax ax0 (1.6e7,2) f32", (16_000_000, 2), "float32", "argmax"),
+    ("var ax0 (6.4e7,2) f32", (64_000_000, 2), "float32", "var"),
+    ("sum ax0 (6.4e7,2) f32", (64_000_000, 2), "float32", "sum"),
+    ("argmax ax0 (6.4e7,2) f32", (64_000_000, 2), "float32", "argmax"),
+    ("var ax0 (1.6e7,4) f16", (16_000_000, 4), "float16", "var"),
+    ("argmax ax0 (1.6e7,4) f16", (16_000_000, 4), "float16", "argmax"),
+    ("sum ax0 (1.6e7,4) f16", (16_000_000, 4), "float16", "sum"),
     ("var ax0 (1e6,4) f16", (1_000_000, 4), "float16", "var"),
     ("sum ax0 (1e6,4) f16", (1_000_000, 4), "float16", "sum"),
     ("max ax0 (1e6,4) f16", (1_000_000, 4), "float16", "max"),
@@ -144,15 +154,20 @@ def main():
     ap.add_argument("--rounds", default="2,1", help="values of reduction._FOLD_ROUNDS to time folded plans at")
     ap.add_argument("--sets-from", default="0",
                     help="values of reduction._FOLD_WIDE_SETS_FROM to time folded plans at (e.g. 0,8)")
+    ap.add_argument("--blocks-per-sm", default="",
+                    help="values of reduction._FOLD_WIDE_BLOCKS_PER_SM to time folded plans at (e.g. 16,4,2)")
     ap.add_argument("--reps", type=int, default=30)
     args = ap.parse_args()
     cases = [c for c in CASES if not args.only or any(k in c[0] for k in args.only.split("|"))]
     folds = [int(v) for v in args.folds.split(",")]
     rounds = [int(v) for v in args.rounds.split(",")]
     sets_from = [int(v) for v in args.sets_from.split(",")]
+    bps = [int(v) for v in args.blocks_per_sm.split(",")] if args.blocks_per_sm else [reduction._FOLD_WIDE_BLOCKS_PER_SM]
+    settings = [(r, w, b) for r in rounds for w in sets_from for b in bps]
 
-    def fold_key(r, w):
-        return "fold r{}".format(r) if len(sets_from) == 1 else "r{} w{}".format(r, w)
+    def fold_key(r, w, b):
+        named = [k + str(v) for k, v, vs in (("w", w, sets_from), ("b", b, bps)) if len(vs) > 1]
+        return " ".join(["fold r{}".format(r) if not named else "r{}".format(r)] + named)
     peers = {}
     try:
         import torch
@@ -167,12 +182,18 @@ def main():
         peers["cupy"] = (cupy, cupy.cuda)
     except Exception as exc:  # noqa: BLE001
         print("cupy: not timed ({})".format(exc), file=sys.stderr)
-    defaults = reduction._OUT_FOLD, reduction._FOLD_ROUNDS, reduction._FOLD_WIDE_SETS_FROM
+    knobs = ("_OUT_FOLD", "_FOLD_ROUNDS", "_FOLD_WIDE_SETS_FROM", "_FOLD_WIDE_BLOCKS_PER_SM")
+    defaults = tuple(getattr(reduction, k) for k in knobs)
+
+    def set_knobs(values):
+        for k, v in zip(knobs, values):
+            setattr(reduction, k, v)
     rng = np.random.default_rng(0)
-    print("_OUT_FOLD default {}, _FOLD_ROUNDS default {}, _FOLD_WIDE_SETS_FROM default {}; µs gpu/ev (gpu: the "
+    print("_OUT_FOLD default {}, _FOLD_ROUNDS default {}, _FOLD_WIDE_SETS_FROM default {}, _FOLD_WIDE_BLOCKS_PER_SM "
+          "default {}; µs gpu/ev (gpu: the "
           "device alone; ev: events around one call); F: the fold the case takes; f/off, f/pt: gpu ratios of the "
           "first fold column".format(*defaults))
-    head = ["off"] + [fold_key(r, w) for r in rounds for w in sets_from] + ["torch", "cupy"]
+    head = ["off"] + [fold_key(*st) for st in settings] + ["torch", "cupy"]
     print("{:26s} {:>2s} ".format("case", "F") + " ".join("{:>13s}".format(h) for h in head)
           + " {:>6s} {:>6s} {:>4s}  {}".format("f/off", "f/pt", "ok", "plan (defaults)"))
     for name, shape, dtype, op in cases:
@@ -185,12 +206,12 @@ def main():
         x = cuarray.asarray(host)
         times, ok, by_plan, row_fold, plans = {}, "ok", {}, 0, {}
         for f in folds:
-            for r, w in [(r, w) for r in rounds for w in sets_from] if f else [(rounds[0], sets_from[0])]:
-                reduction._OUT_FOLD, reduction._FOLD_ROUNDS, reduction._FOLD_WIDE_SETS_FROM = f, r, w
+            for r, w, b in settings if f else settings[:1]:
+                set_knobs((f, r, w, b))
                 _clear_launchers()
                 plan = _plan(shape, dtype, op)
-                key = "off" if not plan.startswith("fold") else fold_key(r, w)
-                if key != "off" and len(sets_from) > 1:
+                key = "off" if not plan.startswith("fold") else fold_key(r, w, b)
+                if key != "off" and (len(sets_from) > 1 or len(bps) > 1):
                     plans.setdefault(key, plan)
                 row_fold = row_fold or (int(plan[4]) if key != "off" else 0)
                 if plan in by_plan:  # planned as an earlier setting did: its time
@@ -201,11 +222,11 @@ def main():
                     ok = "BAD"
                 times.setdefault(key, (gpu_us(fn, args.reps), event_us(fn, args.reps)))
                 by_plan[plan] = times[key]
-        reduction._OUT_FOLD, reduction._FOLD_ROUNDS, reduction._FOLD_WIDE_SETS_FROM = defaults
+        set_knobs(defaults)
         _clear_launchers()
         plan_on = _plan(shape, dtype, op)
         if len(set(plans.values())) > 1:  # the sets each column took
-            plan_on += "; " + " ".join("{}: {}".format(k, v.split()[1]) for k, v in plans.items())
+            plan_on += "; " + " ".join("{}: {}".format(k, " ".join(v.split()[1:])) for k, v in plans.items())
         del x
         for lib, (mod, cuda) in peers.items():
             try:
@@ -223,7 +244,7 @@ def main():
             va, vb = times.get(a), times.get(b)
             return "{:6.2f}".format(va[0] / vb[0]) if va and vb else "{:>6s}".format("-")
 
-        first = fold_key(rounds[0], sets_from[0]) if row_fold else "off"
+        first = fold_key(*settings[0]) if row_fold else "off"
         print("{:26s} {:>2} ".format(name, row_fold or "-") + " ".join(cell(h) for h in head)
               + " {} {} {:>4s}  {}".format(ratio(first, "off") if row_fold else "{:>6s}".format("-"),
                                            ratio(first, "torch"), ok, plan_on), flush=True)

@@ -47,6 +47,11 @@ def _cols_plan(n_red, n_out, isz, *, row_stride=None, col_stride=None, aligned=T
     (1_000_000, 2, 4, 16, 4, (2, 4, 4, 123)),  # welford-wide4
     (1_000_000, 2, 4, 32, False, (2, 4, 1, 123)),  # argmax pairs
     (16_000_000, 2, 4, 4, False, (2, 4, 0, 1954)),
+    # accumulators over 8 bytes: _FOLD_WIDE_BLOCKS_PER_SM (2 an SM), not _BLOCKS_PER_SM (16)
+    (16_000_000, 2, 4, 16, True, (2, 4, 1, 261)),
+    (16_000_000, 2, 4, 32, False, (2, 4, 1, 261)),
+    (4_000_000, 2, 4, 16, True, (2, 4, 1, 245)),
+    (64_000_000, 2, 4, 32, False, (2, 4, 1, 261)),
     (1_000_000, 4, 2, 4, False, (2, 8, 4, 123)),  # float16 (n, 4), float32 sums
     (4_000_000, 2, 2, 4, False, (4, 8, 4, 245)),  # float16 (n, 2)
     (4_000_000, 8, 1, 8, False, (2, 16, 1, 977)),  # int8 (n, 8), int64 sums: 4 loads a round
@@ -259,3 +264,29 @@ def test_fold_kernels_fit_registers_without_spills():
     assert len(info) == len(srcs)
     for name, (regs, frame) in info.items():
         assert regs is not None and regs <= 96 and frame == 0, (name, regs, frame)
+
+
+def test_public_wide_accumulators_take_fewer_longer_chunks(recorded_launches, monkeypatch):
+    """var and argmax(axis=0) of (1.6e7, 2) float32 on the fake device (132 SMs): 261 chunks
+    (_FOLD_WIDE_BLOCKS_PER_SM: 2 blocks an SM), where the sum of the same array keeps 1954 (16 an
+    SM): the public path passes the accumulator's size to the planner."""
+    import cuarray as cp
+    from cuarray.cuda import device
+
+    monkeypatch.setattr(reduction.ReductionDef, "_kernel", lambda self, st: (self.kernel_name(st), st))
+    monkeypatch.setattr(reduction, "_new_counter", lambda dev: 1 << 39)
+    monkeypatch.setattr(reduction, "_workspaces", {})
+    monkeypatch.setattr(R, "_fast", {})
+    monkeypatch.setitem(device._SM_COUNT, 0, 132)
+    try:
+        a = cp.ndarray((16_000_000, 2), numpy.float32)
+        grids = {}
+        for name, f in (("var", lambda x: cp.var(x, axis=0)), ("argmax", lambda x: x.argmax(axis=0)),
+                        ("std", lambda x: cp.std(x, axis=0)), ("sum", lambda x: x.sum(axis=0))):
+            n = len(recorded_launches)
+            f(a)
+            grids[name] = [c[1][1] for c in recorded_launches[n:] if isinstance(c[2], tuple)
+                           and isinstance(c[2][0], str) and "__fold2__" in c[2][0]]
+        assert grids == {"var": [(1, 261)], "argmax": [(1, 261)], "std": [(1, 261)], "sum": [(1, 1954)]}
+    finally:
+        R.clear_fast_path()
