@@ -191,10 +191,10 @@ _FOLD_ROUNDS = 2
 _FOLD_WIDE_BLOCKS_PER_SM = 2
 # Accumulator sets of several fields (var/std's moments, argmax/argmin's pairs) in folded plans: 2
 # sets instead of one when the reduced index is long for the GPU: at least this many load rounds of
-# `unroll` vectors for each of 256 threads an SM (vectors / (SMs x 256 x unroll); a plan's split
-# keeps a thread's own rounds at ~2 for every size, so the measure is the machine's, not the
-# thread's). 0: never (one set, the text of every kernel before). Why: (1.6e7, 2) float32 var ran
-# 75.6 µs (PyTorch 65.4), argmax 75.6 (60.3), a sum 51: ~15 blocks an SM wait on one dependent
+# `unroll` vectors for each of 256 threads an SM (vectors / (SMs x 256 x unroll); when it was
+# measured, a plan's split kept a thread's own rounds at ~2 for every size, so the measure is the
+# machine's, not the thread's). 0: never (one set, the text of every kernel before). Why: (1.6e7, 2)
+# float32 var ran 75.6 µs (PyTorch 65.4), argmax 75.6 (60.3), a sum 51: ~15 blocks an SM wait on one dependent
 # chain of 8 steps a lane a round (a division per element in var); the small rows ((1e6, 2): 1.85
 # rounds an SM, under one block an SM) wait on the loads, which ptxas issued 5 + 3 with 2 sets.
 # The sets take a round's loads alternately and are combined in order (set 0, then set 1) by the
