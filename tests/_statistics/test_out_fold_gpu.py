@@ -291,3 +291,42 @@ def test_two_sets_ties_and_nans(request, setting):
     gt = cuarray.asarray(t)
     for name in ("argmax", "argmin", "var"):
         _check(name, t, gt)
+
+
+def _split_of(g, acc_size, wide):
+    from cuarray.cuda import device as _device
+
+    sm = _device._sm_count(_device.get_device_id())
+    p = _red.plan(g.shape, [g.strides], [g.itemsize], (g.itemsize,), (0,), aligned=(g.data.ptr % 16 == 0,),
+                  sm_count=sm, acc_size=acc_size, wide=wide)
+    return p, sm
+
+
+def test_wide_accumulators_take_long_chunks(request):
+    """`_FOLD_WIDE_BLOCKS_PER_SM` (2 blocks an SM for var's moments and argmax's pairs): (4e6, 2) and
+    (1.6e7, 2) float32 split into ~2 chunks an SM of many rounds each; var/std/mean (ddof 0 and 1),
+    argmax/argmin exactly, with equal extrema in two chunks (the first chunk's index wins), NaNs in
+    a later chunk's first and last rows (nanargmax, nanvar skip them; argmax and var see them), a
+    tail row past the last whole vector."""
+    rng = _rng(request)
+    for n in (4_000_003, 16_000_001):
+        h = _host(rng, (n, 2), "f4")
+        g = cuarray.asarray(h)
+        p, sm = _split_of(g, 32, False)
+        assert p.fold == 2 and p.split <= 2 * sm + 2 and p.chunk > 2 * 2048, (p.split, p.chunk)  # was 2 rounds
+        rows = 2 * p.chunk  # rows a chunk (2 rows a vector)
+        h[3 * rows + 11, 0] = h[rows + 7, 0] = 1e6  # chunk 3 and chunk 1: chunk 1's row wins
+        h[2 * rows + 5, 1] = h[rows - 1, 1] = -1e6  # chunk 2 and the last row of chunk 0
+        g = cuarray.asarray(h)
+        for name in ("var", "std", "mean", "argmax", "argmin"):
+            _check(name, h, g)
+        _check("var", h, g, ddof=1)
+        assert cuarray.argmax(g, axis=0).get()[0] == rows + 7
+        assert cuarray.argmin(g, axis=0).get()[1] == rows - 1
+        hn = h.copy()
+        hn[4 * rows, 0] = np.nan  # a later chunk's first row
+        hn[5 * rows - 1, 1] = np.nan  # its last row
+        hn[-1, 1] = np.nan  # the tail row (n odd: past the last whole vector)
+        gn = cuarray.asarray(hn)
+        for name in ("argmax", "nanargmax", "nanargmin", "var", "nanvar", "nanstd"):
+            _check(name, hn, gn)
