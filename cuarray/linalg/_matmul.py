@@ -26,6 +26,7 @@ from .._core import shapes as _shapes
 from .._core import tracing as _tracing
 from .._core.host_input import as_array
 from .._core.ndarray import _new_c, ndarray
+from .._math.sums import sum as _sum
 from ..cuda.libs import cublas as _cublas
 from . import _int_matmul
 
@@ -245,9 +246,47 @@ def _fast_2d(a, b, s1, s2, ct):
     opb, ldb = ("N", n) if b._c else ("T", k) if b._f else (None, 0)
     if opa is None or opb is None:
         return None
+    if k >= _SPLIT_K_MIN and m * n <= _SPLIT_K_MAX_OUT and char != "e":
+        return _split_k(char, ct, m, n, k, opa, a.data.ptr, lda, opb, b.data.ptr, ldb)
     res = _new_c((m, n), ct)
     _cublas.gemm(char, opb, opa, n, m, k, b.data.ptr, ldb, a.data.ptr, lda, res.data.ptr, n, 1, 0, 0, 0)
     return res
+
+
+# A small product over a long inner dimension (`r.T @ X` of (4e5, 2) arrays: a mixture's M step)
+# is cut along k: cuBLAS parallelises over tiles of C, so a C of one tile walks all of k on one SM
+# ((2, 4e5) @ (4e5, 2) float64: one cuBLASLt call, 60 µs on an H100, for 12.8 MB read). One
+# strided-batched GEMM writes the parts' products, (parts, m, n), and a sum over the parts gives C
+# (every element summed in a fixed order). From k >= _SPLIT_K_MIN with m n <= _SPLIT_K_MAX_OUT, in
+# parts of at least _SPLIT_K_MIN_PART of k, at most _SPLIT_K_PARTS of them; not float16 (its parts
+# would round to float16 before the sum). A batched GEMM's part walks its piece on one SM too, so
+# the pieces stay short: H100 (scripts/perf/tall_gemm.py, GPU time, one GEMM -> parts of ~1000-3000):
+# (2, 4e5, 2) float64 47.2 -> 32.8-38.8 µs, float32 68.5 -> 47.2, (8, 1e6, 8) float32 161 -> 92.8;
+# pieces of 8000-60000 were up to 6.5x slower than one GEMM, and with 512 parts (2, 1.6e7, 2) stays
+# at one GEMM's time (1164 against 1184 µs; PyTorch and CuPy 1184: the same cuBLAS).
+_SPLIT_K_MIN = 1 << 16
+_SPLIT_K_MAX_OUT = 64
+_SPLIT_K_MIN_PART = 2048
+_SPLIT_K_PARTS = 512
+
+
+def _split_k(char, ct, m, n, k, opa, ap, lda, opb, bp, ldb):
+    """C = A @ B (m x n, C-contiguous) from `parts` GEMMs over consecutive pieces of k, as
+    `_fast_2d`'s one GEMM takes its operands (opa/opb 'N': stored row-major)."""
+    parts = max(1, min(_SPLIT_K_PARTS, k // _SPLIT_K_MIN_PART))
+    ks = k // parts
+    rem = k - parts * ks
+    isz = ct.itemsize
+    tmp = _new_c((parts + (1 if rem else 0), m, n), ct)
+    # where piece p starts, in elements: A (m x k) row-major at p ks, column-major at p ks m;
+    # B (k x n) row-major at p ks n, column-major at p ks
+    sa = ks if opa == "N" else ks * m
+    sb = ks * n if opb == "N" else ks
+    _cublas.gemm(char, opb, opa, n, m, ks, bp, ldb, ap, lda, tmp.data.ptr, n, parts, sb, sa, m * n)
+    if rem:
+        _cublas.gemm(char, opb, opa, n, m, rem, bp + parts * sb * isz, ldb, ap + parts * sa * isz, lda,
+                     tmp.data.ptr + parts * m * n * isz, n, 1, 0, 0, 0)
+    return _sum(tmp, axis=0)
 
 
 def _fast_mv(a, b, s1, s2, ct):

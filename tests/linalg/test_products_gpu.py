@@ -280,3 +280,32 @@ def test_seed_logreg_steps(xp):
         w = w - 0.1 * gw
         b = b - 0.1 * gb
     return w, b
+
+
+@pytest.mark.parametrize("m, n, k, dt", [(2, 2, 400_000, "float64"), (8, 8, 300_001, "float32"),
+                                         (1, 64, 1_000_003, "float32"), (4, 3, 70_001, "complex128"),
+                                         (2, 2, 65_536, "complex64")])
+def test_a_small_product_over_a_long_k(m, n, k, dt):
+    """`_split_k` (k >= 2**16, m n <= 64): A @ B from pieces of k, every operand layout (a C array,
+    a transposed view), against NumPy in float64/complex128; a remainder piece where k is odd."""
+    rng = np.random.default_rng(np.random.SeedSequence().entropy % 2**32)
+    wide = np.complex128 if np.dtype(dt).kind == "c" else np.float64
+
+    def rand(shape):
+        x = rng.standard_normal(shape)
+        if np.dtype(dt).kind == "c":
+            x = x + 1j * rng.standard_normal(shape)
+        return x.astype(dt)
+
+    a, b = rand((m, k)), rand((k, n))
+    want = a.astype(wide) @ b.astype(wide)
+    tol = 1e-12 if dt in ("float64", "complex128") else 2e-5
+    for A, B in ((a, b), (np.ascontiguousarray(a.T).T, b), (a, np.asfortranarray(b)),
+                 (np.asfortranarray(a), np.ascontiguousarray(b.T).T)):
+        got = cuarray.asarray(A) @ cuarray.asarray(B)
+        assert got.shape == (m, n) and got.dtype == np.dtype(dt)
+        np.testing.assert_allclose(got.get().astype(wide), want, rtol=tol, atol=tol * np.sqrt(k))
+    r = cuarray.asarray(rand((k, m)))  # the EM step's r.T @ X
+    x = cuarray.asarray(b)
+    np.testing.assert_allclose((r.T @ x).get().astype(wide), r.get().T.astype(wide) @ b.astype(wide),
+                               rtol=tol, atol=tol * np.sqrt(k))

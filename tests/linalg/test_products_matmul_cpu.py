@@ -139,6 +139,41 @@ def test_operator_fast_path_flags_and_results(fake, la, lb):
     assert A.__matmul__([1.0]) is NotImplemented  # a list is left to Python, as before
 
 
+@pytest.mark.parametrize("la", ["C", "F"])
+@pytest.mark.parametrize("lb", ["C", "F"])
+@pytest.mark.parametrize("m, n, k, dt", [(2, 2, 6000, "float64"), (3, 5, 4096 + 777, "complex64"),
+                                         (1, 8, 5000, "float32"), (8, 1, 4099, "complex128")])
+def test_a_small_product_over_a_long_k_is_split(fake, monkeypatch, la, lb, m, n, k, dt):
+    """_split_k: one strided-batched GEMM over pieces of k (each operand's piece stride by its
+    layout), one more GEMM for the remainder, the parts summed (NumPy on the host here); the
+    thresholds lowered so small arrays take it."""
+    monkeypatch.setattr(_matmul, "_SPLIT_K_MIN", 4096)
+    monkeypatch.setattr(_matmul, "_SPLIT_K_MIN_PART", 256)
+    monkeypatch.setattr(_matmul, "_SPLIT_K_PARTS", 16)
+    monkeypatch.setattr(_matmul, "_sum", lambda t, axis: hf.from_np(hf.to_np(t).sum(axis=axis)))
+    rng = np.random.default_rng(k)
+    a = _layout(_rand((m, k), dt, rng), la)
+    b = _layout(_rand((k, n), dt, rng), lb)
+    wide = np.complex128 if np.dtype(dt).kind == "c" else np.float64
+    want = (a.astype(wide) @ b.astype(wide)).astype(dt)  # k products: float32 rounds differently by order
+    tol = 1e-4 if np.dtype(dt).itemsize <= 8 and dt != "float64" else 1e-10
+
+    def check(got):
+        got = hf.to_np(got)
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.sqrt(k))
+
+    check(hf.from_np(a) @ hf.from_np(b))
+    parts, rem = 16, k - 16 * (k // 16)
+    batched = [c for c in fake.CALLS if c[0] == "gemm" and c[1][9] > 1]
+    assert len(batched) == 1 and batched[0][1][9] == parts and batched[0][1][5] == k // 16
+    assert len([c for c in fake.CALLS if c[0] == "gemm"]) == 1 + (rem > 0)
+    fake.CALLS.clear()
+    monkeypatch.setattr(_matmul, "_SPLIT_K_MIN", k + 1)  # under the threshold: one GEMM
+    check(hf.from_np(a) @ hf.from_np(b))
+    assert [c[1][9] for c in fake.CALLS] == [1]
+
+
 def test_batched_is_one_strided_batched_call(fake):
     rng = np.random.default_rng(1)
     a = _rand((6, 4, 3, 5), "float64", rng)
