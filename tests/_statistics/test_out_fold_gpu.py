@@ -25,36 +25,17 @@ pytestmark = [
 
 import cuarray  # noqa: E402
 from cuarray._core import reduction as _red  # noqa: E402
-from cuarray._core import reduction_ops as _rops  # noqa: E402
 
 
 def _rng(request):
     return np.random.default_rng(zlib.crc32(request.node.nodeid.encode()) + np.random.SeedSequence().entropy % 1000)
 
 
-def _clear_launchers():
-    import gc
-
-    for d in [o for o in gc.get_objects() if isinstance(o, _red.ReductionDef)]:
-        d._launchers.clear()
-    _rops.clear_fast_path()
-
-
 @pytest.fixture
-def setting():
-    """set(name, value): a planner constant for the test, restored (and launchers dropped) after."""
-    saved = {}
-
-    def set_(name, value):
-        saved.setdefault(name, getattr(_red, name))
-        setattr(_red, name, value)
-        _clear_launchers()
-
-    set_("_OUT_FOLD", 8)
-    yield set_
-    for name, value in saved.items():
-        setattr(_red, name, value)
-    _clear_launchers()
+def setting(setting):
+    """This folder's `setting` (conftest.py) with every fold on."""
+    setting("_OUT_FOLD", 8)
+    return setting
 
 
 def _fold_of(g) -> int:

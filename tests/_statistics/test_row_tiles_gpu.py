@@ -22,49 +22,10 @@ pytestmark = [
 ]
 
 import cuarray  # noqa: E402
-from cuarray._core import reduction as _red  # noqa: E402
-from cuarray._core import reduction_ops as _rops  # noqa: E402
-from cuarray.cuda import device as _device  # noqa: E402
 
 
 def seed_of(request) -> int:
     return zlib.crc32(request.node.nodeid.encode()) + np.random.SeedSequence().entropy % 1000
-
-
-def _clear_launchers():
-    """Forget every prepared launch (they hold plans made under the old setting)."""
-    import gc
-
-    for d in [o for o in gc.get_objects() if isinstance(o, _red.ReductionDef)]:
-        d._launchers.clear()
-    _rops.clear_fast_path()
-
-
-@pytest.fixture
-def few_sms(monkeypatch):
-    """Plan as for a GPU of 2 SMs: row tiles keep their full rows a thread on small arrays (with
-    132 SMs they drop to 1 under ~67 000 rows), so the clamped tails run at test sizes."""
-    monkeypatch.setitem(_device._SM_COUNT, _device.get_device_id(), 2)
-    _clear_launchers()
-    yield
-    monkeypatch.undo()
-    _clear_launchers()
-
-
-@pytest.fixture
-def setting():
-    """set(name, value): a planner constant for the test, restored (and launchers dropped) after."""
-    saved = {}
-
-    def set_(name, value):
-        saved.setdefault(name, getattr(_red, name))
-        setattr(_red, name, value)
-        _clear_launchers()
-
-    yield set_
-    for name, value in saved.items():
-        setattr(_red, name, value)
-    _clear_launchers()
 
 
 def _host(rng, shape, dt, nans=False):

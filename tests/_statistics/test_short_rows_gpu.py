@@ -21,8 +21,6 @@ pytestmark = [
 ]
 
 import cuarray  # noqa: E402
-from cuarray._core import reduction as _red  # noqa: E402
-from cuarray._core import reduction_ops as _rops  # noqa: E402
 
 
 def seed_of(request) -> int:
@@ -141,31 +139,16 @@ def test_fused_producer(request):
     np.testing.assert_allclose(z.get(), np.exp(h16 - h16.max(axis=1, keepdims=True)).sum(axis=1), rtol=1e-5)
 
 
-def _clear_launchers():
-    """Forget every prepared launch (they hold plans made under the old setting)."""
-    import gc
-
-    for d in [o for o in gc.get_objects() if isinstance(o, _red.ReductionDef)]:
-        d._launchers.clear()
-    _rops.clear_fast_path()
-
-
 @pytest.mark.parametrize("lane_vecs", [0, 1, 2, 4])
-def test_lane_group_settings_agree(request, lane_vecs):
+def test_lane_group_settings_agree(request, setting, lane_vecs):
     """Every `_LANE_VECS` value the sweep tries gives NumPy's answer (argmax exactly)."""
     rng = np.random.default_rng(seed_of(request))
-    old = _red._LANE_VECS
-    try:
-        _red._LANE_VECS = lane_vecs
-        _clear_launchers()
-        for n_red in (8, 16, 64, 96):
-            h = _host(rng, (10_007, n_red), "f4")
-            g = cuarray.asarray(h)
-            for name in ("sum", "argmax", "max"):
-                _compare(name, h, g)
-    finally:
-        _red._LANE_VECS = old
-        _clear_launchers()
+    setting("_LANE_VECS", lane_vecs)
+    for n_red in (8, 16, 64, 96):
+        h = _host(rng, (10_007, n_red), "f4")
+        g = cuarray.asarray(h)
+        for name in ("sum", "argmax", "max"):
+            _compare(name, h, g)
 
 
 @pytest.mark.parametrize("shape", [(2, 4_000_003), (3, 100_001), (5, 7), (7, 10_007), (8, 1000), (1, 5000)])
@@ -211,20 +194,14 @@ def test_argmax_of_a_non_contiguous_whole(request):
         assert int(cuarray.argmin(g[sl])) == int(np.argmin(h[sl]))
 
 
-def test_vec_nd_settings_agree(request):
+def test_vec_nd_settings_agree(request, setting):
     rng = np.random.default_rng(seed_of(request))
     h = _host(rng, (64, 1024, 256), "f4")
     g = cuarray.asarray(h)
-    old = _red._VEC_ND
     out = {}
-    try:
-        for v in (0, 1):
-            _red._VEC_ND = v
-            _clear_launchers()
-            out[v] = (g.mean(axis=(0, 2)).get(), g.max(axis=(0, 2)).get(), int(cuarray.argmax(g[:, 1:])))
-    finally:
-        _red._VEC_ND = old
-        _clear_launchers()
+    for v in (0, 1):
+        setting("_VEC_ND", v)
+        out[v] = (g.mean(axis=(0, 2)).get(), g.max(axis=(0, 2)).get(), int(cuarray.argmax(g[:, 1:])))
     # Two summation orders in float32: means near 0 (cancellation) need a bound relative to the
     # terms' size, not to the result (8 of 1024 differed by 1e-5 relative on the H100).
     np.testing.assert_allclose(out[0][0], out[1][0], rtol=1e-5, atol=1e-6 * float(np.abs(h).mean()))

@@ -216,8 +216,9 @@ ${body_tail}
 // reduced element (a warp's load reads 512 contiguous bytes when the outputs fill 16 bytes), _S
 // threads (sub-chunks) share each vector of outputs, and the block combines its sub-chunks into
 // one partial per output, in a fixed order (the _U accumulators, shuffles between the lanes of a
-// warp that share a vector, then the warps through shared memory): one partial per block and
-// output, so the grid can be as wide as the GPU while the second pass stays short.
+// warp that share a vector, then the warps through shared memory: reduction.cuh, out_vec_*): one
+// partial per block and output, so the grid can be as wide as the GPU while the second pass stays
+// short.
   {
     constexpr int _S = ${sub};
     constexpr int _V = ${ovec};
@@ -276,20 +277,13 @@ ${body_tail}
       _t[_k] = _acc[0][_k];
 #pragma unroll
       for (int _u = 1; _u < ${accs}; ++_u) _t[_k] = _reduce(_t[_k], _acc[_u][_k]);
-#pragma unroll
-      for (int _d = 16; _d >= _GPB; _d >>= 1) _t[_k] = _reduce(_t[_k], cuarray::shfl_down(_t[_k], _d));
+      cuarray::out_vec_warp_combine<_GPB>(_t[_k], _reduce);
     }
-    if ((threadIdx.x & 31) < _GPB) {
-#pragma unroll
-      for (int _k = 0; _k < _V; ++_k) _sm[((threadIdx.x / 32) * _GPB + _ov) * _V + _k] = _t[_k];
-    }
-    __syncthreads();
+    cuarray::out_vec_warp_to_shared<_GPB>(_t, _sm, _ov);
     if (threadIdx.x < _n_out) {
       const ${index_t} _o = threadIdx.x;
       ${out_indexer}
-      _acc_t _t = _sm[_o];
-#pragma unroll
-      for (int _w = 1; _w < ${block} / 32; ++_w) _t = _reduce(_t, _sm[_w * _GPB * _V + _o]);
+      const _acc_t _t = cuarray::out_vec_block_partial<${block} / 32, _GPB * _V>(_sm, _o, _reduce);
       ${store}
     }
   }
@@ -300,8 +294,9 @@ ${body_tail}
 // Thread t of chunk [_r0, _r1) (in vectors) takes vectors _r0 + t + m * 256, one accumulator a lane
 // (a set of _V per <accs>), and folds the _F lanes of each output together at its end in a fixed
 // order (set by set, lane group by lane group); then the block combines its threads as the
-// output-vector pass does (shuffles, then the 8 warps through shared memory): one partial per block
-// and output. A thread meets each lane's rows in increasing order (argmax's in-order step holds).
+// output-vector pass does, one vector of outputs a block (reduction.cuh, out_vec_*: shuffles, then
+// the 8 warps through shared memory): one partial per block and output. A thread meets each lane's
+// rows in increasing order (argmax's in-order step holds).
 // The rows past the last whole vector (fewer than _F) go to thread 0 of the last chunk, after its
 // vectors: one element a load.
   {
@@ -384,20 +379,13 @@ ${body_tail}
 #pragma unroll
         for (int _f = _u == 0 ? 1 : 0; _f < _F; ++_f) _t[_c] = _reduce(_t[_c], _acc[_u][_f * _NO + _c]);
       }
-#pragma unroll
-      for (int _d = 16; _d > 0; _d >>= 1) _t[_c] = _reduce(_t[_c], cuarray::shfl_down(_t[_c], _d));
+      cuarray::out_vec_warp_combine<1>(_t[_c], _reduce);
     }
-    if ((threadIdx.x & 31) == 0) {
-#pragma unroll
-      for (int _c = 0; _c < _NO; ++_c) _sm[(threadIdx.x / 32) * _NO + _c] = _t[_c];
-    }
-    __syncthreads();
+    cuarray::out_vec_warp_to_shared<1>(_t, _sm, 0);
     if (threadIdx.x < _NO) {
       const ${index_t} _o = threadIdx.x;
       ${out_indexer}
-      _acc_t _t = _sm[_o];
-#pragma unroll
-      for (int _w = 1; _w < ${block} / 32; ++_w) _t = _reduce(_t, _sm[_w * _NO + _o]);
+      const _acc_t _t = cuarray::out_vec_block_partial<${block} / 32, _NO>(_sm, _o, _reduce);
       ${store}
     }
   }

@@ -1,6 +1,7 @@
 // cuarray/reduction.cuh: device helpers of the reduction kernels (cuarray/_core/reduction.py).
 // Generic warp shuffles (any trivially copyable accumulator: complex, index/value pairs), the
-// neutral elements of max/min, and the (value, index) pairs of argmax/argmin.
+// output-vector passes' block combination, the neutral elements of max/min, and the (value, index)
+// pairs of argmax/argmin.
 #pragma once
 
 #include "cuarray/ops.cuh"
@@ -23,6 +24,37 @@ __device__ __forceinline__ float shfl_down(const float& v, unsigned d) { return 
 __device__ __forceinline__ double shfl_down(const double& v, unsigned d) { return __shfl_down_sync(0xffffffffu, v, d); }
 __device__ __forceinline__ int shfl_down(const int& v, unsigned d) { return __shfl_down_sync(0xffffffffu, v, d); }
 __device__ __forceinline__ long long shfl_down(const long long& v, unsigned d) { return __shfl_down_sync(0xffffffffu, v, d); }
+
+// The block combination of the output-vector passes (reduction.cu @@cols@@ and @@fold@@), in a
+// fixed order: one partial per block and output. The block holds GPB vectors of C outputs (GPB a
+// power of 2, 1 to 32; the folded pass: 1), lane l of each warp taking vector l % GPB. First, output
+// by output, the shuffles combine the values `v` of the lanes of a warp that share a vector, in
+// place, called from the pass's own loop over its outputs: the kernels' sm_90 SASS is that of the
+// code the passes held before these helpers (a loop here, the accumulators passed in, or `v` by
+// value gave other register numbers and instruction orders).
+template <int GPB, typename T, typename R>
+__device__ __forceinline__ void out_vec_warp_combine(T& v, const R& reduce) {
+#pragma unroll
+  for (int d = 16; d >= GPB; d >>= 1) v = reduce(v, shfl_down(v, d));
+}
+// Then lanes 0 to GPB - 1 write their warp's values `t` of the C outputs of vector `ov` to `sm`
+// ([warp][vector][output]), and the block waits.
+template <int GPB, int C, typename T, typename I>
+__device__ __forceinline__ void out_vec_warp_to_shared(const T (&t)[C], T* sm, I ov) {
+  if ((threadIdx.x & 31) < GPB) {
+#pragma unroll
+    for (int c = 0; c < C; ++c) sm[((threadIdx.x / 32) * GPB + ov) * C + c] = t[c];
+  }
+  __syncthreads();
+}
+// Last, the block's partial of output `o` (< GPB * C): its WARPS warps' values in `sm`, in warp order.
+template <int WARPS, int GPB_C, typename T, typename I, typename R>
+__device__ __forceinline__ T out_vec_block_partial(const T* sm, I o, const R& reduce) {
+  T t = sm[o];
+#pragma unroll
+  for (int w = 1; w < WARPS; ++w) t = reduce(t, sm[w * GPB_C + o]);
+  return t;
+}
 
 // lowest<T>() / highest<T>(): the neutral element of maximum / minimum (-inf / +inf for floats,
 // so a NaN still wins; (-inf, -inf) for complex, below every value in lexicographic order).
