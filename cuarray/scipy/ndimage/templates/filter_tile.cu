@@ -143,6 +143,37 @@ __device__ __forceinline__ void tile_put(A* dst, int q0, int lim, const tile_vec
   }
 }
 
+// The chunk at positions P .. P + VW - 1 of a line of n without the mode (variants 3-4's rows): the
+// elements inside the line loaded (no call, all in flight), the others 0 with their bits set in cv
+// (the halo, which tile_rows_halo fills after a barrier).
+template <typename T, typename I>
+__device__ __forceinline__ void tile_chunk_inside(const T* __restrict__ src, I P, I n, tile_vec<T>& c, unsigned& cv) {
+  constexpr int VW = 16 / sizeof(T);
+#pragma unroll
+  for (int e = 0; e < VW; ++e) {
+    c.v[e] = T(0);
+    if (P + e >= 0 && P + e < n) c.v[e] = src[P + e];
+    else cv |= 1u << e;
+  }
+}
+
+// The chunk at columns cc .. cc + VW - 1 of row m (map_index's, -1: cval) of a strided pass's plane
+// (rows of inner): cv all set where m < 0, one 16-byte load where the rows start 16-byte aligned
+// (vin) and the chunk is whole, else element by element with zeros past inner.
+template <typename T, typename I>
+__device__ __forceinline__ void tile_chunk_cols(const T* __restrict__ plane, I m, I cc, I inner, bool vin,
+                                                tile_vec<T>& c, unsigned& cv) {
+  constexpr int VW = 16 / sizeof(T);
+  if (m < 0) {
+    cv = ~0u;
+  } else if (vin && cc + VW <= inner) {
+    c.u = __ldg(reinterpret_cast<const uint4*>(plane + m * inner + cc));
+  } else {
+#pragma unroll
+    for (int e = 0; e < VW; ++e) c.v[e] = cc + e < inner ? plane[m * inner + cc + e] : T(0);
+  }
+}
+
 // Taps j .. j + 3 of tile_window, then the window moves on by four values.
 template <typename A, int OP, int R, bool VEC, bool PAD>
 __device__ __forceinline__ void tile_step(const A* __restrict__ s, int stride, const A* __restrict__ ws, int j,
@@ -165,13 +196,10 @@ __device__ __forceinline__ void tile_step(const A* __restrict__ s, int stride, c
   }
 }
 
-// acc[r] = combine over j < size of win(r + j), where win(k) = s[k * stride] (the thread's window
-// in the tile) and, for OP_CORRELATE, ws the weights (shared, 16-byte aligned). PAD (VEC only):
-// win(k) = s[tile_slot(b + k)], s the padded tile row.
-template <typename A, int OP, int R, bool VEC, int UNROLL = 1, bool PAD = false>
-__device__ __forceinline__ void tile_window(const A* __restrict__ s, int stride, const A* __restrict__ ws, int size,
-                                            A* acc, int b = 0) {
-  A win[R + 4];
+// tile_window's first R + 4 values win(0 .. R + 3) and the accumulators' start (min/max: the first
+// value, compared with itself once more by the first tap).
+template <typename A, int OP, int R, bool VEC, bool PAD>
+__device__ __forceinline__ void tile_window_start(const A* __restrict__ s, int stride, int b, A* win, A* acc) {
   if (VEC) {
 #pragma unroll
     for (int i = 0; i < R + 4; i += 4) {
@@ -184,6 +212,31 @@ __device__ __forceinline__ void tile_window(const A* __restrict__ s, int stride,
   }
 #pragma unroll
   for (int r = 0; r < R; ++r) acc[r] = (OP == OP_MIN || OP == OP_MAX) ? win[r] : combine<A, OP>::init();
+}
+
+// The taps j .. size - 1 (fewer than four) left after a window's groups of four, win holding the
+// values from tap j on.
+template <typename A, int OP, int R>
+__device__ __forceinline__ void tile_taps_left(const A* __restrict__ ws, int j, int size, const A* win, A* acc) {
+  const int left = size - j;
+#pragma unroll
+  for (int jj = 0; jj < 3; ++jj) {
+    if (jj < left) {
+      const A wj = OP == OP_CORRELATE ? ws[j + jj] : A(0);
+#pragma unroll
+      for (int r = 0; r < R; ++r) combine<A, OP>::add(acc[r], win[r + jj], wj);
+    }
+  }
+}
+
+// acc[r] = combine over j < size of win(r + j), where win(k) = s[k * stride] (the thread's window
+// in the tile) and, for OP_CORRELATE, ws the weights (shared, 16-byte aligned). PAD (VEC only):
+// win(k) = s[tile_slot(b + k)], s the padded tile row.
+template <typename A, int OP, int R, bool VEC, int UNROLL = 1, bool PAD = false>
+__device__ __forceinline__ void tile_window(const A* __restrict__ s, int stride, const A* __restrict__ ws, int size,
+                                            A* acc, int b = 0) {
+  A win[R + 4];
+  tile_window_start<A, OP, R, VEC, PAD>(s, stride, b, win, acc);
   int j = 0;
   // Four taps: one group of four new values a step. UNROLL > 1 unrolls the loop by the window's
   // groups, (R + 4) / 4, after which the window is back in the registers it started in, so ptxas
@@ -194,15 +247,7 @@ __device__ __forceinline__ void tile_window(const A* __restrict__ s, int stride,
   } else {
     for (; j + 4 <= size; j += 4) tile_step<A, OP, R, VEC, PAD>(s, stride, ws, j, win, acc, b);
   }
-  const int left = size - j;
-#pragma unroll
-  for (int jj = 0; jj < 3; ++jj) {
-    if (jj < left) {
-      const A wj = OP == OP_CORRELATE ? ws[j + jj] : A(0);
-#pragma unroll
-      for (int r = 0; r < R; ++r) combine<A, OP>::add(acc[r], win[r + jj], wj);
-    }
-  }
+  tile_taps_left<A, OP, R>(ws, j, size, win, acc);
   if (OP == OP_UNIFORM) {
 #pragma unroll
     for (int r = 0; r < R; ++r) acc[r] = acc[r] / (A)size;
@@ -230,6 +275,24 @@ __device__ __forceinline__ int tile_swizzle(int t, int r) { return t * R + ((r +
 // consecutive slots: no bank conflicts either way.
 template <int CH>
 __device__ __forceinline__ int tile_oswizzle(int t, int h) { return t * CH + (h ^ ((t >> 2) & (CH - 1))); }
+
+// Variant 3-4's rows halo: the slots (tile_slot) of a tile row's positions outside the line (p0 ..
+// p0 + pitch - 1 of the line at src) through the mode: from the tile where the mapped position is
+// staged in it (every mode but wrap at a line's ends when the line is longer than a tile row; a line
+// that fits in one row always), else from global memory. Reads only slots of positions inside the
+// line, writes only the others: no race.
+template <typename T, typename A, typename I, bool PAD>
+__device__ __forceinline__ void tile_rows_halo(const T* __restrict__ src, I p0, I n, A* row, int pitch, int tx,
+                                               int tpl, int mode, A cval) {
+  const int left = p0 < 0 ? (int)(-p0 < (I)pitch ? -p0 : (I)pitch) : 0;
+  const int right = p0 + pitch > n ? (int)(n - p0 > (I)left ? n - p0 : (I)left) : pitch;
+  for (int h = tx; h < left + pitch - right; h += tpl) {
+    const int q = h < left ? h : right + (h - left);
+    const I m = map_index<I>(p0 + q, n, mode);
+    row[tile_slot<A, PAD>(q)] =
+        m < 0 ? cval : m >= p0 && m < p0 + pitch ? row[tile_slot<A, PAD>((int)(m - p0))] : (A)src[m];
+  }
+}
 
 // VAR: 0 the first tile ("tile"), 1 vector staging and stores ("tile-vec"), 2 that and the tap
 // loop unrolled by (R + 4) / 4 so the window needs no register moves ("tile-vec-u"), 3 that with
@@ -285,14 +348,7 @@ filter1d_rows(const T* __restrict__ in, O* __restrict__ out, const A* __restrict
             const I P = a0 + (I)k * VW;
             if (vin && P >= 0 && P + VW <= n) c[u].u = __ldg(reinterpret_cast<const uint4*>(src + P));
             else if (VAR >= 3) {
-              // the elements inside the line, unmapped (no call, all in flight); the others (cval
-              // for now) are the halo, filled after the barrier below
-#pragma unroll
-              for (int e = 0; e < VW; ++e) {
-                c[u].v[e] = T(0);
-                if (P + e >= 0 && P + e < n) c[u].v[e] = src[P + e];
-                else cv[u] |= 1u << e;
-              }
+              tile_chunk_inside<T, I>(src, P, n, c[u], cv[u]);  // the halo after the barrier below
             } else {
               const tile_gathered t = tile_gather<T, I>(src, P, n, mode);
               c[u].u = t.u;
@@ -310,32 +366,17 @@ filter1d_rows(const T* __restrict__ in, O* __restrict__ out, const A* __restrict
   }
   __syncthreads();
   if (VAR >= 3 && (seg0 - offset < 0 || seg0 - offset + pitch > n)) {  // the same for the whole block
-    // The halo (tile slots of positions outside the line) through the mode: from the tile where the
-    // mapped position is staged in it (every mode but wrap at a line's ends when the line is longer
-    // than a tile row; a line that fits in one row always), else from global memory. Reads only
-    // slots of positions inside the line, writes only the others: no race.
-    if (line < lines) {
-      const T* src = in + line * n;
-      const I p0 = seg0 - offset;
-      const int left = p0 < 0 ? (int)(-p0 < (I)pitch ? -p0 : (I)pitch) : 0;
-      const int right = p0 + pitch > n ? (int)(n - p0 > (I)left ? n - p0 : (I)left) : pitch;
-      for (int h = tx; h < left + pitch - right; h += tpl) {
-        const int q = h < left ? h : right + (h - left);
-        const I m = map_index<I>(p0 + q, n, mode);
-        row[tile_slot<A, PAD>(q)] =
-            m < 0 ? cval : m >= p0 && m < p0 + pitch ? row[tile_slot<A, PAD>((int)(m - p0))] : (A)src[m];
-      }
-    }
+    if (line < lines) tile_rows_halo<T, A, I, PAD>(in + line * n, seg0 - offset, n, row, pitch, tx, tpl, mode, cval);
     __syncthreads();
   }
-  constexpr int CH = R * (int)sizeof(O) / 16;
+  constexpr int CH = R * (int)sizeof(O) / 16, CHS = CH < 1 ? 1 : CH;
   const bool ovec = VAR >= 1 && CH >= 1 && CH <= 2 && R * (int)sizeof(O) % 16 == 0 && (vflags & 2);
   if (line < lines && seg0 + tx * R < n) {
     A acc[R];
     if (PAD) tile_window<A, OP, R, true, (R + 4) / 4, PAD>(row, 1, ws, size, acc, tx * R);
     else tile_window<A, OP, R, true, VAR >= 2 ? (R + 4) / 4 : 1>(row + tx * R, 1, ws, size, acc);
     if (ovec) {
-      constexpr int CHS = CH < 1 ? 1 : CH, VO = 16 / sizeof(O);
+      constexpr int VO = 16 / sizeof(O);
       uint4* o = reinterpret_cast<uint4*>(os + ly * seg);
 #pragma unroll
       for (int h = 0; h < CHS; ++h) {
@@ -353,7 +394,7 @@ filter1d_rows(const T* __restrict__ in, O* __restrict__ out, const A* __restrict
   __syncthreads();
   if (ovec) {
     // 16-byte chunks of VO outputs: cpl = seg / VO = tpl CH of them a line piece
-    constexpr int CHS = CH < 1 ? 1 : CH, LCH = CHS == 2 ? 1 : 0, VO = 16 / sizeof(O);
+    constexpr int LCH = CHS == 2 ? 1 : 0, VO = 16 / sizeof(O);
     const int lcpl = ltpl + LCH;
     const uint4* o = reinterpret_cast<const uint4*>(os);
     for (int i = tid; i < lpb << lcpl; i += 256) {
@@ -412,15 +453,7 @@ filter1d_cols(const T* __restrict__ in, O* __restrict__ out, const A* __restrict
         cv[u] = 0;
         if (k < nch) {
           const I m = map_index<I>(r0 - offset + k / CPR, n, mode);
-          const I cc = c0 + (k % CPR) * VW;
-          if (m < 0) {
-            cv[u] = ~0u;
-          } else if (vin && cc + VW <= inner) {
-            c[u].u = __ldg(reinterpret_cast<const uint4*>(plane + m * inner + cc));
-          } else {
-#pragma unroll
-            for (int e = 0; e < VW; ++e) c[u].v[e] = cc + e < inner ? plane[m * inner + cc + e] : T(0);
-          }
+          tile_chunk_cols<T, I>(plane, m, c0 + (k % CPR) * VW, inner, vin, c[u], cv[u]);
         }
       }
 #pragma unroll

@@ -1,6 +1,7 @@
 // Variant 4 of the separable filters' tile passes ("tile-pipe", cuarray/scipy/ndimage/_filter_tile.py):
 // filter_tile.cu's kernels with a software-pipelined next tile. Python appends this file after
-// filter_tile.cu (its helpers: tile_window, tile_slot, tile_put, the swizzles).
+// filter_tile.cu (its helpers: tile_window_start, tile_taps_left, tile_step, tile_slot, tile_put,
+// tile_chunk_inside, tile_chunk_cols, tile_rows_halo, the swizzles).
 //
 // Why: variant 3's blocks stage a tile, wait for it, compute, store, and end; an SM's memory
 // traffic in flight is whatever its blocks that happen to be staging have asked for (~1.4 of 6
@@ -49,18 +50,7 @@ __device__ __forceinline__ void pipe_window(const A* __restrict__ s, int stride,
                                             A* acc, int b = 0) {
   constexpr int U = (R + 4) / 4;
   A win[R + 4];
-  if (VEC) {
-#pragma unroll
-    for (int i = 0; i < R + 4; i += 4) {
-      if (PAD) tile_ld4p<A, PAD>(s, b + i, win + i);
-      else tile_ld4<A>(s + i, win + i);
-    }
-  } else {
-#pragma unroll
-    for (int i = 0; i < R + 4; ++i) win[i] = s[i * stride];
-  }
-#pragma unroll
-  for (int r = 0; r < R; ++r) acc[r] = (OP == OP_MIN || OP == OP_MAX) ? win[r] : combine<A, OP>::init();
+  tile_window_start<A, OP, R, VEC, PAD>(s, stride, b, win, acc);
   int j = 0;
 #pragma unroll 1
   for (; j + 4 * U <= size; j += 4 * U) {
@@ -70,15 +60,7 @@ __device__ __forceinline__ void pipe_window(const A* __restrict__ s, int stride,
 #pragma unroll
   for (int u = 0; u < U; ++u) {
     if (u == U - 1 || j + 4 > size) {
-      const int left = size - j;
-#pragma unroll
-      for (int jj = 0; jj < 3; ++jj) {
-        if (jj < left) {
-          const A wj = OP == OP_CORRELATE ? ws[j + jj] : A(0);
-#pragma unroll
-          for (int r = 0; r < R; ++r) combine<A, OP>::add(acc[r], win[r + jj], wj);
-        }
-      }
+      tile_taps_left<A, OP, R>(ws, j, size, win, acc);
       break;
     }
     tile_step<A, OP, R, VEC, PAD>(s, stride, ws, j, win, acc, b);
@@ -91,7 +73,7 @@ __device__ __forceinline__ void pipe_window(const A* __restrict__ s, int stride,
 }
 
 // The positions inside the line of one rows tile row (p0 .. p0 + pitch - 1 of the line at src) into
-// their slots (tile_slot); the halo (slots of positions outside the line) is pipe_rows_halo's.
+// their slots (tile_slot); the halo (slots of positions outside the line) is tile_rows_halo's.
 // ASYNC: where the line and the tile row start 16-byte aligned alike (vin, s = 0), 16-byte copies
 // (one copy an element for the chunks crossing a line's end); otherwise one copy an element, a
 // warp's 32 consecutive (uniform_filter(5)'s offset 2 is such a pass). Otherwise variant 3's
@@ -133,16 +115,8 @@ __device__ __forceinline__ void pipe_stage_row(const T* __restrict__ src, I p0, 
         cv[u] = 0;
         if (k < nch) {
           const I P = a0 + (I)k * VW;
-          if (vin && P >= 0 && P + VW <= n) {
-            c[u].u = __ldg(reinterpret_cast<const uint4*>(src + P));
-          } else {
-#pragma unroll
-            for (int e = 0; e < VW; ++e) {
-              c[u].v[e] = T(0);
-              if (P + e >= 0 && P + e < n) c[u].v[e] = src[P + e];
-              else cv[u] |= 1u << e;
-            }
-          }
+          if (vin && P >= 0 && P + VW <= n) c[u].u = __ldg(reinterpret_cast<const uint4*>(src + P));
+          else tile_chunk_inside<T, I>(src, P, n, c[u], cv[u]);
         }
       }
 #pragma unroll
@@ -151,22 +125,6 @@ __device__ __forceinline__ void pipe_stage_row(const T* __restrict__ src, I p0, 
         if (k < nch) tile_put<T, A, PAD>(row, k * VW - s, pitch, c[u], cv[u], cval);
       }
     }
-  }
-}
-
-// Variant 3's halo fill: the slots of positions outside the line through the mode, from the tile
-// where the mapped position is staged in it, else from global memory (wrap on lines longer than a
-// tile row). Reads only slots of positions inside the line, writes only the others.
-template <typename T, typename A, typename I, bool PAD>
-__device__ __forceinline__ void pipe_rows_halo(const T* __restrict__ src, I p0, I n, A* row, int pitch, int tx,
-                                               int tpl, int mode, A cval) {
-  const int left = p0 < 0 ? (int)(-p0 < (I)pitch ? -p0 : (I)pitch) : 0;
-  const int right = p0 + pitch > n ? (int)(n - p0 > (I)left ? n - p0 : (I)left) : pitch;
-  for (int h = tx; h < left + pitch - right; h += tpl) {
-    const int q = h < left ? h : right + (h - left);
-    const I m = map_index<I>(p0 + q, n, mode);
-    row[tile_slot<A, PAD>(q)] =
-        m < 0 ? cval : m >= p0 && m < p0 + pitch ? row[tile_slot<A, PAD>((int)(m - p0))] : (A)src[m];
   }
 }
 
@@ -194,7 +152,7 @@ filter1d_rows_pipe(const T* __restrict__ in, O* __restrict__ out, const A* __res
   A* bufs = reinterpret_cast<A*>(tile_smem + wbytes);
   O* os = reinterpret_cast<O*>(tile_smem + wbytes + 2 * tbytes);
   const bool vin = vflags & 1;
-  constexpr int CH = R * (int)sizeof(O) / 16;
+  constexpr int CH = R * (int)sizeof(O) / 16, CHS = CH < 1 ? 1 : CH;
   const bool ovec = CH >= 1 && CH <= 2 && R * (int)sizeof(O) % 16 == 0 && (vflags & 2);
   {
     const I g = t0 / segs, line = g * lpb + ly, p0 = (t0 - g * segs) * seg - offset;
@@ -217,7 +175,7 @@ filter1d_rows_pipe(const T* __restrict__ in, O* __restrict__ out, const A* __res
     const I g = t / segs, seg0 = (t - g * segs) * seg, line = g * lpb + ly;
     A* row = tile + ly * pitch;
     if (seg0 - offset < 0 || seg0 - offset + pitch > n) {  // the same for the whole block
-      if (line < lines) pipe_rows_halo<T, A, I, PAD>(in + line * n, seg0 - offset, n, row, pitch, tx, tpl, mode, cval);
+      if (line < lines) tile_rows_halo<T, A, I, PAD>(in + line * n, seg0 - offset, n, row, pitch, tx, tpl, mode, cval);
       __syncthreads();
     }
     if (line < lines && seg0 + tx * R < n) {
@@ -225,18 +183,18 @@ filter1d_rows_pipe(const T* __restrict__ in, O* __restrict__ out, const A* __res
       if (PAD) pipe_window<A, OP, R, true, PAD>(row, 1, ws, size, acc, tx * R);
       else pipe_window<A, OP, R, true, false>(row + tx * R, 1, ws, size, acc);
       if (ovec) {
-        constexpr int CHS = CH < 1 ? 1 : CH, VO = 16 / sizeof(O);
+        constexpr int VO = 16 / sizeof(O);
         uint4* o = reinterpret_cast<uint4*>(os + ly * seg);
-#pragma unroll
+  #pragma unroll
         for (int h = 0; h < CHS; ++h) {
           tile_vec<O> v;
-#pragma unroll
+  #pragma unroll
           for (int e = 0; e < VO; ++e) v.v[e] = to_out<O>::go(acc[h * VO + e < R ? h * VO + e : 0]);
           o[tile_oswizzle<CHS>(tx, h)] = v.u;
         }
       } else {
         O* o = os + ly * seg;
-#pragma unroll
+  #pragma unroll
         for (int r = 0; r < R; ++r) o[tile_swizzle<R>(tx, r)] = to_out<O>::go(acc[r]);
       }
     }
@@ -245,7 +203,7 @@ filter1d_rows_pipe(const T* __restrict__ in, O* __restrict__ out, const A* __res
     // it before its own barrier; it writes os only after that barrier, which every thread reaches
     // after these stores)
     if (ovec) {
-      constexpr int CHS = CH < 1 ? 1 : CH, LCH = CHS == 2 ? 1 : 0, VO = 16 / sizeof(O);
+      constexpr int LCH = CHS == 2 ? 1 : 0, VO = 16 / sizeof(O);
       const int lcpl = ltpl + LCH;
       const uint4* o = reinterpret_cast<const uint4*>(os);
       for (int i = tid; i < lpb << lcpl; i += 256) {
@@ -311,15 +269,7 @@ __device__ __forceinline__ void pipe_stage_cols(const T* __restrict__ plane, I r
         cv[u] = 0;
         if (k < k1) {
           const I m = map_index<I>(rs + k / CPR, n, mode);
-          const I cc = c0 + (k % CPR) * VW;
-          if (m < 0) {
-            cv[u] = ~0u;
-          } else if (vin && cc + VW <= inner) {
-            c[u].u = __ldg(reinterpret_cast<const uint4*>(plane + m * inner + cc));
-          } else {
-#pragma unroll
-            for (int e = 0; e < VW; ++e) c[u].v[e] = cc + e < inner ? plane[m * inner + cc + e] : T(0);
-          }
+          tile_chunk_cols<T, I>(plane, m, c0 + (k % CPR) * VW, inner, vin, c[u], cv[u]);
         }
       }
 #pragma unroll

@@ -1,7 +1,7 @@
 // Variant 5 ("tile-rows-short", cuarray/scipy/ndimage/_filter_tile.py): the last-axis pass for
 // short lines (n <= _filter_tile.SHORT_MAX). Python appends it after filter_tile.cu (tile_vec,
-// tile_ld4, tile_ld2, tile_weights, tile_round16, tile_swizzle) and filters.cu (map_index, combine,
-// to_out).
+// tile_ld4, tile_ld2, tile_weights, tile_round16, tile_taps_left, tile_swizzle) and filters.cu
+// (map_index, combine, to_out).
 //
 // Why: variant 3 stages 8 lines of 256 a block in pieces of 32 threads x 8 outputs; every block
 // holds both ends of its lines, so every block waits on a second barrier for the halo fill, and
@@ -68,15 +68,7 @@ __device__ __forceinline__ void short_window(const A* __restrict__ s, int b, con
     for (int i = 0; i < R; ++i) win[i] = win[i + 4];
     short_ld4<A>(s, b + j + 4 + R, win + R);
   }
-  const int left = size - j;
-#pragma unroll
-  for (int jj = 0; jj < 3; ++jj) {
-    if (jj < left) {
-      const A wj = OP == OP_CORRELATE ? ws[j + jj] : A(0);
-#pragma unroll
-      for (int r = 0; r < R; ++r) combine<A, OP>::add(acc[r], win[r + jj], wj);
-    }
-  }
+  tile_taps_left<A, OP, R>(ws, j, size, win, acc);
   if (OP == OP_UNIFORM) {
 #pragma unroll
     for (int r = 0; r < R; ++r) acc[r] = acc[r] / (A)size;
@@ -171,6 +163,8 @@ filter1d_rows_short(const T* __restrict__ in, O* __restrict__ out, const A* __re
   if (line < lines && tx * R < nn) {
     A acc[R];
     short_window<A, OP, R>(row, tx * R, ws, size, acc);
+    // (the output staging of filter1d_rows and filter1d_rows_pipe with short_oslot's chunk slots:
+    // the three as one shared device function changed their SASS, scripts/filter_tile_sass.py)
     if (ovec) {
       uint4* o = reinterpret_cast<uint4*>(os + ly * seg);
 #pragma unroll
