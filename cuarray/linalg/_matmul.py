@@ -246,7 +246,7 @@ def _fast_2d(a, b, s1, s2, ct):
     opb, ldb = ("N", n) if b._c else ("T", k) if b._f else (None, 0)
     if opa is None or opb is None:
         return None
-    if k >= _SPLIT_K_MIN and m * n <= _SPLIT_K_MAX_OUT and char != "e":
+    if k >= _SPLIT_K_MIN and m * n <= _SPLIT_K_MAX_OUT and char != "e":  # a long k: _split_k
         return _split_k(char, ct, m, n, k, opa, a.data.ptr, lda, opb, b.data.ptr, ldb)
     res = _new_c((m, n), ct)
     _cublas.gemm(char, opb, opa, n, m, k, b.data.ptr, ldb, a.data.ptr, lda, res.data.ptr, n, 1, 0, 0, 0)
@@ -263,8 +263,9 @@ def _fast_2d(a, b, s1, s2, ct):
 # the pieces stay short: H100 (scripts/perf/tall_gemm.py, GPU time, one GEMM -> parts of ~1000-3000):
 # (2, 4e5, 2) float64 47.2 -> 32.8-38.8 µs, float32 68.5 -> 47.2, (8, 1e6, 8) float32 161 -> 92.8;
 # pieces of 8000-60000 were up to 6.5x slower than one GEMM, and with 512 parts (2, 1.6e7, 2) stays
-# at one GEMM's time (1164 against 1184 µs; PyTorch and CuPy 1184: the same cuBLAS).
-_SPLIT_K_MIN = 1 << 16
+# at one GEMM's time (1164 against 1184 µs; PyTorch and CuPy 1184: the same cuBLAS). Below 2^18:
+# one GEMM ((4, 65536, 4) float64 18.5 µs, in 32 parts 24.6; cuBLAS splits such a k itself).
+_SPLIT_K_MIN = 1 << 18
 _SPLIT_K_MAX_OUT = 64
 _SPLIT_K_MIN_PART = 2048
 _SPLIT_K_PARTS = 512

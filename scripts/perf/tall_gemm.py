@@ -1,5 +1,5 @@
 """Small products over a long inner dimension (`linalg._matmul._split_k`, issue 32): `A @ B` with
-m n <= 64 and k >= 2**16, as one GEMM (cuBLAS/cuBLASLt tiles C: one tile walks all of k) and cut
+m n <= 64 and k >= 2**18, as one GEMM (cuBLAS/cuBLASLt tiles C: one tile walks all of k) and cut
 into pieces of k (one strided-batched GEMM and a sum over the parts: "default" the module's
 settings, "p<N>" N parts of at least 1024), beside PyTorch and
 CuPy when they import, in one process. One line per case, µs of GPU time (scripts/perf/_timing.py

@@ -283,10 +283,10 @@ def test_seed_logreg_steps(xp):
 
 
 @pytest.mark.parametrize("m, n, k, dt", [(2, 2, 400_000, "float64"), (8, 8, 300_001, "float32"),
-                                         (1, 64, 1_000_003, "float32"), (4, 3, 70_001, "complex128"),
-                                         (2, 2, 65_536, "complex64")])
+                                         (1, 64, 1_000_003, "float32"), (4, 3, 270_001, "complex128"),
+                                         (2, 2, 1 << 18, "complex64"), (2, 2, (1 << 18) - 1, "float64")])
 def test_a_small_product_over_a_long_k(m, n, k, dt):
-    """`_split_k` (k >= 2**16, m n <= 64): A @ B from pieces of k, every operand layout (a C array,
+    """`_split_k` (k >= 2**18, m n <= 64; one under the threshold): A @ B from pieces of k, every operand layout (a C array,
     a transposed view), against NumPy in float64/complex128; a remainder piece where k is odd."""
     rng = np.random.default_rng(np.random.SeedSequence().entropy % 2**32)
     wide = np.complex128 if np.dtype(dt).kind == "c" else np.float64
