@@ -28,6 +28,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _peers import gpu_peers  # noqa: E402
 from _timing import event_us, gpu_us  # noqa: E402
 
 import cuarray  # noqa: E402
@@ -66,35 +67,6 @@ CASES = [
     # a kept row of 16 bytes (plain output vectors), for scale
     ("var ax0 (1e6,4) f32", (1_000_000, 4), "float32", "var"),
 ]
-
-
-class TorchCuda:
-    """PyTorch's events and sleep under the names _timing.py calls (cuda.Event(), record(),
-    synchronize(), get_elapsed_time(start, end) in ms, spin(cycles))."""
-
-    def __init__(self, torch):
-        self.torch = torch
-
-    def Event(self):  # noqa: N802 - the name _timing.py calls
-        return _TorchEvent(self.torch)
-
-    @staticmethod
-    def get_elapsed_time(start, end):
-        return start.e.elapsed_time(end.e)
-
-    def spin(self, cycles):
-        self.torch.cuda._sleep(int(cycles))
-
-
-class _TorchEvent:
-    def __init__(self, torch):
-        self.e = torch.cuda.Event(enable_timing=True)
-
-    def record(self):
-        self.e.record()
-
-    def synchronize(self):
-        self.e.synchronize()
 
 
 def _fn(lib, mod, op, x):
@@ -168,20 +140,7 @@ def main():
     def fold_key(r, w, b):
         named = [k + str(v) for k, v, vs in (("w", w, sets_from), ("b", b, bps)) if len(vs) > 1]
         return " ".join(["fold r{}".format(r) if not named else "r{}".format(r)] + named)
-    peers = {}
-    try:
-        import torch
-
-        if torch.cuda.is_available():
-            peers["torch"] = (torch, TorchCuda(torch))
-    except Exception as exc:  # noqa: BLE001
-        print("torch: not timed ({})".format(exc), file=sys.stderr)
-    try:
-        import cupy
-
-        peers["cupy"] = (cupy, cupy.cuda)
-    except Exception as exc:  # noqa: BLE001
-        print("cupy: not timed ({})".format(exc), file=sys.stderr)
+    peers = gpu_peers()
     knobs = ("_OUT_FOLD", "_FOLD_ROUNDS", "_FOLD_WIDE_SETS_FROM", "_FOLD_WIDE_BLOCKS_PER_SM")
     defaults = tuple(getattr(reduction, k) for k in knobs)
 

@@ -19,6 +19,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _peers import gpu_peers  # noqa: E402
 from _timing import gpu_us  # noqa: E402
 
 import cuarray  # noqa: E402
@@ -36,33 +37,13 @@ CASES = [  # (name, m, k, n, dtype, a transposed: A is r.T of a (k, m) C array)
 ]
 
 
-def _peers():
-    out = {}
-    try:
-        import torch
-
-        if torch.cuda.is_available():
-            from kept_fold import TorchCuda
-
-            out["torch"] = (torch, TorchCuda(torch))
-    except Exception as exc:  # noqa: BLE001
-        print("torch: not timed ({})".format(exc), file=sys.stderr)
-    try:
-        import cupy
-
-        out["cupy"] = (cupy, cupy.cuda)
-    except Exception as exc:  # noqa: BLE001
-        print("cupy: not timed ({})".format(exc), file=sys.stderr)
-    return out
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--parts", default="64,128,256,512")
     ap.add_argument("--reps", type=int, default=30)
     args = ap.parse_args()
     parts = [int(p) for p in args.parts.split(",")]
-    peers = _peers()
+    peers = gpu_peers()
     rng = np.random.default_rng(0)
     saved = _matmul._SPLIT_K_MIN, _matmul._SPLIT_K_PARTS, _matmul._SPLIT_K_MIN_PART
     head = ["one GEMM", "default"] + ["p{}".format(p) for p in parts] + list(peers)

@@ -186,10 +186,10 @@ def test_fold_stages_and_names():
     assert st._replace(fold=0) == Stage(*st[:-2], accs=st.accs)  # `fold` after `ovec`, `accs` last
 
 
-def test_public_calls_take_folded_vectors(recorded_launches, monkeypatch):
-    """var/sum/argmax(axis=0) of (n, 2) float32 on the fake device: the folded kernel; a view one
-    row in (pointer 8 bytes off alignment) keeps the scalar sub-chunk plan."""
-    import cuarray as cp
+@pytest.fixture
+def fake_reductions(recorded_launches, monkeypatch):
+    """The fake device (132 SMs) with reduction kernels as (name, stage) placeholders; the launches
+    recorded; the reduction fast path emptied after."""
     from cuarray.cuda import device
 
     monkeypatch.setattr(reduction.ReductionDef, "_kernel", lambda self, st: (self.kernel_name(st), st))
@@ -197,22 +197,28 @@ def test_public_calls_take_folded_vectors(recorded_launches, monkeypatch):
     monkeypatch.setattr(reduction, "_workspaces", {})
     monkeypatch.setattr(R, "_fast", {})
     monkeypatch.setitem(device._SM_COUNT, 0, 132)
-    try:
-        a = cp.ndarray((1_000_001, 2), numpy.float32)
-        names = []
-        for f in (lambda x: cp.var(x, axis=0), lambda x: x.sum(axis=0), lambda x: x.argmax(axis=0),
-                  lambda x: cp.nanmax(x, axis=0)):
-            for x in (a, a[1:]):
-                n = len(recorded_launches)
-                f(x)
-                names.append([c[2][0] for c in recorded_launches[n:] if isinstance(c[2], tuple)
-                              and isinstance(c[2][0], str)])
-        for i, ks in enumerate(names):
-            assert ks, i
-            assert ("__fold2__" in ks[0]) == (i % 2 == 0), (i, ks)
-        assert names[0][0].startswith("cuarray_var_float32") and "__acc1__" in names[0][0]
-    finally:
-        R.clear_fast_path()
+    yield recorded_launches
+    R.clear_fast_path()
+
+
+def test_public_calls_take_folded_vectors(fake_reductions):
+    """var/sum/argmax(axis=0) of (n, 2) float32 on the fake device: the folded kernel; a view one
+    row in (pointer 8 bytes off alignment) keeps the scalar sub-chunk plan."""
+    import cuarray as cp
+
+    a = cp.ndarray((1_000_001, 2), numpy.float32)
+    names = []
+    for f in (lambda x: cp.var(x, axis=0), lambda x: x.sum(axis=0), lambda x: x.argmax(axis=0),
+              lambda x: cp.nanmax(x, axis=0)):
+        for x in (a, a[1:]):
+            n = len(fake_reductions)
+            f(x)
+            names.append([c[2][0] for c in fake_reductions[n:] if isinstance(c[2], tuple)
+                          and isinstance(c[2][0], str)])
+    for i, ks in enumerate(names):
+        assert ks, i
+        assert ("__fold2__" in ks[0]) == (i % 2 == 0), (i, ks)
+    assert names[0][0].startswith("cuarray_var_float32") and "__acc1__" in names[0][0]
 
 
 def test_fold_kernels_compile():
@@ -266,27 +272,18 @@ def test_fold_kernels_fit_registers_without_spills():
         assert regs is not None and regs <= 96 and frame == 0, (name, regs, frame)
 
 
-def test_public_wide_accumulators_take_fewer_longer_chunks(recorded_launches, monkeypatch):
+def test_public_wide_accumulators_take_fewer_longer_chunks(fake_reductions):
     """var and argmax(axis=0) of (1.6e7, 2) float32 on the fake device (132 SMs): 261 chunks
     (_FOLD_WIDE_BLOCKS_PER_SM: 2 blocks an SM), where the sum of the same array keeps 1954 (16 an
     SM): the public path passes the accumulator's size to the planner."""
     import cuarray as cp
-    from cuarray.cuda import device
 
-    monkeypatch.setattr(reduction.ReductionDef, "_kernel", lambda self, st: (self.kernel_name(st), st))
-    monkeypatch.setattr(reduction, "_new_counter", lambda dev: 1 << 39)
-    monkeypatch.setattr(reduction, "_workspaces", {})
-    monkeypatch.setattr(R, "_fast", {})
-    monkeypatch.setitem(device._SM_COUNT, 0, 132)
-    try:
-        a = cp.ndarray((16_000_000, 2), numpy.float32)
-        grids = {}
-        for name, f in (("var", lambda x: cp.var(x, axis=0)), ("argmax", lambda x: x.argmax(axis=0)),
-                        ("std", lambda x: cp.std(x, axis=0)), ("sum", lambda x: x.sum(axis=0))):
-            n = len(recorded_launches)
-            f(a)
-            grids[name] = [c[1][1] for c in recorded_launches[n:] if isinstance(c[2], tuple)
-                           and isinstance(c[2][0], str) and "__fold2__" in c[2][0]]
-        assert grids == {"var": [(1, 261)], "argmax": [(1, 261)], "std": [(1, 261)], "sum": [(1, 1954)]}
-    finally:
-        R.clear_fast_path()
+    a = cp.ndarray((16_000_000, 2), numpy.float32)
+    grids = {}
+    for name, f in (("var", lambda x: cp.var(x, axis=0)), ("argmax", lambda x: x.argmax(axis=0)),
+                    ("std", lambda x: cp.std(x, axis=0)), ("sum", lambda x: x.sum(axis=0))):
+        n = len(fake_reductions)
+        f(a)
+        grids[name] = [c[1][1] for c in fake_reductions[n:] if isinstance(c[2], tuple)
+                       and isinstance(c[2][0], str) and "__fold2__" in c[2][0]]
+    assert grids == {"var": [(1, 261)], "argmax": [(1, 261)], "std": [(1, 261)], "sum": [(1, 1954)]}
