@@ -212,12 +212,21 @@ def test_integer_products_and_the_two_launch_form(request, setting):
             _check(name, hh, gg)
 
 
-def _sets_of(g, acc_size, wide) -> int:
-    """The accumulator sets the planner gives a reduction of `g` (2-D) along axis 0 on this device."""
+def _sm_count() -> int:
     from cuarray.cuda import device as _device
 
-    p = _red.plan(g.shape, [g.strides], [g.itemsize], (g.itemsize,), (0,), aligned=(g.data.ptr % 16 == 0,),
-                  sm_count=_device._sm_count(_device.get_device_id()), acc_size=acc_size, wide=wide)
+    return _device._sm_count(_device.get_device_id())
+
+
+def _plan_of(g, acc_size, wide):
+    """The plan of a reduction of `g` (2-D) along axis 0 on this device."""
+    return _red.plan(g.shape, [g.strides], [g.itemsize], (g.itemsize,), (0,), aligned=(g.data.ptr % 16 == 0,),
+                     sm_count=_sm_count(), acc_size=acc_size, wide=wide)
+
+
+def _sets_of(g, acc_size, wide) -> int:
+    """The accumulator sets the planner gives a reduction of `g` (2-D) along axis 0 on this device."""
+    p = _plan_of(g, acc_size, wide)
     assert p.fold == 2, p
     return p.accs
 
@@ -274,15 +283,6 @@ def test_two_sets_ties_and_nans(request, setting):
         _check(name, t, gt)
 
 
-def _split_of(g, acc_size, wide):
-    from cuarray.cuda import device as _device
-
-    sm = _device._sm_count(_device.get_device_id())
-    p = _red.plan(g.shape, [g.strides], [g.itemsize], (g.itemsize,), (0,), aligned=(g.data.ptr % 16 == 0,),
-                  sm_count=sm, acc_size=acc_size, wide=wide)
-    return p, sm
-
-
 def test_wide_accumulators_take_long_chunks(request):
     """`_FOLD_WIDE_BLOCKS_PER_SM` (2 blocks an SM for var's moments and argmax's pairs): (4e6, 2) and
     (1.6e7, 2) float32 split into ~2 chunks an SM of many rounds each; var/std/mean (ddof 0 and 1),
@@ -293,7 +293,7 @@ def test_wide_accumulators_take_long_chunks(request):
     for n in (4_000_003, 16_000_001):
         h = _host(rng, (n, 2), "f4")
         g = cuarray.asarray(h)
-        p, sm = _split_of(g, 32, False)
+        p, sm = _plan_of(g, 32, False), _sm_count()
         assert p.fold == 2 and p.split <= 2 * sm + 2 and p.chunk > 2 * 2048, (p.split, p.chunk)  # was 2 rounds
         rows = 2 * p.chunk  # rows a chunk (2 rows a vector)
         h[3 * rows + 11, 0] = h[rows + 7, 0] = 1e6  # chunk 3 and chunk 1: chunk 1's row wins
