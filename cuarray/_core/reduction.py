@@ -59,7 +59,7 @@ from . import reduction_passes as _passes
 from . import shapes as _shapes
 from .elementwise import _INT32_MAX, _skeleton, compute_ctype, kernel_identifier
 
-__all__ = ["ReductionDef", "Plan", "plan", "Stage"]
+__all__ = ["ReductionDef", "Plan", "plan", "Stage", "one_launch_workspace"]
 
 BLOCK = 256
 # Blocks of 256 threads per SM the grid aims for when outputs alone do not fill the GPU (the
@@ -810,12 +810,7 @@ class _Launcher:
             fn(cs, cfg, kern, *head, y_ptr, 0, 0, *tail)
             return
         if self.fused:
-            sptr = stream.ptr
-            if sptr == 2:  # the per-thread default stream is another stream in each thread
-                sptr = _stream.ptds_pool_key()
-            ws = _workspaces.get((_device.get_device_id(), sptr))
-            if ws is None or ws[2] < nbytes:
-                ws = _workspace(sptr, nbytes)
+            ws = _stream_workspace(stream, nbytes)
             kern, cfg, tail = steps[0]
             fn(cs, cfg, kern, *head, y_ptr, 0, ws[1], *tail, ws[0])
             return
@@ -841,6 +836,26 @@ _SLAB = 1024
 
 
 _workspace_lock = threading.Lock()
+
+
+def _stream_workspace(stream, nbytes: int) -> tuple:
+    """The workspace of the current device and `stream`, with partials of at least `nbytes`."""
+    sptr = stream.ptr
+    if sptr == 2:  # the per-thread default stream is another stream in each thread
+        sptr = _stream.ptds_pool_key()
+    ws = _workspaces.get((_device.get_device_id(), sptr))
+    if ws is None or ws[2] < nbytes:
+        ws = _workspace(sptr, nbytes)
+    return ws
+
+
+def one_launch_workspace(nbytes: int) -> tuple:
+    """(counter pointer, partials pointer) of the current stream's workspace, for a kernel of
+    another module that finishes its own reduction the way the fused plans do: every block writes
+    its partial (at most `nbytes` in all), the last block to finish combines them and sets the
+    counter back to zero."""
+    ws = _stream_workspace(_stream.get_current_stream(), nbytes)
+    return ws[0], ws[1]
 
 
 def _workspace(stream_ptr: int, nbytes: int) -> tuple:

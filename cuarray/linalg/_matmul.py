@@ -28,7 +28,7 @@ from .._core.host_input import as_array
 from .._core.ndarray import _new_c, ndarray
 from .._math.sums import sum as _sum
 from ..cuda.libs import cublas as _cublas
-from . import _int_matmul
+from . import _int_matmul, _long_k
 
 __all__ = ["matmul", "matmul_into", "matmul_operator"]
 
@@ -246,25 +246,29 @@ def _fast_2d(a, b, s1, s2, ct):
     opb, ldb = ("N", n) if b._c else ("T", k) if b._f else (None, 0)
     if opa is None or opb is None:
         return None
-    if k >= _SPLIT_K_MIN and m * n <= _SPLIT_K_MAX_OUT and char != "e":  # a long k: _split_k
+    if k >= _long_k.MIN_K and _long_k.fits(char, m, n, k):
+        # a small C over a long k: one reduction kernel (_long_k), A and B read once
+        return _long_k.products(char, ct, m, n, k, a.data.ptr, k if a._c else 1, 1 if a._c else m,
+                                b.data.ptr, n if b._c else 1, 1 if b._c else k)
+    if k >= _SPLIT_K_MIN and m * n <= _SPLIT_K_MAX_OUT and m > 1 and n > 1 and char != "e":  # _split_k
         return _split_k(char, ct, m, n, k, opa, a.data.ptr, lda, opb, b.data.ptr, ldb)
     res = _new_c((m, n), ct)
     _cublas.gemm(char, opb, opa, n, m, k, b.data.ptr, ldb, a.data.ptr, lda, res.data.ptr, n, 1, 0, 0, 0)
     return res
 
 
-# A small product over a long inner dimension (`r.T @ X` of (4e5, 2) arrays: a mixture's M step)
-# is cut along k: cuBLAS parallelises over tiles of C, so a C of one tile walks all of k on one SM
-# ((2, 4e5) @ (4e5, 2) float64: one cuBLASLt call, 60 µs on an H100, for 12.8 MB read). One
-# strided-batched GEMM writes the parts' products, (parts, m, n), and a sum over the parts gives C
-# (every element summed in a fixed order). From k >= _SPLIT_K_MIN with m n <= _SPLIT_K_MAX_OUT, in
-# parts of at least _SPLIT_K_MIN_PART of k, at most _SPLIT_K_PARTS of them; not float16 (its parts
-# would round to float16 before the sum). A batched GEMM's part walks its piece on one SM too, so
-# the pieces stay short: H100 (scripts/perf/tall_gemm.py, GPU time, one GEMM -> parts of ~1000-3000):
-# (2, 4e5, 2) float64 47.2 -> 32.8-38.8 µs, float32 68.5 -> 47.2, (8, 1e6, 8) float32 161 -> 92.8;
-# pieces of 8000-60000 were up to 6.5x slower than one GEMM, and with 512 parts (2, 1.6e7, 2) stays
-# at one GEMM's time (1164 against 1184 µs; PyTorch and CuPy 1184: the same cuBLAS). Below 2^18:
-# one GEMM ((4, 65536, 4) float64 18.5 µs, in 32 parts 24.6; cuBLAS splits such a k itself).
+# A small product over a long inner dimension whose C has a side over 8 (m, n <= 8 take `_long_k`'s
+# one reduction kernel, which reads A and B once) is cut along k: cuBLAS parallelises over tiles of
+# C, so a C of one tile walks all of k on one SM. One strided-batched GEMM writes the parts'
+# products, (parts, m, n), and a sum over the parts gives C (every element summed in a fixed order).
+# From k >= _SPLIT_K_MIN with m n <= _SPLIT_K_MAX_OUT and both sides over 1, in parts of at least
+# _SPLIT_K_MIN_PART of k, at most _SPLIT_K_PARTS of them; not float16 (its parts would round to
+# float16 before the sum). A batched GEMM's part walks its piece on one SM too, so the pieces stay
+# short (pieces of 8000-60000 were up to 6.5x slower than one GEMM). H100, GPU time, one GEMM ->
+# split (scripts/perf/tall_gemm.py): (4, 1e6, 16) float32 168.8 -> 84.8 µs, (16, 1e6, 4) float64
+# 84.4 -> 78.1; a side of 1 gains nothing ((1, 4e6, 64) float32 361.0 -> 358.4) or loses ((1, 1e6,
+# 32) complex64 93.7 -> 102.9): one GEMM there. Below 2^18: one GEMM ((4, 65536, 4) float64 18.5
+# µs, in 32 parts 24.6; cuBLAS splits such a k itself).
 _SPLIT_K_MIN = 1 << 18
 _SPLIT_K_MAX_OUT = 64
 _SPLIT_K_MIN_PART = 2048

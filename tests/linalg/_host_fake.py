@@ -86,14 +86,45 @@ def fake_int_gemm(dtype, m, n, k, a, a_strides, b, b_strides, c, c_strides, batc
     C[...] = np.matmul(A, B)
 
 
+class FakeLongKLaunch:
+    """`_long_k`'s launch: its kernel (here the key `(char, m, n)`) computed in NumPy from the
+    pointers and item strides it is given."""
+
+    @staticmethod
+    def launch(kernel, grid, block, args):
+        char, m, n = kernel
+        ap, a_i, a_k, bp, b_k, b_j, c, k, part, counter = args
+        k = int(k)
+        CALLS.append(("long_k", (char, m, n, k, int(a_i), int(a_k), int(b_k), int(b_j))))
+        assert k > 0 and grid >= 1 and block % 32 == 0
+        dt = _CHAR_DT[char]
+        isz = dt.itemsize
+        A = host_view((m, k), (int(a_i) * isz, int(a_k) * isz), dt, ap)
+        B = host_view((k, n), (int(b_k) * isz, int(b_j) * isz), dt, bp)
+        host_view((m, n), (n * isz, isz), dt, c)[...] = A @ B
+
+
+class FakeReduction:
+    """The one-launch workspace `_long_k` asks for (its kernel is emulated: no counter needed)."""
+
+    @staticmethod
+    def one_launch_workspace(nbytes):
+        return 0, 0
+
+
 def install(monkeypatch):
     """Route matmul's allocations, copies and library calls to the host fakes."""
     from cuarray.cuda.libs import cublas
-    from cuarray.linalg import _int_matmul, _matmul
+    from cuarray.linalg import _int_matmul, _long_k, _matmul
 
     monkeypatch.setattr(_matmul, "_new_c", new_c)
     monkeypatch.setattr(_matmul, "_copying", FakeCopying)
     monkeypatch.setattr(cublas, "gemm", fake_gemm)
     monkeypatch.setattr(cublas, "gemv", fake_gemv)
     monkeypatch.setattr(_int_matmul, "gemm", fake_int_gemm)
+    monkeypatch.setattr(_long_k, "_new_c", new_c)
+    monkeypatch.setattr(_long_k, "_kernel", lambda char, m, n: (char, m, n))
+    monkeypatch.setattr(_long_k, "_launch", FakeLongKLaunch)
+    monkeypatch.setattr(_long_k, "_reduction", FakeReduction)
+    monkeypatch.setattr(_long_k, "_grid", lambda k, u, dev: 4)
     CALLS.clear()

@@ -283,11 +283,15 @@ def test_seed_logreg_steps(xp):
 
 
 @pytest.mark.parametrize("m, n, k, dt", [(2, 2, 400_000, "float64"), (8, 8, 300_001, "float32"),
-                                         (1, 64, 1_000_003, "float32"), (4, 3, 270_001, "complex128"),
-                                         (2, 2, 1 << 18, "complex64"), (2, 2, (1 << 18) - 1, "float64")])
+                                         (4, 3, 270_001, "complex128"), (2, 2, 1 << 18, "complex64"),
+                                         (3, 5, 8192, "float64"), (8, 1, 100_003, "complex64"),
+                                         (1, 64, 1_000_003, "float32"), (4, 16, (1 << 18) + 5, "float64"),
+                                         (2, 2, 8191, "float64"), (8, 8, 20_000, "complex128")])
 def test_a_small_product_over_a_long_k(m, n, k, dt):
-    """`_split_k` (k >= 2**18, m n <= 64; one under the threshold): A @ B from pieces of k, every operand layout (a C array,
-    a transposed view), against NumPy in float64/complex128; a remainder piece where k is odd."""
+    """`_long_k` (m, n <= 8, k >= 8192: one reduction kernel), `_split_k` (a side over 8, k >= 2**18:
+    pieces of k, a remainder piece where k is odd) and the cuBLAS cases just outside both: A @ B,
+    every operand layout (a C array, a transposed view, Fortran order), against NumPy in
+    float64/complex128."""
     rng = np.random.default_rng(np.random.SeedSequence().entropy % 2**32)
     wide = np.complex128 if np.dtype(dt).kind == "c" else np.float64
 
@@ -309,3 +313,27 @@ def test_a_small_product_over_a_long_k(m, n, k, dt):
     x = cuarray.asarray(b)
     np.testing.assert_allclose((r.T @ x).get().astype(wide), r.get().T.astype(wide) @ b.astype(wide),
                                rtol=tol, atol=tol * np.sqrt(k))
+
+
+def test_long_k_repeats_bit_for_bit_beside_fused_reductions():
+    """The long-k kernel shares its stream's one-launch workspace (the counter the last block resets)
+    with the fused reductions: alternating with them, on the null stream and another stream, every
+    call gives the same bits, and non-finite values propagate as in NumPy."""
+    rng = np.random.default_rng(np.random.SeedSequence().entropy % 2**32)
+    r = cuarray.asarray(rng.random((400_000, 2)))
+    x = cuarray.asarray(rng.standard_normal((400_000, 3)))
+    h = r.get()
+    first = (r.T @ x).get()
+    np.testing.assert_allclose(first, h.T @ x.get(), rtol=1e-12, atol=1e-9)
+    for stream in (cuarray.cuda.Stream.null, cuarray.cuda.Stream()):
+        with stream:
+            for _ in range(5):
+                s = r.sum(axis=0)  # a fused plan: the same counter and partials
+                got = (r.T @ x).get()
+                assert got.tobytes() == first.tobytes()
+                np.testing.assert_allclose(s.get(), h.sum(axis=0), rtol=1e-12)
+    h[1234, 0], h[99_999, 1] = np.nan, np.inf
+    got = (cuarray.asarray(h).T @ x).get()
+    want = h.T @ x.get()
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_allclose(got[np.isfinite(want)], want[np.isfinite(want)], rtol=1e-12)

@@ -142,11 +142,11 @@ def test_operator_fast_path_flags_and_results(fake, la, lb):
 @pytest.mark.parametrize("la", ["C", "F"])
 @pytest.mark.parametrize("lb", ["C", "F"])
 @pytest.mark.parametrize("m, n, k, dt", [(2, 2, 6000, "float64"), (3, 5, 4096 + 777, "complex64"),
-                                         (1, 8, 5000, "float32"), (8, 1, 4099, "complex128")])
+                                         (2, 9, 5000, "float32"), (9, 2, 4099, "complex128")])
 def test_a_small_product_over_a_long_k_is_split(fake, monkeypatch, la, lb, m, n, k, dt):
     """_split_k: one strided-batched GEMM over pieces of k (each operand's piece stride by its
     layout), one more GEMM for the remainder, the parts summed (NumPy on the host here); the
-    thresholds lowered so small arrays take it."""
+    thresholds lowered so small arrays take it (k under `_long_k.MIN_K`, or a side over 8)."""
     monkeypatch.setattr(_matmul, "_SPLIT_K_MIN", 4096)
     monkeypatch.setattr(_matmul, "_SPLIT_K_MIN_PART", 256)
     monkeypatch.setattr(_matmul, "_SPLIT_K_PARTS", 16)
@@ -172,6 +172,49 @@ def test_a_small_product_over_a_long_k_is_split(fake, monkeypatch, la, lb, m, n,
     monkeypatch.setattr(_matmul, "_SPLIT_K_MIN", k + 1)  # under the threshold: one GEMM
     check(hf.from_np(a) @ hf.from_np(b))
     assert [c[1][9] for c in fake.CALLS] == [1]
+
+
+@pytest.mark.parametrize("m, n", [(1, 16), (16, 1)])
+def test_a_side_of_one_is_not_split(fake, monkeypatch, m, n):
+    """(1, k, 64) float32 gained nothing from pieces of k and (1, k, 32) complex64 lost: one GEMM."""
+    monkeypatch.setattr(_matmul, "_SPLIT_K_MIN", 4096)
+    rng = np.random.default_rng(3)
+    a, b = _rand((m, 5000), "float64", rng), _rand((5000, n), "float64", rng)
+    _check(hf.from_np(a) @ hf.from_np(b), a @ b)
+    assert [(c[0], c[1][9]) for c in fake.CALLS] == [("gemm", 1)]
+
+
+@pytest.mark.parametrize("la", ["C", "F", "T"])
+@pytest.mark.parametrize("lb", ["C", "F", "T"])
+@pytest.mark.parametrize("m, n, k, dt", [(2, 2, 9000, "float64"), (3, 5, 8192, "complex64"),
+                                         (8, 8, 8200, "float32"), (1, 8, 8193, "complex128"),
+                                         (8, 1, 10_001, "float64")])
+def test_a_small_c_over_a_long_k_is_one_reduction(fake, la, lb, m, n, k, dt):
+    """_long_k: m, n <= 8 and k >= MIN_K take the reduction kernel (emulated in NumPy from the
+    pointers and item strides it is given: A's (i, kk) at i a_i + kk a_k, B's (kk, j) at
+    kk b_k + j b_j), every layout of A and B, and no cuBLAS call."""
+    rng = np.random.default_rng(k)
+    a = _layout(_rand((m, k), dt, rng), la)
+    b = _layout(_rand((k, n), dt, rng), lb)
+    want = a @ b
+    got = hf.to_np(hf.from_np(a) @ hf.from_np(b))
+    assert got.shape == (m, n) and got.dtype == want.dtype
+    tol = 1e-4 if dt in ("float32", "complex64") else 1e-10
+    np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.sqrt(k))
+    assert [c[0] for c in fake.CALLS] == ["long_k"]
+    assert fake.CALLS[0][1][:4] == (np.dtype(dt).char, m, n, k)
+
+
+@pytest.mark.parametrize("m, n, k, dt", [(2, 2, 8191, "float64"), (9, 2, 9000, "float64"),
+                                         (2, 9, 9000, "float32"), (8, 8, 9000, "complex128"),
+                                         (2, 2, 9000, "float16")])
+def test_long_k_bounds(fake, m, n, k, dt):
+    """Under MIN_K, a side over 8, a C over 512 bytes (8 x 8 complex128 spills) and float16: cuBLAS."""
+    rng = np.random.default_rng(5)
+    a, b = _rand((m, k), dt, rng), _rand((k, n), dt, rng)
+    got = hf.to_np(hf.from_np(a) @ hf.from_np(b))
+    assert got.shape == (m, n)
+    assert [c[0] for c in fake.CALLS] == ["gemm"]
 
 
 def test_batched_is_one_strided_batched_call(fake):

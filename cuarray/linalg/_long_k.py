@@ -1,0 +1,93 @@
+"""Small products over a long inner dimension (templates/long_k_products.cu): `A @ B` with
+m, n <= 8 and a long k, as one reduction kernel of ours.
+
+cuBLAS parallelises a GEMM over tiles of C, so a C of one tile walks all of k on one SM: the two
+(2, 4e5) @ (4e5, 2) float64 products of a Gaussian mixture's M step (`r.T @ X`) took 45 µs each
+on an H100 for 12.8 MB read (PyTorch and CuPy, on the same cuBLAS, 47). The kernel here reads A
+and B once, every SM taking rows of k, and finishes its own sum (the last block adds the blocks'
+partials, in block order): one launch, 7.6 µs. Contiguous operands only (`_matmul._fast_2d`).
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import numpy
+
+from .._core import reduction as _reduction
+from .._core.ndarray import _new_c
+from ..cuda import compiler as _compiler
+from ..cuda import device as _device
+from ..cuda import launch as _launch
+
+__all__ = ["MAX_SIDE", "MAX_BYTES", "MIN_K", "fits", "products", "kernel_name", "source"]
+
+# C of up to 8 x 8 and 512 bytes: its sums live in registers (64 float64 or complex64 values, 128
+# registers; 8 x 8 complex128 spilled to local memory in ptxas's sm_90 code). From k = 8192: H100,
+# GPU time against one GEMM (scripts/perf/tall_gemm.py --sweep), (2, k, 2) float64 wins from k = 1024
+# (5.6 against 7.7 µs), (8, k, 8) float64 ties at 8192 (10.3 against 10.5) and loses below it (10.1
+# against 8.0 at 1024). A wider side goes to cuBLAS (or `_matmul._split_k`): a thread reading a row
+# of 32-64 adjacent elements of B lost to cuBLAS ((1, 4e6, 64) float32 1047 against 361 µs).
+MAX_SIDE = 8
+MAX_BYTES = 512
+MIN_K = 1 << 13
+_BLOCK = 256
+_UNROLL = 4  # rows of k in flight a thread, U (m + n) loads issued before the first product ...
+_LOADS = 32  # ... and no more than about this many loads (registers) at once
+_BLOCKS_PER_SM = 2
+_TEMPLATE = pathlib.Path(__file__).parent / "templates" / "long_k_products.cu"
+_CTYPE = {"f": "float", "d": "double", "F": "cuarray::complex<float>", "D": "cuarray::complex<double>"}
+_ITEMSIZE = {"f": 4, "d": 8, "F": 8, "D": 16}
+_source = None
+_kernels: dict = {}
+_grids: dict = {}
+_int64 = numpy.int64
+
+
+def source() -> str:
+    global _source
+    if _source is None:
+        _source = _TEMPLATE.read_text()
+    return _source
+
+
+def _unroll(m: int, n: int) -> int:
+    return max(1, min(_UNROLL, _LOADS // (m + n)))
+
+
+def kernel_name(char: str, m: int, n: int) -> str:
+    return "cuarray_long_k_products<{}, {}, {}, {}, {}>".format(_CTYPE[char], m, n, _BLOCK, _unroll(m, n))
+
+
+def _kernel(char: str, m: int, n: int):
+    key = (char, m, n, _unroll(m, n))
+    k = _kernels.get(key)
+    if k is None:
+        name = kernel_name(char, m, n)
+        mod = _compiler.compile_module(source(), name_expressions=(name,), name="cuarray_long_k_products")
+        k = _kernels[key] = mod.get_function(name).kernel
+    return k
+
+
+def fits(char: str, m: int, n: int, k: int) -> bool:
+    """Whether `products` takes this product (`char`: the dtype's character)."""
+    return k >= MIN_K and m <= MAX_SIDE and n <= MAX_SIDE and char in _CTYPE and m * n * _ITEMSIZE[char] <= MAX_BYTES
+
+
+def _grid(k: int, u: int, dev: int) -> int:
+    g = _grids.get((k, u, dev))
+    if g is None:
+        g = _grids[(k, u, dev)] = max(1, min(-(-k // (_BLOCK * u)), _BLOCKS_PER_SM * _device._sm_count(dev)))
+    return g
+
+
+def products(char, dtype, m, n, k, ap, a_i, a_k, bp, b_k, b_j):
+    """C = A @ B (m x n, C-contiguous, of `dtype`) where A's element (i, kk) is at
+    ap + (i a_i + kk a_k) items and B's (kk, j) at bp + (kk b_k + j b_j) items."""
+    c = _new_c((m, n), dtype)
+    grid = _grid(k, _unroll(m, n), _device.get_device_id())
+    counter, part = _reduction.one_launch_workspace(grid * m * n * _ITEMSIZE[char])
+    _launch.launch(_kernel(char, m, n), grid, _BLOCK,
+                   (ap, _int64(a_i), _int64(a_k), bp, _int64(b_k), _int64(b_j), c.data.ptr, _int64(k), part,
+                    counter))
+    return c
