@@ -81,6 +81,16 @@ def _run_row(case, size, param, settings, unavailable, first_rows, log) -> dict:
         "extras": case.row_extras(size, param) if case.row_extras else {},
         "libs": {},
     }
+    alternated = {}
+    if case.rounds > 1 and case.timing in ("events", "host"):
+        names = [n for n in settings.libs if n in case.setups and n not in unavailable and get_library(n).gpu
+                 and not (case.peers_once and n != "cuarray" and n in first_rows)]
+        if len(names) > 1:
+            log("  {:<28} {} in {} alternating rounds ...".format(row["label"], ",".join(names), case.rounds))
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("default")
+                alternated = _run_alternating(case, names, size, param, settings)
+            _held_warnings(caught, alternated.values(), log)
     for name in settings.libs:
         if name not in case.setups:
             continue
@@ -95,16 +105,87 @@ def _run_row(case, size, param, settings, unavailable, first_rows, log) -> dict:
         # printed once each under it and kept in the cell.
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("default")
-            result = _run_lib(case, name, size, param, settings)
+            result = alternated[name] if name in alternated else _run_lib(case, name, size, param, settings)
         row["libs"][name] = first_rows[name] = result
         log(" " + (_fmt_s(result["time_s"]) if result["time_s"] is not None else result["error"]))
-        said = list(dict.fromkeys("{}: {}".format(w.category.__name__, w.message) for w in caught))
-        if said:
-            result["warnings"] = said
-            for text in said:
-                log("      warning: " + text)
+        _held_warnings(caught, (result,), log)
     row["note"] = case.note(row) if case.note else ""
     return row
+
+
+def _held_warnings(caught, results, log) -> None:
+    """Print the warnings `caught` once each and keep them in each of `results`' cells."""
+    said = list(dict.fromkeys("{}: {}".format(w.category.__name__, w.message) for w in caught))
+    if said:
+        for result in results:
+            result["warnings"] = result.get("warnings", []) + said
+        for text in said:
+            log("      warning: " + text)
+
+
+def _run_alternating(case, names, size, param, settings) -> dict:
+    """`case.rounds` > 1: every GPU library in `names` set up and warmed up once, then timed in
+    alternating rounds, each library a 1/rounds share of the budget a round, the order rotating
+    each round, and each library's samples pooled. For rows bound by the host's time, which
+    follows the host CPU's speed, and that drifts over seconds: timed one library after the
+    other, two libraries are compared at two speeds. Never raises; {name: cell}."""
+    made, cells = {}, {}
+    sub = Settings(quick=settings.quick, libs=names, verbose=settings.verbose)
+    sub.budget_s = settings.budget_s / case.rounds
+    sub.min_repeats = max(1, -(-settings.min_repeats // case.rounds))
+    try:
+        for name in names:
+            lib = get_library(name)
+            try:
+                fn = case.setups[name](lib.module, size, param)
+                gen = None
+                if inspect.isgenerator(fn):
+                    gen, fn = fn, next(fn)
+                made[name] = [lib, fn, gen, None, None]
+                made[name][3:] = _warm(lib, fn, settings)
+            except Exception as exc:
+                if settings.verbose:
+                    traceback.print_exc(file=sys.stderr)
+                cells[name] = {"time_s": None, "error": _reason(exc)}
+                made.pop(name, None)
+        samples = {name: [] for name in made}
+        extras = {name: {} for name in made}
+        order = list(made)
+        for r in range(case.rounds):
+            for name in order[r % len(order):] + order[:r % len(order)]:
+                lib, fn, _, _, estimate = made[name]
+                try:
+                    if case.timing == "host":
+                        got, extras[name] = _host_samples(lib, fn, _repeats(estimate, sub))
+                    else:
+                        got = _event_samples(lib, fn, _repeats(estimate, sub))
+                    samples[name] += got
+                except Exception as exc:
+                    cells[name] = {"time_s": None, "error": _reason(exc)}
+                    order.remove(name)
+        for name in order:
+            clock = "perf_counter+sync" if case.timing == "host" else "cuda-events"
+            cells[name] = _summary(samples[name], case.ops, made[name][3],
+                                   clock="{}, {} alternating rounds".format(clock, case.rounds))
+            if case.timing == "host":
+                cells[name]["extras"] = extras[name]
+    finally:
+        for name, (lib, fn, gen, _, _) in made.items():
+            fn = None
+            if gen is not None:
+                try:
+                    next(gen)
+                except StopIteration:
+                    pass
+                except Exception as exc:
+                    print("{} teardown on {}: {}".format(case.id, name, _reason(exc)), file=sys.stderr)
+        made = None
+        for name in names:
+            try:
+                get_library(name).release()
+            except Exception:
+                pass
+    return cells
 
 
 def _run_lib(case, name, size, param, settings) -> dict:
@@ -170,28 +251,38 @@ def _warm(lib, fn, settings) -> tuple[float, float]:
     return first, min(rest) if rest else first
 
 
-def _time_events(lib, fn, settings, ops) -> dict:
-    first, estimate = _warm(lib, fn, settings)
-    n = _repeats(estimate, settings)
+def _event_samples(lib, fn, n) -> list:
+    """Seconds of `n` calls, each between two events; the pairs recorded back to back, read after one sync."""
     pairs = [(lib.event(), lib.event()) for _ in range(n)]
     for start, end in pairs:
         lib.record(start)
         fn()
         lib.record(end)
     lib.sync()
-    samples = [lib.elapsed_ms(s, e) / 1e3 for s, e in pairs]
-    return _summary(samples, ops, first, clock="cuda-events")
+    return [lib.elapsed_ms(s, e) / 1e3 for s, e in pairs]
 
 
-def _time_host(lib, fn, settings, ops) -> dict:
-    first, estimate = _warm(lib, fn, settings)
+def _host_samples(lib, fn, n) -> tuple[list, dict]:
+    """Seconds of `n` calls each with its sync, and the last returned dict (extra numbers)."""
     samples, extras = [], {}
-    for _ in range(_repeats(estimate, settings)):
+    for _ in range(n):
         dt, out = _host_call(lib, fn)
         samples.append(dt)
         if isinstance(out, dict):
             extras = out
         out = None
+    return samples, extras
+
+
+def _time_events(lib, fn, settings, ops) -> dict:
+    first, estimate = _warm(lib, fn, settings)
+    samples = _event_samples(lib, fn, _repeats(estimate, settings))
+    return _summary(samples, ops, first, clock="cuda-events")
+
+
+def _time_host(lib, fn, settings, ops) -> dict:
+    first, estimate = _warm(lib, fn, settings)
+    samples, extras = _host_samples(lib, fn, _repeats(estimate, settings))
     result = _summary(samples, ops, first, clock="perf_counter+sync" if lib.gpu else "perf_counter")
     result["extras"] = extras
     return result

@@ -103,3 +103,50 @@ def test_table_formats_ratios_and_na():
     table = report.format_table(rep, ["cuarray", "numpy", "cupy", "torch"])
     assert "torch" not in table  # not installed: no column
     assert "0.50" in table and "8 GB/s" in table and "n/a" in table and "numpy: error: boom" in table
+
+
+def test_alternating_rounds_compare_libraries_at_one_host_speed(monkeypatch):
+    """A row with `rounds` > 1 times its GPU libraries in alternating rounds. Here every call "takes"
+    1 ms until the 2003rd and 2 ms after (a host that slows down): timed one after the other, the
+    first library reads half the second's time; alternating, both read the slow host's."""
+    clock = {"calls": 0, "now": 0.0}
+
+    class FakeGPU:
+        gpu = True
+        module = None
+
+        def event(self):
+            return [0.0]
+
+        def record(self, ev):
+            ev[0] = clock["now"]
+
+        def elapsed_ms(self, start, end):
+            return end[0] - start[0]
+
+        def sync(self):
+            pass
+
+        def release(self):
+            pass
+
+    libs = {"cuarray": FakeGPU(), "cupy": FakeGPU()}
+    monkeypatch.setattr(harness, "get_library", lambda name: libs[name])
+
+    def step():
+        clock["calls"] += 1
+        clock["now"] += 1.0 if clock["calls"] < 2003 else 2.0
+
+    def row_for(rounds):
+        clock.update(calls=0, now=0.0)
+        case = cases.Case(id="t-host", group="t", description="drifts", size=1, rounds=rounds)
+        case.setup("cuarray", "cupy")(lambda xp, n, param: step)
+        settings = harness.Settings(quick=True, libs=["cuarray", "cupy"])
+        row = harness._run_row(case, 1, None, settings, {}, {}, lambda *a, **k: None)
+        return {name: cell["time_s"] for name, cell in row["libs"].items()}, row
+
+    one_after_other, _ = row_for(1)
+    assert one_after_other == {"cuarray": 1e-3, "cupy": 2e-3}
+    alternating, row = row_for(5)
+    assert alternating == {"cuarray": 2e-3, "cupy": 2e-3}
+    assert all("alternating rounds" in cell["clock"] for cell in row["libs"].values())

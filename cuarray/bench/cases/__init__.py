@@ -54,6 +54,9 @@ class Case:
     of the device's copy rate. `row_extras(size, param)` adds numbers that belong to the row, not
     to a library; `note(row)` writes the table's note. With `peers_once`, peers run only for the first param and their
     numbers are reused in the other rows (for cases whose params only change cuarray's setup).
+    `rounds` > 1: the GPU libraries are set up together and timed in that many alternating rounds
+    (`harness._run_alternating`), for rows bound by the host's time, which drifts with the host
+    CPU's speed.
     """
 
     id: str
@@ -67,6 +70,7 @@ class Case:
     nbytes: Any = None
     flops: Any = None
     peers_once: bool = False
+    rounds: int = 1
     size_label: Callable[[Any], str] | None = None
     param_label: Callable[[Any], str] | None = None
     note: Callable[[dict], str] | None = None

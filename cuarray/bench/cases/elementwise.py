@@ -69,7 +69,7 @@ def _(xp, n, param):
 ew_small = register(
     "ew-small", group="ew-small",
     description="16-element a + b, 1000 ops then one sync: host overhead per op",
-    size=1000, quick=1000, timing="host", ops=1000,
+    size=1000, quick=1000, timing="host", ops=1000, rounds=5,
     size_label=lambda n: "16 el x {}".format(n),
 )
 

@@ -60,7 +60,7 @@ def _(xp, size, param):
 fft_small = register(
     "fft-small", group="fft",
     description="fft of 4096 complex64 with a warm plan, 1000 calls then one sync: host time per call",
-    size=1000, quick=1000, timing="host", ops=1000,
+    size=1000, quick=1000, timing="host", ops=1000, rounds=5,
     size_label=lambda n: "4096 c64 x {}".format(n),
 )
 

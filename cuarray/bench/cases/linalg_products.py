@@ -49,7 +49,7 @@ def _(xp, n, param):
 mm_host = register(
     "matmul-host", group="matmul",
     description="64x64 float32 matmul, 1000 calls then one sync: host time per call",
-    size=1000, quick=1000, timing="host", ops=1000,
+    size=1000, quick=1000, timing="host", ops=1000, rounds=5,
     size_label=lambda n: "64x64 x {}".format(n),
 )
 

@@ -216,7 +216,7 @@ def _(xp, shape, param):
 em = register(
     "shapes-em", group="shapes",
     description="one EM step of a 2-component diagonal Gaussian mixture on (4e5, 2) float64 points",
-    size=(400_000, 2, 2), nbytes=lambda s, p: 8 * s[0] * s[1],
+    size=(400_000, 2, 2), nbytes=lambda s, p: 8 * s[0] * s[1], rounds=5,
     size_label=lambda s: "{}x{}, K={}".format(*s),
 )
 
