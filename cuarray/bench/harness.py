@@ -141,17 +141,18 @@ def _run_alternating(case, names, size, param, settings) -> dict:
                 gen = None
                 if inspect.isgenerator(fn):
                     gen, fn = fn, next(fn)
-                made[name] = [lib, fn, gen, None, None]
+                made[name] = [lib, fn, gen, None, None]  # torn down below, even if its warm-up fails
                 made[name][3:] = _warm(lib, fn, settings)
             except Exception as exc:
                 if settings.verbose:
                     traceback.print_exc(file=sys.stderr)
                 cells[name] = {"time_s": None, "error": _reason(exc)}
-                made.pop(name, None)
-        samples = {name: [] for name in made}
-        extras = {name: {} for name in made}
-        order = list(made)
+        order = [name for name in made if name not in cells]
+        samples = {name: [] for name in order}
+        extras = {name: {} for name in order}
         for r in range(case.rounds):
+            if not order:
+                break
             for name in order[r % len(order):] + order[:r % len(order)]:
                 lib, fn, _, _, estimate = made[name]
                 try:
@@ -162,7 +163,7 @@ def _run_alternating(case, names, size, param, settings) -> dict:
                     samples[name] += got
                 except Exception as exc:
                     cells[name] = {"time_s": None, "error": _reason(exc)}
-                    order.remove(name)
+                    order.remove(name)  # the rotation reads a copy of the order
         for name in order:
             clock = "perf_counter+sync" if case.timing == "host" else "cuda-events"
             cells[name] = _summary(samples[name], case.ops, made[name][3],

@@ -69,9 +69,15 @@ def _kernel(char: str, m: int, n: int):
     return k
 
 
-def fits(char: str, m: int, n: int, k: int) -> bool:
-    """Whether `products` takes this product (`char`: the dtype's character)."""
-    return k >= MIN_K and m <= MAX_SIDE and n <= MAX_SIDE and char in _CTYPE and m * n * _ITEMSIZE[char] <= MAX_BYTES
+def fits(char: str, m: int, n: int, k: int, ap: int = 0, bp: int = 0) -> bool:
+    """Whether `products` takes this product (`char`: the dtype's character; `ap`/`bp`: the
+    operands' addresses, which the kernel's element loads need aligned to the item size: cuarray
+    makes no such view (shapes.check_gpu_aligned), but an array imported from another library
+    through __cuda_array_interface__ or DLPack is not checked)."""
+    if k < MIN_K or m > MAX_SIDE or n > MAX_SIDE or char not in _CTYPE:
+        return False
+    isz = _ITEMSIZE[char]
+    return m * n * isz <= MAX_BYTES and not (ap | bp) % isz
 
 
 def _grid(k: int, u: int, dev: int) -> int:

@@ -246,7 +246,7 @@ def _fast_2d(a, b, s1, s2, ct):
     opb, ldb = ("N", n) if b._c else ("T", k) if b._f else (None, 0)
     if opa is None or opb is None:
         return None
-    if k >= _long_k.MIN_K and _long_k.fits(char, m, n, k):
+    if k >= _long_k.MIN_K and _long_k.fits(char, m, n, k, a.data.ptr, b.data.ptr):
         # a small C over a long k: one reduction kernel (_long_k), A and B read once
         return _long_k.products(char, ct, m, n, k, a.data.ptr, k if a._c else 1, 1 if a._c else m,
                                 b.data.ptr, n if b._c else 1, 1 if b._c else k)

@@ -145,6 +145,16 @@ def test_alternating_rounds_compare_libraries_at_one_host_speed(monkeypatch):
         row = harness._run_row(case, 1, None, settings, {}, {}, lambda *a, **k: None)
         return {name: cell["time_s"] for name, cell in row["libs"].items()}, row
 
+    def broken(xp, n, param):
+        raise NotImplementedError("not here")
+
+    case = cases.Case(id="t-host", group="t", description="one fails", size=1, rounds=3)
+    case.setup("cuarray")(lambda xp, n, param: step)
+    case.setup("cupy")(broken)
+    row = harness._run_row(case, 1, None, harness.Settings(quick=True, libs=["cuarray", "cupy"]), {}, {},
+                           lambda *a, **k: None)
+    assert row["libs"]["cupy"]["error"].startswith("n/a: not implemented") and row["libs"]["cuarray"]["time_s"]
+
     one_after_other, _ = row_for(1)
     assert one_after_other == {"cuarray": 1e-3, "cupy": 2e-3}
     alternating, row = row_for(5)

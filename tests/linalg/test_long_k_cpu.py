@@ -15,6 +15,8 @@ def test_fits_and_unroll():
     assert _long_k.fits("f", 8, 8, 1 << 20) and not _long_k.fits("f", 9, 1, 1 << 20)
     assert _long_k.fits("D", 4, 8, 1 << 20) and not _long_k.fits("D", 8, 8, 1 << 20)  # 1 KiB of sums
     assert not _long_k.fits("e", 2, 2, 1 << 20)
+    assert _long_k.fits("D", 2, 2, 1 << 20, 4096, 4096 + 32) and not _long_k.fits("D", 2, 2, 1 << 20, 4096 + 8)
+    assert not _long_k.fits("f", 2, 2, 1 << 20, 0, 2)
     # U rows in flight, (m + n) U loads at most ~32
     assert [_long_k._unroll(m, n) for m, n in ((1, 1), (2, 2), (4, 4), (8, 8), (1, 8))] == [4, 4, 4, 2, 3]
 

@@ -337,3 +337,4 @@ def test_long_k_repeats_bit_for_bit_beside_fused_reductions():
     want = h.T @ x.get()
     np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
     np.testing.assert_allclose(got[np.isfinite(want)], want[np.isfinite(want)], rtol=1e-12)
+
