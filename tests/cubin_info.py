@@ -55,3 +55,18 @@ def ptxas_verbose(source: str, names, filename: str = "kernels.cu") -> tuple:
     log = log.decode()
     assert ok, log
     return log, {nvrtc.nvrtcGetLoweredName(prog, n.encode())[1].decode(): n for n in names}
+
+
+def compile_sm90(source: str, names) -> tuple:
+    """cuarray's NVRTC compile of `source` for sm_90 with the name expressions `names`: (cubin,
+    {name: lowered name}); the test is skipped where NVRTC's library is not installed."""
+    import pytest
+
+    from cuarray.cuda import compiler
+
+    try:
+        return compiler.compile_cubin(source, arch="sm_90", name_expressions=tuple(names))
+    except Exception as e:  # noqa: BLE001
+        if "nvrtc" in str(e).lower() and "not" in str(e).lower() and "found" in str(e).lower():
+            pytest.skip("NVRTC unavailable: {}".format(e))
+        raise

@@ -40,7 +40,7 @@ _CTYPE = {"f": "float", "d": "double", "F": "cuarray::complex<float>", "D": "cua
 _ITEMSIZE = {"f": 4, "d": 8, "F": 8, "D": 16}
 _source = None
 _kernels: dict = {}
-_grids: dict = {}
+_prepared: dict = {}  # (char, m, n, k, device) -> (kernel, grid, partial bytes)
 _int64 = numpy.int64
 
 
@@ -80,20 +80,24 @@ def fits(char: str, m: int, n: int, k: int, ap: int = 0, bp: int = 0) -> bool:
     return m * n * isz <= MAX_BYTES and not (ap | bp) % isz
 
 
-def _grid(k: int, u: int, dev: int) -> int:
-    g = _grids.get((k, u, dev))
-    if g is None:
-        g = _grids[(k, u, dev)] = max(1, min(-(-k // (_BLOCK * u)), _BLOCKS_PER_SM * _device._sm_count(dev)))
-    return g
+def _prepare(char: str, m: int, n: int, k: int, dev: int) -> tuple:
+    """(kernel, grid, bytes of partials) of one shape on device `dev`, made once."""
+    key = (char, m, n, k, dev)
+    p = _prepared.get(key)
+    if p is None:
+        u = _unroll(m, n)
+        grid = max(1, min(-(-k // (_BLOCK * u)), _BLOCKS_PER_SM * _device._sm_count(dev)))
+        p = _prepared[key] = (_kernel(char, m, n), grid, grid * m * n * _ITEMSIZE[char])
+    return p
 
 
 def products(char, dtype, m, n, k, ap, a_i, a_k, bp, b_k, b_j):
     """C = A @ B (m x n, C-contiguous, of `dtype`) where A's element (i, kk) is at
     ap + (i a_i + kk a_k) items and B's (kk, j) at bp + (kk b_k + j b_j) items."""
     c = _new_c((m, n), dtype)
-    grid = _grid(k, _unroll(m, n), _device.get_device_id())
-    counter, part = _reduction.one_launch_workspace(grid * m * n * _ITEMSIZE[char])
-    _launch.launch(_kernel(char, m, n), grid, _BLOCK,
+    kern, grid, nbytes = _prepare(char, m, n, k, _device.get_device_id())
+    counter, part = _reduction.one_launch_workspace(nbytes)
+    _launch.launch(kern, grid, _BLOCK,
                    (ap, _int64(a_i), _int64(a_k), bp, _int64(b_k), _int64(b_j), c.data.ptr, _int64(k), part,
                     counter))
     return c

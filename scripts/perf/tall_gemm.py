@@ -57,12 +57,12 @@ class _Settings:
         for (m, n) in self.names:
             if n in self.kw:
                 setattr(m, n, self.kw[n])
-        _long_k._grids.clear()
+        _long_k._prepared.clear()
 
     def __exit__(self, *exc):
         for (m, n), v in zip(self.names, self.saved):
             setattr(m, n, v)
-        _long_k._grids.clear()
+        _long_k._prepared.clear()
 
 
 def columns(variants):

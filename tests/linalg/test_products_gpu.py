@@ -338,3 +338,46 @@ def test_long_k_repeats_bit_for_bit_beside_fused_reductions():
     np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
     np.testing.assert_allclose(got[np.isfinite(want)], want[np.isfinite(want)], rtol=1e-12)
 
+
+
+def test_long_k_from_a_new_thread():
+    """A thread that never used the GPU before: its own current stream (the null stream, then a
+    stream it creates) and that stream's workspace give the main thread's bits."""
+    import threading
+
+    rng = np.random.default_rng(np.random.SeedSequence().entropy % 2**32)
+    r = cuarray.asarray(rng.random((300_000, 3)))
+    x = cuarray.asarray(rng.standard_normal((300_000, 2)))
+    want = (r.T @ x).get()
+    got, errors = [], []
+
+    def work():
+        try:
+            got.append((r.T @ x).get())
+            with cuarray.cuda.Stream():
+                got.append((r.T @ x).get())
+        except BaseException as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    assert not errors, errors
+    assert [g.tobytes() for g in got] == [want.tobytes()] * 2
+
+
+@pytest.mark.slow
+def test_long_k_past_2_31_rows():
+    """k = 2**31 + 37 (64-bit row indices): float64 ones with marked first and last rows; the sum is exact."""
+    k = 2**31 + 37
+    free, _ = cuarray.cuda.Device().mem_info
+    if free < 2 * 8 * k + 2**30:
+        pytest.skip("needs {:.1f} GiB free on the device".format(2 * 8 * k / 2**30))
+    a = cuarray.ones((1, k))
+    b = cuarray.ones((k, 1))
+    a[0, k - 1] = 5.0
+    b[0, 0], b[k - 1, 0] = 3.0, 2.0**20
+    got = (a @ b).get()
+    del a, b
+    cuarray.get_default_memory_pool().free_all_blocks()
+    assert got.shape == (1, 1) and got[0, 0] == (k - 2) + 3.0 + 5.0 * 2.0**20

@@ -16,16 +16,10 @@
 // left zero after it (the last block resets it), shared by the one-launch reductions of a stream.
 
 #include "cuarray/complex.cuh"
+#include "cuarray/reduction.cuh"
 
 namespace cuarray {
 namespace long_k {
-
-template <typename T>
-__device__ __forceinline__ T shfl_down(T v, int d) { return __shfl_down_sync(0xffffffffu, v, d); }
-template <typename T>
-__device__ __forceinline__ complex<T> shfl_down(complex<T> v, int d) {
-  return complex<T>(__shfl_down_sync(0xffffffffu, v.re, d), __shfl_down_sync(0xffffffffu, v.im, d));
-}
 
 // Loads of other blocks' partials: from L2 (ld.global.cg), never from this SM's L1.
 __device__ __forceinline__ float load_cg(const float* p) { return __ldcg(p); }
@@ -41,6 +35,11 @@ __device__ __forceinline__ complex<double> load_cg(const complex<double>* p) {
 
 // Lanes per output in the last block's sum: the largest power of two L with L * MN <= BLOCK.
 __device__ constexpr int lanes(int mn, int block) { return 2 * mn > block ? 1 : 2 * lanes(2 * mn, block); }
+
+struct plus {
+  template <typename T>
+  __device__ __forceinline__ T operator()(const T& a, const T& b) const { return a + b; }
+};
 
 }  // namespace long_k
 }  // namespace cuarray
@@ -93,33 +92,27 @@ __global__ void __launch_bounds__(BLOCK, 1) cuarray_long_k_products(
     }
   }
 
-  // The block's partial: each warp's sums by shuffles, then the warps' in warp order. Raw storage:
-  // a __shared__ array of complex<T> would need its (non-trivial) constructor run.
+  // The block's partial: each warp's sums by shuffles, then the warps' in warp order (the
+  // output-vector passes' block combination, reduction.cuh, with one vector of MN outputs a warp).
+  // Raw storage: a __shared__ array of complex<T> would need its (non-trivial) constructor run.
   __shared__ __align__(16) unsigned char smem[(WARPS * MN > BLOCK ? WARPS * MN : BLOCK) * sizeof(T)];
   T* sh = reinterpret_cast<T*>(smem);
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const plus add;
 #pragma unroll
-  for (int o = 0; o < MN; ++o) {
-    T v = acc[o];
-#pragma unroll
-    for (int d = 16; d > 0; d >>= 1) v += shfl_down(v, d);
-    if (lane == 0) sh[warp * MN + o] = v;
-  }
-  __syncthreads();
+  for (int o = 0; o < MN; ++o) cuarray::out_vec_warp_combine<1>(acc[o], add);
+  cuarray::out_vec_warp_to_shared<1, MN>(acc, sh, 0);
   if (threadIdx.x < MN) {
-    T s = sh[threadIdx.x];
-#pragma unroll
-    for (int w = 1; w < WARPS; ++w) s += sh[w * MN + threadIdx.x];
-    part[(long long)blockIdx.x * MN + threadIdx.x] = s;
+    part[(long long)blockIdx.x * MN + threadIdx.x] = cuarray::out_vec_block_partial<WARPS, MN>(sh, threadIdx.x, add);
   }
 
-  // The last block to finish (the CUDA samples' threadFenceReduction) adds the partials.
+  // The last block to finish adds the partials (reduction.cu's @@finish@@, the fused plans' one).
   __shared__ bool last;
   __threadfence();
   __syncthreads();
   if (threadIdx.x == 0) last = atomicAdd(counter, 1u) == gridDim.x - 1;
   __syncthreads();
   if (!last) return;
+  __threadfence();
   // L lanes an output: lane l sums the partials of blocks l, l + L, ..., then a tree in shared
   // memory halves the lanes (the same pairs every run).
   constexpr int L = lanes(MN, BLOCK);
