@@ -15,6 +15,7 @@ import os
 import platform
 import re
 import sys
+import time
 
 from .cuda import _backend, device as _device, launch, memory, runtime
 from .cuda.libs import _catalog
@@ -79,7 +80,7 @@ def _library_version(path: str, wheel: str) -> str:
 
 def library_status() -> list[tuple[object, bool, str]]:
     """(catalog row, loaded?, description) for every library of `cuda.libs._catalog`, in catalogue
-    order. A library whose own file is present but a dependency is not says which one is missing
+    order, with the time its load took in this process (what a first library call pays for it). A library whose own file is present but a dependency is not says which one is missing
     (cuda.pathfinder loads dependencies first and reports theirs)."""
     try:
         from cuda.pathfinder import load_nvidia_dynamic_lib
@@ -95,6 +96,7 @@ def library_status() -> list[tuple[object, bool, str]]:
             loaded[lib.name] = False
             out.append((lib, False, "not loaded: {} ({}) needs {}, not found".format(lib.soname, lib.wheel, need)))
             continue
+        t0 = time.perf_counter()
         try:
             dl = load_nvidia_dynamic_lib(lib.name)
         except Exception as exc:  # loading may fail in many ways; the report must go on
@@ -106,7 +108,9 @@ def library_status() -> list[tuple[object, bool, str]]:
         where = dl.abs_path or "(loaded by the system loader)"
         via = getattr(dl, "found_via", None)
         version = _library_version(where, lib.wheel) if dl.abs_path else "version unknown"
-        out.append((lib, True, "{}  {}{}".format(version, where, " [{}]".format(via) if via else "")))
+        ms = 1e3 * (time.perf_counter() - t0)  # this process's first load (its dependencies were loaded before)
+        out.append((lib, True, "{}  loaded in {:.0f} ms  {}{}".format(version, ms, where,
+                                                                   " [{}]".format(via) if via else "")))
     return out
 
 

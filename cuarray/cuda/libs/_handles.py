@@ -17,12 +17,12 @@ short-lived thread pays one synchronisation when it ends.
 from __future__ import annotations
 
 import atexit
-import importlib
 import threading
 import weakref
 
 from .. import _backend
 from .. import device as _device
+from . import _nvmath_loader
 
 __all__ = ["PerThreadHandle", "LibraryNotFoundError", "nvmath_bindings", "prefetch"]
 
@@ -44,10 +44,8 @@ def prefetch() -> None:
     """Start importing `nvmath.bindings` (what every math library call needs first) in a
     background thread, once per process; the first library call waits for it.
 
-    nvmath's package `__init__` runs on any `import nvmath.bindings.X` (Python imports a package
-    before its modules): it imports nvmath.linalg/fft/sparse/tensor and loads the CUDA math
-    libraries, 0.2-0.7 s (docs/perf-notes.md). Started where the main thread waits in the driver
-    (context creation), it overlaps that wait. A plain import in a thread: nothing is patched."""
+    The bindings load without nvmath's package `__init__` (`_nvmath_loader`), 25-30 ms; started
+    where the main thread waits in the driver (context creation), that overlaps the wait."""
     with _prefetch_lock:
         if _prefetch:
             return
@@ -58,21 +56,21 @@ def prefetch() -> None:
 
 def _import_quietly() -> None:
     try:
-        with _import_lock:
-            importlib.import_module("nvmath.bindings")
+        for name in ("cublasLt", "cublas"):
+            nvmath_bindings(name)
     except BaseException:  # noqa: BLE001 - the caller's own import reports it, with what to install
         pass
 
 
 def nvmath_bindings(name: str):
     """`nvmath.bindings.<name>`, imported on first use, with an ImportError that says what to install.
-    Imports only `nvmath.bindings.<name>` (and the package, which Python always imports first)."""
+    Imports only `nvmath.bindings.<name>`: not nvmath's package `__init__` (`_nvmath_loader`)."""
     mod = _imported.get(name)
     if mod is not None:
         return mod
     try:
         with _import_lock:
-            mod = _imported[name] = importlib.import_module("nvmath.bindings." + name)
+            mod = _imported[name] = _nvmath_loader.load(name)
         return mod
     except ImportError as e:  # pragma: no cover - depends on the install
         raise ImportError(
