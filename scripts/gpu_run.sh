@@ -21,6 +21,11 @@ export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH}
 # One kernel cache for all test workers and the benchmark, so each kernel compiles once.
 export CUARRAY_CACHE_DIR=${CUARRAY_CACHE_DIR:-/tmp/cuarray-kernel-cache}
 
+# Bytecode for cuarray's own modules, as `pip install` writes it: the copied tree has none, and each
+# fresh process (the bench's first-call rows, test workers) would compile ~100 modules from source
+# (0.1-0.2 s of a first call on the H100: scripts/perf/first_call_probe.py), which no installed
+# library pays. Explicit, so that PYTHONDONTWRITEBYTECODE there does not matter.
+python3 -m compileall -q -j 0 cuarray > /dev/null 2>&1 || echo "compileall failed: cuarray runs from source"
 python3 -m cuarray info > "$OUT/info.txt" 2>&1
 tail -n 25 "$OUT/info.txt"
 # --failure-log: each failure's traceback is in failures.txt as it happens, so a run stopped by

@@ -16,8 +16,6 @@ from .._logic.truth import any as any_
 from .._manipulation.dims import broadcast_to
 from .._manipulation.joining import stack
 from .._math.misc import absolute, sqrt
-from ..linalg._decomp import cholesky, eigh
-from ..linalg._svd import svd
 from ._params import normalize_size
 
 __all__ = ["dirichlet", "multinomial", "multivariate_normal", "multivariate_hypergeometric"]
@@ -114,6 +112,10 @@ def multivariate_normal(gen, mean, cov, size, check_valid, tol, method):
     k = mean.shape[0]
     x = gen.standard_normal((() if dims is None else dims) + (k,))
     cov = cov.astype(float64)
+    # linalg costs 30-70 ms of a first `default_rng()` that never factors a matrix (issue 51):
+    from ..linalg._decomp import cholesky, eigh  # import time: see above
+    from ..linalg._svd import svd  # import time: see above
+
     if method == "svd":
         u, s, vh = svd(cov)
     elif method == "eigh":

@@ -6,6 +6,8 @@ imported on first use: `import cuarray` stays free of nvmath) and conversions on
 engine. docs/sparse.md lists what exists and how it differs from SciPy.
 """
 
+import importlib
+
 from . import _base
 from . import _data
 
@@ -55,6 +57,16 @@ from ._extract import triu as triu
 from ._npz import save_npz as save_npz
 from ._npz import load_npz as load_npz
 
-from . import linalg as linalg
+
+def __getattr__(name):
+    # `cuarray.sparse.linalg` on first access, as `scipy.sparse.linalg` is a submodule to import: the
+    # iterative solvers are ~35 ms of a first sparse product that solves nothing (issue 51).
+    if name == "linalg":
+        return importlib.import_module(__name__ + ".linalg")  # sets this package's attribute
+    raise AttributeError("module {!r} has no attribute {!r}".format(__name__, name))
+
+
+def __dir__():
+    return sorted(set(globals()) | {"linalg"})
 
 _data.bind(_base._spbase)

@@ -16,7 +16,6 @@ from .._creation.from_data import asarray
 from .._creation.ranges import arange
 from .._manipulation.joining import concatenate
 from .._math.arithmetic import add, floor_divide, multiply, remainder
-from ..random import default_rng
 from . import _sputils
 from ._base import container, issparse, sparray
 
@@ -175,6 +174,8 @@ def _random(m, n, density, format, dtype, random_state, is_array):  # noqa: A002
     dtype = _sputils.check_dtype(numpy.float64 if dtype is None else dtype)
     mn = m * n
     k = int(round(density * mn))
+    from ..random import default_rng  # import time: 40-120 ms of a first sparse product that draws nothing
+
     rng = random_state if hasattr(random_state, "choice") else default_rng(random_state)
     cells = rng.choice(mn, size=k, replace=False).astype(_I64) if k else empty((0,), _I64)
     if dtype.kind in "iu":
