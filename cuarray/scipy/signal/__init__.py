@@ -57,3 +57,4 @@ from ._design import iirnotch as iirnotch
 from ._design import iirpeak as iirpeak
 from ._design import order_filter as order_filter
 from ._design import remez as remez
+from . import windows as windows
