@@ -58,3 +58,15 @@ from ._design import iirpeak as iirpeak
 from ._design import order_filter as order_filter
 from ._design import remez as remez
 from . import windows as windows
+from ._czt import CZT as CZT
+from ._czt import ZoomFFT as ZoomFFT
+from ._czt import czt as czt
+from ._czt import czt_points as czt_points
+from ._czt import zoom_fft as zoom_fft
+from ._waveforms import chirp as chirp
+from ._waveforms import gausspulse as gausspulse
+from ._waveforms import max_len_seq as max_len_seq
+from ._waveforms import sawtooth as sawtooth
+from ._waveforms import square as square
+from ._waveforms import sweep_poly as sweep_poly
+from ._waveforms import unit_impulse as unit_impulse
