@@ -70,3 +70,14 @@ from ._waveforms import sawtooth as sawtooth
 from ._waveforms import square as square
 from ._waveforms import sweep_poly as sweep_poly
 from ._waveforms import unit_impulse as unit_impulse
+from ._bsplines import cspline1d as cspline1d
+from ._bsplines import cspline1d_eval as cspline1d_eval
+from ._bsplines import cspline2d as cspline2d
+from ._bsplines import gauss_spline as gauss_spline
+from ._bsplines import qspline1d as qspline1d
+from ._bsplines import qspline1d_eval as qspline1d_eval
+from ._bsplines import qspline2d as qspline2d
+from ._bsplines import sepfir2d as sepfir2d
+from ._bsplines import spline_filter as spline_filter
+from ._symiir import symiirorder1 as symiirorder1
+from ._symiir import symiirorder2 as symiirorder2
