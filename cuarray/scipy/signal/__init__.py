@@ -81,3 +81,11 @@ from ._bsplines import sepfir2d as sepfir2d
 from ._bsplines import spline_filter as spline_filter
 from ._symiir import symiirorder1 as symiirorder1
 from ._symiir import symiirorder2 as symiirorder2
+from ._vectorstrength_cola import check_COLA as check_COLA
+from ._vectorstrength_cola import check_NOLA as check_NOLA
+from ._vectorstrength_cola import vectorstrength as vectorstrength
+from ._wavelets import cwt as cwt
+from ._wavelets import morlet as morlet
+from ._wavelets import morlet2 as morlet2
+from ._wavelets import qmf as qmf
+from ._wavelets import ricker as ricker
