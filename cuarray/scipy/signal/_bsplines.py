@@ -308,6 +308,8 @@ def sepfir2d(input, hrow, hcol):
     if hrow.shape[0] % 2 != 1 or hcol.shape[0] % 2 != 1:
         raise ValueError("hrow and hcol must be odd length")
     hrow, hcol = hrow.astype(dt), hcol.astype(dt)
+    if dt.kind == "c" and not (hrow.imag.any() or hcol.imag.any()):
+        hrow, hcol = hrow.real.copy(), hcol.real.copy()  # (real taps: ndimage's real pass per part)
     x = _astype(x, dt, copy=False)
     out = _ndf.convolve1d(x, hrow, axis=1, mode="reflect")
     return _ndf.convolve1d(out, hcol, axis=0, mode="reflect")

@@ -164,12 +164,15 @@ def symiirorder1(signal, c0, z1, precision=-1.0):
     dt = x.dtype
     w = iir1_weights(z1, dt, precision, x.shape[-1])
     y0 = x[:, :1] + _dot_head(x, w)[:, None]
-    a = numpy.array([1, -z1]).astype(dt)
-    b = numpy.ones(1, dtype=dt)
+    # the coefficients in the signal's precision, as SciPy's; real ones stay real for a complex
+    # signal (the same values: SciPy's have a zero imaginary part)
+    cdt = dt if numpy.iscomplexobj(z1) or numpy.iscomplexobj(c0) else numpy.dtype(dt.char.lower())
+    a = numpy.array([1, -z1]).astype(cdt)
+    b = numpy.ones(1, dtype=cdt)
     y1 = _lfilter(b, a, x[:, 1:], zi=y0 * z1)[0]
     y1 = _concatenate((y0, y1), axis=1)
     out_last = -c0 / (z1 - 1.0) * y1[:, -1:]
-    out = _lfilter(numpy.asarray([c0], dtype=dt), a, y1[:, -2::-1], zi=out_last * z1)[0]
+    out = _lfilter(numpy.asarray([c0], dtype=cdt), a, y1[:, -2::-1], zi=out_last * z1)[0]
     out = _concatenate((out[:, ::-1], out_last), axis=1)
     return out[0] if one_d else out
 
