@@ -45,12 +45,23 @@ def _signal_1d(signal, name):
     return x
 
 
+def _live_terms(K, r):
+    """How many leading terms of a sum weighted by r^k can be nonzero in float64: past
+    log(2^-1074) / log|r| the weight underflows to an exact zero (SciPy sums those zeros too; a
+    spline of 1e7 samples then reads ~600, not 1e7, for its start state)."""
+    r = abs(r)
+    if r == 0.0:
+        return min(K, 1)
+    return min(K, int(-1075 * math.log(2) / math.log(r)) + 4) if r < 1 else K
+
+
 def _first_order_coeff(x, zi, gain):
     """The interpolating spline's coefficients: the causal recursion 1 / (1 - zi z^-1) started from
     the whole signal's mirror sum, then the anti-causal one, times `gain` (6 cubic, 8 quadratic)."""
     K = x.shape[0]
-    powers = zi ** _arange(K, dtype=numpy.float64)
-    start = _sum(powers * x)
+    L = _live_terms(K, zi)
+    powers = zi ** _arange(L, dtype=numpy.float64)
+    start = _sum(powers * x[:L])
     if K == 1:
         return (zi / (zi - 1) * (x[0] + zi * start))[None]
     a = numpy.array([1.0, -zi])
@@ -81,11 +92,13 @@ def _smooth_coeff(x, lamb):
     rho = rho * math.sqrt((48 * lamb + 24 * lamb * math.sqrt(3 + 144 * lamb)) / xi)
     cs = 1 - 2 * rho * math.cos(omega) + rho * rho
     K = x.shape[0]
-    k = _arange(K, dtype=numpy.float64)
+    L = _live_terms(K, rho)
+    k = _arange(L, dtype=numpy.float64)
     h0 = cs / math.sin(omega) * math.sin(omega)  # _hc(0)
     h1 = cs / math.sin(omega) * rho * math.sin(2 * omega)  # _hc(1)
-    zi_2 = h0 * x[0] + _sum(_hc(k + 1, cs, rho, omega) * x)
-    zi_1 = h0 * x[0] + h1 * x[1] + _sum(_hc(k + 2, cs, rho, omega) * x)
+    head = x[:L]
+    zi_2 = h0 * x[0] + _sum(_hc(k + 1, cs, rho, omega) * head)
+    zi_1 = h0 * x[0] + h1 * x[1] + _sum(_hc(k + 2, cs, rho, omega) * head)
     a1, a2 = -2 * rho * math.cos(omega), rho * rho
     a = numpy.array([1.0, a1, a2])
     b = numpy.array([cs])
@@ -95,7 +108,7 @@ def _smooth_coeff(x, lamb):
 
     yp = _lfilter(b, a, x[2:], zi=state(zi_1, zi_2))[0]
     yp = _concatenate((zi_2[None], zi_1[None], yp))
-    xr = x[::-1]
+    xr = x[::-1][:L]
     zi_2 = _sum((_hs(k, cs, rho, omega) + _hs(k + 1, cs, rho, omega)) * xr)
     zi_1 = _sum((_hs(k - 1, cs, rho, omega) + _hs(k + 2, cs, rho, omega)) * xr)
     y = _lfilter(b, a, yp[-3::-1], zi=state(zi_1, zi_2))[0]

@@ -92,7 +92,7 @@ def test_symiir_errors(host):
 
 
 @pytest.mark.parametrize("dt", [np.float64, np.float32, np.complex128])
-@pytest.mark.parametrize("n", [1, 2, 3, 7, 50])
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 50, 3000])
 def test_cspline1d_qspline1d(host, dt, n):
     x = _data(n, dt)
     tol = 1e-6 if dt == np.float32 else 1e-8  # (a float64 result of float32 data, partly summed in float32)
