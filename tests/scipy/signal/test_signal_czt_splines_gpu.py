@@ -33,7 +33,7 @@ def close(got, ref, tol=None):
     np.testing.assert_allclose(got.get(), ref, rtol=tol, atol=tol * max(1.0, float(np.abs(ref).max(initial=0))))
 
 
-CZT = [((16,), {}), ((1,), {}), ((100,), {"m": 37}), ((5, 64), {"m": 90, "w": 0.995 * np.exp(-0.2j), "a": 1.05}),
+CZT = [((16,), {}), ((1,), {}), ((100,), {"m": 37}), ((5, 64), {"m": 90, "w": 0.9995 * np.exp(-0.2j), "a": 1.05}),
        ((9,), {"w": 1.01, "a": 0.9}), ((4, 33, 3), {"axis": 1}), ((40, 6), {"axis": 0, "m": 2})]
 
 
