@@ -68,6 +68,11 @@ CUARRAY_ONLY = {
     "cuarray.check_index_errors": "cuarray's index-error reporting",
     "cuarray.fromDlpack": "CuPy's legacy DLPack import",
     "cuarray.LazyArray": "lazy mode",
+    "cuarray.scipy.signal.cwt": "SciPy removed it in 1.15 (CuPy's, as SciPy 1.14's)",
+    "cuarray.scipy.signal.morlet": "SciPy removed it in 1.15 (CuPy's, as SciPy 1.14's)",
+    "cuarray.scipy.signal.morlet2": "SciPy removed it in 1.15 (CuPy's, as SciPy 1.14's)",
+    "cuarray.scipy.signal.qmf": "SciPy removed it in 1.15 (CuPy's, as SciPy 1.14's)",
+    "cuarray.scipy.signal.ricker": "SciPy removed it in 1.15 (CuPy's, as SciPy 1.14's)",
 }
 
 

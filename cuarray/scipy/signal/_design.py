@@ -1,8 +1,8 @@
-"""Filter design and windows, computed by SciPy on the host and returned as cuarray arrays (the
+"""Filter design, computed by SciPy on the host and returned as cuarray arrays (the
 designs are small host computations; what the GPU needs is their coefficients). Each function
 imports scipy.signal when called (the `cuarray[scipy]` extra) and calls its namesake with the same
 arguments; NumPy arrays in the result become cuarray arrays, other values pass unchanged.
-`order_filter` is ndimage's rank filter, on the device."""
+`order_filter` is ndimage's rank filter, on the device. `get_window` is signal.windows' one."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import numpy
 from ..._core.transfer import from_host as _from_host
 from ..ndimage import _filters as _ndf
 from ..ndimage import _support as _s
+from .windows._get_window import get_window as get_window  # (the windows module's, re-exported here)
 
 __all__ = ["get_window", "butter", "cheby1", "cheby2", "ellip", "bessel", "iirfilter", "iirnotch", "iirpeak",
            "firwin", "firwin2", "remez", "order_filter"]
@@ -30,21 +31,6 @@ def _design_result(result):
     if isinstance(result, tuple):
         return tuple(_design_result(r) for r in result)
     return result
-
-
-def get_window(window, Nx, fftbins=True):
-    """See `scipy.signal.get_window`.
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray.scipy import signal
-    >>> signal.get_window('hann', 4)
-    array([0. , 0.5, 1. , 0.5])
-    >>> signal.get_window(('kaiser', 4.), 3)
-    array([0.08848053, 0.82160913, 0.82160913])
-    """
-    return _design_result(_scipy_signal().get_window(window, Nx, fftbins=fftbins))
 
 
 def butter(*args, **kwargs):

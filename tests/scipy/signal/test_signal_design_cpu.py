@@ -28,7 +28,6 @@ def test_designs_convert_arrays(host_design):
     assert len(converted) == 2
     np.testing.assert_array_equal(sig.butter(4, 0.2, output="sos"), ss.butter(4, 0.2, output="sos"))
     np.testing.assert_array_equal(sig.firwin(31, 0.3), ss.firwin(31, 0.3))
-    np.testing.assert_array_equal(sig.get_window("hann", 16), ss.get_window("hann", 16))
     for fn, args in [("cheby1", (3, 1, 0.3)), ("cheby2", (3, 20, 0.3)), ("ellip", (3, 1, 20, 0.3)),
                      ("bessel", (3, 0.3)), ("iirfilter", (3, 0.3, None, None, "lowpass")), ("iirnotch", (0.3, 30.0)), ("iirpeak", (0.3, 30.0)),
                      ("firwin2", (31, [0, 0.5, 1], [1, 1, 0])), ("remez", (21, [0, 0.2, 0.3, 0.5], [1, 0]))]:

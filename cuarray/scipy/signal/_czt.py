@@ -1,0 +1,163 @@
+"""scipy.signal's chirp z-transform on the device: `CZT`, `ZoomFFT`, `czt`, `zoom_fft`,
+`czt_points`. Bluestein's algorithm (L. Rabiner, R. Schafer, C. Rader, "The chirp z-transform
+algorithm", IEEE Trans. Audio Electroacoust. 17 (1969)): the transform of n points at m points is
+one convolution of length n + m - 1, done as cuarray.fft transforms of a 7-smooth length (cuFFT's
+fast sizes) over every line of a batch at once. The chirps are computed on the device when the
+transform is planned; the result is complex128 as SciPy's."""
+
+from __future__ import annotations
+
+import cmath
+import numbers
+
+import numpy
+
+import cuarray.fft as _fft  # (the subsystem, by its full name: layers checked in tests/test_layers.py)
+
+from ..._core.host_input import as_array as _as_array
+from ..._creation.ranges import arange as _arange
+from ..._manipulation.joining import concatenate as _concatenate
+from ..._manipulation.transpose import swapaxes as _swapaxes
+from ..._math.explog import exp as _exp
+from ._convolve import _next_fast_len
+
+__all__ = ["czt", "zoom_fft", "CZT", "ZoomFFT", "czt_points"]
+
+
+def _validate_sizes(n, m):
+    if n < 1 or not isinstance(n, numbers.Integral):
+        raise ValueError("Invalid number of CZT data points ({}) specified. n must be positive and integer "
+                         "type.".format(n))
+    if m is None:
+        return n
+    if m < 1 or not isinstance(m, numbers.Integral):
+        raise ValueError("Invalid number of CZT output points ({}) specified. m must be positive and integer "
+                         "type.".format(m))
+    return m
+
+
+def czt_points(m, w=None, a=1 + 0j):
+    """See `scipy.signal.czt_points`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> signal.czt_points(3, w=0.5, a=2.)
+    array([2., 4., 8.])
+    """
+    m = _validate_sizes(1, m)
+    k = _arange(m, dtype=numpy.int64)
+    a = 1.0 * a
+    if w is None:
+        return a * _exp(2j * numpy.pi * k / m)
+    return a * (1.0 * w) ** -k
+
+
+class CZT:
+    """See `scipy.signal.CZT`. The chirps live on the device; a call transforms every line of its
+    input along `axis` at once.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> f = signal.CZT(n=4)
+    >>> abs(f(cuarray.array([1., 2., 3., 4.]))).round(6)
+    array([10.      ,  2.828427,  2.      ,  2.828427])
+    """
+
+    def __init__(self, n, m=None, w=None, a=1 + 0j):
+        m = _validate_sizes(n, m)
+        k = _arange(max(m, n), dtype=numpy.int64)
+        if w is None:
+            w = cmath.exp(-2j * numpy.pi / m)
+            # k^2 reduced mod 2m before the exponential: exact phases for long transforms
+            wk2 = _exp(-(1j * numpy.pi * ((k ** 2) % (2 * m))) / m)
+        else:
+            wk2 = w ** (k ** 2 / 2.0)
+        a = 1.0 * a
+        self.w, self.a = w, a
+        self.m, self.n = m, n
+        self._finish(a ** -k[:n] * wk2[:n], wk2, n, m)
+
+    def _finish(self, awk2, wk2, n, m):
+        nfft = _next_fast_len(n + m - 1, False)
+        self._Awk2 = awk2
+        self._nfft = nfft
+        self._Fwk2 = _fft.fft(1 / _concatenate((wk2[n - 1:0:-1], wk2[:m])), nfft)
+        self._wk2 = wk2[:m]
+        self._yidx = slice(n - 1, n + m - 1)
+
+    def __call__(self, x, *, axis=-1):
+        """The transform of `x` along `axis` (see `scipy.signal.CZT`)."""
+        x = _as_array(x, type(self).__name__)
+        if x.shape[axis] != self.n:
+            raise ValueError("CZT defined for length {}, not {}".format(self.n, x.shape[axis]))
+        x = _swapaxes(x, axis, -1)
+        y = _fft.ifft(self._Fwk2 * _fft.fft(x * self._Awk2, self._nfft))
+        y = y[..., self._yidx] * self._wk2
+        return _swapaxes(y, axis, -1)
+
+    def points(self):
+        """The points at which the transform is computed (see `scipy.signal.CZT.points`)."""
+        return czt_points(self.m, self.w, self.a)
+
+
+class ZoomFFT(CZT):
+    """See `scipy.signal.ZoomFFT`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> f = signal.ZoomFFT(4, [0., 1.], m=2)
+    >>> abs(f(cuarray.array([1., 2., 3., 4.]))).round(6)
+    array([10.      ,  2.828427])
+    """
+
+    def __init__(self, n, fn, m=None, *, fs=2, endpoint=False):
+        m = _validate_sizes(n, m)
+        k = _arange(max(m, n), dtype=numpy.int64)
+        if numpy.size(fn) == 2:
+            f1, f2 = fn
+        elif numpy.size(fn) == 1:
+            f1, f2 = 0.0, fn
+        else:
+            raise ValueError("fn must be a scalar or 2-length sequence")
+        self.f1, self.f2, self.fs = f1, f2, fs
+        scale = ((f2 - f1) * m) / (fs * (m - 1)) if endpoint else (f2 - f1) / fs
+        wk2 = _exp(-(1j * numpy.pi * scale * k ** 2) / m)
+        self.w = cmath.exp(-2j * numpy.pi / m * scale)
+        self.a = cmath.exp(2j * numpy.pi * f1 / fs)
+        self.m, self.n = m, n
+        ak = _exp(-2j * numpy.pi * f1 / fs * k[:n])
+        self._finish(ak * wk2[:n], wk2, n, m)
+
+
+def czt(x, m=None, w=None, a=1 + 0j, *, axis=-1):
+    """See `scipy.signal.czt`. Bluestein's algorithm over cuarray.fft, every line at once.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> abs(signal.czt(cuarray.array([1., 2., 3., 4.]))).round(6)
+    array([10.      ,  2.828427,  2.      ,  2.828427])
+    """
+    x = _as_array(x, "czt")
+    return CZT(x.shape[axis], m=m, w=w, a=a)(x, axis=axis)
+
+
+def zoom_fft(x, fn, m=None, *, fs=2, endpoint=False, axis=-1):
+    """See `scipy.signal.zoom_fft`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> abs(signal.zoom_fft(cuarray.array([1., 2., 3., 4.]), [0., 1.], m=2)).round(6)
+    array([10.      ,  2.828427])
+    """
+    x = _as_array(x, "zoom_fft")
+    return ZoomFFT(x.shape[axis], fn, m=m, fs=fs, endpoint=endpoint)(x, axis=axis)
