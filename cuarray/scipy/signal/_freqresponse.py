@@ -96,7 +96,18 @@ def _from_roots(r, x):
 
 def freqz(b, a=1, worN=512, whole=False, plot=None, fs=2 * math.pi, include_nyquist=False):
     """See `scipy.signal.freqz`. `b` and `a` are read on the host (coefficients); `worN` points
-    of any number are computed on the device."""
+    of any number are computed on the device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> w, h = signal.freqz(cuarray.array([0.5, 0.5]), worN=4)
+    >>> w
+    array([0.        , 0.78539816, 1.57079633, 2.35619449])
+    >>> cuarray.round(cuarray.abs(h), 6)
+    array([1.      , 0.92388 , 0.707107, 0.382683])
+    """
     b = numpy.atleast_1d(_s.host_param(b))
     a = numpy.atleast_1d(_s.host_param(a))
     if a.dtype.kind in "iub":
@@ -149,7 +160,16 @@ def _fft_response(b, a, N, n_fft, whole):
 
 def freqz_zpk(z, p, k, worN=512, whole=False, fs=2 * math.pi):
     """See `scipy.signal.freqz_zpk`. Zeros and poles are read on the host; the response is
-    computed on the device."""
+    computed on the device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> w, h = signal.freqz_zpk([-1.], [0.5], 0.25, worN=4)
+    >>> cuarray.round(cuarray.abs(h), 6)
+    array([1.      , 0.626943, 0.316228, 0.136774])
+    """
     z = numpy.atleast_1d(_s.host_param(z))
     p = numpy.atleast_1d(_s.host_param(p))
     res = numpy.result_type(z, p)
@@ -170,7 +190,17 @@ def freqz_zpk(z, p, k, worN=512, whole=False, fs=2 * math.pi):
 
 def freqz_sos(sos, worN=512, whole=False, fs=2 * math.pi):
     """See `scipy.signal.freqz_sos`. The sections are read on the host; the response is the
-    product of each section's on the device."""
+    product of each section's on the device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> sos = cuarray.array([[1., 0., 0., 1., -0.5, 0.]])   # 1 / (1 - 0.5 z^-1)
+    >>> w, h = signal.freqz_sos(sos, worN=4)
+    >>> cuarray.round(cuarray.abs(h), 6)
+    array([2.      , 1.357197, 0.894427, 0.714813])
+    """
     fs = _validate_fs(fs)
     sos = numpy.asarray(_s.host_param(sos))
     if sos.ndim < 2:
@@ -192,12 +222,31 @@ def freqz_sos(sos, worN=512, whole=False, fs=2 * math.pi):
 
 
 def sosfreqz(*args, **kwargs):
-    """See `scipy.signal.sosfreqz` (SciPy's legacy name of `freqz_sos`)."""
+    """See `scipy.signal.sosfreqz` (SciPy's legacy name of `freqz_sos`).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> sos = cuarray.array([[1., 0., 0., 1., -0.5, 0.]])   # 1 / (1 - 0.5 z^-1)
+    >>> w, h = signal.sosfreqz(sos, worN=4)
+    >>> cuarray.round(cuarray.abs(h), 6)
+    array([2.      , 1.357197, 0.894427, 0.714813])
+    """
     return freqz_sos(*args, **kwargs)
 
 
 def freqs(b, a, worN=200, plot=None):
-    """See `scipy.signal.freqs`. The frequencies SciPy picks (`findfreqs`) come from the host."""
+    """See `scipy.signal.freqs`. The frequencies SciPy picks (`findfreqs`) come from the host.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> w, h = signal.freqs([1.], [1., 1.], worN=cuarray.array([0.5, 1., 2.]))
+    >>> cuarray.round(cuarray.abs(h), 6)
+    array([0.894427, 0.707107, 0.447214])
+    """
     b, a = _s.host_param(b), _s.host_param(a)
     if worN is None:
         worN = 200
@@ -210,7 +259,16 @@ def freqs(b, a, worN=200, plot=None):
 
 
 def freqs_zpk(z, p, k, worN=200):
-    """See `scipy.signal.freqs_zpk`. The frequencies SciPy picks (`findfreqs`) come from the host."""
+    """See `scipy.signal.freqs_zpk`. The frequencies SciPy picks (`findfreqs`) come from the host.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> w, h = signal.freqs_zpk([], [-1.], 1., worN=cuarray.array([0.5, 1., 2.]))
+    >>> cuarray.round(cuarray.abs(h), 6)
+    array([0.894427, 0.707107, 0.447214])
+    """
     z, p = numpy.atleast_1d(_s.host_param(z)), numpy.atleast_1d(_s.host_param(p))
     k = numpy.asarray(_h.to_host(k), dtype=numpy.float64)
     if k.size > 1:
@@ -223,7 +281,16 @@ def freqs_zpk(z, p, k, worN=200):
 
 
 def group_delay(system, w=512, whole=False, fs=2 * math.pi):
-    """See `scipy.signal.group_delay`. The singularity warnings read the result on the host."""
+    """See `scipy.signal.group_delay`. The singularity warnings read the result on the host.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> w, gd = signal.group_delay(([1., 0.5], [1.]), w=4)
+    >>> cuarray.round(gd, 6)
+    array([ 0.333333,  0.308391,  0.2     , -0.190744])
+    """
     b, a = (numpy.atleast_1d(_s.host_param(c)) for c in system)
     if w is None:
         w = 512
@@ -254,5 +321,13 @@ def group_delay(system, w=512, whole=False, fs=2 * math.pi):
 
 def findfreqs(num, den, N, kind="ba"):
     """See `scipy.signal.findfreqs`. Host work (the polynomials' roots); the frequencies come back
-    on the device."""
+    on the device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> signal.findfreqs([1.], [1., 1.], 3)
+    array([ 0.01      ,  0.31622777, 10.        ])
+    """
     return _h.call("findfreqs", num, den, N, kind)

@@ -101,7 +101,17 @@ def _as_data(u, fn):
 
 def lsim(system, U, T, X0=None, interp=True):
     """See `scipy.signal.lsim`. The states are a parallel scan across time on the device (module
-    docstring); `T` is read on the host (its spacing is checked there)."""
+    docstring); `T` is read on the host (its spacing is checked there).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> t = cuarray.linspace(0., 2., 5)
+    >>> tout, y, x = signal.lsim(([1.], [1., 1.]), cuarray.ones(5), t)
+    >>> cuarray.round(y, 6)
+    array([0.      , 0.393469, 0.632121, 0.77687 , 0.864665])
+    """
     sys = _as_ss(system, "lti", "lsim")
     Th = numpy.atleast_1d(_h.to_host(T))
     Tdev = _from_host(Th)
@@ -174,7 +184,16 @@ def _default_times(A, n):
 
 
 def impulse(system, X0=None, T=None, N=None):
-    """See `scipy.signal.impulse`. Runs `lsim` on the device."""
+    """See `scipy.signal.impulse`. Runs `lsim` on the device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> t, y = signal.impulse(([1.], [1., 1.]), T=cuarray.linspace(0., 2., 4))
+    >>> cuarray.round(y, 6)
+    array([1.      , 0.513417, 0.263597, 0.135335])
+    """
     sys = _as_ss(system, "lti", "impulse")
     X = numpy.squeeze(sys.B) if X0 is None else numpy.squeeze(sys.B + _h.to_host(X0))
     T = _default_times(sys.A, 100 if N is None else N) if T is None else numpy.asarray(_h.to_host(T))
@@ -183,7 +202,16 @@ def impulse(system, X0=None, T=None, N=None):
 
 
 def step(system, X0=None, T=None, N=None):
-    """See `scipy.signal.step`. Runs `lsim` on the device."""
+    """See `scipy.signal.step`. Runs `lsim` on the device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> t, y = signal.step(([1.], [1., 1.]), T=cuarray.linspace(0.5, 2., 4))
+    >>> cuarray.round(y, 6)
+    array([0.      , 0.393469, 0.632121, 0.77687 ])
+    """
     sys = _as_ss(system, "lti", "step")
     T = _default_times(sys.A, 100 if N is None else N) if T is None else numpy.asarray(_h.to_host(T))
     U = _zeros(T.shape, numpy.asarray(sys.A).dtype) + 1
@@ -193,7 +221,19 @@ def step(system, X0=None, T=None, N=None):
 
 def dlsim(system, u, t=None, x0=None):
     """See `scipy.signal.dlsim`. The states are a parallel scan across time on the device (module
-    docstring); with `t` given, the input is interpolated on the host."""
+    docstring); with `t` given, the input is interpolated on the host.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> t, y = signal.dlsim(([1.], [1., -0.5], 1.), cuarray.ones(4))
+    >>> y
+    array([[0.  ],
+           [1.  ],
+           [1.5 ],
+           [1.75]])
+    """
     sys = _as_ss(system, "dlti", "dlsim")
     is_ss = isinstance(sys, _h.scipy_signal().StateSpace)
     sys = sys._as_ss()
@@ -240,37 +280,107 @@ def _discrete_inputs(system, x0, t, n, fn, impulse_):
 
 
 def dimpulse(system, x0=None, t=None, n=None):
-    """See `scipy.signal.dimpulse`. Runs `dlsim` on the device."""
+    """See `scipy.signal.dimpulse`. Runs `dlsim` on the device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> t, y = signal.dimpulse(([1.], [1., -0.5], 1.), n=4)
+    >>> y[0]
+    array([[0.  ],
+           [1.  ],
+           [0.5 ],
+           [0.25]])
+    """
     return _discrete_inputs(system, x0, t, n, "dimpulse", True)
 
 
 def dstep(system, x0=None, t=None, n=None):
-    """See `scipy.signal.dstep`. Runs `dlsim` on the device."""
+    """See `scipy.signal.dstep`. Runs `dlsim` on the device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> t, y = signal.dstep(([1.], [1., -0.5], 1.), n=4)
+    >>> y[0]
+    array([[0.  ],
+           [1.  ],
+           [1.5 ],
+           [1.75]])
+    """
     return _discrete_inputs(system, x0, t, n, "dstep", False)
 
 
 def freqresp(system, w=None, n=10000):
-    """See `scipy.signal.freqresp`. Host work (SciPy), the arrays returned on the device."""
+    """See `scipy.signal.freqresp`. Host work (SciPy), the arrays returned on the device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> w, h = signal.freqresp(([1.], [1., 1.]), w=[1.])
+    >>> h
+    array([0.5-0.5j])
+    """
     return _h.call("freqresp", system, w, n)
 
 
 def dfreqresp(system, w=None, n=10000, whole=False):
-    """See `scipy.signal.dfreqresp`. Host work (SciPy), the arrays returned on the device."""
+    """See `scipy.signal.dfreqresp`. Host work (SciPy), the arrays returned on the device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> w, h = signal.dfreqresp(([1.], [1., -0.5], 1.), w=[0.5])
+    >>> h
+    array([1.01386918-1.28733375j])
+    """
     return _h.call("dfreqresp", system, w, n, whole)
 
 
 def bode(system, w=None, n=100):
-    """See `scipy.signal.bode`. Host work (SciPy), the arrays returned on the device."""
+    """See `scipy.signal.bode`. Host work (SciPy), the arrays returned on the device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> w, mag, phase = signal.bode(([1.], [1., 1.]), w=[1.])
+    >>> phase
+    array([-45.])
+    """
     return _h.call("bode", system, w, n)
 
 
 def dbode(system, w=None, n=100):
-    """See `scipy.signal.dbode`. Host work (SciPy), the arrays returned on the device."""
+    """See `scipy.signal.dbode`. Host work (SciPy), the arrays returned on the device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> w, mag, phase = signal.dbode(([1.], [1., -0.5], 1.), w=[0.5])
+    >>> mag
+    array([4.28969992])
+    """
     return _h.call("dbode", system, w, n)
 
 
 def place_poles(A, B, poles, method="YT", rtol=1e-3, maxiter=30):
-    """See `scipy.signal.place_poles`. Host work (SciPy); the result's arrays are on the device."""
+    """See `scipy.signal.place_poles`. Host work (SciPy); the result's arrays are on the device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> A, B = cuarray.array([[0., 1.], [-2., -3.]]), cuarray.array([[0.], [1.]])
+    >>> fsf = signal.place_poles(A, B, cuarray.array([-4., -5.]))
+    >>> fsf.gain_matrix
+    array([[18.,  6.]])
+    """
     res = _h.call("place_poles", A, B, poles, method, rtol, maxiter)
     for key in ("gain_matrix", "computed_poles", "requested_poles", "X"):
         if isinstance(getattr(res, key, None), numpy.ndarray):

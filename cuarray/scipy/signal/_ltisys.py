@@ -69,7 +69,18 @@ class LinearTimeInvariant:
 
 
 class lti(LinearTimeInvariant):
-    """See `scipy.signal.lti`. `output`, `step` and `impulse` simulate on the device."""
+    """See `scipy.signal.lti`. `output`, `step` and `impulse` simulate on the device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> sys = signal.lti([1.], [1., 1.])
+    >>> sys.den
+    array([1., 1.])
+    >>> sys.to_ss().A
+    array([[-1.]])
+    """
 
     _scipy_name = "lti"
 
@@ -99,7 +110,16 @@ class lti(LinearTimeInvariant):
 
 
 class dlti(LinearTimeInvariant):
-    """See `scipy.signal.dlti`. `output`, `step` and `impulse` simulate on the device."""
+    """See `scipy.signal.dlti`. `output`, `step` and `impulse` simulate on the device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> sys = signal.dlti([1.], [1., -0.5], dt=0.1)
+    >>> sys.poles
+    array([0.5])
+    """
 
     _scipy_name = "dlti"
 
@@ -133,7 +153,16 @@ class _Convertible:
 
 
 class TransferFunction(_Convertible, LinearTimeInvariant):
-    """See `scipy.signal.TransferFunction`."""
+    """See `scipy.signal.TransferFunction`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> sys = signal.TransferFunction([1.], [1., 3., 2.])
+    >>> sys.poles
+    array([-2., -1.])
+    """
 
     _scipy_name = "TransferFunction"
     num = _host_property("num", "The numerator.")
@@ -141,7 +170,16 @@ class TransferFunction(_Convertible, LinearTimeInvariant):
 
 
 class ZerosPolesGain(_Convertible, LinearTimeInvariant):
-    """See `scipy.signal.ZerosPolesGain`."""
+    """See `scipy.signal.ZerosPolesGain`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> sys = signal.ZerosPolesGain([], [-1., -2.], 2.)
+    >>> sys.to_tf().den
+    array([1., 3., 2.])
+    """
 
     _scipy_name = "ZerosPolesGain"
     zeros = _host_property("zeros", "The zeros.")
@@ -161,7 +199,16 @@ def _binary(name):
 
 class StateSpace(_Convertible, LinearTimeInvariant):
     """See `scipy.signal.StateSpace`. The arithmetic SciPy allows (+, -, *, /, unary -) is SciPy's,
-    on the host."""
+    on the host.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> sys = signal.StateSpace([[-1.]], [[1.]], [[2.]], [[1.]])
+    >>> sys.to_tf().num
+    array([1., 3.])
+    """
 
     _scipy_name = "StateSpace"
     A = _host_property("A", "The state matrix.")
