@@ -12,8 +12,9 @@ from a zero state (the overlap plan). `SWEEPS` names the plans.
 Differences from SciPy: complex signals run as two real passes, complex coefficients as
 real-coefficient filters (_lfilter_complex.py: a complex denominator doubles the order); an IIR
 filter has at most 512 delays (FIR filters of any length: past 512 taps they run as an FFT
-convolution), and past 32 delays a line runs on one thread; `filtfilt(method='gust')` is not provided. float32 filters compute in float64 (SciPy: in
-float32), and chunk boundaries round differently from SciPy's single sweep (relative ~1e-15 for
+convolution), and past 32 delays a line runs on one thread; `filtfilt(method='gust')` solves its
+least squares with a pseudo-inverse made on the host (_filtfilt_gust.py). float32 filters compute in
+float64 (SciPy: in float32), and chunk boundaries round differently from SciPy's single sweep (relative ~1e-15 for
 a stable filter in float64; the overlap plan's warmed-up states are the exact ones to under 2^-60).
 """
 
@@ -35,6 +36,7 @@ from ..._manipulation.joining import stack as _stack
 from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
 from ..ndimage import _support as _s
+from . import _filtfilt_gust
 from . import _lfilter_complex
 from ._convolve import fftconvolve as _fftconvolve
 
@@ -606,7 +608,7 @@ def _validate_pad(padtype, padlen, x, axis, ntaps):
 
 
 def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad", irlen=None):
-    """See `scipy.signal.filtfilt` ('pad' method).
+    """See `scipy.signal.filtfilt` (methods 'pad' and 'gust').
 
     Examples
     --------
@@ -621,8 +623,8 @@ def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad", irlen=N
     x = _s.as_array(x, "filtfilt")
     if method not in ("pad", "gust"):
         raise ValueError("method must be 'pad' or 'gust'.")
-    if method == "gust":
-        raise NotImplementedError("filtfilt(method='gust') is not provided on the GPU")
+    if method == "gust":  # Gustafsson's initial conditions (_filtfilt_gust.py)
+        return _filtfilt_gust.filtfilt_gust(b, a, x, _s.normalize_axis(axis, x.ndim), irlen, lfilter)
     axis = _s.normalize_axis(axis, x.ndim)
     edge, ext = _validate_pad(padtype, padlen, x, axis, max(len(a), len(b)))
     zi = numpy.asarray(lfilter_zi(b, a))

@@ -73,3 +73,25 @@ def test_sosfiltfilt_complex(host):
     x = RNG.normal(size=(2, 50))
     np.testing.assert_allclose(host.sosfilt_zi(sos), ss.sosfilt_zi(sos), rtol=1e-12)
     np.testing.assert_allclose(host.sosfiltfilt(sos, x), ss.sosfiltfilt(sos, x), rtol=1e-9, atol=1e-9)
+
+
+@pytest.fixture
+def host_gust(host, monkeypatch):
+    from cuarray.scipy.signal import _filtfilt_gust as fg
+
+    for name, value in dict(_moveaxis=np.moveaxis, _concatenate=np.concatenate, _matmul=np.matmul,
+                            _from_host=np.asarray).items():
+        monkeypatch.setattr(fg, name, value)
+    return host
+
+
+@pytest.mark.parametrize("irlen", [None, 10, 200])
+@pytest.mark.parametrize("ba", ["butter", "complex", "gain"])
+def test_filtfilt_gust(host_gust, irlen, ba):
+    b, a = {"butter": ss.butter(3, 0.2), "complex": FILTERS["both"], "gain": ([2.0], [4.0])}[ba]
+    x = RNG.normal(size=(3, 60, 2))
+    for axis in (1, -1, 0):
+        ref = ss.filtfilt(b, a, x, axis=axis, method="gust", irlen=irlen)
+        got = host_gust.filtfilt(b, a, x, axis=axis, method="gust", irlen=irlen)
+        assert got.dtype == ref.dtype and got.shape == ref.shape
+        np.testing.assert_allclose(got, ref, rtol=1e-8, atol=1e-8)
