@@ -185,3 +185,43 @@ def test_scipy_documented_examples():
     N, Wn = cs.buttord([20, 50], [14, 60], 3, 40, fs=200)
     assert (N, float(Wn[0])) == (ss.buttord([20, 50], [14, 60], 3, 40, fs=200)[0],
                                  float(ss.buttord([20, 50], [14, 60], 3, 40, fs=200)[1][0]))
+
+
+P = 0.6 * np.exp(1j * np.array([0.3, 1.1, -2.0]))  # stable complex poles, no conjugate pairs
+
+
+@pytest.mark.parametrize("case", ["complex b", "complex a", "both"])
+@pytest.mark.parametrize("xdt", [np.float32, np.float64, np.complex64, np.complex128])
+def test_lfilter_complex_coefficients(case, xdt):
+    """Complex coefficients (NotImplementedError before issue 52) against SciPy, with zi and axis."""
+    b = coeffs(4, np.complex128) if case != "complex a" else np.array([1.0, 0.5])
+    a = np.array([1.0, -0.5, 0.2]) if case == "complex b" else np.poly(P)
+    x = RNG.normal(size=(3, 3000)).astype(xdt)
+    if np.dtype(xdt).kind == "c":
+        x = x + 1j * RNG.normal(size=x.shape).astype(xdt)
+    for axis in (-1, 0):
+        close(cs.lfilter(b, a, cuarray.asarray(x), axis=axis), ss.lfilter(b, a, x, axis=axis),
+              2e-4 if np.dtype(xdt).char in "fF" else 1e-8)
+    K = max(len(a), len(b)) - 1
+    zi = coeffs(3 * K, np.complex128).reshape(3, K)
+    close(cs.lfilter(b, a, cuarray.asarray(x), zi=cuarray.asarray(zi)), ss.lfilter(b, a, x, zi=zi),
+          2e-4 if np.dtype(xdt).char in "fF" else 1e-8)
+
+
+def test_complex_sos_filtfilt_gust_upfirdn():
+    sos = np.array([[1.0, 0.5j, 0.1, 1.0, -0.4 + 0.3j, 0.1j], [0.5, 0.2, 0.0, 1.0, 0.3, 0.1]])
+    x = RNG.normal(size=(4, 500)) + 1j * RNG.normal(size=(4, 500))
+    xd = cuarray.asarray(x)
+    close(cs.sosfilt(sos, xd), ss.sosfilt(sos, x))
+    close(cs.sosfiltfilt(sos, xd), ss.sosfiltfilt(sos, x))
+    b, a = coeffs(3, np.complex128), 2.0 * np.poly(P[:2])
+    close(cs.filtfilt(b, a, xd), ss.filtfilt(b, a, x))
+    b, a = ss.butter(4, 0.1)
+    xr = RNG.normal(size=(3, 400, 2))
+    for irlen in (None, 50):
+        for axis in (1, 0):
+            close(cs.filtfilt(b, a, cuarray.asarray(xr), axis=axis, method="gust", irlen=irlen),
+                  ss.filtfilt(b, a, xr, axis=axis, method="gust", irlen=irlen), 1e-7)
+    h = coeffs(9, np.complex128)
+    close(cs.upfirdn(h, xd, 3, 2), ss.upfirdn(h, x, 3, 2))
+    close(cs.resample_poly(xd, 3, 2, axis=1, window=h), ss.resample_poly(x, 3, 2, axis=1, window=h))
