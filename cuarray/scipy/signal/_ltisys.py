@@ -87,8 +87,8 @@ class lti(LinearTimeInvariant):
     def __new__(cls, *system):
         return LinearTimeInvariant.__new__(cls, *system)
 
-    def __init__(self, *system):
-        pass
+    def __init__(self, *system, **kwargs):
+        pass  # (keywords: a subclass's `dt=None` reaches here)
 
     def impulse(self, X0=None, T=None, N=None):
         return _lsim.impulse(self, X0=X0, T=T, N=N)
