@@ -22,6 +22,7 @@ from ..._core.transfer import from_host as _from_host
 from ..._creation.basic import zeros as _zeros
 from ..._manipulation.dims import squeeze as _squeeze
 from ..._manipulation.joining import concatenate as _concatenate
+from ..._math.misc import absolute as _abs
 from ...linalg._matmul import matmul as _matmul
 from ..ndimage import _support as _s
 from . import _host_calls as _h
@@ -113,13 +114,14 @@ def lsim(system, U, T, X0=None, interp=True):
     array([0.      , 0.393469, 0.632121, 0.77687 , 0.864665])
     """
     sys = _as_ss(system, "lti", "lsim")
-    Th = numpy.atleast_1d(_h.to_host(T))
-    Tdev = _from_host(Th)
-    if Th.ndim != 1:
+    Tdev = T if _s.is_array(T) else _from_host(numpy.asarray(_h.to_host(T)))
+    Tdev = Tdev.reshape((1,)) if Tdev.ndim == 0 else Tdev
+    if Tdev.ndim != 1:
         raise ValueError("T must be a rank-1 array.")
+    Th = _time_ends(Tdev)
     A, B, Cm, D = map(numpy.asarray, (sys.A, sys.B, sys.C, sys.D))
     linalg = _scipy_linalg()
-    ns, ni, nt = A.shape[0], B.shape[1], Th.size
+    ns, ni, nt = A.shape[0], B.shape[1], Tdev.size
     x0 = numpy.zeros(ns, A.dtype) if X0 is None else numpy.asarray(_h.to_host(X0))
     if Th[0] == 0:
         xstart = x0
@@ -138,7 +140,7 @@ def lsim(system, U, T, X0=None, interp=True):
             y = y + _squeeze(_matmul(Ud, Dt))
         return Tdev.reshape((1,)), y, _squeeze(X)
     dt = Th[1] - Th[0]
-    if not numpy.allclose(numpy.diff(Th), dt):
+    if not _equally_spaced(Tdev, dt):
         raise ValueError("Time steps are not equally spaced.")
     if no_input:
         X = affine_scan(linalg.expm(A.T * dt), _zeros((nt, ns), A.dtype), xstart)
@@ -168,6 +170,17 @@ def lsim(system, U, T, X0=None, interp=True):
     X = affine_scan(Ad, W, xstart)
     y = _squeeze(_matmul(X, Ct)) + _squeeze(_matmul(Uf, Dt))
     return Tdev, y, _squeeze(X)
+
+
+def _time_ends(T):
+    """T[0] and T[1] on the host (one small copy, not the whole time vector)."""
+    return numpy.asarray(_h.to_host(T[:2]))
+
+
+def _equally_spaced(T, dt) -> bool:
+    """numpy.allclose(diff(T), dt) (its rtol 1e-5, atol 1e-8), reduced on the device: one sync."""
+    d = T[1:] - T[:-1]
+    return bool((_abs(d - dt) <= 1e-8 + 1e-5 * abs(dt)).all())
 
 
 def _scipy_linalg():
