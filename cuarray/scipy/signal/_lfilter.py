@@ -370,7 +370,7 @@ def _lfilter(b, a, x, axis=-1, zi=None, sweep=SWEEPS[0], chunk=None, layout=OVER
     x = _s.as_array(x, "lfilter")
     axis = _s.normalize_axis(axis, x.ndim)
     if zi is not None:
-        zi = _s.as_array(zi, "lfilter")
+        zi = _state(zi, "lfilter")
     dts = [b.dtype, a.dtype, x.dtype] + ([zi.dtype] if zi is not None else [])
     dtype = numpy.result_type(*dts)
     if dtype.char not in "fdFD":
@@ -410,6 +410,14 @@ def _lfilter(b, a, x, axis=-1, zi=None, sweep=SWEEPS[0], chunk=None, layout=OVER
         return y, zf
     y, zf = _lfilter_real(bb, aa, K, x, dtype, axis, zi, x.shape, sweep, chunk, layout)
     return y if zi is None else (y, zf.astype(dtype, copy=False))
+
+
+def _state(zi, fn):
+    """A filter state: a cuarray array as it is, a list or NumPy array (a small parameter, as SciPy
+    takes it) copied to the device."""
+    if _s.is_array(zi) or not isinstance(zi, (list, tuple, numpy.ndarray)):
+        return _s.as_array(zi, fn)
+    return _from_host(numpy.asarray(zi))
 
 
 def _check_zi(zi, x, axis, K):
@@ -548,7 +556,7 @@ def sosfilt(sos, x, axis=-1, zi=None):
     n_sections = sos.shape[0]
     dtype = numpy.result_type(sos.dtype, x.dtype, numpy.float32)
     if zi is not None:
-        zi = _s.as_array(zi, "sosfilt")
+        zi = _state(zi, "sosfilt")
         expected = (n_sections,) + x.shape[:axis] + (2,) + x.shape[axis + 1:]
         if zi.shape != expected:
             raise ValueError("Invalid zi shape. With axis={!r}, an input with shape {!r}, and an sos array with "

@@ -95,3 +95,17 @@ def test_filtfilt_gust(host_gust, irlen, ba):
         got = host_gust.filtfilt(b, a, x, axis=axis, method="gust", irlen=irlen)
         assert got.dtype == ref.dtype and got.shape == ref.shape
         np.testing.assert_allclose(got, ref, rtol=1e-8, atol=1e-8)
+
+
+def test_host_states_are_taken(host_lfilter, monkeypatch):
+    """zi given as a list or NumPy array (a small parameter, as SciPy takes it) is copied up."""
+    from cuarray.scipy.signal import _lfilter as lf
+
+    uploaded = []
+    monkeypatch.setattr(lf, "_from_host", lambda a: uploaded.append(a) or np.asarray(a))
+    monkeypatch.setattr(lf._s, "is_array", lambda a: False)
+    b, a = ss.butter(2, 0.3)
+    x = RNG.normal(size=20)
+    for g, r in zip(host_lfilter.lfilter(b, a, x, zi=[0.5, -0.2]), ss.lfilter(b, a, x, zi=[0.5, -0.2])):
+        np.testing.assert_allclose(g, r, rtol=1e-12)
+    assert any(np.array_equal(u, [0.5, -0.2]) for u in uploaded)

@@ -225,3 +225,14 @@ def test_complex_sos_filtfilt_gust_upfirdn():
     h = coeffs(9, np.complex128)
     close(cs.upfirdn(h, xd, 3, 2), ss.upfirdn(h, x, 3, 2))
     close(cs.resample_poly(xd, 3, 2, axis=1, window=h), ss.resample_poly(x, 3, 2, axis=1, window=h))
+
+
+def test_host_states_are_taken():
+    b, a = ss.butter(2, 0.3)
+    x = RNG.normal(size=(2, 300))
+    zi = RNG.normal(size=(2, 2))
+    close(cs.lfilter(b, a, cuarray.asarray(x), zi=zi), ss.lfilter(b, a, x, zi=zi))
+    close(cs.lfilter(b, a, cuarray.asarray(x[0]), zi=[0.5, -0.2]), ss.lfilter(b, a, x[0], zi=[0.5, -0.2]))
+    sos = ss.butter(4, 0.3, output="sos")
+    zs = ss.sosfilt_zi(sos)
+    close(cs.sosfilt(sos, cuarray.asarray(x[0]), zi=zs), ss.sosfilt(sos, x[0], zi=zs))
