@@ -267,3 +267,20 @@ def test_place_poles(host):
     Bm = np.array([[0.0], [1.0]])
     got, ref = host.place_poles(A, Bm, [-4.0, -5.0]), ss.place_poles(A, Bm, [-4.0, -5.0])
     same(got.gain_matrix, ref.gain_matrix, 1e-9)
+
+
+def test_lsim_is_a_handful_of_products_not_a_loop_over_steps(host, monkeypatch):
+    from cuarray.scipy.signal import _lsim
+
+    calls = []
+    monkeypatch.setattr(_lsim, "_matmul", lambda x, y: calls.append(x.shape) or np.matmul(x, y))
+    rng = np.random.default_rng(5)
+    A = rng.normal(size=(10, 10))
+    A -= (max(np.linalg.eigvals(A).real) + 0.5) * np.eye(10)
+    sys = (A, rng.normal(size=(10, 1)), rng.normal(size=(1, 10)), np.zeros((1, 1)))
+    t = np.arange(200000) * 1e-3
+    u = rng.normal(size=t.size)
+    got = host.lsim(sys, u, t)
+    assert len(calls) <= 16, len(calls)  # ~2 products per level of the scan (log_25 of the steps)
+    ref = ss.lsim(sys, u, t)
+    same(got, ref, 1e-8)
