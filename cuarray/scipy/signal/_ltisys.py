@@ -198,8 +198,8 @@ def _binary(name):
 
 
 class StateSpace(_Convertible, LinearTimeInvariant):
-    """See `scipy.signal.StateSpace`. The arithmetic SciPy allows (+, -, *, /, unary -) is SciPy's,
-    on the host.
+    """See `scipy.signal.StateSpace`. The arithmetic SciPy allows (sums, differences, products,
+    quotients by scalars, negation) is SciPy's, on the host.
 
     Examples
     --------
