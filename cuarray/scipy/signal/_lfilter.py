@@ -9,11 +9,12 @@ stores are coalesced, and a filter whose zero-input response decays below roundi
 hundred samples runs in one pass instead of the scan: each chunk starts that many samples early
 from a zero state (the overlap plan). `SWEEPS` names the plans.
 
-Differences from SciPy: complex coefficients are not supported (complex signals with real
-coefficients are, as two real passes); an IIR filter has at most 512 delays (FIR filters of any
-length: past 512 taps they run as an FFT convolution), and past 32 delays a line runs on one
-thread; `filtfilt(method='gust')` is not provided. float32 filters compute in float64 (SciPy: in
-float32), and chunk boundaries round differently from SciPy's single sweep (relative ~1e-15 for
+Differences from SciPy: complex signals run as two real passes, complex coefficients as
+real-coefficient filters (_lfilter_complex.py: a complex denominator doubles the order); an IIR
+filter has at most 512 delays (FIR filters of any length: past 512 taps they run as an FFT
+convolution), and past 32 delays a line runs on one thread; `filtfilt(method='gust')` solves its
+least squares with a pseudo-inverse made on the host (_filtfilt_gust.py). float32 filters compute in
+float64 (SciPy: in float32), and chunk boundaries round differently from SciPy's single sweep (relative ~1e-15 for
 a stable filter in float64; the overlap plan's warmed-up states are the exact ones to under 2^-60).
 """
 
@@ -35,6 +36,8 @@ from ..._manipulation.joining import stack as _stack
 from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
 from ..ndimage import _support as _s
+from . import _filtfilt_gust
+from . import _lfilter_complex
 from ._convolve import fftconvolve as _fftconvolve
 
 __all__ = ["lfilter", "lfilter_zi", "sosfilt", "sosfilt_zi", "filtfilt", "sosfiltfilt", "KMAXES", "SCAN_KMAX",
@@ -366,10 +369,8 @@ def _lfilter(b, a, x, axis=-1, zi=None, sweep=SWEEPS[0], chunk=None, layout=OVER
     a = _host_1d(a, "a")
     x = _s.as_array(x, "lfilter")
     axis = _s.normalize_axis(axis, x.ndim)
-    if b.dtype.kind == "c" or a.dtype.kind == "c":
-        raise NotImplementedError("complex filter coefficients are not supported on the GPU")
     if zi is not None:
-        zi = _s.as_array(zi, "lfilter")
+        zi = _state(zi, "lfilter")
     dts = [b.dtype, a.dtype, x.dtype] + ([zi.dtype] if zi is not None else [])
     dtype = numpy.result_type(*dts)
     if dtype.char not in "fdFD":
@@ -377,19 +378,16 @@ def _lfilter(b, a, x, axis=-1, zi=None, sweep=SWEEPS[0], chunk=None, layout=OVER
                                   .format(dtype))
     if a[0] == 0:
         raise ValueError("BUG: filter coefficient a[0] == 0 not supported yet")
+    if b.dtype.kind == "c" or a.dtype.kind == "c":  # as real-coefficient filters (_lfilter_complex.py)
+        _check_zi(zi, x, axis, max(len(a), len(b)) - 1)
+        return _lfilter_complex.lfilter_complex(
+            b, a, x, axis, zi, lambda bb, aa, xx, ax, z: _lfilter(bb, aa, xx, ax, z, sweep, chunk, layout), dtype)
     K = max(len(a), len(b)) - 1
     bb = numpy.zeros(K + 1)
     aa = numpy.zeros(K + 1)
     bb[:len(b)] = b / a[0]
     aa[:len(a)] = a / a[0]
-    if zi is not None:
-        if zi.ndim != x.ndim:
-            raise ValueError("Dimensions of parameters x and zi must match, but x.ndim={!r}, zi.ndim={!r}!"
-                             .format(x.ndim, zi.ndim))
-        expected = x.shape[:axis] + (K,) + x.shape[axis + 1:]
-        for k in range(zi.ndim):
-            if zi.shape[k] != expected[k] and not (k != axis and zi.shape[k] == 1):
-                raise ValueError("Unexpected shape for parameter zi: expected {}, found {}.".format(expected, zi.shape))
+    _check_zi(zi, x, axis, K)
     if x.dtype.kind == "c" or (zi is not None and zi.dtype.kind == "c"):
         # real coefficients: the filter is linear, so the real and imaginary parts run apart
         xr = x.real if x.dtype.kind == "c" else x
@@ -412,6 +410,26 @@ def _lfilter(b, a, x, axis=-1, zi=None, sweep=SWEEPS[0], chunk=None, layout=OVER
         return y, zf
     y, zf = _lfilter_real(bb, aa, K, x, dtype, axis, zi, x.shape, sweep, chunk, layout)
     return y if zi is None else (y, zf.astype(dtype, copy=False))
+
+
+def _state(zi, fn):
+    """A filter state: a cuarray array as it is, a list or NumPy array (a small parameter, as SciPy
+    takes it) copied to the device."""
+    if _s.is_array(zi) or not isinstance(zi, (list, tuple, numpy.ndarray)):
+        return _s.as_array(zi, fn)
+    return _from_host(numpy.asarray(zi))
+
+
+def _check_zi(zi, x, axis, K):
+    if zi is None:
+        return
+    if zi.ndim != x.ndim:
+        raise ValueError("Dimensions of parameters x and zi must match, but x.ndim={!r}, zi.ndim={!r}!"
+                         .format(x.ndim, zi.ndim))
+    expected = x.shape[:axis] + (K,) + x.shape[axis + 1:]
+    for k in range(zi.ndim):
+        if zi.shape[k] != expected[k] and not (k != axis and zi.shape[k] == 1):
+            raise ValueError("Unexpected shape for parameter zi: expected {}, found {}.".format(expected, zi.shape))
 
 
 def _lfilter_real(bb, aa, K, x, dtype, axis, zi, shape, sweep, chunk=None, layout=OVERLAP_LAYOUTS[0]):
@@ -538,7 +556,7 @@ def sosfilt(sos, x, axis=-1, zi=None):
     n_sections = sos.shape[0]
     dtype = numpy.result_type(sos.dtype, x.dtype, numpy.float32)
     if zi is not None:
-        zi = _s.as_array(zi, "sosfilt")
+        zi = _state(zi, "sosfilt")
         expected = (n_sections,) + x.shape[:axis] + (2,) + x.shape[axis + 1:]
         if zi.shape != expected:
             raise ValueError("Invalid zi shape. With axis={!r}, an input with shape {!r}, and an sos array with "
@@ -598,7 +616,7 @@ def _validate_pad(padtype, padlen, x, axis, ntaps):
 
 
 def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad", irlen=None):
-    """See `scipy.signal.filtfilt` ('pad' method).
+    """See `scipy.signal.filtfilt` (methods 'pad' and 'gust').
 
     Examples
     --------
@@ -613,8 +631,8 @@ def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad", irlen=N
     x = _s.as_array(x, "filtfilt")
     if method not in ("pad", "gust"):
         raise ValueError("method must be 'pad' or 'gust'.")
-    if method == "gust":
-        raise NotImplementedError("filtfilt(method='gust') is not provided on the GPU")
+    if method == "gust":  # Gustafsson's initial conditions (_filtfilt_gust.py)
+        return _filtfilt_gust.filtfilt_gust(b, a, x, _s.normalize_axis(axis, x.ndim), irlen, lfilter)
     axis = _s.normalize_axis(axis, x.ndim)
     edge, ext = _validate_pad(padtype, padlen, x, axis, max(len(a), len(b)))
     zi = numpy.asarray(lfilter_zi(b, a))

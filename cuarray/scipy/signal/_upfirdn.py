@@ -4,7 +4,7 @@ sample per thread, only the polyphase taps that meet a sample).
 Differences from SciPy: `upfirdn` supports `mode='constant'` with `cval=0` (the default); other
 extension modes raise NotImplementedError, and so do `resample_poly`'s padtypes that need them
 ('constant' with a non-zero cval, 'line', 'symmetric', ...; 'mean', 'median', 'minimum', 'maximum'
-work). Complex filters are not supported (complex signals with real filters are). The default
+work). Complex filters run as two real ones (complex signals as two real passes). The default
 window of `resample_poly` is designed by `scipy.signal.firwin` on the host (SciPy needed)."""
 
 from __future__ import annotations
@@ -83,8 +83,6 @@ def upfirdn(h, x, up=1, down=1, axis=-1, mode="constant", cval=0):
     x = _s.as_array(x, "upfirdn")
     if h.ndim != 1 or h.size == 0:
         raise ValueError("h must be 1-D with non-zero length")
-    if h.dtype.kind == "c":
-        raise NotImplementedError("complex filters are not supported on the GPU")
     up, down = int(up), int(down)
     if up < 1 or down < 1:
         raise ValueError("Both up and down must be >= 1")
@@ -92,6 +90,11 @@ def upfirdn(h, x, up=1, down=1, axis=-1, mode="constant", cval=0):
         raise NotImplementedError("upfirdn supports mode='constant' with cval=0 on the GPU")
     axis = _s.normalize_axis(axis, x.ndim)
     out_dt = numpy.result_type(h.dtype, x.dtype, numpy.float32)
+    if h.dtype.kind == "c":  # complex taps: real and imaginary taps as two filters (linear in h)
+        yr = upfirdn(numpy.ascontiguousarray(h.real), x, up, down, axis)
+        if not h.imag.any():
+            return yr.astype(out_dt, copy=False)
+        return (yr + 1j * upfirdn(numpy.ascontiguousarray(h.imag), x, up, down, axis)).astype(out_dt, copy=False)
     if out_dt.kind == "c":
         rdt = numpy.dtype(out_dt.char.lower())
         re = _run(h, x.real, rdt, up, down, axis)

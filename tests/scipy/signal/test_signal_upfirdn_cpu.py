@@ -117,3 +117,22 @@ def test_decimate_fir(host_up, q, zero_phase):
     ref = ss.decimate(x, q, ftype="fir", zero_phase=zero_phase)
     assert got.dtype == ref.dtype and got.shape == ref.shape
     np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("hdt, xdt", [("complex128", "float64"), ("complex64", "float32"), ("complex128", "complex128"),
+                                      ("complex128", "float32")])
+def test_complex_taps(host_up, hdt, xdt):
+    """Complex filters (NotImplementedError before issue 52) as two real ones."""
+    h = (RNG.normal(size=6) + 1j * RNG.normal(size=6)).astype(hdt)
+    x = RNG.normal(size=(2, 30))
+    x = (x + 1j * RNG.normal(size=x.shape) if xdt.startswith("complex") else x).astype(xdt)
+    for up, down in [(1, 1), (3, 2), (2, 5)]:
+        got, ref = host_up.upfirdn(h, x, up, down), ss.upfirdn(h, x, up, down)
+        assert got.dtype == ref.dtype and got.shape == ref.shape
+        np.testing.assert_allclose(got, ref, rtol=1e-5 if "64" in hdt else 1e-10, atol=1e-5)
+    got = host_up.resample_poly(x, 3, 2, axis=1, window=h)
+    ref = ss.resample_poly(x, 3, 2, axis=1, window=h)
+    assert got.dtype == ref.dtype
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5)
+    xc = (RNG.normal(size=40) + 1j * RNG.normal(size=40)).astype(np.complex128)
+    np.testing.assert_allclose(host_up.resample_poly(xc, 2, 3), ss.resample_poly(xc, 2, 3), rtol=1e-10, atol=1e-10)
