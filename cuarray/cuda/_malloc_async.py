@@ -23,43 +23,20 @@ __all__ = ["MallocAsyncMemoryPool"]
 
 _get_device_id = _device.get_device_id
 _get_current_stream = _stream.get_current_stream
-_core_device = _device._core_device
-_SUCCESS = 0  # CUDA_SUCCESS; a CUresult compares equal to its int value
 
 _UINT64_MAX = 2**64 - 1
 
 
 class _AsyncMemory(BaseMemory):
-    """Memory from a device's driver pool; dropping it frees it (cuMemFreeAsync) on the stream it
-    was allocated on. `stream` is that cuda.core Stream, held so that its handle outlives the memory.
+    """Memory of a cuda.core Buffer; dropping it frees the buffer on its allocation stream."""
 
-    The driver is called directly rather than through cuda.core's DeviceMemoryResource/Buffer: a
-    Buffer per allocation, made and closed through cuda.core's Python layers, cost about 6 us of
-    host time per allocation and free beyond the driver's own (pool-churn: 92 ms for 10 000
-    allocations against 32 ms through MemoryPool; docs/perf-notes.md "The stream-ordered pool")."""
+    __slots__ = ("buf",)
 
-    __slots__ = ("stream",)
-
-    def __init__(self, ptr: int, size: int, device_id: int, stream):
-        self.ptr = ptr
-        self.size = size
+    def __init__(self, buf, device_id: int):
+        self.buf = buf
+        self.ptr = int(buf.handle)
+        self.size = int(buf.size)
         self.device_id = device_id
-        self.stream = stream
-
-    def __del__(self):
-        ptr, self.ptr = self.ptr, 0
-        if ptr:
-            try:
-                _free_async(ptr, self.stream.handle)
-            except Exception:  # interpreter shutdown, or the context is gone: nothing to give back
-                pass
-
-
-_drv = None  # cuda.bindings.driver, bound when the first pool is made
-
-
-def _free_async(ptr: int, stream_handle) -> None:
-    _drv.cuMemFreeAsync(ptr, stream_handle)
 
 
 class MallocAsyncMemoryPool:
@@ -76,14 +53,13 @@ class MallocAsyncMemoryPool:
         self._limits: dict = {}
 
     def _mr(self, dev: int):
-        global _drv
         mr = self._mrs.get(dev)
         if mr is None:
             with self._lock:
                 mr = self._mrs.get(dev)
                 if mr is None:
                     core = _backend.core()
-                    drv = _drv = _backend.driver()
+                    drv = _backend.driver()
                     _device._core_device(dev)
                     mr = core.DeviceMemoryResource(dev, core.DeviceMemoryResourceOptions())
                     attr = drv.CUmemPool_attribute.CU_MEMPOOL_ATTR_RELEASE_THRESHOLD
@@ -101,17 +77,19 @@ class MallocAsyncMemoryPool:
         cs = _get_current_stream()._core()
         if limit and self.used_bytes() + size > limit:
             raise _oom_error(size, self.total_bytes(), limit, dev, used=self.used_bytes())
-        _core_device(dev)  # the legacy default stream means the current context
-        err, ptr = _drv.cuMemAllocFromPoolAsync(size, mr.handle, cs.handle)
-        if err != _SUCCESS:
-            if err != _drv.CUresult.CUDA_ERROR_OUT_OF_MEMORY:
-                _backend.check((err,))
+        try:
+            buf = mr.allocate(size, stream=cs)
+        except Exception as exc:
+            if "OUT_OF_MEMORY" not in str(exc):
+                raise
             self.free_all_blocks()
-            err, ptr = _drv.cuMemAllocFromPoolAsync(size, mr.handle, cs.handle)
-            if err == _drv.CUresult.CUDA_ERROR_OUT_OF_MEMORY:
-                raise _oom_error(size, self.total_bytes(), limit, dev, used=self.used_bytes())
-            _backend.check((err,))
-        return MemoryPointer(_AsyncMemory(int(ptr), size, dev, cs), 0)
+            try:
+                buf = mr.allocate(size, stream=cs)
+            except Exception as exc2:
+                if "OUT_OF_MEMORY" not in str(exc2):
+                    raise
+                raise _oom_error(size, self.total_bytes(), limit, dev, used=self.used_bytes()) from None
+        return MemoryPointer(_AsyncMemory(buf, dev), 0)
 
     def _attrs(self, dev=None):
         if dev is None:
