@@ -182,7 +182,7 @@ def test_require_finite_inf_and_complex(host_check):
 
 
 # -- the source: every check_finite reaches require_finite; no internal call checks again ----------
-_MODULES = ["_basic", "_decomp_extra", "_decomp_lu", "_decomp_qr", "_triangular"]
+_MODULES = ["_basic", "_decomp_extra", "_decomp_lu", "_decomp_qr", "_triangular", "_structured", "_host_lapack"]
 
 
 def _functions():
