@@ -84,3 +84,11 @@ OMITTING = "moment skew kurtosis gmean hmean pmean trim_mean boxcox_llf mode ent
 @pytest.mark.parametrize("name", OMITTING)
 def test_signatures_kept(name):
     assert list(inspect.signature(getattr(cst, name)).parameters) == list(inspect.signature(getattr(sst, name)).parameters)
+
+
+NEW = "sem iqr median_abs_deviation variation gstd trimboth trim1 scoreatpercentile percentileofscore".split()
+
+
+@pytest.mark.parametrize("name", NEW)
+def test_new_signatures_are_scipys(name):
+    assert inspect.signature(getattr(cst, name)) == inspect.signature(getattr(sst, name))

@@ -17,3 +17,12 @@ from ._correlation import spearmanr as spearmanr
 from ._descriptive import trim_mean as trim_mean
 from ._descriptive import zmap as zmap
 from ._descriptive import zscore as zscore
+from ._dispersion import gstd as gstd
+from ._dispersion import iqr as iqr
+from ._dispersion import median_abs_deviation as median_abs_deviation
+from ._dispersion import percentileofscore as percentileofscore
+from ._dispersion import scoreatpercentile as scoreatpercentile
+from ._dispersion import sem as sem
+from ._dispersion import trim1 as trim1
+from ._dispersion import trimboth as trimboth
+from ._dispersion import variation as variation
