@@ -92,3 +92,8 @@ NEW = "sem iqr median_abs_deviation variation gstd trimboth trim1 scoreatpercent
 @pytest.mark.parametrize("name", NEW)
 def test_new_signatures_are_scipys(name):
     assert inspect.signature(getattr(cst, name)) == inspect.signature(getattr(sst, name))
+
+
+@pytest.mark.parametrize("name", ["ttest_1samp", "ttest_ind", "ttest_rel", "linregress"])
+def test_test_signatures_are_scipys(name):
+    assert inspect.signature(getattr(cst, name)) == inspect.signature(getattr(sst, name))

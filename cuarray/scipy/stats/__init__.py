@@ -26,3 +26,7 @@ from ._dispersion import sem as sem
 from ._dispersion import trim1 as trim1
 from ._dispersion import trimboth as trimboth
 from ._dispersion import variation as variation
+from ._ttests import linregress as linregress
+from ._ttests import ttest_1samp as ttest_1samp
+from ._ttests import ttest_ind as ttest_ind
+from ._ttests import ttest_rel as ttest_rel
