@@ -30,3 +30,6 @@ from ._ttests import linregress as linregress
 from ._ttests import ttest_1samp as ttest_1samp
 from ._ttests import ttest_ind as ttest_ind
 from ._ttests import ttest_rel as ttest_rel
+from ._binned import binned_statistic as binned_statistic
+from ._binned import binned_statistic_2d as binned_statistic_2d
+from ._binned import binned_statistic_dd as binned_statistic_dd
