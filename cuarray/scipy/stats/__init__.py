@@ -33,3 +33,4 @@ from ._ttests import ttest_rel as ttest_rel
 from ._binned import binned_statistic as binned_statistic
 from ._binned import binned_statistic_2d as binned_statistic_2d
 from ._binned import binned_statistic_dd as binned_statistic_dd
+from ._rank_tests import mannwhitneyu as mannwhitneyu
