@@ -107,3 +107,29 @@ def test_zscore_rankdata_describe_omit():
         for g, w in [(got.minmax[0], want.minmax[0]), (got.minmax[1], want.minmax[1]), (got.mean, want.mean),
                      (got.variance, want.variance), (got.skewness, want.skewness), (got.kurtosis, want.kurtosis)]:
             np.testing.assert_allclose(g.get(), np.ma.filled(w, np.nan), rtol=1e-9)
+
+
+def test_zscore_dtypes_empty_and_entropy_errors():
+    a16 = np.array([1.0, 2.0, 3.5, 4.0], np.float16)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got, want = cst.zscore(G(a16)), stats.zscore(a16)
+        assert got.dtype == want.dtype
+        _cmp(got, want.astype(np.float64), 2e-3)
+        for ddof in (0, 1):
+            x = _data((4, 5), ("zd", ddof))[1:]
+            x = np.nan_to_num(x, nan=1.0)
+            _cmp(cst.zscore(G(x), axis=1, ddof=ddof), stats.zscore(x, axis=1, ddof=ddof), 1e-9)
+        _cmp(cst.zscore(G(np.ones((0, 3))), axis=0), stats.zscore(np.ones((0, 3)), axis=0), 0)
+        _cmp(cst.zmap(G(np.array([1.0, 2.0])), G(np.array([]))), stats.zmap(np.array([1.0, 2.0]), np.array([])), 0)
+    with pytest.raises(TypeError):
+        stats.entropy(np.array([1 + 1j, 2]))
+    with pytest.raises(TypeError):
+        cst.entropy(G(np.array([1 + 1j, 2])))
+    with pytest.raises(ValueError):
+        cst.entropy(G(np.ones(3)), G(np.ones(4)))
+    p, q = np.array([0.2, 0.3, 0.5]), np.array([0.1, 0.6, 0.3])
+    for base in (None, 2, 10):
+        _cmp(cst.entropy(G(p), G(q), base=base), stats.entropy(p, q, base=base), 1e-12)
+    with pytest.raises(ValueError):
+        cst.entropy(G(p), base=-1)
