@@ -71,10 +71,10 @@ def omit_reduce(fn, arrays, axis, keepdims=False):
         pieces = [asarray(p[1][j]) for p in parts]
         dt = numpy.result_type(*(p.dtype for p in pieces))
         extra = pieces[0].shape[:-1]
-        out = empty(extra + (len(counts),), dtype=dt)
+        out = empty((len(counts),) + extra, dtype=dt)  # rows first: a plain row scatter
         for (idx, _), p in zip(parts, pieces):
-            out[..., idx] = p
-        out = out.reshape(extra + batch)
+            out[idx] = moveaxis(p, -1, 0) if p.ndim else p
+        out = moveaxis(out, 0, -1).reshape(extra + batch)
         if keepdims:
             out = out.reshape(extra + (1,) * ndim) if axis is None else expand_dims(out, len(extra) + ax)
         outs.append(out)
