@@ -14,6 +14,12 @@ from ._basic import det as det
 from ._decomp_extra import lstsq as lstsq
 from ._decomp_extra import norm as norm
 from ._decomp_extra import pinv as pinv
+from ._structured import pinvh as pinvh
+from ._structured import solve_circulant as solve_circulant
+from ._structured import solve_toeplitz as solve_toeplitz
+from ._host_lapack import cholesky_banded as cholesky_banded
+from ._host_lapack import cho_solve_banded as cho_solve_banded
+from ._special_more import bandwidth as bandwidth
 
 # -- decompositions ---------------------------------------------------------------------------------
 from ._decomp_lu import lu as lu
@@ -33,6 +39,17 @@ from ._basic import null_space as null_space
 from ._basic import orth as orth
 from ._basic import orthogonal_procrustes as orthogonal_procrustes
 from ._decomp_extra import polar as polar
+from ._host_lapack import ldl as ldl
+from ._host_lapack import schur as schur
+from ._host_lapack import rsf2csf as rsf2csf
+from ._host_lapack import hessenberg as hessenberg
+from ._host_lapack import cossin as cossin
+from ._host_lapack import qz as qz
+from ._host_lapack import ordqz as ordqz
+from ._host_lapack import matrix_balance as matrix_balance
+from ._host_lapack import eigh_tridiagonal as eigh_tridiagonal
+from ._host_lapack import eig_banded as eig_banded
+from ._structured import subspace_angles as subspace_angles
 
 # -- matrix functions ---------------------------------------------------------------------------
 from ._expm import expm as expm
@@ -44,6 +61,10 @@ from ._matfuncs import tanm as tanm
 from ._matfuncs import coshm as coshm
 from ._matfuncs import sinhm as sinhm
 from ._matfuncs import tanhm as tanhm
+from ._host_lapack import funm as funm
+from ._host_lapack import signm as signm
+from ._host_lapack import fractional_matrix_power as fractional_matrix_power
+from ._structured import expm_frechet as expm_frechet
 
 # -- special matrices -----------------------------------------------------------------------------
 from ._special_matrices import block_diag as block_diag
@@ -58,4 +79,10 @@ from ._special_matrices import khatri_rao as khatri_rao
 from ._special_matrices import kron as kron
 from ._special_matrices import leslie as leslie
 from ._special_matrices import toeplitz as toeplitz
+from ._special_more import convolution_matrix as convolution_matrix
+from ._special_more import dft as dft
+from ._special_more import fiedler as fiedler
+from ._special_more import fiedler_companion as fiedler_companion
+from ._special_more import invpascal as invpascal
+from ._special_more import pascal as pascal
 from ..._creation.matrices import tri as tri

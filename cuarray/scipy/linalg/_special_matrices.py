@@ -19,19 +19,21 @@ from ..._logic.truth import any as any_
 from ..._manipulation.dims import broadcast_to
 from ..._sorting.searching import where
 from ...linalg._products import kron as kron  # noqa: F401 (re-exported: scipy.linalg.kron's successor)
-from ..._core.host_input import as_array
+from ..._core.host_input import as_parameter
 
 __all__ = ["toeplitz", "circulant", "hankel", "hilbert", "invhilbert", "hadamard", "helmert", "leslie", "companion",
            "block_diag", "khatri_rao", "kron"]
 
 
+# The constructors take their defining vectors from the host too (lists, NumPy arrays), as
+# SciPy does and CuPy's take: small parameter arrays, copied once (docs/scipy.md).
 def _vector(x, fn):
-    x = as_array(x, fn)
+    x = as_parameter(x, fn)
     return x.ravel() if x.ndim != 1 else x
 
 
 def _atleast_1d(x, fn):
-    x = as_array(x, fn)
+    x = as_parameter(x, fn)
     return x.reshape(1) if x.ndim == 0 else x
 
 
@@ -258,7 +260,7 @@ def block_diag(*arrs):
     """
     if not arrs:
         return zeros((1, 0))
-    arrs = [as_array(a, "block_diag") for a in arrs]
+    arrs = [as_parameter(a, "block_diag") for a in arrs]
     arrs = [a.reshape(1, -1) if a.ndim < 2 else a for a in arrs]
     bad = [k for k, a in enumerate(arrs) if a.ndim > 2]
     if bad:
@@ -288,7 +290,7 @@ def khatri_rao(a, b):
            [15, 24],
            [21, 32]])
     """
-    a, b = as_array(a, "khatri_rao"), as_array(b, "khatri_rao")
+    a, b = as_parameter(a, "khatri_rao"), as_parameter(b, "khatri_rao")
     if a.ndim < 2 or b.ndim < 2:
         raise ValueError("The both arrays should be 2-dimensional.")
     if a.shape[-1] != b.shape[-1]:

@@ -3,25 +3,71 @@ triangular solves)."""
 
 from __future__ import annotations
 
+import math
+
 import numpy
 
 from ...cuda.libs import cublas_trsm as _trsm
 from ...linalg import _decomp
-from ..._logic.truth import any as any_
+from ..._core.reduction_kernel import ReductionKernel
+from ..._creation.basic import empty
 from ..._manipulation.dims import broadcast_to
 from ..._indexing.inserting import diagonal
-from ...linalg._util import LinAlgError, batch_of, compute_char, stacked_copy
-from ._validate import as_lapack, require_finite
+from ...linalg._util import LinAlgError, stacked_copy
+from ._validate import _ALL_FINITE, as_lapack, finite_operands, lapack_char, require_finite
 
 __all__ = ["solve_triangular", "cho_factor", "cho_solve"]
 
 _TRANS = {0: 0, 1: 1, 2: 2, "N": 0, "T": 1, "C": 2}
 
+# all(x != 0) over a diagonal in one pass (no boolean temporary): trtrs's singularity test.
+_ALL_NONZERO = ReductionKernel("T x", "bool y", "x != T(0)", "a && b", "y = a", "true",
+                               "cuarray_scipy_all_nonzero")
+
+
+def _operator(a, char, n, trans, lower):
+    """(stack, leading dimension, trans, lower) for trsm: `a` itself, read in place, when each
+    matrix is a column-major block of dtype `char` with a leading dimension >= n (any batch
+    strides, broadcast ones included); a row-major block is the column-major transpose, solved with
+    the other triangle and the other `trans` (not for trans=2 on complex data: conj(a) has no
+    cuBLAS op); otherwise one column-major copy."""
+    it = numpy.dtype(char).itemsize
+    if a.dtype.char == char and n > 1:
+        rs, cs = a.strides[-2], a.strides[-1]
+        if rs == it and cs >= n * it and cs % it == 0:
+            return a, cs // it, trans, lower
+        if cs == it and rs >= n * it and rs % it == 0 and (trans != 2 or char in "fd"):
+            return a, rs // it, 1 if trans == 0 else 0, not lower
+    return stacked_copy(a, char, "F"), max(n, 1), trans, lower
+
+
+def _offsets(a, batch):
+    """The byte offset of each matrix of `a` broadcast to `batch`, in C order over the batch."""
+    full = broadcast_to(a, batch + a.shape[-2:])
+    steps = full.strides[:-2]
+    return [sum(i * s for i, s in zip(idx, steps)) for idx in numpy.ndindex(*batch)]
+
+
+def _flags(check_finite, unit_diagonal, a, b):
+    """One small device bool array: all-finite for each floating operand (check_finite), then
+    all-nonzero for the diagonal (unit_diagonal False); reductions queued, nothing read."""
+    todo = finite_operands((a, b)) if check_finite else []
+    flags = empty((len(todo) + 1,), dtype=numpy.bool_)
+    for i, arr in enumerate(todo):
+        _ALL_FINITE(arr, flags[i])
+    if unit_diagonal:
+        return flags[:-1], len(todo)
+    _ALL_NONZERO(diagonal(a, 0, -2, -1), flags[-1])
+    return flags, len(todo)
+
 
 def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_b=False, check_finite=True):
     """See `scipy.linalg.solve_triangular` (stacks, SciPy's rule: a 1-D `b` is one vector for every
-    matrix, otherwise `b` is a stack of (n, k) blocks broadcast against `a`'s). Like SciPy, a zero
-    on the diagonal raises LinAlgError (one device read).
+    matrix, otherwise `b` is a stack of (n, k) blocks broadcast against `a`'s). cuBLAS trsm reads
+    a column- or row-major `a` in place; `b` is always copied (`overwrite_b` is accepted and
+    ignored). The finiteness and zero-diagonal tests (SciPy's ValueError and LinAlgError) are
+    queued with the solve and read once after it: one device read, none with
+    ``check_finite=False, unit_diagonal=True``.
 
     Examples
     --------
@@ -34,30 +80,41 @@ def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_
     a, b = as_lapack(a, "solve_triangular"), as_lapack(b, "solve_triangular")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError("expected square matrix")
-    if trans not in _TRANS:
-        raise ValueError("trans must be 0, 1, 2, 'N', 'T' or 'C'")
+    try:
+        t = _TRANS[trans]
+    except (KeyError, TypeError):
+        raise ValueError("trans must be 0, 1, 2, 'N', 'T' or 'C', got {!r}".format(trans)) from None
     n = a.shape[-1]
     vector = b.ndim == 1
     bb = b[..., None] if vector else b
     if b.ndim == 0 or bb.shape[-2] != n:
         raise ValueError("shapes of a {} and b {} are incompatible".format(a.shape, b.shape))
-    require_finite(check_finite, a, b)
-    char = compute_char(a, b)
+    char = lapack_char(a, b)
     batch = numpy.broadcast_shapes(a.shape[:-2], bb.shape[:-2])
-    x = stacked_copy(broadcast_to(bb, batch + bb.shape[-2:]), char, "F")
-    if x.size == 0:
-        return x[..., 0] if vector else x
-    if not unit_diagonal and bool(any_(diagonal(a, 0, -2, -1) == 0).get()):
-        d = diagonal(a, 0, -2, -1).reshape(-1, n).get()
-        raise LinAlgError("singular matrix: resolution failed at diagonal {}".format(int(numpy.nonzero(d == 0)[1][0])))
-    f = stacked_copy(broadcast_to(a, batch + (n, n)), char, "F")  # column-major A
+    if batch and math.prod(batch) == 0:
+        raise ValueError("`solve_triangular` does not support zero-size batches.")
+    if not batch and b.size == 0:  # SciPy: an empty result of the non-empty case's dtype
+        require_finite(check_finite, a)
+        return empty(b.shape, dtype=char)
+    x = stacked_copy(broadcast_to(bb, batch + bb.shape[-2:]), char, "F")  # column-major B, solved in place
+    flags, nfinite = _flags(check_finite, unit_diagonal, a, b)
+    f, lda, op, low = _operator(a, char, n, t, lower)
     k = x.shape[-1]
-    uplo = _trsm.FILL_LOWER if lower else _trsm.FILL_UPPER
-    diag = _trsm.DIAG_UNIT if unit_diagonal else _trsm.DIAG_NON_UNIT
-    astep, xstep = n * n * f.dtype.itemsize, n * k * x.dtype.itemsize
-    for i in range(batch_of(f)):
-        _trsm.trsm(char, _trsm.SIDE_LEFT, uplo, _TRANS[trans], diag, n, k, f.data.ptr + i * astep, n,
-                   x.data.ptr + i * xstep, n)
+    if x.size:
+        uplo = _trsm.FILL_LOWER if low else _trsm.FILL_UPPER
+        diag = _trsm.DIAG_UNIT if unit_diagonal else _trsm.DIAG_NON_UNIT
+        xstep = n * k * x.dtype.itemsize
+        base = f.data.ptr
+        for i, off in enumerate(_offsets(f, batch)):
+            _trsm.trsm(char, _trsm.SIDE_LEFT, uplo, op, diag, n, k, base + off, lda, x.data.ptr + i * xstep, n)
+    if flags.size:
+        ok = flags.get()
+        if not ok[:nfinite].all():
+            raise ValueError("array must not contain infs or NaNs")
+        if not unit_diagonal and not ok[-1]:
+            d = diagonal(a, 0, -2, -1).reshape(-1, n).get()
+            raise LinAlgError("singular matrix: resolution failed at diagonal {}".format(
+                int(numpy.nonzero(d == 0)[1][0])))
     return x[..., 0] if vector else x
 
 

@@ -10,9 +10,9 @@ import numpy
 
 from ..._core.reduction_kernel import ReductionKernel
 from ..._creation.basic import empty
-from ...linalg._util import as_array
+from ...linalg._util import as_array, compute_char
 
-__all__ = ["as_lapack", "banded_operands", "deprecate_dtypes", "require_finite", "LinAlgWarning"]
+__all__ = ["as_lapack", "banded_operands", "deprecate_dtypes", "require_finite", "LinAlgWarning", "lapack_char"]
 
 # all(isfinite(x)) as one pass over x (the map is isfinite, the combine &&): no boolean temporary
 # and no second kernel, as `all(isfinite(x))` would take.
@@ -64,6 +64,26 @@ def as_lapack(x, fn: str):
     a = as_array(x, fn)
     deprecate_dtypes(fn, a, stacklevel=4)
     return a.astype(numpy.float32) if a.dtype == numpy.float16 else a
+
+
+# SciPy's LAPACK type scores (scipy.linalg.blas.find_best_blas_type): bool, 8- and 16-bit integers
+# and float16/32 are computed in single precision, wider integers and float64 in double.
+_SCORE = {c: 1 for c in "?bBhHef"}
+_SCORE.update({c: 2 for c in "iIlLqQd"})
+_SCORE.update({"F": 3, "D": 4})
+_CHAR = {1: "f", 2: "d", 3: "F", 4: "D"}
+
+
+def lapack_char(*arrays) -> str:
+    """The dtype character SciPy's LAPACK wrappers pick for these operands: the highest score,
+    complex64 with a double operand becoming complex128 (NumPy's rule, `compute_char`, sends
+    int8/int16/bool to float64 where SciPy computes in float32)."""
+    compute_char(*arrays)  # the device check and the dtypes linalg refuses
+    scores = [_SCORE.get(a.dtype.char, 2) for a in arrays]
+    best = max(scores)
+    if best == 3 and 2 in scores:
+        best = 4
+    return _CHAR[best]
 
 
 class LinAlgWarning(RuntimeWarning):

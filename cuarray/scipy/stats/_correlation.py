@@ -174,6 +174,18 @@ def pearsonr(x, y, *, alternative="two-sided", method=None, axis=0):
     return PearsonRResult(r, p, alternative, n)
 
 
+def _omit_pairs(arrays):
+    """spearmanr's 'omit' for two 1-D samples: the pairs where neither is NaN (one boolean
+    compaction, a device read of its length). SciPy's masked 2-D path is not reproduced."""
+    if not any(x.dtype.kind in "fc" for x in arrays):
+        return arrays
+    if len(arrays) != 2 or any(x.ndim != 1 for x in arrays):
+        raise NotImplementedError("spearmanr(nan_policy='omit') with NaNs is supported for two 1-D samples; "
+                                  "SciPy's masked-array path for 2-D input is not implemented on the GPU")
+    keep = ~(isnan(arrays[0]) | isnan(arrays[1]))
+    return [x[keep] for x in arrays]
+
+
 def spearmanr(a, b=None, axis=0, nan_policy="propagate", alternative="two-sided"):
     """See `scipy.stats.spearmanr` (1-D samples, or the columns (axis=0) / rows (axis=1) of 2-D
     arrays as variables): Pearson's r of the average ranks, and the p-value from Student's t
@@ -192,8 +204,10 @@ def spearmanr(a, b=None, axis=0, nan_policy="propagate", alternative="two-sided"
     _check_alternative(alternative)
     if axis is not None and axis not in (0, 1, -1, -2):
         raise ValueError("The input must have at most 2 dimensions.")
-    a = _policy(nan_policy, as_array(a, "spearmanr"))
-    arrays = [a] if b is None else [a, _policy(nan_policy, as_array(b, "spearmanr"))]
+    a = _policy(nan_policy, as_array(a, "spearmanr"), omit=True)
+    arrays = [a] if b is None else [a, _policy(nan_policy, as_array(b, "spearmanr"), omit=True)]
+    if nan_policy == "omit":
+        arrays = _omit_pairs(arrays)
     if axis is None:
         arrays, axis = [x.ravel() for x in arrays], 0
     if any(x.ndim > 2 for x in arrays):

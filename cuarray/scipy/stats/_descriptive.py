@@ -35,15 +35,17 @@ from ..._math.sums_scan import cumsum
 from ..._sorting.sorting import argsort, sort
 from ..._statistics.averages import mean, var
 from ..special._convenience import entr, rel_entr
+from ..._statistics.averages import nanmean, nanvar
+from ._omit import omit_nans, omit_reduce
 
 __all__ = ["moment", "skew", "kurtosis", "describe", "gmean", "hmean", "pmean", "zscore", "zmap", "entropy",
            "rankdata", "trim_mean", "boxcox_llf", "mode", "DescribeResult"]
 
 
-def _policy(nan_policy, a):
+def _policy(nan_policy, a, omit=False):
     """SciPy's `nan_policy`: 'propagate' as is; 'raise' reads whether `a` holds a NaN (one
-    device read); 'omit' runs as 'propagate' when there is none, and otherwise raises
-    NotImplementedError (slices of unequal lengths after omission are not computed here)."""
+    device read). 'omit' is handled before this by `_omit.omit_nans` (reductions) or by the
+    function itself (`omit=True`: `a` is returned with its NaNs for it to skip)."""
     if nan_policy not in ("propagate", "raise", "omit"):
         raise ValueError("nan_policy must be one of {'omit', 'raise', 'propagate'}.")
     if nan_policy == "propagate" or a.dtype.kind not in "fc" or a.size == 0:
@@ -51,7 +53,8 @@ def _policy(nan_policy, a):
     if bool(any_(isnan(a)).get()):
         if nan_policy == "raise":
             raise ValueError("The input contains nan values")
-        raise NotImplementedError("nan_policy='omit' with NaNs present is not supported on the GPU")
+        if not omit:
+            raise NotImplementedError("nan_policy='omit' reached a function that does not omit")  # never: see above
     return a
 
 
@@ -66,6 +69,7 @@ def _axis(a, axis):
     return a, axis
 
 
+@omit_nans("a")
 def moment(a, order=1, axis=0, nan_policy="propagate", *, center=None, keepdims=False):
     """See `scipy.stats.moment` (central moment; `center` overrides the mean; a sequence of
     orders gives their moments stacked along a new first axis, as SciPy).
@@ -97,6 +101,7 @@ def _reduced(a, axis, keepdims):
     return tuple(shape)
 
 
+@omit_nans("a")
 def skew(a, axis=0, bias=True, nan_policy="propagate", *, keepdims=False):
     """See `scipy.stats.skew`. A constant slice gives NaN, as in SciPy.
 
@@ -123,6 +128,7 @@ def skew(a, axis=0, bias=True, nan_policy="propagate", *, keepdims=False):
     return g
 
 
+@omit_nans("a")
 def kurtosis(a, axis=0, fisher=True, bias=True, nan_policy="propagate", *, keepdims=False):
     """See `scipy.stats.kurtosis`.
 
@@ -170,6 +176,8 @@ def describe(a, axis=0, ddof=1, bias=True, nan_policy="propagate"):
     >>> round(float(res.mean), 6), round(float(res.variance), 6)
     (4.0, 16.666667)
     """
+    if nan_policy == "omit":
+        return _describe_omit(as_array(a, "describe"), axis, ddof, bias)
     a, axis = _axis(_float(a, "describe", nan_policy), axis)
     if a.shape[axis] == 0:
         raise ValueError("The input must not be empty.")
@@ -177,6 +185,21 @@ def describe(a, axis=0, ddof=1, bias=True, nan_policy="propagate"):
                           var(a, axis=axis, ddof=ddof), skew(a, axis, bias=bias), kurtosis(a, axis, bias=bias))
 
 
+def _describe_omit(a, axis, ddof, bias):
+    """describe's 'omit': per slice over its non-NaN values (`nobs` an int64 array of the counts
+    where slices differ, as SciPy's masked result)."""
+    a = a.astype(numpy.float64) if a.dtype.kind in "biu" else a
+
+    def per(x):
+        k = x.shape[-1]
+        return (full(x.shape[:-1], k, dtype=numpy.int64), min_(x, axis=-1), max_(x, axis=-1), mean(x, axis=-1),
+                var(x, axis=-1, ddof=ddof), skew(x, -1, bias=bias), kurtosis(x, -1, bias=bias))
+
+    nobs, lo, hi, m, v, sk, ku = omit_reduce(per, [a], axis)
+    return DescribeResult(nobs, (lo, hi), m, v, sk, ku)
+
+
+@omit_nans("a", "weights")
 def gmean(a, axis=0, dtype=None, weights=None, *, nan_policy="propagate", keepdims=False):
     """See `scipy.stats.gmean`.
 
@@ -212,6 +235,7 @@ def hmean(a, axis=0, dtype=None, *, weights=None, nan_policy="propagate", keepdi
     return pmean(a, -1.0, axis=axis, dtype=dtype, weights=weights, nan_policy=nan_policy, keepdims=keepdims)
 
 
+@omit_nans("a", "weights")
 def pmean(a, p, *, axis=0, dtype=None, weights=None, nan_policy="propagate", keepdims=False):
     """See `scipy.stats.pmean`.
 
@@ -250,13 +274,16 @@ def zmap(scores, compare, axis=0, ddof=0, nan_policy="propagate"):
     >>> stats.zmap(cuarray.array([1., 2.]), cuarray.array([1., 2., 3., 4.]))
     array([-1.34164079, -0.4472136 ])
     """
-    scores, compare = _float(scores, "zmap", nan_policy), _float(compare, "zmap", nan_policy)
+    omit = nan_policy == "omit"
+    scores = _float(scores, "zmap", "propagate" if omit else nan_policy)
+    compare = _float(compare, "zmap", "propagate" if omit else nan_policy)
     if axis is None:
         compare, ax = compare.ravel(), 0
     else:
         ax = axis
-    mn = mean(compare, axis=ax, keepdims=True)
-    sd = var(compare, axis=ax, ddof=ddof, keepdims=True) ** 0.5
+    # 'omit': the mean and deviation of the non-NaN values of `compare`; NaN scores stay NaN
+    mn = (nanmean if omit else mean)(compare, axis=ax, keepdims=True)
+    sd = (nanvar if omit else var)(compare, axis=ax, ddof=ddof, keepdims=True) ** 0.5
     if axis is None:
         mn, sd = mn.reshape(()), sd.reshape(())
     return (scores - mn) / sd
@@ -275,6 +302,7 @@ def zscore(a, axis=0, ddof=0, nan_policy="propagate"):
     return zmap(a, a, axis=axis, ddof=ddof, nan_policy=nan_policy)
 
 
+@omit_nans("pk", "qk")
 def entropy(pk, qk=None, base=None, axis=0, *, nan_policy="propagate", keepdims=False):
     """See `scipy.stats.entropy`: sum(entr(pk)) (or sum(rel_entr(pk, qk))) of the normalised
     distributions, in nats unless `base`.
@@ -291,6 +319,9 @@ def entropy(pk, qk=None, base=None, axis=0, *, nan_policy="propagate", keepdims=
     """
     if base is not None and base <= 0:
         raise ValueError("`base` must be a positive number or `None`.")
+    for x in (pk, qk):
+        if x is not None and getattr(x, "dtype", numpy.dtype(float)).kind == "c":
+            raise TypeError("ufunc 'entr' not supported for the input types (complex)")  # SciPy: no complex loop
     pk = _float(pk, "entropy", nan_policy)
     pk = pk / sum_(pk, axis=axis, keepdims=True)
     if qk is None:
@@ -318,7 +349,7 @@ def rankdata(a, method="average", *, axis=None, nan_policy="propagate"):
     """
     if method not in ("average", "min", "max", "dense", "ordinal"):
         raise ValueError('unknown method "{}"'.format(method))
-    a = _policy(nan_policy, as_array(a, "rankdata"))
+    a = _policy(nan_policy, as_array(a, "rankdata"), omit=True)
     if axis is None:
         a, axis = a.ravel(), -1
     a = moveaxis(a, axis, -1)
@@ -352,7 +383,9 @@ def rankdata(a, method="average", *, axis=None, nan_policy="propagate"):
     out = empty(a.shape, dtype=dtype)
     put_along_axis(out, order, ranks.astype(dtype), axis=-1)
     if a.dtype.kind in "fc":
-        bad = any_(isnan(a), axis=-1, keepdims=True)
+        # 'omit': NaNs sort last, each its own tie group, so the other ranks are those among the
+        # non-NaN values; only the NaNs' own ranks become NaN. Otherwise a NaN spoils its slice.
+        bad = isnan(a) if nan_policy == "omit" else any_(isnan(a), axis=-1, keepdims=True)
         out = where(bad, numpy.nan, out)  # a Python float: out keeps its dtype (NEP 50)
     return moveaxis(out, -1, axis)
 
@@ -365,6 +398,7 @@ def _running_min_reversed(x):
     return minimum.accumulate(x[..., ::-1], axis=-1)[..., ::-1]
 
 
+@omit_nans("a")
 def trim_mean(a, proportiontocut, axis=0, *, nan_policy="propagate", keepdims=False):
     """See `scipy.stats.trim_mean` (a full sort along the axis).
 
@@ -393,6 +427,7 @@ def trim_mean(a, proportiontocut, axis=0, *, nan_policy="propagate", keepdims=Fa
     return mean(s, axis=-1)
 
 
+@omit_nans("data")
 def boxcox_llf(lmb, data, *, axis=0, keepdims=False, nan_policy="propagate"):
     """See `scipy.stats.boxcox_llf`.
 
@@ -425,6 +460,7 @@ class ModeResult(NamedTuple):
     count: object
 
 
+@omit_nans("a", result=ModeResult)
 def mode(a, axis=0, nan_policy="propagate", keepdims=False):
     """See `scipy.stats.mode` (smallest most frequent value; one sort along the axis). An empty
     slice gives SciPy 1.18's result: mode NaN (the input's floating dtype, float64 for integers),

@@ -1,0 +1,209 @@
+"""solve_circulant (FFT), solve_toeplitz (the Toeplitz matrix built on the GPU, then LU), pinvh
+(eigh), subspace_angles (orth and svdvals) and expm_frechet (expm of the 2n x 2n block matrix
+[[A, E], [0, A]], whose upper-right block is the Frechet derivative), batched over leading
+dimensions where SciPy 1.18 batches."""
+
+from __future__ import annotations
+
+import numpy
+
+import cuarray.fft as _fft  # (the subsystem, by its full name: layers checked in tests/test_layers.py)
+from ..._core.host_input import as_parameter
+from ..._creation.basic import empty, zeros
+from ..._logic.truth import any as any_
+from ..._manipulation.joining import concatenate
+from ..._manipulation.transpose import moveaxis, swapaxes
+from ..._math.complex import conj, real
+from ..._math.misc import abs as abs_
+from ..._math.misc import clip
+from ..._math.trigonometric import arccos, arcsin
+from ..._sorting.searching import where
+from ..._statistics.order import max as max_
+from ..._math.sums import sum as sum_
+from ...linalg._matmul import matmul
+from ._basic import eigh, orth, solve, svdvals
+from ._expm import expm
+from ._special_matrices import toeplitz
+from ._validate import as_lapack, require_finite
+
+__all__ = ["solve_circulant", "solve_toeplitz", "pinvh", "subspace_angles", "expm_frechet"]
+
+
+def _axis_len(name, x, axis):
+    try:
+        return x.shape[axis]
+    except IndexError:
+        raise ValueError("{}axis={} is invalid for the {}-d array {}".format(name, axis, x.ndim, name)) from None
+
+
+def solve_circulant(c, b, singular="raise", tol=None, caxis=-1, baxis=0, outaxis=0):
+    """See `scipy.linalg.solve_circulant`: two FFTs, a division and an inverse FFT on the GPU;
+    the near-singularity test is one device read.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.solve_circulant(cuarray.array([2., 1., 1.]), cuarray.array([4., 4., 4.]))
+    array([1., 1., 1.])
+    """
+    c, b = as_parameter(c, "solve_circulant"), as_parameter(b, "solve_circulant")
+    c = c.reshape(1) if c.ndim == 0 else c
+    b = b.reshape(1) if b.ndim == 0 else b
+    nc, nb = _axis_len("c", c, caxis), _axis_len("b", b, baxis)
+    if nc != nb:
+        raise ValueError("Shapes of c {} and b {} are incompatible".format(c.shape, b.shape))
+    if b.size == 0:  # SciPy: the dtype of the non-empty case (NumPy's FFT dtypes, real if both are)
+        dt = numpy.result_type(*(numpy.fft.fft(numpy.ones(1, x.dtype)).dtype for x in (c, b)))
+        return empty(b.shape, dtype=dt if c.dtype.kind == "c" or b.dtype.kind == "c" else dt.char.lower())
+    fc = _fft.fft(moveaxis(c, caxis, -1), axis=-1)
+    afc = abs_(fc)
+    if tol is None:
+        tol = max_(afc, axis=-1, keepdims=True) * (nc * numpy.finfo(numpy.float64).eps)
+    near = afc <= tol
+    singular_now = bool(any_(near).get())
+    if singular_now:
+        if singular == "raise":
+            raise numpy.linalg.LinAlgError("near singular circulant matrix.")
+        fc = where(near, 1, fc)
+    q = _fft.fft(moveaxis(b, baxis, -1), axis=-1) / fc
+    if singular_now:
+        q = where(near, 0, q)
+    x = _fft.ifft(q, axis=-1)
+    if c.dtype.kind != "c" and b.dtype.kind != "c":
+        x = real(x)
+    return moveaxis(x, -1, outaxis) if outaxis != -1 else x
+
+
+def solve_toeplitz(c_or_cr, b, check_finite=True):
+    """See `scipy.linalg.solve_toeplitz`; leading dimensions are batches. The Toeplitz matrix is
+    built on the GPU (one gather) and solved by LU in float64/complex128, as SciPy's Levinson
+    recursion computes: O(n^3) work where Levinson's is O(n^2), but parallel and stable for
+    matrices Levinson would break down on.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.solve_toeplitz(cuarray.array([4., 1., 0.]), cuarray.array([5., 6., 5.]))
+    array([1., 1., 1.])
+    """
+    if isinstance(c_or_cr, tuple):
+        c, r = (as_parameter(v, "solve_toeplitz") for v in c_or_cr)
+    else:
+        c = as_parameter(c_or_cr, "solve_toeplitz")
+        r = conj(c)
+    b = as_parameter(b, "solve_toeplitz")
+    require_finite(check_finite, c, r, b)
+    c = c.reshape(1) if c.ndim == 0 else c
+    r = r.reshape(1) if r.ndim == 0 else r
+    if b.ndim == 0 or b.shape[0 if b.ndim == 1 else -2] != c.shape[-1]:
+        raise ValueError("Incompatible dimensions.")
+    dt = "D" if any(x.dtype.kind == "c" for x in (c, r, b)) else "d"
+    t = toeplitz(c.astype(dt), r.astype(dt))
+    if b.size == 0:
+        return empty(b.shape, dtype=dt)
+    return solve(t, b.astype(dt), check_finite=False)
+
+
+def pinvh(a, atol=None, rtol=None, lower=True, return_rank=False, check_finite=True):
+    """See `scipy.linalg.pinvh`; leading dimensions are batches (the rank of a stack is an int64
+    device array; of one matrix an int, one device read).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.pinvh(cuarray.array([[2., 0.], [0., 0.]]))
+    array([[0.5, 0. ],
+           [0. , 0. ]])
+    """
+    a = as_lapack(a, "pinvh")
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError("expected square matrix")
+    s, u = eigh(a, lower=lower, check_finite=check_finite)
+    t = u.dtype.char.lower()
+    atol = 0.0 if atol is None else atol
+    rtol = max(a.shape[-2:]) * numpy.finfo(t).eps if rtol is None else rtol
+    if atol < 0.0 or rtol < 0.0:
+        raise ValueError("atol and rtol values must be positive.")
+    abs_s = abs_(s)
+    maxs = max_(abs_s, axis=-1, keepdims=True) if s.shape[-1] else zeros(s.shape[:-1] + (1,), s.dtype)
+    above = abs_s > atol + maxs * rtol
+    inv_s = where(above, 1.0 / where(above, s, 1), 0)
+    b = matmul(u * inv_s[..., None, :], swapaxes(conj(u), -1, -2))
+    if not return_rank:
+        return b
+    rank = sum_(above, axis=-1)
+    return (b, int(rank.get())) if rank.ndim == 0 else (b, rank)
+
+
+def subspace_angles(A, B):
+    """See `scipy.linalg.subspace_angles` (the ranks and the sine branch are read from the
+    device).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.subspace_angles(cuarray.array([[1.], [0.]]), cuarray.array([[0.], [1.]]))
+    array([1.57079633])
+    """
+    A, B = as_lapack(A, "subspace_angles"), as_lapack(B, "subspace_angles")
+    require_finite(True, A, B)
+    if A.ndim != 2:
+        raise ValueError("expected 2D array, got shape {}".format(A.shape))
+    if B.ndim != 2:
+        raise ValueError("expected 2D array, got shape {}".format(B.shape))
+    if A.shape[0] != B.shape[0]:
+        raise ValueError("A and B must have the same number of rows, got {} and {}".format(A.shape[0], B.shape[0]))
+    qa, qb = orth(A), orth(B)
+    qaqb = matmul(swapaxes(conj(qa), -1, -2), qb)
+    sigma = svdvals(qaqb, check_finite=False)
+    if qa.shape[1] >= qb.shape[1]:
+        bb = qb - matmul(qa, qaqb)
+    else:
+        bb = qa - matmul(qb, swapaxes(conj(qaqb), -1, -2))
+    mask = sigma ** 2 >= 0.5
+    if bool(any_(mask).get()):
+        mu = arcsin(clip(svdvals(bb, check_finite=False), -1.0, 1.0))
+    else:
+        mu = 0.0
+    return where(mask, mu, arccos(clip(sigma[::-1], -1.0, 1.0)))
+
+
+def expm_frechet(A, E, method=None, compute_expm=True, check_finite=True):
+    """See `scipy.linalg.expm_frechet`; leading dimensions are batches. Both methods give the
+    block-enlargement result: expm of [[A, E], [0, A]] (cuarray's Pade-13 expm) in float64 or
+    complex128, as SciPy's result dtype.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> e, l = linalg.expm_frechet(cuarray.zeros((2, 2)), cuarray.eye(2))
+    >>> l
+    array([[1., 0.],
+           [0., 1.]])
+    """
+    A, E = as_lapack(A, "expm_frechet"), as_lapack(E, "expm_frechet")
+    require_finite(check_finite, A, E)
+    if A.ndim < 2 or A.shape[-2] != A.shape[-1]:
+        raise ValueError("expected A to be a square matrix")
+    if E.ndim < 2 or E.shape[-2] != E.shape[-1]:
+        raise ValueError("expected E to be a square matrix")
+    if A.shape[-2:] != E.shape[-2:]:
+        raise ValueError("expected A and E to be the same shape")
+    if method not in (None, "SPS", "blockEnlarge"):
+        raise ValueError("Unknown implementation {}".format(method))
+    dt = "D" if A.dtype.kind == "c" or E.dtype.kind == "c" else "d"
+    batch = numpy.broadcast_shapes(A.shape[:-2], E.shape[:-2])
+    n = A.shape[-1]
+    a = A.astype(dt) if batch == A.shape[:-2] else (A + zeros(batch + (n, n), dt))
+    e = E.astype(dt) if batch == E.shape[:-2] else (E + zeros(batch + (n, n), dt))
+    top = concatenate((a, e), axis=-1)
+    bottom = concatenate((zeros(batch + (n, n), dt), a), axis=-1)
+    m = expm(concatenate((top, bottom), axis=-2))
+    if compute_expm:
+        return m[..., :n, :n], m[..., :n, n:]
+    return m[..., :n, n:]

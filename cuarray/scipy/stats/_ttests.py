@@ -1,0 +1,231 @@
+"""Student's t tests and simple linear regression of scipy.stats on the device: ttest_1samp,
+ttest_rel, ttest_ind (pooled or Welch), linregress. Means and variances by cuarray's reductions,
+p-values from the t distribution (`scipy.special.stdtr`, cuarray's); `nan_policy='omit'` by
+NaN-aware moments (the counts per slice are arrays) or, for linregress's paired samples,
+`_omit`."""
+
+from __future__ import annotations
+
+import numpy
+
+from ..._core.host_input import as_array, as_parameter
+from ..._logic.content import isnan
+from ..._logic.truth import any as any_
+from ..._creation.basic import full
+from ..._manipulation.dims import broadcast_to, expand_dims
+from ..._math.misc import sqrt
+from ..._math.sums import sum as sum_
+from ..._sorting.searching import where
+from ..._statistics.averages import mean, nanmean, nanvar, var
+from ..._statistics.order import max as max_
+from ..._statistics.order import min as min_
+from ..special._stats import stdtr, stdtrit
+from ._correlation import ConfidenceInterval, _check_alternative, _tails
+from ._descriptive import _policy
+from ._omit import omit_nans
+
+__all__ = ["ttest_1samp", "ttest_rel", "ttest_ind", "linregress", "TtestResult", "LinregressResult"]
+
+
+class TtestResult(tuple):
+    """See SciPy's `TtestResult`: unpacks as (statistic, pvalue), with `df` and
+    `confidence_interval` (on the device)."""
+
+    def __new__(cls, statistic, pvalue, df, alternative, standard_error, estimate):
+        self = tuple.__new__(cls, (statistic, pvalue))
+        self.df, self._alternative, self._se, self._estimate = df, alternative, standard_error, estimate
+        return self
+
+    statistic = property(lambda self: self[0])
+    pvalue = property(lambda self: self[1])
+
+    def __repr__(self):
+        return "TtestResult(statistic={!r}, pvalue={!r}, df={!r})".format(self[0], self[1], self.df)
+
+    def confidence_interval(self, confidence_level=0.95):
+        """See `scipy.stats._result_classes.TtestResult.confidence_interval`."""
+        level = float(confidence_level)
+        if self._alternative == "two-sided":
+            q = stdtrit(self.df, 0.5 + level / 2)
+            return ConfidenceInterval(self._estimate - q * self._se, self._estimate + q * self._se)
+        q = stdtrit(self.df, level)
+        if self._alternative == "less":
+            return ConfidenceInterval(self._estimate * 0 - numpy.inf, self._estimate + q * self._se)
+        return ConfidenceInterval(self._estimate - q * self._se, self._estimate * 0 + numpy.inf)
+
+
+def _sample(a, fn, nan_policy):
+    a = _policy(nan_policy, as_array(a, fn), omit=True)
+    return a.astype(numpy.float64) if a.dtype.kind in "biu" else a
+
+
+def _moments(a, axis, omit):
+    """(n, mean, var with ddof 1) along `axis` (kept as length 1); n an int or, omitting NaNs,
+    an array of the counts."""
+    if omit and a.dtype.kind in "fc":
+        n = sum_(~isnan(a), axis=axis, keepdims=True).astype(a.dtype)
+        return n, nanmean(a, axis=axis, keepdims=True), nanvar(a, axis=axis, ddof=1, keepdims=True)
+    return a.shape[axis], mean(a, axis=axis, keepdims=True), var(a, axis=axis, ddof=1, keepdims=True)
+
+
+def _pvalue(t, df, alternative):
+    return _tails(lambda s: stdtr(df, s), lambda s: stdtr(df, -s), t, alternative)
+
+
+def _finish(t, df, alternative, se, est, axis, keepdims):
+    p = _pvalue(t, df, alternative).astype(t.dtype)
+    df = full(t.shape, df, dtype=t.dtype) if isinstance(df, (int, float)) else broadcast_to(df, t.shape)
+    out = [t, p, df, se, est]
+    if not keepdims:
+        out = [x.squeeze(axis) for x in out]
+    return TtestResult(out[0], out[1], out[2], alternative, out[3], out[4])
+
+
+def ttest_1samp(a, popmean, axis=0, nan_policy="propagate", alternative="two-sided", *, keepdims=False):
+    """See `scipy.stats.ttest_1samp`. `popmean` broadcasts against the result (the axis removed).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> res = stats.ttest_1samp(cuarray.array([1., 2., 3., 4., 5.]), 2.)
+    >>> round(float(res.statistic), 6), round(float(res.pvalue), 6)
+    (1.414214, 0.2302)
+    """
+    _check_alternative(alternative)
+    a = _sample(a, "ttest_1samp", nan_policy)
+    if axis is None:
+        a, axis = a.ravel(), 0
+    axis = axis % a.ndim
+    pm = as_parameter(popmean, "ttest_1samp")
+    if pm.ndim:
+        pm = expand_dims(pm, axis) if pm.ndim == a.ndim - 1 else pm
+    n, m, v = _moments(a, axis, nan_policy == "omit")
+    se = sqrt(v / n)
+    t = (m - pm) / se
+    return _finish(t, n - 1, alternative, se, m, axis, keepdims)
+
+
+def ttest_rel(a, b, axis=0, nan_policy="propagate", alternative="two-sided", *, keepdims=False):
+    """See `scipy.stats.ttest_rel`: the one-sample test of the differences.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> res = stats.ttest_rel(cuarray.array([1., 2., 4.]), cuarray.array([1., 1., 2.]))
+    >>> round(float(res.statistic), 6)
+    1.732051
+    """
+    _check_alternative(alternative)
+    a, b = _sample(a, "ttest_rel", nan_policy), _sample(b, "ttest_rel", nan_policy)
+    if axis is not None and a.shape[axis] != b.shape[axis]:
+        raise ValueError("unequal length arrays")
+    return ttest_1samp(a - b, 0.0, axis=axis, nan_policy=nan_policy, alternative=alternative, keepdims=keepdims)
+
+
+def ttest_ind(a, b, *, axis=0, equal_var=True, nan_policy="propagate", alternative="two-sided", trim=0,
+              method=None, keepdims=False):
+    """See `scipy.stats.ttest_ind` (pooled variance, or Welch's with ``equal_var=False``).
+    `trim` other than 0 and a `method` (permutation, Monte Carlo) raise NotImplementedError.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> res = stats.ttest_ind(cuarray.array([1., 2., 3., 4.]), cuarray.array([3., 4., 5., 6.]))
+    >>> round(float(res.statistic), 6)
+    -2.19089
+    """
+    _check_alternative(alternative)
+    if trim != 0 or method is not None:
+        raise NotImplementedError("ttest_ind: `trim` and `method` are not implemented on the GPU")
+    a, b = _sample(a, "ttest_ind", nan_policy), _sample(b, "ttest_ind", nan_policy)
+    if axis is None:
+        a, b, axis = a.ravel(), b.ravel(), 0
+    axis = axis % max(a.ndim, b.ndim)
+    omit = nan_policy == "omit"
+    n1, m1, v1 = _moments(a, axis, omit)
+    n2, m2, v2 = _moments(b, axis, omit)
+    if equal_var:
+        df = n1 + n2 - 2.0
+        svar = ((n1 - 1) * v1 + (n2 - 1) * v2) / df
+        se = sqrt(svar * (1.0 / n1 + 1.0 / n2))
+    else:
+        vn1, vn2 = v1 / n1, v2 / n2
+        df = (vn1 + vn2) ** 2 / (vn1 ** 2 / (n1 - 1) + vn2 ** 2 / (n2 - 1))
+        df = where(isnan(df), 1.0, df)  # SciPy: both variances zero
+        se = sqrt(vn1 + vn2)
+    d = m1 - m2
+    t = d / se
+    return _finish(t, df, alternative, se, d, axis, keepdims)
+
+
+class LinregressResult(tuple):
+    """See SciPy's `LinregressResult`: unpacks as (slope, intercept, rvalue, pvalue, stderr), with
+    `intercept_stderr`."""
+
+    def __new__(cls, slope, intercept, rvalue, pvalue, stderr, intercept_stderr):
+        self = tuple.__new__(cls, (slope, intercept, rvalue, pvalue, stderr))
+        self.intercept_stderr = intercept_stderr
+        return self
+
+    slope = property(lambda self: self[0])
+    intercept = property(lambda self: self[1])
+    rvalue = property(lambda self: self[2])
+    pvalue = property(lambda self: self[3])
+    stderr = property(lambda self: self[4])
+
+
+@omit_nans("x", "y")
+def _linregress(x, y, alternative="two-sided", axis=0, nan_policy="propagate", keepdims=False):
+    x, y = _sample(x, "linregress", nan_policy), _sample(y, "linregress", nan_policy)
+    if axis is None:
+        x, y, axis = x.ravel(), y.ravel(), 0
+    n = x.shape[axis]
+    if n == 0 or y.shape[axis] == 0:
+        raise ValueError("Inputs must not be empty.")
+    kw = dict(axis=axis, keepdims=keepdims)
+    xm, ym = mean(x, axis=axis, keepdims=True), mean(y, axis=axis, keepdims=True)
+    dx, dy = x - xm, y - ym
+    ssxm, ssym, ssxym = mean(dx * dx, **kw), mean(dy * dy, **kw), mean(dx * dy, **kw)
+    zero = (ssxm == 0) | (ssym == 0)
+    r = where(zero, where(ssxym == 0, numpy.nan, 0.0), ssxym / sqrt(where(zero, 1.0, ssxm * ssym)))
+    r = where(r > 1.0, 1.0, where(r < -1.0, -1.0, r))
+    slope = ssxym / ssxm
+    xm, ym = (xm, ym) if keepdims else (xm.squeeze(axis), ym.squeeze(axis))
+    intercept = ym - slope * xm
+    if n == 2:
+        y0 = y.take(0, axis=axis) if not keepdims else expand_dims(y.take(0, axis=axis), axis)
+        y1 = y.take(1, axis=axis) if not keepdims else expand_dims(y.take(1, axis=axis), axis)
+        p = where(y0 == y1, 1.0, 0.0).astype(r.dtype)
+        return slope, intercept, r, p, r * 0, r * 0
+    df = n - 2
+    tiny = 1.0e-20
+    t = r * sqrt(df / ((1.0 - r + tiny) * (1.0 + r + tiny)))
+    p = _pvalue(t, df, alternative).astype(r.dtype)
+    se = sqrt((1 - r * r) * ssym / ssxm / df)
+    return slope, intercept, r, p, se, se * sqrt(ssxm + xm * xm)
+
+
+def linregress(x, y, alternative="two-sided", *, axis=0, nan_policy="propagate", keepdims=False):
+    """See `scipy.stats.linregress`, along `axis` (SciPy 1.17+). All-identical x values raise
+    SciPy's ValueError (one device read).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> res = stats.linregress(cuarray.array([0., 1., 2., 3.]), cuarray.array([1., 3., 5., 7.]))
+    >>> round(float(res.slope), 6), round(float(res.intercept), 6)
+    (2.0, 1.0)
+    """
+    _check_alternative(alternative)
+    xa = as_array(x, "linregress")
+    if xa.size and (xa.shape[axis] if axis is not None else xa.size) > 1:
+        flat = xa.ravel() if axis is None else xa
+        same = max_(flat, axis=0 if axis is None else axis) == min_(flat, axis=0 if axis is None else axis)
+        if bool(any_(same).get()):
+            raise ValueError("Cannot calculate a linear regression if all x values are identical")
+    res = _linregress(xa, y, alternative, axis, nan_policy, keepdims)
+    return LinregressResult(*res)

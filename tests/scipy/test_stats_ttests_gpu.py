@@ -1,0 +1,110 @@
+"""ttest_1samp, ttest_rel, ttest_ind and linregress on the GPU against SciPy: alternatives,
+axes, keepdims, float32/float64/int, NaN policies, df and confidence intervals, argument errors."""
+
+from __future__ import annotations
+
+import warnings
+import zlib
+
+import numpy as np
+import pytest
+
+from cuarray.cuda import _backend
+
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason())),
+]
+
+stats = pytest.importorskip("scipy.stats")
+
+import cuarray  # noqa: E402
+from cuarray.scipy import stats as cst  # noqa: E402
+
+G = cuarray.asarray
+ALTS = ["two-sided", "less", "greater"]
+
+
+def _rng(*key):
+    return np.random.default_rng(zlib.crc32(repr(key).encode()))
+
+
+def _cmp(got, want, rtol=1e-9):
+    g = got.get() if hasattr(got, "get") else np.asarray(got)
+    assert np.shape(g) == np.shape(want), (np.shape(g), np.shape(want))
+    np.testing.assert_allclose(g, want, rtol=rtol, atol=rtol)
+
+
+def _res(got, want, rtol, fields=("statistic", "pvalue", "df")):
+    for f in fields:
+        _cmp(getattr(got, f), getattr(want, f), rtol)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64])
+@pytest.mark.parametrize("alternative", ALTS)
+def test_ttests(dtype, alternative):
+    rng = _rng("t", np.dtype(dtype).char, alternative)
+    a = (rng.normal(size=(8, 3)) * 5 + 1).astype(dtype)
+    b = (rng.normal(size=(8, 3)) * 5 + 2).astype(dtype)
+    c = (rng.normal(size=(11, 3)) * 3).astype(dtype)
+    tol = 1e-4 if dtype == np.float32 else 1e-9
+    for axis, keepdims in [(0, False), (0, True), (-1, False), (1, True)]:
+        kw = dict(axis=axis, alternative=alternative, keepdims=keepdims)
+        _res(cst.ttest_1samp(G(a), 0.5, **kw), stats.ttest_1samp(a, 0.5, **kw), tol)
+        _res(cst.ttest_rel(G(a), G(b), **kw), stats.ttest_rel(a, b, **kw), tol)
+        for equal_var in (True, False):
+            _res(cst.ttest_ind(G(a), G(b), equal_var=equal_var, **kw), stats.ttest_ind(a, b, equal_var=equal_var, **kw), tol)
+    for equal_var in (True, False):
+        _res(cst.ttest_ind(G(a), G(c), equal_var=equal_var, alternative=alternative),
+             stats.ttest_ind(a, c, equal_var=equal_var, alternative=alternative), tol)
+    got, want = cst.ttest_1samp(G(a), 0.5, alternative=alternative), stats.ttest_1samp(a, 0.5, alternative=alternative)
+    for level in (0.9, 0.95):
+        gl, wl = got.confidence_interval(level), want.confidence_interval(level)
+        _cmp(gl.low, wl.low, tol)
+        _cmp(gl.high, wl.high, tol)
+    s, p = got  # unpacks as SciPy's
+    _cmp(p, want.pvalue, tol)
+
+
+def test_ttest_nan_policies_and_errors():
+    rng = _rng("tnan")
+    a, b = rng.normal(size=(9, 4)), rng.normal(size=(12, 4)) + 0.3
+    a[2, 1] = a[5, 3] = b[0, 0] = np.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for policy in ("propagate", "omit"):
+            # 'propagate': a NaN slice's statistic and p-value are NaN (its df is not compared:
+            # SciPy's decorator may set it NaN too); 'omit': df counts each slice's values
+            f = ("statistic", "pvalue") if policy == "propagate" else ("statistic", "pvalue", "df")
+            _res(cst.ttest_1samp(G(a), 0.1, nan_policy=policy), stats.ttest_1samp(a, 0.1, nan_policy=policy), 1e-9, f)
+            _res(cst.ttest_rel(G(a), G(b[:9]), nan_policy=policy), stats.ttest_rel(a, b[:9], nan_policy=policy), 1e-9, f)
+            for ev in (True, False):
+                _res(cst.ttest_ind(G(a), G(b), equal_var=ev, nan_policy=policy),
+                     stats.ttest_ind(a, b, equal_var=ev, nan_policy=policy), 1e-9, f)
+    with pytest.raises(ValueError):
+        cst.ttest_1samp(G(a), 0.0, nan_policy="raise")
+    with pytest.raises(ValueError):
+        cst.ttest_ind(G(a), G(b), alternative="bigger")
+    with pytest.raises(NotImplementedError):
+        cst.ttest_ind(G(a), G(b), trim=0.2)
+
+
+@pytest.mark.parametrize("alternative", ALTS)
+def test_linregress(alternative):
+    rng = _rng("lr", alternative)
+    x = rng.normal(size=(12, 3))
+    y = 0.7 * x + rng.normal(size=(12, 3))
+    fields = ("slope", "intercept", "rvalue", "pvalue", "stderr", "intercept_stderr")
+    _res(cst.linregress(G(x[:, 0]), G(y[:, 0]), alternative), stats.linregress(x[:, 0], y[:, 0], alternative), 1e-9, fields)
+    for axis, keepdims in [(0, False), (0, True), (1, False)]:
+        _res(cst.linregress(G(x), G(y), alternative, axis=axis, keepdims=keepdims),
+             stats.linregress(x, y, alternative, axis=axis, keepdims=keepdims), 1e-9, fields)
+    _res(cst.linregress(G(x[:2, 0]), G(y[:2, 0])), stats.linregress(x[:2, 0], y[:2, 0]), 1e-9, fields)
+    xn, yn = x[:, 0].copy(), y[:, 0].copy()
+    xn[3], yn[7] = np.nan, np.nan
+    _res(cst.linregress(G(xn), G(yn), nan_policy="omit"), stats.linregress(xn, yn, nan_policy="omit"), 1e-9, fields)
+    with pytest.raises(ValueError):
+        cst.linregress(G(np.ones(5)), G(y[:5, 0]))
+    with pytest.raises(ValueError):
+        cst.linregress(G(np.ones(0)), G(np.ones(0)))
+    slope, intercept, r, p, se = cst.linregress(G(x[:, 0]), G(y[:, 0]))  # five fields, as SciPy's
