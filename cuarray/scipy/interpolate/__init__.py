@@ -1,0 +1,10 @@
+"""`scipy.interpolate` on the GPU (see docs/scipy-interpolate.md). Import it as
+``from cuarray.scipy import interpolate``."""
+
+from ._cubic import Akima1DInterpolator as Akima1DInterpolator
+from ._cubic import CubicHermiteSpline as CubicHermiteSpline
+from ._cubic import PchipInterpolator as PchipInterpolator
+from ._cubic import pchip_interpolate as pchip_interpolate
+from ._cubic_spline import CubicSpline as CubicSpline
+from ._interp1d import interp1d as interp1d
+from ._ppoly import PPoly as PPoly

@@ -1,0 +1,68 @@
+"""`host_interpolate`: cuarray.scipy.interpolate with NumPy in place of its array namespace
+(`_xp`) and NumPy models of its two device evaluations (`_kernels.ppoly_eval`, `linear_eval`),
+so the package's host logic (validation, coefficient builds, the cyclic-reduction solve) runs
+without a device against scipy.interpolate."""
+
+import types
+
+import numpy as np
+import pytest
+
+
+def ppoly_model(c, x, xq, nu, extrapolate, out_dt, desc=False):
+    k, m = c.shape[0], c.shape[1]
+    c2 = np.asarray(c).reshape(k, m, -1)
+    xq = np.asarray(xq, dtype=float)
+    xs = x[::-1] if desc else x
+    i = np.searchsorted(xs, xq, side="right") - 1
+    i = (m - 1 - i) if desc else i
+    if desc:
+        i = np.searchsorted(-x, -xq, side="right") - 1
+    i = np.clip(i, 0, m - 1)
+    s = xq - x[i]
+    out = np.zeros((xq.shape[0], c2.shape[2]), dtype=np.result_type(c2.dtype, float))
+    for p in range(k - nu):
+        power = k - 1 - p
+        f = np.prod(np.arange(power - nu + 1, power + 1)) if nu else 1.0
+        out = out * s[:, None] + c2[p, i] * f
+    lo, hi = (x[-1], x[0]) if desc else (x[0], x[-1])
+    bad = np.isnan(xq) | ((not extrapolate) & ((xq < lo) | (xq > hi)))
+    out[bad] = np.nan
+    return out.astype(out_dt)
+
+
+def linear_model(x, y, xq, below, above, extrapolate, out_dt):
+    y = np.asarray(y)
+    idx = np.clip(np.searchsorted(x, xq), 1, len(x) - 1)
+    xl, xh = x[idx - 1].astype(float), x[idx].astype(float)
+    w = ((xq - xl) / (xh - xl))[:, None]
+    out = w * y[idx] + ((xh - xq) / (xh - xl))[:, None] * y[idx - 1]
+    if not extrapolate:
+        yc = y.shape[1]
+        if out.dtype.kind == "c":
+            below, above = below.view(complex), above.view(complex)
+        out = np.where((xq < x[0])[:, None], below[:yc][None], out)
+        out = np.where((xq > x[-1])[:, None], above[:yc][None], out)
+    return out.astype(out_dt)
+
+
+def numpy_namespace():
+    ns = types.SimpleNamespace(**{n: getattr(np, n) for n in dir(np) if not n.startswith("_")})
+    ns.param = lambda v, dtype=None: np.array(v, dtype=dtype)
+    ns.data = np.asarray
+    ns.to_host = np.asarray
+    ns.DEVICE = False
+    return ns
+
+
+@pytest.fixture
+def host_interpolate(monkeypatch):
+    from cuarray.scipy import interpolate
+    from cuarray.scipy.interpolate import _cubic, _cubic_spline, _interp1d, _kernels, _ppoly, _tridiag
+
+    ns = numpy_namespace()
+    for mod in (_cubic, _cubic_spline, _interp1d, _ppoly, _tridiag):
+        monkeypatch.setattr(mod, "_xp", ns)
+    monkeypatch.setattr(_kernels, "ppoly_eval", ppoly_model)
+    monkeypatch.setattr(_kernels, "linear_eval", linear_model)
+    return interpolate
