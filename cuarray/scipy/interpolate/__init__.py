@@ -8,3 +8,9 @@ from ._cubic import pchip_interpolate as pchip_interpolate
 from ._cubic_spline import CubicSpline as CubicSpline
 from ._interp1d import interp1d as interp1d
 from ._ppoly import PPoly as PPoly
+from ._bspline import BSpline as BSpline
+from ._bspline import splantider as splantider
+from ._bspline import splder as splder
+from ._make import make_interp_spline as make_interp_spline
+from ._make import make_lsq_spline as make_lsq_spline
+from ._make import make_smoothing_spline as make_smoothing_spline

@@ -16,8 +16,10 @@ import numpy
 from ..._core.copying import astype
 from ..._core.elementwise import Definition, KernelParam
 from ..._core.ndarray import ndarray
+from ..._core.transfer import from_host
+from ..._manipulation.joining import concatenate as _concat
 
-__all__ = ["ppoly_eval", "linear_eval"]
+__all__ = ["ppoly_eval", "linear_eval", "ndbspline_eval", "bspline_entries", "basis_width", "MAX_DEGREE"]
 
 _PREAMBLE = (pathlib.Path(__file__).parent / "templates" / "interpolate.cuh").read_text()
 _F8 = numpy.dtype(numpy.float64)
@@ -108,3 +110,88 @@ def linear_eval(x: ndarray, y: ndarray, xq: ndarray, below: ndarray, above: ndar
         (real,), (_I8.type(x.shape[0]), _I8.type(ncols), _I4.type(bool(extrapolate))), real.shape,
         raw=(x, yr, xq, astype(below, _F8, order="C", copy=False), astype(above, _F8, order="C", copy=False)))
     return out
+
+
+_K1 = (2, 4, 6, 8, 12, 16, 24, 32)
+MAX_DEGREE = _K1[-1] - 1
+MAX_DIMS = 16
+
+
+def basis_width(kmax: int) -> int:
+    """The compile-time size of a thread's basis arrays for degrees up to `kmax`."""
+    for w in _K1:
+        if kmax + 1 <= w:
+            return w
+    raise NotImplementedError(f"B-spline degree {kmax} > {MAX_DEGREE} is not supported on the GPU")
+
+
+def _nd_def(ndim, width, q_dt, out_dt) -> Definition:
+    key = ("nd", ndim, width, q_dt, out_dt)
+    d = _defs.get(key)
+    if d is None:
+        params = [KernelParam("t", "raw", _F8), KernelParam("toff", "raw", _I8), KernelParam("nt", "raw", _I8),
+                  KernelParam("kk", "raw", _I8), KernelParam("nu", "raw", _I8), KernelParam("c", "raw", _F8),
+                  KernelParam("cstride", "raw", _I8), KernelParam("xi", "raw", q_dt),
+                  KernelParam("ncols", "scalar", _I8), KernelParam("ext", "scalar", _I4),
+                  KernelParam("out0", "out", out_dt, _F8)]
+        op = ("out0 = cuarray_interpolate::ndbspline<{}, {}>(t, toff, nt, kk, nu, c, cstride, ncols, i % ncols, "
+              "xi, i / ncols, ext != 0)".format(ndim, width))
+        d = _defs[key] = Definition("cuarray_interpolate_ndbspline", params, op, preamble=_PREAMBLE)
+    return d
+
+
+def _entry_def(width, q_dt) -> Definition:
+    key = ("entry", width, q_dt)
+    d = _defs.get(key)
+    if d is None:
+        params = [KernelParam("t", "raw", _F8), KernelParam("xq", "raw", q_dt), KernelParam("n", "scalar", _I8),
+                  KernelParam("k", "scalar", _I4), KernelParam("ext", "scalar", _I4),
+                  KernelParam("data", "out", _F8), KernelParam("col", "out", _I8)]
+        op = ("long long _col; data = cuarray_interpolate::bspline_entry<{}>(t, n, k, xq, i / (k + 1), "
+              "(int)(i % (k + 1)), ext != 0, &_col); col = _col".format(width))
+        d = _defs[key] = Definition("cuarray_interpolate_bspline_entry", params, op, preamble=_PREAMBLE)
+    return d
+
+
+def _i8(values):
+    return from_host(numpy.asarray(values, dtype=_I8))
+
+
+def ndbspline_eval(ts, ks, c: ndarray, xi: ndarray, nus, extrapolate: bool, out_dt) -> ndarray:
+    """Values (points, columns) of the tensor-product spline with knot vectors `ts` (device
+    float64), degrees `ks`, coefficients `c` (n_1, ..., n_D, columns) at `xi` (points, D);
+    `nus`: derivative orders per dimension; NaN outside unless `extrapolate`."""
+    ndim = len(ts)
+    if ndim > MAX_DIMS:
+        raise NotImplementedError(f"NdBSpline of {ndim} > {MAX_DIMS} dimensions")
+    out_dt = numpy.dtype(out_dt)
+    cr = _real_view(astype(c, numpy.result_type(c.dtype, _F8), copy=False))
+    cr = astype(cr, _F8, order="C", copy=False)
+    ncols = cr.shape[-1]
+    lens = [int(t.shape[0]) for t in ts]
+    offs = numpy.concatenate(([0], numpy.cumsum(lens)[:-1]))
+    strides = [int(numpy.prod(c.shape[d + 1:ndim], dtype=numpy.int64)) for d in range(ndim)]
+    t_all = ts[0] if ndim == 1 else _concat([astype(t, _F8, copy=False) for t in ts])
+    t_all = astype(t_all, _F8, order="C", copy=False)
+    xi = astype(xi, xi.dtype, order="C", copy=False)
+    real, out = _out_of(xi.shape[0], c.shape[-1], out_dt)
+    if real.size == 0:
+        return out
+    width = basis_width(max(int(k) for k in ks))
+    _nd_def(ndim, width, xi.dtype, real.dtype).run(
+        (real,), (_I8.type(ncols), _I4.type(bool(extrapolate))), real.shape,
+        raw=(t_all, _i8(offs), _i8(lens), _i8(ks), _i8(nus), cr, _i8(strides), xi))
+    return out
+
+
+def bspline_entries(t: ndarray, k: int, xq: ndarray, extrapolate: bool):
+    """(data, columns), each (len(xq), k + 1): the nonzero B-splines at each query and their indices."""
+    n = t.shape[0] - k - 1
+    data = ndarray((xq.shape[0], k + 1), _F8)
+    col = ndarray((xq.shape[0], k + 1), _I8)
+    xq = astype(xq, xq.dtype, order="C", copy=False)
+    if data.size:
+        _entry_def(basis_width(k), xq.dtype).run(
+            (data, col), (_I8.type(n), _I4.type(k), _I4.type(bool(extrapolate))), data.shape,
+            raw=(astype(t, _F8, order="C", copy=False), xq))
+    return data, col

@@ -13,18 +13,13 @@ import numpy
 
 from . import _kernels
 from . import _xp
+from ._bspline import BSpline
+from ._host import host_scipy
 
-__all__ = ["PPoly", "poch_factors", "host_scipy"]
+__all__ = ["PPoly", "poch_factors"]
 
 _F8 = numpy.dtype(numpy.float64)
 _C16 = numpy.dtype(numpy.complex128)
-
-
-def host_scipy():
-    # host work: root finding and basis conversions reuse scipy.interpolate on host copies
-    import scipy.interpolate  # import time: SciPy is an optional dependency (cuarray[scipy])
-
-    return scipy.interpolate
 
 
 def poch_factors(k: int, nu: int, start: int) -> numpy.ndarray:
@@ -208,16 +203,15 @@ class PPoly:
 
     @classmethod
     def from_spline(cls, tck, extrapolate=None):
-        """See `scipy.interpolate.PPoly.from_spline`: the piece's Taylor coefficients at each knot
-        from the spline's derivatives there (evaluated on the device when `tck` is a BSpline of this
-        package; a tuple is converted on the host by SciPy)."""
-        spline = getattr(tck, "_device_derivatives", None)
-        if spline is None:
-            t, c, k = tck if isinstance(tck, tuple) else (tck.t, tck.c, tck.k)
-            host = host_scipy().PPoly.from_spline((numpy.asarray(t), numpy.asarray(c), int(k)), extrapolate)
-            return cls.construct_fast(_xp.param(host.c), _xp.param(host.x), host.extrapolate)
-        c, x = spline()
-        return cls.construct_fast(c, x, tck.extrapolate if extrapolate is None else extrapolate)
+        """See `scipy.interpolate.PPoly.from_spline`: each piece's Taylor coefficients from the
+        spline's derivatives at the knots, evaluated on the device."""
+        if not isinstance(tck, BSpline):
+            t, c, k = tck
+            tck = BSpline.construct_fast(_xp.param(t, _F8), _xp.param(c), int(k))
+        elif extrapolate is None:
+            extrapolate = tck.extrapolate
+        c, x = tck._device_derivatives()
+        return cls.construct_fast(c, x, extrapolate)
 
     @classmethod
     def from_bernstein_basis(cls, bp, extrapolate=None):

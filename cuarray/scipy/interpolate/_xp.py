@@ -48,6 +48,7 @@ from ..._math.sums_scan import cumsum as cumsum
 from ..._math.sums_scan import diff as diff
 from ..._sorting.searching import where as where
 from ..._statistics.order import max as max  # noqa: A004
+from ..._statistics.order import min as min  # noqa: A004
 from ..._sorting.searchsorted import searchsorted as searchsorted
 from ..._sorting.sorting import argsort as argsort
 from ...linalg._solve import solve as solve

@@ -3,6 +3,7 @@
 so the package's host logic (validation, coefficient builds, the cyclic-reduction solve) runs
 without a device against scipy.interpolate."""
 
+import importlib
 import types
 
 import numpy as np
@@ -46,6 +47,27 @@ def linear_model(x, y, xq, below, above, extrapolate, out_dt):
     return out.astype(out_dt)
 
 
+def ndbspline_model(ts, ks, c, xi, nus, extrapolate, out_dt):
+    import scipy.interpolate as si
+
+    c = np.asarray(c)
+    ncols = c.shape[-1]
+    out = np.empty((xi.shape[0], ncols), dtype=np.result_type(c.dtype, float))
+    for j in range(ncols):
+        cj = c[..., j][tuple(slice(0, len(t) - k - 1) for t, k in zip(ts, ks))]
+        spl = si.NdBSpline(tuple(np.asarray(t, float) for t in ts), cj, tuple(ks), extrapolate=extrapolate)
+        out[:, j] = spl(np.asarray(xi, float), nu=tuple(nus)) if xi.shape[0] else 0
+    out[np.isnan(xi).any(axis=1)] = np.nan
+    return out.astype(out_dt)
+
+
+def entries_model(t, k, xq, extrapolate):
+    import scipy.interpolate as si
+
+    m = si.BSpline.design_matrix(xq, t, k, extrapolate)
+    return m.data.reshape(-1, k + 1), m.indices.reshape(-1, k + 1).astype(np.int64)
+
+
 def numpy_namespace():
     ns = types.SimpleNamespace(**{n: getattr(np, n) for n in dir(np) if not n.startswith("_")})
     ns.param = lambda v, dtype=None: np.array(v, dtype=dtype)
@@ -55,14 +77,19 @@ def numpy_namespace():
     return ns
 
 
+MODULES = ["_cubic", "_cubic_spline", "_interp1d", "_ppoly", "_tridiag", "_bspline", "_make"]
+
+
 @pytest.fixture
 def host_interpolate(monkeypatch):
     from cuarray.scipy import interpolate
-    from cuarray.scipy.interpolate import _cubic, _cubic_spline, _interp1d, _kernels, _ppoly, _tridiag
+    from cuarray.scipy.interpolate import _kernels
 
     ns = numpy_namespace()
-    for mod in (_cubic, _cubic_spline, _interp1d, _ppoly, _tridiag):
-        monkeypatch.setattr(mod, "_xp", ns)
+    for mod in MODULES:
+        monkeypatch.setattr(importlib.import_module("cuarray.scipy.interpolate." + mod), "_xp", ns)
     monkeypatch.setattr(_kernels, "ppoly_eval", ppoly_model)
     monkeypatch.setattr(_kernels, "linear_eval", linear_model)
+    monkeypatch.setattr(_kernels, "ndbspline_eval", ndbspline_model)
+    monkeypatch.setattr(_kernels, "bspline_entries", entries_model)
     return interpolate
