@@ -14,3 +14,6 @@ from ._bspline import splder as splder
 from ._make import make_interp_spline as make_interp_spline
 from ._make import make_lsq_spline as make_lsq_spline
 from ._make import make_smoothing_spline as make_smoothing_spline
+from ._ndbspline import NdBSpline as NdBSpline
+from ._rgi import RegularGridInterpolator as RegularGridInterpolator
+from ._rgi import interpn as interpn

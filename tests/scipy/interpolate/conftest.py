@@ -77,7 +77,7 @@ def numpy_namespace():
     return ns
 
 
-MODULES = ["_cubic", "_cubic_spline", "_interp1d", "_ppoly", "_tridiag", "_bspline", "_make"]
+MODULES = ["_cubic", "_cubic_spline", "_interp1d", "_ppoly", "_tridiag", "_bspline", "_make", "_ndbspline", "_rgi"]
 
 
 @pytest.fixture
