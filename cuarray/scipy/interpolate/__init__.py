@@ -17,3 +17,4 @@ from ._make import make_smoothing_spline as make_smoothing_spline
 from ._ndbspline import NdBSpline as NdBSpline
 from ._rgi import RegularGridInterpolator as RegularGridInterpolator
 from ._rgi import interpn as interpn
+from ._rbf import RBFInterpolator as RBFInterpolator

@@ -52,6 +52,8 @@ from ..._statistics.order import min as min  # noqa: A004
 from ..._sorting.searchsorted import searchsorted as searchsorted
 from ..._sorting.sorting import argsort as argsort
 from ...linalg._solve import solve as solve
+from ..._sorting.sorting import argpartition as argpartition
+from ..._indexing.inserting import take_along_axis as take_along_axis
 
 __all__ = ["param", "data", "to_host"]
 DEVICE = True  # False in the CPU tests' NumPy stand-in

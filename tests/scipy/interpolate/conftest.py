@@ -74,10 +74,11 @@ def numpy_namespace():
     ns.data = np.asarray
     ns.to_host = np.asarray
     ns.DEVICE = False
+    ns.solve = np.linalg.solve
     return ns
 
 
-MODULES = ["_cubic", "_cubic_spline", "_interp1d", "_ppoly", "_tridiag", "_bspline", "_make", "_ndbspline", "_rgi"]
+MODULES = ["_cubic", "_cubic_spline", "_interp1d", "_ppoly", "_tridiag", "_bspline", "_make", "_ndbspline", "_rgi", "_rbf"]
 
 
 @pytest.fixture
