@@ -18,3 +18,8 @@ from ._ndbspline import NdBSpline as NdBSpline
 from ._rgi import RegularGridInterpolator as RegularGridInterpolator
 from ._rgi import interpn as interpn
 from ._rbf import RBFInterpolator as RBFInterpolator
+from ._polyint import BarycentricInterpolator as BarycentricInterpolator
+from ._polyint import FloaterHormannInterpolator as FloaterHormannInterpolator
+from ._polyint import KroghInterpolator as KroghInterpolator
+from ._polyint import barycentric_interpolate as barycentric_interpolate
+from ._polyint import krogh_interpolate as krogh_interpolate

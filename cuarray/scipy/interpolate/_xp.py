@@ -21,6 +21,7 @@ from ..._creation.ranges import arange as arange
 from ..._creation.ranges import linspace as linspace
 from ..._indexing.inserting import take as take
 from ..._logic.content import isfinite as isfinite
+from ..._logic.content import isinf as isinf
 from ..._logic.content import isnan as isnan
 from ..._logic.truth import all as all  # noqa: A004
 from ..._logic.truth import any as any  # noqa: A004
@@ -53,6 +54,7 @@ from ..._sorting.searchsorted import searchsorted as searchsorted
 from ..._sorting.sorting import argsort as argsort
 from ...linalg._solve import solve as solve
 from ..._sorting.sorting import argpartition as argpartition
+from ..._sorting.searching_reduce import argmax as argmax
 from ..._indexing.inserting import take_along_axis as take_along_axis
 
 __all__ = ["param", "data", "to_host"]
