@@ -23,3 +23,11 @@ from ._polyint import FloaterHormannInterpolator as FloaterHormannInterpolator
 from ._polyint import KroghInterpolator as KroghInterpolator
 from ._polyint import barycentric_interpolate as barycentric_interpolate
 from ._polyint import krogh_interpolate as krogh_interpolate
+from ._fitpack import InterpolatedUnivariateSpline as InterpolatedUnivariateSpline
+from ._fitpack import LSQUnivariateSpline as LSQUnivariateSpline
+from ._fitpack import RectBivariateSpline as RectBivariateSpline
+from ._fitpack import UnivariateSpline as UnivariateSpline
+from ._fitpack import splev as splev
+from ._fitpack import splint as splint
+from ._fitpack import splrep as splrep
+from ._fitpack import sproot as sproot
