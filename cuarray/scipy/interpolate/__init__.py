@@ -31,3 +31,4 @@ from ._fitpack import splev as splev
 from ._fitpack import splint as splint
 from ._fitpack import splrep as splrep
 from ._fitpack import sproot as sproot
+from ._bpoly import BPoly as BPoly

@@ -16,7 +16,7 @@ from . import _xp
 from ._bspline import BSpline
 from ._host import host_scipy
 
-__all__ = ["PPoly", "poch_factors"]
+__all__ = ["PPoly", "poch_factors", "integration_points"]
 
 _F8 = numpy.dtype(numpy.float64)
 _C16 = numpy.dtype(numpy.complex128)
@@ -31,9 +31,9 @@ def _column(v, ndim):
     return v.reshape((v.shape[0],) + (1,) * (ndim - 1))
 
 
-class PPoly:
-    """See `scipy.interpolate.PPoly`. Coefficients and breakpoints live on the device; `solve`
-    and `roots` copy them to the host (SciPy does the root finding) and return device arrays."""
+class _PPolyBase:
+    """What PPoly and BPoly share: the checks, the breakpoints, evaluation (in the power basis:
+    `_power_c`), `extend`."""
 
     def __init__(self, c, x, extrapolate=None, axis=0):
         c = _xp.param(c)
@@ -103,7 +103,8 @@ class PPoly:
             extrapolate = False
         if int(nu) < 0:
             raise ValueError("Order of derivative cannot be negative")  # SciPy: "must be non-negative"
-        c = self.c.reshape(self.c.shape[:2] + (-1,))
+        pc = self._power_c()
+        c = pc.reshape(pc.shape[:2] + (-1,))
         out = _kernels.ppoly_eval(c, self.x, xf, int(nu), bool(extrapolate), self.c.dtype, self._descending())
         out = out.reshape(x_shape + self.c.shape[2:])
         if self.axis != 0:
@@ -111,6 +112,17 @@ class PPoly:
             order = order[x_ndim:x_ndim + self.axis] + order[:x_ndim] + order[x_ndim + self.axis:]
             out = out.transpose(order)
         return out
+
+    def _power_c(self):
+        raise NotImplementedError
+
+
+class PPoly(_PPolyBase):
+    """See `scipy.interpolate.PPoly`. Coefficients and breakpoints live on the device; `solve`
+    and `roots` copy them to the host (SciPy does the root finding) and return device arrays."""
+
+    def _power_c(self):
+        return self.c
 
     def derivative(self, nu=1):
         """See `scipy.interpolate.PPoly.derivative`."""
@@ -148,7 +160,7 @@ class PPoly:
         if b < a:
             a, b, sign = b, a, -1
         anti = self.antiderivative()
-        pts, weights = _integration_points(self, a, b, extrapolate)
+        pts, weights = integration_points(self, a, b, extrapolate)
         vals = anti(_xp.param(numpy.array(pts)), extrapolate=True if extrapolate == "periodic" else bool(extrapolate))
         w = _column(_xp.param(numpy.array(weights, dtype=float) * sign), vals.ndim)
         out = _xp.sum(vals.reshape((len(pts), -1)) * w.reshape((len(pts), 1)), axis=0)
@@ -249,7 +261,7 @@ def _fix_continuity(c2, x, nu):
         c2[big - 1 - dd, 1:] = c2[big - 1 - dd, :1] + _xp.cumsum(inc, axis=0)
 
 
-def _integration_points(pp, a, b, extrapolate):
+def integration_points(pp, a, b, extrapolate):
     """(points, weights): the integral is sum(w * F(points)) for the antiderivative F."""
     if extrapolate != "periodic":
         return [a, b], [-1.0, 1.0]

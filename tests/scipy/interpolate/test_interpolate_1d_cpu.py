@@ -166,3 +166,30 @@ def test_cubic_errors(host_interpolate, bad):
         with pytest.raises(ValueError) as got:
             getattr(host_interpolate, name)(x, y)
         assert str(got.value) == str(ref.value)
+
+
+@pytest.mark.parametrize("method", ["__call__", "derivative", "antiderivative", "integrate", "extend",
+                                    "from_power_basis", "from_derivatives", "construct_fast"])
+def test_bpoly_method_signatures(method):
+    assert inspect.signature(getattr(ci.BPoly, method)) == inspect.signature(getattr(si.BPoly, method))
+
+
+def test_bpoly(host_interpolate):
+    c = RNG.normal(size=(4, 3, 2))
+    x = np.array([0.0, 1.0, 2.5, 3.0])
+    ref, got = si.BPoly(c, x), host_interpolate.BPoly(c, x)
+    q = np.linspace(-0.5, 3.5, 23)
+    close(got(q), ref(q))
+    for nu in (1, 2):
+        close(got(q, nu), ref(q, nu), 1e-9)
+        close(got.derivative(nu)(q), ref.derivative(nu)(q), 1e-9)
+        close(got.antiderivative(nu)(q), ref.antiderivative(nu)(q), 1e-9)
+    close(got.integrate(-0.2, 2.7), np.asarray(ref.integrate(-0.2, 2.7)), 1e-9)
+    pp = si.PPoly(c, x)
+    close(host_interpolate.BPoly.from_power_basis(host_interpolate.PPoly(c, x)).c, si.BPoly.from_power_basis(pp).c)
+    ref.extend(RNG.normal(size=(2, 1, 2)) * 0 + 1, [4.0])
+    got.extend(np.ones((2, 1, 2)), [4.0])
+    close(got(q + 1), ref(q + 1), 1e-9)
+    fd_ref = si.BPoly.from_derivatives([0, 1, 2], [[1, 2], [0, 1, 3], [2]])
+    fd = host_interpolate.BPoly.from_derivatives([0, 1, 2], [[1, 2], [0, 1, 3], [2]])
+    close(fd(q), fd_ref(q))
