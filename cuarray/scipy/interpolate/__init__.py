@@ -32,3 +32,4 @@ from ._fitpack import splint as splint
 from ._fitpack import splrep as splrep
 from ._fitpack import sproot as sproot
 from ._bpoly import BPoly as BPoly
+from ._ndppoly import NdPPoly as NdPPoly

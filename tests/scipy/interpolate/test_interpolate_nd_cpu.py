@@ -102,3 +102,19 @@ def test_ndbspline(host_interpolate):
     close(got(xi, nu=(1, 2)), spl(xi, nu=(1, 2)))
     with pytest.raises(ValueError):
         host_interpolate.NdBSpline(spl.t, spl.c[:-1], spl.k)
+
+
+def test_ndppoly(host_interpolate):
+    c = RNG.normal(size=(3, 2, 4, 5, 2))
+    x = (np.cumsum(RNG.uniform(0.2, 1, 5)), np.cumsum(RNG.uniform(0.2, 1, 6)))
+    ref, got = si.NdPPoly(c, x), host_interpolate.NdPPoly(c, x)
+    xi = np.stack([RNG.uniform(v[0] - 0.3, v[-1] + 0.3, 17) for v in x], axis=-1)
+    close(got(xi), ref(xi))
+    close(got(xi, nu=(1, 1)), ref(xi, nu=(1, 1)))
+    close(got(xi, extrapolate=False), ref(xi, extrapolate=False))
+    close(got.derivative((1, 0))(xi), ref.derivative((1, 0))(xi))
+    close(got.antiderivative((1, 2))(xi), ref.antiderivative((1, 2))(xi), 1e-9)
+    close(got.integrate_1d(x[0][0], x[0][-1] - 0.1, 0)(xi[:, 1:]), ref.integrate_1d(x[0][0], x[0][-1] - 0.1, 0)(xi[:, 1:]),
+          1e-9)
+    close(got.integrate([(x[0][1], x[0][3]), (x[1][0], x[1][2])]), ref.integrate([(x[0][1], x[0][3]), (x[1][0], x[1][2])]),
+          1e-9)

@@ -86,3 +86,14 @@ def test_ndbspline_derivatives():
     xi = np.stack([rng.uniform(p[0], p[-1], 40) for p in pts], axis=-1)
     close(got(G(xi)), spl(xi), 1e-10)
     close(got(G(xi), nu=(1, 2)), spl(xi, nu=(1, 2)), 1e-9)
+
+
+def test_ndppoly():
+    rng = _rng("ndppoly")
+    c = rng.normal(size=(4, 3, 5, 6, 2))
+    x = (np.cumsum(rng.uniform(0.2, 1, 6)), np.cumsum(rng.uniform(0.2, 1, 7)))
+    ref, got = si.NdPPoly(c, x), ci.NdPPoly(G(c), tuple(G(v) for v in x))
+    xi = np.stack([rng.uniform(v[0] - 0.3, v[-1] + 0.3, 40) for v in x], axis=-1)
+    close(got(G(xi)), ref(xi), 1e-10)
+    close(got(G(xi), nu=(2, 1)), ref(xi, nu=(2, 1)), 1e-9)
+    close(got.antiderivative((1, 1))(G(xi)), ref.antiderivative((1, 1))(xi), 1e-9)
