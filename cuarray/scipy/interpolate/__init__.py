@@ -33,3 +33,7 @@ from ._fitpack import splrep as splrep
 from ._fitpack import sproot as sproot
 from ._bpoly import BPoly as BPoly
 from ._ndppoly import NdPPoly as NdPPoly
+from ._ndgriddata import CloughTocher2DInterpolator as CloughTocher2DInterpolator
+from ._ndgriddata import LinearNDInterpolator as LinearNDInterpolator
+from ._ndgriddata import NearestNDInterpolator as NearestNDInterpolator
+from ._ndgriddata import griddata as griddata

@@ -3,7 +3,7 @@ selection and smoothing fits): imported on first use, never at `import cuarray`.
 
 from __future__ import annotations
 
-__all__ = ["host_scipy"]
+__all__ = ["host_scipy", "host_spatial"]
 
 
 def host_scipy():
@@ -11,3 +11,10 @@ def host_scipy():
     import scipy.interpolate  # import time: SciPy is an optional dependency (cuarray[scipy])
 
     return scipy.interpolate
+
+
+def host_spatial():
+    # host work: Qhull's Delaunay triangulation until cuarray.scipy.spatial provides one
+    import scipy.spatial  # import time: SciPy is an optional dependency (cuarray[scipy])
+
+    return scipy.spatial

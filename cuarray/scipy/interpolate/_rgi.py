@@ -60,7 +60,7 @@ def ndim_coords(xi, ndim):
         return _xp.stack([_xp.broadcast_to(p, shape) for p in parts], axis=-1)
     xi = _xp.data(xi)
     if xi.ndim == 1:
-        xi = xi.reshape((-1, ndim))
+        xi = xi.reshape((-1, 1 if ndim is None else ndim))
     return xi
 
 
