@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
-from ...sparse import csr_array
 from . import _kernels
 from . import _xp
 from ._host import host_scipy
@@ -194,7 +193,7 @@ class BSpline:
                 raise ValueError(f"Out of bounds w/ x = {x}.")
         data, cols = _kernels.bspline_entries(t, k, x, bool(extrapolate))
         indptr = _xp.arange(0, (x.shape[0] + 1) * (k + 1), k + 1, dtype=numpy.int64)
-        return csr_array((data.reshape(-1), cols.reshape(-1), indptr), shape=(x.shape[0], n))
+        return _xp.csr_array((data.reshape(-1), cols.reshape(-1), indptr), shape=(x.shape[0], n))
 
     @classmethod
     def basis_element(cls, t, extrapolate=True):

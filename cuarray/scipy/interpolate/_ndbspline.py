@@ -8,7 +8,6 @@ import operator
 
 import numpy
 
-from ...sparse import csr_array
 from . import _kernels
 from . import _xp
 from ._bspline import as_knots
@@ -117,4 +116,4 @@ class NdBSpline:
         returned as a `cuarray.sparse.csr_array`."""
         host = host_scipy().NdBSpline.design_matrix(
             _xp.to_host(_xp.param(xvals)), tuple(_xp.to_host(as_knots(td)) for td in t), k, extrapolate)
-        return csr_array((_xp.param(host.data), _xp.param(host.indices), _xp.param(host.indptr)), shape=host.shape)
+        return _xp.csr_array((_xp.param(host.data), _xp.param(host.indices), _xp.param(host.indptr)), shape=host.shape)

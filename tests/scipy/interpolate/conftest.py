@@ -75,6 +75,9 @@ def numpy_namespace():
     ns.to_host = np.asarray
     ns.DEVICE = False
     ns.solve = np.linalg.solve
+    import scipy.sparse
+
+    ns.csr_array = scipy.sparse.csr_array
     return ns
 
 
@@ -94,3 +97,45 @@ def host_interpolate(monkeypatch):
     monkeypatch.setattr(_kernels, "ndbspline_eval", ndbspline_model)
     monkeypatch.setattr(_kernels, "bspline_entries", entries_model)
     return interpolate
+
+
+def _kernel_host():
+    import importlib.util
+    import pathlib
+
+    spec = importlib.util.spec_from_file_location("interpolate_kernel_host",
+                                                  pathlib.Path(__file__).parent / "kernel_host.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def _interpolate_lib(tmp_path_factory):
+    import pathlib
+    import shutil
+    import subprocess
+
+    if shutil.which("g++") is None:
+        pytest.skip("no g++")
+    d = tmp_path_factory.mktemp("interpolate_cuh")
+    (d / "driver.cpp").write_text(_kernel_host().DRIVER)
+    inc = pathlib.Path(__file__).resolve().parents[3] / "cuarray" / "scipy" / "interpolate" / "templates"
+    subprocess.run(["g++", "-O1", "-shared", "-fPIC", "-I", str(inc), str(d / "driver.cpp"), "-o", str(d / "lib.so")],
+                   check=True)
+    import ctypes
+
+    return ctypes.CDLL(str(d / "lib.so"))
+
+
+@pytest.fixture
+def native_interpolate(host_interpolate, _interpolate_lib, monkeypatch):
+    """host_interpolate with templates/interpolate.cuh itself (g++) in place of the NumPy models."""
+    from cuarray.scipy.interpolate import _kernels
+
+    ppoly, linear, nd, entries = _kernel_host().models(_interpolate_lib)
+    monkeypatch.setattr(_kernels, "ppoly_eval", ppoly)
+    monkeypatch.setattr(_kernels, "linear_eval", linear)
+    monkeypatch.setattr(_kernels, "ndbspline_eval", nd)
+    monkeypatch.setattr(_kernels, "bspline_entries", entries)
+    return host_interpolate
