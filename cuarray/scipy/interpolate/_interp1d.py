@@ -176,10 +176,15 @@ class interp1d:  # noqa: N801 (SciPy's name)
     def _check_bounds(self, xq):
         if not self.bounds_error or xq.shape[0] == 0:
             return
-        below, above = xq < self.x[0], xq > self.x[-1]
-        # host work: SciPy raises naming the first offending value (one read of two flags)
-        flags = _xp.to_host(_xp.stack((_xp.any(below), _xp.any(above))))
+        # host work: SciPy raises naming the first offending value. The common case (all inside)
+        # costs two reductions and one read of four numbers; only a NaN or an offender takes the
+        # exact path (a NaN is never out of bounds, but it hides the extremes from min/max).
         x0, x1 = (float(v) for v in _xp.to_host(_xp.stack((self.x[0], self.x[-1])).astype(_F8)))
+        lo, hi = (float(v) for v in _xp.to_host(_xp.stack((_xp.min(xq), _xp.max(xq))).astype(_F8)))
+        if lo >= x0 and hi <= x1:
+            return
+        below, above = xq < self.x[0], xq > self.x[-1]
+        flags = _xp.to_host(_xp.stack((_xp.any(below), _xp.any(above))))
         if flags[0]:
             v = _xp.to_host(xq[below][:1])[0]
             raise ValueError(f"A value ({v}) in x_new is below the interpolation range's minimum value ({x0}).")

@@ -57,12 +57,17 @@ def _linear_def(x_dt, y_dt, q_dt, out_dt) -> Definition:
     return d
 
 
+def _c(a: ndarray) -> ndarray:
+    """`a` C-contiguous, float16 as float32 (a raw pointer's element is read as a C number)."""
+    return astype(a, numpy.float32 if a.dtype.char == "e" else a.dtype, order="C", copy=False)
+
+
 def _real_view(a: ndarray) -> ndarray:
     """A C-contiguous (rows, columns) array of a real dtype: a complex array's float view."""
     if a.dtype.kind == "c":
         a = astype(a, a.dtype, order="C", copy=False)
         return a.view(numpy.dtype("f{}".format(a.dtype.itemsize // 2)))
-    return astype(a, a.dtype, order="C", copy=False)
+    return _c(a)
 
 
 def _out_of(nq, ncols, out_dt):
@@ -83,8 +88,7 @@ def ppoly_eval(c: ndarray, x: ndarray, xq: ndarray, nu: int, extrapolate: bool, 
     cr = _real_view(astype(c, numpy.result_type(c.dtype, _F8), copy=False))
     cr = astype(cr, _F8, order="C", copy=False)
     ncols = cr.shape[2] if cr.ndim == 3 else 1
-    xq = astype(xq, xq.dtype, order="C", copy=False)
-    x = astype(x, x.dtype, order="C", copy=False)
+    xq, x = _c(xq), _c(x)
     real, out = _out_of(xq.shape[0], c.shape[2], numpy.dtype(out_dt))
     if real.size == 0:
         return out
@@ -101,8 +105,7 @@ def linear_eval(x: ndarray, y: ndarray, xq: ndarray, below: ndarray, above: ndar
     out_dt = numpy.dtype(out_dt)
     yr = _real_view(y)
     ncols = yr.shape[1]
-    xq = astype(xq, xq.dtype, order="C", copy=False)
-    x = astype(x, x.dtype, order="C", copy=False)
+    xq, x = _c(xq), _c(x)
     real, out = _out_of(xq.shape[0], y.shape[1], out_dt)
     if real.size == 0:
         return out
@@ -173,7 +176,7 @@ def ndbspline_eval(ts, ks, c: ndarray, xi: ndarray, nus, extrapolate: bool, out_
     strides = [int(numpy.prod(c.shape[d + 1:ndim], dtype=numpy.int64)) for d in range(ndim)]
     t_all = ts[0] if ndim == 1 else _concat([astype(t, _F8, copy=False) for t in ts])
     t_all = astype(t_all, _F8, order="C", copy=False)
-    xi = astype(xi, xi.dtype, order="C", copy=False)
+    xi = _c(xi)
     real, out = _out_of(xi.shape[0], c.shape[-1], out_dt)
     if real.size == 0:
         return out
@@ -189,7 +192,7 @@ def bspline_entries(t: ndarray, k: int, xq: ndarray, extrapolate: bool):
     n = t.shape[0] - k - 1
     data = ndarray((xq.shape[0], k + 1), _F8)
     col = ndarray((xq.shape[0], k + 1), _I8)
-    xq = astype(xq, xq.dtype, order="C", copy=False)
+    xq = _c(xq)
     if data.size:
         _entry_def(basis_width(k), xq.dtype).run(
             (data, col), (_I8.type(n), _I4.type(k), _I4.type(bool(extrapolate))), data.shape,
