@@ -162,8 +162,8 @@ class RegularGridInterpolator:
         out_of_bounds = self._out_of_bounds(xi)
         if method == "nearest":
             result = self._nearest(xi)
-        elif method == "pchip":
-            result = self._pchip(xi)
+        elif method == "pchip":  # (SciPy's folded result keeps the values' dtype)
+            result = self._pchip(xi).astype(self._values.dtype)
         else:
             result = self._spline(method)(xi, nu=nu)
         result = result.reshape((xi.shape[0], -1))
