@@ -115,6 +115,8 @@ class BSpline:
         """See `scipy.interpolate.BSpline.__call__`."""
         if extrapolate is None:
             extrapolate = self.extrapolate
+        if int(nu) < 0:
+            raise NotImplementedError(f"Cannot do derivative order {nu}.")
         x = _xp.data(x)
         if x.dtype.kind == "c":
             raise TypeError("x must be real")
