@@ -2,7 +2,8 @@
 formula and the fill values in one kernel); 'nearest'/'previous'/'next' are a `searchsorted` and a
 gather; the spline kinds SciPy builds with `make_interp_spline` are the same interpolants built
 here as piecewise polynomials: 'zero' (piecewise constant), 'slinear' (linear, extrapolated
-linearly) and 'cubic' (the not-a-knot cubic spline, which is `make_interp_spline(k=3)`'s)."""
+linearly) and 'cubic' (the not-a-knot cubic spline, which is `make_interp_spline(k=3)`'s); the
+other orders through `make_interp_spline`."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import numpy
 from . import _kernels
 from . import _xp
 from ._cubic_spline import CubicSpline
+from ._make import make_interp_spline
 from ._ppoly import PPoly
 
 __all__ = ["interp1d"]
@@ -32,9 +34,9 @@ def _broadcast_up_to(arr, shape, name):
 
 
 class interp1d:  # noqa: N801 (SciPy's name)
-    """See `scipy.interpolate.interp1d` (legacy in SciPy, kept for porting). The integer and
-    'quadratic' spline kinds other than 0, 1 and 3 raise NotImplementedError (they need the
-    B-spline builder); NaN in `x` or `y` is not rewritten for the spline kinds."""
+    """See `scipy.interpolate.interp1d` (legacy in SciPy, kept for porting). 'quadratic' and the
+    integer orders other than 0, 1 and 3 build their spline on the host (`make_interp_spline`'s
+    host path) and evaluate on the device; NaN in `x` or `y` is not rewritten for the spline kinds."""
 
     def __init__(self, x, y, kind="linear", axis=-1, copy=True, bounds_error=None, fill_value=numpy.nan,
                  assume_sorted=False):
@@ -83,8 +85,6 @@ class interp1d:  # noqa: N801 (SciPy's name)
                 fill_value = (numpy.nan, end) if kind == "previous" else (end, numpy.nan)
         elif kind == "spline":
             minval = order + 1
-            if order not in (0, 1, 3):
-                raise NotImplementedError(f"interp1d spline order {order}: cuarray builds orders 0, 1 and 3")
         if x.shape[0] < minval:
             raise ValueError(f"x and y arrays must have at least {minval} entries")
         if kind == "spline":
@@ -96,6 +96,8 @@ class interp1d:  # noqa: N801 (SciPy's name)
         y = self._y.astype(numpy.result_type(self._y.dtype, _F8))
         if order == 3:
             return CubicSpline(xf, y, axis=0)
+        if order not in (0, 1):  # (the collocation solve of other orders is host work: _make)
+            return make_interp_spline(xf, y, k=order, check_finite=False)
         if order == 1:
             slope = _xp.diff(y, axis=0) / _xp.diff(xf)[:, None]
             return PPoly.construct_fast(_xp.stack((slope, y[:-1])), xf, True)

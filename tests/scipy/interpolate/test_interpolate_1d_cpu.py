@@ -114,7 +114,7 @@ def test_hermite_and_ppoly_ops(host_interpolate):
 
 
 @pytest.mark.parametrize("kind", ["linear", "nearest", "nearest-up", "previous", "next", "zero", "slinear",
-                                  "cubic", 0, 1, 3])
+                                  "quadratic", "cubic", 0, 1, 3, 5])
 @pytest.mark.parametrize("fill", [np.nan, "extrapolate", (-1.0, 2.0)], ids=str)
 @pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
 def test_interp1d(host_interpolate, kind, fill, dtype):

@@ -51,7 +51,7 @@ def queries(rng, x, m=200):
     return q
 
 
-@pytest.mark.parametrize("kind", ["linear", "nearest", "previous", "next", "zero", "slinear", "cubic"])
+@pytest.mark.parametrize("kind", ["linear", "nearest", "previous", "next", "zero", "slinear", "quadratic", "cubic"])
 @pytest.mark.parametrize("fill", [np.nan, "extrapolate", (-1.0, 2.0)], ids=str)
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
 def test_interp1d(kind, fill, dtype):
