@@ -37,3 +37,11 @@ from ._ndgriddata import CloughTocher2DInterpolator as CloughTocher2DInterpolato
 from ._ndgriddata import LinearNDInterpolator as LinearNDInterpolator
 from ._ndgriddata import NearestNDInterpolator as NearestNDInterpolator
 from ._ndgriddata import griddata as griddata
+from ._fitpack_more import bisplev as bisplev
+from ._fitpack_more import bisplrep as bisplrep
+from ._fitpack_more import generate_knots as generate_knots
+from ._fitpack_more import insert as insert
+from ._fitpack_more import make_splprep as make_splprep
+from ._fitpack_more import make_splrep as make_splrep
+from ._fitpack_more import spalde as spalde
+from ._fitpack_more import splprep as splprep

@@ -236,7 +236,12 @@ class RectBivariateSpline:
         else:
             shape = numpy.broadcast_shapes(x.shape, y.shape)
             xs, ys = _xp.broadcast_to(x, shape), _xp.broadcast_to(y, shape)
-        (x0, x1), (y0, y1) = self._ends
-        pts = _xp.stack((_xp.clip(xs, x0, x1).reshape(-1), _xp.clip(ys, y0, y1).reshape(-1)), axis=-1)
-        out = _kernels.ndbspline_eval(self._t, self.degrees, self._c, pts, (int(dx), int(dy)), True, _F8)
-        return out.reshape(shape)
+        return tensor_eval(self._t, self.degrees, self._c, self._ends, xs, ys, dx, dy, shape)
+
+
+def tensor_eval(t, degrees, c, ends, xs, ys, dx, dy, shape):
+    """FITPACK's bispev/parder on the device: coordinates clamped to the knot range, one pass."""
+    (x0, x1), (y0, y1) = ends
+    pts = _xp.stack((_xp.clip(xs, x0, x1).reshape(-1), _xp.clip(ys, y0, y1).reshape(-1)), axis=-1)
+    out = _kernels.ndbspline_eval(t, degrees, c, pts, (int(dx), int(dy)), True, _F8)
+    return out.reshape(shape)

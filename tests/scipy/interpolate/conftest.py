@@ -81,7 +81,7 @@ def numpy_namespace():
     return ns
 
 
-MODULES = ["_cubic", "_cubic_spline", "_interp1d", "_ppoly", "_tridiag", "_bspline", "_make", "_ndbspline", "_rgi", "_rbf", "_polyint", "_fitpack", "_bpoly", "_ndppoly", "_ndgriddata"]
+MODULES = ["_cubic", "_cubic_spline", "_interp1d", "_ppoly", "_tridiag", "_bspline", "_make", "_ndbspline", "_rgi", "_rbf", "_polyint", "_fitpack", "_bpoly", "_ndppoly", "_ndgriddata", "_fitpack_more"]
 
 
 @pytest.fixture

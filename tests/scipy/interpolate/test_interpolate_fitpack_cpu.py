@@ -74,3 +74,37 @@ def test_rect_bivariate(host_interpolate, grid):
     for dx, dy in [(0, 0), (1, 0), (1, 2)]:
         close(got(xq, yq, dx=dx, dy=dy, grid=grid), ref(xq, yq, dx=dx, dy=dy, grid=grid), 1e-9)
     close(got.ev(xq, yq), ref.ev(xq, yq), 1e-9)
+
+
+@pytest.mark.parametrize("name", ["splprep", "spalde", "insert", "bisplrep", "bisplev", "make_splrep", "make_splprep",
+                                  "generate_knots"])
+def test_more_signatures(name):
+    assert str(inspect.signature(getattr(ci, name))) == str(inspect.signature(getattr(si, name)))
+
+
+def test_more_fitpack(host_interpolate):
+    x = np.linspace(0, 2 * np.pi, 30)
+    pts = [np.cos(x), np.sin(x)]
+    (tck, u), (tck2, u2) = host_interpolate.splprep(pts, s=0.01), si.splprep(pts, s=0.01)
+    close(u, u2)
+    for a, b in zip(host_interpolate.splev(np.linspace(0, 1, 9), tck), si.splev(np.linspace(0, 1, 9), tck2)):
+        close(a, b)
+    y = np.sin(x) + 0.01 * RNG.normal(size=30)
+    spl, ref = host_interpolate.make_splrep(x, y, s=0.05), si.make_splrep(x, y, s=0.05)
+    close(spl(x), ref(x))
+    tk = si.splrep(x, y)
+    close(host_interpolate.spalde(np.array([1.0, 2.0]), tk), np.asarray(si.spalde(np.array([1.0, 2.0]), tk)))
+    got_t, got_c, _ = host_interpolate.insert(3.0, tk)
+    ref_t, ref_c, _ = si.insert(3.0, tk)
+    n = len(ref_t) - 4  # (FITPACK's c is as long as t; its tail is padding of any value)
+    close(got_t, ref_t)
+    close(np.asarray(got_c)[:n], ref_c[:n])
+    gx, gy = np.meshgrid(np.linspace(0, 1, 12), np.linspace(0, 2, 10), indexing="ij")
+    z = np.sin(3 * gx) * gy
+    btck, bref = host_interpolate.bisplrep(gx.ravel(), gy.ravel(), z.ravel(), s=0.1), si.bisplrep(
+        gx.ravel(), gy.ravel(), z.ravel(), s=0.1)
+    xq, yq = np.linspace(-0.1, 1.1, 7), np.linspace(0, 2, 5)
+    close(host_interpolate.bisplev(xq, yq, btck), si.bisplev(xq, yq, bref), 1e-9)
+    close(host_interpolate.bisplev(xq, yq, btck, dx=1, dy=1), si.bisplev(xq, yq, bref, dx=1, dy=1), 1e-9)
+    knots = list(host_interpolate.generate_knots(x, y, s=0.05))
+    close(knots[-1], list(si.generate_knots(x, y, s=0.05))[-1])

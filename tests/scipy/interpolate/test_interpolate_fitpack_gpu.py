@@ -64,3 +64,19 @@ def test_univariate_and_bivariate():
     close(rg(G(xq), G(yq)), rb(xq, yq), 1e-9)
     close(rg(G(xq), G(yq), dx=1, dy=1), rb(xq, yq, dx=1, dy=1), 1e-8)
     close(rg.ev(G(xq[:5]), G(yq)), rb.ev(xq[:5], yq), 1e-9)
+
+
+def test_bisplrep_bisplev_and_splprep():
+    rng = _rng("bisplev")
+    gx, gy = np.meshgrid(np.linspace(0, 1, 12), np.linspace(0, 2, 10), indexing="ij")
+    z = np.sin(3 * gx) * gy + 0.01 * rng.normal(size=gx.shape)
+    ref = si.bisplrep(gx.ravel(), gy.ravel(), z.ravel(), s=0.1)
+    got = ci.bisplrep(G(gx.ravel()), G(gy.ravel()), G(z.ravel()), s=0.1)
+    xq, yq = np.linspace(-0.1, 1.1, 9), np.linspace(0, 2, 6)
+    close(ci.bisplev(G(xq), G(yq), got), si.bisplev(xq, yq, ref), 1e-9)
+    close(ci.bisplev(G(xq), G(yq), got, dx=1), si.bisplev(xq, yq, ref, dx=1), 1e-9)
+    x = np.linspace(0, 2 * np.pi, 40)
+    tck, u = ci.splprep([G(np.cos(x)), G(np.sin(x))], s=0.01)
+    tck2, u2 = si.splprep([np.cos(x), np.sin(x)], s=0.01)
+    for a, b in zip(ci.splev(G(u2), tck), si.splev(u2, tck2)):
+        close(a, b, 1e-9)
