@@ -42,6 +42,7 @@ NAMESPACES = [
     ("cuarray.scipy.ndimage", "cuarray.scipy.ndimage", "scipy.ndimage."),
     ("cuarray.scipy.signal", "cuarray.scipy.signal", "scipy.signal."),
     ("cuarray.scipy.signal.windows", "cuarray.scipy.signal.windows", "scipy.signal.windows."),
+    ("cuarray.scipy.interpolate", "cuarray.scipy.interpolate", "scipy.interpolate."),
     ("cuarray.scipy.fft", "cuarray.scipy.fft", "scipy.fft."),
     ("cuarray.cuda", "cuarray.cuda: the runtime", "Devices, streams, events, memory pools, kernels (cupy.cuda)."),
     ("cuarray.cuda.runtime", "cuarray.cuda.runtime", "CuPy's runtime functions."),

@@ -1,0 +1,178 @@
+"""scipy.interpolate cases (issue 53, group "interpolate"): cuarray.scipy.interpolate against
+cupyx.scipy.interpolate and SciPy on the host ("numpy" column) in the same run.
+
+- interp1d-linear: interp1d(x, y, bounds_error=False) on 1e4 knots at 1e7 float64 points (bytes: one read
+  of the points and one write of the values: the fraction of the copy rate).
+- cubicspline-build: CubicSpline on 1e6 knots (the slopes' tridiagonal solve and coefficients).
+- cubicspline-eval: that spline at 1e7 points.
+- make-interp-spline: make_interp_spline(x, y, k=3) on 1e6 points; bspline-eval: the spline at 1e7.
+- rgi-linear / rgi-cubic: RegularGridInterpolator on a 512^3 float64 grid (quick: 128^3) at 1e7
+  points (quick: 1e6), the interpolator built outside the timing. CuPy's 'cubic' folds one point
+  at a time (SciPy's recursive method) and SciPy's builds by an iterative solve of the 512^3 system:
+  both n/a at these sizes.
+- rbf: RBFInterpolator with 1e4 thin-plate-spline centres in 2-D, evaluated at 1e6 points (built
+  outside the timing); SciPy n/a at this size (1e10 kernel terms on the host)."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy
+
+from . import NotAvailable, random_array, register
+
+
+def _interp(xp):
+    name = getattr(xp, "__name__", "")
+    if name == "numpy":
+        try:
+            return importlib.import_module("scipy.interpolate")
+        except ImportError as exc:
+            raise NotAvailable("scipy: {}".format(exc)) from None
+    if name not in ("cuarray", "cupy"):
+        raise NotAvailable("no scipy.interpolate for {}".format(name))
+    full = "cuarray.scipy.interpolate" if name == "cuarray" else "cupyx.scipy.interpolate"
+    try:
+        return importlib.import_module(full)
+    except ImportError as exc:
+        raise NotAvailable("{}: {}".format(full, exc)) from None
+
+
+def _knots(xp, n, seed):
+    """n sorted, distinct float64 abscissae in [0, n) and smooth values, on xp's device."""
+    rng = numpy.random.default_rng(seed)
+    x = numpy.arange(n, dtype=float) + rng.uniform(0.05, 0.95, n)
+    y = numpy.sin(x / 17.0) + 0.1 * rng.standard_normal(n)
+    return xp.asarray(x), xp.asarray(y)
+
+
+def _points(xp, m, lo, hi, seed, dims=None):
+    rng = numpy.random.default_rng(seed)
+    shape = (m,) if dims is None else (m, dims)
+    return xp.asarray(rng.uniform(lo, hi, shape))
+
+
+ALL = ("cuarray", "cupy", "numpy")
+
+interp1d = register(
+    "interp1d-linear", group="interpolate",
+    description="interp1d(x, y) (1e4 knots, linear) at m float64 points",
+    size=10**7, quick=10**6, nbytes=lambda m, p: 16.0 * m,
+)
+
+
+@interp1d.setup(*ALL)
+def _(xp, m, param):
+    ip = _interp(xp)
+    x, y = _knots(xp, 10**4, 53)
+    q = _points(xp, m, 0.0, 10**4, 54)
+    f = ip.interp1d(x, y, assume_sorted=True, bounds_error=False)  # the evaluation, no range check
+    return lambda: f(q)
+
+
+cs_build = register(
+    "cubicspline-build", group="interpolate",
+    description="CubicSpline(x, y) on n knots (not-a-knot)",
+    size=10**6, quick=10**5, nbytes=lambda n, p: 48.0 * n,
+)
+
+
+@cs_build.setup(*ALL)
+def _(xp, n, param):
+    ip = _interp(xp)
+    x, y = _knots(xp, n, 55)
+    return lambda: ip.CubicSpline(x, y)
+
+
+cs_eval = register(
+    "cubicspline-eval", group="interpolate",
+    description="CubicSpline of 1e6 knots at m float64 points",
+    size=10**7, quick=10**6, nbytes=lambda m, p: 16.0 * m,
+)
+
+
+@cs_eval.setup(*ALL)
+def _(xp, m, param):
+    ip = _interp(xp)
+    x, y = _knots(xp, 10**6, 56)
+    s = ip.CubicSpline(x, y)
+    q = _points(xp, m, 0.0, 10**6, 57)
+    return lambda: s(q)
+
+
+mis = register(
+    "make-interp-spline", group="interpolate",
+    description="make_interp_spline(x, y, k=3) on n points",
+    size=10**6, quick=10**5, nbytes=lambda n, p: 48.0 * n,
+)
+
+
+@mis.setup(*ALL)
+def _(xp, n, param):
+    ip = _interp(xp)
+    x, y = _knots(xp, n, 58)
+    return lambda: ip.make_interp_spline(x, y, k=3)
+
+
+bspl = register(
+    "bspline-eval", group="interpolate",
+    description="BSpline (k=3, 1e6 points' interpolant) at m float64 points",
+    size=10**7, quick=10**6, nbytes=lambda m, p: 16.0 * m,
+)
+
+
+@bspl.setup(*ALL)
+def _(xp, m, param):
+    ip = _interp(xp)
+    x, y = _knots(xp, 10**6, 59)
+    b = ip.make_interp_spline(x, y, k=3)
+    q = _points(xp, m, 0.0, 10**6, 60)
+    return lambda: b(q)
+
+
+def _rgi_sizes(size):
+    return (512, 10**7) if size == "full" else (128, 10**6)
+
+
+rgi = register(
+    "rgi", group="interpolate",
+    description="RegularGridInterpolator on an n^3 float64 grid at m points (built outside the timing)",
+    size="full", quick="quick", params=("linear", "cubic"),
+    nbytes=lambda size, p: 32.0 * _rgi_sizes(size)[1],
+    size_label=lambda s: "{}^3 at {:.0e}".format(*_rgi_sizes(s)),
+)
+
+
+@rgi.setup(*ALL)
+def _(xp, size, method):
+    ip = _interp(xp)
+    n, m = _rgi_sizes(size)
+    name = getattr(xp, "__name__", "")
+    if method == "cubic" and name in ("cupy", "numpy") and size == "full":
+        raise NotAvailable("cubic: CuPy folds one point at a time; SciPy solves the 512^3 system iteratively")
+    if name == "numpy" and size == "full":
+        raise NotAvailable("SciPy on the host: minutes at 512^3 and 1e7 points")
+    g = xp.asarray(numpy.linspace(0.0, 1.0, n))
+    values = random_array(xp, (n, n, n), "float64", seed=61)
+    f = ip.RegularGridInterpolator((g, g, g), values, method=method)
+    q = _points(xp, m, 0.0, 1.0, 62, dims=3)
+    return lambda: f(q)
+
+
+rbf = register(
+    "rbf", group="interpolate",
+    description="RBFInterpolator (thin plate spline, 1e4 centres in 2-D) at m points (built outside the timing)",
+    size=10**6, quick=10**5, flops=lambda m, p: 2.0 * m * 10**4,
+)
+
+
+@rbf.setup(*ALL)
+def _(xp, m, param):
+    ip = _interp(xp)
+    if getattr(xp, "__name__", "") == "numpy" and m > 10**5:
+        raise NotAvailable("SciPy on the host: 1e10 kernel terms")
+    y = _points(xp, 10**4, 0.0, 1.0, 63, dims=2)
+    d = xp.sin(6.0 * y[:, 0]) * y[:, 1]
+    f = ip.RBFInterpolator(y, d, smoothing=1e-6)
+    q = _points(xp, m, 0.0, 1.0, 64, dims=2)
+    return lambda: f(q)

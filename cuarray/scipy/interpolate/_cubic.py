@@ -1,0 +1,194 @@
+"""Cubic interpolators as `PPoly` subclasses: `CubicHermiteSpline` (coefficients from values and
+slopes in a few elementwise passes), `PchipInterpolator`/`pchip_interpolate`, `Akima1DInterpolator`
+(slopes from local formulas) and `CubicSpline`, whose slopes solve a tridiagonal system
+(`_tridiag.solve_tridiagonal`, cyclic reduction over every column at once; 'periodic' splits off
+the last unknown as SciPy does and solves two right-hand sides). The validation SciPy does on
+the host (finite, strictly increasing x) reads three booleans back."""
+
+from typing import Literal
+
+import numpy
+
+from . import _xp
+from ._ppoly import PPoly
+
+__all__ = ["CubicHermiteSpline", "CubicSpline", "PchipInterpolator", "pchip_interpolate",
+           "Akima1DInterpolator", "prepare_input"]
+
+_F8 = numpy.dtype(numpy.float64)
+_C16 = numpy.dtype(numpy.complex128)
+
+
+def prepare_input(x, y, axis, dydx=None):
+    """SciPy's checks and casts of the cubic interpolators' data; y (and dydx) with `axis` first."""
+    x, y = _xp.param(x), _xp.param(y)
+    if x.dtype.kind == "c":
+        raise ValueError("`x` must contain real values.")
+    x = x.astype(_F8)
+    dtype = _C16 if y.dtype.kind == "c" else _F8
+    if dydx is not None:
+        dydx = _xp.param(dydx)
+        if y.shape != dydx.shape:
+            raise ValueError("The shapes of `y` and `dydx` must be identical.")
+        if dydx.dtype.kind == "c":
+            dtype = _C16
+        dydx = dydx.astype(dtype)
+    y = y.astype(dtype)
+    if y.ndim == 0:
+        raise ValueError("`y` must be at least 1-dimensional.")  # SciPy: axis % 0 divides by zero
+    axis = axis % y.ndim
+    if x.ndim != 1:
+        raise ValueError("`x` must be 1-dimensional.")
+    if x.shape[0] < 2:
+        raise ValueError("`x` must contain at least 2 elements.")
+    if x.shape[0] != y.shape[axis]:
+        raise ValueError(f"The length of `y` along `axis`={axis} doesn't match the length of `x`")
+    checks = [_xp.all(_xp.isfinite(x)), _xp.all(_xp.isfinite(y)),
+              _xp.all(_xp.isfinite(dydx)) if dydx is not None else _xp.all(_xp.isfinite(x)),
+              _xp.any(_xp.diff(x) <= 0)]
+    ok_x, ok_y, ok_d, unsorted = (bool(v) for v in _xp.to_host(_xp.stack(checks)))
+    if not ok_x:
+        raise ValueError("`x` must contain only finite values.")
+    if not ok_y:
+        raise ValueError("`y` must contain only finite values.")
+    if not ok_d:
+        raise ValueError("`dydx` must contain only finite values.")
+    if unsorted:
+        raise ValueError("`x` must be strictly increasing sequence.")
+    y = _xp.moveaxis(y, axis, 0)
+    if dydx is not None:
+        dydx = _xp.moveaxis(dydx, axis, 0)
+    return x, _xp.diff(x), y, axis, dydx
+
+
+def _col(v, ndim):
+    return v.reshape((v.shape[0],) + (1,) * (ndim - 1))
+
+
+def hermite_coefficients(x, dx, y, dydx):
+    """The (4, n - 1, ...) power-basis coefficients of the cubic Hermite interpolant."""
+    dxr = _col(dx, y.ndim)
+    slope = _xp.diff(y, axis=0) / dxr
+    t = (dydx[:-1] + dydx[1:] - 2 * slope) / dxr
+    return _xp.stack((t / dxr, (slope - dydx[:-1]) / dxr - t, dydx[:-1], y[:-1]))
+
+
+class CubicHermiteSpline(PPoly):
+    """See `scipy.interpolate.CubicHermiteSpline`."""
+
+    def __init__(self, x, y, dydx, axis=0, extrapolate=None):
+        if extrapolate is None:
+            extrapolate = True
+        x, dx, y, axis, dydx = prepare_input(x, y, axis, dydx)
+        self._set(x, dx, y, dydx, axis, extrapolate)
+
+    def _set(self, x, dx, y, dydx, axis, extrapolate):
+        self.c = _xp.ascontiguousarray(hermite_coefficients(x, dx, y, dydx))
+        self.x = x
+        self.extrapolate = extrapolate
+        self._desc = False
+        self.axis = axis
+
+
+def _edge_case(h0, h1, m0, m1):
+    d = ((2 * h0 + h1) * m0 - h0 * m1) / (h0 + h1)
+    mask = _xp.sign(d) != _xp.sign(m0)
+    mask2 = (_xp.sign(m0) != _xp.sign(m1)) & (_xp.abs(d) > 3.0 * _xp.abs(m0))
+    d = _xp.where(mask, 0.0, d)
+    return _xp.where(~mask & mask2, 3.0 * m0, d)
+
+
+def pchip_slopes(x, y):
+    """PCHIP's slopes (Fritsch & Carlson; Moler's one-sided ends, "Numerical Computing with
+    MATLAB" 3.6) for y with its points first."""
+    shape = y.shape
+    y2 = y.reshape((shape[0], -1))
+    h = (x[1:] - x[:-1])[:, None]
+    mk = (y2[1:] - y2[:-1]) / h
+    if shape[0] == 2:
+        return _xp.concatenate((mk, mk)).reshape(shape)
+    smk = _xp.sign(mk)
+    cond = (smk[1:] != smk[:-1]) | (mk[1:] == 0) | (mk[:-1] == 0)
+    w1 = 2 * h[1:] + h[:-1]
+    w2 = h[1:] + 2 * h[:-1]
+    safe_hi = _xp.where(cond, 1.0, mk[1:])
+    safe_lo = _xp.where(cond, 1.0, mk[:-1])
+    whmean = (w1 / safe_lo + w2 / safe_hi) / (w1 + w2)
+    inner = _xp.where(cond, 0.0, 1.0 / whmean)
+    first = _edge_case(h[0], h[1], mk[0], mk[1])[None]
+    last = _edge_case(h[-1], h[-2], mk[-1], mk[-2])[None]
+    return _xp.concatenate((first, inner, last)).reshape(shape)
+
+
+def _real_only(y, name):
+    if y.dtype.kind == "c":
+        raise ValueError(f"`{name}` only works with real values for `y`. If you are trying to use the real "
+                         "components of the passed array, use `np.real` on the array before passing to "
+                         f"`{name}`.")
+
+
+class PchipInterpolator(CubicHermiteSpline):
+    """See `scipy.interpolate.PchipInterpolator`."""
+
+    def __init__(self, x, y, axis=0, extrapolate=None):
+        x, dx, y, axis, _ = prepare_input(x, y, axis)
+        _real_only(y, "PchipInterpolator")
+        self._set(x, dx, y, pchip_slopes(x, y), axis, True if extrapolate is None else extrapolate)
+
+
+def pchip_interpolate(xi, yi, x, der=0, axis=0):
+    """See `scipy.interpolate.pchip_interpolate`."""
+    p = PchipInterpolator(xi, yi, axis=axis)
+    if isinstance(der, (int, numpy.integer)):
+        return p(x, der)
+    return [p(x, nu) for nu in der]
+
+
+def akima_slopes(x, dx, y, method):
+    """Akima's (1970) slopes, or the modified ones ('makima': weights with |m_i + m_{i+1}|)."""
+    shape = y.shape
+    y2 = y.reshape((shape[0], -1))
+    mk = _xp.diff(y2, axis=0) / dx[:, None]
+    if shape[0] == 2:
+        return _xp.concatenate((mk, mk)).reshape(shape)
+    m1 = 2.0 * mk[:1] - mk[1:2]
+    m0 = 2.0 * m1 - mk[:1]
+    mn = 2.0 * mk[-1:] - mk[-2:-1]
+    mn1 = 2.0 * mn - mk[-1:]
+    m = _xp.concatenate((m0, m1, mk, mn, mn1))
+    t = 0.5 * (m[3:] + m[:-3])
+    dm = _xp.abs(_xp.diff(m, axis=0))
+    if method == "makima":
+        pm = _xp.abs(m[1:] + m[:-1])
+        f1 = dm[2:] + 0.5 * pm[2:]
+        f2 = dm[:-2] + 0.5 * pm[:-2]
+    else:
+        f1, f2 = dm[2:], dm[:-2]
+    f12 = f1 + f2
+    ind = f12 > 1e-9 * _xp.max(f12) if f12.size else f12 > 0
+    t = _xp.where(ind, m[1:-2] + (f2 / _xp.where(ind, f12, 1.0)) * (m[2:-1] - m[1:-2]), t)
+    return t.reshape(shape)
+
+
+class Akima1DInterpolator(CubicHermiteSpline):
+    """See `scipy.interpolate.Akima1DInterpolator`."""
+
+    def __init__(self, x, y, axis=0, *, method: Literal["akima", "makima"] = "akima",
+                 extrapolate: bool | None = None):
+        if method not in {"akima", "makima"}:
+            raise NotImplementedError(f"`method`={method} is unsupported.")
+        x, dx, y, axis, _ = prepare_input(x, y, axis)
+        _real_only(y, "Akima1DInterpolator")
+        extrapolate = False if extrapolate is None else extrapolate
+        self._set(x, dx, y, akima_slopes(x, dx, y, method), axis, extrapolate)
+
+    def extend(self, c, x, right=True):
+        raise NotImplementedError("Extending a 1-D Akima interpolator is not yet implemented")
+
+    @classmethod
+    def from_spline(cls, tck, extrapolate=None):
+        raise NotImplementedError("This method does not make sense for an Akima interpolator.")
+
+    @classmethod
+    def from_bernstein_basis(cls, bp, extrapolate=None):
+        raise NotImplementedError("This method does not make sense for an Akima interpolator.")

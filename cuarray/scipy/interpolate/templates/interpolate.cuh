@@ -1,0 +1,171 @@
+// Device helpers of cuarray/scipy/interpolate (_kernels.py): the knot search and the piecewise
+// evaluations, one output element a thread (query q, column j). Included as a kernel preamble.
+namespace cuarray_interpolate {
+
+// The interval of x in the breakpoints x[0..m] (increasing, or decreasing when DESC): the i with
+// x[i] <= v < x[i+1], clamped to [0, m-1] (v == x[m] is in the last interval). -1 for NaN, -2 for
+// a v outside [x[0], x[m]] when extrapolation is off.
+template <typename T>
+__device__ __forceinline__ long long find_interval(const T* x, long long m, double v, bool extrapolate,
+                                                   bool desc) {
+  if (isnan(v)) return -1;
+  double lo_x = desc ? (double)x[m] : (double)x[0];
+  double hi_x = desc ? (double)x[0] : (double)x[m];
+  if (!extrapolate && (v < lo_x || v > hi_x)) return -2;
+  long long lo = 0, hi = m;  // invariant: the answer is in [lo, hi)
+  while (hi - lo > 1) {
+    long long mid = lo + ((hi - lo) >> 1);
+    bool right = desc ? (v <= (double)x[mid]) : (v >= (double)x[mid]);
+    if (right) lo = mid; else hi = mid;
+  }
+  return lo;
+}
+
+// Value of the nu-th derivative of the local polynomial sum_p c[p] s^(k-1-p) (highest power first,
+// coefficient p at c[p * stride]) at s, by Horner's rule on the differentiated coefficients.
+__device__ __forceinline__ double poly_at(const double* c, long long stride, int k, int nu, double s) {
+  double r = 0.0;
+  for (int p = 0; p < k - nu; ++p) {
+    int power = k - 1 - p;
+    double f = 1.0;
+    for (int t = 0; t < nu; ++t) f *= (double)(power - t);
+    r = r * s + c[p * stride] * f;
+  }
+  return r;
+}
+
+// PPoly.__call__: c is (k, m, ncols) C-contiguous; output column j of query v.
+template <typename T>
+__device__ __forceinline__ double ppoly(const double* c, const T* x, long long m, int k, long long ncols,
+                                        long long j, double v, int nu, bool extrapolate, bool desc) {
+  long long i = find_interval(x, m, v, extrapolate, desc);
+  if (i < 0) return nan("");
+  return poly_at(c + i * ncols + j, m * ncols, k, nu, v - (double)x[i]);
+}
+
+// interp1d(kind='linear'): the segment of v clamped to the end segments (SciPy's clip(1, n-1)), its
+// two-weight formula; below/above the range the fill values unless `extrapolate`.
+template <typename T, typename Y>
+__device__ __forceinline__ double linear(const T* x, const Y* y, long long n, long long ncols, long long j,
+                                         double v, bool extrapolate, double below, double above) {
+  if (isnan(v)) return v;
+  if (!extrapolate) {
+    if (v < (double)x[0]) return below;
+    if (v > (double)x[n - 1]) return above;
+  }
+  long long lo = 0, hi = n - 1;  // the first index with x[idx] >= v (searchsorted 'left'), clamped
+  if (v <= (double)x[0]) hi = 1;
+  else {
+    while (hi - lo > 1) {
+      long long mid = lo + ((hi - lo) >> 1);
+      if ((double)x[mid] < v) lo = mid; else hi = mid;
+    }
+  }
+  double xl = (double)x[hi - 1], xh = (double)x[hi];
+  double yl = (double)y[(hi - 1) * ncols + j], yh = (double)y[hi * ncols + j];
+  return (v - xl) / (xh - xl) * yh + (xh - v) / (xh - xl) * yl;
+}
+
+}  // namespace cuarray_interpolate
+
+namespace cuarray_interpolate {
+
+// B-splines: the knot interval of x, l in [k, n - 1] with t[l] <= x < t[l + 1] (clamped at the
+// ends: extrapolation uses the end polynomials); -1 for NaN, or outside [t[k], t[n]] when not
+// extrapolating.
+__device__ __forceinline__ long long bspline_interval(const double* t, long long n, int k, double x,
+                                                      bool extrapolate) {
+  if (isnan(x)) return -1;
+  if (!extrapolate && (x < t[k] || x > t[n])) return -1;
+  long long lo = k, hi = n;
+  while (hi - lo > 1) {
+    long long mid = lo + ((hi - lo) >> 1);
+    if (x >= t[mid]) lo = mid; else hi = mid;
+  }
+  return lo;
+}
+
+// The k + 1 B-splines of degree k nonzero on [t[l], t[l + 1]] (or their nu-th derivatives) at x,
+// into h[0..k]: the Cox-de Boor recurrence raising the degree to k - nu, then nu differentiation
+// steps (de Boor, "A Practical Guide to Splines", BSPLVB/BSPLVD). Knot differences of zero (repeated
+// knots) contribute nothing.
+template <int K1>
+__device__ __forceinline__ void bspline_basis(const double* t, int k, long long l, double x, int nu, double* h) {
+  double hh[K1];
+  h[0] = 1.0;
+  for (int j = 1; j <= k; ++j) {
+    bool deriv = j > k - nu;
+    for (int s = 0; s < j; ++s) hh[s] = h[s];
+    h[0] = 0.0;
+    for (int s = 1; s <= j; ++s) {
+      double xb = t[l + s], xa = t[l + s - j];
+      if (xb == xa) { h[s] = 0.0; continue; }
+      if (deriv) {
+        double w = j * hh[s - 1] / (xb - xa);
+        h[s - 1] -= w;
+        h[s] = w;
+      } else {
+        double w = hh[s - 1] / (xb - xa);
+        h[s - 1] += w * (xb - x);
+        h[s] = w * (x - xa);
+      }
+    }
+  }
+}
+
+// One value of a tensor-product spline of D dimensions (NdBSpline; D = 1: BSpline) at point q of xi
+// (points, D): per dimension its interval and basis, then the sum over the (k + 1)^D coefficients.
+// t: all knot vectors concatenated (toff[d] where dimension d's start, nt[d] its length); k, nu per
+// dimension; c: the coefficients, dimension d's index times cstride[d] plus `col` over ncols.
+template <int D, int K1, typename T>
+__device__ __forceinline__ double ndbspline(const double* t, const long long* toff, const long long* nt,
+                                            const long long* kk, const long long* nu, const double* c,
+                                            const long long* cstride, long long ncols, long long col,
+                                            const T* xi, long long q, bool extrapolate) {
+  double h[D][K1];
+  long long base = col;
+  int k[D];
+  for (int d = 0; d < D; ++d) {
+    k[d] = (int)kk[d];
+    const double* td = t + toff[d];
+    long long n = nt[d] - k[d] - 1;
+    double x = (double)xi[q * D + d];
+    long long l = bspline_interval(td, n, k[d], x, extrapolate);
+    if (l < 0) return nan("");
+    if (nu[d] > k[d]) return 0.0;
+    bspline_basis<K1>(td, k[d], l, x, (int)nu[d], h[d]);
+    base += (l - k[d]) * cstride[d] * ncols;
+  }
+  int idx[D];
+  for (int d = 0; d < D; ++d) idx[d] = 0;
+  double acc = 0.0;
+  while (true) {
+    double w = 1.0;
+    long long off = base;
+    for (int d = 0; d < D; ++d) {
+      w *= h[d][idx[d]];
+      off += idx[d] * cstride[d] * ncols;
+    }
+    acc += w * c[off];
+    int d = D - 1;
+    while (d >= 0 && idx[d] == k[d]) { idx[d] = 0; --d; }
+    if (d < 0) break;
+    ++idx[d];
+  }
+  return acc;
+}
+
+// BSpline.design_matrix's entries: for query q the value of B-spline (l - k + j) at x, j = i % (k + 1).
+template <int K1, typename T>
+__device__ __forceinline__ double bspline_entry(const double* t, long long n, int k, const T* xq, long long q,
+                                                int j, bool extrapolate, long long* column) {
+  double x = (double)xq[q];
+  long long l = bspline_interval(t, n, k, x, extrapolate);
+  if (l < 0) { *column = j; return nan(""); }
+  double h[K1];
+  bspline_basis<K1>(t, k, l, x, 0, h);
+  *column = l - k + j;
+  return h[j];
+}
+
+}  // namespace cuarray_interpolate

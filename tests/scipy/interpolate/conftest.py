@@ -1,0 +1,141 @@
+"""`host_interpolate`: cuarray.scipy.interpolate with NumPy in place of its array namespace
+(`_xp`) and NumPy models of its two device evaluations (`_kernels.ppoly_eval`, `linear_eval`),
+so the package's host logic (validation, coefficient builds, the cyclic-reduction solve) runs
+without a device against scipy.interpolate."""
+
+import importlib
+import types
+
+import numpy as np
+import pytest
+
+
+def ppoly_model(c, x, xq, nu, extrapolate, out_dt, desc=False):
+    k, m = c.shape[0], c.shape[1]
+    c2 = np.asarray(c).reshape(k, m, -1)
+    xq = np.asarray(xq, dtype=float)
+    xs = x[::-1] if desc else x
+    i = np.searchsorted(xs, xq, side="right") - 1
+    i = (m - 1 - i) if desc else i
+    if desc:
+        i = np.searchsorted(-x, -xq, side="right") - 1
+    i = np.clip(i, 0, m - 1)
+    s = xq - x[i]
+    out = np.zeros((xq.shape[0], c2.shape[2]), dtype=np.result_type(c2.dtype, float))
+    for p in range(k - nu):
+        power = k - 1 - p
+        f = np.prod(np.arange(power - nu + 1, power + 1)) if nu else 1.0
+        out = out * s[:, None] + c2[p, i] * f
+    lo, hi = (x[-1], x[0]) if desc else (x[0], x[-1])
+    bad = np.isnan(xq) | ((not extrapolate) & ((xq < lo) | (xq > hi)))
+    out[bad] = np.nan
+    return out.astype(out_dt)
+
+
+def linear_model(x, y, xq, below, above, extrapolate, out_dt):
+    y = np.asarray(y)
+    idx = np.clip(np.searchsorted(x, xq), 1, len(x) - 1)
+    xl, xh = x[idx - 1].astype(float), x[idx].astype(float)
+    w = ((xq - xl) / (xh - xl))[:, None]
+    out = w * y[idx] + ((xh - xq) / (xh - xl))[:, None] * y[idx - 1]
+    if not extrapolate:
+        yc = y.shape[1]
+        if out.dtype.kind == "c":
+            below, above = below.view(complex), above.view(complex)
+        out = np.where((xq < x[0])[:, None], below[:yc][None], out)
+        out = np.where((xq > x[-1])[:, None], above[:yc][None], out)
+    return out.astype(out_dt)
+
+
+def ndbspline_model(ts, ks, c, xi, nus, extrapolate, out_dt):
+    import scipy.interpolate as si
+
+    c = np.asarray(c)
+    ncols = c.shape[-1]
+    out = np.empty((xi.shape[0], ncols), dtype=np.result_type(c.dtype, float))
+    for j in range(ncols):
+        cj = c[..., j][tuple(slice(0, len(t) - k - 1) for t, k in zip(ts, ks))]
+        spl = si.NdBSpline(tuple(np.asarray(t, float) for t in ts), cj, tuple(ks), extrapolate=extrapolate)
+        out[:, j] = spl(np.asarray(xi, float), nu=tuple(nus)) if xi.shape[0] else 0
+    out[np.isnan(xi).any(axis=1)] = np.nan
+    return out.astype(out_dt)
+
+
+def entries_model(t, k, xq, extrapolate):
+    import scipy.interpolate as si
+
+    m = si.BSpline.design_matrix(xq, t, k, extrapolate)
+    return m.data.reshape(-1, k + 1), m.indices.reshape(-1, k + 1).astype(np.int64)
+
+
+def numpy_namespace():
+    ns = types.SimpleNamespace(**{n: getattr(np, n) for n in dir(np) if not n.startswith("_")})
+    ns.param = lambda v, dtype=None: np.array(v, dtype=dtype)
+    ns.data = np.asarray
+    ns.to_host = np.asarray
+    ns.DEVICE = False
+    ns.solve = np.linalg.solve
+    import scipy.sparse
+
+    ns.csr_array = scipy.sparse.csr_array
+    return ns
+
+
+MODULES = ["_cubic", "_cubic_spline", "_interp1d", "_ppoly", "_tridiag", "_bspline", "_make", "_ndbspline", "_rgi", "_rbf", "_polyint", "_fitpack", "_bpoly", "_ndppoly", "_ndgriddata", "_fitpack_more"]
+
+
+@pytest.fixture
+def host_interpolate(monkeypatch):
+    from cuarray.scipy import interpolate
+    from cuarray.scipy.interpolate import _kernels
+
+    ns = numpy_namespace()
+    for mod in MODULES:
+        monkeypatch.setattr(importlib.import_module("cuarray.scipy.interpolate." + mod), "_xp", ns)
+    monkeypatch.setattr(_kernels, "ppoly_eval", ppoly_model)
+    monkeypatch.setattr(_kernels, "linear_eval", linear_model)
+    monkeypatch.setattr(_kernels, "ndbspline_eval", ndbspline_model)
+    monkeypatch.setattr(_kernels, "bspline_entries", entries_model)
+    return interpolate
+
+
+def _kernel_host():
+    import importlib.util
+    import pathlib
+
+    spec = importlib.util.spec_from_file_location("interpolate_kernel_host",
+                                                  pathlib.Path(__file__).parent / "kernel_host.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def _interpolate_lib(tmp_path_factory):
+    import pathlib
+    import shutil
+    import subprocess
+
+    if shutil.which("g++") is None:
+        pytest.skip("no g++")
+    d = tmp_path_factory.mktemp("interpolate_cuh")
+    (d / "driver.cpp").write_text(_kernel_host().DRIVER)
+    inc = pathlib.Path(__file__).resolve().parents[3] / "cuarray" / "scipy" / "interpolate" / "templates"
+    subprocess.run(["g++", "-O1", "-shared", "-fPIC", "-I", str(inc), str(d / "driver.cpp"), "-o", str(d / "lib.so")],
+                   check=True)
+    import ctypes
+
+    return ctypes.CDLL(str(d / "lib.so"))
+
+
+@pytest.fixture
+def native_interpolate(host_interpolate, _interpolate_lib, monkeypatch):
+    """host_interpolate with templates/interpolate.cuh itself (g++) in place of the NumPy models."""
+    from cuarray.scipy.interpolate import _kernels
+
+    ppoly, linear, nd, entries = _kernel_host().models(_interpolate_lib)
+    monkeypatch.setattr(_kernels, "ppoly_eval", ppoly)
+    monkeypatch.setattr(_kernels, "linear_eval", linear)
+    monkeypatch.setattr(_kernels, "ndbspline_eval", nd)
+    monkeypatch.setattr(_kernels, "bspline_entries", entries)
+    return host_interpolate

@@ -1,0 +1,58 @@
+"""RBFInterpolator on the GPU against scipy.interpolate (cuSOLVER's solve against LAPACK's: the
+tolerances are those of the systems' conditioning, kept small by smoothing)."""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+import pytest
+
+from cuarray.cuda import _backend
+
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason())),
+]
+
+si = pytest.importorskip("scipy.interpolate")
+
+import cuarray  # noqa: E402
+from cuarray.scipy import interpolate as ci  # noqa: E402
+
+G = cuarray.asarray
+KERNELS = ["linear", "thin_plate_spline", "cubic", "quintic", "multiquadric", "inverse_multiquadric",
+           "inverse_quadratic", "gaussian"]
+
+
+def _rng(*key):
+    return np.random.default_rng(zlib.crc32(repr(key).encode()))
+
+
+def close(got, ref, tol):
+    got = got.get()
+    assert got.shape == ref.shape and got.dtype == ref.dtype, (got.shape, ref.shape, got.dtype, ref.dtype)
+    scale = max(1.0, float(np.abs(ref).max(initial=0)))
+    np.testing.assert_allclose(got, ref, rtol=tol, atol=tol * scale)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("neighbors", [None, 10])
+def test_kernels(kernel, neighbors):
+    rng = _rng("rbf", kernel, neighbors)
+    y = rng.uniform(-1, 1, (60, 2))
+    d = np.cos(2 * y[:, 0]) * y[:, 1]
+    x = rng.uniform(-1.2, 1.2, (50, 2))
+    kw = dict(kernel=kernel, epsilon=1.3, neighbors=neighbors, smoothing=0.01)
+    close(ci.RBFInterpolator(G(y), G(d), **kw)(G(x)), si.RBFInterpolator(y, d, **kw)(x), 1e-6)
+
+
+def test_complex_batched_values_and_degree():
+    rng = _rng("rbf-complex")
+    y = rng.uniform(-1, 1, (40, 3))
+    d = rng.normal(size=(40, 2)) + 1j * rng.normal(size=(40, 2))
+    x = rng.uniform(-1, 1, (9, 3))
+    for degree in (-1, 2):
+        kw = dict(kernel="thin_plate_spline", degree=degree, smoothing=0.1)
+        close(ci.RBFInterpolator(G(y), G(d), **kw)(G(x)), si.RBFInterpolator(y, d, **kw)(x), 1e-7)
+    close(ci.RBFInterpolator(G(y), G(d))(G(x[:0])), si.RBFInterpolator(y, d)(x[:0]), 1e-7)
