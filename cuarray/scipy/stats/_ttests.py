@@ -195,11 +195,8 @@ def _linregress(x, y, alternative="two-sided", axis=0, nan_policy="propagate", k
     slope = ssxym / ssxm
     xm, ym = (xm, ym) if keepdims else (xm.squeeze(axis), ym.squeeze(axis))
     intercept = ym - slope * xm
-    if n == 2:
-        y0 = y.take(0, axis=axis) if not keepdims else expand_dims(y.take(0, axis=axis), axis)
-        y1 = y.take(1, axis=axis) if not keepdims else expand_dims(y.take(1, axis=axis), axis)
-        p = where(y0 == y1, 1.0, 0.0).astype(r.dtype)
-        return slope, intercept, r, p, r * 0, r * 0
+    # SciPy 1.18 has no n == 2 case (1.17 returned p 0 or 1 and zero errors): df = 0 gives a NaN
+    # p-value (stdtr's df <= 0) and 0/0 or x/0 standard errors, as here.
     df = n - 2
     tiny = 1.0e-20
     t = r * sqrt(df / ((1.0 - r + tiny) * (1.0 + r + tiny)))
