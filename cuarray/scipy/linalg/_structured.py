@@ -175,7 +175,8 @@ def subspace_angles(A, B):
 def expm_frechet(A, E, method=None, compute_expm=True, check_finite=True):
     """See `scipy.linalg.expm_frechet`; leading dimensions are batches. Both methods give the
     block-enlargement result: expm of [[A, E], [0, A]] (cuarray's Pade-13 expm) in float64 or
-    complex128, as SciPy's result dtype.
+    complex128, as SciPy's result dtype. float32 input is computed in float64 throughout (SciPy's
+    SPS runs its Pade products in float32 there, which leaves errors near 1e-7 in its answer).
 
     Examples
     --------
