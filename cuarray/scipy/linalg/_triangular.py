@@ -43,6 +43,8 @@ def _operator(a, char, n, trans, lower):
 
 def _offsets(a, batch):
     """The byte offset of each matrix of `a` broadcast to `batch`, in C order over the batch."""
+    if not batch:
+        return [0]
     full = broadcast_to(a, batch + a.shape[-2:])
     steps = full.strides[:-2]
     return [sum(i * s for i, s in zip(idx, steps)) for idx in numpy.ndindex(*batch)]
@@ -96,8 +98,9 @@ def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_
     if not batch and b.size == 0:  # SciPy: an empty result of the non-empty case's dtype
         require_finite(check_finite, a)
         return empty(b.shape, dtype=char)
-    x = stacked_copy(broadcast_to(bb, batch + bb.shape[-2:]), char, "F")  # column-major B, solved in place
-    flags, nfinite = _flags(check_finite, unit_diagonal, a, b)
+    if bb.shape[:-2] != batch:
+        bb = broadcast_to(bb, batch + bb.shape[-2:])
+    x = stacked_copy(bb, char, "F")  # column-major B, solved in place
     f, lda, op, low = _operator(a, char, n, t, lower)
     k = x.shape[-1]
     if x.size:
@@ -107,6 +110,9 @@ def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_
         base = f.data.ptr
         for i, off in enumerate(_offsets(f, batch)):
             _trsm.trsm(char, _trsm.SIDE_LEFT, uplo, op, diag, n, k, base + off, lda, x.data.ptr + i * xstep, n)
+    # The checks are queued after the solve (they read a and b, which it leaves alone): their
+    # launches' host time then overlaps the solve on the device instead of delaying its start.
+    flags, nfinite = _flags(check_finite, unit_diagonal, a, b)
     if flags.size:
         ok = flags.get()
         if not ok[:nfinite].all():
