@@ -7,7 +7,9 @@ size) in a small per-device buffer (`error_buffer()`, passed to the kernel as a 
 the next synchronisation point that happens anyway (`get`, `item`, `bool`,
 `Stream.synchronize`, ...: a sync hook) and raised there as IndexError, or at once after each
 such launch with `set_sync_index_checks(True)` / ``CUARRAY_SYNC_INDEX_CHECKS=1``. See
-docs/differences.md.
+docs/differences.md. Other kinds of error use the same buffer with their own flag (> 1,
+`register_kind`; written by `cuarray::device_error`), e.g. scipy.linalg.solve_triangular's zero
+diagonal with ``check_finite=False``, raised as SciPy's LinAlgError.
 
 Thread safety: the buffer is per device and shared by the threads that use it; the first reader
 after an error raises it. It is made once per device under a lock and zeroed before it is published
@@ -27,13 +29,28 @@ from ..cuda import _sync_hooks
 from ..cuda import device as _device
 from .ndarray import ndarray
 
-__all__ = ["set_sync_index_checks", "check_index_errors", "error_buffer", "after_launch", "raise_now"]
+__all__ = ["set_sync_index_checks", "check_index_errors", "error_buffer", "after_launch", "raise_now",
+           "register_kind"]
 
 _U64 = numpy.dtype(numpy.uint64)
 _sync_checks = os.environ.get("CUARRAY_SYNC_INDEX_CHECKS", "") not in ("", "0")
 _buffers: dict = {}   # device id -> uint64[4] device array {flag, value, axis, size}
 _pending: set = set()  # devices with kernels launched since their buffer was last read
 _new_buffer_lock = threading.Lock()
+# flag value -> make_error(value, axis, size) for the errors other than an index's (flag 1) that a
+# routine records through `cuarray::device_error` (e.g. solve_triangular's zero diagonal, 2)
+_kinds: dict = {}
+
+
+def register_kind(flag: int, make_error) -> None:
+    """Errors recorded with `flag` (> 1) are raised as ``make_error(value, axis, size)``. A flag
+    is one function's (a reloaded module may register its function again)."""
+    def name(f):
+        return getattr(f, "__module__", None), getattr(f, "__qualname__", None)
+
+    if flag <= 1 or (flag in _kinds and name(_kinds[flag]) != name(make_error)):
+        raise ValueError("device error flag {} is taken".format(flag))
+    _kinds[flag] = make_error
 
 
 def set_sync_index_checks(enabled: bool) -> bool:
@@ -97,12 +114,14 @@ def check_index_errors() -> None:
     """
     found = _take_error()
     if found is not None:
-        value, axis, size = found
+        flag, value, axis, size = found
+        if flag in _kinds:
+            raise _kinds[flag](value, axis, size)
         raise IndexError("index {} is out of bounds for axis {} with size {}".format(value, axis, size))
 
 
 def _take_error():
-    """The first recorded (value, axis, size) of the pending devices, reset; or None."""
+    """The first recorded (flag, value, axis, size) of the pending devices, reset; or None."""
     if not _pending:
         return None
     for dev in list(_pending):
@@ -114,7 +133,7 @@ def _take_error():
             buf.data.copy_to_host(host.ctypes.data, 32)
             if host[0]:
                 buf.data.memset(0, 32)
-                return tuple(int(numpy.int64(v)) for v in host[1:].view(numpy.int64))
+                return (int(host[0]),) + tuple(int(numpy.int64(v)) for v in host[1:].view(numpy.int64))
     return None
 
 
@@ -126,7 +145,8 @@ def raise_now(make_error) -> None:
     raised as what they are."""
     found = _take_error()
     if found is not None:
-        raise make_error(*found)
+        flag, value, axis, size = found
+        raise (_kinds[flag] if flag in _kinds else make_error)(value, axis, size)
 
 
 # Out-of-bounds indices found by device kernels surface at the next synchronisation.

@@ -249,3 +249,74 @@ def test_all_nonzero_reduction_compiles_for_sm90(dt):
                 pytest.skip("NVRTC unavailable: {}".format(e))
             raise
         assert cubin
+
+
+def test_check_finite_false_defers_the_zero_diagonal(host, monkeypatch):
+    """check_finite=False reads nothing: the diagonal goes to the device-error channel's recording
+    kernel (one launch, flag 2); unit_diagonal=True launches nothing."""
+    launches = []
+
+    class _Channel:
+        @staticmethod
+        def error_buffer():
+            return "err"
+
+        @staticmethod
+        def after_launch():
+            launches.append("after")
+
+    monkeypatch.setattr(_triangular, "_errors", _Channel)
+    monkeypatch.setattr(_triangular, "_RECORD_ZERO", lambda d, err, n: launches.append((to_np(d).copy(), err, n)))
+    rng = np.random.default_rng(5)
+    a, b = _tri(rng, (2, 4, 4), np.float64, False), rng.normal(size=(4, 2))
+    got = to_np(cla.solve_triangular(from_np(a), from_np(b), check_finite=False))
+    np.testing.assert_allclose(got, sla.solve_triangular(a, b), rtol=1e-12, atol=1e-12)
+    assert _HostFlags.reads == 0
+    assert len(launches) == 2 and launches[1] == "after"
+    diag, err, n = launches[0]
+    np.testing.assert_array_equal(diag, np.diagonal(a, 0, -2, -1))
+    assert err == "err" and n == 4
+    launches.clear()
+    cla.solve_triangular(from_np(a), from_np(b), check_finite=False, unit_diagonal=True)
+    assert launches == [] and _HostFlags.reads == 0
+
+
+def test_zero_diagonal_record_raises_trtrs_error(monkeypatch):
+    """The channel raises a flag-2 record (position ~i of the stacked diagonals, size n) as
+    SciPy's LinAlgError naming the diagonal, in check_index_errors and raise_now alike; flag 1
+    stays an IndexError."""
+    from cuarray._core import device_errors
+
+    records = [(2, ~9, 0, 4)]
+    monkeypatch.setattr(device_errors, "_take_error", lambda: records.pop() if records else None)
+    with pytest.raises(np.linalg.LinAlgError, match="resolution failed at diagonal 1$"):
+        device_errors.check_index_errors()
+    device_errors.check_index_errors()  # nothing left
+    records.append((2, ~0, 0, 4))
+    with pytest.raises(np.linalg.LinAlgError, match="diagonal 0$"):
+        device_errors.raise_now(lambda v, ax, size: ValueError("not this one"))
+    records.append((1, 7, 0, 3))
+    with pytest.raises(IndexError, match="index 7 is out of bounds for axis 0 with size 3"):
+        device_errors.check_index_errors()
+    with pytest.raises(ValueError, match="taken"):
+        device_errors.register_kind(2, lambda v, ax, size: None)
+    with pytest.raises(ValueError, match="taken"):
+        device_errors.register_kind(1, lambda v, ax, size: None)
+
+
+@pytest.mark.parametrize("dt", ["float16", "float32", "float64", "complex64", "complex128", "int8", "bool"])
+def test_zero_diagonal_record_kernel_compiles_for_sm90(dt):
+    from cuarray.cuda import compiler
+
+    dt, u8, i8 = np.dtype(dt), np.dtype(np.uint64), np.dtype(np.int64)
+    d = _triangular._RECORD_ZERO._definition([("in", dt, dt), ("raw", u8, u8), ("scalar", i8, i8)], {"T": dt})
+    for layout in ("flat", "nd"):
+        kname, src = d.source(layout, 2, np.int32)
+        assert "cuarray::device_error(" in src
+        try:
+            cubin, _ = compiler.compile_cubin(src, arch="sm_90", options=d.options, name=kname)
+        except Exception as e:  # noqa: BLE001
+            if "nvrtc" in str(e).lower() and "not" in str(e).lower():
+                pytest.skip("NVRTC unavailable: {}".format(e))
+            raise
+        assert cubin

@@ -156,6 +156,25 @@ def test_errors_as_scipy():
     stack = np.stack([a, s])
     with pytest.raises(np.linalg.LinAlgError):
         cla.solve_triangular(G(stack), G(b))
+    # check_finite=False reads nothing: the zero diagonal is trtrs's LinAlgError at the next
+    # synchronisation (the device-error channel), the first zero of the stack in C order
+    cuarray.check_index_errors()
+    s1 = s.copy()
+    s1[1, 1] = 0
+    for arr, first in [(s, 3), (np.stack([a, s1, s]), 1), (np.stack([a, s, s1]), 3)]:
+        x = cla.solve_triangular(G(arr), G(b), check_finite=False)
+        with pytest.raises(np.linalg.LinAlgError, match="diagonal {}".format(first)):
+            x.get()
+        cuarray.check_index_errors()  # cleared: nothing left to raise
+    _check(cla.solve_triangular(G(s), G(b), unit_diagonal=True, check_finite=False),
+           sla.solve_triangular(s, b, unit_diagonal=True))
+    cuarray.check_index_errors()  # unit_diagonal: the diagonal is not read
+    old = cuarray.set_sync_index_checks(True)
+    try:  # the channel's immediate mode: at the call
+        with pytest.raises(np.linalg.LinAlgError, match="diagonal 3"):
+            cla.solve_triangular(G(s), G(b), check_finite=False)
+    finally:
+        cuarray.set_sync_index_checks(old)
     for bad_a, bad_b in [(a, np.where(np.arange(5) == 2, np.nan, b)), (np.where(np.eye(5) > 0, np.inf, a), b)]:
         with pytest.raises(ValueError, match="infs or NaNs"):
             cla.solve_triangular(G(bad_a), G(bad_b))

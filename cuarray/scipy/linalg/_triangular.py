@@ -9,6 +9,8 @@ import numpy
 
 from ...cuda.libs import cublas_trsm as _trsm
 from ...linalg import _decomp
+from ..._core import device_errors as _errors
+from ..._core.elementwise_kernel import ElementwiseKernel
 from ..._core.reduction_kernel import ReductionKernel
 from ..._creation.basic import empty
 from ..._manipulation.dims import broadcast_to
@@ -23,6 +25,22 @@ _TRANS = {0: 0, 1: 1, 2: 2, "N": 0, "T": 1, "C": 2}
 # all(x != 0) over a diagonal in one pass (no boolean temporary): trtrs's singularity test.
 _ALL_NONZERO = ReductionKernel("T x", "bool y", "x != T(0)", "a && b", "y = a", "true",
                                "cuarray_scipy_all_nonzero")
+
+# check_finite=False: no read, so a zero on the diagonal goes to the device-error channel and is
+# raised as trtrs's LinAlgError at the next synchronisation. Position i of the (batch..., n)
+# diagonals is recorded as ~i: the channel keeps the maximum, so the first zero is reported.
+_ZERO_DIAGONAL = 2  # device_errors flag
+_RECORD_ZERO = ElementwiseKernel(
+    "T d, raw uint64 err, int64 n", "",
+    "if (d == decltype(d)(0)) cuarray::device_error((unsigned long long*)err, 2ull, ~(unsigned long long)i, 0, n);",
+    "cuarray_scipy_record_zero_diagonal", preamble='#include "cuarray/indexing.cuh"', no_return=True)
+
+
+def _singular(value, axis, size):
+    return LinAlgError("singular matrix: resolution failed at diagonal {}".format((~value) % size))
+
+
+_errors.register_kind(_ZERO_DIAGONAL, _singular)
 
 
 def _operator(a, char, n, trans, lower):
@@ -51,9 +69,15 @@ def _offsets(a, batch):
 
 
 def _flags(check_finite, unit_diagonal, a, b):
-    """One small device bool array: all-finite for each floating operand (check_finite), then
-    all-nonzero for the diagonal (unit_diagonal False); reductions queued, nothing read."""
-    todo = finite_operands((a, b)) if check_finite else []
+    """With check_finite, one small device bool array: all-finite for each floating operand, then
+    all-nonzero for the diagonal (unit_diagonal False); reductions queued, nothing read. Without,
+    None: a zero diagonal is recorded in the device-error channel (unit_diagonal False)."""
+    if not check_finite:
+        if not unit_diagonal and a.size:
+            _RECORD_ZERO(diagonal(a, 0, -2, -1), _errors.error_buffer(), a.shape[-1])
+            _errors.after_launch()
+        return None, 0
+    todo = finite_operands((a, b))
     flags = empty((len(todo) + 1,), dtype=numpy.bool_)
     for i, arr in enumerate(todo):
         _ALL_FINITE(arr, flags[i])
@@ -67,9 +91,11 @@ def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_
     """See `scipy.linalg.solve_triangular` (stacks, SciPy's rule: a 1-D `b` is one vector for every
     matrix, otherwise `b` is a stack of (n, k) blocks broadcast against `a`'s). cuBLAS trsm reads
     a column- or row-major `a` in place; `b` is always copied (`overwrite_b` is accepted and
-    ignored). The finiteness and zero-diagonal tests (SciPy's ValueError and LinAlgError) are
-    queued with the solve and read once after it: one device read, none with
-    ``check_finite=False, unit_diagonal=True``.
+    ignored). With ``check_finite=True`` the finiteness and zero-diagonal tests (SciPy's
+    ValueError and LinAlgError) are queued after the solve and read once: a synchronisation. With
+    ``check_finite=False`` nothing is read: a zero on the diagonal raises SciPy's LinAlgError at the
+    next synchronisation (the device-error channel, as a device index's IndexError; at the call
+    under `cuarray.set_sync_index_checks`).
 
     Examples
     --------
@@ -113,7 +139,7 @@ def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_
     # The checks are queued after the solve (they read a and b, which it leaves alone): their
     # launches' host time then overlaps the solve on the device instead of delaying its start.
     flags, nfinite = _flags(check_finite, unit_diagonal, a, b)
-    if flags.size:
+    if flags is not None and flags.size:
         ok = flags.get()
         if not ok[:nfinite].all():
             raise ValueError("array must not contain infs or NaNs")

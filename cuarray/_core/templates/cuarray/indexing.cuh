@@ -14,6 +14,19 @@ __device__ __forceinline__ void index_error(unsigned long long* err, long long v
   }
 }
 
+// Record an error of another kind (flag > 1, registered with device_errors.register_kind) unless
+// one is recorded already; `value` is kept as its maximum over the launch's callers of this kind
+// (callers pass ~key for the smallest key: err starts zeroed).
+__device__ __forceinline__ void device_error(unsigned long long* err, unsigned long long flag,
+                                             unsigned long long value, long long axis, long long size) {
+  const unsigned long long seen = atomicCAS(err, 0ull, flag);
+  if (seen == 0ull || seen == flag) {
+    atomicMax(&err[1], value);
+    err[2] = (unsigned long long)axis;
+    err[3] = (unsigned long long)size;
+  }
+}
+
 // *p = f(*p) atomically through a compare-and-swap on W, an unsigned integer of T's size.
 template <typename W, typename T, typename F>
 __device__ void cas_update(T* p, F f) {
