@@ -97,3 +97,20 @@ def test_new_signatures_are_scipys(name):
 @pytest.mark.parametrize("name", ["ttest_1samp", "ttest_ind", "ttest_rel", "linregress"])
 def test_test_signatures_are_scipys(name):
     assert inspect.signature(getattr(cst, name)) == inspect.signature(getattr(sst, name))
+
+
+def test_ttest_ind_trim_and_method_argument_errors():
+    """ttest_ind's `trim` outside [0, .5) is SciPy's ValueError, before any device work; a
+    resampling `method` and `trim` with 'omit' are refused by name."""
+    from fake_device import from_np  # (tests/ is on sys.path)
+
+    a, b = from_np(np.ones(5)), from_np(np.arange(6.0))
+    for bad in (-0.1, 0.5, 0.7):
+        with pytest.raises(ValueError, match="Trimming percentage should be 0 <= `trim` < .5."):
+            sst.ttest_ind(np.ones(5), np.arange(6.0), trim=bad)
+        with pytest.raises(ValueError, match="Trimming percentage should be 0 <= `trim` < .5."):
+            cst.ttest_ind(a, b, trim=bad)
+    with pytest.raises(NotImplementedError, match="method"):
+        cst.ttest_ind(a, b, method=sst.PermutationMethod())
+    with pytest.raises(NotImplementedError, match="omit"):
+        cst.ttest_ind(a, b, trim=0.2, nan_policy="omit")

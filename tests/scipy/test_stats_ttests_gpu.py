@@ -85,8 +85,38 @@ def test_ttest_nan_policies_and_errors():
         cst.ttest_1samp(G(a), 0.0, nan_policy="raise")
     with pytest.raises(ValueError):
         cst.ttest_ind(G(a), G(b), alternative="bigger")
+    for bad in (-0.1, 0.5):
+        with pytest.raises(ValueError, match="Trimming percentage"):
+            stats.ttest_ind(a, b, trim=bad)
+        with pytest.raises(ValueError, match="Trimming percentage"):
+            cst.ttest_ind(G(a), G(b), trim=bad)
     with pytest.raises(NotImplementedError):
-        cst.ttest_ind(G(a), G(b), trim=0.2)
+        cst.ttest_ind(G(a), G(b), trim=0.2, nan_policy="omit")
+    with pytest.raises(NotImplementedError):
+        cst.ttest_ind(G(a), G(b), method=stats.PermutationMethod())
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_ttest_ind_trim_and_single_values(dtype):
+    """Yuen's trimmed test (trim 0.1 to 0.3: g of 0 to 3 per sample), a NaN slice under
+    'propagate' (NaN statistic), axes; a pooled test with one value in a sample (SciPy: its
+    variance counts as zero)."""
+    rng = _rng("trim", np.dtype(dtype).char)
+    a, b = rng.normal(size=(11, 3)).astype(dtype), (rng.normal(size=(7, 3)) + 0.5).astype(dtype)
+    a[2, 1] = np.nan
+    tol = 1e-4 if dtype == np.float32 else 1e-9
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cases = [(0.1, True, "two-sided"), (0.2, False, "less"), (0.3, True, "greater"), (0.25, False, "two-sided")]
+        for trim, ev, alt in cases:
+            kw = dict(trim=trim, equal_var=ev, alternative=alt)
+            _res(cst.ttest_ind(G(a), G(b), **kw), stats.ttest_ind(a, b, **kw), tol, ("statistic", "pvalue"))
+            _res(cst.ttest_ind(G(a.T), G(b.T), axis=1, keepdims=True, **kw),
+                 stats.ttest_ind(a.T, b.T, axis=1, keepdims=True, **kw), tol, ("statistic", "pvalue"))
+            _res(cst.ttest_ind(G(a[:, 0]), G(b[:, 0]), **kw), stats.ttest_ind(a[:, 0], b[:, 0], **kw), tol)
+        one, many = np.array([1.5], dtype), np.array([1.0, 2.0, 4.0, 3.5], dtype)
+        _res(cst.ttest_ind(G(one), G(many)), stats.ttest_ind(one, many), tol)
+        _res(cst.ttest_ind(G(many), G(one)), stats.ttest_ind(many, one), tol)
 
 
 @pytest.mark.parametrize("alternative", ALTS)

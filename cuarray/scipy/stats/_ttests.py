@@ -13,6 +13,9 @@ from ..._logic.content import isnan
 from ..._logic.truth import any as any_
 from ..._creation.basic import full
 from ..._manipulation.dims import broadcast_to, expand_dims
+from ..._manipulation.joining import concatenate
+from ..._manipulation.transpose import moveaxis
+from ..._sorting.sorting import sort
 from ..._math.misc import sqrt
 from ..._math.sums import sum as sum_
 from ..._sorting.searching import where
@@ -66,6 +69,33 @@ def _moments(a, axis, omit):
         n = sum_(~isnan(a), axis=axis, keepdims=True).astype(a.dtype)
         return n, nanmean(a, axis=axis, keepdims=True), nanvar(a, axis=axis, ddof=1, keepdims=True)
     return a.shape[axis], mean(a, axis=axis, keepdims=True), var(a, axis=axis, ddof=1, keepdims=True)
+
+
+def _trimmed(a, trim, axis):
+    """Yuen's (n - 2g, g-trimmed mean, g-winsorized variance with n - 2g - 1 degrees of freedom)
+    along `axis` (kept as length 1), g = floor(trim n), from one sort; a slice holding a NaN has a
+    NaN variance (SciPy: its NaNs may be sorted into the trimmed tail)."""
+    s = moveaxis(sort(a, axis=axis), axis, -1)
+    n = s.shape[-1]
+    g = int(n * trim)
+    if g == 0:
+        m, v = mean(s, axis=-1, keepdims=True), var(s, axis=-1, ddof=1, keepdims=True)
+    else:
+        middle = s[..., g:n - g]
+        tails = (broadcast_to(s[..., g:g + 1], s.shape[:-1] + (g,)),
+                 broadcast_to(s[..., n - g - 1:n - g], s.shape[:-1] + (g,)))
+        win = concatenate((tails[0], middle, tails[1]), axis=-1)
+        v = var(win, axis=-1, ddof=2 * g + 1, keepdims=True)
+        v = where(any_(isnan(s), axis=-1, keepdims=True), numpy.nan, v)
+        m = mean(middle, axis=-1, keepdims=True)
+    return n - 2 * g, moveaxis(m, -1, axis), moveaxis(v, -1, axis)
+
+
+def _no_variance_of_one(n, v):
+    """SciPy's pooled variance: a sample of one adds nothing (its ddof-1 variance is NaN)."""
+    if isinstance(n, int):
+        return full(v.shape, 0.0, dtype=v.dtype) if n == 1 else v
+    return where(n == 1, 0.0, v).astype(v.dtype)
 
 
 def _pvalue(t, df, alternative):
@@ -126,8 +156,9 @@ def ttest_rel(a, b, axis=0, nan_policy="propagate", alternative="two-sided", *, 
 
 def ttest_ind(a, b, *, axis=0, equal_var=True, nan_policy="propagate", alternative="two-sided", trim=0,
               method=None, keepdims=False):
-    """See `scipy.stats.ttest_ind` (pooled variance, or Welch's with ``equal_var=False``).
-    `trim` other than 0 and a `method` (permutation, Monte Carlo) raise NotImplementedError.
+    """See `scipy.stats.ttest_ind` (pooled variance, or Welch's with ``equal_var=False``; `trim`:
+    Yuen's trimmed test, one sort per sample). A `method` (permutation, Monte Carlo) and `trim`
+    with ``nan_policy='omit'`` raise NotImplementedError.
 
     Examples
     --------
@@ -138,16 +169,22 @@ def ttest_ind(a, b, *, axis=0, equal_var=True, nan_policy="propagate", alternati
     -2.19089
     """
     _check_alternative(alternative)
-    if trim != 0 or method is not None:
-        raise NotImplementedError("ttest_ind: `trim` and `method` are not implemented on the GPU")
+    if not 0 <= trim < 0.5:
+        raise ValueError("Trimming percentage should be 0 <= `trim` < .5.")
+    if method is not None:
+        raise NotImplementedError("ttest_ind: a resampling `method` is not implemented on the GPU")
+    omit = nan_policy == "omit"
+    if trim and omit:
+        raise NotImplementedError("ttest_ind: `trim` with nan_policy='omit' is not implemented on the GPU")
     a, b = _sample(a, "ttest_ind", nan_policy), _sample(b, "ttest_ind", nan_policy)
     if axis is None:
         a, b, axis = a.ravel(), b.ravel(), 0
     axis = axis % max(a.ndim, b.ndim)
-    omit = nan_policy == "omit"
-    n1, m1, v1 = _moments(a, axis, omit)
-    n2, m2, v2 = _moments(b, axis, omit)
+    stats = (lambda x: _trimmed(x, trim, axis)) if trim else (lambda x: _moments(x, axis, omit))
+    n1, m1, v1 = stats(a)
+    n2, m2, v2 = stats(b)
     if equal_var:
+        v1, v2 = _no_variance_of_one(n1, v1), _no_variance_of_one(n2, v2)
         df = n1 + n2 - 2.0
         svar = ((n1 - 1) * v1 + (n2 - 1) * v2) / df
         se = sqrt(svar * (1.0 / n1 + 1.0 / n2))
