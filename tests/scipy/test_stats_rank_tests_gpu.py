@@ -61,3 +61,28 @@ def test_nan_and_errors():
         cst.mannwhitneyu(G(y), G(y), method="fast")
     with pytest.raises(ValueError):
         cst.mannwhitneyu(G(y), G(np.ones(0)))
+
+
+@pytest.mark.parametrize("alternative", ALTS)
+@pytest.mark.parametrize("method", ["auto", "exact", "asymptotic"])
+def test_mannwhitneyu_omit(alternative, method):
+    """nan_policy='omit' with NaNs: each slice's own counts, 'auto' per slice (a pair of counts
+    with tied and untied slices), a slice whose x is all NaN (SciPy: NaN), axis 0 and 1."""
+    import warnings
+
+    rng = np.random.default_rng(len(alternative) * 7 + len(method))
+    x, y = rng.normal(size=(10, 5)), rng.normal(size=(9, 5)) + 0.4
+    x[:, 1], x[:, 4] = np.round(x[:, 1]), np.round(x[:, 4] * 2)  # ties
+    y[:, 1], y[:, 4] = np.round(y[:, 1]), np.round(y[:, 4] * 2)
+    x[3, 0] = y[0, 0] = np.nan          # counts (9, 8), no ties
+    x[[1, 6], 1] = np.nan               # counts (8, 9), ties
+    x[:, 3] = np.nan                    # no x values left
+    x[5, 4] = y[2, 4] = np.nan          # counts (9, 8) again, ties
+    kw = dict(alternative=alternative, method=method, nan_policy="omit")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = sst.mannwhitneyu(x, y, **kw)
+        want_t = sst.mannwhitneyu(x.T, y.T, axis=1, keepdims=True, **kw)
+    _cmp(cst.mannwhitneyu(G(x), G(y), **kw), want)
+    _cmp(cst.mannwhitneyu(G(x.T), G(y.T), axis=1, keepdims=True, **kw), want_t)
+    _cmp(cst.mannwhitneyu(G(x[:, 0]), G(y[:, 0]), **kw), sst.mannwhitneyu(x[:, 0], y[:, 0], **kw))

@@ -2,7 +2,8 @@
 rankdata along the axis, on the device), the tie term from the tie groups' sizes, the asymptotic
 p-value from `ndtr` on the device; the exact null distribution (SciPy's choice for small samples
 without ties) is counted on the host (a Gaussian binomial coefficient's coefficients, exact
-integers) from the statistics read back once."""
+integers) from the statistics read back once. nan_policy='omit' with NaNs: each slice's values
+moved to the front of its row, one run per distinct pair of counts."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ from collections import namedtuple
 import numpy
 
 from ..._core.host_input import as_array
+from ..._creation.basic import full
 from ..._creation.from_data import asarray
+from ..._indexing.inserting import take, take_along_axis
+from ..._sorting.sorting import argsort
 from ..._logic.content import isnan
 from ..._logic.truth import any as any_
 from ..._manipulation.dims import broadcast_to
@@ -75,12 +79,76 @@ def _samples(x, y, axis):
     return broadcast_to(x, batch + x.shape[-1:]), broadcast_to(y, batch + y.shape[-1:])
 
 
+def _statistic(x, y, use_continuity, alternative, method):
+    """(U of x, p-value) along the last axis of `x` and `y` (one batch shape); 'auto' decided
+    over the whole batch, as SciPy does (ties anywhere: asymptotic)."""
+    n1, n2 = x.shape[-1], y.shape[-1]
+    xy = concatenate((x, y), axis=-1)
+    ranks = rankdata(xy, axis=-1)
+    u1 = sum_(ranks[..., :n1], axis=-1) - n1 * (n1 + 1) / 2
+    u2 = n1 * n2 - u1
+    u, f = {"greater": (u1, 1), "less": (u2, 1)}.get(alternative, (None, 2))
+    if u is None:
+        u = maximum(u1, u2)
+    # tie groups: an element's group size g = max rank - min rank + 1; sum(g^2 - 1) = sum(t^3 - t)
+    g = rankdata(xy, "max", axis=-1) - rankdata(xy, "min", axis=-1) + 1
+    if method == "auto":
+        method = "asymptotic" if (n1 > 8 and n2 > 8) or bool(any_(g > 1).get()) else "exact"
+    if method == "exact":  # SciPy truncates a non-integer U
+        p = asarray(exact_sf(numpy.nan_to_num(numpy.asarray(u.get())).astype(numpy.int64), n1, n2)).astype(x.dtype)
+    else:
+        n = n1 + n2
+        tie = sum_(g * g - 1, axis=-1)
+        s = sqrt(n1 * n2 / 12 * ((n + 1) - tie / (n * (n - 1))))
+        z = (u - n1 * n2 / 2 - (0.5 if use_continuity else 0.0)) / s
+        p = ndtr(-z)
+    p = p * f
+    return u1.astype(x.dtype), where(p > 1, 1.0, where(p < 0, 0.0, p)).astype(x.dtype)
+
+
+def _front(rows):
+    """Each row's non-NaN values moved to its front in order (one stable argsort of the NaN
+    mask), and the rows' counts of them (on the host: one read)."""
+    nan = isnan(rows)
+    order = argsort(nan.astype(numpy.int8), axis=-1, kind="stable")
+    return take_along_axis(rows, order, axis=-1), (rows.shape[-1] - sum_(nan, axis=-1)).get()
+
+
+def _omitting(x, y, use_continuity, alternative, method):
+    """nan_policy='omit' with NaNs present: SciPy's slice-by-slice test of each slice's non-NaN
+    values, run once per distinct (count of x, count of y) on the rows that have it ('auto'
+    decided per slice: rows with and without ties apart where the exact test is possible);
+    a slice left without values in a sample is NaN."""
+    batch = x.shape[:-1]
+    xr, cx = _front(x.reshape(-1, x.shape[-1]))
+    yr, cy = _front(y.reshape(-1, y.shape[-1]))
+    u_out, p_out = full((len(cx),), numpy.nan, dtype=x.dtype), full((len(cx),), numpy.nan, dtype=x.dtype)
+    for k1, k2 in sorted(set(zip(cx.tolist(), cy.tolist()))):
+        if k1 == 0 or k2 == 0:
+            continue
+        rows = numpy.nonzero((cx == k1) & (cy == k2))[0]
+        xs, ys = take(xr, asarray(rows), axis=0)[:, :k1], take(yr, asarray(rows), axis=0)[:, :k2]
+        groups = [(rows, xs, ys, method)]
+        if method == "auto" and not (k1 > 8 and k2 > 8):
+            xy = concatenate((xs, ys), axis=-1)
+            tied = any_(rankdata(xy, "max", axis=-1) != rankdata(xy, "min", axis=-1), axis=-1).get()
+            groups = [(rows[sel], take(xs, asarray(numpy.nonzero(sel)[0]), axis=0),
+                       take(ys, asarray(numpy.nonzero(sel)[0]), axis=0), m)
+                      for sel, m in ((tied, "asymptotic"), (~tied, "exact")) if sel.any()]
+        for r, xs_, ys_, m in groups:
+            u, p = _statistic(xs_, ys_, use_continuity, alternative, m)
+            u_out[asarray(r)] = u
+            p_out[asarray(r)] = p
+    return u_out.reshape(batch), p_out.reshape(batch)
+
+
 def mannwhitneyu(x, y, use_continuity=True, alternative="two-sided", axis=0, method="auto", *,
                  nan_policy="propagate", keepdims=False):
     """See `scipy.stats.mannwhitneyu`. 'asymptotic' on the device; 'exact' (and 'auto' where
     SciPy picks it: a sample of at most 8 and no ties, one device read for the ties) counts the
-    null distribution on the host. A `PermutationMethod` and `nan_policy='omit'` with NaNs
-    present raise NotImplementedError.
+    null distribution on the host. ``nan_policy='omit'`` with NaNs present: the test of each
+    slice's non-NaN values, once per distinct pair of counts (one read of the counts). A
+    `PermutationMethod` raises NotImplementedError.
 
     Examples
     --------
@@ -111,29 +179,10 @@ def mannwhitneyu(x, y, use_continuity=True, alternative="two-sided", axis=0, met
     if nan_policy != "propagate" and bool(any_(nan).get()):
         if nan_policy == "raise":
             raise ValueError("The input contains nan values")
-        raise NotImplementedError("mannwhitneyu(nan_policy='omit') with NaNs is not implemented on the GPU")
-    n1, n2 = x.shape[-1], y.shape[-1]
-    xy = concatenate((x, y), axis=-1)
-    ranks = rankdata(xy, axis=-1)
-    u1 = sum_(ranks[..., :n1], axis=-1) - n1 * (n1 + 1) / 2
-    u2 = n1 * n2 - u1
-    u, f = {"greater": (u1, 1), "less": (u2, 1)}.get(alternative, (None, 2))
-    if u is None:
-        u = maximum(u1, u2)
-    # tie groups: an element's group size g = max rank - min rank + 1; sum(g^2 - 1) = sum(t^3 - t)
-    g = rankdata(xy, "max", axis=-1) - rankdata(xy, "min", axis=-1) + 1
-    if method == "auto":
-        method = "asymptotic" if (n1 > 8 and n2 > 8) or bool(any_(g > 1).get()) else "exact"
-    if method == "exact":
-        p = asarray(exact_sf(numpy.nan_to_num(numpy.asarray(u.get())).astype(numpy.int64), n1, n2)).astype(x.dtype)  # SciPy truncates
+        u1, p = _omitting(x, y, use_continuity, alternative, method)
+        nan = isnan(u1)
     else:
-        n = n1 + n2
-        tie = sum_(g * g - 1, axis=-1)
-        s = sqrt(n1 * n2 / 12 * ((n + 1) - tie / (n * (n - 1))))
-        z = (u - n1 * n2 / 2 - (0.5 if use_continuity else 0.0)) / s
-        p = ndtr(-z)
-    p = p * f
-    p = where(p > 1, 1.0, where(p < 0, 0.0, p)).astype(x.dtype)
+        u1, p = _statistic(x, y, use_continuity, alternative, method)
     u1 = where(nan, numpy.nan, u1).astype(x.dtype)
     p = where(nan, numpy.nan, p).astype(x.dtype)
     if keepdims:
