@@ -200,3 +200,18 @@ def test_empty_as_scipy():
         want = sla.solve_triangular(a, b)
         got = cla.solve_triangular(G(a), G(b))
         assert got.shape == want.shape and got.dtype == want.dtype
+
+
+def test_cho_solve_zero_diagonal_raises_nothing_as_scipy():
+    """SciPy's cho_solve (potrs) reports no singularity: a zero on the factor's diagonal gives
+    infs or NaNs, at the call and at the next synchronisation alike."""
+    rng = _rng("cho0")
+    c = np.triu(_tri(rng, (4, 4), np.float64))
+    c[2, 2] = 0
+    b = rng.normal(size=4)
+    with np.errstate(all="ignore"):
+        want = sla.cho_solve((c, False), b)
+    cuarray.check_index_errors()
+    got = cla.cho_solve((G(c), False), G(b)).get()
+    cuarray.check_index_errors()  # nothing recorded
+    assert got.shape == want.shape and not np.isfinite(want).all() and not np.isfinite(got).all()

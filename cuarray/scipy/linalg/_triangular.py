@@ -105,6 +105,12 @@ def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_
     >>> linalg.solve_triangular(a, cuarray.array([2., 9.]), lower=True)
     array([1., 2.])
     """
+    return _solve(a, b, trans, lower, unit_diagonal, check_finite, True)
+
+
+def _solve(a, b, trans, lower, unit_diagonal, check_finite, singular):
+    """solve_triangular; `singular` False skips the zero-diagonal test (cho_solve: SciPy's potrs
+    reports no singularity, its result just holds infs or NaNs)."""
     a, b = as_lapack(a, "solve_triangular"), as_lapack(b, "solve_triangular")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError("expected square matrix")
@@ -138,12 +144,12 @@ def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_
             _trsm.trsm(char, _trsm.SIDE_LEFT, uplo, op, diag, n, k, base + off, lda, x.data.ptr + i * xstep, n)
     # The checks are queued after the solve (they read a and b, which it leaves alone): their
     # launches' host time then overlaps the solve on the device instead of delaying its start.
-    flags, nfinite = _flags(check_finite, unit_diagonal, a, b)
+    flags, nfinite = _flags(check_finite, unit_diagonal or not singular, a, b)
     if flags is not None and flags.size:
         ok = flags.get()
         if not ok[:nfinite].all():
             raise ValueError("array must not contain infs or NaNs")
-        if not unit_diagonal and not ok[-1]:
+        if not unit_diagonal and singular and not ok[-1]:
             d = diagonal(a, 0, -2, -1).reshape(-1, n).get()
             raise LinAlgError("singular matrix: resolution failed at diagonal {}".format(
                 int(numpy.nonzero(d == 0)[1][0])))
@@ -178,7 +184,8 @@ def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
 
 
 def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
-    """See `scipy.linalg.cho_solve`: A x = b with A = L L^H (or U^H U).
+    """See `scipy.linalg.cho_solve`: A x = b with A = L L^H (or U^H U). As SciPy's potrs, a zero
+    on the factor's diagonal raises nothing: the result holds infs or NaNs.
 
     Examples
     --------
@@ -204,9 +211,9 @@ def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
     vector = b.ndim == 1
     bb = b[:, None] if vector else b
     if lower:
-        y = solve_triangular(c, bb, trans=0, lower=True, check_finite=False)
-        x = solve_triangular(c, y, trans=2, lower=True, check_finite=False)
+        y = _solve(c, bb, 0, True, False, False, False)
+        x = _solve(c, y, 2, True, False, False, False)
     else:
-        y = solve_triangular(c, bb, trans=2, lower=False, check_finite=False)
-        x = solve_triangular(c, y, trans=0, lower=False, check_finite=False)
+        y = _solve(c, bb, 2, False, False, False, False)
+        x = _solve(c, y, 0, False, False, False, False)
     return x[..., 0] if vector else x
