@@ -1,0 +1,9 @@
+"""cuarray.scipy.spatial: `scipy.spatial` on the GPU. See docs/scipy-spatial.md.
+
+`distance` (pairwise distances), `transform` (rotations) and the module-level helpers; imported
+on its own (``import cuarray.scipy.spatial``), never by `import cuarray`."""
+
+from . import distance as distance
+from ._minkowski import distance_matrix as distance_matrix
+from ._minkowski import minkowski_distance as minkowski_distance
+from ._minkowski import minkowski_distance_p as minkowski_distance_p
