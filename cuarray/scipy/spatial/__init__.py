@@ -5,6 +5,8 @@ on its own (``import cuarray.scipy.spatial``), never by `import cuarray`."""
 
 from . import distance as distance
 from . import transform as transform
+from ._kdtree import KDTree as KDTree
+from ._kdtree import cKDTree as cKDTree
 from ._minkowski import distance_matrix as distance_matrix
 from ._minkowski import minkowski_distance as minkowski_distance
 from ._minkowski import minkowski_distance_p as minkowski_distance_p
