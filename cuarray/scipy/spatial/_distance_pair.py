@@ -294,7 +294,7 @@ def _check_metric(metric):
 
 def cdist(XA, XB, metric="euclidean", *, out=None, **kwargs):
     """See `scipy.spatial.distance.cdist`. GEMM metrics run as one cuBLAS product and a fused
-    epilogue per block of rows (euclidean: |a|^2 + |b|^2 - 2 a.b clamped at 0, which is exact to
+    epilogue per block of rows (euclidean: ``a.a + b.b - 2 a.b`` clamped at 0, which is exact to
     about 1e-16 of the squared norms of the rows centred on XB's mean, not of the distance); a
     callable metric other than this module's functions runs on the host, pair by pair."""
     XA, XB = as_array(XA, "cdist"), as_array(XB, "cdist")

@@ -23,3 +23,5 @@ from ._direct import factorized as factorized
 from ._direct import spilu as spilu
 from ._direct import splu as splu
 from ._direct import spsolve as spsolve
+from ._cgs import cgs as cgs
+from ._cgs import matrix_power as matrix_power
