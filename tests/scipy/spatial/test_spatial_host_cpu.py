@@ -1,0 +1,195 @@
+"""cuarray.scipy.spatial's distance and transform logic on the host shim (NumPy in place of the
+device, NumPy versions of the kernels' formulas) against SciPy: metric plans, blocks, the pdist
+gather, weights, parameters, shapes and dtypes of every converter. The GPU tests run the same
+comparisons on the device."""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+import pytest
+
+sd = pytest.importorskip("scipy.spatial.distance")
+st = pytest.importorskip("scipy.spatial.transform")
+
+from . import _host_shim  # noqa: E402
+from ._host_shim import H  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def host(monkeypatch):
+    _host_shim.install(monkeypatch)
+
+
+def _rng(*key):
+    return np.random.default_rng(zlib.crc32(repr(key).encode()))
+
+
+GEMM = {"euclidean", "sqeuclidean", "seuclidean", "mahalanobis", "cosine", "correlation", "minkowski"}
+BOOLEAN = {"dice", "jaccard", "rogerstanimoto", "russellrao", "sokalsneath", "yule"}
+WEIGHTED = set(sd._METRICS_NAMES) - {"jensenshannon", "mahalanobis", "seuclidean"}
+
+
+def _close(got, want, metric=""):
+    got = np.asarray(got)
+    assert got.dtype == np.float64 and got.shape == np.shape(want)
+    np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-7 if metric in GEMM else 1e-12, equal_nan=True)
+
+
+def _data(metric, shape, dtype, key):
+    r = _rng(metric, shape, str(dtype), key)
+    if dtype == np.bool_:
+        return r.random(shape) > 0.5
+    if metric in BOOLEAN:
+        return (r.random(shape) > 0.5).astype(dtype)
+    x = r.random(shape).astype(dtype)
+    x[1] = x[0]
+    return x
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.bool_], ids=["f8", "f4", "bool"])
+@pytest.mark.parametrize("metric", list(sd._METRICS_NAMES))
+def test_cdist_pdist(metric, dtype, monkeypatch):
+    from cuarray.scipy.spatial import _distance_pair
+    from cuarray.scipy.spatial import distance as cd
+
+    if dtype == np.bool_ and metric in ("mahalanobis", "jensenshannon", "seuclidean"):
+        pytest.skip("singular or undefined on boolean rows in SciPy too")
+    monkeypatch.setattr(_distance_pair, "BLOCK_ELEMENTS", 40)  # several blocks
+    XA, XB = _data(metric, (13, 5), dtype, "a"), _data(metric, (9, 5), dtype, "b")
+    with np.errstate(all="ignore"):
+        _close(cd.cdist(H(XA), H(XB), metric), sd.cdist(XA, XB, metric), metric)
+        _close(cd.pdist(H(XA), metric), sd.pdist(XA, metric), metric)
+    if metric in WEIGHTED:
+        w = _rng("w", metric).random(5)
+        w[1] = 0
+        Xf, Yf = _data(metric, (7, 5), np.float64, "wa"), _data(metric, (6, 5), np.float64, "wb")
+        _close(cd.cdist(H(Xf), H(Yf), metric, w=H(w)), sd.cdist(Xf, Yf, metric, w=w), metric)
+        _close(cd.pdist(H(Xf), metric, w=H(w)), sd.pdist(Xf, metric, w=w), metric)
+
+
+@pytest.mark.parametrize("p", [0.5, 1, 3, np.inf])
+def test_minkowski_p_and_parameters(p):
+    from cuarray.scipy.spatial import distance as cd
+
+    XA, XB = _data("m", (8, 6), np.float64, p), _data("m", (5, 6), np.float64, -p)
+    _close(cd.cdist(H(XA), H(XB), "minkowski", p=p), sd.cdist(XA, XB, "minkowski", p=p), "minkowski")
+    V = _rng("V").random(6) + 0.5
+    _close(cd.cdist(H(XA), H(XB), "seuclidean", V=V), sd.cdist(XA, XB, "seuclidean", V=V), "seuclidean")
+    X = _data("m", (20, 3), np.float64, "mah")
+    VI = np.linalg.inv(np.cov(X.T))
+    _close(cd.pdist(H(X), "mahalanobis", VI=VI), sd.pdist(X, "mahalanobis", VI=VI), "mahalanobis")
+    _close(cd.pdist(H(X), "mahalanobis"), sd.pdist(X, "mahalanobis"), "mahalanobis")
+
+
+@pytest.mark.parametrize("metric", list(sd._METRICS_NAMES))
+def test_vector_functions(metric):
+    from cuarray.scipy.spatial import distance as cd
+
+    r = _rng("vec", metric)
+    u, v = (r.random(9) > 0.5, r.random(9) > 0.5) if metric in BOOLEAN else (r.random(9), r.random(9))
+    kw = {"seuclidean": {"V": r.random(9) + 0.5}, "mahalanobis": {"VI": np.eye(9) + 0.1}}.get(metric, {})
+    _close(getattr(cd, metric)(H(u), H(v), **kw), np.float64(getattr(sd, metric)(u, v, **kw)), metric)
+    if metric in WEIGHTED:
+        w = r.random(9)
+        _close(getattr(cd, metric)(H(u), H(v), w=H(w)), np.float64(getattr(sd, metric)(u, v, w=w)), metric)
+
+
+def test_squareform_roundtrip_and_jensenshannon_axes():
+    from cuarray.scipy.spatial import distance as cd
+
+    y = sd.pdist(_data("sq", (7, 3), np.float64, "x"))
+    M = cd.squareform(H(y))
+    np.testing.assert_array_equal(M, sd.squareform(y))
+    np.testing.assert_array_equal(cd.squareform(M), y)
+    u, v = _rng("js").random((3, 4, 6)), _rng("js2").random((3, 4, 6))
+    for axis, keepdims, base in ((0, False, None), (1, True, 2.0), (-1, False, None)):
+        _close(cd.jensenshannon(H(u), H(v), base, axis=axis, keepdims=keepdims),
+               sd.jensenshannon(u, v, base, axis=axis, keepdims=keepdims))
+
+
+def _same_rotation(r, h, atol=1e-12):
+    np.testing.assert_allclose(np.asarray(r.as_quat(canonical=True)), h.as_quat(canonical=True), atol=atol, rtol=0)
+
+
+@pytest.mark.parametrize("shape", [(), (1,), (7,), (3, 4)], ids=str)
+def test_rotation_converters(shape):
+    from cuarray.scipy.spatial.transform import Rotation as R
+
+    q = _rng("q", shape).normal(size=tuple(shape) + (4,))
+    r, h = R.from_quat(H(q)), st.Rotation.from_quat(q)
+    assert r.single == (shape == ()) and r.shape == tuple(shape)
+    for got, want in ((r.as_quat(), h.as_quat()), (r.as_matrix(), h.as_matrix()), (r.as_rotvec(), h.as_rotvec()),
+                      (r.as_mrp(), h.as_mrp()), (r.magnitude(), h.magnitude()),
+                      (r.as_quat(canonical=True, scalar_first=True), h.as_quat(canonical=True, scalar_first=True))):
+        np.testing.assert_allclose(np.asarray(got), want, atol=1e-12, rtol=0)
+    _same_rotation(R.from_matrix(H(h.as_matrix())), st.Rotation.from_matrix(h.as_matrix()))
+    _same_rotation(R.from_rotvec(H(h.as_rotvec())), h)
+    _same_rotation(R.from_mrp(H(h.as_mrp())), h)
+    m = h.as_matrix() * 1.001
+    _same_rotation(R.from_matrix(H(m)), st.Rotation.from_matrix(m), 1e-10)
+
+
+@pytest.mark.parametrize("seq", ["xyz", "ZYX", "zxz", "XYX", "yx", "Z"])
+def test_rotation_euler(seq):
+    from cuarray.scipy.spatial.transform import Rotation as R
+
+    a = _rng("e", seq).uniform(-np.pi, np.pi, size=(11, len(seq)))
+    a[:, 1 % len(seq)] /= 2
+    r, h = R.from_euler(seq, H(a)), st.Rotation.from_euler(seq, a)
+    _same_rotation(r, h)
+    if len(seq) == 3:
+        np.testing.assert_allclose(np.asarray(r.as_euler(seq)), h.as_euler(seq), atol=1e-10)
+        np.testing.assert_allclose(np.asarray(r.as_euler(seq.swapcase(), degrees=True)),
+                                   h.as_euler(seq.swapcase(), degrees=True), atol=1e-8)
+    lock = np.array([[0.3, 0.0, 0.5], [0.1, np.pi / 2, 0.2]])
+    if len(seq) == 3:
+        hl = st.Rotation.from_euler(seq, lock)
+        with pytest.warns(UserWarning):
+            got = R.from_quat(H(hl.as_quat())).as_euler(seq)
+        with pytest.warns(UserWarning):
+            want = hl.as_euler(seq)
+        np.testing.assert_allclose(np.asarray(got), want, atol=1e-7)
+
+
+def test_rotation_davenport_compose_apply_mean_reduce_slerp():
+    from cuarray.scipy.spatial.transform import Rotation as R
+    from cuarray.scipy.spatial.transform import Slerp
+
+    axes = st.Rotation.from_rotvec([0.1, 0.2, 0.3]).apply(np.eye(3))
+    ang = _rng("d").uniform(-1, 1, size=(5, 3))
+    for order in ("e", "intrinsic"):
+        r, h = R.from_davenport(H(axes), order, H(ang)), st.Rotation.from_davenport(axes, order, ang)
+        _same_rotation(r, h)
+        np.testing.assert_allclose(np.asarray(r.as_davenport(H(axes), order)), h.as_davenport(axes, order), atol=1e-10)
+    p, q = _rng("p").normal(size=(6, 4)), _rng("q2").normal(size=(6, 4))
+    rp, rq, hp, hq = R.from_quat(H(p)), R.from_quat(H(q)), st.Rotation.from_quat(p), st.Rotation.from_quat(q)
+    _same_rotation(rp * rq, hp * hq)
+    _same_rotation(rp[0] * rq, hp[0] * hq)
+    _same_rotation(rp.inv(), hp.inv())
+    for n in (0, 1, -1, 2.5):
+        _same_rotation(rp ** n, hp ** n, 1e-10)
+    v = _rng("v").normal(size=(6, 3))
+    np.testing.assert_allclose(np.asarray(rp.apply(H(v))), hp.apply(v), atol=1e-12)
+    np.testing.assert_allclose(np.asarray(rp.apply(H(v), inverse=True)), hp.apply(v, inverse=True), atol=1e-12)
+    np.testing.assert_allclose(np.asarray(rp[2].apply(H(v[0]))), hp[2].apply(v[0]), atol=1e-12)
+    np.testing.assert_array_equal(np.asarray(rp.approx_equal(rq)), hp.approx_equal(hq))
+    _same_rotation(rp.mean(), hp.mean(), 1e-10)
+    w = _rng("w").random(6)
+    _same_rotation(rp.mean(weights=H(w)), hp.mean(weights=w), 1e-10)
+    q2 = _rng("m2").normal(size=(3, 4, 4))
+    _same_rotation(R.from_quat(H(q2)).mean(axis=1), st.Rotation.from_quat(q2).mean(axis=1), 1e-10)
+    g, hg = R.create_group("O"), st.Rotation.create_group("O")
+    # with both sides only r l enters the score (the scalar part of l p r is that of p r l), so
+    # pairs tie and either library may pick another of them: the reduced angle is what is unique
+    got, li, ri = rp.reduce(g, g, return_indices=True)
+    np.testing.assert_allclose(np.asarray(got.magnitude()), hp.reduce(hg, hg).magnitude(), atol=1e-10)
+    _same_rotation(got, hg[np.asarray(li)] * hp * hg[np.asarray(ri)], 1e-10)
+    _same_rotation(rp.reduce(left=g), hp.reduce(left=hg), 1e-10)
+    times = np.array([0.0, 1.0, 2.5, 3.0, 4.0, 4.5])
+    s, hs = Slerp(H(times), rp), st.Slerp(times, hp)
+    t = np.array([0.0, 0.3, 1.0, 2.0, 2.9, 4.5])
+    _same_rotation(s(H(t)), hs(t), 1e-10)
+    _same_rotation(s(1.7), hs(1.7), 1e-10)
+    _same_rotation(R.concatenate([rp[0], rp[1:3], rp]), st.Rotation.concatenate([hp[0], hp[1:3], hp]))
