@@ -57,8 +57,58 @@ _NUMPY = {
     "_concat": _wrap(np.concatenate), "stack": _wrap(np.stack), "arctan2": np.arctan2, "cos": np.cos,
     "sin": np.sin, "hypot": np.hypot, "argmax": _wrap(np.argmax), "det": _wrap(np.linalg.det),
     "svd": _wrap(np.linalg.svd), "eigh": _wrap(np.linalg.eigh), "moveaxis": _wrap(np.moveaxis),
-    "diff": _wrap(np.diff),
+    "diff": _wrap(np.diff), "isfinite": np.isfinite, "cumsum": _wrap(np.cumsum),
+    "argsort": _wrap(np.argsort), "take_along_axis": _wrap(np.take_along_axis),
 }
+
+
+def _reduced(d, p):
+    return d * d if p == 2 else (d if p == 1 or np.isinf(p) else d ** p)
+
+
+class HostGrid:
+    """The `_grid.Grid` interface answered by brute force in NumPy (what the kernels compute:
+    reduced distances, the k nearest below ub in distance order, the points within r)."""
+
+    def __init__(self, data):
+        self.data = np.asarray(data)
+        self.n, self.d = self.data.shape
+
+    def cells(self, x):
+        return np.zeros(len(x), dtype=np.int64).view(HostArray)
+
+    def _dist(self, q, p):
+        diff = np.abs(np.asarray(q)[:, None, :] - self.data[None, :, :])
+        if np.isinf(p):
+            return diff.max(axis=2, initial=0.0)
+        return (diff ** (2 if p == 2 else p)).sum(axis=2)
+
+    def knn(self, q, k, p, ub_reduced, eps_fac):
+        d = self._dist(q, p)
+        order = np.argsort(d, axis=1, kind="stable")[:, :k]
+        dist = np.take_along_axis(d, order, axis=1)
+        ok = dist < ub_reduced
+        od = np.full((len(q), k), np.inf)
+        oi = np.full((len(q), k), self.n, dtype=np.int64)
+        od[:, :dist.shape[1]] = np.where(ok, dist, np.inf)
+        oi[:, :dist.shape[1]] = np.where(ok, order, self.n)
+        return od.view(HostArray), oi.view(HostArray)
+
+    def _within(self, q, radius, p):
+        r = np.asarray(radius)
+        rr = _reduced(r if r.shape[0] == len(q) and len(q) > 1 else np.full(len(q), r[0]), p)
+        return self._dist(q, p) <= rr[:, None]
+
+    def ball_count(self, q, radius, p, weights=None):
+        inside = self._within(q, radius, p)
+        w = None if weights is None else (inside * np.asarray(weights)[None, :]).sum(axis=1).view(HostArray)
+        return inside.sum(axis=1).astype(np.int64).view(HostArray), w
+
+    def ball_fill(self, q, radius, p, offsets, total, with_distances):
+        inside = self._within(q, radius, p)
+        rows, cols = np.nonzero(inside)
+        d = self._dist(q, p)[rows, cols]
+        return cols.astype(np.int64).view(HostArray), (d.view(HostArray) if with_distances else None)
 
 
 def _epilogue(name):
@@ -151,10 +201,12 @@ def _rotation_kernel(name):
 
 def install(monkeypatch):
     """Patch cuarray.scipy.spatial (distance and transform) onto NumPy for one test."""
-    from cuarray.scipy.spatial import _distance_kernels, _distance_pair, _distance_vec, _minkowski, _squareform
+    from cuarray.scipy.spatial import (_distance_kernels, _distance_pair, _distance_vec, _kdtree, _minkowski,
+                                       _squareform)
     from cuarray.scipy.spatial.transform import _quat, _reduce, _rotation, _slerp
 
-    for mod in (_distance_vec, _distance_pair, _squareform, _minkowski, _quat, _rotation, _reduce, _slerp):
+    monkeypatch.setattr(_kdtree, "Grid", HostGrid)
+    for mod in (_distance_vec, _distance_pair, _squareform, _minkowski, _quat, _rotation, _reduce, _slerp, _kdtree):
         for attr, stand_in in _NUMPY.items():
             value = vars(mod).get(attr)
             if value is not None and getattr(value, "__module__", None) != mod.__name__:  # imported, not its own

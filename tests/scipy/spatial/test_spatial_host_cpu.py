@@ -193,3 +193,90 @@ def test_rotation_davenport_compose_apply_mean_reduce_slerp():
     _same_rotation(s(H(t)), hs(t), 1e-10)
     _same_rotation(s(1.7), hs(1.7), 1e-10)
     _same_rotation(R.concatenate([rp[0], rp[1:3], rp]), st.Rotation.concatenate([hp[0], hp[1:3], hp]))
+
+
+def _points(n, d, key):
+    x = _rng("pts", n, d, key).random((n, d))
+    x[1] = x[0]
+    return x
+
+
+@pytest.mark.parametrize("p", [2.0, 1.0, 3.0, np.inf])
+def test_kdtree_query_logic(p, monkeypatch):
+    """The query's k lists, upper bound, shapes and the unsorting of many queries (the grid's
+    answers by brute force; the kernel itself runs in the GPU tests)."""
+    import scipy.spatial as ss
+
+    import cuarray.scipy.spatial as cs
+    from cuarray.scipy.spatial import _kdtree
+
+    monkeypatch.setattr(_kdtree, "SORT_QUERIES_FROM", 4)
+    x, q = _points(60, 3, "x"), _rng("q").random((9, 3))
+    t, h = cs.KDTree(H(x)), ss.KDTree(x)
+    for k in (1, 4, [2, 5], 70):
+        dg, ig = t.query(H(q), k=k, p=p)
+        dh, ih = h.query(q, k=k, p=p)
+        np.testing.assert_allclose(np.asarray(dg), dh, rtol=1e-12)
+        assert np.asarray(ig).shape == np.shape(ih)
+    dg, ig = t.query(H(q), k=3, p=p, distance_upper_bound=0.15)
+    np.testing.assert_allclose(np.asarray(dg), h.query(q, k=3, p=p, distance_upper_bound=0.15)[0])
+    dg, ig = t.query(H(q[0]))
+    assert np.asarray(dg).shape == () and np.asarray(ig).shape == ()
+    assert np.asarray(t.query(H(q.reshape(3, 3, 3)), k=2)[0]).shape == (3, 3, 2)
+
+
+def test_kdtree_ball_pairs_counts_sparse():
+    import scipy.spatial as ss
+
+    import cuarray.scipy.spatial as cs
+
+    x, y, q = _points(80, 2, "b"), _points(50, 2, "c"), _rng("bq").random((7, 2))
+    t, h, t2, h2 = cs.KDTree(H(x)), ss.KDTree(x), cs.KDTree(H(y)), ss.KDTree(y)
+    assert [sorted(v) for v in t.query_ball_point(H(q), 0.2)] == [sorted(v) for v in h.query_ball_point(q, 0.2)]
+    rs = _rng("rs").random(7) * 0.3
+    assert [sorted(v) for v in t.query_ball_point(H(q), H(rs))] == [sorted(v) for v in h.query_ball_point(q, rs)]
+    assert sorted(t.query_ball_point(H(q[0]), 0.3)) == sorted(h.query_ball_point(q[0], 0.3))
+    np.testing.assert_array_equal(np.asarray(t.query_ball_point(H(q), 0.2, return_length=True)),
+                                  h.query_ball_point(q, 0.2, return_length=True))
+    assert [sorted(v) for v in t.query_ball_tree(t2, 0.1)] == [sorted(v) for v in h.query_ball_tree(h2, 0.1)]
+    assert t.query_pairs(0.1) == h.query_pairs(0.1)
+    np.testing.assert_array_equal(np.asarray(t.query_pairs(0.1, output_type="ndarray")),
+                                  np.array(sorted(h.query_pairs(0.1))))
+    r = np.array([0.05, 0.1, 0.1, 0.3])
+    assert t.count_neighbors(t2, 0.2) == h.count_neighbors(h2, 0.2)
+    np.testing.assert_array_equal(np.asarray(t.count_neighbors(t2, r)), h.count_neighbors(h2, r))
+    np.testing.assert_array_equal(np.asarray(t.count_neighbors(t2, r, cumulative=False)),
+                                  h.count_neighbors(h2, r, cumulative=False))
+    w1, w2 = _rng("w1").random(80), _rng("w2").random(50)
+    np.testing.assert_allclose(np.asarray(t.count_neighbors(t2, r, weights=(H(w1), H(w2)))),
+                               h.count_neighbors(h2, r, weights=(w1, w2)), rtol=1e-12)
+    np.testing.assert_allclose(t.sparse_distance_matrix(t2, 0.15).toarray(),
+                               h.sparse_distance_matrix(h2, 0.15).toarray(), rtol=1e-12)
+    assert t.sparse_distance_matrix(t2, 0.1, output_type="dict").keys() == \
+        h.sparse_distance_matrix(h2, 0.1, output_type="dict").keys()
+    got = t.sparse_distance_matrix(t2, 0.1, output_type="ndarray")
+    want = h.sparse_distance_matrix(h2, 0.1, output_type="ndarray")
+    assert sorted(zip(got["i"], got["j"])) == sorted(zip(want["i"], want["j"]))
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 6])
+def test_grid_build_on_host(d, monkeypatch):
+    """Grid's build (cells, the radix argsort, the cells' starts) with NumPy for the device: every
+    cell's run of sorted points lies in that cell, and perm is a permutation."""
+    from cuarray.scipy.spatial import _grid
+
+    for attr, fn in (("argsort", _host_shim._wrap(np.argsort)), ("take", _host_shim._wrap(np.take)),
+                     ("searchsorted", _host_shim._wrap(np.searchsorted)), ("arange", _host_shim._wrap(np.arange)),
+                     ("floor", np.floor)):
+        monkeypatch.setattr(_grid, attr, fn)
+    x = _points(500, d, "grid")
+    g = _grid.Grid(H(x))
+    perm, start, pts = np.asarray(g.perm), np.asarray(g.start), np.asarray(g.pts)
+    assert sorted(perm) == list(range(500)) and np.array_equal(pts, x[perm])
+    cells = np.asarray(g.cells(H(pts)))
+    assert start[0] == 0 and start[-1] == 500 and len(start) == np.prod(g.plan.res) + 1
+    for c in np.unique(cells):
+        assert (cells[start[c]:start[c + 1]] == c).all()
+    lo, h = np.array(g.plan.lo[:g.plan.g]), g.plan.h
+    inside = (x[:, :g.plan.g] >= lo) & (x[:, :g.plan.g] <= lo + np.array(g.plan.res[:g.plan.g]) * h)
+    assert inside.all()
