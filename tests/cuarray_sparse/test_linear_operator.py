@@ -54,3 +54,16 @@ def test_dtype_inference_and_aslinearoperator(dev):
     _same(op.matvec(D(np.ones(4))), hop.matvec(np.ones(4)))
     with pytest.raises(ValueError):
         cla.aslinearoperator(D(np.zeros((2, 2, 2))))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "int64"])
+@pytest.mark.parametrize("name", ["lsqr", "lsmr"])
+def test_least_squares_dtype_is_scipys(dev, name, dtype):
+    import scipy.sparse as ssp
+
+    h = (ssp.random(8, 5, density=0.6, random_state=1) + ssp.eye(8, 5)).astype(dtype).tocsr()
+    b = np.arange(8).astype(dtype)
+    with np.errstate(all="ignore"):
+        want = getattr(sla, name)(h, b)[0]
+    got = getattr(cla, name)(sp.csr_matrix(h), D(b))[0]
+    assert H(got).dtype == want.dtype
