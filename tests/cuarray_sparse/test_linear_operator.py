@@ -67,3 +67,41 @@ def test_least_squares_dtype_is_scipys(dev, name, dtype):
         want = getattr(sla, name)(h, b)[0]
     got = getattr(cla, name)(sp.csr_matrix(h), D(b))[0]
     assert H(got).dtype == want.dtype
+
+
+def test_eigsh_k_and_ncv_edges(dev):
+    import scipy.sparse as ssp
+
+    h = (ssp.random(8, 8, density=0.5, random_state=3) + ssp.eye(8)).tocsr()
+    h = (h + h.T).tocsr()
+    a = sp.csr_matrix(h)
+    for k, ncv in ((7, None), (5, 8), (1, 2), (6, 8)):
+        got = cla.eigsh(a, k=k, ncv=ncv, return_eigenvectors=False)
+        want = sla.eigsh(h, k=k, ncv=ncv, return_eigenvectors=False)
+        np.testing.assert_allclose(np.sort(H(got)), np.sort(want), rtol=1e-8, atol=1e-10)
+    for k, ncv, err in ((0, None, ValueError), (3, 3, ValueError), (8, None, TypeError)):
+        with pytest.raises(err), pytest.warns() if k >= 8 else _nothing():
+            sla.eigsh(h, k=k, ncv=ncv)
+        with pytest.raises(err), pytest.warns() if k >= 8 else _nothing():
+            cla.eigsh(a, k=k, ncv=ncv)
+
+
+def _nothing():
+    import contextlib
+
+    return contextlib.nullcontext()
+
+
+def test_norm_errors_and_2norm(dev):
+    import scipy.sparse as ssp
+
+    h = (ssp.random(7, 7, density=0.6, random_state=1) + ssp.eye(7)).tocsr()
+    a = sp.csr_matrix(h)
+    np.testing.assert_allclose(float(H(cla.norm(a, 2))), sla.norm(h, 2), rtol=1e-8)
+    for kw in (dict(axis=2), dict(axis=-3), dict(axis=(0, 1, 2)), dict(axis=()), dict(ord=-2), dict(axis=1.5),
+               dict(axis=(0, 0)), dict(ord="nuc"), dict(ord="fro", axis=0), dict(axis=(0, 2))):
+        with pytest.raises(Exception) as theirs:
+            sla.norm(h, **kw)
+        with pytest.raises(Exception) as ours:
+            cla.norm(a, **kw)
+        assert type(ours.value) is type(theirs.value), (kw, ours.value, theirs.value)
