@@ -25,3 +25,4 @@ from ._direct import splu as splu
 from ._direct import spsolve as spsolve
 from ._cgs import cgs as cgs
 from ._cgs import matrix_power as matrix_power
+from ._lobpcg import lobpcg as lobpcg

@@ -10,6 +10,7 @@ from ....sparse.linalg import cgs as cgs
 from ....sparse.linalg import eigsh as eigsh
 from ....sparse.linalg import factorized as factorized
 from ....sparse.linalg import gmres as gmres
+from ....sparse.linalg import lobpcg as lobpcg
 from ....sparse.linalg import lsmr as lsmr
 from ....sparse.linalg import lsqr as lsqr
 from ....sparse.linalg import matrix_power as matrix_power
