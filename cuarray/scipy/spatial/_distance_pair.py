@@ -38,7 +38,7 @@ from . import _distance_kernels as _k
 from . import _distance_vec as _vec
 from ._distance_vec import validate_weights
 
-__all__ = ["cdist", "pdist", "METRIC_NAMES"]
+__all__ = ["cdist", "pdist", "directed_hausdorff", "METRIC_NAMES"]
 
 _F8 = numpy.dtype(numpy.float64)
 BLOCK_ELEMENTS = 1 << 26  # distances per block (512 MiB of float64)
@@ -355,3 +355,29 @@ def _upper_index(t, width, count):
     k = arange(count, dtype=numpy.int64)
     row = searchsorted(offsets, k, side="right") - 1
     return row * width + (k - offsets[row]) + row
+
+
+def directed_hausdorff(u, v, rng=0):
+    """See `scipy.spatial.distance.directed_hausdorff`: max over u's rows of the distance to the
+    nearest row of v, by blocks of GEMM squared distances (a min and an argmin per row on the
+    device). `rng` is accepted and unused (SciPy shuffles to stop early; the answer is the same
+    distance); where several pairs attain it the indices may name another. Returns SciPy's
+    (float, int, int) on the host."""
+    u, v = as_array(u, "directed_hausdorff"), as_array(v, "directed_hausdorff")
+    if u.ndim != 2 or v.ndim != 2 or u.shape[1] != v.shape[1]:
+        raise ValueError("u and v need to have the same number of columns")
+    m = u.shape[0]
+    if m == 0 or v.shape[0] == 0:
+        return 0.0, -1, -1
+    plan = _squared_plan(u.astype(_F8), v.astype(_F8), False)
+    best = empty((m,), dtype=_F8)
+    arg = empty((m,), dtype=numpy.int64)
+    step = max(1, BLOCK_ELEMENTS // v.shape[0])
+    for i0 in range(0, m, step):
+        i1 = min(m, i0 + step)
+        blk = empty((i1 - i0, v.shape[0]), dtype=_F8)
+        _block(plan, i0, i1, 0, blk)
+        arg[i0:i1] = blk.argmin(axis=1)
+        best[i0:i1] = blk.min(axis=1)
+    i = int(to_host(best.argmax()))
+    return float(numpy.sqrt(to_host(best[i]))), i, int(to_host(arg[i]))

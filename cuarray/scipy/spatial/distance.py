@@ -3,6 +3,7 @@ and docs/scipy-spatial.md (GEMM-based metrics, 0-d device results of the vector 
 callable metric's host path)."""
 
 from ._distance_pair import cdist as cdist
+from ._distance_pair import directed_hausdorff as directed_hausdorff
 from ._distance_pair import pdist as pdist
 from ._distance_vec import braycurtis as braycurtis
 from ._distance_vec import canberra as canberra
@@ -30,6 +31,6 @@ from ._squareform import num_obs_y as num_obs_y
 from ._squareform import squareform as squareform
 
 __all__ = ["braycurtis", "canberra", "cdist", "chebyshev", "cityblock", "correlation", "cosine", "dice",
-           "euclidean", "hamming", "is_valid_dm", "is_valid_y", "jaccard", "jensenshannon",
+           "directed_hausdorff", "euclidean", "hamming", "is_valid_dm", "is_valid_y", "jaccard", "jensenshannon",
            "mahalanobis", "minkowski", "num_obs_dm", "num_obs_y", "pdist", "rogerstanimoto",
            "russellrao", "seuclidean", "sokalsneath", "sqeuclidean", "squareform", "yule"]

@@ -19,7 +19,7 @@ from cuarray.scipy.spatial import _distance_kernels as K  # noqa: E402
 from cuarray.scipy.spatial import _distance_pair as P  # noqa: E402
 from cuarray.scipy.spatial import distance as cd  # noqa: E402
 
-NAMES = sorted(set(sd.__all__) - {"directed_hausdorff"})
+NAMES = sorted(set(sd.__all__) - {"directed_hausdorff"})  # 1.17's has a `seed` keyword 1.18 dropped
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -131,3 +131,8 @@ def test_pair_reductions_compile(name):
     d = rk._definition(kinds, {}, f8, "double", 8)
     src = d.source(reduction.Stage("map", "out", 32, 4, 4, 1, 1, np.int32))[1]
     compiler.compile_cubin(src, arch="sm_90")
+
+
+def test_directed_hausdorff_signature_is_scipy_118s():
+    # SciPy 1.18 dropped 1.17's keyword-only `seed`: (u, v, rng=0)
+    assert str(inspect.signature(cd.directed_hausdorff)) == "(u, v, rng=0)"

@@ -200,3 +200,10 @@ def test_module_level_helpers():
         with pytest.warns(DeprecationWarning):
             want = scipy.spatial.minkowski_distance(x, x[::-1], p)
         _close(got, want)
+
+
+def test_directed_hausdorff():
+    u, v = _rng("dh1").random((300, 4)), _rng("dh2").random((200, 4))
+    d, i, j = cd.directed_hausdorff(G(u), G(v))
+    dh, ih, jh = sd.directed_hausdorff(u, v)
+    assert d == pytest.approx(dh, rel=1e-9, abs=1e-7) and (i, j) == (ih, jh)

@@ -280,3 +280,16 @@ def test_grid_build_on_host(d, monkeypatch):
     lo, h = np.array(g.plan.lo[:g.plan.g]), g.plan.h
     inside = (x[:, :g.plan.g] >= lo) & (x[:, :g.plan.g] <= lo + np.array(g.plan.res[:g.plan.g]) * h)
     assert inside.all()
+
+
+def test_directed_hausdorff(monkeypatch):
+    from cuarray.scipy.spatial import _distance_pair
+    from cuarray.scipy.spatial import distance as cd
+
+    monkeypatch.setattr(_distance_pair, "BLOCK_ELEMENTS", 30)
+    u, v = _rng("h1").random((17, 3)), _rng("h2").random((11, 3))
+    d, i, j = cd.directed_hausdorff(H(u), H(v))
+    dh, ih, jh = sd.directed_hausdorff(u, v)
+    assert d == pytest.approx(dh, rel=1e-9, abs=1e-7) and (i, j) == (ih, jh)
+    with pytest.raises(ValueError):
+        cd.directed_hausdorff(H(u), H(v[:, :2]))
