@@ -8,5 +8,7 @@ from . import transform as transform
 from ._kdtree import KDTree as KDTree
 from ._kdtree import cKDTree as cKDTree
 from ._minkowski import distance_matrix as distance_matrix
+from ._procrustes import geometric_slerp as geometric_slerp
+from ._procrustes import procrustes as procrustes
 from ._minkowski import minkowski_distance as minkowski_distance
 from ._minkowski import minkowski_distance_p as minkowski_distance_p

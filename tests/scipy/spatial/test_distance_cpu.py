@@ -136,3 +136,11 @@ def test_pair_reductions_compile(name):
 def test_directed_hausdorff_signature_is_scipy_118s():
     # SciPy 1.18 dropped 1.17's keyword-only `seed`: (u, v, rng=0)
     assert str(inspect.signature(cd.directed_hausdorff)) == "(u, v, rng=0)"
+
+
+@pytest.mark.parametrize("name", ["procrustes", "geometric_slerp"])
+def test_procrustes_slerp_parameters_are_scipys(name):
+    def params(f):
+        return [(p.name, p.kind, p.default) for p in inspect.signature(f).parameters.values()]
+
+    assert params(getattr(cs, name)) == params(getattr(scipy.spatial, name))

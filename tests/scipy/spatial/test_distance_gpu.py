@@ -207,3 +207,14 @@ def test_directed_hausdorff():
     d, i, j = cd.directed_hausdorff(G(u), G(v))
     dh, ih, jh = sd.directed_hausdorff(u, v)
     assert d == pytest.approx(dh, rel=1e-9, abs=1e-7) and (i, j) == (ih, jh)
+
+
+def test_procrustes_and_geometric_slerp():
+    a = _rng("pa").random((30, 3))
+    b = a[:, ::-1] * 2 + 0.5 + 0.01 * _rng("pb").random((30, 3))
+    for got, want in zip(cs.procrustes(G(a), G(b)), scipy.spatial.procrustes(a, b)):
+        np.testing.assert_allclose(got.get(), want, rtol=1e-10, atol=1e-12)
+    s, e = np.array([1.0, 0, 0]), np.array([0, 0.6, 0.8])
+    t = np.linspace(0, 1, 9)
+    np.testing.assert_allclose(cs.geometric_slerp(s, e, G(t)).get(), scipy.spatial.geometric_slerp(s, e, t),
+                               atol=1e-14)

@@ -293,3 +293,22 @@ def test_directed_hausdorff(monkeypatch):
     assert d == pytest.approx(dh, rel=1e-9, abs=1e-7) and (i, j) == (ih, jh)
     with pytest.raises(ValueError):
         cd.directed_hausdorff(H(u), H(v[:, :2]))
+
+
+def test_procrustes_and_geometric_slerp():
+    import scipy.spatial as ss
+
+    import cuarray.scipy.spatial as cs
+
+    a = _rng("pa").random((10, 3))
+    b = a @ st.Rotation.from_rotvec([0.2, 0.1, -0.3]).as_matrix() * 2 + 0.5 + 0.01 * _rng("pb").random((10, 3))
+    for got, want in zip(cs.procrustes(H(a), H(b)), ss.procrustes(a, b)):
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-10, atol=1e-12)
+    with pytest.raises(ValueError):
+        cs.procrustes(H(a), H(b[:, :2]))
+    s, e = np.array([1.0, 0, 0]), np.array([0, 1.0, 0])
+    t = np.linspace(0, 1, 7)
+    np.testing.assert_allclose(np.asarray(cs.geometric_slerp(s, e, H(t))), ss.geometric_slerp(s, e, t), atol=1e-14)
+    np.testing.assert_allclose(np.asarray(cs.geometric_slerp(s, e, 0.3)), ss.geometric_slerp(s, e, 0.3), atol=1e-14)
+    with pytest.raises(ValueError):
+        cs.geometric_slerp(s * 2, e, H(t))
