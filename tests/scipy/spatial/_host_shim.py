@@ -58,7 +58,7 @@ _NUMPY = {
     "sin": np.sin, "hypot": np.hypot, "argmax": _wrap(np.argmax), "det": _wrap(np.linalg.det),
     "svd": _wrap(np.linalg.svd), "eigh": _wrap(np.linalg.eigh), "moveaxis": _wrap(np.moveaxis),
     "diff": _wrap(np.diff), "isfinite": np.isfinite, "cumsum": _wrap(np.cumsum),
-    "argsort": _wrap(np.argsort), "take_along_axis": _wrap(np.take_along_axis),
+    "argsort": _wrap(np.argsort), "take_along_axis": _wrap(np.take_along_axis), "nonzero": _wrap(np.nonzero),
 }
 
 
@@ -202,12 +202,12 @@ def _rotation_kernel(name):
 def install(monkeypatch):
     """Patch cuarray.scipy.spatial (distance and transform) onto NumPy for one test."""
     from cuarray.scipy.spatial import (_distance_kernels, _distance_pair, _distance_vec, _kdtree, _minkowski,
-                                       _procrustes, _squareform)
+                                       _hull, _procrustes, _squareform)
     from cuarray.scipy.spatial.transform import _quat, _reduce, _rotation, _slerp
 
     monkeypatch.setattr(_kdtree, "Grid", HostGrid)
     for mod in (_distance_vec, _distance_pair, _squareform, _minkowski, _quat, _rotation, _reduce, _slerp, _kdtree,
-                _procrustes):
+                _procrustes, _hull):
         for attr, stand_in in _NUMPY.items():
             value = vars(mod).get(attr)
             if value is not None and getattr(value, "__module__", None) != mod.__name__:  # imported, not its own

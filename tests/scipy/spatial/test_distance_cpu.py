@@ -144,3 +144,7 @@ def test_procrustes_slerp_parameters_are_scipys(name):
         return [(p.name, p.kind, p.default) for p in inspect.signature(f).parameters.values()]
 
     assert params(getattr(cs, name)) == params(getattr(scipy.spatial, name))
+
+
+def test_convex_hull_signature_is_scipys():
+    assert inspect.signature(cs.ConvexHull.__init__) == inspect.signature(scipy.spatial.ConvexHull.__init__)

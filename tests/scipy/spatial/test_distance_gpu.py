@@ -218,3 +218,17 @@ def test_procrustes_and_geometric_slerp():
     t = np.linspace(0, 1, 9)
     np.testing.assert_allclose(cs.geometric_slerp(s, e, G(t)).get(), scipy.spatial.geometric_slerp(s, e, t),
                                atol=1e-14)
+
+
+@pytest.mark.parametrize("n", [3, 100, 5000])
+def test_convex_hull_2d(n):
+    pts = _rng("hull", n).normal(size=(n, 2))
+    got, want = cs.ConvexHull(G(pts)), scipy.spatial.ConvexHull(pts)
+    v = list(got.vertices.get())
+    k = v.index(min(v))
+    w = list(want.vertices)
+    kw = w.index(min(w))
+    assert v[k:] + v[:k] == w[kw:] + w[:kw]  # the same counterclockwise cycle
+    assert got.volume == pytest.approx(want.volume, rel=1e-12) and got.area == pytest.approx(want.area, rel=1e-12)
+    with pytest.raises(cs.QhullError):
+        cs.ConvexHull(G(np.c_[np.arange(4.0), 2 * np.arange(4.0)]))

@@ -312,3 +312,52 @@ def test_procrustes_and_geometric_slerp():
     np.testing.assert_allclose(np.asarray(cs.geometric_slerp(s, e, 0.3)), ss.geometric_slerp(s, e, 0.3), atol=1e-14)
     with pytest.raises(ValueError):
         cs.geometric_slerp(s * 2, e, H(t))
+
+
+def _cycle_from_min(v):
+    v = list(np.asarray(v))
+    k = v.index(min(v))
+    return v[k:] + v[:k]
+
+
+@pytest.mark.parametrize("kind", ["square", "disc", "circle", "collinear-edges", "duplicates", "few"])
+def test_convex_hull_2d(kind):
+    import scipy.spatial as ss
+
+    import cuarray.scipy.spatial as cs
+
+    r = _rng("hull", kind)
+    pts = {"square": r.random((300, 2)),
+           "disc": r.normal(size=(400, 2)),
+           "circle": np.c_[np.cos(np.linspace(0, 6.2, 50)), np.sin(np.linspace(0, 6.2, 50))],
+           "collinear-edges": np.array([[0, 0], [1, 0], [2, 0], [2, 1], [2, 2], [1, 2], [0, 2], [0, 1], [1, 1.0]]),
+           "duplicates": np.repeat(r.random((20, 2)), 3, axis=0),
+           "few": np.array([[0, 0], [1, 0], [0, 1.0]])}[kind]
+    got, want = cs.ConvexHull(H(pts)), ss.ConvexHull(pts)
+    assert _cycle_from_min(got.vertices) == _cycle_from_min(want.vertices) or kind == "duplicates"
+    assert set(map(tuple, pts[np.asarray(got.vertices)].tolist())) == set(map(tuple, pts[want.vertices].tolist()))
+    assert got.area == pytest.approx(want.area, rel=1e-12) and got.volume == pytest.approx(want.volume, rel=1e-12)
+    edges = sorted(tuple(sorted(e)) for e in np.asarray(got.simplices).tolist())
+    assert edges == sorted(tuple(sorted(e)) for e in want.simplices.tolist()) or kind == "duplicates"
+    eq = np.asarray(got.equations)
+    assert (pts @ eq[:, :2].T + eq[:, 2] <= 1e-12).all()  # every point on the inner side of every facet
+    np.testing.assert_allclose(np.sort(np.round(eq, 10), axis=0), np.sort(np.round(want.equations, 10), axis=0))
+    nb = np.asarray(got.neighbors)
+    simp = np.asarray(got.simplices)
+    for i in range(len(simp)):  # the neighbour opposite vertex j shares the other vertex
+        for j in range(2):
+            assert simp[i][1 - j] in simp[nb[i, j]]
+
+
+def test_convex_hull_errors():
+    import cuarray.scipy.spatial as cs
+
+    with pytest.raises(cs.QhullError):
+        cs.ConvexHull(H(np.random.rand(2, 2)))
+    with pytest.raises(cs.QhullError):
+        cs.ConvexHull(H(np.c_[np.arange(5.0), np.arange(5.0)]))
+    with pytest.raises(ValueError):
+        cs.ConvexHull(H(np.zeros(5)))
+    with pytest.raises(NotImplementedError):
+        cs.ConvexHull(H(np.random.rand(10, 3)))
+    assert issubclass(cs.QhullError, ValueError)
