@@ -69,7 +69,7 @@ def test_show_config_in_process():
 # -- the cu13 extra and the libraries cuarray loads ------------------------------------------------
 # nvmath.bindings module -> the catalogue's library (cuda.pathfinder name) it loads.
 _BINDING_LIBRARY = {"cublas": "cublas", "cublasLt": "cublasLt", "cusolverDn": "cusolver", "cufft": "cufft",
-                    "cusparse": "cusparse", "curand": "curand"}
+                    "cusparse": "cusparse", "curand": "curand", "cudss": "cudss"}
 
 
 def _norm(name: str) -> str:
@@ -96,13 +96,19 @@ def test_every_binding_cuarray_imports_has_a_catalogue_row():
     assert used, "no nvmath_bindings(...) call found: the pattern is stale"
     unknown = used - set(_BINDING_LIBRARY)
     assert not unknown, "add these bindings to _BINDING_LIBRARY and the catalogue: {}".format(unknown)
-    names = {lib.name for lib in _catalog.LIBRARIES}
+    names = {lib.name for lib in _catalog.LIBRARIES} | {lib.name for _, lib in _catalog.OPTIONAL}
     for binding in used:
         assert _BINDING_LIBRARY[binding] in names, binding
     by_name = {lib.name: lib for lib in _catalog.LIBRARIES}
     for lib in _catalog.LIBRARIES:  # dependencies are rows too, listed before the library
         for dep in lib.needs:
             assert dep in by_name and _catalog.LIBRARIES.index(by_name[dep]) < _catalog.LIBRARIES.index(lib)
+
+
+def test_optional_extras_list_their_wheels():
+    for extra, lib in _catalog.OPTIONAL:
+        assert _norm(lib.wheel) in _extra(extra), (extra, lib.wheel)
+        assert all(dep in {x.name for x in _catalog.LIBRARIES} for dep in lib.needs)
 
 
 def test_each_library_row_names_its_own_library():
