@@ -142,6 +142,45 @@ class Trace:
             n.seg = tid
         return n
 
+    def ufunc_scalar(self, attr, dtype, x, v, t, reflected) -> Node:
+        """`scalar(v, t)` then `ufunc(attr, dtype, x.shape, (x, s))` (`(s, x)` when `reflected`)
+        in one call: an operator of a lazy array and a Python scalar, the commonest node; the
+        same nodes and entries, in the same order."""
+        s = _new(Node)
+        s.kind = "scalar"
+        s.args = s.shape = ()
+        s.dtype = _PY_DTYPES[t]
+        s.attr = None
+        s.value = v
+        s.weak = t
+        s.cost = 0
+        ops = self.ops
+        k = s.pos = len(ops)
+        ops.append(_S_ENTRY[t])
+        tid = s.seg = self.id
+        self.ordinal[k] = len(self.leaves)
+        self.leaves.append(s)
+        self.values.append(v)
+        n = _new(Node)
+        n.kind = "ufunc"
+        n.args = (s, x) if reflected else (x, s)
+        n.shape = x.shape
+        n.dtype = dtype
+        n.attr = attr
+        n.value = n.weak = None
+        if x.value is None:
+            n.cost = 1 + x.cost
+        else:
+            n.cost = 1
+        if x.seg == tid:
+            n.pos = len(ops)
+            ops.append(("ufunc", attr, (k, x.pos) if reflected else (x.pos, k)))
+            n.seg = tid
+        else:  # an input not recorded here (computed, or from before the last computation)
+            n.seg, n.pos = 0, -1
+            self.record(n)
+        return n
+
     def _leaf(self, n) -> int:
         ops = self.ops
         v = n.value
