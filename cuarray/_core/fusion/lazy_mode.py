@@ -45,6 +45,7 @@ from . import fast_paths as _fast
 from . import graph as _g
 from . import numpy_eval as _numpy_eval
 from . import products as _products
+from . import replay as _replay
 from .lazy_array import MAX_CHAIN, LazyArray
 from .planner import plan, plan_traced
 from .trace import Trace
@@ -306,12 +307,13 @@ class _Methods:
 
     def explain(self, compile=False) -> str:
         """The graph, the planned kernels and their generated CUDA source (the same for NumPy
-        leaves as for device arrays of those shapes and dtypes); `compile=True` also compiles
-        each kernel with NVRTC for sm_90, which needs no GPU."""
+        leaves as for device arrays of those shapes and dtypes), then this thread's last
+        evaluations (each one's launches, host time and CUDA-graph replay decision, `replay.py`);
+        `compile=True` also compiles each kernel with NVRTC for sm_90, which needs no GPU."""
         lines = ["graph:"]
         for k, n in enumerate(_g.walk([self._node])):
             lines.append("  {}{}".format(n.label(), "  (computed)" if n.value is not None and n.kind != "array" else ""))
-        return "\n".join(lines) + "\nplan:\n" + plan([self._node]).explain(compile)
+        return "\n".join(lines) + "\nplan:\n" + plan([self._node]).explain(compile) + "\n" + _replay.describe()
 
     # -- operations: nodes in lazy mode, eager calls outside -------------------------------
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
@@ -544,10 +546,12 @@ def _compute(nodes, last=False) -> None:
         st.trace = Trace()
         if inside:
             st.internal = (st.trace, 0)
+    t0 = _replay.perf_counter()
     prog, inputs = plan_traced(trace, nodes)
     values = prog.run(inputs)
     for n, v in zip(nodes, values):
         n.value = v
+    _replay.note(prog, inputs, t0, trace.t0)  # (`explain()`: what ran, host times, graph replay or why not)
     # Computed nodes read by this graph forget how they were computed: a loop that carries a
     # value from step to step (`w = w - lr * grad`) would otherwise keep every step's graph, and
     # its arrays, alive through `args`. (`numpy()` of this graph starts from their values.)
@@ -696,8 +700,6 @@ def _unwrap(out):
     if type(out) is dict:
         return {k: _unwrap(v) for k, v in out.items()}
     return out
-
-
 
 
 # -- what the tracer builds for each traceable routine (`_State.call`) ------------------------------

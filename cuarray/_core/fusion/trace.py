@@ -22,6 +22,7 @@ per launch.
 from __future__ import annotations
 
 import itertools
+from time import perf_counter as _clock
 
 from .graph import _PY_DTYPES, Node
 
@@ -37,9 +38,10 @@ class Trace:
     node per program input, in input order), `values` (their values), `cacheable` (False once a
     node cannot say what it does: a call without a signature)."""
 
-    __slots__ = ("id", "ops", "leaves", "values", "by_value", "ordinal", "cacheable")
+    __slots__ = ("id", "ops", "leaves", "values", "by_value", "ordinal", "cacheable", "t0")
 
     def __init__(self):
+        self.t0 = _clock()  # (when this stretch of building began: `explain()`'s build time)
         self.id = next(_ids)
         self.ops = []
         self.leaves = []
