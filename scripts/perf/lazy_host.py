@@ -24,6 +24,8 @@ def main():
     ap.add_argument("--profile", action="store_true", help="cProfile of the lazy loop (tottime)")
     ap.add_argument("--logreg", action="store_true", help="also the seed-logreg step (GPU only)")
     ap.add_argument("--ops", action="store_true", help="also host time per operation: eager launch vs lazy node")
+    ap.add_argument("--epilogue", action="store_true",
+                    help="also matmul + bias + ReLU at N=1024 (the cuBLASLt epilogue step): eager against lazy")
     ap.add_argument("--chain", action="store_true",
                     help="also a cached 10-node elementwise plan: one evaluation split into its parts (min, median)")
     args = ap.parse_args()
@@ -38,6 +40,7 @@ def main():
         from cuarray.cuda.libs import cublas
 
         cublas.gemm = lambda *a, **k: None  # the GEMM's call; everything above it runs
+        cublas.gemm_epilogue = lambda *a, **k: True  # the cuBLASLt epilogue call, likewise
         sync = lambda: None  # noqa: E731
         mk = lambda shape: cp.ndarray(shape, np.float32)  # noqa: E731
     else:
@@ -116,6 +119,8 @@ def main():
         ops(cp, sync, mk)
     if args.chain:
         chain(cp, sync, mk)
+    if args.epilogue:
+        epilogue(cp, sync, mk)
 
 
 def ops(cp, sync, mk, n=20000):
@@ -218,6 +223,39 @@ def chain(cp, sync, mk, n=1000, rep=9):
     for k, v in res.items():
         v.sort()
         print("chain10 {:30s} min {:7.1f} us  median {:7.1f} us".format(k, v[0], v[len(v) // 2]))
+
+
+def epilogue(cp, sync, mk, n=1000, rep=9):
+    """`maximum(x @ W + b, 0)` at N=1024 float32: three eager calls against one lazy evaluation
+    (one cuBLASLt call with the bias and ReLU epilogue; stubbed: the call itself costs nothing),
+    synchronised per call (min and median of `rep` rounds of `n`, µs)."""
+    from cuarray._core.fusion import replay
+
+    N = 1024
+    x, W, b = mk((N, N)), mk((N, N)), mk((N,))
+
+    def eager():
+        return cp.maximum(cp.matmul(x, W) + b, 0.0)
+
+    def lazy():
+        with cp.lazy():
+            y = cp.maximum(cp.matmul(x, W) + b, 0.0)
+        return y
+
+    lazy()
+    print("epilogue plan:", replay.evaluations()[-1]["steps"])
+    res = {"eager": [], "lazy": []}
+    for _ in range(rep):
+        for k, fn in (("eager", eager), ("lazy", lazy)):
+            sync()
+            t = time.perf_counter()
+            for _ in range(n):
+                fn()
+                sync()
+            res[k].append((time.perf_counter() - t) / n * 1e6)
+    for k, v in res.items():
+        v.sort()
+        print("epilogue N=1024 {:6s} min {:7.1f} us  median {:7.1f} us".format(k, v[0], v[len(v) // 2]))
 
 
 def logreg(cp, sync, steps=300):

@@ -306,10 +306,9 @@ class _Methods:
         return _numpy_eval.evaluate(self._node)
 
     def explain(self, compile=False) -> str:
-        """The graph, the planned kernels and their generated CUDA source (the same for NumPy
-        leaves as for device arrays of those shapes and dtypes), then this thread's last
-        evaluations (each one's launches, host time and CUDA-graph replay decision, `replay.py`);
-        `compile=True` also compiles each kernel with NVRTC for sm_90, which needs no GPU."""
+        """The graph, the planned kernels and their CUDA source (the same for NumPy leaves as for device
+        arrays of those shapes and dtypes), this thread's last evaluations (`replay.py`); `compile=True`
+        also compiles each kernel with NVRTC for sm_90, which needs no GPU."""
         lines = ["graph:"]
         for k, n in enumerate(_g.walk([self._node])):
             lines.append("  {}{}".format(n.label(), "  (computed)" if n.value is not None and n.kind != "array" else ""))
@@ -773,8 +772,9 @@ _MATMUL_DEFAULTS = {"out": None, "casting": "same_kind", "order": "K", "dtype": 
                     "signature": None, "axes": None, "axis": None}
 
 
-def _b_matmul(a, b, **kw):
-    if not all(_is_default(k, v, _MATMUL_DEFAULTS) for k, v in kw.items()):
+def _b_matmul(a, b, **kw):  # (the dispatch point passes every keyword, defaults included)
+    if any([v is not _MATMUL_DEFAULTS.get(k) for k, v in kw.items()]) and not all(  # (identity first)
+            _is_default(k, v, _MATMUL_DEFAULTS) for k, v in kw.items()):
         raise _Unsupported
     if not (_array(a) and _array(b)):
         raise _Unsupported
