@@ -159,3 +159,27 @@ def test_positional_out_runs_eagerly_after_the_pending_graphs(ops):
         assert len(calls) == 2 and calls[0][2] != calls[1][2]   # p's kernel first, then exp's
         q = sub(x, y, y)
         assert q is y and len(calls) == 3
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128", "int32", "bool"])
+def test_scalar_converter_passes_what_the_loop_type_would(dtype):
+    # A fused kernel's scalar argument: the loop type's value of a Python or NumPy scalar (float
+    # and complex loops take the NumPy type itself, one C call; float16 travels as float32).
+    import numpy
+
+    from cuarray._core.fusion.planner import _scalar_converter
+
+    dt = numpy.dtype(dtype)
+    conv = _scalar_converter(dt)
+    vals = [True, 3, 0.1, 1e-40, -0.0] + ([2.5 - 1j, numpy.complex128(0.3 + 2j)] if dt.kind == "c" else []) + [
+        numpy.float64(0.1), numpy.float32(1.5), numpy.int64(7)]
+    for v in vals:
+        if dt.kind in "ib" and isinstance(v, float):
+            continue
+        got = conv(v)
+        want = v.astype(dt) if isinstance(v, numpy.generic) else dt.type(v)
+        if dt.char == "e":
+            want = numpy.float32(want)
+        assert type(got) is type(want) and (got == want or (got != got and want != want)), (v, got, want)
+        if isinstance(got, numpy.floating):
+            assert numpy.signbit(got) == numpy.signbit(want), v
