@@ -107,3 +107,103 @@ def test_evaluations_are_logged_with_their_launches_times_and_replay_decision():
     res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
     assert res.returncode == 0 and res.stdout.strip().endswith("ok"), res.stdout + res.stderr
 
+
+
+_REPLAY_SCRIPT = textwrap.dedent('''
+    import sys
+    sys.path.insert(0, {tests!r})
+    import numpy as np
+    import cuarray as cp
+    from fake_device import install
+    install()
+    from cuarray._core.fusion import graph_replay as G
+    from cuarray._core.fusion import replay as R
+
+    captured, replayed = [], []
+
+    class FakeGraph:
+        def replay(self, stream):
+            replayed.append(stream)
+
+    def fake_capture(prog, values):
+        # what the graph would compute: the Program's launches (stubbed) on the values it reads
+        captured.append([v.data.ptr if isinstance(v, cp.ndarray) else v for v in values])
+        return FakeGraph(), prog.run(values)
+
+    copies = []
+
+    def fake_copy_in(ent, values):  # (the stub has no device-to-device copy)
+        copies.extend((i, values[i].data.ptr) for i in ent.static)
+
+    G._capture, G._copy_in = fake_capture, fake_copy_in
+    G._copy_out = lambda outs: [cp.ndarray(o.shape, o.dtype) for o in outs]
+    R.GRAPH_REPLAY, R.MIN_SAVED = True, -9  # (a one-kernel body pays here: the logic is under test)
+    X = cp.ndarray((100,), np.float32)
+
+    def step(w, s=0.5):
+        with cp.lazy():
+            w = cp.exp(w * s + X) - w
+        return w
+
+    w = cp.ndarray((100,), np.float32)
+    for i in range(6):
+        w = step(w)
+    ev = R.evaluations()
+    # one Program from the first step on (a carried lazy value records as the array it was)
+    assert [e["repeats"] for e in ev[-6:]] == [1, 2, 3, 4, 5, 6], ev
+    assert [e["replay"] for e in ev[-6:]] == [False, False, True, True, True, True], ev
+    assert ev[-1]["reason"].startswith("replayed"), ev[-1]
+    assert len(captured) == 1 and len(replayed) == 4, (captured, replayed)
+    # X (stable) is read where it is; w (a new array each step) through a fixed buffer
+    ent = next(iter(G._st.entries.values()))
+    assert X.data.ptr in captured[0] and len(ent.static) == 1 and ent.stable, (captured, ent.static)
+    (buf,) = ent.static.values()
+    assert buf.data.ptr in captured[0]
+    assert len(copies) == 4 and all(i == 0 for i, _ in copies), copies  # this step's w, at each replay
+    # the outputs are copies: the user's arrays are never the graph's
+    assert type(w) is not cp.ndarray or w.data.ptr not in [o.data.ptr for o in ent.outs]
+    wv = w._materialize() if hasattr(w, "_materialize") else w
+    assert wv.data.ptr not in [o.data.ptr for o in ent.outs]
+    # a scalar changing value: no replay (the entry is dropped); the next evaluations capture again
+    n = len(replayed)
+    w = step(w, 0.25)
+    assert len(replayed) == n and not G._st.entries, G._st.entries
+    assert R.evaluations()[-1]["reason"].startswith("1 scalar argument(s) changed"), R.evaluations()[-1]
+    for i in range(3):
+        w = step(w, 0.25)
+    assert len(captured) == 2 and len(replayed) == n + 3, (len(captured), len(replayed))
+    # another stream: no replay
+    next(iter(G._st.entries.values())).stream = object()  # (as if captured on another stream)
+    w = step(w, 0.25)
+    assert len(replayed) == n + 3 and not G._st.entries
+    # a structure change: a new Program, no stale replay
+    with cp.lazy():
+        y = cp.exp(w * 0.25 + X) + w  # (+ instead of -)
+    assert R.evaluations()[-1]["repeats"] == 1 and len(replayed) == n + 3
+    # a capture that fails: declined, with its reason, and the Program runs as usual
+    def failing(prog, values):
+        raise RuntimeError("host synchronisation inside")
+    G._capture = failing
+    for i in range(5):
+        with cp.lazy():
+            y = cp.sin(w * 2.0) * X
+    e = R.evaluations()[-1]
+    assert not e["replay"] and "capture failed: RuntimeError: host synchronisation inside" in e["reason"], e
+    assert y.shape == (100,)
+    # outputs too large to copy out: declined
+    G._capture = fake_capture
+    big = cp.ndarray((1 << 19,), np.float32)
+    for i in range(5):
+        with cp.lazy():
+            y = cp.cos(big * 2.0) * big
+    e = R.evaluations()[-1]
+    assert not e["replay"] and "would not pay" in e["reason"], e
+    print("ok")
+''')
+
+
+def test_graph_replay_logic_with_a_fake_capture():
+    script = _REPLAY_SCRIPT.format(tests=os.path.join(_ROOT, "tests"))
+    env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
+    assert res.returncode == 0 and res.stdout.strip().endswith("ok"), res.stdout + res.stderr

@@ -125,6 +125,9 @@ def fast_ufunc(uf, args, st):
         if st.internal is not None and type(a) is not LazyArray and type(b) is not LazyArray and st._inside_routine():
             return None  # inside a routine that does not trace: only lazy operands are recorded
         tr = st.trace
+        if (ka is float or ka is int or kb is float or kb is int) and (
+                (ta is LazyArray and a._node.seg != tr.id) or (tb is LazyArray and b._node.seg != tr.id)):
+            return None  # (a scalar with a node of an earlier stretch: the general path's recording order)
         # Nodes in the general path's recording order: arrays (in `_operand`), then scalars.
         na = a._node if type(a) is LazyArray else tr.array(a) if type(a) is ndarray else None
         nb = b._node if type(b) is LazyArray else tr.array(b) if type(b) is ndarray else None

@@ -45,6 +45,7 @@ from . import fast_paths as _fast
 from . import graph as _g
 from . import numpy_eval as _numpy_eval
 from . import products as _products
+from . import graph_replay as _graph_replay
 from . import replay as _replay
 from .lazy_array import MAX_CHAIN, LazyArray
 from .planner import plan, plan_traced
@@ -306,9 +307,8 @@ class _Methods:
         return _numpy_eval.evaluate(self._node)
 
     def explain(self, compile=False) -> str:
-        """The graph, the planned kernels and their CUDA source (the same for NumPy leaves as for device
-        arrays of those shapes and dtypes), this thread's last evaluations (`replay.py`); `compile=True`
-        also compiles each kernel with NVRTC for sm_90, which needs no GPU."""
+        """The graph, the planned kernels and their CUDA source (NumPy leaves: as for device arrays), this
+        thread's last evaluations (`replay.py`); `compile=True` also compiles each with NVRTC for sm_90."""
         lines = ["graph:"]
         for k, n in enumerate(_g.walk([self._node])):
             lines.append("  {}{}".format(n.label(), "  (computed)" if n.value is not None and n.kind != "array" else ""))
@@ -547,7 +547,7 @@ def _compute(nodes, last=False) -> None:
             st.internal = (st.trace, 0)
     t0 = _replay.perf_counter()
     prog, inputs = plan_traced(trace, nodes)
-    values = prog.run(inputs)
+    values = (_replay.GRAPH_REPLAY and _graph_replay.run(prog, inputs)) or prog.run(inputs)
     for n, v in zip(nodes, values):
         n.value = v
     _replay.note(prog, inputs, t0, trace.t0)  # (`explain()`: what ran, host times, graph replay or why not)

@@ -15,8 +15,9 @@ next replay overwrites that memory), and a scalar argument is baked into the ker
 value needs a new capture). `decide` counts those copies against the launches the graph would
 save and says why not when it does not pay or is not safe (a step that may synchronise with the
 host or cannot be captured, an output that is a view of an input: a copy would change what a
-write into it reaches). The decision is shown for each evaluation; the capture itself is off
-(`GRAPH_REPLAY`): it is not implemented in this tree (see docs/fusion.md, "Graph replay").
+write into it reaches). The decision is shown for each evaluation; the capture and replay
+(`graph_replay.py`) run only with the module switch `GRAPH_REPLAY` on (off by default: see
+docs/fusion.md).
 """
 
 from __future__ import annotations
@@ -32,10 +33,12 @@ from .planner import _Label
 
 __all__ = ["GRAPH_REPLAY", "MIN_REPEATS", "KEEP", "decide", "step_kind", "note", "evaluations", "describe"]
 
-GRAPH_REPLAY = False  # module switch: replay eligible loop bodies as CUDA graphs (not implemented: stays off)
+GRAPH_REPLAY = False  # module switch: replay eligible loop bodies as CUDA graphs (off: see docs/fusion.md)
 MIN_REPEATS = 3  # evaluations of one structure in a row before a capture would be made
 KEEP = 16  # evaluations kept per thread for `explain()`
 MIN_SAVED = 2  # launches a replay must save, net of its copies, to be worth a capture
+MAX_COPY_BYTES = 1 << 20  # bytes a replay's copies in and out may move (device bandwidth they take)
+MAX_GRAPHS = 8  # captured graphs kept per thread (each holds its pool, buffers and outputs)
 
 # Step kinds a stream capture takes: kernels launched through `launch.enqueue` and the GEMM call.
 CAPTURABLE = frozenset(("elementwise", "reduction", "eager-ufunc", "product"))
@@ -62,13 +65,14 @@ def step_kind(st) -> str:
 
 
 def decide(kinds, output_is_input, repeats, changed_arrays, changed_scalars, n_outputs,
-           enabled=None) -> tuple:
+           enabled=None, copy_bytes=0) -> tuple:
     """(replay, reason): whether an evaluation's launches would be replayed as a CUDA graph.
     `kinds`: its steps' kinds (`step_kind`); `output_is_input`: an output is an input or a view
     of one; `repeats`: evaluations of this Program in a row, this one included;
     `changed_arrays`/`changed_scalars`: inputs whose address or layout / value differs from
     the previous evaluation's; `n_outputs`: outputs to copy out; `enabled`: the switch
-    (`GRAPH_REPLAY` when None). Pure: no device, no state."""
+    (`GRAPH_REPLAY` when None); `copy_bytes`: bytes those copies move (each is a read and a
+    write of device memory a replay adds). Pure: no device, no state."""
     if enabled is None:
         enabled = GRAPH_REPLAY
     if not kinds:
@@ -89,6 +93,8 @@ def decide(kinds, output_is_input, repeats, changed_arrays, changed_scalars, n_o
     if launches - cost < MIN_SAVED:
         return False, "would not pay: {} launch(es) against 1 graph launch + {} copy(ies) in + {} out".format(
             launches, changed_arrays, n_outputs)
+    if copy_bytes > MAX_COPY_BYTES:
+        return False, "would not pay: its copies move {} bytes (more than {})".format(copy_bytes, MAX_COPY_BYTES)
     if not enabled:
         return False, "eligible, saves {} launch(es); graph replay is off (fusion.replay.GRAPH_REPLAY)".format(
             launches - cost)
@@ -98,6 +104,7 @@ def decide(kinds, output_is_input, repeats, changed_arrays, changed_scalars, n_o
 class _Log(threading.local):
     prog = None  # the last Program this thread ran
     repeats = 0
+    replayed = False  # set by `graph_replay.run` when it ran the evaluation being noted
     log = None  # deque of records, newest last
 
 
@@ -105,10 +112,10 @@ _log = _Log()
 
 
 def _signature(values) -> list:
-    """Per input: (address, strides) of an array (its shape and dtype are in the structure key),
-    a scalar itself (its value reaches the kernel), ('o', id) of anything else."""
-    return [(v.data.ptr, v._strides) if type(v) is ndarray else v if type(v) in _SCALARS or isinstance(
-        v, numpy.generic) else ("o", id(v)) for v in values]
+    """Per input: (address, strides, bytes) of an array (its shape and dtype are in the structure
+    key), a scalar itself (its value reaches the kernel), ('o', id, 0) of anything else."""
+    return [(v.data.ptr, v._strides, v._size * v._dtype.itemsize) if type(v) is ndarray else v
+            if type(v) in _SCALARS or isinstance(v, numpy.generic) else ("o", id(v), 0) for v in values]
 
 
 def note(prog, values, t0, t_build) -> None:
@@ -128,14 +135,15 @@ def note(prog, values, t0, t_build) -> None:
     log = lg.log
     if log is None:
         log = lg.log = collections.deque(maxlen=KEEP)
-    log.append((prog, t0 - t_build, host, lg.repeats, _signature(values)))
+    log.append((prog, t0 - t_build, host, lg.repeats, _signature(values), lg.replayed))
+    lg.replayed = False
 
 
 class _Summary:
     """What `evaluations` reads of a Program that is not kept in the plan cache (its steps'
     kinds and descriptions), without its graph."""
 
-    __slots__ = ("kinds", "descs", "n_in", "outputs")
+    __slots__ = ("kinds", "descs", "n_in", "outputs", "declined")
 
 
 def _summary(prog) -> _Summary:
@@ -143,7 +151,35 @@ def _summary(prog) -> _Summary:
     s.kinds = [step_kind(st) for st in prog.steps]
     s.descs = [st.describe() for st in prog.steps]
     s.n_in, s.outputs = len(prog.inputs), list(prog.outputs)
+    from . import graph_replay  # (below this module: it imports this one)
+
+    s.declined = graph_replay.reason(prog)
     return s
+
+
+def _changes(sig, prev) -> tuple:
+    """(arrays, scalars, bytes of those arrays) of `sig` that differ from `prev` (None: all arrays)."""
+    arrays = scalars = nbytes = 0
+    if prev is None or len(prev) != len(sig):
+        for a in sig:
+            if type(a) is tuple:
+                arrays += 1
+                nbytes += a[2]
+        return arrays, scalars, nbytes
+    for a, b in zip(sig, prev):
+        if type(a) is tuple and type(b) is tuple:
+            if a != b:
+                arrays += 1
+                nbytes += a[2]
+        elif type(a) is not type(b) or a != b:  # (a NaN counts as changed)
+            scalars += 1
+    return arrays, scalars, nbytes
+
+
+def _aliased(outputs, n_in) -> bool:
+    """Whether a Program's outputs include an input slot or one slot twice (a copy out would
+    make two arrays of what is one)."""
+    return any(k < n_in for k in outputs) or len(set(outputs)) != len(outputs)
 
 
 def evaluations() -> list:
@@ -153,21 +189,17 @@ def evaluations() -> list:
     launching), 'repeats', 'replay' and 'reason' (`decide`'s answer)."""
     out = []
     prev = None
-    for prog, build, host, repeats, sig in (_log.log or ()):
-        arrays = scalars = 0
-        if repeats > 1 and prev is not None and len(prev) == len(sig):
-            for a, b in zip(sig, prev):
-                if type(a) is tuple and type(b) is tuple:
-                    arrays += a != b
-                elif type(a) is not type(b) or a != b:  # (a NaN counts as changed)
-                    scalars += 1
-        else:  # (first of its structure in the log: every array would be copied in)
-            arrays = sum(1 for a in sig if type(a) is tuple)
+    for prog, build, host, repeats, sig, replayed in (_log.log or ()):
+        arrays, scalars, nbytes = _changes(sig, prev if repeats > 1 else None)
         prev = sig
         if type(prog) is not _Summary:
             prog = _summary(prog)
-        ok, why = decide(prog.kinds, any(k < prog.n_in for k in prog.outputs), repeats, arrays, scalars,
-                         len(prog.outputs))
+        ok, why = decide(prog.kinds, _aliased(prog.outputs, prog.n_in), repeats, arrays, scalars,
+                         len(prog.outputs), copy_bytes=nbytes)
+        if replayed:
+            ok, why = True, "replayed: its {} launch(es) as one captured graph".format(len(prog.kinds))
+        elif ok:  # (decided, but the capture failed or its outputs were too large to copy)
+            ok, why = False, "declined after capture" if prog.declined is None else prog.declined
         out.append({"steps": prog.descs, "build_us": build * 1e6, "host_us": host * 1e6, "repeats": repeats,
                     "replay": ok, "reason": why})
     return out
@@ -183,5 +215,5 @@ def describe() -> str:
         lines.append("  #{}: {} launch(es), host {:.1f} us + {:.1f} us, same structure {} time(s) in a row".format(
             k, len(e["steps"]), e["build_us"], e["host_us"], e["repeats"]))
         lines += ["      " + s for s in e["steps"]]
-        lines.append("      graph replay: {}".format("yes" if e["replay"] else "no, " + e["reason"]))
+        lines.append("      graph replay: {}".format("yes, " + e["reason"] if e["replay"] else "no, " + e["reason"]))
     return "\n".join(lines)

@@ -173,10 +173,16 @@ class Trace:
         s.value = v
         s.weak = t
         s.cost = 0
+        tid = self.id
+        if x.seg != tid:  # x from before the last computation: recorded with n, as `record` orders them
+            s.seg, s.pos = 0, -1
+            n = Node("ufunc", (s, x) if reflected else (x, s), x.shape, dtype, attr)
+            self.record(n)
+            return n
         ops = self.ops
         k = s.pos = len(ops)
         ops.append(_S_ENTRY[t])
-        tid = s.seg = self.id
+        s.seg = tid
         self.ordinal[k] = len(self.leaves)
         self.leaves.append(s)
         self.values.append(v)
@@ -191,13 +197,9 @@ class Trace:
             n.cost = 1 + x.cost
         else:
             n.cost = 1
-        if x.seg == tid:
-            n.pos = len(ops)
-            ops.append(("ufunc", attr, (k, x.pos) if reflected else (x.pos, k)))
-            n.seg = tid
-        else:  # an input not recorded here (computed, or from before the last computation)
-            n.seg, n.pos = 0, -1
-            self.record(n)
+        n.pos = len(ops)
+        ops.append(("ufunc", attr, (k, x.pos) if reflected else (x.pos, k)))
+        n.seg = tid
         return n
 
     def _leaf(self, n) -> int:
