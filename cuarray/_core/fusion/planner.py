@@ -177,6 +177,10 @@ def _scalar_converter(dtype):
     """Python/NumPy scalar -> the C-typed kernel argument of a loop input of `dtype` (what the
     eager ufunc passes: the loop type, float16 as float)."""
     t = dtype.type
+    if dtype.kind in "fc" and dtype.char != "e":
+        # The NumPy scalar type itself (a C call, no Python frame): for a float or complex loop,
+        # `t(v)` of a NumPy scalar rounds as `v.astype(dtype)` does.
+        return t
     if dtype.char == "e":
         return lambda v: numpy.float32(v.astype(dtype) if isinstance(v, numpy.generic) else t(v))
     return lambda v: v.astype(dtype) if isinstance(v, numpy.generic) else t(v)
@@ -196,14 +200,14 @@ class Program:
     """Steps over slots: `inputs` (nodes whose values fill the first slots, in order), `steps`,
     `outputs` (slot of each requested node)."""
 
-    __slots__ = ("inputs", "steps", "outputs")
+    __slots__ = ("inputs", "steps", "outputs", "eager")
 
     def run(self, values):
         """Run with the input values (device arrays and scalars, in `inputs` order). Steps call
         eager routines (a lone ufunc, a product): tracing is suspended on this thread meanwhile,
         so they launch instead of recording."""
         slots = list(values)
-        if _tracing.active[0]:
+        if _tracing.active[0] and self.eager:
             with _tracing.suspended():
                 for st in self.steps:
                     slots.append(st.run(slots))
@@ -500,6 +504,9 @@ def plan(outputs, kernel_name=None, dedupe=True, trace=None) -> Program:
         return st
 
     prog.outputs = [require(n) for n in outputs]
+    # Whether a step may call a traceable routine (so `run` suspends tracing): all but the fused
+    # kernels, whose launches go straight to the engine (a one-kernel Program saves the switch).
+    prog.eager = any(type(st) is not _Elementwise for st in prog.steps)
     # require and compute call each other through their cells: a reference cycle that would keep
     # this graph's nodes, and the arrays they hold (a lazy chain's result too), until the garbage
     # collector runs. Emptying the cells breaks it: the device memory goes back when the last
