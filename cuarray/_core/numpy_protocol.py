@@ -27,6 +27,13 @@ def _cuarray_ufunc(np_ufunc):
         # naming it in the namespace imports it, and it registers itself.
         getattr(_registry.namespace(), np_ufunc.__name__, None)
         uf = _registry.ufuncs.get(np_ufunc.__name__)
+    if uf is None or getattr(numpy, np_ufunc.__name__, None) is not np_ufunc:
+        # Another library's ufunc, possibly under a NumPy name (SciPy's cbrt): its implementation
+        # is found on first use (`import cuarray` leaves cuarray.scipy.special unloaded).
+        for source in _registry.ufunc_sources:
+            found = source(np_ufunc)
+            if found is not None:
+                return found
     return uf
 
 
@@ -39,9 +46,16 @@ def array_ufunc(self, ufunc, method, *inputs, **kwargs):
     if method not in _METHODS:
         return NotImplemented
     uf = _cuarray_ufunc(ufunc)
+    foreign = any(_foreign(x) for x in inputs if not isinstance(x, (tuple, list)))
     if uf is None:
+        # Called from SciPy code (scipy.special.zeta calls its private ufunc _zeta): no other
+        # operand can take the call, so say which cuarray function does instead of NumPy's
+        # "all returned NotImplemented".
+        hint = "" if foreign else _registry.conversion_hint()
+        if hint:
+            raise TypeError("cuarray has no ufunc {!r}.".format(ufunc.__name__) + hint)
         return NotImplemented
-    if any(_foreign(x) for x in inputs if not isinstance(x, (tuple, list))):
+    if foreign:
         return NotImplemented
     out = kwargs.get("out")
     if out is not None:
