@@ -139,12 +139,19 @@ def test_readme_example_without_a_gpu_raises_one_clear_line():
     assert "system search" not in proc.stderr  # cuda-pathfinder's wording stays in __context__
 
 
-def test_running_from_the_folder_that_holds_the_checkout_explains(tmp_path):
-    """`git clone` names the checkout `cuarray`; a script started in its parent imports that folder.
-    The checkout's own __init__.py makes that an ImportError that says so."""
-    os.symlink(ROOT, tmp_path / "cuarray")
-    proc = subprocess.run([sys.executable, "-c", "import cuarray"], capture_output=True, text=True,
-                          cwd=tmp_path, env=dict(os.environ, PYTHONPATH=""), timeout=60)
-    assert proc.returncode == 1
-    last = proc.stderr.strip().splitlines()[-1]
-    assert last.startswith("ImportError: `import cuarray` found the folder of cuarray's checkout"), last
+def test_the_folder_that_holds_the_checkout_imports_the_installed_package(tmp_path):
+    """`git clone` names the checkout `cuarray`; a script started in its parent sees that folder as
+    a namespace package `cuarray`. pyproject.toml states the package root, so setuptools' editable
+    install adds the checkout to sys.path (a .pth file) instead of an import hook, and a regular
+    package anywhere on sys.path wins over a namespace portion found first."""
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        assert tomllib.load(f)["tool"]["setuptools"]["package-dir"] == {"": "."}
+    editable = pytest.importorskip("setuptools.command.editable_wheel")
+    packages = ["cuarray"] + ["cuarray." + p for p in ("cuda", "scipy", "scipy.special", "_core")]
+    assert editable._simple_layout(packages, {"": "."}, ROOT)  # -> the static .pth strategy
+    (tmp_path / "cuarray").mkdir()  # the clone's folder, as the parent folder sees it
+    proc = subprocess.run([sys.executable, "-c", "import cuarray; print(cuarray.__file__, callable(cuarray.asarray))"],
+                          capture_output=True, text=True, cwd=tmp_path, env=dict(os.environ, PYTHONPATH=ROOT),
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == [os.path.join(ROOT, "cuarray", "__init__.py"), "True"]
