@@ -56,7 +56,7 @@ def _scipy_caller(frame):
     while frame is not None:
         module = frame.f_globals.get("__name__", "")
         parts = module.split(".")
-        if parts[0] == "scipy" and len(parts) > 1:
+        if parts[0] == "scipy" and len(parts) > 1 and not parts[1].startswith("_"):
             public = sys.modules.get("scipy." + parts[1])
             name = frame.f_code.co_name
             if callable(getattr(public, name, None)):
@@ -75,7 +75,7 @@ def conversion_hint() -> str:
 
     try:
         ours = importlib.import_module("cuarray.scipy." + sub)
-    except ImportError:
+    except Exception:  # never let the hint hide the error it explains
         ours = None
     if getattr(ours, name, None) is None:
         return (" SciPy's `scipy.{0}.{1}` has no route to cuarray arrays, and cuarray has no"
