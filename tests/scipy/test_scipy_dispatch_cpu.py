@@ -144,3 +144,23 @@ def test_conversion_error_names_the_cuarray_function(mode):
     assert "cuarray has no `cuarray.scipy.ndimage.geometric_transform`" in got["geometric_transform"]
     assert "pass `x.get()`" in got["geometric_transform"]
     assert got["no scipy"] == ""
+
+
+def test_a_ufunc_call_from_scipy_that_cuarray_cannot_take_names_ours():
+    """`__array_ufunc__` raises the hint's TypeError (not NumPy's "all returned NotImplemented") when
+    SciPy code calls a private ufunc cuarray lacks or passes a NumPy array beside ours; outside
+    SciPy code, or with another library's array among the operands, it defers as before."""
+    import numpy
+
+    import scipy.special  # noqa: F401  (the hint looks up SciPy's public names)
+    from cuarray._core.numpy_protocol import _refuse_for_scipy
+
+    # a function that SciPy's module scipy.special._spherical_bessel would run
+    scope = {"__name__": "scipy.special._spherical_bessel", "refuse": _refuse_for_scipy, "numpy": numpy}
+    exec("def spherical_jn(uf, ours, foreign):\n    refuse(uf, ours, foreign)\n", scope)
+    with pytest.raises(TypeError, match=r"takes no NumPy arrays .*call `cuarray.scipy.special.spherical_jn`"):
+        scope["spherical_jn"](numpy.add, object(), [numpy.asarray(2)])
+    with pytest.raises(TypeError, match=r"cuarray has no ufunc 'add'.*`cuarray.scipy.special.spherical_jn`"):
+        scope["spherical_jn"](numpy.add, None, [])
+    scope["spherical_jn"](numpy.add, None, [[1, 2]])  # a list: not only NumPy arrays, defer
+    _refuse_for_scipy(numpy.add, None, [])  # not called from SciPy: defer
