@@ -45,6 +45,8 @@ cases = {
     "wofz": (sps.wofz, (gx + 0.5j,), (gx_host + 0.5j,)),
     "erf_f32": (sps.erf, (gx.astype(np.float32),), (gx_host.astype(np.float32),)),
     "empty": (sps.gammaln, (gx[:0],), (gx_host[:0],)),
+    "zeta": (sps.zeta, (gx + 1.5,), (gx_host + 1.5,)),  # SciPy's private ufuncs (unset), ours (set)
+    "zeta_q": (sps.zeta, (gx + 1.5, gx), (gx_host + 1.5, gx_host)),
 }
 for name, (f, gargs, hargs) in cases.items():
     got, want = f(*gargs), f(*hargs)
