@@ -514,7 +514,7 @@ from ._core import registry as _registry  # noqa: E402
 _array_methods.bind()
 _registry.set_namespace(_sys.modules[__name__])  # for __array_namespace__, NEP 18, get_array_module
 # scipy.special's ufuncs on cuarray arrays, and the cuarray function to name when SciPy copies to the host.
-_registry.ufunc_sources.append(_scipy_dispatch.special_ufunc)
+_registry.register_ufunc_source(_scipy_dispatch.special_ufunc)
 _registry.set_conversion_hint(_scipy_dispatch.conversion_hint)
 del _array_methods, _registry, _scipy_dispatch
 
