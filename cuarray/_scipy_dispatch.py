@@ -50,16 +50,34 @@ def special_ufunc(np_ufunc):
     return uf if hasattr(uf, "nin") else _registry.ufuncs.get(np_ufunc.__name__)
 
 
+def _public_name(public, frame):
+    """The name under which SciPy's public module `public` exports the function running in `frame`:
+    its own name, or for a decorator's wrapper (scipy.special.spherical_jn's `wrapper`, code that
+    several functions share) the attribute whose code and closure are the frame's."""
+    code = frame.f_code
+    if callable(getattr(public, code.co_name, None)):
+        return code.co_name
+    if not code.co_freevars:
+        return None
+    cells = frame.f_locals
+    for name, f in list(vars(public).items()):
+        if getattr(f, "__code__", None) is code and f.__closure__:
+            try:
+                if all(c.cell_contents is cells.get(v) for v, c in zip(code.co_freevars, f.__closure__)):
+                    return name
+            except ValueError:  # an empty cell
+                continue
+    return None
+
+
 def _scipy_caller(frame):
     """(subpackage, name) of the outermost public SciPy function on the stack above `frame`, or None."""
     found = None
     while frame is not None:
-        module = frame.f_globals.get("__name__", "")
-        parts = module.split(".")
+        parts = frame.f_globals.get("__name__", "").split(".")
         if parts[0] == "scipy" and len(parts) > 1 and not parts[1].startswith("_"):
-            public = sys.modules.get("scipy." + parts[1])
-            name = frame.f_code.co_name
-            if callable(getattr(public, name, None)):
+            name = _public_name(sys.modules.get("scipy." + parts[1]), frame)
+            if name is not None:
                 found = (parts[1], name)  # keep going: the outermost one is what the user called
         frame = frame.f_back
     return found

@@ -170,3 +170,53 @@ def test_a_ufunc_call_from_scipy_that_cuarray_cannot_take_names_ours():
         scope["spherical_jn"](numpy.add, None, [])
     scope["spherical_jn"](numpy.add, None, [[1, 2]])  # a list: not only NumPy arrays, defer
     _refuse_for_scipy(numpy.add, None, [])  # not called from SciPy: defer
+
+
+# The same calls a user makes, on cuarray arrays of the CPU tests' fake device (tests/fake_device.py:
+# no-op launches, so the values are not checked here; tests/scipy/test_scipy_dispatch_gpu.py does):
+# each result is a cuarray array of SciPy's dtype, and the calls with no route raise naming ours.
+_FAKE = r'''
+import json, sys
+import numpy as np
+import scipy.special as sps, scipy.ndimage
+import cuarray
+out = {"loaded_early": "cuarray.scipy" in sys.modules, "calls": {}, "errors": {}}
+x, h = cuarray.empty(8), np.linspace(0.5, 3.0, 8)
+x32, h32 = x.astype(np.float32), h.astype(np.float32)
+for key, f, gargs, hargs in [("erf", sps.erf, (x,), (h,)), ("erf32", sps.erf, (x32,), (h32,)),
+                             ("gammaln", sps.gammaln, (x,), (h,)), ("cbrt", sps.cbrt, (x,), (h,)),
+                             ("jn", sps.jn, (x, x), (h, h)), ("zeta", sps.zeta, (x,), (h + 1,)),
+                             ("zeta_q", sps.zeta, (x, x), (h + 1, h)), ("wofz", sps.wofz, (x,), (h,)),
+                             ("i0e", sps.i0e, (x32,), (h32,)), ("expit", sps.expit, (x,), (h,))]:
+    got = f(*gargs)
+    out["calls"][key] = [type(got).__module__.split(".")[0], str(got.dtype), str(f(*hargs).dtype)]
+for key, f, args in [("gaussian_filter", scipy.ndimage.gaussian_filter, (x, 1.0)),
+                     ("spherical_jn", sps.spherical_jn, (2, x)), ("polygamma", sps.polygamma, (1, x))]:
+    try:
+        f(*args)
+        out["errors"][key] = "ran"
+    except TypeError as e:
+        out["errors"][key] = str(e)
+print(json.dumps(out))
+'''
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_scipy_calls_on_fake_device_arrays(mode):
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    try:
+        from fake_device import SCRIPT_PRELUDE
+    finally:
+        sys.path.pop(0)
+    script = _FAKE
+    if mode == "1":  # our polygamma runs then, and uploads its order: the fake device has no pinned memory
+        script = script.replace(', ("polygamma", sps.polygamma, (1, x))', "")
+    got = _fresh(SCRIPT_PRELUDE + script, mode)
+    assert got["loaded_early"] is False
+    assert len(got["calls"]) == 10
+    for key, (library, ours, theirs) in got["calls"].items():
+        assert library == "cuarray" and ours == theirs, (key, library, ours, theirs)
+    assert "call `cuarray.scipy.ndimage.gaussian_filter`" in got["errors"]["gaussian_filter"]
+    assert "call `cuarray.scipy.special.spherical_jn`" in got["errors"]["spherical_jn"]
+    if mode == "unset":
+        assert "call `cuarray.scipy.special.polygamma`" in got["errors"]["polygamma"]
