@@ -146,3 +146,16 @@ def test_every_library_loads_where_the_extra_is_installed():
     # nvmath's bindings import without a GPU: the first library call would find them.
     subprocess.run([sys.executable, "-c", "import nvmath.bindings.cublas, nvmath.bindings.cufft"], check=True,
                    timeout=120)
+
+
+def test_info_calls_a_device_below_sm_75_too_old():
+    """CUDA 13 and its NVRTC start at compute capability 7.5 (the README's requirement): an older
+    device's row in `python -m cuarray info` says so, with the reason."""
+    from cuarray._info import MIN_COMPUTE_CAPABILITY, too_old
+
+    assert MIN_COMPUTE_CAPABILITY == (7, 5)
+    for cc in ("70", "72", "61"):
+        assert too_old(cc).startswith("TOO OLD: compute capability {}.{} is below the 7.5 (sm_75)".format(*cc))
+    assert [too_old(cc) for cc in ("75", "80", "86", "90", "100", "120")] == [""] * 6
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    assert "compute capability 7.5" in readme and "7.0+" not in readme

@@ -414,10 +414,11 @@ class ndarray:
 
     # -- host transfer: get()/set() are bound by cuarray/_array_methods.py ------------------
     def __array__(self, dtype=None, copy=None):
-        # No silent device-to-host copies: NumPy calls this when it wants host data.
+        # No silent device-to-host copies: NumPy calls this when it wants host data. When SciPy
+        # code is the caller, the hint names the cuarray function to call instead.
         raise TypeError(
             "Implicit conversion to a NumPy array is not allowed. Use `.get()` or "
-            "`cuarray.asnumpy()` to copy the array to the host explicitly."
+            "`cuarray.asnumpy()` to copy the array to the host explicitly." + _registry.conversion_hint()
         )
 
     # -- Python protocol ---------------------------------------------------------------------

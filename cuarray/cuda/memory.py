@@ -787,7 +787,13 @@ def _refresh_allocator() -> None:
 
 def alloc(size: int) -> MemoryPointer:
     """Allocate `size` bytes on the current device with the current allocator. See `cupy.cuda.alloc`."""
-    return _allocator(size)
+    try:
+        return _allocator(size)
+    except _backend.NoDeviceError as exc:
+        # Usually a new user's first GPU call on a machine without one: the frames between here and
+        # the driver (the pool's slow path, the device lookup) say nothing to them, so the report
+        # shows their call, the allocation and the one line. The loader's error stays __context__.
+        raise exc.with_traceback(None)
 
 
 def set_allocator(allocator=None) -> None:
