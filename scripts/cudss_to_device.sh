@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cuDSS (the `cuarray[cudss]` extra, wheel nvidia-cudss-cu13, ~161 MB) for the GPU machine, whose
+# cuDSS (the `cuarray[cudss]` extra, wheel nvidia-cudss-cu13 0.x, ~80 MB: nvmath-python 1.0 loads libcudss.so.0) for the GPU machine, whose
 # calls carry at most 64 MiB and which cannot reach a package index: split the wheel here into
 # parts of at most 40 MiB, send one part a call to ONE warm machine, reassemble and install there.
 #
@@ -22,7 +22,7 @@
 #   every later command that needs cuDSS first runs:
 #       eval "$(bash scripts/cudss_to_device.sh env)"
 #     (PYTHONPATH and LD_LIBRARY_PATH for /tmp/cudss-site; cuda.pathfinder then finds
-#     libcudss.so.1 by the system search), e.g.
+#     libcudss.so.0 by the system search), e.g.
 #       eval "$(bash scripts/cudss_to_device.sh env)"; python3 -m pytest -q tests/cuarray_sparse/test_direct_gpu.py
 #
 #   scripts/cudss_to_device.sh check   (either machine) says whether cuarray loads cuDSS.
@@ -39,7 +39,7 @@ split)
     mkdir -p "$HERE/.cudss/download" "$PARTS"
     whl=${2:-}
     if [ -z "$whl" ]; then
-        python3 -m pip download -q --no-deps -d "$HERE/.cudss/download" nvidia-cudss-cu13
+        python3 -m pip download -q --no-deps -d "$HERE/.cudss/download" "nvidia-cudss-cu13>=0.7,<1"
         whl=$(ls "$HERE"/.cudss/download/nvidia_cudss_cu13-*.whl | head -n 1)
     fi
     rm -f "$PARTS"/part-* "$PARTS/MANIFEST"
@@ -74,7 +74,7 @@ install)
     echo "$want  $WHEEL_DIR/$name" | sha256sum -c -
     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$SITE" \
         "$WHEEL_DIR/$name"
-    ls -l "$SITE"/nvidia/cu13/lib/libcudss.so.1
+    ls -l "$SITE"/nvidia/cu13/lib/libcudss.so.0
     ;;
 env)
     echo "export LD_LIBRARY_PATH=$SITE/nvidia/cu13/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"

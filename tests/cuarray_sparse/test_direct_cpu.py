@@ -42,7 +42,7 @@ def test_missing_library_names_the_extra(monkeypatch):
     class Lib:
         @staticmethod
         def create():
-            raise DynamicLibNotFoundError("Failure finding libcudss.so.1")
+            raise DynamicLibNotFoundError("Failure finding libcudss.so.0")
 
     monkeypatch.setattr(cudss, "_lib", Lib)
     with pytest.raises(ImportError, match=r"cuarray\[cudss\]"):

@@ -40,7 +40,7 @@ LIBRARIES = (
 # Libraries of optional extras (not in `cu13`): (extra, library). Their absence is normal; the
 # code that uses one raises ImportError naming its extra.
 OPTIONAL = (
-    ("cudss", Library("cudss", "libcudss.so.1", "nvidia-cudss-cu13", ("cublas", "cublasLt"),
+    ("cudss", Library("cudss", "libcudss.so.0", "nvidia-cudss-cu13", ("cublas", "cublasLt"),
                       "cuarray.sparse.linalg's direct solvers (spsolve, splu, spilu, factorized)")),
 )
 
