@@ -1,0 +1,290 @@
+"""Kernel families: one object per `.cu` template that declares its kernels' parameters once,
+owns compiling and caching them, and packs their arguments from the declaration.
+
+A family is the template's source (a callable returning the full text NVRTC compiles, read once)
+and one C signature per kernel, written as in the template::
+
+    EDT = KernelFamily("cuarray_ndimage_edt", edt_source, namespace="cuarray_ndimage", kernels=(
+        "edt_init<T>(const T* in, double* f, long long* idx, const long long* shape, int nd, "
+        "long long total)",
+        ...))
+
+`family.get(*specs, options=())` compiles (or fetches) the kernels named by `specs` (name
+expressions inside the namespace: ``"edt_init<float>"``, ``"edt_pass"``) together in one module,
+exactly as a hand-written ``compiler.compile_module(source, name_expressions=...)`` did, and returns
+one `Kernel` per spec. Every family shares one cache (`_cache`), keyed by family, specs, options and
+device: no module keeps its own. `Kernel.launch(grid, block, *args, shared_mem=0, stream=None)`
+packs `args` by the declaration and hands them to `launch.launch`, the one launch path.
+
+Packing (the hot path; the converters are built once per specialisation, no source work per call):
+a pointer parameter takes an address (``x.data.ptr``, 0 for none) and travels as a Python int (an
+8-byte pointer); a value parameter becomes the NumPy scalar of its C type (``numpy.int64(n)`` for
+``long long n``), template types resolved by the specialisation (``T`` of ``edt_init<float>`` is
+float32). A value already of that NumPy type passes unchanged, so a caller that must cast as C
+casts (float to int) converts first. A wrong argument count is a TypeError naming the kernel.
+
+tests/cuda/test_kernel_family_cpu.py parses every registered family's template signatures and
+checks them against these declarations, so a template and its declaration cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+
+import numpy
+
+from . import compiler as _compiler
+from . import device as _device
+from . import launch as _launch
+
+__all__ = ["KernelFamily", "Kernel", "Param", "families", "parse_signature", "split_top", "CTYPES"]
+
+# C type name -> NumPy dtype (the value parameters' carriers; pointer parameters are Python ints)
+CTYPES = {
+    "bool": numpy.dtype(numpy.bool_), "char": numpy.dtype(numpy.int8), "signed char": numpy.dtype(numpy.int8),
+    "unsigned char": numpy.dtype(numpy.uint8), "short": numpy.dtype(numpy.int16),
+    "unsigned short": numpy.dtype(numpy.uint16), "int": numpy.dtype(numpy.int32),
+    "unsigned int": numpy.dtype(numpy.uint32), "unsigned": numpy.dtype(numpy.uint32),
+    "long long": numpy.dtype(numpy.int64), "unsigned long long": numpy.dtype(numpy.uint64),
+    "long": numpy.dtype(numpy.int64), "unsigned long": numpy.dtype(numpy.uint64),
+    "float": numpy.dtype(numpy.float32), "double": numpy.dtype(numpy.float64),
+    "__half": numpy.dtype(numpy.float16), "half": numpy.dtype(numpy.float16),
+    "int8_t": numpy.dtype(numpy.int8), "uint8_t": numpy.dtype(numpy.uint8),
+    "int16_t": numpy.dtype(numpy.int16), "uint16_t": numpy.dtype(numpy.uint16),
+    "int32_t": numpy.dtype(numpy.int32), "uint32_t": numpy.dtype(numpy.uint32),
+    "int64_t": numpy.dtype(numpy.int64), "uint64_t": numpy.dtype(numpy.uint64),
+    "size_t": numpy.dtype(numpy.uint64), "ptrdiff_t": numpy.dtype(numpy.int64),
+    "complex<float>": numpy.dtype(numpy.complex64), "complex<double>": numpy.dtype(numpy.complex128),
+    "cuarray::complex<float>": numpy.dtype(numpy.complex64),
+    "cuarray::complex<double>": numpy.dtype(numpy.complex128),
+}
+_QUALIFIERS = ("const", "volatile", "__restrict__", "__restrict", "restrict")
+_families: list = []
+_cache: dict = {}  # (family, specs, options, device id) -> tuple of Kernels: the one compile cache
+_guard = threading.Lock()
+
+
+def families() -> tuple:
+    """Every KernelFamily created so far (the drift test imports the modules that define them)."""
+    return tuple(_families)
+
+
+def split_top(text: str, sep: str = ",") -> list:
+    """`text` split at `sep` outside <>, () and []."""
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        if ch == sep and depth == 0:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    tail = "".join(cur)
+    if tail.strip() or out:
+        out.append(tail)
+    return [s.strip() for s in out]
+
+
+def normalize_type(ctype: str) -> str:
+    """A C type with `__restrict__` dropped and whitespace collapsed ("const T *" -> "const T*")."""
+    t = re.sub(r"\b(__restrict__|__restrict)\b", " ", ctype)
+    t = re.sub(r"\s*\*\s*", "*", t)
+    t = re.sub(r"\s*&\s*", "&", t)
+    t = re.sub(r"\s*([<>,])\s*", r"\1", t)
+    return " ".join(t.split()).replace(" *", "*")
+
+
+def parse_param(text: str) -> tuple:
+    """(normalized C type, name) of one parameter declaration such as ``const T* __restrict__ in``."""
+    m = re.match(r"^(.*?)([A-Za-z_][A-Za-z_0-9]*)\s*(\[\s*\d*\s*\])?$", text.strip(), re.S)
+    if m is None or not m.group(1).strip():
+        raise ValueError("cannot read the parameter {!r}".format(text))
+    ctype = m.group(1) + ("*" if m.group(3) else "")
+    return normalize_type(ctype), m.group(2)
+
+
+def parse_signature(sig: str) -> tuple:
+    """(name, template parameter names, ((C type, name), ...)) of ``name<T, int OP>(params)``."""
+    m = re.match(r"^\s*([A-Za-z_][A-Za-z_0-9]*)\s*(?:<(.*?)>)?\s*\((.*)\)\s*$", sig, re.S)
+    if m is None:
+        raise ValueError("cannot read the kernel signature {!r}".format(sig))
+    tparams = tuple(p.split()[-1] for p in split_top(m.group(2) or ""))
+    params = tuple(parse_param(p) for p in split_top(m.group(3)) if p != "void")
+    return m.group(1), tparams, params
+
+
+class Param:
+    """One declared kernel parameter: its C type (normalized), name, whether it is a pointer and
+    the alignment its pointee needs (bytes; 0 where the type's size is not known here)."""
+
+    __slots__ = ("ctype", "name", "pointer", "base")
+
+    def __init__(self, ctype: str, name: str):
+        self.ctype = ctype
+        self.name = name
+        self.pointer = ctype.endswith("*")
+        base = ctype.rstrip("*")
+        for q in _QUALIFIERS:
+            base = re.sub(r"\b{}\b".format(q), " ", base)
+        self.base = " ".join(base.split())
+
+    def alignment(self, targs: dict) -> int:
+        dt = CTYPES.get(targs.get(self.base, self.base))
+        if dt is None:
+            return 0
+        return dt.itemsize
+
+    def converter(self, targs: dict):
+        """The callable turning a Python argument into what the launch takes."""
+        if self.pointer:
+            return int
+        ct = targs.get(self.base, self.base)
+        dt = CTYPES.get(ct)
+        if dt is None:
+            raise TypeError("no NumPy carrier for the value parameter {} {} (C type {!r})".format(
+                self.ctype, self.name, ct))
+        return dt.type
+
+    def __repr__(self) -> str:
+        return "Param({!r}, {!r})".format(self.ctype, self.name)
+
+
+class Kernel:
+    """One compiled kernel of a family: `.kernel` (cuda.core's Kernel), `.pack(args)` and
+    `.launch(grid, block, *args, shared_mem=0, stream=None, cooperative=False)`."""
+
+    __slots__ = ("kernel", "name", "params", "_convs", "alignments")
+
+    def __init__(self, kernel, name: str, params: tuple, targs: dict):
+        self.kernel = kernel
+        self.name = name
+        self.params = params
+        self._convs = tuple(p.converter(targs) for p in params)
+        self.alignments = tuple(p.alignment(targs) if p.pointer else 0 for p in params)
+
+    def pack(self, args) -> tuple:
+        convs = self._convs
+        if len(args) != len(convs):
+            raise TypeError("{} takes {} arguments ({}), got {}".format(
+                self.name, len(convs), ", ".join(p.name for p in self.params), len(args)))
+        return tuple([c(a) for c, a in zip(convs, args)])
+
+    def launch(self, grid, block, *args, shared_mem: int = 0, stream=None, cooperative: bool = False) -> None:
+        _launch.launch(self.kernel, grid, block, self.pack(args), shared_mem, stream, cooperative)
+
+    def __repr__(self) -> str:
+        return "<Kernel {}>".format(self.name)
+
+
+class KernelFamily:
+    """The kernels of one template: `source` (a callable returning the text to compile, called
+    once), their C signatures (`kernels`), the C++ namespace they live in ('' for none) and the
+    module name NVRTC and the profiler show."""
+
+    def __init__(self, name: str, source, kernels, *, namespace: str = ""):
+        self.name = name
+        self._source_fn = source
+        self._source = None
+        self.namespace = namespace
+        self.signatures = tuple(kernels)
+        self.decls = {}
+        for sig in self.signatures:
+            kname, tparams, params = parse_signature(sig)
+            if kname in self.decls:
+                raise ValueError("kernel {} declared twice in family {}".format(kname, name))
+            self.decls[kname] = (tparams, tuple(Param(t, n) for t, n in params))
+        _families.append(self)
+
+    def source(self) -> str:
+        if self._source is None:
+            self._source = self._source_fn()
+        return self._source
+
+    def name_expression(self, spec: str) -> str:
+        return "{}::{}".format(self.namespace, spec) if self.namespace else spec
+
+    def _bind(self, spec: str) -> tuple:
+        """(declared params, {template parameter: C type}) of a spec such as "edt_init<float>"."""
+        base, _, rest = spec.partition("<")
+        base = base.strip()
+        decl = self.decls.get(base)
+        if decl is None:
+            raise KeyError("family {} declares no kernel {!r}".format(self.name, base))
+        tparams, params = decl
+        targs = split_top(rest[:rest.rindex(">")]) if rest else []
+        if len(targs) != len(tparams):
+            raise TypeError("{} takes {} template arguments, got {!r}".format(base, len(tparams), spec))
+        return params, {normalize_type(p): normalize_type(a) for p, a in zip(tparams, targs)}
+
+    def get(self, *specs, options=()) -> tuple:
+        """One `Kernel` per spec, compiled together in one module (cached for every family)."""
+        key = (self, specs, options, _device.get_device_id())
+        ks = _cache.get(key)
+        if ks is None:
+            ks = self._build(key, specs, options)
+        return ks
+
+    def _build(self, key, specs, options) -> tuple:
+        bound = [self._bind(s) for s in specs]  # an undeclared kernel fails before compiling
+        names = tuple(self.name_expression(s) for s in specs)
+        handles = load_kernels(self, names, options)
+        ks = tuple(Kernel(h, n, params, targs) for h, n, (params, targs) in zip(handles, names, bound))
+        with _guard:
+            _cache[key] = ks
+        return ks
+
+    def kernel(self, spec: str, options=()) -> Kernel:
+        """`get(spec)[0]`: one kernel in a module of its own."""
+        return self.get(spec, options=options)[0]
+
+    def packer(self, spec: str) -> Kernel:
+        """A Kernel with no compiled code (kernel None): the declaration's packing, for tests."""
+        params, targs = self._bind(spec)
+        return Kernel(None, self.name_expression(spec), params, targs)
+
+    def __repr__(self) -> str:
+        return "<KernelFamily {} ({} kernels)>".format(self.name, len(self.decls))
+
+
+def load_kernels(family: KernelFamily, names: tuple, options: tuple) -> tuple:
+    """cuda.core Kernels for the name expressions `names` of `family`, compiled in one module
+    (`compiler.compile_module`: the disk cache, NVRTC on a miss). The fake device of the CPU tests
+    (cuarray.testing's recorder) replaces this with placeholders named by the expressions."""
+    mod = _compiler.compile_module(family.source(), name_expressions=names, options=options, name=family.name)
+    return tuple(mod.get_function(n).kernel for n in names)
+
+
+def clear() -> None:
+    """Forget every family's compiled kernels (the next `get` compiles or reads the disk cache)."""
+    with _guard:
+        _cache.clear()
+
+
+_GLOBAL = re.compile(r"(?:template\s*<(?P<t>[^{};]*?)>\s*)?__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?"
+                     r"void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(?P<n>[A-Za-z_][A-Za-z_0-9]*)\s*\(")
+
+
+def _strip_comments(text: str) -> str:
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def template_signatures(source: str) -> dict:
+    """{kernel name: (template parameter names, ((C type, name), ...))} of every ``__global__``
+    function in `source` (a template's text): what the drift test checks declarations against."""
+    text = _strip_comments(source)
+    out = {}
+    for m in _GLOBAL.finditer(text):
+        depth, i = 1, m.end()
+        while depth:
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            i += 1
+        body = text[m.end():i - 1]
+        tparams = tuple(p.split()[-1] for p in split_top(m.group("t") or ""))
+        params = tuple(parse_param(p) for p in split_top(body) if p not in ("", "void"))
+        out.setdefault(m.group("n"), []).append((tparams, params))
+    return out

@@ -1,0 +1,137 @@
+"""Kernel families (cuarray/cuda/kernel_family.py) without a device: every family's declarations
+against its template's ``__global__`` signatures (a drift between the two fails here), packing by
+the declaration (the bytes each launch hands the driver, against the hand-built tuples the
+launches passed before the families), and the family's errors."""
+
+from __future__ import annotations
+
+import importlib
+import pathlib
+
+import numpy as np
+import pytest
+
+from cuarray.cuda import kernel_family as kf
+
+PKG = pathlib.Path(__file__).resolve().parents[2] / "cuarray"
+
+
+def _family_modules() -> list:
+    out = []
+    for path in sorted(PKG.rglob("*.py")):
+        if path.name == "kernel_family.py" or "KernelFamily(" not in path.read_text():
+            continue
+        rel = path.relative_to(PKG.parent).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out.append(".".join(parts))
+    return out
+
+
+MODULES = _family_modules()
+
+
+def _all_families() -> list:
+    for m in MODULES:
+        importlib.import_module(m)
+    return list(kf.families())
+
+
+def test_every_family_module_found():
+    fams = _all_families()
+    assert len(MODULES) >= 1 and len(fams) >= len(MODULES)
+    names = [f.name for f in fams]
+    assert len(names) == len(set(names)), "two families share a module name"
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_declarations_match_templates(module):
+    """Each declared kernel is a __global__ function of the family's source with the same template
+    parameter count, parameter C types (``__restrict__`` and spacing aside) and names, in order;
+    and each __global__ function of the source is declared."""
+    mod = importlib.import_module(module)
+    fams = [f for f in kf.families() if f in vars(mod).values()]
+    assert fams, module
+    for fam in fams:
+        found = kf.template_signatures(fam.source())
+        for name, (tparams, params) in fam.decls.items():
+            assert name in found, "{}: {} is not a kernel of its template".format(fam.name, name)
+            want = [(len(t), tuple(p)) for t, p in found[name]]
+            got = (len(tparams), tuple((p.ctype, p.name) for p in params))
+            assert got in want, "{}: {} declared as {}, the template has {}".format(fam.name, name, got, want)
+        undeclared = sorted(set(found) - set(fam.decls) - set(getattr(fam, "undeclared", ())))
+        assert not undeclared, "{}: kernels of the template not declared: {}".format(fam.name, undeclared)
+
+
+def _old_bytes(args, params) -> list:
+    """What the driver reads for each argument: a Python int as an 8-byte pointer (cuda.core's rule,
+    and cuda/_native/launch.c's), a NumPy scalar its bytes; for a value parameter only the
+    parameter's own width (the first bytes: little-endian)."""
+    out = []
+    for a, p in zip(args, params):
+        b = int(a).to_bytes(8, "little", signed=int(a) < 0) if type(a) is int else a.tobytes()
+        width = 8 if p.pointer else kf.CTYPES[p.base].itemsize if p.base in kf.CTYPES else len(b)
+        out.append(b[:width])
+    return out
+
+
+def _new_bytes(packed) -> list:
+    return [int(a).to_bytes(8, "little") if type(a) is int else a.tobytes() for a in packed]
+
+
+def test_edt_packing_is_byte_identical():
+    from cuarray.scipy.ndimage import _edt
+
+    k = _edt.EDT.packer("edt_first_pass")
+    old = (123456, 654321, 0, 777, np.int32(3), np.int32(0), np.int64(20), np.int64(30), np.int64(1),
+           np.int64(30), np.float64(2.25), np.int64(600), np.int32(True))
+    new = k.pack((123456, 654321, 0, 777, 3, 0, 20, 30, 1, 30, 1.5 ** 2, 600, True))
+    assert [type(a) for a in new] == [type(a) for a in old]
+    assert _new_bytes(new) == _old_bytes(old, k.params)
+    k = _edt.EDT.packer("edt_init<float>")
+    assert k.alignments[:2] == (4, 8)
+
+
+def test_template_types_resolve():
+    fam = kf.KernelFamily("test_family_resolve", lambda: "", kernels=(
+        "f<T, I, int OP>(const T* x, T* out, I n, T v, int op)",))
+    try:
+        k = fam.packer("f<double, long long, 3>")
+        packed = k.pack((1, 2, 5, 1.5, 1))
+        assert [type(a) for a in packed] == [int, int, np.int64, np.float64, np.int32]
+        k = fam.packer("f<float, int, 0>")
+        assert [type(a) for a in k.pack((1, 2, 5, 1.5, 1))] == [int, int, np.int32, np.float32, np.int32]
+        assert k.alignments == (4, 4, 0, 0, 0)
+        with pytest.raises(TypeError, match="f<float, int, 0> takes 5 arguments"):
+            k.pack((1, 2))
+        with pytest.raises(KeyError, match="declares no kernel 'g'"):
+            fam.packer("g<float>")
+        with pytest.raises(TypeError, match="template arguments"):
+            fam.packer("f<float>")
+    finally:
+        kf._families.remove(fam)
+
+
+def test_signature_parser():
+    src = """
+    // __global__ void commented_out(int a)
+    template <typename T, int N>
+    __global__ void __launch_bounds__(256) k1(const T* __restrict__ a, T * b, long long n) { }
+    extern "C" __global__ void k2(unsigned long long* bits, double w[]) {}
+    """
+    sigs = kf.template_signatures(src)
+    assert set(sigs) == {"k1", "k2"}
+    assert sigs["k1"] == [(("T", "N"), (("const T*", "a"), ("T*", "b"), ("long long", "n")))]
+    assert sigs["k2"] == [((), (("unsigned long long*", "bits"), ("double*", "w")))]
+
+
+def test_recorder_gives_placeholders(recorded_launches):
+    from cuarray.scipy.ndimage import _edt
+
+    ks = _edt.EDT.get(*_edt._specs(np.dtype(np.float32)))
+    assert [k.kernel for k in ks] == list(_edt.names(np.dtype(np.float32)))
+    ks[2].launch(4, 128, 11, 22, 33)  # edt_sqrt<double>(f, out, total)
+    stream, cfg, kernel, *args = recorded_launches[-1]
+    assert kernel == "cuarray_ndimage::edt_sqrt<double>" and cfg == ("cfg", 4, 128, 0)
+    assert args == [11, 22, 33] and [type(a) for a in args] == [int, int, np.int64]
