@@ -205,10 +205,15 @@ class KernelFamily:
         return self._source
 
     def name_expression(self, spec: str) -> str:
-        return "{}::{}".format(self.namespace, spec) if self.namespace else spec
+        """The name expression NVRTC takes for `spec` (the namespace prefixed where it is not)."""
+        if not self.namespace or spec.startswith(self.namespace + "::"):
+            return spec
+        return "{}::{}".format(self.namespace, spec)
 
     def _bind(self, spec: str) -> tuple:
         """(declared params, {template parameter: C type}) of a spec such as "edt_init<float>"."""
+        if self.namespace and spec.startswith(self.namespace + "::"):
+            spec = spec[len(self.namespace) + 2:]
         base, _, rest = spec.partition("<")
         base = base.strip()
         decl = self.decls.get(base)
@@ -264,8 +269,26 @@ def clear() -> None:
         _cache.clear()
 
 
-_GLOBAL = re.compile(r"(?:template\s*<(?P<t>[^{};]*?)>\s*)?__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?"
-                     r"void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(?P<n>[A-Za-z_][A-Za-z_0-9]*)\s*\(")
+_TEMPLATE_TAIL = re.compile(r"template\s*<(?P<t>[^{};]*)>\s*$")
+
+
+def _balanced(text: str, i: int) -> int:
+    """The index just past the parenthesis that closes the one at text[i]."""
+    depth = 0
+    while True:
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        i += 1
+        if depth == 0:
+            return i
+
+
+def _skip_bounds(text: str, i: int) -> int:
+    while True:
+        while text[i].isspace():
+            i += 1
+        if not text.startswith("__launch_bounds__", i):
+            return i
+        i = _balanced(text, text.index("(", i))
 
 
 def _strip_comments(text: str) -> str:
@@ -278,13 +301,21 @@ def template_signatures(source: str) -> dict:
     function in `source` (a template's text): what the drift test checks declarations against."""
     text = _strip_comments(source)
     out = {}
-    for m in _GLOBAL.finditer(text):
-        depth, i = 1, m.end()
-        while depth:
-            depth += {"(": 1, ")": -1}.get(text[i], 0)
-            i += 1
-        body = text[m.end():i - 1]
-        tparams = tuple(p.split()[-1] for p in split_top(m.group("t") or ""))
+    for m in re.finditer(r"\b__global__\b", text):
+        i = _skip_bounds(text, m.end())
+        if not text.startswith("void", i):
+            continue
+        i = _skip_bounds(text, i + 4)
+        nm = re.match(r"[A-Za-z_][A-Za-z_0-9]*", text[i:])
+        if nm is None:
+            continue
+        name = nm.group(0)
+        i = text.index("(", i)
+        body = text[i + 1:_balanced(text, i) - 1]
+        head = text[max(text.rfind(";", 0, m.start()), text.rfind("}", 0, m.start())) + 1:m.start()]
+        head = re.sub(r'extern\s*"C"', "", head)
+        t = _TEMPLATE_TAIL.search(head)
+        tparams = tuple(p.split("=")[0].split()[-1] for p in split_top(t.group("t"))) if t else ()
         params = tuple(parse_param(p) for p in split_top(body) if p not in ("", "void"))
-        out.setdefault(m.group("n"), []).append((tparams, params))
+        out.setdefault(name, []).append((tparams, params))
     return out
