@@ -128,7 +128,7 @@ def install():
     elementwise.Definition._kernel = lambda self, *a: FakeKernel()
     reduction.ReductionDef._kernel = lambda self, st: FakeKernel()
     reduction._new_counter = lambda dev: 1 << 39  # fused reductions' counter word
-    kernel_family.load_kernels = lambda family, names, options: tuple(FakeKernel() for _ in names)
+    kernel_family.load_kernels = lambda family, names, options, variant=(): tuple(FakeKernel() for _ in names)
 
 
 def _host_only(offset=0):
@@ -196,7 +196,7 @@ def recording(forget=None):
         monkeypatch.setattr(elementwise, "_shared_kernels", {})
         # Kernel families (cuda/kernel_family.py): a fresh cache, each kernel its name expression.
         monkeypatch.setattr(kernel_family, "_cache", {})
-        monkeypatch.setattr(kernel_family, "load_kernels", lambda family, names, options: names)
+        monkeypatch.setattr(kernel_family, "load_kernels", lambda family, names, options, variant=(): names)
         # A gather's error record lives in fake memory and is pending after its launch: both stay
         # here, or the next test's synchronisation would read a fake address (tests/profiler did).
         monkeypatch.setattr(device_errors, "_buffers", {})

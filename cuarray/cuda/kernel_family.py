@@ -112,9 +112,15 @@ def parse_signature(sig: str) -> tuple:
     m = re.match(r"^\s*([A-Za-z_][A-Za-z_0-9]*)\s*(?:<(.*?)>)?\s*\((.*)\)\s*$", sig, re.S)
     if m is None:
         raise ValueError("cannot read the kernel signature {!r}".format(sig))
-    tparams = tuple(p.split()[-1] for p in split_top(m.group(2) or ""))
+    tparams = tuple(p.split("=")[0].split()[-1] for p in split_top(m.group(2) or ""))
     params = tuple(parse_param(p) for p in split_top(m.group(3)) if p != "void")
     return m.group(1), tparams, params
+
+
+def _required(sig: str) -> int:
+    """How many template parameters of `sig` have no default (``WIN = 32``)."""
+    m = re.match(r"^\s*[A-Za-z_][A-Za-z_0-9]*\s*<(.*?)>\s*\(", sig, re.S)
+    return sum("=" not in p for p in split_top(m.group(1))) if m else 0
 
 
 class Param:
@@ -183,12 +189,18 @@ class Kernel:
 class KernelFamily:
     """The kernels of one template: `source` (a callable returning the text to compile, called
     once), their C signatures (`kernels`), the C++ namespace they live in ('' for none) and the
-    module name NVRTC and the profiler show."""
+    module name NVRTC and the profiler show.
 
-    def __init__(self, name: str, source, kernels, *, namespace: str = ""):
+    A template with holes (a user's function, a footprint's macros) is a family whose `source`
+    takes arguments: `get(..., variant=(args...))` compiles `source(*args)` (on a cache miss only;
+    the variant is part of the key), and `example`, the arguments of one such source, is what
+    `source()` with none builds (the drift test reads it)."""
+
+    def __init__(self, name: str, source, kernels, *, namespace: str = "", example=()):
         self.name = name
         self._source_fn = source
         self._source = None
+        self.example = example  # a tuple, or a callable returning one
         self.namespace = namespace
         self.signatures = tuple(kernels)
         self.decls = {}
@@ -196,12 +208,16 @@ class KernelFamily:
             kname, tparams, params = parse_signature(sig)
             if kname in self.decls:
                 raise ValueError("kernel {} declared twice in family {}".format(kname, name))
-            self.decls[kname] = (tparams, tuple(Param(t, n) for t, n in params))
+            self.decls[kname] = (tparams, tuple(Param(t, n) for t, n in params), _required(sig))
         _families.append(self)
 
-    def source(self) -> str:
+    def source(self, *variant) -> str:
+        """The text compiled for `variant` (none: the family's own source, or its example's)."""
+        if variant:
+            return self._source_fn(*variant)
         if self._source is None:
-            self._source = self._source_fn()
+            ex = self.example() if callable(self.example) else self.example
+            self._source = self._source_fn(*ex)
         return self._source
 
     def name_expression(self, spec: str) -> str:
@@ -219,32 +235,32 @@ class KernelFamily:
         decl = self.decls.get(base)
         if decl is None:
             raise KeyError("family {} declares no kernel {!r}".format(self.name, base))
-        tparams, params = decl
+        tparams, params, required = decl
         targs = split_top(rest[:rest.rindex(">")]) if rest else []
-        if len(targs) != len(tparams):
+        if not required <= len(targs) <= len(tparams):
             raise TypeError("{} takes {} template arguments, got {!r}".format(base, len(tparams), spec))
         return params, {normalize_type(p): normalize_type(a) for p, a in zip(tparams, targs)}
 
-    def get(self, *specs, options=()) -> tuple:
+    def get(self, *specs, options=(), variant=()) -> tuple:
         """One `Kernel` per spec, compiled together in one module (cached for every family)."""
-        key = (self, specs, options, _device.get_device_id())
+        key = (self, specs, options, variant, _device.get_device_id())
         ks = _cache.get(key)
         if ks is None:
-            ks = self._build(key, specs, options)
+            ks = self._build(key, specs, options, variant)
         return ks
 
-    def _build(self, key, specs, options) -> tuple:
+    def _build(self, key, specs, options, variant) -> tuple:
         bound = [self._bind(s) for s in specs]  # an undeclared kernel fails before compiling
         names = tuple(self.name_expression(s) for s in specs)
-        handles = load_kernels(self, names, options)
+        handles = load_kernels(self, names, options, variant)
         ks = tuple(Kernel(h, n, params, targs) for h, n, (params, targs) in zip(handles, names, bound))
         with _guard:
             _cache[key] = ks
         return ks
 
-    def kernel(self, spec: str, options=()) -> Kernel:
+    def kernel(self, spec: str, options=(), variant=()) -> Kernel:
         """`get(spec)[0]`: one kernel in a module of its own."""
-        return self.get(spec, options=options)[0]
+        return self.get(spec, options=options, variant=variant)[0]
 
     def packer(self, spec: str) -> Kernel:
         """A Kernel with no compiled code (kernel None): the declaration's packing, for tests."""
@@ -255,11 +271,13 @@ class KernelFamily:
         return "<KernelFamily {} ({} kernels)>".format(self.name, len(self.decls))
 
 
-def load_kernels(family: KernelFamily, names: tuple, options: tuple) -> tuple:
-    """cuda.core Kernels for the name expressions `names` of `family`, compiled in one module
-    (`compiler.compile_module`: the disk cache, NVRTC on a miss). The fake device of the CPU tests
-    (cuarray.testing's recorder) replaces this with placeholders named by the expressions."""
-    mod = _compiler.compile_module(family.source(), name_expressions=names, options=options, name=family.name)
+def load_kernels(family: KernelFamily, names: tuple, options: tuple, variant: tuple = ()) -> tuple:
+    """cuda.core Kernels for the name expressions `names` of `family` (its source for `variant`),
+    compiled in one module (`compiler.compile_module`: the disk cache, NVRTC on a miss). The fake
+    device of the CPU tests (tests/fake_device.py's recorder) replaces this with placeholders
+    named by the expressions."""
+    mod = _compiler.compile_module(family.source(*variant), name_expressions=names, options=options,
+                                   name=family.name)
     return tuple(mod.get_function(n).kernel for n in names)
 
 

@@ -55,7 +55,7 @@ def test_declarations_match_templates(module):
     assert fams, module
     for fam in fams:
         found = kf.template_signatures(fam.source())
-        for name, (tparams, params) in fam.decls.items():
+        for name, (tparams, params, _) in fam.decls.items():
             assert name in found, "{}: {} is not a kernel of its template".format(fam.name, name)
             want = [(len(t), tuple(p)) for t, p in found[name]]
             got = (len(tparams), tuple((p.ctype, p.name) for p in params))
