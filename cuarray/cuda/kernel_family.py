@@ -123,6 +123,10 @@ def _required(sig: str) -> int:
     return sum("=" not in p for p in split_top(m.group(1))) if m else 0
 
 
+def _as_given(value):
+    return value
+
+
 class Param:
     """One declared kernel parameter: its C type (normalized), name, whether it is a pointer and
     the alignment its pointee needs (bytes; 0 where the type's size is not known here)."""
@@ -145,15 +149,14 @@ class Param:
         return dt.itemsize
 
     def converter(self, targs: dict):
-        """The callable turning a Python argument into what the launch takes."""
+        """The callable turning a Python argument into what the launch takes: `int` for a pointer,
+        the NumPy scalar type of a numeric value; a value of a type this module cannot size (a
+        trait's member type, ``typename keys<T>::key_t``) passes as the caller gives it (a NumPy
+        scalar of the right width, or `launch.struct_arg`)."""
         if self.pointer:
             return int
-        ct = targs.get(self.base, self.base)
-        dt = CTYPES.get(ct)
-        if dt is None:
-            raise TypeError("no NumPy carrier for the value parameter {} {} (C type {!r})".format(
-                self.ctype, self.name, ct))
-        return dt.type
+        dt = CTYPES.get(targs.get(self.base, self.base))
+        return _as_given if dt is None else dt.type
 
     def __repr__(self) -> str:
         return "Param({!r}, {!r})".format(self.ctype, self.name)
@@ -180,7 +183,12 @@ class Kernel:
         return tuple([c(a) for c, a in zip(convs, args)])
 
     def launch(self, grid, block, *args, shared_mem: int = 0, stream=None, cooperative: bool = False) -> None:
-        _launch.launch(self.kernel, grid, block, self.pack(args), shared_mem, stream, cooperative)
+        """Pack `args` (as `pack`, inlined: one frame less on the hot path) and `launch.launch`."""
+        convs = self._convs
+        if len(args) != len(convs):
+            self.pack(args)  # raises the TypeError
+        _launch.launch(self.kernel, grid, block, tuple([c(a) for c, a in zip(convs, args)]), shared_mem, stream,
+                       cooperative)
 
     def __repr__(self) -> str:
         return "<Kernel {}>".format(self.name)
