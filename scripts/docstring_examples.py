@@ -892,14 +892,18 @@ def write_special_ufunc_table():
         body = "\n".join(section(SPECIAL_UFUNCS[name], namespace="cuarray.scipy.special"))
         assert '"""' not in body and "\\" not in body, name
         rows.append('    "{}": """\n\n{}\n    """,\n'.format(name, body))
-    with open(SPECIAL_UFUNC_TABLE, "w") as f:
-        f.write('"""The Examples section of each special ufunc\'s docstring, by the ufunc\'s name: special_ufunc\n'
-                "appends it. Written by `python -m scripts.docstring_examples special-ufuncs` (the input lines\n"
-                "are there, the output is SciPy's): edit the lines there and run it, not this file.\"\"\"\n\n"
-                "EXAMPLES = {\n")
-        f.writelines(rows)
-        f.write("}\n")
-    print("wrote", os.path.relpath(SPECIAL_UFUNC_TABLE, ROOT), len(rows), "ufuncs")
+    # two halves, no file over 800 lines (tests/test_rules.py); _ufunc_examples.py merges them
+    half = len(rows) // 2
+    for part, (which, chunk) in enumerate((("the first half", rows[:half]), ("the second half", rows[half:])), 1):
+        path = SPECIAL_UFUNC_TABLE.replace(".py", "_{}.py".format(part))
+        with open(path, "w") as f:
+            f.write('"""The Examples section of each special ufunc\'s docstring, by the ufunc\'s name ({} of the names,\n'
+                    "in order): special_ufunc appends it. Written by `python -m scripts.docstring_examples special-ufuncs`\n"
+                    "(the input lines are there, the output is SciPy's): edit the lines there and run it, not this "
+                    "file.\"\"\"\n\nEXAMPLES = {{\n".format(which))
+            f.writelines(chunk)
+            f.write("}\n")
+        print("wrote", os.path.relpath(path, ROOT), len(chunk), "ufuncs")
 
 
 def _docstring_node(obj):

@@ -32,7 +32,7 @@ from _peers import gpu_peers  # noqa: E402
 from _timing import event_us, gpu_us  # noqa: E402
 
 import cuarray  # noqa: E402
-from cuarray._core import reduction, reduction_ops  # noqa: E402
+from cuarray._core import reduction, reduction_ops, reduction_plan  # noqa: E402
 from cuarray.cuda import device as _device  # noqa: E402
 
 CASES = [
@@ -134,7 +134,7 @@ def main():
     folds = [int(v) for v in args.folds.split(",")]
     rounds = [int(v) for v in args.rounds.split(",")]
     sets_from = [int(v) for v in args.sets_from.split(",")]
-    bps = [int(v) for v in args.blocks_per_sm.split(",")] if args.blocks_per_sm else [reduction._FOLD_WIDE_BLOCKS_PER_SM]
+    bps = [int(v) for v in args.blocks_per_sm.split(",")] if args.blocks_per_sm else [reduction_plan._FOLD_WIDE_BLOCKS_PER_SM]
     settings = [(r, w, b) for r in rounds for w in sets_from for b in bps]
 
     def fold_key(r, w, b):
@@ -142,11 +142,11 @@ def main():
         return " ".join(["fold r{}".format(r) if not named else "r{}".format(r)] + named)
     peers = gpu_peers()
     knobs = ("_OUT_FOLD", "_FOLD_ROUNDS", "_FOLD_WIDE_SETS_FROM", "_FOLD_WIDE_BLOCKS_PER_SM")
-    defaults = tuple(getattr(reduction, k) for k in knobs)
+    defaults = tuple(getattr(reduction_plan, k) for k in knobs)
 
     def set_knobs(values):
         for k, v in zip(knobs, values):
-            setattr(reduction, k, v)
+            setattr(reduction_plan, k, v)
     rng = np.random.default_rng(0)
     print("_OUT_FOLD default {}, _FOLD_ROUNDS default {}, _FOLD_WIDE_SETS_FROM default {}, _FOLD_WIDE_BLOCKS_PER_SM "
           "default {}; µs gpu/ev (gpu: the "
