@@ -74,6 +74,110 @@ def _sync_cause() -> str:
     return name if name.startswith("__") else name.lstrip("_")
 
 
+def _launch_hooks(prev, rec, get, event_record) -> tuple:
+    """(launch hook with two events around each launch on its stream, the host-time one)."""
+    # cuda.core's Stream.handle costs 1.4 us a call (measured on an H100, scripts/perf/
+    # profiler_overhead.py): keep each stream's handle, with the stream so its id stays its own.
+    handles: dict = {}
+
+    def launch_hook(raw, stream, config, kernel, args):
+        e0 = get()
+        e1 = get()
+        ent = handles.get(id(stream))
+        if ent is None or ent[0] is not stream:
+            ent = handles[id(stream)] = (stream, stream.handle)
+        h = ent[1]
+        t0 = _now()
+        event_record(e0, h)
+        if prev is None:
+            raw(stream, config, kernel, *args)
+        else:
+            prev(raw, stream, config, kernel, args)
+        event_record(e1, h)
+        rec((KERNEL, kernel, h, e0, e1, t0, _now(), config))
+
+    def launch_hook_host(raw, stream, config, kernel, args):
+        t0 = _now()
+        if prev is None:
+            raw(stream, config, kernel, *args)
+        else:
+            prev(raw, stream, config, kernel, args)
+        rec((KERNEL, kernel, None, None, None, t0, _now(), config))
+
+    return launch_hook, launch_hook_host
+
+
+def _timed_copy(name, kind, gpu_time, rec, get, event_record) -> tuple:
+    """(MemoryPointer's copy method `name`, a TRANSFER-recording replacement)."""
+    orig = getattr(MemoryPointer, name)
+
+    def copy(self, other, size, stream=None):
+        if size <= 0:
+            return orig(self, other, size, stream)
+        s = _stream.get_current_stream() if stream is None else stream
+        if kind == "DtoD":
+            label = "memcpy DtoD"
+        else:
+            pinned = isinstance(other, _pinned.PinnedMemoryPointer) or (
+                type(other) is int and _pinned.is_pinned(other))
+            label = "memcpy {} ({})".format(kind, "pinned" if pinned else "pageable")
+        if not gpu_time:
+            t0 = _now()
+            orig(self, other, size, s)
+            rec((TRANSFER, label, None, None, None, t0, _now(), size))
+            return
+        e0 = get()
+        e1 = get()
+        t0 = _now()
+        event_record(e0, s.ptr)
+        orig(self, other, size, s)
+        event_record(e1, s.ptr)
+        rec((TRANSFER, label, s.ptr, e0, e1, t0, _now(), size))
+
+    return orig, copy
+
+
+def _timed_blas(cublas, fname, gpu_time, rec, get, event_record) -> tuple:
+    """(cuBLAS wrapper `fname`, a LIBRARY-recording replacement)."""
+    orig = getattr(cublas, fname)
+
+    def call(char, *a, **kw):
+        s = _stream.get_current_stream()
+        label = "cublas {} ({})".format(fname, _CHAR_NAMES.get(char, char))
+        if not gpu_time:
+            t0 = _now()
+            out = orig(char, *a, **kw)
+            if out is not False:  # gemv returns False when it declines (nothing ran)
+                rec((LIBRARY, label, None, None, None, t0, _now(), None))
+            return out
+        e0 = get()
+        e1 = get()
+        t0 = _now()
+        event_record(e0, s.ptr)
+        out = orig(char, *a, **kw)
+        event_record(e1, s.ptr)
+        if out is False:
+            _events.put((e0, e1))
+        else:
+            rec((LIBRARY, label, s.ptr, e0, e1, t0, _now(), None))
+        return out
+
+    return orig, call
+
+
+def _segment_seam(rec) -> tuple:
+    """(memory's plain segment allocation, one that records each pool miss)."""
+    plain_segment = _memory._segment_malloc
+
+    def segment_malloc(backing, size, device_id):
+        t0 = _now()
+        ptr = plain_segment(backing, size, device_id)
+        rec((ALLOC, "cuMemAlloc (pool miss)", None, None, None, t0, _now(), size))
+        return ptr
+
+    return plain_segment, segment_malloc
+
+
 class Recorder:
     """Records launches, transfers, syncs, pool misses and compiles between `start` and `stop`.
 
@@ -105,114 +209,43 @@ class Recorder:
             from . import nvtx
 
             prev = nvtx.launch_hook(prev)
-
-        # -- kernels: two events around each launch, on its stream
-        # cuda.core's Stream.handle costs 1.4 us a call (measured on an H100, scripts/perf/
-        # profiler_overhead.py): keep each stream's handle, with the stream so its id stays its own.
-        handles: dict = {}
-
-        def launch_hook(raw, stream, config, kernel, args):
-            e0 = get()
-            e1 = get()
-            ent = handles.get(id(stream))
-            if ent is None or ent[0] is not stream:
-                ent = handles[id(stream)] = (stream, stream.handle)
-            h = ent[1]
-            t0 = _now()
-            event_record(e0, h)
-            if prev is None:
-                raw(stream, config, kernel, *args)
-            else:
-                prev(raw, stream, config, kernel, args)
-            event_record(e1, h)
-            rec((KERNEL, kernel, h, e0, e1, t0, _now(), config))
-
-        def launch_hook_host(raw, stream, config, kernel, args):
-            t0 = _now()
-            if prev is None:
-                raw(stream, config, kernel, *args)
-            else:
-                prev(raw, stream, config, kernel, args)
-            rec((KERNEL, kernel, None, None, None, t0, _now(), config))
-
-        # -- transfers
-        saved_copies = {}
-
-        def timed(name, kind):
-            orig = getattr(MemoryPointer, name)
-
-            def copy(self, other, size, stream=None):
-                if size <= 0:
-                    return orig(self, other, size, stream)
-                s = _stream.get_current_stream() if stream is None else stream
-                if kind == "DtoD":
-                    label = "memcpy DtoD"
-                else:
-                    pinned = isinstance(other, _pinned.PinnedMemoryPointer) or (
-                        type(other) is int and _pinned.is_pinned(other))
-                    label = "memcpy {} ({})".format(kind, "pinned" if pinned else "pageable")
-                if not gpu_time:
-                    t0 = _now()
-                    orig(self, other, size, s)
-                    rec((TRANSFER, label, None, None, None, t0, _now(), size))
-                    return
-                e0 = get()
-                e1 = get()
-                t0 = _now()
-                event_record(e0, s.ptr)
-                orig(self, other, size, s)
-                event_record(e1, s.ptr)
-                rec((TRANSFER, label, s.ptr, e0, e1, t0, _now(), size))
-
-            saved_copies[name] = orig
-            setattr(MemoryPointer, name, copy)
-
-        # -- cuBLAS: gemm and gemv are module functions the routines look up at each call
-        from .libs import cublas as _cublas
-
-        saved_blas = {}
-
-        def timed_blas(fname):
-            orig = getattr(_cublas, fname)
-
-            def call(char, *a, **kw):
-                s = _stream.get_current_stream()
-                label = "cublas {} ({})".format(fname, _CHAR_NAMES.get(char, char))
-                if not gpu_time:
-                    t0 = _now()
-                    out = orig(char, *a, **kw)
-                    if out is not False:  # gemv returns False when it declines (nothing ran)
-                        rec((LIBRARY, label, None, None, None, t0, _now(), None))
-                    return out
-                e0 = get()
-                e1 = get()
-                t0 = _now()
-                event_record(e0, s.ptr)
-                out = orig(char, *a, **kw)
-                event_record(e1, s.ptr)
-                if out is False:
-                    _events.put((e0, e1))
-                else:
-                    rec((LIBRARY, label, s.ptr, e0, e1, t0, _now(), None))
-                return out
-
-            saved_blas[fname] = orig
-            setattr(_cublas, fname, call)
+        launch_hook, launch_hook_host = _launch_hooks(prev, rec, get, event_record)
 
         # -- synchronisations
         def on_sync():
             rec((SYNC, "synchronize ({})".format(_sync_cause()), None, None, None, _now(), _now(), None))
 
-        # -- pool misses
-        plain_segment = _memory._segment_malloc
+        plain_segment, segment_malloc = _segment_seam(rec)
+        plain_compile, plain_cubin, compile_module, compile_cubin = self._compile_seams(rec)
+        self._ref = get()
+        cs = _stream.get_current_stream()
+        self._ref_stream = cs.ptr
+        self.t_start = _now()
+        _backend.check(event_record(self._ref, cs.ptr))
+        saved_copies = {}
+        self._saved = (prev, plain_segment, plain_compile, plain_cubin, saved_copies, on_sync)
+        for name, kind in (("copy_from_host_async", "HtoD"), ("copy_to_host_async", "DtoH"),
+                           ("copy_from_device_async", "DtoD")):
+            saved_copies[name], copy = _timed_copy(name, kind, gpu_time, rec, get, event_record)
+            setattr(MemoryPointer, name, copy)
+        # cuBLAS: gemm and gemv are module functions the routines look up at each call
+        from .libs import cublas as _cublas
 
-        def segment_malloc(backing, size, device_id):
-            t0 = _now()
-            ptr = plain_segment(backing, size, device_id)
-            rec((ALLOC, "cuMemAlloc (pool miss)", None, None, None, t0, _now(), size))
-            return ptr
+        saved_blas = {}
+        for fname in ("gemm", "gemv"):
+            saved_blas[fname], call = _timed_blas(_cublas, fname, gpu_time, rec, get, event_record)
+            setattr(_cublas, fname, call)
+        self._saved_blas = (_cublas, saved_blas)
+        _sync_hooks.register(on_sync)
+        _memory._segment_malloc = segment_malloc
+        _compiler.compile_module = compile_module
+        _compiler.compile_cubin = compile_cubin
+        self._prev_hook = _launch.set_launch_hook(launch_hook if gpu_time else launch_hook_host)
+        return self
 
-        # -- compiles
+    def _compile_seams(self, rec) -> tuple:
+        """(plain compile_module, plain compile_cubin, and the two timed ones): a COMPILE record a
+        module, saying whether it came from memory, the disk cache or NVRTC."""
         plain_compile = _compiler.compile_module
         plain_cubin = _compiler.compile_cubin
 
@@ -229,24 +262,7 @@ class Recorder:
             rec((COMPILE, "compile {} [{}]".format(kw.get("name") or "kernel", where), None, None, None, t0, t1, None))
             return mod
 
-        self._ref = get()
-        cs = _stream.get_current_stream()
-        self._ref_stream = cs.ptr
-        self.t_start = _now()
-        _backend.check(event_record(self._ref, cs.ptr))
-        self._saved = (prev, plain_segment, plain_compile, plain_cubin, saved_copies, on_sync)
-        for name, kind in (("copy_from_host_async", "HtoD"), ("copy_to_host_async", "DtoH"),
-                           ("copy_from_device_async", "DtoD")):
-            timed(name, kind)
-        for fname in ("gemm", "gemv"):
-            timed_blas(fname)
-        self._saved_blas = (_cublas, saved_blas)
-        _sync_hooks.register(on_sync)
-        _memory._segment_malloc = segment_malloc
-        _compiler.compile_module = compile_module
-        _compiler.compile_cubin = compile_cubin
-        self._prev_hook = _launch.set_launch_hook(launch_hook if gpu_time else launch_hook_host)
-        return self
+        return plain_compile, plain_cubin, compile_module, compile_cubin
 
     def stop(self) -> list:
         """Swap the plain seams back, wait for the device, and return the records as dicts."""
