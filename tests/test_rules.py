@@ -37,8 +37,8 @@ LAUNCH_ALLOWED_MAX = 1
 COMPILE_ALLOWED = {"_core/reduction.py", "_core/elementwise.py", "_core/scan.py", "_core/sort.py",
                    "_core/mask_compact.py", "_core/batched_copy.py", "_core/fusion/planner.py"}
 COMPILE_ALLOWED_MAX = 7
-FILE_LINES_ALLOWED = {"cuda/memory.py"}
-FILE_LINES_ALLOWED_MAX = 1
+FILE_LINES_ALLOWED: set = set()
+FILE_LINES_ALLOWED_MAX = 0
 FUNCTION_LINES_ALLOWED: set = set()
 FUNCTION_LINES_ALLOWED_MAX = 0
 # The profiler's swaps (to be replaced by an observer hook), the OOM snapshot's detail hook, and a
