@@ -14,7 +14,6 @@ cuFFT and cuSOLVER calls pass none of these seams: their kernels are not recorde
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 
@@ -34,7 +33,7 @@ __all__ = ["Recorder"]
 KERNEL, TRANSFER, SYNC, ALLOC, COMPILE, LIBRARY = "kernel", "transfer", "sync", "alloc", "compile", "library"
 _CHAR_NAMES = {"e": "float16", "f": "float32", "d": "float64", "F": "complex64", "D": "complex128"}
 
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_PACKAGE_DIR = _backend.PACKAGE_DIR
 _now = time.perf_counter_ns
 
 

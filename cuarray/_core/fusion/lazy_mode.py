@@ -48,10 +48,10 @@ from . import products as _products
 from .lazy_array import MAX_CHAIN, LazyArray
 from .planner import plan, plan_traced
 from .trace import Trace
+from ..dtypes import PY_SCALARS as _PY_SCALARS
 
 __all__ = ["LazyArray", "lazy", "is_lazy_mode", "MAX_CHAIN"]
 
-_PY_SCALARS = (bool, int, float, complex)
 _UFUNC_DEFAULTS = {"out": None, "where": True, "casting": "same_kind", "order": "K", "dtype": None, "subok": True}
 _tstate = _tracing.state
 
@@ -696,8 +696,6 @@ def _unwrap(out):
     if type(out) is dict:
         return {k: _unwrap(v) for k, v in out.items()}
     return out
-
-
 
 
 # -- what the tracer builds for each traceable routine (`_State.call`) ------------------------------
