@@ -133,7 +133,7 @@ _VEC_ND = 1
 # the measured rows sat at ~0.5 of the copy rate (sum (4e6, 4) 45.7 µs for 64 MB; max (1e6, 16)
 # 38.4). 0: off (the one-pass plans, kernels unchanged byte for byte). H100, full-size bench before
 # and after in one call: sum (4e6, 4) 32.4 -> 30.2 µs (CuPy 30.2), max (1e6, 16) 29.2 -> 27.4
-# (CuPy 34.7); docs/perf-notes.md, "Reductions over short axes, third pass".
+# (CuPy 34.7); docs/perf-notes.md, "Reductions over short axes: row tiles and output vectors".
 _ROW_TILE = 8
 # Accumulators a thread of a sub-chunked plan keeps (`sum(axis=0)` of (1.6e7, 4), `var(axis=0)` of
 # (1e6, 4)): those plans have at most _SUB_PARTS partials, so ~2 blocks an SM, each thread with

@@ -1,5 +1,5 @@
-"""Folded output vectors (`reduction._OUT_FOLD`, issue 32; docs/perf-notes.md "Reductions over short
-kept axes: folded output vectors"): reductions along axis 0 of arrays whose row of outputs is 2-8
+"""Folded output vectors (`reduction_plan._OUT_FOLD`; docs/perf-notes.md "Kept axes under 16 bytes:
+folded output vectors"): reductions along axis 0 of arrays whose row of outputs is 2-8
 bytes, with the planner's largest fold at 0 (off: the scalar sub-chunk plan) and at each fold a case
 can take, beside PyTorch and CuPy when they import, in one process. One line per case, µs:
 `gpu` the device's time alone (scripts/perf/_timing.py gpu_us: the calls queued behind a spin),
