@@ -137,3 +137,63 @@ def test_recorder_gives_placeholders(recorded_launches):
     stream, cfg, kernel, *args = recorded_launches[-1]
     assert kernel == "cuarray_ndimage::edt_sqrt<double>" and cfg == ("cfg", 4, 128, 0)
     assert args == [11, 22, 33] and [type(a) for a in args] == [int, int, np.int64]
+
+
+def _same(k, new_args, old):
+    """Packing `new_args` by kernel k's declaration gives the bytes the old hand-built tuple gave."""
+    new = k.pack(new_args)
+    assert _new_bytes(new) == _old_bytes(old, k.params), k.name
+    return new
+
+
+def test_filter1d_packing_with_template_types():
+    from cuarray.scipy.ndimage import _filter_kernels as fk
+
+    for in_dt, a, idx64 in ((np.dtype("f4"), np.dtype("f4"), False), (np.dtype("u1"), np.dtype("f8"), True)):
+        k = fk.FILTERS.packer(fk.filter1d_name(in_dt, in_dt, "correlate", idx64))
+        it = np.int64 if idx64 else np.int32
+        cval = fk._scalar(fk.acc_dtype(in_dt, in_dt, "correlate"), 1.5)
+        old = (10, 20, 30, np.int32(5), it(100), it(7), it(700), it(2), np.int32(4), cval)
+        new = _same(k, (10, 20, 30, 5, 100, 7, 700, 2, 4, cval), old)
+        assert [type(v) for v in new] == [type(v) for v in old]
+
+
+def test_lfilter_rows_default_template_argument():
+    from cuarray.scipy.signal import _lfilter
+
+    f8 = np.dtype("f8")
+    for win in (32, 64):
+        k = _lfilter.IIR.packer(_lfilter.rows_kernel_name(f8, f8, 8, win))
+        old = (1, 2, 3, np.int64(100), np.int64(1536), np.int64(2), np.int64(200), np.int64(128), 0, 0)
+        _same(k, (1, 2, 3, 100, 1536, 2, 200, 128, 0, 0), old)
+
+
+def test_random_and_permutation_packing():
+    from cuarray.random import _kernels as rk
+
+    draw = (np.uint32(7), np.uint32(8), np.uint32(9))
+    k = rk._FAMILIES["core"].packer(rk.fill_name("normal", "float"))
+    old = (11, np.int64(1000), *draw, 0, 0, 0, np.float64(0.5), np.float64(2.0), np.float64(0.0))
+    _same(k, (11, 1000, *draw, 0, 0, 0, 0.5, 2.0, 0.0), old)
+    k = rk._FAMILIES["core"].packer(rk.integers_name("long long", True))
+    old = (11, np.int64(10), *draw, 0, 0, np.uint64(-3 % 2**64), np.uint64(2**40))
+    _same(k, (11, 10, *draw, 0, 0, -3 % 2**64, 2**40), old)
+    k = rk._FAMILIES["permutation"].packer(rk._PERM_NAMES[1])
+    old = (11, np.int64(50), np.int64(5), np.int32(True), np.uint64(10), np.int32(3), np.uint64(3), np.uint64(7), *draw)
+    _same(k, (11, 50, 5, True, 10, 3, 3, 7, *draw), old)
+
+
+def test_opaque_value_passes_as_given_and_engine_families():
+    from cuarray._core import batched_copy, mask_compact
+    from cuarray._statistics import quantile_select as qs
+
+    hist = qs.QSELECT.packer(qs.kernel_names(np.dtype("f4"))[0])
+    new = hist.pack((1, 5, 3, 2, 8, np.uint32(0xFF00), 4))
+    assert type(new[5]) is np.uint32 and new[1] == np.int64(5) and type(new[2]) is np.int32
+    k = batched_copy.BATCHED_COPY.packer("cuarray_batched_copy<uint4, unsigned>")
+    _same(k, (1, 33, 4, 9, 4096 // 16), (1, 33, np.int32(4), 9, np.uint32(4096 // 16)))
+    counts, coords = (mask_compact.MASK_COMPACT.packer(n) for n in mask_compact.coords_kernel_names(3, 8))
+    _same(counts, (1, 99, np.int32(1), 2), (1, np.int64(99), np.int32(1), 2))
+    dims = [np.int64(4), np.int64(5)] + [np.int64(1)] * 5
+    _same(coords, (1, 99, np.int32(1), 2, 3, 10, 1, 4, 5, 1, 1, 1, 1, 1),
+          (1, np.int64(99), np.int32(1), 2, 3, np.int64(10), np.int64(1), *dims))
