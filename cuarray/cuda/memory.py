@@ -23,6 +23,7 @@ from bisect import bisect_left, insort
 from . import _backend
 from . import device as _device
 from . import stream as _stream
+from . import _observe
 from . import _pool_bins
 from ._malloc_async import MallocAsyncMemoryPool as MallocAsyncMemoryPool
 from ._memory_base import (
@@ -164,8 +165,16 @@ class _DriverBacking:
 
 
 def _segment_malloc(backing, size: int, device_id: int) -> int:
-    """A pool's request for a new segment (a pool miss). memory_hook.py swaps this module global for
-    a version that runs the alloc hooks, only while a hook is active."""
+    """A pool's request for a new segment (a pool miss), reported to the observer (`_observe`: the
+    profiler). memory_hook.py swaps this module global for a version that runs the alloc hooks,
+    only while a hook is active."""
+    obs = _observe.observer
+    if obs is not None:
+        return obs.segment(_plain_segment_malloc, backing, size, device_id)
+    return backing.malloc(size, device_id)
+
+
+def _plain_segment_malloc(backing, size: int, device_id: int) -> int:
     return backing.malloc(size, device_id)
 
 

@@ -1,31 +1,31 @@
 """The runtime half of `cuarray.profile`: what happened, with CUDA-event GPU times.
 
-`Recorder.start()` swaps in timed versions of the runtime's seams, `stop()` swaps the plain ones
-back, synchronises and returns the records. Nothing here runs while no recorder is started:
+`Recorder.start()` registers at the runtime's seams (nothing is swapped), `stop()` unregisters,
+synchronises and returns the records. Nothing here runs while no recorder is started:
   kernel launches   `launch.set_launch_hook` (two events per launch, on the launch's stream)
-  transfers         `MemoryPointer.copy_{from_host,to_host,from_device}_async` (events, bytes,
-                    pinned or pageable)
+  transfers         the observer (`_observe`) of `MemoryPointer.copy_{from_host,to_host,
+                    from_device}_async` (events, bytes, pinned or pageable)
   synchronisations  `_sync_hooks` (with the cuarray function that asked for it: get, item, ...)
-  pool misses       memory.py's `_segment_malloc` (a segment from the driver)
-  compiles          `compiler.compile_module` (process cache, disk cache, or NVRTC)
-  cuBLAS             `libs.cublas.gemm`/`gemv` (matmul, dot, ...: events around the library call)
+  pool misses       the observer of memory.py's `_segment_malloc` (a segment from the driver)
+  compiles          the observer of `compiler.compile_module` (process cache, disk cache, or NVRTC)
+  cuBLAS             the observer of `libs.cublas.gemm`/`gemv` (events around the library call)
 cuFFT and cuSOLVER calls pass none of these seams: their kernels are not recorded.
 """
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
 
 from . import _backend
+from . import _observe
 from . import _sync_hooks
 from . import compiler as _compiler
 from . import device as _device
 from . import launch as _launch
-from . import memory as _memory
 from . import pinned_memory as _pinned
 from . import stream as _stream
-from ._memory_base import MemoryPointer
 from .module import kernel_names
 
 __all__ = ["Recorder"]
@@ -106,13 +106,48 @@ def _launch_hooks(prev, rec, get, event_record) -> tuple:
     return launch_hook, launch_hook_host
 
 
-def _timed_copy(name, kind, gpu_time, rec, get, event_record) -> tuple:
-    """(MemoryPointer's copy method `name`, a TRANSFER-recording replacement)."""
-    orig = getattr(MemoryPointer, name)
+class _Observer:
+    """The recorder's observer (`_observe`): copies, cuBLAS calls, pool misses and compiles timed
+    and recorded, each made through the observer it nests over (`prev`), if any."""
 
-    def copy(self, other, size, stream=None):
+    __slots__ = ("recorder", "gpu_time", "rec", "get", "event_record", "prev")
+
+    def __init__(self, recorder, gpu_time, rec, get, event_record):
+        self.recorder = recorder
+        self.gpu_time = gpu_time
+        self.rec = rec
+        self.get = get
+        self.event_record = event_record
+        self.prev = None
+
+    def _timed(self, kind, label, stream_ptr, extra, call, *args):
+        """`call(*args)` with two events around it on `stream_ptr` (host time only without
+        gpu_time, or when stream_ptr is None); the record's result is dropped when the call
+        returns False (gemv declining: nothing ran)."""
+        if not self.gpu_time:
+            t0 = _now()
+            out = call(*args)
+            if out is not False:
+                self.rec((kind, label, None, None, None, t0, _now(), extra))
+            return out
+        e0 = self.get()
+        e1 = self.get()
+        t0 = _now()
+        self.event_record(e0, stream_ptr)
+        out = call(*args)
+        self.event_record(e1, stream_ptr)
+        if out is False:
+            _events.put((e0, e1))
+        else:
+            self.rec((kind, label, stream_ptr, e0, e1, t0, _now(), extra))
+        return out
+
+    def copy(self, kind, call, dst, other, size, stream):
+        prev = self.prev
+        if prev is not None:
+            call = functools.partial(prev.copy, kind, call)
         if size <= 0:
-            return orig(self, other, size, stream)
+            return call(dst, other, size, stream)
         s = _stream.get_current_stream() if stream is None else stream
         if kind == "DtoD":
             label = "memcpy DtoD"
@@ -120,61 +155,39 @@ def _timed_copy(name, kind, gpu_time, rec, get, event_record) -> tuple:
             pinned = isinstance(other, _pinned.PinnedMemoryPointer) or (
                 type(other) is int and _pinned.is_pinned(other))
             label = "memcpy {} ({})".format(kind, "pinned" if pinned else "pageable")
-        if not gpu_time:
-            t0 = _now()
-            orig(self, other, size, s)
-            rec((TRANSFER, label, None, None, None, t0, _now(), size))
-            return
-        e0 = get()
-        e1 = get()
-        t0 = _now()
-        event_record(e0, s.ptr)
-        orig(self, other, size, s)
-        event_record(e1, s.ptr)
-        rec((TRANSFER, label, s.ptr, e0, e1, t0, _now(), size))
+        self._timed(TRANSFER, label, s.ptr, size, call, dst, other, size, s)
 
-    return orig, copy
-
-
-def _timed_blas(cublas, fname, gpu_time, rec, get, event_record) -> tuple:
-    """(cuBLAS wrapper `fname`, a LIBRARY-recording replacement)."""
-    orig = getattr(cublas, fname)
-
-    def call(char, *a, **kw):
+    def library(self, name, char, call, args, kwargs):
+        prev = self.prev
+        if prev is not None:
+            inner = call
+            call = lambda *a, **kw: prev.library(name, char, inner, a, kw)  # noqa: E731
+        label = "cublas {} ({})".format(name, _CHAR_NAMES.get(char, char))
         s = _stream.get_current_stream()
-        label = "cublas {} ({})".format(fname, _CHAR_NAMES.get(char, char))
-        if not gpu_time:
-            t0 = _now()
-            out = orig(char, *a, **kw)
-            if out is not False:  # gemv returns False when it declines (nothing ran)
-                rec((LIBRARY, label, None, None, None, t0, _now(), None))
-            return out
-        e0 = get()
-        e1 = get()
+        return self._timed(LIBRARY, label, s.ptr, None, functools.partial(call, **kwargs), *args)
+
+    def segment(self, call, backing, size, device_id):
+        prev = self.prev
         t0 = _now()
-        event_record(e0, s.ptr)
-        out = orig(char, *a, **kw)
-        event_record(e1, s.ptr)
-        if out is False:
-            _events.put((e0, e1))
-        else:
-            rec((LIBRARY, label, s.ptr, e0, e1, t0, _now(), None))
-        return out
-
-    return orig, call
-
-
-def _segment_seam(rec) -> tuple:
-    """(memory's plain segment allocation, one that records each pool miss)."""
-    plain_segment = _memory._segment_malloc
-
-    def segment_malloc(backing, size, device_id):
-        t0 = _now()
-        ptr = plain_segment(backing, size, device_id)
-        rec((ALLOC, "cuMemAlloc (pool miss)", None, None, None, t0, _now(), size))
+        ptr = call(backing, size, device_id) if prev is None else prev.segment(call, backing, size, device_id)
+        self.rec((ALLOC, "cuMemAlloc (pool miss)", None, None, None, t0, _now(), size))
         return ptr
 
-    return plain_segment, segment_malloc
+    def nvrtc(self):
+        self.recorder._nvrtc += 1
+        if self.prev is not None:
+            self.prev.nvrtc()
+
+    def compile(self, call, source, kwargs):
+        recorder, prev = self.recorder, self.prev
+        n, nv = len(_compiler._modules), recorder._nvrtc
+        t0 = _now()
+        mod = call(source, **kwargs) if prev is None else prev.compile(call, source, kwargs)
+        t1 = _now()
+        where = "cached" if len(_compiler._modules) == n else ("nvrtc" if recorder._nvrtc > nv else "disk cache")
+        self.rec((COMPILE, "compile {} [{}]".format(kwargs.get("name") or "kernel", where), None, None, None, t0, t1,
+                  None))
+        return mod
 
 
 class Recorder:
@@ -214,71 +227,27 @@ class Recorder:
         def on_sync():
             rec((SYNC, "synchronize ({})".format(_sync_cause()), None, None, None, _now(), _now(), None))
 
-        plain_segment, segment_malloc = _segment_seam(rec)
-        plain_compile, plain_cubin, compile_module, compile_cubin = self._compile_seams(rec)
+        obs = _Observer(self, gpu_time, rec, get, event_record)
         self._ref = get()
         cs = _stream.get_current_stream()
         self._ref_stream = cs.ptr
         self.t_start = _now()
         _backend.check(event_record(self._ref, cs.ptr))
-        saved_copies = {}
-        self._saved = (prev, plain_segment, plain_compile, plain_cubin, saved_copies, on_sync)
-        for name, kind in (("copy_from_host_async", "HtoD"), ("copy_to_host_async", "DtoH"),
-                           ("copy_from_device_async", "DtoD")):
-            saved_copies[name], copy = _timed_copy(name, kind, gpu_time, rec, get, event_record)
-            setattr(MemoryPointer, name, copy)
-        # cuBLAS: gemm and gemv are module functions the routines look up at each call
-        from .libs import cublas as _cublas
-
-        saved_blas = {}
-        for fname in ("gemm", "gemv"):
-            saved_blas[fname], call = _timed_blas(_cublas, fname, gpu_time, rec, get, event_record)
-            setattr(_cublas, fname, call)
-        self._saved_blas = (_cublas, saved_blas)
+        self._saved = (prev, obs, on_sync)
+        obs.prev = _observe.set_observer(obs)
         _sync_hooks.register(on_sync)
-        _memory._segment_malloc = segment_malloc
-        _compiler.compile_module = compile_module
-        _compiler.compile_cubin = compile_cubin
         self._prev_hook = _launch.set_launch_hook(launch_hook if gpu_time else launch_hook_host)
         return self
 
-    def _compile_seams(self, rec) -> tuple:
-        """(plain compile_module, plain compile_cubin, and the two timed ones): a COMPILE record a
-        module, saying whether it came from memory, the disk cache or NVRTC."""
-        plain_compile = _compiler.compile_module
-        plain_cubin = _compiler.compile_cubin
-
-        def compile_cubin(*a, **kw):
-            self._nvrtc += 1
-            return plain_cubin(*a, **kw)
-
-        def compile_module(source, **kw):
-            n, nv = len(_compiler._modules), self._nvrtc
-            t0 = _now()
-            mod = plain_compile(source, **kw)
-            t1 = _now()
-            where = "cached" if len(_compiler._modules) == n else ("nvrtc" if self._nvrtc > nv else "disk cache")
-            rec((COMPILE, "compile {} [{}]".format(kw.get("name") or "kernel", where), None, None, None, t0, t1, None))
-            return mod
-
-        return plain_compile, plain_cubin, compile_module, compile_cubin
-
     def stop(self) -> list:
-        """Swap the plain seams back, wait for the device, and return the records as dicts."""
+        """Unregister the hooks and the observer, wait for the device, and return the records as dicts."""
         if self._saved is None:
             raise RuntimeError("this profiler is not recording")
-        _, plain_segment, plain_compile, plain_cubin, saved_copies, on_sync = self._saved
+        _, obs, on_sync = self._saved
         self.t_stop = _now()
         _launch.set_launch_hook(self._prev_hook)
         _sync_hooks.unregister(on_sync)
-        _memory._segment_malloc = plain_segment
-        _compiler.compile_module = plain_compile
-        _compiler.compile_cubin = plain_cubin
-        for name, orig in saved_copies.items():
-            setattr(MemoryPointer, name, orig)
-        mod, saved_blas = self._saved_blas
-        for name, orig in saved_blas.items():
-            setattr(mod, name, orig)
+        _observe.set_observer(obs.prev)
         self._saved = None
         _device.synchronize()
         return self._resolve()
