@@ -21,6 +21,7 @@ import numpy
 from ..._core import dtypes as _dtypes
 from ..._core.ndarray import ndarray
 from ...cuda.kernel_family import KernelFamily
+from ...cuda.limits import SHARED_PER_BLOCK
 from . import _rank_network
 from ._filter_kernels import _DIR, _FILTER_KERNELS, _contiguous, _scalar
 from ._filter_kernels import source as _filters_source
@@ -33,7 +34,7 @@ __all__ = ["Plan", "Pairing", "max_taps", "plan", "pairing", "tile_offset", "ker
 # of a 64- or 128-register budget; L1-resident, a few loads against hundreds of min/max); past that
 # the general kernel. docs/perf-notes.md, "Rank filters over small footprints".
 _MAX_TAPS = {1: 64, 2: 64, 4: 64, 8: 49}
-_SHARED_MAX = 48 * 1024
+_SHARED_MAX = SHARED_PER_BLOCK
 _MAX_GRID_YZ = 65535
 
 
