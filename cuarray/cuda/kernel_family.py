@@ -164,9 +164,14 @@ class Param:
 
 class Kernel:
     """One compiled kernel of a family: `.kernel` (cuda.core's Kernel), `.pack(args)` and
-    `.launch(grid, block, *args, shared_mem=0, stream=None, cooperative=False)`."""
+    `.launch(grid, block, *args, shared_mem=0, stream=None, cooperative=False)`.
 
-    __slots__ = ("kernel", "name", "params", "_convs", "alignments")
+    `launch` is a function made once per specialisation from the declaration (`_launcher`): the
+    arguments are converted inline, as a hand-written tuple would be, so a launch costs what the
+    hand-packed one did. Pointers pass as given there (addresses: Python ints); `pack` converts
+    them with `int` as well (what the tests compare)."""
+
+    __slots__ = ("kernel", "name", "params", "_convs", "alignments", "launch")
 
     def __init__(self, kernel, name: str, params: tuple, targs: dict):
         self.kernel = kernel
@@ -174,6 +179,7 @@ class Kernel:
         self.params = params
         self._convs = tuple(p.converter(targs) for p in params)
         self.alignments = tuple(p.alignment(targs) if p.pointer else 0 for p in params)
+        self.launch = _launcher(kernel, params, self._convs)
 
     def pack(self, args) -> tuple:
         convs = self._convs
@@ -182,16 +188,23 @@ class Kernel:
                 self.name, len(convs), ", ".join(p.name for p in self.params), len(args)))
         return tuple([c(a) for c, a in zip(convs, args)])
 
-    def launch(self, grid, block, *args, shared_mem: int = 0, stream=None, cooperative: bool = False) -> None:
-        """Pack `args` (as `pack`, inlined: one frame less on the hot path) and `launch.launch`."""
-        convs = self._convs
-        if len(args) != len(convs):
-            self.pack(args)  # raises the TypeError
-        _launch.launch(self.kernel, grid, block, tuple([c(a) for c, a in zip(convs, args)]), shared_mem, stream,
-                       cooperative)
-
     def __repr__(self) -> str:
         return "<Kernel {}>".format(self.name)
+
+
+def _launcher(kernel, params: tuple, convs: tuple):
+    """``launch(grid, block, a0, ..., shared_mem=0, stream=None, cooperative=False)`` for one
+    kernel: a Python function (made once, from the declaration; no CUDA source) that builds the
+    argument tuple with each value through its converter and calls `launch.launch`."""
+    names = ["a{}".format(i) for i in range(len(params))]
+    packed = ", ".join(n if p.pointer else "c{}({})".format(i, n) for i, (n, p) in enumerate(zip(names, params)))
+    src = ("def launch(grid, block, {args}{sep}shared_mem=0, stream=None, cooperative=False):\n"
+           "    _launch.launch(kernel, grid, block, ({packed}{comma}), shared_mem, stream, cooperative)\n").format(
+        args=", ".join(names), sep=", " if names else "", packed=packed, comma="," if len(names) == 1 else "")
+    scope = {"_launch": _launch, "kernel": kernel}
+    scope.update(("c{}".format(i), c) for i, c in enumerate(convs))
+    exec(compile(src, "<kernel_family launcher>", "exec"), scope)  # noqa: S102 (generated from the declaration)
+    return scope["launch"]
 
 
 class KernelFamily:
