@@ -16,12 +16,13 @@ one `Kernel` per spec. Every family shares one cache (`_cache`), keyed by family
 device: no module keeps its own. `Kernel.launch(grid, block, *args, shared_mem=0, stream=None)`
 packs `args` by the declaration and hands them to `launch.launch`, the one launch path.
 
-Packing (the hot path; the converters are built once per specialisation, no source work per call):
-a pointer parameter takes an address (``x.data.ptr``, 0 for none) and travels as a Python int (an
-8-byte pointer); a value parameter becomes the NumPy scalar of its C type (``numpy.int64(n)`` for
-``long long n``), template types resolved by the specialisation (``T`` of ``edt_init<float>`` is
-float32). A value already of that NumPy type passes unchanged, so a caller that must cast as C
-casts (float to int) converts first. A wrong argument count is a TypeError naming the kernel.
+Packing (the hot path: `Kernel.launch` is a function made once per specialisation that converts
+each value inline, no source work per call): a pointer parameter takes an address (``x.data.ptr``,
+0 for none) and travels as given (a Python int: an 8-byte pointer); a value parameter becomes the
+NumPy scalar of its C type (``numpy.int64(n)`` for ``long long n``), template types resolved by the
+specialisation (``T`` of ``edt_init<float>`` is float32). A value already of that NumPy type
+passes unchanged, so a caller that must cast as C casts (float to int) converts first. A wrong
+argument count is a TypeError (`pack` names the kernel and its parameters).
 
 tests/cuda/test_kernel_family_cpu.py parses every registered family's template signatures and
 checks them against these declarations, so a template and its declaration cannot drift apart.

@@ -10,7 +10,7 @@ cuarray value against NumPy (float64 accumulation; argmax exactly), BAD otherwis
                                      [--sets-from 0,8] [--blocks-per-sm 16,2] [--reps N]
 
 The fold is switched the way scripts/perf/shapes_sweep.py's `--set` switches a planner constant:
-`reduction._OUT_FOLD` (and `_FOLD_ROUNDS`, the fewest load rounds a thread of a folded plan makes:
+`reduction_plan._OUT_FOLD` (and `_FOLD_ROUNDS`, the fewest load rounds a thread of a folded plan makes:
 one column each; `_FOLD_WIDE_SETS_FROM`, 2 accumulator sets of var's moments and argmax's pairs past
 that many load rounds an SM, 0 never; `_FOLD_WIDE_BLOCKS_PER_SM`, the blocks an SM a folded plan's split
 aims for when its accumulator is over 8 bytes (var's, argmax's): with more than one value of a knob a column each, named `r<rounds> w<sets> b<blocks>` by
@@ -122,12 +122,12 @@ def _plan(shape, dtype, op) -> str:
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="", help="substrings of case names, separated by '|'")
-    ap.add_argument("--folds", default="0,2,4,8", help="values of reduction._OUT_FOLD to time")
-    ap.add_argument("--rounds", default="2,1", help="values of reduction._FOLD_ROUNDS to time folded plans at")
+    ap.add_argument("--folds", default="0,2,4,8", help="values of reduction_plan._OUT_FOLD to time")
+    ap.add_argument("--rounds", default="2,1", help="values of reduction_plan._FOLD_ROUNDS to time folded plans at")
     ap.add_argument("--sets-from", default="0",
-                    help="values of reduction._FOLD_WIDE_SETS_FROM to time folded plans at (e.g. 0,8)")
+                    help="values of reduction_plan._FOLD_WIDE_SETS_FROM to time folded plans at (e.g. 0,8)")
     ap.add_argument("--blocks-per-sm", default="",
-                    help="values of reduction._FOLD_WIDE_BLOCKS_PER_SM to time folded plans at (e.g. 16,4,2)")
+                    help="values of reduction_plan._FOLD_WIDE_BLOCKS_PER_SM to time folded plans at (e.g. 16,4,2)")
     ap.add_argument("--reps", type=int, default=30)
     args = ap.parse_args()
     cases = [c for c in CASES if not args.only or any(k in c[0] for k in args.only.split("|"))]

@@ -282,7 +282,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--libs", default="cuarray,cupy,torch")
     ap.add_argument("--warp-row", default="", help="same as --set _WARP_ROW=...")
-    ap.add_argument("--sub-parts", default="", help="values of reduction._SUB_PARTS to sweep")
+    ap.add_argument("--sub-parts", default="", help="values of reduction_plan._SUB_PARTS to sweep")
     ap.add_argument("--only", default="", help="substrings of case names, separated by ',' (or '|': names hold commas)")
     ap.add_argument("--set", default="", help="NAME=v1,v2,...: sweep reduction.NAME over the values")
     args = ap.parse_args()
