@@ -5,7 +5,7 @@ NumPy/SciPy here and runs it on the GPU under `gpu`).
 
     python -m scripts.docstring_examples ufuncs     # rewrites cuarray/_core/ufunc_examples.py
     python -m scripts.docstring_examples routines   # adds the section to those docstrings lacking one
-    python -m scripts.docstring_examples special-ufuncs          # cuarray/scipy/special/_ufunc_examples.py
+    python -m scripts.docstring_examples special-ufuncs          # cuarray/scipy/special/_ufunc_examples_{1,2}.py
     python -m scripts.docstring_examples cuarray.scipy.linalg    # (a key of SCIPY_ROUTINES) as `routines`
 
 Rules for the lines: a typical call in 1-4 short lines; float64 inputs for transcendental functions
