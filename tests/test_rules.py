@@ -52,6 +52,12 @@ def _files():
     return sorted(PKG.rglob("*.py"))
 
 
+@functools.lru_cache(maxsize=None)
+def _tree(path: pathlib.Path):
+    """The file's AST, parsed once for all the rules."""
+    return ast.parse(path.read_text(), str(path))
+
+
 def _rel(path: pathlib.Path) -> str:
     return path.relative_to(PKG).as_posix()
 
@@ -126,7 +132,7 @@ def _launch_sites() -> dict:
         rel = _rel(path)
         if rel.startswith(("cuda/", "_core/")):
             continue
-        tree = ast.parse(path.read_text(), str(path))
+        tree = _tree(path)
         lines = list(_calls_into(tree, _imported(path, tree), "cuarray.cuda.launch",
                                  ("launch", "enqueue", "launch_struct")))
         if lines:
@@ -146,7 +152,7 @@ def test_no_private_compile_cache():
         rel = _rel(path)
         if rel.startswith("cuda/"):
             continue
-        tree = ast.parse(path.read_text(), str(path))
+        tree = _tree(path)
         lines = list(_calls_into(tree, _imported(path, tree), "cuarray.cuda.compiler",
                                  ("compile_module", "compile_cubin")))
         if lines:
@@ -166,7 +172,7 @@ def test_no_file_over_800_lines():
 def test_no_function_over_120_lines():
     found = {}
     for path in _files():
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 n = node.end_lineno - node.lineno + 1
                 if n > MAX_FUNCTION_LINES:
@@ -175,8 +181,8 @@ def test_no_function_over_120_lines():
            "functions over {} lines".format(MAX_FUNCTION_LINES))
 
 
-def _patches(path: pathlib.Path) -> list:
-    tree = ast.parse(path.read_text(), str(path))
+def _patches(path: pathlib.Path, tree=None) -> list:
+    tree = _tree(path) if tree is None else tree
     modules = {local for local, full in _imported(path, tree).items() if _is_module(full)}
     for node in ast.walk(tree):  # local aliases of a module (`m = _memory`) are the module too
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id in modules:
@@ -218,7 +224,6 @@ def test_the_launch_check_sees_hand_packed_launches(tmp_path, src, want):
 
 def test_the_patch_check_sees_assignments(tmp_path, monkeypatch):
     probe = PKG / "linalg" / "_probe_rule_patch.py"
-    monkeypatch.setattr(pathlib.Path, "read_text", lambda self, *a, **k: (
-        "from . import _util\nimport numpy\n\ndef f():\n    _util.x = 1\n    numpy.y += 2\n"
-        "    setattr(_util, 'z', 3)\n    obj.w = 4\n    m = _util\n    m.v = 5\n"))
-    assert len(_patches(probe)) == 4
+    tree = ast.parse("from . import _util\nimport numpy\n\ndef f():\n    _util.x = 1\n    numpy.y += 2\n"
+                     "    setattr(_util, 'z', 3)\n    obj.w = 4\n    m = _util\n    m.v = 5\n")
+    assert len(_patches(probe, tree)) == 4
