@@ -45,13 +45,13 @@ from . import structured as _structured
 from .interop import from_foreign
 from .ndarray import ndarray
 from .transfer import from_host
+from .dtypes import PY_SCALARS as _PY_SCALARS
 
 __all__ = ["getitem", "setitem", "ufunc_at", "mask_nonzero"]
 
 _INTP = numpy.dtype(numpy.intp)
 _I64 = numpy.dtype(numpy.int64)
 _BOOL = numpy.dtype(bool)
-_PY_SCALARS = (bool, int, float, complex)
 
 def _prefix(mask_flat: ndarray):
     """(prefix array, count) of a contiguous 1-D bool array; one host synchronisation."""

@@ -311,7 +311,7 @@ def _prepared(launcher, shape, dtype, scalars):
 
 
 def clear_fast_path() -> None:
-    """Forget the prepared calls and launchers (after changing FAST_PATH or reduction.FUSE)."""
+    """Forget the prepared calls and launchers (after changing FAST_PATH or reduction_plan.FUSE)."""
     _fast.clear()
     for d in _defs.values():
         d._launchers.clear()

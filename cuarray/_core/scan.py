@@ -59,7 +59,7 @@ ASSOCIATIVE = frozenset({
 _BLOCK = 256
 # Elements per thread in a flat tile, counted in 4-byte elements: 48 float32 (tile = 256 x 48 = 12288),
 # 24 float64/int64, 12 complex128; halved for the segmented kernel (its segment flags double the
-# registers). docs/perf-notes.md, "Flat scan look-back" and "Flat scan: per width class", have the
+# registers). docs/perf-notes.md, "Flat scan: the decoupled look-back kernel", has the
 # sweeps that chose 48 items (x 8 warps when no type is wider than 4 bytes, else x 4).
 _ITEMS = 48
 # Flat kernel knobs (scripts/perf/scan_variants.py sweeps them; docs/perf-notes.md has the numbers),
@@ -71,7 +71,7 @@ _ITEMS = 48
 # kernel name. Narrow: 8 warps, 4 blocks/SM, evict-first won on both the H100 and the H200
 # (float32 1-D 0.81 -> 0.84-0.85 and 0.67 -> 0.78-0.79 x copy, same processes); float64 lost with
 # all three (0.81 -> 0.72 on the H100: hints and the register cap), so wider kernels keep 4 warps,
-# plain accesses and the compiler's registers. docs/perf-notes.md, "Flat scan: per width class".
+# plain accesses and the compiler's registers. docs/perf-notes.md, "Flat scan: the decoupled look-back kernel".
 _CHOSEN_KNOBS = {True: (8, 1, 16, 1, 1, 4), False: (4, 1, 8, 1, 0, 0)}  # narrow?: knobs
 _NARROW_KNOBS, _WIDE_KNOBS = _CHOSEN_KNOBS[True], _CHOSEN_KNOBS[False]
 _NARROW = 4

@@ -35,10 +35,10 @@ from .reduction_ops import NOVALUE as _NOVALUE
 from .reduction_ops import ufunc_reduce
 from .tracing import active as _tracing_active
 from .ufunc_examples import EXAMPLES as _EXAMPLES
+from .dtypes import PY_SCALARS as _PY_SCALARS
 
 __all__ = ["ufunc", "create_ufunc"]
 
-_PY_SCALARS = (bool, int, float, complex)
 _BOOL = numpy.dtype(bool)
 
 # Mixed-dtype calls (an input stored in another dtype than its loop's: int16 + float32 runs the

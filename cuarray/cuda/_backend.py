@@ -26,6 +26,10 @@ __all__ = [
     "ensure_initialized",
 ]
 
+# cuarray's package folder (with a trailing separator): frames and files under it are the library's
+# (memory hooks' and the profiler's stack walks skip them).
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
 
 class CUDARuntimeError(RuntimeError):
     """A CUDA driver or runtime call failed. `status` holds the CUresult (or None)."""

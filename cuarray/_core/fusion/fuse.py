@@ -24,10 +24,10 @@ from ..ndarray import ndarray
 from . import graph as _g
 from . import lazy_mode as _lazy
 from .planner import _Call, plan
+from ..dtypes import PY_SCALARS as _PY_SCALARS
 
 __all__ = ["fuse", "Fusion"]
 
-_PY_SCALARS = (bool, int, float, complex)
 _NUMPY = object()  # the signature entry of a NumPy array argument
 
 

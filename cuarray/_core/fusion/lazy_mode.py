@@ -50,10 +50,10 @@ from . import replay as _replay
 from .lazy_array import MAX_CHAIN, LazyArray
 from .planner import plan, plan_traced
 from .trace import Trace
+from ..dtypes import PY_SCALARS as _PY_SCALARS
 
 __all__ = ["LazyArray", "lazy", "is_lazy_mode", "MAX_CHAIN"]
 
-_PY_SCALARS = (bool, int, float, complex)
 _UFUNC_DEFAULTS = {"out": None, "where": True, "casting": "same_kind", "order": "K", "dtype": None, "subok": True}
 _tstate = _tracing.state
 
