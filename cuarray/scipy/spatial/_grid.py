@@ -9,7 +9,6 @@ launches of the three kernels (the only hand-packed launches of cuarray.scipy.sp
 
 from __future__ import annotations
 
-import functools
 import math
 import pathlib
 from typing import NamedTuple
@@ -22,8 +21,8 @@ from ..._indexing.inserting import take
 from ..._math.rounding import floor
 from ..._sorting.searchsorted import searchsorted
 from ..._sorting.sorting import argsort
-from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
+from ...cuda.kernel_family import KernelFamily
 
 __all__ = ["GridPlan", "plan_grid", "Grid", "knn_capacity", "p_kind"]
 
@@ -81,9 +80,21 @@ def p_kind(p: float) -> int:
     return 0 if p == 2 else (1 if p == 1 else (2 if numpy.isinf(p) else 3))
 
 
-@functools.lru_cache(maxsize=1)
 def _source() -> str:
     return (_DIR / "kdtree.cu").read_text()
+
+
+# The grid's arrays and plan, first in every kernel's parameters (Grid._launch_args).
+_GRID = ("const double* pts, const long long* perm, const long long* start, long long n, int d, int g, "
+         "int res0, int res1, int res2, double lo0, double lo1, double lo2, double h")
+KDTREE = KernelFamily("cuarray_spatial_kdtree", _source, kernels=(
+    "cuarray_spatial_knn<K>(" + _GRID + ", const double* q, long long m, int k, int pk, double p, double ub, "
+    "double eps_fac, double* out_d, long long* out_i)",
+    "cuarray_spatial_ball_count(" + _GRID + ", const double* q, long long m, const double* radius, "
+    "int radius_stride, int pk, double p, const double* w, long long* count, double* wsum)",
+    "cuarray_spatial_ball_fill(" + _GRID + ", const double* q, long long m, const double* radius, "
+    "int radius_stride, int pk, double p, const long long* offset, long long* out_i, double* out_d)",
+))
 
 
 def _names():
@@ -92,9 +103,9 @@ def _names():
 
 
 def _kernel(name):
-    # compile_module keeps the module per process (its own cache, keyed by the source)
-    mod = _compiler.compile_module(_source(), name_expressions=_names(), name="cuarray_spatial_kdtree")
-    return mod.get_function(name).kernel
+    """The kernel `name`, compiled with the family's other kernels in one module (one NVRTC run)."""
+    names = _names()
+    return KDTREE.get(*names)[names.index(name)]
 
 
 def _ptr(a):
@@ -134,9 +145,8 @@ class Grid:
 
     def _launch_args(self):
         pl = self.plan
-        return (self.pts.data.ptr, self.perm.data.ptr, self.start.data.ptr, numpy.int64(self.n),
-                numpy.int32(self.d), numpy.int32(pl.g), *(numpy.int32(r) for r in pl.res),
-                *(numpy.float64(v) for v in pl.lo), numpy.float64(pl.h))
+        return (self.pts.data.ptr, self.perm.data.ptr, self.start.data.ptr, self.n, self.d, pl.g, *pl.res,
+                *(float(v) for v in pl.lo), float(pl.h))
 
     def knn(self, q, k, p, ub_reduced, eps_fac):
         """(reduced distances (m, k), indices (m, k)) of the k <= 128 nearest points."""
@@ -144,10 +154,8 @@ class Grid:
         od, oi = empty((m, k), dtype=numpy.float64), empty((m, k), dtype=numpy.int64)
         if m and k:
             name = "cuarray_spatial_knn<{}>".format(knn_capacity(k))
-            _launch.launch(_kernel(name), _launch.grid_one_pass(m, _BLOCK), _BLOCK,
-                           self._launch_args() + (q.data.ptr, numpy.int64(m), numpy.int32(k), numpy.int32(p_kind(p)),
-                                                  numpy.float64(p), numpy.float64(ub_reduced), numpy.float64(eps_fac),
-                                                  od.data.ptr, oi.data.ptr))
+            _kernel(name).launch(_launch.grid_one_pass(m, _BLOCK), _BLOCK, *self._launch_args(), q.data.ptr, m, k,
+                                 p_kind(p), float(p), float(ub_reduced), float(eps_fac), od.data.ptr, oi.data.ptr)
         return od, oi
 
     def ball_count(self, q, radius, p, weights=None):
@@ -157,11 +165,9 @@ class Grid:
         count = empty((m,), dtype=numpy.int64)
         wsum = None if weights is None else empty((m,), dtype=numpy.float64)
         if m:
-            _launch.launch(_kernel("cuarray_spatial_ball_count"), _launch.grid_one_pass(m, _BLOCK), _BLOCK,
-                           self._launch_args() + (q.data.ptr, numpy.int64(m), radius.data.ptr,
-                                                  numpy.int32(radius.shape[0] == m and m > 1),
-                                                  numpy.int32(p_kind(p)), numpy.float64(p), _ptr(weights),
-                                                  count.data.ptr, _ptr(wsum)))
+            _kernel("cuarray_spatial_ball_count").launch(
+                _launch.grid_one_pass(m, _BLOCK), _BLOCK, *self._launch_args(), q.data.ptr, m, radius.data.ptr,
+                int(radius.shape[0] == m and m > 1), p_kind(p), float(p), _ptr(weights), count.data.ptr, _ptr(wsum))
         return count, wsum
 
     def ball_fill(self, q, radius, p, offsets, total, with_distances):
@@ -171,9 +177,7 @@ class Grid:
         oi = empty((total,), dtype=numpy.int64)
         od = empty((total,), dtype=numpy.float64) if with_distances else None
         if m and total:
-            _launch.launch(_kernel("cuarray_spatial_ball_fill"), _launch.grid_one_pass(m, _BLOCK), _BLOCK,
-                           self._launch_args() + (q.data.ptr, numpy.int64(m), radius.data.ptr,
-                                                  numpy.int32(radius.shape[0] == m and m > 1),
-                                                  numpy.int32(p_kind(p)), numpy.float64(p), offsets.data.ptr,
-                                                  oi.data.ptr, _ptr(od)))
+            _kernel("cuarray_spatial_ball_fill").launch(
+                _launch.grid_one_pass(m, _BLOCK), _BLOCK, *self._launch_args(), q.data.ptr, m, radius.data.ptr,
+                int(radius.shape[0] == m and m > 1), p_kind(p), float(p), offsets.data.ptr, oi.data.ptr, _ptr(od))
         return oi, od
