@@ -27,7 +27,13 @@ from ..cuda import _sync_hooks
 from ..cuda import device as _device
 from .ndarray import ndarray
 
-__all__ = ["set_sync_index_checks", "check_index_errors", "error_buffer", "after_launch", "raise_now"]
+__all__ = ["set_sync_index_checks", "check_index_errors", "error_buffer", "after_launch", "raise_now",
+           "NEGATIVE_POWER"]
+
+# The `axis` a kernel records for an integer `power` with a negative exponent element
+# (`cuarray::negative_power_error` in cuarray/indexing.cuh): raised as NumPy's ValueError.
+NEGATIVE_POWER = -2
+_POWER_MESSAGE = "Integers to negative integer powers are not allowed."
 
 _U64 = numpy.dtype(numpy.uint64)
 _sync_checks = os.environ.get("CUARRAY_SYNC_INDEX_CHECKS", "") not in ("", "0")
@@ -98,7 +104,14 @@ def check_index_errors() -> None:
     found = _take_error()
     if found is not None:
         value, axis, size = found
+        if axis == NEGATIVE_POWER:
+            _raise_power(value)
         raise IndexError("index {} is out of bounds for axis {} with size {}".format(value, axis, size))
+
+
+def _raise_power(value):
+    raise ValueError(_POWER_MESSAGE + " (the device found the exponent {} in the exponent array of an "
+                     "integer `power` call since the last synchronisation)".format(value))
 
 
 def _take_error():
@@ -126,6 +139,8 @@ def raise_now(make_error) -> None:
     raised as what they are."""
     found = _take_error()
     if found is not None:
+        if found[1] == NEGATIVE_POWER:
+            _raise_power(found[0])
         raise make_error(*found)
 
 

@@ -292,11 +292,6 @@ class ufunc:
         else:
             shape = _shapes.broadcast_shapes(*shapes)
 
-        # Outputs.
-        if out is not None:
-            outs = self._check_out(out, shape, loop, in_types, casting, dtype)
-        else:
-            outs = None
         masked = where is not True
         if masked:
             if where is False:
@@ -304,6 +299,18 @@ class ufunc:
             if type(where) is not ndarray:
                 raise TypeError("where= must be a cuarray boolean array or True")
             shape = _shapes.broadcast_shapes(shape, where._shape) if where._shape != shape else shape
+
+        # Outputs: checked against the broadcast shape of every operand, the mask's included.
+        if out is not None:
+            outs = self._check_out(out, shape, loop, in_types, casting, dtype)
+            if outs[0]._shape != shape:  # a larger output: the inputs broadcast to it (NumPy)
+                shape = outs[0]._shape
+                for o in outs[1:]:
+                    if o._shape != shape:
+                        raise ValueError("non-broadcastable output operand with shape {} doesn't match "
+                                         "the broadcast shape {}".format(o._shape, shape))
+        else:
+            outs = None
 
         in_kinds = tuple(None if a is None else a._dtype for a in arrays)
         if None in in_kinds:
