@@ -26,7 +26,7 @@ from . import registry as _registry
 from . import scan as _scan
 from . import shapes as _shapes
 from . import tracing as _tracing
-from .copying import copyto_unchecked, fill
+from .copying import copyto_unchecked, copyto_where_unchecked, fill
 from .elementwise import EXACT_ROUNDING, RUNTIME_TYPES, Definition, KernelParam, scalar_converter
 from .elementwise import _INT32_MAX as _INT32_LIMIT
 from .indexing import ufunc_at
@@ -314,10 +314,12 @@ class ufunc:
 
         in_kinds = tuple(None if a is None else a._dtype for a in arrays)
         if None in in_kinds:
-            if self.__name__ in _COMPARISONS and outs is None and not masked:
+            if self.__name__ in _COMPARISONS:
                 const = self._out_of_range_comparison(loop, args, arrays, shape)
                 if const is not None:
-                    return const
+                    if outs is None and not masked:
+                        return const
+                    return self._constant_into(const, outs, masked and where)
             scalars = self._convert_scalars(loop, args, arrays)
         else:
             scalars = ()
@@ -404,6 +406,18 @@ class ufunc:
                     fill(out, bool(self._np(*probe)))
                     return out
         return None
+
+    def _constant_into(self, const, outs, where):
+        """A comparison's constant answer (`_out_of_range_comparison`) written as the call asked:
+        into `out=` (cast), under `where=` (elements where it is False keep their values)."""
+        if outs is None:
+            return const  # (NumPy leaves the elements the mask skips uninitialised)
+        dst = outs[0]
+        if where is False:
+            copyto_unchecked(dst, const)
+        else:
+            copyto_where_unchecked(dst, const, where)
+        return dst
 
     def _convert_scalars(self, loop, args, arrays):
         vals = []

@@ -15,7 +15,7 @@ import numpy
 from .._core import copying as _copying
 from .._core import scan as _scan
 from .._core import shapes as _shapes
-from .._core.host_input import as_array
+from .._core.host_input import as_array, as_parameter
 from .._core.ndarray import ndarray
 from .._logic.comparison import not_equal
 from .._manipulation.dims import broadcast_to
@@ -195,7 +195,7 @@ def diff(a, n=1, axis=-1, prepend=_NOVALUE, append=_NOVALUE) -> ndarray:
         if v is _NOVALUE:
             parts.append(None)
             continue
-        v = as_array(v, "diff")
+        v = as_parameter(v, "diff")  # a Python scalar or list, as NumPy's asanyarray takes it
         if v.ndim == 0:
             shape = list(a._shape)
             shape[axis] = 1
