@@ -39,6 +39,7 @@ _U64 = numpy.dtype(numpy.uint64)
 _sync_checks = os.environ.get("CUARRAY_SYNC_INDEX_CHECKS", "") not in ("", "0")
 _buffers: dict = {}   # device id -> uint64[4] device array {flag, value, axis, size}
 _pending: set = set()  # devices with kernels launched since their buffer was last read
+_sites: dict = {}  # device id -> the operation of its first launch since the buffer was last read
 _new_buffer_lock = threading.Lock()
 
 
@@ -59,13 +60,17 @@ def set_sync_index_checks(enabled: bool) -> bool:
     return prev
 
 
-def error_buffer() -> ndarray:
-    """The current device's error buffer, for a kernel about to be launched (marks it pending)."""
+def error_buffer(site: str = "") -> ndarray:
+    """The current device's error buffer, for a kernel about to be launched (marks it pending).
+    `site` names the operation (`x[idx]`, `take`, ...): the error's message names the first such
+    operation since the last check (constant cost: no call stack is inspected)."""
     dev = _device.get_device_id()
     buf = _buffers.get(dev)
     if buf is None:
         buf = _new_buffer(dev)
-    _pending.add(dev)
+    if dev not in _pending:
+        _pending.add(dev)
+        _sites[dev] = site
     return buf
 
 
@@ -106,7 +111,16 @@ def check_index_errors() -> None:
         value, axis, size = found
         if axis == NEGATIVE_POWER:
             _raise_power(value)
-        raise IndexError("index {} is out of bounds for axis {} with size {}".format(value, axis, size))
+        raise IndexError("index {} is out of bounds for axis {} with size {}{}".format(value, axis, size, _where()))
+
+
+def _where() -> str:
+    """Where the error was found: the first device-checked operation since the last check."""
+    site = _last_site[0]
+    return " (found on the device in {}, called since the last synchronisation)".format(site) if site else ""
+
+
+_last_site = [""]  # the site of the record `_take_error` returned last
 
 
 def _raise_power(value):
@@ -121,6 +135,7 @@ def _take_error():
     for dev in list(_pending):
         # Discard first: the copy below synchronises, which runs this check again (sync hook).
         _pending.discard(dev)
+        _last_site[0] = _sites.pop(dev, "")
         buf = _buffers[dev]
         host = numpy.zeros(4, numpy.uint64)
         with _device.Device(dev):

@@ -125,7 +125,7 @@ def _check_exponents(a, b) -> None:
     if b._size == 0 or (isinstance(a, _ndarray) and a._size == 0):
         return
     e = b if b._c else b.copy()
-    _negative_exponent_check(e._dtype).run((e,), (), e._shape, raw=(_errors.error_buffer(),))
+    _negative_exponent_check(e._dtype).run((e,), (), e._shape, raw=(_errors.error_buffer("power"),))
     _errors.after_launch()
 
 

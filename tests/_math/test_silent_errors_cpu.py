@@ -127,3 +127,29 @@ def test_exponent_check_kernel_compiles(dt):
         name, src = d.source(layout, nd, it)
         cubin, _ = compile_sm90(src, [name])
         assert cubin
+
+
+def test_device_error_names_the_first_operation(monkeypatch):
+    """The message names the operation of the first launch given the buffer since the last check."""
+    dev = 0
+    monkeypatch.setattr(device_errors, "_pending", {dev})
+    monkeypatch.setattr(device_errors, "_sites", {dev: "a gather (x[idx], take, take_along_axis, ...)"})
+
+    def take():
+        device_errors._pending.discard(dev)
+        device_errors._last_site[0] = device_errors._sites.pop(dev, "")
+        return (7, 0, 5)
+
+    monkeypatch.setattr(device_errors, "_take_error", take)
+    with pytest.raises(IndexError, match=r"index 7 is out of bounds for axis 0 with size 5 \(found on the "
+                                         r"device in a gather \(x\[idx\], take"):
+        device_errors.check_index_errors()
+
+
+def test_error_buffer_keeps_the_first_site(recorded_launches):
+    from cuarray.cuda import device
+    dev = device.get_device_id()
+    device_errors._pending.discard(dev)
+    device_errors.error_buffer("first")
+    device_errors.error_buffer("second")
+    assert device_errors._sites[dev] == "first"
