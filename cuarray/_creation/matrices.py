@@ -124,7 +124,7 @@ _tri_defs: dict = {}
 
 
 def _triangle(m, k, lower: bool) -> ndarray:
-    m = as_array(m, "tril" if lower else "triu")
+    m = as_parameter(m, "tril" if lower else "triu")  # array-likes too, as CuPy's asarray takes them
     k = operator.index(k)
     if m.ndim == 0:
         raise TypeError("tril/triu need an array of at least one dimension")

@@ -1,0 +1,48 @@
+"""Issue 54, CuPy behaviours programs rely on, against NumPy."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import cuarray as cp
+
+pytestmark = pytest.mark.gpu
+
+
+@pytest.mark.parametrize("order", ["C", "F", "A", "K"])
+@pytest.mark.parametrize("make", [lambda a: a.T[::2], lambda a: a[:, ::-2], lambda a: a.transpose(1, 0, 2)[:, 1:],
+                                  lambda a: a[::-1].transpose(2, 0, 1), lambda a: a[1]])
+def test_ravel_non_contiguous(order, make):
+    h = np.arange(4 * 6 * 5, dtype=np.float32).reshape(4, 6, 5)
+    want = np.ravel(make(h), order=order)
+    got = cp.ravel(make(cp.asarray(h)), order=order)
+    np.testing.assert_array_equal(got.get(), want)
+    np.testing.assert_array_equal(make(cp.asarray(h)).ravel(order).get(), want)
+
+
+@pytest.mark.parametrize("fn", ["tril", "triu"])
+@pytest.mark.parametrize("k", [-1, 0, 2])
+def test_tril_triu_array_likes(fn, k):
+    m = [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
+    for x in (m, np.array(m, np.float32), [1, 2, 3], (np.arange(12).reshape(2, 2, 3))):
+        want = getattr(np, fn)(x, k)
+        got = getattr(cp, fn)(x, k).get()
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+
+
+def test_more_than_64_dims():
+    with pytest.raises(ValueError):
+        cp.zeros((1,) * 65)
+    assert cp.zeros((1,) * 64).ndim == 64
+
+
+def test_row_stack_warning():
+    with pytest.warns(DeprecationWarning):
+        r = cp.row_stack([cp.arange(3), cp.arange(3)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        np.testing.assert_array_equal(r.get(), np.vstack([np.arange(3), np.arange(3)]))
