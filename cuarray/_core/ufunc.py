@@ -282,6 +282,8 @@ class ufunc:
         if signature is not None:
             raise NotImplementedError("signature= is not supported; use dtype=")
         loop = self._resolve(in_types, dtype, casting)
+        if out is not None:  # NumPy checks the outputs' casting before it broadcasts anything
+            self._check_out_casting(out, loop, in_types, casting, dtype)
 
         # Shape.
         shapes = [a._shape for a in arrays if a is not None]
@@ -474,6 +476,13 @@ class ufunc:
                     self.__name__, ld, o._dtype, casting))
             outs.append(o)
         return tuple(outs)
+
+    def _check_out_casting(self, out, loop, in_types, casting, dtype):
+        outs = out if type(out) is tuple else (out,)
+        for o, ld in zip(outs, loop.out_dtypes):
+            if isinstance(o, ndarray) and o._dtype != ld and not numpy.can_cast(ld, o._dtype, casting):
+                _numpy_oracle_error(self._np, in_types, tuple(x._dtype if isinstance(x, ndarray) else None
+                                                              for x in outs), casting, dtype)
 
     def _avoid_overlap(self, outs, arrays):
         """Outputs that partly overlap an input are computed into temporaries (NumPy does too)."""

@@ -98,6 +98,8 @@ class _IntegerPowerUfunc(_ufunc):
             # (NumPy's loop raises at its first element: an empty base raises nothing)
             if (type(b) is int or isinstance(b, numpy.signedinteger)) and b < 0 and getattr(a, "size", 1):
                 dt = getattr(a, "dtype", None)
+                if kwargs.get("out") is not None and dt is not None:
+                    _out_casting_first(self._np, dt, b, kwargs)
                 if type(b) is int:
                     a_kind = "i" if type(a) in (int, bool) else getattr(dt, "kind", "f")
                     # (an unsigned array with a negative Python int is NumPy's OverflowError, and a
@@ -107,22 +109,34 @@ class _IntegerPowerUfunc(_ufunc):
                         raise ValueError("Integers to negative integer powers are not allowed.")
                 elif numpy.result_type(a if dt is None else dt, b).kind in "iu":  # uint64 with int64: float64
                     raise ValueError("Integers to negative integer powers are not allowed.")
-            if (isinstance(b, _ndarray) and b._dtype.kind == "i" and _is_operand(a) and _int_result(a, b)
-                    and kwargs.get("where", True) is True):  # (masked calls skip elements: not checked)
+            if isinstance(b, _ndarray) and b._dtype.kind == "i" and _is_operand(a) and _int_result(a, b):
                 result = super().__call__(*args, **kwargs)
-                _check_exponents(a, b)
+                where = kwargs.get("where", True)
+                # (a masked call computes only where the mask is True: the exponents elsewhere are
+                # not NumPy's business, so they are zeroed for the check)
+                _check_exponents(a, b if where is True else multiply(b, where), result)
                 return result
         return super().__call__(*args, **kwargs)
+
+
+def _out_casting_first(np_power, dt, b, kwargs) -> None:
+    """NumPy checks out='s casting before its loop meets the negative exponent: its TypeError
+    first (NumPy's own, on empty arrays: nothing is computed)."""
+    outs = kwargs["out"] if isinstance(kwargs["out"], tuple) else (kwargs["out"],)
+    o = outs[0]
+    if isinstance(o, _ndarray):
+        np_power(numpy.empty(0, dt), b, out=numpy.empty(0, o.dtype), casting=kwargs.get("casting", "same_kind"))
 
 
 def _is_operand(a) -> bool:
     return isinstance(a, (_ndarray, int, bool, numpy.integer, numpy.bool_))
 
 
-def _check_exponents(a, b) -> None:
+def _check_exponents(a, b, result) -> None:
     """Launch the negative-exponent check over `b` unless the call was empty (NumPy's loop raises
     at its first element: an empty result raises nothing)."""
-    if b._size == 0 or (isinstance(a, _ndarray) and a._size == 0):
+    res = result[0] if isinstance(result, tuple) else result
+    if b._size == 0 or (isinstance(a, _ndarray) and a._size == 0) or getattr(res, "_size", 1) == 0:
         return
     e = b if b._c else b.copy()
     _negative_exponent_check(e._dtype).run((e,), (), e._shape, raw=(_errors.error_buffer("power"),))

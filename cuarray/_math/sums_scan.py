@@ -204,6 +204,11 @@ def diff(a, n=1, axis=-1, prepend=_NOVALUE, append=_NOVALUE) -> ndarray:
         parts.append(v)
     if parts[0] is not None or parts[1] is not None:
         seq = [p for p in (parts[0], a, parts[1]) if p is not None]
+        for k, p in enumerate(seq[1:], 1):  # (NumPy's concatenate's message)
+            if p.ndim != seq[0].ndim:
+                raise ValueError("all the input arrays must have same number of dimensions, but the array at "
+                                 "index 0 has {} dimension(s) and the array at index {} has {} dimension(s)".format(
+                                     seq[0].ndim, k, p.ndim))
         a = _concat(seq, axis)
     op = _not_equal() if a._dtype.char == "?" else _subtract
     hi = tuple(slice(1, None) if d == axis else slice(None) for d in range(nd))

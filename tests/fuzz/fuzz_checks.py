@@ -598,3 +598,27 @@ def check_cond(exp, got, row, inputs=None):
     if not np.array_equal(huge_e, huge_g):
         return "singular (cond > {:.0e}) elements differ:\n  expected {}\n  got      {}".format(big, e, g)
     return compare_values(e[~huge_e], g[~huge_g], row)
+
+
+def check_unique_all(exp, got, row, inputs):
+    """unique_all (values, indices, inverse, counts) of input with several NaNs or both zeros:
+    NumPy's unstable sort decides which NaN slot a NaN of the input gets (check_unique_inverse)
+    and, for the NaN values, which input position `indices` names. Values and counts compare as
+    values; the inverse by check_unique_inverse's invariants; indices exactly at non-NaN values
+    (NumPy's stable first occurrence there) and at NaN values as the set of the input's NaN
+    positions."""
+    if not (isinstance(exp, tuple) and isinstance(got, tuple)) or len(exp) != 4 or len(got) != 4:
+        return compare_values(exp, got, row)
+    d = (compare_values(exp[0], got[0], row) or compare_values(exp[3], got[3], row)
+         or check_unique_inverse((exp[0], exp[2]), (got[0], got[2]), row, inputs)
+         or compare_values(exp[1], got[1], _Exact(row, values=False)))
+    if d or not row.values:
+        return d
+    vals = np.asarray(exp[0])
+    ei, gi = np.asarray(exp[1]), np.asarray(got[1])
+    nan = np.isnan(vals) if vals.dtype.kind in "fc" else np.zeros(vals.shape, bool)
+    if not np.array_equal(ei[~nan], gi[~nan]):
+        return "[1] indices differ at non-NaN values:\n  expected {}\n  got      {}".format(ei, gi)
+    if sorted(ei[nan].tolist()) != sorted(gi[nan].tolist()):
+        return "[1] the NaN values' indices are not the input's NaN positions: {}".format(gi)
+    return None
