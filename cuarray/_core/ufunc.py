@@ -282,7 +282,14 @@ class ufunc:
         if signature is not None:
             raise NotImplementedError("signature= is not supported; use dtype=")
         loop = self._resolve(in_types, dtype, casting)
-        if out is not None:  # NumPy checks the outputs' casting before it broadcasts anything
+        if out is not None:  # NumPy: scalars' conversion, then the outputs' casting, then broadcasting
+            compares = self.__name__ in _COMPARISONS and not all(x is None or x._dtype.kind == "b" for x in arrays)
+            for ld, v in zip(loop.in_dtypes, args):
+                if type(v) is int:  # (NEP 50's OverflowError; NumPy 2 compares an int array with any int)
+                    if ld.kind == "b":
+                        _weak_bool(v)
+                    elif ld.kind in "iu" and not compares:
+                        ld.type(v)
             self._check_out_casting(out, loop, in_types, casting, dtype)
 
         # Shape.

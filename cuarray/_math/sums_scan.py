@@ -204,6 +204,8 @@ def diff(a, n=1, axis=-1, prepend=_NOVALUE, append=_NOVALUE) -> ndarray:
         parts.append(v)
     if parts[0] is not None or parts[1] is not None:
         seq = [p for p in (parts[0], a, parts[1]) if p is not None]
+        if axis >= seq[0].ndim:  # NumPy's concatenate checks the axis against its first array first
+            raise numpy.exceptions.AxisError(axis, seq[0].ndim)
         for k, p in enumerate(seq[1:], 1):  # (NumPy's concatenate's message)
             if p.ndim != seq[0].ndim:
                 raise ValueError("all the input arrays must have same number of dimensions, but the array at "

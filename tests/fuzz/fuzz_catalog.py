@@ -18,7 +18,7 @@ import numpy as np
 from fuzz_checks import (check_argsort, check_complex_power, check_complex_product, check_cond, check_eigh, check_eigvals,
                          check_half_accumulation, check_half_in_float32, check_isin_assume_unique, check_large_int_moments, check_lstsq, check_nonfinite_spread, check_pad,
                          check_partition, check_qr, check_scaled_by_zero, check_slogdet, check_solve, check_sorted_values,
-                         check_space_cast, check_svd, check_transform_nonfinite, check_unique_all, check_unique_inverse, check_unordered_values, check_unpackbits,
+                         check_space_cast, check_svd, check_transform_nonfinite, check_unique_all, check_unique_inverse, check_where, check_unordered_values, check_unpackbits,
                          check_unwrap)
 from fuzzlib import ArraySpec, Host, Seq, XpFn, array_spec, broadcastable_shape, pick_dtype, random_shape
 
@@ -956,7 +956,8 @@ _HUGE = ("log", "log10", "log2", "log1p", "sqrt", "absolute")
 _HALF = ("sin", "arcsinh", "log1p", "log", "exp", "sqrt", "tanh")
 
 ROWS += [
-    *[Row(n, "a b", kw={"out": "outarr", "where": "wmask"}, group="issue54", **_product_check(n)) for n in _OUT_UFUNCS],
+    *[Row(n, "a b", kw={"out": "outarr", "where": "wmask"}, check=check_where(_product_check(n).get("check")))
+      for n in _OUT_UFUNCS],
     *[Row(n, "intarr ineg") for n in ("power", "pow")],
     Row("power", "intarr s", kw={"out": "outarr"}),
     *[Row(n, "a bigs", kw={"out": "outarr"}) for n in ("equal", "not_equal", "less", "greater_equal", "less_equal")],

@@ -504,6 +504,8 @@ def check_unique_inverse(exp, got, row, inputs):
     sort's accident. The values compare as values; the inverse exactly where the input is not NaN,
     and where it is, the inverse must point at a NaN value."""
     e, g = exp, got
+    if not (isinstance(e, tuple) and isinstance(g, tuple) and len(e) == len(g) == 2):
+        return compare_values(e, g, row)  # (unique without return_inverse: the values alone)
     d = compare_values(e[0], g[0], row) or compare_values(e[1], g[1], _Exact(row, values=False))
     if d or not row.values:
         return d
@@ -622,3 +624,27 @@ def check_unique_all(exp, got, row, inputs):
     if sorted(ei[nan].tolist()) != sorted(gi[nan].tolist()):
         return "[1] the NaN values' indices are not the input's NaN positions: {}".format(gi)
     return None
+
+
+def check_where(inner=None):
+    """A ufunc call with where= and no out=: NumPy leaves the elements the mask skips
+    uninitialised (NumPy against itself differs there), so only the elements where the mask is
+    True compare (by `inner`, a row's own check, else as values); with out= the skipped elements
+    keep out's values on both sides and everything compares."""
+    def check(exp, got, row, inputs):
+        args, kw = inputs if inputs is not None else ((), {})
+        w = kw.get("where")
+        if w is None or kw.get("out") is not None:
+            return inner(exp, got, row, inputs) if inner is not None else compare_values(exp, got, row)
+        e, g = _as(exp, got)
+        d = compare_values(e, g, _Exact(row, values=False))
+        if d or not row.values:
+            return d
+        try:
+            m = np.broadcast_to(np.asarray(w, bool), e.shape)
+        except ValueError:
+            return None
+        if inner is not None:
+            return inner(e[m], g[m], row, None)
+        return compare_values(e[m], g[m], row)
+    return check
