@@ -60,3 +60,16 @@ def test_ravel_k_order_of_non_contiguous_views(recorded_launches, make):
         sh[ax] = n
         offs = offs + (np.arange(n) * st).reshape(sh)
     np.testing.assert_array_equal(offs.ravel() // 8, want)
+
+
+def test_fuse_takes_none_and_python_scalars(recorded_launches):
+    @cp.fuse
+    def f(x, y=None, s=1.0):
+        return x * 2.0 + s if y is None else x * y + s
+
+    x = cp.empty(8, dtype="float32")
+    assert f(x, None).shape == (8,)
+    assert f(x, None, 3).dtype == np.float32
+    assert f(x, x, 2.5).shape == (8,)
+    assert f(2.0, None, 1.0) == 5.0  # scalars only: the plain function, as cupy.fuse
+    assert len(recorded_launches) == 3

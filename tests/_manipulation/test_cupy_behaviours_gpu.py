@@ -48,3 +48,39 @@ def test_row_stack_warning():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         np.testing.assert_array_equal(r.get(), np.vstack([np.arange(3), np.arange(3)]))
+
+
+@pytest.mark.parametrize("ind", [[2 ** 63], [2 ** 64], [0, 2 ** 70], np.array([2 ** 63], np.uint64)])
+def test_put_overflowing_index(ind):
+    a = cp.zeros(5)
+    with pytest.raises(IndexError):  # CuPy's class
+        cp.put(a, ind, 1.0)
+    with pytest.raises(OverflowError):  # NumPy's class (one exception is both)
+        cp.put(a, ind, 1.0)
+    with pytest.raises((OverflowError, IndexError)):
+        np.put(np.zeros(5), ind, 1.0)
+    np.testing.assert_array_equal(a.get(), np.zeros(5))
+
+
+@pytest.mark.parametrize("dtype", [None, "float32", "int64"])
+@pytest.mark.parametrize("order", ["K", "C", "F"])
+def test_array_of_device_arrays_strides(dtype, order):
+    h = np.arange(12.0).reshape(3, 4)
+    parts = [cp.asarray(h).T, cp.asarray(h + 1).T[:, ::1]]
+    want = np.array([h.T, (h + 1).T], dtype=dtype, order=order)
+    got = cp.array(parts, dtype=dtype, order=order)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert got.strides == want.strides
+    np.testing.assert_array_equal(got.get(), want)
+
+
+def test_fuse_none_and_scalars():
+    @cp.fuse
+    def f(x, y=None, s=1.0):
+        return x * 2.0 + s if y is None else x * y + s
+
+    h = np.arange(5, dtype=np.float32)
+    x = cp.asarray(h)
+    np.testing.assert_allclose(f(x, None).get(), h * 2 + 1)
+    np.testing.assert_allclose(f(x, None, 3).get(), h * 2 + 3)
+    np.testing.assert_allclose(f(x, x, 2.5).get(), h * h + 2.5)
