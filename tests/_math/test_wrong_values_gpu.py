@@ -97,8 +97,9 @@ def test_float_to_int_casts_as_numpy_on_x86():
         np.testing.assert_array_equal(cp.asarray(a).astype(dt).get(), want, err_msg=dt)
 
 
-@pytest.mark.parametrize("dt", ["int8", "uint8", "int16", "int32", "float16"])
+@pytest.mark.parametrize("dt", ["int8", "uint8", "int16", "int32"])
 def test_nancumsum_trace_narrowing_dtype(dt):
+    # (float16 accumulates in float32 here, NumPy in float16: docs/differences.md, "Numerics")
     rng = np.random.default_rng(3)
     a = rng.uniform(-400, 400, size=(6, 7))
     a[1, 2] = a[4, 0] = np.nan
