@@ -232,14 +232,13 @@ def vstack(tup, *, dtype=None, casting="same_kind"):
 
 
 def row_stack(tup, *, dtype=None, casting="same_kind"):
-    """See `numpy.row_stack`: NumPy 2's deprecated alias of `vstack`, with its DeprecationWarning.
+    """See `numpy.row_stack`: NumPy 2's deprecated alias of `vstack`, with its DeprecationWarning
+    (NumPy 2.5 removed the name; cuarray keeps it for CuPy programs). Use `vstack`.
 
     Examples
     --------
-    >>> import warnings, cuarray
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore", DeprecationWarning)
-    ...     cuarray.row_stack([cuarray.array([1, 2]), cuarray.array([3, 4])]).shape
+    >>> import cuarray
+    >>> cuarray.row_stack([cuarray.array([1, 2]), cuarray.array([3, 4])]).shape  # (warns)
     (2, 2)
     """
     _warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.", DeprecationWarning, stacklevel=2)
