@@ -27,12 +27,19 @@ from ..cuda import _sync_hooks
 from ..cuda import device as _device
 from .ndarray import ndarray
 
-__all__ = ["set_sync_index_checks", "check_index_errors", "error_buffer", "after_launch", "raise_now"]
+__all__ = ["set_sync_index_checks", "check_index_errors", "error_buffer", "after_launch", "raise_now",
+           "NEGATIVE_POWER"]
+
+# The `axis` a kernel records for an integer `power` with a negative exponent element
+# (`cuarray::negative_power_error` in cuarray/indexing.cuh): raised as NumPy's ValueError.
+NEGATIVE_POWER = -2
+_POWER_MESSAGE = "Integers to negative integer powers are not allowed."
 
 _U64 = numpy.dtype(numpy.uint64)
 _sync_checks = os.environ.get("CUARRAY_SYNC_INDEX_CHECKS", "") not in ("", "0")
 _buffers: dict = {}   # device id -> uint64[4] device array {flag, value, axis, size}
 _pending: set = set()  # devices with kernels launched since their buffer was last read
+_sites: dict = {}  # device id -> the operation of its first launch since the buffer was last read
 _new_buffer_lock = threading.Lock()
 
 
@@ -53,13 +60,17 @@ def set_sync_index_checks(enabled: bool) -> bool:
     return prev
 
 
-def error_buffer() -> ndarray:
-    """The current device's error buffer, for a kernel about to be launched (marks it pending)."""
+def error_buffer(site: str = "") -> ndarray:
+    """The current device's error buffer, for a kernel about to be launched (marks it pending).
+    `site` names the operation (`x[idx]`, `take`, ...): the error's message names the first such
+    operation since the last check (constant cost: no call stack is inspected)."""
     dev = _device.get_device_id()
     buf = _buffers.get(dev)
     if buf is None:
         buf = _new_buffer(dev)
-    _pending.add(dev)
+    if dev not in _pending:
+        _pending.add(dev)
+        _sites[dev] = site
     return buf
 
 
@@ -98,7 +109,23 @@ def check_index_errors() -> None:
     found = _take_error()
     if found is not None:
         value, axis, size = found
-        raise IndexError("index {} is out of bounds for axis {} with size {}".format(value, axis, size))
+        if axis == NEGATIVE_POWER:
+            _raise_power(value)
+        raise IndexError("index {} is out of bounds for axis {} with size {}{}".format(value, axis, size, _where()))
+
+
+def _where() -> str:
+    """Where the error was found: the first device-checked operation since the last check."""
+    site = _last_site[0]
+    return " (found on the device in {}, called since the last synchronisation)".format(site) if site else ""
+
+
+_last_site = [""]  # the site of the record `_take_error` returned last
+
+
+def _raise_power(value):
+    raise ValueError(_POWER_MESSAGE + " (the device found the exponent {} in the exponent array of an "
+                     "integer `power` call since the last synchronisation)".format(value))
 
 
 def _take_error():
@@ -108,6 +135,7 @@ def _take_error():
     for dev in list(_pending):
         # Discard first: the copy below synchronises, which runs this check again (sync hook).
         _pending.discard(dev)
+        _last_site[0] = _sites.pop(dev, "")
         buf = _buffers[dev]
         host = numpy.zeros(4, numpy.uint64)
         with _device.Device(dev):
@@ -126,6 +154,8 @@ def raise_now(make_error) -> None:
     raised as what they are."""
     found = _take_error()
     if found is not None:
+        if found[1] == NEGATIVE_POWER:
+            _raise_power(found[0])
         raise make_error(*found)
 
 
