@@ -13,7 +13,8 @@ setup(
     ext_modules=[
         Extension(
             "cuarray.cuda._poolcore",
-            sources=["cuarray/cuda/_native/bins.c", "cuarray/cuda/_native/dev.c", "cuarray/cuda/_native/block.c"],
+            sources=["cuarray/cuda/_native/bins.c", "cuarray/cuda/_native/dev.c", "cuarray/cuda/_native/block.c",
+                     "cuarray/cuda/_native/async.c"],
             depends=["cuarray/cuda/_native/poolcore.h"],
             define_macros=[("Py_LIMITED_API", "0x030B0000")],
             py_limited_api=True,

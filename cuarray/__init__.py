@@ -479,8 +479,13 @@ _lazy(".profiler", "profile")
 _lazy("._core.fusion", "fuse", "lazy", "LazyArray")
 # -- Sparse matrices and arrays (scipy.sparse; docs/sparse.md): `sparse` -----------------------------
 _lazy_module(".sparse", "sparse")
+# -- SciPy's special functions as the namespace's `special` (docs/scipy.md) ------------------------
+# With SCIPY_ARRAY_API=1, `scipy.special.erf(x)` asks the array's namespace for `special.erf` when
+# SciPy has no module of its own for that library (the Array API's anticipated `special` extension,
+# scipy/special/_support_alternative_backends.py `_get_native_func`): so it finds cuarray.scipy.special.
+_lazy_module(".scipy.special", "special")
 # Not in `from cuarray import *` (they were never bound by the import itself).
-_NOT_STARRED = frozenset(("fuse", "lazy", "LazyArray", "sparse", "testing"))
+_NOT_STARRED = frozenset(("fuse", "lazy", "LazyArray", "sparse", "special", "testing"))
 
 
 def __getattr__(name):
@@ -503,11 +508,15 @@ def __dir__():
 
 # -- Binding operators and methods (must come last: it needs every routine above) -------------
 from . import _array_methods  # noqa: E402
+from . import _scipy_dispatch  # noqa: E402
 from ._core import registry as _registry  # noqa: E402
 
 _array_methods.bind()
 _registry.set_namespace(_sys.modules[__name__])  # for __array_namespace__, NEP 18, get_array_module
-del _array_methods, _registry
+# scipy.special's ufuncs on cuarray arrays, and the cuarray function to name when SciPy copies to the host.
+_registry.register_ufunc_source(_scipy_dispatch.special_ufunc)
+_registry.set_conversion_hint(_scipy_dispatch.conversion_hint)
+del _array_methods, _registry, _scipy_dispatch
 
 
 def is_available() -> bool:

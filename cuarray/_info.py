@@ -167,6 +167,20 @@ def _cache_dir() -> str:
         return "unknown ({}){}".format(_why(exc), "; CUARRAY_CACHE_DIR=" + env if env else "")
 
 
+# The oldest GPU cuarray runs on: CUDA 13 and its NVRTC start at compute capability 7.5 (Turing,
+# sm_75); Volta (7.0, 7.2: V100, Jetson Xavier) left with CUDA 13. The README says the same.
+MIN_COMPUTE_CAPABILITY = (7, 5)
+
+
+def too_old(compute_capability: str) -> str:
+    """"" for a device cuarray runs on, else the reason it does not ('70' is CuPy's form of 7.0)."""
+    cc = (int(compute_capability[:-1]), int(compute_capability[-1]))
+    if cc >= MIN_COMPUTE_CAPABILITY:
+        return ""
+    return ("TOO OLD: compute capability {}.{} is below the 7.5 (sm_75) that CUDA 13 and its NVRTC "
+            "start at; cuarray cannot compile kernels for this device".format(*cc))
+
+
 def _devices() -> list[tuple[str, str]]:
     reason = _backend.unavailable_reason()
     if reason is not None:
@@ -177,9 +191,10 @@ def _devices() -> list[tuple[str, str]]:
         try:
             dev = _device.Device(i)
             free, total = dev.mem_info
+            old = too_old(dev.compute_capability)
             out.append(("device {}".format(i), "{}, compute capability {}, {} SMs, memory {:.1f} GiB total, "
-                        "{:.1f} GiB free".format(dev.name, dev.compute_capability, dev.multiprocessor_count,
-                                                total / 2**30, free / 2**30)))
+                        "{:.1f} GiB free{}".format(dev.name, dev.compute_capability, dev.multiprocessor_count,
+                                                  total / 2**30, free / 2**30, "; " + old if old else "")))
         except Exception as exc:
             out.append(("device {}".format(i), "unusable ({})".format(_why(exc))))
     return out

@@ -5,7 +5,7 @@ NumPy/SciPy here and runs it on the GPU under `gpu`).
 
     python -m scripts.docstring_examples ufuncs     # rewrites cuarray/_core/ufunc_examples.py
     python -m scripts.docstring_examples routines   # adds the section to those docstrings lacking one
-    python -m scripts.docstring_examples special-ufuncs          # cuarray/scipy/special/_ufunc_examples.py
+    python -m scripts.docstring_examples special-ufuncs          # cuarray/scipy/special/_ufunc_examples_{1,2}.py
     python -m scripts.docstring_examples cuarray.scipy.linalg    # (a key of SCIPY_ROUTINES) as `routines`
 
 Rules for the lines: a typical call in 1-4 short lines; float64 inputs for transcendental functions
@@ -971,14 +971,18 @@ def write_special_ufunc_table():
         body = "\n".join(section(SPECIAL_UFUNCS[name], namespace="cuarray.scipy.special"))
         assert '"""' not in body and "\\" not in body, name
         rows.append('    "{}": """\n\n{}\n    """,\n'.format(name, body))
-    with open(SPECIAL_UFUNC_TABLE, "w") as f:
-        f.write('"""The Examples section of each special ufunc\'s docstring, by the ufunc\'s name: special_ufunc\n'
-                "appends it. Written by `python -m scripts.docstring_examples special-ufuncs` (the input lines\n"
-                "are there, the output is SciPy's): edit the lines there and run it, not this file.\"\"\"\n\n"
-                "EXAMPLES = {\n")
-        f.writelines(rows)
-        f.write("}\n")
-    print("wrote", os.path.relpath(SPECIAL_UFUNC_TABLE, ROOT), len(rows), "ufuncs")
+    # two halves, no file over 800 lines (tests/test_rules.py); _ufunc_examples.py merges them
+    half = len(rows) // 2
+    for part, (which, chunk) in enumerate((("the first half", rows[:half]), ("the second half", rows[half:])), 1):
+        path = SPECIAL_UFUNC_TABLE.replace(".py", "_{}.py".format(part))
+        with open(path, "w") as f:
+            f.write('"""The Examples section of each special ufunc\'s docstring, by the ufunc\'s name ({} of the names,\n'
+                    "in order): special_ufunc appends it. Written by `python -m scripts.docstring_examples special-ufuncs`\n"
+                    "(the input lines are there, the output is SciPy's): edit the lines there and run it, not this "
+                    "file.\"\"\"\n\nEXAMPLES = {{\n".format(which))
+            f.writelines(chunk)
+            f.write("}\n")
+        print("wrote", os.path.relpath(path, ROOT), len(chunk), "ufuncs")
 
 
 def _docstring_node(obj):

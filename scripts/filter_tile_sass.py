@@ -11,7 +11,7 @@ It prints the kernels compared a variant, the identical and the different ones, 
 difference. The kernels: every dtype through correlate, uniform, min and max into its own type, mixed
 input/output types, 32- and 64-bit indices on a few, and every R a plan can make (both half-r plans
 of variants 0-3, variant 4's strided r of 16, 8 and 4, variant 5's 16 and 8): 1250. --batch 1 (the
-default) compiles each kernel alone, as _filter_kernels._tile_kernel does (~1 s a kernel and
+default) compiles each kernel alone, as _filter_kernels.TILE.kernel does (~1 s a kernel and
 revision); --batch N compiles N kernels a program, as the CPU compile tests do (NVRTC's inlining
 sees all of them, so their SASS can differ from the kernel compiled alone). Labels (.L_x_N) are
 renumbered a kernel, since their numbers are global to a cubin.

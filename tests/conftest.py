@@ -1,6 +1,8 @@
 """Test configuration: the `gpu` marker skips, with the reason, when no CUDA device is usable; the
 fake device's fixtures (tests/fake_device.py) for every test directory."""
 
+import os
+
 import pytest
 from fake_device import host_only_backing, recorded_launches  # noqa: F401  (fixtures)
 
@@ -38,7 +40,9 @@ def pytest_addoption(parser):
     """The GPU fuzzer's budget (tests/fuzz/test_fuzz_gpu.py): a time box, a number of calls, a seed."""
     group = parser.getgroup("cuarray fuzz")
     group.addoption("--fuzz-seconds", type=float, default=60.0, help="time box of the GPU fuzz run (s)")
-    group.addoption("--fuzz-calls", type=int, default=None, help="stop after this many calls")
+    calls = os.environ.get("CUARRAY_FUZZ_CALLS")  # (e.g. 100000: issue 54's budget of the GPU run)
+    group.addoption("--fuzz-calls", type=int, default=int(calls) if calls else None,
+                    help="stop after this many calls (default: $CUARRAY_FUZZ_CALLS, else the time box)")
     group.addoption("--fuzz-seed", type=int, default=0, help="seed of the GPU fuzz run")
     group.addoption("--fuzz-rows", default="", help="comma-separated substrings: only matching catalog rows")
     parser.addoption("--failure-log", default=None,

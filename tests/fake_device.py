@@ -107,7 +107,7 @@ def install():
     """Run this whole process on the fake device (before its first launch; not undone)."""
     import cuarray.cuda._backend as be
     from cuarray._core import elementwise, reduction
-    from cuarray.cuda import device, launch, memory, stream
+    from cuarray.cuda import device, kernel_family, launch, memory, stream
 
     os.environ["CUARRAY_PURE_PYTHON_LAUNCH"] = "1"  # read when the first launch picks its path
     # No real device either: on a machine with a driver, a library handle (cuBLAS, cuFFT) made by
@@ -128,6 +128,7 @@ def install():
     elementwise.Definition._kernel = lambda self, *a: FakeKernel()
     reduction.ReductionDef._kernel = lambda self, st: FakeKernel()
     reduction._new_counter = lambda dev: 1 << 39  # fused reductions' counter word
+    kernel_family.load_kernels = lambda family, names, options, variant=(): tuple(FakeKernel() for _ in names)
 
 
 def _host_only(offset=0):
@@ -168,12 +169,13 @@ def forget_prepared_launches():
 def recording(forget=None):
     """The host path with no device: every launch is recorded (stream, config, kernel, args), a
     kernel is a placeholder `(name, layout, ndim, index type)`, memory comes from a FakeBacking.
-    The shared kernel cache is fresh. With `forget` (by default where a device is, the only place a
+    The shared kernel cache and the kernel families' cache are fresh (a family's kernel is its name
+    expression). With `forget` (by default where a device is, the only place a
     real kernel can be prepared; the scan costs ~15 ms) the prepared launches are emptied on entry
     and exit, so no placeholder reaches a later GPU test and no real kernel reaches this one."""
     import cuarray
     from cuarray._core import device_errors, elementwise
-    from cuarray.cuda import device, launch, memory, stream
+    from cuarray.cuda import device, kernel_family, launch, memory, stream
 
     if forget is None:
         forget = cuarray.is_available()
@@ -192,6 +194,9 @@ def recording(forget=None):
         monkeypatch.setattr(device._tls, "active_context", device._tls.device_id)
         monkeypatch.setattr(elementwise.Definition, "_kernel", lambda self, layout, nd, it: (self.name, layout, nd, it))
         monkeypatch.setattr(elementwise, "_shared_kernels", {})
+        # Kernel families (cuda/kernel_family.py): a fresh cache, each kernel its name expression.
+        monkeypatch.setattr(kernel_family, "_cache", {})
+        monkeypatch.setattr(kernel_family, "load_kernels", lambda family, names, options, variant=(): names)
         # A gather's error record lives in fake memory and is pending after its launch: both stay
         # here, or the next test's synchronisation would read a fake address (tests/profiler did).
         monkeypatch.setattr(device_errors, "_buffers", {})

@@ -46,6 +46,7 @@ NO_DEVICE = {"cuarray.get_array_module", "cuarray.result_type", "cuarray.fuse", 
 # Examples of cuarray's own API (no NumPy counterpart to compare with): name -> why.
 CUARRAY_ONLY = {
     "cuarray.asnumpy": "the device-to-host copy",
+    "cuarray.row_stack": "NumPy 2.5 removed row_stack (cuarray keeps NumPy 2's deprecated alias)",
     "cuarray.fuse": "kernel fusion",
     "cuarray.lazy": "lazy mode",
     "cuarray.get_array_module": "dispatch between NumPy and cuarray",

@@ -69,7 +69,7 @@ def test_show_config_in_process():
 # -- the cu13 extra and the libraries cuarray loads ------------------------------------------------
 # nvmath.bindings module -> the catalogue's library (cuda.pathfinder name) it loads.
 _BINDING_LIBRARY = {"cublas": "cublas", "cublasLt": "cublasLt", "cusolverDn": "cusolver", "cufft": "cufft",
-                    "cusparse": "cusparse", "curand": "curand"}
+                    "cusparse": "cusparse", "curand": "curand", "cudss": "cudss"}
 
 
 def _norm(name: str) -> str:
@@ -96,13 +96,19 @@ def test_every_binding_cuarray_imports_has_a_catalogue_row():
     assert used, "no nvmath_bindings(...) call found: the pattern is stale"
     unknown = used - set(_BINDING_LIBRARY)
     assert not unknown, "add these bindings to _BINDING_LIBRARY and the catalogue: {}".format(unknown)
-    names = {lib.name for lib in _catalog.LIBRARIES}
+    names = {lib.name for lib in _catalog.LIBRARIES} | {lib.name for _, lib in _catalog.OPTIONAL}
     for binding in used:
         assert _BINDING_LIBRARY[binding] in names, binding
     by_name = {lib.name: lib for lib in _catalog.LIBRARIES}
     for lib in _catalog.LIBRARIES:  # dependencies are rows too, listed before the library
         for dep in lib.needs:
             assert dep in by_name and _catalog.LIBRARIES.index(by_name[dep]) < _catalog.LIBRARIES.index(lib)
+
+
+def test_optional_extras_list_their_wheels():
+    for extra, lib in _catalog.OPTIONAL:
+        assert _norm(lib.wheel) in _extra(extra), (extra, lib.wheel)
+        assert all(dep in {x.name for x in _catalog.LIBRARIES} for dep in lib.needs)
 
 
 def test_each_library_row_names_its_own_library():
@@ -140,3 +146,16 @@ def test_every_library_loads_where_the_extra_is_installed():
     # nvmath's bindings import without a GPU: the first library call would find them.
     subprocess.run([sys.executable, "-c", "import nvmath.bindings.cublas, nvmath.bindings.cufft"], check=True,
                    timeout=120)
+
+
+def test_info_calls_a_device_below_sm_75_too_old():
+    """CUDA 13 and its NVRTC start at compute capability 7.5 (the README's requirement): an older
+    device's row in `python -m cuarray info` says so, with the reason."""
+    from cuarray._info import MIN_COMPUTE_CAPABILITY, too_old
+
+    assert MIN_COMPUTE_CAPABILITY == (7, 5)
+    for cc in ("70", "72", "61"):
+        assert too_old(cc).startswith("TOO OLD: compute capability {}.{} is below the 7.5 (sm_75)".format(*cc))
+    assert [too_old(cc) for cc in ("75", "80", "86", "90", "100", "120")] == [""] * 6
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    assert "compute capability 7.5" in readme and "7.0+" not in readme

@@ -127,7 +127,7 @@ ROUTINE_LAYERS = (
     ("sparse",),
     ("scipy",),
     ("distributed", "profiler"),
-    ("", "_array_methods", "_array_api_info", "_info", "_coverage", "_coverage_scope"),
+    ("", "_array_methods", "_array_api_info", "_info", "_coverage", "_coverage_scope", "_scipy_dispatch"),
     ("bench", "testing", "__main__"),
 )
 _ENGINE = ("cuda", "_core")

@@ -16,8 +16,8 @@ import pathlib
 
 import numpy
 
-from ..cuda import compiler as _compiler
 from ..cuda import launch as _launch
+from ..cuda.kernel_family import KernelFamily
 from ..cuda import memory as _memory
 from ..cuda import stream as _stream
 from . import transfer as _transfer
@@ -37,21 +37,15 @@ MIN_PIECES = 5
 # 32-bit word indices when every index the kernel forms stays below this (with a block of slack).
 _INT32_LIMIT = 2**31 - _CHUNK
 
-_source = None
-_kernels: dict = {}
+BATCHED_COPY = KernelFamily("cuarray_batched_copy", _TEMPLATE.read_text, kernels=(
+    "cuarray_batched_copy<Word, Index>(const unsigned long long* pieces, const unsigned long long* first_chunk, "
+    "const int n_pieces, Word* dst, const Index dst_pitch)",
+))
 
 
 def _kernel(word_bytes: int, wide: bool):
-    key = (word_bytes, wide)
-    kern = _kernels.get(key)
-    if kern is None:
-        global _source
-        if _source is None:
-            _source = _TEMPLATE.read_text()
-        expr = "cuarray_batched_copy<{}, {}>".format(_WORDS[word_bytes], "unsigned long long" if wide else "unsigned")
-        mod = _compiler.compile_module(_source, name_expressions=(expr,), name="cuarray_batched_copy")
-        kern = _kernels[key] = mod.get_function(expr).kernel
-    return kern
+    expr = "cuarray_batched_copy<{}, {}>".format(_WORDS[word_bytes], "unsigned long long" if wide else "unsigned")
+    return BATCHED_COPY.kernel(expr)
 
 
 def plan(pieces, rows: int, dst_ptr: int, dst_pitch: int):
@@ -110,8 +104,6 @@ def copy_pieces(dst_ptr: int, dst_pitch: int, rows: int, pieces) -> None:
     mem = _memory.alloc(table.nbytes)
     _transfer._h2d(mem, table, table.nbytes, stream)  # stream-ordered: the kernel sees it
     n = len(pieces)
-    index_t = numpy.uint64 if wide else numpy.uint32
-    _launch.launch(kern, chunks, _BLOCK,
-                   (mem.ptr, mem.ptr + 32 * n, numpy.int32(n), dst_ptr, index_t(dst_pitch // w)), stream=stream)
+    kern.launch(chunks, _BLOCK, mem.ptr, mem.ptr + 32 * n, n, dst_ptr, dst_pitch // w, stream=stream)
     # `mem` goes back to the pool when it is dropped here; the pool reuses it only after the work
     # queued on this stream, so the kernel still reads the tables.

@@ -30,16 +30,23 @@ from ..cuda import device as _device
 from .ndarray import ndarray
 
 __all__ = ["set_sync_index_checks", "check_index_errors", "error_buffer", "after_launch", "raise_now",
-           "register_kind"]
+           "NEGATIVE_POWER", "register_kind"]
+
+# The `axis` a kernel records for an integer `power` with a negative exponent element
+# (`cuarray::negative_power_error` in cuarray/indexing.cuh): raised as NumPy's ValueError.
+NEGATIVE_POWER = -2
+_POWER_MESSAGE = "Integers to negative integer powers are not allowed."
 
 _U64 = numpy.dtype(numpy.uint64)
 _sync_checks = os.environ.get("CUARRAY_SYNC_INDEX_CHECKS", "") not in ("", "0")
 _buffers: dict = {}   # device id -> uint64[4] device array {flag, value, axis, size}
 _pending: set = set()  # devices with kernels launched since their buffer was last read
+_sites: dict = {}  # device id -> the operation of its first launch since the buffer was last read
 _new_buffer_lock = threading.Lock()
 # flag value -> make_error(value, axis, size) for the errors other than an index's (flag 1) that a
 # routine records through `cuarray::device_error` (e.g. solve_triangular's zero diagonal, 2)
 _kinds: dict = {}
+_last_flag = [1]  # the flag of the record `_take_error` returned last
 
 
 def register_kind(flag: int, make_error) -> None:
@@ -70,13 +77,17 @@ def set_sync_index_checks(enabled: bool) -> bool:
     return prev
 
 
-def error_buffer() -> ndarray:
-    """The current device's error buffer, for a kernel about to be launched (marks it pending)."""
+def error_buffer(site: str = "") -> ndarray:
+    """The current device's error buffer, for a kernel about to be launched (marks it pending).
+    `site` names the operation (`x[idx]`, `take`, ...): the error's message names the first such
+    operation since the last check (constant cost: no call stack is inspected)."""
     dev = _device.get_device_id()
     buf = _buffers.get(dev)
     if buf is None:
         buf = _new_buffer(dev)
-    _pending.add(dev)
+    if dev not in _pending:
+        _pending.add(dev)
+        _sites[dev] = site
     return buf
 
 
@@ -112,28 +123,48 @@ def check_index_errors() -> None:
     array([2, 0])
     >>> cuarray.check_index_errors()   # would raise IndexError had one been out of bounds
     """
+    _last_flag[0] = 1
     found = _take_error()
     if found is not None:
-        flag, value, axis, size = found
-        if flag in _kinds:
-            raise _kinds[flag](value, axis, size)
-        raise IndexError("index {} is out of bounds for axis {} with size {}".format(value, axis, size))
+        value, axis, size = found
+        if _last_flag[0] in _kinds:
+            raise _kinds[_last_flag[0]](value, axis, size)
+        if axis == NEGATIVE_POWER:
+            _raise_power(value)
+        raise IndexError("index {} is out of bounds for axis {} with size {}{}".format(value, axis, size, _where()))
+
+
+def _where() -> str:
+    """Where the error was found: the first device-checked operation since the last check."""
+    site = _last_site[0]
+    return " (found on the device in {}, called since the last synchronisation)".format(site) if site else ""
+
+
+_last_site = [""]  # the site of the record `_take_error` returned last
+
+
+def _raise_power(value):
+    raise ValueError(_POWER_MESSAGE + " (the device found the exponent {} in the exponent array of an "
+                     "integer `power` call since the last synchronisation)".format(value))
 
 
 def _take_error():
-    """The first recorded (flag, value, axis, size) of the pending devices, reset; or None."""
+    """The first recorded (value, axis, size) of the pending devices, reset; or None. Its flag
+    (1 for an index error, a registered kind's otherwise) goes to `_last_flag`."""
     if not _pending:
         return None
     for dev in list(_pending):
         # Discard first: the copy below synchronises, which runs this check again (sync hook).
         _pending.discard(dev)
+        _last_site[0] = _sites.pop(dev, "")
         buf = _buffers[dev]
         host = numpy.zeros(4, numpy.uint64)
         with _device.Device(dev):
             buf.data.copy_to_host(host.ctypes.data, 32)
             if host[0]:
                 buf.data.memset(0, 32)
-                return (int(host[0]),) + tuple(int(numpy.int64(v)) for v in host[1:].view(numpy.int64))
+                _last_flag[0] = int(host[0])
+                return tuple(int(numpy.int64(v)) for v in host[1:].view(numpy.int64))
     return None
 
 
@@ -143,10 +174,14 @@ def raise_now(make_error) -> None:
     `put`, `ravel_multi_index` with ``mode='raise'``; `unravel_index`), as CuPy's also synchronise
     for. Call `check_index_errors()` before the launch, so that errors of earlier launches are
     raised as what they are."""
+    _last_flag[0] = 1
     found = _take_error()
     if found is not None:
-        flag, value, axis, size = found
-        raise (_kinds[flag] if flag in _kinds else make_error)(value, axis, size)
+        if _last_flag[0] in _kinds:
+            raise _kinds[_last_flag[0]](*found)
+        if found[1] == NEGATIVE_POWER:
+            _raise_power(found[0])
+        raise make_error(*found)
 
 
 # Out-of-bounds indices found by device kernels surface at the next synchronisation.

@@ -8,6 +8,9 @@ they meet, not a dtype of their own.  Python ``bool`` promotes exactly like ``bo
 
 import numpy as np
 
+# The Python scalar types NumPy treats as weak scalars (NEP 50): one definition for every module.
+PY_SCALARS = (bool, int, float, complex)
+
 __all__ = [
     "SUPPORTED_DTYPES", "normalize_dtype", "ctype", "short_name",
     "is_bool", "is_signed_int", "is_unsigned_int", "is_integer", "is_float",

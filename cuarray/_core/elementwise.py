@@ -203,7 +203,12 @@ class KernelParam:
         if self.kind == "out" and not self.by_ref:
             if self.ctype is not None:
                 return "{} = {};".format(self._elem(layout), self.name)
-            value = cast_expr(self.name, self.compute, self.dtype, _dtypes.ctype(self.dtype))
+            name = self.name
+            if self.compute.char == "e" and self.dtype.char != "e":
+                # A float16 loop computes in float and its result is a half: rounded to half first,
+                # then cast to the wider output (NumPy's 'e->e' loop, then the cast to out=).
+                name = "cuarray::cast<__half>({})".format(name)
+            value = cast_expr(name, self.compute, self.dtype, _dtypes.ctype(self.dtype))
             return "{} = {};".format(self._elem(layout), value)
         return ""
 

@@ -19,10 +19,9 @@ from . import tracing as _tracing
 from .ndarray import ndarray
 from .tracing import active as _tracing_active
 from .transfer import from_host
+from .dtypes import PY_SCALARS as _PY_SCALARS
 
 __all__ = ["as_array", "as_arrays", "is_scalar", "reject", "lazy_value", "as_parameter"]
-
-_PY_SCALARS = (bool, int, float, complex)
 
 
 def is_scalar(x) -> bool:

@@ -45,13 +45,13 @@ from . import structured as _structured
 from .interop import from_foreign
 from .ndarray import ndarray
 from .transfer import from_host
+from .dtypes import PY_SCALARS as _PY_SCALARS
 
 __all__ = ["getitem", "setitem", "ufunc_at", "mask_nonzero"]
 
 _INTP = numpy.dtype(numpy.intp)
 _I64 = numpy.dtype(numpy.int64)
 _BOOL = numpy.dtype(bool)
-_PY_SCALARS = (bool, int, float, complex)
 
 def _prefix(mask_flat: ndarray):
     """(prefix array, count) of a contiguous 1-D bool array; one host synchronisation."""
@@ -238,7 +238,7 @@ class _Geometry:
         err = None
         for k, x in enumerate(self.arrays):
             if x._size:
-                err = err if err is not None else _errors.error_buffer()
+                err = err if err is not None else _errors.error_buffer("an index check (x[idx])")
                 axis = self.plan.adv_axes[k]
                 oax = self.plan.orig_axes[k]
                 _ik.check_def(x._dtype).run((x,), (numpy.int64(self.view._shape[axis]), numpy.int64(oax or 0)),
@@ -303,7 +303,7 @@ def _gather(plan, view, arrays) -> ndarray:
         g.check_only()
         return out
     d = _ik.gather_def(view._dtype.itemsize, g.r, g.idx_dtypes())
-    err = _errors.error_buffer()
+    err = _errors.error_buffer("a gather (x[idx], take, take_along_axis, ...)")
     d.run((_moved(out),), g.scalars(), g.rshape, raw=(view,) + tuple(arrays) + (err,))
     _errors.after_launch()
     return out
@@ -518,7 +518,7 @@ def _advanced_setitem(a: ndarray, index, value) -> None:
     if _prod(g.rshape) == 0:
         g.check_only()
         return
-    err = _errors.error_buffer()
+    err = _errors.error_buffer("a scatter (x[idx] = v, put, put_along_axis, ...)")
     it = view._dtype.itemsize
     mt = _ik.move_dtype(view._dtype)
     if varr is not None:
@@ -682,7 +682,7 @@ def ufunc_at(uf, a, indices, b=None) -> None:
         native = (nat, ct)
     d = _ik.at_def(a._dtype, None if unary else b._dtype, loop.in_dtypes, loop.out_dtypes[0], uf._op_for(loop),
                    native, g.r, g.idx_dtypes(), unary, uf._preamble)
-    err = _errors.error_buffer()
+    err = _errors.error_buffer("{}.at".format(uf.__name__))
     d.run((), g.scalars(extra=extra), g.rshape, raw=(view,) + raw_b + tuple(arrays) + (err,), size=_prod(g.rshape),
           serial=serial)
     _errors.after_launch()

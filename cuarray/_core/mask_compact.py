@@ -10,12 +10,12 @@ The one host synchronisation is the read of the total (the result's size).
 
 from __future__ import annotations
 
+import functools
 import pathlib
 
 import numpy
 
-from ..cuda import compiler as _compiler
-from ..cuda import launch as _launch
+from ..cuda.kernel_family import KernelFamily
 from . import device_errors as _errors
 from . import scan as _scan
 from .ndarray import ndarray
@@ -31,8 +31,6 @@ _OFFSETS = {4: "int", 8: "long long"}
 # Masks shorter than this use 32-bit counts and offsets.
 _INT32_OFFSETS_BELOW = 2**31 - 1
 
-_source = None
-_kernels: dict = {}
 
 
 def kernel_names(itemsize: int, offset_bytes: int) -> tuple:
@@ -52,17 +50,28 @@ def coords_kernel_names(ndim: int, offset_bytes: int) -> tuple:
 MAX_COORD_DIMS = 8
 
 
-def _kernel_pair(key, names_fn):
-    """The two kernels of `names_fn(*key[1:])`, cached by `key` (no string building per call)."""
-    ks = _kernels.get(key)
-    if ks is None:
-        global _source
-        if _source is None:
-            _source = _TEMPLATE.read_text()
-        names = names_fn(*key[1:])
-        mod = _compiler.compile_module(_source, name_expressions=names, name="cuarray_mask_compact")
-        ks = _kernels[key] = tuple(mod.get_function(nm).kernel for nm in names)
-    return ks
+MASK_COMPACT = KernelFamily("cuarray_mask_compact", _TEMPLATE.read_text, kernels=(
+    "cuarray_mask_tile_counts<Offset>(const unsigned char* mask, const long long n, const int aligned, "
+    "Offset* counts)",
+    "cuarray_mask_compact<Word, Offset>(const Word* x, const unsigned char* mask, const long long n, "
+    "const int aligned, const Offset* inclusive_counts, Word* out)",
+    "cuarray_mask_coords<Offset, K>(const unsigned char* mask, const long long n, const int aligned, "
+    "const Offset* inclusive_counts, long long* out, const long long stride_k, const long long stride_r, "
+    "const long long d1, const long long d2, const long long d3, const long long d4, const long long d5, "
+    "const long long d6, const long long d7)",
+))
+
+
+@functools.lru_cache(maxsize=None)
+def _names(key) -> tuple:
+    """The name expressions of `key` ("compact" or "coords", then the name function's arguments),
+    formatted once."""
+    return (kernel_names if key[0] == "compact" else coords_kernel_names)(*key[1:])
+
+
+def _kernel_pair(key):
+    """The two kernels (tile counts, compaction or coordinates) of `key`, compiled together."""
+    return MASK_COMPACT.get(*_names(key))
 
 
 def supports(x: ndarray) -> bool:
@@ -84,7 +93,7 @@ def _count(mask: ndarray, counts_kernel, off_dt):
     tiles = (n + TILE - 1) // TILE
     aligned = numpy.int32(mask.data.ptr % 4 == 0)
     counts = ndarray((tiles,), off_dt)
-    _launch.launch(counts_kernel, tiles, _THREADS, (mask.data.ptr, numpy.int64(n), aligned, counts.data.ptr))
+    counts_kernel.launch(tiles, _THREADS, mask.data.ptr, n, aligned, counts.data.ptr)
     incl = _scan.inclusive_sum_1d(counts, off_dt)
     host = numpy.zeros(1, off_dt)
     incl.data.__add__((tiles - 1) * off_dt.itemsize).copy_to_host(host.ctypes.data, off_dt.itemsize)
@@ -99,12 +108,11 @@ def compact(x: ndarray, mask: ndarray) -> ndarray:
     if n == 0:
         return ndarray((0,), x._dtype)
     off_dt = _offset_dtype(n)
-    counts_k, compact_k = _kernel_pair(("compact", x._dtype.itemsize, off_dt.itemsize), kernel_names)
+    counts_k, compact_k = _kernel_pair(("compact", x._dtype.itemsize, off_dt.itemsize))
     tiles, aligned, incl, total = _count(mask, counts_k, off_dt)
     out = ndarray((total,), x._dtype)
     if total:
-        _launch.launch(compact_k, tiles, _THREADS,
-                       (x.data.ptr, mask.data.ptr, numpy.int64(n), aligned, incl.data.ptr, out.data.ptr))
+        compact_k.launch(tiles, _THREADS, x.data.ptr, mask.data.ptr, n, aligned, incl.data.ptr, out.data.ptr)
     return out
 
 
@@ -116,13 +124,12 @@ def coords(mask: ndarray, shape: tuple, layout: str):
     off_dt = _offset_dtype(n)
     if n == 0:
         return ndarray((k, 0) if layout == "rows" else (0, k), _I64), 0
-    counts_k, coords_k = _kernel_pair(("coords", k, off_dt.itemsize), coords_kernel_names)
+    counts_k, coords_k = _kernel_pair(("coords", k, off_dt.itemsize))
     tiles, aligned, incl, total = _count(mask, counts_k, off_dt)
     out = ndarray((k, total) if layout == "rows" else (total, k), _I64)
     if total:
         stride_k, stride_r = (total, 1) if layout == "rows" else (1, k)
-        dims = [numpy.int64(d) for d in shape[1:]] + [numpy.int64(1)] * (MAX_COORD_DIMS - k)
-        _launch.launch(coords_k, tiles, _THREADS,
-                       (mask.data.ptr, numpy.int64(n), aligned, incl.data.ptr, out.data.ptr,
-                        numpy.int64(stride_k), numpy.int64(stride_r), *dims))
+        dims = list(shape[1:]) + [1] * (MAX_COORD_DIMS - k)
+        coords_k.launch(tiles, _THREADS, mask.data.ptr, n, aligned, incl.data.ptr, out.data.ptr, stride_k, stride_r,
+                        *dims)
     return out, total

@@ -182,6 +182,7 @@ class ndarray:
             if type(self) is not ndarray:
                 self._finalize(None)
             return
+        _check_ndim(len(shape))
         size = math.prod(shape)
         if order not in ("C", "F"):
             if order is None or (isinstance(order, str) and order in "cf" and len(order) == 1):
@@ -414,10 +415,11 @@ class ndarray:
 
     # -- host transfer: get()/set() are bound by cuarray/_array_methods.py ------------------
     def __array__(self, dtype=None, copy=None):
-        # No silent device-to-host copies: NumPy calls this when it wants host data.
+        # No silent device-to-host copies: NumPy calls this when it wants host data. When SciPy
+        # code is the caller, the hint names the cuarray function to call instead.
         raise TypeError(
             "Implicit conversion to a NumPy array is not allowed. Use `.get()` or "
-            "`cuarray.asnumpy()` to copy the array to the host explicitly."
+            "`cuarray.asnumpy()` to copy the array to the host explicitly." + _registry.conversion_hint()
         )
 
     # -- Python protocol ---------------------------------------------------------------------
@@ -566,6 +568,12 @@ class ndarray:
 _c_layouts: dict = {}
 
 
+def _check_ndim(nd: int) -> None:
+    if nd > _shapes.MAXDIMS:
+        raise ValueError("maximum supported dimension for an ndarray is currently {}, found {}".format(
+            _shapes.MAXDIMS, nd))
+
+
 def _c_layout(shape: tuple, itemsize: int) -> tuple:
     """(strides, size, f_contiguous) of a C-contiguous array, memoised (computed for 0-d/1-d:
     random 1-d sizes, as in pool churn, would only churn the memo)."""
@@ -577,6 +585,7 @@ def _c_layout(shape: tuple, itemsize: int) -> tuple:
     key = (shape, itemsize)
     lay = _c_layouts.get(key)
     if lay is None:
+        _check_ndim(nd)  # (on the memo's miss only: a layout seen before was checked)
         strides = _shapes.c_strides(shape, itemsize)
         if len(_c_layouts) > 4096:
             _c_layouts.clear()

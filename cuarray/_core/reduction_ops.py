@@ -311,7 +311,7 @@ def _prepared(launcher, shape, dtype, scalars):
 
 
 def clear_fast_path() -> None:
-    """Forget the prepared calls and launchers (after changing FAST_PATH or reduction.FUSE)."""
+    """Forget the prepared calls and launchers (after changing FAST_PATH or reduction_plan.FUSE)."""
     _fast.clear()
     for d in _defs.values():
         d._launchers.clear()
@@ -342,6 +342,11 @@ def reduce(op_name, a, axis=None, dtype=None, out=None, keepdims=False, initial=
         res_dtype = result_dtype(op.np_fn, a._dtype, dtype)
     if acc is None:
         acc = acc_dtype_for(op, a._dtype, res_dtype)
+    if res_dtype.kind in "iu":
+        if type(initial) is int:
+            res_dtype.type(initial)  # NEP 50: NumPy's OverflowError for a Python int out of the loop's range
+        elif type(initial) is float and not -2.0 ** 63 <= initial < 2.0 ** 63:
+            raise OverflowError("Python float {} too large to convert to C long".format(initial))
     kshape = tuple(d for i, d in enumerate(a._shape) if i not in raxes)
     n_red = 1
     for i in raxes:

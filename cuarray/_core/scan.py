@@ -59,7 +59,7 @@ ASSOCIATIVE = frozenset({
 _BLOCK = 256
 # Elements per thread in a flat tile, counted in 4-byte elements: 48 float32 (tile = 256 x 48 = 12288),
 # 24 float64/int64, 12 complex128; halved for the segmented kernel (its segment flags double the
-# registers). docs/perf-notes.md, "Flat scan look-back" and "Flat scan: per width class", have the
+# registers). docs/perf-notes.md, "Flat scan: the decoupled look-back kernel", has the
 # sweeps that chose 48 items (x 8 warps when no type is wider than 4 bytes, else x 4).
 _ITEMS = 48
 # Flat kernel knobs (scripts/perf/scan_variants.py sweeps them; docs/perf-notes.md has the numbers),
@@ -71,7 +71,7 @@ _ITEMS = 48
 # kernel name. Narrow: 8 warps, 4 blocks/SM, evict-first won on both the H100 and the H200
 # (float32 1-D 0.81 -> 0.84-0.85 and 0.67 -> 0.78-0.79 x copy, same processes); float64 lost with
 # all three (0.81 -> 0.72 on the H100: hints and the register cap), so wider kernels keep 4 warps,
-# plain accesses and the compiler's registers. docs/perf-notes.md, "Flat scan: per width class".
+# plain accesses and the compiler's registers. docs/perf-notes.md, "Flat scan: the decoupled look-back kernel".
 _CHOSEN_KNOBS = {True: (8, 1, 16, 1, 1, 4), False: (4, 1, 8, 1, 0, 0)}  # narrow?: knobs
 _NARROW_KNOBS, _WIDE_KNOBS = _CHOSEN_KNOBS[True], _CHOSEN_KNOBS[False]
 _NARROW = 4
@@ -333,8 +333,11 @@ def op_for(uf, in_dtype, out_dtype, loop_dtype, nan=None) -> ScanOp:
             raise TypeError("{}.accumulate has no {}-typed loop".format(uf.__name__, loop_dtype))
         acc = numpy.dtype(numpy.float32) if loop_dtype.char == "e" else loop_dtype
         load = "x"
-        if nan is not None and in_dtype.kind in "fc" and acc.kind in "fc":
-            load = "(cuarray::scan::is_nan(x) ? acc_t({}) : x)".format(nan)
+        if nan is not None and in_dtype.kind in "fc":
+            # NumPy replaces NaN in the input's dtype, then casts (nancumprod(f8, dtype=i1): a NaN
+            # is 1, not the cast of NaN; a complex NaN in either part is replaced before the real
+            # part is taken): the test reads the stored value `v`, not `x`, its cast.
+            load = "(cuarray::scan::is_nan(v) ? acc_t({}) : x)".format(nan)
         identity = None
         if uf.identity is not None and not isinstance(uf.identity, bool):
             identity = "acc_t({})".format(int(uf.identity))

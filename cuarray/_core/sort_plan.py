@@ -10,6 +10,8 @@ import math
 
 import numpy
 
+from ..cuda.limits import SHARED_PER_BLOCK
+
 __all__ = [
     "RADIX_BITS", "MAX_PASSES", "PORTION_LIMIT", "key_ctype", "value_ctype", "sortable", "passes",
     "onesweep_tile", "plan_buffers", "portion_size", "Scratch", "scratch", "block_tile", "BLOCK_TILES", "offset_ctype",
@@ -81,7 +83,7 @@ def onesweep_tile(key_bytes: int, value_bytes: int, offset_bytes: int = 4, is_fl
         threads, items = 384, (30 if value_bytes < 8 else 24)
     dominant = max(key_bytes, value_bytes, 4)
     items = max(1, items * 4 // dominant)
-    threads = min(threads, -(-(48 * 1024 // (dominant * items)) // 32) * 32)
+    threads = min(threads, -(-(SHARED_PER_BLOCK // (dominant * items)) // 32) * 32)
     return threads, items
 
 

@@ -26,7 +26,7 @@ from . import registry as _registry
 from . import scan as _scan
 from . import shapes as _shapes
 from . import tracing as _tracing
-from .copying import copyto_unchecked, fill
+from .copying import copyto_unchecked, copyto_where_unchecked, fill
 from .elementwise import EXACT_ROUNDING, RUNTIME_TYPES, Definition, KernelParam, scalar_converter
 from .elementwise import _INT32_MAX as _INT32_LIMIT
 from .indexing import ufunc_at
@@ -35,10 +35,10 @@ from .reduction_ops import NOVALUE as _NOVALUE
 from .reduction_ops import ufunc_reduce
 from .tracing import active as _tracing_active
 from .ufunc_examples import EXAMPLES as _EXAMPLES
+from .dtypes import PY_SCALARS as _PY_SCALARS
 
 __all__ = ["ufunc", "create_ufunc"]
 
-_PY_SCALARS = (bool, int, float, complex)
 _BOOL = numpy.dtype(bool)
 
 # Mixed-dtype calls (an input stored in another dtype than its loop's: int16 + float32 runs the
@@ -282,6 +282,15 @@ class ufunc:
         if signature is not None:
             raise NotImplementedError("signature= is not supported; use dtype=")
         loop = self._resolve(in_types, dtype, casting)
+        if out is not None:  # NumPy: scalars' conversion, then the outputs' casting, then broadcasting
+            compares = self.__name__ in _COMPARISONS and not all(x is None or x._dtype.kind == "b" for x in arrays)
+            for ld, v in zip(loop.in_dtypes, args):
+                if type(v) is int:  # (NEP 50's OverflowError; NumPy 2 compares an int array with any int)
+                    if ld.kind == "b":
+                        _weak_bool(v)
+                    elif ld.kind in "iu" and not compares:
+                        ld.type(v)
+            self._check_out_casting(out, loop, in_types, casting, dtype)
 
         # Shape.
         shapes = [a._shape for a in arrays if a is not None]
@@ -292,11 +301,6 @@ class ufunc:
         else:
             shape = _shapes.broadcast_shapes(*shapes)
 
-        # Outputs.
-        if out is not None:
-            outs = self._check_out(out, shape, loop, in_types, casting, dtype)
-        else:
-            outs = None
         masked = where is not True
         if masked:
             if where is False:
@@ -305,12 +309,26 @@ class ufunc:
                 raise TypeError("where= must be a cuarray boolean array or True")
             shape = _shapes.broadcast_shapes(shape, where._shape) if where._shape != shape else shape
 
+        # Outputs: checked against the broadcast shape of every operand, the mask's included.
+        if out is not None:
+            outs = self._check_out(out, shape, loop, in_types, casting, dtype)
+            if outs[0]._shape != shape:  # a larger output: the inputs broadcast to it (NumPy)
+                shape = outs[0]._shape
+                for o in outs[1:]:
+                    if o._shape != shape:
+                        raise ValueError("non-broadcastable output operand with shape {} doesn't match "
+                                         "the broadcast shape {}".format(o._shape, shape))
+        else:
+            outs = None
+
         in_kinds = tuple(None if a is None else a._dtype for a in arrays)
         if None in in_kinds:
-            if self.__name__ in _COMPARISONS and outs is None and not masked:
+            if self.__name__ in _COMPARISONS:
                 const = self._out_of_range_comparison(loop, args, arrays, shape)
                 if const is not None:
-                    return const
+                    if outs is None and not masked:
+                        return const
+                    return self._constant_into(const, outs, masked and where)
             scalars = self._convert_scalars(loop, args, arrays)
         else:
             scalars = ()
@@ -398,6 +416,18 @@ class ufunc:
                     return out
         return None
 
+    def _constant_into(self, const, outs, where):
+        """A comparison's constant answer (`_out_of_range_comparison`) written as the call asked:
+        into `out=` (cast), under `where=` (elements where it is False keep their values)."""
+        if outs is None:
+            return const  # (NumPy leaves the elements the mask skips uninitialised)
+        dst = outs[0]
+        if where is False:
+            copyto_unchecked(dst, const)
+        else:
+            copyto_where_unchecked(dst, const, where)
+        return dst
+
     def _convert_scalars(self, loop, args, arrays):
         vals = []
         for ld, st, v, a in zip(loop.in_dtypes, loop.scalar_types, args, arrays):
@@ -453,6 +483,13 @@ class ufunc:
                     self.__name__, ld, o._dtype, casting))
             outs.append(o)
         return tuple(outs)
+
+    def _check_out_casting(self, out, loop, in_types, casting, dtype):
+        outs = out if type(out) is tuple else (out,)
+        for o, ld in zip(outs, loop.out_dtypes):
+            if isinstance(o, ndarray) and o._dtype != ld and not numpy.can_cast(ld, o._dtype, casting):
+                _numpy_oracle_error(self._np, in_types, tuple(x._dtype if isinstance(x, ndarray) else None
+                                                              for x in outs), casting, dtype)
 
     def _avoid_overlap(self, outs, arrays):
         """Outputs that partly overlap an input are computed into temporaries (NumPy does too)."""

@@ -82,7 +82,7 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, like=N
         if copy is False:
             raise ValueError("Unable to avoid copy while creating a device array from host data.")
         if isinstance(obj, (list, tuple)) and _contains_device_array(obj):
-            out = _stack_nested(obj, dtype)
+            out = _stack_nested(obj, dtype, "F" if order == "F" else "C")
         else:
             out = _transfer.from_host(obj, dtype=dtype, order="K" if order in (None, "A") else order)
             if blocking:
@@ -101,11 +101,13 @@ def _contains_device_array(obj) -> bool:
     return False
 
 
-def _stack_nested(obj, dtype):
+def _stack_nested(obj, dtype, order="C"):
     # A list holding device arrays: stack them on the device (no round trip through the host).
+    # NumPy's result is a new C-ordered array (F with order='F') whatever the parts' layouts: the
+    # strides of `array([x.T, y.T], dtype=...)` are C's (the stack and the cast keep 'K' order).
     parts = [array(x, dtype=dtype) if not isinstance(x, ndarray) else x for x in obj]
     out = stack(parts)
-    return out if dtype is None else out.astype(dtype, copy=False)
+    return out.astype(out.dtype if dtype is None else dtype, order=order, copy=False)
 
 
 def asarray(a, dtype=None, order=None, *, copy=None, device=None, like=None, blocking=False) -> ndarray:

@@ -124,7 +124,9 @@ _tri_defs: dict = {}
 
 
 def _triangle(m, k, lower: bool) -> ndarray:
-    m = as_array(m, "tril" if lower else "triu")
+    name = "tril" if lower else "triu"
+    # Python sequences too, as CuPy's take them; a NumPy array stays the host-input policy's TypeError
+    m = as_parameter(m, name) if isinstance(m, (list, tuple)) else as_array(m, name)
     k = operator.index(k)
     if m.ndim == 0:
         raise TypeError("tril/triu need an array of at least one dimension")

@@ -115,15 +115,28 @@ def arange_plan(start, stop=None, step=None, dtype=None):
     else:
         if isinstance(val, (complex, numpy.complexfloating)):
             raise TypeError("must be real number, not complex")
-        length = _ceil_length(float(val))
+        fval = float(val)
+        if fval == 0.0 and diff != 0:
+            # NumPy's underflow (and divide-by-inf) rule: a quotient that rounds to zero in the
+            # operands' precision while stop != start counts one element, none when it is -0.0
+            length = 0 if math.copysign(1.0, fval) < 0 else 1
+        else:
+            length = _ceil_length(fval)
     length = max(length, 0)
+    if length * dt.itemsize > _INTP_MAX:  # NumPy checks the size before it stores any element
+        raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+                         "possible size.")
     buf = numpy.zeros(2, dt)
     if length > 0:
         if dt.kind == "b" and length > 2:
             raise TypeError("arange() is only supported for booleans when the result has at most length 2.")
         buf[0] = start
+        try:
+            second = start + step  # NumPy computes it for any non-empty range
+        except OverflowError:  # (-1 + uint8(20): NEP 50's OverflowError, NumPy's ValueError)
+            raise ValueError("Maximum allowed size exceeded") from None
         if length > 1:
-            buf[1] = start + step
+            buf[1] = second
     return length, dt, buf[0], buf[1]
 
 

@@ -36,10 +36,10 @@ from .._core.fusion.codegen import ufunc_statement
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 from . import vectorize_compile as _compile
+from .._core.dtypes import PY_SCALARS as _PY_SCALARS
 
 __all__ = ["vectorize", "build_definition", "body_definition", "compile_definition"]
 
-_PY_SCALARS = (bool, int, float, complex)
 _WEAK_OF = {"b": bool, "i": int, "f": float, "c": complex}
 _DEFAULT_OF = {bool: numpy.dtype("?"), int: numpy.dtype("i8"), float: numpy.dtype("f8"), complex: numpy.dtype("c16")}
 _CONTROL_FLOW = ("vectorize: Python control flow on an element (`if`, `while`, `and`, `or`, `not`, "

@@ -134,7 +134,7 @@ def unravel_index(indices, shape, order="C"):
     outs = tuple(ndarray(idx._shape, _I64) for _ in shape)
     if idx._size:
         _errors.check_index_errors()  # earlier launches' errors, as what they are
-        err = _errors.error_buffer()
+        err = _errors.error_buffer("unravel_index")
         scal = tuple(numpy.int64(s) for s in shape)
         _unravel_def(len(shape), idx._dtype, order).run((idx,), scal, idx._shape, raw=(err,) + outs)
         _errors.raise_now(lambda value, axis, size: ValueError(
@@ -228,7 +228,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     out = ndarray(shape, _I64)
     if out._size:
         _errors.check_index_errors()  # earlier launches' errors, as what they are
-        err = _errors.error_buffer()
+        err = _errors.error_buffer("ravel_multi_index")
         d = _ravel_def(len(dims), [a._dtype for a in arrs], modes, order)
         d.run(tuple(arrs) + (out,), tuple(numpy.int64(x) for x in dims), shape, raw=(err,))
         if "raise" in modes:

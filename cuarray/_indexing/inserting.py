@@ -30,11 +30,24 @@ __all__ = ["take", "take_along_axis", "choose", "compress", "diagonal", "select"
            "put", "put_along_axis", "putmask", "fill_diagonal", "piecewise"]
 
 
+_INTP_MAX = 2 ** 63 - 1
+
+
+class IndexOverflowError(IndexError, OverflowError):
+    """An index beyond intp's range: NumPy's OverflowError (its C long conversion) and CuPy's
+    IndexError (an index out of bounds) at once, so code catching either sees it."""
+
+
 def _index_array(indices):
     """Indices as a device integer array or a host intp array (host ones are checked on the host)."""
     if isinstance(indices, ndarray):
         return indices
     arr = numpy.asarray(indices)
+    if arr.dtype == object or (arr.dtype.kind == "u" and arr.size and int(arr.max()) > _INTP_MAX):
+        big = [int(x) for x in arr.ravel() if isinstance(x, (int, numpy.integer)) and not -_INTP_MAX - 1 <= int(x) <= _INTP_MAX]
+        if big or arr.dtype != object:
+            value = big[0] if big else int(arr.max())
+            raise IndexOverflowError("index {} is out of bounds: beyond the intp range".format(value))
     if arr.dtype.kind not in "iu":
         if arr.size == 0:
             return arr.astype(numpy.intp)

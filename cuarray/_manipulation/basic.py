@@ -14,12 +14,12 @@ from .._core import copying as _copying
 from .._core import shapes as _shapes
 from .._core.host_input import as_array, is_scalar, reject
 from .._core.ndarray import ndarray
+from .._core.dtypes import PY_SCALARS as _PY_SCALARS
 
 __all__ = ["copyto", "ndim", "shape", "size"]
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 _BOOL = numpy.dtype(bool)
-_PY_SCALARS = (bool, int, float, complex)
 
 
 def _cast_error(what, src_dt, dst_dt, casting):
@@ -113,7 +113,6 @@ def copyto(dst, src, casting="same_kind", where=True) -> None:
         _copying.copyto_unchecked(dst, src)
     else:
         _copying.copyto_where_unchecked(dst, src, mask)
-
 
 
 # ndim/shape/size read attributes: a cuarray array answers itself (no device work); anything else

@@ -5,6 +5,8 @@ dimensions". Every result is a view (no kernel runs).
 
 from __future__ import annotations
 
+import operator as _operator
+
 from .._core import shapes as _shapes
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
@@ -31,6 +33,10 @@ def squeeze(a, axis=None) -> ndarray:
     (3, 1)
     """
     a = as_array(a, "squeeze")
+    if a._shape == () and not isinstance(axis, (tuple, list)) and axis is not None:
+        # NumPy lets an int axis 0 or -1 squeeze a 0-d array (itself); (0,) stays an AxisError
+        if _operator.index(axis) in (0, -1):
+            return _view(a, [], [])
     if axis is None:
         keep = [i for i, n in enumerate(a._shape) if n != 1]
     else:

@@ -9,6 +9,8 @@ there are fewer than `batched_copy.MIN_PIECES`. Measured for 100 inputs of 4 MiB
 
 from __future__ import annotations
 
+import warnings as _warnings
+
 import numpy
 
 from .._core import batched_copy as _batched_copy
@@ -229,7 +231,18 @@ def vstack(tup, *, dtype=None, casting="same_kind"):
     return concatenate([_atleast(a, 2, "vstack") for a in tup], axis=0, dtype=dtype, casting=casting)
 
 
-row_stack = vstack
+def row_stack(tup, *, dtype=None, casting="same_kind"):
+    """See `numpy.row_stack`: NumPy 2's deprecated alias of `vstack`, with its DeprecationWarning
+    (NumPy 2.5 removed the name; cuarray keeps it for CuPy programs). Use `vstack`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.row_stack([cuarray.array([1, 2]), cuarray.array([3, 4])]).shape  # (warns)
+    (2, 2)
+    """
+    _warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.", DeprecationWarning, stacklevel=2)
+    return vstack(tup, dtype=dtype, casting=casting)
 
 
 def hstack(tup, *, dtype=None, casting="same_kind"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .._core import copying as _copying
 from .._core import shapes as _shapes
+from .._core.host_input import as_array
 from .._core.ndarray import _c_layout, ndarray
 
 __all__ = ["reshape", "ravel", "flatten"]
@@ -79,9 +80,17 @@ def ravel(a: ndarray, order="C") -> ndarray:
     """
     if order not in ("C", "F", "A", "K"):
         order = _shapes.normalize_order(order, "C")
+    if not isinstance(a, ndarray):
+        a = as_array(a, "ravel")
     if order == "K":
         if a._c or a._f:
             return reshape(a, (a._size,), "C" if a._c else "F")
+        # NumPy's 'K' (PyArray_Ravel): the axes by decreasing |stride|, ties in C order, each
+        # read in its own direction (a negative stride is not flipped); then a C-order ravel of
+        # that view (a copy unless it is dense)
+        axes = sorted(range(a.ndim), key=lambda i: -abs(a._strides[i]))
+        if axes != list(range(a.ndim)):
+            a = a.transpose(axes)
         order = "C"
     if order == "A":
         order = "F" if a._f and not a._c else "C"

@@ -21,8 +21,7 @@ from .._core import dtypes as _dtypes
 from .._core.elementwise import Definition, KernelParam
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
-from ..cuda import compiler as _compiler
-from ..cuda import launch as _launch
+from ..cuda.kernel_family import KernelFamily
 
 __all__ = ["convolve", "correlate", "correlate_plan", "FFT_MIN_SHORT", "FFT_MIN_SHORT_TILED"]
 
@@ -91,15 +90,16 @@ def _definition(cdt, out_dt) -> Definition:
 # Outputs per thread of the tiled kernel (its R): the window of R + 4 values stays in registers;
 # 8 floats halve the shared loads per multiply-add against 4, doubles keep 4 (twice the bytes).
 _TILED_R = {"f": 8, "d": 4}
-_tiled_source = None
-_tiled: dict = {}
 
 
 def tiled_source() -> str:
-    global _tiled_source
-    if _tiled_source is None:
-        _tiled_source = _PREAMBLE + (_TEMPLATES / "correlate_tiled.cu").read_text()
-    return _tiled_source
+    return _PREAMBLE + (_TEMPLATES / "correlate_tiled.cu").read_text()
+
+
+TILED = KernelFamily("cuarray_correlate_tiled", tiled_source, kernels=(
+    "cuarray_correlate_tiled<T, R>(const T* a, const T* w, T* out, const long long na, const int nw, "
+    "const long long length, const long long off)",
+))
 
 
 def tiled_kernel_name(char: str) -> str:
@@ -107,12 +107,7 @@ def tiled_kernel_name(char: str) -> str:
 
 
 def _tiled_kernel(char: str):
-    k = _tiled.get(char)
-    if k is None:
-        name = tiled_kernel_name(char)
-        mod = _compiler.compile_module(tiled_source(), name_expressions=(name,), name="cuarray_correlate_tiled")
-        k = _tiled[char] = mod.get_function(name).kernel
-    return k
+    return TILED.kernel(tiled_kernel_name(char))
 
 
 def _direct(a: ndarray, w: ndarray, start: int, length: int, out_dt) -> ndarray:
@@ -124,10 +119,8 @@ def _direct(a: ndarray, w: ndarray, start: int, length: int, out_dt) -> ndarray:
     if char in _TILED_R and out_dt == a.dtype and nw < 2**31:
         out = ndarray((length,), out_dt)
         tile = 256 * _TILED_R[char]
-        i64 = numpy.int64
-        _launch.launch(_tiled_kernel(char), (length + tile - 1) // tile, 256,
-                       (a.data.ptr, w.data.ptr, out.data.ptr, i64(na), numpy.int32(nw), i64(length),
-                        i64(nw - 1 - start)))
+        _tiled_kernel(char).launch((length + tile - 1) // tile, 256, a.data.ptr, w.data.ptr, out.data.ptr, na, nw,
+                                   length, nw - 1 - start)
         return out
     d = _definition(a.dtype, out_dt)
     out = ndarray((length,), out_dt)

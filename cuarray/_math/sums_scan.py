@@ -15,7 +15,7 @@ import numpy
 from .._core import copying as _copying
 from .._core import scan as _scan
 from .._core import shapes as _shapes
-from .._core.host_input import as_array
+from .._core.host_input import as_array, as_parameter
 from .._core.ndarray import ndarray
 from .._logic.comparison import not_equal
 from .._manipulation.dims import broadcast_to
@@ -195,7 +195,7 @@ def diff(a, n=1, axis=-1, prepend=_NOVALUE, append=_NOVALUE) -> ndarray:
         if v is _NOVALUE:
             parts.append(None)
             continue
-        v = as_array(v, "diff")
+        v = as_parameter(v, "diff")  # a Python scalar or list, as NumPy's asanyarray takes it
         if v.ndim == 0:
             shape = list(a._shape)
             shape[axis] = 1
@@ -204,6 +204,13 @@ def diff(a, n=1, axis=-1, prepend=_NOVALUE, append=_NOVALUE) -> ndarray:
         parts.append(v)
     if parts[0] is not None or parts[1] is not None:
         seq = [p for p in (parts[0], a, parts[1]) if p is not None]
+        if axis >= seq[0].ndim:  # NumPy's concatenate checks the axis against its first array first
+            raise numpy.exceptions.AxisError(axis, seq[0].ndim)
+        for k, p in enumerate(seq[1:], 1):  # (NumPy's concatenate's message)
+            if p.ndim != seq[0].ndim:
+                raise ValueError("all the input arrays must have same number of dimensions, but the array at "
+                                 "index 0 has {} dimension(s) and the array at index {} has {} dimension(s)".format(
+                                     seq[0].ndim, k, p.ndim))
         a = _concat(seq, axis)
     op = _not_equal() if a._dtype.char == "?" else _subtract
     hi = tuple(slice(1, None) if d == axis else slice(None) for d in range(nd))

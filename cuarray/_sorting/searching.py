@@ -16,8 +16,8 @@ from .._core.elementwise import Definition, KernelParam, scalar_converter
 from .._core.host_input import reject
 from .._core.ndarray import ndarray
 from .searching_nonzero import nonzero
+from .._core.dtypes import PY_SCALARS as _PY_SCALARS
 
-_PY_SCALARS = (bool, int, float, complex)
 _BOOL = numpy.dtype(bool)
 _defs: dict = {}
 

@@ -26,9 +26,8 @@ from .._logic.truth import any as any_
 from .._manipulation.joining import stack
 from .._math.arithmetic import subtract
 from .searching_reduce import argmax
-from ..cuda import compiler as _compiler
 from ..cuda import device as _device
-from ..cuda import launch as _launch
+from ..cuda.kernel_family import KernelFamily
 
 __all__ = ["searchsorted", "digitize", "search", "kernel_name"]
 
@@ -37,7 +36,10 @@ _THREADS = 256
 _I8 = numpy.dtype(numpy.int64)
 _F4 = numpy.dtype(numpy.float32)
 _U8 = numpy.dtype(numpy.uint64)
-_kernels: dict = {}
+SEARCHSORTED = KernelFamily("cuarray_searchsorted", _TEMPLATE.read_text, namespace="cuarray::searchsorted", kernels=(
+    "cuarray_searchsorted<T, Right, Sorted>(const T* a, const long long* sorter, long long n, const T* v, "
+    "long long m, long long* out)",
+))
 
 
 def kernel_name(dtype, right: bool, sorted_: bool) -> str:
@@ -47,13 +49,7 @@ def kernel_name(dtype, right: bool, sorted_: bool) -> str:
 
 
 def _kernel(dtype, right, sorted_):
-    key = (dtype.char, right, sorted_)
-    k = _kernels.get(key)
-    if k is None:
-        name = kernel_name(dtype, right, sorted_)
-        mod = _compiler.compile_module(_TEMPLATE.read_text(), name_expressions=(name,), name="cuarray_searchsorted")
-        k = _kernels[key] = mod.get_function(name).kernel
-    return k
+    return SEARCHSORTED.kernel(kernel_name(dtype, right, sorted_))
 
 
 def _side(side) -> bool:
@@ -79,9 +75,8 @@ def search(a: ndarray, v: ndarray, right: bool, sorter: ndarray | None = None) -
     if _device_check.active[0]:  # raw pointers: the launch cannot tell another device's memory
         _device_check.check((a, v, sorter))
     grid = min(-(-m // _THREADS), 16 * _device._sm_count(_device.get_device_id()))
-    _launch.launch(_kernel(dt, right, sorter is None), grid, _THREADS,
-                   (a.data.ptr, 0 if sorter is None else sorter.data.ptr, numpy.int64(a._size), v.data.ptr,
-                    numpy.int64(m), out.data.ptr))
+    _kernel(dt, right, sorter is None).launch(grid, _THREADS, a.data.ptr, 0 if sorter is None else sorter.data.ptr,
+                                              a._size, v.data.ptr, m, out.data.ptr)
     return out
 
 

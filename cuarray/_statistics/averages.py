@@ -42,7 +42,7 @@ _M2_DIVIDE_SQRT = "y = cuarray::cast<$Y>(::sqrt(a.m2 / _val_t(_div)))"
 _M2S_DIVIDE = "y = cuarray::cast<$Y>(cuarray::shifted_m2(a) / _val_t(_div))"
 _M2S_DIVIDE_SQRT = "y = cuarray::cast<$Y>(::sqrt(cuarray::shifted_m2(a) / _val_t(_div)))"
 # How var/std of real input without where=/mean= reduce (`_var(..., method=)`; tests and
-# scripts/perf/var_variants.py pass each; docs/perf-notes.md, "var/std in one pass, fourth pass"):
+# scripts/perf/var_variants.py pass each; docs/perf-notes.md, "var/std in one pass"):
 # one pass with Welford's update in a thread ("welford": output-vector plans with one load a round
 # per accumulator set, 2 for float32) or shifted sums in a thread ("shift"), each also with a sum's 8
 # loads a round folded into those sets ("-wide"; "welford-wide4/8": into 4 or 8 independent Welford

@@ -62,6 +62,13 @@ def outer_edges(a: ndarray, range):  # noqa: A002
     return first_edge, last_edge
 
 
+def _fits(v, dt) -> bool:
+    if isinstance(v, (numpy.floating, float)) or not float(v).is_integer():
+        return True  # (a float edge: the comparison's type is already a float)
+    info = numpy.iinfo(dt)
+    return info.min <= int(v) <= info.max
+
+
 def _k(dt):
     return _F4 if dt.char == "e" else dt
 
@@ -117,6 +124,10 @@ def bin_edges(a: ndarray, bins, range, weights):  # noqa: A002
     # NumPy's steps: keep (a compared with the edges: K), cast to the edges' type (B), subtract
     # first_edge (S), divide by the width (C), times the number of bins.
     kdt = numpy.result_type(proto, first_edge)
+    if kdt.kind in "iu" and not all(_fits(v, kdt) for v in (first_edge, last_edge)):
+        # NumPy 2 compares uint8 data with an edge of -5 exactly (NEP 50's out-of-range Python
+        # int): compare in a type holding both (int64; float64 for uint64 data)
+        kdt = numpy.result_type(kdt, numpy.int64)
     sdt = numpy.result_type(numpy.empty(0, bin_type), first_edge)
     denom = unsigned_subtract(last_edge, first_edge)
     cdt = numpy.result_type(numpy.empty(0, sdt), denom)

@@ -32,9 +32,8 @@ from .._math.arithmetic import divide
 from .._math.complex import imag, real
 from .._math.sums import sum as sum_
 from .._math.sums_scan import diff
-from ..cuda import compiler as _compiler
 from ..cuda import device as _device
-from ..cuda import launch as _launch
+from ..cuda.kernel_family import KernelFamily
 
 __all__ = ["bincount", "histogram", "histogram_bin_edges", "minmax", "count_bins"]
 
@@ -43,7 +42,6 @@ _THREADS = 256
 # Shared-memory bins up to this many (4-byte counts: 32 KiB; float64 sums: half as many).
 _SHARED_BINS = 8192
 _I8, _U8, _F8 = numpy.dtype(numpy.int64), numpy.dtype(numpy.uint64), numpy.dtype(numpy.float64)
-_kernels: dict = {}
 
 
 def _ct(dt) -> str:
@@ -73,12 +71,20 @@ def _b(flag) -> str:
     return "true" if flag else "false"
 
 
+HISTOGRAMS = KernelFamily("cuarray_histograms", _TEMPLATE.read_text, namespace="cuarray::histograms", kernels=(
+    "cuarray_minmax<T>(const T* x, long long n, unsigned long long* out)",
+    "cuarray_bincount<T, Weighted, Shared>(const T* x, const double* w, long long n, long long nbins, "
+    "typename acc<Weighted>::global_t* out)",
+    "cuarray_histogram_uniform<T, K, B, S, C, Weighted, Shared>(const T* x, const double* w, long long n, "
+    "long long nbins, K first_k, K last_k, S first_s, C denom, const B* edges, "
+    "typename acc<Weighted>::global_t* out)",
+    "cuarray_histogram_edges<T, C, Weighted, Shared>(const T* x, const double* w, long long n, "
+    "long long nbins, const C* edges, typename acc<Weighted>::global_t* out)",
+))
+
+
 def _kernel(name):
-    k = _kernels.get(name)
-    if k is None:
-        mod = _compiler.compile_module(_TEMPLATE.read_text(), name_expressions=(name,), name="cuarray_histograms")
-        k = _kernels[name] = mod.get_function(name).kernel
-    return k
+    return HISTOGRAMS.kernel(name)
 
 
 def _grid(n: int) -> int:
@@ -103,8 +109,7 @@ def minmax(x: ndarray) -> tuple:
     keys = ndarray((2,), _U8)
     fill(keys[:1], numpy.uint64(2**64 - 1))
     fill(keys[1:], 0)
-    _launch.launch(_kernel(minmax_name(x._dtype)), _grid(x._size), _THREADS,
-                   (x.data.ptr, numpy.int64(x._size), keys.data.ptr))
+    _kernel(minmax_name(x._dtype)).launch(_grid(x._size), _THREADS, x.data.ptr, x._size, keys.data.ptr)
     return minmax_values(keys.get(), dt)
 
 
@@ -137,9 +142,8 @@ def count_bins(x: ndarray, weights, nbins: int, name: str, args: tuple) -> ndarr
         return out if weighted else out.view(_I8)
     shared = nbins <= (_SHARED_BINS // 2 if weighted else _SHARED_BINS)
     smem = nbins * (8 if weighted else 4) if shared else 0
-    _launch.launch(_kernel(name(weighted, shared)), _grid(n), _THREADS,
-                   (x.data.ptr, weights.data.ptr if weighted else 0, numpy.int64(n), numpy.int64(nbins)) + args
-                   + (out.data.ptr,), shared_mem=smem)
+    _kernel(name(weighted, shared)).launch(_grid(n), _THREADS, x.data.ptr, weights.data.ptr if weighted else 0, n,
+                                           nbins, *args, out.data.ptr, shared_mem=smem)
     return out if weighted else out.view(_I8)
 
 

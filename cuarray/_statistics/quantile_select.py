@@ -21,9 +21,8 @@ from .._core.copying import astype
 from .._core.copying import copyto_unchecked
 from .._core.ndarray import ndarray
 from .._core.transfer import from_host
-from ..cuda import compiler as _compiler
 from ..cuda import device as _device
-from ..cuda import launch as _launch
+from ..cuda.kernel_family import KernelFamily
 
 __all__ = ["select", "kernel_names", "MAX_TARGETS", "state_dtype"]
 
@@ -32,7 +31,6 @@ _THREADS = 256
 MAX_TARGETS = 16
 _MAX_ROWS = 65535  # grid.y
 _U2 = numpy.dtype(numpy.uint16)
-_kernels: dict = {}
 
 
 def _ctype(dt) -> str:
@@ -44,13 +42,17 @@ def kernel_names(dt) -> tuple:
     return ("cuarray::qselect::cuarray_qselect_hist<{}>".format(c), "cuarray::qselect::cuarray_qselect_pick<{}>".format(c))
 
 
+QSELECT = KernelFamily("cuarray_qselect", _TEMPLATE.read_text, namespace="cuarray::qselect", kernels=(
+    "cuarray_qselect_hist<T>(const T* x, long long n, int targets, const state<typename keys<T>::key_t>* st, "
+    "int shift, typename keys<T>::key_t hi_mask, unsigned long long* hist)",
+    "cuarray_qselect_pick<T>(int targets, state<typename keys<T>::key_t>* st, int shift, "
+    "unsigned long long* hist, int last, T* out)",
+))
+
+
 def _pair(dt):
-    k = _kernels.get(dt.char)
-    if k is None:
-        names = kernel_names(dt)
-        mod = _compiler.compile_module(_TEMPLATE.read_text(), name_expressions=names, name="cuarray_qselect")
-        k = _kernels[dt.char] = tuple(mod.get_function(nm).kernel for nm in names)
-    return k
+    """(hist, pick) kernels for dtype dt, compiled together."""
+    return QSELECT.get(*kernel_names(dt))
 
 
 def key_bits(dt) -> int:
@@ -105,10 +107,8 @@ def select(x: ndarray, ranks: numpy.ndarray) -> ndarray:
             vp = vals.data.ptr + r0 * t * vals._dtype.itemsize
             bx = max(1, min(-(-n // (_THREADS * 8)), -(-8 * sm // r)))
             for i, (shift, mask) in enumerate(steps):
-                _launch.launch(hist_k, (bx, r), _THREADS,
-                               (xp, numpy.int64(n), numpy.int32(t), sp, numpy.int32(shift), kt(mask), hp))
-                _launch.launch(pick_k, r, _THREADS,
-                               (numpy.int32(t), sp, numpy.int32(shift), hp, numpy.int32(i == len(steps) - 1), vp))
+                hist_k.launch((bx, r), _THREADS, xp, n, t, sp, shift, kt(mask), hp)  # (hi_mask as given)
+                pick_k.launch(r, _THREADS, t, sp, shift, hp, i == len(steps) - 1, vp)
 
         copyto_unchecked(ov[:, t0:t0 + t], vals)
     return out

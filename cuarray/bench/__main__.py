@@ -71,6 +71,21 @@ def _from_json(args) -> int:
     return _plot(result, args.plot) if args.plot else 0
 
 
+def _no_gpu(libs) -> str:
+    """The one-line reason and a hint when cuarray cannot run here (no GPU, no driver), else "": a
+    table of "n/a" rows would teach nothing."""
+    from .libs import get_library
+
+    reason = get_library("cuarray").unavailable()
+    if reason is None:
+        return ""
+    return ("error: cuarray cannot run here: {}\n"
+            "hint: run the benchmarks on a machine with an NVIDIA GPU (compute capability 7.5+) and its "
+            "driver; `python -m cuarray info` says what is missing. Without a GPU, `--libs numpy` times NumPy "
+            "alone, and cuarray.lazy(evaluate=\"numpy\") runs lazy-mode programs on NumPy "
+            "(docs/lazy-numpy.md).".format(reason))
+
+
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     if args.from_json:
@@ -88,6 +103,11 @@ def main(argv=None) -> int:
     if bad:
         print("error: unknown library {}".format(", ".join(bad)), file=sys.stderr)
         return 2
+    if "cuarray" in libs:
+        reason = _no_gpu(libs)
+        if reason:
+            print(reason, file=sys.stderr)
+            return 1
     if args.plot:
         try:  # before the run, not after minutes of it
             import matplotlib  # noqa: F401

@@ -26,6 +26,10 @@ __all__ = [
     "ensure_initialized",
 ]
 
+# cuarray's package folder (with a trailing separator): frames and files under it are the library's
+# (memory hooks' and the profiler's stack walks skip them).
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
 
 class CUDARuntimeError(RuntimeError):
     """A CUDA driver or runtime call failed. `status` holds the CUresult (or None)."""
@@ -202,10 +206,14 @@ def ensure_initialized() -> None:
         try:
             (err,) = drv.cuInit(0)
         except Exception as exc:  # DynamicLibNotFoundError: libcuda.so is not there
+            # One line a user can act on; the loader's own error (cuda.pathfinder's wording) stays
+            # on the exception as its __context__, for debugging, without its frames in the report.
             raise NoDeviceError(
-                "no CUDA driver found (libcuda.so could not be loaded: {}). cuarray needs an "
-                "NVIDIA GPU with its driver installed.".format(exc)
-            ) from None  # the loader's own frames (cuda.pathfinder, cuda.bindings) say no more
+                "no CUDA driver found: this machine has no NVIDIA driver (libcuda.so). cuarray needs an "
+                "NVIDIA GPU of compute capability 7.5 or newer with its driver (CUDA 13: 580 or newer); "
+                "`python -m cuarray info` shows what was found, docs/install.md ('Without a GPU') what "
+                "works without one."
+            ) from None
         if err != 0:
             name = getattr(err, "name", str(err))
             if name == "CUDA_ERROR_NO_DEVICE":

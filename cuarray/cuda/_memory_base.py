@@ -7,6 +7,7 @@ import cycle. Public names are re-exported by `cuarray.cuda.memory`.
 from __future__ import annotations
 
 from . import _backend
+from . import _observe
 from . import device as _device
 from . import stream as _stream
 
@@ -185,6 +186,24 @@ def _host_address(host, stream) -> int:
     return int(host.ptr) if hasattr(host, "ptr") else int(host)
 
 
+def _d2d(dst, src, size, stream) -> None:
+    """The plain device-to-device copy (what an observer's `copy` is handed)."""
+    if size > 0:
+        _memcpy(dst.ptr, int(src), size, _stream_of(stream))
+
+
+def _h2d(dst, host_ptr, size, stream) -> None:
+    if size > 0:
+        stream = _stream_of(stream)
+        _memcpy(dst.ptr, _host_address(host_ptr, stream), size, stream)
+
+
+def _d2h(src, host_ptr, size, stream) -> None:
+    if size > 0:
+        stream = _stream_of(stream)
+        _memcpy(_host_address(host_ptr, stream), src.ptr, size, stream)
+
+
 class MemoryPointer:
     """An address inside a device allocation: `mem` keeps the allocation alive. See `cupy.cuda.MemoryPointer`.
 
@@ -222,15 +241,24 @@ class MemoryPointer:
     # cuMemcpyAsync works for every direction thanks to unified addressing (device, pinned and
     # pageable host pointers alike); pageable host memory makes it synchronous w.r.t. the host.
     def copy_from_device_async(self, src: "MemoryPointer", size: int, stream=None) -> None:
+        obs = _observe.observer
+        if obs is not None:
+            return obs.copy("DtoD", _d2d, self, src, size, stream)
         if size > 0:
             _memcpy(self.ptr, int(src), size, _stream_of(stream))
 
     def copy_from_host_async(self, host_ptr, size: int, stream=None) -> None:
+        obs = _observe.observer
+        if obs is not None:
+            return obs.copy("HtoD", _h2d, self, host_ptr, size, stream)
         if size > 0:
             stream = _stream_of(stream)
             _memcpy(self.ptr, _host_address(host_ptr, stream), size, stream)
 
     def copy_to_host_async(self, host_ptr, size: int, stream=None) -> None:
+        obs = _observe.observer
+        if obs is not None:
+            return obs.copy("DtoH", _d2h, self, host_ptr, size, stream)
         if size > 0:
             stream = _stream_of(stream)
             _memcpy(_host_address(host_ptr, stream), self.ptr, size, stream)

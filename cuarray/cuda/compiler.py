@@ -27,6 +27,7 @@ import time
 
 from . import _backend
 from . import _kernel_cache
+from . import _observe
 from . import device as _device
 from ._kernel_cache import CacheWarning as CacheWarning
 from ._kernel_cache import clear as clear_disk_cache
@@ -359,6 +360,9 @@ def compile_cubin(source: str, *, arch: str, options=(), name_expressions=(), us
 
     Returns ``(cubin bytes, {name_expression: mangled name bytes})``. Raises CompileError.
     """
+    obs = _observe.observer
+    if obs is not None:
+        obs.nvrtc()
     options, name_expressions = tuple(options), tuple(name_expressions)
     pname = _program_name(name)
     opts = _program_options(options, arch, pname)
@@ -452,8 +456,19 @@ def compile_module(source: str, *, name_expressions=(), options=(), arch=None, u
 
     `arch` defaults to the current device's. `user_source`, the part of `source` a user wrote,
     is shown apart in a CompileError. Callers on a hot path keep the Module (or its Functions):
-    this function hashes the source on every call.
+    this function hashes the source on every call. The observer (`_observe`: the profiler) sees
+    each call.
     """
+    obs = _observe.observer
+    if obs is not None:
+        return obs.compile(_compile_module, source, dict(name_expressions=name_expressions, options=options,
+                                                         arch=arch, user_source=user_source, name=name))
+    return _compile_module(source, name_expressions=name_expressions, options=options, arch=arch,
+                           user_source=user_source, name=name)
+
+
+def _compile_module(source: str, *, name_expressions=(), options=(), arch=None, user_source=None, name=None):
+    """`compile_module` itself."""
     options, name_expressions = tuple(options), tuple(name_expressions)
     if arch is None:
         dev_id = _device.get_device_id()

@@ -127,9 +127,9 @@ def _init_overlapped(device_id: int) -> None:
     t = threading.Thread(target=import_core, name="cuarray-import-cuda.core", daemon=True)
     t.start()
     if os.environ.get("CUARRAY_PREFETCH_LIBS", "0") not in ("", "0"):
-        # Opt-in (docs/perf-notes.md, "the prefetch"): nvmath's ~0.6 s import in the background,
-        # for programs that will call the math libraries. A function-level import: nvmath's
-        # bindings are the heaviest import cuarray has, and most processes never load them.
+        # Opt-in (docs/perf-notes.md, "First call into a math library"): the cuBLAS bindings'
+        # import in the background, for programs that will call the math libraries. A
+        # function-level import: most processes never load the libraries.
         from .libs import _handles
 
         _handles.prefetch()

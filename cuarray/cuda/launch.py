@@ -30,12 +30,12 @@ import numpy
 from . import _backend
 from . import device as _device
 from . import stream as _stream
+from .limits import MAX_GRID_X
 
 __all__ = ["launch", "enqueue", "set_launch_hook", "get_launch_hook", "launch_config", "grid_for",
            "grid_one_pass", "blocks_per_sm", "implementation", "MAX_GRID_X", "struct_arg", "StructBytes",
            "launch_struct"]
 
-MAX_GRID_X = 2**31 - 1
 
 _configs: dict = {}
 _raw = None   # the raw launch function, picked on first use (`_pick`)

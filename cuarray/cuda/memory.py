@@ -23,6 +23,8 @@ from bisect import bisect_left, insort
 from . import _backend
 from . import device as _device
 from . import stream as _stream
+from . import _observe
+from . import _pool_bins
 from ._malloc_async import MallocAsyncMemoryPool as MallocAsyncMemoryPool
 from ._memory_base import (
     BaseMemory as BaseMemory,
@@ -35,6 +37,15 @@ from ._memory_base import (
     _device_total,
     _limit_bytes,
     _zero_pointer,
+)
+from ._pool_bins import (  # noqa: F401 (KEY_SHIFT .. RECENT_PROBE: read here by tests and tools)
+    ADDR_MASK,
+    KEY_SHIFT,
+    RECENT_CREDIT,
+    RECENT_MAX,
+    RECENT_PROBE,
+    _Bins,
+    _PooledMemory,
 )
 
 __all__ = [
@@ -89,14 +100,6 @@ LARGE_ALONE = 10 << 20
 SEGMENT_ROUND = 2 << 20
 LARGE_GROW_CACHED = 8 << 20
 RELEASE_FLOOR = 16 << 20
-# Freed blocks kept unmerged per (stream, size class) for an exact-size reuse (see _Bins). Measured
-# with the device stubbed (scripts/perf/seed_slide_host.py): malloc+free of a repeated size
-# 1.67 -> ~1.0 us; a handful covers a loop body's temporaries.
-RECENT_MAX = 8
-RECENT_CREDIT = 16  # misses (allocations that had to merge kept blocks) before keeping stops
-RECENT_PROBE = 32  # allocations with keeping off before one probe
-
-
 def _load_core():
     """The C core of the pool (`_poolcore`, built by setup.py where a compiler exists), or None:
     then the pure-Python `_Bins` below serve (the same choices, ~3x the host time per allocation)."""
@@ -162,8 +165,16 @@ class _DriverBacking:
 
 
 def _segment_malloc(backing, size: int, device_id: int) -> int:
-    """A pool's request for a new segment (a pool miss). memory_hook.py swaps this module global for
-    a version that runs the alloc hooks, only while a hook is active."""
+    """A pool's request for a new segment (a pool miss), reported to the observer (`_observe`: the
+    profiler). memory_hook.py swaps this module global for a version that runs the alloc hooks,
+    only while a hook is active."""
+    obs = _observe.observer
+    if obs is not None:
+        return obs.segment(_plain_segment_malloc, backing, size, device_id)
+    return backing.malloc(size, device_id)
+
+
+def _plain_segment_malloc(backing, size: int, device_id: int) -> int:
     return backing.malloc(size, device_id)
 
 
@@ -193,176 +204,6 @@ class _AllocatorBacking(_DriverBacking):
 # replaced a _Free record per block filed in per-size dicts behind a sorted list of sizes: pool
 # churn (the bench's sequence, device stubbed, scripts/perf/pool_compare.py) 31.1 -> 22.2 ms per
 # 10 000 malloc+free, the same best-fit choices (reserved / peak live 1.27 -> 1.24).
-_new_memory = object.__new__
-_new_pointer = object.__new__
-
-KEY_SHIFT = 64  # device addresses fit in 64 bits
-ADDR_MASK = (1 << KEY_SHIFT) - 1
-
-
-class _Bins:
-    """The free blocks of one (device, stream, small or large): ``fs`` start -> size, ``fe`` end ->
-    start, ``keys`` the sorted ``size << KEY_SHIFT | start``. Blocks merge only within one `_Bins`
-    (another stream's free block is not ours to reuse) and never across a segment start.
-
-    ``recent[size]``: up to `RECENT_MAX` addresses of blocks freed lately, not yet merged with
-    their neighbours (``n_recent`` of them). An allocation of exactly that size takes one back
-    with no split and no merge (the loop of a script makes the same sizes again and again); any
-    other allocation, and every pool query, first merges them all (`_DevicePool.flush_recent`), so
-    best fit and the reserve see the same free blocks as with merging at each free. Where sizes
-    rarely repeat (pool churn) that only adds work, so ``credit`` turns the keeping off after a run
-    of misses and back on for a probe every `RECENT_PROBE` allocations."""
-
-    __slots__ = ("fs", "fe", "keys", "stream_ptr", "pool", "recent", "n_recent", "credit")
-
-    def __init__(self, stream_ptr: int, pool: "_DevicePool"):
-        self.fs: dict = {}
-        self.fe: dict = {}
-        self.keys: list = []
-        self.stream_ptr = stream_ptr
-        self.pool = pool
-        self.recent: dict = {}
-        self.n_recent = 0
-        self.credit = RECENT_CREDIT  # > 0: frees are kept for reuse (see MemoryPool.malloc)
-
-    def insert(self, ptr: int, size: int) -> None:
-        self.fs[ptr] = size
-        self.fe[ptr + size] = ptr
-        insort(self.keys, size << KEY_SHIFT | ptr)
-
-    def remove(self, ptr: int, size: int) -> None:
-        del self.fs[ptr]
-        del self.fe[ptr + size]
-        keys = self.keys
-        del keys[bisect_left(keys, size << KEY_SHIFT | ptr)]
-
-    def size_at(self, addr: int):
-        return self.fs.get(addr)
-
-    @property
-    def n_blocks(self) -> int:
-        return len(self.fs)
-
-    def alloc(self, rsize: int, dev: int) -> MemoryPointer:
-        """MemoryPool.malloc's fast path: a block of `rsize` bytes (a new segment if none fits)
-        wrapped in its two objects. The C core's `Bins.alloc` does the same with no lock (see
-        cuarray/cuda/_native/) and leaves growth to the pool."""
-        pool = self.pool
-        lock = pool.lock
-        lock.acquire()
-        # HOT PATH, inlined (a method call per layer costs ~80 ns): take an exact or best fit block,
-        # split off the tail.
-        try:
-            if pool.pending:
-                pool.owner._drain()
-            lst = self.recent.get(rsize) if self.n_recent else None
-            if lst:  # a block of this size freed lately: no split, no merge
-                ptr = lst.pop()
-                self.n_recent -= 1
-                self.credit = RECENT_CREDIT
-            else:
-                if self.n_recent:  # kept blocks of other sizes: merge them
-                    pool.flush_recent(self)
-                    self.credit -= 1
-                elif self.credit <= 0:  # keeping is off: probe again after RECENT_PROBE allocations
-                    self.credit = 1 if self.credit <= -RECENT_PROBE else self.credit - 1
-                keys = self.keys
-                rkey = rsize << KEY_SHIFT
-                try:  # best fit: the smallest block that holds rsize, lowest address first
-                    key = keys.pop(bisect_left(keys, rkey))
-                except IndexError:  # none holds it: a new segment
-                    pool.grow(rsize, self)
-                    key = keys.pop(bisect_left(keys, rkey))
-                ptr = key & ADDR_MASK
-                rest = (key >> KEY_SHIFT) - rsize
-                fs = self.fs
-                del fs[ptr]
-                if rest:  # split: the tail stays free (its end, so fe's entry, is unchanged but for the start)
-                    tail = ptr + rsize
-                    fs[tail] = rest
-                    self.fe[tail + rest] = tail
-                    insort(keys, rest << KEY_SHIFT | tail)
-                else:
-                    del self.fe[ptr + rsize]
-            used = pool.used = pool.used + rsize
-            if used > pool.peak:
-                pool.peak = used
-        finally:
-            lock.release()
-        mem = _new_memory(_PooledMemory)
-        mem.ptr = ptr
-        mem.size = rsize
-        mem.device_id = dev
-        mem.bins = self
-        p = _new_pointer(MemoryPointer)
-        p.mem = mem
-        p.ptr = ptr
-        p.device_id = dev
-        return p
-
-
-class _PooledMemory(BaseMemory):
-    """A live block of a pure-Python pool; its `__del__` gives it back to its `_Bins` (the C core's
-    pools hand out `_poolcore.Block`, which frees itself with no Python frame)."""
-
-    __slots__ = ("bins",)
-
-    # `__del__` rather than weakref.finalize: 90 ns vs 820 ns per object (measured, CPython 3.11).
-    # It runs when the last reference dies, possibly inside this pool's own locked code (a garbage
-    # collection during an allocation) or while another thread holds the lock: then the block
-    # waits in `pending` for the lock holder (or the next pool call) to free it.
-    def __del__(self):
-        try:
-            bins = self.bins
-            pool = bins.pool
-            lock = pool.lock
-            if lock.acquire(False):
-                try:
-                    size = self.size
-                    pool.used -= size
-                    if bins.credit > 0 and bins.n_recent < RECENT_MAX:  # HOT PATH: kept for exact reuse
-                        lst = bins.recent.get(size)
-                        if lst is None:
-                            bins.recent[size] = [self.ptr]
-                        else:
-                            lst.append(self.ptr)
-                        bins.n_recent += 1
-                    else:  # HOT PATH under churn: _DevicePool.free_block inlined
-                        ptr = start = self.ptr
-                        end = ptr + size
-                        fs = bins.fs
-                        fe = bins.fe
-                        keys = bins.keys
-                        prev = fe.pop(ptr, None)
-                        if prev is not None:
-                            if ptr in pool.segments:  # prev lies in the segment below: put it back
-                                fe[ptr] = prev
-                            else:
-                                del keys[bisect_left(keys, (ptr - prev) << KEY_SHIFT | prev)]
-                                start = prev
-                        nsize = fs.pop(end, None)
-                        if nsize is not None:
-                            if end in pool.segments:
-                                fs[end] = nsize
-                            else:
-                                del keys[bisect_left(keys, nsize << KEY_SHIFT | end)]
-                                end += nsize
-                        size = end - start
-                        fs[start] = size
-                        fe[end] = start
-                        insort(keys, size << KEY_SHIFT | start)
-                    if pool.pending:
-                        pool.owner._drain()
-                finally:
-                    lock.release()
-            else:
-                pool.pending.append((pool, self.ptr, self.size, bins))
-        except Exception:  # interpreter shutdown: nothing left to give it back to
-            pass
-
-
-
-
 class _DevicePool:
     """One device's blocks. Every method runs with the MemoryPool's lock held (and, for the C core,
     with `core` held: see _NativeDevicePool)."""
@@ -515,7 +356,8 @@ class _NativeDevicePool(_DevicePool):
         bins.flush()
 
     def new_bins(self, stream_ptr: int):
-        return self.owner._native.Bins(self.core, stream_ptr, RECENT_MAX, RECENT_CREDIT, RECENT_PROBE)
+        return self.owner._native.Bins(self.core, stream_ptr, _pool_bins.RECENT_MAX, _pool_bins.RECENT_CREDIT,
+                                       _pool_bins.RECENT_PROBE)
 
 
 class MemoryPool:
@@ -787,7 +629,13 @@ def _refresh_allocator() -> None:
 
 def alloc(size: int) -> MemoryPointer:
     """Allocate `size` bytes on the current device with the current allocator. See `cupy.cuda.alloc`."""
-    return _allocator(size)
+    try:
+        return _allocator(size)
+    except _backend.NoDeviceError as exc:
+        # Usually a new user's first GPU call on a machine without one: the frames between here and
+        # the driver (the pool's slow path, the device lookup) say nothing to them, so the report
+        # shows their call, the allocation and the one line. The loader's error stays __context__.
+        raise exc.with_traceback(None)
 
 
 def set_allocator(allocator=None) -> None:

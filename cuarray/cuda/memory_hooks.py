@@ -5,15 +5,13 @@ Stack walks skip cuarray's own frames: a report names the lines of *your* code t
 
 from __future__ import annotations
 
-import os
 import sys
 
+from ._backend import PACKAGE_DIR as _PACKAGE_DIR
 from .memory_hook import MemoryHook
 
 __all__ = ["DebugPrintHook", "LineProfileHook", "user_frames", "fmt_bytes"]
 
-# cuarray's package folder: frames from files under it are the library's, not the user's.
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
 def user_frames(skip: int = 1, limit: int = 0) -> list:

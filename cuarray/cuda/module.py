@@ -138,13 +138,18 @@ def convert_args(args, kernel_name: str = "kernel", sizes=None) -> tuple:
         t = type(a)
         conv = _PY_SCALARS.get(t)
         if conv is not None:
-            try:
-                c = conv(a)
-            except OverflowError:
-                raise OverflowError("argument {} of kernel '{}': {} does not fit a {}".format(
-                    i, kernel_name, a, _C_NAMES[t])) from None
+            if sizes is not None and (t is int or t is float) and sizes[i] != 8:
+                c = _narrow(a, sizes[i], i, kernel_name)  # int/short/char, float: the declared width
+            else:
+                try:
+                    c = conv(a)
+                except OverflowError:
+                    raise OverflowError("argument {} of kernel '{}': {} does not fit a {}".format(
+                        i, kernel_name, a, _C_NAMES[t])) from None
         elif isinstance(a, np.void):  # a structured scalar: the C struct of its dtype's layout
             c = _launch.struct_arg(a)
+        elif isinstance(a, np.ndarray):  # host values by value: a struct, vector or matrix type
+            c = _host_struct(a, None if sizes is None else sizes[i], i, kernel_name)
         elif isinstance(a, np.generic):
             c = a
         elif isinstance(a, (int, float, complex)):  # subclasses: IntEnum, ...
@@ -156,13 +161,61 @@ def convert_args(args, kernel_name: str = "kernel", sizes=None) -> tuple:
                 raise TypeError("argument {} of kernel '{}': unsupported type {} (pass a GPU array, a "
                                 "numpy scalar or a Python scalar)".format(i, kernel_name, t.__name__))
         if sizes is not None:
-            width = 8 if type(c) is int else a.itemsize if isinstance(a, np.void) else c.itemsize
+            width = (8 if type(c) is int else a.itemsize if isinstance(a, np.void) else
+                     a.nbytes if isinstance(a, np.ndarray) else c.itemsize)
             if width != sizes[i]:
                 raise TypeError("argument {} of kernel '{}' is a {}-byte parameter but {} is {} bytes{}".format(
                     i, kernel_name, sizes[i], _describe(a, c), width,
                     "; pass a numpy scalar of the parameter's type" if t in _C_NAMES else ""))
         out.append(c)
     return tuple(out)
+
+
+# Python int -> (signed, unsigned) NumPy type by parameter width: the kernel's parameter sizes are
+# known (cuFuncGetParamInfo), its signedness is not, so an int fits when it fits either.
+_INT_BY_WIDTH = {1: (np.int8, np.uint8), 2: (np.int16, np.uint16), 4: (np.int32, np.uint32)}
+
+
+def _narrow(a, width: int, i: int, kernel_name: str):
+    """A Python int or float for a parameter narrower than 8 bytes (`int`, `unsigned int`, `short`,
+    `char`; `float`): converted to that width when the value fits, OverflowError when not (CuPy
+    passes a C long and the kernel reads the low bytes; we know the width, so we check)."""
+    if type(a) is float:
+        if width != 4:
+            raise TypeError("argument {} of kernel '{}' is a {}-byte parameter but Python float (as C "
+                            "double) is 8 bytes".format(i, kernel_name, width))
+        return np.float32(a)  # (a float parameter: rounded as C rounds double -> float)
+    pair = _INT_BY_WIDTH.get(width)
+    if pair is None:
+        raise TypeError("argument {} of kernel '{}' is a {}-byte parameter but Python int (as C long "
+                        "long) is 8 bytes".format(i, kernel_name, width))
+    signed, unsigned = pair
+    bits = 8 * width
+    if -(1 << (bits - 1)) <= a < (1 << (bits - 1)):
+        return signed(a)
+    if 0 <= a < (1 << bits):
+        return unsigned(a)
+    raise OverflowError("argument {} of kernel '{}': {} does not fit its {}-byte integer parameter".format(
+        i, kernel_name, a, width))
+
+
+def _host_struct(a: np.ndarray, width, i: int, kernel_name: str):
+    """A host NumPy array passed by value: its bytes (C order) are the parameter, as a structured
+    scalar's are (`numpy.void`): a 0-d or one-element structured array (a struct), or any array
+    whose bytes are one parameter (a `double3` as `x.view(double3)`, a packed 4x4 matrix). The
+    parameter's size must be its `nbytes` (the driver places it at the declared offset, so the
+    C type's alignment is the driver's business); without the kernel's sizes only a structured
+    array of one element is taken."""
+    if width is None and not (a.dtype.names is not None and a.size == 1):
+        raise TypeError("argument {} of kernel '{}': a host numpy.ndarray is passed by value only as a "
+                        "structured array of one element here (this driver cannot report parameter sizes); "
+                        "pass device arrays as cuarray arrays".format(i, kernel_name))
+    if width is not None and a.nbytes != width:
+        raise TypeError("argument {} of kernel '{}' is a {}-byte parameter but the host NumPy array of dtype "
+                        "{} and shape {} passed by value is {} bytes (device data must be a cuarray array; a "
+                        "struct's dtype must have the C struct's size: use align=True or explicit "
+                        "offsets/itemsize)".format(i, kernel_name, width, a.dtype, a.shape, a.nbytes))
+    return _launch.struct_arg(np.ascontiguousarray(a).reshape(-1).view(np.dtype((np.void, a.nbytes)))[0])
 
 
 def _describe(a, c) -> str:

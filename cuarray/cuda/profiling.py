@@ -1,32 +1,31 @@
 """The runtime half of `cuarray.profile`: what happened, with CUDA-event GPU times.
 
-`Recorder.start()` swaps in timed versions of the runtime's seams, `stop()` swaps the plain ones
-back, synchronises and returns the records. Nothing here runs while no recorder is started:
+`Recorder.start()` registers at the runtime's seams (nothing is swapped), `stop()` unregisters,
+synchronises and returns the records. Nothing here runs while no recorder is started:
   kernel launches   `launch.set_launch_hook` (two events per launch, on the launch's stream)
-  transfers         `MemoryPointer.copy_{from_host,to_host,from_device}_async` (events, bytes,
-                    pinned or pageable)
+  transfers         the observer (`_observe`) of `MemoryPointer.copy_{from_host,to_host,
+                    from_device}_async` (events, bytes, pinned or pageable)
   synchronisations  `_sync_hooks` (with the cuarray function that asked for it: get, item, ...)
-  pool misses       memory.py's `_segment_malloc` (a segment from the driver)
-  compiles          `compiler.compile_module` (process cache, disk cache, or NVRTC)
-  cuBLAS             `libs.cublas.gemm`/`gemv` (matmul, dot, ...: events around the library call)
+  pool misses       the observer of memory.py's `_segment_malloc` (a segment from the driver)
+  compiles          the observer of `compiler.compile_module` (process cache, disk cache, or NVRTC)
+  cuBLAS             the observer of `libs.cublas.gemm`/`gemv` (events around the library call)
 cuFFT and cuSOLVER calls pass none of these seams: their kernels are not recorded.
 """
 
 from __future__ import annotations
 
-import os
+import functools
 import sys
 import time
 
 from . import _backend
+from . import _observe
 from . import _sync_hooks
 from . import compiler as _compiler
 from . import device as _device
 from . import launch as _launch
-from . import memory as _memory
 from . import pinned_memory as _pinned
 from . import stream as _stream
-from ._memory_base import MemoryPointer
 from .module import kernel_names
 
 __all__ = ["Recorder"]
@@ -34,7 +33,7 @@ __all__ = ["Recorder"]
 KERNEL, TRANSFER, SYNC, ALLOC, COMPILE, LIBRARY = "kernel", "transfer", "sync", "alloc", "compile", "library"
 _CHAR_NAMES = {"e": "float16", "f": "float32", "d": "float64", "F": "complex64", "D": "complex128"}
 
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_PACKAGE_DIR = _backend.PACKAGE_DIR
 _now = time.perf_counter_ns
 
 
@@ -74,6 +73,123 @@ def _sync_cause() -> str:
     return name if name.startswith("__") else name.lstrip("_")
 
 
+def _launch_hooks(prev, rec, get, event_record) -> tuple:
+    """(launch hook with two events around each launch on its stream, the host-time one)."""
+    # cuda.core's Stream.handle costs 1.4 us a call (measured on an H100, scripts/perf/
+    # profiler_overhead.py): keep each stream's handle, with the stream so its id stays its own.
+    handles: dict = {}
+
+    def launch_hook(raw, stream, config, kernel, args):
+        e0 = get()
+        e1 = get()
+        ent = handles.get(id(stream))
+        if ent is None or ent[0] is not stream:
+            ent = handles[id(stream)] = (stream, stream.handle)
+        h = ent[1]
+        t0 = _now()
+        event_record(e0, h)
+        if prev is None:
+            raw(stream, config, kernel, *args)
+        else:
+            prev(raw, stream, config, kernel, args)
+        event_record(e1, h)
+        rec((KERNEL, kernel, h, e0, e1, t0, _now(), config))
+
+    def launch_hook_host(raw, stream, config, kernel, args):
+        t0 = _now()
+        if prev is None:
+            raw(stream, config, kernel, *args)
+        else:
+            prev(raw, stream, config, kernel, args)
+        rec((KERNEL, kernel, None, None, None, t0, _now(), config))
+
+    return launch_hook, launch_hook_host
+
+
+class _Observer:
+    """The recorder's observer (`_observe`): copies, cuBLAS calls, pool misses and compiles timed
+    and recorded, each made through the observer it nests over (`prev`), if any."""
+
+    __slots__ = ("recorder", "gpu_time", "rec", "get", "event_record", "prev")
+
+    def __init__(self, recorder, gpu_time, rec, get, event_record):
+        self.recorder = recorder
+        self.gpu_time = gpu_time
+        self.rec = rec
+        self.get = get
+        self.event_record = event_record
+        self.prev = None
+
+    def _timed(self, kind, label, stream_ptr, extra, call, *args):
+        """`call(*args)` with two events around it on `stream_ptr` (host time only without
+        gpu_time, or when stream_ptr is None); the record's result is dropped when the call
+        returns False (gemv declining: nothing ran)."""
+        if not self.gpu_time:
+            t0 = _now()
+            out = call(*args)
+            if out is not False:
+                self.rec((kind, label, None, None, None, t0, _now(), extra))
+            return out
+        e0 = self.get()
+        e1 = self.get()
+        t0 = _now()
+        self.event_record(e0, stream_ptr)
+        out = call(*args)
+        self.event_record(e1, stream_ptr)
+        if out is False:
+            _events.put((e0, e1))
+        else:
+            self.rec((kind, label, stream_ptr, e0, e1, t0, _now(), extra))
+        return out
+
+    def copy(self, kind, call, dst, other, size, stream):
+        prev = self.prev
+        if prev is not None:
+            call = functools.partial(prev.copy, kind, call)
+        if size <= 0:
+            return call(dst, other, size, stream)
+        s = _stream.get_current_stream() if stream is None else stream
+        if kind == "DtoD":
+            label = "memcpy DtoD"
+        else:
+            pinned = isinstance(other, _pinned.PinnedMemoryPointer) or (
+                type(other) is int and _pinned.is_pinned(other))
+            label = "memcpy {} ({})".format(kind, "pinned" if pinned else "pageable")
+        self._timed(TRANSFER, label, s.ptr, size, call, dst, other, size, s)
+
+    def library(self, name, char, call, args, kwargs):
+        prev = self.prev
+        if prev is not None:
+            inner = call
+            call = lambda *a, **kw: prev.library(name, char, inner, a, kw)  # noqa: E731
+        label = "cublas {} ({})".format(name, _CHAR_NAMES.get(char, char))
+        s = _stream.get_current_stream()
+        return self._timed(LIBRARY, label, s.ptr, None, functools.partial(call, **kwargs), *args)
+
+    def segment(self, call, backing, size, device_id):
+        prev = self.prev
+        t0 = _now()
+        ptr = call(backing, size, device_id) if prev is None else prev.segment(call, backing, size, device_id)
+        self.rec((ALLOC, "cuMemAlloc (pool miss)", None, None, None, t0, _now(), size))
+        return ptr
+
+    def nvrtc(self):
+        self.recorder._nvrtc += 1
+        if self.prev is not None:
+            self.prev.nvrtc()
+
+    def compile(self, call, source, kwargs):
+        recorder, prev = self.recorder, self.prev
+        n, nv = len(_compiler._modules), recorder._nvrtc
+        t0 = _now()
+        mod = call(source, **kwargs) if prev is None else prev.compile(call, source, kwargs)
+        t1 = _now()
+        where = "cached" if len(_compiler._modules) == n else ("nvrtc" if recorder._nvrtc > nv else "disk cache")
+        self.rec((COMPILE, "compile {} [{}]".format(kwargs.get("name") or "kernel", where), None, None, None, t0, t1,
+                  None))
+        return mod
+
+
 class Recorder:
     """Records launches, transfers, syncs, pool misses and compiles between `start` and `stop`.
 
@@ -105,165 +221,33 @@ class Recorder:
             from . import nvtx
 
             prev = nvtx.launch_hook(prev)
-
-        # -- kernels: two events around each launch, on its stream
-        # cuda.core's Stream.handle costs 1.4 us a call (measured on an H100, scripts/perf/
-        # profiler_overhead.py): keep each stream's handle, with the stream so its id stays its own.
-        handles: dict = {}
-
-        def launch_hook(raw, stream, config, kernel, args):
-            e0 = get()
-            e1 = get()
-            ent = handles.get(id(stream))
-            if ent is None or ent[0] is not stream:
-                ent = handles[id(stream)] = (stream, stream.handle)
-            h = ent[1]
-            t0 = _now()
-            event_record(e0, h)
-            if prev is None:
-                raw(stream, config, kernel, *args)
-            else:
-                prev(raw, stream, config, kernel, args)
-            event_record(e1, h)
-            rec((KERNEL, kernel, h, e0, e1, t0, _now(), config))
-
-        def launch_hook_host(raw, stream, config, kernel, args):
-            t0 = _now()
-            if prev is None:
-                raw(stream, config, kernel, *args)
-            else:
-                prev(raw, stream, config, kernel, args)
-            rec((KERNEL, kernel, None, None, None, t0, _now(), config))
-
-        # -- transfers
-        saved_copies = {}
-
-        def timed(name, kind):
-            orig = getattr(MemoryPointer, name)
-
-            def copy(self, other, size, stream=None):
-                if size <= 0:
-                    return orig(self, other, size, stream)
-                s = _stream.get_current_stream() if stream is None else stream
-                if kind == "DtoD":
-                    label = "memcpy DtoD"
-                else:
-                    pinned = isinstance(other, _pinned.PinnedMemoryPointer) or (
-                        type(other) is int and _pinned.is_pinned(other))
-                    label = "memcpy {} ({})".format(kind, "pinned" if pinned else "pageable")
-                if not gpu_time:
-                    t0 = _now()
-                    orig(self, other, size, s)
-                    rec((TRANSFER, label, None, None, None, t0, _now(), size))
-                    return
-                e0 = get()
-                e1 = get()
-                t0 = _now()
-                event_record(e0, s.ptr)
-                orig(self, other, size, s)
-                event_record(e1, s.ptr)
-                rec((TRANSFER, label, s.ptr, e0, e1, t0, _now(), size))
-
-            saved_copies[name] = orig
-            setattr(MemoryPointer, name, copy)
-
-        # -- cuBLAS: gemm and gemv are module functions the routines look up at each call
-        from .libs import cublas as _cublas
-
-        saved_blas = {}
-
-        def timed_blas(fname):
-            orig = getattr(_cublas, fname)
-
-            def call(char, *a, **kw):
-                s = _stream.get_current_stream()
-                label = "cublas {} ({})".format(fname, _CHAR_NAMES.get(char, char))
-                if not gpu_time:
-                    t0 = _now()
-                    out = orig(char, *a, **kw)
-                    if out is not False:  # gemv returns False when it declines (nothing ran)
-                        rec((LIBRARY, label, None, None, None, t0, _now(), None))
-                    return out
-                e0 = get()
-                e1 = get()
-                t0 = _now()
-                event_record(e0, s.ptr)
-                out = orig(char, *a, **kw)
-                event_record(e1, s.ptr)
-                if out is False:
-                    _events.put((e0, e1))
-                else:
-                    rec((LIBRARY, label, s.ptr, e0, e1, t0, _now(), None))
-                return out
-
-            saved_blas[fname] = orig
-            setattr(_cublas, fname, call)
+        launch_hook, launch_hook_host = _launch_hooks(prev, rec, get, event_record)
 
         # -- synchronisations
         def on_sync():
             rec((SYNC, "synchronize ({})".format(_sync_cause()), None, None, None, _now(), _now(), None))
 
-        # -- pool misses
-        plain_segment = _memory._segment_malloc
-
-        def segment_malloc(backing, size, device_id):
-            t0 = _now()
-            ptr = plain_segment(backing, size, device_id)
-            rec((ALLOC, "cuMemAlloc (pool miss)", None, None, None, t0, _now(), size))
-            return ptr
-
-        # -- compiles
-        plain_compile = _compiler.compile_module
-        plain_cubin = _compiler.compile_cubin
-
-        def compile_cubin(*a, **kw):
-            self._nvrtc += 1
-            return plain_cubin(*a, **kw)
-
-        def compile_module(source, **kw):
-            n, nv = len(_compiler._modules), self._nvrtc
-            t0 = _now()
-            mod = plain_compile(source, **kw)
-            t1 = _now()
-            where = "cached" if len(_compiler._modules) == n else ("nvrtc" if self._nvrtc > nv else "disk cache")
-            rec((COMPILE, "compile {} [{}]".format(kw.get("name") or "kernel", where), None, None, None, t0, t1, None))
-            return mod
-
+        obs = _Observer(self, gpu_time, rec, get, event_record)
         self._ref = get()
         cs = _stream.get_current_stream()
         self._ref_stream = cs.ptr
         self.t_start = _now()
         _backend.check(event_record(self._ref, cs.ptr))
-        self._saved = (prev, plain_segment, plain_compile, plain_cubin, saved_copies, on_sync)
-        for name, kind in (("copy_from_host_async", "HtoD"), ("copy_to_host_async", "DtoH"),
-                           ("copy_from_device_async", "DtoD")):
-            timed(name, kind)
-        for fname in ("gemm", "gemv"):
-            timed_blas(fname)
-        self._saved_blas = (_cublas, saved_blas)
+        self._saved = (prev, obs, on_sync)
+        obs.prev = _observe.set_observer(obs)
         _sync_hooks.register(on_sync)
-        _memory._segment_malloc = segment_malloc
-        _compiler.compile_module = compile_module
-        _compiler.compile_cubin = compile_cubin
         self._prev_hook = _launch.set_launch_hook(launch_hook if gpu_time else launch_hook_host)
         return self
 
     def stop(self) -> list:
-        """Swap the plain seams back, wait for the device, and return the records as dicts."""
+        """Unregister the hooks and the observer, wait for the device, and return the records as dicts."""
         if self._saved is None:
             raise RuntimeError("this profiler is not recording")
-        _, plain_segment, plain_compile, plain_cubin, saved_copies, on_sync = self._saved
+        _, obs, on_sync = self._saved
         self.t_stop = _now()
         _launch.set_launch_hook(self._prev_hook)
         _sync_hooks.unregister(on_sync)
-        _memory._segment_malloc = plain_segment
-        _compiler.compile_module = plain_compile
-        _compiler.compile_cubin = plain_cubin
-        for name, orig in saved_copies.items():
-            setattr(MemoryPointer, name, orig)
-        mod, saved_blas = self._saved_blas
-        for name, orig in saved_blas.items():
-            setattr(mod, name, orig)
+        _observe.set_observer(obs.prev)
         self._saved = None
         _device.synchronize()
         return self._resolve()

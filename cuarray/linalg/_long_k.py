@@ -12,13 +12,10 @@ from __future__ import annotations
 
 import pathlib
 
-import numpy
-
 from .._core import reduction as _reduction
 from .._core.ndarray import _new_c
-from ..cuda import compiler as _compiler
 from ..cuda import device as _device
-from ..cuda import launch as _launch
+from ..cuda.kernel_family import KernelFamily
 
 __all__ = ["MAX_SIDE", "MAX_BYTES", "MIN_K", "fits", "products", "kernel_name", "source"]
 
@@ -38,17 +35,17 @@ _BLOCKS_PER_SM = 2
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "long_k_products.cu"
 _CTYPE = {"f": "float", "d": "double", "F": "cuarray::complex<float>", "D": "cuarray::complex<double>"}
 _ITEMSIZE = {"f": 4, "d": 8, "F": 8, "D": 16}
-_source = None
-_kernels: dict = {}
-_prepared: dict = {}  # (char, m, n, k, device) -> (kernel, grid, partial bytes)
-_int64 = numpy.int64
+_prepared: dict = {}  # (char, m, n, k, device) -> (Kernel, grid, partial bytes): a plan, not a compile cache
 
 
 def source() -> str:
-    global _source
-    if _source is None:
-        _source = _TEMPLATE.read_text()
-    return _source
+    return _TEMPLATE.read_text()
+
+
+LONG_K = KernelFamily("cuarray_long_k_products", source, kernels=(
+    "cuarray_long_k_products<T, M, N, BLOCK, U>(const T* a, long long a_i, long long a_k, const T* b, "
+    "long long b_k, long long b_j, T* c, long long k, T* part, unsigned int* counter)",
+))
 
 
 def _unroll(m: int, n: int) -> int:
@@ -60,13 +57,7 @@ def kernel_name(char: str, m: int, n: int) -> str:
 
 
 def _kernel(char: str, m: int, n: int):
-    key = (char, m, n, _unroll(m, n))
-    k = _kernels.get(key)
-    if k is None:
-        name = kernel_name(char, m, n)
-        mod = _compiler.compile_module(source(), name_expressions=(name,), name="cuarray_long_k_products")
-        k = _kernels[key] = mod.get_function(name).kernel
-    return k
+    return LONG_K.kernel(kernel_name(char, m, n))
 
 
 def fits(char: str, m: int, n: int, k: int, ap: int = 0, bp: int = 0) -> bool:
@@ -97,7 +88,5 @@ def products(char, dtype, m, n, k, ap, a_i, a_k, bp, b_k, b_j):
     c = _new_c((m, n), dtype)
     kern, grid, nbytes = _prepare(char, m, n, k, _device.get_device_id())
     counter, part = _reduction.one_launch_workspace(nbytes)
-    _launch.launch(kern, grid, _BLOCK,
-                   (ap, _int64(a_i), _int64(a_k), bp, _int64(b_k), _int64(b_j), c.data.ptr, _int64(k), part,
-                    counter))
+    kern.launch(grid, _BLOCK, ap, a_i, a_k, bp, b_k, b_j, c.data.ptr, k, part, counter)
     return c

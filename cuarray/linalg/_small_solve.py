@@ -15,8 +15,7 @@ import numpy
 
 from .._creation.basic import empty, zeros
 from .._manipulation.dims import broadcast_to
-from ..cuda import compiler as _compiler
-from ..cuda import launch as _launch
+from ..cuda.kernel_family import KernelFamily
 from ._util import LinAlgError, batch_of, stacked_copy
 
 __all__ = ["MAX_N", "MAX_K", "fits", "solve", "kernel_name", "source"]
@@ -29,15 +28,16 @@ MAX_K = 64
 _BLOCK = 128
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "small_solve.cu"
 _CTYPE = {"f": "float", "d": "double", "F": "cuarray::complex<float>", "D": "cuarray::complex<double>"}
-_source = None
-_kernels: dict = {}
 
 
 def source() -> str:
-    global _source
-    if _source is None:
-        _source = _TEMPLATE.read_text()
-    return _source
+    return _TEMPLATE.read_text()
+
+
+SMALL_SOLVE = KernelFamily("cuarray_small_solve", source, kernels=(
+    "cuarray_small_solve<T, W>(const T* a, long long a_step, const T* b, long long b_step, T* x, int n, "
+    "int k, long long batch, int* singular)",
+))
 
 
 def _width(n: int) -> int:
@@ -52,13 +52,7 @@ def kernel_name(char: str, n: int) -> str:
 
 
 def _kernel(char: str, n: int):
-    key = (char, _width(n))
-    k = _kernels.get(key)
-    if k is None:
-        name = kernel_name(char, n)
-        mod = _compiler.compile_module(source(), name_expressions=(name,), name="cuarray_small_solve")
-        k = _kernels[key] = mod.get_function(name).kernel
-    return k
+    return SMALL_SOLVE.kernel(kernel_name(char, n))
 
 
 def fits(n: int, k: int) -> bool:
@@ -94,10 +88,8 @@ def solve(a, b, char: str, batch_shape, check: bool = True) -> object:
     flag = zeros(1, dtype=numpy.int32) if check else None
     w = _width(n)
     blocks = (batch * w + _BLOCK - 1) // _BLOCK
-    i64, i32 = numpy.int64, numpy.int32
-    _launch.launch(_kernel(char, n), blocks, _BLOCK,
-                   (am.data.ptr, i64(astep), bm.data.ptr, i64(bstep), x.data.ptr, i32(n), i32(k),
-                    i64(batch), flag.data.ptr if check else 0))
+    _kernel(char, n).launch(blocks, _BLOCK, am.data.ptr, astep, bm.data.ptr, bstep, x.data.ptr, n, k, batch,
+                            flag.data.ptr if check else 0)
     if check and int(flag.get()[0]):
         raise LinAlgError("Singular matrix")
     return x

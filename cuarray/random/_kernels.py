@@ -3,18 +3,19 @@
 Three modules, each compiled once per process (and once per machine: the disk cache): "core"
 (uniform, normal, exponential, integers, choice), "distributions" (every other sampler) and
 "permutation". Each source is philox.cuh + distributions.cuh + its .cu file, read once; the
-kernels of a module are looked up in a dict by name.
+kernels are a kernel family per module (cuda/kernel_family.py), looked up by name.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import pathlib
 
 import numpy
 
-from ..cuda import compiler as _compiler
 from ..cuda import launch as _launch
+from ..cuda.kernel_family import KernelFamily
 
 __all__ = ["fill", "integers", "choice_cdf", "permutation", "SAMPLERS", "module_sources", "C_TYPES"]
 
@@ -85,22 +86,41 @@ def module_sources() -> dict:
     return {"core": (rnd, core), "distributions": (rnd, dist), "permutation": (perm, _PERM_NAMES)}
 
 
-_sources = None
-_kernels: dict = {}
+_SAMPLER_KERNELS = (
+    "cuarray_random_fill<D, T>(T* out, const long long n, const unsigned k0, const unsigned k1, "
+    "const unsigned call, const double* p0, const double* p1, const double* p2, const double s0, "
+    "const double s1, const double s2)",
+    "cuarray_random_integers<T, U>(T* out, const long long n, const unsigned k0, const unsigned k1, "
+    "const unsigned call, const unsigned long long* lows, const unsigned long long* highs, "
+    "const unsigned long long low_s, const unsigned long long rng_s)",
+    "cuarray_random_choice_cdf(long long* out, const long long n, const unsigned k0, const unsigned k1, "
+    "const unsigned call, const double* cdf, const long long m)",
+)
+# random.cu twice: the core samplers and the other distributions are two modules of it (the core
+# ones compile in a fraction of the time), as before the families
+_FAMILIES = {
+    "core": KernelFamily("cuarray_random_core", lambda: module_sources()["core"][0], _SAMPLER_KERNELS),
+    "distributions": KernelFamily("cuarray_random_distributions", lambda: module_sources()["distributions"][0],
+                                  _SAMPLER_KERNELS),
+    "permutation": KernelFamily("cuarray_random_permutation", lambda: module_sources()["permutation"][0], (
+        "cuarray_random_permutation<W>(long long* out, const long long total, const long long m, "
+        "const int rows_gt1, const unsigned long long n, const int bbits, const unsigned long long mask_a, "
+        "const unsigned long long mask_b, const unsigned k0, const unsigned k1, const unsigned call)",
+    )),
+}
+
+
+@functools.lru_cache(maxsize=None)
+def _module_names(module: str) -> tuple:
+    """(name expressions of `module`, {name: its position}), formatted once."""
+    names = tuple(module_sources()[module][1])
+    return names, {nm: i for i, nm in enumerate(names)}
 
 
 def _kernel(module: str, name: str):
-    k = _kernels.get(name)
-    if k is None:
-        global _sources
-        if _sources is None:
-            _sources = module_sources()
-        src, names = _sources[module]
-        mod = _compiler.compile_module(src, name_expressions=names, name="cuarray_random_" + module)
-        for nm in names:
-            _kernels[nm] = mod.get_function(nm).kernel
-        k = _kernels[name]
-    return k
+    """Kernel `name` of `module`, whose kernels compile together."""
+    names, index = _module_names(module)
+    return _FAMILIES[module].get(*names)[index[name]]
 
 
 def _groups(n: int) -> int:
@@ -113,21 +133,18 @@ def fill(op: str, out, n: int, draw: tuple, params) -> None:
     module = "core" if op in _CORE_OPS else "distributions"
     k = _kernel(module, fill_name(op, ctype))
     (p0, s0), (p1, s1), (p2, s2) = params
-    _launch.launch(k, _groups(n), _THREADS, (out.data.ptr, numpy.int64(n), *draw, p0, p1, p2,
-                                             numpy.float64(s0), numpy.float64(s1), numpy.float64(s2)))
+    k.launch(_groups(n), _THREADS, out.data.ptr, n, *draw, p0, p1, p2, s0, s1, s2)
 
 
 def integers(out, n: int, draw: tuple, lows, highs, low: int, rng: int, wide: bool) -> None:
     """out[i] = low + a uniform integer in [0, rng] (or per element from the uint64 arrays)."""
     k = _kernel("core", integers_name(C_TYPES[out._dtype], wide))
-    _launch.launch(k, _groups(n), _THREADS, (out.data.ptr, numpy.int64(n), *draw, lows, highs,
-                                             numpy.uint64(low % 2**64), numpy.uint64(rng)))
+    k.launch(_groups(n), _THREADS, out.data.ptr, n, *draw, lows, highs, low % 2**64, rng)
 
 
 def choice_cdf(out, n: int, draw: tuple, cdf) -> None:
     k = _kernel("core", "cuarray_random_choice_cdf")
-    _launch.launch(k, _groups(n), _THREADS, (out.data.ptr, numpy.int64(n), *draw, cdf.data.ptr,
-                                             numpy.int64(cdf._size)))
+    k.launch(_groups(n), _THREADS, out.data.ptr, n, *draw, cdf.data.ptr, cdf._size)
 
 
 def permutation(out, rows: int, m: int, n: int, draw: tuple) -> None:
@@ -139,6 +156,5 @@ def permutation(out, rows: int, m: int, n: int, draw: tuple) -> None:
     b = bits - a
     total = rows * m
     k = _kernel("permutation", _PERM_NAMES[0 if bits <= 32 else 1])
-    _launch.launch(k, _launch.grid_one_pass(total, _THREADS), _THREADS,
-                   (out.data.ptr, numpy.int64(total), numpy.int64(m), numpy.int32(rows > 1), numpy.uint64(n),
-                    numpy.int32(b), numpy.uint64((1 << a) - 1), numpy.uint64((1 << b) - 1), *draw))
+    k.launch(_launch.grid_one_pass(total, _THREADS), _THREADS, out.data.ptr, total, m, rows > 1, n, b, (1 << a) - 1,
+             (1 << b) - 1, *draw)

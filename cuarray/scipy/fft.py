@@ -1,7 +1,8 @@
 """cuarray.scipy.fft: the `scipy.fft` API on cuarray arrays: the functions of cuarray's scipy.fft
 backend (`cuarray.fft._scipy_backend`) and the helpers of `cuarray.fft` (no second
-implementation), and the DCT/DST family (`_realtransforms`, on cuFFT). See `scipy.fft`; `fht`,
-`set_workers`/`get_workers` and the backend-control functions are not here."""
+implementation), the DCT/DST family (`_realtransforms`, on cuFFT) and the fast Hankel transform
+(`_fftlog`). See `scipy.fft`; `set_workers`/`get_workers` and the backend-control functions are
+not here."""
 
 import operator
 import types as _types
@@ -19,6 +20,9 @@ from .._manipulation.transpose import moveaxis as _moveaxis
 from .._math.complex import imag as _imag
 from .._math.complex import real as _real
 from ..fft import _fft
+from ._fftlog import fht as fht
+from ._fftlog import fhtoffset as fhtoffset
+from ._fftlog import ifht as ifht
 from ._realtransforms import r2r as _r2r
 from ._twiddle import rotate as _rotate
 from ._twiddle import rotate_part as _rotate_part

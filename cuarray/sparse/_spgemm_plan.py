@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import numpy
 
+from ..cuda.limits import SHARED_PER_BLOCK
+
 __all__ = ["BIG", "NBINS", "table_size", "warps_per_row", "acc_bytes", "symbolic_row_bytes", "numeric_row_bytes",
            "max_bin", "table_bin_limit", "row_bin", "launch_shape", "supports", "dense_plan", "ctype", "index_ctype",
            "kernel_names"]
@@ -26,7 +28,7 @@ NBINS = BIG + 1      # bins 0 .. BIG
 MAX_THREADS = 256    # the kernels' __launch_bounds__
 # Dynamic shared memory a block may take without cudaFuncAttributeMaxDynamicSharedMemorySize,
 # less the kernels' static 128 bytes (one counter per group).
-SHARED_LIMIT = 48 * 1024 - 128
+SHARED_LIMIT = SHARED_PER_BLOCK - 128
 DENSE_BYTES = 256 << 20  # bitmaps of the long rows; dense accumulators (each)
 DENSE_BLOCKS = 1024      # at most this many dense accumulators (blocks) at once
 # The largest table bin a row may take (None: what shared memory allows); rows past it go to BIG.

@@ -15,14 +15,14 @@ columns.
 
 from __future__ import annotations
 
+import functools
 import pathlib
 
 import numpy
 
 from .._creation.basic import empty, zeros
 from .._math.sums_scan import cumsum, diff
-from ..cuda import compiler as _compiler
-from ..cuda import launch as _launch
+from ..cuda.kernel_family import KernelFamily
 from . import _index
 from . import _spgemm_plan as plan
 from . import _sputils
@@ -31,25 +31,44 @@ __all__ = ["source", "multiply_parts"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 _I32, _I64, _U64 = numpy.dtype(numpy.int32), numpy.dtype(numpy.int64), numpy.dtype(numpy.uint64)
-_source = None
-_modules: dict = {}
 
 
 def source() -> str:
-    global _source
-    if _source is None:
-        _source = (_DIR / "spgemm_bins.cuh").read_text() + (_DIR / "spgemm.cu").read_text()
-    return _source
+    return (_DIR / "spgemm_bins.cuh").read_text() + (_DIR / "spgemm.cu").read_text()
+
+
+SPGEMM = KernelFamily("cuarray_spgemm", source, kernels=(
+    "cuarray_spgemm_bin_rows<I>(const I* a_ptr, const I* a_idx, const I* b_ptr, const long long m, "
+    "const long long p, const int max_bin, unsigned char* bins, unsigned long long* counts)",
+    "cuarray_spgemm_scatter_rows(const unsigned char* bins, const long long m, "
+    "const unsigned long long* counts, unsigned long long* fill, int* rows)",
+    "cuarray_spgemm_symbolic<I, TABLE, WG>(const I* a_ptr, const I* a_idx, const I* b_ptr, const I* b_idx, "
+    "const int* rows, const int nrows, long long* row_nnz)",
+    "cuarray_spgemm_numeric<T, I, O, TABLE, WG>(const I* a_ptr, const I* a_idx, const T* a_val, "
+    "const I* b_ptr, const I* b_idx, const T* b_val, const int* rows, const int nrows, const O* c_ptr, "
+    "O* c_idx, T* c_val, unsigned long long* zeros)",
+    "cuarray_spgemm_copy_rows<T, O>(const O* p_ptr, const O* p_idx, const T* p_val, const int* rows, "
+    "const O* c_ptr, O* c_idx, T* c_val, unsigned long long* zeros)",
+    "cuarray_spgemm_dense_symbolic<I>(const I* a_ptr, const I* a_idx, const I* b_ptr, const I* b_idx, "
+    "const int* rows, const long long words, unsigned* bitmap, long long* row_nnz)",
+    "cuarray_spgemm_dense_numeric<T, I, O>(const I* a_ptr, const I* a_idx, const T* a_val, const I* b_ptr, "
+    "const I* b_idx, const T* b_val, const int* rows, const int nrows, const long long words, "
+    "const unsigned* bitmap, const long long p, typename cuarray::spgemm::Acc<T>::type* dense, "
+    "const O* c_ptr, O* c_idx, T* c_val, unsigned long long* zeros)",
+))
+
+
+@functools.lru_cache(maxsize=None)
+def _roles(dt, idx_in, idx_out) -> tuple:
+    """(roles, name expressions) of one instantiation (`plan.kernel_names`, formatted once)."""
+    names = plan.kernel_names(dt, idx_in, idx_out)
+    return tuple(names), tuple(names.values())
 
 
 def _kernels(dt, idx_in, idx_out) -> dict:
-    key = (dt.char, idx_in.itemsize, idx_out.itemsize)
-    ks = _modules.get(key)
-    if ks is None:
-        names = plan.kernel_names(dt, idx_in, idx_out)
-        mod = _compiler.compile_module(source(), name_expressions=tuple(names.values()), name="cuarray_spgemm")
-        ks = _modules[key] = {k: mod.get_function(nm).kernel for k, nm in names.items()}
-    return ks
+    """{role: Kernel} of one instantiation, compiled together."""
+    roles, specs = _roles(dt, idx_in, idx_out)
+    return dict(zip(roles, SPGEMM.get(*specs)))
 
 
 def _c(x, dtype):
@@ -72,12 +91,11 @@ def multiply_parts(a, b, dt, expand_sort, dense_long_rows=False):
     ks = _kernels(dt, idx_in, _I32)
     bins = empty((m,), numpy.uint8)
     counts = zeros((plan.NBINS + 1,), _U64)
-    _launch.launch(ks["bin"], -(-m // 8), 256, (a_ptr.data.ptr, a_idx.data.ptr, b_ptr.data.ptr, numpy.int64(m),
-                                               numpy.int64(p), numpy.int32(mb), bins.data.ptr, counts.data.ptr))
+    ks["bin"].launch(-(-m // 8), 256, a_ptr.data.ptr, a_idx.data.ptr, b_ptr.data.ptr, m, p, mb, bins.data.ptr,
+                     counts.data.ptr)
     rows = empty((m,), _I32)
     fill = zeros((plan.NBINS,), _U64)
-    _launch.launch(ks["scatter"], -(-m // 256), 256, (bins.data.ptr, numpy.int64(m), counts.data.ptr,
-                                                      fill.data.ptr, rows.data.ptr))
+    ks["scatter"].launch(-(-m // 256), 256, bins.data.ptr, m, counts.data.ptr, fill.data.ptr, rows.data.ptr)
     host = counts.get().astype(numpy.int64)  # synchronises: the bin sizes and the product count
     del bins, fill
     total = int(host[plan.NBINS])
@@ -90,10 +108,9 @@ def multiply_parts(a, b, dt, expand_sort, dense_long_rows=False):
         nrows = int(host[bn])
         if nrows:
             threads, rb, shared = plan.launch_shape(bn, plan.symbolic_row_bytes(bn))
-            _launch.launch(ks[("symbolic", bn)], -(-nrows // rb), threads,
-                           (a_ptr.data.ptr, a_idx.data.ptr, b_ptr.data.ptr, b_idx.data.ptr,
-                            rows.data.ptr + 4 * int(starts[bn]), numpy.int32(nrows), row_nnz.data.ptr),
-                           shared_mem=shared)
+            ks[("symbolic", bn)].launch(-(-nrows // rb), threads, a_ptr.data.ptr, a_idx.data.ptr, b_ptr.data.ptr,
+                                        b_idx.data.ptr, rows.data.ptr + 4 * int(starts[bn]), nrows,
+                                        row_nnz.data.ptr, shared_mem=shared)
     nbig = int(host[plan.BIG])
     big_rows = rows[int(starts[plan.BIG]):int(starts[plan.BIG]) + nbig]
     dense = plan.dense_plan(nbig, p, dt) if nbig and dense_long_rows else None
@@ -101,9 +118,8 @@ def multiply_parts(a, b, dt, expand_sort, dense_long_rows=False):
     if dense is not None:
         words, nblocks = dense
         bitmap = zeros((nbig * words,), numpy.uint32)
-        _launch.launch(ks["dense_symbolic"], nbig, 256, (a_ptr.data.ptr, a_idx.data.ptr, b_ptr.data.ptr,
-                                                         b_idx.data.ptr, big_rows.data.ptr, numpy.int64(words),
-                                                         bitmap.data.ptr, row_nnz.data.ptr))
+        ks["dense_symbolic"].launch(nbig, 256, a_ptr.data.ptr, a_idx.data.ptr, b_ptr.data.ptr, b_idx.data.ptr,
+                                    big_rows.data.ptr, words, bitmap.data.ptr, row_nnz.data.ptr)
     elif nbig:
         sub = _index._select_rows(a, ("array", big_rows.astype(_I64)))
         p_ptr, p_idx, p_val = expand_sort(sub, b, dt)
@@ -123,23 +139,20 @@ def multiply_parts(a, b, dt, expand_sort, dense_long_rows=False):
         nrows = int(host[bn])
         if nrows:
             threads, rb, shared = plan.launch_shape(bn, plan.numeric_row_bytes(bn, dt))
-            _launch.launch(ks[("numeric", bn)], -(-nrows // rb), threads,
-                           (a_ptr.data.ptr, a_idx.data.ptr, a_val.data.ptr, b_ptr.data.ptr, b_idx.data.ptr,
-                            b_val.data.ptr, rows.data.ptr + 4 * int(starts[bn]), numpy.int32(nrows),
-                            indptr.data.ptr, indices.data.ptr, data.data.ptr, zero_count.data.ptr),
-                           shared_mem=shared)
+            ks[("numeric", bn)].launch(-(-nrows // rb), threads, a_ptr.data.ptr, a_idx.data.ptr, a_val.data.ptr,
+                                       b_ptr.data.ptr, b_idx.data.ptr, b_val.data.ptr,
+                                       rows.data.ptr + 4 * int(starts[bn]), nrows, indptr.data.ptr,
+                                       indices.data.ptr, data.data.ptr, zero_count.data.ptr, shared_mem=shared)
     if dense is not None:
         words, nblocks = dense
         acc = zeros((nblocks * p * plan.acc_bytes(dt),), numpy.uint8)  # zero bits: 0 in every type
-        _launch.launch(ks["dense_numeric"], nblocks, 256,
-                       (a_ptr.data.ptr, a_idx.data.ptr, a_val.data.ptr, b_ptr.data.ptr, b_idx.data.ptr,
-                        b_val.data.ptr, big_rows.data.ptr, numpy.int32(nbig), numpy.int64(words), bitmap.data.ptr,
-                        numpy.int64(p), acc.data.ptr, indptr.data.ptr, indices.data.ptr, data.data.ptr,
-                        zero_count.data.ptr))
+        ks["dense_numeric"].launch(nblocks, 256, a_ptr.data.ptr, a_idx.data.ptr, a_val.data.ptr, b_ptr.data.ptr,
+                                   b_idx.data.ptr, b_val.data.ptr, big_rows.data.ptr, nbig, words, bitmap.data.ptr,
+                                   p, acc.data.ptr, indptr.data.ptr, indices.data.ptr, data.data.ptr,
+                                   zero_count.data.ptr)
     elif part is not None:
         p_ptr, p_idx, p_val = part
-        _launch.launch(ks["copy"], nbig, 256, (p_ptr.data.ptr, p_idx.data.ptr, p_val.data.ptr, big_rows.data.ptr,
-                                               indptr.data.ptr, indices.data.ptr, data.data.ptr,
-                                               zero_count.data.ptr))
+        ks["copy"].launch(nbig, 256, p_ptr.data.ptr, p_idx.data.ptr, p_val.data.ptr, big_rows.data.ptr,
+                          indptr.data.ptr, indices.data.ptr, data.data.ptr, zero_count.data.ptr)
     nzero = int(zero_count.get()[0])  # synchronises
     return indptr, indices, data, idt, nzero

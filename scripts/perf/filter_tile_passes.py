@@ -66,7 +66,7 @@ PREDICTED = {("tile-vec", "gaussian", 1, "float32", 2): 0.80, ("tile-vec-u", "ga
              ("tile-rows3", "gaussian", 1, "float32", 2): 0.76, ("tile-rows3", "gaussian", 4, "float32", 2): 0.66,
              ("tile-rows3", "gaussian", 4, "float32", 3): 0.64, ("tile-rows3", "gaussian", 4, "float64", 2): 0.58,
              ("tile-rows3", "uniform", 5, "float32", 2): 0.76,
-             # variant 4 (docs/perf-notes.md, "Variant 4"): every block keeps its next tile's bytes in
+             # variant 4 (docs/perf-notes.md, "Separable filters: a shared tile a pass"): every block keeps its next tile's bytes in
              # flight (5 rows / 4 cols blocks an SM: 33-42 KB an SM where ~20 KB streams at the copy
              # rate), the strided pass reads 1.04x its input, not 1.29x; one wave, ranges of 8-13 tiles
              ("tile-pipe", "gaussian", 1, "float32", 2): 0.90, ("tile-pipe", "gaussian", 2, "float32", 2): 0.88,
@@ -91,7 +91,7 @@ PREDICTED_COLS = {("tile-pipe", "gaussian", 1, "float32", 2): 50, ("tile-pipe", 
                   ("tile-pipe", "gaussian", 4, "float32", 3): 58, ("tile-pipe", "gaussian", 4, "float64", 2): 118,
                   ("tile-pipe", "uniform", 5, "float32", 2): 51}
 
-# Variant 5 ("tile-rows-short"), the rows pass alone, H100 us (docs/perf-notes.md, "Variant 5"):
+# Variant 5 ("tile-rows-short"), the rows pass alone, H100 us (docs/perf-notes.md, "Separable filters: a shared tile a pass"):
 # 16 lines of 256 a block, 16 outputs a thread (the 4-tap step 64 FFMA + 2 LDS.128 + ~8 others, no
 # bank conflicts), one barrier before the taps; memory-bound near the copy rate where the halo is
 # small, 128-long lines staging 27% halo through map_index. Other lines (4096) plan variant 3.

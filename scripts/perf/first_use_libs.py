@@ -1,5 +1,5 @@
 """First use of each library family in fresh processes: cuarray vs CuPy vs PyTorch, and where
-cuarray's time goes (run on the GPU machine; docs/perf-notes.md "First use of the math libraries").
+cuarray's time goes (run on the GPU machine; docs/perf-notes.md "First call into a math library").
 
 Prints three tables:
 1. per family (matmul, solve, fft, random, sort, spmv) and library, the median over --runs fresh

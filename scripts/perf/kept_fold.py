@@ -1,5 +1,5 @@
-"""Folded output vectors (`reduction._OUT_FOLD`, issue 32; docs/perf-notes.md "Reductions over short
-kept axes: folded output vectors"): reductions along axis 0 of arrays whose row of outputs is 2-8
+"""Folded output vectors (`reduction_plan._OUT_FOLD`; docs/perf-notes.md "Kept axes under 16 bytes:
+folded output vectors"): reductions along axis 0 of arrays whose row of outputs is 2-8
 bytes, with the planner's largest fold at 0 (off: the scalar sub-chunk plan) and at each fold a case
 can take, beside PyTorch and CuPy when they import, in one process. One line per case, µs:
 `gpu` the device's time alone (scripts/perf/_timing.py gpu_us: the calls queued behind a spin),
@@ -10,7 +10,7 @@ cuarray value against NumPy (float64 accumulation; argmax exactly), BAD otherwis
                                      [--sets-from 0,8] [--blocks-per-sm 16,2] [--reps N]
 
 The fold is switched the way scripts/perf/shapes_sweep.py's `--set` switches a planner constant:
-`reduction._OUT_FOLD` (and `_FOLD_ROUNDS`, the fewest load rounds a thread of a folded plan makes:
+`reduction_plan._OUT_FOLD` (and `_FOLD_ROUNDS`, the fewest load rounds a thread of a folded plan makes:
 one column each; `_FOLD_WIDE_SETS_FROM`, 2 accumulator sets of var's moments and argmax's pairs past
 that many load rounds an SM, 0 never; `_FOLD_WIDE_BLOCKS_PER_SM`, the blocks an SM a folded plan's split
 aims for when its accumulator is over 8 bytes (var's, argmax's): with more than one value of a knob a column each, named `r<rounds> w<sets> b<blocks>` by
@@ -32,7 +32,7 @@ from _peers import gpu_peers  # noqa: E402
 from _timing import event_us, gpu_us  # noqa: E402
 
 import cuarray  # noqa: E402
-from cuarray._core import reduction, reduction_ops  # noqa: E402
+from cuarray._core import reduction, reduction_ops, reduction_plan  # noqa: E402
 from cuarray.cuda import device as _device  # noqa: E402
 
 CASES = [
@@ -122,19 +122,19 @@ def _plan(shape, dtype, op) -> str:
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="", help="substrings of case names, separated by '|'")
-    ap.add_argument("--folds", default="0,2,4,8", help="values of reduction._OUT_FOLD to time")
-    ap.add_argument("--rounds", default="2,1", help="values of reduction._FOLD_ROUNDS to time folded plans at")
+    ap.add_argument("--folds", default="0,2,4,8", help="values of reduction_plan._OUT_FOLD to time")
+    ap.add_argument("--rounds", default="2,1", help="values of reduction_plan._FOLD_ROUNDS to time folded plans at")
     ap.add_argument("--sets-from", default="0",
-                    help="values of reduction._FOLD_WIDE_SETS_FROM to time folded plans at (e.g. 0,8)")
+                    help="values of reduction_plan._FOLD_WIDE_SETS_FROM to time folded plans at (e.g. 0,8)")
     ap.add_argument("--blocks-per-sm", default="",
-                    help="values of reduction._FOLD_WIDE_BLOCKS_PER_SM to time folded plans at (e.g. 16,4,2)")
+                    help="values of reduction_plan._FOLD_WIDE_BLOCKS_PER_SM to time folded plans at (e.g. 16,4,2)")
     ap.add_argument("--reps", type=int, default=30)
     args = ap.parse_args()
     cases = [c for c in CASES if not args.only or any(k in c[0] for k in args.only.split("|"))]
     folds = [int(v) for v in args.folds.split(",")]
     rounds = [int(v) for v in args.rounds.split(",")]
     sets_from = [int(v) for v in args.sets_from.split(",")]
-    bps = [int(v) for v in args.blocks_per_sm.split(",")] if args.blocks_per_sm else [reduction._FOLD_WIDE_BLOCKS_PER_SM]
+    bps = [int(v) for v in args.blocks_per_sm.split(",")] if args.blocks_per_sm else [reduction_plan._FOLD_WIDE_BLOCKS_PER_SM]
     settings = [(r, w, b) for r in rounds for w in sets_from for b in bps]
 
     def fold_key(r, w, b):
@@ -142,11 +142,11 @@ def main():
         return " ".join(["fold r{}".format(r) if not named else "r{}".format(r)] + named)
     peers = gpu_peers()
     knobs = ("_OUT_FOLD", "_FOLD_ROUNDS", "_FOLD_WIDE_SETS_FROM", "_FOLD_WIDE_BLOCKS_PER_SM")
-    defaults = tuple(getattr(reduction, k) for k in knobs)
+    defaults = tuple(getattr(reduction_plan, k) for k in knobs)
 
     def set_knobs(values):
         for k, v in zip(knobs, values):
-            setattr(reduction, k, v)
+            setattr(reduction_plan, k, v)
     rng = np.random.default_rng(0)
     print("_OUT_FOLD default {}, _FOLD_ROUNDS default {}, _FOLD_WIDE_SETS_FROM default {}, _FOLD_WIDE_BLOCKS_PER_SM "
           "default {}; µs gpu/ev (gpu: the "

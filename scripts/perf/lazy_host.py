@@ -24,6 +24,10 @@ def main():
     ap.add_argument("--profile", action="store_true", help="cProfile of the lazy loop (tottime)")
     ap.add_argument("--logreg", action="store_true", help="also the seed-logreg step (GPU only)")
     ap.add_argument("--ops", action="store_true", help="also host time per operation: eager launch vs lazy node")
+    ap.add_argument("--epilogue", action="store_true",
+                    help="also matmul + bias + ReLU at N=1024 (the cuBLASLt epilogue step): eager against lazy")
+    ap.add_argument("--chain", action="store_true",
+                    help="also a cached 10-node elementwise plan: one evaluation split into its parts (min, median)")
     args = ap.parse_args()
     import cuarray as cp
     from cuarray._core.fusion import lazy_mode, planner
@@ -36,6 +40,7 @@ def main():
         from cuarray.cuda.libs import cublas
 
         cublas.gemm = lambda *a, **k: None  # the GEMM's call; everything above it runs
+        cublas.gemm_epilogue = lambda *a, **k: True  # the cuBLASLt epilogue call, likewise
         sync = lambda: None  # noqa: E731
         mk = lambda shape: cp.ndarray(shape, np.float32)  # noqa: E731
     else:
@@ -112,6 +117,10 @@ def main():
         logreg(cp, sync)
     if args.ops:
         ops(cp, sync, mk)
+    if args.chain:
+        chain(cp, sync, mk)
+    if args.epilogue:
+        epilogue(cp, sync, mk)
 
 
 def ops(cp, sync, mk, n=20000):
@@ -155,6 +164,98 @@ def ops(cp, sync, mk, n=20000):
         print("op eager {:10s} {:6.2f} us".format(name, t))
     for (name, _), t in zip(lazy_rows, lazy):
         print("op lazy node {:6s} {:6.2f} us".format(name, t))
+
+
+def chain(cp, sync, mk, n=1000, rep=9):
+    """One evaluation of a cached 10-node elementwise plan (two 2**20 float32 inputs, four scalars,
+    one fused kernel), split into its parts, interleaved and repeated (min and median of `rep`
+    rounds of `n`, µs): the whole `with cuarray.lazy():` evaluation; the build (the operators:
+    nodes and trace entries, with the context's enter and exit but nothing computed); the trace
+    key and Program look-up; the Program's launch; and eager mode's ten launches."""
+    from cuarray._core import tracing
+    from cuarray._core.fusion import lazy_mode, planner
+
+    a, b = mk((1 << 20,)), mk((1 << 20,))
+
+    def body():
+        y = a * 2.0 + b
+        y = y * y - 1.0
+        y = cp.exp(y) * b + a
+        y = y * 0.5 - b
+        return cp.sqrt(y)
+
+    def whole():
+        with cp.lazy():
+            y = body()
+        return y
+
+    ctx = lazy_mode.lazy()
+    st = lazy_mode._tls
+
+    def build(then=None):
+        ctx.__enter__()
+        y = body()
+        if then is not None:
+            then(y)
+        st.depth -= 1  # leave without computing (what `__exit__` does, less its flush)
+        st.live = st.trace = None
+        tracing.uninstall(ctx._prev)
+        return y
+
+    def key(y):
+        planner.plan_traced(st.trace, [y._node])
+
+    def launch(y):
+        prog, vals = planner.plan_traced(st.trace, [y._node])
+        prog.run(vals)
+
+    fns = {"eager (10 launches)": body, "lazy evaluation (all)": whole, "  build (enter, nodes, exit)": build,
+           "  build + key + look-up": lambda: build(key), "  build + key + launch": lambda: build(launch)}
+    res = {k: [] for k in fns}
+    for _ in range(rep):
+        for k, fn in fns.items():
+            sync()
+            t = time.perf_counter()
+            for _ in range(n):
+                fn()
+            sync()
+            res[k].append((time.perf_counter() - t) / n * 1e6)
+    for k, v in res.items():
+        v.sort()
+        print("chain10 {:30s} min {:7.1f} us  median {:7.1f} us".format(k, v[0], v[len(v) // 2]))
+
+
+def epilogue(cp, sync, mk, n=1000, rep=9):
+    """`maximum(x @ W + b, 0)` at N=1024 float32: three eager calls against one lazy evaluation
+    (one cuBLASLt call with the bias and ReLU epilogue; stubbed: the call itself costs nothing),
+    synchronised per call (min and median of `rep` rounds of `n`, µs)."""
+    from cuarray._core.fusion import replay
+
+    N = 1024
+    x, W, b = mk((N, N)), mk((N, N)), mk((N,))
+
+    def eager():
+        return cp.maximum(cp.matmul(x, W) + b, 0.0)
+
+    def lazy():
+        with cp.lazy():
+            y = cp.maximum(cp.matmul(x, W) + b, 0.0)
+        return y
+
+    lazy()
+    print("epilogue plan:", replay.evaluations()[-1]["steps"])
+    res = {"eager": [], "lazy": []}
+    for _ in range(rep):
+        for k, fn in (("eager", eager), ("lazy", lazy)):
+            sync()
+            t = time.perf_counter()
+            for _ in range(n):
+                fn()
+                sync()
+            res[k].append((time.perf_counter() - t) / n * 1e6)
+    for k, v in res.items():
+        v.sort()
+        print("epilogue N=1024 {:6s} min {:7.1f} us  median {:7.1f} us".format(k, v[0], v[len(v) // 2]))
 
 
 def logreg(cp, sync, steps=300):

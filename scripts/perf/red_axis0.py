@@ -19,7 +19,7 @@ from _peers import gpu_peers  # noqa: E402
 from _timing import gpu_us  # noqa: E402
 
 import cuarray  # noqa: E402
-from cuarray._core import reduction, reduction_ops  # noqa: E402
+from cuarray._core import reduction, reduction_ops, reduction_plan  # noqa: E402
 
 
 def main():
@@ -47,12 +47,12 @@ def main():
     row("default")
     for part in [s for s in args.set.split(";") if s]:
         name, values = part.split("=")
-        saved = getattr(reduction, name)
+        saved = getattr(reduction_plan, name)
         for v in values.split(","):
-            setattr(reduction, name, int(v))
+            setattr(reduction_plan, name, int(v))
             reduction_ops.clear_fast_path()
             row("{}={}".format(name, v))
-        setattr(reduction, name, saved)
+        setattr(reduction_plan, name, saved)
         reduction_ops.clear_fast_path()
     for lib, (mod, cuda) in gpu_peers().items():
         t = mod.asarray(x.get()) if lib == "cupy" else mod.as_tensor(x.get(), device="cuda")

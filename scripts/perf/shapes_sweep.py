@@ -5,7 +5,7 @@ Prints one table.
 
     python scripts/perf/shapes_sweep.py [--libs cuarray] [--only max,argmax] [--set NAME=v1,v2,...[;NAME2=...]]
 
-`--set NAME=v1,v2`: rerun cuarray's cases with the reduction planner's constant `reduction.NAME`
+`--set NAME=v1,v2`: rerun cuarray's cases with the reduction planner's constant `reduction_plan.NAME`
 set to each value in turn (prepared launchers are dropped between values); several constants
 separated by ';' are swept one after the other, each back at its default before the next, e.g.
 `--set "_ROW_TILE=0,4,8,16;_OUT_VEC=0,1;_UNROLL_SUB=0,16,32"`. Issue 32's third pass:
@@ -282,7 +282,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--libs", default="cuarray,cupy,torch")
     ap.add_argument("--warp-row", default="", help="same as --set _WARP_ROW=...")
-    ap.add_argument("--sub-parts", default="", help="values of reduction._SUB_PARTS to sweep")
+    ap.add_argument("--sub-parts", default="", help="values of reduction_plan._SUB_PARTS to sweep")
     ap.add_argument("--only", default="", help="substrings of case names, separated by ',' (or '|': names hold commas)")
     ap.add_argument("--set", default="", help="NAME=v1,v2,...: sweep reduction.NAME over the values")
     args = ap.parse_args()
@@ -303,7 +303,8 @@ def main():
     elif args.sub_parts:
         sweep = "_SUB_PARTS=" + args.sub_parts
     if sweep:
-        from cuarray._core import reduction, reduction_ops
+        from cuarray._core import reduction_ops
+        from cuarray._core import reduction_plan as reduction  # the planner's constants
 
         specs = [spec.split("=", 1) for spec in sweep.split(";") if spec.strip()]
         for name, _ in specs:

@@ -1,5 +1,5 @@
 """var/std in one pass, each method of `cuarray._statistics.averages._var(..., method=)` (issue 32;
-docs/perf-notes.md, "var/std in one pass, fourth pass"), with PyTorch and CuPy beside when they
+docs/perf-notes.md, "var/std in one pass"), with PyTorch and CuPy beside when they
 import, in one process. Prints one table, µs per call on three clocks:
 
 - `bench`: CUDA events around each call, recorded back to back and read after one sync (the bench

@@ -107,13 +107,38 @@ def test_prepared_product_makes_the_eager_gemm_call(recorded_launches, monkeypat
     products._gemm[:] = []
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("fa", [False, True])
+def test_prepared_product_makes_the_eager_gemv_call(recorded_launches, monkeypatch, dtype, fa):
+    # A lazy matrix @ vector step makes the eager routine's GEMV call (op, dims, leading dim).
+    from cuarray.cuda.libs import cublas
+    from cuarray._core.fusion import products
+
+    calls, answer = [], [True]
+    monkeypatch.setattr(cublas, "gemv", lambda *a: calls.append(a) or answer[0])
+    products._gemv[:] = []  # (imported again: the patched one)
+    a = cp.empty((6, 4), dtype=dtype)
+    a = a.T.copy().T if fa else a
+    v = cp.empty((4,), dtype=dtype)
+    for fn in (cp.dot, cp.matmul):
+        eager = fn(a, v)
+        lazy = products.prepared(lambda x, y: pytest.fail("not the prepared path"))(a, v)
+        assert eager.shape == lazy.shape == (6,) and lazy.dtype == eager.dtype
+        e, z = calls[-2], calls[-1]
+        assert e[:8] == z[:8] and e[9:] == z[9:], (e, z)  # all but the output pointer
+        assert z[1] == ("N" if fa else "T") and z[4] == a.data.ptr and z[6] == v.data.ptr
+    answer[0] = False  # cuBLAS declines (a float32 compute mode other than 'highest'): the routine
+    assert products.prepared(lambda x, y: "eager")(a, v) == "eager"
+    products._gemv[:] = []
+
+
 def test_prepared_product_leaves_other_cases_to_the_routine(recorded_launches):
     from cuarray._core.fusion import products
 
     seen = []
     run = products.prepared(lambda x, y: seen.append((x.shape, y.shape)) or "eager")
     a = cp.empty((6, 4), dtype="float32")
-    assert run(a, cp.empty((4,), dtype="float32")) == "eager"              # matrix @ vector
+    assert run(a, cp.empty((8,), dtype="float32")[::2]) == "eager"         # matrix @ strided vector
     assert run(a, cp.empty((4, 3), dtype="float64")) == "eager"            # mixed dtypes
     assert run(a, cp.empty((4, 3), dtype="int32")) == "eager"              # no cuBLAS dtype
     assert run(a[:, ::2], cp.empty((2, 3), dtype="float32")) == "eager"    # neither C nor F
@@ -134,3 +159,27 @@ def test_positional_out_runs_eagerly_after_the_pending_graphs(ops):
         assert len(calls) == 2 and calls[0][2] != calls[1][2]   # p's kernel first, then exp's
         q = sub(x, y, y)
         assert q is y and len(calls) == 3
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128", "int32", "bool"])
+def test_scalar_converter_passes_what_the_loop_type_would(dtype):
+    # A fused kernel's scalar argument: the loop type's value of a Python or NumPy scalar (float
+    # and complex loops take the NumPy type itself, one C call; float16 travels as float32).
+    import numpy
+
+    from cuarray._core.fusion.planner import _scalar_converter
+
+    dt = numpy.dtype(dtype)
+    conv = _scalar_converter(dt)
+    vals = [True, 3, 0.1, 1e-40, -0.0] + ([2.5 - 1j, numpy.complex128(0.3 + 2j)] if dt.kind == "c" else []) + [
+        numpy.float64(0.1), numpy.float32(1.5), numpy.int64(7)]
+    for v in vals:
+        if dt.kind in "ib" and isinstance(v, float):
+            continue
+        got = conv(v)
+        want = v.astype(dt) if isinstance(v, numpy.generic) else dt.type(v)
+        if dt.char == "e":
+            want = numpy.float32(want)
+        assert type(got) is type(want) and (got == want or (got != got and want != want)), (v, got, want)
+        if isinstance(got, numpy.floating):
+            assert numpy.signbit(got) == numpy.signbit(want), v

@@ -1,4 +1,4 @@
-"""Folded output vectors (`reduction._OUT_FOLD`, issue 32) without a GPU: which plans take them
+"""Folded output vectors (`reduction_plan._OUT_FOLD`, issue 32) without a GPU: which plans take them
 (row of outputs 2, 4 or 8 bytes, packed rows, aligned pointer), the kernel's walk replayed on the
 host (every row once, each lane's rows in increasing order, the tail rows once, by the last chunk),
 the public calls' kernels on the fake device, and NVRTC compiles for sm_90. Kernels of the other
@@ -11,6 +11,7 @@ import numpy
 import pytest
 
 from cuarray._core import reduction
+from cuarray._core import reduction_plan
 from cuarray._core import reduction_ops as R
 from cuarray._core.reduction import Stage, plan
 from cuarray.cuda import compiler
@@ -106,20 +107,20 @@ def test_two_inputs_and_broadcasts():
 def test_the_largest_fold_is_a_setting(monkeypatch):
     want = {0: (0, 0, 0), 2: (2, 0, 0), 4: (2, 4, 0), 8: (2, 4, 8)}
     for max_fold, folds in want.items():
-        monkeypatch.setattr(reduction, "_OUT_FOLD", max_fold)
+        monkeypatch.setattr(reduction_plan, "_OUT_FOLD", max_fold)
         got = tuple(_cols_plan(1_000_000, n_out, isz).fold for n_out, isz in ((2, 4), (2, 2), (2, 1)))
         assert got == folds, max_fold
-    monkeypatch.setattr(reduction, "_OUT_FOLD", 0)
+    monkeypatch.setattr(reduction_plan, "_OUT_FOLD", 0)
     p = _cols_plan(1_000_000, 2, 4)
     assert (p.fold, p.ovec, p.sub) == (0, 0, 128)  # the scalar sub-chunk plan
-    monkeypatch.setattr(reduction, "_OUT_FOLD", 8)
-    monkeypatch.setattr(reduction, "_FOLD_ROUNDS", 1)  # one load round a thread: twice the chunks
+    monkeypatch.setattr(reduction_plan, "_OUT_FOLD", 8)
+    monkeypatch.setattr(reduction_plan, "_FOLD_ROUNDS", 1)  # one load round a thread: twice the chunks
     assert _cols_plan(1_000_000, 2, 4).split == 245  # (123 with two rounds)
     p = _cols_plan(100_003, 2, 4)
     assert (p.fold, p.split, p.chunk) == (2, 25, 2048)
     _replay_fold(p, 100_003, 2)
     assert _cols_plan(1_000_000, 2, 4, row_stride=16).split == 245  # other plans: two rounds still
-    monkeypatch.setattr(reduction, "_OUT_VEC", 0)  # every output-vector plan off, folded ones too
+    monkeypatch.setattr(reduction_plan, "_OUT_VEC", 0)  # every output-vector plan off, folded ones too
     assert _cols_plan(1_000_000, 2, 4).fold == 0
 
 

@@ -9,6 +9,7 @@ from numpy.exceptions import AxisError
 
 from cuarray._core import reduction_ops as R
 from cuarray._core import reduction
+from cuarray._core import reduction_plan
 from cuarray._core.reduction import Stage, plan
 from cuarray._core.reduction_kernel import ReductionKernel
 from cuarray.cuda import compiler
@@ -234,10 +235,10 @@ def test_few_outputs_along_a_fast_kept_axis_are_sub_chunked(monkeypatch, n_red, 
     kernel's mapping, mirrored here): every element is read once, by a thread of its own output,
     into a partial of its own; a warp's threads read consecutive addresses; the partials stay few.
     Output vectors off (tests/_core/test_row_tiles_cpu.py has theirs)."""
-    monkeypatch.setattr(reduction, "_OUT_VEC", 0)
+    monkeypatch.setattr(reduction_plan, "_OUT_VEC", 0)
     p = plan((n_red, n_out), [(4 * n_out, 4)], [4], (4,), (0,), aligned=(True,), sm_count=132)
     assert p.group == 1 and p.sub > 1 and p.sub * n_out <= 256 and p.grid_x == 1
-    assert p.parts == p.split * p.sub and p.parts * n_out <= reduction._SUB_PARTS + p.sub * n_out
+    assert p.parts == p.split * p.sub and p.parts * n_out <= reduction_plan._SUB_PARTS + p.sub * n_out
     gpb = 256 // p.sub
     seen = numpy.zeros((n_out, n_red), dtype=numpy.int8)
     for c in range(p.split):
@@ -255,7 +256,7 @@ def test_few_outputs_along_a_fast_kept_axis_are_sub_chunked(monkeypatch, n_red, 
 
 
 def test_sub_chunked_kernels_compile(monkeypatch):
-    monkeypatch.setattr(reduction, "_OUT_VEC", 0)
+    monkeypatch.setattr(reduction_plan, "_OUT_VEC", 0)
     p = plan((1_000_000, 4), [(16, 4)], [4], (4,), (0,), aligned=(True,), sm_count=132)
     d = R._definition(R.OPS["sum"], ((numpy.dtype("f"), numpy.dtype("f")),), ("x",), numpy.dtype("f"),
                       numpy.dtype("f"), False, R._POST_CAST, ())
@@ -323,8 +324,8 @@ def test_short_aligned_rows_get_lane_groups_with_vector_loads(monkeypatch, n_red
     """Rows of adjacent, 16-byte aligned elements: a power-of-two group of lanes per row, each lane
     about `_LANE_VECS` 16-byte loads; n_out not a multiple of the groups per warp (the last warp's
     tail groups). The one-pass skeleton's plans: row tiles off (tested below)."""
-    monkeypatch.setattr(reduction, "_LANE_VECS", lane_vecs)
-    monkeypatch.setattr(reduction, "_ROW_TILE", 0)
+    monkeypatch.setattr(reduction_plan, "_LANE_VECS", lane_vecs)
+    monkeypatch.setattr(reduction_plan, "_ROW_TILE", 0)
     v = 16 // itemsize
     n_out = 1000 + 7
     if (n_red * itemsize) % 16:
@@ -356,7 +357,7 @@ def test_lane_groups_off_and_other_layouts(monkeypatch):
     assert p.vec == 4
     p = plan((1000, 4), [(16, 4), (16, 4)], [4, 8], (4,), (1,), aligned=(True, True))  # mixed item sizes
     assert p.vec == 1
-    monkeypatch.setattr(reduction, "_LANE_VECS", 0)
+    monkeypatch.setattr(reduction_plan, "_LANE_VECS", 0)
     p = plan((1000, 16), [(64, 4)], [4], (4,), (1,), aligned=(True,))
     assert (p.group, p.vec) == (1, 1)
     p = plan((1000, 64), [(256, 4)], [4], (4,), (1,), aligned=(True,))
@@ -410,7 +411,7 @@ def test_short_walks_unroll_by_their_length(monkeypatch, shape, axis, unroll):
     got = _replay_sum(p, host.view(numpy.uint8).ravel(), 0, numpy.float32)
     want = host.sum(axis=axis, dtype=numpy.float64)
     numpy.testing.assert_allclose([got[4 * i] for i in range(want.size)], want, rtol=1e-6, atol=1e-6)
-    monkeypatch.setattr(reduction, "_SHORT_UNROLL", 0)
+    monkeypatch.setattr(reduction_plan, "_SHORT_UNROLL", 0)
     assert plan(host.shape, [host.strides], [4], (4,), (axis,), aligned=(True,)).unroll == 8
 
 
@@ -503,7 +504,7 @@ def test_vector_loads_over_several_dims_compile(monkeypatch):
     srcs[name] = src
     cubin, _ = compiler.compile_cubin("\n".join(srcs.values()), arch="sm_90")
     assert cubin[:4] == b"\x7fELF"
-    monkeypatch.setattr(reduction, "_VEC_ND", 0)
+    monkeypatch.setattr(reduction_plan, "_VEC_ND", 0)
     assert plan((64, 1024, 256), [(2**20, 1024, 4)], [4], (4,), (0, 2), aligned=(True,)).vec == 1
 
 

@@ -1,4 +1,4 @@
-"""Row tiles (`reduction._ROW_TILE`), longer sub-chunk walks (`_UNROLL_SUB`) and output vectors
+"""Row tiles (`reduction_plan._ROW_TILE`), longer sub-chunk walks (`_UNROLL_SUB`) and output vectors
 (`_OUT_VEC`) without a GPU: which plans take them, their index walks replayed on the host (every
 element once, stores once, warp-uniform loops and branches, the block's fixed combining order),
 NVRTC compiles of their kernels, and the one-pass skeleton's kernels unchanged byte for byte (their
@@ -10,6 +10,7 @@ import numpy
 import pytest
 
 from cuarray._core import reduction
+from cuarray._core import reduction_plan
 from cuarray._core import reduction_ops as R
 from cuarray._core.reduction import Stage, plan
 from cuarray._core.reduction_kernel import ReductionKernel
@@ -103,11 +104,11 @@ def test_row_tiles_off_and_other_layouts(monkeypatch):
     assert p.rows == 4
     p = plan((1000, 16), [(64, 4)], [4], (4,), (1,), aligned=(True,))  # few rows: one a group
     assert p.rows == 1
-    monkeypatch.setattr(reduction, "_ROW_TILE", 0)
+    monkeypatch.setattr(reduction_plan, "_ROW_TILE", 0)
     p = plan((n, 16), [(64, 4)], [4], (4,), (1,), aligned=(True,))
     assert (p.group, p.vec, p.rows) == (2, 4, 0)
     for tile, rows in ((1, 1), (4, 2), (16, 8)):
-        monkeypatch.setattr(reduction, "_ROW_TILE", tile)
+        monkeypatch.setattr(reduction_plan, "_ROW_TILE", tile)
         assert plan((n, 16), [(64, 4)], [4], (4,), (1,), aligned=(True,)).rows == rows
 
 
@@ -198,14 +199,14 @@ def test_tile_plans_launch_one_tile_stage():
 @pytest.mark.parametrize("n_red, n_out", [(1_000_000, 4), (16_000_000, 4), (1_000_000, 32), (400_000, 2),
                                           (70_001, 3)])
 def test_sub_chunked_walks_take_unroll_sub(monkeypatch, n_red, n_out):
-    monkeypatch.setattr(reduction, "_OUT_VEC", 0)  # the scalar sub-chunk layout
+    monkeypatch.setattr(reduction_plan, "_OUT_VEC", 0)  # the scalar sub-chunk layout
     p = plan((n_red, n_out), [(4 * n_out, 4)], [4], (4,), (0,), aligned=(True,), sm_count=132)
-    assert p.sub > 1 and p.unroll == reduction._UNROLL_SUB
+    assert p.sub > 1 and p.unroll == reduction_plan._UNROLL_SUB
     assert p.chunk % (p.unroll * p.sub) == 0 or p.split == 1
     assert p.split * p.chunk >= n_red and (p.split - 1) * p.chunk < n_red
-    monkeypatch.setattr(reduction, "_UNROLL_SUB", 0)
-    assert plan((n_red, n_out), [(4 * n_out, 4)], [4], (4,), (0,), aligned=(True,)).unroll == reduction._UNROLL_COLS
-    monkeypatch.setattr(reduction, "_UNROLL_SUB", 32)
+    monkeypatch.setattr(reduction_plan, "_UNROLL_SUB", 0)
+    assert plan((n_red, n_out), [(4 * n_out, 4)], [4], (4,), (0,), aligned=(True,)).unroll == reduction_plan._UNROLL_COLS
+    monkeypatch.setattr(reduction_plan, "_UNROLL_SUB", 32)
     p = plan((n_red, n_out), [(4 * n_out, 4)], [4], (4,), (0,), aligned=(True,))
     assert p.unroll == 32 and p.split * p.chunk >= n_red
 
@@ -213,8 +214,8 @@ def test_sub_chunked_walks_take_unroll_sub(monkeypatch, n_red, n_out):
 def test_sub_chunked_walk_replays_with_unroll_sub(monkeypatch):
     """The kernel's sub-chunk walk with 32 accumulators (thread t: output t % gpb, elements from
     t / gpb in steps of sub, unrolled rounds then the remainder), every element once."""
-    monkeypatch.setattr(reduction, "_UNROLL_SUB", 32)
-    monkeypatch.setattr(reduction, "_OUT_VEC", 0)
+    monkeypatch.setattr(reduction_plan, "_UNROLL_SUB", 32)
+    monkeypatch.setattr(reduction_plan, "_OUT_VEC", 0)
     n_red, n_out = 70_001, 3
     p = plan((n_red, n_out), [(4 * n_out, 4)], [4], (4,), (0,), aligned=(True,), sm_count=132)
     U, S = p.unroll, p.sub
@@ -289,7 +290,7 @@ def test_output_vectors_other_layouts(monkeypatch):
     assert p.ovec == 0
     p = plan((100_000, 4), [(16, 4)], [4], (4,), (0,), aligned=(True,), acc_size=16)  # var's (mean, m2, n)
     assert (p.ovec, p.unroll) == (4, 2)
-    monkeypatch.setattr(reduction, "_OUT_VEC", 0)
+    monkeypatch.setattr(reduction_plan, "_OUT_VEC", 0)
     p = plan((100_000, 4), [(16, 4)], [4], (4,), (0,), aligned=(True,))
     assert (p.ovec, p.sub) == (0, 64)
 

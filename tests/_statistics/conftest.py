@@ -10,6 +10,7 @@ import gc
 import pytest
 
 from cuarray._core import reduction as _red
+from cuarray._core import reduction_plan as _plan
 from cuarray._core import reduction_ops as _rops
 from cuarray.cuda import device as _device
 
@@ -26,13 +27,13 @@ def setting():
     saved = {}
 
     def set_(name, value):
-        saved.setdefault(name, getattr(_red, name))
-        setattr(_red, name, value)
+        saved.setdefault(name, getattr(_plan, name))
+        setattr(_plan, name, value)
         _clear_launchers()
 
     yield set_
     for name, value in saved.items():
-        setattr(_red, name, value)
+        setattr(_plan, name, value)
     _clear_launchers()
 
 

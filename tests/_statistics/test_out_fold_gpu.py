@@ -1,4 +1,4 @@
-"""Folded output vectors (`reduction._OUT_FOLD`, issue 32) on the GPU against NumPy, fresh random
+"""Folded output vectors (`reduction_plan._OUT_FOLD`, issue 32) on the GPU against NumPy, fresh random
 data: reductions along axis 0 of arrays whose row of outputs is 2-8 bytes ((n, 2) float32,
 (n, 4) and (n, 2) float16, (n, 8), (n, 4) and (n, 2) int8/uint8, (n, 2) int16), so a 16-byte load
 carries 2-8 rows; (n, 2) float64 (16-byte rows: plain output vectors) beside. sum, mean, max, min,

@@ -391,7 +391,7 @@ def test_fast_path_and_fused_launch(request, name, shape, axis, dt):
     # Repeated calls take the prepared fast path; split reductions whose second pass is small run
     # as one fused launch. Both must give the general path's two-launch result bit for bit, on
     # the default stream and on another one, aligned or not, and keepdims.
-    from cuarray._core import reduction as _red
+    from cuarray._core import reduction_plan as _red  # FUSE is the planner's
 
     rng = np.random.default_rng(seed_of(request))
     if dt == "?":

@@ -1,5 +1,5 @@
 """Row tiles, longer sub-chunk walks and output vectors on the GPU (issue 32) against NumPy, fresh
-random data: every `reduction._ROW_TILE` value the sweep tries (short aligned rows of 1-8 16-byte
+random data: every `reduction_plan._ROW_TILE` value the sweep tries (short aligned rows of 1-8 16-byte
 vectors a lane, several rows a group, the last warps clamped), every `_UNROLL_SUB` and `_OUT_VEC`
 value (a few outputs along a fast kept axis: `sum(axis=0)` of (n, 4); output vectors combine a
 block's sub-chunks in the block), for sum, max, argmax (ties), mean, var and the nan-variants,

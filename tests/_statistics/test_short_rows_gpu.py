@@ -1,5 +1,5 @@
 """Reductions over short rows on the GPU (issue 32) against NumPy, fresh random data: rows of
-2-200 elements with 16-byte vector loads by groups of 1-32 lanes (`reduction._LANE_VECS`), and
+2-200 elements with 16-byte vector loads by groups of 1-32 lanes (`reduction_plan._LANE_VECS`), and
 the layouts that cannot take them (odd lengths, strided, reversed, offset, broadcast), for sum,
 max, argmax, mean, var and the nan-variants, float16/32/64, int32 and complex64; empty and size-1
 shapes; an elementwise producer fused into the load (eager `ReductionKernel`-style and lazy); the

@@ -1,5 +1,5 @@
 """var/std's one-pass methods (`averages._var(..., method=)`; issue 32, docs/perf-notes.md "var/std
-in one pass, fourth pass") without a GPU: the kernels of every method and plan shape compile for
+in one pass") without a GPU: the kernels of every method and plan shape compile for
 sm_90 with NVRTC, the planner gives wide accumulators (`ReductionDef.wide`) a sum's loads in flight
 over fewer accumulator sets, every other plan's kernels are unchanged byte for byte, and repeated
 var/std calls take the reduction fast path. GPU values: tests/_statistics/test_var_methods_gpu.py."""

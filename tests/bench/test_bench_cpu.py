@@ -39,7 +39,8 @@ def test_list_exits_0(capsys):
 
 def test_numpy_only_run_table_and_json(tmp_path, capsys):
     path = tmp_path / "out.json"
-    assert cli.main(["--quick", "--cases", "pool-churn", "--libs", "numpy,cuarray", "--json", str(path)]) == 0
+    # (--libs numpy: with cuarray among the libraries and no GPU the bench stops at once, exit 1)
+    assert cli.main(["--quick", "--cases", "pool-churn", "--libs", "numpy", "--json", str(path)]) == 0
     out = capsys.readouterr().out
     data = json.loads(path.read_text())
     labels = [r["label"] for r in data["rows"]]

@@ -345,8 +345,11 @@ def test_convert_args_checks_count_and_width():
     m.convert_args((_CAI(), np.float32(1), 5), "f", sizes)
     with pytest.raises(TypeError, match="kernel 'f' takes 3 arguments, 2 given"):
         m.convert_args((_CAI(), np.float32(1)), "f", sizes)
-    with pytest.raises(TypeError, match="argument 1 of kernel 'f' is a 4-byte parameter.*Python float"):
-        m.convert_args((_CAI(), 1.0, 5), "f", sizes)
+    # Python scalars take the parameter's width (issue 54): 1.0 for a float, 5 for an int
+    args = m.convert_args((_CAI(), 1.0, 5), "f", sizes)
+    assert type(args[1]) is np.float32 and args[1] == 1
+    with pytest.raises(TypeError, match="argument 1 of kernel 'f' is a 2-byte parameter.*Python float"):
+        m.convert_args((_CAI(), 1.0, 5), "f", (8, 2, 8))
 
 
 def test_missing_nvrtc_says_how_to_fix(monkeypatch):

@@ -1,7 +1,7 @@
 """Library workspaces, handles and plan caches without a GPU: the per-device bound, per-stream
 release through `free_all_blocks(stream=s)`, the pool counting live workspace, cuBLAS rebinding a
 handle after a release, handles destroyed when their thread ends, plan-cache limits and `clear`.
-The pool runs over the fake backing of test_memory.py; the libraries are recording stand-ins."""
+The pool runs over tests/fake_device.py's FakeBacking; the libraries are recording stand-ins."""
 
 from __future__ import annotations
 
@@ -13,35 +13,10 @@ import pytest
 from cuarray.cuda import memory
 from cuarray.cuda.libs import _handles, _workspace, cublas
 from cuarray.cuda.memory import MemoryPool
+from fake_device import FakeBacking  # the one fake backing (tests/fake_device.py)
 
 MiB = 2**20
 A, B, C = 0x1000, 0x2000, 0x3000  # fake stream handles
-
-
-class FakeBacking:
-    """Increasing fake addresses (test_memory.py has the full one); `reserved` is what is held."""
-
-    def __init__(self):
-        self.next = 1 << 32
-        self.live = {}
-
-    @property
-    def reserved(self):
-        return sum(self.live.values())
-
-    def malloc(self, size, device_id):
-        ptr, self.next = self.next, self.next + size + 4096
-        self.live[ptr] = size
-        return ptr
-
-    def free(self, ptr, size, device_id):
-        assert self.live.pop(ptr) == size
-
-    def synchronize(self, device_id):
-        pass
-
-    def device_total(self, device_id):
-        return 16 << 30
 
 
 class FakeMem:

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from cuarray.cuda import _backend
+from cuarray.cuda import _pool_bins
 from cuarray.cuda import memory
 from cuarray.cuda import pinned_memory
 from cuarray.cuda import stream as stream_mod
@@ -150,7 +151,7 @@ def test_no_merge_across_a_segment_boundary(monkeypatch, keep, first):
     """Two small segments back to back: freeing the last block of the lower one and the first of the
     upper one (in either order) leaves two free blocks, one per segment (checked at the free itself
     when nothing is kept for exact reuse, at the next query otherwise)."""
-    monkeypatch.setattr(memory, "RECENT_MAX", keep)
+    monkeypatch.setattr(_pool_bins, "RECENT_MAX", keep)  # read by the Python and the C pools
     fake = FakeBacking(gap=0)
     pool = MemoryPool(backing=fake)
     quarter = memory.SMALL_SEGMENT // 4

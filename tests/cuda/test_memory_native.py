@@ -313,3 +313,28 @@ def test_frees_from_garbage_collection_during_allocation():
     assert pool.used_bytes() == 0
     pool.free_all_blocks()
     assert pool.total_bytes() == 0 == fake.reserved
+
+
+def test_async_core_is_built_with_the_pool_core():
+    """MallocAsyncMemoryPool's C path (cuda/_native/async.c) ships in the same extension: its blocks
+    come only from the pool, and it refuses to allocate before the driver's entry points are given
+    (checked in a fresh process, where no pool has configured it)."""
+    import subprocess
+    import sys
+
+    import pytest
+
+    from cuarray.cuda import memory
+
+    core = memory._core_module
+    if core is None:
+        pytest.skip("the C core is not built here (no compiler at install)")
+    with pytest.raises(TypeError, match="MallocAsyncMemoryPool"):
+        core.AsyncBlock()
+    with pytest.raises(TypeError, match="async_alloc"):
+        core.async_alloc(1, 0, 0, None)
+    code = ("from cuarray.cuda import _poolcore\n"
+            "try:\n    _poolcore.async_alloc(1, 0, 0, None, 0)\n"
+            "except RuntimeError as e:\n    print('refused:', e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120).stdout
+    assert "refused: _poolcore.async_configure() was not called" in out

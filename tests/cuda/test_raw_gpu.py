@@ -71,7 +71,7 @@ def test_wrong_args_raise_and_context_survives():
     with pytest.raises(TypeError, match="kernel 'fill' takes 3 arguments, 2 given"):
         k((1,), (32,), (buf, np.float32(1)))
     with pytest.raises(TypeError, match="argument 1 of kernel 'fill' is a 4-byte parameter"):
-        k((1,), (32,), (buf, 1.0, n))  # Python float would be passed as a double
+        k((1,), (32,), (buf, np.float64(1.0), n))  # a NumPy double keeps its width
     k((1,), (32,), (buf, np.float32(2), n))
     np.testing.assert_array_equal(_to_host(buf, np.float32, n), np.arange(n, dtype=np.float32) * 2)
 

@@ -18,8 +18,9 @@ import numpy as np
 from fuzz_checks import (check_argsort, check_complex_power, check_complex_product, check_cond, check_eigh, check_eigvals,
                          check_half_accumulation, check_half_in_float32, check_isin_assume_unique, check_large_int_moments, check_lstsq, check_nonfinite_spread, check_pad,
                          check_partition, check_qr, check_scaled_by_zero, check_slogdet, check_solve, check_sorted_values,
-                         check_space_cast, check_svd, check_transform_nonfinite, check_unique_inverse, check_unordered_values, check_unpackbits,
+                         check_space_cast, check_svd, check_transform_nonfinite, check_unique_all, check_unique_inverse, check_unordered_values, check_unpackbits,
                          check_unwrap)
+import fuzz_rows54  # issue 54's rows
 from fuzzlib import Host, Seq, XpFn, array_spec, broadcastable_shape, pick_dtype, random_shape
 
 # -- kinds --------------------------------------------------------------------------------------
@@ -431,11 +432,12 @@ class Row:
     edges: bool = True             # False: finite values only (LAPACK's gelsd can loop forever on NaN)
     order: tuple | None = None     # positions of the drawn arguments in the call (kinds draw in dependency order)
     group: str = ""                # a name for a set of rows (--fuzz-rows picks it): "issue35b", the second pass
+    tag: str = ""                  # appended to the key where name and kinds repeat (issue 54's keyword rows)
 
     @property
     def key(self) -> str:
-        """Unique in the table: the name and the argument kinds ("add(a s)")."""
-        return "{}({})".format(self.name, self.kinds)
+        """Unique in the table: the name and the argument kinds ("add(a s)"), and the tag."""
+        return "{}({}){}".format(self.name, self.kinds, self.tag)
 
     def fn(self, xp):
         if self.name.startswith("ndarray."):
@@ -637,7 +639,8 @@ _NO_VALUES = {"empty_like", "empty"}
 
 ROWS += [
     *[Row(n, "a", values=n not in _NO_VALUES, rtol=50 if n in ("unwrap", "trapezoid") else 1,
-          **({"check": check_unique_inverse} if n == "unique_inverse" else {})) for n in UNARY2],
+          **({"check": check_unique_inverse} if n == "unique_inverse" else
+             {"check": check_unique_all} if n == "unique_all" else {})) for n in UNARY2],
     Row("unique_values", "a", check=check_unordered_values),  # (order unspecified: the Array API)
     *[Row(n, "a b", **_product_check(n)) for n in BINARY2],
     *[Row(n, "a s", **_product_check(n)) for n in BINARY2],
@@ -782,9 +785,10 @@ ROWS += [
     *[Row("fft." + n, "a", kw={"axes": "fftaxes"}) for n in ("fftshift", "ifftshift")],
 ]
 
-
 for _r in ROWS[_FIRST_PASS:]:
     _r.group = "issue35b"
+KINDS.update(fuzz_rows54.KINDS54)
+ROWS += fuzz_rows54.rows(Row, _product_check)  # group 'issue54', keys tagged: "max(a){initial,axis}"
 
 # LAPACK (NumPy's side) can loop forever on NaN/inf input (gesdd, gelsd): factorisations get finite data.
 for _r in ROWS:

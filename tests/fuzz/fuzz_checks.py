@@ -504,6 +504,8 @@ def check_unique_inverse(exp, got, row, inputs):
     sort's accident. The values compare as values; the inverse exactly where the input is not NaN,
     and where it is, the inverse must point at a NaN value."""
     e, g = exp, got
+    if not (isinstance(e, tuple) and isinstance(g, tuple) and len(e) == len(g) == 2):
+        return compare_values(e, g, row)  # (unique without return_inverse: the values alone)
     d = compare_values(e[0], g[0], row) or compare_values(e[1], g[1], _Exact(row, values=False))
     if d or not row.values:
         return d
@@ -598,3 +600,51 @@ def check_cond(exp, got, row, inputs=None):
     if not np.array_equal(huge_e, huge_g):
         return "singular (cond > {:.0e}) elements differ:\n  expected {}\n  got      {}".format(big, e, g)
     return compare_values(e[~huge_e], g[~huge_g], row)
+
+
+def check_unique_all(exp, got, row, inputs):
+    """unique_all (values, indices, inverse, counts) of input with several NaNs or both zeros:
+    NumPy's unstable sort decides which NaN slot a NaN of the input gets (check_unique_inverse)
+    and, for the NaN values, which input position `indices` names. Values and counts compare as
+    values; the inverse by check_unique_inverse's invariants; indices exactly at non-NaN values
+    (NumPy's stable first occurrence there) and at NaN values as the set of the input's NaN
+    positions."""
+    if not (isinstance(exp, tuple) and isinstance(got, tuple)) or len(exp) != 4 or len(got) != 4:
+        return compare_values(exp, got, row)
+    d = (compare_values(exp[0], got[0], row) or compare_values(exp[3], got[3], row)
+         or check_unique_inverse((exp[0], exp[2]), (got[0], got[2]), row, inputs)
+         or compare_values(exp[1], got[1], _Exact(row, values=False)))
+    if d or not row.values:
+        return d
+    vals = np.asarray(exp[0])
+    ei, gi = np.asarray(exp[1]), np.asarray(got[1])
+    nan = np.isnan(vals) if vals.dtype.kind in "fc" else np.zeros(vals.shape, bool)
+    if not np.array_equal(ei[~nan], gi[~nan]):
+        return "[1] indices differ at non-NaN values:\n  expected {}\n  got      {}".format(ei, gi)
+    if sorted(ei[nan].tolist()) != sorted(gi[nan].tolist()):
+        return "[1] the NaN values' indices are not the input's NaN positions: {}".format(gi)
+    return None
+
+
+def check_where(inner=None):
+    """A ufunc call with where= and no out=: NumPy leaves the elements the mask skips
+    uninitialised (NumPy against itself differs there), so only the elements where the mask is
+    True compare (by `inner`, a row's own check, else as values); with out= the skipped elements
+    keep out's values on both sides and everything compares."""
+    def check(exp, got, row, inputs):
+        args, kw = inputs if inputs is not None else ((), {})
+        w = kw.get("where")
+        if w is None or kw.get("out") is not None:
+            return inner(exp, got, row, inputs) if inner is not None else compare_values(exp, got, row)
+        e, g = _as(exp, got)
+        d = compare_values(e, g, _Exact(row, values=False))
+        if d or not row.values:
+            return d
+        try:
+            m = np.broadcast_to(np.asarray(w, bool), e.shape)
+        except ValueError:
+            return None
+        if inner is not None:
+            return inner(e[m], g[m], row, None)
+        return compare_values(e[m], g[m], row)
+    return check

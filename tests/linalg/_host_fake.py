@@ -104,6 +104,20 @@ class FakeLongKLaunch:
         host_view((m, n), (n * isz, isz), dt, c)[...] = A @ B
 
 
+class FakeLongKKernel:
+    """`_long_k`'s kernel: its arguments packed by the real declaration (LONG_K's), then run by
+    `FakeLongKLaunch` under the key `(char, m, n)`."""
+
+    def __init__(self, char, m, n):
+        from cuarray.linalg import _long_k
+
+        self.key = (char, m, n)
+        self.packer = _long_k.LONG_K.packer(_long_k.kernel_name(char, m, n))
+
+    def launch(self, grid, block, *args, shared_mem=0):
+        FakeLongKLaunch.launch(self.key, grid, block, self.packer.pack(args))
+
+
 class FakeReduction:
     """The one-launch workspace `_long_k` asks for (its kernel is emulated: no counter needed)."""
 
@@ -123,7 +137,6 @@ def install(monkeypatch):
     monkeypatch.setattr(cublas, "gemv", fake_gemv)
     monkeypatch.setattr(_int_matmul, "gemm", fake_int_gemm)
     monkeypatch.setattr(_long_k, "_new_c", new_c)
-    monkeypatch.setattr(_long_k, "_prepare", lambda char, m, n, k, dev: ((char, m, n), 4, 0))
-    monkeypatch.setattr(_long_k, "_launch", FakeLongKLaunch)
+    monkeypatch.setattr(_long_k, "_prepare", lambda char, m, n, k, dev: (FakeLongKKernel(char, m, n), 4, 0))
     monkeypatch.setattr(_long_k, "_reduction", FakeReduction)
     CALLS.clear()

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from cuarray.cuda import _backend, compiler, launch, memory, profiling, _sync_hooks
+from cuarray.cuda import _backend, _observe, compiler, launch, memory, profiling, _sync_hooks
 from cuarray._core import device_errors
 from cuarray.cuda._memory_base import MemoryPointer
 from cuarray.cuda.module import kernel_names
@@ -158,8 +158,10 @@ def test_recorder_times_launches_and_restores_the_seams(fake_runtime):
     kernel_names["K"] = "cuarray_test_kernel"
     try:
         with Profile() as prof:
-            assert launch.enqueue is not plain[0] and MemoryPointer.copy_to_host_async is not plain[3]
-            assert cublas.gemm is not plain[5]
+            # the launch hook and the observer are registered; no module or class attribute changes
+            assert launch.enqueue is not plain[0] and _observe.get_observer() is not None
+            assert (memory._segment_malloc, compiler.compile_module, MemoryPointer.copy_to_host_async,
+                    cublas.gemm, cublas.gemv) == plain[1:4] + plain[5:]
             launch.enqueue(FakeStream(), FakeConfig(), "K", 1, 2)
             launch.enqueue(FakeStream(), FakeConfig(), "K", 3)
             _sync_hooks.run()
@@ -167,6 +169,7 @@ def test_recorder_times_launches_and_restores_the_seams(fake_runtime):
         del kernel_names["K"]
     assert (launch.enqueue, memory._segment_malloc, compiler.compile_module,
             MemoryPointer.copy_to_host_async, list(_sync_hooks._hooks), cublas.gemm, cublas.gemv) == plain
+    assert _observe.get_observer() is None
     assert [a[2:] for a in launched] == [("K", 1, 2), ("K", 3)]  # the real launch, with its arguments
     kinds = [r["kind"] for r in prof.records]
     assert kinds == ["kernel", "kernel", "sync"]
@@ -266,3 +269,52 @@ def test_cuarray_nvtx_env_installs_the_hook_at_the_first_launch(monkeypatch, fak
     assert launch.get_launch_hook() is not None
     assert fake.log == [("push", "cuarray kernel", "cuarray"), ("pop", "cuarray")]
     assert [a[2:] for a in launched] == [("K2", 5)]
+
+
+class _Backing:
+    def malloc(self, size, device_id):
+        return 0x1000
+
+
+class _Ptr:
+    ptr = 0x77
+
+
+def test_observer_records_copies_libraries_misses_and_compiles(fake_runtime):
+    """The seams report to the recorder's observer, which makes the plain call itself: a pool miss
+    (through memory._segment_malloc), a copy, a cuBLAS call (gemv declining is not recorded), a
+    compile (its module from the process cache)."""
+    calls = []
+    with Profile() as prof:
+        assert memory._segment_malloc(_Backing(), 4096, 0) == 0x1000
+        obs = _observe.get_observer()
+        obs.copy("DtoD", lambda *a: calls.append(("copy",) + a[2:3]), _Ptr(), _Ptr(), 64, _Ptr())
+        assert obs.library("gemm", "f", lambda *a, **kw: calls.append(("gemm", a, kw)), (1, 2), {"_observed": True}) is None
+        assert obs.library("gemv", "e", lambda *a, **kw: False, (), {}) is False
+        assert obs.compile(lambda src, **kw: ("module", src, kw["name"]), "src", {"name": "k"}) == ("module", "src", "k")
+        obs.copy("HtoD", lambda *a: calls.append("empty"), _Ptr(), 0, 0, None)  # nothing to time
+    assert calls == [("copy", 64), ("gemm", (1, 2), {"_observed": True}), "empty"]
+    names = [(r["kind"], r["name"]) for r in prof.records]
+    assert names == [("alloc", "cuMemAlloc (pool miss)"), ("transfer", "memcpy DtoD"),
+                     ("library", "cublas gemm (float32)"), ("compile", "compile k [cached]")]
+    assert prof.records[1]["bytes"] == 64 and prof.records[1]["gpu_us"] > 0
+
+
+def test_observers_nest():
+    """An observer set over another passes its calls through the one it replaced."""
+    seen = []
+
+    class Outer:
+        def segment(self, call, backing, size, device_id):
+            seen.append("outer")
+            return call(backing, size, device_id)
+
+    prev = _observe.set_observer(Outer())
+    try:
+        inner = profiling._Observer(None, False, lambda r: seen.append(r[1]), None, None)
+        inner.prev = _observe.set_observer(inner)
+        assert memory._segment_malloc(_Backing(), 10, 0) == 0x1000
+        _observe.set_observer(inner.prev)
+    finally:
+        _observe.set_observer(prev)
+    assert seen == ["outer", "cuMemAlloc (pool miss)"]

@@ -288,7 +288,15 @@ def test_zero_diagonal_record_raises_trtrs_error(monkeypatch):
     from cuarray._core import device_errors
 
     records = [(2, ~9, 0, 4)]
-    monkeypatch.setattr(device_errors, "_take_error", lambda: records.pop() if records else None)
+
+    def take():  # as the reader: the record's flag to `_last_flag`, (value, axis, size) back
+        if not records:
+            return None
+        flag, *rest = records.pop()
+        device_errors._last_flag[0] = flag
+        return tuple(rest)
+
+    monkeypatch.setattr(device_errors, "_take_error", take)
     with pytest.raises(np.linalg.LinAlgError, match="resolution failed at diagonal 1$"):
         device_errors.check_index_errors()
     device_errors.check_index_errors()  # nothing left

@@ -54,6 +54,8 @@ def power_of_two(v, dtype) -> bool:
 
 
 def _is_zero(v, dtype) -> bool:
+    if (type(v) is float or type(v) is int) and v == 0:
+        return True  # (`maximum(., 0.0)`: no NumPy scalar made per call)
     try:
         return float(dtype.type(v)) == 0
     except (TypeError, ValueError, OverflowError):

@@ -51,34 +51,45 @@ def _emit(n, st) -> "LazyArray":
 
 def fast_binary(memo, reflected, st, mine, other, t):
     """The LazyArray of `mine <op> other` (reflected: `other <op> mine`), or None when the fast
-    path does not apply (the caller takes the general path)."""
+    path does not apply (the caller takes the general path). `_emit` inlined, and a Python
+    scalar operand's node made with the ufunc's (`Trace.ufunc_scalar`): two frames less per
+    operator, the commonest operation of a lazy body."""
     if mine.weak is not None:  # a `fuse` scalar argument: NEP 50's weak results, general path
         return None
     tr = st.trace
-    if t is LazyArray:
-        node = other._node
-        if node.weak is not None:
-            return None
-        hit = memo.get((mine.dtype, node.dtype))
-    elif t is float or t is int:
+    if t is float or t is int:
         hit = memo.get((mine.dtype, t))
-        node = None
-    elif t is ndarray:
-        hit = memo.get((mine.dtype, other._dtype))
-        node = tr.array(other) if hit is not None else None
+        if hit is None:
+            return None
+        n = tr.ufunc_scalar(hit[0], hit[1], mine, other, t, reflected)
     else:
-        return None
-    if hit is None:
-        return None
-    if node is None:
-        node = tr.scalar(other, t)
-        shape = mine.shape
-    else:
+        if t is LazyArray:
+            node = other._node
+            if node.weak is not None:
+                return None
+            hit = memo.get((mine.dtype, node.dtype))
+            if hit is None:
+                return None
+        elif t is ndarray:
+            hit = memo.get((mine.dtype, other._dtype))
+            if hit is None:
+                return None
+            node = tr.array(other)
+        else:
+            return None
         shape = mine.shape
         if node.shape != shape:
             shape = _shapes.broadcast_shapes(shape, node.shape) if node.shape else shape
-    n = tr.ufunc(hit[0], hit[1], shape, (node, mine) if reflected else (mine, node))
-    return _emit(n, st)
+        n = tr.ufunc(hit[0], hit[1], shape, (node, mine) if reflected else (mine, node))
+    out = _new(LazyArray)
+    out._node = n
+    live = st.live
+    live.append(_ref(out))
+    if len(live) > 4096:
+        live[:] = [r for r in live if r() is not None]
+    if n.cost > MAX_CHAIN:
+        st.compute([n])
+    return out
 
 
 def _fast_key(x):
@@ -103,13 +114,20 @@ def fast_ufunc(uf, args, st):
     (the tracer's general path: not memoised yet, anything unusual, a call inside a routine)."""
     if len(args) == 2:
         a, b = args
-        ka, kb = _fast_key(a), _fast_key(b)
+        ta, tb = type(a), type(b)  # (`_fast_key` of each, inline)
+        ka = (a._node.dtype if a._node.weak is None else None) if ta is LazyArray else a._dtype if ta is ndarray \
+            else ta if ta is float or ta is int else None
+        kb = (b._node.dtype if b._node.weak is None else None) if tb is LazyArray else b._dtype if tb is ndarray \
+            else tb if tb is float or tb is int else None
         hit = _ufunc_memo.get((uf, ka, kb))
         if hit is None:  # (the memo holds no scalar-only or None keys)
             return None
         if st.internal is not None and type(a) is not LazyArray and type(b) is not LazyArray and st._inside_routine():
             return None  # inside a routine that does not trace: only lazy operands are recorded
         tr = st.trace
+        if (ka is float or ka is int or kb is float or kb is int) and (
+                (ta is LazyArray and a._node.seg != tr.id) or (tb is LazyArray and b._node.seg != tr.id)):
+            return None  # (a scalar with a node of an earlier stretch: the general path's recording order)
         # Nodes in the general path's recording order: arrays (in `_operand`), then scalars.
         na = a._node if type(a) is LazyArray else tr.array(a) if type(a) is ndarray else None
         nb = b._node if type(b) is LazyArray else tr.array(b) if type(b) is ndarray else None
@@ -126,7 +144,10 @@ def fast_ufunc(uf, args, st):
         n = tr.ufunc(hit[0], hit[1], shape, (na, nb))
     elif len(args) == 1:
         a = args[0]
-        hit = _ufunc_memo.get((uf, _fast_key(a)))
+        ta = type(a)
+        ka = (a._node.dtype if a._node.weak is None else None) if ta is LazyArray else a._dtype if ta is ndarray \
+            else None  # (`_fast_key`, inline; a scalar alone is never memoised)
+        hit = _ufunc_memo.get((uf, ka))
         if hit is None:
             return None
         if st.internal is not None and type(a) is not LazyArray and st._inside_routine():

@@ -24,10 +24,10 @@ from ..ndarray import ndarray
 from . import graph as _g
 from . import lazy_mode as _lazy
 from .planner import _Call, plan
+from ..dtypes import PY_SCALARS as _PY_SCALARS
 
 __all__ = ["fuse", "Fusion"]
 
-_PY_SCALARS = (bool, int, float, complex)
 _NUMPY = object()  # the signature entry of a NumPy array argument
 
 
@@ -51,6 +51,8 @@ class Fusion:
                 key.append((a._dtype, a._shape))
             elif type(a) in _PY_SCALARS:
                 key.append(type(a))
+            elif a is None:  # passed through as None, as cupy.fuse does (`def f(x, y=None)`)
+                key.append(None)
             else:
                 key.append(self._key_of(a))
         key = tuple(key)
@@ -87,9 +89,10 @@ class Fusion:
         return _lazy.lazy(self._func, evaluate="numpy")(*args)
 
     def _graph(self, args):
-        nodes = [_g.array_node(a) if isinstance(a, ndarray) else _g.scalar_node(a) for a in args]
+        nodes = [None if a is None else _g.array_node(a) if isinstance(a, ndarray) else _g.scalar_node(a)
+                 for a in args]
         with _lazy.lazy(_track=False):
-            out = self._func(*[_lazy.LazyArray(n) for n in nodes])
+            out = self._func(*[None if n is None else _lazy.LazyArray(n) for n in nodes])
             # Results are taken before leaving the context (which would compute them).
             outs = out if isinstance(out, tuple) else (out,)
             res = [o._node if type(o) is _lazy.LazyArray else _lazy.as_node(o) for o in outs]
@@ -98,7 +101,7 @@ class Fusion:
     def _trace(self, args):
         nodes, res, is_tuple = self._graph(args)
         prog = plan(res, kernel_name=self._name, dedupe=False)
-        pos = {id(n): k for k, n in enumerate(nodes)}
+        pos = {id(n): k for k, n in enumerate(nodes) if n is not None}
         binders = tuple((pos.get(id(n), -1), n.value) for n in prog.inputs)
         steps = prog.steps
         outputs = prog.outputs

@@ -21,6 +21,7 @@ from .. import dtypes as _dtypes
 from .. import reduction_ops as _rops
 from .. import shapes as _shapes
 from ..ndarray import ndarray
+from ..dtypes import PY_SCALARS as _PY_SCALARS
 
 __all__ = ["Node", "array_node", "scalar_node", "ufunc_node", "cast_node", "where_node", "reduce_node",
            "call_node", "view_node", "ELEMENTWISE", "REDUCE_OPS"]
@@ -28,7 +29,6 @@ __all__ = ["Node", "array_node", "scalar_node", "ufunc_node", "cast_node", "wher
 ELEMENTWISE = frozenset(("ufunc", "cast", "where"))
 # Reductions a graph fuses (the reduction engine's table rows): name -> the NumPy function
 REDUCE_OPS = ("sum", "prod", "max", "min", "any", "all")
-_PY_SCALARS = (bool, int, float, complex)
 _BOOL = numpy.dtype(bool)
 
 

@@ -45,13 +45,15 @@ from . import fast_paths as _fast
 from . import graph as _g
 from . import numpy_eval as _numpy_eval
 from . import products as _products
+from . import graph_replay as _graph_replay
+from . import replay as _replay
 from .lazy_array import MAX_CHAIN, LazyArray
 from .planner import plan, plan_traced
 from .trace import Trace
+from ..dtypes import PY_SCALARS as _PY_SCALARS
 
 __all__ = ["LazyArray", "lazy", "is_lazy_mode", "MAX_CHAIN"]
 
-_PY_SCALARS = (bool, int, float, complex)
 _UFUNC_DEFAULTS = {"out": None, "where": True, "casting": "same_kind", "order": "K", "dtype": None, "subok": True}
 _tstate = _tracing.state
 
@@ -305,13 +307,12 @@ class _Methods:
         return _numpy_eval.evaluate(self._node)
 
     def explain(self, compile=False) -> str:
-        """The graph, the planned kernels and their generated CUDA source (the same for NumPy
-        leaves as for device arrays of those shapes and dtypes); `compile=True` also compiles
-        each kernel with NVRTC for sm_90, which needs no GPU."""
+        """The graph, the planned kernels and their CUDA source (NumPy leaves: as for device arrays), this
+        thread's last evaluations (`replay.py`); `compile=True` also compiles each with NVRTC for sm_90."""
         lines = ["graph:"]
         for k, n in enumerate(_g.walk([self._node])):
             lines.append("  {}{}".format(n.label(), "  (computed)" if n.value is not None and n.kind != "array" else ""))
-        return "\n".join(lines) + "\nplan:\n" + plan([self._node]).explain(compile)
+        return "\n".join(lines) + "\nplan:\n" + plan([self._node]).explain(compile) + "\n" + _replay.describe()
 
     # -- operations: nodes in lazy mode, eager calls outside -------------------------------
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
@@ -544,10 +545,12 @@ def _compute(nodes, last=False) -> None:
         st.trace = Trace()
         if inside:
             st.internal = (st.trace, 0)
+    t0 = _replay.perf_counter()
     prog, inputs = plan_traced(trace, nodes)
-    values = prog.run(inputs)
+    values = (_replay.GRAPH_REPLAY and _graph_replay.run(prog, inputs)) or prog.run(inputs)
     for n, v in zip(nodes, values):
         n.value = v
+    _replay.note(prog, inputs, t0, trace.t0)  # (`explain()`: what ran, host times, graph replay or why not)
     # Computed nodes read by this graph forget how they were computed: a loop that carries a
     # value from step to step (`w = w - lr * grad`) would otherwise keep every step's graph, and
     # its arrays, alive through `args`. (`numpy()` of this graph starts from their values.)
@@ -698,8 +701,6 @@ def _unwrap(out):
     return out
 
 
-
-
 # -- what the tracer builds for each traceable routine (`_State.call`) ------------------------------
 def _array(x) -> bool:
     return type(x) is LazyArray or isinstance(x, ndarray) or (type(x) is numpy.ndarray and _tls.host)
@@ -771,8 +772,9 @@ _MATMUL_DEFAULTS = {"out": None, "casting": "same_kind", "order": "K", "dtype": 
                     "signature": None, "axes": None, "axis": None}
 
 
-def _b_matmul(a, b, **kw):
-    if not all(_is_default(k, v, _MATMUL_DEFAULTS) for k, v in kw.items()):
+def _b_matmul(a, b, **kw):  # (the dispatch point passes every keyword, defaults included)
+    if any([v is not _MATMUL_DEFAULTS.get(k) for k, v in kw.items()]) and not all(  # (identity first)
+            _is_default(k, v, _MATMUL_DEFAULTS) for k, v in kw.items()):
         raise _Unsupported
     if not (_array(a) and _array(b)):
         raise _Unsupported

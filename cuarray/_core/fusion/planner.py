@@ -177,6 +177,10 @@ def _scalar_converter(dtype):
     """Python/NumPy scalar -> the C-typed kernel argument of a loop input of `dtype` (what the
     eager ufunc passes: the loop type, float16 as float)."""
     t = dtype.type
+    if dtype.kind in "fc" and dtype.char != "e":
+        # The NumPy scalar type itself (a C call, no Python frame): for a float or complex loop,
+        # `t(v)` of a NumPy scalar rounds as `v.astype(dtype)` does.
+        return t
     if dtype.char == "e":
         return lambda v: numpy.float32(v.astype(dtype) if isinstance(v, numpy.generic) else t(v))
     return lambda v: v.astype(dtype) if isinstance(v, numpy.generic) else t(v)
@@ -196,14 +200,14 @@ class Program:
     """Steps over slots: `inputs` (nodes whose values fill the first slots, in order), `steps`,
     `outputs` (slot of each requested node)."""
 
-    __slots__ = ("inputs", "steps", "outputs")
+    __slots__ = ("inputs", "steps", "outputs", "eager")
 
     def run(self, values):
         """Run with the input values (device arrays and scalars, in `inputs` order). Steps call
         eager routines (a lone ufunc, a product): tracing is suspended on this thread meanwhile,
         so they launch instead of recording."""
         slots = list(values)
-        if _tracing.active[0]:
+        if _tracing.active[0] and self.eager:
             with _tracing.suspended():
                 for st in self.steps:
                     slots.append(st.run(slots))
@@ -368,21 +372,7 @@ def plan(outputs, kernel_name=None, dedupe=True, trace=None) -> Program:
     prog.steps = []
     roots = {id(n) for n in outputs}
     node_of = {id(n): n for n in order}
-    epi, absorbed = {}, set()  # last node of an epilogue chain -> its match; nodes it absorbs
-
-    def user_of(n):
-        u = users.get(id(n), ())
-        return node_of[next(iter(u))] if len(u) == 1 else None
-
-    for n in order:
-        if n.kind == "call" and n.value is None:
-            mt = _epilogue.match(n, user_of, roots)
-            if mt is not None:
-                last, chain = mt[0], mt[1]
-                epi[id(last)] = (n,) + mt[1:]
-                absorbed.add(id(n))
-                absorbed.update(id(c) for c in chain[:-1])
-                roots.add(id(last))
+    epi, absorbed = _match_epilogues(order, users, node_of, roots)
     _shared(order, users, node_of, roots, absorbed, set(epi))
 
     def name():
@@ -396,35 +386,7 @@ def plan(outputs, kernel_name=None, dedupe=True, trace=None) -> Program:
         return base + len(prog.steps) - 1
 
     def cluster_of(root):
-        """The elementwise nodes computed with `root` (stopping at roots and valued nodes)."""
-        nodes, inputs, seen = [], [], set()
-
-        def visit(n, top):
-            if id(n) in seen:
-                return
-            seen.add(id(n))
-            if n.kind == "scalar":
-                return
-            if n.value is not None or not n.elementwise or (not top and id(n) in roots):
-                inputs.append(n)
-                return
-            for a in n.args:
-                visit(a, False)
-            nodes.append(n)
-
-        visit(root, True)
-        del visit  # it calls itself through its cell: a cycle holding the nodes (and their arrays)
-        # One parameter per distinct input (`h * (1 - h)` reads h once).
-        uniq, first = [], {}
-        for n in inputs:
-            k = slot.get(id(n), id(n))
-            if k not in first:
-                first[k] = n
-                uniq.append(n)
-        cl = _codegen.Cluster(root, nodes, uniq)
-        for n in inputs:
-            cl._names[id(n)] = cl._names[id(first[slot.get(id(n), id(n))])]
-        return cl
+        return _cluster_of(root, roots, slot)
 
     def require(n):
         k = slot.get(id(n))
@@ -475,37 +437,99 @@ def plan(outputs, kernel_name=None, dedupe=True, trace=None) -> Program:
         raise AssertionError(n.kind)
 
     def epilogue_step(last, mm, chain, alpha, div, bias, relu):
-        st = _epilogue.Epilogue()
-        st.name, st.fn = mm.attr[0], mm.attr[1]
-        st.ia, st.ib = require(mm.args[0]), require(mm.args[1])
-        st.ibias = require(bias) if bias is not None else -1
-        st.ialpha = slot[id(alpha)] if alpha is not None else -1
-        st.irelu = slot[id(relu)] if relu is not None else -1
-        st.div = div
-        st.kind = ("relu_" if relu is not None else "") + ("bias" if bias is not None else "")
-        st.kind = st.kind.rstrip("_") or "default"
-        st.shape, st.dtype = last.shape, last.dtype
-        # The fallback: the chain as one kernel over [product, bias?] and its scalars.
-        ins = [mm] + ([bias] if bias is not None else [])
-        cl = _codegen.Cluster(last, list(chain), ins)
-        fb = _Elementwise()
-        fb.defn = _codegen.elementwise_definition(cl, name())
-        fb.ins = tuple(range(len(ins)))
-        fb.scalars = tuple((len(ins) + j, _scalar_converter(dt)) for j, (_, dt) in enumerate(cl.scalars))
-        fb.shape, fb.dtype, fb.cluster = last.shape, last.dtype, cl
-        fb.prepare()
-        fb.cluster = None
-        st.fallback = fb
-        st.fb_scalars = tuple(slot[id(sn)] for sn, _ in cl.scalars)
-        return st
+        return _epilogue_step(last, mm, chain, alpha, div, bias, relu, require, slot, name)
 
     prog.outputs = [require(n) for n in outputs]
+    # Whether a step may call a traceable routine (so `run` suspends tracing): all but the fused
+    # kernels, whose launches go straight to the engine (a one-kernel Program saves the switch).
+    prog.eager = any(type(st) is not _Elementwise for st in prog.steps)
     # require and compute call each other through their cells: a reference cycle that would keep
     # this graph's nodes, and the arrays they hold (a lazy chain's result too), until the garbage
     # collector runs. Emptying the cells breaks it: the device memory goes back when the last
     # user reference does.
     del require, compute
     return prog
+
+
+def _match_epilogues(order, users, node_of, roots) -> tuple:
+    """({id of the last node of an epilogue chain: (product node, its match...)}, ids of the nodes
+    the chains absorb); each chain's last node joins `roots`."""
+    epi, absorbed = {}, set()  # last node of an epilogue chain -> its match; nodes it absorbs
+
+    def user_of(n):
+        u = users.get(id(n), ())
+        return node_of[next(iter(u))] if len(u) == 1 else None
+
+    for n in order:
+        if n.kind == "call" and n.value is None:
+            mt = _epilogue.match(n, user_of, roots)
+            if mt is not None:
+                last, chain = mt[0], mt[1]
+                epi[id(last)] = (n,) + mt[1:]
+                absorbed.add(id(n))
+                absorbed.update(id(c) for c in chain[:-1])
+                roots.add(id(last))
+    return epi, absorbed
+
+
+def _cluster_of(root, roots, slot):
+    """The elementwise nodes computed with `root` (stopping at roots and valued nodes)."""
+    nodes, inputs, seen = [], [], set()
+
+    def visit(n, top):
+        if id(n) in seen:
+            return
+        seen.add(id(n))
+        if n.kind == "scalar":
+            return
+        if n.value is not None or not n.elementwise or (not top and id(n) in roots):
+            inputs.append(n)
+            return
+        for a in n.args:
+            visit(a, False)
+        nodes.append(n)
+
+    visit(root, True)
+    del visit  # it calls itself through its cell: a cycle holding the nodes (and their arrays)
+    # One parameter per distinct input (`h * (1 - h)` reads h once).
+    uniq, first = [], {}
+    for n in inputs:
+        k = slot.get(id(n), id(n))
+        if k not in first:
+            first[k] = n
+            uniq.append(n)
+    cl = _codegen.Cluster(root, nodes, uniq)
+    for n in inputs:
+        cl._names[id(n)] = cl._names[id(first[slot.get(id(n), id(n))])]
+    return cl
+
+
+def _epilogue_step(last, mm, chain, alpha, div, bias, relu, require, slot, name):
+    """The Epilogue step of a product `mm` and its chain ending at `last` (`require`: a node's
+    slot, computing it; `name`: the next kernel's name, asked after the operands' steps)."""
+    st = _epilogue.Epilogue()
+    st.name, st.fn = mm.attr[0], mm.attr[1]
+    st.ia, st.ib = require(mm.args[0]), require(mm.args[1])
+    st.ibias = require(bias) if bias is not None else -1
+    st.ialpha = slot[id(alpha)] if alpha is not None else -1
+    st.irelu = slot[id(relu)] if relu is not None else -1
+    st.div = div
+    st.kind = ("relu_" if relu is not None else "") + ("bias" if bias is not None else "")
+    st.kind = st.kind.rstrip("_") or "default"
+    st.shape, st.dtype = last.shape, last.dtype
+    # The fallback: the chain as one kernel over [product, bias?] and its scalars.
+    ins = [mm] + ([bias] if bias is not None else [])
+    cl = _codegen.Cluster(last, list(chain), ins)
+    fb = _Elementwise()
+    fb.defn = _codegen.elementwise_definition(cl, name())
+    fb.ins = tuple(range(len(ins)))
+    fb.scalars = tuple((len(ins) + j, _scalar_converter(dt)) for j, (_, dt) in enumerate(cl.scalars))
+    fb.shape, fb.dtype, fb.cluster = last.shape, last.dtype, cl
+    fb.prepare()
+    fb.cluster = None
+    st.fallback = fb
+    st.fb_scalars = tuple(slot[id(sn)] for sn, _ in cl.scalars)
+    return st
 
 
 def _shared(order, users, node_of, roots, absorbed, epi_last) -> None:

@@ -59,10 +59,12 @@ def tensordot_node(na, nb, axes) -> _g.Node:
                         lambda x, y: numpy.tensordot(x, y, axes), ("tensordot", axes))
 
 _gemm = []  # `cuarray.cuda.libs.cublas.gemm`, imported on first use (import time of `cuarray`)
+_gemv = []  # `cublas.gemv`, likewise
 
 
 def prepared(general):
-    """`general(a, b)` (the eager dot or matmul of two arrays) with its 2-D GEMM case direct."""
+    """`general(a, b)` (the eager dot or matmul of two arrays) with its 2-D GEMM and its contiguous
+    matrix-vector GEMV cases direct (the eager path's calls, without its dispatch)."""
 
     def run(a, b):
         if type(a) is ndarray and type(b) is ndarray and not _device_check.active[0]:
@@ -84,6 +86,19 @@ def prepared(general):
                         res = _new_c((m, n), ct)
                         _gemm[0](ct.char, "N" if lb > 0 else "T", "N" if la > 0 else "T", n, m, k,
                                  b.data.ptr, abs(lb), a.data.ptr, abs(la), res.data.ptr, n, 1, 0, 0, 0)
+                        return res
+            elif len(s1) == 2 and len(s2) == 1 and b._dtype is ct and ct.char in "fdFD":
+                # The eager matrix-vector path (linalg/_matmul.py `_fast_mv`): one GEMV, without
+                # the eager dot's dispatch (a lazy logistic-regression step runs two a step).
+                m, k = s1
+                if k == s2[0] and m and k and b._strides[0] == ct.itemsize and (a._c or a._f):
+                    if not _gemv:
+                        from ...cuda.libs import cublas  # import time: cuBLAS's module, on first use
+
+                        _gemv.append(cublas.gemv)
+                    op, rows, cols, ld = ("T", k, m, k) if a._c else ("N", m, k, m)
+                    res = _new_c((m,), ct)
+                    if _gemv[0](ct.char, op, rows, cols, a.data.ptr, ld, b.data.ptr, 1, res.data.ptr, 1):
                         return res
         return general(a, b)
 

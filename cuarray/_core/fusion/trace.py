@@ -22,6 +22,7 @@ per launch.
 from __future__ import annotations
 
 import itertools
+from time import perf_counter as _clock
 
 from .graph import _PY_DTYPES, Node
 
@@ -37,9 +38,10 @@ class Trace:
     node per program input, in input order), `values` (their values), `cacheable` (False once a
     node cannot say what it does: a call without a signature)."""
 
-    __slots__ = ("id", "ops", "leaves", "values", "by_value", "ordinal", "cacheable")
+    __slots__ = ("id", "ops", "leaves", "values", "by_value", "ordinal", "cacheable", "t0")
 
     def __init__(self):
+        self.t0 = _clock()  # (when this stretch of building began: `explain()`'s build time)
         self.id = next(_ids)
         self.ops = []
         self.leaves = []
@@ -74,14 +76,31 @@ class Trace:
 
     def array(self, a) -> Node:
         """The input node of the concrete array `a`, recorded: one node per distinct array (the
-        second use of `h` costs one look-up, not a node and an entry)."""
-        k = self.by_value.get(id(a))
+        second use of `h` costs one look-up, not a node and an entry). The node is made and its
+        entry appended here, as `Node(...)` then `_leaf` would (two frames less per input)."""
+        vid = id(a)
+        k = self.by_value.get(vid)
         if k is not None:
             n = self.leaves[self.ordinal[k]]
             if n.kind == "array":
                 return n
-        n = Node("array", (), a._shape, a._dtype, None, a)
-        self._leaf(n)
+        n = _new(Node)
+        n.kind = "array"
+        n.args = ()
+        n.shape = a._shape
+        n.dtype = a._dtype
+        n.attr = n.weak = None
+        n.value = a
+        n.cost = 0
+        if k is None:  # (else the array is the value of a computed node recorded here: its entry)
+            ops = self.ops
+            k = self.by_value[vid] = len(ops)
+            ops.append(("a", n.dtype, n.shape))
+            self.ordinal[k] = len(self.leaves)
+            self.leaves.append(n)
+            self.values.append(a)
+        n.seg = self.id
+        n.pos = k
         return n
 
     # The hot path of lazy mode's operators: the node of a Python scalar operand, or of a ufunc
@@ -140,6 +159,47 @@ class Trace:
             n.pos = len(ops)
             ops.append(("ufunc", attr, pos))
             n.seg = tid
+        return n
+
+    def ufunc_scalar(self, attr, dtype, x, v, t, reflected) -> Node:
+        """`scalar(v, t)` then `ufunc(attr, dtype, x.shape, (x, s))` (`(s, x)` when `reflected`)
+        in one call: an operator of a lazy array and a Python scalar, the commonest node; the
+        same nodes and entries, in the same order."""
+        s = _new(Node)
+        s.kind = "scalar"
+        s.args = s.shape = ()
+        s.dtype = _PY_DTYPES[t]
+        s.attr = None
+        s.value = v
+        s.weak = t
+        s.cost = 0
+        tid = self.id
+        if x.seg != tid:  # x from before the last computation: recorded with n, as `record` orders them
+            s.seg, s.pos = 0, -1
+            n = Node("ufunc", (s, x) if reflected else (x, s), x.shape, dtype, attr)
+            self.record(n)
+            return n
+        ops = self.ops
+        k = s.pos = len(ops)
+        ops.append(_S_ENTRY[t])
+        s.seg = tid
+        self.ordinal[k] = len(self.leaves)
+        self.leaves.append(s)
+        self.values.append(v)
+        n = _new(Node)
+        n.kind = "ufunc"
+        n.args = (s, x) if reflected else (x, s)
+        n.shape = x.shape
+        n.dtype = dtype
+        n.attr = attr
+        n.value = n.weak = None
+        if x.value is None:
+            n.cost = 1 + x.cost
+        else:
+            n.cost = 1
+        n.pos = len(ops)
+        ops.append(("ufunc", attr, (k, x.pos) if reflected else (x.pos, k)))
+        n.seg = tid
         return n
 
     def _leaf(self, n) -> int:

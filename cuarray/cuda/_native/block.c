@@ -90,13 +90,35 @@ static PyType_Slot Block_slots[] = {
 
 PyType_Spec pc_Block_spec = {"cuarray.cuda._poolcore.Block", sizeof(BlockObject), 0, Py_TPFLAGS_DEFAULT, Block_slots};
 
+/* A MemoryPointer whose `mem` is `mem` (a Block or an AsyncBlock; a new reference on success). */
+PyObject *pc_wrap_pointer(PyObject *mem, u64 ptr, long long dev)
+{
+    PyObject *v = NULL;
+    PyObject *p = ((allocfunc)PyType_GetSlot((PyTypeObject *)pointer_type, Py_tp_alloc))((PyTypeObject *)pointer_type, 0);
+    if (p == NULL || PyObject_SetAttr(p, str_mem, mem) < 0)
+        goto fail;
+    v = PyLong_FromUnsignedLongLong(ptr);
+    if (v == NULL || PyObject_SetAttr(p, str_ptr, v) < 0)
+        goto fail;
+    Py_DECREF(v);
+    v = PyLong_FromLongLong(dev);
+    if (v == NULL || PyObject_SetAttr(p, str_device_id, v) < 0)
+        goto fail;
+    Py_DECREF(v);
+    return p;
+fail:
+    Py_XDECREF(v);
+    Py_XDECREF(p);
+    return NULL;
+}
+
 /* The MemoryPointer for block (ptr, rsize): made only once the bookkeeping is done, since making
    objects may start a garbage collection whose frees come back into these bins. */
 static PyObject *make_pointer(BinsObject *s, u64 ptr, u64 rsize, long long dev)
 {
+    PyObject *p;
     BlockObject *b = (BlockObject *)((allocfunc)PyType_GetSlot((PyTypeObject *)pc_BlockType, Py_tp_alloc))(
         (PyTypeObject *)pc_BlockType, 0);
-    PyObject *p = NULL, *v = NULL;
     if (b == NULL) {
         if (pc_give_block(s, ptr, rsize) < 0)
             PyErr_Clear(); /* keep the first error */
@@ -109,24 +131,9 @@ static PyObject *make_pointer(BinsObject *s, u64 ptr, u64 rsize, long long dev)
     Py_INCREF((PyObject *)s);
     b->bins = s;
     b->weakrefs = NULL; /* from here on, dropping b frees the block */
-    p = ((allocfunc)PyType_GetSlot((PyTypeObject *)pointer_type, Py_tp_alloc))((PyTypeObject *)pointer_type, 0);
-    if (p == NULL || PyObject_SetAttr(p, str_mem, (PyObject *)b) < 0)
-        goto fail;
-    v = PyLong_FromUnsignedLongLong(ptr);
-    if (v == NULL || PyObject_SetAttr(p, str_ptr, v) < 0)
-        goto fail;
-    Py_DECREF(v);
-    v = PyLong_FromLongLong(dev);
-    if (v == NULL || PyObject_SetAttr(p, str_device_id, v) < 0)
-        goto fail;
-    Py_DECREF(v);
+    p = pc_wrap_pointer((PyObject *)b, ptr, dev);
     Py_DECREF((PyObject *)b);
     return p;
-fail:
-    Py_XDECREF(v);
-    Py_XDECREF(p);
-    Py_DECREF((PyObject *)b);
-    return NULL;
 }
 
 /* MemoryPool.malloc's fast path whole: take a block and wrap it. On a miss (-1: no block fits) or
@@ -197,6 +204,9 @@ static PyObject *set_free_hook(PyObject *m, PyObject *hook)
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS, "configure(MemoryPointer, slow_path): memory.py's half"},
     {"set_free_hook", set_free_hook, METH_O, "set_free_hook(fn or None): called around each Block's free"},
+    {"async_configure", pc_async_configure, METH_VARARGS, "async_configure(alloc address, free address)"},
+    {"async_alloc", (PyCFunction)(void (*)(void))pc_async_alloc, METH_FASTCALL,
+     "async_alloc(size, pool, stream, stream_owner, device_id) -> MemoryPointer, or a CUresult int"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -208,12 +218,15 @@ static int exec_module(PyObject *m)
         return -1;
     if (pc_BlockType == NULL && (pc_BlockType = PyType_FromSpec(&pc_Block_spec)) == NULL)
         return -1;
+    if (pc_AsyncBlockType == NULL && (pc_AsyncBlockType = PyType_FromSpec(&pc_AsyncBlock_spec)) == NULL)
+        return -1;
     if (str_mem == NULL && ((str_mem = PyUnicode_InternFromString("mem")) == NULL ||
                             (str_ptr = PyUnicode_InternFromString("ptr")) == NULL ||
                             (str_device_id = PyUnicode_InternFromString("device_id")) == NULL))
         return -1;
     if (PyModule_AddObjectRef(m, "Dev", pc_DevType) < 0 || PyModule_AddObjectRef(m, "Bins", pc_BinsType) < 0 ||
-        PyModule_AddObjectRef(m, "Block", pc_BlockType) < 0)
+        PyModule_AddObjectRef(m, "Block", pc_BlockType) < 0 ||
+        PyModule_AddObjectRef(m, "AsyncBlock", pc_AsyncBlockType) < 0)
         return -1;
     return PyModule_AddIntConstant(m, "RECENT_CAP", RECENT_CAP);
 }

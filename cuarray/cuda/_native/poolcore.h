@@ -73,6 +73,12 @@ int pc_take_core(BinsObject *s, u64 rsize, u64 *out);
 int pc_give_block(BinsObject *s, u64 ptr, u64 size);
 /* block.c */
 PyObject *pc_Bins_alloc(BinsObject *s, PyObject *const *args, Py_ssize_t nargs);
+PyObject *pc_wrap_pointer(PyObject *mem, u64 ptr, long long dev);
+/* async.c: MallocAsyncMemoryPool's allocation and free */
+extern PyObject *pc_AsyncBlockType;
+extern PyType_Spec pc_AsyncBlock_spec;
+PyObject *pc_async_configure(PyObject *m, PyObject *args);
+PyObject *pc_async_alloc(PyObject *m, PyObject *const *args, Py_ssize_t nargs);
 
 #endif /* CUARRAY_POOLCORE_H */
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Library", "LIBRARIES", "HEADERS", "PACKAGES", "wheels"]
+__all__ = ["Library", "LIBRARIES", "OPTIONAL", "HEADERS", "PACKAGES", "wheels"]
 
 
 class Library(NamedTuple):
@@ -35,6 +35,13 @@ LIBRARIES = (
     Library("cusparse", "libcusparse.so.12", "nvidia-cusparse", ("nvJitLink",), "cuarray.sparse SpMV/SpMM/SpSV"),
     Library("cusolver", "libcusolver.so.12", "nvidia-cusolver", ("cublas", "cusparse", "nvJitLink"),
             "cuarray.linalg factorizations"),
+)
+
+# Libraries of optional extras (not in `cu13`): (extra, library). Their absence is normal; the
+# code that uses one raises ImportError naming its extra.
+OPTIONAL = (
+    ("cudss", Library("cudss", "libcudss.so.0", "nvidia-cudss-cu13", ("cublas", "cublasLt"),
+                      "cuarray.sparse.linalg's direct solvers (spsolve, splu, spilu, factorized)")),
 )
 
 # Header directories (cuda.pathfinder's names) NVRTC compiles against, and their wheels.

@@ -29,6 +29,7 @@ import threading
 
 import numpy
 
+from .. import _observe
 from .. import device as _device
 from .. import memory as _memory
 from .. import stream as _stream
@@ -226,10 +227,15 @@ _BATCH_LIMIT = 65535  # batches per strided-batched call (the grid's z/y limit i
 
 
 def gemm(char, opa, opb, m, n, k, a, lda, b, ldb, c, ldc, batch=1, stride_a=0, stride_b=0,
-         stride_c=0, alpha=None, beta=None):
+         stride_c=0, alpha=None, beta=None, _observed=False):
     """C = alpha op(A) op(B) + beta C, column-major, `batch` matrices at the given element strides
     (stride 0 repeats a matrix: a broadcast operand). `char` is the dtype's type char; alpha/beta
-    default to 1/0 (host scalars). m, n, k > 0."""
+    default to 1/0 (host scalars). m, n, k > 0. The observer (`_observe`: the profiler) sees
+    each call."""
+    if not _observed and _observe.observer is not None:
+        return _observe.observer.library("gemm", char, gemm, (char, opa, opb, m, n, k, a, lda, b, ldb, c, ldc, batch,
+                                                              stride_a, stride_b, stride_c, alpha, beta),
+                                         {"_observed": True})
     ct = _COMPUTE[char]
     if ct == 68 and char != "e":
         ct = _mode.f32
@@ -260,9 +266,12 @@ _ITEMSIZE = {"e": 2, "f": 4, "d": 8, "F": 8, "D": 16}
 _GEMV = {"f": "sgemv", "d": "dgemv", "F": "cgemv", "D": "zgemv"}
 
 
-def gemv(char, op, m, n, a, lda, x, incx, y, incy, alpha=None, beta=None) -> bool:
+def gemv(char, op, m, n, a, lda, x, incx, y, incy, alpha=None, beta=None, _observed=False) -> bool:
     """y = alpha op(A) x + beta y for A m x n column-major. Returns False (nothing done) for a
     dtype without GEMV (float16) or a float32 compute mode other than 'highest'."""
+    if not _observed and _observe.observer is not None:
+        return _observe.observer.library("gemv", char, gemv, (char, op, m, n, a, lda, x, incx, y, incy, alpha, beta),
+                                         {"_observed": True})
     name = _GEMV.get(char)
     if name is None or (char in "fF" and _mode.f32 != 68):
         return False

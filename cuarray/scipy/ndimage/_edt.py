@@ -19,8 +19,8 @@ import numpy
 from ..._core import dtypes as _dtypes
 from ..._core.copying import astype
 from ..._core.ndarray import ndarray
-from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
+from ...cuda.kernel_family import KernelFamily
 from . import _support as _s
 from ._tables import constant_table
 
@@ -30,19 +30,39 @@ _DIR = pathlib.Path(__file__).parent / "templates"
 _BLOCK = 128
 _F8 = numpy.dtype(numpy.float64)
 _I8 = numpy.dtype(numpy.int64)
-_kernels: dict = {}
 
 
 def source() -> str:
     return "#define CUARRAY_DEVICE __device__\n" + (_DIR / "edt.cuh").read_text() + (_DIR / "edt.cu").read_text()
 
 
-def names(in_dt) -> tuple:
+EDT = KernelFamily("cuarray_ndimage_edt", source, namespace="cuarray_ndimage", kernels=(
+    "edt_init<T>(const T* in, double* f, long long* idx, const long long* shape, int nd, long long total)",
+    "edt_pass(double* f, long long n, long long inner, long long lines, double w2, long long* vbuf, "
+    "double* zbuf, double* dbuf, long long* abuf, const long long* idx_in, long long* idx_out, int nd, "
+    "long long total)",
+    "edt_pass_warp(double* f, long long n, long long inner, long long lines, double w2, long long words, "
+    "const long long* idx_in, long long* idx_out, int nd, long long total)",
+    "edt_zero_bits<T>(const T* in, unsigned long long* bits, long long n, long long inner, long long nseg, "
+    "long long count)",
+    "edt_first_pass(const unsigned long long* bits, double* f, long long* idx, const long long* shape, int nd, "
+    "int axis, long long n, long long inner, long long nseg, long long count, double w2, long long total, "
+    "int root)",
+    "edt_pass_band(double* f, long long n, long long inner, long long lines, double w2, long long words, "
+    "int bands, int walk, int root, int coop, const long long* idx_in, long long* idx_out, int nd, "
+    "long long total)",
+    "edt_sqrt<O>(const double* f, O* out, long long total)",
+))
+
+
+def _specs(in_dt) -> tuple:
     t = _dtypes.ctype(in_dt)
-    return ("cuarray_ndimage::edt_init<{}>".format(t), "cuarray_ndimage::edt_pass",
-            "cuarray_ndimage::edt_sqrt<double>", "cuarray_ndimage::edt_pass_warp",
-            "cuarray_ndimage::edt_zero_bits<{}>".format(t), "cuarray_ndimage::edt_first_pass",
-            "cuarray_ndimage::edt_pass_band")
+    return ("edt_init<{}>".format(t), "edt_pass", "edt_sqrt<double>", "edt_pass_warp",
+            "edt_zero_bits<{}>".format(t), "edt_first_pass", "edt_pass_band")
+
+
+def names(in_dt) -> tuple:
+    return tuple(EDT.name_expression(s) for s in _specs(in_dt))
 
 
 def bands_for(n: int) -> int:
@@ -51,14 +71,6 @@ def bands_for(n: int) -> int:
     us against 320 for sqrt(n / 4) = 22, the first rule), lines of 256 at 16 (1380 us on 256^3,
     against 1455 at 8 and 1658 at 32)."""
     return max(1, min(32, max(n, 1) // 16))
-
-
-def _get(nms):
-    ks = _kernels.get(nms)
-    if ks is None:
-        mod = _compiler.compile_module(source(), name_expressions=nms, name="cuarray_ndimage_edt")
-        ks = _kernels[nms] = tuple(mod.get_function(n).kernel for n in nms)
-    return ks
 
 
 def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines: str = "band", bands=None,
@@ -83,7 +95,7 @@ def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines
         raise ValueError("unknown EDT plan {!r}, {!r}, {!r}, {!r}".format(first, lines, fill, staging))
     total, nd = x.size, x.ndim
     x = x if x._c else astype(x, x._dtype, order="C", copy=True)
-    k_init, k_pass, _, k_warp, k_bits, k_first, k_band = _get(names(x._dtype))
+    k_init, k_pass, _, k_warp, k_bits, k_first, k_band = EDT.get(*_specs(x._dtype))
     f = ndarray(x.shape, _F8)
     idx = ndarray((nd,) + x.shape, _I8) if want_indices else None
     shape = constant_table(numpy.asarray(x.shape, _I8))
@@ -95,19 +107,15 @@ def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines
         count = inner * nseg
         bits = ndarray((count,), numpy.dtype(numpy.uint64))
         grid = _launch.grid_one_pass(count, _BLOCK)
-        _launch.launch(k_bits, grid, _BLOCK, (x.data.ptr, bits.data.ptr, numpy.int64(n), numpy.int64(inner),
-                                              numpy.int64(nseg), numpy.int64(count)))
-        _launch.launch(k_first, grid, _BLOCK,
-                       (bits.data.ptr, f.data.ptr, 0 if idx is None else idx.data.ptr, shape.data.ptr,
-                        numpy.int32(nd), numpy.int32(0), numpy.int64(n), numpy.int64(inner), numpy.int64(nseg),
-                        numpy.int64(count), numpy.float64(sampling[0] ** 2), numpy.int64(total),
-                        numpy.int32(root and nd == 1)))
+        k_bits.launch(grid, _BLOCK, x.data.ptr, bits.data.ptr, n, inner, nseg, count)
+        k_first.launch(grid, _BLOCK, bits.data.ptr, f.data.ptr, 0 if idx is None else idx.data.ptr, shape.data.ptr,
+                       nd, 0, n, inner, nseg, count, sampling[0] ** 2, total, root and nd == 1)
         rooted = root and nd == 1
     else:
         rooted = False
         grid = _launch.grid_one_pass(total, _BLOCK)
-        _launch.launch(k_init, grid, _BLOCK, (x.data.ptr, f.data.ptr, 0 if idx is None else idx.data.ptr,
-                                              shape.data.ptr, numpy.int32(nd), numpy.int64(total)))
+        k_init.launch(grid, _BLOCK, x.data.ptr, f.data.ptr, 0 if idx is None else idx.data.ptr, shape.data.ptr,
+                      nd, total)
     for axis in range(1 if scan else 0, nd if total else 0):  # (an empty array: nothing to do, as SciPy)
         n = x.shape[axis]
         inner = 1
@@ -131,32 +139,24 @@ def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines
                 staged, words, coop = both, words + more, 1 if staging == "block" else 2
         if staged is not None:
             grid, block, shared = staged
-            w2 = numpy.float64(sampling[axis] ** 2)
-            tail = (0 if idx is None else idx.data.ptr, 0 if nxt is None else nxt.data.ptr, numpy.int32(nd),
-                    numpy.int64(total))
+            w2 = sampling[axis] ** 2
+            tail = (0 if idx is None else idx.data.ptr, 0 if nxt is None else nxt.data.ptr, nd, total)
             if lines == "band":
                 b = bands_for(n) if bands is None else int(bands)
                 rooted = root and axis == nd - 1
-                _launch.launch(k_band, grid, block, (f.data.ptr, numpy.int64(n), numpy.int64(inner),
-                                                     numpy.int64(nlines), w2, numpy.int64(words),
-                                                     numpy.int32(max(1, min(32, b))), numpy.int32(fill == "walk"),
-                                                     numpy.int32(rooted), numpy.int32(coop)) + tail,
-                               shared_mem=shared)
+                k_band.launch(grid, block, f.data.ptr, n, inner, nlines, w2, words, max(1, min(32, b)),
+                              fill == "walk", rooted, coop, *tail, shared_mem=shared)
             else:
-                _launch.launch(k_warp, grid, block, (f.data.ptr, numpy.int64(n), numpy.int64(inner),
-                                                     numpy.int64(nlines), w2, numpy.int64(words)) + tail,
-                               shared_mem=shared)
+                k_warp.launch(grid, block, f.data.ptr, n, inner, nlines, w2, words, *tail, shared_mem=shared)
             idx = nxt
             continue
         v = ndarray((nlines * n,), _I8)
         z = ndarray((nlines * (n + 1),), _F8)
         d = ndarray((nlines * n,), _F8)
         arg = ndarray((nlines * n,), _I8)
-        _launch.launch(k_pass, _launch.grid_one_pass(nlines, _BLOCK), _BLOCK,
-                       (f.data.ptr, numpy.int64(n), numpy.int64(inner), numpy.int64(nlines),
-                        numpy.float64(sampling[axis] ** 2), v.data.ptr, z.data.ptr, d.data.ptr, arg.data.ptr,
-                        0 if idx is None else idx.data.ptr, 0 if nxt is None else nxt.data.ptr, numpy.int32(nd),
-                        numpy.int64(total)))
+        k_pass.launch(_launch.grid_one_pass(nlines, _BLOCK), _BLOCK, f.data.ptr, n, inner, nlines,
+                      sampling[axis] ** 2, v.data.ptr, z.data.ptr, d.data.ptr, arg.data.ptr,
+                      0 if idx is None else idx.data.ptr, 0 if nxt is None else nxt.data.ptr, nd, total)
         idx = nxt
     return f, idx, rooted
 
@@ -168,11 +168,10 @@ def _distances(x: ndarray, sampling, want_indices: bool, **plan):
 
 
 def _sqrt(f: ndarray) -> ndarray:
-    k_sqrt = _get(names(numpy.dtype(numpy.int8)))[2]
+    k_sqrt = EDT.get(*_specs(numpy.dtype(numpy.int8)))[2]
     out = ndarray(f.shape, _F8)
     if f.size:
-        _launch.launch(k_sqrt, _launch.grid_one_pass(f.size, _BLOCK), _BLOCK,
-                       (f.data.ptr, out.data.ptr, numpy.int64(f.size)))
+        k_sqrt.launch(_launch.grid_one_pass(f.size, _BLOCK), _BLOCK, f.data.ptr, out.data.ptr, f.size)
     return out
 
 

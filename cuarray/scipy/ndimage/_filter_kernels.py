@@ -17,9 +17,9 @@ import numpy
 from ..._core import dtypes as _dtypes
 from ..._core.copying import astype
 from ..._core.ndarray import ndarray
-from ...cuda import compiler as _compiler
 from ...cuda import device as _device
 from ...cuda import launch as _launch
+from ...cuda.kernel_family import KernelFamily
 from . import _filter_tile
 from ._tables import constant_table
 
@@ -32,12 +32,35 @@ RANK_CAPACITIES = (16, 64, 256, 1024)
 _BLOCK = 256
 _F4, _F8 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64)
 _I4, _I8 = numpy.dtype(numpy.int32), numpy.dtype(numpy.int64)
-_kernels: dict = {}
 
 
 def source() -> str:
     return ("#define CUARRAY_DEVICE __device__\n" + (_DIR / "boundary.cuh").read_text()
             + (_DIR / "rank_select.cuh").read_text() + (_DIR / "filters.cu").read_text())
+
+
+_FILTER_KERNELS = (
+    "filter1d<T, O, A, OP, I>(const T* in, O* out, const A* w, int size, I n, I inner, I total, I offset, "
+    "int mode, A cval)",
+    "filternd<T, O, A, OP, I>(const T* in, O* out, const A* w, const I* meta, const int* offs, const I* "
+    "loff, int nnz, int nd, I total, int mode, A cval)",
+    "rank<T, O, CAP, I>(const T* in, O* out, const I* meta, const int* offs, const I* loff, int nnz, int nd, "
+    "I total, int mode, T cval, int k)",
+)
+FILTERS = KernelFamily("cuarray_ndimage", source, _FILTER_KERNELS, namespace="cuarray_ndimage")
+# the shared-memory tile kernels (_filter_tile), compiled after filters.cu's source
+TILE = KernelFamily("cuarray_ndimage_tile", lambda: _filter_tile.source(source()), _FILTER_KERNELS + (
+    "filter1d_rows<T, O, A, OP, I, R, VAR>(const T* in, O* out, const A* w, int size, I n, I lines, int "
+    "ltpl, I segs, int pitch, I offset, int mode, A cval, int vflags)",
+    "filter1d_cols<T, O, A, OP, I, R, VAR>(const T* in, O* out, const A* w, int size, I n, I inner, I "
+    "rblocks, I cblocks, I offset, int mode, A cval, int vflags)",
+    "filter1d_rows_pipe<T, O, A, OP, I, R, VAR>(const T* in, O* out, const A* w, int size, I n, I lines, int "
+    "ltpl, I segs, int pitch, I offset, int mode, A cval, int vflags, I tiles)",
+    "filter1d_cols_pipe<T, O, A, OP, I, R, VAR>(const T* in, O* out, const A* w, int size, I n, I inner, I "
+    "rblocks, I cblocks, I offset, int mode, A cval, int vflags, I tiles)",
+    "filter1d_rows_short<T, O, A, OP, I, R, VAR>(const T* in, O* out, const A* w, int size, I n, I lines, "
+    "int ltpl, int pitch, I offset, int mode, A cval, int vflags)",
+), namespace="cuarray_ndimage")
 
 
 def acc_dtype(in_dt, out_dt, op: str) -> numpy.dtype:
@@ -78,14 +101,6 @@ def rank_name(in_dt, out_dt, nnz: int, idx64: bool) -> str:
         _dtypes.ctype(in_dt), _dtypes.ctype(out_dt), rank_capacity(nnz), _itype(idx64))
 
 
-def _kernel(name: str):
-    k = _kernels.get(name)
-    if k is None:
-        mod = _compiler.compile_module(source(), name_expressions=(name,), name="cuarray_ndimage")
-        k = _kernels[name] = mod.get_function(name).kernel
-    return k
-
-
 def _contiguous(x: ndarray) -> ndarray:
     return x if x._c else astype(x, x._dtype, order="C", copy=True)
 
@@ -94,15 +109,6 @@ def _scalar(dt, value):
     """`value` as a C scalar of dtype dt, cast as C casts (float -> int truncates)."""
     with numpy.errstate(invalid="ignore", over="ignore"):
         return numpy.array(value).astype(dt)[()]
-
-
-def _tile_kernel(name: str):
-    k = _kernels.get(name)
-    if k is None:
-        mod = _compiler.compile_module(_filter_tile.source(source()), name_expressions=(name,),
-                                       name="cuarray_ndimage_tile")
-        k = _kernels[name] = mod.get_function(name).kernel
-    return k
 
 
 def filter1d(x: ndarray, out_dt, op: str, weights, size: int, axis: int, offset: int, mode: int, cval,
@@ -141,42 +147,33 @@ def filter1d(x: ndarray, out_dt, op: str, weights, size: int, axis: int, offset:
     for s in x._shape[axis + 1:]:
         inner *= s
     idx64 = total >= 2**31 - 1
-    it = _I8 if idx64 else _I4
-    k = _kernel(filter1d_name(x._dtype, out_dt, op, idx64))
-    _launch.launch(k, _launch.grid_one_pass(total, _BLOCK), _BLOCK,
-                   (x.data.ptr, out.data.ptr, wp, numpy.int32(size), it.type(n), it.type(inner),
-                    it.type(total), it.type(offset), numpy.int32(mode), _scalar(a, cval)))
+    k = FILTERS.kernel(filter1d_name(x._dtype, out_dt, op, idx64))
+    k.launch(_launch.grid_one_pass(total, _BLOCK), _BLOCK, x.data.ptr, out.data.ptr, wp, size, n, inner, total,
+             offset, mode, _scalar(a, cval))
     return out
 
 
 def _tile_pass(x, out, tp, a, op, wp, size, offset, mode, cval) -> None:
     idx64 = out.size >= 2**30  # reflect's period 2n and the tile's positions stay in range
-    it = _I8 if idx64 else _I4
-    k = _tile_kernel(_filter_tile.kernel_name(tp.kind, x._dtype, out._dtype, a, OPS[op], idx64, tp.r, tp.variant))
-    vflags = numpy.int32(_filter_tile.vector_flags(x.data.ptr, out.data.ptr, tp.n, tp.inner, x._dtype.itemsize,
-                                                   out._dtype.itemsize))
+    k = TILE.kernel(_filter_tile.kernel_name(tp.kind, x._dtype, out._dtype, a, OPS[op], idx64, tp.r, tp.variant))
+    vflags = _filter_tile.vector_flags(x.data.ptr, out.data.ptr, tp.n, tp.inner, x._dtype.itemsize,
+                                       out._dtype.itemsize)
     # variant 4 (the _pipe kernels): one wave of blocks walking tp.blocks tiles, their count last;
     # the wave from the driver's occupancy (a second wave would double the time), not tp.per_sm
-    pipe = (it.type(tp.blocks),) if tp.variant == 4 else ()
+    pipe = (tp.blocks,) if tp.variant == 4 else ()
     blocks = tp.blocks
     if pipe:
         blocks = _filter_tile.grid(tp, _device._sm_count(_device.get_device_id()),
-                                   _launch.blocks_per_sm(k, _BLOCK, tp.shared))
+                                   _launch.blocks_per_sm(k.kernel, _BLOCK, tp.shared))
     if tp.variant == 5:  # filter1d_rows_short: whole lines, tp.threads a block
-        args = (x.data.ptr, out.data.ptr, wp, numpy.int32(size), it.type(tp.n), it.type(tp.outer),
-                numpy.int32(tp.ltpl), numpy.int32(tp.pitch), it.type(offset), numpy.int32(mode), _scalar(a, cval),
-                vflags)
-        _launch.launch(k, blocks, tp.threads, args, shared_mem=tp.shared)
+        k.launch(blocks, tp.threads, x.data.ptr, out.data.ptr, wp, size, tp.n, tp.outer, tp.ltpl, tp.pitch, offset,
+                 mode, _scalar(a, cval), vflags, shared_mem=tp.shared)
     elif tp.kind == "rows":
-        args = (x.data.ptr, out.data.ptr, wp, numpy.int32(size), it.type(tp.n), it.type(tp.outer),
-                numpy.int32(tp.ltpl), it.type(tp.segs), numpy.int32(tp.pitch), it.type(offset), numpy.int32(mode),
-                _scalar(a, cval), vflags) + pipe
-        _launch.launch(k, blocks, _BLOCK, args, shared_mem=tp.shared)
+        k.launch(blocks, _BLOCK, x.data.ptr, out.data.ptr, wp, size, tp.n, tp.outer, tp.ltpl, tp.segs, tp.pitch,
+                 offset, mode, _scalar(a, cval), vflags, *pipe, shared_mem=tp.shared)
     else:
-        args = (x.data.ptr, out.data.ptr, wp, numpy.int32(size), it.type(tp.n), it.type(tp.inner),
-                it.type(tp.rblocks), it.type(tp.cblocks), it.type(offset), numpy.int32(mode), _scalar(a, cval),
-                vflags) + pipe
-        _launch.launch(k, blocks, (32, 8), args, shared_mem=tp.shared)
+        k.launch(blocks, (32, 8), x.data.ptr, out.data.ptr, wp, size, tp.n, tp.inner, tp.rblocks, tp.cblocks, offset,
+                 mode, _scalar(a, cval), vflags, *pipe, shared_mem=tp.shared)
 
 
 def tap_table(shape, footprint: numpy.ndarray, origins) -> tuple:
@@ -225,10 +222,9 @@ def filternd(x: ndarray, out_dt, op: str, footprint: numpy.ndarray, weights, ori
     if weights is not None:
         w = constant_table(numpy.asarray(weights, dtype=a))
         wp = w.data.ptr
-    k = _kernel(filternd_name(x._dtype, out_dt, op, it == _I8))
-    _launch.launch(k, _launch.grid_one_pass(total, _BLOCK), _BLOCK,
-                   (x.data.ptr, out.data.ptr, wp, meta.data.ptr, offs.data.ptr, loff.data.ptr,
-                    numpy.int32(nnz), numpy.int32(x.ndim), it.type(total), numpy.int32(mode), _scalar(a, cval)))
+    k = FILTERS.kernel(filternd_name(x._dtype, out_dt, op, it == _I8))
+    k.launch(_launch.grid_one_pass(total, _BLOCK), _BLOCK, x.data.ptr, out.data.ptr, wp, meta.data.ptr, offs.data.ptr,
+             loff.data.ptr, nnz, x.ndim, total, mode, _scalar(a, cval))
     return out
 
 
@@ -239,9 +235,7 @@ def rank(x: ndarray, out_dt, footprint: numpy.ndarray, k: int, origins, mode: in
         return out
     meta, offs, loff, nnz = taps
     total = out.size
-    kern = _kernel(rank_name(x._dtype, out_dt, nnz, it == _I8))
-    _launch.launch(kern, _launch.grid_one_pass(total, _BLOCK), _BLOCK,
-                   (x.data.ptr, out.data.ptr, meta.data.ptr, offs.data.ptr, loff.data.ptr, numpy.int32(nnz),
-                    numpy.int32(x.ndim), it.type(total), numpy.int32(mode), _scalar(x._dtype, cval),
-                    numpy.int32(k)))
+    kern = FILTERS.kernel(rank_name(x._dtype, out_dt, nnz, it == _I8))
+    kern.launch(_launch.grid_one_pass(total, _BLOCK), _BLOCK, x.data.ptr, out.data.ptr, meta.data.ptr, offs.data.ptr,
+                loff.data.ptr, nnz, x.ndim, total, mode, _scalar(x._dtype, cval), k)
     return out

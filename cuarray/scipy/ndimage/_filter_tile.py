@@ -15,6 +15,7 @@ from typing import NamedTuple
 import numpy
 
 from ..._core import dtypes as _dtypes
+from ...cuda.limits import SHARED_PER_BLOCK
 
 __all__ = ["Plan", "plan", "kernel_name", "source", "vector_flags", "grid", "SHARED_MAX", "VARIANTS", "AUTO_VARIANT",
            "PIPE_FROM_TAPS", "SHORT_MAX", "auto_variant"]
@@ -22,7 +23,7 @@ __all__ = ["Plan", "plan", "kernel_name", "source", "vector_flags", "grid", "SHA
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "filter_tile.cu"
 _PIPE_TEMPLATE = pathlib.Path(__file__).parent / "templates" / "filter_tile_pipe.cu"
 _SHORT_TEMPLATE = pathlib.Path(__file__).parent / "templates" / "filter_tile_short.cu"
-SHARED_MAX = 48 * 1024  # without the opt-in attribute
+SHARED_MAX = SHARED_PER_BLOCK  # without the opt-in attribute
 # Variant 4's one-wave grid (a block per resident slot): shared memory an SM on sm_90 (228 KiB, 1 KiB
 # of it reserved a block) and the blocks an SM its kernels' __launch_bounds__ promise registers for
 # (rows: 5 where the accumulator is 4 bytes, 4 where 8, else 3; cols: 4 where it is 4 bytes or r is

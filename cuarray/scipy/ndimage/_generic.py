@@ -28,8 +28,8 @@ from ..._core.elementwise_kernel import ElementwiseKernel as _ElementwiseKernel
 from ..._core.elementwise_kernel import _type_of
 from ..._core.ndarray import ndarray
 from ..._core.reduction_kernel import ReductionKernel as _ReductionKernel
-from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
+from ...cuda.kernel_family import KernelFamily
 from ...cuda.raw import RawKernel as _RawKernel
 from . import _boundary
 from . import _filter_kernels as _fk
@@ -41,7 +41,6 @@ __all__ = ["generic_filter", "generic_filter1d", "source", "nd_kernel_name", "li
 _DIR = pathlib.Path(__file__).parent / "templates"
 _BLOCK = 128
 _F8 = numpy.dtype(numpy.float64)
-_kernels: dict = {}
 
 
 def _template(name: str) -> string.Template:
@@ -104,13 +103,18 @@ def line_kernel_name(in_dt, out_dt, idx64: bool) -> str:
                                                             "long long" if idx64 else "int")
 
 
-def _kernel(src: str, name: str, options):
-    key = (src, name, options)
-    k = _kernels.get(key)
-    if k is None:
-        mod = _compiler.compile_module(src, name_expressions=(name,), options=options, name="cuarray_ndimage_generic")
-        k = _kernels[key] = mod.get_function(name).kernel
-    return k
+GENERIC = KernelFamily("cuarray_ndimage_generic", source, namespace="cuarray_ndimage",
+                       example=("__device__ void f() {}", "f"), kernels=_fk._FILTER_KERNELS + (
+    "generic_nd<T, O, V, R, CAP, I>(const T* in, O* out, const I* meta, const int* offs, const I* loff, int nnz, "
+    "int nd, I total, int mode, V cval)",
+    "generic_1d<T, O, I>(const T* in, O* out, double* ext, double* res, I n, I inner, I lines, int size, "
+    "int start, int mode, double cval)",
+))
+
+
+def _kernel(user: str, fname: str, name: str, options):
+    """Kernel `name` of generic.cu around the user's function `fname` (source `user`)."""
+    return GENERIC.kernel(name, options=options, variant=(user, fname))
 
 
 def _check_function(function, allow_reduction: bool, what: str):
@@ -163,10 +167,9 @@ def generic_filter(input, function, size=None, footprint=None, output=None, mode
         vin, vout, red, typedefs = _reduction_types(function, x.dtype, dt)
         user, value_dt, result_ct = _reduction_user(function, vin, vout, red, typedefs), vin, _dtypes.ctype(vout)
     name = nd_kernel_name(x.dtype, dt, _dtypes.ctype(value_dt), result_ct, nnz, it == numpy.int64)
-    k = _kernel(source(user, function.name), name, tuple(function.options))
-    _launch.launch(k, _launch.grid_one_pass(out.size, _BLOCK), _BLOCK,
-                   (x.data.ptr, out.data.ptr, meta.data.ptr, offs.data.ptr, loff.data.ptr, numpy.int32(nnz),
-                    numpy.int32(x.ndim), it.type(out.size), numpy.int32(code), _fk._scalar(value_dt, cval)))
+    k = _kernel(user, function.name, name, tuple(function.options))
+    k.launch(_launch.grid_one_pass(out.size, _BLOCK), _BLOCK, x.data.ptr, out.data.ptr, meta.data.ptr, offs.data.ptr,
+             loff.data.ptr, nnz, x.ndim, out.size, code, _fk._scalar(value_dt, cval))
     return _s.finish(out, output)
 
 
@@ -212,11 +215,7 @@ def generic_filter1d(input, function, filter_size, axis=-1, output=None, mode="r
     ext = ndarray((lines * (n + filter_size - 1),), _F8)
     res = ndarray((x.size,), _F8)
     idx64 = ext.size >= 2**31 - 1
-    it = numpy.int64 if idx64 else numpy.int32
-    k = _kernel(source(_raw_user(function), function.name), line_kernel_name(x.dtype, dt, idx64),
-                tuple(function.options))
-    _launch.launch(k, _launch.grid_one_pass(lines, _BLOCK), _BLOCK,
-                   (x.data.ptr, out.data.ptr, ext.data.ptr, res.data.ptr, it(n), it(inner), it(lines),
-                    numpy.int32(filter_size), numpy.int32(filter_size // 2 + origin), numpy.int32(code),
-                    numpy.float64(cval)))
+    k = _kernel(_raw_user(function), function.name, line_kernel_name(x.dtype, dt, idx64), tuple(function.options))
+    k.launch(_launch.grid_one_pass(lines, _BLOCK), _BLOCK, x.data.ptr, out.data.ptr, ext.data.ptr, res.data.ptr, n,
+             inner, lines, filter_size, filter_size // 2 + origin, code, cval)
     return _s.finish(out, output)

@@ -18,8 +18,8 @@ from ..._core import dtypes as _dtypes
 from ..._core.copying import astype, copyto_unchecked
 from ..._core.ndarray import ndarray
 from ..._core.transfer import from_host
-from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
+from ...cuda.kernel_family import KernelFamily
 from . import _support as _s
 from ._tables import constant_table
 
@@ -82,7 +82,6 @@ _TABLE_RATIO = 8  # zoom/shift tables when they hold at most one entry per 8 out
 # whose first pass is larger than the output, mostly).
 _SEPARABLE_BYTES = 4
 _F8 = numpy.dtype(numpy.float64)
-_kernels: dict = {}
 
 
 def mode_code(mode) -> int:
@@ -96,6 +95,30 @@ def source() -> str:
     return ("#define CUARRAY_DEVICE __device__\n" + (_DIR / "interp.cuh").read_text()
             + (_DIR / "zoom_shift.cuh").read_text() + (_DIR / "interpolation.cu").read_text()
             + (_DIR / "zoom_shift.cu").read_text())
+
+
+INTERP = KernelFamily("cuarray_ndimage_interp", source, namespace="cuarray_ndimage", kernels=(
+    "geometric<T, O, P, I, KIND, ND, ORDER, TAPS>(const T* in, O* out, const long long* ishape, int indim, "
+    "const long long* oshape, int ondim, const P* params, long long total, int mode, double cval, "
+    "double npad)",
+    "spline_filter(double* data, long long n, long long inner, long long lines, int order, int mode)",
+    "spline_filter_warp<S, D>(const S* src, D* dst, long long n, long long inner, long long lines, int "
+    "order, int mode, int chunked)",
+    "spline_filter_columns<S>(const S* src, double* dst, long long n, long long inner, long long outer, int "
+    "order, int mode)",
+    "spline_filter_stream<S, I, ORDER, POLE, M, U>(const S* src, double* dst, long long n, long long inner, "
+    "long long groups, int mode)",
+    "zoom_shift_table<I, ORDER>(const long long* meta, int ndim, int flags, double npad, int mode, "
+    "long long rows, double* W, I* F)",
+    "zoom_shift<T, O, I, ND, ORDER, GC, TABLE>(const T* in, O* out, const double* W, const I* F, long long "
+    "rows, const long long* meta, int ndim, int flags, double npad, int mode, long long total, double "
+    "cval)",
+    "zoom_shift_axis_table<I, ORDER>(const long long* meta, int ndim, int flags, double npad, int mode, "
+    "long long rows, double* W, I* F, int* outside)",
+    "zoom_shift_pass<T, O, I, ORDER, GC, LAST>(const T* src, O* dst, const double* W, const I* F, long long "
+    "rows, long long base, long long n_in, long long n_out, long long inner, long long total, "
+    "const long long* oshape, int ndim, double cval, const int* outside)",
+))
 
 
 def geometric_name(in_dt, out_dt, kind: str, ndim: int, order: int, coord_dt=_F8, wide: bool = True,
@@ -163,31 +186,7 @@ def separable_plan(ishape, oshape, order: int, out_itemsize: int, limit=None):
 
 
 def _kernel(name: str):
-    k = _kernels.get(name)
-    if k is None:
-        mod = _compiler.compile_module(source(), name_expressions=(name,), name="cuarray_ndimage_interp")
-        k = _kernels[name] = mod.get_function(name).kernel
-    return k
-
-
-def _zoom_shift_kernels(key: tuple):
-    """Both kernels of a zoom/shift (`zoom_shift_names(*key)`), from one compile, cached by key."""
-    ks = _kernels.get(key)
-    if ks is None:
-        names = zoom_shift_names(*key)
-        mod = _compiler.compile_module(source(), name_expressions=names, name="cuarray_ndimage_interp")
-        ks = _kernels[key] = tuple(mod.get_function(n).kernel for n in names)
-    return ks
-
-
-def _separable_kernels(key: tuple):
-    """The four kernels of `separable_names(*key)`, from one compile, cached by key."""
-    ks = _kernels.get(("separable",) + key)
-    if ks is None:
-        names = separable_names(*key)
-        mod = _compiler.compile_module(source(), name_expressions=names, name="cuarray_ndimage_interp")
-        ks = _kernels[("separable",) + key] = tuple(mod.get_function(n).kernel for n in names)
-    return ks
+    return INTERP.kernel(name)
 
 
 def geometric(x: ndarray, out_dt, kind: str, oshape, params, order: int, mode: int, cval, npad: int,
@@ -214,10 +213,8 @@ def geometric(x: ndarray, out_dt, kind: str, oshape, params, order: int, mode: i
     ishape = constant_table(numpy.asarray(x.shape, _I8))
     osh = constant_table(numpy.asarray(oshape, _I8))
     k = _kernel(geometric_name(x._dtype, out_dt, kind, x.ndim, order, p._dtype, x.size >= _I4_LIMIT, point))
-    _launch.launch(k, _launch.grid_one_pass(total, _BLOCK), _BLOCK,
-                   (x.data.ptr, out.data.ptr, ishape.data.ptr, numpy.int32(x.ndim), osh.data.ptr,
-                    numpy.int32(len(oshape)), p.data.ptr, numpy.int64(total), numpy.int32(mode),
-                    numpy.float64(cval), numpy.float64(npad)))
+    k.launch(_launch.grid_one_pass(total, _BLOCK), _BLOCK, x.data.ptr, out.data.ptr, ishape.data.ptr, x.ndim,
+             osh.data.ptr, len(oshape), p.data.ptr, total, mode, cval, npad)
     return out
 
 
@@ -262,20 +259,17 @@ def zoom_shift(x: ndarray, out_dt, oshape, zoom, shift, flags: int, order: int, 
     # them larger than the output, so the points compute their taps themselves (ndim <= 3).
     table = ndim > 3 or rows * taps * _TABLE_RATIO <= total
     wide = max(x.size, total, rows * taps if table else 0) >= _I4_LIMIT
-    table_k, point_k = _zoom_shift_kernels((x._dtype, out_dt, wide, ndim if ndim <= 3 else 0, order, grid_constant,
-                                            table))
+    table_k, point_k = INTERP.get(*zoom_shift_names(x._dtype, out_dt, wide, ndim if ndim <= 3 else 0, order,
+                                                    grid_constant, table))
     w_ptr = f_ptr = 0
     if table:
         tables = ndarray((2 * rows * taps,), _F8)  # the weights, then the offsets (int or long long)
         w_ptr = tables.data.ptr
         f_ptr = w_ptr + rows * taps * 8
-        _launch.launch(table_k, _launch.grid_one_pass(rows, _BLOCK), _BLOCK,
-                       (meta.data.ptr, numpy.int32(ndim), numpy.int32(flags), numpy.float64(npad), numpy.int32(mode),
-                        numpy.int64(rows), w_ptr, f_ptr))
-    _launch.launch(point_k, _launch.grid_one_pass(total, _BLOCK), _BLOCK,
-                   (x.data.ptr, out.data.ptr, w_ptr, f_ptr, numpy.int64(rows), meta.data.ptr, numpy.int32(ndim),
-                    numpy.int32(flags), numpy.float64(npad), numpy.int32(mode), numpy.int64(total),
-                    numpy.float64(cval)))
+        table_k.launch(_launch.grid_one_pass(rows, _BLOCK), _BLOCK, meta.data.ptr, ndim, flags, npad, mode, rows,
+                       w_ptr, f_ptr)
+    point_k.launch(_launch.grid_one_pass(total, _BLOCK), _BLOCK, x.data.ptr, out.data.ptr, w_ptr, f_ptr, rows,
+                   meta.data.ptr, ndim, flags, npad, mode, total, cval)
     return out
 
 
@@ -294,14 +288,13 @@ def _separable(x: ndarray, out: ndarray, meta: ndarray, axes, flags: int, order:
         shape[d] = oshape[d]
         sizes.append(_prod(shape))
     wide = max([x.size, rows * taps] + sizes) >= _I4_LIMIT
-    table_k, first_k, middle_k, last_k = _separable_kernels((x._dtype, out._dtype, wide, order, grid_constant))
+    table_k, first_k, middle_k, last_k = INTERP.get(*separable_names(x._dtype, out._dtype, wide, order, grid_constant))
     tables = ndarray((2 * rows * taps,), _F8)  # the weights, then the offsets (int or long long)
     w_ptr = tables.data.ptr
     f_ptr = w_ptr + rows * taps * 8
     outside_ptr = meta.data.ptr + 4 * ndim * 8  # meta's trailing 0 (little-endian: its low int)
-    _launch.launch(table_k, _launch.grid_one_pass(rows, _BLOCK), _BLOCK,
-                   (meta.data.ptr, numpy.int32(ndim), numpy.int32(flags), numpy.float64(npad), numpy.int32(mode),
-                    numpy.int64(rows), w_ptr, f_ptr, outside_ptr))
+    table_k.launch(_launch.grid_one_pass(rows, _BLOCK), _BLOCK, meta.data.ptr, ndim, flags, npad, mode, rows, w_ptr,
+                   f_ptr, outside_ptr)
     oshape_ptr = meta.data.ptr + ndim * 8
     base = [sum(oshape[:d]) for d in range(ndim)]
     shape = list(x.shape)
@@ -313,10 +306,8 @@ def _separable(x: ndarray, out: ndarray, meta: ndarray, axes, flags: int, order:
         last = p == ndim - 1
         dst = out if last else ndarray((sizes[p],), _F8)
         k = last_k if last else first_k if p == 0 else middle_k
-        _launch.launch(k, _launch.grid_one_pass(sizes[p], _BLOCK), _BLOCK,
-                       (cur.data.ptr, dst.data.ptr, w_ptr, f_ptr, numpy.int64(rows), numpy.int64(base[d]),
-                        numpy.int64(n_in), numpy.int64(oshape[d]), numpy.int64(inner), numpy.int64(sizes[p]),
-                        oshape_ptr, numpy.int32(ndim), numpy.float64(cval), outside_ptr))
+        k.launch(_launch.grid_one_pass(sizes[p], _BLOCK), _BLOCK, cur.data.ptr, dst.data.ptr, w_ptr, f_ptr, rows,
+                 base[d], n_in, oshape[d], inner, sizes[p], oshape_ptr, ndim, cval, outside_ptr)
         cur = dst
 
 
@@ -403,21 +394,17 @@ def spline_filter(data: ndarray, axis: int, order: int, mode: int, src=None,
         runs = max(1, min(64, n // _COLUMNS_RUN))
         outer = lines // inner
         grid = (-(-inner // _COLUMNS_X), min(outer, 65535))
-        _launch.launch(_kernel(_SPLINE_FILTER_COLUMNS.format(_dtypes.ctype(s_dt))), grid, (_COLUMNS_X, runs),
-                       (src_ptr, data.data.ptr, numpy.int64(n), numpy.int64(inner), numpy.int64(outer),
-                        numpy.int32(order), numpy.int32(mode)))
+        _kernel(_SPLINE_FILTER_COLUMNS.format(_dtypes.ctype(s_dt))).launch(
+            grid, (_COLUMNS_X, runs), src_ptr, data.data.ptr, n, inner, outer, order, mode)
         return
     if plan == "warp":
         grid, block, shared = _s.warp_per_line(lines, n * 8, inner)
         name = _SPLINE_FILTER_WARP.format(_dtypes.ctype(s_dt), _dtypes.ctype(data._dtype))
-        _launch.launch(_kernel(name), grid, block,
-                       (src_ptr, data.data.ptr, numpy.int64(n), numpy.int64(inner), numpy.int64(lines),
-                        numpy.int32(order), numpy.int32(mode), numpy.int32(method != "lane0")), shared_mem=shared)
+        _kernel(name).launch(grid, block, src_ptr, data.data.ptr, n, inner, lines, order, mode, method != "lane0",
+                             shared_mem=shared)
         return
     k = _kernel(SPLINE_FILTER)
-    _launch.launch(k, _launch.grid_one_pass(lines, _BLOCK), _BLOCK,
-                   (data.data.ptr, numpy.int64(n), numpy.int64(inner), numpy.int64(lines), numpy.int32(order),
-                    numpy.int32(mode)))
+    k.launch(_launch.grid_one_pass(lines, _BLOCK), _BLOCK, data.data.ptr, n, inner, lines, order, mode)
 
 
 def _stream(data: ndarray, src, n: int, inner: int, outer: int, order: int, mode: int, run: int,
@@ -428,16 +415,15 @@ def _stream(data: ndarray, src, n: int, inner: int, outer: int, order: int, mode
     grid, block, groups = _stream_grid(n, inner, outer, run)
     wide = data.size >= _I4_LIMIT
     first = data if src is None else src
-    tail = (numpy.int64(n), numpy.int64(inner), numpy.int64(groups), numpy.int32(mode))
+    tail = (n, inner, groups, mode)
     if order // 2 == 1 and src is not None:
-        _launch.launch(_kernel(stream_name(first._dtype, order, 0, run, wide, batch)), grid, block,
-                       (first.data.ptr, data.data.ptr) + tail)
+        _kernel(stream_name(first._dtype, order, 0, run, wide, batch)).launch(grid, block, first.data.ptr,
+                                                                              data.data.ptr, *tail)
         return
     buf = ndarray(data.shape, _F8)
-    _launch.launch(_kernel(stream_name(first._dtype, order, 0, run, wide, batch)), grid, block,
-                   (first.data.ptr, buf.data.ptr) + tail)
+    _kernel(stream_name(first._dtype, order, 0, run, wide, batch)).launch(grid, block, first.data.ptr, buf.data.ptr,
+                                                                          *tail)
     if order // 2 == 1:
         copyto_unchecked(data, buf)
         return
-    _launch.launch(_kernel(stream_name(_F8, order, 1, run, wide, batch)), grid, block,
-                   (buf.data.ptr, data.data.ptr) + tail)
+    _kernel(stream_name(_F8, order, 1, run, wide, batch)).launch(grid, block, buf.data.ptr, data.data.ptr, *tail)

@@ -11,19 +11,28 @@ from ..._core.copying import astype
 from ..._core.ndarray import ndarray
 from ..._core.scan import inclusive_sum_1d
 from ..._core.transfer import from_host
-from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
+from ...cuda.kernel_family import KernelFamily
 from ._tables import constant_table
 
 __all__ = ["source", "names", "neighbour_table", "label"]
 
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "label.cu"
 _BLOCK = 256
-_kernels: dict = {}
 
 
 def source() -> str:
     return _TEMPLATE.read_text()
+
+
+LABEL = KernelFamily("cuarray_ndimage_label", source, namespace="cuarray_ndimage", kernels=(
+    "label_init<T, I>(const T* in, I* parent, I total)",
+    "label_merge<I>(I* parent, const I* meta, const int* offs, const I* loff, int nnb, int nd, I total)",
+    "label_compress<I>(I* parent, int* is_root, I total)",
+    "label_relabel<I, O>(const I* parent, const long long* rank, O* out, I total)",
+    "bounding_boxes<T>(const T* labels, const long long* shape, int nd, long long total, long long max_label, "
+    "long long* lo, long long* hi)",
+))
 
 
 def names(in_dt, out_dt, idx64: bool) -> tuple:
@@ -32,14 +41,6 @@ def names(in_dt, out_dt, idx64: bool) -> tuple:
             "cuarray_ndimage::label_merge<{}>".format(i),
             "cuarray_ndimage::label_compress<{}>".format(i),
             "cuarray_ndimage::label_relabel<{}, {}>".format(i, _dtypes.ctype(out_dt)))
-
-
-def _get(nms):
-    ks = _kernels.get(nms)
-    if ks is None:
-        mod = _compiler.compile_module(source(), name_expressions=nms, name="cuarray_ndimage_label")
-        ks = _kernels[nms] = tuple(mod.get_function(n).kernel for n in nms)
-    return ks
 
 
 def neighbour_table(shape, structure: numpy.ndarray):
@@ -64,22 +65,22 @@ def label(x: ndarray, structure: numpy.ndarray, out_dt) -> tuple:
     x = x if x._c else astype(x, x._dtype, order="C", copy=True)
     idx64 = total >= 2**31 - 2
     it = numpy.dtype(numpy.int64 if idx64 else numpy.int32)
-    k_init, k_merge, k_compress, k_relabel = _get(names(x._dtype, out_dt, idx64))
+    k_init, k_merge, k_compress, k_relabel = LABEL.get(*names(x._dtype, out_dt, idx64))
     parent = ndarray(x.shape, it)
     is_root = ndarray(x.shape, numpy.dtype(numpy.int32))
     grid = _launch.grid_one_pass(total, _BLOCK)
-    n = it.type(total)
-    _launch.launch(k_init, grid, _BLOCK, (x.data.ptr, parent.data.ptr, n))
+    n = total
+    k_init.launch(grid, _BLOCK, x.data.ptr, parent.data.ptr, n)
     offs, loff = neighbour_table(x.shape, structure)
     if len(offs):
         meta = constant_table(numpy.asarray(x.shape, it))
         d_offs = constant_table(offs)
         d_loff = constant_table(loff.astype(it))
-        _launch.launch(k_merge, grid, _BLOCK, (parent.data.ptr, meta.data.ptr, d_offs.data.ptr, d_loff.data.ptr,
-                                               numpy.int32(len(offs)), numpy.int32(x.ndim), n))
-    _launch.launch(k_compress, grid, _BLOCK, (parent.data.ptr, is_root.data.ptr, n))
+        k_merge.launch(grid, _BLOCK, parent.data.ptr, meta.data.ptr, d_offs.data.ptr, d_loff.data.ptr, len(offs),
+                       x.ndim, n)
+    k_compress.launch(grid, _BLOCK, parent.data.ptr, is_root.data.ptr, n)
     rank = inclusive_sum_1d(is_root.reshape((total,)), numpy.int64)
-    _launch.launch(k_relabel, grid, _BLOCK, (parent.data.ptr, rank.data.ptr, out.data.ptr, n))
+    k_relabel.launch(grid, _BLOCK, parent.data.ptr, rank.data.ptr, out.data.ptr, n)
     return out, int(rank[total - 1].get())
 
 
@@ -95,9 +96,8 @@ def bounding_boxes(labels: ndarray, max_label: int) -> tuple:
     total = labels.size
     if total and max_label:
         x = labels if labels._c else astype(labels, labels._dtype, order="C", copy=True)
-        (k,) = _get((bbox_name(x._dtype),))
+        (k,) = LABEL.get(bbox_name(x._dtype))
         shape = from_host(numpy.asarray(x.shape, numpy.int64))
-        _launch.launch(k, _launch.grid_one_pass(total, _BLOCK), _BLOCK,
-                       (x.data.ptr, shape.data.ptr, numpy.int32(nd), numpy.int64(total), numpy.int64(max_label),
-                        lo.data.ptr, hi.data.ptr))
+        k.launch(_launch.grid_one_pass(total, _BLOCK), _BLOCK, x.data.ptr, shape.data.ptr, nd, total, max_label,
+                 lo.data.ptr, hi.data.ptr)
     return lo.get(), hi.get()

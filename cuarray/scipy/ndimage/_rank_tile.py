@@ -20,10 +20,10 @@ import numpy
 
 from ..._core import dtypes as _dtypes
 from ..._core.ndarray import ndarray
-from ...cuda import compiler as _compiler
-from ...cuda import launch as _launch
+from ...cuda.kernel_family import KernelFamily
+from ...cuda.limits import SHARED_PER_BLOCK
 from . import _rank_network
-from ._filter_kernels import _DIR, _contiguous, _scalar
+from ._filter_kernels import _DIR, _FILTER_KERNELS, _contiguous, _scalar
 from ._filter_kernels import source as _filters_source
 
 __all__ = ["Plan", "Pairing", "max_taps", "plan", "pairing", "tile_offset", "kernel_name", "source", "rank_tile"]
@@ -34,9 +34,8 @@ __all__ = ["Plan", "Pairing", "max_taps", "plan", "pairing", "tile_offset", "ker
 # of a 64- or 128-register budget; L1-resident, a few loads against hundreds of min/max); past that
 # the general kernel. docs/perf-notes.md, "Rank filters over small footprints".
 _MAX_TAPS = {1: 64, 2: 64, 4: 64, 8: 49}
-_SHARED_MAX = 48 * 1024
+_SHARED_MAX = SHARED_PER_BLOCK
 _MAX_GRID_YZ = 65535
-_kernels: dict = {}
 
 
 class Plan(NamedTuple):
@@ -187,13 +186,22 @@ def source(pl: Plan, k: int) -> str:
     return _filters_source() + head + (_DIR / "rank_tile.cu").read_text()
 
 
+def _example() -> tuple:
+    """A plan and rank whose source the drift test reads (a 3x3 median)."""
+    return plan((8, 8), numpy.ones((3, 3), bool), (0, 0), 4), 4
+
+
+RANK_TILE = KernelFamily("cuarray_ndimage_rank", source, namespace="cuarray_ndimage", example=_example, kernels=_FILTER_KERNELS + (
+    "rank_tile<T, O, N, K, I>(const T* in, O* out, I depth, I mid0, I rows, I mid, I cols, I post, I nbatch, "
+    "int mode, T cval)",
+))
+
+
 def _kernel(name: str, pl: Plan, k: int):
-    key = (name, pl.taps, pl.bw, pl.bh, pl.rpt)
-    kern = _kernels.get(key)
-    if kern is None:
-        mod = _compiler.compile_module(source(pl, k), name_expressions=(name,), name="cuarray_ndimage_rank")
-        kern = _kernels[key] = mod.get_function(name).kernel
-    return kern
+    """The kernel for `pl` and rank k, the source's holes being the footprint's taps and the block
+    (the shape fields are zeroed in the variant: one compile serves every shape)."""
+    shapeless = pl._replace(pre=0, depth=0, mid0=0, rows=0, mid=0, cols=0, post=0)
+    return RANK_TILE.kernel(name, variant=(shapeless, k))
 
 
 def rank_tile(x: ndarray, out_dt, pl: Plan, k: int, mode: int, cval) -> ndarray:
@@ -203,11 +211,9 @@ def rank_tile(x: ndarray, out_dt, pl: Plan, k: int, mode: int, cval) -> ndarray:
         return out
     x = _contiguous(x)
     idx64 = out.size >= 2**30  # reflect's period 2n stays in range
-    it = numpy.int64 if idx64 else numpy.int32
     kern = _kernel(kernel_name(x._dtype, out_dt, len(pl.taps), k, idx64), pl, k)
     nbatch = pl.pre * pl.depth * pl.mid0 * pl.mid * pl.post
     grid = (-(-pl.cols // pl.bw), -(-pl.rows // (pl.bh * pl.rpt)), min(nbatch, _MAX_GRID_YZ))
-    _launch.launch(kern, grid, (pl.bw, pl.bh), (x.data.ptr, out.data.ptr, it(pl.depth), it(pl.mid0), it(pl.rows),
-                                               it(pl.mid), it(pl.cols), it(pl.post), it(nbatch), numpy.int32(mode),
-                                               _scalar(x._dtype, cval)))
+    kern.launch(grid, (pl.bw, pl.bh), x.data.ptr, out.data.ptr, pl.depth, pl.mid0, pl.rows, pl.mid, pl.cols, pl.post,
+                nbatch, mode, _scalar(x._dtype, cval))
     return out

@@ -13,13 +13,14 @@ from numpy.lib.array_utils import normalize_axis_index
 from ..._core.copying import astype, copyto_unchecked
 from ..._core.host_input import as_array
 from ..._core.ndarray import ndarray
+from ...cuda.limits import SHARED_PER_BLOCK
 
 __all__ = ["as_input", "output_dtype", "finish", "check_axes", "normalize_sequence", "host_param",
            "expand_origin", "expand_footprint", "normalize_axis", "invalid_origin", "warp_per_line"]
 
 # A warp per line with the line staged in shared memory (the EDT, the spline prefilter): blocks of
 # up to 8 warps within the 48 KiB of dynamic shared memory a kernel may use without opting in.
-_STAGE_BYTES = 48 * 1024
+_STAGE_BYTES = SHARED_PER_BLOCK
 _STAGE_WARPS = 8
 
 

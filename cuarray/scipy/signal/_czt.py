@@ -2,8 +2,12 @@
 `czt_points`. Bluestein's algorithm (L. Rabiner, R. Schafer, C. Rader, "The chirp z-transform
 algorithm", IEEE Trans. Audio Electroacoust. 17 (1969)): the transform of n points at m points is
 one convolution of length n + m - 1, done as cuarray.fft transforms of a 7-smooth length (cuFFT's
-fast sizes) over every line of a batch at once. The chirps are computed on the device when the
-transform is planned; the result is complex128 as SciPy's."""
+fast sizes, the same length SciPy's next_fast_len gives) over every line of a batch at once. The
+chirps are computed on the device when the transform is planned; the result is complex128 as SciPy's.
+Memory passes are kept few: the reciprocal chirp and the weighted input are written straight into
+their zero-padded FFT buffers (no concatenation or padding copy), the inverse FFT's 1/nfft is folded
+into the reciprocal chirp (no scaling pass), a = 1 needs no powers (a**-k is exactly 1 there) and
+the spectra are multiplied in place."""
 
 from __future__ import annotations
 
@@ -15,9 +19,11 @@ import numpy
 import cuarray.fft as _fft  # (the subsystem, by its full name: layers checked in tests/test_layers.py)
 
 from ..._core.host_input import as_array as _as_array
+from ..._creation.basic import zeros as _zeros
 from ..._creation.ranges import arange as _arange
-from ..._manipulation.joining import concatenate as _concatenate
 from ..._manipulation.transpose import swapaxes as _swapaxes
+from ..._math.arithmetic import divide as _divide
+from ..._math.arithmetic import multiply as _multiply
 from ..._math.explog import exp as _exp
 from ._convolve import _next_fast_len
 
@@ -72,20 +78,25 @@ class CZT:
         k = _arange(max(m, n), dtype=numpy.int64)
         if w is None:
             w = cmath.exp(-2j * numpy.pi / m)
-            # k^2 reduced mod 2m before the exponential: exact phases for long transforms
-            wk2 = _exp(-(1j * numpy.pi * ((k ** 2) % (2 * m))) / m)
+            # k^2 reduced mod 2m before the exponential: exact phases for long transforms (one
+            # complex factor -i pi / m: the phase within an ulp of SciPy's -(i pi q) / m)
+            wk2 = _exp((-1j * numpy.pi / m) * ((k ** 2) % (2 * m)))
         else:
             wk2 = w ** (k ** 2 / 2.0)
         a = 1.0 * a
         self.w, self.a = w, a
         self.m, self.n = m, n
-        self._finish(a ** -k[:n] * wk2[:n], wk2, n, m)
+        self._finish(wk2[:n] if a == 1 else a ** -k[:n] * wk2[:n], wk2, n, m)
 
     def _finish(self, awk2, wk2, n, m):
         nfft = _next_fast_len(n + m - 1, False)
         self._Awk2 = awk2
         self._nfft = nfft
-        self._Fwk2 = _fft.fft(1 / _concatenate((wk2[n - 1:0:-1], wk2[:m])), nfft)
+        # 1 / (wk2[n-1:0:-1], wk2[:m]) zero-padded to nfft, times the inverse FFT's 1 / nfft
+        buf = _zeros(nfft, dtype=wk2.dtype)
+        _divide(1.0 / nfft, wk2[n - 1:0:-1], out=buf[:n - 1])
+        _divide(1.0 / nfft, wk2[:m], out=buf[n - 1:n + m - 1])
+        self._Fwk2 = _fft.fft(buf)
         self._wk2 = wk2[:m]
         self._yidx = slice(n - 1, n + m - 1)
 
@@ -95,7 +106,11 @@ class CZT:
         if x.shape[axis] != self.n:
             raise ValueError("CZT defined for length {}, not {}".format(self.n, x.shape[axis]))
         x = _swapaxes(x, axis, -1)
-        y = _fft.ifft(self._Fwk2 * _fft.fft(x * self._Awk2, self._nfft))
+        buf = _zeros(x.shape[:-1] + (self._nfft,), dtype=numpy.result_type(x.dtype, self._Awk2.dtype, 1j))
+        _multiply(x, self._Awk2, out=buf[..., :self.n])
+        spec = _fft.fft(buf)
+        _multiply(spec, self._Fwk2, out=spec)
+        y = _fft.ifft(spec, norm="forward")  # (1 / nfft is in _Fwk2)
         y = y[..., self._yidx] * self._wk2
         return _swapaxes(y, axis, -1)
 

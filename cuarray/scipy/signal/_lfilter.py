@@ -33,8 +33,8 @@ from ..._core.transfer import from_host as _from_host
 from ..._manipulation.dims import broadcast_to as _broadcast
 from ..._manipulation.joining import concatenate as _concatenate
 from ..._manipulation.joining import stack as _stack
-from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
+from ...cuda.kernel_family import KernelFamily
 from ..ndimage import _support as _s
 from . import _filtfilt_gust
 from . import _lfilter_complex
@@ -54,7 +54,6 @@ _MIN_SCAN = 4096  # shorter lines: one sweep (~10 ns a step) beats the scan's fi
 _ENOUGH_LINES = 1 << 17  # lines that fill an H100/H200 on their own: no chunking
 _BLOCK = 64  # few, long-running threads when lines are few: spread them over more SMs
 _F8 = numpy.dtype(numpy.float64)
-_kernels: dict = {}
 # The plans of the sweeps, the default first. "overlap": along the last axis, one pass of
 # lfilter_rows where each chunk warms up over the samples before it (decay_length), when the filter
 # decays fast enough (plan_overlap), else "staged"; "staged": the scan, exact-order kernels, chunks
@@ -110,12 +109,22 @@ def sweep_for(plan: str, K: int, inner: int) -> str:
     return plan if plan in ("overlap", "staged") and inner == 1 else "fixed"
 
 
+IIR = KernelFamily("cuarray_signal_iir", source, namespace="cuarray_signal", kernels=(
+    "lfilter_chunks<T, O, KMAX>(const double* ba, int K, const T* x, O* y, long long n, long long inner, "
+    "long long L, long long C, long long total, const double* start, double* end)",
+    "lfilter_carry<KMAX>(const double* M, int K, double* states, long long inner, long long C, "
+    "long long lines, const double* zi, double* zf)",
+    "lfilter_chunks_k<T, O, K>(const double* ba, const T* x, O* y, long long n, long long inner, "
+    "long long L, long long C, long long total, const double* start, double* end)",
+    "lfilter_carry_k<K>(const double* M, double* states, long long inner, long long C, long long lines, "
+    "const double* zi, double* zf)",
+    "lfilter_rows<T, O, K, WIN = 32>(const double* ba, const T* x, O* y, long long n, long long L, long long C, "
+    "long long total, long long warm, const double* start, double* end)",
+))
+
+
 def _kernel(name):
-    k = _kernels.get(name)
-    if k is None:
-        mod = _compiler.compile_module(source(), name_expressions=(name,), name="cuarray_signal_iir")
-        k = _kernels[name] = mod.get_function(name).kernel
-    return k
+    return IIR.kernel(name)
 
 
 def transition(aa: numpy.ndarray, K: int) -> numpy.ndarray:
@@ -261,17 +270,16 @@ def _launch_chunks(ba, K, x, y, out_dt, lines, n, inner, L, C, start, end, sweep
     total = lines * C
     in_dt = _F8 if x is None else x.dtype
     ptrs = (0 if x is None else x.data.ptr, 0 if y is None else y.data.ptr)
-    sizes = (numpy.int64(n), numpy.int64(inner), numpy.int64(L), numpy.int64(C), numpy.int64(total))
     states = (0 if start is None else start.data.ptr, 0 if end is None else end.data.ptr)
     if sweep == "staged":
-        _launch.launch(_kernel(rows_kernel_name(in_dt, out_dt, K)), -(-total // _ROWS), _ROWS,
-                       (ba.data.ptr,) + ptrs + (sizes[0],) + sizes[2:] + (numpy.int64(0),) + states)
+        _kernel(rows_kernel_name(in_dt, out_dt, K)).launch(-(-total // _ROWS), _ROWS, ba.data.ptr, *ptrs, n, L, C,
+                                                           total, 0, *states)
     elif sweep == "fixed":
-        _launch.launch(_kernel(fixed_chunk_kernel_name(in_dt, out_dt, K)), _launch.grid_one_pass(total, _BLOCK),
-                       _BLOCK, (ba.data.ptr,) + ptrs + sizes + states)
+        _kernel(fixed_chunk_kernel_name(in_dt, out_dt, K)).launch(_launch.grid_one_pass(total, _BLOCK), _BLOCK,
+                                                                  ba.data.ptr, *ptrs, n, inner, L, C, total, *states)
     else:
-        _launch.launch(_kernel(chunk_kernel_name(in_dt, out_dt, K)), _launch.grid_one_pass(total, _BLOCK), _BLOCK,
-                       (ba.data.ptr, numpy.int32(K)) + ptrs + sizes + states)
+        _kernel(chunk_kernel_name(in_dt, out_dt, K)).launch(_launch.grid_one_pass(total, _BLOCK), _BLOCK, ba.data.ptr,
+                                                            K, *ptrs, n, inner, L, C, total, *states)
 
 
 def _launch_overlap(ba, K, x, y, out_dt, lines, n, L, C, warm, win, zi, zf):
@@ -279,21 +287,17 @@ def _launch_overlap(ba, K, x, y, out_dt, lines, n, L, C, warm, win, zi, zf):
     lines, chunk c > 0 starting `warm` samples early from a zero state; zi, zf laid out (lines, K)
     (or None)."""
     total = lines * C
-    _launch.launch(_kernel(rows_kernel_name(x.dtype, out_dt, K, win)), -(-total // _ROWS), _ROWS,
-                   (ba.data.ptr, x.data.ptr, y.data.ptr, numpy.int64(n), numpy.int64(L), numpy.int64(C),
-                    numpy.int64(total), numpy.int64(warm), 0 if zi is None else zi.data.ptr,
-                    0 if zf is None else zf.data.ptr))
+    _kernel(rows_kernel_name(x.dtype, out_dt, K, win)).launch(
+        -(-total // _ROWS), _ROWS, ba.data.ptr, x.data.ptr, y.data.ptr, n, L, C, total, warm,
+        0 if zi is None else zi.data.ptr, 0 if zf is None else zf.data.ptr)
 
 
 def _launch_carry(M, K, states, inner, C, lines, zi, zf, sweep):
-    args = (states.data.ptr, numpy.int64(inner), numpy.int64(C), numpy.int64(lines),
-            0 if zi is None else zi.data.ptr, 0 if zf is None else zf.data.ptr)
+    args = (states.data.ptr, inner, C, lines, 0 if zi is None else zi.data.ptr, 0 if zf is None else zf.data.ptr)
     if sweep == "runtime":
-        _launch.launch(_kernel(carry_kernel_name(K)), _launch.grid_one_pass(lines, _BLOCK), _BLOCK,
-                       (M.data.ptr, numpy.int32(K)) + args)
+        _kernel(carry_kernel_name(K)).launch(_launch.grid_one_pass(lines, _BLOCK), _BLOCK, M.data.ptr, K, *args)
     else:
-        _launch.launch(_kernel(fixed_carry_kernel_name(K)), _launch.grid_one_pass(lines, _BLOCK), _BLOCK,
-                       (M.data.ptr,) + args)
+        _kernel(fixed_carry_kernel_name(K)).launch(_launch.grid_one_pass(lines, _BLOCK), _BLOCK, M.data.ptr, *args)
 
 
 def _run(ba: numpy.ndarray, K: int, x: ndarray, out_dt, axis: int, zi, plan=SWEEPS[0], chunk=None,

@@ -14,8 +14,7 @@ import numpy
 
 from ..._core.ndarray import ndarray
 from ..._creation.basic import full as _full
-from ...cuda import compiler as _compiler
-from ...cuda import launch as _launch
+from ...cuda.kernel_family import KernelFamily
 from ..ndimage import _support as _s
 
 __all__ = ["lombscargle", "source", "NAME", "OPTIONS"]
@@ -28,7 +27,6 @@ NAME = "cuarray_signal::lombscargle<{}>".format(_BLOCK)
 OPTIONS = ("-fmad=false",)
 _MODES = {"power": 0, "normalize": 1, "amplitude": 2}
 _F8 = numpy.dtype(numpy.float64)
-_kernels: list = []
 _NO_VALUE = object()  # SciPy's _NoValue: `precenter` given or not
 
 
@@ -37,21 +35,22 @@ def source() -> str:
             + (_DIR / "lombscargle.cu").read_text())
 
 
+LOMBSCARGLE = KernelFamily("cuarray_signal_lombscargle", source, namespace="cuarray_signal", kernels=(
+    "lombscargle<BLOCK>(const double* x, const double* y, const double* w, long long n, const double* freqs, "
+    "long long nf, int normalize, int floating_mean, double* out)",
+))
+
+
 def _kernel():
-    if not _kernels:
-        mod = _compiler.compile_module(source(), name_expressions=(NAME,), options=OPTIONS,
-                                       name="cuarray_signal_lombscargle")
-        _kernels.append(mod.get_function(NAME).kernel)
-    return _kernels[0]
+    return LOMBSCARGLE.kernel(NAME, options=OPTIONS)
 
 
 def _launch_lombscargle(x, y, w, freqs, mode, floating_mean):
     nf = freqs.shape[0]
     out = ndarray((nf,), numpy.dtype(numpy.complex128) if mode == 2 else _F8)
     # one block per frequency, up to 2^20 blocks (a grid-stride loop beyond: 2^20 blocks fill any GPU)
-    _launch.launch(_kernel(), min(nf, 1 << 20), _BLOCK,
-                   (x.data.ptr, y.data.ptr, w.data.ptr, numpy.int64(x.shape[0]), freqs.data.ptr, numpy.int64(nf),
-                    numpy.int32(mode), numpy.int32(bool(floating_mean)), out.data.ptr))
+    _kernel().launch(min(nf, 1 << 20), _BLOCK, x.data.ptr, y.data.ptr, w.data.ptr, x.shape[0], freqs.data.ptr, nf,
+                     mode, bool(floating_mean), out.data.ptr)
     return out
 
 

@@ -68,6 +68,12 @@ class LinearTimeInvariant:
         return wrap(self._host._as_tf())
 
 
+def _new(cls, system, dt):
+    """The system of `cls` (SciPy 1.18's keyword-only `dt=None`): `dt` reaches SciPy's class only
+    when given, so a discrete system left without one gets SciPy's default (dt=True)."""
+    return LinearTimeInvariant.__new__(cls, *system, **({} if dt is None else {"dt": dt}))
+
+
 class lti(LinearTimeInvariant):
     """See `scipy.signal.lti`. `output`, `step` and `impulse` simulate on the device.
 
@@ -123,6 +129,9 @@ class dlti(LinearTimeInvariant):
 
     _scipy_name = "dlti"
 
+    def __new__(cls, *system, dt=None):
+        return _new(cls, system, dt)
+
     def impulse(self, x0=None, t=None, n=None):
         return _lsim.dimpulse(self, x0=x0, t=t, n=n)
 
@@ -165,6 +174,10 @@ class TransferFunction(_Convertible, LinearTimeInvariant):
     """
 
     _scipy_name = "TransferFunction"
+
+    def __new__(cls, *system, dt=None):
+        return _new(cls, system, dt)
+
     num = _host_property("num", "The numerator.")
     den = _host_property("den", "The denominator.")
 
@@ -182,6 +195,10 @@ class ZerosPolesGain(_Convertible, LinearTimeInvariant):
     """
 
     _scipy_name = "ZerosPolesGain"
+
+    def __new__(cls, *system, dt=None):
+        return _new(cls, system, dt)
+
     zeros = _host_property("zeros", "The zeros.")
     poles = _host_property("poles", "The poles.")
     gain = _host_property("gain", "The gain.")
@@ -211,6 +228,10 @@ class StateSpace(_Convertible, LinearTimeInvariant):
     """
 
     _scipy_name = "StateSpace"
+
+    def __new__(cls, *system, dt=None):
+        return _new(cls, system, dt)
+
     A = _host_property("A", "The state matrix.")
     B = _host_property("B", "The input matrix.")
     C = _host_property("C", "The output matrix.")

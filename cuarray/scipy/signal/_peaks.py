@@ -28,8 +28,8 @@ from ..._manipulation.joining import concatenate as _concatenate
 from ..._sorting.searching import where as _where
 from ..._sorting.searching_nonzero import nonzero as _nonzero
 from ..._sorting.sorting import argsort as _cu_argsort
-from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
+from ...cuda.kernel_family import KernelFamily
 from ..ndimage import _support as _s
 
 __all__ = ["find_peaks", "peak_prominences", "peak_widths", "source", "NAMES", "MAXIMA"]
@@ -53,18 +53,35 @@ OPTIONS = ("-fmad=false",)
 _BLOCK = 256
 _F8 = numpy.dtype(numpy.float64)
 _I8 = numpy.dtype(numpy.int64)
-_kernels: list = []
 
 
 def source() -> str:
     return "#define CUARRAY_DEVICE __device__\n" + (_DIR / "peaks.cuh").read_text() + (_DIR / "peaks.cu").read_text()
 
 
+PEAKS = KernelFamily("cuarray_signal_peaks", source, namespace="cuarray_signal", kernels=(
+    "count_maxima(const double* x, long long n, long long limit, long long* counts, long long* flags)",
+    "scan_counts(long long* counts, const long long* flags, long long nb, long long* tail)",
+    "write_maxima(const double* x, long long n, long long limit, const long long* offsets, long long* mid, "
+    "long long* left, long long* right)",
+    "count_ends(const double* x, long long n, long long* counts, long long* fc, double* fcval, "
+    "long long* pend, double* pval)",
+    "scan_ends(long long* counts, const long long* fc, const double* fcval, const long long* pend, "
+    "const double* pval, long long* pright, long long nb, long long n, long long* tail)",
+    "write_ends(const double* x, long long n, const long long* offsets, const long long* pright, "
+    "long long* mid, long long* left, long long* right)",
+    "prominences(const double* x, long long n, const long long* peaks, long long m, long long wlen, "
+    "double* prom, long long* lb, long long* rb)",
+    "widths(const double* x, const long long* peaks, long long m, const double* prom, const long long* lb, "
+    "const long long* rb, double rel_height, double* w, double* h, double* l, double* r)",
+    "by_distance(const long long* peaks, const long long* order, long long m, long long distance, "
+    "unsigned char* keep)",
+))
+
+
 def _k(i):
-    if not _kernels:
-        mod = _compiler.compile_module(source(), name_expressions=NAMES, options=OPTIONS, name="cuarray_signal_peaks")
-        _kernels.extend(mod.get_function(n).kernel for n in NAMES)
-    return _kernels[i]
+    """Kernel i of NAMES (all nine compiled together, with OPTIONS)."""
+    return PEAKS.get(*NAMES, options=OPTIONS)[i]
 
 
 def _argsort(a):
@@ -75,9 +92,8 @@ def _prominences(x, peaks, wlen):
     m = peaks.shape[0]
     prom, lb, rb = ndarray((m,), _F8), ndarray((m,), _I8), ndarray((m,), _I8)
     if m:
-        _launch.launch(_k(0), _launch.grid_one_pass(m, _BLOCK), _BLOCK,
-                       (x.data.ptr, numpy.int64(x.shape[0]), peaks.data.ptr, numpy.int64(m), numpy.int64(wlen),
-                        prom.data.ptr, lb.data.ptr, rb.data.ptr))
+        _k(0).launch(_launch.grid_one_pass(m, _BLOCK), _BLOCK, x.data.ptr, x.shape[0], peaks.data.ptr, m, wlen,
+                     prom.data.ptr, lb.data.ptr, rb.data.ptr)
     return prom, lb, rb
 
 
@@ -85,9 +101,8 @@ def _widths(x, peaks, rel_height, prom, lb, rb):
     m = peaks.shape[0]
     out = [ndarray((m,), _F8) for _ in range(4)]
     if m:
-        _launch.launch(_k(1), _launch.grid_one_pass(m, _BLOCK), _BLOCK,
-                       (x.data.ptr, peaks.data.ptr, numpy.int64(m), prom.data.ptr, lb.data.ptr, rb.data.ptr,
-                        numpy.float64(rel_height)) + tuple(o.data.ptr for o in out))
+        _k(1).launch(_launch.grid_one_pass(m, _BLOCK), _BLOCK, x.data.ptr, peaks.data.ptr, m, prom.data.ptr,
+                     lb.data.ptr, rb.data.ptr, rel_height, *(o.data.ptr for o in out))
     return tuple(out)
 
 
@@ -95,8 +110,7 @@ def _by_distance(peaks, order, distance):
     m = peaks.shape[0]
     keep = ndarray((m,), numpy.dtype(numpy.uint8))
     if m:
-        _launch.launch(_k(2), 1, 1, (peaks.data.ptr, order.data.ptr, numpy.int64(m), numpy.int64(distance),
-                                     keep.data.ptr))
+        _k(2).launch(1, 1, peaks.data.ptr, order.data.ptr, m, distance, keep.data.ptr)
     return keep.astype(bool)
 
 
@@ -151,14 +165,13 @@ def _maxima_ends(x, edges):
     work = ndarray((6 * nb + 1,), _I8)
     counts, fc, fcval, pend, pval, pright = (work[j * nb:(j + 1) * nb].data.ptr for j in range(6))
     tail = work[6 * nb:]
-    _launch.launch(_k(6), nb, 256, (x.data.ptr, numpy.int64(n), counts, fc, fcval, pend, pval))
-    _launch.launch(_k(7), 1, 1024, (counts, fc, fcval, pend, pval, pright, numpy.int64(nb), numpy.int64(n),
-                                    tail.data.ptr))
+    _k(6).launch(nb, 256, x.data.ptr, n, counts, fc, fcval, pend, pval)
+    _k(7).launch(1, 1024, counts, fc, fcval, pend, pval, pright, nb, n, tail.data.ptr)
     m = int(tail.get()[0])  # the host synchronisation: the result's size
     out = [ndarray((m,), _I8) for _ in range(3 if edges else 1)]
     if m:
         ptrs = tuple(o.data.ptr for o in out) + ((0, 0) if not edges else ())
-        _launch.launch(_k(8), nb, 256, (x.data.ptr, numpy.int64(n), counts, pright) + ptrs)
+        _k(8).launch(nb, 256, x.data.ptr, n, counts, pright, *ptrs)
     return (out[0], out[1], out[2]) if edges else (out[0], None, None)
 
 
@@ -168,16 +181,16 @@ def _maxima_tiles(x, edges):
     nb = -(-n // _TILE)
     work = ndarray((2 * nb + 2,), _I8)  # per tile: counts (then offsets), flags; the total, any flag
     counts, flags, tail = work[:nb], work[nb:2 * nb], work[2 * nb:]
-    args = (x.data.ptr, numpy.int64(n), numpy.int64(_PLATEAU_LIMIT))
-    _launch.launch(_k(3), nb, 256, args + (counts.data.ptr, flags.data.ptr))
-    _launch.launch(_k(4), 1, 1024, (counts.data.ptr, flags.data.ptr, numpy.int64(nb), tail.data.ptr))
+    args = (x.data.ptr, n, _PLATEAU_LIMIT)
+    _k(3).launch(nb, 256, *args, counts.data.ptr, flags.data.ptr)
+    _k(4).launch(1, 1024, counts.data.ptr, flags.data.ptr, nb, tail.data.ptr)
     m, over = (int(v) for v in tail.get())  # the host synchronisation: the result's size
     if over:
         return None
     out = [ndarray((m,), _I8) for _ in range(3 if edges else 1)]
     if m:
         ptrs = tuple(o.data.ptr for o in out) + ((0, 0) if not edges else ())
-        _launch.launch(_k(5), nb, 256, args + (counts.data.ptr,) + ptrs)
+        _k(5).launch(nb, 256, *args, counts.data.ptr, *ptrs)
     return (out[0], out[1], out[2]) if edges else (out[0], None, None)
 
 

@@ -19,8 +19,8 @@ from ..._core import dtypes as _dtypes
 from ..._core.copying import astype
 from ..._core.ndarray import ndarray
 from ..._core.transfer import from_host as _from_host
-from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
+from ...cuda.kernel_family import KernelFamily
 from ..._statistics.median import median as _median
 from ..ndimage import _support as _s
 from . import _lfilter
@@ -29,12 +29,17 @@ __all__ = ["upfirdn", "resample_poly", "decimate", "source", "kernel_name", "out
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 _BLOCK = 256
-_kernels: dict = {}
 
 
 def source() -> str:
     return ("#define CUARRAY_DEVICE __device__\n" + (_DIR / "upfirdn.cuh").read_text()
             + (_DIR / "upfirdn.cu").read_text())
+
+
+UPFIRDN = KernelFamily("cuarray_signal_upfirdn", source, namespace="cuarray_signal", kernels=(
+    "upfirdn<T, O>(const O* h, long long nh, const T* x, long long n, O* y, long long nout, long long inner, "
+    "long long total, long long up, long long down)",
+))
 
 
 def kernel_name(in_dt, out_dt) -> str:
@@ -57,15 +62,10 @@ def _run(h: numpy.ndarray, x, out_dt, up, down, axis):
     inner = 1
     for s in x.shape[axis + 1:]:
         inner *= s
-    name = kernel_name(x.dtype, out_dt)
-    k = _kernels.get(name)
-    if k is None:
-        mod = _compiler.compile_module(source(), name_expressions=(name,), name="cuarray_signal_upfirdn")
-        k = _kernels[name] = mod.get_function(name).kernel
+    k = UPFIRDN.kernel(kernel_name(x.dtype, out_dt))
     d_h = _from_host(numpy.ascontiguousarray(h, out_dt))
-    _launch.launch(k, _launch.grid_one_pass(y.size, _BLOCK), _BLOCK,
-                   (d_h.data.ptr, numpy.int64(len(h)), x.data.ptr, numpy.int64(n), y.data.ptr, numpy.int64(nout),
-                    numpy.int64(inner), numpy.int64(y.size), numpy.int64(up), numpy.int64(down)))
+    k.launch(_launch.grid_one_pass(y.size, _BLOCK), _BLOCK, d_h.data.ptr, len(h), x.data.ptr, n, y.data.ptr, nout,
+             inner, y.size, up, down)
     return y
 
 

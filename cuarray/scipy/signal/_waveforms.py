@@ -107,7 +107,10 @@ def gausspulse(t, fc=1000, bw=0.5, bwr=-6, tpr=-60, retquad=False, retenv=False)
             raise ValueError("Reference level for time cutoff must be < 0 dB")
         return numpy.sqrt(-math.log(pow(10.0, tpr / 20.0)) / a)
     t = _as_array(t, "gausspulse")
-    yenv = _exp(-a * t * t)
+    # SciPy's `a` is a NumPy float64 (numpy.log of a float), a strong scalar: the envelope is at
+    # least float64 (t promoted), the carrier cos/sin(2 pi fc t) stays in t's dtype
+    te = _astype(t, numpy.result_type(t.dtype, numpy.float64), copy=False)
+    yenv = _exp(-a * te * te)
     yI = yenv * _cos(2 * numpy.pi * fc * t)
     if not retquad:
         return (yI, yenv) if retenv else yI

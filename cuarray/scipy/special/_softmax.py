@@ -20,8 +20,7 @@ from ..._math.misc import absolute
 from ..._math.sums import sum as _sum
 from ..._sorting.searching import where
 from ..._statistics.order import amax
-from ...cuda import compiler as _compiler
-from ...cuda import launch as _launch
+from ...cuda.kernel_family import KernelFamily
 
 
 __all__ = ["logsumexp", "softmax", "log_softmax", "source", "kernel_name", "row_tile", "line_layout", "ROW_MAX"]
@@ -35,12 +34,17 @@ _DIR = pathlib.Path(__file__).parent / "templates"
 ROW_MAX = 32
 _BLOCK = 256
 _TILE_BYTES = 32768  # 7 blocks of 256 threads per SM fit in an H100's 228 KiB
-_kernels: dict = {}
 
 
 def source() -> str:
     return ("#define CUARRAY_DEVICE __device__\n" + (_DIR / "softmax_rows.cuh").read_text()
             + (_DIR / "softmax_rows.cu").read_text())
+
+
+SOFTMAX = KernelFamily("cuarray_special_softmax", source, namespace="cuarray_special", kernels=(
+    "softmax_rows<T, LOG>(const T* x, T* y, long long rows, int n, int p, int tr)",
+    "softmax_cols<T, LOG>(const T* x, T* y, long long outer, int n, long long inner)",
+))
 
 
 def kernel_name(dtype, log: bool, cols: bool = False) -> str:
@@ -88,20 +92,14 @@ def _rows_kernel(x, layout, log):
     outer, n, inner = layout
     cols = inner > 1
     name = kernel_name(x.dtype, log, cols)
-    k = _kernels.get(name)
-    if k is None:
-        mod = _compiler.compile_module(source(), name_expressions=(name,), name="cuarray_special_softmax")
-        k = _kernels[name] = mod.get_function(name).kernel
+    k = SOFTMAX.kernel(name)
     y = ndarray(x.shape, x.dtype, order="C" if x._c else "F")
     if cols:
         lines = outer * inner
-        _launch.launch(k, -(-lines // _BLOCK), _BLOCK, (x.data.ptr, y.data.ptr, numpy.int64(outer), numpy.int32(n),
-                                                        numpy.int64(inner)))
+        k.launch(-(-lines // _BLOCK), _BLOCK, x.data.ptr, y.data.ptr, outer, n, inner)
         return y
     p, tr = row_tile(n, x.dtype.itemsize)
-    _launch.launch(k, -(-outer // tr), _BLOCK, (x.data.ptr, y.data.ptr, numpy.int64(outer), numpy.int32(n),
-                                               numpy.int32(p), numpy.int32(tr)),
-                   shared_mem=tr * p * x.dtype.itemsize)
+    k.launch(-(-outer // tr), _BLOCK, x.data.ptr, y.data.ptr, outer, n, p, tr, shared_mem=tr * p * x.dtype.itemsize)
     return y
 
 

@@ -1,5 +1,5 @@
-"""cuarray.sparse.linalg: linear operators, norms and iterative solvers. See
-`scipy.sparse.linalg`.
+"""cuarray.sparse.linalg: linear operators, norms, iterative solvers and (with the optional
+`cuarray[cudss]`) direct solvers. See `scipy.sparse.linalg`.
 
 The solvers keep every scalar of the iteration on the device (0-d arrays) and read one value
 per iteration on the host: the convergence test.
@@ -17,3 +17,12 @@ from ._lsqr import lsqr as lsqr
 from ._eigsh import eigsh as eigsh
 from ._eigsh import svds as svds
 from ._lsmr import lsmr as lsmr
+from ._direct import MatrixRankWarning as MatrixRankWarning
+from ._direct import SuperLU as SuperLU
+from ._direct import factorized as factorized
+from ._direct import spilu as spilu
+from ._direct import splu as splu
+from ._direct import spsolve as spsolve
+from ._cgs import cgs as cgs
+from ._cgs import matrix_power as matrix_power
+from ._lobpcg import lobpcg as lobpcg

@@ -10,6 +10,8 @@ from the residual direction.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy
 
 from ..._creation.basic import zeros
@@ -19,7 +21,10 @@ from ..._math.arithmetic import add, multiply, subtract, true_divide
 from ..._math.complex import conj, real
 from ..._math.extrema import maximum
 from ..._math.misc import sqrt
+from ..._core.ndarray import ndarray
+from ...linalg._decomp import eigh as eigh_dense
 from ...linalg._matmul import matmul
+from .._base import issparse
 from ._interface import LinearOperator
 from ._interface import aslinearoperator
 from ._iterative import _nrm
@@ -55,6 +60,20 @@ def _extend(matvec, V, alpha, beta, u, start, end):
     return u
 
 
+def _all_eigenvalues(A, return_eigenvectors):
+    """SciPy's k >= n case: a warning, then a dense eigh of a dense array (TypeError for a sparse
+    matrix or an operator, as SciPy)."""
+    warnings.warn("k >= N for N * N square matrix. Attempting to use scipy.linalg.eigh instead.",
+                  RuntimeWarning, stacklevel=3)
+    if issparse(A):
+        raise TypeError("Cannot use scipy.linalg.eigh for sparse A with k >= N. Use "
+                        "scipy.linalg.eigh(A.toarray()) or reduce k.")
+    if not isinstance(A, ndarray):
+        raise TypeError("Cannot use scipy.linalg.eigh for LinearOperator A with k >= N.")
+    w, v = eigh_dense(A)
+    return (w, v) if return_eigenvectors else w
+
+
 def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=None, tol=0,
           return_eigenvectors=True, Minv=None, OPinv=None, mode="normal"):
     """See `scipy.sparse.linalg.eigsh` for `which` in 'LM', 'LA', 'SA' (no shift-invert: `M`,
@@ -72,19 +91,23 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
     """
     if M is not None or sigma is not None or Minv is not None or OPinv is not None:
         raise NotImplementedError("eigsh: generalized and shift-invert modes are not supported")
-    A = aslinearoperator(A)
-    n = A.shape[0]
+    if len(A.shape) > 2:
+        raise ValueError("{}-dimensional `A` is unsupported, expected 2-D.".format(len(A.shape)))
     if A.shape[0] != A.shape[1]:
         raise ValueError("expected square matrix (shape={})".format(A.shape))
-    if k <= 0 or k >= n:
-        raise ValueError("k must be between 1 and ndim(A)-1 (k={}, n={})".format(k, n))
+    n = A.shape[0]
+    if k <= 0:
+        raise ValueError("k must be greater than 0.")
+    if k >= n:
+        return _all_eigenvalues(A, return_eigenvectors)
+    A = aslinearoperator(A)
     dt = numpy.result_type(A.dtype, numpy.float32)
     if dt.char not in "fdFD":
         dt = numpy.dtype(numpy.float64)
     rdt = numpy.dtype(dt.char.lower())
-    ncv = min(max(2 * k, k + 32), n - 1) if ncv is None else min(ncv, n - 1)
+    ncv = min(max(2 * k, k + 32) if ncv is None else ncv, n)  # SciPy's k < ncv <= n
     if ncv <= k:
-        raise ValueError("ncv must be k < ncv < n")
+        raise ValueError("ncv must be k<ncv<=n, ncv={}".format(ncv))
     maxiter = 10 * n if maxiter is None else maxiter
     tol = float(numpy.finfo(rdt).eps) if tol == 0 else float(tol)
     V = zeros((ncv, n), dt)

@@ -12,6 +12,7 @@ from ..._core.ndarray import ndarray
 from ..._creation.basic import zeros
 from ..._manipulation.joining import stack
 from ..._math.arithmetic import add, multiply
+from ..._math.complex import conj
 from .. import _sputils
 from .._base import issparse
 
@@ -41,9 +42,19 @@ class LinearOperator:
         self.shape = shape
         self._f = {"matvec": matvec, "rmatvec": rmatvec, "matmat": matmat, "rmatmat": rmatmat}
         if dtype is None:
-            dtype = self.matvec(zeros((shape[1],), numpy.float64)).dtype if (
-                matvec is not None or type(self)._matvec is not LinearOperator._matvec) else numpy.float64
+            dtype = self._infer_dtype(matvec)
         self.dtype = numpy.dtype(dtype)
+
+    def _infer_dtype(self, matvec):
+        """SciPy's rule: the dtype `matvec` returns for an int8 vector of zeros (int8 is the
+        smallest type, so the result is the operator's own promotion); int64 if it refuses one."""
+        if matvec is None and type(self)._matvec is LinearOperator._matvec and self._f.get("matmat") is None \
+                and type(self)._matmat is LinearOperator._matmat:
+            return numpy.float64
+        try:
+            return self.matvec(zeros((self.shape[1],), numpy.int8)).dtype
+        except (OverflowError, TypeError, RuntimeError):
+            return numpy.dtype(numpy.int64)
 
     # -- what subclasses (or the functions given) define ------------------------------------------
     def _matvec(self, x):
@@ -113,9 +124,35 @@ class LinearOperator:
     __mul__ = dot
     __call__ = dot
 
-    def __rmul__(self, x):
+    def rdot(self, x):
+        """See `scipy.sparse.linalg.LinearOperator.rdot`: x A."""
+        if isinstance(x, LinearOperator):
+            return _ProductOperator(x, self)
         if _sputils.isscalarlike(x):
             return _ScaledOperator(self, x)
+        if isinstance(x, ndarray):
+            if x.ndim == 1 or (x.ndim == 2 and x.shape[0] == 1):
+                return self.T.matvec(x.reshape(-1)).reshape(x.shape[:-1] + (self.shape[1],))
+            if x.ndim == 2:
+                return self.T.matmat(x.T).T
+        raise ValueError("expected a vector, matrix or LinearOperator, got {!r}".format(type(x)))
+
+    def __rmul__(self, x):
+        return self.rdot(x)
+
+    def __rmatmul__(self, x):
+        if _sputils.isscalarlike(x):
+            raise ValueError("Scalar operands are not allowed, use '*' instead")
+        return self.rdot(x)
+
+    def __truediv__(self, other):
+        if not _sputils.isscalarlike(other):
+            raise ValueError("Can only divide a linear operator by a scalar.")
+        return _ScaledOperator(self, 1.0 / other)
+
+    def __pow__(self, p):
+        if _sputils.isscalarlike(p):
+            return _PowerOperator(self, p)
         return NotImplemented
 
     def __neg__(self):
@@ -134,6 +171,11 @@ class LinearOperator:
 
     H = property(adjoint)
 
+    def transpose(self):
+        return _TransposedOperator(self)
+
+    T = property(transpose)
+
     def __repr__(self):
         return "<{}x{} {} with dtype={}>".format(self.shape[0], self.shape[1], type(self).__name__, self.dtype)
 
@@ -142,6 +184,35 @@ class _AdjointOperator(LinearOperator):
     def __init__(self, A):
         self.A = A
         super().__init__((A.shape[1], A.shape[0]), matvec=A.rmatvec, rmatvec=A.matvec, dtype=A.dtype)
+
+
+class _TransposedOperator(LinearOperator):
+    """A^T: conj(A^H conj(x))."""
+
+    def __init__(self, A):
+        self.A = A
+        super().__init__((A.shape[1], A.shape[0]), matvec=lambda x: conj(A.rmatvec(conj(x))),
+                         rmatvec=lambda x: conj(A.matvec(conj(x))), dtype=A.dtype)
+
+
+class _PowerOperator(LinearOperator):
+    """A^p for a square A and an integer p >= 0, applied p times."""
+
+    def __init__(self, A, p):
+        if A.shape[0] != A.shape[1]:
+            raise ValueError("square core-dimensions of LinearOperator expected, got {!r}".format(A))
+        if not _sputils.isintlike(p) or p < 0:
+            raise ValueError("non-negative integer expected as p")
+        p = int(p)
+
+        def power(f, x):
+            out = x.copy()
+            for _ in range(p):
+                out = f(out)
+            return out
+
+        super().__init__(A.shape, matvec=lambda x: power(A.matvec, x), rmatvec=lambda x: power(A.rmatvec, x),
+                         dtype=A.dtype)
 
 
 class _ProductOperator(LinearOperator):
@@ -207,10 +278,12 @@ def aslinearoperator(A) -> LinearOperator:
     """
     if isinstance(A, LinearOperator):
         return A
-    if issparse(A) or (isinstance(A, ndarray) and A.ndim == 2):
-        return MatrixLinearOperator(A)
     if isinstance(A, ndarray):
-        raise ValueError("array must have ndim == 2")
+        if A.ndim > 2:
+            raise ValueError("array must have ndim <= 2")
+        return MatrixLinearOperator(A.reshape((1,) * (2 - A.ndim) + A.shape))  # SciPy's atleast_2d
+    if issparse(A):
+        return MatrixLinearOperator(A)
     if hasattr(A, "shape") and hasattr(A, "matvec"):
         return LinearOperator(A.shape, A.matvec, rmatvec=getattr(A, "rmatvec", None),
                               dtype=getattr(A, "dtype", None))

@@ -51,7 +51,8 @@ def stop_code(out_of_iterations, test1, test2, test3, t1, rtol, atol, ctol) -> i
 
 def least_squares_operands(A, b):
     """The operands of lsqr and lsmr: A as a LinearOperator, b flattened and cast to the working
-    dtype (A's and b's result type, at least float32; float64 for integer input), m, n and that dtype."""
+    dtype (A's and b's result type, at least float64: SciPy's lsqr and lsmr work and answer in
+    float64/complex128 for float32/complex64 input too), m, n and that dtype."""
     A = aslinearoperator(A)
     if not isinstance(b, ndarray):
         raise TypeError("b must be a cuarray array (call cuarray.asarray first)")
@@ -59,7 +60,7 @@ def least_squares_operands(A, b):
     m, n = A.shape
     if b.size != m:
         raise ValueError("shapes of A {} and b {} are incompatible".format(A.shape, b.shape))
-    dt = numpy.result_type(A.dtype, b.dtype, numpy.float32)
+    dt = numpy.result_type(A.dtype, b.dtype, numpy.float64)
     if dt.char not in "fdFD":
         dt = numpy.dtype(numpy.float64)
     return A, b.astype(dt, copy=False), m, n, dt

@@ -1,7 +1,8 @@
 """norm of a sparse matrix. See `scipy.sparse.linalg.norm`.
 
 Matrix norms: 'fro' (the default), 1, -1, inf, -inf (absolute column/row sums, computed as
-sparse sums); the 2-norm is not supported (SciPy neither). Vector norms along an axis: any p.
+sparse sums) and 2 (the largest singular value from `svds`, as SciPy's). Vector norms along an
+axis: any p. Bad `ord`/`axis` raise SciPy's exception types.
 Results are cuarray arrays (0-d for matrix norms).
 """
 
@@ -15,6 +16,7 @@ from ..._math.misc import absolute, sqrt
 from ..._math.sums import sum as sum_
 from ..._statistics.order import max as max_, min as min_
 from .._base import issparse
+from ._eigsh import svds
 
 __all__ = ["norm"]
 
@@ -46,12 +48,24 @@ def norm(x, ord=None, axis=None):  # noqa: A002
         return sqrt(sum_(multiply(a, a))) if d.nnz else zeros((), numpy.float64)
     if axis is None:
         axis = (0, 1)
-    if isinstance(axis, tuple) and len(axis) == 2:
+    elif not isinstance(axis, tuple):
+        if not isinstance(axis, (int, numpy.integer)):
+            raise TypeError("'axis' must be None, an integer or a tuple of integers")
+        axis = (int(axis),)
+    if len(axis) not in (1, 2):
+        raise ValueError("Improper number of dimensions to norm.")
+    if not all(isinstance(a, (int, numpy.integer)) for a in axis):
+        raise TypeError("'axis' must be None, an integer or a tuple of integers")
+    if not all(-2 <= a < 2 for a in axis):
+        raise ValueError("Invalid axis {!r} for an array with shape {!r}".format(axis, x.shape))
+    if len(axis) == 2:
         r, c = (a % 2 for a in axis)
         if r == c:
             raise ValueError("Duplicate axes given.")
-        if ord == 2:
-            raise NotImplementedError("the 2-norm of a sparse matrix is not supported (use svds)")
+        if ord == 2:  # the largest singular value, by svds as SciPy's
+            return svds(x, k=1, return_singular_vectors=False)[0]
+        if ord == -2:
+            raise NotImplementedError
         if ord in (1, -1):
             s = _abs_sum(x, r).reshape(-1)
             return max_(s) if ord == 1 else min_(s)
@@ -61,11 +75,7 @@ def norm(x, ord=None, axis=None):  # noqa: A002
         if ord in (None, "fro", "f"):
             return norm(x)
         raise ValueError("Invalid norm order for matrices.")
-    if isinstance(axis, tuple) and len(axis) == 1:
-        axis = axis[0]
-    if not isinstance(axis, (int, numpy.integer)):
-        raise TypeError("'axis' must be None, an integer or a tuple of integers")
-    a = int(axis) % 2
+    a = int(axis[0]) % 2
     d = x.tocsr(copy=True)
     d.sum_duplicates()
     if ord in (None, 2):

@@ -393,7 +393,6 @@ def test_driver_launches_match_kernel_signatures(recorded_launches, monkeypatch,
     reach the GPU as garbage. The kernels are placeholders named by their name expressions."""
     import cuarray
 
-    monkeypatch.setattr(_edt, "_get", lambda nms: tuple(nms))
     monkeypatch.setattr(_edt, "constant_table", lambda a: cuarray.ndarray(a.shape, a.dtype))
     params = _kernel_params()
     _edt._distances(cuarray.ndarray(shape, np.dtype(bool)), [1.0] * len(shape), True, **plan)

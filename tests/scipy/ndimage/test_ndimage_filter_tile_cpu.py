@@ -555,7 +555,6 @@ def kernel_params(kind, variant=0):
 @pytest.mark.parametrize("shape,axis,kind", [((64, 300), 1, "rows"), ((80, 40), 0, "cols"), ((3, 70, 90), 1, "cols")])
 @pytest.mark.parametrize("dt,op", [("f4", "correlate"), ("f8", "uniform"), ("u1", "min"), ("i2", "correlate")])
 def test_tile_launch_packs_the_kernels_parameters(recorded_launches, monkeypatch, shape, axis, kind, dt, op, plan):
-    monkeypatch.setattr(fk, "_tile_kernel", lambda name: name)
     monkeypatch.setattr(fk, "constant_table", from_np)
     monkeypatch.setattr(fk._device, "_sm_count", lambda device_id: 3)  # variant 4's one-wave grid
     monkeypatch.setattr(fk._launch, "blocks_per_sm", lambda kernel, threads, shared: 2)
@@ -685,7 +684,6 @@ def test_short_kernels_compile_for_sm90_without_spills():
 @pytest.mark.parametrize("dt,op", [("f4", "correlate"), ("f8", "uniform"), ("u1", "min")])
 @pytest.mark.parametrize("shape", [(64, 300), (3, 5, 7)])
 def test_short_launch_packs_the_kernels_parameters(recorded_launches, monkeypatch, shape, dt, op):
-    monkeypatch.setattr(fk, "_tile_kernel", lambda name: name)
     monkeypatch.setattr(fk, "constant_table", from_np)
     x = new_c(shape, dt)
     fk.filter1d(x, np.dtype(dt), op, RNG.normal(size=5), 5, len(shape) - 1, 2, 0, 1.5, plan="tile-rows-short")

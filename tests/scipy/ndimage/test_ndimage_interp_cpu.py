@@ -1042,9 +1042,22 @@ def zs_on_host(monkeypatch, host_lib):
     monkeypatch.setattr(ik, "from_host", from_host)
     monkeypatch.setattr(ik, "constant_table", from_host)
     monkeypatch.setattr(ik, "_launch", types.SimpleNamespace(launch=launch, grid_one_pass=real_launch.grid_one_pass))
-    monkeypatch.setattr(ik, "_zoom_shift_kernels", lambda key: (("table", key), ("point", key)))
-    monkeypatch.setattr(ik, "_separable_kernels",
-                        lambda key: tuple((k, key) for k in ("axis_table", "first", "middle", "last")))
+    # The kernels by kind and key (the name functions' arguments); each packs its arguments by the
+    # real declaration of the kernel it stands for (INTERP's), then runs on the host.
+    zs_names, sep_names = ik.zoom_shift_names, ik.separable_names
+
+    class HostKernel:
+        def __init__(self, kind, key, name):
+            self.kind, self.key, self.packer = kind, key, ik.INTERP.packer(name)
+
+        def launch(self, grid, block, *args, shared_mem=0):
+            launch((self.kind, self.key), grid, block, self.packer.pack(args))
+
+    monkeypatch.setattr(ik, "zoom_shift_names",
+                        lambda *key: tuple(zip(("table", "point"), (key, key), zs_names(*key))))
+    monkeypatch.setattr(ik, "separable_names", lambda *key: tuple(
+        zip(("axis_table", "first", "middle", "last"), (key,) * 4, sep_names(*key))))
+    monkeypatch.setattr(ik.INTERP, "get", lambda *specs: tuple(HostKernel(*s) for s in specs))
     launched = []
 
     def run(x, *args, **kw):
@@ -1100,7 +1113,6 @@ def test_stream_launches(recorded_launches, monkeypatch, order, in_place):
     the grid's x the column groups times the outer extent, 16-column blocks where the axis has fewer than 32."""
     from fake_device import new_c
 
-    monkeypatch.setattr(ik, "_kernel", lambda name: name)
     copies = []
     monkeypatch.setattr(ik, "copyto_unchecked", lambda dst, src: copies.append((dst.data.ptr, src.data.ptr)))
     for shape, axis, bx in (((2, 300, 40), 1, 32), ((5, 70, 20), 1, 16), ((4096, 3000), 0, 32)):

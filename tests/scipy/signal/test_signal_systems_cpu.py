@@ -19,9 +19,39 @@ freqz_sos sosfreqz freqs freqs_zpk group_delay findfreqs lsim dlsim step dstep i
 dfreqresp bode dbode place_poles lti dlti StateSpace TransferFunction ZerosPolesGain""".split()
 
 
+def _scipy_version():
+    import scipy
+
+    return tuple(int(v) for v in scipy.__version__.split(".")[:2])
+
+
+# SciPy 1.18 gave the system classes' __new__ a keyword-only `dt=None` (scipy/signal/_ltisys.py at
+# v1.18.1); 1.17 showed `(*system, **kwargs)`. cuarray follows 1.18, the reference under an older SciPy.
+_SYSTEM_1_18 = inspect.Signature([inspect.Parameter("system", inspect.Parameter.VAR_POSITIONAL),
+                                  inspect.Parameter("dt", inspect.Parameter.KEYWORD_ONLY, default=None)])
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_signature_is_scipys(name):
-    assert inspect.signature(getattr(cs, name)) == inspect.signature(getattr(ss, name))
+    ref = inspect.signature(getattr(ss, name))
+    if name in ("dlti", "StateSpace", "TransferFunction", "ZerosPolesGain") and _scipy_version() < (1, 18):
+        assert str(ref) == "(*system, **kwargs)"  # (1.17's, replaced by 1.18's below)
+        ref = _SYSTEM_1_18
+    assert inspect.signature(getattr(cs, name)) == ref
+
+
+def test_system_dt_keyword():
+    # dt reaches SciPy's class only when given: dlti's default stays SciPy's dt=True
+    assert cs.dlti([1.0], [1.0, -0.5]).dt is True and cs.dlti([1.0], [1.0, -0.5], dt=0.1).dt == 0.1
+    for name in ("TransferFunction", "ZerosPolesGain", "StateSpace"):
+        args = {"TransferFunction": ([1.0], [1.0, 2.0]), "ZerosPolesGain": ([], [-2.0], 1.0),
+                "StateSpace": ([[-2.0]], [[1.0]], [[1.0]], [[0.0]])}[name]
+        cont, disc = getattr(cs, name)(*args), getattr(cs, name)(*args, dt=0.5)
+        assert type(cont).__name__ == name + "Continuous" and cont.dt is None
+        assert type(disc).__name__ == name + "Discrete" and disc.dt == 0.5
+        assert type(getattr(cs, name)(*args, dt=None)).__name__ == name + "Continuous"
+    with pytest.raises(TypeError):
+        cs.StateSpace([[-2.0]], [[1.0]], [[1.0]], [[0.0]], bogus=1)
 
 
 @pytest.fixture

@@ -27,8 +27,8 @@ def host(monkeypatch):
                             _abs=np.abs, _cos=np.cos, _sin=np.sin, _where=np.where).items():
         monkeypatch.setattr(_waveforms, name, value)
     monkeypatch.setattr(_waveforms, "_is_scalar", lambda x: np.isscalar(x))
-    for name, value in dict(_as_array=lambda x, fn: np.asarray(x), _arange=np.arange, _concatenate=np.concatenate,
-                            _swapaxes=np.swapaxes, _exp=np.exp,
+    for name, value in dict(_as_array=lambda x, fn: np.asarray(x), _arange=np.arange, _zeros=np.zeros,
+                            _multiply=np.multiply, _divide=np.divide, _swapaxes=np.swapaxes, _exp=np.exp,
                             _fft=types.SimpleNamespace(fft=np.fft.fft, ifft=np.fft.ifft)).items():
         monkeypatch.setattr(_czt, name, value)
     return cs
@@ -58,6 +58,13 @@ def test_gausspulse_chirp_sweep(host):
         for g, r in zip(got if isinstance(got, tuple) else (got,), ref if isinstance(ref, tuple) else (ref,)):
             _same(g, r)
     assert host.gausspulse("cutoff", tpr=-40) == ss.gausspulse("cutoff", tpr=-40)
+    # SciPy's float64 `a` promotes the envelope (float32 -> float64, complex64 -> complex128); the
+    # carrier is in t's dtype: the same operations here give SciPy's values exactly
+    for tt in (t.astype(np.float32), np.arange(-3, 4), (t + 2e-4j).astype(np.complex64)):
+        got = host.gausspulse(tt, retquad=True, retenv=True)
+        ref = ss.gausspulse(tt, retquad=True, retenv=True)
+        for g, r in zip(got, ref):
+            _same(g, r)
     for bad in ({"fc": -1}, {"bw": 0}, {"bwr": 1}):
         with pytest.raises(ValueError):
             host.gausspulse(t, **bad)
@@ -96,6 +103,19 @@ def test_czt(host, shape, kw):
     _same(host.czt(x, **kw), ss.czt(x, **kw), 1e-9)
     xc = x + 1j * RNG.normal(size=shape)
     _same(host.czt(xc.astype(np.complex64), **kw), ss.czt(xc.astype(np.complex64), **kw), 1e-5)
+
+
+def test_czt_long_and_planned_buffers(host):
+    # long transforms (phases k^2 mod 2m, one complex factor), a = 1 without powers, 1/nfft folded
+    # into the reciprocal chirp: SciPy's values to 1e-9 of the largest
+    x = RNG.normal(size=30011)
+    for kw in ({}, {"m": 4099}, {"a": 1 + 0j, "m": 40000}, {"a": 1.0001, "w": np.exp(-2e-4j)}):
+        _same(host.czt(x, **kw), ss.czt(x, **kw), 1e-9)
+    c, r = host.CZT(64, 40), ss.CZT(64, 40)
+    assert c._nfft >= 103 and c._Fwk2.shape == (c._nfft,)
+    xb = RNG.normal(size=(3, 64)) + 1j * RNG.normal(size=(3, 64))
+    _same(c(xb[:, ::1]), r(xb), 1e-9)
+    _same(c(np.asfortranarray(xb)), r(xb), 1e-9)
 
 
 def test_zoom_fft_and_points(host):

@@ -34,18 +34,42 @@ template <>
 struct caster<bool, bool> {
   static __device__ __forceinline__ bool run(bool x) { return x; }
 };
-// Floating -> integer: through a 64-bit integer, as NumPy does on x86-64, so out-of-range
-// values wrap modulo 2^bits (-11.0 -> uint8 245) instead of saturating as a direct `cvt` would.
-// NaN and values beyond int64 stay undefined in NumPy too (here: whatever cvt.s64 gives).
+// Floating -> integer as NumPy's C casts compile on x86-64 (the oracle's machine): int64 and
+// uint32 through cvttsd2si to 64 bits, int32 and the narrower types through its 32-bit form, so
+// out-of-range values wrap modulo 2^bits (-11.0 -> uint8 245) instead of saturating as a direct
+// `cvt` would, and a value outside the conversion's range (NaN included) is x86's "integer
+// indefinite", the most negative integer (linspace(0, 2**63 - 1, dtype=int64)'s last element,
+// float 2**63, is INT64_MIN in NumPy: a GPU `cvt` saturates to INT64_MAX). NumPy warns "invalid
+// value encountered in cast" for these.
+template <typename F>
+__device__ __forceinline__ long long x86_to_i64(F x) {
+  return (x >= F(9223372036854775808.0) || x < F(-9223372036854775808.0) || x != x)
+             ? (long long)(-9223372036854775807LL - 1) : static_cast<long long>(x);
+}
+template <typename F>
+__device__ __forceinline__ int x86_to_i32(F x) {
+  return (x >= F(2147483648.0) || x <= F(-2147483649.0) || x != x) ? (int)(-2147483647 - 1) : static_cast<int>(x);
+}
 template <typename To, typename F>
-struct float_to_int {
-  static __device__ __forceinline__ To run(F x) { return static_cast<To>(static_cast<long long>(x)); }
+struct float_to_int {  // int8, int16, int32, uint8, uint16: the 32-bit conversion, then truncation
+  static __device__ __forceinline__ To run(F x) { return static_cast<To>(x86_to_i32(x)); }
+};
+template <typename F>
+struct float_to_int<long long, F> {
+  static __device__ __forceinline__ long long run(F x) { return x86_to_i64(x); }
+};
+template <typename F>
+struct float_to_int<unsigned int, F> {
+  static __device__ __forceinline__ unsigned int run(F x) { return static_cast<unsigned int>(x86_to_i64(x)); }
 };
 template <typename F>
 struct float_to_int<unsigned long long, F> {
   static __device__ __forceinline__ unsigned long long run(F x) {
-    return x >= F(9223372036854775808.0) ? static_cast<unsigned long long>(x)
-                                         : static_cast<unsigned long long>(static_cast<long long>(x));
+    // (x86 converts x >= 2^63 as x - 2^63 with the top bit flipped: 2^64 and inf give 0)
+    if (x >= F(9223372036854775808.0)) {
+      return x >= F(18446744073709551616.0) ? 0ull : static_cast<unsigned long long>(x);
+    }
+    return static_cast<unsigned long long>(x86_to_i64(x));
   }
 };
 #define CUARRAY_FLOAT_TO_INT(F, I) \
@@ -54,7 +78,7 @@ struct float_to_int<unsigned long long, F> {
   };
 #define CUARRAY_FLOAT_TO_INTS(F) \
   CUARRAY_FLOAT_TO_INT(F, signed char) CUARRAY_FLOAT_TO_INT(F, short) CUARRAY_FLOAT_TO_INT(F, int) \
-  CUARRAY_FLOAT_TO_INT(F, unsigned char) CUARRAY_FLOAT_TO_INT(F, unsigned short) \
+  CUARRAY_FLOAT_TO_INT(F, long long) CUARRAY_FLOAT_TO_INT(F, unsigned char) CUARRAY_FLOAT_TO_INT(F, unsigned short) \
   CUARRAY_FLOAT_TO_INT(F, unsigned int) CUARRAY_FLOAT_TO_INT(F, unsigned long long)
 CUARRAY_FLOAT_TO_INTS(float)
 CUARRAY_FLOAT_TO_INTS(double)

@@ -89,7 +89,14 @@ __device__ __forceinline__ T log_abs(complex<T> z) {
   if (ax > T(0.5) && ax < T(1.5) && ay < T(0.75)) {
     return T(0.5) * ::log1p((ax - T(1)) * (ax + T(1)) + ay * ay);
   }
-  return ::log(::hypot(z.re, z.im));
+  T h = ::hypot(ax, ay);
+  if (::isinf(h) && ::isfinite(ax)) {
+    // |z| is past the type's range while log|z| is not (1e308 + 1e308j): halve both parts (exact,
+    // a power of 2) as hypot scales, and add log 2 back.
+    const T ln2 = T(0.693147180559945309417232121458176568);
+    return ::log(::hypot(ax * T(0.5), ay * T(0.5))) + ln2;
+  }
+  return ::log(h);
 }
 
 template <typename T>

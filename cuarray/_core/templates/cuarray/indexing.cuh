@@ -27,6 +27,12 @@ __device__ __forceinline__ void device_error(unsigned long long* err, unsigned l
   }
 }
 
+// An integer `power`'s negative exponent (NumPy's ValueError): axis -2 is
+// device_errors.NEGATIVE_POWER, which the host raises as ValueError.
+__device__ __forceinline__ void negative_power_error(unsigned long long* err, long long value) {
+  index_error(err, value, -2, 0);
+}
+
 // *p = f(*p) atomically through a compare-and-swap on W, an unsigned integer of T's size.
 template <typename W, typename T, typename F>
 __device__ void cas_update(T* p, F f) {

@@ -1,0 +1,219 @@
+"""Evaluations of lazy graphs: what each ran and its host time (`explain()`), and whether its
+launches could be replayed as a CUDA graph (`decide`, a pure function of what an evaluation ran).
+
+Every evaluation in lazy mode (`lazy_mode._compute`) notes here, on its thread, the Program it
+ran, the host time of planning and launching it, how many evaluations in a row ran that same
+Program (the plan cache's structure key: the same Program object), and its inputs' addresses
+and scalar values. `explain()` lists the last `KEEP` evaluations of the thread.
+
+CUDA-graph replay of a loop body. A body whose structure repeats runs the same Program each
+iteration; capturing its launches once and replaying them would cost one graph launch, but a
+captured graph reads and writes fixed addresses. So an input whose address changes from one
+iteration to the next (`w = w - lr * g`: a new array each step) must be copied into a fixed
+buffer first, an output must be copied out of the graph's memory (the user keeps it while the
+next replay overwrites that memory), and a scalar argument is baked into the kernels (a new
+value needs a new capture). `decide` counts those copies against the launches the graph would
+save and says why not when it does not pay or is not safe (a step that may synchronise with the
+host or cannot be captured, an output that is a view of an input: a copy would change what a
+write into it reaches). The decision is shown for each evaluation; the capture and replay
+(`graph_replay.py`) run only with the module switch `GRAPH_REPLAY` on (off by default: see
+docs/fusion.md).
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+import time
+
+import numpy
+
+from ..ndarray import ndarray
+from .planner import _Label
+
+__all__ = ["GRAPH_REPLAY", "MIN_REPEATS", "KEEP", "decide", "step_kind", "note", "evaluations", "describe"]
+
+GRAPH_REPLAY = False  # module switch: replay eligible loop bodies as CUDA graphs (off: see docs/fusion.md)
+MIN_REPEATS = 3  # evaluations of one structure in a row before a capture would be made
+KEEP = 16  # evaluations kept per thread for `explain()`
+MIN_SAVED = 2  # launches a replay must save, net of its copies, to be worth a capture
+MAX_COPY_BYTES = 1 << 20  # bytes a replay's copies in and out may move (device bandwidth they take)
+MAX_GRAPHS = 8  # captured graphs kept per thread (each holds its pool, buffers and outputs)
+
+# Step kinds a stream capture takes: kernels launched through `launch.enqueue` and the GEMM call.
+CAPTURABLE = frozenset(("elementwise", "reduction", "eager-ufunc", "product"))
+_PRODUCTS = frozenset(("dot", "matmul"))
+perf_counter = time.perf_counter
+_SCALARS = frozenset((bool, int, float, complex))
+
+
+def step_kind(st) -> str:
+    """The kind of a Program step, as `decide` takes it: 'elementwise' (a fused kernel),
+    'reduction', 'eager-ufunc' (a lone ufunc's launch), 'product' (dot/matmul: the GEMM),
+    'epilogue' (cuBLASLt with an epilogue), 'call <name>' (another eager routine)."""
+    name = type(st).__name__
+    if name == "_Elementwise":
+        return "elementwise"
+    if name == "_Reduction":
+        return "reduction"
+    if name == "_EagerUfunc":
+        return "eager-ufunc"
+    if name == "Epilogue":
+        return "epilogue"
+    n = getattr(st, "name", "?")
+    return "product" if n in _PRODUCTS else "call " + str(n)
+
+
+def decide(kinds, output_is_input, repeats, changed_arrays, changed_scalars, n_outputs,
+           enabled=None, copy_bytes=0) -> tuple:
+    """(replay, reason): whether an evaluation's launches would be replayed as a CUDA graph.
+    `kinds`: its steps' kinds (`step_kind`); `output_is_input`: an output is an input or a view
+    of one; `repeats`: evaluations of this Program in a row, this one included;
+    `changed_arrays`/`changed_scalars`: inputs whose address or layout / value differs from
+    the previous evaluation's; `n_outputs`: outputs to copy out; `enabled`: the switch
+    (`GRAPH_REPLAY` when None); `copy_bytes`: bytes those copies move (each is a read and a
+    write of device memory a replay adds). Pure: no device, no state."""
+    if enabled is None:
+        enabled = GRAPH_REPLAY
+    if not kinds:
+        return False, "nothing launched"
+    bad = [k for k in kinds if k not in CAPTURABLE]
+    if bad:
+        return False, "not capturable: {} (may synchronise with the host or is not known to be captured safely)".format(
+            bad[0])
+    if output_is_input:
+        return False, "an output is an input or a view of one (a copy would change what a write into it reaches)"
+    if changed_scalars:
+        return False, "{} scalar argument(s) changed value since the last evaluation (baked into a graph)".format(
+            changed_scalars)
+    if repeats < MIN_REPEATS:
+        return False, "structure seen {} time(s) in a row (a capture needs {})".format(repeats, MIN_REPEATS)
+    launches = len(kinds)
+    cost = 1 + changed_arrays + n_outputs  # the graph launch, copies in, copies out
+    if launches - cost < MIN_SAVED:
+        return False, "would not pay: {} launch(es) against 1 graph launch + {} copy(ies) in + {} out".format(
+            launches, changed_arrays, n_outputs)
+    if copy_bytes > MAX_COPY_BYTES:
+        return False, "would not pay: its copies move {} bytes (more than {})".format(copy_bytes, MAX_COPY_BYTES)
+    if not enabled:
+        return False, "eligible, saves {} launch(es); graph replay is off (fusion.replay.GRAPH_REPLAY)".format(
+            launches - cost)
+    return True, "replay"
+
+
+class _Log(threading.local):
+    prog = None  # the last Program this thread ran
+    repeats = 0
+    replayed = False  # set by `graph_replay.run` when it ran the evaluation being noted
+    log = None  # deque of records, newest last
+
+
+_log = _Log()
+
+
+def _signature(values) -> list:
+    """Per input: (address, strides, bytes) of an array (its shape and dtype are in the structure
+    key), a scalar itself (its value reaches the kernel), ('o', id, 0) of anything else."""
+    return [(v.data.ptr, v._strides, v._size * v._dtype.itemsize) if type(v) is ndarray else v
+            if type(v) in _SCALARS or isinstance(v, numpy.generic) else ("o", id(v), 0) for v in values]
+
+
+def note(prog, values, t0, t_build) -> None:
+    """Note an evaluation of `prog` (already launched) with inputs `values`, planned from `t0`
+    (`perf_counter`), its graph built from `t_build`: its host times and input signature (what
+    changed since the previous evaluation is counted when read, `evaluations`)."""
+    host = perf_counter() - t0
+    lg = _log
+    ins = prog.inputs
+    if ins and type(ins[0]) is not _Label:
+        # Not a cached Program (`detach`ed): it holds its graph and arrays; keep a summary only.
+        prog = _summary(prog)
+    if prog is lg.prog:
+        lg.repeats += 1
+    else:
+        lg.prog, lg.repeats = prog, 1
+    log = lg.log
+    if log is None:
+        log = lg.log = collections.deque(maxlen=KEEP)
+    log.append((prog, t0 - t_build, host, lg.repeats, _signature(values), lg.replayed))
+    lg.replayed = False
+
+
+class _Summary:
+    """What `evaluations` reads of a Program that is not kept in the plan cache (its steps'
+    kinds and descriptions), without its graph."""
+
+    __slots__ = ("kinds", "descs", "n_in", "outputs", "declined")
+
+
+def _summary(prog) -> _Summary:
+    s = _Summary()
+    s.kinds = [step_kind(st) for st in prog.steps]
+    s.descs = [st.describe() for st in prog.steps]
+    s.n_in, s.outputs = len(prog.inputs), list(prog.outputs)
+    from . import graph_replay  # (below this module: it imports this one)
+
+    s.declined = graph_replay.reason(prog)
+    return s
+
+
+def _changes(sig, prev) -> tuple:
+    """(arrays, scalars, bytes of those arrays) of `sig` that differ from `prev` (None: all arrays)."""
+    arrays = scalars = nbytes = 0
+    if prev is None or len(prev) != len(sig):
+        for a in sig:
+            if type(a) is tuple:
+                arrays += 1
+                nbytes += a[2]
+        return arrays, scalars, nbytes
+    for a, b in zip(sig, prev):
+        if type(a) is tuple and type(b) is tuple:
+            if a != b:
+                arrays += 1
+                nbytes += a[2]
+        elif type(a) is not type(b) or a != b:  # (a NaN counts as changed)
+            scalars += 1
+    return arrays, scalars, nbytes
+
+
+def _aliased(outputs, n_in) -> bool:
+    """Whether a Program's outputs include an input slot or one slot twice (a copy out would
+    make two arrays of what is one)."""
+    return any(k < n_in for k in outputs) or len(set(outputs)) != len(outputs)
+
+
+def evaluations() -> list:
+    """This thread's last evaluations, oldest first: dicts with 'steps' (each step's
+    description), 'build_us' (host time from the start of the stretch of building, or of the
+    context, to the evaluation: the body's own Python included), 'host_us' (planning and
+    launching), 'repeats', 'replay' and 'reason' (`decide`'s answer)."""
+    out = []
+    prev = None
+    for prog, build, host, repeats, sig, replayed in (_log.log or ()):
+        arrays, scalars, nbytes = _changes(sig, prev if repeats > 1 else None)
+        prev = sig
+        if type(prog) is not _Summary:
+            prog = _summary(prog)
+        ok, why = decide(prog.kinds, _aliased(prog.outputs, prog.n_in), repeats, arrays, scalars,
+                         len(prog.outputs), copy_bytes=nbytes)
+        if replayed:
+            ok, why = True, "replayed: its {} launch(es) as one captured graph".format(len(prog.kinds))
+        elif ok:  # (decided, but the capture failed or its outputs were too large to copy)
+            ok, why = False, "declined after capture" if prog.declined is None else prog.declined
+        out.append({"steps": prog.descs, "build_us": build * 1e6, "host_us": host * 1e6, "repeats": repeats,
+                    "replay": ok, "reason": why})
+    return out
+
+
+def describe() -> str:
+    """`evaluations()` as text, for `explain()`."""
+    evs = evaluations()
+    if not evs:
+        return "evaluations (this thread): none yet"
+    lines = ["evaluations (this thread, oldest first; host time building the graph, then planning and launching):"]
+    for k, e in enumerate(evs):
+        lines.append("  #{}: {} launch(es), host {:.1f} us + {:.1f} us, same structure {} time(s) in a row".format(
+            k, len(e["steps"]), e["build_us"], e["host_us"], e["repeats"]))
+        lines += ["      " + s for s in e["steps"]]
+        lines.append("      graph replay: {}".format("yes, " + e["reason"] if e["replay"] else "no, " + e["reason"]))
+    return "\n".join(lines)

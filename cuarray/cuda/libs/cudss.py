@@ -1,0 +1,147 @@
+"""cuDSS, the sparse direct solver, through `nvmath.bindings.cudss`: one handle per (device,
+thread) bound to the current stream, and `Factorization`, one CSR matrix analysed and factorised
+(reordering, symbolic and numeric LU) with solves against dense right-hand sides.
+
+cuDSS is optional (`pip install 'cuarray[cudss]'`, the wheel `nvidia-cudss-cu13`); where its
+library is absent every entry point raises ImportError naming that extra. The only importer of
+`nvmath.bindings.cudss`. Pointers are ints; the host buffers of the data queries are NumPy arrays
+held for the call.
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from .. import stream as _stream
+from ..memory import alloc
+from ._handles import PerThreadHandle, _library_missing, nvmath_bindings
+
+__all__ = ["bindings", "available", "handle", "Factorization", "INSTALL_HINT"]
+
+INSTALL_HINT = ("this operation needs NVIDIA cuDSS: pip install 'cuarray[cudss]' (the nvidia-cudss-cu13 wheel; "
+                "python -m cuarray info lists what is found)")
+
+# cudaDataType values (library_types.h), ABI-stable
+_VALUE_TYPE = {"f": 0, "d": 1, "F": 4, "D": 5}
+_R_32I = 10
+
+_lib = None
+
+
+def bindings():
+    """`nvmath.bindings.cudss`, imported on first use; ImportError naming the extra without it."""
+    global _lib
+    if _lib is None:
+        try:
+            _lib = nvmath_bindings("cudss")
+        except ImportError as e:
+            raise ImportError("{}: {}".format(INSTALL_HINT, e)) from e
+    return _lib
+
+
+def _create():
+    try:
+        return bindings().create()
+    except ImportError:
+        raise
+    except Exception as e:  # the library itself is missing: nvmath finds it only when first called
+        if _library_missing(e):
+            raise ImportError("{}: {}".format(INSTALL_HINT, e)) from e
+        raise
+
+
+_handles = PerThreadHandle(_create, lambda h: bindings().destroy(h))
+
+
+def available() -> bool:
+    """Whether cuDSS loads here (its bindings and its library)."""
+    try:
+        handle()
+        return True
+    except ImportError:
+        return False
+
+
+def handle() -> int:
+    """The calling thread's cuDSS handle for the current device, bound to the current stream."""
+    h = _handles.get()
+    bindings().set_stream(h, _stream.get_current_stream().ptr)
+    return h
+
+
+def supports(dtype) -> bool:
+    return numpy.dtype(dtype).char in _VALUE_TYPE
+
+
+class Factorization:
+    """The LU factorisation of an n x n CSR matrix (int32 `indptr`/`indices`, `data` of a
+    float32/64 or complex64/128 dtype, device arrays kept alive by the caller), made at
+    construction; `info()` is cuDSS's status (> 0: a zero pivot, the matrix is singular)."""
+
+    def __init__(self, n, indptr, indices, data):
+        lib = bindings()
+        self.n = n
+        self.char = numpy.dtype(data.dtype).char
+        self._keep = (indptr, indices, data)
+        h = handle()
+        self.config = lib.config_create()
+        self.data = lib.data_create(h)
+        vt = _VALUE_TYPE[self.char]
+        self.matrix = lib.matrix_create_csr(n, n, int(indices.shape[0]), indptr.data.ptr, 0, indices.data.ptr,
+                                            data.data.ptr, _R_32I, _R_32I, vt, int(lib.MatrixType.GENERAL),
+                                            int(lib.MatrixViewType.FULL), int(lib.IndexBase.ZERO))
+        # analysis and factorisation need dense descriptors; a 1-column placeholder does
+        self._scratch = alloc(max(n, 1) * numpy.dtype(self.char).itemsize * 2)
+        x = self._dense(self._scratch.ptr, 1)
+        b = self._dense(self._scratch.ptr + max(n, 1) * numpy.dtype(self.char).itemsize, 1)
+        try:
+            lib.execute(h, int(lib.Phase.ANALYSIS), self.config, self.data, self.matrix, x, b)
+            lib.execute(h, int(lib.Phase.FACTORIZATION), self.config, self.data, self.matrix, x, b)
+        finally:
+            lib.matrix_destroy(x)
+            lib.matrix_destroy(b)
+
+    def _dense(self, ptr, ncols):
+        lib = bindings()
+        return lib.matrix_create_dn(self.n, ncols, self.n, ptr, _VALUE_TYPE[self.char], int(lib.Layout.COL_MAJOR))
+
+    def solve_into(self, b_ptr, x_ptr, ncols):
+        """x = A^-1 b for `ncols` column-major right-hand sides (n x ncols, leading dimension n)."""
+        lib = bindings()
+        h = handle()
+        b, x = self._dense(b_ptr, ncols), self._dense(x_ptr, ncols)
+        try:
+            lib.execute(h, int(lib.Phase.SOLVE), self.config, self.data, self.matrix, x, b)
+        finally:
+            lib.matrix_destroy(x)
+            lib.matrix_destroy(b)
+
+    def _get(self, param, buf):
+        lib = bindings()
+        written = numpy.zeros(1, numpy.uint64)
+        lib.data_get(handle(), self.data, int(param), buf.ctypes.data, buf.nbytes, written.ctypes.data)
+        return buf
+
+    def info(self) -> int:
+        """cuDSS's status after the factorisation (reads the device; synchronises)."""
+        _stream.get_current_stream().synchronize()
+        return int(self._get(bindings().DataParam.INFO, numpy.zeros(1, numpy.int32))[0])
+
+    def lu_nnz(self) -> int:
+        return int(self._get(bindings().DataParam.LU_NNZ, numpy.zeros(1, numpy.int64))[0])
+
+    def perm(self, which: str):
+        """The row ('row') or column ('col') permutation of the factorisation (host int32)."""
+        p = bindings().DataParam.PERM_ROW if which == "row" else bindings().DataParam.PERM_COL
+        return self._get(p, numpy.zeros(self.n, numpy.int32))
+
+    def __del__(self):
+        lib = _lib
+        if lib is None:
+            return
+        try:
+            lib.matrix_destroy(self.matrix)
+            lib.data_destroy(handle(), self.data)
+            lib.config_destroy(self.config)
+        except Exception:  # interpreter shutdown or a lost context: nothing left to free
+            pass

@@ -1,0 +1,16 @@
+"""cuarray.scipy.spatial: `scipy.spatial` on the GPU. See docs/scipy-spatial.md.
+
+`distance` (pairwise distances), `transform` (rotations) and the module-level helpers; imported
+on its own (``import cuarray.scipy.spatial``), never by `import cuarray`."""
+
+from . import distance as distance
+from . import transform as transform
+from ._hull import ConvexHull as ConvexHull
+from ._hull import QhullError as QhullError
+from ._kdtree import KDTree as KDTree
+from ._kdtree import cKDTree as cKDTree
+from ._minkowski import distance_matrix as distance_matrix
+from ._procrustes import geometric_slerp as geometric_slerp
+from ._procrustes import procrustes as procrustes
+from ._minkowski import minkowski_distance as minkowski_distance
+from ._minkowski import minkowski_distance_p as minkowski_distance_p

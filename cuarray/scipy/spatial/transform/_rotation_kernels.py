@@ -1,0 +1,49 @@
+"""The per-rotation kernels of `Rotation`, as ElementwiseKernel rows over the components of
+quaternions (x, y, z, w: views `q[..., k]` of a (..., 4) array, broadcast as NumPy does), so a
+composition, a matrix or the rotation of a batch of vectors is one launch however the batch is
+laid out."""
+
+from __future__ import annotations
+
+import functools
+
+from ...._core.elementwise_kernel import ElementwiseKernel
+
+__all__ = ["kernel"]
+
+_Q = "T x, T y, T z, T w"
+
+_ROWS = {
+    # the Hamilton product p * q (p applied after q)
+    "compose": ("T px, T py, T pz, T pw, T qx, T qy, T qz, T qw", "T rx, T ry, T rz, T rw",
+                "rx = pw * qx + qw * px + (py * qz - pz * qy); "
+                "ry = pw * qy + qw * py + (pz * qx - px * qz); "
+                "rz = pw * qz + qw * pz + (px * qy - py * qx); "
+                "rw = pw * qw - px * qx - py * qy - pz * qz"),
+    # the rotation matrix of a unit quaternion, row by row
+    "matrix": (_Q, "T m00, T m01, T m02, T m10, T m11, T m12, T m20, T m21, T m22",
+               "const T x2 = x * x, y2 = y * y, z2 = z * z, w2 = w * w; "
+               "m00 = x2 - y2 - z2 + w2; m01 = 2 * (x * y - z * w); m02 = 2 * (x * z + y * w); "
+               "m10 = 2 * (x * y + z * w); m11 = -x2 + y2 - z2 + w2; m12 = 2 * (y * z - x * w); "
+               "m20 = 2 * (x * z - y * w); m21 = 2 * (y * z + x * w); m22 = -x2 - y2 + z2 + w2"),
+    # v' = R v (R^T v with inverse): the matrix applied to the vector, built in registers
+    "apply": (_Q + ", V vx, V vy, V vz, int32 inverse", "V ox, V oy, V oz",
+              "const V qx = (V)x, qy = (V)y, qz = (V)z, qw = (V)w; "
+              "const V x2 = qx * qx, y2 = qy * qy, z2 = qz * qz, w2 = qw * qw; "
+              "const V a00 = x2 - y2 - z2 + w2, a11 = -x2 + y2 - z2 + w2, a22 = -x2 - y2 + z2 + w2; "
+              "V a01 = 2 * (qx * qy - qz * qw), a10 = 2 * (qx * qy + qz * qw); "
+              "V a02 = 2 * (qx * qz + qy * qw), a20 = 2 * (qx * qz - qy * qw); "
+              "V a12 = 2 * (qy * qz - qx * qw), a21 = 2 * (qy * qz + qx * qw); "
+              "if (inverse) { V t = a01; a01 = a10; a10 = t; t = a02; a02 = a20; a20 = t; "
+              "t = a12; a12 = a21; a21 = t; } "
+              "const V ux = vx, uy = vy, uz = vz; "
+              "ox = a00 * ux + a01 * uy + a02 * uz; "
+              "oy = a10 * ux + a11 * uy + a12 * uz; "
+              "oz = a20 * ux + a21 * uy + a22 * uz"),
+}
+
+
+@functools.lru_cache(maxsize=None)
+def kernel(name):
+    ins, outs, op = _ROWS[name]
+    return ElementwiseKernel(ins, outs, op, "cuarray_rotation_" + name)

@@ -1,0 +1,180 @@
+"""Sparse direct solvers on cuDSS: `spsolve`, `splu`/`SuperLU`, `spilu`, `factorized`. See
+`scipy.sparse.linalg`.
+
+cuDSS (the optional extra `cuarray[cudss]`) reorders, analyses and factorises the CSR matrix
+(`cuarray.cuda.libs.cudss.Factorization`) and solves against dense right-hand sides; without it
+these functions raise ImportError naming the extra (no hand-written sparse LU stands in).
+
+Differences from SciPy: `SuperLU.L` and `.U` raise NotImplementedError (cuDSS keeps its factors
+to itself); `perm_r`/`perm_c` are cuDSS's row and column permutations; `spilu` returns the exact
+LU (a valid incomplete factorisation with no entry dropped; `drop_tol` and friends are accepted
+and unused); `permc_spec`, `use_umfpack` and the SuperLU options are accepted and unused.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy
+
+from ..._core.ndarray import ndarray
+from ..._creation.basic import empty
+from ..._creation.from_data import ascontiguousarray
+from ...cuda.libs import cudss as _cudss
+from .._base import issparse
+from .._format_csc import csc_matrix
+from .._format_csr import csr_matrix
+
+__all__ = ["spsolve", "splu", "spilu", "factorized", "SuperLU", "MatrixRankWarning"]
+
+
+class SparseEfficiencyWarning(UserWarning):
+    """A sparse format a solver must convert first (SciPy's warning of that name)."""
+
+
+class MatrixRankWarning(UserWarning):
+    """See `scipy.sparse.linalg.MatrixRankWarning`: a singular matrix given to a direct solver."""
+
+
+def _float_dtype(*dts):
+    dt = numpy.result_type(*dts)
+    if dt.kind in "biu":
+        return numpy.dtype(numpy.float64)
+    if dt == numpy.float16:
+        return numpy.dtype(numpy.float32)
+    return dt
+
+
+def _square_csr(A, fn):
+    if not issparse(A) or A.format not in ("csr", "csc"):
+        if not issparse(A):
+            raise TypeError("{}: A must be a cuarray sparse matrix or array".format(fn))
+        warnings.warn("{} requires A be CSC or CSR matrix format".format(fn), SparseEfficiencyWarning, stacklevel=3)
+    M, N = A.shape
+    if M != N:
+        raise ValueError("matrix must be square (has shape {})".format((M, N)))
+    return A
+
+
+class SuperLU:
+    """See `scipy.sparse.linalg.SuperLU`: a cuDSS factorisation of A (and, for a transposed
+    solve, of A^T made on first use). `L` and `U` raise NotImplementedError."""
+
+    def __init__(self, A, dtype):
+        a = A.tocsr().astype(dtype)
+        a.sum_duplicates()
+        self.shape = a.shape
+        self._a = a
+        self._dtype = numpy.dtype(dtype)
+        self._f = self._factor(a)
+        self._ft = None
+
+    @staticmethod
+    def _factor(a):
+        return _cudss.Factorization(a.shape[0], a.indptr.astype(numpy.int32), a.indices.astype(numpy.int32),
+                                    ascontiguousarray(a.data))
+
+    def _singular(self):
+        return self._f.info() > 0 if self.shape[0] else False
+
+    @property
+    def nnz(self):
+        return self._f.lu_nnz()
+
+    @property
+    def perm_r(self):
+        return numpy.asarray(self._f.perm("row"), dtype=numpy.intc)
+
+    @property
+    def perm_c(self):
+        return numpy.asarray(self._f.perm("col"), dtype=numpy.intc)
+
+    @property
+    def L(self):
+        raise NotImplementedError("cuDSS does not expose the L factor of its LU factorization")
+
+    @property
+    def U(self):
+        raise NotImplementedError("cuDSS does not expose the U factor of its LU factorization")
+
+    def solve(self, rhs, trans="N"):
+        """See `scipy.sparse.linalg.SuperLU.solve`."""
+        if trans not in ("N", "T", "H"):
+            raise ValueError("trans must be N, T, or H")
+        if not isinstance(rhs, ndarray):
+            raise TypeError("rhs must be a cuarray array (call cuarray.asarray first)")
+        n = self.shape[0]
+        if rhs.ndim not in (1, 2) or rhs.shape[0] != n:
+            raise ValueError("rhs has wrong shape (expected ({},) or ({}, k), got {})".format(n, n, rhs.shape))
+        f = self._f
+        if trans != "N":
+            if self._ft is None:
+                at = self._a.T.tocsr()
+                self._ft = self._factor(at.conj() if trans == "H" and self._dtype.kind == "c" else at)
+            f = self._ft
+        dt = numpy.result_type(self._dtype, rhs.dtype)
+        return _solve(f, rhs.astype(self._dtype, copy=False), self._dtype).astype(dt, copy=False)
+
+
+def _solve(f, b, dtype):
+    """x = A^-1 b through the factorisation f (b: (n,) or (n, k) of `dtype`)."""
+    n = b.shape[0]
+    cols = b.reshape(n, 1) if b.ndim == 1 else b
+    k = cols.shape[1]
+    bt = ascontiguousarray(cols.T.astype(dtype))  # (k, n) C order: n x k column-major
+    xt = empty((k, n), dtype=dtype)
+    if n and k:
+        f.solve_into(bt.data.ptr, xt.data.ptr, k)
+    x = xt.T
+    return ascontiguousarray(x.reshape(n) if b.ndim == 1 else x)
+
+
+def spsolve(A, b, permc_spec=None, use_umfpack=True):
+    """See `scipy.sparse.linalg.spsolve`. One cuDSS analysis, factorisation and solve; a
+    singular A gives SciPy's MatrixRankWarning and NaNs (one host read of cuDSS's status)."""
+    A = _square_csr(A, "spsolve")
+    b_sparse = issparse(b)
+    if not b_sparse and not isinstance(b, ndarray):
+        raise TypeError("b must be a cuarray array or sparse matrix (call cuarray.asarray first)")
+    n = A.shape[0]
+    if b.shape[0] != n:
+        raise ValueError("matrix - rhs dimension mismatch ({} - {})".format(A.shape, b.shape[0]))
+    dt = _float_dtype(A.dtype, b.dtype)
+    bd = b.toarray() if b_sparse else b
+    vector = bd.ndim == 1 or (bd.ndim == 2 and bd.shape[1] == 1)
+    lu = SuperLU(A, dt)
+    x = _solve(lu._f, bd.astype(dt, copy=False), dt)
+    if lu._singular():
+        warnings.warn("Matrix is exactly singular", MatrixRankWarning, stacklevel=2)
+        x.fill(numpy.nan)
+    if vector:
+        return x.reshape(n)
+    if b_sparse:
+        return (csr_matrix if A.format == "csr" else csc_matrix)(x)
+    return x
+
+
+def splu(A, permc_spec=None, diag_pivot_thresh=None, relax=None, panel_size=None, options=None):
+    """See `scipy.sparse.linalg.splu`: a cuDSS factorisation (see the module for `L`/`U`)."""
+    A = _square_csr(A, "splu")
+    lu = SuperLU(A, _float_dtype(A.dtype))
+    if lu._singular():
+        raise RuntimeError("Factor is exactly singular")
+    return lu
+
+
+def spilu(A, drop_tol=None, fill_factor=None, drop_rule=None, permc_spec=None, diag_pivot_thresh=None,
+          relax=None, panel_size=None, options=None):
+    """See `scipy.sparse.linalg.spilu`: the exact cuDSS LU (no entry dropped), which is the
+    incomplete factorisation with drop tolerance 0."""
+    return splu(A)
+
+
+def factorized(A):
+    """See `scipy.sparse.linalg.factorized`: the solve of one cuDSS factorisation."""
+    lu = splu(A)
+
+    def solve(b):
+        return lu.solve(b)
+
+    return solve

@@ -1,0 +1,209 @@
+"""Lazy mode's evaluation log and CUDA-graph replay decisions (fusion/replay.py): `decide` is a
+pure function (every reason it gives, and the one case it says yes), and what lazy mode notes
+for each evaluation (its launches, host times, repeats of one structure, inputs that changed
+address or value), shown by `explain()`. The evaluation log with the device stubbed runs in a
+subprocess (tests/fake_device.py replaces the launches for the whole process)."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from cuarray._core.fusion import replay as R
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+K3 = ("elementwise", "product", "reduction")
+
+
+@pytest.mark.parametrize("args, enabled, want", [
+    # (kinds, output_is_input, repeats, changed_arrays, changed_scalars, n_outputs)
+    (((), False, 5, 0, 0, 1), True, "nothing launched"),
+    ((("elementwise", "epilogue"), False, 5, 0, 0, 1), True, "not capturable: epilogue"),
+    ((("call getitem",) + K3, False, 5, 0, 0, 1), True, "not capturable: call getitem"),
+    ((K3 * 2, True, 5, 0, 0, 1), True, "an output is an input"),
+    ((K3 * 2, False, 5, 0, 1, 1), True, "1 scalar argument(s) changed value"),
+    ((K3 * 2, False, R.MIN_REPEATS - 1, 0, 0, 1), True, "structure seen {} time(s)".format(R.MIN_REPEATS - 1)),
+    ((("elementwise",), False, 9, 0, 0, 1), True, "would not pay: 1 launch(es)"),
+    ((K3, False, 9, 0, 0, 1), True, "would not pay: 3 launch(es)"),      # 3 - (1 + 0 + 1) = 1 < 2
+    ((K3 * 2, False, 9, 3, 0, 1), True, "would not pay: 6 launch(es)"),  # 6 - (1 + 3 + 1) = 1
+    ((K3 * 2, False, 9, 1, 0, 1), False, "eligible, saves 3 launch(es); graph replay is off"),
+])
+def test_decide_says_why_not(args, enabled, want):
+    ok, why = R.decide(*args, enabled=enabled)
+    assert not ok and why.startswith(want), why
+
+
+def test_decide_replays_only_a_safe_repeated_paying_body():
+    assert R.decide(K3 * 2, False, R.MIN_REPEATS, 1, 0, 1, enabled=True) == (True, "replay")
+    assert R.decide(("eager-ufunc",) * 4, False, 7, 0, 0, 1, enabled=True) == (True, "replay")
+    # the default is the module switch, off in this tree
+    assert R.GRAPH_REPLAY is False and not R.decide(K3 * 2, False, 9, 0, 0, 1)[0]
+
+
+_SCRIPT = textwrap.dedent('''
+    import sys
+    sys.path.insert(0, {tests!r})
+    import numpy as np
+    import cuarray as cp
+    from fake_device import install
+    install()
+    from cuarray._core.fusion import replay as R
+
+    a, b = cp.ndarray((1000,), np.float32), cp.ndarray((1000,), np.float32)
+
+    def run(x, s=2.0):
+        with cp.lazy():
+            y = cp.exp(x * s + b) - 1.0
+        return y
+
+    n0 = len(R.evaluations())
+    for i in range(4):
+        run(a)
+    ev = R.evaluations()[n0:]
+    assert [e["repeats"] for e in ev] == [1, 2, 3, 4], ev
+    assert all(e["steps"] == ev[0]["steps"] and len(e["steps"]) == 1 for e in ev), ev
+    assert "elementwise kernel" in ev[0]["steps"][0]
+    assert all(e["host_us"] > 0 and e["build_us"] > 0 for e in ev), ev
+    assert ev[0]["reason"].startswith("structure seen 1 time(s)"), ev[0]
+    assert ev[3]["reason"].startswith("would not pay: 1 launch(es)"), ev[3]   # one fused kernel
+    # a changed scalar value is counted (a graph bakes it in); a new input array is a copy in
+    run(a, 3.0)
+    assert R.evaluations()[-1]["reason"].startswith("1 scalar argument(s) changed"), R.evaluations()[-1]
+    run(a, 3.0)
+    c = cp.ndarray((1000,), np.float32)
+    run(c, 3.0)
+    assert R.evaluations()[-1]["reason"].startswith("would not pay: 1 launch(es) against 1 graph launch + 1 copy"), \
+        R.evaluations()[-1]
+    assert R.evaluations()[-1]["repeats"] == 7
+    # a structure change starts the count again
+    with cp.lazy():
+        y = (a * 2.0).sum() + (b * a).max() * b
+    e = R.evaluations()[-1]
+    assert e["repeats"] == 1 and len(e["steps"]) >= 2, e
+    # the log is bounded and explain() shows it
+    for i in range(2 * R.KEEP):
+        run(a)
+    assert len(R.evaluations()) == R.KEEP
+    with cp.lazy():
+        y = cp.exp(a * 2.0 + b) - 1.0
+        text = y.explain()
+    assert "evaluations (this thread" in text and "graph replay: no, would not pay" in text, text
+    # another thread has its own log
+    import threading
+    seen = []
+    t = threading.Thread(target=lambda: seen.append(len(R.evaluations())))
+    t.start(); t.join()
+    assert seen == [0], seen
+    print("ok")
+''')
+
+
+def test_evaluations_are_logged_with_their_launches_times_and_replay_decision():
+    script = _SCRIPT.format(tests=os.path.join(_ROOT, "tests"))
+    env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
+    assert res.returncode == 0 and res.stdout.strip().endswith("ok"), res.stdout + res.stderr
+
+
+
+_REPLAY_SCRIPT = textwrap.dedent('''
+    import sys
+    sys.path.insert(0, {tests!r})
+    import numpy as np
+    import cuarray as cp
+    from fake_device import install
+    install()
+    from cuarray._core.fusion import graph_replay as G
+    from cuarray._core.fusion import replay as R
+
+    captured, replayed = [], []
+
+    class FakeGraph:
+        def replay(self, stream):
+            replayed.append(stream)
+
+    def fake_capture(prog, values):
+        # what the graph would compute: the Program's launches (stubbed) on the values it reads
+        captured.append([v.data.ptr if isinstance(v, cp.ndarray) else v for v in values])
+        return FakeGraph(), prog.run(values)
+
+    copies = []
+
+    def fake_copy_in(ent, values):  # (the stub has no device-to-device copy)
+        copies.extend((i, values[i].data.ptr) for i in ent.static)
+
+    G._capture, G._copy_in = fake_capture, fake_copy_in
+    G._copy_out = lambda outs: [cp.ndarray(o.shape, o.dtype) for o in outs]
+    R.GRAPH_REPLAY, R.MIN_SAVED = True, -9  # (a one-kernel body pays here: the logic is under test)
+    X = cp.ndarray((100,), np.float32)
+
+    def step(w, s=0.5):
+        with cp.lazy():
+            w = cp.exp(w * s + X) - w
+        return w
+
+    w = cp.ndarray((100,), np.float32)
+    for i in range(6):
+        w = step(w)
+    ev = R.evaluations()
+    # one Program from the first step on (a carried lazy value records as the array it was)
+    assert [e["repeats"] for e in ev[-6:]] == [1, 2, 3, 4, 5, 6], ev
+    assert [e["replay"] for e in ev[-6:]] == [False, False, True, True, True, True], ev
+    assert ev[-1]["reason"].startswith("replayed"), ev[-1]
+    assert len(captured) == 1 and len(replayed) == 4, (captured, replayed)
+    # X (stable) is read where it is; w (a new array each step) through a fixed buffer
+    ent = next(iter(G._st.entries.values()))
+    assert X.data.ptr in captured[0] and len(ent.static) == 1 and ent.stable, (captured, ent.static)
+    (buf,) = ent.static.values()
+    assert buf.data.ptr in captured[0]
+    assert len(copies) == 4 and all(i == 0 for i, _ in copies), copies  # this step's w, at each replay
+    # the outputs are copies: the user's arrays are never the graph's
+    assert type(w) is not cp.ndarray or w.data.ptr not in [o.data.ptr for o in ent.outs]
+    wv = w._materialize() if hasattr(w, "_materialize") else w
+    assert wv.data.ptr not in [o.data.ptr for o in ent.outs]
+    # a scalar changing value: no replay (the entry is dropped); the next evaluations capture again
+    n = len(replayed)
+    w = step(w, 0.25)
+    assert len(replayed) == n and not G._st.entries, G._st.entries
+    assert R.evaluations()[-1]["reason"].startswith("1 scalar argument(s) changed"), R.evaluations()[-1]
+    for i in range(3):
+        w = step(w, 0.25)
+    assert len(captured) == 2 and len(replayed) == n + 3, (len(captured), len(replayed))
+    # another stream: no replay
+    next(iter(G._st.entries.values())).stream = object()  # (as if captured on another stream)
+    w = step(w, 0.25)
+    assert len(replayed) == n + 3 and not G._st.entries
+    # a structure change: a new Program, no stale replay
+    with cp.lazy():
+        y = cp.exp(w * 0.25 + X) + w  # (+ instead of -)
+    assert R.evaluations()[-1]["repeats"] == 1 and len(replayed) == n + 3
+    # a capture that fails: declined, with its reason, and the Program runs as usual
+    def failing(prog, values):
+        raise RuntimeError("host synchronisation inside")
+    G._capture = failing
+    for i in range(5):
+        with cp.lazy():
+            y = cp.sin(w * 2.0) * X
+    e = R.evaluations()[-1]
+    assert not e["replay"] and "capture failed: RuntimeError: host synchronisation inside" in e["reason"], e
+    assert y.shape == (100,)
+    # outputs too large to copy out: declined
+    G._capture = fake_capture
+    big = cp.ndarray((1 << 19,), np.float32)
+    for i in range(5):
+        with cp.lazy():
+            y = cp.cos(big * 2.0) * big
+    e = R.evaluations()[-1]
+    assert not e["replay"] and "would not pay" in e["reason"], e
+    print("ok")
+''')
+
+
+def test_graph_replay_logic_with_a_fake_capture():
+    script = _REPLAY_SCRIPT.format(tests=os.path.join(_ROOT, "tests"))
+    env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
+    assert res.returncode == 0 and res.stdout.strip().endswith("ok"), res.stdout + res.stderr

@@ -1,0 +1,86 @@
+"""Issue 54, CuPy behaviours programs rely on, against NumPy."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import cuarray as cp
+
+pytestmark = pytest.mark.gpu
+
+
+@pytest.mark.parametrize("order", ["C", "F", "A", "K"])
+@pytest.mark.parametrize("make", [lambda a: a.T[::2], lambda a: a[:, ::-2], lambda a: a.transpose(1, 0, 2)[:, 1:],
+                                  lambda a: a[::-1].transpose(2, 0, 1), lambda a: a[1]])
+def test_ravel_non_contiguous(order, make):
+    h = np.arange(4 * 6 * 5, dtype=np.float32).reshape(4, 6, 5)
+    want = np.ravel(make(h), order=order)
+    got = cp.ravel(make(cp.asarray(h)), order=order)
+    np.testing.assert_array_equal(got.get(), want)
+    np.testing.assert_array_equal(make(cp.asarray(h)).ravel(order).get(), want)
+
+
+@pytest.mark.parametrize("fn", ["tril", "triu"])
+@pytest.mark.parametrize("k", [-1, 0, 2])
+def test_tril_triu_array_likes(fn, k):
+    m = [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
+    for x in (m, [1, 2, 3], [[1.5, 2], [3, 4]], ((1, 2), (3, 4), (5, 6))):
+        want = getattr(np, fn)(x, k)
+        got = getattr(cp, fn)(x, k).get()
+        with pytest.raises(TypeError):  # a NumPy array: the host-input policy (cuarray.asarray it first)
+            getattr(cp, fn)(np.asarray(x), k)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+
+
+def test_more_than_64_dims():
+    with pytest.raises(ValueError):
+        cp.zeros((1,) * 65)
+    assert cp.zeros((1,) * 64).ndim == 64
+
+
+def test_row_stack_warning():
+    with pytest.warns(DeprecationWarning):
+        r = cp.row_stack([cp.arange(3), cp.arange(3)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        np.testing.assert_array_equal(r.get(), np.vstack([np.arange(3), np.arange(3)]))
+
+
+@pytest.mark.parametrize("ind", [[2 ** 63], [2 ** 64], [0, 2 ** 70], np.array([2 ** 63], np.uint64)])
+def test_put_overflowing_index(ind):
+    a = cp.zeros(5)
+    with pytest.raises(IndexError):  # CuPy's class
+        cp.put(a, ind, 1.0)
+    with pytest.raises(OverflowError):  # NumPy's class (one exception is both)
+        cp.put(a, ind, 1.0)
+    with pytest.raises((OverflowError, IndexError)):
+        np.put(np.zeros(5), ind, 1.0)
+    np.testing.assert_array_equal(a.get(), np.zeros(5))
+
+
+@pytest.mark.parametrize("dtype", [None, "float32", "int64"])
+@pytest.mark.parametrize("order", ["K", "C", "F"])
+def test_array_of_device_arrays_strides(dtype, order):
+    h = np.arange(12.0).reshape(3, 4)
+    parts = [cp.asarray(h).T, cp.asarray(h + 1).T[:, ::1]]
+    want = np.array([h.T, (h + 1).T], dtype=dtype, order=order)
+    got = cp.array(parts, dtype=dtype, order=order)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert got.strides == want.strides
+    np.testing.assert_array_equal(got.get(), want)
+
+
+def test_fuse_none_and_scalars():
+    @cp.fuse
+    def f(x, y=None, s=1.0):
+        return x * 2.0 + s if y is None else x * y + s
+
+    h = np.arange(5, dtype=np.float32)
+    x = cp.asarray(h)
+    np.testing.assert_allclose(f(x, None).get(), h * 2 + 1)
+    np.testing.assert_allclose(f(x, None, 3).get(), h * 2 + 3)
+    np.testing.assert_allclose(f(x, x, 2.5).get(), h * h + 2.5)

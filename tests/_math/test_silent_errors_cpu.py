@@ -1,0 +1,157 @@
+"""Issue 54's host-side checks on the fake device (launches recorded, no GPU): which kernels an
+integer `power` launches (the negative-exponent check after the power's own, only where an integer
+loop meets a signed exponent array), that the operators' fast-path test declines exactly those
+cases, and the host errors (out= shape against the mask's broadcast, initial= out of range)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cuarray as cp
+from cuarray._core import device_errors
+from cuarray._math import arithmetic
+
+CHECK = "cuarray_power_negative_exponent_check_"
+
+
+@pytest.fixture
+def recorded_launches(recorded_launches):
+    """The fake device's recording with an error buffer in fake memory (a real one is zeroed by a
+    synchronous memset, which needs a device)."""
+    from cuarray.cuda import device
+    device_errors._buffers[device.get_device_id()] = cp.empty(4, dtype="uint64")
+    return recorded_launches
+
+
+def _names(calls):
+    return [c[2][0] for c in calls]
+
+
+@pytest.mark.parametrize("da,db", [("int64", "int64"), ("int8", "int32"), ("uint8", "int8")])
+def test_power_launches_the_exponent_check(recorded_launches, da, db):
+    a, b = cp.empty(8, dtype=da), cp.empty(8, dtype=db)
+    for call in (lambda: cp.power(a, b), lambda: a ** b, lambda: 2 ** b, lambda: np.power(a, b)):
+        del recorded_launches[:]
+        call()
+        names = _names(recorded_launches)
+        assert len(names) == 2 and names[1] == CHECK + db, names
+        assert device_errors._pending  # read at the next synchronisation
+
+
+@pytest.mark.parametrize("da,db", [("float32", "int64"), ("int64", "uint8"), ("int64", "float64"),
+                                   ("uint64", "int64")])
+def test_power_without_check(recorded_launches, da, db):
+    """A float loop (uint64 ** int64 is float64), an unsigned exponent: one launch, no check."""
+    a, b = cp.empty(8, dtype=da), cp.empty(8, dtype=db)
+    cp.power(a, b)
+    a ** b
+    assert not any(n.startswith(CHECK) for n in _names(recorded_launches))
+
+
+def test_power_check_skipped_for_empty_and_masked_by_the_mask(recorded_launches):
+    a, b = cp.empty((0, 3), dtype="int64"), cp.empty(3, dtype="int64")
+    cp.power(a, b)
+    assert not any(n.startswith(CHECK) for n in _names(recorded_launches))
+    w = cp.empty(3, dtype=bool)
+    cp.power(cp.empty(3, dtype="int64"), b, where=w, out=cp.empty(3, dtype="int64"))
+    names = _names(recorded_launches)
+    assert names[-1] == CHECK + "int64" and "multiply" in names[-2]  # the exponents where the mask is True
+
+
+def test_prepared2_declines_only_the_checked_cases(recorded_launches):
+    a = cp.empty(8, dtype="int64")
+    f = cp.empty(8, dtype="float64")
+    power = arithmetic.power
+    for x, y in ((a, 2), (a, a), (f, f), (f, 3), (f, a), (a, a.astype("uint8"))):
+        power(x, y)  # registers the fast path where one applies
+    assert power.prepared2(a, 2) is not None and power.prepared2(f, f) is not None
+    assert power.prepared2(a, -1) is None
+    assert power.prepared2(a, a) is None
+    assert power.prepared2(f, a) is not None  # a float loop keeps its fast path
+    # add's fast path is the base class's: nothing added on ew-small's path
+    assert type(cp.add).prepared2 is cp.ufunc.prepared2
+
+
+def test_scalar_negative_exponent_raises_at_the_call(recorded_launches):
+    a = cp.empty(8, dtype="int32")
+    a ** 2
+    with pytest.raises(ValueError, match="Integers to negative integer powers"):
+        a ** -1
+    assert len(recorded_launches) == 1
+
+
+def test_device_error_channel_raises_value_error_for_negative_power():
+    """The record (value, NEGATIVE_POWER, 0) is raised as NumPy's ValueError, by both readers."""
+    prev = device_errors._take_error
+    try:
+        device_errors._take_error = lambda: (-3, device_errors.NEGATIVE_POWER, 0)
+        with pytest.raises(ValueError, match="Integers to negative integer powers are not allowed"):
+            device_errors.check_index_errors()
+        with pytest.raises(ValueError, match="Integers to negative integer powers are not allowed"):
+            device_errors.raise_now(lambda v, ax, n: IndexError("wrong"))
+    finally:
+        device_errors._take_error = prev
+
+
+def test_out_checked_against_the_mask_broadcast(recorded_launches):
+    x = cp.empty(17)
+    with pytest.raises(ValueError, match="non-broadcastable output operand"):
+        cp.add(x, x, out=cp.empty(17), where=cp.empty((3, 17), dtype=bool))
+    with pytest.raises(ValueError, match="non-broadcastable output operand"):
+        cp.less(cp.empty((1, 4, 4, 17)), cp.empty((4, 17)), out=cp.empty((4, 4, 17), dtype=bool))
+    assert not recorded_launches
+
+
+def test_larger_out_runs_over_its_shape(recorded_launches):
+    x = cp.empty(17)
+    o = cp.empty((3, 17))
+    cp.add(x, x, out=o)
+    assert len(recorded_launches) == 1
+    assert recorded_launches[0][2][1] != "flat"  # x broadcasts: the strided layout over (3, 17)
+
+
+@pytest.mark.parametrize("dt,init", [("uint8", -2), ("uint64", -2), ("uint16", 70000), ("int8", 2 ** 70)])
+def test_initial_out_of_range(recorded_launches, dt, init):
+    with pytest.raises(OverflowError):
+        np.max(np.arange(3, dtype=dt), initial=init)
+    with pytest.raises(OverflowError):
+        cp.max(cp.empty(3, dtype=dt), initial=init)
+    assert not recorded_launches
+
+
+@pytest.mark.parametrize("dt", ["int8", "int16", "int32", "int64"])
+def test_exponent_check_kernel_compiles(dt):
+    from cubin_info import compile_sm90  # tests/ is on sys.path
+
+    d = arithmetic._negative_exponent_check(np.dtype(dt))
+    for layout, nd, it in (("flat", 1, np.int32), ("vec", 1, np.int32)):
+        name, src = d.source(layout, nd, it)
+        cubin, _ = compile_sm90(src, [name])
+        assert cubin
+
+
+def test_device_error_names_the_first_operation(monkeypatch):
+    """The message names the operation of the first launch given the buffer since the last check."""
+    dev = 0
+    monkeypatch.setattr(device_errors, "_pending", {dev})
+    monkeypatch.setattr(device_errors, "_sites", {dev: "a gather (x[idx], take, take_along_axis, ...)"})
+
+    def take():
+        device_errors._pending.discard(dev)
+        device_errors._last_site[0] = device_errors._sites.pop(dev, "")
+        return (7, 0, 5)
+
+    monkeypatch.setattr(device_errors, "_take_error", take)
+    with pytest.raises(IndexError, match=r"index 7 is out of bounds for axis 0 with size 5 \(found on the "
+                                         r"device in a gather \(x\[idx\], take"):
+        device_errors.check_index_errors()
+
+
+def test_error_buffer_keeps_the_first_site(recorded_launches):
+    from cuarray.cuda import device
+    dev = device.get_device_id()
+    device_errors._pending.discard(dev)
+    device_errors.error_buffer("first")
+    device_errors.error_buffer("second")
+    assert device_errors._sites[dev] == "first"

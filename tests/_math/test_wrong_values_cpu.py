@@ -1,0 +1,127 @@
+"""Issue 54, "wrong values": the host-side halves (no GPU). arange's length against NumPy's over
+random start/stop/step (the underflow rule: a quotient that rounds to zero while stop != start is
+one element), the float16 loop's store into a wider out= (rounded to half first), nancumprod's
+NaN test on the stored value when the accumulator is an integer, and the float -> integer casts
+of x86 (the oracle's machine) in the generated code; all compiled with NVRTC for sm_90."""
+
+from __future__ import annotations
+
+import pathlib
+import platform
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+import cuarray._core as core
+from cuarray._core import scan
+from cuarray._core.elementwise import KernelParam
+from cuarray._creation.ranges import arange_plan
+from cuarray._math import arithmetic, explog, hyperbolic, trigonometric
+from cuarray.cuda import compiler
+
+_VALUES = [0, 1, -1, 2, 3, 7, 10, 0.1, 0.3, -0.7, 1 / 3, 1.5, 1e-300, 1e10, np.float32(0.1),
+           np.float16(0.3), np.int8(3), np.uint8(200), np.float32(1e-3), np.float32(3.3),
+           np.float64(2.2), np.float32(1 / 3), -0.0]
+
+
+def _numpy_length(s, e, st, dt):
+    if st == 0 or abs((float(e) - float(s)) / float(1 if st is None else st)) > 1e6:
+        return "skip"
+    try:
+        return len(np.arange(s, e, st, dtype=dt))
+    except (ValueError, TypeError, OverflowError) as exc:
+        return type(exc)
+
+
+def test_arange_length_matches_numpy():
+    rng = random.Random(54)
+    checked = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(6000):
+            s, e, st = rng.choice(_VALUES), rng.choice(_VALUES), rng.choice(_VALUES + [None])
+            dt = rng.choice([None, None, "float32", "float16", "float64", "int64", "int8"])
+            want = _numpy_length(s, e, st, dt)
+            if want == "skip":
+                continue
+            try:
+                got = arange_plan(s, e, st, dt)[0]
+            except (ValueError, TypeError, OverflowError) as exc:
+                got = type(exc)
+            assert got == want, (s, e, st, dt)
+            checked += 1
+    assert checked > 3000
+
+
+@pytest.mark.parametrize("args,n", [((0, 1e-300, np.float32(0.1)), 1), ((np.float16(0.3), 2, 1e10), 1),
+                                    ((2, np.float16(0.3), 1e10), 0), ((0.0, 1e-300, -np.float32(0.1)), 0)])
+def test_arange_underflow_rule(args, n):
+    assert len(np.arange(*args)) == n
+    assert arange_plan(*args)[0] == n
+
+
+def test_arange_too_big_is_numpy_value_error():
+    for args in ((-1, 2 ** 62, 2), (-2 ** 63, 3, 3, "int32")):
+        with pytest.raises(ValueError):
+            np.arange(*args)
+        with pytest.raises(ValueError, match="array is too big"):
+            arange_plan(*args)
+
+
+def _compile(sources):
+    try:
+        return compiler.compile_cubin("\n".join(sources), arch="sm_90")
+    except Exception as exc:  # noqa: BLE001
+        if "nvrtc" in str(exc).lower() and "not" in str(exc).lower():
+            pytest.skip("NVRTC unavailable: {}".format(exc))
+        raise
+
+
+@pytest.mark.parametrize("uf,out", [(trigonometric.sin, "float64"), (explog.log, "complex128"),
+                                    (explog.log1p, "float64"), (hyperbolic.arcsinh, "float32")])
+def test_float16_loop_rounds_before_the_wider_out(uf, out):
+    e = np.dtype("e")
+    loop = uf._resolve((e,), None, "same_kind")
+    assert loop.out_dtypes == (e,)
+    d = uf._definition(loop, (e,), (np.dtype(out),), False)
+    name, src = d.source("flat", 1, np.int32)
+    assert "(cuarray::cast<__half>(out0))" in src  # rounded to half inside the cast to `out`
+    _compile([src])
+    same = uf._definition(loop, (e,), (e,), False).source("flat", 1, np.int32)[1]
+    assert "(cuarray::cast<__half>(out0))" not in same  # the float16 output: one cast, as before
+
+
+def test_store_of_a_plain_loop_unchanged():
+    p = KernelParam("out0", "out", np.dtype("f8"), np.dtype("f4"))
+    assert "__half" not in p.store("flat")
+
+
+@pytest.mark.parametrize("dt,acc,nan", [("f8", "i1", 1), ("f4", "i8", 0), ("D", "f8", 0), ("e", "i2", 1)])
+def test_nan_scan_tests_the_stored_value(dt, acc, nan):
+    uf = arithmetic.multiply if nan == 1 else arithmetic.add
+    op = scan.op_for(uf, np.dtype(dt), np.dtype(acc), np.dtype(acc), nan)
+    assert op.load_expr.startswith("(cuarray::scan::is_nan(v)")
+    k, j = scan.flat_shape(op.in_dtype, op.out_dtype)
+    src = op.source("flat", k, j, False, False)[1]
+    _compile([src])
+
+
+def test_integer_scans_have_no_nan_test():
+    op = scan.op_for(arithmetic.add, np.dtype("i4"), np.dtype("i8"), np.dtype("i8"), 0)
+    assert op.load_expr == "x"
+
+
+def test_x86_float_to_int_rules_in_the_header():
+    """The rules the casts follow, on the host: NumPy's own casts on this x86-64 machine."""
+    if platform.machine() not in ("x86_64", "AMD64"):
+        pytest.skip("the oracle's rules are x86-64's")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = np.array([2.0 ** 63, -2.0 ** 63 - 4096, np.nan, 1e19, 3e9, 300.0, -11.0])
+        assert (a.astype(np.int64)[:4] == np.iinfo(np.int64).min).all()
+        assert a.astype(np.int32)[4] == np.iinfo(np.int32).min
+        assert a.astype(np.int8)[4] == 0 and a.astype(np.uint8)[6] == 245
+    text = (pathlib.Path(core.__file__).parent / "templates" / "cuarray" / "common.cuh").read_text()
+    assert "x86_to_i64" in text and "x86_to_i32" in text  # the header states the same rules

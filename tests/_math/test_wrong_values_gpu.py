@@ -1,0 +1,141 @@
+"""Issue 54, "wrong values": each case against NumPy on the host (the oracle)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import cuarray as cp
+
+pytestmark = pytest.mark.gpu
+
+
+def _huge(dt):
+    f = np.finfo(np.dtype(dt).char.lower())
+    m = f.max
+    return np.array([complex(m, m), complex(-m, m), complex(m / 2, m), complex(m, 0), complex(m * 0.9, -m * 0.9),
+                     complex(m / 3, m / 3), complex(f.tiny, f.tiny), complex(1e-3, m)], dtype=dt)
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+@pytest.mark.parametrize("name", ["log", "log10", "log2", "log1p", "sqrt", "abs"])
+def test_complex_near_the_top_of_the_range(dt, name):
+    x = _huge(dt)
+    with np.errstate(all="ignore"):
+        want = getattr(np, name)(x)
+    got = getattr(cp, name)(cp.asarray(x)).get()
+    assert got.dtype == want.dtype
+    assert np.isfinite(got).tolist() == np.isfinite(want).tolist()
+    rtol = 2e-6 if dt == "complex64" else 1e-14
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=0)
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_float_power_of_complex_zero(dt):
+    x = np.array([0, -0.0, complex(0, -0.0), complex(-0.0, -0.0), 0, 0], dtype=dt)
+    b = np.array([2.5, 0.5, 3.0, 1 + 1j, 1e-3, 7], dtype=dt)
+    want = np.float_power(x, b)
+    got = cp.float_power(cp.asarray(x), cp.asarray(b)).get()
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(cp.float_power(cp.asarray(x), 2.5).get(), np.float_power(x, 2.5))
+    np.testing.assert_array_equal(cp.power(cp.asarray(x), cp.asarray(b)).get(), np.power(x, b))
+
+
+def _check_unique_inverse(x):
+    """NumPy's own results where they are defined; by invariants where its unstable sort leaves
+    them open (which of several NaNs, or of -0.0 and 0.0, an index names)."""
+    vals, inv = (r.get() for r in cp.unique_inverse(cp.asarray(x)))
+    nvals, ninv = np.unique_inverse(x)
+    assert inv.shape == ninv.shape and inv.dtype == ninv.dtype
+    np.testing.assert_array_equal(vals, nvals)  # NaN == NaN, -0.0 == 0.0
+    np.testing.assert_array_equal(vals[inv], x)  # every element maps back to itself
+    finite = ~np.isnan(x)
+    np.testing.assert_array_equal(inv[finite], ninv[finite])  # equal values: one index, NumPy's
+    nan_slots = np.flatnonzero(np.isnan(nvals))
+    assert sorted(inv[~finite].ravel().tolist()) == nan_slots.tolist()  # each NaN its own slot
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_unique_inverse_float64(seed):
+    rng = np.random.default_rng(seed)
+    pool = np.array([np.nan, -0.0, 0.0, 1.5, -1.5, np.inf, -np.inf, 2.0])
+    for n in (1, 5, 17, 300):
+        x = rng.choice(pool, size=n)
+        _check_unique_inverse(x)
+        _check_unique_inverse(x.reshape(-1, 1)[::-1])
+
+
+@pytest.mark.parametrize("args", [(0, 1e-300, np.float32(0.1)), (np.float16(0.3), 2, 1e10),
+                                  (2, np.float16(0.3), 1e10), (0.1, 10, np.float32(3.3)), (1.0, 2.0, 0.3)])
+def test_arange_length(args):
+    want = np.arange(*args)
+    got = cp.arange(*args).get()
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dt", ["int64", "uint64", "int32"])
+@pytest.mark.parametrize("num", [2, 3, 5, 8])
+def test_linspace_integer_limits(dt, num):
+    i = np.iinfo(dt)
+    for start, stop in ((i.min, i.max), (i.max, i.min), (0, i.max), (i.min, 0)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = np.linspace(start, stop, num, dtype=dt)
+        got = cp.linspace(start, stop, num, dtype=dt).get()
+        np.testing.assert_array_equal(got, want, err_msg=str((start, stop)))
+
+
+def test_float_to_int_casts_as_numpy_on_x86():
+    a = np.array([2.0 ** 63, -2.0 ** 63 - 4096, np.nan, 1e19, 3e9, -3e9, 5e9 + 7, 300.7, -11.0])
+    for dt in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint64"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = a.astype(dt)
+        np.testing.assert_array_equal(cp.asarray(a).astype(dt).get(), want, err_msg=dt)
+
+
+@pytest.mark.parametrize("dt", ["int8", "uint8", "int16", "int32"])
+def test_nancumsum_trace_narrowing_dtype(dt):
+    # (float16 accumulates in float32 here, NumPy in float16: docs/differences.md, "Numerics")
+    rng = np.random.default_rng(3)
+    a = rng.uniform(-400, 400, size=(6, 7))
+    a[1, 2] = a[4, 0] = np.nan
+    for f in (np.nancumsum, np.nancumprod):
+        for axis in (None, 0, 1):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                want = f(a, axis=axis, dtype=dt)
+            got = getattr(cp, f.__name__)(cp.asarray(a), axis=axis, dtype=dt).get()
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(got, want)
+    b = np.nan_to_num(a) * 1e7
+    for offset in (0, 1, -2):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = np.trace(b, offset=offset, dtype=dt)
+        got = cp.trace(cp.asarray(b), offset=offset, dtype=dt).get()
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("name", ["sin", "arcsinh", "log1p", "log", "exp", "sqrt"])
+@pytest.mark.parametrize("out", ["float32", "float64", "complex128"])
+def test_float16_in_wider_out(name, out):
+    x = np.array([0.3, 1.7, 2.9, 5.1, 0.01, 60000.0, 0.0], np.float16)
+    f, g = getattr(np, name), getattr(cp, name)
+    o = np.zeros(x.shape, out)
+    with np.errstate(all="ignore"):
+        f(x, out=o)
+    go = cp.zeros(x.shape, out)
+    g(cp.asarray(x), out=go)
+    # the loop is float16's: the result is a half, then cast (compare to the half result exactly)
+    np.testing.assert_allclose(go.get(), o, rtol=1e-3)
+    r = go.get()
+    halves = (r.real if r.dtype.kind == "c" else r).astype(np.float16)
+    np.testing.assert_array_equal(halves.astype(r.real.dtype), r.real if r.dtype.kind == "c" else r)
+    # dtype= picks the wider loop: computed in float64 (as NumPy)
+    with np.errstate(all="ignore"):
+        want = f(x, dtype="float64")
+    np.testing.assert_allclose(g(cp.asarray(x), dtype="float64").get(), want, rtol=1e-12)

@@ -1,0 +1,103 @@
+"""The cuDSS direct solvers on the GPU against scipy.sparse.linalg (skipped where cuDSS is not
+installed: scripts/cudss_to_device.sh installs it on the GPU machine)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as ssp
+import scipy.sparse.linalg as sla
+
+from cuarray.cuda import _backend
+
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason())),
+]
+
+import cuarray  # noqa: E402
+import cuarray.sparse as sp  # noqa: E402
+import cuarray.sparse.linalg as cla  # noqa: E402
+from cuarray.cuda.libs import cudss  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _need_cudss():
+    if not cudss.available():
+        pytest.skip("cuDSS is not installed (pip install 'cuarray[cudss]')")
+
+
+def _poisson(n):
+    t = ssp.diags([-np.ones(n - 1), 2 * np.ones(n), -np.ones(n - 1)], [-1, 0, 1])
+    return ssp.kronsum(t, t).tocsr()
+
+
+def _general(n, dtype, seed):
+    rng = np.random.default_rng(seed)
+    a = ssp.random(n, n, density=0.2, random_state=rng, format="csr") + ssp.eye(n) * 4
+    a = a.astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * ssp.random(n, n, density=0.1, random_state=rng, format="csr")
+    return a.tocsr()
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128"])
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+def test_spsolve(dtype, fmt):
+    h = _general(40, dtype, 1).asformat(fmt)
+    a = sp.csr_matrix(h) if fmt == "csr" else sp.csc_matrix(h)
+    b = np.random.default_rng(2).random(40).astype(dtype)
+    x = cla.spsolve(a, cuarray.asarray(b))
+    want = sla.spsolve(h, b)
+    tol = 1e-4 if dtype == "float32" else 1e-10
+    assert x.dtype == want.dtype and x.shape == want.shape
+    np.testing.assert_allclose(x.get(), want, rtol=tol, atol=tol)
+    B = np.random.default_rng(3).random((40, 3)).astype(dtype)
+    np.testing.assert_allclose(cla.spsolve(a, cuarray.asarray(B)).get(), sla.spsolve(h, B), rtol=tol, atol=tol)
+    xc = cla.spsolve(a, cuarray.asarray(B[:, :1]))
+    assert xc.shape == (40,)
+
+
+def test_poisson_and_sparse_rhs():
+    h = _poisson(12)
+    a = sp.csr_matrix(h)
+    b = np.arange(144.0)
+    np.testing.assert_allclose(cla.spsolve(a, cuarray.asarray(b)).get(), sla.spsolve(h, b), rtol=1e-10)
+    hb = ssp.random(144, 3, density=0.3, random_state=4, format="csc")
+    got = cla.spsolve(a, sp.csc_matrix(hb))
+    np.testing.assert_allclose(got.toarray().get(), sla.spsolve(h.tocsc(), hb).toarray(), rtol=1e-10, atol=1e-12)
+
+
+def test_singular():
+    h = ssp.csr_matrix(np.array([[1.0, 2.0], [2.0, 4.0]]))
+    with pytest.warns(cla.MatrixRankWarning):
+        x = cla.spsolve(sp.csr_matrix(h), cuarray.asarray(np.ones(2)))
+    assert np.isnan(x.get()).all()
+    with pytest.raises(RuntimeError, match="singular"):
+        cla.splu(sp.csr_matrix(h))
+    assert cuarray.ones(3).sum().get() == 3  # the library stays usable
+
+
+def test_splu_factorized_spilu():
+    h = _general(30, "float64", 5).tocsc()
+    a = sp.csc_matrix(h)
+    lu, hlu = cla.splu(a), sla.splu(h)
+    b = np.random.default_rng(6).random((30, 2))
+    for trans in ("N", "T", "H"):
+        np.testing.assert_allclose(lu.solve(cuarray.asarray(b), trans=trans).get(), hlu.solve(b, trans=trans),
+                                   rtol=1e-10)
+    assert lu.shape == (30, 30) and lu.nnz > 0
+    assert sorted(lu.perm_r) == list(range(30)) and sorted(lu.perm_c) == list(range(30))
+    with pytest.raises(NotImplementedError):
+        lu.L
+    f = cla.factorized(a)
+    np.testing.assert_allclose(f(cuarray.asarray(b[:, 0])).get(), sla.factorized(h)(b[:, 0]), rtol=1e-10)
+    ilu = cla.spilu(a)
+    np.testing.assert_allclose(ilu.solve(cuarray.asarray(b[:, 0])).get(), hlu.solve(b[:, 0]), rtol=1e-10)
+
+
+def test_errors():
+    with pytest.raises(ValueError, match="square"):
+        cla.spsolve(sp.csr_matrix(ssp.random(3, 4, density=0.5, format="csr")), cuarray.ones(3))
+    with pytest.raises(ValueError, match="dimension mismatch"):
+        cla.spsolve(sp.csr_matrix(_poisson(3)), cuarray.ones(4))

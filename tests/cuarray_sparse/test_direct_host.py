@@ -1,0 +1,108 @@
+"""The direct solvers' logic on the host shim with a NumPy stand-in for cuDSS's factorisation
+(`cudss.Factorization`: dense LU by numpy.linalg): dtypes, shapes, vector and matrix and sparse
+right-hand sides, transposed solves, the singular-matrix warning and error, against SciPy. The
+cuDSS calls themselves run in test_direct_gpu.py where cuDSS is installed."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as ssp
+import scipy.sparse.linalg as sla
+
+import cuarray.sparse as sp
+import cuarray.sparse.linalg as cla
+
+from . import _host_shim
+from ._util import D, H
+
+
+class _FakeFactorization:
+    """cuDSS's Factorization answered by a dense solve (the CSR arrays are the host shim's)."""
+
+    def __init__(self, n, indptr, indices, data):
+        self.n = n
+        a = ssp.csr_matrix((np.asarray(data), np.asarray(indices), np.asarray(indptr)), shape=(n, n)).toarray()
+        self.a = a
+        self.singular = n > 0 and np.linalg.matrix_rank(a) < n
+
+    def info(self):
+        return 1 if self.singular else 0
+
+    def lu_nnz(self):
+        return int(np.count_nonzero(self.a))
+
+    def perm(self, which):
+        return np.arange(self.n, dtype=np.int32)
+
+    def solve_into(self, b_ptr, x_ptr, ncols):
+        raise AssertionError("replaced by _solve in these tests")
+
+
+@pytest.fixture
+def host_direct(monkeypatch):
+    _host_shim.install(monkeypatch)
+    from cuarray.cuda.libs import cudss
+    from cuarray.sparse.linalg import _direct
+
+    monkeypatch.setattr(cudss, "Factorization", _FakeFactorization)
+
+    def solve(f, b, dtype):
+        n = b.shape[0]
+        cols = np.asarray(b).reshape(n, -1).astype(dtype)
+        with np.errstate(all="ignore"):
+            x = np.linalg.lstsq(f.a, cols, rcond=None)[0] if f.singular else np.linalg.solve(f.a, cols)
+        x = x.astype(dtype)
+        return (x.reshape(n) if b.ndim == 1 else x).view(_host_shim.HostArray)
+
+    monkeypatch.setattr(_direct, "_solve", solve)
+    for name, fn in (("ascontiguousarray", lambda a: np.ascontiguousarray(a).view(_host_shim.HostArray)),
+                     ("ndarray", _host_shim.HostArray)):
+        monkeypatch.setattr(_direct, name, fn)
+
+
+def _general(n, dtype, seed):
+    rng = np.random.default_rng(seed)
+    a = (ssp.random(n, n, density=0.2, random_state=rng, format="csr") + ssp.eye(n) * 4).astype(dtype)
+    return a.tocsr()
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128", "int64"])
+def test_spsolve_dtypes_and_shapes(host_direct, dtype):
+    h = _general(20, dtype, 1)
+    a = sp.csr_matrix(h)
+    b = np.arange(1, 21).astype(dtype)
+    x, want = cla.spsolve(a, D(b)), sla.spsolve(h, b)
+    assert H(x).dtype == want.dtype and H(x).shape == want.shape
+    np.testing.assert_allclose(H(x), want, rtol=1e-4 if dtype == "float32" else 1e-10)
+    B = np.arange(60).reshape(20, 3).astype(dtype)
+    np.testing.assert_allclose(H(cla.spsolve(a, D(B))), sla.spsolve(h, B), rtol=1e-4 if dtype == "float32" else 1e-10)
+    assert H(cla.spsolve(a, D(B[:, :1]))).shape == (20,)
+
+
+def test_sparse_rhs_singular_and_splu(host_direct):
+    h = _general(15, "float64", 2)
+    a = sp.csc_matrix(h.tocsc())
+    hb = ssp.random(15, 2, density=0.5, random_state=3, format="csc")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = sla.spsolve(h.tocsc(), hb).toarray()
+    got = cla.spsolve(a, sp.csc_matrix(hb))
+    np.testing.assert_allclose(H(got.toarray()), want, rtol=1e-10, atol=1e-12)
+    sing = sp.csr_matrix(ssp.csr_matrix(np.array([[1.0, 2.0], [2.0, 4.0]])))
+    with pytest.warns(cla.MatrixRankWarning):
+        x = cla.spsolve(sing, D(np.ones(2)))
+    assert np.isnan(H(x)).all()
+    with pytest.raises(RuntimeError, match="singular"):
+        cla.splu(sing)
+    lu = cla.splu(a)
+    b = np.arange(15.0)
+    for trans in ("N", "T", "H"):
+        np.testing.assert_allclose(H(lu.solve(D(b), trans=trans)), sla.splu(h.tocsc()).solve(b, trans=trans), rtol=1e-10)
+    with pytest.raises(ValueError):
+        lu.solve(D(b), trans="X")
+    f = cla.factorized(a)
+    np.testing.assert_allclose(H(f(D(b))), sla.factorized(h.tocsc())(b), rtol=1e-10)
+    assert lu.shape == (15, 15) and len(lu.perm_r) == 15

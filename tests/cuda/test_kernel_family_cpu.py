@@ -1,0 +1,199 @@
+"""Kernel families (cuarray/cuda/kernel_family.py) without a device: every family's declarations
+against its template's ``__global__`` signatures (a drift between the two fails here), packing by
+the declaration (the bytes each launch hands the driver, against the hand-built tuples the
+launches passed before the families), and the family's errors."""
+
+from __future__ import annotations
+
+import importlib
+import pathlib
+
+import numpy as np
+import pytest
+
+from cuarray.cuda import kernel_family as kf
+
+PKG = pathlib.Path(__file__).resolve().parents[2] / "cuarray"
+
+
+def _family_modules() -> list:
+    out = []
+    for path in sorted(PKG.rglob("*.py")):
+        if path.name == "kernel_family.py" or "KernelFamily(" not in path.read_text():
+            continue
+        rel = path.relative_to(PKG.parent).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out.append(".".join(parts))
+    return out
+
+
+MODULES = _family_modules()
+
+
+def _all_families() -> list:
+    for m in MODULES:
+        importlib.import_module(m)
+    return list(kf.families())
+
+
+def test_every_family_module_found():
+    fams = _all_families()
+    assert len(MODULES) >= 1 and len(fams) >= len(MODULES)
+    names = [f.name for f in fams]
+    assert len(names) == len(set(names)), "two families share a module name"
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_declarations_match_templates(module):
+    """Each declared kernel is a __global__ function of the family's source with the same template
+    parameter count, parameter C types (``__restrict__`` and spacing aside) and names, in order;
+    and each __global__ function of the source is declared."""
+    mod = importlib.import_module(module)
+    held = list(vars(mod).values())
+    held += [v for d in held if isinstance(d, dict) for v in d.values()]
+    fams = [f for f in kf.families() if any(f is h for h in held)]
+    assert fams, module
+    for fam in fams:
+        found = kf.template_signatures(fam.source())
+        for name, (tparams, params, _) in fam.decls.items():
+            assert name in found, "{}: {} is not a kernel of its template".format(fam.name, name)
+            want = [(len(t), tuple(p)) for t, p in found[name]]
+            got = (len(tparams), tuple((p.ctype, p.name) for p in params))
+            assert got in want, "{}: {} declared as {}, the template has {}".format(fam.name, name, got, want)
+        undeclared = sorted(set(found) - set(fam.decls) - set(getattr(fam, "undeclared", ())))
+        assert not undeclared, "{}: kernels of the template not declared: {}".format(fam.name, undeclared)
+
+
+def _old_bytes(args, params) -> list:
+    """What the driver reads for each argument: a Python int as an 8-byte pointer (cuda.core's rule,
+    and cuda/_native/launch.c's), a NumPy scalar its bytes; for a value parameter only the
+    parameter's own width (the first bytes: little-endian)."""
+    out = []
+    for a, p in zip(args, params):
+        b = int(a).to_bytes(8, "little", signed=int(a) < 0) if type(a) is int else a.tobytes()
+        width = 8 if p.pointer else kf.CTYPES[p.base].itemsize if p.base in kf.CTYPES else len(b)
+        out.append(b[:width])
+    return out
+
+
+def _new_bytes(packed) -> list:
+    return [int(a).to_bytes(8, "little") if type(a) is int else a.tobytes() for a in packed]
+
+
+def test_edt_packing_is_byte_identical():
+    from cuarray.scipy.ndimage import _edt
+
+    k = _edt.EDT.packer("edt_first_pass")
+    old = (123456, 654321, 0, 777, np.int32(3), np.int32(0), np.int64(20), np.int64(30), np.int64(1),
+           np.int64(30), np.float64(2.25), np.int64(600), np.int32(True))
+    new = k.pack((123456, 654321, 0, 777, 3, 0, 20, 30, 1, 30, 1.5 ** 2, 600, True))
+    assert [type(a) for a in new] == [type(a) for a in old]
+    assert _new_bytes(new) == _old_bytes(old, k.params)
+    k = _edt.EDT.packer("edt_init<float>")
+    assert k.alignments[:2] == (4, 8)
+
+
+def test_template_types_resolve():
+    fam = kf.KernelFamily("test_family_resolve", lambda: "", kernels=(
+        "f<T, I, int OP>(const T* x, T* out, I n, T v, int op)",))
+    try:
+        k = fam.packer("f<double, long long, 3>")
+        packed = k.pack((1, 2, 5, 1.5, 1))
+        assert [type(a) for a in packed] == [int, int, np.int64, np.float64, np.int32]
+        k = fam.packer("f<float, int, 0>")
+        assert [type(a) for a in k.pack((1, 2, 5, 1.5, 1))] == [int, int, np.int32, np.float32, np.int32]
+        assert k.alignments == (4, 4, 0, 0, 0)
+        with pytest.raises(TypeError, match="f<float, int, 0> takes 5 arguments"):
+            k.pack((1, 2))
+        with pytest.raises(KeyError, match="declares no kernel 'g'"):
+            fam.packer("g<float>")
+        with pytest.raises(TypeError, match="template arguments"):
+            fam.packer("f<float>")
+    finally:
+        kf._families.remove(fam)
+
+
+def test_signature_parser():
+    src = """
+    // __global__ void commented_out(int a)
+    template <typename T, int N>
+    __global__ void __launch_bounds__(256) k1(const T* __restrict__ a, T * b, long long n) { }
+    extern "C" __global__ void k2(unsigned long long* bits, double w[]) {}
+    """
+    sigs = kf.template_signatures(src)
+    assert set(sigs) == {"k1", "k2"}
+    assert sigs["k1"] == [(("T", "N"), (("const T*", "a"), ("T*", "b"), ("long long", "n")))]
+    assert sigs["k2"] == [((), (("unsigned long long*", "bits"), ("double*", "w")))]
+
+
+def test_recorder_gives_placeholders(recorded_launches):
+    from cuarray.scipy.ndimage import _edt
+
+    ks = _edt.EDT.get(*_edt._specs(np.dtype(np.float32)))
+    assert [k.kernel for k in ks] == list(_edt.names(np.dtype(np.float32)))
+    ks[2].launch(4, 128, 11, 22, 33)  # edt_sqrt<double>(f, out, total)
+    stream, cfg, kernel, *args = recorded_launches[-1]
+    assert kernel == "cuarray_ndimage::edt_sqrt<double>" and cfg == ("cfg", 4, 128, 0)
+    assert args == [11, 22, 33] and [type(a) for a in args] == [int, int, np.int64]
+
+
+def _same(k, new_args, old):
+    """Packing `new_args` by kernel k's declaration gives the bytes the old hand-built tuple gave."""
+    new = k.pack(new_args)
+    assert _new_bytes(new) == _old_bytes(old, k.params), k.name
+    return new
+
+
+def test_filter1d_packing_with_template_types():
+    from cuarray.scipy.ndimage import _filter_kernels as fk
+
+    for in_dt, a, idx64 in ((np.dtype("f4"), np.dtype("f4"), False), (np.dtype("u1"), np.dtype("f8"), True)):
+        k = fk.FILTERS.packer(fk.filter1d_name(in_dt, in_dt, "correlate", idx64))
+        it = np.int64 if idx64 else np.int32
+        cval = fk._scalar(fk.acc_dtype(in_dt, in_dt, "correlate"), 1.5)
+        old = (10, 20, 30, np.int32(5), it(100), it(7), it(700), it(2), np.int32(4), cval)
+        new = _same(k, (10, 20, 30, 5, 100, 7, 700, 2, 4, cval), old)
+        assert [type(v) for v in new] == [type(v) for v in old]
+
+
+def test_lfilter_rows_default_template_argument():
+    from cuarray.scipy.signal import _lfilter
+
+    f8 = np.dtype("f8")
+    for win in (32, 64):
+        k = _lfilter.IIR.packer(_lfilter.rows_kernel_name(f8, f8, 8, win))
+        old = (1, 2, 3, np.int64(100), np.int64(1536), np.int64(2), np.int64(200), np.int64(128), 0, 0)
+        _same(k, (1, 2, 3, 100, 1536, 2, 200, 128, 0, 0), old)
+
+
+def test_random_and_permutation_packing():
+    from cuarray.random import _kernels as rk
+
+    draw = (np.uint32(7), np.uint32(8), np.uint32(9))
+    k = rk._FAMILIES["core"].packer(rk.fill_name("normal", "float"))
+    old = (11, np.int64(1000), *draw, 0, 0, 0, np.float64(0.5), np.float64(2.0), np.float64(0.0))
+    _same(k, (11, 1000, *draw, 0, 0, 0, 0.5, 2.0, 0.0), old)
+    k = rk._FAMILIES["core"].packer(rk.integers_name("long long", True))
+    old = (11, np.int64(10), *draw, 0, 0, np.uint64(-3 % 2**64), np.uint64(2**40))
+    _same(k, (11, 10, *draw, 0, 0, -3 % 2**64, 2**40), old)
+    k = rk._FAMILIES["permutation"].packer(rk._PERM_NAMES[1])
+    old = (11, np.int64(50), np.int64(5), np.int32(True), np.uint64(10), np.int32(3), np.uint64(3), np.uint64(7), *draw)
+    _same(k, (11, 50, 5, True, 10, 3, 3, 7, *draw), old)
+
+
+def test_opaque_value_passes_as_given_and_engine_families():
+    from cuarray._core import batched_copy, mask_compact
+    from cuarray._statistics import quantile_select as qs
+
+    hist = qs.QSELECT.packer(qs.kernel_names(np.dtype("f4"))[0])
+    new = hist.pack((1, 5, 3, 2, 8, np.uint32(0xFF00), 4))
+    assert type(new[5]) is np.uint32 and new[1] == np.int64(5) and type(new[2]) is np.int32
+    k = batched_copy.BATCHED_COPY.packer("cuarray_batched_copy<uint4, unsigned>")
+    _same(k, (1, 33, 4, 9, 4096 // 16), (1, 33, np.int32(4), 9, np.uint32(4096 // 16)))
+    counts, coords = (mask_compact.MASK_COMPACT.packer(n) for n in mask_compact.coords_kernel_names(3, 8))
+    _same(counts, (1, 99, np.int32(1), 2), (1, np.int64(99), np.int32(1), 2))
+    dims = [np.int64(4), np.int64(5)] + [np.int64(1)] * 5
+    _same(coords, (1, 99, np.int32(1), 2, 3, 10, 1, 4, 5, 1, 1, 1, 1, 1),
+          (1, np.int64(99), np.int32(1), 2, 3, np.int64(10), np.int64(1), *dims))

@@ -1,0 +1,217 @@
+"""Run cuarray.scipy.spatial's Python logic on the CPU: NumPy stands in for the cuarray routines
+each module imports, and NumPy versions of the same formulas for its kernels (the CUDA of those
+kernels is checked by the NVRTC compile tests and by the GPU tests), so block planning, metric
+plans, argument handling, shapes and dtypes are compared with SciPy without a GPU (the idea of
+tests/cuarray_sparse/_host_shim.py)."""
+
+from __future__ import annotations
+
+import types
+
+import numpy as np
+
+
+class HostArray(np.ndarray):
+    """A NumPy array with cuarray's `.get()`."""
+
+    def get(self, stream=None):
+        return np.asarray(self).copy()
+
+
+def H(a):
+    """A host-shim array of NumPy data."""
+    return np.array(a, copy=True).view(HostArray)
+
+
+def _wrap(fn):
+    def f(*args, **kwargs):
+        r = fn(*args, **kwargs)
+        if isinstance(r, tuple):
+            return tuple(x.view(HostArray) if isinstance(x, np.ndarray) else x for x in r)
+        return r.view(HostArray) if isinstance(r, np.ndarray) else np.asarray(r).view(HostArray)
+    return f
+
+
+def _as_array(x, fn=None):
+    if isinstance(x, (list, tuple)):
+        raise TypeError("host input")
+    return np.asarray(x).view(HostArray)
+
+
+def _as_parameter(x, fn=None):
+    return np.asarray(x).view(HostArray)
+
+
+def _triu_indices(n, k=0, m=None):
+    return tuple(v.view(HostArray) for v in np.triu_indices(n, k, m))
+
+
+# name in the module -> the NumPy stand-in
+_NUMPY = {
+    "as_array": _as_array, "as_parameter": _as_parameter, "ndarray": HostArray,
+    "from_host": _wrap(np.asarray), "to_host": np.asarray, "empty": _wrap(np.empty), "zeros": _wrap(np.zeros),
+    "arange": _wrap(np.arange), "take": _wrap(np.take), "vstack": _wrap(np.vstack), "sqrt": np.sqrt,
+    "where": _wrap(np.where), "searchsorted": _wrap(np.searchsorted), "cov": _wrap(np.cov),
+    "inv": _wrap(np.linalg.inv), "not_equal": np.not_equal, "log": np.log, "abs_": np.abs, "max_": _wrap(np.max),
+    "norm": _wrap(np.linalg.norm), "triu_indices": _triu_indices, "concatenate": _wrap(np.concatenate),
+    "_concat": _wrap(np.concatenate), "stack": _wrap(np.stack), "arctan2": np.arctan2, "cos": np.cos,
+    "sin": np.sin, "hypot": np.hypot, "argmax": _wrap(np.argmax), "det": _wrap(np.linalg.det),
+    "svd": _wrap(np.linalg.svd), "eigh": _wrap(np.linalg.eigh), "moveaxis": _wrap(np.moveaxis),
+    "diff": _wrap(np.diff), "isfinite": np.isfinite, "cumsum": _wrap(np.cumsum),
+    "argsort": _wrap(np.argsort), "take_along_axis": _wrap(np.take_along_axis), "nonzero": _wrap(np.nonzero),
+}
+
+
+def _reduced(d, p):
+    return d * d if p == 2 else (d if p == 1 or np.isinf(p) else d ** p)
+
+
+class HostGrid:
+    """The `_grid.Grid` interface answered by brute force in NumPy (what the kernels compute:
+    reduced distances, the k nearest below ub in distance order, the points within r)."""
+
+    def __init__(self, data):
+        self.data = np.asarray(data)
+        self.n, self.d = self.data.shape
+
+    def cells(self, x):
+        return np.zeros(len(x), dtype=np.int64).view(HostArray)
+
+    def _dist(self, q, p):
+        diff = np.abs(np.asarray(q)[:, None, :] - self.data[None, :, :])
+        if np.isinf(p):
+            return diff.max(axis=2, initial=0.0)
+        return (diff ** (2 if p == 2 else p)).sum(axis=2)
+
+    def knn(self, q, k, p, ub_reduced, eps_fac):
+        d = self._dist(q, p)
+        order = np.argsort(d, axis=1, kind="stable")[:, :k]
+        dist = np.take_along_axis(d, order, axis=1)
+        ok = dist < ub_reduced
+        od = np.full((len(q), k), np.inf)
+        oi = np.full((len(q), k), self.n, dtype=np.int64)
+        od[:, :dist.shape[1]] = np.where(ok, dist, np.inf)
+        oi[:, :dist.shape[1]] = np.where(ok, order, self.n)
+        return od.view(HostArray), oi.view(HostArray)
+
+    def _within(self, q, radius, p):
+        r = np.asarray(radius)
+        rr = _reduced(r if r.shape[0] == len(q) and len(q) > 1 else np.full(len(q), r[0]), p)
+        return self._dist(q, p) <= rr[:, None]
+
+    def ball_count(self, q, radius, p, weights=None):
+        inside = self._within(q, radius, p)
+        w = None if weights is None else (inside * np.asarray(weights)[None, :]).sum(axis=1).view(HostArray)
+        return inside.sum(axis=1).astype(np.int64).view(HostArray), w
+
+    def ball_fill(self, q, radius, p, offsets, total, with_distances):
+        inside = self._within(q, radius, p)
+        rows, cols = np.nonzero(inside)
+        d = self._dist(q, p)[rows, cols]
+        return cols.astype(np.int64).view(HostArray), (d.view(HostArray) if with_distances else None)
+
+
+def _epilogue(name):
+    def squared(g, na, nb, root, out):
+        s = na + nb - 2.0 * g
+        s = np.where(s < 0, 0.0, s)
+        out[...] = np.sqrt(s) if root else s
+
+    def cosine(g, na, nb, out):
+        with np.errstate(all="ignore"):
+            c = g / (na * nb)
+        c = np.where(np.abs(c) > 1, np.copysign(1.0, c), c)
+        out[...] = 1.0 - c
+
+    def boolean(g, sa, sb, n, code, out):
+        ntf, nft = sa - g, sb - g
+        nff, nd = n - sa - sb + g, ntf + nft
+        with np.errstate(all="ignore"):
+            r = [nd / (2 * g + nd), np.where(g + nd != 0, nd / np.where(g + nd != 0, g + nd, 1), 0.0), nd / n,
+                 2 * nd / (n + nd), (n - g) / n, 2 * nd / (2 * nd + g),
+                 2 * ntf * nft / (g * nff + ntf * nft + (ntf * nft == 0))][int(code)]
+        out[...] = r
+
+    return {"squared": squared, "cosine": cosine, "bool": boolean}[name]
+
+
+def _pair_reduction(name):
+    def run(*args, out=None, axis=2):
+        args = list(args)
+        if out is None and len(args) >= 3 and isinstance(args[-1], np.ndarray) and args[-1].ndim == 2:
+            out = args.pop()
+        x, y = args[0], args[1]
+        rest = args[2:]
+        w = rest[0] if name.endswith("_w") else 1.0
+        p = rest[-1] if name.startswith("minkowski") else None
+        d = x - y
+        with np.errstate(all="ignore"):
+            if name.startswith("cityblock"):
+                r = (w * np.abs(d)).sum(axis)
+            elif name.startswith("braysum"):
+                r = (w * np.abs(x + y)).sum(axis)
+            elif name.startswith("canberra"):
+                den = np.abs(x) + np.abs(y)
+                r = (w * np.abs(d) / (den + (den == 0))).sum(axis)
+            elif name.startswith("chebyshev"):
+                r = np.max(np.where(np.broadcast_to(w, d.shape) > 0, np.abs(d), 0.0), axis=axis, initial=0.0)
+            elif name.startswith("minkowski"):
+                r = (w * np.abs(d) ** p).sum(axis) ** (1.0 / p)
+            elif name.startswith("hamming"):
+                r = np.where(x != y, np.broadcast_to(w, d.shape), 0.0).sum(axis)
+            else:  # jensenshannon
+                m2 = x + y
+                t = np.where(x > 0, x * np.log(2 * x / m2), 0.0) + np.where(y > 0, y * np.log(2 * y / m2), 0.0)
+                r = np.sqrt(t.sum(axis) / 2.0)
+        if out is None:
+            return np.asarray(r).view(HostArray)
+        out[...] = r
+        return out
+    return run
+
+
+def _rotation_kernel(name):
+    def compose(px, py, pz, pw, qx, qy, qz, qw, rx, ry, rz, rw):
+        rx[...] = pw * qx + qw * px + (py * qz - pz * qy)
+        ry[...] = pw * qy + qw * py + (pz * qx - px * qz)
+        rz[...] = pw * qz + qw * pz + (px * qy - py * qx)
+        rw[...] = pw * qw - px * qx - py * qy - pz * qz
+
+    def matrix(x, y, z, w, *m):
+        x2, y2, z2, w2 = x * x, y * y, z * z, w * w
+        vals = [x2 - y2 - z2 + w2, 2 * (x * y - z * w), 2 * (x * z + y * w),
+                2 * (x * y + z * w), -x2 + y2 - z2 + w2, 2 * (y * z - x * w),
+                2 * (x * z - y * w), 2 * (y * z + x * w), -x2 - y2 + z2 + w2]
+        for o, v in zip(m, vals):
+            o[...] = v
+
+    def apply(x, y, z, w, vx, vy, vz, inverse, ox, oy, oz):
+        m = np.empty(np.broadcast_shapes(np.shape(x), np.shape(vx)) + (9,))
+        outs = [m[..., i] for i in range(9)]
+        matrix(x, y, z, w, *outs)
+        m = m.reshape(m.shape[:-1] + (3, 3))
+        if inverse:
+            m = np.swapaxes(m, -1, -2)
+        v = np.stack(np.broadcast_arrays(vx, vy, vz), axis=-1)
+        r = (m @ v[..., None])[..., 0]
+        ox[...], oy[...], oz[...] = r[..., 0], r[..., 1], r[..., 2]
+
+    return {"compose": compose, "matrix": matrix, "apply": apply}[name]
+
+
+def install(monkeypatch):
+    """Patch cuarray.scipy.spatial (distance and transform) onto NumPy for one test."""
+    from cuarray.scipy.spatial import (_distance_kernels, _distance_pair, _distance_vec, _kdtree, _minkowski,
+                                       _hull, _procrustes, _squareform)
+    from cuarray.scipy.spatial.transform import _quat, _reduce, _rotation, _slerp
+
+    monkeypatch.setattr(_kdtree, "Grid", HostGrid)
+    for mod in (_distance_vec, _distance_pair, _squareform, _minkowski, _quat, _rotation, _reduce, _slerp, _kdtree,
+                _procrustes, _hull):
+        for attr, stand_in in _NUMPY.items():
+            value = vars(mod).get(attr)
+            if value is not None and getattr(value, "__module__", None) != mod.__name__:  # imported, not its own
+                monkeypatch.setattr(mod, attr, stand_in)
+    monkeypatch.setattr(_distance_pair, "_k", types.SimpleNamespace(
+        epilogue=_epilogue, pair_reduction=_pair_reduction, BOOL_CODES=_distance_kernels.BOOL_CODES))
+    monkeypatch.setattr(_quat, "kernel", _rotation_kernel)

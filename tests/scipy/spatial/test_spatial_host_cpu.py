@@ -1,0 +1,363 @@
+"""cuarray.scipy.spatial's distance and transform logic on the host shim (NumPy in place of the
+device, NumPy versions of the kernels' formulas) against SciPy: metric plans, blocks, the pdist
+gather, weights, parameters, shapes and dtypes of every converter. The GPU tests run the same
+comparisons on the device."""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+import pytest
+
+sd = pytest.importorskip("scipy.spatial.distance")
+st = pytest.importorskip("scipy.spatial.transform")
+
+from . import _host_shim  # noqa: E402
+from ._host_shim import H  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def host(monkeypatch):
+    _host_shim.install(monkeypatch)
+
+
+def _rng(*key):
+    return np.random.default_rng(zlib.crc32(repr(key).encode()))
+
+
+GEMM = {"euclidean", "sqeuclidean", "seuclidean", "mahalanobis", "cosine", "correlation", "minkowski"}
+BOOLEAN = {"dice", "jaccard", "rogerstanimoto", "russellrao", "sokalsneath", "yule"}
+WEIGHTED = set(sd._METRICS_NAMES) - {"jensenshannon", "mahalanobis", "seuclidean"}
+
+
+def _close(got, want, metric=""):
+    got = np.asarray(got)
+    assert got.dtype == np.float64 and got.shape == np.shape(want)
+    np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-7 if metric in GEMM else 1e-12, equal_nan=True)
+
+
+def _data(metric, shape, dtype, key):
+    r = _rng(metric, shape, str(dtype), key)
+    if dtype == np.bool_:
+        return r.random(shape) > 0.5
+    if metric in BOOLEAN:
+        return (r.random(shape) > 0.5).astype(dtype)
+    x = r.random(shape).astype(dtype)
+    x[1] = x[0]
+    return x
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.bool_], ids=["f8", "f4", "bool"])
+@pytest.mark.parametrize("metric", list(sd._METRICS_NAMES))
+def test_cdist_pdist(metric, dtype, monkeypatch):
+    from cuarray.scipy.spatial import _distance_pair
+    from cuarray.scipy.spatial import distance as cd
+
+    if dtype == np.bool_ and metric in ("mahalanobis", "jensenshannon", "seuclidean"):
+        pytest.skip("singular or undefined on boolean rows in SciPy too")
+    monkeypatch.setattr(_distance_pair, "BLOCK_ELEMENTS", 40)  # several blocks
+    XA, XB = _data(metric, (13, 5), dtype, "a"), _data(metric, (9, 5), dtype, "b")
+    with np.errstate(all="ignore"):
+        _close(cd.cdist(H(XA), H(XB), metric), sd.cdist(XA, XB, metric), metric)
+        _close(cd.pdist(H(XA), metric), sd.pdist(XA, metric), metric)
+    if metric in WEIGHTED:
+        w = _rng("w", metric).random(5)
+        w[1] = 0
+        Xf, Yf = _data(metric, (7, 5), np.float64, "wa"), _data(metric, (6, 5), np.float64, "wb")
+        _close(cd.cdist(H(Xf), H(Yf), metric, w=H(w)), sd.cdist(Xf, Yf, metric, w=w), metric)
+        _close(cd.pdist(H(Xf), metric, w=H(w)), sd.pdist(Xf, metric, w=w), metric)
+
+
+@pytest.mark.parametrize("p", [0.5, 1, 3, np.inf])
+def test_minkowski_p_and_parameters(p):
+    from cuarray.scipy.spatial import distance as cd
+
+    XA, XB = _data("m", (8, 6), np.float64, p), _data("m", (5, 6), np.float64, -p)
+    _close(cd.cdist(H(XA), H(XB), "minkowski", p=p), sd.cdist(XA, XB, "minkowski", p=p), "minkowski")
+    V = _rng("V").random(6) + 0.5
+    _close(cd.cdist(H(XA), H(XB), "seuclidean", V=V), sd.cdist(XA, XB, "seuclidean", V=V), "seuclidean")
+    X = _data("m", (20, 3), np.float64, "mah")
+    VI = np.linalg.inv(np.cov(X.T))
+    _close(cd.pdist(H(X), "mahalanobis", VI=VI), sd.pdist(X, "mahalanobis", VI=VI), "mahalanobis")
+    _close(cd.pdist(H(X), "mahalanobis"), sd.pdist(X, "mahalanobis"), "mahalanobis")
+
+
+@pytest.mark.parametrize("metric", list(sd._METRICS_NAMES))
+def test_vector_functions(metric):
+    from cuarray.scipy.spatial import distance as cd
+
+    r = _rng("vec", metric)
+    u, v = (r.random(9) > 0.5, r.random(9) > 0.5) if metric in BOOLEAN else (r.random(9), r.random(9))
+    kw = {"seuclidean": {"V": r.random(9) + 0.5}, "mahalanobis": {"VI": np.eye(9) + 0.1}}.get(metric, {})
+    _close(getattr(cd, metric)(H(u), H(v), **kw), np.float64(getattr(sd, metric)(u, v, **kw)), metric)
+    if metric in WEIGHTED:
+        w = r.random(9)
+        _close(getattr(cd, metric)(H(u), H(v), w=H(w)), np.float64(getattr(sd, metric)(u, v, w=w)), metric)
+
+
+def test_squareform_roundtrip_and_jensenshannon_axes():
+    from cuarray.scipy.spatial import distance as cd
+
+    y = sd.pdist(_data("sq", (7, 3), np.float64, "x"))
+    M = cd.squareform(H(y))
+    np.testing.assert_array_equal(M, sd.squareform(y))
+    np.testing.assert_array_equal(cd.squareform(M), y)
+    u, v = _rng("js").random((3, 4, 6)), _rng("js2").random((3, 4, 6))
+    for axis, keepdims, base in ((0, False, None), (1, True, 2.0), (-1, False, None)):
+        _close(cd.jensenshannon(H(u), H(v), base, axis=axis, keepdims=keepdims),
+               sd.jensenshannon(u, v, base, axis=axis, keepdims=keepdims))
+
+
+def _same_rotation(r, h, atol=1e-12):
+    np.testing.assert_allclose(np.asarray(r.as_quat(canonical=True)), h.as_quat(canonical=True), atol=atol, rtol=0)
+
+
+@pytest.mark.parametrize("shape", [(), (1,), (7,), (3, 4)], ids=str)
+def test_rotation_converters(shape):
+    from cuarray.scipy.spatial.transform import Rotation as R
+
+    q = _rng("q", shape).normal(size=tuple(shape) + (4,))
+    r, h = R.from_quat(H(q)), st.Rotation.from_quat(q)
+    assert r.single == (shape == ()) and r.shape == tuple(shape)
+    for got, want in ((r.as_quat(), h.as_quat()), (r.as_matrix(), h.as_matrix()), (r.as_rotvec(), h.as_rotvec()),
+                      (r.as_mrp(), h.as_mrp()), (r.magnitude(), h.magnitude()),
+                      (r.as_quat(canonical=True, scalar_first=True), h.as_quat(canonical=True, scalar_first=True))):
+        np.testing.assert_allclose(np.asarray(got), want, atol=1e-12, rtol=0)
+    _same_rotation(R.from_matrix(H(h.as_matrix())), st.Rotation.from_matrix(h.as_matrix()))
+    _same_rotation(R.from_rotvec(H(h.as_rotvec())), h)
+    _same_rotation(R.from_mrp(H(h.as_mrp())), h)
+    m = h.as_matrix() * 1.001
+    _same_rotation(R.from_matrix(H(m)), st.Rotation.from_matrix(m), 1e-10)
+
+
+@pytest.mark.parametrize("seq", ["xyz", "ZYX", "zxz", "XYX", "yx", "Z"])
+def test_rotation_euler(seq):
+    from cuarray.scipy.spatial.transform import Rotation as R
+
+    a = _rng("e", seq).uniform(-np.pi, np.pi, size=(11, len(seq)))
+    a[:, 1 % len(seq)] /= 2
+    r, h = R.from_euler(seq, H(a)), st.Rotation.from_euler(seq, a)
+    _same_rotation(r, h)
+    if len(seq) == 3:
+        np.testing.assert_allclose(np.asarray(r.as_euler(seq)), h.as_euler(seq), atol=1e-10)
+        np.testing.assert_allclose(np.asarray(r.as_euler(seq.swapcase(), degrees=True)),
+                                   h.as_euler(seq.swapcase(), degrees=True), atol=1e-8)
+    lock = np.array([[0.3, 0.0, 0.5], [0.1, np.pi / 2, 0.2]])
+    if len(seq) == 3:
+        hl = st.Rotation.from_euler(seq, lock)
+        with pytest.warns(UserWarning):
+            got = R.from_quat(H(hl.as_quat())).as_euler(seq)
+        with pytest.warns(UserWarning):
+            want = hl.as_euler(seq)
+        np.testing.assert_allclose(np.asarray(got), want, atol=1e-7)
+
+
+def test_rotation_davenport_compose_apply_mean_reduce_slerp():
+    from cuarray.scipy.spatial.transform import Rotation as R
+    from cuarray.scipy.spatial.transform import Slerp
+
+    axes = st.Rotation.from_rotvec([0.1, 0.2, 0.3]).apply(np.eye(3))
+    ang = _rng("d").uniform(-1, 1, size=(5, 3))
+    for order in ("e", "intrinsic"):
+        r, h = R.from_davenport(H(axes), order, H(ang)), st.Rotation.from_davenport(axes, order, ang)
+        _same_rotation(r, h)
+        np.testing.assert_allclose(np.asarray(r.as_davenport(H(axes), order)), h.as_davenport(axes, order), atol=1e-10)
+    p, q = _rng("p").normal(size=(6, 4)), _rng("q2").normal(size=(6, 4))
+    rp, rq, hp, hq = R.from_quat(H(p)), R.from_quat(H(q)), st.Rotation.from_quat(p), st.Rotation.from_quat(q)
+    _same_rotation(rp * rq, hp * hq)
+    _same_rotation(rp[0] * rq, hp[0] * hq)
+    _same_rotation(rp.inv(), hp.inv())
+    for n in (0, 1, -1, 2.5):
+        _same_rotation(rp ** n, hp ** n, 1e-10)
+    v = _rng("v").normal(size=(6, 3))
+    np.testing.assert_allclose(np.asarray(rp.apply(H(v))), hp.apply(v), atol=1e-12)
+    np.testing.assert_allclose(np.asarray(rp.apply(H(v), inverse=True)), hp.apply(v, inverse=True), atol=1e-12)
+    np.testing.assert_allclose(np.asarray(rp[2].apply(H(v[0]))), hp[2].apply(v[0]), atol=1e-12)
+    np.testing.assert_array_equal(np.asarray(rp.approx_equal(rq)), hp.approx_equal(hq))
+    _same_rotation(rp.mean(), hp.mean(), 1e-10)
+    w = _rng("w").random(6)
+    _same_rotation(rp.mean(weights=H(w)), hp.mean(weights=w), 1e-10)
+    q2 = _rng("m2").normal(size=(3, 4, 4))
+    _same_rotation(R.from_quat(H(q2)).mean(axis=1), st.Rotation.from_quat(q2).mean(axis=1), 1e-10)
+    g, hg = R.create_group("O"), st.Rotation.create_group("O")
+    # with both sides only r l enters the score (the scalar part of l p r is that of p r l), so
+    # pairs tie and either library may pick another of them: the reduced angle is what is unique
+    got, li, ri = rp.reduce(g, g, return_indices=True)
+    np.testing.assert_allclose(np.asarray(got.magnitude()), hp.reduce(hg, hg).magnitude(), atol=1e-10)
+    _same_rotation(got, hg[np.asarray(li)] * hp * hg[np.asarray(ri)], 1e-10)
+    _same_rotation(rp.reduce(left=g), hp.reduce(left=hg), 1e-10)
+    times = np.array([0.0, 1.0, 2.5, 3.0, 4.0, 4.5])
+    s, hs = Slerp(H(times), rp), st.Slerp(times, hp)
+    t = np.array([0.0, 0.3, 1.0, 2.0, 2.9, 4.5])
+    _same_rotation(s(H(t)), hs(t), 1e-10)
+    _same_rotation(s(1.7), hs(1.7), 1e-10)
+    _same_rotation(R.concatenate([rp[0], rp[1:3], rp]), st.Rotation.concatenate([hp[0], hp[1:3], hp]))
+
+
+def _points(n, d, key):
+    x = _rng("pts", n, d, key).random((n, d))
+    x[1] = x[0]
+    return x
+
+
+@pytest.mark.parametrize("p", [2.0, 1.0, 3.0, np.inf])
+def test_kdtree_query_logic(p, monkeypatch):
+    """The query's k lists, upper bound, shapes and the unsorting of many queries (the grid's
+    answers by brute force; the kernel itself runs in the GPU tests)."""
+    import scipy.spatial as ss
+
+    import cuarray.scipy.spatial as cs
+    from cuarray.scipy.spatial import _kdtree
+
+    monkeypatch.setattr(_kdtree, "SORT_QUERIES_FROM", 4)
+    x, q = _points(60, 3, "x"), _rng("q").random((9, 3))
+    t, h = cs.KDTree(H(x)), ss.KDTree(x)
+    for k in (1, 4, [2, 5], 70):
+        dg, ig = t.query(H(q), k=k, p=p)
+        dh, ih = h.query(q, k=k, p=p)
+        np.testing.assert_allclose(np.asarray(dg), dh, rtol=1e-12)
+        assert np.asarray(ig).shape == np.shape(ih)
+    dg, ig = t.query(H(q), k=3, p=p, distance_upper_bound=0.15)
+    np.testing.assert_allclose(np.asarray(dg), h.query(q, k=3, p=p, distance_upper_bound=0.15)[0])
+    dg, ig = t.query(H(q[0]))
+    assert np.asarray(dg).shape == () and np.asarray(ig).shape == ()
+    assert np.asarray(t.query(H(q.reshape(3, 3, 3)), k=2)[0]).shape == (3, 3, 2)
+
+
+def test_kdtree_ball_pairs_counts_sparse():
+    import scipy.spatial as ss
+
+    import cuarray.scipy.spatial as cs
+
+    x, y, q = _points(80, 2, "b"), _points(50, 2, "c"), _rng("bq").random((7, 2))
+    t, h, t2, h2 = cs.KDTree(H(x)), ss.KDTree(x), cs.KDTree(H(y)), ss.KDTree(y)
+    assert [sorted(v) for v in t.query_ball_point(H(q), 0.2)] == [sorted(v) for v in h.query_ball_point(q, 0.2)]
+    rs = _rng("rs").random(7) * 0.3
+    assert [sorted(v) for v in t.query_ball_point(H(q), H(rs))] == [sorted(v) for v in h.query_ball_point(q, rs)]
+    assert sorted(t.query_ball_point(H(q[0]), 0.3)) == sorted(h.query_ball_point(q[0], 0.3))
+    np.testing.assert_array_equal(np.asarray(t.query_ball_point(H(q), 0.2, return_length=True)),
+                                  h.query_ball_point(q, 0.2, return_length=True))
+    assert [sorted(v) for v in t.query_ball_tree(t2, 0.1)] == [sorted(v) for v in h.query_ball_tree(h2, 0.1)]
+    assert t.query_pairs(0.1) == h.query_pairs(0.1)
+    np.testing.assert_array_equal(np.asarray(t.query_pairs(0.1, output_type="ndarray")),
+                                  np.array(sorted(h.query_pairs(0.1))))
+    r = np.array([0.05, 0.1, 0.1, 0.3])
+    assert t.count_neighbors(t2, 0.2) == h.count_neighbors(h2, 0.2)
+    np.testing.assert_array_equal(np.asarray(t.count_neighbors(t2, r)), h.count_neighbors(h2, r))
+    np.testing.assert_array_equal(np.asarray(t.count_neighbors(t2, r, cumulative=False)),
+                                  h.count_neighbors(h2, r, cumulative=False))
+    w1, w2 = _rng("w1").random(80), _rng("w2").random(50)
+    np.testing.assert_allclose(np.asarray(t.count_neighbors(t2, r, weights=(H(w1), H(w2)))),
+                               h.count_neighbors(h2, r, weights=(w1, w2)), rtol=1e-12)
+    np.testing.assert_allclose(t.sparse_distance_matrix(t2, 0.15).toarray(),
+                               h.sparse_distance_matrix(h2, 0.15).toarray(), rtol=1e-12)
+    assert t.sparse_distance_matrix(t2, 0.1, output_type="dict").keys() == \
+        h.sparse_distance_matrix(h2, 0.1, output_type="dict").keys()
+    got = t.sparse_distance_matrix(t2, 0.1, output_type="ndarray")
+    want = h.sparse_distance_matrix(h2, 0.1, output_type="ndarray")
+    assert sorted(zip(got["i"], got["j"])) == sorted(zip(want["i"], want["j"]))
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 6])
+def test_grid_build_on_host(d, monkeypatch):
+    """Grid's build (cells, the radix argsort, the cells' starts) with NumPy for the device: every
+    cell's run of sorted points lies in that cell, and perm is a permutation."""
+    from cuarray.scipy.spatial import _grid
+
+    for attr, fn in (("argsort", _host_shim._wrap(np.argsort)), ("take", _host_shim._wrap(np.take)),
+                     ("searchsorted", _host_shim._wrap(np.searchsorted)), ("arange", _host_shim._wrap(np.arange)),
+                     ("floor", np.floor)):
+        monkeypatch.setattr(_grid, attr, fn)
+    x = _points(500, d, "grid")
+    g = _grid.Grid(H(x))
+    perm, start, pts = np.asarray(g.perm), np.asarray(g.start), np.asarray(g.pts)
+    assert sorted(perm) == list(range(500)) and np.array_equal(pts, x[perm])
+    cells = np.asarray(g.cells(H(pts)))
+    assert start[0] == 0 and start[-1] == 500 and len(start) == np.prod(g.plan.res) + 1
+    for c in np.unique(cells):
+        assert (cells[start[c]:start[c + 1]] == c).all()
+    lo, h = np.array(g.plan.lo[:g.plan.g]), g.plan.h
+    inside = (x[:, :g.plan.g] >= lo) & (x[:, :g.plan.g] <= lo + np.array(g.plan.res[:g.plan.g]) * h)
+    assert inside.all()
+
+
+def test_directed_hausdorff(monkeypatch):
+    from cuarray.scipy.spatial import _distance_pair
+    from cuarray.scipy.spatial import distance as cd
+
+    monkeypatch.setattr(_distance_pair, "BLOCK_ELEMENTS", 30)
+    u, v = _rng("h1").random((17, 3)), _rng("h2").random((11, 3))
+    d, i, j = cd.directed_hausdorff(H(u), H(v))
+    dh, ih, jh = sd.directed_hausdorff(u, v)
+    assert d == pytest.approx(dh, rel=1e-9, abs=1e-7) and (i, j) == (ih, jh)
+    with pytest.raises(ValueError):
+        cd.directed_hausdorff(H(u), H(v[:, :2]))
+
+
+def test_procrustes_and_geometric_slerp():
+    import scipy.spatial as ss
+
+    import cuarray.scipy.spatial as cs
+
+    a = _rng("pa").random((10, 3))
+    b = a @ st.Rotation.from_rotvec([0.2, 0.1, -0.3]).as_matrix() * 2 + 0.5 + 0.01 * _rng("pb").random((10, 3))
+    for got, want in zip(cs.procrustes(H(a), H(b)), ss.procrustes(a, b)):
+        np.testing.assert_allclose(np.asarray(got), want, rtol=1e-10, atol=1e-12)
+    with pytest.raises(ValueError):
+        cs.procrustes(H(a), H(b[:, :2]))
+    s, e = np.array([1.0, 0, 0]), np.array([0, 1.0, 0])
+    t = np.linspace(0, 1, 7)
+    np.testing.assert_allclose(np.asarray(cs.geometric_slerp(s, e, H(t))), ss.geometric_slerp(s, e, t), atol=1e-14)
+    np.testing.assert_allclose(np.asarray(cs.geometric_slerp(s, e, 0.3)), ss.geometric_slerp(s, e, 0.3), atol=1e-14)
+    with pytest.raises(ValueError):
+        cs.geometric_slerp(s * 2, e, H(t))
+
+
+def _cycle_from_min(v):
+    v = list(np.asarray(v))
+    k = v.index(min(v))
+    return v[k:] + v[:k]
+
+
+@pytest.mark.parametrize("kind", ["square", "disc", "circle", "collinear-edges", "duplicates", "few"])
+def test_convex_hull_2d(kind):
+    import scipy.spatial as ss
+
+    import cuarray.scipy.spatial as cs
+
+    r = _rng("hull", kind)
+    pts = {"square": r.random((300, 2)),
+           "disc": r.normal(size=(400, 2)),
+           "circle": np.c_[np.cos(np.linspace(0, 6.2, 50)), np.sin(np.linspace(0, 6.2, 50))],
+           "collinear-edges": np.array([[0, 0], [1, 0], [2, 0], [2, 1], [2, 2], [1, 2], [0, 2], [0, 1], [1, 1.0]]),
+           "duplicates": np.repeat(r.random((20, 2)), 3, axis=0),
+           "few": np.array([[0, 0], [1, 0], [0, 1.0]])}[kind]
+    got, want = cs.ConvexHull(H(pts)), ss.ConvexHull(pts)
+    assert _cycle_from_min(got.vertices) == _cycle_from_min(want.vertices) or kind == "duplicates"
+    assert set(map(tuple, pts[np.asarray(got.vertices)].tolist())) == set(map(tuple, pts[want.vertices].tolist()))
+    assert got.area == pytest.approx(want.area, rel=1e-12) and got.volume == pytest.approx(want.volume, rel=1e-12)
+    edges = sorted(tuple(sorted(e)) for e in np.asarray(got.simplices).tolist())
+    assert edges == sorted(tuple(sorted(e)) for e in want.simplices.tolist()) or kind == "duplicates"
+    eq = np.asarray(got.equations)
+    assert (pts @ eq[:, :2].T + eq[:, 2] <= 1e-12).all()  # every point on the inner side of every facet
+    np.testing.assert_allclose(np.sort(np.round(eq, 10), axis=0), np.sort(np.round(want.equations, 10), axis=0))
+    nb = np.asarray(got.neighbors)
+    simp = np.asarray(got.simplices)
+    for i in range(len(simp)):  # the neighbour opposite vertex j shares the other vertex
+        for j in range(2):
+            assert simp[i][1 - j] in simp[nb[i, j]]
+
+
+def test_convex_hull_errors():
+    import cuarray.scipy.spatial as cs
+
+    with pytest.raises(cs.QhullError):
+        cs.ConvexHull(H(np.random.rand(2, 2)))
+    with pytest.raises(cs.QhullError):
+        cs.ConvexHull(H(np.c_[np.arange(5.0), np.arange(5.0)]))
+    with pytest.raises(ValueError):
+        cs.ConvexHull(H(np.zeros(5)))
+    with pytest.raises(NotImplementedError):
+        cs.ConvexHull(H(np.random.rand(10, 3)))
+    assert issubclass(cs.QhullError, ValueError)
