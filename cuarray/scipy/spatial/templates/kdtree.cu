@@ -8,12 +8,10 @@
 // every p >= 1 (one coordinate's difference never exceeds the distance), so any dimension d works
 // (the pruning is weaker when d > g).
 //
-// Parameters shared by the kernels (GRID_PARAMS): pts (n x d, sorted by cell), perm, start,
+// Parameters shared by the kernels (written out in each signature, no macro, so a kernel
+// family's declaration can be checked against them): pts (n x d, sorted by cell), perm, start,
 // n, d, g, res0..2 (cells a grid axis), lo0..2, h.
 
-#define GRID_PARAMS const double* __restrict__ pts, const long long* __restrict__ perm, \
-    const long long* __restrict__ start, long long n, int d, int g, int res0, int res1, int res2, \
-    double lo0, double lo1, double lo2, double h
 
 // +inf without <math.h> macros (NVRTC does not define INFINITY)
 #define CUARRAY_SPATIAL_INF __longlong_as_double(0x7ff0000000000000LL)
@@ -83,7 +81,10 @@ __device__ __forceinline__ double to_reduced(double b, int pk, double p) {
 // bound passes the k-th distance scaled by eps_fac ((1 + eps)^-p reduced). Missing neighbours:
 // distance inf, index n. Outputs are reduced distances (the caller takes the root).
 template <int K>
-__global__ void cuarray_spatial_knn(GRID_PARAMS, const double* __restrict__ q, long long m, int k, int pk,
+__global__ void cuarray_spatial_knn(const double* __restrict__ pts, const long long* __restrict__ perm,
+                                    const long long* __restrict__ start, long long n, int d, int g, int res0,
+                                    int res1, int res2, double lo0, double lo1, double lo2, double h,
+                                    const double* __restrict__ q, long long m, int k, int pk,
                                     double p, double ub, double eps_fac, double* __restrict__ out_d,
                                     long long* __restrict__ out_i) {
     using namespace cuarray_spatial;
@@ -165,10 +166,11 @@ __global__ void cuarray_spatial_knn(GRID_PARAMS, const double* __restrict__ q, l
 
 // Per query: how many points lie within r (reduced rr), and the sum of their weights (w may be
 // null: no sum). r is per query (radius[t]) when radius_stride is 1, else radius[0].
-extern "C" __global__ void cuarray_spatial_ball_count(GRID_PARAMS, const double* __restrict__ q, long long m,
-                                                      const double* __restrict__ radius, int radius_stride,
-                                                      int pk, double p, const double* __restrict__ w,
-                                                      long long* __restrict__ count, double* __restrict__ wsum) {
+extern "C" __global__ void cuarray_spatial_ball_count(
+    const double* __restrict__ pts, const long long* __restrict__ perm, const long long* __restrict__ start,
+    long long n, int d, int g, int res0, int res1, int res2, double lo0, double lo1, double lo2, double h,
+    const double* __restrict__ q, long long m, const double* __restrict__ radius, int radius_stride, int pk,
+    double p, const double* __restrict__ w, long long* __restrict__ count, double* __restrict__ wsum) {
     using namespace cuarray_spatial;
     const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= m) return;
@@ -187,10 +189,11 @@ extern "C" __global__ void cuarray_spatial_ball_count(GRID_PARAMS, const double*
 
 // Per query: the indices (and reduced distances) of the points within r, written from offset[t]
 // (an exclusive scan of ball_count's counts), in cell order.
-extern "C" __global__ void cuarray_spatial_ball_fill(GRID_PARAMS, const double* __restrict__ q, long long m,
-                                                     const double* __restrict__ radius, int radius_stride,
-                                                     int pk, double p, const long long* __restrict__ offset,
-                                                     long long* __restrict__ out_i, double* __restrict__ out_d) {
+extern "C" __global__ void cuarray_spatial_ball_fill(
+    const double* __restrict__ pts, const long long* __restrict__ perm, const long long* __restrict__ start,
+    long long n, int d, int g, int res0, int res1, int res2, double lo0, double lo1, double lo2, double h,
+    const double* __restrict__ q, long long m, const double* __restrict__ radius, int radius_stride, int pk,
+    double p, const long long* __restrict__ offset, long long* __restrict__ out_i, double* __restrict__ out_d) {
     using namespace cuarray_spatial;
     const long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= m) return;
