@@ -39,7 +39,7 @@ split)
     mkdir -p "$HERE/.cudss/download" "$PARTS"
     whl=${2:-}
     if [ -z "$whl" ]; then
-        python3 -m pip download -q --no-deps -d "$HERE/.cudss/download" "nvidia-cudss-cu13>=0.7,<1"
+        python3 -m pip download -q --no-deps -d "$HERE/.cudss/download" "nvidia-cudss-cu13>=0.8,<1"
         whl=$(ls "$HERE"/.cudss/download/nvidia_cudss_cu13-*.whl | head -n 1)
     fi
     rm -f "$PARTS"/part-* "$PARTS/MANIFEST"

@@ -10,7 +10,7 @@ import scipy.sparse.linalg as sla
 
 import cuarray.scipy.sparse.linalg as csla
 import cuarray.sparse.linalg as cla
-from cuarray.cuda.libs import cudss
+from cuarray.cuda.libs import _handles, cudss
 
 
 @pytest.mark.parametrize("name", ["spsolve", "splu", "spilu", "factorized"])
@@ -41,9 +41,63 @@ def test_missing_library_names_the_extra(monkeypatch):
 
     class Lib:
         @staticmethod
-        def create():
+        def get_property(kind):
             raise DynamicLibNotFoundError("Failure finding libcudss.so.0")
+
+        create = get_property
 
     monkeypatch.setattr(cudss, "_lib", Lib)
     with pytest.raises(ImportError, match=r"cuarray\[cudss\]"):
         cudss._create()
+
+
+def _fake_handles(monkeypatch, error, version=(0, 8, 0)):
+    # cuDSS's handle cache with a library whose cudssCreate raises `error` (no device needed)
+    class Lib:
+        @staticmethod
+        def get_property(kind):
+            if isinstance(error, RuntimeError) and "Failure finding" in str(error):
+                raise error
+            return version[kind]
+
+        @staticmethod
+        def create():
+            raise error
+
+    monkeypatch.setattr(cudss, "_lib", Lib)
+    monkeypatch.setattr(cudss, "_handles", _handles.PerThreadHandle(cudss._create, lambda h: None,
+                                                                    activate=lambda d: None))
+
+
+def test_absent_library_through_the_handle_cache_is_an_importerror(monkeypatch):
+    # the GPU tests skip on this: the handle cache must not turn it into LibraryNotFoundError
+    class DynamicLibNotFoundError(RuntimeError):
+        pass
+
+    _fake_handles(monkeypatch, DynamicLibNotFoundError('Failure finding "libcudss.so.0": No such file'))
+    with pytest.raises(ImportError, match=r"cuarray\[cudss\].*libcudss\.so\.0"):
+        cudss.handle()
+    why = cudss.unavailable_reason()
+    assert "cuarray[cudss]" in why and "libcudss.so.0" in why
+    assert cudss.available() is False
+
+
+def test_installed_but_broken_library_raises(monkeypatch):
+    # a cuDSS found but older than nvmath's binding (a missing symbol), or failing in cudssCreate, is
+    # not "not installed": available() raises instead of letting the GPU tests skip
+    class FunctionNotFoundError(RuntimeError):
+        pass
+
+    _fake_handles(monkeypatch, FunctionNotFoundError("function cudssCreate is not found"))
+    with pytest.raises(RuntimeError, match="cudssCreate is not found") as info:
+        cudss.available()
+    assert not isinstance(info.value, ImportError)
+    _fake_handles(monkeypatch, RuntimeError("CUDSS_STATUS_INTERNAL_ERROR"))
+    with pytest.raises(RuntimeError, match="INTERNAL_ERROR"):
+        cudss.unavailable_reason()
+
+
+def test_a_cudss_older_than_the_binding_is_refused(monkeypatch):
+    _fake_handles(monkeypatch, AssertionError("cudssCreate must not be called"), version=(0, 7, 1))
+    with pytest.raises(RuntimeError, match=r"cuDSS 0\.7 is installed.*>= 0\.8"):
+        cudss.available()

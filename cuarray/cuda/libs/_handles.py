@@ -137,6 +137,8 @@ class PerThreadHandle:
         ctx = _backend.check(_backend.driver().cuCtxGetCurrent()) if self._real_context else None
         try:
             h = self._create()
+        except ImportError:  # create() already said what to install (an optional library's extra)
+            raise
         except Exception as exc:  # nvmath loads the library at its first call: say what to install
             if _library_missing(exc):
                 raise LibraryNotFoundError(

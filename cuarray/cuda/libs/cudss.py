@@ -14,9 +14,9 @@ import numpy
 
 from .. import stream as _stream
 from ..memory import alloc
-from ._handles import PerThreadHandle, _library_missing, nvmath_bindings
+from ._handles import PerThreadHandle, nvmath_bindings
 
-__all__ = ["bindings", "available", "handle", "Factorization", "INSTALL_HINT"]
+__all__ = ["bindings", "available", "unavailable_reason", "handle", "Factorization", "INSTALL_HINT"]
 
 INSTALL_HINT = ("this operation needs NVIDIA cuDSS: pip install 'cuarray[cudss]' (the nvidia-cudss-cu13 wheel; "
                 "python -m cuarray info lists what is found)")
@@ -39,27 +39,48 @@ def bindings():
     return _lib
 
 
+def _not_found(exc: BaseException) -> bool:
+    # libcudss.so.0 is absent (cuda.pathfinder's DynamicLibNotFoundError). A library that is found but
+    # lacks a symbol nvmath binds (FunctionNotFoundError: a cuDSS older than the binding) or fails in
+    # cudssCreate is installed but broken: that error propagates, it is not "not installed".
+    return type(exc).__name__ == "DynamicLibNotFoundError" or "Failure finding" in str(exc)
+
+
+# nvmath-python 1.0 binds the cuDSS 0.8 API (cudssMatrixCreateCsr with offsetType); an older 0.x
+# libcudss.so.0 would take the arguments shifted, so it is refused before any call but these.
+_MIN_VERSION = (0, 8)
+
+
 def _create():
+    lib = bindings()
     try:
-        return bindings().create()
-    except ImportError:
-        raise
+        version = (lib.get_property(0), lib.get_property(1))  # MAJOR_VERSION, MINOR_VERSION
     except Exception as e:  # the library itself is missing: nvmath finds it only when first called
-        if _library_missing(e):
+        if _not_found(e):
             raise ImportError("{}: {}".format(INSTALL_HINT, e)) from e
         raise
+    if version < _MIN_VERSION:
+        raise RuntimeError("cuDSS {}.{} is installed, but nvmath-python's binding needs cuDSS >= {}.{} and < 1 "
+                           "(pip install -U 'cuarray[cudss]')".format(*version, *_MIN_VERSION))
+    return lib.create()
 
 
 _handles = PerThreadHandle(_create, lambda h: bindings().destroy(h))
 
 
-def available() -> bool:
-    """Whether cuDSS loads here (its bindings and its library)."""
+def unavailable_reason():
+    """None where cuDSS loads here (its bindings and its library), else why not (the ImportError's
+    text). An installed library that fails to load or to create a handle raises, not a reason."""
     try:
         handle()
-        return True
-    except ImportError:
-        return False
+        return None
+    except ImportError as e:
+        return str(e)
+
+
+def available() -> bool:
+    """Whether cuDSS loads here (its bindings and its library); raises where it is installed but broken."""
+    return unavailable_reason() is None
 
 
 def handle() -> int:

@@ -138,6 +138,25 @@ def test_compose_inv_pow_apply():
     np.testing.assert_array_equal(rp.approx_equal(rq).get(), hp.approx_equal(hq))
 
 
+def test_apply_at_the_bench_size_with_strided_operands():
+    # the bench's shapes (one rotation and 2**20 + 3 rotations against as many vectors), the vectors
+    # a strided view (every other row of a Fortran-ordered array) and the output written through the
+    # kernel's strided component views
+    n = 2**20 + 3
+    q = _quats((n,), "big")
+    base = np.asfortranarray(_rng("vbig").normal(size=(2 * n, 3)))
+    v, hv = G(base)[::2], base[::2]
+    assert not v.flags.c_contiguous
+    one, hone = R.from_quat(G(q[7])), HR.from_quat(q[7])
+    _close(one.apply(v), hone.apply(hv))
+    _close(one.apply(v, inverse=True), hone.apply(hv, inverse=True))
+    many, hmany = R.from_quat(G(q)), HR.from_quat(q)
+    got = many.apply(v)
+    _close(got, hmany.apply(hv))
+    _close(many[::-3].apply(v[::3]), hmany[::-3].apply(hv[::3]))
+    _close(many.apply(v[-1]), hmany.apply(hv[-1]))
+
+
 def test_batched_nd_and_float32():
     q = _quats((2, 3), "nd").astype(np.float32)
     r = R.from_quat(G(q))
