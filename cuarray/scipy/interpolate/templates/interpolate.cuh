@@ -13,7 +13,9 @@ __device__ __forceinline__ bool before(double a, double v) {
 // How many entries of the sorted a[0..len) come before v. The knots of most interpolants are close
 // to evenly spaced, so the guess from the mean spacing is checked first: two adjacent reads (one
 // cache sector) instead of a chain of log2(len) dependent, divergent reads. A guess that misses
-// bounds the binary search on its side, so the answer is the binary search's for any sorted a.
+// gallops away from it (steps 1, 2, 4, ...: one more read for a near miss, as jittered knots give)
+// to bracket the answer, then bisects the bracket; so the answer is the binary search's for any
+// sorted a, at worst after about twice its reads (knots far from evenly spaced).
 template <int MODE, typename T>
 __device__ __forceinline__ long long rank_in(const T* a, long long len, double v) {
   long long lo = -1, hi = len;  // invariant: a[lo] comes before v, a[hi] does not (-1, len: virtual)
@@ -22,9 +24,22 @@ __device__ __forceinline__ long long rank_in(const T* a, long long len, double v
     double g = (v - a0) / ((double)a[len - 1] - a0) * (double)(len - 1);  // NaN/inf/out: no guess
     if (g >= 0.0 && g < (double)(len - 1)) {
       long long j = (long long)g;  // 0 <= j <= len - 2
-      if (!before<MODE>((double)a[j], v)) hi = j;
-      else if (!before<MODE>((double)a[j + 1], v)) { lo = j; hi = j + 1; }
-      else lo = j + 1;
+      if (!before<MODE>((double)a[j], v)) {
+        hi = j;
+        for (long long step = 1; hi - step >= 0; step <<= 1) {
+          if (before<MODE>((double)a[hi - step], v)) { lo = hi - step; break; }
+          hi -= step;
+        }
+      } else if (!before<MODE>((double)a[j + 1], v)) {
+        lo = j;
+        hi = j + 1;
+      } else {
+        lo = j + 1;
+        for (long long step = 1; lo + step < len; step <<= 1) {
+          if (!before<MODE>((double)a[lo + step], v)) { hi = lo + step; break; }
+          lo += step;
+        }
+      }
     }
   }
   while (hi - lo > 1) {
