@@ -16,37 +16,58 @@ __device__ __forceinline__ bool before(double a, double v) {
 // gallops away from it (steps 1, 2, 4, ...: one more read for a near miss, as jittered knots give)
 // to bracket the answer, then bisects the bracket; so the answer is the binary search's for any
 // sorted a, at worst after about twice its reads (knots far from evenly spaced).
+// a_lo/a_hi: the entries a[r - 1] and a[r] around the answer r as the search read them (left as
+// they were where r - 1 < 0 or r == len: not read), so a caller needs no second read of them.
 template <int MODE, typename T>
-__device__ __forceinline__ long long rank_in(const T* a, long long len, double v) {
+__device__ __forceinline__ long long rank_in(const T* a, long long len, double v, double& a_lo, double& a_hi) {
   long long lo = -1, hi = len;  // invariant: a[lo] comes before v, a[hi] does not (-1, len: virtual)
   if (len > 2) {
     double a0 = (double)a[0];
     double g = (v - a0) / ((double)a[len - 1] - a0) * (double)(len - 1);  // NaN/inf/out: no guess
     if (g >= 0.0 && g < (double)(len - 1)) {
       long long j = (long long)g;  // 0 <= j <= len - 2
-      if (!before<MODE>((double)a[j], v)) {
+      double aj = (double)a[j];
+      if (!before<MODE>(aj, v)) {
         hi = j;
+        a_hi = aj;
         for (long long step = 1; hi - step >= 0; step <<= 1) {
-          if (before<MODE>((double)a[hi - step], v)) { lo = hi - step; break; }
+          double p = (double)a[hi - step];
+          if (before<MODE>(p, v)) { lo = hi - step; a_lo = p; break; }
           hi -= step;
+          a_hi = p;
         }
-      } else if (!before<MODE>((double)a[j + 1], v)) {
-        lo = j;
-        hi = j + 1;
       } else {
-        lo = j + 1;
-        for (long long step = 1; lo + step < len; step <<= 1) {
-          if (!before<MODE>((double)a[lo + step], v)) { hi = lo + step; break; }
-          lo += step;
+        double aj1 = (double)a[j + 1];
+        if (!before<MODE>(aj1, v)) {
+          lo = j;
+          hi = j + 1;
+          a_lo = aj;
+          a_hi = aj1;
+        } else {
+          lo = j + 1;
+          a_lo = aj1;
+          for (long long step = 1; lo + step < len; step <<= 1) {
+            double p = (double)a[lo + step];
+            if (!before<MODE>(p, v)) { hi = lo + step; a_hi = p; break; }
+            lo += step;
+            a_lo = p;
+          }
         }
       }
     }
   }
   while (hi - lo > 1) {
     long long mid = lo + ((hi - lo) >> 1);
-    if (before<MODE>((double)a[mid], v)) lo = mid; else hi = mid;
+    double p = (double)a[mid];
+    if (before<MODE>(p, v)) { lo = mid; a_lo = p; } else { hi = mid; a_hi = p; }
   }
   return hi;
+}
+
+template <int MODE, typename T>
+__device__ __forceinline__ long long rank_in(const T* a, long long len, double v) {
+  double a_lo, a_hi;
+  return rank_in<MODE>(a, len, v, a_lo, a_hi);
 }
 
 // The interval of x in the breakpoints x[0..m] (increasing, or decreasing when SIDE_DESC): the i with
@@ -96,9 +117,13 @@ __device__ __forceinline__ double linear(const T* x, const Y* y, long long n, lo
     if (v < (double)x[0]) return below;
     if (v > (double)x[n - 1]) return above;
   }
-  long long hi = rank_in<SIDE_LEFT>(x, n, v);  // the first index with x[idx] >= v (searchsorted 'left'), clamped
-  hi = hi < 1 ? 1 : (hi > n - 1 ? n - 1 : hi);
-  double xl = (double)x[hi - 1], xh = (double)x[hi];
+  double xl, xh;  // x[hi - 1], x[hi]: as the search read them (no second divergent read)
+  long long r = rank_in<SIDE_LEFT>(x, n, v, xl, xh);  // the first index with x[idx] >= v ('left')
+  long long hi = r < 1 ? 1 : (r > n - 1 ? n - 1 : r);  // clamped to the end segments
+  if (hi != r) {
+    xl = (double)x[hi - 1];
+    xh = (double)x[hi];
+  }
   double yl = (double)y[(hi - 1) * ncols + j], yh = (double)y[hi * ncols + j];
   return (v - xl) / (xh - xl) * yh + (xh - v) / (xh - xl) * yl;
 }
