@@ -111,6 +111,7 @@ class interp1d:  # noqa: N801 (SciPy's name)
 
     @fill_value.setter
     def fill_value(self, fill_value):
+        self._fill_dev = {}  # the fill values on the device, by dtype: uploaded once, not every call
         if _do_extrapolate(fill_value):
             self._check_and_update_bounds_error_for_extrapolation()
             self._extrapolate = True
@@ -149,16 +150,28 @@ class interp1d:  # noqa: N801 (SciPy's name)
     def _fills(self, dtype):
         if self._extrapolate:
             return None
-        return tuple(_xp.param(numpy.asarray(v).astype(dtype)) for v in (self._fill_below, self._fill_above))
+        key = numpy.dtype(dtype)
+        if key not in self._fill_dev:
+            self._fill_dev[key] = tuple(_xp.param(numpy.asarray(v).astype(dtype))
+                                        for v in (self._fill_below, self._fill_above))
+        return self._fill_dev[key]
+
+    def _linear_fills(self, out_dt):
+        """The linear kernel's (below, above) float64 columns (unused placeholders when extrapolating)."""
+        if self._extrapolate:
+            if "none" not in self._fill_dev:
+                self._fill_dev["none"] = (_xp.zeros(1), _xp.zeros(1))
+            return self._fill_dev["none"]
+        below, above = self._fills(numpy.complex128 if out_dt.kind == "c" else _F8)
+        if out_dt.kind == "c":  # the float view's columns: (re, im) pairs
+            below, above = (v.view(_F8) for v in (below, above))
+        return below, above
 
     def _evaluate(self, xq):
         self._check_bounds(xq)
         if self._kind == "linear":
             out_dt = numpy.result_type(xq.dtype, self.x.dtype, self._y.dtype, numpy.float16)
-            fill_dt = numpy.complex128 if out_dt.kind == "c" else _F8
-            below, above = self._fills(fill_dt) or (_xp.zeros(1), _xp.zeros(1))
-            if out_dt.kind == "c":  # the float view's columns: (re, im) pairs
-                below, above = (v.view(_F8) for v in (below, above))
+            below, above = self._linear_fills(out_dt)
             return _kernels.linear_eval(self.x, self._y, xq, below, above, self._extrapolate, out_dt)
         if self._kind == "spline":
             y_new = self._spline(xq)

@@ -1,6 +1,7 @@
 """The interpolators' device evaluations: one elementwise pass over (query, column) pairs with the
 knot search inside (templates/interpolate.cuh), on the engine's `Definition` (no launch of its
-own). A query's binary search runs once per column; with one column (the common 1-D case) the
+own). A query's knot search (a guess from the mean spacing, checked, then a binary search
+on the side it missed) runs once per column; with one column (the common 1-D case) the
 pass reads the queries, the knots through the cache and writes the values: about the copy rate.
 
 Both functions take the values as a 2-D (points, columns) C-contiguous array; complex values are

@@ -108,15 +108,18 @@ class NearestNDInterpolator:
 
     def __init__(self, x, y, rescale=False, tree_options=None):
         _prepare(self, x, y, numpy.nan, rescale)
+        if not bool(_xp.all(_xp.isfinite(self.points))):  # SciPy's KDTree refuses them
+            raise ValueError("data must be finite, check for nan or inf values")
         self.values = _xp.param(y).reshape((self.points.shape[0], -1))
 
     def __call__(self, *args, **query_options):
         """See `scipy.interpolate.NearestNDInterpolator.__call__`."""
         xi, shape = _xi(self, args)
+        if not bool(_xp.all(_xp.isfinite(xi))):  # SciPy's KDTree query refuses them (1.17 and 1.18)
+            raise ValueError("'x' must be finite, check for nan or inf values")
         idx = nearest_indices(self.points, xi)
         dt = self.values.dtype if self.values.dtype.kind == "c" else _F8
         out = self.values[idx].astype(dt)
-        out = _xp.where(_xp.all(_xp.isfinite(xi), axis=1)[:, None], out, numpy.nan)
         return out.reshape(shape[:-1] + self.values_shape)
 
 

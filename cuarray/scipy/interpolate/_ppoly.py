@@ -166,7 +166,7 @@ class PPoly(_PPolyBase):
         out = _xp.sum(vals.reshape((len(pts), -1)) * w.reshape((len(pts), 1)), axis=0)
         return out.reshape(self.c.shape[2:])
 
-    def solve(self, y=0.0, discontinuity=True, extrapolate=None):
+    def solve(self, y=0, discontinuity=True, extrapolate=None):
         """See `scipy.interpolate.PPoly.solve`: host work (SciPy on copies of `c` and `x`)."""
         host = host_scipy().PPoly.construct_fast(_xp.to_host(self.c), _xp.to_host(self.x),
                                                   self.extrapolate, self.axis)

@@ -149,8 +149,8 @@ def test_ppoly_ops():
     got.extend(G(c[:2, :2]), G(x[-1] + np.array([1.0, 2.0])))
     ref.extend(c[:2, :2], x[-1] + np.array([1.0, 2.0]))
     close(got(G(q)), ref(q), 1e-9)
-    hermite = ci.CubicHermiteSpline(G(x), G(c[0]), G(c[1]))
-    close(hermite(G(q)), si.CubicHermiteSpline(x, c[0], c[1])(q), 1e-9)
+    hermite = ci.CubicHermiteSpline(G(x[:6]), G(c[0]), G(c[1]))  # c[0], c[1]: 6 values and slopes
+    close(hermite(G(q)), si.CubicHermiteSpline(x[:6], c[0], c[1])(q), 1e-9)
 
 
 def test_cubic_errors_leave_the_library_usable():
@@ -159,4 +159,25 @@ def test_cubic_errors_leave_the_library_usable():
         ci.CubicSpline(G(x), G(x))
     with pytest.raises(ValueError, match="finite"):
         ci.CubicSpline(G(np.array([0.0, np.nan, 2.0])), G(x[:3]))
-    close(ci.CubicSpline(G(x[1:]), G(x[1:]))(G(np.array([1.5]))), np.array([1.5]))
+    ok = x[[0, 1, 3]]  # 0, 1, 2: strictly increasing, unlike x[1:]
+    close(ci.CubicSpline(G(ok), G(ok))(G(np.array([1.5]))), np.array([1.5]))
+
+
+@pytest.mark.parametrize("spacing", ["uniform", "geometric", "clustered"])
+def test_knot_search_guess(spacing):
+    """The kernels' knot search starts from the uniform-spacing guess: it must give the binary
+    search's interval for evenly spaced knots (hits), and for geometric/clustered ones (misses),
+    with queries on, next to and beyond the knots."""
+    rng = _rng("guess", spacing)
+    n = 300
+    x = {"uniform": np.arange(n, dtype=float), "geometric": np.geomspace(1e-3, 1e3, n),
+         "clustered": np.sort(np.concatenate((rng.uniform(0, 1e-3, n - 5), rng.uniform(1, 100, 5))))}[spacing]
+    q = np.concatenate((rng.uniform(x[0] - 5, x[-1] + 5, 500), x, np.nextafter(x, -np.inf), np.nextafter(x, np.inf)))
+    y = rng.normal(size=n)
+    close(ci.interp1d(G(x), G(y), bounds_error=False, fill_value="extrapolate")(G(q)),
+          si.interp1d(x, y, bounds_error=False, fill_value="extrapolate")(q), 1e-12)
+    c = rng.normal(size=(4, n - 1))  # given coefficients: the search is under test, not a build
+    for xs in (x, x[::-1].copy()):  # increasing and decreasing breakpoints
+        close(ci.PPoly(G(c), G(xs))(G(q)), si.PPoly(c, xs)(q), 1e-9)
+    b = si.make_interp_spline(x, y, k=3)
+    close(ci.BSpline(G(b.t), G(b.c), 3)(G(q)), b(q), 1e-8)

@@ -88,7 +88,8 @@ def test_bspline_calculus_and_periodic():
               ref.integrate(x[0] - 2, x[-1] * 0.8, extrapolate=ext), 1e-8)
     per, per_ref = ci.BSpline(G(ref.t), G(ref.c), 3, "periodic"), si.BSpline(ref.t, ref.c, 3, "periodic")
     close(per(G(q)), per_ref(q), 1e-8)
-    close(ci.BSpline(G(ref.t), G(ref.c), 3, axis=1)(G(q[:4])), si.BSpline(ref.t, ref.c, 3, axis=1)(q[:4]), 1e-9)
+    # axis=1: the coefficients along the second axis (a transposed device view, not contiguous)
+    close(ci.BSpline(G(ref.t), G(ref.c).T, 3, axis=1)(G(q[:4])), si.BSpline(ref.t, ref.c.T, 3, axis=1)(q[:4]), 1e-9)
 
 
 def test_design_matrix_and_basis_element():

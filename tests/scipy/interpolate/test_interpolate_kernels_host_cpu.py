@@ -82,3 +82,37 @@ def test_tensor_kernel(native_interpolate, method, shape):
     if method == "cubic":
         nu = (1,) * len(shape)
         close(got(xi, nu=nu), ref(xi, nu=nu), 1e-7)
+
+
+@pytest.mark.parametrize("spacing", ["uniform", "jittered", "geometric", "clustered"])
+def test_knot_search_from_the_uniform_guess(native_interpolate, spacing):
+    """rank_in's guess from the mean spacing: hit (uniform, jittered knots), miss on either side
+    (geometric, clustered), queries exactly on knots and next to them, beyond both ends; the
+    answer must be the binary search's (SciPy's) for every sorted knot vector."""
+    n = 200
+    x = {"uniform": np.arange(n, dtype=float), "jittered": np.arange(n) + RNG.uniform(0.05, 0.95, n),
+         "geometric": np.geomspace(1e-3, 1e3, n),
+         "clustered": np.sort(np.concatenate((RNG.uniform(0, 1e-3, n - 5), RNG.uniform(1, 100, 5))))}[spacing]
+    q = np.concatenate((RNG.uniform(x[0] - 5, x[-1] + 5, 300), x, np.nextafter(x, -np.inf),
+                        np.nextafter(x, np.inf), [np.nan]))
+    y = RNG.normal(size=(n, 2))
+    for fill in (np.nan, "extrapolate"):
+        ref = si.interp1d(x, y, axis=0, bounds_error=False, fill_value=fill)(q)
+        close(native_interpolate.interp1d(x, y, axis=0, bounds_error=False, fill_value=fill)(q), ref, 1e-12)
+    c = RNG.normal(size=(4, n - 1))
+    for xs in (x, x[::-1].copy()):
+        close(native_interpolate.PPoly(c, xs)(q), si.PPoly(c, xs)(q), 1e-9)
+    b = si.make_interp_spline(x, y[:, 0], k=3)
+    close(native_interpolate.BSpline(b.t.copy(), b.c, 3)(q), b(q), 1e-8)
+    close(native_interpolate.BSpline(b.t.copy(), b.c, 3)(q, extrapolate=False), b(q, extrapolate=False), 1e-8)
+
+
+def test_linear_kernel_repeated_knots(native_interpolate):
+    x = np.array([0.0, 1.0, 1.0, 1.0, 2.0, 5.0, 5.0, 6.0])
+    y = RNG.normal(size=(8, 1))
+    q = np.array([0.5, 1.0, 1.5, 4.0, 5.0, 5.5, 6.0, 7.0])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ref = si.interp1d(x, y, axis=0, bounds_error=False, fill_value="extrapolate")(q)
+    got = native_interpolate.interp1d(x, y, axis=0, bounds_error=False, fill_value="extrapolate")(q)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(ref))
+    close(np.nan_to_num(got), np.nan_to_num(ref), 1e-12)

@@ -43,3 +43,19 @@ def test_griddata_1d(host_interpolate):
         close(host_interpolate.griddata(pts, vals, xi, method=method), si.griddata(pts, vals, xi, method=method))
     with pytest.raises(ValueError):
         host_interpolate.griddata(RNG.uniform(size=(10, 3)), vals[:10], RNG.uniform(size=(2, 3)), method="cubic")
+
+
+def test_nearest_refuses_non_finite_points_as_scipy(host_interpolate):
+    pts, vals = RNG.uniform(0, 1, (30, 2)), RNG.normal(size=30)
+    xi = RNG.uniform(0, 1, (5, 2))
+    xi[2, 1] = np.inf
+    for lib in (si, host_interpolate):
+        with pytest.raises(ValueError, match="'x' must be finite"):
+            lib.NearestNDInterpolator(pts, vals)(xi)
+        with pytest.raises(ValueError, match="'x' must be finite"):
+            lib.griddata(pts, vals, xi, method="nearest")
+        bad = pts.copy()
+        bad[3, 0] = np.nan
+        with pytest.raises(ValueError, match="data must be finite"):
+            lib.NearestNDInterpolator(bad, vals)
+    close(host_interpolate.NearestNDInterpolator(pts, vals)(xi[:2]), si.NearestNDInterpolator(pts, vals)(xi[:2]))

@@ -2,7 +2,75 @@
 // evaluations, one output element a thread (query q, column j). Included as a kernel preamble.
 namespace cuarray_interpolate {
 
-// The interval of x in the breakpoints x[0..m] (increasing, or decreasing when DESC): the i with
+// Whether a sorted array's entry a comes before v: a < v (SIDE_LEFT, searchsorted 'left'), a <= v (SIDE_RIGHT,
+// 'right'), or a >= v (SIDE_DESC: a decreasing array's entries down to v).
+enum { SIDE_LEFT = 0, SIDE_RIGHT = 1, SIDE_DESC = 2 };
+template <int MODE>
+__device__ __forceinline__ bool before(double a, double v) {
+  return MODE == SIDE_LEFT ? a < v : (MODE == SIDE_RIGHT ? a <= v : a >= v);
+}
+
+// How many entries of the sorted a[0..len) come before v. The knots of most interpolants are close
+// to evenly spaced, so the guess from the mean spacing is checked first: two adjacent reads (one
+// cache sector) instead of a chain of log2(len) dependent, divergent reads. A guess that misses
+// gallops away from it (steps 1, 2, 4, ...: one more read for a near miss, as jittered knots give)
+// to bracket the answer, then bisects the bracket; so the answer is the binary search's for any
+// sorted a, at worst after about twice its reads (knots far from evenly spaced).
+// a_lo/a_hi: the entries a[r - 1] and a[r] around the answer r as the search read them (left as
+// they were where r - 1 < 0 or r == len: not read), so a caller needs no second read of them.
+template <int MODE, typename T>
+__device__ __forceinline__ long long rank_in(const T* a, long long len, double v, double& a_lo, double& a_hi) {
+  long long lo = -1, hi = len;  // invariant: a[lo] comes before v, a[hi] does not (-1, len: virtual)
+  if (len > 2) {
+    double a0 = (double)a[0];
+    double g = (v - a0) / ((double)a[len - 1] - a0) * (double)(len - 1);  // NaN/inf/out: no guess
+    if (g >= 0.0 && g < (double)(len - 1)) {
+      long long j = (long long)g;  // 0 <= j <= len - 2
+      double aj = (double)a[j];
+      if (!before<MODE>(aj, v)) {
+        hi = j;
+        a_hi = aj;
+        for (long long step = 1; hi - step >= 0; step <<= 1) {
+          double p = (double)a[hi - step];
+          if (before<MODE>(p, v)) { lo = hi - step; a_lo = p; break; }
+          hi -= step;
+          a_hi = p;
+        }
+      } else {
+        double aj1 = (double)a[j + 1];
+        if (!before<MODE>(aj1, v)) {
+          lo = j;
+          hi = j + 1;
+          a_lo = aj;
+          a_hi = aj1;
+        } else {
+          lo = j + 1;
+          a_lo = aj1;
+          for (long long step = 1; lo + step < len; step <<= 1) {
+            double p = (double)a[lo + step];
+            if (!before<MODE>(p, v)) { hi = lo + step; a_hi = p; break; }
+            lo += step;
+            a_lo = p;
+          }
+        }
+      }
+    }
+  }
+  while (hi - lo > 1) {
+    long long mid = lo + ((hi - lo) >> 1);
+    double p = (double)a[mid];
+    if (before<MODE>(p, v)) { lo = mid; a_lo = p; } else { hi = mid; a_hi = p; }
+  }
+  return hi;
+}
+
+template <int MODE, typename T>
+__device__ __forceinline__ long long rank_in(const T* a, long long len, double v) {
+  double a_lo, a_hi;
+  return rank_in<MODE>(a, len, v, a_lo, a_hi);
+}
+
+// The interval of x in the breakpoints x[0..m] (increasing, or decreasing when SIDE_DESC): the i with
 // x[i] <= v < x[i+1], clamped to [0, m-1] (v == x[m] is in the last interval). -1 for NaN, -2 for
 // a v outside [x[0], x[m]] when extrapolation is off.
 template <typename T>
@@ -12,13 +80,9 @@ __device__ __forceinline__ long long find_interval(const T* x, long long m, doub
   double lo_x = desc ? (double)x[m] : (double)x[0];
   double hi_x = desc ? (double)x[0] : (double)x[m];
   if (!extrapolate && (v < lo_x || v > hi_x)) return -2;
-  long long lo = 0, hi = m;  // invariant: the answer is in [lo, hi)
-  while (hi - lo > 1) {
-    long long mid = lo + ((hi - lo) >> 1);
-    bool right = desc ? (v <= (double)x[mid]) : (v >= (double)x[mid]);
-    if (right) lo = mid; else hi = mid;
-  }
-  return lo;
+  // the last breakpoint at or before v (at or after it when desc), clamped to [0, m - 1]
+  long long i = (desc ? rank_in<SIDE_DESC>(x, m + 1, v) : rank_in<SIDE_RIGHT>(x, m + 1, v)) - 1;
+  return i < 0 ? 0 : (i > m - 1 ? m - 1 : i);
 }
 
 // Value of the nu-th derivative of the local polynomial sum_p c[p] s^(k-1-p) (highest power first,
@@ -53,15 +117,13 @@ __device__ __forceinline__ double linear(const T* x, const Y* y, long long n, lo
     if (v < (double)x[0]) return below;
     if (v > (double)x[n - 1]) return above;
   }
-  long long lo = 0, hi = n - 1;  // the first index with x[idx] >= v (searchsorted 'left'), clamped
-  if (v <= (double)x[0]) hi = 1;
-  else {
-    while (hi - lo > 1) {
-      long long mid = lo + ((hi - lo) >> 1);
-      if ((double)x[mid] < v) lo = mid; else hi = mid;
-    }
+  double xl, xh;  // x[hi - 1], x[hi]: as the search read them (no second divergent read)
+  long long r = rank_in<SIDE_LEFT>(x, n, v, xl, xh);  // the first index with x[idx] >= v ('left')
+  long long hi = r < 1 ? 1 : (r > n - 1 ? n - 1 : r);  // clamped to the end segments
+  if (hi != r) {
+    xl = (double)x[hi - 1];
+    xh = (double)x[hi];
   }
-  double xl = (double)x[hi - 1], xh = (double)x[hi];
   double yl = (double)y[(hi - 1) * ncols + j], yh = (double)y[hi * ncols + j];
   return (v - xl) / (xh - xl) * yh + (xh - v) / (xh - xl) * yl;
 }
@@ -77,12 +139,8 @@ __device__ __forceinline__ long long bspline_interval(const double* t, long long
                                                       bool extrapolate) {
   if (isnan(x)) return -1;
   if (!extrapolate && (x < t[k] || x > t[n])) return -1;
-  long long lo = k, hi = n;
-  while (hi - lo > 1) {
-    long long mid = lo + ((hi - lo) >> 1);
-    if (x >= t[mid]) lo = mid; else hi = mid;
-  }
-  return lo;
+  long long l = k + rank_in<SIDE_RIGHT>(t + k, n - k + 1, x) - 1;  // the last of t[k..n] at or before x
+  return l < k ? k : (l > n - 1 ? n - 1 : l);
 }
 
 // The k + 1 B-splines of degree k nonzero on [t[l], t[l + 1]] (or their nu-th derivatives) at x,
