@@ -212,7 +212,7 @@ _REPLAY_SCRIPT = textwrap.dedent('''
     def fake_copy_in(ent, values):  # (the stub has no device-to-device copy)
         copies.extend((i, values[i].data.ptr) for i in ent.static)
 
-    G._capture, G._copy_in = fake_capture, fake_copy_in
+    G._capture, G._copy_in, G._synchronize = fake_capture, fake_copy_in, lambda: None
     G._copy_out = lambda outs: [cp.ndarray(o.shape, o.dtype) for o in outs]
     R.GRAPH_REPLAY, R.MIN_SAVED = True, -9  # (a one-kernel body pays here: the logic is under test)
     X = cp.ndarray((100,), np.float32)
@@ -331,6 +331,7 @@ _CAPTURE_SCRIPT = textwrap.dedent('''
             return False
 
     G._CUDAGraph, G._capturing = FakeCUDAGraph, FakeCapturing
+    G._synchronize = lambda: captures.append("synchronize")  # (before a capture: earlier errors raise there)
     G._copy_in = lambda ent, values: None  # (the stub has no device-to-device copy)
     G._copy_out = lambda outs: [cp.ndarray(o.shape, o.dtype) for o in outs]
     R.GRAPH_REPLAY, R.MIN_SAVED = True, -9
@@ -345,7 +346,9 @@ _CAPTURE_SCRIPT = textwrap.dedent('''
     assert ev[-1]["reason"].startswith("replayed"), R.describe()
     steps = " ".join(ev[-1]["steps"])
     assert "eager transpose" in steps and "eager getitem" in steps and "eager reshape" in steps, steps
-    assert len(graphs) == 1 and len(captures) == 1 and len(replays) == 3, (graphs, captures, replays)
+    assert len(graphs) == 1 and captures[0] == "synchronize" and len(replays) == 3, (graphs, captures, replays)
+    del captures[0]
+    assert len(captures) == 1, captures
     g, cs = captures[0]
     assert g is graphs[0] and isinstance(cs, FakeStream)
     assert all(s is S.get_current_stream() for _, s in replays)  # replayed on the current stream
@@ -356,7 +359,7 @@ _CAPTURE_SCRIPT = textwrap.dedent('''
     for i in range(4):
         with cp.lazy():
             w = cp.sin(w * 2.0) * X + X.T
-    assert len(captures) == 2 and captures[1][1] is cs and released == [cs.ptr] * 2, (captures, released)
+    assert captures[1:] == ["synchronize", (graphs[1], cs)] and released == [cs.ptr] * 2, (captures, released)
     # an output that is a view of an input: not replayed (a copy would cut it from the input)
     for i in range(5):
         with cp.lazy():
@@ -365,7 +368,7 @@ _CAPTURE_SCRIPT = textwrap.dedent('''
             vt = X.T
     e = R.evaluations()[-1]
     assert not e["replay"] and e["reason"].startswith("an output is an input or a view of one"), e
-    assert len(captures) == 2
+    assert len(captures) == 3 and len(graphs) == 2, captures
     print("ok")
 ''')
 

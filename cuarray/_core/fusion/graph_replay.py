@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import threading
 
+from ...cuda import _sync_hooks
 from ...cuda import device as _device
 from ...cuda import memory as _memory
 from ...cuda import stream as _stream
@@ -54,6 +55,7 @@ class _State(threading.local):
 
 
 _st = _State()
+_synchronize = _device.synchronize
 
 
 def reason(prog):
@@ -102,8 +104,8 @@ def _capture(prog, values):
 def run(prog, values):
     """`prog`'s outputs on `values` by a graph replay, or None (run the Program)."""
     lg = _replay._log
-    if prog is not lg.prog or not lg.log:
-        return None
+    if prog is not lg.prog or not lg.log or _sync_hooks.is_capturing():
+        return None  # (inside the user's own capture: the Program's launches go into their graph)
     declined = _st.declined
     if declined is not None and prog in declined:
         return None
@@ -138,6 +140,9 @@ def _new_entry(prog, values, sig, prev):
         elif type(sig[i]) is tuple:  # (neither a device array nor a scalar: nothing to check it by)
             _decline(prog, "input {} is a {}, not a device array or a scalar".format(i, type(v).__name__))
             return None
+    # The capture synchronises first: an error of earlier work (a device-side IndexError) is raised
+    # here, as at any synchronisation, not inside the capture, where it would read as its failure.
+    _synchronize()
     _copy_in(ent, values)
     try:
         ent.graph, ent.outs, ent.keep = _capture(prog, run_values)
