@@ -59,7 +59,7 @@ from . import shapes as _shapes
 from .elementwise import _skeleton, compute_ctype, kernel_identifier
 from .reduction_plan import BLOCK, Plan, Stage, plan
 
-__all__ = ["ReductionDef", "Plan", "plan", "Stage", "one_launch_workspace"]
+__all__ = ["ReductionDef", "Plan", "plan", "Stage", "one_launch_workspace", "stream_workspace"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -435,6 +435,13 @@ def _stream_workspace(stream, nbytes: int) -> tuple:
     if ws is None or ws[2] < nbytes:
         ws = _workspace(sptr, nbytes)
     return ws
+
+
+def stream_workspace(stream) -> tuple:
+    """`stream`'s workspace on the current device, made if it has none: (counter pointer,
+    partials pointer, partials bytes, partials memory). A CUDA-graph capture (fusion/graph_replay.py)
+    makes it before capturing (making it synchronises) and holds the memory its graph's kernels use."""
+    return _stream_workspace(stream, 1)
 
 
 def one_launch_workspace(nbytes: int) -> tuple:

@@ -36,6 +36,83 @@ def test_decide_says_why_not(args, enabled, want):
     assert not ok and why.startswith(want), why
 
 
+def test_views_are_capturable_and_launch_nothing():
+    # transpose / basic indexing / reshape of a computed value: no host synchronisation, no launch
+    V = ("view",)
+    assert R.decide(V + K3 * 2 + V, False, 5, 1, 0, 1, enabled=True) == (True, "replay")
+    ok, why = R.decide(V * 3, False, 9, 0, 0, 1, enabled=True)
+    assert not ok and why.startswith("nothing launched"), why
+    ok, why = R.decide(V * 4 + K3, False, 9, 0, 0, 1, enabled=True)  # 3 launches, not 7
+    assert not ok and why.startswith("would not pay: 3 launch(es)"), why
+
+
+def _step(cls, name=None, ins=()):
+    st = object.__new__(cls)
+    if name is not None:
+        st.name = name
+    if ins:
+        st.ins = ins
+    return st
+
+
+class _Prog:
+    def __init__(self, n_in, steps, outputs):
+        self.inputs, self.steps, self.outputs = [None] * n_in, steps, outputs
+
+
+def test_step_kinds_of_views_products_and_other_calls():
+    from cuarray._core.fusion import epilogue, planner
+
+    for name in ("transpose", "getitem", "reshape"):
+        assert R.step_kind(_step(planner._Call, name, (0,))) == "view"
+    assert R.step_kind(_step(planner._Call, "dot", (0, 1))) == "product"
+    assert R.step_kind(_step(planner._Call, "matmul", (0, 1))) == "product"
+    assert R.step_kind(_step(planner._Call, "tensordot", (0, 1))) == "call tensordot"
+    assert R.step_kind(_step(epilogue.Epilogue, "matmul")) == "epilogue"
+    assert R.step_kind(_step(planner._Elementwise)) == "elementwise"
+    assert R.step_kind(_step(planner._Reduction)) == "reduction"
+    assert R.step_kind(_step(planner._EagerUfunc)) == "eager-ufunc"
+
+
+def test_aliased_follows_views_to_inputs_and_between_outputs():
+    from cuarray._core.fusion import planner
+
+    def view(k):
+        return _step(planner._Call, "transpose", (k,))
+
+    def ew(*ks):
+        return _step(planner._Elementwise, None, ks)
+
+    def dot(a, b):
+        return _step(planner._Call, "dot", (a, b))
+
+    # slots: inputs 0, 1; steps from 2
+    assert not R.aliased(_Prog(2, [ew(0, 1)], [2]))
+    assert R.aliased(_Prog(2, [ew(0, 1)], [0]))                    # an input itself
+    assert R.aliased(_Prog(2, [view(0)], [2]))                     # x.T of an input
+    assert R.aliased(_Prog(2, [view(0), view(2)], [3]))            # a view of a view of an input
+    assert not R.aliased(_Prog(2, [view(0), dot(2, 1)], [3]))      # x.T read by a product: a new array
+    assert not R.aliased(_Prog(2, [ew(0, 1), view(2)], [3]))       # a view of a computed value
+    assert R.aliased(_Prog(2, [ew(0, 1), view(2)], [2, 3]))        # y and y.T: one memory
+    assert R.aliased(_Prog(2, [ew(0, 1)], [2, 2]))                 # one slot twice
+    assert not R.aliased(_Prog(2, [ew(0, 1), ew(2, 0)], [2, 3]))
+
+
+def test_capture_uses_the_graph_module_api():
+    # `cuarray.cuda.graph` (the package attribute) is the context manager, not the module: the
+    # capture must reach CUDAGraph and the context manager through the module itself.
+    import inspect
+
+    from cuarray.cuda import graph as package_attr
+    from cuarray._core.fusion import graph_replay as G
+
+    mod = sys.modules["cuarray.cuda.graph"]
+    assert G._CUDAGraph is mod.CUDAGraph and G._capturing is mod.graph
+    assert package_attr is mod.graph and not hasattr(package_attr, "CUDAGraph")
+    assert "stream" in inspect.signature(G._capturing).parameters
+    assert "stream" in inspect.signature(G._CUDAGraph.replay).parameters
+
+
 def test_decide_replays_only_a_safe_repeated_paying_body():
     assert R.decide(K3 * 2, False, R.MIN_REPEATS, 1, 0, 1, enabled=True) == (True, "replay")
     assert R.decide(("eager-ufunc",) * 4, False, 7, 0, 0, 1, enabled=True) == (True, "replay")
@@ -128,14 +205,14 @@ _REPLAY_SCRIPT = textwrap.dedent('''
     def fake_capture(prog, values):
         # what the graph would compute: the Program's launches (stubbed) on the values it reads
         captured.append([v.data.ptr if isinstance(v, cp.ndarray) else v for v in values])
-        return FakeGraph(), prog.run(values)
+        return FakeGraph(), prog.run(values), ()
 
     copies = []
 
     def fake_copy_in(ent, values):  # (the stub has no device-to-device copy)
         copies.extend((i, values[i].data.ptr) for i in ent.static)
 
-    G._capture, G._copy_in = fake_capture, fake_copy_in
+    G._capture, G._copy_in, G._synchronize = fake_capture, fake_copy_in, lambda: None
     G._copy_out = lambda outs: [cp.ndarray(o.shape, o.dtype) for o in outs]
     R.GRAPH_REPLAY, R.MIN_SAVED = True, -9  # (a one-kernel body pays here: the logic is under test)
     X = cp.ndarray((100,), np.float32)
@@ -204,6 +281,100 @@ _REPLAY_SCRIPT = textwrap.dedent('''
 
 def test_graph_replay_logic_with_a_fake_capture():
     script = _REPLAY_SCRIPT.format(tests=os.path.join(_ROOT, "tests"))
+    env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
+    assert res.returncode == 0 and res.stdout.strip().endswith("ok"), res.stdout + res.stderr
+
+
+_CAPTURE_SCRIPT = textwrap.dedent('''
+    import itertools, sys
+    sys.path.insert(0, {tests!r})
+    import numpy as np
+    import cuarray as cp
+    from fake_device import install
+    install()
+    from cuarray.cuda import memory as M
+    from cuarray.cuda import stream as S
+    from cuarray._core import reduction
+    from cuarray._core.fusion import graph_replay as G
+    from cuarray._core.fusion import replay as R
+
+    # The real `_capture` (capture stream, library workspace release, held scratch) with the
+    # driver's parts stubbed: the fake device has no stream, no graph.
+    ptrs = itertools.count(0x7000)
+
+    class FakeStream:
+        def __init__(self, non_blocking=False):
+            assert non_blocking  # (a blocking stream would wait on the legacy stream while capturing)
+            self.ptr = next(ptrs)
+
+    S.Stream = FakeStream
+    released, graphs, captures, replays = [], [], [], []
+    M.add_release_hook(lambda dev, sp: released.append(sp))
+
+    class FakeCUDAGraph:
+        def __init__(self):
+            graphs.append(self)
+
+        def replay(self, stream=None):
+            replays.append((self, stream))
+
+    class FakeCapturing:
+        def __init__(self, cuda_graph, pool=None, stream=None):
+            self.g, self.s = cuda_graph, stream
+
+        def __enter__(self):
+            captures.append((self.g, self.s))
+            return self.g
+
+        def __exit__(self, *exc):
+            return False
+
+    G._CUDAGraph, G._capturing = FakeCUDAGraph, FakeCapturing
+    G._synchronize = lambda: captures.append("synchronize")  # (before a capture: earlier errors raise there)
+    G._copy_in = lambda ent, values: None  # (the stub has no device-to-device copy)
+    G._copy_out = lambda outs: [cp.ndarray(o.shape, o.dtype) for o in outs]
+    R.GRAPH_REPLAY, R.MIN_SAVED = True, -9
+    X = cp.ndarray((10, 10), np.float32)
+    w = cp.ndarray((10, 10), np.float32)
+    for i in range(5):  # a transpose, a slice and a reshape of computed values: captured
+        with cp.lazy():
+            t = (w * 0.5 + X).T
+            w = (t[::-1] * 2.0).reshape(100).reshape(10, 10) - X.sum() * w
+    ev = R.evaluations()[-5:]
+    assert [e["replay"] for e in ev] == [False, False, True, True, True], R.describe()
+    assert ev[-1]["reason"].startswith("replayed"), R.describe()
+    steps = " ".join(ev[-1]["steps"])
+    assert "eager transpose" in steps and "eager getitem" in steps and "eager reshape" in steps, steps
+    assert len(graphs) == 1 and captures[0] == "synchronize" and len(replays) == 3, (graphs, captures, replays)
+    del captures[0]
+    assert len(captures) == 1, captures
+    g, cs = captures[0]
+    assert g is graphs[0] and isinstance(cs, FakeStream)
+    assert all(s is S.get_current_stream() for _, s in replays)  # replayed on the current stream
+    assert released == [cs.ptr], released  # the capture stream's library workspace, after the capture
+    ent = next(iter(G._st.entries.values()))
+    assert ent.keep[1] is reduction.stream_workspace(cs), ent.keep  # the partials its reduction uses, held
+    # another body replayed on the same stream is captured on the same capture stream
+    for i in range(4):
+        with cp.lazy():
+            w = cp.sin(w * 2.0) * X + X.T
+    assert captures[1:] == ["synchronize", (graphs[1], cs)] and released == [cs.ptr] * 2, (captures, released)
+    # an output that is a view of an input: not replayed (a copy would cut it from the input)
+    for i in range(5):
+        with cp.lazy():
+            v = (w * 0.5 + X).sum() * X + w
+            u = v.T
+            vt = X.T
+    e = R.evaluations()[-1]
+    assert not e["replay"] and e["reason"].startswith("an output is an input or a view of one"), e
+    assert len(captures) == 3 and len(graphs) == 2, captures
+    print("ok")
+''')
+
+
+def test_capture_path_with_a_stubbed_driver():
+    script = _CAPTURE_SCRIPT.format(tests=os.path.join(_ROOT, "tests"))
     env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
     assert res.returncode == 0 and res.stdout.strip().endswith("ok"), res.stdout + res.stderr

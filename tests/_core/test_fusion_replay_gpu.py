@@ -115,3 +115,41 @@ def test_gemm_body_matches_eager(replaying):
         numpy.testing.assert_allclose(C.get(), hC, rtol=1e-4, atol=1e-4)
         numpy.testing.assert_allclose(C.get(), e.get(), rtol=1e-5, atol=1e-5)
     assert _replays(7) >= 3, replay.describe()
+
+
+def test_views_of_computed_values_in_the_body(replaying):
+    # transpose, a reversed slice and a reshape that must copy (a non-contiguous view), captured
+    rng = numpy.random.default_rng(15)
+    hX = rng.standard_normal((8, 8)).astype(numpy.float32)
+    hw = rng.standard_normal((8, 8)).astype(numpy.float32)
+    X, w = cp.asarray(hX), cp.asarray(hw)
+    kept, hkept = [], []
+    for i in range(7):
+        with cp.lazy():
+            t = (w * 0.5 + X).T
+            w = cp.tanh(t[::-1].reshape(64).reshape(8, 8) * 2.0) - X.sum(axis=0) * w
+        hw = numpy.tanh((hw * 0.5 + hX).T[::-1].reshape(64).reshape(8, 8) * 2.0) - hX.sum(axis=0) * hw
+        kept.append(w)
+        hkept.append(hw)
+        numpy.testing.assert_allclose(w.get(), hw, rtol=1e-5, atol=1e-5)
+    for a, h in zip(kept, hkept):
+        numpy.testing.assert_allclose(a.get(), h, rtol=1e-5, atol=1e-5)
+    assert _replays(7) >= 3, replay.describe()
+
+
+def test_outputs_sharing_memory_are_not_replayed(replaying):
+    # v and its transpose u are one memory: a replay would copy them apart
+    rng = numpy.random.default_rng(16)
+    hX = rng.standard_normal((6, 6)).astype(numpy.float32)
+    X = cp.asarray(hX)
+    v = X
+    for i in range(6):
+        with cp.lazy():
+            v = cp.sin(v) * 0.5 + X
+            u = v.T
+        hv = (numpy.sin(hv if i else hX) * 0.5 + hX)
+        numpy.testing.assert_allclose(v.get(), hv, rtol=1e-5, atol=1e-5)
+        numpy.testing.assert_allclose(u.get(), hv.T, rtol=1e-5, atol=1e-5)
+    last = replay.evaluations()[-1]
+    assert not last["replay"] and last["reason"].startswith("an output is an input or a view of one"), last
+    assert u.data.ptr == v.data.ptr  # (u is a view of v, as in eager mode)

@@ -8,8 +8,10 @@ no scalar changed, enough launches saved net of the copies, few bytes copied.
 Capture (the first time): inputs whose address or layout changed since the previous evaluation
 get a fixed C-contiguous buffer of their own (`static`); the others (`stable`: `X`, `W` of a
 training loop) are read where they are. The current values are copied into the fixed buffers,
-the Program's launches are captured into a graph (`cuda.graph`, with its private memory pool:
-the outputs and intermediates get fixed addresses), the graph is replayed once, and each
+the Program's launches are captured into a graph (`cuda.graph`, on this thread's capture stream
+for the current stream (`_capture_stream`), with the graph's private memory pool: the outputs,
+intermediates and a GEMM's workspace get fixed addresses that no other allocation is given
+while the graph lives), the graph is replayed once on the current stream, and each
 output is copied out into a new array (the user keeps it while the next replay overwrites the
 graph's memory). Replay (later evaluations): the same, less the capture; refused (None, and the
 entry dropped: the next evaluation decides again) when a stable input moved, a scalar changed
@@ -26,8 +28,15 @@ from __future__ import annotations
 
 import threading
 
+from ...cuda import _sync_hooks
 from ...cuda import device as _device
+from ...cuda import memory as _memory
 from ...cuda import stream as _stream
+# The module's names themselves: the package attribute `cuarray.cuda.graph` is the context manager
+# (torch.cuda.graph's place), not this module, so `from ...cuda import graph` gives the class.
+from ...cuda.graph import CUDAGraph as _CUDAGraph
+from ...cuda.graph import graph as _capturing
+from .. import reduction as _reduction
 from .. import tracing as _tracing
 from ..ndarray import _new_c, ndarray
 from . import replay as _replay
@@ -36,15 +45,17 @@ __all__ = ["run", "reason"]
 
 
 class _Entry:
-    __slots__ = ("graph", "stable", "static", "sig", "outs", "stream", "device")
+    __slots__ = ("graph", "stable", "static", "sig", "outs", "stream", "device", "keep")
 
 
 class _State(threading.local):
     entries = None  # Program -> _Entry
     declined = None  # Program -> reason
+    cstreams = None  # (device, replay stream's ptr) -> the Stream its graphs are captured on
 
 
 _st = _State()
+_synchronize = _device.synchronize
 
 
 def reason(prog):
@@ -53,23 +64,48 @@ def reason(prog):
     return None if d is None else d.get(prog)
 
 
-def _capture(prog, values):
-    """(graph, outputs): `prog`'s launches on `values` captured, not run. Raises what the capture
-    raises (`StreamCaptureError` for a host synchronisation inside)."""
-    from ...cuda import graph as _graph  # import time: only when graph replay is switched on
+def _capture_stream(dev, replay_stream):
+    """(stream, its reduction workspace): the stream this thread captures the graphs replayed on
+    `replay_stream` on, one per (device, replay stream), kept for the thread's life. Stream-keyed scratch made during a
+    capture (a fused reduction's counter and partials, `reduction._workspaces`) is then shared
+    only by graphs replayed on one stream, in order, never by two streams' work at once; a
+    stream made per capture would also leave an entry per capture, and a later stream given its
+    handle would share a live graph's scratch. (The legacy default stream cannot be captured.)"""
+    cs = _st.cstreams
+    if cs is None:
+        cs = _st.cstreams = {}
+    key = (dev, replay_stream.ptr)
+    s = cs.get(key)
+    if s is None:
+        s = cs[key] = _stream.Stream(non_blocking=True)
+    return s, _reduction.stream_workspace(s)  # (made here: making a counter synchronises)
 
-    g = _graph.CUDAGraph()
-    with _tracing.suspended():
-        with _graph.graph(g):
-            outs = prog.run(values)
-    return g, outs
+
+def _capture(prog, values):
+    """(graph, outputs, keep): `prog`'s launches on `values` captured (`cuda.graph`: on a capture
+    stream, allocations from the graph's private pool), not run; `keep`: scratch memory the
+    graph's kernels use that it does not own, to be held as long as it is. Raises what the
+    capture raises (`StreamCaptureError` for a host synchronisation inside)."""
+    dev = _device.get_device_id()
+    cs, before = _capture_stream(dev, _stream.get_current_stream())  # (before: partials a reduction may replace)
+    g = _CUDAGraph()
+    try:
+        with _tracing.suspended():
+            with _capturing(g, stream=cs):
+                outs = prog.run(values)
+    finally:
+        # A cuBLAS workspace kept for the capture stream was made in this capture, from the
+        # graph's pool: dropped from the library's registry now, it stays in that pool (no later
+        # allocation comes from it), reserved for this graph; the next capture makes its own.
+        _memory.release_library_memory(dev, cs.ptr)
+    return g, outs, (before, _reduction.stream_workspace(cs))
 
 
 def run(prog, values):
     """`prog`'s outputs on `values` by a graph replay, or None (run the Program)."""
     lg = _replay._log
-    if prog is not lg.prog or not lg.log:
-        return None
+    if prog is not lg.prog or not lg.log or _sync_hooks.is_capturing():
+        return None  # (inside the user's own capture: the Program's launches go into their graph)
     declined = _st.declined
     if declined is not None and prog in declined:
         return None
@@ -81,8 +117,8 @@ def run(prog, values):
     if ent is not None:
         return _replay_entry(ent, prog, values, sig)
     kinds = [_replay.step_kind(st) for st in prog.steps]
-    ok, _ = _replay.decide(kinds, _replay._aliased(prog.outputs, len(prog.inputs)), lg.repeats + 1, arrays,
-                           scalars, len(prog.outputs), copy_bytes=nbytes)
+    ok, _ = _replay.decide(kinds, _replay.aliased(prog), lg.repeats + 1, arrays, scalars, len(prog.outputs),
+                           copy_bytes=nbytes)
     if not ok:
         return None
     return _new_entry(prog, values, sig, prev)
@@ -101,9 +137,15 @@ def _new_entry(prog, values, sig, prev):
                 ent.stable.append(i)
             else:
                 ent.static[i] = run_values[i] = _new_c(v._shape, v._dtype)
+        elif type(sig[i]) is tuple:  # (neither a device array nor a scalar: nothing to check it by)
+            _decline(prog, "input {} is a {}, not a device array or a scalar".format(i, type(v).__name__))
+            return None
+    # The capture synchronises first: an error of earlier work (a device-side IndexError) is raised
+    # here, as at any synchronisation, not inside the capture, where it would read as its failure.
+    _synchronize()
     _copy_in(ent, values)
     try:
-        ent.graph, ent.outs = _capture(prog, run_values)
+        ent.graph, ent.outs, ent.keep = _capture(prog, run_values)
     except Exception as e:  # noqa: BLE001 - nothing ran: the Program runs as usual
         _decline(prog, "capture failed: {}: {}".format(type(e).__name__, e))
         return None

@@ -40,9 +40,12 @@ MIN_SAVED = 2  # launches a replay must save, net of its copies, to be worth a c
 MAX_COPY_BYTES = 1 << 20  # bytes a replay's copies in and out may move (device bandwidth they take)
 MAX_GRAPHS = 8  # captured graphs kept per thread (each holds its pool, buffers and outputs)
 
-# Step kinds a stream capture takes: kernels launched through `launch.enqueue` and the GEMM call.
-CAPTURABLE = frozenset(("elementwise", "reduction", "eager-ufunc", "product"))
+# Step kinds a stream capture takes: kernels launched through `launch.enqueue`, the GEMM/GEMV call,
+# and views (transpose, basic indexing, reshape: host arithmetic on a pointer and strides, no host
+# synchronisation; a reshape that must copy launches its copy on the current stream).
+CAPTURABLE = frozenset(("elementwise", "reduction", "eager-ufunc", "product", "view"))
 _PRODUCTS = frozenset(("dot", "matmul"))
+VIEWS = frozenset(("transpose", "getitem", "reshape"))  # the lazy view nodes (lazy_mode.py `view_node`)
 perf_counter = time.perf_counter
 _SCALARS = frozenset((bool, int, float, complex))
 
@@ -50,7 +53,8 @@ _SCALARS = frozenset((bool, int, float, complex))
 def step_kind(st) -> str:
     """The kind of a Program step, as `decide` takes it: 'elementwise' (a fused kernel),
     'reduction', 'eager-ufunc' (a lone ufunc's launch), 'product' (dot/matmul: the GEMM),
-    'epilogue' (cuBLASLt with an epilogue), 'call <name>' (another eager routine)."""
+    'view' (transpose, basic indexing, reshape of a computed value), 'epilogue' (cuBLASLt with an
+    epilogue), 'call <name>' (another eager routine)."""
     name = type(st).__name__
     if name == "_Elementwise":
         return "elementwise"
@@ -61,7 +65,9 @@ def step_kind(st) -> str:
     if name == "Epilogue":
         return "epilogue"
     n = getattr(st, "name", "?")
-    return "product" if n in _PRODUCTS else "call " + str(n)
+    if n in _PRODUCTS:
+        return "product"
+    return "view" if n in VIEWS and name == "_Call" else "call " + str(n)
 
 
 def decide(kinds, output_is_input, repeats, changed_arrays, changed_scalars, n_outputs,
@@ -75,20 +81,21 @@ def decide(kinds, output_is_input, repeats, changed_arrays, changed_scalars, n_o
     write of device memory a replay adds). Pure: no device, no state."""
     if enabled is None:
         enabled = GRAPH_REPLAY
-    if not kinds:
+    launches = sum(1 for k in kinds if k != "view")  # (a view launches nothing)
+    if not launches:
         return False, "nothing launched"
     bad = [k for k in kinds if k not in CAPTURABLE]
     if bad:
         return False, "not capturable: {} (may synchronise with the host or is not known to be captured safely)".format(
             bad[0])
     if output_is_input:
-        return False, "an output is an input or a view of one (a copy would change what a write into it reaches)"
+        return False, ("an output is an input or a view of one, or two outputs share memory (a copy would change "
+                       "what a write into it reaches)")
     if changed_scalars:
         return False, "{} scalar argument(s) changed value since the last evaluation (baked into a graph)".format(
             changed_scalars)
     if repeats < MIN_REPEATS:
         return False, "structure seen {} time(s) in a row (a capture needs {})".format(repeats, MIN_REPEATS)
-    launches = len(kinds)
     cost = 1 + changed_arrays + n_outputs  # the graph launch, copies in, copies out
     if launches - cost < MIN_SAVED:
         return False, "would not pay: {} launch(es) against 1 graph launch + {} copy(ies) in + {} out".format(
@@ -143,14 +150,14 @@ class _Summary:
     """What `evaluations` reads of a Program that is not kept in the plan cache (its steps'
     kinds and descriptions), without its graph."""
 
-    __slots__ = ("kinds", "descs", "n_in", "outputs", "declined")
+    __slots__ = ("kinds", "descs", "n_out", "aliased", "declined")
 
 
 def _summary(prog) -> _Summary:
     s = _Summary()
     s.kinds = [step_kind(st) for st in prog.steps]
     s.descs = [st.describe() for st in prog.steps]
-    s.n_in, s.outputs = len(prog.inputs), list(prog.outputs)
+    s.n_out, s.aliased = len(prog.outputs), aliased(prog)
     from . import graph_replay  # (below this module: it imports this one)
 
     s.declined = graph_replay.reason(prog)
@@ -176,10 +183,17 @@ def _changes(sig, prev) -> tuple:
     return arrays, scalars, nbytes
 
 
-def _aliased(outputs, n_in) -> bool:
-    """Whether a Program's outputs include an input slot or one slot twice (a copy out would
-    make two arrays of what is one)."""
-    return any(k < n_in for k in outputs) or len(set(outputs)) != len(outputs)
+def aliased(prog) -> bool:
+    """Whether an output of the Program `prog` is an input or a view of one (a copy out would
+    change what a write into it reaches), or two outputs share memory (one slot twice, a value
+    and a view of it: a copy out would make two arrays of what is one). A view step's result
+    shares the memory of its operand; any other step's is new."""
+    n_in = len(prog.inputs)
+    root = list(range(n_in))
+    for k, st in enumerate(prog.steps):
+        root.append(root[st.ins[0]] if step_kind(st) == "view" else n_in + k)
+    roots = [root[k] for k in prog.outputs]
+    return any(r < n_in for r in roots) or len(set(roots)) != len(roots)
 
 
 def evaluations() -> list:
@@ -194,8 +208,8 @@ def evaluations() -> list:
         prev = sig
         if type(prog) is not _Summary:
             prog = _summary(prog)
-        ok, why = decide(prog.kinds, _aliased(prog.outputs, prog.n_in), repeats, arrays, scalars,
-                         len(prog.outputs), copy_bytes=nbytes)
+        ok, why = decide(prog.kinds, prog.aliased, repeats, arrays, scalars, prog.n_out,
+                         copy_bytes=nbytes)
         if replayed:
             ok, why = True, "replayed: its {} launch(es) as one captured graph".format(len(prog.kinds))
         elif ok:  # (decided, but the capture failed or its outputs were too large to copy)
