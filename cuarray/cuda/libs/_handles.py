@@ -56,8 +56,9 @@ def prefetch() -> None:
 
 def _import_quietly() -> None:
     try:
-        for name in ("cublasLt", "cublas"):
-            nvmath_bindings(name)
+        with _import_lock:
+            for name in ("cublasLt", "cublas"):
+                nvmath_bindings(name)
     except BaseException:  # noqa: BLE001 - the caller's own import reports it, with what to install
         pass
 
@@ -68,6 +69,8 @@ def nvmath_bindings(name: str):
     mod = _imported.get(name)
     if mod is not None:
         return mod
+    if _prefetch and _prefetch[0] is not threading.current_thread() and _prefetch[0].is_alive():
+        _prefetch[0].join()  # the first library call waits for the prefetch (it may be importing this one)
     try:
         with _import_lock:
             mod = _imported[name] = _nvmath_loader.load(name)
