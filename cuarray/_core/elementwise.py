@@ -203,14 +203,17 @@ class KernelParam:
         if self.kind == "out" and not self.by_ref:
             if self.ctype is not None:
                 return "{} = {};".format(self._elem(layout), self.name)
-            name = self.name
-            if self.compute.char == "e" and self.dtype.char != "e":
-                # A float16 loop computes in float and its result is a half: rounded to half first,
-                # then cast to the wider output (NumPy's 'e->e' loop, then the cast to out=).
-                name = "cuarray::cast<__half>({})".format(name)
-            value = cast_expr(name, self.compute, self.dtype, _dtypes.ctype(self.dtype))
-            return "{} = {};".format(self._elem(layout), value)
+            return "{} = {};".format(self._elem(layout), self.stored_value(_dtypes.ctype(self.dtype)))
         return ""
+
+    def stored_value(self, to_ctype: str) -> str:
+        """The C expression an output's computed value is stored as (every layout's store)."""
+        name = self.name
+        if self.compute.char == "e" and self.dtype.char != "e":
+            # A float16 loop computes in float and its result is a half: rounded to half first,
+            # then cast to the wider output (NumPy's 'e->e' loop, then the cast to out=).
+            name = "cuarray::cast<__half>({})".format(name)
+        return cast_expr(name, self.compute, self.dtype, to_ctype)
 
 
 # Stored dtypes a runtime-typed operand may have -> type code (cuarray/load_as.cuh's cases: the
@@ -367,7 +370,7 @@ class Definition:
                 else:
                     vdecl.append("{} _v{};".format(vt, p.name))
                     lane_load.append("{} {};".format(ct, p.name))
-                    lane_store.append("_v{}.v[_k] = {};".format(p.name, cast_expr(p.name, p.compute, p.dtype, st)))
+                    lane_store.append("_v{}.v[_k] = {};".format(p.name, p.stored_value(st)))
                     vstore.append("reinterpret_cast<{vt}*>({n}_ptr)[_v] = _v{n};".format(vt=vt, n=p.name))
             fields.update(vec=v, vload="\n    ".join(vload), vdecl="\n    ".join(vdecl),
                           lane_load="\n      ".join(lane_load), lane_store="\n      ".join(lane_store),

@@ -76,7 +76,7 @@ _defs: dict = {}
 
 
 def _unary_definition(name: str, operation: str, in_dtype, compute, out_dtype, scalars=()) -> Definition:
-    key = (name, in_dtype, compute, out_dtype, scalars)
+    key = (name, operation, in_dtype, compute, out_dtype, scalars)  # (the op too: a caller's other op is another kernel)
     d = _defs.get(key)
     if d is None:
         params = [KernelParam("in0", "in", in_dtype, compute)]

@@ -83,8 +83,9 @@ def test_unmixed_kernels_are_byte_identical_to_before_sharing():
     # names, same sources, so no disk-cache entry is invalidated and no kernel changes speed.
     # A deliberate change of the engine's code generation updates it. (Issue 54: a float16 loop's
     # result stored into a wider out= is rounded to half first, as NumPy's 'e->e' loop then cast:
-    # only the float16 loops' out=float64 kernels changed.)
-    assert _unmixed_digest() == (4852, "ee74993ff543ea22b458b69ad5a4eaaf06af8f6ac568e36d17fdc1adc9829455")
+    # only the float16 loops' out=float64 kernels changed; then the same rounding in their vector
+    # kernels' lane store, which had been missed.)
+    assert _unmixed_digest() == (4852, "d09eebc42970fdc364ebe6c4dba84c5e1417608694460f45fa15c8454bedcf70")
 
 
 def _shared_defs(uf):

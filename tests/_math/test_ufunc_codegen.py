@@ -153,7 +153,8 @@ def _misc_function_sources():
             out_dt = dt if dt.kind == "f" else np.dtype(np.float64)
             compute = np.dtype(np.float64) if out_dt == np.float64 else np.dtype(np.float32)
             fn = "cyl_bessel_i0f" if compute == np.float32 else "cyl_bessel_i0"
-            d = misc._unary_definition("i0", "out0 = {}(fabs(in0))".format(fn), dt, compute, out_dt)
+            d = misc._unary_definition("i0", "out0 = ::isinf(in0) ? in0 - in0 : {}(fabs(in0))".format(fn), dt,
+                                       compute, out_dt)
             out.update([d.source("flat", 1, np.int32)])
         out_dt = np.dtype(np.float64) if dt.kind in "biu" else dt
         d = misc._unary_definition("sinc", "out0 = cuarray::sinc(in0)", dt, out_dt, out_dt)

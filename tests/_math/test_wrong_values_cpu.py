@@ -18,7 +18,7 @@ import cuarray._core as core
 from cuarray._core import scan
 from cuarray._core.elementwise import KernelParam
 from cuarray._creation.ranges import arange_plan
-from cuarray._math import arithmetic, explog, hyperbolic, trigonometric
+from cuarray._math import arithmetic, explog, hyperbolic, misc, trigonometric
 from cuarray.cuda import compiler
 
 _VALUES = [0, 1, -1, 2, 3, 7, 10, 0.1, 0.3, -0.7, 1 / 3, 1.5, 1e-300, 1e10, np.float32(0.1),
@@ -93,6 +93,37 @@ def test_float16_loop_rounds_before_the_wider_out(uf, out):
     assert "(cuarray::cast<__half>(out0))" not in same  # the float16 output: one cast, as before
 
 
+@pytest.mark.parametrize("uf,out", [(trigonometric.sin, "float32"), (explog.exp, "float64"),
+                                    (misc.sqrt, "float32"), (hyperbolic.arcsinh, "float64")])
+def test_float16_loop_rounds_in_every_layout(uf, out):
+    # A contiguous 7-element call took the vector kernel, whose lane store skipped the rounding
+    # (the H100 run's float32/float64 failures; complex128's 16 bytes get no vector kernel).
+    e = np.dtype("e")
+    loop = uf._resolve((e,), None, "same_kind")
+    d = uf._definition(loop, (e,), (np.dtype(out),), False)
+    assert d._vec > 1
+    srcs = [d.source(layout, 2 if layout == "nd" else 1, np.int32)[1] for layout in ("flat", "vec", "nd", "serial")]
+    for src in srcs:
+        assert "(cuarray::cast<__half>(out0))" in src
+    # the vector body's lane store (the tail after it is the flat store)
+    assert "_vout0.v[_k] = cuarray::cast<{}>(cuarray::cast<__half>(out0));".format(
+        "float" if out == "float32" else "double") in srcs[1]
+    _compile(srcs)
+
+
+@pytest.mark.parametrize("uf,dt", [(misc.absolute, "D"), (misc.absolute, "F"), (explog.log1p, "D"),
+                                   (explog.log1p, "F")])
+def test_complex_modulus_and_log1p_compile(uf, dt):
+    # |z| rescued from CUDA's double hypot overflowing below DBL_MAX; log1p inf as NumPy's once
+    # |1 + z| overflows (both in complex_math.cuh; values checked by the GPU tests)
+    c = np.dtype(dt)
+    loop = uf._resolve((c,), None, "same_kind")
+    d = uf._definition(loop, (c,), loop.out_dtypes, False)
+    _compile([d.source(layout, 1, np.int32)[1] for layout in ("flat", "vec")])
+    header = (pathlib.Path(core.__file__).parent / "templates" / "cuarray" / "complex_math.cuh").read_text()
+    assert "T abs(complex<T> z) { return modulus(z); }" in header
+
+
 def test_store_of_a_plain_loop_unchanged():
     p = KernelParam("out0", "out", np.dtype("f8"), np.dtype("f4"))
     assert "__half" not in p.store("flat")
@@ -125,3 +156,12 @@ def test_x86_float_to_int_rules_in_the_header():
         assert a.astype(np.int8)[4] == 0 and a.astype(np.uint8)[6] == 245
     text = (pathlib.Path(core.__file__).parent / "templates" / "cuarray" / "common.cuh").read_text()
     assert "x86_to_i64" in text and "x86_to_i32" in text  # the header states the same rules
+
+
+def test_unary_definition_is_keyed_by_its_operation():
+    # i0(+-inf) came back inf on the H100 where a CPU codegen test in the same worker had built an
+    # "i0" definition with i0's older operation first: the cache key lacked the operation
+    dt = np.dtype("f4")
+    a = misc._unary_definition("i0", "out0 = cyl_bessel_i0f(fabs(in0))", dt, dt, dt)
+    b = misc._unary_definition("i0", "out0 = ::isinf(in0) ? in0 - in0 : cyl_bessel_i0f(fabs(in0))", dt, dt, dt)
+    assert a is not b and "isinf" in b.operation and "isinf" not in a.operation

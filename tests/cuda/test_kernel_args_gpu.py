@@ -24,10 +24,14 @@ def test_python_scalars_take_the_declared_widths():
     cp.RawKernel(SRC, "axpb")((1,), (64,), (x, 0.5, -3, 7, 2 ** 32 - 1, n))
     want = np.arange(n, dtype=np.float32) * np.float32(0.5) + np.float32(-3 + 7 + (2 ** 32 - 1) % 1000)
     np.testing.assert_array_equal(x.get(), want)
+    # The driver reports widths, not signedness: an int fits when it fits the signed or the unsigned
+    # type of the width (2 ** 31 and 40000 do), OverflowError when it fits neither
     with pytest.raises(OverflowError, match="argument 2 of kernel 'axpb'"):
-        cp.RawKernel(SRC, "axpb")((1,), (64,), (x, 0.5, 2 ** 31, 7, 1, n))
+        cp.RawKernel(SRC, "axpb")((1,), (64,), (x, 0.5, 2 ** 32, 7, 1, n))
     with pytest.raises(OverflowError, match="argument 3 of kernel 'axpb'"):
-        cp.RawKernel(SRC, "axpb")((1,), (64,), (x, 0.5, 1, 40000, 1, n))
+        cp.RawKernel(SRC, "axpb")((1,), (64,), (x, 0.5, 1, 70000, 1, n))
+    with pytest.raises(OverflowError, match="argument 3 of kernel 'axpb'"):
+        cp.RawKernel(SRC, "axpb")((1,), (64,), (x, 0.5, 1, -32769, 1, n))
 
 
 def test_struct_mismatch_is_a_type_error_and_the_context_survives():

@@ -28,8 +28,18 @@ template <typename T> __device__ __forceinline__ T c_nan() { return T(0) / T(0);
 template <typename T> __device__ __forceinline__ T c_inf() { return T(1) / T(0); }
 
 template <typename T> __device__ __forceinline__ complex<T> conj(complex<T> z) { return complex<T>(z.re, -z.im); }
-template <typename T> __device__ __forceinline__ T abs(complex<T> z) { return ::hypot(z.re, z.im); }
-template <typename T> __device__ __forceinline__ T absolute(complex<T> z) { return ::hypot(z.re, z.im); }
+// |z| as NumPy's (C's hypot): finite whenever it is. CUDA's double hypot overflows to inf a few
+// ulp below DBL_MAX (|1e-3 + 1.7976931348623157e308j| is DBL_MAX); halving both parts is exact
+// (a power of 2), so the scaled modulus doubled is inf only where |z| itself is.
+template <typename T> __device__ __forceinline__ T modulus(complex<T> z) {
+  T h = ::hypot(z.re, z.im);
+  if (::isinf(h) && ::isfinite(z.re) && ::isfinite(z.im)) {
+    h = T(2) * ::hypot(z.re * T(0.5), z.im * T(0.5));
+  }
+  return h;
+}
+template <typename T> __device__ __forceinline__ T abs(complex<T> z) { return modulus(z); }
+template <typename T> __device__ __forceinline__ T absolute(complex<T> z) { return modulus(z); }
 template <typename T> __device__ __forceinline__ T arg(complex<T> z) { return ::atan2(z.im, z.re); }
 template <typename T> __device__ __forceinline__ complex<T> rint(complex<T> z) { return complex<T>(::rint(z.re), ::rint(z.im)); }
 // 1/z as NumPy's complex reciprocal loop computes it (Smith's, its own order of operations: the
@@ -135,7 +145,13 @@ __device__ __forceinline__ complex<T> log1p(complex<T> z) {
   if (::fabs(x) + ::fabs(y) < T(0.5)) {
     return complex<T>(T(0.5) * ::log1p(x * (T(2) + x) + y * y), ::atan2(y, T(1) + x));
   }
-  return log(complex<T>(T(1) + x, y));
+  T x1 = T(1) + x;
+  if (::isinf(modulus(complex<T>(x1, y)))) {
+    // NumPy's log1p is log(hypot(1 + x, y)) unscaled: inf once that modulus overflows, where
+    // log (scaled as hypot) stays finite (log1p(1e308 + 1e308j) is inf + 0.785j in NumPy)
+    return complex<T>(c_inf<T>(), ::atan2(y, x1));
+  }
+  return log(complex<T>(x1, y));
 }
 
 // Principal square root (C99 Annex G special cases; no overflow for huge operands).
