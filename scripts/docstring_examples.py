@@ -801,6 +801,10 @@ SCIPY_ROUTINES = {
     # The transforms (fft, rfft, ...) live in cuarray/fft/_scipy_backend.py, whose Examples come
     # with cuarray.fft's; these are the real-to-real transforms and the length helpers.
     "cuarray.scipy.fft": {
+        "fht": ["a = cuarray.array([1., 2., 3., 4.])", "cuarray.round(fft.fht(a, dln=0.1, mu=0.5), 6)"],
+        "ifht": ["a = cuarray.array([1., 2., 3., 4.])",
+                 "cuarray.round(fft.ifht(fft.fht(a, dln=0.1, mu=0.5), dln=0.1, mu=0.5), 6)"],
+        "fhtoffset": ["round(float(fft.fhtoffset(0.1, 0.5)), 6)"],
         "dct": [_R4, "fft.dct(x)", "fft.dct(x, type=3, norm='ortho')"],
         "idct": [_R4, "fft.idct(fft.dct(x))"],
         "dst": [_R4, "fft.dst(x)"],
@@ -882,6 +886,22 @@ SCIPY_ROUTINES = {
                            "op.matvec(cuarray.array([1., 2.]))"],
         "aslinearoperator": ["from cuarray import sparse", _SPD, "op = splinalg.aslinearoperator(a)",
                              "op.matvec(cuarray.array([1., 1.]))"],
+        "cgs": ["from cuarray import sparse", _SPD, _SB, "x, info = splinalg.cgs(a, b)",
+                "cuarray.round(x, 4), int(info)"],
+        "matrix_power": ["from cuarray import sparse", "a = sparse.csr_matrix(cuarray.array([[1., 1.], [0., 1.]]))",
+                         "splinalg.matrix_power(a, 3).toarray()"],
+        "lobpcg": ["from cuarray import sparse", "a = sparse.diags([1., 2., 3., 4., 5., 6.]).tocsr()",
+                   "w, v = splinalg.lobpcg(a, cuarray.ones((6, 1)), tol=1e-8, maxiter=50)",
+                   "round(float(w[0]), 4)"],
+        "spsolve": ["from cuarray import sparse", _SPD, _SB, "cuarray.round(splinalg.spsolve(a, b), 4)"],
+        "factorized": ["from cuarray import sparse", _SPD, _SB, "solve = splinalg.factorized(a.tocsc())",
+                       "cuarray.round(solve(b), 4)"],
+        "splu": ["from cuarray import sparse", _SPD, _SB, "lu = splinalg.splu(a.tocsc())",
+                 "cuarray.round(lu.solve(b), 4)"],
+        "spilu": ["from cuarray import sparse", _SPD, _SB, "lu = splinalg.spilu(a.tocsc())",
+                  "cuarray.round(lu.solve(b), 4)"],
+        "SuperLU": ["from cuarray import sparse", _SPD, "lu = splinalg.splu(a.tocsc())",
+                    "isinstance(lu, splinalg.SuperLU)"],
     },
 }
 

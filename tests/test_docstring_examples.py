@@ -162,9 +162,19 @@ def test_examples_run_without_a_device(full, obj):
     _run(_test_of(full, obj))
 
 
+# Examples of functions behind an optional extra (cuDSS: `cuarray[cudss]`) run where it is installed.
+OPTIONAL_EXTRA = {"cuarray.sparse.linalg." + n: "cudss" for n in ("spsolve", "splu", "spilu", "factorized", "SuperLU")}
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("full, obj", DOCUMENTED, ids=IDS)
 def test_examples_run_on_the_device(full, obj):
+    if full in OPTIONAL_EXTRA:
+        from cuarray.cuda.libs import cudss
+
+        reason = cudss.unavailable_reason()
+        if reason is not None:
+            pytest.skip("needs cuarray[{}]: {}".format(OPTIONAL_EXTRA[full], reason))
     _run(_test_of(full, obj))
 
 

@@ -59,7 +59,16 @@ def _bias_factor(n, dln, sign, bias, offset=0.0):
 
 def fht(a, dln, mu, offset=0.0, bias=0.0):
     """See `scipy.fft.fht`. The coefficients are host work (SciPy's `loggamma`); the FFTs and
-    products run on the device."""
+    products run on the device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> a = cuarray.array([1., 2., 3., 4.])
+    >>> cuarray.round(fft.fht(a, dln=0.1, mu=0.5), 6)
+    array([1.247372, 1.757266, 3.106597, 3.888764])
+    """
     a = as_array(a, "fht")
     n = a.shape[-1]
     if bias != 0:
@@ -74,7 +83,16 @@ def fht(a, dln, mu, offset=0.0, bias=0.0):
 
 def ifht(A, dln, mu, offset=0.0, bias=0.0):
     """See `scipy.fft.ifht`. The coefficients are host work (SciPy's `loggamma`); the FFTs and
-    products run on the device."""
+    products run on the device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> a = cuarray.array([1., 2., 3., 4.])
+    >>> cuarray.round(fft.ifht(fft.fht(a, dln=0.1, mu=0.5), dln=0.1, mu=0.5), 6)
+    array([1., 2., 3., 4.])
+    """
     A = as_array(A, "ifht")
     n = A.shape[-1]
     if bias != 0:
@@ -88,7 +106,15 @@ def ifht(A, dln, mu, offset=0.0, bias=0.0):
 
 
 def fhtoffset(dln, mu, initial=0.0, bias=0.0):
-    """See `scipy.fft.fhtoffset` (a host number, as SciPy's)."""
+    """See `scipy.fft.fhtoffset` (a host number, as SciPy's).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> round(float(fft.fhtoffset(0.1, 0.5)), 6)
+    -0.027643
+    """
     # host work: two complex loggamma values
     from scipy.special import loggamma
 

@@ -253,6 +253,7 @@ _SENTINEL = object()  # stands for a bare-object() default (SciPy's _NoValue) in
 # Signatures that SciPy 1.18 changed (read from its source, scipy/linalg/_decomp.py and
 # _decomp_qr.py at v1.18.1): cuarray follows 1.18, so under an older SciPy these are the reference.
 SIGNATURES_1_18 = {
+    "signm": [("A", None)],
     "eigvals": [("a", None), ("b", None), ("overwrite_a", False), ("overwrite_b", False),
                 ("check_finite", True), ("homogeneous_eigvals", False)],
     "qr": [("a", None), ("overwrite_a", False), ("lwork", _SENTINEL), ("mode", "full"), ("pivoting", False),

@@ -81,10 +81,16 @@ def test_2d_dd_matches_scipy(numpy_binned, stat):
 def test_errors_as_scipy(numpy_binned):
     x = np.arange(5.0)
     for call in [lambda m: m.binned_statistic(x, x, "mode"), lambda m: m.binned_statistic(np.r_[x, np.inf], np.r_[x, 1])]:
-        with pytest.raises(ValueError):
-            call(sst)
-        with pytest.raises(ValueError):
-            call(cst)
+        # Whatever the installed SciPy does (1.18 changed one of these): its ValueError, or its answer.
+        try:
+            want = call(sst)
+        except ValueError:
+            with pytest.raises(ValueError):
+                call(cst)
+        else:
+            got = call(cst)
+            _cmp(got.statistic, want.statistic)
+            np.testing.assert_array_equal(got.binnumber, want.binnumber)
     with pytest.raises(AttributeError):
         cst.binned_statistic(x, x[:3])
     with pytest.raises(ValueError):

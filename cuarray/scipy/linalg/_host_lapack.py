@@ -189,8 +189,9 @@ def funm(A, func, disp=True):
     return _on_host("funm", A, func, disp=disp)
 
 
-def signm(A, disp=_NOVALUE):
-    """See `scipy.linalg.signm`. One host step through SciPy (its Schur-based iteration).
+def signm(A):
+    """See `scipy.linalg.signm` (SciPy 1.18's signature: its deprecated `disp` is gone). One host
+    step through SciPy (its Schur-based iteration).
 
     Examples
     --------
@@ -200,9 +201,7 @@ def signm(A, disp=_NOVALUE):
     array([[ 1.,  0.],
            [ 0., -1.]])
     """
-    if disp is _NOVALUE:
-        return _on_host("signm", A)
-    return _on_host("signm", A, disp=disp)
+    return _on_host("signm", A)
 
 
 def fractional_matrix_power(A, t):

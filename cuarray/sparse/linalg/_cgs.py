@@ -24,7 +24,19 @@ __all__ = ["cgs", "matrix_power"]
 
 
 def cgs(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None):
-    """See `scipy.sparse.linalg.cgs`."""
+    """See `scipy.sparse.linalg.cgs`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.sparse import linalg as splinalg
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_matrix(cuarray.array([[4., 1.], [1., 3.]]))
+    >>> b = cuarray.array([1., 2.])
+    >>> x, info = splinalg.cgs(a, b)
+    >>> cuarray.round(x, 4), int(info)
+    (array([0.0909, 0.6364]), 0)
+    """
     A, M, x, b = make_system(A, M, x0, b)
     bnrm2, atol = _tol(b, atol, rtol)
     if bnrm2 == 0:
@@ -65,7 +77,18 @@ def cgs(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=No
 
 
 def matrix_power(A, power):
-    """See `scipy.sparse.linalg.matrix_power`: repeated squaring with sparse products."""
+    """See `scipy.sparse.linalg.matrix_power`: repeated squaring with sparse products.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.sparse import linalg as splinalg
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_matrix(cuarray.array([[1., 1.], [0., 1.]]))
+    >>> splinalg.matrix_power(a, 3).toarray()
+    array([[1., 3.],
+           [0., 1.]])
+    """
     M, N = A.shape
     if M != N:
         raise TypeError("sparse matrix is not square")

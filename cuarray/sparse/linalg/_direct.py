@@ -58,7 +58,18 @@ def _square_csr(A, fn):
 
 class SuperLU:
     """See `scipy.sparse.linalg.SuperLU`: a cuDSS factorisation of A (and, for a transposed
-    solve, of A^T made on first use). `L` and `U` raise NotImplementedError."""
+    solve, of A^T made on first use). `L` and `U` raise NotImplementedError.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.sparse import linalg as splinalg
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_matrix(cuarray.array([[4., 1.], [1., 3.]]))
+    >>> lu = splinalg.splu(a.tocsc())
+    >>> isinstance(lu, splinalg.SuperLU)
+    True
+    """
 
     def __init__(self, A, dtype):
         a = A.tocsr().astype(dtype)
@@ -131,7 +142,18 @@ def _solve(f, b, dtype):
 
 def spsolve(A, b, permc_spec=None, use_umfpack=True):
     """See `scipy.sparse.linalg.spsolve`. One cuDSS analysis, factorisation and solve; a
-    singular A gives SciPy's MatrixRankWarning and NaNs (one host read of cuDSS's status)."""
+    singular A gives SciPy's MatrixRankWarning and NaNs (one host read of cuDSS's status).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.sparse import linalg as splinalg
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_matrix(cuarray.array([[4., 1.], [1., 3.]]))
+    >>> b = cuarray.array([1., 2.])
+    >>> cuarray.round(splinalg.spsolve(a, b), 4)
+    array([0.0909, 0.6364])
+    """
     A = _square_csr(A, "spsolve")
     b_sparse = issparse(b)
     if not b_sparse and not isinstance(b, ndarray):
@@ -155,7 +177,19 @@ def spsolve(A, b, permc_spec=None, use_umfpack=True):
 
 
 def splu(A, permc_spec=None, diag_pivot_thresh=None, relax=None, panel_size=None, options=None):
-    """See `scipy.sparse.linalg.splu`: a cuDSS factorisation (see the module for `L`/`U`)."""
+    """See `scipy.sparse.linalg.splu`: a cuDSS factorisation (see the module for `L`/`U`).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.sparse import linalg as splinalg
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_matrix(cuarray.array([[4., 1.], [1., 3.]]))
+    >>> b = cuarray.array([1., 2.])
+    >>> lu = splinalg.splu(a.tocsc())
+    >>> cuarray.round(lu.solve(b), 4)
+    array([0.0909, 0.6364])
+    """
     A = _square_csr(A, "splu")
     lu = SuperLU(A, _float_dtype(A.dtype))
     if lu._singular():
@@ -166,12 +200,36 @@ def splu(A, permc_spec=None, diag_pivot_thresh=None, relax=None, panel_size=None
 def spilu(A, drop_tol=None, fill_factor=None, drop_rule=None, permc_spec=None, diag_pivot_thresh=None,
           relax=None, panel_size=None, options=None):
     """See `scipy.sparse.linalg.spilu`: the exact cuDSS LU (no entry dropped), which is the
-    incomplete factorisation with drop tolerance 0."""
+    incomplete factorisation with drop tolerance 0.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.sparse import linalg as splinalg
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_matrix(cuarray.array([[4., 1.], [1., 3.]]))
+    >>> b = cuarray.array([1., 2.])
+    >>> lu = splinalg.spilu(a.tocsc())
+    >>> cuarray.round(lu.solve(b), 4)
+    array([0.0909, 0.6364])
+    """
     return splu(A)
 
 
 def factorized(A):
-    """See `scipy.sparse.linalg.factorized`: the solve of one cuDSS factorisation."""
+    """See `scipy.sparse.linalg.factorized`: the solve of one cuDSS factorisation.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.sparse import linalg as splinalg
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_matrix(cuarray.array([[4., 1.], [1., 3.]]))
+    >>> b = cuarray.array([1., 2.])
+    >>> solve = splinalg.factorized(a.tocsc())
+    >>> cuarray.round(solve(b), 4)
+    array([0.0909, 0.6364])
+    """
     lu = splu(A)
 
     def solve(b):

@@ -81,7 +81,18 @@ def _dense(A, B, n, k, largest, dt):
 def lobpcg(A, X, B=None, M=None, Y=None, tol=None, maxiter=None, largest=True, verbosityLevel=0,
            retLambdaHistory=False, retResidualNormsHistory=False, restartControl=20):
     """See `scipy.sparse.linalg.lobpcg`. Device blocks, the small Rayleigh-Ritz problems on the
-    host (SciPy's `eigh`); returns device arrays (the histories as lists of them)."""
+    host (SciPy's `eigh`); returns device arrays (the histories as lists of them).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.sparse import linalg as splinalg
+    >>> from cuarray import sparse
+    >>> a = sparse.diags([1., 2., 3., 4., 5., 6.]).tocsr()
+    >>> w, v = splinalg.lobpcg(a, cuarray.ones((6, 1)), tol=1e-8, maxiter=50)
+    >>> round(float(w[0]), 4)
+    6.0
+    """
     if X is None:
         raise ValueError("The mandatory initial matrix X cannot be None")
     X = as_array(X, "lobpcg")

@@ -238,7 +238,7 @@ def test_tile_pipe_every_split_of_the_tiles(dtype, monkeypatch):
     f = np.dtype(dtype)
     for axis, kind in ((1, "rows"), (0, "cols")):
         tp = ft.plan((4096, 4096), axis, 33, f, f, "correlate", variant=4)
-        k = fk._tile_kernel(ft.kernel_name(kind, f, f, f, 0, False, tp.r, 4))
+        k = fk.TILE.kernel(ft.kernel_name(kind, f, f, f, 0, False, tp.r, 4)).kernel
         assert launch.blocks_per_sm(k, 256, tp.shared) >= tp.per_sm, (kind, tp)
     x = data((3, 700, 96), dtype)
     w = RNG.normal(size=33)
