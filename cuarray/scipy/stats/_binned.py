@@ -17,8 +17,8 @@ from ..._core.host_input import as_parameter
 from ..._creation.basic import full, zeros
 from ..._creation.from_data import asarray
 from ..._indexing.generating import unravel_index
-from ..._logic.content import isfinite
-from ..._logic.truth import all as all_
+from ..._logic.content import isfinite, isnan
+from ..._logic.truth import any as any_
 from ..._manipulation.joining import stack
 from ..._math.complex import conj, imag, real
 from ..._math.misc import sqrt
@@ -59,9 +59,10 @@ class BinnedStatisticddResult(NamedTuple):
 def _edges(sample, bins, range_):
     """SciPy's bin edges (host arrays) and bin counts with the two outlier bins."""
     ndim = sample.shape[1]
-    if range_ is None:
-        lo = numpy.atleast_1d(numpy.array(min_(sample, axis=0).get(), float))
-        hi = numpy.atleast_1d(numpy.array(max_(sample, axis=0).get(), float))
+    if range_ is None:  # from the finite values (SciPy 1.18)
+        finite = isfinite(sample)
+        lo = numpy.atleast_1d(numpy.array(min_(where(finite, sample, numpy.inf), axis=0).get(), float))
+        hi = numpy.atleast_1d(numpy.array(max_(where(finite, sample, -numpy.inf), axis=0).get(), float))
     else:
         if len(range_) != ndim:
             raise ValueError("range given for {} dimensions; {} required".format(len(range_), ndim))
@@ -178,8 +179,11 @@ def binned_statistic_dd(sample, values, statistic="mean", bins=10, range=None, e
     else:
         sample = as_parameter(sample, "binned_statistic_dd")
         sample = sample.reshape(-1, 1) if sample.ndim == 1 else sample
-    if isinstance(bins, int) and sample.dtype.kind in "fc" and not bool(all_(isfinite(sample)).get()):
-        raise ValueError("{!r} contains non-finite values.".format(sample))
+    # SciPy 1.18: a NaN in the sample is refused (its meaning is ambiguous); infinities fall in the
+    # outlier bins, and a range taken from the data ignores them (1.17 refused every non-finite value).
+    if sample.dtype.kind in "fc" and bool(any_(isnan(sample)).get()):
+        raise ValueError("The sample on which `values` is to be binned contains at least one NaN, and the "
+                         "meaning is ambiguous. Consider removing or replacing with numerical outliers.")
     if values is None:  # 'count' needs none (SciPy takes the 0-d object array)
         values, input_shape = zeros((1, sample.shape[0])), []
     elif isinstance(values, (list, tuple)):
