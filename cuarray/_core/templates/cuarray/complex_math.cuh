@@ -28,13 +28,18 @@ template <typename T> __device__ __forceinline__ T c_nan() { return T(0) / T(0);
 template <typename T> __device__ __forceinline__ T c_inf() { return T(1) / T(0); }
 
 template <typename T> __device__ __forceinline__ complex<T> conj(complex<T> z) { return complex<T>(z.re, -z.im); }
-// |z| as NumPy's (C's hypot): finite whenever it is. CUDA's double hypot overflows to inf a few
-// ulp below DBL_MAX (|1e-3 + 1.7976931348623157e308j| is DBL_MAX); halving both parts is exact
-// (a power of 2), so the scaled modulus doubled is inf only where |z| itself is.
+// |z| as NumPy's (C's hypot): finite whenever it is (CUDA's hypot overflows to inf a few ulp
+// below the largest finite value).
 template <typename T> __device__ __forceinline__ T modulus(complex<T> z) {
   T h = ::hypot(z.re, z.im);
   if (::isinf(h) && ::isfinite(z.re) && ::isfinite(z.im)) {
-    h = T(2) * ::hypot(z.re * T(0.5), z.im * T(0.5));
+    // CUDA's hypot may round up past the largest finite value where |z| is finite (|1e-3 +
+    // DBL_MAX j| gave inf on the H100, and so did twice the hypot of the halved parts, one ulp
+    // above DBL_MAX/2): the larger part times sqrt(1 + r^2), r = smaller/larger <= 1, overflows
+    // only where |z| itself does (r^2 underflows to 0 for a negligible smaller part).
+    T a = ::fmax(::fabs(z.re), ::fabs(z.im)), b = ::fmin(::fabs(z.re), ::fabs(z.im));
+    T r = b / a;
+    h = a * ::sqrt(T(1) + r * r);
   }
   return h;
 }
