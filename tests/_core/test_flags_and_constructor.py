@@ -5,7 +5,7 @@ import numpy
 import pytest
 
 import cuarray
-from tests.linalg import _host_fake as hf
+from linalg import _host_fake as hf  # tests/ is on sys.path
 
 
 def _pair(shape=(3, 4), order="C"):
