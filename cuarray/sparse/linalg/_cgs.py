@@ -18,7 +18,7 @@ from ..._manipulation.joining import stack
 from ..._math.arithmetic import add, multiply, subtract, true_divide
 from ..._math.misc import absolute
 from .._construct import eye_array
-from ._iterative import _dot, _matvec_of, _nrm, _tol, make_system
+from ._iterative import _dot, _matvec_of, _nrm, prologue
 
 __all__ = ["cgs", "matrix_power"]
 
@@ -37,12 +37,9 @@ def cgs(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=No
     >>> cuarray.round(x, 4), int(info)
     (array([0.0909, 0.6364]), 0)
     """
-    A, M, x, b = make_system(A, M, x0, b)
-    bnrm2, atol = _tol(b, atol, rtol)
+    A, M, x, b, bnrm2, atol, maxiter = prologue(A, M, x0, b, rtol, atol, maxiter)
     if bnrm2 == 0:
         return b, 0
-    n = b.size
-    maxiter = n * 10 if maxiter is None else maxiter
     matvec = _matvec_of(A)
     rhotol = numpy.finfo(b.dtype).eps ** 2
     r = subtract(b, matvec(x)) if x0 is not None else b.copy()

@@ -76,6 +76,15 @@ def _tol(b, atol, rtol):
     return bnrm2, max(float(atol), float(rtol) * bnrm2)
 
 
+def prologue(A, M, x0, b, rtol, atol, maxiter):
+    """What every Krylov solver starts with: SciPy's make_system, the absolute tolerance
+    max(atol, rtol |b|) and the default cap of 10 n iterations. Where |b| (returned) is 0, so is
+    the answer: SciPy returns b, 0 then."""
+    A, M, x, b = make_system(A, M, x0, b)
+    bnrm2, atol = _tol(b, atol, rtol)
+    return A, M, x, b, bnrm2, atol, b.size * 10 if maxiter is None else maxiter
+
+
 def _matvec_of(A):
     """The operator's matvec, or the sparse product itself for a wrapped sparse matrix (skips
     the operator's shape checks on the hot path: make_system checked the shapes once)."""
@@ -100,12 +109,9 @@ def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=Non
     >>> cuarray.round(x, 4), int(info)
     (array([0.0909, 0.6364]), 0)
     """
-    A, M, x, b = make_system(A, M, x0, b)
-    bnrm2, atol = _tol(b, atol, rtol)
+    A, M, x, b, bnrm2, atol, maxiter = prologue(A, M, x0, b, rtol, atol, maxiter)
     if bnrm2 == 0:
         return b, 0
-    n = b.size
-    maxiter = n * 10 if maxiter is None else maxiter
     matvec = _matvec_of(A)
     r = subtract(b, matvec(x)) if x0 is not None else b.copy()
     rho_prev = p = None
@@ -148,12 +154,9 @@ def bicgstab(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callba
     >>> cuarray.round(x, 4), int(info)
     (array([0.0909, 0.6364]), 0)
     """
-    A, M, x, b = make_system(A, M, x0, b)
-    bnrm2, atol = _tol(b, atol, rtol)
+    A, M, x, b, bnrm2, atol, maxiter = prologue(A, M, x0, b, rtol, atol, maxiter)
     if bnrm2 == 0:
         return b, 0
-    n = b.size
-    maxiter = n * 10 if maxiter is None else maxiter
     rtol2 = numpy.finfo(b.dtype).eps ** 2
     matvec = _matvec_of(A)
     r = subtract(b, matvec(x)) if x0 is not None else b.copy()
@@ -220,13 +223,11 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None, M=N
     >>> cuarray.round(x, 4), int(info)
     (array([0.0909, 0.6364]), 0)
     """
-    A, M, x, b = make_system(A, M, x0, b)
-    n = b.size
-    bnrm2, atol = _tol(b, atol, rtol)
+    A, M, x, b, bnrm2, atol, maxiter = prologue(A, M, x0, b, rtol, atol, maxiter)
     if bnrm2 == 0:
         return b, 0
+    n = b.size
     restart = min(20 if restart is None else restart, n)
-    maxiter = n * 10 if maxiter is None else maxiter
     callback_type = "pr_norm" if callback_type in (None, "legacy") else callback_type
     if callback_type not in ("x", "pr_norm"):
         raise ValueError("Unknown callback_type: {!r}".format(callback_type))
