@@ -75,10 +75,13 @@ OPS = {o.name: o for o in (
        False, "arg", "argmax", numpy.argmax),
     Op("argmin", "cuarray::make_arg<_val_t>(x, _j)", "cuarray::argmin_combine(a, b)", "cuarray::arg_none<_val_t>()",
        False, "arg", "argmin", numpy.argmin),
-    Op("nanargmax", "(cuarray::isnan(x) ? cuarray::arg_none<_val_t>() : cuarray::make_arg<_val_t>(x, _j))",
-       "cuarray::argmax_combine(a, b)", "cuarray::arg_none<_val_t>()", False, "arg", "argmax", numpy.nanargmax),
-    Op("nanargmin", "(cuarray::isnan(x) ? cuarray::arg_none<_val_t>() : cuarray::make_arg<_val_t>(x, _j))",
-       "cuarray::argmin_combine(a, b)", "cuarray::arg_none<_val_t>()", False, "arg", "argmin", numpy.nanargmin),
+    # NumPy's nanargmax is argmax with NaN replaced by -inf (nanargmin: +inf): a NaN ties with a real
+    # -inf and the first one wins ([nan, -inf] gives 0). The winner's value is NaN only for an
+    # all-NaN slice, which the post step writes as index -1 (the caller's ValueError).
+    Op("nanargmax", "cuarray::make_arg<_val_t>(x, _j)", "cuarray::nanargmax_combine(a, b)",
+       "cuarray::arg_none<_val_t>()", False, "arg", "argmax", numpy.nanargmax),
+    Op("nanargmin", "cuarray::make_arg<_val_t>(x, _j)", "cuarray::nanargmin_combine(a, b)",
+       "cuarray::arg_none<_val_t>()", False, "arg", "argmin", numpy.nanargmin),
     # var/std in one pass: (mean, sum of squared deviations, count) per output (reduction.cuh's
     # `moments`); the caller's post_map divides `a.m2`.
     Op("moments", "cuarray::moments_of(x)", "cuarray::moments_combine(a, b)", "cuarray::moments_none<_val_t>()",
@@ -246,6 +249,7 @@ def _datetime_op(op: Op, in_dtypes, masked, post, tag) -> Op:
 
 _POST_CAST = "y = cuarray::cast<$Y>(a)"
 _POST_INITIAL = "y = cuarray::cast<$Y>(_reduce(a, _acc_t(_init)))"
+_POST_NANARG = "y = cuarray::isnan(a.v) ? -1LL : a.i"  # an all-NaN slice: -1, the caller raises
 
 
 # -- the fast path ----------------------------------------------------------------------------------
@@ -403,7 +407,7 @@ def reduce(op_name, a, axis=None, dtype=None, out=None, keepdims=False, initial=
         in_dtypes = tuple((arr._dtype, _compute_for(op, arr._dtype, acc)) for arr in arrays)
         sc = list(scalars)
         if post is None:
-            post = "y = a.i" if op.acc == "arg" else _POST_CAST
+            post = (_POST_NANARG if op.name.startswith("nanarg") else "y = a.i") if op.acc == "arg" else _POST_CAST
             if initial is not NOVALUE:
                 post = _POST_INITIAL
                 sc.append(("_init", initial_scalar(initial, res_dtype, acc)))

@@ -283,6 +283,31 @@ def test_nan_rules():
     all_nan()
 
 
+@pytest.mark.parametrize("dt", ["float16", "float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("n", [2, 7, 3000, 300_001])
+def test_nanarg_nan_reads_as_infinity(dt, n):
+    """NumPy's nanargmax is argmax with NaN replaced by -inf (nanargmin: +inf; complex: -inf+0j):
+    a NaN before the slice's only -inf wins ([nan, -inf] gives 0, fuzz seed 6 index 199, where the
+    old kernel skipped NaNs and gave 1). Slices of 2 to 300 001 elements (one thread, one block,
+    several blocks), along either axis, and of every NaN/infinity order."""
+    rng = np.random.default_rng()
+    inf = np.inf
+    for name, worst in (("nanargmax", -inf), ("nanargmin", inf)):
+        h = np.full((4, n), np.nan, dt)
+        h[0, rng.integers(0, n)] = worst  # NaNs around one worst value
+        h[1, -1] = worst  # NaNs before it: the first NaN wins
+        h[2, :] = worst
+        h[2, rng.integers(0, n, 3)] = np.nan  # ties of worst values and NaNs
+        h[3, :] = rng.choice(np.array([np.nan, worst], dt), n)
+        h[3, rng.integers(0, n)] = worst  # not all NaN (NumPy's ValueError is tested above)
+        if np.dtype(dt).kind == "c":
+            h[3, rng.integers(0, n)] = complex(worst, rng.choice([-2.0, 2.0]))  # below or above the replacement
+        for x, axis in ((h, 1), (np.ascontiguousarray(h.T), 0), (h[1:2], None)):
+            want = getattr(np, name)(x, axis=axis)
+            got = getattr(cuarray, name)(cuarray.asarray(x), axis=axis).get()
+            np.testing.assert_array_equal(got, want, err_msg="{} {} axis={}".format(name, dt, axis))
+
+
 def test_deterministic_and_accurate():
     rng = np.random.default_rng()
     n = 10_000_000

@@ -260,14 +260,50 @@ __device__ __forceinline__ arg_pair<T> argmin_combine(const arg_pair<T>& a, cons
   return arg_combine<false>(a, b);
 }
 
+// nanargmax/nanargmin as NumPy defines them: argmax/argmin with NaN read as -inf/+inf (complex:
+// -inf+0j/+inf+0j, NumPy's replacement value), ties to the smaller index. On a tie the accumulator
+// keeps a non-NaN value, so that its value is NaN only when every element of the slice is NaN.
+template <bool MAX, typename T> struct nan_worst {
+  static __device__ __forceinline__ T get() { return MAX ? limits<T>::lowest() : limits<T>::highest(); }
+};
+template <bool MAX, typename T> struct nan_worst<MAX, complex<T> > {
+  static __device__ __forceinline__ complex<T> get() {
+    return complex<T>(MAX ? limits<T>::lowest() : limits<T>::highest(), T(0));
+  }
+};
+template <bool MAX, typename T>
+__device__ __forceinline__ T nan_key(const T& v) { return isnan(v) ? nan_worst<MAX, T>::get() : v; }
+template <bool MAX, typename T>
+__device__ __forceinline__ arg_pair<T> nanarg_combine(const arg_pair<T>& a, const arg_pair<T>& b) {
+  if (a.i < 0) return b;
+  if (b.i < 0) return a;
+  const T ka = nan_key<MAX>(a.v), kb = nan_key<MAX>(b.v);
+  if (MAX ? greater(ka, kb) : less(ka, kb)) return a;
+  if (MAX ? greater(kb, ka) : less(kb, ka)) return b;
+  arg_pair<T> r = a.i <= b.i ? a : b;
+  if (isnan(r.v)) r.v = isnan(a.v) ? b.v : a.v;
+  return r;
+}
+template <typename T>
+__device__ __forceinline__ arg_pair<T> nanargmax_combine(const arg_pair<T>& a, const arg_pair<T>& b) {
+  return nanarg_combine<true>(a, b);
+}
+template <typename T>
+__device__ __forceinline__ arg_pair<T> nanargmin_combine(const arg_pair<T>& a, const arg_pair<T>& b) {
+  return nanarg_combine<false>(a, b);
+}
+
 // One element into a thread's own accumulator: a thread meets its elements in increasing index
-// order, so a tie keeps the accumulator and no index comparison is needed (cheaper than
-// arg_combine; argmax stays memory-bound). SKIPNAN: NaN elements are ignored (nanargmax).
-template <bool MAX, bool SKIPNAN, typename T>
+// order, so a tie keeps the accumulator's index and no index comparison is needed (cheaper than
+// arg_combine; argmax stays memory-bound). NANARG: nanargmax/nanargmin (nanarg_combine's rule).
+template <bool MAX, bool NANARG, typename T>
 __device__ __forceinline__ void arg_step(arg_pair<T>& a, const T& x, long long j) {
   bool take;
-  if (SKIPNAN) {
-    take = !isnan(x) && (a.i < 0 || (MAX ? greater(x, a.v) : less(x, a.v)));
+  if (NANARG) {
+    const T kx = nan_key<MAX>(x), ka = nan_key<MAX>(a.v);
+    take = a.i < 0 || (MAX ? greater(kx, ka) : less(kx, ka));
+    // a tie of a NaN accumulator with x (then x equals the replacement value): keep a number
+    if (!take && isnan(a.v) && !isnan(x) && !(MAX ? greater(ka, kx) : less(ka, kx))) a.v = x;
   } else {
     take = a.i < 0 || (!isnan(a.v) && (isnan(x) || (MAX ? greater(x, a.v) : less(x, a.v))));
   }
