@@ -90,17 +90,30 @@ def test_ttest_nan_policies_and_errors():
             stats.ttest_ind(a, b, trim=bad)
         with pytest.raises(ValueError, match="Trimming percentage"):
             cst.ttest_ind(G(a), G(b), trim=bad)
-    with pytest.raises(NotImplementedError):
-        cst.ttest_ind(G(a), G(b), trim=0.2, nan_policy="omit")
+    # `trim` with NaNs omitted: one test per slice on its non-NaN values, as SciPy (NotImplementedError before)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for axis, keepdims in ((0, False), (0, True), (1, False)):
+            _res(cst.ttest_ind(G(a[:4]) if axis else G(a), G(b[:4]) if axis else G(b), trim=0.2, nan_policy="omit",
+                               axis=axis, keepdims=keepdims),
+                 stats.ttest_ind(a[:4] if axis else a, b[:4] if axis else b, trim=0.2, nan_policy="omit", axis=axis,
+                                 keepdims=keepdims), 1e-9)
     # a resampling method with NaNs propagated: SciPy's NaN for the NaN slices and its seeded p-value
-    # for the others (one batch of resamples for every slice); with NaNs omitted it is not implemented
+    # for the others (one batch of resamples for every slice); with NaNs omitted, one test per slice
+    # drawing from the method's generator in slice order, as SciPy (NotImplementedError before)
     methods = (lambda: stats.PermutationMethod(n_resamples=199, rng=1), lambda: stats.MonteCarloMethod(n_resamples=199, rng=2))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for m in methods:
             _res(cst.ttest_ind(G(a), G(b), method=m()), stats.ttest_ind(a, b, method=m()), 1e-9, ("statistic", "pvalue"))
-    with pytest.raises(NotImplementedError):
-        cst.ttest_ind(G(a), G(b), method=stats.PermutationMethod(), nan_policy="omit")
+        gens = (lambda: stats.PermutationMethod(n_resamples=99, rng=np.random.default_rng(3)),
+                lambda: stats.MonteCarloMethod(n_resamples=99, rng=np.random.default_rng(4)), methods[0])
+        for m in gens:
+            for alt in ALTS:
+                _res(cst.ttest_ind(G(a), G(b), method=m(), nan_policy="omit", alternative=alt),
+                     stats.ttest_ind(a, b, method=m(), nan_policy="omit", alternative=alt), 1e-9)
+            _res(cst.ttest_ind(G(a.T), G(b.T), axis=1, keepdims=True, method=m(), nan_policy="omit", equal_var=False),
+                 stats.ttest_ind(a.T, b.T, axis=1, keepdims=True, method=m(), nan_policy="omit", equal_var=False), 1e-9)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])

@@ -13,7 +13,7 @@ from ..._logic.content import isnan
 from ..._logic.truth import any as any_
 from ..._creation.basic import full
 from ..._manipulation.dims import broadcast_to, expand_dims
-from ..._manipulation.joining import concatenate
+from ..._manipulation.joining import concatenate, stack
 from ..._manipulation.transpose import moveaxis
 from ..._sorting.sorting import sort
 from ..._math.misc import sqrt
@@ -197,7 +197,7 @@ def ttest_ind(a, b, *, axis=0, equal_var=True, nan_policy="propagate", alternati
     Yuen's trimmed test, one sort per sample). A `PermutationMethod` or `MonteCarloMethod`: the
     permutations or samples drawn on the host by SciPy's own calls on the method's generator (a
     seeded method gives SciPy's p-value), the t statistic of every resample on the device; with
-    NaNs omitted it raises NotImplementedError, as does `trim` with ``nan_policy='omit'``.
+    ``nan_policy='omit'`` and NaNs present, `trim` or a `method` runs one test per slice (SciPy's way).
 
     Examples
     --------
@@ -214,17 +214,36 @@ def ttest_ind(a, b, *, axis=0, equal_var=True, nan_policy="propagate", alternati
         raise ValueError("`method` must be an instance of `PermutationMethod`, an instance of "
                          "`MonteCarloMethod`, or None (default).")
     omit = nan_policy == "omit"
-    if trim and omit:
-        raise NotImplementedError("ttest_ind: `trim` with nan_policy='omit' is not implemented on the GPU")
     a, b = _sample(a, "ttest_ind", nan_policy), _sample(b, "ttest_ind", nan_policy)
     if axis is None:
         a, b, axis = a.ravel(), b.ravel(), 0
     axis = axis % max(a.ndim, b.ndim)
-    if method is not None and omit and has_nan([a, b]):
-        raise NotImplementedError("ttest_ind: a resampling `method` with NaNs omitted is not implemented on the GPU")
+    if omit and (method is not None or trim) and has_nan([a, b]):
+        return _ttest_ind_per_slice(a, b, axis, keepdims, equal_var=equal_var, alternative=alternative, trim=trim,
+                                    method=method)
     t, df, se, d = _t_parts(a, b, axis, equal_var, trim, omit)
     p = None if method is None else _resampled(a, b, axis, t, method, alternative, equal_var, trim)
     return _finish(t, df, alternative, se, d, axis, keepdims, p)
+
+
+def _ttest_ind_per_slice(a, b, axis, keepdims, **kw):
+    """`nan_policy='omit'` with NaNs present for the paths whose statistic is not a NaN-aware
+    reduction (`trim`, a resampling `method`): as SciPy does, one test per slice on each sample's
+    own non-NaN values, in slice order (a method's generator advances from slice to slice as in
+    SciPy), the results stacked. One device read per slice and sample (the kept counts)."""
+    nd = max(a.ndim, b.ndim)
+    a, b = (x.reshape((1,) * (nd - x.ndim) + x.shape) for x in (a, b))
+    batch = numpy.broadcast_shapes(*(tuple(s for i, s in enumerate(x.shape) if i != axis) for x in (a, b)))
+    rows = [broadcast_to(moveaxis(x, axis, -1), batch + (x.shape[axis],)).reshape(-1, x.shape[axis]) for x in (a, b)]
+    parts = []
+    for i in range(rows[0].shape[0]):
+        x, y = rows[0][i], rows[1][i]
+        r = ttest_ind(x[~isnan(x)], y[~isnan(y)], axis=0, nan_policy="propagate", **kw)
+        parts.append((r[0], r[1], r.df, r._se, r._estimate))
+    cols = [stack([p[j].reshape(()) for p in parts]).reshape(batch) for j in range(5)]
+    if keepdims:
+        cols = [expand_dims(c, axis) for c in cols]
+    return TtestResult(cols[0], cols[1], cols[2], kw["alternative"], cols[3], cols[4])
 
 
 class LinregressResult(tuple):
