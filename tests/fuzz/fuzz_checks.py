@@ -400,11 +400,18 @@ def _half_in_float32(exp, row, inputs):
     """NumPy's answer for float16 input computed in float32 and rounded once to float16; `exp` for
     other input."""
     args, kw = inputs
-    if args and isinstance(args[0], np.ndarray) and args[0].dtype == np.float16:
-        with np.errstate(all="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return operator.attrgetter(row.name)(np)(args[0].astype(np.float32), *args[1:], **kw).astype(np.float16)
-    return exp
+    if not args or not isinstance(args[0], np.ndarray):
+        return exp
+    # the loop's type: `dtype=` where given (a float16 input summed as int8 is no float16 loop; an
+    # int input with dtype=float16 is), else the input's
+    loop = np.dtype(kw["dtype"]) if kw.get("dtype") is not None else args[0].dtype
+    if loop != np.float16:
+        return exp
+    x = args[0].astype(np.float32) if args[0].dtype == np.float16 else args[0]
+    kw32 = {**kw, "dtype": np.float32} if "dtype" in kw else kw
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return operator.attrgetter(row.name)(np)(x, *args[1:], **kw32).astype(np.float16)
 
 
 def check_unpackbits(exp, got, row, inputs):

@@ -26,6 +26,22 @@ def test_products_overflow_one_step_apart():
     assert ck.check_half_accumulation(e, np.array([1.5, 3.0e38, np.inf, -np.inf], np.float32), row, (x, {}))
 
 
+def test_half_accumulation_follows_the_dtype_argument():
+    """A float16 input accumulated with dtype=int16 is an int16 loop (compared as it is), and an
+    int input with dtype=float16 a float16 loop (compared with NumPy's float32 sum rounded once);
+    the check took every float16 input as a float16 loop and expected float16 (seed 6's rerun)."""
+    row = _row("nancumsum(a){dtype,axis}")
+    x = np.array([1.5, 2.0, -3.0], np.float16)
+    e = np.nancumsum(x, dtype=np.int16)
+    assert ck.check_half_accumulation(e, e.copy(), row, ((x,), {"dtype": np.dtype("int16")})) is None
+    assert ck.check_half_accumulation(e, e + 1, row, ((x,), {"dtype": np.dtype("int16")}))
+    xi = np.array([2048, 1, 1, 1], np.int32)
+    ef = np.nancumsum(xi, dtype=np.float16)  # float16 steps: 2048 + 1 rounds back to 2048
+    g = np.nancumsum(xi, dtype=np.float32).astype(np.float16)  # one rounding: 2050 at the end
+    assert not np.array_equal(ef, g)
+    assert ck.check_half_accumulation(ef, g, row, ((xi,), {"dtype": np.dtype("float16")})) is None
+
+
 def test_list_arguments_are_seen_by_the_checks():
     """multi_dot([float32 with -inf, complex]): nan-infj in NumPy, nan+nanj here; the inf sits in a
     list argument, which checks saw as None before (seeds 50 and 52)."""
