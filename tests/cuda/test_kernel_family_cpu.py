@@ -87,8 +87,8 @@ def test_edt_packing_is_byte_identical():
 
     k = _edt.EDT.packer("edt_first_pass")
     old = (123456, 654321, 0, 777, np.int32(3), np.int32(0), np.int64(20), np.int64(30), np.int64(1),
-           np.int64(30), np.float64(2.25), np.int64(600), np.int32(True))
-    new = k.pack((123456, 654321, 0, 777, 3, 0, 20, 30, 1, 30, 1.5 ** 2, 600, True))
+           np.int64(30), np.float64(2.25), np.int64(600), np.int32(True), 888)
+    new = k.pack((123456, 654321, 0, 777, 3, 0, 20, 30, 1, 30, 1.5 ** 2, 600, True, 888))
     assert [type(a) for a in new] == [type(a) for a in old]
     assert _new_bytes(new) == _old_bytes(old, k.params)
     k = _edt.EDT.packer("edt_init<float>")

@@ -1,6 +1,7 @@
 """linalg cases (docs/bench-targets.md "linalg"): solve, cholesky, qr, svd and eigh of a 4096 x 4096 float64
 matrix, and 10000 stacked 8 x 8 solves. Peers: CuPy (cupy.linalg) and PyTorch (torch.linalg), in the
-same process. Targets: no case slower than CuPy; svd <= 0.5 x CuPy. The input matrices are made on
+same process. solve_toeplitz of one n = 4096 system (float64, complex128; its route chosen by
+cuarray/scipy/linalg/_toeplitz_plan.py), against CuPy's and SciPy's on the host. Targets: no case slower than CuPy; svd <= 0.5 x CuPy. The input matrices are made on
 the host once (a well-conditioned general matrix, and a symmetric positive definite one)."""
 
 from __future__ import annotations
@@ -78,3 +79,30 @@ def _(xp, n, param):
     b = _to(xp, rng.standard_normal((n, 8, 1)))
     la = _linalg(xp)
     return lambda: la.solve(a, b)
+
+
+toeplitz = register(
+    "solve_toeplitz", group="linalg",
+    description="scipy.linalg.solve_toeplitz of one n x n system (c, r given; one right-hand side)",
+    size=4096, quick=4096, params=("float64", "complex128"),
+    size_label=lambda n: "n={}".format(n),
+)
+
+
+@toeplitz.setup("cuarray", "cupy", "numpy")
+def _(xp, n, dtype):
+    rng = numpy.random.default_rng(23)
+    c, r, b = (rng.standard_normal(n) for _ in range(3))
+    if dtype == "complex128":
+        c, r, b = (v + 1j * rng.standard_normal(n) for v in (c, r, b))
+    c[0] = r[0] = 8 * numpy.sqrt(n)  # well conditioned: Levinson (SciPy's algorithm) is accurate
+    name = getattr(xp, "__name__", "")
+    if name == "cuarray":
+        import cuarray.scipy.linalg as sl  # the library under test, loaded when its case runs
+    elif name == "cupy":
+        import cupyx.scipy.linalg as sl
+    else:
+        import scipy.linalg as sl  # the host peer: SciPy's Levinson recursion
+    fn = sl.solve_toeplitz  # (AttributeError where a peer has none: the cell says n/a)
+    c, r, b = (xp.asarray(v) for v in (c, r, b))
+    return lambda: fn((c, r), b)

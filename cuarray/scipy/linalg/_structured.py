@@ -1,4 +1,5 @@
-"""solve_circulant (FFT), solve_toeplitz (Levinson's recursion, templates/levinson.cu), pinvh
+"""solve_circulant (FFT), solve_toeplitz (Levinson's recursion, templates/levinson.cu, or the dense
+matrix and LU, by the planner _toeplitz_plan.route), pinvh
 (eigh), subspace_angles (orth and svdvals) and expm_frechet (expm of the 2n x 2n block matrix
 [[A, E], [0, A]], whose upper-right block is the Frechet derivative), batched over leading
 dimensions where SciPy 1.18 batches."""
@@ -8,12 +9,15 @@ from __future__ import annotations
 import numpy
 
 import cuarray.fft as _fft  # (the subsystem, by its full name: layers checked in tests/test_layers.py)
+import cuarray.linalg as _la  # (likewise)
 from ..._core.host_input import as_parameter
 from ..._creation.basic import empty, zeros
 from ..._logic.truth import any as any_
 from ..._manipulation.joining import concatenate
 from ..._manipulation.dims import broadcast_to
 from ..._manipulation.transpose import moveaxis, swapaxes
+from ...cuda import device as _device
+from ...lib.stride_tricks import sliding_window_view
 from ..._math.complex import conj, real
 from ..._math.misc import abs as abs_
 from ..._math.misc import clip
@@ -24,6 +28,7 @@ from ..._math.sums import sum as sum_
 from ...linalg._matmul import matmul
 from ._basic import eigh, orth, svdvals
 from ._expm import expm
+from . import _toeplitz_plan
 from ._levinson import levinson
 from ._validate import as_lapack, require_finite
 
@@ -78,10 +83,12 @@ def solve_circulant(c, b, singular="raise", tol=None, caxis=-1, baxis=0, outaxis
 
 def solve_toeplitz(c_or_cr, b, check_finite=True):
     """See `scipy.linalg.solve_toeplitz`; leading dimensions are batches (SciPy 1.18's: `c` and
-    `r` 1-D cores, `b` 1-D or 2-D). Levinson's recursion as SciPy's, on the device: one kernel
-    (a block per system, its right-hand sides together), O(n^2) work and O(n) memory per system;
-    a singular leading principal minor raises SciPy's LinAlgError (one read of the flags).
-    float64/complex128 results, as SciPy's.
+    `r` 1-D cores, `b` 1-D or 2-D). Levinson's recursion as SciPy's, on the device (one kernel, a
+    block per system, O(n^2) work and O(n) memory per system), or, where the planner predicts it
+    twice as fast (few systems of order ~330 and more; `_toeplitz_plan`), the n x n matrix solved
+    by LU with partial pivoting (cuSOLVER). A singular leading principal minor raises SciPy's
+    LinAlgError (one read of the flags); by LU only c[0] == 0 and a singular matrix do, and a
+    matrix with only an inner singular minor is solved. float64/complex128 results, as SciPy's.
 
     Examples
     --------
@@ -114,7 +121,37 @@ def solve_toeplitz(c_or_cr, b, check_finite=True):
     y = broadcast_to(b.astype(dt), batch + b.shape[b.ndim - core:]).reshape(rows, n, k)
     cc = c.astype(dt).reshape(-1, n) if not c.shape[:-1] else broadcast_to(c.astype(dt), batch + (n,)).reshape(rows, n)
     rr = r.astype(dt).reshape(-1, n) if not r.shape[:-1] else broadcast_to(r.astype(dt), batch + (n,)).reshape(rows, n)
+    matrices = max(cc.shape[0], rr.shape[0])
+    if _toeplitz_plan.route(n, k, rows, matrices, dt.kind == "c", _sm_count()) == _toeplitz_plan.DENSE_LU:
+        return _dense_lu(cc, rr, y).reshape(out_shape)
     return levinson(cc, rr, y).reshape(out_shape)
+
+
+def _sm_count() -> int:
+    return _device._sm_count(_device.get_device_id())
+
+
+def _read_any(x) -> bool:
+    return bool(any_(x).get())
+
+
+def _dense_lu(cc, rr, y):
+    """solve_toeplitz's dense route: solutions (rows, n, k) of the Toeplitz systems with first
+    columns `cc` and first rows `rr` ((rows or 1, n) each) for `y` (rows, n, k), the matrices built
+    as strided views of one vector (no index array) and solved by cuarray.linalg.solve."""
+    rows, n, k = y.shape
+    if _read_any(cc[:, 0] == 0):  # SciPy's first check (the 1 x 1 leading minor)
+        raise numpy.linalg.LinAlgError("Singular principal minor")
+    m = max(cc.shape[0], rr.shape[0])
+    u = concatenate((broadcast_to(cc, (m, n))[:, ::-1], broadcast_to(rr, (m, n))[:, 1:]), axis=-1)
+    t = sliding_window_view(u, n, axis=-1)[:, ::-1]  # T[i, j] = u[n - 1 - i + j]: window n - 1 - i
+    try:
+        if m == 1:  # one matrix: one LU, every system's right-hand sides together
+            x = _la.solve(t[0], moveaxis(y, 0, 1).reshape(n, rows * k))
+            return moveaxis(x.reshape(n, rows, k), 1, 0)
+        return _la.solve(t, y)
+    except numpy.linalg.LinAlgError:  # a singular matrix: its last leading minor, SciPy's message
+        raise numpy.linalg.LinAlgError("Singular principal minor") from None
 
 
 def pinvh(a, atol=None, rtol=None, lower=True, return_rank=False, check_finite=True):

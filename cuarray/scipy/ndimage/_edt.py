@@ -8,7 +8,9 @@ by bands of lanes and merged. The nearest feature's coordinates are carried alon
 
 Differences from SciPy: where several background elements are nearest, the indices may name a
 different one (at the same distance). An input with no background gives SciPy's result (every
-feature at (-1, 0, ...), the distances to it), found by one synchronising check."""
+feature at (-1, 0, ...), the distances to it), written by the last pass where its line has no
+site (after the other axes' passes that means no background anywhere): no separate check, no
+synchronisation."""
 
 from __future__ import annotations
 
@@ -19,9 +21,7 @@ import numpy
 from ..._core import dtypes as _dtypes
 from ..._core.copying import astype
 from ..._core.ndarray import ndarray
-from ..._creation.ranges import arange as _arange
-from ..._manipulation.dims import broadcast_to as _broadcast_to
-from ..._math.misc import sqrt as _sqrt_math
+from ..._core.transfer import from_host
 from ...cuda import launch as _launch
 from ...cuda.kernel_family import KernelFamily
 from . import _support as _s
@@ -43,17 +43,18 @@ EDT = KernelFamily("cuarray_ndimage_edt", source, namespace="cuarray_ndimage", k
     "edt_init<T>(const T* in, double* f, long long* idx, const long long* shape, int nd, long long total)",
     "edt_pass(double* f, long long n, long long inner, long long lines, double w2, long long* vbuf, "
     "double* zbuf, double* dbuf, long long* abuf, const long long* idx_in, long long* idx_out, int nd, "
-    "long long total)",
+    "long long total, const long long* shape, const double* samp)",
     "edt_pass_warp(double* f, long long n, long long inner, long long lines, double w2, long long words, "
-    "const long long* idx_in, long long* idx_out, int nd, long long total)",
+    "const long long* idx_in, long long* idx_out, int nd, long long total, const long long* shape, "
+    "const double* samp)",
     "edt_zero_bits<T>(const T* in, unsigned long long* bits, long long n, long long inner, long long nseg, "
     "long long count)",
     "edt_first_pass(const unsigned long long* bits, double* f, long long* idx, const long long* shape, int nd, "
     "int axis, long long n, long long inner, long long nseg, long long count, double w2, long long total, "
-    "int root)",
+    "int root, const double* samp)",
     "edt_pass_band(double* f, long long n, long long inner, long long lines, double w2, long long words, "
     "int bands, int walk, int root, int coop, const long long* idx_in, long long* idx_out, int nd, "
-    "long long total)",
+    "long long total, const long long* shape, const double* samp)",
     "edt_sqrt<O>(const double* f, O* out, long long total)",
 ))
 
@@ -102,6 +103,7 @@ def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines
     f = ndarray(x.shape, _F8)
     idx = ndarray((nd,) + x.shape, _I8) if want_indices else None
     shape = constant_table(numpy.asarray(x.shape, _I8))
+    samp = _sampling_table(sampling) if total else None  # the last pass': SciPy's no-background result
     scan = first == "scan" and total > 0
     if scan:
         n = x.shape[0]
@@ -112,7 +114,8 @@ def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines
         grid = _launch.grid_one_pass(count, _BLOCK)
         k_bits.launch(grid, _BLOCK, x.data.ptr, bits.data.ptr, n, inner, nseg, count)
         k_first.launch(grid, _BLOCK, bits.data.ptr, f.data.ptr, 0 if idx is None else idx.data.ptr, shape.data.ptr,
-                       nd, 0, n, inner, nseg, count, sampling[0] ** 2, total, root and nd == 1)
+                       nd, 0, n, inner, nseg, count, sampling[0] ** 2, total, root and nd == 1,
+                       samp.data.ptr if nd == 1 else 0)
         rooted = root and nd == 1
     else:
         rooted = False
@@ -143,7 +146,8 @@ def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines
         if staged is not None:
             grid, block, shared = staged
             w2 = sampling[axis] ** 2
-            tail = (0 if idx is None else idx.data.ptr, 0 if nxt is None else nxt.data.ptr, nd, total)
+            tail = (0 if idx is None else idx.data.ptr, 0 if nxt is None else nxt.data.ptr, nd, total,
+                    shape.data.ptr, samp.data.ptr if axis == nd - 1 else 0)
             if lines == "band":
                 b = bands_for(n) if bands is None else int(bands)
                 rooted = root and axis == nd - 1
@@ -159,7 +163,8 @@ def _edt(x: ndarray, sampling, want_indices: bool, *, first: str = "scan", lines
         arg = ndarray((nlines * n,), _I8)
         k_pass.launch(_launch.grid_one_pass(nlines, _BLOCK), _BLOCK, f.data.ptr, n, inner, nlines,
                       sampling[axis] ** 2, v.data.ptr, z.data.ptr, d.data.ptr, arg.data.ptr,
-                      0 if idx is None else idx.data.ptr, 0 if nxt is None else nxt.data.ptr, nd, total)
+                      0 if idx is None else idx.data.ptr, 0 if nxt is None else nxt.data.ptr, nd, total,
+                      shape.data.ptr, samp.data.ptr if axis == nd - 1 else 0)
         idx = nxt
     return f, idx, rooted
 
@@ -178,21 +183,13 @@ def _sqrt(f: ndarray) -> ndarray:
     return out
 
 
-def _no_background(shape: tuple, sampling):
-    """SciPy's result for an input without background: every feature at (-1, 0, ..., 0), just
-    before the array's first element, and the distances to it."""
-    nd = len(shape)
-    idx = ndarray((nd,) + shape, _I8)
-    idx.fill(0)
-    idx[0] = -1
-    sq = None
-    for k in range(nd):
-        view = [1] * nd
-        view[k] = shape[k]
-        t = (_arange(shape[k], dtype=_F8) + (1.0 if k == 0 else 0.0)) * sampling[k]
-        t = (t * t).reshape(tuple(view))
-        sq = t if sq is None else sq + t
-    return _sqrt_math(_broadcast_to(sq, shape)), idx
+def _sampling_table(sampling) -> ndarray:
+    """The sampling on the device (float64, one a dimension) for the last pass' no-background
+    values: the unit sampling (the default) a kept table, any other uploaded per call (a kept
+    table's first upload is waited for, which a program varying its sampling would pay each call;
+    a plain upload is stream-ordered)."""
+    values = numpy.asarray(sampling, _F8)
+    return constant_table(values) if (values == 1.0).all() else from_host(values)
 
 
 def distance_transform_edt(input, sampling=None, return_distances=True, return_indices=False, distances=None,
@@ -227,10 +224,7 @@ def distance_transform_edt(input, sampling=None, return_distances=True, return_i
     if ft_inplace and (indices.shape != (x.ndim,) + x.shape or indices.dtype != numpy.int32):
         raise RuntimeError("indices array has wrong shape" if indices.shape != (x.ndim,) + x.shape
                            else "indices array must be int32")
-    if x.size and not bool((x == 0).any()):
-        dt, idx = _no_background(x.shape, sampling)
-    else:
-        dt, idx = _distances(x, sampling, return_indices) if return_distances else _edt(x, sampling, True)[:2]
+    dt, idx = _distances(x, sampling, return_indices) if return_distances else _edt(x, sampling, True)[:2]
     result = []
     if return_distances:
         if dt_inplace:

@@ -1,5 +1,6 @@
-"""distance_transform_cdt / distance_transform_bf (cuarray/scipy/ndimage/_distance.py) and
-distance_transform_edt's no-background result without a device: the modules' array operations
+"""distance_transform_cdt / distance_transform_bf (cuarray/scipy/ndimage/_distance.py) without a
+device (distance_transform_edt's no-background result, now written by its kernels' last pass, is
+checked in test_ndimage_edt_cpu.py and test_ndimage_edt_warp_cpu.py): the modules' array operations
 replaced by NumPy's (the routines are composed of ufuncs, where, take and cumulative minima, so the
 algorithm itself runs here), against scipy.ndimage: distances and indices exactly for cdt (random
 structures included), distances for bf, SciPy's argument errors, and the signatures."""
@@ -13,7 +14,6 @@ import scipy.ndimage as snd
 
 from cuarray.scipy import ndimage as cnd
 from cuarray.scipy.ndimage import _distance as D
-from cuarray.scipy.ndimage import _edt as E
 from cuarray.scipy.ndimage import _support as S
 from cuarray.testing.fake_device import host_modules
 
@@ -29,14 +29,13 @@ def _finish(result, output):
 
 @pytest.fixture(scope="module")
 def host():
-    """The module's private copy (with _edt's: nothing of cuarray patched), NumPy standing in for the
-    device operations."""
+    """The module's private copy (nothing of cuarray patched), NumPy standing in for the device
+    operations."""
     shim = types.SimpleNamespace(as_array=lambda x, fn: np.asarray(x), is_array=lambda x: isinstance(x, np.ndarray),
                                  finish=_finish, normalize_sequence=S.normalize_sequence,
                                  host_param=lambda w, dtype=None: np.asarray(w, dtype))
     return host_modules({
-        D: dict(_arange=np.arange, _take=np.take, _minimum=np.minimum, _where=np.where, _empty=np.empty, _s=shim),
-        E: dict(_arange=np.arange, _broadcast_to=np.broadcast_to, _sqrt_math=np.sqrt, ndarray=np.empty)})[D]
+        D: dict(_arange=np.arange, _take=np.take, _minimum=np.minimum, _where=np.where, _empty=np.empty, _s=shim)})[D]
 
 
 SHAPES = [(1,), (7,), (40,), (5, 6), (13, 17), (1, 9), (4, 5, 6), (3, 1, 7), (2, 3, 2, 3)]
@@ -168,17 +167,6 @@ def test_bf_errors(host):
                                    indices=np.zeros((2, 5, 4), np.int32))
     with pytest.raises(RuntimeError):
         host.distance_transform_bf(x, sampling=[1, 2, 3])
-
-
-@pytest.mark.parametrize("shape", [(1,), (5,), (3, 4), (2, 3, 4)])
-@pytest.mark.parametrize("sampled", [False, True])
-def test_edt_no_background_like_scipy(host, shape, sampled):
-    """SciPy's features at (-1, 0, ...) and the distances to them, bit for bit."""
-    sampling = RNG.uniform(0.5, 2.0, len(shape)) if sampled else None
-    ref_d, ref_i = snd.distance_transform_edt(np.ones(shape), sampling=sampling, return_indices=True)
-    d, i = host._edt._no_background(shape, [1.0] * len(shape) if sampling is None else list(sampling))
-    np.testing.assert_array_equal(d, ref_d)
-    np.testing.assert_array_equal(i, ref_i)
 
 
 def test_half_offsets():

@@ -10,6 +10,7 @@ import ctypes
 import numpy as np
 import pytest
 import scipy.ndimage as snd
+from cubin_info import FRAME_SIZE, kernel_attributes  # tests/ is on sys.path
 
 from cuarray.cuda import compiler
 from cuarray.scipy.ndimage import _edt
@@ -36,14 +37,30 @@ namespace cuarray_ndimage { double edt_stage[1]; }  // edt_pass_warp's extern __
 using namespace cuarray_ndimage;
 #define EACH(total, call) for (long long i = 0; i < (total); ++i) { blockDim.x = 128; blockIdx.x = i / 128; threadIdx.x = i % 128; call; }
 
+// The last pass' line with no site (edt_pass_warp's and edt_pass_band's branch): SciPy's
+// no-background values (rooted with `root`) and features.
+static void no_background_line(double* f, long long n, long long inner, long long base, int root,
+                               const long long* shape, const double* samp, long long* nxt, int nd, long long total) {
+  for (long long x = 0; x < n; ++x) {
+    double d2 = edt_no_background_d2(base + x * inner, shape, samp, nd, total);
+    f[base + x * inner] = root ? sqrt(d2) : d2;
+    if (nxt) edt_no_background_idx(nxt, base + x * inner, nd, total);
+  }
+}
+
 // edt_pass_warp's line, its lanes in turn: stage, add the finite sites in increasing q, fill
 // each x from its envelope site (the kernel's ballot only finds the finite entries 32 at a time).
 static void staged_line(double* f, long long n, long long inner, long long line, double w2, double* fs, int* v,
-                        const long long* cur, long long* nxt, int nd, long long total) {
+                        const long long* cur, long long* nxt, int nd, long long total, const long long* shape,
+                        const double* samp) {
   long long o = line / inner, kk = line - o * inner, base = o * n * inner + kk;
   for (long long x = 0; x < n; ++x) fs[x] = f[base + x * inner];
   EdtEnvelope e; e.k = -1; e.p = 0; e.Fp = e.zn = e.zd = 0.0;
   for (long long q = 0; q < n; ++q) if (fs[q] < CUARRAY_EDT_INF) edt_envelope_add(e, fs, v, w2, (int)q);
+  if (e.k < 0 && samp) {  // the last pass, no site: no background anywhere
+    no_background_line(f, n, inner, base, 0, shape, samp, cur ? nxt : nullptr, nd, total);
+    return;
+  }
   for (long long x = 0; x < n; ++x) {
     long long q = x;
     if (e.k >= 0) {
@@ -97,10 +114,15 @@ extern "C" int banded_envelope(const double* fs, long long n, double w2, int ban
 }
 
 static void band_line(double* f, long long n, long long inner, long long line, double w2, int bands, int walk,
-                      int root, double* fs, int* v, const long long* cur, long long* nxt, int nd, long long total) {
+                      int root, double* fs, int* v, const long long* cur, long long* nxt, int nd, long long total,
+                      const long long* shape, const double* samp) {
   long long o = line / inner, kk = line - o * inner, base = o * n * inner + kk;
   for (long long x = 0; x < n; ++x) fs[x] = f[base + x * inner];
   int k = band_envelope(fs, n, w2, bands, v) - 1;
+  if (k < 0 && samp) {  // the last pass, no site: no background anywhere
+    no_background_line(f, n, inner, base, root, shape, samp, cur ? nxt : nullptr, nd, total);
+    return;
+  }
   long long c = (n + 31) >> 5;
   for (int lane = 0; lane < 32; ++lane) {  // the kernel's fill, lane by lane
     long long x0 = walk ? lane * c : lane, x1 = walk ? (x0 + c < n ? x0 + c : n) : n, step = walk ? 1 : 32;
@@ -136,7 +158,7 @@ extern "C" void run_edt(const double* in, const long long* shape, int nd, long l
     unsigned long long* bits = new unsigned long long[count];
     EACH(count, (edt_zero_bits<double>(in, bits, n, inner, nseg, count)));
     EACH(count, (edt_first_pass(bits, f, want_idx ? idx_a : nullptr, shape, nd, 0, n, inner, nseg, count,
-                                sampling[0] * sampling[0], total, root && nd == 1)));
+                                sampling[0] * sampling[0], total, root && nd == 1, nd == 1 ? sampling : nullptr)));
     delete[] bits;
   } else {
     EACH(total, (edt_init<double>(in, f, want_idx ? idx_a : nullptr, shape, nd, total)));
@@ -146,20 +168,21 @@ extern "C" void run_edt(const double* in, const long long* shape, int nd, long l
     for (int d = axis + 1; d < nd; ++d) inner *= shape[d];
     long long lines = total / n;
     double w2 = sampling[axis] * sampling[axis];
+    const double* samp = axis == nd - 1 ? sampling : nullptr;  // the last pass: SciPy's no-background values
     if (staged) {
       double* fs = new double[n]; int* v = new int[n];
       for (long long line = 0; line < lines; ++line) {
         if (staged >= 2)
           band_line(f, n, inner, line, w2, bands, staged == 3, root && axis == nd - 1, fs, v, want_idx ? cur : nullptr,
-                    nxt, nd, total);
-        else staged_line(f, n, inner, line, w2, fs, v, want_idx ? cur : nullptr, nxt, nd, total);
+                    nxt, nd, total, shape, samp);
+        else staged_line(f, n, inner, line, w2, fs, v, want_idx ? cur : nullptr, nxt, nd, total, shape, samp);
       }
       delete[] fs; delete[] v;
     } else {
       long long* v = new long long[lines * n]; double* z = new double[lines * (n + 1)];
       double* dd = new double[lines * n]; long long* arg = new long long[lines * n];
       EACH(lines, (edt_pass(f, n, inner, lines, w2, v, z, dd, arg, want_idx ? cur : nullptr,
-                            want_idx ? nxt : nullptr, nd, total)));
+                            want_idx ? nxt : nullptr, nd, total, shape, samp)));
       delete[] v; delete[] z; delete[] dd; delete[] arg;
     }
     long long* t = cur; cur = nxt; nxt = t;
@@ -288,13 +311,44 @@ def test_edt_all_background_and_foreground_lines(lib):
         _check(x, None, d, idx, exact=True)
 
 
-def test_edt_no_background(lib):
-    # an input without background: what the warp pass gives (the INF marker), indices naming themselves
-    x = np.ones((9, 70), bool)
-    d, idx = host_edt(lib, x, None, "band", scan=True, bands=8)
-    np.testing.assert_array_equal(d, host_edt(lib, x, None, "warp")[0])
-    assert (d >= 1e150).all()
-    np.testing.assert_array_equal(idx, np.indices(x.shape))
+def _no_background_reference(shape, sampling):
+    """SciPy's result for an input without background, by the formula the kernels evaluate (((c_0 +
+    1) s_0)^2 + (c_1 s_1)^2 + ..., summed in axis order, then the root): their values bit for bit."""
+    sq = None
+    for k, n in enumerate(shape):
+        view = [1] * len(shape)
+        view[k] = n
+        t = ((np.arange(n, dtype=np.float64) + (1.0 if k == 0 else 0.0)) * sampling[k]).reshape(view)
+        sq = t * t if sq is None else sq + t * t
+    return np.sqrt(np.broadcast_to(sq, shape))
+
+
+@pytest.mark.parametrize("shape", [(1,), (70,), (9, 70), (1, 5), (4, 1), (5, 6, 7), (3, 4, 2, 5)])
+@pytest.mark.parametrize("staged,scan", [("band", True), ("band-search", True), ("warp", True), (False, True),
+                                         ("band", False), ("warp", False), (False, False)])
+@pytest.mark.parametrize("root", [False, True])
+def test_edt_no_background(lib, shape, staged, scan, root):
+    """An input without background: the last pass (the scan of a 1-D input, else the last axis'
+    envelope pass, whichever kernel) writes SciPy's result, features at (-1, 0, ...) and the
+    distances to them, bit for bit the formula's; one background element anywhere, and all
+    background, stay the transform's."""
+    x = np.ones(shape, bool)
+    sampling = RNG.uniform(0.5, 2.0, len(shape))
+    root = root and (staged in ("band", "band-search") or (scan and len(shape) == 1))  # where the kernels root
+    d, idx = host_edt(lib, x, sampling, staged, scan=scan, bands=5, root=root)
+    np.testing.assert_array_equal(d, _no_background_reference(shape, sampling))
+    ref_d, ref_i = snd.distance_transform_edt(x, sampling=sampling, return_indices=True)
+    np.testing.assert_allclose(d, ref_d, rtol=1e-14, atol=0)
+    np.testing.assert_array_equal(idx, ref_i)
+    one = x.copy()
+    one.flat[RNG.integers(one.size)] = False
+    d, idx = host_edt(lib, one, sampling, staged, scan=scan, bands=5, root=root)
+    ref_d, ref_i = snd.distance_transform_edt(one, sampling=sampling, return_indices=True)
+    np.testing.assert_allclose(d, ref_d, rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(idx, ref_i)  # one background element: one feature
+    d, idx = host_edt(lib, ~x, sampling, staged, scan=scan, bands=5, root=root)
+    np.testing.assert_array_equal(d, 0.0)
+    np.testing.assert_array_equal(idx, np.indices(shape))
 
 
 @pytest.mark.parametrize("n", [1, 2, 5, 31, 32, 33, 100, 1000, 4097])
@@ -337,6 +391,9 @@ def test_kernels_compile_for_sm90():
     names = sorted(set(_edt.names(np.dtype("?")) + _edt.names(np.dtype("f4"))))
     cubin, mapping = compiler.compile_cubin(_edt.source(), arch="sm_90", name_expressions=names)
     assert cubin and set(mapping) == set(names)
+    # the last pass' no-background branch (cold) spills nothing: no kernel has a local-memory frame
+    attrs = kernel_attributes(cubin)
+    assert all(attrs[mapping[n].decode()].get(FRAME_SIZE, 0) == 0 for n in names)
 
 
 @pytest.mark.parametrize("line_bytes,lines,want", [

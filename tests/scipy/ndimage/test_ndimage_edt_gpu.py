@@ -167,3 +167,63 @@ def test_edt_plan_rejects_unknown():
 
     with pytest.raises(ValueError):
         _edt._edt(cuarray.asarray(np.ones(4, bool)), [1.0], False, first="bogus")
+
+
+def _no_background_formula(shape, sampling):
+    """SciPy's distances for an input without background (features at (-1, 0, ...)): ((c_0 + 1)
+    s_0)^2 + (c_1 s_1)^2 + ... summed in axis order, rooted; the kernels' last pass writes these bit
+    for bit (no fma)."""
+    sq = None
+    for k, n in enumerate(shape):
+        view = [1] * len(shape)
+        view[k] = n
+        t = ((np.arange(n, dtype=np.float64) + (1.0 if k == 0 else 0.0)) * sampling[k]).reshape(view)
+        sq = t * t if sq is None else sq + t * t
+    return np.sqrt(np.broadcast_to(sq, shape))
+
+
+@pytest.mark.parametrize("shape", [(1,), (1000,), (4097,), (37, 45), (1, 9), (9, 1), (3, 5000), (5000, 2),
+                                   (9, 10, 11), (4, 3, 2, 5)])
+@pytest.mark.parametrize("case", ["none", "one", "all"])
+def test_edt_no_one_all_background(shape, case):
+    """No background (decided on the device by the last pass: lines of 4097+ take the
+    thread-per-line kernel), exactly one background element, all background: against SciPy with
+    sampling, distances and indices, every output form (indices only, in-place outputs)."""
+    x = np.ones(shape, bool)
+    if case == "one":
+        x.flat[RNG.integers(x.size)] = False
+    elif case == "all":
+        x[...] = False
+    sampling = RNG.uniform(0.5, 2.0, len(shape))
+    ref_d, ref_i = snd.distance_transform_edt(x, sampling=sampling, return_indices=True)
+    g = cuarray.asarray(x.astype(np.float32) * RNG.uniform(1, 2, shape).astype(np.float32))
+    d, i = cnd.distance_transform_edt(g, sampling=sampling, return_indices=True)
+    d = d.get()
+    if case == "none":
+        np.testing.assert_array_equal(d, _no_background_formula(shape, sampling))
+        np.testing.assert_allclose(d, ref_d, rtol=1e-14, atol=0)
+    else:
+        np.testing.assert_allclose(d, ref_d, rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(i.get(), ref_i)  # one feature (or none, or each its own): SciPy's exactly
+    np.testing.assert_array_equal(cnd.distance_transform_edt(g, sampling=sampling).get(), d)
+    only = cnd.distance_transform_edt(g, sampling=sampling, return_distances=False, return_indices=True)
+    np.testing.assert_array_equal(only.get(), ref_i)
+    dist = cuarray.full(shape, -5.0)
+    ind = cuarray.full((len(shape),) + shape, -7, dtype=np.int32)
+    assert cnd.distance_transform_edt(g, sampling=sampling, return_indices=True, distances=dist, indices=ind) is None
+    np.testing.assert_array_equal(dist.get(), d)
+    np.testing.assert_array_equal(ind.get(), ref_i)
+
+
+@pytest.mark.parametrize("plan", PLANS, ids=lambda p: "-".join(str(v) for v in p.values()))
+@pytest.mark.parametrize("shape", [(70,), (4097,), (33, 65), (70, 1), (6, 5, 4, 3)])
+def test_edt_plans_no_background(plan, shape):
+    # every plan's last pass (the scan of a 1-D input, the band or warp pass, a thread per line)
+    from cuarray.scipy.ndimage import _edt
+
+    x = np.ones(shape, bool)
+    sampling = list(RNG.uniform(0.5, 2.0, len(shape)))
+    d, idx = _edt._distances(cuarray.asarray(x), sampling, True, **plan)
+    np.testing.assert_array_equal(d.get(), _no_background_formula(shape, sampling))
+    ref_d, ref_i = snd.distance_transform_edt(x, sampling=sampling, return_indices=True)
+    np.testing.assert_array_equal(idx.get(), ref_i)

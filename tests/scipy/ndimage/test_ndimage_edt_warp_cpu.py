@@ -71,6 +71,8 @@ static struct Pass {
   double w2;
   const long long* idx_in;
   long long* idx_out;
+  const long long* shape;
+  const double* samp;
 } P;
 
 static void lane_main(int lane) {
@@ -78,9 +80,9 @@ static void lane_main(int lane) {
     blockIdx.x = (unsigned)line;
     if (P.kind)
       edt_pass_band(P.f, P.n, P.inner, P.lines, P.w2, P.words, P.bands, P.walk, P.root, P.coop, P.idx_in, P.idx_out,
-                    P.nd, P.total);
+                    P.nd, P.total, P.shape, P.samp);
     else
-      edt_pass_warp(P.f, P.n, P.inner, P.lines, P.w2, P.words, P.idx_in, P.idx_out, P.nd, P.total);
+      edt_pass_warp(P.f, P.n, P.inner, P.lines, P.w2, P.words, P.idx_in, P.idx_out, P.nd, P.total, P.shape, P.samp);
     rendezvous();
   }
   if (lane < 31) {  // done: the next lane finishes its own last line; the last returns to run_pass
@@ -91,12 +93,14 @@ static void lane_main(int lane) {
 }
 
 // kind 2: edt_pass_band with coop 1 (the block's copies both ways; one warp a block here, its area n + 1
-// words longer); kind 3: coop 2 (the block's loads only, the area one word longer)
+// words longer); kind 3: coop 2 (the block's loads only, the area one word longer). shape, samp: the
+// last pass' (SciPy's no-background values where a line has no site), samp null in the others.
 extern "C" void run_pass(int kind, double* f, long long n, long long inner, long long lines, double w2, int bands,
-                         int walk, int root, const long long* idx_in, long long* idx_out, int nd, long long total) {
+                         int walk, int root, const long long* idx_in, long long* idx_out, int nd, long long total,
+                         const long long* shape, const double* samp) {
   int coop = kind >= 2 ? kind - 1 : 0;
   P = Pass{kind, bands, walk, root, coop, nd, f, n, inner, lines, (12 * n + 7) / 8 + (coop == 1 ? n + 1 : coop), total,
-           w2, idx_in, idx_out};
+           w2, idx_in, idx_out, shape, samp};
   blockDim.x = 32;
   const size_t stack = 1 << 18;
   char* stacks = (char*)malloc(32 * stack);
@@ -150,6 +154,7 @@ def warp_edt(lib, x, sampling, kind, bands=1, walk=1, root=False):
     x = np.ascontiguousarray(x, np.float64)
     nd, total = x.ndim, x.size
     shape = np.asarray(x.shape, np.int64)
+    samp_table = np.asarray(sampling, np.float64)
     f = np.empty(x.shape)
     cur = np.empty((nd,) + x.shape, np.int64)
     lib.run_init(_p(x), _p(f), _p(cur), _p(shape), ctypes.c_int(nd), ctypes.c_longlong(total))
@@ -158,10 +163,11 @@ def warp_edt(lib, x, sampling, kind, bands=1, walk=1, root=False):
         inner = int(np.prod(x.shape[axis + 1:], dtype=np.int64))
         nxt = np.empty_like(cur)
         last = root and axis == nd - 1
+        samp = _p(samp_table) if axis == nd - 1 else None  # the last pass: SciPy's no-background values
         lib.run_pass(ctypes.c_int(kind), _p(f), ctypes.c_longlong(n), ctypes.c_longlong(inner),
                      ctypes.c_longlong(total // n), ctypes.c_double(sampling[axis] ** 2), ctypes.c_int(bands),
                      ctypes.c_int(walk), ctypes.c_int(int(last)), _p(cur), _p(nxt), ctypes.c_int(nd),
-                     ctypes.c_longlong(total))
+                     ctypes.c_longlong(total), _p(shape), samp)
         cur = nxt
     return (f if root else np.sqrt(f)), cur
 
@@ -189,6 +195,29 @@ def test_warp_kernels_like_scipy(lib, kind, bands, walk, shape):
         assert not x[tuple(idx)].any()
         dist = np.sqrt(sum(((np.indices(shape)[k] - idx[k]) * sampling[k]) ** 2 for k in range(len(shape))))
         np.testing.assert_allclose(dist, ref, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("kind,walk", [(0, 0), (1, 0), (1, 1), (2, 1), (3, 0)],
+                         ids=["warp", "band-search", "band-walk", "band-walk-coop", "band-search-loads"])
+@pytest.mark.parametrize("shape", [(1,), (33,), (1, 70), (70, 1), (20, 65), (6, 7, 31)])
+def test_warp_kernels_no_background(lib, kind, walk, shape):
+    """No background: the last pass' lines have no site, and the kernels write SciPy's result there
+    (features at (-1, 0, ...), the distances to them, rooted or not), bit for bit the formula
+    ((c_0 + 1) s_0)^2 + (c_1 s_1)^2 + ... summed in axis order; through the coop staging too."""
+    x = np.ones(shape, bool)
+    sampling = RNG.uniform(0.5, 2.0, len(shape))
+    ref_d, ref_i = snd.distance_transform_edt(x, sampling=sampling, return_indices=True)
+    sq = None
+    for k, n in enumerate(shape):
+        view = [1] * len(shape)
+        view[k] = n
+        t = ((np.arange(n, dtype=np.float64) + (1.0 if k == 0 else 0.0)) * sampling[k]).reshape(view)
+        sq = t * t if sq is None else sq + t * t
+    for root in ((False, True) if kind else (False,)):
+        d, idx = warp_edt(lib, x, sampling, kind, 5, walk, root=root)
+        np.testing.assert_array_equal(d, np.sqrt(np.broadcast_to(sq, shape)))
+        np.testing.assert_allclose(d, ref_d, rtol=1e-14, atol=0)
+        np.testing.assert_array_equal(idx, ref_i)
 
 
 def test_band_kernel_long_lines(lib):
@@ -227,7 +256,7 @@ def test_pass_of_any_f_exactly(lib, n, kind, walk):
         idx_out = np.empty_like(idx_in)
         lib.run_pass(ctypes.c_int(kind), _p(got), ctypes.c_longlong(n), ctypes.c_longlong(1), ctypes.c_longlong(1),
                      ctypes.c_double(1.0), ctypes.c_int(bands), ctypes.c_int(walk), ctypes.c_int(0), _p(idx_in),
-                     _p(idx_out), ctypes.c_int(1), ctypes.c_longlong(n))
+                     _p(idx_out), ctypes.c_int(1), ctypes.c_longlong(n), None, None)
         np.testing.assert_array_equal(got, brute)
         q = idx_out[0]
         np.testing.assert_array_equal((np.arange(n) - q) ** 2 + f[q], brute)

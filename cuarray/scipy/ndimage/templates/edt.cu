@@ -4,6 +4,9 @@
 // (edt_init, then a pass); the others a warp per line staged in shared memory where it fits
 // (edt_pass_band: the envelope built by bands of lanes; edt_pass_warp: by lane 0), else one thread
 // per line with scratch and arg per line in global memory (line-major, n or n + 1 per line).
+// The last pass takes `shape` and `samp` (the sampling; null in the other passes) and writes
+// SciPy's result for an input without background where its line has no site (edt.cuh,
+// edt_no_background_d2: no separate check, no synchronisation).
 
 namespace cuarray_ndimage {
 
@@ -28,13 +31,22 @@ __global__ void edt_init(const T* __restrict__ in, double* __restrict__ f, long 
 __global__ void edt_pass(double* __restrict__ f, long long n, long long inner, long long lines, double w2,
                          long long* __restrict__ vbuf, double* __restrict__ zbuf, double* __restrict__ dbuf,
                          long long* __restrict__ abuf, const long long* __restrict__ idx_in,
-                         long long* __restrict__ idx_out, int nd, long long total) {
+                         long long* __restrict__ idx_out, int nd, long long total,
+                         const long long* __restrict__ shape, const double* __restrict__ samp) {
   long long line = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (line >= lines) return;
   long long o = line / inner, k = line - o * inner;
   long long base = o * n * inner + k;
   long long* arg = abuf + line * n;
   edt_line(f + base, inner, n, w2, vbuf + line * n, zbuf + line * (n + 1), dbuf + line * n, arg);
+  if (samp && arg[0] < 0) {  // the last pass, a line with no site: no background anywhere
+    for (long long x = 0; x < n; ++x) {
+      long long at = base + x * inner;
+      f[at] = edt_no_background_d2(at, shape, samp, nd, total);
+      if (idx_in) edt_no_background_idx(idx_out, at, nd, total);
+    }
+    return;
+  }
   if (idx_in) {
     for (long long x = 0; x < n; ++x) {
       long long q = arg[x] < 0 ? x : arg[x];
@@ -50,7 +62,8 @@ __global__ void edt_pass(double* __restrict__ f, long long n, long long inner, l
 // memory. `words`: the 8-byte words of each warp's staging area.
 __global__ void edt_pass_warp(double* __restrict__ f, long long n, long long inner, long long lines, double w2,
                               long long words, const long long* __restrict__ idx_in,
-                              long long* __restrict__ idx_out, int nd, long long total) {
+                              long long* __restrict__ idx_out, int nd, long long total,
+                              const long long* __restrict__ shape, const double* __restrict__ samp) {
   extern __shared__ double edt_stage[];
   const int per_block = blockDim.x >> 5, warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   long long line = (long long)blockIdx.x * per_block + warp;
@@ -79,6 +92,13 @@ __global__ void edt_pass_warp(double* __restrict__ f, long long n, long long inn
   }
   int k = __shfl_sync(0xffffffffu, e.k, 0);
   __syncwarp();
+  if (k < 0 && samp) {  // the last pass, a line with no site: no background anywhere
+    for (long long x = lane; x < n; x += 32) {
+      g[x * inner] = edt_no_background_d2(base + x * inner, shape, samp, nd, total);
+      if (idx_in) edt_no_background_idx(idx_out, base + x * inner, nd, total);
+    }
+    return;
+  }
   for (long long x = lane; x < n; x += 32) {
     long long q = x;
     if (k >= 0) {
@@ -98,7 +118,8 @@ __global__ void edt_pass_warp(double* __restrict__ f, long long n, long long inn
 // bits[(o * nseg + seg) * inner + k], one thread's index; edt_first_pass writes f (and the
 // indices, edt_init's work folded in) from its own word and, for the elements with no background
 // on one side within the segment, the next word on that side that has any. `root`: the last pass
-// (a 1-D input) writes the distances, edt_sqrt's work folded in.
+// (a 1-D input) writes the distances, edt_sqrt's work folded in; `samp` (the last pass only) as
+// edt_pass'.
 template <typename T>
 __global__ void edt_zero_bits(const T* __restrict__ in, unsigned long long* __restrict__ bits, long long n,
                               long long inner, long long nseg, long long count) {
@@ -116,7 +137,7 @@ __global__ void edt_zero_bits(const T* __restrict__ in, unsigned long long* __re
 __global__ void edt_first_pass(const unsigned long long* __restrict__ bits, double* __restrict__ f,
                                long long* __restrict__ idx, const long long* __restrict__ shape, int nd,
                                int axis, long long n, long long inner, long long nseg, long long count, double w2,
-                               long long total, int root) {
+                               long long total, int root, const double* __restrict__ samp) {
   long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= count) return;
   long long r = i / inner, k = i - r * inner, o = r / nseg, seg = r - o * nseg;
@@ -148,15 +169,20 @@ __global__ void edt_first_pass(const unsigned long long* __restrict__ bits, doub
   for (int t = 0; t < len; ++t) {
     long long x = x0 + t, q = edt_nearest_zero(z, t, x0, prev, next);
     long long at = base + x * inner;
-    double dx = (double)(x - q);
-    double d2 = q < 0 ? CUARRAY_EDT_INF : w2 * dx * dx;
+    double dx = (double)(x - q), d2 = CUARRAY_EDT_INF;
+    if (q >= 0) {
+      d2 = w2 * dx * dx;
+    } else if (samp) {  // a 1-D input without background: SciPy's result (edt_no_background_d2 of x; q = -1)
+      double s = CUARRAY_EDT_MUL((double)x + 1.0, samp[0]);
+      d2 = CUARRAY_EDT_MUL(s, s);
+    }
     f[at] = root ? sqrt(d2) : d2;
     if (idx) {
       long long rem = at;
       for (int d = nd - 1; d >= 0; --d) {
         long long c = rem % shape[d];
         rem /= shape[d];
-        idx[d * total + at] = d == axis && q >= 0 ? q : c;
+        idx[d * total + at] = d == axis && (q >= 0 || samp) ? q : c;
       }
     }
   }
@@ -203,7 +229,8 @@ __device__ inline void edt_block_copy(double* __restrict__ f, double* stage, lon
 
 __device__ inline void edt_band_line(double* fs, int* v, double* g, double* out, long long n, long long inner,
                                      double w2, int bands, int walk, int root, const long long* __restrict__ idx_in,
-                                     long long* __restrict__ idx_out, int nd, long long total, long long base);
+                                     long long* __restrict__ idx_out, int nd, long long total, long long base,
+                                     const long long* __restrict__ shape, const double* __restrict__ samp);
 
 // edt_pass_warp with the envelope built by `bands` lanes (1..32) at once: lane b builds the
 // envelope of its band's sites [b L, (b + 1) L) into v[b L ...] (L = edt_band_length), then the
@@ -226,7 +253,7 @@ __device__ inline void edt_band_line(double* fs, int* v, double* g, double* out,
 __global__ void edt_pass_band(double* __restrict__ f, long long n, long long inner, long long lines, double w2,
                               long long words, int bands, int walk, int root, int coop,
                               const long long* __restrict__ idx_in, long long* __restrict__ idx_out, int nd,
-                              long long total) {
+                              long long total, const long long* __restrict__ shape, const double* __restrict__ samp) {
   extern __shared__ double edt_stage[];
   const int per_block = blockDim.x >> 5, warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   long long line = (long long)blockIdx.x * per_block + warp;
@@ -247,7 +274,8 @@ __global__ void edt_pass_band(double* __restrict__ f, long long n, long long inn
     for (long long x = lane; x < n; x += 32) fs[x] = g[x * inner];
     __syncwarp();
   }
-  if (active) edt_band_line(fs, v, g, out, n, inner, w2, bands, walk, root, idx_in, idx_out, nd, total, base);
+  if (active)
+    edt_band_line(fs, v, g, out, n, inner, w2, bands, walk, root, idx_in, idx_out, nd, total, base, shape, samp);
   if (coop == 1) {
     __syncthreads();
     edt_block_copy(f, edt_stage, n, inner, words, per_block, 1);
@@ -258,7 +286,8 @@ __global__ void edt_pass_band(double* __restrict__ f, long long n, long long inn
 // the outputs go to g[x * inner], or to out[x] when out is not null (f's unchanged entries too).
 __device__ inline void edt_band_line(double* fs, int* v, double* g, double* out, long long n, long long inner,
                                      double w2, int bands, int walk, int root, const long long* __restrict__ idx_in,
-                                     long long* __restrict__ idx_out, int nd, long long total, long long base) {
+                                     long long* __restrict__ idx_out, int nd, long long total, long long base,
+                                     const long long* __restrict__ shape, const double* __restrict__ samp) {
   const int lane = threadIdx.x & 31;
   const int L = edt_band_length(n, bands);
   int m = 0;  // this lane's band: its envelope's size
@@ -304,6 +333,17 @@ __device__ inline void edt_band_line(double* fs, int* v, double* g, double* out,
   }
   int k = len - 1;
   __syncwarp();
+  if (k < 0 && samp) {  // the last pass, a line with no site: no background anywhere
+    for (long long x = lane; x < n; x += 32) {
+      double d2 = edt_no_background_d2(base + x * inner, shape, samp, nd, total), r = root ? sqrt(d2) : d2;
+      if (out)
+        out[x] = r;
+      else
+        g[x * inner] = r;
+      if (idx_in) edt_no_background_idx(idx_out, base + x * inner, nd, total);
+    }
+    return;
+  }
   if (walk) {  // lane: a run of ceil(n / 32) x, its site found once, then walked forward
     long long c = (n + 31) >> 5, x0 = lane * c, x1 = x0 + c < n ? x0 + c : n;
     int j = k >= 0 && x0 < x1 ? edt_envelope_index(fs, v, k, w2, (double)x0) : 0;

@@ -203,5 +203,38 @@ CUARRAY_DEVICE inline long long edt_nearest_zero(unsigned long long z, int t, lo
   return x - p <= q - x ? p : q;
 }
 
+// SciPy's result for an input with no background at all: every feature at (-1, 0, ..., 0), just
+// before the first element, and the distances to it. The last pass finds such an input on the
+// device, with no extra pass: after the passes over the other axes, a line of the last axis has a
+// site iff the input has any background (the first axis' scan is the last pass of a 1-D input).
+// edt_no_background_d2: element `at`'s squared distance to that point as SciPy sums it, ((c_0 + 1)
+// s_0)^2 + (c_1 s_1)^2 + ... in axis order (samp: the sampling), each product and sum rounded on
+// its own (never fused into an fma: equal bit for bit to that formula computed on the host).
+#if defined(__CUDACC__)
+#define CUARRAY_EDT_MUL(a, b) __dmul_rn(a, b)
+#define CUARRAY_EDT_ADD(a, b) __dadd_rn(a, b)
+#else
+#define CUARRAY_EDT_MUL(a, b) ((a) * (b))
+#define CUARRAY_EDT_ADD(a, b) ((a) + (b))
+#endif
+
+CUARRAY_DEVICE inline double edt_no_background_d2(long long at, const long long* shape, const double* samp, int nd,
+                                                  long long total) {
+  long long stride = total;
+  double sq = 0.0;
+  for (int d = 0; d < nd; ++d) {
+    stride /= shape[d];
+    long long c = (at / stride) % shape[d];
+    double t = CUARRAY_EDT_MUL((double)c + (d == 0 ? 1.0 : 0.0), samp[d]);
+    sq = d == 0 ? CUARRAY_EDT_MUL(t, t) : CUARRAY_EDT_ADD(sq, CUARRAY_EDT_MUL(t, t));
+  }
+  return sq;
+}
+
+// ... and its feature's coordinates (nd x total): -1, then zeros.
+CUARRAY_DEVICE inline void edt_no_background_idx(long long* idx, long long at, int nd, long long total) {
+  for (int d = 0; d < nd; ++d) idx[d * total + at] = d == 0 ? -1 : 0;
+}
+
 }  // namespace cuarray_ndimage
 #endif
