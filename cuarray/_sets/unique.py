@@ -1,5 +1,9 @@
 """unique and the array-API forms unique_all, unique_counts, unique_inverse, unique_values.
 
+Values alone of integers whose values span fewer than about 4 integers an element: a bitmap of
+the values present instead of the sort (unique_dense.py); the one read of the result's size also
+says whether they fit, and the sort below runs where they do not.
+
 NumPy's method on the device: a stable sort (with positions when indices or the inverse are
 asked for), a flag per sorted element that differs from its predecessor (NaNs equal to each other
 with `equal_nan`; one kernel for numbers and bools), then for the values alone one mask compaction
@@ -34,6 +38,7 @@ from .._manipulation.transpose import moveaxis
 from .._math.arithmetic import subtract
 from .._math.sums_scan import cumsum, diff
 from .._sorting.searching_nonzero import flatnonzero
+from . import unique_dense as _dense
 
 __all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values", "sorted_flags", "nats_equal"]
 
@@ -122,6 +127,10 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
 
 def _unique1d(x: ndarray, return_index, return_inverse, return_counts, equal_nan) -> tuple:
     n = x._size
+    if not (return_index or return_inverse or return_counts) and x._dtype.kind in "iu" and n >= _dense.MIN_SIZE:
+        vals = _dense.values(x if x._c else copy(x))  # integers spanning few values: a bitmap, no sort
+        if vals is not None:
+            return (vals,)
     if return_index or return_inverse:
         # One stable sort moving the positions along (NumPy: mergesort for return_index).
         aux, perm = _engine().sort_pairs(x, arange(n, dtype=numpy.int64)) if n else (copy(x), ndarray((0,), _I8))
