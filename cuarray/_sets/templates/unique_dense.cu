@@ -104,7 +104,10 @@ __global__ void __launch_bounds__(kThreads) cuarray_dense_mark(const T* __restri
 #pragma unroll 4
   for (long long i = (long long)blockIdx.x * kThreads + threadIdx.x; i < n; i += stride) {
     const unsigned long long off = key_of<T>(x[i]) - base;
-    atomicOr(bits + (off >> 5), 1u << (unsigned)(off & 31ull));
+    const unsigned int bit = 1u << (unsigned)(off & 31ull);
+    // A set bit stays set: a read that already sees it skips the atomic (a stale read only costs
+    // the atomic). With repeated values most elements then need no atomic at all.
+    if (!(bits[off >> 5] & bit)) atomicOr(bits + (off >> 5), bit);
   }
 }
 
