@@ -28,7 +28,7 @@ from .._core.ndarray import ndarray
 from ..cuda import device as _device
 from ..cuda.kernel_family import KernelFamily
 
-__all__ = ["plan", "values", "kernel_names", "DENSE", "MIN_SIZE", "dense_by"]
+__all__ = ["plan", "values", "kernel_names", "DENSE", "MIN_SIZE"]
 
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "unique_dense.cu"
 _THREADS = 256
@@ -38,7 +38,6 @@ MIN_SIZE = 8193
 _CAP_PER_ELEMENT = 4
 _CAP_MAX = 1 << 30
 _I32, _U4, _U8 = numpy.dtype(numpy.int32), numpy.dtype(numpy.uint32), numpy.dtype(numpy.uint64)
-_by = "dense"
 
 DENSE = KernelFamily("cuarray_unique_dense", _TEMPLATE.read_text, namespace="cuarray::unique_dense", kernels=(
     "cuarray_dense_minmax<T>(const T* x, long long n, unsigned long long* part, unsigned int* bits, int tiles)",
@@ -70,17 +69,6 @@ def plan(n: int, dtype, sms: int):
     return blocks, tiles
 
 
-def dense_by(how: str) -> str:
-    """unique values of integers by a bitmap where they fit ("dense", the default) or always by a
-    sort ("sort"); returns the previous setting. For benchmarks and tests: process-wide."""
-    global _by
-    if how not in ("dense", "sort"):
-        raise ValueError("unique by 'dense' or 'sort', not {!r}".format(how))
-    prev = _by
-    _by = how
-    return prev
-
-
 def read_total(incl: ndarray) -> int:
     """The last inclusive tile count: the number of unique values (0: they did not fit)."""
     host = numpy.zeros(1, _I32)
@@ -91,9 +79,7 @@ def read_total(incl: ndarray) -> int:
 
 def values(x: ndarray):
     """The sorted unique values of the C-contiguous 1-D integer `x`, or None when the bitmap does
-    not apply (dtype, size, `dense_by("sort")`) or the values span too many integers."""
-    if _by != "dense":
-        return None
+    not apply (dtype, size) or the values span too many integers."""
     n = x._size
     p = plan(n, x._dtype, _device._sm_count(_device.get_device_id()))
     if p is None:

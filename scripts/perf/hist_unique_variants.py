@@ -6,8 +6,9 @@ routes of each in one process, against PyTorch and CuPy where they import. Run o
 Times are CUDA-event medians of 50 calls after a warm-up (scripts/perf/_timing.py); each route's
 result is checked against the other's first. Routes: histogram "host" (the data's min/max read,
 edges made on the host: the old route) and "device" (min/max, edges and counts on the device, one
-read at the end); unique "sort" (the radix sort: the old route) and "dense" (a bitmap of the
-values present, the sort where they span too many integers: the last rows show that case)."""
+read at the end); unique "flags" (the sort, a flag array, a mask compaction: the old route), "heads" (the sort,
+then the values found in the sorted keys) and "dense" (a bitmap of the values present where they
+span few integers, else "heads": the full-range int32 and float32 rows show that case)."""
 
 import pathlib
 import sys
@@ -15,7 +16,7 @@ import sys
 import numpy
 
 import cuarray
-from cuarray._sets import unique_dense
+from cuarray._sets import unique as unique_mod
 from cuarray._statistics import histograms
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
@@ -67,35 +68,45 @@ def histogram_rows(peers):
             y = _to(name, lib, host)
             return (lambda: lib.histc(y, bins=100)) if name == "torch" else (lambda: lib.histogram(y, 100))
 
-        _row("histogram {:.0e} float32, 100 bins".format(n), times, _peer_times(peers, make))
+        _row("histogram {:.0e} float32, 100 bins".format(n), times + [None], _peer_times(peers, make))
 
 
 def unique_rows(peers):
-    cases = [(2**22, 0, 2**20), (2**26, 0, 2**20), (2**22, -(2**31), 2**31)]
-    for n, lo, hi in cases:
-        host = numpy.random.default_rng(1).integers(lo, hi, n, dtype=numpy.int64).astype(numpy.int32)
+    cases = [(2**22, 0, 2**20, numpy.int32), (2**26, 0, 2**20, numpy.int32), (2**22, -(2**31), 2**31, numpy.int32),
+             (2**22, 0, 1, numpy.float32)]
+    for n, lo, hi, dt in cases:
+        rng = numpy.random.default_rng(1)
+        if dt == numpy.float32:
+            host = numpy.round(rng.normal(size=n) * 2**18).astype(dt)
+            label = "unique {} Mi float32, round(normal * 2^18)".format(n >> 20)
+        else:
+            host = rng.integers(lo, hi, n, dtype=numpy.int64).astype(dt)
+            label = "unique {} Mi int32 in [{}, {})".format(n >> 20, lo, hi)
         x = cuarray.asarray(host)
         times, results = [], []
-        for how in ("sort", "dense"):
-            prev = unique_dense.dense_by(how)
+        for how in ("flags", "heads", "dense"):
+            prev = unique_mod.values_by(how)
             try:
                 results.append(cuarray.unique(x).get())
                 times.append(event_us(lambda: cuarray.unique(x), reps=REPS))
             finally:
-                unique_dense.dense_by(prev)
-        numpy.testing.assert_array_equal(results[0], results[1], strict=True)
+                unique_mod.values_by(prev)
+        for r in results[1:]:
+            numpy.testing.assert_array_equal(results[0], r, strict=True)
 
         def make(name, lib, host=host):
             y = _to(name, lib, host)
             return lambda: lib.unique(y)
 
-        _row("unique {} Mi int32 in [{}, {})".format(n >> 20, lo, hi), times, _peer_times(peers, make))
+        _row(label, [times[0], times[2], times[1]], _peer_times(peers, make))
 
 
 def main():
     peers = gpu_peers()
     print("median of {} calls, us (CUDA events)".format(REPS))
-    print("{:<44}{:>9}  {:>9}  {:>9}  {:>9}".format("case", "old", "new", "torch", "cupy"))
+    print("unique: old = sort + flags + mask compaction, new = bitmap where the values fit, else sort + heads;"
+          " 'mid' = sort + heads")
+    print("{:<44}{:>9}  {:>9}  {:>9}  {:>9}  {:>9}".format("case", "old", "new", "mid", "torch", "cupy"))
     histogram_rows(peers)
     unique_rows(peers)
 

@@ -25,7 +25,8 @@ T = ud.TILE_BITS
 @pytest.mark.parametrize("n, dt, want", [
     (ud.MIN_SIZE - 1, "i4", None), (ud.MIN_SIZE, "i4", (5, 2)), (2**22, "i4", (528, 512)), (10**6, "f4", None),
     (10**6, "?", None), (10**6, "M8[s]", None), (2**22, "i1", (528, 1)), (2**22, "u2", (528, 2)),
-    (2**22, "u8", (528, 512)), (2**29, "i8", (528, 2**30 // T)), (T // 2, "i4", (8, 2)), (T // 2 + 1, "i4", (9, 3)), (T // 2, "u2", (8, 2)), (T // 2, "i1", (8, 1))])
+    (2**22, "u8", (528, 512)), (2**29, "i8", (528, 2**30 // T)), (T // 2, "i4", (8, 2)),
+    (T // 2 + 1, "i4", (9, 3)), (T // 2, "u2", (8, 2)), (T // 2, "i1", (8, 1))])
 def test_plan_boundaries(n, dt, want):
     assert ud.plan(n, np.dtype(dt), 132) == want
 
@@ -52,6 +53,9 @@ def test_launches_and_fallback(recorded_launches, monkeypatch):
     assert not any("radix" in s for s in names)
     recorded_launches.clear()
     monkeypatch.setattr(ud, "read_total", lambda incl: 0)  # the values did not fit: sorted instead
+    from cuarray._sets import unique_heads as uh
+
+    monkeypatch.setattr(uh, "read_total", lambda incl: 9)
     from cuarray._core import mask_compact
 
     monkeypatch.setattr(mask_compact, "_count", lambda mask, k, dt: (1, 1, mask, 7))
@@ -61,12 +65,31 @@ def test_launches_and_fallback(recorded_launches, monkeypatch):
     u.unique(x)
     names = [str(c) for c in recorded_launches]
     assert any("cuarray_radix_onesweep" in s for s in names) and not any("dense_expand" in s for s in names)
-    recorded_launches.clear()
-    prev = ud.dense_by("sort")
-    try:
-        u.unique(x)
-        assert not any("cuarray_dense_" in str(c) for c in recorded_launches)
-    finally:
-        ud.dense_by(prev)
+    assert any("cuarray_head_compact<int, false, int>" in s for s in names)  # the values from the sorted keys
+    assert not any("unique_flags" in s for s in names)
+    # "dense" reads a total of 0 here (patched): the bitmap's kernels, then the heads
+    for how, dense, heads in (("heads", False, True), ("flags", False, False), ("dense", True, True)):
+        prev = u.values_by(how)
+        try:
+            recorded_launches.clear()
+            u.unique(x)
+            names = [str(c) for c in recorded_launches]
+            assert any("cuarray_dense_" in s for s in names) == dense
+            assert any("cuarray_head_" in s for s in names) == heads
+            assert any("unique_flags" in s for s in names) == (how == "flags")
+        finally:
+            u.values_by(prev)
     with pytest.raises(ValueError):
-        ud.dense_by("bitmap")
+        u.values_by("bitmap")
+
+
+def test_heads_kernels_compile_and_names():
+    from cuarray._sets import unique_heads as uh
+
+    names = sorted({"cuarray::unique_heads::" + n for c in "?bBhHiIqQfd" for e in (False, True) for o in (4, 8)
+                    for n in uh.kernel_names(np.dtype(c), e, o)})
+    cubin, mapping = compiler.compile_cubin(uh._TEMPLATE.read_text(), arch="sm_90", name_expressions=names)
+    assert cubin and set(mapping) == set(names)
+    assert uh.kernel_names(np.dtype("f4"), True, 4)[0] == "cuarray_head_counts<float, true, int>"
+    assert uh.kernel_names(np.dtype("i4"), True, 8)[1] == "cuarray_head_compact<int, false, long long>"
+    assert uh.TILE == 4096

@@ -1,6 +1,7 @@
-"""unique's bitmap route (integers spanning few values) on the device against NumPy, bit for bit,
-and against the sort route: every integer dtype, negative values, the dtype's extremes, all-equal
-values, the bitmap's cap boundary (range cap - 1 fits, cap falls back to the sort), the full int32
+"""unique's values-alone routes on the device against NumPy, bit for bit: the bitmap (integers
+spanning few values), the heads of the sorted keys (no flag array) and the old flags route. Every
+integer dtype, negative values, the dtype's extremes, all-equal values, NaN (equal or not), -0.0,
+bools, the bitmap's cap boundary (range cap - 1 fits, cap falls back to the sort), the full int32
 range (the sort), non-contiguous input, sizes at the route's threshold; return_* keep the sort."""
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ pytestmark = [
 
 import cuarray  # noqa: E402
 from cuarray import testing  # noqa: E402
+from cuarray._sets import unique as uq  # noqa: E402
 from cuarray._sets import unique_dense as ud  # noqa: E402
 
 INTS = [np.dtype(c) for c in "bBhHiIqQ"]
@@ -24,17 +26,17 @@ rng = np.random.default_rng()
 D = cuarray.asarray
 
 
-def check(x):
-    """unique(x) by both routes equals NumPy's, dtype and all."""
-    want = np.unique(x)
-    got = cuarray.unique(D(x)).get()
-    np.testing.assert_array_equal(got, want, strict=True)
-    prev = ud.dense_by("sort")
-    try:
-        srt = cuarray.unique(D(x)).get()
-    finally:
-        ud.dense_by(prev)
-    np.testing.assert_array_equal(srt, want, strict=True)
+def check(x, equal_nan=True):
+    """unique(x) by every route for the values alone (bitmap, sort + heads, sort + flags) equals
+    NumPy's, dtype and all."""
+    want = np.unique(x, equal_nan=equal_nan)
+    for how in ("dense", "heads", "flags"):
+        prev = uq.values_by(how)
+        try:
+            got = cuarray.unique(D(x), equal_nan=equal_nan).get()
+        finally:
+            uq.values_by(prev)
+        np.testing.assert_array_equal(got, want, strict=True)
 
 
 @pytest.mark.parametrize("dt", INTS, ids=testing.dtype_id)
@@ -78,3 +80,21 @@ def test_dense_leaves_options_to_the_sort():
     np.testing.assert_array_equal(cuarray.unique_values(D(x)).get(), np.unique(x), strict=True)
     check(np.zeros(0, np.int32))
     check(np.array([5], np.int32))
+
+
+@pytest.mark.parametrize("dt", [np.dtype(c) for c in "?fd"], ids=testing.dtype_id)
+@pytest.mark.parametrize("equal_nan", [True, False])
+def test_heads_bools_floats_nans(dt, equal_nan):
+    """The values from the sorted keys (no flag array): NaNs kept once or each, -0.0 and 0.0 one
+    value, infinities; tiles of 4096 and their boundaries; size 1 and all equal."""
+    for n in (1, 2, 4095, 4096, 4097, 3 * 4096 + 5, 70000):
+        if dt.kind == "b":
+            x = rng.integers(0, 2, n).astype(bool)
+        else:
+            x = np.round(rng.normal(size=n) * 30).astype(dt)
+            x[rng.integers(0, n, max(1, n // 50))] = np.nan
+            x[rng.integers(0, n, max(1, n // 50))] = -0.0
+            x[:: max(1, n // 7)] = np.inf
+        check(x, equal_nan)
+    check(np.full(10000, np.nan if dt.kind == "f" else True, dt), equal_nan)
+    check(np.zeros(9000, dt), equal_nan)

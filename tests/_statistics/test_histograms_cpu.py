@@ -96,8 +96,9 @@ def test_auto_edges_steps_are_numpys(dt):
     dtype (min == max: +-0.5 first); the kernel's steps give them bit for bit, denormal ranges
     (step 0) and equal ends included."""
     rng = np.random.default_rng(7)
-    cases = [(dt(-5.25), dt(5.5), 100), (dt(0), dt(1), 1), (dt(3), dt(3), 10), (dt(1e-42 if dt is np.float32 else 1e-320),
-             dt(3e-42 if dt is np.float32 else 3e-320), 7), (dt(-1e30), dt(1e30), 8192), (dt(1e8), dt(1e8), 4)]
+    tiny = 1e-42 if dt is np.float32 else 1e-320
+    cases = [(dt(-5.25), dt(5.5), 100), (dt(0), dt(1), 1), (dt(3), dt(3), 10), (dt(tiny), dt(3 * tiny), 7),
+             (dt(-1e30), dt(1e30), 8192), (dt(1e8), dt(1e8), 4)]
     cases += [(dt(a), dt(a + abs(b)), int(k)) for a, b, k in zip(rng.normal(size=40) * 10.0 ** rng.integers(-8, 8, 40),
                                                                  rng.normal(size=40), rng.integers(1, 3000, 40))]
     ok = 0
