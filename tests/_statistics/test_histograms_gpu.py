@@ -164,18 +164,20 @@ def test_float16_edges_are_float16(shape):
     check(cuarray.histogram_bin_edges(D(x[:, 1]), "sturges"), np.histogram_bin_edges(x[:, 1], "sturges"))
 
 
-def _both_routes(x, bins, **kw):
+def _both_routes(x, bins, view=lambda a: a, **kw):
     """histogram on the device route and on the host route (min/max read first), each against
-    NumPy's counts and edges, exactly."""
+    NumPy's counts and edges, exactly; `view` applied to the host data and to the device copy
+    (a device view: offsets that break 16-byte alignment)."""
     from cuarray._statistics import histograms as h
 
-    want = np.histogram(x, bins, **kw)
+    want = np.histogram(view(x), bins, **kw)
+    d = view(D(x))
     prev = h.auto_range_by("host")
     try:
-        host = cuarray.histogram(D(x), bins, **kw)
+        host = cuarray.histogram(d, bins, **kw)
     finally:
         h.auto_range_by(prev)
-    dev = cuarray.histogram(D(x), bins, **kw)
+    dev = cuarray.histogram(d, bins, **kw)
     exact = not kw.get("density")
     check(dev, want, exact=exact)
     check(host, want, exact=exact)
@@ -189,8 +191,9 @@ def test_histogram_range_on_device(dt, bins):
     bins), one copy per block (to 8192), the host route beyond; 16-byte loads and their tail."""
     x = rng.normal(size=40003).astype(dt)
     _both_routes(x, bins)
-    _both_routes(x[1:], bins)  # not 16-byte aligned: element loads
-    _both_routes(x[::3], bins)  # a strided view, made contiguous
+    _both_routes(x, bins, lambda a: a[1:])  # not 16-byte aligned: element loads
+    _both_routes(x, bins, lambda a: a[2:-1])  # float64: 16-byte aligned again
+    _both_routes(x, bins, lambda a: a[::3])  # a strided view, made contiguous
 
 
 @pytest.mark.parametrize("dt", [np.float32, np.float64], ids=str)
