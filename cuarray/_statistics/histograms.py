@@ -21,6 +21,7 @@ bincount does the same), in an order that depends on scheduling.
 
 from __future__ import annotations
 
+import functools
 import operator
 import pathlib
 import warnings
@@ -94,6 +95,7 @@ HISTOGRAMS = KernelFamily("cuarray_histograms", _TEMPLATE.read_text, namespace="
 ))
 
 
+@functools.lru_cache(maxsize=None)
 def auto_names(dt, copies) -> tuple:
     """The three kernels of the device route for float data of `dt`, `copies` copies of the bins."""
     ct = _ct(dt)
