@@ -1,5 +1,11 @@
 """unique and the array-API forms unique_all, unique_counts, unique_inverse, unique_values.
 
+Values alone of integers whose values span fewer than about 4 integers an element: a bitmap of
+the values present instead of the sort (unique_dense.py); the one read of the result's size also
+says whether they fit, and the sort below runs where they do not. Values alone of other sortable
+data: the sort, then the values found in the sorted keys by two passes (unique_heads.py) instead
+of a flag array and a mask compaction.
+
 NumPy's method on the device: a stable sort (with positions when indices or the inverse are
 asked for), a flag per sorted element that differs from its predecessor (NaNs equal to each other
 with `equal_nan`; one kernel for numbers and bools), then for the values alone one mask compaction
@@ -34,6 +40,8 @@ from .._manipulation.transpose import moveaxis
 from .._math.arithmetic import subtract
 from .._math.sums_scan import cumsum, diff
 from .._sorting.searching_nonzero import flatnonzero
+from . import unique_dense as _dense
+from . import unique_heads as _heads
 
 __all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values", "sorted_flags", "nats_equal"]
 
@@ -120,16 +128,39 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     return _unique_axis(ar, axis, return_index, return_inverse, return_counts)
 
 
+_values_by = "dense"
+
+
+def values_by(how: str) -> str:
+    """How unique finds the values alone: "dense" (the default: integers spanning few values by a
+    bitmap, else a sort and the heads found in the sorted keys), "heads" (always the sort, then the
+    heads) or "flags" (the sort, a flag array, a mask compaction: the route before the other two);
+    returns the previous setting. For benchmarks and tests: process-wide."""
+    global _values_by
+    if how not in ("dense", "heads", "flags"):
+        raise ValueError("unique values by 'dense', 'heads' or 'flags', not {!r}".format(how))
+    prev = _values_by
+    _values_by = how
+    return prev
+
+
 def _unique1d(x: ndarray, return_index, return_inverse, return_counts, equal_nan) -> tuple:
     n = x._size
+    only_values = not (return_index or return_inverse or return_counts)
+    if only_values and _values_by == "dense" and x._dtype.kind in "iu" and n >= _dense.MIN_SIZE:
+        vals = _dense.values(x if x._c else copy(x))  # integers spanning few values: a bitmap, no sort
+        if vals is not None:
+            return (vals,)
     if return_index or return_inverse:
         # One stable sort moving the positions along (NumPy: mergesort for return_index).
         aux, perm = _engine().sort_pairs(x, arange(n, dtype=numpy.int64)) if n else (copy(x), ndarray((0,), _I8))
     else:
         perm = None
         aux = _engine().sort(x, axis=None) if n else copy(x)
+    if only_values and n and _values_by != "flags" and _heads.supports(aux):
+        return (_heads.values(aux, equal_nan),)  # the values from the sorted keys: no flag array
     mask = sorted_flags(aux, equal_nan)
-    if not (return_index or return_inverse or return_counts) and mask_compact.supports(aux):
+    if only_values and mask_compact.supports(aux):
         return (mask_compact.compact(aux, mask),)  # the values straight from the flags: no index array
     idx = flatnonzero(mask)
     ret = (take(aux, idx),)

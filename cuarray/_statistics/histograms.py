@@ -7,6 +7,11 @@ the global bins once; more bins use global atomics directly. Equal bins (an int 
 NumPy's arithmetic step by step, in NumPy's types, so every element lands in NumPy's bin; the
 edges are made on the host with `numpy.linspace` (they are tiny) and uploaded.
 
+An int `bins` with the range from float32/float64 data (no weights) takes the device route
+(`histogram_auto`): the data's (min, max), NumPy's edges and the counts are made on the device
+one kernel after another, and the one read (the range's error flags, at the end) is the only
+synchronisation; other data reads its (min, max) first and makes the edges on the host.
+
 Synchronisations, each because a size or a host value depends on the data: bincount reads the
 input's minimum and maximum (the result's length; NumPy's ValueError for a negative value), an
 int `bins` without `range` reads the data's minimum and maximum (one pass for both), explicit
@@ -16,6 +21,7 @@ bincount does the same), in an order that depends on scheduling.
 
 from __future__ import annotations
 
+import functools
 import operator
 import pathlib
 import warnings
@@ -35,7 +41,8 @@ from .._math.sums_scan import diff
 from ..cuda import device as _device
 from ..cuda.kernel_family import KernelFamily
 
-__all__ = ["bincount", "histogram", "histogram_bin_edges", "minmax", "count_bins"]
+__all__ = ["bincount", "histogram", "histogram_bin_edges", "minmax", "count_bins", "histogram_auto", "auto_plan",
+           "auto_range_by"]
 
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "histograms.cu"
 _THREADS = 256
@@ -80,7 +87,20 @@ HISTOGRAMS = KernelFamily("cuarray_histograms", _TEMPLATE.read_text, namespace="
     "typename acc<Weighted>::global_t* out)",
     "cuarray_histogram_edges<T, C, Weighted, Shared>(const T* x, const double* w, long long n, "
     "long long nbins, const C* edges, typename acc<Weighted>::global_t* out)",
+    "cuarray_minmax_partials<T>(const T* x, long long n, int aligned, unsigned long long* part)",
+    "cuarray_histogram_auto_edges<T>(const unsigned long long* part, int nparts, long long nbins, T* edges, "
+    "T* params, unsigned long long* state, unsigned long long* counts)",
+    "cuarray_histogram_auto<T, int COPIES>(const T* x, long long n, int aligned, long long nbins, const T* params, "
+    "const T* edges, const unsigned long long* state, unsigned long long* out)",
 ))
+
+
+@functools.lru_cache(maxsize=None)
+def auto_names(dt, copies) -> tuple:
+    """The three kernels of the device route for float data of `dt`, `copies` copies of the bins."""
+    ct = _ct(dt)
+    return ("cuarray_minmax_partials<{}>".format(ct), "cuarray_histogram_auto_edges<{}>".format(ct),
+            "cuarray_histogram_auto<{}, {}>".format(ct, copies))
 
 
 def _kernel(name):
@@ -198,6 +218,87 @@ def bincount_known(x: ndarray, w, length: int) -> ndarray:
 
 
 # -- histogram -----------------------------------------------------------------------------------
+# The device route (an int `bins`, the range from float data): per-warp copies of the bins while
+# 8 of them fit 32 KiB of shared memory, one copy per block up to _SHARED_BINS bins. Blocks: 16
+# elements a thread (four 16-byte loads of float32 in flight), at most 4 per SM, so that the
+# blocks' final atomics on the same few bins stay few (1e7 elements: 528 blocks x 100 bins).
+AUTO_COPIES = 8
+_AUTO_ITEMS = 16
+_by = "device"
+
+
+def auto_plan(n: int, nbins: int, sms: int):
+    """(blocks, copies of the bins, shared bytes) of the device route for `n` elements in `nbins`
+    bins, or None where it does not apply (no elements, more than _SHARED_BINS bins)."""
+    if n < 1 or not 1 <= nbins <= _SHARED_BINS:
+        return None
+    copies = AUTO_COPIES if AUTO_COPIES * nbins * 4 <= 32 * 1024 else 1
+    blocks = max(1, min(-(-n // (_THREADS * _AUTO_ITEMS)), 4 * sms))
+    return blocks, copies, copies * nbins * 4
+
+
+def auto_range_by(how: str) -> str:
+    """Make an int `bins` without `range` on float32/float64 data take the device route
+    (``"device"``, the default) or read the data's (min, max) first and make the edges on the host
+    (``"host"``); returns the previous setting. For benchmarks and tests: process-wide."""
+    global _by
+    if how not in ("device", "host"):
+        raise ValueError("the range by 'device' or 'host', not {!r}".format(how))
+    prev = _by
+    _by = how
+    return prev
+
+
+def _auto_bins(a: ndarray, bins, range, weights):  # noqa: A002
+    """The number of bins when `histogram` can take the device route, else None."""
+    if _by != "device" or range is not None or weights is not None or a._dtype.char not in "fd" or not a._size:
+        return None
+    if isinstance(bins, (str, ndarray, list, tuple, numpy.ndarray)) or numpy.ndim(bins) != 0:
+        return None
+    try:
+        nb = operator.index(bins)
+    except TypeError:
+        return None
+    return nb if 1 <= nb <= _SHARED_BINS else None
+
+
+def read_state(scratch: ndarray) -> numpy.ndarray:
+    """The device route's state words (min key, max key, error flags): the one synchronisation."""
+    state = numpy.empty(3, _U8)
+    scratch.data.copy_to_host(state.ctypes.data, 24)
+    return state
+
+
+def histogram_auto(a: ndarray, nbins: int) -> tuple:
+    """(int64 counts, edges) of the non-empty float32/float64 `a` in `nbins` equal bins over its
+    (min, max), as NumPy's: three kernels in a row (block min/max partials; the edges, the counts
+    zeroed, the error flags; the counts), then the one read: the flags, raised as NumPy's
+    ValueErrors."""
+    x = _dense(a)
+    if _device_check.active[0]:
+        _device_check.check((x,))
+    n, dt = x._size, x._dtype
+    blocks, copies, smem = auto_plan(n, nbins, _device._sm_count(_device.get_device_id()))
+    part_k, edges_k, count_k = HISTOGRAMS.get(*auto_names(dt, copies))
+    aligned = numpy.int32(x.data.ptr % 16 == 0)
+    # scratch: state (min key, max key, flags, -), params (first, last, delta: 3 x T), partials
+    scratch = ndarray((8 + 2 * blocks,), _U8)
+    sp = scratch.data.ptr
+    edges = ndarray((nbins + 1,), dt)
+    out = ndarray((nbins,), _U8)
+    part_k.launch(blocks, _THREADS, x.data.ptr, n, aligned, sp + 64)
+    edges_k.launch(1, _THREADS, sp + 64, blocks, nbins, edges.data.ptr, sp + 32, sp, out.data.ptr)
+    count_k.launch(blocks, _THREADS, x.data.ptr, n, aligned, nbins, sp + 32, edges.data.ptr, sp, out.data.ptr,
+                   shared_mem=smem)
+    state = read_state(scratch)
+    if state[2] == 1:
+        lo, hi = minmax_values(state[:2], dt)
+        raise ValueError("autodetected range of [{}, {}] is not finite".format(lo, hi))
+    if state[2] == 2:
+        raise ValueError("Too many bins for data range. Cannot create {} finite-sized bins.".format(nbins))
+    return out.view(_I8), edges
+
+
 def _ravel_weights(a: ndarray, weights):
     if weights is None:
         return None
@@ -258,6 +359,13 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     a = _histogram_data(a, "histogram")
     w = _ravel_weights(a, weights)
     a = a.reshape(-1)
+    nb = _auto_bins(a, bins, range, w)
+    if nb is not None:
+        n, edges = histogram_auto(a, nb)
+        if density:
+            db = astype(diff(edges), _F8, copy=False)
+            return divide(divide(n, db), sum_(n)), edges
+        return n, edges
     edges, uniform = bin_edges(a, bins, range, w)
     if w is None:
         ntype = _I8

@@ -60,3 +60,94 @@ def test_bincount_looks_at_negative_values_before_the_weights(recorded_launches,
     monkeypatch.setattr(h, "minmax", lambda x: (-1, 2))
     with pytest.raises(ValueError, match="no negative elements"):
         h.bincount(cp.ndarray((3,), np.int64), cp.ndarray(weights.shape, weights.dtype))
+
+
+# -- the device route of an int `bins` with the range from float data ---------------------------
+def test_auto_kernels_compile():
+    names = sorted({"cuarray::histograms::" + n for d in (F4, F8) for c in (1, h.AUTO_COPIES)
+                    for n in h.auto_names(d, c)})
+    cubin, mapping = compiler.compile_cubin(h._TEMPLATE.read_text(), arch="sm_90", name_expressions=names)
+    assert cubin and set(mapping) == set(names)
+
+
+@pytest.mark.parametrize("n, nbins, want", [
+    (1, 1, (1, 8, 32)), (0, 10, None), (10, 0, None), (10**7, 100, (528, 8, 3200)),
+    (4096, 1024, (1, 8, 32768)), (4097, 1025, (2, 1, 4100)), (5, h._SHARED_BINS, (1, 1, 4 * h._SHARED_BINS)),
+    (5, h._SHARED_BINS + 1, None), (256 * 16 * 528, 3, (528, 8, 96)), (256 * 16 * 528 + 1, 3, (528, 8, 96))])
+def test_auto_plan_boundaries(n, nbins, want):
+    assert h.auto_plan(n, nbins, 132) == want
+
+
+def _linspace_steps(first, last, nbins):
+    """The edges kernel's arithmetic (every step rounded in the data's type), in NumPy."""
+    t = type(first)
+    if first == last:
+        first, last = t(first - t(0.5)), t(last + t(0.5))
+    div, delta = t(nbins), t(last - first)
+    step = t(delta / div)
+    i = np.arange(nbins, dtype=t)
+    y = (i / div) * delta if step == 0 else i * step
+    return np.append(y + first, last).astype(t), first, last
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64], ids=str)
+def test_auto_edges_steps_are_numpys(dt):
+    """numpy.histogram's edges for an int `bins` are linspace(min, max, bins + 1) of the data's
+    dtype (min == max: +-0.5 first); the kernel's steps give them bit for bit, denormal ranges
+    (step 0) and equal ends included."""
+    rng = np.random.default_rng(7)
+    tiny = 1e-42 if dt is np.float32 else 1e-320
+    cases = [(dt(-5.25), dt(5.5), 100), (dt(0), dt(1), 1), (dt(3), dt(3), 10), (dt(tiny), dt(3 * tiny), 7),
+             (dt(-1e30), dt(1e30), 8192), (dt(1e8), dt(1e8), 4)]
+    cases += [(dt(a), dt(a + abs(b)), int(k)) for a, b, k in zip(rng.normal(size=40) * 10.0 ** rng.integers(-8, 8, 40),
+                                                                 rng.normal(size=40), rng.integers(1, 3000, 40))]
+    ok = 0
+    for lo, hi, nb in cases:
+        x = np.array([lo, hi], dt)
+        got = _linspace_steps(lo, hi, nb)[0]
+        if np.any(got[:-1] >= got[1:]):  # the kernel's flag 2
+            with pytest.raises(ValueError, match="Too many bins"):
+                np.histogram_bin_edges(x, nb)
+            continue
+        np.testing.assert_array_equal(got, np.histogram_bin_edges(x, nb), strict=True)
+        ok += 1
+    assert ok >= 30
+
+
+def test_auto_route_launches(recorded_launches, monkeypatch):
+    """Three launches and one read: partials over the blocks, one block of edges, the counts
+    with the plan's shared memory; the flags raise NumPy's ValueErrors; other data, weights, a
+    `range` or too many bins keep the host route (its min/max read first)."""
+    import cuarray as cp
+    from cuarray.cuda import device
+
+    monkeypatch.setitem(device._SM_COUNT, device.get_device_id(), 132)
+    x = cp.ndarray((10**6,), F4)
+    monkeypatch.setattr(h, "read_state", lambda s: np.array([0, 0, 0], np.uint64))
+    n, e = h.histogram(x, 100)
+    assert n.dtype == I8 and n.shape == (100,) and e.dtype == F4 and e.shape == (101,)
+    names = [str(c) for c in recorded_launches]
+    assert len(recorded_launches) == 3, names
+    assert "minmax_partials<float>" in names[0] and "auto_edges<float>" in names[1]
+    assert "cuarray_histogram_auto<float, 8>" in names[2]
+    blocks, copies, smem = h.auto_plan(10**6, 100, 132)
+    assert [c[1] for c in recorded_launches] == [("cfg", blocks, 256, 0), ("cfg", 1, 256, 0),
+                                                 ("cfg", blocks, 256, smem)]
+    top = np.uint64(1 << 63)
+    key = lambda v: np.float64(v).view(np.uint64) ^ top if v >= 0 else ~np.float64(v).view(np.uint64)  # noqa: E731
+    monkeypatch.setattr(h, "read_state", lambda s: np.array([key(1.0), 2**64 - 1, 1], np.uint64))
+    with pytest.raises(ValueError, match=r"autodetected range of \[1.0, nan\] is not finite"):
+        h.histogram(x, 100)
+    monkeypatch.setattr(h, "read_state", lambda s: np.array([key(1.0), key(1.0), 2], np.uint64))
+    with pytest.raises(ValueError, match="Too many bins for data range. Cannot create 7 finite"):
+        h.histogram(x, 7)
+    for args, kw in [((cp.ndarray((10,), I8), 5), {}), ((x, 5), {"range": (0, 1)}), ((x, h._SHARED_BINS + 1), {}),
+                     ((x, "auto"), {}), ((x, 5), {"weights": cp.ndarray((10**6,), F4)}),
+                     ((cp.ndarray((0,), F4), 5), {}), ((cp.ndarray((4,), np.float16), 5), {})]:
+        assert h._auto_bins(args[0], args[1], kw.get("range"), kw.get("weights")) is None
+    assert h._auto_bins(x, np.int16(5), None, None) == 5
+    prev = h.auto_range_by("host")
+    assert prev == "device" and h._auto_bins(x, 5, None, None) is None
+    h.auto_range_by(prev)
+    with pytest.raises(ValueError):
+        h.auto_range_by("gpu")

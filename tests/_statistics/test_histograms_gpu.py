@@ -162,3 +162,66 @@ def test_float16_edges_are_float16(shape):
     assert got2[1].dtype == want2[1].dtype == np.float16
     check(got2, want2)
     check(cuarray.histogram_bin_edges(D(x[:, 1]), "sturges"), np.histogram_bin_edges(x[:, 1], "sturges"))
+
+
+def _both_routes(x, bins, view=lambda a: a, **kw):
+    """histogram on the device route and on the host route (min/max read first), each against
+    NumPy's counts and edges, exactly; `view` applied to the host data and to the device copy
+    (a device view: offsets that break 16-byte alignment)."""
+    from cuarray._statistics import histograms as h
+
+    want = np.histogram(view(x), bins, **kw)
+    d = view(D(x))
+    prev = h.auto_range_by("host")
+    try:
+        host = cuarray.histogram(d, bins, **kw)
+    finally:
+        h.auto_range_by(prev)
+    dev = cuarray.histogram(d, bins, **kw)
+    exact = not kw.get("density")
+    check(dev, want, exact=exact)
+    check(host, want, exact=exact)
+    np.testing.assert_array_equal(dev[1].get(), host[1].get(), strict=True)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64], ids=str)
+@pytest.mark.parametrize("bins", [1, 7, 100, 1024, 1025, 8192, 8193])
+def test_histogram_range_on_device(dt, bins):
+    """The device route (an int `bins`, the range from the data): per-warp bin copies (up to 1024
+    bins), one copy per block (to 8192), the host route beyond; 16-byte loads and their tail."""
+    x = rng.normal(size=40003).astype(dt)
+    _both_routes(x, bins)
+    _both_routes(x, bins, lambda a: a[1:])  # not 16-byte aligned: element loads
+    _both_routes(x, bins, lambda a: a[2:-1])  # float64: 16-byte aligned again
+    _both_routes(x, bins, lambda a: a[::3])  # a strided view, made contiguous
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64], ids=str)
+def test_histogram_range_on_device_edge_data(dt):
+    _both_routes(np.array([2.5], dt), 10)  # one element: min == max, edges +-0.5
+    _both_routes(np.full(1001, -3.0, dt), 4)  # all equal
+    _both_routes(np.array([-0.0, 0.0, 1.0, -0.0], dt), 3)
+    _both_routes(np.array([1e-40, 3e-40, 2e-40], dt) if dt is np.float32 else np.array([1e-310, 3e-310], dt), 5)
+    _both_routes(np.linspace(-1, 1, 4097).astype(dt), 64)  # values on the edges
+    _both_routes(rng.uniform(-1e30, 1e30, 5000).astype(dt), 100)
+    _both_routes(rng.normal(size=3000).astype(dt), 50, density=True)
+    x2 = rng.normal(size=(60, 70)).astype(dt)
+    _both_routes(x2, 33)
+    _both_routes(np.asfortranarray(x2), 33)
+    big = np.full(10, 1e8 if dt is np.float32 else 1e17, dt)  # min - 0.5 == min: NumPy's error
+    with pytest.raises(ValueError, match="Too many bins"):
+        np.histogram(big, 4)
+    with pytest.raises(ValueError, match="Too many bins"):
+        cuarray.histogram(D(big), 4)
+    for bad in (np.nan, np.inf, -np.inf):
+        x = rng.normal(size=1000).astype(dt)
+        x[17] = bad
+        with pytest.raises(ValueError, match="not finite"):
+            np.histogram(x, 10)
+        with pytest.raises(ValueError, match="not finite"):
+            cuarray.histogram(D(x), 10)
+    with pytest.raises(ValueError, match="not finite"):
+        cuarray.histogram(D(np.full(5, np.nan, dt)), 10)
+    # a histogram after an error starts from zero counts
+    x = rng.normal(size=777).astype(dt)
+    _both_routes(x, 10)

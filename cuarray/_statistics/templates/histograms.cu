@@ -8,6 +8,11 @@
 //     copy of the bins in shared memory (few bins: atomics there are cheap and private) and adds
 //     it to the global bins at the end; else every update is a global atomic (many bins: little
 //     contention, and no per-block flush of a large copy).
+//   cuarray_minmax_partials, cuarray_histogram_auto_edges, cuarray_histogram_auto: an int `bins`
+//     with the range from the float data, without a host round trip between the passes: each
+//     block's (min, max) keys, then one block makes NumPy's edges (numpy.linspace step by step,
+//     rounded as NumPy rounds) and the range's errors as flags, then the counts in per-warp
+//     shared-memory copies of the bins from 16-byte loads. The host reads the flags once, at the end.
 #include "cuarray/common.cuh"
 
 namespace cuarray {
@@ -35,17 +40,8 @@ template <> struct key64<bool> {
   static __device__ __forceinline__ unsigned long long of(bool x) { return x ? 1ull : 0ull; }
 };
 
-// out[0] = min key, out[1] = max key (initialised to ~0 and 0 by the caller).
-template <typename T>
-__global__ void __launch_bounds__(kThreads) cuarray_minmax(const T* __restrict__ x, long long n,
-                                                           unsigned long long* __restrict__ out) {
-  unsigned long long lo = ~0ull, hi = 0ull;
-  const long long stride = (long long)gridDim.x * kThreads;
-  for (long long i = (long long)blockIdx.x * kThreads + threadIdx.x; i < n; i += stride) {
-    const unsigned long long k = key64<T>::of(x[i]);
-    lo = k < lo ? k : lo;
-    hi = k > hi ? k : hi;
-  }
+// The block's smallest and largest key, in thread 0 (every thread calls it).
+__device__ __forceinline__ void block_minmax(unsigned long long& lo, unsigned long long& hi) {
   for (int d = 16; d > 0; d >>= 1) {
     const unsigned long long l2 = __shfl_down_sync(0xffffffffu, lo, d), h2 = __shfl_down_sync(0xffffffffu, hi, d);
     lo = l2 < lo ? l2 : lo;
@@ -68,10 +64,24 @@ __global__ void __launch_bounds__(kThreads) cuarray_minmax(const T* __restrict__
       lo = l2 < lo ? l2 : lo;
       hi = h2 > hi ? h2 : hi;
     }
-    if (lane == 0) {
-      atomicMin(out, lo);
-      atomicMax(out + 1, hi);
-    }
+  }
+}
+
+// out[0] = min key, out[1] = max key (initialised to ~0 and 0 by the caller).
+template <typename T>
+__global__ void __launch_bounds__(kThreads) cuarray_minmax(const T* __restrict__ x, long long n,
+                                                           unsigned long long* __restrict__ out) {
+  unsigned long long lo = ~0ull, hi = 0ull;
+  const long long stride = (long long)gridDim.x * kThreads;
+  for (long long i = (long long)blockIdx.x * kThreads + threadIdx.x; i < n; i += stride) {
+    const unsigned long long k = key64<T>::of(x[i]);
+    lo = k < lo ? k : lo;
+    hi = k > hi ? k : hi;
+  }
+  block_minmax(lo, hi);
+  if (threadIdx.x == 0) {
+    atomicMin(out, lo);
+    atomicMax(out + 1, hi);
   }
 }
 
@@ -156,6 +166,161 @@ __global__ void __launch_bounds__(kThreads) cuarray_histogram_edges(const T* __r
         return base - 1 < nbins ? base - 1 : nbins - 1;
       },
       w, n, nbins, out);
+}
+
+// ---- an int `bins`, the range from the float data, no host round trip ----------------------
+
+// 16 bytes of T (float4, double2): the data's loads when x is 16-byte aligned.
+template <typename T> struct vec16;
+template <> struct vec16<float> { typedef float4 type; };
+template <> struct vec16<double> { typedef double2 type; };
+
+// f(x[i]) for every i, this thread's share of a grid-stride loop: 16-byte loads (unrolled four
+// times) when `aligned`, the tail (and unaligned data) one element at a time.
+template <typename T, typename F>
+__device__ __forceinline__ void each_value(const T* __restrict__ x, long long n, int aligned, F f) {
+  typedef typename vec16<T>::type V;
+  constexpr int N = sizeof(V) / sizeof(T);
+  const long long tid = (long long)blockIdx.x * kThreads + threadIdx.x, stride = (long long)gridDim.x * kThreads;
+  long long done = 0;
+  if (aligned) {
+    const long long nv = n / N;
+    const V* __restrict__ xv = reinterpret_cast<const V*>(x);
+#pragma unroll 4
+    for (long long k = tid; k < nv; k += stride) {
+      const V v = xv[k];
+      const T* e = reinterpret_cast<const T*>(&v);
+#pragma unroll
+      for (int u = 0; u < N; ++u) f(e[u]);
+    }
+    done = nv * N;
+  }
+  for (long long i = done + tid; i < n; i += stride) f(x[i]);
+}
+
+// part[2b], part[2b + 1]: block b's smallest and largest key (key64: NaN above +inf).
+template <typename T>
+__global__ void __launch_bounds__(kThreads) cuarray_minmax_partials(const T* __restrict__ x, long long n, int aligned,
+                                                                    unsigned long long* __restrict__ part) {
+  unsigned long long lo = ~0ull, hi = 0ull;
+  each_value(x, n, aligned, [&](T v) {
+    const unsigned long long k = key64<T>::of(v);
+    lo = k < lo ? k : lo;
+    hi = k > hi ? k : hi;
+  });
+  block_minmax(lo, hi);
+  if (threadIdx.x == 0) {
+    part[2 * blockIdx.x] = lo;
+    part[2 * blockIdx.x + 1] = hi;
+  }
+}
+
+// The value of a key64 (histograms.minmax_values does the same on the host).
+template <typename T>
+__device__ __forceinline__ T key_value(unsigned long long k) {
+  const unsigned long long top = 0x8000000000000000ull;
+  return T(__longlong_as_double((long long)((k & top) ? (k ^ top) : ~k)));
+}
+// IEEE operations, each rounded once (no contraction into an fma: NumPy rounds every step).
+__device__ __forceinline__ float rn_add(float a, float b) { return __fadd_rn(a, b); }
+__device__ __forceinline__ float rn_sub(float a, float b) { return __fsub_rn(a, b); }
+__device__ __forceinline__ float rn_mul(float a, float b) { return __fmul_rn(a, b); }
+__device__ __forceinline__ float rn_div(float a, float b) { return __fdiv_rn(a, b); }
+__device__ __forceinline__ double rn_add(double a, double b) { return __dadd_rn(a, b); }
+__device__ __forceinline__ double rn_sub(double a, double b) { return __dsub_rn(a, b); }
+__device__ __forceinline__ double rn_mul(double a, double b) { return __dmul_rn(a, b); }
+__device__ __forceinline__ double rn_div(double a, double b) { return __ddiv_rn(a, b); }
+
+// One block. The (min, max) of the `nparts` partials -> state[0], state[1]; NumPy's outer edges
+// (min == max: min - 0.5, max + 0.5, in T); edges = numpy.linspace(first, last, nbins + 1) in
+// NumPy's steps (delta = last - first, step = delta / nbins; y = i * step, or i / nbins * delta
+// when step is 0, then y + first; the last edge is `last`); params = (first, last, delta); counts
+// zeroed. state[2]: 0, 1 (the range is not finite) or 2 (edges not increasing: too many bins).
+template <typename T>
+__global__ void __launch_bounds__(kThreads) cuarray_histogram_auto_edges(
+    const unsigned long long* __restrict__ part, int nparts, long long nbins, T* __restrict__ edges,
+    T* __restrict__ params, unsigned long long* __restrict__ state, unsigned long long* __restrict__ counts) {
+  unsigned long long lo = ~0ull, hi = 0ull;
+  for (int b = threadIdx.x; b < nparts; b += kThreads) {
+    const unsigned long long l2 = part[2 * b], h2 = part[2 * b + 1];
+    lo = l2 < lo ? l2 : lo;
+    hi = h2 > hi ? h2 : hi;
+  }
+  block_minmax(lo, hi);
+  for (long long j = threadIdx.x; j < nbins; j += kThreads) counts[j] = 0ull;
+  __shared__ T s_first, s_last;
+  __shared__ int s_bad;
+  if (threadIdx.x == 0) {
+    T first = key_value<T>(lo), last = key_value<T>(hi);
+    const int bad = !(::isfinite(first) && ::isfinite(last));
+    if (!bad && first == last) {
+      first = rn_sub(first, T(0.5));
+      last = rn_add(last, T(0.5));
+    }
+    s_first = first;
+    s_last = last;
+    s_bad = bad;
+    state[0] = lo;
+    state[1] = hi;
+  }
+  __syncthreads();
+  const T first = s_first, last = s_last;
+  if (s_bad) {
+    if (threadIdx.x == 0) state[2] = 1ull;
+    return;
+  }
+  const T div = T(nbins), delta = rn_sub(last, first), step = rn_div(delta, div);
+  for (long long i = threadIdx.x; i <= nbins; i += kThreads) {
+    T y = last;
+    if (i < nbins) {
+      const T fi = T(i);
+      y = rn_add(step == T(0) ? rn_mul(rn_div(fi, div), delta) : rn_mul(fi, step), first);
+    }
+    edges[i] = y;
+  }
+  __syncthreads();
+  int flat = 0;
+  for (long long i = threadIdx.x; i < nbins; i += kThreads) flat |= edges[i] >= edges[i + 1];
+  flat = __syncthreads_or(flat);
+  if (threadIdx.x == 0) {
+    params[0] = first;
+    params[1] = last;
+    params[2] = delta;
+    state[2] = flat ? 2ull : 0ull;
+  }
+}
+
+// The counts of NumPy's equal bins (cuarray_histogram_uniform's arithmetic with K = B = S = C = T)
+// from the edges kernel's params; nothing when state[2] flags an error. COPIES copies of the
+// bins in shared memory (warp w counts in copy w % COPIES): fewer threads per copy, fewer
+// same-address atomics; summed into `out` (zeroed by the edges kernel) once per block.
+template <typename T, int COPIES>
+__global__ void __launch_bounds__(kThreads) cuarray_histogram_auto(
+    const T* __restrict__ x, long long n, int aligned, long long nbins, const T* __restrict__ params,
+    const T* __restrict__ edges, const unsigned long long* __restrict__ state, unsigned long long* __restrict__ out) {
+  if (state[2]) return;
+  extern __shared__ __align__(16) unsigned char smem[];
+  unsigned int* bins = reinterpret_cast<unsigned int*>(smem);
+  const int nb = (int)nbins;
+  for (int j = threadIdx.x; j < COPIES * nb; j += kThreads) bins[j] = 0u;
+  __syncthreads();
+  unsigned int* mine = bins + ((threadIdx.x >> 5) % COPIES) * nb;
+  const T first = params[0], last = params[1], denom = params[2], tn = T(nbins);
+  each_value(x, n, aligned, [&](T v) {
+    if (!(v >= first && v <= last)) return;
+    int j = (int)((v - first) / denom * tn);
+    if (j == nb) --j;
+    if (v < edges[j]) --j;
+    else if (j != nb - 1 && v >= edges[j + 1]) ++j;
+    if (j >= 0) atomicAdd(mine + j, 1u);
+  });
+  __syncthreads();
+  for (int j = threadIdx.x; j < nb; j += kThreads) {
+    unsigned int c = 0u;
+#pragma unroll
+    for (int k = 0; k < COPIES; ++k) c += bins[k * nb + j];
+    if (c) atomicAdd(out + j, (unsigned long long)c);
+  }
 }
 
 }  // namespace histograms

@@ -1,0 +1,175 @@
+// cuarray unique of integers by a bitmap (cuarray/_sets/unique_dense.py): when the values span
+// fewer than `cap` integers, one bit per integer of [min, min + cap) replaces the sort.
+//
+//   cuarray_dense_minmax<T>: each block's smallest and largest order key (part[2b], part[2b + 1]);
+//     the bitmap zeroed on the way.
+//   cuarray_dense_mark<T>: every block reduces the partials itself (no grid-wide wait); block 0
+//     writes state = {min key, fits}; when max - min < cap, each element sets its bit.
+//   cuarray_dense_tile_counts: set bits per tile of kTileWords words (0 when the values do not
+//     fit: the host reads a total of 0 and sorts instead).
+//   cuarray_dense_expand<T>: each tile's set bits, in order, as values (min + bit), at the tile's
+//     offset from the inclusive scan of the tile counts: the unique values, sorted.
+#include "cuarray/common.cuh"
+
+namespace cuarray {
+namespace unique_dense {
+
+constexpr int kThreads = 256;
+constexpr int kWords = 4;  // bitmap words a thread (one 16-byte load)
+constexpr int kTileWords = kThreads * kWords;
+
+// An order-preserving unsigned 64-bit key of an integer, and back.
+template <typename T>
+__device__ __forceinline__ unsigned long long key_of(T x) {
+  return T(-1) < T(0) ? (unsigned long long)(long long)x ^ 0x8000000000000000ull : (unsigned long long)x;
+}
+template <typename T>
+__device__ __forceinline__ T value_of(unsigned long long k) {
+  return T(-1) < T(0) ? T((long long)(k ^ 0x8000000000000000ull)) : T(k);
+}
+
+// The block's smallest and largest key, in thread 0 (every thread calls it).
+__device__ __forceinline__ void block_minmax(unsigned long long& lo, unsigned long long& hi) {
+  __shared__ unsigned long long wlo[kThreads / 32], whi[kThreads / 32];
+  for (int d = 16; d > 0; d >>= 1) {
+    const unsigned long long l2 = __shfl_down_sync(0xffffffffu, lo, d), h2 = __shfl_down_sync(0xffffffffu, hi, d);
+    lo = l2 < lo ? l2 : lo;
+    hi = h2 > hi ? h2 : hi;
+  }
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  if (lane == 0) {
+    wlo[warp] = lo;
+    whi[warp] = hi;
+  }
+  __syncthreads();
+  if (warp == 0) {
+    lo = lane < kThreads / 32 ? wlo[lane] : ~0ull;
+    hi = lane < kThreads / 32 ? whi[lane] : 0ull;
+    for (int d = 16; d > 0; d >>= 1) {
+      const unsigned long long l2 = __shfl_down_sync(0xffffffffu, lo, d), h2 = __shfl_down_sync(0xffffffffu, hi, d);
+      lo = l2 < lo ? l2 : lo;
+      hi = h2 > hi ? h2 : hi;
+    }
+  }
+}
+
+// (Also zeroes the bitmap, `tiles` tiles: the mark kernel runs after it.)
+template <typename T>
+__global__ void __launch_bounds__(kThreads) cuarray_dense_minmax(const T* __restrict__ x, long long n,
+                                                                 unsigned long long* __restrict__ part,
+                                                                 unsigned int* __restrict__ bits, int tiles) {
+  unsigned long long lo = ~0ull, hi = 0ull;
+  const long long stride = (long long)gridDim.x * kThreads;
+  for (long long k = (long long)blockIdx.x * kThreads + threadIdx.x; k < (long long)tiles * kThreads; k += stride)
+    reinterpret_cast<uint4*>(bits)[k] = make_uint4(0u, 0u, 0u, 0u);
+#pragma unroll 4
+  for (long long i = (long long)blockIdx.x * kThreads + threadIdx.x; i < n; i += stride) {
+    const unsigned long long k = key_of<T>(x[i]);
+    lo = k < lo ? k : lo;
+    hi = k > hi ? k : hi;
+  }
+  block_minmax(lo, hi);
+  if (threadIdx.x == 0) {
+    part[2 * blockIdx.x] = lo;
+    part[2 * blockIdx.x + 1] = hi;
+  }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kThreads) cuarray_dense_mark(const T* __restrict__ x, long long n,
+                                                               const unsigned long long* __restrict__ part, int nparts,
+                                                               unsigned long long cap, unsigned int* __restrict__ bits,
+                                                               unsigned long long* __restrict__ state) {
+  unsigned long long lo = ~0ull, hi = 0ull;
+  for (int b = threadIdx.x; b < nparts; b += kThreads) {
+    const unsigned long long l2 = part[2 * b], h2 = part[2 * b + 1];
+    lo = l2 < lo ? l2 : lo;
+    hi = h2 > hi ? h2 : hi;
+  }
+  block_minmax(lo, hi);
+  __shared__ unsigned long long s_lo;
+  __shared__ int s_fits;
+  if (threadIdx.x == 0) {
+    s_lo = lo;
+    s_fits = hi - lo < cap;
+    if (blockIdx.x == 0) {
+      state[0] = lo;
+      state[1] = (unsigned long long)(hi - lo < cap);
+    }
+  }
+  __syncthreads();
+  if (!s_fits) return;
+  const unsigned long long base = s_lo;
+  const long long stride = (long long)gridDim.x * kThreads;
+#pragma unroll 4
+  for (long long i = (long long)blockIdx.x * kThreads + threadIdx.x; i < n; i += stride) {
+    const unsigned long long off = key_of<T>(x[i]) - base;
+    const unsigned int bit = 1u << (unsigned)(off & 31ull);
+    // A set bit stays set: a read that already sees it skips the atomic (a stale read only costs
+    // the atomic). With repeated values most elements then need no atomic at all.
+    if (!(bits[off >> 5] & bit)) atomicOr(bits + (off >> 5), bit);
+  }
+}
+
+// Exclusive prefix sum of v over the block, and the block's total (every thread calls it).
+__device__ __forceinline__ int block_exclusive(int v, int& total) {
+  __shared__ int warp_sums[kThreads / 32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  int s = v;
+  for (int d = 1; d < 32; d <<= 1) {
+    const int o = __shfl_up_sync(0xffffffffu, s, d);
+    if (lane >= d) s += o;
+  }
+  if (lane == 31) warp_sums[warp] = s;
+  __syncthreads();
+  if (warp == 0) {
+    int w = lane < kThreads / 32 ? warp_sums[lane] : 0;
+    for (int d = 1; d < 32; d <<= 1) {
+      const int o = __shfl_up_sync(0xffffffffu, w, d);
+      if (lane >= d) w += o;
+    }
+    if (lane < kThreads / 32) warp_sums[lane] = w;  // inclusive sums of the warps
+  }
+  __syncthreads();
+  total = warp_sums[kThreads / 32 - 1];
+  return s - v + (warp ? warp_sums[warp - 1] : 0);
+}
+
+__global__ void __launch_bounds__(kThreads) cuarray_dense_tile_counts(const unsigned int* __restrict__ bits,
+                                                                      const unsigned long long* __restrict__ state,
+                                                                      int* __restrict__ counts) {
+  if (!state[1]) {
+    if (threadIdx.x == 0) counts[blockIdx.x] = 0;
+    return;
+  }
+  const uint4 w = reinterpret_cast<const uint4*>(bits + (long long)blockIdx.x * kTileWords)[threadIdx.x];
+  int total;
+  block_exclusive(__popc(w.x) + __popc(w.y) + __popc(w.z) + __popc(w.w), total);
+  if (threadIdx.x == 0) counts[blockIdx.x] = total;
+}
+
+template <typename T>
+__global__ void __launch_bounds__(kThreads) cuarray_dense_expand(const unsigned int* __restrict__ bits,
+                                                                 const int* __restrict__ incl,
+                                                                 const unsigned long long* __restrict__ state,
+                                                                 T* __restrict__ out) {
+  const uint4 w4 = reinterpret_cast<const uint4*>(bits + (long long)blockIdx.x * kTileWords)[threadIdx.x];
+  unsigned int w[kWords] = {w4.x, w4.y, w4.z, w4.w};
+  int total;
+  long long pos = block_exclusive(__popc(w[0]) + __popc(w[1]) + __popc(w[2]) + __popc(w[3]), total);
+  pos += blockIdx.x ? incl[blockIdx.x - 1] : 0;
+  const unsigned long long first =
+      state[0] + ((unsigned long long)blockIdx.x * kTileWords + (unsigned long long)threadIdx.x * kWords) * 32ull;
+#pragma unroll
+  for (int u = 0; u < kWords; ++u) {
+    unsigned int v = w[u];
+    while (v) {
+      const int b = __ffs(v) - 1;
+      out[pos++] = value_of<T>(first + 32ull * u + (unsigned long long)b);
+      v &= v - 1u;
+    }
+  }
+}
+
+}  // namespace unique_dense
+}  // namespace cuarray
