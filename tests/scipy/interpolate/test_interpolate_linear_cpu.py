@@ -80,6 +80,54 @@ def test_pair_dtype():
     assert _linear.pair_dtype(F8, C16, 1) is None
 
 
+# ---- the launch (fake device: recorded, not run) -------------------------------------------
+
+@pytest.fixture
+def h100(monkeypatch):
+    from cuarray.cuda import device
+
+    monkeypatch.setattr(device, "_first_use", [device._first_use[0]])
+    monkeypatch.setattr(device, "_SM_COUNT", {})
+    monkeypatch.setattr(device, "_SHARED_PER_BLOCK", {})
+    device.simulate({"multiprocessor_count": 132, "max_shared_memory_per_block": 48 * 1024})
+    yield
+    device.simulate(None)
+
+
+@pytest.mark.parametrize("paired", [True, False])
+def test_one_launch_strided_points_no_copy(h100, recorded_launches, paired):
+    import cuarray
+    from cuarray.scipy.interpolate import _kernels
+
+    x, y, b, a = cuarray.empty(10), cuarray.empty((10, 1)), cuarray.empty(1), cuarray.empty(1)
+    pairs = cuarray.empty((10, 2)) if paired else None
+    q = cuarray.empty(3 * 10**6)[::3]  # a strided view: read in place (stride 3), not copied
+    recorded_launches.clear()
+    out = _kernels.linear_eval(x, y, q, b, a, False, F8, True, pairs)
+    assert len(recorded_launches) == 1  # no copy, no index array, no reduction, no sync
+    _, cfg, name, *args = recorded_launches[0]
+    assert name == "cuarray_interp1d::interp1d_linear<double, double, double, double, 2, {}>".format(
+        str(paired).lower())
+    assert cfg == ("cfg", min(-(-10**6 // 1024), 8 * 132), 256, 0)
+    xs, ys = (pairs.data.ptr,) * 2 if paired else (x.data.ptr, y.data.ptr)
+    assert args == [q.data.ptr, 3, 10**6, xs, ys, 10, 1, b.data.ptr, a.data.ptr, 0, out.data.ptr]
+    assert type(args[1]) is np.int64 and type(args[9]) is np.int32
+
+
+def test_complex_values_launch_on_the_float_view(h100, recorded_launches):
+    import cuarray
+    from cuarray.scipy.interpolate import _kernels
+
+    x, y, q = cuarray.empty(10, "f4"), cuarray.empty((10, 3), "c8"), cuarray.empty(100, "f4")
+    b = a = cuarray.empty(6)
+    recorded_launches.clear()
+    out = _kernels.linear_eval(x, y, q, b, a, True, np.complex64, False, None)
+    assert out.shape == (100, 3) and out.dtype == np.complex64
+    (_, _, name, *args), = recorded_launches
+    assert name == "cuarray_interp1d::interp1d_linear<float, float, float, float, 1, false>"
+    assert args[5:7] == [10, 6] and args[9] == 1  # six float columns, extrapolating
+
+
 # ---- NVRTC ---------------------------------------------------------------------------------
 
 ROUTES = [_linear.Route(2, q, F8, F8, F8, p) for q in (F4, F8) for p in (False, True)] + [
@@ -140,7 +188,6 @@ def native_linear(lib, routes_seen):
     """`_kernels.linear_eval`'s contract run by the template's host build through `_linear.plan`
     (what `_linear.evaluate` launches), the elementwise fallback refused (these tests pick dtypes
     the kernel takes)."""
-    from cuarray.scipy.interpolate import _kernels  # noqa: F401 (the contract's home)
 
     def linear_eval(x, y, xq, below, above, extrapolate, out_dt, use_numpy=False, pairs=None):
         out_dt = np.dtype(out_dt)
