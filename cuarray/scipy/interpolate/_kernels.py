@@ -101,12 +101,14 @@ def ppoly_eval(c: ndarray, x: ndarray, xq: ndarray, nu: int, extrapolate: bool, 
 
 
 def linear_eval(x: ndarray, y: ndarray, xq: ndarray, below: ndarray, above: ndarray, extrapolate: bool,
-                out_dt, use_numpy: bool = False, pairs=None) -> ndarray:
+                out_dt, use_numpy: bool = False, pairs=None, check=None) -> ndarray:
     """interp1d's linear values (len(xq), columns) of data `y` (n, columns) on increasing `x`;
     `below`/`above`: the fill values, one a column (float64; complex: the float view's columns);
     `use_numpy`: numpy.interp's formula (SciPy's delegation, `_linear.numpy_rule`); `pairs`: the
-    (n, 2) interleaved knots and values (`_linear.pair_dtype`) or None. One kernel
-    (`_linear.evaluate`) where `_linear.plan` takes the dtypes, else the elementwise pass."""
+    (n, 2) interleaved knots and values (`_linear.pair_dtype`) or None; `check` (bounds_error):
+    None, or the caller's host check of the points, `check(xq)`. One kernel (`_linear.evaluate`,
+    which checks the bounds on the device: no sync) where `_linear.plan` takes the dtypes, else
+    `check` and the elementwise pass."""
     out_dt = numpy.dtype(out_dt)
     yr = _real_view(y)
     ncols = yr.shape[1]
@@ -115,8 +117,10 @@ def linear_eval(x: ndarray, y: ndarray, xq: ndarray, below: ndarray, above: ndar
         return out
     route = _linear.plan(x.dtype, y.dtype, xq.dtype, out_dt, x.shape[0], ncols, use_numpy, pairs is not None)
     if route is not None:
-        _linear.evaluate(route, x, yr, xq, below, above, extrapolate, real, pairs)
+        _linear.evaluate(route, x, yr, xq, below, above, extrapolate, real, pairs, check is not None)
         return out
+    if check is not None:
+        check(xq)
     xq, x = _c(xq), _c(x)
     _linear_def(x.dtype, yr.dtype, xq.dtype, real.dtype).run(
         (real,), (_I8.type(x.shape[0]), _I8.type(ncols), _I4.type(bool(extrapolate))), real.shape,

@@ -25,6 +25,7 @@ from typing import NamedTuple
 import numpy
 
 from ..._core import device_check as _device_check
+from ..._core import device_errors as _errors
 from ..._core.copying import astype
 from ..._core.ndarray import ndarray
 from ...cuda import device as _device
@@ -36,15 +37,32 @@ __all__ = ["LINEAR", "Route", "plan", "numpy_rule", "pair_dtype", "evaluate", "k
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "linear.cu"
 _NAME = "cuarray_interpolate_linear"
 _SIGNATURE = ("interp1d_linear<Q, T, Y, R, MODE, PAIRED>(const Q* xq, long long qstride, long long m, const T* x, "
-              "const Y* y, long long n, long long ncols, const double* below, const double* above, int ext, R* out)")
+              "const Y* y, long long n, long long ncols, const double* below, const double* above, int ext, "
+              "unsigned long long* err, R* out)")
+_BELOW, _ABOVE = 531, 532  # templates/linear.cu's FLAG_BELOW, FLAG_ABOVE (device_errors kinds)
+
+
+def _bounds_error(side: str, bound: str):
+    def make_error(value, axis, size):
+        v, b = (float(numpy.int64(w).view(numpy.float64)) for w in (value, size))
+        return ValueError("A value ({}) in x_new is {} the interpolation range's {} value ({}). (interp1d, "
+                          "bounds_error=True: found on the device, raised at the first synchronisation "
+                          "since the call)".format(v, side, bound, b))
+    return make_error
+
+
+_below_error = _bounds_error("below", "minimum")
+_above_error = _bounds_error("above", "maximum")
 
 
 def _declare() -> KernelFamily:
     # a CPU test's host copy of this module (fake_device.host_packages runs its source again)
-    # takes the declaration made at import: one family of this name a process
+    # takes the declaration (and error kinds) made at import: one family of this name a process
     for fam in _kernel_family.families():
         if fam.name == _NAME:
             return fam
+    _errors.register_kind(_BELOW, _below_error)
+    _errors.register_kind(_ABOVE, _above_error)
     return KernelFamily(_NAME, _TEMPLATE.read_text, namespace="cuarray_interp1d", kernels=(_SIGNATURE,))
 
 
@@ -135,9 +153,11 @@ def _points(xq: ndarray, q_dt) -> tuple:
 
 
 def evaluate(route: Route, x: ndarray, yr: ndarray, xq: ndarray, below: ndarray, above: ndarray, extrapolate: bool,
-             real: ndarray, table=None) -> None:
+             real: ndarray, table=None, check: bool = False) -> None:
     """Fill `real` (points, columns) with the route's values. `yr`: the values' real (n, columns)
-    C-contiguous view; `below`/`above`: float64 fill values a column; `table`: the (n, 2) pairs."""
+    C-contiguous view; `below`/`above`: float64 fill values a column; `table`: the (n, 2) pairs;
+    `check` (bounds_error): a point outside the knots is recorded on the device and raised as
+    SciPy's ValueError at the next synchronisation (device_errors), no sync here."""
     m = xq.shape[0]
     if m == 0:
         return
@@ -148,7 +168,10 @@ def evaluate(route: Route, x: ndarray, yr: ndarray, xq: ndarray, below: ndarray,
     above = astype(above, _F8, order="C", copy=False)
     if _device_check.active[0]:  # raw pointers: the launch cannot tell another device's memory
         _device_check.check((q, xs, ys, below, above, real))
+    err = _errors.error_buffer("interp1d").data.ptr if check and not extrapolate else 0
     grid = min(-(-m // (THREADS * UNROLL)), BLOCKS_PER_SM * _device._sm_count(_device.get_device_id()))
     LINEAR.kernel(route.spec()).launch(
         grid, THREADS, q.data.ptr, step, m, xs.data.ptr, ys.data.ptr, x.shape[0], real.shape[1],
-        below.data.ptr, above.data.ptr, int(bool(extrapolate)), real.data.ptr)
+        below.data.ptr, above.data.ptr, int(bool(extrapolate)), err, real.data.ptr)
+    if err:
+        _errors.after_launch()

@@ -110,8 +110,26 @@ def test_one_launch_strided_points_no_copy(h100, recorded_launches, paired):
         str(paired).lower())
     assert cfg == ("cfg", min(-(-10**6 // 1024), 8 * 132), 256, 0)
     xs, ys = (pairs.data.ptr,) * 2 if paired else (x.data.ptr, y.data.ptr)
-    assert args == [q.data.ptr, 3, 10**6, xs, ys, 10, 1, b.data.ptr, a.data.ptr, 0, out.data.ptr]
+    assert args == [q.data.ptr, 3, 10**6, xs, ys, 10, 1, b.data.ptr, a.data.ptr, 0, 0, out.data.ptr]
     assert type(args[1]) is np.int64 and type(args[9]) is np.int32
+
+
+def test_bounds_error_is_a_device_record_no_sync(h100, recorded_launches):
+    import cuarray
+    from cuarray._core import device_errors
+    from cuarray.scipy.interpolate import _kernels
+
+    x, y, q, b = cuarray.empty(10), cuarray.empty((10, 1)), cuarray.empty(1000), cuarray.empty(1)
+    device_errors._buffers[0] = buf = cuarray.empty(4, np.uint64)  # (the recorder's empty table: no memset here)
+    host_checks = []
+    recorded_launches.clear()
+    _kernels.linear_eval(x, y, q, b, b, False, F8, True, None, host_checks.append)
+    assert host_checks == []  # the kernel checks: no host reduction, no read of the points
+    (_, _, _, *args), = recorded_launches
+    assert args[10] == buf.data.ptr
+    # the elementwise route (float16 points) keeps the host check
+    _kernels.linear_eval(x, y, cuarray.empty(5, "f2"), b, b, False, F8, False, None, host_checks.append)
+    assert len(host_checks) == 1
 
 
 def test_complex_values_launch_on_the_float_view(h100, recorded_launches):
@@ -151,16 +169,16 @@ def _driver(routes):
     lines = ["#include <cmath>", '#include "linear.cu"', "using namespace cuarray_interp1d;", "typedef long long ll;",
              "template <int MODE, typename Q, typename T, typename Y, typename R, bool P>",
              "void run(const Q* xq, ll qs, ll m, const T* x, const Y* y, ll n, ll nc, const double* b, const double* a,",
-             "         int ext, R* out) {",
+             "         int ext, unsigned long long* err, R* out) {",
              "  Table<T, Y, P> tab; tab.x = x; tab.y = y; tab.ncols = nc;",
              "  double x0 = (double)tab.at(0).x, xn = (double)tab.at(n - 1).x, scale = (double)(n - 1) / (xn - x0);",
-             "  for (ll p = 0; p < m; ++p) eval_point<MODE, R>(tab, n, x0, xn, scale, xq[p * qs], b, a, ext != 0, out + p * nc);",
+             "  for (ll p = 0; p < m; ++p) eval_point<MODE, R>(tab, n, x0, xn, scale, xq[p * qs], b, a, ext != 0, err, out + p * nc);",
              "}"]
     ct = {F4: "float", F8: "double"}
     for r in routes:
         lines.append('extern "C" void {}(const {q}* xq, ll qs, ll m, const {t}* x, const {y}* y, ll n, ll nc, '
-                     "const double* b, const double* a, int ext, {r}* out) {{ run<{m}, {q}, {t}, {y}, {r}, {p}>"
-                     "(xq, qs, m, x, y, n, nc, b, a, ext, out); }}".format(
+                     "const double* b, const double* a, int ext, unsigned long long* err, {r}* out) {{ "
+                     "run<{m}, {q}, {t}, {y}, {r}, {p}>(xq, qs, m, x, y, n, nc, b, a, ext, err, out); }}".format(
                          _cname(r), q=ct[r.q], t=ct[r.t], y=ct[r.y], r=ct[r.r], m=r.mode, p=str(r.paired).lower()))
     return "\n".join(lines) + "\n"
 
@@ -189,8 +207,9 @@ def native_linear(lib, routes_seen):
     (what `_linear.evaluate` launches), the elementwise fallback refused (these tests pick dtypes
     the kernel takes)."""
 
-    def linear_eval(x, y, xq, below, above, extrapolate, out_dt, use_numpy=False, pairs=None):
+    def linear_eval(x, y, xq, below, above, extrapolate, out_dt, use_numpy=False, pairs=None, check=None):
         out_dt = np.dtype(out_dt)
+        err = np.zeros(4, np.uint64)  # the device error record (bounds_error), read back at once
         y = np.ascontiguousarray(y)
         yr = y.view("f{}".format(y.dtype.itemsize // 2)) if y.dtype.kind == "c" else y
         route = _linear.plan(x.dtype, y.dtype, xq.dtype, out_dt, x.shape[0], yr.shape[1], use_numpy, pairs is not None)
@@ -205,7 +224,11 @@ def native_linear(lib, routes_seen):
             a = np.ascontiguousarray(above, np.float64).reshape(-1)
             getattr(lib, _cname(route))(_p(q), ctypes.c_longlong(1), ctypes.c_longlong(q.shape[0]), _p(xs), _p(ys),
                                         ctypes.c_longlong(x.shape[0]), ctypes.c_longlong(yr.shape[1]), _p(b), _p(a),
-                                        ctypes.c_int(bool(extrapolate)), _p(real))
+                                        ctypes.c_int(bool(extrapolate)),
+                                        _p(err) if check is not None else ctypes.c_void_p(0), _p(real))
+        if err[0]:  # the next synchronisation's raise (device_errors.check_index_errors)
+            raise {_linear._BELOW: _linear._below_error, _linear._ABOVE: _linear._above_error}[int(err[0])](
+                *(int(v) for v in err[1:].view(np.int64)))
         return real.view(out_dt) if out_dt.kind == "c" else real
 
     return linear_eval
@@ -310,6 +333,22 @@ def test_unsorted_knots(host):
     y = rng.standard_normal(20)
     q = rng.uniform(-1, 21, 100)
     _same(host.interp1d(x, y, bounds_error=False)(q), si.interp1d(x, y, bounds_error=False)(q))
+
+
+@pytest.mark.parametrize("dt", ["f8", "f4"])
+def test_bounds_error_found_by_the_kernel(host, dt):
+    x, y = np.arange(4.0).astype(dt), (np.arange(4.0) ** 2).astype(dt)
+    f, ref = host.interp1d(x, y), si.interp1d(x, y)  # bounds_error: True (fill_value NaN)
+    for q, side in (([1.0, 9.0], "above"), ([-0.5, 2.0, -2.0], "below")):
+        with pytest.raises(ValueError, match=side + " the interpolation range") as ref_err:
+            ref(np.array(q, dt))
+        with pytest.raises(ValueError, match=side + " the interpolation range's (minimum|maximum) value") as got:
+            f(np.array(q, dt))
+        # the kernel records one offender of the side (the largest bit pattern), and the bound
+        vals = [v for v in q if (v > 3.0 if side == "above" else v < 0.0)]
+        assert any("A value ({})".format(float(v)) in str(got.value) for v in vals), str(got.value)
+        assert "value ({})".format(3.0 if side == "above" else 0.0) in str(got.value)
+    _same(f(np.array([0.0, 1.5, 3.0], dt)), ref(np.array([0.0, 1.5, 3.0], dt)))  # usable after the error
 
 
 def test_every_mode_and_layout_taken(host):

@@ -138,3 +138,20 @@ def test_fill_value_set_after_construction():
     ref = si.interp1d(x, y, axis=0, bounds_error=False)
     f.fill_value = ref.fill_value = ([1.0, 2.0], [-3.0, 4.0])
     same(f(G(q)), ref(q))
+
+
+@pytest.mark.parametrize("dt", ["f8", "f4"])
+def test_bounds_error_raised_at_the_next_sync(dt):
+    x, y = np.arange(4.0).astype(dt), (np.arange(4.0) ** 2).astype(dt)
+    f, ref = ci.interp1d(G(x), G(y)), si.interp1d(x, y)  # bounds_error: True (the default fill)
+    same(f(G(np.array([0.0, 1.5, 3.0], dt))), ref(np.array([0.0, 1.5, 3.0], dt)))
+    cuarray.check_index_errors()  # nothing recorded for points inside
+    for q, side, bound in (([1.0, 9.0, 2.0], "above", "3.0"), ([0.5, -2.0], "below", "0.0")):
+        got = f(G(np.array(q, dt)))  # no sync here: the kernel records the offender
+        with pytest.raises(ValueError, match=side + r" the interpolation range's \w+ value \(" + bound):
+            got.get()
+    with pytest.raises(ValueError, match="below the interpolation range"):
+        f(G(np.array([np.nan, -1.0], dt)))
+        cuarray.check_index_errors()
+    same(f(G(np.array([np.nan, 2.0], dt))), ref(np.array([np.nan, 2.0], dt)))  # usable after; NaN is inside
+    cuarray.check_index_errors()

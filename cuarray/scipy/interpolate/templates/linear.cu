@@ -14,8 +14,20 @@
 
 #ifdef __CUDACC__
 #define CUARRAY_LIN_DEV __device__ __forceinline__
+#include <cuarray/indexing.cuh>
 #else
 #define CUARRAY_LIN_DEV inline
+namespace cuarray {  // the host build's record of cuarray::device_error (indexing.cuh): no atomics
+inline void device_error(unsigned long long* err, unsigned long long flag, unsigned long long value, long long axis,
+                         long long size) {
+  if (err[0] == 0ull || err[0] == flag) {
+    err[0] = flag;
+    if (value > err[1]) err[1] = value;
+    err[2] = (unsigned long long)axis;
+    err[3] = (unsigned long long)size;
+  }
+}
+}  // namespace cuarray
 #endif
 
 namespace cuarray_interp1d {
@@ -25,6 +37,20 @@ namespace cuarray_interp1d {
 // division by the real dx NumPy performs as dy * (1 / dx) (Smith's method with a zero imaginary
 // part). MODE_NUMPY: numpy.interp (float64; knots hit exactly return their value; NaN fallbacks).
 enum { MODE_SLOPE = 0, MODE_RECIP = 1, MODE_NUMPY = 2 };
+
+// bounds_error=True: a point below x[0] (above x[n-1]) is recorded in the device error channel
+// (cuarray/_core/device_errors.py) under these flags (registered by _linear.py), with the
+// point's and the bound's float64 bits; the host raises SciPy's ValueError at its next sync.
+enum : unsigned long long { FLAG_BELOW = 531ull, FLAG_ABOVE = 532ull };
+
+CUARRAY_LIN_DEV unsigned long long bits_of(double v) {
+  union {
+    double d;
+    unsigned long long u;
+  } b;
+  b.d = v;
+  return b.u;
+}
 
 #ifdef __CUDACC__
 CUARRAY_LIN_DEV float mul_rn(float a, float b) { return __fmul_rn(a, b); }  // never contracted into an fma
@@ -201,10 +227,11 @@ CUARRAY_LIN_DEV double numpy_value(const Tab& tab, const typename Tab::Rec& rl, 
 }
 
 // One query point: its ncols values into out[0..ncols). below/above: the fill values a column
-// (float64) used outside [x0, xn] unless ext.
+// (float64) used outside [x0, xn] unless ext; err (not null: bounds_error) records such a point.
 template <int MODE, typename R, typename Q, typename Tab>
 CUARRAY_LIN_DEV void eval_point(const Tab& tab, long long n, double x0, double xn, double scale, Q v,
-                                const double* below, const double* above, bool ext, R* out) {
+                                const double* below, const double* above, bool ext, unsigned long long* err,
+                                R* out) {
   long long ncols = tab.ncols;
   double vd = (double)v;
   if (vd != vd) {
@@ -213,6 +240,10 @@ CUARRAY_LIN_DEV void eval_point(const Tab& tab, long long n, double x0, double x
   }
   if (!ext && (vd < x0 || vd > xn)) {
     const double* f = vd < x0 ? below : above;
+    if (err != nullptr) {
+      bool low = vd < x0;
+      cuarray::device_error(err, low ? FLAG_BELOW : FLAG_ABOVE, bits_of(vd), 0, (long long)bits_of(low ? x0 : xn));
+    }
     for (long long c = 0; c < ncols; ++c) store(out + c, (R)f[c]);
     return;
   }
@@ -237,7 +268,8 @@ constexpr int kThreads = 256;
 constexpr int kUnroll = 4;  // points a thread loads before evaluating any: 4 loads in flight
 
 // m query points xq[p * qstride] into out (m, ncols). x, y: the knots (n >= 2) and values
-// (n, ncols), or with PAIRED the (n, 2) table in x (y unused). A grid-stride loop over blocks
+// (n, ncols), or with PAIRED the (n, 2) table in x (y unused). err: the device error buffer
+// (bounds_error) or null. A grid-stride loop over blocks
 // of kThreads * kUnroll consecutive points (each load instruction coalesced).
 template <typename Q, typename T, typename Y, typename R, int MODE, bool PAIRED>
 __global__ void __launch_bounds__(kThreads) interp1d_linear(const Q* __restrict__ xq, long long qstride, long long m,
@@ -245,7 +277,7 @@ __global__ void __launch_bounds__(kThreads) interp1d_linear(const Q* __restrict_
                                                             long long n, long long ncols,
                                                             const double* __restrict__ below,
                                                             const double* __restrict__ above, int ext,
-                                                            R* __restrict__ out) {
+                                                            unsigned long long* err, R* __restrict__ out) {
   Table<T, Y, PAIRED> tab;
   tab.x = x;
   tab.y = y;
@@ -263,7 +295,7 @@ __global__ void __launch_bounds__(kThreads) interp1d_linear(const Q* __restrict_
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
       long long p = base + (long long)u * kThreads;
-      if (p < m) eval_point<MODE, R>(tab, n, x0, xn, scale, v[u], below, above, ext != 0, out + p * ncols);
+      if (p < m) eval_point<MODE, R>(tab, n, x0, xn, scale, v[u], below, above, ext != 0, err, out + p * ncols);
     }
   }
 }
