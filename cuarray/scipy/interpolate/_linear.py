@@ -12,8 +12,8 @@ With one real column whose dtype is the knots', the caller's interleaved (x, y) 
 halves the gathers of a point: one load brings a knot and its value.
 
 Budget at 1e7 float64 points on 1e4 knots (H100, ~2960 GB/s copy rate): 160 MB of streaming
-traffic, ~54 us at the copy rate; the 160 KB table stays in L1 (no shared memory is used, so the
-carve-out leaves L1 its largest size); ~2.05 gathers of 16 bytes a point on jittered knots (records
+traffic, ~54 us at the copy rate; the 160 KB table should stay in L1 (the kernel uses no shared
+memory, so the carve-out can give L1 its largest size); ~2.05 gathers of 16 bytes a point on jittered knots (records
 j and j + 1; a guess one too high costs one more, one too low none) against ~5 gathers of 8 bytes
 and two 64-bit integer divisions of the elementwise route."""
 
@@ -69,7 +69,8 @@ def _declare() -> KernelFamily:
 LINEAR = _declare()
 
 MODE_SLOPE, MODE_RECIP, MODE_NUMPY = 0, 1, 2
-THREADS, UNROLL, BLOCKS_PER_SM = 256, 4, 8  # templates/linear.cu's kThreads, kUnroll; 2048 threads an SM
+THREADS, UNROLL = 256, 4  # templates/linear.cu's kThreads, kUnroll
+BLOCKS_PER_SM = 8  # the grid's cap a multiprocessor (<= 64 registers a thread: 4 blocks resident at once)
 _F4, _F8, _I8 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64), numpy.dtype(numpy.int64)
 _CT = {_F4: "float", _F8: "double"}
 
