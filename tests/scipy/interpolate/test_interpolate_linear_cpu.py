@@ -340,7 +340,7 @@ def test_bounds_error_found_by_the_kernel(host, dt):
     x, y = np.arange(4.0).astype(dt), (np.arange(4.0) ** 2).astype(dt)
     f, ref = host.interp1d(x, y), si.interp1d(x, y)  # bounds_error: True (fill_value NaN)
     for q, side in (([1.0, 9.0], "above"), ([-0.5, 2.0, -2.0], "below")):
-        with pytest.raises(ValueError, match=side + " the interpolation range") as ref_err:
+        with pytest.raises(ValueError, match=side + " the interpolation range"):
             ref(np.array(q, dt))
         with pytest.raises(ValueError, match=side + " the interpolation range's (minimum|maximum) value") as got:
             f(np.array(q, dt))
