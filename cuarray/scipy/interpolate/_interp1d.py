@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy
 
 from . import _kernels
+from . import _linear
 from . import _xp
 from ._cubic_spline import CubicSpline
 from ._make import make_interp_spline
@@ -36,7 +37,10 @@ def _broadcast_up_to(arr, shape, name):
 class interp1d:  # noqa: N801 (SciPy's name)
     """See `scipy.interpolate.interp1d` (legacy in SciPy, kept for porting). 'quadratic' and the
     integer orders other than 0, 1 and 3 build their spline on the host (`make_interp_spline`'s
-    host path) and evaluate on the device; NaN in `x` or `y` is not rewritten for the spline kinds."""
+    host path) and evaluate on the device; NaN in `x` or `y` is not rewritten for the spline kinds.
+    kind='linear' with ``bounds_error=True`` checks the points on the device: the ValueError is
+    raised at the next synchronisation (``.get()``, ``cuarray.check_index_errors()``, ...), naming
+    an offending point, not necessarily the first."""
 
     def __init__(self, x, y, kind="linear", axis=-1, copy=True, bounds_error=None, fill_value=numpy.nan,
                  assume_sorted=False):
@@ -89,7 +93,17 @@ class interp1d:  # noqa: N801 (SciPy's name)
             raise ValueError(f"x and y arrays must have at least {minval} entries")
         if kind == "spline":
             self._spline = self._build_spline(order)
+        self._pairs = self._pair_table() if kind == "linear" and copy else None
         self.fill_value = fill_value
+
+    def _pair_table(self):
+        """The (n, 2) interleaved knots and values the linear kernel reads with one load a knot
+        (`_linear.pair_dtype`), or None. Built from the copies (copy=True): with copy=False the
+        caller's later writes to x or y must reach the evaluation, as in SciPy."""
+        dt = _linear.pair_dtype(self.x.dtype, self._y.dtype, self._y.shape[1])
+        if dt is None or self.x.shape[0] < 2:
+            return None
+        return _xp.ascontiguousarray(_xp.stack((self.x.astype(dt), self._y[:, 0]), axis=1))
 
     def _build_spline(self, order):
         xf = self.x.astype(_F8)
@@ -168,11 +182,14 @@ class interp1d:  # noqa: N801 (SciPy's name)
         return below, above
 
     def _evaluate(self, xq):
-        self._check_bounds(xq)
-        if self._kind == "linear":
+        if self._kind == "linear":  # (bounds_error: checked on the device where the kernel takes the dtypes)
             out_dt = numpy.result_type(xq.dtype, self.x.dtype, self._y.dtype, numpy.float16)
             below, above = self._linear_fills(out_dt)
-            return _kernels.linear_eval(self.x, self._y, xq, below, above, self._extrapolate, out_dt)
+            use_numpy = _linear.numpy_rule(self.x.dtype, self.y.dtype, self.y.ndim, self._extrapolate)
+            check = self._check_bounds if self.bounds_error and xq.shape[0] else None
+            return _kernels.linear_eval(self.x, self._y, xq, below, above, self._extrapolate, out_dt, use_numpy,
+                                        self._pairs, check)
+        self._check_bounds(xq)
         if self._kind == "spline":
             y_new = self._spline(xq)
         elif self._kind in ("nearest", "nearest-up"):

@@ -1,6 +1,6 @@
 """The interpolators' device evaluations: one elementwise pass over (query, column) pairs with the
 knot search inside (templates/interpolate.cuh), on the engine's `Definition` (no launch of its
-own). A query's knot search (a guess from the mean spacing, checked, then a binary search
+own); interp1d's linear evaluation has its own kernel family for the dtypes it covers (`_linear`). A query's knot search (a guess from the mean spacing, checked, then a binary search
 on the side it missed) runs once per column; with one column (the common 1-D case) the
 pass reads the queries, the knots through the cache and writes the values: about the copy rate.
 
@@ -19,6 +19,7 @@ from ..._core.elementwise import Definition, KernelParam
 from ..._core.ndarray import ndarray
 from ..._core.transfer import from_host
 from ..._manipulation.joining import concatenate as _concat
+from . import _linear
 
 __all__ = ["ppoly_eval", "linear_eval", "ndbspline_eval", "bspline_entries", "basis_width", "MAX_DEGREE"]
 
@@ -100,16 +101,27 @@ def ppoly_eval(c: ndarray, x: ndarray, xq: ndarray, nu: int, extrapolate: bool, 
 
 
 def linear_eval(x: ndarray, y: ndarray, xq: ndarray, below: ndarray, above: ndarray, extrapolate: bool,
-                out_dt) -> ndarray:
+                out_dt, use_numpy: bool = False, pairs=None, check=None) -> ndarray:
     """interp1d's linear values (len(xq), columns) of data `y` (n, columns) on increasing `x`;
-    `below`/`above`: the fill values, one a column (float64; complex: the float view's columns)."""
+    `below`/`above`: the fill values, one a column (float64; complex: the float view's columns);
+    `use_numpy`: numpy.interp's formula (SciPy's delegation, `_linear.numpy_rule`); `pairs`: the
+    (n, 2) interleaved knots and values (`_linear.pair_dtype`) or None; `check` (bounds_error):
+    None, or the caller's host check of the points, `check(xq)`. One kernel (`_linear.evaluate`,
+    which checks the bounds on the device: no sync) where `_linear.plan` takes the dtypes, else
+    `check` and the elementwise pass."""
     out_dt = numpy.dtype(out_dt)
     yr = _real_view(y)
     ncols = yr.shape[1]
-    xq, x = _c(xq), _c(x)
     real, out = _out_of(xq.shape[0], y.shape[1], out_dt)
     if real.size == 0:
         return out
+    route = _linear.plan(x.dtype, y.dtype, xq.dtype, out_dt, x.shape[0], ncols, use_numpy, pairs is not None)
+    if route is not None:
+        _linear.evaluate(route, x, yr, xq, below, above, extrapolate, real, pairs, check is not None)
+        return out
+    if check is not None:
+        check(xq)
+    xq, x = _c(xq), _c(x)
     _linear_def(x.dtype, yr.dtype, xq.dtype, real.dtype).run(
         (real,), (_I8.type(x.shape[0]), _I8.type(ncols), _I4.type(bool(extrapolate))), real.shape,
         raw=(x, yr, xq, astype(below, _F8, order="C", copy=False), astype(above, _F8, order="C", copy=False)))

@@ -34,7 +34,9 @@ def ppoly_model(c, x, xq, nu, extrapolate, out_dt, desc=False):
     return out.astype(out_dt)
 
 
-def linear_model(x, y, xq, below, above, extrapolate, out_dt):
+def linear_model(x, y, xq, below, above, extrapolate, out_dt, use_numpy=False, pairs=None, check=None):
+    if check is not None:
+        check(xq)
     y = np.asarray(y)
     idx = np.clip(np.searchsorted(x, xq), 1, len(x) - 1)
     xl, xh = x[idx - 1].astype(float), x[idx].astype(float)

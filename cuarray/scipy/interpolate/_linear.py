@@ -1,0 +1,178 @@
+"""interp1d's 'linear' evaluation in one kernel (templates/linear.cu, family
+`cuarray_interpolate_linear`): the points read once, each point's segment found by a guess from
+the mean knot spacing (checked against the two knots around it; galloping and bisection where it
+misses, so any sorted knots are right), SciPy's formula or numpy.interp's (SciPy delegates 1-D
+float64 data to numpy.interp), the fill values outside the range, the values written once. No
+index array, no second pass, no synchronisation.
+
+`plan` picks the route from dtypes and shapes alone (the CPU tests check its decisions): None
+where the elementwise path of `_kernels.linear_eval` keeps the case (fewer than 2 knots, float16,
+knots of integer types narrower than 4 bytes, whose NumPy promotion with float32 stays float32).
+With one real column whose dtype is the knots', the caller's interleaved (x, y) table (`pairs`)
+halves the gathers of a point: one load brings a knot and its value.
+
+Budget at 1e7 float64 points on 1e4 knots (H100, ~2960 GB/s copy rate): 160 MB of streaming
+traffic, ~54 us at the copy rate; the 160 KB table should stay in L1 (the kernel uses no shared
+memory, so the carve-out can give L1 its largest size); ~2.05 gathers of 16 bytes a point on jittered knots (records
+j and j + 1; a guess one too high costs one more, one too low none) against ~5 gathers of 8 bytes
+and two 64-bit integer divisions of the elementwise route."""
+
+from __future__ import annotations
+
+import pathlib
+from typing import NamedTuple
+
+import numpy
+
+from ..._core import device_check as _device_check
+from ..._core import device_errors as _errors
+from ..._core.copying import astype
+from ..._core.ndarray import ndarray
+from ...cuda import device as _device
+from ...cuda import kernel_family as _kernel_family
+from ...cuda.kernel_family import KernelFamily
+
+__all__ = ["LINEAR", "Route", "plan", "numpy_rule", "pair_dtype", "evaluate", "knot_dtype"]
+
+_TEMPLATE = pathlib.Path(__file__).parent / "templates" / "linear.cu"
+_NAME = "cuarray_interpolate_linear"
+_SIGNATURE = ("interp1d_linear<Q, T, Y, R, MODE, PAIRED>(const Q* xq, long long qstride, long long m, const T* x, "
+              "const Y* y, long long n, long long ncols, const double* below, const double* above, int ext, "
+              "unsigned long long* err, R* out)")
+_BELOW, _ABOVE = 531, 532  # templates/linear.cu's FLAG_BELOW, FLAG_ABOVE (device_errors kinds)
+
+
+def _bounds_error(side: str, bound: str):
+    def make_error(value, axis, size):
+        v, b = (float(numpy.int64(w).view(numpy.float64)) for w in (value, size))
+        return ValueError("A value ({}) in x_new is {} the interpolation range's {} value ({}). (interp1d, "
+                          "bounds_error=True: found on the device, raised at the first synchronisation "
+                          "since the call)".format(v, side, bound, b))
+    return make_error
+
+
+_below_error = _bounds_error("below", "minimum")
+_above_error = _bounds_error("above", "maximum")
+
+
+def _declare() -> KernelFamily:
+    # a CPU test's host copy of this module (fake_device.host_packages runs its source again)
+    # takes the declaration (and error kinds) made at import: one family of this name a process
+    for fam in _kernel_family.families():
+        if fam.name == _NAME:
+            return fam
+    _errors.register_kind(_BELOW, _below_error)
+    _errors.register_kind(_ABOVE, _above_error)
+    return KernelFamily(_NAME, _TEMPLATE.read_text, namespace="cuarray_interp1d", kernels=(_SIGNATURE,))
+
+
+LINEAR = _declare()
+
+MODE_SLOPE, MODE_RECIP, MODE_NUMPY = 0, 1, 2
+THREADS, UNROLL = 256, 4  # templates/linear.cu's kThreads, kUnroll
+BLOCKS_PER_SM = 8  # the grid's cap a multiprocessor (<= 64 registers a thread: 4 blocks resident at once)
+_F4, _F8, _I8 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64), numpy.dtype(numpy.int64)
+_CT = {_F4: "float", _F8: "double"}
+
+
+class Route(NamedTuple):
+    """One instantiation: the mode, the kernel's point/knot/value/output dtypes (component dtypes
+    of complex values) and whether the values come interleaved with the knots."""
+    mode: int
+    q: numpy.dtype
+    t: numpy.dtype
+    y: numpy.dtype
+    r: numpy.dtype
+    paired: bool
+
+    def spec(self) -> str:
+        return "interp1d_linear<{}, {}, {}, {}, {}, {}>".format(
+            _CT[self.q], _CT[self.t], _CT[self.y], _CT[self.r], self.mode, "true" if self.paired else "false")
+
+
+def knot_dtype(x_dt):
+    """The kernel's dtype for knots of `x_dt`: float32/float64 as they are, integers of 4 or more
+    bytes as float64 (NumPy promotes them with any float to float64; exact below 2**53); None for
+    the others (narrower integers promote with float32 to float32, bool, float16)."""
+    x_dt = numpy.dtype(x_dt)
+    if x_dt in _CT:
+        return x_dt
+    if x_dt.kind in "iu" and x_dt.itemsize >= 4:
+        return _F8
+    return None
+
+
+def numpy_rule(x_dt, y_dt, y_ndim: int, extrapolate: bool) -> bool:
+    """SciPy's condition for handing interp1d's linear evaluation to numpy.interp."""
+    return (numpy.dtype(x_dt) in (_F8, _I8) and numpy.dtype(y_dt) in (_F8, _I8) and y_ndim == 1
+            and not extrapolate)
+
+
+def _component(dt):
+    dt = numpy.dtype(dt)
+    if dt.kind == "c":
+        dt = numpy.dtype("f{}".format(dt.itemsize // 2))
+    return dt if dt in _CT else None
+
+
+def plan(x_dt, y_dt, q_dt, out_dt, n: int, ncols: int, use_numpy: bool, have_pairs: bool):
+    """The Route for knots of `x_dt` (n of them), values of `y_dt` (ncols columns), points of
+    `q_dt` and results of `out_dt`, or None for the elementwise path. `use_numpy`: numpy_rule's
+    answer; `have_pairs`: the caller holds the interleaved table."""
+    q_dt, y_dt, out_dt = numpy.dtype(q_dt), numpy.dtype(y_dt), numpy.dtype(out_dt)
+    t, yc, r = knot_dtype(x_dt), _component(y_dt), _component(out_dt)
+    if n < 2 or q_dt not in _CT or t is None or yc is None or r is None or (y_dt.kind == "c") != (out_dt.kind == "c"):
+        return None
+    if numpy.result_type(q_dt, t, yc) != r:
+        return None
+    if use_numpy:
+        if y_dt.kind == "c" or ncols != 1 or r != _F8:
+            return None
+        mode = MODE_NUMPY
+    else:
+        mode = MODE_RECIP if y_dt.kind == "c" else MODE_SLOPE
+    paired = bool(have_pairs) and ncols == 1 and y_dt.kind != "c" and t == yc
+    return Route(mode, q_dt, t, yc, r, paired)
+
+
+def pair_dtype(x_dt, y_dt, ncols: int):
+    """The dtype of the interleaved (n, 2) table of knots and values the kernel can read, or None
+    (several columns, complex values, values of another dtype than the knots' kernel dtype). The
+    caller builds the table once, at construction."""
+    t = knot_dtype(x_dt)
+    return t if t is not None and ncols == 1 and numpy.dtype(y_dt) == t else None
+
+
+def _points(xq: ndarray, q_dt) -> tuple:
+    """(array, stride in elements) of the 1-D points: a strided view stays one (no copy)."""
+    if xq.dtype != q_dt:
+        return astype(xq, q_dt, order="C", copy=False), 1
+    step = xq.strides[0] if xq.ndim == 1 else None
+    if step is None or step % xq.itemsize:
+        return astype(xq, q_dt, order="C", copy=True), 1
+    return xq, step // xq.itemsize
+
+
+def evaluate(route: Route, x: ndarray, yr: ndarray, xq: ndarray, below: ndarray, above: ndarray, extrapolate: bool,
+             real: ndarray, table=None, check: bool = False) -> None:
+    """Fill `real` (points, columns) with the route's values. `yr`: the values' real (n, columns)
+    C-contiguous view; `below`/`above`: float64 fill values a column; `table`: the (n, 2) pairs;
+    `check` (bounds_error): a point outside the knots is recorded on the device and raised as
+    SciPy's ValueError at the next synchronisation (device_errors), no sync here."""
+    m = xq.shape[0]
+    if m == 0:
+        return
+    q, step = _points(xq, route.q)
+    xs = table if route.paired else astype(x, route.t, order="C", copy=False)
+    ys = xs if route.paired else astype(yr, route.y, order="C", copy=False)
+    below = astype(below, _F8, order="C", copy=False)
+    above = astype(above, _F8, order="C", copy=False)
+    if _device_check.active[0]:  # raw pointers: the launch cannot tell another device's memory
+        _device_check.check((q, xs, ys, below, above, real))
+    err = _errors.error_buffer("interp1d").data.ptr if check and not extrapolate else 0
+    grid = min(-(-m // (THREADS * UNROLL)), BLOCKS_PER_SM * _device._sm_count(_device.get_device_id()))
+    LINEAR.kernel(route.spec()).launch(
+        grid, THREADS, q.data.ptr, step, m, xs.data.ptr, ys.data.ptr, x.shape[0], real.shape[1],
+        below.data.ptr, above.data.ptr, int(bool(extrapolate)), err, real.data.ptr)
+    if err:
+        _errors.after_launch()

@@ -1,0 +1,304 @@
+// interp1d(kind='linear') evaluation in one kernel (cuarray/scipy/interpolate/_linear.py): each
+// thread reads its query points once (streaming loads), finds their segments in the knots (a
+// guess from the mean spacing, checked, galloping and bisecting where it misses), applies
+// SciPy's formula (or numpy.interp's, which SciPy delegates to for 1-D float64 data), puts the
+// fill values outside the range and writes each value once (streaming stores). No index
+// array, no second pass, no host sync.
+//
+// The knots and values are read through the read-only cache; with one real column of the
+// knots' dtype they come interleaved, (x[k], y[k]) in one 8- or 16-byte load, so a point whose
+// guess is right costs two gathers (records j and j + 1) instead of four.
+//
+// Compiled for the host by the CPU tests (tests/scipy/interpolate/test_interpolate_linear_cpu.py:
+// g++, no __CUDACC__), which check the per-point function bit for bit against SciPy/NumPy.
+
+#ifdef __CUDACC__
+#define CUARRAY_LIN_DEV __device__ __forceinline__
+#include <cuarray/indexing.cuh>
+#else
+#define CUARRAY_LIN_DEV inline
+namespace cuarray {  // the host build's record of cuarray::device_error (indexing.cuh): no atomics
+inline void device_error(unsigned long long* err, unsigned long long flag, unsigned long long value, long long axis,
+                         long long size) {
+  if (err[0] == 0ull || err[0] == flag) {
+    err[0] = flag;
+    if (value > err[1]) err[1] = value;
+    err[2] = (unsigned long long)axis;
+    err[3] = (unsigned long long)size;
+  }
+}
+}  // namespace cuarray
+#endif
+
+namespace cuarray_interp1d {
+
+// MODE_SLOPE: SciPy's _call_linear, slope = dy / dx, value = slope * (v - x_lo) + y_lo, each
+// operation rounded in NumPy's promoted type. MODE_RECIP: the same for complex values, whose
+// division by the real dx NumPy performs as dy * (1 / dx) (Smith's method with a zero imaginary
+// part). MODE_NUMPY: numpy.interp (float64; knots hit exactly return their value; NaN fallbacks).
+enum { MODE_SLOPE = 0, MODE_RECIP = 1, MODE_NUMPY = 2 };
+
+// bounds_error=True: a point below x[0] (above x[n-1]) is recorded in the device error channel
+// (cuarray/_core/device_errors.py) under these flags (registered by _linear.py), with the
+// point's and the bound's float64 bits; the host raises SciPy's ValueError at its next sync.
+enum : unsigned long long { FLAG_BELOW = 531ull, FLAG_ABOVE = 532ull };
+
+CUARRAY_LIN_DEV unsigned long long bits_of(double v) {
+  union {
+    double d;
+    unsigned long long u;
+  } b;
+  b.d = v;
+  return b.u;
+}
+
+#ifdef __CUDACC__
+CUARRAY_LIN_DEV float mul_rn(float a, float b) { return __fmul_rn(a, b); }  // never contracted into an fma
+CUARRAY_LIN_DEV double mul_rn(double a, double b) { return __dmul_rn(a, b); }
+template <typename T> CUARRAY_LIN_DEV T load(const T* p) { return __ldg(p); }
+template <typename T> CUARRAY_LIN_DEV T load_stream(const T* p) { return __ldcs(p); }
+template <typename T> CUARRAY_LIN_DEV void store(T* p, T v) { __stcs(p, v); }
+CUARRAY_LIN_DEV void load_pair(const double* p, long long k, double& a, double& b) {
+  double2 r = __ldg(reinterpret_cast<const double2*>(p) + k);
+  a = r.x;
+  b = r.y;
+}
+CUARRAY_LIN_DEV void load_pair(const float* p, long long k, float& a, float& b) {
+  float2 r = __ldg(reinterpret_cast<const float2*>(p) + k);
+  a = r.x;
+  b = r.y;
+}
+#else
+inline float mul_rn(float a, float b) { return a * b; }  // the host build: -ffp-contract=off
+inline double mul_rn(double a, double b) { return a * b; }
+template <typename T> inline T load(const T* p) { return *p; }
+template <typename T> inline T load_stream(const T* p) { return *p; }
+template <typename T> inline void store(T* p, T v) { *p = v; }
+template <typename T> inline void load_pair(const T* p, long long k, T& a, T& b) {
+  a = p[2 * k];
+  b = p[2 * k + 1];
+}
+#endif
+
+// a * b rounded once in the type C++ (and NumPy) promote them to
+template <typename A, typename B>
+CUARRAY_LIN_DEV auto mul(A a, B b) -> decltype(a * b) {
+  typedef decltype(a * b) C;
+  return mul_rn((C)a, (C)b);
+}
+
+// The knots and values: x[k] and y[k * ncols + c] from two arrays (PAIRED false), or one array
+// of (x[k], y[k]) pairs (PAIRED true: one column, values of the knots' type).
+template <typename T, typename Y, bool PAIRED>
+struct Table {
+  struct Rec {
+    T x;
+  };
+  const T* x;
+  const Y* y;
+  long long ncols;
+  CUARRAY_LIN_DEV Rec at(long long k) const {
+    Rec r;
+    r.x = load(x + k);
+    return r;
+  }
+  CUARRAY_LIN_DEV Y value(const Rec&, long long k, long long c) const { return load(y + k * ncols + c); }
+};
+
+template <typename T, typename Y>
+struct Table<T, Y, true> {
+  struct Rec {
+    T x;
+    T y;
+  };
+  const T* x;  // 2n entries: x[0], y[0], x[1], y[1], ...
+  const Y* y;  // unused
+  long long ncols;
+  CUARRAY_LIN_DEV Rec at(long long k) const {
+    Rec r;
+    load_pair(x, k, r.x, r.y);
+    return r;
+  }
+  CUARRAY_LIN_DEV T value(const Rec& r, long long, long long) const { return r.y; }
+};
+
+// Whether knot a comes before v: a <= v (RIGHT: numpy.interp's x[j] <= v < x[j + 1]) or a < v
+// (SciPy's searchsorted 'left'). Compared in float64 (exact for float32/float64 knots and points).
+template <bool RIGHT>
+CUARRAY_LIN_DEV bool before(double a, double v) { return RIGHT ? a <= v : a < v; }
+
+// The last knot index in [0, n) that comes before v (-1 for none), from the guess j in
+// [0, n - 2]: records j and j + 1 first (the answer for evenly spaced knots and most jittered
+// ones), then galloping away from the miss (steps 1, 2, 4, ...) and bisecting the bracket, so
+// any sorted knots give the binary search's answer. rl: record lo (when lo >= 0); rh: record
+// lo + 1 (when lo + 1 < n): the records the search read, no second gather of them.
+template <bool RIGHT, typename Tab>
+CUARRAY_LIN_DEV long long last_before(const Tab& tab, long long n, double v, long long j, typename Tab::Rec& rl,
+                                      typename Tab::Rec& rh) {
+  long long lo = -1, hi = n;  // invariant: x[lo] comes before v, x[hi] does not (-1, n: virtual)
+  typename Tab::Rec a = tab.at(j);
+  if (before<RIGHT>((double)a.x, v)) {
+    lo = j;
+    rl = a;
+    typename Tab::Rec b = tab.at(j + 1);
+    if (!before<RIGHT>((double)b.x, v)) {
+      rh = b;
+      return j;
+    }
+    lo = j + 1;
+    rl = b;
+    for (long long step = 1; lo + step < n; step <<= 1) {
+      typename Tab::Rec p = tab.at(lo + step);
+      if (!before<RIGHT>((double)p.x, v)) {
+        hi = lo + step;
+        rh = p;
+        break;
+      }
+      lo += step;
+      rl = p;
+    }
+  } else {
+    hi = j;
+    rh = a;
+    for (long long step = 1; hi - step >= 0; step <<= 1) {
+      typename Tab::Rec p = tab.at(hi - step);
+      if (before<RIGHT>((double)p.x, v)) {
+        lo = hi - step;
+        rl = p;
+        break;
+      }
+      hi -= step;
+      rh = p;
+    }
+  }
+  while (hi - lo > 1) {
+    long long mid = lo + ((hi - lo) >> 1);
+    typename Tab::Rec p = tab.at(mid);
+    if (before<RIGHT>((double)p.x, v)) {
+      lo = mid;
+      rl = p;
+    } else {
+      hi = mid;
+      rh = p;
+    }
+  }
+  return lo;
+}
+
+// The guess for v: the index its distance from x[0] in mean spacings gives, in [0, n - 2]
+// (scale = (n - 1) / (x[n-1] - x[0]); NaN or infinite products land at an end).
+CUARRAY_LIN_DEV long long guess(double v, double x0, double scale, long long n) {
+  double g = (v - x0) * scale;
+  if (!(g > 0.0)) return 0;
+  if (g >= (double)(n - 2)) return n - 2;
+  return (long long)g;
+}
+
+// SciPy's value on the segment (xl, xh] of one column (MODE_SLOPE / MODE_RECIP).
+template <int MODE, typename Q, typename T, typename Y>
+CUARRAY_LIN_DEV auto scipy_value(Q v, T xl, T xh, Y yl, Y yh) {
+  typedef decltype(T() * Y()) C;  // the slope's type: NumPy's promotion of dy and dx
+  Y dy = yh - yl;
+  T dx = xh - xl;
+  C slope;
+  if (MODE == MODE_RECIP && dx != T(0)) {
+    slope = mul((C)dy, C(1) / (C)dx);
+  } else {
+    slope = (C)dy / (C)dx;
+  }
+  return mul(slope, v - xl) + yl;
+}
+
+// numpy.interp's value at v in [x[0], x[n-1]] (float64), lo the last knot at or before v.
+template <typename Tab>
+CUARRAY_LIN_DEV double numpy_value(const Tab& tab, const typename Tab::Rec& rl, const typename Tab::Rec& rh,
+                                   long long lo, long long n, double v) {
+  double yl = (double)tab.value(rl, lo, 0);
+  if (lo == n - 1 || (double)rl.x == v) return yl;
+  double yh = (double)tab.value(rh, lo + 1, 0);
+  double xl = (double)rl.x, xh = (double)rh.x;
+  double slope = (yh - yl) / (xh - xl);
+  double r = mul_rn(slope, v - xl) + yl;
+  if (r != r) {
+    r = mul_rn(slope, v - xh) + yh;
+    if (r != r && yl == yh) r = yl;
+  }
+  return r;
+}
+
+// One query point: its ncols values into out[0..ncols). below/above: the fill values a column
+// (float64) used outside [x0, xn] unless ext; err (not null: bounds_error) records such a point.
+template <int MODE, typename R, typename Q, typename Tab>
+CUARRAY_LIN_DEV void eval_point(const Tab& tab, long long n, double x0, double xn, double scale, Q v,
+                                const double* below, const double* above, bool ext, unsigned long long* err,
+                                R* out) {
+  long long ncols = tab.ncols;
+  double vd = (double)v;
+  if (vd != vd) {
+    for (long long c = 0; c < ncols; ++c) store(out + c, (R)v);
+    return;
+  }
+  if (!ext && (vd < x0 || vd > xn)) {
+    const double* f = vd < x0 ? below : above;
+    if (err != nullptr) {
+      bool low = vd < x0;
+      cuarray::device_error(err, low ? FLAG_BELOW : FLAG_ABOVE, bits_of(vd), 0, (long long)bits_of(low ? x0 : xn));
+    }
+    for (long long c = 0; c < ncols; ++c) store(out + c, (R)f[c]);
+    return;
+  }
+  typename Tab::Rec rl, rh;
+  long long lo = last_before<MODE == MODE_NUMPY>(tab, n, vd, guess(vd, x0, scale, n), rl, rh);
+  if (MODE == MODE_NUMPY) {  // one column; in range, so lo >= 0
+    store(out, (R)numpy_value(tab, rl, rh, lo, n, vd));
+    return;
+  }
+  long long hi = lo + 1;  // SciPy clips searchsorted's index to [1, n - 1]: the end segments extend
+  if (hi < 1 || hi > n - 1) {
+    hi = hi < 1 ? 1 : n - 1;
+    rl = tab.at(hi - 1);
+    rh = tab.at(hi);
+  }
+  for (long long c = 0; c < ncols; ++c)
+    store(out + c, (R)scipy_value<MODE>(v, rl.x, rh.x, tab.value(rl, hi - 1, c), tab.value(rh, hi, c)));
+}
+
+#ifdef __CUDACC__
+constexpr int kThreads = 256;
+constexpr int kUnroll = 4;  // points a thread loads before evaluating any: 4 loads in flight
+
+// m query points xq[p * qstride] into out (m, ncols). x, y: the knots (n >= 2) and values
+// (n, ncols), or with PAIRED the (n, 2) table in x (y unused). err: the device error buffer
+// (bounds_error) or null. A grid-stride loop over blocks
+// of kThreads * kUnroll consecutive points (each load instruction coalesced).
+template <typename Q, typename T, typename Y, typename R, int MODE, bool PAIRED>
+__global__ void __launch_bounds__(kThreads) interp1d_linear(const Q* __restrict__ xq, long long qstride, long long m,
+                                                            const T* __restrict__ x, const Y* __restrict__ y,
+                                                            long long n, long long ncols,
+                                                            const double* __restrict__ below,
+                                                            const double* __restrict__ above, int ext,
+                                                            unsigned long long* err, R* __restrict__ out) {
+  Table<T, Y, PAIRED> tab;
+  tab.x = x;
+  tab.y = y;
+  tab.ncols = ncols;
+  double x0 = (double)tab.at(0).x, xn = (double)tab.at(n - 1).x;
+  double scale = (double)(n - 1) / (xn - x0);
+  long long chunk = (long long)kThreads * kUnroll;
+  for (long long base = (long long)blockIdx.x * chunk + threadIdx.x; base < m; base += (long long)gridDim.x * chunk) {
+    Q v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      long long p = base + (long long)u * kThreads;
+      v[u] = p < m ? load_stream(xq + p * qstride) : Q(0);
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      long long p = base + (long long)u * kThreads;
+      if (p < m) eval_point<MODE, R>(tab, n, x0, xn, scale, v[u], below, above, ext != 0, err, out + p * ncols);
+    }
+  }
+}
+#endif
+
+}  // namespace cuarray_interp1d

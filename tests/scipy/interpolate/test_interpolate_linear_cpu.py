@@ -1,0 +1,362 @@
+"""interp1d's one-kernel linear route (`_linear`, templates/linear.cu) without a GPU: the
+planner's decisions, the NVRTC compile of every instantiation it can pick, and the template's
+per-point code itself compiled for the host (g++, no __CUDACC__) inside interp1d's host logic,
+compared bit for bit with scipy.interpolate.interp1d (and so numpy.interp, which SciPy hands 1-D
+float64 data to) on random and edge data."""
+
+import ctypes
+import importlib.util
+import itertools
+import pathlib
+import shutil
+import subprocess
+import zlib
+
+import numpy as np
+import pytest
+
+from cuarray.scipy.interpolate import _linear
+from cubin_info import compile_sm90, kernel_attributes  # tests/ is on sys.path
+
+si = pytest.importorskip("scipy.interpolate")
+
+F4, F8, I8, I4, I2 = (np.dtype(c) for c in ("f4", "f8", "i8", "i4", "i2"))
+C8, C16, F2 = np.dtype("c8"), np.dtype("c16"), np.dtype("f2")
+TEMPLATES = pathlib.Path(_linear.__file__).parent / "templates"
+
+
+# ---- planner -------------------------------------------------------------------------------
+
+def test_plan_bench_row_is_numpy_rule_paired():
+    # interp1d(x f8, y f8 1-D, bounds_error=False): SciPy's numpy.interp delegation, one column
+    assert _linear.numpy_rule(F8, F8, 1, False)
+    r = _linear.plan(F8, F8, F8, F8, 10**4, 1, True, True)
+    assert r == _linear.Route(_linear.MODE_NUMPY, F8, F8, F8, F8, True)
+    assert r.spec() == "interp1d_linear<double, double, double, double, 2, true>"
+
+
+def test_numpy_rule_is_scipys_condition():
+    assert _linear.numpy_rule(I8, F8, 1, False)
+    assert not _linear.numpy_rule(F8, F8, 1, True)  # extrapolation: SciPy's own formula
+    assert not _linear.numpy_rule(F8, F8, 2, False)  # extra dims
+    assert not _linear.numpy_rule(F4, F8, 1, False)
+    assert not _linear.numpy_rule(F8, F4, 1, False)
+    assert not _linear.numpy_rule(I4, F8, 1, False)
+
+
+def test_plan_modes_and_dtypes():
+    assert _linear.plan(F8, C16, F8, C16, 5, 2, False, False).mode == _linear.MODE_RECIP
+    assert _linear.plan(F4, F4, F4, F4, 5, 1, False, True) == _linear.Route(0, F4, F4, F4, F4, True)
+    # mixed precision: float64 result, values read as float32, not interleaved
+    assert _linear.plan(F4, F4, F8, F8, 5, 1, False, True) == _linear.Route(0, F8, F4, F4, F8, True)
+    assert _linear.plan(F8, F4, F4, F8, 5, 1, False, True) == _linear.Route(0, F4, F8, F4, F8, False)
+    # integer knots of >= 4 bytes read as float64 (NumPy promotes them with any float to float64)
+    assert _linear.plan(I4, F4, F4, F8, 5, 1, False, False).t == F8
+    assert _linear.plan(I8, F8, F8, F8, 5, 1, True, True) == _linear.Route(2, F8, F8, F8, F8, True)
+    # several columns: never interleaved; numpy.interp's formula only for one real column
+    assert not _linear.plan(F8, F8, F8, F8, 5, 3, False, True).paired
+    assert _linear.plan(F8, F8, F8, F8, 5, 3, True, False) is None
+
+
+@pytest.mark.parametrize("args", [
+    (F8, F8, F8, F8, 1, 1, False, False),  # one knot: the elementwise path's special case
+    (F8, F2, F8, F8, 5, 1, False, False),  # float16 values
+    (F8, F8, F2, F8, 5, 1, False, False),  # float16 points
+    (I2, F4, F4, F4, 5, 1, False, False),  # int16 knots with float32: NumPy stays float32
+    (np.dtype(bool), F8, F8, F8, 5, 1, False, False),
+    (F8, F8, F8, F4, 5, 1, False, False),  # a result dtype that is not the promotion
+    (F8, C16, F8, F8, 5, 1, False, False),  # complex values, real result
+])
+def test_plan_declines(args):
+    assert _linear.plan(*args) is None
+
+
+def test_pair_dtype():
+    assert _linear.pair_dtype(F8, F8, 1) == F8
+    assert _linear.pair_dtype(I8, F8, 1) == F8
+    assert _linear.pair_dtype(F4, F4, 1) == F4
+    assert _linear.pair_dtype(F4, F8, 1) is None
+    assert _linear.pair_dtype(F8, F8, 2) is None
+    assert _linear.pair_dtype(F8, C16, 1) is None
+
+
+# ---- the launch (fake device: recorded, not run) -------------------------------------------
+
+@pytest.fixture
+def h100(monkeypatch):
+    from cuarray.cuda import device
+
+    monkeypatch.setattr(device, "_first_use", [device._first_use[0]])
+    monkeypatch.setattr(device, "_SM_COUNT", {})
+    monkeypatch.setattr(device, "_SHARED_PER_BLOCK", {})
+    device.simulate({"multiprocessor_count": 132, "max_shared_memory_per_block": 48 * 1024})
+    yield
+    device.simulate(None)
+
+
+@pytest.mark.parametrize("paired", [True, False])
+def test_one_launch_strided_points_no_copy(h100, recorded_launches, paired):
+    import cuarray
+    from cuarray.scipy.interpolate import _kernels
+
+    x, y, b, a = cuarray.empty(10), cuarray.empty((10, 1)), cuarray.empty(1), cuarray.empty(1)
+    pairs = cuarray.empty((10, 2)) if paired else None
+    q = cuarray.empty(3 * 10**6)[::3]  # a strided view: read in place (stride 3), not copied
+    recorded_launches.clear()
+    out = _kernels.linear_eval(x, y, q, b, a, False, F8, True, pairs)
+    assert len(recorded_launches) == 1  # no copy, no index array, no reduction, no sync
+    _, cfg, name, *args = recorded_launches[0]
+    assert name == "cuarray_interp1d::interp1d_linear<double, double, double, double, 2, {}>".format(
+        str(paired).lower())
+    assert cfg == ("cfg", min(-(-10**6 // 1024), 8 * 132), 256, 0)
+    xs, ys = (pairs.data.ptr,) * 2 if paired else (x.data.ptr, y.data.ptr)
+    assert args == [q.data.ptr, 3, 10**6, xs, ys, 10, 1, b.data.ptr, a.data.ptr, 0, 0, out.data.ptr]
+    assert type(args[1]) is np.int64 and type(args[9]) is np.int32
+
+
+def test_bounds_error_is_a_device_record_no_sync(h100, recorded_launches):
+    import cuarray
+    from cuarray._core import device_errors
+    from cuarray.scipy.interpolate import _kernels
+
+    x, y, q, b = cuarray.empty(10), cuarray.empty((10, 1)), cuarray.empty(1000), cuarray.empty(1)
+    device_errors._buffers[0] = buf = cuarray.empty(4, np.uint64)  # (the recorder's empty table: no memset here)
+    host_checks = []
+    recorded_launches.clear()
+    _kernels.linear_eval(x, y, q, b, b, False, F8, True, None, host_checks.append)
+    assert host_checks == []  # the kernel checks: no host reduction, no read of the points
+    (_, _, _, *args), = recorded_launches
+    assert args[10] == buf.data.ptr
+    # the elementwise route (float16 points) keeps the host check
+    _kernels.linear_eval(x, y, cuarray.empty(5, "f2"), b, b, False, F8, False, None, host_checks.append)
+    assert len(host_checks) == 1
+
+
+def test_complex_values_launch_on_the_float_view(h100, recorded_launches):
+    import cuarray
+    from cuarray.scipy.interpolate import _kernels
+
+    x, y, q = cuarray.empty(10, "f4"), cuarray.empty((10, 3), "c8"), cuarray.empty(100, "f4")
+    b = a = cuarray.empty(6)
+    recorded_launches.clear()
+    out = _kernels.linear_eval(x, y, q, b, a, True, np.complex64, False, None)
+    assert out.shape == (100, 3) and out.dtype == np.complex64
+    (_, _, name, *args), = recorded_launches
+    assert name == "cuarray_interp1d::interp1d_linear<float, float, float, float, 1, false>"
+    assert args[5:7] == [10, 6] and args[9] == 1  # six float columns, extrapolating
+
+
+# ---- NVRTC ---------------------------------------------------------------------------------
+
+ROUTES = [_linear.Route(2, q, F8, F8, F8, p) for q in (F4, F8) for p in (False, True)] + [
+    _linear.Route(m, q, t, y, np.result_type(q, t, y), p)
+    for m in (0, 1) for q, t, y in itertools.product((F4, F8), repeat=3) for p in (False, True) if not p or t == y]
+
+
+def test_every_route_compiles_without_spills():
+    names = [_linear.LINEAR.name_expression(r.spec()) for r in ROUTES]
+    cubin, mapping = compile_sm90(_linear.LINEAR.source(), names)
+    assert set(mapping) == set(names)
+    attrs = kernel_attributes(cubin)
+    bench = mapping[_linear.LINEAR.name_expression(ROUTES[3].spec())].decode()
+    # the bench row's kernel: no local memory, and registers for >= 4 blocks of 256 threads an SM
+    assert attrs[bench].get(0x11, 0) == 0 and attrs[bench][0x2F] <= 64
+
+
+# ---- the template's per-point code on the host, inside interp1d's host logic ---------------
+
+def _driver(routes):
+    lines = ["#include <cmath>", '#include "linear.cu"', "using namespace cuarray_interp1d;", "typedef long long ll;",
+             "template <int MODE, typename Q, typename T, typename Y, typename R, bool P>",
+             "void run(const Q* xq, ll qs, ll m, const T* x, const Y* y, ll n, ll nc, const double* b, const double* a,",
+             "         int ext, unsigned long long* err, R* out) {",
+             "  Table<T, Y, P> tab; tab.x = x; tab.y = y; tab.ncols = nc;",
+             "  double x0 = (double)tab.at(0).x, xn = (double)tab.at(n - 1).x, scale = (double)(n - 1) / (xn - x0);",
+             "  for (ll p = 0; p < m; ++p) eval_point<MODE, R>(tab, n, x0, xn, scale, xq[p * qs], b, a, ext != 0, err, out + p * nc);",
+             "}"]
+    ct = {F4: "float", F8: "double"}
+    for r in routes:
+        lines.append('extern "C" void {}(const {q}* xq, ll qs, ll m, const {t}* x, const {y}* y, ll n, ll nc, '
+                     "const double* b, const double* a, int ext, unsigned long long* err, {r}* out) {{ "
+                     "run<{m}, {q}, {t}, {y}, {r}, {p}>(xq, qs, m, x, y, n, nc, b, a, ext, err, out); }}".format(
+                         _cname(r), q=ct[r.q], t=ct[r.t], y=ct[r.y], r=ct[r.r], m=r.mode, p=str(r.paired).lower()))
+    return "\n".join(lines) + "\n"
+
+
+def _cname(r):
+    return "lin_{}_{}{}{}{}_{}".format(r.mode, r.q.char, r.t.char, r.y.char, r.r.char, int(r.paired))
+
+
+@pytest.fixture(scope="module")
+def lib(tmp_path_factory):
+    if shutil.which("g++") is None:
+        pytest.skip("no g++")
+    d = tmp_path_factory.mktemp("linear_cu")
+    (d / "driver.cpp").write_text(_driver(ROUTES))
+    subprocess.run(["g++", "-O2", "-std=c++17", "-ffp-contract=off", "-shared", "-fPIC", "-I", str(TEMPLATES),
+                    str(d / "driver.cpp"), "-o", str(d / "lib.so")], check=True)
+    return ctypes.CDLL(str(d / "lib.so"))
+
+
+def _p(a):
+    return a.ctypes.data_as(ctypes.c_void_p)
+
+
+def native_linear(lib, routes_seen):
+    """`_kernels.linear_eval`'s contract run by the template's host build through `_linear.plan`
+    (what `_linear.evaluate` launches), the elementwise fallback refused (these tests pick dtypes
+    the kernel takes)."""
+
+    def linear_eval(x, y, xq, below, above, extrapolate, out_dt, use_numpy=False, pairs=None, check=None):
+        out_dt = np.dtype(out_dt)
+        err = np.zeros(4, np.uint64)  # the device error record (bounds_error), read back at once
+        y = np.ascontiguousarray(y)
+        yr = y.view("f{}".format(y.dtype.itemsize // 2)) if y.dtype.kind == "c" else y
+        route = _linear.plan(x.dtype, y.dtype, xq.dtype, out_dt, x.shape[0], yr.shape[1], use_numpy, pairs is not None)
+        assert route is not None, (x.dtype, y.dtype, xq.dtype, out_dt)
+        routes_seen.add(route)
+        real = np.empty((xq.shape[0], yr.shape[1]), route.r)
+        if real.size:
+            q = np.ascontiguousarray(xq, route.q)
+            xs = np.ascontiguousarray(pairs if route.paired else x.astype(route.t))
+            ys = xs if route.paired else np.ascontiguousarray(yr, route.y)
+            b = np.ascontiguousarray(below, np.float64).reshape(-1)
+            a = np.ascontiguousarray(above, np.float64).reshape(-1)
+            getattr(lib, _cname(route))(_p(q), ctypes.c_longlong(1), ctypes.c_longlong(q.shape[0]), _p(xs), _p(ys),
+                                        ctypes.c_longlong(x.shape[0]), ctypes.c_longlong(yr.shape[1]), _p(b), _p(a),
+                                        ctypes.c_int(bool(extrapolate)),
+                                        _p(err) if check is not None else ctypes.c_void_p(0), _p(real))
+        if err[0]:  # the next synchronisation's raise (device_errors.check_index_errors)
+            raise {_linear._BELOW: _linear._below_error, _linear._ABOVE: _linear._above_error}[int(err[0])](
+                *(int(v) for v in err[1:].view(np.int64)))
+        return real.view(out_dt) if out_dt.kind == "c" else real
+
+    return linear_eval
+
+
+def _conftest():
+    spec = importlib.util.spec_from_file_location("interp_linear_conftest", pathlib.Path(__file__).parent / "conftest.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def host(lib):
+    c = _conftest()
+    seen = set()
+    pkg = c.host_interpolate_of(c.ppoly_model, native_linear(lib, seen), c.ndbspline_model, c.entries_model)
+    pkg.routes_seen = seen
+    return pkg
+
+
+def _rng(*key):
+    return np.random.default_rng(zlib.crc32(repr(key).encode()))
+
+
+def _same(got, ref):
+    got, ref = np.asarray(got), np.asarray(ref)
+    assert got.dtype == ref.dtype and got.shape == ref.shape, (got.dtype, ref.dtype, got.shape, ref.shape)
+    np.testing.assert_array_equal(got, ref)  # bit for bit (NaN where NaN)
+
+
+def _data(rng, n, dtype, extra=(), jitter=True):
+    x = np.arange(n, dtype=float) + (rng.uniform(0.05, 0.95, n) if jitter else 0.0)
+    y = rng.standard_normal((n,) + extra)
+    if np.dtype(dtype).kind == "c":
+        y = y + 1j * rng.standard_normal((n,) + extra)
+    return x, y.astype(dtype)
+
+
+def _queries(rng, x, m, q_dtype):
+    q = rng.uniform(x[0] - 3, x[-1] + 3, m)
+    q[:6] = x[0], x[-1], np.nan, x[len(x) // 2], -np.inf, np.inf
+    return q.astype(q_dtype)
+
+
+@pytest.mark.parametrize("fill", [np.nan, "extrapolate", (-1.5, 2.5), 7.0], ids=str)
+@pytest.mark.parametrize("x_dt,y_dt,q_dt", [("f8", "f8", "f8"), ("f8", "f8", "f4"), ("f4", "f4", "f4"),
+                                            ("f4", "f4", "f8"), ("f8", "f4", "f4"), ("f4", "f8", "f4"),
+                                            ("i8", "f8", "f8"), ("f8", "c16", "f8"), ("f4", "c8", "f4"),
+                                            ("f8", "c8", "f4")])
+@pytest.mark.parametrize("n", [2, 3, 57])
+def test_interp1d_matches_scipy_bitwise(host, fill, x_dt, y_dt, q_dt, n):
+    rng = _rng("lin", str(fill), x_dt, y_dt, q_dt, n)
+    x, y = _data(rng, n, y_dt)
+    x = (x * 3).astype(x_dt) if x_dt[0] == "i" else x.astype(x_dt)
+    q = _queries(rng, x.astype(float), 301, q_dt)
+    kw = dict(bounds_error=False, fill_value=fill, assume_sorted=True)
+    _same(host.interp1d(x, y, **kw)(q), si.interp1d(x, y, **kw)(q))
+
+
+@pytest.mark.parametrize("fill", [np.nan, "extrapolate"], ids=str)
+def test_knots_hit_exactly_and_repeated_ends(host, fill):
+    # numpy.interp returns y at a knot; SciPy's formula its slope's value; repeated end knots give
+    # a zero-width end segment (SciPy: NaN from 0/0 where it extrapolates)
+    x = np.array([0.0, 0.0, 1.0, 2.5, 2.5, 4.0, 4.0])
+    y = np.array([1.0, 2.0, -1.0, 3.0, 5.0, 0.5, 0.25])
+    q = np.concatenate((x, [-1.0, 0.5, 2.5, 3.0, 5.0, np.nan]))
+    kw = dict(bounds_error=False, fill_value=fill, assume_sorted=True)
+    _same(host.interp1d(x, y, **kw)(q), si.interp1d(x, y, **kw)(q))
+    _same(host.interp1d(x, y[:, None], axis=0, **kw)(q), si.interp1d(x, y[:, None], axis=0, **kw)(q))
+
+
+@pytest.mark.parametrize("spacing", ["uniform", "jittered", "geometric", "clustered"])
+def test_search_on_any_sorted_knots(host, spacing):
+    rng = _rng("spacing", spacing)
+    n = 4097
+    x = {"uniform": np.linspace(-3.0, 9.0, n), "jittered": np.arange(n) + rng.uniform(0.05, 0.95, n),
+         "geometric": np.geomspace(1e-6, 1e6, n),
+         "clustered": np.sort(np.concatenate((rng.normal(0, 1e-3, n // 2), rng.uniform(-1e3, 1e3, n - n // 2))))}[spacing]
+    y = rng.standard_normal(n)
+    q = np.concatenate((rng.uniform(x[0], x[-1], 4000), x[rng.integers(0, n, 500)]))
+    for kw in (dict(bounds_error=False), dict(fill_value="extrapolate")):
+        _same(host.interp1d(x, y, assume_sorted=True, **kw)(q), si.interp1d(x, y, assume_sorted=True, **kw)(q))
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_axis_and_batched_values(host, axis):
+    rng = _rng("axis", axis)
+    x = np.sort(rng.uniform(-2, 2, 11))
+    y = rng.standard_normal((3, 11, 4)) if axis in (1, -2) else rng.standard_normal((11, 3, 4))
+    if axis == -1:
+        y = rng.standard_normal((3, 4, 11))
+    q = rng.uniform(-3, 3, (5, 6))
+    for fill in (np.nan, "extrapolate"):
+        kw = dict(axis=axis, bounds_error=False, fill_value=fill)
+        _same(host.interp1d(x, y, **kw)(q), si.interp1d(x, y, **kw)(q))
+
+
+def test_unsorted_knots(host):
+    rng = _rng("unsorted")
+    x = rng.permutation(np.arange(20.0) + rng.uniform(0, 0.5, 20))
+    y = rng.standard_normal(20)
+    q = rng.uniform(-1, 21, 100)
+    _same(host.interp1d(x, y, bounds_error=False)(q), si.interp1d(x, y, bounds_error=False)(q))
+
+
+@pytest.mark.parametrize("dt", ["f8", "f4"])
+def test_bounds_error_found_by_the_kernel(host, dt):
+    x, y = np.arange(4.0).astype(dt), (np.arange(4.0) ** 2).astype(dt)
+    f, ref = host.interp1d(x, y), si.interp1d(x, y)  # bounds_error: True (fill_value NaN)
+    for q, side in (([1.0, 9.0], "above"), ([-0.5, 2.0, -2.0], "below")):
+        with pytest.raises(ValueError, match=side + " the interpolation range"):
+            ref(np.array(q, dt))
+        with pytest.raises(ValueError, match=side + " the interpolation range's (minimum|maximum) value") as got:
+            f(np.array(q, dt))
+        # the kernel records one offender of the side (the largest bit pattern), and the bound
+        vals = [v for v in q if (v > 3.0 if side == "above" else v < 0.0)]
+        assert any("A value ({})".format(float(v)) in str(got.value) for v in vals), str(got.value)
+        assert "value ({})".format(3.0 if side == "above" else 0.0) in str(got.value)
+    _same(f(np.array([0.0, 1.5, 3.0], dt)), ref(np.array([0.0, 1.5, 3.0], dt)))  # usable after the error
+
+
+def test_every_mode_and_layout_taken(host):
+    x, q = np.arange(5.0), np.linspace(-1, 5, 13)
+    host.routes_seen.clear()
+    host.interp1d(x, x ** 2, bounds_error=False)(q)  # numpy.interp's formula, interleaved
+    host.interp1d(x, x ** 2, fill_value="extrapolate")(q)  # SciPy's, interleaved
+    host.interp1d(x, np.stack((x, x)), bounds_error=False)(q)  # SciPy's, two columns
+    host.interp1d(x, x + 1j, bounds_error=False)(q)  # complex: dy * (1 / dx)
+    got = {(r.mode, r.paired) for r in host.routes_seen}
+    assert got == {(2, True), (0, True), (0, False), (1, False)}

@@ -1,0 +1,157 @@
+"""interp1d(kind='linear')'s one-kernel route (`_linear`, templates/linear.cu) on the GPU against
+scipy.interpolate.interp1d on the host, bit for bit (the kernel rounds each operation as NumPy
+does: SciPy's formula, numpy.interp's where SciPy hands it 1-D float64 data, complex slopes as
+NumPy's complex division): random and edge data (2 knots, repeated end knots, NaN and infinite
+points, knots hit exactly), every fill_value form, float32/float64/int64 knots, float32/
+float64/complex values, axis != -1, batched values, non-contiguous points, uneven knot spacing."""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+import pytest
+
+from cuarray.cuda import _backend
+
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason())),
+]
+
+si = pytest.importorskip("scipy.interpolate")
+
+import cuarray  # noqa: E402
+from cuarray.scipy import interpolate as ci  # noqa: E402
+
+G = cuarray.asarray
+
+
+def _rng(*key):
+    return np.random.default_rng(zlib.crc32(repr(key).encode()))
+
+
+def same(got, ref):
+    assert isinstance(got, cuarray.ndarray), type(got)
+    got, ref = got.get(), np.asarray(ref)
+    assert got.shape == ref.shape and got.dtype == ref.dtype, (got.shape, ref.shape, got.dtype, ref.dtype)
+    np.testing.assert_array_equal(got, ref)  # bit for bit, NaN where NaN
+
+
+def _data(rng, n, dtype, extra=()):
+    x = np.arange(n, dtype=float) + rng.uniform(0.05, 0.95, n)
+    y = rng.standard_normal((n,) + extra)
+    if np.dtype(dtype).kind == "c":
+        y = y + 1j * rng.standard_normal((n,) + extra)
+    return x, y.astype(dtype)
+
+
+def _queries(rng, x, m, dtype):
+    q = rng.uniform(x[0] - 3, x[-1] + 3, m)
+    q[:6] = x[0], x[-1], np.nan, x[len(x) // 2], -np.inf, np.inf
+    return q.astype(dtype)
+
+
+@pytest.mark.parametrize("fill", [np.nan, "extrapolate", (-1.5, 2.5), 7.0], ids=str)
+@pytest.mark.parametrize("x_dt,y_dt,q_dt", [("f8", "f8", "f8"), ("f8", "f8", "f4"), ("f4", "f4", "f4"),
+                                            ("f4", "f8", "f4"), ("f8", "f4", "f8"), ("i8", "f8", "f8"),
+                                            ("f8", "c16", "f8"), ("f4", "c8", "f4")])
+@pytest.mark.parametrize("n", [2, 3, 300])
+def test_matches_scipy_bitwise(fill, x_dt, y_dt, q_dt, n):
+    rng = _rng("lin-gpu", str(fill), x_dt, y_dt, q_dt, n)
+    x, y = _data(rng, n, y_dt)
+    x = (x * 3).astype(x_dt) if x_dt[0] == "i" else x.astype(x_dt)
+    q = _queries(rng, x.astype(float), 2000, q_dt)
+    kw = dict(bounds_error=False, fill_value=fill, assume_sorted=True)
+    same(ci.interp1d(G(x), G(y), **kw)(G(q)), si.interp1d(x, y, **kw)(q))
+
+
+def test_bench_configuration_many_points():
+    # the bench row's data (1e4 jittered knots, uniform points over them), 3e5 points
+    rng = _rng("lin-bench")
+    x, y = _data(rng, 10**4, "f8")
+    q = rng.uniform(0, 10**4, 3 * 10**5)
+    f = ci.interp1d(G(x), G(y), assume_sorted=True, bounds_error=False)
+    same(f(G(q)), si.interp1d(x, y, assume_sorted=True, bounds_error=False)(q))
+    g = ci.interp1d(G(x), G(y), assume_sorted=True, fill_value="extrapolate")
+    same(g(G(q)), si.interp1d(x, y, assume_sorted=True, fill_value="extrapolate")(q))
+
+
+@pytest.mark.parametrize("fill", [np.nan, "extrapolate"], ids=str)
+def test_repeated_ends_and_knots_hit(fill):
+    x = np.array([0.0, 0.0, 1.0, 2.5, 2.5, 4.0, 4.0])
+    y = np.array([1.0, 2.0, -1.0, 3.0, 5.0, 0.5, 0.25])
+    q = np.concatenate((x, [-1.0, 0.5, 2.5, 3.0, 5.0, np.nan]))
+    kw = dict(bounds_error=False, fill_value=fill, assume_sorted=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        same(ci.interp1d(G(x), G(y), **kw)(G(q)), si.interp1d(x, y, **kw)(q))
+        same(ci.interp1d(G(x), G(y[:, None]), axis=0, **kw)(G(q)), si.interp1d(x, y[:, None], axis=0, **kw)(q))
+
+
+@pytest.mark.parametrize("spacing", ["uniform", "geometric", "clustered"])
+def test_uneven_knots(spacing):
+    rng = _rng("lin-spacing", spacing)
+    n = 3001
+    x = {"uniform": np.linspace(-3.0, 9.0, n), "geometric": np.geomspace(1e-6, 1e6, n),
+         "clustered": np.sort(np.concatenate((rng.normal(0, 1e-3, n // 2), rng.uniform(-1e3, 1e3, n - n // 2))))}[spacing]
+    y = rng.standard_normal(n)
+    q = np.concatenate((rng.uniform(x[0], x[-1], 5000), x[rng.integers(0, n, 500)]))
+    for kw in (dict(bounds_error=False), dict(fill_value="extrapolate")):
+        same(ci.interp1d(G(x), G(y), assume_sorted=True, **kw)(G(q)), si.interp1d(x, y, assume_sorted=True, **kw)(q))
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+@pytest.mark.parametrize("dtype", ["f8", "c16"])
+def test_axis_batched_values_and_strided_points(axis, dtype):
+    rng = _rng("lin-axis", axis, dtype)
+    shape = {0: (11, 3, 4), 1: (3, 11, 4), -1: (3, 4, 11)}[axis]
+    x = np.sort(rng.uniform(-2, 2, 11))
+    y = rng.standard_normal(shape)
+    y = (y + 1j * rng.standard_normal(shape)).astype(dtype) if dtype == "c16" else y
+    qf = rng.uniform(-3, 3, (10, 12))
+    for fill in (np.nan, "extrapolate", (0.5, -0.5)):
+        kw = dict(axis=axis, bounds_error=False, fill_value=fill)
+        f, ref = ci.interp1d(G(x), G(y), **kw), si.interp1d(x, y, **kw)
+        same(f(G(qf)[:, ::3]), ref(qf[:, ::3]))  # non-contiguous points
+        same(f(G(qf).T), ref(qf.T))
+        same(f(G(qf[0])[::-2]), ref(qf[0][::-2]))  # a negative stride, read in place
+        same(f(G(qf[:0])), ref(qf[:0]))
+
+
+def test_copy_false_reads_the_callers_arrays():
+    # copy=False: no interleaved table, so later writes to y reach the evaluation, as in SciPy
+    x, y = np.arange(6.0), np.arange(6.0) ** 2
+    gx, gy = G(x), G(y)
+    f = ci.interp1d(gx, gy, copy=False, assume_sorted=True)
+    q = np.linspace(0, 5, 17)
+    same(f(G(q)), si.interp1d(x, y)(q))
+    gy[2] = 100.0
+    y[2] = 100.0
+    same(f(G(q)), si.interp1d(x, y)(q))
+
+
+def test_fill_value_set_after_construction():
+    rng = _rng("lin-fill-set")
+    x, y = _data(rng, 20, "f8", (2,))
+    q = _queries(rng, x, 200, "f8")
+    f = ci.interp1d(G(x), G(y), axis=0, bounds_error=False)
+    ref = si.interp1d(x, y, axis=0, bounds_error=False)
+    f.fill_value = ref.fill_value = ([1.0, 2.0], [-3.0, 4.0])
+    same(f(G(q)), ref(q))
+
+
+@pytest.mark.parametrize("dt", ["f8", "f4"])
+def test_bounds_error_raised_at_the_next_sync(dt):
+    x, y = np.arange(4.0).astype(dt), (np.arange(4.0) ** 2).astype(dt)
+    f, ref = ci.interp1d(G(x), G(y)), si.interp1d(x, y)  # bounds_error: True (the default fill)
+    same(f(G(np.array([0.0, 1.5, 3.0], dt))), ref(np.array([0.0, 1.5, 3.0], dt)))
+    cuarray.check_index_errors()  # nothing recorded for points inside
+    for q, side, bound in (([1.0, 9.0, 2.0], "above", "3.0"), ([0.5, -2.0], "below", "0.0")):
+        got = f(G(np.array(q, dt)))  # no sync here: the kernel records the offender
+        with pytest.raises(ValueError, match=side + r" the interpolation range's \w+ value \(" + bound):
+            got.get()
+    with pytest.raises(ValueError, match="below the interpolation range"):
+        f(G(np.array([np.nan, -1.0], dt)))
+        cuarray.check_index_errors()
+    same(f(G(np.array([np.nan, 2.0], dt))), ref(np.array([np.nan, 2.0], dt)))  # usable after; NaN is inside
+    cuarray.check_index_errors()
