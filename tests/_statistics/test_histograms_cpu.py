@@ -123,7 +123,9 @@ def test_auto_route_launches(recorded_launches, monkeypatch):
 
     monkeypatch.setitem(device._SM_COUNT, device.get_device_id(), 132)
     x = cp.ndarray((10**6,), F4)
-    monkeypatch.setattr(h, "read_state", lambda s: np.array([0, 0, 0], np.uint64))
+    # the one device read, faked (a driver fake: the state words the kernels would leave)
+    clean = np.array([0, 0, 0], np.uint64)
+    monkeypatch.setattr(h, "read_state", lambda s: clean)
     n, e = h.histogram(x, 100)
     assert n.dtype == I8 and n.shape == (100,) and e.dtype == F4 and e.shape == (101,)
     names = [str(c) for c in recorded_launches]
@@ -135,10 +137,12 @@ def test_auto_route_launches(recorded_launches, monkeypatch):
                                                  ("cfg", blocks, 256, smem)]
     top = np.uint64(1 << 63)
     key = lambda v: np.float64(v).view(np.uint64) ^ top if v >= 0 else ~np.float64(v).view(np.uint64)  # noqa: E731
-    monkeypatch.setattr(h, "read_state", lambda s: np.array([key(1.0), 2**64 - 1, 1], np.uint64))
+    not_finite = np.array([key(1.0), 2**64 - 1, 1], np.uint64)
+    monkeypatch.setattr(h, "read_state", lambda s: not_finite)
     with pytest.raises(ValueError, match=r"autodetected range of \[1.0, nan\] is not finite"):
         h.histogram(x, 100)
-    monkeypatch.setattr(h, "read_state", lambda s: np.array([key(1.0), key(1.0), 2], np.uint64))
+    too_many = np.array([key(1.0), key(1.0), 2], np.uint64)
+    monkeypatch.setattr(h, "read_state", lambda s: too_many)
     with pytest.raises(ValueError, match="Too many bins for data range. Cannot create 7 finite"):
         h.histogram(x, 7)
     for args, kw in [((cp.ndarray((10,), I8), 5), {}), ((x, 5), {"range": (0, 1)}), ((x, h._SHARED_BINS + 1), {}),

@@ -38,9 +38,9 @@ class interp1d:  # noqa: N801 (SciPy's name)
     """See `scipy.interpolate.interp1d` (legacy in SciPy, kept for porting). 'quadratic' and the
     integer orders other than 0, 1 and 3 build their spline on the host (`make_interp_spline`'s
     host path) and evaluate on the device; NaN in `x` or `y` is not rewritten for the spline kinds.
-    kind='linear' with ``bounds_error=True`` checks the points on the device: the ValueError is
-    raised at the next synchronisation (``.get()``, ``cuarray.check_index_errors()``, ...), naming
-    an offending point, not necessarily the first."""
+    kind='linear' with ``bounds_error=True`` checks the points in its kernel and raises the
+    ValueError in the call (one read after the launch), naming an offending point, not necessarily
+    the first."""
 
     def __init__(self, x, y, kind="linear", axis=-1, copy=True, bounds_error=None, fill_value=numpy.nan,
                  assume_sorted=False):

@@ -107,7 +107,7 @@ def linear_eval(x: ndarray, y: ndarray, xq: ndarray, below: ndarray, above: ndar
     `use_numpy`: numpy.interp's formula (SciPy's delegation, `_linear.numpy_rule`); `pairs`: the
     (n, 2) interleaved knots and values (`_linear.pair_dtype`) or None; `check` (bounds_error):
     None, or the caller's host check of the points, `check(xq)`. One kernel (`_linear.evaluate`,
-    which checks the bounds on the device: no sync) where `_linear.plan` takes the dtypes, else
+    which checks the bounds on the device: one read of its record) where `_linear.plan` takes the dtypes, else
     `check` and the elementwise pass."""
     out_dt = numpy.dtype(out_dt)
     yr = _real_view(y)

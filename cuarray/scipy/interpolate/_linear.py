@@ -46,8 +46,7 @@ def _bounds_error(side: str, bound: str):
     def make_error(value, axis, size):
         v, b = (float(numpy.int64(w).view(numpy.float64)) for w in (value, size))
         return ValueError("A value ({}) in x_new is {} the interpolation range's {} value ({}). (interp1d, "
-                          "bounds_error=True: found on the device, raised at the first synchronisation "
-                          "since the call)".format(v, side, bound, b))
+                          "bounds_error=True)".format(v, side, bound, b))
     return make_error
 
 
@@ -157,8 +156,9 @@ def evaluate(route: Route, x: ndarray, yr: ndarray, xq: ndarray, below: ndarray,
              real: ndarray, table=None, check: bool = False) -> None:
     """Fill `real` (points, columns) with the route's values. `yr`: the values' real (n, columns)
     C-contiguous view; `below`/`above`: float64 fill values a column; `table`: the (n, 2) pairs;
-    `check` (bounds_error): a point outside the knots is recorded on the device and raised as
-    SciPy's ValueError at the next synchronisation (device_errors), no sync here."""
+    `check` (bounds_error): a point outside the knots is recorded on the device (device_errors)
+    and raised as SciPy's ValueError in this call, as SciPy raises it: one 32-byte read after the
+    launch (the sync SciPy's contract costs; bounds_error=False and fill values have none)."""
     m = xq.shape[0]
     if m == 0:
         return
@@ -175,4 +175,4 @@ def evaluate(route: Route, x: ndarray, yr: ndarray, xq: ndarray, below: ndarray,
         grid, THREADS, q.data.ptr, step, m, xs.data.ptr, ys.data.ptr, x.shape[0], real.shape[1],
         below.data.ptr, above.data.ptr, int(bool(extrapolate)), err, real.data.ptr)
     if err:
-        _errors.after_launch()
+        _errors.check_index_errors()

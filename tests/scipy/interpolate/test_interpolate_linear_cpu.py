@@ -114,19 +114,26 @@ def test_one_launch_strided_points_no_copy(h100, recorded_launches, paired):
     assert type(args[1]) is np.int64 and type(args[9]) is np.int32
 
 
-def test_bounds_error_is_a_device_record_no_sync(h100, recorded_launches):
+def test_bounds_error_is_a_device_record_read_in_the_call(h100, recorded_launches, monkeypatch):
+    """The kernel checks the points (no host reduction, no read of the points) and the call reads
+    the error record once, so that SciPy's ValueError comes from the call, as SciPy's does."""
     import cuarray
     from cuarray._core import device_errors
     from cuarray.scipy.interpolate import _kernels
 
     x, y, q, b = cuarray.empty(10), cuarray.empty((10, 1)), cuarray.empty(1000), cuarray.empty(1)
     device_errors._buffers[0] = buf = cuarray.empty(4, np.uint64)  # (the recorder's empty table: no memset here)
+    reads = []
+    monkeypatch.setattr(device_errors, "_take_error", lambda: reads.append(1))  # the driver's read, faked
     host_checks = []
     recorded_launches.clear()
     _kernels.linear_eval(x, y, q, b, b, False, F8, True, None, host_checks.append)
-    assert host_checks == []  # the kernel checks: no host reduction, no read of the points
+    assert host_checks == []
     (_, _, _, *args), = recorded_launches
     assert args[10] == buf.data.ptr
+    assert reads == [1]
+    _kernels.linear_eval(x, y, q, b, b, False, F8, True, None, None)  # no bounds_error: no read
+    assert reads == [1]
     # the elementwise route (float16 points) keeps the host check
     _kernels.linear_eval(x, y, cuarray.empty(5, "f2"), b, b, False, F8, False, None, host_checks.append)
     assert len(host_checks) == 1
