@@ -56,7 +56,7 @@ def step_kind(st) -> str:
     'view' (transpose, basic indexing, reshape of a computed value), 'epilogue' (cuBLASLt with an
     epilogue), 'call <name>' (another eager routine)."""
     name = type(st).__name__
-    if name == "_Elementwise":
+    if name == "_Elementwise" or name == "_ElementwiseMulti":
         return "elementwise"
     if name == "_Reduction":
         return "reduction"
@@ -190,8 +190,8 @@ def aliased(prog) -> bool:
     shares the memory of its operand; any other step's is new."""
     n_in = len(prog.inputs)
     root = list(range(n_in))
-    for k, st in enumerate(prog.steps):
-        root.append(root[st.ins[0]] if step_kind(st) == "view" else n_in + k)
+    for st in prog.steps:  # (a multi-output kernel fills several slots, each its own memory)
+        root += [root[st.ins[0]]] if step_kind(st) == "view" else range(len(root), len(root) + getattr(st, "nout", 1))
     roots = [root[k] for k in prog.outputs]
     return any(r < n_in for r in roots) or len(set(roots)) != len(roots)
 
