@@ -362,14 +362,9 @@ for _k, _v in list(vars(_Methods).items()):
 def _binary(name, reflected=False):
     uf = []  # the ufunc, looked up on first use (the registry fills after this module loads)
     memo = _fast.operator_memo(name, reflected)
-    fast_binary = _fast.fast_binary
 
-    def op(self, other):
+    def op(self, other):  # (the general path: `binary_operator` tries the memo first)
         st = _tls
-        if st.live is not None:  # recording lazy mode (not `fuse` tracing)
-            out = fast_binary(memo, reflected, st, self._node, other, type(other))
-            if out is not None:
-                return out
         t = type(other)
         if t is LazyArray:
             node = other._node
@@ -400,7 +395,7 @@ def _binary(name, reflected=False):
             memo[(mine.dtype, t if t in _fast.FAST_SCALARS else node.dtype)] = (n.attr, n.dtype)
         return out
 
-    return op
+    return _fast.binary_operator(memo, reflected, _tls, op)
 
 
 def _unary(name):

@@ -40,7 +40,7 @@ from . import epilogue as _epilogue
 __all__ = ["Program", "plan", "plan_cached", "plan_traced", "signature"]
 
 class _Elementwise:
-    __slots__ = ("defn", "ins", "scalars", "shape", "dtype", "cluster", "policy", "cfgs", "m_all", "vec")
+    __slots__ = ("defn", "ins", "scalars", "shape", "dtype", "cluster", "policy", "cfgs", "m_all", "vec", "last")
 
     def prepare(self):
         """The engine's launch policy over the inputs, then the output (elementwise.FlatLaunch);
@@ -48,6 +48,9 @@ class _Elementwise:
         sizes = [self.cluster.inputs[i].dtype.itemsize for i in range(len(self.ins))] + [self.dtype.itemsize]
         p = self.policy = FlatLaunch(self.defn, sizes)
         self.cfgs, self.m_all, self.vec = p.cfgs, p.mask, p.vec
+        # Per scalar: (the last value, its kernel argument). A loop body's literals (`y * 0.5`)
+        # are the same objects at every evaluation: converted once, not per launch.
+        self.last = [(None, None)] * len(self.scalars)
 
     def run(self, slots):
         shape = self.shape
@@ -72,8 +75,14 @@ class _Elementwise:
             if n > _INT32_MAX:
                 return self._general(slots, out)
             hit = self.policy.prepare(n, (*args, po))
+        last, j = self.last, 0
         for k, conv in self.scalars:
-            args.append(conv(slots[k]))
+            v = slots[k]
+            c = last[j]
+            if c[0] is not v:  # (identity: equal values may differ, -0.0 and 0.0)
+                c = last[j] = (v, conv(v))
+            args.append(c[1])
+            j += 1
         args.append(po)
         args.append(hit[2])
         _launch.enqueue(_stream.current_core_stream(), hit[1], hit[0], *args)
