@@ -139,3 +139,37 @@ def test_mixed_output_dtypes_compile(dtypes):
         text = prog.explain(compile=True)
     assert [type(s).__name__ for s in prog.steps] == ["_ElementwiseMulti"]
     assert "compiled for sm_90 by NVRTC" in text
+
+
+def test_multi_output_kernel_compiles_in_every_layout():
+    """Broadcast inputs and strided operands take the engine's general path: the flat, vector
+    and strided ("nd") kernels of a three-output definition (float64, bool, float16) compile."""
+    from cuarray.cuda import compiler
+
+    with cp.lazy(evaluate="numpy") as lz:
+        a = lz.leaf(np.ones((8, 4), dtype=np.float32))
+        y = lz.leaf(np.ones((1, 4), dtype=np.float64))
+        t = cp.exp(a) * y
+        prog = planner.plan([(t + 1.0)._node, (t > 2.0)._node, (t * a).astype(np.float16)._node])
+    (st,) = prog.steps
+    assert type(st) is planner._ElementwiseMulti and st.nout == 3
+    assert [d.name for d in st.dtypes] == ["float64", "bool", "float16"]
+    for layout, nd, index_t in (("flat", 1, np.int32), ("vec", 1, np.int32), ("nd", 2, np.int32), ("nd", 3, np.int64)):
+        name, src = st.defn.source(layout, nd, index_t)
+        cubin, _ = compiler.compile_cubin(src, arch="sm_90", options=st.defn.options, name=name)
+        assert cubin[:4] == b"\x7fELF", (layout, nd)
+
+
+def test_fuse_tuple_result_is_one_kernel(recorded_launches):
+    calls = recorded_launches
+    x = cp.empty(N, dtype="float32")
+
+    @cp.fuse()
+    def two(x):
+        return _shared(cp, x)
+
+    for _ in range(2):
+        del calls[:]
+        a, b = two(x)
+        assert type(a) is cp.ndarray and type(b) is cp.ndarray and a.shape == b.shape == x.shape
+        assert len(calls) == 1 and _pointers(calls[0]) == [x.data.ptr, a.data.ptr, b.data.ptr], calls

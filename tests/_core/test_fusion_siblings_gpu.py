@@ -59,3 +59,21 @@ def test_siblings_one_kernel_on_the_device():
     assert prog.steps[0].nout == 2
     numpy.testing.assert_array_equal(a.get(), (x * 2.0 + 1.0).get())
     numpy.testing.assert_array_equal(b.get(), (cp.exp(x * 2.0) - 1.0).get())
+
+
+def test_fuse_tuple_result_values():
+    rng = numpy.random.default_rng(5)
+    x = cp.asarray(rng.standard_normal(2053).astype(numpy.float32))
+    y = cp.asarray(rng.standard_normal(2053).astype(numpy.float32))
+
+    @cp.fuse()
+    def f(x, y):
+        return _body(cp, x, y)
+
+    eager = _body(cp, x, y)
+    for _ in range(2):
+        got = f(x, y)
+        assert len(got) == 4
+        for g, e in zip(got, eager):
+            assert g.dtype == e.dtype and g.shape == e.shape
+            numpy.testing.assert_array_equal(g.get(), e.get())
