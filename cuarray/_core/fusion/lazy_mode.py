@@ -562,8 +562,11 @@ def flush(last=False) -> None:
     live = _tls.live
     if not live:
         return
-    pending = [r() for r in live]
-    pending = [x._node for x in pending if x is not None and x._node.value is None]
+    pending = []
+    for r in live:  # (one loop, no comprehension frames: this runs at every evaluation)
+        x = r()
+        if x is not None and x._node.value is None:
+            pending.append(x._node)
     del live[:]
     if pending:
         _compute(pending, last)

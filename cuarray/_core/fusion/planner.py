@@ -274,7 +274,10 @@ class Program:
         else:
             for st in self.steps:
                 slots.append(st.run(slots))
-        return [slots[k] for k in self.outputs]
+        outs = self.outputs
+        if len(outs) == 1:  # (the common case, without a comprehension's frame)
+            return [slots[outs[0]]]
+        return [slots[k] for k in outs]
 
     def _run_multi(self, values):
         """`run` of a Program with a multi-output kernel (its outputs fill several slots)."""

@@ -121,8 +121,12 @@ _log = _Log()
 def _signature(values) -> list:
     """Per input: (address, strides, bytes) of an array (its shape and dtype are in the structure
     key), a scalar itself (its value reaches the kernel), ('o', id, 0) of anything else."""
-    return [(v.data.ptr, v._strides, v._size * v._dtype.itemsize) if type(v) is ndarray else v
-            if type(v) in _SCALARS or isinstance(v, numpy.generic) else ("o", id(v), 0) for v in values]
+    sig = []  # (a loop, not a comprehension: its frame costs more than these few inputs)
+    for v in values:
+        t = type(v)
+        sig.append((v.data.ptr, v._strides, v._size * v._dtype.itemsize) if t is ndarray else v
+                   if t in _SCALARS or isinstance(v, numpy.generic) else ("o", id(v), 0))
+    return sig
 
 
 def note(prog, values, t0, t_build) -> None:
@@ -130,20 +134,23 @@ def note(prog, values, t0, t_build) -> None:
     (`perf_counter`), its graph built from `t_build`: its host times and input signature (what
     changed since the previous evaluation is counted when read, `evaluations`)."""
     host = perf_counter() - t0
-    lg = _log
+    lg = _log  # (thread-local: each attribute read or written once)
     ins = prog.inputs
     if ins and type(ins[0]) is not _Label:
         # Not a cached Program (`detach`ed): it holds its graph and arrays; keep a summary only.
         prog = _summary(prog)
     if prog is lg.prog:
-        lg.repeats += 1
+        repeats = lg.repeats + 1
     else:
-        lg.prog, lg.repeats = prog, 1
+        lg.prog, repeats = prog, 1
+    lg.repeats = repeats
     log = lg.log
     if log is None:
         log = lg.log = collections.deque(maxlen=KEEP)
-    log.append((prog, t0 - t_build, host, lg.repeats, _signature(values), lg.replayed))
-    lg.replayed = False
+    replayed = lg.replayed
+    if replayed:
+        lg.replayed = False
+    log.append((prog, t0 - t_build, host, repeats, _signature(values), replayed))
 
 
 class _Summary:

@@ -262,7 +262,12 @@ class Trace:
 
     def key(self, outputs):
         """The structure key of computing `outputs` (nodes), or None when not cacheable."""
-        pos = tuple([self.record(n) for n in outputs])
+        tid = self.id  # (`record`'s first test inline: outputs built here are recorded already)
+        if len(outputs) == 1:  # (no comprehension frame in the common case)
+            n = outputs[0]
+            pos = (n.pos if n.seg == tid else self.record(n),)
+        else:
+            pos = tuple([n.pos if n.seg == tid else self.record(n) for n in outputs])
         if not self.cacheable:
             return None
         return tuple(self.ops), pos
