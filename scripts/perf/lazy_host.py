@@ -5,7 +5,9 @@ every iteration so the queue stays short). On a GPU machine: `python scripts/per
 seed-logreg step (eager, lazy): host time per step with no sync (enqueue only) against the time
 per step with the queue drained (host-bound when the two agree), and the CUDA-graph replay.
 On a GPU the gradient is also timed back to back (no sync per call, as the bench does): host
-time per call against the time with the queue drained."""
+time per call against the time with the queue drained. `--rows`: the same for the bench rows
+fuse-chain (fuse, lazy) and fuse-shared (lazy) at 64 MiB; `--chain`: one evaluation of a
+cached 10-node plan split into its parts."""
 
 from __future__ import annotations
 
@@ -28,6 +30,9 @@ def main():
                     help="also matmul + bias + ReLU at N=1024 (the cuBLASLt epilogue step): eager against lazy")
     ap.add_argument("--chain", action="store_true",
                     help="also a cached 10-node elementwise plan: one evaluation split into its parts (min, median)")
+    ap.add_argument("--rows", action="store_true",
+                    help="also the bench rows fuse-chain and fuse-shared at 64 MiB: host time per call "
+                         "back to back against the time per call with the queue drained (host-bound when they agree)")
     args = ap.parse_args()
     import cuarray as cp
     from cuarray._core.fusion import lazy_mode, planner
@@ -119,6 +124,8 @@ def main():
         ops(cp, sync, mk)
     if args.chain:
         chain(cp, sync, mk)
+    if args.rows:  # (stubbed: only that it runs; the numbers mean something on a GPU)
+        rows(cp, sync, mk)
     if args.epilogue:
         epilogue(cp, sync, mk)
 
@@ -223,6 +230,42 @@ def chain(cp, sync, mk, n=1000, rep=9):
     for k, v in res.items():
         v.sort()
         print("chain10 {:30s} min {:7.1f} us  median {:7.1f} us".format(k, v[0], v[len(v) // 2]))
+
+
+def rows(cp, sync, mk, n=200):
+    """fuse-chain (fuse and lazy) and fuse-shared (lazy) at the bench's quick size, called back to
+    back as the bench's event pairs see them: the host's time per call (no sync) against the time
+    per call once the queue is drained. When the host's time per call exceeds the kernel's, the
+    GPU idles between calls and each event pair measures host gap + kernel (the lazy rows' loss at
+    64 MiB: the same kernel as fuse's, 0.93 against 0.5 of the copy rate)."""
+    from cuarray.bench.cases.fusion import _chain
+
+    x = mk((16 << 20,))
+    f = cp.fuse()(lambda x: _chain(cp, x))
+
+    def lazy_chain():
+        with cp.lazy():
+            y = _chain(cp, x)
+        return y
+
+    def lazy_shared():
+        with cp.lazy():
+            t = cp.log(cp.exp(cp.sin(x)) + 1)
+            r = t * 2 + x, t * t - 1
+        return r
+
+    for name, fn in (("fuse-chain fuse", lambda: f(x)), ("fuse-chain lazy", lazy_chain),
+                     ("fuse-shared lazy", lazy_shared)):
+        for _ in range(2):
+            sync()
+            t0 = time.perf_counter()
+            for _ in range(n):
+                fn()
+            t1 = time.perf_counter()
+            sync()
+            t2 = time.perf_counter()
+        print("{:18s} host {:7.1f} us/call, drained {:7.1f} us/call".format(
+            name, (t1 - t0) / n * 1e6, (t2 - t0) / n * 1e6))
 
 
 def epilogue(cp, sync, mk, n=1000, rep=9):
