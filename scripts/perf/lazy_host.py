@@ -97,16 +97,16 @@ def main():
     ctx.__enter__()
 
     def build():
-        lazy_mode._tls.live, lazy_mode._tls.trace = [], Trace()
+        lazy_mode._threads.st.live, lazy_mode._threads.st.trace = [], Trace()
         return body(cp.dot)
 
     timed("  build only (nodes + trace entries)", build)
     g = build()
-    tr = lazy_mode._tls.trace
+    tr = lazy_mode._threads.st.trace
     timed("  trace key + Program look-up", lambda: planner.plan_traced(tr, [g._node]))
     prog, vals = planner.plan_traced(tr, [g._node])
     timed("  launch the planned Program", lambda: prog.run(vals))
-    lazy_mode._tls.live = []
+    lazy_mode._threads.st.live = []
     ctx.__exit__(None, None, None)
     if args.profile:
         import cProfile
@@ -160,12 +160,12 @@ def ops(cp, sync, mk, n=20000):
     la = a * 1.0
 
     def reset():
-        lazy_mode._tls.live, lazy_mode._tls.trace = [], Trace()
+        lazy_mode._threads.st.live, lazy_mode._threads.st.trace = [], Trace()
 
     lazy_rows = [("a - b", lambda: a - b), ("a * 2.0", lambda: a * 2.0), ("exp(a)", lambda: cp.exp(a)),
                  ("l.sum()", lambda: la.sum()), ("l * 2.0", lambda: la * 2.0), ("l - l", lambda: la - la)]
     lazy = [best(fn, reset) for _, fn in lazy_rows]
-    lazy_mode._tls.live = []
+    lazy_mode._threads.st.live = []
     ctx.__exit__(None, None, None)
     for (name, _), t in zip(rows, eager):
         print("op eager {:10s} {:6.2f} us".format(name, t))
@@ -197,7 +197,7 @@ def chain(cp, sync, mk, n=1000, rep=9):
         return y
 
     ctx = lazy_mode.lazy()
-    st = lazy_mode._tls
+    st = lazy_mode._threads.st
 
     def build(then=None):
         ctx.__enter__()

@@ -22,8 +22,8 @@ from ..ndarray import ndarray
 from . import graph as _g
 from .lazy_array import MAX_CHAIN, LazyArray
 
-__all__ = ["binary_operator", "fast_unary", "fast_ufunc", "remember_ufunc", "fast_reduce", "remember_reduce", "operator_memo",
-           "clear_memos", "REDUCTIONS", "FAST_SCALARS"]
+__all__ = ["binary_operator", "fast_unary", "fast_ufunc", "remember_ufunc", "fast_reduce", "remember_reduce",
+           "operator_memo", "clear_memos", "REDUCTIONS", "FAST_SCALARS"]
 
 FAST_SCALARS = (float, int)
 _new = object.__new__
@@ -51,13 +51,13 @@ def _emit(n, st) -> "LazyArray":
 
 def binary_operator(memo, reflected, tls, general):
     """A LazyArray operator: `self <op> other` (reflected: `other <op> self`) built from the memo
-    in recording lazy mode (`tls`: lazy mode's thread state), else `general(self, other)` (lazy
+    in recording lazy mode (`tls.st`: the thread's lazy-mode state), else `general(self, other)` (lazy
     mode's general path, which fills the memo). `_emit` inlined, and a Python scalar operand's
     node made with the ufunc's (`Trace.ufunc_scalar`): the operator is the commonest operation
     of a lazy body, so it is the method itself, with no frame between it and the trace."""
 
     def op(self, other):
-        st = tls
+        st = tls.st
         live = st.live
         mine = self._node
         if live is None or mine.weak is not None:  # (not recording; a `fuse` scalar: NEP 50)

@@ -482,8 +482,8 @@ def plan(outputs, kernel_name=None, dedupe=True, trace=None) -> Program:
         if id(n) in epi:
             return emit(epilogue_step(n, *epi[id(n)]))
         if id(n) in group_of:
-            return _emit_siblings(n, group_of[id(n)], _cluster_of(group_of[id(n)][0], roots, slot, group_of[id(n)]), require, slot,
-                                  scalar_slots, name, emit)
+            g = group_of[id(n)]
+            return _emit_siblings(n, g, _cluster_of(g[0], roots, slot, g), require, slot, scalar_slots, name, emit)
         if n.elementwise:
             cl = cluster_of(n)
             if len(cl.nodes) == 1 and n.kind == "ufunc" and dedupe and kernel_name is None:

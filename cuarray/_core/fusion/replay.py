@@ -108,14 +108,22 @@ def decide(kinds, output_is_input, repeats, changed_arrays, changed_scalars, n_o
     return True, "replay"
 
 
-class _Log(threading.local):
+class _Log:
+    """A thread's evaluation log (`_logs.lg`: a plain object per thread, cheaper to read than a
+    thread-local's attributes at every evaluation)."""
+
     prog = None  # the last Program this thread ran
     repeats = 0
     replayed = False  # set by `graph_replay.run` when it ran the evaluation being noted
     log = None  # deque of records, newest last
 
 
-_log = _Log()
+class _Logs(threading.local):
+    def __init__(self):  # (run in each thread at its first use)
+        self.lg = _Log()
+
+
+_logs = _Logs()
 
 
 def _signature(values) -> list:
@@ -134,7 +142,7 @@ def note(prog, values, t0, t_build) -> None:
     (`perf_counter`), its graph built from `t_build`: its host times and input signature (what
     changed since the previous evaluation is counted when read, `evaluations`)."""
     host = perf_counter() - t0
-    lg = _log  # (thread-local: each attribute read or written once)
+    lg = _logs.lg
     ins = prog.inputs
     if ins and type(ins[0]) is not _Label:
         # Not a cached Program (`detach`ed): it holds its graph and arrays; keep a summary only.
@@ -210,7 +218,7 @@ def evaluations() -> list:
     launching), 'repeats', 'replay' and 'reason' (`decide`'s answer)."""
     out = []
     prev = None
-    for prog, build, host, repeats, sig, replayed in (_log.log or ()):
+    for prog, build, host, repeats, sig, replayed in (_logs.lg.log or ()):
         arrays, scalars, nbytes = _changes(sig, prev if repeats > 1 else None)
         prev = sig
         if type(prog) is not _Summary:
