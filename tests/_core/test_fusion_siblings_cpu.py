@@ -173,3 +173,18 @@ def test_fuse_tuple_result_is_one_kernel(recorded_launches):
         a, b = two(x)
         assert type(a) is cp.ndarray and type(b) is cp.ndarray and a.shape == b.shape == x.shape
         assert len(calls) == 1 and _pointers(calls[0]) == [x.data.ptr, a.data.ptr, b.data.ptr], calls
+
+
+def test_sibling_group_bounds_and_many_outputs():
+    """At most MAX_SIBLING_OUTPUTS results in one kernel (its parameters stay far under the 4 KiB
+    limit); a larger group is planned as before (one kernel each), as are thousands of unrelated
+    outputs."""
+    with cp.lazy(evaluate="numpy") as lz:
+        x = lz.leaf(np.ones(4, dtype=np.float32))
+        k = planner.MAX_SIBLING_OUTPUTS
+        assert _kinds(*[x * float(i) for i in range(k)]) == ["_ElementwiseMulti"]
+        assert "_ElementwiseMulti" not in _kinds(*[x * float(i) for i in range(k + 1)])
+        xs = [lz.leaf(np.ones(4, dtype=np.float32)) for _ in range(3000)]
+        outs = [cp.exp(a) for a in xs]
+        prog = planner.plan([o._node for o in outs])
+        assert len(prog.steps) == 3000 and prog.outputs == list(range(3000, 6000))

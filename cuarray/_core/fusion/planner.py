@@ -557,7 +557,9 @@ def _match_epilogues(order, users, node_of, roots) -> tuple:
     return epi, absorbed
 
 
-MAX_SIBLING_NODES = 256  # nodes of one multi-output kernel at most (compile time, registers)
+# One multi-output kernel at most: nodes (compile time, registers; MAX_CHAIN's bound), outputs
+# and input arrays (with the scalars, under the 4 KiB of kernel parameters: <= 352 x 8 bytes).
+MAX_SIBLING_NODES, MAX_SIBLING_OUTPUTS, MAX_SIBLING_INPUTS = 128, 32, 64
 
 
 def _siblings(outputs, users, epi, absorbed) -> list:
@@ -584,23 +586,32 @@ def _siblings(outputs, users, epi, absorbed) -> list:
                 ok = False
         if ok:
             cands.append((n, members, leaves))
-    groups = []
-    for n, members, leaves in cands:  # join every group it overlaps (same shape only)
-        hit = [g for g in groups if g[0][0].shape == n.shape and (g[1] & members or g[2] & leaves)]
-        g = ([n], set(members), set(leaves))
-        for h in hit:
-            groups.remove(h)
-            g[0][:0] = h[0]
-            g[1].update(h[1])
-            g[2].update(h[2])
-        groups.append(g)
-    out, rank = [], {}
-    for k, o in enumerate(outputs):
-        rank.setdefault(id(o), k)
-    for roots, members, _ in groups:
-        if len(roots) > 1 and len(members) <= MAX_SIBLING_NODES and all(
+    # Union-find over the candidates: two of one shape sharing a node or an input array join
+    # (an index by (shape, id), so many outputs plan in linear time).
+    parent, owner = list(range(len(cands))), {}
+
+    def find(i):
+        while parent[i] != i:
+            parent[i] = i = parent[parent[i]]
+        return i
+
+    for i, (n, members, leaves) in enumerate(cands):
+        for ids in (members, leaves):
+            for m in ids:
+                j = owner.setdefault((n.shape, m), i)
+                if j != i:
+                    parent[find(j)] = find(i)
+    groups = {}
+    for i, c in enumerate(cands):
+        groups.setdefault(find(i), []).append(c)
+    del find  # (it reads `parent` through its cell: no cycle, but nothing keeps it)
+    out = []
+    for g in groups.values():
+        members = set().union(*[c[1] for c in g])
+        if 1 < len(g) <= MAX_SIBLING_OUTPUTS and len(members) <= MAX_SIBLING_NODES and len(
+                set().union(*[c[2] for c in g])) <= MAX_SIBLING_INPUTS and all(
                 users.get(m, set()) <= members for m in members):
-            out.append(sorted(roots, key=lambda r: rank[id(r)]))
+            out.append([c[0] for c in g])  # (candidates are in output order)
     return out
 
 
