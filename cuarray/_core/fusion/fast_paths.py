@@ -137,19 +137,17 @@ def fast_ufunc(uf, args, st):
                 (ta is LazyArray and a._node.seg != tr.id) or (tb is LazyArray and b._node.seg != tr.id)):
             return None  # (a scalar with a node of an earlier stretch: the general path's recording order)
         # Nodes in the general path's recording order: arrays (in `_operand`), then scalars.
-        na = a._node if type(a) is LazyArray else tr.array(a) if type(a) is ndarray else None
-        nb = b._node if type(b) is LazyArray else tr.array(b) if type(b) is ndarray else None
-        if na is None:
-            na = tr.scalar(a, ka)
-            shape = nb.shape
+        na = a._node if ta is LazyArray else tr.array(a) if ta is ndarray else None
+        nb = b._node if tb is LazyArray else tr.array(b) if tb is ndarray else None
+        if na is None:  # a Python scalar and the ufunc in one call (`Trace.ufunc_scalar`: same entries)
+            n = tr.ufunc_scalar(hit[0], hit[1], nb, a, ka, True)
         elif nb is None:
-            nb = tr.scalar(b, kb)
-            shape = na.shape
+            n = tr.ufunc_scalar(hit[0], hit[1], na, b, kb, False)
         else:
             shape = na.shape
             if nb.shape != shape:
                 shape = _shapes.broadcast_shapes(shape, nb.shape)
-        n = tr.ufunc(hit[0], hit[1], shape, (na, nb))
+            n = tr.ufunc(hit[0], hit[1], shape, (na, nb))
     elif len(args) == 1:
         a = args[0]
         ta = type(a)
