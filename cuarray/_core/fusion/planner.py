@@ -258,12 +258,15 @@ class Program:
     """Steps over slots: `inputs` (nodes whose values fill the first slots, in order), `steps`,
     `outputs` (slot of each requested node)."""
 
-    __slots__ = ("inputs", "steps", "outputs", "eager", "multi")
+    __slots__ = ("inputs", "steps", "outputs", "eager", "multi", "one")
 
     def run(self, values):
         """Run with the input values (device arrays and scalars, in `inputs` order). Steps call
         eager routines (a lone ufunc, a product): tracing is suspended on this thread meanwhile,
         so they launch instead of recording."""
+        one = self.one
+        if one is not None:  # one fused kernel, its value the output: no slots list to build
+            return [one.run(values)]
         if self.multi:
             return self._run_multi(values)
         slots = list(values)
@@ -528,6 +531,8 @@ def plan(outputs, kernel_name=None, dedupe=True, trace=None) -> Program:
     # kernels, whose launches go straight to the engine (a one-kernel Program saves the switch).
     prog.eager = any(type(st) is not _Elementwise for st in prog.steps)
     prog.multi = any(type(st) is _ElementwiseMulti for st in prog.steps)
+    prog.one = prog.steps[0] if (len(prog.steps) == 1 and type(prog.steps[0]) is _Elementwise
+                                 and prog.outputs == [base]) else None
     # require and compute call each other through their cells: a reference cycle that would keep
     # this graph's nodes, and the arrays they hold (a lazy chain's result too), until the garbage
     # collector runs. Emptying the cells breaks it: the device memory goes back when the last
