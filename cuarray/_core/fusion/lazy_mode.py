@@ -552,9 +552,8 @@ def _compute(nodes, last=False) -> None:
     # Computed nodes read by this graph forget how they were computed: a loop that carries a
     # value from step to step (`w = w - lr * grad`) would otherwise keep every step's graph, and
     # its arrays, alive through `args`. (`numpy()` of this graph starts from their values.)
-    for n in trace.leaves:
-        if n.args:
-            n.args = ()
+    for n in trace.held or ():  # (the leaves with `args`: `Trace._leaf` lists them)
+        n.args = ()
 
 
 def flush(last=False) -> None:
