@@ -5,7 +5,9 @@ every iteration so the queue stays short). On a GPU machine: `python scripts/per
 seed-logreg step (eager, lazy): host time per step with no sync (enqueue only) against the time
 per step with the queue drained (host-bound when the two agree), and the CUDA-graph replay.
 On a GPU the gradient is also timed back to back (no sync per call, as the bench does): host
-time per call against the time with the queue drained."""
+time per call against the time with the queue drained. `--rows`: the same for the bench rows
+fuse-chain (fuse, lazy) and fuse-shared (lazy) at 64 MiB; `--chain`: one evaluation of a
+cached 10-node plan split into its parts."""
 
 from __future__ import annotations
 
@@ -28,6 +30,9 @@ def main():
                     help="also matmul + bias + ReLU at N=1024 (the cuBLASLt epilogue step): eager against lazy")
     ap.add_argument("--chain", action="store_true",
                     help="also a cached 10-node elementwise plan: one evaluation split into its parts (min, median)")
+    ap.add_argument("--rows", action="store_true",
+                    help="also the bench rows fuse-chain and fuse-shared at 64 MiB: host time per call "
+                         "back to back against the time per call with the queue drained (host-bound when they agree)")
     args = ap.parse_args()
     import cuarray as cp
     from cuarray._core.fusion import lazy_mode, planner
@@ -92,16 +97,16 @@ def main():
     ctx.__enter__()
 
     def build():
-        lazy_mode._tls.live, lazy_mode._tls.trace = [], Trace()
+        lazy_mode._threads.st.live, lazy_mode._threads.st.trace = [], Trace()
         return body(cp.dot)
 
     timed("  build only (nodes + trace entries)", build)
     g = build()
-    tr = lazy_mode._tls.trace
+    tr = lazy_mode._threads.st.trace
     timed("  trace key + Program look-up", lambda: planner.plan_traced(tr, [g._node]))
     prog, vals = planner.plan_traced(tr, [g._node])
     timed("  launch the planned Program", lambda: prog.run(vals))
-    lazy_mode._tls.live = []
+    lazy_mode._threads.st.live = []
     ctx.__exit__(None, None, None)
     if args.profile:
         import cProfile
@@ -119,6 +124,8 @@ def main():
         ops(cp, sync, mk)
     if args.chain:
         chain(cp, sync, mk)
+    if args.rows:  # (stubbed: only that it runs; the numbers mean something on a GPU)
+        rows(cp, sync, mk)
     if args.epilogue:
         epilogue(cp, sync, mk)
 
@@ -153,12 +160,12 @@ def ops(cp, sync, mk, n=20000):
     la = a * 1.0
 
     def reset():
-        lazy_mode._tls.live, lazy_mode._tls.trace = [], Trace()
+        lazy_mode._threads.st.live, lazy_mode._threads.st.trace = [], Trace()
 
     lazy_rows = [("a - b", lambda: a - b), ("a * 2.0", lambda: a * 2.0), ("exp(a)", lambda: cp.exp(a)),
                  ("l.sum()", lambda: la.sum()), ("l * 2.0", lambda: la * 2.0), ("l - l", lambda: la - la)]
     lazy = [best(fn, reset) for _, fn in lazy_rows]
-    lazy_mode._tls.live = []
+    lazy_mode._threads.st.live = []
     ctx.__exit__(None, None, None)
     for (name, _), t in zip(rows, eager):
         print("op eager {:10s} {:6.2f} us".format(name, t))
@@ -190,7 +197,7 @@ def chain(cp, sync, mk, n=1000, rep=9):
         return y
 
     ctx = lazy_mode.lazy()
-    st = lazy_mode._tls
+    st = lazy_mode._threads.st
 
     def build(then=None):
         ctx.__enter__()
@@ -223,6 +230,42 @@ def chain(cp, sync, mk, n=1000, rep=9):
     for k, v in res.items():
         v.sort()
         print("chain10 {:30s} min {:7.1f} us  median {:7.1f} us".format(k, v[0], v[len(v) // 2]))
+
+
+def rows(cp, sync, mk, n=200):
+    """fuse-chain (fuse and lazy) and fuse-shared (lazy) at the bench's quick size, called back to
+    back as the bench's event pairs see them: the host's time per call (no sync) against the time
+    per call once the queue is drained. When the host's time per call exceeds the kernel's, the
+    GPU idles between calls and each event pair measures host gap + kernel (the lazy rows' loss at
+    64 MiB: the same kernel as fuse's, 0.93 against 0.5 of the copy rate)."""
+    from cuarray.bench.cases.fusion import _chain
+
+    x = mk((16 << 20,))
+    f = cp.fuse()(lambda x: _chain(cp, x))
+
+    def lazy_chain():
+        with cp.lazy():
+            y = _chain(cp, x)
+        return y
+
+    def lazy_shared():
+        with cp.lazy():
+            t = cp.log(cp.exp(cp.sin(x)) + 1)
+            r = t * 2 + x, t * t - 1
+        return r
+
+    for name, fn in (("fuse-chain fuse", lambda: f(x)), ("fuse-chain lazy", lazy_chain),
+                     ("fuse-shared lazy", lazy_shared)):
+        for _ in range(2):
+            sync()
+            t0 = time.perf_counter()
+            for _ in range(n):
+                fn()
+            t1 = time.perf_counter()
+            sync()
+            t2 = time.perf_counter()
+        print("{:18s} host {:7.1f} us/call, drained {:7.1f} us/call".format(
+            name, (t1 - t0) / n * 1e6, (t2 - t0) / n * 1e6))
 
 
 def epilogue(cp, sync, mk, n=1000, rep=9):

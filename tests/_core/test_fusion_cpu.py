@@ -255,7 +255,7 @@ def test_lazy_mode_patches_nothing_and_installs_one_tracer_per_thread():
     ns_sum, ns_dot, method_sum = cp.sum, cp.dot, cp.ndarray.sum
     assert tracing.state.tracer is None and tracing.active[0] == 0
     with _tracing():
-        assert tracing.state.tracer is L._tls and tracing.active[0] == 1
+        assert tracing.state.tracer is L._threads.st and tracing.active[0] == 1
         with _tracing():  # nested: the same tracer, counted once
             assert tracing.active[0] == 1
         assert L.is_lazy_mode()

@@ -50,13 +50,13 @@ _SCRIPT = textwrap.dedent('''
     def record(fn):
         """(trace entries, [(shape, dtype)] of the lazy results, types of the inputs' values)."""
         with cp.lazy():
-            L._tls.live = []  # nothing computed at exit: the graph and its trace are compared
+            L._threads.st.live = []  # nothing computed at exit: the graph and its trace are compared
             l = x * 0.5 + y     # a lazy operand
             out = fn(l)
-            tr = L._tls.trace
+            tr = L._threads.st.trace
             res = (list(tr.ops), [(out.shape, out.dtype)], [type(a) for a in tr.values],
                    [a for a in tr.values if not isinstance(a, cp.ndarray)])
-            L._tls.live = []
+            L._threads.st.live = []
         return res
 
     made = []

@@ -35,7 +35,7 @@ _SCRIPT = SCRIPT_PRELUDE + textwrap.dedent('''
                 assert eager_done.wait(60)
                 # The other thread's eager work neither joined this graph nor computed it.
                 assert type(a) is L.LazyArray and not a.is_computed and not b.is_computed
-                assert tracing.state.tracer is L._tls
+                assert tracing.state.tracer is L._threads.st
                 c = a - 1.0
                 assert type(c) is L.LazyArray
             results["lazy"] = (a.is_computed, b.is_computed, c.is_computed)

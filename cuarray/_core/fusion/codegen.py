@@ -48,12 +48,15 @@ def ufunc_statement(uf, loop, in_exprs, outs) -> str:
 class Cluster:
     """Elementwise nodes computed by one kernel. `root`: the node whose value the kernel gives;
     `nodes`: interior nodes, inputs before users; `inputs`: the nodes read from memory (arrays,
-    in parameter order); `scalars`: (scalar node, loop dtype) passed by value, in order."""
+    in parameter order); `scalars`: (scalar node, loop dtype) passed by value, in order.
+    `roots`: every node the kernel writes, `root` first (several: sibling outputs of one shape
+    computed by one kernel, their shared nodes once; `fused_multi.cuh`)."""
 
-    __slots__ = ("root", "nodes", "inputs", "scalars", "_names", "_src", "_params")
+    __slots__ = ("root", "roots", "nodes", "inputs", "scalars", "_names", "_src", "_params")
 
-    def __init__(self, root, nodes, inputs):
+    def __init__(self, root, nodes, inputs, roots=None):
         self.root = root
+        self.roots = (root,) if roots is None else tuple(roots)
         self.nodes = nodes
         self.inputs = inputs
         self.scalars = []
@@ -105,17 +108,27 @@ class Cluster:
             self._names[id(n)] = var
         params = ["const {} {}".format(compute_ctype(n.dtype), self._names[id(n)]) for n in self.inputs]
         params += ["const {} s{}".format(compute_ctype(d), k) for k, (_, d) in enumerate(self.scalars)]
+        self._params = [self._names[id(n)] for n in self.inputs] + ["s{}".format(k) for k in range(len(self.scalars))]
+        if len(self.roots) > 1:  # several results, stored through references (the kernel's outK)
+            params += ["{}& r{}".format(compute_ctype(r.dtype), k) for k, r in enumerate(self.roots)]
+            stores = ["r{} = cuarray::cast<{}>({});".format(k, compute_ctype(r.dtype), self._names[id(r)])
+                      for k, r in enumerate(self.roots)]
+            self._params += ["out{}".format(k) for k in range(len(self.roots))]
+            self._src = _skeleton("fused_multi.cuh").substitute(
+                node_preambles="\n".join(preambles), name=fname, params=", ".join(params),
+                body="\n  ".join(lines), stores="\n  ".join(stores))
+            return self._src
         ret = self._names[id(self.root)]
         self._src = _skeleton("fused.cuh").substitute(
             node_preambles="\n".join(preambles), name=fname, ret_t=compute_ctype(ret_dtype),
             params=", ".join(params), body="\n  ".join(lines), ret=ret)
-        self._params = [self._names[id(n)] for n in self.inputs] + ["s{}".format(k) for k in range(len(self.scalars))]
         return self._src
 
     def uses_half(self, ret_dtype) -> bool:
         """Whether the device function touches float16 anywhere (an interior node, a loop's
         compute type, a scalar), not only in the kernel's params: then cuda_fp16.h is needed."""
         dts = [numpy.dtype(ret_dtype)] + [n.dtype for n in self.nodes] + [n.dtype for n in self.inputs]
+        dts += [r.dtype for r in self.roots]
         dts += [d for _, d in self.scalars]
         for n in self.nodes:
             if n.kind == "ufunc":
@@ -134,7 +147,8 @@ class Cluster:
             if not ops or ops[-1] != op:
                 ops.append(op)
         name = "_".join(ops[:6]) + ("_etc" if len(ops) > 6 else "")
-        return "cuarray_{}_{}_{}".format(prefix, name, self.root.dtype.name)
+        outs = "_{}outs".format(len(self.roots)) if len(self.roots) > 1 else ""
+        return "cuarray_{}_{}_{}{}".format(prefix, name, self.root.dtype.name, outs)
 
 
 def _header() -> str:
@@ -142,7 +156,8 @@ def _header() -> str:
 
 
 def elementwise_definition(cl: Cluster, name=None) -> Definition:
-    """One `Definition` computing the cluster's root into `out0` (array inputs, then scalars)."""
+    """One `Definition` computing the cluster's root into `out0` (array inputs, then scalars),
+    or each of its roots into out0, out1, ... (a multi-output cluster)."""
     body = cl.body("_fused", cl.root.dtype)
     name = name or cl.kernel_name("fused")
     key = (name, body)
@@ -150,8 +165,9 @@ def elementwise_definition(cl: Cluster, name=None) -> Definition:
     if d is None:
         params = [KernelParam(cl._names[id(n)], "in", n.dtype, n.dtype) for n in cl.inputs]
         params += [KernelParam("s{}".format(k), "scalar", dt, dt) for k, (_, dt) in enumerate(cl.scalars)]
-        params.append(KernelParam("out0", "out", cl.root.dtype, cl.root.dtype))
-        d = _defs[key] = Definition(name, params, "out0 = " + cl.call(), preamble=_header() + body,
+        params += [KernelParam("out{}".format(k), "out", r.dtype, r.dtype) for k, r in enumerate(cl.roots)]
+        op = cl.call() if len(cl.roots) > 1 else "out0 = " + cl.call()
+        d = _defs[key] = Definition(name, params, op, preamble=_header() + body,
                                      options=EXACT_ROUNDING, half=cl.uses_half(cl.root.dtype))
     return d
 

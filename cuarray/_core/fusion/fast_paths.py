@@ -22,8 +22,8 @@ from ..ndarray import ndarray
 from . import graph as _g
 from .lazy_array import MAX_CHAIN, LazyArray
 
-__all__ = ["fast_binary", "fast_unary", "fast_ufunc", "remember_ufunc", "fast_reduce", "remember_reduce", "operator_memo",
-           "clear_memos", "REDUCTIONS", "FAST_SCALARS"]
+__all__ = ["binary_operator", "fast_unary", "fast_ufunc", "remember_ufunc", "fast_reduce", "remember_reduce",
+           "operator_memo", "clear_memos", "REDUCTIONS", "FAST_SCALARS"]
 
 FAST_SCALARS = (float, int)
 _new = object.__new__
@@ -49,47 +49,55 @@ def _emit(n, st) -> "LazyArray":
     return out
 
 
-def fast_binary(memo, reflected, st, mine, other, t):
-    """The LazyArray of `mine <op> other` (reflected: `other <op> mine`), or None when the fast
-    path does not apply (the caller takes the general path). `_emit` inlined, and a Python
-    scalar operand's node made with the ufunc's (`Trace.ufunc_scalar`): two frames less per
-    operator, the commonest operation of a lazy body."""
-    if mine.weak is not None:  # a `fuse` scalar argument: NEP 50's weak results, general path
-        return None
-    tr = st.trace
-    if t is float or t is int:
-        hit = memo.get((mine.dtype, t))
-        if hit is None:
-            return None
-        n = tr.ufunc_scalar(hit[0], hit[1], mine, other, t, reflected)
-    else:
-        if t is LazyArray:
-            node = other._node
-            if node.weak is not None:
-                return None
-            hit = memo.get((mine.dtype, node.dtype))
+def binary_operator(memo, reflected, tls, general):
+    """A LazyArray operator: `self <op> other` (reflected: `other <op> self`) built from the memo
+    in recording lazy mode (`tls.st`: the thread's lazy-mode state), else `general(self, other)` (lazy
+    mode's general path, which fills the memo). `_emit` inlined, and a Python scalar operand's
+    node made with the ufunc's (`Trace.ufunc_scalar`): the operator is the commonest operation
+    of a lazy body, so it is the method itself, with no frame between it and the trace."""
+
+    def op(self, other):
+        st = tls.st
+        live = st.live
+        mine = self._node
+        if live is None or mine.weak is not None:  # (not recording; a `fuse` scalar: NEP 50)
+            return general(self, other)
+        tr = st.trace
+        t = type(other)
+        if t is float or t is int:
+            hit = memo.get((mine.dtype, t))
             if hit is None:
-                return None
-        elif t is ndarray:
-            hit = memo.get((mine.dtype, other._dtype))
-            if hit is None:
-                return None
-            node = tr.array(other)
+                return general(self, other)
+            n = tr.ufunc_scalar(hit[0], hit[1], mine, other, t, reflected)
         else:
-            return None
-        shape = mine.shape
-        if node.shape != shape:
-            shape = _shapes.broadcast_shapes(shape, node.shape) if node.shape else shape
-        n = tr.ufunc(hit[0], hit[1], shape, (node, mine) if reflected else (mine, node))
-    out = _new(LazyArray)
-    out._node = n
-    live = st.live
-    live.append(_ref(out))
-    if len(live) > 4096:
-        live[:] = [r for r in live if r() is not None]
-    if n.cost > MAX_CHAIN:
-        st.compute([n])
-    return out
+            if t is LazyArray:
+                node = other._node
+                if node.weak is not None:
+                    return general(self, other)
+                hit = memo.get((mine.dtype, node.dtype))
+                if hit is None:
+                    return general(self, other)
+            elif t is ndarray:
+                hit = memo.get((mine.dtype, other._dtype))
+                if hit is None:
+                    return general(self, other)
+                node = tr.array(other)
+            else:
+                return general(self, other)
+            shape = mine.shape
+            if node.shape != shape:
+                shape = _shapes.broadcast_shapes(shape, node.shape) if node.shape else shape
+            n = tr.ufunc(hit[0], hit[1], shape, (node, mine) if reflected else (mine, node))
+        out = _new(LazyArray)
+        out._node = n
+        live.append(_ref(out))
+        if len(live) > 4096:
+            live[:] = [r for r in live if r() is not None]
+        if n.cost > MAX_CHAIN:
+            st.compute([n])
+        return out
+
+    return op
 
 
 def _fast_key(x):
@@ -129,19 +137,17 @@ def fast_ufunc(uf, args, st):
                 (ta is LazyArray and a._node.seg != tr.id) or (tb is LazyArray and b._node.seg != tr.id)):
             return None  # (a scalar with a node of an earlier stretch: the general path's recording order)
         # Nodes in the general path's recording order: arrays (in `_operand`), then scalars.
-        na = a._node if type(a) is LazyArray else tr.array(a) if type(a) is ndarray else None
-        nb = b._node if type(b) is LazyArray else tr.array(b) if type(b) is ndarray else None
-        if na is None:
-            na = tr.scalar(a, ka)
-            shape = nb.shape
+        na = a._node if ta is LazyArray else tr.array(a) if ta is ndarray else None
+        nb = b._node if tb is LazyArray else tr.array(b) if tb is ndarray else None
+        if na is None:  # a Python scalar and the ufunc in one call (`Trace.ufunc_scalar`: same entries)
+            n = tr.ufunc_scalar(hit[0], hit[1], nb, a, ka, True)
         elif nb is None:
-            nb = tr.scalar(b, kb)
-            shape = na.shape
+            n = tr.ufunc_scalar(hit[0], hit[1], na, b, kb, False)
         else:
             shape = na.shape
             if nb.shape != shape:
                 shape = _shapes.broadcast_shapes(shape, nb.shape)
-        n = tr.ufunc(hit[0], hit[1], shape, (na, nb))
+            n = tr.ufunc(hit[0], hit[1], shape, (na, nb))
     elif len(args) == 1:
         a = args[0]
         ta = type(a)
@@ -156,7 +162,15 @@ def fast_ufunc(uf, args, st):
         n = st.trace.ufunc(hit[0], hit[1], na.shape, (na,))
     else:
         return None
-    return _emit(n, st)
+    out = _new(LazyArray)  # (`_emit`, inline: one frame less per traced ufunc call)
+    out._node = n
+    live = st.live
+    live.append(_ref(out))
+    if len(live) > 4096:
+        live[:] = [r for r in live if r() is not None]
+    if n.cost > MAX_CHAIN:
+        st.compute([n])
+    return out
 
 
 def fast_unary(uf, node, st):

@@ -103,7 +103,7 @@ def _capture(prog, values):
 
 def run(prog, values):
     """`prog`'s outputs on `values` by a graph replay, or None (run the Program)."""
-    lg = _replay._log
+    lg = _replay._logs.lg
     if prog is not lg.prog or not lg.log or _sync_hooks.is_capturing():
         return None  # (inside the user's own capture: the Program's launches go into their graph)
     declined = _st.declined
@@ -186,7 +186,7 @@ def _copy_out(outs):
 def _launch(ent):
     ent.graph.replay(ent.stream)
     outs = _copy_out(ent.outs)
-    _replay._log.replayed = True
+    _replay._logs.lg.replayed = True
     return outs
 
 

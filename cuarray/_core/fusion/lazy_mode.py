@@ -67,10 +67,9 @@ class _Unsupported(Exception):
     """A call lazy mode does not build a node for: it runs eagerly."""
 
 
-class _State(threading.local):
-    """This thread's lazy mode; while the thread is in it, its tracer (`tracing.state.tracer`)."""
+class _State:
+    """A thread's lazy mode (`_threads.st`, a plain object: a fifth of a thread-local's reads); its tracer."""
 
-    # Class-level defaults: reading a missing thread-local attribute with a default costs more.
     depth = 0
     live = None  # weak references to the lazy arrays made (None while `fuse` traces)
     trace = None  # the `Trace` recording the graph since the last computation
@@ -148,21 +147,26 @@ class _State(threading.local):
         _compute(nodes)
 
 
-_tls = _State()
+class _Threads(threading.local):
+    def __init__(self):  # (run in each thread at its first use)
+        self.st = _State()
+
+
+_threads = _Threads()
 
 
 def is_lazy_mode() -> bool:
     """Whether this thread is inside `cuarray.lazy` (or a `fuse` trace)."""
-    return _tls.depth > 0
+    return _threads.st.depth > 0
 
 
 def _recording() -> bool:
-    return _tstate.tracer is _tls
+    return _tstate.tracer is _threads.st
 
 
 def _array_node(a) -> _g.Node:
     """A concrete array's node: while recording, one per distinct array (two uses are one input)."""
-    st = _tls
+    st = _threads.st
     if st.live is not None:
         return st.trace.array(a)
     return _g.array_node(a)
@@ -174,7 +178,7 @@ def _operand(x):
     if t is LazyArray:
         return x._node
     if t is ndarray:
-        st = _tls
+        st = _threads.st
         return st.trace.array(x) if st.live is not None else _g.array_node(x)
     if t is float or t is int:
         return _g.scalar_node(x)
@@ -182,7 +186,7 @@ def _operand(x):
         return _array_node(x)
     if isinstance(x, _PY_SCALARS) or isinstance(x, numpy.generic):
         return _g.scalar_node(x)
-    if t is numpy.ndarray and _tls.host:
+    if t is numpy.ndarray and _threads.st.host:
         return _g.array_node(x)
     return None
 
@@ -201,7 +205,7 @@ def _value(x):
 def _wrap(node) -> LazyArray:
     out = _new(LazyArray)  # (no __init__ frame: this runs once per operation)
     out._node = node
-    st = _tls
+    st = _threads.st
     live = st.live
     if live is not None:  # (None while `fuse` traces: nothing may be computed then)
         live.append(_ref(out))
@@ -362,14 +366,9 @@ for _k, _v in list(vars(_Methods).items()):
 def _binary(name, reflected=False):
     uf = []  # the ufunc, looked up on first use (the registry fills after this module loads)
     memo = _fast.operator_memo(name, reflected)
-    fast_binary = _fast.fast_binary
 
-    def op(self, other):
-        st = _tls
-        if st.live is not None:  # recording lazy mode (not `fuse` tracing)
-            out = fast_binary(memo, reflected, st, self._node, other, type(other))
-            if out is not None:
-                return out
+    def op(self, other):  # (the general path: `binary_operator` tries the memo first)
+        st = _threads.st
         t = type(other)
         if t is LazyArray:
             node = other._node
@@ -383,7 +382,6 @@ def _binary(name, reflected=False):
             return NotImplemented
         if not uf:  # (matmul is bound on first use: the namespace's attribute)
             uf.append(_registry.ufuncs.get(name) or getattr(_registry.namespace(), name))
-        st = _tls
         if _tstate.tracer is not st:  # not recording: the eager ufunc on the values
             args = (other, self) if reflected else (self, other)
             return uf[0](*[_value(a) for a in args])
@@ -400,14 +398,14 @@ def _binary(name, reflected=False):
             memo[(mine.dtype, t if t in _fast.FAST_SCALARS else node.dtype)] = (n.attr, n.dtype)
         return out
 
-    return op
+    return _fast.binary_operator(memo, reflected, _threads, op)
 
 
 def _unary(name):
     uf = []
 
     def op(self):
-        st = _tls
+        st = _threads.st
         if st.live is not None and uf:  # recording lazy mode: the memoised fast path
             out = _fast.fast_unary(uf[0], self._node, st)
             if out is not None:
@@ -455,7 +453,7 @@ def _method(name):
     reduction = name in _fast.REDUCTIONS
 
     def method(self, *args, **kwargs):
-        st = _tls
+        st = _threads.st
         if reduction and not args and not kwargs and st.live is not None and _tstate.tracer is st:
             out = _fast.fast_reduce(name, self._node, st)
             if out is not None:
@@ -536,7 +534,7 @@ def _clip(a, lo, hi):
 def _compute(nodes, last=False) -> None:
     """Compute `nodes` (one Program) and keep their values, and those of the matmuls and
     reductions computed on the way (recomputing those would cost more than keeping them)."""
-    st = _tls
+    st = _threads.st
     trace = st.trace
     if trace is None:  # outside lazy mode: the graph is recorded now
         trace = Trace()
@@ -554,21 +552,22 @@ def _compute(nodes, last=False) -> None:
     # Computed nodes read by this graph forget how they were computed: a loop that carries a
     # value from step to step (`w = w - lr * grad`) would otherwise keep every step's graph, and
     # its arrays, alive through `args`. (`numpy()` of this graph starts from their values.)
-    for n in trace.leaves:
-        if n.args:
-            n.args = ()
+    for n in trace.held or ():  # (the leaves with `args`: `Trace._leaf` lists them)
+        n.args = ()
 
 
 def flush(last=False) -> None:
     """Compute every lazy array of this thread still alive and not computed, in one Program. Run
     when leaving the context and before an in-place write into a concrete array (`a[...] = v`, a
-    ufunc's `out=`): a pending graph reading that array must see it as it was when the graph was
-    built, as eager mode would have."""
-    live = _tls.live
+    ufunc's `out=`): a pending graph reading that array sees it as it was built, as eager mode."""
+    live = _threads.st.live
     if not live:
         return
-    pending = [r() for r in live]
-    pending = [x._node for x in pending if x is not None and x._node.value is None]
+    pending = []
+    for r in live:  # (one loop, no comprehension frames: this runs at every evaluation)
+        x = r()
+        if x is not None and x._node.value is None:
+            pending.append(x._node)
     del live[:]
     if pending:
         _compute(pending, last)
@@ -635,7 +634,7 @@ class lazy:
     def leaf(*arrays):
         """Graph inputs of these arrays (NumPy arrays inside `lazy(evaluate="numpy")`, device
         arrays in lazy mode): `x = lz.leaf(x)`, so NumPy's own operators on `x` build nodes too."""
-        if not _tls.depth:
+        if not _threads.st.depth:
             raise RuntimeError("lazy.leaf: only inside `with cuarray.lazy(...)`")
         out = []
         for a in arrays:
@@ -648,7 +647,7 @@ class lazy:
         return out[0] if len(out) == 1 else tuple(out)
 
     def __enter__(self):
-        st = _tls
+        st = _threads.st
         depth = st.depth
         self._host_saved = st.host
         if self._host:
@@ -665,7 +664,7 @@ class lazy:
         return self
 
     def __exit__(self, *exc):
-        st = _tls
+        st = _threads.st
         st.host = self._host_saved
         st.depth -= 1
         if not self._track:
@@ -703,7 +702,7 @@ def _unwrap(out):
 
 # -- what the tracer builds for each traceable routine (`_State.call`) ------------------------------
 def _array(x) -> bool:
-    return type(x) is LazyArray or isinstance(x, ndarray) or (type(x) is numpy.ndarray and _tls.host)
+    return type(x) is LazyArray or isinstance(x, ndarray) or (type(x) is numpy.ndarray and _threads.st.host)
 
 
 def _plain(x) -> bool:

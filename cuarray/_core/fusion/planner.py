@@ -40,7 +40,7 @@ from . import epilogue as _epilogue
 __all__ = ["Program", "plan", "plan_cached", "plan_traced", "signature"]
 
 class _Elementwise:
-    __slots__ = ("defn", "ins", "scalars", "shape", "dtype", "cluster", "policy", "cfgs", "m_all", "vec")
+    __slots__ = ("defn", "ins", "scalars", "shape", "dtype", "cluster", "policy", "cfgs", "m_all", "vec", "last")
 
     def prepare(self):
         """The engine's launch policy over the inputs, then the output (elementwise.FlatLaunch);
@@ -48,6 +48,9 @@ class _Elementwise:
         sizes = [self.cluster.inputs[i].dtype.itemsize for i in range(len(self.ins))] + [self.dtype.itemsize]
         p = self.policy = FlatLaunch(self.defn, sizes)
         self.cfgs, self.m_all, self.vec = p.cfgs, p.mask, p.vec
+        # Per scalar: (the last value, its kernel argument). A loop body's literals (`y * 0.5`)
+        # are the same objects at every evaluation: converted once, not per launch.
+        self.last = [(None, None)] * len(self.scalars)
 
     def run(self, slots):
         shape = self.shape
@@ -72,8 +75,14 @@ class _Elementwise:
             if n > _INT32_MAX:
                 return self._general(slots, out)
             hit = self.policy.prepare(n, (*args, po))
+        last, j = self.last, 0
         for k, conv in self.scalars:
-            args.append(conv(slots[k]))
+            v = slots[k]
+            c = last[j]
+            if c[0] is not v:  # (identity: equal values may differ, -0.0 and 0.0)
+                c = last[j] = (v, conv(v))
+            args.append(c[1])
+            j += 1
         args.append(po)
         args.append(hit[2])
         _launch.enqueue(_stream.current_core_stream(), hit[1], hit[0], *args)
@@ -109,6 +118,55 @@ class _Elementwise:
 
     def describe(self):
         return "elementwise kernel {} -> {} {}".format(self.defn.name, self.dtype.name, self.shape)
+
+    def source(self):
+        return self.defn.source("flat", 1, numpy.int32)[1]
+
+
+class _ElementwiseMulti:
+    """A fused kernel writing several outputs of one shape (sibling results sharing nodes or
+    inputs: `t = f(x); return t * 2 + x, t * t - 1` reads x once and computes t once). `run`
+    returns the outputs, which fill consecutive slots (`Program._run_multi`)."""
+
+    __slots__ = ("defn", "ins", "scalars", "shape", "dtypes", "cluster", "policy", "nout")
+
+    dtype = property(lambda self: self.dtypes[0])
+
+    def prepare(self):
+        sizes = [self.cluster.inputs[i].dtype.itemsize for i in range(len(self.ins))]
+        self.policy = FlatLaunch(self.defn, sizes + [d.itemsize for d in self.dtypes])
+        self.nout = len(self.dtypes)
+
+    def run(self, slots):
+        shape = self.shape
+        outs = [_new_c(shape, d) for d in self.dtypes]
+        n = outs[0]._size
+        if not n:
+            return outs
+        args = []
+        for k in self.ins:
+            a = slots[k]
+            if a._shape != shape or not a._c:
+                arrays = [slots[j] for j in self.ins] + outs
+                self.defn.run(arrays, tuple(conv(slots[j]) for j, conv in self.scalars), shape)
+                return outs
+            args.append(a.data.ptr)
+        po = [o.data.ptr for o in outs]
+        if n > _INT32_MAX:
+            arrays = [slots[j] for j in self.ins] + outs
+            self.defn.run(arrays, tuple(conv(slots[j]) for j, conv in self.scalars), shape)
+            return outs
+        hit = self.policy.prepare(n, args + po)
+        for k, conv in self.scalars:
+            args.append(conv(slots[k]))
+        args += po
+        args.append(hit[2])
+        _launch.enqueue(_stream.current_core_stream(), hit[1], hit[0], *args)
+        return outs
+
+    def describe(self):
+        return "elementwise kernel {} -> {} outputs {} {}".format(
+            self.defn.name, self.nout, "/".join(d.name for d in self.dtypes), self.shape)
 
     def source(self):
         return self.defn.source("flat", 1, numpy.int32)[1]
@@ -200,12 +258,17 @@ class Program:
     """Steps over slots: `inputs` (nodes whose values fill the first slots, in order), `steps`,
     `outputs` (slot of each requested node)."""
 
-    __slots__ = ("inputs", "steps", "outputs", "eager")
+    __slots__ = ("inputs", "steps", "outputs", "eager", "multi", "one")
 
     def run(self, values):
         """Run with the input values (device arrays and scalars, in `inputs` order). Steps call
         eager routines (a lone ufunc, a product): tracing is suspended on this thread meanwhile,
         so they launch instead of recording."""
+        one = self.one
+        if one is not None:  # one fused kernel, its value the output: no slots list to build
+            return [one.run(values)]
+        if self.multi:
+            return self._run_multi(values)
         slots = list(values)
         if _tracing.active[0] and self.eager:
             with _tracing.suspended():
@@ -214,6 +277,20 @@ class Program:
         else:
             for st in self.steps:
                 slots.append(st.run(slots))
+        outs = self.outputs
+        if len(outs) == 1:  # (the common case, without a comprehension's frame)
+            return [slots[outs[0]]]
+        return [slots[k] for k in outs]
+
+    def _run_multi(self, values):
+        """`run` of a Program with a multi-output kernel (its outputs fill several slots)."""
+        slots = list(values)
+        with _tracing.suspended():
+            for st in self.steps:
+                if type(st) is _ElementwiseMulti:
+                    slots.extend(st.run(slots))
+                else:
+                    slots.append(st.run(slots))
         return [slots[k] for k in self.outputs]
 
     def detach(self) -> None:
@@ -229,13 +306,16 @@ class Program:
         compiled by NVRTC for sm_90 (no GPU needed), and the cubin's size shown."""
         lines = ["inputs:"]
         lines += ["  [{}] {}".format(k, n.label()) for k, n in enumerate(self.inputs)]
-        base = len(self.inputs)
+        k = len(self.inputs)
         src = []
-        for k, st in enumerate(self.steps):
-            lines.append("  [{}] = {}".format(base + k, st.describe()))
+        for st in self.steps:
+            m = getattr(st, "nout", 1)
+            at = "{}".format(k) if m == 1 else "{}..{}".format(k, k + m - 1)
+            k += m
+            lines.append("  [{}] = {}".format(at, st.describe()))
             s = st.source()
             if s is not None:
-                src.append("// ---- [{}] {}\n{}".format(base + k, st.describe(), s))
+                src.append("// ---- [{}] {}\n{}".format(at, st.describe(), s))
                 if compile:
                     d = getattr(st, "defn", None) or st.rdef
                     cubin, _ = _compiler.compile_cubin(s, arch="sm_90", options=d.options, name=d.name)
@@ -373,7 +453,10 @@ def plan(outputs, kernel_name=None, dedupe=True, trace=None) -> Program:
     roots = {id(n) for n in outputs}
     node_of = {id(n): n for n in order}
     epi, absorbed = _match_epilogues(order, users, node_of, roots)
-    _shared(order, users, node_of, roots, absorbed, set(epi))
+    group_of = {id(r): g for g in _siblings(outputs, users, epi, absorbed) for r in g}
+    inside = {id(m) for g in group_of.values() for r in g for m in _cluster_of(r, roots, slot).nodes}
+    _shared(order, users, node_of, roots, absorbed | inside, set(epi))
+    nslots = [base]
 
     def name():
         if kernel_name is None:
@@ -381,9 +464,10 @@ def plan(outputs, kernel_name=None, dedupe=True, trace=None) -> Program:
         k = sum(1 for s in prog.steps if not isinstance(s, _Call))
         return kernel_name if k == 0 else "{}_{}".format(kernel_name, k)
 
-    def emit(st):
+    def emit(st, count=1):
         prog.steps.append(st)
-        return base + len(prog.steps) - 1
+        nslots[0] += count
+        return nslots[0] - count
 
     def cluster_of(root):
         return _cluster_of(root, roots, slot)
@@ -400,6 +484,9 @@ def plan(outputs, kernel_name=None, dedupe=True, trace=None) -> Program:
     def compute(n):
         if id(n) in epi:
             return emit(epilogue_step(n, *epi[id(n)]))
+        if id(n) in group_of:
+            g = group_of[id(n)]
+            return _emit_siblings(n, g, _cluster_of(g[0], roots, slot, g), require, slot, scalar_slots, name, emit)
         if n.elementwise:
             cl = cluster_of(n)
             if len(cl.nodes) == 1 and n.kind == "ufunc" and dedupe and kernel_name is None:
@@ -443,6 +530,9 @@ def plan(outputs, kernel_name=None, dedupe=True, trace=None) -> Program:
     # Whether a step may call a traceable routine (so `run` suspends tracing): all but the fused
     # kernels, whose launches go straight to the engine (a one-kernel Program saves the switch).
     prog.eager = any(type(st) is not _Elementwise for st in prog.steps)
+    prog.multi = any(type(st) is _ElementwiseMulti for st in prog.steps)
+    prog.one = prog.steps[0] if (len(prog.steps) == 1 and type(prog.steps[0]) is _Elementwise
+                                 and prog.outputs == [base]) else None
     # require and compute call each other through their cells: a reference cycle that would keep
     # this graph's nodes, and the arrays they hold (a lazy chain's result too), until the garbage
     # collector runs. Emptying the cells breaks it: the device memory goes back when the last
@@ -472,9 +562,69 @@ def _match_epilogues(order, users, node_of, roots) -> tuple:
     return epi, absorbed
 
 
-def _cluster_of(root, roots, slot):
-    """The elementwise nodes computed with `root` (stopping at roots and valued nodes)."""
+# One multi-output kernel at most: nodes (compile time, registers; MAX_CHAIN's bound), outputs
+# and input arrays (with the scalars, under the 4 KiB of kernel parameters: <= 352 x 8 bytes).
+MAX_SIBLING_NODES, MAX_SIBLING_OUTPUTS, MAX_SIBLING_INPUTS = 128, 32, 64
+
+
+def _siblings(outputs, users, epi, absorbed) -> list:
+    """Groups (lists of output nodes, in output order) to compute as one multi-output kernel:
+    uncomputed elementwise outputs of one shape whose graphs share a node or an input array and
+    read only computed values and scalars (so no other step sits between them: no cycle), with
+    every node of the group read only inside the group (nothing else needs one in memory)."""
+    cands, seen = [], set()
+    for n in outputs:
+        if id(n) in seen or n.value is not None or not n.elementwise or id(n) in epi or id(n) in absorbed:
+            continue
+        seen.add(id(n))
+        members, leaves, stack, ok = set(), set(), [n], True
+        while stack and ok:
+            m = stack.pop()
+            if m.kind == "scalar" or id(m) in members:
+                continue
+            if m.value is not None:
+                leaves.add(id(m.value))
+            elif m.elementwise and id(m) not in absorbed and (m is n or id(m) not in epi):
+                members.add(id(m))
+                stack.extend(m.args)
+            else:
+                ok = False
+        if ok:
+            cands.append((n, members, leaves))
+    # Union-find over the candidates: two of one shape sharing a node or an input array join
+    # (an index by (shape, id), so many outputs plan in linear time).
+    parent, owner = list(range(len(cands))), {}
+
+    def find(i):
+        while parent[i] != i:
+            parent[i] = i = parent[parent[i]]
+        return i
+
+    for i, (n, members, leaves) in enumerate(cands):
+        for ids in (members, leaves):
+            for m in ids:
+                j = owner.setdefault((n.shape, m), i)
+                if j != i:
+                    parent[find(j)] = find(i)
+    groups = {}
+    for i, c in enumerate(cands):
+        groups.setdefault(find(i), []).append(c)
+    del find  # (it reads `parent` through its cell: no cycle, but nothing keeps it)
+    out = []
+    for g in groups.values():
+        members = set().union(*[c[1] for c in g])
+        if 1 < len(g) <= MAX_SIBLING_OUTPUTS and len(members) <= MAX_SIBLING_NODES and len(
+                set().union(*[c[2] for c in g])) <= MAX_SIBLING_INPUTS and all(
+                users.get(m, set()) <= members for m in members):
+            out.append([c[0] for c in g])  # (candidates are in output order)
+    return out
+
+
+def _cluster_of(root, roots, slot, tops=None):
+    """The elementwise nodes computed with `root` (stopping at roots and valued nodes); with
+    `tops` (a sibling group, `root` first), those of every node of `tops`, each once."""
     nodes, inputs, seen = [], [], set()
+    top_ids = {id(root)} if tops is None else {id(t) for t in tops}
 
     def visit(n, top):
         if id(n) in seen:
@@ -482,14 +632,15 @@ def _cluster_of(root, roots, slot):
         seen.add(id(n))
         if n.kind == "scalar":
             return
-        if n.value is not None or not n.elementwise or (not top and id(n) in roots):
+        if n.value is not None or not n.elementwise or (not top and id(n) in roots and id(n) not in top_ids):
             inputs.append(n)
             return
         for a in n.args:
             visit(a, False)
         nodes.append(n)
 
-    visit(root, True)
+    for t in (root,) if tops is None else tops:
+        visit(t, True)
     del visit  # it calls itself through its cell: a cycle holding the nodes (and their arrays)
     # One parameter per distinct input (`h * (1 - h)` reads h once).
     uniq, first = [], {}
@@ -498,10 +649,26 @@ def _cluster_of(root, roots, slot):
         if k not in first:
             first[k] = n
             uniq.append(n)
-    cl = _codegen.Cluster(root, nodes, uniq)
+    cl = _codegen.Cluster(root, nodes, uniq, tops)
     for n in inputs:
         cl._names[id(n)] = cl._names[id(first[slot.get(id(n), id(n))])]
     return cl
+
+
+def _emit_siblings(n, group, cl, require, slot, scalar_slots, name, emit):
+    """Emit the multi-output kernel of a sibling group (`cl`: its cluster, roots in group order);
+    every root's slot is set; `n`'s slot is returned."""
+    cl.root = group[0]
+    st = _ElementwiseMulti()
+    st.defn = _codegen.elementwise_definition(cl, name())
+    st.ins = tuple(require(i) for i in cl.inputs)
+    st.scalars = scalar_slots(cl)
+    st.shape, st.dtypes, st.cluster = group[0].shape, tuple(r.dtype for r in group), cl
+    st.prepare()
+    k = emit(st, len(group))
+    for j, r in enumerate(group):
+        slot[id(r)] = k + j
+    return slot[id(n)]
 
 
 def _epilogue_step(last, mm, chain, alpha, div, bias, relu, require, slot, name):

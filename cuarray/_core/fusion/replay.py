@@ -56,7 +56,7 @@ def step_kind(st) -> str:
     'view' (transpose, basic indexing, reshape of a computed value), 'epilogue' (cuBLASLt with an
     epilogue), 'call <name>' (another eager routine)."""
     name = type(st).__name__
-    if name == "_Elementwise":
+    if name == "_Elementwise" or name == "_ElementwiseMulti":
         return "elementwise"
     if name == "_Reduction":
         return "reduction"
@@ -108,21 +108,33 @@ def decide(kinds, output_is_input, repeats, changed_arrays, changed_scalars, n_o
     return True, "replay"
 
 
-class _Log(threading.local):
+class _Log:
+    """A thread's evaluation log (`_logs.lg`: a plain object per thread, cheaper to read than a
+    thread-local's attributes at every evaluation)."""
+
     prog = None  # the last Program this thread ran
     repeats = 0
     replayed = False  # set by `graph_replay.run` when it ran the evaluation being noted
     log = None  # deque of records, newest last
 
 
-_log = _Log()
+class _Logs(threading.local):
+    def __init__(self):  # (run in each thread at its first use)
+        self.lg = _Log()
+
+
+_logs = _Logs()
 
 
 def _signature(values) -> list:
     """Per input: (address, strides, bytes) of an array (its shape and dtype are in the structure
     key), a scalar itself (its value reaches the kernel), ('o', id, 0) of anything else."""
-    return [(v.data.ptr, v._strides, v._size * v._dtype.itemsize) if type(v) is ndarray else v
-            if type(v) in _SCALARS or isinstance(v, numpy.generic) else ("o", id(v), 0) for v in values]
+    sig = []  # (a loop, not a comprehension: its frame costs more than these few inputs)
+    for v in values:
+        t = type(v)
+        sig.append((v.data.ptr, v._strides, v._size * v._dtype.itemsize) if t is ndarray else v
+                   if t in _SCALARS or isinstance(v, numpy.generic) else ("o", id(v), 0))
+    return sig
 
 
 def note(prog, values, t0, t_build) -> None:
@@ -130,20 +142,23 @@ def note(prog, values, t0, t_build) -> None:
     (`perf_counter`), its graph built from `t_build`: its host times and input signature (what
     changed since the previous evaluation is counted when read, `evaluations`)."""
     host = perf_counter() - t0
-    lg = _log
+    lg = _logs.lg
     ins = prog.inputs
     if ins and type(ins[0]) is not _Label:
         # Not a cached Program (`detach`ed): it holds its graph and arrays; keep a summary only.
         prog = _summary(prog)
     if prog is lg.prog:
-        lg.repeats += 1
+        repeats = lg.repeats + 1
     else:
-        lg.prog, lg.repeats = prog, 1
+        lg.prog, repeats = prog, 1
+    lg.repeats = repeats
     log = lg.log
     if log is None:
         log = lg.log = collections.deque(maxlen=KEEP)
-    log.append((prog, t0 - t_build, host, lg.repeats, _signature(values), lg.replayed))
-    lg.replayed = False
+    replayed = lg.replayed
+    if replayed:
+        lg.replayed = False
+    log.append((prog, t0 - t_build, host, repeats, _signature(values), replayed))
 
 
 class _Summary:
@@ -190,8 +205,8 @@ def aliased(prog) -> bool:
     shares the memory of its operand; any other step's is new."""
     n_in = len(prog.inputs)
     root = list(range(n_in))
-    for k, st in enumerate(prog.steps):
-        root.append(root[st.ins[0]] if step_kind(st) == "view" else n_in + k)
+    for st in prog.steps:  # (a multi-output kernel fills several slots, each its own memory)
+        root += [root[st.ins[0]]] if step_kind(st) == "view" else range(len(root), len(root) + getattr(st, "nout", 1))
     roots = [root[k] for k in prog.outputs]
     return any(r < n_in for r in roots) or len(set(roots)) != len(roots)
 
@@ -203,7 +218,7 @@ def evaluations() -> list:
     launching), 'repeats', 'replay' and 'reason' (`decide`'s answer)."""
     out = []
     prev = None
-    for prog, build, host, repeats, sig, replayed in (_log.log or ()):
+    for prog, build, host, repeats, sig, replayed in (_logs.lg.log or ()):
         arrays, scalars, nbytes = _changes(sig, prev if repeats > 1 else None)
         prev = sig
         if type(prog) is not _Summary:

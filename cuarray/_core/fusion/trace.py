@@ -38,7 +38,7 @@ class Trace:
     node per program input, in input order), `values` (their values), `cacheable` (False once a
     node cannot say what it does: a call without a signature)."""
 
-    __slots__ = ("id", "ops", "leaves", "values", "by_value", "ordinal", "cacheable", "t0")
+    __slots__ = ("id", "ops", "leaves", "values", "by_value", "ordinal", "cacheable", "t0", "held")
 
     def __init__(self):
         self.t0 = _clock()  # (when this stretch of building began: `explain()`'s build time)
@@ -49,6 +49,7 @@ class Trace:
         self.by_value = {}  # id(array) -> its entry's position (the array is held by `values`)
         self.ordinal = {}   # entry position of an input -> its index among the program's inputs
         self.cacheable = True
+        self.held = None  # leaves that are computed operations (their `args` go after the evaluation)
 
     def record(self, n) -> int:
         """Record `n` (and, first, its inputs not yet recorded here); its entry's position."""
@@ -220,6 +221,10 @@ class Trace:
         self.ordinal[k] = len(self.leaves)
         self.leaves.append(n)
         self.values.append(v)
+        if n.args:
+            if self.held is None:
+                self.held = []
+            self.held.append(n)
         n.seg = self.id
         n.pos = k
         return k
@@ -262,7 +267,12 @@ class Trace:
 
     def key(self, outputs):
         """The structure key of computing `outputs` (nodes), or None when not cacheable."""
-        pos = tuple([self.record(n) for n in outputs])
+        tid = self.id  # (`record`'s first test inline: outputs built here are recorded already)
+        if len(outputs) == 1:  # (no comprehension frame in the common case)
+            n = outputs[0]
+            pos = (n.pos if n.seg == tid else self.record(n),)
+        else:
+            pos = tuple([n.pos if n.seg == tid else self.record(n) for n in outputs])
         if not self.cacheable:
             return None
         return tuple(self.ops), pos

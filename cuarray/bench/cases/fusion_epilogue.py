@@ -6,8 +6,8 @@ cublasLt call with the RELU_BIAS epilogue); CuPy and PyTorch eager (`relu(x @ W 
 peers.
 
 fuse-shared: `t = log(exp(sin(x)) + 1)`, read by two results (`t * 2 + x`, `t * t - 1`) on
-256 MiB float32: eagerly, and lazily, where the cost model decides whether each result's
-kernel recomputes t or t is written once and read by both; CuPy eager is the peer.
+256 MiB float32: eagerly, and lazily, where the two results are one kernel with two outputs
+(x read once, t computed once: the 3 n bytes counted); CuPy eager is the peer.
 """
 
 from __future__ import annotations

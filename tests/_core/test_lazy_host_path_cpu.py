@@ -1,0 +1,56 @@
+"""Lazy mode's per-evaluation host path keeps its promises after its trims (fake device):
+a value carried from step to step forgets how it was computed once a graph reads it (so a loop
+keeps no chain of graphs alive), a fused step's scalar arguments follow the values given (the
+per-literal conversion cache is keyed by identity), and each thread has its own state."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+import cuarray as cp
+from cuarray._core.fusion import lazy_mode as L
+
+N = 1 << 12
+
+
+def test_a_carried_value_forgets_its_graph(recorded_launches):
+    x = cp.empty(N, dtype="float32")
+    with cp.lazy():
+        w = x * 0.5 + 1.0
+    assert w.is_computed and w._node.args  # (nothing has read it yet)
+    for _ in range(3):
+        prev = w
+        with cp.lazy():
+            w = prev * 0.5 + x
+        assert prev._node.args == ()  # read by this graph: its own graph is dropped
+        assert w.is_computed and w._node.args
+
+
+def test_scalar_arguments_follow_the_values(recorded_launches):
+    calls = recorded_launches
+    x = cp.empty(N, dtype="float32")
+    seen = []
+    for s in (0.5, 0.5, -0.0, 0.0, 2.0, float("nan")):
+        del calls[:]
+        with cp.lazy():
+            y = x * s + 1.0
+        assert y.is_computed and len(calls) == 1
+        seen.append([a for a in calls[0][3:] if isinstance(a, np.float32)][0])
+    assert [float(v) for v in seen[:3]] == [0.5, 0.5, -0.0] and np.signbit(seen[2])
+    assert not np.signbit(seen[3]) and seen[4] == 2.0 and np.isnan(seen[5])
+
+
+def test_each_thread_has_its_own_state():
+    states = {}
+
+    def run(k):
+        states[k] = L._threads.st
+
+    ts = [threading.Thread(target=run, args=(k,)) for k in range(2)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert states[0] is not states[1] and L._threads.st not in (states[0], states[1])
