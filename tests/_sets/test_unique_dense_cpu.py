@@ -86,6 +86,7 @@ def test_dense_launches(fake, monkeypatch):
     assert out.shape == (12345,) and out.dtype == np.int32
     got = _dense(calls)
     assert [(k, g) for k, g, _ in got] == [("minmax", 528), ("mark", 528), ("tile_counts", 32), ("expand", 32)]
+    assert got[0][2][1:3] == (2**22, 1)  # all the elements, step 1 (16 MiB: no sample)
     assert got[1][2][2] == 1 << 63 == got[3][2][2]  # base: the key of 0
     assert sets == [32 * T // 8]  # the bitmap, sized to the span
     assert not any("radix" in str(c) or "unique_head" in str(c) for c in calls)
@@ -113,6 +114,34 @@ def test_route_decided_before_the_bitmap(fake, monkeypatch, lo, hi, bitmap):
         assert any("cuarray_radix_onesweep" in c[2] for c in calls)
         assert any("cuarray_head_compact<int, false, int>" in c[2] for c in calls)  # sort + heads, not flags
         assert not any("unique_flags" in str(c) for c in calls)
+
+
+@pytest.mark.parametrize("answers, kernels", [
+    ([(0, 2**27)], [("minmax", 32)]),  # the sample is too wide: no full pass
+    ([(0, 5), (0, 2**27)], [("minmax", 32), ("minmax", 528)]),  # the sample fits, the data does not
+    ([(0, 5), (0, 2**20)], [("minmax", 32), ("minmax", 528), ("mark", 528), ("tile_counts", 33), ("expand", 33)])])
+def test_large_data_sampled_first(fake, monkeypatch, answers, kernels):
+    """128 MiB or more: a strided sample's min/max (2^16 elements, step n / 2^16) and read first;
+    the full pass only where the sample fits the cap (2^27 for 2^25 elements)."""
+    import cuarray as cp
+
+    calls, sets = fake
+    answers = list(answers)
+    monkeypatch.setattr(ud, "read_range", lambda part: tuple(ud.key(v, "i4") for v in answers.pop(0)))
+    n = 2**25
+    assert n * 4 == ud.SAMPLE_BYTES and ud.plan(n, np.int32, 132)[1] == 2**27
+    cp.unique(cp.ndarray((n,), np.int32))
+    got = _dense(calls)
+    assert [(k, g) for k, g, _ in got] == kernels and not answers
+    assert got[0][2][1:3] == (2**16, 2**9)
+    assert any("cuarray_radix_onesweep" in str(c) for c in calls) == (kernels[-1][0] == "minmax")
+    if len(got) > 1:
+        assert got[1][2][1:3] == (n, 1)
+    ud_n = ud.SAMPLE_BYTES // 4 - 1  # just under: no sample
+    monkeypatch.setattr(ud, "read_range", lambda part: (ud.key(0, "i4"), ud.key(2**31 - 1, "i4")))
+    calls.clear()
+    cp.unique(cp.ndarray((ud_n,), np.int32))
+    assert [(k, g) for k, g, _ in _dense(calls)] == [("minmax", 528)]
 
 
 @pytest.mark.parametrize("dt, tiles", [("i1", 1), ("u1", 1), ("i2", 2), ("u2", 2)])

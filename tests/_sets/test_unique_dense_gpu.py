@@ -96,6 +96,27 @@ def test_dense_route_decision(dt):
     assert ud.values(D(np.zeros(n, np.float32))) is None
 
 
+def test_dense_sampled_decision(monkeypatch):
+    """The sample first (forced on 20000 elements: 1000 samples, step 20): an outlier the sample
+    misses (index 1) still sends the data to the sort (the full pass sees it), one it holds (index
+    0) too; data that fits gives NumPy's values."""
+    monkeypatch.setattr(ud, "SAMPLE_BYTES", 0)
+    monkeypatch.setattr(ud, "SAMPLES", 1000)
+    n = 20000
+    cap = ud.plan(n, np.dtype(np.int64), 132)[1]
+    x = rng.integers(-7, 3000, n)
+    x[5] = -7
+    np.testing.assert_array_equal(ud.values(D(x)).get(), np.unique(x), strict=True)
+    check(x)
+    for i in (0, 1, n - 1):
+        y = x.copy()
+        y[i] = -7 + cap
+        assert ud.values(D(y)) is None
+        check(y)
+        y[i] = -8 + cap  # the span is exactly the cap: the bitmap
+        np.testing.assert_array_equal(ud.values(D(y)).get(), np.unique(y), strict=True)
+
+
 def test_dense_leaves_options_to_the_sort():
     x = rng.integers(0, 3000, 30000).astype(np.int64)
     for kw in ({"return_index": True}, {"return_inverse": True}, {"return_counts": True}):

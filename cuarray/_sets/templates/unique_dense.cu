@@ -2,8 +2,9 @@
 // few integers, one bit per integer of [min, max] replaces the sort. The host decides the route
 // from (min, max) before any bitmap work, so data that does not fit pays one pass and one read.
 //
-//   cuarray_dense_minmax<T>: each block's smallest and largest order key (part[2b], part[2b + 1]);
-//     the host reduces the partials and compares max - min with the bitmap's cap.
+//   cuarray_dense_minmax<T>: each block's smallest and largest order key (part[2b], part[2b + 1])
+//     of x[0], x[step], ..., x[(n - 1) * step] (step 1: all; larger: a sample); the host reduces
+//     the partials and compares max - min with the bitmap's cap.
 //   cuarray_dense_mark<T>: each element sets bit key - base of the (zeroed) bitmap.
 //   cuarray_dense_tile_counts: set bits per tile of kTileWords words.
 //   cuarray_dense_expand<T>: each tile's set bits, in order, as values (base + bit), at the tile's
@@ -54,12 +55,13 @@ __device__ __forceinline__ void block_minmax(unsigned long long& lo, unsigned lo
 
 template <typename T>
 __global__ void __launch_bounds__(kThreads) cuarray_dense_minmax(const T* __restrict__ x, long long n,
+                                                                 long long step,
                                                                  unsigned long long* __restrict__ part) {
   unsigned long long lo = ~0ull, hi = 0ull;
   const long long stride = (long long)gridDim.x * kThreads;
 #pragma unroll 4
   for (long long i = (long long)blockIdx.x * kThreads + threadIdx.x; i < n; i += stride) {
-    const unsigned long long k = key_of<T>(x[i]);
+    const unsigned long long k = key_of<T>(x[i * step]);
     lo = k < lo ? k : lo;
     hi = k > hi ? k : hi;
   }
