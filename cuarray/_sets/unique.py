@@ -1,10 +1,10 @@
 """unique and the array-API forms unique_all, unique_counts, unique_inverse, unique_values.
 
-Values alone of integers whose values span fewer than about 4 integers an element: a bitmap of
-the values present instead of the sort (unique_dense.py); the one read of the result's size also
-says whether they fit, and the sort below runs where they do not. Values alone of other sortable
-data: the sort, then the values found in the sorted keys by two passes (unique_heads.py) instead
-of a flag array and a mask compaction.
+Values alone of integers whose values span at most about 4 integers an element: a bitmap of
+the values present instead of the sort (unique_dense.py), decided by one min/max pass and one read
+before any bitmap work (8- and 16-bit integers need neither); wider integers, floats and bools:
+the sort, then the values found in the sorted keys by two passes (unique_heads.py) instead of a
+flag array and a mask compaction.
 
 NumPy's method on the device: a stable sort (with positions when indices or the inverse are
 asked for), a flag per sorted element that differs from its predecessor (NaNs equal to each other

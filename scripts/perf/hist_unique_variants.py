@@ -8,7 +8,8 @@ result is checked against the other's first. Routes: histogram "host" (the data'
 edges made on the host: the old route) and "device" (min/max, edges and counts on the device, one
 read at the end); unique "flags" (the sort, a flag array, a mask compaction: the old route), "heads" (the sort,
 then the values found in the sorted keys) and "dense" (a bitmap of the values present where they
-span few integers, else "heads": the full-range int32 and float32 rows show that case)."""
+span few integers, decided by a min/max read first, else "heads": the full-range int32 rows,
+64 Mi of them sampled before the min/max pass, and the float32 row show that case)."""
 
 import pathlib
 import sys
@@ -73,7 +74,7 @@ def histogram_rows(peers):
 
 def unique_rows(peers):
     cases = [(2**22, 0, 2**20, numpy.int32), (2**26, 0, 2**20, numpy.int32), (2**22, -(2**31), 2**31, numpy.int32),
-             (2**22, 0, 1, numpy.float32)]
+             (2**26, -(2**31), 2**31, numpy.int32), (2**22, 0, 1, numpy.float32)]
     for n, lo, hi, dt in cases:
         rng = numpy.random.default_rng(1)
         if dt == numpy.float32:

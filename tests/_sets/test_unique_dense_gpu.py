@@ -1,8 +1,9 @@
 """unique's values-alone routes on the device against NumPy, bit for bit: the bitmap (integers
 spanning few values), the heads of the sorted keys (no flag array) and the old flags route. Every
 integer dtype, negative values, the dtype's extremes, all-equal values, NaN (equal or not), -0.0,
-bools, the bitmap's cap boundary (range cap - 1 fits, cap falls back to the sort), the full int32
-range (the sort), non-contiguous input, sizes at the route's threshold; return_* keep the sort."""
+bools, the bitmap's cap boundary (a span of cap integers fits, cap + 1 goes to the sort: decided by
+the device's min/max), spans at the dtype's ends, the full int32 range (the sort), non-contiguous
+input, sizes at the route's threshold; return_* keep the sort."""
 
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ def test_dense_every_int_dtype(dt):
 
 def test_dense_cap_boundary_and_sizes():
     n = 20000
-    cap = ud.plan(n, np.dtype(np.int32), 132)[1] * ud.TILE_BITS
+    cap = ud.plan(n, np.dtype(np.int32), 132)[1]
     for span in (cap - 1, cap, cap + 1, 31, 32, 33, ud.TILE_BITS - 1, ud.TILE_BITS):
         x = rng.integers(-50, -50 + span, n).astype(np.int32)
         x[0], x[1] = -50, -50 + span - 1
@@ -68,6 +69,52 @@ def test_dense_cap_boundary_and_sizes():
     check(x[::3])
     check(x.reshape(512, 512).T)  # not contiguous: flattened in C order first
     np.testing.assert_array_equal(cuarray.unique(D(x.reshape(512, 512))).get(), np.unique(x), strict=True)
+
+
+@pytest.mark.parametrize("dt", [np.dtype(c) for c in "iIqQ"], ids=testing.dtype_id)
+def test_dense_route_decision(dt):
+    """ud.values itself: NumPy's values where the span (max - min + 1) is at most the cap, None (the
+    sort's turn, nothing else launched) at cap + 1; spans of one integer and of a tile and one bit;
+    at both ends of the dtype (the base key near 0 and near 2^64)."""
+    n = 20000
+    cap = ud.plan(n, dt, 132)[1]
+    info = np.iinfo(dt)
+    for span, fits in ((cap, True), (cap + 1, False), (1, True), (ud.TILE_BITS + 1, True), (2 * ud.TILE_BITS, True)):
+        for lo in (int(info.min), int(info.max) - span + 1, -7 if dt.kind == "i" else 7):
+            offs = rng.integers(0, span, n, dtype=np.uint64)
+            offs[:2] = 0, span - 1
+            x = np.asarray(lo, dt) + offs.astype(dt)
+            got = ud.values(D(x))
+            if fits:
+                np.testing.assert_array_equal(got.get(), np.unique(x), strict=True)
+            else:
+                assert got is None
+            check(x)
+    for c in "bBhH":  # 8 and 16 bits: always the bitmap, the whole range
+        x = rng.integers(np.iinfo(c).min, np.iinfo(c).max, ud.MIN_SIZE, endpoint=True, dtype=c)
+        np.testing.assert_array_equal(ud.values(D(x)).get(), np.unique(x), strict=True)
+    assert ud.values(D(np.zeros(n, np.float32))) is None
+
+
+def test_dense_sampled_decision(monkeypatch):
+    """The sample first (forced on 20000 elements: 1000 samples, step 20): an outlier the sample
+    misses (index 1) still sends the data to the sort (the full pass sees it), one it holds (index
+    0) too; data that fits gives NumPy's values."""
+    monkeypatch.setattr(ud, "SAMPLE_BYTES", 0)
+    monkeypatch.setattr(ud, "SAMPLES", 1000)
+    n = 20000
+    cap = ud.plan(n, np.dtype(np.int64), 132)[1]
+    x = rng.integers(-7, 3000, n)
+    x[5] = -7
+    np.testing.assert_array_equal(ud.values(D(x)).get(), np.unique(x), strict=True)
+    check(x)
+    for i in (0, 1, n - 1):
+        y = x.copy()
+        y[i] = -7 + cap
+        assert ud.values(D(y)) is None
+        check(y)
+        y[i] = -8 + cap  # the span is exactly the cap: the bitmap
+        np.testing.assert_array_equal(ud.values(D(y)).get(), np.unique(y), strict=True)
 
 
 def test_dense_leaves_options_to_the_sort():

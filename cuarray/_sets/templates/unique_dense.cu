@@ -1,13 +1,13 @@
 // cuarray unique of integers by a bitmap (cuarray/_sets/unique_dense.py): when the values span
-// fewer than `cap` integers, one bit per integer of [min, min + cap) replaces the sort.
+// few integers, one bit per integer of [min, max] replaces the sort. The host decides the route
+// from (min, max) before any bitmap work, so data that does not fit pays one pass and one read.
 //
-//   cuarray_dense_minmax<T>: each block's smallest and largest order key (part[2b], part[2b + 1]);
-//     the bitmap zeroed on the way.
-//   cuarray_dense_mark<T>: every block reduces the partials itself (no grid-wide wait); block 0
-//     writes state = {min key, fits}; when max - min < cap, each element sets its bit.
-//   cuarray_dense_tile_counts: set bits per tile of kTileWords words (0 when the values do not
-//     fit: the host reads a total of 0 and sorts instead).
-//   cuarray_dense_expand<T>: each tile's set bits, in order, as values (min + bit), at the tile's
+//   cuarray_dense_minmax<T>: each block's smallest and largest order key (part[2b], part[2b + 1])
+//     of x[0], x[step], ..., x[(n - 1) * step] (step 1: all; larger: a sample); the host reduces
+//     the partials and compares max - min with the bitmap's cap.
+//   cuarray_dense_mark<T>: each element sets bit key - base of the (zeroed) bitmap.
+//   cuarray_dense_tile_counts: set bits per tile of kTileWords words.
+//   cuarray_dense_expand<T>: each tile's set bits, in order, as values (base + bit), at the tile's
 //     offset from the inclusive scan of the tile counts: the unique values, sorted.
 #include "cuarray/common.cuh"
 
@@ -53,18 +53,15 @@ __device__ __forceinline__ void block_minmax(unsigned long long& lo, unsigned lo
   }
 }
 
-// (Also zeroes the bitmap, `tiles` tiles: the mark kernel runs after it.)
 template <typename T>
 __global__ void __launch_bounds__(kThreads) cuarray_dense_minmax(const T* __restrict__ x, long long n,
-                                                                 unsigned long long* __restrict__ part,
-                                                                 unsigned int* __restrict__ bits, int tiles) {
+                                                                 long long step,
+                                                                 unsigned long long* __restrict__ part) {
   unsigned long long lo = ~0ull, hi = 0ull;
   const long long stride = (long long)gridDim.x * kThreads;
-  for (long long k = (long long)blockIdx.x * kThreads + threadIdx.x; k < (long long)tiles * kThreads; k += stride)
-    reinterpret_cast<uint4*>(bits)[k] = make_uint4(0u, 0u, 0u, 0u);
 #pragma unroll 4
   for (long long i = (long long)blockIdx.x * kThreads + threadIdx.x; i < n; i += stride) {
-    const unsigned long long k = key_of<T>(x[i]);
+    const unsigned long long k = key_of<T>(x[i * step]);
     lo = k < lo ? k : lo;
     hi = k > hi ? k : hi;
   }
@@ -75,31 +72,11 @@ __global__ void __launch_bounds__(kThreads) cuarray_dense_minmax(const T* __rest
   }
 }
 
+// Every key of x lies in [base, base + 32 * words of bits): the host made sure.
 template <typename T>
 __global__ void __launch_bounds__(kThreads) cuarray_dense_mark(const T* __restrict__ x, long long n,
-                                                               const unsigned long long* __restrict__ part, int nparts,
-                                                               unsigned long long cap, unsigned int* __restrict__ bits,
-                                                               unsigned long long* __restrict__ state) {
-  unsigned long long lo = ~0ull, hi = 0ull;
-  for (int b = threadIdx.x; b < nparts; b += kThreads) {
-    const unsigned long long l2 = part[2 * b], h2 = part[2 * b + 1];
-    lo = l2 < lo ? l2 : lo;
-    hi = h2 > hi ? h2 : hi;
-  }
-  block_minmax(lo, hi);
-  __shared__ unsigned long long s_lo;
-  __shared__ int s_fits;
-  if (threadIdx.x == 0) {
-    s_lo = lo;
-    s_fits = hi - lo < cap;
-    if (blockIdx.x == 0) {
-      state[0] = lo;
-      state[1] = (unsigned long long)(hi - lo < cap);
-    }
-  }
-  __syncthreads();
-  if (!s_fits) return;
-  const unsigned long long base = s_lo;
+                                                               unsigned long long base,
+                                                               unsigned int* __restrict__ bits) {
   const long long stride = (long long)gridDim.x * kThreads;
 #pragma unroll 4
   for (long long i = (long long)blockIdx.x * kThreads + threadIdx.x; i < n; i += stride) {
@@ -136,12 +113,7 @@ __device__ __forceinline__ int block_exclusive(int v, int& total) {
 }
 
 __global__ void __launch_bounds__(kThreads) cuarray_dense_tile_counts(const unsigned int* __restrict__ bits,
-                                                                      const unsigned long long* __restrict__ state,
                                                                       int* __restrict__ counts) {
-  if (!state[1]) {
-    if (threadIdx.x == 0) counts[blockIdx.x] = 0;
-    return;
-  }
   const uint4 w = reinterpret_cast<const uint4*>(bits + (long long)blockIdx.x * kTileWords)[threadIdx.x];
   int total;
   block_exclusive(__popc(w.x) + __popc(w.y) + __popc(w.z) + __popc(w.w), total);
@@ -151,15 +123,14 @@ __global__ void __launch_bounds__(kThreads) cuarray_dense_tile_counts(const unsi
 template <typename T>
 __global__ void __launch_bounds__(kThreads) cuarray_dense_expand(const unsigned int* __restrict__ bits,
                                                                  const int* __restrict__ incl,
-                                                                 const unsigned long long* __restrict__ state,
-                                                                 T* __restrict__ out) {
+                                                                 unsigned long long base, T* __restrict__ out) {
   const uint4 w4 = reinterpret_cast<const uint4*>(bits + (long long)blockIdx.x * kTileWords)[threadIdx.x];
   unsigned int w[kWords] = {w4.x, w4.y, w4.z, w4.w};
   int total;
   long long pos = block_exclusive(__popc(w[0]) + __popc(w[1]) + __popc(w[2]) + __popc(w[3]), total);
   pos += blockIdx.x ? incl[blockIdx.x - 1] : 0;
   const unsigned long long first =
-      state[0] + ((unsigned long long)blockIdx.x * kTileWords + (unsigned long long)threadIdx.x * kWords) * 32ull;
+      base + ((unsigned long long)blockIdx.x * kTileWords + (unsigned long long)threadIdx.x * kWords) * 32ull;
 #pragma unroll
   for (int u = 0; u < kWords; ++u) {
     unsigned int v = w[u];
