@@ -169,7 +169,7 @@ def test_sort_routes(fake, monkeypatch, case):
     dt = np.dtype(case if case in ("f4", "f8", "?") else "i4")
     n = ud.MIN_SIZE - 1 if case == "small" else 2**22
     x = cp.ndarray((n,), dt)
-    monkeypatch.setattr(u, "flatnonzero", lambda mask: cp.ndarray((9,), np.int64))  # (its count is a read)
+    monkeypatch.setattr(u, "flatnonzero", lambda mask: cp.ndarray((9,), "int64"))  # (its count is a read)
     prev = u.values_by(case if case in ("heads", "flags") else "dense")
     try:
         cp.unique(x, return_index=case == "index")
