@@ -94,6 +94,8 @@ class interp1d:  # noqa: N801 (SciPy's name)
         if kind == "spline":
             self._spline = self._build_spline(order)
         self._pairs = self._pair_table() if kind == "linear" and copy else None
+        # the installed SciPy's linear formula (1.17's slope, 1.18's weights): the same bits as it
+        self._weights = _linear.installed_weights_formula() if kind == "linear" else False
         self.fill_value = fill_value
 
     def _pair_table(self):
@@ -188,7 +190,7 @@ class interp1d:  # noqa: N801 (SciPy's name)
             use_numpy = _linear.numpy_rule(self.x.dtype, self.y.dtype, self.y.ndim, self._extrapolate)
             check = self._check_bounds if self.bounds_error and xq.shape[0] else None
             return _kernels.linear_eval(self.x, self._y, xq, below, above, self._extrapolate, out_dt, use_numpy,
-                                        self._pairs, check)
+                                        self._pairs, check, self._weights)
         self._check_bounds(xq)
         if self._kind == "spline":
             y_new = self._spline(xq)

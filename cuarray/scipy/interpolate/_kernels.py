@@ -101,12 +101,13 @@ def ppoly_eval(c: ndarray, x: ndarray, xq: ndarray, nu: int, extrapolate: bool, 
 
 
 def linear_eval(x: ndarray, y: ndarray, xq: ndarray, below: ndarray, above: ndarray, extrapolate: bool,
-                out_dt, use_numpy: bool = False, pairs=None, check=None) -> ndarray:
+                out_dt, use_numpy: bool = False, pairs=None, check=None, weights: bool = False) -> ndarray:
     """interp1d's linear values (len(xq), columns) of data `y` (n, columns) on increasing `x`;
     `below`/`above`: the fill values, one a column (float64; complex: the float view's columns);
     `use_numpy`: numpy.interp's formula (SciPy's delegation, `_linear.numpy_rule`); `pairs`: the
     (n, 2) interleaved knots and values (`_linear.pair_dtype`) or None; `check` (bounds_error):
-    None, or the caller's host check of the points, `check(xq)`. One kernel (`_linear.evaluate`,
+    None, or the caller's host check of the points, `check(xq)`; `weights`: SciPy 1.18's formula
+    (`_linear.weights_formula`), else 1.17's. One kernel (`_linear.evaluate`,
     which checks the bounds on the device: one read of its record) where `_linear.plan` takes the dtypes, else
     `check` and the elementwise pass."""
     out_dt = numpy.dtype(out_dt)
@@ -115,7 +116,8 @@ def linear_eval(x: ndarray, y: ndarray, xq: ndarray, below: ndarray, above: ndar
     real, out = _out_of(xq.shape[0], y.shape[1], out_dt)
     if real.size == 0:
         return out
-    route = _linear.plan(x.dtype, y.dtype, xq.dtype, out_dt, x.shape[0], ncols, use_numpy, pairs is not None)
+    route = _linear.plan(x.dtype, y.dtype, xq.dtype, out_dt, x.shape[0], ncols, use_numpy, pairs is not None,
+                         weights)
     if route is not None:
         _linear.evaluate(route, x, yr, xq, below, above, extrapolate, real, pairs, check is not None)
         return out

@@ -1,8 +1,9 @@
 """interp1d's 'linear' evaluation in one kernel (templates/linear.cu, family
 `cuarray_interpolate_linear`): the points read once, each point's segment found by a guess from
 the mean knot spacing (checked against the two knots around it; galloping and bisection where it
-misses, so any sorted knots are right), SciPy's formula or numpy.interp's (SciPy delegates 1-D
-float64 data to numpy.interp), the fill values outside the range, the values written once. No
+misses, so any sorted knots are right), SciPy's formula (the installed SciPy's: 1.17's slope or
+1.18's weights, `weights_formula`) or numpy.interp's (SciPy delegates 1-D float64 data to
+numpy.interp), the fill values outside the range, the values written once. No
 index array, no second pass, no synchronisation.
 
 `plan` picks the route from dtypes and shapes alone (the CPU tests check its decisions): None
@@ -20,6 +21,7 @@ and two 64-bit integer divisions of the elementwise route."""
 from __future__ import annotations
 
 import pathlib
+import re
 from typing import NamedTuple
 
 import numpy
@@ -32,7 +34,8 @@ from ...cuda import device as _device
 from ...cuda import kernel_family as _kernel_family
 from ...cuda.kernel_family import KernelFamily
 
-__all__ = ["LINEAR", "Route", "plan", "numpy_rule", "pair_dtype", "evaluate", "knot_dtype"]
+__all__ = ["LINEAR", "Route", "plan", "numpy_rule", "pair_dtype", "evaluate", "knot_dtype", "weights_formula",
+           "installed_weights_formula"]
 
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "linear.cu"
 _NAME = "cuarray_interpolate_linear"
@@ -67,7 +70,7 @@ def _declare() -> KernelFamily:
 
 LINEAR = _declare()
 
-MODE_SLOPE, MODE_RECIP, MODE_NUMPY = 0, 1, 2
+MODE_SLOPE, MODE_RECIP, MODE_NUMPY, MODE_WEIGHTS, MODE_WEIGHTS_COMPLEX = 0, 1, 2, 3, 4
 THREADS, UNROLL = 256, 4  # templates/linear.cu's kThreads, kUnroll
 BLOCKS_PER_SM = 8  # the grid's cap a multiprocessor (<= 64 registers a thread: 4 blocks resident at once)
 _F4, _F8, _I8 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64), numpy.dtype(numpy.int64)
@@ -107,6 +110,35 @@ def numpy_rule(x_dt, y_dt, y_ndim: int, extrapolate: bool) -> bool:
             and not extrapolate)
 
 
+def weights_formula(scipy_version) -> bool:
+    """Whether interp1d's linear values follow SciPy 1.18's formula, (v - x_lo) / dx * y_hi +
+    (x_hi - v) / dx * y_lo (True), or 1.17's, (y_hi - y_lo) / dx * (v - x_lo) + y_lo (False), for
+    SciPy of version `scipy_version` ("1.17.1", "1.18.0rc1", ...; None: no SciPy, the newest
+    formula). They differ in the last bit; the result follows the installed SciPy bit for bit."""
+    if scipy_version is None:
+        return True
+    m = re.match(r"\s*(\d+)\.(\d+)", str(scipy_version))
+    return m is None or (int(m.group(1)), int(m.group(2))) >= (1, 18)
+
+
+_installed = []
+
+
+def installed_weights_formula() -> bool:
+    """`weights_formula` of the installed SciPy (read once from its package metadata: SciPy is
+    not imported)."""
+    if not _installed:
+        # import time: importlib.metadata is only needed here, once a process
+        from importlib import metadata
+
+        try:
+            version = metadata.version("scipy")
+        except metadata.PackageNotFoundError:
+            version = None
+        _installed.append(weights_formula(version))
+    return _installed[0]
+
+
 def _component(dt):
     dt = numpy.dtype(dt)
     if dt.kind == "c":
@@ -114,10 +146,11 @@ def _component(dt):
     return dt if dt in _CT else None
 
 
-def plan(x_dt, y_dt, q_dt, out_dt, n: int, ncols: int, use_numpy: bool, have_pairs: bool):
+def plan(x_dt, y_dt, q_dt, out_dt, n: int, ncols: int, use_numpy: bool, have_pairs: bool, weights: bool = False):
     """The Route for knots of `x_dt` (n of them), values of `y_dt` (ncols columns), points of
     `q_dt` and results of `out_dt`, or None for the elementwise path. `use_numpy`: numpy_rule's
-    answer; `have_pairs`: the caller holds the interleaved table."""
+    answer; `have_pairs`: the caller holds the interleaved table; `weights`: SciPy 1.18's formula
+    (`weights_formula`) where numpy.interp's is not used, else 1.17's."""
     q_dt, y_dt, out_dt = numpy.dtype(q_dt), numpy.dtype(y_dt), numpy.dtype(out_dt)
     t, yc, r = knot_dtype(x_dt), _component(y_dt), _component(out_dt)
     if n < 2 or q_dt not in _CT or t is None or yc is None or r is None or (y_dt.kind == "c") != (out_dt.kind == "c"):
@@ -129,7 +162,11 @@ def plan(x_dt, y_dt, q_dt, out_dt, n: int, ncols: int, use_numpy: bool, have_pai
             return None
         mode = MODE_NUMPY
     else:
-        mode = MODE_RECIP if y_dt.kind == "c" else MODE_SLOPE
+        complex_values = y_dt.kind == "c"
+        if weights:
+            mode = MODE_WEIGHTS_COMPLEX if complex_values else MODE_WEIGHTS
+        else:
+            mode = MODE_RECIP if complex_values else MODE_SLOPE
     paired = bool(have_pairs) and ncols == 1 and y_dt.kind != "c" and t == yc
     return Route(mode, q_dt, t, yc, r, paired)
 

@@ -34,14 +34,17 @@ def ppoly_model(c, x, xq, nu, extrapolate, out_dt, desc=False):
     return out.astype(out_dt)
 
 
-def linear_model(x, y, xq, below, above, extrapolate, out_dt, use_numpy=False, pairs=None, check=None):
+def linear_model(x, y, xq, below, above, extrapolate, out_dt, use_numpy=False, pairs=None, check=None,
+                 weights=False):
     if check is not None:
         check(xq)
     y = np.asarray(y)
     idx = np.clip(np.searchsorted(x, xq), 1, len(x) - 1)
     xl, xh = x[idx - 1].astype(float), x[idx].astype(float)
-    w = ((xq - xl) / (xh - xl))[:, None]
-    out = w * y[idx] + ((xh - xq) / (xh - xl))[:, None] * y[idx - 1]
+    if weights:  # SciPy 1.18's formula
+        out = ((xq - xl) / (xh - xl))[:, None] * y[idx] + ((xh - xq) / (xh - xl))[:, None] * y[idx - 1]
+    else:  # 1.17's
+        out = (y[idx] - y[idx - 1]) / (xh - xl)[:, None] * (xq - xl)[:, None] + y[idx - 1]
     if not extrapolate:
         yc = y.shape[1]
         if out.dtype.kind == "c":
