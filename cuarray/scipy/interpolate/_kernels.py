@@ -21,7 +21,8 @@ from ..._core.transfer import from_host
 from ..._manipulation.joining import concatenate as _concat
 from . import _linear
 
-__all__ = ["ppoly_eval", "linear_eval", "ndbspline_eval", "bspline_entries", "basis_width", "MAX_DEGREE"]
+__all__ = ["ppoly_eval", "linear_eval", "linear_evaluator", "ndbspline_eval", "bspline_entries", "basis_width",
+           "MAX_DEGREE"]
 
 _PREAMBLE = (pathlib.Path(__file__).parent / "templates" / "interpolate.cuh").read_text()
 _F8 = numpy.dtype(numpy.float64)
@@ -128,6 +129,34 @@ def linear_eval(x: ndarray, y: ndarray, xq: ndarray, below: ndarray, above: ndar
         (real,), (_I8.type(x.shape[0]), _I8.type(ncols), _I4.type(bool(extrapolate))), real.shape,
         raw=(x, yr, xq, astype(below, _F8, order="C", copy=False), astype(above, _F8, order="C", copy=False)))
     return out
+
+
+def linear_evaluator(x: ndarray, y: ndarray, q_dt, below: ndarray, above: ndarray, extrapolate: bool, out_dt,
+                     use_numpy: bool = False, pairs=None, weights: bool = False):
+    """`linear_eval` for points of dtype `q_dt`, prepared once: a function (xq, shape, check) ->
+    the values (len(xq) * columns of them) as a C-contiguous array of `shape` (the caller's final
+    shape: no reshape), `check` as linear_eval's. Its `snapshot` attribute: it holds converted
+    copies of `x` or `y` (a caller aliasing them prepares again each call)."""
+    out_dt = numpy.dtype(out_dt)
+    yr = _real_view(y)
+    route = _linear.plan(x.dtype, y.dtype, q_dt, out_dt, x.shape[0], yr.shape[1], use_numpy, pairs is not None,
+                         weights)
+    if route is None:
+        def run(xq, shape, check=None):
+            return linear_eval(x, y, xq, below, above, extrapolate, out_dt, use_numpy, pairs, check,
+                               weights).reshape(shape)
+        run.snapshot = False
+        return run
+    launch = _linear.Prepared(route, x, yr, below, above, extrapolate, pairs)
+
+    def run(xq, shape, check=None):
+        out = ndarray(shape, out_dt)
+        if out.size:
+            launch(xq, out.data.ptr, check is not None)
+        return out
+
+    run.snapshot = launch.snapshot or yr.data.ptr != y.data.ptr
+    return run
 
 
 _K1 = (2, 4, 6, 8, 12, 16, 24, 32)

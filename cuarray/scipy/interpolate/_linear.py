@@ -34,8 +34,8 @@ from ...cuda import device as _device
 from ...cuda import kernel_family as _kernel_family
 from ...cuda.kernel_family import KernelFamily
 
-__all__ = ["LINEAR", "Route", "plan", "numpy_rule", "pair_dtype", "evaluate", "knot_dtype", "weights_formula",
-           "installed_weights_formula"]
+__all__ = ["LINEAR", "Route", "plan", "numpy_rule", "pair_dtype", "Prepared", "evaluate", "knot_dtype",
+           "weights_formula", "installed_weights_formula"]
 
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "linear.cu"
 _NAME = "cuarray_interpolate_linear"
@@ -189,27 +189,54 @@ def _points(xq: ndarray, q_dt) -> tuple:
     return xq, step // xq.itemsize
 
 
+class Prepared:
+    """A route's launch with everything but the points prepared once (an interp1d keeps one a
+    points dtype: the per-call host work is the points' stride, the grid and the launch).
+    `snapshot`: it holds converted copies of the knots or values (a caller that aliases them,
+    copy=False, prepares again each call)."""
+
+    __slots__ = ("spec", "q_dt", "args", "keep", "ext", "snapshot")
+
+    def __init__(self, route: Route, x: ndarray, yr: ndarray, below, above, extrapolate: bool, table=None):
+        xs = table if route.paired else astype(x, route.t, order="C", copy=False)
+        ys = xs if route.paired else astype(yr, route.y, order="C", copy=False)
+        self.snapshot = not route.paired and (xs.data.ptr != x.data.ptr or ys.data.ptr != yr.data.ptr)
+        if extrapolate:  # the kernel reads no fill value
+            below = above = None
+        else:
+            below = astype(below, _F8, order="C", copy=False)
+            above = astype(above, _F8, order="C", copy=False)
+        self.spec, self.q_dt, self.ext = route.spec(), route.q, bool(extrapolate)
+        self.keep = (xs, ys, below, above)
+        self.args = (xs.data.ptr, ys.data.ptr, x.shape[0], yr.shape[1], 0 if below is None else below.data.ptr,
+                     0 if above is None else above.data.ptr, int(self.ext))
+
+    def __call__(self, xq: ndarray, out_ptr: int, check: bool = False) -> None:
+        """Launch on the 1-D points `xq` (values into `out_ptr`: (points, columns), C order); with
+        `check` (bounds_error) a point outside the knots raises SciPy's ValueError here: one
+        32-byte read after the launch (the sync SciPy's contract costs)."""
+        m = xq.shape[0]
+        if m == 0:
+            return
+        q, step = _points(xq, self.q_dt)
+        if _device_check.active[0]:  # raw pointers: the launch cannot tell another device's memory
+            _device_check.check((q,) + self.keep)
+        err = _errors.error_buffer("interp1d").data.ptr if check and not self.ext else 0
+        grid = min(-(-m // (THREADS * UNROLL)), BLOCKS_PER_SM * _device._sm_count(_device.get_device_id()))
+        xs, ys, n, ncols, below, above, ext = self.args
+        LINEAR.kernel(self.spec).launch(grid, THREADS, q.data.ptr, step, m, xs, ys, n, ncols, below, above, ext, err,
+                                        out_ptr)
+        if err:
+            _errors.check_index_errors()
+
+
 def evaluate(route: Route, x: ndarray, yr: ndarray, xq: ndarray, below: ndarray, above: ndarray, extrapolate: bool,
              real: ndarray, table=None, check: bool = False) -> None:
     """Fill `real` (points, columns) with the route's values. `yr`: the values' real (n, columns)
     C-contiguous view; `below`/`above`: float64 fill values a column; `table`: the (n, 2) pairs;
     `check` (bounds_error): a point outside the knots is recorded on the device (device_errors)
-    and raised as SciPy's ValueError in this call, as SciPy raises it: one 32-byte read after the
-    launch (the sync SciPy's contract costs; bounds_error=False and fill values have none)."""
-    m = xq.shape[0]
-    if m == 0:
-        return
-    q, step = _points(xq, route.q)
-    xs = table if route.paired else astype(x, route.t, order="C", copy=False)
-    ys = xs if route.paired else astype(yr, route.y, order="C", copy=False)
-    below = astype(below, _F8, order="C", copy=False)
-    above = astype(above, _F8, order="C", copy=False)
-    if _device_check.active[0]:  # raw pointers: the launch cannot tell another device's memory
-        _device_check.check((q, xs, ys, below, above, real))
-    err = _errors.error_buffer("interp1d").data.ptr if check and not extrapolate else 0
-    grid = min(-(-m // (THREADS * UNROLL)), BLOCKS_PER_SM * _device._sm_count(_device.get_device_id()))
-    LINEAR.kernel(route.spec()).launch(
-        grid, THREADS, q.data.ptr, step, m, xs.data.ptr, ys.data.ptr, x.shape[0], real.shape[1],
-        below.data.ptr, above.data.ptr, int(bool(extrapolate)), err, real.data.ptr)
-    if err:
-        _errors.check_index_errors()
+    and raised as SciPy's ValueError in this call (`Prepared.__call__`)."""
+    if xq.shape[0]:
+        if _device_check.active[0]:
+            _device_check.check((real,))
+        Prepared(route, x, yr, below, above, extrapolate, table)(xq, real.data.ptr, check)

@@ -153,6 +153,46 @@ def test_complex_values_launch_on_the_float_view(h100, recorded_launches):
     assert args[5:7] == [10, 6] and args[9] == 1  # six float columns, extrapolating
 
 
+def test_interp1d_call_is_prepared_once(h100, recorded_launches):
+    """interp1d prepares its evaluation once a points dtype (route, converted knots, fill values,
+    kernel arguments): a call allocates its result in the final shape and launches once, nothing
+    else; extrapolation hands the kernel no fill values."""
+    import cuarray
+    from cuarray.scipy import interpolate as ci
+
+    x, y = cuarray.empty(10), cuarray.empty((10, 3))
+    f = ci.interp1d(x, y, axis=0, copy=False, assume_sorted=True, fill_value="extrapolate")
+    q = cuarray.empty(1000)
+    recorded_launches.clear()
+    a, b = f(q), f(q[::2])
+    assert a.shape == (1000, 3) and b.shape == (500, 3) and a.data.ptr != b.data.ptr
+    assert len(recorded_launches) == 2 and list(f._linear_runs) == [np.dtype("f8")]
+    (_, _, name, *args), (_, _, _, *args2) = recorded_launches
+    assert name == "cuarray_interp1d::interp1d_linear<double, double, double, double, {}, false>".format(
+        3 if _linear.installed_weights_formula() else 0)
+    assert args == [q.data.ptr, 1, 1000, x.data.ptr, y.data.ptr, 10, 3, 0, 0, 1, 0, a.data.ptr]
+    assert args2[:3] == [q.data.ptr, 2, 500] and args2[-1] == b.data.ptr
+    assert f(cuarray.empty((4, 5), np.float32)).shape == (4, 5, 3)  # n-d points: the final shape at once
+    assert len(recorded_launches) == 3 and len(f._linear_runs) == 2
+    f.fill_value = "extrapolate"  # setting the fill value prepares again
+    assert f._linear_runs == {}
+
+
+def test_interp1d_copy_false_converted_knots_prepared_each_call(h100, recorded_launches):
+    # copy=False with int64 knots: the kernel reads a float64 copy, which would miss the caller's
+    # later writes to x if kept: prepared (converted) again each call, as before
+    import cuarray
+    from cuarray.scipy import interpolate as ci
+
+    x, y = cuarray.empty(10, np.int64), cuarray.empty(10)
+    f = ci.interp1d(x, y, copy=False, assume_sorted=True, fill_value="extrapolate")
+    recorded_launches.clear()
+    f(cuarray.empty(100))
+    assert f._linear_runs == {}
+    assert any(c[2] == "cuarray_interp1d::interp1d_linear<double, double, double, double, {}, false>".format(
+        3 if _linear.installed_weights_formula() else 0) for c in recorded_launches)
+
+
 # ---- NVRTC ---------------------------------------------------------------------------------
 
 ROUTES = [_linear.Route(2, q, F8, F8, F8, p) for q in (F4, F8) for p in (False, True)] + [
