@@ -510,3 +510,23 @@ def test_special_values_match_installed_scipy(host, y_dt, q_dt):
         kw = dict(axis=0, bounds_error=False, fill_value=fill, assume_sorted=True)
         with np.errstate(all="ignore"):
             _same(host.interp1d(x, y, **kw)(q), si.interp1d(x, y, **kw)(q))
+
+
+def test_state_changes_after_a_call(host):
+    # the prepared evaluation follows fill_value set after a call, bounds_error changed and other
+    # points dtypes, as SciPy's does
+    rng = _rng("after-call")
+    x, y = _data(rng, 12, "f8", (2,))
+    q = _queries(rng, x, 200, "f8")
+    f = host.interp1d(x, y, axis=0, bounds_error=False)
+    ref = si.interp1d(x, y, axis=0, bounds_error=False)
+    _same(f(q), ref(q))
+    for fill in ((1.0, [2.0, -2.0]), "extrapolate", 5.0):
+        f.fill_value = ref.fill_value = fill
+        _same(f(q), ref(q))
+        _same(f(q.astype("f4")), ref(q.astype("f4")))
+    f.fill_value = ref.fill_value = np.nan
+    f.bounds_error = ref.bounds_error = True
+    with pytest.raises(ValueError, match="interpolation range"):
+        f(q)
+    # (copy=False's aliasing: the GPU test; this host copy's parameters are NumPy copies)

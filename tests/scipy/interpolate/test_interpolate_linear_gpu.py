@@ -158,6 +158,31 @@ def test_fill_value_set_after_construction():
     same(f(G(q)), ref(q))
 
 
+def test_state_changes_after_a_call():
+    # the evaluation interp1d prepares at its first call (a points dtype) follows fill_value set
+    # after it, other points dtypes and (copy=False) the caller's writes to x and y
+    rng = _rng("lin-after-call")
+    x, y = _data(rng, 30, "f8", (2,))
+    q = _queries(rng, x, 500, "f8")
+    f = ci.interp1d(G(x), G(y), axis=0, bounds_error=False)
+    ref = si.interp1d(x, y, axis=0, bounds_error=False)
+    same(f(G(q)), ref(q))
+    for fill in ((1.0, [2.0, -2.0]), "extrapolate", 5.0):
+        f.fill_value = ref.fill_value = fill
+        same(f(G(q)), ref(q))
+        same(f(G(q.astype("f4"))), ref(q.astype("f4")))
+    xi, yi = (x * 4).astype(np.int64), y[:, 0].copy()
+    gx, gy = G(xi), G(yi)
+    g = ci.interp1d(gx, gy, copy=False, assume_sorted=True, fill_value="extrapolate")
+    gref = si.interp1d(xi, yi, copy=False, assume_sorted=True, fill_value="extrapolate")
+    same(g(G(q)), gref(q))
+    xi[3] = (xi[2] + xi[4]) // 2  # still increasing (neighbours >= 5 apart)
+    yi[4] = 9.0
+    gx[3] = int(xi[3])
+    gy[4] = 9.0
+    same(g(G(q)), gref(q))
+
+
 @pytest.mark.parametrize("dt", ["f8", "f4"])
 def test_bounds_error_raised_in_the_call(dt):
     """SciPy raises in the call: so does the kernel's check (one read after the launch)."""
