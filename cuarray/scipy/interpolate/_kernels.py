@@ -16,7 +16,7 @@ import numpy
 
 from ..._core.copying import astype
 from ..._core.elementwise import Definition, KernelParam
-from ..._core.ndarray import ndarray
+from ..._core.ndarray import _new_c, ndarray
 from ..._core.transfer import from_host
 from ..._manipulation.joining import concatenate as _concat
 from . import _linear
@@ -150,7 +150,7 @@ def linear_evaluator(x: ndarray, y: ndarray, q_dt, below: ndarray, above: ndarra
     launch = _linear.Prepared(route, x, yr, below, above, extrapolate, pairs)
 
     def run(xq, shape, check=None):
-        out = ndarray(shape, out_dt)
+        out = _new_c(shape, out_dt)
         if out.size:
             launch(xq, out.data.ptr, check is not None)
         return out

@@ -174,6 +174,8 @@ def test_interp1d_call_is_prepared_once(h100, recorded_launches):
     assert args2[:3] == [q.data.ptr, 2, 500] and args2[-1] == b.data.ptr
     assert f(cuarray.empty((4, 5), np.float32)).shape == (4, 5, 3)  # n-d points: the final shape at once
     assert len(recorded_launches) == 3 and len(f._linear_runs) == 2
+    z = f(cuarray.empty(()))  # a 0-d point: the values' shape
+    assert z.shape == (3,) and z.flags.c_contiguous and len(recorded_launches) == 4
     f.fill_value = "extrapolate"  # setting the fill value prepares again
     assert f._linear_runs == {}
 
