@@ -46,7 +46,7 @@ def _old(f, q):
 
 def _new(f, q, use_numpy, paired):
     below, above = f._linear_fills(F8)
-    route = _linear.plan(F8, F8, F8, F8, f.x.shape[0], 1, use_numpy, paired)
+    route = _linear.plan(F8, F8, F8, F8, f.x.shape[0], 1, use_numpy, paired, _linear.installed_weights_formula())
     assert route is not None and route.paired == paired
     out = cuarray.empty((q.shape[0], 1), F8)
     yr = f._y

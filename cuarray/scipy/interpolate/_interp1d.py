@@ -1,5 +1,6 @@
-"""`interp1d`. 'linear' is one fused pass (`_kernels.linear_eval`: the knot search, the two-point
-formula and the fill values in one kernel); 'nearest'/'previous'/'next' are a `searchsorted` and a
+"""`interp1d`. 'linear' is one fused pass (`_kernels.linear_evaluator`: the knot search, the
+installed SciPy's two-point formula and the fill values in one kernel, prepared once a points
+dtype); 'nearest'/'previous'/'next' are a `searchsorted` and a
 gather; the spline kinds SciPy builds with `make_interp_spline` are the same interpolants built
 here as piecewise polynomials: 'zero' (piecewise constant), 'slinear' (linear, extrapolated
 linearly) and 'cubic' (the not-a-knot cubic spline, which is `make_interp_spline(k=3)`'s); the
@@ -94,6 +95,8 @@ class interp1d:  # noqa: N801 (SciPy's name)
         if kind == "spline":
             self._spline = self._build_spline(order)
         self._pairs = self._pair_table() if kind == "linear" and copy else None
+        # the installed SciPy's linear formula (1.17's slope, 1.18's weights): the same bits as it
+        self._weights = _linear.installed_weights_formula() if kind == "linear" else False
         self.fill_value = fill_value
 
     def _pair_table(self):
@@ -126,6 +129,7 @@ class interp1d:  # noqa: N801 (SciPy's name)
     @fill_value.setter
     def fill_value(self, fill_value):
         self._fill_dev = {}  # the fill values on the device, by dtype: uploaded once, not every call
+        self._linear_runs = {}  # the linear evaluations prepared (with these fill values), by points dtype
         if _do_extrapolate(fill_value):
             self._check_and_update_bounds_error_for_extrapolation()
             self._extrapolate = True
@@ -153,8 +157,10 @@ class interp1d:  # noqa: N801 (SciPy's name)
         if x.dtype.kind not in "fc":
             x = x.astype(_F8)
         x_shape = x.shape
-        y = self._evaluate(x.reshape(-1))
-        y = y.reshape(x_shape + self._y_extra_shape)
+        if self._kind == "linear":  # the values come in their final (C-order) shape
+            y = self._linear_call(x if len(x_shape) == 1 else x.reshape(-1), x_shape + self._y_extra_shape)
+        else:
+            y = self._evaluate(x.reshape(-1)).reshape(x_shape + self._y_extra_shape)
         if self.axis != 0 and x_shape != ():
             nx, ny = len(x_shape), len(self._y_extra_shape)
             s = list(range(nx, nx + self.axis)) + list(range(nx)) + list(range(nx + self.axis, nx + ny))
@@ -171,24 +177,34 @@ class interp1d:  # noqa: N801 (SciPy's name)
         return self._fill_dev[key]
 
     def _linear_fills(self, out_dt):
-        """The linear kernel's (below, above) float64 columns (unused placeholders when extrapolating)."""
+        """The linear kernel's (below, above) float64 columns (placeholders, never read, when extrapolating)."""
         if self._extrapolate:
             if "none" not in self._fill_dev:
-                self._fill_dev["none"] = (_xp.zeros(1), _xp.zeros(1))
+                ncols = self._y.shape[1] * (2 if out_dt.kind == "c" else 1)
+                self._fill_dev["none"] = (_xp.empty(max(ncols, 1)),) * 2
             return self._fill_dev["none"]
         below, above = self._fills(numpy.complex128 if out_dt.kind == "c" else _F8)
         if out_dt.kind == "c":  # the float view's columns: (re, im) pairs
             below, above = (v.view(_F8) for v in (below, above))
         return below, above
 
-    def _evaluate(self, xq):
-        if self._kind == "linear":  # (bounds_error: checked on the device where the kernel takes the dtypes)
+    def _linear_call(self, xq, shape):
+        """The linear values at the 1-D points `xq`, as an array of `shape`: the evaluation prepared
+        for the points' dtype (`_kernels.linear_evaluator`: dtypes, route, fill values, table)
+        at the first call with that dtype, so a call costs the host one launch and the result's
+        allocation. bounds_error: checked on the device where the kernel takes the dtypes."""
+        run = self._linear_runs.get(xq.dtype)
+        if run is None:
             out_dt = numpy.result_type(xq.dtype, self.x.dtype, self._y.dtype, numpy.float16)
             below, above = self._linear_fills(out_dt)
             use_numpy = _linear.numpy_rule(self.x.dtype, self.y.dtype, self.y.ndim, self._extrapolate)
-            check = self._check_bounds if self.bounds_error and xq.shape[0] else None
-            return _kernels.linear_eval(self.x, self._y, xq, below, above, self._extrapolate, out_dt, use_numpy,
-                                        self._pairs, check)
+            run = _kernels.linear_evaluator(self.x, self._y, xq.dtype, below, above, self._extrapolate, out_dt,
+                                            use_numpy, self._pairs, self._weights)
+            if self.copy or not run.snapshot:  # copy=False: converted copies would miss the caller's writes
+                self._linear_runs[xq.dtype] = run
+        return run(xq, shape, self._check_bounds if self.bounds_error and xq.shape[0] else None)
+
+    def _evaluate(self, xq):
         self._check_bounds(xq)
         if self._kind == "spline":
             y_new = self._spline(xq)

@@ -16,12 +16,13 @@ import numpy
 
 from ..._core.copying import astype
 from ..._core.elementwise import Definition, KernelParam
-from ..._core.ndarray import ndarray
+from ..._core.ndarray import _new_c, ndarray
 from ..._core.transfer import from_host
 from ..._manipulation.joining import concatenate as _concat
 from . import _linear
 
-__all__ = ["ppoly_eval", "linear_eval", "ndbspline_eval", "bspline_entries", "basis_width", "MAX_DEGREE"]
+__all__ = ["ppoly_eval", "linear_eval", "linear_evaluator", "ndbspline_eval", "bspline_entries", "basis_width",
+           "MAX_DEGREE"]
 
 _PREAMBLE = (pathlib.Path(__file__).parent / "templates" / "interpolate.cuh").read_text()
 _F8 = numpy.dtype(numpy.float64)
@@ -101,12 +102,13 @@ def ppoly_eval(c: ndarray, x: ndarray, xq: ndarray, nu: int, extrapolate: bool, 
 
 
 def linear_eval(x: ndarray, y: ndarray, xq: ndarray, below: ndarray, above: ndarray, extrapolate: bool,
-                out_dt, use_numpy: bool = False, pairs=None, check=None) -> ndarray:
+                out_dt, use_numpy: bool = False, pairs=None, check=None, weights: bool = False) -> ndarray:
     """interp1d's linear values (len(xq), columns) of data `y` (n, columns) on increasing `x`;
     `below`/`above`: the fill values, one a column (float64; complex: the float view's columns);
     `use_numpy`: numpy.interp's formula (SciPy's delegation, `_linear.numpy_rule`); `pairs`: the
     (n, 2) interleaved knots and values (`_linear.pair_dtype`) or None; `check` (bounds_error):
-    None, or the caller's host check of the points, `check(xq)`. One kernel (`_linear.evaluate`,
+    None, or the caller's host check of the points, `check(xq)`; `weights`: SciPy 1.18's formula
+    (`_linear.weights_formula`), else 1.17's. One kernel (`_linear.evaluate`,
     which checks the bounds on the device: one read of its record) where `_linear.plan` takes the dtypes, else
     `check` and the elementwise pass."""
     out_dt = numpy.dtype(out_dt)
@@ -115,7 +117,8 @@ def linear_eval(x: ndarray, y: ndarray, xq: ndarray, below: ndarray, above: ndar
     real, out = _out_of(xq.shape[0], y.shape[1], out_dt)
     if real.size == 0:
         return out
-    route = _linear.plan(x.dtype, y.dtype, xq.dtype, out_dt, x.shape[0], ncols, use_numpy, pairs is not None)
+    route = _linear.plan(x.dtype, y.dtype, xq.dtype, out_dt, x.shape[0], ncols, use_numpy, pairs is not None,
+                         weights)
     if route is not None:
         _linear.evaluate(route, x, yr, xq, below, above, extrapolate, real, pairs, check is not None)
         return out
@@ -126,6 +129,34 @@ def linear_eval(x: ndarray, y: ndarray, xq: ndarray, below: ndarray, above: ndar
         (real,), (_I8.type(x.shape[0]), _I8.type(ncols), _I4.type(bool(extrapolate))), real.shape,
         raw=(x, yr, xq, astype(below, _F8, order="C", copy=False), astype(above, _F8, order="C", copy=False)))
     return out
+
+
+def linear_evaluator(x: ndarray, y: ndarray, q_dt, below: ndarray, above: ndarray, extrapolate: bool, out_dt,
+                     use_numpy: bool = False, pairs=None, weights: bool = False):
+    """`linear_eval` for points of dtype `q_dt`, prepared once: a function (xq, shape, check) ->
+    the values (len(xq) * columns of them) as a C-contiguous array of `shape` (the caller's final
+    shape: no reshape), `check` as linear_eval's. Its `snapshot` attribute: it holds converted
+    copies of `x` or `y` (a caller aliasing them prepares again each call)."""
+    out_dt = numpy.dtype(out_dt)
+    yr = _real_view(y)
+    route = _linear.plan(x.dtype, y.dtype, q_dt, out_dt, x.shape[0], yr.shape[1], use_numpy, pairs is not None,
+                         weights)
+    if route is None:
+        def run(xq, shape, check=None):
+            return linear_eval(x, y, xq, below, above, extrapolate, out_dt, use_numpy, pairs, check,
+                               weights).reshape(shape)
+        run.snapshot = False
+        return run
+    launch = _linear.Prepared(route, x, yr, below, above, extrapolate, pairs)
+
+    def run(xq, shape, check=None):
+        out = _new_c(shape, out_dt)
+        if out.size:
+            launch(xq, out.data.ptr, check is not None)
+        return out
+
+    run.snapshot = launch.snapshot or yr.data.ptr != y.data.ptr
+    return run
 
 
 _K1 = (2, 4, 6, 8, 12, 16, 24, 32)

@@ -1,8 +1,9 @@
 """interp1d's 'linear' evaluation in one kernel (templates/linear.cu, family
 `cuarray_interpolate_linear`): the points read once, each point's segment found by a guess from
 the mean knot spacing (checked against the two knots around it; galloping and bisection where it
-misses, so any sorted knots are right), SciPy's formula or numpy.interp's (SciPy delegates 1-D
-float64 data to numpy.interp), the fill values outside the range, the values written once. No
+misses, so any sorted knots are right), SciPy's formula (the installed SciPy's: 1.17's slope or
+1.18's weights, `weights_formula`) or numpy.interp's (SciPy delegates 1-D float64 data to
+numpy.interp), the fill values outside the range, the values written once. No
 index array, no second pass, no synchronisation.
 
 `plan` picks the route from dtypes and shapes alone (the CPU tests check its decisions): None
@@ -20,6 +21,7 @@ and two 64-bit integer divisions of the elementwise route."""
 from __future__ import annotations
 
 import pathlib
+import re
 from typing import NamedTuple
 
 import numpy
@@ -32,7 +34,8 @@ from ...cuda import device as _device
 from ...cuda import kernel_family as _kernel_family
 from ...cuda.kernel_family import KernelFamily
 
-__all__ = ["LINEAR", "Route", "plan", "numpy_rule", "pair_dtype", "evaluate", "knot_dtype"]
+__all__ = ["LINEAR", "Route", "plan", "numpy_rule", "pair_dtype", "Prepared", "evaluate", "knot_dtype",
+           "weights_formula", "installed_weights_formula"]
 
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "linear.cu"
 _NAME = "cuarray_interpolate_linear"
@@ -67,7 +70,7 @@ def _declare() -> KernelFamily:
 
 LINEAR = _declare()
 
-MODE_SLOPE, MODE_RECIP, MODE_NUMPY = 0, 1, 2
+MODE_SLOPE, MODE_RECIP, MODE_NUMPY, MODE_WEIGHTS, MODE_WEIGHTS_COMPLEX = 0, 1, 2, 3, 4
 THREADS, UNROLL = 256, 4  # templates/linear.cu's kThreads, kUnroll
 BLOCKS_PER_SM = 8  # the grid's cap a multiprocessor (<= 64 registers a thread: 4 blocks resident at once)
 _F4, _F8, _I8 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64), numpy.dtype(numpy.int64)
@@ -107,6 +110,35 @@ def numpy_rule(x_dt, y_dt, y_ndim: int, extrapolate: bool) -> bool:
             and not extrapolate)
 
 
+def weights_formula(scipy_version) -> bool:
+    """Whether interp1d's linear values follow SciPy 1.18's formula, (v - x_lo) / dx * y_hi +
+    (x_hi - v) / dx * y_lo (True), or 1.17's, (y_hi - y_lo) / dx * (v - x_lo) + y_lo (False), for
+    SciPy of version `scipy_version` ("1.17.1", "1.18.0rc1", ...; None: no SciPy, the newest
+    formula). They differ in the last bit; the result follows the installed SciPy bit for bit."""
+    if scipy_version is None:
+        return True
+    m = re.match(r"\s*(\d+)\.(\d+)", str(scipy_version))
+    return m is None or (int(m.group(1)), int(m.group(2))) >= (1, 18)
+
+
+_installed = []
+
+
+def installed_weights_formula() -> bool:
+    """`weights_formula` of the installed SciPy (read once from its package metadata: SciPy is
+    not imported)."""
+    if not _installed:
+        # import time: importlib.metadata is only needed here, once a process
+        from importlib import metadata
+
+        try:
+            version = metadata.version("scipy")
+        except metadata.PackageNotFoundError:
+            version = None
+        _installed.append(weights_formula(version))
+    return _installed[0]
+
+
 def _component(dt):
     dt = numpy.dtype(dt)
     if dt.kind == "c":
@@ -114,10 +146,11 @@ def _component(dt):
     return dt if dt in _CT else None
 
 
-def plan(x_dt, y_dt, q_dt, out_dt, n: int, ncols: int, use_numpy: bool, have_pairs: bool):
+def plan(x_dt, y_dt, q_dt, out_dt, n: int, ncols: int, use_numpy: bool, have_pairs: bool, weights: bool = False):
     """The Route for knots of `x_dt` (n of them), values of `y_dt` (ncols columns), points of
     `q_dt` and results of `out_dt`, or None for the elementwise path. `use_numpy`: numpy_rule's
-    answer; `have_pairs`: the caller holds the interleaved table."""
+    answer; `have_pairs`: the caller holds the interleaved table; `weights`: SciPy 1.18's formula
+    (`weights_formula`) where numpy.interp's is not used, else 1.17's."""
     q_dt, y_dt, out_dt = numpy.dtype(q_dt), numpy.dtype(y_dt), numpy.dtype(out_dt)
     t, yc, r = knot_dtype(x_dt), _component(y_dt), _component(out_dt)
     if n < 2 or q_dt not in _CT or t is None or yc is None or r is None or (y_dt.kind == "c") != (out_dt.kind == "c"):
@@ -129,7 +162,11 @@ def plan(x_dt, y_dt, q_dt, out_dt, n: int, ncols: int, use_numpy: bool, have_pai
             return None
         mode = MODE_NUMPY
     else:
-        mode = MODE_RECIP if y_dt.kind == "c" else MODE_SLOPE
+        complex_values = y_dt.kind == "c"
+        if weights:
+            mode = MODE_WEIGHTS_COMPLEX if complex_values else MODE_WEIGHTS
+        else:
+            mode = MODE_RECIP if complex_values else MODE_SLOPE
     paired = bool(have_pairs) and ncols == 1 and y_dt.kind != "c" and t == yc
     return Route(mode, q_dt, t, yc, r, paired)
 
@@ -152,27 +189,54 @@ def _points(xq: ndarray, q_dt) -> tuple:
     return xq, step // xq.itemsize
 
 
+class Prepared:
+    """A route's launch with everything but the points prepared once (an interp1d keeps one a
+    points dtype: the per-call host work is the points' stride, the grid and the launch).
+    `snapshot`: it holds converted copies of the knots or values (a caller that aliases them,
+    copy=False, prepares again each call)."""
+
+    __slots__ = ("spec", "q_dt", "args", "keep", "ext", "snapshot")
+
+    def __init__(self, route: Route, x: ndarray, yr: ndarray, below, above, extrapolate: bool, table=None):
+        xs = table if route.paired else astype(x, route.t, order="C", copy=False)
+        ys = xs if route.paired else astype(yr, route.y, order="C", copy=False)
+        self.snapshot = not route.paired and (xs.data.ptr != x.data.ptr or ys.data.ptr != yr.data.ptr)
+        if extrapolate:  # the kernel reads no fill value
+            below = above = None
+        else:
+            below = astype(below, _F8, order="C", copy=False)
+            above = astype(above, _F8, order="C", copy=False)
+        self.spec, self.q_dt, self.ext = route.spec(), route.q, bool(extrapolate)
+        self.keep = (xs, ys, below, above)
+        self.args = (xs.data.ptr, ys.data.ptr, x.shape[0], yr.shape[1], 0 if below is None else below.data.ptr,
+                     0 if above is None else above.data.ptr, int(self.ext))
+
+    def __call__(self, xq: ndarray, out_ptr: int, check: bool = False) -> None:
+        """Launch on the 1-D points `xq` (values into `out_ptr`: (points, columns), C order); with
+        `check` (bounds_error) a point outside the knots raises SciPy's ValueError here: one
+        32-byte read after the launch (the sync SciPy's contract costs)."""
+        m = xq.shape[0]
+        if m == 0:
+            return
+        q, step = _points(xq, self.q_dt)
+        if _device_check.active[0]:  # raw pointers: the launch cannot tell another device's memory
+            _device_check.check((q,) + self.keep)
+        err = _errors.error_buffer("interp1d").data.ptr if check and not self.ext else 0
+        grid = min(-(-m // (THREADS * UNROLL)), BLOCKS_PER_SM * _device._sm_count(_device.get_device_id()))
+        xs, ys, n, ncols, below, above, ext = self.args
+        LINEAR.kernel(self.spec).launch(grid, THREADS, q.data.ptr, step, m, xs, ys, n, ncols, below, above, ext, err,
+                                        out_ptr)
+        if err:
+            _errors.check_index_errors()
+
+
 def evaluate(route: Route, x: ndarray, yr: ndarray, xq: ndarray, below: ndarray, above: ndarray, extrapolate: bool,
              real: ndarray, table=None, check: bool = False) -> None:
     """Fill `real` (points, columns) with the route's values. `yr`: the values' real (n, columns)
     C-contiguous view; `below`/`above`: float64 fill values a column; `table`: the (n, 2) pairs;
     `check` (bounds_error): a point outside the knots is recorded on the device (device_errors)
-    and raised as SciPy's ValueError in this call, as SciPy raises it: one 32-byte read after the
-    launch (the sync SciPy's contract costs; bounds_error=False and fill values have none)."""
-    m = xq.shape[0]
-    if m == 0:
-        return
-    q, step = _points(xq, route.q)
-    xs = table if route.paired else astype(x, route.t, order="C", copy=False)
-    ys = xs if route.paired else astype(yr, route.y, order="C", copy=False)
-    below = astype(below, _F8, order="C", copy=False)
-    above = astype(above, _F8, order="C", copy=False)
-    if _device_check.active[0]:  # raw pointers: the launch cannot tell another device's memory
-        _device_check.check((q, xs, ys, below, above, real))
-    err = _errors.error_buffer("interp1d").data.ptr if check and not extrapolate else 0
-    grid = min(-(-m // (THREADS * UNROLL)), BLOCKS_PER_SM * _device._sm_count(_device.get_device_id()))
-    LINEAR.kernel(route.spec()).launch(
-        grid, THREADS, q.data.ptr, step, m, xs.data.ptr, ys.data.ptr, x.shape[0], real.shape[1],
-        below.data.ptr, above.data.ptr, int(bool(extrapolate)), err, real.data.ptr)
-    if err:
-        _errors.check_index_errors()
+    and raised as SciPy's ValueError in this call (`Prepared.__call__`)."""
+    if xq.shape[0]:
+        if _device_check.active[0]:
+            _device_check.check((real,))
+        Prepared(route, x, yr, below, above, extrapolate, table)(xq, real.data.ptr, check)

@@ -34,14 +34,17 @@ def ppoly_model(c, x, xq, nu, extrapolate, out_dt, desc=False):
     return out.astype(out_dt)
 
 
-def linear_model(x, y, xq, below, above, extrapolate, out_dt, use_numpy=False, pairs=None, check=None):
+def linear_model(x, y, xq, below, above, extrapolate, out_dt, use_numpy=False, pairs=None, check=None,
+                 weights=False):
     if check is not None:
         check(xq)
     y = np.asarray(y)
     idx = np.clip(np.searchsorted(x, xq), 1, len(x) - 1)
     xl, xh = x[idx - 1].astype(float), x[idx].astype(float)
-    w = ((xq - xl) / (xh - xl))[:, None]
-    out = w * y[idx] + ((xh - xq) / (xh - xl))[:, None] * y[idx - 1]
+    if weights:  # SciPy 1.18's formula
+        out = ((xq - xl) / (xh - xl))[:, None] * y[idx] + ((xh - xq) / (xh - xl))[:, None] * y[idx - 1]
+    else:  # 1.17's
+        out = (y[idx] - y[idx - 1]) / (xh - xl)[:, None] * (xq - xl)[:, None] + y[idx - 1]
     if not extrapolate:
         yc = y.shape[1]
         if out.dtype.kind == "c":
@@ -88,6 +91,19 @@ def numpy_namespace():
 MODULES = ["_cubic", "_cubic_spline", "_interp1d", "_ppoly", "_tridiag", "_bspline", "_make", "_ndbspline", "_rgi", "_rbf", "_polyint", "_fitpack", "_bpoly", "_ndppoly", "_ndgriddata", "_fitpack_more"]
 
 
+def linear_evaluator_of(linear):
+    """`_kernels.linear_evaluator`'s contract on a stand-in of `linear_eval`: the values reshaped."""
+
+    def linear_evaluator(x, y, q_dt, below, above, extrapolate, out_dt, use_numpy=False, pairs=None, weights=False):
+        def run(xq, shape, check=None):
+            return np.asarray(linear(x, y, xq, below, above, extrapolate, out_dt, use_numpy, pairs, check,
+                                     weights)).reshape(shape)
+        run.snapshot = False
+        return run
+
+    return linear_evaluator
+
+
 def host_interpolate_of(ppoly, linear, nd, entries):
     """cuarray.scipy.interpolate's private copy (every module of it: nothing of cuarray is
     patched) with NumPy as its array namespace and these device evaluations."""
@@ -96,7 +112,8 @@ def host_interpolate_of(ppoly, linear, nd, entries):
 
     ns = numpy_namespace()
     standins = {importlib.import_module("cuarray.scipy.interpolate." + mod): dict(_xp=ns) for mod in MODULES}
-    standins[_kernels] = dict(ppoly_eval=ppoly, linear_eval=linear, ndbspline_eval=nd, bspline_entries=entries)
+    standins[_kernels] = dict(ppoly_eval=ppoly, linear_eval=linear, linear_evaluator=linear_evaluator_of(linear),
+                              ndbspline_eval=nd, bspline_entries=entries)
     return host_packages([interpolate], standins)[interpolate]
 
 

@@ -82,7 +82,8 @@ def models(lib):
                       _LL(xq.shape[0]), _I(nu), _I(bool(extrapolate)), _I(bool(desc)), _ptr(out))
         return _finish(out, ncols, out_dt)
 
-    def linear_eval(x, y, xq, below, above, extrapolate, out_dt, use_numpy=False, pairs=None, check=None):
+    def linear_eval(x, y, xq, below, above, extrapolate, out_dt, use_numpy=False, pairs=None, check=None,
+                    weights=False):
         if check is not None:
             check(xq)
         yr = _real(y)

@@ -153,11 +153,54 @@ def test_complex_values_launch_on_the_float_view(h100, recorded_launches):
     assert args[5:7] == [10, 6] and args[9] == 1  # six float columns, extrapolating
 
 
+def test_interp1d_call_is_prepared_once(h100, recorded_launches):
+    """interp1d prepares its evaluation once a points dtype (route, converted knots, fill values,
+    kernel arguments): a call allocates its result in the final shape and launches once, nothing
+    else; extrapolation hands the kernel no fill values."""
+    import cuarray
+    from cuarray.scipy import interpolate as ci
+
+    x, y = cuarray.empty(10), cuarray.empty((10, 3))
+    f = ci.interp1d(x, y, axis=0, copy=False, assume_sorted=True, fill_value="extrapolate")
+    q = cuarray.empty(1000)
+    recorded_launches.clear()
+    a, b = f(q), f(q[::2])
+    assert a.shape == (1000, 3) and b.shape == (500, 3) and a.data.ptr != b.data.ptr
+    assert len(recorded_launches) == 2 and list(f._linear_runs) == [np.dtype("f8")]
+    (_, _, name, *args), (_, _, _, *args2) = recorded_launches
+    assert name == "cuarray_interp1d::interp1d_linear<double, double, double, double, {}, false>".format(
+        3 if _linear.installed_weights_formula() else 0)
+    assert args == [q.data.ptr, 1, 1000, x.data.ptr, y.data.ptr, 10, 3, 0, 0, 1, 0, a.data.ptr]
+    assert args2[:3] == [q.data.ptr, 2, 500] and args2[-1] == b.data.ptr
+    assert f(cuarray.empty((4, 5), np.float32)).shape == (4, 5, 3)  # n-d points: the final shape at once
+    assert len(recorded_launches) == 3 and len(f._linear_runs) == 2
+    z = f(cuarray.empty(()))  # a 0-d point: the values' shape
+    assert z.shape == (3,) and z.flags.c_contiguous and len(recorded_launches) == 4
+    f.fill_value = "extrapolate"  # setting the fill value prepares again
+    assert f._linear_runs == {}
+
+
+def test_interp1d_copy_false_converted_knots_prepared_each_call(h100, recorded_launches):
+    # copy=False with int64 knots: the kernel reads a float64 copy, which would miss the caller's
+    # later writes to x if kept: prepared (converted) again each call, as before
+    import cuarray
+    from cuarray.scipy import interpolate as ci
+
+    x, y = cuarray.empty(10, np.int64), cuarray.empty(10)
+    f = ci.interp1d(x, y, copy=False, assume_sorted=True, fill_value="extrapolate")
+    recorded_launches.clear()
+    f(cuarray.empty(100))
+    assert f._linear_runs == {}
+    assert any(c[2] == "cuarray_interp1d::interp1d_linear<double, double, double, double, {}, false>".format(
+        3 if _linear.installed_weights_formula() else 0) for c in recorded_launches)
+
+
 # ---- NVRTC ---------------------------------------------------------------------------------
 
 ROUTES = [_linear.Route(2, q, F8, F8, F8, p) for q in (F4, F8) for p in (False, True)] + [
     _linear.Route(m, q, t, y, np.result_type(q, t, y), p)
-    for m in (0, 1) for q, t, y in itertools.product((F4, F8), repeat=3) for p in (False, True) if not p or t == y]
+    for m in (0, 1, 3, 4) for q, t, y in itertools.product((F4, F8), repeat=3) for p in (False, True)
+    if not p or (t == y and m in (0, 3))]
 
 
 def test_every_route_compiles_without_spills():
@@ -214,12 +257,14 @@ def native_linear(lib, routes_seen):
     (what `_linear.evaluate` launches), the elementwise fallback refused (these tests pick dtypes
     the kernel takes)."""
 
-    def linear_eval(x, y, xq, below, above, extrapolate, out_dt, use_numpy=False, pairs=None, check=None):
+    def linear_eval(x, y, xq, below, above, extrapolate, out_dt, use_numpy=False, pairs=None, check=None,
+                    weights=False):
         out_dt = np.dtype(out_dt)
         err = np.zeros(4, np.uint64)  # the device error record (bounds_error), read back at once
         y = np.ascontiguousarray(y)
         yr = y.view("f{}".format(y.dtype.itemsize // 2)) if y.dtype.kind == "c" else y
-        route = _linear.plan(x.dtype, y.dtype, xq.dtype, out_dt, x.shape[0], yr.shape[1], use_numpy, pairs is not None)
+        route = _linear.plan(x.dtype, y.dtype, xq.dtype, out_dt, x.shape[0], yr.shape[1], use_numpy, pairs is not None,
+                             weights)
         assert route is not None, (x.dtype, y.dtype, xq.dtype, out_dt)
         routes_seen.add(route)
         real = np.empty((xq.shape[0], yr.shape[1]), route.r)
@@ -364,6 +409,126 @@ def test_every_mode_and_layout_taken(host):
     host.interp1d(x, x ** 2, bounds_error=False)(q)  # numpy.interp's formula, interleaved
     host.interp1d(x, x ** 2, fill_value="extrapolate")(q)  # SciPy's, interleaved
     host.interp1d(x, np.stack((x, x)), bounds_error=False)(q)  # SciPy's, two columns
-    host.interp1d(x, x + 1j, bounds_error=False)(q)  # complex: dy * (1 / dx)
+    host.interp1d(x, x + 1j, bounds_error=False)(q)  # complex: 1.17 dy * (1 / dx), 1.18 (w + 0j) * y
     got = {(r.mode, r.paired) for r in host.routes_seen}
-    assert got == {(2, True), (0, True), (0, False), (1, False)}
+    if _linear.installed_weights_formula():
+        assert got == {(2, True), (3, True), (3, False), (4, False)}
+    else:
+        assert got == {(2, True), (0, True), (0, False), (1, False)}
+
+
+# ---- both SciPy formulas (1.17's slope, 1.18's weights), whichever SciPy is installed ------
+
+@pytest.mark.parametrize("version,weights", [("1.17.1", False), ("1.17.0rc2", False), ("1.9.3", False),
+                                             ("0.19.1", False), ("1.18.0", True), ("1.18.1", True),
+                                             ("1.18.0rc1", True), ("1.19.0.dev0+1234.abcdef", True),
+                                             ("2.0.0", True), (None, True)])
+def test_weights_formula_from_the_scipy_version(version, weights):
+    # a pure decision: SciPy >= 1.18 (or none installed) rounds as 1.18's _call_linear
+    assert _linear.weights_formula(version) is weights
+
+
+def test_installed_formula_is_the_installed_scipys():
+    import scipy
+
+    assert _linear.installed_weights_formula() is _linear.weights_formula(scipy.__version__)
+
+
+@pytest.mark.parametrize("weights", [False, True])
+def test_plan_formula_modes(weights):
+    w = 3 if weights else 0
+    assert _linear.plan(F8, F8, F8, F8, 5, 1, False, True, weights) == _linear.Route(w, F8, F8, F8, F8, True)
+    assert _linear.plan(F4, C8, F4, C8, 5, 4, False, False, weights).mode == (4 if weights else 1)
+    assert _linear.plan(F8, F8, F8, F8, 5, 1, True, True, weights).mode == 2  # numpy.interp either way
+
+
+def _slope_formula(x, y, q):
+    """SciPy 1.17's interp1d linear values (re-derived in NumPy: each operation NumPy's, in its
+    promoted dtype): the segment's slope, times the offset from its left knot, plus its left value."""
+    k = np.clip(np.searchsorted(x, q), 1, x.shape[0] - 1)
+    left, right = k - 1, k
+    dy = y[right] - y[left]
+    return dy / (x[right] - x[left])[:, None] * (q - x[left])[:, None] + y[left]
+
+
+def _weights_formula(x, y, q):
+    """SciPy 1.18's: the right value weighted by the offset from the left knot over the width,
+    plus the left value weighted by the offset to the right knot over the width."""
+    k = np.clip(np.searchsorted(x, q), 1, x.shape[0] - 1)
+    left, right = k - 1, k
+    width = x[right] - x[left]
+    return ((q - x[left]) / width)[:, None] * y[right] + ((x[right] - q) / width)[:, None] * y[left]
+
+
+@pytest.mark.parametrize("weights", [False, True], ids=["slope-1.17", "weights-1.18"])
+@pytest.mark.parametrize("x_dt,y_dt,q_dt", [("f8", "f8", "f8"), ("f8", "f8", "f4"), ("f4", "f4", "f4"),
+                                            ("f4", "f4", "f8"), ("f8", "f4", "f4"), ("f4", "f8", "f4"),
+                                            ("f4", "f8", "f8"), ("i8", "f8", "f8"), ("i4", "f4", "f4"),
+                                            ("f8", "c16", "f8"), ("f4", "c8", "f4"), ("f8", "c8", "f4"),
+                                            ("f4", "c16", "f4")])
+@pytest.mark.parametrize("ncols", [1, 3])
+@pytest.mark.parametrize("n", [2, 3, 57])
+def test_host_build_matches_both_formulas(lib, weights, x_dt, y_dt, q_dt, ncols, n):
+    """The template's host build, route by route, against the NumPy re-derivations of both SciPy
+    formulas (extrapolating: every point through the formula), so SciPy 1.17's and 1.18's
+    environments both check both modes; special values in the data (infinite and NaN values,
+    signed zeros: NaN from (w + 0j) * inf in complex products) and the points."""
+    rng = _rng("formula", weights, x_dt, y_dt, q_dt, ncols, n)
+    x, y = _data(rng, n, y_dt, (ncols,))
+    x = (x * 3).astype(x_dt) if x_dt[0] == "i" else x.astype(x_dt)
+    if n > 3:
+        special = np.array([np.inf, -np.inf, np.nan, -0.0, 0.0], y.real.dtype)
+        y.real[5:10, 0] = special
+        if y.dtype.kind == "c":
+            y.imag[10:15, -1] = special
+    q = _queries(rng, x.astype(float), 503, q_dt)
+    ref = (_weights_formula if weights else _slope_formula)(x, y, q)
+    pairs = None
+    if _linear.pair_dtype(x.dtype, y.dtype, ncols) is not None:
+        pairs = np.ascontiguousarray(np.stack((x.astype(_linear.knot_dtype(x.dtype)), y[:, 0]), axis=1))
+    seen = set()
+    ev = native_linear(lib, seen)
+    for tab in (None, pairs) if pairs is not None else (None,):
+        b = np.zeros(y.view(y.real.dtype).shape[1] if y.dtype.kind == "c" else ncols)
+        got = ev(x, y, q, b, b, True, ref.dtype, False, tab, None, weights)
+        _same(got, ref)
+        # signed zeros too (assert_array_equal takes -0.0 == 0.0; a NaN's sign is no result's)
+        g, r = got.view(got.real.dtype), ref.view(ref.real.dtype)
+        np.testing.assert_array_equal(np.signbit(g) & ~np.isnan(g), np.signbit(r) & ~np.isnan(r))
+    assert {r.mode for r in seen} == {(3 if weights else 0) if y.dtype.kind != "c" else (4 if weights else 1)}
+
+
+@pytest.mark.parametrize("y_dt,q_dt", [("f8", "f8"), ("f4", "f4"), ("c16", "f8"), ("c8", "f4"), ("c16", "f4")])
+def test_special_values_match_installed_scipy(host, y_dt, q_dt):
+    # the GPU test's case (test_special_values_and_columns) through interp1d's host logic
+    rng = _rng("special", y_dt, q_dt)
+    x, y = _data(rng, 40, y_dt, (3,))
+    special = np.array([np.inf, -np.inf, np.nan, -0.0, 0.0], y.real.dtype)
+    y.real[5:10, 0] = special
+    if y.dtype.kind == "c":
+        y.imag[12:17, 2] = special
+    q = _queries(rng, x, 1500, q_dt)
+    for fill in ("extrapolate", np.nan):
+        kw = dict(axis=0, bounds_error=False, fill_value=fill, assume_sorted=True)
+        with np.errstate(all="ignore"):
+            _same(host.interp1d(x, y, **kw)(q), si.interp1d(x, y, **kw)(q))
+
+
+def test_state_changes_after_a_call(host):
+    # the prepared evaluation follows fill_value set after a call, bounds_error changed and other
+    # points dtypes, as SciPy's does
+    rng = _rng("after-call")
+    x, y = _data(rng, 12, "f8", (2,))
+    q = _queries(rng, x, 200, "f8")
+    f = host.interp1d(x, y, axis=0, bounds_error=False)
+    ref = si.interp1d(x, y, axis=0, bounds_error=False)
+    _same(f(q), ref(q))
+    for fill in ((1.0, [2.0, -2.0]), "extrapolate", 5.0):
+        f.fill_value = ref.fill_value = fill
+        _same(f(q), ref(q))
+        _same(f(q.astype("f4")), ref(q.astype("f4")))
+    f.fill_value = ref.fill_value = np.nan
+    f.bounds_error = ref.bounds_error = True
+    with pytest.raises(ValueError, match="interpolation range"):
+        f(q)
+    # (copy=False's aliasing: the GPU test; this host copy's parameters are NumPy copies)

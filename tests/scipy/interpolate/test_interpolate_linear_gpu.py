@@ -1,9 +1,10 @@
 """interp1d(kind='linear')'s one-kernel route (`_linear`, templates/linear.cu) on the GPU against
 scipy.interpolate.interp1d on the host, bit for bit (the kernel rounds each operation as NumPy
-does: SciPy's formula, numpy.interp's where SciPy hands it 1-D float64 data, complex slopes as
-NumPy's complex division): random and edge data (2 knots, repeated end knots, NaN and infinite
-points, knots hit exactly), every fill_value form, float32/float64/int64 knots, float32/
-float64/complex values, axis != -1, batched values, non-contiguous points, uneven knot spacing."""
+does: the installed SciPy's formula (1.17's slope, 1.18's weights), numpy.interp's where SciPy
+hands it 1-D float64 data, complex operations as NumPy's): random and edge data (2 knots,
+repeated end knots, NaN and infinite points and values, knots hit exactly), every fill_value
+form, float32/float64/int64 knots, float32/float64/complex values, axis != -1, batched values,
+non-contiguous points, uneven knot spacing."""
 
 from __future__ import annotations
 
@@ -77,6 +78,23 @@ def test_bench_configuration_many_points():
     same(g(G(q)), si.interp1d(x, y, assume_sorted=True, fill_value="extrapolate")(q))
 
 
+@pytest.mark.parametrize("y_dt,q_dt", [("f8", "f8"), ("f4", "f4"), ("c16", "f8"), ("c8", "f4"), ("c16", "f4")])
+def test_special_values_and_columns(y_dt, q_dt):
+    # infinite, NaN and signed-zero values, several columns: the installed SciPy's formula
+    # (1.18: (w + 0j) * y, whose zero terms turn an infinite component into NaN) bit for bit
+    rng = _rng("lin-special", y_dt, q_dt)
+    x, y = _data(rng, 40, y_dt, (3,))
+    special = np.array([np.inf, -np.inf, np.nan, -0.0, 0.0], y.real.dtype)
+    y.real[5:10, 0] = special
+    if y.dtype.kind == "c":
+        y.imag[12:17, 2] = special
+    q = _queries(rng, x, 1500, q_dt)
+    for fill in ("extrapolate", np.nan):
+        kw = dict(axis=0, bounds_error=False, fill_value=fill, assume_sorted=True)
+        with np.errstate(all="ignore"):
+            same(ci.interp1d(G(x), G(y), **kw)(G(q)), si.interp1d(x, y, **kw)(q))
+
+
 @pytest.mark.parametrize("fill", [np.nan, "extrapolate"], ids=str)
 def test_repeated_ends_and_knots_hit(fill):
     x = np.array([0.0, 0.0, 1.0, 2.5, 2.5, 4.0, 4.0])
@@ -138,6 +156,31 @@ def test_fill_value_set_after_construction():
     ref = si.interp1d(x, y, axis=0, bounds_error=False)
     f.fill_value = ref.fill_value = ([1.0, 2.0], [-3.0, 4.0])
     same(f(G(q)), ref(q))
+
+
+def test_state_changes_after_a_call():
+    # the evaluation interp1d prepares at its first call (a points dtype) follows fill_value set
+    # after it, other points dtypes and (copy=False) the caller's writes to x and y
+    rng = _rng("lin-after-call")
+    x, y = _data(rng, 30, "f8", (2,))
+    q = _queries(rng, x, 500, "f8")
+    f = ci.interp1d(G(x), G(y), axis=0, bounds_error=False)
+    ref = si.interp1d(x, y, axis=0, bounds_error=False)
+    same(f(G(q)), ref(q))
+    for fill in ((1.0, [2.0, -2.0]), "extrapolate", 5.0):
+        f.fill_value = ref.fill_value = fill
+        same(f(G(q)), ref(q))
+        same(f(G(q.astype("f4"))), ref(q.astype("f4")))
+    xi, yi = (x * 4).astype(np.int64), y[:, 0].copy()
+    gx, gy = G(xi), G(yi)
+    g = ci.interp1d(gx, gy, copy=False, assume_sorted=True, fill_value="extrapolate")
+    gref = si.interp1d(xi, yi, copy=False, assume_sorted=True, fill_value="extrapolate")
+    same(g(G(q)), gref(q))
+    xi[3] = (xi[2] + xi[4]) // 2  # still increasing (neighbours >= 5 apart)
+    yi[4] = 9.0
+    gx[3] = int(xi[3])
+    gy[4] = 9.0
+    same(g(G(q)), gref(q))
 
 
 @pytest.mark.parametrize("dt", ["f8", "f4"])

@@ -1,9 +1,9 @@
 // interp1d(kind='linear') evaluation in one kernel (cuarray/scipy/interpolate/_linear.py): each
 // thread reads its query points once (streaming loads), finds their segments in the knots (a
 // guess from the mean spacing, checked, galloping and bisecting where it misses), applies
-// SciPy's formula (or numpy.interp's, which SciPy delegates to for 1-D float64 data), puts the
-// fill values outside the range and writes each value once (streaming stores). No index
-// array, no second pass, no host sync.
+// SciPy's formula (1.17's slope or 1.18's weights, as the installed SciPy; or numpy.interp's,
+// which SciPy delegates to for 1-D float64 data), puts the fill values outside the range and
+// writes each value once (streaming stores). No index array, no second pass, no host sync.
 //
 // The knots and values are read through the read-only cache; with one real column of the
 // knots' dtype they come interleaved, (x[k], y[k]) in one 8- or 16-byte load, so a point whose
@@ -32,11 +32,15 @@ inline void device_error(unsigned long long* err, unsigned long long flag, unsig
 
 namespace cuarray_interp1d {
 
-// MODE_SLOPE: SciPy's _call_linear, slope = dy / dx, value = slope * (v - x_lo) + y_lo, each
-// operation rounded in NumPy's promoted type. MODE_RECIP: the same for complex values, whose
-// division by the real dx NumPy performs as dy * (1 / dx) (Smith's method with a zero imaginary
-// part). MODE_NUMPY: numpy.interp (float64; knots hit exactly return their value; NaN fallbacks).
-enum { MODE_SLOPE = 0, MODE_RECIP = 1, MODE_NUMPY = 2 };
+// MODE_SLOPE: SciPy 1.17's _call_linear, slope = dy / dx, value = slope * (v - x_lo) + y_lo, each
+// operation rounded in NumPy's promoted type. MODE_RECIP: the same for complex values (column
+// pairs re, im), NumPy's complex division by (dx + 0j) and complex multiply by (v - x_lo + 0j).
+// MODE_NUMPY: numpy.interp (float64; knots hit exactly return their value; NaN fallbacks).
+// MODE_WEIGHTS: SciPy 1.18's _call_linear, value = ((v - x_lo) / dx) * y_hi + ((x_hi - v) / dx) *
+// y_lo, the weights in the points' and knots' promoted type, each product in its promotion with the
+// values' type. MODE_WEIGHTS_COMPLEX: the same for complex values (column pairs re, im), each
+// product NumPy's complex multiply of (w + 0j) by the value.
+enum { MODE_SLOPE = 0, MODE_RECIP = 1, MODE_NUMPY = 2, MODE_WEIGHTS = 3, MODE_WEIGHTS_COMPLEX = 4 };
 
 // bounds_error=True: a point below x[0] (above x[n-1]) is recorded in the device error channel
 // (cuarray/_core/device_errors.py) under these flags (registered by _linear.py), with the
@@ -194,19 +198,66 @@ CUARRAY_LIN_DEV long long guess(double v, double x0, double scale, long long n) 
   return (long long)g;
 }
 
-// SciPy's value on the segment (xl, xh] of one column (MODE_SLOPE / MODE_RECIP).
-template <int MODE, typename Q, typename T, typename Y>
+// SciPy 1.17's value on the segment (xl, xh] of one real column (MODE_SLOPE).
+template <typename Q, typename T, typename Y>
 CUARRAY_LIN_DEV auto scipy_value(Q v, T xl, T xh, Y yl, Y yh) {
   typedef decltype(T() * Y()) C;  // the slope's type: NumPy's promotion of dy and dx
   Y dy = yh - yl;
   T dx = xh - xl;
-  C slope;
-  if (MODE == MODE_RECIP && dx != T(0)) {
-    slope = mul((C)dy, C(1) / (C)dx);
-  } else {
-    slope = (C)dy / (C)dx;
-  }
+  C slope = (C)dy / (C)dx;
   return mul(slope, v - xl) + yl;
+}
+
+// MODE_RECIP: SciPy 1.17's value of one complex column (re, im pairs): the slope is NumPy's complex
+// division of dy by (dx + 0j) (Smith's method, |dx| >= 0: rat = 0 / dx, scale = 1 / dx; a zero dx
+// divides by |dx|), times (v - xl + 0j) by NumPy's complex multiply, plus yl.
+template <typename Q, typename T, typename Y>
+CUARRAY_LIN_DEV void scipy_value_complex(Q v, T xl, T xh, Y lre, Y lim, Y hre, Y him, decltype(T() * Y() * Q())& re,
+                                         decltype(T() * Y() * Q())& im) {
+  typedef decltype(T() * Y()) S;  // the slope's component type
+  typedef decltype(S() * Q() * T()) C;  // the product's: with the offset's
+  S dr = (S)(hre - lre), di = (S)(him - lim);
+  S d = (S)(xh - xl), sr, si;
+  if (d == S(0)) {  // by |dx| = +0
+    sr = dr / S(0);
+    si = di / S(0);
+  } else {
+    S rat = S(0) / d, scl = S(1) / (d + mul_rn(S(0), rat));
+    sr = mul_rn(dr + mul_rn(di, rat), scl);
+    si = mul_rn(di - mul_rn(dr, rat), scl);
+  }
+  C t = (C)(v - xl), z = C(0);
+  re = (mul_rn((C)sr, t) - mul_rn((C)si, z)) + (C)lre;
+  im = (mul_rn((C)sr, z) + mul_rn((C)si, t)) + (C)lim;
+}
+
+// SciPy 1.18's weights of y_hi and y_lo at v on (xl, xh]: (v - xl) / dx and (xh - v) / dx, dx = xh - xl
+// in the knots' type, the rest in the promotion P of the points' and knots' types.
+template <typename Q, typename T>
+CUARRAY_LIN_DEV void weights(Q v, T xl, T xh, decltype(Q() - T())& wh, decltype(Q() - T())& wl) {
+  typedef decltype(Q() - T()) P;
+  T dx = xh - xl;
+  wh = (P)(v - xl) / (P)dx;
+  wl = (P)(xh - v) / (P)dx;
+}
+
+// MODE_WEIGHTS: wh * yh + wl * yl, each product rounded in NumPy's promotion of the weight and the
+// value, then the sum (no fma: mul_rn).
+template <typename P, typename Y>
+CUARRAY_LIN_DEV auto weighted(P wh, P wl, Y yl, Y yh) -> decltype(P() * Y()) {
+  return mul(wh, yh) + mul(wl, yl);
+}
+
+// MODE_WEIGHTS_COMPLEX: (wh + 0j) * (yh_re + i yh_im) + (wl + 0j) * (yl_re + i yl_im), NumPy's complex
+// multiply (re = a c - b d, im = a d + b c) in the promoted complex type: the zero terms keep
+// NumPy's NaN (an infinite or NaN component) and signed zeros.
+template <typename P, typename Y>
+CUARRAY_LIN_DEV void weighted_complex(P wh, P wl, Y lre, Y lim, Y hre, Y him, decltype(P() * Y())& re,
+                                      decltype(P() * Y())& im) {
+  typedef decltype(P() * Y()) C;
+  C ah = (C)wh, al = (C)wl, z = C(0);
+  re = (mul_rn(ah, (C)hre) - mul_rn(z, (C)him)) + (mul_rn(al, (C)lre) - mul_rn(z, (C)lim));
+  im = (mul_rn(ah, (C)him) + mul_rn(z, (C)hre)) + (mul_rn(al, (C)lim) + mul_rn(z, (C)lre));
 }
 
 // numpy.interp's value at v in [x[0], x[n-1]] (float64), lo the last knot at or before v.
@@ -259,8 +310,35 @@ CUARRAY_LIN_DEV void eval_point(const Tab& tab, long long n, double x0, double x
     rl = tab.at(hi - 1);
     rh = tab.at(hi);
   }
+  if (MODE == MODE_RECIP) {
+    for (long long c = 0; c + 1 < ncols; c += 2) {
+      decltype(rl.x * tab.value(rl, 0, 0) * v) re, im;
+      scipy_value_complex(v, rl.x, rh.x, tab.value(rl, hi - 1, c), tab.value(rl, hi - 1, c + 1), tab.value(rh, hi, c),
+                          tab.value(rh, hi, c + 1), re, im);
+      store(out + c, (R)re);
+      store(out + c + 1, (R)im);
+    }
+    return;
+  }
+  if (MODE == MODE_WEIGHTS || MODE == MODE_WEIGHTS_COMPLEX) {
+    decltype(Q() - rl.x) wh, wl;
+    weights(v, rl.x, rh.x, wh, wl);
+    if (MODE == MODE_WEIGHTS) {
+      for (long long c = 0; c < ncols; ++c)
+        store(out + c, (R)weighted(wh, wl, tab.value(rl, hi - 1, c), tab.value(rh, hi, c)));
+    } else {
+      for (long long c = 0; c + 1 < ncols; c += 2) {
+        decltype(wh * tab.value(rl, 0, 0)) re, im;
+        weighted_complex(wh, wl, tab.value(rl, hi - 1, c), tab.value(rl, hi - 1, c + 1), tab.value(rh, hi, c),
+                         tab.value(rh, hi, c + 1), re, im);
+        store(out + c, (R)re);
+        store(out + c + 1, (R)im);
+      }
+    }
+    return;
+  }
   for (long long c = 0; c < ncols; ++c)
-    store(out + c, (R)scipy_value<MODE>(v, rl.x, rh.x, tab.value(rl, hi - 1, c), tab.value(rh, hi, c)));
+    store(out + c, (R)scipy_value(v, rl.x, rh.x, tab.value(rl, hi - 1, c), tab.value(rh, hi, c)));
 }
 
 #ifdef __CUDACC__
