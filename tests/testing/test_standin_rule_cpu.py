@@ -18,9 +18,8 @@ ALLOWED = {
     'cuarray_sparse/test_direct_host.py',  # on _host_shim
     'linalg/_host_fake.py',  # library stand-ins over host-backed arrays
     'scipy/ndimage/test_ndimage_interp_cpu.py',  # layered launch fakes on _interp_kernels: not moved yet
-    'scipy/spatial/_host_shim.py',  # not moved yet
 }
-ALLOWED_MAX = 6
+ALLOWED_MAX = 5
 
 
 def _cuarray_modules(tree) -> set:
