@@ -16,9 +16,8 @@ ALLOWED = {
     'cuarray_sparse/_host_shim.py',  # the sparse chain (direct, lobpcg): not moved yet
     'cuarray_sparse/test_direct_cpu.py',  # on _host_shim
     'cuarray_sparse/test_direct_host.py',  # on _host_shim
-    'scipy/ndimage/test_ndimage_interp_cpu.py',  # layered launch fakes on _interp_kernels: not moved yet
 }
-ALLOWED_MAX = 4
+ALLOWED_MAX = 3
 
 
 def _cuarray_modules(tree) -> set:
