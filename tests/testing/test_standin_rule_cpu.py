@@ -14,10 +14,9 @@ _TESTS = pathlib.Path(__file__).resolve().parent.parent
 
 ALLOWED = {
     'cuarray_sparse/_host_shim.py',  # the sparse chain (direct, lobpcg): not moved yet
-    'cuarray_sparse/test_direct_cpu.py',  # on _host_shim
     'cuarray_sparse/test_direct_host.py',  # on _host_shim
 }
-ALLOWED_MAX = 3
+ALLOWED_MAX = 2
 
 
 def _cuarray_modules(tree) -> set:
