@@ -187,7 +187,8 @@ def test_require_finite_false_does_nothing(host_check, host_linalg):
 
 def test_require_finite_inf_and_complex(host_check, host_linalg):
     with pytest.raises(ValueError, match=NAN_MESSAGE):
-        host_linalg[_validate].require_finite(True, from_np(np.ones(3)), from_np(np.array([1 + 1j, complex(0, np.inf)])))
+        host_linalg[_validate].require_finite(True, from_np(np.ones(3)),
+                                              from_np(np.array([1 + 1j, complex(0, np.inf)])))
     assert len(host_check) == 2 and _HostFlags.reads == 1
     host_linalg[_validate].require_finite(True, from_np(np.ones((2, 2), np.float16)))  # finite: nothing raised
     assert _HostFlags.reads == 2
