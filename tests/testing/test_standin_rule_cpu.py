@@ -3,9 +3,10 @@ copy of a cuarray module with NumPy routines (`cuarray.testing.fake_device.host_
 than setting a cuarray module's attribute to a NumPy stand-in. Counted: a `setattr` (pytest's
 `monkeypatch.setattr` included), a stand-in helper's keywords (``stand_in(monkeypatch, module,
 name=value)``) or an assignment ``module.name = value`` on a name the file imports from `cuarray`,
-whose value uses NumPy (``np.x``, or a function or lambda of the file that does). Fakes of the
-driver, the clock or the environment use no NumPy and are not counted, nor is patching a test's
-own private copy. The allow-list of files not moved yet is empty, and stays so."""
+whose value uses NumPy (``np.x``, or a function, class or lambda of the file that does, or a name a
+loop takes from a table that does). Fakes of the driver, the clock or the environment use no NumPy
+and are not counted, nor is patching a test's own private copy. The allow-list of files not moved
+yet is empty, and stays so."""
 
 import ast
 import pathlib
@@ -34,11 +35,15 @@ def _uses_numpy(node, numpy_functions) -> bool:
 
 
 def _numpy_functions(tree) -> set:
-    """The file's functions (and names bound to lambdas) whose bodies use NumPy."""
+    """The file's functions, classes (a stand-in class: its methods use NumPy), names bound to
+    lambdas and names a loop takes from a table (``for name, fn in (("take", np.take), ...)``) that
+    use NumPy."""
     found, changed = set(), True
-    defs = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    defs = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
     defs += [ast.FunctionDef(name=t.id, body=[n.value]) for n in ast.walk(tree) if isinstance(n, ast.Assign)
              and isinstance(n.value, ast.Lambda) for t in n.targets if isinstance(t, ast.Name)]
+    defs += [ast.FunctionDef(name=t.id, body=[n.iter]) for n in ast.walk(tree) if isinstance(n, ast.For)
+             for t in ast.walk(n.target) if isinstance(t, ast.Name)]
     while changed:
         changed = False
         for d in defs:
@@ -99,6 +104,12 @@ def test_the_rule_sees_a_patch_and_not_a_copy():
                      "def f(m):\n    m.setattr(device, '_n', lambda: 2)\n")
     copied = ast.parse("import numpy as np\nfrom cuarray.testing.fake_device import host_module\n"
                        "from cuarray.scipy.signal import _convolve as c\nh = host_module(c, {'_fft': np.fft})\n")
+    looped = ast.parse("import numpy as np\nfrom cuarray.scipy.signal import _convolve as c\n"
+                       "def f(m):\n    for name, fn in (('_fft', np.fft), ('_pad', np.pad)):\n"
+                       "        m.setattr(c, name, fn)\n")
+    a_class = ast.parse("import numpy as np\nfrom cuarray.scipy.signal import _convolve as c\n"
+                        "class Host:\n    def get(self):\n        return np.ones(2)\n"
+                        "def f(m):\n    m.setattr(c, 'ndarray', Host)\n")
     hits = [[s for s in _sites(t) if _root(s[1]) in _cuarray_modules(t) and _uses_numpy(s[2], _numpy_functions(t))]
-            for t in (patched, fake, copied)]
-    assert [len(h) for h in hits] == [1, 0, 0]
+            for t in (patched, fake, copied, looped, a_class)]
+    assert [len(h) for h in hits] == [1, 0, 0, 1, 1]
