@@ -3,10 +3,10 @@ copy of a cuarray module with NumPy routines (`cuarray.testing.fake_device.host_
 than setting a cuarray module's attribute to a NumPy stand-in. Counted: a `setattr` (pytest's
 `monkeypatch.setattr` included), a stand-in helper's keywords (``stand_in(monkeypatch, module,
 name=value)``) or an assignment ``module.name = value`` on a name the file imports from `cuarray`,
-whose value uses NumPy (``np.x``, or a function, class or lambda of the file that does, or a name a
-loop takes from a table that does). Fakes of the driver, the clock or the environment use no NumPy
-and are not counted, nor is patching a test's own private copy. The allow-list of files not moved
-yet is empty, and stays so."""
+whose value uses NumPy (``np.x``, fake_device's host-backed arrays ``from_np``/``new_c``, or a
+function, class or lambda of the file that does, or a name a loop takes from a table that does).
+Fakes of the driver, the clock or the environment use no NumPy and are not counted, nor is
+patching a test's own private copy. The allow-list of files not moved yet is empty, and stays so."""
 
 import ast
 import pathlib
@@ -34,11 +34,21 @@ def _uses_numpy(node, numpy_functions) -> bool:
     return False
 
 
+# fake_device's host-backed arrays: NumPy memory behind a cuarray array (a stand-in for an allocation)
+_HOST_ARRAYS = {"from_np", "to_np", "new_c", "host_view"}
+
+
+def _host_array_makers(tree) -> set:
+    """The file's names for fake_device's host-backed array functions."""
+    return {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+            and n.module == "cuarray.testing.fake_device" for a in n.names if a.name in _HOST_ARRAYS}
+
+
 def _numpy_functions(tree) -> set:
     """The file's functions, classes (a stand-in class: its methods use NumPy), names bound to
     lambdas and names a loop takes from a table (``for name, fn in (("take", np.take), ...)``) that
     use NumPy."""
-    found, changed = set(), True
+    found, changed = _host_array_makers(tree), True
     defs = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
     defs += [ast.FunctionDef(name=t.id, body=[n.value]) for n in ast.walk(tree) if isinstance(n, ast.Assign)
              and isinstance(n.value, ast.Lambda) for t in n.targets if isinstance(t, ast.Name)]
@@ -110,6 +120,9 @@ def test_the_rule_sees_a_patch_and_not_a_copy():
     a_class = ast.parse("import numpy as np\nfrom cuarray.scipy.signal import _convolve as c\n"
                         "class Host:\n    def get(self):\n        return np.ones(2)\n"
                         "def f(m):\n    m.setattr(c, 'ndarray', Host)\n")
+    host_array = ast.parse("from cuarray.testing.fake_device import from_np\n"
+                           "from cuarray.scipy.ndimage import _filter_kernels as fk\n"
+                           "def f(m):\n    m.setattr(fk, 'constant_table', from_np)\n")
     hits = [[s for s in _sites(t) if _root(s[1]) in _cuarray_modules(t) and _uses_numpy(s[2], _numpy_functions(t))]
-            for t in (patched, fake, copied, looped, a_class)]
-    assert [len(h) for h in hits] == [1, 0, 0, 1, 1]
+            for t in (patched, fake, copied, looped, a_class, host_array)]
+    assert [len(h) for h in hits] == [1, 0, 0, 1, 1, 1]
