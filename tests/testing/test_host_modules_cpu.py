@@ -139,3 +139,15 @@ def test_a_copy_registering_a_device_error_kind_keeps_the_real_one():
     assert device_errors._kinds[_triangular._ZERO_DIAGONAL] is real
     with pytest.raises(ValueError, match="flag 2 is taken"):
         device_errors.register_kind(_triangular._ZERO_DIAGONAL, lambda value, axis, size: None)
+
+
+def test_a_copys_kernel_families_are_its_own():
+    # a copy declares its kernel families again: they are not listed with the real modules' (the
+    # drift test reads `families()`, one family per name)
+    from cuarray.cuda import kernel_family
+    from cuarray.linalg import _long_k
+
+    before = kernel_family.families()
+    copy = host_module(_long_k, {})
+    assert copy.LONG_K is not _long_k.LONG_K and copy.LONG_K.name == _long_k.LONG_K.name
+    assert kernel_family.families() == before
