@@ -51,13 +51,16 @@ _last_flag = [1]  # the flag of the record `_take_error` returned last
 
 def register_kind(flag: int, make_error) -> None:
     """Errors recorded with `flag` (> 1) are raised as ``make_error(value, axis, size)``. A flag
-    is one function's (a reloaded module may register its function again)."""
-    def name(f):
-        return getattr(f, "__module__", None), getattr(f, "__qualname__", None)
+    is one function's, known by where it is defined (file and name): registering it again (a
+    reloaded module, or a test's private copy of the module) keeps the first registration."""
+    def defined_at(f):
+        code = getattr(f, "__code__", None)
+        return (code.co_filename if code is not None else getattr(f, "__module__", None),
+                getattr(f, "__qualname__", None))
 
-    if flag <= 1 or (flag in _kinds and name(_kinds[flag]) != name(make_error)):
+    if flag <= 1 or (flag in _kinds and defined_at(_kinds[flag]) != defined_at(make_error)):
         raise ValueError("device error flag {} is taken".format(flag))
-    _kinds[flag] = make_error
+    _kinds.setdefault(flag, make_error)
 
 
 def set_sync_index_checks(enabled: bool) -> bool:

@@ -346,9 +346,12 @@ def _copy_of(module, builtins, by_id):
     """`module`'s source run again as a new module in the same package (``<name>_host``; a
     package's ``__init__`` as ``<package>._host``), so its relative imports resolve as the real
     module's; `builtins` are its builtins (its `__import__`); it is in `by_id` while it runs (an
-    import cycle finds it half made, as Python's own import does)."""
+    import cycle finds it half made, as Python's own import does). The kernel families it declares
+    are its own: not in `kernel_family.families()`, which lists the real modules' (one per name)."""
     import importlib.util
     import sys
+
+    from ..cuda import kernel_family
 
     package = hasattr(module, "__path__")
     name = module.__name__ + ("._host" if package else "_host")
@@ -356,11 +359,15 @@ def _copy_of(module, builtins, by_id):
     copy = importlib.util.module_from_spec(spec)
     copy.__builtins__ = builtins
     by_id[id(module)] = copy
+    known = len(kernel_family._families)
     sys.modules[name] = copy  # while it runs (dataclasses and pickling look a class's module up)
     try:
         spec.loader.exec_module(copy)
     finally:
         del sys.modules[name]
+        held = list(vars(copy).values())
+        mine = {id(v) for v in held + [w for d in held if type(d) is dict for w in d.values()]}
+        kernel_family._families[known:] = [f for f in kernel_family._families[known:] if id(f) not in mine]
     return copy
 
 

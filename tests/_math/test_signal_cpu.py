@@ -138,20 +138,29 @@ class _Gather:
 
 
 @pytest.fixture
-def host_fc(monkeypatch):
-    """fft_convolve with NumPy for the device: numpy.fft, the kernels' C expressions in NumPy, the
-    unnormalised C2R as irfft times n."""
+def host_copies():
+    """Private copies of fft_convolve and convolution (`cuarray.testing.fake_device.host_modules`)
+    with NumPy for the device: numpy.fft, the kernels' C expressions in NumPy, the unnormalised C2R
+    as irfft times n."""
     from cuarray._math import fft_convolve as fc
+    from cuarray.testing.fake_device import host_modules
 
     def c2r(spec, out):
         n = out.shape[-1]
         out[...] = numpy.fft.irfft(spec, n, axis=-1) * n
 
-    for name, value in (("empty", lambda shape, dt: numpy.full(shape, numpy.nan, dt)), ("zeros", numpy.zeros),
-                        ("_fft", numpy.fft), ("_c2r", c2r), ("_frames_kernel", _Frames),
-                        ("_product_kernel", _Product), ("_gather_kernel", _Gather)):
-        monkeypatch.setattr(fc, name, value)
-    return fc
+    return host_modules({fc: {"empty": lambda shape, dt: numpy.full(shape, numpy.nan, dt), "zeros": numpy.zeros,
+                              "_fft": numpy.fft, "_c2r": c2r, "_frames_kernel": _Frames,
+                              "_product_kernel": _Product, "_gather_kernel": _Gather},
+                         convolution: {}})
+
+
+@pytest.fixture
+def host_fc(host_copies):
+    """fft_convolve's copy with NumPy for the device."""
+    from cuarray._math import fft_convolve as fc
+
+    return host_copies[fc]
 
 
 @pytest.mark.parametrize("na,k", [(40000, 3), (30000, 512), (20000, 1025), (4096 * 4, 1), (50000, 700)])
@@ -177,7 +186,7 @@ def test_overlap_save_blocks_match_numpy(host_fc, monkeypatch, na, k, mode):
 @pytest.mark.parametrize("mode", ["full", "same", "valid"])
 @pytest.mark.parametrize("na,nv", [(3000, 1100), (1100, 2500), (1031, 1025)])
 @pytest.mark.parametrize("dt", ["c16", "f8"])
-def test_one_transform_path_matches_numpy(host_fc, fn, mode, na, nv, dt):
+def test_one_transform_path_matches_numpy(host_fc, host_copies, fn, mode, na, nv, dt):
     """numpy.convolve/correlate's FFT path (`convolution._correlate_full_slice` at lengths that take
     `fft_convolve.convolve_full`) with NumPy for the device, complex and real: a complex product
     keeps its DC term's imaginary part (clearing it, right only for a real transform, shifted every
@@ -194,6 +203,6 @@ def test_one_transform_path_matches_numpy(host_fc, fn, mode, na, nv, dt):
         w = v.conj()
     start, length = convolution.correlate_plan(len(a), len(w), mode)
     assert min(na, nv) >= convolution.FFT_MIN_SHORT_TILED and not host_fc.use_blocks(max(na, nv), min(na, nv), True)
-    got = convolution._correlate_full_slice(a, w, start, length, ref.dtype)
+    got = host_copies[convolution]._correlate_full_slice(a, w, start, length, ref.dtype)  # calls host_fc
     assert got.dtype == ref.dtype and got.shape == ref.shape
     numpy.testing.assert_allclose(got, ref, rtol=0, atol=1e-10 * numpy.abs(ref).max())

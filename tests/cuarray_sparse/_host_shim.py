@@ -81,39 +81,74 @@ def _host_version(name):
     return _wrapped(target)
 
 
-def install(monkeypatch):
-    """Patch cuarray.sparse onto NumPy for the duration of a test."""
-    monkeypatch.setattr(sys.modules[__name__], "active", True)
+def _axpy2(num, den, p, q, x, r):
+    a = num / den
+    x += a * p
+    r -= a * q
+
+
+def _xpby(num, den, z, p):
+    p *= num / den
+    p += z
+
+
+def _standins(extra):
+    """``{module: {name: stand-in}}`` of every cuarray.sparse module: NumPy's routines for the dense
+    ones it imports, HostArray for ndarray, the sort engine, no cuSPARSE, the solvers' kernels."""
+    from cuarray.sparse import _binop, _canonical, _data, _matmul
+    from cuarray.sparse.linalg import _kernels
+
+    out = {}
     for mod in _modules():
+        names = out.setdefault(mod, {})
         for attr, value in list(vars(mod).items()):
             name = attr.rstrip("_")
             if name in _DENSE and value is getattr(cuarray, name, None) and _host_version(name) is not None:
-                monkeypatch.setattr(mod, attr, _host_version(name))
+                names[attr] = _host_version(name)
         if isinstance(getattr(mod, "ndarray", None), type):
-            monkeypatch.setattr(mod, "ndarray", HostArray)
-    from cuarray.sparse import _binop, _canonical, _data, _matmul
+            names["ndarray"] = HostArray
+    out[_binop]["_comparison"] = np  # compare() looks the comparison up by name
+    out[_kernels].update(axpy2=_axpy2, xpby=_xpby)
+    out[_canonical]["_engine"] = lambda: _Sort
+    out[_matmul]["_cusparse"] = lambda: types.SimpleNamespace(supports=lambda dt: False)
+    out[_matmul]["SPGEMM_METHOD"] = "expand-sort"  # the row-wise kernels need a GPU
+    out[_data]["UFUNCS"] = {k: getattr(np, k) for k in _data.UFUNCS}
+    for mod, names in (extra or {}).items():
+        out[mod].update(names)
+    return out
 
-    monkeypatch.setattr(_binop, "_comparison", np)  # compare() looks the comparison up by name
-    from cuarray.sparse.linalg import _kernels
 
-    def axpy2(num, den, p, q, x, r):
-        a = num / den
-        x += a * p
-        r -= a * q
+_HOST: dict = {}  # the copies, one set per kind of extra stand-ins
 
-    def xpby(num, den, z, p):
-        p *= num / den
-        p += z
 
-    monkeypatch.setattr(_kernels, "axpy2", axpy2)
-    monkeypatch.setattr(_kernels, "xpby", xpby)
+def host_sparse(kind="", extra=None):
+    """Private copies of every cuarray.sparse module (`cuarray.testing.fake_device.host_packages`:
+    nothing of cuarray is patched) on the stand-ins of `_standins` and `extra` (``{module: {name:
+    stand-in}}``, the copies of `kind`, made once): ``namespace(sp, cla, copies)``, `sp` and `cla`
+    the copies of cuarray.sparse and cuarray.sparse.linalg."""
+    from cuarray.sparse import _base, _data
+    from cuarray.testing.fake_device import host_packages
 
-    monkeypatch.setattr(_canonical, "_engine", lambda: _Sort)
-    monkeypatch.setattr(_matmul, "_cusparse", lambda: types.SimpleNamespace(supports=lambda dt: False))
-    monkeypatch.setattr(_matmul, "SPGEMM_METHOD", "expand-sort")  # the row-wise kernels need a GPU
-    table = {k: getattr(np, k) for k in _data.UFUNCS}
-    monkeypatch.setattr(_data, "UFUNCS", table)
-    from cuarray.sparse._base import _spbase
+    if kind not in _HOST:
+        copies = host_packages([cuarray.sparse], _standins(extra))
+        # the elementwise methods, bound when the package's copy ran, bound again to NumPy's table
+        copies[_data].bind(copies[_base]._spbase)
+        _HOST[kind] = types.SimpleNamespace(sp=copies[cuarray.sparse], cla=copies[sys.modules["cuarray.sparse.linalg"]],
+                                            copies=copies)
+    return _HOST[kind]
 
-    for k, uf in table.items():
-        monkeypatch.setattr(_spbase, k, _data._method(k, uf))
+
+class Dev(str):
+    """The device's name, with the cuarray.sparse and cuarray.sparse.linalg that run there."""
+
+    def __new__(cls, name, sp, cla):
+        self = super().__new__(cls, name)
+        self.sp, self.cla = sp, cla
+        return self
+
+
+def on_host(monkeypatch, kind="", extra=None):
+    """A `Dev` of the host shim's copies (see `_host_shim.host_sparse`); `D` makes host arrays."""
+    monkeypatch.setattr(sys.modules[__name__], "active", True)
+    host = host_sparse(kind, extra)
+    return Dev("host", host.sp, host.cla)

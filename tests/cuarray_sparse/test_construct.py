@@ -15,56 +15,57 @@ from ._util import D, H, assert_dense, rand_coo
 def test_eye_identity(dev, fmt):
     for args in [(5,), (4, 6), (6, 4)]:
         for k in (0, 1, -2):
-            a = sp.eye(*args, k=k, format=fmt)
+            a = dev.sp.eye(*args, k=k, format=fmt)
             h = ssp.eye(*args, k=k, format=fmt)
             assert a.format == h.format
             assert_dense(a.toarray(), h.toarray())
-    assert_dense(sp.identity(4, dtype=np.int32).toarray(), ssp.identity(4, dtype=np.int32).toarray(), dtype=np.int32)
-    assert isinstance(sp.eye_array(3), sp.sparray)
+    assert_dense(dev.sp.identity(4, dtype=np.int32).toarray(), ssp.identity(4, dtype=np.int32).toarray(),
+                 dtype=np.int32)
+    assert isinstance(dev.sp.eye_array(3), dev.sp.sparray)
 
 
 def test_diags_spdiags(dev):
     d0, d1 = np.arange(1.0, 6.0), np.arange(1.0, 5.0)
-    assert_dense(sp.diags([D(d0), D(d1)], [0, 1]).toarray(), ssp.diags([d0, d1], [0, 1]).toarray())
-    assert_dense(sp.diags_array([D(d1), D(d0), D(d1)], offsets=[-1, 0, 1], format="csr").toarray(),
+    assert_dense(dev.sp.diags([D(d0), D(d1)], [0, 1]).toarray(), ssp.diags([d0, d1], [0, 1]).toarray())
+    assert_dense(dev.sp.diags_array([D(d1), D(d0), D(d1)], offsets=[-1, 0, 1], format="csr").toarray(),
                  ssp.diags_array([d1, d0, d1], offsets=[-1, 0, 1]).toarray())
-    assert_dense(sp.diags(D(d0), 0, shape=(5, 7)).toarray(), ssp.diags(d0, 0, shape=(5, 7)).toarray())
+    assert_dense(dev.sp.diags(D(d0), 0, shape=(5, 7)).toarray(), ssp.diags(d0, 0, shape=(5, 7)).toarray())
     data = np.arange(12.0).reshape(3, 4)
-    assert_dense(sp.spdiags(D(data), [0, -1, 2], 4, 4).toarray(), ssp.spdiags(data, [0, -1, 2], 4, 4).toarray())
+    assert_dense(dev.sp.spdiags(D(data), [0, -1, 2], 4, 4).toarray(), ssp.spdiags(data, [0, -1, 2], 4, 4).toarray())
     with pytest.raises(ValueError):
-        sp.diags([D(d0), D(d0)], [0, 1])
+        dev.sp.diags([D(d0), D(d0)], [0, 1])
 
 
 def test_kron_kronsum(dev):
     ha = rand_coo(4, 3, 0.5, seed=30).tocsr()
     hb = rand_coo(3, 5, 0.5, seed=31).tocsr()
-    assert_dense(sp.kron(sp.csr_matrix(ha), sp.csr_matrix(hb)).toarray(), ssp.kron(ha, hb).toarray())
+    assert_dense(dev.sp.kron(dev.sp.csr_matrix(ha), dev.sp.csr_matrix(hb)).toarray(), ssp.kron(ha, hb).toarray())
     hc = rand_coo(3, 3, 0.5, seed=32).tocsr()
     hd = rand_coo(4, 4, 0.5, seed=33).tocsr()
-    assert_dense(sp.kronsum(sp.csr_matrix(hc), sp.csr_matrix(hd)).toarray(), ssp.kronsum(hc, hd).toarray())
+    assert_dense(dev.sp.kronsum(dev.sp.csr_matrix(hc), dev.sp.csr_matrix(hd)).toarray(), ssp.kronsum(hc, hd).toarray())
 
 
 def test_stack_bmat_block_diag(dev):
     ha = rand_coo(4, 3, 0.5, seed=34).tocsr()
     hb = rand_coo(4, 2, 0.5, seed=35).tocsr()
     hc = rand_coo(2, 3, 0.5, seed=36, dtype="complex64").tocoo()
-    a, b, c = sp.csr_matrix(ha), sp.csr_matrix(hb), sp.coo_matrix(hc)
-    assert_dense(sp.hstack([a, b]).toarray(), ssp.hstack([ha, hb]).toarray())
-    assert_dense(sp.vstack([a, c], format="csr").toarray(), ssp.vstack([ha, hc]).toarray())
-    assert sp.vstack([a, c]).dtype == np.complex128
-    assert_dense(sp.bmat([[a, b], [c, None]]).toarray(), ssp.bmat([[ha, hb], [hc, None]]).toarray())
-    assert_dense(sp.block_diag([a, b, c]).toarray(), ssp.block_diag([ha, hb, hc]).toarray())
+    a, b, c = dev.sp.csr_matrix(ha), dev.sp.csr_matrix(hb), dev.sp.coo_matrix(hc)
+    assert_dense(dev.sp.hstack([a, b]).toarray(), ssp.hstack([ha, hb]).toarray())
+    assert_dense(dev.sp.vstack([a, c], format="csr").toarray(), ssp.vstack([ha, hc]).toarray())
+    assert dev.sp.vstack([a, c]).dtype == np.complex128
+    assert_dense(dev.sp.bmat([[a, b], [c, None]]).toarray(), ssp.bmat([[ha, hb], [hc, None]]).toarray())
+    assert_dense(dev.sp.block_diag([a, b, c]).toarray(), ssp.block_diag([ha, hb, hc]).toarray())
     with pytest.raises(ValueError):
-        sp.hstack([a, c])
+        dev.sp.hstack([a, c])
 
 
 @pytest.mark.parametrize("k", [0, 1, -2])
 def test_tril_triu_find(dev, k):
     h = rand_coo(9, 8, 0.4, seed=37).tocsr()
-    a = sp.csr_matrix(h)
-    assert_dense(sp.tril(a, k).toarray(), ssp.tril(h, k).toarray())
-    assert_dense(sp.triu(a, k, format="csr").toarray(), ssp.triu(h, k).toarray())
-    r, c, v = sp.find(a)
+    a = dev.sp.csr_matrix(h)
+    assert_dense(dev.sp.tril(a, k).toarray(), ssp.tril(h, k).toarray())
+    assert_dense(dev.sp.triu(a, k, format="csr").toarray(), ssp.triu(h, k).toarray())
+    r, c, v = dev.sp.find(a)
     hr, hc, hv = ssp.find(h)
     order = np.lexsort((hc, hr))
     np.testing.assert_array_equal(H(r), hr[order])

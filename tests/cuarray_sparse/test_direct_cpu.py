@@ -132,10 +132,11 @@ def test_singular_rule(info, npivots, diag, want):
 
 
 @pytest.mark.parametrize("pivot, want", [(2.0, False), (float(np.finfo(np.float64).tiny), True), (0.0, True)])
-def test_probe_solve(pivot, want, monkeypatch):
+def test_probe_solve(pivot, want):
     # the probe SuperLU runs where cuDSS's pivot count and diagonal disagree: a 2 x 2 LU whose
     # second pivot is `pivot` (cuDSS's epsilon stands in for a zero one)
     from cuarray.sparse.linalg import _direct
+    from cuarray.testing.fake_device import host_module
 
     class A:
         shape, nnz = (2, 2), 4
@@ -147,8 +148,6 @@ def test_probe_solve(pivot, want, monkeypatch):
             x1 = (b[1] - 2 * b[0]) / pivot
         return np.array([b[0] - 2 * x1, x1])
 
-    monkeypatch.setattr(_direct, "_solve", solve)
-    for name in ("from_host", "to_host"):
-        monkeypatch.setattr(_direct, name, np.asarray)
-    assert _direct._probe_singular(None, A, np.float64) is want
+    direct = host_module(_direct, {"_solve": solve, "from_host": np.asarray, "to_host": np.asarray})
+    assert direct._probe_singular(None, A, np.float64) is want
 

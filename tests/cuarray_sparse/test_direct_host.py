@@ -5,15 +5,13 @@ cuDSS calls themselves run in test_direct_gpu.py where cuDSS is installed."""
 
 from __future__ import annotations
 
+import types
 import warnings
 
 import numpy as np
 import pytest
 import scipy.sparse as ssp
 import scipy.sparse.linalg as sla
-
-import cuarray.sparse as sp
-import cuarray.sparse.linalg as cla
 
 from . import _host_shim
 from ._util import D, H
@@ -47,26 +45,25 @@ class _FakeFactorization:
         raise AssertionError("replaced by _solve in these tests")
 
 
+def _solve(f, b, dtype):
+    n = b.shape[0]
+    cols = np.asarray(b).reshape(n, -1).astype(dtype)
+    with np.errstate(all="ignore"):
+        x = np.linalg.lstsq(f.a, cols, rcond=None)[0] if f.rank_deficient else np.linalg.solve(f.a, cols)
+    x = x.astype(dtype)
+    return (x.reshape(n) if b.ndim == 1 else x).view(_host_shim.HostArray)
+
+
 @pytest.fixture
 def host_direct(monkeypatch):
-    _host_shim.install(monkeypatch)
-    from cuarray.cuda.libs import cudss
+    """The host shim's copies (`dev.sp`, `dev.cla`) with `_direct`'s cuDSS factorisation and solve the
+    NumPy stand-ins above."""
     from cuarray.sparse.linalg import _direct
 
-    monkeypatch.setattr(cudss, "Factorization", _FakeFactorization)
-
-    def solve(f, b, dtype):
-        n = b.shape[0]
-        cols = np.asarray(b).reshape(n, -1).astype(dtype)
-        with np.errstate(all="ignore"):
-            x = np.linalg.lstsq(f.a, cols, rcond=None)[0] if f.rank_deficient else np.linalg.solve(f.a, cols)
-        x = x.astype(dtype)
-        return (x.reshape(n) if b.ndim == 1 else x).view(_host_shim.HostArray)
-
-    monkeypatch.setattr(_direct, "_solve", solve)
-    for name, fn in (("ascontiguousarray", lambda a: np.ascontiguousarray(a).view(_host_shim.HostArray)),
-                     ("ndarray", _host_shim.HostArray)):
-        monkeypatch.setattr(_direct, name, fn)
+    return _host_shim.on_host(monkeypatch, "direct", {_direct: {
+        "_cudss": types.SimpleNamespace(Factorization=_FakeFactorization), "_solve": _solve,
+        "ascontiguousarray": lambda a: np.ascontiguousarray(a).view(_host_shim.HostArray),
+        "ndarray": _host_shim.HostArray}})
 
 
 def _general(n, dtype, seed):
@@ -78,38 +75,39 @@ def _general(n, dtype, seed):
 @pytest.mark.parametrize("dtype", ["float64", "float32", "complex128", "int64"])
 def test_spsolve_dtypes_and_shapes(host_direct, dtype):
     h = _general(20, dtype, 1)
-    a = sp.csr_matrix(h)
+    a = host_direct.sp.csr_matrix(h)
     b = np.arange(1, 21).astype(dtype)
-    x, want = cla.spsolve(a, D(b)), sla.spsolve(h, b)
+    x, want = host_direct.cla.spsolve(a, D(b)), sla.spsolve(h, b)
     assert H(x).dtype == want.dtype and H(x).shape == want.shape
     np.testing.assert_allclose(H(x), want, rtol=1e-4 if dtype == "float32" else 1e-10)
     B = np.arange(60).reshape(20, 3).astype(dtype)
-    np.testing.assert_allclose(H(cla.spsolve(a, D(B))), sla.spsolve(h, B), rtol=1e-4 if dtype == "float32" else 1e-10)
-    assert H(cla.spsolve(a, D(B[:, :1]))).shape == (20,)
+    np.testing.assert_allclose(H(host_direct.cla.spsolve(a, D(B))), sla.spsolve(h, B),
+                               rtol=1e-4 if dtype == "float32" else 1e-10)
+    assert H(host_direct.cla.spsolve(a, D(B[:, :1]))).shape == (20,)
 
 
 def test_sparse_rhs_singular_and_splu(host_direct):
     h = _general(15, "float64", 2)
-    a = sp.csc_matrix(h.tocsc())
+    a = host_direct.sp.csc_matrix(h.tocsc())
     hb = ssp.random(15, 2, density=0.5, random_state=3, format="csc")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         want = sla.spsolve(h.tocsc(), hb).toarray()
-    got = cla.spsolve(a, sp.csc_matrix(hb))
+    got = host_direct.cla.spsolve(a, host_direct.sp.csc_matrix(hb))
     np.testing.assert_allclose(H(got.toarray()), want, rtol=1e-10, atol=1e-12)
-    sing = sp.csr_matrix(ssp.csr_matrix(np.array([[1.0, 2.0], [2.0, 4.0]])))
-    with pytest.warns(cla.MatrixRankWarning):
-        x = cla.spsolve(sing, D(np.ones(2)))
+    sing = host_direct.sp.csr_matrix(ssp.csr_matrix(np.array([[1.0, 2.0], [2.0, 4.0]])))
+    with pytest.warns(host_direct.cla.MatrixRankWarning):
+        x = host_direct.cla.spsolve(sing, D(np.ones(2)))
     assert np.isnan(H(x)).all()
     with pytest.raises(RuntimeError, match="singular"):
-        cla.splu(sing)
-    lu = cla.splu(a)
+        host_direct.cla.splu(sing)
+    lu = host_direct.cla.splu(a)
     b = np.arange(15.0)
     for trans in ("N", "T", "H"):
         np.testing.assert_allclose(H(lu.solve(D(b), trans=trans)), sla.splu(h.tocsc()).solve(b, trans=trans), rtol=1e-10)
     with pytest.raises(ValueError):
         lu.solve(D(b), trans="X")
-    f = cla.factorized(a)
+    f = host_direct.cla.factorized(a)
     np.testing.assert_allclose(H(f(D(b))), sla.factorized(h.tocsc())(b), rtol=1e-10)
     assert lu.shape == (15, 15) and len(lu.perm_r) == 15
     _check_factors(lu, h.tocsc())
@@ -130,9 +128,9 @@ def _check_factors(lu, h):
 def test_factors_with_options(host_direct):
     h = _general(12, "float64", 7).tocsc()
     for kw in ({}, {"permc_spec": "NATURAL"}, {"permc_spec": "MMD_AT_PLUS_A", "diag_pivot_thresh": 0.1}):
-        lu = cla.splu(sp.csc_matrix(h), **kw)
+        lu = host_direct.cla.splu(host_direct.sp.csc_matrix(h), **kw)
         _check_factors(lu, h)
         hl = sla.splu(h, **kw)
         np.testing.assert_array_equal(lu.perm_c, hl.perm_c)
         np.testing.assert_array_equal(lu.perm_r, hl.perm_r)
-    assert list(cla.splu(sp.csc_matrix(h), permc_spec="NATURAL").perm_c) == list(range(12))
+    assert list(host_direct.cla.splu(host_direct.sp.csc_matrix(h), permc_spec="NATURAL").perm_c) == list(range(12))

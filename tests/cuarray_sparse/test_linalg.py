@@ -21,28 +21,28 @@ def _poisson(n):
 @pytest.mark.parametrize("ord_", [None, "fro", 1, -1, np.inf, -np.inf])
 def test_matrix_norms(dev, ord_):
     h = rand_coo(12, 9, 0.3, dtype="complex128", seed=40).tocsr()
-    a = sp.csr_matrix(h)
-    np.testing.assert_allclose(float(H(cla.norm(a, ord_))), sla.norm(h, ord_), rtol=1e-10)
+    a = dev.sp.csr_matrix(h)
+    np.testing.assert_allclose(float(H(dev.cla.norm(a, ord_))), sla.norm(h, ord_), rtol=1e-10)
 
 
 @pytest.mark.parametrize("ord_", [None, 1, np.inf, -np.inf, 0, 3])
 @pytest.mark.parametrize("axis", [0, 1])
 def test_vector_norms(dev, ord_, axis):
     h = rand_coo(12, 9, 0.3, seed=41).tocsr()
-    a = sp.csr_matrix(h)
-    assert_dense(cla.norm(a, ord_, axis=axis), np.asarray(sla.norm(h, ord_, axis=axis)).reshape(-1))
+    a = dev.sp.csr_matrix(h)
+    assert_dense(dev.cla.norm(a, ord_, axis=axis), np.asarray(sla.norm(h, ord_, axis=axis)).reshape(-1))
 
 
 def test_linear_operator(dev):
     h = rand_coo(6, 4, 0.5, seed=42).tocsr()
-    a = sp.csr_matrix(h)
-    op = cla.aslinearoperator(a)
+    a = dev.sp.csr_matrix(h)
+    op = dev.cla.aslinearoperator(a)
     x = np.arange(4.0)
     assert op.shape == (6, 4) and op.dtype == np.float64
     assert_dense(op.matvec(D(x)), h @ x)
     assert_dense(op.rmatvec(D(np.ones(6))), h.T @ np.ones(6))
     assert_dense(op @ D(np.ones((4, 2))), h @ np.ones((4, 2)))
-    custom = cla.LinearOperator((4, 4), matvec=lambda v: v * 2)
+    custom = dev.cla.LinearOperator((4, 4), matvec=lambda v: v * 2)
     assert_dense((custom * 3).matvec(D(x)), 6 * x)
     assert_dense((custom + custom).matvec(D(x)), 4 * x)
     with pytest.raises(ValueError):
@@ -52,26 +52,26 @@ def test_linear_operator(dev):
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_cg(dev, dtype):
     h = _poisson(12).astype(dtype)
-    a = sp.csr_matrix(h)
+    a = dev.sp.csr_matrix(h)
     b = np.random.default_rng(43).random(h.shape[0]).astype(dtype)
     seen = []
-    x, info = cla.cg(a, D(b), rtol=1e-6, callback=lambda xk: seen.append(1))
+    x, info = dev.cla.cg(a, D(b), rtol=1e-6, callback=lambda xk: seen.append(1))
     xs, infos = sla.cg(h, b, rtol=1e-6)
     assert info == infos == 0
     assert len(seen) > 0
     assert H(x).dtype == np.dtype(dtype)
     res = np.linalg.norm(h @ H(x) - b) / np.linalg.norm(b)
     assert res < (1e-5 if dtype == "float64" else 1e-4)
-    x, info = cla.cg(a, D(b), maxiter=3)
+    x, info = dev.cla.cg(a, D(b), maxiter=3)
     assert info == 3
 
 
 def test_cg_preconditioned_and_x0(dev):
     h = _poisson(10)
-    a = sp.csr_matrix(h)
+    a = dev.sp.csr_matrix(h)
     b = np.random.default_rng(44).random(h.shape[0])
-    m = sp.diags(D(1.0 / h.diagonal()), 0, format="csr")
-    x, info = cla.cg(a, D(b), x0=D(np.ones(h.shape[0])), M=m, rtol=1e-8)
+    m = dev.sp.diags(D(1.0 / h.diagonal()), 0, format="csr")
+    x, info = dev.cla.cg(a, D(b), x0=D(np.ones(h.shape[0])), M=m, rtol=1e-8)
     assert info == 0
     np.testing.assert_allclose(H(x), ssp.linalg.spsolve(h.tocsc(), b), rtol=1e-6)
 
@@ -83,20 +83,20 @@ def test_nonsymmetric(dev, solver, dtype):
     n = 60
     h = (rand_coo(n, n, 0.05, dtype=dtype, seed=46, dups=False) + ssp.eye(n) * 4).tocsr()
     b = rng.random(n).astype(dtype)
-    a = sp.csr_matrix(h)
+    a = dev.sp.csr_matrix(h)
     kwargs = {"restart": 15} if solver == "gmres" else {}
-    x, info = getattr(cla, solver)(a, D(b), rtol=1e-8, **kwargs)
+    x, info = getattr(dev.cla, solver)(a, D(b), rtol=1e-8, **kwargs)
     assert info == 0
     np.testing.assert_allclose(H(x), ssp.linalg.spsolve(h.tocsc(), b), rtol=1e-6, atol=1e-8)
 
 
 def test_solver_errors(dev):
-    a = sp.csr_matrix(_poisson(4))
+    a = dev.sp.csr_matrix(_poisson(4))
     with pytest.raises(ValueError):
-        cla.cg(a, D(np.ones(5)))
+        dev.cla.cg(a, D(np.ones(5)))
     with pytest.raises(ValueError):
-        cla.cg(sp.csr_matrix((3, 4)), D(np.ones(3)))
-    x, info = cla.cg(a, D(np.zeros(16)))
+        dev.cla.cg(dev.sp.csr_matrix((3, 4)), D(np.ones(3)))
+    x, info = dev.cla.cg(a, D(np.zeros(16)))
     assert info == 0 and float(H(x).sum()) == 0
 
 
@@ -107,11 +107,11 @@ def test_minres_indefinite(dev, shift):
     h = rand_coo(n, n, 0.08, seed=48, dups=False).tocsr()
     h = (h + h.T + ssp.diags(np.linspace(-3, 3, n))).tocsr()  # symmetric, indefinite
     b = rng.random(n)
-    x, info = cla.minres(sp.csr_matrix(h), D(b), rtol=1e-10, shift=shift)
+    x, info = dev.cla.minres(dev.sp.csr_matrix(h), D(b), rtol=1e-10, shift=shift)
     assert info == 0
     want = ssp.linalg.spsolve((h - shift * ssp.eye(n)).tocsc(), b)
     np.testing.assert_allclose(H(x), want, rtol=1e-6, atol=1e-7)
-    x, info = cla.minres(sp.csr_matrix(h), D(b), maxiter=2)
+    x, info = dev.cla.minres(dev.sp.csr_matrix(h), D(b), maxiter=2)
     assert info == 2
 
 
@@ -145,7 +145,7 @@ def test_lsqr(dev, damp, shape):
     rng = np.random.default_rng(51)
     h = (rand_coo(*shape, 0.2, seed=52, dups=False) + ssp.eye(*shape)).tocsr()
     b = rng.random(shape[0])
-    got = cla.lsqr(sp.csr_matrix(h), D(b), damp=damp, atol=1e-10, btol=1e-10)
+    got = dev.cla.lsqr(dev.sp.csr_matrix(h), D(b), damp=damp, atol=1e-10, btol=1e-10)
     want = sla.lsqr(h, b, damp=damp, atol=1e-10, btol=1e-10)
     np.testing.assert_allclose(H(got[0]), want[0], rtol=1e-6, atol=1e-8)
     assert got[1] == want[1]
@@ -167,7 +167,7 @@ def test_eigsh(dev, which, dtype):
     n = 120
     h = rand_coo(n, n, 0.05, dtype=dtype, seed=53, dups=False).tocsr()
     h = (h + h.conj().T + ssp.diags(np.linspace(-5, 5, n))).tocsr()
-    w, v = cla.eigsh(sp.csr_matrix(h), k=4, which=which)
+    w, v = dev.cla.eigsh(dev.sp.csr_matrix(h), k=4, which=which)
     wd = np.linalg.eigvalsh(h.toarray())
     want = {"LM": wd[np.argsort(-np.abs(wd))[:4]], "LA": wd[-4:], "SA": wd[:4]}[which]
     np.testing.assert_allclose(H(w), np.sort(want), rtol=1e-8, atol=1e-8)
@@ -177,7 +177,7 @@ def test_eigsh(dev, which, dtype):
 
 def test_svds(dev):
     h = rand_coo(50, 30, 0.2, seed=54, dups=False).tocsr()
-    u, s, vt = cla.svds(sp.csr_matrix(h), k=3)
+    u, s, vt = dev.cla.svds(dev.sp.csr_matrix(h), k=3)
     sd = np.linalg.svd(h.toarray(), compute_uv=False)
     np.testing.assert_allclose(H(s), np.sort(sd[:3]), rtol=1e-8)
     np.testing.assert_allclose(h @ H(vt).T, H(u) * H(s), atol=1e-6)
@@ -191,13 +191,13 @@ def test_lsmr(dev, damp, shape):
     b = rng.random(shape[0])
     # maxiter beyond min(shape): both converge (without reorthogonalisation the early-stopped
     # iterates of two implementations drift apart by rounding once the Krylov space is full).
-    got = cla.lsmr(sp.csr_matrix(h), D(b), damp=damp, atol=1e-10, btol=1e-10, maxiter=200)
+    got = dev.cla.lsmr(dev.sp.csr_matrix(h), D(b), damp=damp, atol=1e-10, btol=1e-10, maxiter=200)
     want = sla.lsmr(h, b, damp=damp, atol=1e-10, btol=1e-10, maxiter=200)
     assert got[1] == want[1] and got[1] in (1, 2)
     np.testing.assert_allclose(H(got[0]), want[0], rtol=1e-6, atol=1e-8)
     assert abs(got[2] - want[2]) <= 3
     np.testing.assert_allclose(got[7], want[7], rtol=1e-6)                    # normx
-    short = cla.lsmr(sp.csr_matrix(h), D(b), damp=damp, maxiter=5)
+    short = dev.cla.lsmr(dev.sp.csr_matrix(h), D(b), damp=damp, maxiter=5)
     ref = sla.lsmr(h, b, damp=damp, maxiter=5)
     assert short[1:3] == ref[1:3]
     np.testing.assert_allclose(H(short[0]), ref[0], rtol=1e-8)

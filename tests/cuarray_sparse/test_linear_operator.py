@@ -8,15 +8,12 @@ import numpy as np
 import pytest
 import scipy.sparse.linalg as sla
 
-import cuarray.sparse as sp
-import cuarray.sparse.linalg as cla
-
 from ._util import D, H, rand_coo
 
 
-def _pair(dtype="complex128", seed=50):
+def _pair(dev, dtype="complex128", seed=50):
     h = rand_coo(6, 6, 0.5, dtype=dtype, seed=seed, dups=False).tocsr()
-    return cla.aslinearoperator(sp.csr_matrix(h)), sla.aslinearoperator(h), h
+    return dev.cla.aslinearoperator(dev.sp.csr_matrix(h)), sla.aslinearoperator(h), h
 
 
 def _same(got, want):
@@ -24,8 +21,8 @@ def _same(got, want):
 
 
 def test_algebra(dev):
-    a, ha, h = _pair()
-    b, hb, _ = _pair(seed=51)
+    a, ha, h = _pair(dev)
+    b, hb, _ = _pair(dev, seed=51)
     x = np.random.default_rng(52).random(6) + 1j
     X = np.random.default_rng(53).random((6, 3))
     for got, want in ((a.T, ha.T), (a.H, ha.H), (a.T.H, ha.T.H), (a * b, ha * hb), (a + b, ha + hb),
@@ -46,14 +43,14 @@ def test_algebra(dev):
 
 def test_dtype_inference_and_aslinearoperator(dev):
     for f in (lambda v: 2 * v, lambda v: v * 1.5, lambda v: v + 1j):
-        op, hop = cla.LinearOperator((3, 3), matvec=f), sla.LinearOperator((3, 3), matvec=f)
+        op, hop = dev.cla.LinearOperator((3, 3), matvec=f), sla.LinearOperator((3, 3), matvec=f)
         assert op.dtype == hop.dtype, (op.dtype, hop.dtype)
     row = np.arange(4.0)
-    op, hop = cla.aslinearoperator(D(row)), sla.aslinearoperator(row)
+    op, hop = dev.cla.aslinearoperator(D(row)), sla.aslinearoperator(row)
     assert op.shape == hop.shape == (1, 4)
     _same(op.matvec(D(np.ones(4))), hop.matvec(np.ones(4)))
     with pytest.raises(ValueError):
-        cla.aslinearoperator(D(np.zeros((2, 2, 2))))
+        dev.cla.aslinearoperator(D(np.zeros((2, 2, 2))))
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "int64"])
@@ -65,7 +62,7 @@ def test_least_squares_dtype_is_scipys(dev, name, dtype):
     b = np.arange(8).astype(dtype)
     with np.errstate(all="ignore"):
         want = getattr(sla, name)(h, b)[0]
-    got = getattr(cla, name)(sp.csr_matrix(h), D(b))[0]
+    got = getattr(dev.cla, name)(dev.sp.csr_matrix(h), D(b))[0]
     assert H(got).dtype == want.dtype
 
 
@@ -74,16 +71,16 @@ def test_eigsh_k_and_ncv_edges(dev):
 
     h = (ssp.random(8, 8, density=0.5, random_state=3) + ssp.eye(8)).tocsr()
     h = (h + h.T).tocsr()
-    a = sp.csr_matrix(h)
+    a = dev.sp.csr_matrix(h)
     for k, ncv in ((7, None), (5, 8), (1, 2), (6, 8)):
-        got = cla.eigsh(a, k=k, ncv=ncv, return_eigenvectors=False)
+        got = dev.cla.eigsh(a, k=k, ncv=ncv, return_eigenvectors=False)
         want = sla.eigsh(h, k=k, ncv=ncv, return_eigenvectors=False)
         np.testing.assert_allclose(np.sort(H(got)), np.sort(want), rtol=1e-8, atol=1e-10)
     for k, ncv, err in ((0, None, ValueError), (3, 3, ValueError), (8, None, TypeError)):
         with pytest.raises(err), pytest.warns() if k >= 8 else _nothing():
             sla.eigsh(h, k=k, ncv=ncv)
         with pytest.raises(err), pytest.warns() if k >= 8 else _nothing():
-            cla.eigsh(a, k=k, ncv=ncv)
+            dev.cla.eigsh(a, k=k, ncv=ncv)
 
 
 def _nothing():
@@ -96,12 +93,12 @@ def test_norm_errors_and_2norm(dev):
     import scipy.sparse as ssp
 
     h = (ssp.random(7, 7, density=0.6, random_state=1) + ssp.eye(7)).tocsr()
-    a = sp.csr_matrix(h)
-    np.testing.assert_allclose(float(H(cla.norm(a, 2))), sla.norm(h, 2), rtol=1e-8)
+    a = dev.sp.csr_matrix(h)
+    np.testing.assert_allclose(float(H(dev.cla.norm(a, 2))), sla.norm(h, 2), rtol=1e-8)
     for kw in (dict(axis=2), dict(axis=-3), dict(axis=(0, 1, 2)), dict(axis=()), dict(ord=-2), dict(axis=1.5),
                dict(axis=(0, 0)), dict(ord="nuc"), dict(ord="fro", axis=0), dict(axis=(0, 2))):
         with pytest.raises(Exception) as theirs:
             sla.norm(h, **kw)
         with pytest.raises(Exception) as ours:
-            cla.norm(a, **kw)
+            dev.cla.norm(a, **kw)
         assert type(ours.value) is type(theirs.value), (kw, ours.value, theirs.value)

@@ -3,7 +3,8 @@ and NumPy stand-ins for cuBLAS GEMM/GEMV and the integer kernel that check every
 (leading dimensions, transpose flags, batch strides) and compute in column-major terms.
 
 So the whole host path of `matmul` (dtype loop, shapes, broadcasting, layouts, transpose flags,
-batch collapsing, out= and aliasing) is tested without a GPU.
+batch collapsing, out= and aliasing) is tested without a GPU, on private copies of `_matmul` and
+`_long_k` (`host_matmul`): nothing of cuarray is patched.
 """
 
 from __future__ import annotations
@@ -126,17 +127,34 @@ class FakeReduction:
         return 0, 0
 
 
-def install(monkeypatch):
-    """Route matmul's allocations, copies and library calls to the host fakes."""
-    from cuarray.cuda.libs import cublas
-    from cuarray.linalg import _int_matmul, _long_k, _matmul
+def _host_sum(t, axis):
+    return from_np(to_np(t).sum(axis=axis))
 
-    monkeypatch.setattr(_matmul, "_new_c", new_c)
-    monkeypatch.setattr(_matmul, "_copying", FakeCopying)
-    monkeypatch.setattr(cublas, "gemm", fake_gemm)
-    monkeypatch.setattr(cublas, "gemv", fake_gemv)
-    monkeypatch.setattr(_int_matmul, "gemm", fake_int_gemm)
-    monkeypatch.setattr(_long_k, "_new_c", new_c)
-    monkeypatch.setattr(_long_k, "_prepare", lambda char, m, n, k, dev: (FakeLongKKernel(char, m, n), 4, 0))
-    monkeypatch.setattr(_long_k, "_reduction", FakeReduction)
+
+_COPIES: list = []  # the one private copy of `_matmul` (made on first use)
+
+
+def host_matmul():
+    """matmul's host path on private copies of `_matmul` and `_long_k` (`cuarray.testing.fake_device.
+    host_modules`: nothing of cuarray is patched) whose allocations, copies, sums and library calls
+    are the host fakes: ``namespace(matmul, matmul_operator, module)``, `module` the copy of
+    `_matmul` (a test may set its thresholds); `CALLS` emptied."""
+    import types
+
+    from cuarray._core import registry
+    from cuarray.cuda.libs import cublas
+    from cuarray.linalg import _long_k, _matmul
+    from cuarray.testing.fake_device import host_modules
+
+    if not _COPIES:
+        copy = host_modules({
+            registry: {},  # the copy's matmul ufunc registers there: numpy.matmul(gpu, gpu) stays cuarray's
+            _matmul: {"_new_c": new_c, "_copying": FakeCopying, "_sum": _host_sum,
+                      "_cublas": types.SimpleNamespace(gemm=fake_gemm, gemv=fake_gemv, supports=cublas.supports),
+                      "_int_matmul": types.SimpleNamespace(gemm=fake_int_gemm)},
+            _long_k: {"_new_c": new_c, "_reduction": FakeReduction,
+                      "_prepare": lambda char, m, n, k, dev: (FakeLongKKernel(char, m, n), 4, 0)},
+        })[_matmul]
+        _COPIES.append(types.SimpleNamespace(matmul=copy.matmul, matmul_operator=copy.matmul_operator, module=copy))
     CALLS.clear()
+    return _COPIES[0]

@@ -4,6 +4,8 @@ are replaced by NumPy stand-ins that check their arguments as cuBLAS does (_host
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,13 +15,13 @@ from cuarray.linalg import _matmul
 
 from . import _host_fake as hf
 
-matmul = _matmul.matmul
-
 
 @pytest.fixture
-def fake(monkeypatch):
-    hf.install(monkeypatch)
-    return hf
+def fake():
+    """matmul on the host fakes (`_host_fake.host_matmul`), `CALLS` emptied."""
+    host = hf.host_matmul()
+    return types.SimpleNamespace(CALLS=hf.CALLS, matmul=host.matmul, matmul_operator=host.matmul_operator,
+                                 module=host.module)
 
 
 def _layout(a: np.ndarray, kind: str) -> np.ndarray:
@@ -80,8 +82,8 @@ def operands(draw):
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(operands(), st.sampled_from(DTYPES), st.sampled_from(DTYPES), st.integers(0, 2**32 - 1))
-def test_matmul_matches_numpy(monkeypatch, ops, dt1, dt2, seed):
-    hf.install(monkeypatch)
+def test_matmul_matches_numpy(ops, dt1, dt2, seed):
+    matmul = hf.host_matmul().matmul
     s1, s2, l1, l2 = ops
     rng = np.random.default_rng(seed)
     a = _layout(_rand(s1, dt1, rng), l1)
@@ -92,9 +94,9 @@ def test_matmul_matches_numpy(monkeypatch, ops, dt1, dt2, seed):
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(operands(), st.sampled_from(["float32", "complex128", "int32"]), st.integers(0, 2**32 - 1))
-def test_broadcast_operand_uses_stride_zero(monkeypatch, ops, dt, seed):
+def test_broadcast_operand_uses_stride_zero(ops, dt, seed):
     """A batch operand broadcast with stride 0 (numpy.broadcast_to) is never materialised."""
-    hf.install(monkeypatch)
+    matmul = hf.host_matmul().matmul
     s1, s2, _, _ = ops
     rng = np.random.default_rng(seed)
     a = _rand(s1, dt, rng)
@@ -111,7 +113,7 @@ def test_transposed_and_fortran_operands_are_flags_not_copies(fake):
     rng = np.random.default_rng(0)
     a = np.asfortranarray(_rand((5, 7), "float32", rng))
     b = _rand((9, 7), "float32", rng).T  # a transposed view
-    got = matmul(hf.from_np(a), hf.from_np(b))
+    got = fake.matmul(hf.from_np(a), hf.from_np(b))
     _check(got, a @ b)
     (kind, args), = fake.CALLS
     assert kind == "gemm"
@@ -128,13 +130,13 @@ def test_operator_fast_path_flags_and_results(fake, la, lb):
     a = _layout(_rand((5, 7), "float32", rng), la)
     b = _layout(_rand((7, 9), "float32", rng), lb)
     A, B = hf.from_np(a), hf.from_np(b)
-    _check(A @ B, a @ b)
+    _check(fake.matmul_operator(A, B), a @ b)
     (kind, args), = fake.CALLS
     assert kind == "gemm"
     assert args[:9] == ("f", "N" if lb == "C" else "T", "N" if la == "C" else "T", 9, 5, 7,
                         9 if lb == "C" else 7, 7 if la == "C" else 5, 9)
     fake.CALLS.clear()
-    _check(matmul(A, B), a @ b)
+    _check(fake.matmul(A, B), a @ b)
     assert [c[1][:9] for c in fake.CALLS] == [args[:9]]
     assert A.__matmul__([1.0]) is NotImplemented  # a list is left to Python, as before
 
@@ -147,10 +149,9 @@ def test_a_small_product_over_a_long_k_is_split(fake, monkeypatch, la, lb, m, n,
     """_split_k: one strided-batched GEMM over pieces of k (each operand's piece stride by its
     layout), one more GEMM for the remainder, the parts summed (NumPy on the host here); the
     thresholds lowered so small arrays take it (k under `_long_k.MIN_K`, or a side over 8)."""
-    monkeypatch.setattr(_matmul, "_SPLIT_K_MIN", 4096)
-    monkeypatch.setattr(_matmul, "_SPLIT_K_MIN_PART", 256)
-    monkeypatch.setattr(_matmul, "_SPLIT_K_PARTS", 16)
-    monkeypatch.setattr(_matmul, "_sum", lambda t, axis: hf.from_np(hf.to_np(t).sum(axis=axis)))
+    monkeypatch.setattr(fake.module, "_SPLIT_K_MIN", 4096)
+    monkeypatch.setattr(fake.module, "_SPLIT_K_MIN_PART", 256)
+    monkeypatch.setattr(fake.module, "_SPLIT_K_PARTS", 16)
     rng = np.random.default_rng(k)
     a = _layout(_rand((m, k), dt, rng), la)
     b = _layout(_rand((k, n), dt, rng), lb)
@@ -163,24 +164,24 @@ def test_a_small_product_over_a_long_k_is_split(fake, monkeypatch, la, lb, m, n,
         assert got.shape == want.shape and got.dtype == want.dtype
         np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.sqrt(k))
 
-    check(hf.from_np(a) @ hf.from_np(b))
+    check(fake.matmul_operator(hf.from_np(a), hf.from_np(b)))
     parts, rem = 16, k - 16 * (k // 16)
     batched = [c for c in fake.CALLS if c[0] == "gemm" and c[1][9] > 1]
     assert len(batched) == 1 and batched[0][1][9] == parts and batched[0][1][5] == k // 16
     assert len([c for c in fake.CALLS if c[0] == "gemm"]) == 1 + (rem > 0)
     fake.CALLS.clear()
-    monkeypatch.setattr(_matmul, "_SPLIT_K_MIN", k + 1)  # under the threshold: one GEMM
-    check(hf.from_np(a) @ hf.from_np(b))
+    monkeypatch.setattr(fake.module, "_SPLIT_K_MIN", k + 1)  # under the threshold: one GEMM
+    check(fake.matmul_operator(hf.from_np(a), hf.from_np(b)))
     assert [c[1][9] for c in fake.CALLS] == [1]
 
 
 @pytest.mark.parametrize("m, n", [(1, 16), (16, 1)])
 def test_a_side_of_one_is_not_split(fake, monkeypatch, m, n):
     """(1, k, 64) float32 gained nothing from pieces of k and (1, k, 32) complex64 lost: one GEMM."""
-    monkeypatch.setattr(_matmul, "_SPLIT_K_MIN", 4096)
+    monkeypatch.setattr(fake.module, "_SPLIT_K_MIN", 4096)
     rng = np.random.default_rng(3)
     a, b = _rand((m, 5000), "float64", rng), _rand((5000, n), "float64", rng)
-    _check(hf.from_np(a) @ hf.from_np(b), a @ b)
+    _check(fake.matmul_operator(hf.from_np(a), hf.from_np(b)), a @ b)
     assert [(c[0], c[1][9]) for c in fake.CALLS] == [("gemm", 1)]
 
 
@@ -197,7 +198,7 @@ def test_a_small_c_over_a_long_k_is_one_reduction(fake, la, lb, m, n, k, dt):
     a = _layout(_rand((m, k), dt, rng), la)
     b = _layout(_rand((k, n), dt, rng), lb)
     want = a @ b
-    got = hf.to_np(hf.from_np(a) @ hf.from_np(b))
+    got = hf.to_np(fake.matmul_operator(hf.from_np(a), hf.from_np(b)))
     assert got.shape == (m, n) and got.dtype == want.dtype
     tol = 1e-4 if dt in ("float32", "complex64") else 1e-10
     np.testing.assert_allclose(got, want, rtol=tol, atol=tol * np.sqrt(k))
@@ -212,7 +213,7 @@ def test_long_k_bounds(fake, m, n, k, dt):
     """Under MIN_K, a side over 8, a C over 512 bytes (8 x 8 complex128 spills) and float16: cuBLAS."""
     rng = np.random.default_rng(5)
     a, b = _rand((m, k), dt, rng), _rand((k, n), dt, rng)
-    got = hf.to_np(hf.from_np(a) @ hf.from_np(b))
+    got = hf.to_np(fake.matmul_operator(hf.from_np(a), hf.from_np(b)))
     assert got.shape == (m, n)
     assert [c[0] for c in fake.CALLS] == ["gemm"]
 
@@ -221,7 +222,7 @@ def test_batched_is_one_strided_batched_call(fake):
     rng = np.random.default_rng(1)
     a = _rand((6, 4, 3, 5), "float64", rng)
     b = _rand((5, 2), "float64", rng)
-    _check(matmul(hf.from_np(a), hf.from_np(b)), a @ b)
+    _check(fake.matmul(hf.from_np(a), hf.from_np(b)), a @ b)
     (kind, args), = fake.CALLS
     assert args[9:] == (24, 0, 15, 6)  # batch 24; B broadcast with stride 0 (passed first: C^T = B^T A^T)
 
@@ -230,7 +231,7 @@ def test_batched_loops_over_dims_that_do_not_collapse(fake):
     rng = np.random.default_rng(1)
     a = _rand((6, 4, 3, 5), "float64", rng)
     b = _rand((4, 1, 5, 2), "float64", rng)[:, 0]  # broadcast over the leading 6
-    got = matmul(hf.from_np(a), hf.from_np(b))
+    got = fake.matmul(hf.from_np(a), hf.from_np(b))
     _check(got, a @ b)
     # batch dims (6, 4): b's are (0, 10) elements apart, a's (60, 15): they collapse to one dim
     # for neither, so 6 strided-batched calls of 4, b's batch stride 10, no copy
@@ -243,10 +244,10 @@ def test_matrix_vector_is_gemv(fake):
     rng = np.random.default_rng(2)
     x = _rand((400, 784), "float32", rng)
     w = _rand((784,), "float32", rng)
-    _check(matmul(hf.from_np(x), hf.from_np(w)), x @ w)
+    _check(fake.matmul(hf.from_np(x), hf.from_np(w)), x @ w)
     assert fake.CALLS[0][0] == "gemv"
     r = _rand((400,), "float32", rng)
-    _check(matmul(hf.from_np(x.T), hf.from_np(r)), x.T @ r)
+    _check(fake.matmul(hf.from_np(x.T), hf.from_np(r)), x.T @ r)
     assert fake.CALLS[-1][0] == "gemv"
 
 
@@ -254,7 +255,7 @@ def test_empty_dims_make_no_library_call(fake):
     for s1, s2 in [((0, 3), (3, 4)), ((2, 3), (3, 0)), ((0, 2, 3), (3, 4)), ((2, 0), (0, 4)), ((0,), (0,))]:
         a = np.ones(s1, np.float32)
         b = np.ones(s2, np.float32)
-        _check(matmul(hf.from_np(a), hf.from_np(b)), np.asarray(a @ b))
+        _check(fake.matmul(hf.from_np(a), hf.from_np(b)), np.asarray(a @ b))
     assert fake.CALLS == []
 
 
@@ -264,7 +265,7 @@ def test_out_aliasing_an_input(fake, dt):
     a = _rand((4, 4), dt, rng)
     b = _rand((4, 4), dt, rng)
     ca = hf.from_np(a)
-    res = matmul(ca, hf.from_np(b), out=ca)
+    res = fake.matmul(ca, hf.from_np(b), out=ca)
     assert res is ca
     _check(ca, a @ b)
 
@@ -274,10 +275,10 @@ def test_out_other_dtype_and_layout(fake):
     a = _rand((3, 5), "float32", rng)
     b = _rand((5, 2), "float32", rng)
     out = hf.from_np(np.zeros((2, 3), np.float64).T)
-    assert matmul(hf.from_np(a), hf.from_np(b), out=out) is out
+    assert fake.matmul(hf.from_np(a), hf.from_np(b), out=out) is out
     _check(out, (a @ b).astype(np.float64))
     out = hf.from_np(np.zeros((3, 4), np.float32)[:, ::2])
-    matmul(hf.from_np(a), hf.from_np(b), out=out)
+    fake.matmul(hf.from_np(a), hf.from_np(b), out=out)
     _check(out, a @ b)
 
 
@@ -285,7 +286,7 @@ def test_dtype_argument(fake):
     rng = np.random.default_rng(5)
     a = _rand((3, 5), "int16", rng)
     b = _rand((5, 2), "int16", rng)
-    _check(matmul(hf.from_np(a), hf.from_np(b), dtype="float64"), np.matmul(a, b, dtype="float64"))
+    _check(fake.matmul(hf.from_np(a), hf.from_np(b), dtype="float64"), np.matmul(a, b, dtype="float64"))
 
 
 def test_axes_argument(fake):
@@ -294,7 +295,7 @@ def test_axes_argument(fake):
     b = _rand((5, 2, 4), "float32", rng)
     axes = [(0, 2), (0, 2), (1, 0)]
     want = np.matmul(a, b, axes=axes)
-    _check(matmul(hf.from_np(a), hf.from_np(b), axes=axes), want)
+    _check(fake.matmul(hf.from_np(a), hf.from_np(b), axes=axes), want)
 
 
 @pytest.mark.parametrize("s1,s2", [((), (3,)), ((3,), ()), ((2, 3), (4, 5)), ((2, 2, 3), (3, 3, 4)),
@@ -304,7 +305,7 @@ def test_shape_errors_like_numpy(fake, s1, s2):
     with pytest.raises(ValueError) as np_err:
         np.matmul(a, b)
     with pytest.raises(ValueError) as cu_err:
-        matmul(hf.from_np(a), hf.from_np(b))
+        fake.matmul(hf.from_np(a), hf.from_np(b))
     assert str(cu_err.value) == str(np_err.value)
 
 
@@ -315,15 +316,15 @@ def test_out_errors_like_numpy(fake):
             want = np.matmul(a, b, out=out)
         except Exception as e:  # noqa: BLE001
             with pytest.raises(type(e)):
-                matmul(hf.from_np(a), hf.from_np(b), out=hf.from_np(out))
+                fake.matmul(hf.from_np(a), hf.from_np(b), out=hf.from_np(out))
         else:
-            got = matmul(hf.from_np(a), hf.from_np(b), out=hf.from_np(out))
+            got = fake.matmul(hf.from_np(a), hf.from_np(b), out=hf.from_np(out))
             _check(got, want)
 
 
 def test_unsupported_dtype_combination_raises_numpys_error(fake):
     with pytest.raises(TypeError):
-        matmul(hf.from_np(np.ones((2, 2), np.float32)), hf.from_np(np.ones((2, 2))), dtype=np.int32,
+        fake.matmul(hf.from_np(np.ones((2, 2), np.float32)), hf.from_np(np.ones((2, 2))), dtype=np.int32,
                casting="same_kind")
 
 

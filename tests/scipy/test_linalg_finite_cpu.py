@@ -14,7 +14,7 @@ import pytest
 
 sla = pytest.importorskip("scipy.linalg")
 
-from cuarray.testing.fake_device import from_np, to_np  # noqa: E402  (tests/ is on sys.path)
+from cuarray.testing.fake_device import from_np, host_packages, to_np  # noqa: E402  (tests/ is on sys.path)
 
 from cuarray.cuda import compiler  # noqa: E402
 from cuarray._core import reduction  # noqa: E402
@@ -58,22 +58,31 @@ class _HostFlags:
         return self.values
 
 
+_CHECKED: list = []  # the operands the emulated reduction saw (NumPy copies), in order
+
+
+def _fake_all_finite(a, out):
+    flags, i = out
+    host = to_np(a)
+    _CHECKED.append(host.copy())
+    flags.values[i] = np.isfinite(host).all()
+
+
+@pytest.fixture(scope="module")
+def host_linalg():
+    """Private copies of cuarray.scipy.linalg's modules whose require_finite runs over host-backed
+    arrays: the reduction runs on the host, the flags array is on the host."""
+    return host_packages([cla], {_validate: {"_ALL_FINITE": _fake_all_finite,
+                                             "empty": lambda shape, dtype: _HostFlags(shape, dtype)}})
+
+
 @pytest.fixture
-def host_check(monkeypatch):
-    """require_finite over host-backed arrays: the reduction runs on the host, the checked
-    operands (NumPy copies) are recorded in order, the flags read is counted."""
-    checked = []
-
-    def fake_all_finite(a, out):
-        flags, i = out
-        host = to_np(a)
-        checked.append(host.copy())
-        flags.values[i] = np.isfinite(host).all()
-
-    monkeypatch.setattr(_validate, "_ALL_FINITE", fake_all_finite)
-    monkeypatch.setattr(_validate, "empty", lambda shape, dtype: _HostFlags(shape, dtype))
+def host_check(host_linalg):
+    """The checked operands (NumPy copies) of the copies' require_finite, recorded in order, from
+    none; the flags read is counted from zero."""
+    _CHECKED.clear()
     _HostFlags.reads = 0
-    return checked
+    return _CHECKED
 
 
 def _nan(shape, at=0, rng=None):
@@ -124,10 +133,13 @@ CASES = {
 
 
 class _OnHost:
-    """cuarray.scipy.linalg with NumPy arguments made host-backed cuarray arrays."""
+    """cuarray.scipy.linalg (or its copy) with NumPy arguments made host-backed cuarray arrays."""
+
+    def __init__(self, module=cla):
+        self.module = module
 
     def __getattr__(self, name):
-        fn = getattr(cla, name)
+        fn = getattr(self.module, name)
 
         def conv(x):
             if isinstance(x, np.ndarray):
@@ -141,43 +153,44 @@ class _OnHost:
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_non_finite_input_raises_scipys_error(host_check, case):
+def test_non_finite_input_raises_scipys_error(host_check, host_linalg, case):
     call, operands = CASES[case]
     with pytest.raises(ValueError, match=NAN_MESSAGE):
         call(sla)
     with pytest.raises(ValueError, match=NAN_MESSAGE):
-        call(_OnHost())
+        call(_OnHost(host_linalg[cla]))
     # one reduction per operand SciPy checks, all read back at once
     assert len(host_check) == operands, [c.shape for c in host_check]
     assert _HostFlags.reads == 1
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
-def test_lu_solve_checks_b_only_as_scipy(host_check):
+def test_lu_solve_checks_b_only_as_scipy(host_check, host_linalg):
     # SciPy's lu_solve checks `b`, not the factors: a NaN factor is no ValueError there.
     lu, piv = _nan((4, 4)), np.arange(4, dtype=np.int32)
     assert np.isnan(sla.lu_solve((lu, piv), np.ones(4))).any()
     with pytest.raises(ValueError, match=NAN_MESSAGE):
-        cla.lu_solve((from_np(lu), from_np(piv)), from_np(_nan((4, 1))))
+        host_linalg[cla].lu_solve((from_np(lu), from_np(piv)), from_np(_nan((4, 1))))
     assert len(host_check) == 1 and host_check[0].shape == (4, 1)
 
 
-def test_require_finite_skips_integer_bool_and_empty(host_check):
-    _validate.require_finite(True, from_np(np.arange(6).reshape(2, 3)), from_np(np.ones((2, 2), bool)),
+def test_require_finite_skips_integer_bool_and_empty(host_check, host_linalg):
+    host_linalg[_validate].require_finite(True, from_np(np.arange(6).reshape(2, 3)), from_np(np.ones((2, 2), bool)),
                              from_np(np.empty((0, 3))), None)
     assert host_check == [] and _HostFlags.reads == 0
 
 
-def test_require_finite_false_does_nothing(host_check):
-    _validate.require_finite(False, from_np(_nan((3, 3))))
+def test_require_finite_false_does_nothing(host_check, host_linalg):
+    host_linalg[_validate].require_finite(False, from_np(_nan((3, 3))))
     assert host_check == [] and _HostFlags.reads == 0
 
 
-def test_require_finite_inf_and_complex(host_check):
+def test_require_finite_inf_and_complex(host_check, host_linalg):
     with pytest.raises(ValueError, match=NAN_MESSAGE):
-        _validate.require_finite(True, from_np(np.ones(3)), from_np(np.array([1 + 1j, complex(0, np.inf)])))
+        host_linalg[_validate].require_finite(True, from_np(np.ones(3)),
+                                              from_np(np.array([1 + 1j, complex(0, np.inf)])))
     assert len(host_check) == 2 and _HostFlags.reads == 1
-    _validate.require_finite(True, from_np(np.ones((2, 2), np.float16)))  # finite: nothing raised
+    host_linalg[_validate].require_finite(True, from_np(np.ones((2, 2), np.float16)))  # finite: nothing raised
     assert _HostFlags.reads == 2
 
 

@@ -61,20 +61,22 @@ def test_errors_and_signature():
 
 
 @pytest.fixture
-def numpy_wrapper(monkeypatch):
+def numpy_wrapper():
+    """A private copy of `_structured` (solve_toeplitz's wrapper) with NumPy for the device
+    (`cuarray.testing.fake_device.host_module`)."""
     from cuarray.scipy.linalg import _structured
+    from cuarray.testing.fake_device import host_module
 
     def levinson(c, r, y):
         return np.stack([_levinson.reference(c[i % c.shape[0]], r[i % r.shape[0]], y[i]) for i in range(y.shape[0])])
 
-    for name, fn in {"as_parameter": lambda v, fn: np.asarray(v), "conj": np.conj, "broadcast_to": np.broadcast_to,
-                     "empty": np.empty, "require_finite": lambda *a: None, "levinson": levinson,
-                     # the dense route (_dense_lu) by NumPy's LU, on an H100's 132 SMs
-                     "_sm_count": lambda: 132, "_read_any": lambda x: bool(np.any(x)),
-                     "concatenate": np.concatenate, "moveaxis": np.moveaxis,
-                     "sliding_window_view": np.lib.stride_tricks.sliding_window_view,
-                     "_la": types.SimpleNamespace(solve=np.linalg.solve)}.items():
-        monkeypatch.setattr(_structured, name, fn)
+    return host_module(_structured, {
+        "as_parameter": lambda v, fn: np.asarray(v), "conj": np.conj, "broadcast_to": np.broadcast_to,
+        "empty": np.empty, "require_finite": lambda *a: None, "levinson": levinson,
+        # the dense route (_dense_lu) by NumPy's LU, on an H100's 132 SMs
+        "_sm_count": lambda: 132, "_read_any": lambda x: bool(np.any(x)), "concatenate": np.concatenate,
+        "moveaxis": np.moveaxis, "sliding_window_view": np.lib.stride_tricks.sliding_window_view,
+        "_la": types.SimpleNamespace(solve=np.linalg.solve)})
 
 
 @pytest.mark.parametrize("complex_", [False, True])
@@ -93,12 +95,12 @@ def test_wrapper_batches_as_scipy(numpy_wrapper, complex_):
     b2, b1 = draw(3, n, 2), draw(n)
     for cr, b in (((c, r), b2), ((c, r), b1), (c[:, 0], b1), ((c[0, 0], r), b2), (c[0, 0], b2[0]), (c[0, 0], b1)):
         want = sla.solve_toeplitz(cr, b)
-        got = cla.solve_toeplitz(cr, b)
+        got = numpy_wrapper.solve_toeplitz(cr, b)
         assert got.shape == want.shape and got.dtype == want.dtype
         np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
     with pytest.raises(ValueError, match="Incompatible"):
-        cla.solve_toeplitz(c[0, 0], b1[:5])
-    e = cla.solve_toeplitz(c[0, 0], np.ones((n, 0)))
+        numpy_wrapper.solve_toeplitz(c[0, 0], b1[:5])
+    e = numpy_wrapper.solve_toeplitz(c[0, 0], np.ones((n, 0)))
     assert e.shape == (n, 0) and e.dtype == sla.solve_toeplitz(c[0, 0], np.ones((n, 0))).dtype
 
 
@@ -107,7 +109,7 @@ def test_wrapper_dense_route_as_scipy(numpy_wrapper, complex_):
     """The dense route's matrix (strided windows of one vector, reversed) and its batch handling (one
     matrix for all systems: one LU; distinct matrices: one each), NumPy's LU standing in for
     cuSOLVER's, against SciPy; shapes on both sides of the planner's crossover (n 325 | 326, float64)."""
-    from cuarray.scipy.linalg import _structured, _toeplitz_plan
+    from cuarray.scipy.linalg import _toeplitz_plan
 
     rng = np.random.default_rng(21 + complex_)
 
@@ -122,21 +124,21 @@ def test_wrapper_dense_route_as_scipy(numpy_wrapper, complex_):
         assert (_toeplitz_plan.route(n, 1, 1, 1, complex_, 132) == "dense-lu") == (n == 400)
         for cr, b in (((c, r), b1), ((c, r), b2), (c, b2[0]), ((c, r), b2[:, :, :1])):
             want = sla.solve_toeplitz(cr, b)
-            got = cla.solve_toeplitz(cr, b)
+            got = numpy_wrapper.solve_toeplitz(cr, b)
             assert got.shape == want.shape and got.dtype == want.dtype
             np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-12)
     # distinct matrices, straight through the dense route (two systems of order 400: Levinson's by the plan)
     n = 60
     cc, rr, y = draw(2, n), draw(2, n), draw(2, n, 3)
     cc[:, 0] = rr[:, 0] = 30.0
-    got = _structured._dense_lu(cc, rr, y)
+    got = numpy_wrapper._dense_lu(cc, rr, y)
     for i in range(2):
         np.testing.assert_allclose(got[i], sla.solve_toeplitz((cc[i], rr[i]), y[i]), rtol=1e-10, atol=1e-12)
-    got = _structured._dense_lu(cc[:1], rr, y)  # one column, two rows: broadcast
+    got = numpy_wrapper._dense_lu(cc[:1], rr, y)  # one column, two rows: broadcast
     for i in range(2):
         np.testing.assert_allclose(got[i], sla.solve_toeplitz((cc[0], rr[i]), y[i]), rtol=1e-10, atol=1e-12)
     # SciPy's errors: c[0] == 0 (the first minor), and a singular matrix
     with pytest.raises(np.linalg.LinAlgError, match="Singular principal minor"):
-        _structured._dense_lu(np.zeros((1, 4)) + np.eye(1, 4, 1), np.ones((1, 4)), np.ones((1, 4, 1)))
+        numpy_wrapper._dense_lu(np.zeros((1, 4)) + np.eye(1, 4, 1), np.ones((1, 4)), np.ones((1, 4, 1)))
     with pytest.raises(np.linalg.LinAlgError, match="Singular principal minor"):
-        _structured._dense_lu(np.ones((1, 4)), np.ones((1, 4)), np.ones((1, 4, 1)))
+        numpy_wrapper._dense_lu(np.ones((1, 4)), np.ones((1, 4)), np.ones((1, 4, 1)))

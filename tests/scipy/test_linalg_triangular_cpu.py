@@ -15,7 +15,7 @@ import pytest
 
 sla = pytest.importorskip("scipy.linalg")
 
-from cuarray.testing.fake_device import from_np, host_view, to_np  # noqa: E402  (tests/ is on sys.path)
+from cuarray.testing.fake_device import from_np, host_modules, host_view, to_np  # noqa: E402  (tests/ is on sys.path)
 
 from cuarray.cuda.libs import cublas_trsm  # noqa: E402
 from cuarray.scipy import linalg as cla  # noqa: E402
@@ -66,15 +66,26 @@ def _stacked_copy(a, char, order="C"):
     return from_np(h)
 
 
+def _host_copy(**standins):
+    """A private copy of `_triangular` (and of `cublas_trsm`, for its trsm) on the host stand-ins."""
+    return host_modules({cublas_trsm: {"trsm": _fake_trsm},
+                         _triangular: {"stacked_copy": _stacked_copy,
+                                       "empty": lambda shape, dtype: _HostFlags(np.ones(shape, dtype)),
+                                       "_ALL_FINITE": _host_reduce(np.isfinite),
+                                       "_ALL_NONZERO": _host_reduce(lambda d: d != 0), **standins}})[_triangular]
+
+
+@pytest.fixture(scope="module")
+def host_triangular():
+    return _host_copy()
+
+
 @pytest.fixture
-def host(monkeypatch):
+def host(host_triangular):
+    """`_triangular`'s copy, its calls and reads counted from zero."""
     CALLS.clear()
     _HostFlags.reads = 0
-    monkeypatch.setattr(cublas_trsm, "trsm", _fake_trsm)
-    monkeypatch.setattr(_triangular, "stacked_copy", _stacked_copy)
-    monkeypatch.setattr(_triangular, "empty", lambda shape, dtype: _HostFlags(np.ones(shape, dtype)))
-    monkeypatch.setattr(_triangular, "_ALL_FINITE", _host_reduce(np.isfinite))
-    monkeypatch.setattr(_triangular, "_ALL_NONZERO", _host_reduce(lambda d: d != 0))
+    return host_triangular
 
 
 def _tri(rng, shape, dtype, lower):
@@ -109,7 +120,7 @@ def test_matches_scipy_every_layout_and_trans(host, dtype, layout, trans):
         assert np.shares_memory(a, a) and a.shape == (5, 5)
         b = rng.normal(size=(5, 3)).astype(dtype)
         want = sla.solve_triangular(a, b, trans=trans, lower=lower, unit_diagonal=unit)
-        got = to_np(cla.solve_triangular(from_np(a), from_np(b), trans=trans, lower=lower, unit_diagonal=unit))
+        got = to_np(host.solve_triangular(from_np(a), from_np(b), trans=trans, lower=lower, unit_diagonal=unit))
         assert got.dtype == want.dtype
         tol = 1e-4 if np.dtype(dtype).char in "fF" else 1e-12
         np.testing.assert_allclose(got, want, rtol=tol, atol=tol)
@@ -121,14 +132,14 @@ def test_in_place_reads_and_copies(host):
     for layout, copies in [("C", 1), ("F", 1), ("col-slice", 1), ("F-row-slice", 1), ("strided", 2),
                            ("rows-reversed", 2)]:
         CALLS.clear()
-        cla.solve_triangular(from_np(LAYOUTS[layout](a)), from_np(b), lower=True)
+        host.solve_triangular(from_np(LAYOUTS[layout](a)), from_np(b), lower=True)
         # b is always copied; a only when it is no column- or row-major block
         assert sum(c[0] == "copy" for c in CALLS) == copies, (layout, CALLS)
     CALLS.clear()
-    cla.solve_triangular(from_np(a.astype(np.complex128)), from_np(b), trans=2, lower=True)
+    host.solve_triangular(from_np(a.astype(np.complex128)), from_np(b), trans=2, lower=True)
     assert sum(c[0] == "copy" for c in CALLS) == 2  # conj(a)^T has no cuBLAS op: a column-major copy
     CALLS.clear()
-    cla.solve_triangular(from_np(np.asfortranarray(a.astype(np.complex128))), from_np(b), trans=2, lower=True)
+    host.solve_triangular(from_np(np.asfortranarray(a.astype(np.complex128))), from_np(b), trans=2, lower=True)
     assert sum(c[0] == "copy" for c in CALLS) == 1
 
 
@@ -141,7 +152,7 @@ def test_batches_broadcast_as_scipy(host, batch_a, b_shape, layout):
     b = rng.normal(size=b_shape)
     for trans, lower in itertools.product([0, 1, 2], [False, True]):
         want = sla.solve_triangular(a, b, trans=trans, lower=lower)
-        got = to_np(cla.solve_triangular(from_np(a), from_np(b), trans=trans, lower=lower))
+        got = to_np(host.solve_triangular(from_np(a), from_np(b), trans=trans, lower=lower))
         assert got.shape == want.shape
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
 
@@ -151,7 +162,7 @@ def test_broadcast_a_is_not_copied(host):
     a = _tri(rng, (6, 6), np.float64, False)
     ab = np.broadcast_to(a, (4, 6, 6))
     b = rng.normal(size=(4, 6, 2))
-    got = to_np(cla.solve_triangular(from_np(ab), from_np(b)))
+    got = to_np(host.solve_triangular(from_np(ab), from_np(b)))
     np.testing.assert_allclose(got, sla.solve_triangular(ab, b), rtol=1e-12, atol=1e-12)
     assert sum(c[0] == "copy" for c in CALLS) == 1 and sum(c[0] == "d" for c in CALLS) == 4
 
@@ -165,7 +176,7 @@ def test_result_dtype_is_scipys(host, da, db):
         a = np.eye(4, dtype=bool)
     b = np.arange(4).astype(db)
     with pytest.warns(DeprecationWarning) if da == "bool" else _nothing():
-        got = to_np(cla.solve_triangular(from_np(a), from_np(b)))
+        got = to_np(host.solve_triangular(from_np(a), from_np(b)))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         want = sla.solve_triangular(a, b)
@@ -184,9 +195,9 @@ class _nothing:
 def test_checks_read_once_after_the_solve(host):
     rng = np.random.default_rng(3)
     a, b = _tri(rng, (4, 4), np.float64, False), rng.normal(size=(4, 2))
-    cla.solve_triangular(from_np(a), from_np(b))
+    host.solve_triangular(from_np(a), from_np(b))
     assert _HostFlags.reads == 1
-    cla.solve_triangular(from_np(a), from_np(b), check_finite=False, unit_diagonal=True)
+    host.solve_triangular(from_np(a), from_np(b), check_finite=False, unit_diagonal=True)
     assert _HostFlags.reads == 1  # nothing to read
     for bad_a, bad_b in [(np.nan, None), (None, np.inf)]:
         aa, bb = a.copy(), b.copy()
@@ -197,27 +208,27 @@ def test_checks_read_once_after_the_solve(host):
         with pytest.raises(ValueError, match="array must not contain infs or NaNs"):
             sla.solve_triangular(aa, bb)
         with pytest.raises(ValueError, match="array must not contain infs or NaNs"):
-            cla.solve_triangular(from_np(aa), from_np(bb))
+            host.solve_triangular(from_np(aa), from_np(bb))
     # a NaN in the triangle not read is still SciPy's ValueError (it checks the whole array)
     aa = a.copy()
     aa[3, 0] = np.nan
     with pytest.raises(ValueError):
-        cla.solve_triangular(from_np(aa), from_np(b))
+        host.solve_triangular(from_np(aa), from_np(b))
 
 
 def test_argument_errors_as_scipy(host):
     a, b = np.triu(np.ones((3, 3))) + np.eye(3), np.ones(3)
     for kw in [dict(trans=3), dict(trans="X")]:
         with pytest.raises(ValueError):
-            cla.solve_triangular(from_np(a), from_np(b), **kw)
+            host.solve_triangular(from_np(a), from_np(b), **kw)
     with pytest.raises(ValueError, match="expected square matrix"):
-        cla.solve_triangular(from_np(np.ones((3, 2))), from_np(b))
+        host.solve_triangular(from_np(np.ones((3, 2))), from_np(b))
     with pytest.raises(ValueError, match="incompatible"):
-        cla.solve_triangular(from_np(a), from_np(np.ones(4)))
+        host.solve_triangular(from_np(a), from_np(np.ones(4)))
     with pytest.raises(ValueError, match="zero-size batches"):
         sla.solve_triangular(np.ones((0, 3, 3)), b)
     with pytest.raises(ValueError, match="zero-size batches"):
-        cla.solve_triangular(from_np(np.ones((0, 3, 3))), from_np(b))
+        host.solve_triangular(from_np(np.ones((0, 3, 3))), from_np(b))
 
 
 def test_signature_is_scipys():
@@ -251,7 +262,7 @@ def test_all_nonzero_reduction_compiles_for_sm90(dt):
         assert cubin
 
 
-def test_check_finite_false_defers_the_zero_diagonal(host, monkeypatch):
+def test_check_finite_false_defers_the_zero_diagonal(host):
     """check_finite=False reads nothing: the diagonal goes to the device-error channel's recording
     kernel (one launch, flag 2); unit_diagonal=True launches nothing."""
     launches = []
@@ -265,11 +276,10 @@ def test_check_finite_false_defers_the_zero_diagonal(host, monkeypatch):
         def after_launch():
             launches.append("after")
 
-    monkeypatch.setattr(_triangular, "_errors", _Channel)
-    monkeypatch.setattr(_triangular, "_RECORD_ZERO", lambda d, err, n: launches.append((to_np(d).copy(), err, n)))
+    host = _host_copy(_errors=_Channel, _RECORD_ZERO=lambda d, err, n: launches.append((to_np(d).copy(), err, n)))
     rng = np.random.default_rng(5)
     a, b = _tri(rng, (2, 4, 4), np.float64, False), rng.normal(size=(4, 2))
-    got = to_np(cla.solve_triangular(from_np(a), from_np(b), check_finite=False))
+    got = to_np(host.solve_triangular(from_np(a), from_np(b), check_finite=False))
     np.testing.assert_allclose(got, sla.solve_triangular(a, b), rtol=1e-12, atol=1e-12)
     assert _HostFlags.reads == 0
     assert len(launches) == 2 and launches[1] == "after"
@@ -277,7 +287,7 @@ def test_check_finite_false_defers_the_zero_diagonal(host, monkeypatch):
     np.testing.assert_array_equal(diag, np.diagonal(a, 0, -2, -1))
     assert err == "err" and n == 4
     launches.clear()
-    cla.solve_triangular(from_np(a), from_np(b), check_finite=False, unit_diagonal=True)
+    host.solve_triangular(from_np(a), from_np(b), check_finite=False, unit_diagonal=True)
     assert launches == [] and _HostFlags.reads == 0
 
 

@@ -122,3 +122,32 @@ def test_host_packages_copies_every_loaded_module(pkg):
     assert set(copies) == {pkg, low, mid, top}
     assert copies[pkg].total(1) == 2 * 10 * 2 + 2  # the later stand-in wins
     assert low.kernel is not copies[low].kernel
+
+
+def test_a_copy_registering_a_device_error_kind_keeps_the_real_one():
+    # a module that registers a device-error kind at import (solve_triangular's zero diagonal) can
+    # be copied: the copy's function is the same definition, so the real registration stays;
+    # another function on that flag is still refused
+    from cuarray._core import device_errors
+    from cuarray.scipy.linalg import _triangular
+
+    real = device_errors._kinds[_triangular._ZERO_DIAGONAL]
+    copy = host_module(_triangular, {})
+    assert copy._singular is not _triangular._singular
+    assert device_errors._kinds[_triangular._ZERO_DIAGONAL] is real is _triangular._singular
+    device_errors.register_kind(_triangular._ZERO_DIAGONAL, copy._singular)
+    assert device_errors._kinds[_triangular._ZERO_DIAGONAL] is real
+    with pytest.raises(ValueError, match="flag 2 is taken"):
+        device_errors.register_kind(_triangular._ZERO_DIAGONAL, lambda value, axis, size: None)
+
+
+def test_a_copys_kernel_families_are_its_own():
+    # a copy declares its kernel families again: they are not listed with the real modules' (the
+    # drift test reads `families()`, one family per name)
+    from cuarray.cuda import kernel_family
+    from cuarray.linalg import _long_k
+
+    before = kernel_family.families()
+    copy = host_module(_long_k, {})
+    assert copy.LONG_K is not _long_k.LONG_K and copy.LONG_K.name == _long_k.LONG_K.name
+    assert kernel_family.families() == before

@@ -3,27 +3,18 @@ copy of a cuarray module with NumPy routines (`cuarray.testing.fake_device.host_
 than setting a cuarray module's attribute to a NumPy stand-in. Counted: a `setattr` (pytest's
 `monkeypatch.setattr` included), a stand-in helper's keywords (``stand_in(monkeypatch, module,
 name=value)``) or an assignment ``module.name = value`` on a name the file imports from `cuarray`,
-whose value uses NumPy (``np.x``, or a function or lambda of the file that does). Fakes of the
-driver, the clock or the environment use no NumPy and are not counted, nor is patching a test's
-own private copy. The files below are not moved yet: the list only shrinks."""
+whose value uses NumPy (``np.x``, fake_device's host-backed arrays ``from_np``/``new_c``, or a
+function, class or lambda of the file that does, or a name a loop takes from a table that does).
+Fakes of the driver, the clock or the environment use no NumPy and are not counted, nor is
+patching a test's own private copy. The allow-list of files not moved yet is empty, and stays so."""
 
 import ast
 import pathlib
 
 _TESTS = pathlib.Path(__file__).resolve().parent.parent
 
-ALLOWED = {
-    '_core/test_views_cpu.py',  # a fake allocation beside the Definition.run capture
-    'cuarray_sparse/_host_shim.py',  # the sparse chain (direct, lobpcg): not moved yet
-    'cuarray_sparse/test_direct_cpu.py',  # on _host_shim
-    'cuarray_sparse/test_direct_host.py',  # on _host_shim
-    'linalg/_host_fake.py',  # library stand-ins over host-backed arrays
-    'scipy/ndimage/test_ndimage_interp_cpu.py',  # layered launch fakes on _interp_kernels: not moved yet
-    'scipy/spatial/_host_shim.py',  # not moved yet
-    'scipy/test_linalg_finite_cpu.py',  # a copy of linalg re-registers _triangular's device-error flag
-    'scipy/test_linalg_triangular_cpu.py',  # same, and cublas_trsm's library stand-in
-}
-ALLOWED_MAX = 9
+ALLOWED: set = set()  # every file moved
+ALLOWED_MAX = 0
 
 
 def _cuarray_modules(tree) -> set:
@@ -43,12 +34,26 @@ def _uses_numpy(node, numpy_functions) -> bool:
     return False
 
 
+# fake_device's host-backed arrays: NumPy memory behind a cuarray array (a stand-in for an allocation)
+_HOST_ARRAYS = {"from_np", "to_np", "new_c", "host_view"}
+
+
+def _host_array_makers(tree) -> set:
+    """The file's names for fake_device's host-backed array functions."""
+    return {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+            and n.module == "cuarray.testing.fake_device" for a in n.names if a.name in _HOST_ARRAYS}
+
+
 def _numpy_functions(tree) -> set:
-    """The file's functions (and names bound to lambdas) whose bodies use NumPy."""
-    found, changed = set(), True
-    defs = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    """The file's functions, classes (a stand-in class: its methods use NumPy), names bound to
+    lambdas and names a loop takes from a table (``for name, fn in (("take", np.take), ...)``) that
+    use NumPy."""
+    found, changed = _host_array_makers(tree), True
+    defs = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
     defs += [ast.FunctionDef(name=t.id, body=[n.value]) for n in ast.walk(tree) if isinstance(n, ast.Assign)
              and isinstance(n.value, ast.Lambda) for t in n.targets if isinstance(t, ast.Name)]
+    defs += [ast.FunctionDef(name=t.id, body=[n.iter]) for n in ast.walk(tree) if isinstance(n, ast.For)
+             for t in ast.walk(n.target) if isinstance(t, ast.Name)]
     while changed:
         changed = False
         for d in defs:
@@ -109,6 +114,15 @@ def test_the_rule_sees_a_patch_and_not_a_copy():
                      "def f(m):\n    m.setattr(device, '_n', lambda: 2)\n")
     copied = ast.parse("import numpy as np\nfrom cuarray.testing.fake_device import host_module\n"
                        "from cuarray.scipy.signal import _convolve as c\nh = host_module(c, {'_fft': np.fft})\n")
+    looped = ast.parse("import numpy as np\nfrom cuarray.scipy.signal import _convolve as c\n"
+                       "def f(m):\n    for name, fn in (('_fft', np.fft), ('_pad', np.pad)):\n"
+                       "        m.setattr(c, name, fn)\n")
+    a_class = ast.parse("import numpy as np\nfrom cuarray.scipy.signal import _convolve as c\n"
+                        "class Host:\n    def get(self):\n        return np.ones(2)\n"
+                        "def f(m):\n    m.setattr(c, 'ndarray', Host)\n")
+    host_array = ast.parse("from cuarray.testing.fake_device import from_np\n"
+                           "from cuarray.scipy.ndimage import _filter_kernels as fk\n"
+                           "def f(m):\n    m.setattr(fk, 'constant_table', from_np)\n")
     hits = [[s for s in _sites(t) if _root(s[1]) in _cuarray_modules(t) and _uses_numpy(s[2], _numpy_functions(t))]
-            for t in (patched, fake, copied)]
-    assert [len(h) for h in hits] == [1, 0, 0]
+            for t in (patched, fake, copied, looped, a_class, host_array)]
+    assert [len(h) for h in hits] == [1, 0, 0, 1, 1, 1]

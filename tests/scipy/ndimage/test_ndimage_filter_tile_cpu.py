@@ -16,7 +16,7 @@ from cuarray.scipy.ndimage import _boundary
 from cuarray.scipy.ndimage import _filter_kernels as fk
 from cuarray.scipy.ndimage import _filter_tile as ft
 from cubin_info import ptxas_verbose  # tests/ is on sys.path
-from cuarray.testing.fake_device import from_np, new_c
+from cuarray.testing.fake_device import from_np, host_module, new_c
 
 MODES = ["reflect", "mirror", "nearest", "wrap", "constant", "grid-mirror", "grid-wrap", "grid-constant"]
 RNG = np.random.default_rng(7)
@@ -555,11 +555,11 @@ def kernel_params(kind, variant=0):
 @pytest.mark.parametrize("shape,axis,kind", [((64, 300), 1, "rows"), ((80, 40), 0, "cols"), ((3, 70, 90), 1, "cols")])
 @pytest.mark.parametrize("dt,op", [("f4", "correlate"), ("f8", "uniform"), ("u1", "min"), ("i2", "correlate")])
 def test_tile_launch_packs_the_kernels_parameters(recorded_launches, monkeypatch, shape, axis, kind, dt, op, plan):
-    monkeypatch.setattr(fk, "constant_table", from_np)
+    host_fk = host_module(fk, {"constant_table": from_np})  # the tables in host memory
     monkeypatch.setattr(fk._device, "_sm_count", lambda device_id: 3)  # variant 4's one-wave grid
     monkeypatch.setattr(fk._launch, "blocks_per_sm", lambda kernel, threads, shared: 2)
     x = new_c(shape, dt)
-    fk.filter1d(x, np.dtype(dt), op, RNG.normal(size=5), 5, axis, 2, 0, 1.5, plan=plan)
+    host_fk.filter1d(x, np.dtype(dt), op, RNG.normal(size=5), 5, axis, 2, 0, 1.5, plan=plan)
     _, cfg, kernel, *args = recorded_launches[-1]
     a = fk.acc_dtype(np.dtype(dt), np.dtype(dt), op)
     tp = ft.plan(shape, axis, 5, a, np.dtype(dt), op, force=True, variant=ft.VARIANTS[plan])
@@ -683,10 +683,10 @@ def test_short_kernels_compile_for_sm90_without_spills():
 
 @pytest.mark.parametrize("dt,op", [("f4", "correlate"), ("f8", "uniform"), ("u1", "min")])
 @pytest.mark.parametrize("shape", [(64, 300), (3, 5, 7)])
-def test_short_launch_packs_the_kernels_parameters(recorded_launches, monkeypatch, shape, dt, op):
-    monkeypatch.setattr(fk, "constant_table", from_np)
+def test_short_launch_packs_the_kernels_parameters(recorded_launches, shape, dt, op):
+    host_fk = host_module(fk, {"constant_table": from_np})  # the tables in host memory
     x = new_c(shape, dt)
-    fk.filter1d(x, np.dtype(dt), op, RNG.normal(size=5), 5, len(shape) - 1, 2, 0, 1.5, plan="tile-rows-short")
+    host_fk.filter1d(x, np.dtype(dt), op, RNG.normal(size=5), 5, len(shape) - 1, 2, 0, 1.5, plan="tile-rows-short")
     _, cfg, kernel, *args = recorded_launches[-1]
     a = fk.acc_dtype(np.dtype(dt), np.dtype(dt), op)
     tp = ft.plan(shape, len(shape) - 1, 5, a, np.dtype(dt), op, force=True, variant=5)

@@ -282,23 +282,19 @@ def _p(a):
     return a.ctypes.data_as(ctypes.c_void_p)
 
 
-@pytest.fixture
-def host_interp(monkeypatch, lib):
-    from cuarray._core import copying
+@pytest.fixture(scope="module")
+def host_interp(lib):
+    """A private copy of `_interpolation` (the public functions) with NumPy arrays for cuarray's and the
+    kernels' drivers run by the host library, over copies of `_support` and `_interp_kernels`
+    (`cuarray.testing.fake_device.host_modules`: nothing of cuarray is patched)."""
     from cuarray.scipy.ndimage import _interpolation, _support
+    from cuarray.testing.fake_device import host_modules
 
     def astype(x, dt, order="K", copy=True):
         return np.array(x, dtype=dt, order=order, copy=True) if copy else np.asarray(x, dtype=dt, order=order)
 
-    monkeypatch.setattr(_support, "as_array", lambda x, fn: np.asarray(x))
-    monkeypatch.setattr(_support, "ndarray", np.ndarray)
-    monkeypatch.setattr(_support, "copyto_unchecked", lambda d, s: np.copyto(d, s, casting="unsafe"))
-    monkeypatch.setattr(_support, "astype", astype)
-    monkeypatch.setattr(copying, "copyto_unchecked", lambda d, s: np.copyto(d, s, casting="unsafe"))
-    monkeypatch.setattr(_interpolation, "ndarray", lambda shape, dt: np.empty(shape, dt))
-    monkeypatch.setattr(_interpolation, "astype", astype)
-    monkeypatch.setattr(_interpolation, "copyto_unchecked", lambda d, s: np.copyto(d, s, casting="unsafe"))
-    monkeypatch.setattr(_interpolation, "_pad", np.pad)
+    def copyto_unchecked(d, s):
+        np.copyto(d, s, casting="unsafe")
 
     def geometric(x, out_dt, kind, oshape, params, order, mode, cval, npad, point="taps"):
         xin = np.ascontiguousarray(x, dtype=np.float64)
@@ -396,12 +392,13 @@ def host_interp(monkeypatch, lib):
         fn(_p(data), ctypes.c_longlong(n), ctypes.c_longlong(inner), ctypes.c_longlong(lines),
            ctypes.c_int(order), ctypes.c_int(mode))
 
-    monkeypatch.setattr(ik, "geometric", geometric)
-    monkeypatch.setattr(ik, "zoom_shift", zoom_shift)
-    monkeypatch.setattr(ik, "spline_filter", spline_filter)
-    from cuarray.scipy import ndimage
-
-    return ndimage
+    return host_modules({
+        _support: {"as_array": lambda x, fn: np.asarray(x), "ndarray": np.ndarray, "copyto_unchecked": copyto_unchecked,
+                   "astype": astype},
+        _interpolation: {"ndarray": lambda shape, dt: np.empty(shape, dt), "astype": astype,
+                         "copyto_unchecked": copyto_unchecked, "_pad": np.pad},
+        ik: {"geometric": geometric, "zoom_shift": zoom_shift, "spline_filter": spline_filter},
+    })[_interpolation]
 
 
 MODES = ["constant", "grid-constant", "nearest", "reflect", "grid-mirror", "mirror", "wrap", "grid-wrap"]
@@ -673,7 +670,7 @@ def test_spline_filter_stream_in_filtered_along(host_interp, order):
     1 strided and in place: filtered into a fresh array instead, axis 2 too short for the streamed pass), inputs a
     float32 one, a non-contiguous one and an integer one (copied first: every strided pass in place), every mode,
     against SciPy."""
-    from cuarray.scipy.ndimage import _interpolation as interp
+    interp = host_interp  # _interpolation's copy
 
     x = RNG.normal(size=(70, 66, 17)) * 10
     assert [ik.spline_plan(x.shape, a, "stream") for a in range(3)][:2] == ["stream", "stream"]
@@ -729,13 +726,13 @@ def test_spline_filter_methods_and_float32_source(host_interp, monkeypatch, meth
     """Both prefilter methods through the public functions (float32 and float64 inputs read directly by the
     first pass; a non-contiguous input copied first), long enough lines for the chunked path."""
     calls = []
-    stub = ik.spline_filter
+    stub = host_interp._k.spline_filter
 
     def forced(data, axis, order, mode, src=None, method="chunked", _m=method):
         calls.append(None if src is None else src.dtype)
         stub(data, axis, order, mode, src=src, method=_m)
 
-    monkeypatch.setattr(ik, "spline_filter", forced)
+    monkeypatch.setattr(host_interp._k, "spline_filter", forced)  # the copy's
     x = RNG.normal(size=(70, 129))
     for xin in (x, x.astype(np.float32), x[:, ::-1], x.astype(np.int16)):
         calls.clear()
@@ -757,8 +754,8 @@ def test_point_methods(host_interp, mode, order):
         coords[:, :len(shape)] = np.asarray(shape)[:, None] - 1  # the last sample exactly
         ref = snd.map_coordinates(x, coords, order=order, mode=mode, cval=-1.5, prefilter=False)
         for point in ik.POINT_METHODS:
-            got = ik.geometric(x, np.dtype(np.float64), "coords", (60,), coords, order, ik.mode_code(mode), -1.5, 0,
-                               point=point)
+            got = host_interp._k.geometric(x, np.dtype(np.float64), "coords", (60,), coords, order,  # the copy's
+                                           ik.mode_code(mode), -1.5, 0, point=point)
             close(got, ref)
 
 
@@ -1010,10 +1007,12 @@ class _HostArray:
 
 
 @pytest.fixture
-def zs_on_host(monkeypatch, host_lib):
-    """ik.zoom_shift as it is, its device arrays and launches on the host."""
+def zs_on_host(host_lib):
+    """ik.zoom_shift as it is, on a private copy of ik (`run.ik`, whose thresholds a test may set) with its
+    device arrays and launches on the host (`cuarray.testing.fake_device.host_module`)."""
     lib = host_lib("zoom_launch", LAUNCH_DRIVER, ik._DIR)
     from cuarray.cuda import launch as real_launch
+    from cuarray.testing.fake_device import host_module
 
     def launch(kernel, grid, block, args):
         kind, key = kernel
@@ -1033,15 +1032,11 @@ def zs_on_host(monkeypatch, host_lib):
         lib.run(ctypes.c_int(kind == "point"), ctypes.c_int(wide), ctypes.c_int(nd), ctypes.c_int(order),
                 ctypes.c_int(gc), ctypes.c_int(table), ctypes.c_uint(grid), ctypes.c_uint(block), ptrs)
 
-    monkeypatch.setattr(ik, "ndarray", _HostArray)
     uploaded = []  # the host arrays the driver uploads (its metadata), for the tests to read
 
     def from_host(a):
         uploaded.append(_HostArray(a=a))
         return uploaded[-1]
-    monkeypatch.setattr(ik, "from_host", from_host)
-    monkeypatch.setattr(ik, "constant_table", from_host)
-    monkeypatch.setattr(ik, "_launch", types.SimpleNamespace(launch=launch, grid_one_pass=real_launch.grid_one_pass))
     # The kernels by kind and key (the name functions' arguments); each packs its arguments by the
     # real declaration of the kernel it stands for (INTERP's), then runs on the host.
     zs_names, sep_names = ik.zoom_shift_names, ik.separable_names
@@ -1053,20 +1048,23 @@ def zs_on_host(monkeypatch, host_lib):
         def launch(self, grid, block, *args, shared_mem=0):
             launch((self.kind, self.key), grid, block, self.packer.pack(args))
 
-    monkeypatch.setattr(ik, "zoom_shift_names",
-                        lambda *key: tuple(zip(("table", "point"), (key, key), zs_names(*key))))
-    monkeypatch.setattr(ik, "separable_names", lambda *key: tuple(
-        zip(("axis_table", "first", "middle", "last"), (key,) * 4, sep_names(*key))))
-    monkeypatch.setattr(ik.INTERP, "get", lambda *specs: tuple(HostKernel(*s) for s in specs))
+    copy = host_module(ik, {
+        "ndarray": _HostArray, "from_host": from_host, "constant_table": from_host,
+        "_launch": types.SimpleNamespace(launch=launch, grid_one_pass=real_launch.grid_one_pass),
+        "zoom_shift_names": lambda *key: tuple(zip(("table", "point"), (key, key), zs_names(*key))),
+        "separable_names": lambda *key: tuple(zip(("axis_table", "first", "middle", "last"), (key,) * 4,
+                                                  sep_names(*key))),
+        "INTERP": types.SimpleNamespace(get=lambda *specs: tuple(HostKernel(*s) for s in specs))})
     launched = []
 
     def run(x, *args, **kw):
         launched.clear()
         uploaded.clear()
-        out = ik.zoom_shift(_HostArray(a=x), *args, **kw)
+        out = copy.zoom_shift(_HostArray(a=x), *args, **kw)
         run.launched = list(launched)
         run.meta = uploaded[-1].a
         return out.a
+    run.ik = copy
     return run
 
 
@@ -1078,9 +1076,9 @@ def test_zoom_shift_driver_and_kernels(zs_on_host, monkeypatch, source, wide, mo
     """Arguments, metadata and tables as the kernels read them: zoom (grid_mode too), shift and a
     diagonal affine, 1-D to 4-D, against scipy.ndimage (prefilter=False: x is the coefficients).
     The direct kernel (forced for order 3; test_separable_driver_and_kernels has the passes)."""
-    monkeypatch.setattr(ik, "_TABLE_RATIO", 0 if source == "table" else 10 ** 9)
-    monkeypatch.setattr(ik, "_I4_LIMIT", 0 if wide else 2 ** 31)
-    monkeypatch.setattr(ik, "_SEPARABLE_BYTES", -1)
+    monkeypatch.setattr(zs_on_host.ik, "_TABLE_RATIO", 0 if source == "table" else 10 ** 9)
+    monkeypatch.setattr(zs_on_host.ik, "_I4_LIMIT", 0 if wide else 2 ** 31)
+    monkeypatch.setattr(zs_on_host.ik, "_SEPARABLE_BYTES", -1)
     code = ik.MODES[mode]
     for shape in [(23,), (9, 7), (6, 5, 4), (3, 4, 2, 5)]:
         x = RNG.normal(size=shape)

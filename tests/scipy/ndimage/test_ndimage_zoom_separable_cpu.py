@@ -135,8 +135,8 @@ def test_separable_driver_and_kernels(zs_on_host, monkeypatch, wide, mode):
     """ik.zoom_shift's separable branch as it is (plan, tables, intermediates, each pass' arguments
     as the kernels read them, output= arrays written in place), zoom_shift.cu's kernels built with
     g++, against scipy.ndimage (prefilter=False: x is the coefficients), 2-D to 4-D, order 3."""
-    monkeypatch.setattr(ik, "_I4_LIMIT", 0 if wide else 2 ** 31)
-    monkeypatch.setattr(ik, "_SEPARABLE_BYTES", 10.0 ** 9)
+    monkeypatch.setattr(zs_on_host.ik, "_I4_LIMIT", 0 if wide else 2 ** 31)
+    monkeypatch.setattr(zs_on_host.ik, "_SEPARABLE_BYTES", 10.0 ** 9)
     code = ik.MODES[mode]
     f8 = np.dtype(np.float64)
     for shape in [(9, 7), (6, 5, 4), (3, 4, 2, 5)]:
@@ -171,7 +171,7 @@ def test_separable_driver_and_kernels(zs_on_host, monkeypatch, wide, mode):
     args = (f8, (12, 10), [5 / 11, 4 / 9], [0, 0], ik.ZS_ZOOM, 3, code, 0.0, 0)
     ref = zs_on_host(y, *args, separable=False)  # forced direct, whatever the memory
     assert zs_on_host.launched[-1] == "point"
-    monkeypatch.setattr(ik, "_SEPARABLE_BYTES", -1)  # the fallback: the direct kernel
+    monkeypatch.setattr(zs_on_host.ik, "_SEPARABLE_BYTES", -1)  # the fallback: the direct kernel
     zs_on_host(y, *args)
     assert zs_on_host.launched[-1] == "point"
     close(zs_on_host(y, *args, separable=True), ref)  # forced separable, whatever the memory

@@ -24,17 +24,18 @@ def _astype(x, dt, copy=True, order="K"):
     return np.asarray(x).astype(dt, copy=copy)
 
 
-@pytest.fixture
-def host(monkeypatch):
+@pytest.fixture(scope="module")
+def host(host_copies):
+    """scipy.signal's private copy (conftest's `host_copies`) with NumPy and SciPy for _symiir's and
+    _bsplines' device routines."""
     common = dict(_as_array=lambda x, fn: np.asarray(x), _astype=_astype, _concatenate=np.concatenate, _sum=np.sum,
                   _lfilter=ss.lfilter)
-    for name, value in dict(common, _from_host=np.asarray, _stack=np.stack, _sosfilt=ss.sosfilt).items():
-        monkeypatch.setattr(S, name, value)
-    for name, value in dict(common, _zeros=np.zeros, _arange=np.arange, _moveaxis=np.moveaxis, _exp=np.exp,
-                            _abs=np.abs, _clip=np.clip, _floor=np.floor, _cos=np.cos, _sin=np.sin, _where=np.where,
-                            _ndf=types.SimpleNamespace(convolve1d=nd.convolve1d)).items():
-        monkeypatch.setattr(B, name, value)
-    return cs
+    return host_copies({
+        S: dict(common, _from_host=np.asarray, _stack=np.stack, _sosfilt=ss.sosfilt),
+        B: dict(common, _zeros=np.zeros, _arange=np.arange, _moveaxis=np.moveaxis, _exp=np.exp, _abs=np.abs,
+                _clip=np.clip, _floor=np.floor, _cos=np.cos, _sin=np.sin, _where=np.where,
+                _ndf=types.SimpleNamespace(convolve1d=nd.convolve1d)),
+    })[cs]
 
 
 def _same(got, ref, tol=1e-9):

@@ -89,8 +89,11 @@ def _astype(x, dt, order="K", copy=True):
 
 
 @pytest.fixture
-def host_sos(sos_lib, monkeypatch):
-    """_sosfilt with NumPy arrays and the kernel on host threads (float64 in and out there)."""
+def host_parts(sos_lib):
+    """A private copy of _sosfilt (`cuarray.testing.fake_device.host_module`) with NumPy arrays and
+    the kernel on host threads (float64 in and out there), and the plans it launched."""
+    from cuarray.testing.fake_device import host_module
+
     ll = ctypes.c_longlong
     plans = []
 
@@ -106,10 +109,20 @@ def host_sos(sos_lib, monkeypatch):
                     ptr(y64), ll(n), ll(L), ll(C), ll(lines * C), ll(warm), ptr(zi), ptr(zf))
         y[...] = y64
 
-    for name, value in (("ndarray", np.ndarray), ("astype", _astype), ("_from_host", np.asarray),
-                        ("_moveaxis", np.moveaxis), ("_launch", launch)):
-        monkeypatch.setattr(so, name, value)
-    return plans
+    return host_module(so, {"ndarray": np.ndarray, "astype": _astype, "_from_host": np.asarray,
+                            "_moveaxis": np.moveaxis, "_launch": launch}), plans
+
+
+@pytest.fixture
+def host_sos(host_parts):
+    """The plans the copy of _sosfilt launched (`host_so`)."""
+    return host_parts[1]
+
+
+@pytest.fixture
+def host_so(host_parts):
+    """_sosfilt's copy on the host."""
+    return host_parts[0]
 
 
 def _filters():
@@ -128,15 +141,15 @@ def _check(got, ref, tol):
 @pytest.mark.parametrize("fi", range(7))
 @pytest.mark.parametrize("shape,axis", [((3, 20000), -1), ((5000,), 0), ((2, 3000, 2), 1), ((200, 40), -1),
                                         ((7, 3), 0)])
-def test_one_pass_matches_scipy(host_sos, fi, shape, axis):
+def test_one_pass_matches_scipy(host_sos, host_so, fi, shape, axis):
     sos = _filters()[fi]
     x = RNG.normal(size=shape)
     zshape = (sos.shape[0],) + tuple(2 if k == axis % len(shape) else s for k, s in enumerate(shape))
     zi = RNG.normal(size=zshape)
-    res = so.sosfilt_one_pass(sos, x, axis % len(shape), None, np.dtype(np.float64))
+    res = host_so.sosfilt_one_pass(sos, x, axis % len(shape), None, np.dtype(np.float64))
     assert res is not None and res[1] is None
     _check(res[0], ss.sosfilt(sos, x, axis=axis), 1e-10)
-    y, zf = so.sosfilt_one_pass(sos, x, axis % len(shape), zi, np.dtype(np.float64))
+    y, zf = host_so.sosfilt_one_pass(sos, x, axis % len(shape), zi, np.dtype(np.float64))
     ry, rzf = ss.sosfilt(sos, x, axis=axis, zi=zi)
     _check(y, ry, 1e-10)
     _check(zf, rzf, 1e-10)
@@ -144,26 +157,26 @@ def test_one_pass_matches_scipy(host_sos, fi, shape, axis):
     assert len(host_sos) == 2 * groups
 
 
-def test_plans_overlap_and_float32(host_sos):
+def test_plans_overlap_and_float32(host_sos, host_so):
     sos = ss.butter(6, 0.25, output="sos")
     x = RNG.normal(size=(4, 100000)).astype(np.float32)
-    y = so.sosfilt_one_pass(sos, x, 1, None, np.dtype(np.float32))[0]
+    y = host_so.sosfilt_one_pass(sos, x, 1, None, np.dtype(np.float32))[0]
     _check(y, ss.sosfilt(sos, x).astype(np.float32), 2e-5)
     ns, L, C, warm, win = host_sos[-1]
     assert ns == 3 and C > 1 and 0 < warm <= L  # chunked with warm-ups
     xi = (RNG.integers(-5, 5, size=(2, 500))).astype(np.int16)
-    _check(so.sosfilt_one_pass(sos, xi, 1, None, np.dtype(np.float64))[0], ss.sosfilt(sos, xi), 1e-10)
+    _check(host_so.sosfilt_one_pass(sos, xi, 1, None, np.dtype(np.float64))[0], ss.sosfilt(sos, xi), 1e-10)
 
 
-def test_declines(host_sos):
+def test_declines(host_sos, host_so):
     x = RNG.normal(size=(2, 100))
     sos = ss.butter(2, 0.3, output="sos")
-    assert so.sosfilt_one_pass(sos.astype(complex), x, 1, None, np.dtype(complex)) is None
-    assert so.sosfilt_one_pass(sos, x + 0j, 1, None, np.dtype(complex)) is None
-    assert so.sosfilt_one_pass(sos, x[:, :0], 1, None, np.dtype(np.float64)) is None
+    assert host_so.sosfilt_one_pass(sos.astype(complex), x, 1, None, np.dtype(complex)) is None
+    assert host_so.sosfilt_one_pass(sos, x + 0j, 1, None, np.dtype(complex)) is None
+    assert host_so.sosfilt_one_pass(sos, x[:, :0], 1, None, np.dtype(np.float64)) is None
     unstable = np.array([[1.0, 0.0, 0.0, 1.0, -1.2, 0.0]])
-    assert so.cascade_decay_length(unstable.tobytes(), 1) is None
-    assert so.sosfilt_one_pass(unstable, x, 1, None, np.dtype(np.float64)) is None
+    assert host_so.cascade_decay_length(unstable.tobytes(), 1) is None
+    assert host_so.sosfilt_one_pass(unstable, x, 1, None, np.dtype(np.float64)) is None
     assert host_sos == []
 
 

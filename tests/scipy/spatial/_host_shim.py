@@ -210,19 +210,37 @@ def _rotation_kernel(name):
     return {"compose": compose, "matrix": matrix, "apply": apply}[name]
 
 
-def install(monkeypatch):
-    """Patch cuarray.scipy.spatial (distance and transform) onto NumPy for one test."""
-    from cuarray.scipy.spatial import (_delaunay, _distance_kernels, _distance_pair, _distance_vec, _kdtree,
-                                       _minkowski, _hull, _procrustes, _squareform)
-    from cuarray.scipy.spatial.transform import _quat, _reduce, _rotation, _slerp, _spline
+class HostSpatial:
+    """Private copies of cuarray.scipy.spatial's modules (transform's included) with NumPy standing in for
+    the cuarray routines each imports and for its kernels (`cuarray.testing.fake_device.host_packages`:
+    nothing of cuarray is patched). ``host("cuarray.scipy.spatial.x")`` is x's copy."""
 
-    monkeypatch.setattr(_kdtree, "Grid", HostGrid)
-    for mod in (_distance_vec, _distance_pair, _squareform, _minkowski, _quat, _rotation, _reduce, _slerp, _kdtree,
-                _procrustes, _hull, _delaunay, _spline):
-        for attr, stand_in in _NUMPY.items():
-            value = vars(mod).get(attr)
-            if value is not None and getattr(value, "__module__", None) != mod.__name__:  # imported, not its own
-                monkeypatch.setattr(mod, attr, stand_in)
-    monkeypatch.setattr(_distance_pair, "_k", types.SimpleNamespace(
-        epilogue=_epilogue, pair_reduction=_pair_reduction, BOOL_CODES=_distance_kernels.BOOL_CODES))
-    monkeypatch.setattr(_quat, "kernel", _rotation_kernel)
+    def __init__(self):
+        import importlib
+        import pkgutil
+
+        import cuarray.scipy.spatial as spatial
+        from cuarray.testing.fake_device import host_packages
+
+        for info in pkgutil.walk_packages(spatial.__path__, spatial.__name__ + "."):
+            importlib.import_module(info.name)  # every module of the package in the copies
+        from cuarray.scipy.spatial import (_delaunay, _distance_kernels, _distance_pair, _distance_vec, _hull,
+                                           _kdtree, _minkowski, _procrustes, _squareform)
+        from cuarray.scipy.spatial.transform import _quat, _reduce, _rotation, _slerp, _spline
+
+        standins = {}
+        for mod in (_distance_vec, _distance_pair, _squareform, _minkowski, _quat, _rotation, _reduce, _slerp, _kdtree,
+                    _procrustes, _hull, _delaunay, _spline):
+            standins[mod] = {attr: stand_in for attr, stand_in in _NUMPY.items()
+                             if vars(mod).get(attr) is not None
+                             and getattr(vars(mod)[attr], "__module__", None) != mod.__name__}  # imported, not its own
+        standins[_kdtree]["Grid"] = HostGrid
+        standins[_distance_pair]["_k"] = types.SimpleNamespace(
+            epilogue=_epilogue, pair_reduction=_pair_reduction, BOOL_CODES=_distance_kernels.BOOL_CODES)
+        standins[_quat]["kernel"] = _rotation_kernel
+        self.copies = host_packages([spatial], standins)
+
+    def __call__(self, name):
+        import sys
+
+        return self.copies[sys.modules[name]]

@@ -17,9 +17,10 @@ from . import _qhull_checks as qc  # noqa: E402
 from ._host_shim import H  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def host(monkeypatch):
-    _host_shim.install(monkeypatch)
+@pytest.fixture(scope="module")
+def host():
+    """cuarray.scipy.spatial's private copies on the host shim: ``host("cuarray.scipy.spatial.x")``."""
+    return _host_shim.HostSpatial()
 
 
 def _np(x):
@@ -28,16 +29,16 @@ def _np(x):
 
 @pytest.mark.parametrize("ndim", [2, 3])
 @pytest.mark.parametrize("kind", ["random", "duplicates", "lattice", "float32", "clustered"])
-def test_delaunay_against_scipy(ndim, kind):
-    import cuarray.scipy.spatial as cs
+def test_delaunay_against_scipy(host, ndim, kind):
+    cs = host("cuarray.scipy.spatial")
 
     pts = qc.point_sets(ndim)[kind]
     qc.check_delaunay(cs, H, _np, pts, kind)
 
 
-def test_delaunay_blocks_and_degenerate_rule(monkeypatch):
-    import cuarray.scipy.spatial as cs
-    from cuarray.scipy.spatial import _delaunay
+def test_delaunay_blocks_and_degenerate_rule(host, monkeypatch):
+    cs = host("cuarray.scipy.spatial")
+    _delaunay = host("cuarray.scipy.spatial._delaunay")
 
     monkeypatch.setattr(_delaunay, "BLOCK_ELEMENTS", 50)  # one query per block
     pts = qc.point_sets(2)["random"]
@@ -57,9 +58,9 @@ def test_delaunay_blocks_and_degenerate_rule(monkeypatch):
     np.testing.assert_array_equal(_np(tri.find_simplex(H(q), bruteforce=True)), want.find_simplex(q, bruteforce=True))
 
 
-def test_degenerate_events_order():
+def test_degenerate_events_order(host):
     # the order of tests: simplex 0 (valid), then degenerate 1's neighbours 2 and 0 by face, then 2
-    from cuarray.scipy.spatial import _delaunay
+    _delaunay = host("cuarray.scipy.spatial._delaunay")
 
     t = np.zeros((3, 3, 2))
     t[1] = np.nan
@@ -71,8 +72,8 @@ def test_degenerate_events_order():
 
 
 @pytest.mark.parametrize("ndim", [3, 4])
-def test_convex_hull_host_qhull(ndim):
-    import cuarray.scipy.spatial as cs
+def test_convex_hull_host_qhull(host, ndim):
+    cs = host("cuarray.scipy.spatial")
 
     r = qc.rng("hull", ndim)
     pts = r.normal(size=(60, ndim))
@@ -81,8 +82,8 @@ def test_convex_hull_host_qhull(ndim):
     qc.check_hull(cs, H, _np, r.random((30, 2)), qhull_options="QJ")        # 2-D with options: host Qhull
 
 
-def test_convex_hull_incremental():
-    import cuarray.scipy.spatial as cs
+def test_convex_hull_incremental(host):
+    cs = host("cuarray.scipy.spatial")
 
     r = qc.rng("incremental")
     a, b = r.random((20, 3)), r.random((15, 3)) * 2
@@ -104,8 +105,8 @@ def test_convex_hull_incremental():
     np.testing.assert_allclose(_np(d.transform), w.transform, rtol=1e-9, atol=1e-9)
 
 
-def test_halfspace_intersection():
-    import cuarray.scipy.spatial as cs
+def test_halfspace_intersection(host):
+    cs = host("cuarray.scipy.spatial")
 
     hs = np.array([[-1.0, 0, 0], [0, -1, 0], [1, 0, -2], [0, 1, -2], [1, 1, -3]])
     qc.check_halfspaces(cs, H, _np, hs, np.array([0.5, 0.5]))
@@ -119,8 +120,8 @@ def test_halfspace_intersection():
     np.testing.assert_allclose(_np(got.intersections), ss.HalfspaceIntersection(hs, np.array([0.5, 0.5])).intersections)
 
 
-def test_errors_as_scipy():
-    import cuarray.scipy.spatial as cs
+def test_errors_as_scipy(host):
+    cs = host("cuarray.scipy.spatial")
 
     cases = [np.c_[np.arange(5.0), 2 * np.arange(5.0)],           # collinear
              np.random.default_rng(0).random((3, 2))[:2],          # too few points
@@ -149,8 +150,8 @@ def test_errors_as_scipy():
 
 
 @pytest.mark.parametrize("ndim", [2, 3])
-def test_voronoi_and_tsearch(ndim):
-    import cuarray.scipy.spatial as cs
+def test_voronoi_and_tsearch(host, ndim):
+    cs = host("cuarray.scipy.spatial")
 
     sets = qc.point_sets(ndim)
     for kind in ("random", "duplicates", "lattice"):
@@ -183,8 +184,8 @@ def test_signatures_are_scipys():
 
 
 @pytest.mark.parametrize("case", ["random", "two", "small", "near-pi", "uneven"])
-def test_rotation_spline(case):
-    import cuarray.scipy.spatial.transform as ct
+def test_rotation_spline(host, case):
+    ct = host("cuarray.scipy.spatial.transform")
 
     from . import _spline_checks as sc
 
@@ -192,8 +193,8 @@ def test_rotation_spline(case):
     sc.check(ct, H, _np, name, times, quats)
 
 
-def test_rotation_spline_errors_and_signature():
-    import cuarray.scipy.spatial.transform as ct
+def test_rotation_spline_errors_and_signature(host):
+    ct = host("cuarray.scipy.spatial.transform")
     import scipy.spatial.transform as st
 
     for m in ("__init__", "__call__"):

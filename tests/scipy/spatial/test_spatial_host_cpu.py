@@ -17,9 +17,10 @@ from . import _host_shim  # noqa: E402
 from ._host_shim import H  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def host(monkeypatch):
-    _host_shim.install(monkeypatch)
+@pytest.fixture(scope="module")
+def host():
+    """cuarray.scipy.spatial's private copies on the host shim: ``host("cuarray.scipy.spatial.x")``."""
+    return _host_shim.HostSpatial()
 
 
 def _rng(*key):
@@ -50,9 +51,9 @@ def _data(metric, shape, dtype, key):
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.bool_], ids=["f8", "f4", "bool"])
 @pytest.mark.parametrize("metric", list(sd._METRICS_NAMES))
-def test_cdist_pdist(metric, dtype, monkeypatch):
-    from cuarray.scipy.spatial import _distance_pair
-    from cuarray.scipy.spatial import distance as cd
+def test_cdist_pdist(host, metric, dtype, monkeypatch):
+    _distance_pair = host("cuarray.scipy.spatial._distance_pair")
+    cd = host("cuarray.scipy.spatial.distance")
 
     if dtype == np.bool_ and metric in ("mahalanobis", "jensenshannon", "seuclidean"):
         pytest.skip("singular or undefined on boolean rows in SciPy too")
@@ -70,8 +71,8 @@ def test_cdist_pdist(metric, dtype, monkeypatch):
 
 
 @pytest.mark.parametrize("p", [0.5, 1, 3, np.inf])
-def test_minkowski_p_and_parameters(p):
-    from cuarray.scipy.spatial import distance as cd
+def test_minkowski_p_and_parameters(host, p):
+    cd = host("cuarray.scipy.spatial.distance")
 
     XA, XB = _data("m", (8, 6), np.float64, p), _data("m", (5, 6), np.float64, -p)
     _close(cd.cdist(H(XA), H(XB), "minkowski", p=p), sd.cdist(XA, XB, "minkowski", p=p), "minkowski")
@@ -84,8 +85,8 @@ def test_minkowski_p_and_parameters(p):
 
 
 @pytest.mark.parametrize("metric", list(sd._METRICS_NAMES))
-def test_vector_functions(metric):
-    from cuarray.scipy.spatial import distance as cd
+def test_vector_functions(host, metric):
+    cd = host("cuarray.scipy.spatial.distance")
 
     r = _rng("vec", metric)
     u, v = (r.random(9) > 0.5, r.random(9) > 0.5) if metric in BOOLEAN else (r.random(9), r.random(9))
@@ -96,8 +97,8 @@ def test_vector_functions(metric):
         _close(getattr(cd, metric)(H(u), H(v), w=H(w)), np.float64(getattr(sd, metric)(u, v, w=w)), metric)
 
 
-def test_squareform_roundtrip_and_jensenshannon_axes():
-    from cuarray.scipy.spatial import distance as cd
+def test_squareform_roundtrip_and_jensenshannon_axes(host):
+    cd = host("cuarray.scipy.spatial.distance")
 
     y = sd.pdist(_data("sq", (7, 3), np.float64, "x"))
     M = cd.squareform(H(y))
@@ -114,8 +115,8 @@ def _same_rotation(r, h, atol=1e-12):
 
 
 @pytest.mark.parametrize("shape", [(), (1,), (7,), (3, 4)], ids=str)
-def test_rotation_converters(shape):
-    from cuarray.scipy.spatial.transform import Rotation as R
+def test_rotation_converters(host, shape):
+    R = host("cuarray.scipy.spatial.transform").Rotation
 
     q = _rng("q", shape).normal(size=tuple(shape) + (4,))
     r, h = R.from_quat(H(q)), st.Rotation.from_quat(q)
@@ -132,8 +133,8 @@ def test_rotation_converters(shape):
 
 
 @pytest.mark.parametrize("seq", ["xyz", "ZYX", "zxz", "XYX", "yx", "Z"])
-def test_rotation_euler(seq):
-    from cuarray.scipy.spatial.transform import Rotation as R
+def test_rotation_euler(host, seq):
+    R = host("cuarray.scipy.spatial.transform").Rotation
 
     a = _rng("e", seq).uniform(-np.pi, np.pi, size=(11, len(seq)))
     a[:, 1 % len(seq)] /= 2
@@ -153,9 +154,9 @@ def test_rotation_euler(seq):
         np.testing.assert_allclose(np.asarray(got), want, atol=1e-7)
 
 
-def test_rotation_davenport_compose_apply_mean_reduce_slerp():
-    from cuarray.scipy.spatial.transform import Rotation as R
-    from cuarray.scipy.spatial.transform import Slerp
+def test_rotation_davenport_compose_apply_mean_reduce_slerp(host):
+    R = host("cuarray.scipy.spatial.transform").Rotation
+    Slerp = host("cuarray.scipy.spatial.transform").Slerp
 
     axes = st.Rotation.from_rotvec([0.1, 0.2, 0.3]).apply(np.eye(3))
     ang = _rng("d").uniform(-1, 1, size=(5, 3))
@@ -202,13 +203,13 @@ def _points(n, d, key):
 
 
 @pytest.mark.parametrize("p", [2.0, 1.0, 3.0, np.inf])
-def test_kdtree_query_logic(p, monkeypatch):
+def test_kdtree_query_logic(host, p, monkeypatch):
     """The query's k lists, upper bound, shapes and the unsorting of many queries (the grid's
     answers by brute force; the kernel itself runs in the GPU tests)."""
     import scipy.spatial as ss
 
-    import cuarray.scipy.spatial as cs
-    from cuarray.scipy.spatial import _kdtree
+    cs = host("cuarray.scipy.spatial")
+    _kdtree = host("cuarray.scipy.spatial._kdtree")
 
     monkeypatch.setattr(_kdtree, "SORT_QUERIES_FROM", 4)
     x, q = _points(60, 3, "x"), _rng("q").random((9, 3))
@@ -225,10 +226,10 @@ def test_kdtree_query_logic(p, monkeypatch):
     assert np.asarray(t.query(H(q.reshape(3, 3, 3)), k=2)[0]).shape == (3, 3, 2)
 
 
-def test_kdtree_ball_pairs_counts_sparse():
+def test_kdtree_ball_pairs_counts_sparse(host):
     import scipy.spatial as ss
 
-    import cuarray.scipy.spatial as cs
+    cs = host("cuarray.scipy.spatial")
 
     x, y, q = _points(80, 2, "b"), _points(50, 2, "c"), _rng("bq").random((7, 2))
     t, h, t2, h2 = cs.KDTree(H(x)), ss.KDTree(x), cs.KDTree(H(y)), ss.KDTree(y)
@@ -260,15 +261,15 @@ def test_kdtree_ball_pairs_counts_sparse():
 
 
 @pytest.mark.parametrize("d", [1, 2, 3, 6])
-def test_grid_build_on_host(d, monkeypatch):
+def test_grid_build_on_host(d):
     """Grid's build (cells, the radix argsort, the cells' starts) with NumPy for the device: every
     cell's run of sorted points lies in that cell, and perm is a permutation."""
     from cuarray.scipy.spatial import _grid
+    from cuarray.testing.fake_device import host_module
 
-    for attr, fn in (("argsort", _host_shim._wrap(np.argsort)), ("take", _host_shim._wrap(np.take)),
-                     ("searchsorted", _host_shim._wrap(np.searchsorted)), ("arange", _host_shim._wrap(np.arange)),
-                     ("floor", np.floor)):
-        monkeypatch.setattr(_grid, attr, fn)
+    _grid = host_module(_grid, {"argsort": _host_shim._wrap(np.argsort), "take": _host_shim._wrap(np.take),
+                                "searchsorted": _host_shim._wrap(np.searchsorted),
+                                "arange": _host_shim._wrap(np.arange), "floor": np.floor})
     x = _points(500, d, "grid")
     g = _grid.Grid(H(x))
     perm, start, pts = np.asarray(g.perm), np.asarray(g.start), np.asarray(g.pts)
@@ -282,9 +283,9 @@ def test_grid_build_on_host(d, monkeypatch):
     assert inside.all()
 
 
-def test_directed_hausdorff(monkeypatch):
-    from cuarray.scipy.spatial import _distance_pair
-    from cuarray.scipy.spatial import distance as cd
+def test_directed_hausdorff(host, monkeypatch):
+    _distance_pair = host("cuarray.scipy.spatial._distance_pair")
+    cd = host("cuarray.scipy.spatial.distance")
 
     monkeypatch.setattr(_distance_pair, "BLOCK_ELEMENTS", 30)
     u, v = _rng("h1").random((17, 3)), _rng("h2").random((11, 3))
@@ -295,10 +296,10 @@ def test_directed_hausdorff(monkeypatch):
         cd.directed_hausdorff(H(u), H(v[:, :2]))
 
 
-def test_procrustes_and_geometric_slerp():
+def test_procrustes_and_geometric_slerp(host):
     import scipy.spatial as ss
 
-    import cuarray.scipy.spatial as cs
+    cs = host("cuarray.scipy.spatial")
 
     a = _rng("pa").random((10, 3))
     b = a @ st.Rotation.from_rotvec([0.2, 0.1, -0.3]).as_matrix() * 2 + 0.5 + 0.01 * _rng("pb").random((10, 3))
@@ -321,10 +322,10 @@ def _cycle_from_min(v):
 
 
 @pytest.mark.parametrize("kind", ["square", "disc", "circle", "collinear-edges", "duplicates", "few"])
-def test_convex_hull_2d(kind):
+def test_convex_hull_2d(host, kind):
     import scipy.spatial as ss
 
-    import cuarray.scipy.spatial as cs
+    cs = host("cuarray.scipy.spatial")
 
     r = _rng("hull", kind)
     pts = {"square": r.random((300, 2)),
@@ -349,8 +350,8 @@ def test_convex_hull_2d(kind):
             assert simp[i][1 - j] in simp[nb[i, j]]
 
 
-def test_convex_hull_errors():
-    import cuarray.scipy.spatial as cs
+def test_convex_hull_errors(host):
+    cs = host("cuarray.scipy.spatial")
 
     with pytest.raises(cs.QhullError):
         cs.ConvexHull(H(np.random.rand(2, 2)))
