@@ -15,6 +15,7 @@ import numpy
 
 import cuarray.fft as _fft  # (the subsystem, by its full name: layers checked in tests/test_layers.py)
 from ..._core.transfer import from_host as _from_host
+from ..._creation.ranges import arange as _arange
 from ..._manipulation.dims import broadcast_to as _broadcast_to
 from ..._manipulation.joining import concatenate as _concatenate
 from ..._manipulation.transpose import moveaxis as _moveaxis
@@ -95,8 +96,26 @@ def _fft_helper(x, win, detrend, nperseg, noverlap, nfft, sides):
     return _fft.rfft(seg.real if seg.dtype.kind == "c" else seg, n=nfft)
 
 
+def _freqs_times(x, nfft, fs, sides, nperseg, nstep, length, shift, want_time):
+    """SciPy's frequencies and segment times (None without `want_time`: csd and welch drop them).
+    For a device signal both are written on the device from their index (`fft.rfftfreq`,
+    `arange`: NumPy's values), not uploaded: a stft of 2^22 samples uploaded 256 KiB of times
+    each call (~190 us of host time an upload)."""
+    dev = _s.is_array(x)
+    fft = _fft if dev else numpy.fft
+    freqs = fft.fftfreq(nfft, 1 / fs) if sides == "twosided" else fft.rfftfreq(nfft, 1 / fs)
+    if not dev:
+        freqs = numpy.asarray(freqs)
+    if not want_time:
+        return freqs, None
+    time = (_arange if dev else numpy.arange)(nperseg / 2, length - nperseg / 2 + 1, nstep) / float(fs)
+    if shift:
+        time -= nperseg / 2 / fs
+    return freqs, time
+
+
 def _spectral_helper(x, y, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, scaling, axis, mode,
-                     boundary=None, padded=False, mean=False):
+                     boundary=None, padded=False, mean=False, want_time=True):
     if mode not in ("psd", "stft"):
         raise ValueError("Unknown value for mode {}, must be one of: {{'psd', 'stft'}}".format(mode))
     exts = {"even": "even", "odd": "odd", "constant": "constant", "zeros": "zeros", None: None}
@@ -182,26 +201,22 @@ def _spectral_helper(x, y, fs, window, nperseg, noverlap, nfft, detrend, return_
             warnings.warn("Input data is complex, switching to return_onesided=False", stacklevel=3)
         else:
             sides = "onesided"
-    freqs = numpy.fft.fftfreq(nfft, 1 / fs) if sides == "twosided" else numpy.fft.rfftfreq(nfft, 1 / fs)
     if not virtual:
         length = x.shape[-1]
-    time = numpy.arange(nperseg / 2, length - nperseg / 2 + 1, nperseg - noverlap) / float(fs)
-    if shift:
-        time -= nperseg / 2 / fs
-    wrap = _from_host if _s.is_array(x) else numpy.asarray
+    freqs, time = _freqs_times(x, nfft, fs, sides, nperseg, nstep, length, shift, want_time)
     if _fused.applicable(x, same, win, detrend, sides):
         fused_mean = mean and mode == "psd"
         result = _fused.run(x, win, nperseg, noverlap, nfft, detrend, float(numpy.real(scale)), mode, fused_mean,
                             pre, length)
         if fused_mean:  # (..., nf): the frequencies at `axis`
-            return wrap(freqs), wrap(time), _moveaxis(result, -1, axis) if result.ndim > 1 else result
+            return freqs, time, _moveaxis(result, -1, axis) if result.ndim > 1 else result
     else:
         result = _generic_result(x, y, same, win, detrend, nperseg, noverlap, nfft, sides, mode, scale, outdtype)
     ax = axis - 1 if axis < 0 else axis
     result = _moveaxis(result, -1, ax)  # frequencies at `axis`, segments last
     if mean and result.ndim >= 2 and result.size > 0:  # csd's average='mean'
         result = result.mean(axis=-1) if result.shape[-1] > 1 else result.reshape(result.shape[:-1])
-    return wrap(freqs), wrap(time), result
+    return freqs, time, result
 
 
 def _generic_result(x, y, same, win, detrend, nperseg, noverlap, nfft, sides, mode, scale, outdtype):
@@ -245,7 +260,7 @@ def csd(x, y, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft=
     if return_onesided and _s.as_array(x, "csd").dtype.kind == "c":
         return_onesided = False  # SciPy's csd switches silently (its _spectral_helper warns)
     freqs, _, pxy = _spectral_helper(x, y, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, scaling,
-                                     axis, mode="psd", mean=average == "mean")
+                                     axis, mode="psd", mean=average == "mean", want_time=False)
     if average != "mean" and pxy.ndim >= 2 and pxy.size > 0:
         if pxy.shape[-1] > 1:
             if average == "median":

@@ -26,9 +26,9 @@ import cuarray.fft as _fft  # (the subsystem, by its full name: layers checked i
 from ..._core.elementwise_kernel import ElementwiseKernel
 from ..._core.ndarray import ndarray as _ndarray
 from ..._core.reduction_kernel import ReductionKernel
-from ..._core.transfer import from_host as _from_host
 from ..._creation.basic import empty as _empty
 from ...lib.stride_tricks import sliding_window_view as _sliding_window_view
+from ..ndimage._tables import constant_table as _constant_table
 
 __all__ = ["applicable", "run"]
 
@@ -93,7 +93,7 @@ def frames(x, win, nperseg: int, noverlap: int, nfft: int, detrend: bool, pre: i
     n = x.shape[-1]
     length = n if length is None else length
     nseg = (length - nperseg) // nstep + 1
-    w = _from_host(numpy.ascontiguousarray(win, dtype=x.dtype))
+    w = _constant_table(numpy.ascontiguousarray(win, dtype=x.dtype))  # (kept on the device: no upload a call)
     if detrend:
         means = _sliding_window_view(x, nperseg, axis=-1)[..., ::nstep, :].mean(-1)
     else:
@@ -121,7 +121,7 @@ def run(x, win, nperseg: int, noverlap: int, nfft: int, detrend, scale: float, m
     if mean:
         c = numpy.full(nf, scale, dtype=numpy.float64)
         c[1:hi] *= 2
-        c = _from_host(c.astype(x.dtype))
+        c = _constant_table(c.astype(x.dtype))
         return _mean_power_kernel()(spec, c, 1.0 / spec.shape[-2], axis=-2)
     out = _empty(spec.shape, dtype=x.dtype)
     _power_kernel()(spec, float(scale), numpy.int64(nf), numpy.int64(hi), out)

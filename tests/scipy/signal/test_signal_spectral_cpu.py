@@ -14,7 +14,7 @@ def spectral_copies(signal_standins, host_copies):
     from cuarray.scipy.signal import _lfilter, _spectral
 
     return host_copies(signal_standins, {
-        _spectral: dict(_fft=np.fft, _from_host=np.asarray, _concatenate=np.concatenate, _moveaxis=np.moveaxis,
+        _spectral: dict(_fft=np.fft, _from_host=np.asarray, _arange=np.arange, _concatenate=np.concatenate, _moveaxis=np.moveaxis,
                         _broadcast_to=np.broadcast_to, _sliding_window_view=np.lib.stride_tricks.sliding_window_view,
                         _median=np.median, _angle=np.angle, _unwrap=np.unwrap),
         _lfilter: dict(_concatenate=np.concatenate, _from_host=np.asarray)})

@@ -64,17 +64,30 @@ class _MeanPower:
         return ((p * c).sum(axis=axis) * inv).astype(c.dtype)
 
 
+class _Uploads(list):
+    """A `from_host` stand-in that records what it uploads (the per-call uploads of issue 52)."""
+
+    def __call__(self, a):
+        self.append(np.shape(a))
+        return np.asarray(a)
+
+
 @pytest.fixture
-def fused_host(signal_standins, host_copies, monkeypatch):
+def uploads():
+    return _Uploads()
+
+
+@pytest.fixture
+def fused_host(signal_standins, host_copies, monkeypatch, uploads):
     from cuarray.scipy import signal
     from cuarray.scipy.signal import _lfilter, _spectral, _spectral_fused as fz
 
     copies = host_copies(signal_standins, {
-        _spectral: dict(_fft=np.fft, _from_host=np.asarray, _concatenate=np.concatenate, _moveaxis=np.moveaxis,
-                        _sliding_window_view=np.lib.stride_tricks.sliding_window_view, _angle=np.angle,
-                        _unwrap=np.unwrap),
+        _spectral: dict(_fft=np.fft, _from_host=uploads, _arange=np.arange, _concatenate=np.concatenate,
+                        _moveaxis=np.moveaxis, _sliding_window_view=np.lib.stride_tricks.sliding_window_view,
+                        _angle=np.angle, _unwrap=np.unwrap),
         _lfilter: dict(_concatenate=np.concatenate, _from_host=np.asarray),
-        fz: dict(_fft=np.fft, _from_host=np.asarray, _ndarray=np.ndarray,
+        fz: dict(_fft=np.fft, _constant_table=np.asarray, _ndarray=np.ndarray,
                  _empty=lambda shape, dtype: np.full(shape, np.nan, dtype),
                  _sliding_window_view=np.lib.stride_tricks.sliding_window_view,
                  _frame_kernel=_Frame, _power_kernel=_Power, _mean_power_kernel=_MeanPower)})
@@ -127,6 +140,23 @@ def test_spectrogram_stft_fused_glue(fused_host, dtype, mode):
                dict(nperseg=20, boundary="even")):  # (virtual zero boundary and padding, or stored)
         close(sig.stft(xt, 2.0, axis=1, **kw), ss.stft(xt, 2.0, axis=1, **kw), tol)
     assert "stft" in calls
+
+
+@pytest.mark.parametrize("call", [
+    lambda sig, x: sig.welch(x, window=np.hanning(256).astype(np.float32), nperseg=256),
+    lambda sig, x: sig.welch(x),
+    lambda sig, x: sig.stft(x, nperseg=256),
+    lambda sig, x: sig.spectrogram(x, nperseg=64),
+    lambda sig, x: sig.periodogram(x)])
+def test_fused_calls_upload_nothing(fused_host, uploads, call):
+    """Issue 52: welch/stft uploaded the window, the averaging factors, the frequencies and the
+    times on every call (4 and 3 pinned uploads, ~190 us of host time each); the window and the
+    factors are kept on the device (`constant_table`), the frequencies and times are written there,
+    welch makes no times at all. (The old code's from_host took them: this fails on it.)"""
+    sig, calls = fused_host
+    x = RNG.normal(size=4096).astype(np.float32)
+    call(sig, x)
+    assert calls and uploads == []
 
 
 def test_fused_path_declines(fused_host):
