@@ -6,10 +6,10 @@ spectrum: a few passes over memory instead of SciPy's chain of whole-array steps
    `j < nperseg` and 0 up to `nfft` (so the FFT needs no padding copy); the segment means (constant
    detrend only) are one reduction over the strided segment view before it.
 2. one batched real FFT over the frames (a cached cuFFT recipe: no copy).
-3. mode 'psd' averaged over the segments (welch/csd `average='mean'`): one reduction over the
-   segment axis of `|X|^2` times each frequency's factor (SciPy's scale, doubled inside a one-sided
-   spectrum), so the spectrogram of |X|^2 is never stored; not averaged (spectrogram): one
-   elementwise kernel writes it. Mode 'stft': the scale is folded into the window, so the FFT's
+3. mode 'psd' averaged over the segments (welch/csd `average='mean'`): `mean_power`'s two
+   launches (templates/spectral.cu) over the segment axis of `|X|^2` times each frequency's
+   factor (SciPy's scale, doubled inside a one-sided spectrum), so the spectrogram of |X|^2 is
+   never stored; not averaged (spectrogram): one elementwise kernel writes it. Mode 'stft': the scale is folded into the window, so the FFT's
    output is the result.
 
 The generic path (`_spectral._fft_helper` and the steps after it) made ~10 whole-array passes for
@@ -19,6 +19,8 @@ copy, the mean (docs: the report of issue 52 counts them)."""
 from __future__ import annotations
 
 import functools
+import math
+import pathlib
 
 import numpy
 
@@ -27,10 +29,28 @@ from ..._core.elementwise_kernel import ElementwiseKernel
 from ..._core.ndarray import ndarray as _ndarray
 from ..._core.reduction_kernel import ReductionKernel
 from ..._creation.basic import empty as _empty
+from ...cuda import device as _device
+from ...cuda.kernel_family import KernelFamily
 from ...lib.stride_tricks import sliding_window_view as _sliding_window_view
 from ..ndimage._tables import constant_table as _constant_table
 
-__all__ = ["applicable", "run"]
+__all__ = ["applicable", "run", "mean_power", "chunking", "SPECTRAL"]
+
+_DIR = pathlib.Path(__file__).parent / "templates"
+
+
+def _source() -> str:
+    return (_DIR / "spectral.cu").read_text()
+
+
+# welch's mean of |X|^2 over the segments (templates/spectral.cu): partial sums of chunks of
+# segments for all frequencies, then one block a frequency over the chunks.
+SPECTRAL = KernelFamily("cuarray_signal_spectral", _source, namespace="cuarray_signal", kernels=(
+    "power_partials<T>(const T* X, long long nseg, long long nf, long long rows, long long nchunks, double* part)",
+    "power_mean<R, BLOCK>(const double* part, long long nchunks, long long nf, const double* c, double inv, R* out)",
+))
+_MEAN_BLOCK = 128
+_BATCH_MAX = 65535  # gridDim.z of power_partials (more rows: the generic reduction)
 
 _FLOATS = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
 
@@ -68,6 +88,32 @@ def _mean_power_kernel():
         "C X, R c, float64 inv", "R y",
         "((double)X.real() * (double)X.real() + (double)X.imag() * (double)X.imag()) * (double)c",
         "a + b", "y = (R)(a * inv)", "0", "cuarray_signal_mean_power", reduce_type="float64")
+
+
+def chunking(nseg: int, nf: int, batch: int, sm_count: int):
+    """(rows, nchunks): segments a chunk of power_partials and the chunks, about 16 blocks of 256
+    threads an SM (two waves at 8 resident blocks), at least 32 segments a chunk (4 loads a thread)."""
+    cols = -(-nf // 32)
+    want = max(1, -(-16 * sm_count // (cols * batch)))
+    nchunks = max(1, min(want, nseg // 32, 65535))
+    rows = -(-nseg // nchunks)
+    return rows, -(-nseg // rows)
+
+
+def mean_power(spec, c, real):
+    """The mean over the segments of |spec|^2 * c: spec (..., nseg, nf) C-contiguous complex, c a
+    device float64 table of nf factors, the result (..., nf) of dtype `real`. Two launches
+    (templates/spectral.cu), a fixed summation order."""
+    *outer, nseg, nf = spec.shape
+    batch = math.prod(outer)
+    rows, nchunks = chunking(nseg, nf, batch, _device._sm_count(_device.get_device_id()))
+    part = _empty((batch, nchunks, nf), dtype=numpy.float64)
+    out = _empty(tuple(outer) + (nf,), dtype=real)
+    ct = "float" if real == _FLOATS[0] else "double"
+    partials, finish = SPECTRAL.get("power_partials<{}>".format(ct), "power_mean<{}, {}>".format(ct, _MEAN_BLOCK))
+    partials.launch((-(-nf // 32), nchunks, batch), (32, 8), spec.data.ptr, nseg, nf, rows, nchunks, part.data.ptr)
+    finish.launch(batch * nf, _MEAN_BLOCK, part.data.ptr, nchunks, nf, c.data.ptr, 1.0 / nseg, out.data.ptr)
+    return out
 
 
 def applicable(x, same: bool, win, detrend, sides: str) -> bool:
@@ -121,6 +167,8 @@ def run(x, win, nperseg: int, noverlap: int, nfft: int, detrend, scale: float, m
     if mean:
         c = numpy.full(nf, scale, dtype=numpy.float64)
         c[1:hi] *= 2
+        if spec.flags.c_contiguous and math.prod(spec.shape[:-2]) <= _BATCH_MAX:
+            return mean_power(spec, _constant_table(c), x.dtype)
         c = _constant_table(c.astype(x.dtype))
         return _mean_power_kernel()(spec, c, 1.0 / spec.shape[-2], axis=-2)
     out = _empty(spec.shape, dtype=x.dtype)

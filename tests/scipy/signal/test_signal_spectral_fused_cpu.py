@@ -34,6 +34,43 @@ def test_fused_kernels_compile(real, cplx):
         compile_sm90(src, [])
 
 
+def test_mean_power_template_compiles():
+    """templates/spectral.cu's kernels for float32/float64 (NVRTC, sm_90; the family's declarations
+    are checked against the template by tests/cuda/test_kernel_family_cpu.py)."""
+    from cuarray.scipy.signal import _spectral_fused as fz
+
+    names = [fz.SPECTRAL.name_expression(n) for t in ("float", "double")
+             for n in ("power_partials<{}>".format(t), "power_mean<{}, {}>".format(t, fz._MEAN_BLOCK))]
+    _, lowered = compile_sm90(fz.SPECTRAL.source(), names)
+    assert set(lowered) == set(names)
+
+
+@pytest.mark.parametrize("nseg,nf,batch", [(78124, 129, 1), (1, 3, 1), (33, 2, 6), (10**6, 1025, 4), (40, 40, 70000)])
+def test_mean_power_chunking_covers_every_segment(nseg, nf, batch):
+    """power_partials' chunks: every segment in exactly one chunk, the grid within CUDA's limits,
+    and enough blocks to fill 132 SMs where there are segments for them (welch of 1e7 samples:
+    78124 segments, 129 bins; the generic reduction ran 1954 blocks of 129 busy threads)."""
+    from cuarray.scipy.signal import _spectral_fused as fz
+
+    rows, nchunks = fz.chunking(nseg, nf, batch, 132)
+    assert rows >= 1 and 1 <= nchunks <= 65535
+    assert (nchunks - 1) * rows < nseg <= nchunks * rows
+    blocks = -(-nf // 32) * nchunks * batch
+    assert blocks >= min(16 * 132, -(-nf // 32) * batch * max(1, nseg // 32))
+    assert rows >= min(32, nseg)
+
+
+def _mean_power_model(spec, c, real):
+    """`mean_power` in NumPy, chunk by chunk as power_partials sums (rows of `chunking`)."""
+    from cuarray.scipy.signal import _spectral_fused as fz
+
+    *outer, nseg, nf = spec.shape
+    rows, nchunks = fz.chunking(nseg, nf, int(np.prod(outer)), 132)
+    p = spec.real.astype(np.float64) ** 2 + spec.imag.astype(np.float64) ** 2
+    parts = sum(p[..., k * rows:(k + 1) * rows, :].sum(axis=-2) for k in range(nchunks))
+    return (parts * np.asarray(c) * (1.0 / nseg)).astype(real)
+
+
 class _Frame:
     """The frame kernel's C expression over the flat output index, in NumPy."""
 
@@ -87,7 +124,7 @@ def fused_host(signal_standins, host_copies, monkeypatch, uploads):
                         _moveaxis=np.moveaxis, _sliding_window_view=np.lib.stride_tricks.sliding_window_view,
                         _angle=np.angle, _unwrap=np.unwrap),
         _lfilter: dict(_concatenate=np.concatenate, _from_host=np.asarray),
-        fz: dict(_fft=np.fft, _constant_table=np.asarray, _ndarray=np.ndarray,
+        fz: dict(_fft=np.fft, _constant_table=np.asarray, mean_power=_mean_power_model, _ndarray=np.ndarray,
                  _empty=lambda shape, dtype: np.full(shape, np.nan, dtype),
                  _sliding_window_view=np.lib.stride_tricks.sliding_window_view,
                  _frame_kernel=_Frame, _power_kernel=_Power, _mean_power_kernel=_MeanPower)})

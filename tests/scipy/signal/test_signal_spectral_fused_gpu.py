@@ -59,6 +59,19 @@ def test_welch_fused(dtype, kw):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape,kw", [((200_003,), dict(nperseg=64)), ((2, 3, 40_000), dict(nperseg=33, nfft=40)),
+                                      ((5, 300_000), dict(nperseg=256, noverlap=0)), ((1, 7_777), dict(nperseg=2))])
+def test_welch_mean_power_many_segments(dtype, shape, kw):
+    """templates/spectral.cu's mean over the segments: thousands of segments (many chunks, the
+    4-load loop and its tail, frequencies past a multiple of 32), batches, 2 bins."""
+    h = (RNG.normal(size=shape) * 3 + 1).astype(dtype)
+    d = cuarray.asarray(h)
+    close(cs.welch(d, 5.0, **kw)[1], ss.welch(h, 5.0, **kw)[1], dtype)
+    close(cs.welch(d, scaling="spectrum", detrend=False, **kw)[1],
+          ss.welch(h, scaling="spectrum", detrend=False, **kw)[1], dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_periodogram_fused(dtype):
     for h, d, axis in signals(dtype):
         close(cs.periodogram(d, axis=axis)[1], ss.periodogram(h, axis=axis)[1], dtype)
