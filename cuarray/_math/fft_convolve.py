@@ -3,7 +3,8 @@ zero-padded into one (2, n) buffer (a memset and two copies), one batched forwar
 cached cuFFT recipe), one kernel for the spectra's product with the 1/n scale (and, for real data,
 the imaginary parts at 0 and n/2 cleared, as NumPy's irfft ignores them), one inverse transform
 run straight on that private product (C2R overwrites its input: no protecting copy, no separate
-scale pass). `n` is the smallest 2^a 3^b 5^c 7^d >= the full length (cuFFT's fast radices).
+scale pass). `n` is `fast_len` of the full length (cuFFT's fast radices; a small odd part past
+2^14 points).
 
 When one real operand is much the shorter (`use_blocks`), `convolve_blocks` runs overlap-save
 instead: blocks of a 7-smooth length >= 8 k (k the short length) every B - k + 1 samples, written by
@@ -57,10 +58,22 @@ def _gather_kernel():
     return ElementwiseKernel("raw T y, int64 B, int64 S, int64 k1", "T out", _GATHER_OP, "cuarray_fft_convolve_gather")
 
 
+# Above this length a transform no longer fits one cuFFT kernel: each pass over memory handles
+# a few radices, so a length whose odd part is large (1012500 = 2^2 3^4 5^5, the 7-smooth length
+# for fftconvolve of 1e6 by 1e4) costs several more passes than a power of two 3.6% longer
+# (2^20). From here `fast_len` takes 2^a m with a small odd part m <= 9 (at most 20% longer than
+# the smallest 7-smooth length, 1-5% for most n).
+_SMOOTH_MAX = 1 << 14
+_ODD_PARTS = (1, 3, 5, 7, 9)
+
+
 def fast_len(n: int) -> int:
-    """The smallest 2^a 3^b 5^c 7^d >= n (n >= 1)."""
+    """The transform length for n points: the smallest 2^a 3^b 5^c 7^d >= n up to _SMOOTH_MAX,
+    past it the smallest 2^a m >= n with an odd part m in (1, 3, 5, 7, 9) (n >= 1)."""
     if n <= 8:
         return max(n, 1)
+    if n > _SMOOTH_MAX:
+        return min(m << max(0, (-(-n // m) - 1).bit_length()) for m in _ODD_PARTS)
     best = 1 << (n - 1).bit_length()
     p7 = 1
     while p7 < best:

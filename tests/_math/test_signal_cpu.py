@@ -52,6 +52,22 @@ def test_fast_len_is_7_smooth_and_minimal():
         assert all(not _smooth(j) for j in range(n, m))
 
 
+def test_fast_len_past_one_kernel_keeps_a_small_odd_part():
+    """Issue 52: fftconvolve of 1e6 by 1e4 transformed at 1012500 = 2^2 3^4 5^5 (several cuFFT passes
+    more than 2^20, 3.6% longer): past 2^14 points the length is the smallest 2^a m >= n with m in
+    (1, 3, 5, 7, 9). Fails on the old minimal 7-smooth choice."""
+    from cuarray._math import fft_convolve
+
+    assert fft_convolve.fast_len(10**6 + 10**4 - 1) == 1 << 20
+    rng = numpy.random.default_rng(52)
+    for n in list(range(16385, 17000)) + [int(v) for v in rng.integers(17000, 1 << 26, 400)]:
+        m = fft_convolve.fast_len(n)
+        odd = m >> ((m & -m).bit_length() - 1)
+        assert m >= n and odd in (1, 3, 5, 7, 9), (n, m)
+        assert all(j < n for j in (o << k for o in (1, 3, 5, 7, 9) for k in range(40)) if j < m), (n, m)
+        assert m <= 1.2 * n + 1
+
+
 def _smooth(j):
     for p in (2, 3, 5, 7):
         while j % p == 0:
