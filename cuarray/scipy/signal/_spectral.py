@@ -30,6 +30,8 @@ from . import _spectral_fused as _fused
 
 __all__ = ["periodogram", "welch", "csd", "coherence", "spectrogram", "stft", "istft"]
 
+_FLOATS = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
+
 
 def _get_window(window, n):
     from scipy.signal import get_window  # host-side window design (optional dependency)
@@ -47,7 +49,8 @@ def _triage_segments(window, nperseg, input_length):
             nperseg = input_length
         win = numpy.asarray(_get_window(window, nperseg))
     else:
-        win = _s.host_param(window)
+        # a device window stays there (`_spectral_helper` takes it down where the fused path cannot use it)
+        win = window if _device_window(window) else _s.host_param(window)
         if len(win.shape) != 1:
             raise ValueError("window must be 1-D")
         if input_length < win.shape[-1]:
@@ -57,6 +60,25 @@ def _triage_segments(window, nperseg, input_length):
         elif nperseg != win.shape[0]:
             raise ValueError("value specified for nperseg is different from length of window")
     return win, nperseg
+
+
+def _device_window(window) -> bool:
+    """A real floating device window: the fused path uses it where it is (no download, no sync)."""
+    return _s.is_array(window) and window.dtype in _FLOATS
+
+
+def _scaled_window(win, on_device, x, outdtype, fs, scaling, mode):
+    """(window, scale) as SciPy scales: 1 / (fs sum w^2) ('density') or 1 / (sum w)^2, its square
+    root for 'stft'. A device window is returned times the square root of its scale, computed on
+    the device (`_fused.device_window`), with scale 1."""
+    if scaling not in ("density", "spectrum"):
+        raise ValueError("Unknown scaling: {!r}".format(scaling))
+    if on_device:
+        return _fused.device_window(win, x.dtype, fs, scaling == "density"), 1.0
+    if numpy.result_type(win, numpy.complex64) != outdtype:
+        win = win.astype(outdtype)
+    scale = 1.0 / (fs * (win * win).sum()) if scaling == "density" else 1.0 / win.sum() ** 2
+    return win, (numpy.sqrt(scale) if mode == "stft" else scale)
 
 
 def _segment_params(nperseg, nfft, noverlap, default_nfft):
@@ -156,6 +178,9 @@ def _spectral_helper(x, y, fs, window, nperseg, noverlap, nfft, detrend, return_
         if nperseg < 1:
             raise ValueError("nperseg must be a positive integer")
     win, nperseg = _triage_segments(window, nperseg, x.shape[-1])
+    dev_win = _device_window(window)
+    if dev_win and not (return_onesided and _fused.applicable(x, same, win, detrend, "onesided")):
+        win, dev_win = _s.host_param(win), False  # (the generic path's window is a host array)
     nfft, noverlap = _segment_params(nperseg, nfft, noverlap, nperseg)
     nstep = nperseg - noverlap
     shift = boundary is not None  # (the times start at 0 with a boundary)
@@ -185,16 +210,7 @@ def _spectral_helper(x, y, fs, window, nperseg, noverlap, nfft, detrend, return_
         x = _concatenate((x, _zeros_like_tail(x, nadd)), -1)
         if not same:
             y = _concatenate((y, _zeros_like_tail(y, nadd)), -1)
-    if numpy.result_type(win, numpy.complex64) != outdtype:
-        win = win.astype(outdtype)
-    if scaling == "density":
-        scale = 1.0 / (fs * (win * win).sum())
-    elif scaling == "spectrum":
-        scale = 1.0 / win.sum() ** 2
-    else:
-        raise ValueError("Unknown scaling: {!r}".format(scaling))
-    if mode == "stft":
-        scale = numpy.sqrt(scale)
+    win, scale = _scaled_window(win, dev_win, x, outdtype, fs, scaling, mode)
     sides = "twosided"
     if return_onesided:
         if x.dtype.kind == "c" or (not same and y.dtype.kind == "c"):
@@ -207,7 +223,7 @@ def _spectral_helper(x, y, fs, window, nperseg, noverlap, nfft, detrend, return_
     if _fused.applicable(x, same, win, detrend, sides):
         fused_mean = mean and mode == "psd"
         result = _fused.run(x, win, nperseg, noverlap, nfft, detrend, float(numpy.real(scale)), mode, fused_mean,
-                            pre, length)
+                            pre, length, dev_win)
         if fused_mean:  # (..., nf): the frequencies at `axis`
             return freqs, time, _moveaxis(result, -1, axis) if result.ndim > 1 else result
     else:
@@ -496,7 +512,8 @@ def istft(Zxx, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft
     if isinstance(window, str) or type(window) is tuple:
         win = numpy.asarray(_get_window(window, nperseg))
     else:
-        win = _s.host_param(window)
+        # a device window stays there (`_spectral_helper` takes it down where the fused path cannot use it)
+        win = window if _device_window(window) else _s.host_param(window)
         if len(win.shape) != 1:
             raise ValueError("window must be 1-D")
         if win.shape[0] != nperseg:

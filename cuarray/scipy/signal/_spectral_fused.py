@@ -116,6 +116,31 @@ def mean_power(spec, c, real):
     return out
 
 
+@functools.lru_cache(maxsize=None)
+def _window_sum_kernel():
+    return ReductionKernel("T w, int32 sq", "float64 y", "sq ? (double)w * (double)w : (double)w", "a + b", "y = a",
+                           "0", "cuarray_signal_window_sum", reduce_type="float64")
+
+
+@functools.lru_cache(maxsize=None)
+def _window_scale_kernel():
+    # w sqrt(scale): 1 / (fs S) for 'density' (S the sum of squares), 1 / S^2 for 'spectrum' (S the sum)
+    return ElementwiseKernel("T w, raw float64 S, float64 fs, int32 sq", "R y",
+                             "const double s_ = sq ? 1.0 / (fs * S[0]) : 1.0 / (S[0] * S[0]); "
+                             "y = (R)((double)w * sqrt(s_))", "cuarray_signal_window_scale")
+
+
+def device_window(win, dtype, fs, density: bool):
+    """A device window times the square root of SciPy's scale, in `dtype`, contiguous: two launches
+    (its sum or sum of squares in double, then the product), so the scale never reaches the host
+    (a device window was downloaded each call: a sync and a pageable copy). The power |X|^2 of
+    its frames carries the scale, and 'stft' frames the square root SciPy takes."""
+    s = _window_sum_kernel()(win, numpy.int32(density))
+    out = _empty(win.shape, dtype=dtype)
+    _window_scale_kernel()(win, s, float(fs), numpy.int32(density), out)
+    return out
+
+
 def applicable(x, same: bool, win, detrend, sides: str) -> bool:
     """Whether the fused path computes this call: a non-empty real float32/float64 cuarray signal
     with itself, a real window, constant or no detrending, a one-sided spectrum."""
@@ -131,15 +156,18 @@ def applicable(x, same: bool, win, detrend, sides: str) -> bool:
     return True
 
 
-def frames(x, win, nperseg: int, noverlap: int, nfft: int, detrend: bool, pre: int = 0, length=None):
+def frames(x, win, nperseg: int, noverlap: int, nfft: int, detrend: bool, pre: int = 0, length=None,
+           on_device=False):
     """The FFT input of the segments of `x` (..., n): (..., nseg, nfft) in x's dtype. `pre` zeros
     before the signal and zeros after it up to `length` samples in all (stft's boundary and
-    padding) are read as such, not stored (no detrend then)."""
+    padding) are read as such, not stored (no detrend then). `win`: a host array, or with
+    `on_device` a contiguous device array of x's dtype."""
     nstep = nperseg - noverlap
     n = x.shape[-1]
     length = n if length is None else length
     nseg = (length - nperseg) // nstep + 1
-    w = _constant_table(numpy.ascontiguousarray(win, dtype=x.dtype))  # (kept on the device: no upload a call)
+    # a host window is kept on the device (no upload a call)
+    w = win if on_device else _constant_table(numpy.ascontiguousarray(win, dtype=x.dtype))
     if detrend:
         means = _sliding_window_view(x, nperseg, axis=-1)[..., ::nstep, :].mean(-1)
     else:
@@ -151,15 +179,17 @@ def frames(x, win, nperseg: int, noverlap: int, nfft: int, detrend: bool, pre: i
 
 
 def run(x, win, nperseg: int, noverlap: int, nfft: int, detrend, scale: float, mode: str, mean: bool, pre: int = 0,
-        length=None):
+        length=None, on_device=False):
     """The result of `_spectral_helper` before its axis move: (..., nseg, nf) (mode 'stft': complex;
     'psd': real), or with `mean` (mode 'psd' only) the average over the segments, (..., nf).
-    `pre`, `length`: `frames`' virtual zero boundary and padding."""
+    `pre`, `length`: `frames`' virtual zero boundary and padding. `on_device`: `win` is
+    `device_window`'s (the scale folded in, `scale` 1)."""
     detrend = detrend is not False and detrend is not None
-    win = numpy.asarray(win).real
-    if mode == "stft":
-        win = win * scale  # (the helper's scale is already its square root for 'stft')
-    spec = _fft.rfft(frames(x, win, nperseg, noverlap, nfft, detrend, pre, length), axis=-1)
+    if not on_device:
+        win = numpy.asarray(win).real
+        if mode == "stft":
+            win = win * scale  # (the helper's scale is already its square root for 'stft')
+    spec = _fft.rfft(frames(x, win, nperseg, noverlap, nfft, detrend, pre, length, on_device), axis=-1)
     if mode == "stft":
         return spec
     nf = spec.shape[-1]

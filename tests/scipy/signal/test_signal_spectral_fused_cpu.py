@@ -29,8 +29,15 @@ def test_fused_kernels_compile(real, cplx):
             compile_sm90(src, [])
     mean = fz._mean_power_kernel()._definition([("in", cplx, cplx), ("in", real, real), sc(F8)],
                                                {"C": cplx, "R": real}, real, "double", 8)
+    wsum = fz._window_sum_kernel()._definition([("in", real, real), sc(I4)], {"T": real}, F8, "double", 8)
     for st in (Stage("map", "out", 32, 4, 4, 1, 1, np.int32), Stage("map", "out", 256, 1, 1, 1, 2, np.int64)):
-        name, src = mean.source(st)
+        for d in (mean, wsum):
+            name, src = d.source(st)
+            compile_sm90(src, [])
+    for wdt in (F4, F8):  # (a window of either precision for a signal of either)
+        scale = fz._window_scale_kernel()._definition([("in", wdt, wdt), ("raw", F8, F8), sc(F8), sc(I4),
+                                                       ("out", real, real)], {"T": wdt, "R": real})
+        name, src = scale.source("flat", 1, np.int32)
         compile_sm90(src, [])
 
 
@@ -69,6 +76,22 @@ def _mean_power_model(spec, c, real):
     p = spec.real.astype(np.float64) ** 2 + spec.imag.astype(np.float64) ** 2
     parts = sum(p[..., k * rows:(k + 1) * rows, :].sum(axis=-2) for k in range(nchunks))
     return (parts * np.asarray(c) * (1.0 / nseg)).astype(real)
+
+
+class _DeviceWindow(list):
+    """`device_window`'s two kernels in NumPy (double sums, w sqrt(scale) in the signal's dtype);
+    records its calls (array windows are device arrays in these host copies)."""
+
+    def __call__(self, win, dtype, fs, density):
+        self.append((np.shape(win), np.dtype(dtype), density))
+        w = np.asarray(win, np.float64)
+        s = 1.0 / (fs * (w * w).sum()) if density else 1.0 / w.sum() ** 2
+        return (w * np.sqrt(s)).astype(dtype)
+
+
+@pytest.fixture
+def device_windows():
+    return _DeviceWindow()
 
 
 class _Frame:
@@ -115,7 +138,7 @@ def uploads():
 
 
 @pytest.fixture
-def fused_host(signal_standins, host_copies, monkeypatch, uploads):
+def fused_host(signal_standins, host_copies, monkeypatch, uploads, device_windows):
     from cuarray.scipy import signal
     from cuarray.scipy.signal import _lfilter, _spectral, _spectral_fused as fz
 
@@ -124,7 +147,7 @@ def fused_host(signal_standins, host_copies, monkeypatch, uploads):
                         _moveaxis=np.moveaxis, _sliding_window_view=np.lib.stride_tricks.sliding_window_view,
                         _angle=np.angle, _unwrap=np.unwrap),
         _lfilter: dict(_concatenate=np.concatenate, _from_host=np.asarray),
-        fz: dict(_fft=np.fft, _constant_table=np.asarray, mean_power=_mean_power_model, _ndarray=np.ndarray,
+        fz: dict(_fft=np.fft, _constant_table=np.asarray, mean_power=_mean_power_model, device_window=device_windows, _ndarray=np.ndarray,
                  _empty=lambda shape, dtype: np.full(shape, np.nan, dtype),
                  _sliding_window_view=np.lib.stride_tricks.sliding_window_view,
                  _frame_kernel=_Frame, _power_kernel=_Power, _mean_power_kernel=_MeanPower)})
@@ -194,6 +217,30 @@ def test_fused_calls_upload_nothing(fused_host, uploads, call):
     x = RNG.normal(size=4096).astype(np.float32)
     call(sig, x)
     assert calls and uploads == []
+
+
+@pytest.mark.parametrize("wdt", ["float32", "float64"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_device_window_scaled_on_the_device(fused_host, device_windows, wdt, dtype):
+    """Issue 52: welch(x, window=<device array>) downloaded the window (a sync and a pageable copy
+    every call) for SciPy's scale; the fused path now scales it on the device (`device_window`:
+    w sqrt(scale), scale 1 after it) for welch, spectrogram (psd and complex) and stft, SciPy's
+    results. (The old code has no device_window: this fails on it.)"""
+    sig, calls = fused_host
+    x = (RNG.normal(size=(2, 3000)) + 2.0).astype(dtype)
+    w = np.hanning(128).astype(wdt)
+    tol = 2e-5 if "float32" in (dtype, wdt) else 1e-12
+    for kw in (dict(), dict(scaling="spectrum"), dict(nfft=255, detrend=False)):
+        close(sig.welch(x, 7.0, window=w, **kw), ss.welch(x, 7.0, window=w, **kw), tol)
+    close(sig.spectrogram(x, window=w), ss.spectrogram(x, window=w), tol)
+    close(sig.spectrogram(x, window=w, mode="complex"), ss.spectrogram(x, window=w, mode="complex"), tol)
+    close(sig.stft(x, 3.0, window=w, nperseg=128), ss.stft(x, 3.0, window=w, nperseg=128), tol)
+    close(sig.stft(x, window=w, nperseg=128, scaling="psd"), ss.stft(x, window=w, nperseg=128, scaling="psd"), tol)
+    assert len(device_windows) == 7 and all(d == (np.dtype(dtype)) for _, d, _ in device_windows)
+    del device_windows[:]
+    sig.welch(x, window=w, detrend="linear")  # (the generic path: the window on the host, as before)
+    sig.welch(x + 1j, window=w)
+    assert device_windows == []
 
 
 def test_fused_path_declines(fused_host):

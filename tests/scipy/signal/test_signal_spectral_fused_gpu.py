@@ -135,3 +135,30 @@ def test_spectrogram_phase(axis):
     x = RNG.normal(size=(3, 2000)) if axis == -1 else RNG.normal(size=(2000, 3))
     close(cs.spectrogram(cuarray.asarray(x), nperseg=128, mode="phase", axis=axis)[2],
           ss.spectrogram(x, nperseg=128, mode="phase", axis=axis)[2], np.float64)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_stft_returns_scipys_transposed_view(dtype):
+    """stft's (freq, time) result is, as SciPy's, a view of the (time, freq) spectrum (strides of
+    one bin and one segment's bins): no transposing copy (60 us for 2^22 samples)."""
+    h = RNG.normal(size=(2, 5000)).astype(dtype)
+    z = cs.stft(cuarray.asarray(h), nperseg=256)[2]
+    rz = ss.stft(h, nperseg=256)[2]
+    assert z.strides == rz.strides and not z.flags.c_contiguous
+    close(z, rz, dtype)
+
+
+@pytest.mark.parametrize("wdt", [np.float32, np.float64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_device_window_scaled_on_the_device(dtype, wdt):
+    """A device window (contiguous, and a strided view) is scaled on the device for welch,
+    spectrogram and stft: SciPy's results with the same window on the host."""
+    base = RNG.uniform(0.1, 1.0, size=2 * 96).astype(wdt)
+    for hw, dw in ((base[:96], cuarray.asarray(base[:96])), (base[::2], cuarray.asarray(base)[::2])):
+        for h, d, axis in signals(dtype)[:3]:
+            for kw in (dict(), dict(scaling="spectrum", detrend=False), dict(nfft=101, average="median")):
+                close(cs.welch(d, 2.0, window=dw, axis=axis, **kw)[1], ss.welch(h, 2.0, window=hw, axis=axis, **kw)[1],
+                      dtype)
+            close(cs.spectrogram(d, window=dw, axis=axis)[2], ss.spectrogram(h, window=hw, axis=axis)[2], dtype)
+            close(cs.stft(d, 3.0, window=dw, nperseg=96, axis=axis)[2],
+                  ss.stft(h, 3.0, window=hw, nperseg=96, axis=axis)[2], dtype)
