@@ -2,15 +2,16 @@
 x with itself, periodogram, spectrogram, stft) with constant or no detrending and a one-sided
 spectrum: a few passes over memory instead of SciPy's chain of whole-array steps.
 
-1. `frames`: one elementwise kernel writes the FFT input, `(x[s * nstep + j] - mean_s) * w_j` for
-   `j < nperseg` and 0 up to `nfft` (so the FFT needs no padding copy); the segment means (constant
-   detrend only) are one reduction over the strided segment view before it.
+1. `frames`: one kernel writes the FFT input (templates/spectral.cu's row kernel; an elementwise
+   one for a strided signal), `(x[s * nstep + j] - mean_s) * w_j` for `j < nperseg` and 0 up to
+   `nfft` (so the FFT needs no padding copy); the segment means (constant detrend only) are one
+   reduction over the strided segment view before it.
 2. one batched real FFT over the frames (a cached cuFFT recipe: no copy).
 3. mode 'psd' averaged over the segments (welch/csd `average='mean'`): `mean_power`'s two
    launches (templates/spectral.cu) over the segment axis of `|X|^2` times each frequency's
    factor (SciPy's scale, doubled inside a one-sided spectrum), so the spectrogram of |X|^2 is
-   never stored; not averaged (spectrogram): one elementwise kernel writes it. Mode 'stft': the scale is folded into the window, so the FFT's
-   output is the result.
+   never stored; not averaged (spectrogram): one elementwise kernel writes it. Mode 'stft': the
+   scale is folded into the window, so the FFT's output is the result.
 
 The generic path (`_spectral._fft_helper` and the steps after it) made ~10 whole-array passes for
 welch: the detrended copy, the window product, the FFT, conj * X, the scale, the doubling, a cast
@@ -34,7 +35,7 @@ from ...cuda.kernel_family import KernelFamily
 from ...lib.stride_tricks import sliding_window_view as _sliding_window_view
 from ..ndimage._tables import constant_table as _constant_table
 
-__all__ = ["applicable", "run", "mean_power", "chunking", "SPECTRAL"]
+__all__ = ["applicable", "run", "frames", "write_frames", "mean_power", "chunking", "device_window", "SPECTRAL"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 
@@ -48,6 +49,8 @@ def _source() -> str:
 SPECTRAL = KernelFamily("cuarray_signal_spectral", _source, namespace="cuarray_signal", kernels=(
     "power_partials<T>(const T* X, long long nseg, long long nf, long long rows, long long nchunks, double* part)",
     "power_mean<R, BLOCK>(const double* part, long long nchunks, long long nf, const double* c, double inv, R* out)",
+    "frames<T>(const T* x, const T* m, const T* w, long long len, long long nstep, long long nper, long long nfft, "
+    "long long nseg, long long rows, int detrend, long long pre, T* y)",
 ))
 _MEAN_BLOCK = 128
 _BATCH_MAX = 65535  # gridDim.z of power_partials (more rows: the generic reduction)
@@ -173,9 +176,22 @@ def frames(x, win, nperseg: int, noverlap: int, nfft: int, detrend: bool, pre: i
     else:
         means = w  # (not read)
     out = _empty(x.shape[:-1] + (nseg, nfft), dtype=x.dtype)
-    _frame_kernel()(x, means, w, numpy.int64(n), numpy.int64(nstep), numpy.int64(nperseg), numpy.int64(nfft),
-                    numpy.int64(nseg), numpy.int32(detrend), numpy.int64(pre), out)
+    write_frames(x, means, w, n, nstep, nperseg, nfft, nseg, detrend, pre, out)
     return out
+
+
+def write_frames(x, means, w, n, nstep, nperseg, nfft, nseg, detrend, pre, out) -> None:
+    """`frames`' kernel: templates/spectral.cu's row kernel for a C-contiguous signal, the
+    elementwise form (any strides) otherwise."""
+    if not x.flags.c_contiguous:
+        _frame_kernel()(x, means, w, numpy.int64(n), numpy.int64(nstep), numpy.int64(nperseg), numpy.int64(nfft),
+                        numpy.int64(nseg), numpy.int32(detrend), numpy.int64(pre), out)
+        return
+    rows = out.size // nfft
+    grid = max(1, min(-(-rows // 8), 64 * _device._sm_count(_device.get_device_id())))
+    (k,) = SPECTRAL.get("frames<{}>".format("float" if x.dtype == _FLOATS[0] else "double"))
+    k.launch(grid, (32, 8), x.data.ptr, means.data.ptr, w.data.ptr, n, nstep, nperseg, nfft, nseg, rows, int(detrend),
+             pre, out.data.ptr)
 
 
 def run(x, win, nperseg: int, noverlap: int, nfft: int, detrend, scale: float, mode: str, mean: bool, pre: int = 0,

@@ -47,7 +47,8 @@ def test_mean_power_template_compiles():
     from cuarray.scipy.signal import _spectral_fused as fz
 
     names = [fz.SPECTRAL.name_expression(n) for t in ("float", "double")
-             for n in ("power_partials<{}>".format(t), "power_mean<{}, {}>".format(t, fz._MEAN_BLOCK))]
+             for n in ("power_partials<{}>".format(t), "power_mean<{}, {}>".format(t, fz._MEAN_BLOCK),
+                       "frames<{}>".format(t))]
     _, lowered = compile_sm90(fz.SPECTRAL.source(), names)
     assert set(lowered) == set(names)
 
@@ -94,6 +95,70 @@ def device_windows():
     return _DeviceWindow()
 
 
+# templates/spectral.cu's row kernel `frames` built with g++: CUDA's names as serial stand-ins, the
+# block's threads and the grid run one after another (the kernel has no barrier).
+FRAMES_DRIVER = r"""
+struct Dim3 { unsigned x, y, z; };
+static Dim3 threadIdx, blockIdx, gridDim;
+#define __global__
+#define __device__
+#define __launch_bounds__(n)
+#define __shared__ static
+struct float2 { float x, y; };
+struct double2 { double x, y; };
+static inline void __syncthreads() {}
+static inline double __shfl_down_sync(unsigned, double v, int) { return v; }
+#include "spectral.cu"
+template <typename T>
+void run(const T* x, const T* m, const T* w, long long len, long long nstep, long long nper, long long nfft,
+         long long nseg, long long rows, int detrend, long long pre, T* y, unsigned grid) {
+  gridDim.x = grid;
+  for (unsigned b = 0; b < grid; ++b)
+    for (unsigned ty = 0; ty < 8; ++ty)
+      for (unsigned tx = 0; tx < 32; ++tx) {
+        blockIdx.x = b; threadIdx.x = tx; threadIdx.y = ty;
+        cuarray_signal::frames<T>(x, m, w, len, nstep, nper, nfft, nseg, rows, detrend, pre, y);
+      }
+}
+extern "C" void frames_f(const float* x, const float* m, const float* w, long long len, long long nstep,
+                         long long nper, long long nfft, long long nseg, long long rows, int detrend, long long pre,
+                         float* y, unsigned grid) { run(x, m, w, len, nstep, nper, nfft, nseg, rows, detrend, pre, y, grid); }
+extern "C" void frames_d(const double* x, const double* m, const double* w, long long len, long long nstep,
+                         long long nper, long long nfft, long long nseg, long long rows, int detrend, long long pre,
+                         double* y, unsigned grid) { run(x, m, w, len, nstep, nper, nfft, nseg, rows, detrend, pre, y, grid); }
+"""
+
+
+@pytest.fixture(scope="module")
+def host_write_frames(host_lib):
+    """`write_frames` on the host: the row kernel (g++) for a C-contiguous signal, a grid of at most 3
+    blocks (the grid-stride loop runs), the elementwise form's model otherwise; records which ran."""
+    import ctypes
+
+    from cuarray.scipy.signal import _spectral_fused as fz
+
+    lib = host_lib("spectral_frames", FRAMES_DRIVER, fz._DIR)
+    ll = ctypes.c_longlong
+    ran = []
+
+    def write(x, means, w, n, nstep, nper, nfft, nseg, detrend, pre, out):
+        if not x.flags.c_contiguous:
+            ran.append("elementwise")
+            return _Frame()(x, means, w, n, nstep, nper, nfft, nseg, detrend, pre, out)
+        ran.append("rows")
+        dt = x.dtype
+        m, w = np.ascontiguousarray(means, dt), np.ascontiguousarray(w, dt)
+        assert out.flags.c_contiguous and w.dtype == dt
+        rows = out.size // nfft
+        p = lambda a: a.ctypes.data_as(ctypes.c_void_p)  # noqa: E731
+        (lib.frames_f if dt == np.float32 else lib.frames_d)(
+            p(x), p(m), p(w), ll(n), ll(nstep), ll(nper), ll(nfft), ll(nseg), ll(rows), ctypes.c_int(int(detrend)),
+            ll(pre), p(out), ctypes.c_uint(max(1, min(-(-rows // 8), 3))))
+
+    write.ran = ran
+    return write
+
+
 class _Frame:
     """The frame kernel's C expression over the flat output index, in NumPy."""
 
@@ -138,7 +203,7 @@ def uploads():
 
 
 @pytest.fixture
-def fused_host(signal_standins, host_copies, monkeypatch, uploads, device_windows):
+def fused_host(signal_standins, host_copies, monkeypatch, uploads, device_windows, host_write_frames):
     from cuarray.scipy import signal
     from cuarray.scipy.signal import _lfilter, _spectral, _spectral_fused as fz
 
@@ -147,7 +212,8 @@ def fused_host(signal_standins, host_copies, monkeypatch, uploads, device_window
                         _moveaxis=np.moveaxis, _sliding_window_view=np.lib.stride_tricks.sliding_window_view,
                         _angle=np.angle, _unwrap=np.unwrap),
         _lfilter: dict(_concatenate=np.concatenate, _from_host=np.asarray),
-        fz: dict(_fft=np.fft, _constant_table=np.asarray, mean_power=_mean_power_model, device_window=device_windows, _ndarray=np.ndarray,
+        fz: dict(_fft=np.fft, _constant_table=np.asarray, mean_power=_mean_power_model, device_window=device_windows,
+                 write_frames=host_write_frames, _ndarray=np.ndarray,
                  _empty=lambda shape, dtype: np.full(shape, np.nan, dtype),
                  _sliding_window_view=np.lib.stride_tricks.sliding_window_view,
                  _frame_kernel=_Frame, _power_kernel=_Power, _mean_power_kernel=_MeanPower)})
@@ -200,6 +266,30 @@ def test_spectrogram_stft_fused_glue(fused_host, dtype, mode):
                dict(nperseg=20, boundary="even")):  # (virtual zero boundary and padding, or stored)
         close(sig.stft(xt, 2.0, axis=1, **kw), ss.stft(xt, 2.0, axis=1, **kw), tol)
     assert "stft" in calls
+
+
+def test_frames_row_kernel_runs(fused_host, host_write_frames):
+    """The glue tests above ran templates/spectral.cu's row kernel (g++) for contiguous signals and
+    the elementwise form for strided ones; a batch of 5 long signals, detrended, with stft's
+    virtual boundary, through both: the same frames."""
+    assert {"rows", "elementwise"} <= set(host_write_frames.ran)
+    for dtype in (np.float32, np.float64):
+        x = RNG.normal(size=(5, 3001)).astype(dtype) + 2
+        for args in ((x, np.hanning(100), 100, 37, 128, True), (x, np.hanning(64), 64, 32, 64, False, 32, 3001 + 64)):
+            n = x.shape[-1]
+            nper, nfft = args[2], args[4]
+            nstep = nper - args[3]
+            pre = args[6] if len(args) > 6 else 0
+            length = args[7] if len(args) > 7 else n
+            nseg = (length - nper) // nstep + 1
+            w = np.asarray(args[1], dtype)
+            means = (np.lib.stride_tricks.sliding_window_view(x, nper, axis=-1)[..., ::nstep, :].mean(-1)
+                     if args[5] else w)
+            a = np.full(x.shape[:-1] + (nseg, nfft), np.nan, dtype)
+            b = a.copy()
+            host_write_frames(x, means, w, n, nstep, nper, nfft, nseg, args[5], pre, a)
+            _Frame()(x, means, w, n, nstep, nper, nfft, nseg, args[5], pre, b)
+            np.testing.assert_array_equal(a, b)
 
 
 @pytest.mark.parametrize("call", [

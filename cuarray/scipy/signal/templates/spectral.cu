@@ -11,6 +11,13 @@
 // sums, warp shuffles, then the warps in order), times c[f] (scale, doubled inside a one-sided
 // spectrum) and inv (1 / nseg), cast to R. No atomics: the same bits every run.
 
+// frames: the fused path's FFT input y (rows = batch * nseg rows of nfft) from a C-contiguous signal
+// x (batch rows of len samples): y[r, j] = (x[b, s nstep + j - pre] - m[r]) w[j] for j < nper (the
+// sample 0 outside the signal, no mean then), 0 up to nfft; r = b nseg + s. Block (32, 8): row
+// threadIdx.y of the block's rows (a grid-stride loop), lanes over j, four samples a lane in flight.
+// The row's batch and segment come from one division a row, not three 64-bit divisions an element
+// (the elementwise form's cost: 54 us for 2^22 samples where a copy takes ~17 us).
+
 namespace cuarray_signal {
 
 template <typename T>
@@ -57,6 +64,32 @@ __global__ void __launch_bounds__(256) power_partials(const T* X, long long nseg
 #pragma unroll
     for (int k = 1; k < 8; ++k) t += sums[k][threadIdx.x];
     part[((long long)blockIdx.z * nchunks + blockIdx.y) * nf + f] = t;
+  }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256) frames(const T* x, const T* m, const T* w, long long len, long long nstep,
+                                              long long nper, long long nfft, long long nseg, long long rows,
+                                              int detrend, long long pre, T* y) {
+  const T* __restrict__ xs = x;
+  const T* __restrict__ ws = w;
+  for (long long r = (long long)blockIdx.x * 8 + threadIdx.y; r < rows; r += (long long)gridDim.x * 8) {
+    const long long b = r / nseg, s = r - b * nseg;
+    const T* __restrict__ xb = xs + b * len;
+    const long long t0 = s * nstep - pre;
+    const T mean = detrend ? m[r] : T(0);
+    T* __restrict__ yr = y + r * nfft;
+#pragma unroll 4
+    for (long long j = threadIdx.x; j < nfft; j += 32) {
+      T v = T(0);
+      if (j < nper) {
+        const long long t = t0 + j;
+        T u = t >= 0 && t < len ? xb[t] : T(0);
+        if (detrend) u = u - mean;
+        v = u * ws[j];
+      }
+      yr[j] = v;
+    }
   }
 }
 
