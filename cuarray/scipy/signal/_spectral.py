@@ -9,13 +9,13 @@ Frequencies and times are cuarray arrays."""
 
 from __future__ import annotations
 
+import functools
 import warnings
 
 import numpy
 
 import cuarray.fft as _fft  # (the subsystem, by its full name: layers checked in tests/test_layers.py)
 from ..._core.transfer import from_host as _from_host
-from ..._creation.ranges import arange as _arange
 from ..._manipulation.dims import broadcast_to as _broadcast_to
 from ..._manipulation.joining import concatenate as _concatenate
 from ..._manipulation.transpose import moveaxis as _moveaxis
@@ -39,6 +39,22 @@ def _get_window(window, n):
     return get_window(window, n)
 
 
+@functools.lru_cache(maxsize=64)
+def _kept_window(window, n):
+    w = numpy.asarray(_get_window(window, n))
+    w.flags.writeable = False  # (shared between calls: nothing here writes a window in place)
+    return w
+
+
+def _named_window(window, n):
+    """`get_window`'s array for a window named by a string or tuple, kept per (name, n): SciPy's
+    design costs ~15 us of host time a call (stft's whole GPU time at 2^22 samples is ~60 us)."""
+    try:
+        return _kept_window(window, n)
+    except TypeError:  # an unhashable tuple
+        return numpy.asarray(_get_window(window, n))
+
+
 def _triage_segments(window, nperseg, input_length):
     if isinstance(window, (str, tuple)):
         if nperseg is None:
@@ -47,7 +63,7 @@ def _triage_segments(window, nperseg, input_length):
             warnings.warn("nperseg = {:d} is greater than input length  = {:d}, using nperseg = {:d}"
                           .format(nperseg, input_length, input_length), stacklevel=3)
             nperseg = input_length
-        win = numpy.asarray(_get_window(window, nperseg))
+        win = _named_window(window, nperseg)
     else:
         # a device window stays there (`_spectral_helper` takes it down where the fused path cannot use it)
         win = window if _device_window(window) else _s.host_param(window)
@@ -121,7 +137,7 @@ def _fft_helper(x, win, detrend, nperseg, noverlap, nfft, sides):
 def _freqs_times(x, nfft, fs, sides, nperseg, nstep, length, shift, want_time):
     """SciPy's frequencies and segment times (None without `want_time`: csd and welch drop them).
     For a device signal both are written on the device from their index (`fft.rfftfreq`,
-    `arange`: NumPy's values), not uploaded: a stft of 2^22 samples uploaded 256 KiB of times
+    `_fused.segment_times`: NumPy's values, one launch each), not uploaded: a stft of 2^22 samples uploaded 256 KiB of times
     each call (~190 us of host time an upload)."""
     dev = _s.is_array(x)
     fft = _fft if dev else numpy.fft
@@ -130,7 +146,10 @@ def _freqs_times(x, nfft, fs, sides, nperseg, nstep, length, shift, want_time):
         freqs = numpy.asarray(freqs)
     if not want_time:
         return freqs, None
-    time = (_arange if dev else numpy.arange)(nperseg / 2, length - nperseg / 2 + 1, nstep) / float(fs)
+    if dev:
+        return freqs, _fused.segment_times(nperseg / 2, length - nperseg / 2 + 1, nstep, float(fs),
+                                           nperseg / 2 / fs if shift else None)
+    time = numpy.arange(nperseg / 2, length - nperseg / 2 + 1, nstep) / float(fs)
     if shift:
         time -= nperseg / 2 / fs
     return freqs, time
@@ -510,7 +529,7 @@ def istft(Zxx, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft
     outer = [d for d in range(Zxx.ndim) if d not in (fa, ta)]
     Zxx = Zxx.transpose(outer + [ta, fa])
     if isinstance(window, str) or type(window) is tuple:
-        win = numpy.asarray(_get_window(window, nperseg))
+        win = _named_window(window, nperseg)
     else:
         # a device window stays there (`_spectral_helper` takes it down where the fused path cannot use it)
         win = window if _device_window(window) else _s.host_param(window)

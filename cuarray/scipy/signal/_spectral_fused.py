@@ -35,7 +35,8 @@ from ...cuda.kernel_family import KernelFamily
 from ...lib.stride_tricks import sliding_window_view as _sliding_window_view
 from ..ndimage._tables import constant_table as _constant_table
 
-__all__ = ["applicable", "run", "frames", "write_frames", "mean_power", "chunking", "device_window", "SPECTRAL"]
+__all__ = ["applicable", "run", "frames", "write_frames", "mean_power", "chunking", "device_window",
+           "segment_times", "SPECTRAL"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 
@@ -116,6 +117,27 @@ def mean_power(spec, c, real):
     partials, finish = SPECTRAL.get("power_partials<{}>".format(ct), "power_mean<{}, {}>".format(ct, _MEAN_BLOCK))
     partials.launch((-(-nf // 32), nchunks, batch), (32, 8), spec.data.ptr, nseg, nf, rows, nchunks, part.data.ptr)
     finish.launch(batch * nf, _MEAN_BLOCK, part.data.ptr, nchunks, nf, c.data.ptr, 1.0 / nseg, out.data.ptr)
+    return out
+
+
+# SciPy's segment times: arange(start, stop, step) / fs, less `off` with a boundary (the arange
+# values are exact: halves of integers; each operation rounds as NumPy's does).
+_TIMES_OP = "y = (start + (double)i * step) / fs; if (shift) y = y - off"
+
+
+@functools.lru_cache(maxsize=None)
+def _times_kernel():
+    return ElementwiseKernel("float64 start, float64 step, float64 fs, float64 off, int32 shift", "float64 y",
+                             _TIMES_OP, "cuarray_signal_segment_times")
+
+
+def segment_times(start: float, stop: float, step: int, fs: float, off):
+    """`numpy.arange(start, stop, step) / fs` (minus `off` unless None) on the device: one launch,
+    NumPy's length and values (not an arange, a divide and a subtract)."""
+    n = max(0, math.ceil((stop - start) / step))
+    out = _empty((n,), dtype=numpy.float64)
+    if n:
+        _times_kernel()(float(start), float(step), float(fs), float(off or 0.0), numpy.int32(off is not None), out)
     return out
 
 

@@ -34,6 +34,8 @@ def test_fused_kernels_compile(real, cplx):
         for d in (mean, wsum):
             name, src = d.source(st)
             compile_sm90(src, [])
+    times = fz._times_kernel()._definition([sc(F8)] * 4 + [sc(I4), ("out", F8, F8)], {})
+    compile_sm90(times.source("flat", 1, np.int32)[1], [])
     for wdt in (F4, F8):  # (a window of either precision for a signal of either)
         scale = fz._window_scale_kernel()._definition([("in", wdt, wdt), ("raw", F8, F8), sc(F8), sc(I4),
                                                        ("out", real, real)], {"T": wdt, "R": real})
@@ -77,6 +79,13 @@ def _mean_power_model(spec, c, real):
     p = spec.real.astype(np.float64) ** 2 + spec.imag.astype(np.float64) ** 2
     parts = sum(p[..., k * rows:(k + 1) * rows, :].sum(axis=-2) for k in range(nchunks))
     return (parts * np.asarray(c) * (1.0 / nseg)).astype(real)
+
+
+def _segment_times_model(start, stop, step, fs, off):
+    """`_spectral_fused.segment_times`' kernel in NumPy: (start + i step) / fs, less off."""
+    i = np.arange(max(0, int(np.ceil((stop - start) / step))))
+    t = (start + i.astype(np.float64) * step) / fs
+    return t if off is None else t - off
 
 
 class _DeviceWindow(list):
@@ -208,12 +217,12 @@ def fused_host(signal_standins, host_copies, monkeypatch, uploads, device_window
     from cuarray.scipy.signal import _lfilter, _spectral, _spectral_fused as fz
 
     copies = host_copies(signal_standins, {
-        _spectral: dict(_fft=np.fft, _from_host=uploads, _arange=np.arange, _concatenate=np.concatenate,
+        _spectral: dict(_fft=np.fft, _from_host=uploads, _concatenate=np.concatenate,
                         _moveaxis=np.moveaxis, _sliding_window_view=np.lib.stride_tricks.sliding_window_view,
                         _angle=np.angle, _unwrap=np.unwrap),
         _lfilter: dict(_concatenate=np.concatenate, _from_host=np.asarray),
         fz: dict(_fft=np.fft, _constant_table=np.asarray, mean_power=_mean_power_model, device_window=device_windows,
-                 write_frames=host_write_frames, _ndarray=np.ndarray,
+                 write_frames=host_write_frames, segment_times=_segment_times_model, _ndarray=np.ndarray,
                  _empty=lambda shape, dtype: np.full(shape, np.nan, dtype),
                  _sliding_window_view=np.lib.stride_tricks.sliding_window_view,
                  _frame_kernel=_Frame, _power_kernel=_Power, _mean_power_kernel=_MeanPower)})

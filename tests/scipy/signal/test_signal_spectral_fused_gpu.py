@@ -146,6 +146,15 @@ def test_stft_returns_scipys_transposed_view(dtype):
     rz = ss.stft(h, nperseg=256)[2]
     assert z.strides == rz.strides and not z.flags.c_contiguous
     close(z, rz, dtype)
+    for kw in (dict(), dict(boundary=None, padded=False), dict(nperseg=101, noverlap=7, boundary="even")):
+        f, t, _ = cs.stft(cuarray.asarray(h), 3.7, **kw)  # (frequencies and times written on the device)
+        rf, rt, _ = ss.stft(h, 3.7, **kw)
+        np.testing.assert_array_equal(f.get(), rf)
+        np.testing.assert_array_equal(t.get(), rt)
+    f, t, _ = cs.spectrogram(cuarray.asarray(h), 0.3, nperseg=77)
+    rf, rt, _ = ss.spectrogram(h, 0.3, nperseg=77)
+    np.testing.assert_array_equal(f.get(), rf)
+    np.testing.assert_array_equal(t.get(), rt)
 
 
 @pytest.mark.parametrize("wdt", [np.float32, np.float64])
