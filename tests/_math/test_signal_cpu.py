@@ -90,6 +90,8 @@ def test_fft_convolve_product_kernel_and_plan_key():
         defs = [fft_convolve._product_kernel()._definition(
             [("in", c, c), ("in", c, c), sc(f8), sc(i8), sc(i8), sc(i8), ("out", c, c)], {"C": c}),
             fft_convolve._frames_kernel()._definition([("raw", r, r)] + [sc(i8)] * 4 + [("out", r, r)], {"T": r}),
+            fft_convolve._pack_kernel()._definition([("raw", c, c)] * 2 + [sc(i8)] * 3 + [("out", c, c)], {"T": c}),
+            fft_convolve._pack_kernel()._definition([("raw", r, r)] * 2 + [sc(i8)] * 3 + [("out", r, r)], {"T": r}),
             fft_convolve._gather_kernel()._definition([("raw", r, r)] + [sc(i8)] * 3 + [("out", r, r)], {"T": r})]
         for d in defs:
             for layout, nd, it in (("flat", 1, numpy.int32), ("nd", 2, numpy.int64)):
@@ -147,6 +149,18 @@ class _Product:
         y.reshape(-1)[...] = p * s
 
 
+class _Pack:
+    """The pack kernel's C expression over the flat output index, in NumPy (nan-filled output: every
+    element must be written)."""
+
+    def __call__(self, a, b, na, nb, n, y):
+        i = numpy.arange(y.size)
+        r, j = i // n, i % n
+        src = numpy.where(r == 0, numpy.where(j < na, a[numpy.minimum(j, na - 1)], 0),
+                          numpy.where(j < nb, b[numpy.minimum(j, nb - 1)], 0))
+        y.reshape(-1)[...] = src
+
+
 class _Gather:
     def __call__(self, y, B, S, k1, out):
         i = numpy.arange(out.size)
@@ -165,7 +179,7 @@ def host_fc(monkeypatch):
 
     for name, value in (("empty", lambda shape, dt: numpy.full(shape, numpy.nan, dt)), ("zeros", numpy.zeros),
                         ("_fft", numpy.fft), ("_c2r", c2r), ("_frames_kernel", _Frames),
-                        ("_product_kernel", _Product), ("_gather_kernel", _Gather)):
+                        ("_product_kernel", _Product), ("_gather_kernel", _Gather), ("_pack_kernel", _Pack)):
         monkeypatch.setattr(fc, name, value)
     return fc
 
