@@ -4,8 +4,8 @@ spectrum: a few passes over memory instead of SciPy's chain of whole-array steps
 
 1. `frames`: one kernel writes the FFT input (templates/spectral.cu's row kernel; an elementwise
    one for a strided signal), `(x[s * nstep + j] - mean_s) * w_j` for `j < nperseg` and 0 up to
-   `nfft` (so the FFT needs no padding copy); the segment means (constant detrend only) are one
-   reduction over the strided segment view before it.
+   `nfft` (so the FFT needs no padding copy); the segment means (constant detrend only) are
+   summed inside it (a strided signal: one reduction over the segment view before it).
 2. one batched real FFT over the frames (a cached cuFFT recipe: no copy).
 3. mode 'psd' averaged over the segments (welch/csd `average='mean'`): `mean_power`'s two
    launches (templates/spectral.cu) over the segment axis of `|X|^2` times each frequency's
@@ -54,6 +54,7 @@ SPECTRAL = KernelFamily("cuarray_signal_spectral", _source, namespace="cuarray_s
     "long long nseg, long long rows, int detrend, long long pre, T* y)",
 ))
 _MEAN_BLOCK = 128
+_MEAN_INSIDE = 2  # frames' detrend mode: the segment means summed by the kernel (1: read from m)
 _BATCH_MAX = 65535  # gridDim.z of power_partials (more rows: the generic reduction)
 
 _FLOATS = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
@@ -193,27 +194,25 @@ def frames(x, win, nperseg: int, noverlap: int, nfft: int, detrend: bool, pre: i
     nseg = (length - nperseg) // nstep + 1
     # a host window is kept on the device (no upload a call)
     w = win if on_device else _constant_table(numpy.ascontiguousarray(win, dtype=x.dtype))
-    if detrend:
-        means = _sliding_window_view(x, nperseg, axis=-1)[..., ::nstep, :].mean(-1)
-    else:
-        means = w  # (not read)
     out = _empty(x.shape[:-1] + (nseg, nfft), dtype=x.dtype)
-    write_frames(x, means, w, n, nstep, nperseg, nfft, nseg, detrend, pre, out)
+    write_frames(x, w, n, nstep, nperseg, nfft, nseg, detrend, pre, out)
     return out
 
 
-def write_frames(x, means, w, n, nstep, nperseg, nfft, nseg, detrend, pre, out) -> None:
-    """`frames`' kernel: templates/spectral.cu's row kernel for a C-contiguous signal, the
-    elementwise form (any strides) otherwise."""
+def write_frames(x, w, n, nstep, nperseg, nfft, nseg, detrend: bool, pre, out) -> None:
+    """`frames`' kernel: templates/spectral.cu's row kernel for a C-contiguous signal (the segment
+    means, when detrending, summed inside it: a warp a segment), else the elementwise form (any
+    strides) after a reduction for the means."""
     if not x.flags.c_contiguous:
+        means = _sliding_window_view(x, nperseg, axis=-1)[..., ::nstep, :].mean(-1) if detrend else w
         _frame_kernel()(x, means, w, numpy.int64(n), numpy.int64(nstep), numpy.int64(nperseg), numpy.int64(nfft),
                         numpy.int64(nseg), numpy.int32(detrend), numpy.int64(pre), out)
         return
     rows = out.size // nfft
     grid = max(1, min(-(-rows // 8), 64 * _device._sm_count(_device.get_device_id())))
     (k,) = SPECTRAL.get("frames<{}>".format("float" if x.dtype == _FLOATS[0] else "double"))
-    k.launch(grid, (32, 8), x.data.ptr, means.data.ptr, w.data.ptr, n, nstep, nperseg, nfft, nseg, rows, int(detrend),
-             pre, out.data.ptr)
+    k.launch(grid, (32, 8), x.data.ptr, w.data.ptr, w.data.ptr, n, nstep, nperseg, nfft, nseg, rows,
+             _MEAN_INSIDE if detrend else 0, pre, out.data.ptr)
 
 
 def run(x, win, nperseg: int, noverlap: int, nfft: int, detrend, scale: float, mode: str, mean: bool, pre: int = 0,

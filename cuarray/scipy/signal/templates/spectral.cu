@@ -13,7 +13,9 @@
 
 // frames: the fused path's FFT input y (rows = batch * nseg rows of nfft) from a C-contiguous signal
 // x (batch rows of len samples): y[r, j] = (x[b, s nstep + j - pre] - m[r]) w[j] for j < nper (the
-// sample 0 outside the signal, no mean then), 0 up to nfft; r = b nseg + s. Block (32, 8): row
+// sample 0 outside the signal, no mean then), 0 up to nfft; r = b nseg + s. detrend: 0 none, 1 the
+// means m[r], 2 each segment's mean summed here (its warp reads the segment twice, the second time
+// from L1/L2: no separate pass over the segments). Block (32, 8): row
 // threadIdx.y of the block's rows (a grid-stride loop), lanes over j, four samples a lane in flight.
 // The row's batch and segment come from one division a row, not three 64-bit divisions an element
 // (the elementwise form's cost: 54 us for 2^22 samples where a copy takes ~17 us).
@@ -77,7 +79,18 @@ __global__ void __launch_bounds__(256) frames(const T* x, const T* m, const T* w
     const long long b = r / nseg, s = r - b * nseg;
     const T* __restrict__ xb = xs + b * len;
     const long long t0 = s * nstep - pre;
-    const T mean = detrend ? m[r] : T(0);
+    T mean = T(0);
+    if (detrend == 1) {
+      mean = m[r];
+    } else if (detrend == 2) {  // the warp's segment mean: lane sums in double, a tree to lane 0, broadcast
+      double acc = 0.0;
+      for (long long j = threadIdx.x; j < nper; j += 32) {
+        const long long t = t0 + j;
+        acc += t >= 0 && t < len ? (double)xb[t] : 0.0;
+      }
+      for (int off = 16; off > 0; off /= 2) acc += __shfl_down_sync(0xffffffffu, acc, off);
+      mean = (T)(__shfl_sync(0xffffffffu, acc, 0) / (double)nper);
+    }
     T* __restrict__ yr = y + r * nfft;
 #pragma unroll 4
     for (long long j = threadIdx.x; j < nfft; j += 32) {
