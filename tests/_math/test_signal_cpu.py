@@ -227,3 +227,26 @@ def test_one_transform_path_matches_numpy(host_fc, fn, mode, na, nv, dt):
     got = convolution._correlate_full_slice(a, w, start, length, ref.dtype)
     assert got.dtype == ref.dtype and got.shape == ref.shape
     numpy.testing.assert_allclose(got, ref, rtol=0, atol=1e-10 * numpy.abs(ref).max())
+
+
+def test_convolve_full_launches_and_transforms(recorded_launches, monkeypatch):
+    """Issue 52's fftconvolve of 1e6 by 1e4 float32, one call on the fake device: one pack kernel,
+    the batched R2C of both operands and the C2R at 2^20 (was 1012500 = 2^2 3^4 5^5), one product
+    kernel; nothing else (the old code zero-filled and copied into the buffer, and transformed at
+    1012500: this fails on it). cuFFT is recorded by stand-ins for its plan look-up and execution."""
+    import cuarray
+    from cuarray._math import fft_convolve as fc
+    from cuarray.cuda.libs import cufft
+    from cuarray.fft import _transform
+
+    runs = []
+    monkeypatch.setattr(cufft, "get_plan", lambda key: key)
+    monkeypatch.setattr(cufft, "execute", lambda plan, i, o, d: runs.append((plan[1], plan[-2], plan[-1])))
+    monkeypatch.setattr(_transform, "_recipes", {})
+    a, b = cuarray.empty((10**6,), numpy.float32), cuarray.empty((10**4,), numpy.float32)
+    del recorded_launches[:]
+    out = fc.convolve_full(a, b)
+    assert out.shape == (10**6 + 10**4 - 1,) and out.dtype == numpy.float32
+    assert runs == [((1 << 20,), cufft.R2C, 2), ((1 << 20,), cufft.C2R, 1)]
+    names = [call[2][0] for call in recorded_launches]
+    assert len(names) == 2 and "pack" in names[0] and "product" in names[1], names
