@@ -130,6 +130,25 @@ void run(const T* x, const T* m, const T* w, long long len, long long nstep, lon
         cuarray_signal::frames<T>(x, m, w, len, nstep, nper, nfft, nseg, rows, detrend, pre, y);
       }
 }
+// power_partials' barrier is a no-op here: its threads run row 7 first, so row 0 (the one that reads
+// the block's shared sums after the barrier) finds every row's sum written.
+template <typename T>
+void partials(const T* X, long long nseg, long long nf, long long rows, long long nchunks, long long batch,
+              double* part) {
+  gridDim.x = (unsigned)((nf + 31) / 32); gridDim.y = (unsigned)nchunks; gridDim.z = (unsigned)batch;
+  for (unsigned bz = 0; bz < gridDim.z; ++bz)
+    for (unsigned by = 0; by < gridDim.y; ++by)
+      for (unsigned bx = 0; bx < gridDim.x; ++bx)
+        for (int ty = 7; ty >= 0; --ty)
+          for (unsigned tx = 0; tx < 32; ++tx) {
+            blockIdx.x = bx; blockIdx.y = by; blockIdx.z = bz; threadIdx.x = tx; threadIdx.y = (unsigned)ty;
+            cuarray_signal::power_partials<T>(X, nseg, nf, rows, nchunks, part);
+          }
+}
+extern "C" void partials_f(const float* X, long long nseg, long long nf, long long rows, long long nchunks,
+                           long long batch, double* part) { partials(X, nseg, nf, rows, nchunks, batch, part); }
+extern "C" void partials_d(const double* X, long long nseg, long long nf, long long rows, long long nchunks,
+                           long long batch, double* part) { partials(X, nseg, nf, rows, nchunks, batch, part); }
 extern "C" void frames_f(const float* x, const float* m, const float* w, long long len, long long nstep,
                          long long nper, long long nfft, long long nseg, long long rows, int detrend, long long pre,
                          float* y, unsigned grid) { run(x, m, w, len, nstep, nper, nfft, nseg, rows, detrend, pre, y, grid); }
@@ -281,11 +300,41 @@ def test_spectrogram_stft_fused_glue(fused_host, dtype, mode):
     assert "stft" in calls
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("batch,nseg,nf", [(1, 3001, 129), (3, 70, 2), (2, 45, 33), (1, 1, 1), (1, 5000, 65)])
+def test_power_partials_kernel_on_the_host(host_lib, dtype, batch, nseg, nf):
+    """templates/spectral.cu's power_partials built with g++ (threads serial, the barrier's order
+    kept): each (batch, chunk, bin) partial is the double sum of |X|^2 over the chunk's segments,
+    for `chunking`'s rows on a small and a large GPU (the 4-load loop, its tail, bins past a
+    multiple of 32). power_mean (shuffles) is checked on the GPU."""
+    import ctypes
+
+    from cuarray.scipy.signal import _spectral_fused as fz
+
+    lib = host_lib("spectral_frames", FRAMES_DRIVER, fz._DIR)
+    ll = ctypes.c_longlong
+    X = (RNG.normal(size=(batch, nseg, nf)) + 1j * RNG.normal(size=(batch, nseg, nf))).astype(dtype)
+    p2 = X.real.astype(np.float64) ** 2 + X.imag.astype(np.float64) ** 2
+    for sms in (1, 132):
+        rows, nchunks = fz.chunking(nseg, nf, batch, sms)
+        part = np.full((batch, nchunks, nf), np.nan)
+        (lib.partials_f if dtype == np.complex64 else lib.partials_d)(
+            X.ctypes.data_as(ctypes.c_void_p), ll(nseg), ll(nf), ll(rows), ll(nchunks), ll(batch),
+            part.ctypes.data_as(ctypes.c_void_p))
+        ref = np.stack([p2[:, k * rows:(k + 1) * rows].sum(axis=1) for k in range(nchunks)], axis=1)
+        np.testing.assert_allclose(part, ref, rtol=1e-13, atol=0)
+
+
 def test_frames_row_kernel_runs(fused_host, host_write_frames):
-    """The glue tests above ran templates/spectral.cu's row kernel (g++) for contiguous signals and
-    the elementwise form for strided ones; a batch of 5 long signals, detrended, with stft's
-    virtual boundary, through both: the same frames."""
-    assert {"rows", "elementwise"} <= set(host_write_frames.ran)
+    """welch runs templates/spectral.cu's row kernel (g++) for a contiguous signal and the
+    elementwise form for a strided one, SciPy's results; a batch of 5 long signals, detrended, with
+    stft's virtual boundary, through both: the same frames."""
+    sig, _ = fused_host
+    del host_write_frames.ran[:]
+    x = RNG.normal(size=(2, 900)) + 1.0
+    close(sig.welch(x, nperseg=64), ss.welch(x, nperseg=64), 1e-12)
+    close(sig.welch(x[:, ::2], nperseg=64), ss.welch(x[:, ::2], nperseg=64), 1e-12)
+    assert host_write_frames.ran == ["rows", "elementwise"]
     for dtype in (np.float32, np.float64):
         x = RNG.normal(size=(5, 3001)).astype(dtype) + 2
         for args in ((x, np.hanning(100), 100, 37, 128, True), (x, np.hanning(64), 64, 32, 64, False, 32, 3001 + 64)):
