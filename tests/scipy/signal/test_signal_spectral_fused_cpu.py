@@ -104,11 +104,16 @@ def device_windows():
     return _DeviceWindow()
 
 
-# templates/spectral.cu's row kernel `frames` built with g++: CUDA's names as serial stand-ins, the
-# block's threads and the grid run one after another (the kernel has no barrier).
+# templates/spectral.cu's kernels built with g++: CUDA's names as stand-ins; `frames` runs a warp at a
+# time, its 32 lanes as threads (its in-warp means shuffle), `power_partials` serially.
 FRAMES_DRIVER = r"""
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
 struct Dim3 { unsigned x, y, z; };
-static Dim3 threadIdx, blockIdx, gridDim;
+static thread_local Dim3 threadIdx, blockIdx;
+static Dim3 gridDim;
 #define __global__
 #define __device__
 #define __launch_bounds__(n)
@@ -116,19 +121,43 @@ static Dim3 threadIdx, blockIdx, gridDim;
 struct float2 { float x, y; };
 struct double2 { double x, y; };
 static inline void __syncthreads() {}
-static inline double __shfl_down_sync(unsigned, double v, int) { return v; }
-static inline double __shfl_sync(unsigned, double v, int) { return v; }  // (detrend mode 2 is not run here)
+// A warp's shuffles for frames' 32 lanes run as 32 threads: each exchange is two barriers.
+static std::mutex mu;
+static std::condition_variable cv;
+static int arrived = 0;
+static long generation = 0;
+static double slots[32];
+static void warp_barrier() {
+  std::unique_lock<std::mutex> lk(mu);
+  const long g = generation;
+  if (++arrived == 32) { arrived = 0; ++generation; cv.notify_all(); }
+  else cv.wait(lk, [&] { return generation != g; });
+}
+static inline double __shfl_down_sync(unsigned, double v, int off) {
+  slots[threadIdx.x] = v; warp_barrier();
+  const double r = threadIdx.x + off < 32 ? slots[threadIdx.x + off] : v; warp_barrier();
+  return r;
+}
+static inline double __shfl_sync(unsigned, double v, int src) {
+  slots[threadIdx.x] = v; warp_barrier();
+  const double r = slots[src]; warp_barrier();
+  return r;
+}
 #include "spectral.cu"
 template <typename T>
 void run(const T* x, const T* m, const T* w, long long len, long long nstep, long long nper, long long nfft,
          long long nseg, long long rows, int detrend, long long pre, T* y, unsigned grid) {
   gridDim.x = grid;
   for (unsigned b = 0; b < grid; ++b)
-    for (unsigned ty = 0; ty < 8; ++ty)
-      for (unsigned tx = 0; tx < 32; ++tx) {
-        blockIdx.x = b; threadIdx.x = tx; threadIdx.y = ty;
-        cuarray_signal::frames<T>(x, m, w, len, nstep, nper, nfft, nseg, rows, detrend, pre, y);
-      }
+    for (unsigned ty = 0; ty < 8; ++ty) {  // one warp at a time, its lanes as threads
+      std::vector<std::thread> lanes;
+      for (unsigned tx = 0; tx < 32; ++tx)
+        lanes.emplace_back([=] {
+          blockIdx.x = b; threadIdx.x = tx; threadIdx.y = ty;
+          cuarray_signal::frames<T>(x, m, w, len, nstep, nper, nfft, nseg, rows, detrend, pre, y);
+        });
+      for (auto& t : lanes) t.join();
+    }
 }
 // power_partials' barrier is a no-op here: its threads run row 7 first, so row 0 (the one that reads
 // the block's shared sums after the barrier) finds every row's sum written.
@@ -171,20 +200,22 @@ def host_write_frames(host_lib):
     ran = []
 
     def write(x, w, n, nstep, nper, nfft, nseg, detrend, pre, out, means=None):
-        if means is None:  # (the kernel's in-warp means, mode 2, need a GPU's lanes: mode 1 with NumPy's here)
-            means = np.lib.stride_tricks.sliding_window_view(x, nper, axis=-1)[..., ::nstep, :].mean(-1) \
-                if detrend else w
         if not x.flags.c_contiguous:
             ran.append("elementwise")
+            if means is None:
+                means = np.lib.stride_tricks.sliding_window_view(x, nper, axis=-1)[..., ::nstep, :].mean(-1) \
+                    if detrend else w
             return _Frame()(x, means, w, n, nstep, nper, nfft, nseg, detrend, pre, out)
         ran.append("rows")
         dt = x.dtype
-        m, w = np.ascontiguousarray(means, dt), np.ascontiguousarray(w, dt)
+        # mode 2 (the kernel's in-warp means) as `write_frames` runs it; mode 1 with given means
+        mode = 0 if not detrend else (1 if means is not None else fz._MEAN_INSIDE)
+        m, w = np.ascontiguousarray(w if means is None else means, dt), np.ascontiguousarray(w, dt)
         assert out.flags.c_contiguous and w.dtype == dt
         rows = out.size // nfft
         p = lambda a: a.ctypes.data_as(ctypes.c_void_p)  # noqa: E731
         (lib.frames_f if dt == np.float32 else lib.frames_d)(
-            p(x), p(m), p(w), ll(n), ll(nstep), ll(nper), ll(nfft), ll(nseg), ll(rows), ctypes.c_int(int(detrend)),
+            p(x), p(m), p(w), ll(n), ll(nstep), ll(nper), ll(nfft), ll(nseg), ll(rows), ctypes.c_int(mode),
             ll(pre), p(out), ctypes.c_uint(max(1, min(-(-rows // 8), 3))))
 
     write.ran = ran
@@ -352,6 +383,10 @@ def test_frames_row_kernel_runs(fused_host, host_write_frames):
             host_write_frames(x, w, n, nstep, nper, nfft, nseg, args[5], pre, a, means)
             _Frame()(x, means, w, n, nstep, nper, nfft, nseg, args[5], pre, b)
             np.testing.assert_array_equal(a, b)
+            c = np.full_like(a, np.nan)  # the means summed in the kernel's warps (double, then the dtype)
+            host_write_frames(x, w, n, nstep, nper, nfft, nseg, args[5], pre, c)
+            tol = 1e-6 if dtype == np.float32 else 1e-13
+            np.testing.assert_allclose(c, b, rtol=0, atol=tol * np.abs(x).max())
 
 
 @pytest.mark.parametrize("call", [
