@@ -134,12 +134,13 @@ static void warp_barrier() {
   else cv.wait(lk, [&] { return generation != g; });
 }
 static inline double __shfl_down_sync(unsigned, double v, int off) {
-  slots[threadIdx.x] = v; warp_barrier();
-  const double r = threadIdx.x + off < 32 ? slots[threadIdx.x + off] : v; warp_barrier();
+  const unsigned lane = threadIdx.x % 32;
+  slots[lane] = v; warp_barrier();
+  const double r = lane + off < 32 ? slots[lane + off] : v; warp_barrier();
   return r;
 }
 static inline double __shfl_sync(unsigned, double v, int src) {
-  slots[threadIdx.x] = v; warp_barrier();
+  slots[threadIdx.x % 32] = v; warp_barrier();
   const double r = slots[src]; warp_barrier();
   return r;
 }
@@ -159,6 +160,25 @@ void run(const T* x, const T* m, const T* w, long long len, long long nstep, lon
       for (auto& t : lanes) t.join();
     }
 }
+// power_mean: one block a bin, its warps one at a time from the last (warp 0's thread 0 reads the
+// others' sums after the barrier, a no-op here), each warp's lanes as threads.
+template <typename R>
+void mean(const double* part, long long nchunks, long long nf, long long batch, const double* c, double inv, R* out) {
+  for (long long o = 0; o < batch * nf; ++o)
+    for (int wp = 128 / 32 - 1; wp >= 0; --wp) {
+      std::vector<std::thread> lanes;
+      for (unsigned tx = 0; tx < 32; ++tx)
+        lanes.emplace_back([=] {
+          blockIdx.x = (unsigned)o; threadIdx.x = wp * 32 + tx; threadIdx.y = 0;
+          cuarray_signal::power_mean<R, 128>(part, nchunks, nf, c, inv, out);
+        });
+      for (auto& t : lanes) t.join();
+    }
+}
+extern "C" void mean_f(const double* part, long long nchunks, long long nf, long long batch, const double* c,
+                       double inv, float* out) { mean(part, nchunks, nf, batch, c, inv, out); }
+extern "C" void mean_d(const double* part, long long nchunks, long long nf, long long batch, const double* c,
+                       double inv, double* out) { mean(part, nchunks, nf, batch, c, inv, out); }
 // power_partials' barrier is a no-op here: its threads run row 7 first, so row 0 (the one that reads
 // the block's shared sums after the barrier) finds every row's sum written.
 template <typename T>
@@ -337,7 +357,8 @@ def test_power_partials_kernel_on_the_host(host_lib, dtype, batch, nseg, nf):
     """templates/spectral.cu's power_partials built with g++ (threads serial, the barrier's order
     kept): each (batch, chunk, bin) partial is the double sum of |X|^2 over the chunk's segments,
     for `chunking`'s rows on a small and a large GPU (the 4-load loop, its tail, bins past a
-    multiple of 32). power_mean (shuffles) is checked on the GPU."""
+    multiple of 32); power_mean (its warps' lanes as threads) over them: the mean times each bin's
+    factor."""
     import ctypes
 
     from cuarray.scipy.signal import _spectral_fused as fz
@@ -354,6 +375,15 @@ def test_power_partials_kernel_on_the_host(host_lib, dtype, batch, nseg, nf):
             part.ctypes.data_as(ctypes.c_void_p))
         ref = np.stack([p2[:, k * rows:(k + 1) * rows].sum(axis=1) for k in range(nchunks)], axis=1)
         np.testing.assert_allclose(part, ref, rtol=1e-13, atol=0)
+    # power_mean over the last chunking's partials: the mean times each bin's factor, in the real dtype
+    real = np.dtype(dtype().real.dtype)
+    c = RNG.uniform(0.5, 2.0, size=nf)
+    out = np.full((batch, nf), np.nan, real)
+    (lib.mean_f if real == np.float32 else lib.mean_d)(
+        part.ctypes.data_as(ctypes.c_void_p), ll(nchunks), ll(nf), ll(batch), c.ctypes.data_as(ctypes.c_void_p),
+        ctypes.c_double(1.0 / nseg), out.ctypes.data_as(ctypes.c_void_p))
+    tol = 1e-6 if real == np.float32 else 1e-13
+    np.testing.assert_allclose(out, (p2.sum(axis=1) * c / nseg).astype(real), rtol=tol)
 
 
 def test_frames_row_kernel_runs(fused_host, host_write_frames):
