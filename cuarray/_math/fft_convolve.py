@@ -1,13 +1,13 @@
 """The full linear convolution of two 1-D vectors by one FFT length, in few launches: both operands
 zero-padded into one (2, n) buffer (one kernel; a memset and two copies before, the copy of 4 MB
-measured at ~92 GB/s), one batched forward transform (a cached cuFFT recipe), one kernel for the spectra's product with the 1/n scale (and, for real data,
-the imaginary parts at 0 and n/2 cleared, as NumPy's irfft ignores them), one inverse transform
-run straight on that private product (C2R overwrites its input: no protecting copy, no separate
-scale pass). `n` is `fast_len` of the full length (cuFFT's fast radices; a small odd part past
-2^14 points).
+measured at ~92 GB/s), one batched forward transform (a cached cuFFT recipe), one kernel for the
+spectra's product with the 1/n scale (and, for real data, the imaginary parts at 0 and n/2
+cleared, as NumPy's irfft ignores them), one inverse transform run straight on that private
+product (C2R overwrites its input: no protecting copy, no separate scale pass). `n` is `fast_len`
+of the full length (cuFFT's fast radices; a small odd part past 2^14 points).
 
 When one real operand is much the shorter (`use_blocks`), `convolve_blocks` runs overlap-save
-instead: blocks of a 7-smooth length >= 8 k (k the short length) every B - k + 1 samples, written by
+instead: blocks of a `fast_len` length >= 8 k (k the short length) every B - k + 1 samples, written by
 one kernel, one batched R2C, the product with the short operand's one-block spectrum, one batched
 C2R, the valid part of each block gathered by one kernel: every transform fits in fast memory and
 the short operand is never transformed at the whole length.
@@ -52,7 +52,8 @@ def _product_kernel():
 
 @functools.lru_cache(maxsize=None)
 def _pack_kernel():
-    return ElementwiseKernel("raw T a, raw T b, int64 na, int64 nb, int64 n", "T y", _PACK_OP, "cuarray_fft_convolve_pack")
+    return ElementwiseKernel("raw T a, raw T b, int64 na, int64 nb, int64 n", "T y", _PACK_OP,
+                             "cuarray_fft_convolve_pack")
 
 
 @functools.lru_cache(maxsize=None)

@@ -137,8 +137,8 @@ def _fft_helper(x, win, detrend, nperseg, noverlap, nfft, sides):
 def _freqs_times(x, nfft, fs, sides, nperseg, nstep, length, shift, want_time):
     """SciPy's frequencies and segment times (None without `want_time`: csd and welch drop them).
     For a device signal both are written on the device from their index (`fft.rfftfreq`,
-    `_fused.segment_times`: NumPy's values, one launch each), not uploaded: a stft of 2^22 samples uploaded 256 KiB of times
-    each call (~190 us of host time an upload)."""
+    `_fused.segment_times`: NumPy's values, one launch each), not uploaded: a stft of 2^22 samples
+    uploaded 256 KiB of times each call (~190 us of host time an upload)."""
     dev = _s.is_array(x)
     fft = _fft if dev else numpy.fft
     freqs = fft.fftfreq(nfft, 1 / fs) if sides == "twosided" else fft.rfftfreq(nfft, 1 / fs)

@@ -200,10 +200,14 @@ extern "C" void partials_d(const double* X, long long nseg, long long nf, long l
                            long long batch, double* part) { partials(X, nseg, nf, rows, nchunks, batch, part); }
 extern "C" void frames_f(const float* x, const float* m, const float* w, long long len, long long nstep,
                          long long nper, long long nfft, long long nseg, long long rows, int detrend, long long pre,
-                         float* y, unsigned grid) { run(x, m, w, len, nstep, nper, nfft, nseg, rows, detrend, pre, y, grid); }
+                         float* y, unsigned grid) {
+  run(x, m, w, len, nstep, nper, nfft, nseg, rows, detrend, pre, y, grid);
+}
 extern "C" void frames_d(const double* x, const double* m, const double* w, long long len, long long nstep,
                          long long nper, long long nfft, long long nseg, long long rows, int detrend, long long pre,
-                         double* y, unsigned grid) { run(x, m, w, len, nstep, nper, nfft, nseg, rows, detrend, pre, y, grid); }
+                         double* y, unsigned grid) {
+  run(x, m, w, len, nstep, nper, nfft, nseg, rows, detrend, pre, y, grid);
+}
 """
 
 
