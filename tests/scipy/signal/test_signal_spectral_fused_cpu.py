@@ -356,7 +356,7 @@ def test_spectrogram_stft_fused_glue(fused_host, dtype, mode):
 
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
-@pytest.mark.parametrize("batch,nseg,nf", [(1, 3001, 129), (3, 70, 2), (2, 45, 33), (1, 1, 1), (1, 5000, 65)])
+@pytest.mark.parametrize("batch,nseg,nf", [(1, 3001, 129), (3, 70, 2), (2, 45, 33), (1, 1, 1), (1, 5000, 33)])
 def test_power_partials_kernel_on_the_host(host_lib, dtype, batch, nseg, nf):
     """templates/spectral.cu's power_partials built with g++ (threads serial, the barrier's order
     kept): each (batch, chunk, bin) partial is the double sum of |X|^2 over the chunk's segments,
