@@ -1,12 +1,13 @@
 """The full linear convolution of two 1-D vectors by one FFT length, in few launches: both operands
-zero-padded into one (2, n) buffer (a memset and two copies), one batched forward transform (a
-cached cuFFT recipe), one kernel for the spectra's product with the 1/n scale (and, for real data,
-the imaginary parts at 0 and n/2 cleared, as NumPy's irfft ignores them), one inverse transform
-run straight on that private product (C2R overwrites its input: no protecting copy, no separate
-scale pass). `n` is the smallest 2^a 3^b 5^c 7^d >= the full length (cuFFT's fast radices).
+zero-padded into one (2, n) buffer (one kernel; a memset and two copies before, the copy of 4 MB
+measured at ~92 GB/s), one batched forward transform (a cached cuFFT recipe), one kernel for the
+spectra's product with the 1/n scale (and, for real data, the imaginary parts at 0 and n/2
+cleared, as NumPy's irfft ignores them), one inverse transform run straight on that private
+product (C2R overwrites its input: no protecting copy, no separate scale pass). `n` is `fast_len`
+of the full length (cuFFT's fast radices; a small odd part past 2^14 points).
 
 When one real operand is much the shorter (`use_blocks`), `convolve_blocks` runs overlap-save
-instead: blocks of a 7-smooth length >= 8 k (k the short length) every B - k + 1 samples, written by
+instead: blocks of a `fast_len` length >= 8 k (k the short length) every B - k + 1 samples, written by
 one kernel, one batched R2C, the product with the short operand's one-block spectrum, one batched
 C2R, the valid part of each block gathered by one kernel: every transform fits in fast memory and
 the short operand is never transformed at the whole length.
@@ -33,6 +34,9 @@ __all__ = ["fast_len", "convolve_full", "c2r_key", "block_len", "use_blocks", "c
 # m the spectrum's length) are real by definition; a complex one keeps every term (dc = nyq = -1).
 _PRODUCT_OP = ("const long long k_ = (long long)i % m; C p_ = a * b; if (k_ == dc || k_ == nyq) p_ = C(p_.real(), 0); "
                "y = C(p_.real() * s, p_.imag() * s)")
+# Row 0 of the (2, n) transform input: a zero-padded to n; row 1: b (one pass, no memset and copies).
+_PACK_OP = ("const long long r_ = (long long)i / n, j_ = (long long)i - r_ * n; "
+            "y = r_ == 0 ? (j_ < na ? a[j_] : T(0)) : (j_ < nb ? b[j_] : T(0))")
 # Block b of the overlap-save frames: samples off + b S .. off + b S + B - 1 of a (zero outside it).
 _FRAMES_OP = ("const long long t_ = (long long)i % B, s_ = off + ((long long)i / B) * S + t_; "
               "y = s_ >= 0 && s_ < na ? a[s_] : T(0)")
@@ -47,6 +51,12 @@ def _product_kernel():
 
 
 @functools.lru_cache(maxsize=None)
+def _pack_kernel():
+    return ElementwiseKernel("raw T a, raw T b, int64 na, int64 nb, int64 n", "T y", _PACK_OP,
+                             "cuarray_fft_convolve_pack")
+
+
+@functools.lru_cache(maxsize=None)
 def _frames_kernel():
     return ElementwiseKernel("raw T a, int64 na, int64 B, int64 S, int64 off", "T y", _FRAMES_OP,
                              "cuarray_fft_convolve_frames")
@@ -57,10 +67,22 @@ def _gather_kernel():
     return ElementwiseKernel("raw T y, int64 B, int64 S, int64 k1", "T out", _GATHER_OP, "cuarray_fft_convolve_gather")
 
 
+# Above this length a transform no longer fits one cuFFT kernel: each pass over memory handles
+# a few radices, so a length whose odd part is large (1012500 = 2^2 3^4 5^5, the 7-smooth length
+# for fftconvolve of 1e6 by 1e4) costs several more passes than a power of two 3.6% longer
+# (2^20). From here `fast_len` takes 2^a m with a small odd part m <= 9 (at most 20% longer than
+# the smallest 7-smooth length, 1-5% for most n).
+_SMOOTH_MAX = 1 << 14
+_ODD_PARTS = (1, 3, 5, 7, 9)
+
+
 def fast_len(n: int) -> int:
-    """The smallest 2^a 3^b 5^c 7^d >= n (n >= 1)."""
+    """The transform length for n points: the smallest 2^a 3^b 5^c 7^d >= n up to _SMOOTH_MAX,
+    past it the smallest 2^a m >= n with an odd part m in (1, 3, 5, 7, 9) (n >= 1)."""
     if n <= 8:
         return max(n, 1)
+    if n > _SMOOTH_MAX:
+        return min(m << max(0, (-(-n // m) - 1).bit_length()) for m in _ODD_PARTS)
     best = 1 << (n - 1).bit_length()
     p7 = 1
     while p7 < best:
@@ -100,9 +122,8 @@ def convolve_full(a, b):
     na, nb = a.shape[0], b.shape[0]
     full = na + nb - 1
     n = fast_len(full)
-    buf = zeros((2, n), dt)
-    buf[0, :na] = a
-    buf[1, :nb] = b
+    buf = empty((2, n), dt)
+    _pack_kernel()(a, b, numpy.int64(na), numpy.int64(nb), numpy.int64(n), buf)
     real = dt.kind == "f"
     spec = _fft.rfft(buf, axis=-1) if real else _fft.fft(buf, axis=-1)
     nyq = n // 2 if real and n % 2 == 0 else -1

@@ -13,6 +13,7 @@ import numpy
 
 import cuarray
 from cuarray.scipy import signal
+from cuarray.scipy.signal import _spectral_fused as fz
 
 from _timing import event_us
 
@@ -49,7 +50,9 @@ def main():
     _row("signal.stft", lambda: signal.stft(x, nperseg=256))
     _row("fft.rfft of the frames (32769 x 256)", lambda: cuarray.fft.rfft(frames, axis=-1))
     spec = cuarray.fft.rfft(frames, axis=-1)
-    _row("copy of the spectrum's transpose", lambda: cuarray.ascontiguousarray(spec.T))
+    _row("copy of the spectrum's transpose (stft returns a view)", lambda: cuarray.ascontiguousarray(spec.T))
+    hann = numpy.hanning(256)
+    _row("frames alone (row kernel, no detrend)", lambda: fz.frames(x, hann, 256, 128, 256, False))
     _profile(lambda: signal.stft(x, nperseg=256))
     m = 10 ** 7
     y = cuarray.asarray(rng.standard_normal(m).astype(numpy.float32))
@@ -58,6 +61,10 @@ def main():
     _row("signal.welch", lambda: signal.welch(y, window=win, nperseg=256))
     fr = cuarray.asarray(rng.standard_normal((m // 128 - 1, 256)).astype(numpy.float32))
     _row("fft.rfft of the frames ({} x 256)".format(m // 128 - 1), lambda: cuarray.fft.rfft(fr, axis=-1))
+    _row("frames alone (row kernel, means inside)", lambda: fz.frames(y, hann, 256, 128, 256, True))
+    spec_w = cuarray.fft.rfft(fr, axis=-1)
+    c = cuarray.asarray(numpy.ones(129))
+    _row("mean of |X|^2 over the segments alone", lambda: fz.mean_power(spec_w, c, numpy.dtype(numpy.float32)))
     _profile(lambda: signal.welch(y, window=win, nperseg=256))
     a = cuarray.asarray(rng.standard_normal(10 ** 6).astype(numpy.float32))
     k = cuarray.asarray(rng.standard_normal(10 ** 4).astype(numpy.float32))

@@ -52,6 +52,22 @@ def test_fast_len_is_7_smooth_and_minimal():
         assert all(not _smooth(j) for j in range(n, m))
 
 
+def test_fast_len_past_one_kernel_keeps_a_small_odd_part():
+    """Issue 52: fftconvolve of 1e6 by 1e4 transformed at 1012500 = 2^2 3^4 5^5 (several cuFFT passes
+    more than 2^20, 3.6% longer): past 2^14 points the length is the smallest 2^a m >= n with m in
+    (1, 3, 5, 7, 9). Fails on the old minimal 7-smooth choice."""
+    from cuarray._math import fft_convolve
+
+    assert fft_convolve.fast_len(10**6 + 10**4 - 1) == 1 << 20
+    rng = numpy.random.default_rng(52)
+    for n in list(range(16385, 17000)) + [int(v) for v in rng.integers(17000, 1 << 26, 400)]:
+        m = fft_convolve.fast_len(n)
+        odd = m >> ((m & -m).bit_length() - 1)
+        assert m >= n and odd in (1, 3, 5, 7, 9), (n, m)
+        assert all(j < n for j in (o << k for o in (1, 3, 5, 7, 9) for k in range(40)) if j < m), (n, m)
+        assert m <= 1.2 * n + 1
+
+
 def _smooth(j):
     for p in (2, 3, 5, 7):
         while j % p == 0:
@@ -74,6 +90,8 @@ def test_fft_convolve_product_kernel_and_plan_key():
         defs = [fft_convolve._product_kernel()._definition(
             [("in", c, c), ("in", c, c), sc(f8), sc(i8), sc(i8), sc(i8), ("out", c, c)], {"C": c}),
             fft_convolve._frames_kernel()._definition([("raw", r, r)] + [sc(i8)] * 4 + [("out", r, r)], {"T": r}),
+            fft_convolve._pack_kernel()._definition([("raw", c, c)] * 2 + [sc(i8)] * 3 + [("out", c, c)], {"T": c}),
+            fft_convolve._pack_kernel()._definition([("raw", r, r)] * 2 + [sc(i8)] * 3 + [("out", r, r)], {"T": r}),
             fft_convolve._gather_kernel()._definition([("raw", r, r)] + [sc(i8)] * 3 + [("out", r, r)], {"T": r})]
         for d in defs:
             for layout, nd, it in (("flat", 1, numpy.int32), ("nd", 2, numpy.int64)):
@@ -131,6 +149,18 @@ class _Product:
         y.reshape(-1)[...] = p * s
 
 
+class _Pack:
+    """The pack kernel's C expression over the flat output index, in NumPy (nan-filled output: every
+    element must be written)."""
+
+    def __call__(self, a, b, na, nb, n, y):
+        i = numpy.arange(y.size)
+        r, j = i // n, i % n
+        src = numpy.where(r == 0, numpy.where(j < na, a[numpy.minimum(j, na - 1)], 0),
+                          numpy.where(j < nb, b[numpy.minimum(j, nb - 1)], 0))
+        y.reshape(-1)[...] = src
+
+
 class _Gather:
     def __call__(self, y, B, S, k1, out):
         i = numpy.arange(out.size)
@@ -151,7 +181,7 @@ def host_copies():
 
     return host_modules({fc: {"empty": lambda shape, dt: numpy.full(shape, numpy.nan, dt), "zeros": numpy.zeros,
                               "_fft": numpy.fft, "_c2r": c2r, "_frames_kernel": _Frames,
-                              "_product_kernel": _Product, "_gather_kernel": _Gather},
+                              "_product_kernel": _Product, "_gather_kernel": _Gather, "_pack_kernel": _Pack},
                          convolution: {}})
 
 
@@ -206,3 +236,26 @@ def test_one_transform_path_matches_numpy(host_fc, host_copies, fn, mode, na, nv
     got = host_copies[convolution]._correlate_full_slice(a, w, start, length, ref.dtype)  # calls host_fc
     assert got.dtype == ref.dtype and got.shape == ref.shape
     numpy.testing.assert_allclose(got, ref, rtol=0, atol=1e-10 * numpy.abs(ref).max())
+
+
+def test_convolve_full_launches_and_transforms(recorded_launches, monkeypatch):
+    """Issue 52's fftconvolve of 1e6 by 1e4 float32, one call on the fake device: one pack kernel,
+    the batched R2C of both operands and the C2R at 2^20 (was 1012500 = 2^2 3^4 5^5), one product
+    kernel; nothing else (the old code zero-filled and copied into the buffer, and transformed at
+    1012500: this fails on it). cuFFT is recorded by stand-ins for its plan look-up and execution."""
+    import cuarray
+    from cuarray._math import fft_convolve as fc
+    from cuarray.cuda.libs import cufft
+    from cuarray.fft import _transform
+
+    runs = []
+    monkeypatch.setattr(cufft, "get_plan", lambda key: key)
+    monkeypatch.setattr(cufft, "execute", lambda plan, i, o, d: runs.append((plan[1], plan[-2], plan[-1])))
+    monkeypatch.setattr(_transform, "_recipes", {})
+    a, b = cuarray.empty((10**6,), numpy.float32), cuarray.empty((10**4,), numpy.float32)
+    del recorded_launches[:]
+    out = fc.convolve_full(a, b)
+    assert out.shape == (10**6 + 10**4 - 1,) and out.dtype == numpy.float32
+    assert runs == [((1 << 20,), cufft.R2C, 2), ((1 << 20,), cufft.C2R, 1)]
+    names = [call[2][0] for call in recorded_launches]
+    assert len(names) == 2 and "pack" in names[0] and "product" in names[1], names

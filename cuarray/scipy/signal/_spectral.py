@@ -9,6 +9,7 @@ Frequencies and times are cuarray arrays."""
 
 from __future__ import annotations
 
+import functools
 import warnings
 
 import numpy
@@ -29,11 +30,29 @@ from . import _spectral_fused as _fused
 
 __all__ = ["periodogram", "welch", "csd", "coherence", "spectrogram", "stft", "istft"]
 
+_FLOATS = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
+
 
 def _get_window(window, n):
     from scipy.signal import get_window  # host-side window design (optional dependency)
 
     return get_window(window, n)
+
+
+@functools.lru_cache(maxsize=64)
+def _kept_window(window, n):
+    w = numpy.asarray(_get_window(window, n))
+    w.flags.writeable = False  # (shared between calls: nothing here writes a window in place)
+    return w
+
+
+def _named_window(window, n):
+    """`get_window`'s array for a window named by a string or tuple, kept per (name, n): SciPy's
+    design costs ~15 us of host time a call (stft's whole GPU time at 2^22 samples is ~60 us)."""
+    try:
+        return _kept_window(window, n)
+    except TypeError:  # an unhashable tuple
+        return numpy.asarray(_get_window(window, n))
 
 
 def _triage_segments(window, nperseg, input_length):
@@ -44,9 +63,10 @@ def _triage_segments(window, nperseg, input_length):
             warnings.warn("nperseg = {:d} is greater than input length  = {:d}, using nperseg = {:d}"
                           .format(nperseg, input_length, input_length), stacklevel=3)
             nperseg = input_length
-        win = numpy.asarray(_get_window(window, nperseg))
+        win = _named_window(window, nperseg)
     else:
-        win = _s.host_param(window)
+        # a device window stays there (`_spectral_helper` takes it down where the fused path cannot use it)
+        win = window if _device_window(window) else _s.host_param(window)
         if len(win.shape) != 1:
             raise ValueError("window must be 1-D")
         if input_length < win.shape[-1]:
@@ -56,6 +76,25 @@ def _triage_segments(window, nperseg, input_length):
         elif nperseg != win.shape[0]:
             raise ValueError("value specified for nperseg is different from length of window")
     return win, nperseg
+
+
+def _device_window(window) -> bool:
+    """A real floating device window: the fused path uses it where it is (no download, no sync)."""
+    return _s.is_array(window) and window.dtype in _FLOATS
+
+
+def _scaled_window(win, on_device, x, outdtype, fs, scaling, mode):
+    """(window, scale) as SciPy scales: 1 / (fs sum w^2) ('density') or 1 / (sum w)^2, its square
+    root for 'stft'. A device window is returned times the square root of its scale, computed on
+    the device (`_fused.device_window`), with scale 1."""
+    if scaling not in ("density", "spectrum"):
+        raise ValueError("Unknown scaling: {!r}".format(scaling))
+    if on_device:
+        return _fused.device_window(win, x.dtype, fs, scaling == "density"), 1.0
+    if numpy.result_type(win, numpy.complex64) != outdtype:
+        win = win.astype(outdtype)
+    scale = 1.0 / (fs * (win * win).sum()) if scaling == "density" else 1.0 / win.sum() ** 2
+    return win, (numpy.sqrt(scale) if mode == "stft" else scale)
 
 
 def _segment_params(nperseg, nfft, noverlap, default_nfft):
@@ -95,8 +134,29 @@ def _fft_helper(x, win, detrend, nperseg, noverlap, nfft, sides):
     return _fft.rfft(seg.real if seg.dtype.kind == "c" else seg, n=nfft)
 
 
+def _freqs_times(x, nfft, fs, sides, nperseg, nstep, length, shift, want_time):
+    """SciPy's frequencies and segment times (None without `want_time`: csd and welch drop them).
+    For a device signal both are written on the device from their index (`fft.rfftfreq`,
+    `_fused.segment_times`: NumPy's values, one launch each), not uploaded: a stft of 2^22 samples
+    uploaded 256 KiB of times each call (~190 us of host time an upload)."""
+    dev = _s.is_array(x)
+    fft = _fft if dev else numpy.fft
+    freqs = fft.fftfreq(nfft, 1 / fs) if sides == "twosided" else fft.rfftfreq(nfft, 1 / fs)
+    if not dev:
+        freqs = numpy.asarray(freqs)
+    if not want_time:
+        return freqs, None
+    if dev:
+        return freqs, _fused.segment_times(nperseg / 2, length - nperseg / 2 + 1, nstep, float(fs),
+                                           nperseg / 2 / fs if shift else None)
+    time = numpy.arange(nperseg / 2, length - nperseg / 2 + 1, nstep) / float(fs)
+    if shift:
+        time -= nperseg / 2 / fs
+    return freqs, time
+
+
 def _spectral_helper(x, y, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, scaling, axis, mode,
-                     boundary=None, padded=False, mean=False):
+                     boundary=None, padded=False, mean=False, want_time=True):
     if mode not in ("psd", "stft"):
         raise ValueError("Unknown value for mode {}, must be one of: {{'psd', 'stft'}}".format(mode))
     exts = {"even": "even", "odd": "odd", "constant": "constant", "zeros": "zeros", None: None}
@@ -137,6 +197,9 @@ def _spectral_helper(x, y, fs, window, nperseg, noverlap, nfft, detrend, return_
         if nperseg < 1:
             raise ValueError("nperseg must be a positive integer")
     win, nperseg = _triage_segments(window, nperseg, x.shape[-1])
+    dev_win = _device_window(window)
+    if dev_win and not (return_onesided and _fused.applicable(x, same, win, detrend, "onesided")):
+        win, dev_win = _s.host_param(win), False  # (the generic path's window is a host array)
     nfft, noverlap = _segment_params(nperseg, nfft, noverlap, nperseg)
     nstep = nperseg - noverlap
     shift = boundary is not None  # (the times start at 0 with a boundary)
@@ -166,42 +229,29 @@ def _spectral_helper(x, y, fs, window, nperseg, noverlap, nfft, detrend, return_
         x = _concatenate((x, _zeros_like_tail(x, nadd)), -1)
         if not same:
             y = _concatenate((y, _zeros_like_tail(y, nadd)), -1)
-    if numpy.result_type(win, numpy.complex64) != outdtype:
-        win = win.astype(outdtype)
-    if scaling == "density":
-        scale = 1.0 / (fs * (win * win).sum())
-    elif scaling == "spectrum":
-        scale = 1.0 / win.sum() ** 2
-    else:
-        raise ValueError("Unknown scaling: {!r}".format(scaling))
-    if mode == "stft":
-        scale = numpy.sqrt(scale)
+    win, scale = _scaled_window(win, dev_win, x, outdtype, fs, scaling, mode)
     sides = "twosided"
     if return_onesided:
         if x.dtype.kind == "c" or (not same and y.dtype.kind == "c"):
             warnings.warn("Input data is complex, switching to return_onesided=False", stacklevel=3)
         else:
             sides = "onesided"
-    freqs = numpy.fft.fftfreq(nfft, 1 / fs) if sides == "twosided" else numpy.fft.rfftfreq(nfft, 1 / fs)
     if not virtual:
         length = x.shape[-1]
-    time = numpy.arange(nperseg / 2, length - nperseg / 2 + 1, nperseg - noverlap) / float(fs)
-    if shift:
-        time -= nperseg / 2 / fs
-    wrap = _from_host if _s.is_array(x) else numpy.asarray
+    freqs, time = _freqs_times(x, nfft, fs, sides, nperseg, nstep, length, shift, want_time)
     if _fused.applicable(x, same, win, detrend, sides):
         fused_mean = mean and mode == "psd"
         result = _fused.run(x, win, nperseg, noverlap, nfft, detrend, float(numpy.real(scale)), mode, fused_mean,
-                            pre, length)
+                            pre, length, dev_win)
         if fused_mean:  # (..., nf): the frequencies at `axis`
-            return wrap(freqs), wrap(time), _moveaxis(result, -1, axis) if result.ndim > 1 else result
+            return freqs, time, _moveaxis(result, -1, axis) if result.ndim > 1 else result
     else:
         result = _generic_result(x, y, same, win, detrend, nperseg, noverlap, nfft, sides, mode, scale, outdtype)
     ax = axis - 1 if axis < 0 else axis
     result = _moveaxis(result, -1, ax)  # frequencies at `axis`, segments last
     if mean and result.ndim >= 2 and result.size > 0:  # csd's average='mean'
         result = result.mean(axis=-1) if result.shape[-1] > 1 else result.reshape(result.shape[:-1])
-    return wrap(freqs), wrap(time), result
+    return freqs, time, result
 
 
 def _generic_result(x, y, same, win, detrend, nperseg, noverlap, nfft, sides, mode, scale, outdtype):
@@ -245,7 +295,7 @@ def csd(x, y, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft=
     if return_onesided and _s.as_array(x, "csd").dtype.kind == "c":
         return_onesided = False  # SciPy's csd switches silently (its _spectral_helper warns)
     freqs, _, pxy = _spectral_helper(x, y, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, scaling,
-                                     axis, mode="psd", mean=average == "mean")
+                                     axis, mode="psd", mean=average == "mean", want_time=False)
     if average != "mean" and pxy.ndim >= 2 and pxy.size > 0:
         if pxy.shape[-1] > 1:
             if average == "median":
@@ -479,9 +529,10 @@ def istft(Zxx, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft
     outer = [d for d in range(Zxx.ndim) if d not in (fa, ta)]
     Zxx = Zxx.transpose(outer + [ta, fa])
     if isinstance(window, str) or type(window) is tuple:
-        win = numpy.asarray(_get_window(window, nperseg))
+        win = _named_window(window, nperseg)
     else:
-        win = _s.host_param(window)
+        # a device window stays there (`_spectral_helper` takes it down where the fused path cannot use it)
+        win = window if _device_window(window) else _s.host_param(window)
         if len(win.shape) != 1:
             raise ValueError("window must be 1-D")
         if win.shape[0] != nperseg:

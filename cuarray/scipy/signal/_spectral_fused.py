@@ -2,15 +2,16 @@
 x with itself, periodogram, spectrogram, stft) with constant or no detrending and a one-sided
 spectrum: a few passes over memory instead of SciPy's chain of whole-array steps.
 
-1. `frames`: one elementwise kernel writes the FFT input, `(x[s * nstep + j] - mean_s) * w_j` for
-   `j < nperseg` and 0 up to `nfft` (so the FFT needs no padding copy); the segment means (constant
-   detrend only) are one reduction over the strided segment view before it.
+1. `frames`: one kernel writes the FFT input (templates/spectral.cu's row kernel; an elementwise
+   one for a strided signal), `(x[s * nstep + j] - mean_s) * w_j` for `j < nperseg` and 0 up to
+   `nfft` (so the FFT needs no padding copy); the segment means (constant detrend only) are
+   summed inside it (a strided signal: one reduction over the segment view before it).
 2. one batched real FFT over the frames (a cached cuFFT recipe: no copy).
-3. mode 'psd' averaged over the segments (welch/csd `average='mean'`): one reduction over the
-   segment axis of `|X|^2` times each frequency's factor (SciPy's scale, doubled inside a one-sided
-   spectrum), so the spectrogram of |X|^2 is never stored; not averaged (spectrogram): one
-   elementwise kernel writes it. Mode 'stft': the scale is folded into the window, so the FFT's
-   output is the result.
+3. mode 'psd' averaged over the segments (welch/csd `average='mean'`): `mean_power`'s two
+   launches (templates/spectral.cu) over the segment axis of `|X|^2` times each frequency's
+   factor (SciPy's scale, doubled inside a one-sided spectrum), so the spectrogram of |X|^2 is
+   never stored; not averaged (spectrogram): one elementwise kernel writes it. Mode 'stft': the
+   scale is folded into the window, so the FFT's output is the result.
 
 The generic path (`_spectral._fft_helper` and the steps after it) made ~10 whole-array passes for
 welch: the detrended copy, the window product, the FFT, conj * X, the scale, the doubling, a cast
@@ -19,6 +20,8 @@ copy, the mean (docs: the report of issue 52 counts them)."""
 from __future__ import annotations
 
 import functools
+import math
+import pathlib
 
 import numpy
 
@@ -26,11 +29,33 @@ import cuarray.fft as _fft  # (the subsystem, by its full name: layers checked i
 from ..._core.elementwise_kernel import ElementwiseKernel
 from ..._core.ndarray import ndarray as _ndarray
 from ..._core.reduction_kernel import ReductionKernel
-from ..._core.transfer import from_host as _from_host
 from ..._creation.basic import empty as _empty
+from ...cuda import device as _device
+from ...cuda.kernel_family import KernelFamily
 from ...lib.stride_tricks import sliding_window_view as _sliding_window_view
+from ..ndimage._tables import constant_table as _constant_table
 
-__all__ = ["applicable", "run"]
+__all__ = ["applicable", "run", "frames", "write_frames", "mean_power", "chunking", "device_window",
+           "segment_times", "SPECTRAL"]
+
+_DIR = pathlib.Path(__file__).parent / "templates"
+
+
+def _source() -> str:
+    return (_DIR / "spectral.cu").read_text()
+
+
+# welch's mean of |X|^2 over the segments (templates/spectral.cu): partial sums of chunks of
+# segments for all frequencies, then one block a frequency over the chunks.
+SPECTRAL = KernelFamily("cuarray_signal_spectral", _source, namespace="cuarray_signal", kernels=(
+    "power_partials<T>(const T* X, long long nseg, long long nf, long long rows, long long nchunks, double* part)",
+    "power_mean<R, BLOCK>(const double* part, long long nchunks, long long nf, const double* c, double inv, R* out)",
+    "frames<T>(const T* x, const T* m, const T* w, long long len, long long nstep, long long nper, long long nfft, "
+    "long long nseg, long long rows, int detrend, long long pre, T* y)",
+))
+_MEAN_BLOCK = 128
+_MEAN_INSIDE = 2  # frames' detrend mode: the segment means summed by the kernel (1: read from m)
+_BATCH_MAX = 65535  # gridDim.z of power_partials (more rows: the generic reduction)
 
 _FLOATS = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
 
@@ -70,6 +95,78 @@ def _mean_power_kernel():
         "a + b", "y = (R)(a * inv)", "0", "cuarray_signal_mean_power", reduce_type="float64")
 
 
+def chunking(nseg: int, nf: int, batch: int, sm_count: int):
+    """(rows, nchunks): segments a chunk of power_partials and the chunks, about 16 blocks of 256
+    threads an SM (two waves at 8 resident blocks), at least 32 segments a chunk (4 loads a thread)."""
+    cols = -(-nf // 32)
+    want = max(1, -(-16 * sm_count // (cols * batch)))
+    nchunks = max(1, min(want, nseg // 32, 65535))
+    rows = -(-nseg // nchunks)
+    return rows, -(-nseg // rows)
+
+
+def mean_power(spec, c, real):
+    """The mean over the segments of |spec|^2 * c: spec (..., nseg, nf) C-contiguous complex, c a
+    device float64 table of nf factors, the result (..., nf) of dtype `real`. Two launches
+    (templates/spectral.cu), a fixed summation order."""
+    *outer, nseg, nf = spec.shape
+    batch = math.prod(outer)
+    rows, nchunks = chunking(nseg, nf, batch, _device._sm_count(_device.get_device_id()))
+    part = _empty((batch, nchunks, nf), dtype=numpy.float64)
+    out = _empty(tuple(outer) + (nf,), dtype=real)
+    ct = "float" if real == _FLOATS[0] else "double"
+    partials, finish = SPECTRAL.get("power_partials<{}>".format(ct), "power_mean<{}, {}>".format(ct, _MEAN_BLOCK))
+    partials.launch((-(-nf // 32), nchunks, batch), (32, 8), spec.data.ptr, nseg, nf, rows, nchunks, part.data.ptr)
+    finish.launch(batch * nf, _MEAN_BLOCK, part.data.ptr, nchunks, nf, c.data.ptr, 1.0 / nseg, out.data.ptr)
+    return out
+
+
+# SciPy's segment times: arange(start, stop, step) / fs, less `off` with a boundary (the arange
+# values are exact: halves of integers; each operation rounds as NumPy's does).
+_TIMES_OP = "y = (start + (double)i * step) / fs; if (shift) y = y - off"
+
+
+@functools.lru_cache(maxsize=None)
+def _times_kernel():
+    return ElementwiseKernel("float64 start, float64 step, float64 fs, float64 off, int32 shift", "float64 y",
+                             _TIMES_OP, "cuarray_signal_segment_times")
+
+
+def segment_times(start: float, stop: float, step: int, fs: float, off):
+    """`numpy.arange(start, stop, step) / fs` (minus `off` unless None) on the device: one launch,
+    NumPy's length and values (not an arange, a divide and a subtract)."""
+    n = max(0, math.ceil((stop - start) / step))
+    out = _empty((n,), dtype=numpy.float64)
+    if n:
+        _times_kernel()(float(start), float(step), float(fs), float(off or 0.0), numpy.int32(off is not None), out)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _window_sum_kernel():
+    return ReductionKernel("T w, int32 sq", "float64 y", "sq ? (double)w * (double)w : (double)w", "a + b", "y = a",
+                           "0", "cuarray_signal_window_sum", reduce_type="float64")
+
+
+@functools.lru_cache(maxsize=None)
+def _window_scale_kernel():
+    # w sqrt(scale): 1 / (fs S) for 'density' (S the sum of squares), 1 / S^2 for 'spectrum' (S the sum)
+    return ElementwiseKernel("T w, raw float64 S, float64 fs, int32 sq", "R y",
+                             "const double s_ = sq ? 1.0 / (fs * S[0]) : 1.0 / (S[0] * S[0]); "
+                             "y = (R)((double)w * sqrt(s_))", "cuarray_signal_window_scale")
+
+
+def device_window(win, dtype, fs, density: bool):
+    """A device window times the square root of SciPy's scale, in `dtype`, contiguous: two launches
+    (its sum or sum of squares in double, then the product), so the scale never reaches the host
+    (a device window was downloaded each call: a sync and a pageable copy). The power |X|^2 of
+    its frames carries the scale, and 'stft' frames the square root SciPy takes."""
+    s = _window_sum_kernel()(win, numpy.int32(density))
+    out = _empty(win.shape, dtype=dtype)
+    _window_scale_kernel()(win, s, float(fs), numpy.int32(density), out)
+    return out
+
+
 def applicable(x, same: bool, win, detrend, sides: str) -> bool:
     """Whether the fused path computes this call: a non-empty real float32/float64 cuarray signal
     with itself, a real window, constant or no detrending, a one-sided spectrum."""
@@ -85,35 +182,51 @@ def applicable(x, same: bool, win, detrend, sides: str) -> bool:
     return True
 
 
-def frames(x, win, nperseg: int, noverlap: int, nfft: int, detrend: bool, pre: int = 0, length=None):
+def frames(x, win, nperseg: int, noverlap: int, nfft: int, detrend: bool, pre: int = 0, length=None,
+           on_device=False):
     """The FFT input of the segments of `x` (..., n): (..., nseg, nfft) in x's dtype. `pre` zeros
     before the signal and zeros after it up to `length` samples in all (stft's boundary and
-    padding) are read as such, not stored (no detrend then)."""
+    padding) are read as such, not stored (no detrend then). `win`: a host array, or with
+    `on_device` a contiguous device array of x's dtype."""
     nstep = nperseg - noverlap
     n = x.shape[-1]
     length = n if length is None else length
     nseg = (length - nperseg) // nstep + 1
-    w = _from_host(numpy.ascontiguousarray(win, dtype=x.dtype))
-    if detrend:
-        means = _sliding_window_view(x, nperseg, axis=-1)[..., ::nstep, :].mean(-1)
-    else:
-        means = w  # (not read)
+    # a host window is kept on the device (no upload a call)
+    w = win if on_device else _constant_table(numpy.ascontiguousarray(win, dtype=x.dtype))
     out = _empty(x.shape[:-1] + (nseg, nfft), dtype=x.dtype)
-    _frame_kernel()(x, means, w, numpy.int64(n), numpy.int64(nstep), numpy.int64(nperseg), numpy.int64(nfft),
-                    numpy.int64(nseg), numpy.int32(detrend), numpy.int64(pre), out)
+    write_frames(x, w, n, nstep, nperseg, nfft, nseg, detrend, pre, out)
     return out
 
 
+def write_frames(x, w, n, nstep, nperseg, nfft, nseg, detrend: bool, pre, out) -> None:
+    """`frames`' kernel: templates/spectral.cu's row kernel for a C-contiguous signal (the segment
+    means, when detrending, summed inside it: a warp a segment), else the elementwise form (any
+    strides) after a reduction for the means."""
+    if not x.flags.c_contiguous:
+        means = _sliding_window_view(x, nperseg, axis=-1)[..., ::nstep, :].mean(-1) if detrend else w
+        _frame_kernel()(x, means, w, numpy.int64(n), numpy.int64(nstep), numpy.int64(nperseg), numpy.int64(nfft),
+                        numpy.int64(nseg), numpy.int32(detrend), numpy.int64(pre), out)
+        return
+    rows = out.size // nfft
+    grid = max(1, min(-(-rows // 8), 64 * _device._sm_count(_device.get_device_id())))
+    (k,) = SPECTRAL.get("frames<{}>".format("float" if x.dtype == _FLOATS[0] else "double"))
+    k.launch(grid, (32, 8), x.data.ptr, w.data.ptr, w.data.ptr, n, nstep, nperseg, nfft, nseg, rows,
+             _MEAN_INSIDE if detrend else 0, pre, out.data.ptr)
+
+
 def run(x, win, nperseg: int, noverlap: int, nfft: int, detrend, scale: float, mode: str, mean: bool, pre: int = 0,
-        length=None):
+        length=None, on_device=False):
     """The result of `_spectral_helper` before its axis move: (..., nseg, nf) (mode 'stft': complex;
     'psd': real), or with `mean` (mode 'psd' only) the average over the segments, (..., nf).
-    `pre`, `length`: `frames`' virtual zero boundary and padding."""
+    `pre`, `length`: `frames`' virtual zero boundary and padding. `on_device`: `win` is
+    `device_window`'s (the scale folded in, `scale` 1)."""
     detrend = detrend is not False and detrend is not None
-    win = numpy.asarray(win).real
-    if mode == "stft":
-        win = win * scale  # (the helper's scale is already its square root for 'stft')
-    spec = _fft.rfft(frames(x, win, nperseg, noverlap, nfft, detrend, pre, length), axis=-1)
+    if not on_device:
+        win = numpy.asarray(win).real
+        if mode == "stft":
+            win = win * scale  # (the helper's scale is already its square root for 'stft')
+    spec = _fft.rfft(frames(x, win, nperseg, noverlap, nfft, detrend, pre, length, on_device), axis=-1)
     if mode == "stft":
         return spec
     nf = spec.shape[-1]
@@ -121,7 +234,9 @@ def run(x, win, nperseg: int, noverlap: int, nfft: int, detrend, scale: float, m
     if mean:
         c = numpy.full(nf, scale, dtype=numpy.float64)
         c[1:hi] *= 2
-        c = _from_host(c.astype(x.dtype))
+        if spec.flags.c_contiguous and math.prod(spec.shape[:-2]) <= _BATCH_MAX:
+            return mean_power(spec, _constant_table(c), x.dtype)
+        c = _constant_table(c.astype(x.dtype))
         return _mean_power_kernel()(spec, c, 1.0 / spec.shape[-2], axis=-2)
     out = _empty(spec.shape, dtype=x.dtype)
     _power_kernel()(spec, float(scale), numpy.int64(nf), numpy.int64(hi), out)

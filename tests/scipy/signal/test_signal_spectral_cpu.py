@@ -9,11 +9,19 @@ import numpy as np
 import pytest
 import scipy.signal as ss
 
+def _segment_times_model(start, stop, step, fs, off):
+    """`_spectral_fused.segment_times`' kernel in NumPy: (start + i step) / fs, less off."""
+    i = np.arange(max(0, int(np.ceil((stop - start) / step))))
+    t = (start + i.astype(np.float64) * step) / fs
+    return t if off is None else t - off
+
+
 @pytest.fixture
 def spectral_copies(signal_standins, host_copies):
-    from cuarray.scipy.signal import _lfilter, _spectral
+    from cuarray.scipy.signal import _lfilter, _spectral, _spectral_fused
 
     return host_copies(signal_standins, {
+        _spectral_fused: dict(segment_times=_segment_times_model),
         _spectral: dict(_fft=np.fft, _from_host=np.asarray, _concatenate=np.concatenate, _moveaxis=np.moveaxis,
                         _broadcast_to=np.broadcast_to, _sliding_window_view=np.lib.stride_tricks.sliding_window_view,
                         _median=np.median, _angle=np.angle, _unwrap=np.unwrap),

@@ -29,9 +29,221 @@ def test_fused_kernels_compile(real, cplx):
             compile_sm90(src, [])
     mean = fz._mean_power_kernel()._definition([("in", cplx, cplx), ("in", real, real), sc(F8)],
                                                {"C": cplx, "R": real}, real, "double", 8)
+    wsum = fz._window_sum_kernel()._definition([("in", real, real), sc(I4)], {"T": real}, F8, "double", 8)
     for st in (Stage("map", "out", 32, 4, 4, 1, 1, np.int32), Stage("map", "out", 256, 1, 1, 1, 2, np.int64)):
-        name, src = mean.source(st)
+        for d in (mean, wsum):
+            name, src = d.source(st)
+            compile_sm90(src, [])
+    times = fz._times_kernel()._definition([sc(F8)] * 4 + [sc(I4), ("out", F8, F8)], {})
+    compile_sm90(times.source("flat", 1, np.int32)[1], [])
+    for wdt in (F4, F8):  # (a window of either precision for a signal of either)
+        scale = fz._window_scale_kernel()._definition([("in", wdt, wdt), ("raw", F8, F8), sc(F8), sc(I4),
+                                                       ("out", real, real)], {"T": wdt, "R": real})
+        name, src = scale.source("flat", 1, np.int32)
         compile_sm90(src, [])
+
+
+def test_mean_power_template_compiles():
+    """templates/spectral.cu's kernels for float32/float64 (NVRTC, sm_90; the family's declarations
+    are checked against the template by tests/cuda/test_kernel_family_cpu.py)."""
+    from cuarray.scipy.signal import _spectral_fused as fz
+
+    names = [fz.SPECTRAL.name_expression(n) for t in ("float", "double")
+             for n in ("power_partials<{}>".format(t), "power_mean<{}, {}>".format(t, fz._MEAN_BLOCK),
+                       "frames<{}>".format(t))]
+    _, lowered = compile_sm90(fz.SPECTRAL.source(), names)
+    assert set(lowered) == set(names)
+
+
+@pytest.mark.parametrize("nseg,nf,batch", [(78124, 129, 1), (1, 3, 1), (33, 2, 6), (10**6, 1025, 4), (40, 40, 70000)])
+def test_mean_power_chunking_covers_every_segment(nseg, nf, batch):
+    """power_partials' chunks: every segment in exactly one chunk, the grid within CUDA's limits,
+    and enough blocks to fill 132 SMs where there are segments for them (welch of 1e7 samples:
+    78124 segments, 129 bins; the generic reduction ran 1954 blocks of 129 busy threads)."""
+    from cuarray.scipy.signal import _spectral_fused as fz
+
+    rows, nchunks = fz.chunking(nseg, nf, batch, 132)
+    assert rows >= 1 and 1 <= nchunks <= 65535
+    assert (nchunks - 1) * rows < nseg <= nchunks * rows
+    blocks = -(-nf // 32) * nchunks * batch
+    assert blocks >= min(16 * 132, -(-nf // 32) * batch * max(1, nseg // 32))
+    assert rows >= min(32, nseg)
+
+
+def _mean_power_model(spec, c, real):
+    """`mean_power` in NumPy, chunk by chunk as power_partials sums (rows of `chunking`)."""
+    from cuarray.scipy.signal import _spectral_fused as fz
+
+    *outer, nseg, nf = spec.shape
+    rows, nchunks = fz.chunking(nseg, nf, int(np.prod(outer)), 132)
+    p = spec.real.astype(np.float64) ** 2 + spec.imag.astype(np.float64) ** 2
+    parts = sum(p[..., k * rows:(k + 1) * rows, :].sum(axis=-2) for k in range(nchunks))
+    return (parts * np.asarray(c) * (1.0 / nseg)).astype(real)
+
+
+def _segment_times_model(start, stop, step, fs, off):
+    """`_spectral_fused.segment_times`' kernel in NumPy: (start + i step) / fs, less off."""
+    i = np.arange(max(0, int(np.ceil((stop - start) / step))))
+    t = (start + i.astype(np.float64) * step) / fs
+    return t if off is None else t - off
+
+
+class _DeviceWindow(list):
+    """`device_window`'s two kernels in NumPy (double sums, w sqrt(scale) in the signal's dtype);
+    records its calls (array windows are device arrays in these host copies)."""
+
+    def __call__(self, win, dtype, fs, density):
+        self.append((np.shape(win), np.dtype(dtype), density))
+        w = np.asarray(win, np.float64)
+        s = 1.0 / (fs * (w * w).sum()) if density else 1.0 / w.sum() ** 2
+        return (w * np.sqrt(s)).astype(dtype)
+
+
+@pytest.fixture
+def device_windows():
+    return _DeviceWindow()
+
+
+# templates/spectral.cu's kernels built with g++: CUDA's names as stand-ins; `frames` runs a warp at a
+# time, its 32 lanes as threads (its in-warp means shuffle), `power_partials` serially.
+FRAMES_DRIVER = r"""
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+struct Dim3 { unsigned x, y, z; };
+static thread_local Dim3 threadIdx, blockIdx;
+static Dim3 gridDim;
+#define __global__
+#define __device__
+#define __launch_bounds__(n)
+#define __shared__ static
+struct float2 { float x, y; };
+struct double2 { double x, y; };
+static inline void __syncthreads() {}
+// A warp's shuffles for frames' 32 lanes run as 32 threads: each exchange is two barriers.
+static std::mutex mu;
+static std::condition_variable cv;
+static int arrived = 0;
+static long generation = 0;
+static double slots[32];
+static void warp_barrier() {
+  std::unique_lock<std::mutex> lk(mu);
+  const long g = generation;
+  if (++arrived == 32) { arrived = 0; ++generation; cv.notify_all(); }
+  else cv.wait(lk, [&] { return generation != g; });
+}
+static inline double __shfl_down_sync(unsigned, double v, int off) {
+  const unsigned lane = threadIdx.x % 32;
+  slots[lane] = v; warp_barrier();
+  const double r = lane + off < 32 ? slots[lane + off] : v; warp_barrier();
+  return r;
+}
+static inline double __shfl_sync(unsigned, double v, int src) {
+  slots[threadIdx.x % 32] = v; warp_barrier();
+  const double r = slots[src]; warp_barrier();
+  return r;
+}
+#include "spectral.cu"
+template <typename T>
+void run(const T* x, const T* m, const T* w, long long len, long long nstep, long long nper, long long nfft,
+         long long nseg, long long rows, int detrend, long long pre, T* y, unsigned grid) {
+  gridDim.x = grid;
+  for (unsigned b = 0; b < grid; ++b)
+    for (unsigned ty = 0; ty < 8; ++ty) {  // one warp at a time, its lanes as threads
+      std::vector<std::thread> lanes;
+      for (unsigned tx = 0; tx < 32; ++tx)
+        lanes.emplace_back([=] {
+          blockIdx.x = b; threadIdx.x = tx; threadIdx.y = ty;
+          cuarray_signal::frames<T>(x, m, w, len, nstep, nper, nfft, nseg, rows, detrend, pre, y);
+        });
+      for (auto& t : lanes) t.join();
+    }
+}
+// power_mean: one block a bin, its warps one at a time from the last (warp 0's thread 0 reads the
+// others' sums after the barrier, a no-op here), each warp's lanes as threads.
+template <typename R>
+void mean(const double* part, long long nchunks, long long nf, long long batch, const double* c, double inv, R* out) {
+  for (long long o = 0; o < batch * nf; ++o)
+    for (int wp = 128 / 32 - 1; wp >= 0; --wp) {
+      std::vector<std::thread> lanes;
+      for (unsigned tx = 0; tx < 32; ++tx)
+        lanes.emplace_back([=] {
+          blockIdx.x = (unsigned)o; threadIdx.x = wp * 32 + tx; threadIdx.y = 0;
+          cuarray_signal::power_mean<R, 128>(part, nchunks, nf, c, inv, out);
+        });
+      for (auto& t : lanes) t.join();
+    }
+}
+extern "C" void mean_f(const double* part, long long nchunks, long long nf, long long batch, const double* c,
+                       double inv, float* out) { mean(part, nchunks, nf, batch, c, inv, out); }
+extern "C" void mean_d(const double* part, long long nchunks, long long nf, long long batch, const double* c,
+                       double inv, double* out) { mean(part, nchunks, nf, batch, c, inv, out); }
+// power_partials' barrier is a no-op here: its threads run row 7 first, so row 0 (the one that reads
+// the block's shared sums after the barrier) finds every row's sum written.
+template <typename T>
+void partials(const T* X, long long nseg, long long nf, long long rows, long long nchunks, long long batch,
+              double* part) {
+  gridDim.x = (unsigned)((nf + 31) / 32); gridDim.y = (unsigned)nchunks; gridDim.z = (unsigned)batch;
+  for (unsigned bz = 0; bz < gridDim.z; ++bz)
+    for (unsigned by = 0; by < gridDim.y; ++by)
+      for (unsigned bx = 0; bx < gridDim.x; ++bx)
+        for (int ty = 7; ty >= 0; --ty)
+          for (unsigned tx = 0; tx < 32; ++tx) {
+            blockIdx.x = bx; blockIdx.y = by; blockIdx.z = bz; threadIdx.x = tx; threadIdx.y = (unsigned)ty;
+            cuarray_signal::power_partials<T>(X, nseg, nf, rows, nchunks, part);
+          }
+}
+extern "C" void partials_f(const float* X, long long nseg, long long nf, long long rows, long long nchunks,
+                           long long batch, double* part) { partials(X, nseg, nf, rows, nchunks, batch, part); }
+extern "C" void partials_d(const double* X, long long nseg, long long nf, long long rows, long long nchunks,
+                           long long batch, double* part) { partials(X, nseg, nf, rows, nchunks, batch, part); }
+extern "C" void frames_f(const float* x, const float* m, const float* w, long long len, long long nstep,
+                         long long nper, long long nfft, long long nseg, long long rows, int detrend, long long pre,
+                         float* y, unsigned grid) {
+  run(x, m, w, len, nstep, nper, nfft, nseg, rows, detrend, pre, y, grid);
+}
+extern "C" void frames_d(const double* x, const double* m, const double* w, long long len, long long nstep,
+                         long long nper, long long nfft, long long nseg, long long rows, int detrend, long long pre,
+                         double* y, unsigned grid) {
+  run(x, m, w, len, nstep, nper, nfft, nseg, rows, detrend, pre, y, grid);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def host_write_frames(host_lib):
+    """`write_frames` on the host: the row kernel (g++) for a C-contiguous signal, a grid of at most 3
+    blocks (the grid-stride loop runs), the elementwise form's model otherwise; records which ran."""
+    import ctypes
+
+    from cuarray.scipy.signal import _spectral_fused as fz
+
+    lib = host_lib("spectral_frames", FRAMES_DRIVER, fz._DIR)
+    ll = ctypes.c_longlong
+    ran = []
+
+    def write(x, w, n, nstep, nper, nfft, nseg, detrend, pre, out, means=None):
+        if not x.flags.c_contiguous:
+            ran.append("elementwise")
+            if means is None:
+                means = np.lib.stride_tricks.sliding_window_view(x, nper, axis=-1)[..., ::nstep, :].mean(-1) \
+                    if detrend else w
+            return _Frame()(x, means, w, n, nstep, nper, nfft, nseg, detrend, pre, out)
+        ran.append("rows")
+        dt = x.dtype
+        # mode 2 (the kernel's in-warp means) as `write_frames` runs it; mode 1 with given means
+        mode = 0 if not detrend else (1 if means is not None else fz._MEAN_INSIDE)
+        m, w = np.ascontiguousarray(w if means is None else means, dt), np.ascontiguousarray(w, dt)
+        assert out.flags.c_contiguous and w.dtype == dt
+        rows = out.size // nfft
+        p = lambda a: a.ctypes.data_as(ctypes.c_void_p)  # noqa: E731
+        (lib.frames_f if dt == np.float32 else lib.frames_d)(
+            p(x), p(m), p(w), ll(n), ll(nstep), ll(nper), ll(nfft), ll(nseg), ll(rows), ctypes.c_int(mode),
+            ll(pre), p(out), ctypes.c_uint(max(1, min(-(-rows // 8), 3))))
+
+    write.ran = ran
+    return write
 
 
 class _Frame:
@@ -64,17 +276,31 @@ class _MeanPower:
         return ((p * c).sum(axis=axis) * inv).astype(c.dtype)
 
 
+class _Uploads(list):
+    """A `from_host` stand-in that records what it uploads (the per-call uploads of issue 52)."""
+
+    def __call__(self, a):
+        self.append(np.shape(a))
+        return np.asarray(a)
+
+
 @pytest.fixture
-def fused_host(signal_standins, host_copies, monkeypatch):
+def uploads():
+    return _Uploads()
+
+
+@pytest.fixture
+def fused_host(signal_standins, host_copies, monkeypatch, uploads, device_windows, host_write_frames):
     from cuarray.scipy import signal
     from cuarray.scipy.signal import _lfilter, _spectral, _spectral_fused as fz
 
     copies = host_copies(signal_standins, {
-        _spectral: dict(_fft=np.fft, _from_host=np.asarray, _concatenate=np.concatenate, _moveaxis=np.moveaxis,
-                        _sliding_window_view=np.lib.stride_tricks.sliding_window_view, _angle=np.angle,
-                        _unwrap=np.unwrap),
+        _spectral: dict(_fft=np.fft, _from_host=uploads, _concatenate=np.concatenate,
+                        _moveaxis=np.moveaxis, _sliding_window_view=np.lib.stride_tricks.sliding_window_view,
+                        _angle=np.angle, _unwrap=np.unwrap),
         _lfilter: dict(_concatenate=np.concatenate, _from_host=np.asarray),
-        fz: dict(_fft=np.fft, _from_host=np.asarray, _ndarray=np.ndarray,
+        fz: dict(_fft=np.fft, _constant_table=np.asarray, mean_power=_mean_power_model, device_window=device_windows,
+                 write_frames=host_write_frames, segment_times=_segment_times_model, _ndarray=np.ndarray,
                  _empty=lambda shape, dtype: np.full(shape, np.nan, dtype),
                  _sliding_window_view=np.lib.stride_tricks.sliding_window_view,
                  _frame_kernel=_Frame, _power_kernel=_Power, _mean_power_kernel=_MeanPower)})
@@ -127,6 +353,115 @@ def test_spectrogram_stft_fused_glue(fused_host, dtype, mode):
                dict(nperseg=20, boundary="even")):  # (virtual zero boundary and padding, or stored)
         close(sig.stft(xt, 2.0, axis=1, **kw), ss.stft(xt, 2.0, axis=1, **kw), tol)
     assert "stft" in calls
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("batch,nseg,nf", [(1, 3001, 129), (3, 70, 2), (2, 45, 33), (1, 1, 1), (1, 5000, 33)])
+def test_power_partials_kernel_on_the_host(host_lib, dtype, batch, nseg, nf):
+    """templates/spectral.cu's power_partials built with g++ (threads serial, the barrier's order
+    kept): each (batch, chunk, bin) partial is the double sum of |X|^2 over the chunk's segments,
+    for `chunking`'s rows on a small and a large GPU (the 4-load loop, its tail, bins past a
+    multiple of 32); power_mean (its warps' lanes as threads) over them: the mean times each bin's
+    factor."""
+    import ctypes
+
+    from cuarray.scipy.signal import _spectral_fused as fz
+
+    lib = host_lib("spectral_frames", FRAMES_DRIVER, fz._DIR)
+    ll = ctypes.c_longlong
+    X = (RNG.normal(size=(batch, nseg, nf)) + 1j * RNG.normal(size=(batch, nseg, nf))).astype(dtype)
+    p2 = X.real.astype(np.float64) ** 2 + X.imag.astype(np.float64) ** 2
+    for sms in (1, 132):
+        rows, nchunks = fz.chunking(nseg, nf, batch, sms)
+        part = np.full((batch, nchunks, nf), np.nan)
+        (lib.partials_f if dtype == np.complex64 else lib.partials_d)(
+            X.ctypes.data_as(ctypes.c_void_p), ll(nseg), ll(nf), ll(rows), ll(nchunks), ll(batch),
+            part.ctypes.data_as(ctypes.c_void_p))
+        ref = np.stack([p2[:, k * rows:(k + 1) * rows].sum(axis=1) for k in range(nchunks)], axis=1)
+        np.testing.assert_allclose(part, ref, rtol=1e-13, atol=0)
+    # power_mean over the last chunking's partials: the mean times each bin's factor, in the real dtype
+    real = np.dtype(dtype().real.dtype)
+    c = RNG.uniform(0.5, 2.0, size=nf)
+    out = np.full((batch, nf), np.nan, real)
+    (lib.mean_f if real == np.float32 else lib.mean_d)(
+        part.ctypes.data_as(ctypes.c_void_p), ll(nchunks), ll(nf), ll(batch), c.ctypes.data_as(ctypes.c_void_p),
+        ctypes.c_double(1.0 / nseg), out.ctypes.data_as(ctypes.c_void_p))
+    tol = 1e-6 if real == np.float32 else 1e-13
+    np.testing.assert_allclose(out, (p2.sum(axis=1) * c / nseg).astype(real), rtol=tol)
+
+
+def test_frames_row_kernel_runs(fused_host, host_write_frames):
+    """welch runs templates/spectral.cu's row kernel (g++) for a contiguous signal and the
+    elementwise form for a strided one, SciPy's results; a batch of 5 long signals, detrended, with
+    stft's virtual boundary, through both: the same frames."""
+    sig, _ = fused_host
+    del host_write_frames.ran[:]
+    x = RNG.normal(size=(2, 900)) + 1.0
+    close(sig.welch(x, nperseg=64), ss.welch(x, nperseg=64), 1e-12)
+    close(sig.welch(x[:, ::2], nperseg=64), ss.welch(x[:, ::2], nperseg=64), 1e-12)
+    assert host_write_frames.ran == ["rows", "elementwise"]
+    for dtype in (np.float32, np.float64):
+        x = RNG.normal(size=(5, 3001)).astype(dtype) + 2
+        for args in ((x, np.hanning(100), 100, 37, 128, True), (x, np.hanning(64), 64, 32, 64, False, 32, 3001 + 64)):
+            n = x.shape[-1]
+            nper, nfft = args[2], args[4]
+            nstep = nper - args[3]
+            pre = args[6] if len(args) > 6 else 0
+            length = args[7] if len(args) > 7 else n
+            nseg = (length - nper) // nstep + 1
+            w = np.asarray(args[1], dtype)
+            means = (np.lib.stride_tricks.sliding_window_view(x, nper, axis=-1)[..., ::nstep, :].mean(-1)
+                     if args[5] else w)
+            a = np.full(x.shape[:-1] + (nseg, nfft), np.nan, dtype)
+            b = a.copy()
+            host_write_frames(x, w, n, nstep, nper, nfft, nseg, args[5], pre, a, means)
+            _Frame()(x, means, w, n, nstep, nper, nfft, nseg, args[5], pre, b)
+            np.testing.assert_array_equal(a, b)
+            c = np.full_like(a, np.nan)  # the means summed in the kernel's warps (double, then the dtype)
+            host_write_frames(x, w, n, nstep, nper, nfft, nseg, args[5], pre, c)
+            tol = 1e-6 if dtype == np.float32 else 1e-13
+            np.testing.assert_allclose(c, b, rtol=0, atol=tol * np.abs(x).max())
+
+
+@pytest.mark.parametrize("call", [
+    lambda sig, x: sig.welch(x, window=np.hanning(256).astype(np.float32), nperseg=256),
+    lambda sig, x: sig.welch(x),
+    lambda sig, x: sig.stft(x, nperseg=256),
+    lambda sig, x: sig.spectrogram(x, nperseg=64),
+    lambda sig, x: sig.periodogram(x)])
+def test_fused_calls_upload_nothing(fused_host, uploads, call):
+    """Issue 52: welch/stft uploaded the window, the averaging factors, the frequencies and the
+    times on every call (4 and 3 pinned uploads, ~190 us of host time each); the window and the
+    factors are kept on the device (`constant_table`), the frequencies and times are written there,
+    welch makes no times at all. (The old code's from_host took them: this fails on it.)"""
+    sig, calls = fused_host
+    x = RNG.normal(size=4096).astype(np.float32)
+    call(sig, x)
+    assert calls and uploads == []
+
+
+@pytest.mark.parametrize("wdt", ["float32", "float64"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_device_window_scaled_on_the_device(fused_host, device_windows, wdt, dtype):
+    """Issue 52: welch(x, window=<device array>) downloaded the window (a sync and a pageable copy
+    every call) for SciPy's scale; the fused path now scales it on the device (`device_window`:
+    w sqrt(scale), scale 1 after it) for welch, spectrogram (psd and complex) and stft, SciPy's
+    results. (The old code has no device_window: this fails on it.)"""
+    sig, calls = fused_host
+    x = (RNG.normal(size=(2, 3000)) + 2.0).astype(dtype)
+    w = np.hanning(128).astype(wdt)
+    tol = 2e-5 if "float32" in (dtype, wdt) else 1e-12
+    for kw in (dict(), dict(scaling="spectrum"), dict(nfft=255, detrend=False)):
+        close(sig.welch(x, 7.0, window=w, **kw), ss.welch(x, 7.0, window=w, **kw), tol)
+    close(sig.spectrogram(x, window=w), ss.spectrogram(x, window=w), tol)
+    close(sig.spectrogram(x, window=w, mode="complex"), ss.spectrogram(x, window=w, mode="complex"), tol)
+    close(sig.stft(x, 3.0, window=w, nperseg=128), ss.stft(x, 3.0, window=w, nperseg=128), tol)
+    close(sig.stft(x, window=w, nperseg=128, scaling="psd"), ss.stft(x, window=w, nperseg=128, scaling="psd"), tol)
+    assert len(device_windows) == 7 and all(d == (np.dtype(dtype)) for _, d, _ in device_windows)
+    del device_windows[:]
+    sig.welch(x, window=w, detrend="linear")  # (the generic path: the window on the host, as before)
+    sig.welch(x + 1j, window=w)
+    assert device_windows == []
 
 
 def test_fused_path_declines(fused_host):

@@ -59,6 +59,19 @@ def test_welch_fused(dtype, kw):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape,kw", [((200_003,), dict(nperseg=64)), ((2, 3, 40_000), dict(nperseg=33, nfft=40)),
+                                      ((5, 300_000), dict(nperseg=256, noverlap=0)), ((1, 7_777), dict(nperseg=2))])
+def test_welch_mean_power_many_segments(dtype, shape, kw):
+    """templates/spectral.cu's mean over the segments: thousands of segments (many chunks, the
+    4-load loop and its tail, frequencies past a multiple of 32), batches, 2 bins."""
+    h = (RNG.normal(size=shape) * 3 + 1).astype(dtype)
+    d = cuarray.asarray(h)
+    close(cs.welch(d, 5.0, **kw)[1], ss.welch(h, 5.0, **kw)[1], dtype)
+    close(cs.welch(d, scaling="spectrum", detrend=False, **kw)[1],
+          ss.welch(h, scaling="spectrum", detrend=False, **kw)[1], dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_periodogram_fused(dtype):
     for h, d, axis in signals(dtype):
         close(cs.periodogram(d, axis=axis)[1], ss.periodogram(h, axis=axis)[1], dtype)
@@ -122,3 +135,39 @@ def test_spectrogram_phase(axis):
     x = RNG.normal(size=(3, 2000)) if axis == -1 else RNG.normal(size=(2000, 3))
     close(cs.spectrogram(cuarray.asarray(x), nperseg=128, mode="phase", axis=axis)[2],
           ss.spectrogram(x, nperseg=128, mode="phase", axis=axis)[2], np.float64)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_stft_returns_scipys_transposed_view(dtype):
+    """stft's (freq, time) result is, as SciPy's, a view of the (time, freq) spectrum (strides of
+    one bin and one segment's bins): no transposing copy (60 us for 2^22 samples)."""
+    h = RNG.normal(size=(2, 5000)).astype(dtype)
+    z = cs.stft(cuarray.asarray(h), nperseg=256)[2]
+    rz = ss.stft(h, nperseg=256)[2]
+    assert z.strides == rz.strides and not z.flags.c_contiguous
+    close(z, rz, dtype)
+    for kw in (dict(), dict(boundary=None, padded=False), dict(nperseg=101, noverlap=7, boundary="even")):
+        f, t, _ = cs.stft(cuarray.asarray(h), 3.7, **kw)  # (frequencies and times written on the device)
+        rf, rt, _ = ss.stft(h, 3.7, **kw)
+        np.testing.assert_array_equal(f.get(), rf)
+        np.testing.assert_array_equal(t.get(), rt)
+    f, t, _ = cs.spectrogram(cuarray.asarray(h), 0.3, nperseg=77)
+    rf, rt, _ = ss.spectrogram(h, 0.3, nperseg=77)
+    np.testing.assert_array_equal(f.get(), rf)
+    np.testing.assert_array_equal(t.get(), rt)
+
+
+@pytest.mark.parametrize("wdt", [np.float32, np.float64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_device_window_scaled_on_the_device(dtype, wdt):
+    """A device window (contiguous, and a strided view) is scaled on the device for welch,
+    spectrogram and stft: SciPy's results with the same window on the host."""
+    base = RNG.uniform(0.1, 1.0, size=2 * 96).astype(wdt)
+    for hw, dw in ((base[:96], cuarray.asarray(base[:96])), (base[::2], cuarray.asarray(base)[::2])):
+        for h, d, axis in signals(dtype)[:3]:
+            for kw in (dict(), dict(scaling="spectrum", detrend=False), dict(nfft=101, average="median")):
+                close(cs.welch(d, 2.0, window=dw, axis=axis, **kw)[1], ss.welch(h, 2.0, window=hw, axis=axis, **kw)[1],
+                      dtype)
+            close(cs.spectrogram(d, window=dw, axis=axis)[2], ss.spectrogram(h, window=hw, axis=axis)[2], dtype)
+            close(cs.stft(d, 3.0, window=dw, nperseg=96, axis=axis)[2],
+                  ss.stft(h, 3.0, window=hw, nperseg=96, axis=axis)[2], dtype)

@@ -1,0 +1,129 @@
+// welch/csd's average='mean' of |X|^2 over the segments for cuarray/scipy/signal/_spectral_fused.py:
+// X is (batch, nseg, nf) complex (re, im pairs of T), contiguous. A reduction over the segment axis
+// with the frequencies fastest in memory; the generic reduction gave each frequency one thread walking
+// its segments (129 threads a chunk, one load in flight each: latency-bound, ~7x the copy time).
+//
+// power_partials: block (32, 8), grid (ceil(nf / 32), nchunks, batch). Lane x takes frequency
+// blockIdx.x * 32 + x (a warp reads 32 neighbouring bins of a segment: coalesced), row y segments
+// y, y + 8, ... of chunk blockIdx.y (`rows` segments), four loads in flight before the adds. Sums
+// in double; the 8 rows are added in row order, one double per (batch, chunk, frequency) in part.
+// power_mean: one block per (batch, frequency): the chunks' partials in a fixed tree (strided
+// sums, warp shuffles, then the warps in order), times c[f] (scale, doubled inside a one-sided
+// spectrum) and inv (1 / nseg), cast to R. No atomics: the same bits every run.
+
+// frames: the fused path's FFT input y (rows = batch * nseg rows of nfft) from a C-contiguous signal
+// x (batch rows of len samples): y[r, j] = (x[b, s nstep + j - pre] - m[r]) w[j] for j < nper (the
+// sample 0 outside the signal, no mean then), 0 up to nfft; r = b nseg + s. detrend: 0 none, 1 the
+// means m[r], 2 each segment's mean summed here (its warp reads the segment twice, the second time
+// from L1/L2: no separate pass over the segments). Block (32, 8): row
+// threadIdx.y of the block's rows (a grid-stride loop), lanes over j, four samples a lane in flight.
+// The row's batch and segment come from one division a row, not three 64-bit divisions an element
+// (the elementwise form's cost: 54 us for 2^22 samples where a copy takes ~17 us).
+
+namespace cuarray_signal {
+
+template <typename T>
+struct pair_of;
+template <>
+struct pair_of<float> {
+  typedef float2 type;
+};
+template <>
+struct pair_of<double> {
+  typedef double2 type;
+};
+
+template <typename P>
+__device__ inline double power_of(const P v) {
+  return (double)v.x * (double)v.x + (double)v.y * (double)v.y;
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256) power_partials(const T* X, long long nseg, long long nf, long long rows,
+                                                      long long nchunks, double* part) {
+  typedef typename pair_of<T>::type P;
+  const P* __restrict__ x = reinterpret_cast<const P*>(X) + (long long)blockIdx.z * nseg * nf;
+  const long long f = (long long)blockIdx.x * 32 + threadIdx.x;
+  const long long s0 = (long long)blockIdx.y * rows;
+  const long long s1 = s0 + rows < nseg ? s0 + rows : nseg;
+  double acc = 0.0;
+  if (f < nf) {
+    long long s = s0 + threadIdx.y;
+    for (; s + 24 < s1; s += 32) {
+      const P a = x[s * nf + f], b = x[(s + 8) * nf + f], c = x[(s + 16) * nf + f], d = x[(s + 24) * nf + f];
+      acc += power_of(a);
+      acc += power_of(b);
+      acc += power_of(c);
+      acc += power_of(d);
+    }
+    for (; s < s1; s += 8) acc += power_of(x[s * nf + f]);
+  }
+  __shared__ double sums[8][33];
+  sums[threadIdx.y][threadIdx.x] = acc;
+  __syncthreads();
+  if (threadIdx.y == 0 && f < nf) {
+    double t = sums[0][threadIdx.x];
+#pragma unroll
+    for (int k = 1; k < 8; ++k) t += sums[k][threadIdx.x];
+    part[((long long)blockIdx.z * nchunks + blockIdx.y) * nf + f] = t;
+  }
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256) frames(const T* x, const T* m, const T* w, long long len, long long nstep,
+                                              long long nper, long long nfft, long long nseg, long long rows,
+                                              int detrend, long long pre, T* y) {
+  const T* __restrict__ xs = x;
+  const T* __restrict__ ws = w;
+  for (long long r = (long long)blockIdx.x * 8 + threadIdx.y; r < rows; r += (long long)gridDim.x * 8) {
+    const long long b = r / nseg, s = r - b * nseg;
+    const T* __restrict__ xb = xs + b * len;
+    const long long t0 = s * nstep - pre;
+    T mean = T(0);
+    if (detrend == 1) {
+      mean = m[r];
+    } else if (detrend == 2) {  // the warp's segment mean: lane sums in double, a tree to lane 0, broadcast
+      double acc = 0.0;
+      for (long long j = threadIdx.x; j < nper; j += 32) {
+        const long long t = t0 + j;
+        acc += t >= 0 && t < len ? (double)xb[t] : 0.0;
+      }
+      for (int off = 16; off > 0; off /= 2) acc += __shfl_down_sync(0xffffffffu, acc, off);
+      mean = (T)(__shfl_sync(0xffffffffu, acc, 0) / (double)nper);
+    }
+    T* __restrict__ yr = y + r * nfft;
+#pragma unroll 4
+    for (long long j = threadIdx.x; j < nfft; j += 32) {
+      T v = T(0);
+      if (j < nper) {
+        const long long t = t0 + j;
+        T u = t >= 0 && t < len ? xb[t] : T(0);
+        if (detrend) u = u - mean;
+        v = u * ws[j];
+      }
+      yr[j] = v;
+    }
+  }
+}
+
+template <typename R, int BLOCK>
+__global__ void __launch_bounds__(BLOCK) power_mean(const double* part, long long nchunks, long long nf,
+                                                    const double* c, double inv, R* out) {
+  const long long o = blockIdx.x;  // batch row * nf + frequency
+  const long long b = o / nf, f = o - b * nf;
+  const double* __restrict__ p = part + b * nchunks * nf + f;
+  double acc = 0.0;
+  for (long long k = threadIdx.x; k < nchunks; k += BLOCK) acc += p[k * nf];
+  for (int off = 16; off > 0; off /= 2) acc += __shfl_down_sync(0xffffffffu, acc, off);
+  __shared__ double warps[BLOCK / 32];
+  if (threadIdx.x % 32 == 0) warps[threadIdx.x / 32] = acc;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    double t = warps[0];
+#pragma unroll
+    for (int w = 1; w < BLOCK / 32; ++w) t += warps[w];
+    out[o] = (R)(t * c[f] * inv);
+  }
+}
+
+}  // namespace cuarray_signal
