@@ -161,13 +161,18 @@ def test_stft_returns_scipys_transposed_view(dtype):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_device_window_scaled_on_the_device(dtype, wdt):
     """A device window (contiguous, and a strided view) is scaled on the device for welch,
-    spectrogram and stft: SciPy's results with the same window on the host."""
+    spectrogram and stft: SciPy's results with the same window on the host. A float32 window
+    makes SciPy's own result float32-accurate whatever the signal (its scale's sum of a float32
+    window: 8.7e-8 relative between SciPy's results with the window in float32 and in float64,
+    SciPy 1.18.1), so the comparison takes the least precise input's tolerance, as the CPU test
+    of the same path does."""
     base = RNG.uniform(0.1, 1.0, size=2 * 96).astype(wdt)
+    least = np.float32 if np.float32 in (dtype, wdt) else np.float64
     for hw, dw in ((base[:96], cuarray.asarray(base[:96])), (base[::2], cuarray.asarray(base)[::2])):
         for h, d, axis in signals(dtype)[:3]:
             for kw in (dict(), dict(scaling="spectrum", detrend=False), dict(nfft=101, average="median")):
                 close(cs.welch(d, 2.0, window=dw, axis=axis, **kw)[1], ss.welch(h, 2.0, window=hw, axis=axis, **kw)[1],
-                      dtype)
-            close(cs.spectrogram(d, window=dw, axis=axis)[2], ss.spectrogram(h, window=hw, axis=axis)[2], dtype)
+                      least)
+            close(cs.spectrogram(d, window=dw, axis=axis)[2], ss.spectrogram(h, window=hw, axis=axis)[2], least)
             close(cs.stft(d, 3.0, window=dw, nperseg=96, axis=axis)[2],
-                  ss.stft(h, 3.0, window=hw, nperseg=96, axis=axis)[2], dtype)
+                  ss.stft(h, 3.0, window=hw, nperseg=96, axis=axis)[2], least)
