@@ -407,10 +407,11 @@ def _half_in_float32(exp, row, inputs):
     loop = np.dtype(kw["dtype"]) if kw.get("dtype") is not None else args[0].dtype
     if loop != np.float16:
         return exp
-    x = args[0].astype(np.float32) if args[0].dtype == np.float16 else args[0]
     kw32 = {**kw, "dtype": np.float32} if "dtype" in kw else kw
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        # the input cast to the loop's float16 first, as NumPy casts it (a complex or int input too)
+        x = args[0].astype(np.float16).astype(np.float32)
         return operator.attrgetter(row.name)(np)(x, *args[1:], **kw32).astype(np.float16)
 
 

@@ -40,6 +40,12 @@ def test_half_accumulation_follows_the_dtype_argument():
     g = np.nancumsum(xi, dtype=np.float32).astype(np.float16)  # one rounding: 2050 at the end
     assert not np.array_equal(ef, g)
     assert ck.check_half_accumulation(ef, g, row, ((xi,), {"dtype": np.dtype("float16")})) is None
+    # the input is cast to the float16 loop first, as NumPy casts it: 2049 is 2048 in float16
+    xj = np.array([2049, 2049], np.int32)
+    gj = np.nancumsum(xj.astype(np.float16).astype(np.float32)).astype(np.float16)  # [2048, 4096]
+    assert ck.check_half_accumulation(np.nancumsum(xj, dtype=np.float16), gj, row,
+                                      ((xj,), {"dtype": np.dtype("float16")})) is None
+    assert ck.check_half_accumulation(gj, gj * np.float16(2), row, ((xj,), {"dtype": np.dtype("float16")}))
 
 
 def test_list_arguments_are_seen_by_the_checks():
