@@ -95,6 +95,12 @@ class _IntegerPowerUfunc(_ufunc):
                     from .misc import sqrt  # (misc imports this module)
 
                     return sqrt(a, **kwargs)
+            if (type(b) is _ndarray and b._shape == () and b._dtype.kind == "f" and len(args) == 2
+                    and type(a) is _ndarray and a._dtype.char in "fd" and kwargs.keys() <= {"out", "where"}
+                    and numpy.result_type(a._dtype, b._dtype) == a._dtype):
+                # the same rule for a 0-d exponent array (NumPy reads its value on the host; here it
+                # stays on the device: one kernel taking sqrt where the exponent is 0.5)
+                return _power_half_rule(*args, **kwargs)
             # (NumPy's loop raises at its first element: an empty base raises nothing)
             if (type(b) is int or isinstance(b, numpy.signedinteger)) and b < 0 and getattr(a, "size", 1):
                 dt = getattr(a, "dtype", None)
@@ -141,6 +147,12 @@ def _check_exponents(a, b, result) -> None:
     e = b if b._c else b.copy()
     _negative_exponent_check(e._dtype).run((e,), (), e._shape, raw=(_errors.error_buffer("power"),))
     _errors.after_launch()
+
+
+# power with a 0-d exponent array: NumPy's scalar 0.5 rule decided per element on the device (not
+# registered: numpy.power's implementation is `power` below, which calls this)
+_power_half_rule = _ufunc("power_half_rule", 2, 1, "out0 = (in1 == 0.5) ? sqrt(in0) : cuarray::power(in0, in1)",
+                          np_name="power")
 
 
 # Registered as numpy.power's implementation, so `numpy.power(gpu_array, ...)` takes these checks too

@@ -7,6 +7,8 @@ import numpy
 # (row key, seed, index) of mismatches found and fixed: printed by the fuzzer with each reproducer.
 # The host-only mode's first finds (fixed on h-fuzz) are direct tests in test_issue35_rows.py.
 CASES = [
+    # power with a 0-d exponent array of 0.5: NumPy's sqrt rule ((-inf)**0.5 is nan), as for a host scalar
+    ("power(a b){out,where}", 7, 81),
     # nanargmax reads NaN as -inf: [nan, -inf] gives 0 (the kernel skipped NaNs and gave 1)
     ("nanargmax(a)", 6, 199),
     # prod with initial= through the float16 loop (cast to the reduction dtype first)
