@@ -10,6 +10,7 @@
 //   cuarray_dense_expand<T>: each tile's set bits, in order, as values (base + bit), at the tile's
 //     offset from the inclusive scan of the tile counts: the unique values, sorted.
 #include "cuarray/common.cuh"
+#include "cuarray/block_minmax.cuh"
 
 namespace cuarray {
 namespace unique_dense {
@@ -28,31 +29,6 @@ __device__ __forceinline__ T value_of(unsigned long long k) {
   return T(-1) < T(0) ? T((long long)(k ^ 0x8000000000000000ull)) : T(k);
 }
 
-// The block's smallest and largest key, in thread 0 (every thread calls it).
-__device__ __forceinline__ void block_minmax(unsigned long long& lo, unsigned long long& hi) {
-  __shared__ unsigned long long wlo[kThreads / 32], whi[kThreads / 32];
-  for (int d = 16; d > 0; d >>= 1) {
-    const unsigned long long l2 = __shfl_down_sync(0xffffffffu, lo, d), h2 = __shfl_down_sync(0xffffffffu, hi, d);
-    lo = l2 < lo ? l2 : lo;
-    hi = h2 > hi ? h2 : hi;
-  }
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  if (lane == 0) {
-    wlo[warp] = lo;
-    whi[warp] = hi;
-  }
-  __syncthreads();
-  if (warp == 0) {
-    lo = lane < kThreads / 32 ? wlo[lane] : ~0ull;
-    hi = lane < kThreads / 32 ? whi[lane] : 0ull;
-    for (int d = 16; d > 0; d >>= 1) {
-      const unsigned long long l2 = __shfl_down_sync(0xffffffffu, lo, d), h2 = __shfl_down_sync(0xffffffffu, hi, d);
-      lo = l2 < lo ? l2 : lo;
-      hi = h2 > hi ? h2 : hi;
-    }
-  }
-}
-
 template <typename T>
 __global__ void __launch_bounds__(kThreads) cuarray_dense_minmax(const T* __restrict__ x, long long n,
                                                                  long long step,
@@ -65,7 +41,7 @@ __global__ void __launch_bounds__(kThreads) cuarray_dense_minmax(const T* __rest
     lo = k < lo ? k : lo;
     hi = k > hi ? k : hi;
   }
-  block_minmax(lo, hi);
+  cuarray::block_minmax<kThreads>(lo, hi);
   if (threadIdx.x == 0) {
     part[2 * blockIdx.x] = lo;
     part[2 * blockIdx.x + 1] = hi;

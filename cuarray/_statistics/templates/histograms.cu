@@ -14,6 +14,7 @@
 //     rounded as NumPy rounds) and the range's errors as flags, then the counts in per-warp
 //     shared-memory copies of the bins from 16-byte loads. The host reads the flags once, at the end.
 #include "cuarray/common.cuh"
+#include "cuarray/block_minmax.cuh"
 
 namespace cuarray {
 namespace histograms {
@@ -40,33 +41,6 @@ template <> struct key64<bool> {
   static __device__ __forceinline__ unsigned long long of(bool x) { return x ? 1ull : 0ull; }
 };
 
-// The block's smallest and largest key, in thread 0 (every thread calls it).
-__device__ __forceinline__ void block_minmax(unsigned long long& lo, unsigned long long& hi) {
-  for (int d = 16; d > 0; d >>= 1) {
-    const unsigned long long l2 = __shfl_down_sync(0xffffffffu, lo, d), h2 = __shfl_down_sync(0xffffffffu, hi, d);
-    lo = l2 < lo ? l2 : lo;
-    hi = h2 > hi ? h2 : hi;
-  }
-  // the block's warps combined in shared memory first: one pair of atomics per block, not per
-  // warp (every warp's atomics on the same two words serialise in L2)
-  __shared__ unsigned long long wlo[kThreads / 32], whi[kThreads / 32];
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  if (lane == 0) {
-    wlo[warp] = lo;
-    whi[warp] = hi;
-  }
-  __syncthreads();
-  if (warp == 0) {
-    lo = lane < kThreads / 32 ? wlo[lane] : ~0ull;
-    hi = lane < kThreads / 32 ? whi[lane] : 0ull;
-    for (int d = 16; d > 0; d >>= 1) {
-      const unsigned long long l2 = __shfl_down_sync(0xffffffffu, lo, d), h2 = __shfl_down_sync(0xffffffffu, hi, d);
-      lo = l2 < lo ? l2 : lo;
-      hi = h2 > hi ? h2 : hi;
-    }
-  }
-}
-
 // out[0] = min key, out[1] = max key (initialised to ~0 and 0 by the caller).
 template <typename T>
 __global__ void __launch_bounds__(kThreads) cuarray_minmax(const T* __restrict__ x, long long n,
@@ -78,7 +52,7 @@ __global__ void __launch_bounds__(kThreads) cuarray_minmax(const T* __restrict__
     lo = k < lo ? k : lo;
     hi = k > hi ? k : hi;
   }
-  block_minmax(lo, hi);
+  cuarray::block_minmax<kThreads>(lo, hi);
   if (threadIdx.x == 0) {
     atomicMin(out, lo);
     atomicMax(out + 1, hi);
@@ -208,7 +182,7 @@ __global__ void __launch_bounds__(kThreads) cuarray_minmax_partials(const T* __r
     lo = k < lo ? k : lo;
     hi = k > hi ? k : hi;
   });
-  block_minmax(lo, hi);
+  cuarray::block_minmax<kThreads>(lo, hi);
   if (threadIdx.x == 0) {
     part[2 * blockIdx.x] = lo;
     part[2 * blockIdx.x + 1] = hi;
@@ -246,7 +220,7 @@ __global__ void __launch_bounds__(kThreads) cuarray_histogram_auto_edges(
     lo = l2 < lo ? l2 : lo;
     hi = h2 > hi ? h2 : hi;
   }
-  block_minmax(lo, hi);
+  cuarray::block_minmax<kThreads>(lo, hi);
   for (long long j = threadIdx.x; j < nbins; j += kThreads) counts[j] = 0ull;
   __shared__ T s_first, s_last;
   __shared__ int s_bad;
