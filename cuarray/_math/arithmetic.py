@@ -151,8 +151,9 @@ def _check_exponents(a, b, result) -> None:
 
 # power with a 0-d exponent array: NumPy's scalar 0.5 rule decided per element on the device (not
 # registered: numpy.power's implementation is `power` below, which calls this)
-_power_half_rule = _ufunc("power_half_rule", 2, 1, "out0 = (in1 == 0.5) ? sqrt(in0) : cuarray::power(in0, in1)",
-                          np_name="power")
+_HALF_RULE = "out0 = (in1 == 0.5) ? sqrt(in0) : cuarray::power(in0, in1)"
+_power_half_rule = _ufunc("power_half_rule", 2, 1, {"ff->f": _HALF_RULE, "dd->d": _HALF_RULE,
+                                                    "default": "out0 = cuarray::power(in0, in1)"}, np_name="power")
 
 
 # Registered as numpy.power's implementation, so `numpy.power(gpu_array, ...)` takes these checks too
