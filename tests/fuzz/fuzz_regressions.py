@@ -9,6 +9,8 @@ import numpy
 CASES = [
     # power with a 0-d exponent array of 0.5: NumPy's sqrt rule ((-inf)**0.5 is nan), as for a host scalar
     ("power(a b){out,where}", 7, 81),
+    # unwrap of int32 steps of 2**30: the corrections' sum in a scan's order (the check's bound)
+    ("unwrap(a)", 7, 63),
     # nanargmax reads NaN as -inf: [nan, -inf] gives 0 (the kernel skipped NaNs and gave 1)
     ("nanargmax(a)", 6, 199),
     # prod with initial= through the float16 loop (cast to the reduction dtype first)

@@ -177,6 +177,39 @@ def test_unwrap_of_huge_integers():
     assert ck.check_unwrap(np.unwrap(small), np.unwrap(small) + 1.0, row, ((small,), {}))
 
 
+def test_unwrap_of_large_steps_summed_in_another_order():
+    """unwrap of int32 rows with steps of 2**30 (seed 7, index 63): the corrections (+-1.07e9)
+    summed as a scan's tree, (c0 + c1) + (c2 + c3), differ from NumPy's sequence by 4.8e-7 at
+    results near 8; the old check compared them at the results' scale (5e-9) and failed. The sums'
+    bound (2 gamma(k) sum |c|, ~1e-5 here) admits them; a result one period off still fails, and
+    so does a deviation beyond the bound."""
+    row = _row("unwrap(a)")
+    x = np.array([[-5, 7, 1, 1073741823, 2147483647], [8, -3, 2, 1073741823, 6],
+                  [9, 1073741823, 1073741823, -4, 9], [3, 6, -1, 9, -2]], np.int32)
+    e = np.unwrap(x, axis=1)
+    dd = np.diff(x, axis=1)
+    ddmod = np.remainder(dd + np.pi, 2 * np.pi) - np.pi
+    np.copyto(ddmod, np.pi, where=(ddmod == -np.pi) & (dd > 0))
+    c = ddmod - dd
+    np.copyto(c, 0, where=abs(dd) < np.pi)
+    tree = np.cumsum(c, axis=1)
+    tree[:, 3] = tree[:, 1] + (c[:, 2] + c[:, 3])
+    g = x.astype(np.float64)
+    g[:, 1:] = x[:, 1:] + tree
+    assert np.abs(g - e).max() > 1e-7  # the two orders differ here
+    kw = {"axis": 1}
+    assert ck.check_unwrap(e, g, row, ((x,), kw)) is None
+    off = g.copy()
+    off[0, 4] += 2 * np.pi
+    assert ck.check_unwrap(e, off, row, ((x,), kw))
+    beyond = g.copy()
+    beyond[1, 4] += 1e-3  # the bound at [1, 4] is ~1e-5 (four terms summing to ~2.1e9)
+    assert ck.check_unwrap(e, beyond, row, ((x,), kw))
+    nan = g.copy()
+    nan[2, 2] = np.nan
+    assert ck.check_unwrap(e, nan, row, ((x,), kw))
+
+
 def test_float32_samples_cast_to_a_wider_dtype():
     """logspace(float32(-3), True, endpoint=False, dtype=complex128): the samples are float32 powers
     cast up; the H100's powf is 1 ulp off glibc's at some (seed 88, after the fix), compared at
