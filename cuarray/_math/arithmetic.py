@@ -86,21 +86,12 @@ class _IntegerPowerUfunc(_ufunc):
     def __call__(self, *args, **kwargs):
         if len(args) >= 2:
             a, b = args[0], args[1]
-            if (type(b) is float or isinstance(b, numpy.floating)) and b == 0.5 and len(args) == 2:
-                # NumPy's float32/float64 loop takes sqrt for a scalar exponent of 0.5 (so (-inf)**0.5
-                # is nan, (-0.0)**0.5 is -0.0: C's pow gives inf and 0); float16's loop does not
-                dt = getattr(a, "dtype", None)
-                if (dt is not None and dt.char in "fd" and isinstance(a, _ndarray) and kwargs.keys() <= {"out", "where"}
-                        and numpy.result_type(dt, b) == dt):
-                    from .misc import sqrt  # (misc imports this module)
-
-                    return sqrt(a, **kwargs)
-            if (type(b) is _ndarray and b._shape == () and b._dtype.kind == "f" and len(args) == 2
-                    and type(a) is _ndarray and a._dtype.char in "fd" and kwargs.keys() <= {"out", "where"}
-                    and numpy.result_type(a._dtype, b._dtype) == a._dtype):
-                # the same rule for a 0-d exponent array (NumPy reads its value on the host; here it
-                # stays on the device: one kernel taking sqrt where the exponent is 0.5)
-                return _power_half_rule(*args, **kwargs)
+            if len(args) == 2 and type(a) is _ndarray and kwargs.keys() <= {"out", "where"} and _scalar_exponent(a, b):
+                # NumPy's float32/float64 loop with a stride-0 exponent of -1, 0, 0.5, 1 or 2 takes
+                # 1/x, 1, sqrt, x or x*x (so (-inf)**0.5 is nan, (-0.0)**0.5 is -0.0, x**2 is
+                # correctly rounded: C's pow differs); a host scalar's value is known, a 0-d array's
+                # stays on the device: one kernel whose branch on the exponent is uniform
+                return _power_scalar_rule(*args, **kwargs)
             # (NumPy's loop raises at its first element: an empty base raises nothing)
             if (type(b) is int or isinstance(b, numpy.signedinteger)) and b < 0 and getattr(a, "size", 1):
                 dt = getattr(a, "dtype", None)
@@ -149,11 +140,25 @@ def _check_exponents(a, b, result) -> None:
     _errors.after_launch()
 
 
-# power with a 0-d exponent array: NumPy's scalar 0.5 rule decided per element on the device (not
-# registered: numpy.power's implementation is `power` below, which calls this)
-_HALF_RULE = "out0 = (in1 == 0.5) ? sqrt(in0) : cuarray::power(in0, in1)"
-_power_half_rule = _ufunc("power_half_rule", 2, 1, {"ff->f": _HALF_RULE, "dd->d": _HALF_RULE,
-                                                    "default": "out0 = cuarray::power(in0, in1)"}, np_name="power")
+# power with a scalar or 0-d exponent: NumPy's stride-0 fast path of its float32/float64 loops,
+# decided per element on the device (not registered: numpy.power's implementation is `power`
+# below, which calls this for those loops only)
+_FAST_EXPONENTS = frozenset((-1, 0, 0.5, 1, 2))
+_RULE = ("out0 = (in1 == {t}(2)) ? in0 * in0 : (in1 == {t}(0.5)) ? sqrt(in0) : (in1 == {t}(-1)) ? {t}(1) / in0"
+         " : (in1 == {t}(1)) ? in0 : (in1 == {t}(0)) ? {t}(1) : cuarray::power(in0, in1)")
+_power_scalar_rule = _ufunc("power_scalar_rule", 2, 1, {"ff->f": _RULE.format(t="float"), "dd->d": _RULE.format(t="double"),
+                                                        "default": "out0 = cuarray::power(in0, in1)"}, np_name="power")
+
+
+def _scalar_exponent(a, b) -> bool:
+    """Whether power(a, b) is NumPy's float32/float64 loop with a stride-0 exponent whose fast path
+    can apply: a host number of those five values, or a 0-d real array (its value is on the device)."""
+    tb = type(b)
+    if tb is float or tb is int or isinstance(b, (numpy.floating, numpy.integer)):
+        if tb is bool or b not in _FAST_EXPONENTS:
+            return False
+        return numpy.result_type(a._dtype, b).char in "fd"
+    return tb is _ndarray and b._shape == () and b._dtype.kind in "fiu" and numpy.result_type(a._dtype, b._dtype).char in "fd"
 
 
 # Registered as numpy.power's implementation, so `numpy.power(gpu_array, ...)` takes these checks too

@@ -483,6 +483,8 @@ def check_unwrap(exp, got, row, inputs):
     if float(np.abs(period)) == 0:
         return None
     axis = kw.get("axis", -1) % x.ndim
+    if x.shape[axis] < 2:
+        return compare_values(exp, got, row)
     with np.errstate(all="ignore"):
         steps = np.abs(np.diff(x, axis=axis).astype(np.float64)) + abs(float(np.real(period)))
         terms = np.cumsum(steps, axis=axis)
