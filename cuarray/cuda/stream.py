@@ -100,14 +100,20 @@ class Stream:
     @property
     def priority(self) -> int:
         """The stream's priority (0 for the default streams)."""
+        h = self._cs.handle
+        if h in (_driver_objects.LEGACY, _driver_objects.PER_THREAD):
+            return 0
         _context_for(self)
-        return int(_backend.check(_backend.driver().cuStreamGetPriority(self._cs.handle)))
+        return int(_backend.check(_backend.driver().cuStreamGetPriority(h)))
 
     @property
     def is_non_blocking(self) -> bool:
-        """Whether the stream does not order with the legacy default stream."""
+        """Whether the stream does not order with the legacy default stream (the default streams do)."""
+        h = self._cs.handle
+        if h in (_driver_objects.LEGACY, _driver_objects.PER_THREAD):
+            return False
         _context_for(self)
-        return bool(int(_backend.check(_backend.driver().cuStreamGetFlags(self._cs.handle))) & 1)  # CU_STREAM_NON_BLOCKING
+        return bool(int(_backend.check(_backend.driver().cuStreamGetFlags(h))) & 1)  # CU_STREAM_NON_BLOCKING
 
     def launch_host_func(self, callback, arg) -> None:
         """Run ``callback(arg)`` on a driver thread once the work queued before it is done; later

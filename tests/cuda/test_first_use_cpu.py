@@ -31,6 +31,7 @@ _CHILD = textwrap.dedent(r"""
         sys.exit(0)
 
     calls = []
+    made_streams = {}  # handle -> (flags, priority) as created
     from cuda.bindings import driver as real  # the enums and types are the real module's
 
     LAUNCH_T = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, *[ctypes.c_uint] * 7, ctypes.c_void_p,
@@ -83,8 +84,11 @@ _CHILD = textwrap.dedent(r"""
         def cuCtxGetStreamPriorityRange(self): return self._rec("cuCtxGetStreamPriorityRange", 0, -5)
         def cuStreamCreateWithPriority(self, flags, priority):
             calls.append(["cuStreamCreateWithPriority", flags, priority])
+            made_streams[0x5E00 + len(calls)] = (flags, priority)
             return (0, 0x5E00 + len(calls))
         def cuStreamDestroy(self, h): calls.append(["cuStreamDestroy", int(h)]); return (0,)
+        def cuStreamGetFlags(self, h): return self._rec("cuStreamGetFlags", made_streams[h][0])
+        def cuStreamGetPriority(self, h): return self._rec("cuStreamGetPriority", made_streams[h][1])
         def cuKernelGetParamInfo(self, k, i):  # one 4-byte parameter (`int`)
             calls.append("cuKernelGetParamInfo")
             return (0, 0, 4) if i == 0 else (real.CUresult.CUDA_ERROR_INVALID_VALUE, None, None)
@@ -117,6 +121,7 @@ _CHILD = textwrap.dedent(r"""
     # the driver, a launch on one through the C launcher, no cuda.core (its import was 100-200 ms)
     made = [stream.Stream(non_blocking=True), stream.Stream(), stream.Stream(priority=-2)]
     out["user_streams"] = [[type(s._cs).__name__, s.ptr, s._cs.handle] for s in made]
+    out["properties"] = [[s.is_non_blocking, s.priority] for s in made + [stream.Stream.null, stream.Stream.ptds]]
     with made[0]:
         launch.launch(fn.kernel, 1, 32, (numpy.int32(5),))
     try:
@@ -178,6 +183,7 @@ def test_first_use_path_imports_no_cuda_core_and_no_nvmath_packages(tmp_path):
     assert out["user_streams"] == [["Stream", h, h] for h in handles] and len(set(handles)) == 3
     assert sorted(c[1] for c in calls if isinstance(c, list) and c[0] == "cuStreamDestroy") == sorted(handles)
     assert calls.count("cuCtxGetStreamPriorityRange") == 1
+    assert out["properties"] == [[True, 0], [False, 0], [False, -2], [False, 0], [False, 0]]
     assert "out of the device's range [-5, 0]" in out["bad_priority"]
     assert out["launched"][2] == [0xCE4, [1, 1, 1], [32, 1, 1], 0, handles[0], list((5).to_bytes(4, "little"))]
     assert calls.count("cuInit") == 1 and calls.count("cuDevicePrimaryCtxRetain") == 1
