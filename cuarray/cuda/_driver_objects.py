@@ -9,7 +9,8 @@ issue 51), which every process paid before its first upload, while a first uploa
 and launch need only cuInit, the primary context, cuMemAlloc/cuMemcpy, cuLibraryLoadData and
 cuLaunchKernel. cuda.core is imported lazily where a feature needs it (NVRTC's Program, graphs,
 user-created streams' options, kernel attributes), and each object here turns into its cuda.core
-twin on demand (`to_core`): cuda.core's `launch` is the fallback for what the C launcher does not
+twin on demand (`to_core`); user-created streams are made here too (`new_stream`). cuda.core's
+`launch` is the fallback for what the C launcher does not
 handle (cluster or cooperative launches, unusual arguments, `CUARRAY_PURE_PYTHON_LAUNCH=1`).
 """
 
@@ -18,8 +19,8 @@ from __future__ import annotations
 from . import _backend
 from . import device as _device
 
-__all__ = ["Library", "Kernel", "Stream", "LaunchConfig", "to_core", "core_launch", "max_active_blocks",
-           "param_sizes"]
+__all__ = ["Library", "Kernel", "Stream", "LaunchConfig", "new_stream", "to_core", "core_launch",
+           "max_active_blocks", "param_sizes"]
 
 # cuStreams with a meaning of their own (CU_STREAM_LEGACY, CU_STREAM_PER_THREAD).
 LEGACY = 1
@@ -70,6 +71,50 @@ class Stream:
 
     def __repr__(self) -> str:
         return "<cuarray stream handle {:#x}>".format(self.handle)
+
+
+class _OwnedStream:
+    """A stream this process created (cuStreamCreateWithPriority), destroyed with cuStreamDestroy
+    when the last `Stream` holding it goes (as cuda.core's own Stream closes its stream)."""
+
+    __slots__ = ("handle",)
+
+    def __init__(self, flags: int, priority: int):
+        self.handle = None
+        self.handle = int(_backend.check(_backend.driver().cuStreamCreateWithPriority(flags, priority)))
+
+    def __del__(self):
+        h = self.handle
+        if h is not None:
+            try:
+                _backend.driver().cuStreamDestroy(h)
+            except Exception:  # interpreter shutdown: the driver may be gone already
+                pass
+
+
+_priority_ranges: dict = {}  # device id -> (least, greatest) stream priority (cuCtxGetStreamPriorityRange)
+
+
+def new_stream(device_id: int, non_blocking: bool, priority: int | None) -> Stream:
+    """A new stream on `device_id`, whose context is current in this thread, through the driver
+    alone (a user-created stream: `cuda.Stream()`), as cuda.core's create_stream makes one: flags
+    CU_STREAM_NON_BLOCKING or CU_STREAM_DEFAULT, the lowest priority unless one is given, ValueError
+    for a priority outside the device's range. No cuda.core: its import (100-200 ms of Python on
+    the H100 host) was the first user stream's cost (the streams-workspace bench row, 6x)."""
+    rng = _priority_ranges.get(device_id)
+    if rng is None:
+        least, greatest = _backend.check(_backend.driver().cuCtxGetStreamPriorityRange())
+        rng = _priority_ranges[device_id] = (int(least), int(greatest))
+    least, greatest = rng
+    if priority is None:
+        priority = least
+    elif not greatest <= int(priority) <= least:
+        raise ValueError("stream priority {} is out of the device's range [{}, {}] (lower is higher priority)"
+                         .format(priority, greatest, least))
+    owner = _OwnedStream(1 if non_blocking else 0, int(priority))  # CU_STREAM_NON_BLOCKING / CU_STREAM_DEFAULT
+    s = Stream(owner.handle)
+    s.owner = owner  # (not a cuda.core twin: `to_core` makes one from the handle on demand)
+    return s
 
 
 class Library:

@@ -9,9 +9,10 @@ one stream. `with stream:` or `stream.use()` changes the current stream of the c
 the current device.
 
 Our Stream holds the stream object a launch takes (`_cs`: `_driver_objects.Stream`, a handle, no
-cuda.core), and its cuda.core Stream only where one was made or asked for (`_core()`); it also
+cuda.core), and its cuda.core Stream only where one was wrapped or asked for (`_core()`); it also
 implements `__cuda_stream__` so cuda.core, cuda.compute and nccl4py accept it directly. The default
-streams need no driver and no cuda.core: the first launch on them imports neither.
+streams need no driver and no cuda.core, and a user-created stream is made through the driver: no
+launch, and no stream, imports cuda.core.
 """
 
 from __future__ import annotations
@@ -64,13 +65,13 @@ class Stream:
             self._cs = _driver_objects.Stream(_driver_objects.PER_THREAD if ptds else _driver_objects.LEGACY)
             self.device_id = -1  # the default streams exist on every device
             return
-        # cuda.core makes streams with options (a user-created stream: not the first-use path)
-        dev = _device.core_device()
-        opts = _backend.core().StreamOptions(nonblocking=bool(non_blocking), priority=priority)
-        cs = self._core_stream = dev.create_stream(options=opts)
-        self.ptr = int(cs.handle)
-        self._cs = _driver_objects.Stream(self.ptr, cs)
-        self.device_id = _device.get_device_id()
+        # Through the driver, not cuda.core: a program's first user stream would import cuda.core
+        # (100-200 ms) where nothing else needs it (issue 51; the streams-workspace bench row).
+        dev = _device.get_device_id()
+        _device._core_device(dev)
+        self._cs = _driver_objects.new_stream(dev, bool(non_blocking), priority)
+        self.ptr = self._cs.handle
+        self.device_id = dev
 
     @classmethod
     def _wrap(cls, core_stream, device_id: int) -> "Stream":
@@ -99,12 +100,20 @@ class Stream:
     @property
     def priority(self) -> int:
         """The stream's priority (0 for the default streams)."""
-        return int(self._core().priority)
+        h = self._cs.handle
+        if h in (_driver_objects.LEGACY, _driver_objects.PER_THREAD):
+            return 0
+        _context_for(self)
+        return int(_backend.check(_backend.driver().cuStreamGetPriority(h)))
 
     @property
     def is_non_blocking(self) -> bool:
-        """Whether the stream does not order with the legacy default stream."""
-        return bool(self._core().is_nonblocking)
+        """Whether the stream does not order with the legacy default stream (the default streams do)."""
+        h = self._cs.handle
+        if h in (_driver_objects.LEGACY, _driver_objects.PER_THREAD):
+            return False
+        _context_for(self)
+        return bool(int(_backend.check(_backend.driver().cuStreamGetFlags(h))) & 1)  # CU_STREAM_NON_BLOCKING
 
     def launch_host_func(self, callback, arg) -> None:
         """Run ``callback(arg)`` on a driver thread once the work queued before it is done; later

@@ -1,6 +1,7 @@
 """The first-use path needs cuda.bindings' driver module alone (issue 51): the primary context,
 the current device's properties, the default stream, a kernel loaded from a cubin and its launch
-through the C launcher import neither cuda.core nor nvmath's heavy packages.
+through the C launcher, and user-created streams import neither cuda.core nor nvmath's heavy
+packages.
 
 Checked without a GPU, in a fresh process: the driver module is the real one with the calls this
 path makes recorded and answered (a ctypes function stands in for cuLaunchKernel, as in
@@ -30,6 +31,7 @@ _CHILD = textwrap.dedent(r"""
         sys.exit(0)
 
     calls = []
+    made_streams = {}  # handle -> (flags, priority) as created
     from cuda.bindings import driver as real  # the enums and types are the real module's
 
     LAUNCH_T = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, *[ctypes.c_uint] * 7, ctypes.c_void_p,
@@ -79,6 +81,14 @@ _CHILD = textwrap.dedent(r"""
             assert name == b"cuLaunchKernel"
             return self._rec("cuGetProcAddress", ctypes.cast(cb, ctypes.c_void_p).value, 0)
         def cuCtxSynchronize(self): return self._rec("cuCtxSynchronize")
+        def cuCtxGetStreamPriorityRange(self): return self._rec("cuCtxGetStreamPriorityRange", 0, -5)
+        def cuStreamCreateWithPriority(self, flags, priority):
+            calls.append(["cuStreamCreateWithPriority", flags, priority])
+            made_streams[0x5E00 + len(calls)] = (flags, priority)
+            return (0, 0x5E00 + len(calls))
+        def cuStreamDestroy(self, h): calls.append(["cuStreamDestroy", int(h)]); return (0,)
+        def cuStreamGetFlags(self, h): return self._rec("cuStreamGetFlags", made_streams[h][0])
+        def cuStreamGetPriority(self, h): return self._rec("cuStreamGetPriority", made_streams[h][1])
         def cuKernelGetParamInfo(self, k, i):  # one 4-byte parameter (`int`)
             calls.append("cuKernelGetParamInfo")
             return (0, 0, 4) if i == 0 else (real.CUresult.CUDA_ERROR_INVALID_VALUE, None, None)
@@ -107,6 +117,21 @@ _CHILD = textwrap.dedent(r"""
     launch.launch(fn.kernel, 4, 128, (numpy.int32(7),))
     launch.launch(fn.kernel, (2, 3), (32, 4), (numpy.int32(9),), 64)
     cuarray.cuda.Device().synchronize()
+    # user-created streams (the streams-workspace bench row makes 16): made and destroyed through
+    # the driver, a launch on one through the C launcher, no cuda.core (its import was 100-200 ms)
+    made = [stream.Stream(non_blocking=True), stream.Stream(), stream.Stream(priority=-2)]
+    out["user_streams"] = [[type(s._cs).__name__, s.ptr, s._cs.handle] for s in made]
+    out["properties"] = [[s.is_non_blocking, s.priority] for s in made + [stream.Stream.null, stream.Stream.ptds]]
+    with made[0]:
+        launch.launch(fn.kernel, 1, 32, (numpy.int32(5),))
+    try:
+        stream.Stream(priority=-6)
+    except ValueError as exc:
+        out["bad_priority"] = str(exc)
+    del made
+    _launchcore.clear()  # (the C launcher keeps the streams it launched on in its identity cache)
+    import gc
+    gc.collect()
     out["implementation"] = launch.implementation()
     out["launched"] = [[f, list(g), list(b), sm, s, list(p)] for f, g, b, sm, s, p in launched]
     out["calls"] = calls
@@ -147,9 +172,20 @@ def test_first_use_path_imports_no_cuda_core_and_no_nvmath_packages(tmp_path):
     assert out["stream"] == ["Stream", 1]  # CU_STREAM_LEGACY: the legacy default stream
     assert out["implementation"] == "native"
     # the kernel handle, grid, block, shared memory and stream reached cuLaunchKernel, and the value
-    assert out["launched"] == [[0xCE4, [4, 1, 1], [128, 1, 1], 0, 1, list((7).to_bytes(4, "little"))],
-                               [0xCE4, [2, 3, 1], [32, 4, 1], 64, 1, list((9).to_bytes(4, "little"))]]
+    assert out["launched"][:2] == [[0xCE4, [4, 1, 1], [128, 1, 1], 0, 1, list((7).to_bytes(4, "little"))],
+                                   [0xCE4, [2, 3, 1], [32, 4, 1], 64, 1, list((9).to_bytes(4, "little"))]]
     calls = out["calls"]
+    # user streams: CU_STREAM_NON_BLOCKING (1) or CU_STREAM_DEFAULT (0), the least priority (0) unless
+    # given, one range query; each destroyed when dropped; a launch within `with s:` goes to s
+    created = [c for c in calls if isinstance(c, list) and c[0] == "cuStreamCreateWithPriority"]
+    assert [c[1:] for c in created] == [[1, 0], [0, 0], [0, -2]]
+    handles = [h for _, h, _ in out["user_streams"]]
+    assert out["user_streams"] == [["Stream", h, h] for h in handles] and len(set(handles)) == 3
+    assert sorted(c[1] for c in calls if isinstance(c, list) and c[0] == "cuStreamDestroy") == sorted(handles)
+    assert calls.count("cuCtxGetStreamPriorityRange") == 1
+    assert out["properties"] == [[True, 0], [False, 0], [False, -2], [False, 0], [False, 0]]
+    assert "out of the device's range [-5, 0]" in out["bad_priority"]
+    assert out["launched"][2] == [0xCE4, [1, 1, 1], [32, 1, 1], 0, handles[0], list((5).to_bytes(4, "little"))]
     assert calls.count("cuInit") == 1 and calls.count("cuDevicePrimaryCtxRetain") == 1
     assert calls.count("cuLibraryLoadData") == 1 and calls.count("cuLibraryGetKernel") == 1
     assert calls.count("cuCtxSetCurrent") == 1  # once per thread, not per launch
@@ -161,6 +197,6 @@ def test_an_empty_kernel_cache_imports_cuda_core_during_the_first_use(tmp_path):
     itself still needs none."""
     out = _run(tmp_path / "empty")
     assert out["core_asked"] == 1
-    assert out["implementation"] == "native" and len(out["launched"]) == 2
+    assert out["implementation"] == "native" and len(out["launched"]) == 3
     calls = out["calls"]
     assert calls.count("cuDevicePrimaryCtxRetain") == 1 and calls.count("cuDriverGetVersion") == 1

@@ -1,7 +1,8 @@
 """The first call of each library family (issue 51) gives NumPy's answer in a fresh process, whether
 the process's first device use happens in the main thread or in another one, and with a warm kernel
-cache that first use imports no cuda.core (contexts, copies, kernel loads and launches go through
-cuda.bindings' driver module; the math libraries' bindings load without nvmath's package).
+cache that first use imports no cuda.core (contexts, copies, kernel loads and launches, and
+user-created streams go through cuda.bindings' driver module; the math libraries' bindings load
+without nvmath's package).
 Fresh processes, since a first use happens once per process."""
 
 from __future__ import annotations
@@ -56,6 +57,19 @@ _CHILD = textwrap.dedent(r"""
             r = cuarray.asnumpy(cuarray.random.default_rng(0).random(4096, dtype=numpy.float32))
             if r.shape != (4096,) or not (0 <= r.min() and r.max() < 1) or numpy.unique(r).size < 4000:
                 failures.append("random")
+        if "streams" in FAMILIES:  # user-created streams (the streams-workspace bench row makes 16)
+            h = rng.standard_normal((64, 64)).astype(numpy.float32)
+            x = (rng.standard_normal(1024) + 1j * rng.standard_normal(1024)).astype(numpy.complex64)
+            made = [cuarray.cuda.Stream(non_blocking=True), cuarray.cuda.Stream(), cuarray.cuda.Stream(priority=-1)]
+            if [(s.is_non_blocking, s.priority) for s in made] != [(True, 0), (False, 0), (False, -1)]:
+                failures.append("streams' flags and priorities")
+            for s in made:
+                with s:
+                    a = cuarray.asarray(h)
+                    m, f = a @ a, cuarray.fft.fft(cuarray.asarray(x))
+                s.synchronize()
+                check("stream matmul", cuarray.asnumpy(m), h @ h, 1e-4, 1e-4)
+                check("stream fft", cuarray.asnumpy(f), numpy.fft.fft(x), 1e-4, 1e-3)
         cuarray.cuda.Device().synchronize()
 
     if IN_THREAD:
@@ -69,7 +83,7 @@ _CHILD = textwrap.dedent(r"""
     print("nvmath packages imported:", sorted(m for m in ("nvmath.fft", "nvmath.linalg") if m in sys.modules))
 """)
 
-_ALL = ("matmul", "solve", "fft", "sort", "add", "random")
+_ALL = ("matmul", "solve", "fft", "sort", "add", "random", "streams")
 
 
 def _child(families, in_thread: bool, cache_dir) -> str:
