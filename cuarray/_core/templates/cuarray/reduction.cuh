@@ -261,8 +261,9 @@ __device__ __forceinline__ arg_pair<T> argmin_combine(const arg_pair<T>& a, cons
 }
 
 // nanargmax/nanargmin as NumPy defines them: argmax/argmin with NaN read as -inf/+inf (complex:
-// -inf+0j/+inf+0j, NumPy's replacement value), ties to the smaller index. On a tie the accumulator
-// keeps a non-NaN value, so that its value is NaN only when every element of the slice is NaN.
+// -inf+0j/+inf+0j, NumPy's replacement value), ties to the smaller index. A NaN that wins beside a
+// number takes its replacement value (the same key), so the accumulator's value is NaN only when
+// every element of the slice is NaN. (A complex NaN can win outright: -inf+0j is above -inf-2j.)
 template <bool MAX, typename T> struct nan_worst {
   static __device__ __forceinline__ T get() { return MAX ? limits<T>::lowest() : limits<T>::highest(); }
 };
@@ -278,10 +279,11 @@ __device__ __forceinline__ arg_pair<T> nanarg_combine(const arg_pair<T>& a, cons
   if (a.i < 0) return b;
   if (b.i < 0) return a;
   const T ka = nan_key<MAX>(a.v), kb = nan_key<MAX>(b.v);
-  if (MAX ? greater(ka, kb) : less(ka, kb)) return a;
-  if (MAX ? greater(kb, ka) : less(kb, ka)) return b;
-  arg_pair<T> r = a.i <= b.i ? a : b;
-  if (isnan(r.v)) r.v = isnan(a.v) ? b.v : a.v;
+  arg_pair<T> r;
+  if (MAX ? greater(ka, kb) : less(ka, kb)) r = a;
+  else if (MAX ? greater(kb, ka) : less(kb, ka)) r = b;
+  else r = a.i <= b.i ? a : b;
+  if (isnan(r.v) && !(isnan(a.v) && isnan(b.v))) r.v = nan_worst<MAX, T>::get();
   return r;
 }
 template <typename T>
@@ -298,16 +300,18 @@ __device__ __forceinline__ arg_pair<T> nanargmin_combine(const arg_pair<T>& a, c
 // arg_combine; argmax stays memory-bound). NANARG: nanargmax/nanargmin (nanarg_combine's rule).
 template <bool MAX, bool NANARG, typename T>
 __device__ __forceinline__ void arg_step(arg_pair<T>& a, const T& x, long long j) {
-  bool take;
   if (NANARG) {
     const T kx = nan_key<MAX>(x), ka = nan_key<MAX>(a.v);
-    take = a.i < 0 || (MAX ? greater(kx, ka) : less(kx, ka));
-    // a tie of a NaN accumulator with x (then x equals the replacement value): keep a number
-    if (!take && isnan(a.v) && !isnan(x) && !(MAX ? greater(ka, kx) : less(ka, kx))) a.v = x;
-  } else {
-    take = a.i < 0 || (!isnan(a.v) && (isnan(x) || (MAX ? greater(x, a.v) : less(x, a.v))));
+    if (a.i < 0 || (MAX ? greater(kx, ka) : less(kx, ka))) {
+      // (a NaN taking over from a number keeps its replacement value: nanarg_combine's rule)
+      a.v = (a.i >= 0 && isnan(x) && !isnan(a.v)) ? kx : x;
+      a.i = j;
+    } else if (isnan(a.v) && !isnan(x)) {
+      a.v = ka;  // a NaN accumulator that wins or ties beside a number: the same key, not NaN
+    }
+    return;
   }
-  if (take) {
+  if (a.i < 0 || (!isnan(a.v) && (isnan(x) || (MAX ? greater(x, a.v) : less(x, a.v))))) {
     a.v = x;
     a.i = j;
   }
