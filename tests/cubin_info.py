@@ -4,6 +4,7 @@ tests that check registers, frames (local memory: spills) and stack sizes on a m
 
 from __future__ import annotations
 
+import os
 import struct
 
 FRAME_SIZE = 0x11  # EIATTR_FRAME_SIZE: a kernel's own frame in bytes (0: no local memory)
@@ -74,7 +75,8 @@ def ptxas_verbose(source: str, names, filename: str = "kernels.cu") -> tuple:
     prog = nvrtc.nvrtcCreateProgram(source.encode(), filename.encode(), 0, [], [])[1]
     for n in names:
         nvrtc.nvrtcAddNameExpression(prog, n.encode())
-    flags = [b"-arch=sm_90", b"-std=c++17", b"--ptxas-options=-v"]
+    core = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cuarray", "_core", "templates")
+    flags = [b"-arch=sm_90", b"-std=c++17", b"--ptxas-options=-v", b"--include-path=" + os.path.abspath(core).encode()]
     ok = nvrtc.nvrtcCompileProgram(prog, len(flags), flags)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
     log = b" " * nvrtc.nvrtcGetProgramLogSize(prog)[1]
     nvrtc.nvrtcGetProgramLog(prog, log)

@@ -106,8 +106,11 @@ class ufunc:
     """
 
     def __init__(self, name, nin, nout, ops, *, identity=None, doc="", np_name=None, preamble="",
-                 np_ufunc=None):
+                 np_ufunc=None, kernel_name=None):
         self.__name__ = name
+        # its kernels' names: cuarray_<kernel_name>_<dtypes> (a variant of a ufunc, named as the
+        # ufunc in messages, keeps kernels of its own name: power's 0.5 rule, _math/arithmetic.py)
+        self._kernel_name = kernel_name or name
         self.nin = nin
         self.nout = nout
         self.nargs = nin + nout
@@ -194,7 +197,7 @@ class ufunc:
             op = self._op_for(loop)
             if masked:
                 op = "if (!_w) continue;\n    " + op
-            parts = [self.__name__]
+            parts = [self._kernel_name]
             for i, (k, ld) in enumerate(zip(in_kinds, loop.in_dtypes)):
                 # 'sfloat32': a scalar of the loop's type; 'asfloat32': any stored dtype as float32
                 parts.append(("s" + ld.name) if k is None else ("as" + ld.name) if runtime and runtime[i] else k.name)

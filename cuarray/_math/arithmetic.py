@@ -142,12 +142,14 @@ def _check_exponents(a, b, result) -> None:
 
 # power with a scalar or 0-d exponent: NumPy's stride-0 fast path of its float32/float64 loops,
 # decided per element on the device (not registered: numpy.power's implementation is `power`
-# below, which calls this for those loops only)
+# below, which calls this for those loops only). Named `power`, as the call it serves (its
+# messages, repr, lazy-mode nodes and fusion weight are power's); its kernels are
+# cuarray_power_scalar_rule_*.
 _FAST_EXPONENTS = frozenset((-1, 0, 0.5, 1, 2))
 _RULE = ("out0 = (in1 == {t}(2)) ? in0 * in0 : (in1 == {t}(0.5)) ? sqrt(in0) : (in1 == {t}(-1)) ? {t}(1) / in0"
          " : (in1 == {t}(1)) ? in0 : (in1 == {t}(0)) ? {t}(1) : cuarray::power(in0, in1)")
-_power_scalar_rule = _ufunc("power_scalar_rule", 2, 1, {"ff->f": _RULE.format(t="float"), "dd->d": _RULE.format(t="double"),
-                                                        "default": "out0 = cuarray::power(in0, in1)"}, np_name="power")
+_power_scalar_rule = _ufunc("power", 2, 1, {"ff->f": _RULE.format(t="float"), "dd->d": _RULE.format(t="double"),
+                                            "default": "out0 = cuarray::power(in0, in1)"}, kernel_name="power_scalar_rule")
 
 
 def _scalar_exponent(a, b) -> bool:

@@ -73,3 +73,37 @@ def test_rule_kernel_compiles_for_sm90():
         srcs.append(d.source("flat", 1, np.int32)[1])
     cubin, _ = compile_sm90("\n".join(srcs), [])
     assert cubin
+
+
+@pytest.mark.parametrize("base,exp,out", [(F8, "0d", "i4"), (F4, "0d", "i2"), (F8, "0d", "?"), (F4, 0.5, "i4"),
+                                          (np.dtype("i4"), 2.0, "i4")])
+def test_rule_calls_raise_numpys_error_naming_power(recorded_launches, base, exp, out):
+    """A call that takes the rule kernel raises NumPy's exception for the same call, with its text:
+    the ufunc named is `power` (the rule's ufunc is an implementation detail of power)."""
+    import cuarray
+
+    hb, db = (np.array(0.5, base), cuarray.empty((), base)) if exp == "0d" else (exp, exp)
+    with pytest.raises(Exception) as want:
+        np.power(np.ones(3, base), hb, out=np.empty(3, out))
+    with pytest.raises(type(want.value)) as got:
+        cuarray.power(cuarray.empty((3,), base), db, out=cuarray.empty((3,), out))
+    assert str(got.value) == str(want.value) and "'power'" in str(got.value)
+
+
+def test_rule_ufunc_is_named_power(recorded_launches):
+    """What shows the rule's ufunc by name (its repr, lazy mode's nodes, the fusion planner's
+    weights) names `power`; its kernels keep their own name (cuarray_power_scalar_rule_*)."""
+    import cuarray
+    from cuarray._core.fusion import cost
+    from cuarray._math import arithmetic
+
+    uf = arithmetic._power_scalar_rule
+    assert uf.__name__ == "power" and repr(uf) == "<ufunc 'power'>"
+    assert cost.WEIGHTS.get(uf.__name__) == cost.WEIGHTS["power"] > 1.0
+    a, b = cuarray.empty((3,), F8), cuarray.empty((), F8)
+    with cuarray.lazy():
+        y = cuarray.power(a, b)
+        assert y._node.attr[0] is uf and repr(y._node) == "<Node power -> float64 (3,)>"
+    del recorded_launches[:]
+    cuarray.power(a, b)
+    assert [c[2][0] for c in recorded_launches] == ["cuarray_power_scalar_rule_float64_float64"]

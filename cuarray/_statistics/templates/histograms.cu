@@ -15,6 +15,7 @@
 //     shared-memory copies of the bins from 16-byte loads. The host reads the flags once, at the end.
 #include "cuarray/common.cuh"
 #include "cuarray/block_minmax.cuh"
+#include "cuarray/rounded.cuh"  // rn::add etc.: IEEE steps rounded once, never fused (NumPy rounds each)
 
 namespace cuarray {
 namespace histograms {
@@ -195,15 +196,6 @@ __device__ __forceinline__ T key_value(unsigned long long k) {
   const unsigned long long top = 0x8000000000000000ull;
   return T(__longlong_as_double((long long)((k & top) ? (k ^ top) : ~k)));
 }
-// IEEE operations, each rounded once (no contraction into an fma: NumPy rounds every step).
-__device__ __forceinline__ float rn_add(float a, float b) { return __fadd_rn(a, b); }
-__device__ __forceinline__ float rn_sub(float a, float b) { return __fsub_rn(a, b); }
-__device__ __forceinline__ float rn_mul(float a, float b) { return __fmul_rn(a, b); }
-__device__ __forceinline__ float rn_div(float a, float b) { return __fdiv_rn(a, b); }
-__device__ __forceinline__ double rn_add(double a, double b) { return __dadd_rn(a, b); }
-__device__ __forceinline__ double rn_sub(double a, double b) { return __dsub_rn(a, b); }
-__device__ __forceinline__ double rn_mul(double a, double b) { return __dmul_rn(a, b); }
-__device__ __forceinline__ double rn_div(double a, double b) { return __ddiv_rn(a, b); }
 
 // One block. The (min, max) of the `nparts` partials -> state[0], state[1]; NumPy's outer edges
 // (min == max: min - 0.5, max + 0.5, in T); edges = numpy.linspace(first, last, nbins + 1) in
@@ -228,8 +220,8 @@ __global__ void __launch_bounds__(kThreads) cuarray_histogram_auto_edges(
     T first = key_value<T>(lo), last = key_value<T>(hi);
     const int bad = !(::isfinite(first) && ::isfinite(last));
     if (!bad && first == last) {
-      first = rn_sub(first, T(0.5));
-      last = rn_add(last, T(0.5));
+      first = rn::sub(first, T(0.5));
+      last = rn::add(last, T(0.5));
     }
     s_first = first;
     s_last = last;
@@ -243,12 +235,12 @@ __global__ void __launch_bounds__(kThreads) cuarray_histogram_auto_edges(
     if (threadIdx.x == 0) state[2] = 1ull;
     return;
   }
-  const T div = T(nbins), delta = rn_sub(last, first), step = rn_div(delta, div);
+  const T div = T(nbins), delta = rn::sub(last, first), step = rn::div(delta, div);
   for (long long i = threadIdx.x; i <= nbins; i += kThreads) {
     T y = last;
     if (i < nbins) {
       const T fi = T(i);
-      y = rn_add(step == T(0) ? rn_mul(rn_div(fi, div), delta) : rn_mul(fi, step), first);
+      y = rn::add(step == T(0) ? rn::mul(rn::div(fi, div), delta) : rn::mul(fi, step), first);
     }
     edges[i] = y;
   }

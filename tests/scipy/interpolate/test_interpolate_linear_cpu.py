@@ -244,6 +244,7 @@ def lib(tmp_path_factory):
     d = tmp_path_factory.mktemp("linear_cu")
     (d / "driver.cpp").write_text(_driver(ROUTES))
     subprocess.run(["g++", "-O2", "-std=c++17", "-ffp-contract=off", "-shared", "-fPIC", "-I", str(TEMPLATES),
+                    "-I", str(TEMPLATES.parents[2] / "_core" / "templates"),  # cuarray/rounded.cuh
                     str(d / "driver.cpp"), "-o", str(d / "lib.so")], check=True)
     return ctypes.CDLL(str(d / "lib.so"))
 

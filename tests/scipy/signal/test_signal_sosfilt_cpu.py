@@ -20,14 +20,58 @@ from cuarray.scipy.signal import _sosfilt as so
 RNG = np.random.default_rng(2052)
 
 
+def _ptxas_kernels(log: str, lowered: dict) -> dict:
+    """{name expression: (registers, stack frame, spill store, spill load bytes)} of each entry
+    function in ptxas -v's log."""
+    info, fn = {}, None
+    for line in log.splitlines():
+        m = re.search(r"(?:Compiling entry function|Function properties for) '?([\w$]+)'?", line)
+        if m:
+            fn = lowered.get(m.group(1))
+        m = re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", line)
+        if m and fn:
+            info.setdefault(fn, {}).update(frame=int(m.group(1)), stores=int(m.group(2)), loads=int(m.group(3)))
+        m = re.search(r"Used (\d+) registers", line)
+        if m and fn:
+            info.setdefault(fn, {}).update(regs=int(m.group(1)))
+    return {n: (v["regs"], v["frame"], v["stores"], v["loads"]) for n, v in info.items()}
+
+
 def test_sos_kernels_compile_for_sm90_and_do_not_spill():
+    """The one-pass cascade keeps its sections' states and its window in registers: no kernel
+    spills (stores or loads to local memory, what costs speed in the sample loop). The stack frame
+    is not asserted: ptxas versions differ in what else they put there (ABI frames of calls left
+    out of line); a spill always shows as spill bytes. With NVRTC 13.5 (CI's) every kernel has no
+    frame and no spill, the most registers 226 (<double, double, 4, 64>, under the launch bound's
+    255). NVRTC 13.0.88 spills 48 bytes in sos_rows<double, float|double, 1> (a 24-byte frame, 96
+    registers): the prologue's and epilogue's scalars and one 4-byte reload per 32-sample tile
+    (its SASS), none in the unrolled sample steps; ptxas -v cannot say where a spill is, so this
+    check fails there."""
+    from cuda.bindings import nvrtc  # (the version in the message: spills depend on the toolchain)
+
     names = [so.sos_kernel_name(np.dtype(i), np.dtype(o), ns, win) for i, o in (("d", "d"), ("f", "f"), ("f", "d"),
                                                                                   ("d", "f"))
              for ns in (1, 4, so.MAX_SECTIONS) for win in (32, 64)]
-    log = ptxas_verbose(lf.source(), names, "iir.cu")[0]
-    spills = [int(m) for m in re.findall(r"(\d+) bytes spill stores", log)]
-    assert len(spills) == len(names) and max(spills) <= 16, spills
+    log, lowered = ptxas_verbose(lf.source(), names, "iir.cu")
+    info = _ptxas_kernels(log, lowered)
+    assert set(info) == set(names), sorted(set(names) - set(info))
+    spilling = {n: v for n, v in info.items() if v[2] or v[3]}
+    assert not spilling, ("(registers, frame, spill stores, spill loads) with NVRTC {}: {}".format(
+        nvrtc.nvrtcVersion()[1:], spilling))
 
+
+
+def test_ptxas_parser_sees_spills():
+    """The check reads each kernel's spill bytes (ptxas -v's format), so a spill fails it."""
+    log = ("ptxas info    : Compiling entry function '_Z1kv' for 'sm_90'\n"
+           "ptxas info    : Function properties for _Z1kv\n"
+           "    48 bytes stack frame, 48 bytes spill stores, 40 bytes spill loads\n"
+           "ptxas info    : Used 255 registers, used 1 barriers, 34816 bytes smem\n"
+           "ptxas info    : Compiling entry function '_Z1jv' for 'sm_90'\n"
+           "ptxas info    : Function properties for _Z1jv\n"
+           "    16 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+           "ptxas info    : Used 80 registers, used 1 barriers, 18432 bytes smem\n")
+    assert _ptxas_kernels(log, {"_Z1kv": "k", "_Z1jv": "j"}) == {"k": (255, 48, 48, 40), "j": (80, 16, 0, 0)}
 
 SHIM = r"""
 #include <barrier>

@@ -12,6 +12,7 @@
 // Compiled for the host by the CPU tests (tests/scipy/interpolate/test_interpolate_linear_cpu.py:
 // g++, no __CUDACC__), which check the per-point function bit for bit against SciPy/NumPy.
 
+#include <cuarray/rounded.cuh>
 #ifdef __CUDACC__
 #define CUARRAY_LIN_DEV __device__ __forceinline__
 #include <cuarray/indexing.cuh>
@@ -56,9 +57,9 @@ CUARRAY_LIN_DEV unsigned long long bits_of(double v) {
   return b.u;
 }
 
+CUARRAY_LIN_DEV float mul_rn(float a, float b) { return cuarray::rn::mul(a, b); }  // never contracted into an fma
+CUARRAY_LIN_DEV double mul_rn(double a, double b) { return cuarray::rn::mul(a, b); }
 #ifdef __CUDACC__
-CUARRAY_LIN_DEV float mul_rn(float a, float b) { return __fmul_rn(a, b); }  // never contracted into an fma
-CUARRAY_LIN_DEV double mul_rn(double a, double b) { return __dmul_rn(a, b); }
 template <typename T> CUARRAY_LIN_DEV T load(const T* p) { return __ldg(p); }
 template <typename T> CUARRAY_LIN_DEV T load_stream(const T* p) { return __ldcs(p); }
 template <typename T> CUARRAY_LIN_DEV void store(T* p, T v) { __stcs(p, v); }
@@ -73,8 +74,6 @@ CUARRAY_LIN_DEV void load_pair(const float* p, long long k, float& a, float& b) 
   b = r.y;
 }
 #else
-inline float mul_rn(float a, float b) { return a * b; }  // the host build: -ffp-contract=off
-inline double mul_rn(double a, double b) { return a * b; }
 template <typename T> inline T load(const T* p) { return *p; }
 template <typename T> inline T load_stream(const T* p) { return *p; }
 template <typename T> inline void store(T* p, T v) { *p = v; }

@@ -173,8 +173,8 @@ __global__ void edt_first_pass(const unsigned long long* __restrict__ bits, doub
     if (q >= 0) {
       d2 = w2 * dx * dx;
     } else if (samp) {  // a 1-D input without background: SciPy's result (edt_no_background_d2 of x; q = -1)
-      double s = CUARRAY_EDT_MUL((double)x + 1.0, samp[0]);
-      d2 = CUARRAY_EDT_MUL(s, s);
+      double s = cuarray::rn::mul((double)x + 1.0, samp[0]);
+      d2 = cuarray::rn::mul(s, s);
     }
     f[at] = root ? sqrt(d2) : d2;
     if (idx) {

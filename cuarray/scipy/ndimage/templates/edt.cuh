@@ -10,6 +10,8 @@
 #define CUARRAY_DEVICE
 #endif
 
+#include "cuarray/rounded.cuh"  // cuarray::rn::mul, add: each step rounded once (never an fma)
+
 namespace cuarray_ndimage {
 
 #define CUARRAY_EDT_INF 1e300
@@ -209,15 +211,7 @@ CUARRAY_DEVICE inline long long edt_nearest_zero(unsigned long long z, int t, lo
 // site iff the input has any background (the first axis' scan is the last pass of a 1-D input).
 // edt_no_background_d2: element `at`'s squared distance to that point as SciPy sums it, ((c_0 + 1)
 // s_0)^2 + (c_1 s_1)^2 + ... in axis order (samp: the sampling), each product and sum rounded on
-// its own (never fused into an fma: equal bit for bit to that formula computed on the host).
-#if defined(__CUDACC__)
-#define CUARRAY_EDT_MUL(a, b) __dmul_rn(a, b)
-#define CUARRAY_EDT_ADD(a, b) __dadd_rn(a, b)
-#else
-#define CUARRAY_EDT_MUL(a, b) ((a) * (b))
-#define CUARRAY_EDT_ADD(a, b) ((a) + (b))
-#endif
-
+// its own (never fused into an fma: equal bit for bit to that formula computed on the host; cuarray/rounded.cuh).
 CUARRAY_DEVICE inline double edt_no_background_d2(long long at, const long long* shape, const double* samp, int nd,
                                                   long long total) {
   long long stride = total;
@@ -225,8 +219,8 @@ CUARRAY_DEVICE inline double edt_no_background_d2(long long at, const long long*
   for (int d = 0; d < nd; ++d) {
     stride /= shape[d];
     long long c = (at / stride) % shape[d];
-    double t = CUARRAY_EDT_MUL((double)c + (d == 0 ? 1.0 : 0.0), samp[d]);
-    sq = d == 0 ? CUARRAY_EDT_MUL(t, t) : CUARRAY_EDT_ADD(sq, CUARRAY_EDT_MUL(t, t));
+    double t = cuarray::rn::mul((double)c + (d == 0 ? 1.0 : 0.0), samp[d]);
+    sq = d == 0 ? cuarray::rn::mul(t, t) : cuarray::rn::add(sq, cuarray::rn::mul(t, t));
   }
   return sq;
 }

@@ -14,6 +14,12 @@
 #define CUARRAY_DEVICE
 #endif
 
+// cuarray::rn::mul: a product rounded before it is added to. NVRTC contracts a * b + c into one fma by
+// default, SciPy's C rounds both steps, and an output point whose input coordinate is exactly on an
+// edge (0 or len - 1, in affine_transform and zoom) would then fall on the other side of it (cval or
+// the wrapped value where SciPy interpolates, or the reverse).
+#include "cuarray/rounded.cuh"
+
 namespace cuarray_ndimage {
 
 enum { I_NEAREST = 0, I_WRAP = 1, I_REFLECT = 2, I_MIRROR = 3, I_CONSTANT = 4, I_GRID_WRAP = 5,
@@ -259,18 +265,6 @@ CUARRAY_DEVICE inline double interpolate_taps(const T* in, const long long* shap
 // -- where output point idx reads (map_coordinates, affine_transform) -------------------------------
 enum { KIND_COORDS = 0, KIND_AFFINE = 1 };
 
-// A product that is rounded before it is added to: NVRTC contracts a * b + c into one FMA by default,
-// SciPy's C rounds both steps, and an output point whose input coordinate is exactly on an edge (0 or
-// len - 1, in affine_transform and zoom) then falls on the other side of it (cval or the wrapped value
-// where SciPy interpolates, or the reverse).
-CUARRAY_DEVICE inline double mul_rn(double a, double b) {
-#if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
-  return __dmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
-
 // The input coordinate c[0..indim) of output point idx (C order over oshape), padding added.
 // KIND_COORDS: params = coordinates (indim x total). KIND_AFFINE: params = matrix (indim x ondim)
 // then offset (indim).
@@ -292,7 +286,7 @@ CUARRAY_DEVICE inline void input_coordinate(int kind, long long idx, long long t
   for (int d = 0; d < indim; ++d) {
     // SciPy's order of sums (the offset first): a point on an edge must land on SciPy's side of it
     double s = (double)params[indim * ondim + d];
-    for (int e = 0; e < ondim; ++e) s += mul_rn(o[e], (double)params[d * ondim + e]);
+    for (int e = 0; e < ondim; ++e) s += cuarray::rn::mul(o[e], (double)params[d * ondim + e]);
     c[d] = s + npad;
   }
 }

@@ -29,10 +29,10 @@ enum { ZS_ZOOM = 1, ZS_SHIFT = 2, ZS_GRID = 4, ZS_DIAG = 8 };
 enum { ZS_OUTSIDE = -1 };
 
 CUARRAY_DEVICE inline double zoom_shift_coordinate(double o, double zoom, double shift, int flags) {
-  if (flags & ZS_DIAG) return shift + mul_rn(o, zoom);
+  if (flags & ZS_DIAG) return shift + cuarray::rn::mul(o, zoom);
   double c = o;
   if (flags & ZS_SHIFT) c += shift;
-  if (flags & ZS_ZOOM) c = (flags & ZS_GRID) ? mul_rn(c + 0.5, zoom) - 0.5 : mul_rn(c, zoom);
+  if (flags & ZS_ZOOM) c = (flags & ZS_GRID) ? cuarray::rn::mul(c + 0.5, zoom) - 0.5 : cuarray::rn::mul(c, zoom);
   return c;
 }
 
