@@ -29,19 +29,20 @@ import numpy
 from ..._core import device_check as _device_check
 from ..._core import device_errors as _errors
 from ..._core.copying import astype
-from ..._core.ndarray import ndarray
+from ..._core.ndarray import _new_c, ndarray
 from ...cuda import device as _device
 from ...cuda import kernel_family as _kernel_family
 from ...cuda.kernel_family import KernelFamily
 
 __all__ = ["LINEAR", "Route", "plan", "numpy_rule", "pair_dtype", "Prepared", "evaluate", "knot_dtype",
-           "weights_formula", "installed_weights_formula"]
+           "weights_formula", "installed_weights_formula", "cell_count", "build_cells"]
 
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "linear.cu"
 _NAME = "cuarray_interpolate_linear"
-_SIGNATURE = ("interp1d_linear<Q, T, Y, R, MODE, PAIRED>(const Q* xq, long long qstride, long long m, const T* x, "
-              "const Y* y, long long n, long long ncols, const double* below, const double* above, int ext, "
-              "unsigned long long* err, R* out)")
+_SIGNATURE = ("interp1d_linear<Q, T, Y, R, MODE, PAIRED, SEARCH, PIPE>(const Q* xq, long long qstride, long long m, "
+              "const T* x, const Y* y, long long n, long long ncols, const double* below, const double* above, "
+              "int ext, unsigned long long* err, R* out, const int* cells, long long ncells)")
+_CELLS_SIGNATURE = "interp1d_cells<T, PAIRED>(const T* x, long long n, long long ncells, int* start)"
 _BELOW, _ABOVE = 531, 532  # templates/linear.cu's FLAG_BELOW, FLAG_ABOVE (device_errors kinds)
 
 
@@ -65,7 +66,7 @@ def _declare() -> KernelFamily:
             return fam
     _errors.register_kind(_BELOW, _below_error)
     _errors.register_kind(_ABOVE, _above_error)
-    return KernelFamily(_NAME, _TEMPLATE.read_text, namespace="cuarray_interp1d", kernels=(_SIGNATURE,))
+    return KernelFamily(_NAME, _TEMPLATE.read_text, namespace="cuarray_interp1d", kernels=(_SIGNATURE, _CELLS_SIGNATURE))
 
 
 LINEAR = _declare()
@@ -73,23 +74,38 @@ LINEAR = _declare()
 MODE_SLOPE, MODE_RECIP, MODE_NUMPY, MODE_WEIGHTS, MODE_WEIGHTS_COMPLEX = 0, 1, 2, 3, 4
 THREADS, UNROLL = 256, 4  # templates/linear.cu's kThreads, kUnroll
 BLOCKS_PER_SM = 8  # the grid's cap a multiprocessor (<= 64 registers a thread: 4 blocks resident at once)
+# the knot search (templates/linear.cu's SEARCH): the mean-spacing guess (knots the caller may
+# still write), or the cell table built once per interpolator, its records read in two steps (1)
+# or at once (2); PIPE: a thread loads its next batch of points before evaluating this one
+SEARCH_GUESS, SEARCH_CELLS, SEARCH_CELLS3 = 0, 1, 2
+SEARCH, PIPE = SEARCH_CELLS3, True
+CELLS_PER_KNOT = 2  # table cells a segment (int32 entries: 8 bytes a knot beside its 16-byte record)
+_MAX_CELLS = 2**30
 _F4, _F8, _I8 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64), numpy.dtype(numpy.int64)
 _CT = {_F4: "float", _F8: "double"}
 
 
 class Route(NamedTuple):
     """One instantiation: the mode, the kernel's point/knot/value/output dtypes (component dtypes
-    of complex values) and whether the values come interleaved with the knots."""
+    of complex values), whether the values come interleaved with the knots, the knot search
+    (`plan` gives the guess; `Prepared` the cell table where the knots are fixed) and PIPE."""
     mode: int
     q: numpy.dtype
     t: numpy.dtype
     y: numpy.dtype
     r: numpy.dtype
     paired: bool
+    search: int = SEARCH_GUESS
+    pipe: bool = PIPE
 
     def spec(self) -> str:
-        return "interp1d_linear<{}, {}, {}, {}, {}, {}>".format(
-            _CT[self.q], _CT[self.t], _CT[self.y], _CT[self.r], self.mode, "true" if self.paired else "false")
+        return "interp1d_linear<{}, {}, {}, {}, {}, {}, {}, {}>".format(
+            _CT[self.q], _CT[self.t], _CT[self.y], _CT[self.r], self.mode, "true" if self.paired else "false",
+            self.search, "true" if self.pipe else "false")
+
+    def cells_spec(self) -> str:
+        """The cell table's builder for these knots (interp1d_cells)."""
+        return "interp1d_cells<{}, {}>".format(_CT[self.t], "true" if self.paired else "false")
 
 
 def knot_dtype(x_dt):
@@ -189,15 +205,39 @@ def _points(xq: ndarray, q_dt) -> tuple:
     return xq, step // xq.itemsize
 
 
+def cell_count(n: int) -> int:
+    """The cell table's cells for n knots (CELLS_PER_KNOT a segment; at least one), or 0 where
+    int32 cannot index the knots (the guess then)."""
+    if n >= 2**31 - 1:
+        return 0
+    return int(min(max(1, CELLS_PER_KNOT * (n - 1)), _MAX_CELLS))
+
+
+def build_cells(route: Route, xs: ndarray, n: int):
+    """The cell table of the knots `xs` (the route's kernel layout: knots or (n, 2) pairs) on the
+    device: (array of ncells + 1 int32, ncells), one launch of interp1d_cells (start[c] = the first
+    knot whose cell is >= c; templates/linear.cu). None where `cell_count` gives none."""
+    ncells = cell_count(n)
+    if not ncells:
+        return None
+    cells = _new_c((ncells + 1,), numpy.dtype(numpy.int32))
+    grid = min(-(-(ncells + 1) // THREADS), BLOCKS_PER_SM * _device._sm_count(_device.get_device_id()))
+    LINEAR.kernel(route.cells_spec()).launch(grid, THREADS, xs.data.ptr, n, ncells, cells.data.ptr)
+    return cells, ncells
+
+
 class Prepared:
     """A route's launch with everything but the points prepared once (an interp1d keeps one a
     points dtype: the per-call host work is the points' stride, the grid and the launch).
     `snapshot`: it holds converted copies of the knots or values (a caller that aliases them,
-    copy=False, prepares again each call)."""
+    copy=False, prepares again each call). `fixed`: the knots are the caller's own copy, never
+    written again: the cell table (`build_cells`) is built here, once, and the kernel searches
+    with it (`search`, default SEARCH); else the mean-spacing guess. `pipe`: PIPE's override."""
 
-    __slots__ = ("spec", "q_dt", "args", "keep", "ext", "snapshot")
+    __slots__ = ("spec", "q_dt", "args", "keep", "ext", "snapshot", "route")
 
-    def __init__(self, route: Route, x: ndarray, yr: ndarray, below, above, extrapolate: bool, table=None):
+    def __init__(self, route: Route, x: ndarray, yr: ndarray, below, above, extrapolate: bool, table=None,
+                 fixed: bool = False, search=None, pipe=None):
         xs = table if route.paired else astype(x, route.t, order="C", copy=False)
         ys = xs if route.paired else astype(yr, route.y, order="C", copy=False)
         self.snapshot = not route.paired and (xs.data.ptr != x.data.ptr or ys.data.ptr != yr.data.ptr)
@@ -206,10 +246,16 @@ class Prepared:
         else:
             below = astype(below, _F8, order="C", copy=False)
             above = astype(above, _F8, order="C", copy=False)
-        self.spec, self.q_dt, self.ext = route.spec(), route.q, bool(extrapolate)
-        self.keep = (xs, ys, below, above)
+        search = SEARCH if search is None else int(search)
+        built = build_cells(route, xs, x.shape[0]) if fixed and search != SEARCH_GUESS else None
+        cells, ncells = built if built is not None else (None, 0)
+        route = route._replace(search=search if built is not None else SEARCH_GUESS,
+                               pipe=PIPE if pipe is None else bool(pipe))
+        self.route, self.spec, self.q_dt, self.ext = route, route.spec(), route.q, bool(extrapolate)
+        self.keep = (xs, ys, below, above, cells)
         self.args = (xs.data.ptr, ys.data.ptr, x.shape[0], yr.shape[1], 0 if below is None else below.data.ptr,
-                     0 if above is None else above.data.ptr, int(self.ext))
+                     0 if above is None else above.data.ptr, int(self.ext), 0 if cells is None else cells.data.ptr,
+                     ncells)
 
     def __call__(self, xq: ndarray, out_ptr: int, check: bool = False) -> None:
         """Launch on the 1-D points `xq` (values into `out_ptr`: (points, columns), C order); with
@@ -220,12 +266,12 @@ class Prepared:
             return
         q, step = _points(xq, self.q_dt)
         if _device_check.active[0]:  # raw pointers: the launch cannot tell another device's memory
-            _device_check.check((q,) + self.keep)
+            _device_check.check((q,) + tuple(a for a in self.keep if a is not None))
         err = _errors.error_buffer("interp1d").data.ptr if check and not self.ext else 0
         grid = min(-(-m // (THREADS * UNROLL)), BLOCKS_PER_SM * _device._sm_count(_device.get_device_id()))
-        xs, ys, n, ncols, below, above, ext = self.args
+        xs, ys, n, ncols, below, above, ext, cells, ncells = self.args
         LINEAR.kernel(self.spec).launch(grid, THREADS, q.data.ptr, step, m, xs, ys, n, ncols, below, above, ext, err,
-                                        out_ptr)
+                                        out_ptr, cells, ncells)
         if err:
             _errors.check_index_errors()
 
