@@ -688,3 +688,27 @@ def test_state_changes_after_a_call(host):
     with pytest.raises(ValueError, match="interpolation range"):
         f(q)
     # (copy=False's aliasing: the GPU test; this host copy's parameters are NumPy copies)
+
+
+@pytest.mark.parametrize("name", ["two", "three-close", "uniform", "arange", "jittered", "exp", "one-end",
+                                  "clustered", "range", "subnormal"])
+def test_every_search_matches_scipy_on_any_knots(host, name):
+    # the GPU test's knot sets (test_cell_table_on_any_knots) through interp1d's host logic: the
+    # host build runs all three searches (alike bit for bit) and matches SciPy, each route
+    x = np.ascontiguousarray(_knot_sets()[name], np.float64)
+    n = x.shape[0]
+    rng = _rng("any-knots", name)
+    y, y2 = rng.standard_normal(n), rng.standard_normal((n, 2))
+    u = rng.uniform(0, 1, 1000)
+    q = rng.permutation(np.concatenate((u * x[-1] + (1 - u) * x[0], x, np.nextafter(x, np.inf),
+                                        np.nextafter(x, -np.inf), [np.nan, np.inf, -np.inf, -1e308, 1e308, 0.0])))
+    with np.errstate(all="ignore"):
+        for kw in (dict(bounds_error=False), dict(fill_value="extrapolate"), dict(bounds_error=False,
+                                                                                   fill_value=(-7.0, 7.0))):
+            kw.update(assume_sorted=True)
+            _same(host.interp1d(x, y, **kw)(q), si.interp1d(x, y, **kw)(q))
+            _same(host.interp1d(x, y2, axis=0, **kw)(q), si.interp1d(x, y2, axis=0, **kw)(q))
+        x4, y4, q4 = x.astype("f4"), y.astype("f4"), q.astype("f4")
+        if np.all(np.diff(x4) > 0):
+            kw = dict(assume_sorted=True, bounds_error=False)
+            _same(host.interp1d(x4, y4, **kw)(q4), si.interp1d(x4, y4, **kw)(q4))
