@@ -1,10 +1,18 @@
 """interp1d's 'linear' evaluation in one kernel (templates/linear.cu, family
-`cuarray_interpolate_linear`): the points read once, each point's segment found by a guess from
-the mean knot spacing (checked against the two knots around it; galloping and bisection where it
-misses, so any sorted knots are right), SciPy's formula (the installed SciPy's: 1.17's slope or
-1.18's weights, `weights_formula`) or numpy.interp's (SciPy delegates 1-D float64 data to
-numpy.interp), the fill values outside the range, the values written once. No
-index array, no second pass, no synchronisation.
+`cuarray_interpolate_linear`): the points read once, each point's segment found by the knot
+search, SciPy's formula (the installed SciPy's: 1.17's slope or 1.18's weights,
+`weights_formula`) or numpy.interp's (SciPy delegates 1-D float64 data to numpy.interp), the fill
+values outside the range, the values written once. No index array, no second pass, no
+synchronisation.
+
+The search: an interpolator that owns its knots (interp1d's copy=True, the default) builds a cell
+table once (`build_cells`, one launch): CELLS_PER_KNOT uniform cells a segment over [x[0], x[-1]],
+start[c] the first knot whose cell is >= c, the cell of a value computed by the same rounded code
+for knots and points (so the bracket start[c] - 1 <= segment < start[c + 1] is exact for any
+sorted knots); the kernel reads its records a - 1, a, a + 1 at once (SEARCH 2) and bisects only in
+a crowded cell. Knots the caller may still write (copy=False, one-shot `evaluate`) take the guess
+from the mean knot spacing (checked against the two knots around it; galloping and bisection where
+it misses). PIPE: a thread loads its next batch of points before evaluating this one.
 
 `plan` picks the route from dtypes and shapes alone (the CPU tests check its decisions): None
 where the elementwise path of `_kernels.linear_eval` keeps the case (fewer than 2 knots, float16,
@@ -13,10 +21,12 @@ With one real column whose dtype is the knots', the caller's interleaved (x, y) 
 halves the gathers of a point: one load brings a knot and its value.
 
 Budget at 1e7 float64 points on 1e4 knots (H100, ~2960 GB/s copy rate): 160 MB of streaming
-traffic, ~54 us at the copy rate; the 160 KB table should stay in L1 (the kernel uses no shared
-memory, so the carve-out can give L1 its largest size); ~2.05 gathers of 16 bytes a point on jittered knots (records
-j and j + 1; a guess one too high costs one more, one too low none) against ~5 gathers of 8 bytes
-and two 64-bit integer divisions of the elementwise route."""
+traffic, ~54 us at the copy rate; the 160 KB table and the 80 KB cell table should stay in L1
+(the kernel uses no shared memory, so the carve-out can give L1 its largest size). A point costs
+one 4-byte gather of the cell table and three 16-byte record gathers issued together (two
+dependent steps, no divergence outside crowded cells), where the guess cost ~2.05 record gathers
+in 2 to 4 dependent, divergent steps on jittered knots (a miss on either side in nearly every
+warp). SEARCH 1 and 2, PIPE and CELLS_PER_KNOT are the knobs the device measurement picks."""
 
 from __future__ import annotations
 
