@@ -45,7 +45,7 @@ from ...cuda import kernel_family as _kernel_family
 from ...cuda.kernel_family import KernelFamily
 
 __all__ = ["LINEAR", "Route", "plan", "numpy_rule", "pair_dtype", "Prepared", "evaluate", "knot_dtype",
-           "weights_formula", "installed_weights_formula", "cell_count", "build_cells"]
+           "weights_formula", "installed_weights_formula", "cell_count", "build_cells", "search_for"]
 
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "linear.cu"
 _NAME = "cuarray_interpolate_linear"
@@ -84,10 +84,11 @@ LINEAR = _declare()
 MODE_SLOPE, MODE_RECIP, MODE_NUMPY, MODE_WEIGHTS, MODE_WEIGHTS_COMPLEX = 0, 1, 2, 3, 4
 THREADS, UNROLL = 256, 4  # templates/linear.cu's kThreads, kUnroll
 BLOCKS_PER_SM = 8  # the grid's cap a multiprocessor (<= 64 registers a thread: 4 blocks resident at once)
-# the knot search (templates/linear.cu's SEARCH): the mean-spacing guess (knots the caller may
-# still write), or the cell table built once per interpolator, its records read in two steps (1)
-# or at once (2); PIPE: a thread loads its next batch of points before evaluating this one
-SEARCH_GUESS, SEARCH_CELLS, SEARCH_CELLS3 = 0, 1, 2
+# the knot search (templates/linear.cu's SEARCH): the mean-spacing guess (0), the cell table built
+# once per interpolator, its records read in two steps (1) or at once (2), the guess with a window
+# of four records read at once (3, no table); PIPE: a thread loads its next batch of points before
+# evaluating this one
+SEARCH_GUESS, SEARCH_CELLS, SEARCH_CELLS3, SEARCH_WINDOW = SEARCHES = 0, 1, 2, 3
 SEARCH, PIPE = SEARCH_CELLS3, True
 CELLS_PER_KNOT = 2  # table cells a segment (int32 entries: 8 bytes a knot beside its 16-byte record)
 _MAX_CELLS = 2**30
@@ -223,6 +224,15 @@ def cell_count(n: int) -> int:
     return int(min(max(1, CELLS_PER_KNOT * (n - 1)), _MAX_CELLS))
 
 
+def search_for(fixed: bool, n: int, search=None) -> int:
+    """The search a Prepared launch takes: `search` (default SEARCH), the guess in place of a
+    cell table search where the knots are not fixed or `cell_count` gives no table."""
+    search = SEARCH if search is None else int(search)
+    if search in (SEARCH_CELLS, SEARCH_CELLS3) and not (fixed and cell_count(n)):
+        return SEARCH_GUESS
+    return search
+
+
 def build_cells(route: Route, xs: ndarray, n: int):
     """The cell table of the knots `xs` (the route's kernel layout: knots or (n, 2) pairs) on the
     device: (array of ncells + 1 int32, ncells), one launch of interp1d_cells (start[c] = the first
@@ -256,10 +266,10 @@ class Prepared:
         else:
             below = astype(below, _F8, order="C", copy=False)
             above = astype(above, _F8, order="C", copy=False)
-        search = SEARCH if search is None else int(search)
-        built = build_cells(route, xs, x.shape[0]) if fixed and search != SEARCH_GUESS else None
+        search = search_for(fixed, x.shape[0], search)
+        built = build_cells(route, xs, x.shape[0]) if search in (SEARCH_CELLS, SEARCH_CELLS3) else None
         cells, ncells = built if built is not None else (None, 0)
-        route = route._replace(search=search if built is not None else SEARCH_GUESS,
+        route = route._replace(search=search,
                                pipe=PIPE if pipe is None else bool(pipe))
         self.route, self.spec, self.q_dt, self.ext = route, route.spec(), route.q, bool(extrapolate)
         self.keep = (xs, ys, below, above, cells)

@@ -109,9 +109,9 @@ def test_one_launch_strided_points_no_copy(h100, recorded_launches, paired):
     out = _kernels.linear_eval(x, y, q, b, a, False, F8, True, pairs)
     assert len(recorded_launches) == 1  # no copy, no index array, no reduction, no sync
     _, cfg, name, *args = recorded_launches[0]
-    # a one-shot evaluation builds no cell table: the mean-spacing guess (SEARCH 0)
-    assert name == "cuarray_interp1d::interp1d_linear<double, double, double, double, 2, {}, 0, {}>".format(
-        str(paired).lower(), str(_linear.PIPE).lower())
+    # a one-shot evaluation builds no cell table: the guess (SEARCH 0, or the window)
+    assert name == "cuarray_interp1d::interp1d_linear<double, double, double, double, 2, {}, {}, {}>".format(
+        str(paired).lower(), _linear.search_for(False, 10), str(_linear.PIPE).lower())
     assert cfg == ("cfg", min(-(-10**6 // 1024), 8 * 132), 256, 0)
     xs, ys = (pairs.data.ptr,) * 2 if paired else (x.data.ptr, y.data.ptr)
     assert args == [q.data.ptr, 3, 10**6, xs, ys, 10, 1, b.data.ptr, a.data.ptr, 0, 0, out.data.ptr, 0, 0]
@@ -153,8 +153,8 @@ def test_complex_values_launch_on_the_float_view(h100, recorded_launches):
     out = _kernels.linear_eval(x, y, q, b, a, True, np.complex64, False, None)
     assert out.shape == (100, 3) and out.dtype == np.complex64
     (_, _, name, *args), = recorded_launches
-    assert name == "cuarray_interp1d::interp1d_linear<float, float, float, float, 1, false, 0, {}>".format(
-        str(_linear.PIPE).lower())
+    assert name == "cuarray_interp1d::interp1d_linear<float, float, float, float, 1, false, {}, {}>".format(
+        _linear.search_for(False, 10), str(_linear.PIPE).lower())
     assert args[5:7] == [10, 6] and args[9] == 1  # six float columns, extrapolating
 
 
@@ -173,9 +173,9 @@ def test_interp1d_call_is_prepared_once(h100, recorded_launches):
     assert a.shape == (1000, 3) and b.shape == (500, 3) and a.data.ptr != b.data.ptr
     assert len(recorded_launches) == 2 and list(f._linear_runs) == [np.dtype("f8")]
     (_, _, name, *args), (_, _, _, *args2) = recorded_launches
-    # copy=False: the caller may write x later, so no cell table (SEARCH 0)
-    assert name == "cuarray_interp1d::interp1d_linear<double, double, double, double, {}, false, 0, {}>".format(
-        3 if _linear.installed_weights_formula() else 0, str(_linear.PIPE).lower())
+    # copy=False: the caller may write x later, so no cell table (the guess)
+    assert name == "cuarray_interp1d::interp1d_linear<double, double, double, double, {}, false, {}, {}>".format(
+        3 if _linear.installed_weights_formula() else 0, _linear.search_for(False, 10), str(_linear.PIPE).lower())
     assert args == [q.data.ptr, 1, 1000, x.data.ptr, y.data.ptr, 10, 3, 0, 0, 1, 0, a.data.ptr, 0, 0]
     assert args2[:3] == [q.data.ptr, 2, 500] and args2[11] == b.data.ptr
     assert f(cuarray.empty((4, 5), np.float32)).shape == (4, 5, 3)  # n-d points: the final shape at once
@@ -197,8 +197,9 @@ def test_interp1d_copy_false_converted_knots_prepared_each_call(h100, recorded_l
     recorded_launches.clear()
     f(cuarray.empty(100))
     assert f._linear_runs == {}
-    assert any(c[2] == "cuarray_interp1d::interp1d_linear<double, double, double, double, {}, false, 0, {}>".format(
-        3 if _linear.installed_weights_formula() else 0, str(_linear.PIPE).lower()) for c in recorded_launches)
+    assert any(c[2] == "cuarray_interp1d::interp1d_linear<double, double, double, double, {}, false, {}, {}>".format(
+        3 if _linear.installed_weights_formula() else 0, _linear.search_for(False, 10), str(_linear.PIPE).lower())
+        for c in recorded_launches)
 
 
 # ---- NVRTC ---------------------------------------------------------------------------------
@@ -227,11 +228,20 @@ def test_every_route_compiles_without_spills():
 def test_search_variants_compile():
     # the variants the device probe times (SEARCH 0/1/2, PIPE on/off) on the bench row's route
     r = ROUTES[3]
-    names = [_linear.LINEAR.name_expression(r._replace(search=k, pipe=p).spec()) for k in (0, 1, 2) for p in (0, 1)]
+    names = [_linear.LINEAR.name_expression(r._replace(search=k, pipe=p).spec()) for k in _linear.SEARCHES
+             for p in (0, 1)]
     cubin, mapping = compile_sm90(_linear.LINEAR.source(), names)
     attrs = kernel_attributes(cubin)
     for nm in names:
         assert attrs[mapping[nm].decode()].get(0x11, 0) == 0, nm
+
+
+def test_search_for():
+    assert _linear.search_for(False, 10, 2) == _linear.search_for(False, 10, 1) == 0  # knots may change: no table
+    assert _linear.search_for(True, 10, 2) == 2 and _linear.search_for(True, 10, 1) == 1
+    assert _linear.search_for(True, 2**31 - 1, 2) == 0  # no int32 table
+    assert _linear.search_for(False, 10, 3) == _linear.search_for(True, 10, 3) == 3  # the window needs none
+    assert _linear.search_for(True, 10, 0) == 0 and _linear.search_for(True, 10) == _linear.SEARCH
 
 
 def test_cell_count():
@@ -255,6 +265,10 @@ def test_fixed_knots_build_the_cell_table_once(h100, recorded_launches):
     run = _kernels.linear_evaluator(x, y, F8, b, b, False, F8, True, pairs, False, True)
     u, v = run(q, (1000,)), run(q, (1000,))
     names = [c[2] for c in recorded_launches]
+    assert _linear.search_for(True, 10) == _linear.SEARCH
+    if _linear.SEARCH not in (_linear.SEARCH_CELLS, _linear.SEARCH_CELLS3):  # a default without a table
+        assert len(names) == 2 and recorded_launches[0][3 + 12:] == [0, 0]
+        return
     assert names == ["cuarray_interp1d::interp1d_cells<double, true>"] + [
         "cuarray_interp1d::interp1d_linear<double, double, double, double, 2, true, {}, {}>".format(
             _linear.SEARCH, str(_linear.PIPE).lower())] * 2
@@ -267,7 +281,7 @@ def test_fixed_knots_build_the_cell_table_once(h100, recorded_launches):
     recorded_launches.clear()
     _kernels.linear_evaluator(x, y, F8, b, b, False, F8, True, pairs, False, False)(q, (1000,))
     (_, _, name, *args), = recorded_launches
-    assert ", 2, true, 0, " in name and args[12:] == [0, 0]
+    assert ", 2, true, {}, ".format(_linear.search_for(False, 10)) in name and args[12:] == [0, 0]
 
 
 # ---- the cell table's search against searchsorted (the template's host build) --------------
@@ -318,14 +332,14 @@ def test_cell_search_is_searchsorted(lib, name):
     rec = np.empty(2)
     for side, right in (("left", 0), ("right", 1)):
         want = np.searchsorted(x, q, side=side) - 1
-        for search in (0, 1, 2):
+        for search in _linear.SEARCHES:
             for v, w in zip(q, want):
                 lo = lib.search_f8(search, right, _p(x), ctypes.c_longlong(n), _p(cells), ctypes.c_longlong(ncells),
                                    ctypes.c_double(v), _p(rec))
                 assert lo == w, (search, side, v, lo, w)
                 if lo >= 0:
                     assert rec[0] == x[lo] or (np.isnan(rec[0]) and np.isnan(x[lo])), (search, v, lo)
-                if lo + 1 < n and (search or lo >= 0):
+                if lo + 1 < n and (search in (1, 2) or lo >= 0):
                     assert rec[1] == x[lo + 1], (search, side, v, lo)
 
 
@@ -355,7 +369,8 @@ def _driver(routes):
              "template <bool RIGHT, int SEARCH> ll lastb(const Table<double, double, false>& tab, ll n, const Search& s,",
              "                                           double v, double* rec) {",
              "  Table<double, double, false>::Rec rl, rh; rl.x = rh.x = NAN; ll lo = SEARCH == 0",
-             "      ? last_before<RIGHT>(tab, n, v, guess(v, s.x0, s.scale, n), rl, rh)",
+             "      ? last_before<RIGHT>(tab, n, v, guess(v, s.x0, s.scale, n), rl, rh) : SEARCH == 3",
+             "      ? window_before<RIGHT>(tab, n, v, guess(v, s.x0, s.scale, n), rl, rh)",
              "      : cell_before<RIGHT, SEARCH>(tab, s.cells, n, cell_of(v, s.x0, s.inv, s.ncells), v, rl, rh);",
              "  rec[0] = rl.x; rec[1] = rh.x; return lo;",
              "}",
@@ -365,6 +380,7 @@ def _driver(routes):
              "  Search s = make_search(tab, n, cells, ncells);",
              "  if (search == 0) return right ? lastb<true, 0>(tab, n, s, v, rec) : lastb<false, 0>(tab, n, s, v, rec);",
              "  if (search == 1) return right ? lastb<true, 1>(tab, n, s, v, rec) : lastb<false, 1>(tab, n, s, v, rec);",
+             "  if (search == 3) return right ? lastb<true, 3>(tab, n, s, v, rec) : lastb<false, 3>(tab, n, s, v, rec);",
              "  return right ? lastb<true, 2>(tab, n, s, v, rec) : lastb<false, 2>(tab, n, s, v, rec);",
              "}"]
     ct = {F4: "float", F8: "double"}
@@ -372,7 +388,7 @@ def _driver(routes):
         args = "xq, qs, m, x, y, n, nc, b, a, ext, err, out, ncells"
         calls = " ".join("if (search == {s}) run<{m}, {s}, {q}, {t}, {y}, {r}, {p}>({args});".format(
             s=k, m=r.mode, q=ct[r.q], t=ct[r.t], y=ct[r.y], r=ct[r.r], p=str(r.paired).lower(), args=args)
-            for k in (0, 1, 2))
+            for k in (0, 1, 2, 3))
         lines.append('extern "C" void {}(const {q}* xq, ll qs, ll m, const {t}* x, const {y}* y, ll n, ll nc, '
                      "const double* b, const double* a, int ext, unsigned long long* err, {r}* out, ll ncells, "
                      "int search) {{ {calls} }}".format(_cname(r), q=ct[r.q], t=ct[r.t], y=ct[r.y], r=ct[r.r],
@@ -422,7 +438,7 @@ def native_linear(lib, routes_seen):
             b = np.ascontiguousarray(below, np.float64).reshape(-1)
             a = np.ascontiguousarray(above, np.float64).reshape(-1)
             results = []
-            for search in (_linear.SEARCH_GUESS, _linear.SEARCH_CELLS, _linear.SEARCH_CELLS3):  # all alike
+            for search in _linear.SEARCHES:  # all alike
                 got, e = np.empty_like(real), np.zeros(4, np.uint64)
                 getattr(lib, _cname(route))(_p(q), ctypes.c_longlong(1), ctypes.c_longlong(q.shape[0]), _p(xs),
                                             _p(ys), ctypes.c_longlong(x.shape[0]), ctypes.c_longlong(yr.shape[1]),

@@ -266,7 +266,7 @@ def test_cell_table_bounds_error_and_unsorted_knots():
          si.interp1d(x[perm], y[perm], bounds_error=False)(q))
 
 
-@pytest.mark.parametrize("search", [0, 1, 2])
+@pytest.mark.parametrize("search", [0, 1, 2, 3])
 @pytest.mark.parametrize("pipe", [False, True])
 @pytest.mark.parametrize("y_dt", ["f8", "f4", "c16"])
 def test_every_search_variant(search, pipe, y_dt):
@@ -275,7 +275,8 @@ def test_every_search_variant(search, pipe, y_dt):
     from cuarray.scipy.interpolate import _kernels, _linear
 
     rng = _rng("lin-variant", search, pipe, y_dt)
-    x = np.exp(np.sort(rng.uniform(0, 12, 3000))) if search else np.arange(3000) + rng.uniform(0.05, 0.95, 3000)
+    # knots near the guess (jittered) for pipe off, crowded (exp) for pipe on: both kinds of miss
+    x = np.exp(np.sort(rng.uniform(0, 12, 3000))) if pipe else np.arange(3000) + rng.uniform(0.05, 0.95, 3000)
     y = rng.standard_normal((3000, 2))
     y = (y + 1j * rng.standard_normal((3000, 2))) if y_dt == "c16" else y
     y = y.astype(y_dt)

@@ -13,7 +13,8 @@
 // the knots and the points, so the knots before start[c] are below every point of cell c and the
 // knots from start[c + 1] on above it: the table's bracket is exact for any sorted knots, however
 // spaced (a crowded cell costs a bisection, never a wrong segment). 1 reads records a - 1 and a,
-// then a + 1 where x[a] comes before the point; 2 reads the three at once.
+// then a + 1 where x[a] comes before the point; 2 reads the three at once. 3: the guess with
+// four records around it read at once (no table; galloping where they miss).
 //
 // The knots and values are read through the read-only cache; with one real column of the
 // knots' dtype they come interleaved, (x[k], y[k]) in one 8- or 16-byte load, so a point costs
@@ -279,6 +280,24 @@ CUARRAY_LIN_DEV long long cell_before(const Tab& tab, const int* start, long lon
   return lo;
 }
 
+// last_before's answer from a window of four records around the guess j (SEARCH 3, no table):
+// records j - 1 .. j + 2 read at once (clamped to the knots), the answer is the window's last knot
+// before v when the window brackets it (for sorted knots the knots before v come first), else
+// last_before's galloping from j. rl, rh as last_before's.
+template <bool RIGHT, typename Tab>
+CUARRAY_LIN_DEV long long window_before(const Tab& tab, long long n, double v, long long j, typename Tab::Rec& rl,
+                                        typename Tab::Rec& rh) {
+  long long i0 = j > 0 ? j - 1 : 0, e = n - 1;
+  typename Tab::Rec r0 = tab.at(i0), r1 = tab.at(i0 + 1 < e ? i0 + 1 : e), r2 = tab.at(i0 + 2 < e ? i0 + 2 : e),
+                    r3 = tab.at(i0 + 3 < e ? i0 + 3 : e);
+  int k = (int)before<RIGHT>((double)r0.x, v) + (int)(i0 + 1 < n && before<RIGHT>((double)r1.x, v)) +
+          (int)(i0 + 2 < n && before<RIGHT>((double)r2.x, v)) + (int)(i0 + 3 < n && before<RIGHT>((double)r3.x, v));
+  if ((k == 0 && i0 > 0) || (k == 4 && i0 + 4 < n)) return last_before<RIGHT>(tab, n, v, j, rl, rh);
+  rl = k <= 1 ? r0 : k == 2 ? r1 : k == 3 ? r2 : r3;
+  rh = k == 0 ? r0 : k == 1 ? r1 : k == 2 ? r2 : r3;
+  return i0 + k - 1;
+}
+
 // What a point's search needs: the ends x0, xn, the mean-spacing scale (SEARCH 0) and the cell
 // table start[0..ncells] with its scale (SEARCH 1, 2).
 struct Search {
@@ -400,9 +419,10 @@ CUARRAY_LIN_DEV void eval_point(const Tab& tab, long long n, const Search& s, Q 
     return;
   }
   typename Tab::Rec rl, rh;
-  long long lo = SEARCH == 0 ? last_before<MODE == MODE_NUMPY>(tab, n, vd, guess(vd, x0, s.scale, n), rl, rh)
-                             : cell_before<MODE == MODE_NUMPY, SEARCH>(tab, s.cells, n,
-                                                                       cell_of(vd, x0, s.inv, s.ncells), vd, rl, rh);
+  long long lo = SEARCH == 0   ? last_before<MODE == MODE_NUMPY>(tab, n, vd, guess(vd, x0, s.scale, n), rl, rh)
+                 : SEARCH == 3 ? window_before<MODE == MODE_NUMPY>(tab, n, vd, guess(vd, x0, s.scale, n), rl, rh)
+                               : cell_before<MODE == MODE_NUMPY, SEARCH>(tab, s.cells, n,
+                                                                         cell_of(vd, x0, s.inv, s.ncells), vd, rl, rh);
   if (MODE == MODE_NUMPY) {  // one column; in range, so lo >= 0
     store(out, (R)numpy_value(tab, rl, rh, lo, n, vd));
     return;
