@@ -76,7 +76,8 @@ def _declare() -> KernelFamily:
             return fam
     _errors.register_kind(_BELOW, _below_error)
     _errors.register_kind(_ABOVE, _above_error)
-    return KernelFamily(_NAME, _TEMPLATE.read_text, namespace="cuarray_interp1d", kernels=(_SIGNATURE, _CELLS_SIGNATURE))
+    return KernelFamily(_NAME, _TEMPLATE.read_text, namespace="cuarray_interp1d",
+                        kernels=(_SIGNATURE, _CELLS_SIGNATURE))
 
 
 LINEAR = _declare()
@@ -236,14 +237,23 @@ def search_for(fixed: bool, n: int, search=None) -> int:
 def build_cells(route: Route, xs: ndarray, n: int):
     """The cell table of the knots `xs` (the route's kernel layout: knots or (n, 2) pairs) on the
     device: (array of ncells + 1 int32, ncells), one launch of interp1d_cells (start[c] = the first
-    knot whose cell is >= c; templates/linear.cu). None where `cell_count` gives none."""
+    knot whose cell is >= c; templates/linear.cu), compiled in one module with the route's kernel
+    (`specs`). None where `cell_count` gives none."""
     ncells = cell_count(n)
     if not ncells:
         return None
     cells = _new_c((ncells + 1,), numpy.dtype(numpy.int32))
     grid = min(-(-(ncells + 1) // THREADS), BLOCKS_PER_SM * _device._sm_count(_device.get_device_id()))
-    LINEAR.kernel(route.cells_spec()).launch(grid, THREADS, xs.data.ptr, n, ncells, cells.data.ptr)
+    LINEAR.get(*specs(route))[0].launch(grid, THREADS, xs.data.ptr, n, ncells, cells.data.ptr)
     return cells, ncells
+
+
+def specs(route: Route) -> tuple:
+    """The kernels of one module for `route`: the cell table's builder first where the route's
+    search reads a table (one NVRTC compile for both), then the evaluation."""
+    if route.search in (SEARCH_CELLS, SEARCH_CELLS3):
+        return route.cells_spec(), route.spec()
+    return (route.spec(),)
 
 
 class Prepared:
@@ -254,7 +264,7 @@ class Prepared:
     written again: the cell table (`build_cells`) is built here, once, and the kernel searches
     with it (`search`, default SEARCH); else the mean-spacing guess. `pipe`: PIPE's override."""
 
-    __slots__ = ("spec", "q_dt", "args", "keep", "ext", "snapshot", "route")
+    __slots__ = ("specs", "q_dt", "args", "keep", "ext", "snapshot", "route")
 
     def __init__(self, route: Route, x: ndarray, yr: ndarray, below, above, extrapolate: bool, table=None,
                  fixed: bool = False, search=None, pipe=None):
@@ -266,12 +276,10 @@ class Prepared:
         else:
             below = astype(below, _F8, order="C", copy=False)
             above = astype(above, _F8, order="C", copy=False)
-        search = search_for(fixed, x.shape[0], search)
-        built = build_cells(route, xs, x.shape[0]) if search in (SEARCH_CELLS, SEARCH_CELLS3) else None
+        route = route._replace(search=search_for(fixed, x.shape[0], search), pipe=PIPE if pipe is None else bool(pipe))
+        built = build_cells(route, xs, x.shape[0]) if route.search in (SEARCH_CELLS, SEARCH_CELLS3) else None
         cells, ncells = built if built is not None else (None, 0)
-        route = route._replace(search=search,
-                               pipe=PIPE if pipe is None else bool(pipe))
-        self.route, self.spec, self.q_dt, self.ext = route, route.spec(), route.q, bool(extrapolate)
+        self.route, self.specs, self.q_dt, self.ext = route, specs(route), route.q, bool(extrapolate)
         self.keep = (xs, ys, below, above, cells)
         self.args = (xs.data.ptr, ys.data.ptr, x.shape[0], yr.shape[1], 0 if below is None else below.data.ptr,
                      0 if above is None else above.data.ptr, int(self.ext), 0 if cells is None else cells.data.ptr,
@@ -290,7 +298,7 @@ class Prepared:
         err = _errors.error_buffer("interp1d").data.ptr if check and not self.ext else 0
         grid = min(-(-m // (THREADS * UNROLL)), BLOCKS_PER_SM * _device._sm_count(_device.get_device_id()))
         xs, ys, n, ncols, below, above, ext, cells, ncells = self.args
-        LINEAR.kernel(self.spec).launch(grid, THREADS, q.data.ptr, step, m, xs, ys, n, ncols, below, above, ext, err,
+        LINEAR.get(*self.specs)[-1].launch(grid, THREADS, q.data.ptr, step, m, xs, ys, n, ncols, below, above, ext, err,
                                         out_ptr, cells, ncells)
         if err:
             _errors.check_index_errors()
