@@ -298,7 +298,7 @@ CUARRAY_LIN_DEV long long window_before(const Tab& tab, long long n, double v, l
   return i0 + k - 1;
 }
 
-// What a point's search needs: the ends x0, xn, the mean-spacing scale (SEARCH 0) and the cell
+// What a point's search needs: the ends x0, xn, the mean-spacing scale (SEARCH 0, 3) and the cell
 // table start[0..ncells] with its scale (SEARCH 1, 2).
 struct Search {
   double x0, xn, scale, inv;
