@@ -198,8 +198,9 @@ class interp1d:  # noqa: N801 (SciPy's name)
             out_dt = numpy.result_type(xq.dtype, self.x.dtype, self._y.dtype, numpy.float16)
             below, above = self._linear_fills(out_dt)
             use_numpy = _linear.numpy_rule(self.x.dtype, self.y.dtype, self.y.ndim, self._extrapolate)
+            # copy=True: the knots are this interpolator's own copy, so the kernel's cell table is built once
             run = _kernels.linear_evaluator(self.x, self._y, xq.dtype, below, above, self._extrapolate, out_dt,
-                                            use_numpy, self._pairs, self._weights)
+                                            use_numpy, self._pairs, self._weights, bool(self.copy))
             if self.copy or not run.snapshot:  # copy=False: converted copies would miss the caller's writes
                 self._linear_runs[xq.dtype] = run
         return run(xq, shape, self._check_bounds if self.bounds_error and xq.shape[0] else None)

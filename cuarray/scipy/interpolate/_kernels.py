@@ -132,11 +132,12 @@ def linear_eval(x: ndarray, y: ndarray, xq: ndarray, below: ndarray, above: ndar
 
 
 def linear_evaluator(x: ndarray, y: ndarray, q_dt, below: ndarray, above: ndarray, extrapolate: bool, out_dt,
-                     use_numpy: bool = False, pairs=None, weights: bool = False):
+                     use_numpy: bool = False, pairs=None, weights: bool = False, fixed: bool = False):
     """`linear_eval` for points of dtype `q_dt`, prepared once: a function (xq, shape, check) ->
     the values (len(xq) * columns of them) as a C-contiguous array of `shape` (the caller's final
     shape: no reshape), `check` as linear_eval's. Its `snapshot` attribute: it holds converted
-    copies of `x` or `y` (a caller aliasing them prepares again each call)."""
+    copies of `x` or `y` (a caller aliasing them prepares again each call). `fixed`: `x` is the
+    caller's own copy, never written again (the kernel's cell table is built from it once)."""
     out_dt = numpy.dtype(out_dt)
     yr = _real_view(y)
     route = _linear.plan(x.dtype, y.dtype, q_dt, out_dt, x.shape[0], yr.shape[1], use_numpy, pairs is not None,
@@ -147,7 +148,7 @@ def linear_evaluator(x: ndarray, y: ndarray, q_dt, below: ndarray, above: ndarra
                                weights).reshape(shape)
         run.snapshot = False
         return run
-    launch = _linear.Prepared(route, x, yr, below, above, extrapolate, pairs)
+    launch = _linear.Prepared(route, x, yr, below, above, extrapolate, pairs, fixed)
 
     def run(xq, shape, check=None):
         out = _new_c(shape, out_dt)

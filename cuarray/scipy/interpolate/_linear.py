@@ -1,10 +1,18 @@
 """interp1d's 'linear' evaluation in one kernel (templates/linear.cu, family
-`cuarray_interpolate_linear`): the points read once, each point's segment found by a guess from
-the mean knot spacing (checked against the two knots around it; galloping and bisection where it
-misses, so any sorted knots are right), SciPy's formula (the installed SciPy's: 1.17's slope or
-1.18's weights, `weights_formula`) or numpy.interp's (SciPy delegates 1-D float64 data to
-numpy.interp), the fill values outside the range, the values written once. No
-index array, no second pass, no synchronisation.
+`cuarray_interpolate_linear`): the points read once, each point's segment found by the knot
+search, SciPy's formula (the installed SciPy's: 1.17's slope or 1.18's weights,
+`weights_formula`) or numpy.interp's (SciPy delegates 1-D float64 data to numpy.interp), the fill
+values outside the range, the values written once. No index array, no second pass, no
+synchronisation.
+
+The search: an interpolator that owns its knots (interp1d's copy=True, the default) builds a cell
+table once (`build_cells`, one launch): CELLS_PER_KNOT uniform cells a segment over [x[0], x[-1]],
+start[c] the first knot whose cell is >= c, the cell of a value computed by the same rounded code
+for knots and points (so the bracket start[c] - 1 <= segment < start[c + 1] is exact for any
+sorted knots); the kernel reads its records a - 1, a, a + 1 at once (SEARCH 2) and bisects only in
+a crowded cell. Knots the caller may still write (copy=False, one-shot `evaluate`) take the guess
+from the mean knot spacing (checked against the two knots around it; galloping and bisection where
+it misses). PIPE: a thread loads its next batch of points before evaluating this one.
 
 `plan` picks the route from dtypes and shapes alone (the CPU tests check its decisions): None
 where the elementwise path of `_kernels.linear_eval` keeps the case (fewer than 2 knots, float16,
@@ -13,10 +21,12 @@ With one real column whose dtype is the knots', the caller's interleaved (x, y) 
 halves the gathers of a point: one load brings a knot and its value.
 
 Budget at 1e7 float64 points on 1e4 knots (H100, ~2960 GB/s copy rate): 160 MB of streaming
-traffic, ~54 us at the copy rate; the 160 KB table should stay in L1 (the kernel uses no shared
-memory, so the carve-out can give L1 its largest size); ~2.05 gathers of 16 bytes a point on jittered knots (records
-j and j + 1; a guess one too high costs one more, one too low none) against ~5 gathers of 8 bytes
-and two 64-bit integer divisions of the elementwise route."""
+traffic, ~54 us at the copy rate; the 160 KB table and the 80 KB cell table should stay in L1
+(the kernel uses no shared memory, so the carve-out can give L1 its largest size). A point costs
+one 4-byte gather of the cell table and three 16-byte record gathers issued together (two
+dependent steps, no divergence outside crowded cells), where the guess cost ~2.05 record gathers
+in 2 to 4 dependent, divergent steps on jittered knots (a miss on either side in nearly every
+warp). SEARCH 1 and 2, PIPE and CELLS_PER_KNOT are the knobs the device measurement picks."""
 
 from __future__ import annotations
 
@@ -29,19 +39,20 @@ import numpy
 from ..._core import device_check as _device_check
 from ..._core import device_errors as _errors
 from ..._core.copying import astype
-from ..._core.ndarray import ndarray
+from ..._core.ndarray import _new_c, ndarray
 from ...cuda import device as _device
 from ...cuda import kernel_family as _kernel_family
 from ...cuda.kernel_family import KernelFamily
 
 __all__ = ["LINEAR", "Route", "plan", "numpy_rule", "pair_dtype", "Prepared", "evaluate", "knot_dtype",
-           "weights_formula", "installed_weights_formula"]
+           "weights_formula", "installed_weights_formula", "cell_count", "build_cells", "search_for"]
 
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "linear.cu"
 _NAME = "cuarray_interpolate_linear"
-_SIGNATURE = ("interp1d_linear<Q, T, Y, R, MODE, PAIRED>(const Q* xq, long long qstride, long long m, const T* x, "
-              "const Y* y, long long n, long long ncols, const double* below, const double* above, int ext, "
-              "unsigned long long* err, R* out)")
+_SIGNATURE = ("interp1d_linear<Q, T, Y, R, MODE, PAIRED, SEARCH, PIPE>(const Q* xq, long long qstride, long long m, "
+              "const T* x, const Y* y, long long n, long long ncols, const double* below, const double* above, "
+              "int ext, unsigned long long* err, R* out, const int* cells, long long ncells)")
+_CELLS_SIGNATURE = "interp1d_cells<T, PAIRED>(const T* x, long long n, long long ncells, int* start)"
 _BELOW, _ABOVE = 531, 532  # templates/linear.cu's FLAG_BELOW, FLAG_ABOVE (device_errors kinds)
 
 
@@ -65,7 +76,8 @@ def _declare() -> KernelFamily:
             return fam
     _errors.register_kind(_BELOW, _below_error)
     _errors.register_kind(_ABOVE, _above_error)
-    return KernelFamily(_NAME, _TEMPLATE.read_text, namespace="cuarray_interp1d", kernels=(_SIGNATURE,))
+    return KernelFamily(_NAME, _TEMPLATE.read_text, namespace="cuarray_interp1d",
+                        kernels=(_SIGNATURE, _CELLS_SIGNATURE))
 
 
 LINEAR = _declare()
@@ -73,23 +85,39 @@ LINEAR = _declare()
 MODE_SLOPE, MODE_RECIP, MODE_NUMPY, MODE_WEIGHTS, MODE_WEIGHTS_COMPLEX = 0, 1, 2, 3, 4
 THREADS, UNROLL = 256, 4  # templates/linear.cu's kThreads, kUnroll
 BLOCKS_PER_SM = 8  # the grid's cap a multiprocessor (<= 64 registers a thread: 4 blocks resident at once)
+# the knot search (templates/linear.cu's SEARCH): the mean-spacing guess (0), the cell table built
+# once per interpolator, its records read in two steps (1) or at once (2), the guess with a window
+# of four records read at once (3, no table); PIPE: a thread loads its next batch of points before
+# evaluating this one
+SEARCH_GUESS, SEARCH_CELLS, SEARCH_CELLS3, SEARCH_WINDOW = SEARCHES = 0, 1, 2, 3
+SEARCH, PIPE = SEARCH_CELLS3, True
+CELLS_PER_KNOT = 2  # table cells a segment (int32 entries: 8 bytes a knot beside its 16-byte record)
+_MAX_CELLS = 2**30
 _F4, _F8, _I8 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64), numpy.dtype(numpy.int64)
 _CT = {_F4: "float", _F8: "double"}
 
 
 class Route(NamedTuple):
     """One instantiation: the mode, the kernel's point/knot/value/output dtypes (component dtypes
-    of complex values) and whether the values come interleaved with the knots."""
+    of complex values), whether the values come interleaved with the knots, the knot search
+    (`plan` gives the guess; `Prepared` the cell table where the knots are fixed) and PIPE."""
     mode: int
     q: numpy.dtype
     t: numpy.dtype
     y: numpy.dtype
     r: numpy.dtype
     paired: bool
+    search: int = SEARCH_GUESS
+    pipe: bool = PIPE
 
     def spec(self) -> str:
-        return "interp1d_linear<{}, {}, {}, {}, {}, {}>".format(
-            _CT[self.q], _CT[self.t], _CT[self.y], _CT[self.r], self.mode, "true" if self.paired else "false")
+        return "interp1d_linear<{}, {}, {}, {}, {}, {}, {}, {}>".format(
+            _CT[self.q], _CT[self.t], _CT[self.y], _CT[self.r], self.mode, "true" if self.paired else "false",
+            self.search, "true" if self.pipe else "false")
+
+    def cells_spec(self) -> str:
+        """The cell table's builder for these knots (interp1d_cells)."""
+        return "interp1d_cells<{}, {}>".format(_CT[self.t], "true" if self.paired else "false")
 
 
 def knot_dtype(x_dt):
@@ -189,15 +217,57 @@ def _points(xq: ndarray, q_dt) -> tuple:
     return xq, step // xq.itemsize
 
 
+def cell_count(n: int) -> int:
+    """The cell table's cells for n knots (CELLS_PER_KNOT a segment; at least one), or 0 where
+    int32 cannot index the knots (the guess then)."""
+    if n >= 2**31 - 1:
+        return 0
+    return int(min(max(1, CELLS_PER_KNOT * (n - 1)), _MAX_CELLS))
+
+
+def search_for(fixed: bool, n: int, search=None) -> int:
+    """The search a Prepared launch takes: `search` (default SEARCH), the guess in place of a
+    cell table search where the knots are not fixed or `cell_count` gives no table."""
+    search = SEARCH if search is None else int(search)
+    if search in (SEARCH_CELLS, SEARCH_CELLS3) and not (fixed and cell_count(n)):
+        return SEARCH_GUESS
+    return search
+
+
+def build_cells(route: Route, xs: ndarray, n: int):
+    """The cell table of the knots `xs` (the route's kernel layout: knots or (n, 2) pairs) on the
+    device: (array of ncells + 1 int32, ncells), one launch of interp1d_cells (start[c] = the first
+    knot whose cell is >= c; templates/linear.cu), compiled in one module with the route's kernel
+    (`specs`). None where `cell_count` gives none."""
+    ncells = cell_count(n)
+    if not ncells:
+        return None
+    cells = _new_c((ncells + 1,), numpy.dtype(numpy.int32))
+    grid = min(-(-(ncells + 1) // THREADS), BLOCKS_PER_SM * _device._sm_count(_device.get_device_id()))
+    LINEAR.get(*specs(route))[0].launch(grid, THREADS, xs.data.ptr, n, ncells, cells.data.ptr)
+    return cells, ncells
+
+
+def specs(route: Route) -> tuple:
+    """The kernels of one module for `route`: the cell table's builder first where the route's
+    search reads a table (one NVRTC compile for both), then the evaluation."""
+    if route.search in (SEARCH_CELLS, SEARCH_CELLS3):
+        return route.cells_spec(), route.spec()
+    return (route.spec(),)
+
+
 class Prepared:
     """A route's launch with everything but the points prepared once (an interp1d keeps one a
     points dtype: the per-call host work is the points' stride, the grid and the launch).
     `snapshot`: it holds converted copies of the knots or values (a caller that aliases them,
-    copy=False, prepares again each call)."""
+    copy=False, prepares again each call). `fixed`: the knots are the caller's own copy, never
+    written again: the cell table (`build_cells`) is built here, once, and the kernel searches
+    with it (`search`, default SEARCH); else the mean-spacing guess. `pipe`: PIPE's override."""
 
-    __slots__ = ("spec", "q_dt", "args", "keep", "ext", "snapshot")
+    __slots__ = ("specs", "q_dt", "args", "keep", "ext", "snapshot", "route")
 
-    def __init__(self, route: Route, x: ndarray, yr: ndarray, below, above, extrapolate: bool, table=None):
+    def __init__(self, route: Route, x: ndarray, yr: ndarray, below, above, extrapolate: bool, table=None,
+                 fixed: bool = False, search=None, pipe=None):
         xs = table if route.paired else astype(x, route.t, order="C", copy=False)
         ys = xs if route.paired else astype(yr, route.y, order="C", copy=False)
         self.snapshot = not route.paired and (xs.data.ptr != x.data.ptr or ys.data.ptr != yr.data.ptr)
@@ -206,10 +276,14 @@ class Prepared:
         else:
             below = astype(below, _F8, order="C", copy=False)
             above = astype(above, _F8, order="C", copy=False)
-        self.spec, self.q_dt, self.ext = route.spec(), route.q, bool(extrapolate)
-        self.keep = (xs, ys, below, above)
+        route = route._replace(search=search_for(fixed, x.shape[0], search), pipe=PIPE if pipe is None else bool(pipe))
+        built = build_cells(route, xs, x.shape[0]) if route.search in (SEARCH_CELLS, SEARCH_CELLS3) else None
+        cells, ncells = built if built is not None else (None, 0)
+        self.route, self.specs, self.q_dt, self.ext = route, specs(route), route.q, bool(extrapolate)
+        self.keep = (xs, ys, below, above, cells)
         self.args = (xs.data.ptr, ys.data.ptr, x.shape[0], yr.shape[1], 0 if below is None else below.data.ptr,
-                     0 if above is None else above.data.ptr, int(self.ext))
+                     0 if above is None else above.data.ptr, int(self.ext), 0 if cells is None else cells.data.ptr,
+                     ncells)
 
     def __call__(self, xq: ndarray, out_ptr: int, check: bool = False) -> None:
         """Launch on the 1-D points `xq` (values into `out_ptr`: (points, columns), C order); with
@@ -220,12 +294,12 @@ class Prepared:
             return
         q, step = _points(xq, self.q_dt)
         if _device_check.active[0]:  # raw pointers: the launch cannot tell another device's memory
-            _device_check.check((q,) + self.keep)
+            _device_check.check((q,) + tuple(a for a in self.keep if a is not None))
         err = _errors.error_buffer("interp1d").data.ptr if check and not self.ext else 0
         grid = min(-(-m // (THREADS * UNROLL)), BLOCKS_PER_SM * _device._sm_count(_device.get_device_id()))
-        xs, ys, n, ncols, below, above, ext = self.args
-        LINEAR.kernel(self.spec).launch(grid, THREADS, q.data.ptr, step, m, xs, ys, n, ncols, below, above, ext, err,
-                                        out_ptr)
+        xs, ys, n, ncols, below, above, ext, cells, ncells = self.args
+        LINEAR.get(*self.specs)[-1].launch(grid, THREADS, q.data.ptr, step, m, xs, ys, n, ncols, below, above, ext, err,
+                                        out_ptr, cells, ncells)
         if err:
             _errors.check_index_errors()
 

@@ -94,7 +94,8 @@ MODULES = ["_cubic", "_cubic_spline", "_interp1d", "_ppoly", "_tridiag", "_bspli
 def linear_evaluator_of(linear):
     """`_kernels.linear_evaluator`'s contract on a stand-in of `linear_eval`: the values reshaped."""
 
-    def linear_evaluator(x, y, q_dt, below, above, extrapolate, out_dt, use_numpy=False, pairs=None, weights=False):
+    def linear_evaluator(x, y, q_dt, below, above, extrapolate, out_dt, use_numpy=False, pairs=None, weights=False,
+                         fixed=False):
         def run(xq, shape, check=None):
             return np.asarray(linear(x, y, xq, below, above, extrapolate, out_dt, use_numpy, pairs, check,
                                      weights)).reshape(shape)

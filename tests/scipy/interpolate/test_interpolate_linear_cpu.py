@@ -32,7 +32,10 @@ def test_plan_bench_row_is_numpy_rule_paired():
     assert _linear.numpy_rule(F8, F8, 1, False)
     r = _linear.plan(F8, F8, F8, F8, 10**4, 1, True, True)
     assert r == _linear.Route(_linear.MODE_NUMPY, F8, F8, F8, F8, True)
-    assert r.spec() == "interp1d_linear<double, double, double, double, 2, true>"
+    assert r.spec() == "interp1d_linear<double, double, double, double, 2, true, 0, {}>".format(str(_linear.PIPE).lower())
+    # the interpolator's preparation picks the cell table (its knots are fixed)
+    assert r._replace(search=2, pipe=True).spec() == "interp1d_linear<double, double, double, double, 2, true, 2, true>"
+    assert r.cells_spec() == "interp1d_cells<double, true>"
 
 
 def test_numpy_rule_is_scipys_condition():
@@ -106,11 +109,12 @@ def test_one_launch_strided_points_no_copy(h100, recorded_launches, paired):
     out = _kernels.linear_eval(x, y, q, b, a, False, F8, True, pairs)
     assert len(recorded_launches) == 1  # no copy, no index array, no reduction, no sync
     _, cfg, name, *args = recorded_launches[0]
-    assert name == "cuarray_interp1d::interp1d_linear<double, double, double, double, 2, {}>".format(
-        str(paired).lower())
+    # a one-shot evaluation builds no cell table: the guess (SEARCH 0, or the window)
+    assert name == "cuarray_interp1d::interp1d_linear<double, double, double, double, 2, {}, {}, {}>".format(
+        str(paired).lower(), _linear.search_for(False, 10), str(_linear.PIPE).lower())
     assert cfg == ("cfg", min(-(-10**6 // 1024), 8 * 132), 256, 0)
     xs, ys = (pairs.data.ptr,) * 2 if paired else (x.data.ptr, y.data.ptr)
-    assert args == [q.data.ptr, 3, 10**6, xs, ys, 10, 1, b.data.ptr, a.data.ptr, 0, 0, out.data.ptr]
+    assert args == [q.data.ptr, 3, 10**6, xs, ys, 10, 1, b.data.ptr, a.data.ptr, 0, 0, out.data.ptr, 0, 0]
     assert type(args[1]) is np.int64 and type(args[9]) is np.int32
 
 
@@ -149,7 +153,8 @@ def test_complex_values_launch_on_the_float_view(h100, recorded_launches):
     out = _kernels.linear_eval(x, y, q, b, a, True, np.complex64, False, None)
     assert out.shape == (100, 3) and out.dtype == np.complex64
     (_, _, name, *args), = recorded_launches
-    assert name == "cuarray_interp1d::interp1d_linear<float, float, float, float, 1, false>"
+    assert name == "cuarray_interp1d::interp1d_linear<float, float, float, float, 1, false, {}, {}>".format(
+        _linear.search_for(False, 10), str(_linear.PIPE).lower())
     assert args[5:7] == [10, 6] and args[9] == 1  # six float columns, extrapolating
 
 
@@ -168,10 +173,11 @@ def test_interp1d_call_is_prepared_once(h100, recorded_launches):
     assert a.shape == (1000, 3) and b.shape == (500, 3) and a.data.ptr != b.data.ptr
     assert len(recorded_launches) == 2 and list(f._linear_runs) == [np.dtype("f8")]
     (_, _, name, *args), (_, _, _, *args2) = recorded_launches
-    assert name == "cuarray_interp1d::interp1d_linear<double, double, double, double, {}, false>".format(
-        3 if _linear.installed_weights_formula() else 0)
-    assert args == [q.data.ptr, 1, 1000, x.data.ptr, y.data.ptr, 10, 3, 0, 0, 1, 0, a.data.ptr]
-    assert args2[:3] == [q.data.ptr, 2, 500] and args2[-1] == b.data.ptr
+    # copy=False: the caller may write x later, so no cell table (the guess)
+    assert name == "cuarray_interp1d::interp1d_linear<double, double, double, double, {}, false, {}, {}>".format(
+        3 if _linear.installed_weights_formula() else 0, _linear.search_for(False, 10), str(_linear.PIPE).lower())
+    assert args == [q.data.ptr, 1, 1000, x.data.ptr, y.data.ptr, 10, 3, 0, 0, 1, 0, a.data.ptr, 0, 0]
+    assert args2[:3] == [q.data.ptr, 2, 500] and args2[11] == b.data.ptr
     assert f(cuarray.empty((4, 5), np.float32)).shape == (4, 5, 3)  # n-d points: the final shape at once
     assert len(recorded_launches) == 3 and len(f._linear_runs) == 2
     z = f(cuarray.empty(()))  # a 0-d point: the values' shape
@@ -191,8 +197,9 @@ def test_interp1d_copy_false_converted_knots_prepared_each_call(h100, recorded_l
     recorded_launches.clear()
     f(cuarray.empty(100))
     assert f._linear_runs == {}
-    assert any(c[2] == "cuarray_interp1d::interp1d_linear<double, double, double, double, {}, false>".format(
-        3 if _linear.installed_weights_formula() else 0) for c in recorded_launches)
+    assert any(c[2] == "cuarray_interp1d::interp1d_linear<double, double, double, double, {}, false, {}, {}>".format(
+        3 if _linear.installed_weights_formula() else 0, _linear.search_for(False, 10), str(_linear.PIPE).lower())
+        for c in recorded_launches)
 
 
 # ---- NVRTC ---------------------------------------------------------------------------------
@@ -204,32 +211,188 @@ ROUTES = [_linear.Route(2, q, F8, F8, F8, p) for q in (F4, F8) for p in (False, 
 
 
 def test_every_route_compiles_without_spills():
-    names = [_linear.LINEAR.name_expression(r.spec()) for r in ROUTES]
+    # every route with the guess (one-shot, copy=False) and the interpolator's cell table search,
+    # and the cell table's builders
+    specs = [r._replace(search=k).spec() for r in ROUTES for k in {_linear.SEARCH_GUESS, _linear.SEARCH}]
+    specs += ["interp1d_cells<{}, {}>".format(t, p) for t in ("float", "double") for p in ("false", "true")]
+    names = [_linear.LINEAR.name_expression(s) for s in specs]
     cubin, mapping = compile_sm90(_linear.LINEAR.source(), names)
     assert set(mapping) == set(names)
     attrs = kernel_attributes(cubin)
-    bench = mapping[_linear.LINEAR.name_expression(ROUTES[3].spec())].decode()
-    # the bench row's kernel: no local memory, and registers for >= 4 blocks of 256 threads an SM
-    assert attrs[bench].get(0x11, 0) == 0 and attrs[bench][0x2F] <= 64
+    for search in (_linear.SEARCH_GUESS, _linear.SEARCH):
+        bench = mapping[_linear.LINEAR.name_expression(ROUTES[3]._replace(search=search).spec())].decode()
+        # the bench row's kernel: no local memory, and registers for >= 4 blocks of 256 threads an SM
+        assert attrs[bench].get(0x11, 0) == 0 and attrs[bench][0x2F] <= 64
+
+
+def test_search_variants_compile():
+    # the variants the device probe times (SEARCH 0/1/2, PIPE on/off) on the bench row's route
+    r = ROUTES[3]
+    names = [_linear.LINEAR.name_expression(r._replace(search=k, pipe=p).spec()) for k in _linear.SEARCHES
+             for p in (0, 1)]
+    cubin, mapping = compile_sm90(_linear.LINEAR.source(), names)
+    attrs = kernel_attributes(cubin)
+    for nm in names:
+        assert attrs[mapping[nm].decode()].get(0x11, 0) == 0, nm
+
+
+def test_search_for():
+    assert _linear.search_for(False, 10, 2) == _linear.search_for(False, 10, 1) == 0  # knots may change: no table
+    assert _linear.search_for(True, 10, 2) == 2 and _linear.search_for(True, 10, 1) == 1
+    assert _linear.search_for(True, 2**31 - 1, 2) == 0  # no int32 table
+    assert _linear.search_for(False, 10, 3) == _linear.search_for(True, 10, 3) == 3  # the window needs none
+    assert _linear.search_for(True, 10, 0) == 0 and _linear.search_for(True, 10) == _linear.SEARCH
+
+
+def test_cell_count():
+    assert _linear.cell_count(2) == _linear.CELLS_PER_KNOT
+    assert _linear.cell_count(10**4) == _linear.CELLS_PER_KNOT * (10**4 - 1)
+    assert _linear.cell_count(2**31 - 2) == 2**30  # capped
+    assert _linear.cell_count(2**31 - 1) == 0  # int32 cannot index the knots: the guess
+
+
+def test_fixed_knots_build_the_cell_table_once(h100, recorded_launches):
+    """interp1d with copy=True (the default) prepares with fixed knots (its own copy): the
+    preparation builds the cell table (one launch of interp1d_cells) and each call launches the
+    cell-table search with it; not fixed (copy=False): no table, the guess."""
+    import cuarray
+    from cuarray.scipy.interpolate import _kernels
+
+    x, y, b = cuarray.empty(10), cuarray.empty((10, 1)), cuarray.empty(1)
+    pairs = cuarray.empty((10, 2))
+    q = cuarray.empty(1000)
+    recorded_launches.clear()
+    run = _kernels.linear_evaluator(x, y, F8, b, b, False, F8, True, pairs, False, True)
+    u, v = run(q, (1000,)), run(q, (1000,))
+    names = [c[2] for c in recorded_launches]
+    assert _linear.search_for(True, 10) == _linear.SEARCH
+    if _linear.SEARCH not in (_linear.SEARCH_CELLS, _linear.SEARCH_CELLS3):  # a default without a table
+        assert len(names) == 2 and recorded_launches[0][3 + 12:] == [0, 0]
+        return
+    assert names == ["cuarray_interp1d::interp1d_cells<double, true>"] + [
+        "cuarray_interp1d::interp1d_linear<double, double, double, double, 2, true, {}, {}>".format(
+            _linear.SEARCH, str(_linear.PIPE).lower())] * 2
+    (_, cfg, _, *cargs), (_, _, _, *args), (_, _, _, *args2) = recorded_launches
+    ncells = _linear.cell_count(10)
+    assert cfg == ("cfg", 1, 256, 0)
+    assert cargs[:3] == [pairs.data.ptr, 10, ncells]
+    assert args[3] == pairs.data.ptr and args[12:] == [cargs[3], ncells] and args[11] == u.data.ptr
+    assert args2[12:] == args[12:] and args2[11] == v.data.ptr
+    recorded_launches.clear()
+    _kernels.linear_evaluator(x, y, F8, b, b, False, F8, True, pairs, False, False)(q, (1000,))
+    (_, _, name, *args), = recorded_launches
+    assert ", 2, true, {}, ".format(_linear.search_for(False, 10)) in name and args[12:] == [0, 0]
+
+
+# ---- the cell table's search against searchsorted (the template's host build) --------------
+
+def _knot_sets():
+    rng = _rng("knot-sets")
+    tiny = np.arange(40) * 5e-324  # subnormal spacing
+    return {
+        "two": np.array([-1.0, 2.5]),
+        "three-close": np.array([1.0, np.nextafter(1.0, 2), 3.0]),
+        "uniform": np.linspace(-3.0, 9.0, 1001),
+        "arange": np.arange(500.0),
+        "jittered": np.arange(2000) + rng.uniform(0.05, 0.95, 2000),
+        "exp": np.exp(np.sort(rng.uniform(0, 30, 3000))),
+        "one-end": np.concatenate((np.sort(rng.uniform(0, 1e-9, 2000)), [1.0, 2.0])),
+        "clustered": np.sort(np.concatenate((rng.normal(0, 1e-3, 500), rng.uniform(-1e3, 1e3, 500)))),
+        "range": np.concatenate((-np.geomspace(1e300, 1e-300, 300), np.geomspace(1e-300, 1e300, 300))),
+        "huge": np.array([-1.7e308, -1.0, 0.0, 1.0, 1.7e308]),
+        "subnormal": tiny,
+        "duplicates": np.repeat(np.arange(50.0), rng.integers(1, 4, 50)),
+        "infinite-ends": np.array([-np.inf, -1.0, 0.0, 2.0, np.inf]),
+    }
+
+
+@pytest.mark.parametrize("name", ["two", "three-close", "uniform", "arange", "jittered", "exp", "one-end",
+                                  "clustered", "range", "huge", "subnormal", "duplicates", "infinite-ends"])
+def test_cell_search_is_searchsorted(lib, name):
+    """Every search's segment index on any sorted knots (cells of subnormal width, ranges that
+    overflow, a crowded cell, repeated knots, infinite ends) is searchsorted's (side 'left' for
+    SciPy's rule, 'right' for numpy.interp's) minus one, and the records it hands back are that
+    segment's knots."""
+    sets = _knot_sets()
+    assert len(sets) == 13
+    x = np.ascontiguousarray(sets[name], np.float64)
+    n = x.shape[0]
+    rng = _rng("cell-search", name)
+    fin = x[np.isfinite(x)]
+    u = rng.uniform(0, 1, 300)  # uniform over the finite knots (as a mix: no overflow of the width)
+    q = np.concatenate((x, np.nextafter(x, np.inf), np.nextafter(x, -np.inf), u * fin[-1] + (1 - u) * fin[0],
+                        rng.choice(fin, 100) * (1 + rng.uniform(-1e-12, 1e-12, 100)),
+                        [-np.inf, np.inf, 0.0, -0.0, 5e-324, -1e308, 1e308]))
+    q = q[~np.isnan(q)]
+    ncells = _linear.cell_count(n)
+    cells = np.empty(ncells + 1, np.int32)
+    lib.cells_f8(_p(x), ctypes.c_longlong(n), ctypes.c_longlong(ncells), _p(cells))
+    assert cells[0] == 0 and cells[-1] == n and np.all(np.diff(cells) >= 0)
+    lib.search_f8.restype = ctypes.c_longlong
+    rec = np.empty(2)
+    for side, right in (("left", 0), ("right", 1)):
+        want = np.searchsorted(x, q, side=side) - 1
+        for search in _linear.SEARCHES:
+            for v, w in zip(q, want):
+                lo = lib.search_f8(search, right, _p(x), ctypes.c_longlong(n), _p(cells), ctypes.c_longlong(ncells),
+                                   ctypes.c_double(v), _p(rec))
+                assert lo == w, (search, side, v, lo, w)
+                if lo >= 0:
+                    assert rec[0] == x[lo] or (np.isnan(rec[0]) and np.isnan(x[lo])), (search, v, lo)
+                if lo + 1 < n and (search in (1, 2) or lo >= 0):
+                    assert rec[1] == x[lo + 1], (search, side, v, lo)
 
 
 # ---- the template's per-point code on the host, inside interp1d's host logic ---------------
 
 def _driver(routes):
-    lines = ["#include <cmath>", '#include "linear.cu"', "using namespace cuarray_interp1d;", "typedef long long ll;",
-             "template <int MODE, typename Q, typename T, typename Y, typename R, bool P>",
+    lines = ["#include <cmath>", "#include <vector>", '#include "linear.cu"', "using namespace cuarray_interp1d;",
+             "typedef long long ll;",
+             "template <typename Tab> std::vector<int> cells_of(const Tab& tab, ll n, ll ncells) {",
+             "  std::vector<int> c(ncells + 1); Search s = make_search(tab, n, nullptr, ncells);",
+             "  for (ll i = 0; i <= ncells; ++i) c[i] = cell_start(tab, n, s.x0, s.inv, ncells, i);",
+             "  return c;",
+             "}",
+             "template <int MODE, int SEARCH, typename Q, typename T, typename Y, typename R, bool P>",
              "void run(const Q* xq, ll qs, ll m, const T* x, const Y* y, ll n, ll nc, const double* b, const double* a,",
-             "         int ext, unsigned long long* err, R* out) {",
+             "         int ext, unsigned long long* err, R* out, ll ncells) {",
              "  Table<T, Y, P> tab; tab.x = x; tab.y = y; tab.ncols = nc;",
-             "  double x0 = (double)tab.at(0).x, xn = (double)tab.at(n - 1).x, scale = (double)(n - 1) / (xn - x0);",
-             "  for (ll p = 0; p < m; ++p) eval_point<MODE, R>(tab, n, x0, xn, scale, xq[p * qs], b, a, ext != 0, err, out + p * nc);",
+             "  std::vector<int> cells; if (SEARCH) cells = cells_of(tab, n, ncells);",
+             "  Search s = make_search(tab, n, SEARCH ? cells.data() : nullptr, ncells);",
+             "  for (ll p = 0; p < m; ++p) eval_point<MODE, SEARCH, R>(tab, n, s, xq[p * qs], b, a, ext != 0, err, out + p * nc);",
+             "}",
+             # the search alone on float64 knots: the segment index and the records it read
+             'extern "C" void cells_f8(const double* x, ll n, ll ncells, int* start) {',
+             "  Table<double, double, false> tab; tab.x = x; tab.y = x; tab.ncols = 1;",
+             "  std::vector<int> c = cells_of(tab, n, ncells); for (ll i = 0; i <= ncells; ++i) start[i] = c[i];",
+             "}",
+             "template <bool RIGHT, int SEARCH> ll lastb(const Table<double, double, false>& tab, ll n, const Search& s,",
+             "                                           double v, double* rec) {",
+             "  Table<double, double, false>::Rec rl, rh; rl.x = rh.x = NAN; ll lo = SEARCH == 0",
+             "      ? last_before<RIGHT>(tab, n, v, guess(v, s.x0, s.scale, n), rl, rh) : SEARCH == 3",
+             "      ? window_before<RIGHT>(tab, n, v, guess(v, s.x0, s.scale, n), rl, rh)",
+             "      : cell_before<RIGHT, SEARCH>(tab, s.cells, n, cell_of(v, s.x0, s.inv, s.ncells), v, rl, rh);",
+             "  rec[0] = rl.x; rec[1] = rh.x; return lo;",
+             "}",
+             'extern "C" ll search_f8(int search, int right, const double* x, ll n, const int* cells, ll ncells, double v,',
+             "                        double* rec) {",
+             "  Table<double, double, false> tab; tab.x = x; tab.y = x; tab.ncols = 1;",
+             "  Search s = make_search(tab, n, cells, ncells);",
+             "  if (search == 0) return right ? lastb<true, 0>(tab, n, s, v, rec) : lastb<false, 0>(tab, n, s, v, rec);",
+             "  if (search == 1) return right ? lastb<true, 1>(tab, n, s, v, rec) : lastb<false, 1>(tab, n, s, v, rec);",
+             "  if (search == 3) return right ? lastb<true, 3>(tab, n, s, v, rec) : lastb<false, 3>(tab, n, s, v, rec);",
+             "  return right ? lastb<true, 2>(tab, n, s, v, rec) : lastb<false, 2>(tab, n, s, v, rec);",
              "}"]
     ct = {F4: "float", F8: "double"}
     for r in routes:
+        args = "xq, qs, m, x, y, n, nc, b, a, ext, err, out, ncells"
+        calls = " ".join("if (search == {s}) run<{m}, {s}, {q}, {t}, {y}, {r}, {p}>({args});".format(
+            s=k, m=r.mode, q=ct[r.q], t=ct[r.t], y=ct[r.y], r=ct[r.r], p=str(r.paired).lower(), args=args)
+            for k in (0, 1, 2, 3))
         lines.append('extern "C" void {}(const {q}* xq, ll qs, ll m, const {t}* x, const {y}* y, ll n, ll nc, '
-                     "const double* b, const double* a, int ext, unsigned long long* err, {r}* out) {{ "
-                     "run<{m}, {q}, {t}, {y}, {r}, {p}>(xq, qs, m, x, y, n, nc, b, a, ext, err, out); }}".format(
-                         _cname(r), q=ct[r.q], t=ct[r.t], y=ct[r.y], r=ct[r.r], m=r.mode, p=str(r.paired).lower()))
+                     "const double* b, const double* a, int ext, unsigned long long* err, {r}* out, ll ncells, "
+                     "int search) {{ {calls} }}".format(_cname(r), q=ct[r.q], t=ct[r.t], y=ct[r.y], r=ct[r.r],
+                                                       calls=calls))
     return "\n".join(lines) + "\n"
 
 
@@ -275,10 +438,19 @@ def native_linear(lib, routes_seen):
             ys = xs if route.paired else np.ascontiguousarray(yr, route.y)
             b = np.ascontiguousarray(below, np.float64).reshape(-1)
             a = np.ascontiguousarray(above, np.float64).reshape(-1)
-            getattr(lib, _cname(route))(_p(q), ctypes.c_longlong(1), ctypes.c_longlong(q.shape[0]), _p(xs), _p(ys),
-                                        ctypes.c_longlong(x.shape[0]), ctypes.c_longlong(yr.shape[1]), _p(b), _p(a),
-                                        ctypes.c_int(bool(extrapolate)),
-                                        _p(err) if check is not None else ctypes.c_void_p(0), _p(real))
+            results = []
+            for search in _linear.SEARCHES:  # all alike
+                got, e = np.empty_like(real), np.zeros(4, np.uint64)
+                getattr(lib, _cname(route))(_p(q), ctypes.c_longlong(1), ctypes.c_longlong(q.shape[0]), _p(xs),
+                                            _p(ys), ctypes.c_longlong(x.shape[0]), ctypes.c_longlong(yr.shape[1]),
+                                            _p(b), _p(a), ctypes.c_int(bool(extrapolate)),
+                                            _p(e) if check is not None else ctypes.c_void_p(0), _p(got),
+                                            ctypes.c_longlong(_linear.cell_count(x.shape[0])), ctypes.c_int(search))
+                results.append((got, e))
+            for got, e in results[1:]:
+                np.testing.assert_array_equal(got.view(np.uint8), results[0][0].view(np.uint8))  # bit for bit
+                np.testing.assert_array_equal(e, results[0][1])
+            real[...], err[...] = results[-1]
         if err[0]:  # the next synchronisation's raise (device_errors.check_index_errors)
             raise {_linear._BELOW: _linear._below_error, _linear._ABOVE: _linear._above_error}[int(err[0])](
                 *(int(v) for v in err[1:].view(np.int64)))
@@ -533,3 +705,27 @@ def test_state_changes_after_a_call(host):
     with pytest.raises(ValueError, match="interpolation range"):
         f(q)
     # (copy=False's aliasing: the GPU test; this host copy's parameters are NumPy copies)
+
+
+@pytest.mark.parametrize("name", ["two", "three-close", "uniform", "arange", "jittered", "exp", "one-end",
+                                  "clustered", "range", "subnormal"])
+def test_every_search_matches_scipy_on_any_knots(host, name):
+    # the GPU test's knot sets (test_cell_table_on_any_knots) through interp1d's host logic: the
+    # host build runs all three searches (alike bit for bit) and matches SciPy, each route
+    x = np.ascontiguousarray(_knot_sets()[name], np.float64)
+    n = x.shape[0]
+    rng = _rng("any-knots", name)
+    y, y2 = rng.standard_normal(n), rng.standard_normal((n, 2))
+    u = rng.uniform(0, 1, 1000)
+    q = rng.permutation(np.concatenate((u * x[-1] + (1 - u) * x[0], x, np.nextafter(x, np.inf),
+                                        np.nextafter(x, -np.inf), [np.nan, np.inf, -np.inf, -1e308, 1e308, 0.0])))
+    with np.errstate(all="ignore"):
+        for kw in (dict(bounds_error=False), dict(fill_value="extrapolate"), dict(bounds_error=False,
+                                                                                   fill_value=(-7.0, 7.0))):
+            kw.update(assume_sorted=True)
+            _same(host.interp1d(x, y, **kw)(q), si.interp1d(x, y, **kw)(q))
+            _same(host.interp1d(x, y2, axis=0, **kw)(q), si.interp1d(x, y2, axis=0, **kw)(q))
+        x4, y4, q4 = x.astype("f4"), y.astype("f4"), q.astype("f4")
+        if np.all(np.diff(x4) > 0):
+            kw = dict(assume_sorted=True, bounds_error=False)
+            _same(host.interp1d(x4, y4, **kw)(q4), si.interp1d(x4, y4, **kw)(q4))

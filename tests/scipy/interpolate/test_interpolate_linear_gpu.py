@@ -198,3 +198,98 @@ def test_bounds_error_raised_in_the_call(dt):
         f(G(np.array([np.nan, -1.0], dt)))
     same(f(G(np.array([np.nan, 2.0], dt))), ref(np.array([np.nan, 2.0], dt)))  # usable after; NaN is inside
     cuarray.check_index_errors()
+
+
+# ---- the cell table search (interpolators with their own knots: copy=True) ------------------
+
+def _knot_set(name, rng):
+    return {
+        "jittered": np.arange(4000) + rng.uniform(0.05, 0.95, 4000),
+        "uniform": np.arange(3000.0),
+        "linspace": np.linspace(-3.0, 9.0, 2501),
+        "two": np.array([-1.0, 2.5]),
+        "exp": np.exp(np.sort(rng.uniform(0, 30, 3000))),  # crowded cells at the low end
+        "one-end": np.concatenate((np.sort(rng.uniform(0, 1e-9, 3000)), [1.0, 2.0])),
+        "range": np.concatenate((-np.geomspace(1e300, 1e-300, 200), np.geomspace(1e-300, 1e300, 200))),
+        "subnormal": np.arange(60) * 5e-324,
+        "large": np.cumsum(rng.uniform(0.1, 1.9, 10**5)),
+    }[name]
+
+
+def _edge_queries(rng, x, m):
+    fin = x[np.isfinite(x)]
+    u = rng.uniform(0, 1, m)
+    q = np.concatenate((u * fin[-1] + (1 - u) * fin[0], x, np.nextafter(x, np.inf), np.nextafter(x, -np.inf),
+                        [np.nan, np.inf, -np.inf, -1e308, 1e308, 0.0, -0.0]))
+    return rng.permutation(q)
+
+
+@pytest.mark.parametrize("name", ["jittered", "uniform", "linspace", "two", "exp", "one-end", "range", "subnormal",
+                                  "large"])
+def test_cell_table_on_any_knots(name):
+    # the interpolator's cell table (copy=True) and the guess (copy=False) on the same knots: each
+    # route (numpy.interp's, SciPy's formula with fill values and extrapolating, several columns,
+    # float32 knots and points) against SciPy bit for bit; points inside, outside, at and next to
+    # every knot, NaN and infinite
+    rng = _rng("lin-cells", name)
+    x = _knot_set(name, rng)
+    n = x.shape[0]
+    y = rng.standard_normal(n)
+    y2 = rng.standard_normal((n, 2))
+    q = _edge_queries(rng, x, 20000)
+    with np.errstate(all="ignore"):
+        for copy in (True, False):
+            for kw in (dict(bounds_error=False), dict(fill_value="extrapolate"), dict(bounds_error=False,
+                                                                                       fill_value=(-7.0, 7.0))):
+                kw.update(assume_sorted=True, copy=copy)
+                same(ci.interp1d(G(x), G(y), **kw)(G(q)), si.interp1d(x, y, **kw)(q))
+                same(ci.interp1d(G(x), G(y2), axis=0, **kw)(G(q)), si.interp1d(x, y2, axis=0, **kw)(q))
+        if name not in ("range", "subnormal"):  # (float32 cannot hold these knots)
+            x4, y4, q4 = x.astype("f4"), y.astype("f4"), q.astype("f4")
+            if np.all(np.diff(x4) > 0):
+                kw = dict(assume_sorted=True, bounds_error=False)
+                same(ci.interp1d(G(x4), G(y4), **kw)(G(q4)), si.interp1d(x4, y4, **kw)(q4))
+
+
+def test_cell_table_bounds_error_and_unsorted_knots():
+    rng = _rng("lin-cells-bounds")
+    x = np.exp(np.sort(rng.uniform(0, 10, 500)))
+    y = rng.standard_normal(500)
+    f, ref = ci.interp1d(G(x), G(y)), si.interp1d(x, y)
+    q = rng.uniform(x[0], x[-1], 3000)
+    same(f(G(q)), ref(q))
+    with pytest.raises(ValueError, match="above the interpolation range"):
+        f(G(np.array([x[3], x[-1] * 2])))
+    cuarray.check_index_errors()
+    perm = rng.permutation(500)  # assume_sorted=False: sorted at construction, the table from the sorted copy
+    same(ci.interp1d(G(x[perm]), G(y[perm]), bounds_error=False)(G(q)),
+         si.interp1d(x[perm], y[perm], bounds_error=False)(q))
+
+
+@pytest.mark.parametrize("search", [0, 1, 2, 3])
+@pytest.mark.parametrize("pipe", [False, True])
+@pytest.mark.parametrize("y_dt", ["f8", "f4", "c16"])
+def test_every_search_variant(search, pipe, y_dt):
+    # the kernel variants the device probe times (SEARCH 0/1/2, PIPE off/on): any may become the
+    # default, so each is checked against SciPy here, through _linear.Prepared directly
+    from cuarray.scipy.interpolate import _kernels, _linear
+
+    rng = _rng("lin-variant", search, pipe, y_dt)
+    # knots near the guess (jittered) for pipe off, crowded (exp) for pipe on: both kinds of miss
+    x = np.exp(np.sort(rng.uniform(0, 12, 3000))) if pipe else np.arange(3000) + rng.uniform(0.05, 0.95, 3000)
+    y = rng.standard_normal((3000, 2))
+    y = (y + 1j * rng.standard_normal((3000, 2))) if y_dt == "c16" else y
+    y = y.astype(y_dt)
+    q = _edge_queries(rng, x, 5000)
+    with np.errstate(all="ignore"):
+        ref = si.interp1d(x, y, axis=0, assume_sorted=True, fill_value="extrapolate")(q)
+    gx, gy = G(x), G(y)
+    yr = _kernels._real_view(gy)
+    weights = _linear.installed_weights_formula()
+    route = _linear.plan(gx.dtype, gy.dtype, np.float64, ref.dtype, 3000, yr.shape[1], False, False, weights)
+    b = cuarray.empty(yr.shape[1])
+    prep = _linear.Prepared(route, gx, yr, b, b, True, None, fixed=True, search=search, pipe=pipe)
+    assert prep.route.search == search and prep.route.pipe == pipe
+    out = cuarray.empty((q.shape[0], 2), ref.dtype)
+    prep(G(q), out.data.ptr)
+    same(out, ref)

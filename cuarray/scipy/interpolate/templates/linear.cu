@@ -1,16 +1,28 @@
 // interp1d(kind='linear') evaluation in one kernel (cuarray/scipy/interpolate/_linear.py): each
-// thread reads its query points once (streaming loads), finds their segments in the knots (a
-// guess from the mean spacing, checked, galloping and bisecting where it misses), applies
-// SciPy's formula (1.17's slope or 1.18's weights, as the installed SciPy; or numpy.interp's,
-// which SciPy delegates to for 1-D float64 data), puts the fill values outside the range and
-// writes each value once (streaming stores). No index array, no second pass, no host sync.
+// thread reads its query points once (streaming loads; with PIPE the next batch's loads issued
+// before the current batch is evaluated), finds their segments in the knots, applies SciPy's
+// formula (1.17's slope or 1.18's weights, as the installed SciPy; or numpy.interp's, which SciPy
+// delegates to for 1-D float64 data), puts the fill values outside the range and writes each value
+// once (streaming stores). No index array, no second pass, no host sync.
+//
+// The search (SEARCH): 0, a guess from the mean knot spacing, checked, galloping and bisecting
+// where it misses (knots the caller may still write: nothing built from them); 1 and 2, a cell
+// table built once per interpolator (interp1d_cells): ncells uniform cells over [x[0], x[n-1]],
+// start[c] the first knot whose cell is >= c. The cell of a value is a monotone function of it
+// (cell_of: a rounded subtraction and product, a floor, a clamp), computed by the same code for
+// the knots and the points, so the knots before start[c] are below every point of cell c and the
+// knots from start[c + 1] on above it: the table's bracket is exact for any sorted knots, however
+// spaced (a crowded cell costs a bisection, never a wrong segment). 1 reads records a - 1 and a,
+// then a + 1 where x[a] comes before the point; 2 reads the three at once. 3: the guess with
+// four records around it read at once (no table; galloping where they miss).
 //
 // The knots and values are read through the read-only cache; with one real column of the
-// knots' dtype they come interleaved, (x[k], y[k]) in one 8- or 16-byte load, so a point whose
-// guess is right costs two gathers (records j and j + 1) instead of four.
+// knots' dtype they come interleaved, (x[k], y[k]) in one 8- or 16-byte load, so a point costs
+// two or three gathers of records instead of four or six.
 //
 // Compiled for the host by the CPU tests (tests/scipy/interpolate/test_interpolate_linear_cpu.py:
-// g++, no __CUDACC__), which check the per-point function bit for bit against SciPy/NumPy.
+// g++, no __CUDACC__), which check the per-point function bit for bit against SciPy/NumPy with
+// every search.
 
 #include <cuarray/rounded.cuh>
 #ifdef __CUDACC__
@@ -59,7 +71,9 @@ CUARRAY_LIN_DEV unsigned long long bits_of(double v) {
 
 CUARRAY_LIN_DEV float mul_rn(float a, float b) { return cuarray::rn::mul(a, b); }  // never contracted into an fma
 CUARRAY_LIN_DEV double mul_rn(double a, double b) { return cuarray::rn::mul(a, b); }
+CUARRAY_LIN_DEV double sub_rn(double a, double b) { return cuarray::rn::sub(a, b); }
 #ifdef __CUDACC__
+CUARRAY_LIN_DEV int load_index(const int* p) { return __ldg(p); }
 template <typename T> CUARRAY_LIN_DEV T load(const T* p) { return __ldg(p); }
 template <typename T> CUARRAY_LIN_DEV T load_stream(const T* p) { return __ldcs(p); }
 template <typename T> CUARRAY_LIN_DEV void store(T* p, T v) { __stcs(p, v); }
@@ -74,6 +88,7 @@ CUARRAY_LIN_DEV void load_pair(const float* p, long long k, float& a, float& b) 
   b = r.y;
 }
 #else
+inline int load_index(const int* p) { return *p; }
 template <typename T> inline T load(const T* p) { return *p; }
 template <typename T> inline T load_stream(const T* p) { return *p; }
 template <typename T> inline void store(T* p, T v) { *p = v; }
@@ -197,6 +212,110 @@ CUARRAY_LIN_DEV long long guess(double v, double x0, double scale, long long n) 
   return (long long)g;
 }
 
+// The cell of v in [0, ncells): floor((v - x0) * inv) clamped (NaN, below x0: 0), each
+// operation rounded once, so the knots' cells (interp1d_cells) and the points' agree bit for bit
+// and the cell is a monotone function of v (a wrong rounding moves a value to a neighbouring cell
+// together with any knot equal to it, never past one).
+CUARRAY_LIN_DEV long long cell_of(double v, double x0, double inv, long long ncells) {
+  double g = mul_rn(sub_rn(v, x0), inv);
+  if (!(g > 0.0)) return 0;
+  if (g >= (double)(ncells - 1)) return ncells - 1;
+  return (long long)g;
+}
+
+// Cells per unit of x: ncells / (x[n-1] - x[0]) (infinite, zero or NaN for degenerate knots:
+// every value then lands in one cell or at an end, still monotone; the bracket is all knots).
+CUARRAY_LIN_DEV double cell_scale(double x0, double xn, long long ncells) { return (double)ncells / sub_rn(xn, x0); }
+
+// start[c]: the first knot index whose cell is >= c (n for none), c in [0, ncells]; a binary
+// search over the knots' cells (monotone in k for sorted knots; in [0, n] for any).
+template <typename Tab>
+CUARRAY_LIN_DEV int cell_start(const Tab& tab, long long n, double x0, double inv, long long ncells, long long c) {
+  long long lo = 0, hi = n;
+  while (lo < hi) {
+    long long mid = lo + ((hi - lo) >> 1);
+    if (cell_of((double)tab.at(mid).x, x0, inv, ncells) < c)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return (int)lo;
+}
+
+// last_before's answer from the cell table (SEARCH 1 or 2): a = start[c] for v's cell c, so
+// x[a - 1] < v (its cell is below c) and x[start[c + 1]] > v; the answer is a - 1 unless x[a]
+// comes before v, then a unless x[a + 1] does too, then a bisection of (a + 1, start[c + 1]).
+// rl, rh as last_before's. Indices are clamped to [0, n - 1] before any load (start[] of unsorted
+// knots is still in [0, n]).
+template <bool RIGHT, int SEARCH, typename Tab>
+CUARRAY_LIN_DEV long long cell_before(const Tab& tab, const int* start, long long n, long long c, double v,
+                                      typename Tab::Rec& rl, typename Tab::Rec& rh) {
+  long long a = (long long)load_index(start + c);
+  long long b = a + 1 < n ? a + 1 : n - 1;
+  typename Tab::Rec p = tab.at(a > 0 ? a - 1 : 0), q = tab.at(a < n ? a : n - 1), r;
+  if (SEARCH == 2) r = tab.at(b);
+  rl = p;
+  rh = q;
+  if (a >= n || !before<RIGHT>((double)q.x, v)) return a - 1;
+  rl = q;
+  if (SEARCH != 2) r = tab.at(b);
+  rh = r;
+  if (a + 1 >= n || !before<RIGHT>((double)r.x, v)) return a;
+  long long lo = a + 1, hi = (long long)load_index(start + c + 1);  // a crowded cell
+  rl = r;
+  if (hi > n) hi = n;
+  while (hi - lo > 1) {
+    long long mid = lo + ((hi - lo) >> 1);
+    typename Tab::Rec m = tab.at(mid);
+    if (before<RIGHT>((double)m.x, v)) {
+      lo = mid;
+      rl = m;
+    } else {
+      hi = mid;
+    }
+  }
+  rh = tab.at(lo + 1 < n ? lo + 1 : n - 1);
+  return lo;
+}
+
+// last_before's answer from a window of four records around the guess j (SEARCH 3, no table):
+// records j - 1 .. j + 2 read at once (clamped to the knots), the answer is the window's last knot
+// before v when the window brackets it (for sorted knots the knots before v come first), else
+// last_before's galloping from j. rl, rh as last_before's.
+template <bool RIGHT, typename Tab>
+CUARRAY_LIN_DEV long long window_before(const Tab& tab, long long n, double v, long long j, typename Tab::Rec& rl,
+                                        typename Tab::Rec& rh) {
+  long long i0 = j > 0 ? j - 1 : 0, e = n - 1;
+  typename Tab::Rec r0 = tab.at(i0), r1 = tab.at(i0 + 1 < e ? i0 + 1 : e), r2 = tab.at(i0 + 2 < e ? i0 + 2 : e),
+                    r3 = tab.at(i0 + 3 < e ? i0 + 3 : e);
+  int k = (int)before<RIGHT>((double)r0.x, v) + (int)(i0 + 1 < n && before<RIGHT>((double)r1.x, v)) +
+          (int)(i0 + 2 < n && before<RIGHT>((double)r2.x, v)) + (int)(i0 + 3 < n && before<RIGHT>((double)r3.x, v));
+  if ((k == 0 && i0 > 0) || (k == 4 && i0 + 4 < n)) return last_before<RIGHT>(tab, n, v, j, rl, rh);
+  rl = k <= 1 ? r0 : k == 2 ? r1 : k == 3 ? r2 : r3;
+  rh = k == 0 ? r0 : k == 1 ? r1 : k == 2 ? r2 : r3;
+  return i0 + k - 1;
+}
+
+// What a point's search needs: the ends x0, xn, the mean-spacing scale (SEARCH 0, 3) and the cell
+// table start[0..ncells] with its scale (SEARCH 1, 2).
+struct Search {
+  double x0, xn, scale, inv;
+  const int* cells;
+  long long ncells;
+};
+
+template <typename Tab>
+CUARRAY_LIN_DEV Search make_search(const Tab& tab, long long n, const int* cells, long long ncells) {
+  Search s;
+  s.x0 = (double)tab.at(0).x;
+  s.xn = (double)tab.at(n - 1).x;
+  s.scale = (double)(n - 1) / (s.xn - s.x0);
+  s.inv = cell_scale(s.x0, s.xn, ncells);
+  s.cells = cells;
+  s.ncells = ncells;
+  return s;
+}
+
 // SciPy 1.17's value on the segment (xl, xh] of one real column (MODE_SLOPE).
 template <typename Q, typename T, typename Y>
 CUARRAY_LIN_DEV auto scipy_value(Q v, T xl, T xh, Y yl, Y yh) {
@@ -278,11 +397,11 @@ CUARRAY_LIN_DEV double numpy_value(const Tab& tab, const typename Tab::Rec& rl, 
 
 // One query point: its ncols values into out[0..ncols). below/above: the fill values a column
 // (float64) used outside [x0, xn] unless ext; err (not null: bounds_error) records such a point.
-template <int MODE, typename R, typename Q, typename Tab>
-CUARRAY_LIN_DEV void eval_point(const Tab& tab, long long n, double x0, double xn, double scale, Q v,
-                                const double* below, const double* above, bool ext, unsigned long long* err,
-                                R* out) {
+template <int MODE, int SEARCH, typename R, typename Q, typename Tab>
+CUARRAY_LIN_DEV void eval_point(const Tab& tab, long long n, const Search& s, Q v, const double* below,
+                                const double* above, bool ext, unsigned long long* err, R* out) {
   long long ncols = tab.ncols;
+  double x0 = s.x0, xn = s.xn;
   double vd = (double)v;
   if (vd != vd) {
     for (long long c = 0; c < ncols; ++c) store(out + c, (R)v);
@@ -298,7 +417,10 @@ CUARRAY_LIN_DEV void eval_point(const Tab& tab, long long n, double x0, double x
     return;
   }
   typename Tab::Rec rl, rh;
-  long long lo = last_before<MODE == MODE_NUMPY>(tab, n, vd, guess(vd, x0, scale, n), rl, rh);
+  long long lo = SEARCH == 0   ? last_before<MODE == MODE_NUMPY>(tab, n, vd, guess(vd, x0, s.scale, n), rl, rh)
+                 : SEARCH == 3 ? window_before<MODE == MODE_NUMPY>(tab, n, vd, guess(vd, x0, s.scale, n), rl, rh)
+                               : cell_before<MODE == MODE_NUMPY, SEARCH>(tab, s.cells, n,
+                                                                         cell_of(vd, x0, s.inv, s.ncells), vd, rl, rh);
   if (MODE == MODE_NUMPY) {  // one column; in range, so lo >= 0
     store(out, (R)numpy_value(tab, rl, rh, lo, n, vd));
     return;
@@ -344,37 +466,69 @@ CUARRAY_LIN_DEV void eval_point(const Tab& tab, long long n, double x0, double x
 constexpr int kThreads = 256;
 constexpr int kUnroll = 4;  // points a thread loads before evaluating any: 4 loads in flight
 
+// The kUnroll points of the thread's batch at `base` (p = base + u * kThreads; 0 past m).
+template <typename Q>
+CUARRAY_LIN_DEV void load_points(const Q* __restrict__ xq, long long qstride, long long m, long long base, Q* v) {
+#pragma unroll
+  for (int u = 0; u < kUnroll; ++u) {
+    long long p = base + (long long)u * kThreads;
+    v[u] = p < m ? load_stream(xq + p * qstride) : Q(0);
+  }
+}
+
 // m query points xq[p * qstride] into out (m, ncols). x, y: the knots (n >= 2) and values
 // (n, ncols), or with PAIRED the (n, 2) table in x (y unused). err: the device error buffer
-// (bounds_error) or null. A grid-stride loop over blocks
-// of kThreads * kUnroll consecutive points (each load instruction coalesced).
-template <typename Q, typename T, typename Y, typename R, int MODE, bool PAIRED>
+// (bounds_error) or null. cells: start[0..ncells] of interp1d_cells (SEARCH 1, 2; unread with
+// SEARCH 0). A grid-stride loop over blocks of kThreads * kUnroll consecutive points (each load
+// instruction coalesced); PIPE: the next batch's points are loaded before this one is evaluated,
+// so a thread's streaming loads are in flight while it searches.
+template <typename Q, typename T, typename Y, typename R, int MODE, bool PAIRED, int SEARCH, bool PIPE>
 __global__ void __launch_bounds__(kThreads) interp1d_linear(const Q* __restrict__ xq, long long qstride, long long m,
                                                             const T* __restrict__ x, const Y* __restrict__ y,
                                                             long long n, long long ncols,
                                                             const double* __restrict__ below,
                                                             const double* __restrict__ above, int ext,
-                                                            unsigned long long* err, R* __restrict__ out) {
+                                                            unsigned long long* err, R* __restrict__ out,
+                                                            const int* __restrict__ cells, long long ncells) {
   Table<T, Y, PAIRED> tab;
   tab.x = x;
   tab.y = y;
   tab.ncols = ncols;
-  double x0 = (double)tab.at(0).x, xn = (double)tab.at(n - 1).x;
-  double scale = (double)(n - 1) / (xn - x0);
-  long long chunk = (long long)kThreads * kUnroll;
-  for (long long base = (long long)blockIdx.x * chunk + threadIdx.x; base < m; base += (long long)gridDim.x * chunk) {
-    Q v[kUnroll];
+  Search s = make_search(tab, n, cells, ncells);
+  long long chunk = (long long)kThreads * kUnroll, stride = (long long)gridDim.x * chunk;
+  long long base = (long long)blockIdx.x * chunk + threadIdx.x;
+  Q v[kUnroll], w[kUnroll];
+  if (PIPE) load_points(xq, qstride, m, base, v);
+  for (; base < m; base += stride) {
+    if (PIPE)
+      load_points(xq, qstride, m, base + stride, w);
+    else
+      load_points(xq, qstride, m, base, v);
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
       long long p = base + (long long)u * kThreads;
-      v[u] = p < m ? load_stream(xq + p * qstride) : Q(0);
+      if (p < m) eval_point<MODE, SEARCH, R>(tab, n, s, v[u], below, above, ext != 0, err, out + p * ncols);
     }
+    if (PIPE) {
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      long long p = base + (long long)u * kThreads;
-      if (p < m) eval_point<MODE, R>(tab, n, x0, xn, scale, v[u], below, above, ext != 0, err, out + p * ncols);
+      for (int u = 0; u < kUnroll; ++u) v[u] = w[u];
     }
   }
+}
+
+// The cell table of the knots (x, or with PAIRED the (n, 2) table): start[c] for c in
+// [0, ncells] (ncells + 1 entries), built once per interpolator (its knots are fixed).
+template <typename T, bool PAIRED>
+__global__ void __launch_bounds__(kThreads) interp1d_cells(const T* __restrict__ x, long long n, long long ncells,
+                                                           int* __restrict__ start) {
+  Table<T, T, PAIRED> tab;
+  tab.x = x;
+  tab.y = x;
+  tab.ncols = 1;
+  double x0 = (double)tab.at(0).x, xn = (double)tab.at(n - 1).x;
+  double inv = cell_scale(x0, xn, ncells);
+  for (long long c = (long long)blockIdx.x * kThreads + threadIdx.x; c <= ncells; c += (long long)gridDim.x * kThreads)
+    start[c] = cell_start(tab, n, x0, inv, ncells, c);
 }
 #endif
 
