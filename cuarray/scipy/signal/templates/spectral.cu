@@ -18,7 +18,9 @@
 // from L1/L2: no separate pass over the segments). Block (32, 8): row
 // threadIdx.y of the block's rows (a grid-stride loop), lanes over j, four samples a lane in flight.
 // The row's batch and segment come from one division a row, not three 64-bit divisions an element
-// (the elementwise form's cost: 54 us for 2^22 samples where a copy takes ~17 us).
+// (the elementwise form's cost: 54 us for 2^22 samples where a copy takes ~17 us). With aux (stft's
+// cached plan) the same launch writes the frequencies and times: nfreq + ntime doubles, tp the 5
+// constants; nfreq = ntime = 0 (aux, tp unused) otherwise.
 
 namespace cuarray_signal {
 
@@ -72,9 +74,21 @@ __global__ void __launch_bounds__(256) power_partials(const T* X, long long nseg
 template <typename T>
 __global__ void __launch_bounds__(256) frames(const T* x, const T* m, const T* w, long long len, long long nstep,
                                               long long nper, long long nfft, long long nseg, long long rows,
-                                              int detrend, long long pre, T* y) {
+                                              int detrend, long long pre, T* y, double* aux, long long nfreq,
+                                              long long ntime, const double* tp) {
   const T* __restrict__ xs = x;
   const T* __restrict__ ws = w;
+  // stft's frequencies and segment times, when asked for (aux): NumPy's rfftfreq i * tp[0] and
+  // (tp[1] + i tp[2]) / tp[3] - tp[4] (arange's values divided by fs, less the boundary's offset).
+  for (long long i = ((long long)blockIdx.x * 8 + threadIdx.y) * 32 + threadIdx.x; i < nfreq + ntime;
+       i += (long long)gridDim.x * 256) {
+    if (i < nfreq) {
+      aux[i] = (double)i * tp[0];
+    } else {
+      const double t = (tp[1] + (double)(i - nfreq) * tp[2]) / tp[3];
+      aux[i] = t - tp[4];
+    }
+  }
   for (long long r = (long long)blockIdx.x * 8 + threadIdx.y; r < rows; r += (long long)gridDim.x * 8) {
     const long long b = r / nseg, s = r - b * nseg;
     const T* __restrict__ xb = xs + b * len;
