@@ -32,6 +32,7 @@ from ..._core.ndarray import ndarray as _ndarray
 from ..._core.reduction_kernel import ReductionKernel
 from ..._creation.basic import empty as _empty
 from ...cuda import device as _device
+from ...cuda import stream as _stream
 from ...cuda.kernel_family import KernelFamily
 from ...lib.stride_tricks import sliding_window_view as _sliding_window_view
 from ..ndimage._tables import constant_table as _constant_table
@@ -276,6 +277,9 @@ class StftPlan:
         self.grid = max(1, min(-(-self.rows // 8), 64 * _device._sm_count(_device.get_device_id())))
         (k,) = SPECTRAL.get("frames<{}>".format("float" if x.dtype == _FLOATS[0] else "double"))
         self.launch = k.launch
+        # a window past constant_table's size is uploaded, not kept there: complete before any
+        # stream's call reads it (once a plan, as constant_table waits for a new table)
+        _stream.get_current_stream().synchronize()
 
     def __call__(self, x):
         """(f, t, Zxx) of the signal `x` (its shape, strides and dtype those of the plan's key)."""
