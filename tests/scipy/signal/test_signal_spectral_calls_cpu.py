@@ -94,8 +94,25 @@ def test_stft(calls, kw):
     _no_transfers(calls)
     assert z.shape == (129, t.shape[0]) and not z.flags.c_contiguous  # (SciPy's transposed view: no copy)
     assert f.shape == (129,) and f.dtype == t.dtype == np.float64
-    assert _names(calls) == ["cuarray_signal::frames<float>"]
-    assert calls["cufft"] == [((256,), cufft.R2C, t.shape[0])]
+    assert _names(calls) == ["cuarray_signal::stft_rfft<float, 128>"]  # (frames, window and real FFT)
+    assert calls["cufft"] == []
+
+
+@pytest.mark.parametrize("nfft,one_pass", [(32, False), (64, True), (1024, True), (2048, False), (300, False)])
+def test_stft_routes(calls, nfft, one_pass):
+    """The one-pass kernel for a power-of-two nfft from 64 to 1024; else the frames with the
+    frequencies and times, and one R2C."""
+    x = cuarray.empty((2, 5000), np.float64)
+    signal.stft(x, nperseg=min(nfft, 100), nfft=nfft)
+    calls["reset"]()
+    f, t, z = signal.stft(x, nperseg=min(nfft, 100), nfft=nfft)
+    _no_transfers(calls)
+    assert z.shape == (2, nfft // 2 + 1, t.shape[0]) and f.shape == (nfft // 2 + 1,)
+    if one_pass:
+        assert _names(calls) == ["cuarray_signal::stft_rfft<double, {}>".format(nfft // 2)] and calls["cufft"] == []
+    else:
+        assert _names(calls) == ["cuarray_signal::frames<double>"]
+        assert calls["cufft"] == [((nfft,), cufft.D2Z, 2 * t.shape[0])]
 
 
 def test_stft_host_calls(calls, monkeypatch):
@@ -129,6 +146,8 @@ _PLAN_CASES = [
     ((2, 999), np.float32, dict(fs=0.5, window=("tukey", 0.3), nperseg=50, padded=False, scaling="psd")),
     ((3, 777), np.float64, dict(window="boxcar", nperseg=77, noverlap=0, boundary=None, padded=False, axis=1)),
     ((5,), np.float32, dict(nperseg=5, noverlap=4, nfft=9)),
+    ((3, 1200), np.float64, dict(fs=2, nperseg=100, nfft=128, window="hamming")),
+    ((1000,), np.float32, dict(nperseg=64, boundary=None, scaling="psd")),
 ]
 
 
@@ -157,6 +176,9 @@ def test_stft_plan_launches_what_the_general_path_does(calls, shape, dtype, kw):
     mine = calls["launches"][0][3:]
     name = "cuarray_signal::frames<{}>".format("float" if dtype == np.float32 else "double")
     frames = general[name]
+    if plan.one_pass:  # stft_rfft(x, w, tw, len, nstep, nper, nseg, rows, pre, y, aux, nfreq, ntime, tp)
+        mine = (mine[0], mine[1], mine[1], *mine[3:6], args["nfft"] or args["nperseg"], *mine[6:8], 0, mine[8],
+                None, None, *mine[11:13])
     # x, the window (the same kept table: the same bytes), lengths, rows, detrend, pre
     assert mine[:11] == frames[:11] and mine[13:15] == (f.shape[0], t.shape[0])
     times = next(v for k, v in general.items() if "segment_times" in str(k))
