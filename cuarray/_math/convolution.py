@@ -23,7 +23,8 @@ from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 from ..cuda.kernel_family import KernelFamily
 
-__all__ = ["convolve", "correlate", "correlate_plan", "FFT_MIN_SHORT", "FFT_MIN_SHORT_TILED"]
+__all__ = ["convolve", "correlate", "correlate_plan", "uses_fft", "FFT_MIN_SHORT", "FFT_MIN_SHORT_TILED",
+           "FFT_MIN_SHORT_BLOCKS"]
 
 _TEMPLATES = pathlib.Path(__file__).parent / "templates"
 _PREAMBLE = (_TEMPLATES / "signal.cuh").read_text()
@@ -37,6 +38,12 @@ _I64 = numpy.dtype(numpy.int64)
 # element (k=255: 1.24 ms), equal near k ~ 256.
 FFT_MIN_SHORT = 256
 FFT_MIN_SHORT_TILED = 1024
+# float32 where the FFT route is overlap-save blocks (`fft_convolve.use_blocks`: a long operand of
+# 2^21 samples or more): blocks of <= 8192 cost the same per output whatever k up to ~1024 (H100
+# quick bench, 2^22 samples: k = 1024 0.72x CuPy's time, the tiled kernel at k = 1023 1.19x, ~0.25 us
+# a tap), so the two are equal near k ~ 600. float64 is unmeasured and keeps FFT_MIN_SHORT_TILED.
+FFT_MIN_SHORT_BLOCKS = 640
+_F4 = numpy.dtype(numpy.float32)
 
 
 def _mode(mode) -> int:
@@ -134,7 +141,7 @@ def _fft_full(a: ndarray, w: ndarray, start: int, length: int, out_dt) -> ndarra
 
     na, nw = a.shape[0], w.shape[0]
     wr = w[::-1]
-    if fft_convolve.use_blocks(max(na, nw), min(na, nw), a.dtype.kind == "f"):
+    if fft_convolve.use_blocks(max(na, nw), min(na, nw), a.dtype.kind == "f", a.dtype):
         long_, short = (a, wr) if na >= nw else (wr, a)  # (convolution commutes)
         return fft_convolve.convolve_blocks(long_, short, start, length).astype(out_dt, copy=False)
     full = fft_convolve.convolve_full(a, wr)
@@ -157,12 +164,31 @@ def _prepare(a, v, what):
     return a.astype(cdt, copy=False), v.astype(cdt, copy=False), out_dt
 
 
+def uses_fft(na: int, nw: int, dtype) -> bool:
+    """Whether the full correlation of operands of na and nw samples in the compute dtype `dtype`
+    goes through the FFT (else the direct kernel): complex from FFT_MIN_SHORT taps of the shorter,
+    real from FFT_MIN_SHORT_TILED, float32 from FFT_MIN_SHORT_BLOCKS where the FFT route is
+    overlap-save blocks."""
+    kind = dtype.kind
+    short, long_ = min(na, nw), max(na, nw)
+    if kind == "c":
+        return short >= FFT_MIN_SHORT
+    if kind != "f" or short < FFT_MIN_SHORT_BLOCKS:
+        return False
+    if short >= FFT_MIN_SHORT_TILED:
+        return True
+    if dtype != _F4 or long_ < 4 * 4096:  # (blocks need four of >= 4096 samples)
+        return False
+    from . import fft_convolve  # import time: fft (34 ms measured) loads for the FFT path only
+
+    return fft_convolve.use_blocks(long_, short, True, dtype)
+
+
 def _correlate_full_slice(a, w, start, length, out_dt):
     """Correlation of a with w (already conjugated) over full[start:start+length]."""
     if length <= 0:
         return ndarray((0,), out_dt)
-    kind = a.dtype.kind
-    if kind in "fc" and min(a.shape[0], w.shape[0]) >= (FFT_MIN_SHORT_TILED if kind == "f" else FFT_MIN_SHORT):
+    if uses_fft(a.shape[0], w.shape[0], a.dtype):
         return _fft_full(a, w, start, length, out_dt)
     return _direct(a, w, start, length, out_dt)
 

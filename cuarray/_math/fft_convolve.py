@@ -7,7 +7,8 @@ product (C2R overwrites its input: no protecting copy, no separate scale pass). 
 of the full length (cuFFT's fast radices; a small odd part past 2^14 points).
 
 When one real operand is much the shorter (`use_blocks`), `convolve_blocks` runs overlap-save
-instead: blocks of a `fast_len` length >= 8 k (k the short length) every B - k + 1 samples, written by
+instead: blocks of a `fast_len` length >= 8 k (k the short length; float32 at most 8192 where
+`block_cost` says so) every B - k + 1 samples, written by
 one kernel, one batched R2C, the product with the short operand's one-block spectrum, one batched
 C2R, the valid part of each block gathered by one kernel: every transform fits in fast memory and
 the short operand is never transformed at the whole length.
@@ -28,7 +29,8 @@ from .._creation.basic import empty, zeros
 from ..cuda.libs import cufft as _cufft
 from ..fft import _fft
 
-__all__ = ["fast_len", "convolve_full", "c2r_key", "block_len", "use_blocks", "convolve_blocks", "BLOCKS_MIN"]
+__all__ = ["fast_len", "convolve_full", "c2r_key", "block_len", "block_cost", "use_blocks", "convolve_blocks",
+           "BLOCKS_MIN", "BLOCK_ONE_PASS"]
 
 # p = a * b / n; for a real transform the DC term (dc = 0) and (n even) the n/2 term (k = i mod m,
 # m the spectrum's length) are real by definition; a complex one keeps every term (dc = nyq = -1).
@@ -138,9 +140,32 @@ def convolve_full(a, b):
     return out[:full]
 
 
-def block_len(k: int) -> int:
-    """The overlap-save FFT length for a short operand of k samples: 7-smooth, >= 8 k and 4096."""
-    return fast_len(max(8 * k, 4096))
+# The longest float32 block whose batched R2C and C2R cuFFT runs in one pass over memory, and what a
+# longer one costs per sample (H100 quick bench, 2^22 samples, convolve 'same', B / S = 8 / 7 in
+# both: k = 1024's 8192-point blocks 0.72x CuPy's time, k = 2048's 16384-point ones 1.13x, so 1.57x
+# a sample). float64 is unmeasured: its blocks keep the 8 k rule.
+BLOCK_ONE_PASS = 8192
+_MULTI_PASS = 1.57
+_F4 = numpy.dtype(numpy.float32)
+
+
+def block_cost(B: int, k: int, dtype=None) -> float:
+    """The overlap-save planner's cost of an output sample with blocks of B for a k-tap operand, in
+    one-pass block samples: B / S (S = B - k + 1 outputs a block), times `_MULTI_PASS` past
+    `BLOCK_ONE_PASS` (float32; other dtypes: B / S alone)."""
+    over = _MULTI_PASS if (dtype is not None and numpy.dtype(dtype) == _F4 and B > BLOCK_ONE_PASS) else 1.0
+    return B / (B - k + 1) * over
+
+
+def block_len(k: int, dtype=None) -> int:
+    """The overlap-save FFT length for a short operand of k samples: `fast_len(max(8 k, 4096))`, or
+    for float32 `BLOCK_ONE_PASS` where `block_cost` says its shorter blocks' extra overlap costs less
+    than a longer transform's extra passes (k = 2048: 8192, B / S 1.33, against 16384's 1.14 x 1.57)."""
+    B = fast_len(max(8 * k, 4096))
+    if (dtype is not None and numpy.dtype(dtype) == _F4 and B > BLOCK_ONE_PASS and 2 * k <= BLOCK_ONE_PASS
+            and block_cost(BLOCK_ONE_PASS, k, dtype) < block_cost(B, k, dtype)):
+        return BLOCK_ONE_PASS
+    return B
 
 
 # Long operands from which overlap-save is taken (an estimate, not yet measured: below ~2^21 samples
@@ -149,12 +174,12 @@ def block_len(k: int) -> int:
 BLOCKS_MIN = 1 << 21
 
 
-def use_blocks(n_long: int, k: int, real: bool) -> bool:
+def use_blocks(n_long: int, k: int, real: bool, dtype=None) -> bool:
     """Whether overlap-save blocks beat one transform of the whole length: real data, a long
     operand of BLOCKS_MIN samples or more and at least four blocks of it (each block's transform
     then stays in fast memory, and the short operand's transform is one block long, not the whole
-    length)."""
-    return real and k > 1 and n_long >= max(4 * block_len(k), BLOCKS_MIN)
+    length). `dtype` (the operands'): `block_len`'s float32 rule."""
+    return real and k > 1 and n_long >= max(4 * block_len(k, dtype), BLOCKS_MIN)
 
 
 def convolve_blocks(a, w, start: int, length: int):
@@ -165,7 +190,7 @@ def convolve_blocks(a, w, start: int, length: int):
     (one kernel). A fresh contiguous array."""
     dt = a.dtype
     na, k = a.shape[0], w.shape[0]
-    B = block_len(k)
+    B = block_len(k, dt)
     S = B - k + 1
     nb = -(-length // S)
     frames = empty((nb, B), dt)

@@ -259,3 +259,61 @@ def test_convolve_full_launches_and_transforms(recorded_launches, monkeypatch):
     assert runs == [((1 << 20,), cufft.R2C, 2), ((1 << 20,), cufft.C2R, 1)]
     names = [call[2][0] for call in recorded_launches]
     assert len(names) == 2 and "pack" in names[0] and "product" in names[1], names
+
+
+def test_float32_blocks_stay_one_pass_where_cheaper():
+    """Issue 52's convolve k=2048 row (1.13x CuPy): its float32 overlap-save blocks were 16384 points
+    (8 k), where the batched R2C/C2R take several passes (1.57x a sample against 8192-point blocks at
+    the same B / S). `block_cost` picks 8192 (B / S 1.33) for k = 2048; float64 keeps the 8 k rule.
+    Fails on the old `block_len` (16384 for every dtype)."""
+    from cuarray._math import fft_convolve as fc
+
+    f4, f8 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64)
+    assert fc.block_len(2048, f4) == fc.BLOCK_ONE_PASS == 8192
+    assert fc.block_len(2048, f8) == fc.block_len(2048) == 16384
+    assert fc.block_len(1024, f4) == fc.block_len(1023, f4) == 8192  # (8 k fits: unchanged)
+    for k in (2, 100, 512, 700, 1023, 1024, 1500, 2048, 3000, 4000, 4096, 5000, 9000):
+        B = fc.block_len(k, f4)
+        assert B >= 4096 and B - k + 1 >= B // 2  # at least half of each block is output
+        # the choice is the cheaper of the two candidates under the planner's cost
+        base = fc.fast_len(max(8 * k, 4096))
+        assert fc.block_cost(B, k, f4) <= fc.block_cost(base, k, f4)
+        if 2 * k <= fc.BLOCK_ONE_PASS < base:  # (a longer 8 k block: 8192 where it is cheaper)
+            assert fc.block_cost(B, k, f4) <= fc.block_cost(fc.BLOCK_ONE_PASS, k, f4)
+    assert fc.block_len(4000, f4) == fc.fast_len(32000)  # (8192 would be half overlap: dearer)
+    assert fc.use_blocks(2**22, 2048, True, f4) and fc.use_blocks(2**22, 2048, True, f8)
+
+
+def test_float32_long_convolve_routes():
+    """Issue 52's convolve k=1023 row (1.19x CuPy): float32 at 2^22 samples took the tiled direct kernel
+    (~0.25 us a tap there) below FFT_MIN_SHORT_TILED = 1024, while overlap-save blocks cost the same
+    whatever k up to ~1024 (k=1024: 0.72x CuPy). Where blocks apply, float32 takes the FFT from
+    FFT_MIN_SHORT_BLOCKS taps. Fails on the old switch (k = 1023: direct)."""
+    f4, f8 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64)
+    c8, i4 = numpy.dtype(numpy.complex64), numpy.dtype(numpy.int32)
+    n = 2**22
+    for k in (1023, 1024, 2048, convolution.FFT_MIN_SHORT_BLOCKS):
+        assert convolution.uses_fft(n, k, f4) and convolution.uses_fft(k, n, f4), k
+    for k in (15, 127, 255, convolution.FFT_MIN_SHORT_BLOCKS - 1):
+        assert not convolution.uses_fft(n, k, f4), k
+    assert not convolution.uses_fft(n, 1023, f8) and convolution.uses_fft(n, 1024, f8)  # (float64 unmeasured)
+    assert not convolution.uses_fft(10**5, 1023, f4)  # (below 2^21 samples: one whole-length transform)
+    assert convolution.uses_fft(3000, 1100, f4) and not convolution.uses_fft(3000, 1000, f4)
+    assert convolution.uses_fft(n, 256, c8) and not convolution.uses_fft(n, 255, c8)
+    assert not convolution.uses_fft(n, 4096, i4)
+
+
+@pytest.mark.parametrize("k", [2048, 3001, 3500])
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+def test_overlap_save_one_pass_blocks_match_numpy(host_fc, monkeypatch, k, mode):
+    """float32 blocks of 8192 for k to 3500 (S = 8193 - k outputs a block, as few as 4693): the
+    frames, product and gather index arithmetic (NumPy models of the kernels) against numpy.convolve."""
+    monkeypatch.setattr(host_fc, "BLOCKS_MIN", 0)
+    rng = numpy.random.default_rng(k)
+    a, w = rng.normal(size=50000).astype(numpy.float32), rng.normal(size=k).astype(numpy.float32)
+    assert host_fc.use_blocks(a.size, k, True, a.dtype) and host_fc.block_len(k, a.dtype) == 8192
+    ref = numpy.convolve(a.astype(numpy.float64), w.astype(numpy.float64), mode)
+    start, length = convolution.correlate_plan(a.size, k, mode)
+    got = host_fc.convolve_blocks(a, w, start, length)
+    assert got.dtype == numpy.float32 and got.shape == ref.shape
+    numpy.testing.assert_allclose(got, ref, rtol=0, atol=1e-5 * numpy.abs(ref).max())

@@ -63,6 +63,44 @@ def test_convolve_correlate_fft_path(fn, mode, dtype, na, nv, blocks, monkeypatc
 
 @pytest.mark.parametrize("fn", ["convolve", "correlate"])
 @pytest.mark.parametrize("mode", ["full", "same", "valid"])
+@pytest.mark.parametrize("nv", [700, 1023, 2048, 3001])
+def test_float32_blocks_below_the_tiled_switch_and_one_pass_blocks(fn, mode, nv, monkeypatch):
+    """Issue 52's float32 convolve routes: taps from FFT_MIN_SHORT_BLOCKS to 1023 take overlap-save
+    where blocks apply (not the tiled kernel), and k = 2048 / 3001 blocks of 8192 (B / S 1.33 / 1.58,
+    no longer 8 k). Either operand first, against NumPy at the FFT path's tolerance."""
+    from cuarray._math import fft_convolve
+
+    monkeypatch.setattr(fft_convolve, "BLOCKS_MIN", 0)  # (blocks at this size; the default: 2^21)
+    f4 = numpy.dtype(numpy.float32)
+    assert convolution.uses_fft(40000, nv, f4) and fft_convolve.use_blocks(40000, nv, True, f4)
+    assert nv < 1024 or fft_convolve.block_len(nv, f4) == 8192
+    rng = numpy.random.default_rng(nv)
+    a = rng.standard_normal(40000).astype(f4)
+    v = rng.standard_normal(nv).astype(f4)
+    for x, y in ((a, v), (v, a)):
+        ref = getattr(numpy, fn)(x, y, mode)
+        got = getattr(cuarray, fn)(cuarray.asarray(x), cuarray.asarray(y), mode)
+        assert got.dtype == ref.dtype and got.shape == ref.shape
+        numpy.testing.assert_allclose(got.get(), ref, atol=1e-4 * numpy.abs(ref).max(), rtol=0)
+
+
+@pytest.mark.parametrize("nv", [1023, 2048])
+def test_float32_long_convolve_default_plan(nv):
+    """The bench rows' route with the default plan (2^21 + 5 samples, 'same'): overlap-save blocks,
+    against a float64 FFT convolution on the host (NumPy's direct one is ~2e9 products here)."""
+    scipy_signal = pytest.importorskip("scipy.signal")
+    rng = numpy.random.default_rng(nv + 1)
+    a = rng.standard_normal((1 << 21) + 5).astype(numpy.float32)
+    v = rng.standard_normal(nv).astype(numpy.float32)
+    assert convolution.uses_fft(a.size, nv, a.dtype)
+    ref = scipy_signal.fftconvolve(a.astype(numpy.float64), v.astype(numpy.float64), "same")
+    got = cuarray.convolve(cuarray.asarray(a), cuarray.asarray(v), "same")
+    assert got.dtype == numpy.float32 and got.shape == ref.shape
+    numpy.testing.assert_allclose(got.get(), ref, atol=1e-4 * numpy.abs(ref).max(), rtol=0)
+
+
+@pytest.mark.parametrize("fn", ["convolve", "correlate"])
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
 def test_overlap_save_views_and_orders(fn, mode, monkeypatch):
     """The overlap-save path (cuarray/_math/fft_convolve.py) on strided and reversed views, the
     short operand first or second, float32 with float64 (float64 blocks)."""

@@ -149,7 +149,7 @@ def _fftconvolve_1d(in1, in2, mode):
     a, b = in1.astype(dt, copy=False), in2.astype(dt, copy=False)
     n1, n2 = a.shape[0], b.shape[0]
     n = n1 + n2 - 1
-    if _fc.use_blocks(max(n1, n2), min(n1, n2), dt.kind == "f"):
+    if _fc.use_blocks(max(n1, n2), min(n1, n2), dt.kind == "f", dt):
         length = n if mode == "full" else (n1 if mode == "same" else n1 - n2 + 1)
         long_, short = (a, b) if n1 >= n2 else (b, a)  # (convolution commutes)
         return _fc.convolve_blocks(long_, short, (n - length) // 2, length)  # (SciPy's _centered start)

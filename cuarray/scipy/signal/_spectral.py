@@ -10,11 +10,13 @@ Frequencies and times are cuarray arrays."""
 from __future__ import annotations
 
 import functools
+import math
 import warnings
 
 import numpy
 
 import cuarray.fft as _fft  # (the subsystem, by its full name: layers checked in tests/test_layers.py)
+from ..._core.ndarray import ndarray as _ndarray
 from ..._core.transfer import from_host as _from_host
 from ..._manipulation.dims import broadcast_to as _broadcast_to
 from ..._manipulation.joining import concatenate as _concatenate
@@ -23,6 +25,7 @@ from ...lib.stride_tricks import sliding_window_view as _sliding_window_view
 from ..._math.complex import angle as _angle
 from ..._math.unwrap import unwrap as _unwrap
 from ..._statistics.median import median as _median
+from ...cuda import device as _device
 from ..ndimage import _support as _s
 from . import _filtering
 from . import _lfilter
@@ -422,6 +425,76 @@ def spectrogram(x, fs=1.0, window=("tukey_periodic", 0.25), nperseg=None, noverl
     return f, t, sxx
 
 
+# stft's plans by argument key (`_stft_key`): `_fused.StftPlan`, or None where the call takes the
+# general path (checked once). Up to _STFT_KEEP keys, then forgotten together.
+_stft_plans: dict = {}
+_STFT_KEEP = 256
+
+
+def _stft_key(x, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, boundary, padded, axis, scaling):
+    """HOT PATH: the plan key of a call, or None (not a cuarray array, or an argument that cannot be
+    a key: an array window, a list). fs's type is part of it (a NumPy float32 fs rounds SciPy's
+    frequencies in float32)."""
+    if type(x) is not _ndarray or not isinstance(window, (str, tuple)):
+        return None
+    key = (x._shape, x._strides, x._dtype, fs, type(fs), window, nperseg, noverlap, nfft, detrend, return_onesided,
+           boundary, padded, axis, scaling, _device.get_device_id())
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _stft_plan(x, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, boundary, padded, axis, scaling):
+    """A `_fused.StftPlan` for a call the fused path computes without warnings (a non-empty
+    C-contiguous float32/float64 signal framed along its last axis, a named window, no detrending,
+    a one-sided spectrum, a zero or no boundary, a Python number fs), built from the general path's
+    own helpers (the same window, scale, frames and times); else None (the general path then runs
+    and raises or warns as SciPy)."""
+    if (x._dtype not in _FLOATS or not x._shape or x.size == 0 or not x._c or type(fs) not in (int, float) or not fs
+            or type(axis) is not int or axis not in (-1, x.ndim - 1) or not (detrend is False or detrend is None)
+            or return_onesided is not True or boundary not in ("zeros", None) or padded not in (True, False)
+            or scaling not in ("spectrum", "psd") or type(nperseg) is not int or not 1 <= nperseg <= x._shape[-1]):
+        return None
+    try:
+        win = _named_window(window, nperseg)
+        nfft, noverlap = _segment_params(nperseg, nfft, noverlap, nperseg)
+    except (ValueError, TypeError):
+        return None
+    if win.ndim != 1 or win.shape[0] != nperseg or not _fused.applicable(x, True, win, False, "onesided"):
+        return None
+    win = _stft_window(win, x.dtype, fs, scaling)
+    pre, length, nt, consts = _stft_layout(x._shape[-1], fs, nperseg, noverlap, nfft, boundary, padded)
+    return _fused.StftPlan(x, win, nperseg, noverlap, nfft, pre, length, consts, nt)
+
+
+def _stft_window(win, dtype, fs, scaling):
+    """The fused stft's window (host float64 `get_window` array) times the square root of SciPy's
+    scale, as `_spectral_helper` and `_fused.run` make it for a signal of `dtype`."""
+    outdtype = numpy.result_type(dtype, numpy.complex64)
+    win, scale = _scaled_window(win, False, None, outdtype, fs, "density" if scaling == "psd" else "spectrum", "stft")
+    return numpy.asarray(win).real * float(numpy.real(scale))
+
+
+def _stft_layout(n, fs, nperseg, noverlap, nfft, boundary, padded):
+    """(pre, length, nt, consts) of the fused stft of n samples: `_spectral_helper`'s virtual zero
+    boundary (pre zeros) and padding (length samples in all), the number of segment times, and
+    the frames kernel's five constants: rfftfreq(nfft, 1 / fs)'s step, then the times' arange
+    start and step, fs and the boundary's offset (arange(start, stop, nstep) / fs - offset)."""
+    nstep = nperseg - noverlap
+    pre, length = 0, n
+    if boundary == "zeros" or (boundary is None and padded):
+        pre = nperseg // 2 if boundary == "zeros" else 0
+        length += 2 * pre
+        if padded:
+            length += -(length - nperseg) % nstep % nperseg
+    start, stop = nperseg / 2, length - nperseg / 2 + 1
+    nt = max(0, math.ceil((stop - start) / nstep))
+    off = nperseg / 2 / fs if boundary is not None else 0.0
+    return pre, length, nt, (1.0 / (nfft * (1 / fs)), start, float(nstep), float(fs), off)
+
+
 def stft(x, fs=1.0, window="hann_periodic", nperseg=256, noverlap=None, nfft=None, detrend=False,
          return_onesided=True, boundary="zeros", padded=True, axis=-1, scaling="spectrum"):
     """See `scipy.signal.stft`.
@@ -435,6 +508,19 @@ def stft(x, fs=1.0, window="hann_periodic", nperseg=256, noverlap=None, nfft=Non
     >>> z.shape
     (3, 5)
     """
+    key = _stft_key(x, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, boundary, padded, axis, scaling)
+    if key is not None:
+        plan = _stft_plans.get(key, False)
+        if plan:
+            return plan(x)
+        if plan is False:  # (first sight of this key: a plan, or None for the general path)
+            plan = _stft_plan(x, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, boundary, padded,
+                              axis, scaling)
+            if len(_stft_plans) >= _STFT_KEEP:
+                _stft_plans.clear()
+            _stft_plans[key] = plan
+            if plan is not None:
+                return plan(x)
     if scaling == "psd":
         scaling = "density"
     elif scaling != "spectrum":

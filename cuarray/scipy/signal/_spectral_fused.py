@@ -27,16 +27,18 @@ import numpy
 
 import cuarray.fft as _fft  # (the subsystem, by its full name: layers checked in tests/test_layers.py)
 from ..._core.elementwise_kernel import ElementwiseKernel
+from ..._core.ndarray import _new_c
 from ..._core.ndarray import ndarray as _ndarray
 from ..._core.reduction_kernel import ReductionKernel
 from ..._creation.basic import empty as _empty
 from ...cuda import device as _device
+from ...cuda import stream as _stream
 from ...cuda.kernel_family import KernelFamily
 from ...lib.stride_tricks import sliding_window_view as _sliding_window_view
 from ..ndimage._tables import constant_table as _constant_table
 
 __all__ = ["applicable", "run", "frames", "write_frames", "mean_power", "chunking", "device_window",
-           "segment_times", "SPECTRAL"]
+           "segment_times", "SPECTRAL", "StftPlan", "twiddles", "ONE_PASS_MIN", "ONE_PASS_MAX"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 
@@ -51,8 +53,14 @@ SPECTRAL = KernelFamily("cuarray_signal_spectral", _source, namespace="cuarray_s
     "power_partials<T>(const T* X, long long nseg, long long nf, long long rows, long long nchunks, double* part)",
     "power_mean<R, BLOCK>(const double* part, long long nchunks, long long nf, const double* c, double inv, R* out)",
     "frames<T>(const T* x, const T* m, const T* w, long long len, long long nstep, long long nper, long long nfft, "
-    "long long nseg, long long rows, int detrend, long long pre, T* y)",
+    "long long nseg, long long rows, int detrend, long long pre, T* y, double* aux, long long nfreq, long long ntime, "
+    "const double* tp)",
+    "stft_rfft<T, M>(const T* x, const T* w, const T* tw, long long len, long long nstep, long long nper, long long nseg, "
+    "long long rows, long long pre, T* y, double* aux, long long nfreq, long long ntime, const double* tp)",
 ))
+# stft's one-pass route (templates/spectral.cu's stft_rfft: frames, window and real FFT in one kernel)
+# for a power-of-two nfft from ONE_PASS_MIN to ONE_PASS_MAX points; other lengths frame and run cuFFT.
+ONE_PASS_MIN, ONE_PASS_MAX = 64, 1024
 _MEAN_BLOCK = 128
 _MEAN_INSIDE = 2  # frames' detrend mode: the segment means summed by the kernel (1: read from m)
 _BATCH_MAX = 65535  # gridDim.z of power_partials (more rows: the generic reduction)
@@ -212,7 +220,7 @@ def write_frames(x, w, n, nstep, nperseg, nfft, nseg, detrend: bool, pre, out) -
     grid = max(1, min(-(-rows // 8), 64 * _device._sm_count(_device.get_device_id())))
     (k,) = SPECTRAL.get("frames<{}>".format("float" if x.dtype == _FLOATS[0] else "double"))
     k.launch(grid, (32, 8), x.data.ptr, w.data.ptr, w.data.ptr, n, nstep, nperseg, nfft, nseg, rows,
-             _MEAN_INSIDE if detrend else 0, pre, out.data.ptr)
+             _MEAN_INSIDE if detrend else 0, pre, out.data.ptr, 0, 0, 0, 0)
 
 
 def run(x, win, nperseg: int, noverlap: int, nfft: int, detrend, scale: float, mode: str, mean: bool, pre: int = 0,
@@ -241,3 +249,79 @@ def run(x, win, nperseg: int, noverlap: int, nfft: int, detrend, scale: float, m
     out = _empty(spec.shape, dtype=x.dtype)
     _power_kernel()(spec, float(scale), numpy.int64(nf), numpy.int64(hi), out)
     return out
+
+
+_F8 = numpy.dtype(numpy.float64)
+
+
+class StftPlan:
+    """One stft call's whole device work, kept per argument key by `_spectral.stft` (a C-contiguous
+    real signal framed along its last axis, a named window): the scaled window, the times constants
+    (and the one-pass route's twiddles) as kept device tables, the kernel and its launch arguments.
+    A call allocates the output and one buffer for the frequencies and times and makes one launch:
+    for a power-of-two nfft in [ONE_PASS_MIN, ONE_PASS_MAX] `stft_rfft` (the frames, the window,
+    the real FFT, the frequencies and the times: the frames never stored); else `frames` with
+    `aux` and one cuFFT R2C (its cached recipe). It returns SciPy's (f, t, Zxx): f and t views of
+    the one buffer, Zxx the spectrum's transposed view (frequencies before segments). No
+    validation, transfer or sync a call: the key holds everything the arguments decide."""
+
+    __slots__ = ("launch", "grid", "w", "tp", "tw", "n", "nstep", "nperseg", "nfft", "nseg", "rows", "pre",
+                 "fshape", "dtype", "nf", "nt", "consts", "one_pass", "cdtype")
+
+    def __init__(self, x, win, nperseg: int, noverlap: int, nfft: int, pre: int, length: int, tp, nt: int):
+        self.dtype = x.dtype
+        self.cdtype = numpy.result_type(x.dtype, numpy.complex64)
+        self.nstep = nperseg - noverlap
+        self.n = x.shape[-1]
+        self.nperseg, self.nfft, self.pre, self.nt = nperseg, nfft, pre, nt
+        self.nseg = (length - nperseg) // self.nstep + 1
+        self.nf = nfft // 2 + 1
+        self.one_pass = ONE_PASS_MIN <= nfft <= ONE_PASS_MAX and nfft & (nfft - 1) == 0
+        self.fshape = x.shape[:-1] + (self.nseg, self.nf if self.one_pass else nfft)
+        self.rows = math.prod(x.shape[:-1]) * self.nseg
+        self.w = _constant_table(numpy.ascontiguousarray(win, dtype=x.dtype))
+        self.consts = tuple(float(v) for v in tp)  # (rfftfreq's step; the times' start, step, fs, offset)
+        self.tp = _constant_table(numpy.asarray(self.consts, dtype=numpy.float64))
+        ctype = "float" if x.dtype == _FLOATS[0] else "double"
+        sms = _device._sm_count(_device.get_device_id())
+        if self.one_pass:
+            self.tw = _constant_table(twiddles(nfft, x.dtype))
+            seg = 1024 // nfft  # (segments a block: 256 threads, nfft / 4 a segment)
+            self.grid = max(1, min(-(-self.rows // seg), 64 * sms))
+            (k,) = SPECTRAL.get("stft_rfft<{}, {}>".format(ctype, nfft // 2))
+        else:
+            self.tw = None
+            self.grid = max(1, min(-(-self.rows // 8), 64 * sms))
+            (k,) = SPECTRAL.get("frames<{}>".format(ctype))
+        self.launch = k.launch
+        # a window past constant_table's size is uploaded, not kept there: complete before any
+        # stream's call reads it (once a plan, as constant_table waits for a new table)
+        _stream.get_current_stream().synchronize()
+
+    def __call__(self, x):
+        """(f, t, Zxx) of the signal `x` (its shape, strides and dtype those of the plan's key)."""
+        nf, nt = self.nf, self.nt
+        aux = _new_c((nf + nt,), _F8)
+        w = self.w.data.ptr
+        if self.one_pass:
+            spec = _new_c(self.fshape, self.cdtype)
+            self.launch(self.grid, 256, x.data.ptr, w, self.tw.data.ptr, self.n, self.nstep, self.nperseg, self.nseg,
+                        self.rows, self.pre, spec.data.ptr, aux.data.ptr, nf, nt, self.tp.data.ptr)
+        else:
+            frames = _new_c(self.fshape, self.dtype)
+            self.launch(self.grid, (32, 8), x.data.ptr, w, w, self.n, self.nstep, self.nperseg, self.nfft, self.nseg,
+                        self.rows, 0, self.pre, frames.data.ptr, aux.data.ptr, nf, nt, self.tp.data.ptr)
+            spec = _fft.rfft(frames, axis=-1)  # (a cached recipe: no copy)
+        shape, strides = spec._shape, spec._strides
+        z = _ndarray._view(shape[:-2] + (shape[-1], shape[-2]), strides[:-2] + (strides[-1], strides[-2]),
+                           spec._dtype, spec.data, spec)
+        f = _ndarray._view((nf,), (8,), _F8, aux.data, aux, True, True)
+        t = _ndarray._view((nt,), (8,), _F8, aux.data + 8 * nf, aux, True, True)
+        return f, t, z
+
+
+def twiddles(nfft: int, dtype):
+    """stft_rfft's table: exp(-2 pi i m / nfft) for m < nfft / 2, as (re, im) pairs of `dtype`
+    (computed in double, rounded once)."""
+    ang = -2.0 * numpy.pi * numpy.arange(nfft // 2) / nfft
+    return numpy.stack([numpy.cos(ang), numpy.sin(ang)], axis=-1).astype(dtype).reshape(-1)

@@ -85,14 +85,122 @@ def test_welch_host_window(calls, window):
 
 @pytest.mark.parametrize("kw", [dict(), dict(boundary=None, padded=False)])
 def test_stft(calls, kw):
+    """stft's cached plan: after the first call one launch (the frames, the frequencies and the
+    times together) and one R2C; the old call launched the frames, rfftfreq and the times apart."""
     x = cuarray.empty((2**22,), np.float32)
     signal.stft(x, nperseg=256, **kw)
     calls["reset"]()
     f, t, z = signal.stft(x, nperseg=256, **kw)
     _no_transfers(calls)
     assert z.shape == (129, t.shape[0]) and not z.flags.c_contiguous  # (SciPy's transposed view: no copy)
-    assert len(_names(calls)) == 3, _names(calls)  # frames, rfftfreq, the segment times
-    assert len(calls["cufft"]) == 1
+    assert f.shape == (129,) and f.dtype == t.dtype == np.float64
+    assert _names(calls) == ["cuarray_signal::stft_rfft<float, 128>"]  # (frames, window and real FFT)
+    assert calls["cufft"] == []
+
+
+@pytest.mark.parametrize("nfft,one_pass", [(32, False), (64, True), (1024, True), (2048, False), (300, False)])
+def test_stft_routes(calls, nfft, one_pass):
+    """The one-pass kernel for a power-of-two nfft from 64 to 1024; else the frames with the
+    frequencies and times, and one R2C."""
+    x = cuarray.empty((2, 5000), np.float64)
+    signal.stft(x, nperseg=min(nfft, 100), nfft=nfft)
+    calls["reset"]()
+    f, t, z = signal.stft(x, nperseg=min(nfft, 100), nfft=nfft)
+    _no_transfers(calls)
+    assert z.shape == (2, nfft // 2 + 1, t.shape[0]) and f.shape == (nfft // 2 + 1,)
+    if one_pass:
+        assert _names(calls) == ["cuarray_signal::stft_rfft<double, {}>".format(nfft // 2)] and calls["cufft"] == []
+    else:
+        assert _names(calls) == ["cuarray_signal::frames<double>"]
+        assert calls["cufft"] == [((nfft,), cufft.D2Z, 2 * t.shape[0])]
+
+
+def test_stft_host_calls(calls, monkeypatch):
+    """The bench row's host path (issue 52: stft of 2^22 samples was host-bound, ~134 us a call
+    around ~60 us of kernels, 308 Python calls on the fake device): the cached plan's call makes
+    fewer than 100 (80 when written). Fails on the old path."""
+    import sys
+
+    from cuarray.fft import _fft
+
+    monkeypatch.setattr(_fft, "_recipes", _transform._recipes)  # (the fixture's fresh recipes: hits too)
+    x = cuarray.empty((2**22,), np.float32)
+    signal.stft(x, nperseg=256)
+    n = [0]
+
+    def prof(frame, event, arg):
+        if event in ("call", "c_call"):
+            n[0] += 1
+
+    sys.setprofile(prof)
+    try:
+        signal.stft(x, nperseg=256)
+    finally:
+        sys.setprofile(None)
+    assert n[0] < 100, n[0]
+
+
+_PLAN_CASES = [
+    ((2**16,), np.float32, dict()),
+    ((1000,), np.float64, dict(fs=3, window="hamming", nperseg=64, noverlap=40, nfft=100, boundary=None)),
+    ((2, 999), np.float32, dict(fs=0.5, window=("tukey", 0.3), nperseg=50, padded=False, scaling="psd")),
+    ((3, 777), np.float64, dict(window="boxcar", nperseg=77, noverlap=0, boundary=None, padded=False, axis=1)),
+    ((5,), np.float32, dict(nperseg=5, noverlap=4, nfft=9)),
+    ((3, 1200), np.float64, dict(fs=2, nperseg=100, nfft=128, window="hamming")),
+    ((1000,), np.float32, dict(nperseg=64, boundary=None, scaling="psd")),
+]
+
+
+@pytest.mark.parametrize("shape,dtype,kw", _PLAN_CASES)
+def test_stft_plan_launches_what_the_general_path_does(calls, shape, dtype, kw):
+    """The plan's frames launch (its window table, lengths, segments, boundary offset) is the general
+    path's, and its five times constants are the values the general path hands rfftfreq and the
+    times kernel: the plan is built from the same helpers, so the same numbers reach the device."""
+    from cuarray.scipy.signal import _spectral
+
+    x = cuarray.empty(shape, dtype)
+    args = dict(fs=1.0, window="hann_periodic", nperseg=256, noverlap=None, nfft=None, detrend=False,
+                return_onesided=True, boundary="zeros", padded=True, axis=-1, scaling="spectrum")
+    args.update(kw)
+    scaling = "density" if args["scaling"] == "psd" else "spectrum"
+    f0, t0, z0 = _spectral._spectral_helper(x, x, args["fs"], args["window"], args["nperseg"], args["noverlap"],
+                                            args["nfft"], False, True, scaling, args["axis"], mode="stft",
+                                            boundary=args["boundary"], padded=args["padded"])
+    general = {c[2][0] if isinstance(c[2], tuple) else str(c[2]): c[3:] for c in calls["launches"]}
+    calls["reset"]()
+    plan = _spectral._stft_plan(x, **args)
+    assert plan is not None
+    f, t, z = plan(x)
+    assert (f.shape, t.shape, z.shape, z.strides) == (f0.shape, t0.shape, z0.shape, z0.strides)
+    assert len(calls["launches"]) == 1
+    mine = calls["launches"][0][3:]
+    name = "cuarray_signal::frames<{}>".format("float" if dtype == np.float32 else "double")
+    frames = general[name]
+    if plan.one_pass:  # stft_rfft(x, w, tw, len, nstep, nper, nseg, rows, pre, y, aux, nfreq, ntime, tp)
+        mine = (mine[0], mine[1], mine[1], *mine[3:6], args["nfft"] or args["nperseg"], *mine[6:8], 0, mine[8],
+                None, None, *mine[11:13])
+    # x, the window (the same kept table: the same bytes), lengths, rows, detrend, pre
+    assert mine[:11] == frames[:11] and mine[13:15] == (f.shape[0], t.shape[0])
+    times = next(v for k, v in general.items() if "segment_times" in str(k))
+    freq = next(v for k, v in general.items() if "fft_rfreq" in str(k))
+    start, step, fs, off, shift = (float(v) for v in times[:5])
+    assert plan.consts == (float(freq[2]), start, step, fs, off if shift else 0.0)
+
+
+@pytest.mark.parametrize("kw", [dict(window=np.hanning(64)), dict(detrend="constant"), dict(return_onesided=False),
+                                dict(boundary="even"), dict(axis=0), dict(fs=np.float32(2)), dict(nperseg=5000),
+                                dict(nperseg=np.int64(64))])
+def test_stft_without_a_plan(calls, kw):
+    """Calls the plan does not cover take the general path (array windows, detrending, two-sided,
+    other boundaries, another axis, a NumPy fs, nperseg past the signal (SciPy's warning))."""
+    from cuarray.scipy.signal import _spectral
+
+    x = cuarray.empty((3, 1000), np.float32)
+    args = dict(fs=1.0, window="hann_periodic", nperseg=64, noverlap=None, nfft=None, detrend=False,
+                return_onesided=True, boundary="zeros", padded=True, axis=-1, scaling="spectrum")
+    args.update(kw)
+    assert _spectral._stft_plan(x, **args) is None
+    assert _spectral._stft_plan(x.T, **dict(args, axis=0)) is None  # (a strided signal)
 
 
 def test_spectrogram(calls):

@@ -51,6 +51,8 @@ def test_mean_power_template_compiles():
     names = [fz.SPECTRAL.name_expression(n) for t in ("float", "double")
              for n in ("power_partials<{}>".format(t), "power_mean<{}, {}>".format(t, fz._MEAN_BLOCK),
                        "frames<{}>".format(t))]
+    names += [fz.SPECTRAL.name_expression("stft_rfft<{}, {}>".format(t, m)) for t in ("float", "double")
+              for m in (32, 64, 128, 256, 512)]  # (stft's one pass: nfft from 64 to 1024)
     _, lowered = compile_sm90(fz.SPECTRAL.source(), names)
     assert set(lowered) == set(names)
 
@@ -147,7 +149,8 @@ static inline double __shfl_sync(unsigned, double v, int src) {
 #include "spectral.cu"
 template <typename T>
 void run(const T* x, const T* m, const T* w, long long len, long long nstep, long long nper, long long nfft,
-         long long nseg, long long rows, int detrend, long long pre, T* y, unsigned grid) {
+         long long nseg, long long rows, int detrend, long long pre, T* y, unsigned grid, double* aux = nullptr,
+         long long nfreq = 0, long long ntime = 0, const double* tp = nullptr) {
   gridDim.x = grid;
   for (unsigned b = 0; b < grid; ++b)
     for (unsigned ty = 0; ty < 8; ++ty) {  // one warp at a time, its lanes as threads
@@ -155,7 +158,8 @@ void run(const T* x, const T* m, const T* w, long long len, long long nstep, lon
       for (unsigned tx = 0; tx < 32; ++tx)
         lanes.emplace_back([=] {
           blockIdx.x = b; threadIdx.x = tx; threadIdx.y = ty;
-          cuarray_signal::frames<T>(x, m, w, len, nstep, nper, nfft, nseg, rows, detrend, pre, y);
+          cuarray_signal::frames<T>(x, m, w, len, nstep, nper, nfft, nseg, rows, detrend, pre, y, aux, nfreq, ntime,
+                                    tp);
         });
       for (auto& t : lanes) t.join();
     }
@@ -207,6 +211,17 @@ extern "C" void frames_d(const double* x, const double* m, const double* w, long
                          long long nper, long long nfft, long long nseg, long long rows, int detrend, long long pre,
                          double* y, unsigned grid) {
   run(x, m, w, len, nstep, nper, nfft, nseg, rows, detrend, pre, y, grid);
+}
+// stft's plan: the frames with the frequencies and times in aux (float32 and float64 signals)
+extern "C" void stft_frames_f(const float* x, const float* w, long long len, long long nstep, long long nper,
+                              long long nfft, long long nseg, long long rows, long long pre, float* y, unsigned grid,
+                              double* aux, long long nfreq, long long ntime, const double* tp) {
+  run(x, w, w, len, nstep, nper, nfft, nseg, rows, 0, pre, y, grid, aux, nfreq, ntime, tp);
+}
+extern "C" void stft_frames_d(const double* x, const double* w, long long len, long long nstep, long long nper,
+                              long long nfft, long long nseg, long long rows, long long pre, double* y, unsigned grid,
+                              double* aux, long long nfreq, long long ntime, const double* tp) {
+  run(x, w, w, len, nstep, nper, nfft, nseg, rows, 0, pre, y, grid, aux, nfreq, ntime, tp);
 }
 """
 
@@ -505,3 +520,160 @@ def test_empty_inputs_give_scipys_empty_results(fused_host, dtype):
     _same(sig, "csd", y, x, nperseg=8)
     assert calls == []
     _same(sig, "coherence", np.zeros((0, 40), dtype), y, nperseg=8)  # (y's welch: not empty)
+
+
+_STFT_PLAN_CASES = [
+    ((3000,), dict()),
+    ((2, 1001), dict(fs=3, window="hamming", nperseg=64, noverlap=40, nfft=100, boundary=None)),
+    ((999,), dict(fs=0.37, window=("tukey", 0.3), nperseg=50, padded=False, scaling="psd")),
+    ((3, 777), dict(fs=48000.0, window="boxcar", nperseg=77, noverlap=0, boundary=None, padded=False)),
+    ((5,), dict(nperseg=5, noverlap=4, nfft=9)),
+    ((40,), dict(nperseg=7, noverlap=1, window="blackman", fs=7)),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape,kw", _STFT_PLAN_CASES)
+def test_stft_plan_frames_and_aux_give_scipys_stft(host_lib, dtype, shape, kw):
+    """stft's cached plan (`_spectral._stft_plan`): its window (`_stft_window`), boundary, padding and
+    times constants (`_stft_layout`) through templates/spectral.cu's `frames` with `aux` (g++, a grid
+    of at most 3 blocks: both grid-stride loops run), then NumPy's rfft for cuFFT's: SciPy's f and t
+    bit for bit, its Zxx to rounding."""
+    import ctypes
+
+    from cuarray.scipy.signal import _spectral
+    from cuarray.scipy.signal import _spectral_fused as fz
+
+    lib = host_lib("spectral_frames", FRAMES_DRIVER, fz._DIR)
+    args = dict(fs=1.0, window="hann", nperseg=256, noverlap=None, nfft=None, boundary="zeros", padded=True,
+                scaling="spectrum")
+    args.update(kw)
+    x = RNG.normal(size=shape).astype(dtype)
+    n, nperseg, fs = shape[-1], args["nperseg"], args["fs"]
+    nfft, noverlap = _spectral._segment_params(nperseg, args["nfft"], args["noverlap"], nperseg)
+    w = np.ascontiguousarray(_spectral._stft_window(_spectral._named_window(args["window"], nperseg), x.dtype, fs,
+                                                    args["scaling"]), dtype)
+    pre, length, nt, consts = _spectral._stft_layout(n, fs, nperseg, noverlap, nfft, args["boundary"], args["padded"])
+    nstep = nperseg - noverlap
+    nseg, nf = (length - nperseg) // nstep + 1, nfft // 2 + 1
+    y = np.full(shape[:-1] + (nseg, nfft), np.nan, dtype)
+    aux, tp = np.full(nf + nt, np.nan), np.asarray(consts, np.float64)
+    rows = y.size // nfft
+    ll, p = ctypes.c_longlong, (lambda a: a.ctypes.data_as(ctypes.c_void_p))  # noqa: E731
+    (lib.stft_frames_f if dtype == np.float32 else lib.stft_frames_d)(
+        p(x), p(w), ll(n), ll(nstep), ll(nperseg), ll(nfft), ll(nseg), ll(rows), ll(pre), p(y),
+        ctypes.c_uint(max(1, min(-(-rows // 8), 3))), p(aux), ll(nf), ll(nt), p(tp))
+    z = np.swapaxes(np.fft.rfft(y, axis=-1).astype(np.result_type(dtype, np.complex64)), -1, -2)
+    f0, t0, z0 = ss.stft(x, **args)
+    np.testing.assert_array_equal(aux[:nf], f0)
+    np.testing.assert_array_equal(aux[nf:], t0)
+    assert z.shape == z0.shape and z.dtype == z0.dtype
+    tol = 2e-6 if dtype == np.float32 else 1e-13
+    np.testing.assert_allclose(z, z0, rtol=0, atol=tol * max(1.0, float(np.abs(z0).max())))
+
+
+# stft_rfft built with g++: a block's 256 threads run as threads, __syncthreads a real barrier (a
+# stage that read before its neighbours wrote, or wrote over what they still read, shows here).
+STFT_DRIVER = FRAMES_DRIVER.replace("static inline void __syncthreads() {}", r"""
+static std::mutex bmu;
+static std::condition_variable bcv;
+static int barrived = 0;
+static long bgeneration = 0;
+static void __syncthreads() {
+  std::unique_lock<std::mutex> lk(bmu);
+  const long g = bgeneration;
+  if (++barrived == 256) { barrived = 0; ++bgeneration; bcv.notify_all(); }
+  else bcv.wait(lk, [&] { return bgeneration != g; });
+}""") + r"""
+template <typename T, int M>
+void stft_rfft_run(const T* x, const T* w, const T* tw, long long len, long long nstep, long long nper, long long nseg,
+                   long long rows, long long pre, T* y, double* aux, long long nfreq, long long ntime, const double* tp,
+                   unsigned grid) {
+  gridDim.x = grid;
+  for (unsigned b = 0; b < grid; ++b) {
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < 256; ++t)
+      threads.emplace_back([=] {
+        blockIdx.x = b; threadIdx.x = t; threadIdx.y = 0;
+        cuarray_signal::stft_rfft<T, M>(x, w, tw, len, nstep, nper, nseg, rows, pre, y, aux, nfreq, ntime, tp);
+      });
+    for (auto& t : threads) t.join();
+  }
+}
+template <typename T>
+void stft_rfft_m(int m, const T* x, const T* w, const T* tw, long long len, long long nstep, long long nper,
+                 long long nseg, long long rows, long long pre, T* y, double* aux, long long nfreq, long long ntime,
+                 const double* tp, unsigned grid) {
+  switch (m) {
+    case 32: stft_rfft_run<T, 32>(x, w, tw, len, nstep, nper, nseg, rows, pre, y, aux, nfreq, ntime, tp, grid); break;
+    case 64: stft_rfft_run<T, 64>(x, w, tw, len, nstep, nper, nseg, rows, pre, y, aux, nfreq, ntime, tp, grid); break;
+    case 128: stft_rfft_run<T, 128>(x, w, tw, len, nstep, nper, nseg, rows, pre, y, aux, nfreq, ntime, tp, grid); break;
+    case 256: stft_rfft_run<T, 256>(x, w, tw, len, nstep, nper, nseg, rows, pre, y, aux, nfreq, ntime, tp, grid); break;
+    case 512: stft_rfft_run<T, 512>(x, w, tw, len, nstep, nper, nseg, rows, pre, y, aux, nfreq, ntime, tp, grid); break;
+  }
+}
+extern "C" void stft_rfft_f(int m, const float* x, const float* w, const float* tw, long long len, long long nstep,
+                            long long nper, long long nseg, long long rows, long long pre, float* y, double* aux,
+                            long long nfreq, long long ntime, const double* tp, unsigned grid) {
+  stft_rfft_m(m, x, w, tw, len, nstep, nper, nseg, rows, pre, y, aux, nfreq, ntime, tp, grid);
+}
+extern "C" void stft_rfft_d(int m, const double* x, const double* w, const double* tw, long long len, long long nstep,
+                            long long nper, long long nseg, long long rows, long long pre, double* y, double* aux,
+                            long long nfreq, long long ntime, const double* tp, unsigned grid) {
+  stft_rfft_m(m, x, w, tw, len, nstep, nper, nseg, rows, pre, y, aux, nfreq, ntime, tp, grid);
+}
+"""
+
+
+_ONE_PASS_CASES = [
+    ((3000,), dict()),
+    ((2, 1001), dict(fs=3, window="hamming", nperseg=64, noverlap=40, boundary=None)),
+    ((999,), dict(fs=0.37, window=("tukey", 0.3), nperseg=100, nfft=128, padded=False, scaling="psd")),
+    ((3, 1500), dict(fs=48000.0, window="boxcar", nperseg=1024, noverlap=1000, boundary=None)),
+    ((40,), dict(nperseg=7, noverlap=1, window="blackman", fs=7, nfft=512)),
+    ((2, 300), dict(nperseg=32, nfft=64, noverlap=0)),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape,kw", _ONE_PASS_CASES)
+def test_stft_one_pass_kernel_gives_scipys_stft(host_lib, dtype, shape, kw):
+    """templates/spectral.cu's stft_rfft (g++, 256 threads a block with a real barrier, a grid of at
+    most 2 blocks: the grid-stride loops run) with the plan's window (`_stft_window`), layout and
+    constants (`_stft_layout`) and twiddles (`_spectral_fused.twiddles`): SciPy's f and t bit for
+    bit and its Zxx to rounding (nfft 64 to 1024, several segments a block and one)."""
+    import ctypes
+
+    from cuarray.scipy.signal import _spectral
+    from cuarray.scipy.signal import _spectral_fused as fz
+
+    lib = host_lib("spectral_stft_rfft", STFT_DRIVER, fz._DIR)
+    args = dict(fs=1.0, window="hann", nperseg=256, noverlap=None, nfft=None, boundary="zeros", padded=True,
+                scaling="spectrum")
+    args.update(kw)
+    if shape[-1] < args["nperseg"]:
+        pytest.skip("nperseg past the signal")
+    x = RNG.normal(size=shape).astype(dtype)
+    n, nperseg, fs = shape[-1], args["nperseg"], args["fs"]
+    nfft, noverlap = _spectral._segment_params(nperseg, args["nfft"], args["noverlap"], nperseg)
+    assert fz.ONE_PASS_MIN <= nfft <= fz.ONE_PASS_MAX and nfft & (nfft - 1) == 0
+    w = np.ascontiguousarray(_spectral._stft_window(_spectral._named_window(args["window"], nperseg), x.dtype, fs,
+                                                    args["scaling"]), dtype)
+    pre, length, nt, consts = _spectral._stft_layout(n, fs, nperseg, noverlap, nfft, args["boundary"], args["padded"])
+    nstep = nperseg - noverlap
+    nseg, nf = (length - nperseg) // nstep + 1, nfft // 2 + 1
+    rows = int(np.prod(shape[:-1])) * nseg
+    y = np.full(shape[:-1] + (nseg, 2 * nf), np.nan, dtype)
+    aux, tp, tw = np.full(nf + nt, np.nan), np.asarray(consts, np.float64), fz.twiddles(nfft, dtype)
+    ll, p = ctypes.c_longlong, (lambda a: a.ctypes.data_as(ctypes.c_void_p))  # noqa: E731
+    seg = 1024 // nfft
+    (lib.stft_rfft_f if dtype == np.float32 else lib.stft_rfft_d)(
+        ctypes.c_int(nfft // 2), p(x), p(w), p(tw), ll(n), ll(nstep), ll(nperseg), ll(nseg), ll(rows), ll(pre), p(y),
+        p(aux), ll(nf), ll(nt), p(tp), ctypes.c_uint(max(1, min(-(-rows // seg), 2))))
+    z = np.swapaxes(y.view(np.result_type(dtype, np.complex64)), -1, -2)
+    f0, t0, z0 = ss.stft(x, **args)
+    np.testing.assert_array_equal(aux[:nf], f0)
+    np.testing.assert_array_equal(aux[nf:], t0)
+    assert z.shape == z0.shape and z.dtype == z0.dtype
+    tol = 2e-6 if dtype == np.float32 else 1e-13
+    np.testing.assert_allclose(z, z0, rtol=0, atol=tol * max(1.0, float(np.abs(z0).max())))

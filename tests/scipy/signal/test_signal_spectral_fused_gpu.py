@@ -176,3 +176,29 @@ def test_device_window_scaled_on_the_device(dtype, wdt):
             close(cs.spectrogram(d, window=dw, axis=axis)[2], ss.spectrogram(h, window=hw, axis=axis)[2], least)
             close(cs.stft(d, 3.0, window=dw, nperseg=96, axis=axis)[2],
                   ss.stft(h, 3.0, window=hw, nperseg=96, axis=axis)[2], least)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_stft_cached_plan_calls(dtype):
+    """stft's cached plan (one launch: templates/spectral.cu's stft_rfft for a power-of-two nfft from
+    64 to 1024, else the frames and one R2C): repeated calls with the same arguments on new data give
+    SciPy's results each time, fresh f, t and Zxx (writing to one call's arrays changes no later
+    call's), the times and frequencies bit for bit; a batch, an int fs, a tuple window, nfft >
+    nperseg, 'psd' scaling, no boundary, nfft 64 (16 segments a block, fewer rows) to 1024."""
+    cases = [((4000,), dict(nperseg=256)), ((3, 1001), dict(fs=8, window=("tukey", 0.4), nperseg=90, nfft=128)),
+             ((2, 500), dict(window="hamming", nperseg=64, noverlap=60, boundary=None, scaling="psd")),
+             ((333,), dict(fs=2.5, nperseg=333, padded=False)), ((1,), dict(nperseg=1)),
+             ((3, 50), dict(nperseg=16, nfft=64, window="blackman")),  # (fewer rows than a block's 16)
+             ((2, 5000), dict(nperseg=1024, noverlap=1000)), ((5000,), dict(nperseg=300, nfft=512, fs=3)),
+             ((2, 700), dict(nperseg=32))]  # (nfft 32: the frames and cuFFT)
+    for shape, kw in cases:
+        for rep in range(3):
+            h = (RNG.normal(size=shape) * 3 + rep).astype(dtype)
+            f, t, z = cs.stft(cuarray.asarray(h), **kw)
+            rf, rt, rz = ss.stft(h, **kw)
+            np.testing.assert_array_equal(f.get(), rf)
+            np.testing.assert_array_equal(t.get(), rt)
+            close(z, rz, dtype)
+            assert z.strides == rz.strides or min(rz.shape) == 1  # (the transposed view, as SciPy's)
+            f[...] = -1.0  # (the next call's frequencies and times are its own)
+            t[...] = -1.0

@@ -18,7 +18,9 @@
 // from L1/L2: no separate pass over the segments). Block (32, 8): row
 // threadIdx.y of the block's rows (a grid-stride loop), lanes over j, four samples a lane in flight.
 // The row's batch and segment come from one division a row, not three 64-bit divisions an element
-// (the elementwise form's cost: 54 us for 2^22 samples where a copy takes ~17 us).
+// (the elementwise form's cost: 54 us for 2^22 samples where a copy takes ~17 us). With aux (stft's
+// cached plan) the same launch writes the frequencies and times: nfreq + ntime doubles, tp the 5
+// constants; nfreq = ntime = 0 (aux, tp unused) otherwise.
 
 namespace cuarray_signal {
 
@@ -72,9 +74,21 @@ __global__ void __launch_bounds__(256) power_partials(const T* X, long long nseg
 template <typename T>
 __global__ void __launch_bounds__(256) frames(const T* x, const T* m, const T* w, long long len, long long nstep,
                                               long long nper, long long nfft, long long nseg, long long rows,
-                                              int detrend, long long pre, T* y) {
+                                              int detrend, long long pre, T* y, double* aux, long long nfreq,
+                                              long long ntime, const double* tp) {
   const T* __restrict__ xs = x;
   const T* __restrict__ ws = w;
+  // stft's frequencies and segment times, when asked for (aux): NumPy's rfftfreq i * tp[0] and
+  // (tp[1] + i tp[2]) / tp[3] - tp[4] (arange's values divided by fs, less the boundary's offset).
+  for (long long i = ((long long)blockIdx.x * 8 + threadIdx.y) * 32 + threadIdx.x; i < nfreq + ntime;
+       i += (long long)gridDim.x * 256) {
+    if (i < nfreq) {
+      aux[i] = (double)i * tp[0];
+    } else {
+      const double t = (tp[1] + (double)(i - nfreq) * tp[2]) / tp[3];
+      aux[i] = t - tp[4];
+    }
+  }
   for (long long r = (long long)blockIdx.x * 8 + threadIdx.y; r < rows; r += (long long)gridDim.x * 8) {
     const long long b = r / nseg, s = r - b * nseg;
     const T* __restrict__ xb = xs + b * len;
@@ -103,6 +117,101 @@ __global__ void __launch_bounds__(256) frames(const T* x, const T* m, const T* w
       }
       yr[j] = v;
     }
+  }
+}
+
+// stft_rfft: stft's whole pass for a real signal and a power-of-two nfft = 2 M (M a template
+// argument, 32 <= M <= 512): the frames, the window and the real FFT of each segment in one kernel,
+// y[r, k] (rows of M + 1 bins, (re, im) pairs of T) written once; the frames never reach memory.
+// Block of 256 threads: SEG = 256 / H segments, H = M / 2 threads a segment (one butterfly a
+// stage each), a grid-stride loop over groups of SEG rows. Segment r's samples 2n, 2n + 1 (the
+// window applied, zero outside the signal and past nper, as `frames`) make the complex point
+// z[n], n < M; M-point radix-2 Stockham FFT in shared memory (log2 M stages, the twiddle
+// exp(-2 pi i k / (2 Ns)) read from tw[k M / Ns], tw[m] = exp(-2 pi i m / nfft) made on the host in
+// double); then the real spectrum X[k] = (Z[k] + conj Z[M-k]) / 2 - i tw[k] (Z[k] - conj Z[M-k]) / 2,
+// X[M] = Re Z[0] - Im Z[0]. aux, nfreq, ntime, tp: stft's frequencies and times as in `frames`.
+template <typename T, int M>
+__global__ void __launch_bounds__(256) stft_rfft(const T* x, const T* w, const T* tw, long long len, long long nstep,
+                                                 long long nper, long long nseg, long long rows, long long pre, T* y,
+                                                 double* aux, long long nfreq, long long ntime, const double* tp) {
+  typedef typename pair_of<T>::type P;
+  constexpr int H = M / 2;
+  constexpr int SEG = 256 / H;
+  __shared__ P buf[2][SEG][M];
+  const T* __restrict__ xs = x;
+  const T* __restrict__ ws = w;
+  const P* __restrict__ W = reinterpret_cast<const P*>(tw);
+  P* __restrict__ out = reinterpret_cast<P*>(y);
+  const int j = threadIdx.x % H, slot = threadIdx.x / H;
+  for (long long i = (long long)blockIdx.x * 256 + threadIdx.x; i < nfreq + ntime; i += (long long)gridDim.x * 256) {
+    if (i < nfreq) {
+      aux[i] = (double)i * tp[0];
+    } else {
+      const double t = (tp[1] + (double)(i - nfreq) * tp[2]) / tp[3];
+      aux[i] = t - tp[4];
+    }
+  }
+  for (long long r0 = (long long)blockIdx.x * SEG; r0 < rows; r0 += (long long)gridDim.x * SEG) {
+    const long long r = r0 + slot;
+    P* a = buf[0][slot];
+    P* b = buf[1][slot];
+    if (r < rows) {
+      const long long bt = r / nseg, s = r - bt * nseg;
+      const T* __restrict__ xb = xs + bt * len;
+      const long long t0 = s * nstep - pre;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int n = j + h * H;
+        T v[2];
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const long long idx = 2 * n + e, t = t0 + idx;
+          v[e] = idx < nper && t >= 0 && t < len ? xb[t] * ws[idx] : T(0);
+        }
+        a[n].x = v[0];
+        a[n].y = v[1];
+      }
+    }
+    __syncthreads();
+#pragma unroll
+    for (int Ns = 1; Ns < M; Ns *= 2) {
+      const int k = j & (Ns - 1);
+      const P u = a[j], v = a[j + H], t = W[k * (M / Ns)];
+      P q;
+      q.x = v.x * t.x - v.y * t.y;
+      q.y = v.x * t.y + v.y * t.x;
+      const int o = (j - k) * 2 + k;
+      b[o].x = u.x + q.x;
+      b[o].y = u.y + q.y;
+      b[o + Ns].x = u.x - q.x;
+      b[o + Ns].y = u.y - q.y;
+      P* c = a;
+      a = b;
+      b = c;
+      __syncthreads();
+    }
+    if (r < rows) {
+      P* __restrict__ yr = out + r * (M + 1);
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int k = j + h * H;
+        const P zk = a[k], zm = a[(M - k) & (M - 1)];  // (conj taken below)
+        const T sr = zk.x + zm.x, si = zk.y - zm.y, dr = zk.x - zm.x, di = zk.y + zm.y;
+        const P t = W[k];
+        const T p = t.x * dr - t.y * di, q = t.x * di + t.y * dr;
+        P X;
+        X.x = T(0.5) * (sr + q);
+        X.y = T(0.5) * (si - p);
+        yr[k] = X;
+      }
+      if (j == 0) {
+        P X;
+        X.x = a[0].x - a[0].y;
+        X.y = T(0);
+        yr[M] = X;
+      }
+    }
+    __syncthreads();  // (the next group's loads overwrite buf[0])
   }
 }
 
