@@ -88,9 +88,11 @@ BLOCKS_PER_SM = 8  # the grid's cap a multiprocessor (<= 64 registers a thread: 
 # the knot search (templates/linear.cu's SEARCH): the mean-spacing guess (0), the cell table built
 # once per interpolator, its records read in two steps (1) or at once (2), the guess with a window
 # of four records read at once (3, no table); PIPE: a thread loads its next batch of points before
-# evaluating this one
+# evaluating this one. Measured (H100, 1e7 float64 points, µs, docs/perf-notes.md): the guess with
+# PIPE 93 / 77 / 159 on jittered 1e4 / uniform 1e4 / jittered 1e6 knots, the table (2) 103 / 116 /
+# 233; the table wins on clustered knots only (99 against the guess's 353): the guess is the default
 SEARCH_GUESS, SEARCH_CELLS, SEARCH_CELLS3, SEARCH_WINDOW = SEARCHES = 0, 1, 2, 3
-SEARCH, PIPE = SEARCH_CELLS3, True
+SEARCH, PIPE = SEARCH_GUESS, True
 CELLS_PER_KNOT = 2  # table cells a segment (int32 entries: 8 bytes a knot beside its 16-byte record)
 _MAX_CELLS = 2**30
 _F4, _F8, _I8 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64), numpy.dtype(numpy.int64)

@@ -267,7 +267,7 @@ def test_fixed_knots_build_the_cell_table_once(h100, recorded_launches):
     names = [c[2] for c in recorded_launches]
     assert _linear.search_for(True, 10) == _linear.SEARCH
     if _linear.SEARCH not in (_linear.SEARCH_CELLS, _linear.SEARCH_CELLS3):  # a default without a table
-        assert len(names) == 2 and recorded_launches[0][3 + 12:] == [0, 0]
+        assert len(names) == 2 and list(recorded_launches[0][3 + 12:]) == [0, 0]
         return
     assert names == ["cuarray_interp1d::interp1d_cells<double, true>"] + [
         "cuarray_interp1d::interp1d_linear<double, double, double, double, 2, true, {}, {}>".format(
