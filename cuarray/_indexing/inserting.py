@@ -498,6 +498,8 @@ def piecewise(x, condlist, funclist, *args, **kw):
     elif len(funclist) != n:
         raise ValueError("with {} condition(s), either {} or {} functions are expected".format(n, n, n + 1))
     out = zeros_like(x)
+    if x.size == 0:
+        return out  # NumPy calls no function on an empty selection, and x selects nothing here
     for c, f in zip(conds, funclist):
         if callable(f):
             try:

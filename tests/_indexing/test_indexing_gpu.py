@@ -431,3 +431,18 @@ def test_choose_select_piecewise():
     both(lambda xp: xp.select([X(xp) < -5, X(xp) > 5], [X(xp) * 2, X(xp) * 3], default=-1.0))
     both(lambda xp: xp.piecewise(X(xp), [X(xp) < 0, X(xp) >= 0], [lambda t: -t, lambda t: t * 2]))
     both(lambda xp: xp.piecewise(X(xp), [X(xp) < 0], [1.0, 2.0]))
+
+
+@pytest.mark.parametrize("shape,cond", [((0, 2), ()), ((0,), (0,)), ((2, 0), (2,)), ((0, 3), (0,))])
+def test_piecewise_of_an_empty_x_calls_no_function(shape, cond):
+    """NumPy calls a function only on a non-empty selection: an empty x with a 0-d condition
+    (fuzz seed 9 index 13: negative of a bool array raised TypeError) or any condition gives zeros."""
+    x = numpy.zeros(shape, bool)
+    c = numpy.ones(cond, bool)
+
+    def fn(xp):
+        a = x if xp is numpy else cuarray.asarray(x)
+        k = c if xp is numpy else cuarray.asarray(c)
+        return xp.piecewise(a, [k], [xp.negative, xp.sin])
+
+    both(fn)

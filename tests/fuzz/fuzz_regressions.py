@@ -11,6 +11,8 @@ CASES = [
     ("power(a b){out,where}", 7, 81),
     # unwrap of int32 steps of 2**30: the corrections' sum in a scan's order (the check's bound)
     ("unwrap(a)", 7, 63),
+    # piecewise of an empty x with a 0-d condition: NumPy calls no function (negative of bool raised)
+    ("piecewise(a masks funclist)", 9, 13),
     # nanargmax reads NaN as -inf: [nan, -inf] gives 0 (the kernel skipped NaNs and gave 1)
     ("nanargmax(a)", 6, 199),
     # prod with initial= through the float16 loop (cast to the reduction dtype first)
