@@ -39,10 +39,11 @@ _I64 = numpy.dtype(numpy.int64)
 FFT_MIN_SHORT = 256
 FFT_MIN_SHORT_TILED = 1024
 # float32 where the FFT route is overlap-save blocks (`fft_convolve.use_blocks`: a long operand of
-# 2^21 samples or more): blocks of <= 8192 cost the same per output whatever k up to ~1024 (H100
-# quick bench, 2^22 samples: k = 1024 0.72x CuPy's time, the tiled kernel at k = 1023 1.19x, ~0.25 us
-# a tap), so the two are equal near k ~ 600. float64 is unmeasured and keeps FFT_MIN_SHORT_TILED.
-FFT_MIN_SHORT_BLOCKS = 640
+# 2^21 samples or more): the switch stays at FFT_MIN_SHORT_TILED. Measured (H100 quick bench, 2^22
+# samples, µs): k = 1023 tiled 300 / 300 (two rounds), overlap-save blocks of 8192 474 / 482 (245 in
+# a third run with peers); the blocks' cost per output is flat in k, so lowering this switch waits
+# for that route's per-call cost to be understood. float64 is unmeasured.
+FFT_MIN_SHORT_BLOCKS = FFT_MIN_SHORT_TILED
 _F4 = numpy.dtype(numpy.float32)
 
 

@@ -63,11 +63,10 @@ def test_convolve_correlate_fft_path(fn, mode, dtype, na, nv, blocks, monkeypatc
 
 @pytest.mark.parametrize("fn", ["convolve", "correlate"])
 @pytest.mark.parametrize("mode", ["full", "same", "valid"])
-@pytest.mark.parametrize("nv", [700, 1023, 2048, 3001])
-def test_float32_blocks_below_the_tiled_switch_and_one_pass_blocks(fn, mode, nv, monkeypatch):
-    """Issue 52's float32 convolve routes: taps from FFT_MIN_SHORT_BLOCKS to 1023 take overlap-save
-    where blocks apply (not the tiled kernel), and k = 2048 / 3001 blocks of 8192 (B / S 1.33 / 1.58,
-    no longer 8 k). Either operand first, against NumPy at the FFT path's tolerance."""
+@pytest.mark.parametrize("nv", [1024, 2048, 3001])
+def test_float32_one_pass_blocks(fn, mode, nv, monkeypatch):
+    """Issue 52's float32 convolve routes: k = 2048 / 3001 take overlap-save blocks of 8192 (B / S
+    1.33 / 1.58, no longer 8 k). Either operand first, against NumPy at the FFT path's tolerance."""
     from cuarray._math import fft_convolve
 
     monkeypatch.setattr(fft_convolve, "BLOCKS_MIN", 0)  # (blocks at this size; the default: 2^21)
@@ -84,7 +83,7 @@ def test_float32_blocks_below_the_tiled_switch_and_one_pass_blocks(fn, mode, nv,
         numpy.testing.assert_allclose(got.get(), ref, atol=1e-4 * numpy.abs(ref).max(), rtol=0)
 
 
-@pytest.mark.parametrize("nv", [1023, 2048])
+@pytest.mark.parametrize("nv", [1024, 2048])
 def test_float32_long_convolve_default_plan(nv):
     """The bench rows' route with the default plan (2^21 + 5 samples, 'same'): overlap-save blocks,
     against a float64 FFT convolution on the host (NumPy's direct one is ~2e9 products here)."""
