@@ -300,19 +300,20 @@ __device__ __forceinline__ arg_pair<T> nanargmin_combine(const arg_pair<T>& a, c
 // arg_combine; argmax stays memory-bound). NANARG: nanargmax/nanargmin (nanarg_combine's rule).
 template <bool MAX, bool NANARG, typename T>
 __device__ __forceinline__ void arg_step(arg_pair<T>& a, const T& x, long long j) {
+  bool take;
+  T v = x;
   if (NANARG) {
     const T kx = nan_key<MAX>(x), ka = nan_key<MAX>(a.v);
-    if (a.i < 0 || (MAX ? greater(kx, ka) : less(kx, ka))) {
-      // (a NaN taking over from a number keeps its replacement value: nanarg_combine's rule)
-      a.v = (a.i >= 0 && isnan(x) && !isnan(a.v)) ? kx : x;
-      a.i = j;
-    } else if (isnan(a.v) && !isnan(x)) {
-      a.v = ka;  // a NaN accumulator that wins or ties beside a number: the same key, not NaN
-    }
-    return;
+    take = a.i < 0 || (MAX ? greater(kx, ka) : less(kx, ka));
+    // a NaN taking over from a number keeps its replacement value (nanarg_combine's rule); a NaN
+    // accumulator that wins or ties beside a number takes its key (the same key, not NaN)
+    if (take && a.i >= 0 && isnan(x) && !isnan(a.v)) v = kx;
+    if (!take && isnan(a.v) && !isnan(x)) a.v = ka;
+  } else {
+    take = a.i < 0 || (!isnan(a.v) && (isnan(x) || (MAX ? greater(x, a.v) : less(x, a.v))));
   }
-  if (a.i < 0 || (!isnan(a.v) && (isnan(x) || (MAX ? greater(x, a.v) : less(x, a.v))))) {
-    a.v = x;
+  if (take) {
+    a.v = v;
     a.i = j;
   }
 }
