@@ -78,7 +78,7 @@ def ptxas_verbose(source: str, names, filename: str = "kernels.cu") -> tuple:
     core = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cuarray", "_core", "templates")
     flags = [b"-arch=sm_90", b"-std=c++17", b"--ptxas-options=-v", b"--include-path=" + os.path.abspath(core).encode()]
     ok = nvrtc.nvrtcCompileProgram(prog, len(flags), flags)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
-    log = b" " * nvrtc.nvrtcGetProgramLogSize(prog)[1]
+    log = b" " * (nvrtc.nvrtcGetProgramLogSize(prog)[1] + 1)  # (never b" " * 1: CPython shares that object)
     nvrtc.nvrtcGetProgramLog(prog, log)
     log = log.decode()
     assert ok, log
