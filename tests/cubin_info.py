@@ -78,11 +78,23 @@ def ptxas_verbose(source: str, names, filename: str = "kernels.cu") -> tuple:
     core = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cuarray", "_core", "templates")
     flags = [b"-arch=sm_90", b"-std=c++17", b"--ptxas-options=-v", b"--include-path=" + os.path.abspath(core).encode()]
     ok = nvrtc.nvrtcCompileProgram(prog, len(flags), flags)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
-    log = b" " * (nvrtc.nvrtcGetProgramLogSize(prog)[1] + 1)  # (never b" " * 1: CPython shares that object)
-    nvrtc.nvrtcGetProgramLog(prog, log)
-    log = log.decode()
+    log = nvrtc_text(prog, "log")
     assert ok, log
     return log, {nvrtc.nvrtcGetLoweredName(prog, n.encode())[1].decode(): n for n in names}
+
+
+def nvrtc_text(prog, what: str = "ptx") -> str:
+    """The PTX (`what="ptx"`) or the compile log (`"log"`) of a compiled NVRTC program, read into a
+    buffer of its own: NVRTC writes into the bytes object it is given, and `b" " * 1` (an empty
+    log's size) is CPython's shared one-byte object, which the NUL would overwrite for the whole
+    process (print's separators came out as NUL once). The text stops at NVRTC's NUL."""
+    from cuda.bindings import nvrtc
+
+    size, get = ((nvrtc.nvrtcGetPTXSize, nvrtc.nvrtcGetPTX) if what == "ptx"
+                 else (nvrtc.nvrtcGetProgramLogSize, nvrtc.nvrtcGetProgramLog))
+    buf = bytes(size(prog)[1] + 1)  # (a new object of at least 2 bytes)
+    get(prog, buf)
+    return buf[:buf.index(b"\0")].decode()
 
 
 def compile_sm90(source: str, names) -> tuple:

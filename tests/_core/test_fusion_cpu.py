@@ -11,6 +11,7 @@ from cuarray._core.fusion import graph as g
 from cuarray._core.fusion import lazy_mode as L
 from cuarray._core.fusion import planner
 from cuarray.cuda import compiler
+from cubin_info import nvrtc_text  # tests/ is on sys.path
 
 
 class _Host:
@@ -213,10 +214,7 @@ def _ptx(src, options):
     _, prog = nvrtc.nvrtcCreateProgram(src.encode(), b"fma_check.cu", 0, [], [])
     (err,) = nvrtc.nvrtcCompileProgram(prog, len(opts), opts)
     assert err == nvrtc.nvrtcResult.NVRTC_SUCCESS, err
-    _, n = nvrtc.nvrtcGetPTXSize(prog)
-    buf = b" " * n
-    nvrtc.nvrtcGetPTX(prog, buf)
-    return buf.decode()
+    return nvrtc_text(prog)
 
 
 def test_eager_and_fused_kernels_compile_without_fma_contraction():

@@ -14,6 +14,7 @@ import subprocess
 
 import numpy as np
 import pytest
+from cubin_info import nvrtc_text  # tests/ is on sys.path
 
 CORE = pathlib.Path(__file__).resolve().parents[2] / "cuarray" / "_core" / "templates"
 
@@ -41,14 +42,8 @@ def _ptx(names) -> str:
         nvrtc.nvrtcAddNameExpression(prog, n.encode())
     flags = [b"-arch=sm_90", b"-std=c++17", b"--include-path=" + str(CORE).encode()]
     ok = nvrtc.nvrtcCompileProgram(prog, len(flags), flags)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
-    # (a buffer of its own: b" " * 1, an empty log's size, is CPython's shared one-byte b" ", which
-    # the log's NUL would overwrite for the whole process: print's separators came out as NUL)
-    log = b" " * (nvrtc.nvrtcGetProgramLogSize(prog)[1] + 1)
-    nvrtc.nvrtcGetProgramLog(prog, log)
-    assert ok, log.decode()
-    ptx = b" " * (nvrtc.nvrtcGetPTXSize(prog)[1] + 1)
-    nvrtc.nvrtcGetPTX(prog, ptx)
-    return ptx.rstrip(b" ").rstrip(b"\0").decode()
+    assert ok, nvrtc_text(prog, "log")
+    return nvrtc_text(prog)
 
 
 def _entry(ptx: str, fragment: str) -> str:

@@ -14,6 +14,7 @@ import pathlib
 import numpy as np
 import pytest
 
+from cubin_info import nvrtc_text  # tests/ is on sys.path
 from cuarray.testing.fake_device import host_packages
 
 
@@ -89,9 +90,7 @@ def ptx():
         prog = nvrtc.nvrtcCreateProgram(src.encode(), b"kernel.cu", 0, [], [])[1]
         flags = [b"-arch=compute_90", b"-std=c++17", *(o.encode() for o in options)]
         assert nvrtc.nvrtcCompileProgram(prog, len(flags), flags)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
-        text = b" " * nvrtc.nvrtcGetPTXSize(prog)[1]
-        nvrtc.nvrtcGetPTX(prog, text)
-        return text.decode()
+        return nvrtc_text(prog)
 
     return compile_ptx
 

@@ -13,7 +13,7 @@ from cuarray.cuda import compiler
 from cuarray.scipy.signal import _lfilter as lf
 
 real_lf = lf  # (tests through the host copies run a private copy of it: host_lfilter_copies[real_lf])
-from cubin_info import ptxas_verbose  # tests/ is on sys.path
+from cubin_info import nvrtc_text, ptxas_verbose  # tests/ is on sys.path
 
 RNG = np.random.default_rng(9)
 FILTERS = [ss.butter(4, 0.2), ss.cheby1(3, 1, [0.2, 0.5], "bandpass"), (RNG.normal(size=7), [1.0]),
@@ -128,9 +128,7 @@ def test_exact_order_kernels_keep_their_state_in_registers():
         nvrtc.nvrtcAddNameExpression(prog, n.encode())
     flags = [b"-arch=compute_90", b"-std=c++17"]
     assert nvrtc.nvrtcCompileProgram(prog, len(flags), flags)[0] == nvrtc.nvrtcResult.NVRTC_SUCCESS
-    text = b" " * nvrtc.nvrtcGetPTXSize(prog)[1]
-    nvrtc.nvrtcGetPTX(prog, text)
-    text = text.decode()
+    text = nvrtc_text(prog)
     assert text.count(".entry") == 3 and "ld.local" not in text and "st.local" not in text
 
 
