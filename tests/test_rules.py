@@ -232,3 +232,20 @@ def test_the_patch_check_sees_assignments(tmp_path, monkeypatch):
     tree = ast.parse("from . import _util\nimport numpy\n\ndef f():\n    _util.x = 1\n    numpy.y += 2\n"
                      "    setattr(_util, 'z', 3)\n    obj.w = 4\n    m = _util\n    m.v = 5\n")
     assert len(_patches(probe, tree)) == 4
+
+
+_NVRTC_WRITERS = ("nvrtcGetPTX(", "nvrtcGetCUBIN(", "nvrtcGetLTOIR(", "nvrtcGetProgramLog(")
+
+
+def test_nvrtc_text_is_read_in_one_place():
+    # NVRTC writes into the bytes object it is handed; `b" " * size` with size 1 (an empty log) is
+    # CPython's one shared b" ", and the NUL written into it broke print for the whole test worker
+    # once. Only tests/cubin_info.nvrtc_text reads NVRTC's text (into a new buffer each time).
+    root = PKG.parent
+    found = []
+    for path in sorted([*PKG.rglob("*.py"), *(root / "tests").rglob("*.py"), *(root / "scripts").rglob("*.py")]):
+        if path == root / "tests" / "cubin_info.py" or path == pathlib.Path(__file__).resolve():
+            continue
+        text = path.read_text()
+        found += ["{}: {}".format(path.relative_to(root), w) for w in _NVRTC_WRITERS if w in text]
+    assert not found, "call tests/cubin_info.nvrtc_text instead: {}".format(found)
