@@ -78,6 +78,7 @@ _SMOOTH_MAX = 1 << 14
 _ODD_PARTS = (1, 3, 5, 7, 9)
 
 
+@functools.lru_cache(maxsize=1024)  # (pure; the search costs ~16 µs of host time, and a call asks up to 3 times)
 def fast_len(n: int) -> int:
     """The transform length for n points: the smallest 2^a 3^b 5^c 7^d >= n up to _SMOOTH_MAX,
     past it the smallest 2^a m >= n with an odd part m in (1, 3, 5, 7, 9) (n >= 1)."""
@@ -157,6 +158,7 @@ def block_cost(B: int, k: int, dtype=None) -> float:
     return B / (B - k + 1) * over
 
 
+@functools.lru_cache(maxsize=1024)  # (pure: asked by `use_blocks` and `convolve_blocks` each call)
 def block_len(k: int, dtype=None) -> int:
     """The overlap-save FFT length for a short operand of k samples: `fast_len(max(8 k, 4096))`, or
     for float32 `BLOCK_ONE_PASS` where `block_cost` says its shorter blocks' extra overlap costs less
