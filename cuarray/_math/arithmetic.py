@@ -86,7 +86,7 @@ class _IntegerPowerUfunc(_ufunc):
     def __call__(self, *args, **kwargs):
         if len(args) >= 2:
             a, b = args[0], args[1]
-            if len(args) == 2 and type(a) is _ndarray and kwargs.keys() <= {"out", "where"} and _scalar_exponent(a, b):
+            if len(args) <= 3 and type(a) is _ndarray and kwargs.keys() <= {"out", "where"} and _scalar_exponent(a, b):
                 # NumPy's float32/float64 loop with a stride-0 exponent of -1, 0, 0.5, 1 or 2 takes
                 # 1/x, 1, sqrt, x or x*x (so (-inf)**0.5 is nan, (-0.0)**0.5 is -0.0, x**2 is
                 # correctly rounded: C's pow differs); a host scalar's value is known, a 0-d array's

@@ -44,6 +44,24 @@ def test_host_scalar_exponents(recorded_launches, b, rule):
     assert len(names) == 1 and ("power_scalar_rule" in names[0]) == rule, names
 
 
+@pytest.mark.parametrize("how", ["keyword", "positional", "inplace"])
+def test_the_rule_whichever_way_out_is_given(recorded_launches, how):
+    # NumPy's loop takes the rule for power(a, 0.5, o) as for out=o; cuarray's positional out
+    # reached the plain power loop (pow: (-inf)**0.5 inf, not nan)
+    import cuarray
+
+    a, o = cuarray.empty((3,), F4), cuarray.empty((3,), F4)
+    del recorded_launches[:]
+    if how == "keyword":
+        cuarray.power(a, 0.5, out=o)
+    elif how == "positional":
+        cuarray.power(a, 0.5, o)
+    else:
+        a **= 2.0
+    names = [c[2][0] for c in recorded_launches]
+    assert len(names) == 1 and "power_scalar_rule" in names[0], names
+
+
 def test_array_exponent_and_integer_base_keep_their_paths(recorded_launches):
     import cuarray
 

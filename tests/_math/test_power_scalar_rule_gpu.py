@@ -91,3 +91,25 @@ def test_host_scalar_exponent_as_numpy(dt, e):
         got = cuarray.power(cuarray.asarray(h)[::-3], e)
         if float(e) in FAST:
             _compare(got, want, exact=True)
+
+
+@pytest.mark.parametrize("how", ["positional", "keyword", "inplace"])
+@pytest.mark.parametrize("dt", ["f4", "f8"])
+@pytest.mark.parametrize("e", [0.5, 2.0, -1.0])
+def test_out_given_any_way_takes_the_rule(how, dt, e):
+    # power(a, 0.5, o) took the plain loop (pow: (-inf) ** 0.5 inf, not nan) where out=o took the rule
+    rng = np.random.default_rng()
+    h = np.concatenate([SPECIAL, rng.uniform(-1e3, 1e3, 40)]).astype(dt)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = np.power(h, e)
+        a, o = cuarray.asarray(h), cuarray.empty(h.shape, dt)
+        if how == "positional":
+            got = cuarray.power(a, e, o)
+        elif how == "keyword":
+            got = cuarray.power(a, e, out=o)
+        else:
+            a **= e
+            got = o = a
+    assert got is o
+    _compare(got, want, exact=True)
