@@ -16,10 +16,7 @@ import weakref
 
 import numpy
 
-from ..cuda import launch as _launch
-from ..cuda import stream as _stream
 from . import datetimes as _datetimes
-from . import device_check as _device_check
 from . import dtypes as _dtypes
 from . import host_input as _host_input
 from . import registry as _registry
@@ -28,13 +25,14 @@ from . import shapes as _shapes
 from . import tracing as _tracing
 from .copying import copyto_unchecked, copyto_where_unchecked, fill
 from .elementwise import EXACT_ROUNDING, RUNTIME_TYPES, Definition, KernelParam, scalar_converter
-from .elementwise import _INT32_MAX as _INT32_LIMIT
 from .indexing import ufunc_at
-from .ndarray import ndarray, _new_c, _new_f
+from .ndarray import ndarray, _new_c
 from .reduction_ops import NOVALUE as _NOVALUE
 from .reduction_ops import ufunc_reduce
 from .tracing import active as _tracing_active
 from .ufunc_examples import EXAMPLES as _EXAMPLES
+from .ufunc_launchers import make_fast, make_fast_runtime, make_general
+from .ufunc_launchers import weak_bool as _weak_bool
 from .dtypes import PY_SCALARS as _PY_SCALARS
 
 __all__ = ["ufunc", "create_ufunc"]
@@ -122,7 +120,7 @@ class ufunc:
         self._preamble = preamble
         self._loops = {}
         self._fast = {}
-        self._general = {}  # two arrays of other shapes or layouts: see _make_general
+        self._general = {}  # two arrays of other shapes or layouts: see ufunc_launchers.make_general
         self.__doc__ = doc or "See `numpy.{}`.".format(np_name or name)
         _instances.add(self)
 
@@ -214,7 +212,7 @@ class ufunc:
             if t is not None:
                 return t.ufunc(self, args, kwargs)
         # HOT PATH: C-contiguous arrays (and Python scalars) of a type combination seen before
-        # reach a prepared launcher with one dictionary look-up (see _make_fast).
+        # reach a prepared launcher with one dictionary look-up (see ufunc_launchers.make_fast).
         if not kwargs:
             nin = self.nin
             if nin == 2 and len(args) == 2:
@@ -228,7 +226,30 @@ class ufunc:
                     f = self._fast.get(a._dtype)
                     if f is not None:
                         return f(a)
+            elif len(args) == nin + 1 and self.nout == 1:  # add(a, b, c)
+                into = self._prepared_into(args[:nin])
+                if into is not None:
+                    return into(*args)
+        elif len(kwargs) == 1 and len(args) == self.nin:
+            o = kwargs.get("out")  # add(a, b, out=c), and the in-place operators (c += b)
+            if type(o) is tuple and len(o) == 1:
+                o = o[0]
+            if type(o) is ndarray and self.nout == 1:
+                into = self._prepared_into(args)
+                if into is not None:
+                    return into(*args, o)
         return self._call(*args, **kwargs)
+
+    def _prepared_into(self, args):
+        """The `into` of the contiguous prepared launcher for these inputs (`ufunc_launchers.make_fast`:
+        it checks the output and falls back to `_call`), or None: other layouts' launchers
+        (`_general`) and the mixed-dtype shared kernels' (`make_fast_runtime`) take no output."""
+        if self.nin == 2:
+            f = self.prepared2(args[0], args[1])  # (a subclass's restrictions apply: power's)
+        else:
+            a = args[0]
+            f = self._fast.get(a._dtype) if self.nin == 1 and type(a) is ndarray and (a._c or a._f) else None
+        return getattr(f, "into", None)
 
     def prepared2(self, a, b):
         """The prepared launcher of ``self(a, b)`` (no keywords), or None: the one fast-path test
@@ -345,10 +366,12 @@ class ufunc:
             out_dtypes = tuple(o._dtype for o in out_arrays)
         limit = _SHARED_LIMIT[0]
         d = self._definition(loop, in_kinds, out_dtypes, masked, 0 < limit and _prod(shape) <= limit)
-        if (outs is None and not masked and self.nout == 1 and dtype is None and casting == "same_kind"
-                and order == "K" and nin <= 2):
+        if (not masked and self.nout == 1 and dtype is None and casting == "same_kind" and order == "K"
+                and nin <= 2 and (outs is None or (final is None and out_dtypes == loop.out_dtypes))):
+            # (a call into out= of the loop's dtype prepares the same launcher: a loop whose
+            # arrays are only ever updated in place, `c += b`, reaches its `into` too)
             self._register_fast(in_types, args, arrays, loop, d)
-            if nin == 2 and type(args[0]) is ndarray and type(args[1]) is ndarray:
+            if outs is None and nin == 2 and type(args[0]) is ndarray and type(args[1]) is ndarray:
                 self._register_general(args[0], args[1], shape, d, out_arrays[0])
         operands = [a for a in arrays if a is not None]
         if masked:
@@ -383,12 +406,12 @@ class ufunc:
             if limit and any(_runtime_inputs(loop, in_kinds)):
                 # A mixed call: up to `limit` elements the shared kernel, above it the specialised one.
                 out_dtypes = loop.out_dtypes
-                big = _make_fast(self, loop, self._definition(loop, in_kinds, out_dtypes, False), pattern,
+                big = make_fast(self, loop, self._definition(loop, in_kinds, out_dtypes, False), pattern,
                                  lower=limit)
                 small = self._definition(loop, in_kinds, out_dtypes, False, True)
-                self._fast[key] = _make_fast_runtime(self, loop, small, pattern, big)
+                self._fast[key] = make_fast_runtime(self, loop, small, pattern, big, limit)
             else:
-                self._fast[key] = _make_fast(self, loop, d, pattern)
+                self._fast[key] = make_fast(self, loop, d, pattern)
 
     def _register_general(self, a, b, shape, d, out) -> None:
         """Prepare the path of two arrays that are not both C (or both F) contiguous of one
@@ -400,7 +423,7 @@ class ufunc:
         if len(general) > 256:
             general.clear()
         strides = None if out._c else out._strides
-        general[(a._dtype, b._dtype, a._shape, b._shape, a._strides, b._strides)] = _make_general(
+        general[(a._dtype, b._dtype, a._shape, b._shape, a._strides, b._strides)] = make_general(
             d, shape, out._dtype, strides)
 
     def _out_of_range_comparison(self, loop, args, arrays, shape):
@@ -561,188 +584,9 @@ def _set_shared_limit(n: int) -> int:
     return prev
 
 
-def _weak_bool(v):
-    """A weak scalar as a bool loop's operand, as NumPy converts it (logical_and(x, 2**64)): a
-    Python int goes through a C long first, so one out of int64's range raises OverflowError."""
-    if type(v) is int and not -2**63 <= v < 2**63:
-        raise OverflowError("Python int too large to convert to C long")
-    return numpy.bool_(v)
-
-
 def create_ufunc(name, nin, nout, ops, *, identity=None, doc="", np_name=None, preamble="") -> ufunc:
     """One table row -> one ufunc (see cuarray/_math/*.py)."""
     # The docstring's Examples section is a static string of ufunc_examples (no work at import).
     doc = (doc or "See `numpy.{}`.".format(np_name or name)) + _EXAMPLES.get(name, "")
     uf = ufunc(name, nin, nout, ops, identity=identity, doc=doc, np_name=np_name, preamble=preamble)
     return _registry.register_ufunc(uf)  # numpy.<name>(gpu arrays) runs it (numpy_protocol)
-
-
-def _make_general(d: Definition, shape, od, strides):
-    """The launcher of `ufunc._general`: a new output of `shape` and dtype `od` (C order, or
-    `strides`: the 'K' order `_alloc_out` chose), then the engine's launch (whose strided layout
-    is memoised too)."""
-    run = d.run
-    if strides is None:
-        def general(a, b):
-            out = _new_c(shape, od)
-            run((a, b, out), (), shape)
-            return out
-    else:
-        def general(a, b):
-            out = ndarray._new_strided(shape, od, strides)
-            run((a, b, out), (), shape)
-            return out
-    return general
-
-
-def _make_fast(uf: ufunc, loop: _Loop, d: Definition, pattern, lower=0):
-    """A launcher for operands of one shape that are all C- (or all F-) contiguous: allocate, pick
-    the flat or vector kernel by alignment, enqueue on the current stream. Anything unusual falls
-    back to `ufunc._call`. `pattern`: per input, True for an array, False for a Python scalar
-    (passed by value as the loop's input type). One body per arity: the binary one serves
-    array-array, array-scalar and scalar-array calls.
-
-    Measured on CPU with the launch stubbed (python 3.11): the general path cost 9.6 us of host
-    time per `a + b`, this one ~3 us; CuPy's whole call is 11.6 us on an H200 host. The launch is
-    `launch.enqueue`, looked up per call, so that a launch hook sees it. Calls of at most `lower`
-    elements go to `ufunc._call` (a mixed-dtype call's specialised kernel serves only calls larger
-    than `_SHARED_LIMIT`; the test is the one of empty calls, at no cost).
-    """
-    od = loop.out_dtypes[0]
-    limit = _INT32_LIMIT
-    core_stream = _stream.current_core_stream
-    multi, check = _device_check.active, _device_check.check  # operands of another device
-    # The engine's launch policy (elementwise.FlatLaunch): its cache is looked up inline below
-    # (a frame and a tuple less per call, ~0.1 us stubbed); `prepare` on a miss.
-    policy = d._flat
-    v, m_all, cfgs, prepare = policy.vec, policy.mask, policy.cfgs, policy.prepare
-
-    if len(pattern) == 1:
-        def fast(a):
-            n = a._size
-            if n <= lower or n > limit:
-                return uf._call(a)
-            if multi[0]:
-                check((a,))
-            out = _new_c(a._shape, od) if a._c else _new_f(a._shape, od)
-            pa, po = a.data.ptr, out.data.ptr
-            orp = pa | po
-            hit = cfgs.get(n if n >= v and not orp & m_all else -n - 1) if m_all is not None else None
-            k, cfg, n32 = hit or prepare(n, (pa, po))
-            _launch.enqueue(core_stream(), cfg, k, pa, po, n32)
-            return out
-
-        return fast
-
-    sp = pattern.index(False) if False in pattern else -1  # position of the scalar operand, if any
-    if sp >= 0:
-        conv, cast = loop.scalar_types[sp], loop.in_dtypes[sp].type
-        if loop.in_dtypes[sp].kind == "b":
-            cast = _weak_bool
-
-    def fast(a, b):
-        x = b if sp == 0 else a  # the array operand: shape and layout
-        n = x._size
-        if n <= lower or n > limit:
-            return uf._call(a, b)
-        if multi[0]:
-            check((a, b) if sp < 0 else (x,))
-        if sp < 0:
-            out = _new_c(x._shape, od) if x._c else _new_f(x._shape, od)
-            pa, pb, po = a.data.ptr, b.data.ptr, out.data.ptr
-            orp = pa | pb | po
-            hit = cfgs.get(n if n >= v and not orp & m_all else -n - 1) if m_all is not None else None
-            k, cfg, n32 = hit or prepare(n, (pa, pb, po))
-            _launch.enqueue(core_stream(), cfg, k, pa, pb, po, n32)
-            return out
-        try:
-            sv = conv(cast(a if sp == 0 else b))
-        except OverflowError:  # out-of-range int: _call raises or (comparisons) answers
-            return uf._call(a, b)
-        out = _new_c(x._shape, od) if x._c else _new_f(x._shape, od)
-        px, po = x.data.ptr, out.data.ptr
-        orp = px | po
-        hit = cfgs.get(n if n >= v and not orp & m_all else -n - 1) if m_all is not None else None
-        k, cfg, n32 = hit or prepare(n, (px, po))
-        if sp:
-            _launch.enqueue(core_stream(), cfg, k, px, sv, po, n32)
-        else:
-            _launch.enqueue(core_stream(), cfg, k, sv, px, po, n32)
-        return out
-
-    return fast
-
-
-def _make_fast_runtime(uf: ufunc, loop: _Loop, d: Definition, pattern, big):
-    """`_make_fast` for a definition with runtime-typed inputs (a mixed-dtype call, `_SHARED_LIMIT`
-    elements at most): a type code follows each such input's pointer (`Definition._pack`'s order,
-    written out here per case) and there is no vector layout, so the prepared launch is always
-    the flat one (`FlatLaunch`'s key -n - 1). Larger calls go to `big`, the specialised kernel's
-    launcher."""
-    od = loop.out_dtypes[0]
-    limit = min(_INT32_LIMIT, _SHARED_LIMIT[0])
-    core_stream = _stream.current_core_stream
-    multi, check = _device_check.active, _device_check.check
-    prepare, cfgs = d._flat.prepare, d._flat.cfgs
-    codes = [p.code for p in d.params if p.kind in ("in", "scalar") and p.name != "_w"]
-    c0 = codes[0]
-
-    if len(pattern) == 1:
-        def fast(a):
-            n = a._size
-            if n > limit:
-                return big(a)
-            if n == 0:
-                return uf._call(a)
-            if multi[0]:
-                check((a,))
-            out = _new_c(a._shape, od) if a._c else _new_f(a._shape, od)
-            pa, po = a.data.ptr, out.data.ptr
-            k, cfg, n32 = cfgs.get(-n - 1) or prepare(n, (pa, po))
-            _launch.enqueue(core_stream(), cfg, k, pa, c0, po, n32)
-            return out
-
-        return fast
-
-    c1 = codes[1]
-    both = c0 is not None and c1 is not None
-    sp = pattern.index(False) if False in pattern else -1
-    if sp >= 0:
-        conv, cast = loop.scalar_types[sp], loop.in_dtypes[sp].type
-        if loop.in_dtypes[sp].kind == "b":
-            cast = _weak_bool
-
-    def fast(a, b):
-        x = b if sp == 0 else a
-        n = x._size
-        if n > limit:
-            return big(a, b)
-        if n == 0:
-            return uf._call(a, b)
-        if multi[0]:
-            check((a, b) if sp < 0 else (x,))
-        if sp < 0:
-            out = _new_c(x._shape, od) if x._c else _new_f(x._shape, od)
-            pa, pb, po = a.data.ptr, b.data.ptr, out.data.ptr
-            k, cfg, n32 = cfgs.get(-n - 1) or prepare(n, (pa, pb, po))
-            if both:
-                _launch.enqueue(core_stream(), cfg, k, pa, c0, pb, c1, po, n32)
-            elif c0 is not None:
-                _launch.enqueue(core_stream(), cfg, k, pa, c0, pb, po, n32)
-            else:
-                _launch.enqueue(core_stream(), cfg, k, pa, pb, c1, po, n32)
-            return out
-        try:
-            sv = conv(cast(a if sp == 0 else b))
-        except OverflowError:  # out-of-range int: _call raises or (comparisons) answers
-            return uf._call(a, b)
-        out = _new_c(x._shape, od) if x._c else _new_f(x._shape, od)
-        px, po = x.data.ptr, out.data.ptr
-        k, cfg, n32 = cfgs.get(-n - 1) or prepare(n, (px, po))
-        if sp:  # the array operand is the runtime-typed one
-            _launch.enqueue(core_stream(), cfg, k, px, c0, sv, po, n32)
-        else:
-            _launch.enqueue(core_stream(), cfg, k, sv, px, c1, po, n32)
-        return out
-
-    return fast

@@ -36,6 +36,7 @@ _SCRIPT = SCRIPT_PRELUDE + textwrap.dedent('''
     _observe.set_observer(NoBlas())
     x = cp.empty(230400, np.float32)        # seed-exp
     a16 = cp.empty(16, np.float32)           # ew-small
+    o16 = cp.empty(16, np.float32)           # an output given: out=, in-place operators
     m = cp.empty((64, 64), np.float32)       # matmul-host
     kept = {}
     cases = {
@@ -43,6 +44,9 @@ _SCRIPT = SCRIPT_PRELUDE + textwrap.dedent('''
         "add": lambda: a16 + a16,
         "arange_T2": lambda: cp.arange(10**6).reshape(1000, -1).T * 2,  # seed-table1, seed-slide
         "matmul": lambda: m @ m,
+        "add_out": lambda: cp.add(a16, a16, out=o16),
+        "iadd": lambda: o16.__iadd__(a16),      # o16 += a16
+        "imul_scalar": lambda: o16.__imul__(2.0),
     }
 
     def count(f):
@@ -75,6 +79,10 @@ _BUDGET = {
     "add": (18, 1, []),
     "arange_T2": (46, 2, []),
     "matmul": (20, 0, ["gemm"]),
+    # an output given (the full path: 59 / 62 / 59 calls before the prepared launcher's `into`)
+    "add_out": (20, 1, []),
+    "iadd": (22, 1, []),
+    "imul_scalar": (22, 1, []),
 }
 
 

@@ -198,3 +198,86 @@ def test_numpy_power_reaches_the_checked_power(recorded):
     with pytest.raises(ValueError, match="negative integer powers"):
         np.power(cp.empty(4, dtype="int32"), -1)
     assert not recorded
+
+
+# -- into a given output: ufunc(..., out=o), ufunc(a, b, o), the in-place operators --------------------
+def _spy_full_calls(monkeypatch, uf):
+    """Count the calls that reach `uf._call` (the full path) on this fresh ufunc only."""
+    seen = []
+    full = uf._call
+
+    def spy(*args, **kwargs):
+        seen.append(1)
+        return full(*args, **kwargs)
+
+    monkeypatch.setattr(uf, "_call", spy)
+    return seen
+
+
+@pytest.mark.parametrize("form", ["keyword", "tuple", "positional", "inplace"])
+def test_out_launches_what_the_full_call_launches(recorded, monkeypatch, form):
+    add = _fresh(cp.add)
+    a, b, c = (cp.empty((64, 32), dtype="float32") for _ in range(3))
+    add(a, b, out=c)  # the full path: prepares the launcher (an out= call of the loop's dtype does)
+    assert (np.dtype("float32"), np.dtype("float32")) in add._fast
+    seen = _spy_full_calls(monkeypatch, add)
+    if form == "keyword":
+        r = add(a, b, out=c)
+    elif form == "tuple":
+        r = add(a, b, out=(c,))
+    elif form == "positional":
+        r = add(a, b, c)
+    else:
+        r = _array_methods._inplace(add)(c, b)
+    assert not seen and r is c
+    full, fast = recorded
+    if form == "inplace":  # c += b: the operands are (c, b)
+        assert fast[:3] == full[:3] and fast[3:] == (c.data.ptr, b.data.ptr, c.data.ptr, full[-1])
+    else:
+        assert fast == full
+
+
+def test_out_with_a_scalar_and_a_unary_ufunc(recorded, monkeypatch):
+    multiply, exp = _fresh(cp.multiply), _fresh(cp.exp)
+    a, c = cp.empty(4096, dtype="float64"), cp.empty(4096, dtype="float64")
+    multiply(a, 2.0, out=c)
+    exp(a, out=c)
+    seen = _spy_full_calls(monkeypatch, multiply) + _spy_full_calls(monkeypatch, exp)
+    assert multiply(2.0, a, out=c) is c and exp(a, out=a) is a and exp(a, c) is c
+    assert not seen
+    assert recorded[2][3:5] == (np.float64(2.0), a.data.ptr) and recorded[2][5] == c.data.ptr
+    assert recorded[3][3:5] == (a.data.ptr, a.data.ptr) and recorded[4][3:5] == (a.data.ptr, c.data.ptr)
+
+
+def test_out_the_fast_path_declines(recorded, monkeypatch):
+    # Each of these is `_call`'s: a cast into the output, another layout, a shape the inputs
+    # broadcast to, a read-only output (NumPy's ValueError). (An output sharing memory with an
+    # input other than element for element is `_partly_shared`'s, below: `_call` computes it into
+    # a temporary and copies, which the fake device cannot; the GPU test runs it.)
+    add = _fresh(cp.add)
+    a, b = cp.empty((8, 16), dtype="float32"), cp.empty((8, 16), dtype="float32")
+    add(a, b, out=cp.empty((8, 16), dtype="float32"))
+    seen = _spy_full_calls(monkeypatch, add)
+    for o in (cp.empty((8, 16), dtype="float64"), cp.empty((16, 8), dtype="float32").T,
+              cp.empty((2, 8, 16), dtype="float32")):
+        assert add(a, b, out=o) is o
+    assert len(seen) == 3
+    ro = cp.empty((8, 16), dtype="float32")
+    ro._writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        add(a, b, out=ro)
+    assert len(seen) == 4
+
+
+def test_partly_shared_and_fits(recorded):
+    from cuarray._core.ufunc_launchers import _fits, _partly_shared
+
+    x = cp.empty(64, dtype="float32")
+    assert not _partly_shared(x, x) and not _partly_shared(2.0, x)
+    assert not _partly_shared(x[:32], x[32:]) and _partly_shared(x[:32], x[16:48])
+    assert _partly_shared(x.view("int32")[:32], x[:32].view("int16")[:32])  # one address, other items
+    assert not _partly_shared(x.view("int32"), x.view("float32"))  # same elements
+    m = cp.empty((4, 8), dtype="float32")
+    assert _fits(m, m, m.dtype) and not _fits(m, m, np.dtype("float64"))
+    assert not _fits(cp.empty((8, 4), dtype="float32").T, m, m.dtype)  # F into C
+    assert _fits(cp.empty((4, 8), dtype="float32").T, m.T, m.dtype)
