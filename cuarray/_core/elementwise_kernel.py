@@ -192,6 +192,42 @@ def parse_params(text: str) -> tuple[_ParamSpec, ...]:
     return tuple(out)
 
 
+_MAX_BINDINGS = 256  # bindings kept per kernel (a call of new shapes each time forgets them all)
+_PY_NUMBERS = (bool, int, float, complex)
+
+
+class _Binding:
+    """What a call of an ElementwiseKernel launches, given its arguments' kinds: the engine's
+    definition, the loop shape, per input ("in" | "raw" | "scalar", declared dtype, parameter name,
+    whether a raw input is copied to C order), per output (raw, declared dtype), and `size` where
+    it sets the loop length."""
+
+    __slots__ = ("d", "shape", "ins", "outs", "size")
+
+    def __init__(self, d, shape, ins, outs, size):
+        self.d, self.shape, self.ins, self.outs, self.size = d, shape, ins, outs, size
+
+
+def _call_key(args):
+    """What a call's binding depends on, per argument: an array's dtype, shape and C-contiguity, a
+    Python number's type, a NumPy scalar's type and dtype, None (an output to allocate); None
+    for a call that must be bound afresh (structured data, another argument kind)."""
+    key = []
+    for a in args:
+        t = type(a)
+        if t is ndarray:
+            if a._dtype.names is not None:
+                return None
+            key.append((a._dtype, a._shape, a._c))
+        elif t in _PY_NUMBERS or a is None:
+            key.append(t)
+        elif isinstance(a, numpy.generic) and t is not numpy.void:
+            key.append((t, a.dtype))
+        else:
+            return None
+    return tuple(key)
+
+
 class ElementwiseKernel:
     """A user-defined elementwise kernel. See `cupy.ElementwiseKernel`.
 
@@ -231,17 +267,37 @@ class ElementwiseKernel:
         self.no_return = no_return
         self.return_tuple = return_tuple
         self._defs: dict = {}
+        self._bindings: dict = {}  # _call_key(args) -> _Binding (see __call__)
 
     def __repr__(self) -> str:
         return "<ElementwiseKernel {!r}>".format(self.name)
 
     def __call__(self, *args, size=None, stream=None, block_size=None):
+        # HOT PATH: arguments of the types, dtypes, shapes and contiguity of an earlier call (no
+        # struct, no placeholder bound by a Python number's value) reuse that call's binding: the
+        # argument checks and type binding below depend on nothing else.
+        key = _call_key(args) if size is None else None
+        if key is not None:
+            b = self._bindings.get(key)
+            if b is not None:
+                return self._run(b, args)
+        b, reusable = self._bind(args, size)
+        if reusable and key is not None:
+            if len(self._bindings) >= _MAX_BINDINGS:
+                self._bindings.clear()
+            self._bindings[key] = b
+        return self._run(b, args)
+
+    def _bind(self, args, size):
+        """The checks of a call and what it launches: (`_Binding`, whether a call with the same
+        `_call_key` may reuse it). Raises CuPy's errors for wrong arguments."""
         if len(args) not in (self.nin, self.nargs):
             raise TypeError("Wrong number of arguments for {!r}: expected {} or {}, got {}".format(
                 self.name, self.nin, self.nargs, len(args)))
         size = check_size(size)
         ins = args[: self.nin]
         outs = list(args[self.nin:]) if len(args) == self.nargs else [None] * self.nout
+        reusable = True
 
         # Bind type placeholders from the arguments, inputs first, in order.
         bound: dict[str, numpy.dtype] = {}
@@ -257,7 +313,9 @@ class ElementwiseKernel:
         for spec, a in zip(self.in_params, ins):
             if spec.typevar is not None and spec.typevar not in bound and a is not None:
                 if isinstance(a, (bool, int, float, complex)):
+                    # (a Python int's dtype depends on its value: 2**63 is uint64's)
                     bound[spec.typevar] = _dtypes.normalize_dtype(numpy.asarray(a).dtype)
+                    reusable = False
                 else:
                     raise TypeError("Unsupported argument type {} for parameter {!r}".format(type(a), spec.name))
 
@@ -282,58 +340,81 @@ class ElementwiseKernel:
         else:
             raise ValueError("Loop size is undecided.")
 
-        arrays, scalars, raws, kinds = [], [], [], []
+        steps_in, kinds = [], []
         for spec, a in zip(self.in_params, ins):
             dt = dtype_of(spec)
+            if dt.names is not None:
+                reusable = False  # (a struct array's alignment is checked per address)
             if spec.raw:
                 if not isinstance(a, ndarray):
                     raise TypeError("raw parameter {!r} needs a cuarray array, got {}".format(spec.name, type(a)))
                 if dt.names is not None:
                     _check_struct_array(a, spec)
-                raws.append(a if a._c else _copy(a))
+                steps_in.append(("raw", dt, spec.name, not a._c))
                 kinds.append(("raw", a.dtype, dt))
             elif isinstance(a, ndarray):
                 if dt.names is not None:
                     _check_struct_array(a, spec)
-                arrays.append(a)
+                steps_in.append(("in", dt, spec.name, False))
                 kinds.append(("in", a.dtype, dt))
             elif isinstance(a, (bool, int, float, complex, numpy.generic)):
-                scalars.append(scalar_arg(a, dt, spec.name))
+                scalar_arg(a, dt, spec.name)  # (its errors here, before anything is allocated)
+                steps_in.append(("scalar", dt, spec.name, False))
                 kinds.append(("scalar", dt, dt))
             else:
                 raise TypeError("Unsupported argument type {} for parameter {!r}".format(type(a), spec.name))
-        out_arrays = []
-        for k, (spec, o) in enumerate(zip(self.out_params, outs)):
+        steps_out = []
+        for spec, o in zip(self.out_params, outs):
             dt = dtype_of(spec)
+            if dt.names is not None:
+                reusable = False
             if o is None:
                 if spec.raw and size is None:  # CuPy: a raw output is allocated only with size=
                     raise ValueError("Output array size is Undecided")
-                o = outs[k] = ndarray(shape, dt)
             elif not isinstance(o, ndarray):
                 raise TypeError("output {!r} must be a cuarray array, got {}".format(spec.name, type(o)))
-            if dt.names is not None:
-                _check_struct_array(o, spec)
-            if spec.raw:
-                if not o._c:
-                    raise ValueError("raw output {!r} must be C-contiguous".format(spec.name))
-                raws.append(o)
-                kinds.append(("raw", o.dtype, dt))
             else:
-                if o._shape != shape:
+                if dt.names is not None:
+                    _check_struct_array(o, spec)
+                if spec.raw and not o._c:
+                    raise ValueError("raw output {!r} must be C-contiguous".format(spec.name))
+                if not spec.raw and o._shape != shape:
                     raise ValueError("Out shape is mismatched: {} vs the broadcast shape {}".format(o._shape, shape))
-                if o.dtype != dt:
+                if not spec.raw and o.dtype != dt:
                     raise TypeError("Type is mismatched: output {!r} is {} but the kernel declares {}".format(
                         spec.name, o.dtype, dt))
-                out_arrays.append(o)
-                kinds.append(("out", o.dtype, dt))
+            steps_out.append((spec.raw, dt))
+            stored = dt if o is None else o.dtype
+            kinds.append(("raw", stored, dt) if spec.raw else ("out", stored, dt))
 
         key = kinds_key(kinds, bound)
         d = self._defs.get(key)
         if d is None:
             d = self._defs[key] = self._definition(kinds, bound)
-        # Raw params are packed in declaration order; the engine takes them as a list.
+        any_array = any(k == "in" for k, _, _, _ in steps_in) or not all(raw for raw, _ in steps_out)
+        return _Binding(d, shape, tuple(steps_in), tuple(steps_out), None if any_array else size), reusable
+
+    def _run(self, b, args):
+        """Launch the bound call on `args`: raw inputs that are not C-contiguous copied, scalars
+        converted to their parameters' types, outputs not given allocated."""
+        arrays, raws, scalars = [], [], []
+        for (kind, dt, name, copy), a in zip(b.ins, args):
+            if kind == "in":
+                arrays.append(a)
+            elif kind == "raw":
+                raws.append(_copy(a) if copy else a)
+            else:
+                scalars.append(scalar_arg(a, dt, name))
+        given = len(args) == self.nargs
+        outs = list(args[self.nin:]) if given else [None] * self.nout
+        out_arrays = []
+        for k, (raw, dt) in enumerate(b.outs):
+            o = outs[k]
+            if o is None:
+                o = outs[k] = ndarray(b.shape, dt)
+            (raws if raw else out_arrays).append(o)
         try:
-            d.run(arrays + out_arrays, tuple(scalars), shape, raw=raws, size=size if not arrays and not out_arrays else None)
+            b.d.run(arrays + out_arrays, tuple(scalars), b.shape, raw=raws, size=b.size)
         except _compiler.CompileError as e:  # a struct's C type that is not its dtype's: TypeError
             err = _structs.layout_error(e)
             if err is None:
