@@ -230,8 +230,10 @@ class ufunc:
                 into = self._prepared_into(args[:nin])
                 if into is not None:
                     return into(*args)
-        elif len(kwargs) == 1 and len(args) == self.nin:
-            o = kwargs.get("out")  # add(a, b, out=c), and the in-place operators (c += b)
+        elif len(kwargs) == 1 and len(args) == self.nin and "out" in kwargs:
+            o = kwargs["out"]  # add(a, b, out=c), and the in-place operators (c += b)
+            if o is None:  # (a routine passing its own out=None through: the plain call)
+                return self(*args)
             if type(o) is tuple and len(o) == 1:
                 o = o[0]
             if type(o) is ndarray and self.nout == 1:

@@ -281,3 +281,13 @@ def test_partly_shared_and_fits(recorded):
     assert _fits(m, m, m.dtype) and not _fits(m, m, np.dtype("float64"))
     assert not _fits(cp.empty((8, 4), dtype="float32").T, m, m.dtype)  # F into C
     assert _fits(cp.empty((4, 8), dtype="float32").T, m.T, m.dtype)
+
+
+def test_out_none_is_the_plain_call(recorded, monkeypatch):
+    # routines pass their own out=None through (clip to minimum/maximum, positive): the fast path
+    minimum = _fresh(cp.minimum)
+    a = cp.empty(256, dtype="float32")
+    minimum(a, 1.0)
+    seen = _spy_full_calls(monkeypatch, minimum)
+    r = minimum(a, 1.0, out=None)
+    assert not seen and r.shape == a.shape and recorded[1][:3] == recorded[0][:3]
