@@ -226,7 +226,7 @@ class ufunc:
                     f = self._fast.get(a._dtype)
                     if f is not None:
                         return f(a)
-            elif len(args) == nin + 1 and self.nout == 1:  # add(a, b, c)
+            elif len(args) == nin + 1 and self.nout == 1 and type(args[nin]) is ndarray:  # add(a, b, c)
                 into = self._prepared_into(args[:nin])
                 if into is not None:
                     return into(*args)

@@ -291,3 +291,14 @@ def test_out_none_is_the_plain_call(recorded, monkeypatch):
     seen = _spy_full_calls(monkeypatch, minimum)
     r = minimum(a, 1.0, out=None)
     assert not seen and r.shape == a.shape and recorded[1][:3] == recorded[0][:3]
+
+
+def test_positional_output_that_is_not_an_array(recorded):
+    # add(a, b, None) is NumPy's new output; another object is the full call's TypeError
+    add = _fresh(cp.add)
+    a = cp.empty(64, dtype="float32")
+    add(a, a)
+    r = add(a, a, None)
+    assert r.shape == (64,) and r is not a
+    with pytest.raises(TypeError):
+        add(a, a, [1.0])
