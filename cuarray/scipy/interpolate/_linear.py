@@ -93,6 +93,7 @@ BLOCKS_PER_SM = 8  # the grid's cap a multiprocessor (<= 64 registers a thread: 
 # PIPE 93 / 77 / 159 on jittered 1e4 / uniform 1e4 / jittered 1e6 knots, the table (2) 103 / 116 /
 # 233; the table wins on clustered knots only (99 against the guess's 353): the guess is the default.
 # SEARCH_HYBRID (4, unmeasured): the guess's two records, the table's bracket (as 2) where they miss
+# (on jittered knots ~29% of points miss, in nearly every warp: there a warp takes both paths' steps)
 SEARCH_GUESS, SEARCH_CELLS, SEARCH_CELLS3, SEARCH_WINDOW, SEARCH_HYBRID = SEARCHES = 0, 1, 2, 3, 4
 TABLE_SEARCHES = (SEARCH_CELLS, SEARCH_CELLS3, SEARCH_HYBRID)  # those that read the cell table
 SEARCH, PIPE = SEARCH_GUESS, True
