@@ -15,7 +15,15 @@ against SciPy on the host (first 2e5 points), the old route's to 1e-12.
 
 Issue 53's target: the bench row's "public" fraction >= 0.7, and <= CuPy's time.
 
-Run on the GPU machine: `python scripts/perf/interp_variants.py` (about 20 s)."""
+The knot searches side by side (`--searches`, also printed after the rows above): the bench row's
+route (numpy.interp's formula, interleaved records, PIPE as `_linear.PIPE`) prepared as an
+interpolator's (fixed knots, so the cell table is built) with each SEARCH: the guess (0), the
+table in two steps (1) or at once (2), the window (3) and the hybrid (4: the guess, the table on a
+miss), on jittered 1e4, uniform 1e4, jittered 1e6 and clustered 1e4 knots (half of them within
+~1e-3 of 5000); each row checked bit for bit against SciPy on the first 2e5 points.
+
+Run on the GPU machine: `python scripts/perf/interp_variants.py` (about 30 s), or
+`python scripts/perf/interp_variants.py --searches` (the search table alone, about 10 s)."""
 
 import pathlib
 import sys
@@ -63,6 +71,40 @@ def _knot_sets():
     yield "1e6 jittered", xb, yb, 100.0
 
 
+def _clustered(n, seed):
+    """n sorted knots over [0, 1e4): half within ~1e-3 of 5000, half uniform (the guess misses by
+    ~n/4 knots over most of the range; the table's cells there hold one knot or none)."""
+    rng = numpy.random.default_rng(seed)
+    x = numpy.sort(numpy.concatenate((5000.0 + rng.normal(0.0, 1e-3, n // 2), rng.uniform(0.0, 1e4, n - n // 2))))
+    return cuarray.asarray(x), cuarray.asarray(numpy.sin(x / 17.0))
+
+
+SEARCH_NAMES = {_linear.SEARCH_GUESS: "guess (0)", _linear.SEARCH_CELLS: "table, two steps (1)",
+                _linear.SEARCH_CELLS3: "table (2)", _linear.SEARCH_WINDOW: "window (3)",
+                _linear.SEARCH_HYBRID: "hybrid (4)"}
+
+
+def search_rows(q, t_copy):
+    """Each SEARCH on each knot set, as an interpolator with its own knots runs it."""
+    import scipy.interpolate as si  # host oracle
+
+    fmt = "{:<22} {:<34} {:>9.1f} us  {:>5.2f} x copy"
+    sets = list(_knot_sets()) + [("1e4 clustered",) + _clustered(10**4, 58) + (1.0,)]
+    for label, x, y, scale in sets:
+        f = ci.interp1d(x, y, assume_sorted=True, bounds_error=False)
+        qk = q if scale == 1.0 else q * scale
+        ref = si.interp1d(x.get(), y.get(), assume_sorted=True, bounds_error=False)(qk[:200000].get())
+        below, above = f._linear_fills(F8)
+        route = _linear.plan(F8, F8, F8, F8, f.x.shape[0], 1, True, True, _linear.installed_weights_formula())
+        for search in _linear.SEARCHES:
+            prep = _linear.Prepared(route, f.x, f._y, below, above, False, f._pairs, fixed=True, search=search)
+            assert prep.route.search == search, (search, prep.route)
+            out = cuarray.empty((qk.shape[0], 1), F8)
+            t = gpu_us(lambda: prep(qk, out.data.ptr), REPS)
+            ok = "exact" if numpy.array_equal(out[:200000, 0].get(), ref, equal_nan=True) else "DIFFERS"
+            print(fmt.format(label, "search " + SEARCH_NAMES[search], t, t_copy / t), ok)
+
+
 def _cupy_row(x, y, q):
     try:
         import cupy
@@ -80,6 +122,9 @@ def main():
     q = _points(cuarray, M, 0.0, 10**4, 54)
     t_copy = gpu_us(lambda: q.copy(), REPS)
     print("copy of 1e7 float64: {:.1f} us = {:.0f} GB/s (read + write)".format(t_copy, 16 * M / t_copy / 1e3))
+    if "--searches" in sys.argv[1:]:
+        search_rows(q, t_copy)
+        return
     fmt = "{:<22} {:<34} {:>9.1f} us  {:>5.2f} x copy"
     for label, x, y, scale in _knot_sets():
         f = ci.interp1d(x, y, assume_sorted=True, bounds_error=False)
@@ -109,6 +154,7 @@ def main():
         if cp_t is not None:
             print(fmt.format(label, "CuPy interp1d (events)", cp_t[0], t_copy / cp_t[0]))
             print(fmt.format(label, "CuPy interp1d (GPU work)", cp_t[1], t_copy / cp_t[1]))
+    search_rows(q, t_copy)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,8 @@ traffic, ~54 us at the copy rate; the 160 KB table and the 80 KB cell table shou
 one 4-byte gather of the cell table and three 16-byte record gathers issued together (two
 dependent steps, no divergence outside crowded cells), where the guess cost ~2.05 record gathers
 in 2 to 4 dependent, divergent steps on jittered knots (a miss on either side in nearly every
-warp). SEARCH 1 and 2, PIPE and CELLS_PER_KNOT are the knobs the device measurement picks."""
+warp). SEARCH 1, 2 and 4 (the hybrid: the guess's two records, the table only where they miss),
+PIPE and CELLS_PER_KNOT are the knobs the device measurement picks."""
 
 from __future__ import annotations
 
@@ -90,8 +91,11 @@ BLOCKS_PER_SM = 8  # the grid's cap a multiprocessor (<= 64 registers a thread: 
 # of four records read at once (3, no table); PIPE: a thread loads its next batch of points before
 # evaluating this one. Measured (H100, 1e7 float64 points, µs, docs/perf-notes.md): the guess with
 # PIPE 93 / 77 / 159 on jittered 1e4 / uniform 1e4 / jittered 1e6 knots, the table (2) 103 / 116 /
-# 233; the table wins on clustered knots only (99 against the guess's 353): the guess is the default
-SEARCH_GUESS, SEARCH_CELLS, SEARCH_CELLS3, SEARCH_WINDOW = SEARCHES = 0, 1, 2, 3
+# 233; the table wins on clustered knots only (99 against the guess's 353): the guess is the default.
+# SEARCH_HYBRID (4, unmeasured): the guess's two records, the table's bracket (as 2) where they miss
+# (on jittered knots ~29% of points miss, in nearly every warp: there a warp takes both paths' steps)
+SEARCH_GUESS, SEARCH_CELLS, SEARCH_CELLS3, SEARCH_WINDOW, SEARCH_HYBRID = SEARCHES = 0, 1, 2, 3, 4
+TABLE_SEARCHES = (SEARCH_CELLS, SEARCH_CELLS3, SEARCH_HYBRID)  # those that read the cell table
 SEARCH, PIPE = SEARCH_GUESS, True
 CELLS_PER_KNOT = 2  # table cells a segment (int32 entries: 8 bytes a knot beside its 16-byte record)
 _MAX_CELLS = 2**30
@@ -229,9 +233,10 @@ def cell_count(n: int) -> int:
 
 def search_for(fixed: bool, n: int, search=None) -> int:
     """The search a Prepared launch takes: `search` (default SEARCH), the guess in place of a
-    cell table search where the knots are not fixed or `cell_count` gives no table."""
+    cell table search (TABLE_SEARCHES, the hybrid's included) where the knots are not fixed or
+    `cell_count` gives no table."""
     search = SEARCH if search is None else int(search)
-    if search in (SEARCH_CELLS, SEARCH_CELLS3) and not (fixed and cell_count(n)):
+    if search in TABLE_SEARCHES and not (fixed and cell_count(n)):
         return SEARCH_GUESS
     return search
 
@@ -253,7 +258,7 @@ def build_cells(route: Route, xs: ndarray, n: int):
 def specs(route: Route) -> tuple:
     """The kernels of one module for `route`: the cell table's builder first where the route's
     search reads a table (one NVRTC compile for both), then the evaluation."""
-    if route.search in (SEARCH_CELLS, SEARCH_CELLS3):
+    if route.search in TABLE_SEARCHES:
         return route.cells_spec(), route.spec()
     return (route.spec(),)
 
@@ -279,7 +284,7 @@ class Prepared:
             below = astype(below, _F8, order="C", copy=False)
             above = astype(above, _F8, order="C", copy=False)
         route = route._replace(search=search_for(fixed, x.shape[0], search), pipe=PIPE if pipe is None else bool(pipe))
-        built = build_cells(route, xs, x.shape[0]) if route.search in (SEARCH_CELLS, SEARCH_CELLS3) else None
+        built = build_cells(route, xs, x.shape[0]) if route.search in TABLE_SEARCHES else None
         cells, ncells = built if built is not None else (None, 0)
         self.route, self.specs, self.q_dt, self.ext = route, specs(route), route.q, bool(extrapolate)
         self.keep = (xs, ys, below, above, cells)

@@ -213,20 +213,21 @@ ROUTES = [_linear.Route(2, q, F8, F8, F8, p) for q in (F4, F8) for p in (False, 
 def test_every_route_compiles_without_spills():
     # every route with the guess (one-shot, copy=False) and the interpolator's cell table search,
     # and the cell table's builders
-    specs = [r._replace(search=k).spec() for r in ROUTES for k in {_linear.SEARCH_GUESS, _linear.SEARCH}]
+    specs = [r._replace(search=k).spec() for r in ROUTES
+             for k in {_linear.SEARCH_GUESS, _linear.SEARCH, _linear.SEARCH_HYBRID}]
     specs += ["interp1d_cells<{}, {}>".format(t, p) for t in ("float", "double") for p in ("false", "true")]
     names = [_linear.LINEAR.name_expression(s) for s in specs]
     cubin, mapping = compile_sm90(_linear.LINEAR.source(), names)
     assert set(mapping) == set(names)
     attrs = kernel_attributes(cubin)
-    for search in (_linear.SEARCH_GUESS, _linear.SEARCH):
+    for search in {_linear.SEARCH_GUESS, _linear.SEARCH, _linear.SEARCH_HYBRID}:
         bench = mapping[_linear.LINEAR.name_expression(ROUTES[3]._replace(search=search).spec())].decode()
         # the bench row's kernel: no local memory, and registers for >= 4 blocks of 256 threads an SM
         assert attrs[bench].get(0x11, 0) == 0 and attrs[bench][0x2F] <= 64
 
 
 def test_search_variants_compile():
-    # the variants the device probe times (SEARCH 0/1/2, PIPE on/off) on the bench row's route
+    # the variants the device probe times (every SEARCH, PIPE on/off) on the bench row's route
     r = ROUTES[3]
     names = [_linear.LINEAR.name_expression(r._replace(search=k, pipe=p).spec()) for k in _linear.SEARCHES
              for p in (0, 1)]
@@ -242,6 +243,9 @@ def test_search_for():
     assert _linear.search_for(True, 2**31 - 1, 2) == 0  # no int32 table
     assert _linear.search_for(False, 10, 3) == _linear.search_for(True, 10, 3) == 3  # the window needs none
     assert _linear.search_for(True, 10, 0) == 0 and _linear.search_for(True, 10) == _linear.SEARCH
+    # the hybrid reads the table where the guess misses: the table's conditions, else the guess
+    assert _linear.search_for(True, 10, 4) == 4
+    assert _linear.search_for(False, 10, 4) == _linear.search_for(True, 2**31 - 1, 4) == 0
 
 
 def test_cell_count():
@@ -266,7 +270,7 @@ def test_fixed_knots_build_the_cell_table_once(h100, recorded_launches):
     u, v = run(q, (1000,)), run(q, (1000,))
     names = [c[2] for c in recorded_launches]
     assert _linear.search_for(True, 10) == _linear.SEARCH
-    if _linear.SEARCH not in (_linear.SEARCH_CELLS, _linear.SEARCH_CELLS3):  # a default without a table
+    if _linear.SEARCH not in _linear.TABLE_SEARCHES:  # a default without a table
         assert len(names) == 2 and list(recorded_launches[0][3 + 12:]) == [0, 0]
         return
     assert names == ["cuarray_interp1d::interp1d_cells<double, true>"] + [
@@ -282,6 +286,33 @@ def test_fixed_knots_build_the_cell_table_once(h100, recorded_launches):
     _kernels.linear_evaluator(x, y, F8, b, b, False, F8, True, pairs, False, False)(q, (1000,))
     (_, _, name, *args), = recorded_launches
     assert ", 2, true, {}, ".format(_linear.search_for(False, 10)) in name and args[12:] == [0, 0]
+
+
+@pytest.mark.parametrize("fixed", [True, False])
+def test_hybrid_search_builds_the_table_or_falls_back_to_the_guess(h100, recorded_launches, fixed):
+    """search=SEARCH_HYBRID: with fixed knots the preparation builds the cell table (the hybrid
+    reads it where the guess misses) and the call launches the hybrid with it; knots the caller may
+    write: no table, the guess's kernel."""
+    import cuarray
+
+    x, y, b = cuarray.empty(10), cuarray.empty((10, 1)), cuarray.empty(1)
+    pairs = cuarray.empty((10, 2))
+    route = _linear.plan(F8, F8, F8, F8, 10, 1, True, True)
+    recorded_launches.clear()
+    prep = _linear.Prepared(route, x, y, b, b, False, pairs, fixed=fixed, search=_linear.SEARCH_HYBRID, pipe=True)
+    out = cuarray.empty((1000, 1))
+    prep(cuarray.empty(1000), out.data.ptr)
+    names = [c[2] for c in recorded_launches]
+    want = _linear.SEARCH_HYBRID if fixed else _linear.SEARCH_GUESS
+    assert prep.route.search == want
+    kernel = "cuarray_interp1d::interp1d_linear<double, double, double, double, 2, true, {}, true>".format(want)
+    if not fixed:
+        assert names == [kernel] and list(recorded_launches[0][3 + 12:]) == [0, 0]
+        return
+    ncells = _linear.cell_count(10)
+    assert names == ["cuarray_interp1d::interp1d_cells<double, true>", kernel]
+    (_, _, _, *cargs), (_, _, _, *args) = recorded_launches
+    assert cargs[:3] == [pairs.data.ptr, 10, ncells] and args[12:] == [cargs[3], ncells]
 
 
 # ---- the cell table's search against searchsorted (the template's host build) --------------
@@ -339,8 +370,24 @@ def test_cell_search_is_searchsorted(lib, name):
                 assert lo == w, (search, side, v, lo, w)
                 if lo >= 0:
                     assert rec[0] == x[lo] or (np.isnan(rec[0]) and np.isnan(x[lo])), (search, v, lo)
-                if lo + 1 < n and (search in (1, 2) or lo >= 0):
+                if lo + 1 < n and (search in _linear.TABLE_SEARCHES or lo >= 0):
                     assert rec[1] == x[lo + 1], (search, side, v, lo)
+
+
+def test_knot_sets_take_both_paths_of_the_hybrid():
+    # the hybrid's hit (the guess's records bracket the point) and its miss (the table's bracket)
+    # are both taken on the knot sets above (guess: linear.cu's, in NumPy), so the bit-for-bit
+    # comparisons of every search check both
+    sets = _knot_sets()
+    for name in ("jittered", "exp", "one-end", "clustered"):
+        x = sets[name]
+        n = x.shape[0]
+        u = _rng("hybrid-paths", name).uniform(0, 1, 2000)
+        q = u * x[-1] + (1 - u) * x[0]
+        g = (q - x[0]) * ((n - 1) / (x[-1] - x[0]))
+        j = np.floor(np.where(g > 0, np.minimum(g, n - 2), 0)).astype(np.int64)
+        hit = (x[j] < q) & (q <= x[j + 1])
+        assert 0 < hit.sum() < q.shape[0], (name, hit.sum())
 
 
 # ---- the template's per-point code on the host, inside interp1d's host logic ---------------
@@ -370,7 +417,8 @@ def _driver(routes):
              "                                           double v, double* rec) {",
              "  Table<double, double, false>::Rec rl, rh; rl.x = rh.x = NAN; ll lo = SEARCH == 0",
              "      ? last_before<RIGHT>(tab, n, v, guess(v, s.x0, s.scale, n), rl, rh) : SEARCH == 3",
-             "      ? window_before<RIGHT>(tab, n, v, guess(v, s.x0, s.scale, n), rl, rh)",
+             "      ? window_before<RIGHT>(tab, n, v, guess(v, s.x0, s.scale, n), rl, rh) : SEARCH == 4",
+             "      ? hybrid_before<RIGHT>(tab, s, n, v, guess(v, s.x0, s.scale, n), rl, rh)",
              "      : cell_before<RIGHT, SEARCH>(tab, s.cells, n, cell_of(v, s.x0, s.inv, s.ncells), v, rl, rh);",
              "  rec[0] = rl.x; rec[1] = rh.x; return lo;",
              "}",
@@ -381,6 +429,7 @@ def _driver(routes):
              "  if (search == 0) return right ? lastb<true, 0>(tab, n, s, v, rec) : lastb<false, 0>(tab, n, s, v, rec);",
              "  if (search == 1) return right ? lastb<true, 1>(tab, n, s, v, rec) : lastb<false, 1>(tab, n, s, v, rec);",
              "  if (search == 3) return right ? lastb<true, 3>(tab, n, s, v, rec) : lastb<false, 3>(tab, n, s, v, rec);",
+             "  if (search == 4) return right ? lastb<true, 4>(tab, n, s, v, rec) : lastb<false, 4>(tab, n, s, v, rec);",
              "  return right ? lastb<true, 2>(tab, n, s, v, rec) : lastb<false, 2>(tab, n, s, v, rec);",
              "}"]
     ct = {F4: "float", F8: "double"}
@@ -388,7 +437,7 @@ def _driver(routes):
         args = "xq, qs, m, x, y, n, nc, b, a, ext, err, out, ncells"
         calls = " ".join("if (search == {s}) run<{m}, {s}, {q}, {t}, {y}, {r}, {p}>({args});".format(
             s=k, m=r.mode, q=ct[r.q], t=ct[r.t], y=ct[r.y], r=ct[r.r], p=str(r.paired).lower(), args=args)
-            for k in (0, 1, 2, 3))
+            for k in _linear.SEARCHES)
         lines.append('extern "C" void {}(const {q}* xq, ll qs, ll m, const {t}* x, const {y}* y, ll n, ll nc, '
                      "const double* b, const double* a, int ext, unsigned long long* err, {r}* out, ll ncells, "
                      "int search) {{ {calls} }}".format(_cname(r), q=ct[r.q], t=ct[r.t], y=ct[r.y], r=ct[r.r],
@@ -711,7 +760,7 @@ def test_state_changes_after_a_call(host):
                                   "clustered", "range", "subnormal"])
 def test_every_search_matches_scipy_on_any_knots(host, name):
     # the GPU test's knot sets (test_cell_table_on_any_knots) through interp1d's host logic: the
-    # host build runs all three searches (alike bit for bit) and matches SciPy, each route
+    # host build runs every search (alike bit for bit) and matches SciPy, each route
     x = np.ascontiguousarray(_knot_sets()[name], np.float64)
     n = x.shape[0]
     rng = _rng("any-knots", name)

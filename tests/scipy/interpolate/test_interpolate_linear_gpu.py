@@ -266,11 +266,11 @@ def test_cell_table_bounds_error_and_unsorted_knots():
          si.interp1d(x[perm], y[perm], bounds_error=False)(q))
 
 
-@pytest.mark.parametrize("search", [0, 1, 2, 3])
+@pytest.mark.parametrize("search", [0, 1, 2, 3, 4])
 @pytest.mark.parametrize("pipe", [False, True])
 @pytest.mark.parametrize("y_dt", ["f8", "f4", "c16"])
 def test_every_search_variant(search, pipe, y_dt):
-    # the kernel variants the device probe times (SEARCH 0/1/2, PIPE off/on): any may become the
+    # the kernel variants the device probe times (SEARCH 0-4, PIPE off/on): any may become the
     # default, so each is checked against SciPy here, through _linear.Prepared directly
     from cuarray.scipy.interpolate import _kernels, _linear
 

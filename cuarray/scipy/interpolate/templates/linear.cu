@@ -14,7 +14,10 @@
 // knots from start[c + 1] on above it: the table's bracket is exact for any sorted knots, however
 // spaced (a crowded cell costs a bisection, never a wrong segment). 1 reads records a - 1 and a,
 // then a + 1 where x[a] comes before the point; 2 reads the three at once. 3: the guess with
-// four records around it read at once (no table; galloping where they miss).
+// four records around it read at once (no table; galloping where they miss). 4: the guess's two
+// records read at once, and where they do not bracket the point the cell table's (as 2) in place
+// of galloping: the guess's cost where the knots are near their mean spacing, the table's where
+// they are not (crowded knots do not fall back to long gallops).
 //
 // The knots and values are read through the read-only cache; with one real column of the
 // knots' dtype they come interleaved, (x[k], y[k]) in one 8- or 16-byte load, so a point costs
@@ -242,7 +245,7 @@ CUARRAY_LIN_DEV int cell_start(const Tab& tab, long long n, double x0, double in
   return (int)lo;
 }
 
-// last_before's answer from the cell table (SEARCH 1 or 2): a = start[c] for v's cell c, so
+// last_before's answer from the cell table (SEARCH 1 or 2; 4 where the guess misses): a = start[c] for v's cell c, so
 // x[a - 1] < v (its cell is below c) and x[start[c + 1]] > v; the answer is a - 1 unless x[a]
 // comes before v, then a unless x[a + 1] does too, then a bisection of (a + 1, start[c + 1]).
 // rl, rh as last_before's. Indices are clamped to [0, n - 1] before any load (start[] of unsorted
@@ -296,13 +299,29 @@ CUARRAY_LIN_DEV long long window_before(const Tab& tab, long long n, double v, l
   return i0 + k - 1;
 }
 
-// What a point's search needs: the ends x0, xn, the mean-spacing scale (SEARCH 0, 3) and the cell
-// table start[0..ncells] with its scale (SEARCH 1, 2).
+// What a point's search needs: the ends x0, xn, the mean-spacing scale (SEARCH 0, 3, 4) and the
+// cell table start[0..ncells] with its scale (SEARCH 1, 2, 4).
 struct Search {
   double x0, xn, scale, inv;
   const int* cells;
   long long ncells;
 };
+
+// last_before's answer from the guess j in [0, n - 2] and the cell table (SEARCH 4): records j and
+// j + 1 read at once; where x[j] comes before v and x[j + 1] does not, j is the answer (for sorted
+// knots, exact); else cell_before's bracket from v's cell (SEARCH 2's reads). rl, rh as
+// cell_before's (both set: on a hit the records j and j + 1).
+template <bool RIGHT, typename Tab>
+CUARRAY_LIN_DEV long long hybrid_before(const Tab& tab, const Search& s, long long n, double v, long long j,
+                                        typename Tab::Rec& rl, typename Tab::Rec& rh) {
+  typename Tab::Rec a = tab.at(j), b = tab.at(j + 1);
+  if (before<RIGHT>((double)a.x, v) && !before<RIGHT>((double)b.x, v)) {
+    rl = a;
+    rh = b;
+    return j;
+  }
+  return cell_before<RIGHT, 2>(tab, s.cells, n, cell_of(v, s.x0, s.inv, s.ncells), v, rl, rh);
+}
 
 template <typename Tab>
 CUARRAY_LIN_DEV Search make_search(const Tab& tab, long long n, const int* cells, long long ncells) {
@@ -419,6 +438,7 @@ CUARRAY_LIN_DEV void eval_point(const Tab& tab, long long n, const Search& s, Q 
   typename Tab::Rec rl, rh;
   long long lo = SEARCH == 0   ? last_before<MODE == MODE_NUMPY>(tab, n, vd, guess(vd, x0, s.scale, n), rl, rh)
                  : SEARCH == 3 ? window_before<MODE == MODE_NUMPY>(tab, n, vd, guess(vd, x0, s.scale, n), rl, rh)
+                 : SEARCH == 4 ? hybrid_before<MODE == MODE_NUMPY>(tab, s, n, vd, guess(vd, x0, s.scale, n), rl, rh)
                                : cell_before<MODE == MODE_NUMPY, SEARCH>(tab, s.cells, n,
                                                                          cell_of(vd, x0, s.inv, s.ncells), vd, rl, rh);
   if (MODE == MODE_NUMPY) {  // one column; in range, so lo >= 0
@@ -478,8 +498,8 @@ CUARRAY_LIN_DEV void load_points(const Q* __restrict__ xq, long long qstride, lo
 
 // m query points xq[p * qstride] into out (m, ncols). x, y: the knots (n >= 2) and values
 // (n, ncols), or with PAIRED the (n, 2) table in x (y unused). err: the device error buffer
-// (bounds_error) or null. cells: start[0..ncells] of interp1d_cells (SEARCH 1, 2; unread with
-// SEARCH 0). A grid-stride loop over blocks of kThreads * kUnroll consecutive points (each load
+// (bounds_error) or null. cells: start[0..ncells] of interp1d_cells (SEARCH 1, 2, 4; unread with
+// SEARCH 0, 3). A grid-stride loop over blocks of kThreads * kUnroll consecutive points (each load
 // instruction coalesced); PIPE: the next batch's points are loaded before this one is evaluated,
 // so a thread's streaming loads are in flight while it searches.
 template <typename Q, typename T, typename Y, typename R, int MODE, bool PAIRED, int SEARCH, bool PIPE>
