@@ -22,7 +22,7 @@ from ..ndarray import ndarray
 from . import graph as _g
 from .lazy_array import MAX_CHAIN, LazyArray
 
-__all__ = ["binary_operator", "fast_unary", "fast_ufunc", "remember_ufunc", "fast_reduce", "remember_reduce",
+__all__ = ["binary_operator", "fast_unary", "traced_ufunc", "remember_ufunc", "fast_reduce", "remember_reduce",
            "operator_memo", "clear_memos", "REDUCTIONS", "FAST_SCALARS"]
 
 FAST_SCALARS = (float, int)
@@ -117,9 +117,13 @@ def _fast_key(x):
 _ufunc_memo: dict = {}  # (ufunc, operand keys) -> (attr, dtype): traced ufunc calls' fast path
 
 
-def fast_ufunc(uf, args, st):
-    """The LazyArray of the traced call `uf(*args)` (one or two operands, no keywords), or None
-    (the tracer's general path: not memoised yet, anything unusual, a call inside a routine)."""
+def traced_ufunc(st, uf, args, kwargs):
+    """The thread's tracer's `uf(*args, **kwargs)` (`lazy_mode._State.ufunc`: the method the ufunc
+    call's dispatch point calls, with no frame between them): in recording lazy mode, a call of one
+    or two operands and no keywords built from the memo; anything else (not memoised yet, anything
+    unusual, a call inside a routine) the tracer's general path, `st.general_ufunc`."""
+    if st.live is None or kwargs:
+        return st.general_ufunc(uf, args, kwargs)
     if len(args) == 2:
         a, b = args
         ta, tb = type(a), type(b)  # (`_fast_key` of each, inline)
@@ -129,13 +133,14 @@ def fast_ufunc(uf, args, st):
             else tb if tb is float or tb is int else None
         hit = _ufunc_memo.get((uf, ka, kb))
         if hit is None:  # (the memo holds no scalar-only or None keys)
-            return None
+            return st.general_ufunc(uf, args, kwargs)
         if st.internal is not None and type(a) is not LazyArray and type(b) is not LazyArray and st._inside_routine():
-            return None  # inside a routine that does not trace: only lazy operands are recorded
+            return st.general_ufunc(uf, args, kwargs)  # (inside a routine that does not trace: lazy operands only)
         tr = st.trace
         if (ka is float or ka is int or kb is float or kb is int) and (
                 (ta is LazyArray and a._node.seg != tr.id) or (tb is LazyArray and b._node.seg != tr.id)):
-            return None  # (a scalar with a node of an earlier stretch: the general path's recording order)
+            # (a scalar with a node of an earlier stretch: the general path's recording order)
+            return st.general_ufunc(uf, args, kwargs)
         # Nodes in the general path's recording order: arrays (in `_operand`), then scalars.
         na = a._node if ta is LazyArray else tr.array(a) if ta is ndarray else None
         nb = b._node if tb is LazyArray else tr.array(b) if tb is ndarray else None
@@ -155,13 +160,13 @@ def fast_ufunc(uf, args, st):
             else None  # (`_fast_key`, inline; a scalar alone is never memoised)
         hit = _ufunc_memo.get((uf, ka))
         if hit is None:
-            return None
+            return st.general_ufunc(uf, args, kwargs)
         if st.internal is not None and type(a) is not LazyArray and st._inside_routine():
-            return None
+            return st.general_ufunc(uf, args, kwargs)
         na = a._node if type(a) is LazyArray else st.trace.array(a)
         n = st.trace.ufunc(hit[0], hit[1], na.shape, (na,))
     else:
-        return None
+        return st.general_ufunc(uf, args, kwargs)
     out = _new(LazyArray)  # (`_emit`, inline: one frame less per traced ufunc call)
     out._node = n
     live = st.live
@@ -185,7 +190,7 @@ def fast_unary(uf, node, st):
 
 
 def remember_ufunc(uf, args, out, st):
-    """Memoise a ufunc node the tracer's general path built from `args` (for `fast_ufunc`)."""
+    """Memoise a ufunc node the tracer's general path built from `args` (for `traced_ufunc`)."""
     n = out._node
     if n.kind != "ufunc" or st.live is None:
         return
