@@ -75,3 +75,34 @@ def test_input_slots_follow_the_recording_order(recorded_launches):
         assert tr.input_slot(again) == tr.input_slot(w._node) == leaves.index(w._node)
         assert tr.values == [n.value for n in leaves]
     assert y.is_computed
+
+
+def test_a_traced_ufunc_call_takes_the_memo_once_the_general_path_filled_it(recorded_launches, monkeypatch):
+    """The tracer's `ufunc` is the memoised fast path (`fast_paths.traced_ufunc`); the general path
+    (`_State.general_ufunc`) builds a call of a new type combination and a call with keywords, and
+    the memo's node is the general path's."""
+    from cuarray._core.fusion import fast_paths
+
+    assert L._State.ufunc is fast_paths.traced_ufunc
+    general = []
+    plain = L._State.general_ufunc
+
+    def counted(st, uf, args, kwargs):
+        general.append(uf.__name__)
+        return plain(st, uf, args, kwargs)
+
+    monkeypatch.setattr(L._State, "general_ufunc", counted)
+    fast_paths.clear_memos()
+    x = cp.empty(N, dtype="float16")
+    with cp.lazy():
+        l = x * 1.0  # (a traced multiply: the memos are empty, the general path builds it)
+        assert general == ["multiply"]
+        del general[:]
+        first = cp.arccos(l)
+        entries = list(L._threads.st.trace.ops)
+        second = cp.arccos(l)
+        assert general == ["arccos"] and L._threads.st.trace.ops[len(entries):] == [
+            ("ufunc", first._node.attr, (l._node.pos,))]
+        assert (second.dtype, second.shape, second._node.attr) == (first.dtype, first.shape, first._node.attr)
+        cp.arccos(l, dtype="float32")
+        assert general == ["arccos", "arccos"]
