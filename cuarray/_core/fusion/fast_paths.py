@@ -21,6 +21,8 @@ from .. import shapes as _shapes
 from ..ndarray import ndarray
 from . import graph as _g
 from .lazy_array import MAX_CHAIN, LazyArray
+from .trace import record_ufunc as _record_ufunc
+from .trace import record_ufunc_scalar as _record_ufunc_scalar
 
 __all__ = ["binary_operator", "fast_unary", "traced_ufunc", "remember_ufunc", "fast_reduce", "remember_reduce",
            "operator_memo", "clear_memos", "REDUCTIONS", "FAST_SCALARS"]
@@ -68,7 +70,7 @@ def binary_operator(memo, reflected, tls, general):
             hit = memo.get((mine.dtype, t))
             if hit is None:
                 return general(self, other)
-            n = tr.ufunc_scalar(hit[0], hit[1], mine, other, t, reflected)
+            n = _record_ufunc_scalar(tr, hit[0], hit[1], mine, other, t, reflected)
         else:
             if t is LazyArray:
                 node = other._node
@@ -87,7 +89,7 @@ def binary_operator(memo, reflected, tls, general):
             shape = mine.shape
             if node.shape != shape:
                 shape = _shapes.broadcast_shapes(shape, node.shape) if node.shape else shape
-            n = tr.ufunc(hit[0], hit[1], shape, (node, mine) if reflected else (mine, node))
+            n = _record_ufunc(tr, hit[0], hit[1], shape, (node, mine) if reflected else (mine, node))
         out = _new(LazyArray)
         out._node = n
         live.append(_ref(out))
@@ -145,14 +147,14 @@ def traced_ufunc(st, uf, args, kwargs):
         na = a._node if ta is LazyArray else tr.array(a) if ta is ndarray else None
         nb = b._node if tb is LazyArray else tr.array(b) if tb is ndarray else None
         if na is None:  # a Python scalar and the ufunc in one call (`Trace.ufunc_scalar`: same entries)
-            n = tr.ufunc_scalar(hit[0], hit[1], nb, a, ka, True)
+            n = _record_ufunc_scalar(tr, hit[0], hit[1], nb, a, ka, True)
         elif nb is None:
-            n = tr.ufunc_scalar(hit[0], hit[1], na, b, kb, False)
+            n = _record_ufunc_scalar(tr, hit[0], hit[1], na, b, kb, False)
         else:
             shape = na.shape
             if nb.shape != shape:
                 shape = _shapes.broadcast_shapes(shape, nb.shape)
-            n = tr.ufunc(hit[0], hit[1], shape, (na, nb))
+            n = _record_ufunc(tr, hit[0], hit[1], shape, (na, nb))
     elif len(args) == 1:
         a = args[0]
         ta = type(a)
@@ -164,7 +166,7 @@ def traced_ufunc(st, uf, args, kwargs):
         if st.internal is not None and type(a) is not LazyArray and st._inside_routine():
             return st.general_ufunc(uf, args, kwargs)
         na = a._node if type(a) is LazyArray else st.trace.array(a)
-        n = st.trace.ufunc(hit[0], hit[1], na.shape, (na,))
+        n = _record_ufunc(st.trace, hit[0], hit[1], na.shape, (na,))
     else:
         return st.general_ufunc(uf, args, kwargs)
     out = _new(LazyArray)  # (`_emit`, inline: one frame less per traced ufunc call)
@@ -186,7 +188,7 @@ def fast_unary(uf, node, st):
     hit = _ufunc_memo.get((uf, node.dtype))
     if hit is None:
         return None
-    return _emit(st.trace.ufunc(hit[0], hit[1], node.shape, (node,)), st)
+    return _emit(_record_ufunc(st.trace, hit[0], hit[1], node.shape, (node,)), st)
 
 
 def remember_ufunc(uf, args, out, st):

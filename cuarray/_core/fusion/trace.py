@@ -25,8 +25,9 @@ import itertools
 from time import perf_counter as _clock
 
 from .graph import _PY_DTYPES, Node
+from .graph import native as _native
 
-__all__ = ["Trace"]
+__all__ = ["Trace", "record_ufunc", "record_ufunc_scalar"]
 
 _ids = itertools.count(1)
 _new = object.__new__
@@ -284,3 +285,14 @@ class Trace:
         if slots is None:
             slots = self.ordinal = {m.pos: k for k, m in enumerate(self.leaves)}
         return slots[n.pos]
+
+
+# `Trace.ufunc` and `Trace.ufunc_scalar` as functions of the trace: the C extension's where it is
+# built (`_core/_native/nodes.c`: the same nodes and entries, written into the C fields; it hands
+# what it does not handle back to the methods), else the methods themselves. The fast paths call
+# these: one call from the operator to its recorded node.
+if _native is not None:
+    _native.configure(Node, _S_ENTRY, _PY_DTYPES, Trace.ufunc_scalar, Trace.ufunc)
+    record_ufunc, record_ufunc_scalar = _native.ufunc, _native.ufunc_scalar
+else:
+    record_ufunc, record_ufunc_scalar = Trace.ufunc, Trace.ufunc_scalar
