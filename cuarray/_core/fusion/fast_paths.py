@@ -8,7 +8,7 @@ Here the common calls -- a LazyArray operator with a LazyArray, concrete `ndarra
 float or int operand, or a unary one; a traced ufunc call with one or two such operands; a whole-array
 reduction method -- look up what the general path resolved for the same operand types
 (memoised from nodes it built, so the first call raises what eager mode raises and a memo holds
-only resolved loops) and make and record the nodes at once (`Trace.scalar`, `Trace.ufunc`), in
+only resolved loops) and make and record the nodes at once (`Trace.scalar`, `trace.record_ufunc`), in
 the general path's recording order, so the trace's key (and the cached Program) is the same
 whichever path built a node (tests/_core/test_fusion_fastpath_cpu.py compares them).
 """
@@ -55,7 +55,7 @@ def binary_operator(memo, reflected, tls, general):
     """A LazyArray operator: `self <op> other` (reflected: `other <op> self`) built from the memo
     in recording lazy mode (`tls.st`: the thread's lazy-mode state), else `general(self, other)` (lazy
     mode's general path, which fills the memo). `_emit` inlined, and a Python scalar operand's
-    node made with the ufunc's (`Trace.ufunc_scalar`): the operator is the commonest operation
+    node made with the ufunc's (`trace.record_ufunc_scalar`): the operator is the commonest operation
     of a lazy body, so it is the method itself, with no frame between it and the trace."""
 
     def op(self, other):
@@ -146,7 +146,7 @@ def traced_ufunc(st, uf, args, kwargs):
         # Nodes in the general path's recording order: arrays (in `_operand`), then scalars.
         na = a._node if ta is LazyArray else tr.array(a) if ta is ndarray else None
         nb = b._node if tb is LazyArray else tr.array(b) if tb is ndarray else None
-        if na is None:  # a Python scalar and the ufunc in one call (`Trace.ufunc_scalar`: same entries)
+        if na is None:  # a Python scalar and the ufunc in one call (`record_ufunc_scalar`: same entries)
             n = _record_ufunc_scalar(tr, hit[0], hit[1], nb, a, ka, True)
         elif nb is None:
             n = _record_ufunc_scalar(tr, hit[0], hit[1], na, b, kb, False)
