@@ -1,9 +1,10 @@
-"""Build of the optional C extensions: cuarray.cuda._poolcore (the memory pool's bookkeeping) and
-cuarray.cuda._launchcore (kernel launch through cuLaunchKernel).
+"""Build of the optional C extensions: cuarray.cuda._poolcore (the memory pool's bookkeeping),
+cuarray.cuda._launchcore (kernel launch through cuLaunchKernel) and cuarray._core._nodecore (lazy
+mode's graph nodes as C structs, and the trace's commonest records).
 
-Everything else lives in pyproject.toml. Both are optional: where no C compiler exists their build
+Everything else lives in pyproject.toml. All are optional: where no C compiler exists their build
 fails quietly and `cuarray.cuda.memory` uses its pure-Python pool, `cuarray.cuda.launch` cuda.core's
-launch (same results, slower). Two modules, not one: each falls back on its own.
+launch, `fusion.graph` Python slots (same results, slower). Separate modules: each falls back on its own.
 Limited API 3.11: one abi3 build serves every CPython >= 3.11.
 """
 
@@ -23,6 +24,13 @@ setup(
         Extension(
             "cuarray.cuda._launchcore",
             sources=["cuarray/cuda/_native/launch.c"],
+            define_macros=[("Py_LIMITED_API", "0x030B0000")],
+            py_limited_api=True,
+            optional=True,
+        ),
+        Extension(
+            "cuarray._core._nodecore",
+            sources=["cuarray/_core/_native/nodes.c"],
             define_macros=[("Py_LIMITED_API", "0x030B0000")],
             py_limited_api=True,
             optional=True,

@@ -3,7 +3,7 @@
 `.ci/run` builds the sdist and the abi3 wheel with ``python -m build``, installs the wheel (plus
 NVRTC and the CUDA headers, no GPU) into a new venv and runs this file with the wheel's path.
 It checks what a package index would serve: the wheel is abi3 and carries the CUDA templates and
-both C cores; the installed cuarray imports from site-packages, uses the native cores
+the three C cores; the installed cuarray imports from site-packages, uses the native cores
 (``python -m cuarray info`` says so), and compiles a generated kernel with NVRTC for sm_90.
 """
 
@@ -23,13 +23,13 @@ def check_archives(wheel: str, sdist: str) -> None:
     templates = sorted(str(p.relative_to(repo)) for p in (repo / "cuarray").rglob("templates/**/*.cu*"))
     missing = [t for t in templates if t not in names]
     assert templates and not missing, "templates missing from the wheel: {}".format(missing)
-    for core in ("_poolcore", "_launchcore"):
-        assert "cuarray/cuda/{}.abi3.so".format(core) in names, core + " not in the wheel"
+    for core in ("cuda/_poolcore", "cuda/_launchcore", "_core/_nodecore"):
+        assert "cuarray/{}.abi3.so".format(core) in names, core + " not in the wheel"
     src = tarfile.open(sdist).getnames()
     for needed in ("setup.py", "cuarray/cuda/_native/launch.c", "cuarray/cuda/_native/poolcore.h",
-                   "cuarray/_core/templates/elementwise.cu"):
+                   "cuarray/_core/_native/nodes.c", "cuarray/_core/templates/elementwise.cu"):
         assert any(n.endswith("/" + needed) for n in src), needed + " not in the sdist"
-    print("archives: {} files in the wheel ({} templates, 2 C cores), sdist has the C sources".format(
+    print("archives: {} files in the wheel ({} templates, 3 C cores), sdist has the C sources".format(
         len(names), len(templates)))
 
 
@@ -44,7 +44,7 @@ def check_install() -> None:
     assert "site-packages" in where.parts, "cuarray imported from {}, not the installed wheel".format(where)
     assert memory.implementation() == "native", memory.implementation()
     info = subprocess.run([sys.executable, "-m", "cuarray", "info"], capture_output=True, text=True, check=True).stdout
-    cores = info[info.index("cuarray cores:"):].splitlines()[1:3]
+    cores = info[info.index("cuarray cores:"):].splitlines()[1:4]
     print("\n".join(cores))
     assert all(" native" in line for line in cores), cores
     f4 = numpy.dtype("float32")

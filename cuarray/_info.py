@@ -119,7 +119,7 @@ def _libraries() -> list[tuple[str, str]]:
 
 
 def _cores() -> list[tuple[str, str]]:
-    """Whether the memory pool's and the launcher's C cores are built and in use."""
+    """Whether the memory pool's, the launcher's and lazy mode's node C cores are built and in use."""
     rows = []
     try:
         built = memory._core_module is not None
@@ -140,6 +140,13 @@ def _cores() -> list[tuple[str, str]]:
         rows.append(("kernel launch", text))
     except Exception as exc:
         rows.append(("kernel launch", "unknown ({})".format(_why(exc))))
+    # (found, not imported: `fusion.graph` loads lazy mode, which `import cuarray` does not)
+    if os.environ.get("CUARRAY_PURE_PYTHON_NODES", "0") not in ("", "0"):
+        rows.append(("lazy-mode nodes", "python (CUARRAY_PURE_PYTHON_NODES is set)"))
+    elif importlib.util.find_spec("cuarray._core._nodecore") is None:
+        rows.append(("lazy-mode nodes", "python (C core not built: no compiler at install)"))
+    else:
+        rows.append(("lazy-mode nodes", "native"))
     return rows
 
 

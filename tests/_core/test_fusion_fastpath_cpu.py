@@ -2,12 +2,14 @@
 the general path builds: the same trace entries (so the same Program key: a loop body does not
 plan twice when its second iteration takes the fast path), the same shapes and dtypes, the same
 input values. Device stubbed, in a subprocess (cuarray/testing/fake_device.py replaces the launches
-for the whole process)."""
+for the whole process); with the node core's C records and with the Python ones."""
 
 import os
 import subprocess
 import sys
 import textwrap
+
+import pytest
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -113,8 +115,11 @@ _SCRIPT = textwrap.dedent('''
 ''')
 
 
-def test_fast_paths_build_what_the_general_path_builds():
+@pytest.mark.parametrize("nodes", ["native", "python"])
+def test_fast_paths_build_what_the_general_path_builds(nodes):
+    """With the node core (`_nodecore`, where built) and with its pure-Python fallback."""
     script = _SCRIPT.format(tests=os.path.join(_ROOT, "tests"))
-    env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               CUARRAY_PURE_PYTHON_NODES="1" if nodes == "python" else "0")
     res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
     assert res.returncode == 0 and res.stdout.strip().endswith("ok"), res.stdout + res.stderr

@@ -54,3 +54,55 @@ def test_each_thread_has_its_own_state():
     for t in ts:
         t.join()
     assert states[0] is not states[1] and L._threads.st not in (states[0], states[1])
+
+
+def test_input_slots_follow_the_recording_order(recorded_launches):
+    """`Trace.input_slot` (made on a plan cache miss from the leaves, not kept per input): each
+    input node's index among the program's inputs, for arrays used twice, scalars, a computed
+    value read again, and a second node of that value's array (one entry, one input)."""
+    x = cp.empty(N, dtype="float32")
+    with cp.lazy():
+        w = x * 0.5 + 1.0
+    st = L._threads.st
+    with cp.lazy():
+        y = (w * x + 2.0) * x - w
+        tr = st.trace
+        again = tr.array(w._node.value)  # the computed value's array: the entry `w` made
+        assert again is not w._node and again.pos == w._node.pos and again.seg == tr.id
+        leaves = tr.leaves
+        assert sorted(n.kind for n in leaves) == ["array", "scalar", "ufunc"]  # x, 2.0 and w's value
+        assert [tr.input_slot(n) for n in leaves] == [0, 1, 2]
+        assert tr.input_slot(again) == tr.input_slot(w._node) == leaves.index(w._node)
+        assert tr.values == [n.value for n in leaves]
+    assert y.is_computed
+
+
+def test_a_traced_ufunc_call_takes_the_memo_once_the_general_path_filled_it(recorded_launches, monkeypatch):
+    """The tracer's `ufunc` is the memoised fast path (`fast_paths.traced_ufunc`); the general path
+    (`_State.general_ufunc`) builds a call of a new type combination and a call with keywords, and
+    the memo's node is the general path's."""
+    from cuarray._core.fusion import fast_paths
+
+    assert L._State.ufunc is fast_paths.traced_ufunc
+    general = []
+    plain = L._State.general_ufunc
+
+    def counted(st, uf, args, kwargs):
+        general.append(uf.__name__)
+        return plain(st, uf, args, kwargs)
+
+    monkeypatch.setattr(L._State, "general_ufunc", counted)
+    fast_paths.clear_memos()
+    x = cp.empty(N, dtype="float16")
+    with cp.lazy():
+        l = x * 1.0  # (a traced multiply: the memos are empty, the general path builds it)
+        assert general == ["multiply"]
+        del general[:]
+        first = cp.arccos(l)
+        entries = list(L._threads.st.trace.ops)
+        second = cp.arccos(l)
+        assert general == ["arccos"] and L._threads.st.trace.ops[len(entries):] == [
+            ("ufunc", first._node.attr, (l._node.pos,))]
+        assert (second.dtype, second.shape, second._node.attr) == (first.dtype, first.shape, first._node.attr)
+        cp.arccos(l, dtype="float32")
+        assert general == ["arccos", "arccos"]

@@ -8,7 +8,7 @@ Here the common calls -- a LazyArray operator with a LazyArray, concrete `ndarra
 float or int operand, or a unary one; a traced ufunc call with one or two such operands; a whole-array
 reduction method -- look up what the general path resolved for the same operand types
 (memoised from nodes it built, so the first call raises what eager mode raises and a memo holds
-only resolved loops) and make and record the nodes at once (`Trace.scalar`, `Trace.ufunc`), in
+only resolved loops) and make and record the nodes at once (`Trace.scalar`, `trace.record_ufunc`), in
 the general path's recording order, so the trace's key (and the cached Program) is the same
 whichever path built a node (tests/_core/test_fusion_fastpath_cpu.py compares them).
 """
@@ -21,8 +21,10 @@ from .. import shapes as _shapes
 from ..ndarray import ndarray
 from . import graph as _g
 from .lazy_array import MAX_CHAIN, LazyArray
+from .trace import record_ufunc as _record_ufunc
+from .trace import record_ufunc_scalar as _record_ufunc_scalar
 
-__all__ = ["binary_operator", "fast_unary", "fast_ufunc", "remember_ufunc", "fast_reduce", "remember_reduce",
+__all__ = ["binary_operator", "fast_unary", "traced_ufunc", "remember_ufunc", "fast_reduce", "remember_reduce",
            "operator_memo", "clear_memos", "REDUCTIONS", "FAST_SCALARS"]
 
 FAST_SCALARS = (float, int)
@@ -53,7 +55,7 @@ def binary_operator(memo, reflected, tls, general):
     """A LazyArray operator: `self <op> other` (reflected: `other <op> self`) built from the memo
     in recording lazy mode (`tls.st`: the thread's lazy-mode state), else `general(self, other)` (lazy
     mode's general path, which fills the memo). `_emit` inlined, and a Python scalar operand's
-    node made with the ufunc's (`Trace.ufunc_scalar`): the operator is the commonest operation
+    node made with the ufunc's (`trace.record_ufunc_scalar`): the operator is the commonest operation
     of a lazy body, so it is the method itself, with no frame between it and the trace."""
 
     def op(self, other):
@@ -68,7 +70,7 @@ def binary_operator(memo, reflected, tls, general):
             hit = memo.get((mine.dtype, t))
             if hit is None:
                 return general(self, other)
-            n = tr.ufunc_scalar(hit[0], hit[1], mine, other, t, reflected)
+            n = _record_ufunc_scalar(tr, hit[0], hit[1], mine, other, t, reflected)
         else:
             if t is LazyArray:
                 node = other._node
@@ -87,7 +89,7 @@ def binary_operator(memo, reflected, tls, general):
             shape = mine.shape
             if node.shape != shape:
                 shape = _shapes.broadcast_shapes(shape, node.shape) if node.shape else shape
-            n = tr.ufunc(hit[0], hit[1], shape, (node, mine) if reflected else (mine, node))
+            n = _record_ufunc(tr, hit[0], hit[1], shape, (node, mine) if reflected else (mine, node))
         out = _new(LazyArray)
         out._node = n
         live.append(_ref(out))
@@ -117,9 +119,13 @@ def _fast_key(x):
 _ufunc_memo: dict = {}  # (ufunc, operand keys) -> (attr, dtype): traced ufunc calls' fast path
 
 
-def fast_ufunc(uf, args, st):
-    """The LazyArray of the traced call `uf(*args)` (one or two operands, no keywords), or None
-    (the tracer's general path: not memoised yet, anything unusual, a call inside a routine)."""
+def traced_ufunc(st, uf, args, kwargs):
+    """The thread's tracer's `uf(*args, **kwargs)` (`lazy_mode._State.ufunc`: the method the ufunc
+    call's dispatch point calls, with no frame between them): in recording lazy mode, a call of one
+    or two operands and no keywords built from the memo; anything else (not memoised yet, anything
+    unusual, a call inside a routine) the tracer's general path, `st.general_ufunc`."""
+    if st.live is None or kwargs:
+        return st.general_ufunc(uf, args, kwargs)
     if len(args) == 2:
         a, b = args
         ta, tb = type(a), type(b)  # (`_fast_key` of each, inline)
@@ -129,25 +135,26 @@ def fast_ufunc(uf, args, st):
             else tb if tb is float or tb is int else None
         hit = _ufunc_memo.get((uf, ka, kb))
         if hit is None:  # (the memo holds no scalar-only or None keys)
-            return None
+            return st.general_ufunc(uf, args, kwargs)
         if st.internal is not None and type(a) is not LazyArray and type(b) is not LazyArray and st._inside_routine():
-            return None  # inside a routine that does not trace: only lazy operands are recorded
+            return st.general_ufunc(uf, args, kwargs)  # (inside a routine that does not trace: lazy operands only)
         tr = st.trace
         if (ka is float or ka is int or kb is float or kb is int) and (
                 (ta is LazyArray and a._node.seg != tr.id) or (tb is LazyArray and b._node.seg != tr.id)):
-            return None  # (a scalar with a node of an earlier stretch: the general path's recording order)
+            # (a scalar with a node of an earlier stretch: the general path's recording order)
+            return st.general_ufunc(uf, args, kwargs)
         # Nodes in the general path's recording order: arrays (in `_operand`), then scalars.
         na = a._node if ta is LazyArray else tr.array(a) if ta is ndarray else None
         nb = b._node if tb is LazyArray else tr.array(b) if tb is ndarray else None
-        if na is None:  # a Python scalar and the ufunc in one call (`Trace.ufunc_scalar`: same entries)
-            n = tr.ufunc_scalar(hit[0], hit[1], nb, a, ka, True)
+        if na is None:  # a Python scalar and the ufunc in one call (`record_ufunc_scalar`: same entries)
+            n = _record_ufunc_scalar(tr, hit[0], hit[1], nb, a, ka, True)
         elif nb is None:
-            n = tr.ufunc_scalar(hit[0], hit[1], na, b, kb, False)
+            n = _record_ufunc_scalar(tr, hit[0], hit[1], na, b, kb, False)
         else:
             shape = na.shape
             if nb.shape != shape:
                 shape = _shapes.broadcast_shapes(shape, nb.shape)
-            n = tr.ufunc(hit[0], hit[1], shape, (na, nb))
+            n = _record_ufunc(tr, hit[0], hit[1], shape, (na, nb))
     elif len(args) == 1:
         a = args[0]
         ta = type(a)
@@ -155,13 +162,13 @@ def fast_ufunc(uf, args, st):
             else None  # (`_fast_key`, inline; a scalar alone is never memoised)
         hit = _ufunc_memo.get((uf, ka))
         if hit is None:
-            return None
+            return st.general_ufunc(uf, args, kwargs)
         if st.internal is not None and type(a) is not LazyArray and st._inside_routine():
-            return None
+            return st.general_ufunc(uf, args, kwargs)
         na = a._node if type(a) is LazyArray else st.trace.array(a)
-        n = st.trace.ufunc(hit[0], hit[1], na.shape, (na,))
+        n = _record_ufunc(st.trace, hit[0], hit[1], na.shape, (na,))
     else:
-        return None
+        return st.general_ufunc(uf, args, kwargs)
     out = _new(LazyArray)  # (`_emit`, inline: one frame less per traced ufunc call)
     out._node = n
     live = st.live
@@ -181,11 +188,11 @@ def fast_unary(uf, node, st):
     hit = _ufunc_memo.get((uf, node.dtype))
     if hit is None:
         return None
-    return _emit(st.trace.ufunc(hit[0], hit[1], node.shape, (node,)), st)
+    return _emit(_record_ufunc(st.trace, hit[0], hit[1], node.shape, (node,)), st)
 
 
 def remember_ufunc(uf, args, out, st):
-    """Memoise a ufunc node the tracer's general path built from `args` (for `fast_ufunc`)."""
+    """Memoise a ufunc node the tracer's general path built from `args` (for `traced_ufunc`)."""
     n = out._node
     if n.kind != "ufunc" or st.live is None:
         return

@@ -14,6 +14,7 @@ missing loops, AxisError).
 from __future__ import annotations
 
 import math
+import os
 
 import numpy
 
@@ -24,7 +25,7 @@ from ..ndarray import ndarray
 from ..dtypes import PY_SCALARS as _PY_SCALARS
 
 __all__ = ["Node", "array_node", "scalar_node", "ufunc_node", "cast_node", "where_node", "reduce_node",
-           "call_node", "view_node", "ELEMENTWISE", "REDUCE_OPS"]
+           "call_node", "view_node", "ELEMENTWISE", "REDUCE_OPS", "native", "implementation"]
 
 ELEMENTWISE = frozenset(("ufunc", "cast", "where"))
 # Reductions a graph fuses (the reduction engine's table rows): name -> the NumPy function
@@ -32,13 +33,40 @@ REDUCE_OPS = ("sum", "prod", "max", "min", "any", "all")
 _BOOL = numpy.dtype(bool)
 
 
-class Node:
+def _load_native():
+    """The optional C extension `_nodecore` (`_core/_native/nodes.c`, built by setup.py where a
+    compiler exists), or None: unbuilt, or CUARRAY_PURE_PYTHON_NODES=1."""
+    if os.environ.get("CUARRAY_PURE_PYTHON_NODES", "") not in ("", "0"):
+        return None
+    try:
+        from .. import _nodecore
+    except ImportError:
+        return None
+    return _nodecore
+
+
+native = _load_native()
+
+
+class _NodeFields:
+    """A node's fields as Python slots: `_nodecore.NodeFields`'s fallback (the same names)."""
+
+    __slots__ = ("kind", "args", "shape", "dtype", "attr", "value", "weak", "cost", "seg", "pos")
+
+
+def implementation() -> str:
+    """Where a node's fields live and the trace's commonest records are made: "native" (`_nodecore`)
+    or "python"."""
+    return "python" if native is None else "native"
+
+
+class Node(_NodeFields if native is None else native.NodeFields):
     """One operation. `args`: input nodes; `attr`: what the kind needs (see the builders);
     `value`: the computed device array once evaluated (an 'array' node holds it from the
     start; a NumPy array for a leaf of `lazy(evaluate="numpy")`). `weak`: for a Python scalar,
     its type (NEP 50: the scalar takes the array's dtype)."""
 
-    __slots__ = ("kind", "args", "shape", "dtype", "attr", "value", "weak", "cost", "seg", "pos", "__weakref__")
+    __slots__ = ("__weakref__",)  # (the fields are the base's: C members by offset, or Python slots)
 
     def __init__(self, kind, args, shape, dtype, attr=None, value=None, weak=None):
         self.kind = kind

@@ -82,12 +82,10 @@ class _State:
         i = self.internal
         return i is not None and i[0] is self.trace and i[1] == len(i[0].ops)
 
-    def ufunc(self, uf, args, kwargs):
-        """`uf(*args, **kwargs)`: a node, or the eager call (its dispatch point in `ufunc.py`)."""
-        if self.live is not None and not kwargs:  # recording lazy mode: the memoised fast path
-            out = _fast.fast_ufunc(uf, args, self)
-            if out is not None:
-                return out
+    ufunc = _fast.traced_ufunc  # (the ufunc call's dispatch point: the memoised fast path, else the method below)
+
+    def general_ufunc(self, uf, args, kwargs):
+        """`uf(*args, **kwargs)`: a node, or the eager call (`ufunc`'s general path)."""
         nin = uf.nin
         if len(args) == nin and uf.nout == 1 and (not kwargs or all(_is_default(k, v) for k, v in kwargs.items())) and (
                 any(type(a) is LazyArray for a in args) or not self._inside_routine()):  # (asked before a node is made)

@@ -25,8 +25,9 @@ import itertools
 from time import perf_counter as _clock
 
 from .graph import _PY_DTYPES, Node
+from .graph import native as _native
 
-__all__ = ["Trace"]
+__all__ = ["Trace", "record_ufunc", "record_ufunc_scalar"]
 
 _ids = itertools.count(1)
 _new = object.__new__
@@ -46,8 +47,8 @@ class Trace:
         self.ops = []
         self.leaves = []
         self.values = []
-        self.by_value = {}  # id(array) -> its entry's position (the array is held by `values`)
-        self.ordinal = {}   # entry position of an input -> its index among the program's inputs
+        self.by_value = {}  # id(array) -> its input node (the array is held by `values`)
+        self.ordinal = None  # entry position of an input -> its index among the inputs (`input_slot`)
         self.cacheable = True
         self.held = None  # leaves that are computed operations (their `args` go after the evaluation)
 
@@ -80,11 +81,10 @@ class Trace:
         second use of `h` costs one look-up, not a node and an entry). The node is made and its
         entry appended here, as `Node(...)` then `_leaf` would (two frames less per input)."""
         vid = id(a)
-        k = self.by_value.get(vid)
-        if k is not None:
-            n = self.leaves[self.ordinal[k]]
-            if n.kind == "array":
-                return n
+        known = self.by_value.get(vid)
+        if known is not None:
+            if known.kind == "array":
+                return known
         n = _new(Node)
         n.kind = "array"
         n.args = ()
@@ -93,13 +93,15 @@ class Trace:
         n.attr = n.weak = None
         n.value = a
         n.cost = 0
-        if k is None:  # (else the array is the value of a computed node recorded here: its entry)
+        if known is None:
             ops = self.ops
-            k = self.by_value[vid] = len(ops)
+            k = len(ops)
+            self.by_value[vid] = n
             ops.append(("a", n.dtype, n.shape))
-            self.ordinal[k] = len(self.leaves)
             self.leaves.append(n)
             self.values.append(a)
+        else:  # the array is the value of a computed node recorded here: its entry
+            k = known.pos
         n.seg = self.id
         n.pos = k
         return n
@@ -123,7 +125,6 @@ class Trace:
         k = n.pos = len(ops)
         ops.append(_S_ENTRY[t])
         n.seg = self.id
-        self.ordinal[k] = len(self.leaves)
         self.leaves.append(n)
         self.values.append(v)
         return n
@@ -184,7 +185,6 @@ class Trace:
         k = s.pos = len(ops)
         ops.append(_S_ENTRY[t])
         s.seg = tid
-        self.ordinal[k] = len(self.leaves)
         self.leaves.append(s)
         self.values.append(v)
         n = _new(Node)
@@ -210,15 +210,15 @@ class Trace:
             k = len(ops)
             ops.append(("s", n.weak or n.dtype))
         else:
-            k = self.by_value.get(id(v))
-            if k is None:
-                k = self.by_value[id(v)] = len(ops)
+            known = self.by_value.get(id(v))
+            if known is None:
+                k = len(ops)
+                self.by_value[id(v)] = n
                 ops.append(("a", n.dtype, n.shape))
             else:
                 n.seg = self.id
-                n.pos = k
+                n.pos = k = known.pos
                 return k
-        self.ordinal[k] = len(self.leaves)
         self.leaves.append(n)
         self.values.append(v)
         if n.args:
@@ -278,5 +278,21 @@ class Trace:
         return tuple(self.ops), pos
 
     def input_slot(self, n) -> int:
-        """The program input index of a recorded input node (an array or a scalar)."""
-        return self.ordinal[n.pos]
+        """The program input index of a recorded input node (an array or a scalar). (The map
+        from entry positions is made here, on a plan cache miss, rather than kept up to date per
+        input as the graph is built.)"""
+        slots = self.ordinal
+        if slots is None:
+            slots = self.ordinal = {m.pos: k for k, m in enumerate(self.leaves)}
+        return slots[n.pos]
+
+
+# `Trace.ufunc` and `Trace.ufunc_scalar` as functions of the trace: the C extension's where it is
+# built (`_core/_native/nodes.c`: the same nodes and entries, written into the C fields; it hands
+# what it does not handle back to the methods), else the methods themselves. The fast paths call
+# these: one call from the operator to its recorded node.
+if _native is not None:
+    _native.configure(Node, _S_ENTRY, _PY_DTYPES, Trace.ufunc_scalar, Trace.ufunc)
+    record_ufunc, record_ufunc_scalar = _native.ufunc, _native.ufunc_scalar
+else:
+    record_ufunc, record_ufunc_scalar = Trace.ufunc, Trace.ufunc_scalar

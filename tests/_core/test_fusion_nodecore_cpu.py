@@ -1,0 +1,148 @@
+"""Lazy mode's node core (`_core/_native/nodes.c`, the optional `_nodecore` extension): a node's
+fields as a C struct, and `Trace.ufunc` / `Trace.ufunc_scalar` for their common case. The C
+records make the same nodes, fields and entries as the Python methods (the reference, which also
+serve what C hands back), errors included; the fields behave as the Python slots do; and the pure-
+Python fallback (CUARRAY_PURE_PYTHON_NODES=1) runs the fast-path comparison too
+(tests/_core/test_fusion_fastpath_cpu.py, both implementations)."""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+import weakref
+
+import numpy
+import pytest
+
+from cuarray._core.fusion import graph as g
+from cuarray._core.fusion import trace as T
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+F4 = numpy.dtype("float32")
+ATTR = ("multiply", "a resolved loop")  # (what a ufunc node's attr is does not matter here)
+FIELDS = ("kind", "shape", "dtype", "attr", "value", "weak", "cost", "pos")
+
+native = pytest.mark.skipif(g.native is None, reason="the _nodecore extension is not built (setup.py build_ext)")
+
+
+class _Value:
+    """Stands for a device array (an input node's value)."""
+
+
+def _start(earlier=False):
+    """A trace with two inputs and a ufunc node over them (cost 1, uncomputed); `earlier`: a
+    second one of the same structure whose nodes were recorded in a trace before it."""
+    tr = T.Trace()
+    x = g.Node("array", (), (4,), F4, value=_Value())
+    y = g.Node("array", (), (4,), F4, value=_Value())
+    tr.record(x)
+    tr.record(y)
+    u = g.Node("ufunc", (x, y), (4,), F4, ATTR)
+    tr.record(u)
+    c = g.Node("ufunc", (x, x), (4,), F4, ATTR)  # computed: its cost no longer counts
+    tr.record(c)
+    c.value = _Value()
+    if earlier:
+        tr = T.Trace()
+    return tr, x, y, u, c
+
+
+def _describe(tr, n):
+    """A node, its operands and the trace's entries, with trace ids made relative."""
+    def val(v):  # (each start has inputs of its own)
+        return "an input" if isinstance(v, _Value) else v
+
+    def fields(m):
+        return tuple(val(getattr(m, f)) for f in FIELDS) + (m.seg == tr.id,)
+
+    return fields(n), [fields(a) for a in n.args], list(tr.ops), [fields(m) for m in tr.leaves], [
+        val(v) for v in tr.values]
+
+
+def _both(build):
+    """`build(record_ufunc, record_ufunc_scalar, *start())` with the C functions and with the
+    Python methods, on equal fresh starts."""
+    out = []
+    for fns in ((T.record_ufunc, T.record_ufunc_scalar), (T.Trace.ufunc, T.Trace.ufunc_scalar)):
+        for earlier in (False, True):
+            tr, *nodes = _start(earlier)
+            out.append(_describe(tr, build(*fns, tr, *nodes)))
+    return out[:2], out[2:]
+
+
+CASES = {
+    "scalar": lambda uf, us, tr, x, y, u, c: us(tr, ATTR, F4, u, 2.0, float, False),
+    "scalar-reflected": lambda uf, us, tr, x, y, u, c: us(tr, ATTR, F4, u, 3, int, True),
+    "scalar-of-computed": lambda uf, us, tr, x, y, u, c: us(tr, ATTR, F4, c, 0.5, float, False),
+    "scalar-of-input": lambda uf, us, tr, x, y, u, c: us(tr, ATTR, F4, x, True, bool, True),
+    "binary": lambda uf, us, tr, x, y, u, c: uf(tr, ATTR, F4, (4,), (u, u)),
+    "binary-computed": lambda uf, us, tr, x, y, u, c: uf(tr, ATTR, F4, (4,), (c, u)),
+    "binary-inputs": lambda uf, us, tr, x, y, u, c: uf(tr, ATTR, F4, (4,), (x, y)),
+    "unary": lambda uf, us, tr, x, y, u, c: uf(tr, ATTR, F4, (4,), (u,)),
+    "ternary": lambda uf, us, tr, x, y, u, c: uf(tr, ATTR, F4, (4,), (u, x, y)),
+    "chain": lambda uf, us, tr, x, y, u, c: uf(tr, ATTR, F4, (4,), (us(tr, ATTR, F4, uf(tr, ATTR, F4, (4,), (u,)),
+                                                                       1.0, float, False), c)),
+}
+
+
+@native
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_native_records_what_the_python_methods_record(case):
+    c_records, py_records = _both(CASES[case])
+    assert c_records == py_records
+
+
+@native
+def test_native_records_raise_what_the_python_methods_raise():
+    for fn in (T.record_ufunc_scalar, T.Trace.ufunc_scalar):  # a scalar type without an entry
+        tr, x, y, u, c = _start()
+        with pytest.raises(KeyError):
+            fn(tr, ATTR, F4, u, "2", str, False)
+    for fn in (T.record_ufunc, T.Trace.ufunc):  # an operand that is not a node
+        tr, x, y, u, c = _start()
+        with pytest.raises(AttributeError):
+            fn(tr, ATTR, F4, (4,), (u, 2.0))
+    with pytest.raises(TypeError):
+        T.record_ufunc(tr, ATTR, F4, (4,))
+
+
+def test_node_fields_behave_as_slots():
+    n = g.Node("ufunc", (), (3,), F4, ATTR)
+    assert (n.kind, n.args, n.shape, n.dtype, n.attr, n.value, n.weak, n.cost, n.seg, n.pos) == (
+        "ufunc", (), (3,), F4, ATTR, None, None, 1, 0, -1)
+    bare = object.__new__(g.Node)
+    with pytest.raises(AttributeError):
+        bare.kind
+    del n.value
+    with pytest.raises(AttributeError):
+        n.value
+    n.value = None
+    with pytest.raises(AttributeError):
+        n.other = 1  # (no __dict__: a misspelt field is an error, as with slots)
+    # A cycle through `args` is collected; nodes take weak references.
+    m = g.Node("ufunc", (n,), (3,), F4, ATTR)
+    n.args = (m,)
+    ref = weakref.ref(m)
+    del m, n
+    gc.collect()
+    assert ref() is None
+    # A deep chain is freed without exhausting the C stack.
+    node = g.Node("array", (), (3,), F4, value=_Value())
+    for _ in range(100000):
+        node = g.Node("ufunc", (node,), (3,), F4, ATTR)
+    del node
+
+
+def test_implementation_and_the_pure_python_fallback():
+    assert g.implementation() == ("python" if g.native is None else "native")
+    script = ("from cuarray._core.fusion import graph, trace\n"
+              "assert graph.implementation() == 'python' and graph.native is None\n"
+              "assert trace.record_ufunc is trace.Trace.ufunc and trace.record_ufunc_scalar is trace.Trace.ufunc_scalar\n"
+              "assert graph.Node.__mro__[1] is graph._NodeFields\n"
+              "print('ok')\n")
+    env = dict(os.environ, CUARRAY_PURE_PYTHON_NODES="1",
+               PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
+    assert res.returncode == 0 and res.stdout.strip() == "ok", res.stdout + res.stderr
