@@ -150,16 +150,57 @@ static PyObject *ufunc_cost(NodeFields **operands, Py_ssize_t count) {
     return c;
 }
 
-/* ufunc_scalar(trace, attr, dtype, x, v, t, reflected) -> Node: `Trace.ufunc_scalar`. */
-static PyObject *ufunc_scalar(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
-    if (na != 7) {
-        PyErr_SetString(PyExc_TypeError, "ufunc_scalar takes 7 arguments");
+/* The ufunc node over the operands `args` (a tuple of the `count` Nodes `operands`, all recorded
+   in the trace `tid`), recorded at the end of `ops` with its entry ("ufunc", attr, their
+   positions): what both records below make. A new reference, or NULL with an error set. */
+static NodeFields *record_ufunc(PyObject *ops, PyObject *tid, PyObject *attr, PyObject *dtype, PyObject *shape,
+                                PyObject *args, NodeFields **operands, Py_ssize_t count) {
+    PyObject *pos = NULL, *e = NULL;
+    NodeFields *n = (NodeFields *)node_alloc(node_type, 0);
+    if (!n)
         return NULL;
+    SET(n, kind, s_ufunc);
+    SET(n, args, args);
+    SET(n, shape, shape);
+    SET(n, dtype, dtype);
+    SET(n, attr, attr);
+    SET(n, value, Py_None);
+    SET(n, weak, Py_None);
+    if (!(n->cost = ufunc_cost(operands, count)))
+        goto fail;
+    pos = count == 2 ? PyTuple_Pack(2, operands[0]->pos, operands[1]->pos) : PyTuple_Pack(1, operands[0]->pos);
+    if (!pos || !(n->pos = PyLong_FromSsize_t(PyList_Size(ops))))
+        goto fail;
+    if (!(e = PyTuple_Pack(3, s_ufunc, attr, pos)) || PyList_Append(ops, e) < 0)
+        goto fail;
+    SET(n, seg, tid);
+    Py_DECREF(pos);
+    Py_DECREF(e);
+    return n;
+fail:
+    Py_XDECREF(pos);
+    Py_XDECREF(e);
+    Py_DECREF((PyObject *)n);
+    return NULL;
+}
+
+/* 0 when a record function may run with `na` arguments (it takes `want`), else -1 with the error set. */
+static int callable_with(Py_ssize_t na, Py_ssize_t want, const char *name) {
+    if (na != want) {
+        PyErr_Format(PyExc_TypeError, "%s takes %zd arguments", name, want);
+        return -1;
     }
     if (!node_type) {
         PyErr_SetString(PyExc_RuntimeError, "cuarray._core._nodecore: configure() first");
-        return NULL;
+        return -1;
     }
+    return 0;
+}
+
+/* ufunc_scalar(trace, attr, dtype, x, v, t, reflected) -> Node: `Trace.ufunc_scalar`. */
+static PyObject *ufunc_scalar(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
+    if (callable_with(na, 7, "ufunc_scalar") < 0)
+        return NULL;
     PyObject *trace = a[0], *attr = a[1], *dtype = a[2], *v = a[4], *t = a[5];
     PyObject *tid = PyObject_GetAttr(trace, s_id);
     if (!tid)
@@ -178,8 +219,8 @@ static PyObject *ufunc_scalar(PyObject *mod, PyObject *const *a, Py_ssize_t na) 
         Py_DECREF(tid);
         return NULL;
     }
-    NodeFields *x = (NodeFields *)a[3], *s = NULL, *n = NULL;
-    PyObject *ops = NULL, *leaves = NULL, *values = NULL, *result = NULL, *pos = NULL, *e = NULL;
+    NodeFields *x = (NodeFields *)a[3], *s = NULL, *operands[2];
+    PyObject *ops = NULL, *leaves = NULL, *values = NULL, *result = NULL, *args = NULL;
     if (trace_lists(trace, &ops, &leaves, &values) < 0)
         goto done;
     s = (NodeFields *)node_alloc(node_type, 0);
@@ -199,50 +240,25 @@ static PyObject *ufunc_scalar(PyObject *mod, PyObject *const *a, Py_ssize_t na) 
     SET(s, seg, tid);
     if (PyList_Append(leaves, (PyObject *)s) < 0 || PyList_Append(values, v) < 0)
         goto done;
-    n = (NodeFields *)node_alloc(node_type, 0);
-    if (!n)
+    if (!(args = reflected ? PyTuple_Pack(2, (PyObject *)s, (PyObject *)x) : PyTuple_Pack(2, (PyObject *)x, (PyObject *)s)))
         goto done;
-    SET(n, kind, s_ufunc);
-    if (!(n->args = reflected ? PyTuple_Pack(2, (PyObject *)s, (PyObject *)x) : PyTuple_Pack(2, (PyObject *)x, (PyObject *)s)))
-        goto done;
-    SET(n, shape, x->shape);
-    SET(n, dtype, dtype);
-    SET(n, attr, attr);
-    SET(n, value, Py_None);
-    SET(n, weak, Py_None);
-    if (!(n->cost = ufunc_cost(&x, 1)))
-        goto done;
-    if (!(n->pos = PyLong_FromSsize_t(PyList_Size(ops))))
-        goto done;
-    if (!(pos = reflected ? PyTuple_Pack(2, s->pos, x->pos) : PyTuple_Pack(2, x->pos, s->pos)))
-        goto done;
-    if (!(e = PyTuple_Pack(3, s_ufunc, attr, pos)) || PyList_Append(ops, e) < 0)
-        goto done;
-    SET(n, seg, tid);
-    result = (PyObject *)n;
-    n = NULL;
+    operands[0] = reflected ? s : x; /* (args' order) */
+    operands[1] = reflected ? x : s;
+    result = (PyObject *)record_ufunc(ops, tid, attr, dtype, x->shape, args, operands, 2);
 done:
     Py_DECREF(tid);
     Py_XDECREF(ops);
     Py_XDECREF(leaves);
     Py_XDECREF(values);
     Py_XDECREF((PyObject *)s);
-    Py_XDECREF((PyObject *)n);
-    Py_XDECREF(pos);
-    Py_XDECREF(e);
+    Py_XDECREF(args);
     return result;
 }
 
 /* ufunc(trace, attr, dtype, shape, args) -> Node: `Trace.ufunc`. */
 static PyObject *ufunc(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
-    if (na != 5) {
-        PyErr_SetString(PyExc_TypeError, "ufunc takes 5 arguments");
+    if (callable_with(na, 5, "ufunc") < 0)
         return NULL;
-    }
-    if (!node_type) {
-        PyErr_SetString(PyExc_RuntimeError, "cuarray._core._nodecore: configure() first");
-        return NULL;
-    }
     PyObject *trace = a[0], *attr = a[1], *dtype = a[2], *shape = a[3], *args = a[4];
     PyObject *tid = PyObject_GetAttr(trace, s_id);
     if (!tid)
@@ -260,40 +276,17 @@ static PyObject *ufunc(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
             return NULL;
         return PyObject_CallFunctionObjArgs(py_ufunc, a[0], a[1], a[2], a[3], a[4], NULL); /* (the reference) */
     }
-    NodeFields *n = NULL;
-    PyObject *ops = PyObject_GetAttr(trace, s_ops), *pos = NULL, *e = NULL, *result = NULL;
+    PyObject *ops = PyObject_GetAttr(trace, s_ops), *result = NULL;
     if (!ops)
         goto done;
     if (!PyList_Check(ops)) {
         PyErr_SetString(PyExc_TypeError, "a Trace's ops is a list");
         goto done;
     }
-    n = (NodeFields *)node_alloc(node_type, 0);
-    if (!n)
-        goto done;
-    SET(n, kind, s_ufunc);
-    SET(n, args, args);
-    SET(n, shape, shape);
-    SET(n, dtype, dtype);
-    SET(n, attr, attr);
-    SET(n, value, Py_None);
-    SET(n, weak, Py_None);
-    if (!(n->cost = ufunc_cost(operands, count)))
-        goto done;
-    pos = count == 2 ? PyTuple_Pack(2, operands[0]->pos, operands[1]->pos) : PyTuple_Pack(1, operands[0]->pos);
-    if (!pos || !(n->pos = PyLong_FromSsize_t(PyList_Size(ops))))
-        goto done;
-    if (!(e = PyTuple_Pack(3, s_ufunc, attr, pos)) || PyList_Append(ops, e) < 0)
-        goto done;
-    SET(n, seg, tid);
-    result = (PyObject *)n;
-    n = NULL;
+    result = (PyObject *)record_ufunc(ops, tid, attr, dtype, shape, args, operands, count);
 done:
     Py_DECREF(tid);
     Py_XDECREF(ops);
-    Py_XDECREF((PyObject *)n);
-    Py_XDECREF(pos);
-    Py_XDECREF(e);
     return result;
 }
 
