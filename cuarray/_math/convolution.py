@@ -23,8 +23,7 @@ from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 from ..cuda.kernel_family import KernelFamily
 
-__all__ = ["convolve", "correlate", "correlate_plan", "uses_fft", "FFT_MIN_SHORT", "FFT_MIN_SHORT_TILED",
-           "FFT_MIN_SHORT_BLOCKS"]
+__all__ = ["convolve", "correlate", "correlate_plan", "uses_fft", "FFT_MIN_SHORT", "FFT_MIN_SHORT_TILED"]
 
 _TEMPLATES = pathlib.Path(__file__).parent / "templates"
 _PREAMBLE = (_TEMPLATES / "signal.cuh").read_text()
@@ -38,13 +37,11 @@ _I64 = numpy.dtype(numpy.int64)
 # element (k=255: 1.24 ms), equal near k ~ 256.
 FFT_MIN_SHORT = 256
 FFT_MIN_SHORT_TILED = 1024
-# float32 where the FFT route is overlap-save blocks (`fft_convolve.use_blocks`: a long operand of
-# 2^21 samples or more): the switch stays at FFT_MIN_SHORT_TILED. Measured (H100 quick bench, 2^22
-# samples, µs): k = 1023 tiled 300 / 300 (two rounds), overlap-save blocks of 8192 474 / 482 (245 in
-# a third run with peers); the blocks' cost per output is flat in k, so lowering this switch waits
-# for that route's per-call cost to be understood. float64 is unmeasured.
-FFT_MIN_SHORT_BLOCKS = FFT_MIN_SHORT_TILED
-_F4 = numpy.dtype(numpy.float32)
+# float32 where the FFT route would be overlap-save blocks (a long operand of 2^21 samples or more)
+# keeps this switch too. Measured (H100 quick bench, 2^22 samples, µs): k = 1023 tiled 300 / 300
+# (two rounds), overlap-save blocks of 8192 474 / 482 (245 in a third run with peers); an earlier
+# switch at 640 taps for that case was reverted (docs/perf-notes.md, "Spectral estimates and FFT
+# convolution"): it returns once the blocks' per-call cost is understood.
 
 
 def _mode(mode) -> int:
@@ -168,21 +165,11 @@ def _prepare(a, v, what):
 def uses_fft(na: int, nw: int, dtype) -> bool:
     """Whether the full correlation of operands of na and nw samples in the compute dtype `dtype`
     goes through the FFT (else the direct kernel): complex from FFT_MIN_SHORT taps of the shorter,
-    real from FFT_MIN_SHORT_TILED, float32 from FFT_MIN_SHORT_BLOCKS where the FFT route is
-    overlap-save blocks."""
-    kind = dtype.kind
-    short, long_ = min(na, nw), max(na, nw)
-    if kind == "c":
+    real from FFT_MIN_SHORT_TILED."""
+    short = min(na, nw)
+    if dtype.kind == "c":
         return short >= FFT_MIN_SHORT
-    if kind != "f" or short < FFT_MIN_SHORT_BLOCKS:
-        return False
-    if short >= FFT_MIN_SHORT_TILED:
-        return True
-    if dtype != _F4 or long_ < 4 * 4096:  # (blocks need four of >= 4096 samples)
-        return False
-    from . import fft_convolve  # import time: fft (34 ms measured) loads for the FFT path only
-
-    return fft_convolve.use_blocks(long_, short, True, dtype)
+    return dtype.kind == "f" and short >= FFT_MIN_SHORT_TILED
 
 
 def _correlate_full_slice(a, w, start, length, out_dt):
