@@ -5,14 +5,15 @@ search, SciPy's formula (the installed SciPy's: 1.17's slope or 1.18's weights,
 values outside the range, the values written once. No index array, no second pass, no
 synchronisation.
 
-The search: an interpolator that owns its knots (interp1d's copy=True, the default) builds a cell
-table once (`build_cells`, one launch): CELLS_PER_KNOT uniform cells a segment over [x[0], x[-1]],
-start[c] the first knot whose cell is >= c, the cell of a value computed by the same rounded code
-for knots and points (so the bracket start[c] - 1 <= segment < start[c + 1] is exact for any
-sorted knots); the kernel reads its records a - 1, a, a + 1 at once (SEARCH 2) and bisects only in
-a crowded cell. Knots the caller may still write (copy=False, one-shot `evaluate`) take the guess
-from the mean knot spacing (checked against the two knots around it; galloping and bisection where
-it misses). PIPE: a thread loads its next batch of points before evaluating this one.
+The search (`SEARCH`, measured below): by default the guess from the mean knot spacing, checked
+against the two knots around it (galloping and bisection where it misses). Selectable: a cell table
+built once by an interpolator that owns its knots (interp1d's copy=True; `build_cells`, one launch):
+CELLS_PER_KNOT uniform cells a segment over [x[0], x[-1]], start[c] the first knot whose cell is
+>= c, the cell of a value computed by the same rounded code for knots and points (so the bracket
+start[c] - 1 <= segment < start[c + 1] is exact for any sorted knots); the kernel reads its records
+a - 1, a, a + 1 at once (SEARCH 2) and bisects only in a crowded cell. Knots the caller may still
+write (copy=False, one-shot `evaluate`) always take the guess. PIPE: a thread loads its next batch
+of points before evaluating this one.
 
 `plan` picks the route from dtypes and shapes alone (the CPU tests check its decisions): None
 where the elementwise path of `_kernels.linear_eval` keeps the case (fewer than 2 knots, float16,
