@@ -40,8 +40,8 @@ FFT_MIN_SHORT_TILED = 1024
 # float32 where the FFT route would be overlap-save blocks (a long operand of 2^21 samples or more)
 # keeps this switch too. Measured (H100 quick bench, 2^22 samples, µs): k = 1023 tiled 300 / 300
 # (two rounds), overlap-save blocks of 8192 474 / 482 (245 in a third run with peers); an earlier
-# switch at 640 taps for that case was reverted (docs/perf-notes.md, "Spectral estimates and FFT
-# convolution"): it returns once the blocks' per-call cost is understood.
+# switch at 640 taps for that case was reverted (docs/perf-notes.md,
+# "Spectral estimates and FFT convolution"): it returns once the blocks' per-call cost is understood.
 
 
 def _mode(mode) -> int:
