@@ -24,7 +24,7 @@ _SCRIPT = textwrap.dedent('''
     from cuarray._core.fusion import lazy_mode as L
     from cuarray._core.fusion import planner
 
-    def bodies(x, y, v, h, i8):
+    def bodies(x, y, v, h, i8, wm):
         # (name, function of a lazy operand l) covering every fast path and its operand kinds
         return [
             ("lazy-scalar", lambda l: (l - 1.0) * 2 + 0.5 / l - 3 // 1),
@@ -43,11 +43,14 @@ _SCRIPT = textwrap.dedent('''
             ("mean-f16", lambda l: l.astype(np.float16).mean() + l.astype(np.float16).sum()),
             ("mean-int", lambda l: (i8 * 2).mean() + (i8 + 1).sum()),
             ("logreg", lambda l: -(y * cp.log(l)) - (1 - y) * cp.log(1 - l) + 0.01 * (l ** 2).sum()),
+            ("products", lambda l: cp.dot(l, wm) * 2.0 + cp.matmul(x, wm) - cp.dot(-l, wm)
+                                   + cp.dot(x.T, l).sum() + cp.matmul(l, v) .sum() + cp.dot(v, l.T).sum()),
         ]
 
     x, y = cp.ndarray((6, 5), np.float32), cp.ndarray((6, 5), np.float32)
     v, h = cp.ndarray((5,), np.float32), cp.ndarray((6, 1), np.float32)
     i8 = cp.ndarray((6, 5), np.int8)
+    wm = cp.ndarray((5, 4), np.float32)
 
     def record(fn):
         """(trace entries, [(shape, dtype)] of the lazy results, types of the inputs' values)."""
@@ -61,20 +64,29 @@ _SCRIPT = textwrap.dedent('''
             L._threads.st.live = []
         return res
 
+    from cuarray._core.fusion import products as P
+    from cuarray.cuda.libs import cublas
+
+    cublas.gemm = cublas.gemv = lambda *a, **k: True  # (the library calls: no device here; the nodes are compared)
+
     made = []
-    ufunc_node = G.ufunc_node
+    ufunc_node, product_node = G.ufunc_node, P.product_node
     G.ufunc_node = lambda *a: made.append(1) or ufunc_node(*a)
-    for name, fn in bodies(x, y, v, h, i8):
+    prods = []
+    P.product_node = lambda *a: prods.append(1) or made.append(1) or product_node(*a)
+    for name, fn in bodies(x, y, v, h, i8, wm):
         L.clear_memos()
         del made[:]
         cold = record(fn)
         n_cold = len(made)
-        del made[:]
+        del made[:], prods[:]
         warm = record(fn)
         assert cold == warm, (name, cold, warm)
         assert n_cold > 0 and len(made) < n_cold, (name, n_cold, len(made))   # the fast path ran
+        if name == "products":  # every product of the warm body from the memo (`fast_paths.traced_call`)
+            assert len(prods) == 0, len(prods)
     # ... and the values are what eager mode computes (shape/dtype of eager results).
-    for name, fn in bodies(x, y, v, h, i8):
+    for name, fn in bodies(x, y, v, h, i8, wm):
         e = fn(x * 0.5 + y)
         _, [(shape, dtype)], _, _ = record(fn)
         assert (e.shape, e.dtype) == (shape, dtype), (name, e.shape, e.dtype, shape, dtype)

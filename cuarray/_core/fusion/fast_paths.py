@@ -24,8 +24,8 @@ from .lazy_array import MAX_CHAIN, LazyArray
 from .trace import record_ufunc as _record_ufunc
 from .trace import record_ufunc_scalar as _record_ufunc_scalar
 
-__all__ = ["binary_operator", "fast_unary", "traced_ufunc", "remember_ufunc", "fast_reduce", "remember_reduce",
-           "operator_memo", "clear_memos", "REDUCTIONS", "FAST_SCALARS"]
+__all__ = ["binary_operator", "fast_unary", "traced_ufunc", "remember_ufunc", "traced_call", "remember_product",
+           "fast_reduce", "remember_reduce", "operator_memo", "clear_memos", "REDUCTIONS", "PRODUCTS", "FAST_SCALARS"]
 
 FAST_SCALARS = (float, int)
 _new = object.__new__
@@ -201,6 +201,106 @@ def remember_ufunc(uf, args, out, st):
         _ufunc_memo[(uf,) + keys] = (n.attr, n.dtype)
 
 
+PRODUCTS = frozenset(("dot", "matmul"))
+_product_memo: dict = {}  # (name, dtypes, shapes of the operands) -> (shape, dtype, attr) of its node
+
+
+def _default_keywords(name, kwargs) -> bool:
+    """Whether a product's dispatch point passed only its defaults: `dot`'s `out=None`; `matmul`'s
+    keywords (all passed, each its default object: `_MATMUL_KEYWORDS`)."""
+    if name == "dot":
+        return len(kwargs) == 1 and kwargs.get("out", 0) is None
+    for k, v in kwargs.items():
+        if _MATMUL_KEYWORDS.get(k, 0) is not v:
+            return False
+    return True
+
+
+_MATMUL_KEYWORDS = {"out": None, "casting": "same_kind", "order": "K", "dtype": None, "subok": True,
+                    "signature": None, "axes": None, "axis": None}
+
+
+def traced_call(st, name, fn, args, kwargs):
+    """The thread's tracer's `call` (`lazy_mode._State.call`: a traceable routine's dispatch point):
+    in recording lazy mode, `dot`/`matmul` of two arrays (lazy or concrete) with default keywords
+    built from the memo of what the general path resolved for the same dtypes and shapes; anything
+    else, or a miss, the general path (`st.general_call`, which fills the memo). The node and its
+    entries are the general path's (`_b_dot`/`_b_matmul`, then `_wrap`): the operands' input
+    nodes in order, then the product's ("call", attr, positions)."""
+    if st.live is None or len(args) != 2 or name not in PRODUCTS or not _default_keywords(name, kwargs):
+        return st.general_call(name, fn, args, kwargs)
+    a, b = args
+    ta, tb = type(a), type(b)
+    tr = st.trace
+    tid = tr.id
+    if ta is LazyArray:
+        na = a._node
+        if na.weak is not None or na.seg != tid:  # (a `fuse` scalar; a node of an earlier stretch)
+            return st.general_call(name, fn, args, kwargs)
+        ka = (na.dtype, na.shape)
+    elif ta is ndarray:
+        na = None
+        ka = (a._dtype, a._shape)
+    else:
+        return st.general_call(name, fn, args, kwargs)
+    if tb is LazyArray:
+        nb = b._node
+        if nb.weak is not None or nb.seg != tid:
+            return st.general_call(name, fn, args, kwargs)
+        kb = (nb.dtype, nb.shape)
+    elif tb is ndarray:
+        nb = None
+        kb = (b._dtype, b._shape)
+    else:
+        return st.general_call(name, fn, args, kwargs)
+    hit = _product_memo.get((name, ka, kb))
+    if hit is None or (na is None and nb is None and st.internal is not None and st._inside_routine()):
+        return st.general_call(name, fn, args, kwargs)
+    if na is None:  # (the general path's order: a's input node, then b's)
+        na = tr.array(a)
+    if nb is None:
+        nb = tr.array(b)
+    n = _new(_g.Node)
+    n.kind = "call"
+    n.args = (na, nb)
+    n.shape, n.dtype, n.attr = hit
+    n.value = n.weak = None
+    n.cost = 0
+    ops = tr.ops
+    n.pos = len(ops)
+    ops.append(("call", hit[2][3], (na.pos, nb.pos)))
+    n.seg = tid
+    out = _new(LazyArray)  # (`_emit`, inline; a product's cost is 0: never past MAX_CHAIN)
+    out._node = n
+    live = st.live
+    live.append(_ref(out))
+    if len(live) > 4096:
+        live[:] = [r for r in live if r() is not None]
+    return out
+
+
+def remember_product(name, args, out, st) -> None:
+    """Memoise a `dot`/`matmul` node the tracer's general path built from two arrays (for `traced_call`)."""
+    if type(out) is not LazyArray or st.live is None:
+        return
+    n = out._node
+    a, b = args
+    if n.kind != "call" or len(n.args) != 2 or n.attr[3] is None or n.value is not None:
+        return
+    keys = []
+    for x in (a, b):
+        t = type(x)
+        if t is LazyArray and x._node.weak is None:
+            keys.append((x._node.dtype, x._node.shape))
+        elif t is ndarray:
+            keys.append((x._dtype, x._shape))
+        else:
+            return
+    if len(_product_memo) > 1024:  # (keyed by shapes: a program with many shapes must not grow it)
+        _product_memo.clear()
+    _product_memo[(name, keys[0], keys[1])] = (n.shape, n.dtype, n.attr)
+
+
 operator_memos: dict = {}  # (ufunc name, reflected) -> that operator's memo (`fast_binary`)
 
 
@@ -210,6 +310,7 @@ def clear_memos() -> None:
         m.clear()
     _ufunc_memo.clear()
     _reduce_memo.clear()
+    _product_memo.clear()
 
 
 REDUCTIONS = frozenset(("sum", "prod", "mean", "max", "min", "any", "all"))

@@ -1,6 +1,6 @@
 """A lazy loop body's Program replayed as a CUDA graph (`replay.GRAPH_REPLAY`, off by default).
 
-`run(prog, values)` is asked before each evaluation (`lazy_mode._compute`) and returns the
+`run(prog, values)` is asked before each evaluation (`evaluation.compute`) and returns the
 outputs, or None (the caller runs the Program as usual). It answers only when `replay.decide`
 says yes for this evaluation: same Program as the thread's last evaluations, capturable steps,
 no scalar changed, enough launches saved net of the copies, few bytes copied.

@@ -44,11 +44,11 @@ from ..transfer import from_host as _from_host
 from . import fast_paths as _fast
 from . import graph as _g
 from . import numpy_eval as _numpy_eval
+from . import evaluation as _evaluation
 from . import products as _products
-from . import graph_replay as _graph_replay
 from . import replay as _replay
 from .lazy_array import MAX_CHAIN, LazyArray
-from .planner import plan, plan_traced
+from .planner import plan
 from .trace import Trace
 from ..dtypes import PY_SCALARS as _PY_SCALARS
 
@@ -112,11 +112,13 @@ class _State:
                         _fast.remember_ufunc(uf, args, out, self)
                     return out
         if kwargs.get("out") is not None or len(args) > nin:  # (positional `out`)
-            flush()  # an in-place write: pending graphs read the old values
+            _evaluation.flush(self)  # an in-place write: pending graphs read the old values
         with _tracing.suspended():
             return uf(*[_value(a) for a in args], **kwargs)
 
-    def call(self, name, fn, args, kwargs):
+    call = _fast.traced_call  # (a routine's dispatch point: the memoised products, else the method below)
+
+    def general_call(self, name, fn, args, kwargs):
         """`fn(*args, **kwargs)`, the traceable routine `name` (`_BUILDERS`): a node, or the
         eager call with tracing suspended."""
         lazy_in = False
@@ -126,23 +128,27 @@ class _State:
         build = _BUILDERS.get(name)  # (None: a routine sharing a dispatch point, `nansum`)
         if build is not None and (lazy_in or not self._inside_routine()):
             try:
-                return build(*args, **kwargs)
+                out = build(*args, **kwargs)
             except _Unsupported:
                 pass
+            else:
+                if name in _fast.PRODUCTS:
+                    _fast.remember_product(name, args, out, self)
+                return out
         if kwargs.get("out") is not None:
-            flush()
+            _evaluation.flush(self)
         with _tracing.suspended():
             return fn(*[_value(a) for a in args], **{k: _value(v) for k, v in kwargs.items()})
 
     def before_write(self, a) -> None:
-        flush()
+        _evaluation.flush(self)
 
     def routine_input(self) -> None:
         tr = self.trace
         self.internal = (tr, len(tr.ops)) if tr is not None else None
 
     def compute(self, nodes) -> None:
-        _compute(nodes)
+        _evaluation.compute(self, nodes)
 
 
 class _Threads(threading.local):
@@ -227,7 +233,7 @@ def _wrap(node) -> LazyArray:
         else:
             tr.record(node)
         if node.cost > MAX_CHAIN:
-            _compute([node])
+            _evaluation.compute(st, [node])
     elif st.host:
         node.seg = -1  # (no trace has id -1) a graph of NumPy leaves: `_materialize` evaluates it by NumPy
     return out
@@ -244,7 +250,7 @@ class _Methods:
         if n.seg == -1 and type(n.value) is not ndarray:  # built by `lazy(evaluate="numpy")`
             return self.numpy()
         if n.value is None:
-            _compute([n])
+            _evaluation.compute(_threads.st, [n])
         v = n.value
         return v if isinstance(v, ndarray) else _from_host(v)
 
@@ -529,48 +535,6 @@ def _clip(a, lo, hi):
     return _ufunc(_registry.ufuncs["clip"], (a, lo, hi))
 
 
-def _compute(nodes, last=False) -> None:
-    """Compute `nodes` (one Program) and keep their values, and those of the matmuls and
-    reductions computed on the way (recomputing those would cost more than keeping them)."""
-    st = _threads.st
-    trace = st.trace
-    if trace is None:  # outside lazy mode: the graph is recorded now
-        trace = Trace()
-    elif not last:  # what is built after this is a new stretch, with its own key
-        inside = st._inside_routine()  # (a routine's write computed it: the routine goes on)
-        st.trace = Trace()
-        if inside:
-            st.internal = (st.trace, 0)
-    t0 = _replay.perf_counter()
-    prog, inputs = plan_traced(trace, nodes)
-    values = (_replay.GRAPH_REPLAY and _graph_replay.run(prog, inputs)) or prog.run(inputs)
-    for n, v in zip(nodes, values):
-        n.value = v
-    _replay.note(prog, inputs, t0, trace.t0)  # (`explain()`: what ran, host times, graph replay or why not)
-    # Computed nodes read by this graph forget how they were computed: a loop that carries a
-    # value from step to step (`w = w - lr * grad`) would otherwise keep every step's graph, and
-    # its arrays, alive through `args`. (`numpy()` of this graph starts from their values.)
-    for n in trace.held or ():  # (the leaves with `args`: `Trace._leaf` lists them)
-        n.args = ()
-
-
-def flush(last=False) -> None:
-    """Compute every lazy array of this thread still alive and not computed, in one Program. Run
-    when leaving the context and before an in-place write into a concrete array (`a[...] = v`, a
-    ufunc's `out=`): a pending graph reading that array sees it as it was built, as eager mode."""
-    live = _threads.st.live
-    if not live:
-        return
-    pending = []
-    for r in live:  # (one loop, no comprehension frames: this runs at every evaluation)
-        x = r()
-        if x is not None and x._node.value is None:
-            pending.append(x._node)
-    del live[:]
-    if pending:
-        _compute(pending, last)
-
-
 # -- the context ------------------------------------------------------------------------------------
 class lazy:
     """Lazy evaluation: `with cuarray.lazy():` or `@cuarray.lazy` on a function. Inside,
@@ -673,7 +637,7 @@ class lazy:
             return False
         try:
             if exc[0] is None and self._track:
-                flush(last=True)
+                _evaluation.flush(st, last=True)
         finally:
             st.live = st.trace = None
             if self._prev is not st:

@@ -1,7 +1,7 @@
 """Evaluations of lazy graphs: what each ran and its host time (`explain()`), and whether its
 launches could be replayed as a CUDA graph (`decide`, a pure function of what an evaluation ran).
 
-Every evaluation in lazy mode (`lazy_mode._compute`) notes here, on its thread, the Program it
+Every evaluation in lazy mode (`evaluation.compute`) notes here, on its thread, the Program it
 ran, the host time of planning and launching it, how many evaluations in a row ran that same
 Program (the plan cache's structure key: the same Program object), and its inputs' addresses
 and scalar values. `explain()` lists the last `KEEP` evaluations of the thread.

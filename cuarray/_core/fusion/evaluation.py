@@ -1,0 +1,70 @@
+"""Computing lazy graphs: a thread's pending lazy arrays at once (`flush`), or given nodes
+(`compute`), as one Program (planned once per graph structure, `planner.plan_traced`), its
+outputs kept as the nodes' values and the evaluation noted for `explain()` (`replay.note`).
+
+`st` is the thread's lazy-mode state (`lazy_mode._State`: `live`, the weak references to the
+lazy arrays made; `trace`, the structure key recorded since the last computation). Both run at
+every evaluation of a lazy loop body, so they are written for the common case: one look-up of
+each attribute, loops rather than comprehensions (their frames cost more than these few nodes).
+"""
+
+from __future__ import annotations
+
+from . import graph_replay as _graph_replay
+from . import replay as _replay
+from .planner import plan_traced
+from .trace import Trace
+
+__all__ = ["compute", "flush"]
+
+_perf_counter = _replay.perf_counter
+
+
+def compute(st, nodes, last=False) -> None:
+    """Compute `nodes` (one Program) and keep their values, and those of the matmuls and
+    reductions computed on the way (recomputing those would cost more than keeping them).
+    `last`: the thread leaves lazy mode after this (no new stretch of building follows)."""
+    trace = st.trace
+    if trace is None:  # outside lazy mode: the graph is recorded now
+        trace = Trace()
+    elif not last:  # what is built after this is a new stretch, with its own key
+        inside = st._inside_routine()  # (a routine's write computed it: the routine goes on)
+        st.trace = Trace()
+        if inside:
+            st.internal = (st.trace, 0)
+    t0 = _perf_counter()
+    prog, inputs = plan_traced(trace, nodes)
+    values = (_replay.GRAPH_REPLAY and _graph_replay.run(prog, inputs)) or prog.run(inputs)
+    if len(nodes) == 1:  # (the common case: one result, no zip)
+        nodes[0].value = values[0]
+    else:
+        for n, v in zip(nodes, values):
+            n.value = v
+    _replay.note(prog, inputs, t0, trace.t0)  # (`explain()`: what ran, host times, graph replay or why not)
+    # Computed nodes read by this graph forget how they were computed: a loop that carries a
+    # value from step to step (`w = w - lr * grad`) would otherwise keep every step's graph, and
+    # its arrays, alive through `args`. (`numpy()` of this graph starts from their values.)
+    held = trace.held
+    if held is not None:  # (the leaves with `args`: `Trace._leaf` lists them)
+        for n in held:
+            n.args = ()
+
+
+def flush(st, last=False) -> None:
+    """Compute every lazy array of this thread still alive and not computed, in one Program. Run
+    when leaving the context and before an in-place write into a concrete array (`a[...] = v`, a
+    ufunc's `out=`): a pending graph reading that array sees it as it was built, as eager mode."""
+    live = st.live
+    if not live:
+        return
+    pending = []
+    for r in live:
+        x = r()
+        if x is not None and x._node.value is None:
+            pending.append(x._node)
+    if last:
+        st.live = None  # (leaving lazy mode: the list goes with it)
+    else:
+        del live[:]
+    if pending:
+        compute(st, pending, last)
