@@ -24,7 +24,7 @@ _SCRIPT = textwrap.dedent('''
     from cuarray._core.fusion import lazy_mode as L
     from cuarray._core.fusion import planner
 
-    def bodies(x, y, v, h, i8, wm):
+    def bodies(x, y, v, h, i8, wm, c):
         # (name, function of a lazy operand l) covering every fast path and its operand kinds
         return [
             ("lazy-scalar", lambda l: (l - 1.0) * 2 + 0.5 / l - 3 // 1),
@@ -45,12 +45,18 @@ _SCRIPT = textwrap.dedent('''
             ("logreg", lambda l: -(y * cp.log(l)) - (1 - y) * cp.log(1 - l) + 0.01 * (l ** 2).sum()),
             ("products", lambda l: cp.dot(l, wm) * 2.0 + cp.matmul(x, wm) - cp.dot(-l, wm)
                                    + cp.dot(x.T, l).sum() + cp.matmul(l, v) .sum() + cp.dot(v, l.T).sum()),
+            # c: a lazy array computed in an earlier context (a loop's carried value): an input
+            ("carried", lambda l: cp.dot(c, wm).sum() - cp.dot(x, c.T) @ l + cp.dot(c.T, x).sum()
+                                  + cp.matmul(x.T, c).sum() + cp.dot(c, c.T).sum() + cp.dot(v, c.T).sum()),
         ]
 
     x, y = cp.ndarray((6, 5), np.float32), cp.ndarray((6, 5), np.float32)
     v, h = cp.ndarray((5,), np.float32), cp.ndarray((6, 1), np.float32)
     i8 = cp.ndarray((6, 5), np.int8)
     wm = cp.ndarray((5, 4), np.float32)
+    with cp.lazy():
+        c = x * 2.0 - y
+    assert c._node.value is not None
 
     def record(fn):
         """(trace entries, [(shape, dtype)] of the lazy results, types of the inputs' values)."""
@@ -74,7 +80,7 @@ _SCRIPT = textwrap.dedent('''
     G.ufunc_node = lambda *a: made.append(1) or ufunc_node(*a)
     prods = []
     P.product_node = lambda *a: prods.append(1) or made.append(1) or product_node(*a)
-    for name, fn in bodies(x, y, v, h, i8, wm):
+    for name, fn in bodies(x, y, v, h, i8, wm, c):
         L.clear_memos()
         del made[:]
         cold = record(fn)
@@ -83,10 +89,10 @@ _SCRIPT = textwrap.dedent('''
         warm = record(fn)
         assert cold == warm, (name, cold, warm)
         assert n_cold > 0 and len(made) < n_cold, (name, n_cold, len(made))   # the fast path ran
-        if name == "products":  # every product of the warm body from the memo (`fast_paths.traced_call`)
+        if name in ("products", "carried"):  # every product of the warm body from the memo (`fast_paths.traced_call`)
             assert len(prods) == 0, len(prods)
     # ... and the values are what eager mode computes (shape/dtype of eager results).
-    for name, fn in bodies(x, y, v, h, i8, wm):
+    for name, fn in bodies(x, y, v, h, i8, wm, c):
         e = fn(x * 0.5 + y)
         _, [(shape, dtype)], _, _ = record(fn)
         assert (e.shape, e.dtype) == (shape, dtype), (name, e.shape, e.dtype, shape, dtype)

@@ -120,6 +120,20 @@ def test_decide_replays_only_a_safe_repeated_paying_body():
     assert R.GRAPH_REPLAY is False and not R.decide(K3 * 2, False, 9, 0, 0, 1)[0]
 
 
+def test_the_switch_by_call_and_by_environment():
+    assert R.set_graph_replay(True) is False
+    try:
+        assert R.GRAPH_REPLAY is True and R.decide(K3 * 2, False, 9, 0, 0, 1) == (True, "replay")
+    finally:
+        assert R.set_graph_replay(False) is True
+    assert R.GRAPH_REPLAY is False
+    code = "from cuarray._core.fusion import replay; print(replay.GRAPH_REPLAY)"
+    for value, want in (("1", "True"), ("0", "False"), ("", "False")):
+        env = dict(os.environ, CUARRAY_GRAPH_REPLAY=value, PYTHONPATH=_ROOT)
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+        assert out.stdout.strip() == want, (value, out.stdout, out.stderr)
+
+
 _SCRIPT = textwrap.dedent('''
     import sys
     sys.path.insert(0, {tests!r})

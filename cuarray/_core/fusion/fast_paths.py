@@ -25,7 +25,8 @@ from .trace import record_ufunc as _record_ufunc
 from .trace import record_ufunc_scalar as _record_ufunc_scalar
 
 __all__ = ["binary_operator", "fast_unary", "traced_ufunc", "remember_ufunc", "traced_call", "remember_product",
-           "fast_reduce", "remember_reduce", "operator_memo", "clear_memos", "REDUCTIONS", "PRODUCTS", "FAST_SCALARS"]
+           "fast_reduce", "remember_reduce", "operator_memo", "clear_memos", "REDUCTIONS", "PRODUCTS", "MATMUL_KEYWORDS",
+           "FAST_SCALARS"]
 
 FAST_SCALARS = (float, int)
 _new = object.__new__
@@ -207,16 +208,16 @@ _product_memo: dict = {}  # (name, dtypes, shapes of the operands) -> (shape, dt
 
 def _default_keywords(name, kwargs) -> bool:
     """Whether a product's dispatch point passed only its defaults: `dot`'s `out=None`; `matmul`'s
-    keywords (all passed, each its default object: `_MATMUL_KEYWORDS`)."""
+    keywords (all passed, each its default object: `MATMUL_KEYWORDS`)."""
     if name == "dot":
         return len(kwargs) == 1 and kwargs.get("out", 0) is None
     for k, v in kwargs.items():
-        if _MATMUL_KEYWORDS.get(k, 0) is not v:
+        if MATMUL_KEYWORDS.get(k, 0) is not v:
             return False
     return True
 
 
-_MATMUL_KEYWORDS = {"out": None, "casting": "same_kind", "order": "K", "dtype": None, "subok": True,
+MATMUL_KEYWORDS = {"out": None, "casting": "same_kind", "order": "K", "dtype": None, "subok": True,
                     "signature": None, "axes": None, "axis": None}
 
 
@@ -233,10 +234,12 @@ def traced_call(st, name, fn, args, kwargs):
     ta, tb = type(a), type(b)
     tr = st.trace
     tid = tr.id
+    # An operand is a lazy array recorded here, one computed earlier (a loop's carried `w`: an
+    # input, as `Trace.record` makes it), or a concrete array; anything else takes the general path.
     if ta is LazyArray:
         na = a._node
-        if na.weak is not None or na.seg != tid:  # (a `fuse` scalar; a node of an earlier stretch)
-            return st.general_call(name, fn, args, kwargs)
+        if na.weak is not None or (na.seg != tid and na.value is None):  # (a `fuse` scalar; a graph of
+            return st.general_call(name, fn, args, kwargs)  # an earlier stretch, not computed)
         ka = (na.dtype, na.shape)
     elif ta is ndarray:
         na = None
@@ -245,7 +248,7 @@ def traced_call(st, name, fn, args, kwargs):
         return st.general_call(name, fn, args, kwargs)
     if tb is LazyArray:
         nb = b._node
-        if nb.weak is not None or nb.seg != tid:
+        if nb.weak is not None or (nb.seg != tid and nb.value is None):
             return st.general_call(name, fn, args, kwargs)
         kb = (nb.dtype, nb.shape)
     elif tb is ndarray:
@@ -256,10 +259,16 @@ def traced_call(st, name, fn, args, kwargs):
     hit = _product_memo.get((name, ka, kb))
     if hit is None or (na is None and nb is None and st.internal is not None and st._inside_routine()):
         return st.general_call(name, fn, args, kwargs)
-    if na is None:  # (the general path's order: a's input node, then b's)
+    # The general path's order: the concrete operands' input nodes as it takes them (a's, then
+    # b's), then, as the product is recorded, the computed lazy operands' (a's, then b's).
+    if na is None:
         na = tr.array(a)
     if nb is None:
         nb = tr.array(b)
+    if na.seg != tid:
+        tr._leaf(na)
+    if nb.seg != tid:
+        tr._leaf(nb)
     n = _new(_g.Node)
     n.kind = "call"
     n.args = (na, nb)

@@ -389,8 +389,8 @@ def _binary(name, reflected=False):
         if _tstate.tracer is not st:  # not recording: the eager ufunc on the values
             args = (other, self) if reflected else (self, other)
             return uf[0](*[_value(a) for a in args])
-        if name == "matmul":
-            return _matmul(*((other, self) if reflected else (self, other)))
+        if name == "matmul":  # (`a @ b`: the traced `matmul(a, b)`, memoised products included)
+            return st.call("matmul", uf[0], (other, self) if reflected else (self, other), _fast.MATMUL_KEYWORDS)
         if node is None:
             node = st.trace.array(other) if st.live is not None else _g.array_node(other)
         mine = self._node
@@ -729,13 +729,10 @@ def _b_dot(a, b, out=None):
     return _wrap(_products.product_node("dot", na, nb))
 
 
-_MATMUL_DEFAULTS = {"out": None, "casting": "same_kind", "order": "K", "dtype": None, "subok": True,
-                    "signature": None, "axes": None, "axis": None}
-
-
 def _b_matmul(a, b, **kw):  # (the dispatch point passes every keyword, defaults included)
-    if any([v is not _MATMUL_DEFAULTS.get(k) for k, v in kw.items()]) and not all(  # (identity first)
-            _is_default(k, v, _MATMUL_DEFAULTS) for k, v in kw.items()):
+    defaults = _fast.MATMUL_KEYWORDS
+    if any([v is not defaults.get(k) for k, v in kw.items()]) and not all(  # (identity first)
+            _is_default(k, v, defaults) for k, v in kw.items()):
         raise _Unsupported
     if not (_array(a) and _array(b)):
         raise _Unsupported

@@ -23,6 +23,7 @@ docs/fusion.md).
 from __future__ import annotations
 
 import collections
+import os
 import threading
 import time
 
@@ -31,9 +32,12 @@ import numpy
 from ..ndarray import ndarray
 from .planner import _Label
 
-__all__ = ["GRAPH_REPLAY", "MIN_REPEATS", "KEEP", "decide", "step_kind", "note", "evaluations", "describe"]
+__all__ = ["GRAPH_REPLAY", "MIN_REPEATS", "KEEP", "decide", "step_kind", "note", "evaluations", "describe",
+           "set_graph_replay"]
 
-GRAPH_REPLAY = False  # module switch: replay eligible loop bodies as CUDA graphs (off: see docs/fusion.md)
+# The switch: replay eligible loop bodies as CUDA graphs. Off by default (docs/fusion.md);
+# `CUARRAY_GRAPH_REPLAY=1` in the environment, or `set_graph_replay(True)`, turns it on.
+GRAPH_REPLAY = os.environ.get("CUARRAY_GRAPH_REPLAY", "") not in ("", "0")
 MIN_REPEATS = 3  # evaluations of one structure in a row before a capture would be made
 KEEP = 16  # evaluations kept per thread for `explain()`
 MIN_SAVED = 2  # launches a replay must save, net of its copies, to be worth a capture
@@ -48,6 +52,13 @@ _PRODUCTS = frozenset(("dot", "matmul"))
 VIEWS = frozenset(("transpose", "getitem", "reshape"))  # the lazy view nodes (lazy_mode.py `view_node`)
 perf_counter = time.perf_counter
 _SCALARS = frozenset((bool, int, float, complex))
+
+
+def set_graph_replay(on: bool) -> bool:
+    """Turn graph replay of lazy loop bodies on or off for the process; returns the previous setting."""
+    global GRAPH_REPLAY
+    prev, GRAPH_REPLAY = GRAPH_REPLAY, bool(on)
+    return prev
 
 
 def step_kind(st) -> str:
