@@ -158,3 +158,31 @@ def test_linregress(alternative):
     with pytest.raises(ValueError):
         cst.linregress(G(np.ones(0)), G(np.ones(0)))
     slope, intercept, r, p, se = cst.linregress(G(x[:, 0]), G(y[:, 0]))  # five fields, as SciPy's
+
+
+@pytest.mark.parametrize("equal_var", [True, False])
+@pytest.mark.parametrize("alternative", ALTS)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_ttest_ind_from_stats(dtype, alternative, equal_var):
+    rng = _rng("from_stats", dtype, alternative, equal_var)
+    m1, s1, m2, s2 = (rng.normal(size=(4, 1)).astype(dtype), rng.random(5).astype(dtype) + 0.1,
+                      rng.normal(size=5).astype(dtype), rng.random((4, 1)).astype(dtype))
+    n1, n2 = rng.integers(1, 30, size=5), np.array([[1], [2], [7], [40]])
+    kw = dict(equal_var=equal_var, alternative=alternative)
+    tol = 2e-5 if dtype == np.float32 else 1e-9
+    with np.errstate(all="ignore"):
+        _res(cst.ttest_ind_from_stats(G(m1), G(s1), G(n1), G(m2), G(s2), G(n2), **kw),
+             stats.ttest_ind_from_stats(m1, s1, n1, m2, s2, n2, **kw), tol, ("statistic", "pvalue"))
+        # a strided view, Python scalars, a zero variance on both sides (t = 0/0: NaN, as SciPy)
+        _res(cst.ttest_ind_from_stats(G(m1[::2]), 1.5, 12, 0.25, G(s2[::2]), 9, **kw),
+             stats.ttest_ind_from_stats(m1[::2], 1.5, 12, 0.25, s2[::2], 9, **kw), tol, ("statistic", "pvalue"))
+        _res(cst.ttest_ind_from_stats(1.0, 0.0, 4, 1.0, 0.0, 6, **kw),
+             stats.ttest_ind_from_stats(1.0, 0.0, 4, 1.0, 0.0, 6, **kw), 1e-12, ("statistic", "pvalue"))
+    for host_n1, host_n2, dev in ((n1, n2, True), (12, 9, False)):  # int64 arrays promote float32; Python ints not
+        got = cst.ttest_ind_from_stats(G(m1), G(s1), G(host_n1) if dev else host_n1, G(m2), G(s2),
+                                       G(host_n2) if dev else host_n2, **kw)
+        with np.errstate(all="ignore"):
+            want = stats.ttest_ind_from_stats(m1, s1, host_n1, m2, s2, host_n2, **kw)
+        assert got.statistic.dtype == want.statistic.dtype and got.pvalue.dtype == want.pvalue.dtype
+    with pytest.raises(ValueError):
+        cst.ttest_ind_from_stats(G(m1), G(s1), 3, G(m2), G(s2), 4, alternative="bogus")

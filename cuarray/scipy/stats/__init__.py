@@ -29,6 +29,7 @@ from ._dispersion import variation as variation
 from ._ttests import linregress as linregress
 from ._ttests import ttest_1samp as ttest_1samp
 from ._ttests import ttest_ind as ttest_ind
+from ._ttests import ttest_ind_from_stats as ttest_ind_from_stats
 from ._ttests import ttest_rel as ttest_rel
 from ._binned import binned_statistic as binned_statistic
 from ._binned import binned_statistic_2d as binned_statistic_2d

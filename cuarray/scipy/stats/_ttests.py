@@ -1,10 +1,12 @@
 """Student's t tests and simple linear regression of scipy.stats on the device: ttest_1samp,
-ttest_rel, ttest_ind (pooled or Welch), linregress. Means and variances by cuarray's reductions,
+ttest_rel, ttest_ind (pooled or Welch), ttest_ind_from_stats, linregress. Means and variances by cuarray's reductions,
 p-values from the t distribution (`scipy.special.stdtr`, cuarray's); `nan_policy='omit'` by
 NaN-aware moments (the counts per slice are arrays) or, for linregress's paired samples,
 `_omit`."""
 
 from __future__ import annotations
+
+import collections
 
 import numpy
 
@@ -28,7 +30,8 @@ from ._descriptive import _policy
 from ._omit import has_nan, omit_nans
 from ._resampling import independent_pvalue, is_method
 
-__all__ = ["ttest_1samp", "ttest_rel", "ttest_ind", "linregress", "TtestResult", "LinregressResult"]
+__all__ = ["ttest_1samp", "ttest_rel", "ttest_ind", "ttest_ind_from_stats", "linregress", "TtestResult",
+           "Ttest_indResult", "LinregressResult"]
 
 
 class TtestResult(tuple):
@@ -244,6 +247,49 @@ def _ttest_ind_per_slice(a, b, axis, keepdims, **kw):
     if keepdims:
         cols = [expand_dims(c, axis) for c in cols]
     return TtestResult(cols[0], cols[1], cols[2], kw["alternative"], cols[3], cols[4])
+
+
+Ttest_indResult = collections.namedtuple("Ttest_indResult", ("statistic", "pvalue"))
+
+
+def _stats_arguments(values):
+    """The summary statistics as device arrays of one floating dtype: SciPy's promotion of the
+    six arguments (Python scalars weak, integers and booleans to float64)."""
+    arrays = [as_parameter(v, "ttest_ind_from_stats") if not isinstance(v, (int, float)) or isinstance(v, bool)
+              else v for v in values]
+    dt = numpy.result_type(*[a.dtype if hasattr(a, "dtype") else a for a in arrays])
+    if dt.kind not in "fc":
+        dt = numpy.dtype(numpy.float64)
+    return [full((), a, dtype=dt) if isinstance(a, (int, float)) else a.astype(dt, copy=False) for a in arrays]
+
+
+def ttest_ind_from_stats(mean1, std1, nobs1, mean2, std2, nobs2, equal_var=True, alternative="two-sided"):
+    """See `scipy.stats.ttest_ind_from_stats`. The statistic and p-value are device arrays (0-d for
+    scalar arguments, where SciPy returns NumPy scalars); the arguments broadcast together.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> res = stats.ttest_ind_from_stats(0.2, 0.4013, 150, 0.225, 0.4186, 200)
+    >>> round(float(res.statistic), 4)
+    -0.5625
+    """
+    _check_alternative(alternative)
+    m1, s1, n1, m2, s2, n2 = _stats_arguments((mean1, std1, nobs1, mean2, std2, nobs2))
+    v1, v2 = s1 * s1, s2 * s2
+    if equal_var:  # (SciPy's pooled variance: a sample of one adds nothing)
+        v1, v2 = where(n1 == 1, 0.0, v1), where(n2 == 1, 0.0, v2)
+        df = n1 + n2 - 2.0
+        denom = sqrt((((n1 - 1) * v1 + (n2 - 1) * v2) / df) * (1.0 / n1 + 1.0 / n2))
+    else:
+        vn1, vn2 = v1 / n1, v2 / n2
+        df = (vn1 + vn2) ** 2 / (vn1 ** 2 / (n1 - 1) + vn2 ** 2 / (n2 - 1))
+        df = where(isnan(df), 1.0, df)  # (both variances zero: any df that is not NaN)
+        denom = sqrt(vn1 + vn2)
+    t = (m1 - m2) / denom
+    df = broadcast_to(df.astype(t.dtype, copy=False), t.shape)
+    return Ttest_indResult(t, _pvalue(t, df, alternative).astype(t.dtype, copy=False))
 
 
 class LinregressResult(tuple):
