@@ -63,7 +63,7 @@ def rq(a, overwrite_a=False, lwork=None, mode="full", check_finite=True):
         if mode == "economic":
             return r, empty(batch + (k, n), dtype=a.dtype)
         return r, broadcast_to(eye(n, dtype=a.dtype), batch + (n, n)).copy()
-    char = lapack_char(a)
+    char = lapack_char(a.astype("f") if a.dtype.char == "e" else a)  # float16 in float32, as SciPy's
     c = _flip_h(a).astype(char)  # J_N A^H J_M, n x m
     if mode == "r":
         r1 = _la.qr(c, mode="r")

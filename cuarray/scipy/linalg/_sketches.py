@@ -61,7 +61,9 @@ def _sketch(input_matrix, sketch_size, gen):
     rows, signs = _draws(gen, sketch_size, n)
     s = csc_array((signs, rows, arange(n + 1)), shape=(sketch_size, n))
     if sparse_input:
-        return (a.T @ s.T).T  # SciPy's expression: the result's class follows the input's
+        # SciPy 1.18's (A.T @ S.T).T: CSR stays CSR, anything else gives CSC (array or matrix as A)
+        out = (a.T @ s.T).T
+        return out.asformat("csr" if a.format == "csr" else "csc")
     if a.ndim <= 2:
         return s @ a
     batch = batch_shape(_FN, a.shape[:-2])

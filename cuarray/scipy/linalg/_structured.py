@@ -143,14 +143,14 @@ def matmul_toeplitz(c_or_cr, x, check_finite=False, workers=None):
     >>> linalg.matmul_toeplitz((c, r), cuarray.array([1., 2., 2.]))
     array([-5.,  3., 14.])
     """
+    if x is None:
+        raise ValueError("`b` must be an array, not None.")
+    x = as_array(x, "matmul_toeplitz")  # (first: a host x is refused before c is copied)
     if isinstance(c_or_cr, tuple):
         c, r = (as_parameter(v, "matmul_toeplitz") for v in c_or_cr)
     else:
         c = as_parameter(c_or_cr, "matmul_toeplitz")
         r = conj(c)
-    if x is None:
-        raise ValueError("`b` must be an array, not None.")
-    x = as_array(x, "matmul_toeplitz")
     deprecate_dtypes("matmul_toeplitz", r, c, x)
     core = 2 if x.ndim >= 2 else 1
     batch = batch_shape("matmul_toeplitz", r.shape[:-1], c.shape[:-1], x.shape[:x.ndim - core])
