@@ -118,7 +118,7 @@ def qr_multiply(a, c, mode="right", pivoting=False, conjugate=False, overwrite_a
         raise ValueError("Array shapes are not compatible for c @ Q operation: {} vs {}".format(
             c.shape[-2:], a.shape[-2:]))
     full_q = mode == "left" and overwrite_c and m > n  # SciPy's ormqr then applies all of Q
-    res = qr(a, mode="full" if full_q else "economic", pivoting=pivoting)
+    res = qr(a, mode="full" if full_q else "economic", pivoting=pivoting, check_finite=True)  # a, as SciPy's
     q, r = res[0], res[1][..., :k, :]
     if r.shape[:-2] != batch:  # one matrix against a stack of c: SciPy stacks its R per product
         r = broadcast_to(r, batch + r.shape[-2:]).copy()
