@@ -55,7 +55,7 @@ def copies():
                          _norms=types.SimpleNamespace(norm=np.linalg.norm), zeros=np.zeros, put=np.put,
                          concatenate=np.concatenate, stack=np.stack),
         _sketches: dict(as_array=_as_array, asarray=np.asarray, arange=np.arange, moveaxis=np.moveaxis,
-                        csc_array=sps.csc_array, issparse=sps.issparse),
+                        _sparse=lambda: sps),
         _host_lapack: dict(_operand=lambda x, name: x, _results_to_device=lambda r: r),
         _solvers: {},
         _blas_lapack: {},

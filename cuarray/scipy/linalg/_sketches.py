@@ -18,13 +18,27 @@ from ..._creation.from_data import asarray
 from ..._creation.ranges import arange
 from ..._manipulation.transpose import moveaxis
 from ...linalg._util import as_array
-from ...random._generator import Generator as DeviceGenerator
-from ...sparse import csc_array, issparse
 from ._validate import batch_shape
 
 __all__ = ["clarkson_woodruff_transform"]
 
 _FN = "clarkson_woodruff_transform"
+
+
+# cuarray.random and cuarray.sparse are imported on first use: at module level they added ~50 ms to
+# `import cuarray.scipy.linalg` (~330 ms; -X importtime).
+def _device_generator():
+    """cuarray.random's Generator class."""
+    from ...random._generator import Generator  # import time: see above
+
+    return Generator
+
+
+def _sparse():
+    """The cuarray.sparse package."""
+    import cuarray.sparse as sparse  # import time: see above (the subsystem by its full name: tests/test_layers.py)
+
+    return sparse
 
 
 def _legacy_generator(seed):
@@ -34,14 +48,14 @@ def _legacy_generator(seed):
         return numpy.random
     if isinstance(seed, (numbers.Integral, numpy.integer)):
         return numpy.random.RandomState(seed)
-    if isinstance(seed, (numpy.random.RandomState, numpy.random.Generator, DeviceGenerator)):
+    if isinstance(seed, (numpy.random.RandomState, numpy.random.Generator, _device_generator())):
         return seed
     raise ValueError("'{}' cannot be used to seed a numpy.random.RandomState instance".format(seed))
 
 
 def _draws(gen, sketch_size, n):
     """(rows, signs), two int64 device arrays of length n: SciPy's cwt_matrix draws."""
-    if isinstance(gen, DeviceGenerator):
+    if isinstance(gen, _device_generator()):
         rows = gen.integers(0, sketch_size, size=n, dtype=numpy.int64)
         return rows, 1 - 2 * gen.integers(0, 2, size=n, dtype=numpy.int64)
     if isinstance(gen, numpy.random.Generator):  # scipy._lib._util.rng_integers
@@ -53,13 +67,14 @@ def _draws(gen, sketch_size, n):
 
 
 def _sketch(input_matrix, sketch_size, gen):
-    sparse_input = issparse(input_matrix)
+    sparse = _sparse()
+    sparse_input = sparse.issparse(input_matrix)
     if sparse_input and input_matrix.ndim > 2:
         raise NotImplementedError("Batch support for sparse arrays is not available.")
     a = input_matrix if sparse_input else as_array(input_matrix, _FN)
     n = a.shape[-2]
     rows, signs = _draws(gen, sketch_size, n)
-    s = csc_array((signs, rows, arange(n + 1)), shape=(sketch_size, n))
+    s = sparse.csc_array((signs, rows, arange(n + 1)), shape=(sketch_size, n))
     if sparse_input:
         # SciPy 1.18's (A.T @ S.T).T: CSR stays CSR, anything else gives CSC (array or matrix as A)
         out = (a.T @ s.T).T
@@ -99,7 +114,7 @@ def clarkson_woodruff_transform(input_matrix, sketch_size, *args, **kwargs):
                         "`seed`.".format(_FN))
     if "rng" in kwargs:  # SciPy's _transition_to_rng: the keyword is normalised by default_rng
         rng = kwargs["rng"]
-        gen = rng if isinstance(rng, DeviceGenerator) else numpy.random.default_rng(rng)
+        gen = rng if isinstance(rng, _device_generator()) else numpy.random.default_rng(rng)
     else:
         gen = _legacy_generator(args[0] if args else kwargs.get("seed"))
     return _sketch(input_matrix, sketch_size, gen)
