@@ -41,7 +41,8 @@ NO_DEVICE = {"cuarray.get_array_module", "cuarray.result_type", "cuarray.fuse", 
              "cuarray.linalg.matmul_precision", "cuarray.random.get_random_state",
              "cuarray.random.set_random_state", "cuarray.random.XORWOW", "cuarray.random.MRG32k3a",
              "cuarray.random.Philox4x3210", "cuarray.set_sync_index_checks", "cuarray.LazyArray",
-             "cuarray.broadcast_shapes"}
+             "cuarray.broadcast_shapes", "cuarray.scipy.linalg.get_blas_funcs",
+             "cuarray.scipy.linalg.get_lapack_funcs"}
 
 # Examples of cuarray's own API (no NumPy counterpart to compare with): name -> why.
 CUARRAY_ONLY = {
@@ -74,6 +75,8 @@ CUARRAY_ONLY = {
     "cuarray.scipy.signal.morlet2": "SciPy removed it in 1.15 (CuPy's, as SciPy 1.14's)",
     "cuarray.scipy.signal.qmf": "SciPy removed it in 1.15 (CuPy's, as SciPy 1.14's)",
     "cuarray.scipy.signal.ricker": "SciPy removed it in 1.15 (CuPy's, as SciPy 1.14's)",
+    "cuarray.scipy.linalg.get_blas_funcs": "NotImplementedError where SciPy returns host BLAS function objects",
+    "cuarray.scipy.linalg.get_lapack_funcs": "NotImplementedError where SciPy returns host LAPACK function objects",
 }
 
 

@@ -258,6 +258,9 @@ SIGNATURES_1_18 = {
                 ("check_finite", True), ("homogeneous_eigvals", False)],
     "qr": [("a", None), ("overwrite_a", False), ("lwork", _SENTINEL), ("mode", "full"), ("pivoting", False),
            ("check_finite", True)],
+    # scipy/linalg/blas.py and lapack.py at v1.18.1: ilp64's default is 'preferred' (1.17: False)
+    "get_blas_funcs": [("names", None), ("arrays", ()), ("dtype", None), ("ilp64", "preferred")],
+    "get_lapack_funcs": [("names", None), ("arrays", ()), ("dtype", None), ("ilp64", "preferred")],
 }
 
 

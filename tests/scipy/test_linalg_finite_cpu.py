@@ -195,7 +195,9 @@ def test_require_finite_inf_and_complex(host_check, host_linalg):
 
 
 # -- the source: every check_finite reaches require_finite; no internal call checks again ----------
-_MODULES = ["_basic", "_decomp_extra", "_decomp_lu", "_decomp_qr", "_triangular", "_structured", "_host_lapack"]
+_MODULES = ["_basic", "_decomp_extra", "_decomp_lu", "_decomp_qr", "_triangular", "_structured", "_host_lapack",
+            "_decomp_rq", "_decomp_update", "_expm_cond", "_solvers", "_symmetry", "_decomp_forms", "_sketches",
+            "_blas_lapack"]
 
 
 def _functions():

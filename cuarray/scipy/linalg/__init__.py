@@ -20,12 +20,20 @@ from ._structured import solve_toeplitz as solve_toeplitz
 from ._host_lapack import cholesky_banded as cholesky_banded
 from ._host_lapack import cho_solve_banded as cho_solve_banded
 from ._special_more import bandwidth as bandwidth
+from ._symmetry import issymmetric as issymmetric
+from ._symmetry import ishermitian as ishermitian
+from ._structured import matmul_toeplitz as matmul_toeplitz
 
 # -- decompositions ---------------------------------------------------------------------------------
 from ._decomp_lu import lu as lu
 from ._decomp_lu import lu_factor as lu_factor
 from ._decomp_lu import lu_solve as lu_solve
 from ._decomp_qr import qr as qr
+from ._decomp_rq import rq as rq
+from ._decomp_rq import qr_multiply as qr_multiply
+from ._decomp_update import qr_update as qr_update
+from ._decomp_update import qr_insert as qr_insert
+from ._decomp_update import qr_delete as qr_delete
 from ._decomp_extra import cholesky as cholesky
 from ._triangular import cho_factor as cho_factor
 from ._triangular import cho_solve as cho_solve
@@ -35,6 +43,7 @@ from ._decomp_extra import eig as eig
 from ._decomp_extra import eigvals as eigvals
 from ._basic import svd as svd
 from ._basic import svdvals as svdvals
+from ._decomp_forms import diagsvd as diagsvd
 from ._basic import null_space as null_space
 from ._basic import orth as orth
 from ._basic import orthogonal_procrustes as orthogonal_procrustes
@@ -42,6 +51,7 @@ from ._decomp_extra import polar as polar
 from ._host_lapack import ldl as ldl
 from ._host_lapack import schur as schur
 from ._host_lapack import rsf2csf as rsf2csf
+from ._decomp_forms import cdf2rdf as cdf2rdf
 from ._host_lapack import hessenberg as hessenberg
 from ._host_lapack import cossin as cossin
 from ._host_lapack import qz as qz
@@ -49,6 +59,8 @@ from ._host_lapack import ordqz as ordqz
 from ._host_lapack import matrix_balance as matrix_balance
 from ._host_lapack import eigh_tridiagonal as eigh_tridiagonal
 from ._host_lapack import eig_banded as eig_banded
+from ._host_lapack import eigvals_banded as eigvals_banded
+from ._host_lapack import eigvalsh_tridiagonal as eigvalsh_tridiagonal
 from ._structured import subspace_angles as subspace_angles
 
 # -- matrix functions ---------------------------------------------------------------------------
@@ -65,6 +77,21 @@ from ._host_lapack import funm as funm
 from ._host_lapack import signm as signm
 from ._host_lapack import fractional_matrix_power as fractional_matrix_power
 from ._structured import expm_frechet as expm_frechet
+from ._expm_cond import expm_cond as expm_cond
+
+# -- matrix equation solvers ----------------------------------------------------------------------
+from ._solvers import solve_sylvester as solve_sylvester
+from ._solvers import solve_continuous_lyapunov as solve_continuous_lyapunov
+from ._solvers import solve_lyapunov as solve_lyapunov
+from ._solvers import solve_discrete_lyapunov as solve_discrete_lyapunov
+from ._solvers import solve_continuous_are as solve_continuous_are
+from ._solvers import solve_discrete_are as solve_discrete_are
+
+# -- sketches and low-level routines --------------------------------------------------------------
+from ._sketches import clarkson_woodruff_transform as clarkson_woodruff_transform
+from ._blas_lapack import find_best_blas_type as find_best_blas_type
+from ._blas_lapack import get_blas_funcs as get_blas_funcs
+from ._blas_lapack import get_lapack_funcs as get_lapack_funcs
 
 # -- special matrices -----------------------------------------------------------------------------
 from ._special_matrices import block_diag as block_diag

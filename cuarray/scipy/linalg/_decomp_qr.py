@@ -12,7 +12,7 @@ import numpy
 
 import cuarray.linalg as _la  # (the subsystem, by its full name: layers checked in tests/test_layers.py)
 from ...cuda.libs import cusolver as _cs
-from ...linalg._util import as_array, batch_of, compute_char, info_array, stacked_copy
+from ...linalg._util import as_array, batch_of, info_array, stacked_copy
 from ..._creation.basic import zeros
 from ..._creation.ranges import arange
 from ..._creation.from_data import asarray
@@ -26,7 +26,7 @@ from ..._sorting.searching import where
 from ..._sorting.searching_reduce import argmax
 from ...linalg._matmul import matmul
 from ._qr_pivoted import geqp3
-from ._validate import deprecate_dtypes, require_finite
+from ._validate import deprecate_dtypes, lapack_char, require_finite
 
 __all__ = ["qr"]
 
@@ -95,7 +95,7 @@ def qr(a, overwrite_a=False, lwork=_NO_VALUE, mode="full", pivoting=False, check
     require_finite(check_finite, a)
     if a.dtype == numpy.float16:
         a = a.astype(numpy.float32)
-    char = compute_char(a)
+    char = lapack_char(a)  # SciPy's geqrf type: bool, int8/16, uint8/16 in float32
     m, n = a.shape[-2:]
     k = min(m, n)
     batch = a.shape[:-2]

@@ -13,7 +13,8 @@ from ..._core.ndarray import ndarray
 from ..._creation.from_data import asarray
 
 __all__ = ["ldl", "schur", "rsf2csf", "hessenberg", "cossin", "qz", "ordqz", "matrix_balance", "funm", "signm",
-           "fractional_matrix_power", "eigh_tridiagonal", "eig_banded", "cholesky_banded", "cho_solve_banded"]
+           "fractional_matrix_power", "eigh_tridiagonal", "eig_banded", "cholesky_banded", "cho_solve_banded",
+           "eigvalsh_tridiagonal", "eigvals_banded"]
 
 _NOVALUE = object()  # "not passed" (SciPy's own sentinel would need scipy at import time)
 
@@ -248,6 +249,36 @@ def eig_banded(a_band, lower=False, eigvals_only=False, overwrite_a_band=False, 
     """
     return _on_host("eig_banded", a_band, lower=lower, eigvals_only=eigvals_only, select=select,
                     select_range=select_range, max_ev=max_ev, check_finite=check_finite)
+
+
+def eigvalsh_tridiagonal(d, e, select="a", select_range=None, check_finite=True, tol=0.0, lapack_driver="auto"):
+    """See `scipy.linalg.eigvalsh_tridiagonal`: `eigh_tridiagonal`'s host step (LAPACK
+    stemr/stebz), eigenvalues only; SciPy's batching.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.eigvalsh_tridiagonal(cuarray.array([2., 2., 2.]), cuarray.array([1., 1.]))
+    array([0.58578644, 2.        , 3.41421356])
+    """
+    return _on_host("eigvalsh_tridiagonal", d, e, select=select, select_range=select_range,
+                    check_finite=check_finite, tol=tol, lapack_driver=lapack_driver)
+
+
+def eigvals_banded(a_band, lower=False, overwrite_a_band=False, select="a", select_range=None, check_finite=True):
+    """See `scipy.linalg.eigvals_banded`: `eig_banded`'s host step (LAPACK sbevd/hbevd),
+    eigenvalues only; SciPy's batching.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> linalg.eigvals_banded(cuarray.array([[0., 1., 1.], [2., 2., 2.]]))
+    array([0.58578644, 2.        , 3.41421356])
+    """
+    return _on_host("eigvals_banded", a_band, lower=lower, select=select, select_range=select_range,
+                    check_finite=check_finite)
 
 
 def cholesky_banded(ab, overwrite_ab=False, lower=False, check_finite=True):

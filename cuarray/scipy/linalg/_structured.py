@@ -1,5 +1,5 @@
 """solve_circulant (FFT), solve_toeplitz (Levinson's recursion, templates/levinson.cu, or the dense
-matrix and LU, by the planner _toeplitz_plan.route), pinvh
+matrix and LU, by the planner _toeplitz_plan.route), matmul_toeplitz (FFT), pinvh
 (eigh), subspace_angles (orth and svdvals) and expm_frechet (expm of the 2n x 2n block matrix
 [[A, E], [0, A]], whose upper-right block is the Frechet derivative), batched over leading
 dimensions where SciPy 1.18 batches."""
@@ -30,9 +30,10 @@ from ._basic import eigh, orth, svdvals
 from ._expm import expm
 from . import _toeplitz_plan
 from ._levinson import levinson
-from ._validate import as_lapack, require_finite
+from ...linalg._util import as_array
+from ._validate import as_lapack, batch_shape, deprecate_dtypes, require_finite
 
-__all__ = ["solve_circulant", "solve_toeplitz", "pinvh", "subspace_angles", "expm_frechet"]
+__all__ = ["solve_circulant", "solve_toeplitz", "matmul_toeplitz", "pinvh", "subspace_angles", "expm_frechet"]
 
 
 def _axis_len(name, x, axis):
@@ -125,6 +126,54 @@ def solve_toeplitz(c_or_cr, b, check_finite=True):
     if _toeplitz_plan.route(n, k, rows, matrices, dt.kind == "c", _sm_count()) == _toeplitz_plan.DENSE_LU:
         return _dense_lu(cc, rr, y).reshape(out_shape)
     return levinson(cc, rr, y).reshape(out_shape)
+
+
+def matmul_toeplitz(c_or_cr, x, check_finite=False, workers=None):
+    """See `scipy.linalg.matmul_toeplitz`; leading dimensions are batches (SciPy 1.18's: `c` and
+    `r` 1-D cores, `x` 1-D or 2-D). As SciPy: the Toeplitz matrix embedded in a circulant one of
+    order len(c) + len(r) - 1 and the product taken by FFTs (cuFFT; real transforms for real
+    input), in float64/complex128 as SciPy's. `c` and `r` may come from the host (small parameter
+    vectors, as `solve_toeplitz`'s); `workers` is accepted and not used (cuFFT).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import linalg
+    >>> c, r = cuarray.array([1., 3., 6.]), cuarray.array([1., -1., -2.])
+    >>> linalg.matmul_toeplitz((c, r), cuarray.array([1., 2., 2.]))
+    array([-5.,  3., 14.])
+    """
+    if x is None:
+        raise ValueError("`b` must be an array, not None.")
+    x = as_array(x, "matmul_toeplitz")  # (first: a host x is refused before c is copied)
+    if isinstance(c_or_cr, tuple):
+        c, r = (as_parameter(v, "matmul_toeplitz") for v in c_or_cr)
+    else:
+        c = as_parameter(c_or_cr, "matmul_toeplitz")
+        r = conj(c)
+    deprecate_dtypes("matmul_toeplitz", r, c, x)
+    core = 2 if x.ndim >= 2 else 1
+    batch = batch_shape("matmul_toeplitz", r.shape[:-1], c.shape[:-1], x.shape[:x.ndim - core])
+    if c.ndim == 0 or r.ndim == 0 or x.ndim == 0:
+        raise IndexError("tuple index out of range")  # SciPy's, from its shape check
+    require_finite(check_finite, c, r, x)
+    nc, nr = c.shape[-1], r.shape[-1]
+    if x.shape[-core] != nr:
+        raise ValueError("Incompatible dimensions.")
+    dt = numpy.dtype("D" if any(v.dtype.kind == "c" for v in (c, r, x)) else "d")
+    if x.size == 0:
+        return empty(batch + ((nc,) if core == 1 else (nc, x.shape[-1])), dtype=dt)
+    p = nc + nr - 1
+    col = concatenate((broadcast_to(c, batch + (nc,)), broadcast_to(r, batch + (nr,))[..., :0:-1]), axis=-1)
+    col, xx = col.astype(dt), x.astype(dt)
+    if core == 1:
+        xx = xx[..., None]
+    if dt.kind == "c":
+        y = _fft.ifft(_fft.fft(col, axis=-1)[..., :, None] * _fft.fft(xx, n=p, axis=-2), axis=-2)
+    else:
+        y = _fft.irfft(_fft.rfft(col, axis=-1)[..., :, None] * _fft.rfft(xx, n=p, axis=-2), n=p, axis=-2)
+    y = y[..., :nc, :]
+    return y[..., 0] if core == 1 else y
 
 
 def _sm_count() -> int:

@@ -12,7 +12,8 @@ from ..._core.reduction_kernel import ReductionKernel
 from ..._creation.basic import empty
 from ...linalg._util import as_array, compute_char
 
-__all__ = ["as_lapack", "banded_operands", "deprecate_dtypes", "require_finite", "LinAlgWarning", "lapack_char"]
+__all__ = ["as_lapack", "banded_operands", "deprecate_dtypes", "require_finite", "LinAlgWarning", "lapack_char",
+           "batch_shape"]
 
 # all(isfinite(x)) as one pass over x (the map is isfinite, the combine &&): no boolean temporary
 # and no second kernel, as `all(isfinite(x))` would take.
@@ -84,6 +85,17 @@ def lapack_char(*arrays) -> str:
     if best == 3 and 2 in scores:
         best = 4
     return _CHAR[best]
+
+
+def batch_shape(fn: str, *batches) -> tuple:
+    """The broadcast batch shape of operands whose batch shapes are `batches`, with SciPy 1.18's
+    errors (scipy._lib._util._apply_over_batch): shapes that do not broadcast raise NumPy's
+    ValueError, and a batch with no element raises "`fn` does not support zero-size batches."
+    (only when some operand has batch dimensions)."""
+    batch = numpy.broadcast_shapes(*batches)
+    if any(batches) and 0 in batch:
+        raise ValueError("`{}` does not support zero-size batches.".format(fn))
+    return batch
 
 
 class LinAlgWarning(RuntimeWarning):
