@@ -14,6 +14,7 @@ import math
 
 import numpy
 
+from .._rng import rng_transition
 from . import _xp
 from ._host import host_scipy
 
@@ -166,13 +167,17 @@ def _barycentric(x, xi, wi, yi, dtype):
 
 class BarycentricInterpolator(_Interpolator1DWithDerivatives):
     """See `scipy.interpolate.BarycentricInterpolator`. The weights are host work (SciPy's, on the
-    nodes); evaluation is one product with the weighted values on the device."""
+    nodes, with SciPy's random permutation from `rng`, or `random_state` as SciPy reads it);
+    evaluation is one product with the weighted values on the device."""
 
+    @rng_transition("random_state")
     def __init__(self, xi, yi=None, axis=0, *, wi=None, rng=None):
         super().__init__(xi, yi, axis)
-        # host work: the weights, O(n^2) on the nodes (SciPy's capacity-scaled products)
+        # host work: the weights, O(n^2) on the nodes (SciPy's capacity-scaled products); `rng` is
+        # handed on as SciPy's legacy keyword, which SciPy reads without renormalising it (a
+        # Generator from `rng=` is already one)
         self._host = host_scipy().BarycentricInterpolator(_host(xi), None, wi=None if wi is None else _host(wi),
-                                                          rng=rng)
+                                                          random_state=rng)
         self.xi = _xp.param(self._host.xi)
         self.set_yi(yi)
         self.n = self.xi.shape[0]
