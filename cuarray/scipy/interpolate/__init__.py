@@ -56,3 +56,4 @@ from ._poly1d_fits import approximate_taylor_polynomial as approximate_taylor_po
 from ._poly1d_fits import lagrange as lagrange
 from ._poly1d_fits import pade as pade
 from ._rbf_legacy import Rbf as Rbf
+from ._aaa import AAA as AAA

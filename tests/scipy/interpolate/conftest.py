@@ -93,7 +93,7 @@ def numpy_namespace():
 
 
 MODULES = ["_cubic", "_cubic_spline", "_interp1d", "_ppoly", "_tridiag", "_bspline", "_make", "_ndbspline", "_rgi", "_rbf", "_polyint", "_fitpack", "_bpoly", "_ndppoly", "_ndgriddata", "_fitpack_more",
-           "_fitpack2", "_rbf_legacy", "_poly1d_fits"]
+           "_fitpack2", "_rbf_legacy", "_poly1d_fits", "_aaa"]
 
 
 def linear_evaluator_of(linear):

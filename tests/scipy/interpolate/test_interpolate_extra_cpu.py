@@ -328,3 +328,105 @@ def test_deprecations_are_scipy_118s():
     else:
         with pytest.warns(DeprecationWarning):
             si.lagrange([0.0, 1.0], [1.0, 2.0])
+
+
+# -- AAA ------------------------------------------------------------------------------------------------------
+
+
+def _aaa_pair(host_interpolate, z, f, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        with np.errstate(all="ignore"):
+            return si.AAA(z, f, **kwargs), host_interpolate.AAA(z, f, **kwargs)
+
+
+@pytest.mark.parametrize("case", ["exp", "gamma", "tan-circle", "sqrt-logspace"])
+def test_aaa_against_scipy(host_interpolate, case):
+    import scipy.special as sp
+
+    z = {"exp": np.linspace(-1, 1.3, 1000), "gamma": np.sort(np.random.default_rng(7).uniform(-1.5, 1.5, 500)),
+         "tan-circle": 0.2 + 1.5 * np.exp(1j * np.linspace(0, 2 * np.pi, 300, endpoint=False)),
+         "sqrt-logspace": np.logspace(-15, 0, 300)}[case]
+    f = {"exp": np.exp, "gamma": sp.gamma, "tan-circle": lambda v: np.tan(np.pi * v / 4),
+         "sqrt-logspace": np.sqrt}[case](z)
+    ref, got = _aaa_pair(host_interpolate, z, f)
+    assert sorted(np.asarray(got.support_points).tolist(), key=abs) == sorted(ref.support_points.tolist(), key=abs)
+    order_got, order_ref = np.argsort(np.asarray(got.support_points)), np.argsort(ref.support_points)
+    close(np.asarray(got.support_values)[order_got], ref.support_values[order_ref], 0)
+    # each step's weights are the Loewner matrix's last right singular vector, from the SVD of its QR
+    # factor here and of the matrix itself in SciPy: they agree to the rounding times the vector's
+    # conditioning, which is poor once the fit is nearly exact (or a spurious pole sits near a
+    # sample), so single weights and a step's error can differ in the 4th digit while the greedy path
+    # (the support points above) and the approximant (below) are the same
+    assert np.asarray(got.weights).shape == ref.weights.shape and np.asarray(got.weights).dtype == ref.weights.dtype
+    assert len(got.errors) == len(ref.errors)
+    np.testing.assert_allclose(np.asarray(got.errors), ref.errors, rtol=1e-2, atol=1e-7 * ref.errors[0])
+    assert np.max(np.abs(np.asarray(got(z)) - f)) <= 10 * max(ref.errors[-1], np.finfo(float).eps ** 0.75 * abs(f).max())
+    q = (z[3::7] - 0.2) * 1.01 + 0.2 if case == "tan-circle" else z[3::7] + 0.003
+    close(got(q), ref(q), 1e-9)
+    close(got(z[:5]), ref(z[:5]), 1e-12)  # support points and samples: exact values where hit
+    near = np.abs(ref.poles()) < 2.5
+    for p in ref.poles()[near]:
+        assert np.min(np.abs(np.asarray(got.poles()) - p)) < 1e-6 * max(1.0, abs(p))
+    assert np.asarray(got.poles()).dtype == ref.poles().dtype
+
+
+def test_aaa_float32_inf_nan_duplicates_few_points(host_interpolate):
+    z32 = np.linspace(-1, 1, 200, dtype=np.float32)
+    ref, got = _aaa_pair(host_interpolate, z32, np.exp(z32))
+    for g, r in [(got.weights, ref.weights), (got.errors, ref.errors), (got.support_points, ref.support_points),
+                 (got(np.float32(0.3)), ref(np.float32(0.3))), (got(0.3), ref(0.3))]:
+        assert np.asarray(g).dtype == r.dtype
+    assert sorted(np.asarray(got.support_points).tolist()) == sorted(ref.support_points.tolist())
+    x, y = np.array([0.0, 1, 2, 3, 1]), np.array([1.0, 2, np.inf, 4, 2])  # a non-finite value, a duplicate
+    ref, got = _aaa_pair(host_interpolate, x, y)
+    close(got.support_points, ref.support_points, 0)
+    close(got(np.array([np.inf, 0.0, 1.5])), ref(np.array([np.inf, 0.0, 1.5])), 1e-12)
+    ref, got = _aaa_pair(host_interpolate, np.arange(4.0), np.arange(4.0) ** 2)  # the null-space steps
+    close(got.support_points, ref.support_points, 0)
+    close(got.errors, ref.errors, 1e-12)
+    close(got(np.array([0.5, 3.0])), ref(np.array([0.5, 3.0])), 1e-12)
+
+
+def test_aaa_warnings_and_clean_up(host_interpolate):
+    z = np.linspace(-1, 1, 300)
+    with pytest.warns(RuntimeWarning, match="AAA failed to converge within 5 iterations."):
+        got = host_interpolate.AAA(z, np.abs(z), max_terms=5)
+    with pytest.warns(RuntimeWarning, match="AAA failed to converge"):
+        ref = si.AAA(z, np.abs(z), max_terms=5)
+    close(got.errors, ref.errors, 1e-12)
+    # SciPy's own check (test_spiral_cleanup): rtol=0 forces Froissart doublets; clean_up removes some
+    z = np.exp(np.linspace(-0.5, 0.5 + 15j * np.pi, num=1000))
+    with pytest.warns(RuntimeWarning), np.errstate(all="ignore"):
+        r = host_interpolate.AAA(z, np.tan(np.pi * z / 2), rtol=0, max_terms=60, clean_up=False)
+    spurious = np.sum(np.abs(np.asarray(r.residues())) < 1e-14)
+    with pytest.warns(RuntimeWarning, match="Froissart doublets detected."), np.errstate(all="ignore"):
+        assert r.clean_up() >= 1
+    assert np.sum(np.abs(np.asarray(r.residues())) < 1e-14) < spurious
+    np.testing.assert_allclose(np.asarray(r(z)), np.tan(np.pi * z / 2), atol=6e-12, rtol=3e-12)
+    r = host_interpolate.AAA(z, np.tan(np.pi * z / 2))  # test_spiral
+    np.testing.assert_allclose(np.sort(np.abs(np.asarray(r.poles())))[:4], [1, 1, 3, 3], rtol=9e-7)
+
+
+@pytest.mark.parametrize("args, kwargs", [((np.arange(3.0), np.arange(3.0)), {"max_terms": 0}),
+                                          ((np.arange(3.0), np.ones((3, 2))), {}),
+                                          ((np.ones((3, 1)), np.arange(3.0)), {}),
+                                          ((np.arange(4.0), np.arange(3.0)), {}),
+                                          ((np.array([0.0, np.inf, 1.0]), np.arange(3.0)), {})])
+def test_aaa_errors_are_scipys(host_interpolate, args, kwargs):
+    with pytest.raises(ValueError) as want:
+        si.AAA(*args, **kwargs)
+    with pytest.raises(ValueError) as have:
+        host_interpolate.AAA(*args, **kwargs)
+    assert str(have.value) == str(want.value)
+
+
+def test_aaa_residues_roots(host_interpolate):
+    z = np.linspace(-1, 1, 400)
+    f = (z - 0.3) * (z + 0.5) / (z - 1.5)
+    ref, got = _aaa_pair(host_interpolate, z, f)
+    for g, r in [(got.roots(), ref.roots()), (got.poles(), ref.poles())]:
+        g, r = np.sort_complex(np.asarray(g)), np.sort_complex(r)
+        close(g[np.abs(g) < 2], r[np.abs(r) < 2], 1e-8)
+    res_g, res_r = np.asarray(got.residues()), ref.residues()
+    close(res_g[np.argmin(np.abs(np.asarray(got.poles()) - 1.5))], res_r[np.argmin(np.abs(ref.poles() - 1.5))], 1e-8)
