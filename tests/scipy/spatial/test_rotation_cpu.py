@@ -72,10 +72,10 @@ def test_kernels_compile(name, dt):
     k = K.kernel(name)
     d = np.dtype(dt)
     kinds = [("in", d, d)] * len(k.in_params)
-    if name == "apply":
+    if name in ("apply", "rigid_apply"):
         kinds[-1] = ("scalar", np.dtype("i4"), np.dtype("i4"))
     kinds += [("out", d, d)] * len(k.out_params)
-    bound = {"T": d, "V": d} if name == "apply" else {"T": d}
+    bound = {"T": d, "V": d} if name in ("apply", "rigid_apply") else {"T": d}
     definition = k._definition(kinds, bound)
     for layout, nd, it in (("flat", 1, np.int32), ("nd", 2, np.int64)):
         compiler.compile_cubin(definition.source(layout, nd, it)[1], arch="sm_90")
