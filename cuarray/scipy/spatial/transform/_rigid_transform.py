@@ -75,7 +75,8 @@ def _check_last_row(m):
         where_bad = numpy.argwhere(to_host(bad))[0]
         idx = int(where_bad[0]) if m.ndim == 3 else tuple(int(i) for i in where_bad)
         vals = to_host(m[tuple(where_bad)][3])
-    raise ValueError(f"Expected last row of transformation matrix {idx} to be exactly [0, 0, 0, 1], got {vals}")
+    end = "." if m.ndim <= 3 else ""  # (SciPy's NumPy backend ends with a full stop, its N-D path does not)
+    raise ValueError(f"Expected last row of transformation matrix {idx} to be exactly [0, 0, 0, 1], got {vals}{end}")
 
 
 def _broadcast_or_raise(a, b):
