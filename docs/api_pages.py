@@ -44,7 +44,7 @@ NAMESPACES = [
     ("cuarray.scipy.signal.windows", "cuarray.scipy.signal.windows", "scipy.signal.windows."),
     ("cuarray.scipy.interpolate", "cuarray.scipy.interpolate", "scipy.interpolate."),
     ("cuarray.scipy.fft", "cuarray.scipy.fft", "scipy.fft."),
-    ("cuarray.scipy.spatial", "cuarray.scipy.spatial", "scipy.spatial: KDTree, ConvexHull, Delaunay, HalfspaceIntersection and the module's helpers."),
+    ("cuarray.scipy.spatial", "cuarray.scipy.spatial", "scipy.spatial: KDTree, ConvexHull, Delaunay, Voronoi, SphericalVoronoi, HalfspaceIntersection, Rectangle, the plot helpers and the module's helpers."),
     ("cuarray.scipy.spatial.distance", "cuarray.scipy.spatial.distance", "scipy.spatial.distance."),
     ("cuarray.scipy.spatial.transform", "cuarray.scipy.spatial.transform", "scipy.spatial.transform."),
     ("cuarray.cuda", "cuarray.cuda: the runtime", "Devices, streams, events, memory pools, kernels (cupy.cuda)."),

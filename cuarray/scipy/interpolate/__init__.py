@@ -25,7 +25,6 @@ from ._polyint import barycentric_interpolate as barycentric_interpolate
 from ._polyint import krogh_interpolate as krogh_interpolate
 from ._fitpack import InterpolatedUnivariateSpline as InterpolatedUnivariateSpline
 from ._fitpack import LSQUnivariateSpline as LSQUnivariateSpline
-from ._fitpack import RectBivariateSpline as RectBivariateSpline
 from ._fitpack import UnivariateSpline as UnivariateSpline
 from ._fitpack import splev as splev
 from ._fitpack import splint as splint
@@ -45,3 +44,16 @@ from ._fitpack_more import make_splprep as make_splprep
 from ._fitpack_more import make_splrep as make_splrep
 from ._fitpack_more import spalde as spalde
 from ._fitpack_more import splprep as splprep
+from ._fitpack2 import BivariateSpline as BivariateSpline
+from ._fitpack2 import LSQBivariateSpline as LSQBivariateSpline
+from ._fitpack2 import LSQSphereBivariateSpline as LSQSphereBivariateSpline
+from ._fitpack2 import RectBivariateSpline as RectBivariateSpline
+from ._fitpack2 import RectSphereBivariateSpline as RectSphereBivariateSpline
+from ._fitpack2 import SmoothBivariateSpline as SmoothBivariateSpline
+from ._fitpack2 import SmoothSphereBivariateSpline as SmoothSphereBivariateSpline
+from ._interp2d import interp2d as interp2d
+from ._poly1d_fits import approximate_taylor_polynomial as approximate_taylor_polynomial
+from ._poly1d_fits import lagrange as lagrange
+from ._poly1d_fits import pade as pade
+from ._rbf_legacy import Rbf as Rbf
+from ._aaa import AAA as AAA

@@ -1,5 +1,6 @@
 """FITPACK's interface: `splrep`, `splev`, `splint`, `sproot`, `UnivariateSpline`,
-`InterpolatedUnivariateSpline`, `LSQUnivariateSpline`, `RectBivariateSpline`.
+`InterpolatedUnivariateSpline`, `LSQUnivariateSpline`, and the tensor-product evaluation the
+bivariate splines share (`tensor_eval`; the classes are in `_fitpack2`).
 
 The fits (knot placement, the smoothing iterations: P. Dierckx, "Curve and Surface Fitting with
 Splines", 1993) are host work, SciPy's FITPACK on host copies of the data; the knots and
@@ -20,7 +21,7 @@ from ._bspline import BSpline, as_knots
 from ._host import host_scipy
 
 __all__ = ["splrep", "splev", "splint", "sproot", "UnivariateSpline", "InterpolatedUnivariateSpline",
-           "LSQUnivariateSpline", "RectBivariateSpline"]
+           "LSQUnivariateSpline", "tensor_eval"]
 
 _F8 = numpy.dtype(numpy.float64)
 _EXT = {"extrapolate": 0, "zeros": 1, "raise": 2, "const": 3, 0: 0, 1: 1, 2: 2, 3: 3}
@@ -94,7 +95,7 @@ def splint(a, b, tck, full_output=0):
     value = spl.integrate(a, b, extrapolate=False)
     if full_output:
         _, wrk = host_scipy().splint(a, b, (_host(t), _host(c), int(k)), full_output=1)
-        return value, _xp.param(wrk)
+        return value, (None if wrk is None else _xp.param(wrk))  # SciPy 1.18 gives None in place of wrk
     return value
 
 
@@ -180,63 +181,6 @@ class LSQUnivariateSpline(UnivariateSpline):
     def __init__(self, x, y, t, w=None, bbox=[None, None], k=3, ext=0, check_finite=False):  # noqa: B006
         self._set(host_scipy().LSQUnivariateSpline(_host(x), _host(y), _host(t), _host(w), bbox, k, ext,
                                                    check_finite))
-
-
-class RectBivariateSpline:
-    """See `scipy.interpolate.RectBivariateSpline`: FITPACK's regrid fit on the host, evaluation
-    (values and partial derivatives, on grids or points) on the device; `integral` and
-    `get_residual` are host work."""
-
-    def __init__(self, x, y, z, bbox=[None] * 4, kx=3, ky=3, s=0, maxit=20):  # noqa: B006
-        self._host_spline = h = host_scipy().RectBivariateSpline(_host(x), _host(y), _host(z), bbox, kx, ky, s,
-                                                                 maxit)
-        tx, ty, c = h.tck
-        self.degrees = h.degrees
-        self._t = (_xp.param(tx), _xp.param(ty))
-        kx, ky = h.degrees
-        nx, ny = len(tx) - kx - 1, len(ty) - ky - 1
-        self._c = _xp.param(numpy.asarray(c)[:nx * ny].reshape(nx, ny, 1))
-        self._ends = [(float(tx[kx]), float(tx[nx])), (float(ty[ky]), float(ty[ny]))]
-
-    @property
-    def tck(self):
-        return self._t + (_xp.param(self._host_spline.tck[2]),)
-
-    def get_knots(self):
-        return self._t
-
-    def get_coeffs(self):
-        return self._c.reshape(-1)
-
-    def get_residual(self):
-        return self._host_spline.get_residual()
-
-    def integral(self, xa, xb, ya, yb):
-        return self._host_spline.integral(xa, xb, ya, yb)
-
-    def ev(self, xi, yi, dx=0, dy=0):
-        """See `scipy.interpolate.RectBivariateSpline.ev`."""
-        return self(xi, yi, dx=dx, dy=dy, grid=False)
-
-    def __call__(self, x, y, dx=0, dy=0, grid=True):
-        """See `scipy.interpolate.RectBivariateSpline.__call__`."""
-        x, y = _xp.data(x).astype(_F8), _xp.data(y).astype(_F8)
-        kx, ky = self.degrees
-        if (dx or dy) and not (0 <= dx < kx and 0 <= dy < ky):
-            raise ValueError("Error code returned by parder: 10")
-        if grid:
-            if x.size == 0 or y.size == 0:
-                return _xp.zeros((x.size, y.size))
-            for name, v in (("x", x), ("y", y)):
-                if v.size >= 2 and not bool(_xp.all(_xp.diff(v.reshape(-1)) >= 0.0)):
-                    raise ValueError(f"{name} must be strictly increasing when `grid` is True")
-            xs = _xp.broadcast_to(x.reshape(-1)[:, None], (x.size, y.size))
-            ys = _xp.broadcast_to(y.reshape(-1)[None, :], (x.size, y.size))
-            shape = (x.size, y.size)
-        else:
-            shape = numpy.broadcast_shapes(x.shape, y.shape)
-            xs, ys = _xp.broadcast_to(x, shape), _xp.broadcast_to(y, shape)
-        return tensor_eval(self._t, self.degrees, self._c, self._ends, xs, ys, dx, dy, shape)
 
 
 def tensor_eval(t, degrees, c, ends, xs, ys, dx, dy, shape):

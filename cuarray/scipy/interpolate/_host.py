@@ -3,7 +3,7 @@ selection and smoothing fits): imported on first use, never at `import cuarray`.
 
 from __future__ import annotations
 
-__all__ = ["host_scipy", "host_spatial"]
+__all__ = ["host_scipy", "host_spatial", "host_linalg"]
 
 
 def host_scipy():
@@ -18,3 +18,10 @@ def host_spatial():
     import scipy.spatial  # import time: SciPy is an optional dependency (cuarray[scipy])
 
     return scipy.spatial
+
+
+def host_linalg():
+    # host work: the SVDs and eigenproblems of a few dozen unknowns (AAA's weights, poles, roots)
+    import scipy.linalg  # import time: SciPy is an optional dependency (cuarray[scipy])
+
+    return scipy.linalg

@@ -14,11 +14,12 @@ import math
 
 import numpy
 
+from .._rng import rng_transition
 from . import _xp
 from ._host import host_scipy
 
 __all__ = ["KroghInterpolator", "krogh_interpolate", "BarycentricInterpolator", "barycentric_interpolate",
-           "FloaterHormannInterpolator"]
+           "FloaterHormannInterpolator", "barycentric_rational"]
 
 _F8 = numpy.dtype(numpy.float64)
 _C16 = numpy.dtype(numpy.complex128)
@@ -164,15 +165,29 @@ def _barycentric(x, xi, wi, yi, dtype):
     return _xp.where(hit[:, None], yi.astype(dtype)[_xp.argmax(z, axis=1)], p)
 
 
+def barycentric_rational(zv, points, weights, values, dtype):
+    """SciPy's barycentric rational form at zv (m,): the formula with values (n, r), each support
+    point's value where zv hits it, and sum(w f) / sum(w) (over every value column at once, as
+    SciPy) at infinite zv; (m, r) of `dtype`."""
+    w = weights.astype(dtype)
+    out = _barycentric(zv, points, w, values, dtype)
+    limit = _xp.sum(w[:, None] * values.astype(dtype)) / _xp.sum(w)
+    return _xp.where(_xp.isinf(zv)[:, None], limit, out)
+
+
 class BarycentricInterpolator(_Interpolator1DWithDerivatives):
     """See `scipy.interpolate.BarycentricInterpolator`. The weights are host work (SciPy's, on the
-    nodes); evaluation is one product with the weighted values on the device."""
+    nodes, with SciPy's random permutation from `rng`, or `random_state` as SciPy reads it);
+    evaluation is one product with the weighted values on the device."""
 
+    @rng_transition("random_state")
     def __init__(self, xi, yi=None, axis=0, *, wi=None, rng=None):
         super().__init__(xi, yi, axis)
-        # host work: the weights, O(n^2) on the nodes (SciPy's capacity-scaled products)
+        # host work: the weights, O(n^2) on the nodes (SciPy's capacity-scaled products); `rng` is
+        # handed on as SciPy's legacy keyword, which SciPy reads without renormalising it (a
+        # Generator from `rng=` is already one)
         self._host = host_scipy().BarycentricInterpolator(_host(xi), None, wi=None if wi is None else _host(wi),
-                                                          rng=rng)
+                                                          random_state=rng)
         self.xi = _xp.param(self._host.xi)
         self.set_yi(yi)
         self.n = self.xi.shape[0]
@@ -269,12 +284,7 @@ class FloaterHormannInterpolator:
         """See `scipy.interpolate.FloaterHormannInterpolator.__call__`."""
         z = _xp.data(z)
         zv = z.reshape(-1).astype(_F8) if z.dtype.kind != "c" else z.reshape(-1)
-        w = self.weights.astype(self._dtype)
-        out = _barycentric(zv, self._points, w, self._values, self._dtype)
-        inf = _xp.isinf(zv)
-        # SciPy's limit at infinity: sum(w * f) over every value column at once, over sum(w)
-        limit = _xp.sum(w[:, None] * self._values.astype(self._dtype)) / _xp.sum(w)
-        out = _xp.where(inf[:, None], limit, out)
+        out = barycentric_rational(zv, self._points, self.weights, self._values, self._dtype)
         return out.reshape(z.shape + self._shape)
 
     def poles(self):

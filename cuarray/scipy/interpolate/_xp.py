@@ -53,6 +53,11 @@ from ..._statistics.order import min as min  # noqa: A004
 from ..._sorting.searchsorted import searchsorted as searchsorted
 from ..._sorting.sorting import argsort as argsort
 from ...linalg._solve import solve as solve
+from ..._polynomial.poly1d import poly1d as poly1d
+from ..._sets.unique import unique as unique
+from ..._statistics.averages import mean as mean
+from ...linalg._decomp import qr as qr
+from ..spatial.distance import cdist as cdist
 from ...sparse import csr_array as csr_array
 from ..._sorting.sorting import argpartition as argpartition
 from ..._sorting.searching_reduce import argmax as argmax

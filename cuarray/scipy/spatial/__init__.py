@@ -1,7 +1,7 @@
 """cuarray.scipy.spatial: `scipy.spatial` on the GPU. See docs/scipy-spatial.md.
 
-`distance` (pairwise distances), `transform` (rotations) and the module-level helpers; imported
-on its own (``import cuarray.scipy.spatial``), never by `import cuarray`."""
+`distance` (pairwise distances), `transform` (rotations, rigid transforms) and the module-level
+helpers; imported on its own (``import cuarray.scipy.spatial``), never by `import cuarray`."""
 
 from . import distance as distance
 from . import transform as transform
@@ -18,3 +18,8 @@ from ._procrustes import geometric_slerp as geometric_slerp
 from ._procrustes import procrustes as procrustes
 from ._minkowski import minkowski_distance as minkowski_distance
 from ._minkowski import minkowski_distance_p as minkowski_distance_p
+from ._plotutils import convex_hull_plot_2d as convex_hull_plot_2d
+from ._plotutils import delaunay_plot_2d as delaunay_plot_2d
+from ._plotutils import voronoi_plot_2d as voronoi_plot_2d
+from ._rectangle import Rectangle as Rectangle
+from ._spherical_voronoi import SphericalVoronoi as SphericalVoronoi

@@ -34,6 +34,7 @@ from ..._sorting.searching import where
 from ..._sorting.searchsorted import searchsorted
 from ..._statistics.correlating import cov
 from ...linalg._solve import inv
+from .._rng import rng_transition
 from . import _distance_kernels as _k
 from . import _distance_vec as _vec
 from ._distance_vec import validate_weights
@@ -357,10 +358,11 @@ def _upper_index(t, width, count):
     return row * width + (k - offsets[row]) + row
 
 
+@rng_transition("seed", position_num=2)
 def directed_hausdorff(u, v, rng=0):
     """See `scipy.spatial.distance.directed_hausdorff`: max over u's rows of the distance to the
     nearest row of v, by blocks of GEMM squared distances (a min and an argmin per row on the
-    device). `rng` is accepted and unused (SciPy shuffles to stop early; the answer is the same
+    device). `rng` (and its legacy name `seed`) is accepted and unused (SciPy shuffles to stop early; the answer is the same
     distance); where several pairs attain it the indices may name another. Returns SciPy's
     (float, int, int) on the host."""
     u, v = as_array(u, "directed_hausdorff"), as_array(v, "directed_hausdorff")

@@ -85,10 +85,15 @@ def numpy_namespace():
     import scipy.sparse
 
     ns.csr_array = scipy.sparse.csr_array
+    import scipy.spatial.distance
+
+    ns.cdist = scipy.spatial.distance.cdist
+    ns.qr = np.linalg.qr
     return ns
 
 
-MODULES = ["_cubic", "_cubic_spline", "_interp1d", "_ppoly", "_tridiag", "_bspline", "_make", "_ndbspline", "_rgi", "_rbf", "_polyint", "_fitpack", "_bpoly", "_ndppoly", "_ndgriddata", "_fitpack_more"]
+MODULES = ["_cubic", "_cubic_spline", "_interp1d", "_ppoly", "_tridiag", "_bspline", "_make", "_ndbspline", "_rgi", "_rbf", "_polyint", "_fitpack", "_bpoly", "_ndppoly", "_ndgriddata", "_fitpack_more",
+           "_fitpack2", "_rbf_legacy", "_poly1d_fits", "_aaa"]
 
 
 def linear_evaluator_of(linear):

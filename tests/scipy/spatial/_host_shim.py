@@ -70,6 +70,8 @@ _NUMPY = {
     "svd": _wrap(np.linalg.svd), "eigh": _wrap(np.linalg.eigh), "moveaxis": _wrap(np.moveaxis),
     "diff": _wrap(np.diff), "isfinite": np.isfinite, "cumsum": _wrap(np.cumsum),
     "argsort": _wrap(np.argsort), "take_along_axis": _wrap(np.take_along_axis), "nonzero": _wrap(np.nonzero),
+    "arccos": np.arccos, "prod": _wrap(np.prod), "maximum": np.maximum, "minimum": np.minimum,
+    "zeros_like": _wrap(np.zeros_like),
 }
 
 
@@ -207,7 +209,18 @@ def _rotation_kernel(name):
         r = (m @ v[..., None])[..., 0]
         ox[...], oy[...], oz[...] = r[..., 0], r[..., 1], r[..., 2]
 
-    return {"compose": compose, "matrix": matrix, "apply": apply}[name]
+    def rigid_apply(*args):
+        m = np.stack(np.broadcast_arrays(*args[:12]), axis=-1).reshape(np.broadcast(*args[:12]).shape + (3, 4))
+        v = np.stack(np.broadcast_arrays(*args[12:15]), axis=-1)
+        r, t = m[..., :3], m[..., 3]
+        if args[15]:  # SciPy's inverse matrix [R^T, -R^T t] applied
+            r = np.swapaxes(r, -1, -2)
+            t = -(r @ t[..., None])[..., 0]
+        out = (r @ v[..., None])[..., 0] + t
+        for k in range(3):
+            args[16 + k][...] = out[..., k]
+
+    return {"compose": compose, "matrix": matrix, "apply": apply, "rigid_apply": rigid_apply}[name]
 
 
 class HostSpatial:
@@ -225,12 +238,14 @@ class HostSpatial:
         for info in pkgutil.walk_packages(spatial.__path__, spatial.__name__ + "."):
             importlib.import_module(info.name)  # every module of the package in the copies
         from cuarray.scipy.spatial import (_delaunay, _distance_kernels, _distance_pair, _distance_vec, _hull,
-                                           _kdtree, _minkowski, _procrustes, _squareform)
-        from cuarray.scipy.spatial.transform import _quat, _reduce, _rotation, _slerp, _spline
+                                           _kdtree, _minkowski, _plotutils, _procrustes, _rectangle,
+                                           _spherical_voronoi, _squareform)
+        from cuarray.scipy.spatial.transform import _quat, _reduce, _rigid, _rigid_transform, _rotation, _slerp, _spline
 
         standins = {}
         for mod in (_distance_vec, _distance_pair, _squareform, _minkowski, _quat, _rotation, _reduce, _slerp, _kdtree,
-                    _procrustes, _hull, _delaunay, _spline):
+                    _procrustes, _hull, _delaunay, _spline, _rectangle, _plotutils, _spherical_voronoi, _rigid,
+                    _rigid_transform):
             standins[mod] = {attr: stand_in for attr, stand_in in _NUMPY.items()
                              if vars(mod).get(attr) is not None
                              and getattr(vars(mod)[attr], "__module__", None) != mod.__name__}  # imported, not its own
@@ -238,6 +253,7 @@ class HostSpatial:
         standins[_distance_pair]["_k"] = types.SimpleNamespace(
             epilogue=_epilogue, pair_reduction=_pair_reduction, BOOL_CODES=_distance_kernels.BOOL_CODES)
         standins[_quat]["kernel"] = _rotation_kernel
+        standins[_rigid]["kernel"] = _rotation_kernel
         self.copies = host_packages([spatial], standins)
 
     def __call__(self, name):

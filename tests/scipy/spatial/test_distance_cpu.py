@@ -19,7 +19,7 @@ from cuarray.scipy.spatial import _distance_kernels as K  # noqa: E402
 from cuarray.scipy.spatial import _distance_pair as P  # noqa: E402
 from cuarray.scipy.spatial import distance as cd  # noqa: E402
 
-NAMES = sorted(set(sd.__all__) - {"directed_hausdorff"})  # 1.17's has a `seed` keyword 1.18 dropped
+NAMES = sorted(sd.__all__)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -134,8 +134,18 @@ def test_pair_reductions_compile(name):
 
 
 def test_directed_hausdorff_signature_is_scipy_118s():
-    # SciPy 1.18 dropped 1.17's keyword-only `seed`: (u, v, rng=0)
-    assert str(inspect.signature(cd.directed_hausdorff)) == "(u, v, rng=0)"
+    # SciPy 1.17.1 and 1.18.1 both keep the legacy keyword-only `seed` (SciPy's rng transition)
+    assert str(inspect.signature(cd.directed_hausdorff)) == "(u, v, rng=0, *, seed=None)"
+
+
+def test_directed_hausdorff_rng_twice_is_scipys_error():
+    u = np.zeros((2, 3))
+    for kwargs in ({"rng": 1, "seed": 1}, {"seed": 1}):
+        args = (u, u, 0) if len(kwargs) == 1 else (u, u)
+        with pytest.raises(TypeError, match="multiple values for argument now known as `rng`"):
+            sd.directed_hausdorff(*args, **kwargs)
+        with pytest.raises(TypeError, match="multiple values for argument now known as `rng`"):
+            cd.directed_hausdorff(*args, **kwargs)
 
 
 @pytest.mark.parametrize("name", ["procrustes", "geometric_slerp"])

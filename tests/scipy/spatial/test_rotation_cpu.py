@@ -20,9 +20,8 @@ create_group __getitem__ __setitem__ identity random align_vectors __len__""".sp
 
 
 def _params(f):
-    # SciPy's rng transition decorator adds a `random_state` keyword to `random`'s signature
-    return [(p.name, p.kind, p.default) for p in inspect.signature(f).parameters.values()
-            if p.name != "random_state"]
+    # (SciPy's rng transition decorator adds a `random_state` keyword to `random`'s signature: ours too)
+    return [(p.name, p.kind, p.default) for p in inspect.signature(f).parameters.values()]
 
 
 @pytest.mark.parametrize("name", METHODS)
@@ -73,10 +72,10 @@ def test_kernels_compile(name, dt):
     k = K.kernel(name)
     d = np.dtype(dt)
     kinds = [("in", d, d)] * len(k.in_params)
-    if name == "apply":
+    if name in ("apply", "rigid_apply"):
         kinds[-1] = ("scalar", np.dtype("i4"), np.dtype("i4"))
     kinds += [("out", d, d)] * len(k.out_params)
-    bound = {"T": d, "V": d} if name == "apply" else {"T": d}
+    bound = {"T": d, "V": d} if name in ("apply", "rigid_apply") else {"T": d}
     definition = k._definition(kinds, bound)
     for layout, nd, it in (("flat", 1, np.int32), ("nd", 2, np.int64)):
         compiler.compile_cubin(definition.source(layout, nd, it)[1], arch="sm_90")

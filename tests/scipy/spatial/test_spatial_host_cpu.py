@@ -132,6 +132,21 @@ def test_rotation_converters(host, shape):
     _same_rotation(R.from_matrix(H(m)), st.Rotation.from_matrix(m), 1e-10)
 
 
+def test_rotation_random_reads_rng_as_scipy(host):
+    """`rng=` by keyword is a Generator seed, `random_state=` and a positional seed SciPy's legacy
+    RandomState seed: the same rotations as SciPy's for each spelling; both at once is TypeError."""
+    R = host("cuarray.scipy.spatial.transform").Rotation
+    for args, kwargs in (((3,), {"rng": 7}), ((3,), {"random_state": 7}), ((3, 7), {}),
+                         ((), {"shape": (2, 2), "rng": np.random.default_rng(3)})):
+        kw = dict(kwargs)
+        if isinstance(kw.get("rng"), np.random.Generator):  # one fresh generator each side
+            kw["rng"], kwargs = np.random.default_rng(3), dict(kwargs, rng=np.random.default_rng(3))
+        np.testing.assert_allclose(np.asarray(R.random(*args, **kwargs).as_quat()),
+                                   st.Rotation.random(*args, **kw).as_quat(), rtol=0, atol=1e-15)
+    with pytest.raises(TypeError, match="now known as `rng`"):
+        R.random(3, rng=1, random_state=1)
+
+
 @pytest.mark.parametrize("seq", ["xyz", "ZYX", "zxz", "XYX", "yx", "Z"])
 def test_rotation_euler(host, seq):
     R = host("cuarray.scipy.spatial.transform").Rotation

@@ -22,6 +22,7 @@ from ...._sorting.searching import where
 from ...._sorting.searching_reduce import argmax
 from ....linalg._solve import det
 from ....linalg._svd import svd
+from ..._rng import check_random_state, rng_transition
 from . import _quat as Q
 from ._reduce import mean_quat, reduce_quat
 
@@ -120,12 +121,13 @@ class Rotation:
         return _raw(Q.identity_like(_shape_of(num, shape), numpy.float64))
 
     @staticmethod
+    @rng_transition("random_state", position_num=2)
     def random(num=None, rng=None, *, shape=None):
         """See `scipy.spatial.transform.Rotation.random`. The normal draws come from the NumPy
-        Generator `rng` on the host (the same rotations as SciPy's for the same generator)."""
+        generator `rng` on the host (the same rotations as SciPy's for the same generator; an
+        integer or None given by position or as `random_state` is read as SciPy reads it)."""
         s = _shape_of(num, shape)
-        gen = rng if isinstance(rng, (numpy.random.Generator, numpy.random.RandomState)) \
-            else numpy.random.default_rng(rng)
+        gen = check_random_state(rng)
         return Rotation(from_host(gen.normal(size=s + (4,))), normalize=True, copy=False)
 
     @staticmethod

@@ -1,7 +1,7 @@
-"""The per-rotation kernels of `Rotation`, as ElementwiseKernel rows over the components of
-quaternions (x, y, z, w: views `q[..., k]` of a (..., 4) array, broadcast as NumPy does), so a
-composition, a matrix or the rotation of a batch of vectors is one launch however the batch is
-laid out."""
+"""The per-rotation kernels of `Rotation` (and `RigidTransform.apply`), as ElementwiseKernel rows
+over the components of quaternions (x, y, z, w: views `q[..., k]` of a (..., 4) array, broadcast
+as NumPy does) or of transform matrices, so a composition, a matrix or the rotation of a batch
+of vectors is one launch however the batch is laid out."""
 
 from __future__ import annotations
 
@@ -40,6 +40,22 @@ _ROWS = {
               "ox = a00 * ux + a01 * uy + a02 * uz; "
               "oy = a10 * ux + a11 * uy + a12 * uz; "
               "oz = a20 * ux + a21 * uy + a22 * uz"),
+    # RigidTransform.apply: R v + t (with inverse: R^T v - R^T t, SciPy's inverse matrix applied),
+    # the 3x4 upper block of each (..., 4, 4) matrix read in place
+    "rigid_apply": ("T m00, T m01, T m02, T m03, T m10, T m11, T m12, T m13, T m20, T m21, T m22, T m23, "
+                    "V vx, V vy, V vz, int32 inverse", "V ox, V oy, V oz",
+                    "const V ux = vx, uy = vy, uz = vz; "
+                    "if (inverse) { "
+                    "const V tx = -((V)m00 * (V)m03 + (V)m10 * (V)m13 + (V)m20 * (V)m23); "
+                    "const V ty = -((V)m01 * (V)m03 + (V)m11 * (V)m13 + (V)m21 * (V)m23); "
+                    "const V tz = -((V)m02 * (V)m03 + (V)m12 * (V)m13 + (V)m22 * (V)m23); "
+                    "ox = (V)m00 * ux + (V)m10 * uy + (V)m20 * uz + tx; "
+                    "oy = (V)m01 * ux + (V)m11 * uy + (V)m21 * uz + ty; "
+                    "oz = (V)m02 * ux + (V)m12 * uy + (V)m22 * uz + tz; "
+                    "} else { "
+                    "ox = (V)m00 * ux + (V)m01 * uy + (V)m02 * uz + (V)m03; "
+                    "oy = (V)m10 * ux + (V)m11 * uy + (V)m12 * uz + (V)m13; "
+                    "oz = (V)m20 * ux + (V)m21 * uy + (V)m22 * uz + (V)m23; }"),
 }
 
 
