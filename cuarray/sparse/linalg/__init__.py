@@ -15,7 +15,7 @@ from ._minres import minres as minres
 from ._triangular import spsolve_triangular as spsolve_triangular
 from ._lsqr import lsqr as lsqr
 from ._eigsh import eigsh as eigsh
-from ._eigsh import svds as svds
+from ._svds import svds as svds
 from ._lsmr import lsmr as lsmr
 from ._direct import MatrixRankWarning as MatrixRankWarning
 from ._direct import SuperLU as SuperLU
@@ -26,3 +26,11 @@ from ._direct import spsolve as spsolve
 from ._cgs import cgs as cgs
 from ._cgs import matrix_power as matrix_power
 from ._lobpcg import lobpcg as lobpcg
+from ._bicg import bicg as bicg
+from ._bicg import qmr as qmr
+from ._tfqmr import tfqmr as tfqmr
+from ._lgmres import lgmres as lgmres
+from ._gcrotmk import gcrotmk as gcrotmk
+from ._arpack_errors import ArpackError as ArpackError
+from ._arpack_errors import ArpackNoConvergence as ArpackNoConvergence
+from ._eigs import eigs as eigs
