@@ -69,7 +69,7 @@ _DENSE = ("empty empty_like zeros zeros_like ones ones_like full asarray copy as
           "logical_or logical_not greater less equal not_equal sum cumsum diff add subtract multiply divide "
           "true_divide floor_divide negative power real imag conj maximum minimum fmax fmin sqrt square "
           "absolute sign argsort nonzero flatnonzero where argmax argmin searchsorted count_nonzero max min "
-          "bincount remainder less_equal greater_equal around unique mean").split()
+          "bincount remainder less_equal greater_equal around unique mean eye exp roll").split()
 
 
 def _host_version(name):

@@ -34,3 +34,12 @@ from ._gcrotmk import gcrotmk as gcrotmk
 from ._arpack_errors import ArpackError as ArpackError
 from ._arpack_errors import ArpackNoConvergence as ArpackNoConvergence
 from ._eigs import eigs as eigs
+from ._onenormest import onenormest as onenormest
+from ._matfuncs import expm as expm
+from ._matfuncs import inv as inv
+from ._expm_multiply import expm_multiply as expm_multiply
+from ._funm import funm_multiply_krylov as funm_multiply_krylov
+from ._laplacian import LaplacianNd as LaplacianNd
+from ._structure import is_sptriangular as is_sptriangular
+from ._structure import spbandwidth as spbandwidth
+from ._direct import use_solver as use_solver

@@ -24,7 +24,7 @@ from ..._math.extrema import maximum
 from ...linalg._matmul import matmul
 from ._iterative import _nrm
 
-__all__ = ["order_of", "arnoldi_eigs"]
+__all__ = ["order_of", "arnoldi_eigs", "arnoldi_steps"]
 
 
 def order_of(theta, which, real_operator):
@@ -36,7 +36,7 @@ def order_of(theta, which, real_operator):
     return numpy.argsort(keys[which], kind="stable")
 
 
-def _extend(op, V, Hd, start, end):
+def arnoldi_steps(op, V, Hd, start, end):
     """Arnoldi steps start..end-1: V rows, Hd the device coefficients by rows (row j: V[:j+1]^H A
     v_j, then |w|: column j of H, written contiguously)."""
     tiny = numpy.finfo(V.dtype).tiny
@@ -109,7 +109,7 @@ def arnoldi_eigs(op, n, dt, k, ncv, which, tol, maxiter, v0, rng, real_operator)
     conv = numpy.zeros(0, bool)
     for restart in range(max(1, maxiter)):
         while True:
-            _extend(op, V, Hd, start, p)
+            arnoldi_steps(op, V, Hd, start, p)
             H[:, start:] = Hd.get().T[:, start:]  # one read per restart
             zero = [j for j in range(start, p - 1) if not H[j + 1, j] != 0]
             if not zero:
