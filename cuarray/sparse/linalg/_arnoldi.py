@@ -18,13 +18,15 @@ import numpy
 
 from ..._creation.basic import zeros
 from ..._creation.from_data import asarray
-from ..._math.arithmetic import subtract, true_divide
+from ..._logic.comparison import greater
+from ..._math.arithmetic import multiply, subtract, true_divide
 from ..._math.complex import conj
 from ..._math.extrema import maximum
+from ..._sorting.searching import where
 from ...linalg._matmul import matmul
 from ._iterative import _nrm
 
-__all__ = ["order_of", "arnoldi_eigs", "arnoldi_steps"]
+__all__ = ["order_of", "arnoldi_eigs", "arnoldi_steps", "random_direction", "BREAKDOWN"]
 
 
 def order_of(theta, which, real_operator):
@@ -36,24 +38,34 @@ def order_of(theta, which, real_operator):
     return numpy.argsort(keys[which], kind="stable")
 
 
+# A step whose new direction keeps less than this share of |A v| (times eps) has found an
+# invariant subspace: Gram-Schmidt's remainder is then rounding noise, no longer orthogonal to the
+# basis relative to its own size, so the direction is dropped (H's entry 0) and replaced.
+BREAKDOWN = 64.0
+
+
 def arnoldi_steps(op, V, Hd, start, end):
     """Arnoldi steps start..end-1: V rows, Hd the device coefficients by rows (row j: V[:j+1]^H A
-    v_j, then |w|: column j of H, written contiguously)."""
+    v_j, then |w|: column j of H, written contiguously). A breakdown (|w| <= BREAKDOWN eps |A v_j|)
+    leaves a zero |w| and a zero vector V[j + 1] (the caller reads H and starts afresh there)."""
     tiny = numpy.finfo(V.dtype).tiny
+    floor = BREAKDOWN * float(numpy.finfo(V.dtype).eps)
     for j in range(start, end):
         w = op(V[j])
+        w_norm = _nrm(w)
         basis = V[:j + 1]
         h1 = matmul(conj(basis), w)
         w = subtract(w, matmul(h1, basis))
         h2 = matmul(conj(basis), w)
         w = subtract(w, matmul(h2, basis))
         hn = _nrm(w)
+        keep = greater(hn, multiply(w_norm, floor))
         Hd[j, :j + 1] = h1 + h2
-        Hd[j, j + 1] = hn
-        V[j + 1] = true_divide(w, maximum(hn, tiny).astype(V.dtype))
+        Hd[j, j + 1] = where(keep, hn, 0)
+        V[j + 1] = multiply(w, where(keep, true_divide(1, maximum(hn, tiny)), 0).astype(V.dtype))
 
 
-def _random_direction(V, j, rng):
+def random_direction(V, j, rng):
     """A unit vector orthogonal to V[:j] (after an exact breakdown: an invariant subspace)."""
     basis = V[:j]
     w = asarray(rng.uniform(-1.0, 1.0, V.shape[1]).astype(V.dtype))
@@ -116,7 +128,7 @@ def arnoldi_eigs(op, n, dt, k, ncv, which, tol, maxiter, v0, rng, real_operator)
                 break
             j = zero[0]  # an invariant subspace: go on from a new direction orthogonal to it
             H[j + 1:, :] = 0
-            _random_direction(V, j + 1, rng)
+            random_direction(V, j + 1, rng)
             start = j + 1
         beta = abs(H[p, p - 1])
         theta, Y = numpy.linalg.eig(H[:p, :p])

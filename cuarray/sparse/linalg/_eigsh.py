@@ -16,12 +16,16 @@ import numpy
 
 from ..._creation.basic import zeros
 from ..._creation.from_data import asarray
-from ..._math.arithmetic import add, subtract, true_divide
+from ..._logic.comparison import greater
+from ..._math.arithmetic import add, multiply, subtract, true_divide
 from ..._math.complex import conj, real
+from ..._math.extrema import maximum
+from ..._sorting.searching import where
 from ..._core.ndarray import ndarray
 from ...linalg._decomp import eigh as eigh_dense
 from ...linalg._matmul import matmul
 from .._base import issparse
+from ._arnoldi import BREAKDOWN, random_direction
 from ._arpack_errors import no_convergence
 from ._eigs import shift_invert_op, solver_dtype, start_vector
 from ._interface import aslinearoperator
@@ -50,9 +54,13 @@ def _pick(theta, k, which):
 
 def _extend(matvec, V, alpha, beta, u, start, end):
     """Lanczos steps start..end-1 into V (rows), alpha/beta device vectors; returns the last
-    residual vector (unnormalised; its norm is beta[end - 1])."""
+    residual vector (unnormalised; its norm is beta[end - 1]). A breakdown (an invariant subspace,
+    `_arnoldi.BREAKDOWN`) leaves beta 0 and a zero next vector, for `_lanczos` to replace."""
+    tiny = numpy.finfo(V.dtype).tiny
+    floor = BREAKDOWN * float(numpy.finfo(V.dtype).eps)
     for i in range(start, end):
         u = matvec(V[i])
+        u_norm = _nrm(u)
         basis = V[:i + 1]
         h = matmul(conj(basis), u)
         u = subtract(u, matmul(h, basis))
@@ -60,9 +68,11 @@ def _extend(matvec, V, alpha, beta, u, start, end):
         u = subtract(u, matmul(h2, basis))
         alpha[i] = real(add(h[i], h2[i]))
         nb = _nrm(u)
-        beta[i] = nb
+        keep = greater(nb, multiply(u_norm, floor))
+        beta[i] = where(keep, nb, 0)
+        u = multiply(u, keep.astype(V.dtype))
         if i + 1 < end:
-            V[i + 1] = true_divide(u, nb.astype(V.dtype))
+            V[i + 1] = multiply(u, where(keep, true_divide(1, maximum(nb, tiny)), 0).astype(V.dtype))
     return u
 
 
@@ -100,7 +110,7 @@ def _check_modes(A, M, sigma, Minv, OPinv, mode):
         raise NotImplementedError("eigsh: a complex shift is not supported")
 
 
-def _lanczos(matvec, n, dt, k, ncv, which, tol, maxiter, v0):
+def _lanczos(matvec, n, dt, k, ncv, which, tol, maxiter, v0, rng):
     """Thick-restart Lanczos: ``(theta, ritz rows, conv, restarts)`` for the k wanted of `which`."""
     rdt = numpy.dtype(dt.char.lower())
     eps23 = float(numpy.finfo(rdt).eps) ** (2.0 / 3.0)
@@ -108,10 +118,17 @@ def _lanczos(matvec, n, dt, k, ncv, which, tol, maxiter, v0):
     alpha = zeros((ncv,), rdt)
     beta = zeros((ncv,), rdt)
     V[0] = true_divide(v0, _nrm(v0).astype(dt))
+    start = 0
     u = _extend(matvec, V, alpha, beta, None, 0, ncv)
     kept, arrow = 0, None
     for restart in range(max(1, maxiter)):
-        a, b = alpha.get().astype(numpy.float64), beta.get().astype(numpy.float64)
+        a, b = alpha.get().astype(numpy.float64), beta.get().astype(numpy.float64)  # one read
+        zero = [j for j in range(start, ncv - 1) if not b[j] != 0]
+        while zero:  # invariant subspaces: go on from new directions orthogonal to them
+            random_direction(V, zero[0] + 1, rng)
+            u = _extend(matvec, V, alpha, beta, None, zero[0] + 1, ncv)
+            a, b = alpha.get().astype(numpy.float64), beta.get().astype(numpy.float64)
+            zero = [j for j in range(zero[0] + 1, ncv - 1) if not b[j] != 0]
         T = numpy.diag(a) + numpy.diag(b[:-1], 1) + numpy.diag(b[:-1], -1)
         if kept:
             T[:kept, :kept] = numpy.diag(a[:kept])
@@ -128,7 +145,7 @@ def _lanczos(matvec, n, dt, k, ncv, which, tol, maxiter, v0):
         V[k] = true_divide(u, asarray(numpy.asarray(b[-1], rdt)).astype(dt))
         alpha[:k] = asarray(theta[idx].astype(rdt))
         arrow = b[-1] * s[-1, idx]
-        kept = k
+        kept = start = k
         u = _extend(matvec, V, alpha, beta, None, k, ncv)
 
 
@@ -175,9 +192,10 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
     if maxiter <= 0:
         raise ValueError("maxiter must be positive, maxiter={}".format(maxiter))
     tol = float(numpy.finfo(rdt).eps) if tol == 0 else float(tol)
+    rng = numpy.random.default_rng(rng)
     x0 = start_vector(v0, n, dt, rng)
     op = aslinearoperator(A).matvec if sigma is None else shift_invert_op(A, sigma, OPinv, dt, tol)
-    theta, ritz, conv, restarts = _lanczos(op, n, dt, k, ncv, which, tol, maxiter, x0)
+    theta, ritz, conv, restarts = _lanczos(op, n, dt, k, ncv, which, tol, maxiter, x0, rng)
     if sigma is not None:
         theta = sigma + 1.0 / theta
     order = numpy.argsort(theta, kind="stable")
