@@ -343,7 +343,7 @@ def __ua_function__(method, args, kwargs):
     fn = _UA_FUNCS.get(name)
     if fn is None:
         return NotImplemented
-    x = args[0] if args else kwargs.get("a" if name in ("fht", "ifht") else "x")
+    x = args[0] if args else kwargs.get({"fht": "a", "ifht": "A"}.get(name, "x"))
     if not isinstance(x, _ndarray):
         return NotImplemented
     return fn(*args, **kwargs)
