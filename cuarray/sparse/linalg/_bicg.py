@@ -40,7 +40,7 @@ def bicg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=N
     >>> a = sparse.csr_matrix(cuarray.array([[3., 2., 0.], [1., -1., 0.], [0., 5., 1.]]))
     >>> x, info = splinalg.bicg(a, cuarray.array([2., 4., -1.]), atol=1e-5)
     >>> cuarray.round(x, 4), int(info)
-    (array([  2.,  -2., -11.]), 0)
+    (array([ 2., -2.,  9.]), 0)
     """
     A, M, x, b, bnrm2, atol, maxiter = prologue(A, M, x0, b, rtol, atol, maxiter)
     if bnrm2 == 0:
@@ -111,7 +111,7 @@ def qmr(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M1=None, M2=None, c
     >>> a = sparse.csr_matrix(cuarray.array([[3., 2., 0.], [1., -1., 0.], [0., 5., 1.]]))
     >>> x, info = splinalg.qmr(a, cuarray.array([2., 4., -1.]), atol=1e-5)
     >>> cuarray.round(x, 4), int(info)
-    (array([  2.,  -2., -11.]), 0)
+    (array([ 2., -2.,  9.]), 0)
     """
     A_ = A
     A, _, x, b, bnrm2, atol, maxiter = prologue(A, None, x0, b, rtol, atol, maxiter)
