@@ -136,6 +136,11 @@ def test_expm_multiply_large(bshape):
     got = cla.expm_multiply(sp.csr_matrix(h), G(b), start=0, stop=2, num=9)
     want = sla.expm_multiply(h, b, start=0, stop=2, num=9)
     np.testing.assert_allclose(got.get(), want, rtol=1e-11, atol=1e-13)
+    h32, b32 = h.astype(np.float32), b.astype(np.float32)   # SciPy's dtypes (eta is a NumPy float64)
+    for kwargs in ({}, {"start": 0, "stop": 1, "num": 3}):
+        got, want = cla.expm_multiply(sp.csr_matrix(h32), G(b32), **kwargs), sla.expm_multiply(h32, b32, **kwargs)
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got.get(), want, rtol=1e-5, atol=1e-6)
 
 
 def test_onenormest_large():
