@@ -166,7 +166,8 @@ def test_examples_run_without_a_device(full, obj):
 
 
 # Examples of functions behind an optional extra (cuDSS: `cuarray[cudss]`) run where it is installed.
-OPTIONAL_EXTRA = {"cuarray.sparse.linalg." + n: "cudss" for n in ("spsolve", "splu", "spilu", "factorized", "SuperLU")}
+OPTIONAL_EXTRA = {"cuarray.sparse.linalg." + n: "cudss" for n in ("spsolve", "splu", "spilu", "factorized", "SuperLU",
+                                                                   "inv", "expm")}
 
 
 @pytest.mark.gpu

@@ -1,8 +1,9 @@
 """cuarray.scipy.fft: the `scipy.fft` API on cuarray arrays: the functions of cuarray's scipy.fft
 backend (`cuarray.fft._scipy_backend`) and the helpers of `cuarray.fft` (no second
 implementation), the DCT/DST family (`_realtransforms`, on cuFFT) and the fast Hankel transform
-(`_fftlog`). See `scipy.fft`; `set_workers`/`get_workers` and the backend-control functions are
-not here."""
+(`_fftlog`). See `scipy.fft`. The backend-control functions are scipy.fft's own and `workers` is
+recorded only (`_fft_control`); this module is itself a scipy.fft backend (`__ua_domain__`,
+`__ua_function__`, as `cupyx.scipy.fft` is CuPy's)."""
 
 import operator
 import types as _types
@@ -10,6 +11,7 @@ import types as _types
 import numpy as _numpy
 
 from .._core.host_input import as_array as _as_array
+from .._core.ndarray import ndarray as _ndarray
 from .._core.shapes import normalize_axis_index as _axis_index
 from .._core.shapes import normalize_axis_tuple as _axis_tuple
 from .._creation.basic import ones as _ones
@@ -45,10 +47,16 @@ from ..fft._scipy_backend import hfft2 as hfft2
 from ..fft._scipy_backend import ihfft2 as ihfft2
 from ..fft._scipy_backend import hfftn as hfftn
 from ..fft._scipy_backend import ihfftn as ihfftn
-from ..fft import fftfreq as fftfreq
-from ..fft import rfftfreq as rfftfreq
+from ..fft import fftfreq as _fftfreq
+from ..fft import rfftfreq as _rfftfreq
 from ..fft import fftshift as fftshift
 from ..fft import ifftshift as ifftshift
+from ._fft_control import get_workers as get_workers
+from ._fft_control import register_backend as register_backend
+from ._fft_control import set_backend as set_backend
+from ._fft_control import set_global_backend as set_global_backend
+from ._fft_control import set_workers as set_workers
+from ._fft_control import skip_backend as skip_backend
 
 # -- the DCT/DST family (cuFFT through `cuarray/scipy/_realtransforms.py`) -----------------------
 
@@ -275,3 +283,70 @@ def _fast_len(target, step: int) -> int:
         n += step
     return n
 
+
+
+# -- fftfreq / rfftfreq: SciPy's `xp` and `device` ---------------------------------------------
+
+
+def _freq(name, n, d, xp, device):
+    """SciPy's rule: the result in `xp`'s namespace, cuarray's when `xp` is None (SciPy's default
+    there is NumPy: the GPU analogue); NumPy takes no `device`."""
+    if xp is None or getattr(xp, "__name__", None) == "cuarray":
+        return (_fftfreq if name == "fftfreq" else _rfftfreq)(n, d, device=device)
+    if hasattr(xp, "fft") and xp.__name__ != "numpy":
+        return getattr(xp.fft, name)(n, d=d, device=device)
+    if device is not None:
+        raise ValueError("device parameter is not supported for input array type")
+    return getattr(_numpy.fft, name)(n, d=d)
+
+
+def fftfreq(n, d=1.0, *, xp=None, device=None):
+    """See `scipy.fft.fftfreq`: a cuarray array when `xp` is None (SciPy's default is NumPy's);
+    another namespace's when `xp` names it.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> fft.fftfreq(8, d=0.1)
+    array([ 0.  ,  1.25,  2.5 ,  3.75, -5.  , -3.75, -2.5 , -1.25])
+    """
+    return _freq("fftfreq", n, d, xp, device)
+
+
+def rfftfreq(n, d=1.0, *, xp=None, device=None):
+    """See `scipy.fft.rfftfreq`: a cuarray array when `xp` is None (SciPy's default is NumPy's).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import fft
+    >>> fft.rfftfreq(8, d=0.1)
+    array([0.  , 1.25, 2.5 , 3.75, 5.  ])
+    """
+    return _freq("rfftfreq", n, d, xp, device)
+
+
+# -- this module as a scipy.fft backend ---------------------------------------------------------
+
+__ua_domain__ = "numpy.scipy.fft"
+
+_UA_NAMES = ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "fftn", "ifftn", "rfft2", "irfft2",
+             "rfftn", "irfftn", "hfft2", "ihfft2", "hfftn", "ihfftn", "dct", "idct", "dst", "idst", "dctn", "idctn",
+             "dstn", "idstn", "fht", "ifht")
+
+
+def __ua_function__(method, args, kwargs):
+    """The uarray protocol: scipy.fft's call on a cuarray array runs here, anything else answers
+    NotImplemented (scipy.fft then tries its next backend)."""
+    name = getattr(method, "__name__", None)
+    fn = _UA_FUNCS.get(name)
+    if fn is None:
+        return NotImplemented
+    x = args[0] if args else kwargs.get({"fht": "a", "ifht": "A"}.get(name, "x"))
+    if not isinstance(x, _ndarray):
+        return NotImplemented
+    return fn(*args, **kwargs)
+
+
+_UA_FUNCS = {name: globals()[name] for name in _UA_NAMES}  # this module's functions of those names

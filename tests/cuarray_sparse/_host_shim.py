@@ -69,7 +69,7 @@ _DENSE = ("empty empty_like zeros zeros_like ones ones_like full asarray copy as
           "logical_or logical_not greater less equal not_equal sum cumsum diff add subtract multiply divide "
           "true_divide floor_divide negative power real imag conj maximum minimum fmax fmin sqrt square "
           "absolute sign argsort nonzero flatnonzero where argmax argmin searchsorted count_nonzero max min "
-          "bincount remainder less_equal greater_equal around unique mean").split()
+          "bincount remainder less_equal greater_equal around unique mean eye exp roll").split()
 
 
 def _host_version(name):
@@ -92,12 +92,37 @@ def _xpby(num, den, z, p):
     p += z
 
 
+def _segment_rows(prod, indptr, dt):
+    """_matmul's per-row sums, row by row in order as SciPy's CSR product sums them (the device's
+    differences of one running sum lose digits to cancellation, which the solvers' tests on the
+    host would see as a noisy operator; cuSPARSE serves float and complex on the GPU)."""
+    acc = np.int64 if dt.kind == "b" else dt
+    p = np.asarray(prod).astype(acc)
+    ip = np.asarray(indptr).astype(np.int64)
+    out = np.zeros((ip.size - 1,) + p.shape[1:], acc)
+    np.add.at(out, np.repeat(np.arange(ip.size - 1), np.diff(ip)), p)
+    return (out != 0 if dt.kind == "b" else out).view(HostArray)
+
+
+# cuarray.linalg's routines the sparse modules import (under any name): NumPy's of the same name.
+_LINALG = "qr svd solve inv eig eigh eigvals lstsq cholesky".split()
+
+
+def _linalg_versions():
+    import cuarray.linalg
+
+    return {id(getattr(cuarray.linalg, n)): _wrapped(getattr(np.linalg, n)) for n in _LINALG}
+
+
 def _standins(extra):
     """``{module: {name: stand-in}}`` of every cuarray.sparse module: NumPy's routines for the dense
     ones it imports, HostArray for ndarray, the sort engine, no cuSPARSE, the solvers' kernels."""
     from cuarray.sparse import _binop, _canonical, _data, _matmul
     from cuarray.sparse.linalg import _kernels
 
+    from cuarray._core import host_input, transfer
+
+    linalg = _linalg_versions()
     out = {}
     for mod in _modules():
         names = out.setdefault(mod, {})
@@ -105,6 +130,14 @@ def _standins(extra):
             name = attr.rstrip("_")
             if name in _DENSE and value is getattr(cuarray, name, None) and _host_version(name) is not None:
                 names[attr] = _host_version(name)
+            elif id(value) in linalg:
+                names[attr] = linalg[id(value)]
+            elif value is transfer.to_host:
+                names[attr] = np.asarray
+            elif value is transfer.from_host:
+                names[attr] = host_asarray
+            elif value is host_input.as_array:
+                names[attr] = lambda x, fn=None: np.asarray(x).view(HostArray)
         if isinstance(getattr(mod, "ndarray", None), type):
             names["ndarray"] = HostArray
     out[_binop]["_comparison"] = np  # compare() looks the comparison up by name
@@ -112,6 +145,7 @@ def _standins(extra):
     out[_canonical]["_engine"] = lambda: _Sort
     out[_matmul]["_cusparse"] = lambda: types.SimpleNamespace(supports=lambda dt: False)
     out[_matmul]["SPGEMM_METHOD"] = "expand-sort"  # the row-wise kernels need a GPU
+    out[_matmul]["_segment_rows"] = _segment_rows
     out[_data]["UFUNCS"] = {k: getattr(np, k) for k in _data.UFUNCS}
     for mod, names in (extra or {}).items():
         out[mod].update(names)

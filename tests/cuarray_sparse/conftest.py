@@ -15,3 +15,22 @@ def dev(request, monkeypatch):
     import cuarray.sparse.linalg as cla
 
     return Dev("gpu", sp, cla)
+
+
+@pytest.fixture(params=["host", pytest.param("gpu", marks=pytest.mark.gpu)])
+def ddev(request, monkeypatch):
+    """`dev` where the direct solvers work: on the host with `_host_cudss`'s NumPy factorisation,
+    on the GPU with cuDSS (skipped where cuDSS is not installed)."""
+    from ._host_cudss import direct_standins
+
+    if request.param == "host":
+        return on_host(monkeypatch, "direct", direct_standins())
+    from cuarray.cuda.libs import cudss
+
+    why = cudss.unavailable_reason()
+    if why is not None:
+        pytest.skip("cuDSS is not installed (pip install 'cuarray[cudss]'): {}".format(why.splitlines()[0]))
+    import cuarray.sparse as sp
+    import cuarray.sparse.linalg as cla
+
+    return Dev("gpu", sp, cla)

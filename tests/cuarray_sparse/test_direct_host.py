@@ -5,7 +5,6 @@ cuDSS calls themselves run in test_direct_gpu.py where cuDSS is installed."""
 
 from __future__ import annotations
 
-import types
 import warnings
 
 import numpy as np
@@ -14,56 +13,15 @@ import scipy.sparse as ssp
 import scipy.sparse.linalg as sla
 
 from . import _host_shim
+from ._host_cudss import direct_standins
 from ._util import D, H
-
-
-class _FakeFactorization:
-    """cuDSS's Factorization answered by a dense solve (the CSR arrays are the host shim's)."""
-
-    def __init__(self, n, indptr, indices, data):
-        self.n = n
-        a = ssp.csr_matrix((np.asarray(data), np.asarray(indices), np.asarray(indptr)), shape=(n, n)).toarray()
-        self.a = a
-        self.rank_deficient = n > 0 and np.linalg.matrix_rank(a) < n
-
-    def info(self):
-        return 1 if self.rank_deficient else 0
-
-    def singular(self):
-        return self.rank_deficient
-
-    def status(self):
-        return {"info": self.info()}
-
-    def lu_nnz(self):
-        return int(np.count_nonzero(self.a))
-
-    def perm(self, which):
-        return np.arange(self.n, dtype=np.int32)
-
-    def solve_into(self, b_ptr, x_ptr, ncols):
-        raise AssertionError("replaced by _solve in these tests")
-
-
-def _solve(f, b, dtype):
-    n = b.shape[0]
-    cols = np.asarray(b).reshape(n, -1).astype(dtype)
-    with np.errstate(all="ignore"):
-        x = np.linalg.lstsq(f.a, cols, rcond=None)[0] if f.rank_deficient else np.linalg.solve(f.a, cols)
-    x = x.astype(dtype)
-    return (x.reshape(n) if b.ndim == 1 else x).view(_host_shim.HostArray)
 
 
 @pytest.fixture
 def host_direct(monkeypatch):
     """The host shim's copies (`dev.sp`, `dev.cla`) with `_direct`'s cuDSS factorisation and solve the
-    NumPy stand-ins above."""
-    from cuarray.sparse.linalg import _direct
-
-    return _host_shim.on_host(monkeypatch, "direct", {_direct: {
-        "_cudss": types.SimpleNamespace(Factorization=_FakeFactorization), "_solve": _solve,
-        "ascontiguousarray": lambda a: np.ascontiguousarray(a).view(_host_shim.HostArray),
-        "ndarray": _host_shim.HostArray}})
+    NumPy stand-ins of `_host_cudss`."""
+    return _host_shim.on_host(monkeypatch, "direct", direct_standins())
 
 
 def _general(n, dtype, seed):

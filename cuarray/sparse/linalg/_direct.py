@@ -30,7 +30,11 @@ from .._base import issparse
 from .._format_csc import csc_matrix
 from .._format_csr import csr_matrix
 
-__all__ = ["spsolve", "splu", "spilu", "factorized", "SuperLU", "MatrixRankWarning"]
+__all__ = ["spsolve", "splu", "spilu", "factorized", "SuperLU", "MatrixRankWarning", "use_solver"]
+
+# The options `use_solver` records (SciPy's defaults). Every direct solver here is cuDSS's, so
+# they select nothing: they are kept so that a program can set and read them back.
+SOLVER_OPTIONS = {"useUmfpack": True, "assumeSortedIndices": False}
 
 
 class SparseEfficiencyWarning(UserWarning):
@@ -272,3 +276,18 @@ def factorized(A):
         return lu.solve(b)
 
     return solve
+
+
+def use_solver(**kwargs):
+    """See `scipy.sparse.linalg.use_solver`. cuarray's direct solvers are cuDSS's whatever is
+    chosen: `useUmfpack` and `assumeSortedIndices` are recorded (in `SOLVER_OPTIONS` of this
+    module) and change nothing; other keywords are ignored, as SciPy ignores them.
+
+    Examples
+    --------
+    >>> from cuarray.sparse import linalg as splinalg
+    >>> splinalg.use_solver(useUmfpack=False)
+    """
+    for key in SOLVER_OPTIONS:
+        if key in kwargs:
+            SOLVER_OPTIONS[key] = kwargs[key]

@@ -1,4 +1,4 @@
-"""eigsh (a few eigenpairs of a Hermitian operator) and svds. See `scipy.sparse.linalg.eigsh`.
+"""eigsh: a few eigenpairs of a Hermitian operator. See `scipy.sparse.linalg.eigsh`.
 
 Thick-restart Lanczos: a Krylov basis of `ncv` vectors built on the device with full
 reorthogonalisation (classical Gram-Schmidt twice, two matrix products with the basis per step);
@@ -16,37 +16,51 @@ import numpy
 
 from ..._creation.basic import zeros
 from ..._creation.from_data import asarray
-from ..._manipulation.joining import stack
+from ..._logic.comparison import greater
 from ..._math.arithmetic import add, multiply, subtract, true_divide
 from ..._math.complex import conj, real
 from ..._math.extrema import maximum
-from ..._math.misc import sqrt
+from ..._sorting.searching import where
 from ..._core.ndarray import ndarray
 from ...linalg._decomp import eigh as eigh_dense
 from ...linalg._matmul import matmul
 from .._base import issparse
-from ._interface import LinearOperator
+from ._arnoldi import BREAKDOWN, random_direction
+from ._arpack_errors import no_convergence
+from ._eigs import shift_invert_op, solver_dtype, start_vector
 from ._interface import aslinearoperator
 from ._iterative import _nrm
 
-__all__ = ["eigsh", "svds"]
+__all__ = ["eigsh"]
+
+
+_WHICH = ("LM", "SM", "LA", "SA", "BE")
 
 
 def _pick(theta, k, which):
+    """The k wanted of the Ritz values `theta` (ascending, from eigh), SciPy's `which`."""
     if which == "LM":
         return numpy.argsort(-numpy.abs(theta), kind="stable")[:k]
+    if which == "SM":
+        return numpy.argsort(numpy.abs(theta), kind="stable")[:k]
     if which == "LA":
         return numpy.argsort(-theta, kind="stable")[:k]
     if which == "SA":
         return numpy.argsort(theta, kind="stable")[:k]
-    raise ValueError("which must be one of 'LM', 'LA', 'SA' (got {!r})".format(which))
+    high = (k + 1) // 2  # 'BE': half from each end, the odd one from the high end (SciPy's)
+    order = numpy.argsort(theta, kind="stable")
+    return numpy.concatenate([order[len(order) - high:], order[:k - high]])
 
 
 def _extend(matvec, V, alpha, beta, u, start, end):
     """Lanczos steps start..end-1 into V (rows), alpha/beta device vectors; returns the last
-    residual vector (unnormalised; its norm is beta[end - 1])."""
+    residual vector (unnormalised; its norm is beta[end - 1]). A breakdown (an invariant subspace,
+    `_arnoldi.BREAKDOWN`) leaves beta 0 and a zero next vector, for `_lanczos` to replace."""
+    tiny = numpy.finfo(V.dtype).tiny
+    floor = BREAKDOWN * float(numpy.finfo(V.dtype).eps)
     for i in range(start, end):
         u = matvec(V[i])
+        u_norm = _nrm(u)
         basis = V[:i + 1]
         h = matmul(conj(basis), u)
         u = subtract(u, matmul(h, basis))
@@ -54,9 +68,11 @@ def _extend(matvec, V, alpha, beta, u, start, end):
         u = subtract(u, matmul(h2, basis))
         alpha[i] = real(add(h[i], h2[i]))
         nb = _nrm(u)
-        beta[i] = nb
+        keep = greater(nb, multiply(u_norm, floor))
+        beta[i] = where(keep, nb, 0)
+        u = multiply(u, keep.astype(V.dtype))
         if i + 1 < end:
-            V[i + 1] = true_divide(u, nb.astype(V.dtype))
+            V[i + 1] = multiply(u, where(keep, true_divide(1, maximum(nb, tiny)), 0).astype(V.dtype))
     return u
 
 
@@ -74,10 +90,72 @@ def _all_eigenvalues(A, return_eigenvectors):
     return (w, v) if return_eigenvectors else w
 
 
+def _check_modes(A, M, sigma, Minv, OPinv, mode):
+    if M is not None:
+        if M.shape != A.shape:
+            raise ValueError("wrong M dimensions {}, should be {}".format(M.shape, A.shape))
+        raise NotImplementedError("eigsh: the generalized problem (M) is not supported")
+    if Minv is not None:
+        raise ValueError("Minv should not be specified with M = None." if sigma is None else
+                         "Minv should not be specified when sigma is specified.")
+    if sigma is None:
+        if OPinv is not None:
+            raise ValueError("OPinv should not be specified with sigma = None.")
+        return
+    if mode not in ("normal", "buckling", "cayley"):
+        raise ValueError("unrecognized mode '{}'".format(mode))
+    if mode != "normal":
+        raise NotImplementedError("eigsh: mode={!r} is not supported (only 'normal')".format(mode))
+    if numpy.imag(sigma) != 0:
+        raise NotImplementedError("eigsh: a complex shift is not supported")
+
+
+def _lanczos(matvec, n, dt, k, ncv, which, tol, maxiter, v0, rng):
+    """Thick-restart Lanczos: ``(theta, ritz rows, conv, restarts)`` for the k wanted of `which`."""
+    rdt = numpy.dtype(dt.char.lower())
+    eps23 = float(numpy.finfo(rdt).eps) ** (2.0 / 3.0)
+    V = zeros((ncv, n), dt)
+    alpha = zeros((ncv,), rdt)
+    beta = zeros((ncv,), rdt)
+    V[0] = true_divide(v0, _nrm(v0).astype(dt))
+    start = 0
+    u = _extend(matvec, V, alpha, beta, None, 0, ncv)
+    kept, arrow = 0, None
+    for restart in range(max(1, maxiter)):
+        a, b = alpha.get().astype(numpy.float64), beta.get().astype(numpy.float64)  # one read
+        zero = [j for j in range(start, ncv - 1) if not b[j] != 0]
+        while zero:  # invariant subspaces: go on from new directions orthogonal to them
+            random_direction(V, zero[0] + 1, rng)
+            u = _extend(matvec, V, alpha, beta, None, zero[0] + 1, ncv)
+            a, b = alpha.get().astype(numpy.float64), beta.get().astype(numpy.float64)
+            zero = [j for j in range(zero[0] + 1, ncv - 1) if not b[j] != 0]
+        T = numpy.diag(a) + numpy.diag(b[:-1], 1) + numpy.diag(b[:-1], -1)
+        if kept:
+            T[:kept, :kept] = numpy.diag(a[:kept])
+            T[kept, :kept] = T[:kept, kept] = arrow
+        theta, s = numpy.linalg.eigh(T)
+        idx = _pick(theta, k, which)
+        res = numpy.abs(b[-1] * s[-1, idx])
+        conv = res <= tol * numpy.maximum(numpy.abs(theta[idx]), eps23)  # ARPACK's test
+        ritz = matmul(asarray(numpy.ascontiguousarray(s[:, idx].T).astype(dt)), V)
+        if conv.all() or restart == maxiter - 1:
+            return theta[idx], ritz, conv, restart + 1
+        # thick restart: keep the k Ritz vectors, continue from the residual direction
+        V[:k] = ritz
+        V[k] = true_divide(u, asarray(numpy.asarray(b[-1], rdt)).astype(dt))
+        alpha[:k] = asarray(theta[idx].astype(rdt))
+        arrow = b[-1] * s[-1, idx]
+        kept = start = k
+        u = _extend(matvec, V, alpha, beta, None, k, ncv)
+
+
 def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=None, tol=0,
-          return_eigenvectors=True, Minv=None, OPinv=None, mode="normal"):
-    """See `scipy.sparse.linalg.eigsh` for `which` in 'LM', 'LA', 'SA' (no shift-invert: `M`,
-    `sigma`, `Minv`, `OPinv` raise NotImplementedError). Eigenvalues ascending, as SciPy.
+          return_eigenvectors=True, Minv=None, OPinv=None, mode="normal", rng=None):
+    """See `scipy.sparse.linalg.eigsh`: thick-restart Lanczos on the device (not ARPACK), `which`
+    'LM', 'SM', 'LA', 'SA' or 'BE'; shift-invert with a real `sigma` in mode 'normal' (`OPinv`, or
+    as `eigs` builds it: cuDSS for a sparse A). Eigenvalues ascending (SciPy's order without
+    eigenvectors is ARPACK's own). Not supported: the generalized problem (`M`, `Minv`), modes
+    'buckling' and 'cayley' and a complex `sigma` (NotImplementedError).
 
     Examples
     --------
@@ -89,8 +167,6 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
     >>> cuarray.round(cuarray.sort(w), 6)
     array([5., 6.])
     """
-    if M is not None or sigma is not None or Minv is not None or OPinv is not None:
-        raise NotImplementedError("eigsh: generalized and shift-invert modes are not supported")
     if len(A.shape) > 2:
         raise ValueError("{}-dimensional `A` is unsupported, expected 2-D.".format(len(A.shape)))
     if A.shape[0] != A.shape[1]:
@@ -99,89 +175,34 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
     if k <= 0:
         raise ValueError("k must be greater than 0.")
     if k >= n:
+        if M is not None:
+            raise NotImplementedError("eigsh: the generalized problem (M) is not supported")
         return _all_eigenvalues(A, return_eigenvectors)
-    A = aslinearoperator(A)
-    dt = numpy.result_type(A.dtype, numpy.float32)
-    if dt.char not in "fdFD":
-        dt = numpy.dtype(numpy.float64)
+    _check_modes(A, M, sigma, Minv, OPinv, mode)
+    if which not in _WHICH:
+        raise ValueError("which must be one of {}".format(" ".join(_WHICH)))
+    dt = solver_dtype(A)
+    if which == "BE" and dt.kind == "c":
+        raise ValueError("which='BE' cannot be used with complex matrix A")
     rdt = numpy.dtype(dt.char.lower())
     ncv = min(max(2 * k, k + 32) if ncv is None else ncv, n)  # SciPy's k < ncv <= n
     if ncv <= k:
         raise ValueError("ncv must be k<ncv<=n, ncv={}".format(ncv))
     maxiter = 10 * n if maxiter is None else maxiter
+    if maxiter <= 0:
+        raise ValueError("maxiter must be positive, maxiter={}".format(maxiter))
     tol = float(numpy.finfo(rdt).eps) if tol == 0 else float(tol)
-    V = zeros((ncv, n), dt)
-    alpha = zeros((ncv,), rdt)
-    beta = zeros((ncv,), rdt)
-    if v0 is None:
-        v0 = asarray(numpy.random.default_rng(0).random(n).astype(dt))
-    V[0] = true_divide(v0, _nrm(v0).astype(dt))
-    matvec = A.matvec
-    u = _extend(matvec, V, alpha, beta, None, 0, ncv)
-    kept, arrow = 0, None
-    for restart in range(max(1, maxiter)):
-        a, b = alpha.get().astype(numpy.float64), beta.get().astype(numpy.float64)
-        T = numpy.diag(a) + numpy.diag(b[:-1], 1) + numpy.diag(b[:-1], -1)
-        if kept:
-            T[:kept, :kept] = numpy.diag(a[:kept])
-            T[kept, :kept] = T[:kept, kept] = arrow
-        theta, s = numpy.linalg.eigh(T)
-        idx = _pick(theta, k, which)
-        res = numpy.abs(b[-1] * s[-1, idx])
-        done = bool(numpy.all(res <= tol * numpy.maximum(numpy.abs(theta[idx]), tol)))
-        ritz = matmul(asarray(numpy.ascontiguousarray(s[:, idx].T).astype(dt)), V)
-        if done or restart == maxiter - 1:
-            break
-        # thick restart: keep the k Ritz vectors, continue from the residual direction
-        V[:k] = ritz
-        V[k] = true_divide(u, asarray(numpy.asarray(b[-1], rdt)).astype(dt))
-        alpha[:k] = asarray(theta[idx].astype(rdt))
-        arrow = b[-1] * s[-1, idx]
-        kept = k
-        u = _extend(matvec, V, alpha, beta, None, k, ncv)
-    order = numpy.argsort(theta[idx], kind="stable")
-    vals = asarray(theta[idx][order].astype(rdt))
-    if not return_eigenvectors:
-        return vals
+    rng = numpy.random.default_rng(rng)
+    x0 = start_vector(v0, n, dt, rng)
+    op = aslinearoperator(A).matvec if sigma is None else shift_invert_op(A, sigma, OPinv, dt, tol)
+    theta, ritz, conv, restarts = _lanczos(op, n, dt, k, ncv, which, tol, maxiter, x0, rng)
+    if sigma is not None:
+        theta = sigma + 1.0 / theta
+    order = numpy.argsort(theta, kind="stable")
+    vals = asarray(theta[order].astype(rdt))
     vecs = ritz[asarray(order)].T
-    return vals, vecs
-
-
-def svds(A, k=6, ncv=None, tol=0, which="LM", v0=None, maxiter=None, return_singular_vectors=True,
-         solver="arpack", random_state=None, options=None):
-    """See `scipy.sparse.linalg.svds`: the k largest singular triplets from eigsh of A^H A (or
-    A A^H, the smaller); 'LM' only. Singular values ascending, as SciPy.
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray.sparse import linalg as splinalg
-    >>> from cuarray import sparse
-    >>> a = sparse.diags([1., 2., 3., 4., 5., 6.]).tocsr()
-    >>> s = splinalg.svds(a, k=2, return_singular_vectors=False)
-    >>> cuarray.round(cuarray.sort(s), 6)
-    array([5., 6.])
-    """
-    if which != "LM":
-        raise NotImplementedError("svds: only which='LM' is supported")
-    A = aslinearoperator(A)
-    m, n = A.shape
-    if k <= 0 or k >= min(m, n):
-        raise ValueError("k must be between 1 and min(A.shape)-1")
-
-    if n <= m:
-        gram = LinearOperator((n, n), matvec=lambda x: A.rmatvec(A.matvec(x)), dtype=A.dtype)
-    else:
-        gram = LinearOperator((m, m), matvec=lambda x: A.matvec(A.rmatvec(x)), dtype=A.dtype)
-    w, X = eigsh(gram, k=k, ncv=ncv, tol=tol, which="LA", maxiter=maxiter)
-    sv = sqrt(maximum(w, 0))
-    if not return_singular_vectors:
-        return sv
-    inv = true_divide(1, maximum(sv, numpy.finfo(sv.dtype).tiny))
-    if n <= m:
-        v = X
-        u = multiply(stack([A.matvec(v[:, j]) for j in range(k)], axis=1), inv.reshape(1, -1))
-    else:
-        u = X
-        v = multiply(stack([A.rmatvec(u[:, j]) for j in range(k)], axis=1), inv.reshape(1, -1))
-    return u, sv, conj(v).T
+    if not conv.all():
+        good = asarray(numpy.flatnonzero(conv[order]))
+        raise no_convergence("No convergence ({} iterations, {}/{} eigenvectors converged)".format(
+            restarts, int(conv.sum()), k), vals[good], vecs[:, good])
+    return (vals, vecs) if return_eigenvectors else vals

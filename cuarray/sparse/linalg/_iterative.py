@@ -26,7 +26,7 @@ from .._matmul import spmv
 from . import _kernels
 from ._interface import IdentityOperator, MatrixLinearOperator, aslinearoperator
 
-__all__ = ["cg", "bicgstab", "gmres", "make_system"]
+__all__ = ["cg", "bicgstab", "gmres", "make_system", "prologue", "check_atol"]
 
 _FLOAT = {"f": "f", "d": "d", "F": "F", "D": "D"}
 
@@ -71,7 +71,15 @@ def _nrm(v):
     return sqrt(real(_dot(v, v)))
 
 
+def check_atol(atol):
+    """SciPy's check of `atol` (a real number >= 0), for every Krylov solver."""
+    if atol is None or isinstance(atol, str) or atol < 0:
+        raise ValueError("called with invalid `atol`={}; if set, `atol` must be a real, non-negative "
+                         "number.".format(atol))
+
+
 def _tol(b, atol, rtol):
+    check_atol(atol)
     bnrm2 = float(_nrm(b))
     return bnrm2, max(float(atol), float(rtol) * bnrm2)
 
