@@ -240,12 +240,13 @@ class HostSpatial:
         from cuarray.scipy.spatial import (_delaunay, _distance_kernels, _distance_pair, _distance_vec, _hull,
                                            _kdtree, _minkowski, _plotutils, _procrustes, _rectangle,
                                            _spherical_voronoi, _squareform)
-        from cuarray.scipy.spatial.transform import _quat, _reduce, _rigid, _rigid_transform, _rotation, _slerp, _spline
+        from cuarray.scipy.spatial.transform import (_arguments, _quat, _reduce, _rigid, _rigid_transform, _rotation,
+                                                     _slerp, _spline)
 
         standins = {}
         for mod in (_distance_vec, _distance_pair, _squareform, _minkowski, _quat, _rotation, _reduce, _slerp, _kdtree,
                     _procrustes, _hull, _delaunay, _spline, _rectangle, _plotutils, _spherical_voronoi, _rigid,
-                    _rigid_transform):
+                    _rigid_transform, _arguments):
             standins[mod] = {attr: stand_in for attr, stand_in in _NUMPY.items()
                              if vars(mod).get(attr) is not None
                              and getattr(vars(mod)[attr], "__module__", None) != mod.__name__}  # imported, not its own

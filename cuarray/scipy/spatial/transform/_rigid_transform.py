@@ -11,7 +11,6 @@ from types import GenericAlias
 
 import numpy
 
-from ...._core.host_input import as_parameter
 from ...._core.ndarray import ndarray
 from ...._core.transfer import from_host, to_host
 from ...._indexing.inserting import take
@@ -19,20 +18,10 @@ from ...._manipulation.joining import concatenate as _concat
 from . import _quat as Q
 from . import _rigid as S
 from ._reduce import mean_quat
+from ._arguments import float_array, shape_of
 from ._rotation import Rotation
 
 __all__ = ["RigidTransform"]
-
-
-def _float(x, fn, dtype=None):
-    """A float device array of `x` by `Rotation`'s rule (a cuarray float32 array stays float32,
-    the rest becomes float64), or of `dtype`."""
-    a = as_parameter(x, "RigidTransform." + fn)
-    if dtype is not None:
-        return a.astype(dtype, copy=False)
-    if not isinstance(x, ndarray) or a.dtype.kind != "f":
-        return a.astype(numpy.float64, copy=False)
-    return a.astype(numpy.float32, copy=False) if a.dtype.itemsize < 4 else a
 
 
 def _wrap(matrix):
@@ -41,18 +30,6 @@ def _wrap(matrix):
     return t
 
 
-def _shape_of(num, shape):
-    if num is not None and shape is not None:
-        raise ValueError("Only one of `num` and `shape` can be specified.")
-    if num is None and shape is None:
-        return ()
-    if num is not None:
-        return (num,)
-    if isinstance(shape, int):
-        return (shape,)
-    if not isinstance(shape, tuple):
-        raise ValueError("`shape` must be an int or a tuple of ints or None.")
-    return shape
 
 
 def _from_host_matrix(matrix):
@@ -96,7 +73,7 @@ class RigidTransform:
     __class_getitem__ = classmethod(GenericAlias)
 
     def __init__(self, matrix, normalize=True, copy=True):
-        m = _float(matrix, "__init__")
+        m = float_array(matrix, "__init__", owner="RigidTransform")
         if m.ndim < 2 or m.shape[-2:] != (4, 4):
             raise ValueError(f"Expected `matrix` to have shape (..., 4, 4), got {m.shape}.")
         if normalize or copy:
@@ -130,7 +107,7 @@ class RigidTransform:
     @staticmethod
     def from_translation(translation):
         """See `scipy.spatial.transform.RigidTransform.from_translation`."""
-        t = _float(translation, "from_translation")
+        t = float_array(translation, "from_translation", owner="RigidTransform")
         if t.ndim == 0 or t.shape[-1] != 3:
             raise ValueError(f"Expected `translation` to have shape (..., 3), got {t.shape}.")
         eye = Q.as_matrix(Q.identity_like(t.shape[:-1], t.dtype))
@@ -145,7 +122,7 @@ class RigidTransform:
     @staticmethod
     def from_exp_coords(exp_coords):
         """See `scipy.spatial.transform.RigidTransform.from_exp_coords`."""
-        e = _float(exp_coords, "from_exp_coords")
+        e = float_array(exp_coords, "from_exp_coords", owner="RigidTransform")
         if e.ndim == 0 or e.shape[-1] != 6:
             raise ValueError(f"Expected `exp_coords` to have shape (..., 6), got {e.shape}.")
         return _wrap(S.from_exp_coords(e))
@@ -153,7 +130,7 @@ class RigidTransform:
     @staticmethod
     def from_dual_quat(dual_quat, *, scalar_first=False):
         """See `scipy.spatial.transform.RigidTransform.from_dual_quat`."""
-        dq = _float(dual_quat, "from_dual_quat")
+        dq = float_array(dual_quat, "from_dual_quat", owner="RigidTransform")
         if dq.ndim == 0 or dq.shape[-1] != 8:
             raise ValueError(f"Expected `dual_quat` to have shape (..., 8), got {dq.shape}.")
         return _wrap(S.from_dual_quat(dq, scalar_first))
@@ -161,7 +138,7 @@ class RigidTransform:
     @staticmethod
     def identity(num=None, *, shape=None):
         """See `scipy.spatial.transform.RigidTransform.identity`."""
-        s = _shape_of(num, shape)
+        s = shape_of(num, shape, "and")
         return RigidTransform.from_translation(from_host(numpy.zeros(tuple(s) + (3,))))
 
     @staticmethod
@@ -210,7 +187,7 @@ class RigidTransform:
         axis = tuple(sorted(set(a % nd for a in axis))) if nd else ()
         t = m[..., :3, 3]
         if weights is not None:
-            w = _float(weights, "mean", m.dtype)
+            w = float_array(weights, "mean", m.dtype, owner="RigidTransform")
             if w.size and bool((w < 0).any()):
                 raise ValueError("`weights` must be non-negative.")
             if w.shape != m.shape[:-2]:
@@ -285,7 +262,7 @@ class RigidTransform:
     def apply(self, vector, inverse=False):
         """See `scipy.spatial.transform.RigidTransform.apply`: one elementwise kernel over the
         broadcast batch (the matrices read in place)."""
-        v = _float(vector, "apply", self._matrix.dtype)
+        v = float_array(vector, "apply", self._matrix.dtype, owner="RigidTransform")
         if v.ndim == 0 or v.shape[-1] != 3:
             raise ValueError(f"Expected vector to have shape (..., 3), got {v.shape}.")
         try:

@@ -12,7 +12,6 @@ import warnings
 
 import numpy
 
-from ...._core.host_input import as_parameter
 from ...._core.ndarray import ndarray
 from ...._core.transfer import from_host, to_host
 from ...._indexing.inserting import take
@@ -24,19 +23,10 @@ from ....linalg._solve import det
 from ....linalg._svd import svd
 from ..._rng import check_random_state, rng_transition
 from . import _quat as Q
+from ._arguments import float_array, shape_of
 from ._reduce import mean_quat, reduce_quat
 
 __all__ = ["Rotation"]
-
-
-def _float(x, fn, dtype=None):
-    """A float device array of `x` (a cuarray array keeps float32; the rest is float64)."""
-    a = as_parameter(x, "Rotation." + fn)
-    if dtype is not None:
-        return a.astype(dtype, copy=False)
-    if not isinstance(x, ndarray) or a.dtype.kind != "f":
-        return a.astype(numpy.float64, copy=False)
-    return a.astype(numpy.float32, copy=False) if a.dtype.itemsize < 4 else a
 
 
 def _raw(q):
@@ -50,7 +40,7 @@ class Rotation:
     returns device arrays (a 0-d array where SciPy returns a scalar)."""
 
     def __init__(self, quat, normalize=True, copy=True, scalar_first=False):
-        quat = _float(quat, "__init__")
+        quat = float_array(quat, "__init__")
         if quat.ndim == 0 or quat.shape[-1] != 4:
             raise ValueError("Expected `quat` to have shape (..., 4), got {}.".format(quat.shape))
         if scalar_first:
@@ -69,7 +59,7 @@ class Rotation:
     def from_matrix(matrix, *, assume_valid=False):
         """See `scipy.spatial.transform.Rotation.from_matrix`. The validity checks (determinant,
         orthogonality) read one boolean each; non-orthogonal matrices are projected by an SVD."""
-        m = _float(matrix, "from_matrix")
+        m = float_array(matrix, "from_matrix")
         if m.ndim < 2 or m.shape[-2:] != (3, 3):
             raise ValueError("Expected `matrix` to have shape (..., 3, 3), got {}".format(m.shape))
         if not assume_valid and m.size:
@@ -89,7 +79,7 @@ class Rotation:
     @staticmethod
     def from_rotvec(rotvec, degrees=False):
         """See `scipy.spatial.transform.Rotation.from_rotvec`."""
-        rv = _float(rotvec, "from_rotvec")
+        rv = float_array(rotvec, "from_rotvec")
         if rv.ndim == 0 or rv.shape[-1] != 3:
             raise ValueError("Expected `rot_vec` to have shape (..., 3), got {}".format(rv.shape))
         return _raw(Q.from_rotvec(rv, degrees))
@@ -98,19 +88,19 @@ class Rotation:
     def from_euler(seq, angles, degrees=False):
         """See `scipy.spatial.transform.Rotation.from_euler`."""
         Q.check_seq(seq, 3, False)  # before the angles' upload, so a bad sequence is refused first
-        return _raw(Q.from_euler(seq, _float(angles, "from_euler"), degrees))
+        return _raw(Q.from_euler(seq, float_array(angles, "from_euler"), degrees))
 
     @staticmethod
     def from_davenport(axes, order, angles, degrees=False):
         """See `scipy.spatial.transform.Rotation.from_davenport`."""
-        ax, ang = _float(axes, "from_davenport"), _float(angles, "from_davenport")
+        ax, ang = float_array(axes, "from_davenport"), float_array(angles, "from_davenport")
         dt = numpy.result_type(ax.dtype, ang.dtype)
         return _raw(Q.from_davenport(ax.astype(dt, copy=False), order, ang.astype(dt, copy=False), degrees))
 
     @staticmethod
     def from_mrp(mrp):
         """See `scipy.spatial.transform.Rotation.from_mrp`."""
-        p = _float(mrp, "from_mrp")
+        p = float_array(mrp, "from_mrp")
         if p.ndim == 0 or p.shape[-1] != 3:
             raise ValueError("Expected `mrp` to have shape (..., 3), got {}".format(p.shape))
         return _raw(Q.from_mrp(p))
@@ -118,7 +108,7 @@ class Rotation:
     @staticmethod
     def identity(num=None, *, shape=None):
         """See `scipy.spatial.transform.Rotation.identity`."""
-        return _raw(Q.identity_like(_shape_of(num, shape), numpy.float64))
+        return _raw(Q.identity_like(shape_of(num, shape), numpy.float64))
 
     @staticmethod
     @rng_transition("random_state", position_num=2)
@@ -126,7 +116,7 @@ class Rotation:
         """See `scipy.spatial.transform.Rotation.random`. The normal draws come from the NumPy
         generator `rng` on the host (the same rotations as SciPy's for the same generator; an
         integer or None given by position or as `random_state` is read as SciPy reads it)."""
-        s = _shape_of(num, shape)
+        s = shape_of(num, shape)
         gen = check_random_state(rng)
         return Rotation(from_host(gen.normal(size=s + (4,))), normalize=True, copy=False)
 
@@ -184,7 +174,7 @@ class Rotation:
 
     def as_davenport(self, axes, order, degrees=False, *, suppress_warnings=False):
         """See `scipy.spatial.transform.Rotation.as_davenport`."""
-        ax = _float(axes, "as_davenport", self._quat.dtype)
+        ax = float_array(axes, "as_davenport", self._quat.dtype)
         return Q.as_davenport(self._quat, ax, order, degrees, suppress_warnings)
 
     def as_mrp(self):
@@ -195,7 +185,7 @@ class Rotation:
     def apply(self, vectors, inverse=False):
         """See `scipy.spatial.transform.Rotation.apply`. One fused kernel over the batch (the
         matrix of each quaternion is built in registers)."""
-        v = _float(vectors, "apply", self._quat.dtype)
+        v = float_array(vectors, "apply", self._quat.dtype)
         if v.ndim == 0 or v.shape[-1] != 3:
             raise ValueError("Expected input of shape (..., 3), got {}.".format(v.shape))
         try:
@@ -330,15 +320,3 @@ class Rotation:
         return "Rotation.from_matrix(" + "\n".join(m) + ")"
 
 
-def _shape_of(num, shape):
-    if num is not None and shape is not None:
-        raise ValueError("Only one of `num` or `shape` can be specified.")
-    if num is None and shape is None:
-        return ()
-    if num is not None:
-        return (num,)
-    if isinstance(shape, int):
-        return (shape,)
-    if not isinstance(shape, tuple):
-        raise ValueError("`shape` must be an int or a tuple of ints or None.")
-    return shape
