@@ -46,6 +46,7 @@ from ._peaks import find_peaks as find_peaks
 from ._peaks import peak_prominences as peak_prominences
 from ._peaks import peak_widths as peak_widths
 from ._peaks_cwt import find_peaks_cwt as find_peaks_cwt
+from ._whittaker import whittaker_henderson as whittaker_henderson
 from ._design import bessel as bessel
 from ._design import butter as butter
 from ._design import cheby1 as cheby1
