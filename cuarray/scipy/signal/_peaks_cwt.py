@@ -163,15 +163,13 @@ def _line_starts(rows, cols, line_of):
     n_lines = int(ids.max()) + 1 if len(ids) else 0
     starts = numpy.searchsorted(ids, numpy.arange(n_lines + 1))
     lengths = numpy.diff(starts)
-    first_rows, first_cols = numpy.empty(n_lines, dtype=rows.dtype), numpy.empty(n_lines, dtype=cols.dtype)
-    for line in range(n_lines):
+    last = starts[1:] - 1  # a line's rows do not increase: its lowest row ends it
+    first_rows, first_cols = seq_rows[last], seq_cols[last]
+    shared = numpy.flatnonzero((lengths > 1) & (seq_rows[numpy.maximum(last - 1, 0)] == first_rows))
+    for line in shared:  # several points on the lowest row: SciPy's argsort of the line's rows picks
         r = seq_rows[starts[line]:starts[line + 1]]
-        c = seq_cols[starts[line]:starts[line + 1]]
-        if (r == r[-1]).sum() > 1:  # several points on the lowest row: SciPy's argsort picks
-            k = numpy.argsort(r)[0]
-        else:
-            k = len(r) - 1
-        first_rows[line], first_cols[line] = r[k], c[k]
+        k = starts[line] + numpy.argsort(r)[0]
+        first_rows[line], first_cols[line] = seq_rows[k], seq_cols[k]
     return lengths, first_rows, first_cols
 
 

@@ -207,7 +207,7 @@ def _scipy_lines(matr, max_distances, gap_thresh):
     return _identify_ridge_lines(matr, max_distances, gap_thresh)
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(40))
 def test_ridge_linking_is_scipys(seed):
     """The vectorised linking (nearest line by a sorted search, ties to the first line) against
     SciPy's loop over every maximum, on matrices with many ties: small integers, several maxima a
