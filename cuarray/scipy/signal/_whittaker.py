@@ -211,11 +211,11 @@ def _reml(lamb, y, order, weights):
 
 def whittaker_henderson(signal, *, lamb="reml", order=2, weights=None):
     """See `scipy.signal.whittaker_henderson` (SciPy 1.18). `signal` and `weights` are cuarray
-    arrays; the smoothed `x` is a cuarray array (float64, or complex128 for a complex signal with a
-    numeric `lamb`, as SciPy's). The banded system is solved on the device by block cyclic
+    arrays; the smoothed `x` is a cuarray array (float64, complex128 for a complex signal; `lamb=0`
+    a copy of the signal; as SciPy's). The banded system is solved on the device by block cyclic
     reduction (its rounding differs from LAPACK's banded Cholesky); `lamb='reml'` searches on the
     host with `scipy.optimize.minimize_scalar` (the `cuarray[scipy]` extra), one device solve and
-    two reads per step. The result is a dict with attribute access (`x`, `lamb`), as SciPy's.
+    two or three reads per step. The result is a dict with attribute access (`x`, `lamb`), as SciPy's.
 
     Examples
     --------
@@ -224,8 +224,8 @@ def whittaker_henderson(signal, *, lamb="reml", order=2, weights=None):
     >>> y = cuarray.array([1., 3., 2., 5., 4., 6., 8., 7.])
     >>> res = signal.whittaker_henderson(y, lamb=2.)
     >>> cuarray.round(res.x, 6)
-    array([1.414311, 2.23851 , 3.006036, 3.880658, 4.816512, 5.845209,
-           6.883826, 7.915148])
+    array([1.243958, 2.204019, 3.042102, 4.034217, 4.935326, 5.983279,
+           6.948265, 7.608834])
     """
     order = _validate_order(order)
     signal = _s.as_array(signal, "whittaker_henderson")
