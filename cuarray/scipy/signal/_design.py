@@ -192,6 +192,15 @@ def remez(numtaps, bands, desired, *, weight=None, type='bandpass', maxiter=25, 
 def firwin_2d(hsize, window, *, fc=None, fs=2, circular=False, pass_zero=True, scale=True):
     """See `scipy.signal.firwin_2d` (an `hsize`-sized filter: SciPy computes it on the host; the
     result is a cuarray array).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> cuarray.round(signal.firwin_2d((3, 3), ('hamming', 'hamming'), fc=0.5), 6)
+    array([[0.002136, 0.041949, 0.002136],
+           [0.041949, 0.82366 , 0.041949],
+           [0.002136, 0.041949, 0.002136]])
     """
     return _h.call('firwin_2d', hsize, window, fc=fc, fs=fs, circular=circular, pass_zero=pass_zero, scale=scale)
 

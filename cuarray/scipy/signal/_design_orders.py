@@ -250,6 +250,14 @@ def besselap(N, norm='phase', *, xp=None, device=None):
     """See `scipy.signal.besselap`. `xp` None (or cuarray) returns cuarray arrays on
     `device` (None: the current device; else a `cuarray.cuda.Device`); another namespace (e.g.
     numpy) returns its arrays, as SciPy does.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> z, p, k = signal.besselap(2)
+    >>> p
+    array([-0.8660254+0.5j, -0.8660254-0.5j])
     """
     return _h.call_in(xp, device, "besselap", N, norm)
 

@@ -40,9 +40,12 @@ def envelope(z, bp_in: tuple[int | None, int | None] = (1, None), *, n_out: int 
     --------
     >>> import cuarray
     >>> from cuarray.scipy import signal
-    >>> x = cuarray.array([1., 0., -1., 0., 1., 0., -1., 0.])
-    >>> signal.envelope(x, residual=None)
-    array([1., 1., 1., 1., 1., 1., 1., 1.])
+    >>> t = cuarray.arange(16.) * cuarray.pi / 8
+    >>> x = cuarray.cos(2. * t) * (1. + 0.5 * cuarray.cos(t))
+    >>> cuarray.round(signal.envelope(x, residual=None), 6)
+    array([1.5     , 1.46194 , 1.353553, 1.191342, 1.      , 0.808658,
+           0.646447, 0.53806 , 0.5     , 0.53806 , 0.646447, 0.808658,
+           1.      , 1.191342, 1.353553, 1.46194 ])
     """
     z = _s.as_array(z, "envelope")
     _check(z, bp_in, n_out, residual, axis)
