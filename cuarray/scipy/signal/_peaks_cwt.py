@@ -14,7 +14,6 @@ lines as SciPy's argmin over every line does."""
 
 from __future__ import annotations
 
-import math
 import warnings
 
 import numpy
@@ -43,10 +42,12 @@ def _conv_method(data, w):
     """'fft' or 'direct' as SciPy's `choose_conv_method` decides for the 1-D 'same' convolution of
     `data` with `w` (its measured CPU constants; integer data read back for its exactness rule)."""
     n, k = data.shape[-1], w.shape[-1]
-    if data.dtype.kind in "ui" and n and k:
+    if (data.dtype.kind in "ui" or w.dtype.kind in "ui") and n and k:
         largest = int(abs(data).max()) * int(abs(w).max()) * min(n, k)
         if largest > 2 ** numpy.finfo(float).nmant - 1:
             return "direct"
+    if data.dtype.kind == w.dtype.kind == "b":
+        return "direct"
     direct_ops = n * k if n < k else n * k - (k // 2) * ((k + 1) // 2)
     full = n + k - 1
     fft_ops = 3 * full * numpy.log(full) if full > 0 else numpy.nan

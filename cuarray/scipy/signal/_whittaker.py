@@ -9,7 +9,6 @@ read back for its criterion value). The host holds only scalars and (p + 1) x (2
 
 from __future__ import annotations
 
-import math
 import operator
 import warnings
 
