@@ -680,6 +680,16 @@ SCIPY_ROUTINES = {
         "firwin": ["signal.firwin(5, 0.25)"],
         "firwin2": ["signal.firwin2(5, [0., 0.5, 1.], [1., 1., 0.])"],
         "remez": ["signal.remez(5, [0., 0.1, 0.3, 0.5], [1., 0.])"],
+        "firwin_2d": ["cuarray.round(signal.firwin_2d((3, 3), ('hamming', 'hamming'), fc=0.5), 6)"],
+        "besselap": ["z, p, k = signal.besselap(2)", "p"],
+        # issue 52, the names SciPy 1.18 has that cuarray lacked (whittaker_henderson: new in 1.18, its
+        # example written and checked under SciPy 1.18)
+        "envelope": ["t = cuarray.arange(16.) * cuarray.pi / 8", "x = cuarray.cos(2. * t) * (1. + 0.5 * cuarray.cos(t))",
+                     "cuarray.round(signal.envelope(x, residual=None), 6)"],
+        "find_peaks_cwt": ["x = cuarray.sin(cuarray.linspace(0., 6. * cuarray.pi, 500))",
+                           "signal.find_peaks_cwt(x, cuarray.arange(1, 10))"],
+        "whittaker_henderson": ["y = cuarray.array([1., 3., 2., 5., 4., 6., 8., 7.])",
+                                "res = signal.whittaker_henderson(y, lamb=2.)", "cuarray.round(res.x, 6)"],
         # issue 52, systems and conversions (signal-b): host work prints SciPy's own numbers; the
         # device's responses through cuarray.round(..., 6) of values away from zero.
         "tf2ss": ["A, B, C, D = signal.tf2ss([1., 3.], [1., 2., 5.])", "A", "C"],

@@ -8,6 +8,7 @@ from ._convolve import correlate as correlate
 from ._convolve import correlate2d as correlate2d
 from ._convolve import correlation_lags as correlation_lags
 from ._convolve import fftconvolve as fftconvolve
+from ._envelope import envelope as envelope
 from ._filtering import detrend as detrend
 from ._filtering import hilbert as hilbert
 from ._filtering import hilbert2 as hilbert2
@@ -44,6 +45,8 @@ from ._upfirdn import decimate as decimate
 from ._peaks import find_peaks as find_peaks
 from ._peaks import peak_prominences as peak_prominences
 from ._peaks import peak_widths as peak_widths
+from ._peaks_cwt import find_peaks_cwt as find_peaks_cwt
+from ._whittaker import whittaker_henderson as whittaker_henderson
 from ._design import bessel as bessel
 from ._design import butter as butter
 from ._design import cheby1 as cheby1
@@ -51,6 +54,7 @@ from ._design import cheby2 as cheby2
 from ._design import ellip as ellip
 from ._design import firwin as firwin
 from ._design import firwin2 as firwin2
+from ._design import firwin_2d as firwin_2d
 from ._design import get_window as get_window
 from ._design import iirfilter as iirfilter
 from ._design import iirnotch as iirnotch
@@ -120,6 +124,7 @@ from ._conversions import zpk2ss as zpk2ss
 from ._conversions import zpk2tf as zpk2tf
 from ._design_orders import BadCoefficients as BadCoefficients
 from ._design_orders import band_stop_obj as band_stop_obj
+from ._design_orders import besselap as besselap
 from ._design_orders import buttap as buttap
 from ._design_orders import buttord as buttord
 from ._design_orders import cheb1ap as cheb1ap

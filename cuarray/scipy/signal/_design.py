@@ -1,39 +1,25 @@
-"""Filter design, computed by SciPy on the host and returned as cuarray arrays (the
-designs are small host computations; what the GPU needs is their coefficients). Each function
-imports scipy.signal when called (the `cuarray[scipy]` extra) and calls its namesake with the same
-arguments; NumPy arrays in the result become cuarray arrays, other values pass unchanged.
-`order_filter` is ndimage's rank filter, on the device. `get_window` is signal.windows' one."""
+"""Filter design, computed by SciPy on the host and returned as cuarray arrays (the designs are
+small host computations; what the GPU needs is their coefficients): each function calls its
+scipy.signal namesake through `_host_calls` (the `cuarray[scipy]` extra; cuarray arrays among the
+arguments copied down, SciPy's warnings re-raised, NumPy arrays in the result copied to the device,
+other values unchanged). `iirnotch`/`iirpeak` take SciPy's `xp`/`device` keywords
+(`_host_calls.to_namespace`). `order_filter` is ndimage's rank filter, on the device. `get_window`
+is signal.windows' one."""
 
 from __future__ import annotations
 
 import numpy
 
-from ..._core.transfer import from_host as _from_host
 from ..ndimage import _filters as _ndf
 from ..ndimage import _support as _s
+from . import _host_calls as _h
 from .windows._get_window import get_window as get_window  # (the windows module's, re-exported here)
 
 __all__ = ["get_window", "butter", "cheby1", "cheby2", "ellip", "bessel", "iirfilter", "iirnotch", "iirpeak",
-           "firwin", "firwin2", "remez", "order_filter"]
+           "firwin", "firwin2", "firwin_2d", "remez", "order_filter"]
 
 
-def _scipy_signal():
-    import scipy.signal  # host-side design (optional dependency, imported on first use)
-
-    return scipy.signal
-
-
-def _design_result(result):
-    """SciPy's design output with its arrays copied to the device (an explicit copy of a result,
-    not a host-input policy: inputs to this module's computations are SciPy's own)."""
-    if isinstance(result, numpy.ndarray):
-        return _from_host(result)
-    if isinstance(result, tuple):
-        return tuple(_design_result(r) for r in result)
-    return result
-
-
-def butter(*args, **kwargs):
+def butter(N, Wn, btype='low', analog=False, output='ba', fs=None):
     """See `scipy.signal.butter`.
 
     Examples
@@ -46,10 +32,10 @@ def butter(*args, **kwargs):
     >>> a
     array([ 1.        , -0.94280904,  0.33333333])
     """
-    return _design_result(_scipy_signal().butter(*args, **kwargs))
+    return _h.call('butter', N, Wn, btype=btype, analog=analog, output=output, fs=fs)
 
 
-def cheby1(*args, **kwargs):
+def cheby1(N, rp, Wn, btype='low', analog=False, output='ba', fs=None):
     """See `scipy.signal.cheby1`.
 
     Examples
@@ -62,10 +48,10 @@ def cheby1(*args, **kwargs):
     >>> a
     array([ 1.        , -0.98650792,  0.44679329])
     """
-    return _design_result(_scipy_signal().cheby1(*args, **kwargs))
+    return _h.call('cheby1', N, rp, Wn, btype=btype, analog=analog, output=output, fs=fs)
 
 
-def cheby2(*args, **kwargs):
+def cheby2(N, rs, Wn, btype='low', analog=False, output='ba', fs=None):
     """See `scipy.signal.cheby2`.
 
     Examples
@@ -78,10 +64,10 @@ def cheby2(*args, **kwargs):
     >>> a
     array([ 1.        , -1.50553987,  0.61253529])
     """
-    return _design_result(_scipy_signal().cheby2(*args, **kwargs))
+    return _h.call('cheby2', N, rs, Wn, btype=btype, analog=analog, output=output, fs=fs)
 
 
-def ellip(*args, **kwargs):
+def ellip(N, rp, rs, Wn, btype='low', analog=False, output='ba', fs=None):
     """See `scipy.signal.ellip`.
 
     Examples
@@ -94,10 +80,10 @@ def ellip(*args, **kwargs):
     >>> a
     array([ 1.        , -0.98770317,  0.47489983])
     """
-    return _design_result(_scipy_signal().ellip(*args, **kwargs))
+    return _h.call('ellip', N, rp, rs, Wn, btype=btype, analog=analog, output=output, fs=fs)
 
 
-def bessel(*args, **kwargs):
+def bessel(N, Wn, btype='low', analog=False, output='ba', norm='phase', fs=None):
     """See `scipy.signal.bessel`.
 
     Examples
@@ -110,10 +96,10 @@ def bessel(*args, **kwargs):
     >>> a
     array([ 1.        , -0.87710105,  0.24040821])
     """
-    return _design_result(_scipy_signal().bessel(*args, **kwargs))
+    return _h.call('bessel', N, Wn, btype=btype, analog=analog, output=output, norm=norm, fs=fs)
 
 
-def iirfilter(*args, **kwargs):
+def iirfilter(N, Wn, rp=None, rs=None, btype='band', analog=False, ftype='butter', output='ba', fs=None):
     """See `scipy.signal.iirfilter`.
 
     Examples
@@ -124,11 +110,14 @@ def iirfilter(*args, **kwargs):
     >>> a
     array([ 1.        , -0.94280904,  0.33333333])
     """
-    return _design_result(_scipy_signal().iirfilter(*args, **kwargs))
+    return _h.call('iirfilter', N, Wn, rp=rp, rs=rs, btype=btype, analog=analog, ftype=ftype, output=output,
+                   fs=fs)
 
 
-def iirnotch(*args, **kwargs):
-    """See `scipy.signal.iirnotch`.
+def iirnotch(w0, Q, fs=2.0, *, xp=None, device=None):
+    """See `scipy.signal.iirnotch`. `xp` None (or cuarray) returns cuarray arrays on `device` (None:
+    the current device; else a `cuarray.cuda.Device`); another namespace (e.g. numpy) returns its
+    arrays, as SciPy does (numpy: SciPy's host arrays themselves).
 
     Examples
     --------
@@ -140,11 +129,13 @@ def iirnotch(*args, **kwargs):
     >>> a
     array([ 1.        , -1.84794186,  0.98751193])
     """
-    return _design_result(_scipy_signal().iirnotch(*args, **kwargs))
+    return _h.call_in(xp, device, 'iirnotch', w0, Q, fs)
 
 
-def iirpeak(*args, **kwargs):
-    """See `scipy.signal.iirpeak`.
+def iirpeak(w0, Q, fs=2.0, *, xp=None, device=None):
+    """See `scipy.signal.iirpeak`. `xp` None (or cuarray) returns cuarray arrays on `device` (None:
+    the current device; else a `cuarray.cuda.Device`); another namespace (e.g. numpy) returns its
+    arrays, as SciPy does (numpy: SciPy's host arrays themselves).
 
     Examples
     --------
@@ -154,10 +145,10 @@ def iirpeak(*args, **kwargs):
     >>> a
     array([ 1.        , -1.84794186,  0.98751193])
     """
-    return _design_result(_scipy_signal().iirpeak(*args, **kwargs))
+    return _h.call_in(xp, device, 'iirpeak', w0, Q, fs)
 
 
-def firwin(*args, **kwargs):
+def firwin(numtaps, cutoff, *, width=None, window='hamming', pass_zero=True, scale=True, fs=None):
     """See `scipy.signal.firwin`.
 
     Examples
@@ -167,10 +158,10 @@ def firwin(*args, **kwargs):
     >>> signal.firwin(5, 0.25)
     array([0.02455383, 0.23438946, 0.4821134 , 0.23438946, 0.02455383])
     """
-    return _design_result(_scipy_signal().firwin(*args, **kwargs))
+    return _h.call('firwin', numtaps, cutoff, width=width, window=window, pass_zero=pass_zero, scale=scale, fs=fs)
 
 
-def firwin2(*args, **kwargs):
+def firwin2(numtaps, freq, gain, *, nfreqs=None, window='hamming', antisymmetric=False, fs=None):
     """See `scipy.signal.firwin2`.
 
     Examples
@@ -180,10 +171,11 @@ def firwin2(*args, **kwargs):
     >>> signal.firwin2(5, [0., 0.5, 1.], [1., 1., 0.])
     array([-0.00853553,  0.11084404,  0.75      ,  0.11084404, -0.00853553])
     """
-    return _design_result(_scipy_signal().firwin2(*args, **kwargs))
+    return _h.call('firwin2', numtaps, freq, gain, nfreqs=nfreqs, window=window, antisymmetric=antisymmetric,
+                   fs=fs)
 
 
-def remez(*args, **kwargs):
+def remez(numtaps, bands, desired, *, weight=None, type='bandpass', maxiter=25, grid_density=16, fs=None):  # noqa: A002
     """See `scipy.signal.remez`.
 
     Examples
@@ -193,7 +185,24 @@ def remez(*args, **kwargs):
     >>> signal.remez(5, [0., 0.1, 0.3, 0.5], [1., 0.])
     array([0.05985084, 0.29925419, 0.38029832, 0.29925419, 0.05985084])
     """
-    return _design_result(_scipy_signal().remez(*args, **kwargs))
+    return _h.call('remez', numtaps, bands, desired, weight=weight, type=type, maxiter=maxiter,
+                   grid_density=grid_density, fs=fs)
+
+
+def firwin_2d(hsize, window, *, fc=None, fs=2, circular=False, pass_zero=True, scale=True):
+    """See `scipy.signal.firwin_2d` (an `hsize`-sized filter: SciPy computes it on the host; the
+    result is a cuarray array).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> cuarray.round(signal.firwin_2d((3, 3), ('hamming', 'hamming'), fc=0.5), 6)
+    array([[0.002136, 0.041949, 0.002136],
+           [0.041949, 0.82366 , 0.041949],
+           [0.002136, 0.041949, 0.002136]])
+    """
+    return _h.call('firwin_2d', hsize, window, fc=fc, fs=fs, circular=circular, pass_zero=pass_zero, scale=scale)
 
 
 def order_filter(a, domain, rank):

@@ -1,8 +1,9 @@
 """scipy.signal's filter-order selection (`buttord`, `cheb1ord`, `cheb2ord`, `ellipord`,
 `kaiserord`, `kaiser_beta`, `kaiser_atten`), `iirdesign`, `iircomb`, `gammatone`, `firls`,
-`minimum_phase`, the analog prototypes (`buttap`, `cheb1ap`, `cheb2ap`, `ellipap`), `band_stop_obj`
-and `lfiltic`: small host computations that SciPy does on the host, their arrays returned on the
-device (_host_calls.py). `BadCoefficients` is _host_calls.py's class.
+`minimum_phase`, the analog prototypes (`buttap`, `cheb1ap`, `cheb2ap`, `ellipap`, `besselap`),
+`band_stop_obj` and `lfiltic`: small host computations that SciPy does on the host, their arrays
+returned on the device (_host_calls.py), or for those with SciPy's `xp`/`device` keywords in the
+namespace they name (`_host_calls.to_namespace`). `BadCoefficients` is _host_calls.py's class.
 
 (No `from __future__ import annotations` here: `minimum_phase`'s annotations are objects in SciPy's
 signature, and inspect.signature compares them.)"""
@@ -14,7 +15,7 @@ from ._host_calls import BadCoefficients as BadCoefficients
 
 __all__ = ["BadCoefficients", "buttord", "cheb1ord", "cheb2ord", "ellipord", "kaiserord", "kaiser_beta",
            "kaiser_atten", "iirdesign", "iircomb", "gammatone", "firls", "minimum_phase", "buttap",
-           "cheb1ap", "cheb2ap", "ellipap", "band_stop_obj", "lfiltic"]
+           "cheb1ap", "cheb2ap", "ellipap", "besselap", "band_stop_obj", "lfiltic"]
 
 
 def buttord(wp, ws, gpass, gstop, analog=False, fs=None):
@@ -123,8 +124,9 @@ def iirdesign(wp, ws, gpass, gstop, analog=False, ftype='ellip', output='ba', fs
 
 
 def iircomb(w0, Q, ftype='notch', fs=2.0, *, pass_zero=False, xp=None, device=None):
-    """See `scipy.signal.iircomb`. `xp` and `device` are accepted and ignored: the result is
-    always a cuarray array on the current device.
+    """See `scipy.signal.iircomb`. `xp` None (or cuarray) returns cuarray arrays on
+    `device` (None: the current device; else a `cuarray.cuda.Device`); another namespace (e.g.
+    numpy) returns its arrays, as SciPy does.
 
     Examples
     --------
@@ -134,12 +136,13 @@ def iircomb(w0, Q, ftype='notch', fs=2.0, *, pass_zero=False, xp=None, device=No
     >>> b
     array([ 0.95020202,  0.        ,  0.        ,  0.        , -0.95020202])
     """
-    return _h.call("iircomb", w0, Q, ftype, fs, pass_zero=pass_zero)
+    return _h.call_in(xp, device, "iircomb", w0, Q, ftype, fs, pass_zero=pass_zero)
 
 
 def gammatone(freq, ftype, order=None, numtaps=None, fs=None, *, xp=None, device=None):
-    """See `scipy.signal.gammatone`. `xp` and `device` are accepted and ignored: the result is
-    always a cuarray array on the current device.
+    """See `scipy.signal.gammatone`. `xp` None (or cuarray) returns cuarray arrays on
+    `device` (None: the current device; else a `cuarray.cuda.Device`); another namespace (e.g.
+    numpy) returns its arrays, as SciPy does.
 
     Examples
     --------
@@ -149,7 +152,7 @@ def gammatone(freq, ftype, order=None, numtaps=None, fs=None, *, xp=None, device
     >>> a
     array([1.])
     """
-    return _h.call("gammatone", freq, ftype, order, numtaps, fs)
+    return _h.call_in(xp, device, "gammatone", freq, ftype, order, numtaps, fs)
 
 
 def firls(numtaps, bands, desired, *, weight=None, fs=None):
@@ -180,8 +183,9 @@ def minimum_phase(h, method: Literal['homomorphic', 'hilbert'] = 'homomorphic', 
 
 
 def buttap(N, *, xp=None, device=None):
-    """See `scipy.signal.buttap`. `xp` and `device` are accepted and ignored: the result is
-    always a cuarray array on the current device.
+    """See `scipy.signal.buttap`. `xp` None (or cuarray) returns cuarray arrays on
+    `device` (None: the current device; else a `cuarray.cuda.Device`); another namespace (e.g.
+    numpy) returns its arrays, as SciPy does.
 
     Examples
     --------
@@ -191,12 +195,13 @@ def buttap(N, *, xp=None, device=None):
     >>> p
     array([-0.70710678+0.70710678j, -0.70710678-0.70710678j])
     """
-    return _h.call("buttap", N)
+    return _h.call_in(xp, device, "buttap", N)
 
 
 def cheb1ap(N, rp, *, xp=None, device=None):
-    """See `scipy.signal.cheb1ap`. `xp` and `device` are accepted and ignored: the result is
-    always a cuarray array on the current device.
+    """See `scipy.signal.cheb1ap`. `xp` None (or cuarray) returns cuarray arrays on
+    `device` (None: the current device; else a `cuarray.cuda.Device`); another namespace (e.g.
+    numpy) returns its arrays, as SciPy does.
 
     Examples
     --------
@@ -206,12 +211,13 @@ def cheb1ap(N, rp, *, xp=None, device=None):
     >>> p
     array([-0.54886716+0.89512857j, -0.54886716-0.89512857j])
     """
-    return _h.call("cheb1ap", N, rp)
+    return _h.call_in(xp, device, "cheb1ap", N, rp)
 
 
 def cheb2ap(N, rs, *, xp=None, device=None):
-    """See `scipy.signal.cheb2ap`. `xp` and `device` are accepted and ignored: the result is
-    always a cuarray array on the current device.
+    """See `scipy.signal.cheb2ap`. `xp` None (or cuarray) returns cuarray arrays on
+    `device` (None: the current device; else a `cuarray.cuda.Device`); another namespace (e.g.
+    numpy) returns its arrays, as SciPy does.
 
     Examples
     --------
@@ -221,12 +227,13 @@ def cheb2ap(N, rs, *, xp=None, device=None):
     >>> z
     array([-0.-1.41421356j,  0.+1.41421356j])
     """
-    return _h.call("cheb2ap", N, rs)
+    return _h.call_in(xp, device, "cheb2ap", N, rs)
 
 
 def ellipap(N, rp, rs, *, xp=None, device=None):
-    """See `scipy.signal.ellipap`. `xp` and `device` are accepted and ignored: the result is
-    always a cuarray array on the current device.
+    """See `scipy.signal.ellipap`. `xp` None (or cuarray) returns cuarray arrays on
+    `device` (None: the current device; else a `cuarray.cuda.Device`); another namespace (e.g.
+    numpy) returns its arrays, as SciPy does.
 
     Examples
     --------
@@ -236,7 +243,23 @@ def ellipap(N, rp, rs, *, xp=None, device=None):
     >>> p
     array([-0.5147821-0.94238221j, -0.5147821+0.94238221j])
     """
-    return _h.call("ellipap", N, rp, rs)
+    return _h.call_in(xp, device, "ellipap", N, rp, rs)
+
+
+def besselap(N, norm='phase', *, xp=None, device=None):
+    """See `scipy.signal.besselap`. `xp` None (or cuarray) returns cuarray arrays on
+    `device` (None: the current device; else a `cuarray.cuda.Device`); another namespace (e.g.
+    numpy) returns its arrays, as SciPy does.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import signal
+    >>> z, p, k = signal.besselap(2)
+    >>> p
+    array([-0.8660254+0.5j, -0.8660254-0.5j])
+    """
+    return _h.call_in(xp, device, "besselap", N, norm)
 
 
 def band_stop_obj(wp, ind, passb, stopb, gpass, gstop, type):

@@ -1,6 +1,7 @@
 """scipy.signal's `argrelextrema`/`argrelmax`/`argrelmin` (shifted comparisons on the device),
 `oaconvolve` (one FFT convolution: the same result as SciPy's overlap-add, which is a speed choice),
-`savgol_coeffs` (host least squares, as SciPy) and `savgol_filter` (ndimage's convolve1d, with the
+`savgol_coeffs` (host least squares, as SciPy; the result in the namespace of SciPy's `xp`/`device`
+keywords, `_host_calls.to_namespace`) and `savgol_filter` (ndimage's convolve1d, with the
 'interp' edges as one small matrix product per edge)."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from ..._sorting.searching_nonzero import nonzero as _nonzero
 from ..ndimage import _filters as _ndf
 from ..ndimage import _support as _s
 from . import _convolve
+from . import _host_calls as _h
 
 __all__ = ["argrelextrema", "argrelmax", "argrelmin", "oaconvolve", "savgol_coeffs", "savgol_filter"]
 
@@ -101,8 +103,10 @@ def oaconvolve(in1, in2, mode="full", axes=None):
     return _convolve.fftconvolve(in1, in2, mode, axes)
 
 
-def savgol_coeffs(window_length, polyorder, deriv=0, delta=1.0, pos=None, use="conv"):
-    """See `scipy.signal.savgol_coeffs` (a NumPy array: host least squares on a small system).
+def savgol_coeffs(window_length, polyorder, deriv=0, delta=1.0, pos=None, use="conv", *, xp=None, device=None):
+    """See `scipy.signal.savgol_coeffs` (host least squares on a small system). `xp` None (or
+    cuarray) returns a cuarray array on `device` (None: the current device; else a
+    `cuarray.cuda.Device`); another namespace (e.g. numpy) returns its array, as SciPy does.
 
     Examples
     --------
@@ -111,6 +115,11 @@ def savgol_coeffs(window_length, polyorder, deriv=0, delta=1.0, pos=None, use="c
     >>> signal.savgol_coeffs(5, 2)
     array([-0.08571429,  0.34285714,  0.48571429,  0.34285714, -0.08571429])
     """
+    return _h.to_namespace(_savgol_coeffs_host(window_length, polyorder, deriv, delta, pos, use), xp, device)
+
+
+def _savgol_coeffs_host(window_length, polyorder, deriv=0, delta=1.0, pos=None, use="conv"):
+    """SciPy's coefficients as a NumPy array (SciPy's checks and errors)."""
     if polyorder >= window_length:
         raise ValueError("polyorder must be less than window_length.")
     halflen, rem = divmod(window_length, 2)
@@ -160,7 +169,7 @@ def savgol_filter(x, window_length, polyorder, deriv=0, delta=1.0, axis=-1, mode
     x = _s.as_array(x, "savgol_filter")
     if x.dtype not in (numpy.float64, numpy.float32):
         x = x.astype(numpy.float64)
-    coeffs = savgol_coeffs(window_length, polyorder, deriv=deriv, delta=delta)
+    coeffs = _savgol_coeffs_host(window_length, polyorder, deriv=deriv, delta=delta)
     if mode != "interp":
         return _ndf.convolve1d(x, coeffs, axis=axis, mode=mode, cval=cval)
     axis = _s.normalize_axis(axis, x.ndim)

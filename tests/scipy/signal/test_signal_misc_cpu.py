@@ -7,10 +7,10 @@ import scipy.signal as ss
 
 @pytest.fixture
 def host_misc(signal_standins, host_signal_of):
-    from cuarray.scipy.signal import _misc
+    from cuarray.scipy.signal import _host_calls, _misc
 
     return host_signal_of(signal_standins, {_misc: dict(_from_host=np.asarray, _moveaxis=np.moveaxis,
-                                                        _nonzero=np.nonzero)})
+                                                        _nonzero=np.nonzero), _host_calls: dict(_from_host=np.asarray)})
 
 
 RNG = np.random.default_rng(23)
