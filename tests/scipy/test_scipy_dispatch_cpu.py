@@ -117,7 +117,7 @@ def test_the_namespace_special_is_cuarray_scipy_special():
 # SciPy code that converts its input with numpy.asarray: the object's __array__ raises with the hint
 # that cuarray's ndarray.__array__ adds (the engine's registry.conversion_hint()).
 _HINT = r'''
-import json, numpy, cuarray, scipy.ndimage, scipy.special, scipy.linalg
+import json, numpy, cuarray, scipy.ndimage, scipy.special, scipy.linalg, scipy.optimize
 from cuarray._core import registry
 class DeviceLike:  # what SciPy sees of a cuarray array: an array-API object that refuses __array__
     shape, ndim, dtype, device = (3,), 1, numpy.dtype("float64"), "cuda:0"
@@ -136,6 +136,7 @@ print(json.dumps({
     "lambertw": message(scipy.special.lambertw, DeviceLike()),
     "expm": message(scipy.linalg.expm, DeviceLike()),
     "geometric_transform": message(scipy.ndimage.geometric_transform, DeviceLike(), abs),
+    "nnls": message(scipy.optimize.nnls, DeviceLike(), DeviceLike()),
     "no scipy": message(numpy.asarray, DeviceLike()),
 }))
 '''
@@ -147,8 +148,9 @@ def test_conversion_error_names_the_cuarray_function(mode):
     assert "call `cuarray.scipy.ndimage.gaussian_filter`" in got["gaussian_filter"]
     assert "call `cuarray.scipy.special.lambertw`" in got["lambertw"]
     assert "call `cuarray.scipy.linalg.expm`" in got["expm"]
-    assert "cuarray has no `cuarray.scipy.ndimage.geometric_transform`" in got["geometric_transform"]
-    assert "pass `x.get()`" in got["geometric_transform"]
+    assert "call `cuarray.scipy.ndimage.geometric_transform`" in got["geometric_transform"]
+    assert "cuarray has no `cuarray.scipy.optimize.nnls`" in got["nnls"]
+    assert "pass `x.get()`" in got["nnls"]
     assert got["no scipy"] == ""
 
 

@@ -1,4 +1,4 @@
-"""`scipy.ndimage` on the GPU: filters (see docs/scipy-ndimage-signal.md for what exists and how it
+"""`scipy.ndimage` on the GPU (see docs/scipy-ndimage-signal.md for what exists and how it
 differs from SciPy). Import it as ``from cuarray.scipy import ndimage``."""
 
 from ._filters import convolve as convolve
@@ -25,6 +25,8 @@ from ._filters import uniform_filter as uniform_filter
 from ._filters import uniform_filter1d as uniform_filter1d
 from ._generic import generic_filter as generic_filter
 from ._generic import generic_filter1d as generic_filter1d
+from ._vectorized import vectorized_filter as vectorized_filter
+from ._geometric import geometric_transform as geometric_transform
 from ._interpolation import affine_transform as affine_transform
 from ._interpolation import map_coordinates as map_coordinates
 from ._interpolation import rotate as rotate
@@ -73,3 +75,4 @@ from ._fourier import fourier_gaussian as fourier_gaussian
 from ._fourier import fourier_shift as fourier_shift
 from ._fourier import fourier_uniform as fourier_uniform
 from ._measurements import value_indices as value_indices
+from ._watershed import watershed_ift as watershed_ift

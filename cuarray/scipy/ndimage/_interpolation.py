@@ -4,12 +4,12 @@ prefilter, one thread per line along each axis), `map_coordinates`, `affine_tran
 `prefilter`; zoom, shift and a diagonal or 1-D affine matrix through per-axis tables,
 templates/zoom_shift.cuh, and for orders >= 2 of 2-D and up one pass per axis with float64
 intermediates of up to 4x the output's bytes). The kernels' arithmetic (templates/interp.cuh) is SciPy's, checked on
-the host.
+the host. `geometric_transform` (_geometric.py) computes its coordinates and calls `map_coordinates`.
 
 Differences from SciPy: `coordinates` must be a cuarray array; `rotate` of an array of more than
 two dimensions is one N-D affine transform (SciPy loops over planes; the results agree to rounding:
 the prefilter along the other axes is undone exactly by interpolating at their integer
-coordinates); `geometric_transform` (a Python callable per point) is not provided.
+coordinates).
 """
 
 from __future__ import annotations
