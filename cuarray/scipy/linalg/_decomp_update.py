@@ -20,18 +20,13 @@ from ..._core.transfer import asnumpy
 from ..._manipulation.dims import broadcast_to
 from ..._manipulation.joining import concatenate, stack
 from ..._indexing.inserting import take_along_axis
-from ..._math.complex import conj, real
-from ..._math.misc import sqrt
-from ..._math.sums import sum as sum_
+from ..._math.complex import conj
+from ...linalg import _norms
 from ...linalg._matmul import matmul
 from ...linalg._util import LinAlgError, as_array
 from ._validate import batch_shape, deprecate_dtypes, require_finite
 
 __all__ = ["qr_update", "qr_insert", "qr_delete"]
-
-_EPS = {"f": numpy.finfo(numpy.float32).eps, "F": numpy.finfo(numpy.float32).eps,
-        "d": numpy.finfo(numpy.float64).eps, "D": numpy.finfo(numpy.float64).eps}
-
 
 def _core(x) -> int:
     """SciPy's '1|2' core dimensions of an operand: 2 from 2-d on, else its own (0 or 1)."""
@@ -71,8 +66,7 @@ def _validate_qr(Q, R, check_finite):
 
 def _refactor(a, economic):
     """A QR factorisation of `a` (the updated matrix), economic or full as the input was."""
-    q, r = _la.qr(a, mode="reduced" if economic else "complete")
-    return q, r
+    return _la.qr(a, mode="reduced" if economic else "complete")
 
 
 def _spliced(a, new, k, p, axis, batch):
@@ -197,12 +191,12 @@ def qr_insert(Q, R, u, k, which="row", rcond=None, overwrite_qru=False, check_fi
     if m == 1:  # Q is a 1 x 1 unitary: SciPy keeps it and inserts conj(Q) u into R
         return _whole(Q.copy(), batch), _spliced(R, conj(Q) * new, k, p, -1, batch)
     if economic and min(p, m - n) > 0:
-        _check_span(Q, new, min(p, m - n), rcond if rcond is not None else _EPS[Q.dtype.char], batch)
+        _check_span(Q, new, min(p, m - n), rcond if rcond is not None else numpy.finfo(Q.dtype).eps, batch)
     return _refactor(_spliced(matmul(Q, R), new, k, p, -1, batch), economic)
 
 
 def _norm(x):
-    return sqrt(sum_(real(x * conj(x)), axis=(-2, -1), keepdims=True))
+    return _norms.norm(x, axis=(-2, -1), keepdims=True)
 
 
 def _check_span(Q, new, count, rcond, batch):

@@ -3,8 +3,6 @@ triangular solves)."""
 
 from __future__ import annotations
 
-import math
-
 import numpy
 
 from ...cuda.libs import cublas_trsm as _trsm
@@ -16,7 +14,7 @@ from ..._creation.basic import empty
 from ..._manipulation.dims import broadcast_to
 from ..._indexing.inserting import diagonal
 from ...linalg._util import LinAlgError, stacked_copy
-from ._validate import _ALL_FINITE, as_lapack, finite_operands, lapack_char, require_finite
+from ._validate import _ALL_FINITE, as_lapack, batch_shape, finite_operands, lapack_char, require_finite
 
 __all__ = ["solve_triangular", "cho_factor", "cho_solve"]
 
@@ -124,9 +122,7 @@ def _solve(a, b, trans, lower, unit_diagonal, check_finite, singular):
     if b.ndim == 0 or bb.shape[-2] != n:
         raise ValueError("shapes of a {} and b {} are incompatible".format(a.shape, b.shape))
     char = lapack_char(a, b)
-    batch = numpy.broadcast_shapes(a.shape[:-2], bb.shape[:-2])
-    if batch and math.prod(batch) == 0:
-        raise ValueError("`solve_triangular` does not support zero-size batches.")
+    batch = batch_shape("solve_triangular", a.shape[:-2], bb.shape[:-2])
     if not batch and b.size == 0:  # SciPy: an empty result of the non-empty case's dtype
         require_finite(check_finite, a)
         return empty(b.shape, dtype=char)
