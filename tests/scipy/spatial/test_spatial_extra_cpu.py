@@ -265,6 +265,8 @@ def test_rigid_operations(host, shape):
         _same((ga * gr).as_matrix(), (a * r).as_matrix())
         _same((gr * ga).as_matrix(), (r * a).as_matrix())
     _same(ga.inv().as_matrix(), a.inv().as_matrix())
+    inf = st.RigidTransform.from_translation(np.full(tuple(shape) + (3,), np.inf))
+    _same((T.from_matrix(H(inf.as_matrix())) ** 0).as_matrix(), (inf ** 0).as_matrix())  # identity, not NaN
     for n in (0, 1, -1, 2, 0.5, -1.5):
         _same((ga ** n).as_matrix(), (a ** n).as_matrix(), 1e-10)
     v = _rng("v", shape).normal(size=tuple(shape) + (3,))
