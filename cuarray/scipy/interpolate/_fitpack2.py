@@ -17,20 +17,13 @@ from __future__ import annotations
 import numpy
 
 from . import _xp
-from ._fitpack import tensor_eval
+from ._fitpack import _host, tensor_eval  # (_host: a fit argument's host copy, as the 1-D fits')
 from ._host import host_scipy
 
 __all__ = ["BivariateSpline", "SmoothBivariateSpline", "LSQBivariateSpline", "RectBivariateSpline",
            "SmoothSphereBivariateSpline", "LSQSphereBivariateSpline", "RectSphereBivariateSpline"]
 
 _F8 = numpy.dtype(numpy.float64)
-
-
-def _host(v):
-    """A host copy of a fit's argument (device arrays are read back; lists pass as they are)."""
-    if v is None or isinstance(v, (numpy.ndarray, numpy.generic, int, float, list, tuple)):
-        return v
-    return _xp.to_host(_xp.param(v))
 
 
 def _bbox_host(bbox):

@@ -119,8 +119,8 @@ class Rbf:
         sol = _solve_real(a, rhs) if rhs.dtype.kind == "c" else _xp.solve(a, rhs.astype(_F8))
         if self._target_dim > 1:
             self.nodes = sol.astype(self.di.dtype)  # SciPy fills an array of di's dtype
-        else:
-            self.nodes = sol.reshape(-1)
+        else:  # SciPy's solve(A, di): (N,) in 1-D mode, (N, 1) for 'N-D' values of one component
+            self.nodes = sol.reshape(-1) if self.mode == "1-D" else sol
 
     @property
     def A(self):  # noqa: N802 (SciPy's name)

@@ -94,7 +94,9 @@ class SphericalVoronoi:
         self._calc_vertices_regions()
 
     def _calc_vertices_regions(self):
-        conv = ConvexHull(self.points, qhull_options="Qt")  # Qhull ("Qt": what SciPy's default adds)
+        # Qhull with SciPy's default options for ConvexHull(points) ("Qt", and "Qx" from 5-D up):
+        # options must be given to take the host path, and given ones replace SciPy's defaults
+        conv = ConvexHull(self.points, qhull_options="Qt Qx" if self._dim >= 5 else "Qt")
         self.vertices = self.radius * conv.equations[:, :-1] + self.center
         simplices = numpy.asarray(to_host(conv.simplices))
         self._simplices = simplices

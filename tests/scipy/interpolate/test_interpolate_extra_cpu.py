@@ -222,6 +222,9 @@ def test_rbf_options(host_interpolate):
     dn = np.stack([d, x - y], axis=-1)
     ref, got = si.Rbf(x, y, dn, mode="N-D"), host_interpolate.Rbf(x, y, dn, mode="N-D")
     close(got(x[:4], y[:4]), ref(x[:4], y[:4]), 1e-8)
+    ref, got = si.Rbf(x, y, d[:, None], mode="N-D"), host_interpolate.Rbf(x, y, d[:, None], mode="N-D")
+    close(got.nodes, ref.nodes, 1e-8)  # one value component: SciPy's nodes are (N, 1)
+    close(got(x[:4], y[:4]), ref(x[:4], y[:4]), 1e-8)
     ref, got = si.Rbf(x, y, (d * (1 + 2j))), host_interpolate.Rbf(x, y, (d * (1 + 2j)))
     close(got(x[:4] + 0.1, y[:4]), ref(x[:4] + 0.1, y[:4]), 1e-8)
     ref, got = si.Rbf(x, y, np.ones((25, 2), int), mode="N-D"), host_interpolate.Rbf(x, y, np.ones((25, 2), int),

@@ -265,6 +265,8 @@ def test_rigid_operations(host, shape):
         _same((ga * gr).as_matrix(), (a * r).as_matrix())
         _same((gr * ga).as_matrix(), (r * a).as_matrix())
     _same(ga.inv().as_matrix(), a.inv().as_matrix())
+    inf = st.RigidTransform.from_translation(np.full(tuple(shape) + (3,), np.inf))
+    _same((T.from_matrix(H(inf.as_matrix())) ** 0).as_matrix(), (inf ** 0).as_matrix())  # identity, not NaN
     for n in (0, 1, -1, 2, 0.5, -1.5):
         _same((ga ** n).as_matrix(), (a ** n).as_matrix(), 1e-10)
     v = _rng("v", shape).normal(size=tuple(shape) + (3,))
@@ -374,3 +376,24 @@ def _shimmed(case, T, R):
             return g
 
     return ERRORS[case](Wrap(T), R)
+
+
+@pytest.mark.parametrize("dim", [3, 5])
+def test_spherical_voronoi_hull_options_are_scipys(host, monkeypatch, dim):
+    """SciPy's SphericalVoronoi runs ConvexHull(points): Qhull's "Qt", and "Qx" from 5-D up; explicit
+    options replace those defaults, so ours must name both where SciPy adds both."""
+    seen = []
+    real = ss.ConvexHull
+
+    def spy(points, incremental=False, qhull_options=None):
+        seen.append(qhull_options)
+        return real(points, incremental, qhull_options)
+
+    monkeypatch.setattr(ss, "ConvexHull", spy)
+    pts = _on_sphere(40, dim, 1.0, 0.0, "opts")
+    got = host("cuarray.scipy.spatial").SphericalVoronoi(H(pts))
+    assert seen and set(seen[-1].split()) == ({"Qt", "Qx"} if dim >= 5 else {"Qt"})
+    monkeypatch.undo()
+    ref = ss.SphericalVoronoi(pts)
+    np.testing.assert_allclose(np.asarray(got.vertices), ref.vertices, atol=1e-12)
+    assert got.regions == [list(r) for r in ref.regions]

@@ -13,6 +13,7 @@ import numpy
 
 from ...._core.ndarray import ndarray
 from ...._core.transfer import from_host, to_host
+from ...._creation.basic import zeros
 from ...._indexing.inserting import take
 from ...._manipulation.joining import concatenate as _concat
 from . import _quat as Q
@@ -30,6 +31,11 @@ def _wrap(matrix):
     return t
 
 
+
+
+def _identity(shape, dtype):
+    """Identity transforms of batch `shape`, built on the device."""
+    return _wrap(S.assemble(zeros(tuple(shape) + (3,), dtype=dtype), Q.as_matrix(Q.identity_like(shape, dtype))))
 
 
 def _from_host_matrix(matrix):
@@ -138,8 +144,7 @@ class RigidTransform:
     @staticmethod
     def identity(num=None, *, shape=None):
         """See `scipy.spatial.transform.RigidTransform.identity`."""
-        s = shape_of(num, shape, "and")
-        return RigidTransform.from_translation(from_host(numpy.zeros(tuple(s) + (3,))))
+        return _identity(shape_of(num, shape, "and"), numpy.float64)
 
     @staticmethod
     def concatenate(transforms):
@@ -247,8 +252,8 @@ class RigidTransform:
             elif n.ndim != 0:
                 raise ValueError("Array exponent must be a scalar")
             n = float(to_host(n))
-        if n == 0:
-            return RigidTransform.from_translation(self._matrix[..., :3, 3] * 0)
+        if n == 0:  # the identity whatever the transform (not 0 * its translation: NaN for inf or NaN)
+            return _identity(self._matrix.shape[:-2], self._matrix.dtype)
         if n == -1:
             return self.inv()
         if n == 1:
