@@ -329,3 +329,22 @@ MORE_ERRORS = {
 @pytest.mark.parametrize("case", sorted(MORE_ERRORS))
 def test_more_argument_errors_are_scipys(case):
     _same_error(lambda: MORE_ERRORS[case](_OnHost()), lambda: MORE_ERRORS[case](sla))
+
+
+# Zero-size batches: SciPy (1.17 and 1.18) raises ValueError "... does not support zero-size
+# batches." where some operand has batch dimensions and their broadcast has no element; cuarray
+# returned an empty result for these five (an empty core, `n == 0` with no batch, stays allowed).
+ZERO_BATCHES = {
+    "toeplitz": (lambda m: m.toeplitz(np.ones((0, 3)))),
+    "solve_toeplitz": (lambda m: m.solve_toeplitz(np.ones((0, 3)), V)),
+    "expm_frechet": (lambda m: m.expm_frechet(np.ones((0, 2, 2)), np.ones((0, 2, 2)))),
+    "lu_solve": (lambda m: m.lu_solve((np.ones((0, 2, 2)), np.zeros((0, 2), np.int32)), V[:2])),
+    "solve_banded": (lambda m: m.solve_banded((1, 1), np.ones((0, 3, 3)), V)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ZERO_BATCHES))
+def test_zero_size_batches_raise_as_scipy(case):
+    _same_error(lambda: ZERO_BATCHES[case](_OnHost()), lambda: ZERO_BATCHES[case](sla))
+    with pytest.raises(ValueError, match="`{}` does not support zero-size batches".format(case)):
+        ZERO_BATCHES[case](_OnHost())

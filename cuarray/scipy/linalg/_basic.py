@@ -15,7 +15,7 @@ from ..._logic.truth import any as any_
 from ..._manipulation.dims import broadcast_to
 from ..._sorting.searching import where
 from ...linalg._util import LinAlgError, compute_char
-from ._validate import as_lapack, banded_operands, require_finite
+from ._validate import as_lapack, banded_operands, batch_shape, require_finite
 from ..._statistics.order import max as max_
 from ..._math.sums import sum as sum_
 from ..._manipulation.transpose import swapaxes
@@ -128,7 +128,7 @@ def solve_banded(l_and_u, ab, b, overwrite_ab=False, overwrite_b=False, check_fi
                                                          ab.shape[-2]))
     counts = numpy.broadcast_shapes(nlower.shape, nupper.shape)
     band_batch = numpy.broadcast_shapes(ab.shape[:-2], counts)
-    batch = numpy.broadcast_shapes(band_batch, () if vector else b.shape[:-2])
+    batch = batch_shape("solve_banded", ab.shape[:-2], counts, () if vector else b.shape[:-2])
     require_finite(check_finite, ab, b)
     char = compute_char(ab, b)
     n = ab.shape[-1]

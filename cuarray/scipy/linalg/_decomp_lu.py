@@ -21,7 +21,7 @@ from ..._creation.matrices import triu
 from ..._creation.basic import zeros
 from ...linalg._util import as_array, batch_of, compute_char, info_array, stacked_copy
 from ..._creation.basic import empty
-from ._validate import as_lapack, require_finite
+from ._validate import as_lapack, batch_shape, require_finite
 from ...cuda.libs import cusolver as _cusolver
 
 __all__ = ["lu_factor", "lu_solve", "lu", "permutation_from_pivots"]
@@ -100,9 +100,9 @@ def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
     bb = b[..., None] if vector else b
     if b.ndim == 0 or bb.shape[-2] != n:
         raise ValueError("Shapes of lu {} and b {} are incompatible".format(lu.shape[-2:], b.shape))
+    batch = batch_shape("lu_solve", lu.shape[:-2], piv.shape[:-1], bb.shape[:-2])
     require_finite(check_finite, b)  # SciPy checks b only, not the factors
     char = compute_char(lu, b)
-    batch = numpy.broadcast_shapes(lu.shape[:-2], piv.shape[:-1], bb.shape[:-2])
     x = stacked_copy(broadcast_to(bb, batch + bb.shape[-2:]), char, "F")
     if x.size:
         f = _solve._LU()

@@ -20,6 +20,7 @@ from ..._manipulation.dims import broadcast_to
 from ..._sorting.searching import where
 from ...linalg._products import kron as kron  # noqa: F401 (re-exported: scipy.linalg.kron's successor)
 from ..._core.host_input import as_parameter
+from ._validate import batch_shape
 
 __all__ = ["toeplitz", "circulant", "hankel", "hilbert", "invhilbert", "hadamard", "helmert", "leslie", "companion",
            "block_diag", "khatri_rao", "kron"]
@@ -51,7 +52,7 @@ def toeplitz(c, r=None):
     """
     c = _atleast_1d(c, "toeplitz")
     r = conj(c) if r is None else _atleast_1d(r, "toeplitz")
-    batch = numpy.broadcast_shapes(c.shape[:-1], r.shape[:-1])
+    batch = batch_shape("toeplitz", c.shape[:-1], r.shape[:-1])
     c = broadcast_to(c, batch + c.shape[-1:])
     r = broadcast_to(r, batch + r.shape[-1:])
     m, n = c.shape[-1], r.shape[-1]

@@ -104,18 +104,19 @@ def solve_toeplitz(c_or_cr, b, check_finite=True):
         c = as_parameter(c_or_cr, "solve_toeplitz")
         r = conj(c)
     b = as_parameter(b, "solve_toeplitz")
+    core = 1 if b.ndim <= 1 else 2
+    # (first, as SciPy's batch decorator: broadcast errors and zero-size batches before the values)
+    batch = batch_shape("solve_toeplitz", c.shape[:-1], r.shape[:-1], b.shape[:b.ndim - core])
     require_finite(check_finite, c, r, b)
     if c.ndim == 0 or r.ndim == 0:
         raise IndexError("tuple index out of range")  # SciPy's, from the shape check
-    core = 1 if b.ndim <= 1 else 2
     b = b.reshape(1) if b.ndim == 0 else b
     n = c.shape[-1]
     if r.shape[-1] != n or b.shape[-core] != n:
         raise ValueError("Incompatible dimensions.")
     dt = numpy.dtype("D" if any(x.dtype.kind == "c" for x in (c, r, b)) else "d")
-    batch = numpy.broadcast_shapes(c.shape[:-1], r.shape[:-1], b.shape[:b.ndim - core])
     out_shape = batch + b.shape[b.ndim - core:]
-    if b.size == 0 or n == 0 or 0 in batch:
+    if b.size == 0 or n == 0:
         return empty(out_shape, dtype=dt)
     rows = int(numpy.prod(batch))
     k = 1 if core == 1 else b.shape[-1]
@@ -295,7 +296,7 @@ def expm_frechet(A, E, method=None, compute_expm=True, check_finite=True):
     if method not in (None, "SPS", "blockEnlarge"):
         raise ValueError("Unknown implementation {}".format(method))
     dt = "D" if A.dtype.kind == "c" or E.dtype.kind == "c" else "d"
-    batch = numpy.broadcast_shapes(A.shape[:-2], E.shape[:-2])
+    batch = batch_shape("expm_frechet", A.shape[:-2], E.shape[:-2])
     n = A.shape[-1]
     a = A.astype(dt) if batch == A.shape[:-2] else (A + zeros(batch + (n, n), dt))
     e = E.astype(dt) if batch == E.shape[:-2] else (E + zeros(batch + (n, n), dt))
