@@ -57,7 +57,7 @@ def _host_coordinates(mapping, oshape, irank: int, extra_arguments, extra_keywor
     in C order (SciPy's order: a mapping with side effects sees the same sequence of calls);
     converted a chunk of points at a time (the returned tuples of a chunk held, not all)."""
     total = math.prod(oshape)
-    values = numpy.empty((total, irank), dtype=_F8)
+    values = numpy.empty((irank, total), dtype=_F8)  # (the result's layout: no transposed copy at the end)
     points = itertools.product(*(range(n) for n in oshape))
     for start in range(0, total, _HOST_CHUNK):
         rows = []
@@ -73,8 +73,8 @@ def _host_coordinates(mapping, oshape, irank: int, extra_arguments, extra_keywor
             chunk = numpy.array(flat, dtype=_F8)
         else:
             chunk = numpy.fromiter(map(_as_double, flat), dtype=_F8, count=len(flat))
-        values[start:start + len(rows)] = chunk.reshape(-1, irank)
-    return numpy.ascontiguousarray(values.T).reshape((irank,) + tuple(oshape))
+        values[:, start:start + len(rows)] = chunk.reshape(-1, irank).T
+    return values.reshape((irank,) + tuple(oshape))
 
 
 def _device_coordinates(kernel, oshape, irank: int, extra_arguments, extra_keywords) -> ndarray:

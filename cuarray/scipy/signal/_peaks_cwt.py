@@ -14,6 +14,7 @@ lines as SciPy's argmin over every line does."""
 
 from __future__ import annotations
 
+import functools
 import warnings
 
 import numpy
@@ -38,12 +39,18 @@ def _ricker(points, a):
     return A * (1 - xsq / wsq) * numpy.exp(-xsq / (2 * wsq))
 
 
-def _conv_method(data, w):
+def _abs_max(a) -> int:
+    """int(max |a|), read back (SciPy's exactness rule for integer convolutions)."""
+    return int(abs(a).max())
+
+
+def _conv_method(data, w, data_max):
     """'fft' or 'direct' as SciPy's `choose_conv_method` decides for the 1-D 'same' convolution of
-    `data` with `w` (its measured CPU constants; integer data read back for its exactness rule)."""
+    `data` with `w` (its measured CPU constants; `data_max`: a callable giving `_abs_max(data)`,
+    called only where an operand is an integer array, for the exactness rule)."""
     n, k = data.shape[-1], w.shape[-1]
     if (data.dtype.kind in "ui" or w.dtype.kind in "ui") and n and k:
-        largest = int(abs(data).max()) * int(abs(w).max()) * min(n, k)
+        largest = data_max() * _abs_max(w) * min(n, k)
         if largest > 2 ** numpy.finfo(float).nmant - 1:
             return "direct"
     if data.dtype.kind == w.dtype.kind == "b":
@@ -70,10 +77,11 @@ def _cwt(data, wavelet, widths):
     first = wavelet(1, widths[0])
     complex_out = (first.dtype if isinstance(first, ndarray) else numpy.asarray(first).dtype).char in "FDG"
     out = _empty((len(widths), len(data)), dtype=numpy.complex128 if complex_out else numpy.float64)
+    data_max = functools.cache(lambda: _abs_max(data))  # (one read for every width, on first need)
     for ind, width in enumerate(widths):
         N = numpy.min([10 * width, len(data)])
         w = _conj(_wavelet_on_device(wavelet(N, width), len(data))[::-1])
-        row = _convolve(data, w, mode="same", method=_conv_method(data, w))
+        row = _convolve(data, w, mode="same", method=_conv_method(data, w, data_max))
         if row.dtype.kind == "c" and not complex_out:  # (NumPy's assignment into the real output)
             warnings.warn("Casting complex values to real discards the imaginary part", numpy.exceptions.ComplexWarning,
                           stacklevel=3)
