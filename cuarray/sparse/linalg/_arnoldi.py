@@ -19,12 +19,11 @@ import numpy
 from ..._creation.basic import zeros
 from ..._creation.from_data import asarray
 from ..._logic.comparison import greater
-from ..._math.arithmetic import multiply, subtract, true_divide
-from ..._math.complex import conj
+from ..._math.arithmetic import multiply, true_divide
 from ..._math.extrema import maximum
 from ..._sorting.searching import where
 from ...linalg._matmul import matmul
-from ._iterative import _nrm
+from ._iterative import _nrm, cgs2
 
 __all__ = ["order_of", "arnoldi_eigs", "arnoldi_steps", "random_direction", "BREAKDOWN"]
 
@@ -53,14 +52,10 @@ def arnoldi_steps(op, V, Hd, start, end):
     for j in range(start, end):
         w = op(V[j])
         w_norm = _nrm(w)
-        basis = V[:j + 1]
-        h1 = matmul(conj(basis), w)
-        w = subtract(w, matmul(h1, basis))
-        h2 = matmul(conj(basis), w)
-        w = subtract(w, matmul(h2, basis))
+        h, w = cgs2(V[:j + 1], w)
         hn = _nrm(w)
         keep = greater(hn, multiply(w_norm, floor))
-        Hd[j, :j + 1] = h1 + h2
+        Hd[j, :j + 1] = h
         Hd[j, j + 1] = where(keep, hn, 0)
         V[j + 1] = multiply(w, where(keep, true_divide(1, maximum(hn, tiny)), 0).astype(V.dtype))
 
@@ -69,8 +64,7 @@ def random_direction(V, j, rng):
     """A unit vector orthogonal to V[:j] (after an exact breakdown: an invariant subspace)."""
     basis = V[:j]
     w = asarray(rng.uniform(-1.0, 1.0, V.shape[1]).astype(V.dtype))
-    for _ in range(2):
-        w = subtract(w, matmul(matmul(conj(basis), w), basis))
+    w = cgs2(basis, w)[1]
     V[j] = true_divide(w, _nrm(w).astype(V.dtype))
 
 

@@ -17,8 +17,8 @@ import numpy
 from ..._creation.basic import zeros
 from ..._creation.from_data import asarray
 from ..._logic.comparison import greater
-from ..._math.arithmetic import add, multiply, subtract, true_divide
-from ..._math.complex import conj, real
+from ..._math.arithmetic import multiply, true_divide
+from ..._math.complex import real
 from ..._math.extrema import maximum
 from ..._sorting.searching import where
 from ..._core.ndarray import ndarray
@@ -29,7 +29,7 @@ from ._arnoldi import BREAKDOWN, random_direction
 from ._arpack_errors import no_convergence
 from ._eigs import shift_invert_op, solver_dtype, start_vector
 from ._interface import aslinearoperator
-from ._iterative import _nrm
+from ._iterative import _nrm, cgs2
 
 __all__ = ["eigsh"]
 
@@ -61,12 +61,8 @@ def _extend(matvec, V, alpha, beta, u, start, end):
     for i in range(start, end):
         u = matvec(V[i])
         u_norm = _nrm(u)
-        basis = V[:i + 1]
-        h = matmul(conj(basis), u)
-        u = subtract(u, matmul(h, basis))
-        h2 = matmul(conj(basis), u)
-        u = subtract(u, matmul(h2, basis))
-        alpha[i] = real(add(h[i], h2[i]))
+        h, u = cgs2(V[:i + 1], u)
+        alpha[i] = real(h[i])
         nb = _nrm(u)
         keep = greater(nb, multiply(u_norm, floor))
         beta[i] = where(keep, nb, 0)
