@@ -26,7 +26,7 @@ from .._matmul import spmv
 from . import _kernels
 from ._interface import IdentityOperator, MatrixLinearOperator, aslinearoperator
 
-__all__ = ["cg", "bicgstab", "gmres", "make_system", "prologue", "check_atol", "cgs2", "GivensLSQ"]
+__all__ = ["cg", "bicgstab", "gmres", "make_system", "prologue", "check_atol", "tolerance", "cgs2", "GivensLSQ"]
 
 _FLOAT = {"f": "f", "d": "d", "F": "F", "D": "D"}
 
@@ -128,7 +128,9 @@ def check_atol(atol):
                          "number.".format(atol))
 
 
-def _tol(b, atol, rtol):
+def tolerance(b, atol, rtol):
+    """(|b|, max(atol, rtol |b|)) after SciPy's check of atol: every Krylov solver's stopping
+    tolerance (one host read)."""
     check_atol(atol)
     bnrm2 = float(_nrm(b))
     return bnrm2, max(float(atol), float(rtol) * bnrm2)
@@ -139,7 +141,7 @@ def prologue(A, M, x0, b, rtol, atol, maxiter):
     max(atol, rtol |b|) and the default cap of 10 n iterations. Where |b| (returned) is 0, so is
     the answer: SciPy returns b, 0 then."""
     A, M, x, b = make_system(A, M, x0, b)
-    bnrm2, atol = _tol(b, atol, rtol)
+    bnrm2, atol = tolerance(b, atol, rtol)
     return A, M, x, b, bnrm2, atol, b.size * 10 if maxiter is None else maxiter
 
 
