@@ -50,6 +50,8 @@ def make_system(A, M, x0, b):
     elif isinstance(x0, str) and x0 == "Mb":
         x = None
     else:
+        if not isinstance(x0, ndarray):
+            raise TypeError("x0 must be a cuarray array, None or 'Mb' (call cuarray.asarray first)")
         if x0.shape not in ((n,), (n, 1)):
             raise ValueError("shapes of A {} and x0 {} are incompatible".format(A.shape, x0.shape))
         x = x0.astype(dt).reshape(-1)
