@@ -98,7 +98,7 @@ def _check_modes(A, M, sigma, Minv, OPinv, OPpart):
         raise ValueError("OPpart must be one of ('r','i')")
     elif OPpart is not None and OPpart.lower() == "i" and numpy.imag(sigma) == 0:
         raise ValueError("OPpart cannot be 'i' if sigma is real")
-    elif OPpart is not None or numpy.imag(sigma) != 0:
+    elif numpy.imag(sigma) != 0:  # OPpart 'r' with a real sigma is the default mode: supported
         raise NotImplementedError("eigs: a complex shift of a real matrix (OPpart) is not supported")
     if Minv is not None:
         raise ValueError("Minv should not be specified when sigma is specified.")
