@@ -139,6 +139,9 @@ def test_eigs_opinv(dev):
     _check_which(H(w) - sigma, wd - sigma, "SM", k, True, 1e-9)
     _check_which(sla.eigs(h, k=k, sigma=sigma, OPpart="r", return_eigenvectors=False) - sigma, wd - sigma, "SM", k,
                  True, 1e-9)
+    # a dense A: the shift-invert operator is the inverse of A - sigma I
+    w = dev.cla.eigs(D(h.toarray()), k=k, sigma=sigma, return_eigenvectors=False)
+    _check_which(H(w) - sigma, wd - sigma, "SM", k, True, 1e-9)
 
 
 def test_eigs_dense_fallback(dev):

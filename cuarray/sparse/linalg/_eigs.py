@@ -17,6 +17,7 @@ import numpy
 
 from ..._core.ndarray import ndarray
 from ..._creation.from_data import asarray
+from ..._creation.matrices import eye
 from ...linalg._solve import inv as dense_inv
 from ...linalg._decomp import eig as dense_eig
 from .._base import issparse
@@ -62,7 +63,7 @@ def shift_invert_op(A, sigma, OPinv, dt, tol):
         shifted = (A.astype(dt) - eye_array(n, dtype=dt, format="csr") * sigma).tocsc()
         return splu(shifted).solve
     if isinstance(A, ndarray):
-        Ainv = dense_inv(A.astype(dt) - asarray(numpy.eye(n, dtype=dt) * sigma))
+        Ainv = dense_inv(A.astype(dt) - eye(n, dtype=dt) * sigma)
         return lambda x: Ainv @ x
     op = aslinearoperator(A)
     shifted = LinearOperator(op.shape, matvec=lambda x: op.matvec(x) - sigma * x, dtype=dt)
