@@ -134,6 +134,14 @@ def test_eigs_opinv(dev):
     w = dev.cla.eigs(dev.sp.csr_matrix(h), k=k, sigma=sigma, OPinv=op, return_eigenvectors=False)
     wd = np.linalg.eigvals(h.toarray())
     _check_which(H(w) - sigma, wd - sigma, "SM", k, True, 1e-9)
+    # OPpart 'r' with a real sigma is SciPy's default mode 3 (the operator is real)
+    w = dev.cla.eigs(dev.sp.csr_matrix(h), k=k, sigma=sigma, OPinv=op, OPpart="r", return_eigenvectors=False)
+    _check_which(H(w) - sigma, wd - sigma, "SM", k, True, 1e-9)
+    _check_which(sla.eigs(h, k=k, sigma=sigma, OPpart="r", return_eigenvectors=False) - sigma, wd - sigma, "SM", k,
+                 True, 1e-9)
+    # a dense A: the shift-invert operator is the inverse of A - sigma I
+    w = dev.cla.eigs(D(h.toarray()), k=k, sigma=sigma, return_eigenvectors=False)
+    _check_which(H(w) - sigma, wd - sigma, "SM", k, True, 1e-9)
 
 
 def test_eigs_dense_fallback(dev):

@@ -103,6 +103,8 @@ def test_zero_rhs_and_bad_arguments(dev, solver):
         getattr(dev.cla, solver)(a, D(np.ones(5)))
     with pytest.raises(ValueError):
         getattr(dev.cla, solver)(dev.sp.csr_matrix(ssp.random(3, 4, density=0.5, format="csr")), D(np.ones(3)))
+    with pytest.raises(TypeError, match="x0"):  # a list, not an AttributeError from inside
+        getattr(dev.cla, solver)(a, D(np.ones(6)), x0=[0.0] * 6)
     if dev == "gpu":  # the host-input policy (the host shim's arrays are NumPy's)
         with pytest.raises(TypeError):
             getattr(dev.cla, solver)(a, np.ones(6))

@@ -30,6 +30,14 @@ def test_expm_sparse(ddev, n, scale):
     assert _rel(got, sla.expm(h.tocsc())) < 1e-12
 
 
+@pytest.mark.parametrize("scale", [0.001, 0.01, 0.1, 0.3, 1.0])  # SciPy's Pade degree 3, 5, 7, 9, 13
+def test_expm_every_pade_degree(ddev, scale):
+    a = np.random.default_rng(0).standard_normal((6, 6)) * scale
+    got = ddev.cla.expm(ddev.sp.csr_matrix(ssp.csr_matrix(a)))
+    assert _rel(got, sla.expm(a)) < 1e-12
+    assert _rel(ddev.cla.expm(D(a)), sla.expm(a)) < 1e-12
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128", "int64"])
 def test_expm_dtypes_formats_and_dense(ddev, dtype):
     rng = np.random.default_rng(81)

@@ -19,14 +19,13 @@ import numpy
 from ..._creation.basic import zeros
 from ..._creation.from_data import asarray
 from ..._logic.comparison import greater
-from ..._math.arithmetic import multiply, subtract, true_divide
-from ..._math.complex import conj
+from ..._math.arithmetic import multiply, true_divide
 from ..._math.extrema import maximum
 from ..._sorting.searching import where
 from ...linalg._matmul import matmul
-from ._iterative import _nrm
+from ._iterative import _nrm, cgs2
 
-__all__ = ["order_of", "arnoldi_eigs", "arnoldi_steps", "random_direction", "BREAKDOWN"]
+__all__ = ["order_of", "arnoldi_eigs", "arnoldi_step", "arnoldi_steps", "random_direction", "BREAKDOWN"]
 
 
 def order_of(theta, which, real_operator):
@@ -44,33 +43,33 @@ def order_of(theta, which, real_operator):
 BREAKDOWN = 64.0
 
 
+def arnoldi_step(op, V, j):
+    """One step from v_j = V[j] (device values, no read): ``(h, hn, q)`` with h = V[:j+1]^H A v_j
+    and hn, q the norm and the direction of the remainder w of A v_j (Gram-Schmidt twice). A
+    breakdown (|w| <= BREAKDOWN eps |A v_j|) gives hn 0 and q the zero vector."""
+    tiny = numpy.finfo(V.dtype).tiny
+    w = op(V[j])
+    floor = multiply(_nrm(w), BREAKDOWN * float(numpy.finfo(V.dtype).eps))
+    h, w = cgs2(V[:j + 1], w)
+    hn = _nrm(w)
+    keep = greater(hn, floor)
+    return h, where(keep, hn, 0), multiply(w, where(keep, true_divide(1, maximum(hn, tiny)), 0).astype(V.dtype))
+
+
 def arnoldi_steps(op, V, Hd, start, end):
     """Arnoldi steps start..end-1: V rows, Hd the device coefficients by rows (row j: V[:j+1]^H A
-    v_j, then |w|: column j of H, written contiguously). A breakdown (|w| <= BREAKDOWN eps |A v_j|)
-    leaves a zero |w| and a zero vector V[j + 1] (the caller reads H and starts afresh there)."""
-    tiny = numpy.finfo(V.dtype).tiny
-    floor = BREAKDOWN * float(numpy.finfo(V.dtype).eps)
+    v_j, then |w|: column j of H, written contiguously). A breakdown leaves a zero |w| and a zero
+    vector V[j + 1] (the caller reads H and starts afresh there)."""
     for j in range(start, end):
-        w = op(V[j])
-        w_norm = _nrm(w)
-        basis = V[:j + 1]
-        h1 = matmul(conj(basis), w)
-        w = subtract(w, matmul(h1, basis))
-        h2 = matmul(conj(basis), w)
-        w = subtract(w, matmul(h2, basis))
-        hn = _nrm(w)
-        keep = greater(hn, multiply(w_norm, floor))
-        Hd[j, :j + 1] = h1 + h2
-        Hd[j, j + 1] = where(keep, hn, 0)
-        V[j + 1] = multiply(w, where(keep, true_divide(1, maximum(hn, tiny)), 0).astype(V.dtype))
+        h, Hd[j, j + 1], V[j + 1] = arnoldi_step(op, V, j)
+        Hd[j, :j + 1] = h
 
 
 def random_direction(V, j, rng):
     """A unit vector orthogonal to V[:j] (after an exact breakdown: an invariant subspace)."""
     basis = V[:j]
     w = asarray(rng.uniform(-1.0, 1.0, V.shape[1]).astype(V.dtype))
-    for _ in range(2):
-        w = subtract(w, matmul(matmul(conj(basis), w), basis))
+    w = cgs2(basis, w)[1]
     V[j] = true_divide(w, _nrm(w).astype(V.dtype))
 
 

@@ -17,6 +17,7 @@ import numpy
 
 from ..._core.ndarray import ndarray
 from ..._creation.from_data import asarray
+from ..._creation.matrices import eye
 from ...linalg._solve import inv as dense_inv
 from ...linalg._decomp import eig as dense_eig
 from .._base import issparse
@@ -62,7 +63,7 @@ def shift_invert_op(A, sigma, OPinv, dt, tol):
         shifted = (A.astype(dt) - eye_array(n, dtype=dt, format="csr") * sigma).tocsc()
         return splu(shifted).solve
     if isinstance(A, ndarray):
-        Ainv = dense_inv(A.astype(dt) - asarray(numpy.eye(n, dtype=dt) * sigma))
+        Ainv = dense_inv(A.astype(dt) - eye(n, dtype=dt) * sigma)
         return lambda x: Ainv @ x
     op = aslinearoperator(A)
     shifted = LinearOperator(op.shape, matvec=lambda x: op.matvec(x) - sigma * x, dtype=dt)
@@ -98,7 +99,7 @@ def _check_modes(A, M, sigma, Minv, OPinv, OPpart):
         raise ValueError("OPpart must be one of ('r','i')")
     elif OPpart is not None and OPpart.lower() == "i" and numpy.imag(sigma) == 0:
         raise ValueError("OPpart cannot be 'i' if sigma is real")
-    elif OPpart is not None or numpy.imag(sigma) != 0:
+    elif numpy.imag(sigma) != 0:  # OPpart 'r' with a real sigma is the default mode: supported
         raise NotImplementedError("eigs: a complex shift of a real matrix (OPpart) is not supported")
     if Minv is not None:
         raise ValueError("Minv should not be specified when sigma is specified.")

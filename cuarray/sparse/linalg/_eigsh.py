@@ -16,16 +16,13 @@ import numpy
 
 from ..._creation.basic import zeros
 from ..._creation.from_data import asarray
-from ..._logic.comparison import greater
-from ..._math.arithmetic import add, multiply, subtract, true_divide
-from ..._math.complex import conj, real
-from ..._math.extrema import maximum
-from ..._sorting.searching import where
+from ..._math.arithmetic import true_divide
+from ..._math.complex import real
 from ..._core.ndarray import ndarray
 from ...linalg._decomp import eigh as eigh_dense
 from ...linalg._matmul import matmul
 from .._base import issparse
-from ._arnoldi import BREAKDOWN, random_direction
+from ._arnoldi import arnoldi_step, random_direction
 from ._arpack_errors import no_convergence
 from ._eigs import shift_invert_op, solver_dtype, start_vector
 from ._interface import aslinearoperator
@@ -52,28 +49,18 @@ def _pick(theta, k, which):
     return numpy.concatenate([order[len(order) - high:], order[:k - high]])
 
 
-def _extend(matvec, V, alpha, beta, u, start, end):
-    """Lanczos steps start..end-1 into V (rows), alpha/beta device vectors; returns the last
-    residual vector (unnormalised; its norm is beta[end - 1]). A breakdown (an invariant subspace,
-    `_arnoldi.BREAKDOWN`) leaves beta 0 and a zero next vector, for `_lanczos` to replace."""
-    tiny = numpy.finfo(V.dtype).tiny
-    floor = BREAKDOWN * float(numpy.finfo(V.dtype).eps)
+def _extend(matvec, V, alpha, beta, start, end):
+    """Lanczos steps start..end-1 into V (rows), alpha/beta device vectors (`arnoldi_step`: full
+    reorthogonalisation); returns the last step's unit residual direction (its norm was beta[end
+    - 1]). A breakdown (an invariant subspace) leaves beta 0 and a zero next vector, for
+    `_lanczos` to replace."""
+    q = None
     for i in range(start, end):
-        u = matvec(V[i])
-        u_norm = _nrm(u)
-        basis = V[:i + 1]
-        h = matmul(conj(basis), u)
-        u = subtract(u, matmul(h, basis))
-        h2 = matmul(conj(basis), u)
-        u = subtract(u, matmul(h2, basis))
-        alpha[i] = real(add(h[i], h2[i]))
-        nb = _nrm(u)
-        keep = greater(nb, multiply(u_norm, floor))
-        beta[i] = where(keep, nb, 0)
-        u = multiply(u, keep.astype(V.dtype))
+        h, beta[i], q = arnoldi_step(matvec, V, i)
+        alpha[i] = real(h[i])
         if i + 1 < end:
-            V[i + 1] = multiply(u, where(keep, true_divide(1, maximum(nb, tiny)), 0).astype(V.dtype))
-    return u
+            V[i + 1] = q
+    return q
 
 
 def _all_eigenvalues(A, return_eigenvectors):
@@ -119,14 +106,14 @@ def _lanczos(matvec, n, dt, k, ncv, which, tol, maxiter, v0, rng):
     beta = zeros((ncv,), rdt)
     V[0] = true_divide(v0, _nrm(v0).astype(dt))
     start = 0
-    u = _extend(matvec, V, alpha, beta, None, 0, ncv)
+    u = _extend(matvec, V, alpha, beta, 0, ncv)
     kept, arrow = 0, None
     for restart in range(max(1, maxiter)):
         a, b = alpha.get().astype(numpy.float64), beta.get().astype(numpy.float64)  # one read
         zero = [j for j in range(start, ncv - 1) if not b[j] != 0]
         while zero:  # invariant subspaces: go on from new directions orthogonal to them
             random_direction(V, zero[0] + 1, rng)
-            u = _extend(matvec, V, alpha, beta, None, zero[0] + 1, ncv)
+            u = _extend(matvec, V, alpha, beta, zero[0] + 1, ncv)
             a, b = alpha.get().astype(numpy.float64), beta.get().astype(numpy.float64)
             zero = [j for j in range(zero[0] + 1, ncv - 1) if not b[j] != 0]
         T = numpy.diag(a) + numpy.diag(b[:-1], 1) + numpy.diag(b[:-1], -1)
@@ -142,11 +129,11 @@ def _lanczos(matvec, n, dt, k, ncv, which, tol, maxiter, v0, rng):
             return theta[idx], ritz, conv, restart + 1
         # thick restart: keep the k Ritz vectors, continue from the residual direction
         V[:k] = ritz
-        V[k] = true_divide(u, asarray(numpy.asarray(b[-1], rdt)).astype(dt))
+        V[k] = u
         alpha[:k] = asarray(theta[idx].astype(rdt))
         arrow = b[-1] * s[-1, idx]
         kept = start = k
-        u = _extend(matvec, V, alpha, beta, None, k, ncv)
+        u = _extend(matvec, V, alpha, beta, k, ncv)
 
 
 def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=None, tol=0,

@@ -14,54 +14,11 @@ import numpy
 
 from ..._creation.basic import empty
 from ..._manipulation.joining import concatenate, stack
-from ..._math.arithmetic import subtract, true_divide
-from ..._math.complex import conj
+from ..._math.arithmetic import true_divide
 from ..._math.extrema import maximum
-from ...linalg._matmul import matmul
-from ._iterative import _nrm
+from ._iterative import GivensLSQ, _nrm, cgs2
 
-__all__ = ["GivensLSQ", "fgmres"]
-
-
-class GivensLSQ:
-    """min |H y - beta e1| for an upper Hessenberg H given a column at a time (host): Givens
-    rotations keep R = Q^H H triangular and g = Q^H beta e1; |g[j + 1]| is the residual norm."""
-
-    def __init__(self, m, dtype, beta=1.0):
-        dt = numpy.complex128 if numpy.dtype(dtype).kind == "c" else numpy.float64
-        self.R = numpy.zeros((m + 1, m), dt)
-        self.c = numpy.zeros(m, numpy.float64)
-        self.s = numpy.zeros(m, dt)
-        self.g = numpy.zeros(m + 1, dt)
-        self.g[0] = beta
-
-    def add_column(self, j, h):
-        """Column j of H (its j + 2 entries); returns the new residual norm |g[j + 1]|."""
-        h = numpy.array(h, dtype=self.R.dtype)
-        for i in range(j):  # the earlier rotations
-            t = self.c[i] * h[i] + self.s[i] * h[i + 1]
-            h[i + 1] = -numpy.conj(self.s[i]) * h[i] + self.c[i] * h[i + 1]
-            h[i] = t
-        a, b = h[j], h[j + 1]
-        den = numpy.hypot(abs(a), abs(b))
-        if den == 0:
-            c, s = 1.0, 0.0
-        elif a == 0:
-            c, s = 0.0, 1.0
-        else:  # c real, s chosen so that the rotation zeroes h[j + 1]
-            c, s = abs(a) / den, (a / abs(a)) * numpy.conj(b) / den
-        self.c[j], self.s[j] = c, s
-        h[j] = c * a + s * b
-        h[j + 1] = 0
-        self.g[j + 1] = -numpy.conj(s) * self.g[j]
-        self.g[j] = c * self.g[j]
-        self.R[:j + 2, j] = h[:j + 2]
-        return float(abs(self.g[j + 1]))
-
-    def solve(self, ncols):
-        """y of the first `ncols` columns (least squares, so a singular R gives SciPy's answer)."""
-        R = numpy.triu(self.R[:ncols, :ncols])
-        return numpy.linalg.lstsq(R, self.g[:ncols], rcond=None)[0]
+__all__ = ["fgmres"]
 
 
 def _identity(v):
@@ -104,19 +61,12 @@ def fgmres(matvec, v0, m, atol, lpsolve=None, rpsolve=None, cs=(), outer_v=(), p
         w = lpsolve(matvec(z)) if w is None else w.copy()
         parts = [_nrm(w).astype(B.dtype).reshape(1)]
         if C is not None:
-            b1 = matmul(conj(C), w)
-            w = subtract(w, matmul(b1, C))
-            b2 = matmul(conj(C), w)
-            w = subtract(w, matmul(b2, C))
-            parts.append((b1 + b2).astype(B.dtype))
-        basis = V[:j + 1]
-        h1 = matmul(conj(basis), w)
-        w = subtract(w, matmul(h1, basis))
-        h2 = matmul(conj(basis), w)
-        w = subtract(w, matmul(h2, basis))
+            bc, w = cgs2(C, w)
+            parts.append(bc.astype(B.dtype))
+        h, w = cgs2(V[:j + 1], w)
         hn = _nrm(w)
         V[j + 1] = true_divide(w, maximum(hn, tiny).astype(dt))
-        parts += [(h1 + h2).astype(B.dtype), hn.astype(B.dtype).reshape(1)]
+        parts += [h.astype(B.dtype), hn.astype(B.dtype).reshape(1)]
         col = concatenate(parts).get()  # one read per step
         w_norm = float(col[0].real)
         if C is not None:

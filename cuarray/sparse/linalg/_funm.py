@@ -22,7 +22,7 @@ from ..._creation.from_data import asarray
 from ...linalg._matmul import matmul
 from ._arnoldi import arnoldi_steps
 from ._interface import aslinearoperator
-from ._iterative import _nrm, check_atol
+from ._iterative import _nrm, tolerance
 
 __all__ = ["funm_multiply_krylov"]
 
@@ -75,9 +75,7 @@ def funm_multiply_krylov(f, A, b, *, assume_a="general", t=1.0, atol=0.0, rtol=1
     if max_restarts <= 0:
         raise ValueError("scipy.sparse.linalg.funm_multiply_krylov: argument 'max_restarts' must be positive.")
     max_restarts = min(max_restarts, int(n / m) + 1)
-    check_atol(atol)
-    bnorm = float(_nrm(b))
-    atol = max(float(atol), float(rtol) * bnorm)
+    bnorm, atol = tolerance(b, atol, rtol)
     if bnorm == 0:
         return b.copy()
     A = aslinearoperator(A)

@@ -18,10 +18,9 @@ import numpy
 from ..._creation.from_data import asarray
 from ..._manipulation.joining import concatenate, stack
 from ..._math.arithmetic import add, multiply, subtract, true_divide
-from ..._math.complex import conj
 from ...linalg._matmul import matmul
 from ._fgmres import fgmres
-from ._iterative import _dot, _nrm, check_atol, make_system
+from ._iterative import _dot, _nrm, cgs2, make_system, tolerance
 from ._lgmres import check_finite_rhs, combine
 
 __all__ = ["gcrotmk"]
@@ -40,12 +39,7 @@ def _orthonormalise_cu(CU, matvec, dt):
         w = c.astype(dt)
         h = None
         if qs:
-            Q = stack(qs)
-            h1 = matmul(conj(Q), w)
-            w = subtract(w, matmul(h1, Q))
-            h2 = matmul(conj(Q), w)
-            w = subtract(w, matmul(h2, Q))
-            h = h1 + h2
+            h, w = cgs2(stack(qs), w)
         nw = _nrm(w)
         col = (concatenate([h, nw.astype(h.dtype).reshape(1)]) if h is not None else nw.reshape(1)).get()  # one read
         R[:j + 1, j] = col
@@ -106,14 +100,12 @@ def gcrotmk(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=1000, M=None, callbac
     check_finite_rhs(b)
     if truncate not in ("oldest", "smallest"):
         raise ValueError("Invalid value for 'truncate': {!r}".format(truncate))
-    check_atol(atol)
     matvec, psolve = A.matvec, M.matvec
     CU = [] if CU is None else CU
     k = m if k is None else k
     dt = b.dtype
     r = b.copy() if x0 is None else subtract(b, matvec(x))
-    b_norm = float(_nrm(b))
-    tol = max(float(atol), float(rtol) * b_norm)
+    b_norm, tol = tolerance(b, atol, rtol)
     if b_norm == 0:
         return b, 0
     if discard_C:

@@ -26,7 +26,7 @@ from .._matmul import spmv
 from . import _kernels
 from ._interface import IdentityOperator, MatrixLinearOperator, aslinearoperator
 
-__all__ = ["cg", "bicgstab", "gmres", "make_system", "prologue", "check_atol"]
+__all__ = ["cg", "bicgstab", "gmres", "make_system", "prologue", "check_atol", "tolerance", "cgs2", "GivensLSQ"]
 
 _FLOAT = {"f": "f", "d": "d", "F": "F", "D": "D"}
 
@@ -50,6 +50,8 @@ def make_system(A, M, x0, b):
     elif isinstance(x0, str) and x0 == "Mb":
         x = None
     else:
+        if not isinstance(x0, ndarray):
+            raise TypeError("x0 must be a cuarray array, None or 'Mb' (call cuarray.asarray first)")
         if x0.shape not in ((n,), (n, 1)):
             raise ValueError("shapes of A {} and x0 {} are incompatible".format(A.shape, x0.shape))
         x = x0.astype(dt).reshape(-1)
@@ -71,6 +73,56 @@ def _nrm(v):
     return sqrt(real(_dot(v, v)))
 
 
+def cgs2(basis, w):
+    """w orthogonalised against the orthonormal rows of `basis` by classical Gram-Schmidt applied
+    twice (two products with the basis per pass, on the device): ``(basis^H w, remainder)``."""
+    h1 = matmul(conj(basis), w)
+    w = subtract(w, matmul(h1, basis))
+    h2 = matmul(conj(basis), w)
+    return add(h1, h2), subtract(w, matmul(h2, basis))
+
+
+class GivensLSQ:
+    """min |H y - beta e1| for an upper Hessenberg H given a column at a time (host): Givens
+    rotations keep R = Q^H H triangular and g = Q^H beta e1; |g[j + 1]| is the residual norm."""
+
+    def __init__(self, m, dtype, beta=1.0):
+        dt = numpy.complex128 if numpy.dtype(dtype).kind == "c" else numpy.float64
+        self.R = numpy.zeros((m + 1, m), dt)
+        self.c = numpy.zeros(m, numpy.float64)
+        self.s = numpy.zeros(m, dt)
+        self.g = numpy.zeros(m + 1, dt)
+        self.g[0] = beta
+
+    def add_column(self, j, h):
+        """Column j of H (its j + 2 entries); returns the new residual norm |g[j + 1]|."""
+        h = numpy.array(h, dtype=self.R.dtype)
+        for i in range(j):  # the earlier rotations
+            t = self.c[i] * h[i] + self.s[i] * h[i + 1]
+            h[i + 1] = -numpy.conj(self.s[i]) * h[i] + self.c[i] * h[i + 1]
+            h[i] = t
+        a, b = h[j], h[j + 1]
+        den = numpy.hypot(abs(a), abs(b))
+        if den == 0:
+            c, s = 1.0, 0.0
+        elif a == 0:
+            c, s = 0.0, 1.0
+        else:  # c real, s chosen so that the rotation zeroes h[j + 1]
+            c, s = abs(a) / den, (a / abs(a)) * numpy.conj(b) / den
+        self.c[j], self.s[j] = c, s
+        h[j] = c * a + s * b
+        h[j + 1] = 0
+        self.g[j + 1] = -numpy.conj(s) * self.g[j]
+        self.g[j] = c * self.g[j]
+        self.R[:j + 2, j] = h[:j + 2]
+        return float(abs(self.g[j + 1]))
+
+    def solve(self, ncols):
+        """y of the first `ncols` columns (least squares, so a singular R gives SciPy's answer)."""
+        R = numpy.triu(self.R[:ncols, :ncols])
+        return numpy.linalg.lstsq(R, self.g[:ncols], rcond=None)[0]
+
+
 def check_atol(atol):
     """SciPy's check of `atol` (a real number >= 0), for every Krylov solver."""
     if atol is None or isinstance(atol, str) or atol < 0:
@@ -78,7 +130,9 @@ def check_atol(atol):
                          "number.".format(atol))
 
 
-def _tol(b, atol, rtol):
+def tolerance(b, atol, rtol):
+    """(|b|, max(atol, rtol |b|)) after SciPy's check of atol: every Krylov solver's stopping
+    tolerance (one host read)."""
     check_atol(atol)
     bnrm2 = float(_nrm(b))
     return bnrm2, max(float(atol), float(rtol) * bnrm2)
@@ -89,7 +143,7 @@ def prologue(A, M, x0, b, rtol, atol, maxiter):
     max(atol, rtol |b|) and the default cap of 10 n iterations. Where |b| (returned) is 0, so is
     the answer: SciPy returns b, 0 then."""
     A, M, x, b = make_system(A, M, x0, b)
-    bnrm2, atol = _tol(b, atol, rtol)
+    bnrm2, atol = tolerance(b, atol, rtol)
     return A, M, x, b, bnrm2, atol, b.size * 10 if maxiter is None else maxiter
 
 
@@ -251,50 +305,22 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None, M=N
         if beta == 0:
             return x, 0
         V[0] = true_divide(r, beta)
-        H = numpy.zeros((restart + 1, restart), dt)
-        cs = numpy.zeros(restart, dt)
-        sn = numpy.zeros(restart, dt)
-        g = numpy.zeros(restart + 1, dt)
-        g[0] = beta
+        lsq = GivensLSQ(restart, dt, beta)
         j_used = 0
         for j in range(restart):
-            w = M.matvec(A.matvec(V[j]))
-            Vj = V[:j + 1]
-            h1 = matmul(conj(Vj), w)
-            w = subtract(w, matmul(h1, Vj))
-            h2 = matmul(conj(Vj), w)
-            w = subtract(w, matmul(h2, Vj))
+            h, w = cgs2(V[:j + 1], M.matvec(A.matvec(V[j])))
             hn = _nrm(w)
-            col = concatenate([add(h1, h2), hn.astype(dt).reshape(1)]).get()  # one read
+            col = concatenate([h, hn.astype(dt).reshape(1)]).get()  # one read
             hnext = float(col[-1].real)
             if hnext != 0:
                 V[j + 1] = true_divide(w, hnext)
-            h = col.copy()
-            for i in range(j):  # earlier rotations
-                t = cs[i] * h[i] + sn[i] * h[i + 1]
-                h[i + 1] = -numpy.conj(sn[i]) * h[i] + cs[i] * h[i + 1]
-                h[i] = t
-            a, bb = h[j], h[j + 1]
-            den = numpy.hypot(abs(a), abs(bb))
-            if den == 0:
-                c, sj = 1.0, 0.0
-            elif a == 0:
-                c, sj = 0.0, 1.0
-            else:  # c real; s chosen so that the rotation zeroes h[j + 1]
-                c, sj = abs(a) / den, (a / abs(a)) * bb / den
-            cs[j], sn[j] = c, sj
-            h[j] = c * a + sj * bb
-            h[j + 1] = 0
-            g[j + 1] = -numpy.conj(sn[j]) * g[j]
-            g[j] = cs[j] * g[j]
-            H[:j + 2, j] = h[:j + 2]
             j_used = j + 1
-            presid = abs(g[j + 1])
+            presid = lsq.add_column(j, col)
             if callback is not None and callback_type == "pr_norm":
                 callback(presid / bnrm2)
             if presid < atol or hnext == 0:
                 break
-        y = numpy.linalg.solve(numpy.triu(H[:j_used, :j_used]), g[:j_used]) if j_used else numpy.zeros(0, dt)
+        y = lsq.solve(j_used)
         x = add(x, matmul(asarray(y.astype(dt)), V[:j_used]))
         if callback is not None and callback_type == "x":
             callback(x)

@@ -21,7 +21,7 @@ from ..._logic.content import isfinite
 from ..._math.arithmetic import add, multiply, negative, subtract, true_divide
 from ...linalg._matmul import matmul
 from ._fgmres import fgmres
-from ._iterative import _nrm, check_atol, make_system
+from ._iterative import _nrm, make_system, tolerance
 
 __all__ = ["lgmres"]
 
@@ -52,11 +52,9 @@ def lgmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=1000, M=None, callback
     """
     A, M, x, b = make_system(A, M, x0, b)
     check_finite_rhs(b)
-    check_atol(atol)
     matvec, psolve = A.matvec, M.matvec
     outer_v = [] if outer_v is None else outer_v
-    b_norm = float(_nrm(b))
-    tol = max(float(atol), float(rtol) * b_norm)
+    b_norm, tol = tolerance(b, atol, rtol)
     if b_norm == 0:
         return b, 0
     dt = b.dtype

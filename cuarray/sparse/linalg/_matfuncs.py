@@ -83,12 +83,19 @@ def inv(A):
     return _sparse_result(A, lu.solve(eye(n, dtype=lu._dtype)))
 
 
+# SciPy's products for the even powers (A^8 = A^6 A^2, A^10 = A^4 A^6) and the factors whose
+# product onenormest estimates for the 'loose' d_p.
+_PRODUCT = {2: (1, 1), 4: (2, 2), 6: (4, 2), 8: (6, 2), 10: (4, 6)}
+_ESTIMATE = {4: (2, 2), 6: (2, 2, 2), 8: (4, 4), 10: (4, 6)}
+
+
 class _Powers:
     """A and its even powers (lazily, once each), and the d_p = |A^p|_1^(1/p) that steer the
-    algorithm: 'tight' exact, 'loose' estimated by onenormest unless the exact norm is cheap."""
+    algorithm: 'tight' exact, 'loose' estimated by onenormest unless the exact norm is cheap
+    (n < 200) or already known (SciPy's _ExpmPadeHelper)."""
 
     def __init__(self, A, exact):
-        self.A, self.exact, self._pow, self._d = A, exact, {}, {}
+        self.A, self.exact, self._pow, self._exact, self._approx = A, exact, {1: A}, {}, {}
         self.sparse = issparse(A)
 
     def mul(self, X, Y):
@@ -96,25 +103,22 @@ class _Powers:
 
     def power(self, p):
         if p not in self._pow:
-            self._pow[p] = {2: lambda: self.mul(self.A, self.A), 4: lambda: self.mul(self.power(2), self.power(2)),
-                            6: lambda: self.mul(self.power(4), self.power(2))}[p]()
+            i, j = _PRODUCT[p]
+            self._pow[p] = self.mul(self.power(i), self.power(j))
         return self._pow[p]
 
     def d(self, p, tight):
-        key = (p, tight or self.exact)
-        if key not in self._d:
-            if p in (4, 6) and key[1]:
-                norm = exact_onenorm(self.power(p))
-            elif key[1]:  # 8 and 10: one more product, exact
-                norm = exact_onenorm(self.mul(self.power(4), self.power(p - 4)))
-            else:
-                half = {4: (2, 2), 6: (2, 2, 2), 8: (4, 4), 10: (4, 6)}[p]
-                op = aslinearoperator(self.power(half[0]))
-                for q in half[1:]:
-                    op = op @ aslinearoperator(self.power(q))
-                norm = float(onenormest(op))
-            self._d[key] = norm ** (1.0 / p)
-        return self._d[key]
+        if (tight or self.exact) and p not in self._exact:
+            self._exact[p] = exact_onenorm(self.power(p)) ** (1.0 / p)
+        if p in self._exact:
+            return self._exact[p]
+        if p not in self._approx:
+            factors = _ESTIMATE[p]
+            op = aslinearoperator(self.power(factors[0]))
+            for q in factors[1:]:
+                op = op @ aslinearoperator(self.power(q))
+            self._approx[p] = float(onenormest(op)) ** (1.0 / p)
+        return self._approx[p]
 
 
 def _identity_like(A):
