@@ -7,7 +7,8 @@ Parameters are ``[raw] TYPE NAME``. TYPE is a NumPy dtype name (``float32``, ``i
 or a type placeholder (any other identifier, e.g. ``T``) bound from the first argument that uses
 it; the placeholder is a C ``typedef`` inside the kernel, so the operation can say ``T d = x - y``.
 Inside the operation, input names are the element values, output names are references to the
-output elements, ``i`` is the flat index and ``_ind.size()`` the number of elements. ``raw``
+output elements, ``i`` is the flat index and ``_ind.size()`` the number of elements (so no
+parameter may be called ``i``, nor have a name starting with ``_``: ValueError). ``raw``
 parameters are plain pointers indexed by the operation (``y[i]``, ``atomicAdd(&y[x], 1)``): a
 raw array is seen as its C-contiguous flat buffer (a non-contiguous raw input is copied first; a
 non-contiguous raw output is an error).
@@ -253,6 +254,10 @@ class ElementwiseKernel:
         clash = {p.name for p in self.in_params} & {p.name for p in self.out_params}
         if clash:
             raise ValueError("Parameter names used as both input and output: {}".format(sorted(clash)))
+        reserved = [p.name for p in self.in_params + self.out_params if p.name == "i" or p.name.startswith("_")]
+        if reserved:  # a parameter `i` shadowed the index in the generated loop (a silent wrong answer)
+            raise ValueError("Parameter name {!r} is reserved: `i` is the element index inside the operation, and "
+                             "names starting with '_' are the generated code's".format(reserved[0]))
         if not isinstance(operation, str):
             raise TypeError("operation must be a str of CUDA code, got {}".format(type(operation).__name__))
         self.nin = len(self.in_params)

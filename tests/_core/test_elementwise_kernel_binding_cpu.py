@@ -90,3 +90,14 @@ def test_size_and_structs_are_not_reused(recorded_launches):
     v = np.zeros((), dtype=[("a", "f4"), ("b", "i4")])[()]
     s(v, x)
     assert not s._bindings
+
+
+@pytest.mark.parametrize("params", [("int64 i", "float64 a"), ("float64 x", "float64 i"), ("raw T i", "T z"),
+                                    ("float64 _n", "float64 z"), ("float64 x", "float64 _ind")])
+def test_reserved_parameter_names(params):
+    # A parameter `i` shadowed the flat index in the contiguous loop (`const long long i =
+    # i_ptr[i]`, read before it is set): a 1-D geometric_transform mapping wrote wrong
+    # coordinates on the GPU. CuPy's generated loop cannot compile such a kernel either.
+    with pytest.raises(ValueError, match="reserved"):
+        ElementwiseKernel(*params, "a = 1", "reserved_name")
+    ElementwiseKernel("int64 r", "float64 a", "a = r + i", "index_ok")  # `i` in the operation is the index

@@ -299,7 +299,7 @@ def test_geometric_transform_elementwise_kernel_errors(hg):
             hg.geometric_transform(x, wide, extra_arguments=(np.zeros((3, 4, 5)),))
 
 
-SHIFT = cuarray.ElementwiseKernel("int64 i, int64 j, float64 s", "float64 y, float64 x", "y = i - s; x = j * 0.5",
+SHIFT = cuarray.ElementwiseKernel("int64 r, int64 c, float64 s", "float64 y, float64 x", "y = r - s; x = c * 0.5",
                                   "gt_shift_probe")
 
 

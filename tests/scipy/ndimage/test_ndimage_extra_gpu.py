@@ -134,12 +134,12 @@ def test_geometric_transform_many_points_and_no_points():
 
 
 WARP_K = cuarray.ElementwiseKernel(
-    "int64 i, int64 j, float64 f, float64 s", "float64 y, float64 x",
-    "y = 0.9 * i + 0.15 * sin((double)j) - f; x = j * s + 0.05 * i * j / 7 + 0.6", "gt_warp_k")
-HALF_F32 = cuarray.ElementwiseKernel("int64 i, int64 j", "float32 y, float32 x", "y = i * 0.5f + 0.25f; x = j * 0.75f - 1",
+    "int64 r, int64 c, float64 f, float64 s", "float64 y, float64 x",
+    "y = 0.9 * r + 0.15 * sin((double)c) - f; x = c * s + 0.05 * r * c / 7 + 0.6", "gt_warp_k")
+HALF_F32 = cuarray.ElementwiseKernel("int64 r, int64 c", "float32 y, float32 x", "y = r * 0.5f + 0.25f; x = c * 0.75f - 1",
                                      "gt_half_f32")
-LINE3 = cuarray.ElementwiseKernel("int64 i", "float64 a, float64 b, float64 c",
-                                  "a = i * 0.3; b = 17.5 - i * 0.4; c = (i % 5) * 3.7", "gt_line3")
+LINE3 = cuarray.ElementwiseKernel("int64 r", "float64 a, float64 b, float64 c",
+                                  "a = r * 0.3; b = 17.5 - r * 0.4; c = (r % 5) * 3.7", "gt_line3")
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -484,6 +484,9 @@ CUARRAY_LIN_DEV void eval_point(const Tab& tab, long long n, const Search& s, Q 
 
 #ifdef __CUDACC__
 constexpr int kThreads = 256;
+// Blocks an SM the query kernel is compiled for: 4 x 256 threads caps it at 64 registers, which
+// every NVRTC then holds to (13.5 needs 64 on its own, the GPU machine's NVRTC chose 72: 3 blocks).
+constexpr int kMinBlocks = 4;
 constexpr int kUnroll = 4;  // points a thread loads before evaluating any: 4 loads in flight
 
 // The kUnroll points of the thread's batch at `base` (p = base + u * kThreads; 0 past m).
@@ -503,7 +506,7 @@ CUARRAY_LIN_DEV void load_points(const Q* __restrict__ xq, long long qstride, lo
 // instruction coalesced); PIPE: the next batch's points are loaded before this one is evaluated,
 // so a thread's streaming loads are in flight while it searches.
 template <typename Q, typename T, typename Y, typename R, int MODE, bool PAIRED, int SEARCH, bool PIPE>
-__global__ void __launch_bounds__(kThreads) interp1d_linear(const Q* __restrict__ xq, long long qstride, long long m,
+__global__ void __launch_bounds__(kThreads, kMinBlocks) interp1d_linear(const Q* __restrict__ xq, long long qstride, long long m,
                                                             const T* __restrict__ x, const Y* __restrict__ y,
                                                             long long n, long long ncols,
                                                             const double* __restrict__ below,
