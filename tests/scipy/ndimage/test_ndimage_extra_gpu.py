@@ -97,14 +97,16 @@ def test_geometric_transform_dtypes_views_and_outputs(dtype):
 def test_geometric_transform_ranks_and_extra_arguments():
     x1 = RNG.normal(size=40)
     x3 = RNG.normal(size=(17, 18, 19))
+    # (no coordinate within 0.007 of a half-integer: order 0 rounds there, and the kernel's
+    # `17.3 - r * 0.353` may be one FMA where the lambda rounds twice)
     # 1-D input, 2-D output; 3-D input, 1-D output; extra positional and keyword arguments
     kw = dict(output_shape=(6, 9), extra_arguments=(0.5,), extra_keywords={"b": -0.25})
     close(cnd.geometric_transform(cuarray.asarray(x1), lambda p, a, b=0: (p[0] * 6 + p[1] * a + b,), **kw),
           snd.geometric_transform(x1, lambda p, a, b=0: (p[0] * 6 + p[1] * a + b,), **kw))
     for order, mode in ((0, "reflect"), (3, "grid-constant"), (4, "grid-mirror")):
-        close(cnd.geometric_transform(cuarray.asarray(x3), lambda p: (p[0] * 0.3, 17.5 - p[0] * 0.4, p[0] % 5 * 3.7),
+        close(cnd.geometric_transform(cuarray.asarray(x3), lambda p: (p[0] * 0.31 + 0.013, 17.3 - p[0] * 0.353, p[0] % 5 * 3.7 + 0.05),
                                       output_shape=(50,), order=order, mode=mode, cval=1.5),
-              snd.geometric_transform(x3, lambda p: (p[0] * 0.3, 17.5 - p[0] * 0.4, p[0] % 5 * 3.7),
+              snd.geometric_transform(x3, lambda p: (p[0] * 0.31 + 0.013, 17.3 - p[0] * 0.353, p[0] % 5 * 3.7 + 0.05),
                                       output_shape=(50,), order=order, mode=mode, cval=1.5))
     close(cnd.geometric_transform(cuarray.asarray(x3), lambda p: (p[2], p[0] + 0.5, p[1] - 0.5), order=3),
           snd.geometric_transform(x3, lambda p: (p[2], p[0] + 0.5, p[1] - 0.5), order=3))
@@ -139,7 +141,7 @@ WARP_K = cuarray.ElementwiseKernel(
 HALF_F32 = cuarray.ElementwiseKernel("int64 r, int64 c", "float32 y, float32 x", "y = r * 0.5f + 0.25f; x = c * 0.75f - 1",
                                      "gt_half_f32")
 LINE3 = cuarray.ElementwiseKernel("int64 r", "float64 a, float64 b, float64 c",
-                                  "a = r * 0.3; b = 17.5 - r * 0.4; c = (r % 5) * 3.7", "gt_line3")
+                                  "a = r * 0.31 + 0.013; b = 17.3 - r * 0.353; c = (r % 5) * 3.7 + 0.05", "gt_line3")
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -155,8 +157,10 @@ def test_geometric_transform_elementwise_kernel(mode, order):
     close(cnd.geometric_transform(cuarray.asarray(x), HALF_F32, **kw),
           snd.geometric_transform(x, lambda p: (p[0] * 0.5 + 0.25, p[1] * 0.75 - 1), **kw))
     x3 = RNG.normal(size=(17, 18, 19))
+    # (no coordinate within 0.007 of a half-integer: order 0 rounds there, and the kernel's
+    # `17.3 - r * 0.353` may be one FMA where the lambda rounds twice)
     close(cnd.geometric_transform(cuarray.asarray(x3), LINE3, output_shape=(50,), order=order, mode=mode),
-          snd.geometric_transform(x3, lambda p: (p[0] * 0.3, 17.5 - p[0] * 0.4, p[0] % 5 * 3.7), output_shape=(50,),
+          snd.geometric_transform(x3, lambda p: (p[0] * 0.31 + 0.013, 17.3 - p[0] * 0.353, p[0] % 5 * 3.7 + 0.05), output_shape=(50,),
                                   order=order, mode=mode))
 
 
