@@ -1,5 +1,5 @@
-"""scipy.signal's frequency responses on the GPU: `freqz` (an FFT of the numerator when the
-denominator is a constant and the grid is uniform, Horner's rule on the device otherwise),
+"""scipy.signal's frequency responses on the GPU: `freqz` (on its uniform grid an FFT of the numerator,
+divided by the denominator's FFT or constant; Horner's rule on the device otherwise),
 `freqz_zpk`, `freqz_sos` (`sosfreqz`), `freqs`, `freqs_zpk`, `group_delay`; `findfreqs` is host work
 (a polynomial's roots). Coefficients are small parameters (host or device arrays, lists): they are
 read on the host and enter the kernels as scalars, one elementwise pass per coefficient; the
@@ -127,6 +127,8 @@ def freqz(b, a=1, worN=512, whole=False, plot=None, fs=2 * math.pi, include_nyqu
         n_fft = N if whole else 2 * (N - 1) if include_nyquist else 2 * N
         if a.size == 1 and (b.ndim == 1 or b.shape[-1] == 1) and n_fft >= b.shape[0] and n_fft > 0:
             h = _fft_response(b, a, N, n_fft, whole)
+        elif b.ndim == 1 and a.ndim == 1 and n_fft >= max(b.shape[0], a.shape[0]) and N > 0:
+            h = _fft_ratio(b if b.dtype.kind in "fc" else b.astype(numpy.float64), a, N, n_fft, whole, real_dt)
     else:
         w = _grid(worN, res)
         w = 2 * math.pi * w / fs
@@ -155,6 +157,27 @@ def _fft_response(b, a, N, n_fft, whole):
         h = _concatenate((h, _conj(h[1:stop][::-1])))
     if b.ndim > 1:
         h = _moveaxis(h[..., 0], 0, -1)
+    return h
+
+
+def _fft_ratio(b, a, N, n_fft, whole, real_dt):
+    """freqz's path for a rational response on its uniform grid (SciPy evaluates both polynomials
+    by Horner's rule, two elementwise passes a coefficient): both polynomials' FFTs over n_fft
+    points, as one batched transform of the two stacked, and their quotient. The values differ
+    from Horner's in rounding only (an FFT's error grows as log n_fft, Horner's as the order).
+    dtype: SciPy's, complex64 only where the coefficients and the grid are single precision."""
+    zdt = numpy.result_type(real_dt, numpy.complex64)
+    cdt = numpy.result_type(numpy.result_type(b.dtype, zdt), numpy.result_type(a.dtype, zdt))
+    real = b.dtype.kind == "f" and a.dtype.kind == "f"
+    rows = numpy.zeros((2, max(b.shape[0], a.shape[0])), numpy.float32 if cdt == numpy.complex64 else numpy.float64)
+    rows = rows if real else rows.astype(cdt)
+    rows[0, :b.shape[0]], rows[1, :a.shape[0]] = b, a
+    spec = (_fft.rfft if real else _fft.fft)(_from_host(rows), n=n_fft, axis=1)
+    n = min(N, spec.shape[1])
+    h = (spec[0, :n] / spec[1, :n]).astype(cdt, copy=False)
+    if real and whole:  # the other half from the conjugate symmetry of real polynomials
+        stop = None if n_fft % 2 == 1 else -1
+        h = _concatenate((h, _conj(h[1:stop][::-1])))
     return h
 
 

@@ -1,4 +1,4 @@
-"""Issue 52's per-call costs of welch, stft and spectrogram on the fake device
+"""Issue 52's per-call costs of welch, stft, spectrogram and freqz on the fake device
 (`cuarray.testing.fake_device`: launches recorded, not run): after a first call (which keeps the
 window and the averaging factors on the device, one upload and one synchronisation each), a call
 uploads nothing, downloads nothing and synchronises nothing, and launches only its kernels. The old
@@ -11,6 +11,7 @@ import pytest
 
 import cuarray
 from cuarray._core import transfer
+from cuarray.cuda import _memory_base
 from cuarray.cuda import device as _device
 from cuarray.cuda import kernel_family
 from cuarray.cuda import stream as _stream
@@ -210,3 +211,19 @@ def test_spectrogram(calls):
     signal.spectrogram(x, nperseg=200)
     _no_transfers(calls)
     assert len(_names(calls)) == 4, _names(calls)  # frames, power, rfftfreq, times
+
+
+def test_freqz_iir_one_batched_transform(calls, monkeypatch):
+    # an order-8 IIR filter on freqz's uniform grid: one upload of both polynomials, one batched
+    # R2C transform of the two and their quotient. The old code evaluated each polynomial by
+    # Horner's rule, two elementwise passes a coefficient (36 launches at order 8): it fails here.
+    memsets = []  # (the transform zero-pads its input buffer with a memset the fake device has not)
+    monkeypatch.setattr(_memory_base.MemoryPointer, "memset_async", lambda self, v, size, stream=None: memsets.append(size))
+    b, a = np.full(9, 1 / 9), np.array([1.0, -4, 7, -7, 4.375, -1.75, 0.4375, -0.0625, 0.00390625])
+    w, h = signal.freqz(b, a, worN=10**6)
+    assert w.shape == h.shape == (10**6,) and h.dtype == np.complex128
+    assert calls["cufft"] == [((2 * 10**6,), cufft.D2Z, 2)]
+    assert calls["up"] == [2 * 9 * 8] and calls["down"] == [] and calls["sync"] == 0
+    assert memsets == [2 * 2 * 10**6 * 8]
+    names = _names(calls)
+    assert len(names) <= 5, names  # the grid, the rows into the padded buffer, the quotient, the grid's scaling
