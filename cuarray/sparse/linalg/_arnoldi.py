@@ -2,13 +2,14 @@
 
 G. W. Stewart, "A Krylov-Schur algorithm for large eigenproblems", SIAM J. Matrix Anal. Appl.
 23 (2001): a Krylov decomposition A V = V H + f b^T of `ncv` vectors is truncated, at each
-restart, to the invariant subspace of H that belongs to the `keep` wanted Ritz values, and
-extended again by Arnoldi steps. The subspace is spanned here by an orthonormal basis of the
-wanted eigenvectors of H (NumPy's `eig` and `qr`; Stewart's reordered Schur vectors span the same
-space), real for a real operator (a conjugate pair gives its real and imaginary parts, and is
-never split). The basis V (rows) and every product with it are on the device, orthogonalised by
-classical Gram-Schmidt applied twice; the step coefficients stay on the device until the basis
-is full (one host read per restart); H's eigenproblem is host work (ncv x ncv).
+restart, to the invariant subspace of H that belongs to the `keep` best Ritz values (the k
+wanted and as many more as ARPACK keeps, `_kept`), and extended again by Arnoldi steps. The
+subspace is spanned here by an orthonormal basis of the kept eigenvectors of H (NumPy's `eig`
+and `qr`; Stewart's reordered Schur vectors span the same space), real for a real operator (a
+conjugate pair gives its real and imaginary parts, and is never split). The basis V (rows) and
+every product with it are on the device, orthogonalised by classical Gram-Schmidt applied twice;
+the step coefficients stay on the device until the basis is full (one host read per restart);
+H's eigenproblem is host work (ncv x ncv).
 Convergence is ARPACK's test: |f| |y_last| <= tol max(eps^(2/3), |theta|) for each wanted pair.
 """
 
