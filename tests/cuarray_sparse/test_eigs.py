@@ -12,7 +12,7 @@ import pytest
 import scipy.sparse as ssp
 import scipy.sparse.linalg as sla
 
-from ._util import D, H
+from ._util import D, H, normal_plus
 
 RTOL = {"float32": 2e-4, "complex64": 2e-4, "float64": 1e-9, "complex128": 1e-9}
 
@@ -84,6 +84,20 @@ def test_eigs_which(dev, which, dtype):
     _check_pairs(h, w, v, RTOL[dtype])
     w2 = dev.cla.eigs(dev.sp.csr_matrix(h), k=k, which=which, return_eigenvectors=False)
     _same_set(H(w2), H(w), RTOL[dtype])
+
+
+@pytest.mark.parametrize("which, dtype, seed", [("SR", "float64", 32), ("LM", "complex128", 5)])
+@pytest.mark.parametrize("rng", [0, 1])
+def test_eigs_crowded_end(dev, which, dtype, seed, rng):
+    # Close eigenvalues at the wanted end (a permuted near-normal matrix). A restart that kept
+    # k + 0.35 (ncv - k) Ritz vectors, not ARPACK's k + min(nconv, (ncv - k) / 2), stalled on the
+    # 'SR' one (ArpackNoConvergence) and converged to other eigenvalues than the 'LM' ones (1e-2
+    # off), silently.
+    h = normal_plus(600, dtype, seed)
+    w, v = dev.cla.eigs(dev.sp.csr_matrix(h), k=6, which=which, rng=rng)
+    wd = np.linalg.eigvals(h.toarray())
+    _check_which(H(w), wd, which, 6, dtype == "float64", 1e-9)
+    _check_pairs(h, w, v, 1e-9)
 
 
 @pytest.mark.parametrize("kind", ["csc", "dense", "operator"])

@@ -2,13 +2,14 @@
 
 G. W. Stewart, "A Krylov-Schur algorithm for large eigenproblems", SIAM J. Matrix Anal. Appl.
 23 (2001): a Krylov decomposition A V = V H + f b^T of `ncv` vectors is truncated, at each
-restart, to the invariant subspace of H that belongs to the `keep` wanted Ritz values, and
-extended again by Arnoldi steps. The subspace is spanned here by an orthonormal basis of the
-wanted eigenvectors of H (NumPy's `eig` and `qr`; Stewart's reordered Schur vectors span the same
-space), real for a real operator (a conjugate pair gives its real and imaginary parts, and is
-never split). The basis V (rows) and every product with it are on the device, orthogonalised by
-classical Gram-Schmidt applied twice; the step coefficients stay on the device until the basis
-is full (one host read per restart); H's eigenproblem is host work (ncv x ncv).
+restart, to the invariant subspace of H that belongs to the `keep` best Ritz values (the k
+wanted and as many more as ARPACK keeps, `_kept`), and extended again by Arnoldi steps. The
+subspace is spanned here by an orthonormal basis of the kept eigenvectors of H (NumPy's `eig`
+and `qr`; Stewart's reordered Schur vectors span the same space), real for a real operator (a
+conjugate pair gives its real and imaginary parts, and is never split). The basis V (rows) and
+every product with it are on the device, orthogonalised by classical Gram-Schmidt applied twice;
+the step coefficients stay on the device until the basis is full (one host read per restart);
+H's eigenproblem is host work (ncv x ncv).
 Convergence is ARPACK's test: |f| |y_last| <= tol max(eps^(2/3), |theta|) for each wanted pair.
 """
 
@@ -73,6 +74,12 @@ def random_direction(V, j, rng):
     V[j] = true_divide(w, _nrm(w).astype(V.dtype))
 
 
+def _pair_of(i, theta):
+    """The index of theta[i]'s conjugate partner (LAPACK's eig of a real matrix lists a complex
+    pair together, the positive imaginary part first)."""
+    return i + 1 if theta[i].imag > 0 else i - 1
+
+
 def _invariant_basis(Y, theta, sel, real_operator):
     """An orthonormal basis of the span of the eigenvectors Y[:, sel] (real columns for a real
     operator: the real and imaginary parts of one vector of each conjugate pair)."""
@@ -87,21 +94,20 @@ def _invariant_basis(Y, theta, sel, real_operator):
     return numpy.linalg.qr(numpy.stack(cols, axis=1))[0]
 
 
-# The share of the ncv - k unwanted Ritz vectors a restart keeps. Restarts to convergence (k = 6,
-# ncv = 20, 200 x 200 random and convection-diffusion matrices, 'LM', 'LR', 'SR', 'LI') summed
-# lowest at 0.35 among 0.1, 0.2, 0.35, 0.5 and ARPACK's k + min(nconv, (ncv - k) / 2), within a
-# factor of two of ARPACK's count on each.
-KEEP = 0.35
-
-
-def _keep_count(order, theta, k, p, real_operator):
-    """How many Ritz vectors a restart keeps: k plus a share of the rest, no conjugate pair split."""
-    keep = min(k + int(KEEP * (p - k)), p - 1)
-    if real_operator and keep < p and theta[order[keep - 1]].imag != 0:
-        last = theta[order[keep - 1]]
-        if not any(theta[order[i]] == numpy.conj(last) for i in range(keep - 1)):
-            keep = keep + 1 if keep + 1 <= p - 1 else keep - 1
-    return keep
+def _kept(order, theta, k, p, nconv, real_operator):
+    """The Ritz values a restart keeps (indices into theta), best first: ARPACK's choice (dnaup2
+    and znaup2, the ARPACK Users' Guide, Lehoucq, Sorensen and Yang 1998), the k wanted and
+    min(nconv, (p - k) / 2) more, where nconv of the wanted have converged, at most p - 2 in all,
+    and a conjugate pair never split (one more). A fixed share of the unwanted (0.35, before)
+    leaves too few new directions: on a spectrum whose wanted end is crowded (`_normal_plus`,
+    'SR') the restarts stalled, or converged to other eigenvalues than the wanted ones."""
+    keep = k + min(nconv, (p - k) // 2)
+    if keep == 1 and p > 3:
+        keep = p // 2 if p >= 6 else 2
+    sel = list(order[:min(keep, p - 2)])
+    if real_operator:
+        sel += [_pair_of(i, theta) for i in sel if theta[i].imag != 0 and _pair_of(i, theta) not in sel]
+    return sel
 
 
 def arnoldi_eigs(op, n, dt, k, ncv, which, tol, maxiter, v0, rng, real_operator):
@@ -139,8 +145,9 @@ def arnoldi_eigs(op, n, dt, k, ncv, which, tol, maxiter, v0, rng, real_operator)
         conv = ok[wanted]
         if conv.all() or restart == maxiter - 1:
             break
-        keep = _keep_count(order, theta, k, p, real_operator)
-        Q = _invariant_basis(Y, theta, order[:keep], real_operator).astype(hdt)
+        sel = _kept(order, theta, k, p, int(conv.sum()), real_operator)
+        keep = len(sel)
+        Q = _invariant_basis(Y, theta, sel, real_operator).astype(hdt)
         T = Q.conj().T @ H[:p, :p] @ Q
         V[:keep] = matmul(asarray(numpy.ascontiguousarray(Q.T).astype(dt)), V[:p])
         V[keep] = V[p]
