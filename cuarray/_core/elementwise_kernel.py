@@ -167,8 +167,13 @@ def check_size(size):
     return size
 
 
-def parse_params(text: str) -> tuple[_ParamSpec, ...]:
-    """'float32 x, raw T y' -> param specs. ValueError naming the bad declaration."""
+_INDEX = ("i",)  # ElementwiseKernel's flat index inside the operation
+
+
+def parse_params(text: str, reserved=()) -> tuple[_ParamSpec, ...]:
+    """'float32 x, raw T y' -> param specs. ValueError naming the bad declaration, or a name that
+    is `reserved` (a kernel's own variables, such as ElementwiseKernel's index `i`) or starts with
+    '_' (the generated code's names): a parameter `i` shadowed the index in the contiguous loop."""
     if not isinstance(text, str):
         raise TypeError("kernel parameters must be a str such as 'float32 x, T y', got {}".format(
             type(text).__name__))
@@ -185,6 +190,10 @@ def parse_params(text: str) -> tuple[_ParamSpec, ...]:
         tok, name = words
         if tok == "raw" or name == "raw":
             raise ValueError("Syntax error in kernel parameter {!r}: 'raw' is a keyword".format(decl.strip()))
+        if name in reserved or name.startswith("_"):
+            raise ValueError("Parameter name {!r} is reserved: {}names starting with '_' are the generated "
+                             "code's".format(name, "".join("`{}` is the kernel's own variable, ".format(r)
+                                                           for r in reserved if r == name)))
         dt = _type_of(tok)
         out.append(_ParamSpec(name, raw, dt, None if dt is not None else tok))
     names = [p.name for p in out]
@@ -249,15 +258,11 @@ class ElementwiseKernel:
                  preamble="", no_return=False, return_tuple=False, loop_prep="", after_loop="",
                  options=()):
         check_kernel_name(name)
-        self.in_params = parse_params(in_params)
-        self.out_params = parse_params(out_params)
+        self.in_params = parse_params(in_params, _INDEX)
+        self.out_params = parse_params(out_params, _INDEX)
         clash = {p.name for p in self.in_params} & {p.name for p in self.out_params}
         if clash:
             raise ValueError("Parameter names used as both input and output: {}".format(sorted(clash)))
-        reserved = [p.name for p in self.in_params + self.out_params if p.name == "i" or p.name.startswith("_")]
-        if reserved:  # a parameter `i` shadowed the index in the generated loop (a silent wrong answer)
-            raise ValueError("Parameter name {!r} is reserved: `i` is the element index inside the operation, and "
-                             "names starting with '_' are the generated code's".format(reserved[0]))
         if not isinstance(operation, str):
             raise TypeError("operation must be a str of CUDA code, got {}".format(type(operation).__name__))
         self.nin = len(self.in_params)

@@ -101,3 +101,13 @@ def test_reserved_parameter_names(params):
     with pytest.raises(ValueError, match="reserved"):
         ElementwiseKernel(*params, "a = 1", "reserved_name")
     ElementwiseKernel("int64 r", "float64 a", "a = r + i", "index_ok")  # `i` in the operation is the index
+
+
+def test_reserved_parameter_names_reduction():
+    # the generated code's names (`_j`, `_in_ind`, ...) are reserved in ReductionKernel too, through
+    # the one parameter parser
+    from cuarray._core.reduction_kernel import ReductionKernel
+
+    with pytest.raises(ValueError, match="reserved"):
+        ReductionKernel("T _j", "T y", "_j", "a + b", "y = a", "0", "reserved_reduction")
+    ReductionKernel("T i", "T y", "i", "a + b", "y = a", "0", "index_name_ok")  # (its index is `_j`)
