@@ -37,11 +37,13 @@ _I64 = numpy.dtype(numpy.int64)
 # element (k=255: 1.24 ms), equal near k ~ 256.
 FFT_MIN_SHORT = 256
 FFT_MIN_SHORT_TILED = 1024
-# float32 where the FFT route would be overlap-save blocks (a long operand of 2^21 samples or more)
-# keeps this switch too. Measured (H100 quick bench, 2^22 samples, µs): k = 1023 tiled 300 / 300
-# (two rounds), overlap-save blocks of 8192 474 / 482 (245 in a third run with peers); an earlier
-# switch at 640 taps for that case was reverted (docs/perf-notes.md,
-# "Spectral estimates and FFT convolution"): it returns once the blocks' per-call cost is understood.
+# float32 where the FFT route is overlap-save blocks (a long operand of 2^21 samples or more) takes
+# it from this many taps. Measured on an H100 (in one process, interleaved, 'same', µs tiled / FFT
+# blocks): 2^22 samples k = 639 201 / 211, 767 231 / 181, 1023 302 / 228; 2^24 samples k = 383
+# 420 / 307, 639 636 / 440, 1023 974 / 318. (An earlier switch at 640 was reverted on a 474 µs
+# blocks measurement at k = 1023 from before `fast_len` and `block_len` were cached.)
+FFT_MIN_SHORT_BLOCKS_F4 = 640
+_F4 = numpy.dtype(numpy.float32)
 
 
 def _mode(mode) -> int:
@@ -165,10 +167,14 @@ def _prepare(a, v, what):
 def uses_fft(na: int, nw: int, dtype) -> bool:
     """Whether the full correlation of operands of na and nw samples in the compute dtype `dtype`
     goes through the FFT (else the direct kernel): complex from FFT_MIN_SHORT taps of the shorter,
-    real from FFT_MIN_SHORT_TILED."""
+    real from FFT_MIN_SHORT_TILED, float32 in overlap-save blocks from FFT_MIN_SHORT_BLOCKS_F4."""
     short = min(na, nw)
     if dtype.kind == "c":
         return short >= FFT_MIN_SHORT
+    if dtype == _F4 and FFT_MIN_SHORT_BLOCKS_F4 <= short < FFT_MIN_SHORT_TILED:
+        from . import fft_convolve  # (import time: see _fft_full)
+
+        return fft_convolve.use_blocks(max(na, nw), short, True, dtype)
     return dtype.kind == "f" and short >= FFT_MIN_SHORT_TILED
 
 

@@ -286,14 +286,14 @@ def test_float32_blocks_stay_one_pass_where_cheaper():
 
 def test_float32_long_convolve_routes():
     """Issue 52's float32 convolve rows: where blocks apply, float32 takes the FFT from
-    FFT_MIN_SHORT_TILED taps (k = 1023 measured 300 µs tiled against 474 in overlap-save blocks of
-    8192 at 2^22 samples), the direct kernel below."""
+    FFT_MIN_SHORT_BLOCKS_F4 taps (k = 1023 measured 302 µs tiled against 228 in overlap-save blocks
+    of 8192 at 2^22 samples, 974 against 318 at 2^24), the direct kernel below."""
     f4, f8 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64)
     c8, i4 = numpy.dtype(numpy.complex64), numpy.dtype(numpy.int32)
     n = 2**22
-    for k in (1024, 2048, convolution.FFT_MIN_SHORT_TILED):
+    for k in (640, 767, 1023, 1024, 2048, convolution.FFT_MIN_SHORT_BLOCKS_F4):
         assert convolution.uses_fft(n, k, f4) and convolution.uses_fft(k, n, f4), k
-    for k in (15, 127, 255, 1023, convolution.FFT_MIN_SHORT_TILED - 1):
+    for k in (15, 127, 255, 639, convolution.FFT_MIN_SHORT_BLOCKS_F4 - 1):
         assert not convolution.uses_fft(n, k, f4), k
     assert not convolution.uses_fft(n, 1023, f8) and convolution.uses_fft(n, 1024, f8)  # (float64 unmeasured)
     assert not convolution.uses_fft(10**5, 1023, f4)  # (below 2^21 samples: one whole-length transform)

@@ -1,6 +1,6 @@
 """Signal cases: `convolve` of a long float32 signal with a short kernel (direct kernel) and with
-a long one (through the FFT), against CuPy's convolve. k=1023 and k=1024 straddle the float switch
-(`convolution.FFT_MIN_SHORT_TILED`); from there float32 at these sizes takes overlap-save blocks,
+a long one (through the FFT), against CuPy's convolve. float32 at these sizes takes overlap-save
+blocks from `convolution.FFT_MIN_SHORT_BLOCKS_F4` taps (k=1023 and up),
 of at most 8192 where cheaper (see fft_convolve.py).
 flops: 2 per multiply-add of the direct definition (the FFT rows' TFLOP/s is equivalent work)."""
 
