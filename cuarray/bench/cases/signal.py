@@ -1,7 +1,8 @@
 """Signal cases: `convolve` of a long float32 signal with a short kernel (direct kernel) and with
-a long one (through the FFT), against CuPy's convolve. float32 at these sizes takes overlap-save
-blocks from `convolution.FFT_MIN_SHORT_BLOCKS_F4` taps (k=1023 and up),
-of at most 8192 where cheaper (see fft_convolve.py).
+a long one (through the FFT), against CuPy's and NumPy's convolve and torch.nn.functional.conv1d
+(full float32: cuDNN's TF32 off for the row). float32 at these sizes takes overlap-save blocks from
+`convolution.FFT_MIN_SHORT_BLOCKS_F4` taps (k=1023 and up), of at most 8192 where cheaper (see
+fft_convolve.py).
 flops: 2 per multiply-add of the direct definition (the FFT rows' TFLOP/s is equivalent work)."""
 
 from __future__ import annotations
@@ -31,3 +32,27 @@ def _(np, n, k):
     x = random_array(np, n, "float32", seed=21)
     w = random_array(np, k, "float32", seed=22)
     return lambda: np.convolve(x, w, "same")
+
+
+def conv1d_same_padding(k: int) -> int:
+    """The zero padding each side that makes conv1d(x, flip(w))[:n] equal convolve(x, w, 'same').
+
+    'same' is the full convolution from index (k - 1) // 2 (NumPy's and SciPy's centring). conv1d
+    is cross-correlation of the zero-padded input, out[i] = sum_j xpad[i + j] wf[j] with
+    xpad[m] = x[m - p]; with wf[j] = w[k - 1 - j] that is full[i + k - 1 - p]. So p = k - 1 -
+    (k - 1) // 2 = k // 2 on both sides, n + 1 outputs for even k (the last dropped). torch's
+    padding='same' pads (k - 1) // 2 on the left: one sample late for even k (1024, 2048)."""
+    return k // 2
+
+
+@conv.setup("torch")
+def _(torch, n, k):
+    x = random_array(torch, n, "float32", seed=21).reshape(1, 1, n)
+    w = torch.flip(random_array(torch, k, "float32", seed=22), (0,)).reshape(1, 1, k)  # flipped once, here
+    conv1d, pad = torch.nn.functional.conv1d, conv1d_same_padding(k)
+    cudnn = torch.backends.cudnn
+    tf32, cudnn.allow_tf32 = cudnn.allow_tf32, False  # full float32, as every other column (benchmark mode: default)
+    try:
+        yield lambda: conv1d(x, w, padding=pad)[0, 0, :n]
+    finally:
+        cudnn.allow_tf32 = tf32
