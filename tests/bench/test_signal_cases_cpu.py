@@ -1,6 +1,7 @@
-"""The `signal` group's convolve rows on the CPU: the torch conv1d setup, run on a
+"""The `signal` group's convolve and resample_poly rows on the CPU: the torch conv1d setup, run on a
 NumPy stand-in for torch (conv1d as its documented cross-correlation of the zero-padded input),
-returns convolve(x, k, 'same') for odd and even k and restores the TF32 setting."""
+returns convolve(x, k, 'same') for odd and even k and restores the TF32 setting; resample_poly's
+host (SciPy) setup and its byte count."""
 
 from __future__ import annotations
 
@@ -38,6 +39,9 @@ def _fake_torch():
 def test_rows_registered():
     conv = next(c for c in cases.all_cases() if c.id == "convolve")
     assert {"cuarray", "cupy", "numpy", "torch"} <= set(conv.setups)
+    assert set(S.resample.setups) == {"cuarray", "cupy", "numpy"}
+    assert [S.resample.label(p) for p in S.resample.params] == ["resample_poly[3/2]", "resample_poly[160/147]"]
+    assert [c.id for c in cases.select(ids=["convolve", "resample_poly"])] == ["convolve", "resample_poly"]
 
 
 @pytest.mark.parametrize("k", [1, 2, 15, 16, 127, 1023, 1024, 2048])
@@ -69,3 +73,10 @@ def test_torch_same_padding_would_be_late_for_even_k():
     assert not np.allclose(torch_same, np.convolve(x, w, "same"))
     np.testing.assert_allclose(torch_same[:-1], np.convolve(x, w, "same")[1:])
 
+
+@pytest.mark.parametrize("p", S.resample.params)
+def test_resample_poly_host_setup_and_bytes(p):
+    n = 10007
+    y = S.resample.setups["numpy"](np, n, p)()
+    assert y.dtype == np.float64 and y.shape == (S.resampled_len(n, *p),)
+    assert S.resample.amount("nbytes", n, p) == 8.0 * (n + y.size)

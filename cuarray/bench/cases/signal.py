@@ -3,9 +3,18 @@ a long one (through the FFT), against CuPy's and NumPy's convolve and torch.nn.f
 (full float32: cuDNN's TF32 off for the row). float32 at these sizes takes overlap-save blocks from
 `convolution.FFT_MIN_SHORT_BLOCKS_F4` taps (k=1023 and up), of at most 8192 where cheaper (see
 fft_convolve.py).
-flops: 2 per multiply-add of the direct definition (the FFT rows' TFLOP/s is equivalent work)."""
+flops: 2 per multiply-add of the direct definition (the FFT rows' TFLOP/s is equivalent work).
+
+`resample_poly` of a float64 signal (SciPy's default Kaiser FIR of 20 max(up, down) + 1 taps,
+about 20 of them per output sample whatever the ratio) against cupyx.scipy.signal and SciPy on the
+host ("numpy" column). float64 because CuPy's filter stays float64 (SciPy's and ours take the
+signal's dtype), so a float32 row would time CuPy converting the signal and computing and writing
+twice the bytes. Bytes counted: the input read and the output written once. PyTorch has no
+resample_poly (torchaudio's resample is another filter, outside torch)."""
 
 from __future__ import annotations
+
+import importlib
 
 from . import NotAvailable, random_array, register
 
@@ -56,3 +65,38 @@ def _(torch, n, k):
         yield lambda: conv1d(x, w, padding=pad)[0, 0, :n]
     finally:
         cudnn.allow_tf32 = tf32
+
+
+def _signal(xp):
+    name = getattr(xp, "__name__", "")
+    full = {"cuarray": "cuarray.scipy.signal", "cupy": "cupyx.scipy.signal", "numpy": "scipy.signal"}.get(name)
+    if full is None:
+        raise NotAvailable("no scipy.signal for {}".format(name))
+    try:
+        return importlib.import_module(full)
+    except ImportError as exc:
+        raise NotAvailable("{}: {}".format(full, exc)) from None
+
+
+def resampled_len(n: int, up: int, down: int) -> int:
+    """resample_poly's output length, ceil(n up / down)."""
+    return -(-n * up // down)
+
+
+resample = register(
+    "resample_poly", group="signal",
+    description="signal.resample_poly(x, up, down) of float64 x (n samples), the default Kaiser FIR; rows up/down",
+    size=10**7, quick=10**6,
+    # 3/2: a short filter (61 taps); 160/147: 44.1 -> 48 kHz audio, a 3201-tap filter in 160 phases
+    params=((3, 2), (160, 147)),
+    nbytes=lambda n, p: 8.0 * (n + resampled_len(n, *p)),
+    param_label=lambda p: "{}/{}".format(*p),
+)
+
+
+@resample.setup("cuarray", "cupy", "numpy")
+def _(xp, n, p):
+    sig = _signal(xp)
+    x = random_array(xp, n, "float64", seed=23)
+    up, down = p
+    return lambda: sig.resample_poly(x, up, down)
