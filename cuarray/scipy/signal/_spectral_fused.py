@@ -38,13 +38,14 @@ from ...lib.stride_tricks import sliding_window_view as _sliding_window_view
 from ..ndimage._tables import constant_table as _constant_table
 
 __all__ = ["applicable", "run", "frames", "write_frames", "mean_power", "chunking", "device_window",
-           "segment_times", "SPECTRAL", "StftPlan", "twiddles", "ONE_PASS_MIN", "ONE_PASS_MAX"]
+           "segment_times", "SPECTRAL", "StftPlan", "twiddles", "ONE_PASS_MIN", "ONE_PASS_MAX", "PAIRS_NFFT",
+           "pairs_plan", "mean_power_pairs"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 
 
 def _source() -> str:
-    return (_DIR / "spectral.cu").read_text()
+    return (_DIR / "segment_fft.cuh").read_text() + (_DIR / "spectral.cu").read_text()
 
 
 # welch's mean of |X|^2 over the segments (templates/spectral.cu): partial sums of chunks of
@@ -57,6 +58,8 @@ SPECTRAL = KernelFamily("cuarray_signal_spectral", _source, namespace="cuarray_s
     "const double* tp)",
     "stft_rfft<T, M>(const T* x, const T* w, const T* tw, long long len, long long nstep, long long nper, long long nseg, "
     "long long rows, long long pre, T* y, double* aux, long long nfreq, long long ntime, const double* tp)",
+    "welch_pairs<T, N, BLOCK>(const T* x, const T* w, const T* tw, long long len, long long nstep, long long nper, "
+    "long long nseg, long long npairs, int detrend, double* part)",
 ))
 # stft's one-pass route (templates/spectral.cu's stft_rfft: frames, window and real FFT in one kernel)
 # for a power-of-two nfft from ONE_PASS_MIN to ONE_PASS_MAX points; other lengths frame and run cuFFT.
@@ -66,6 +69,11 @@ _MEAN_INSIDE = 2  # frames' detrend mode: the segment means summed by the kernel
 _BATCH_MAX = 65535  # gridDim.z of power_partials (more rows: the generic reduction)
 
 _FLOATS = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
+# welch's one-pass route (templates/spectral.cu's welch_pairs: two segments a complex FFT in
+# registers, the power summed there) for these nfft; others frame, run cuFFT and reduce.
+PAIRS_NFFT = (16, 32, 64, 128, 256)
+PAIRS_MAX = 64  # pairs a thread sums at most (its running sums are in the signal's precision)
+PAIRS_PER_SM = 4  # blocks an SM the grid aims at
 
 # y[r, j] of the frames (r = b * nseg + s, the flat segment of batch row b): the detrended,
 # windowed segment, zero past nperseg (SciPy's detrend, then `win * seg`, in the signal's dtype).
@@ -111,6 +119,45 @@ def chunking(nseg: int, nf: int, batch: int, sm_count: int):
     nchunks = max(1, min(want, nseg // 32, 65535))
     rows = -(-nseg // nchunks)
     return rows, -(-nseg // rows)
+
+
+def pairs_plan(nseg: int, batch: int, nfft: int, itemsize: int, sm_count: int, per_sm: int = PAIRS_PER_SM):
+    """welch_pairs' launch (block, blocks a row): 256 threads (128 for float64: the exchange buffer
+    stays ~34 KB); about `per_sm` blocks an SM over all rows, more where a thread would otherwise
+    sum over PAIRS_MAX pairs, never more than the row's groups of pairs."""
+    block = 256 if itemsize == 4 else 128
+    slots = block // (nfft // (16 if nfft >= 128 else 8 if nfft >= 32 else 4))
+    groups = -(-((nseg + 1) // 2) // slots)
+    return block, max(1, min(groups, max(-(-per_sm * sm_count // batch), -(-groups // PAIRS_MAX))))
+
+
+@functools.lru_cache(maxsize=None)
+def _full_twiddles(nfft: int, dtype) -> numpy.ndarray:
+    """welch_pairs' table: exp(-2 pi i m / nfft) for m < nfft, (re, im) pairs of `dtype`."""
+    ang = -2.0 * numpy.pi * numpy.arange(nfft) / nfft
+    return numpy.stack([numpy.cos(ang), numpy.sin(ang)], axis=-1).astype(dtype).reshape(-1)
+
+
+def mean_power_pairs(x, w, nperseg: int, noverlap: int, nfft: int, detrend: bool, c, per_sm: int = PAIRS_PER_SM):
+    """The mean over the segments of |FFT(w (x_s - mean))|^2 * c for a C-contiguous real signal x
+    (..., n), nfft in PAIRS_NFFT: welch_pairs, then power_mean (two launches; the frames and the
+    spectrum never stored). `w` a contiguous device window of x's dtype, `c` a device float64
+    table of nfft / 2 + 1 factors."""
+    batch, n = math.prod(x.shape[:-1]), x.shape[-1]
+    nstep = nperseg - noverlap
+    nseg = (n - nperseg) // nstep + 1
+    nf = nfft // 2 + 1
+    block, gx = pairs_plan(nseg, batch, nfft, x.dtype.itemsize, _device._sm_count(_device.get_device_id()), per_sm)
+    part = _empty((batch, gx, nf), dtype=numpy.float64)
+    out = _empty(x.shape[:-1] + (nf,), dtype=x.dtype)
+    ct = "float" if x.dtype == _FLOATS[0] else "double"
+    tw = _constant_table(_full_twiddles(nfft, x.dtype))
+    pairs, finish = SPECTRAL.get("welch_pairs<{}, {}, {}>".format(ct, nfft, block),
+                                 "power_mean<{}, {}>".format(ct, _MEAN_BLOCK))
+    pairs.launch((gx, batch), block, x.data.ptr, w.data.ptr, tw.data.ptr, n, nstep, nperseg, nseg, (nseg + 1) // 2,
+                 int(detrend), part.data.ptr)
+    finish.launch(batch * nf, _MEAN_BLOCK, part.data.ptr, gx, nf, c.data.ptr, 1.0 / nseg, out.data.ptr)
+    return out
 
 
 def mean_power(spec, c, real):
@@ -234,14 +281,17 @@ def run(x, win, nperseg: int, noverlap: int, nfft: int, detrend, scale: float, m
         win = numpy.asarray(win).real
         if mode == "stft":
             win = win * scale  # (the helper's scale is already its square root for 'stft')
+    if (mean and mode == "psd" and nfft in PAIRS_NFFT and pre == 0 and length in (None, x.shape[-1])
+            and x.flags.c_contiguous and math.prod(x.shape[:-1]) <= _BATCH_MAX):
+        w = win if on_device else _constant_table(numpy.ascontiguousarray(win, dtype=x.dtype))
+        return mean_power_pairs(x, w, nperseg, noverlap, nfft, detrend, _constant_table(_factors(nfft, scale)))
     spec = _fft.rfft(frames(x, win, nperseg, noverlap, nfft, detrend, pre, length, on_device), axis=-1)
     if mode == "stft":
         return spec
     nf = spec.shape[-1]
     hi = nf - 1 if nfft % 2 == 0 else nf  # SciPy's result[..., 1:-1] (even nfft) or [..., 1:] (odd)
     if mean:
-        c = numpy.full(nf, scale, dtype=numpy.float64)
-        c[1:hi] *= 2
+        c = _factors(nfft, scale)
         if spec.flags.c_contiguous and math.prod(spec.shape[:-2]) <= _BATCH_MAX:
             return mean_power(spec, _constant_table(c), x.dtype)
         c = _constant_table(c.astype(x.dtype))
@@ -249,6 +299,15 @@ def run(x, win, nperseg: int, noverlap: int, nfft: int, detrend, scale: float, m
     out = _empty(spec.shape, dtype=x.dtype)
     _power_kernel()(spec, float(scale), numpy.int64(nf), numpy.int64(hi), out)
     return out
+
+
+def _factors(nfft: int, scale: float) -> numpy.ndarray:
+    """Each frequency's factor of a one-sided mean power: SciPy's scale, doubled inside (its
+    result[..., 1:-1] for an even nfft, [..., 1:] for an odd one)."""
+    nf = nfft // 2 + 1
+    c = numpy.full(nf, scale, dtype=numpy.float64)
+    c[1:nf - 1 if nfft % 2 == 0 else nf] *= 2
+    return c
 
 
 _F8 = numpy.dtype(numpy.float64)

@@ -83,6 +83,21 @@ def _mean_power_model(spec, c, real):
     return (parts * np.asarray(c) * (1.0 / nseg)).astype(real)
 
 
+class _PairsModel(list):
+    """`mean_power_pairs` in NumPy (the segments' detrended, windowed real FFTs, |X|^2 * c in
+    double, the mean): records the nfft of each call (welch's one-pass route taken)."""
+
+    def __call__(self, x, w, nperseg, noverlap, nfft, detrend, c):
+        self.append(nfft)
+        nstep = nperseg - noverlap
+        seg = np.lib.stride_tricks.sliding_window_view(x, nperseg, axis=-1)[..., ::nstep, :]
+        if detrend:
+            seg = seg - seg.mean(-1, keepdims=True).astype(x.dtype)
+        spec = np.fft.rfft((seg * np.asarray(w, x.dtype)).astype(np.float64), nfft)
+        p = spec.real ** 2 + spec.imag ** 2
+        return (p.mean(-2) * np.asarray(c)).astype(x.dtype)
+
+
 def _segment_times_model(start, stop, step, fs, off):
     """`_spectral_fused.segment_times`' kernel in NumPy: (start + i step) / fs, less off."""
     i = np.arange(max(0, int(np.ceil((stop - start) / step))))
@@ -146,6 +161,11 @@ static inline double __shfl_sync(unsigned, double v, int src) {
   const double r = slots[src]; warp_barrier();
   return r;
 }
+// (welch_pairs' warp operations, declared for its template: test_signal_welch_pairs_cpu.py runs it)
+double __shfl_xor_sync(unsigned, double, int);
+void __syncwarp();
+#define __forceinline__ inline
+#include "segment_fft.cuh"
 #include "spectral.cu"
 template <typename T>
 void run(const T* x, const T* m, const T* w, long long len, long long nstep, long long nper, long long nfft,
@@ -305,7 +325,12 @@ def uploads():
 
 
 @pytest.fixture
-def fused_host(signal_standins, host_copies, monkeypatch, uploads, device_windows, host_write_frames):
+def pairs_model():
+    return _PairsModel()
+
+
+@pytest.fixture
+def fused_host(signal_standins, host_copies, monkeypatch, uploads, device_windows, host_write_frames, pairs_model):
     from cuarray.scipy import signal
     from cuarray.scipy.signal import _lfilter, _spectral, _spectral_fused as fz
 
@@ -318,7 +343,8 @@ def fused_host(signal_standins, host_copies, monkeypatch, uploads, device_window
                  write_frames=host_write_frames, segment_times=_segment_times_model, _ndarray=np.ndarray,
                  _empty=lambda shape, dtype: np.full(shape, np.nan, dtype),
                  _sliding_window_view=np.lib.stride_tricks.sliding_window_view,
-                 _frame_kernel=_Frame, _power_kernel=_Power, _mean_power_kernel=_MeanPower)})
+                 _frame_kernel=_Frame, _power_kernel=_Power, _mean_power_kernel=_MeanPower,
+                 mean_power_pairs=pairs_model)})
     calls = []
     run = copies[fz].run
     monkeypatch.setattr(copies[fz], "run", lambda *a: calls.append(a[7]) or run(*a))  # (the test's private copy)
@@ -412,7 +438,7 @@ def test_frames_row_kernel_runs(fused_host, host_write_frames):
     sig, _ = fused_host
     del host_write_frames.ran[:]
     x = RNG.normal(size=(2, 900)) + 1.0
-    close(sig.welch(x, nperseg=64), ss.welch(x, nperseg=64), 1e-12)
+    close(sig.welch(x, nperseg=64, nfft=100), ss.welch(x, nperseg=64, nfft=100), 1e-12)  # (not welch_pairs')
     close(sig.welch(x[:, ::2], nperseg=64), ss.welch(x[:, ::2], nperseg=64), 1e-12)
     assert host_write_frames.ran == ["rows", "elementwise"]
     for dtype in (np.float32, np.float64):
@@ -436,6 +462,23 @@ def test_frames_row_kernel_runs(fused_host, host_write_frames):
             host_write_frames(x, w, n, nstep, nper, nfft, nseg, args[5], pre, c)
             tol = 1e-6 if dtype == np.float32 else 1e-13
             np.testing.assert_allclose(c, b, rtol=0, atol=tol * np.abs(x).max())
+
+
+def test_welch_takes_the_one_pass_route(fused_host, host_write_frames, pairs_model):
+    """welch and csd of a signal with itself (average 'mean') take welch_pairs for a C-contiguous
+    signal and nfft 16 to 256: no frames written; a strided signal, another nfft and
+    spectrogram keep the frames. SciPy's results either way."""
+    sig, _ = fused_host
+    del host_write_frames.ran[:]
+    x = RNG.normal(size=(3, 2000)) + 2.0
+    for kw in (dict(), dict(nperseg=16), dict(nperseg=100, nfft=128), dict(nperseg=64, detrend=False)):
+        close(sig.welch(x, **kw), ss.welch(x, **kw), 1e-12)
+        close(sig.csd(x, x, **kw), ss.csd(x, x, **kw), 1e-12)
+    assert pairs_model == [256, 256, 16, 16, 128, 128, 64, 64] and host_write_frames.ran == []
+    for call in (lambda m: m.welch(x[:, ::2]), lambda m: m.welch(x, nperseg=200, nfft=512),
+                 lambda m: m.welch(x, nperseg=33), lambda m: m.spectrogram(x)):
+        close(call(sig), call(ss), 1e-12)
+    assert len(pairs_model) == 8 and len(host_write_frames.ran) == 4
 
 
 @pytest.mark.parametrize("call", [

@@ -72,6 +72,34 @@ def test_welch_mean_power_many_segments(dtype, shape, kw):
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("nfft", [16, 32, 64, 128, 256])
+def test_welch_pairs(dtype, nfft):
+    """templates/spectral.cu's welch_pairs (two segments a complex FFT in registers, the power summed
+    there): every nfft it takes, nperseg = nfft and shorter (zero padding), odd and even segment
+    counts (the last pair's second segment zero), overlap 0 to nfft - 1, constant detrend or none
+    on offset data, batch rows, a host and a device window; SciPy's float32 result within its
+    tolerance, and the exact (float64) result closer: float32 data against SciPy on its float64 copy,
+    relative 1e-4 and 1e-6 of the largest bin."""
+    for n, nper, nov, kw in ((nfft, nfft, None, {}), (3 * nfft, nfft, 0, {}), (5 * nfft + 3, nfft, nfft // 2, {}),
+                             (4000, nfft - 3, nfft - 4, dict(detrend=False, nfft=nfft)),
+                             (7001, nfft // 2 + 1, None, dict(nfft=nfft, scaling="spectrum")),
+                             (60_000, nfft, nfft - 1, dict(window="hamming"))):
+        h = (RNG.normal(size=(3, n)) * 3 + 20).astype(dtype)
+        d = cuarray.asarray(h)
+        for hx, dx in ((h[1], d[1]), (h, d)):
+            ref = ss.welch(hx, 2.0, nperseg=nper, noverlap=nov, **kw)[1]
+            got = cs.welch(dx, 2.0, nperseg=nper, noverlap=nov, **kw)[1]
+            close(got, ref, dtype)
+            exact = ss.welch(hx.astype(np.float64), 2.0, nperseg=nper, noverlap=nov, **kw)[1]
+            tol = 1e-4 if dtype == np.float32 else 1e-12
+            np.testing.assert_allclose(got.get(), exact, rtol=tol, atol=tol / 100 * float(exact.max()))
+    win = np.hanning(nfft).astype(dtype)  # (the bench's form: a device window, its scale folded on the device)
+    h = RNG.normal(size=200_001).astype(dtype)
+    close(cs.welch(cuarray.asarray(h), window=cuarray.asarray(win), nperseg=nfft)[1],
+          ss.welch(h, window=win, nperseg=nfft)[1], dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_periodogram_fused(dtype):
     for h, d, axis in signals(dtype):
         close(cs.periodogram(d, axis=axis)[1], ss.periodogram(h, axis=axis)[1], dtype)

@@ -215,6 +215,140 @@ __global__ void __launch_bounds__(256) stft_rfft(const T* x, const T* w, const T
   }
 }
 
+// welch_pairs: welch/csd's average='mean' of |X|^2 for one pass over a C-contiguous real signal
+// (batch rows of len samples, grid.y the row), nfft = N a power of two from 16 to 256, no boundary
+// or padding: the frames, the window, the FFT and the power summed in registers, nothing stored
+// but the per-block partial sums part[(row, blockIdx.x, f)] that power_mean finishes (chunks =
+// gridDim.x). Two real segments s = 2p, 2p + 1 make one complex signal z = x_s + i x_{s+1} (the
+// second zero past nseg), and their powers summed need no separation:
+// |X_s[k]|^2 + |X_{s+1}[k]|^2 = (|Z[k]|^2 + |Z[N - k]|^2) / 2, Z the N-point FFT of z.
+// The FFT is N = R1 R2 in two passes (Stockham): TPS = R2 threads a pair, thread t loads
+// z[t + r TPS] (r < R1: coalesced across t), detrends (the segment means summed in double over the
+// pair's lanes by shuffles) and windows them, and runs an R1-point DFT in registers
+// (segment_fft.cuh); through the warp's slice of shared memory (column layout, padded: no bank
+// conflicts at N = 256) thread t then takes the R1 / R2 butterflies j2 = t + TPS b, multiplies
+// point r by exp(-2 pi i r j2 / N) (tw, N pairs made on the host in double) and runs an R2-point
+// DFT: Z[j2 + q R1], q < R2. Each thread keeps the running |Z|^2 of its own bins in T, at most
+// PAIRS_MAX pairs a thread (the planner's grid); the block sums its slots in double in a fixed order.
+template <typename T, int N, int BLOCK>
+__global__ void __launch_bounds__(BLOCK) welch_pairs(const T* x, const T* w, const T* tw, long long len,
+                                                    long long nstep, long long nper, long long nseg,
+                                                    long long npairs, int detrend, double* part) {
+  typedef typename pair_of<T>::type P;
+  constexpr int R1 = N >= 128 ? 16 : (N >= 32 ? 8 : 4);
+  constexpr int LOG2R1 = R1 == 16 ? 4 : (R1 == 8 ? 3 : 2);
+  constexpr int R2 = N / R1;
+  constexpr int LOG2R2 = R2 == 16 ? 4 : (R2 == 8 ? 3 : (R2 == 4 ? 2 : 1));
+  constexpr int TPS = R2;
+  constexpr int B2 = R1 / R2;
+  constexpr int SLOTS = BLOCK / TPS;
+  constexpr int COL = TPS + 1;
+  constexpr int BASE = R1 * COL;
+  constexpr int REGION = BASE + (TPS - BASE % (2 * TPS) + 2 * TPS) % (2 * TPS);  // slots of a warp apart in banks
+  constexpr int WORDS = (SLOTS * 2 * REGION * (int)sizeof(T) + 7) / 8;
+  static_assert(N == R1 * R2 && R2 <= R1 && 32 % TPS == 0, "welch_pairs: N = 16 .. 256");
+  static_assert(SLOTS * N <= WORDS, "welch_pairs: the block's sums fit the exchange buffer");
+  __shared__ double sraw[WORDS];
+  const int t = threadIdx.x % TPS, slot = threadIdx.x / TPS;
+  T* const re = reinterpret_cast<T*>(sraw) + slot * 2 * REGION;
+  T* const im = re + REGION;
+  const T* __restrict__ xb = x + (long long)blockIdx.y * len;
+  const T* __restrict__ ws = w;
+  const P* __restrict__ W = reinterpret_cast<const P*>(tw);
+  T acc[B2 * R2];
+#pragma unroll
+  for (int i = 0; i < B2 * R2; ++i) acc[i] = T(0);
+  for (long long p0 = (long long)blockIdx.x * SLOTS; p0 < npairs; p0 += (long long)gridDim.x * SLOTS) {
+    // (every thread takes every trip: the shuffles are the whole warp's)
+    const long long p = p0 + slot;
+    const bool live = p < npairs, two = 2 * p + 1 < nseg;
+    const T* __restrict__ x0 = xb + 2 * p * nstep;
+    P v[R1];
+    double m0 = 0.0, m1 = 0.0;
+#pragma unroll
+    for (int r = 0; r < R1; ++r) {
+      const int n = t + r * TPS;
+      T a = T(0), b = T(0);
+      if (live && n < nper) {
+        a = x0[n];
+        if (two) b = x0[nstep + n];
+      }
+      v[r].x = a;
+      v[r].y = b;
+      m0 += (double)a;
+      m1 += (double)b;
+    }
+    if (detrend) {
+#pragma unroll
+      for (int off = TPS / 2; off > 0; off /= 2) {
+        m0 += __shfl_xor_sync(0xffffffffu, m0, off);
+        m1 += __shfl_xor_sync(0xffffffffu, m1, off);
+      }
+      const T c0 = (T)(m0 / (double)nper), c1 = (T)(m1 / (double)nper);
+#pragma unroll
+      for (int r = 0; r < R1; ++r) {
+        if (t + r * TPS < nper) {
+          v[r].x = v[r].x - c0;
+          v[r].y = v[r].y - c1;
+        }
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < R1; ++r) {
+      const int n = t + r * TPS;
+      const T wn = n < nper ? ws[n] : T(0);
+      v[r].x = v[r].x * wn;
+      v[r].y = v[r].y * wn;
+    }
+    dft_regs<T, P, R1, LOG2R1>(v);
+#pragma unroll
+    for (int k = 0; k < R1; ++k) {
+      re[k * COL + t] = v[k].x;
+      im[k * COL + t] = v[k].y;
+    }
+    __syncwarp();
+#pragma unroll
+    for (int b = 0; b < B2; ++b) {
+      const int j2 = t + TPS * b;
+      P u[R2];
+#pragma unroll
+      for (int r = 0; r < R2; ++r) {
+        P z;
+        z.x = re[j2 * COL + r];
+        z.y = im[j2 * COL + r];
+        if (r == 0) {
+          u[r] = z;
+        } else {
+          const P c = W[r * j2];
+          u[r].x = z.x * c.x - z.y * c.y;
+          u[r].y = z.x * c.y + z.y * c.x;
+        }
+      }
+      dft_regs<T, P, R2, LOG2R2>(u);
+#pragma unroll
+      for (int q = 0; q < R2; ++q) acc[b * R2 + q] += u[q].x * u[q].x + u[q].y * u[q].y;
+    }
+    __syncwarp();  // (the next trip's stores wait for these loads)
+  }
+  __syncthreads();  // the exchange buffer becomes the block's sums: S[slot][k]
+  double* const S = sraw;
+#pragma unroll
+  for (int b = 0; b < B2; ++b) {
+#pragma unroll
+    for (int q = 0; q < R2; ++q) S[slot * N + t + TPS * b + q * R1] = (double)acc[b * R2 + q];
+  }
+  __syncthreads();
+  for (int k = threadIdx.x; k < N; k += BLOCK) {  // (column k: read and rewritten by one thread)
+    double s = S[k];
+    for (int sl = 1; sl < SLOTS; ++sl) s += S[sl * N + k];
+    S[k] = s;
+  }
+  __syncthreads();
+  constexpr int NF = N / 2 + 1;
+  double* const out = part + ((long long)blockIdx.y * gridDim.x + blockIdx.x) * NF;
+  for (int f = threadIdx.x; f < NF; f += BLOCK) out[f] = 0.5 * (S[f] + S[(N - f) & (N - 1)]);
+}
+
 template <typename R, int BLOCK>
 __global__ void __launch_bounds__(BLOCK) power_mean(const double* part, long long nchunks, long long nf,
                                                     const double* c, double inv, R* out) {

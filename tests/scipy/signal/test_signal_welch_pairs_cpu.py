@@ -1,0 +1,201 @@
+"""welch's one-pass route without a device (cuarray/scipy/signal/_spectral_fused.py: `pairs_plan`,
+`mean_power_pairs`; templates/spectral.cu's welch_pairs over segment_fft.cuh's in-register DFTs):
+the kernels compile for sm_90 with no local memory, the planner's grid at boundary sizes, and the
+kernel itself, built with g++ (a block's threads as threads, real block and warp barriers, the
+warp shuffles through them), then power_mean, gives SciPy's welch."""
+
+import ctypes
+
+import numpy as np
+import pytest
+import scipy.signal as ss
+
+from cubin_info import FRAME_SIZE, compile_sm90, kernel_attributes  # tests/ is on sys.path
+
+RNG = np.random.default_rng(5252)
+
+
+def _names(fz):
+    return [fz.SPECTRAL.name_expression("welch_pairs<{}, {}, {}>".format(t, n, b))
+            for t, b in (("float", 256), ("double", 128)) for n in fz.PAIRS_NFFT]
+
+
+def test_welch_pairs_compiles_without_local_memory():
+    """Every (dtype, nfft) specialisation compiles for sm_90 and keeps its points in registers (a
+    frame means an array indexed at run time: the unrolled DFT's indices were not constants)."""
+    from cuarray.scipy.signal import _spectral_fused as fz
+
+    names = _names(fz)
+    cubin, lowered = compile_sm90(fz.SPECTRAL.source(), names)
+    assert set(lowered) == set(names)
+    attrs = kernel_attributes(cubin)
+    for name in names:
+        assert attrs[lowered[name].decode()].get(FRAME_SIZE, 0) == 0, name
+
+
+@pytest.mark.parametrize("nfft", [16, 32, 64, 128, 256])
+@pytest.mark.parametrize("itemsize", [4, 8])
+@pytest.mark.parametrize("nseg,batch", [(1, 1), (2, 1), (3, 7), (78_124, 1), (781_249, 1), (10**8, 1), (500, 65535)])
+def test_pairs_plan(nfft, itemsize, nseg, batch):
+    """Blocks of 256 threads (128 for float64); every group of pairs in some block's grid-stride
+    loop and no block without one; no thread sums more than PAIRS_MAX pairs; at least `per_sm`
+    blocks an SM where there are groups for them."""
+    from cuarray.scipy.signal import _spectral_fused as fz
+
+    block, gx = fz.pairs_plan(nseg, batch, nfft, itemsize, 132)
+    assert block == (256 if itemsize == 4 else 128)
+    slots = block // (nfft // (16 if nfft >= 128 else 8 if nfft >= 32 else 4))
+    groups = -(-((nseg + 1) // 2) // slots)
+    assert 1 <= gx <= groups
+    assert -(-groups // gx) <= fz.PAIRS_MAX
+    assert gx * batch >= min(groups * batch, fz.PAIRS_PER_SM * 132)
+
+
+# The kernels with g++: CUDA's names as stand-ins. A block's threads run as threads; __syncthreads is a
+# barrier of the block, __syncwarp and the shuffles barriers of the thread's warp (32 threads).
+DRIVER = r"""
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+struct Dim3 { unsigned x, y, z; };
+static thread_local Dim3 threadIdx, blockIdx;
+static Dim3 gridDim;
+#define __global__
+#define __device__
+#define __forceinline__ inline
+#define __launch_bounds__(n)
+#define __shared__ static
+struct float2 { float x, y; };
+struct double2 { double x, y; };
+struct Barrier {
+  std::mutex mu;
+  std::condition_variable cv;
+  int n = 32, arrived = 0;
+  long generation = 0;
+  void wait() {
+    std::unique_lock<std::mutex> lk(mu);
+    const long g = generation;
+    if (++arrived == n) { arrived = 0; ++generation; cv.notify_all(); }
+    else cv.wait(lk, [&] { return generation != g; });
+  }
+};
+static Barrier warps[32], block;
+static double slots[1024];
+static void __syncthreads() { block.wait(); }
+static void __syncwarp() { warps[threadIdx.x / 32].wait(); }
+static double __shfl_xor_sync(unsigned, double v, int off) {
+  slots[threadIdx.x] = v; __syncwarp();
+  const double r = slots[threadIdx.x ^ off]; __syncwarp();
+  return r;
+}
+static double __shfl_down_sync(unsigned, double v, int off) {
+  slots[threadIdx.x] = v; __syncwarp();
+  const double r = threadIdx.x % 32 + off < 32 ? slots[threadIdx.x + off] : v; __syncwarp();
+  return r;
+}
+static double __shfl_sync(unsigned, double v, int src) {
+  slots[threadIdx.x] = v; __syncwarp();
+  const double r = slots[threadIdx.x / 32 * 32 + src]; __syncwarp();
+  return r;
+}
+#include "segment_fft.cuh"
+#include "spectral.cu"
+template <typename F>
+void blocks(unsigned gx, unsigned gy, unsigned threads, F body) {
+  gridDim.x = gx; gridDim.y = gy; gridDim.z = 1;
+  block.n = (int)threads;
+  for (unsigned by = 0; by < gy; ++by)
+    for (unsigned bx = 0; bx < gx; ++bx) {
+      std::vector<std::thread> ts;
+      for (unsigned t = 0; t < threads; ++t)
+        ts.emplace_back([=] { blockIdx.x = bx; blockIdx.y = by; threadIdx.x = t; threadIdx.y = 0; body(); });
+      for (auto& t : ts) t.join();
+    }
+}
+template <typename T, int BLOCK>
+void pairs(int nfft, const T* x, const T* w, const T* tw, long long len, long long nstep, long long nper,
+           long long nseg, int detrend, double* part, unsigned gx, unsigned batch) {
+  const long long np = (nseg + 1) / 2;
+#define CUARRAY_PAIRS(N) \
+  blocks(gx, batch, BLOCK, [=] { \
+    cuarray_signal::welch_pairs<T, N, BLOCK>(x, w, tw, len, nstep, nper, nseg, np, detrend, part); })
+  switch (nfft) {
+    case 16: CUARRAY_PAIRS(16); break;
+    case 32: CUARRAY_PAIRS(32); break;
+    case 64: CUARRAY_PAIRS(64); break;
+    case 128: CUARRAY_PAIRS(128); break;
+    case 256: CUARRAY_PAIRS(256); break;
+  }
+}
+template <typename R>
+void mean(const double* part, long long nchunks, long long nf, long long batch, const double* c, double inv, R* out) {
+  blocks((unsigned)(batch * nf), 1, 128, [=] { cuarray_signal::power_mean<R, 128>(part, nchunks, nf, c, inv, out); });
+}
+extern "C" void welch_f(int nfft, const float* x, const float* w, const float* tw, long long len, long long nstep,
+                        long long nper, long long nseg, int detrend, double* part, unsigned gx, unsigned batch,
+                        const double* c, float* out) {
+  pairs<float, 256>(nfft, x, w, tw, len, nstep, nper, nseg, detrend, part, gx, batch);
+  mean(part, gx, nfft / 2 + 1, batch, c, 1.0 / nseg, out);
+}
+extern "C" void welch_d(int nfft, const double* x, const double* w, const double* tw, long long len, long long nstep,
+                        long long nper, long long nseg, int detrend, double* part, unsigned gx, unsigned batch,
+                        const double* c, double* out) {
+  pairs<double, 128>(nfft, x, w, tw, len, nstep, nper, nseg, detrend, part, gx, batch);
+  mean(part, gx, nfft / 2 + 1, batch, c, 1.0 / nseg, out);
+}
+"""
+
+
+def host_welch(lib, x, win, nperseg, noverlap, nfft, detrend, scale, gx_max=3):
+    """`mean_power_pairs` with the kernels run by g++: the plan's block, a grid of at most `gx_max`
+    blocks (the grid-stride loop takes several trips), the module's twiddles and factors."""
+    from cuarray.scipy.signal import _spectral_fused as fz
+
+    batch, n = int(np.prod(x.shape[:-1])), x.shape[-1]
+    nstep = nperseg - noverlap
+    nseg = (n - nperseg) // nstep + 1
+    nf = nfft // 2 + 1
+    _, gx = fz.pairs_plan(nseg, batch, nfft, x.dtype.itemsize, 1, per_sm=1)
+    gx = min(gx, gx_max)
+    part = np.full((batch, gx, nf), np.nan)
+    out = np.full(x.shape[:-1] + (nf,), np.nan, x.dtype)
+    w = np.ascontiguousarray(win, x.dtype)
+    tw, c = fz._full_twiddles(nfft, x.dtype), fz._factors(nfft, scale)
+    ll, p = ctypes.c_longlong, (lambda a: a.ctypes.data_as(ctypes.c_void_p))  # noqa: E731
+    (lib.welch_f if x.dtype == np.float32 else lib.welch_d)(
+        ctypes.c_int(nfft), p(x), p(w), p(tw), ll(n), ll(nstep), ll(nperseg), ll(nseg), ctypes.c_int(int(detrend)),
+        p(part), ctypes.c_uint(gx), ctypes.c_uint(batch), p(c), p(out))
+    return out
+
+
+CASES = [  # (shape, nperseg, noverlap, nfft, detrend, window)
+    ((300,), None, None, None, True, "hann"),
+    ((2, 1000), None, 0, None, True, "hamming"),  # (odd and even rows: the last pair's second segment)
+    ((3, 777), None, None, None, False, "boxcar"),
+    ((1, 500), -3, -4, None, True, "hann"),  # (nperseg < nfft: zero padding; a step of one sample)
+    ((5000,), None, -1, None, True, "blackman"),  # (many trips of the grid-stride loop)
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("nfft", [16, 32, 64, 128, 256])
+@pytest.mark.parametrize("case", CASES)
+def test_welch_pairs_kernel_gives_scipys_welch(host_lib, dtype, nfft, case):
+    from cuarray.scipy.signal import _spectral_fused as fz
+
+    lib = host_lib("spectral_welch_pairs", DRIVER, fz._DIR)
+    shape, nper, nov, _, detrend, window = case
+    nper = nfft if nper is None else nfft + nper
+    nov = nper // 2 if nov is None else (nper + nov if nov < 0 else nov)
+    if shape[-1] < nper:
+        pytest.skip("nperseg past the signal")
+    x = (RNG.normal(size=shape) * 2 + 7).astype(dtype)
+    win = ss.get_window(window, nper)
+    scale = 1.0 / (win * win).sum()
+    got = host_welch(lib, x, win, nper, nov, nfft, detrend, scale)
+    ref = ss.welch(x.astype(np.float64), 1.0, window=win, nperseg=nper, noverlap=nov, nfft=nfft,
+                   detrend="constant" if detrend else False)[1]
+    assert got.shape == ref.shape and got.dtype == np.dtype(dtype)
+    tol = 2e-5 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(got, ref, rtol=tol, atol=tol * 1e-2 * float(ref.max()))
