@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import math
 import pathlib
+import typing
 
 import numpy
 
@@ -39,7 +40,7 @@ from ..ndimage._tables import constant_table as _constant_table
 
 __all__ = ["applicable", "run", "frames", "write_frames", "mean_power", "chunking", "device_window",
            "segment_times", "SPECTRAL", "StftPlan", "twiddles", "ONE_PASS_MIN", "ONE_PASS_MAX", "PAIRS_NFFT",
-           "pairs_plan", "mean_power_pairs"]
+           "pairs_plan", "PairsPlan", "mean_power_pairs", "pass_twiddles"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 
@@ -58,8 +59,8 @@ SPECTRAL = KernelFamily("cuarray_signal_spectral", _source, namespace="cuarray_s
     "const double* tp)",
     "stft_rfft<T, M>(const T* x, const T* w, const T* tw, long long len, long long nstep, long long nper, long long nseg, "
     "long long rows, long long pre, T* y, double* aux, long long nfreq, long long ntime, const double* tp)",
-    "welch_pairs<T, N, BLOCK>(const T* x, const T* w, const T* tw, long long len, long long nstep, long long nper, "
-    "long long nseg, long long npairs, int detrend, double* part)",
+    "welch_pairs<T, N, BLOCK, MINB, FULL>(const T* x, const T* w, const T* tw, long long len, long long nstep, "
+    "long long nper, long long nseg, long long npairs, int detrend, double* part)",
 ))
 # stft's one-pass route (templates/spectral.cu's stft_rfft: frames, window and real FFT in one kernel)
 # for a power-of-two nfft from ONE_PASS_MIN to ONE_PASS_MAX points; other lengths frame and run cuFFT.
@@ -73,7 +74,9 @@ _FLOATS = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
 # registers, the power summed there) for these nfft; others frame, run cuFFT and reduce.
 PAIRS_NFFT = (16, 32, 64, 128, 256)
 PAIRS_MAX = 64  # pairs a thread sums at most (its running sums are in the signal's precision)
-PAIRS_PER_SM = 4  # blocks an SM the grid aims at
+PAIRS_PER_SM = 8  # blocks an SM the grid aims at
+# (block, __launch_bounds__ minimum) of welch_pairs for float32 and float64 (docs/perf-notes.md)
+PAIRS_SHAPE = {4: (128, 4), 8: (64, 1)}
 
 # y[r, j] of the frames (r = b * nseg + s, the flat segment of batch row b): the detrended,
 # windowed segment, zero past nperseg (SciPy's detrend, then `win * seg`, in the signal's dtype).
@@ -121,42 +124,58 @@ def chunking(nseg: int, nf: int, batch: int, sm_count: int):
     return rows, -(-nseg // rows)
 
 
-def pairs_plan(nseg: int, batch: int, nfft: int, itemsize: int, sm_count: int, per_sm: int = PAIRS_PER_SM):
-    """welch_pairs' launch (block, blocks a row): 256 threads (128 for float64: the exchange buffer
-    stays ~34 KB); about `per_sm` blocks an SM over all rows, more where a thread would otherwise
-    sum over PAIRS_MAX pairs, never more than the row's groups of pairs."""
-    block = 256 if itemsize == 4 else 128
+class PairsPlan(typing.NamedTuple):
+    """welch_pairs' launch: its specialisation (`kernel`, a name expression of SPECTRAL) and grid."""
+    kernel: str
+    block: int
+    grid_x: int
+
+
+def pairs_plan(nseg: int, batch: int, nfft: int, dtype, sm_count: int, full: bool = True,
+               per_sm: int = PAIRS_PER_SM, block: int = 0, minb: int = 0) -> PairsPlan:
+    """welch_pairs' launch for `batch` rows of `nseg` segments: PAIRS_SHAPE's block and register
+    bound for the dtype unless given; about `per_sm` blocks an SM over all rows, more where a
+    thread would otherwise sum over PAIRS_MAX pairs, never more than the row's groups of pairs.
+    `full`: nperseg = nfft (the kernel's loads without a test an element)."""
+    dtype = numpy.dtype(dtype)
+    block, minb = block or PAIRS_SHAPE[dtype.itemsize][0], minb or PAIRS_SHAPE[dtype.itemsize][1]
     slots = block // (nfft // (16 if nfft >= 128 else 8 if nfft >= 32 else 4))
     groups = -(-((nseg + 1) // 2) // slots)
-    return block, max(1, min(groups, max(-(-per_sm * sm_count // batch), -(-groups // PAIRS_MAX))))
+    gx = max(1, min(groups, max(-(-per_sm * sm_count // batch), -(-groups // PAIRS_MAX))))
+    ct = "float" if dtype == _FLOATS[0] else "double"
+    return PairsPlan("welch_pairs<{}, {}, {}, {}, {}>".format(ct, nfft, block, minb, int(full)), block, gx)
 
 
 @functools.lru_cache(maxsize=None)
-def _full_twiddles(nfft: int, dtype) -> numpy.ndarray:
-    """welch_pairs' table: exp(-2 pi i m / nfft) for m < nfft, (re, im) pairs of `dtype`."""
-    ang = -2.0 * numpy.pi * numpy.arange(nfft) / nfft
+def pass_twiddles(nfft: int, dtype) -> numpy.ndarray:
+    """welch_pairs' table for its second pass (nfft = R1 R2, R1 the first pass's radix):
+    exp(-2 pi i r j / nfft) at [r R1 + j] for r < R2, j < R1, (re, im) pairs of `dtype` (computed
+    in double, rounded once)."""
+    r1 = 16 if nfft >= 128 else 8 if nfft >= 32 else 4
+    r, j = numpy.divmod(numpy.arange(nfft), r1)
+    ang = -2.0 * numpy.pi * (r * j) / nfft
     return numpy.stack([numpy.cos(ang), numpy.sin(ang)], axis=-1).astype(dtype).reshape(-1)
 
 
-def mean_power_pairs(x, w, nperseg: int, noverlap: int, nfft: int, detrend: bool, c, per_sm: int = PAIRS_PER_SM):
+def mean_power_pairs(x, w, nperseg: int, noverlap: int, nfft: int, detrend: bool, c, plan=None):
     """The mean over the segments of |FFT(w (x_s - mean))|^2 * c for a C-contiguous real signal x
     (..., n), nfft in PAIRS_NFFT: welch_pairs, then power_mean (two launches; the frames and the
     spectrum never stored). `w` a contiguous device window of x's dtype, `c` a device float64
-    table of nfft / 2 + 1 factors."""
+    table of nfft / 2 + 1 factors; `plan` pairs_plan's (the default: its defaults)."""
     batch, n = math.prod(x.shape[:-1]), x.shape[-1]
     nstep = nperseg - noverlap
     nseg = (n - nperseg) // nstep + 1
     nf = nfft // 2 + 1
-    block, gx = pairs_plan(nseg, batch, nfft, x.dtype.itemsize, _device._sm_count(_device.get_device_id()), per_sm)
-    part = _empty((batch, gx, nf), dtype=numpy.float64)
+    if plan is None:
+        plan = pairs_plan(nseg, batch, nfft, x.dtype, _device._sm_count(_device.get_device_id()), nperseg == nfft)
+    part = _empty((batch, plan.grid_x, nf), dtype=numpy.float64)
     out = _empty(x.shape[:-1] + (nf,), dtype=x.dtype)
-    ct = "float" if x.dtype == _FLOATS[0] else "double"
-    tw = _constant_table(_full_twiddles(nfft, x.dtype))
-    pairs, finish = SPECTRAL.get("welch_pairs<{}, {}, {}>".format(ct, nfft, block),
-                                 "power_mean<{}, {}>".format(ct, _MEAN_BLOCK))
-    pairs.launch((gx, batch), block, x.data.ptr, w.data.ptr, tw.data.ptr, n, nstep, nperseg, nseg, (nseg + 1) // 2,
-                 int(detrend), part.data.ptr)
-    finish.launch(batch * nf, _MEAN_BLOCK, part.data.ptr, gx, nf, c.data.ptr, 1.0 / nseg, out.data.ptr)
+    tw = _constant_table(pass_twiddles(nfft, x.dtype))
+    pairs, finish = SPECTRAL.get(plan.kernel, "power_mean<{}, {}>".format(
+        "float" if x.dtype == _FLOATS[0] else "double", _MEAN_BLOCK))
+    pairs.launch((plan.grid_x, batch), plan.block, x.data.ptr, w.data.ptr, tw.data.ptr, n, nstep, nperseg, nseg,
+                 (nseg + 1) // 2, int(detrend), part.data.ptr)
+    finish.launch(batch * nf, _MEAN_BLOCK, part.data.ptr, plan.grid_x, nf, c.data.ptr, 1.0 / nseg, out.data.ptr)
     return out
 
 

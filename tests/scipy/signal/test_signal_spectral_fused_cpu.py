@@ -133,7 +133,7 @@ static thread_local Dim3 threadIdx, blockIdx;
 static Dim3 gridDim;
 #define __global__
 #define __device__
-#define __launch_bounds__(n)
+#define __launch_bounds__(...)
 #define __shared__ static
 struct float2 { float x, y; };
 struct double2 { double x, y; };

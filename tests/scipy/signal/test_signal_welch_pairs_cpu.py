@@ -16,8 +16,10 @@ RNG = np.random.default_rng(5252)
 
 
 def _names(fz):
-    return [fz.SPECTRAL.name_expression("welch_pairs<{}, {}, {}>".format(t, n, b))
-            for t, b in (("float", 256), ("double", 128)) for n in fz.PAIRS_NFFT]
+    """The planner's specialisations for every nfft, with and without zero padding."""
+    plans = [fz.pairs_plan(10**6, 1, n, d, 132, full) for d in (np.float32, np.float64)
+             for n in fz.PAIRS_NFFT for full in (True, False)]
+    return sorted({fz.SPECTRAL.name_expression(p.kernel) for p in plans})
 
 
 def test_welch_pairs_compiles_without_local_memory():
@@ -37,13 +39,13 @@ def test_welch_pairs_compiles_without_local_memory():
 @pytest.mark.parametrize("itemsize", [4, 8])
 @pytest.mark.parametrize("nseg,batch", [(1, 1), (2, 1), (3, 7), (78_124, 1), (781_249, 1), (10**8, 1), (500, 65535)])
 def test_pairs_plan(nfft, itemsize, nseg, batch):
-    """Blocks of 256 threads (128 for float64); every group of pairs in some block's grid-stride
+    """PAIRS_SHAPE's blocks; every group of pairs in some block's grid-stride
     loop and no block without one; no thread sums more than PAIRS_MAX pairs; at least `per_sm`
     blocks an SM where there are groups for them."""
     from cuarray.scipy.signal import _spectral_fused as fz
 
-    block, gx = fz.pairs_plan(nseg, batch, nfft, itemsize, 132)
-    assert block == (256 if itemsize == 4 else 128)
+    block, gx = fz.pairs_plan(nseg, batch, nfft, "f{}".format(itemsize), 132)[1:]
+    assert block == fz.PAIRS_SHAPE[itemsize][0]
     slots = block // (nfft // (16 if nfft >= 128 else 8 if nfft >= 32 else 4))
     groups = -(-((nseg + 1) // 2) // slots)
     assert 1 <= gx <= groups
@@ -64,7 +66,7 @@ static Dim3 gridDim;
 #define __global__
 #define __device__
 #define __forceinline__ inline
-#define __launch_bounds__(n)
+#define __launch_bounds__(...)
 #define __shared__ static
 struct float2 { float x, y; };
 struct double2 { double x, y; };
@@ -113,13 +115,13 @@ void blocks(unsigned gx, unsigned gy, unsigned threads, F body) {
       for (auto& t : ts) t.join();
     }
 }
-template <typename T, int BLOCK>
-void pairs(int nfft, const T* x, const T* w, const T* tw, long long len, long long nstep, long long nper,
-           long long nseg, int detrend, double* part, unsigned gx, unsigned batch) {
+template <typename T, int BLOCK, int FULL>
+void pairs_n(int nfft, const T* x, const T* w, const T* tw, long long len, long long nstep, long long nper,
+             long long nseg, int detrend, double* part, unsigned gx, unsigned batch) {
   const long long np = (nseg + 1) / 2;
 #define CUARRAY_PAIRS(N) \
   blocks(gx, batch, BLOCK, [=] { \
-    cuarray_signal::welch_pairs<T, N, BLOCK>(x, w, tw, len, nstep, nper, nseg, np, detrend, part); })
+    cuarray_signal::welch_pairs<T, N, BLOCK, 1, FULL>(x, w, tw, len, nstep, nper, nseg, np, detrend, part); })
   switch (nfft) {
     case 16: CUARRAY_PAIRS(16); break;
     case 32: CUARRAY_PAIRS(32); break;
@@ -128,43 +130,50 @@ void pairs(int nfft, const T* x, const T* w, const T* tw, long long len, long lo
     case 256: CUARRAY_PAIRS(256); break;
   }
 }
+template <typename T, int BLOCK>
+void pairs(int full, int nfft, const T* x, const T* w, const T* tw, long long len, long long nstep, long long nper,
+           long long nseg, int detrend, double* part, unsigned gx, unsigned batch) {
+  if (full) pairs_n<T, BLOCK, 1>(nfft, x, w, tw, len, nstep, nper, nseg, detrend, part, gx, batch);
+  else pairs_n<T, BLOCK, 0>(nfft, x, w, tw, len, nstep, nper, nseg, detrend, part, gx, batch);
+}
 template <typename R>
 void mean(const double* part, long long nchunks, long long nf, long long batch, const double* c, double inv, R* out) {
   blocks((unsigned)(batch * nf), 1, 128, [=] { cuarray_signal::power_mean<R, 128>(part, nchunks, nf, c, inv, out); });
 }
-extern "C" void welch_f(int nfft, const float* x, const float* w, const float* tw, long long len, long long nstep,
+extern "C" void welch_f(int full, int nfft, const float* x, const float* w, const float* tw, long long len, long long nstep,
                         long long nper, long long nseg, int detrend, double* part, unsigned gx, unsigned batch,
                         const double* c, float* out) {
-  pairs<float, 256>(nfft, x, w, tw, len, nstep, nper, nseg, detrend, part, gx, batch);
+  pairs<float, 128>(full, nfft, x, w, tw, len, nstep, nper, nseg, detrend, part, gx, batch);
   mean(part, gx, nfft / 2 + 1, batch, c, 1.0 / nseg, out);
 }
-extern "C" void welch_d(int nfft, const double* x, const double* w, const double* tw, long long len, long long nstep,
+extern "C" void welch_d(int full, int nfft, const double* x, const double* w, const double* tw, long long len, long long nstep,
                         long long nper, long long nseg, int detrend, double* part, unsigned gx, unsigned batch,
                         const double* c, double* out) {
-  pairs<double, 128>(nfft, x, w, tw, len, nstep, nper, nseg, detrend, part, gx, batch);
+  pairs<double, 64>(full, nfft, x, w, tw, len, nstep, nper, nseg, detrend, part, gx, batch);
   mean(part, gx, nfft / 2 + 1, batch, c, 1.0 / nseg, out);
 }
 """
 
 
 def host_welch(lib, x, win, nperseg, noverlap, nfft, detrend, scale, gx_max=3):
-    """`mean_power_pairs` with the kernels run by g++: the plan's block, a grid of at most `gx_max`
-    blocks (the grid-stride loop takes several trips), the module's twiddles and factors."""
+    """`mean_power_pairs` with the kernels run by g++: the plan's block (the driver's), a grid of
+    at most `gx_max` blocks (the grid-stride loop takes several trips), the module's twiddles and
+    factors, the form without tests where nperseg = nfft (as the planner picks)."""
     from cuarray.scipy.signal import _spectral_fused as fz
 
     batch, n = int(np.prod(x.shape[:-1])), x.shape[-1]
     nstep = nperseg - noverlap
     nseg = (n - nperseg) // nstep + 1
     nf = nfft // 2 + 1
-    _, gx = fz.pairs_plan(nseg, batch, nfft, x.dtype.itemsize, 1, per_sm=1)
+    gx = fz.pairs_plan(nseg, batch, nfft, x.dtype, 1, per_sm=1).grid_x
     gx = min(gx, gx_max)
     part = np.full((batch, gx, nf), np.nan)
     out = np.full(x.shape[:-1] + (nf,), np.nan, x.dtype)
     w = np.ascontiguousarray(win, x.dtype)
-    tw, c = fz._full_twiddles(nfft, x.dtype), fz._factors(nfft, scale)
+    tw, c = fz.pass_twiddles(nfft, x.dtype), fz._factors(nfft, scale)
     ll, p = ctypes.c_longlong, (lambda a: a.ctypes.data_as(ctypes.c_void_p))  # noqa: E731
     (lib.welch_f if x.dtype == np.float32 else lib.welch_d)(
-        ctypes.c_int(nfft), p(x), p(w), p(tw), ll(n), ll(nstep), ll(nperseg), ll(nseg), ctypes.c_int(int(detrend)),
+        ctypes.c_int(int(nperseg == nfft)), ctypes.c_int(nfft), p(x), p(w), p(tw), ll(n), ll(nstep), ll(nperseg), ll(nseg), ctypes.c_int(int(detrend)),
         p(part), ctypes.c_uint(gx), ctypes.c_uint(batch), p(c), p(out))
     return out
 

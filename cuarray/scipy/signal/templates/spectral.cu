@@ -215,6 +215,31 @@ __global__ void __launch_bounds__(256) stft_rfft(const T* x, const T* w, const T
   }
 }
 
+// Pair p's samples n = t + r TPS (r < R) as points (x_{2p}[n], x_{2p+1}[n]): zero past nper, past
+// the last segment and for p past the pairs. FULL (nper = N: every segment fills the FFT): a pair
+// with both segments loads without a test an element.
+template <typename T, typename P, int R, int TPS, int FULL>
+__device__ __forceinline__ void load_pair(const T* __restrict__ xb, const long long p, const int t,
+                                          const long long nstep, const long long nper, const long long nseg,
+                                          const long long npairs, P (&v)[R]) {
+  const bool live = p < npairs, two = 2 * p + 1 < nseg;
+  const T* __restrict__ x0 = xb + 2 * p * nstep;
+  if (FULL && live && two) {
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      v[r].x = x0[t + r * TPS];
+      v[r].y = x0[nstep + t + r * TPS];
+    }
+  } else {
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      const int n = t + r * TPS;
+      v[r].x = live && n < nper ? x0[n] : T(0);
+      v[r].y = live && two && n < nper ? x0[nstep + n] : T(0);
+    }
+  }
+}
+
 // welch_pairs: welch/csd's average='mean' of |X|^2 for one pass over a C-contiguous real signal
 // (batch rows of len samples, grid.y the row), nfft = N a power of two from 16 to 256, no boundary
 // or padding: the frames, the window, the FFT and the power summed in registers, nothing stored
@@ -223,15 +248,17 @@ __global__ void __launch_bounds__(256) stft_rfft(const T* x, const T* w, const T
 // second zero past nseg), and their powers summed need no separation:
 // |X_s[k]|^2 + |X_{s+1}[k]|^2 = (|Z[k]|^2 + |Z[N - k]|^2) / 2, Z the N-point FFT of z.
 // The FFT is N = R1 R2 in two passes (Stockham): TPS = R2 threads a pair, thread t loads
-// z[t + r TPS] (r < R1: coalesced across t), detrends (the segment means summed in double over the
-// pair's lanes by shuffles) and windows them, and runs an R1-point DFT in registers
-// (segment_fft.cuh); through the warp's slice of shared memory (column layout, padded: no bank
-// conflicts at N = 256) thread t then takes the R1 / R2 butterflies j2 = t + TPS b, multiplies
-// point r by exp(-2 pi i r j2 / N) (tw, N pairs made on the host in double) and runs an R2-point
-// DFT: Z[j2 + q R1], q < R2. Each thread keeps the running |Z|^2 of its own bins in T, at most
-// PAIRS_MAX pairs a thread (the planner's grid); the block sums its slots in double in a fixed order.
-template <typename T, int N, int BLOCK>
-__global__ void __launch_bounds__(BLOCK) welch_pairs(const T* x, const T* w, const T* tw, long long len,
+// z[t + r TPS] (r < R1: coalesced across t; FULL: no test an element), detrends (the segment means
+// summed in T over the pair's lanes by shuffles) and windows them (its window values kept in
+// registers), and runs an R1-point DFT in registers (segment_fft.cuh); through the warp's slice of
+// shared memory ((re, im) pairs in a column layout, padded: no bank conflicts at N = 256) thread t
+// then takes the R1 / R2 butterflies j2 = t + TPS b, multiplies point r by tw[r R1 + j2] =
+// exp(-2 pi i r j2 / N) (made on the host in double; the lanes' twiddles side by side) and runs
+// an R2-point DFT: Z[j2 + q R1], q < R2. Each thread keeps the running |Z|^2 of its own bins in
+// T, at most PAIRS_MAX pairs a thread (the planner's grid); the block sums its slots in double in
+// a fixed order.
+template <typename T, int N, int BLOCK, int MINB, int FULL>
+__global__ void __launch_bounds__(BLOCK, MINB) welch_pairs(const T* x, const T* w, const T* tw, long long len,
                                                     long long nstep, long long nper, long long nseg,
                                                     long long npairs, int detrend, double* part) {
   typedef typename pair_of<T>::type P;
@@ -245,38 +272,31 @@ __global__ void __launch_bounds__(BLOCK) welch_pairs(const T* x, const T* w, con
   constexpr int COL = TPS + 1;
   constexpr int BASE = R1 * COL;
   constexpr int REGION = BASE + (TPS - BASE % (2 * TPS) + 2 * TPS) % (2 * TPS);  // slots of a warp apart in banks
-  constexpr int WORDS = (SLOTS * 2 * REGION * (int)sizeof(T) + 7) / 8;
+  constexpr int WORDS = (SLOTS * REGION * (int)sizeof(P) + 7) / 8;
   static_assert(N == R1 * R2 && R2 <= R1 && 32 % TPS == 0, "welch_pairs: N = 16 .. 256");
   static_assert(SLOTS * N <= WORDS, "welch_pairs: the block's sums fit the exchange buffer");
   __shared__ double sraw[WORDS];
   const int t = threadIdx.x % TPS, slot = threadIdx.x / TPS;
-  T* const re = reinterpret_cast<T*>(sraw) + slot * 2 * REGION;
-  T* const im = re + REGION;
+  P* const buf = reinterpret_cast<P*>(sraw) + slot * REGION;
   const T* __restrict__ xb = x + (long long)blockIdx.y * len;
   const T* __restrict__ ws = w;
   const P* __restrict__ W = reinterpret_cast<const P*>(tw);
   T acc[B2 * R2];
 #pragma unroll
   for (int i = 0; i < B2 * R2; ++i) acc[i] = T(0);
+  T wr[R1];  // the thread's window values (zero past nper), loaded once
+#pragma unroll
+  for (int r = 0; r < R1; ++r) wr[r] = FULL || t + r * TPS < nper ? ws[t + r * TPS] : T(0);
+  const T inv = T(1) / (T)nper;
   for (long long p0 = (long long)blockIdx.x * SLOTS; p0 < npairs; p0 += (long long)gridDim.x * SLOTS) {
     // (every thread takes every trip: the shuffles are the whole warp's)
-    const long long p = p0 + slot;
-    const bool live = p < npairs, two = 2 * p + 1 < nseg;
-    const T* __restrict__ x0 = xb + 2 * p * nstep;
     P v[R1];
-    double m0 = 0.0, m1 = 0.0;
+    load_pair<T, P, R1, TPS, FULL>(xb, p0 + slot, t, nstep, nper, nseg, npairs, v);
+    T m0 = T(0), m1 = T(0);
 #pragma unroll
     for (int r = 0; r < R1; ++r) {
-      const int n = t + r * TPS;
-      T a = T(0), b = T(0);
-      if (live && n < nper) {
-        a = x0[n];
-        if (two) b = x0[nstep + n];
-      }
-      v[r].x = a;
-      v[r].y = b;
-      m0 += (double)a;
-      m1 += (double)b;
+      m0 += v[r].x;
+      m1 += v[r].y;
     }
     if (detrend) {
 #pragma unroll
@@ -284,10 +304,10 @@ __global__ void __launch_bounds__(BLOCK) welch_pairs(const T* x, const T* w, con
         m0 += __shfl_xor_sync(0xffffffffu, m0, off);
         m1 += __shfl_xor_sync(0xffffffffu, m1, off);
       }
-      const T c0 = (T)(m0 / (double)nper), c1 = (T)(m1 / (double)nper);
+      const T c0 = m0 * inv, c1 = m1 * inv;
 #pragma unroll
       for (int r = 0; r < R1; ++r) {
-        if (t + r * TPS < nper) {
+        if (FULL || t + r * TPS < nper) {
           v[r].x = v[r].x - c0;
           v[r].y = v[r].y - c1;
         }
@@ -295,17 +315,12 @@ __global__ void __launch_bounds__(BLOCK) welch_pairs(const T* x, const T* w, con
     }
 #pragma unroll
     for (int r = 0; r < R1; ++r) {
-      const int n = t + r * TPS;
-      const T wn = n < nper ? ws[n] : T(0);
-      v[r].x = v[r].x * wn;
-      v[r].y = v[r].y * wn;
+      v[r].x = v[r].x * wr[r];
+      v[r].y = v[r].y * wr[r];
     }
     dft_regs<T, P, R1, LOG2R1>(v);
 #pragma unroll
-    for (int k = 0; k < R1; ++k) {
-      re[k * COL + t] = v[k].x;
-      im[k * COL + t] = v[k].y;
-    }
+    for (int k = 0; k < R1; ++k) buf[k * COL + t] = v[k];
     __syncwarp();
 #pragma unroll
     for (int b = 0; b < B2; ++b) {
@@ -313,13 +328,11 @@ __global__ void __launch_bounds__(BLOCK) welch_pairs(const T* x, const T* w, con
       P u[R2];
 #pragma unroll
       for (int r = 0; r < R2; ++r) {
-        P z;
-        z.x = re[j2 * COL + r];
-        z.y = im[j2 * COL + r];
+        const P z = buf[j2 * COL + r];
         if (r == 0) {
           u[r] = z;
         } else {
-          const P c = W[r * j2];
+          const P c = W[r * R1 + j2];  // (lanes read neighbours: one wavefront)
           u[r].x = z.x * c.x - z.y * c.y;
           u[r].y = z.x * c.y + z.y * c.x;
         }
