@@ -59,12 +59,16 @@ SPECTRAL = KernelFamily("cuarray_signal_spectral", _source, namespace="cuarray_s
     "const double* tp)",
     "stft_rfft<T, M>(const T* x, const T* w, const T* tw, long long len, long long nstep, long long nper, long long nseg, "
     "long long rows, long long pre, T* y, double* aux, long long nfreq, long long ntime, const double* tp)",
+    "stft_regs<T, M, BLOCK, MINB>(const T* x, const T* w, const T* tw, long long len, long long nstep, long long nper, "
+    "long long nseg, long long rows, long long pre, T* y, double* aux, long long nfreq, long long ntime, "
+    "const double* tp)",
     "welch_pairs<T, N, BLOCK, MINB, FULL>(const T* x, const T* w, const T* tw, long long len, long long nstep, "
     "long long nper, long long nseg, long long npairs, int detrend, double* part)",
 ))
 # stft's one-pass route (templates/spectral.cu's stft_rfft: frames, window and real FFT in one kernel)
 # for a power-of-two nfft from ONE_PASS_MIN to ONE_PASS_MAX points; other lengths frame and run cuFFT.
 ONE_PASS_MIN, ONE_PASS_MAX = 64, 1024
+STFT_REGS_NFFT = (64, 128, 256, 512)  # of those, stft_regs' (in-register DFTs); 1024 stays stft_rfft's
 _MEAN_BLOCK = 128
 _MEAN_INSIDE = 2  # frames' detrend mode: the segment means summed by the kernel (1: read from m)
 _BATCH_MAX = 65535  # gridDim.z of power_partials (more rows: the generic reduction)
@@ -337,13 +341,14 @@ class StftPlan:
     real signal framed along its last axis, a named window): the scaled window, the times constants
     (and the one-pass route's twiddles) as kept device tables, the kernel and its launch arguments.
     A call allocates the output and one buffer for the frequencies and times and makes one launch:
-    for a power-of-two nfft in [ONE_PASS_MIN, ONE_PASS_MAX] `stft_rfft` (the frames, the window,
-    the real FFT, the frequencies and the times: the frames never stored); else `frames` with
+    for a power-of-two nfft in [ONE_PASS_MIN, ONE_PASS_MAX] `stft_regs` (STFT_REGS_NFFT: in-register
+    DFTs) or `stft_rfft` (the frames, the window, the real FFT, the frequencies and the times: the
+    frames never stored); else `frames` with
     `aux` and one cuFFT R2C (its cached recipe). It returns SciPy's (f, t, Zxx): f and t views of
     the one buffer, Zxx the spectrum's transposed view (frequencies before segments). No
     validation, transfer or sync a call: the key holds everything the arguments decide."""
 
-    __slots__ = ("launch", "grid", "w", "tp", "tw", "n", "nstep", "nperseg", "nfft", "nseg", "rows", "pre",
+    __slots__ = ("launch", "grid", "block", "w", "tp", "tw", "n", "nstep", "nperseg", "nfft", "nseg", "rows", "pre",
                  "fshape", "dtype", "nf", "nt", "consts", "one_pass", "cdtype")
 
     def __init__(self, x, win, nperseg: int, noverlap: int, nfft: int, pre: int, length: int, tp, nt: int):
@@ -362,7 +367,14 @@ class StftPlan:
         self.tp = _constant_table(numpy.asarray(self.consts, dtype=numpy.float64))
         ctype = "float" if x.dtype == _FLOATS[0] else "double"
         sms = _device._sm_count(_device.get_device_id())
-        if self.one_pass:
+        self.block = 256
+        if self.one_pass and nfft in STFT_REGS_NFFT:  # (register DFTs: templates/spectral.cu's stft_regs)
+            self.tw = _constant_table(numpy.concatenate([twiddles(nfft, x.dtype), pass_twiddles(nfft // 2, x.dtype)]))
+            self.block, minb = PAIRS_SHAPE[x.dtype.itemsize]
+            seg = self.block // (nfft // 2 // (16 if nfft >= 256 else 8))  # (segments a block)
+            self.grid = max(1, min(-(-self.rows // seg), PAIRS_PER_SM * sms))
+            (k,) = SPECTRAL.get("stft_regs<{}, {}, {}, {}>".format(ctype, nfft // 2, self.block, minb))
+        elif self.one_pass:
             self.tw = _constant_table(twiddles(nfft, x.dtype))
             seg = 1024 // nfft  # (segments a block: 256 threads, nfft / 4 a segment)
             self.grid = max(1, min(-(-self.rows // seg), 64 * sms))
@@ -383,7 +395,7 @@ class StftPlan:
         w = self.w.data.ptr
         if self.one_pass:
             spec = _new_c(self.fshape, self.cdtype)
-            self.launch(self.grid, 256, x.data.ptr, w, self.tw.data.ptr, self.n, self.nstep, self.nperseg, self.nseg,
+            self.launch(self.grid, self.block, x.data.ptr, w, self.tw.data.ptr, self.n, self.nstep, self.nperseg, self.nseg,
                         self.rows, self.pre, spec.data.ptr, aux.data.ptr, nf, nt, self.tp.data.ptr)
         else:
             frames = _new_c(self.fshape, self.dtype)

@@ -95,14 +95,16 @@ def test_stft(calls, kw):
     _no_transfers(calls)
     assert z.shape == (129, t.shape[0]) and not z.flags.c_contiguous  # (SciPy's transposed view: no copy)
     assert f.shape == (129,) and f.dtype == t.dtype == np.float64
-    assert _names(calls) == ["cuarray_signal::stft_rfft<float, 128>"]  # (frames, window and real FFT)
+    assert _names(calls) == ["cuarray_signal::stft_regs<float, 128, 128, 4>"]  # (frames, window and real FFT)
     assert calls["cufft"] == []
 
 
-@pytest.mark.parametrize("nfft,one_pass", [(32, False), (64, True), (1024, True), (2048, False), (300, False)])
+@pytest.mark.parametrize("nfft,one_pass", [(32, False), (64, "stft_regs<double, 32, 64, 1>"),
+                                            (512, "stft_regs<double, 256, 64, 1>"), (1024, "stft_rfft<double, 512>"),
+                                            (2048, False), (300, False)])
 def test_stft_routes(calls, nfft, one_pass):
-    """The one-pass kernel for a power-of-two nfft from 64 to 1024; else the frames with the
-    frequencies and times, and one R2C."""
+    """The one-pass kernels for a power-of-two nfft from 64 to 1024 (in-register DFTs to 512); else
+    the frames with the frequencies and times, and one R2C."""
     x = cuarray.empty((2, 5000), np.float64)
     signal.stft(x, nperseg=min(nfft, 100), nfft=nfft)
     calls["reset"]()
@@ -110,7 +112,7 @@ def test_stft_routes(calls, nfft, one_pass):
     _no_transfers(calls)
     assert z.shape == (2, nfft // 2 + 1, t.shape[0]) and f.shape == (nfft // 2 + 1,)
     if one_pass:
-        assert _names(calls) == ["cuarray_signal::stft_rfft<double, {}>".format(nfft // 2)] and calls["cufft"] == []
+        assert _names(calls) == ["cuarray_signal::" + one_pass] and calls["cufft"] == []
     else:
         assert _names(calls) == ["cuarray_signal::frames<double>"]
         assert calls["cufft"] == [((nfft,), cufft.D2Z, 2 * t.shape[0])]

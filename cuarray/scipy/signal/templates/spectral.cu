@@ -362,6 +362,128 @@ __global__ void __launch_bounds__(BLOCK, MINB) welch_pairs(const T* x, const T* 
   for (int f = threadIdx.x; f < NF; f += BLOCK) out[f] = 0.5 * (S[f] + S[(N - f) & (N - 1)]);
 }
 
+// stft_regs: stft_rfft's pass (same arguments and results) for nfft = 2 M, M = R1 R2 from 32 to
+// 256, with welch_pairs' in-register DFTs: TPS = R2 threads a segment, thread t makes the complex
+// points z[n] = w x[2n] + i w x[2n + 1] for n = t + r TPS (r < R1; a segment inside the signal and
+// nper = nfft loads without a test an element), an R1-point DFT, the warp's shared slice, the
+// R1 / R2 butterflies j2 = t + TPS b (tw[M + r R1 + j2] = exp(-2 pi i r j2 / M)), an R2-point DFT:
+// Z[j2 + q R1]; Z through the same slice (natural order) gives each thread Z[M - k] for its k, and
+// the real spectrum X[k] = (Z[k] + conj Z[M-k]) / 2 - i tw[k] (Z[k] - conj Z[M-k]) / 2
+// (tw[k] = exp(-2 pi i k / nfft), k < M), X[M] = Re Z[0] - Im Z[0], is written once. Each segment is
+// its own FFT (no two segments share one): a quiet segment beside a loud one keeps its accuracy.
+template <typename T, int M, int BLOCK, int MINB>
+__global__ void __launch_bounds__(BLOCK, MINB) stft_regs(const T* x, const T* w, const T* tw, long long len,
+                                                        long long nstep, long long nper, long long nseg,
+                                                        long long rows, long long pre, T* y, double* aux,
+                                                        long long nfreq, long long ntime, const double* tp) {
+  typedef typename pair_of<T>::type P;
+  constexpr int R1 = M >= 128 ? 16 : 8;
+  constexpr int LOG2R1 = R1 == 16 ? 4 : 3;
+  constexpr int R2 = M / R1;
+  constexpr int LOG2R2 = R2 == 16 ? 4 : (R2 == 8 ? 3 : 2);
+  constexpr int TPS = R2;
+  constexpr int B2 = R1 / R2;
+  constexpr int SLOTS = BLOCK / TPS;
+  constexpr int COL = TPS + 1;
+  constexpr int BASE = R1 * COL;
+  constexpr int REGION = BASE + (TPS - BASE % (2 * TPS) + 2 * TPS) % (2 * TPS);
+  static_assert(M == R1 * R2 && R2 <= R1 && R2 >= 4 && 32 % TPS == 0 && REGION >= M, "stft_regs: M = 32 .. 256");
+  __shared__ P sbuf[SLOTS * REGION];
+  const int t = threadIdx.x % TPS, slot = threadIdx.x / TPS;
+  P* const buf = sbuf + slot * REGION;
+  const T* __restrict__ xs = x;
+  const T* __restrict__ ws = w;
+  const P* __restrict__ post = reinterpret_cast<const P*>(tw);
+  const P* __restrict__ W = post + M;
+  P* __restrict__ out = reinterpret_cast<P*>(y);
+  for (long long i = (long long)blockIdx.x * BLOCK + threadIdx.x; i < nfreq + ntime; i += (long long)gridDim.x * BLOCK) {
+    if (i < nfreq) {
+      aux[i] = (double)i * tp[0];
+    } else {
+      const double tt = (tp[1] + (double)(i - nfreq) * tp[2]) / tp[3];
+      aux[i] = tt - tp[4];
+    }
+  }
+  for (long long r0 = (long long)blockIdx.x * SLOTS; r0 < rows; r0 += (long long)gridDim.x * SLOTS) {
+    // (every thread takes every trip: __syncwarp is the whole warp's)
+    const long long row = r0 + slot;
+    const bool live = row < rows;
+    const long long bt = live ? row / nseg : 0, s = live ? row - bt * nseg : 0;
+    const T* __restrict__ xb = xs + bt * len;
+    const long long t0 = s * nstep - pre;
+    P v[R1];
+    if (live && nper == 2 * M && t0 >= 0 && t0 + 2 * M <= len) {
+#pragma unroll
+      for (int r = 0; r < R1; ++r) {
+        const int n = t + r * TPS;
+        v[r].x = xb[t0 + 2 * n] * ws[2 * n];
+        v[r].y = xb[t0 + 2 * n + 1] * ws[2 * n + 1];
+      }
+    } else {
+#pragma unroll
+      for (int r = 0; r < R1; ++r) {
+        const int n = t + r * TPS;
+        const long long i0 = 2 * n, i1 = 2 * n + 1, u0 = t0 + i0, u1 = t0 + i1;
+        v[r].x = live && i0 < nper && u0 >= 0 && u0 < len ? xb[u0] * ws[i0] : T(0);
+        v[r].y = live && i1 < nper && u1 >= 0 && u1 < len ? xb[u1] * ws[i1] : T(0);
+      }
+    }
+    dft_regs<T, P, R1, LOG2R1>(v);
+#pragma unroll
+    for (int k = 0; k < R1; ++k) buf[k * COL + t] = v[k];
+    __syncwarp();
+    P u[B2][R2];
+#pragma unroll
+    for (int b = 0; b < B2; ++b) {
+      const int j2 = t + TPS * b;
+#pragma unroll
+      for (int r = 0; r < R2; ++r) {
+        const P z = buf[j2 * COL + r];
+        if (r == 0) {
+          u[b][r] = z;
+        } else {
+          const P c = W[r * R1 + j2];
+          u[b][r].x = z.x * c.x - z.y * c.y;
+          u[b][r].y = z.x * c.y + z.y * c.x;
+        }
+      }
+      dft_regs<T, P, R2, LOG2R2>(u[b]);
+    }
+    __syncwarp();  // (every lane's reads of the exchange are done: Z goes to the same slice)
+#pragma unroll
+    for (int b = 0; b < B2; ++b) {
+#pragma unroll
+      for (int q = 0; q < R2; ++q) buf[t + TPS * b + q * R1] = u[b][q];
+    }
+    __syncwarp();
+    if (live) {
+      P* __restrict__ yr = out + row * (M + 1);
+#pragma unroll
+      for (int b = 0; b < B2; ++b) {
+#pragma unroll
+        for (int q = 0; q < R2; ++q) {
+          const int k = t + TPS * b + q * R1;
+          const P zk = u[b][q], zm = buf[(M - k) & (M - 1)];
+          const T sr = zk.x + zm.x, si = zk.y - zm.y, dr = zk.x - zm.x, di = zk.y + zm.y;
+          const P c = post[k];
+          const T pp = c.x * dr - c.y * di, qq = c.x * di + c.y * dr;
+          P X;
+          X.x = T(0.5) * (sr + qq);
+          X.y = T(0.5) * (si - pp);
+          yr[k] = X;
+        }
+      }
+      if (t == 0) {
+        P X;
+        X.x = u[0][0].x - u[0][0].y;
+        X.y = T(0);
+        yr[M] = X;
+      }
+    }
+    __syncwarp();  // (the next trip's stores wait for these loads)
+  }
+}
+
 template <typename R, int BLOCK>
 __global__ void __launch_bounds__(BLOCK) power_mean(const double* part, long long nchunks, long long nf,
                                                     const double* c, double inv, R* out) {

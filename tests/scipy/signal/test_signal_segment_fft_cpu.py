@@ -1,8 +1,9 @@
-"""welch's one-pass route without a device (cuarray/scipy/signal/_spectral_fused.py: `pairs_plan`,
-`mean_power_pairs`; templates/spectral.cu's welch_pairs over segment_fft.cuh's in-register DFTs):
-the kernels compile for sm_90 with no local memory, the planner's grid at boundary sizes, and the
-kernel itself, built with g++ (a block's threads as threads, real block and warp barriers, the
-warp shuffles through them), then power_mean, gives SciPy's welch."""
+"""The in-register DFT kernels without a device (templates/spectral.cu's welch_pairs and stft_regs
+over segment_fft.cuh; cuarray/scipy/signal/_spectral_fused.py's `pairs_plan`, `mean_power_pairs`
+and StftPlan's route): the kernels compile for sm_90 with no local memory, the planner's grid at
+boundary sizes, and the kernels themselves, built with g++ (a block's threads as threads, real
+block and warp barriers, the warp shuffles through them), give SciPy's welch (then power_mean)
+and stft."""
 
 import ctypes
 
@@ -16,13 +17,16 @@ RNG = np.random.default_rng(5252)
 
 
 def _names(fz):
-    """The planner's specialisations for every nfft, with and without zero padding."""
-    plans = [fz.pairs_plan(10**6, 1, n, d, 132, full) for d in (np.float32, np.float64)
+    """The planners' specialisations: welch_pairs for every nfft, with and without zero padding;
+    stft_regs for every nfft it takes."""
+    plans = [fz.pairs_plan(10**6, 1, n, d, 132, full).kernel for d in (np.float32, np.float64)
              for n in fz.PAIRS_NFFT for full in (True, False)]
-    return sorted({fz.SPECTRAL.name_expression(p.kernel) for p in plans})
+    plans += ["stft_regs<{}, {}, {}, {}>".format(t, n // 2, *fz.PAIRS_SHAPE[s]) for t, s in (("float", 4), ("double", 8))
+              for n in fz.STFT_REGS_NFFT]
+    return sorted({fz.SPECTRAL.name_expression(p) for p in plans})
 
 
-def test_welch_pairs_compiles_without_local_memory():
+def test_register_dft_kernels_compile_without_local_memory():
     """Every (dtype, nfft) specialisation compiles for sm_90 and keeps its points in registers (a
     frame means an array indexed at run time: the unrolled DFT's indices were not constants)."""
     from cuarray.scipy.signal import _spectral_fused as fz
@@ -136,6 +140,30 @@ void pairs(int full, int nfft, const T* x, const T* w, const T* tw, long long le
   if (full) pairs_n<T, BLOCK, 1>(nfft, x, w, tw, len, nstep, nper, nseg, detrend, part, gx, batch);
   else pairs_n<T, BLOCK, 0>(nfft, x, w, tw, len, nstep, nper, nseg, detrend, part, gx, batch);
 }
+template <typename T, int BLOCK>
+void stft_m(int m, const T* x, const T* w, const T* tw, long long len, long long nstep, long long nper, long long nseg,
+            long long rows, long long pre, T* y, double* aux, long long nfreq, long long ntime, const double* tp,
+            unsigned gx) {
+#define CUARRAY_STFT(M) \
+  blocks(gx, 1, BLOCK, [=] { \
+    cuarray_signal::stft_regs<T, M, BLOCK, 1>(x, w, tw, len, nstep, nper, nseg, rows, pre, y, aux, nfreq, ntime, tp); })
+  switch (m) {
+    case 32: CUARRAY_STFT(32); break;
+    case 64: CUARRAY_STFT(64); break;
+    case 128: CUARRAY_STFT(128); break;
+    case 256: CUARRAY_STFT(256); break;
+  }
+}
+extern "C" void stft_f(int m, const float* x, const float* w, const float* tw, long long len, long long nstep,
+                       long long nper, long long nseg, long long rows, long long pre, float* y, double* aux,
+                       long long nfreq, long long ntime, const double* tp, unsigned gx) {
+  stft_m<float, 128>(m, x, w, tw, len, nstep, nper, nseg, rows, pre, y, aux, nfreq, ntime, tp, gx);
+}
+extern "C" void stft_d(int m, const double* x, const double* w, const double* tw, long long len, long long nstep,
+                       long long nper, long long nseg, long long rows, long long pre, double* y, double* aux,
+                       long long nfreq, long long ntime, const double* tp, unsigned gx) {
+  stft_m<double, 64>(m, x, w, tw, len, nstep, nper, nseg, rows, pre, y, aux, nfreq, ntime, tp, gx);
+}
 template <typename R>
 void mean(const double* part, long long nchunks, long long nf, long long batch, const double* c, double inv, R* out) {
   blocks((unsigned)(batch * nf), 1, 128, [=] { cuarray_signal::power_mean<R, 128>(part, nchunks, nf, c, inv, out); });
@@ -208,3 +236,56 @@ def test_welch_pairs_kernel_gives_scipys_welch(host_lib, dtype, nfft, case):
     assert got.shape == ref.shape and got.dtype == np.dtype(dtype)
     tol = 2e-5 if dtype == np.float32 else 1e-12
     np.testing.assert_allclose(got, ref, rtol=tol, atol=tol * 1e-2 * float(ref.max()))
+
+
+STFT_CASES = [  # (shape, stft keywords): SciPy's defaults but a 'spectrum' scaling, as the plan's tests
+    ((3000,), dict()),
+    ((2, 1001), dict(fs=3, window="hamming", nperseg=64, noverlap=40, boundary=None)),
+    ((999,), dict(fs=0.37, window=("tukey", 0.3), nperseg=100, nfft=128, padded=False, scaling="psd")),
+    ((3, 1500), dict(fs=48000.0, window="boxcar", nperseg=512, noverlap=500, boundary=None)),
+    ((40,), dict(nperseg=7, noverlap=1, window="blackman", fs=7, nfft=512)),
+    ((2, 300), dict(nperseg=32, nfft=64, noverlap=0)),
+    ((1, 5000), dict(nperseg=128, noverlap=127, boundary="zeros")),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape,kw", STFT_CASES)
+def test_stft_regs_kernel_gives_scipys_stft(host_lib, dtype, shape, kw):
+    """stft_regs (g++, the planner's block, a grid of at most 3 blocks: the grid-stride loop runs)
+    with the plan's window, layout, constants and twiddle table: SciPy's f and t bit for bit and
+    its Zxx to rounding; segments inside the signal (no tests a load) and at its zero boundary,
+    nperseg < nfft, nfft 64 to 512, a step of one sample."""
+    from cuarray.scipy.signal import _spectral
+    from cuarray.scipy.signal import _spectral_fused as fz
+
+    lib = host_lib("spectral_welch_pairs", DRIVER, fz._DIR)
+    args = dict(fs=1.0, window="hann", nperseg=256, noverlap=None, nfft=None, boundary="zeros", padded=True,
+                scaling="spectrum")
+    args.update(kw)
+    x = RNG.normal(size=shape).astype(dtype)
+    n, nperseg, fs = shape[-1], args["nperseg"], args["fs"]
+    nfft, noverlap = _spectral._segment_params(nperseg, args["nfft"], args["noverlap"], nperseg)
+    assert nfft in fz.STFT_REGS_NFFT
+    w = np.ascontiguousarray(_spectral._stft_window(_spectral._named_window(args["window"], nperseg), x.dtype, fs,
+                                                    args["scaling"]), dtype)
+    pre, length, nt, consts = _spectral._stft_layout(n, fs, nperseg, noverlap, nfft, args["boundary"], args["padded"])
+    nstep = nperseg - noverlap
+    nseg, nf = (length - nperseg) // nstep + 1, nfft // 2 + 1
+    rows = int(np.prod(shape[:-1])) * nseg
+    y = np.full(shape[:-1] + (nseg, 2 * nf), np.nan, dtype)
+    aux, tp = np.full(nf + nt, np.nan), np.asarray(consts, np.float64)
+    tw = np.concatenate([fz.twiddles(nfft, dtype), fz.pass_twiddles(nfft // 2, dtype)])
+    block = fz.PAIRS_SHAPE[np.dtype(dtype).itemsize][0]
+    seg = block // (nfft // 2 // (16 if nfft >= 256 else 8))
+    ll, p = ctypes.c_longlong, (lambda a: a.ctypes.data_as(ctypes.c_void_p))  # noqa: E731
+    (lib.stft_f if dtype == np.float32 else lib.stft_d)(
+        ctypes.c_int(nfft // 2), p(x), p(w), p(tw), ll(n), ll(nstep), ll(nperseg), ll(nseg), ll(rows), ll(pre), p(y),
+        p(aux), ll(nf), ll(nt), p(tp), ctypes.c_uint(max(1, min(-(-rows // seg), 3))))
+    z = np.swapaxes(y.view(np.result_type(dtype, np.complex64)), -1, -2)
+    f0, t0, z0 = ss.stft(x, **args)
+    np.testing.assert_array_equal(aux[:nf], f0)
+    np.testing.assert_array_equal(aux[nf:], t0)
+    assert z.shape == z0.shape and z.dtype == z0.dtype
+    tol = 2e-6 if dtype == np.float32 else 1e-13
+    np.testing.assert_allclose(z, z0, rtol=0, atol=tol * max(1.0, float(np.abs(z0).max())))
