@@ -40,7 +40,8 @@ from ..ndimage._tables import constant_table as _constant_table
 
 __all__ = ["applicable", "run", "frames", "write_frames", "mean_power", "chunking", "device_window",
            "segment_times", "SPECTRAL", "StftPlan", "twiddles", "ONE_PASS_MIN", "ONE_PASS_MAX", "PAIRS_NFFT",
-           "pairs_plan", "PairsPlan", "mean_power_pairs", "pass_twiddles"]
+           "pairs_plan", "PairsPlan", "mean_power_pairs", "pass_twiddles", "regs_grid", "power_rows",
+           "STFT_REGS_NFFT"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 
@@ -59,9 +60,9 @@ SPECTRAL = KernelFamily("cuarray_signal_spectral", _source, namespace="cuarray_s
     "const double* tp)",
     "stft_rfft<T, M>(const T* x, const T* w, const T* tw, long long len, long long nstep, long long nper, long long nseg, "
     "long long rows, long long pre, T* y, double* aux, long long nfreq, long long ntime, const double* tp)",
-    "stft_regs<T, M, BLOCK, MINB>(const T* x, const T* w, const T* tw, long long len, long long nstep, long long nper, "
-    "long long nseg, long long rows, long long pre, T* y, double* aux, long long nfreq, long long ntime, "
-    "const double* tp)",
+    "stft_regs<T, M, BLOCK, MINB, POWER>(const T* x, const T* w, const T* tw, long long len, long long nstep, "
+    "long long nper, long long nseg, long long rows, long long pre, T* y, double* aux, long long nfreq, "
+    "long long ntime, const double* tp, const double* c, int detrend)",
     "welch_pairs<T, N, BLOCK, MINB, FULL>(const T* x, const T* w, const T* tw, long long len, long long nstep, "
     "long long nper, long long nseg, long long npairs, int detrend, double* part)",
 ))
@@ -180,6 +181,34 @@ def mean_power_pairs(x, w, nperseg: int, noverlap: int, nfft: int, detrend: bool
     pairs.launch((plan.grid_x, batch), plan.block, x.data.ptr, w.data.ptr, tw.data.ptr, n, nstep, nperseg, nseg,
                  (nseg + 1) // 2, int(detrend), part.data.ptr)
     finish.launch(batch * nf, _MEAN_BLOCK, part.data.ptr, plan.grid_x, nf, c.data.ptr, 1.0 / nseg, out.data.ptr)
+    return out
+
+
+def regs_grid(rows: int, nfft: int, itemsize: int, sm_count: int) -> tuple:
+    """stft_regs' (block, grid): PAIRS_SHAPE's block, a segment a slot of nfft / 2 / R1 threads
+    (R1 = 16 from nfft 256, else 8), about PAIRS_PER_SM blocks an SM, no block without a row."""
+    block = PAIRS_SHAPE[itemsize][0]
+    seg = block // (nfft // 2 // (16 if nfft >= 256 else 8))
+    return block, max(1, min(-(-rows // seg), PAIRS_PER_SM * sm_count))
+
+
+def power_rows(x, w, nperseg: int, noverlap: int, nfft: int, detrend: bool, c):
+    """spectrogram's psd of a C-contiguous real signal x (..., n), nfft in STFT_REGS_NFFT, no
+    boundary: (..., nseg, nfft / 2 + 1) of x's dtype, |FFT(w (x_s - mean))|^2 * c, one launch of
+    stft_regs in its POWER form (the frames and the spectrum never stored). `w` a contiguous device
+    window of x's dtype, `c` a device float64 table of the factors."""
+    n, nstep = x.shape[-1], nperseg - noverlap
+    nseg = (n - nperseg) // nstep + 1
+    rows = math.prod(x.shape[:-1]) * nseg
+    out = _empty(x.shape[:-1] + (nseg, nfft // 2 + 1), dtype=x.dtype)
+    if rows == 0:
+        return out
+    block, grid = regs_grid(rows, nfft, x.dtype.itemsize, _device._sm_count(_device.get_device_id()))
+    tw = _constant_table(numpy.concatenate([twiddles(nfft, x.dtype), pass_twiddles(nfft // 2, x.dtype)]))
+    (k,) = SPECTRAL.get("stft_regs<{}, {}, {}, {}, 1>".format(
+        "float" if x.dtype == _FLOATS[0] else "double", nfft // 2, block, PAIRS_SHAPE[x.dtype.itemsize][1]))
+    k.launch(grid, block, x.data.ptr, w.data.ptr, tw.data.ptr, n, nstep, nperseg, nseg, rows, 0, out.data.ptr, 0, 0,
+             0, 0, c.data.ptr, int(detrend))
     return out
 
 
@@ -308,6 +337,10 @@ def run(x, win, nperseg: int, noverlap: int, nfft: int, detrend, scale: float, m
             and x.flags.c_contiguous and math.prod(x.shape[:-1]) <= _BATCH_MAX):
         w = win if on_device else _constant_table(numpy.ascontiguousarray(win, dtype=x.dtype))
         return mean_power_pairs(x, w, nperseg, noverlap, nfft, detrend, _constant_table(_factors(nfft, scale)))
+    if (not mean and mode == "psd" and nfft in STFT_REGS_NFFT and pre == 0 and length in (None, x.shape[-1])
+            and x.flags.c_contiguous):
+        w = win if on_device else _constant_table(numpy.ascontiguousarray(win, dtype=x.dtype))
+        return power_rows(x, w, nperseg, noverlap, nfft, detrend, _constant_table(_factors(nfft, scale)))
     spec = _fft.rfft(frames(x, win, nperseg, noverlap, nfft, detrend, pre, length, on_device), axis=-1)
     if mode == "stft":
         return spec
@@ -348,7 +381,7 @@ class StftPlan:
     the one buffer, Zxx the spectrum's transposed view (frequencies before segments). No
     validation, transfer or sync a call: the key holds everything the arguments decide."""
 
-    __slots__ = ("launch", "grid", "block", "w", "tp", "tw", "n", "nstep", "nperseg", "nfft", "nseg", "rows", "pre",
+    __slots__ = ("launch", "grid", "block", "regs", "w", "tp", "tw", "n", "nstep", "nperseg", "nfft", "nseg", "rows", "pre",
                  "fshape", "dtype", "nf", "nt", "consts", "one_pass", "cdtype")
 
     def __init__(self, x, win, nperseg: int, noverlap: int, nfft: int, pre: int, length: int, tp, nt: int):
@@ -367,13 +400,12 @@ class StftPlan:
         self.tp = _constant_table(numpy.asarray(self.consts, dtype=numpy.float64))
         ctype = "float" if x.dtype == _FLOATS[0] else "double"
         sms = _device._sm_count(_device.get_device_id())
-        self.block = 256
-        if self.one_pass and nfft in STFT_REGS_NFFT:  # (register DFTs: templates/spectral.cu's stft_regs)
+        self.block, self.regs = 256, self.one_pass and nfft in STFT_REGS_NFFT
+        if self.regs:  # (register DFTs: templates/spectral.cu's stft_regs)
             self.tw = _constant_table(numpy.concatenate([twiddles(nfft, x.dtype), pass_twiddles(nfft // 2, x.dtype)]))
-            self.block, minb = PAIRS_SHAPE[x.dtype.itemsize]
-            seg = self.block // (nfft // 2 // (16 if nfft >= 256 else 8))  # (segments a block)
-            self.grid = max(1, min(-(-self.rows // seg), PAIRS_PER_SM * sms))
-            (k,) = SPECTRAL.get("stft_regs<{}, {}, {}, {}>".format(ctype, nfft // 2, self.block, minb))
+            self.block, self.grid = regs_grid(self.rows, nfft, x.dtype.itemsize, sms)
+            minb = PAIRS_SHAPE[x.dtype.itemsize][1]
+            (k,) = SPECTRAL.get("stft_regs<{}, {}, {}, {}, 0>".format(ctype, nfft // 2, self.block, minb))
         elif self.one_pass:
             self.tw = _constant_table(twiddles(nfft, x.dtype))
             seg = 1024 // nfft  # (segments a block: 256 threads, nfft / 4 a segment)
@@ -393,7 +425,11 @@ class StftPlan:
         nf, nt = self.nf, self.nt
         aux = _new_c((nf + nt,), _F8)
         w = self.w.data.ptr
-        if self.one_pass:
+        if self.regs:  # (stft_regs: no power factors, no detrending)
+            spec = _new_c(self.fshape, self.cdtype)
+            self.launch(self.grid, self.block, x.data.ptr, w, self.tw.data.ptr, self.n, self.nstep, self.nperseg,
+                        self.nseg, self.rows, self.pre, spec.data.ptr, aux.data.ptr, nf, nt, self.tp.data.ptr, 0, 0)
+        elif self.one_pass:
             spec = _new_c(self.fshape, self.cdtype)
             self.launch(self.grid, self.block, x.data.ptr, w, self.tw.data.ptr, self.n, self.nstep, self.nperseg, self.nseg,
                         self.rows, self.pre, spec.data.ptr, aux.data.ptr, nf, nt, self.tp.data.ptr)

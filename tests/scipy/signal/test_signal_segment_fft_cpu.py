@@ -18,11 +18,11 @@ RNG = np.random.default_rng(5252)
 
 def _names(fz):
     """The planners' specialisations: welch_pairs for every nfft, with and without zero padding;
-    stft_regs for every nfft it takes."""
+    stft_regs for every nfft it takes, in both forms (stft's spectrum, spectrogram's power)."""
     plans = [fz.pairs_plan(10**6, 1, n, d, 132, full).kernel for d in (np.float32, np.float64)
              for n in fz.PAIRS_NFFT for full in (True, False)]
-    plans += ["stft_regs<{}, {}, {}, {}>".format(t, n // 2, *fz.PAIRS_SHAPE[s]) for t, s in (("float", 4), ("double", 8))
-              for n in fz.STFT_REGS_NFFT]
+    plans += ["stft_regs<{}, {}, {}, {}, {}>".format(t, n // 2, *fz.PAIRS_SHAPE[s], power)
+              for t, s in (("float", 4), ("double", 8)) for n in fz.STFT_REGS_NFFT for power in (0, 1)]
     return sorted({fz.SPECTRAL.name_expression(p) for p in plans})
 
 
@@ -146,7 +146,8 @@ void stft_m(int m, const T* x, const T* w, const T* tw, long long len, long long
             unsigned gx) {
 #define CUARRAY_STFT(M) \
   blocks(gx, 1, BLOCK, [=] { \
-    cuarray_signal::stft_regs<T, M, BLOCK, 1>(x, w, tw, len, nstep, nper, nseg, rows, pre, y, aux, nfreq, ntime, tp); })
+    cuarray_signal::stft_regs<T, M, BLOCK, 1, 0>(x, w, tw, len, nstep, nper, nseg, rows, pre, y, aux, nfreq, ntime, tp, \
+                                                 nullptr, 0); })
   switch (m) {
     case 32: CUARRAY_STFT(32); break;
     case 64: CUARRAY_STFT(64); break;
@@ -163,6 +164,30 @@ extern "C" void stft_d(int m, const double* x, const double* w, const double* tw
                        long long nper, long long nseg, long long rows, long long pre, double* y, double* aux,
                        long long nfreq, long long ntime, const double* tp, unsigned gx) {
   stft_m<double, 64>(m, x, w, tw, len, nstep, nper, nseg, rows, pre, y, aux, nfreq, ntime, tp, gx);
+}
+template <typename T, int BLOCK>
+void spec_m(int m, const T* x, const T* w, const T* tw, long long len, long long nstep, long long nper, long long nseg,
+            long long rows, T* y, const double* c, int detrend, unsigned gx) {
+#define CUARRAY_SPEC(M) \
+  blocks(gx, 1, BLOCK, [=] { \
+    cuarray_signal::stft_regs<T, M, BLOCK, 1, 1>(x, w, tw, len, nstep, nper, nseg, rows, 0, y, nullptr, 0, 0, \
+                                                 nullptr, c, detrend); })
+  switch (m) {
+    case 32: CUARRAY_SPEC(32); break;
+    case 64: CUARRAY_SPEC(64); break;
+    case 128: CUARRAY_SPEC(128); break;
+    case 256: CUARRAY_SPEC(256); break;
+  }
+}
+extern "C" void spec_f(int m, const float* x, const float* w, const float* tw, long long len, long long nstep,
+                       long long nper, long long nseg, long long rows, float* y, const double* c, int detrend,
+                       unsigned gx) {
+  spec_m<float, 128>(m, x, w, tw, len, nstep, nper, nseg, rows, y, c, detrend, gx);
+}
+extern "C" void spec_d(int m, const double* x, const double* w, const double* tw, long long len, long long nstep,
+                       long long nper, long long nseg, long long rows, double* y, const double* c, int detrend,
+                       unsigned gx) {
+  spec_m<double, 64>(m, x, w, tw, len, nstep, nper, nseg, rows, y, c, detrend, gx);
 }
 template <typename R>
 void mean(const double* part, long long nchunks, long long nf, long long batch, const double* c, double inv, R* out) {
@@ -289,3 +314,50 @@ def test_stft_regs_kernel_gives_scipys_stft(host_lib, dtype, shape, kw):
     assert z.shape == z0.shape and z.dtype == z0.dtype
     tol = 2e-6 if dtype == np.float32 else 1e-13
     np.testing.assert_allclose(z, z0, rtol=0, atol=tol * max(1.0, float(np.abs(z0).max())))
+
+
+SPECTROGRAM_CASES = [  # (shape, spectrogram keywords)
+    ((3000,), dict()),  # (SciPy's defaults: a tukey window of 256, noverlap 32, constant detrend, density)
+    ((2, 1001), dict(fs=3, window="hamming", nperseg=64, noverlap=40, detrend=False, scaling="spectrum")),
+    ((999,), dict(fs=0.37, window=("tukey", 0.3), nperseg=100, nfft=128)),
+    ((3, 1500), dict(window="boxcar", nperseg=512, noverlap=500)),
+    ((1, 700), dict(nperseg=128, noverlap=127, window="blackman")),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape,kw", SPECTROGRAM_CASES)
+def test_stft_regs_power_gives_scipys_spectrogram(host_lib, dtype, shape, kw):
+    """stft_regs in its POWER form (g++; spectrogram's psd: the segment's mean off, the window,
+    |X|^2 times SciPy's scale, doubled inside) against SciPy's spectrogram: detrended or not,
+    zero padding, density and spectrum scaling, a one-sample step, batches."""
+    from cuarray.scipy.signal import _spectral_fused as fz
+
+    lib = host_lib("spectral_welch_pairs", DRIVER, fz._DIR)
+    args = dict(fs=1.0, window=("tukey", 0.25), nperseg=256, noverlap=None, nfft=None, detrend="constant",
+                scaling="density")
+    args.update(kw)
+    x = (RNG.normal(size=shape) * 2 + 5).astype(dtype)
+    n, nper = shape[-1], args["nperseg"]
+    nov = nper // 8 if args["noverlap"] is None else args["noverlap"]
+    nfft = args["nfft"] or nper
+    assert nfft in fz.STFT_REGS_NFFT
+    win = ss.get_window(args["window"], nper)
+    scale = 1.0 / (args["fs"] * (win * win).sum()) if args["scaling"] == "density" else 1.0 / win.sum() ** 2
+    nstep = nper - nov
+    nseg = (n - nper) // nstep + 1
+    rows = int(np.prod(shape[:-1])) * nseg
+    y = np.full(shape[:-1] + (nseg, nfft // 2 + 1), np.nan, dtype)
+    w = np.ascontiguousarray(win, dtype)
+    tw = np.concatenate([fz.twiddles(nfft, dtype), fz.pass_twiddles(nfft // 2, dtype)])
+    c = fz._factors(nfft, scale)
+    block, grid = fz.regs_grid(rows, nfft, np.dtype(dtype).itemsize, 1)
+    ll, p = ctypes.c_longlong, (lambda a: a.ctypes.data_as(ctypes.c_void_p))  # noqa: E731
+    (lib.spec_f if dtype == np.float32 else lib.spec_d)(
+        ctypes.c_int(nfft // 2), p(x), p(w), p(tw), ll(n), ll(nstep), ll(nper), ll(nseg), ll(rows), p(y), p(c),
+        ctypes.c_int(int(args["detrend"] == "constant")), ctypes.c_uint(min(grid, 3)))
+    ref = ss.spectrogram(x.astype(np.float64), **args)[2]
+    got = np.swapaxes(y, -1, -2)
+    assert got.shape == ref.shape
+    tol = 2e-5 if dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(got, ref, rtol=tol, atol=tol * 1e-2 * float(ref.max()))

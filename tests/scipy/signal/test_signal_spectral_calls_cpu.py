@@ -95,12 +95,12 @@ def test_stft(calls, kw):
     _no_transfers(calls)
     assert z.shape == (129, t.shape[0]) and not z.flags.c_contiguous  # (SciPy's transposed view: no copy)
     assert f.shape == (129,) and f.dtype == t.dtype == np.float64
-    assert _names(calls) == ["cuarray_signal::stft_regs<float, 128, 128, 4>"]  # (frames, window and real FFT)
+    assert _names(calls) == ["cuarray_signal::stft_regs<float, 128, 128, 4, 0>"]  # (frames, window and real FFT)
     assert calls["cufft"] == []
 
 
-@pytest.mark.parametrize("nfft,one_pass", [(32, False), (64, "stft_regs<double, 32, 64, 1>"),
-                                            (512, "stft_regs<double, 256, 64, 1>"), (1024, "stft_rfft<double, 512>"),
+@pytest.mark.parametrize("nfft,one_pass", [(32, False), (64, "stft_regs<double, 32, 64, 1, 0>"),
+                                            (512, "stft_regs<double, 256, 64, 1, 0>"), (1024, "stft_rfft<double, 512>"),
                                             (2048, False), (300, False)])
 def test_stft_routes(calls, nfft, one_pass):
     """The one-pass kernels for a power-of-two nfft from 64 to 1024 (in-register DFTs to 512); else

@@ -98,6 +98,16 @@ class _PairsModel(list):
         return (p.mean(-2) * np.asarray(c)).astype(x.dtype)
 
 
+def _power_rows_model(x, w, nperseg, noverlap, nfft, detrend, c):
+    """`power_rows` in NumPy: each segment's detrended, windowed real FFT, |X|^2 * c (spectrogram)."""
+    nstep = nperseg - noverlap
+    seg = np.lib.stride_tricks.sliding_window_view(x, nperseg, axis=-1)[..., ::nstep, :]
+    if detrend:
+        seg = seg - seg.mean(-1, keepdims=True).astype(x.dtype)
+    spec = np.fft.rfft((seg * np.asarray(w, x.dtype)).astype(np.float64), nfft)
+    return ((spec.real ** 2 + spec.imag ** 2) * np.asarray(c)).astype(x.dtype)
+
+
 def _segment_times_model(start, stop, step, fs, off):
     """`_spectral_fused.segment_times`' kernel in NumPy: (start + i step) / fs, less off."""
     i = np.arange(max(0, int(np.ceil((stop - start) / step))))
@@ -344,7 +354,7 @@ def fused_host(signal_standins, host_copies, monkeypatch, uploads, device_window
                  _empty=lambda shape, dtype: np.full(shape, np.nan, dtype),
                  _sliding_window_view=np.lib.stride_tricks.sliding_window_view,
                  _frame_kernel=_Frame, _power_kernel=_Power, _mean_power_kernel=_MeanPower,
-                 mean_power_pairs=pairs_model)})
+                 mean_power_pairs=pairs_model, power_rows=_power_rows_model)})
     calls = []
     run = copies[fz].run
     monkeypatch.setattr(copies[fz], "run", lambda *a: calls.append(a[7]) or run(*a))  # (the test's private copy)
@@ -466,8 +476,8 @@ def test_frames_row_kernel_runs(fused_host, host_write_frames):
 
 def test_welch_takes_the_one_pass_route(fused_host, host_write_frames, pairs_model):
     """welch and csd of a signal with itself (average 'mean') take welch_pairs for a C-contiguous
-    signal and nfft 16 to 256: no frames written; a strided signal, another nfft and
-    spectrogram keep the frames. SciPy's results either way."""
+    signal and nfft 16 to 256: no frames written; a strided signal, another nfft and a
+    spectrogram of nfft 100 keep the frames. SciPy's results either way."""
     sig, _ = fused_host
     del host_write_frames.ran[:]
     x = RNG.normal(size=(3, 2000)) + 2.0
@@ -476,7 +486,7 @@ def test_welch_takes_the_one_pass_route(fused_host, host_write_frames, pairs_mod
         close(sig.csd(x, x, **kw), ss.csd(x, x, **kw), 1e-12)
     assert pairs_model == [256, 256, 16, 16, 128, 128, 64, 64] and host_write_frames.ran == []
     for call in (lambda m: m.welch(x[:, ::2]), lambda m: m.welch(x, nperseg=200, nfft=512),
-                 lambda m: m.welch(x, nperseg=33), lambda m: m.spectrogram(x)):
+                 lambda m: m.welch(x, nperseg=33), lambda m: m.spectrogram(x, nperseg=100)):
         close(call(sig), call(ss), 1e-12)
     assert len(pairs_model) == 8 and len(host_write_frames.ran) == 4
 

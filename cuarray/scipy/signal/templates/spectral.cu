@@ -372,12 +372,15 @@ __global__ void __launch_bounds__(BLOCK, MINB) welch_pairs(const T* x, const T* 
 // (tw[k] = exp(-2 pi i k / nfft), k < M), X[M] = Re Z[0] - Im Z[0], goes back to the slice and the
 // warp writes its rows (adjacent in y) together. A segment inside the signal with nper = nfft and
 // an aligned start loads its samples in pairs. Each segment is its own FFT (no two segments share
-// one): a quiet segment beside a loud one keeps its accuracy.
-template <typename T, int M, int BLOCK, int MINB>
+// one): a quiet segment beside a loud one keeps its accuracy. POWER (spectrogram's psd; no
+// boundary, aux unused): with `detrend` the segment's mean is taken off first (summed over the
+// segment's lanes by shuffles), and the rows are |X[k]|^2 c[k] in T.
+template <typename T, int M, int BLOCK, int MINB, int POWER>
 __global__ void __launch_bounds__(BLOCK, MINB) stft_regs(const T* x, const T* w, const T* tw, long long len,
                                                         long long nstep, long long nper, long long nseg,
                                                         long long rows, long long pre, T* y, double* aux,
-                                                        long long nfreq, long long ntime, const double* tp) {
+                                                        long long nfreq, long long ntime, const double* tp,
+                                                        const double* c, int detrend) {
   typedef typename pair_of<T>::type P;
   constexpr int R1 = M >= 128 ? 16 : 8;
   constexpr int LOG2R1 = R1 == 16 ? 4 : 3;
@@ -413,25 +416,45 @@ __global__ void __launch_bounds__(BLOCK, MINB) stft_regs(const T* x, const T* w,
     const long long bt = live ? row / nseg : 0, s = live ? row - bt * nseg : 0;
     const T* __restrict__ xb = xs + bt * len;
     const long long t0 = s * nstep - pre;
-    P v[R1];
+    P v[R1], wv[R1];  // the samples, then the window's values at them (zero outside the segment)
     if (live && nper == 2 * M && t0 >= 0 && t0 + 2 * M <= len &&
         reinterpret_cast<unsigned long long>(xb + t0) % sizeof(P) == 0) {  // (pairs of samples as one load)
       const P* __restrict__ xp = reinterpret_cast<const P*>(xb + t0);
       const P* __restrict__ wp = reinterpret_cast<const P*>(ws);
 #pragma unroll
       for (int r = 0; r < R1; ++r) {
-        const P a = xp[t + r * TPS], c = wp[t + r * TPS];
-        v[r].x = a.x * c.x;
-        v[r].y = a.y * c.y;
+        v[r] = xp[t + r * TPS];
+        wv[r] = wp[t + r * TPS];
       }
     } else {
 #pragma unroll
       for (int r = 0; r < R1; ++r) {
         const int n = t + r * TPS;
         const long long i0 = 2 * n, i1 = 2 * n + 1, u0 = t0 + i0, u1 = t0 + i1;
-        v[r].x = live && i0 < nper && u0 >= 0 && u0 < len ? xb[u0] * ws[i0] : T(0);
-        v[r].y = live && i1 < nper && u1 >= 0 && u1 < len ? xb[u1] * ws[i1] : T(0);
+        const bool in0 = live && i0 < nper && u0 >= 0 && u0 < len, in1 = live && i1 < nper && u1 >= 0 && u1 < len;
+        v[r].x = in0 ? xb[u0] : T(0);
+        v[r].y = in1 ? xb[u1] : T(0);
+        wv[r].x = in0 ? ws[i0] : T(0);
+        wv[r].y = in1 ? ws[i1] : T(0);
       }
+    }
+    if (POWER && detrend) {  // the segment's mean (no boundary here: its nper samples), summed in T
+      T m = T(0);
+#pragma unroll
+      for (int r = 0; r < R1; ++r) m += v[r].x + v[r].y;
+#pragma unroll
+      for (int off = TPS / 2; off > 0; off /= 2) m += __shfl_xor_sync(0xffffffffu, m, off);
+      m = m / (T)nper;
+#pragma unroll
+      for (int r = 0; r < R1; ++r) {
+        v[r].x = v[r].x - m;  // (past nper the window is zero: no test needed)
+        v[r].y = v[r].y - m;
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < R1; ++r) {
+      v[r].x = v[r].x * wv[r].x;
+      v[r].y = v[r].y * wv[r].y;
     }
     dft_regs<T, P, R1, LOG2R1>(v);
 #pragma unroll
@@ -479,26 +502,45 @@ __global__ void __launch_bounds__(BLOCK, MINB) stft_regs(const T* x, const T* w,
     // The rows of the warp's segments are adjacent in y: each slot's X goes to its slice, then the
     // warp writes the rows together, 32 neighbouring bins a store (a slot's own 8 or 16 lanes wrote
     // pieces of a row: partial sectors, 0.45 of the copy rate at 2^24 float32 samples).
-#pragma unroll
-    for (int b = 0; b < B2; ++b) {
-#pragma unroll
-      for (int q = 0; q < R2; ++q) buf[t + TPS * b + q * R1] = u[b][q];
-    }
-    if (t == 0) {
-      P X;
-      X.x = nyq;
-      X.y = T(0);
-      buf[M] = X;
-    }
-    __syncwarp();
     constexpr int SPW = 32 / TPS;  // (slots a warp)
     const int first = (slot / SPW) * SPW, lane = threadIdx.x % 32;
     const long long r1 = r0 + first;
     const long long nrows = rows - r1 < SPW ? (rows - r1 > 0 ? rows - r1 : 0) : SPW;
-    P* __restrict__ yw = out + r1 * (M + 1);
-    for (int g = lane; g < nrows * (M + 1); g += 32) {
-      const int j = g / (M + 1);
-      yw[g] = sbuf[(first + j) * REGION + g - j * (M + 1)];
+    if (POWER) {  // |X[k]|^2 c[k] (spectrogram's psd: SciPy's scale, doubled inside), rows of M + 1 T
+      T* const pbuf = reinterpret_cast<T*>(buf);
+#pragma unroll
+      for (int b = 0; b < B2; ++b) {
+#pragma unroll
+        for (int q = 0; q < R2; ++q) {
+          const int k = t + TPS * b + q * R1;
+          pbuf[k] = (u[b][q].x * u[b][q].x + u[b][q].y * u[b][q].y) * (T)c[k];
+        }
+      }
+      if (t == 0) pbuf[M] = nyq * nyq * (T)c[M];
+      __syncwarp();
+      T* __restrict__ yw = y + r1 * (M + 1);
+      for (int g = lane; g < nrows * (M + 1); g += 32) {
+        const int j = g / (M + 1);
+        yw[g] = reinterpret_cast<const T*>(sbuf + (first + j) * REGION)[g - j * (M + 1)];
+      }
+    } else {
+#pragma unroll
+      for (int b = 0; b < B2; ++b) {
+#pragma unroll
+        for (int q = 0; q < R2; ++q) buf[t + TPS * b + q * R1] = u[b][q];
+      }
+      if (t == 0) {
+        P X;
+        X.x = nyq;
+        X.y = T(0);
+        buf[M] = X;
+      }
+      __syncwarp();
+      P* __restrict__ yw = out + r1 * (M + 1);
+      for (int g = lane; g < nrows * (M + 1); g += 32) {
+        const int j = g / (M + 1);
+        yw[g] = sbuf[(first + j) * REGION + g - j * (M + 1)];
+      }
     }
     __syncwarp();  // (the next trip's stores wait for these loads)
   }
