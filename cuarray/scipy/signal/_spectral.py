@@ -29,6 +29,7 @@ from ...cuda import device as _device
 from ..ndimage import _support as _s
 from . import _filtering
 from . import _lfilter
+from . import _psd_plan
 from . import _spectral_fused as _fused
 
 __all__ = ["periodogram", "welch", "csd", "coherence", "spectrogram", "stft", "istft"]
@@ -112,6 +113,10 @@ def _segment_params(nperseg, nfft, noverlap, default_nfft):
     if noverlap >= nperseg:
         raise ValueError("noverlap must be less than nperseg.")
     return nfft, noverlap
+
+
+# welch's and spectrogram's plans are made from these (`_psd_plan.make`): the general path's window and scale
+_PLAN_HELPERS = (_named_window, _segment_params, _scaled_window)
 
 
 def _zeros_like_tail(x, n):
@@ -330,6 +335,13 @@ def welch(x, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft=N
     >>> cuarray.round(p, 6)
     array([1.833333, 5.861111, 4.777778])
     """
+    k = (_psd_plan.key("welch", x, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, scaling, axis)
+         if average == "mean" else None)
+    if k is not None:  # (a repeated call: its cached plan's launches only)
+        plan = _psd_plan.plan_for(k, lambda: _psd_plan.make("welch", x, fs, window, nperseg, noverlap, nfft, detrend,
+                                                            return_onesided, scaling, axis, _PLAN_HELPERS))
+        if plan is not None:
+            return plan(x, window if type(window) is _ndarray else None)
     freqs, pxx = csd(x, x, fs=fs, window=window, nperseg=nperseg, noverlap=noverlap, nfft=nfft, detrend=detrend,
                      return_onesided=return_onesided, scaling=scaling, axis=axis, average=average)
     return freqs, pxx.real
@@ -407,6 +419,15 @@ def spectrogram(x, fs=1.0, window=("tukey_periodic", 0.25), nperseg=None, noverl
     modes = ["psd", "complex", "magnitude", "angle", "phase"]
     if mode not in modes:
         raise ValueError("unknown value for mode {}, must be one of {}".format(mode, modes))
+    if mode == "psd":
+        k = _psd_plan.key("spectrogram", x, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, scaling,
+                          axis)
+        if k is not None:  # (a repeated call: its cached plan's launches only)
+            plan = _psd_plan.plan_for(k, lambda: _psd_plan.make("spectrogram", x, fs, window, nperseg, noverlap, nfft,
+                                                                detrend, return_onesided, scaling, axis,
+                                                                _PLAN_HELPERS))
+            if plan is not None:
+                return plan(x, window if type(window) is _ndarray else None)
     x = _s.as_array(x, "spectrogram")
     window, nperseg = _triage_segments(window, nperseg, x.shape[axis])
     if noverlap is None:

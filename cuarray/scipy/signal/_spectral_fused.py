@@ -41,7 +41,7 @@ from ..ndimage._tables import constant_table as _constant_table
 __all__ = ["applicable", "run", "frames", "write_frames", "mean_power", "chunking", "device_window",
            "segment_times", "SPECTRAL", "StftPlan", "twiddles", "ONE_PASS_MIN", "ONE_PASS_MAX", "PAIRS_NFFT",
            "pairs_plan", "PairsPlan", "mean_power_pairs", "pass_twiddles", "regs_grid", "power_rows",
-           "STFT_REGS_NFFT"]
+           "STFT_REGS_NFFT", "PairsLaunch", "RowsLaunch", "transposed_views"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 
@@ -162,26 +162,44 @@ def pass_twiddles(nfft: int, dtype) -> numpy.ndarray:
     return numpy.stack([numpy.cos(ang), numpy.sin(ang)], axis=-1).astype(dtype).reshape(-1)
 
 
+class PairsLaunch:
+    """`mean_power_pairs` prepared for a signal layout and its segment arguments (welch's cached
+    plan keeps one): the planner's grid, the twiddle table, both kernels; a call allocates the
+    partial sums and the result and makes the two launches."""
+
+    __slots__ = ("pairs", "finish", "grid", "block", "tw", "n", "nstep", "nperseg", "nseg", "detrend", "batch", "nf",
+                 "pshape", "oshape", "dtype")
+
+    def __init__(self, shape, dtype, nperseg: int, noverlap: int, nfft: int, detrend: bool, plan=None):
+        self.dtype = numpy.dtype(dtype)
+        self.batch, self.n = math.prod(shape[:-1]), shape[-1]
+        self.nstep, self.nperseg, self.detrend = nperseg - noverlap, nperseg, int(detrend)
+        self.nseg = (self.n - nperseg) // self.nstep + 1
+        self.nf = nfft // 2 + 1
+        if plan is None:
+            plan = pairs_plan(self.nseg, self.batch, nfft, self.dtype, _device._sm_count(_device.get_device_id()),
+                              nperseg == nfft)
+        self.grid, self.block = (plan.grid_x, self.batch), plan.block
+        self.pshape, self.oshape = (self.batch, plan.grid_x, self.nf), tuple(shape[:-1]) + (self.nf,)
+        self.tw = _constant_table(pass_twiddles(nfft, self.dtype))
+        self.pairs, self.finish = SPECTRAL.get(plan.kernel, "power_mean<{}, {}>".format(
+            "float" if self.dtype == _FLOATS[0] else "double", _MEAN_BLOCK))
+
+    def __call__(self, x, w, c):
+        part, out = _new_c(self.pshape, _F8), _new_c(self.oshape, self.dtype)
+        self.pairs.launch(self.grid, self.block, x.data.ptr, w.data.ptr, self.tw.data.ptr, self.n, self.nstep,
+                          self.nperseg, self.nseg, (self.nseg + 1) // 2, self.detrend, part.data.ptr)
+        self.finish.launch(self.batch * self.nf, _MEAN_BLOCK, part.data.ptr, self.grid[0], self.nf, c.data.ptr,
+                           1.0 / self.nseg, out.data.ptr)
+        return out
+
+
 def mean_power_pairs(x, w, nperseg: int, noverlap: int, nfft: int, detrend: bool, c, plan=None):
     """The mean over the segments of |FFT(w (x_s - mean))|^2 * c for a C-contiguous real signal x
     (..., n), nfft in PAIRS_NFFT: welch_pairs, then power_mean (two launches; the frames and the
     spectrum never stored). `w` a contiguous device window of x's dtype, `c` a device float64
     table of nfft / 2 + 1 factors; `plan` pairs_plan's (the default: its defaults)."""
-    batch, n = math.prod(x.shape[:-1]), x.shape[-1]
-    nstep = nperseg - noverlap
-    nseg = (n - nperseg) // nstep + 1
-    nf = nfft // 2 + 1
-    if plan is None:
-        plan = pairs_plan(nseg, batch, nfft, x.dtype, _device._sm_count(_device.get_device_id()), nperseg == nfft)
-    part = _empty((batch, plan.grid_x, nf), dtype=numpy.float64)
-    out = _empty(x.shape[:-1] + (nf,), dtype=x.dtype)
-    tw = _constant_table(pass_twiddles(nfft, x.dtype))
-    pairs, finish = SPECTRAL.get(plan.kernel, "power_mean<{}, {}>".format(
-        "float" if x.dtype == _FLOATS[0] else "double", _MEAN_BLOCK))
-    pairs.launch((plan.grid_x, batch), plan.block, x.data.ptr, w.data.ptr, tw.data.ptr, n, nstep, nperseg, nseg,
-                 (nseg + 1) // 2, int(detrend), part.data.ptr)
-    finish.launch(batch * nf, _MEAN_BLOCK, part.data.ptr, plan.grid_x, nf, c.data.ptr, 1.0 / nseg, out.data.ptr)
-    return out
+    return PairsLaunch(x.shape, x.dtype, nperseg, noverlap, nfft, detrend, plan)(x, w, c)
 
 
 def regs_grid(rows: int, nfft: int, itemsize: int, sm_count: int) -> tuple:
@@ -192,24 +210,63 @@ def regs_grid(rows: int, nfft: int, itemsize: int, sm_count: int) -> tuple:
     return block, max(1, min(-(-rows // seg), PAIRS_PER_SM * sm_count))
 
 
+@functools.lru_cache(maxsize=None)
+def _regs_twiddles(nfft: int, dtype) -> numpy.ndarray:
+    """stft_regs' table: `twiddles` (the real spectrum's), then `pass_twiddles` of nfft / 2."""
+    return numpy.concatenate([twiddles(nfft, dtype), pass_twiddles(nfft // 2, dtype)])
+
+
+class RowsLaunch:
+    """`power_rows` prepared for a signal layout and its segment arguments (spectrogram's cached
+    plan keeps one); with `fs`, the launch also writes the frequencies and the segment times
+    (NumPy's rfftfreq and SciPy's times, as stft's plan: `_spectral._stft_layout`'s constants)."""
+
+    __slots__ = ("kernel", "grid", "block", "tw", "n", "nstep", "nperseg", "nseg", "rows", "detrend", "oshape", "dtype",
+                 "nf", "tp")
+
+    def __init__(self, shape, dtype, nperseg: int, noverlap: int, nfft: int, detrend: bool, fs=None):
+        self.dtype = numpy.dtype(dtype)
+        self.n, self.nstep, self.nperseg, self.detrend = shape[-1], nperseg - noverlap, nperseg, int(detrend)
+        self.nseg = (self.n - nperseg) // self.nstep + 1
+        self.rows, self.nf = math.prod(shape[:-1]) * self.nseg, nfft // 2 + 1
+        self.oshape = tuple(shape[:-1]) + (self.nseg, self.nf)
+        self.block, self.grid = regs_grid(self.rows, nfft, self.dtype.itemsize,
+                                          _device._sm_count(_device.get_device_id()))
+        self.tw = _constant_table(_regs_twiddles(nfft, self.dtype))
+        self.tp = None if fs is None else _constant_table(numpy.array(
+            [1.0 / (nfft * (1 / fs)), nperseg / 2, float(self.nstep), float(fs), 0.0]))
+        (self.kernel,) = SPECTRAL.get("stft_regs<{}, {}, {}, {}, 1>".format(
+            "float" if self.dtype == _FLOATS[0] else "double", nfft // 2, self.block, PAIRS_SHAPE[self.dtype.itemsize][1]))
+
+    def __call__(self, x, w, c):
+        """The rows (..., nseg, nf); with the plan's fs also (f, t, the rows' transposed view)."""
+        out = _new_c(self.oshape, self.dtype)
+        aux = None if self.tp is None else _new_c((self.nf + self.nseg,), _F8)
+        if self.rows:
+            self.kernel.launch(self.grid, self.block, x.data.ptr, w.data.ptr, self.tw.data.ptr, self.n, self.nstep,
+                               self.nperseg, self.nseg, self.rows, 0, out.data.ptr, 0 if aux is None else aux.data.ptr,
+                               0 if aux is None else self.nf, 0 if aux is None else self.nseg,
+                               0 if aux is None else self.tp.data.ptr, c.data.ptr, self.detrend)
+        return out if aux is None else transposed_views(out, aux, self.nf, self.nseg)
+
+
 def power_rows(x, w, nperseg: int, noverlap: int, nfft: int, detrend: bool, c):
     """spectrogram's psd of a C-contiguous real signal x (..., n), nfft in STFT_REGS_NFFT, no
     boundary: (..., nseg, nfft / 2 + 1) of x's dtype, |FFT(w (x_s - mean))|^2 * c, one launch of
     stft_regs in its POWER form (the frames and the spectrum never stored). `w` a contiguous device
     window of x's dtype, `c` a device float64 table of the factors."""
-    n, nstep = x.shape[-1], nperseg - noverlap
-    nseg = (n - nperseg) // nstep + 1
-    rows = math.prod(x.shape[:-1]) * nseg
-    out = _empty(x.shape[:-1] + (nseg, nfft // 2 + 1), dtype=x.dtype)
-    if rows == 0:
-        return out
-    block, grid = regs_grid(rows, nfft, x.dtype.itemsize, _device._sm_count(_device.get_device_id()))
-    tw = _constant_table(numpy.concatenate([twiddles(nfft, x.dtype), pass_twiddles(nfft // 2, x.dtype)]))
-    (k,) = SPECTRAL.get("stft_regs<{}, {}, {}, {}, 1>".format(
-        "float" if x.dtype == _FLOATS[0] else "double", nfft // 2, block, PAIRS_SHAPE[x.dtype.itemsize][1]))
-    k.launch(grid, block, x.data.ptr, w.data.ptr, tw.data.ptr, n, nstep, nperseg, nseg, rows, 0, out.data.ptr, 0, 0,
-             0, 0, c.data.ptr, int(detrend))
-    return out
+    return RowsLaunch(x.shape, x.dtype, nperseg, noverlap, nfft, detrend)(x, w, c)
+
+
+def transposed_views(spec, aux, nf: int, nt: int):
+    """(f, t, S): f and t views of the one buffer `aux` (nf frequencies, then nt times), S the
+    (..., nseg, nf) rows' view with frequencies before segments, as SciPy returns them."""
+    shape, strides = spec._shape, spec._strides
+    z = _ndarray._view(shape[:-2] + (shape[-1], shape[-2]), strides[:-2] + (strides[-1], strides[-2]),
+                       spec._dtype, spec.data, spec)
+    f = _ndarray._view((nf,), (8,), _F8, aux.data, aux, True, True)
+    t = _ndarray._view((nt,), (8,), _F8, aux.data + 8 * nf, aux, True, True)
+    return f, t, z
 
 
 def mean_power(spec, c, real):
@@ -402,7 +459,7 @@ class StftPlan:
         sms = _device._sm_count(_device.get_device_id())
         self.block, self.regs = 256, self.one_pass and nfft in STFT_REGS_NFFT
         if self.regs:  # (register DFTs: templates/spectral.cu's stft_regs)
-            self.tw = _constant_table(numpy.concatenate([twiddles(nfft, x.dtype), pass_twiddles(nfft // 2, x.dtype)]))
+            self.tw = _constant_table(_regs_twiddles(nfft, x.dtype))
             self.block, self.grid = regs_grid(self.rows, nfft, x.dtype.itemsize, sms)
             minb = PAIRS_SHAPE[x.dtype.itemsize][1]
             (k,) = SPECTRAL.get("stft_regs<{}, {}, {}, {}, 0>".format(ctype, nfft // 2, self.block, minb))
@@ -438,12 +495,7 @@ class StftPlan:
             self.launch(self.grid, (32, 8), x.data.ptr, w, w, self.n, self.nstep, self.nperseg, self.nfft, self.nseg,
                         self.rows, 0, self.pre, frames.data.ptr, aux.data.ptr, nf, nt, self.tp.data.ptr)
             spec = _fft.rfft(frames, axis=-1)  # (a cached recipe: no copy)
-        shape, strides = spec._shape, spec._strides
-        z = _ndarray._view(shape[:-2] + (shape[-1], shape[-2]), strides[:-2] + (strides[-1], strides[-2]),
-                           spec._dtype, spec.data, spec)
-        f = _ndarray._view((nf,), (8,), _F8, aux.data, aux, True, True)
-        t = _ndarray._view((nt,), (8,), _F8, aux.data + 8 * nf, aux, True, True)
-        return f, t, z
+        return transposed_views(spec, aux, nf, nt)
 
 
 def twiddles(nfft: int, dtype):
