@@ -7,20 +7,23 @@ either a direct kernel (`templates/correlate_tiled.cu` for float32/float64: shar
 register windows; one output per thread in `templates/signal.cuh` for the other types), or, when both operands
 are long and the dtype is inexact, a product of real or complex FFTs (`cuarray.fft`), which costs
 O(n log n) instead of O(n*m) but rounds differently (errors relative to the largest term rather
-than to each output). The switch point `FFT_MIN_SHORT` is the measured crossover (below).
+than to each output). The switch point `FFT_MIN_SHORT` is the measured crossover (below). The
+direct kernels read the short operand in place through its stride, convolve's reversal included
+(a pointer to its last element and a negative step), so a direct call is one launch.
 float16 computes in float32 and bool in int32 (NumPy's OR of ANDs after the cast back).
 """
 
 from __future__ import annotations
 
 import pathlib
+from typing import NamedTuple
 
 import numpy
 
 from .._core import dtypes as _dtypes
 from .._core.elementwise import Definition, KernelParam
 from .._core.host_input import as_array
-from .._core.ndarray import ndarray
+from .._core.ndarray import _new_c, ndarray
 from ..cuda.kernel_family import KernelFamily
 
 __all__ = ["convolve", "correlate", "correlate_plan", "uses_fft", "FFT_MIN_SHORT", "FFT_MIN_SHORT_TILED"]
@@ -87,16 +90,18 @@ def _definition(cdt, out_dt) -> Definition:
     if d is None:
         params = [KernelParam("a", "raw", cdt), KernelParam("w", "raw", cdt),
                   KernelParam("na", "scalar", _I64), KernelParam("nw", "scalar", _I64),
-                  KernelParam("off", "scalar", _I64), KernelParam("out0", "out", out_dt, cdt)]
+                  KernelParam("off", "scalar", _I64), KernelParam("w0", "scalar", _I64),
+                  KernelParam("ws", "scalar", _I64), KernelParam("out0", "out", out_dt, cdt)]
         d = _defs[key] = Definition(
             "cuarray_correlate_{}".format(cdt.name), params,
-            "out0 = cuarray_signal::correlate_at(a, w, na, nw, (long long)i, off)", preamble=_PREAMBLE)
+            "out0 = cuarray_signal::correlate_at(a, w + w0, ws, na, nw, (long long)i, off)", preamble=_PREAMBLE)
     return d
 
 
 # Outputs per thread of the tiled kernel (its R): the window of R + 4 values stays in registers;
 # 8 floats halve the shared loads per multiply-add against 4, doubles keep 4 (twice the bytes).
 _TILED_R = {"f": 8, "d": 4}
+_TILED_BLOCK = 256
 
 
 def tiled_source() -> str:
@@ -105,7 +110,7 @@ def tiled_source() -> str:
 
 TILED = KernelFamily("cuarray_correlate_tiled", tiled_source, kernels=(
     "cuarray_correlate_tiled<T, R>(const T* a, const T* w, T* out, const long long na, const int nw, "
-    "const long long length, const long long off)",
+    "const long long ws, const long long length, const long long off)",
 ))
 
 
@@ -113,26 +118,52 @@ def tiled_kernel_name(char: str) -> str:
     return "cuarray_correlate_tiled<{}, {}>".format("float" if char == "f" else "double", _TILED_R[char])
 
 
-def _tiled_kernel(char: str):
-    return TILED.kernel(tiled_kernel_name(char))
+class DirectPlan(NamedTuple):
+    """The direct correlation's launch: `length` outputs from full[start], `tiled` the kernel name
+    (None: the per-output Definition) and its `grid`; `off` = nw - 1 - start, the kernels' offset."""
+    start: int
+    length: int
+    off: int
+    tiled: str | None
+    grid: int
+
+
+def direct_plan(na: int, nw: int, start: int, length: int, cdt, out_dt) -> DirectPlan:
+    """Pure: the plan of `_direct` for operands of na and nw samples of compute dtype `cdt`."""
+    char = cdt.char
+    if char in _TILED_R and out_dt == cdt and nw < 2**31:
+        tile = _TILED_BLOCK * _TILED_R[char]
+        return DirectPlan(start, length, nw - 1 - start, tiled_kernel_name(char), (length + tile - 1) // tile)
+    return DirectPlan(start, length, nw - 1 - start, None, 0)
+
+
+def _run_direct(a: ndarray, v: ndarray, flip: bool, plan: DirectPlan, out_dt) -> ndarray:
+    """plan's slice of the correlation of a with w, where w is v (flip False) or v reversed (flip
+    True: convolve's), read in place through its stride (no reversed or contiguous copy of v)."""
+    if not a._c:
+        a = a.copy()
+    nv, itemsize, step = v._shape[0], v._dtype.itemsize, v._strides[0]
+    if step % itemsize:  # (a byte stride no element stride gives: as_strided)
+        v, step = v.copy(), itemsize
+    ws = step // itemsize
+    w0 = 0
+    if flip:
+        w0, ws = (nv - 1) * ws, -ws
+    length = plan.length
+    out = _new_c((length,), out_dt)
+    if plan.tiled is not None:
+        TILED.get(plan.tiled)[0].launch(plan.grid, _TILED_BLOCK, a.data.ptr, v.data.ptr + w0 * itemsize,
+                                        out.data.ptr, a._shape[0], nv, ws, length, plan.off)
+        return out
+    i64 = _I64.type
+    _definition(a._dtype, out_dt).run((out,), (i64(a._shape[0]), i64(nv), i64(plan.off), i64(w0), i64(ws)),
+                                       (length,), raw=(a, v))
+    return out
 
 
 def _direct(a: ndarray, w: ndarray, start: int, length: int, out_dt) -> ndarray:
     """out[k] = full[start + k] of the correlation of a with w (both 1-D, compute dtype)."""
-    na, nw = a.shape[0], w.shape[0]
-    a = a.copy() if not a._c else a
-    w = w.copy() if not w._c else w
-    char = a.dtype.char
-    if char in _TILED_R and out_dt == a.dtype and nw < 2**31:
-        out = ndarray((length,), out_dt)
-        tile = 256 * _TILED_R[char]
-        _tiled_kernel(char).launch((length + tile - 1) // tile, 256, a.data.ptr, w.data.ptr, out.data.ptr, na, nw,
-                                   length, nw - 1 - start)
-        return out
-    d = _definition(a.dtype, out_dt)
-    out = ndarray((length,), out_dt)
-    d.run((out,), (_I64.type(na), _I64.type(nw), _I64.type(nw - 1 - start)), (length,), raw=(a, w))
-    return out
+    return _run_direct(a, w, False, direct_plan(a.shape[0], w.shape[0], start, length, a.dtype, out_dt), out_dt)
 
 
 def _fft_full(a: ndarray, w: ndarray, start: int, length: int, out_dt) -> ndarray:
@@ -148,20 +179,39 @@ def _fft_full(a: ndarray, w: ndarray, start: int, length: int, out_dt) -> ndarra
     return full[start:start + length].astype(out_dt, copy=False)
 
 
+# (dtype of a, dtype of v) -> (result dtype, compute dtype): numpy.result_type and the checks once
+# a pair, not each call (the host path of a short convolve is what its time is: issue 52).
+_dtype_pairs: dict = {}
+
+
+def _dtypes_of(adt, vdt, what):
+    r = _dtype_pairs.get((adt, vdt))
+    if r is None:
+        out_dt = numpy.result_type(adt, vdt)
+        if out_dt not in _dtypes.SUPPORTED_DTYPES:
+            raise TypeError("{}: unsupported dtype {}".format(what, out_dt))
+        cdt = (numpy.dtype(numpy.float32) if out_dt.char == "e" else
+               numpy.dtype(numpy.int32) if out_dt.kind == "b" else out_dt)
+        r = _dtype_pairs[(adt, vdt)] = (out_dt, cdt)
+    return r
+
+
 def _prepare(a, v, what):
     a, v = as_array(a, what), as_array(v, what)
-    if a.ndim == 0:
+    if len(a._shape) != 1:
+        if a.ndim != 0:
+            raise ValueError("object too deep for desired array")
         a = a.reshape((1,))
-    if v.ndim == 0:
+    if len(v._shape) != 1:
+        if v.ndim != 0:
+            raise ValueError("object too deep for desired array")
         v = v.reshape((1,))
-    if a.ndim != 1 or v.ndim != 1:
-        raise ValueError("object too deep for desired array")
-    out_dt = numpy.result_type(a.dtype, v.dtype)
-    if out_dt not in _dtypes.SUPPORTED_DTYPES:
-        raise TypeError("{}: unsupported dtype {}".format(what, out_dt))
-    cdt = (numpy.dtype(numpy.float32) if out_dt.char == "e" else
-           numpy.dtype(numpy.int32) if out_dt.kind == "b" else out_dt)
-    return a.astype(cdt, copy=False), v.astype(cdt, copy=False), out_dt
+    out_dt, cdt = _dtypes_of(a._dtype, v._dtype, what)
+    if a._dtype != cdt:
+        a = a.astype(cdt, copy=False)
+    if v._dtype != cdt:
+        v = v.astype(cdt, copy=False)
+    return a, v, out_dt
 
 
 def uses_fft(na: int, nw: int, dtype) -> bool:
@@ -187,6 +237,34 @@ def _correlate_full_slice(a, w, start, length, out_dt):
     return _direct(a, w, start, length, out_dt)
 
 
+# (na, nv, mode, compute dtype, result dtype) -> DirectPlan, for operands whose shorter has fewer
+# than FFT_MIN_SHORT samples: the direct route whatever the dtype, decided by constants alone (the
+# FFT routes ask `fft_convolve.use_blocks`, whose threshold tests change, so they are decided each
+# call). Issue 52's convolve[k=15] row was host-bound; on the fake device (scripts/perf/
+# convolve_host.py) reading the kernel in place (no reversed copy: one launch, not two) and this
+# memo took convolve(x, w, 'same') from 152 Python calls and ~20 us to 41 and ~5 us.
+_plans: dict = {}
+
+
+def _correlate_mode(a, v, flip, mode, out_dt):
+    """`mode`'s slice of the full correlation of a with w: w is v, or v reversed (flip: convolve's)."""
+    na, nv = a._shape[0], v._shape[0]
+    key = (na, nv, mode, a._dtype, out_dt)
+    plan = _plans.get(key) if type(mode) is str else None  # (1 and True hash alike: ints are not memoised)
+    if plan is None:
+        start, length = correlate_plan(na, nv, mode)
+        if length <= 0:
+            return ndarray((0,), out_dt)
+        if uses_fft(na, nv, a._dtype):
+            return _fft_full(a, v[::-1] if flip else v, start, length, out_dt)
+        plan = direct_plan(na, nv, start, length, a._dtype, out_dt)
+        if type(mode) is str and min(na, nv) < FFT_MIN_SHORT:
+            if len(_plans) > 1024:
+                _plans.clear()
+            _plans[key] = plan
+    return _run_direct(a, v, flip, plan, out_dt)
+
+
 def correlate(a, v, mode="valid"):
     """See `numpy.correlate`: c[k] = sum_n a[n+k] * conj(v[n]).
 
@@ -197,14 +275,13 @@ def correlate(a, v, mode="valid"):
     array([3.5])
     """
     a, v, out_dt = _prepare(a, v, "correlate")
-    if a.shape[0] == 0:
+    if a._shape[0] == 0:
         raise ValueError("first array argument cannot be empty")
-    if v.shape[0] == 0:
+    if v._shape[0] == 0:
         raise ValueError("second array argument cannot be empty")
-    start, length = correlate_plan(a.shape[0], v.shape[0], mode)
-    if v.dtype.kind == "c":
+    if v._dtype.kind == "c":
         v = v.conj()
-    return _correlate_full_slice(a, v, start, length, out_dt)
+    return _correlate_mode(a, v, False, mode, out_dt)
 
 
 def convolve(a, v, mode="full"):
@@ -217,11 +294,10 @@ def convolve(a, v, mode="full"):
     array([0. , 1. , 2.5, 4. , 1.5])
     """
     a, v, out_dt = _prepare(a, v, "convolve")
-    if v.shape[0] > a.shape[0]:
+    if v._shape[0] > a._shape[0]:
         a, v = v, a
-    if a.shape[0] == 0:
+    if a._shape[0] == 0:
         raise ValueError("a cannot be empty")
-    if v.shape[0] == 0:
+    if v._shape[0] == 0:
         raise ValueError("v cannot be empty")
-    start, length = correlate_plan(a.shape[0], v.shape[0], mode)
-    return _correlate_full_slice(a, v[::-1], start, length, out_dt)
+    return _correlate_mode(a, v, True, mode, out_dt)

@@ -316,3 +316,82 @@ def test_overlap_save_one_pass_blocks_match_numpy(host_fc, monkeypatch, k, mode)
     got = host_fc.convolve_blocks(a, w, start, length)
     assert got.dtype == numpy.float32 and got.shape == ref.shape
     numpy.testing.assert_allclose(got, ref, rtol=0, atol=1e-5 * numpy.abs(ref).max())
+
+
+def _emulate_direct_launch(call, host):
+    """The direct kernels' sum (signal.cuh's correlate_at, correlate_tiled.cu) over a recorded
+    launch's arguments, with `host` mapping each device allocation's address to its host values:
+    out[k] = sum_j a[k + j - off] * w[j * ws] over the j that stay inside a."""
+    kernel, args = call[2], call[3:]
+    if isinstance(kernel, str):  # the tiled family: (a, w, out, na, nw, ws, length, off)
+        a_ptr, w_ptr, _, na, nw, ws, length, off = args
+    else:  # the per-output Definition: (a, w, na, nw, off, w0, ws, out, n)
+        a_ptr, w_ptr, na, nw, off, w0, ws, _, length = args
+
+    def find(ptr):
+        for base, vals in host.items():
+            if base <= ptr < base + vals.nbytes:
+                assert (ptr - base) % vals.itemsize == 0
+                return vals, (ptr - base) // vals.itemsize
+        raise AssertionError("no allocation holds {}".format(ptr))
+
+    a, ia = find(a_ptr)
+    w, iw = find(w_ptr)
+    if not isinstance(kernel, str):
+        iw += int(w0)
+    out = numpy.zeros(int(length), numpy.result_type(a, w, numpy.float64))
+    for k in range(int(length)):
+        for j in range(max(0, int(off) - k), min(int(nw), int(na) + int(off) - k)):
+            out[k] += a[ia + k + j - off] * w[iw + j * ws]
+    return out
+
+
+@pytest.mark.parametrize("fn,dt", [("convolve", "f4"), ("correlate", "f4"), ("convolve", "f8"),
+                                   ("correlate", "i4"), ("convolve", "i4"), ("convolve", "c16")])
+@pytest.mark.parametrize("step", [1, -1, 3, -3])
+@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+@pytest.mark.parametrize("swap", [False, True])
+def test_direct_route_is_one_launch_reading_the_kernel_in_place(recorded_launches, fn, dt, step, mode, swap):
+    """Issue 52's convolve[k=15] row, host-bound: a direct convolve/correlate is one launch, the
+    short operand read where it lies through its stride (convolve's reversal too: the kernel's last
+    element and a negative step), and a second call replays the memoised plan. The old code reversed
+    and copied the short operand first (a copy kernel and an allocation a call, about half its host
+    time): two launches, so this fails on it. The launch's arguments, emulated in NumPy, give
+    numpy.convolve/correlate's values."""
+    import cuarray
+
+    if swap and fn == "correlate" and step != 1:
+        pytest.skip("correlate's strided first operand is made contiguous (a copy launch), as before")
+    rng = numpy.random.default_rng(abs(step) + len(mode))
+    xh = rng.normal(size=300)
+    bh = rng.normal(size=40)
+    if dt == "c16":
+        xh, bh = xh + 1j * rng.normal(size=300), bh + 1j * rng.normal(size=40)
+    xh, bh = xh.astype(dt), bh.astype(dt)
+    if dt == "i4":
+        xh, bh = rng.integers(-9, 9, 300).astype(dt), rng.integers(-9, 9, 40).astype(dt)
+    x, b = cuarray.empty(xh.shape, xh.dtype), cuarray.empty(bh.shape, bh.dtype)  # (no data: `host` holds it)
+    vh, v = bh[::step], b[::step]
+    args, hargs = ((v, x), (vh, xh)) if swap else ((x, v), (xh, vh))
+    ref = getattr(numpy, fn)(*hargs, mode)
+    for _ in range(2):  # the first call plans, the second replays the plan
+        del recorded_launches[:]
+        out = getattr(cuarray, fn)(*args, mode)
+        assert out.shape == ref.shape and out.dtype == ref.dtype
+        assert len(recorded_launches) == 1, [c[2] for c in recorded_launches]
+        call = recorded_launches[0]
+        assert out.data.ptr in call[3:]
+        got = _emulate_direct_launch(call, {x.data.ptr: xh, b.data.ptr: bh})
+        numpy.testing.assert_allclose(got, ref, rtol=1e-5 if dt == "f4" else 1e-12, atol=1e-4 if dt == "f4" else 1e-9)
+
+
+def test_direct_plan_memo_skips_routes_that_ask_fft_convolve():
+    """The plan memo holds only operands whose shorter has fewer than FFT_MIN_SHORT samples (direct
+    whatever the dtype); longer ones are routed each call, as `fft_convolve.BLOCKS_MIN` (which
+    tests change) may move them."""
+    f4 = numpy.dtype(numpy.float32)
+    assert all(not convolution.uses_fft(2**22, k, dt) for k in (1, 15, convolution.FFT_MIN_SHORT - 1)
+               for dt in (f4, numpy.dtype("f8"), numpy.dtype("c8"), numpy.dtype("i8")))
+    p = convolution.direct_plan(2**22, 15, 7, 2**22, f4, f4)
+    assert p == (7, 2**22, 7, "cuarray_correlate_tiled<float, 8>", 2**22 // 2048)
+    assert convolution.direct_plan(100, 15, 0, 86, numpy.dtype("i4"), numpy.dtype("i4")).tiled is None

@@ -1,5 +1,7 @@
-// cuarray direct correlation, tiled: out[k] = sum_j a[k + j - off] * w[j] over the j that keep
+// cuarray direct correlation, tiled: out[k] = sum_j a[k + j - off] * w[j * ws] over the j that keep
 // k + j - off inside a, for 0 <= k < length (cuarray/_math/convolution.py, float32 and float64).
+// ws: w's step in elements (convolve passes its kernel's last element and -1: read in place, once
+// a chunk into shared memory, rather than reversed by a copy kernel first).
 //
 // Why: the one-output-per-thread kernel (signal.cuh's correlate_at) makes two loads from L1 per
 // multiply-add, so it runs at ~4.4 us per kernel element on 2**24 outputs (H100), as slow as the
@@ -42,7 +44,7 @@ __device__ __forceinline__ void load4<double>(const double* p, double* out) {
 template <typename T, int R>
 __global__ void __launch_bounds__(cuarray::correlate_tiled::kBlock) cuarray_correlate_tiled(
     const T* __restrict__ a, const T* __restrict__ w, T* __restrict__ out, const long long na,
-    const int nw, const long long length, const long long off) {
+    const int nw, const long long ws, const long long length, const long long off) {
   using namespace cuarray::correlate_tiled;
   constexpr int kTile = kBlock * R;
   __shared__ __align__(16) T s_a[kTile + kChunk + 4];
@@ -54,7 +56,7 @@ __global__ void __launch_bounds__(cuarray::correlate_tiled::kBlock) cuarray_corr
 #pragma unroll
     for (int i = 0; i < R; ++i) {
       const long long k = k0 + i * kBlock + t;
-      if (k < length) out[k] = cuarray_signal::correlate_at(a, w, na, (long long)nw, k, off);
+      if (k < length) out[k] = cuarray_signal::correlate_at(a, w, ws, na, (long long)nw, k, off);
     }
     return;
   }
@@ -67,7 +69,7 @@ __global__ void __launch_bounds__(cuarray::correlate_tiled::kBlock) cuarray_corr
     __syncthreads();  // the previous round's readers are done with s_a and s_w
     const long long avail = na - (k0 - off) - j0;  // values of a left from this round's start
     for (int i = t; i < kTile + wc + 4; i += kBlock) s_a[i] = i < avail ? ab[j0 + i] : T(0);
-    for (int i = t; i < wc; i += kBlock) s_w[i] = w[j0 + i];
+    for (int i = t; i < wc; i += kBlock) s_w[i] = w[(long long)(j0 + i) * ws];
     __syncthreads();
     // win[i] = s_a[t * R + j + i]: the R outputs' window at step j, and the next four values.
     T win[R + 4];

@@ -2,17 +2,19 @@
 // cuarray/_math/interpolation.py (interp). Included as a kernel preamble.
 namespace cuarray_signal {
 
-// out[k] = sum_j a[k + j - off] * v[j] over the j that stay inside a: one output per thread,
-// the short operand v read through the L1 cache by every thread of a block.
+// out[k] = sum_j a[k + j - off] * v[j * vs] over the j that stay inside a: one output per thread,
+// the short operand v read through the L1 cache by every thread of a block. vs: v's step in
+// elements (-1 for convolve's reversed kernel, read in place: no reversed copy, no extra launch).
 template <typename T>
-__device__ __forceinline__ T correlate_at(const T* a, const T* v, long long na, long long nv,
+__device__ __forceinline__ T correlate_at(const T* a, const T* v, long long vs, long long na, long long nv,
                                           long long k, long long off) {
   long long lo = off - k;
   if (lo < 0) lo = 0;
   long long hi = na + off - k;
   if (hi > nv) hi = nv;
   T acc = T(0);
-  for (long long j = lo; j < hi; ++j) acc += a[k + j - off] * v[j];
+  const T* vj = v + lo * vs;
+  for (long long j = lo; j < hi; ++j, vj += vs) acc += a[k + j - off] * *vj;
   return acc;
 }
 
