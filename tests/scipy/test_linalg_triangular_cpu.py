@@ -77,6 +77,11 @@ def _stacked_copy(a, char, order="C"):
     return from_np(h)
 
 
+def _astype(a, dtype, order="K"):
+    assert order == "F" and a.ndim == 2  # one matrix: b's column-major copy
+    return _stacked_copy(a, dtype, order)
+
+
 def _host_copy(**standins):
     """A private copy of `_triangular` (and of `cublas_trsm`, for its trsm, and of
     `_triangular_checks`, whose real planner runs, the launch and read replaced) on the host
@@ -84,7 +89,7 @@ def _host_copy(**standins):
     return host_modules({cublas_trsm: {"trsm": _fake_trsm},
                          _triangular_checks: {"_launch": _fake_launch, "_device": _Device,
                                               "_copy": lambda x: from_np(np.ascontiguousarray(to_np(x)))},
-                         _triangular: {"stacked_copy": _stacked_copy, **standins}})[_triangular]
+                         _triangular: {"stacked_copy": _stacked_copy, "astype": _astype, **standins}})[_triangular]
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,7 @@ import numpy
 from ...cuda.libs import cublas_trsm as _trsm
 from ...linalg import _decomp
 from ..._core import device_errors as _errors
+from ..._core.copying import astype
 from ..._core.elementwise_kernel import ElementwiseKernel
 from ..._creation.basic import empty
 from ..._manipulation.dims import broadcast_to
@@ -124,7 +125,8 @@ def _solve(a, b, trans, lower, unit_diagonal, check_finite, singular):
         return empty(b.shape, dtype=char)
     if bb.shape[:-2] != batch:
         bb = broadcast_to(bb, batch + bb.shape[-2:])
-    x = stacked_copy(bb, char, "F")  # column-major B, solved in place
+    # column-major B, solved in place (one matrix: astype's F order, without stacked_copy's views)
+    x = astype(bb, char, order="F") if bb.ndim == 2 else stacked_copy(bb, char, "F")
     pending = None
     if check_finite:
         pending = _checks.queue(a, b, a.dtype.kind in "fc", b.dtype.kind in "fc", singular and not unit_diagonal)
