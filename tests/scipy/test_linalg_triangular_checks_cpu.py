@@ -232,3 +232,12 @@ def test_reader_reuses_its_block_and_waits_for_an_abandoned_copy():
     bigger = r.get(0, 4096)
     assert bigger is not first and log[-1] == ("alloc", 4096)
     assert r.get(1, 8) is not bigger  # per device
+
+
+def test_block_and_chunk_are_the_templates():
+    import re
+
+    src = C.CHECKS.source()
+    block = int(re.search(r"constexpr int BLOCK = (\d+);", src).group(1))
+    per_thread = int(re.search(r"constexpr int PER_THREAD = (\d+);", src).group(1))
+    assert (C.BLOCK, C.CHUNK) == (block, block * per_thread)

@@ -7,8 +7,9 @@ after the solve on the same stream, the read waits for the solve, and everything
 from then until the next call's first launch leaves the device idle (issue 50: 444-556 us with
 the check against 341-400 without, H100, 1024 x 1024 float64, 64 right-hand sides). Queued before
 the solve, into pinned memory with an event behind the copy, the wait ends when the checks are
-done while the solve is still running, so calls back to back keep the device as busy as calls
-without the check. If a check fails the solve's work is wasted: its result is dropped.
+done while the solve is still running, so calls back to back should keep the device as busy as
+calls without the check (predicted; `scripts/perf/solve_triangular_parts.py` measures it). If a
+check fails the solve's work is wasted: its result is dropped.
 
 `operand` and `plan` are pure (shapes and strides in, kernel arguments and grid out), tested on
 the CPU; `reference` is what the kernel computes, in NumPy, from the same arguments.
@@ -35,9 +36,9 @@ from ...cuda.kernel_family import KernelFamily
 __all__ = ["NOT_FINITE_A", "NOT_FINITE_B", "ZERO_DIAGONAL", "operand", "plan", "queue", "reference", "kernel_name"]
 
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "triangular_checks.cu"
-BLOCK = 256  # the template's BLOCK, PER_THREAD and CHUNK
+BLOCK = 256  # the template's BLOCK, and CHUNK its BLOCK * PER_THREAD (a CPU test compares them)
 CHUNK = 4 * BLOCK
-BLOCKS_PER_SM = 4  # enough loads in flight to read a large `a` at the memory's rate
+BLOCKS_PER_SM = 4  # 1024 threads an SM reading a large `a` (not tuned: no GPU where this was written)
 NOT_FINITE_A, NOT_FINITE_B, ZERO_DIAGONAL = 1, 2, 4  # the bits of each block's byte
 NONE = (0, 1, 0, 0, 0, 0)  # an operand not checked: no items
 
