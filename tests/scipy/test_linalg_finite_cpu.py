@@ -102,8 +102,8 @@ CASES = {
     "solve-upper": (lambda m: m.solve(A, V, assume_a="upper triangular"), 2),
     "solve_banded": (lambda m: m.solve_banded((1, 1), _nan((3, 4)), V), 2),
     "solveh_banded": (lambda m: m.solveh_banded(_nan((2, 4)), V), 2),
-    # solve_triangular queues its checks with the solve and reads them once after it:
-    # tests/scipy/test_linalg_triangular_cpu.py::test_checks_read_once_after_the_solve
+    # solve_triangular queues its checks before the solve and reads them once after its launch:
+    # tests/scipy/test_linalg_triangular_cpu.py::test_checks_queued_before_the_solve_read_once_after
     "inv": (lambda m: m.inv(A), 1),
     "inv-pos": (lambda m: m.inv(A, assume_a="pos"), 1),
     "det": (lambda m: m.det(A), 1),

@@ -19,7 +19,7 @@ from cuarray.testing.fake_device import from_np, host_modules, host_view, to_np 
 
 from cuarray.cuda.libs import cublas_trsm  # noqa: E402
 from cuarray.scipy import linalg as cla  # noqa: E402
-from cuarray.scipy.linalg import _triangular, _validate  # noqa: E402
+from cuarray.scipy.linalg import _triangular, _triangular_checks, _validate  # noqa: E402
 
 CALLS: list = []
 
@@ -34,29 +34,40 @@ def _fake_trsm(char, side, uplo, trans, diag, m, n, a, lda, b, ldb):
     if diag == cublas_trsm.DIAG_UNIT:
         np.fill_diagonal(t, 1)
     op = (t, t.T, t.T.conj())[trans]
-    B[...] = np.linalg.solve(op, B)
+    try:
+        B[...] = np.linalg.solve(op, B)
+    except np.linalg.LinAlgError:  # a zero on the diagonal: cuBLAS raises nothing (infs and NaNs)
+        B[...] = np.nan
 
 
-class _HostFlags:
+class _HostPending:
+    """The checks' read on its way (`_triangular_checks.Pending`): the bits the kernel would OR
+    together, computed by `reference` from the planned descriptions over the host memory."""
     reads = 0
 
-    def __init__(self, values):
-        self.values = values
-        self.size = values.size
+    def __init__(self, bits):
+        self.bits = bits
 
-    def __getitem__(self, i):
-        return _HostFlags(self.values[i:i + 1] if isinstance(i, int) and i >= 0 else
-                          self.values[i] if isinstance(i, slice) else self.values[i:][:1])
-
-    def get(self):
-        _HostFlags.reads += 1
-        return self.values
+    def wait(self):
+        _HostPending.reads += 1
+        CALLS.append(("wait",))
+        return self.bits
 
 
-def _host_reduce(pred):
-    def run(x, out):
-        out.values[...] = bool(pred(to_np(x)).all())
-    return run
+def _fake_launch(a, b, grid, da, db, dd):
+    CALLS.append(("checks", grid, da, db, dd))
+    assert grid >= 1
+    return _HostPending(_triangular_checks.reference(to_np(a), to_np(b), grid, da, db, dd))
+
+
+class _Device:
+    @staticmethod
+    def get_device_id():
+        return 0
+
+    @staticmethod
+    def _sm_count(device_id):
+        return 132
 
 
 def _stacked_copy(a, char, order="C"):
@@ -66,13 +77,19 @@ def _stacked_copy(a, char, order="C"):
     return from_np(h)
 
 
+def _astype(a, dtype, order="K"):
+    assert order == "F" and a.ndim == 2  # one matrix: b's column-major copy
+    return _stacked_copy(a, dtype, order)
+
+
 def _host_copy(**standins):
-    """A private copy of `_triangular` (and of `cublas_trsm`, for its trsm) on the host stand-ins."""
+    """A private copy of `_triangular` (and of `cublas_trsm`, for its trsm, and of
+    `_triangular_checks`, whose real planner runs, the launch and read replaced) on the host
+    stand-ins."""
     return host_modules({cublas_trsm: {"trsm": _fake_trsm},
-                         _triangular: {"stacked_copy": _stacked_copy,
-                                       "empty": lambda shape, dtype: _HostFlags(np.ones(shape, dtype)),
-                                       "_ALL_FINITE": _host_reduce(np.isfinite),
-                                       "_ALL_NONZERO": _host_reduce(lambda d: d != 0), **standins}})[_triangular]
+                         _triangular_checks: {"_launch": _fake_launch, "_device": _Device,
+                                              "_copy": lambda x: from_np(np.ascontiguousarray(to_np(x)))},
+                         _triangular: {"stacked_copy": _stacked_copy, "astype": _astype, **standins}})[_triangular]
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +101,7 @@ def host_triangular():
 def host(host_triangular):
     """`_triangular`'s copy, its calls and reads counted from zero."""
     CALLS.clear()
-    _HostFlags.reads = 0
+    _HostPending.reads = 0
     return host_triangular
 
 
@@ -192,13 +209,18 @@ class _nothing:
         return False
 
 
-def test_checks_read_once_after_the_solve(host):
+def test_checks_queued_before_the_solve_read_once_after(host):
+    """One check launch before the trsm and one wait after it (the host waits for the checks, not
+    for the solve); SciPy's ValueError for an inf or NaN in either operand, anywhere."""
     rng = np.random.default_rng(3)
     a, b = _tri(rng, (4, 4), np.float64, False), rng.normal(size=(4, 2))
     host.solve_triangular(from_np(a), from_np(b))
-    assert _HostFlags.reads == 1
+    assert [c[0] for c in CALLS] == ["copy", "checks", "d", "wait"] and _HostPending.reads == 1
     host.solve_triangular(from_np(a), from_np(b), check_finite=False, unit_diagonal=True)
-    assert _HostFlags.reads == 1  # nothing to read
+    assert _HostPending.reads == 1  # nothing to read
+    CALLS.clear()
+    host.solve_triangular(from_np(a.astype(np.int64)), from_np(b.astype(np.int32)), unit_diagonal=True)
+    assert not any(c[0] == "checks" for c in CALLS) and _HostPending.reads == 1  # integers are finite
     for bad_a, bad_b in [(np.nan, None), (None, np.inf)]:
         aa, bb = a.copy(), b.copy()
         if bad_a is not None:
@@ -214,6 +236,40 @@ def test_checks_read_once_after_the_solve(host):
     aa[3, 0] = np.nan
     with pytest.raises(ValueError):
         host.solve_triangular(from_np(aa), from_np(b))
+    # a zero diagonal with unit_diagonal=True is not looked at (nor by SciPy)
+    aa = a.copy()
+    aa[2, 2] = 0
+    got = to_np(host.solve_triangular(from_np(aa), from_np(b), unit_diagonal=True))
+    np.testing.assert_allclose(got, sla.solve_triangular(aa, b, unit_diagonal=True), rtol=1e-12, atol=1e-12)
+
+
+def test_zero_diagonal_bit_raises_trtrs_error(host):
+    """The checks' zero-diagonal bit: SciPy's LinAlgError naming the first zero (the diagonal read
+    only then); an inf or NaN wins over it, as SciPy checks before it solves."""
+    rng = np.random.default_rng(4)
+    a, b = _tri(rng, (2, 4, 4), np.float64, False), rng.normal(size=(4, 2))
+    a[1, 2, 2] = 0
+    with pytest.raises(np.linalg.LinAlgError, match="diagonal 2$"):
+        sla.solve_triangular(a[1], b)
+    host_diag = _host_copy(diagonal=lambda x, *args: _Got(np.diagonal(to_np(x), *args)))
+    with pytest.raises(np.linalg.LinAlgError, match="resolution failed at diagonal 2$"):
+        host_diag.solve_triangular(from_np(a), from_np(b))
+    b[0, 0] = np.nan
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        host_diag.solve_triangular(from_np(a), from_np(b))
+
+
+class _Got:
+    """A host array with the device array's `reshape` and `get`."""
+
+    def __init__(self, values):
+        self.values = values
+
+    def reshape(self, *shape):
+        return _Got(self.values.reshape(*shape))
+
+    def get(self):
+        return self.values
 
 
 def test_argument_errors_as_scipy(host):
@@ -242,26 +298,6 @@ def test_lapack_char_is_find_best_blas_type(scores):
     assert _validate.lapack_char(*arrays) == {"s": "f", "d": "d", "c": "F", "z": "D"}[want]
 
 
-@pytest.mark.parametrize("dt", ["float32", "float64", "complex64", "complex128", "int8", "int64", "bool"])
-def test_all_nonzero_reduction_compiles_for_sm90(dt):
-    from cuarray._core import reduction
-    from cuarray.cuda import compiler
-
-    dt = np.dtype(dt)
-    d = _triangular._ALL_NONZERO._definition([("in", dt, dt)], {"T": dt}, np.dtype(bool), "bool", 1)
-    p = reduction.plan((7,), ((8 * dt.itemsize,),), (dt.itemsize,), (), (0,))  # a diagonal: stride n + 1
-    for st, _grid, _role in d.stages(p):
-        kname, src = d.source(st)
-        assert "x != T(0)" in src or "!=" in src
-        try:
-            cubin, _ = compiler.compile_cubin(src, arch="sm_90", options=d.options, name=kname)
-        except Exception as e:  # noqa: BLE001
-            if "nvrtc" in str(e).lower() and "not" in str(e).lower():
-                pytest.skip("NVRTC unavailable: {}".format(e))
-            raise
-        assert cubin
-
-
 def test_check_finite_false_defers_the_zero_diagonal(host):
     """check_finite=False reads nothing: the diagonal goes to the device-error channel's recording
     kernel (one launch, flag 2); unit_diagonal=True launches nothing."""
@@ -281,14 +317,14 @@ def test_check_finite_false_defers_the_zero_diagonal(host):
     a, b = _tri(rng, (2, 4, 4), np.float64, False), rng.normal(size=(4, 2))
     got = to_np(host.solve_triangular(from_np(a), from_np(b), check_finite=False))
     np.testing.assert_allclose(got, sla.solve_triangular(a, b), rtol=1e-12, atol=1e-12)
-    assert _HostFlags.reads == 0
+    assert _HostPending.reads == 0
     assert len(launches) == 2 and launches[1] == "after"
     diag, err, n = launches[0]
     np.testing.assert_array_equal(diag, np.diagonal(a, 0, -2, -1))
     assert err == "err" and n == 4
     launches.clear()
     host.solve_triangular(from_np(a), from_np(b), check_finite=False, unit_diagonal=True)
-    assert launches == [] and _HostFlags.reads == 0
+    assert launches == [] and _HostPending.reads == 0
 
 
 def test_zero_diagonal_record_raises_trtrs_error(monkeypatch):

@@ -8,21 +8,18 @@ import numpy
 from ...cuda.libs import cublas_trsm as _trsm
 from ...linalg import _decomp
 from ..._core import device_errors as _errors
+from ..._core.copying import astype
 from ..._core.elementwise_kernel import ElementwiseKernel
-from ..._core.reduction_kernel import ReductionKernel
 from ..._creation.basic import empty
 from ..._manipulation.dims import broadcast_to
 from ..._indexing.inserting import diagonal
 from ...linalg._util import LinAlgError, stacked_copy
-from ._validate import _ALL_FINITE, as_lapack, batch_shape, finite_operands, lapack_char, require_finite
+from . import _triangular_checks as _checks
+from ._validate import as_lapack, batch_shape, lapack_char, require_finite
 
 __all__ = ["solve_triangular", "cho_factor", "cho_solve"]
 
 _TRANS = {0: 0, 1: 1, 2: 2, "N": 0, "T": 1, "C": 2}
-
-# all(x != 0) over a diagonal in one pass (no boolean temporary): trtrs's singularity test.
-_ALL_NONZERO = ReductionKernel("T x", "bool y", "x != T(0)", "a && b", "y = a", "true",
-                               "cuarray_scipy_all_nonzero")
 
 # check_finite=False: no read, so a zero on the diagonal goes to the device-error channel and is
 # raised as trtrs's LinAlgError at the next synchronisation. Position i of the (batch..., n)
@@ -66,23 +63,22 @@ def _offsets(a, batch):
     return [sum(i * s for i, s in zip(idx, steps)) for idx in numpy.ndindex(*batch)]
 
 
-def _flags(check_finite, unit_diagonal, a, b):
-    """With check_finite, one small device bool array: all-finite for each floating operand, then
-    all-nonzero for the diagonal (unit_diagonal False); reductions queued, nothing read. Without,
-    None: a zero diagonal is recorded in the device-error channel (unit_diagonal False)."""
-    if not check_finite:
-        if not unit_diagonal and a.size:
-            _RECORD_ZERO(diagonal(a, 0, -2, -1), _errors.error_buffer(), a.shape[-1])
-            _errors.after_launch()
-        return None, 0
-    todo = finite_operands((a, b))
-    flags = empty((len(todo) + 1,), dtype=numpy.bool_)
-    for i, arr in enumerate(todo):
-        _ALL_FINITE(arr, flags[i])
-    if unit_diagonal:
-        return flags[:-1], len(todo)
-    _ALL_NONZERO(diagonal(a, 0, -2, -1), flags[-1])
-    return flags, len(todo)
+def _raise_on(bits: int, a) -> None:
+    """SciPy's errors for the checks' bits: ValueError for an inf or NaN in either operand (first,
+    as SciPy checks before solving), else trtrs's LinAlgError naming the first zero diagonal
+    element (read only then)."""
+    if bits & (_checks.NOT_FINITE_A | _checks.NOT_FINITE_B):
+        raise ValueError("array must not contain infs or NaNs")
+    if bits & _checks.ZERO_DIAGONAL:
+        d = diagonal(a, 0, -2, -1).reshape(-1, a.shape[-1]).get()
+        raise LinAlgError("singular matrix: resolution failed at diagonal {}".format(int(numpy.nonzero(d == 0)[1][0])))
+
+
+def _record_zero_diagonal(a):
+    """check_finite=False: a zero on `a`'s diagonals to the device-error channel (nothing read)."""
+    if a.size:
+        _RECORD_ZERO(diagonal(a, 0, -2, -1), _errors.error_buffer(), a.shape[-1])
+        _errors.after_launch()
 
 
 def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_b=False, check_finite=True):
@@ -90,7 +86,8 @@ def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_
     matrix, otherwise `b` is a stack of (n, k) blocks broadcast against `a`'s). cuBLAS trsm reads
     a column- or row-major `a` in place; `b` is always copied (`overwrite_b` is accepted and
     ignored). With ``check_finite=True`` the finiteness and zero-diagonal tests (SciPy's
-    ValueError and LinAlgError) are queued after the solve and read once: a synchronisation. With
+    ValueError and LinAlgError) are one kernel queued before the solve and read once after its
+    launch (the host waits for the checks, not for the solve: `_triangular_checks`). With
     ``check_finite=False`` nothing is read: a zero on the diagonal raises SciPy's LinAlgError at the
     next synchronisation (the device-error channel, as a device index's IndexError; at the call
     under `cuarray.set_sync_index_checks`).
@@ -128,7 +125,11 @@ def _solve(a, b, trans, lower, unit_diagonal, check_finite, singular):
         return empty(b.shape, dtype=char)
     if bb.shape[:-2] != batch:
         bb = broadcast_to(bb, batch + bb.shape[-2:])
-    x = stacked_copy(bb, char, "F")  # column-major B, solved in place
+    # column-major B, solved in place (one matrix: astype's F order, without stacked_copy's views)
+    x = astype(bb, char, order="F") if bb.ndim == 2 else stacked_copy(bb, char, "F")
+    pending = None
+    if check_finite:
+        pending = _checks.queue(a, b, a.dtype.kind in "fc", b.dtype.kind in "fc", singular and not unit_diagonal)
     f, lda, op, low = _operator(a, char, n, t, lower)
     k = x.shape[-1]
     if x.size:
@@ -138,17 +139,10 @@ def _solve(a, b, trans, lower, unit_diagonal, check_finite, singular):
         base = f.data.ptr
         for i, off in enumerate(_offsets(f, batch)):
             _trsm.trsm(char, _trsm.SIDE_LEFT, uplo, op, diag, n, k, base + off, lda, x.data.ptr + i * xstep, n)
-    # The checks are queued after the solve (they read a and b, which it leaves alone): their
-    # launches' host time then overlaps the solve on the device instead of delaying its start.
-    flags, nfinite = _flags(check_finite, unit_diagonal or not singular, a, b)
-    if flags is not None and flags.size:
-        ok = flags.get()
-        if not ok[:nfinite].all():
-            raise ValueError("array must not contain infs or NaNs")
-        if not unit_diagonal and singular and not ok[-1]:
-            d = diagonal(a, 0, -2, -1).reshape(-1, n).get()
-            raise LinAlgError("singular matrix: resolution failed at diagonal {}".format(
-                int(numpy.nonzero(d == 0)[1][0])))
+    if pending is not None:
+        _raise_on(pending.wait(), a)
+    if not check_finite and singular and not unit_diagonal:
+        _record_zero_diagonal(a)  # after the solve: the launch's host time overlaps it on the device
     return x[..., 0] if vector else x
 
 

@@ -92,8 +92,10 @@ def batch_shape(fn: str, *batches) -> tuple:
     errors (scipy._lib._util._apply_over_batch): shapes that do not broadcast raise NumPy's
     ValueError, and a batch with no element raises "`fn` does not support zero-size batches."
     (only when some operand has batch dimensions)."""
+    if not any(batches):
+        return ()  # single matrices: the common case, without broadcast_shapes' ~3 us
     batch = numpy.broadcast_shapes(*batches)
-    if any(batches) and 0 in batch:
+    if 0 in batch:
         raise ValueError("`{}` does not support zero-size batches.".format(fn))
     return batch
 
