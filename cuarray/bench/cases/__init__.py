@@ -162,6 +162,20 @@ def select(ids: list[str] | None = None, groups: list[str] | None = None) -> lis
     return [c for c in cases if c.id in ids or c.group in groups or c.group in ids]
 
 
+def scipy_module(xp, sub: str):
+    """`sub` ("signal", "ndimage", ...) of the library's SciPy namespace: cuarray.scipy's for
+    cuarray, cupyx.scipy's for CuPy, SciPy's own for NumPy (the host column); NotAvailable for
+    another library or where the module does not import."""
+    name = getattr(xp, "__name__", "")
+    prefix = {"cuarray": "cuarray.scipy.", "cupy": "cupyx.scipy.", "numpy": "scipy."}.get(name)
+    if prefix is None:
+        raise NotAvailable("no scipy.{} for {}".format(sub, name))
+    try:
+        return importlib.import_module(prefix + sub)
+    except ImportError as exc:
+        raise NotAvailable("{}{}: {}".format(prefix, sub, exc)) from None
+
+
 def random_array(xp, shape, dtype="float32", seed: int = 0):
     """A random array on `xp`'s device (never zeros: they hide wrong indexing and arithmetic), made
     on the host with NumPy.

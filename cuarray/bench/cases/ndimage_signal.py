@@ -15,30 +15,17 @@ unfold + median, fftconvolve as rfft/irfft, welch as stft + mean of |X|^2. It ha
 
 from __future__ import annotations
 
-import importlib
 import math
 
-from . import NotAvailable, random_array, register
-
-
-def _scipy_module(xp, sub):
-    """`sub` ("ndimage" or "signal") of the library's SciPy namespace: cuarray.scipy, cupyx.scipy."""
-    name = getattr(xp, "__name__", "")
-    if name not in ("cuarray", "cupy"):
-        raise NotAvailable("no {} for {}".format(sub, name))
-    full = "{}.scipy.{}".format("cuarray" if name == "cuarray" else "cupyx", sub)
-    try:
-        return importlib.import_module(full)
-    except ImportError as exc:
-        raise NotAvailable("{}: {}".format(full, exc)) from None
+from . import random_array, register, scipy_module
 
 
 def _ndimage(xp):
-    return _scipy_module(xp, "ndimage")
+    return scipy_module(xp, "ndimage")
 
 
 def _signal(xp):
-    return _scipy_module(xp, "signal")
+    return scipy_module(xp, "signal")
 
 
 _GAUSS = {"4096^2": (4096, 4096), "256^3": (256, 256, 256)}

@@ -14,9 +14,7 @@ resample_poly (torchaudio's resample is another filter, outside torch)."""
 
 from __future__ import annotations
 
-import importlib
-
-from . import NotAvailable, random_array, register
+from . import NotAvailable, random_array, register, scipy_module
 
 conv = register(
     "convolve", group="signal",
@@ -68,14 +66,7 @@ def _(torch, n, k):
 
 
 def _signal(xp):
-    name = getattr(xp, "__name__", "")
-    full = {"cuarray": "cuarray.scipy.signal", "cupy": "cupyx.scipy.signal", "numpy": "scipy.signal"}.get(name)
-    if full is None:
-        raise NotAvailable("no scipy.signal for {}".format(name))
-    try:
-        return importlib.import_module(full)
-    except ImportError as exc:
-        raise NotAvailable("{}: {}".format(full, exc)) from None
+    return scipy_module(xp, "signal")
 
 
 def resampled_len(n: int, up: int, down: int) -> int:

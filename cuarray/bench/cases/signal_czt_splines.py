@@ -12,20 +12,11 @@ cspline1d."""
 
 from __future__ import annotations
 
-import importlib
-
-from . import NotAvailable, random_array, register
+from . import random_array, register, scipy_module
 
 
 def _signal(xp):
-    name = getattr(xp, "__name__", "")
-    full = {"cuarray": "cuarray.scipy.signal", "cupy": "cupyx.scipy.signal", "numpy": "scipy.signal"}.get(name)
-    if full is None:
-        raise NotAvailable("no scipy.signal for {}".format(name))
-    try:
-        return importlib.import_module(full)
-    except ImportError as exc:
-        raise NotAvailable("{}: {}".format(full, exc)) from None
+    return scipy_module(xp, "signal")
 
 
 czt = register(
