@@ -12,6 +12,7 @@ import pytest
 import scipy.signal as ss
 
 from cubin_info import FRAME_SIZE, compile_sm90, kernel_attributes  # tests/ is on sys.path
+from cuda_standins import PREAMBLE  # tests/scipy/signal is on sys.path
 
 RNG = np.random.default_rng(5252)
 
@@ -59,21 +60,7 @@ def test_pairs_plan(nfft, itemsize, nseg, batch):
 
 # The kernels with g++: CUDA's names as stand-ins. A block's threads run as threads; __syncthreads is a
 # barrier of the block, __syncwarp and the shuffles barriers of the thread's warp (32 threads).
-DRIVER = r"""
-#include <condition_variable>
-#include <mutex>
-#include <thread>
-#include <vector>
-struct Dim3 { unsigned x, y, z; };
-static thread_local Dim3 threadIdx, blockIdx;
-static Dim3 gridDim;
-#define __global__
-#define __device__
-#define __forceinline__ inline
-#define __launch_bounds__(...)
-#define __shared__ static
-struct float2 { float x, y; };
-struct double2 { double x, y; };
+DRIVER = PREAMBLE + r"""
 struct Barrier {
   std::mutex mu;
   std::condition_variable cv;

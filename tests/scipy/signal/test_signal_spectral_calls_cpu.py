@@ -8,6 +8,7 @@ tests fail on it. cuFFT is recorded by stand-ins for its plan look-up and execut
 
 import numpy as np
 import pytest
+from python_calls import python_calls  # tests/ is on sys.path
 
 import cuarray
 from cuarray._core import transfer
@@ -122,25 +123,13 @@ def test_stft_host_calls(calls, monkeypatch):
     """The bench row's host path (issue 52: stft of 2^22 samples was host-bound, ~134 us a call
     around ~60 us of kernels, 308 Python calls on the fake device): the cached plan's call makes
     fewer than 100 (80 when written). Fails on the old path."""
-    import sys
-
     from cuarray.fft import _fft
 
     monkeypatch.setattr(_fft, "_recipes", _transform._recipes)  # (the fixture's fresh recipes: hits too)
     x = cuarray.empty((2**22,), np.float32)
     signal.stft(x, nperseg=256)
-    n = [0]
-
-    def prof(frame, event, arg):
-        if event in ("call", "c_call"):
-            n[0] += 1
-
-    sys.setprofile(prof)
-    try:
-        signal.stft(x, nperseg=256)
-    finally:
-        sys.setprofile(None)
-    assert n[0] < 100, n[0]
+    n = python_calls(lambda: signal.stft(x, nperseg=256))
+    assert n < 100, n
 
 
 @pytest.mark.parametrize("call,most,launches", [
@@ -155,23 +144,11 @@ def test_welch_spectrogram_cached_plans(calls, call, most, launches):
     ~190 us of host time on the H100, as long as welch's GPU work at 1e8 samples), launches only
     its kernels (spectrogram one: its frequencies and times written by the same launch), and
     transfers nothing. Fails on the old path."""
-    import sys
-
     x = cuarray.empty((10**6,), np.float32)
     call(x)
     calls["reset"]()
-    n = [0]
-
-    def prof(frame, event, arg):
-        if event in ("call", "c_call"):
-            n[0] += 1
-
-    sys.setprofile(prof)
-    try:
-        call(x)
-    finally:
-        sys.setprofile(None)
-    assert n[0] <= most, n[0]
+    n = python_calls(lambda: call(x))
+    assert n <= most, n
     _no_transfers(calls)
     names = _names(calls)
     assert len(names) == len(launches) and all(w in n for w, n in zip(launches, names)), names

@@ -8,6 +8,7 @@ import pytest
 import scipy.signal as ss
 
 from cubin_info import compile_sm90  # tests/ is on sys.path
+from cuda_standins import PREAMBLE  # tests/scipy/signal is on sys.path
 
 F4, F8, C8, C16, I4, I8 = (np.dtype(c) for c in ("f4", "f8", "c8", "c16", "i4", "i8"))
 PAIRS = [(F4, C8), (F8, C16)]
@@ -133,20 +134,7 @@ def device_windows():
 
 # templates/spectral.cu's kernels built with g++: CUDA's names as stand-ins; `frames` runs a warp at a
 # time, its 32 lanes as threads (its in-warp means shuffle), `power_partials` serially.
-FRAMES_DRIVER = r"""
-#include <condition_variable>
-#include <mutex>
-#include <thread>
-#include <vector>
-struct Dim3 { unsigned x, y, z; };
-static thread_local Dim3 threadIdx, blockIdx;
-static Dim3 gridDim;
-#define __global__
-#define __device__
-#define __launch_bounds__(...)
-#define __shared__ static
-struct float2 { float x, y; };
-struct double2 { double x, y; };
+FRAMES_DRIVER = PREAMBLE + r"""
 static inline void __syncthreads() {}
 // A warp's shuffles for frames' 32 lanes run as 32 threads: each exchange is two barriers.
 static std::mutex mu;
@@ -174,7 +162,6 @@ static inline double __shfl_sync(unsigned, double v, int src) {
 // (welch_pairs' warp operations, declared for its template: test_signal_welch_pairs_cpu.py runs it)
 double __shfl_xor_sync(unsigned, double, int);
 void __syncwarp();
-#define __forceinline__ inline
 #include "segment_fft.cuh"
 #include "spectral.cu"
 template <typename T>
