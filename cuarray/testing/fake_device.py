@@ -22,6 +22,8 @@ with a driver) and stands in for the device through its hook points (`device.sim
 - Host-backed arrays (`from_np`, `to_np`, `new_c`, `host_view`): cuarray arrays whose data pointer
   is a host address, so code that hands pointers to a library stand-in (tests/linalg/_host_fake.py)
   is checked on the values without a GPU.
+- `python_calls(f)`: the Python calls one call of `f` makes (the host-path tests' and perf
+  scripts' measure of work, which timing noise hides).
 """
 
 from __future__ import annotations
@@ -538,3 +540,21 @@ def from_np(a: np.ndarray) -> ndarray:
 
 def new_c(shape, dtype) -> ndarray:
     return from_np(np.empty(shape, dtype))
+
+
+def python_calls(f) -> int:
+    """The function and C-function calls that one call of `f` makes, as sys.setprofile sees them."""
+    import sys
+
+    n = [0]
+
+    def prof(frame, event, arg):
+        if event in ("call", "c_call"):
+            n[0] += 1
+
+    sys.setprofile(prof)
+    try:
+        f()
+    finally:
+        sys.setprofile(None)
+    return n[0]

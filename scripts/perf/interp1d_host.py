@@ -48,7 +48,7 @@ def main():
     if args.root:
         sys.path.insert(0, args.root)
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from _calls import count_calls
+    from _calls import count_calls, print_profile
     from cuarray.testing.fake_device import install as stub_device  # the one fake device
 
     stub_device()
@@ -81,15 +81,7 @@ def main():
             ts.append(time.perf_counter() - t0)
         print("{:<16} {:>7.1f} us  {:>5} calls".format(name, statistics.median(ts) * 1e6, count_calls(fn)))
         if args.profile == name:
-            import cProfile
-            import pstats
-
-            pr = cProfile.Profile()
-            pr.enable()
-            for _ in range(2000):
-                fn()
-            pr.disable()
-            pstats.Stats(pr).sort_stats("tottime").print_stats(25)
+            print_profile(fn, top=25)
 
 
 if __name__ == "__main__":

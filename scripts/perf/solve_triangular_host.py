@@ -89,7 +89,7 @@ def main():
     args = p.parse_args()
     sys.path.insert(0, os.path.abspath(args.root) if args.root else os.path.join(os.path.dirname(__file__), "..", ".."))
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from _calls import count_calls
+    from _calls import count_calls, print_profile
 
     obs = _stub()
     import cuarray
@@ -119,15 +119,7 @@ def main():
         print("{:<16} {:>7.1f} us  {:>5} calls  {} launches".format(name, statistics.median(ts) * 1e6, count_calls(fn),
                                                                     n_launch))
         if args.profile == name:
-            import cProfile
-            import pstats
-
-            pr = cProfile.Profile()
-            pr.enable()
-            for _ in range(2000):
-                fn()
-            pr.disable()
-            pstats.Stats(pr).sort_stats(os.environ.get("SORT", "tottime")).print_stats(int(os.environ.get("TOP", "30")))
+            print_profile(fn, sort=os.environ.get("SORT", "tottime"), top=int(os.environ.get("TOP", "30")))
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ _SCRIPT = SCRIPT_PRELUDE + textwrap.dedent('''
     import numpy as np
     import cuarray as cp
     from cuarray.cuda import _observe, launch
-    from cuarray.testing.fake_device import FakeCompiles
+    from cuarray.testing.fake_device import FakeCompiles, python_calls
 
     launches, blas = [], []
     launch.set_launch_hook(lambda raw, stream, config, kernel, args: launches.append(1))
@@ -49,19 +49,7 @@ _SCRIPT = SCRIPT_PRELUDE + textwrap.dedent('''
         "imul_scalar": lambda: o16.__imul__(2.0),
     }
 
-    def count(f):
-        n = [0]
-
-        def prof(frame, event, arg):
-            if event in ("call", "c_call"):
-                n[0] += 1
-
-        sys.setprofile(prof)
-        try:
-            f()
-        finally:
-            sys.setprofile(None)
-        return n[0]
+    count = python_calls
 
     out = {}
     for name, f in cases.items():

@@ -13,6 +13,7 @@ import scipy.signal as ss
 
 from cubin_info import FRAME_SIZE, compile_sm90, kernel_attributes  # tests/ is on sys.path
 from cuda_standins import PREAMBLE  # tests/scipy/signal is on sys.path
+from stft_kernel_case import StftCase
 
 RNG = np.random.default_rng(5252)
 
@@ -268,39 +269,15 @@ def test_stft_regs_kernel_gives_scipys_stft(host_lib, dtype, shape, kw):
     with the plan's window, layout, constants and twiddle table: SciPy's f and t bit for bit and
     its Zxx to rounding; segments inside the signal (no tests a load) and at its zero boundary,
     nperseg < nfft, nfft 64 to 512, a step of one sample."""
-    from cuarray.scipy.signal import _spectral
     from cuarray.scipy.signal import _spectral_fused as fz
 
     lib = host_lib("spectral_welch_pairs", DRIVER, fz._DIR)
-    args = dict(fs=1.0, window="hann", nperseg=256, noverlap=None, nfft=None, boundary="zeros", padded=True,
-                scaling="spectrum")
-    args.update(kw)
-    x = RNG.normal(size=shape).astype(dtype)
-    n, nperseg, fs = shape[-1], args["nperseg"], args["fs"]
-    nfft, noverlap = _spectral._segment_params(nperseg, args["nfft"], args["noverlap"], nperseg)
-    assert nfft in fz.STFT_REGS_NFFT
-    w = np.ascontiguousarray(_spectral._stft_window(_spectral._named_window(args["window"], nperseg), x.dtype, fs,
-                                                    args["scaling"]), dtype)
-    pre, length, nt, consts = _spectral._stft_layout(n, fs, nperseg, noverlap, nfft, args["boundary"], args["padded"])
-    nstep = nperseg - noverlap
-    nseg, nf = (length - nperseg) // nstep + 1, nfft // 2 + 1
-    rows = int(np.prod(shape[:-1])) * nseg
-    y = np.full(shape[:-1] + (nseg, 2 * nf), np.nan, dtype)
-    aux, tp = np.full(nf + nt, np.nan), np.asarray(consts, np.float64)
-    tw = np.concatenate([fz.twiddles(nfft, dtype), fz.pass_twiddles(nfft // 2, dtype)])
-    block = fz.PAIRS_SHAPE[np.dtype(dtype).itemsize][0]
-    seg = block // (nfft // 2 // (16 if nfft >= 256 else 8))
-    ll, p = ctypes.c_longlong, (lambda a: a.ctypes.data_as(ctypes.c_void_p))  # noqa: E731
-    (lib.stft_f if dtype == np.float32 else lib.stft_d)(
-        ctypes.c_int(nfft // 2), p(x), p(w), p(tw), ll(n), ll(nstep), ll(nperseg), ll(nseg), ll(rows), ll(pre), p(y),
-        p(aux), ll(nf), ll(nt), p(tp), ctypes.c_uint(max(1, min(-(-rows // seg), 3))))
-    z = np.swapaxes(y.view(np.result_type(dtype, np.complex64)), -1, -2)
-    f0, t0, z0 = ss.stft(x, **args)
-    np.testing.assert_array_equal(aux[:nf], f0)
-    np.testing.assert_array_equal(aux[nf:], t0)
-    assert z.shape == z0.shape and z.dtype == z0.dtype
-    tol = 2e-6 if dtype == np.float32 else 1e-13
-    np.testing.assert_allclose(z, z0, rtol=0, atol=tol * max(1.0, float(np.abs(z0).max())))
+    case = StftCase(RNG.normal(size=shape).astype(dtype), kw)
+    assert case.nfft in fz.STFT_REGS_NFFT
+    tw = np.concatenate([fz.twiddles(case.nfft, dtype), fz.pass_twiddles(case.nfft // 2, dtype)])
+    _, grid = fz.regs_grid(case.rows, case.nfft, np.dtype(dtype).itemsize, 1)
+    case.run(lib.stft_f if dtype == np.float32 else lib.stft_d, tw, min(grid, 3))
+    case.check()
 
 
 SPECTROGRAM_CASES = [  # (shape, spectrogram keywords)

@@ -8,7 +8,6 @@ tests fail on it. cuFFT is recorded by stand-ins for its plan look-up and execut
 
 import numpy as np
 import pytest
-from python_calls import python_calls  # tests/ is on sys.path
 
 import cuarray
 from cuarray._core import transfer
@@ -20,6 +19,7 @@ from cuarray.cuda.libs import cufft
 from cuarray.fft import _transform
 from cuarray.scipy import signal
 from cuarray.scipy.ndimage import _tables
+from cuarray.testing.fake_device import python_calls
 
 
 @pytest.fixture

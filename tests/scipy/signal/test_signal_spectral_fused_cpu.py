@@ -9,6 +9,7 @@ import scipy.signal as ss
 
 from cubin_info import compile_sm90  # tests/ is on sys.path
 from cuda_standins import PREAMBLE  # tests/scipy/signal is on sys.path
+from stft_kernel_case import StftCase
 
 F4, F8, C8, C16, I4, I8 = (np.dtype(c) for c in ("f4", "f8", "c8", "c16", "i4", "i8"))
 PAIRS = [(F4, C8), (F8, C16)]
@@ -682,38 +683,14 @@ def test_stft_one_pass_kernel_gives_scipys_stft(host_lib, dtype, shape, kw):
     most 2 blocks: the grid-stride loops run) with the plan's window (`_stft_window`), layout and
     constants (`_stft_layout`) and twiddles (`_spectral_fused.twiddles`): SciPy's f and t bit for
     bit and its Zxx to rounding (nfft 64 to 1024, several segments a block and one)."""
-    import ctypes
-
-    from cuarray.scipy.signal import _spectral
     from cuarray.scipy.signal import _spectral_fused as fz
 
     lib = host_lib("spectral_stft_rfft", STFT_DRIVER, fz._DIR)
-    args = dict(fs=1.0, window="hann", nperseg=256, noverlap=None, nfft=None, boundary="zeros", padded=True,
-                scaling="spectrum")
-    args.update(kw)
-    if shape[-1] < args["nperseg"]:
+    if shape[-1] < kw.get("nperseg", 256):
         pytest.skip("nperseg past the signal")
-    x = RNG.normal(size=shape).astype(dtype)
-    n, nperseg, fs = shape[-1], args["nperseg"], args["fs"]
-    nfft, noverlap = _spectral._segment_params(nperseg, args["nfft"], args["noverlap"], nperseg)
-    assert fz.ONE_PASS_MIN <= nfft <= fz.ONE_PASS_MAX and nfft & (nfft - 1) == 0
-    w = np.ascontiguousarray(_spectral._stft_window(_spectral._named_window(args["window"], nperseg), x.dtype, fs,
-                                                    args["scaling"]), dtype)
-    pre, length, nt, consts = _spectral._stft_layout(n, fs, nperseg, noverlap, nfft, args["boundary"], args["padded"])
-    nstep = nperseg - noverlap
-    nseg, nf = (length - nperseg) // nstep + 1, nfft // 2 + 1
-    rows = int(np.prod(shape[:-1])) * nseg
-    y = np.full(shape[:-1] + (nseg, 2 * nf), np.nan, dtype)
-    aux, tp, tw = np.full(nf + nt, np.nan), np.asarray(consts, np.float64), fz.twiddles(nfft, dtype)
-    ll, p = ctypes.c_longlong, (lambda a: a.ctypes.data_as(ctypes.c_void_p))  # noqa: E731
-    seg = 1024 // nfft
-    (lib.stft_rfft_f if dtype == np.float32 else lib.stft_rfft_d)(
-        ctypes.c_int(nfft // 2), p(x), p(w), p(tw), ll(n), ll(nstep), ll(nperseg), ll(nseg), ll(rows), ll(pre), p(y),
-        p(aux), ll(nf), ll(nt), p(tp), ctypes.c_uint(max(1, min(-(-rows // seg), 2))))
-    z = np.swapaxes(y.view(np.result_type(dtype, np.complex64)), -1, -2)
-    f0, t0, z0 = ss.stft(x, **args)
-    np.testing.assert_array_equal(aux[:nf], f0)
-    np.testing.assert_array_equal(aux[nf:], t0)
-    assert z.shape == z0.shape and z.dtype == z0.dtype
-    tol = 2e-6 if dtype == np.float32 else 1e-13
-    np.testing.assert_allclose(z, z0, rtol=0, atol=tol * max(1.0, float(np.abs(z0).max())))
+    case = StftCase(RNG.normal(size=shape).astype(dtype), kw)
+    assert fz.ONE_PASS_MIN <= case.nfft <= fz.ONE_PASS_MAX and case.nfft & (case.nfft - 1) == 0
+    seg = 1024 // case.nfft
+    case.run(lib.stft_rfft_f if dtype == np.float32 else lib.stft_rfft_d, fz.twiddles(case.nfft, dtype),
+             max(1, min(-(-case.rows // seg), 2)))
+    case.check()
