@@ -3,10 +3,24 @@ fake device's fixtures (cuarray.testing.fake_device) for every test directory.""
 
 import os
 
-import pytest
-from cuarray.testing.fake_device import host_only_backing, recorded_launches  # noqa: F401  (fixtures)
 
-import cuarray
+def visible_gpu(worker, gpus):
+    """The GPU a pytest-xdist worker ("gw0", "gw1", ...) is given when a run spreads its workers over a
+    machine's `gpus` GPUs (CUARRAY_TEST_GPUS), or None: one GPU, no worker, or no spreading asked."""
+    if gpus > 1 and worker.startswith("gw") and worker[2:].isdigit():
+        return int(worker[2:]) % gpus
+    return None
+
+
+# Set before cuarray (and with it the CUDA driver) is imported: the worker then sees one GPU only.
+_GPU = visible_gpu(os.environ.get("PYTEST_XDIST_WORKER", ""), int(os.environ.get("CUARRAY_TEST_GPUS") or 0))
+if _GPU is not None and "CUDA_VISIBLE_DEVICES" not in os.environ:
+    os.environ["CUDA_VISIBLE_DEVICES"] = str(_GPU)
+
+import pytest  # noqa: E402
+from cuarray.testing.fake_device import host_only_backing, recorded_launches  # noqa: F401,E402  (fixtures)
+
+import cuarray  # noqa: E402
 
 
 def pytest_report_header(config):
