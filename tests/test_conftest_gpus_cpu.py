@@ -1,6 +1,13 @@
 """CUARRAY_TEST_GPUS: an xdist run spreads its workers over a machine's GPUs, one GPU per worker."""
 
-from conftest import visible_gpu
+import importlib.util
+import pathlib
+
+# The root conftest by its path: `import conftest` finds whichever conftest module pytest loaded first.
+_SPEC = importlib.util.spec_from_file_location("root_conftest", pathlib.Path(__file__).with_name("conftest.py"))
+_CONFTEST = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(_CONFTEST)
+visible_gpu = _CONFTEST.visible_gpu
 
 
 def test_workers_take_gpus_in_turn():
