@@ -102,9 +102,11 @@ def passes(bits: int) -> list:
     return [(s, (full << (s + 8)) & full) for s in range(bits - 8, -1, -8)]
 
 
-def select(x: ndarray, ranks: numpy.ndarray) -> ndarray:
+def select(x: ndarray, ranks: numpy.ndarray, block_rows: bool = True) -> ndarray:
     """x: (rows, n) with n >= 1 (any layout: made C-contiguous); ranks: host ints (rows, T) or (1, T)
-    (the same in every row), each in [0, n). Returns (rows, T) values of x's dtype."""
+    (the same in every row), each in [0, n). Returns (rows, T) values of x's dtype. `block_rows`
+    False keeps the histogram passes where rows would fit a block (scripts/perf/percentile_parts.py
+    times both)."""
     rows, n = x._shape
     t_all = ranks.shape[1]
     dt = x._dtype
@@ -116,7 +118,7 @@ def select(x: ndarray, ranks: numpy.ndarray) -> ndarray:
         return out
     xv = x.view(_U2) if dt.char == "e" else x
     ov = out.view(_U2) if dt.char == "e" else out
-    if rows_plan(n, dt, min(t_all, MAX_TARGETS)) is not None:
+    if block_rows and rows_plan(n, dt, min(t_all, MAX_TARGETS)) is not None:
         _select_rows(xv, ov, dt, ranks)
         return out
     hist_k, pick_k = _pair(dt)

@@ -45,7 +45,9 @@ _METHODS = tuple(_npq._QuantileMethods)
 # SORT_ROW_LENGTH_MAX elements (rows a block sorts alone). Measured on an H100, percentile 50 of
 # 64 Mi float32 along the last axis: 64 and 4096 rows, selection 1.2 ms (CuPy 24-25 ms); 131072
 # rows of 512, selection 13.3 ms, sort 3.19 ms (each selection pass flushes a 256-bin histogram
-# per row). `order_statistics_by` overrides the rule (the bench times both ways).
+# per row; that was before rows that fit a block were selected in shared memory, one launch:
+# scripts/perf/percentile_parts.py times both routes for the rule's next revision).
+# `order_statistics_by` overrides the rule (the bench times both ways).
 SORT_ROWS_ABOVE = 16384
 SORT_ROW_LENGTH_MAX = 4096
 _by = None  # "select", "sort", or None: the rule above (set by `order_statistics_by`)
