@@ -14,6 +14,7 @@ range); the nan-variants read each row's NaN count (a row's ranks depend on it).
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 
@@ -28,14 +29,13 @@ from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 from .._core.reduction_ops import normalize_axes, reduced_shape
 from .._core.transfer import from_host
-from .._indexing.inserting import take_along_axis
 from .._logic.comparison import greater_equal
 from .._logic.content import isnan
 from .._manipulation.transpose import moveaxis
 from .._math.arithmetic import add, multiply, subtract
 from .._math.sums import sum as sum_
 from .._sorting.searching import where
-from .quantile_select import select
+from .quantile_select import select, take
 from .averages import nanmean
 
 __all__ = ["percentile", "quantile", "nanpercentile", "nanquantile"]
@@ -45,7 +45,9 @@ _METHODS = tuple(_npq._QuantileMethods)
 # SORT_ROW_LENGTH_MAX elements (rows a block sorts alone). Measured on an H100, percentile 50 of
 # 64 Mi float32 along the last axis: 64 and 4096 rows, selection 1.2 ms (CuPy 24-25 ms); 131072
 # rows of 512, selection 13.3 ms, sort 3.19 ms (each selection pass flushes a 256-bin histogram
-# per row). `order_statistics_by` overrides the rule (the bench times both ways).
+# per row; that was before rows that fit a block were selected in shared memory, one launch:
+# scripts/perf/percentile_parts.py times both routes for the rule's next revision).
+# `order_statistics_by` overrides the rule (the bench times both ways).
 SORT_ROWS_ABOVE = 16384
 SORT_ROW_LENGTH_MAX = 4096
 _by = None  # "select", "sort", or None: the rule above (set by `order_statistics_by`)
@@ -143,6 +145,17 @@ _LERP_OP = ("T d = hi - lo; G omt = (G)1 - t; "
 _LERP = ElementwiseKernel("T lo, T hi, G t", "float64 r", _LERP_OP, "cuarray_quantile_lerp")
 _LERP_NAN = ElementwiseKernel("T lo, T hi, G t, T big", "float64 r", _LERP_OP + "; if (big != big) r = (double)big",
                               "cuarray_quantile_lerp_nan")
+# The same for a weak (Python float) q on float32/float64 data, in the data's type as NumPy's
+# ufuncs with a weak scalar: d t with t rounded to T, hi - d (1 - t) with 1 - t taken in double and
+# rounded to T, the side chosen by the exact t (`above`, from the host). One launch, not seven.
+_LERP_WEAK_OP = ("T d = hi - lo; r = above ? cuarray::rn::sub(hi, cuarray::rn::mul(d, omt)) "
+                 ": cuarray::rn::add(lo, cuarray::rn::mul(d, t))")
+_ROUNDED = '#include "cuarray/rounded.cuh"'
+_LERP_WEAK = ElementwiseKernel("T lo, T hi, T t, T omt, int32 above", "T r", _LERP_WEAK_OP,
+                               "cuarray_quantile_lerp_weak", preamble=_ROUNDED)
+_LERP_WEAK_NAN = ElementwiseKernel("T lo, T hi, T t, T omt, int32 above, T big", "T r",
+                                   _LERP_WEAK_OP + "; if (big != big) r = big", "cuarray_quantile_lerp_weak_nan",
+                                   preamble=_ROUNDED)
 
 
 def _quantile(a, q, axis, out, method, keepdims, weights, interpolation, percent, skipnan, fname):
@@ -204,43 +217,20 @@ def _quantile(a, q, axis, out, method, keepdims, weights, interpolation, percent
 def _rows_quantile(x: ndarray, q: numpy.ndarray, method, weak_q, skipnan, fname) -> ndarray:
     """The quantiles `q` of each row of the (rows, n) `x`: shape q.shape + (rows,)."""
     rows, n = x._shape
-    props = _npq._QuantileMethods[method]
     inexact = x._dtype.kind == "f"
     if rows == 0:  # nothing to compute: NumPy's dtype, from NumPy on one element (weak q included)
         one = numpy.quantile(numpy.zeros(1, x._dtype), q.item() if weak_q else q, method=method)
         return ndarray(q.shape + (0,), one.dtype)
-    qc = q.reshape(q.shape + (1,))  # quantiles along the first axis, rows along the last
+    nq = max(1, q.size)
     if skipnan:
         count = numpy.asarray(n - sum_(isnan(x), axis=1).get(), numpy.intp)  # valid values per row
-        # NumPy computes each row with a Python int count (weak): an array of q's float type
-        # gives the same arithmetic and dtype.
-        cnt = count.astype(q.dtype) if q.dtype.kind == "f" else count
-    else:
-        count = numpy.full(1, n, numpy.intp)
-        cnt = n
-    vi = numpy.asanyarray(props["get_virtual_index"](cnt, qc))
-    if props["fix_gamma"] is None or (method == "linear" and vi.dtype.kind in "iu"):
-        prev, nxt, gamma = vi, None, None
-    else:
-        prev, nxt = _npq._get_indexes(numpy.empty(0, x._dtype), vi, cnt)
-        gamma = _npq._get_gamma(vi, prev, props)
-    nq = max(1, q.size)
-    # Without NaN skipping every row has the same ranks: one row of them, broadcast on the device
-    # (131072 rows of 3 ranks uploaded 3 MiB a call).
-    width = rows if skipnan else 1
-    cols = [numpy.broadcast_to(prev.reshape(nq, -1), (nq, width))]
-    if nxt is not None:
-        cols.append(numpy.broadcast_to(nxt.reshape(nq, -1), (nq, width)))
+        ranks, gamma = _ranks(count, n, q, method, x._dtype, True)
+    else:  # the same ranks in every row: NumPy's arithmetic once per (n, q, method, dtype)
+        ranks, gamma = _same_ranks(n, q.dtype.str, q.shape, q.tobytes(), method, x._dtype.str)
     last = inexact and not skipnan
-    if last:
-        cols.append(numpy.full((1, width), -1))
-    ranks = numpy.concatenate(cols).T.astype(numpy.int64)  # (rows or 1, T)
-    top = numpy.maximum(count, 1).reshape(-1, 1) - 1  # a -1 index is the last valid element
-    ranks = numpy.where(ranks < 0, ranks + top + 1, ranks)
-    ranks = numpy.clip(ranks, 0, n - 1)
     vals = _order_statistics(x, ranks).T  # (T, rows)
     lo = vals[:nq]
-    if nxt is None:
+    if gamma is None:
         r = lo
     else:
         hi = vals[nq:2 * nq]
@@ -254,6 +244,11 @@ def _rows_quantile(x: ndarray, q: numpy.ndarray, method, weak_q, skipnan, fname)
         fused = not isinstance(t, float) and x._dtype.char in "fd" and t._dtype.char == "d"
         if fused:  # one kernel for the interpolation (and the NaN), not a dozen small ones
             r = _LERP_NAN(lo, hi, t, vals[-1:]) if last else _LERP(lo, hi, t)
+            last = False
+        elif isinstance(t, float) and x._dtype.char in "fd":
+            st = x._dtype.type
+            args = (lo, hi, st(t), st(1 - t), numpy.int32(t >= 0.5))
+            r = _LERP_WEAK_NAN(*args, vals[-1:]) if last else _LERP_WEAK(*args)
             last = False
         else:
             d = subtract(hi, lo)
@@ -280,6 +275,51 @@ def _rows_quantile(x: ndarray, q: numpy.ndarray, method, weak_q, skipnan, fname)
     return r.reshape(q.shape + (rows,))
 
 
+def _ranks(count: numpy.ndarray, n: int, q: numpy.ndarray, method, dt, skipnan):
+    """NumPy's index arithmetic for rows of `n` elements, `count` of them valid (one row of ranks
+    without NaN skipping: every row has the same), data of dtype `dt`: (ranks (rows or 1, T)
+    int64, gamma or None). The columns: each quantile's previous rank, then (gamma not None) its
+    next rank, then (float data without NaN skipping) the last element (where a NaN sorts)."""
+    props = _npq._QuantileMethods[method]
+    qc = q.reshape(q.shape + (1,))  # quantiles along the first axis, rows along the last
+    # NumPy computes each row with a Python int count (weak): an array of q's float type gives
+    # the same arithmetic and dtype.
+    cnt = (count.astype(q.dtype) if q.dtype.kind == "f" else count) if skipnan else int(count[0])
+    vi = numpy.asanyarray(props["get_virtual_index"](cnt, qc))
+    if props["fix_gamma"] is None or (method == "linear" and vi.dtype.kind in "iu"):
+        prev, nxt, gamma = vi, None, None
+    else:
+        prev, nxt = _npq._get_indexes(numpy.empty(0, dt), vi, cnt)
+        gamma = _npq._get_gamma(vi, prev, props)
+    nq = max(1, q.size)
+    # Without NaN skipping every row has the same ranks: one row of them, broadcast on the device
+    # (131072 rows of 3 ranks uploaded 3 MiB a call).
+    width = count.size if skipnan else 1
+    cols = [numpy.broadcast_to(prev.reshape(nq, -1), (nq, width))]
+    if nxt is not None:
+        cols.append(numpy.broadcast_to(nxt.reshape(nq, -1), (nq, width)))
+    if dt.kind == "f" and not skipnan:
+        cols.append(numpy.full((1, width), -1))
+    ranks = numpy.concatenate(cols).T.astype(numpy.int64)  # (rows or 1, T)
+    top = numpy.maximum(count, 1).reshape(-1, 1) - 1  # a -1 index is the last valid element
+    ranks = numpy.where(ranks < 0, ranks + top + 1, ranks)
+    ranks = numpy.clip(ranks, 0, n - 1)
+    return ranks, gamma
+
+
+@functools.lru_cache(maxsize=256)
+def _same_ranks(n, qdt, qshape, qbytes, method, dt):
+    """`_ranks` of rows of `n` without NaN skipping, kept per call signature (the host arithmetic was
+    a third of a flat percentile's host time); the arrays are read-only."""
+    q = numpy.frombuffer(qbytes, qdt).reshape(qshape)
+    ranks, gamma = _ranks(numpy.full(1, n, numpy.intp), n, q, method, numpy.dtype(dt), False)
+    ranks.flags.writeable = False
+    if gamma is not None:
+        gamma = numpy.array(gamma)
+        gamma.flags.writeable = False
+    return ranks, gamma
+
+
 def _order_statistics(x: ndarray, ranks: numpy.ndarray) -> ndarray:
     """(rows, T): the elements of the given ranks of each row of x (NumPy's sort order); `ranks`
     (rows, T), or (1, T) for the same ranks in every row."""
@@ -291,6 +331,6 @@ def _order_statistics(x: ndarray, ranks: numpy.ndarray) -> ndarray:
 
 
 def by_sort(x: ndarray, ranks: numpy.ndarray) -> ndarray:
-    """The same as `select`, through a sort of the rows (the sort engine)."""
-    s = _sort.sort(x, axis=-1)
-    return take_along_axis(s, from_host(ranks), axis=1)
+    """The same as `select`, through a sort of the rows (the sort engine), the ranks read out by
+    one launch (`take`: no index planning, no error record, a row of ranks for every row)."""
+    return take(_sort.sort(x, axis=-1), ranks)

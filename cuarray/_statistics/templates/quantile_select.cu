@@ -165,5 +165,107 @@ __global__ void __launch_bounds__(kThreads) cuarray_qselect_pick(int targets, st
   for (int j = t; j < targets * 256; j += kThreads) hist[j] = 0ull;
 }
 
+
+// ---- short rows: one block a row, the row's keys in shared memory ------------------------------
+//
+// Rows of n <= (the planner's cap) elements: the block reads its row once into shared memory as
+// keys, then runs every pass of the selection there (per pass one shared histogram per target
+// prefix, a warp's scan picking each target's digit), and writes the targets' values. One launch
+// for any number of rows, against two launches a pass with a 256-bin global histogram per (row,
+// target) flushed, read and zeroed each pass (131072 rows of 3 targets: 805 MB of histograms).
+// Dynamic shared memory: n keys, then targets x 256 counts. `ranks`: row r's at r * rank_stride
+// (0: the same ranks in every row).
+template <typename T, int THREADS>
+__global__ void __launch_bounds__(THREADS) cuarray_qselect_rows(const T* __restrict__ x, long long n, int targets,
+                                                                const long long* __restrict__ ranks,
+                                                                long long rank_stride, int bits, T* __restrict__ out) {
+  typedef typename keys<T>::key_t K;
+  constexpr int KBITS = 8 * sizeof(K);
+  constexpr int WARPS = THREADS / 32;
+  extern __shared__ __align__(16) unsigned char qselect_smem[];
+  K* row_keys = reinterpret_cast<K*>(qselect_smem);
+  unsigned int* bins = reinterpret_cast<unsigned int*>(qselect_smem + ((n * sizeof(K) + 15) & ~15ll));
+  __shared__ K prefix[kMaxTargets];
+  __shared__ long long rank[kMaxTargets];
+  __shared__ int src[kMaxTargets];
+  const long long row = blockIdx.x;
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  x += row * n;
+  for (long long i = tid; i < n; i += THREADS) row_keys[i] = keys<T>::key(x[i]);
+  for (int j = tid; j < targets * 256; j += THREADS) bins[j] = 0u;
+  if (tid < targets) {
+    prefix[tid] = K(0);
+    rank[tid] = ranks[row * rank_stride + tid];
+    src[tid] = 0;  // every prefix is empty: one histogram for the first pass
+  }
+  __syncthreads();
+  for (int shift = bits - 8; shift >= 0; shift -= 8) {
+    const K hi_mask = shift + 8 >= KBITS ? K(0) : K(~K(0)) << (shift + 8);
+    // Counting: the warp steps together so equal digits meet in __match_any_sync (uniform data
+    // shares its top digits: 32 equal shared atomics serialise).
+    for (long long b = tid & ~31; b < n; b += THREADS) {
+      const long long i = b + lane;
+      const bool valid = i < n;
+      const K k = valid ? row_keys[i] : K(0);
+      const unsigned d = unsigned(k >> shift) & 255u;
+      for (int c = 0; c < targets; ++c) {
+        if (src[c] != c) continue;
+        const bool hit = valid && ((k ^ prefix[c]) & hi_mask) == K(0);
+        const unsigned peers = __match_any_sync(0xffffffffu, hit ? d : 256u);
+        if (hit && __ffs(peers) - 1 == lane) atomicAdd(bins + c * 256 + d, unsigned(__popc(peers)));
+      }
+    }
+    __syncthreads();
+    // Picking: a warp a target; lane l holds digits 8l..8l+7.
+    for (int t = warp; t < targets; t += WARPS) {
+      const unsigned int* h = bins + src[t] * 256 + lane * 8;
+      unsigned c8[8];
+      unsigned mine = 0;
+      for (int j = 0; j < 8; ++j) { c8[j] = h[j]; mine += c8[j]; }
+      unsigned incl = mine;
+      for (int o = 1; o < 32; o <<= 1) {
+        const unsigned v = __shfl_up_sync(0xffffffffu, incl, o);
+        if (lane >= o) incl += v;
+      }
+      const long long r = rank[t];
+      const unsigned holder = __ballot_sync(0xffffffffu, (long long)incl > r);
+      const int l = holder ? __ffs(holder) - 1 : 31;
+      if (lane == l) {
+        long long before = (long long)(incl - mine);
+        int d = 0;
+        for (; d < 7; ++d) {
+          if (before + (long long)c8[d] > r) break;
+          before += c8[d];
+        }
+        prefix[t] = K(prefix[t] | (K(lane * 8 + d) << shift));
+        rank[t] = r - before;
+      }
+    }
+    __syncthreads();
+    // The next pass: equal prefixes share a histogram; the counts start from zero.
+    if (tid < targets) {
+      int s = tid;
+      for (int u = 0; u < tid; ++u)
+        if (prefix[u] == prefix[tid]) { s = u; break; }
+      src[tid] = s;
+    }
+    for (int j = tid; j < targets * 256; j += THREADS) bins[j] = 0u;
+    __syncthreads();
+  }
+  if (tid < targets) out[row * targets + tid] = keys<T>::value(prefix[tid]);
+}
+
+// out[r, t] = s[r * n + ranks[r * rank_stride + t]]: the order statistics of rows already sorted
+// (quantiles by a sort), one thread an output.
+template <typename T>
+__global__ void cuarray_qselect_take(const T* __restrict__ s, long long n, long long rows, int targets,
+                                     const long long* __restrict__ ranks, long long rank_stride, T* __restrict__ out) {
+  const long long total = rows * targets;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (long long)gridDim.x * blockDim.x) {
+    const long long r = i / targets, t = i - r * targets;
+    out[i] = s[r * n + ranks[r * rank_stride + t]];
+  }
+}
+
 }  // namespace qselect
 }  // namespace cuarray
