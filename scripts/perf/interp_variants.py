@@ -81,7 +81,7 @@ def _clustered(n, seed):
 
 SEARCH_NAMES = {_linear.SEARCH_GUESS: "guess (0)", _linear.SEARCH_CELLS: "table, two steps (1)",
                 _linear.SEARCH_CELLS3: "table (2)", _linear.SEARCH_WINDOW: "window (3)",
-                _linear.SEARCH_HYBRID: "hybrid (4)"}
+                _linear.SEARCH_HYBRID: "hybrid (4)", _linear.SEARCH_NEAR: "near (5)"}
 
 
 def search_rows(q, t_copy):

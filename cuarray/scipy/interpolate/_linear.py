@@ -5,8 +5,9 @@ search, SciPy's formula (the installed SciPy's: 1.17's slope or 1.18's weights,
 values outside the range, the values written once. No index array, no second pass, no
 synchronisation.
 
-The search (`SEARCH`, measured below): by default the guess from the mean knot spacing, checked
-against the two knots around it (galloping and bisection where it misses). Selectable: a cell table
+The search (`SEARCH`, measured below): by default the guess from the mean knot spacing, both
+knots around it read at once, one neighbour read where they miss (SEARCH_NEAR; galloping and
+bisection only past it). Selectable: a cell table
 built once by an interpolator that owns its knots (interp1d's copy=True; `build_cells`, one launch):
 CELLS_PER_KNOT uniform cells a segment over [x[0], x[-1]], start[c] the first knot whose cell is
 >= c, the cell of a value computed by the same rounded code for knots and points (so the bracket
@@ -27,8 +28,9 @@ traffic, ~54 us at the copy rate; the 160 KB table and the 80 KB cell table shou
 one 4-byte gather of the cell table and three 16-byte record gathers issued together (two
 dependent steps, no divergence outside crowded cells), where the guess cost ~2.05 record gathers
 in 2 to 4 dependent, divergent steps on jittered knots (a miss on either side in nearly every
-warp). SEARCH 1, 2 and 4 (the hybrid: the guess's two records, the table only where they miss),
-PIPE and CELLS_PER_KNOT are the knobs the device measurement picks."""
+warp). SEARCH 0 (the guess, j + 1 read after x[j]'s compare), 1, 2, 4 (the hybrid: the guess's two
+records, the table only where they miss) and 5 (the default), PIPE and CELLS_PER_KNOT are the knobs
+the device measurement picks."""
 
 from __future__ import annotations
 
@@ -93,11 +95,18 @@ BLOCKS_PER_SM = 8  # the grid's cap a multiprocessor (<= 64 registers a thread: 
 # evaluating this one. Measured (H100, 1e7 float64 points, µs, docs/perf-notes.md): the guess with
 # PIPE 93 / 77 / 159 on jittered 1e4 / uniform 1e4 / jittered 1e6 knots, the table (2) 103 / 116 /
 # 233; the table wins on clustered knots only (99 against the guess's 353): the guess is the default.
-# SEARCH_HYBRID (4, unmeasured): the guess's two records, the table's bracket (as 2) where they miss
-# (on jittered knots ~29% of points miss, in nearly every warp: there a warp takes both paths' steps)
-SEARCH_GUESS, SEARCH_CELLS, SEARCH_CELLS3, SEARCH_WINDOW, SEARCH_HYBRID = SEARCHES = 0, 1, 2, 3, 4
+# SEARCH_HYBRID (4): the guess's two records, the table's bracket (as 2) where they miss (measured
+# worse: 128 us on jittered 1e4). SEARCH_NEAR (5, issue 53): the guess's gathers of SEARCH 0 without
+# its two costs the SASS shows: record j + 1 waits on x[j]'s compare (two dependent L1 round trips
+# a point, four points a thread one after another) and a miss (~29% of jittered points, in nearly
+# every warp) runs two divergent gallop loops (a load, a bisection test, bookkeeping each). 5 loads
+# j and j + 1 together and gives the miss lanes one load (j - 1 or j + 2: the answer on jittered
+# knots), galloping only past that; 32-bit knot indices. Never more gathers than 0 on any path:
+# the default, predicted jittered 1e4 93 -> ~80 us (scripts/perf/interp1d_variants.py measures).
+SEARCH_GUESS, SEARCH_CELLS, SEARCH_CELLS3, SEARCH_WINDOW, SEARCH_HYBRID, SEARCH_NEAR = SEARCHES = 0, 1, 2, 3, 4, 5
 TABLE_SEARCHES = (SEARCH_CELLS, SEARCH_CELLS3, SEARCH_HYBRID)  # those that read the cell table
-SEARCH, PIPE = SEARCH_GUESS, True
+SEARCH, PIPE = SEARCH_NEAR, True
+_NEAR_MAX_KNOTS = 2**31 - 1  # SEARCH_NEAR's int knot indices (i + 2 <= n): SEARCH_GUESS past it
 CELLS_PER_KNOT = 2  # table cells a segment (int32 entries: 8 bytes a knot beside its 16-byte record)
 _MAX_CELLS = 2**30
 _F4, _F8, _I8 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64), numpy.dtype(numpy.int64)
@@ -235,9 +244,11 @@ def cell_count(n: int) -> int:
 def search_for(fixed: bool, n: int, search=None) -> int:
     """The search a Prepared launch takes: `search` (default SEARCH), the guess in place of a
     cell table search (TABLE_SEARCHES, the hybrid's included) where the knots are not fixed or
-    `cell_count` gives no table."""
+    `cell_count` gives no table, and in place of SEARCH_NEAR past int32 knot indices."""
     search = SEARCH if search is None else int(search)
     if search in TABLE_SEARCHES and not (fixed and cell_count(n)):
+        return SEARCH_GUESS
+    if search == SEARCH_NEAR and n > _NEAR_MAX_KNOTS:
         return SEARCH_GUESS
     return search
 

@@ -246,6 +246,31 @@ def test_search_for():
     # the hybrid reads the table where the guess misses: the table's conditions, else the guess
     assert _linear.search_for(True, 10, 4) == 4
     assert _linear.search_for(False, 10, 4) == _linear.search_for(True, 2**31 - 1, 4) == 0
+    # SEARCH_NEAR needs no table; its knot indices are int: the guess past 2**31 - 1 knots
+    assert _linear.search_for(False, 10, 5) == _linear.search_for(True, 2**31 - 1, 5) == 5
+    assert _linear.search_for(True, 2**31, 5) == _linear.search_for(False, 2**31, 5) == 0
+
+
+def test_bench_row_launches_the_near_search_once_a_call(h100, recorded_launches):
+    """The bench row (interp1d(x, y, assume_sorted=True, bounds_error=False), float64): one launch
+    a call of SEARCH_NEAR (issue 53; it was SEARCH 0, the guess whose record j + 1 waits on x[j]),
+    no cell table built, nothing else launched (fill values, bounds, NaN: in the kernel); as
+    interp1d prepares it with copy=True (its own interleaved table, fixed knots: the recorder
+    cannot run interp1d's copy) and with copy=False (two arrays, knots not fixed)."""
+    import cuarray
+    from cuarray.scipy.interpolate import _kernels
+
+    x, y, q, b = cuarray.empty(10**4), cuarray.empty((10**4, 1)), cuarray.empty(10**5), cuarray.empty(1)
+    pairs = cuarray.empty((10**4, 2))
+    recorded_launches.clear()
+    run = _kernels.linear_evaluator(x, y, F8, b, b, False, F8, True, pairs, False, True)
+    u, v = run(q, (10**5,)), run(q, (10**5,))
+    kernel = "cuarray_interp1d::interp1d_linear<double, double, double, double, 2, {}, 5, true>"
+    assert [c[2] for c in recorded_launches] == [kernel.format("true")] * 2 and u.data.ptr != v.data.ptr
+    assert recorded_launches[0][3 + 3] == pairs.data.ptr and list(recorded_launches[0][3 + 12:]) == [0, 0]
+    recorded_launches.clear()
+    _kernels.linear_evaluator(x, y, F8, b, b, False, F8, True, None, False, False)(q, (10**5,))
+    assert [c[2] for c in recorded_launches] == [kernel.format("false")]
 
 
 def test_cell_count():
@@ -390,6 +415,25 @@ def test_knot_sets_take_both_paths_of_the_hybrid():
         assert 0 < hit.sum() < q.shape[0], (name, hit.sum())
 
 
+def test_knot_sets_take_every_path_of_the_near_search():
+    # SEARCH_NEAR's hit (records j, j + 1 bracket the point), its one-neighbour step (j - 1 or
+    # j + 2) and its gallop past that are all taken on the knot sets above (guess: linear.cu's, in
+    # NumPy, SciPy's side), so test_cell_search_is_searchsorted and the bit-for-bit comparisons of
+    # every search check each path
+    sets = _knot_sets()
+    taken = set()
+    for name in ("jittered", "exp", "one-end", "clustered", "uniform"):
+        x = sets[name]
+        n = x.shape[0]
+        u = _rng("near-paths", name).uniform(0, 1, 2000)
+        q = u * x[-1] + (1 - u) * x[0]
+        g = (q - x[0]) * ((n - 1) / (x[-1] - x[0]))
+        j = np.floor(np.where(g > 0, np.minimum(g, n - 2), 0)).astype(np.int64)
+        want = np.searchsorted(x, q, side="left") - 1
+        taken |= set(np.select([want == j, (want == j - 1) | (want == j + 1)], ["hit", "neighbour"], "gallop"))
+    assert taken == {"hit", "neighbour", "gallop"}
+
+
 # ---- the template's per-point code on the host, inside interp1d's host logic ---------------
 
 def _driver(routes):
@@ -418,7 +462,8 @@ def _driver(routes):
              "  Table<double, double, false>::Rec rl, rh; rl.x = rh.x = NAN; ll lo = SEARCH == 0",
              "      ? last_before<RIGHT>(tab, n, v, guess(v, s.x0, s.scale, n), rl, rh) : SEARCH == 3",
              "      ? window_before<RIGHT>(tab, n, v, guess(v, s.x0, s.scale, n), rl, rh) : SEARCH == 4",
-             "      ? hybrid_before<RIGHT>(tab, s, n, v, guess(v, s.x0, s.scale, n), rl, rh)",
+             "      ? hybrid_before<RIGHT>(tab, s, n, v, guess(v, s.x0, s.scale, n), rl, rh) : SEARCH == 5",
+             "      ? near_before<RIGHT>(tab, n, v, guess(v, s.x0, s.scale, n), rl, rh)",
              "      : cell_before<RIGHT, SEARCH>(tab, s.cells, n, cell_of(v, s.x0, s.inv, s.ncells), v, rl, rh);",
              "  rec[0] = rl.x; rec[1] = rh.x; return lo;",
              "}",
@@ -430,6 +475,7 @@ def _driver(routes):
              "  if (search == 1) return right ? lastb<true, 1>(tab, n, s, v, rec) : lastb<false, 1>(tab, n, s, v, rec);",
              "  if (search == 3) return right ? lastb<true, 3>(tab, n, s, v, rec) : lastb<false, 3>(tab, n, s, v, rec);",
              "  if (search == 4) return right ? lastb<true, 4>(tab, n, s, v, rec) : lastb<false, 4>(tab, n, s, v, rec);",
+             "  if (search == 5) return right ? lastb<true, 5>(tab, n, s, v, rec) : lastb<false, 5>(tab, n, s, v, rec);",
              "  return right ? lastb<true, 2>(tab, n, s, v, rec) : lastb<false, 2>(tab, n, s, v, rec);",
              "}"]
     ct = {F4: "float", F8: "double"}

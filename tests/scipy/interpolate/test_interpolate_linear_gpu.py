@@ -68,7 +68,8 @@ def test_matches_scipy_bitwise(fill, x_dt, y_dt, q_dt, n):
 
 
 def test_bench_configuration_many_points():
-    # the bench row's data (1e4 jittered knots, uniform points over them), 3e5 points
+    # the bench row's data (1e4 jittered knots, uniform points over them), 3e5 points: the default
+    # search (SEARCH_NEAR: its hit and one-neighbour paths; test_cell_table_on_any_knots its gallop)
     rng = _rng("lin-bench")
     x, y = _data(rng, 10**4, "f8")
     q = rng.uniform(0, 10**4, 3 * 10**5)
@@ -266,11 +267,11 @@ def test_cell_table_bounds_error_and_unsorted_knots():
          si.interp1d(x[perm], y[perm], bounds_error=False)(q))
 
 
-@pytest.mark.parametrize("search", [0, 1, 2, 3, 4])
+@pytest.mark.parametrize("search", [0, 1, 2, 3, 4, 5])
 @pytest.mark.parametrize("pipe", [False, True])
 @pytest.mark.parametrize("y_dt", ["f8", "f4", "c16"])
 def test_every_search_variant(search, pipe, y_dt):
-    # the kernel variants the device probe times (SEARCH 0-4, PIPE off/on): any may become the
+    # the kernel variants the device probes time (SEARCH 0-5, PIPE off/on): any may become the
     # default, so each is checked against SciPy here, through _linear.Prepared directly
     from cuarray.scipy.interpolate import _kernels, _linear
 

@@ -18,6 +18,8 @@
 // records read at once, and where they do not bracket the point the cell table's (as 2) in place
 // of galloping: the guess's cost where the knots are near their mean spacing, the table's where
 // they are not (crowded knots do not fall back to long gallops).
+// 5 (the default): the guess's records j and j + 1 read at once, one neighbour (j - 1 or j + 2)
+// where they miss, galloping only past that (near_before).
 //
 // The knots and values are read through the read-only cache; with one real column of the
 // knots' dtype they come interleaved, (x[k], y[k]) in one 8- or 16-byte load, so a point costs
@@ -299,7 +301,43 @@ CUARRAY_LIN_DEV long long window_before(const Tab& tab, long long n, double v, l
   return i0 + k - 1;
 }
 
-// What a point's search needs: the ends x0, xn, the mean-spacing scale (SEARCH 0, 3, 4) and the
+// last_before's answer from the guess j in [0, n - 2] (SEARCH 5, no table): records j and j + 1
+// loaded together (SEARCH 0 loads j + 1 only after comparing x[j]: two dependent round trips a
+// point), then where they miss, one load for both sides, j - 1 where x[j] does not come before v
+// and j + 2 where x[j + 1] does (the answer on jittered knots, which miss by one), and only where
+// that misses too (the ends, uneven knots) last_before's galloping from j. The miss lanes of a warp
+// take one load together, where SEARCH 0 runs two divergent gallop loops. Knot indices in 32 bits
+// (search_for keeps SEARCH 0 past 2**31 - 3 knots). rl, rh as last_before's.
+template <bool RIGHT, typename Tab>
+CUARRAY_LIN_DEV long long near_before(const Tab& tab, long long n, double v, long long j, typename Tab::Rec& rl,
+                                      typename Tab::Rec& rh) {
+  int i = (int)j, e = (int)n;
+  typename Tab::Rec a = tab.at(i), b = tab.at(i + 1);
+  bool left = !before<RIGHT>((double)a.x, v), right = before<RIGHT>((double)b.x, v);
+  if (!left && !right) {
+    rl = a;
+    rh = b;
+    return i;
+  }
+  int k = left ? i - 1 : i + 2;
+  if (k >= 0 && k < e) {
+    typename Tab::Rec c = tab.at(k);
+    bool cb = before<RIGHT>((double)c.x, v);
+    if (left && cb) {
+      rl = c;
+      rh = a;
+      return k;
+    }
+    if (right && !cb) {
+      rl = b;
+      rh = c;
+      return i + 1;
+    }
+  }
+  return last_before<RIGHT>(tab, n, v, j, rl, rh);
+}
+
+// What a point's search needs: the ends x0, xn, the mean-spacing scale (SEARCH 0, 3, 4, 5) and the
 // cell table start[0..ncells] with its scale (SEARCH 1, 2, 4).
 struct Search {
   double x0, xn, scale, inv;
@@ -439,6 +477,7 @@ CUARRAY_LIN_DEV void eval_point(const Tab& tab, long long n, const Search& s, Q 
   long long lo = SEARCH == 0   ? last_before<MODE == MODE_NUMPY>(tab, n, vd, guess(vd, x0, s.scale, n), rl, rh)
                  : SEARCH == 3 ? window_before<MODE == MODE_NUMPY>(tab, n, vd, guess(vd, x0, s.scale, n), rl, rh)
                  : SEARCH == 4 ? hybrid_before<MODE == MODE_NUMPY>(tab, s, n, vd, guess(vd, x0, s.scale, n), rl, rh)
+                 : SEARCH == 5 ? near_before<MODE == MODE_NUMPY>(tab, n, vd, guess(vd, x0, s.scale, n), rl, rh)
                                : cell_before<MODE == MODE_NUMPY, SEARCH>(tab, s.cells, n,
                                                                          cell_of(vd, x0, s.inv, s.ncells), vd, rl, rh);
   if (MODE == MODE_NUMPY) {  // one column; in range, so lo >= 0
