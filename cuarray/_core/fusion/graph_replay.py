@@ -51,6 +51,7 @@ class _Entry:
 class _State(threading.local):
     entries = None  # Program -> _Entry
     declined = None  # Program -> reason
+    facts = None  # Program -> `_facts` (what `replay.decide` reads of it that no evaluation changes)
     cstreams = None  # (device, replay stream's ptr) -> the Stream its graphs are captured on
 
 
@@ -109,19 +110,50 @@ def run(prog, values):
     declined = _st.declined
     if declined is not None and prog in declined:
         return None
-    sig = _replay._signature(values)
-    prev = lg.log[-1][4]  # (the previous evaluation's input signature: same Program)
-    arrays, scalars, nbytes = _replay._changes(sig, prev)
     entries = _st.entries
     ent = entries.get(prog) if entries is not None else None
+    facts = None
+    if ent is None:
+        # What `decide` reads of the Program itself, once per Program (not per evaluation): one that
+        # can never pay, even with no input moved, is refused here with no signature made (a loop
+        # whose body never replays paid ~80 Python calls a step for asking: seed-logreg, issue 57).
+        facts = _facts(prog)
+        if facts[4] or facts[0] - facts[1] < _replay.MIN_SAVED:
+            return None
+    sig = _replay._signature(values)
+    lg.sig = (values, sig)  # (`replay.note` takes it from here: one signature per evaluation)
+    prev = lg.log[-1][4]  # (the previous evaluation's input signature: same Program)
     if ent is not None:
         return _replay_entry(ent, prog, values, sig)
-    kinds = [_replay.step_kind(st) for st in prog.steps]
-    ok, _ = _replay.decide(kinds, _replay.aliased(prog), lg.repeats + 1, arrays, scalars, len(prog.outputs),
+    arrays, scalars, nbytes = _replay._changes(sig, prev)
+    if facts[0] - facts[1] - arrays < _replay.MIN_SAVED:  # (`decide`'s "would not pay", its commonest no)
+        return None
+    ok, _ = _replay.decide(facts[2], facts[3], lg.repeats + 1, arrays, scalars, len(prog.outputs),
                            copy_bytes=nbytes)
     if not ok:
         return None
     return _new_entry(prog, values, sig, prev)
+
+
+def _facts(prog) -> tuple:
+    """(launches, fixed cost, kinds, aliased, never) of `prog`, as `replay.decide` counts them:
+    its launches; what a replay costs with no input moved (the graph launch, a copy out per
+    output); its steps' kinds; whether an output is an input or shares memory; whether `decide`
+    refuses it whatever its inputs (nothing launched, a step not capturable, aliased). Per
+    thread, per Program."""
+    f = _st.facts
+    if f is None:
+        f = _st.facts = {}
+    got = f.get(prog)
+    if got is None:
+        kinds = [_replay.step_kind(st) for st in prog.steps]
+        al = _replay.aliased(prog)
+        launches = sum(1 for k in kinds if k != "view")
+        never = not launches or al or any(k not in _replay.CAPTURABLE for k in kinds)
+        if len(f) >= 256:  # (cached Programs come and go: the plan cache's own bound is larger)
+            f.clear()
+        got = f[prog] = (launches, 1 + len(prog.outputs), kinds, al, never)
+    return got
 
 
 def _new_entry(prog, values, sig, prev):

@@ -126,6 +126,7 @@ class _Log:
     prog = None  # the last Program this thread ran
     repeats = 0
     replayed = False  # set by `graph_replay.run` when it ran the evaluation being noted
+    sig = None  # (values, their `_signature`) made by `graph_replay.run` for the evaluation being noted
     log = None  # deque of records, newest last
 
 
@@ -169,7 +170,11 @@ def note(prog, values, t0, t_build) -> None:
     replayed = lg.replayed
     if replayed:
         lg.replayed = False
-    log.append((prog, t0 - t_build, host, repeats, _signature(values), replayed))
+    sig = lg.sig
+    if sig is not None:
+        lg.sig = None
+        sig = sig[1] if sig[0] is values else None
+    log.append((prog, t0 - t_build, host, repeats, _signature(values) if sig is None else sig, replayed))
 
 
 class _Summary:
