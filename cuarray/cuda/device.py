@@ -178,7 +178,8 @@ def _init_overlapped(device_id: int) -> None:
             return
         _first_use[0] = False
     want_core = _cache_is_empty()
-    prefetch = os.environ.get("CUARRAY_PREFETCH_LIBS", "0") not in ("", "0")
+    prefetch = os.environ.get("CUARRAY_PREFETCH_LIBS", "0")  # "1": cuBLAS bindings; names: dlopen only
+    prefetch = "" if prefetch in ("", "0") else prefetch
     thread = None
     if want_core or prefetch:
         try:
@@ -193,8 +194,9 @@ def _init_overlapped(device_id: int) -> None:
             thread.start()
         if prefetch and _libraries is not None:
             # Opt-in (docs/perf-notes.md, "First call into a math library"): the cuBLAS bindings'
-            # import in the background, for programs that will call the math libraries.
-            _libraries.prefetch()
+            # import in the background ("1"), or the named libraries' dlopen without the GIL
+            # (cuda/libs/_preload.py; not joined: it overlaps the context and what follows).
+            _libraries.prefetch(None if prefetch == "1" else prefetch.split(","))
     try:
         _backend.ensure_initialized()
         if thread is not None and 0 <= device_id < _backend.check(_backend.driver().cuDeviceGetCount()):

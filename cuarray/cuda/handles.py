@@ -47,8 +47,12 @@ def handle(library: str) -> int:
     return get()
 
 
-def prefetch() -> None:
-    """Start importing the libraries' bindings in the background (`libs._handles.prefetch`)."""
-    from .libs import _handles  # cuda/libs: most processes never load the libraries
+def prefetch(names=None) -> None:
+    """Start importing the cuBLAS bindings in the background (`libs._handles.prefetch`), or with
+    `names` (catalog names, or ["all"]) loading those libraries' shared objects (`libs._preload`)."""
+    from .libs import _handles, _preload  # cuda/libs: most processes never load the libraries
 
-    _handles.prefetch()
+    if names is None:
+        _handles.prefetch()
+    else:
+        _preload.start(names)

@@ -282,6 +282,27 @@ class KernelFamily:
             _cache[key] = ks
         return ks
 
+    def member(self, specs: tuple, spec: str, options=(), variant=()) -> Kernel:
+        """`get(*specs)[specs.index(spec)]` without the others: the module is the same one (every
+        spec compiled together, one cache key), but only `spec` is looked up in it and gets a
+        launcher. For a module of many kernels used one at a time (cuarray.random's core module:
+        a first draw built 31 launchers and looked up 31 kernels for one, issue 51)."""
+        key = (self, specs, options, variant, _device.get_device_id(), spec)
+        k = _cache.get(key)
+        if k is None:
+            whole = _cache.get(key[:5])
+            if whole is not None:
+                k = whole[specs.index(spec)]
+            else:
+                params, targs = self._bind(spec)
+                name = self.name_expression(spec)
+                names = tuple(self.name_expression(s) for s in specs)
+                (h,) = load_kernels(self, names, options, variant, pick=(name,))
+                k = Kernel(h, name, params, targs)
+            with _guard:
+                _cache[key] = k
+        return k
+
     def kernel(self, spec: str, options=(), variant=()) -> Kernel:
         """`get(spec)[0]`: one kernel in a module of its own."""
         return self.get(spec, options=options, variant=variant)[0]
@@ -295,14 +316,14 @@ class KernelFamily:
         return "<KernelFamily {} ({} kernels)>".format(self.name, len(self.decls))
 
 
-def load_kernels(family: KernelFamily, names: tuple, options: tuple, variant: tuple = ()) -> tuple:
-    """cuda.core Kernels for the name expressions `names` of `family` (its source for `variant`),
-    compiled in one module (`compiler.compile_module`: the disk cache, NVRTC on a miss). The fake
-    device of the CPU tests (cuarray.testing.fake_device's recorder) replaces this with placeholders
-    named by the expressions."""
+def load_kernels(family: KernelFamily, names: tuple, options: tuple, variant: tuple = (), pick=None) -> tuple:
+    """cuda.core Kernels for the name expressions `pick` (default: all of `names`) of `family` (its
+    source for `variant`), all `names` compiled in one module (`compiler.compile_module`: the disk
+    cache, NVRTC on a miss). The fake device of the CPU tests (cuarray.testing.fake_device's
+    recorder) replaces this with placeholders named by the expressions."""
     mod = _compiler.compile_module(family.source(*variant), name_expressions=names, options=options,
                                    name=family.name)
-    return tuple(mod.get_function(n).kernel for n in names)
+    return tuple(mod.get_function(n).kernel for n in (names if pick is None else pick))
 
 
 def generated(key, build, *, options=(), user_source=None):

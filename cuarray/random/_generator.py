@@ -12,15 +12,27 @@ import numpy
 from .._core import device_check as _device_check
 from .._core.ndarray import ndarray
 from . import _kernels, _params
-from . import _permutation
 from ._bit_generator import BitGenerator, Philox
 from ._integers import integers
-from ._multivariate import dirichlet, multinomial, multivariate_hypergeometric, multivariate_normal
 
 __all__ = ["Generator", "default_rng"]
 
 _F32, _F64, _I64 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64), numpy.dtype(numpy.int64)
 _NP = numpy.random.Generator(numpy.random.PCG64(0))  # validates scalar parameters (NumPy's messages)
+
+
+def _perm():
+    # _permutation brings sorting, scans and take_along_axis: 14 of the 35-40 ms that `import
+    # cuarray.random` took on a CPU box, which a process's first draw does not need (issue 51)
+    from . import _permutation  # import time: see above
+
+    return _permutation
+
+
+def _multi():
+    from . import _multivariate  # import time: comparisons, joins, linalg helpers (2.5 ms, CPU box)
+
+    return _multivariate
 
 
 def _float_dtype(dtype, fn):
@@ -115,7 +127,7 @@ class Generator:
         keyed random permutation (templates/permutation.cu); with `p` too, the items of the m
         smallest exponential keys E_i / p_i (one sort), which follow NumPy's law but not its stream.
         `shuffle=False` is accepted; the sample comes in its drawing order either way."""
-        return _permutation.choice(self, a, size, replace, p, axis, "choice")
+        return _perm().choice(self, a, size, replace, p, axis, "choice")
 
     def bytes(self, length):
         """See `numpy.random.Generator.bytes` (made on the device, copied to the host)."""
@@ -124,15 +136,15 @@ class Generator:
     # -- permutations ---------------------------------------------------------------------------
     def shuffle(self, x, axis=0):
         """See `numpy.random.Generator.shuffle`."""
-        _permutation.shuffle(self._bit_generator, x, axis)
+        _perm().shuffle(self._bit_generator, x, axis)
 
     def permutation(self, x, axis=0):
         """See `numpy.random.Generator.permutation`."""
-        return _permutation.permutation(self._bit_generator, x, axis)
+        return _perm().permutation(self._bit_generator, x, axis)
 
     def permuted(self, x, *, axis=None, out=None):
         """See `numpy.random.Generator.permuted`."""
-        return _permutation.permuted(self._bit_generator, x, axis, out)
+        return _perm().permuted(self._bit_generator, x, axis, out)
 
     # -- distributions --------------------------------------------------------------------------
     def standard_normal(self, size=None, dtype=numpy.float64, out=None):
@@ -269,21 +281,21 @@ class Generator:
     def dirichlet(self, alpha, size=None):
         """See `numpy.random.Generator.dirichlet` (normalised gammas; NumPy switches to stick-breaking
         when every alpha < 0.1)."""
-        return dirichlet(self, alpha, size)
+        return _multi().dirichlet(self, alpha, size)
 
     def multinomial(self, n, pvals, size=None):
         """See `numpy.random.Generator.multinomial` (conditional binomials, one launch per category)."""
-        return multinomial(self, n, pvals, size)
+        return _multi().multinomial(self, n, pvals, size)
 
     def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *, method="svd"):
         """See `numpy.random.Generator.multivariate_normal`: standard normals times a factor of
         `cov` from cuarray.linalg (svd by default, eigh or cholesky), plus `mean`."""
-        return multivariate_normal(self, mean, cov, size, check_valid, tol, method)
+        return _multi().multivariate_normal(self, mean, cov, size, check_valid, tol, method)
 
     def multivariate_hypergeometric(self, colors, nsample, size=None, method="marginals"):
         """See `numpy.random.Generator.multivariate_hypergeometric` (conditional hypergeometric
         draws, one launch per color, for either method)."""
-        return multivariate_hypergeometric(self, colors, nsample, size, method)
+        return _multi().multivariate_hypergeometric(self, colors, nsample, size, method)
 
 
 def default_rng(seed=None) -> Generator:

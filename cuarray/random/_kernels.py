@@ -79,11 +79,20 @@ def module_sources() -> dict:
         # read once per process like CUARRAY_SCAN_KNOBS; it changes the source, so the cache key.
         head = "#define CUARRAY_POISSON_INV_MAX {!r}\n".format(float(inv_max)) + head
     rnd = head + (_DIR / "random.cu").read_text()
-    core = _fill_names(_CORE_OPS) + [integers_name(c, w) for c in _INT_CTYPES for w in (False, True)]
-    core.append("cuarray_random_choice_cdf")
-    dist = _fill_names([op for op in SAMPLERS if op not in _CORE_OPS])
     perm = (_DIR / "philox.cuh").read_text() + (_DIR / "permutation.cu").read_text()
-    return {"core": (rnd, core), "distributions": (rnd, dist), "permutation": (perm, _PERM_NAMES)}
+    return {m: (rnd if m != "permutation" else perm, list(_module_names(m))) for m in ("core", "distributions",
+                                                                                      "permutation")}
+
+
+@functools.lru_cache(maxsize=None)
+def _module_names(module: str) -> tuple:
+    """The name expressions of `module`, formatted once (no template is read for them)."""
+    if module == "core":
+        return tuple(_fill_names(_CORE_OPS) + [integers_name(c, w) for c in _INT_CTYPES for w in (False, True)]
+                     + ["cuarray_random_choice_cdf"])
+    if module == "distributions":
+        return tuple(_fill_names([op for op in SAMPLERS if op not in _CORE_OPS]))
+    return tuple(_PERM_NAMES)
 
 
 _SAMPLER_KERNELS = (
@@ -110,17 +119,9 @@ _FAMILIES = {
 }
 
 
-@functools.lru_cache(maxsize=None)
-def _module_names(module: str) -> tuple:
-    """(name expressions of `module`, {name: its position}), formatted once."""
-    names = tuple(module_sources()[module][1])
-    return names, {nm: i for i, nm in enumerate(names)}
-
-
 def _kernel(module: str, name: str):
-    """Kernel `name` of `module`, whose kernels compile together."""
-    names, index = _module_names(module)
-    return _FAMILIES[module].get(*names)[index[name]]
+    """Kernel `name` of `module`, whose kernels compile together (only this one is looked up)."""
+    return _FAMILIES[module].member(_module_names(module), name)
 
 
 def _groups(n: int) -> int:

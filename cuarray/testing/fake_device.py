@@ -319,7 +319,8 @@ def recording(forget=None):
         monkeypatch.setattr(elementwise.Definition, "_kernel", lambda self, layout, nd, it: (self.name, layout, nd, it))
         # Kernel families (cuda/kernel_family.py): a fresh cache, each kernel its name expression.
         monkeypatch.setattr(kernel_family, "_cache", {})
-        monkeypatch.setattr(kernel_family, "load_kernels", lambda family, names, options, variant=(): names)
+        monkeypatch.setattr(kernel_family, "load_kernels",
+                            lambda family, names, options, variant=(), pick=None: names if pick is None else pick)
         # A gather's error record lives in fake memory and is pending after its launch: both stay
         # here, or the next test's synchronisation would read a fake address (tests/profiler did).
         monkeypatch.setattr(device_errors, "_buffers", {})
