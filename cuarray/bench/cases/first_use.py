@@ -5,9 +5,10 @@ Rows: `first-matmul` (64 x 64 float32 ``a @ a``), `first-solve` (``linalg.solve`
 float64 system), `first-fft` (a 4096-point complex64 FFT), `first-random` (``default_rng(0).random``
 of 4096 float32; PyTorch: a CUDA Generator and ``rand``), `first-sort` (4096 float32), `first-spmv`
 (a 4096 x 4096 tridiagonal CSR matrix times a vector). The time runs from just before the first
-upload to the sync after the call (context creation included, as in `cold-start`'s add rows), in
-the child; its extras split it into ``upload_s`` (driver initialisation, context + upload, synced) and ``call_s`` (the call
-alone). The kernel cache directory is populated by one earlier child per library and row.
+upload to the sync after the call (driver initialisation and context creation included, as in
+`cold-start`'s add rows), in the child; its extras split it into ``upload_s`` (context + upload,
+synced) and ``call_s`` (the call alone). The kernel cache directory is populated by one earlier
+child per library and row.
 `scripts/perf/first_use_libs.py` prints the same children as a table, with cuarray's breakdown.
 """
 
