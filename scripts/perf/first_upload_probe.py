@@ -179,21 +179,20 @@ lap("import")
 lap("{row}")
 print(json.dumps(T))
 """
+_CA = "import cuarray as xp\nsync = xp.cuda.Device().synchronize"
+_CP = "import cupy as xp\nimport cupyx.scipy.sparse\nsync = xp.cuda."
+_UP = "d = [xp.asarray(hc)]"
 _BENCH_ROWS = {
     # name: (library, prelude after the import, upload, sync)
-    "cuarray upload": ("cuarray", "import cuarray as xp\nsync = xp.cuda.Device().synchronize", "d = [xp.asarray(hc)]", "sync"),
-    "cuarray sync only": ("cuarray", "import cuarray as xp\nsync = xp.cuda.Device().synchronize", "", "sync"),
-    "cuarray upload, empty cache": ("cuarray", "import cuarray as xp\nsync = xp.cuda.Device().synchronize",
-                                    "d = [xp.asarray(hc)]", "sync"),
-    "cupy upload (bench)": ("cupy", "import cupy as xp\nimport cupyx.scipy.sparse\nsync = xp.cuda.Device().synchronize",
-                            "d = [xp.asarray(hc)]", "sync"),
-    "cupy upload (fair)": ("cupy", "import cupy as xp\nimport cupyx.scipy.sparse\nsync = xp.cuda.runtime.deviceSynchronize",
-                           "d = [xp.asarray(hc)]", "sync"),
-    "cupy sync only (bench)": ("cupy", "import cupy as xp\nimport cupyx.scipy.sparse\nsync = xp.cuda.Device().synchronize",
-                               "", "sync"),
-    "cupy sync only (fair)": ("cupy", "import cupy as xp\nimport cupyx.scipy.sparse\nsync = xp.cuda.runtime.deviceSynchronize",
-                              "", "sync"),
-    "torch upload": ("torch", "import torch\nsync = torch.cuda.synchronize", "d = [torch.from_numpy(hc).cuda()]", "sync"),
+    "cuarray upload": ("cuarray", _CA, _UP, "sync"),
+    "cuarray sync only": ("cuarray", _CA, "", "sync"),
+    "cuarray upload, empty cache": ("cuarray", _CA, _UP, "sync"),
+    "cupy upload (bench)": ("cupy", _CP + "Device().synchronize", _UP, "sync"),
+    "cupy upload (fair)": ("cupy", _CP + "runtime.deviceSynchronize", _UP, "sync"),
+    "cupy sync only (bench)": ("cupy", _CP + "Device().synchronize", "", "sync"),
+    "cupy sync only (fair)": ("cupy", _CP + "runtime.deviceSynchronize", "", "sync"),
+    "torch upload": ("torch", "import torch\nsync = torch.cuda.synchronize", "d = [torch.from_numpy(hc).cuda()]",
+                     "sync"),
 }
 
 
@@ -262,12 +261,13 @@ def main() -> None:
             print("  {:<44}".format("row") + "".join("{:>12}".format("GPUs=" + s) for s in dev_sets))
             for row, (lib, pre, up, sync) in _BENCH_ROWS.items():
                 src = _HEAD + _BENCH.format(pre=pre, up=up, sync=sync, row=row)
-                cells = []
+                cells, why = [], ""
                 for s in dev_sets:
                     # (an upload compiles nothing, so the empty directory stays empty)
                     res = _median_of(src, _env(empty if "empty cache" in row else warm, s), args.runs)
-                    cells.append("{:>12}".format(res[:40] if isinstance(res, str) else "{:.1f}".format(res[row] * 1e3)))
-                print("  {:<44}".format(row) + "".join(cells))
+                    why = res if isinstance(res, str) else why
+                    cells.append("{:>12}".format("n/a" if isinstance(res, str) else "{:.1f}".format(res[row] * 1e3)))
+                print("  {:<44}".format(row) + "".join(cells) + ("  ({})".format(why[:70]) if why else ""))
 
 
 if __name__ == "__main__":
