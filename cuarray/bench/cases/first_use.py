@@ -5,9 +5,10 @@ Rows: `first-matmul` (64 x 64 float32 ``a @ a``), `first-solve` (``linalg.solve`
 float64 system), `first-fft` (a 4096-point complex64 FFT), `first-random` (``default_rng(0).random``
 of 4096 float32; PyTorch: a CUDA Generator and ``rand``), `first-sort` (4096 float32), `first-spmv`
 (a 4096 x 4096 tridiagonal CSR matrix times a vector). The time runs from just before the first
-upload to the sync after the call (context creation included, as in `cold-start`'s add rows), in
-the child; its extras split it into ``upload_s`` (context + upload, synced) and ``call_s`` (the call
-alone). The kernel cache directory is populated by one earlier child per library and row.
+upload to the sync after the call (driver initialisation and context creation included, as in
+`cold-start`'s add rows), in the child; its extras split it into ``upload_s`` (context + upload,
+synced) and ``call_s`` (the call alone). The kernel cache directory is populated by one earlier
+child per library and row.
 `scripts/perf/first_use_libs.py` prints the same children as a table, with cuarray's breakdown.
 """
 
@@ -41,9 +42,13 @@ vals = rng.random(cols.size) + 0.5
 hx = rng.random(n)
 """
 
+# No device call before the clock (tests/bench/test_first_use_child_cpu.py): CuPy's `Device()` runs
+# cudaGetDevice, which initialises the driver (cuInit); in the prelude it kept CuPy's cuInit out of
+# `upload` while cuarray's (its `Device()` touches no driver) was in (issue 51). cudaDeviceSynchronize
+# is what CuPy's `Device().synchronize()` runs on the current device.
 _PRE = {
     "cuarray": "import cuarray as xp\nsync = xp.cuda.Device().synchronize\n",
-    "cupy": "import cupy as xp\nimport cupyx.scipy.sparse\nsync = xp.cuda.Device().synchronize\n",
+    "cupy": "import cupy as xp\nimport cupyx.scipy.sparse\nsync = xp.cuda.runtime.deviceSynchronize\n",
     "torch": "import torch\nsync = torch.cuda.synchronize\n",
 }
 _UP = {"cuarray": "xp.asarray({})", "cupy": "xp.asarray({})", "torch": "torch.from_numpy({}).cuda()"}
