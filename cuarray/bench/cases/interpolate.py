@@ -21,7 +21,10 @@ cupyx.scipy.interpolate and SciPy on the host ("numpy" column) in the same run.
   iterative solve of the n^3 system) at both sizes; SciPy's 'linear' is n/a at 512^3.
 - rbf: RBFInterpolator with 1e4 thin-plate-spline centres in 2-D, evaluated at 1e6 points (quick:
   1e5; built outside the timing); SciPy n/a at both sizes (1e9 to 1e10 kernel terms on the host,
-  tens of seconds a call)."""
+  tens of seconds a call).
+- griddata-linear: griddata(points, values, xi, method='linear') of m scattered 2-D points at m
+  query points (quick: 1e5; full: 1e6), the triangulation inside the timing as the function does it
+  every call (cuarray's Delaunay is SciPy's Qhull on the host, CuPy's its GPU port of gDel2D)."""
 
 from __future__ import annotations
 
@@ -208,3 +211,19 @@ def _(xp, m, param):
     f = ip.RBFInterpolator(y, d, smoothing=1e-6)
     q = _points(xp, m, 0.0, 1.0, 64, dims=2)
     return lambda: f(q)
+
+
+grid = register(
+    "griddata-linear", group="interpolate",
+    description="griddata(points, values, xi, method='linear') of m scattered 2-D points at m points",
+    size=10**6, quick=10**5, flops=lambda m, p: 10.0 * m,
+)
+
+
+@grid.setup(*ALL)
+def _(xp, m, param):
+    ip = _interp(xp)
+    pts = _points(xp, m, 0.0, 1.0, 65, dims=2)
+    vals = xp.sin(6.0 * pts[:, 0]) * pts[:, 1]
+    q = _points(xp, m, 0.05, 0.95, 66, dims=2)
+    return lambda: ip.griddata(pts, vals, q, method="linear")
