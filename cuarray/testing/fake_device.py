@@ -22,6 +22,8 @@ with a driver) and stands in for the device through its hook points (`device.sim
 - Host-backed arrays (`from_np`, `to_np`, `new_c`, `host_view`): cuarray arrays whose data pointer
   is a host address, so code that hands pointers to a library stand-in (tests/linalg/_host_fake.py)
   is checked on the values without a GPU.
+- `COUNTING_PRELUDE` (after `SCRIPT_PRELUDE`): `launches` and `blas` lists counting each launch and
+  library call of the script.
 - `python_calls(f)`: the Python calls one call of `f` makes (the host-path tests' and perf
   scripts' measure of work, which timing noise hides).
 """
@@ -47,6 +49,17 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__
 # The first lines of a subprocess script that runs on the fake device (this tree's cuarray).
 SCRIPT_PRELUDE = ("import sys\nsys.path.insert(0, {!r})\nfrom cuarray.testing.fake_device import install\n"
                   "install()\n".format(_ROOT))
+# After SCRIPT_PRELUDE: `launches` and `blas` count every kernel launch and every library call
+# (the call not made: cuBLAS counted, not called), for the host-path budget tests.
+COUNTING_PRELUDE = (
+    "from cuarray.cuda import _observe, launch\n"
+    "from cuarray.testing.fake_device import FakeCompiles\n"
+    "launches, blas = [], []\n"
+    "launch.set_launch_hook(lambda raw, stream, config, kernel, args: launches.append(1))\n"
+    "class NoBlas(FakeCompiles):  # the compile seam as the fake device's\n"
+    "    def library(self, name, char, call, args, kwargs):\n"
+    "        blas.append(name)\n"
+    "_observe.set_observer(NoBlas())\n")
 
 SM_COUNT = 132  # an H100 SXM's and an H200's
 SHARED_PER_BLOCK = 48 * 1024  # cudaDevAttrMaxSharedMemoryPerBlock of every GPU cuarray supports

@@ -13,25 +13,16 @@ import subprocess
 import sys
 import textwrap
 
-from cuarray.testing.fake_device import SCRIPT_PRELUDE
+from cuarray.testing.fake_device import COUNTING_PRELUDE, SCRIPT_PRELUDE
 
-_SCRIPT = SCRIPT_PRELUDE + textwrap.dedent('''
+_SCRIPT = SCRIPT_PRELUDE + COUNTING_PRELUDE + textwrap.dedent('''
     import json
     import numpy as np
     import cuarray as cp
-    from cuarray.cuda import _observe, launch
-    from cuarray.testing.fake_device import FakeCompiles, python_calls
+    from cuarray.testing.fake_device import python_calls
     from cuarray.bench.cases.linalg_products import _logreg_step
     from cuarray._core.fusion import replay
 
-    launches, blas = [], []
-    launch.set_launch_hook(lambda raw, stream, config, kernel, args: launches.append(1))
-
-    class NoBlas(FakeCompiles):  # the compile seam as the fake device's; cuBLAS counted, not called
-        def library(self, name, char, call, args, kwargs):
-            blas.append(name)
-
-    _observe.set_observer(NoBlas())
     from cuarray.cuda.libs import cublas
     # (cuBLASLt's call is not behind the observer: recorded here, done as the library would say)
     cublas.gemm_epilogue = lambda *a, **k: blas.append("gemm_epilogue") or True
