@@ -106,13 +106,13 @@ def _peers(hx, case):
     try:
         import cupy
 
-        x = cupy.asarray(hx)
+        cx = cupy.asarray(hx)  # (its own name: the lambdas read it when called, after torch's x is made)
         if case == "flat":
             q = cupy.asarray(Q)
-            out["cupy.percentile"] = (lambda: cupy.percentile(x, q), cupy)
-            out["piece: cupy.sort alone"] = (lambda: cupy.sort(x), cupy)
+            out["cupy.percentile"] = (lambda: cupy.percentile(cx, q), cupy)
+            out["piece: cupy.sort alone"] = (lambda: cupy.sort(cx), cupy)
         else:
-            out["cupy.percentile"] = (lambda: cupy.percentile(x, 50.0, axis=1), cupy)
+            out["cupy.percentile"] = (lambda: cupy.percentile(cx, 50.0, axis=1), cupy)
     except Exception as exc:  # noqa: BLE001
         print("# cupy: not timed ({})".format(exc))
     try:
