@@ -86,28 +86,27 @@ def _events(fn, cuda, calls):
     return [cuda.get_elapsed_time(s, e) * 1e3 for s, e in pairs]
 
 
-def _wall(fn, cuda, calls):
+def _host(fn, cuda, calls, wait):
+    """perf_counter around each call from an idle device, to the device's end (`wait`) or the return."""
     sync = cuda.Device().synchronize
     out = []
     for _ in range(calls):
         sync()
         t0 = time.perf_counter()
         fn()
-        sync()
-        out.append((time.perf_counter() - t0) * 1e6)
-    return out
-
-
-def _return(fn, cuda, calls):
-    sync = cuda.Device().synchronize
-    out = []
-    for _ in range(calls):
-        sync()
-        t0 = time.perf_counter()
-        fn()
+        if wait:
+            sync()
         out.append((time.perf_counter() - t0) * 1e6)
     sync()
     return out
+
+
+def _wall(fn, cuda, calls):
+    return _host(fn, cuda, calls, True)
+
+
+def _return(fn, cuda, calls):
+    return _host(fn, cuda, calls, False)
 
 
 def _bench(fn, cuda, calls):
