@@ -1,63 +1,30 @@
 """Scattered-data interpolation: `NearestNDInterpolator`, `LinearNDInterpolator`,
-`CloughTocher2DInterpolator`, `griddata`.
+`CloughTocher2DInterpolator`, `griddata`, over `cuarray.scipy.spatial`'s `KDTree` and `Delaunay`.
 
-They are written against a small internal interface (`_Triangulation` and `nearest_indices`
-below) that `cuarray.scipy.spatial`'s `Delaunay` and `KDTree` will provide on the GPU:
-
-- nearest_indices(points, queries) -> the index of each query's nearest point (KDTree.query):
-  here by brute force on the device (a distance product and `argmin` per chunk of queries);
-- a triangulation with `simplices` (nsimplex, ndim + 1), `transform` (nsimplex, ndim + 1, ndim:
-  SciPy's barycentric transforms) and `find_simplex(xi, tol)` (Delaunay.find_simplex): here SciPy's
-  Qhull triangulation and its simplex walk are host work on host copies (`_host_delaunay`), and the
-  barycentric interpolation over the located simplices runs on the device (two gathers and a
+- Nearest: `KDTree(points, **tree_options).query(xi, **query_options)` on the device, then one
+  gather (and SciPy's NaN where `distance_upper_bound` left a query without a neighbour).
+- Linear: a `Delaunay` (Qhull's triangulation on the host, built once; or the one passed as
+  `points`), its device `find_simplex` (a walk from each query's nearest vertex) and the
+  barycentric interpolation over the located simplices on the device (two gathers and a
   weighted sum).
-
-CloughTocher2DInterpolator is host work entirely until then (SciPy's gradient estimation and
-patch evaluation on host copies; its values come back to the device)."""
+- Clough-Tocher: the same `Delaunay`; SciPy's gradient estimation and patch evaluation (which
+  locates the simplices itself) are host work on host copies of the values and queries."""
 
 from __future__ import annotations
 
 import numpy
 
+from ..spatial import Delaunay, KDTree
+from ..spatial._delaunay import from_scipy, host_qhull, is_scipy_delaunay
 from . import _xp
-from ._host import host_scipy, host_spatial
+from ._host import host_scipy
 from ._interp1d import interp1d
 from ._rgi import ndim_coords
 
-__all__ = ["NearestNDInterpolator", "LinearNDInterpolator", "CloughTocher2DInterpolator", "griddata",
-           "nearest_indices"]
+__all__ = ["NearestNDInterpolator", "LinearNDInterpolator", "CloughTocher2DInterpolator", "griddata"]
 
 _F8 = numpy.dtype(numpy.float64)
 _C16 = numpy.dtype(numpy.complex128)
-_CHUNK = 1 << 26  # distance-matrix elements a chunk
-
-
-def nearest_indices(points, queries):
-    """int64 index of each query's nearest point (squared distances by one product a chunk)."""
-    n = points.shape[0]
-    sq = _xp.sum(points * points, axis=1)
-    step = max(1, _CHUNK // max(n, 1))
-    parts = []
-    for s in range(0, queries.shape[0], step):
-        q = queries[s:s + step]
-        d = sq[None, :] - 2.0 * (q @ points.T)  # |q|^2 is the same along a row
-        parts.append(_xp.argmax(-d, axis=1))
-    if not parts:
-        return _xp.zeros((0,), dtype=numpy.int64)
-    return parts[0] if len(parts) == 1 else _xp.concatenate(parts)
-
-
-class _HostTriangulation:
-    """The interface the linear and cubic interpolators need from a Delaunay triangulation."""
-
-    def __init__(self, points_host):
-        self.host = host_spatial().Delaunay(points_host)
-        self.simplices = _xp.param(self.host.simplices.astype(numpy.int64))
-        self.transform = _xp.param(self.host.transform)
-
-    def find_simplex(self, xi, tol):
-        # host work: the simplex walk on host copies of the query points
-        return _xp.param(self.host.find_simplex(_xp.to_host(xi), tol=tol).astype(numpy.int64))
 
 
 def _points(points):
@@ -67,17 +34,25 @@ def _points(points):
     return ndim_coords(_xp.param(points), None)
 
 
-def _prepare(self, points, values, fill_value, rescale):
-    points = _points(points)
-    points = points.astype(_F8)
-    values = _xp.param(values)
-    if values.shape[0] != points.shape[0]:
-        raise ValueError("different number of values and points")
-    if points.ndim != 2:
-        raise ValueError("invalid shape for input data points")
-    if points.shape[1] < 2:
-        raise ValueError("input data must be at least 2-D")
+def _given_triangulation(points):
+    """A cuarray `Delaunay` passed as `points`, or a host SciPy one wrapped (its Qhull state
+    kept: SciPy's interpolators take their own Delaunay as it is); None for point data."""
+    if isinstance(points, Delaunay):
+        return points
+    return from_scipy(points) if is_scipy_delaunay(points) else None
+
+
+def _set_points(self, points, rescale):
+    """SciPy's NDInterpolatorBase: points (a Delaunay's, or float64 data), rescaled to the unit
+    cube about their mean where asked; returns the triangulation passed, if any."""
+    tri = _given_triangulation(points)
     self.scale = None
+    if tri is not None:
+        if rescale:
+            raise ValueError("Rescaling is not supported when passing a Delaunay triangulation as ``points``.")
+        self.points = tri.points
+        return tri
+    points = _points(points).astype(_F8)
     if rescale:
         self.offset = _xp.sum(points, axis=0) / points.shape[0]
         points = points - self.offset
@@ -85,6 +60,23 @@ def _prepare(self, points, values, fill_value, rescale):
         self.scale = _xp.where(scale > 0, scale, 1.0)
         points = points / self.scale
     self.points = points
+    return None
+
+
+def _check_shapes(points, values, ndim=None):
+    if values.shape[0] != points.shape[0]:
+        raise ValueError("different number of values and points")
+    if points.ndim != 2:
+        raise ValueError("invalid shape for input data points")
+    if points.shape[1] < 2:
+        raise ValueError("input data must be at least 2-D")
+    if ndim is not None and points.shape[1] != ndim:
+        raise ValueError("this mode of interpolation available only for %d-D data" % ndim)
+
+
+def _set_values(self, values, fill_value):
+    values = _xp.param(values)
+    _check_shapes(self.points, values)
     self.values_shape = values.shape[1:]
     self.is_complex = values.dtype.kind == "c"
     self.values = values.reshape((values.shape[0], -1)).astype(_C16 if self.is_complex else _F8)
@@ -103,33 +95,42 @@ def _xi(self, args):
 
 
 class NearestNDInterpolator:
-    """See `scipy.interpolate.NearestNDInterpolator`. The nearest point is found by brute force on
-    the GPU (no KD-tree yet); `tree_options` and `query_options` are accepted and unused."""
+    """See `scipy.interpolate.NearestNDInterpolator`: a `cuarray.scipy.spatial.KDTree` (SciPy's
+    tree_options go to it, query_options to its `query`; its answers and differences are the
+    spatial module's), then a gather on the device."""
 
     def __init__(self, x, y, rescale=False, tree_options=None):
-        _prepare(self, x, y, numpy.nan, rescale)
-        if not bool(_xp.all(_xp.isfinite(self.points))):  # SciPy's KDTree refuses them
-            raise ValueError("data must be finite, check for nan or inf values")
-        self.values = _xp.param(y).reshape((self.points.shape[0], -1))
+        _set_points(self, x, rescale)
+        values = _xp.param(y)
+        _check_shapes(self.points, values)
+        self.tree = KDTree(self.points, **(tree_options or {}))
+        self.values = values
 
     def __call__(self, *args, **query_options):
         """See `scipy.interpolate.NearestNDInterpolator.__call__`."""
         xi, shape = _xi(self, args)
-        if not bool(_xp.all(_xp.isfinite(xi))):  # SciPy's KDTree query refuses them (1.17 and 1.18)
-            raise ValueError("'x' must be finite, check for nan or inf values")
-        idx = nearest_indices(self.points, xi)
-        dt = self.values.dtype if self.values.dtype.kind == "c" else _F8
-        out = self.values[idx].astype(dt)
-        return out.reshape(shape[:-1] + self.values_shape)
+        dist, i = self.tree.query(xi, **query_options)
+        values = self.values.reshape((self.values.shape[0], -1))
+        dt = values.dtype if values.dtype.kind == "c" else _F8  # SciPy's NaN-filled holder's dtype
+        if numpy.isinf(query_options.get("distance_upper_bound", numpy.inf)):
+            out = _xp.take(values, i, axis=0).astype(dt)  # every query has its neighbour
+        else:  # SciPy: NaN where no point lies within the bound (an infinite distance)
+            valid = _xp.isfinite(dist)
+            out = _xp.take(values, _xp.where(valid, i, 0), axis=0).astype(dt)
+            out = _xp.where(valid[:, None], out, numpy.nan)
+        return out.reshape(shape[:-1] + self.values.shape[1:])
 
 
 class LinearNDInterpolator:
-    """See `scipy.interpolate.LinearNDInterpolator`. The triangulation and the simplex location are
-    host work (SciPy's Qhull) until `cuarray.scipy.spatial.Delaunay`; interpolation is on the GPU."""
+    """See `scipy.interpolate.LinearNDInterpolator`. `points` may be a `cuarray.scipy.spatial.Delaunay`
+    (or SciPy's, used as it is). Qhull's triangulation is built on the host; the simplices are
+    found by the device `Delaunay.find_simplex` (see there for points on shared faces) and the
+    barycentric interpolation runs on the device."""
 
     def __init__(self, points, values, fill_value=numpy.nan, rescale=False):
-        _prepare(self, points, values, fill_value, rescale)
-        self.tri = _HostTriangulation(_xp.to_host(self.points))
+        tri = _set_points(self, points, rescale)
+        self.tri = Delaunay(self.points) if tri is None else tri
+        _set_values(self, values, fill_value)
 
     def __call__(self, *args, simplex_tolerance=1.0):
         """See `scipy.interpolate.LinearNDInterpolator.__call__`."""
@@ -137,43 +138,50 @@ class LinearNDInterpolator:
             raise ValueError("simplex_tolerance must be positive")
         xi, shape = _xi(self, args)
         ndim = xi.shape[1]
-        s = self.tri.find_simplex(xi, 100 * numpy.finfo(float).eps * simplex_tolerance)
+        s = self.tri.find_simplex(xi, tol=100 * numpy.finfo(float).eps * simplex_tolerance)
         valid = s >= 0
         sc = _xp.where(valid, s, 0)
-        t = self.tri.transform[sc]  # (m, ndim + 1, ndim)
+        t = _xp.take(self.tri.transform, sc, axis=0)  # (m, ndim + 1, ndim)
         c = _xp.sum(t[:, :ndim, :] * (xi - t[:, ndim, :])[:, None, :], axis=2)
         w = _xp.concatenate((c, 1.0 - _xp.sum(c, axis=1, keepdims=True)), axis=1)
-        vals = self.values[self.tri.simplices[sc]]  # (m, ndim + 1, r)
+        vals = self.values[_xp.take(self.tri.simplices, sc, axis=0)]  # (m, ndim + 1, r)
         out = _xp.sum(w[:, :, None].astype(vals.dtype) * vals, axis=1)
         out = _xp.where(valid[:, None], out, self.fill_value)
         return out.reshape(shape[:-1] + self.values_shape)
 
 
 class CloughTocher2DInterpolator:
-    """See `scipy.interpolate.CloughTocher2DInterpolator`: host work (SciPy's triangulation,
-    gradient estimation and patch evaluation on host copies) until `cuarray.scipy.spatial`."""
+    """See `scipy.interpolate.CloughTocher2DInterpolator`. The triangulation is a
+    `cuarray.scipy.spatial.Delaunay` (or the one passed as `points`); SciPy's gradient estimation
+    and patch evaluation (with its own simplex walk) are host work on host copies of the values
+    and of the (rescaled) query points."""
 
     def __init__(self, points, values, fill_value=numpy.nan, tol=1e-6, maxiter=400, rescale=False):
-        pts = points if isinstance(points, tuple) else _xp.to_host(_xp.param(points))
-        if isinstance(pts, tuple):
-            pts = tuple(_xp.to_host(_xp.param(p)) for p in pts)
-        self._host = host_scipy().CloughTocher2DInterpolator(pts, _xp.to_host(_xp.param(values)), fill_value, tol, maxiter, rescale)
+        tri = _set_points(self, points, rescale)
+        self.tri = Delaunay(self.points) if tri is None else tri
+        # host work: SciPy's CT on the same Qhull triangulation (rescaling is ours, done above)
+        self._host = host_scipy().CloughTocher2DInterpolator(host_qhull(self.tri), _xp.to_host(_xp.param(values)),
+                                                             fill_value, tol, maxiter)
+        self.values_shape = self._host.values_shape
 
     def __call__(self, *args, simplex_tolerance=1.0):
         """See `scipy.interpolate.CloughTocher2DInterpolator.__call__` (host work)."""
-        host_args = tuple(_xp.to_host(_xp.data(a)) for a in args)
+        if simplex_tolerance <= 0:
+            raise ValueError("simplex_tolerance must be positive")
+        xi, shape = _xi(self, args)
+        host_xi = _xp.to_host(xi)
         try:
-            out = self._host(*host_args, simplex_tolerance=simplex_tolerance)
+            out = self._host(host_xi, simplex_tolerance=simplex_tolerance)
         except TypeError:  # SciPy before 1.18: no simplex_tolerance
-            out = self._host(*host_args)
-        return _xp.param(out)
+            out = self._host(host_xi)
+        return _xp.param(out).reshape(shape[:-1] + self.values_shape)
 
 
 def griddata(points, values, xi, method="linear", fill_value=numpy.nan, rescale=False, simplex_tolerance=1.0):
     """See `scipy.interpolate.griddata` (1-D data through `interp1d`; 'linear' and 'cubic' as
-    their interpolators say)."""
-    if simplex_tolerance <= 0:
-        raise ValueError("simplex_tolerance must be positive")
+    their interpolators say). A `Delaunay` as `points` is refused, as by SciPy (TypeError)."""
+    if isinstance(points, Delaunay) or is_scipy_delaunay(points):
+        raise TypeError("griddata takes point coordinates, not a Delaunay triangulation")
     pts = _points(points)
     ndim = pts.ndim if pts.ndim < 2 else pts.shape[-1]
     values = _xp.param(values)

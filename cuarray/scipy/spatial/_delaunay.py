@@ -13,6 +13,8 @@ nearest vertex, found by `KDTree`; SciPy's brute-force rule over blocks of query
 
 from __future__ import annotations
 
+import sys
+
 import numpy
 
 from ..._core.host_input import as_array, as_parameter
@@ -24,7 +26,8 @@ from ..._sorting.searching import where
 from ...linalg._solve import _inverse
 from ._kdtree import KDTree
 
-__all__ = ["Delaunay", "HalfspaceIntersection", "HostHull", "QhullError", "Voronoi", "qhull", "tsearch"]
+__all__ = ["Delaunay", "HalfspaceIntersection", "HostHull", "QhullError", "Voronoi", "from_scipy", "host_qhull",
+           "is_scipy_delaunay", "qhull", "tsearch"]
 
 
 class QhullError(ValueError):
@@ -224,6 +227,29 @@ class Delaunay(_QhullUser):
             rest = take(x, idx, axis=0)
             res[idx] = _find_simplex(self.transform, self._h.neighbors, bounds, rest, self.ndim, eps)
         return res.astype(numpy.intc).reshape(shape)
+
+
+def is_scipy_delaunay(obj):
+    """Whether `obj` is a host `scipy.spatial.Delaunay` (SciPy is not imported to find out: an
+    object of SciPy's class means SciPy is already imported)."""
+    host = sys.modules.get("scipy.spatial")
+    return host is not None and isinstance(obj, host.Delaunay)
+
+
+def from_scipy(tri):
+    """A cuarray `Delaunay` over a host `scipy.spatial.Delaunay`: its Qhull state itself (nothing is
+    triangulated again), its arrays copied to the device once."""
+    out = Delaunay.__new__(Delaunay)
+    out._h = tri
+    out.furthest_site = bool(tri.furthest_site)
+    out._update()
+    return out
+
+
+def host_qhull(tri):
+    """The host `scipy.spatial.Delaunay` behind a cuarray `Delaunay` (for host work that takes
+    SciPy's object: CloughTocher2DInterpolator's patches)."""
+    return tri._h
 
 
 def tsearch(tri, xi):

@@ -116,11 +116,30 @@ def host_interpolate_of(ppoly, linear, nd, entries):
     from cuarray.scipy import interpolate
     from cuarray.scipy.interpolate import _kernels
 
+    import cuarray.scipy.spatial as spatial
+
     ns = numpy_namespace()
     standins = {importlib.import_module("cuarray.scipy.interpolate." + mod): dict(_xp=ns) for mod in MODULES}
     standins[_kernels] = dict(ppoly_eval=ppoly, linear_eval=linear, linear_evaluator=linear_evaluator_of(linear),
                               ndbspline_eval=nd, bspline_entries=entries)
-    return host_packages([interpolate], standins)[interpolate]
+    # the scattered-data interpolators' KDTree and Delaunay: spatial's own host copies (its test shim)
+    copies = host_packages([interpolate, spatial], standins, _spatial_shim().spatial_standins())
+    return copies[interpolate]
+
+
+def _spatial_shim():
+    """tests/scipy/spatial/_host_shim.py (loaded by path: tests/scipy is no package)."""
+    import importlib.util
+    import pathlib
+    import sys
+
+    name = "interpolate_conftest_spatial_shim"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            name, pathlib.Path(__file__).resolve().parents[1] / "spatial" / "_host_shim.py")
+        sys.modules[name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sys.modules[name])
+    return sys.modules[name]
 
 
 @pytest.fixture(scope="module")

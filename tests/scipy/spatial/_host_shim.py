@@ -223,39 +223,48 @@ def _rotation_kernel(name):
     return {"compose": compose, "matrix": matrix, "apply": apply, "rigid_apply": rigid_apply}[name]
 
 
+def spatial_standins():
+    """{module: {name: NumPy stand-in}} for every module of cuarray.scipy.spatial (all imported
+    here), as `host_packages` takes them (tests/scipy/interpolate/conftest.py uses them too)."""
+    import importlib
+    import pkgutil
+
+    import cuarray.scipy.spatial as spatial
+
+    for info in pkgutil.walk_packages(spatial.__path__, spatial.__name__ + "."):
+        importlib.import_module(info.name)  # every module of the package in the copies
+    from cuarray.scipy.spatial import (_delaunay, _distance_kernels, _distance_pair, _distance_vec, _hull,
+                                       _kdtree, _minkowski, _plotutils, _procrustes, _rectangle,
+                                       _spherical_voronoi, _squareform)
+    from cuarray.scipy.spatial.transform import (_arguments, _quat, _reduce, _rigid, _rigid_transform, _rotation,
+                                                 _slerp, _spline)
+
+    standins = {}
+    for mod in (_distance_vec, _distance_pair, _squareform, _minkowski, _quat, _rotation, _reduce, _slerp, _kdtree,
+                _procrustes, _hull, _delaunay, _spline, _rectangle, _plotutils, _spherical_voronoi, _rigid,
+                _rigid_transform, _arguments):
+        standins[mod] = {attr: stand_in for attr, stand_in in _NUMPY.items()
+                         if vars(mod).get(attr) is not None
+                         and getattr(vars(mod)[attr], "__module__", None) != mod.__name__}  # imported, not its own
+    standins[_kdtree]["Grid"] = HostGrid
+    standins[_distance_pair]["_k"] = types.SimpleNamespace(
+        epilogue=_epilogue, pair_reduction=_pair_reduction, BOOL_CODES=_distance_kernels.BOOL_CODES)
+    standins[_quat]["kernel"] = _rotation_kernel
+    standins[_rigid]["kernel"] = _rotation_kernel
+    return standins
+
+
 class HostSpatial:
     """Private copies of cuarray.scipy.spatial's modules (transform's included) with NumPy standing in for
     the cuarray routines each imports and for its kernels (`cuarray.testing.fake_device.host_packages`:
     nothing of cuarray is patched). ``host("cuarray.scipy.spatial.x")`` is x's copy."""
 
     def __init__(self):
-        import importlib
-        import pkgutil
-
-        import cuarray.scipy.spatial as spatial
         from cuarray.testing.fake_device import host_packages
 
-        for info in pkgutil.walk_packages(spatial.__path__, spatial.__name__ + "."):
-            importlib.import_module(info.name)  # every module of the package in the copies
-        from cuarray.scipy.spatial import (_delaunay, _distance_kernels, _distance_pair, _distance_vec, _hull,
-                                           _kdtree, _minkowski, _plotutils, _procrustes, _rectangle,
-                                           _spherical_voronoi, _squareform)
-        from cuarray.scipy.spatial.transform import (_arguments, _quat, _reduce, _rigid, _rigid_transform, _rotation,
-                                                     _slerp, _spline)
+        import cuarray.scipy.spatial as spatial
 
-        standins = {}
-        for mod in (_distance_vec, _distance_pair, _squareform, _minkowski, _quat, _rotation, _reduce, _slerp, _kdtree,
-                    _procrustes, _hull, _delaunay, _spline, _rectangle, _plotutils, _spherical_voronoi, _rigid,
-                    _rigid_transform, _arguments):
-            standins[mod] = {attr: stand_in for attr, stand_in in _NUMPY.items()
-                             if vars(mod).get(attr) is not None
-                             and getattr(vars(mod)[attr], "__module__", None) != mod.__name__}  # imported, not its own
-        standins[_kdtree]["Grid"] = HostGrid
-        standins[_distance_pair]["_k"] = types.SimpleNamespace(
-            epilogue=_epilogue, pair_reduction=_pair_reduction, BOOL_CODES=_distance_kernels.BOOL_CODES)
-        standins[_quat]["kernel"] = _rotation_kernel
-        standins[_rigid]["kernel"] = _rotation_kernel
-        self.copies = host_packages([spatial], standins)
+        self.copies = host_packages([spatial], spatial_standins())
 
     def __call__(self, name):
         import sys
