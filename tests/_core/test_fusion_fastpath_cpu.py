@@ -4,6 +4,8 @@ plan twice when its second iteration takes the fast path), the same shapes and d
 input values. Device stubbed, in a subprocess (cuarray/testing/fake_device.py replaces the launches
 for the whole process); with the node core's C records and with the Python ones."""
 
+import functools
+import json
 import os
 import subprocess
 import sys
@@ -16,6 +18,7 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__
 _SCRIPT = textwrap.dedent('''
     import sys
     sys.path.insert(0, {tests!r})
+    import json
     import numpy as np
     import cuarray as cp
     from cuarray.testing.fake_device import install
@@ -80,6 +83,18 @@ _SCRIPT = textwrap.dedent('''
     G.ufunc_node = lambda *a: made.append(1) or ufunc_node(*a)
     prods = []
     P.product_node = lambda *a: prods.append(1) or made.append(1) or product_node(*a)
+    import re
+
+    def describe(o):  # (an entry as text: the same in every process)
+        if type(o) is tuple:
+            return [describe(e) for e in o]
+        if isinstance(o, (np.dtype, int, float, str)):
+            return str(o)
+        if hasattr(o, "out_dtypes"):  # a ufunc's resolved loop
+            return [describe(tuple(o.in_dtypes)), describe(tuple(o.out_dtypes))]
+        return getattr(o, "__name__", None) or re.sub(" at 0x[0-9a-f]+", "", repr(o))
+
+    warm_traces = dict()
     for name, fn in bodies(x, y, v, h, i8, wm, c):
         L.clear_memos()
         del made[:]
@@ -88,6 +103,7 @@ _SCRIPT = textwrap.dedent('''
         del made[:], prods[:]
         warm = record(fn)
         assert cold == warm, (name, cold, warm)
+        warm_traces[name] = describe((tuple(warm[0]), tuple(warm[1]), tuple(warm[2])))
         assert n_cold > 0 and len(made) < n_cold, (name, n_cold, len(made))   # the fast path ran
         if name in ("products", "carried"):  # every product of the warm body from the memo (`fast_paths.traced_call`)
             assert len(prods) == 0, len(prods)
@@ -129,15 +145,32 @@ _SCRIPT = textwrap.dedent('''
                 pass
             else:
                 raise AssertionError("broadcast error not raised")
+    print(json.dumps(warm_traces))
     print("ok")
 ''')
 
 
-@pytest.mark.parametrize("nodes", ["native", "python"])
-def test_fast_paths_build_what_the_general_path_builds(nodes):
-    """With the node core (`_nodecore`, where built) and with its pure-Python fallback."""
+@functools.lru_cache(maxsize=None)
+def _run(nodes):
     script = _SCRIPT.format(tests=os.path.join(_ROOT, "tests"))
     env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
                CUARRAY_PURE_PYTHON_NODES="1" if nodes == "python" else "0")
     res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
     assert res.returncode == 0 and res.stdout.strip().endswith("ok"), res.stdout + res.stderr
+    return json.loads(res.stdout.strip().splitlines()[-2])
+
+
+@pytest.mark.parametrize("nodes", ["native", "python"])
+def test_fast_paths_build_what_the_general_path_builds(nodes):
+    """With the node core (`_nodecore`, where built: its C operators and records) and with its
+    pure-Python fallback."""
+    _run(nodes)
+
+
+def test_the_node_core_and_the_python_fallback_build_the_same_traces():
+    """The warm bodies (fast paths: C operators where the node core is built) give the same trace
+    entries, result shapes and dtypes, and input value types in both implementations."""
+    native, python = _run("native"), _run("python")
+    assert native.keys() == python.keys()
+    for name in native:
+        assert native[name] == python[name], name

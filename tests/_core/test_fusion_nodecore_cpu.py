@@ -146,3 +146,50 @@ def test_implementation_and_the_pure_python_fallback():
                PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
     assert res.returncode == 0 and res.stdout.strip() == "ok", res.stdout + res.stderr
+
+
+class _Array(_Value):
+    """Stands for a concrete device array (`Trace.array` reads `_shape` and `_dtype`)."""
+
+    def __init__(self, shape=(4,)):
+        self._shape, self._dtype = shape, F4
+
+
+@native
+def test_native_array_records_what_trace_array_records():
+    """`_nodecore.array` (the C operators' input of a concrete operand) against `Trace.array`: a new
+    array, the same array again, and an array that is the value of a node computed here."""
+    out = []
+    for array in (g.native.array, T.Trace.array):
+        tr, x, y, u, c = _start()
+        a, b = _Array(), _Array((2, 4))
+        first, again, other = array(tr, a), array(tr, a), array(tr, b)
+        c.value = _Array()
+        tr._leaf(c)  # (c's value becomes an input of this trace)
+        of_c = array(tr, c.value)
+        assert again is first and of_c is not c and of_c.pos == c.pos
+        out.append([_describe(tr, n) for n in (first, other, of_c)])
+    assert out[0] == out[1]
+
+
+@native
+def test_operators_are_method_descriptors():
+    """A C `Operator` in a class behaves as the Python function it replaces: called through the
+    class with the instance first, bound on an instance, NotImplemented for what it does not take."""
+    import types
+
+    import cuarray
+    from cuarray._core.fusion import lazy_mode as L
+
+    assert type(L.LazyArray.__add__) is g.native.Operator
+    with cuarray.lazy(evaluate="numpy") as lz:
+        a = lz.leaf(numpy.arange(3.0))
+        bound = a.__add__
+        assert type(bound) is types.MethodType and bound.__self__ is a
+        for y in (bound(1.0), L.LazyArray.__add__(a, 1.0), a + 1.0, L.LazyArray.__radd__(a, 1.0), -a + 0):
+            assert type(y) is L.LazyArray
+        assert a.__add__("x") is NotImplemented
+        with pytest.raises(TypeError):
+            a + "x"
+        assert numpy.array_equal((1.0 - a).numpy(), 1.0 - numpy.arange(3.0))
+        assert numpy.array_equal((-a).numpy(), -numpy.arange(3.0))

@@ -78,12 +78,14 @@ def test_input_slots_follow_the_recording_order(recorded_launches):
 
 
 def test_a_traced_ufunc_call_takes_the_memo_once_the_general_path_filled_it(recorded_launches, monkeypatch):
-    """The tracer's `ufunc` is the memoised fast path (`fast_paths.traced_ufunc`); the general path
+    """The tracer's `ufunc` is the memoised fast path (`fast_paths.ufunc_dispatch`); the general path
     (`_State.general_ufunc`) builds a call of a new type combination and a call with keywords, and
     the memo's node is the general path's."""
     from cuarray._core.fusion import fast_paths
 
-    assert L._State.ufunc is fast_paths.traced_ufunc
+    # (with the node core built, a C `Operator` taking the memo's hits and handing the rest to it)
+    assert L._State.ufunc is fast_paths.ufunc_dispatch
+    assert getattr(fast_paths.ufunc_dispatch, "general", fast_paths.ufunc_dispatch) is fast_paths.traced_ufunc
     general = []
     plain = L._State.general_ufunc
 

@@ -13,18 +13,9 @@
    (tests/_core/test_fusion_nodecore_cpu.py compares the two). Measured with the device stubbed:
    `Trace.ufunc_scalar` 0.39 us in Python, 0.22 us here.
 
+   lazyops.c (same module) builds on these: lazy mode's operators as one C call each.
    Limited API 3.11 (one abi3 build for every CPython >= 3.11). */
-#define Py_LIMITED_API 0x030B0000
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <stddef.h>
-#include <structmember.h>
-
-typedef struct {
-    PyObject_HEAD
-    /* (the order of `_NodeFields.__slots__` in graph.py) */
-    PyObject *kind, *args, *shape, *dtype, *attr, *value, *weak, *cost, *seg, *pos;
-} NodeFields;
+#include "nodecore.h"
 
 #define N_FIELDS 10
 #define FIELDS(o) (&((NodeFields *)(o))->kind)
@@ -71,10 +62,10 @@ static PyType_Spec fields_spec = {"cuarray._core._nodecore.NodeFields", sizeof(N
 
 /* What `configure` hands over: the Node class made here, the trace's entry tables, the Python
    methods for the cases not handled here. */
-static PyTypeObject *node_type;
-static allocfunc node_alloc;
+PyTypeObject *node_type;
+allocfunc node_alloc;
 static PyObject *scalar_entries, *scalar_dtypes, *py_ufunc_scalar, *py_ufunc;
-static PyObject *s_ufunc, *s_scalar, *s_ops, *s_leaves, *s_values, *s_id, *empty, *zero, *one;
+PyObject *s_ufunc, *s_scalar, *s_ops, *s_leaves, *s_values, *s_id, *empty, *zero, *one;
 
 static PyObject *configure(PyObject *mod, PyObject *args) {
     PyObject *node, *entries, *dtypes, *f_scalar, *f_ufunc;
@@ -121,7 +112,7 @@ static int recorded_here(PyObject *o, PyObject *tid) {
     } while (0)
 
 /* The trace's lists (new references), or -1 with an error set. */
-static int trace_lists(PyObject *trace, PyObject **ops, PyObject **leaves, PyObject **values) {
+int trace_lists(PyObject *trace, PyObject **ops, PyObject **leaves, PyObject **values) {
     *ops = PyObject_GetAttr(trace, s_ops);
     *leaves = *ops ? PyObject_GetAttr(trace, s_leaves) : NULL;
     *values = *leaves ? PyObject_GetAttr(trace, s_values) : NULL;
@@ -198,7 +189,7 @@ static int callable_with(Py_ssize_t na, Py_ssize_t want, const char *name) {
 }
 
 /* ufunc_scalar(trace, attr, dtype, x, v, t, reflected) -> Node: `Trace.ufunc_scalar`. */
-static PyObject *ufunc_scalar(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
+PyObject *nc_ufunc_scalar(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
     if (callable_with(na, 7, "ufunc_scalar") < 0)
         return NULL;
     PyObject *trace = a[0], *attr = a[1], *dtype = a[2], *v = a[4], *t = a[5];
@@ -256,7 +247,7 @@ done:
 }
 
 /* ufunc(trace, attr, dtype, shape, args) -> Node: `Trace.ufunc`. */
-static PyObject *ufunc(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
+PyObject *nc_ufunc(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
     if (callable_with(na, 5, "ufunc") < 0)
         return NULL;
     PyObject *trace = a[0], *attr = a[1], *dtype = a[2], *shape = a[3], *args = a[4];
@@ -294,9 +285,9 @@ static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS,
      "configure(Node, scalar entries, scalar dtypes, Trace.ufunc_scalar, Trace.ufunc): the class to make, the "
      "trace's tables, the Python methods for what is not handled here"},
-    {"ufunc_scalar", (PyCFunction)(void (*)(void))ufunc_scalar, METH_FASTCALL,
+    {"ufunc_scalar", (PyCFunction)(void (*)(void))nc_ufunc_scalar, METH_FASTCALL,
      "ufunc_scalar(trace, attr, dtype, x, v, t, reflected) -> Node: Trace.ufunc_scalar"},
-    {"ufunc", (PyCFunction)(void (*)(void))ufunc, METH_FASTCALL,
+    {"ufunc", (PyCFunction)(void (*)(void))nc_ufunc, METH_FASTCALL,
      "ufunc(trace, attr, dtype, shape, args) -> Node: Trace.ufunc"},
     {NULL, NULL, 0, NULL}};
 
@@ -322,7 +313,8 @@ PyMODINIT_FUNC PyInit__nodecore(void) {
     empty = PyTuple_New(0);
     zero = PyLong_FromLong(0);
     one = PyLong_FromLong(1);
-    if (!s_ufunc || !s_scalar || !s_ops || !s_leaves || !s_values || !s_id || !empty || !zero || !one) {
+    if (!s_ufunc || !s_scalar || !s_ops || !s_leaves || !s_values || !s_id || !empty || !zero || !one ||
+        nc_lazyops_init(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

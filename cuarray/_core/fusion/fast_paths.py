@@ -15,18 +15,21 @@ whichever path built a node (tests/_core/test_fusion_fastpath_cpu.py compares th
 
 from __future__ import annotations
 
+import types
 import weakref
 
 from .. import shapes as _shapes
 from ..ndarray import ndarray
 from . import graph as _g
+from .graph import native as _native
 from .lazy_array import MAX_CHAIN, LazyArray
+from .trace import Trace
 from .trace import record_ufunc as _record_ufunc
 from .trace import record_ufunc_scalar as _record_ufunc_scalar
 
-__all__ = ["binary_operator", "fast_unary", "traced_ufunc", "remember_ufunc", "traced_call", "remember_product",
-           "fast_reduce", "remember_reduce", "operator_memo", "clear_memos", "REDUCTIONS", "PRODUCTS", "MATMUL_KEYWORDS",
-           "FAST_SCALARS"]
+__all__ = ["binary_operator", "unary_operator", "fast_unary", "traced_ufunc", "ufunc_dispatch", "remember_ufunc",
+           "traced_call", "remember_product", "fast_reduce", "remember_reduce", "operator_memo", "clear_memos",
+           "REDUCTIONS", "PRODUCTS", "MATMUL_KEYWORDS", "FAST_SCALARS"]
 
 FAST_SCALARS = (float, int)
 _new = object.__new__
@@ -57,7 +60,10 @@ def binary_operator(memo, reflected, tls, general):
     in recording lazy mode (`tls.st`: the thread's lazy-mode state), else `general(self, other)` (lazy
     mode's general path, which fills the memo). `_emit` inlined, and a Python scalar operand's
     node made with the ufunc's (`trace.record_ufunc_scalar`): the operator is the commonest operation
-    of a lazy body, so it is the method itself, with no frame between it and the trace."""
+    of a lazy body, so it is the method itself, with no frame between it and the trace. Where the
+    node core is built, the same steps in one C call (`_native/lazyops.c`, an `Operator`)."""
+    if _native is not None:
+        return _native.binary_operator(memo, reflected, tls, general)
 
     def op(self, other):
         st = tls.st
@@ -181,6 +187,15 @@ def traced_ufunc(st, uf, args, kwargs):
     return out
 
 
+def unary_operator(ufs, tls, general):
+    """A LazyArray's unary operator (`-l`): `general(self)` itself (lazy mode's, which tries
+    `fast_unary` first once its ufunc is in the list `ufs`), or, where the node core is built,
+    `fast_unary`'s steps in one C call that hands the rest to `general`."""
+    if _native is not None:
+        return _native.unary_operator(ufs, _ufunc_memo, tls, general)
+    return general
+
+
 def fast_unary(uf, node, st):
     """The LazyArray of a LazyArray's unary operator (`-l`, `abs(l)`: `uf` of one lazy
     operand, as the traced `uf(l)` builds it), or None."""
@@ -201,6 +216,15 @@ def remember_ufunc(uf, args, out, st):
     if None not in keys and not all(k is float or k is int for k in keys):
         _ufunc_memo[(uf,) + keys] = (n.attr, n.dtype)
 
+
+# The tracer's ufunc call (`lazy_mode._State.ufunc`): `traced_ufunc`, or its one- and two-operand
+# memo hits in one C call (`_native/lazyops.c`) that hands the rest to it. The C operators take
+# what they need of lazy mode's types here, once.
+if _native is not None:
+    _native.configure_lazy(LazyArray, ndarray, _shapes.broadcast_shapes, types.MethodType, MAX_CHAIN, Trace.array)
+    ufunc_dispatch = _native.traced_ufunc_operator(_ufunc_memo, traced_ufunc)
+else:
+    ufunc_dispatch = traced_ufunc
 
 PRODUCTS = frozenset(("dot", "matmul"))
 _product_memo: dict = {}  # (name, dtypes, shapes of the operands) -> (shape, dtype, attr) of its node

@@ -82,7 +82,7 @@ class _State:
         i = self.internal
         return i is not None and i[0] is self.trace and i[1] == len(i[0].ops)
 
-    ufunc = _fast.traced_ufunc  # (the ufunc call's dispatch point: the memoised fast path, else the method below)
+    ufunc = _fast.ufunc_dispatch  # (the ufunc call's dispatch point: the memoised fast path, else the method below)
 
     def general_ufunc(self, uf, args, kwargs):
         """`uf(*args, **kwargs)`: a node, or the eager call (`ufunc`'s general path)."""
@@ -425,7 +425,7 @@ def _unary(name):
             _fast.remember_ufunc(uf[0], (self,), out, st)
         return out
 
-    return op
+    return _fast.unary_operator(uf, _threads, op)
 
 
 _WEAK = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
