@@ -120,9 +120,9 @@ LOOP = LOOP_PLAIN
 # (`mode_for`), reads each cell's slope from a table built once (`build_slopes`, 8 bytes a cell:
 # 80 KB beside the 160 KB of records at 1e4 knots) in place of the per-point float64 division;
 # the same bits (the one expression, as NumPy's own table in arr_interp). A hit's ~125 SASS
-# instructions lose the division's ~8 and dx, dy's subtractions for one 8-byte load and its
-# address: predicted 82.7 -> ~78 us on the bench's knots. Unmeasured: MODE_NUMPY stays until
-# scripts/perf/interp1d_variants.py says.
+# instructions lose 18 (dx, dy, the division's reciprocal, refinement and slow-path test) for 4 (the
+# load and its address): predicted 82.7 -> ~74 us on the bench's knots. Unmeasured: MODE_NUMPY
+# stays until scripts/perf/interp1d_variants.py says.
 SLOPES = False
 _NEAR_MAX_KNOTS = 2**31 - 1  # SEARCH_NEAR's int knot indices (i + 2 <= n): SEARCH_GUESS past it
 CELLS_PER_KNOT = 2  # table cells a segment (int32 entries: 8 bytes a knot beside its 16-byte record)
