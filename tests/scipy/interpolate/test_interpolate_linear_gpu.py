@@ -308,3 +308,50 @@ def test_every_search_variant(search, pipe, y_dt, loop):
             out1 = cuarray.empty((pts.shape[0], 1), ref.dtype)
             prep1(pts, out1.data.ptr)
             same(out1[:, 0], want)
+
+
+# ---- numpy.interp's slope table (MODE_NUMPY_SLOPES: `_linear.SLOPES`, off until measured) ----
+
+_SLOPE_VARIANTS = sorted({(s, True, 0) for s in range(6)} | {(s, p, lp) for s in (0, 5) for p in (False, True)
+                                                            for lp in (0, 1, 2)})
+
+
+@pytest.mark.parametrize("q_dt", ["f8", "f4"])
+@pytest.mark.parametrize("name", ["two", "jittered", "exp", "range", "subnormal", "large", "repeated",
+                                  "infinite-ends", "huge"])
+def test_numpy_slopes_variant(name, q_dt, monkeypatch):
+    # the slope table variant (its own kernel, interp1d_slopes, and the evaluation reading it) against
+    # SciPy (numpy.interp) bit for bit: interp1d's public path with SLOPES on (copy=True builds the
+    # table once; fill values), and every SEARCH, PIPE and LOOP through Prepared with paired records
+    # and two arrays; 2 and repeated knots, infinite ends, overflowing differences, values with
+    # infinities, NaN and signed zeros (the NaN fallbacks), points at, next to and outside every knot
+    from cuarray.scipy.interpolate import _linear
+
+    rng = _rng("lin-slopes", name, q_dt)
+    x = {"repeated": np.repeat(np.arange(80.0), rng.integers(1, 4, 80)),
+         "infinite-ends": np.array([-np.inf, -1.0, 0.0, 2.0, np.inf]),
+         "huge": np.array([-1.7e308, -1.0, 0.0, 1.0, 1.7e308])}.get(name)
+    x = _knot_set(name, rng) if x is None else x
+    n = x.shape[0]
+    y = np.array([1.7e308, -1.7e308, 1.0, -1.7e308, 1.7e308]) if name == "huge" else rng.standard_normal(n)
+    if n >= 12:
+        y[3:12] = [np.inf, np.inf, -np.inf, np.nan, 1.0, -0.0, 0.0, -np.inf, -np.inf]
+    with np.errstate(all="ignore"):
+        q = _edge_queries(rng, x, 20000).astype(q_dt)
+        ref = si.interp1d(x, y, assume_sorted=True, bounds_error=False)(q)
+        ref_fill = si.interp1d(x, y, assume_sorted=True, bounds_error=False, fill_value=(-7.0, 7.0))(q)
+    monkeypatch.setattr(_linear, "SLOPES", True)
+    for fill, want in ((np.nan, ref), ((-7.0, 7.0), ref_fill)):
+        same(ci.interp1d(G(x), G(y), assume_sorted=True, bounds_error=False, fill_value=fill)(G(q)), want)
+    gx, gy, gq = G(x), G(y[:, None]), G(q)
+    pairs = G(np.ascontiguousarray(np.stack((x, y), axis=1)))
+    b = G(np.array([np.nan]))
+    for paired in (True, False):
+        route = _linear.plan(np.float64, np.float64, q_dt, np.float64, n, 1, True, paired)
+        for search, pipe, loop in _SLOPE_VARIANTS:
+            prep = _linear.Prepared(route, gx, gy, b, b, False, pairs if paired else None, fixed=True, search=search,
+                                    pipe=pipe, loop=loop, slopes=True)
+            assert prep.route.mode == _linear.MODE_NUMPY_SLOPES and prep.route.paired == paired
+            out = cuarray.empty((q.shape[0], 1))
+            prep(gq, out.data.ptr)
+            same(out[:, 0], ref)
