@@ -61,7 +61,9 @@ CSF_FN float lgamma_pos_f(float x) {
   }
   float llo;
   const float lhi = log_parts_f(x, llo);
-  if (x > 1e30f) return x * (lhi - 1.0f);  // the rest is below 1e-28 relative; inf beyond ~4e36
+  // x (log x - 1): the rest is below 1e-28 relative. In double and rounded once, as SciPy's float32
+  // loop rounds its double: two float roundings gave FLT_MAX where SciPy overflows (x = 4.0850034e36)
+  if (x > 1e30f) return (float)((double)x * (((double)lhi - 1.0) + (double)llo));
   const float xm = x - 0.5f;               // exact below 2^23
   const float p = xm * lhi;
   const float plo = fmaf(xm, lhi, -p);
