@@ -2,16 +2,13 @@
 bench row interpolate/interp1d-linear at 0.58 of the copy rate on an H100, target 0.70).
 
 Variants (the bench row's route: numpy.interp's formula, interleaved (x, y) records, PIPE on,
-prepared as interp1d(copy=True) prepares it), (SEARCH, LOOP[, S: MODE_NUMPY_SLOPES]):
+prepared as interp1d(copy=True) prepares it), (SEARCH, LOOP):
 - guess (0, 0): the old default, record j + 1 loaded only after x[j]'s compare.
 - near (5, 0): the default, records j and j + 1 together, one neighbour load on a miss.
 - near + batch (5, 1): two points' first records read before either is searched (one L1 round
   trip a pair where 0 waits two in a row).
 - near + pairs (5, 2): two consecutive points a 16-byte load, 32-bit point and output indices
   (LOOP 0 spends ~18 of a hit's ~125 SASS instructions on 64-bit p * qstride, p * ncols addresses).
-- near + slopes (5, 0, S), near + pairs + slopes (5, 2, S): each cell's slope read from a table
-  built once (8 bytes a cell, its own array: 80 KB beside the 160 KB of records at 1e4 knots)
-  in place of numpy_value's float64 division, the same bits (NumPy's arr_interp keeps one too).
 - table (2, 0), hybrid (4, 0): the cell-table searches, for reference (docs/perf-notes.md).
 
 Bytes: 16 a point (one 8-byte read of the point, one 8-byte write of the value; the 160 KB record
@@ -38,24 +35,7 @@ Predictions (H100, us; measured 2026 device run: guess/near 77.2/73.1 uniform, 1
 If pairs is below near on jittered 1e4, set `_linear.LOOP = LOOP_PAIRS` (the bench row then needs
 <= ~78 us); if batch is, LOOP_BATCH.
 
-Slopes (issue 53; the bench row measured 82.7 us = 0.66 with near, LOOP 0). sm_90 SASS of a hit
-(NVRTC 13.5, this tree): the division block is 18 instructions (dx, dy's DADDs, MUFU.RCP64H, 7
-DFMA and a DMUL, the slow-path test's FFMA, 2 FSETP and BRA, BSSY/BSYNC, a constant); slopes put
-4 in its place (the parameter's ULDC, LEA, LEA.HI.X, the LDG): 14 of ~125 a point, 11% at the
-issue bound (the 4-point kernel's static count, slow-path calls included: 2536 -> 2440). The
-load's L1 round trip (~35 cycles) is shorter than the division's dependent DP chain it replaces.
-  1e4 jittered (bench)  near + slopes ~74 (bench row 82.7 -> ~74, 0.73; 73.4 if all issue)
-                        pairs + slopes ~67 (if pairs gives its ~12 instructions too)
-  1e4 uniform           near + slopes ~66    pairs + slopes ~60
-  1e6 jittered (L2)     near + slopes ~146   pairs + slopes ~140  [L2 latency: a third dependent
-                        gather a point in place of DP latency; no gain expected]
-  1e4 clustered         ~420 either          [gallops dominate]
-Risk: records and slopes are 240 KB of the SM's 256 KB L1 at 1e4 knots; where the points'
-streaming lines push table lines out, gathers go to L2 and slopes gain less (the uniform row,
-same knots count, shows it too). If near + slopes is below near on jittered 1e4 and exact, set
-`_linear.SLOPES = True` (with pairs + slopes below both: LOOP_PAIRS too).
-
-Run on the GPU machine (about 50 s):
+Run on the GPU machine (about 40 s):
   PYTHONPATH=$PWD python scripts/perf/interp1d_variants.py
 """
 
@@ -77,21 +57,13 @@ M = 10**7
 REPS, ROUNDS = 20, 5
 F8 = numpy.dtype(numpy.float64)
 L0, L1, L2 = _linear.LOOPS
-S = True  # MODE_NUMPY_SLOPES
-VARIANTS = (("guess (0)", _linear.SEARCH_GUESS, L0, False), ("near (5) default", _linear.SEARCH_NEAR, L0, False),
-            ("near + slopes (5, 0, S)", _linear.SEARCH_NEAR, L0, S),
-            ("near + batch (5, 1)", _linear.SEARCH_NEAR, L1, False),
-            ("near + pairs (5, 2)", _linear.SEARCH_NEAR, L2, False),
-            ("near + pairs + slopes (5, 2, S)", _linear.SEARCH_NEAR, L2, S),
-            ("table (2)", _linear.SEARCH_CELLS3, L0, False), ("hybrid (4)", _linear.SEARCH_HYBRID, L0, False))
-PREDICT = {"1e4 jittered (bench)": {(5, L0, False): 80, (5, L0, S): 74, (5, L1, False): 79, (5, L2, False): 74,
-                                    (5, L2, S): 67},
-           "1e4 uniform": {(0, L0, False): 77, (5, L0, False): 73, (5, L0, S): 66, (5, L1, False): 73,
-                           (5, L2, False): 67, (5, L2, S): 60},
-           "1e6 jittered": {(0, L0, False): 169, (5, L0, False): 146, (5, L0, S): 146, (5, L1, False): 135,
-                            (5, L2, False): 140, (5, L2, S): 140},
-           "1e4 clustered": {(0, L0, False): 403, (5, L0, False): 427, (5, L0, S): 420, (5, L1, False): 420,
-                             (5, L2, False): 420, (5, L2, S): 415}}
+VARIANTS = (("guess (0)", _linear.SEARCH_GUESS, L0), ("near (5) default", _linear.SEARCH_NEAR, L0),
+            ("near + batch (5, 1)", _linear.SEARCH_NEAR, L1), ("near + pairs (5, 2)", _linear.SEARCH_NEAR, L2),
+            ("table (2)", _linear.SEARCH_CELLS3, L0), ("hybrid (4)", _linear.SEARCH_HYBRID, L0))
+PREDICT = {"1e4 jittered (bench)": {(5, L0): 80, (5, L1): 79, (5, L2): 74},
+           "1e4 uniform": {(0, L0): 77, (5, L0): 73, (5, L1): 73, (5, L2): 67},
+           "1e6 jittered": {(0, L0): 169, (5, L0): 146, (5, L1): 135, (5, L2): 140},
+           "1e4 clustered": {(0, L0): 403, (5, L0): 427, (5, L1): 420, (5, L2): 420}}
 
 
 def _clustered(n, seed):
@@ -112,13 +84,11 @@ def _knot_sets():
     yield ("1e4 clustered",) + _clustered(10**4, 58) + (1.0,)
 
 
-def _prepared(f, search, loop, slopes):
+def _prepared(f, search, loop):
     below, above = f._linear_fills(F8)
     route = _linear.plan(F8, F8, F8, F8, f.x.shape[0], 1, True, True, _linear.installed_weights_formula())
-    prep = _linear.Prepared(route, f.x, f._y, below, above, False, f._pairs, fixed=True, search=search, loop=loop,
-                            slopes=slopes)
-    mode = _linear.MODE_NUMPY_SLOPES if slopes else _linear.MODE_NUMPY
-    assert (prep.route.search, prep.route.loop, prep.route.mode) == (search, loop, mode), prep.route
+    prep = _linear.Prepared(route, f.x, f._y, below, above, False, f._pairs, fixed=True, search=search, loop=loop)
+    assert prep.route.search == search and prep.route.loop == loop, (search, loop, prep.route)
     return prep
 
 
@@ -129,24 +99,24 @@ def main():
     t_copy = statistics.median(gpu_us(lambda: q.copy(), REPS) for _ in range(ROUNDS))
     print("copy of 1e7 float64: {:.1f} us = {:.0f} GB/s (read + write); 16 bytes a point -> {:.1f} us at that rate"
           .format(t_copy, 16 * M / t_copy / 1e3, t_copy))
-    fmt = "{:<22} {:<38} {:>8.1f} us  {:>5.2f} x copy   predicted {}"
+    fmt = "{:<22} {:<26} {:>8.1f} us  {:>5.2f} x copy   predicted {}"
     for label, x, y, scale in _knot_sets():
         f = ci.interp1d(x, y, assume_sorted=True, bounds_error=False)
         qk = q if scale == 1.0 else q * scale
         ref = si.interp1d(x.get(), y.get(), assume_sorted=True, bounds_error=False)(qk[:200000].get())
         runs = []
-        for name, search, loop, slopes in VARIANTS:
-            prep, out = _prepared(f, search, loop, slopes), cuarray.empty((M, 1), F8)
+        for name, search, loop in VARIANTS:
+            prep, out = _prepared(f, search, loop), cuarray.empty((M, 1), F8)
             prep(qk, out.data.ptr)
             ok = "exact" if numpy.array_equal(out[:200000, 0].get(), ref, equal_nan=True) else "DIFFERS"
-            runs.append((name, (search, loop, slopes), (lambda p=prep, o=out: p(qk, o.data.ptr)), ok))
+            runs.append((name, (search, loop), (lambda p=prep, o=out: p(qk, o.data.ptr)), ok))
         times = {name: [] for name, *_ in runs}
         for _ in range(ROUNDS):  # interleaved: each round times every variant once
             for name, _s, fn, _ok in runs:
                 times[name].append(gpu_us(fn, REPS))
-        for name, key, _fn, ok in runs:
+        for name, search, _fn, ok in runs:
             t = statistics.median(times[name])
-            p = PREDICT.get(label, {}).get(key)
+            p = PREDICT.get(label, {}).get(search)
             print(fmt.format(label, name + " " + ok, t, t_copy / t, "-" if p is None else
                              "{} us ({:.2f})".format(p, t_copy / p)))
         t = event_us(lambda: f(qk), REPS)

@@ -49,16 +49,14 @@ from ...cuda import kernel_family as _kernel_family
 from ...cuda.kernel_family import KernelFamily
 
 __all__ = ["LINEAR", "Route", "plan", "numpy_rule", "pair_dtype", "Prepared", "evaluate", "knot_dtype",
-           "weights_formula", "installed_weights_formula", "cell_count", "build_cells", "search_for", "LOOPS",
-           "mode_for", "build_slopes"]
+           "weights_formula", "installed_weights_formula", "cell_count", "build_cells", "search_for", "LOOPS"]
 
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "linear.cu"
 _NAME = "cuarray_interpolate_linear"
 _SIGNATURE = ("interp1d_linear<Q, T, Y, R, MODE, PAIRED, SEARCH, PIPE, LOOP>(const Q* xq, long long qstride, long long m, "
               "const T* x, const Y* y, long long n, long long ncols, const double* below, const double* above, "
-              "int ext, unsigned long long* err, R* out, const int* cells, long long ncells, const double* slopes)")
+              "int ext, unsigned long long* err, R* out, const int* cells, long long ncells)")
 _CELLS_SIGNATURE = "interp1d_cells<T, PAIRED>(const T* x, long long n, long long ncells, int* start)"
-_SLOPES_SIGNATURE = "interp1d_slopes<PAIRED>(const double* x, const double* y, long long n, double* slope)"
 _BELOW, _ABOVE = 531, 532  # templates/linear.cu's FLAG_BELOW, FLAG_ABOVE (device_errors kinds)
 
 
@@ -83,12 +81,12 @@ def _declare() -> KernelFamily:
     _errors.register_kind(_BELOW, _below_error)
     _errors.register_kind(_ABOVE, _above_error)
     return KernelFamily(_NAME, _TEMPLATE.read_text, namespace="cuarray_interp1d",
-                        kernels=(_SIGNATURE, _CELLS_SIGNATURE, _SLOPES_SIGNATURE))
+                        kernels=(_SIGNATURE, _CELLS_SIGNATURE))
 
 
 LINEAR = _declare()
 
-MODE_SLOPE, MODE_RECIP, MODE_NUMPY, MODE_WEIGHTS, MODE_WEIGHTS_COMPLEX, MODE_NUMPY_SLOPES = 0, 1, 2, 3, 4, 5
+MODE_SLOPE, MODE_RECIP, MODE_NUMPY, MODE_WEIGHTS, MODE_WEIGHTS_COMPLEX = 0, 1, 2, 3, 4
 THREADS, UNROLL = 256, 4  # templates/linear.cu's kThreads, kUnroll
 BLOCKS_PER_SM = 8  # the grid's cap a multiprocessor (<= 64 registers a thread: 4 blocks resident at once)
 # the knot search (templates/linear.cu's SEARCH): the mean-spacing guess (0), the cell table built
@@ -116,14 +114,6 @@ SEARCH, PIPE = SEARCH_NEAR, True
 # runs 0 where they fail). Unmeasured: 0 stays until scripts/perf/interp1d_variants.py says.
 LOOP_PLAIN, LOOP_BATCH, LOOP_PAIRS = LOOPS = 0, 1, 2
 LOOP = LOOP_PLAIN
-# numpy.interp's slopes (issue 53): MODE_NUMPY_SLOPES, where the knots and values are fixed
-# (`mode_for`), reads each cell's slope from a table built once (`build_slopes`, 8 bytes a cell:
-# 80 KB beside the 160 KB of records at 1e4 knots) in place of the per-point float64 division;
-# the same bits (the one expression, as NumPy's own table in arr_interp). A hit's ~125 SASS
-# instructions lose 18 (dx, dy, the division's reciprocal, refinement and slow-path test) for 4 (the
-# load and its address): predicted 82.7 -> ~74 us on the bench's knots. Unmeasured: MODE_NUMPY
-# stays until scripts/perf/interp1d_variants.py says.
-SLOPES = False
 _NEAR_MAX_KNOTS = 2**31 - 1  # SEARCH_NEAR's int knot indices (i + 2 <= n): SEARCH_GUESS past it
 CELLS_PER_KNOT = 2  # table cells a segment (int32 entries: 8 bytes a knot beside its 16-byte record)
 _MAX_CELLS = 2**30
@@ -135,7 +125,7 @@ class Route(NamedTuple):
     """One instantiation: the mode, the kernel's point/knot/value/output dtypes (component dtypes
     of complex values), whether the values come interleaved with the knots, the knot search
     (`plan` gives the guess; `Prepared` the cell table where the knots are fixed), PIPE and the
-    thread's LOOP (`Prepared` turns MODE_NUMPY into MODE_NUMPY_SLOPES: `mode_for`)."""
+    thread's LOOP."""
     mode: int
     q: numpy.dtype
     t: numpy.dtype
@@ -154,10 +144,6 @@ class Route(NamedTuple):
     def cells_spec(self) -> str:
         """The cell table's builder for these knots (interp1d_cells)."""
         return "interp1d_cells<{}, {}>".format(_CT[self.t], "true" if self.paired else "false")
-
-    def slopes_spec(self) -> str:
-        """MODE_NUMPY_SLOPES's slope table builder for these knots (interp1d_slopes)."""
-        return "interp1d_slopes<{}>".format("true" if self.paired else "false")
 
 
 def knot_dtype(x_dt):
@@ -277,27 +263,6 @@ def search_for(fixed: bool, n: int, search=None) -> int:
     return search
 
 
-def mode_for(route: Route, fixed: bool, slopes=None) -> int:
-    """The mode a Prepared launch takes: MODE_NUMPY_SLOPES in place of MODE_NUMPY where `slopes`
-    (default SLOPES) and the knots and values are fixed (the interpolator's own copies: the table
-    is built once from them), else the route's."""
-    slopes = SLOPES if slopes is None else bool(slopes)
-    if route.mode == MODE_NUMPY and slopes and fixed and route.t == route.y == _F8:
-        return MODE_NUMPY_SLOPES
-    return route.mode
-
-
-def build_slopes(route: Route, xs: ndarray, ys: ndarray, n: int) -> ndarray:
-    """MODE_NUMPY_SLOPES's table of the float64 knots `xs` and values `ys` (the route's layout:
-    knots and values, or (n, 2) pairs in `xs`) on the device: n - 1 float64, slope[k] = (y[k + 1]
-    - y[k]) / (x[k + 1] - x[k]) as the kernel's per-point division rounds it, one launch of
-    interp1d_slopes compiled in one module with the route's kernel (`specs`)."""
-    slopes = _new_c((n - 1,), _F8)
-    grid = min(-(-(n - 1) // THREADS), BLOCKS_PER_SM * _device._sm_count(_device.get_device_id()))
-    LINEAR.get(*specs(route))[-2].launch(grid, THREADS, xs.data.ptr, ys.data.ptr, n, slopes.data.ptr)
-    return slopes
-
-
 def build_cells(route: Route, xs: ndarray, n: int):
     """The cell table of the knots `xs` (the route's kernel layout: knots or (n, 2) pairs) on the
     device: (array of ncells + 1 int32, ncells), one launch of interp1d_cells (start[c] = the first
@@ -314,10 +279,10 @@ def build_cells(route: Route, xs: ndarray, n: int):
 
 def specs(route: Route) -> tuple:
     """The kernels of one module for `route`: the cell table's builder first where the route's
-    search reads a table, the slope table's where its mode does (one NVRTC compile for all), then
-    the evaluation."""
-    return ((route.cells_spec(),) if route.search in TABLE_SEARCHES else ()) + (
-        (route.slopes_spec(),) if route.mode == MODE_NUMPY_SLOPES else ()) + (route.spec(),)
+    search reads a table (one NVRTC compile for both), then the evaluation."""
+    if route.search in TABLE_SEARCHES:
+        return route.cells_spec(), route.spec()
+    return (route.spec(),)
 
 
 class Prepared:
@@ -326,14 +291,13 @@ class Prepared:
     `snapshot`: it holds converted copies of the knots or values (a caller that aliases them,
     copy=False, prepares again each call). `fixed`: the knots are the caller's own copy, never
     written again: the cell table (`build_cells`) is built here, once, and the kernel searches
-    with it (`search`, default SEARCH); else the mean-spacing guess. `pipe`, `loop`, `slopes`:
-    PIPE's, LOOP's and SLOPES's overrides (fixed knots and values: numpy.interp's slope table,
-    `build_slopes`, built here once)."""
+    with it (`search`, default SEARCH); else the mean-spacing guess. `pipe`, `loop`: PIPE's and
+    LOOP's overrides."""
 
     __slots__ = ("specs", "q_dt", "args", "keep", "ext", "snapshot", "route")
 
     def __init__(self, route: Route, x: ndarray, yr: ndarray, below, above, extrapolate: bool, table=None,
-                 fixed: bool = False, search=None, pipe=None, loop=None, slopes=None):
+                 fixed: bool = False, search=None, pipe=None, loop=None):
         xs = table if route.paired else astype(x, route.t, order="C", copy=False)
         ys = xs if route.paired else astype(yr, route.y, order="C", copy=False)
         self.snapshot = not route.paired and (xs.data.ptr != x.data.ptr or ys.data.ptr != yr.data.ptr)
@@ -344,15 +308,13 @@ class Prepared:
             above = astype(above, _F8, order="C", copy=False)
         route = route._replace(search=search_for(fixed, x.shape[0], search), pipe=PIPE if pipe is None else bool(pipe),
                                loop=LOOP if loop is None else int(loop))
-        route = route._replace(mode=mode_for(route, fixed, slopes))
         built = build_cells(route, xs, x.shape[0]) if route.search in TABLE_SEARCHES else None
         cells, ncells = built if built is not None else (None, 0)
-        slope = build_slopes(route, xs, ys, x.shape[0]) if route.mode == MODE_NUMPY_SLOPES else None
         self.route, self.specs, self.q_dt, self.ext = route, specs(route), route.q, bool(extrapolate)
-        self.keep = (xs, ys, below, above, cells, slope)
+        self.keep = (xs, ys, below, above, cells)
         self.args = (xs.data.ptr, ys.data.ptr, x.shape[0], yr.shape[1], 0 if below is None else below.data.ptr,
                      0 if above is None else above.data.ptr, int(self.ext), 0 if cells is None else cells.data.ptr,
-                     ncells, 0 if slope is None else slope.data.ptr)
+                     ncells)
 
     def __call__(self, xq: ndarray, out_ptr: int, check: bool = False) -> None:
         """Launch on the 1-D points `xq` (values into `out_ptr`: (points, columns), C order); with
@@ -366,9 +328,9 @@ class Prepared:
             _device_check.check((q,) + tuple(a for a in self.keep if a is not None))
         err = _errors.error_buffer("interp1d").data.ptr if check and not self.ext else 0
         grid = min(-(-m // (THREADS * UNROLL)), BLOCKS_PER_SM * _device._sm_count(_device.get_device_id()))
-        xs, ys, n, ncols, below, above, ext, cells, ncells, slope = self.args
+        xs, ys, n, ncols, below, above, ext, cells, ncells = self.args
         LINEAR.get(*self.specs)[-1].launch(grid, THREADS, q.data.ptr, step, m, xs, ys, n, ncols, below, above, ext, err,
-                                        out_ptr, cells, ncells, slope)
+                                        out_ptr, cells, ncells)
         if err:
             _errors.check_index_errors()
 

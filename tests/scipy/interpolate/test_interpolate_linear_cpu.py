@@ -56,7 +56,7 @@ def test_one_launch_strided_points_no_copy(h100, recorded_launches, paired):
         str(paired).lower(), _linear.search_for(False, 10), str(_linear.PIPE).lower(), _linear.LOOP)
     assert cfg == ("cfg", min(-(-10**6 // 1024), 8 * 132), 256, 0)
     xs, ys = (pairs.data.ptr,) * 2 if paired else (x.data.ptr, y.data.ptr)
-    assert args == [q.data.ptr, 3, 10**6, xs, ys, 10, 1, b.data.ptr, a.data.ptr, 0, 0, out.data.ptr, 0, 0, 0]
+    assert args == [q.data.ptr, 3, 10**6, xs, ys, 10, 1, b.data.ptr, a.data.ptr, 0, 0, out.data.ptr, 0, 0]
     assert type(args[1]) is np.int64 and type(args[9]) is np.int32
 
 
@@ -119,7 +119,7 @@ def test_interp1d_call_is_prepared_once(h100, recorded_launches):
     assert name == "cuarray_interp1d::interp1d_linear<double, double, double, double, {}, false, {}, {}, {}>".format(
         3 if _linear.installed_weights_formula() else 0, _linear.search_for(False, 10), str(_linear.PIPE).lower(),
         _linear.LOOP)
-    assert args == [q.data.ptr, 1, 1000, x.data.ptr, y.data.ptr, 10, 3, 0, 0, 1, 0, a.data.ptr, 0, 0, 0]
+    assert args == [q.data.ptr, 1, 1000, x.data.ptr, y.data.ptr, 10, 3, 0, 0, 1, 0, a.data.ptr, 0, 0]
     assert args2[:3] == [q.data.ptr, 2, 500] and args2[11] == b.data.ptr
     assert f(cuarray.empty((4, 5), np.float32)).shape == (4, 5, 3)  # n-d points: the final shape at once
     assert len(recorded_launches) == 3 and len(f._linear_runs) == 2
@@ -211,7 +211,7 @@ def test_bench_row_launches_the_near_search_once_a_call(h100, recorded_launches)
     u, v = run(q, (10**5,)), run(q, (10**5,))
     kernel = "cuarray_interp1d::interp1d_linear<double, double, double, double, 2, {}, 5, true, %d>" % _linear.LOOP
     assert [c[2] for c in recorded_launches] == [kernel.format("true")] * 2 and u.data.ptr != v.data.ptr
-    assert recorded_launches[0][3 + 3] == pairs.data.ptr and list(recorded_launches[0][3 + 12:]) == [0, 0, 0]
+    assert recorded_launches[0][3 + 3] == pairs.data.ptr and list(recorded_launches[0][3 + 12:]) == [0, 0]
     recorded_launches.clear()
     _kernels.linear_evaluator(x, y, F8, b, b, False, F8, True, None, False, False)(q, (10**5,))
     assert [c[2] for c in recorded_launches] == [kernel.format("false")]
@@ -240,7 +240,7 @@ def test_fixed_knots_build_the_cell_table_once(h100, recorded_launches):
     names = [c[2] for c in recorded_launches]
     assert _linear.search_for(True, 10) == _linear.SEARCH
     if _linear.SEARCH not in _linear.TABLE_SEARCHES:  # a default without a table
-        assert len(names) == 2 and list(recorded_launches[0][3 + 12:]) == [0, 0, 0]
+        assert len(names) == 2 and list(recorded_launches[0][3 + 12:]) == [0, 0]
         return
     assert names == ["cuarray_interp1d::interp1d_cells<double, true>"] + [
         "cuarray_interp1d::interp1d_linear<double, double, double, double, 2, true, {}, {}, {}>".format(
@@ -249,12 +249,12 @@ def test_fixed_knots_build_the_cell_table_once(h100, recorded_launches):
     ncells = _linear.cell_count(10)
     assert cfg == ("cfg", 1, 256, 0)
     assert cargs[:3] == [pairs.data.ptr, 10, ncells]
-    assert args[3] == pairs.data.ptr and args[12:] == [cargs[3], ncells, 0] and args[11] == u.data.ptr
+    assert args[3] == pairs.data.ptr and args[12:] == [cargs[3], ncells] and args[11] == u.data.ptr
     assert args2[12:] == args[12:] and args2[11] == v.data.ptr
     recorded_launches.clear()
     _kernels.linear_evaluator(x, y, F8, b, b, False, F8, True, pairs, False, False)(q, (1000,))
     (_, _, name, *args), = recorded_launches
-    assert ", 2, true, {}, ".format(_linear.search_for(False, 10)) in name and args[12:] == [0, 0, 0]
+    assert ", 2, true, {}, ".format(_linear.search_for(False, 10)) in name and args[12:] == [0, 0]
 
 
 @pytest.mark.parametrize("fixed", [True, False])
@@ -277,12 +277,12 @@ def test_hybrid_search_builds_the_table_or_falls_back_to_the_guess(h100, recorde
     kernel = "cuarray_interp1d::interp1d_linear<double, double, double, double, 2, true, {}, true, {}>".format(
         want, _linear.LOOP)
     if not fixed:
-        assert names == [kernel] and list(recorded_launches[0][3 + 12:]) == [0, 0, 0]
+        assert names == [kernel] and list(recorded_launches[0][3 + 12:]) == [0, 0]
         return
     ncells = _linear.cell_count(10)
     assert names == ["cuarray_interp1d::interp1d_cells<double, true>", kernel]
     (_, _, _, *cargs), (_, _, _, *args) = recorded_launches
-    assert cargs[:3] == [pairs.data.ptr, 10, ncells] and args[12:] == [cargs[3], ncells, 0]
+    assert cargs[:3] == [pairs.data.ptr, 10, ncells] and args[12:] == [cargs[3], ncells]
 
 
 # ---- the cell table's search against searchsorted (the template's host build) --------------

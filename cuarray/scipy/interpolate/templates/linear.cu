@@ -12,11 +12,15 @@
 // (cell_of: a rounded subtraction and product, a floor, a clamp), computed by the same code for
 // the knots and the points, so the knots before start[c] are below every point of cell c and the
 // knots from start[c + 1] on above it: the table's bracket is exact for any sorted knots, however
-// spaced (a crowded cell costs a bisection, never a wrong segment); 1, 2 read its records in two
-// steps or at once (cell_before). 3: a window of four records (window_before). 4: the guess's two
-// records, the table where they miss (hybrid_before). 5 (the default): the guess's two records,
-// one neighbour where they miss (near_before). LOOP: the thread's loop over its points
-// (thread_points). MODE_NUMPY_SLOPES: numpy.interp's slopes from a table (interp1d_slopes).
+// spaced (a crowded cell costs a bisection, never a wrong segment). 1 reads records a - 1 and a,
+// then a + 1 where x[a] comes before the point; 2 reads the three at once. 3: the guess with
+// four records around it read at once (no table; galloping where they miss). 4: the guess's two
+// records read at once, and where they do not bracket the point the cell table's (as 2) in place
+// of galloping: the guess's cost where the knots are near their mean spacing, the table's where
+// they are not (crowded knots do not fall back to long gallops).
+// 5 (the default): the guess's records j and j + 1 read at once, one neighbour (j - 1 or j + 2)
+// where they miss, galloping only past that (near_before). LOOP: the thread's loop over its points
+// (thread_points: 8- or 16-byte point loads, records read ahead for two points).
 //
 // The knots and values are read through the read-only cache; with one real column of the
 // knots' dtype they come interleaved, (x[k], y[k]) in one 8- or 16-byte load, so a point costs
@@ -51,14 +55,11 @@ namespace cuarray_interp1d {
 // operation rounded in NumPy's promoted type. MODE_RECIP: the same for complex values (column
 // pairs re, im), NumPy's complex division by (dx + 0j) and complex multiply by (v - x_lo + 0j).
 // MODE_NUMPY: numpy.interp (float64; knots hit exactly return their value; NaN fallbacks).
-// MODE_NUMPY_SLOPES: the same, each cell's slope read from the interpolator's table (interp1d_slopes)
-// instead of divided a point: the same bits (slope_of both ways; NumPy's arr_interp keeps one too).
 // MODE_WEIGHTS: SciPy 1.18's _call_linear, value = ((v - x_lo) / dx) * y_hi + ((x_hi - v) / dx) *
 // y_lo, the weights in the points' and knots' promoted type, each product in its promotion with the
 // values' type. MODE_WEIGHTS_COMPLEX: the same for complex values (column pairs re, im), each
 // product NumPy's complex multiply of (w + 0j) by the value.
-enum { MODE_SLOPE = 0, MODE_RECIP = 1, MODE_NUMPY = 2, MODE_WEIGHTS = 3, MODE_WEIGHTS_COMPLEX = 4,
-       MODE_NUMPY_SLOPES = 5 };
+enum { MODE_SLOPE = 0, MODE_RECIP = 1, MODE_NUMPY = 2, MODE_WEIGHTS = 3, MODE_WEIGHTS_COMPLEX = 4 };
 
 // bounds_error=True: a point below x[0] (above x[n-1]) is recorded in the device error channel
 // (cuarray/_core/device_errors.py) under these flags (registered by _linear.py), with the
@@ -128,8 +129,7 @@ CUARRAY_LIN_DEV auto mul(A a, B b) -> decltype(a * b) {
 }
 
 // The knots and values: x[k] and y[k * ncols + c] from two arrays (PAIRED false), or one array
-// of (x[k], y[k]) pairs (PAIRED true: one column, values of the knots' type). slope: MODE_NUMPY_SLOPES's
-// n - 1 cell slopes (unread in the other modes).
+// of (x[k], y[k]) pairs (PAIRED true: one column, values of the knots' type).
 template <typename T, typename Y, bool PAIRED>
 struct Table {
   struct Rec {
@@ -138,7 +138,6 @@ struct Table {
   const T* x;
   const Y* y;
   long long ncols;
-  const double* slope;
   CUARRAY_LIN_DEV Rec at(long long k) const {
     Rec r;
     r.x = load(x + k);
@@ -156,7 +155,6 @@ struct Table<T, Y, true> {
   const T* x;  // 2n entries: x[0], y[0], x[1], y[1], ...
   const Y* y;  // unused
   long long ncols;
-  const double* slope;
   CUARRAY_LIN_DEV Rec at(long long k) const {
     Rec r;
     load_pair(x, k, r.x, r.y);
@@ -480,32 +478,15 @@ CUARRAY_LIN_DEV void weighted_complex(P wh, P wl, Y lre, Y lim, Y hre, Y him, de
   im = (mul_rn(ah, (C)him) + mul_rn(z, (C)hre)) + (mul_rn(al, (C)lim) + mul_rn(z, (C)lre));
 }
 
-// numpy.interp's slope of a cell: numpy_value's division and interp1d_slopes's table entry, one
-// expression (NumPy's arr_interp computes it per point or into its own table alike: the same bits).
-CUARRAY_LIN_DEV double slope_of(double xl, double xh, double yl, double yh) { return (yh - yl) / (xh - xl); }
-
+// numpy.interp's value at v in [x[0], x[n-1]] (float64), lo the last knot at or before v.
 template <typename Tab>
-CUARRAY_LIN_DEV double cell_slope(const Tab& tab, long long k) {
-  typename Tab::Rec a = tab.at(k), b = tab.at(k + 1);
-  return slope_of((double)a.x, (double)b.x, (double)tab.value(a, k, 0), (double)tab.value(b, k + 1, 0));
-}
-
-// numpy.interp's value at v in [x[0], x[n-1]] (float64), lo the last knot at or before v. SLOPES
-// (MODE_NUMPY_SLOPES): the slope is tab.slope[lo], one 8-byte load after the search in place of
-// the division and dx, dy's subtractions (a hit's sm_90 SASS: 18 instructions -> 4). Its own
-// array, the (x, y) records as they are: x, y and a slope are 24 bytes a knot however laid out
-// (240 KB at 1e4 knots, L1 256 KB); a third record field breaks the one 16-byte load a record (or
-// pads it to 32: 320 KB, out of L1), and (x, slope) records with y apart load y[lo] after the
-// search as this loads slope[lo], in a second record table beside the one interp1d keeps for the
-// other modes. Read after the knot-hit test: lo = n - 1 has no cell.
-template <bool SLOPES, typename Tab>
 CUARRAY_LIN_DEV double numpy_value(const Tab& tab, const typename Tab::Rec& rl, const typename Tab::Rec& rh,
                                    long long lo, long long n, double v) {
   double yl = (double)tab.value(rl, lo, 0);
   if (lo == n - 1 || (double)rl.x == v) return yl;
   double yh = (double)tab.value(rh, lo + 1, 0);
   double xl = (double)rl.x, xh = (double)rh.x;
-  double slope = SLOPES ? load(tab.slope + lo) : slope_of(xl, xh, yl, yh);
+  double slope = (yh - yl) / (xh - xl);
   double r = mul_rn(slope, v - xl) + yl;
   if (r != r) {
     r = mul_rn(slope, v - xh) + yh;
@@ -538,16 +519,15 @@ CUARRAY_LIN_DEV void eval_point(const Tab& tab, long long n, const Search& s, Q 
     return;
   }
   typename Tab::Rec rl, rh;
-  constexpr bool numpy = MODE == MODE_NUMPY || MODE == MODE_NUMPY_SLOPES;  // its search: x[lo] <= v < x[lo + 1]
-  long long lo = SEARCH == 0   ? last_before<numpy>(tab, n, vd, guess(vd, x0, s.scale, n), rl, rh)
-                 : SEARCH == 3 ? window_before<numpy>(tab, n, vd, guess(vd, x0, s.scale, n), rl, rh)
-                 : SEARCH == 4 ? hybrid_before<numpy>(tab, s, n, vd, guess(vd, x0, s.scale, n), rl, rh)
-                 : SEARCH == 5 && pre != nullptr ? near_from<numpy>(tab, n, vd, pre->j, pre->a, pre->b, rl, rh)
-                 : SEARCH == 5 ? near_before<numpy>(tab, n, vd, guess(vd, x0, s.scale, n), rl, rh)
-                               : cell_before<numpy, SEARCH>(tab, s.cells, n,
+  long long lo = SEARCH == 0   ? last_before<MODE == MODE_NUMPY>(tab, n, vd, guess(vd, x0, s.scale, n), rl, rh)
+                 : SEARCH == 3 ? window_before<MODE == MODE_NUMPY>(tab, n, vd, guess(vd, x0, s.scale, n), rl, rh)
+                 : SEARCH == 4 ? hybrid_before<MODE == MODE_NUMPY>(tab, s, n, vd, guess(vd, x0, s.scale, n), rl, rh)
+                 : SEARCH == 5 && pre != nullptr ? near_from<MODE == MODE_NUMPY>(tab, n, vd, pre->j, pre->a, pre->b, rl, rh)
+                 : SEARCH == 5 ? near_before<MODE == MODE_NUMPY>(tab, n, vd, guess(vd, x0, s.scale, n), rl, rh)
+                               : cell_before<MODE == MODE_NUMPY, SEARCH>(tab, s.cells, n,
                                                                          cell_of(vd, x0, s.inv, s.ncells), vd, rl, rh);
-  if (numpy) {  // one column; in range, so lo >= 0
-    store(out, (R)numpy_value<MODE == MODE_NUMPY_SLOPES>(tab, rl, rh, lo, n, vd));
+  if (MODE == MODE_NUMPY) {  // one column; in range, so lo >= 0
+    store(out, (R)numpy_value(tab, rl, rh, lo, n, vd));
     return;
   }
   long long hi = lo + 1;  // SciPy clips searchsorted's index to [1, n - 1]: the end segments extend
@@ -742,8 +722,7 @@ constexpr int kMinBlocks = 4;
 // m query points xq[p * qstride] into out (m, ncols). x, y: the knots (n >= 2) and values
 // (n, ncols), or with PAIRED the (n, 2) table in x (y unused). err: the device error buffer
 // (bounds_error) or null. cells: start[0..ncells] of interp1d_cells (SEARCH 1, 2, 4; unread with
-// SEARCH 0, 3, 5). LOOP: the thread's loop (thread_points). slopes: interp1d_slopes's table
-// (MODE_NUMPY_SLOPES; unread in the other modes).
+// SEARCH 0, 3, 5). LOOP: the thread's loop (thread_points).
 template <typename Q, typename T, typename Y, typename R, int MODE, bool PAIRED, int SEARCH, bool PIPE, int LOOP>
 __global__ void __launch_bounds__(kThreads, kMinBlocks) interp1d_linear(const Q* __restrict__ xq, long long qstride, long long m,
                                                             const T* __restrict__ x, const Y* __restrict__ y,
@@ -751,13 +730,11 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) interp1d_linear(const Q*
                                                             const double* __restrict__ below,
                                                             const double* __restrict__ above, int ext,
                                                             unsigned long long* err, R* __restrict__ out,
-                                                            const int* __restrict__ cells, long long ncells,
-                                                            const double* __restrict__ slopes) {
+                                                            const int* __restrict__ cells, long long ncells) {
   Table<T, Y, PAIRED> tab;
   tab.x = x;
   tab.y = y;
   tab.ncols = ncols;
-  tab.slope = slopes;
   Search s = make_search(tab, n, cells, ncells);
   Points<Q, R> pts = {xq, qstride, m, below, above, ext != 0, err, out, ncols};
   thread_points<MODE, SEARCH, PIPE, LOOP>(tab, n, s, pts, blockIdx.x, gridDim.x, (int)threadIdx.x);
@@ -776,20 +753,6 @@ __global__ void __launch_bounds__(kThreads) interp1d_cells(const T* __restrict__
   double inv = cell_scale(x0, xn, ncells);
   for (long long c = (long long)blockIdx.x * kThreads + threadIdx.x; c <= ncells; c += (long long)gridDim.x * kThreads)
     start[c] = cell_start(tab, n, x0, inv, ncells, c);
-}
-
-// MODE_NUMPY_SLOPES's table of the float64 knots and values (x, y; with PAIRED the (n, 2) table in
-// x): slope[k] for the n - 1 cells, built once per interpolator (its knots and values are fixed).
-template <bool PAIRED>
-__global__ void __launch_bounds__(kThreads) interp1d_slopes(const double* __restrict__ x,
-                                                            const double* __restrict__ y, long long n,
-                                                            double* __restrict__ slope) {
-  Table<double, double, PAIRED> tab;
-  tab.x = x;
-  tab.y = y;
-  tab.ncols = 1;
-  for (long long k = (long long)blockIdx.x * kThreads + threadIdx.x; k < n - 1; k += (long long)gridDim.x * kThreads)
-    slope[k] = cell_slope(tab, k);
 }
 #endif
 
