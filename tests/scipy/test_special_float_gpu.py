@@ -56,6 +56,16 @@ def test_gammaln_float32_negative_axis():
     np.testing.assert_allclose(got, want, rtol=2.5e-7, atol=1e-6)
 
 
+def test_gammaln_float32_overflow_edge():
+    # x (log x - 1) past 1e30 is rounded once from double, as SciPy's float32 loop rounds its
+    # double: inf exactly where SciPy's is (FLT_MAX before, at 4.0850034e36), 2 ulp elsewhere
+    c = np.float32(4.0850034e36)
+    x = (c + np.arange(-2**18, 2**18, dtype=np.float64) * float(np.spacing(c))).astype(np.float32)
+    got = cs.gammaln(cuarray.asarray(x)).get()
+    host.check("gammaln_float", x, got)
+    assert got[2**18] == np.inf
+
+
 def test_float32_strided_and_fused():
     # the strided kernel and a fused kernel run the same float evaluations
     x = np.random.default_rng().uniform(0.01, 20, (300, 200)).astype(np.float32)
