@@ -295,20 +295,42 @@ sub('unik', '    CSF_NOINLINE void unik(', '    CSF_FN void unik(')
 
 T = args.out.rstrip('/') + '/'
 notice = src[src.index('/*\n * Copyright (C) 2024 SciPy developers'):src.index('#pragma once')].rstrip()
+# (no file over 800 lines: each group a few routines, in the order the headers are joined)
 groups = {
- 'amos_series': ('AMOS (amos_core.cuh says what and whence): the power series (seri), Miller\'s backward\n'
-                 '// recurrence normalised by the Neumann series (mlri) or by the Wronskian (wrsk, with the ratios of\n'
-                 '// rati), the asymptotic expansion for large |z| (asyi), K and its successor by Temme\'s series /\n'
-                 '// Miller\'s algorithm (bknu), log Gamma (gamln), and the scaling helpers (kscl, s1s2, uchk).',
-                 ['gamln', 'uchk', 's1s2', 'kscl', 'rati', 'seri', 'mlri', 'asyi', 'wrsk', 'bknu']),
- 'amos_uniform': ('AMOS (amos_core.cuh says what and whence): the uniform asymptotic expansions for large\n'
-                  '// order: Olver\'s in terms of e^(zeta) (unik, uni1, unk1) and of Airy functions (unhj, uni2, unk2),\n'
-                  '// their drivers for I (buni) and K (bunk), and the overflow/underflow test (uoik).',
-                  ['unhj', 'unik', 'uoik', 'uni1', 'uni2', 'unk1', 'unk2', 'buni', 'bunk']),
- 'amos_drivers': ('AMOS (amos_core.cuh says what and whence): I in the right half plane by region (binu),\n'
-                  '// the analytic continuation of K to the left half plane (acai, acon), and the drivers for\n'
-                  '// H^(1,2) (besh), I (besi), J (besj), K (besk) and Y (besy).',
-                  ['binu', 'acai', 'acon', 'besh', 'besi', 'besj', 'besk', 'besy']),
+ 'amos_series': ('AMOS (amos_core.cuh says what and whence): log Gamma (gamln), the scaling helpers (uchk,\n'
+                 '// s1s2, kscl), the ratios of I (rati) and the power series (seri). The methods for I built on\n'
+                 '// them are in amos_i_methods.cuh, K\'s series in amos_bknu.cuh.',
+                 ['gamln', 'uchk', 's1s2', 'kscl', 'rati', 'seri']),
+ 'amos_i_methods': ('AMOS (amos_core.cuh says what and whence): I by Miller\'s backward recurrence normalised by\n'
+                    '// the Neumann series (mlri), the asymptotic expansion for large |z| (asyi), and the recurrence\n'
+                    '// normalised by the Wronskian with K (wrsk, with rati\'s ratios).',
+                    ['mlri', 'asyi', 'wrsk']),
+ 'amos_bknu': ('AMOS (amos_core.cuh says what and whence): K and its successor by Temme\'s series for small\n'
+               '// |z| and Miller\'s algorithm otherwise (bknu), scaled by kscl.',
+               ['bknu']),
+ 'amos_uniform': ('AMOS (amos_core.cuh says what and whence): the uniform asymptotic expansions\' parameters for\n'
+                  '// large order, Olver\'s in terms of Airy functions (unhj) and of e^(zeta) (unik), and the\n'
+                  '// overflow/underflow test (uoik). I by them: amos_uniform_i.cuh; K: amos_uniform_k1.cuh,\n'
+                  '// amos_uniform_k2.cuh (with the drivers buni and bunk).',
+                  ['unhj', 'unik', 'uoik']),
+ 'amos_uniform_i': ('AMOS (amos_core.cuh says what and whence): I for large order by the uniform asymptotic\n'
+                    '// expansions, in terms of e^(zeta) (uni1) and of Airy functions (uni2).',
+                    ['uni1', 'uni2']),
+ 'amos_uniform_k1': ('AMOS (amos_core.cuh says what and whence): K for large order by the uniform asymptotic\n'
+                     '// expansion in terms of e^(zeta) (unk1), with its analytic continuation.',
+                     ['unk1']),
+ 'amos_uniform_k2': ('AMOS (amos_core.cuh says what and whence): K for large order by the uniform asymptotic\n'
+                     '// expansion in terms of Airy functions (unk2), and the drivers of the uniform expansions for\n'
+                     '// I (buni) and K (bunk).',
+                     ['unk2', 'buni', 'bunk']),
+ 'amos_drivers': ('AMOS (amos_core.cuh says what and whence): I in the right half plane by region (binu), the\n'
+                  '// analytic continuation of K to the left half plane (acai, acon), and the driver for H^(1,2)\n'
+                  '// (besh). The drivers for I and J: amos_drivers_ij.cuh; K and Y: amos_drivers_ky.cuh.',
+                  ['binu', 'acai', 'acon', 'besh']),
+ 'amos_drivers_ij': ('AMOS (amos_core.cuh says what and whence): the drivers for I (besi) and J (besj).',
+                     ['besi', 'besj']),
+ 'amos_drivers_ky': ('AMOS (amos_core.cuh says what and whence): the drivers for K (besk) and Y (besy).',
+                     ['besk', 'besy']),
  'amos_airy': ('AMOS (amos_core.cuh says what and whence): the Airy functions Ai, Ai\' (airy) and Bi, Bi\'\n'
                '// (biry) of a complex argument.', ['airy', 'biry']),
 }

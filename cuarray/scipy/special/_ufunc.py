@@ -80,6 +80,11 @@ _WEAK_DEFAULT = {bool: numpy.dtype(bool), int: numpy.dtype(numpy.int64), float: 
                  complex: numpy.dtype(numpy.complex128)}
 # The headers every row's preamble starts with (macros and constants).
 _BASE = ("common.cuh",)
+# AMOS's port (templates/amos_core.cuh says what each file holds), in its order: each routine after
+# those it calls.
+_AMOS = ("amos_core.cuh", "amos_series.cuh", "amos_i_methods.cuh", "amos_bknu.cuh", "amos_uniform.cuh",
+         "amos_uniform_i.cuh", "amos_uniform_k1.cuh", "amos_uniform_k2.cuh", "amos_drivers.cuh",
+         "amos_drivers_ij.cuh", "amos_drivers_ky.cuh", "amos_airy.cuh")
 _DEPS = {
     "gamma.cuh": ("common.cuh",),
     "erf.cuh": ("common.cuh",),
@@ -105,12 +110,9 @@ _DEPS = {
     "hyp1f1.cuh": ("common.cuh", "gamma.cuh", "ddouble.cuh"),
     "chyp1f1.cuh": ("common.cuh", "ddouble.cuh", "cmath.cuh"),
     "chyp2f1.cuh": ("common.cuh", "gamma.cuh", "beta.cuh", "ddouble.cuh", "cmath.cuh"),
-    "cbessel.cuh": ("common.cuh", "ddouble.cuh", "cmath.cuh", "amos_core.cuh", "amos_series.cuh", "amos_uniform.cuh",
-                    "amos_drivers.cuh", "amos_airy.cuh"),
-    "airy.cuh": ("common.cuh", "ddouble.cuh", "cmath.cuh", "amos_core.cuh", "amos_series.cuh", "amos_uniform.cuh",
-                 "amos_drivers.cuh", "amos_airy.cuh", "cbessel.cuh"),
-    "csph_bessel.cuh": ("common.cuh", "ddouble.cuh", "cmath.cuh", "amos_core.cuh", "amos_series.cuh",
-                        "amos_uniform.cuh", "amos_drivers.cuh", "amos_airy.cuh", "cbessel.cuh", "bessel_ik.cuh"),
+    "cbessel.cuh": ("common.cuh", "ddouble.cuh", "cmath.cuh") + _AMOS,
+    "airy.cuh": ("common.cuh", "ddouble.cuh", "cmath.cuh") + _AMOS + ("cbessel.cuh",),
+    "csph_bessel.cuh": ("common.cuh", "ddouble.cuh", "cmath.cuh") + _AMOS + ("cbessel.cuh", "bessel_ik.cuh"),
     "lambertw.cuh": ("common.cuh", "ddouble.cuh", "cmath.cuh"),
     "sph_harm.cuh": ("common.cuh", "ddouble.cuh", "cmath.cuh"),
     "hyp2f1.cuh": ("common.cuh", "gamma.cuh"),

@@ -17,12 +17,15 @@
 //   selected (sel3, ipow), not read from local arrays (the values are bit-identical on the host:
 //   scripts/special/port_amos.py made these files and says how it was checked); unik is inline, so its
 //   outputs stay in its callers' registers.
-// The files: amos_core.cuh (this: the complex type, the declarations, the tables), amos_series.cuh
-// (power series, Miller's and Wronskian normalisation, the asymptotic expansion for large |z|,
-// K by Temme's series / Miller, scaling helpers), amos_uniform.cuh (the uniform asymptotic
-// expansions for large order: Olver's in terms of Airy functions and of e^(zeta), and the
-// overflow/underflow tests), amos_drivers.cuh (I by region, the analytic continuation to the
-// left half plane, and the drivers besh/besi/besj/besk/besy), amos_airy.cuh (airy, biry).
+// The files, in the order they are joined (special/_ufunc.py's _AMOS; none over 800 lines):
+// amos_core.cuh (this: the complex type, the declarations, the tables); amos_series.cuh (log Gamma,
+// scaling helpers, rati, the power series), amos_i_methods.cuh (Miller's and the Wronskian
+// normalisations, the asymptotic expansion for large |z|), amos_bknu.cuh (K by Temme's series /
+// Miller); amos_uniform.cuh (the uniform expansions' parameters, Airy and e^(zeta), and the
+// overflow/underflow test), amos_uniform_i.cuh (I by them), amos_uniform_k1.cuh and
+// amos_uniform_k2.cuh (K by them, and the drivers buni/bunk); amos_drivers.cuh (I by region, the
+// analytic continuation to the left half plane, besh), amos_drivers_ij.cuh (besi, besj),
+// amos_drivers_ky.cuh (besk, besy); amos_airy.cuh (airy, biry).
 #ifndef CUARRAY_SPECIAL_AMOS_CORE_CUH
 #define CUARRAY_SPECIAL_AMOS_CORE_CUH
 namespace cuarray_special {
