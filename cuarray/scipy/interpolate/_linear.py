@@ -49,11 +49,11 @@ from ...cuda import kernel_family as _kernel_family
 from ...cuda.kernel_family import KernelFamily
 
 __all__ = ["LINEAR", "Route", "plan", "numpy_rule", "pair_dtype", "Prepared", "evaluate", "knot_dtype",
-           "weights_formula", "installed_weights_formula", "cell_count", "build_cells", "search_for", "LOOPS"]
+           "weights_formula", "installed_weights_formula", "cell_count", "build_cells", "search_for"]
 
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "linear.cu"
 _NAME = "cuarray_interpolate_linear"
-_SIGNATURE = ("interp1d_linear<Q, T, Y, R, MODE, PAIRED, SEARCH, PIPE, LOOP>(const Q* xq, long long qstride, long long m, "
+_SIGNATURE = ("interp1d_linear<Q, T, Y, R, MODE, PAIRED, SEARCH, PIPE>(const Q* xq, long long qstride, long long m, "
               "const T* x, const Y* y, long long n, long long ncols, const double* below, const double* above, "
               "int ext, unsigned long long* err, R* out, const int* cells, long long ncells)")
 _CELLS_SIGNATURE = "interp1d_cells<T, PAIRED>(const T* x, long long n, long long ncells, int* start)"
@@ -106,14 +106,6 @@ BLOCKS_PER_SM = 8  # the grid's cap a multiprocessor (<= 64 registers a thread: 
 SEARCH_GUESS, SEARCH_CELLS, SEARCH_CELLS3, SEARCH_WINDOW, SEARCH_HYBRID, SEARCH_NEAR = SEARCHES = 0, 1, 2, 3, 4, 5
 TABLE_SEARCHES = (SEARCH_CELLS, SEARCH_CELLS3, SEARCH_HYBRID)  # those that read the cell table
 SEARCH, PIPE = SEARCH_NEAR, True
-# the thread's loop over its points (templates/linear.cu's LOOP, issue 53): 0 one 8-byte load a
-# point, 64-bit indices; 1 SEARCH 5's first records of two points read before either is searched
-# (one L1 round trip where 0 has two in a row; other searches: as 0); 2 two consecutive points a
-# 16-byte load, 32-bit indices (0 spends ~18 of a hit's ~125 SASS instructions on 64-bit
-# addresses; the kernel checks 2's conditions, one real column, unit-stride aligned points, and
-# runs 0 where they fail). Unmeasured: 0 stays until scripts/perf/interp1d_variants.py says.
-LOOP_PLAIN, LOOP_BATCH, LOOP_PAIRS = LOOPS = 0, 1, 2
-LOOP = LOOP_PLAIN
 _NEAR_MAX_KNOTS = 2**31 - 1  # SEARCH_NEAR's int knot indices (i + 2 <= n): SEARCH_GUESS past it
 CELLS_PER_KNOT = 2  # table cells a segment (int32 entries: 8 bytes a knot beside its 16-byte record)
 _MAX_CELLS = 2**30
@@ -124,8 +116,7 @@ _CT = {_F4: "float", _F8: "double"}
 class Route(NamedTuple):
     """One instantiation: the mode, the kernel's point/knot/value/output dtypes (component dtypes
     of complex values), whether the values come interleaved with the knots, the knot search
-    (`plan` gives the guess; `Prepared` the cell table where the knots are fixed), PIPE and the
-    thread's LOOP."""
+    (`plan` gives the guess; `Prepared` the cell table where the knots are fixed) and PIPE."""
     mode: int
     q: numpy.dtype
     t: numpy.dtype
@@ -134,12 +125,11 @@ class Route(NamedTuple):
     paired: bool
     search: int = SEARCH_GUESS
     pipe: bool = PIPE
-    loop: int = LOOP
 
     def spec(self) -> str:
-        return "interp1d_linear<{}, {}, {}, {}, {}, {}, {}, {}, {}>".format(
+        return "interp1d_linear<{}, {}, {}, {}, {}, {}, {}, {}>".format(
             _CT[self.q], _CT[self.t], _CT[self.y], _CT[self.r], self.mode, "true" if self.paired else "false",
-            self.search, "true" if self.pipe else "false", self.loop)
+            self.search, "true" if self.pipe else "false")
 
     def cells_spec(self) -> str:
         """The cell table's builder for these knots (interp1d_cells)."""
@@ -291,13 +281,12 @@ class Prepared:
     `snapshot`: it holds converted copies of the knots or values (a caller that aliases them,
     copy=False, prepares again each call). `fixed`: the knots are the caller's own copy, never
     written again: the cell table (`build_cells`) is built here, once, and the kernel searches
-    with it (`search`, default SEARCH); else the mean-spacing guess. `pipe`, `loop`: PIPE's and
-    LOOP's overrides."""
+    with it (`search`, default SEARCH); else the mean-spacing guess. `pipe`: PIPE's override."""
 
     __slots__ = ("specs", "q_dt", "args", "keep", "ext", "snapshot", "route")
 
     def __init__(self, route: Route, x: ndarray, yr: ndarray, below, above, extrapolate: bool, table=None,
-                 fixed: bool = False, search=None, pipe=None, loop=None):
+                 fixed: bool = False, search=None, pipe=None):
         xs = table if route.paired else astype(x, route.t, order="C", copy=False)
         ys = xs if route.paired else astype(yr, route.y, order="C", copy=False)
         self.snapshot = not route.paired and (xs.data.ptr != x.data.ptr or ys.data.ptr != yr.data.ptr)
@@ -306,8 +295,7 @@ class Prepared:
         else:
             below = astype(below, _F8, order="C", copy=False)
             above = astype(above, _F8, order="C", copy=False)
-        route = route._replace(search=search_for(fixed, x.shape[0], search), pipe=PIPE if pipe is None else bool(pipe),
-                               loop=LOOP if loop is None else int(loop))
+        route = route._replace(search=search_for(fixed, x.shape[0], search), pipe=PIPE if pipe is None else bool(pipe))
         built = build_cells(route, xs, x.shape[0]) if route.search in TABLE_SEARCHES else None
         cells, ncells = built if built is not None else (None, 0)
         self.route, self.specs, self.q_dt, self.ext = route, specs(route), route.q, bool(extrapolate)

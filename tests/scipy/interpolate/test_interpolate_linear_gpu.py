@@ -270,13 +270,12 @@ def test_cell_table_bounds_error_and_unsorted_knots():
 @pytest.mark.parametrize("search", [0, 1, 2, 3, 4, 5])
 @pytest.mark.parametrize("pipe", [False, True])
 @pytest.mark.parametrize("y_dt", ["f8", "f4", "c16"])
-@pytest.mark.parametrize("loop", [0, 1, 2])
-def test_every_search_variant(search, pipe, y_dt, loop):
-    # the kernel variants the device probes time (SEARCH 0-5, PIPE off/on, LOOP 0-2): any may become
-    # the default, so each is checked against SciPy here, through _linear.Prepared directly
+def test_every_search_variant(search, pipe, y_dt):
+    # the kernel variants the device probes time (SEARCH 0-5, PIPE off/on): any may become the
+    # default, so each is checked against SciPy here, through _linear.Prepared directly
     from cuarray.scipy.interpolate import _kernels, _linear
 
-    rng = _rng("lin-variant", search, pipe, y_dt, loop)
+    rng = _rng("lin-variant", search, pipe, y_dt)
     # knots near the guess (jittered) for pipe off, crowded (exp) for pipe on: both kinds of miss
     x = np.exp(np.sort(rng.uniform(0, 12, 3000))) if pipe else np.arange(3000) + rng.uniform(0.05, 0.95, 3000)
     y = rng.standard_normal((3000, 2))
@@ -290,21 +289,8 @@ def test_every_search_variant(search, pipe, y_dt, loop):
     weights = _linear.installed_weights_formula()
     route = _linear.plan(gx.dtype, gy.dtype, np.float64, ref.dtype, 3000, yr.shape[1], False, False, weights)
     b = cuarray.empty(yr.shape[1])
-    prep = _linear.Prepared(route, gx, yr, b, b, True, None, fixed=True, search=search, pipe=pipe, loop=loop)
-    assert prep.route.search == search and prep.route.pipe == pipe and prep.route.loop == loop
+    prep = _linear.Prepared(route, gx, yr, b, b, True, None, fixed=True, search=search, pipe=pipe)
+    assert prep.route.search == search and prep.route.pipe == pipe
     out = cuarray.empty((q.shape[0], 2), ref.dtype)
     prep(G(q), out.data.ptr)
     same(out, ref)
-    # one real column, unit-stride points (LOOP 2's 16-byte loads), an odd count, and the same
-    # points one element off the 16-byte boundary (LOOP 2 falls back to 0 in the kernel)
-    if y_dt != "c16":
-        ref1 = ref[:, 0]
-        route1 = _linear.plan(gx.dtype, gy.dtype, np.float64, ref.dtype, 3000, 1, False, False, weights)
-        y1 = G(np.ascontiguousarray(y[:, :1]))
-        b1 = cuarray.empty(1)
-        prep1 = _linear.Prepared(route1, gx, y1, b1, b1, True, None, fixed=True, search=search, pipe=pipe, loop=loop)
-        shifted = G(np.concatenate(([0.0], q)))[1:]  # 8 bytes past the pool's alignment
-        for pts, want in ((G(q[:-1]), ref1[:-1]), (shifted, ref1)):
-            out1 = cuarray.empty((pts.shape[0], 1), ref.dtype)
-            prep1(pts, out1.data.ptr)
-            same(out1[:, 0], want)

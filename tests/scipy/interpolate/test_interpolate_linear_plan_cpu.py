@@ -19,11 +19,9 @@ def test_plan_bench_row_is_numpy_rule_paired():
     assert _linear.numpy_rule(F8, F8, 1, False)
     r = _linear.plan(F8, F8, F8, F8, 10**4, 1, True, True)
     assert r == _linear.Route(_linear.MODE_NUMPY, F8, F8, F8, F8, True)
-    assert r.spec() == "interp1d_linear<double, double, double, double, 2, true, 0, {}, {}>".format(
-        str(_linear.PIPE).lower(), _linear.LOOP)
+    assert r.spec() == "interp1d_linear<double, double, double, double, 2, true, 0, {}>".format(str(_linear.PIPE).lower())
     # the interpolator's preparation picks the cell table (its knots are fixed)
-    assert (r._replace(search=2, pipe=True, loop=2).spec()
-            == "interp1d_linear<double, double, double, double, 2, true, 2, true, 2>")
+    assert r._replace(search=2, pipe=True).spec() == "interp1d_linear<double, double, double, double, 2, true, 2, true>"
     assert r.cells_spec() == "interp1d_cells<double, true>"
 
 

@@ -19,8 +19,7 @@
 // of galloping: the guess's cost where the knots are near their mean spacing, the table's where
 // they are not (crowded knots do not fall back to long gallops).
 // 5 (the default): the guess's records j and j + 1 read at once, one neighbour (j - 1 or j + 2)
-// where they miss, galloping only past that (near_before). LOOP: the thread's loop over its points
-// (thread_points: 8- or 16-byte point loads, records read ahead for two points).
+// where they miss, galloping only past that (near_before).
 //
 // The knots and values are read through the read-only cache; with one real column of the
 // knots' dtype they come interleaved, (x[k], y[k]) in one 8- or 16-byte load, so a point costs
@@ -93,18 +92,6 @@ CUARRAY_LIN_DEV void load_pair(const float* p, long long k, float& a, float& b) 
   a = r.x;
   b = r.y;
 }
-// two consecutive points (LOOP 2): one streaming 16-byte (float: 8-byte) load of p[0], p[1]
-CUARRAY_LIN_DEV void load_stream2(const double* p, double& a, double& b) {
-  double2 r = __ldcs(reinterpret_cast<const double2*>(p));
-  a = r.x;
-  b = r.y;
-}
-CUARRAY_LIN_DEV void load_stream2(const float* p, float& a, float& b) {
-  float2 r = __ldcs(reinterpret_cast<const float2*>(p));
-  a = r.x;
-  b = r.y;
-}
-#define CUARRAY_LIN_UNROLL _Pragma("unroll")
 #else
 inline int load_index(const int* p) { return *p; }
 template <typename T> inline T load(const T* p) { return *p; }
@@ -114,11 +101,6 @@ template <typename T> inline void load_pair(const T* p, long long k, T& a, T& b)
   a = p[2 * k];
   b = p[2 * k + 1];
 }
-template <typename T> inline void load_stream2(const T* p, T& a, T& b) {
-  a = p[0];
-  b = p[1];
-}
-#define CUARRAY_LIN_UNROLL
 #endif
 
 // a * b rounded once in the type C++ (and NumPy) promote them to
@@ -326,12 +308,11 @@ CUARRAY_LIN_DEV long long window_before(const Tab& tab, long long n, double v, l
 // that misses too (the ends, uneven knots) last_before's galloping from j. The miss lanes of a warp
 // take one load together, where SEARCH 0 runs two divergent gallop loops. Knot indices in 32 bits
 // (search_for keeps SEARCH 0 past 2**31 - 3 knots). rl, rh as last_before's.
-// near_from: the same from records a = x[i], b = x[i + 1] already read (near_before reads them;
-// LOOP 1 reads them for several points before searching any: near_first).
 template <bool RIGHT, typename Tab>
-CUARRAY_LIN_DEV long long near_from(const Tab& tab, long long n, double v, int i, const typename Tab::Rec& a,
-                                    const typename Tab::Rec& b, typename Tab::Rec& rl, typename Tab::Rec& rh) {
-  int e = (int)n;
+CUARRAY_LIN_DEV long long near_before(const Tab& tab, long long n, double v, long long j, typename Tab::Rec& rl,
+                                      typename Tab::Rec& rh) {
+  int i = (int)j, e = (int)n;
+  typename Tab::Rec a = tab.at(i), b = tab.at(i + 1);
   bool left = !before<RIGHT>((double)a.x, v), right = before<RIGHT>((double)b.x, v);
   if (!left && !right) {
     rl = a;
@@ -353,14 +334,7 @@ CUARRAY_LIN_DEV long long near_from(const Tab& tab, long long n, double v, int i
       return i + 1;
     }
   }
-  return last_before<RIGHT>(tab, n, v, (long long)i, rl, rh);
-}
-
-template <bool RIGHT, typename Tab>
-CUARRAY_LIN_DEV long long near_before(const Tab& tab, long long n, double v, long long j, typename Tab::Rec& rl,
-                                      typename Tab::Rec& rh) {
-  int i = (int)j;
-  return near_from<RIGHT>(tab, n, v, i, tab.at(i), tab.at(i + 1), rl, rh);
+  return last_before<RIGHT>(tab, n, v, j, rl, rh);
 }
 
 // What a point's search needs: the ends x0, xn, the mean-spacing scale (SEARCH 0, 3, 4, 5) and the
@@ -397,23 +371,6 @@ CUARRAY_LIN_DEV Search make_search(const Tab& tab, long long n, const int* cells
   s.cells = cells;
   s.ncells = ncells;
   return s;
-}
-
-// SEARCH 5's first step for one point, taken ahead of its search (LOOP 1): the guess j and
-// records j, j + 1 (any v: the guess is in [0, n - 2]; NaN and far points read records 0, 1 or
-// n - 2, n - 1, which their evaluation ignores).
-template <typename Rec> struct Near {
-  int j;
-  Rec a, b;
-};
-
-template <typename Tab>
-CUARRAY_LIN_DEV Near<typename Tab::Rec> near_first(const Tab& tab, long long n, const Search& s, double v) {
-  Near<typename Tab::Rec> r;
-  r.j = (int)guess(v, s.x0, s.scale, n);
-  r.a = tab.at(r.j);
-  r.b = tab.at(r.j + 1);
-  return r;
 }
 
 // SciPy 1.17's value on the segment (xl, xh] of one real column (MODE_SLOPE).
@@ -495,13 +452,11 @@ CUARRAY_LIN_DEV double numpy_value(const Tab& tab, const typename Tab::Rec& rl, 
   return r;
 }
 
-// One query point: its ncols values into out[0..ncols). below/above: the fill values
-// a column (float64) used outside [x0, xn] unless ext; err (not null: bounds_error) records such a
-// point. pre (SEARCH 5 only; null: read here): near_first's records for v.
+// One query point: its ncols values into out[0..ncols). below/above: the fill values a column
+// (float64) used outside [x0, xn] unless ext; err (not null: bounds_error) records such a point.
 template <int MODE, int SEARCH, typename R, typename Q, typename Tab>
 CUARRAY_LIN_DEV void eval_point(const Tab& tab, long long n, const Search& s, Q v, const double* below,
-                                const double* above, bool ext, unsigned long long* err, R* out,
-                                const Near<typename Tab::Rec>* pre = nullptr) {
+                                const double* above, bool ext, unsigned long long* err, R* out) {
   long long ncols = tab.ncols;
   double x0 = s.x0, xn = s.xn;
   double vd = (double)v;
@@ -522,7 +477,6 @@ CUARRAY_LIN_DEV void eval_point(const Tab& tab, long long n, const Search& s, Q 
   long long lo = SEARCH == 0   ? last_before<MODE == MODE_NUMPY>(tab, n, vd, guess(vd, x0, s.scale, n), rl, rh)
                  : SEARCH == 3 ? window_before<MODE == MODE_NUMPY>(tab, n, vd, guess(vd, x0, s.scale, n), rl, rh)
                  : SEARCH == 4 ? hybrid_before<MODE == MODE_NUMPY>(tab, s, n, vd, guess(vd, x0, s.scale, n), rl, rh)
-                 : SEARCH == 5 && pre != nullptr ? near_from<MODE == MODE_NUMPY>(tab, n, vd, pre->j, pre->a, pre->b, rl, rh)
                  : SEARCH == 5 ? near_before<MODE == MODE_NUMPY>(tab, n, vd, guess(vd, x0, s.scale, n), rl, rh)
                                : cell_before<MODE == MODE_NUMPY, SEARCH>(tab, s.cells, n,
                                                                          cell_of(vd, x0, s.inv, s.ncells), vd, rl, rh);
@@ -567,163 +521,30 @@ CUARRAY_LIN_DEV void eval_point(const Tab& tab, long long n, const Search& s, Q 
     store(out + c, (R)scipy_value(v, rl.x, rh.x, tab.value(rl, hi - 1, c), tab.value(rh, hi, c)));
 }
 
+#ifdef __CUDACC__
 constexpr int kThreads = 256;
+// Blocks an SM the query kernel is compiled for: 4 x 256 threads caps it at 64 registers, which
+// every NVRTC then holds to (13.5 needs 64 on its own, the GPU machine's NVRTC chose 72: 3 blocks).
+constexpr int kMinBlocks = 4;
 constexpr int kUnroll = 4;  // points a thread loads before evaluating any: 4 loads in flight
-constexpr int kGroup = 2;   // LOOP 1: points whose records are read before any is searched
-                            // (4 records of 16 bytes: all 4 points' would pass the 64-register cap)
-
-// The LOOP template argument, the shape of a thread's loop over its points (issue 53):
-// 0: kUnroll points kThreads apart, each read (8-byte streaming load), searched and written in turn.
-// 1: as 0, with SEARCH 5's first records (near_first) of kGroup points read before either is
-//    searched: one L1 round trip a group where 0 waits one a point (other searches: as 0).
-// 2: two consecutive points a 16-byte load (float: 8 bytes), unit stride, point and output indices
-//    in 32 bits (0 spends ~18 of a hit's ~125 instructions on 64-bit addresses of p * qstride and
-//    p * ncols). Needs one column of a real dtype, unit-stride points aligned to the access and m
-//    below 2**31 less two grid strides; elsewhere (checked once a thread: uniform) 0 without PIPE
-//    runs (with PIPE the kernel passes 64 registers). SEARCH 0 and 5 only (others: as 0, which
-//    they would spill); 2 with 1's read-ahead spills: not offered.
-enum { LOOP_PLAIN = 0, LOOP_BATCH = 1, LOOP_PAIRS = 2 };
-
-// A launch's points and what their evaluation needs besides the knots.
-template <typename Q, typename R>
-struct Points {
-  const Q* xq;
-  long long qstride, m;
-  const double* below;
-  const double* above;
-  bool ext;
-  unsigned long long* err;
-  R* out;
-  long long ncols;
-};
 
 // The kUnroll points of the thread's batch at `base` (p = base + u * kThreads; 0 past m).
 template <typename Q>
-CUARRAY_LIN_DEV void load_points(const Q* xq, long long qstride, long long m, long long base, Q* v) {
-  CUARRAY_LIN_UNROLL
+CUARRAY_LIN_DEV void load_points(const Q* __restrict__ xq, long long qstride, long long m, long long base, Q* v) {
+#pragma unroll
   for (int u = 0; u < kUnroll; ++u) {
     long long p = base + (long long)u * kThreads;
     v[u] = p < m ? load_stream(xq + p * qstride) : Q(0);
   }
 }
 
-// LOOP 0 and 1 for block `block` of `nblocks`, thread `tid`: a grid-stride loop over chunks of
-// kThreads * kUnroll consecutive points (each load instruction coalesced); PIPE: the next batch's
-// points are loaded before this one is evaluated, so a thread's streaming loads are in flight while
-// it searches. BATCH: near_first's records of kGroup points read, then those points searched.
-template <int MODE, int SEARCH, bool PIPE, bool BATCH, typename Tab, typename Q, typename R>
-CUARRAY_LIN_DEV void thread_scalar(const Tab& tab, long long n, const Search& s, const Points<Q, R>& pts,
-                                   long long block, long long nblocks, int tid) {
-  long long chunk = (long long)kThreads * kUnroll, stride = nblocks * chunk, m = pts.m;
-  long long base = block * chunk + tid;
-  Q v[kUnroll], w[kUnroll];
-  if (PIPE) load_points(pts.xq, pts.qstride, m, base, v);
-  for (; base < m; base += stride) {
-    if (PIPE)
-      load_points(pts.xq, pts.qstride, m, base + stride, w);
-    else
-      load_points(pts.xq, pts.qstride, m, base, v);
-    CUARRAY_LIN_UNROLL
-    for (int g = 0; g < kUnroll; g += kGroup) {
-      Near<typename Tab::Rec> pre[kGroup];
-      if (BATCH) {
-        CUARRAY_LIN_UNROLL
-        for (int k = 0; k < kGroup; ++k) pre[k] = near_first(tab, n, s, (double)v[g + k]);
-      }
-      CUARRAY_LIN_UNROLL
-      for (int k = 0; k < kGroup; ++k) {
-        long long p = base + (long long)(g + k) * kThreads;
-        if (p < m) {
-          eval_point<MODE, SEARCH>(tab, n, s, v[g + k], pts.below, pts.above, pts.ext, pts.err,
-                                   pts.out + p * pts.ncols, BATCH ? &pre[k] : nullptr);
-        }
-      }
-    }
-    if (PIPE) {
-      CUARRAY_LIN_UNROLL
-      for (int u = 0; u < kUnroll; ++u) v[u] = w[u];
-    }
-  }
-}
-
-// Points p and p + 1 into a, b: one access (0 past m; a last odd point alone).
-template <typename Q>
-CUARRAY_LIN_DEV void load_pair_at(const Q* xq, int m, int p, Q& a, Q& b) {
-  if (p + 1 < m) {
-    load_stream2(xq + p, a, b);
-  } else {
-    a = p < m ? load_stream(xq + p) : Q(0);
-    b = Q(0);
-  }
-}
-
-// Whether LOOP 2 can take the launch (else 0 does).
-template <int MODE, typename Q, typename R>
-CUARRAY_LIN_DEV bool pairs_fit(const Points<Q, R>& pts, long long nblocks) {
-  unsigned long long a = (unsigned long long)pts.xq, b = (unsigned long long)pts.out;
-  return MODE != MODE_RECIP && MODE != MODE_WEIGHTS_COMPLEX && pts.qstride == 1 && pts.ncols == 1 &&
-         a % (2 * sizeof(Q)) == 0 && b % (2 * sizeof(R)) == 0 &&
-         pts.m + 2 * nblocks * kThreads * kUnroll < 2147483647ll;
-}
-
-// LOOP 2 (pairs_fit): as thread_scalar, each thread's points in pairs (its k-th pair at
-// base + k * 2 * kThreads, base = chunk start + 2 * tid), one access a pair, int indices, one
-// store a point. PIPE: only the next batch's first pair is read ahead (with the rest of this batch's
-// pairs, as many accesses in flight as thread_scalar's PIPE with 12 registers of points, not 16).
-template <int MODE, int SEARCH, bool PIPE, typename Tab, typename Q, typename R>
-CUARRAY_LIN_DEV void thread_pairs(const Tab& tab, long long n, const Search& s, const Points<Q, R>& pts,
-                                  long long block, long long nblocks, int tid) {
-  const int chunk = kThreads * kUnroll, m = (int)pts.m;
-  Q v[kUnroll], w0, w1;
-  if (PIPE) load_pair_at(pts.xq, m, (int)block * chunk + 2 * tid, w0, w1);
-  for (int b = (int)block;; b += (int)nblocks) {  // the stride from the launch's constants: no register
-    int base = b * chunk + 2 * tid;
-    if (base >= m) break;
-    CUARRAY_LIN_UNROLL
-    for (int k = 0; k < kUnroll / 2; ++k) {
-      if (PIPE && k == 0) {
-        v[0] = w0;
-        v[1] = w1;
-      } else {
-        load_pair_at(pts.xq, m, base + k * 2 * kThreads, v[2 * k], v[2 * k + 1]);
-      }
-    }
-    if (PIPE) load_pair_at(pts.xq, m, base + (int)nblocks * chunk, w0, w1);
-    CUARRAY_LIN_UNROLL
-    for (int k = 0; k < kUnroll / 2; ++k) {
-      int p = base + k * 2 * kThreads;
-      CUARRAY_LIN_UNROLL
-      for (int h = 0; h < 2; ++h) {
-        if (p + h < m)
-          eval_point<MODE, SEARCH>(tab, n, s, v[2 * k + h], pts.below, pts.above, pts.ext, pts.err, pts.out + (p + h));
-      }
-    }
-  }
-}
-
-// One thread's share of a launch of `nblocks` blocks of kThreads (the kernel's body; the host
-// tests run it for every block and thread).
-template <int MODE, int SEARCH, bool PIPE, int LOOP, typename Tab, typename Q, typename R>
-CUARRAY_LIN_DEV void thread_points(const Tab& tab, long long n, const Search& s, const Points<Q, R>& pts,
-                                   long long block, long long nblocks, int tid) {
-  constexpr bool pairs = LOOP == LOOP_PAIRS && (SEARCH == 0 || SEARCH == 5);  // the others' spill
-  if (pairs && pairs_fit<MODE>(pts, nblocks))
-    thread_pairs<MODE, SEARCH, PIPE>(tab, n, s, pts, block, nblocks, tid);
-  else
-    thread_scalar<MODE, SEARCH, PIPE && !pairs, LOOP == LOOP_BATCH && SEARCH == 5>(tab, n, s, pts, block, nblocks,
-                                                                                   tid);
-}
-
-#ifdef __CUDACC__
-// Blocks an SM the query kernel is compiled for: 4 x 256 threads caps it at 64 registers, which
-// every NVRTC then holds to (13.5 needs 64 on its own, the GPU machine's NVRTC chose 72: 3 blocks).
-constexpr int kMinBlocks = 4;
-
 // m query points xq[p * qstride] into out (m, ncols). x, y: the knots (n >= 2) and values
 // (n, ncols), or with PAIRED the (n, 2) table in x (y unused). err: the device error buffer
 // (bounds_error) or null. cells: start[0..ncells] of interp1d_cells (SEARCH 1, 2, 4; unread with
-// SEARCH 0, 3, 5). LOOP: the thread's loop (thread_points).
-template <typename Q, typename T, typename Y, typename R, int MODE, bool PAIRED, int SEARCH, bool PIPE, int LOOP>
+// SEARCH 0, 3). A grid-stride loop over blocks of kThreads * kUnroll consecutive points (each load
+// instruction coalesced); PIPE: the next batch's points are loaded before this one is evaluated,
+// so a thread's streaming loads are in flight while it searches.
+template <typename Q, typename T, typename Y, typename R, int MODE, bool PAIRED, int SEARCH, bool PIPE>
 __global__ void __launch_bounds__(kThreads, kMinBlocks) interp1d_linear(const Q* __restrict__ xq, long long qstride, long long m,
                                                             const T* __restrict__ x, const Y* __restrict__ y,
                                                             long long n, long long ncols,
@@ -736,8 +557,25 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) interp1d_linear(const Q*
   tab.y = y;
   tab.ncols = ncols;
   Search s = make_search(tab, n, cells, ncells);
-  Points<Q, R> pts = {xq, qstride, m, below, above, ext != 0, err, out, ncols};
-  thread_points<MODE, SEARCH, PIPE, LOOP>(tab, n, s, pts, blockIdx.x, gridDim.x, (int)threadIdx.x);
+  long long chunk = (long long)kThreads * kUnroll, stride = (long long)gridDim.x * chunk;
+  long long base = (long long)blockIdx.x * chunk + threadIdx.x;
+  Q v[kUnroll], w[kUnroll];
+  if (PIPE) load_points(xq, qstride, m, base, v);
+  for (; base < m; base += stride) {
+    if (PIPE)
+      load_points(xq, qstride, m, base + stride, w);
+    else
+      load_points(xq, qstride, m, base, v);
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      long long p = base + (long long)u * kThreads;
+      if (p < m) eval_point<MODE, SEARCH, R>(tab, n, s, v[u], below, above, ext != 0, err, out + p * ncols);
+    }
+    if (PIPE) {
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) v[u] = w[u];
+    }
+  }
 }
 
 // The cell table of the knots (x, or with PAIRED the (n, 2) table): start[c] for c in
