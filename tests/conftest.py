@@ -21,6 +21,7 @@ import pytest  # noqa: E402
 from cuarray.testing.fake_device import host_only_backing, recorded_launches  # noqa: F401,E402  (fixtures)
 
 import cuarray  # noqa: E402
+import nvrtc_cache  # noqa: E402  (tests/ is on sys.path)
 
 
 def pytest_report_header(config):
@@ -109,6 +110,21 @@ def pytest_runtest_logreport(report):
 
 _failure_log = [None]
 _done_log = [None]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _nvrtc_cache():
+    """With CUARRAY_TEST_NVRTC_CACHE=DIR, NVRTC's cubins for this run's compiles kept in DIR and read
+    back for the same input (tests/nvrtc_cache.py: .ci/run's second test run reuses the first's)."""
+    directory = os.environ.get(nvrtc_cache.ENV)
+    if not directory:
+        yield
+        return
+    from cuarray.cuda import compiler
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(compiler, "_nvrtc_compile", nvrtc_cache.cached(compiler._nvrtc_compile, directory))
+        yield
 
 
 def pytest_configure(config):
