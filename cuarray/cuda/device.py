@@ -223,7 +223,8 @@ _simulated = None
 def simulate(properties: dict | None) -> None:
     """Run on a simulated device (`cuarray.testing.fake_device`): no ordinal check and no driver
     start-up at the first use, and the device properties the planners ask for come from
-    `properties` ("multiprocessor_count", "max_shared_memory_per_block"); None ends it."""
+    `properties` ("multiprocessor_count", "max_shared_memory_per_block", optionally
+    "max_shared_memory_per_block_optin": else the plain limit); None ends it."""
     global _simulated
     _simulated = None if properties is None else dict(properties)
     if properties is not None:
@@ -232,6 +233,7 @@ def simulate(properties: dict | None) -> None:
     _CC.clear()
     _tls.made_current = None
     _SHARED_PER_BLOCK.clear()
+    _SHARED_PER_BLOCK_OPTIN.clear()
 
 
 def _check_ordinal(device_id: int) -> None:
@@ -408,6 +410,7 @@ class Device:
 
 _SM_COUNT: dict[int, int] = {}
 _SHARED_PER_BLOCK: dict[int, int] = {}
+_SHARED_PER_BLOCK_OPTIN: dict[int, int] = {}
 
 
 def _sm_count(device_id: int) -> int:
@@ -423,6 +426,21 @@ def _shared_per_block(device_id: int) -> int:
     n = _SHARED_PER_BLOCK.get(device_id)
     return n if n is not None else _cached_attribute(_SHARED_PER_BLOCK, device_id, "max_shared_memory_per_block",
                                                      "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK")
+
+
+def _shared_per_block_optin(device_id: int) -> int:
+    """cudaDevAttrMaxSharedMemoryPerBlockOptin (the most dynamic shared memory a block may use once
+    its kernel opts in), queried once per device (`limits.shared_per_block_optin`); a simulated
+    device's "max_shared_memory_per_block_optin", else its plain limit."""
+    n = _SHARED_PER_BLOCK_OPTIN.get(device_id)
+    if n is not None:
+        return n
+    if _simulated is not None:
+        n = _SHARED_PER_BLOCK_OPTIN[device_id] = _simulated.get("max_shared_memory_per_block_optin",
+                                                                _simulated["max_shared_memory_per_block"])
+        return n
+    return _cached_attribute(_SHARED_PER_BLOCK_OPTIN, device_id, "max_shared_memory_per_block_optin",
+                             "CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN")
 
 
 def _cached_attribute(cache: dict, device_id: int, simulated_key: str, name: str) -> int:

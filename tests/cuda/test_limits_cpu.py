@@ -32,3 +32,24 @@ def test_without_a_device_the_named_default(simulated):
     simulated(None)
     assert limits.shared_per_block() == limits.SHARED_PER_BLOCK == 48 * 1024
     assert device._SHARED_PER_BLOCK == {}  # nothing cached: a device found later is asked
+
+
+def test_opt_in_limit_and_the_kernel_attribute_on_a_simulated_device(simulated, monkeypatch):
+    monkeypatch.setattr(device, "_SHARED_PER_BLOCK_OPTIN", {})
+    monkeypatch.setattr(limits, "_allowed", {})
+    simulated({"multiprocessor_count": 7, "max_shared_memory_per_block": 48 * 1024})
+    assert limits.shared_per_block_optin() == 48 * 1024  # none given: the plain limit
+    simulated({"multiprocessor_count": 7, "max_shared_memory_per_block": 48 * 1024,
+               "max_shared_memory_per_block_optin": 227 * 1024})
+    assert limits.shared_per_block_optin(1) == 227 * 1024 and device._SHARED_PER_BLOCK_OPTIN == {1: 227 * 1024}
+
+    class K:
+        handle = 0x1234
+
+    limits.allow_dynamic_shared(K, 1000)  # within what every launch gets: nothing to set
+    assert limits._allowed == {}
+    limits.allow_dynamic_shared(K, 160000)
+    assert limits._allowed == {(0x1234, 0): 160000}
+    with pytest.raises(ValueError, match="232449 bytes of dynamic shared memory a block: device 0 allows 232448"):
+        limits.allow_dynamic_shared(K, 227 * 1024 + 1)
+    assert limits._allowed == {(0x1234, 0): 160000}

@@ -45,11 +45,13 @@ from ..._core import device_errors as _errors
 from ..._core.copying import astype
 from ..._core.ndarray import _new_c, ndarray
 from ...cuda import device as _device
+from ...cuda import limits as _limits
 from ...cuda import kernel_family as _kernel_family
 from ...cuda.kernel_family import KernelFamily
 
 __all__ = ["LINEAR", "Route", "plan", "numpy_rule", "pair_dtype", "Prepared", "evaluate", "knot_dtype",
-           "weights_formula", "installed_weights_formula", "cell_count", "build_cells", "search_for"]
+           "weights_formula", "installed_weights_formula", "cell_count", "build_cells", "search_for", "stage_bytes",
+           "stages"]
 
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "linear.cu"
 _NAME = "cuarray_interpolate_linear"
@@ -57,6 +59,9 @@ _SIGNATURE = ("interp1d_linear<Q, T, Y, R, MODE, PAIRED, SEARCH, PIPE>(const Q* 
               "const T* x, const Y* y, long long n, long long ncols, const double* below, const double* above, "
               "int ext, unsigned long long* err, R* out, const int* cells, long long ncells)")
 _CELLS_SIGNATURE = "interp1d_cells<T, PAIRED>(const T* x, long long n, long long ncells, int* start)"
+_STAGED_SIGNATURE = ("interp1d_linear_staged<Q, T, R, MODE, PIPE, CONTIG>(const Q* xq, long long qstride, long long m, "
+                     "const T* x, long long n, const double* below, const double* above, int ext, "
+                     "unsigned long long* err, R* out)")
 _BELOW, _ABOVE = 531, 532  # templates/linear.cu's FLAG_BELOW, FLAG_ABOVE (device_errors kinds)
 
 
@@ -81,7 +86,7 @@ def _declare() -> KernelFamily:
     _errors.register_kind(_BELOW, _below_error)
     _errors.register_kind(_ABOVE, _above_error)
     return KernelFamily(_NAME, _TEMPLATE.read_text, namespace="cuarray_interp1d",
-                        kernels=(_SIGNATURE, _CELLS_SIGNATURE))
+                        kernels=(_SIGNATURE, _CELLS_SIGNATURE, _STAGED_SIGNATURE))
 
 
 LINEAR = _declare()
@@ -107,6 +112,15 @@ SEARCH_GUESS, SEARCH_CELLS, SEARCH_CELLS3, SEARCH_WINDOW, SEARCH_HYBRID, SEARCH_
 TABLE_SEARCHES = (SEARCH_CELLS, SEARCH_CELLS3, SEARCH_HYBRID)  # those that read the cell table
 SEARCH, PIPE = SEARCH_NEAR, True
 _NEAR_MAX_KNOTS = 2**31 - 1  # SEARCH_NEAR's int knot indices (i + 2 <= n): SEARCH_GUESS past it
+# The staged table (templates/linear.cu's interp1d_linear_staged, kStagedThreads a block, one block
+# an SM): SEARCH_NEAR on the (n, 2) records copied into shared memory by each block. The L1 path's
+# limit is its gathers: a warp's load of 32 random 16-byte records costs one L1 wavefront a distinct
+# line (~32), two loads a point, ~2 x 32 cycles a warp of points (83 us at 1e7 points on 1e4 knots on
+# an H100, the measured time); shared memory serves the same load at the bank conflicts of each
+# quarter warp (~10 wavefronts). A block's copy costs ~n / 4 cycles of L2 traffic against ~1.4
+# cycles saved a point: it is taken where the points an SM are at least STAGE_KNOTS_PER_POINT x n.
+STAGED_THREADS = 1024
+STAGE_KNOTS_PER_POINT = 0.25
 CELLS_PER_KNOT = 2  # table cells a segment (int32 entries: 8 bytes a knot beside its 16-byte record)
 _MAX_CELLS = 2**30
 _F4, _F8, _I8 = numpy.dtype(numpy.float32), numpy.dtype(numpy.float64), numpy.dtype(numpy.int64)
@@ -130,6 +144,13 @@ class Route(NamedTuple):
         return "interp1d_linear<{}, {}, {}, {}, {}, {}, {}, {}>".format(
             _CT[self.q], _CT[self.t], _CT[self.y], _CT[self.r], self.mode, "true" if self.paired else "false",
             self.search, "true" if self.pipe else "false")
+
+    def staged_spec(self, contig: bool = True) -> str:
+        """The shared-memory staged evaluation of these records (interp1d_linear_staged) for
+        unit-stride points (`contig`) or any stride."""
+        return "interp1d_linear_staged<{}, {}, {}, {}, {}, {}>".format(
+            _CT[self.q], _CT[self.t], _CT[self.r], self.mode, "true" if self.pipe else "false",
+            "true" if contig else "false")
 
     def cells_spec(self) -> str:
         """The cell table's builder for these knots (interp1d_cells)."""
@@ -267,11 +288,31 @@ def build_cells(route: Route, xs: ndarray, n: int):
     return cells, ncells
 
 
+def stage_bytes(route: Route, n: int, optin: int) -> int:
+    """The shared memory the staged kernel takes for `route`'s n records (2 n knot-dtype items), or
+    0 where the route has none: values not interleaved with the knots, a search other than
+    SEARCH_NEAR's, or a table past `optin` (the device's opt-in limit a block)."""
+    if not route.paired or route.search != SEARCH_NEAR:
+        return 0
+    nbytes = 2 * int(n) * route.t.itemsize
+    return nbytes if nbytes <= optin else 0
+
+
+def stages(nbytes: int, n: int, m: int, sm_count: int) -> bool:
+    """Whether m points on n knots take the staged table (of `nbytes`, `stage_bytes`; 0: none):
+    where the points an SM (one block each) are at least STAGE_KNOTS_PER_POINT x n."""
+    return nbytes > 0 and m >= STAGE_KNOTS_PER_POINT * n * sm_count
+
+
 def specs(route: Route) -> tuple:
     """The kernels of one module for `route`: the cell table's builder first where the route's
-    search reads a table (one NVRTC compile for both), then the evaluation."""
+    search reads a table (one NVRTC compile for both), then the evaluation, then the staged
+    evaluation of unit-stride points where the route has one (`stage_bytes`; paired records,
+    SEARCH_NEAR)."""
     if route.search in TABLE_SEARCHES:
         return route.cells_spec(), route.spec()
+    if route.paired and route.search == SEARCH_NEAR:
+        return route.spec(), route.staged_spec()
     return (route.spec(),)
 
 
@@ -281,12 +322,14 @@ class Prepared:
     `snapshot`: it holds converted copies of the knots or values (a caller that aliases them,
     copy=False, prepares again each call). `fixed`: the knots are the caller's own copy, never
     written again: the cell table (`build_cells`) is built here, once, and the kernel searches
-    with it (`search`, default SEARCH); else the mean-spacing guess. `pipe`: PIPE's override."""
+    with it (`search`, default SEARCH); else the mean-spacing guess. `pipe`: PIPE's override.
+    `stage`: the staged table's override (None: `stages` decides a call; True where the route
+    has none raises)."""
 
-    __slots__ = ("specs", "q_dt", "args", "keep", "ext", "snapshot", "route")
+    __slots__ = ("specs", "q_dt", "args", "keep", "ext", "snapshot", "route", "staged", "stage")
 
     def __init__(self, route: Route, x: ndarray, yr: ndarray, below, above, extrapolate: bool, table=None,
-                 fixed: bool = False, search=None, pipe=None):
+                 fixed: bool = False, search=None, pipe=None, stage=None):
         xs = table if route.paired else astype(x, route.t, order="C", copy=False)
         ys = xs if route.paired else astype(yr, route.y, order="C", copy=False)
         self.snapshot = not route.paired and (xs.data.ptr != x.data.ptr or ys.data.ptr != yr.data.ptr)
@@ -303,6 +346,10 @@ class Prepared:
         self.args = (xs.data.ptr, ys.data.ptr, x.shape[0], yr.shape[1], 0 if below is None else below.data.ptr,
                      0 if above is None else above.data.ptr, int(self.ext), 0 if cells is None else cells.data.ptr,
                      ncells)
+        nbytes = stage_bytes(route, x.shape[0], _limits.shared_per_block_optin()) if xs.data.ptr % 16 == 0 else 0
+        if stage and not nbytes:
+            raise ValueError("this route has no staged table ({}, {} knots)".format(route.spec(), x.shape[0]))
+        self.staged, self.stage = nbytes, stage
 
     def __call__(self, xq: ndarray, out_ptr: int, check: bool = False) -> None:
         """Launch on the 1-D points `xq` (values into `out_ptr`: (points, columns), C order); with
@@ -315,10 +362,21 @@ class Prepared:
         if _device_check.active[0]:  # raw pointers: the launch cannot tell another device's memory
             _device_check.check((q,) + tuple(a for a in self.keep if a is not None))
         err = _errors.error_buffer("interp1d").data.ptr if check and not self.ext else 0
-        grid = min(-(-m // (THREADS * UNROLL)), BLOCKS_PER_SM * _device._sm_count(_device.get_device_id()))
+        dev = _device.get_device_id()
+        sms = _device._sm_count(dev)
         xs, ys, n, ncols, below, above, ext, cells, ncells = self.args
-        LINEAR.get(*self.specs)[-1].launch(grid, THREADS, q.data.ptr, step, m, xs, ys, n, ncols, below, above, ext, err,
-                                        out_ptr, cells, ncells)
+        nbytes, stage = self.staged, self.stage
+        if nbytes and (stages(nbytes, n, m, sms) if stage is None else stage):
+            # unit-stride points: the module's kernel; strided: its own module, compiled at first use
+            k = LINEAR.get(*self.specs)[-1] if step == 1 else LINEAR.kernel(self.route.staged_spec(False))
+            _limits.allow_dynamic_shared(k.kernel, nbytes, dev)
+            k.launch(min(-(-m // (STAGED_THREADS * UNROLL)), sms), STAGED_THREADS, q.data.ptr, step, m, xs, n, below,
+                     above, ext, err, out_ptr, shared_mem=nbytes)
+        else:
+            grid = min(-(-m // (THREADS * UNROLL)), BLOCKS_PER_SM * sms)
+            k = LINEAR.get(*self.specs)[1 if self.route.search in TABLE_SEARCHES else 0]
+            k.launch(grid, THREADS, q.data.ptr, step, m, xs, ys, n, ncols, below, above, ext, err, out_ptr, cells,
+                     ncells)
         if err:
             _errors.check_index_errors()
 

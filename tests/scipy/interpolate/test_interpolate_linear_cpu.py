@@ -34,7 +34,8 @@ def h100(monkeypatch):
     monkeypatch.setattr(device, "_first_use", [device._first_use[0]])
     monkeypatch.setattr(device, "_SM_COUNT", {})
     monkeypatch.setattr(device, "_SHARED_PER_BLOCK", {})
-    device.simulate({"multiprocessor_count": 132, "max_shared_memory_per_block": 48 * 1024})
+    device.simulate({"multiprocessor_count": 132, "max_shared_memory_per_block": 48 * 1024,
+                     "max_shared_memory_per_block_optin": 227 * 1024})
     yield
     device.simulate(None)
 
@@ -51,12 +52,20 @@ def test_one_launch_strided_points_no_copy(h100, recorded_launches, paired):
     out = _kernels.linear_eval(x, y, q, b, a, False, F8, True, pairs)
     assert len(recorded_launches) == 1  # no copy, no index array, no reduction, no sync
     _, cfg, name, *args = recorded_launches[0]
-    # a one-shot evaluation builds no cell table: the guess (SEARCH 0, or the window)
-    assert name == "cuarray_interp1d::interp1d_linear<double, double, double, double, 2, {}, {}, {}>".format(
-        str(paired).lower(), _linear.search_for(False, 10), str(_linear.PIPE).lower())
+    # a one-shot evaluation builds no cell table: the guess (SEARCH 0, or the window); ten
+    # interleaved records go to shared memory (the staged kernel: one 1024-thread block an SM)
+    if paired:
+        # (strided points: the strided loop's kernel)
+        assert name == "cuarray_interp1d::interp1d_linear_staged<double, double, double, 2, {}, false>".format(
+            str(_linear.PIPE).lower())
+        assert cfg == ("cfg", 132, 1024, 10 * 2 * 8)
+        assert args == [q.data.ptr, 3, 10**6, pairs.data.ptr, 10, b.data.ptr, a.data.ptr, 0, 0, out.data.ptr]
+        return
+    assert name == "cuarray_interp1d::interp1d_linear<double, double, double, double, 2, false, {}, {}>".format(
+        _linear.search_for(False, 10), str(_linear.PIPE).lower())
     assert cfg == ("cfg", min(-(-10**6 // 1024), 8 * 132), 256, 0)
-    xs, ys = (pairs.data.ptr,) * 2 if paired else (x.data.ptr, y.data.ptr)
-    assert args == [q.data.ptr, 3, 10**6, xs, ys, 10, 1, b.data.ptr, a.data.ptr, 0, 0, out.data.ptr, 0, 0]
+    assert args == [q.data.ptr, 3, 10**6, x.data.ptr, y.data.ptr, 10, 1, b.data.ptr, a.data.ptr, 0, 0, out.data.ptr,
+                    0, 0]
     assert type(args[1]) is np.int64 and type(args[9]) is np.int32
 
 
@@ -168,6 +177,19 @@ def test_every_route_compiles_without_spills():
         assert attrs[bench].get(0x11, 0) == 0 and attrs[bench][0x2F] <= 64
 
 
+def test_staged_routes_compile_without_spills():
+    # every paired route's staged kernel: no local memory, registers for one 1024-thread block
+    specs = sorted({r._replace(search=_linear.SEARCH_NEAR).staged_spec(c) for r in ROUTES if r.paired
+                    for c in (True, False)})
+    names = [_linear.LINEAR.name_expression(s) for s in specs]
+    cubin, mapping = compile_sm90(_linear.LINEAR.source(), names)
+    attrs = kernel_attributes(cubin)
+    assert len(names) >= 8
+    for nm in names:
+        a = attrs[mapping[nm].decode()]
+        assert a.get(0x11, 0) == 0 and a[0x2F] <= 64, (nm, a)
+
+
 def test_search_variants_compile():
     # the variants the device probe times (every SEARCH, PIPE on/off) on the bench row's route
     r = ROUTES[3]
@@ -215,6 +237,50 @@ def test_bench_row_launches_the_near_search_once_a_call(h100, recorded_launches)
     assert [c[2] for c in recorded_launches] == [kernel.format("false")]
 
 
+def test_staged_table_planner():
+    # shared memory for interleaved records searched by SEARCH_NEAR, within the opt-in limit
+    near = _linear.Route(2, F8, F8, F8, F8, True, _linear.SEARCH_NEAR)
+    assert _linear.stage_bytes(near, 10**4, 227 * 1024) == 16 * 10**4
+    assert _linear.stage_bytes(near, 14529, 227 * 1024) == 0  # 232 464 bytes: past 232 448
+    assert _linear.stage_bytes(near._replace(t=F4, y=F4, q=F4, r=F4, mode=3), 10**4, 227 * 1024) == 8 * 10**4
+    assert _linear.stage_bytes(near._replace(paired=False), 10, 227 * 1024) == 0  # two arrays: L1
+    for search in set(_linear.SEARCHES) - {_linear.SEARCH_NEAR}:
+        assert _linear.stage_bytes(near._replace(search=search), 10, 227 * 1024) == 0
+    # taken where an SM's points are at least a quarter of the knots
+    assert _linear.stages(160000, 10**4, 330000, 132) and not _linear.stages(160000, 10**4, 329999, 132)
+    assert not _linear.stages(0, 10, 10**9, 132)
+    assert _linear.specs(near) == (near.spec(), near.staged_spec())
+    assert _linear.specs(near._replace(paired=False)) == (near._replace(paired=False).spec(),)
+
+
+def test_bench_row_launches_the_staged_kernel(h100, recorded_launches):
+    """The bench row's shape (1e7 float64 points on 1e4 knots, interp1d(copy=True)'s interleaved
+    table): one launch of the staged kernel, one block of 1024 threads an SM, the 160 000-byte table
+    as its dynamic shared memory, the kernel's opt-in to that size recorded once."""
+    import cuarray
+    from cuarray.cuda import limits
+    from cuarray.scipy.interpolate import _kernels
+
+    x, y, q, b = cuarray.empty(10**4), cuarray.empty((10**4, 1)), cuarray.empty(10**7), cuarray.empty(1)
+    pairs = cuarray.empty((10**4, 2))
+    recorded_launches.clear()
+    run = _kernels.linear_evaluator(x, y, F8, b, b, False, F8, True, pairs, False, True)
+    u = run(q, (10**7,))
+    run(q, (10**7,))
+    (_, cfg, name, *args), _again = recorded_launches
+    assert name == "cuarray_interp1d::interp1d_linear_staged<double, double, double, 2, true, true>"
+    assert cfg == ("cfg", 132, 1024, 160000)
+    assert args == [q.data.ptr, 1, 10**7, pairs.data.ptr, 10**4, b.data.ptr, b.data.ptr, 0, 0, u.data.ptr]
+    assert 160000 in limits._allowed.values()
+    # a table past the opt-in limit stays on the L1 path
+    big = cuarray.empty((20000, 2))
+    recorded_launches.clear()
+    _kernels.linear_evaluator(cuarray.empty(20000), cuarray.empty((20000, 1)), F8, b, b, False, F8, True, big, False,
+                              True)(q, (10**7,))
+    assert [c[2] for c in recorded_launches] == [
+        "cuarray_interp1d::interp1d_linear<double, double, double, double, 2, true, 5, true>"]
+
+
 def test_cell_count():
     assert _linear.cell_count(2) == _linear.CELLS_PER_KNOT
     assert _linear.cell_count(10**4) == _linear.CELLS_PER_KNOT * (10**4 - 1)
@@ -237,8 +303,8 @@ def test_fixed_knots_build_the_cell_table_once(h100, recorded_launches):
     u, v = run(q, (1000,)), run(q, (1000,))
     names = [c[2] for c in recorded_launches]
     assert _linear.search_for(True, 10) == _linear.SEARCH
-    if _linear.SEARCH not in _linear.TABLE_SEARCHES:  # a default without a table
-        assert len(names) == 2 and list(recorded_launches[0][3 + 12:]) == [0, 0]
+    if _linear.SEARCH not in _linear.TABLE_SEARCHES:  # a default without a table (ten records: staged)
+        assert names == ["cuarray_interp1d::interp1d_linear_staged<double, double, double, 2, true, true>"] * 2
         return
     assert names == ["cuarray_interp1d::interp1d_cells<double, true>"] + [
         "cuarray_interp1d::interp1d_linear<double, double, double, double, 2, true, {}, {}>".format(

@@ -294,3 +294,73 @@ def test_every_search_variant(search, pipe, y_dt):
     out = cuarray.empty((q.shape[0], 2), ref.dtype)
     prep(G(q), out.data.ptr)
     same(out, ref)
+
+
+# ---- the staged table (interleaved records in shared memory) ---------------------------------
+
+def _kernel_names(prof):
+    return " ".join(r["name"] for r in prof.rows() if r["kind"] == "kernel")
+
+
+@pytest.mark.parametrize("name", ["jittered", "uniform", "linspace", "two", "exp", "one-end", "range", "subnormal"])
+@pytest.mark.parametrize("stage", [True, False])
+def test_staged_table_on_any_knots(name, stage, monkeypatch):
+    # the staged kernel (each block copies the (n, 2) records into shared memory) and the L1
+    # kernel forced on the same interpolators (the planner's points-per-knot threshold moved):
+    # numpy.interp's formula, SciPy's with fill values and extrapolating, float32 records of odd
+    # n (the copy's 8-byte tail) with float32 and float64 points, unit, strided and negative
+    # strides, bounds_error's device record;
+    # points inside, outside, at and next to every knot, NaN and infinite; SciPy bit for bit
+    from cuarray.scipy.interpolate import _linear
+
+    monkeypatch.setattr(_linear, "STAGE_KNOTS_PER_POINT", 0.0 if stage else float("inf"))
+    rng = _rng("lin-staged", name)
+    x = _knot_set(name, rng)
+    n = x.shape[0]
+    y = rng.standard_normal(n)
+    q = _edge_queries(rng, x, 20000)
+    with np.errstate(all="ignore"), cuarray.profile(gpu_time=False) as prof:
+        for kw in (dict(bounds_error=False), dict(fill_value="extrapolate"), dict(bounds_error=False,
+                                                                                   fill_value=(-7.0, 7.0))):
+            kw.update(assume_sorted=True)
+            f = ci.interp1d(G(x), G(y), **kw)
+            same(f(G(q)), si.interp1d(x, y, **kw)(q))
+            same(f(G(q)[::3]), si.interp1d(x, y, **kw)(q[::3]))  # strided points: the strided loop
+            same(f(G(q)[::-2]), si.interp1d(x, y, **kw)(q[::-2]))
+            k = n if n % 2 else n - 1
+            x4, y4 = x[:k].astype("f4"), y[:k].astype("f4")
+            if name not in ("range", "subnormal") and k >= 3 and np.all(np.diff(x4) > 0):
+                for q_dt in ("f4", "f8"):
+                    qk = q.astype(q_dt)
+                    same(ci.interp1d(G(x4), G(y4), **kw)(G(qk)), si.interp1d(x4, y4, **kw)(qk))
+        f, ref = ci.interp1d(G(x), G(y), assume_sorted=True), si.interp1d(x, y, assume_sorted=True)
+        inside = q[np.isfinite(q) & (q >= x[0]) & (q <= x[-1])]
+        same(f(G(inside)), ref(inside))
+        with pytest.raises(ValueError, match="above the interpolation range"):
+            f(G(np.array([x[n // 2], np.inf])))
+        cuarray.check_index_errors()
+        same(f(G(inside[:5])), ref(inside[:5]))  # usable after
+    assert ("interp1d_linear_staged" in _kernel_names(prof)) == stage, _kernel_names(prof)
+
+
+def test_staged_table_at_the_opt_in_limit():
+    # the largest float64 table the device's opt-in shared memory holds (its last record at the
+    # end of the block's shared memory) and one record more (the L1 kernel), 1e6 points each
+    from cuarray.cuda import device, limits
+    from cuarray.scipy.interpolate import _linear
+
+    f8 = np.dtype("f8")
+    optin = limits.shared_per_block_optin()
+    most = optin // 16
+    rng = _rng("lin-staged-limit")
+    for n, staged in ((most, True), (most + 1, False)):
+        x = np.arange(n) + rng.uniform(0.05, 0.95, n)
+        y = rng.standard_normal(n)
+        q = rng.uniform(-1, n + 1, 10**6)
+        q[:4] = x[-1], x[-2], x[0], np.nextafter(x[-1], -np.inf)
+        nbytes = _linear.stage_bytes(_linear.Route(2, f8, f8, f8, f8, True, _linear.SEARCH_NEAR), n, optin)
+        assert _linear.stages(nbytes, n, q.shape[0], device._sm_count(device.get_device_id())) == staged
+        with cuarray.profile(gpu_time=False) as prof:
+            same(ci.interp1d(G(x), G(y), assume_sorted=True, bounds_error=False)(G(q)),
+                 si.interp1d(x, y, assume_sorted=True, bounds_error=False)(q))
+        assert ("interp1d_linear_staged" in _kernel_names(prof)) == staged, (n, _kernel_names(prof))

@@ -19,7 +19,8 @@
 // of galloping: the guess's cost where the knots are near their mean spacing, the table's where
 // they are not (crowded knots do not fall back to long gallops).
 // 5 (the default): the guess's records j and j + 1 read at once, one neighbour (j - 1 or j + 2)
-// where they miss, galloping only past that (near_before).
+// where they miss, galloping only past that (near_before). interp1d_linear_staged runs 5 on a
+// PAIRED table copied into shared memory (where it fits and the points are many).
 //
 // The knots and values are read through the read-only cache; with one real column of the
 // knots' dtype they come interleaved, (x[k], y[k]) in one 8- or 16-byte load, so a point costs
@@ -528,12 +529,12 @@ constexpr int kThreads = 256;
 constexpr int kMinBlocks = 4;
 constexpr int kUnroll = 4;  // points a thread loads before evaluating any: 4 loads in flight
 
-// The kUnroll points of the thread's batch at `base` (p = base + u * kThreads; 0 past m).
-template <typename Q>
+// The kUnroll points of the thread's batch at `base` (p = base + u * THREADS; 0 past m).
+template <int THREADS = kThreads, typename Q>
 CUARRAY_LIN_DEV void load_points(const Q* __restrict__ xq, long long qstride, long long m, long long base, Q* v) {
 #pragma unroll
   for (int u = 0; u < kUnroll; ++u) {
-    long long p = base + (long long)u * kThreads;
+    long long p = base + (long long)u * THREADS;
     v[u] = p < m ? load_stream(xq + p * qstride) : Q(0);
   }
 }
@@ -576,6 +577,91 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) interp1d_linear(const Q*
       for (int u = 0; u < kUnroll; ++u) v[u] = w[u];
     }
   }
+}
+
+// The (n, 2) record table staged in shared memory (interp1d_linear_staged): PAIRED's records read
+// with shared loads. A warp's gather of 32 random 16-byte records costs L1 one wavefront a
+// distinct line (~32 a load, two loads a point: the L1 path's limit, docs/perf-notes.md); from
+// shared memory it costs the bank conflicts of each quarter warp (~10).
+template <typename T>
+struct Pair;  // the 2-vector type of one record
+template <>
+struct Pair<double> {
+  typedef double2 type;
+};
+template <>
+struct Pair<float> {
+  typedef float2 type;
+};
+template <typename T>
+struct SharedTable {
+  struct Rec {
+    T x;
+    T y;
+  };
+  const T* x;
+  const T* y;  // unused
+  long long ncols;
+  CUARRAY_LIN_DEV Rec at(long long k) const {
+    typename Pair<T>::type r = reinterpret_cast<const typename Pair<T>::type*>(x)[(int)k];
+    return Rec{r.x, r.y};
+  }
+  CUARRAY_LIN_DEV T value(const Rec& r, long long, long long) const { return r.y; }
+};
+
+constexpr int kStagedThreads = 1024;  // one block an SM (the table takes most of its shared memory)
+
+// The staged kernel's grid-stride loop (CONTIG: unit-stride points, qstride 1 by the caller, the
+// stride a constant: ~8 integer instructions a point fewer than the strided loop's 64-bit
+// products; 2 us of 62 at the bench row on an H200).
+template <int MODE, bool PIPE, bool CONTIG, typename Tab, typename Q, typename R>
+CUARRAY_LIN_DEV void staged_loop(const Tab& tab, const Search& s, const Q* __restrict__ xq, long long qstride, long long m,
+                                 long long n, const double* __restrict__ below, const double* __restrict__ above,
+                                 int ext, unsigned long long* err, R* __restrict__ out, long long base,
+                                 long long stride, Q* v, Q* w) {
+  const long long qs = CONTIG ? 1 : qstride;
+  for (; base < m; base += stride) {
+    if (PIPE)
+      load_points<kStagedThreads>(xq, qs, m, base + stride, w);
+    else
+      load_points<kStagedThreads>(xq, qs, m, base, v);
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      long long p = base + (long long)u * kStagedThreads;
+      if (p < m) eval_point<MODE, 5, R>(tab, n, s, v[u], below, above, ext != 0, err, out + p);
+    }
+    if (PIPE) {
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) v[u] = w[u];
+    }
+  }
+}
+
+// interp1d_linear with PAIRED and SEARCH 5 on the (n, 2) table x staged in dynamic shared memory
+// (2 n sizeof(T) bytes, the launch's; x 16-byte aligned): each block copies the table once (its
+// first batch of points already in flight with PIPE), then runs the same grid-stride loop.
+template <typename Q, typename T, typename R, int MODE, bool PIPE, bool CONTIG>
+__global__ void __launch_bounds__(kStagedThreads, 1) interp1d_linear_staged(
+    const Q* __restrict__ xq, long long qstride, long long m, const T* __restrict__ x, long long n,
+    const double* __restrict__ below, const double* __restrict__ above, int ext, unsigned long long* err,
+    R* __restrict__ out) {
+  extern __shared__ __align__(16) unsigned char staged[];
+  long long chunk = (long long)kStagedThreads * kUnroll, stride = (long long)gridDim.x * chunk;
+  long long base = (long long)blockIdx.x * chunk + threadIdx.x;
+  Q v[kUnroll], w[kUnroll];
+  if (PIPE) load_points<kStagedThreads>(xq, qstride, m, base, v);
+  int bytes = (int)(2 * n * (long long)sizeof(T)), words = bytes >> 4;
+  for (int i = threadIdx.x; i < words; i += kStagedThreads)
+    reinterpret_cast<uint4*>(staged)[i] = __ldg(reinterpret_cast<const uint4*>(x) + i);
+  if (threadIdx.x == 0 && (bytes & 15))  // float knots, n odd: the last record
+    reinterpret_cast<uint2*>(staged)[2 * words] = __ldg(reinterpret_cast<const uint2*>(x) + 2 * words);
+  __syncthreads();
+  SharedTable<T> tab;
+  tab.x = reinterpret_cast<const T*>(staged);
+  tab.y = tab.x;
+  tab.ncols = 1;
+  Search s = make_search(tab, n, nullptr, 0);
+  staged_loop<MODE, PIPE, CONTIG>(tab, s, xq, qstride, m, n, below, above, ext, err, out, base, stride, v, w);
 }
 
 // The cell table of the knots (x, or with PAIRED the (n, 2) table): start[c] for c in
