@@ -22,6 +22,8 @@ cupyx.scipy.interpolate and SciPy on the host ("numpy" column) in the same run.
 - rbf: RBFInterpolator with 1e4 thin-plate-spline centres in 2-D, evaluated at 1e6 points (quick:
   1e5; built outside the timing); SciPy n/a at both sizes (1e9 to 1e10 kernel terms on the host,
   tens of seconds a call).
+- rbf-neighbors: RBFInterpolator(neighbors=50) with 1e6 centres in 2-D at 1e6 points (quick: 1e5):
+  each point's 50 nearest centres (a KDTree query) and a 53 x 53 solve a point; SciPy n/a.
 - griddata-linear: griddata(points, values, xi, method='linear') of m scattered 2-D points at m
   query points (quick: 1e5; full: 1e6), the triangulation inside the timing as the function does it
   every call (cuarray's Delaunay is SciPy's Qhull on the host, CuPy's its GPU port of gDel2D)."""
@@ -210,6 +212,26 @@ def _(xp, m, param):
     d = xp.sin(6.0 * y[:, 0]) * y[:, 1]
     f = ip.RBFInterpolator(y, d, smoothing=1e-6)
     q = _points(xp, m, 0.0, 1.0, 64, dims=2)
+    return lambda: f(q)
+
+
+rbf_local = register(
+    "rbf-neighbors", group="interpolate",
+    description="RBFInterpolator(neighbors=50) with 1e6 thin-plate-spline centres in 2-D at m points (built "
+                "outside the timing: the tree of the centres)",
+    size=10**6, quick=10**5, flops=lambda m, p: 2.0 * 50**3 * m,
+)
+
+
+@rbf_local.setup(*ALL)
+def _(xp, m, param):
+    ip = _interp(xp)
+    if getattr(xp, "__name__", "") == "numpy":
+        raise NotAvailable("SciPy on the host: a 50 x 50 solve a point, minutes a call")
+    y = _points(xp, 10**6, 0.0, 1.0, 67, dims=2)
+    d = xp.sin(6.0 * y[:, 0]) * y[:, 1]
+    f = ip.RBFInterpolator(y, d, neighbors=50, smoothing=1e-6)
+    q = _points(xp, m, 0.0, 1.0, 68, dims=2)
     return lambda: f(q)
 
 
