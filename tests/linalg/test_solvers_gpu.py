@@ -23,7 +23,8 @@ import cuarray  # noqa: E402
 import cuarray.linalg as la  # noqa: E402
 
 DTYPES = [np.dtype(c) for c in "fdFD"]
-SQUARE = [(1, 1), (3, 3), (40, 40), (5, 4, 4), (2, 3, 40, 40), (100, 8, 8), (0, 0), (3, 0, 0), (0, 4, 4)]
+SQUARE = [(1, 1), (3, 3), (40, 40), (5, 4, 4), (2, 3, 40, 40), (100, 8, 8), (0, 0), (3, 0, 0), (0, 4, 4), (3, 64, 64),
+          (2, 65, 65)]  # (batched cuBLAS LU up to n = 64 for stacks; a call a matrix past it)
 RECT = [(5, 3), (3, 5), (40, 20), (20, 40), (4, 6, 3), (4, 3, 6), (10, 8, 5), (0, 3), (3, 0), (2, 0, 3)]
 LAYOUTS = ["C", "T", "strided", "neg"]
 
@@ -260,6 +261,13 @@ def test_vector_norms(request):
 def test_singular_and_not_positive_definite_raise():
     s = cuarray.asarray(np.array([[1.0, 2.0], [2.0, 4.0]]))
     stack = cuarray.asarray(np.stack([np.eye(2), [[1.0, 2.0], [2.0, 4.0]]] * 3))
+    for n in (53, 64):  # the batched LU of wider stacks: one singular matrix among them
+        a = np.stack([np.eye(n)] * 5)
+        a[3, :, 7] = a[3, :, 2]
+        with pytest.raises(la.LinAlgError, match="Singular matrix"):
+            la.solve(cuarray.asarray(a), cuarray.ones((5, n, 1)))
+        with pytest.raises(la.LinAlgError, match="Singular matrix"):
+            la.inv(cuarray.asarray(a))
     for x in (s, stack):
         with pytest.raises(la.LinAlgError, match="Singular matrix"):
             la.inv(x)

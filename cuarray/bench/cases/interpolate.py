@@ -23,7 +23,8 @@ cupyx.scipy.interpolate and SciPy on the host ("numpy" column) in the same run.
   1e5; built outside the timing); SciPy n/a at both sizes (1e9 to 1e10 kernel terms on the host,
   tens of seconds a call).
 - rbf-neighbors: RBFInterpolator(neighbors=50) with 1e6 centres in 2-D at 1e6 points (quick: 1e5):
-  each point's 50 nearest centres (a KDTree query) and a 53 x 53 solve a point; SciPy n/a.
+  each point's 50 nearest centres (a KDTree query) and a 53 x 53 solve a point; SciPy and CuPy n/a
+  (CuPy: 31-38 s at 1e4 points; scripts/perf/rbf_neighbors_probe.py compares the two at 1e4).
 - griddata-linear: griddata(points, values, xi, method='linear') of m scattered 2-D points at m
   query points (quick: 1e5; full: 1e6), the triangulation inside the timing as the function does it
   every call (cuarray's Delaunay is SciPy's Qhull on the host, CuPy's its GPU port of gDel2D)."""
@@ -228,6 +229,9 @@ def _(xp, m, param):
     ip = _interp(xp)
     if getattr(xp, "__name__", "") == "numpy":
         raise NotAvailable("SciPy on the host: a 50 x 50 solve a point, minutes a call")
+    if getattr(xp, "__name__", "") == "cupy":
+        raise NotAvailable("CuPy: 31-38 s at 1e4 points on an H200 (scripts/perf/rbf_neighbors_probe.py times both "
+                           "there), minutes at this size")
     y = _points(xp, 10**6, 0.0, 1.0, 67, dims=2)
     d = xp.sin(6.0 * y[:, 0]) * y[:, 1]
     f = ip.RBFInterpolator(y, d, neighbors=50, smoothing=1e-6)

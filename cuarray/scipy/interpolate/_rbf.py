@@ -1,9 +1,9 @@
 """`RBFInterpolator`: the radial-basis system [[K + diag(smoothing), P], [P^T, 0]] built on the
 device (squared distances as |x|^2 + |y|^2 - 2 x.y, one matrix product) and solved by
 `cuarray.linalg.solve`; evaluation in chunks of query points, each a distance product, the kernel
-elementwise and a product with the coefficients. `neighbors`: each query's k nearest centres by
-brute force (the distance product and `argpartition`; no KD-tree yet) and one small system a query,
-solved as a batch."""
+elementwise and a product with the coefficients. `neighbors`: each query's k nearest centres from
+`cuarray.scipy.spatial.KDTree` (built once, as SciPy builds its cKDTree), sorted as SciPy sorts
+them, and one small system a query, solved as a batch a chunk of queries."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import warnings
 import numpy
 from numpy.linalg import LinAlgError
 
+from ..spatial import KDTree
 from . import _xp
 
 __all__ = ["RBFInterpolator", "monomial_powers"]
@@ -76,8 +77,9 @@ def _poly(xhat, powers):
 
 
 class RBFInterpolator:
-    """See `scipy.interpolate.RBFInterpolator`. `neighbors` finds each query's nearest centres by
-    brute force on the GPU (a distance product and a partition a chunk), not a KD-tree."""
+    """See `scipy.interpolate.RBFInterpolator`. With `neighbors`, each query's nearest centres come
+    from a `cuarray.scipy.spatial.KDTree` of the centres; SciPy solves each distinct neighbourhood
+    once, cuarray each query's (the same system: the same values)."""
 
     def __init__(self, y, d, neighbors=None, smoothing=0.0, kernel="thin_plate_spline", epsilon=None,
                  degree=None):
@@ -134,6 +136,8 @@ class RBFInterpolator:
         self.epsilon, self.powers = epsilon, powers
         if neighbors is None:
             self._shift, self._scale, self._coeffs = self._solve(y, d, smoothing)
+        else:
+            self._tree = KDTree(y)
 
     def _shift_scale(self, y):
         lo, hi = _xp.min(y, axis=-2), _xp.max(y, axis=-2)
@@ -203,13 +207,15 @@ class RBFInterpolator:
 
     def _evaluate_neighbors(self, x):
         k = self.neighbors
-        chunk = max(1, _CHUNK_BYTES // (8 * max(self.y.shape[0], (k + self.powers.shape[0]) ** 2)))
+        if x.shape[0] == 0:
+            return _xp.zeros((0, self.d.shape[1]), dtype=self.d_dtype)
+        # each query's k nearest centres, their indices sorted (SciPy's order of the system's rows)
+        nearest = _xp.sort(self._tree.query(x, k)[1].reshape((x.shape[0], k)), axis=1)
+        chunk = max(1, _CHUNK_BYTES // (8 * (k + self.powers.shape[0]) ** 2))
         parts = []
         for start in range(0, x.shape[0], chunk):
             xs = x[start:start + chunk]
-            dist = _sq_dist(xs, self.y)
-            idx = _xp.argpartition(dist, k - 1, axis=1)[:, :k] if k < self.y.shape[0] else \
-                _xp.broadcast_to(_xp.arange(k)[None], (xs.shape[0], k))
+            idx = nearest[start:start + chunk]
             yn = self.y[idx]  # (m, k, ndim)
             dn = self.d[idx]  # (m, k, s)
             shift, scale, coeffs = self._solve(yn, dn, self.smoothing[idx])
@@ -217,8 +223,6 @@ class RBFInterpolator:
             pvec = _poly((xs - shift) / scale, self.powers)
             vals = _xp.sum(kvec[:, :, None] * coeffs[:, :k], axis=1) + _xp.sum(pvec[:, :, None] * coeffs[:, k:], axis=1)
             parts.append(vals)
-        if not parts:
-            return _xp.zeros((0, self.d.shape[1]), dtype=self.d_dtype)
         return parts[0] if len(parts) == 1 else _xp.concatenate(parts)
 
 

@@ -59,7 +59,7 @@ from ..._statistics.averages import mean as mean
 from ...linalg._decomp import qr as qr
 from ..spatial.distance import cdist as cdist
 from ...sparse import csr_array as csr_array
-from ..._sorting.sorting import argpartition as argpartition
+from ..._sorting.sorting import sort as sort
 from ..._sorting.searching_reduce import argmax as argmax
 from ..._indexing.inserting import take_along_axis as take_along_axis
 

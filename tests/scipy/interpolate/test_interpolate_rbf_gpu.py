@@ -56,3 +56,22 @@ def test_complex_batched_values_and_degree():
         kw = dict(kernel="thin_plate_spline", degree=degree, smoothing=0.1)
         close(ci.RBFInterpolator(G(y), G(d), **kw)(G(x)), si.RBFInterpolator(y, d, **kw)(x), 1e-7)
     close(ci.RBFInterpolator(G(y), G(d))(G(x[:0])), si.RBFInterpolator(y, d)(x[:0]), 1e-7)
+
+
+@pytest.mark.parametrize("ndim,ny,k", [(2, 20000, 50), (1, 3000, 7), (3, 4000, 1), (5, 2000, 20), (2, 500, 200),
+                                       (2, 30, 40)])
+def test_neighbors_from_the_tree(ndim, ny, k, monkeypatch):
+    # the neighbourhoods from cuarray's KDTree (its grid search up to 128 neighbours, its brute
+    # search past them, k >= ny: every centre), the evaluation in several chunks, complex values
+    # and a smoothing array, against SciPy's cKDTree and its per-neighbourhood solves
+    from cuarray.scipy.interpolate import _rbf
+
+    monkeypatch.setattr(_rbf, "_CHUNK_BYTES", 1 << 22)  # a few hundred queries a chunk
+    rng = _rng("rbf-tree", ndim, ny, k)
+    y = rng.uniform(-1, 1, (ny, ndim))
+    d = np.sin(3 * y[:, 0]) + 1j * np.cos(2 * y[:, -1])
+    x = rng.uniform(-1.1, 1.1, (3000, ndim))
+    x[:3] = y[:3]  # queries at centres
+    smoothing = rng.uniform(0.001, 0.01, ny)
+    kw = dict(kernel="linear" if k == 1 else "thin_plate_spline", neighbors=k, smoothing=smoothing)  # (k = 1: degree 0)
+    close(ci.RBFInterpolator(G(y), G(d), **kw)(G(x)), si.RBFInterpolator(y, d, **kw)(x), 1e-7)
