@@ -46,11 +46,10 @@ def shared_per_block_optin(device_id: int | None = None) -> int:
     if device_id is None:
         device_id = _device.get_device_id()
     n = _device._SHARED_PER_BLOCK_OPTIN.get(device_id)
-    if n is not None:
-        return n
-    if _device._simulated is None and not _backend.is_available():
-        return shared_per_block(device_id)
-    return _device._shared_per_block_optin(device_id)
+    if n is None:
+        asked = _device._simulated is not None or _backend.is_available()
+        n = _device._shared_per_block_optin(device_id) if asked else shared_per_block(device_id)
+    return n
 
 
 _allowed: dict = {}  # (kernel handle, device) -> the dynamic shared bytes its attribute allows
