@@ -151,3 +151,24 @@ def test_probe_solve(pivot, want):
     direct = host_module(_direct, {"_solve": solve, "from_host": np.asarray, "to_host": np.asarray})
     assert direct._probe_singular(None, A, np.float64) is want
 
+
+
+def test_host_threads(monkeypatch):
+    # the reordering's host threads: one without the threading layer, else a usable core each,
+    # OMP_NUM_THREADS capping them where set
+    import os
+
+    from cuarray.cuda.libs import cudss
+
+    monkeypatch.setattr(cudss, "_threaded", [False])
+    assert cudss.host_threads() == 1
+    monkeypatch.setattr(cudss, "_threaded", [True])
+    cores = len(os.sched_getaffinity(0))
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    assert cudss.host_threads() == cores
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    assert cudss.host_threads() == 1
+    monkeypatch.setenv("OMP_NUM_THREADS", str(cores + 5))
+    assert cudss.host_threads() == cores
+    monkeypatch.setenv("OMP_NUM_THREADS", "4,2")  # a nested-levels list: not a cap cuarray reads
+    assert cudss.host_threads() == cores

@@ -73,6 +73,27 @@ def test_poisson_and_sparse_rhs():
     np.testing.assert_allclose(got.toarray().get(), sla.spsolve(h.tocsc(), hb).toarray(), rtol=1e-10, atol=1e-12)
 
 
+def test_reordering_on_host_threads_from_any_thread():
+    # the wheel's GNU OpenMP threading layer: the handles use it where it ships beside libcudss
+    # (the analysis of a large matrix on every usable core), and a solve from another Python
+    # thread (its own handle, its own OpenMP team) still gives SciPy's answer
+    import os
+    import threading
+
+    if os.path.isfile(cudss._threading_layer() or ""):
+        cla.spsolve(sp.csr_matrix(_poisson(4)), cuarray.ones(16))
+        assert cudss._threaded[0] and cudss.host_threads() >= 1
+    h = _poisson(300)  # 9e4 unknowns: the reordering's threads have work
+    b = np.random.default_rng(5).random(h.shape[0])
+    want = sla.spsolve(h.tocsc(), b)
+    got = []
+    t = threading.Thread(target=lambda: got.append(cla.spsolve(sp.csr_matrix(h), cuarray.asarray(b)).get()))
+    t.start()
+    t.join()
+    np.testing.assert_allclose(got[0], want, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(cla.spsolve(sp.csr_matrix(h), cuarray.asarray(b)).get(), want, rtol=1e-9, atol=1e-12)
+
+
 def _status(a):
     """cuDSS's INFO, NPIVOTS and smallest pivot for `a` (printed where a singularity check fails)."""
     return cla.SuperLU(a, np.dtype(a.dtype))._f.status()

@@ -2,6 +2,12 @@
 thread) bound to the current stream, and `Factorization`, one CSR matrix analysed and factorised
 (reordering, symbolic and numeric LU) with solves against dense right-hand sides.
 
+The analysis's reordering runs on the host. Where the wheel's GNU OpenMP threading layer
+(libcudss_mtlayer_gomp.so.0, beside libcudss.so.0) loads, each handle uses it with a thread a
+usable core (`host_threads`): the 2-D Poisson matrix of 1e6 unknowns took 5.2 s to analyse on one
+thread, 1.35 s on 16 (H200 host, scripts/perf/cudss_phases.py). Without it (no libgomp, say) the
+reordering stays on one thread.
+
 cuDSS is optional (`pip install 'cuarray[cudss]'`, the wheel `nvidia-cudss-cu13`); where its
 library is absent every entry point raises ImportError naming that extra. The only importer of
 `nvmath.bindings.cudss`. Pointers are ints; the host buffers of the data queries are NumPy arrays
@@ -10,13 +16,15 @@ held for the call.
 
 from __future__ import annotations
 
+import os
+
 import numpy
 
 from .. import stream as _stream
 from ..memory import alloc
 from ._handles import PerThreadHandle, nvmath_bindings
 
-__all__ = ["bindings", "available", "unavailable_reason", "handle", "Factorization", "INSTALL_HINT"]
+__all__ = ["bindings", "available", "unavailable_reason", "handle", "Factorization", "INSTALL_HINT", "host_threads"]
 
 INSTALL_HINT = ("this operation needs NVIDIA cuDSS: pip install 'cuarray[cudss]' (the nvidia-cudss-cu13 wheel; "
                 "python -m cuarray info lists what is found)")
@@ -62,7 +70,40 @@ def _create():
     if version < _MIN_VERSION:
         raise RuntimeError("cuDSS {}.{} is installed, but nvmath-python's binding needs cuDSS >= {}.{} and < 1 "
                            "(pip install -U 'cuarray[cudss]')".format(*version, *_MIN_VERSION))
-    return lib.create()
+    h = lib.create()
+    layer = _threading_layer()
+    if layer is not None:
+        try:
+            lib.set_threading_layer(h, layer)
+            _threaded[0] = True
+        except Exception:  # noqa: BLE001 (cuDSSError: the layer or libgomp does not load: one thread)
+            pass
+    return h
+
+
+_MT_LAYER = "libcudss_mtlayer_gomp.so.0"
+_threaded = [False]  # a handle of this process uses the threading layer
+
+
+def _threading_layer():
+    """The path of cuDSS's GNU OpenMP threading layer beside the loaded libcudss.so.0, or None."""
+    try:
+        from cuda.pathfinder import load_nvidia_dynamic_lib  # (cached: nvmath loaded libcudss through it)
+
+        path = os.path.join(os.path.dirname(load_nvidia_dynamic_lib("cudss").abs_path), _MT_LAYER)
+    except Exception:  # noqa: BLE001 (no path to look beside: one thread)
+        return None
+    return path if os.path.isfile(path) else None
+
+
+def host_threads() -> int:
+    """The host threads cuDSS's reordering uses: a usable core each where the threading layer
+    loaded (OMP_NUM_THREADS, where set, caps them), else 1."""
+    if not _threaded[0]:
+        return 1
+    n = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    cap = os.environ.get("OMP_NUM_THREADS", "")
+    return max(1, min(n, int(cap))) if cap.isdigit() and int(cap) > 0 else max(1, n)
 
 
 _handles = PerThreadHandle(_create, lambda h: bindings().destroy(h))
@@ -117,6 +158,9 @@ class Factorization:
         self.eps = float(numpy.finfo(self.char).tiny)
         eps = numpy.array([self.eps], numpy.float64)  # cuDSS takes the epsilon as a double for every dtype
         lib.config_set(self.config, int(lib.ConfigParam.PIVOT_EPSILON), eps.ctypes.data, eps.nbytes)
+        if _threaded[0]:
+            threads = numpy.array([host_threads()], numpy.int32)
+            lib.config_set(self.config, int(lib.ConfigParam.HOST_NTHREADS), threads.ctypes.data, threads.nbytes)
         vt = _VALUE_TYPE[self.char]
         self.matrix = lib.matrix_create_csr(n, n, int(indices.shape[0]), indptr.data.ptr, 0, indices.data.ptr,
                                             data.data.ptr, _R_32I, _R_32I, vt, int(lib.MatrixType.GENERAL),
