@@ -326,7 +326,7 @@ class Prepared:
     `stage`: the staged table's override (None: `stages` decides a call; True where the route
     has none raises)."""
 
-    __slots__ = ("specs", "q_dt", "args", "keep", "ext", "snapshot", "route", "staged", "stage")
+    __slots__ = ("specs", "q_dt", "args", "keep", "ext", "snapshot", "route", "staged", "stage", "main", "strided")
 
     def __init__(self, route: Route, x: ndarray, yr: ndarray, below, above, extrapolate: bool, table=None,
                  fixed: bool = False, search=None, pipe=None, stage=None):
@@ -350,6 +350,8 @@ class Prepared:
         if stage and not nbytes:
             raise ValueError("this route has no staged table ({}, {} knots)".format(route.spec(), x.shape[0]))
         self.staged, self.stage = nbytes, stage
+        self.main = 1 if route.search in TABLE_SEARCHES else 0  # the evaluation's index in `specs`
+        self.strided = route.staged_spec(False) if nbytes else None  # strided points' staged kernel
 
     def __call__(self, xq: ndarray, out_ptr: int, check: bool = False) -> None:
         """Launch on the 1-D points `xq` (values into `out_ptr`: (points, columns), C order); with
@@ -368,13 +370,13 @@ class Prepared:
         nbytes, stage = self.staged, self.stage
         if nbytes and (stages(nbytes, n, m, sms) if stage is None else stage):
             # unit-stride points: the module's kernel; strided: its own module, compiled at first use
-            k = LINEAR.get(*self.specs)[-1] if step == 1 else LINEAR.kernel(self.route.staged_spec(False))
+            k = LINEAR.get(*self.specs)[-1] if step == 1 else LINEAR.kernel(self.strided)
             _limits.allow_dynamic_shared(k.kernel, nbytes, dev)
             k.launch(min(-(-m // (STAGED_THREADS * UNROLL)), sms), STAGED_THREADS, q.data.ptr, step, m, xs, n, below,
                      above, ext, err, out_ptr, shared_mem=nbytes)
         else:
             grid = min(-(-m // (THREADS * UNROLL)), BLOCKS_PER_SM * sms)
-            k = LINEAR.get(*self.specs)[1 if self.route.search in TABLE_SEARCHES else 0]
+            k = LINEAR.get(*self.specs)[self.main]
             k.launch(grid, THREADS, q.data.ptr, step, m, xs, ys, n, ncols, below, above, ext, err, out_ptr, cells,
                      ncells)
         if err:

@@ -539,6 +539,36 @@ CUARRAY_LIN_DEV void load_points(const Q* __restrict__ xq, long long qstride, lo
   }
 }
 
+// Both kernels' grid-stride loop over batches of THREADS * kUnroll consecutive points from `base`
+// (the first batch already in v with PIPE): each load instruction coalesced; with PIPE the next
+// batch's points are loaded before this one is evaluated, so a thread's streaming loads are in
+// flight while it searches. CONTIG: unit-stride points (the caller's qstride is 1), the stride a
+// constant: ~8 integer instructions a point fewer than the strided products (2 us of 62 at the
+// bench row on an H200, staged kernel).
+template <int THREADS, int MODE, int SEARCH, bool PIPE, bool CONTIG, typename Tab, typename Q, typename R>
+CUARRAY_LIN_DEV void grid_loop(const Tab& tab, const Search& s, const Q* __restrict__ xq, long long qstride,
+                               long long m, long long n, const double* __restrict__ below,
+                               const double* __restrict__ above, int ext, unsigned long long* err,
+                               R* __restrict__ out, long long base, Q* v, Q* w) {
+  const long long qs = CONTIG ? 1 : qstride, ncols = tab.ncols;
+  const long long stride = (long long)gridDim.x * THREADS * kUnroll;
+  for (; base < m; base += stride) {
+    if (PIPE)
+      load_points<THREADS>(xq, qs, m, base + stride, w);
+    else
+      load_points<THREADS>(xq, qs, m, base, v);
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      long long p = base + (long long)u * THREADS;
+      if (p < m) eval_point<MODE, SEARCH, R>(tab, n, s, v[u], below, above, ext != 0, err, out + p * ncols);
+    }
+    if (PIPE) {
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) v[u] = w[u];
+    }
+  }
+}
+
 // m query points xq[p * qstride] into out (m, ncols). x, y: the knots (n >= 2) and values
 // (n, ncols), or with PAIRED the (n, 2) table in x (y unused). err: the device error buffer
 // (bounds_error) or null. cells: start[0..ncells] of interp1d_cells (SEARCH 1, 2, 4; unread with
@@ -558,25 +588,10 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) interp1d_linear(const Q*
   tab.y = y;
   tab.ncols = ncols;
   Search s = make_search(tab, n, cells, ncells);
-  long long chunk = (long long)kThreads * kUnroll, stride = (long long)gridDim.x * chunk;
-  long long base = (long long)blockIdx.x * chunk + threadIdx.x;
+  long long base = (long long)blockIdx.x * kThreads * kUnroll + threadIdx.x;
   Q v[kUnroll], w[kUnroll];
   if (PIPE) load_points(xq, qstride, m, base, v);
-  for (; base < m; base += stride) {
-    if (PIPE)
-      load_points(xq, qstride, m, base + stride, w);
-    else
-      load_points(xq, qstride, m, base, v);
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      long long p = base + (long long)u * kThreads;
-      if (p < m) eval_point<MODE, SEARCH, R>(tab, n, s, v[u], below, above, ext != 0, err, out + p * ncols);
-    }
-    if (PIPE) {
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) v[u] = w[u];
-    }
-  }
+  grid_loop<kThreads, MODE, SEARCH, PIPE, false>(tab, s, xq, qstride, m, n, below, above, ext, err, out, base, v, w);
 }
 
 // The (n, 2) record table staged in shared memory (interp1d_linear_staged): PAIRED's records read
@@ -611,32 +626,6 @@ struct SharedTable {
 
 constexpr int kStagedThreads = 1024;  // one block an SM (the table takes most of its shared memory)
 
-// The staged kernel's grid-stride loop (CONTIG: unit-stride points, qstride 1 by the caller, the
-// stride a constant: ~8 integer instructions a point fewer than the strided loop's 64-bit
-// products; 2 us of 62 at the bench row on an H200).
-template <int MODE, bool PIPE, bool CONTIG, typename Tab, typename Q, typename R>
-CUARRAY_LIN_DEV void staged_loop(const Tab& tab, const Search& s, const Q* __restrict__ xq, long long qstride, long long m,
-                                 long long n, const double* __restrict__ below, const double* __restrict__ above,
-                                 int ext, unsigned long long* err, R* __restrict__ out, long long base,
-                                 long long stride, Q* v, Q* w) {
-  const long long qs = CONTIG ? 1 : qstride;
-  for (; base < m; base += stride) {
-    if (PIPE)
-      load_points<kStagedThreads>(xq, qs, m, base + stride, w);
-    else
-      load_points<kStagedThreads>(xq, qs, m, base, v);
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      long long p = base + (long long)u * kStagedThreads;
-      if (p < m) eval_point<MODE, 5, R>(tab, n, s, v[u], below, above, ext != 0, err, out + p);
-    }
-    if (PIPE) {
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) v[u] = w[u];
-    }
-  }
-}
-
 // interp1d_linear with PAIRED and SEARCH 5 on the (n, 2) table x staged in dynamic shared memory
 // (2 n sizeof(T) bytes, the launch's; x 16-byte aligned): each block copies the table once (its
 // first batch of points already in flight with PIPE), then runs the same grid-stride loop.
@@ -646,8 +635,7 @@ __global__ void __launch_bounds__(kStagedThreads, 1) interp1d_linear_staged(
     const double* __restrict__ below, const double* __restrict__ above, int ext, unsigned long long* err,
     R* __restrict__ out) {
   extern __shared__ __align__(16) unsigned char staged[];
-  long long chunk = (long long)kStagedThreads * kUnroll, stride = (long long)gridDim.x * chunk;
-  long long base = (long long)blockIdx.x * chunk + threadIdx.x;
+  long long base = (long long)blockIdx.x * kStagedThreads * kUnroll + threadIdx.x;
   Q v[kUnroll], w[kUnroll];
   if (PIPE) load_points<kStagedThreads>(xq, qstride, m, base, v);
   int bytes = (int)(2 * n * (long long)sizeof(T)), words = bytes >> 4;
@@ -661,7 +649,8 @@ __global__ void __launch_bounds__(kStagedThreads, 1) interp1d_linear_staged(
   tab.y = tab.x;
   tab.ncols = 1;
   Search s = make_search(tab, n, nullptr, 0);
-  staged_loop<MODE, PIPE, CONTIG>(tab, s, xq, qstride, m, n, below, above, ext, err, out, base, stride, v, w);
+  grid_loop<kStagedThreads, MODE, 5, PIPE, CONTIG>(tab, s, xq, qstride, m, n, below, above, ext, err, out, base, v,
+                                                   w);
 }
 
 // The cell table of the knots (x, or with PAIRED the (n, 2) table): start[c] for c in
