@@ -83,13 +83,25 @@ CUARRAY_LIN_DEV int load_index(const int* p) { return __ldg(p); }
 template <typename T> CUARRAY_LIN_DEV T load(const T* p) { return __ldg(p); }
 template <typename T> CUARRAY_LIN_DEV T load_stream(const T* p) { return __ldcs(p); }
 template <typename T> CUARRAY_LIN_DEV void store(T* p, T v) { __stcs(p, v); }
-CUARRAY_LIN_DEV void load_pair(const double* p, long long k, double& a, double& b) {
-  double2 r = __ldg(reinterpret_cast<const double2*>(p) + k);
+template <typename T>
+struct Pair;  // the 2-vector type of one (x, y) record
+template <>
+struct Pair<double> {
+  typedef double2 type;
+};
+template <>
+struct Pair<float> {
+  typedef float2 type;
+};
+// record k of an interleaved table: through the read-only cache, or (shared) a plain load of a table
+// staged in shared memory (fewer than 2**31 records: a 32-bit index)
+template <typename T> CUARRAY_LIN_DEV void load_pair(const T* p, long long k, T& a, T& b) {
+  typename Pair<T>::type r = __ldg(reinterpret_cast<const typename Pair<T>::type*>(p) + k);
   a = r.x;
   b = r.y;
 }
-CUARRAY_LIN_DEV void load_pair(const float* p, long long k, float& a, float& b) {
-  float2 r = __ldg(reinterpret_cast<const float2*>(p) + k);
+template <typename T> CUARRAY_LIN_DEV void load_pair_shared(const T* p, long long k, T& a, T& b) {
+  typename Pair<T>::type r = reinterpret_cast<const typename Pair<T>::type*>(p)[(int)k];
   a = r.x;
   b = r.y;
 }
@@ -102,6 +114,7 @@ template <typename T> inline void load_pair(const T* p, long long k, T& a, T& b)
   a = p[2 * k];
   b = p[2 * k + 1];
 }
+template <typename T> inline void load_pair_shared(const T* p, long long k, T& a, T& b) { load_pair(p, k, a, b); }
 #endif
 
 // a * b rounded once in the type C++ (and NumPy) promote them to
@@ -112,8 +125,9 @@ CUARRAY_LIN_DEV auto mul(A a, B b) -> decltype(a * b) {
 }
 
 // The knots and values: x[k] and y[k * ncols + c] from two arrays (PAIRED false), or one array
-// of (x[k], y[k]) pairs (PAIRED true: one column, values of the knots' type).
-template <typename T, typename Y, bool PAIRED>
+// of (x[k], y[k]) pairs (PAIRED true: one column, values of the knots' type), in global memory or
+// (SHARED, interp1d_linear_staged) staged in shared memory.
+template <typename T, typename Y, bool PAIRED, bool SHARED = false>
 struct Table {
   struct Rec {
     T x;
@@ -129,8 +143,8 @@ struct Table {
   CUARRAY_LIN_DEV Y value(const Rec&, long long k, long long c) const { return load(y + k * ncols + c); }
 };
 
-template <typename T, typename Y>
-struct Table<T, Y, true> {
+template <typename T, typename Y, bool SHARED>
+struct Table<T, Y, true, SHARED> {
   struct Rec {
     T x;
     T y;
@@ -140,7 +154,10 @@ struct Table<T, Y, true> {
   long long ncols;
   CUARRAY_LIN_DEV Rec at(long long k) const {
     Rec r;
-    load_pair(x, k, r.x, r.y);
+    if (SHARED)
+      load_pair_shared(x, k, r.x, r.y);
+    else
+      load_pair(x, k, r.x, r.y);
     return r;
   }
   CUARRAY_LIN_DEV T value(const Rec& r, long long, long long) const { return r.y; }
@@ -594,36 +611,10 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) interp1d_linear(const Q*
   grid_loop<kThreads, MODE, SEARCH, PIPE, false>(tab, s, xq, qstride, m, n, below, above, ext, err, out, base, v, w);
 }
 
-// The (n, 2) record table staged in shared memory (interp1d_linear_staged): PAIRED's records read
-// with shared loads. A warp's gather of 32 random 16-byte records costs L1 one wavefront a
-// distinct line (~32 a load, two loads a point: the L1 path's limit, docs/perf-notes.md); from
-// shared memory it costs the bank conflicts of each quarter warp (~10).
-template <typename T>
-struct Pair;  // the 2-vector type of one record
-template <>
-struct Pair<double> {
-  typedef double2 type;
-};
-template <>
-struct Pair<float> {
-  typedef float2 type;
-};
-template <typename T>
-struct SharedTable {
-  struct Rec {
-    T x;
-    T y;
-  };
-  const T* x;
-  const T* y;  // unused
-  long long ncols;
-  CUARRAY_LIN_DEV Rec at(long long k) const {
-    typename Pair<T>::type r = reinterpret_cast<const typename Pair<T>::type*>(x)[(int)k];
-    return Rec{r.x, r.y};
-  }
-  CUARRAY_LIN_DEV T value(const Rec& r, long long, long long) const { return r.y; }
-};
-
+// interp1d_linear_staged reads the (n, 2) records from shared memory (Table's SHARED). A warp's
+// gather of 32 random 16-byte records costs L1 one wavefront a distinct line (~32 a load, two
+// loads a point: the L1 path's limit, docs/perf-notes.md); from shared memory it costs the bank
+// conflicts of each quarter warp (~10).
 constexpr int kStagedThreads = 1024;  // one block an SM (the table takes most of its shared memory)
 
 // interp1d_linear with PAIRED and SEARCH 5 on the (n, 2) table x staged in dynamic shared memory
@@ -644,7 +635,7 @@ __global__ void __launch_bounds__(kStagedThreads, 1) interp1d_linear_staged(
   if (threadIdx.x == 0 && (bytes & 15))  // float knots, n odd: the last record
     reinterpret_cast<uint2*>(staged)[2 * words] = __ldg(reinterpret_cast<const uint2*>(x) + 2 * words);
   __syncthreads();
-  SharedTable<T> tab;
+  Table<T, T, true, true> tab;
   tab.x = reinterpret_cast<const T*>(staged);
   tab.y = tab.x;
   tab.ncols = 1;
