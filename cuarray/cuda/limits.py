@@ -66,7 +66,10 @@ def allow_dynamic_shared(kernel, nbytes: int, device_id: int | None = None) -> N
         return
     if device_id is None:
         device_id = _device.get_device_id()
-    key = (getattr(kernel, "handle", id(kernel)), device_id)
+    handle = getattr(kernel, "handle", None)
+    if handle is None and _device._simulated is None:
+        raise TypeError("allow_dynamic_shared takes a compiled kernel (with a CUkernel .handle), got {!r}".format(kernel))
+    key = (id(kernel) if handle is None else handle, device_id)
     if _allowed.get(key, 0) >= nbytes:
         return
     most = shared_per_block_optin(device_id)

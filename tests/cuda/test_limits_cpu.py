@@ -53,3 +53,13 @@ def test_opt_in_limit_and_the_kernel_attribute_on_a_simulated_device(simulated, 
     with pytest.raises(ValueError, match="232449 bytes of dynamic shared memory a block: device 0 allows 232448"):
         limits.allow_dynamic_shared(K, 227 * 1024 + 1)
     assert limits._allowed == {(0x1234, 0): 160000}
+
+
+@pytest.mark.skipif(_backend.is_available(), reason="a device answers for itself")
+def test_allow_dynamic_shared_wants_a_compiled_kernel(simulated, monkeypatch):
+    simulated(None)
+    monkeypatch.setattr(limits, "_allowed", {})
+    limits.allow_dynamic_shared(object(), 48 * 1024)  # what every launch gets: nothing to check
+    with pytest.raises(TypeError, match="compiled kernel"):
+        limits.allow_dynamic_shared(object(), 100000)
+    assert limits._allowed == {}
