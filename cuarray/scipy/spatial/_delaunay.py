@@ -24,6 +24,7 @@ from ..._logic.content import isfinite
 from ..._manipulation.joining import concatenate, stack
 from ..._sorting.searching import where
 from ...linalg._solve import _inverse
+from . import _triangulation as _tri
 from ._kdtree import KDTree
 
 __all__ = ["Delaunay", "HalfspaceIntersection", "HostHull", "QhullError", "Voronoi", "from_scipy", "host_qhull",
@@ -152,11 +153,32 @@ class Delaunay(_QhullUser):
         h = self._h
         self.nsimplex = int(h.nsimplex)
         self.paraboloid_scale, self.paraboloid_shift = float(h.paraboloid_scale), float(h.paraboloid_shift)
-        self._transform = self._v2s = self._vnv = self._hull = self._tree = None
+        self._transform = self._v2s = self._vnv = self._hull = self._tree = self._nb_host = None
+
+    def _set_triangulation(self, points, simplices, neighbors):
+        """This object as the 2-D triangulation `simplices` (int32, counterclockwise) with its
+        `neighbors` (-1 on the hull) of the device float64 `points` (n, 2): not Qhull's (no host
+        state; `_triangulation` derives SciPy's other arrays on the device)."""
+        self._h = self._host_tri = None
+        self._points, self.simplices, self.neighbors = points, simplices, neighbors
+        self.ndim, self.npoints, self.nsimplex = 2, int(points.shape[0]), int(simplices.shape[0])
+        self.min_bound, self.max_bound = points.min(axis=0), points.max(axis=0)
+        self.paraboloid_scale, self.paraboloid_shift = _tri.paraboloid(points)
+        self.equations = _tri.equations(points, simplices, self.paraboloid_scale, self.paraboloid_shift)
+        self.coplanar = from_host(numpy.zeros((0, 3), dtype=numpy.intc))  # (duplicates go to Qhull)
+        self.good = from_host(numpy.ones(self.nsimplex, dtype=numpy.intc))
+        self._transform = self._v2s = self._vnv = self._hull = self._tree = self._nb_host = None
 
     def add_points(self, points, restart=False):
         """See `scipy.spatial.Delaunay.add_points` (`incremental=True`; Qhull's, on the host)."""
+        if self._h is None:  # (SciPy's error for a triangulation made without incremental=True)
+            raise QhullError("incremental mode not enabled or already closed")
         self._add(points, restart)
+
+    def close(self):
+        """See `scipy.spatial.Delaunay.close`: releases the host Qhull state."""
+        if self._h is not None:
+            self._h.close()
 
     @property
     def transform(self):
@@ -170,20 +192,31 @@ class Delaunay(_QhullUser):
     @property
     def vertex_to_simplex(self):
         if self._v2s is None:
-            self._v2s = from_host(self._h.vertex_to_simplex)
+            self._v2s = (_tri.vertex_to_simplex(self.simplices, self.npoints) if self._h is None else
+                         from_host(self._h.vertex_to_simplex))
         return self._v2s
 
     @property
     def vertex_neighbor_vertices(self):
         if self._vnv is None:
-            self._vnv = tuple(from_host(v) for v in self._h.vertex_neighbor_vertices)
+            self._vnv = (_tri.vertex_neighbor_vertices(self.simplices, self.npoints) if self._h is None else
+                         tuple(from_host(v) for v in self._h.vertex_neighbor_vertices))
         return self._vnv
 
     @property
     def convex_hull(self):
         if self._hull is None:
-            self._hull = from_host(numpy.ascontiguousarray(self._h.convex_hull))
+            self._hull = (_tri.convex_hull(self.simplices, self.neighbors) if self._h is None else
+                          from_host(numpy.ascontiguousarray(self._h.convex_hull)))
         return self._hull
+
+    def _neighbors_host(self):
+        """The neighbours as a host array (SciPy's rule for degenerate simplices walks them there)."""
+        if self._h is not None:
+            return self._h.neighbors
+        if self._nb_host is None:
+            self._nb_host = numpy.asarray(to_host(self.neighbors))
+        return self._nb_host
 
     def lift_points(self, x):
         """See `scipy.spatial.Delaunay.lift_points` (on the device)."""
@@ -209,7 +242,7 @@ class Delaunay(_QhullUser):
         x, shape = _query(xi, self.ndim, "Delaunay.find_simplex", "wrong dimensionality in xi")
         bounds = (self.min_bound, self.max_bound)
         if bruteforce or x.shape[0] == 0 or self.nsimplex == 0 or self.ndim > 16:  # KDTree: 16-D at most
-            return _find_simplex(self.transform, self._h.neighbors, bounds, x, self.ndim, eps).reshape(shape)
+            return _find_simplex(self.transform, self._neighbors_host(), bounds, x, self.ndim, eps).reshape(shape)
         if self._tree is None:
             self._tree = KDTree(self._points)
         parts = []
@@ -225,7 +258,7 @@ class Delaunay(_QhullUser):
         if left.size:  # unfinished walks and degenerate simplices: SciPy's brute-force rule
             idx = from_host(left)
             rest = take(x, idx, axis=0)
-            res[idx] = _find_simplex(self.transform, self._h.neighbors, bounds, rest, self.ndim, eps)
+            res[idx] = _find_simplex(self.transform, self._neighbors_host(), bounds, rest, self.ndim, eps)
         return res.astype(numpy.intc).reshape(shape)
 
 
@@ -248,8 +281,13 @@ def from_scipy(tri):
 
 def host_qhull(tri):
     """The host `scipy.spatial.Delaunay` behind a cuarray `Delaunay` (for host work that takes
-    SciPy's object: CloughTocher2DInterpolator's patches)."""
-    return tri._h
+    SciPy's object: CloughTocher2DInterpolator's patches); for a triangulation that is not Qhull's,
+    Qhull's of the same points, made once (for points in general position, the same triangles)."""
+    if tri._h is not None:
+        return tri._h
+    if tri._host_tri is None:
+        tri._host_tri = qhull("Delaunay", _host_points(tri.points, "Delaunay"))
+    return tri._host_tri
 
 
 def tsearch(tri, xi):

@@ -71,7 +71,7 @@ _NUMPY = {
     "diff": _wrap(np.diff), "isfinite": np.isfinite, "cumsum": _wrap(np.cumsum),
     "argsort": _wrap(np.argsort), "take_along_axis": _wrap(np.take_along_axis), "nonzero": _wrap(np.nonzero),
     "arccos": np.arccos, "prod": _wrap(np.prod), "maximum": np.maximum, "minimum": np.minimum,
-    "zeros_like": _wrap(np.zeros_like),
+    "zeros_like": _wrap(np.zeros_like), "full": _wrap(np.full), "unique": _wrap(np.unique),
 }
 
 
@@ -235,14 +235,14 @@ def spatial_standins():
         importlib.import_module(info.name)  # every module of the package in the copies
     from cuarray.scipy.spatial import (_delaunay, _distance_kernels, _distance_pair, _distance_vec, _hull,
                                        _kdtree, _minkowski, _plotutils, _procrustes, _rectangle,
-                                       _spherical_voronoi, _squareform)
+                                       _spherical_voronoi, _squareform, _triangulation)
     from cuarray.scipy.spatial.transform import (_arguments, _quat, _reduce, _rigid, _rigid_transform, _rotation,
                                                  _slerp, _spline)
 
     standins = {}
     for mod in (_distance_vec, _distance_pair, _squareform, _minkowski, _quat, _rotation, _reduce, _slerp, _kdtree,
                 _procrustes, _hull, _delaunay, _spline, _rectangle, _plotutils, _spherical_voronoi, _rigid,
-                _rigid_transform, _arguments):
+                _rigid_transform, _arguments, _triangulation):
         standins[mod] = {attr: stand_in for attr, stand_in in _NUMPY.items()
                          if vars(mod).get(attr) is not None
                          and getattr(vars(mod)[attr], "__module__", None) != mod.__name__}  # imported, not its own

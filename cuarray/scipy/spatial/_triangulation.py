@@ -1,0 +1,94 @@
+"""The arrays of SciPy's `Delaunay` for a 2-D triangulation that is not Qhull's: the GPU
+triangulation (`_delaunay_gpu`) gives simplices and neighbours, and everything else is derived
+here on the device, as SciPy defines it:
+
+- `paraboloid`: Qhull's lift (options 'Qbb' and 'Qz', SciPy's defaults): z = x*x + y*y scaled to
+  [0, m] with m the largest coordinate magnitude, over [min z, 1.1 max z] (the point 'Qz' adds
+  at infinity is lifted to 1.1 times the highest point). The same arithmetic as Qhull's
+  qh_scalelast, so `paraboloid_scale` and `paraboloid_shift` are Qhull's bit for bit.
+- `equations`: each simplex's lifted plane, unit normal pointing down (Qhull's lower hull) and
+  offset, as ``normal . lifted + offset = 0``.
+- `vertex_to_simplex`: the lowest-numbered simplex of each vertex (-1 for none).
+- `convex_hull`: the hull edges (the simplex edges with no neighbour), in simplex order.
+- `vertex_neighbor_vertices`: (indptr, indices), each vertex's neighbours in increasing order.
+
+SciPy documents no order for these (Qhull's depends on its insertion order); the sets are
+SciPy's, and the orders above are this module's (a triangulation of points in general position
+is unique, so its simplices, hull and adjacency are the ones Qhull finds).
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from ..._core.transfer import to_host
+from ..._creation.basic import full
+from ..._creation.ranges import arange
+from ..._indexing.inserting import take
+from ..._manipulation.joining import concatenate, stack
+from ..._math.misc import sqrt
+from ..._sets.unique import unique
+from ..._sorting.searching import where
+from ..._sorting.searching_nonzero import nonzero
+from ..._sorting.searchsorted import searchsorted
+from ..._sorting.sorting import argsort
+
+__all__ = ["paraboloid", "equations", "vertex_to_simplex", "convex_hull", "vertex_neighbor_vertices"]
+
+_I4 = numpy.dtype(numpy.int32)
+
+
+def paraboloid(points) -> tuple:
+    """(paraboloid_scale, paraboloid_shift) of Qhull's lift of `points` (n, 2), host floats."""
+    z = points[:, 0] * points[:, 0] + points[:, 1] * points[:, 1]  # (Qhull's order of the sum)
+    lo, hi, m = (float(v) for v in to_host(stack([z.min(), z.max(), abs(points).max()])))
+    hi = hi * 1.1  # the point at infinity ('Qz')
+    scale = m / (hi - lo)
+    return scale, -lo * scale
+
+
+def equations(points, simplices, scale: float, shift: float):
+    """(nsimplex, 4): each simplex's lifted plane (unit normal with a negative last component,
+    then the offset)."""
+    v = take(points, simplices, axis=0)  # (s, 3, 2)
+    x, y = v[:, :, 0], v[:, :, 1]
+    z = (x * x + y * y) * scale + shift
+    ax, ay, az = x[:, 1] - x[:, 0], y[:, 1] - y[:, 0], z[:, 1] - z[:, 0]
+    bx, by, bz = x[:, 2] - x[:, 0], y[:, 2] - y[:, 0], z[:, 2] - z[:, 0]
+    nx, ny, nz = ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx
+    flip = where(nz > 0, -1.0, 1.0) / sqrt(nx * nx + ny * ny + nz * nz)
+    nx, ny, nz = nx * flip, ny * flip, nz * flip
+    offset = -(nx * x[:, 0] + ny * y[:, 0] + nz * z[:, 0])
+    return stack([nx, ny, nz, offset], axis=1)
+
+
+def vertex_to_simplex(simplices, npoints: int):
+    """(npoints,) int32: the lowest-numbered simplex holding each point, -1 for none."""
+    flat = simplices.reshape(-1)
+    order = argsort(flat, kind="stable")
+    v = take(flat, order)
+    if v.shape[0] == 0:
+        return full(npoints, -1, dtype=_I4)
+    heads = nonzero(concatenate([full(1, True, dtype=bool), v[1:] != v[:-1]]))[0]
+    out = full(npoints, -1, dtype=_I4)
+    out[take(v, heads)] = (take(order, heads) // 3).astype(_I4)
+    return out
+
+
+def convex_hull(simplices, neighbors):
+    """(nhull, 2) int32: the edges of the simplices that have no neighbour across them."""
+    i, k = nonzero(neighbors < 0)
+    a = simplices[i, (k + 1) % 3]
+    b = simplices[i, (k + 2) % 3]
+    return stack([a, b], axis=1).astype(_I4)
+
+
+def vertex_neighbor_vertices(simplices, npoints: int) -> tuple:
+    """(indptr (npoints + 1,), indices) int32: the vertices sharing an edge with each vertex, in
+    increasing order."""
+    s = simplices.astype(numpy.int64)
+    a = concatenate([s[:, 0], s[:, 1], s[:, 2], s[:, 1], s[:, 2], s[:, 0]])
+    b = concatenate([s[:, 1], s[:, 2], s[:, 0], s[:, 0], s[:, 1], s[:, 2]])
+    key = unique(a * npoints + b)  # sorted: by vertex, then neighbour
+    indptr = searchsorted(key // npoints, arange(npoints + 1, dtype=numpy.int64))
+    return indptr.astype(_I4), (key % npoints).astype(_I4)
