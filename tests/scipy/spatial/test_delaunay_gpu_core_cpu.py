@@ -107,27 +107,87 @@ def _orient(pts, s):
     return (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (c[:, 0] - a[:, 0])
 
 
-def check_against_scipy(pts, simplices, neighbors):
-    want = ss.Delaunay(pts)
-    assert simplices.dtype == np.int32 and neighbors.dtype == np.int32
-    assert simplices.shape == neighbors.shape == (want.nsimplex, 3)
-    assert canonical_simplices(simplices) == canonical_simplices(want.simplices)
-    assert (_orient(pts, simplices) > 0).all(), "a triangle is not counterclockwise"
+def _exact(pts):
+    """The points as integers of one common scale (doubles are dyadic: exact)."""
+    ratios = [v.as_integer_ratio() for v in pts.ravel().tolist()]
+    den = max(d for _, d in ratios)
+    vals = [num * (den // d) for num, d in ratios]
+    return list(zip(vals[0::2], vals[1::2]))
+
+
+def _orient_exact(P, a, b, c):
+    return (P[a][0] - P[c][0]) * (P[b][1] - P[c][1]) - (P[a][1] - P[c][1]) * (P[b][0] - P[c][0])
+
+
+def _incircle_exact(P, a, b, c, d):
+    rows = []
+    for v in (a, b, c):
+        x, y = P[v][0] - P[d][0], P[v][1] - P[d][1]
+        rows.append((x, y, x * x + y * y))
+    (a1, a2, a3), (b1, b2, b3), (c1, c2, c3) = rows
+    return a1 * (b2 * c3 - b3 * c2) - a2 * (b1 * c3 - b3 * c1) + a3 * (b1 * c2 - b2 * c1)
+
+
+def illegal_edges(pts, simplices, neighbors):
+    """How many interior edges are not strictly locally Delaunay, in exact arithmetic."""
+    P, bad = _exact(pts), 0
+    for i, tri in enumerate(simplices.tolist()):
+        if _orient_exact(P, *tri) < 0:
+            tri = [tri[0], tri[2], tri[1]]
+        for j in neighbors[i]:
+            if j >= 0:
+                q = (set(simplices[j].tolist()) - set(tri)).pop()
+                bad += _incircle_exact(P, *tri, q) >= 0
+    return bad
+
+
+def check_exactly_delaunay(pts, simplices, neighbors, want):
+    """Where Qhull's triangles differ from ours: ours are exactly Delaunay (a mesh of counterclockwise
+    triangles over every point, its boundary Qhull's hull and strictly convex, every interior edge
+    strictly locally Delaunay: the Delaunay lemma) and Qhull's are not (its double arithmetic)."""
+    P = _exact(pts)
+    assert all(_orient_exact(P, *t) > 0 for t in simplices.tolist())
+    assert set(simplices.ravel().tolist()) == set(range(len(pts)))
+    hull = {tuple(sorted(e)) for e in want.convex_hull.tolist()}
+    ours = {tuple(sorted(set(simplices[i].tolist()) - {int(simplices[i, k])}))
+            for i, k in zip(*np.nonzero(neighbors < 0))}
+    assert ours == hull
+    nxt = {}
+    for i, k in zip(*np.nonzero(neighbors < 0)):
+        t = simplices[i].tolist()
+        nxt[t[(k + 1) % 3]] = t[(k + 2) % 3]  # the hull edge, counterclockwise
+    for a, b in nxt.items():
+        assert _orient_exact(P, a, b, nxt[b]) > 0, "the hull is not strictly convex"
+    assert illegal_edges(pts, simplices, neighbors) == 0
+    assert illegal_edges(pts, want.simplices, want.neighbors) > 0, "Qhull's is Delaunay too: ours is wrong"
+
+
+def check_neighbors_symmetric(simplices, neighbors):
+    """j = neighbors[i, k] >= 0 names i exactly once, across the same edge (opposite simplices[i, k])."""
     m = len(simplices)
-    # symmetric: j = neighbors[i, k] >= 0 has i among its neighbours, across the same edge
     for i in range(m):
         for k in range(3):
             j = neighbors[i, k]
-            edge = set(simplices[i]) - {simplices[i, k]}
             if j < 0:
                 continue
             assert 0 <= j < m and list(neighbors[j]).count(i) == 1, (i, k, j)
             kk = list(neighbors[j]).index(i)
-            assert set(simplices[j]) - {simplices[j, kk]} == edge
+            assert set(simplices[j]) - {simplices[j, kk]} == set(simplices[i]) - {simplices[i, k]}
+
+
+def check_against_scipy(pts, simplices, neighbors):
+    want = ss.Delaunay(pts)
+    assert simplices.dtype == np.int32 and neighbors.dtype == np.int32
+    assert simplices.shape == neighbors.shape == (want.nsimplex, 3)
+    assert (_orient(pts, simplices) > 0).all(), "a triangle is not counterclockwise"
+    check_neighbors_symmetric(simplices, neighbors)
+    if canonical_simplices(simplices) != canonical_simplices(want.simplices):
+        check_exactly_delaunay(pts, simplices, neighbors, want)
+        return
     # -1 exactly on hull edges, and SciPy's neighbour across each edge
     hull = {tuple(sorted(e)) for e in want.convex_hull}
     at = {tuple(sorted(s)): j for j, s in enumerate(want.simplices)}
-    for i in range(m):
+    for i in range(len(simplices)):
         j = at[tuple(sorted(simplices[i]))]
         for k in range(3):
             edge = tuple(sorted(set(simplices[i]) - {simplices[i, k]}))
@@ -136,6 +196,23 @@ def check_against_scipy(pts, simplices, neighbors):
             w = want.neighbors[j, kk]
             got = set(simplices[neighbors[i, k]]) if neighbors[i, k] >= 0 else None
             assert got == (set(want.simplices[w]) if w >= 0 else None)
+
+
+def test_the_exact_check_sees_an_illegal_edge():
+    """The two triangles of an interior edge of SciPy's triangulation of random points, flipped
+    to the other diagonal of their (convex) quad: the new edge is illegal from both sides."""
+    pts = _points("uniform", 50, 3)
+    tri = ss.Delaunay(pts)
+    assert illegal_edges(pts, tri.simplices, tri.neighbors) == 0
+    for i, k in zip(*np.nonzero(tri.neighbors >= 0)):
+        s = tri.simplices
+        p, q = s[i, k], (set(s[tri.neighbors[i, k]]) - set(s[i])).pop()
+        a, b = sorted(set(s[i]) - {p})
+        flipped = np.array([[p, a, q], [p, q, b]])
+        if (np.sign(_orient(pts, flipped)) == np.sign(_orient(pts, flipped[:1]))).all():  # a convex quad
+            assert illegal_edges(pts, flipped, np.array([[1, -1, -1], [0, -1, -1]])) == 2
+            return
+    raise AssertionError("no convex quad")
 
 
 KINDS = ("uniform", "gaussian", "clustered", "float32", "annulus")
