@@ -77,6 +77,21 @@ CUARRAY_DT_FN int must_flip(const double* xy, int n, int p, int s1, int s2, int 
   return c > 0 ? 1 : (c < 0 ? 0 : -1);
 }
 
+// A point's bid for triangle t (pick). Early rounds send most points to a few triangles: on the
+// device the lanes of a warp bidding for one triangle agree on their smallest key first (its high
+// word, then the low word among the lanes holding that high word: one real bid), so a warp makes
+// one atomic per triangle rather than one per point. The winner is the same either way.
+CUARRAY_DT_FN void bid(unsigned long long* best, int t, unsigned long long key) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned group = __match_any_sync(__activemask(), t);
+  const unsigned hi = __reduce_min_sync(group, (unsigned)(key >> 32));
+  const unsigned lo = __reduce_min_sync(group, (unsigned)(key >> 32) == hi ? (unsigned)key : 0xffffffffu);
+  if ((int)(threadIdx.x & 31) == __ffs(group) - 1) atomicMin(best + t, ((unsigned long long)hi << 32) | lo);
+#else
+  atomicMin(best + t, key);
+#endif
+}
+
 }  // namespace cuarray_delaunay
 
 // |cross(b - a, p - a)| of every point: the start's third vertex is the point farthest from the
@@ -152,28 +167,29 @@ extern "C" __global__ void cuarray_delaunay_locate_start(const double* __restric
 extern "C" __global__ void cuarray_delaunay_pick(const double* __restrict__ xy, int n, const int* __restrict__ tv,
                                                 const int* __restrict__ loc,
                                                 unsigned long long* __restrict__ best) {
+  using namespace cuarray_delaunay;
   CUARRAY_DT_FOR(p, n) {
     const int t = loc[p];
     if (t < 0) continue;
     const int v0 = tv[3 * t], v1 = tv[3 * t + 1], v2 = tv[3 * t + 2];
     const double px = xy[2 * p], py = xy[2 * p + 1];
-    float score;
+    float score;  // (a heuristic: no rounding rule matters here)
     if (v0 != n && v1 != n && v2 != n) {
-      const double dx = px - (xy[2 * v0] + xy[2 * v1] + xy[2 * v2]) / 3.0;
-      const double dy = py - (xy[2 * v0 + 1] + xy[2 * v1 + 1] + xy[2 * v2 + 1]) / 3.0;
+      const double dx = px - (xy[2 * v0] + xy[2 * v1] + xy[2 * v2]) * (1.0 / 3.0);
+      const double dy = py - (xy[2 * v0 + 1] + xy[2 * v1 + 1] + xy[2 * v2 + 1]) * (1.0 / 3.0);
       score = (float)(dx * dx + dy * dy);
     } else {
       const int a = v0 == n ? v1 : (v1 == n ? v2 : v0), b = v0 == n ? v2 : (v1 == n ? v0 : v1);
       const double cross = (xy[2 * b] - xy[2 * a]) * (py - xy[2 * a + 1]) -
                            (xy[2 * b + 1] - xy[2 * a + 1]) * (px - xy[2 * a]);
-      score = cross > 0.0 ? (float)(1.0 / cross) : 3.0e38f;
+      score = cross > 0.0 ? 1.0f / (float)cross : 3.0e38f;  // 1 / 0 (a float underflow): inf, still ordered
     }
     union {
       float f;
       unsigned int u;
     } bits;
-    bits.f = score;  // >= 0: its bits order as the values do
-    atomicMin(best + t, ((unsigned long long)bits.u << 32) | (unsigned int)p);
+    bits.f = score;  // >= 0 (or NaN for NaN input, which the predicates reject): its bits order as the values
+    bid(best, t, ((unsigned long long)bits.u << 32) | (unsigned int)p);
   }
 }
 
