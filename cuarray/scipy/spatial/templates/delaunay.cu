@@ -4,13 +4,19 @@
 // Start: one finite triangle of three input points and the three infinite triangles around it;
 // every other point is located in a triangle (inside a finite one, or in the cone of an infinite
 // one: delaunay_common.cuh's in_cone). A round: each triangle that holds uninserted points picks
-// one (pick), marks itself (mark), splits 1 -> 3 (split: new ids from an inclusive scan of the
-// marks, taken by the host between the launches), and its points move into the children
-// (relocate_split); then flip passes until none flips (flip_vote, flip_apply, flip_relink,
-// relocate_flip). Each kernel writes only what its own index owns, or what exactly one index can
-// reach, and reads nothing another index of the same launch writes: so a launch's result does not
-// depend on the order its threads run in (the host build runs them in several orders and checks).
-// End: the finite triangles, compacted (finish_mark, a scan, finish_write).
+// one (pick), marks itself (mark), splits 1 -> 3 (split: its two new ids from a device scan of the
+// marks between the launches; the host reads only the total), and its points move into the
+// children (relocate_split); then flip passes until none flips (flip_vote, flip_apply,
+// flip_relink, relocate_flip; the host reads the status words after each pass). Each kernel
+// writes only what its own index owns, or what exactly one index can reach, and reads nothing
+// another index of the same launch writes (atomics aside, whose results no index reads in that
+// launch): so a launch's result does not depend on the order its threads run in (the host build
+// runs them in several orders and checks). End: the finite triangles, compacted (finish_mark, a
+// scan, finish_write).
+//
+// Every decision is a predicate whose sign is certain (delaunay_common.cuh), so the result is the
+// exact Delaunay triangulation or a fallback flag; Qhull's double arithmetic is not exact, and on
+// near-cocircular quads (about one in 10^6 uniform points) its triangles can differ from these.
 #include "delaunay_common.cuh"
 
 namespace cuarray_delaunay {
