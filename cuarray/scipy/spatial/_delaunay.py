@@ -1,14 +1,19 @@
 """`Delaunay`, `HalfspaceIntersection`, and `ConvexHull` beyond the 2-D GPU path. See
 `scipy.spatial.Delaunay`.
 
-The triangulation (or hull, or intersection) itself is SciPy's Qhull on the host: cuarray has no
-GPU Delaunay yet, so the points make one round trip and Qhull's arrays (simplices, neighbors,
-equations, coplanar, good and the combinatorial queries vertex_to_simplex,
-vertex_neighbor_vertices, convex_hull) are Qhull's exactly, as device arrays. What scales with
-the queries runs on the device: the barycentric `transform` (batched inverses, with SciPy's
-condition limit), `find_simplex` (a walk for all queries at once from the simplex of each one's
-nearest vertex, found by `KDTree`; SciPy's brute-force rule over blocks of query points for
-`bruteforce=True` and for walks that do not finish), `plane_distance` and `lift_points`.
+A 2-D `Delaunay` of points in general position is triangulated on the GPU (`_delaunay_gpu`:
+parallel insertion and flips with certain predicate signs); its other arrays are derived on the
+device (`_triangulation`). Everything else is SciPy's Qhull on the host, the points making one
+round trip and Qhull's arrays (simplices, neighbors, equations, coplanar, good and the
+combinatorial queries vertex_to_simplex, vertex_neighbor_vertices, convex_hull) coming back
+exactly, as device arrays: 3-D and up, `furthest_site`, `incremental`, `qhull_options`, and the
+2-D sets the GPU leaves to Qhull (duplicates, collinear or cocircular points, a flat set: any
+predicate whose sign double arithmetic cannot make certain), HalfspaceIntersection and Voronoi.
+What scales with the queries runs on the device: the barycentric `transform` (batched inverses,
+with SciPy's condition limit), `find_simplex` (a walk for all queries at once from the simplex of
+each one's nearest vertex, found by `KDTree`; SciPy's brute-force rule over blocks of query
+points for `bruteforce=True` and for walks that do not finish), `plane_distance` and
+`lift_points`.
 """
 
 from __future__ import annotations
@@ -19,11 +24,13 @@ import numpy
 
 from ..._core.host_input import as_array, as_parameter
 from ..._core.transfer import from_host, to_host
+from ..._creation.from_data import ascontiguousarray
 from ..._indexing.inserting import take
 from ..._logic.content import isfinite
 from ..._manipulation.joining import concatenate, stack
 from ..._sorting.searching import where
 from ...linalg._solve import _inverse
+from . import _delaunay_gpu
 from . import _triangulation as _tri
 from ._kdtree import KDTree
 
@@ -121,13 +128,18 @@ class HostHull(_QhullUser):
 
 
 class Delaunay(_QhullUser):
-    """See `scipy.spatial.Delaunay`. The triangulation is SciPy's Qhull on the host (the points
-    make one round trip; the arrays are Qhull's, as device arrays); `transform`, `find_simplex`,
-    `plane_distance` and `lift_points` run on the device. `find_simplex` walks from the simplex
-    of each query's nearest vertex (a `KDTree` query) towards the point, all queries at once;
-    `bruteforce=True` (and any walk that does not finish or meets a degenerate simplex) tests
-    every simplex with SciPy's brute-force rule. A point on a shared face may get another of the
-    simplices that hold it than Qhull's walk gives.
+    """See `scipy.spatial.Delaunay`. In 2-D (without `furthest_site`, `incremental` or
+    `qhull_options`) the triangulation is made on the GPU: the same triangles as Qhull's for
+    points in general position, in another order (SciPy documents none), and where Qhull's
+    tolerances make near-cocircular points a triangulation that is not exactly Delaunay, the
+    exact one. Sets with duplicate, collinear or cocircular points, other dimensions and the
+    options above take SciPy's Qhull on the host (the points make one round trip; the arrays are
+    Qhull's, as device arrays). `transform`, `find_simplex`, `plane_distance` and `lift_points`
+    run on the device. `find_simplex` walks from the simplex of each query's nearest vertex (a
+    `KDTree` query) towards the point, all queries at once; `bruteforce=True` (and any walk that
+    does not finish or meets a degenerate simplex) tests every simplex with SciPy's brute-force
+    rule. A point on a shared face may get another of the simplices that hold it than Qhull's
+    walk gives.
 
     Examples
     --------
@@ -143,9 +155,15 @@ class Delaunay(_QhullUser):
     _ARRAYS = ("simplices", "neighbors", "equations", "coplanar", "good")
 
     def __init__(self, points, furthest_site=False, incremental=False, qhull_options=None):
+        self.furthest_site = bool(furthest_site)
+        if not (furthest_site or incremental or qhull_options is not None):
+            x = as_array(points, "Delaunay")
+            tri = _delaunay_gpu.delaunay_2d(x) if x.ndim == 2 and x.shape[1] == 2 else None
+            if tri is not None:  # (None: not 2-D, or a set the GPU leaves to Qhull: see _delaunay_gpu)
+                self._set_triangulation(ascontiguousarray(x, dtype=numpy.float64), *tri)
+                return
         self._h = qhull("Delaunay", _host_points(points, "Delaunay"), furthest_site=furthest_site,
                         incremental=incremental, qhull_options=qhull_options)
-        self.furthest_site = bool(furthest_site)
         self._update()
 
     def _update(self):

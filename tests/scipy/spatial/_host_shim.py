@@ -223,6 +223,21 @@ def _rotation_kernel(name):
     return {"compose": compose, "matrix": matrix, "apply": apply, "rigid_apply": rigid_apply}[name]
 
 
+def _delaunay_host():
+    """tests/scipy/spatial/_delaunay_host.py (the GPU triangulation's template built for the host
+    with g++), loaded by path: this file is itself loaded by path from tests/scipy/interpolate."""
+    import importlib.util
+    import pathlib
+    import sys
+
+    name = "cuarray_tests_spatial_delaunay_host"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, pathlib.Path(__file__).with_name("_delaunay_host.py"))
+        sys.modules[name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sys.modules[name])
+    return sys.modules[name]
+
+
 def spatial_standins():
     """{module: {name: NumPy stand-in}} for every module of cuarray.scipy.spatial (all imported
     here), as `host_packages` takes them (tests/scipy/interpolate/conftest.py uses them too)."""
@@ -247,6 +262,8 @@ def spatial_standins():
                          if vars(mod).get(attr) is not None
                          and getattr(vars(mod)[attr], "__module__", None) != mod.__name__}  # imported, not its own
     standins[_kdtree]["Grid"] = HostGrid
+    standins[_delaunay]["_delaunay_gpu"] = types.SimpleNamespace(delaunay_2d=_delaunay_host().delaunay_2d)
+    standins[_delaunay]["ascontiguousarray"] = _wrap(np.ascontiguousarray)
     standins[_distance_pair]["_k"] = types.SimpleNamespace(
         epilogue=_epilogue, pair_reduction=_pair_reduction, BOOL_CODES=_distance_kernels.BOOL_CODES)
     standins[_quat]["kernel"] = _rotation_kernel

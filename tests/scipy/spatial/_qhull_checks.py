@@ -39,6 +39,35 @@ def row_map(got_simplices, want_simplices):
     return None if None in rows else np.asarray(rows)
 
 
+def in_their_numbers(got_simplices, want, found):
+    """Simplex indices `found` of a triangulation with simplices `got_simplices` as SciPy's
+    triangulation `want` numbers the same triangles (-1 kept)."""
+    perm = row_map(got_simplices, want.simplices)
+    found = np.asarray(found)
+    return np.where(found < 0, found, perm[np.maximum(found, 0)])
+
+
+def exact_planes(pts, simplices, scale, shift):
+    """Each simplex's lifted plane (as `Delaunay.equations`), from exact rational arithmetic on
+    the float inputs (the points, Qhull's paraboloid scale and shift): unit normal pointing down,
+    offset; rounded once at the end."""
+    from fractions import Fraction as F
+
+    out = []
+    for s in np.asarray(simplices):
+        P = [(F(pts[i, 0]), F(pts[i, 1])) for i in s]
+        P = [(x, y, (x * x + y * y) * F(scale) + F(shift)) for x, y in P]
+        a = [P[1][k] - P[0][k] for k in range(3)]
+        b = [P[2][k] - P[0][k] for k in range(3)]
+        n = [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+        if n[2] > 0:
+            n = [-c for c in n]
+        off = -sum(n[k] * P[0][k] for k in range(3))
+        norm = float(sum(c * c for c in n)) ** 0.5
+        out.append([float(c) / norm for c in n] + [float(off) / norm])
+    return np.asarray(out).reshape(-1, 4)
+
+
 def check_same_triangulation(got, want, host):
     """A triangulation that is not Qhull's (the GPU's) against SciPy's: the same simplices in
     another order, and each array SciPy derives from them equal as SciPy defines it (hull and
@@ -56,7 +85,10 @@ def check_same_triangulation(got, want, host):
                 assert want.neighbors[perm[i]][list(want.simplices[perm[i]]).index(s[i, k])] == -1
             else:
                 assert edge <= set(s[j]) and s[i, k] not in s[j]
-    np.testing.assert_allclose(host(got.equations), want.equations[perm], rtol=1e-12, atol=1e-12)
+    eq = host(got.equations)  # to the exact planes (Qhull's lose ~1e-9 on small triangles far out)
+    np.testing.assert_allclose(eq, exact_planes(host(got.points), s, got.paraboloid_scale, got.paraboloid_shift),
+                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(eq, want.equations[perm], rtol=1e-8, atol=1e-8)
     for name in ("coplanar", "good"):
         g, w = host(getattr(got, name)), getattr(want, name)
         assert g.dtype == w.dtype and g.shape == w.shape, name

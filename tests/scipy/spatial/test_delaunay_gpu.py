@@ -1,5 +1,7 @@
 """cuarray's Delaunay, ConvexHull (3-D and up) and HalfspaceIntersection on the GPU against
-SciPy's: the triangulation is Qhull's on the host (so its arrays are compared exactly); the
+SciPy's: a 2-D triangulation of points in general position is the GPU's (the same triangles in
+its own order: `_qhull_checks.check_same_triangulation`), the others Qhull's on the host (their
+arrays compared exactly); the
 device's transform (batched inverses) to 1e-9, find_simplex exactly for random queries (no point
 on a shared face), plane_distance and lift_points to 1e-9 (GEMM against SciPy's loops)."""
 
@@ -44,13 +46,17 @@ def test_find_simplex_many_blocks(ndim, n, monkeypatch):
     pts = r.random((n, ndim))
     tri, want = cs.Delaunay(G(pts)), ss.Delaunay(pts)
     q = r.random((2000, ndim)) * 1.2 - 0.1
-    np.testing.assert_array_equal(tri.find_simplex(G(q)).get(), want.find_simplex(q))
-    np.testing.assert_array_equal(tri.find_simplex(G(q), bruteforce=True).get(), want.find_simplex(q))
+
+    def theirs(found):  # (2-D: the GPU triangulation numbers the same triangles in its own order)
+        return qc.in_their_numbers(tri.simplices.get(), want, found.get())
+
+    np.testing.assert_array_equal(theirs(tri.find_simplex(G(q))), want.find_simplex(q))
+    np.testing.assert_array_equal(theirs(tri.find_simplex(G(q), bruteforce=True)), want.find_simplex(q))
     monkeypatch.setattr(_delaunay, "WALK_QUERIES", 300)  # several walk chunks
-    np.testing.assert_array_equal(tri.find_simplex(G(q)).get(), want.find_simplex(q))
+    np.testing.assert_array_equal(theirs(tri.find_simplex(G(q))), want.find_simplex(q))
     monkeypatch.setattr(_delaunay, "WALK_STEPS", 2)  # unfinished walks end in the brute force
-    np.testing.assert_array_equal(tri.find_simplex(G(q)).get(), want.find_simplex(q))
-    np.testing.assert_array_equal(tri.find_simplex(G(q[:0])).get(), want.find_simplex(q[:0]))
+    np.testing.assert_array_equal(theirs(tri.find_simplex(G(q))), want.find_simplex(q))
+    np.testing.assert_array_equal(theirs(tri.find_simplex(G(q[:0]))), want.find_simplex(q[:0]))
 
 
 @pytest.mark.parametrize("ndim", [3, 4])
@@ -70,7 +76,9 @@ def test_voronoi_and_tsearch(ndim):
     assert isinstance(v.vertices, cuarray.ndarray)
     qc.check_voronoi(cs, G, _h, qc.point_sets(ndim)["duplicates"])
     q = qc.rng("tsearch", ndim).random((50, ndim))
-    np.testing.assert_array_equal(cs.tsearch(cs.Delaunay(G(pts)), G(q)).get(), ss.tsearch(ss.Delaunay(pts), q))
+    tri, want = cs.Delaunay(G(pts)), ss.Delaunay(pts)
+    np.testing.assert_array_equal(qc.in_their_numbers(tri.simplices.get(), want, cs.tsearch(tri, G(q)).get()),
+                                  ss.tsearch(want, q))
 
 
 def test_halfspace_intersection():

@@ -8,11 +8,6 @@ compiles every kernel of the family for sm_90, and the planner's boundaries."""
 
 from __future__ import annotations
 
-import ctypes
-import pathlib
-import shutil
-import subprocess
-
 import numpy as np
 import pytest
 import scipy.spatial as ss
@@ -22,68 +17,16 @@ from cuarray.scipy.spatial import _delaunay_gpu as dg
 from cuarray.scipy.spatial import _delaunay_plan as dp
 
 from cubin_info import FRAME_SIZE, compile_sm90, kernel_attributes  # tests/ is on sys.path
+from ._delaunay_host import HostRunner, host_library, run
 from ._qhull_checks import canonical_simplices, rng
-
-PKG = pathlib.Path(__file__).resolve().parents[3] / "cuarray"
-TEMPLATES = PKG / "scipy" / "spatial" / "templates"
-_CTYPES = {"int": ctypes.c_int, "long long": ctypes.c_longlong, "double": ctypes.c_double,
-           "unsigned long long": ctypes.c_ulonglong}
 
 
 @pytest.fixture(scope="module")
-def lib(tmp_path_factory):
-    if shutil.which("g++") is None:
+def lib():
+    built = host_library()
+    if built is None:
         pytest.skip("no g++")
-    so = tmp_path_factory.mktemp("delaunay_cu") / "delaunay.so"
-    subprocess.run(["g++", "-O2", "-std=c++17", "-ffp-contract=off", "-shared", "-fPIC", "-x", "c++",
-                    "-I", str(TEMPLATES), "-I", str(PKG / "_core" / "templates"),
-                    str(TEMPLATES / "delaunay.cu"), "-o", str(so)], check=True)
-    return ctypes.CDLL(str(so))
-
-
-class HostRunner:
-    """`triangulate`'s runner over NumPy arrays and the host build: a launch calls the kernel's
-    function once (its loop covers every index), arguments converted by the family's declaration."""
-
-    def __init__(self, lib, n, order=0):
-        self.lib, self.plan = lib, dp.plan_delaunay(n, sm_count=1)
-        lib.cuarray_delaunay_host_set_order(order)
-
-    def array(self, buf):
-        return np.empty(buf.count, buf.dtype) if buf.fill is None else np.full(buf.count, buf.fill, buf.dtype)
-
-    def scan(self, a, count):
-        return np.cumsum(a[:count], dtype=np.int32)
-
-    def read(self, a, start=0, stop=None):
-        return np.array(a[start:stop])
-
-    def argmin(self, v):
-        return int(np.argmin(v))
-
-    def argmax(self, v):
-        return int(np.argmax(v))
-
-    def launch(self, name, count, *args):
-        params = dg.DELAUNAY.decls[name][1]
-        assert len(params) == len(args), name
-        # what DeviceRunner hands Kernel.launch (arrays as addresses) packs by the declaration
-        dg.DELAUNAY.packer(name).pack(tuple(a.ctypes.data if isinstance(a, np.ndarray) else a for a in args))
-        conv = []
-        for p, a in zip(params, args):
-            if p.pointer:
-                assert a.flags.c_contiguous and a.dtype.itemsize == (8 if "double" in p.base or "long" in p.base
-                                                                     else 4), (name, p.name)
-                conv.append(ctypes.c_void_p(a.ctypes.data))
-            else:
-                conv.append(_CTYPES[p.base](a))
-        getattr(self.lib, name)(*conv)
-
-
-def run(lib, pts, order=0):
-    xy = np.ascontiguousarray(pts, dtype=np.float64)
-    runner = HostRunner(lib, len(xy), order)
-    return dg.triangulate(xy, runner)
+    return built
 
 
 def _points(kind, n, seed):
