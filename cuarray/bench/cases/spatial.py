@@ -96,8 +96,8 @@ def _(xp, n, param):
 
 tri = register(
     "spatial-delaunay", group="spatial",
-    description="Delaunay(x) of uniform points: 1e6 in 2-D, 1e5 in 3-D (cuarray: Qhull on the host, arrays back on "
-                "the device; CuPy has 2-D only)",
+    description="Delaunay(x) of uniform points: 1e6 in 2-D, 1e5 in 3-D (cuarray: 2-D on the GPU, 3-D Qhull on the "
+                "host with the arrays back on the device; CuPy has 2-D only)",
     size=10**6, quick=10**5, params=("2d", "3d"), timing="host",
     size_label=lambda n: "{} / {}".format(n, n // 10),
 )
