@@ -86,16 +86,23 @@ def add_include_dir(path: str) -> None:
 # NVRTC includes, with the file that marks each folder (pathfinder's header descriptor catalog).
 _HEADER_WHEEL_DIRS = {"cccl": (("nvidia/cu13/include/cccl", "nvidia/cuda_cccl/include"), "cuda/std/version"),
                       "cudart": (("nvidia/cu13/include", "nvidia/cuda_runtime/include"), "cuda_runtime.h")}
+# The folders of a toolkit's include/ that pathfinder's $CUDA_PATH / $CUDA_HOME step tries before
+# include/ itself (its catalog's include_subdirs).
+_HEADER_TOOLKIT_SUBDIRS = {"cccl": ("cccl",), "cudart": ()}
 
 
 @functools.cache
 def _header_dirs() -> dict:
-    """{'cccl'|'cudart': path or None}, found once per process: in the NVIDIA wheels first, as
-    cuda.pathfinder's first step looks (without importing it: 41 ms of a process's first kernel on
-    the H100, scripts/perf/first_call_probe.py), else through cuda.pathfinder's whole search."""
+    """{'cccl'|'cudart': path or None}, found once per process as cuda.pathfinder's search finds
+    it, without importing pathfinder for its first steps (the import is 41 ms of a process's first
+    kernel on the H100, 42-75 ms on the H200 machine, whose CCCL is a toolkit's: scripts/perf and
+    docs/perf-notes.md): the NVIDIA wheels, then, where no conda environment is active (pathfinder
+    looks there next), $CUDA_PATH or $CUDA_HOME; else pathfinder's whole search."""
     dirs = {}
     for lib, (rels, marker) in _HEADER_WHEEL_DIRS.items():
         dirs[lib] = _wheel_dir(rels, marker)
+        if dirs[lib] is None and not os.environ.get("CONDA_PREFIX"):
+            dirs[lib] = _toolkit_dir(_HEADER_TOOLKIT_SUBDIRS[lib], marker)
         if dirs[lib] is not None:
             continue
         try:
@@ -126,6 +133,19 @@ def _wheel_dir(rels, marker: str) -> str | None:
             d = os.path.join(parent, rel)
             if os.path.isfile(os.path.join(d, marker)):
                 return os.path.abspath(d)
+    return None
+
+
+def _toolkit_dir(subdirs, marker: str) -> str | None:
+    """Pathfinder's $CUDA_PATH / $CUDA_HOME step (CUDA_PATH first; empty values unset): the
+    toolkit's include/<subdir> holding `marker`, else include/ itself, else None."""
+    root = os.environ.get("CUDA_PATH") or os.environ.get("CUDA_HOME")
+    if not root:
+        return None
+    inc = os.path.join(root, "include")
+    for d in [os.path.join(inc, sub) for sub in subdirs] + [inc]:
+        if os.path.isfile(os.path.join(d, marker)):
+            return os.path.abspath(d)
     return None
 
 
