@@ -99,3 +99,21 @@ def test_errors_and_library_usable():
     with pytest.raises(ValueError, match="wrong dimensionality in xi"):
         tri.find_simplex(G(np.zeros((4, 3))))
     assert int(cuarray.ones(3).sum()) == 3
+
+
+def test_gpu_path_views_dtypes_and_threads():
+    """The GPU triangulation of reversed, float32 and Fortran-ordered points, and from another
+    thread: SciPy's triangles of the same (float64) values each time."""
+    import threading
+
+    pts = qc.rng("views", 2).random((2000, 2))
+    for x in (G(pts)[::-1], G(pts.astype(np.float32)), G(np.asfortranarray(pts))):
+        tri, want = cs.Delaunay(x), ss.Delaunay(x.get().astype(np.float64))
+        assert tri._h is None and tri.points.dtype == np.float64 and tri.points.flags.c_contiguous
+        assert qc.canonical_simplices(tri.simplices.get()) == qc.canonical_simplices(want.simplices)
+        np.testing.assert_array_equal(tri.points.get(), want.points)
+    out = {}
+    worker = threading.Thread(target=lambda: out.setdefault("s", cs.Delaunay(G(pts)).simplices.get()))
+    worker.start()
+    worker.join()
+    assert qc.canonical_simplices(out["s"]) == qc.canonical_simplices(ss.Delaunay(pts).simplices)
