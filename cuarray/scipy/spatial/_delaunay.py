@@ -24,6 +24,7 @@ import numpy
 
 from ..._core.host_input import as_array, as_parameter
 from ..._core.transfer import from_host, to_host
+from ..._creation.basic import empty, ones
 from ..._creation.from_data import ascontiguousarray
 from ..._indexing.inserting import take
 from ..._logic.content import isfinite
@@ -183,8 +184,8 @@ class Delaunay(_QhullUser):
         self.min_bound, self.max_bound = points.min(axis=0), points.max(axis=0)
         self.paraboloid_scale, self.paraboloid_shift = _tri.paraboloid(points)
         self.equations = _tri.equations(points, simplices, self.paraboloid_scale, self.paraboloid_shift)
-        self.coplanar = from_host(numpy.zeros((0, 3), dtype=numpy.intc))  # (duplicates go to Qhull)
-        self.good = from_host(numpy.ones(self.nsimplex, dtype=numpy.intc))
+        self.coplanar = empty((0, 3), dtype=numpy.intc)  # (duplicates go to Qhull)
+        self.good = ones(self.nsimplex, dtype=numpy.intc)  # (made on the device: 8 MB of upload at 2e6 simplices)
         self._transform = self._v2s = self._vnv = self._hull = self._tree = self._nb_host = None
 
     def add_points(self, points, restart=False):

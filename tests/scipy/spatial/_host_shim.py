@@ -72,6 +72,7 @@ _NUMPY = {
     "argsort": _wrap(np.argsort), "take_along_axis": _wrap(np.take_along_axis), "nonzero": _wrap(np.nonzero),
     "arccos": np.arccos, "prod": _wrap(np.prod), "maximum": np.maximum, "minimum": np.minimum,
     "zeros_like": _wrap(np.zeros_like), "full": _wrap(np.full), "unique": _wrap(np.unique),
+    "ones": _wrap(np.ones), "ascontiguousarray": _wrap(np.ascontiguousarray),
 }
 
 
@@ -263,7 +264,6 @@ def spatial_standins():
                          and getattr(vars(mod)[attr], "__module__", None) != mod.__name__}  # imported, not its own
     standins[_kdtree]["Grid"] = HostGrid
     standins[_delaunay]["_delaunay_gpu"] = types.SimpleNamespace(delaunay_2d=_delaunay_host().delaunay_2d)
-    standins[_delaunay]["ascontiguousarray"] = _wrap(np.ascontiguousarray)
     standins[_distance_pair]["_k"] = types.SimpleNamespace(
         epilogue=_epilogue, pair_reduction=_pair_reduction, BOOL_CODES=_distance_kernels.BOOL_CODES)
     standins[_quat]["kernel"] = _rotation_kernel
