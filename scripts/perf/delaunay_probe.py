@@ -1,7 +1,7 @@
 """The 2-D Delaunay triangulation on the GPU (cuarray/scipy/spatial/_delaunay_gpu.py) against CuPy's
 (cupyx.scipy.spatial.Delaunay, 2-D) and SciPy's Qhull, float64 points in one process (issue 58's row:
 1e6 uniform points; --kinds adds gaussian, clustered, a thin annulus (a long hull), points sorted
-by x, a jittered lattice). Per size: the core alone (`delaunay_2d`: simplices and neighbours),
+by x, a jittered lattice, points far from the origin, tiny coordinates, an exact lattice). Per size: the core alone (`delaunay_2d`: simplices and neighbours),
 the whole `Delaunay(x)` (the derived arrays included), CuPy's `Delaunay(x).simplices`, SciPy's; host
 wall time with the device synced, the median of --reps after a warm-up; and whether the triangle
 sets agree with SciPy's (at 1e6 Qhull's own result can differ on a near-cocircular quad).
@@ -39,6 +39,13 @@ def _points(kind, n):
         k = int(numpy.ceil(numpy.sqrt(n)))
         g = numpy.stack(numpy.meshgrid(numpy.arange(k), numpy.arange(k)), -1).reshape(-1, 2)[:n].astype(float)
         return g + r.uniform(-0.25, 0.25, g.shape)
+    if kind == "offset":  # far from the origin: coordinates 1e6 + [0, 1)
+        return 1e6 + r.random((n, 2))
+    if kind == "tiny":  # coordinates ~1e-150 (differences past 2^-200 go to Qhull)
+        return r.random((n, 2)) * 1e-150
+    if kind == "exact-lattice":  # cocircular everywhere: Qhull answers
+        k = int(numpy.ceil(numpy.sqrt(n)))
+        return numpy.stack(numpy.meshgrid(numpy.arange(k), numpy.arange(k)), -1).reshape(-1, 2)[:n].astype(float)
     raise ValueError(kind)
 
 
