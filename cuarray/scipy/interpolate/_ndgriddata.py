@@ -3,8 +3,8 @@
 
 - Nearest: `KDTree(points, **tree_options).query(xi, **query_options)` on the device, then one
   gather (and SciPy's NaN where `distance_upper_bound` left a query without a neighbour).
-- Linear: a `Delaunay` (Qhull's triangulation on the host, built once; or the one passed as
-  `points`), its device `find_simplex` (a walk from each query's nearest vertex) and the
+- Linear: a `Delaunay` (triangulated on the GPU in 2-D, else by Qhull on the host; built once, or
+  the one passed as `points`), its device `find_simplex` (a walk from each query's nearest vertex) and the
   barycentric interpolation over the located simplices on the device (two gathers and a
   weighted sum).
 - Clough-Tocher: the same `Delaunay`; SciPy's gradient estimation and patch evaluation (which
@@ -123,8 +123,8 @@ class NearestNDInterpolator:
 
 class LinearNDInterpolator:
     """See `scipy.interpolate.LinearNDInterpolator`. `points` may be a `cuarray.scipy.spatial.Delaunay`
-    (or SciPy's, used as it is). Qhull's triangulation is built on the host; the simplices are
-    found by the device `Delaunay.find_simplex` (see there for points on shared faces) and the
+    (or SciPy's, used as it is). The triangulation is the GPU's in 2-D (Qhull's on the host for
+    other dimensions and degenerate sets); the simplices are found by the device `Delaunay.find_simplex` (see there for points on shared faces) and the
     barycentric interpolation runs on the device."""
 
     def __init__(self, points, values, fill_value=numpy.nan, rescale=False):
@@ -159,7 +159,7 @@ class CloughTocher2DInterpolator:
     def __init__(self, points, values, fill_value=numpy.nan, tol=1e-6, maxiter=400, rescale=False):
         tri = _set_points(self, points, rescale)
         self.tri = Delaunay(self.points) if tri is None else tri
-        # host work: SciPy's CT on the same Qhull triangulation (rescaling is ours, done above)
+        # host work: SciPy's CT on Qhull's triangulation of the same points (rescaling is ours, done above)
         self._host = host_scipy().CloughTocher2DInterpolator(host_qhull(self.tri), _xp.to_host(_xp.param(values)),
                                                              fill_value, tol, maxiter)
         self.values_shape = self._host.values_shape
