@@ -190,8 +190,8 @@ class Delaunay(_QhullUser):
 
     def add_points(self, points, restart=False):
         """See `scipy.spatial.Delaunay.add_points` (`incremental=True`; Qhull's, on the host)."""
-        if self._h is None:  # (SciPy's error for a triangulation made without incremental=True)
-            raise QhullError("incremental mode not enabled or already closed")
+        if self._h is None:  # (SciPy's RuntimeError for a triangulation made without incremental=True)
+            raise RuntimeError("incremental mode not enabled or already closed")
         self._add(points, restart)
 
     def close(self):

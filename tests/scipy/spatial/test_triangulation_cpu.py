@@ -110,6 +110,9 @@ def test_host_object_and_errors(host):
     h = sd.host_qhull(got)  # Qhull's of the same points, made once, for host work (Clough-Tocher)
     assert isinstance(h, ss.Delaunay) and sd.host_qhull(got) is h
     assert qc.canonical_simplices(h.simplices) == qc.canonical_simplices(s)
-    with pytest.raises(ValueError, match="incremental"):
+    with pytest.raises(RuntimeError) as theirs:  # (SciPy's type and message)
+        want.add_points(pts[:3])
+    with pytest.raises(RuntimeError, match="incremental") as ours:
         got.add_points(H(pts[:3]))
+    assert str(ours.value) == str(theirs.value)
     got.close()  # (nothing to release: SciPy's close of a non-incremental object is fine too)
