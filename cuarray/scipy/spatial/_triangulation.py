@@ -7,8 +7,8 @@ here on the device, as SciPy defines it:
   at infinity is lifted to 1.1 times the highest point). The same arithmetic as Qhull's
   qh_scalelast, so `paraboloid_scale` and `paraboloid_shift` are Qhull's bit for bit.
 - `equations`: each simplex's lifted plane, unit normal pointing down (Qhull's lower hull) and
-  offset, as ``normal . lifted + offset = 0``; closer to the exact plane than Qhull's where a
-  small triangle lies far from the origin (to 1e-12 of it; Qhull's differ there by up to ~1e-9).
+  offset, as ``normal . lifted + offset = 0``, from each triangle's circumcentre (to 1e-12 of the
+  exact plane; differences of lifted values lost ~2e-12 on a small triangle far from the origin).
 - `vertex_to_simplex`: the lowest-numbered simplex of each vertex (-1 for none).
 - `convex_hull`: the hull edges (the simplex edges with no neighbour), in simplex order.
 - `vertex_neighbor_vertices`: (indptr, indices), each vertex's neighbours in increasing order.
