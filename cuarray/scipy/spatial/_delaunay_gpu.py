@@ -68,6 +68,7 @@ DELAUNAY = KernelFamily("cuarray_spatial_delaunay", _source, kernels=(
     "int* simplices, int* neighbors)",
 ))
 KERNELS = tuple(DELAUNAY.decls)
+_INDEX = {name: i for i, name in enumerate(KERNELS)}
 
 
 class DeviceRunner:
@@ -96,7 +97,7 @@ class DeviceRunner:
         return int(argmax(v))
 
     def launch(self, name: str, count: int, *args) -> None:
-        kernel = DELAUNAY.member(KERNELS, name)
+        kernel = DELAUNAY.get(*KERNELS)[_INDEX[name]]  # (every kernel is used: the module loads once, all of it)
         args = tuple(a.data.ptr if isinstance(a, ndarray) else a for a in args)
         kernel.launch(launch_grid(self.plan, count), self.plan.block, *args)
 

@@ -32,7 +32,6 @@ from ..._sets.unique import unique
 from ..._sorting.searching import where
 from ..._sorting.searching_nonzero import nonzero
 from ..._sorting.searchsorted import searchsorted
-from ..._sorting.sorting import argsort
 
 __all__ = ["paraboloid", "equations", "vertex_to_simplex", "convex_hull", "vertex_neighbor_vertices"]
 
@@ -79,14 +78,10 @@ def equations(points, simplices, scale: float, shift: float):
 
 def vertex_to_simplex(simplices, npoints: int):
     """(npoints,) int32: the lowest-numbered simplex holding each point, -1 for none."""
-    flat = simplices.reshape(-1)
-    order = argsort(flat, kind="stable")
-    v = take(flat, order)
-    if v.shape[0] == 0:
-        return full(npoints, -1, dtype=_I4)
-    heads = nonzero(concatenate([full(1, True, dtype=bool), v[1:] != v[:-1]]))[0]
     out = full(npoints, -1, dtype=_I4)
-    out[take(v, heads)] = (take(order, heads) // 3).astype(_I4)
+    if simplices.shape[0]:
+        verts, first = unique(simplices.reshape(-1), return_index=True)  # each vertex's first entry
+        out[verts] = (first // 3).astype(_I4)
     return out
 
 
