@@ -1,0 +1,73 @@
+"""The plan of the fused euclidean-family distance tiles (`_sqdist_tiles`, templates/sqdist_tiles.cu):
+which tile shape, how many blocks and how much shared memory, from the sizes and the device's
+compute capability. Pure: it never launches, allocates or syncs (tests check it on the CPU).
+
+The kernel multiplies on the FP64 tensor cores (mma.sync m16n8k16 .f64: sm_90 and later) and takes k in
+chunks of `KC` from rows zero-padded to `padded_k(k)`. A device without them, or a grid past the
+launch limit, gets None: `cdist` then takes the cuBLAS product and an elementwise epilogue.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+__all__ = ["KC", "LDS", "MIN_CC", "MAX_TILES", "MMA_K", "SqdistPlan", "padded_k", "plan_sqdist", "persistent_grid"]
+
+KC = 32                # k a shared-memory chunk (cuarray_sqdist::KC)
+LDS = KC + 4           # a row's stride in shared memory, in doubles (cuarray_sqdist::LDS)
+MIN_CC = (9, 0)        # mma.sync m16n8k{4,8,16} .f64 (sm_80 has only m8n8k4)
+MAX_TILES = 2**31 - 1  # blocks along x
+# The tile, a warp's piece of it, the mma shape m16n8kMMA_K and the blocks an SM must hold (the
+# register cap): 64 x 64 in four 32 x 32 pieces, m16n8k16, 3 blocks (164 registers; 3 x 73.7 KB of
+# shared memory). H200, 1e5 x 1e4 x 64: docs/perf-notes.md ("cdist on the tensor cores").
+TILE_M, TILE_N = 64, 64
+WARP_M, WARP_N = 32, 32
+MMA_K = 16
+MIN_BLOCKS = 3
+
+
+class SqdistPlan(NamedTuple):
+    spec: str         # the kernel's name expression
+    tile_m: int
+    tile_n: int
+    tiles_n: int      # tiles along B (the kernel's row-major tile numbering)
+    tiles: int        # tiles in all (the persistent blocks share them out)
+    block: int        # threads a block
+    shared_mem: int   # dynamic shared bytes a block: two stages of a chunk of both tiles
+    k: int            # the padded row length the kernel reads
+    ks: int           # the mma shape m16n8kKS
+
+
+def padded_k(k: int) -> int:
+    """k rounded up to a whole number of chunks (at least one): the row length of the operands."""
+    return max(KC, -(-int(k) // KC) * KC)
+
+
+def plan_sqdist(m: int, n: int, k: int, cc: tuple, tile: tuple = (TILE_M, TILE_N), ks: int = MMA_K,
+                warp: tuple = (WARP_M, WARP_N), min_blocks: int = MIN_BLOCKS) -> SqdistPlan | None:
+    """The launch for an (m, n) block of distances over k features on a device of compute
+    capability `cc`, or None where the kernel does not apply (no FP64 tensor cores, nothing to
+    compute, or more tiles than one launch takes)."""
+    m, n, k = int(m), int(n), int(k)
+    tm, tn = int(tile[0]), int(tile[1])
+    wm, wn = int(warp[0]), int(warp[1])
+    if ks not in (4, 8, 16):
+        raise ValueError("the mma shape is m16n8k4, k8 or k16, got k{}".format(ks))
+    if wm % 16 or wn % 8 or wm <= 0 or wn <= 0 or tm % wm or tn % wn or tm <= 0 or tn <= 0:
+        raise ValueError("tile sides must be multiples of a warp's part, itself of 16 x 8: got {} x {} of {} x {}".format(
+            tm, tn, wm, wn))
+    if tuple(cc) < MIN_CC or m <= 0 or n <= 0 or k < 0:
+        return None
+    tiles_n = -(-n // tn)
+    tiles = -(-m // tm) * tiles_n
+    if tiles > MAX_TILES:
+        return None
+    return SqdistPlan(spec="cuarray_sqdist_tiles<{}, {}, {}, {}, {}, {}>".format(tm, tn, wm, wn, ks, min_blocks), tile_m=tm, tile_n=tn, tiles_n=tiles_n,
+                      tiles=tiles, block=(tm // wm) * (tn // wn) * 32, shared_mem=2 * (tm + tn) * LDS * 8,
+                      k=padded_k(k), ks=int(ks))
+
+
+def persistent_grid(plan: SqdistPlan, resident: int, sm_count: int) -> int:
+    """Blocks to launch: as many as the device holds at once (`resident` an SM, from the occupancy
+    calculator), no more than there are tiles."""
+    return max(1, min(plan.tiles, max(1, int(resident)) * int(sm_count)))

@@ -1,0 +1,269 @@
+// cuarray cdist/pdist, the euclidean family: d = |a|^2 + |b|^2 - 2 a.b, clamped at 0, or its root,
+// for a BM x BN tile of (rows of A) x (rows of B), with the products a.b on the FP64 tensor cores
+// (mma.sync m16n8kKS .f64, sm_90) and the distances written from the accumulators: one pass over the
+// result. cuBLAS's product followed by an elementwise epilogue writes the products, reads them back
+// and writes the distances (3 passes of 8 bytes a distance), and cuBLASLt has no epilogue for this.
+// cuarray/scipy/spatial/_sqdist_tiles.py launches it; _sqdist_plan.py sizes it.
+//
+// A and B are row-major with k (a multiple of KC, zero-padded by the caller) doubles a row and
+// 16-byte aligned rows; na/nb are the rows' squared norms. Tiles are numbered along B first
+// (tile / tiles_n: the tile row of A), so the blocks resident at once share their rows of A and
+// sweep B, which stays in L2. Rows past m or n load the last row (their results are not stored).
+//
+// A block is (BM / WARP_M) x (BN / WARP_N) warps, each owning a WARP_M x WARP_N piece of the tile
+// as m16n8 accumulators. k goes through shared memory KC at a time by cp.async, two stages deep.
+
+namespace cuarray_sqdist {
+
+constexpr int KC = 32;        // k a shared-memory chunk
+constexpr int LDS = KC + 4;   // a row's stride in shared memory, in doubles: 36 = 4 (mod 16), so the
+                              // 16 lanes of a half-warp (rows g = 0..3, columns t = 0..3) of a
+                              // fragment load fall in 16 different 8-byte bank pairs
+
+__device__ __forceinline__ void copy16(double* dst, const double* src) {
+  const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(src));
+}
+
+// D = A B + D for one m16n8kKS piece (PTX ISA, mma .f64): with g = lane / 4, t = lane % 4, the lane
+// holds a[2j + h] = A[g + 8h][t + 4j] and b[j] = B[t + 4j][g] (j < KS / 4), and d0, d1 = D[g][2t],
+// D[g][2t + 1], d2, d3 the same of row g + 8.
+template <int KS>
+__device__ __forceinline__ void mma(double* d, const double* a, const double* b);
+
+template <>
+__device__ __forceinline__ void mma<4>(double* d, const double* a, const double* b) {
+  asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+               : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+               : "d"(a[0]), "d"(a[1]), "d"(b[0]));
+}
+
+template <>
+__device__ __forceinline__ void mma<8>(double* d, const double* a, const double* b) {
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+               "{%0,%1,%2,%3};\n"
+               : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+               : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
+}
+
+template <>
+__device__ __forceinline__ void mma<16>(double* d, const double* a, const double* b) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, "
+               "{%12,%13,%14,%15}, {%0,%1,%2,%3};\n"
+               : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+               : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]),
+                 "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]));
+}
+
+// The square root without the library's branch to its slow path, so that the roots of a lane
+// interleave (with that branch each root waited on its own ~10 dependent steps): h = x y from the
+// estimate y of rsqrt.approx (relative error about 2^-22), then two corrections h += y (x - h^2) / 2,
+// each multiplying the error by about 2^-22, which leaves h within an ulp. x < 2^-900 is scaled by
+// 2^1000 first (the estimate flushes subnormals); 0 and inf are returned as they are; NaN passes.
+__device__ __forceinline__ double root_of(double x) {
+  const bool tiny = x < 0x1p-900;
+  const double v = x * (tiny ? 0x1p+1000 : 1.0);
+  double y;
+  asm("rsqrt.approx.ftz.f64 %0, %1;\n" : "=d"(y) : "d"(v));
+  const double hy = 0.5 * y;
+  double h = v * y;
+  h = fma(hy, fma(-h, h, v), h);
+  h = fma(hy, fma(-h, h, v), h);
+  h *= tiny ? 0x1p-500 : 1.0;
+  return (x == 0.0 || x == __longlong_as_double(0x7ff0000000000000LL)) ? x : h;
+}
+
+__device__ __forceinline__ double distance(double s, int root) {
+  s = (s < 0.0) ? 0.0 : s;  // rounding makes close points slightly negative; NaN passes
+  return root ? root_of(s) : s;
+}
+
+// Fill stage `s` of shared memory with chunk c (k from c * KC) of tile `tile`'s rows of A and B.
+template <int BM, int BN, int THREADS>
+__device__ __forceinline__ void load_chunk(double* sa, double* sb, const double* __restrict__ a,
+                                           const double* __restrict__ b, long long m, long long n, long long k,
+                                           long long m0, long long n0, long long k0) {
+  constexpr int PIECES = KC / 2;  // 16-byte pieces a row of a chunk
+#pragma unroll 4
+  for (int p = threadIdx.x; p < BM * PIECES; p += THREADS) {
+    const int r = p / PIECES, c = (p % PIECES) * 2;
+    const long long gr = (m0 + r < m) ? m0 + r : m - 1;
+    copy16(sa + r * LDS + c, a + gr * k + k0 + c);
+  }
+#pragma unroll 4
+  for (int p = threadIdx.x; p < BN * PIECES; p += THREADS) {
+    const int r = p / PIECES, c = (p % PIECES) * 2;
+    const long long gr = (n0 + r < n) ? n0 + r : n - 1;
+    copy16(sb + r * LDS + c, b + gr * k + k0 + c);
+  }
+}
+
+}  // namespace cuarray_sqdist
+
+// Persistent blocks: block i takes tiles i, i + gridDim.x, ... Shared memory holds two stages; the
+// copy of the next (tile, chunk) is in flight while the block multiplies the current one, and the
+// next tile's first chunk while it writes the current tile's distances.
+template <int BM, int BN, int WARP_M, int WARP_N, int KS, int MIN_BLOCKS>
+__global__ void __launch_bounds__((BM / WARP_M) * (BN / WARP_N) * 32, MIN_BLOCKS) cuarray_sqdist_tiles(
+    const double* __restrict__ a, const double* __restrict__ b, const double* __restrict__ na,
+    const double* __restrict__ nb, double* __restrict__ out, long long m, long long n, long long k,
+    long long ldo, long long tiles_n, long long tiles, int root) {
+  using namespace cuarray_sqdist;
+  constexpr int MT = WARP_M / 16, NT = WARP_N / 8;  // m16n8 pieces of a warp's part
+  constexpr int WN = BN / WARP_N;
+  constexpr int THREADS = (BM / WARP_M) * WN * 32;
+  constexpr int STAGE = (BM + BN) * LDS;  // doubles a stage
+  extern __shared__ __align__(16) double smem[];
+
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int g = lane >> 2, t = lane & 3;
+  const int wm = (warp / WN) * WARP_M, wn = (warp % WN) * WARP_N;
+  const long long chunks = k / KC;
+  // rows of 16-byte aligned pairs: the distances of a lane go out two at a time
+  const bool pairs = ((ldo & 1) == 0) && ((reinterpret_cast<unsigned long long>(out) & 15) == 0);
+
+  // tiles < 2^31 (the planner's limit): 32-bit divisions, not the 64-bit library routine
+  const unsigned tn_count = (unsigned)tiles_n;
+  unsigned tile = blockIdx.x;
+  if (tile >= tiles) return;
+  load_chunk<BM, BN, THREADS>(smem, smem + BM * LDS, a, b, m, n, k, (long long)(tile / tn_count) * BM,
+                              (long long)(tile % tn_count) * BN, 0);
+  asm volatile("cp.async.commit_group;\n" ::);
+  int stage = 0;
+  for (; tile < tiles; tile += gridDim.x) {
+    const long long m0 = (long long)(tile / tn_count) * BM, n0 = (long long)(tile % tn_count) * BN;
+    double acc[MT][NT][4];
+#pragma unroll
+    for (int i = 0; i < MT; ++i)
+#pragma unroll
+      for (int j = 0; j < NT; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0;
+
+    for (long long c = 0; c < chunks; ++c) {
+      // the next (tile, chunk) into the other stage, which the previous chunk's readers have left
+      unsigned nt = tile;
+      long long nc = c + 1;
+      if (nc == chunks) {
+        nt = tile + gridDim.x;
+        nc = 0;
+      }
+      if (nt < tiles) {
+        double* nxt = smem + (stage ^ 1) * STAGE;
+        load_chunk<BM, BN, THREADS>(nxt, nxt + BM * LDS, a, b, m, n, k, (long long)(nt / tn_count) * BM,
+                                    (long long)(nt % tn_count) * BN, nc * KC);
+      }
+      asm volatile("cp.async.commit_group;\n" ::);
+      asm volatile("cp.async.wait_group 1;\n" ::);  // this chunk's copies (all but the newest group)
+      __syncthreads();
+      const double* sa = smem + stage * STAGE;
+      const double* sb = sa + BM * LDS;
+#pragma unroll
+      for (int kk = 0; kk < KC; kk += KS) {
+        double fa[MT][KS / 2], fb[NT][KS / 4];
+#pragma unroll
+        for (int i = 0; i < MT; ++i)
+#pragma unroll
+          for (int j = 0; j < KS / 4; ++j) {
+            fa[i][2 * j] = sa[(wm + i * 16 + g) * LDS + kk + t + 4 * j];
+            fa[i][2 * j + 1] = sa[(wm + i * 16 + g + 8) * LDS + kk + t + 4 * j];
+          }
+#pragma unroll
+        for (int i = 0; i < NT; ++i)
+#pragma unroll
+          for (int j = 0; j < KS / 4; ++j) fb[i][j] = sb[(wn + i * 8 + g) * LDS + kk + t + 4 * j];
+#pragma unroll
+        for (int i = 0; i < MT; ++i)
+#pragma unroll
+          for (int j = 0; j < NT; ++j) mma<KS>(acc[i][j], fa[i], fb[j]);
+      }
+      __syncthreads();  // every warp is done with this stage before it is filled again
+      stage ^= 1;
+    }
+
+    // the distances, straight from the accumulators and in their place (all of them first: their
+    // roots interleave), then stored: each lane holds columns 2t, 2t + 1 of rows g and g + 8 of
+    // every m16n8 piece
+    double nav[MT][2], nbv[NT][2];
+#pragma unroll
+    for (int i = 0; i < MT; ++i)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const long long row = m0 + wm + i * 16 + g + 8 * h;
+        nav[i][h] = (row < m) ? na[row] : 0.0;
+      }
+#pragma unroll
+    for (int j = 0; j < NT; ++j)
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        const long long col = n0 + wn + j * 8 + 2 * t + e;
+        nbv[j][e] = (col < n) ? nb[col] : 0.0;
+      }
+#pragma unroll
+    for (int i = 0; i < MT; ++i)
+#pragma unroll
+      for (int j = 0; j < NT; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+          acc[i][j][e] = distance(fma(-2.0, acc[i][j][e], nav[i][e >> 1] + nbv[j][e & 1]), root);
+    if (pairs && m0 + BM <= m && n0 + BN <= n) {  // a whole tile: 16-byte streaming stores, no checks
+      double* base = out + (m0 + wm + g) * ldo + n0 + wn + 2 * t;
+#pragma unroll
+      for (int i = 0; i < MT; ++i)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          double* orow = base + (i * 16 + 8 * h) * ldo;
+#pragma unroll
+          for (int j = 0; j < NT; ++j)
+            __stcs(reinterpret_cast<double2*>(orow + j * 8), make_double2(acc[i][j][2 * h], acc[i][j][2 * h + 1]));
+        }
+    } else {
+#pragma unroll
+      for (int i = 0; i < MT; ++i)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const long long row = m0 + wm + i * 16 + g + 8 * h;
+          if (row >= m) continue;
+          double* orow = out + row * ldo;
+#pragma unroll
+          for (int j = 0; j < NT; ++j) {
+            const long long col = n0 + wn + j * 8 + 2 * t;
+            if (pairs && col + 1 < n) {
+              __stcs(reinterpret_cast<double2*>(orow + col), make_double2(acc[i][j][2 * h], acc[i][j][2 * h + 1]));
+            } else {
+              if (col < n) __stcs(orow + col, acc[i][j][2 * h]);
+              if (col + 1 < n) __stcs(orow + col + 1, acc[i][j][2 * h + 1]);
+            }
+          }
+        }
+    }
+  }
+  asm volatile("cp.async.wait_all;\n" ::);
+}
+
+// The operands of the tiles, in one pass a row: Y = (X - shift) * scale (per column; scale null: 1),
+// rows of stride ldy >= k with the columns past k zeroed, and each row's squared norm. X is any
+// float64 view (byte strides, negative included). A warp a row, 8 rows a block of 256.
+__global__ void __launch_bounds__(256) cuarray_sqdist_rows(
+    const double* __restrict__ x, long long rows, long long k, long long row_stride, long long col_stride,
+    const double* __restrict__ shift, const double* __restrict__ scale, double* __restrict__ y, long long ldy,
+    double* __restrict__ norms) {
+  const long long row = (long long)blockIdx.x * 8 + (threadIdx.x >> 5);
+  if (row >= rows) return;
+  const int lane = threadIdx.x & 31;
+  const char* xr = reinterpret_cast<const char*>(x) + row * row_stride;
+  double* yr = y + row * ldy;
+  double s = 0.0;
+  for (long long j = lane; j < ldy; j += 32) {
+    double v = 0.0;
+    if (j < k) {
+      v = *reinterpret_cast<const double*>(xr + j * col_stride) - shift[j];
+      if (scale != nullptr) v *= scale[j];
+    }
+    yr[j] = v;
+    s = fma(v, v, s);
+  }
+#pragma unroll
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+  if (lane == 0) norms[row] = s;
+}
