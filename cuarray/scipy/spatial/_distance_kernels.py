@@ -68,6 +68,8 @@ _REDUCTIONS = {
                     "d = pow(a, 1.0 / p)", "0"),
     "hamming": ("float64 x, float64 y", "(x != y) ? 1.0 : 0.0", "a + b", "d = a", "0"),
     "hamming_w": ("float64 x, float64 y, float64 w", "(x != y) ? w : 0.0", "a + b", "d = a", "0"),
+    # a row's squared norm (the euclidean family's |a|^2, with no (rows x k) temporary)
+    "sumsq": ("float64 x", "x * x", "a + b", "d = a", "0"),
     # rows already divided by their sums: sum p log(p/m) + q log(q/m), m the mean, over p, q > 0
     "jensenshannon": ("float64 x, float64 y",
                       "((x > 0.0) ? x * log(2.0 * x / (x + y)) : 0.0) + "

@@ -1,7 +1,10 @@
 """`cdist` and `pdist`: SciPy 1.18's metrics over blocks of rows.
 
 How each metric runs (`_plan`):
-- GEMM metrics: euclidean, sqeuclidean, seuclidean, mahalanobis, minkowski p=2, cosine,
+- The euclidean family (euclidean, sqeuclidean, seuclidean, minkowski p=2) on sm_90 and later: one
+  launch of the fused tensor-core tiles (`_sqdist_tiles`) for the whole result, on operands centred
+  on B's mean (and scaled) with their norms by one launch each; no temporaries, no blocks.
+- GEMM metrics: (the euclidean family elsewhere,) mahalanobis, cosine,
   correlation and the boolean metrics (dice, jaccard, hamming of bool rows, rogerstanimoto,
   russellrao, sokalsneath, yule) are one cuBLAS product per block, `A @ B.T`, and one fused
   epilogue (`_distance_kernels.epilogue`) written into the result: |a|^2 + |b|^2 - 2 a.b with a
@@ -26,6 +29,7 @@ from ..._core.host_input import as_array, as_parameter
 from ..._core.ndarray import ndarray
 from ..._core.transfer import from_host, to_host
 from ..._creation.basic import empty
+from ..._creation.from_data import ascontiguousarray
 from ..._creation.ranges import arange
 from ..._indexing.inserting import take
 from ..._manipulation.joining import vstack
@@ -37,6 +41,7 @@ from ...linalg._solve import inv
 from .._rng import rng_transition
 from . import _distance_kernels as _k
 from . import _distance_vec as _vec
+from . import _sqdist_tiles as _sqt
 from ._distance_vec import validate_weights
 
 __all__ = ["cdist", "pdist", "directed_hausdorff", "METRIC_NAMES"]
@@ -97,13 +102,19 @@ def _weights(kwargs, n, name):
 
 
 def _rows_sq(X):
-    return (X * X).sum(axis=1)
+    return _k.pair_reduction("sumsq")(X, axis=1)
 
 
 def _squared_plan(A, B, root, scale=None, quad=None):
     """|a - b|^2 (root: its square root) by one product: on rows centred at B's mean, scaled
     by `scale` per column or, for a quadratic form, with A's rows multiplied by `quad`."""
     shift = B.mean(axis=0) if B.shape[0] else None
+    if shift is not None and quad is None and _sqt.plan_for(1, 1, A.shape[1]) is not None:
+        # the fused tensor-core tiles (`_sqdist_tiles`): their operands and norms, one launch each
+        # (five elementwise and reduction calls took ~100 us of host time before the product)
+        sc = None if scale is None else ascontiguousarray(scale.astype(_F8, copy=False))
+        (A, na), (B, nb) = _sqt.centred_rows(A, shift, sc), _sqt.centred_rows(B, shift, sc)
+        return _Plan("squared", A, B, na, nb, (numpy.int32(root),), extra={"tiles": True})
     if shift is not None:
         A, B = A - shift, B - shift
     if scale is not None:
@@ -224,6 +235,11 @@ def _reduction_plan(name, A, B, w, kwargs):
 def _block(plan, i0, i1, j0, out):
     """Distances of A[i0:i1] to B[j0:] into `out` (shape (i1 - i0, len(B) - j0), C-contiguous)."""
     a, b = plan.A[i0:i1], plan.B[j0:]
+    if plan.extra.get("tiles"):
+        tiles = _sqt.plan_for(a.shape[0], b.shape[0], a.shape[1])
+        if tiles is not None:
+            _sqt.launch(tiles, a, b, plan.na[i0:i1], plan.nb[j0:], out, bool(plan.args[0]))
+            return
     if plan.kind in ("squared", "cosine", "bool"):
         g = a @ b.T
         na, nb = plan.na[i0:i1, None], plan.nb[None, j0:]
@@ -294,10 +310,11 @@ def _check_metric(metric):
 
 
 def cdist(XA, XB, metric="euclidean", *, out=None, **kwargs):
-    """See `scipy.spatial.distance.cdist`. GEMM metrics run as one cuBLAS product and a fused
-    epilogue per block of rows (euclidean: ``a.a + b.b - 2 a.b`` clamped at 0, which is exact to
-    about 1e-16 of the squared norms of the rows centred on XB's mean, not of the distance); a
-    callable metric other than this module's functions runs on the host, pair by pair."""
+    """See `scipy.spatial.distance.cdist`. The euclidean family is one pass of tensor-core tiles on
+    sm_90 and later; the other GEMM metrics (and that family elsewhere) run as one cuBLAS product
+    and a fused epilogue per block of rows (euclidean: ``a.a + b.b - 2 a.b`` clamped at 0, which is
+    exact to about 1e-16 of the squared norms of the rows centred on XB's mean, not of the
+    distance); a callable metric other than this module's functions runs on the host, pair by pair."""
     XA, XB = as_array(XA, "cdist"), as_array(XB, "cdist")
     if XA.ndim != 2:
         raise ValueError("XA must be a 2-dimensional array.")
@@ -313,7 +330,8 @@ def cdist(XA, XB, metric="euclidean", *, out=None, **kwargs):
     dm = _prepare_out(out, (mA, mB))
     if dm.size == 0:
         return dm
-    step = max(1, BLOCK_ELEMENTS // mB)
+    # the fused tiles write the result with no temporaries: one launch for the whole of it
+    step = mA if plan.extra.get("tiles") else max(1, BLOCK_ELEMENTS // mB)
     for i0 in range(0, mA, step):
         i1 = min(mA, i0 + step)
         _block(plan, i0, i1, 0, dm[i0:i1])

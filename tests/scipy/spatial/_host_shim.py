@@ -151,6 +151,8 @@ def _epilogue(name):
 
 def _pair_reduction(name):
     def run(*args, out=None, axis=2):
+        if name == "sumsq":  # a row's squared norm
+            return (args[0] * args[0]).sum(axis).view(HostArray)
         args = list(args)
         if out is None and len(args) >= 3 and isinstance(args[-1], np.ndarray) and args[-1].ndim == 2:
             out = args.pop()
@@ -224,6 +226,31 @@ def _rotation_kernel(name):
     return {"compose": compose, "matrix": matrix, "apply": apply, "rigid_apply": rigid_apply}[name]
 
 
+def _sqdist_tiles():
+    """The fused euclidean tiles (`_sqdist_tiles`) in NumPy: its planner as it is, on a device of
+    compute capability 9.0, its operands (centred, scaled, padded) and norms, and
+    the kernel's formula, so that cdist/pdist's tiled path (one launch for the whole result, a
+    pdist block's offsets) runs here."""
+    from cuarray.scipy.spatial import _sqdist_plan
+
+    def centred_rows(X, shift, scale=None):
+        Y = np.asarray(X, dtype=np.float64) - shift
+        if scale is not None:
+            Y = Y * scale
+        P = np.zeros((Y.shape[0], _sqdist_plan.padded_k(Y.shape[1])))
+        P[:, :Y.shape[1]] = Y
+        return P.view(HostArray), (Y * Y).sum(axis=1).view(HostArray)
+
+    def launch(plan, a, b, na, nb, out, root):
+        assert a.shape[1] == b.shape[1] == plan.k and out.shape == (a.shape[0], b.shape[0]) and plan.ks == _sqdist_plan.MMA_K
+        s = na[:, None] + nb[None, :] - 2.0 * (np.asarray(a) @ np.asarray(b).T)
+        s = np.where(s < 0, 0.0, s)
+        out[...] = np.sqrt(s) if root else s
+
+    return types.SimpleNamespace(plan_for=lambda m, n, k: _sqdist_plan.plan_sqdist(m, n, k, (9, 0)),
+                                 centred_rows=centred_rows, launch=launch)
+
+
 def _delaunay_host():
     """tests/scipy/spatial/_delaunay_host.py (the GPU triangulation's template built for the host
     with g++), loaded by path: this file is itself loaded by path from tests/scipy/interpolate."""
@@ -266,6 +293,7 @@ def spatial_standins():
     standins[_delaunay]["_delaunay_gpu"] = types.SimpleNamespace(delaunay_2d=_delaunay_host().delaunay_2d)
     standins[_distance_pair]["_k"] = types.SimpleNamespace(
         epilogue=_epilogue, pair_reduction=_pair_reduction, BOOL_CODES=_distance_kernels.BOOL_CODES)
+    standins[_distance_pair]["_sqt"] = _sqdist_tiles()
     standins[_quat]["kernel"] = _rotation_kernel
     standins[_rigid]["kernel"] = _rotation_kernel
     return standins

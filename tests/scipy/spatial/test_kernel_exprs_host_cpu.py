@@ -125,6 +125,13 @@ def test_pair_reductions(lib, name):
         x, y = x / np.maximum(x.sum(1, keepdims=True), 1e-300), y / np.maximum(y.sum(1, keepdims=True), 1e-300)
     w = r.random(k)
     w[2] = 0.0
+    if name == "sumsq":  # one input: a row's squared norm
+        out = np.empty(m)
+        getattr(lib, "red_" + name)(_ptr(np.ascontiguousarray(x)), _ptr(out), ctypes.c_long(m), ctypes.c_long(k))
+        want = np.asarray(_host_shim._pair_reduction(name)(x, axis=1))
+        np.testing.assert_allclose(out, want, rtol=1e-15, atol=0)
+        np.testing.assert_allclose(out, (x * x).sum(axis=1), rtol=1e-15, atol=0)
+        return
     args = [_ptr(np.ascontiguousarray(x)), _ptr(np.ascontiguousarray(y))]
     extra = []
     if name.endswith("_w"):
