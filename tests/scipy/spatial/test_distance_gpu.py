@@ -114,6 +114,55 @@ def test_blocks_and_out(monkeypatch):
         cd.cdist(G(XA), G(XB), out=cuarray.empty((31, 17), dtype=cuarray.float32))
 
 
+# shapes across the fused tiles' edges (64 x 64 tiles, k in chunks of 32): one row, a partial tile,
+# whole tiles, odd widths (no 16-byte pairs), k below, at and past a chunk, one block of many tiles
+TILE_SHAPES = [(1, 1, 1), (1, 200, 3), (65, 64, 32), (64, 129, 33), (130, 67, 64), (257, 1001, 100), (3000, 700, 7)]
+
+
+@pytest.mark.parametrize("m, n, k", TILE_SHAPES)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=["f8", "f4"])
+def test_euclidean_family_tiles(m, n, k, dtype):
+    """The fused tensor-core tiles (sm_90; cuBLAS and an epilogue elsewhere) against SciPy, for
+    every metric that takes them, cdist, pdist and a row-reversed view."""
+    r = _rng("tiles", m, n, k, str(dtype))
+    XA = (r.random((m, k)) * 4 - 1).astype(dtype)
+    XB = (r.random((n, k)) * 4 - 1).astype(dtype)
+    if m > 2:
+        XA[1] = XA[0]
+        XA[2] = XB[0]  # equal rows across A and B
+    V = r.random(k) + 0.5
+    # |a|^2 + |b|^2 - 2 a.b on rows centred at XB's mean is exact to a few ulps of the squared norms:
+    # a distance near 0 is known to sqrt(16 eps max|a|^2), 1.5e-6 at k = 64 here (the module's 1e-7
+    # is for the few features of the tests above)
+    c = np.vstack([XA, XB]).astype(np.float64) - XB.astype(np.float64).mean(axis=0)
+    for metric, kw, w in (("euclidean", {}, 1.0), ("sqeuclidean", {}, 1.0), ("seuclidean", {"V": V}, 1.0 / V.min())):
+        atol = float(np.sqrt(16 * np.finfo(np.float64).eps * w * (c * c).sum(axis=1).max()))
+        if metric == "sqeuclidean":
+            atol = atol**2
+        for got, want in ((cd.cdist(G(XA), G(XB), metric, **kw), sd.cdist(XA, XB, metric, **kw)),
+                          (cd.pdist(G(XA), metric, **kw), sd.pdist(XA, metric, **kw)),
+                          (cd.cdist(G(XA)[::-1], G(XB)[:, ::-1], metric, **kw), sd.cdist(XA[::-1], XB[:, ::-1], metric, **kw))):
+            assert got.dtype == np.float64 and got.shape == want.shape
+            np.testing.assert_allclose(got.get(), want, rtol=1e-9, atol=atol)
+    if m > 2:  # equal rows: 0 to within that cancellation, not exactly
+        assert float(cd.cdist(G(XA), G(XB), "sqeuclidean")[2, 0].get()) <= 16 * np.finfo(np.float64).eps * (c * c).sum(axis=1).max()
+
+
+def test_euclidean_roots_and_special_values():
+    """The tiles' square root (an estimate and two corrections, no library branch) is the correctly
+    rounded root here, at 0, subnormal, tiny and huge squared distances, and a NaN coordinate gives
+    NaN as in SciPy."""
+    r = _rng("roots")
+    x = np.sqrt(r.random(20000) * 10.0 ** r.integers(-300, 300, 20000))[:, None]
+    x[:6, 0] = [0.0, 1e-200, 1e-160, 3e-155, 1e154, np.nan]
+    z = np.zeros((1, 1))
+    sq = cd.cdist(G(x), G(z), "sqeuclidean").get()[:, 0]
+    got = cd.cdist(G(x), G(z)).get()[:, 0]
+    np.testing.assert_array_equal(got, np.sqrt(sq))
+    np.testing.assert_array_equal(got[:6], sd.cdist(x[:6], z)[:, 0])
+    np.testing.assert_allclose(got, sd.cdist(x, z)[:, 0], rtol=1e-15, atol=0, equal_nan=True)
+
+
 def test_edges():
     X = _data("e", (4, 3), np.float64, "x")
     _close(cd.cdist(G(X[:0]), G(X)), sd.cdist(X[:0], X))
