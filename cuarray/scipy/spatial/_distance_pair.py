@@ -1,7 +1,7 @@
 """`cdist` and `pdist`: SciPy 1.18's metrics over blocks of rows.
 
 How each metric runs (`_plan`):
-- The euclidean family (euclidean, sqeuclidean, seuclidean, minkowski p=2) on sm_90 and later: one
+- The euclidean family (euclidean, sqeuclidean, seuclidean, minkowski p=2) on sm_90: one
   launch of the fused tensor-core tiles (`_sqdist_tiles`) for the whole result, on operands centred
   on B's mean (and scaled) with their norms by one launch each; no temporaries, no blocks.
 - GEMM metrics: (the euclidean family elsewhere,) mahalanobis, cosine,
@@ -311,7 +311,7 @@ def _check_metric(metric):
 
 def cdist(XA, XB, metric="euclidean", *, out=None, **kwargs):
     """See `scipy.spatial.distance.cdist`. The euclidean family is one pass of tensor-core tiles on
-    sm_90 and later; the other GEMM metrics (and that family elsewhere) run as one cuBLAS product
+    sm_90; the other GEMM metrics (and that family elsewhere) run as one cuBLAS product
     and a fused epilogue per block of rows (euclidean: ``a.a + b.b - 2 a.b`` clamped at 0, which is
     exact to about 1e-16 of the squared norms of the rows centred on XB's mean, not of the
     distance); a callable metric other than this module's functions runs on the host, pair by pair."""

@@ -2,7 +2,7 @@
 which tile shape, how many blocks and how much shared memory, from the sizes and the device's
 compute capability. Pure: it never launches, allocates or syncs (tests check it on the CPU).
 
-The kernel multiplies on the FP64 tensor cores (mma.sync m16n8k16 .f64: sm_90 and later) and takes k in
+The kernel multiplies on the FP64 tensor cores (mma.sync m16n8k16 .f64, sm_90) and takes k in
 chunks of `KC` from rows zero-padded to `padded_k(k)`. A device without them, or a grid past the
 launch limit, gets None: `cdist` then takes the cuBLAS product and an elementwise epilogue.
 """
@@ -11,11 +11,15 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["KC", "LDS", "MIN_CC", "MAX_TILES", "MMA_K", "SqdistPlan", "padded_k", "plan_sqdist", "persistent_grid"]
+__all__ = ["KC", "LDS", "FP64_MMA_MAJORS", "MAX_TILES", "MMA_K", "SqdistPlan", "padded_k", "plan_sqdist", "persistent_grid"]
 
 KC = 32                # k a shared-memory chunk (cuarray_sqdist::KC)
 LDS = KC + 4           # a row's stride in shared memory, in doubles (cuarray_sqdist::LDS)
-MIN_CC = (9, 0)        # mma.sync m16n8k{4,8,16} .f64 (sm_80 has only m8n8k4)
+# Architectures that take the tiles: Hopper (sm_90), where they were measured. The data-centre
+# Blackwells (sm_100, sm_103) have the same mma.sync m16n8k{4,8,16} .f64 and the template compiles
+# for them (CPU test), but no run has measured or checked them there yet: cuBLAS until one does.
+# sm_80 has only m8n8k4; the GeForce parts (sm_86, sm_89, sm_120) run FP64 at 1/64 of FP32.
+FP64_MMA_MAJORS = (9,)
 MAX_TILES = 2**31 - 1  # blocks along x
 # The tile, a warp's piece of it, the mma shape m16n8kMMA_K and the blocks an SM must hold (the
 # register cap): 64 x 64 in four 32 x 32 pieces, m16n8k16, 3 blocks (164 registers; 3 x 73.7 KB of
@@ -56,7 +60,7 @@ def plan_sqdist(m: int, n: int, k: int, cc: tuple, tile: tuple = (TILE_M, TILE_N
     if wm % 16 or wn % 8 or wm <= 0 or wn <= 0 or tm % wm or tn % wn or tm <= 0 or tn <= 0:
         raise ValueError("tile sides must be multiples of a warp's part, itself of 16 x 8: got {} x {} of {} x {}".format(
             tm, tn, wm, wn))
-    if tuple(cc) < MIN_CC or m <= 0 or n <= 0 or k < 0:
+    if int(cc[0]) not in FP64_MMA_MAJORS or m <= 0 or n <= 0 or k < 0:
         return None
     tiles_n = -(-n // tn)
     tiles = -(-m // tm) * tiles_n
