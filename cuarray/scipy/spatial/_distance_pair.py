@@ -330,8 +330,10 @@ def cdist(XA, XB, metric="euclidean", *, out=None, **kwargs):
     dm = _prepare_out(out, (mA, mB))
     if dm.size == 0:
         return dm
-    # the fused tiles write the result with no temporaries: one launch for the whole of it
-    step = mA if plan.extra.get("tiles") else max(1, BLOCK_ELEMENTS // mB)
+    # the fused tiles write the result with no temporaries: one launch for the whole of it (where
+    # one launch takes it; else blocks, which `_block` multiplies with cuBLAS)
+    whole = plan.extra.get("tiles") and _sqt.plan_for(mA, mB, plan.A.shape[1]) is not None
+    step = mA if whole else max(1, BLOCK_ELEMENTS // mB)
     for i0 in range(0, mA, step):
         i1 = min(mA, i0 + step)
         _block(plan, i0, i1, 0, dm[i0:i1])

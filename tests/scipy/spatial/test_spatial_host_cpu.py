@@ -377,3 +377,23 @@ def test_convex_hull_errors(host):
     with pytest.raises(cs.QhullError):  # 3-D: host Qhull, flat input
         cs.ConvexHull(H(np.c_[np.random.rand(10, 2), np.ones(10)]))
     assert issubclass(cs.QhullError, ValueError)
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "sqeuclidean", "seuclidean"])
+def test_tiles_past_one_launch_take_blocks(host, metric, monkeypatch):
+    """More tiles than one launch takes: cdist goes by blocks of rows (not one whole-result
+    product), each taking the tiles where its own launch fits and cuBLAS over the padded operands
+    where not; the values are SciPy's either way."""
+    from cuarray.scipy.spatial import _sqdist_plan
+
+    _distance_pair = host("cuarray.scipy.spatial._distance_pair")
+    cd = host("cuarray.scipy.spatial.distance")
+    monkeypatch.setattr(_sqdist_plan, "MAX_TILES", 2)  # the whole (3 x 2 tiles) does not fit; a block may
+    monkeypatch.setattr(_distance_pair, "BLOCK_ELEMENTS", 70 * 20)
+    blocks = []
+    run = _distance_pair._block
+    monkeypatch.setattr(_distance_pair, "_block", lambda plan, i0, i1, j0, out: (blocks.append(i1 - i0),
+                                                                                  run(plan, i0, i1, j0, out)))
+    XA, XB = _data(metric, (150, 37), np.float64, "ta"), _data(metric, (70, 37), np.float64, "tb")
+    _close(cd.cdist(H(XA), H(XB), metric), sd.cdist(XA, XB, metric), metric)
+    assert blocks == [20] * 7 + [10]
