@@ -39,7 +39,6 @@ class SqdistPlan(NamedTuple):
     block: int        # threads a block
     shared_mem: int   # dynamic shared bytes a block: two stages of a chunk of both tiles
     k: int            # the padded row length the kernel reads
-    ks: int           # the mma shape m16n8kKS
 
 
 def padded_k(k: int) -> int:
@@ -68,7 +67,7 @@ def plan_sqdist(m: int, n: int, k: int, cc: tuple, tile: tuple = (TILE_M, TILE_N
         return None
     return SqdistPlan(spec="cuarray_sqdist_tiles<{}, {}, {}, {}, {}, {}>".format(tm, tn, wm, wn, ks, min_blocks), tile_m=tm, tile_n=tn, tiles_n=tiles_n,
                       tiles=tiles, block=(tm // wm) * (tn // wn) * 32, shared_mem=2 * (tm + tn) * LDS * 8,
-                      k=padded_k(k), ks=int(ks))
+                      k=padded_k(k))
 
 
 def persistent_grid(plan: SqdistPlan, resident: int, sm_count: int) -> int:

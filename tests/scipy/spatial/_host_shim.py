@@ -242,7 +242,7 @@ def _sqdist_tiles():
         return P.view(HostArray), (Y * Y).sum(axis=1).view(HostArray)
 
     def launch(plan, a, b, na, nb, out, root):
-        assert a.shape[1] == b.shape[1] == plan.k and out.shape == (a.shape[0], b.shape[0]) and plan.ks == _sqdist_plan.MMA_K
+        assert a.shape[1] == b.shape[1] == plan.k and out.shape == (a.shape[0], b.shape[0])
         s = na[:, None] + nb[None, :] - 2.0 * (np.asarray(a) @ np.asarray(b).T)
         s = np.where(s < 0, 0.0, s)
         out[...] = np.sqrt(s) if root else s

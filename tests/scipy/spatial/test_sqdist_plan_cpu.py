@@ -24,7 +24,7 @@ def test_tiles_cover_the_block(m, n):
     # every (row, column) of the result is in exactly one tile: the kernel's numbering
     assert (p.tiles - 1) // p.tiles_n * p.tile_m < m <= ((p.tiles - 1) // p.tiles_n + 1) * p.tile_m
     assert p.block == (P.TILE_M // P.WARP_M) * (P.TILE_N // P.WARP_N) * 32
-    assert p.shared_mem == 2 * (P.TILE_M + P.TILE_N) * P.LDS * 8 and p.ks == P.MMA_K
+    assert p.shared_mem == 2 * (P.TILE_M + P.TILE_N) * P.LDS * 8
     assert p.spec == "cuarray_sqdist_tiles<{}, {}, {}, {}, {}, {}>".format(
         P.TILE_M, P.TILE_N, P.WARP_M, P.WARP_N, P.MMA_K, P.MIN_BLOCKS)
 
