@@ -148,6 +148,21 @@ def test_euclidean_family_tiles(m, n, k, dtype):
         assert float(cd.cdist(G(XA), G(XB), "sqeuclidean")[2, 0].get()) <= 16 * np.finfo(np.float64).eps * (c * c).sum(axis=1).max()
 
 
+def test_euclidean_tiles_from_another_thread():
+    """The tiles (their module, shared-memory attribute and occupancy are cached per device) give
+    the same values from a thread that did not make the arrays."""
+    import threading
+
+    r = _rng("thread")
+    XA, XB = r.random((300, 40)), r.random((130, 40))
+    out = {}
+    worker = threading.Thread(target=lambda: out.setdefault("d", cd.cdist(G(XA), G(XB)).get()))
+    worker.start()
+    worker.join()
+    np.testing.assert_array_equal(out["d"], cd.cdist(G(XA), G(XB)).get())
+    _close(out["d"], sd.cdist(XA, XB), "euclidean")
+
+
 def test_euclidean_roots_and_special_values():
     """The tiles' square root (an estimate and two corrections, no library branch) is the correctly
     rounded root here, at 0, subnormal, tiny and huge squared distances, and a NaN coordinate gives
