@@ -20,9 +20,8 @@ constexpr int LDS = KC + 4;   // a row's stride in shared memory, in doubles: 36
                               // 16 lanes of a half-warp (rows g = 0..3, columns t = 0..3) of a
                               // fragment load fall in 16 different 8-byte bank pairs
 
-__device__ __forceinline__ void copy16(double* dst, const double* src) {
-  const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(src));
+__device__ __forceinline__ void copy16(unsigned dst, const double* src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
 }
 
 // D = A B + D for one m16n8kKS piece (PTX ISA, mma .f64): with g = lane / 4, t = lane % 4, the lane
@@ -59,7 +58,8 @@ __device__ __forceinline__ void mma<16>(double* d, const double* a, const double
 // interleave (with that branch each root waited on its own ~10 dependent steps): h = x y from the
 // estimate y of rsqrt.approx (relative error about 2^-22), then two corrections h += y (x - h^2) / 2,
 // each multiplying the error by about 2^-22, which leaves h within an ulp. x < 2^-900 is scaled by
-// 2^1000 first (the estimate flushes subnormals); 0 and inf are returned as they are; NaN passes.
+// 2^1000 first (the estimate flushes subnormals). 0 and inf give 0 * inf = NaN there, as NaN does: where
+// h is NaN, x is the root (one test for the three, where comparing x with 0 and inf took two).
 __device__ __forceinline__ double root_of(double x) {
   const bool tiny = x < 0x1p-900;
   const double v = x * (tiny ? 0x1p+1000 : 1.0);
@@ -70,7 +70,7 @@ __device__ __forceinline__ double root_of(double x) {
   h = fma(hy, fma(-h, h, v), h);
   h = fma(hy, fma(-h, h, v), h);
   h *= tiny ? 0x1p-500 : 1.0;
-  return (x == 0.0 || x == __longlong_as_double(0x7ff0000000000000LL)) ? x : h;
+  return (h != h) ? x : h;
 }
 
 __device__ __forceinline__ double distance(double s, int root) {
@@ -78,24 +78,39 @@ __device__ __forceinline__ double distance(double s, int root) {
   return root ? root_of(s) : s;
 }
 
-// Fill stage `s` of shared memory with chunk c (k from c * KC) of tile `tile`'s rows of A and B.
+// Copy rows r0 .. r0 + R - 1 of X (rows clamped to X's last: their results are not stored), columns k0 ..
+// k0 + KC - 1, into a stage's R x LDS block at `dst` (a shared address). Each thread copies the same
+// 16-byte column piece of every STEP-th row from its own, so a whole block of rows is a base pointer
+// and R / STEP equal steps (one 64-bit add a copy); only a block past X's end clamps row by row.
+template <int R, int THREADS>
+__device__ __forceinline__ void load_rows(unsigned dst, const double* __restrict__ x, long long rows, long long k,
+                                          long long r0, long long k0) {
+  constexpr int PIECES = KC / 2;          // 16-byte pieces a row of a chunk
+  constexpr int STEP = THREADS / PIECES;  // rows a pass of the block's threads
+  static_assert(THREADS % PIECES == 0 && R % STEP == 0, "every thread copies R / STEP pieces");
+  const unsigned r = threadIdx.x / PIECES, c = (threadIdx.x % PIECES) * 2;
+  dst += (r * LDS + c) * 8u;
+  if (r0 + R <= rows) {
+    const double* src = x + (r0 + r) * k + k0 + c;
+    const long long step = STEP * k;
+#pragma unroll
+    for (int i = 0; i < R / STEP; ++i) copy16(dst + i * STEP * LDS * 8, src + i * step);
+  } else {
+#pragma unroll
+    for (int i = 0; i < R / STEP; ++i) {
+      const long long gr = r0 + r + i * STEP;
+      copy16(dst + i * STEP * LDS * 8, x + (gr < rows ? gr : rows - 1) * k + k0 + c);
+    }
+  }
+}
+
+// Fill a stage (its shared address) with chunk k0 / KC of tile (m0, n0)'s rows of A and B.
 template <int BM, int BN, int THREADS>
-__device__ __forceinline__ void load_chunk(double* sa, double* sb, const double* __restrict__ a,
-                                           const double* __restrict__ b, long long m, long long n, long long k,
-                                           long long m0, long long n0, long long k0) {
-  constexpr int PIECES = KC / 2;  // 16-byte pieces a row of a chunk
-#pragma unroll 4
-  for (int p = threadIdx.x; p < BM * PIECES; p += THREADS) {
-    const int r = p / PIECES, c = (p % PIECES) * 2;
-    const long long gr = (m0 + r < m) ? m0 + r : m - 1;
-    copy16(sa + r * LDS + c, a + gr * k + k0 + c);
-  }
-#pragma unroll 4
-  for (int p = threadIdx.x; p < BN * PIECES; p += THREADS) {
-    const int r = p / PIECES, c = (p % PIECES) * 2;
-    const long long gr = (n0 + r < n) ? n0 + r : n - 1;
-    copy16(sb + r * LDS + c, b + gr * k + k0 + c);
-  }
+__device__ __forceinline__ void load_chunk(unsigned stage, const double* __restrict__ a, const double* __restrict__ b,
+                                           long long m, long long n, long long k, long long m0, long long n0,
+                                           long long k0) {
+  load_rows<BM, THREADS>(stage, a, m, k, m0, k0);
+  load_rows<BN, THREADS>(stage + BM * LDS * 8, b, n, k, n0, k0);
 }
 
 }  // namespace cuarray_sqdist
@@ -126,7 +141,8 @@ __global__ void __launch_bounds__((BM / WARP_M) * (BN / WARP_N) * 32, MIN_BLOCKS
   const unsigned tn_count = (unsigned)tiles_n;
   unsigned tile = blockIdx.x;
   if (tile >= tiles) return;
-  load_chunk<BM, BN, THREADS>(smem, smem + BM * LDS, a, b, m, n, k, (long long)(tile / tn_count) * BM,
+  const unsigned smem0 = (unsigned)__cvta_generic_to_shared(smem);
+  load_chunk<BM, BN, THREADS>(smem0, a, b, m, n, k, (long long)(tile / tn_count) * BM,
                               (long long)(tile % tn_count) * BN, 0);
   asm volatile("cp.async.commit_group;\n" ::);
   int stage = 0;
@@ -149,15 +165,16 @@ __global__ void __launch_bounds__((BM / WARP_M) * (BN / WARP_N) * 32, MIN_BLOCKS
         nc = 0;
       }
       if (nt < tiles) {
-        double* nxt = smem + (stage ^ 1) * STAGE;
-        load_chunk<BM, BN, THREADS>(nxt, nxt + BM * LDS, a, b, m, n, k, (long long)(nt / tn_count) * BM,
+        load_chunk<BM, BN, THREADS>(smem0 + (stage ^ 1) * STAGE * 8, a, b, m, n, k, (long long)(nt / tn_count) * BM,
                                     (long long)(nt % tn_count) * BN, nc * KC);
       }
       asm volatile("cp.async.commit_group;\n" ::);
       asm volatile("cp.async.wait_group 1;\n" ::);  // this chunk's copies (all but the newest group)
       __syncthreads();
-      const double* sa = smem + stage * STAGE;
-      const double* sb = sa + BM * LDS;
+      // the lane's first element of A and of B in this stage; every fragment element is a constant
+      // offset from them (one address each, not one a fragment element)
+      const double* sa = smem + stage * STAGE + (wm + g) * LDS + t;
+      const double* sb = smem + stage * STAGE + BM * LDS + (wn + g) * LDS + t;
 #pragma unroll
       for (int kk = 0; kk < KC; kk += KS) {
         double fa[MT][KS / 2], fb[NT][KS / 4];
@@ -165,13 +182,13 @@ __global__ void __launch_bounds__((BM / WARP_M) * (BN / WARP_N) * 32, MIN_BLOCKS
         for (int i = 0; i < MT; ++i)
 #pragma unroll
           for (int j = 0; j < KS / 4; ++j) {
-            fa[i][2 * j] = sa[(wm + i * 16 + g) * LDS + kk + t + 4 * j];
-            fa[i][2 * j + 1] = sa[(wm + i * 16 + g + 8) * LDS + kk + t + 4 * j];
+            fa[i][2 * j] = sa[i * 16 * LDS + kk + 4 * j];
+            fa[i][2 * j + 1] = sa[(i * 16 + 8) * LDS + kk + 4 * j];
           }
 #pragma unroll
         for (int i = 0; i < NT; ++i)
 #pragma unroll
-          for (int j = 0; j < KS / 4; ++j) fb[i][j] = sb[(wn + i * 8 + g) * LDS + kk + t + 4 * j];
+          for (int j = 0; j < KS / 4; ++j) fb[i][j] = sb[i * 8 * LDS + kk + 4 * j];
 #pragma unroll
         for (int i = 0; i < MT; ++i)
 #pragma unroll
