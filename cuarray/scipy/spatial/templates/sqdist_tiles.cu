@@ -57,20 +57,25 @@ __device__ __forceinline__ void mma<16>(double* d, const double* a, const double
 // The square root without the library's branch to its slow path, so that the roots of a lane
 // interleave (with that branch each root waited on its own ~10 dependent steps): h = x y from the
 // estimate y of rsqrt.approx (relative error about 2^-22), then two corrections h += y (x - h^2) / 2,
-// each multiplying the error by about 2^-22, which leaves h within an ulp. x < 2^-900 is scaled by
-// 2^1000 first (the estimate flushes subnormals). 0 and inf give 0 * inf = NaN there, as NaN does: where
-// h is NaN, x is the root (one test for the three, where comparing x with 0 and inf took two).
-__device__ __forceinline__ double root_of(double x) {
-  const bool tiny = x < 0x1p-900;
-  const double v = x * (tiny ? 0x1p+1000 : 1.0);
+// each multiplying the error by about 2^-22, which leaves h within an ulp. For x >= 2^-900 (NORMAL)
+// and inf or NaN: inf gives inf * 0 = NaN there, as NaN does, and where h is NaN, x is the root.
+__device__ __forceinline__ double root_of_normal(double x) {
   double y;
-  asm("rsqrt.approx.ftz.f64 %0, %1;\n" : "=d"(y) : "d"(v));
+  asm("rsqrt.approx.ftz.f64 %0, %1;\n" : "=d"(y) : "d"(x));
   const double hy = 0.5 * y;
-  double h = v * y;
-  h = fma(hy, fma(-h, h, v), h);
-  h = fma(hy, fma(-h, h, v), h);
-  h *= tiny ? 0x1p-500 : 1.0;
+  double h = x * y;
+  h = fma(hy, fma(-h, h, x), h);
+  h = fma(hy, fma(-h, h, x), h);
   return (h != h) ? x : h;
+}
+
+constexpr double NORMAL = 0x1p-900;  // root_of_normal's smallest x: its residuals x - h^2 stay normal
+
+// Any x >= 0: below NORMAL scaled by 2^1000 first (the estimate flushes subnormals); 0 gives 0 * inf
+// = NaN in root_of_normal, so x.
+__device__ __forceinline__ double root_of(double x) {
+  const bool tiny = x < NORMAL;
+  return root_of_normal(x * (tiny ? 0x1p+1000 : 1.0)) * (tiny ? 0x1p-500 : 1.0);
 }
 
 __device__ __forceinline__ double distance(double s, int root) {
@@ -201,29 +206,63 @@ __global__ void __launch_bounds__((BM / WARP_M) * (BN / WARP_N) * 32, MIN_BLOCKS
     // the distances, straight from the accumulators and in their place (all of them first: their
     // roots interleave), then stored: each lane holds columns 2t, 2t + 1 of rows g and g + 8 of
     // every m16n8 piece
+    // the rows' squared norms: a whole tile's from the lane's first at constant offsets, an edge
+    // tile's checked one by one (0 past the end: those distances are not stored)
+    const bool whole = m0 + BM <= m && n0 + BN <= n;
+    const double* __restrict__ pa = na + m0 + wm + g;
+    const double* __restrict__ pb = nb + n0 + wn + 2 * t;
     double nav[MT][2], nbv[NT][2];
+    if (whole) {
 #pragma unroll
-    for (int i = 0; i < MT; ++i)
+      for (int i = 0; i < MT; ++i)
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const long long row = m0 + wm + i * 16 + g + 8 * h;
-        nav[i][h] = (row < m) ? na[row] : 0.0;
-      }
+        for (int h = 0; h < 2; ++h) nav[i][h] = pa[i * 16 + 8 * h];
 #pragma unroll
-    for (int j = 0; j < NT; ++j)
+      for (int j = 0; j < NT; ++j)
 #pragma unroll
-      for (int e = 0; e < 2; ++e) {
-        const long long col = n0 + wn + j * 8 + 2 * t + e;
-        nbv[j][e] = (col < n) ? nb[col] : 0.0;
-      }
+        for (int e = 0; e < 2; ++e) nbv[j][e] = pb[j * 8 + e];
+    } else {
+#pragma unroll
+      for (int i = 0; i < MT; ++i)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) nav[i][h] = (m0 + wm + i * 16 + g + 8 * h < m) ? pa[i * 16 + 8 * h] : 0.0;
+#pragma unroll
+      for (int j = 0; j < NT; ++j)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) nbv[j][e] = (n0 + wn + j * 8 + 2 * t + e < n) ? pb[j * 8 + e] : 0.0;
+    }
 #pragma unroll
     for (int i = 0; i < MT; ++i)
 #pragma unroll
       for (int j = 0; j < NT; ++j)
 #pragma unroll
         for (int e = 0; e < 4; ++e)
-          acc[i][j][e] = distance(fma(-2.0, acc[i][j][e], nav[i][e >> 1] + nbv[j][e & 1]), root);
-    if (pairs && m0 + BM <= m && n0 + BN <= n) {  // a whole tile: 16-byte streaming stores, no checks
+          acc[i][j][e] = fma(-2.0, acc[i][j][e], nav[i][e >> 1] + nbv[j][e & 1]);
+    // roots: where none of the lane's squares is below NORMAL (0, negative from rounding, tiny),
+    // root_of_normal alone (no clamp, no scaling: ~7 instructions a distance fewer); else each checked
+    bool small = false;
+#pragma unroll
+    for (int i = 0; i < MT; ++i)
+#pragma unroll
+      for (int j = 0; j < NT; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) small |= acc[i][j][e] < NORMAL;
+    if (root && !small) {
+#pragma unroll
+      for (int i = 0; i < MT; ++i)
+#pragma unroll
+        for (int j = 0; j < NT; ++j)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) acc[i][j][e] = root_of_normal(acc[i][j][e]);
+    } else {
+#pragma unroll
+      for (int i = 0; i < MT; ++i)
+#pragma unroll
+        for (int j = 0; j < NT; ++j)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) acc[i][j][e] = distance(acc[i][j][e], root);
+    }
+    if (pairs && whole) {  // a whole tile: 16-byte streaming stores, no checks
       double* base = out + (m0 + wm + g) * ldo + n0 + wn + 2 * t;
 #pragma unroll
       for (int i = 0; i < MT; ++i)
