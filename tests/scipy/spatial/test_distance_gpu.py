@@ -170,6 +170,8 @@ def test_euclidean_roots_and_special_values():
     r = _rng("roots")
     x = np.sqrt(r.random(20000) * 10.0 ** r.integers(-300, 300, 20000))[:, None]
     x[:6, 0] = [0.0, 1e-200, 1e-160, 3e-155, 1e154, np.nan]
+    # squares at the fast root's threshold 2^-900 (its lanes take the root unscaled above it)
+    x[6:12, 0] = 2.0**-450 * np.array([1.0, 1 - 2.0**-52, 1 + 2.0**-52, 0.75, 1.5, 2.0**0.5])
     z = np.zeros((1, 1))
     sq = cd.cdist(G(x), G(z), "sqeuclidean").get()[:, 0]
     got = cd.cdist(G(x), G(z)).get()[:, 0]
