@@ -70,3 +70,16 @@ def test_template_compiles_with_tensor_core_products(arch):
     cubin, mapping = compiler.compile_cubin(T.SQDIST.source(), arch=arch, name_expressions=specs)
     assert sorted(mapping) == sorted(specs) and len(cubin) > 0
     assert all(re.match(rb"_Z\d+cuarray_sqdist_tiles", mapping[s]) for s in specs[:-1])
+
+
+def test_planned_tiles_compile_without_local_memory():
+    # the planned tile on sm_90: no frame (a spill cost the 16-byte-fragment variant 7%), and
+    # registers for MIN_BLOCKS blocks of its threads an SM (65536 registers, 8 a warp at a time)
+    from cubin_info import FRAME_SIZE, REGCOUNT, compile_sm90, kernel_attributes  # tests/ is on sys.path
+
+    plan = P.plan_sqdist(10, 10, 8, (9, 0))
+    cubin, mapping = compile_sm90(T.SQDIST.source(), (plan.spec,))
+    attrs = kernel_attributes(cubin)[mapping[plan.spec].decode()]
+    assert attrs.get(FRAME_SIZE, 0) == 0, attrs
+    assert attrs[REGCOUNT] * plan.block * P.MIN_BLOCKS <= 65536, attrs
+

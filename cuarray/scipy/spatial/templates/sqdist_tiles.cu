@@ -57,8 +57,9 @@ __device__ __forceinline__ void mma<16>(double* d, const double* a, const double
 // The square root without the library's branch to its slow path, so that the roots of a lane
 // interleave (with that branch each root waited on its own ~10 dependent steps): h = x y from the
 // estimate y of rsqrt.approx (relative error about 2^-22), then two corrections h += y (x - h^2) / 2,
-// each multiplying the error by about 2^-22, which leaves h within an ulp. For x >= 2^-900 (NORMAL)
-// and inf or NaN: inf gives inf * 0 = NaN there, as NaN does, and where h is NaN, x is the root.
+// each multiplying the error by about 2^-22, which leaves h within an ulp. For x >= 2^-900 (NORMAL:
+// smaller x leave residuals x - h^2 past the normal range, and the estimate flushes subnormals) and
+// inf or NaN: inf gives inf * 0 = NaN there, as NaN does, and where h is NaN, x is the root.
 __device__ __forceinline__ double root_of_normal(double x) {
   double y;
   asm("rsqrt.approx.ftz.f64 %0, %1;\n" : "=d"(y) : "d"(x));
@@ -71,16 +72,11 @@ __device__ __forceinline__ double root_of_normal(double x) {
 
 constexpr double NORMAL = 0x1p-900;  // root_of_normal's smallest x: its residuals x - h^2 stay normal
 
-// Any x >= 0: below NORMAL scaled by 2^1000 first (the estimate flushes subnormals); 0 gives 0 * inf
-// = NaN in root_of_normal, so x.
-__device__ __forceinline__ double root_of(double x) {
-  const bool tiny = x < NORMAL;
-  return root_of_normal(x * (tiny ? 0x1p+1000 : 1.0)) * (tiny ? 0x1p-500 : 1.0);
-}
-
+// The distance from a square s in the lanes that hold one below NORMAL (0, negative from rounding,
+// tiny; few lanes): clamped at 0, and the library's square root, which branches for such x.
 __device__ __forceinline__ double distance(double s, int root) {
   s = (s < 0.0) ? 0.0 : s;  // rounding makes close points slightly negative; NaN passes
-  return root ? root_of(s) : s;
+  return root ? sqrt(s) : s;
 }
 
 // Copy rows r0 .. r0 + R - 1 of X (rows clamped to X's last: their results are not stored), columns k0 ..
@@ -239,7 +235,7 @@ __global__ void __launch_bounds__((BM / WARP_M) * (BN / WARP_N) * 32, MIN_BLOCKS
         for (int e = 0; e < 4; ++e)
           acc[i][j][e] = fma(-2.0, acc[i][j][e], nav[i][e >> 1] + nbv[j][e & 1]);
     // roots: where none of the lane's squares is below NORMAL (0, negative from rounding, tiny),
-    // root_of_normal alone (no clamp, no scaling: ~7 instructions a distance fewer); else each checked
+    // root_of_normal alone (no clamp: ~10 instructions a root); else each clamped, the library's root
     bool small = false;
 #pragma unroll
     for (int i = 0; i < MT; ++i)
