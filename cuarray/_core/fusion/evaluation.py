@@ -33,7 +33,7 @@ def compute(st, nodes, last=False) -> None:
         if inside:
             st.internal = (st.trace, 0)
     t0 = _perf_counter()
-    prog, inputs = plan_traced(trace, nodes)
+    prog, inputs = plan_traced(trace, nodes, st.last_plan)
     values = (_replay.GRAPH_REPLAY and _graph_replay.run(prog, inputs)) or prog.run(inputs)
     if len(nodes) == 1:  # (the common case: one result, no zip)
         nodes[0].value = values[0]

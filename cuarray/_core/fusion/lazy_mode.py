@@ -48,6 +48,7 @@ from . import evaluation as _evaluation
 from . import products as _products
 from . import replay as _replay
 from .lazy_array import MAX_CHAIN, LazyArray
+from .planner import LastPlan as _LastPlan
 from .planner import plan
 from .trace import Trace
 from ..dtypes import PY_SCALARS as _PY_SCALARS
@@ -77,6 +78,9 @@ class _State:
     # Inside a routine that does not trace (see the module docstring): (trace, its length) when
     # the routine took its inputs; the user's code is back once anything was recorded since.
     internal = None
+
+    def __init__(self):
+        self.last_plan = _LastPlan()  # the thread's last Program found in the plan cache (`planner.LastPlan`)
 
     def _inside_routine(self) -> bool:
         i = self.internal

@@ -37,7 +37,7 @@ from . import codegen as _codegen
 from . import cost as _cost
 from . import epilogue as _epilogue
 
-__all__ = ["Program", "plan", "plan_cached", "plan_traced", "signature"]
+__all__ = ["Program", "LastPlan", "clear", "plan", "plan_cached", "plan_traced", "signature"]
 
 class _Elementwise:
     __slots__ = ("defn", "ins", "scalars", "shape", "dtype", "cluster", "policy", "cfgs", "m_all", "vec", "last")
@@ -397,7 +397,7 @@ _programs: dict = {}
 
 def _keep(key, prog):
     if len(_programs) > 1024:
-        _programs.clear()
+        clear()
     prog.detach()
     _programs[key] = prog
     return prog
@@ -416,12 +416,42 @@ def plan_cached(outputs):
     return prog, values
 
 
-def plan_traced(trace, outputs):
+class LastPlan:
+    """A thread's last Program from the plan cache and the key it was found by (`plan_traced`'s
+    `last`). A loop body that builds the same graph each iteration finds it again by comparing
+    the trace's entries with these (equality, entry by entry; most of their parts are the same
+    objects) instead of hashing the whole key and looking it up: 0.8 -> 0.3 us for a 10-node
+    chain, stubbed (issue 57). Valid only while the cache it came from is the one in use and
+    not cleared since (`clear`), so a test that swaps the cache out plans afresh."""
+
+    __slots__ = ("ops", "pos", "prog", "table", "gen")
+
+    def __init__(self):
+        self.ops = self.pos = self.prog = self.table = None
+        self.gen = -1
+
+
+_generation = [0]  # bumped by each `clear` of the plan cache: `LastPlan`s made before are stale
+
+
+def clear() -> None:
+    """Empty the plan cache (every later evaluation plans afresh)."""
+    _programs.clear()
+    _generation[0] += 1
+
+
+def plan_traced(trace, outputs, last=None):
     """(Program, input values) for `outputs`, all recorded in `trace` (`trace.Trace`): the key
-    was built with the graph, so a hit costs one dictionary look-up of it."""
-    key = trace.key(outputs)
-    if key is None:
+    was built with the graph, so a hit costs one dictionary look-up of it, or with `last` (this
+    thread's `LastPlan`) where the structure is that of its last one, an equality test."""
+    pos = trace.positions(outputs)
+    if pos is None:
         return plan_cached(outputs)
+    ops = trace.ops
+    if (last is not None and last.pos == pos and last.table is _programs and last.gen == _generation[0]
+            and last.ops == ops):
+        return last.prog, trace.values
+    key = (tuple(ops), pos)
     prog = _programs.get(key)
     if prog is None:
         try:
@@ -429,6 +459,8 @@ def plan_traced(trace, outputs):
         except KeyError:  # an input the trace did not see (computed by another thread meanwhile)
             return plan_cached(outputs)
         prog = _keep(key, prog)
+    if last is not None:  # (a copy: `ops` is the trace's own list)
+        last.ops, last.pos, last.prog, last.table, last.gen = list(ops), pos, prog, _programs, _generation[0]
     return prog, trace.values
 
 

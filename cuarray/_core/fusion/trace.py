@@ -265,17 +265,21 @@ class Trace:
                     stack.pop()
         return root.pos
 
-    def key(self, outputs):
-        """The structure key of computing `outputs` (nodes), or None when not cacheable."""
+    def positions(self, outputs):
+        """The entry positions of `outputs` (nodes; recorded first where they are not), the key's
+        second half, or None when the trace is not cacheable."""
         tid = self.id  # (`record`'s first test inline: outputs built here are recorded already)
         if len(outputs) == 1:  # (no comprehension frame in the common case)
             n = outputs[0]
             pos = (n.pos if n.seg == tid else self.record(n),)
         else:
             pos = tuple([n.pos if n.seg == tid else self.record(n) for n in outputs])
-        if not self.cacheable:
-            return None
-        return tuple(self.ops), pos
+        return pos if self.cacheable else None
+
+    def key(self, outputs):
+        """The structure key of computing `outputs` (nodes), or None when not cacheable."""
+        pos = self.positions(outputs)
+        return None if pos is None else (tuple(self.ops), pos)
 
     def input_slot(self, n) -> int:
         """The program input index of a recorded input node (an array or a scalar). (The map

@@ -1,0 +1,163 @@
+"""The thread's last plan (`planner.LastPlan`, kept by lazy mode per thread): a loop body whose
+graph has the structure of the last evaluation's reuses that Program without a plan-cache look-up,
+and any change of structure (an operation, a dtype, a shape, a scalar's type, two inputs that were
+one array) is planned or looked up again, never served by the stale Program (fake device: the
+launches are recorded, so each evaluation's kernel arguments are checked against its inputs)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import cuarray as cp
+from cuarray._core.fusion import planner
+from cuarray._core.fusion import replay as R
+from cuarray.testing.fake_device import SCRIPT_PRELUDE
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+N = 1 << 12
+
+
+class _Counting(dict):
+    def __init__(self, *a):
+        super().__init__(*a)
+        self.gets = 0
+
+    def get(self, *a):
+        self.gets += 1
+        return super().get(*a)
+
+
+def _last_program():
+    return R._logs.lg.prog
+
+
+def _ptrs(call):
+    return [a for a in call[3:] if isinstance(a, int) and a >= 1 << 20]
+
+
+def test_a_repeated_structure_skips_the_cache_look_up(recorded_launches, monkeypatch):
+    table = _Counting(planner._programs)
+    monkeypatch.setattr(planner, "_programs", table)
+    x, y = cp.empty(N, dtype="float32"), cp.empty(N, dtype="float32")
+    progs = []
+    for _ in range(5):
+        with cp.lazy():
+            z = (x * 2.0 + y) * y - 1.0
+        progs.append(_last_program())
+    assert table.gets == 1  # the first evaluation only: the others compared with the thread's last plan
+    assert all(p is progs[0] for p in progs)
+    assert z.is_computed and _ptrs(recorded_launches[-1])[:2] == [x.data.ptr, y.data.ptr]
+
+
+def test_a_structure_change_mid_loop_plans_again(recorded_launches):
+    x, y = cp.empty(N, dtype="float32"), cp.empty(N, dtype="float32")
+    xd, y2 = cp.empty(N, dtype="float64"), cp.empty(2 * N, dtype="float32")
+    x2 = cp.empty(2 * N, dtype="float32")
+    bodies = {
+        "base": lambda: (x * 2.0 + y, (x, y)),
+        "op": lambda: (x * 2.0 - y, (x, y)),  # same entries but one operation
+        "dtype": lambda: (xd * 2.0 + y, (xd, y)),
+        "shape": lambda: (x2 * 2.0 + y2, (x2, y2)),
+        "scalar type": lambda: (x * 2 + y, (x, y)),
+        "one array twice": lambda: (x * 2.0 + x, (x,)),
+    }
+    seen = {}
+    for name in ["base", "base", "op", "base", "dtype", "base", "shape", "base", "scalar type", "base",
+                 "one array twice", "base", "base"]:
+        with cp.lazy():
+            z, ins = bodies[name]()
+        prog = _last_program()
+        assert seen.setdefault(name, prog) is prog, name  # each structure its own Program, found again
+        got = _ptrs(recorded_launches[-1])
+        assert got[:len(ins)] == [a.data.ptr for a in ins] and got[-1] == z._materialize().data.ptr, name
+    assert len({id(p) for p in seen.values()}) == len(bodies)
+
+
+def test_inputs_reassigned_shared_and_views_reach_the_kernel(recorded_launches):
+    a = [cp.empty(N, dtype="float32") for _ in range(3)]
+    big = cp.empty(2 * N, dtype="float32")
+    w = a[0]
+    for i in range(6):
+        x = a[i % 3]
+        with cp.lazy():
+            w = (w * 0.5 + x) * x  # w: the last iteration's value (a new array each time)
+        got = _ptrs(recorded_launches[-1])
+        assert x.data.ptr in got and w._materialize().data.ptr == got[-1]
+    v = big[::2]  # a view (not contiguous): the same structure, the engine's strided path
+    for _ in range(2):
+        with cp.lazy():
+            u = (v * 0.5 + a[1]) * a[1]
+        assert u.is_computed and u.shape == (N,)
+
+
+def test_clearing_or_swapping_the_plan_cache_plans_again(recorded_launches, monkeypatch):
+    x = cp.empty(N, dtype="float32")
+    planned = []
+    plain = planner.plan
+
+    def counted(*a, **k):
+        planned.append(1)
+        return plain(*a, **k)
+
+    monkeypatch.setattr(planner, "plan", counted)
+    monkeypatch.setattr(planner, "_programs", {})  # (this test's own cache)
+
+    def evaluate():
+        with cp.lazy():
+            z = x * 3.25 - 0.75
+        assert z.is_computed
+
+    evaluate()
+    evaluate()
+    assert len(planned) == 1
+    planner.clear()
+    evaluate()
+    evaluate()
+    assert len(planned) == 2
+    monkeypatch.setattr(planner, "_programs", {})  # another cache: nothing kept from the one before is used
+    evaluate()
+    assert len(planned) == 3 and len(planner._programs) == 1
+
+
+_THREADS = SCRIPT_PRELUDE + textwrap.dedent('''
+    import threading
+    import numpy as np
+    import cuarray as cp
+    from cuarray._core.fusion import lazy_mode as L
+    from cuarray._core.fusion import replay as R
+
+    x, y = cp.ndarray((1000,), np.float32), cp.ndarray((1000,), np.float32)
+    bar, got, errors = threading.Barrier(2), {}, []
+
+    def run(k):
+        try:
+            progs = []
+            for _ in range(20):
+                bar.wait(60)  # (the two threads' evaluations interleave)
+                with cp.lazy():
+                    z = x * 2.0 + y if k == 0 else x * 2.0 - y
+                assert z.is_computed
+                progs.append(R._logs.lg.prog)
+            got[k] = (L._threads.st.last_plan, progs)
+        except BaseException as e:
+            errors.append(repr(e))
+            bar.abort()
+
+    ts = [threading.Thread(target=run, args=(k,)) for k in range(2)]
+    for t in ts: t.start()
+    for t in ts: t.join()
+    assert not errors, errors
+    (m0, p0), (m1, p1) = got[0], got[1]
+    assert m0 is not m1 and m0.prog is p0[0] and m1.prog is p1[0] and p0[0] is not p1[0]
+    assert all(p is p0[0] for p in p0) and all(p is p1[0] for p in p1)
+    print("ok")
+''')
+
+
+def test_each_thread_has_its_own_last_plan():
+    r = subprocess.run([sys.executable, "-c", _THREADS], cwd=_ROOT, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-3000:]
