@@ -141,11 +141,40 @@ def test_implementation_and_the_pure_python_fallback():
               "assert graph.implementation() == 'python' and graph.native is None\n"
               "assert trace.record_ufunc is trace.Trace.ufunc and trace.record_ufunc_scalar is trace.Trace.ufunc_scalar\n"
               "assert graph.Node.__mro__[1] is graph._NodeFields\n"
+              "from cuarray._core.fusion import lazy_array\n"
+              "assert trace.Trace.__mro__[1] is trace._TraceFields\n"
+              "assert lazy_array.LazyArray.__mro__[1] is lazy_array._LazyFields\n"
               "print('ok')\n")
     env = dict(os.environ, CUARRAY_PURE_PYTHON_NODES="1",
                PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
     assert res.returncode == 0 and res.stdout.strip() == "ok", res.stdout + res.stderr
+
+
+def test_trace_and_lazy_array_fields_behave_as_slots():
+    """`Trace` and `LazyArray` on their C bases where built (`TraceFields`, `LazyFields`: the C
+    operators read and write them by offset): the same fields as the Python slots, no others."""
+    from cuarray._core.fusion.lazy_array import LazyArray
+
+    if g.native is not None:
+        assert T.Trace.__mro__[1] is g.native.TraceFields and LazyArray.__mro__[1] is g.native.LazyFields
+    tr = T.Trace()
+    assert (tr.ops, tr.leaves, tr.values, tr.by_value, tr.cacheable, tr.held) == ([], [], [], {}, True, None)
+    with pytest.raises(AttributeError):
+        tr.other = 1
+    n = g.Node("array", (), (4,), F4, value=_Value())
+    x = LazyArray(n)
+    assert x._node is n and x.shape == (4,) and weakref.ref(x)() is x
+    with pytest.raises(AttributeError):
+        object.__new__(LazyArray)._node
+    with pytest.raises(AttributeError):
+        x.other = 1
+    x._node = tr  # (a LazyArray's node reaching a cycle through the trace is collected)
+    tr.held = [x]
+    ref = weakref.ref(x)
+    del x, tr
+    gc.collect()
+    assert ref() is None
 
 
 class _Array(_Value):

@@ -57,6 +57,32 @@ static PyObject *configure_lazy(PyObject *mod, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* A LazyArray's node (new reference): its C field where LazyArray has the C base (`LazyFields`)
+   and it is set, else the attribute. */
+static PyObject *node_of(PyObject *o) {
+    if (PyObject_TypeCheck(o, lazyfields_type)) {
+        PyObject *n = ((LazyFields *)o)->node;
+        if (n) {
+            Py_INCREF(n);
+            return n;
+        }
+    }
+    return PyObject_GetAttr(o, s__node);
+}
+
+/* out._node = n (a new LazyArray: its C field where it has one) */
+static int set_node(PyObject *out, PyObject *n) {
+    if (PyObject_TypeCheck(out, lazyfields_type)) {
+        LazyFields *f = (LazyFields *)out;
+        PyObject *old = f->node;
+        Py_INCREF(n);
+        f->node = n;
+        Py_XDECREF(old);
+        return 0;
+    }
+    return PyObject_SetAttr(out, s__node, n);
+}
+
 static int str_is(PyObject *o, PyObject *s) {
     return o == s || (PyUnicode_Check(o) && PyUnicode_Compare(o, s) == 0);
 }
@@ -101,7 +127,7 @@ static PyObject *new_input(PyObject *trace, PyObject *a, PyObject *by_value, PyO
             PyList_Append(ops, e) < 0 || PyList_Append(leaves, (PyObject *)n) < 0 || PyList_Append(values, a) < 0)
             goto fail;
     }
-    if (!(n->seg = PyObject_GetAttr(trace, s_id)))
+    if (!(n->seg = trace_get(trace, TF_ID)))
         goto fail;
     Py_XDECREF(ops);
     Py_XDECREF(leaves);
@@ -121,7 +147,7 @@ fail:
 
 /* `Trace.array(trace, a)`: the input node of the concrete array `a`, one per distinct array. */
 static PyObject *trace_array(PyObject *trace, PyObject *a) {
-    PyObject *by_value = PyObject_GetAttr(trace, s_by_value), *vid = NULL, *out = NULL;
+    PyObject *by_value = trace_get(trace, TF_BY_VALUE), *vid = NULL, *out = NULL;
     if (!by_value)
         return NULL;
     if (!PyDict_Check(by_value) || !node_type || !(vid = PyLong_FromVoidPtr(a)))
@@ -175,7 +201,7 @@ static int prune(PyObject *live) {
    `fast_paths._emit`. */
 static PyObject *emit(PyObject *n, PyObject *st, PyObject *live) {
     PyObject *out = n ? lazy_alloc(lazy_type, 0) : NULL, *ref = NULL;
-    if (!out || PyObject_SetAttr(out, s__node, n) < 0 || !(ref = PyWeakref_NewRef(out, NULL)) ||
+    if (!out || set_node(out, n) < 0 || !(ref = PyWeakref_NewRef(out, NULL)) ||
         PyList_Append(live, ref) < 0 || (PyList_Size(live) > 4096 && prune(live) < 0))
         goto fail;
     Py_DECREF(ref);
@@ -251,7 +277,7 @@ static PyObject *record_scalar(PyObject *tr, PyObject *hit, PyObject *x, PyObjec
 
 /* `self <op> other` (`fast_paths.binary_operator`'s `op`); GENERAL where it does not apply. */
 static PyObject *binary(Operator *op, PyObject *self, PyObject *other, PyObject *st, PyObject *live) {
-    PyObject *mine = PyObject_GetAttr(self, s__node), *tr = NULL, *node = NULL, *key = NULL, *shape = NULL;
+    PyObject *mine = node_of(self), *tr = NULL, *node = NULL, *key = NULL, *shape = NULL;
     PyObject *out = GENERAL, *hit;
     int err;
     if (!mine)
@@ -273,7 +299,7 @@ static PyObject *binary(Operator *op, PyObject *self, PyObject *other, PyObject 
         goto done;
     }
     if (t == lazy_type) {
-        if (!(node = PyObject_GetAttr(other, s__node)) || !plain_node(node)) {
+        if (!(node = node_of(other)) || !plain_node(node)) {
             out = node ? GENERAL : NULL;
             goto done;
         }
@@ -313,7 +339,7 @@ done:
 static PyObject *unary(Operator *op, PyObject *self, PyObject *st, PyObject *live) {
     if (!PyList_Check(op->ufs) || PyList_Size(op->ufs) < 1)
         return GENERAL;
-    PyObject *mine = PyObject_GetAttr(self, s__node), *tr = NULL, *hit = NULL, *out = GENERAL;
+    PyObject *mine = node_of(self), *tr = NULL, *hit = NULL, *out = GENERAL;
     int err = 0;
     if (!mine)
         return NULL;
@@ -337,7 +363,7 @@ static PyObject *fast_key(PyObject *x, int scalars, PyObject **node) {
     PyTypeObject *t = Py_TYPE(x);
     *node = NULL;
     if (t == lazy_type) {
-        PyObject *n = PyObject_GetAttr(x, s__node), *k = NULL;
+        PyObject *n = node_of(x), *k = NULL;
         if (n && plain_node(n)) {
             *node = n; /* (held by x) */
             k = ((NodeFields *)n)->dtype;
@@ -398,7 +424,7 @@ static PyObject *traced2(Operator *op, PyObject *st, PyObject *uf, PyObject *a, 
         out = in < 0 ? NULL : GENERAL;
         goto done;
     }
-    if (!(tr = PyObject_GetAttr(st, s_trace)) || !(tid = PyObject_GetAttr(tr, s_id)))
+    if (!(tr = PyObject_GetAttr(st, s_trace)) || !(tid = trace_get(tr, TF_ID)))
         goto done;
     if (IS_PY_SCALAR((PyTypeObject *)ka) || IS_PY_SCALAR((PyTypeObject *)kb)) {
         int here = na ? seg_is(na, tid) : 1;

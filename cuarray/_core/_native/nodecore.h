@@ -15,10 +15,28 @@ typedef struct {
     PyObject *kind, *args, *shape, *dtype, *attr, *value, *weak, *cost, *seg, *pos;
 } NodeFields;
 
+/* A trace's fields (`fusion.trace.Trace`'s base: the order of `_TraceFields.__slots__` in trace.py)
+   and a LazyArray's (`fusion.lazy_array`'s base): read and written here without a name look-up. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *id, *ops, *leaves, *values, *by_value, *ordinal, *cacheable, *t0, *held;
+} TraceFields;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *node;
+} LazyFields;
+
+enum { TF_ID, TF_OPS, TF_LEAVES, TF_VALUES, TF_BY_VALUE };
+
 /* nodes.c: the Node class (`configure`), its allocator, interned names and constants */
-extern PyTypeObject *node_type;
+extern PyTypeObject *node_type, *tracefields_type, *lazyfields_type;
 extern allocfunc node_alloc;
 extern PyObject *s_ufunc, *s_scalar, *s_ops, *s_leaves, *s_values, *s_id, *empty, *zero, *one;
+
+/* The field `which` (TF_*) of a trace, a new reference: from the C struct where `trace` is a
+   TraceFields with it set, else by name (NULL with an error set where it has none). */
+PyObject *trace_get(PyObject *trace, int which);
 
 /* `Trace.ufunc_scalar(trace, attr, dtype, x, v, t, reflected)` and `Trace.ufunc(trace, attr,
    dtype, shape, args)` (the module functions `ufunc_scalar`, `ufunc`). */

@@ -60,6 +60,98 @@ static PyType_Slot fields_slots[] = {
 static PyType_Spec fields_spec = {"cuarray._core._nodecore.NodeFields", sizeof(NodeFields), 0,
                                   Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, fields_slots};
 
+/* -- TraceFields and LazyFields: the bases of fusion.trace.Trace and fusion.lazy_array.LazyArray -- */
+#define TRACE_FIELDS 9
+#define TFIELDS(o) (&((TraceFields *)(o))->id)
+
+static int trace_traverse(PyObject *self, visitproc visit, void *arg) {
+    PyObject **f = TFIELDS(self);
+    for (int i = 0; i < TRACE_FIELDS; i++)
+        Py_VISIT(f[i]);
+    Py_VISIT((PyObject *)Py_TYPE(self));
+    return 0;
+}
+
+static int trace_clear(PyObject *self) {
+    PyObject **f = TFIELDS(self);
+    for (int i = 0; i < TRACE_FIELDS; i++)
+        Py_CLEAR(f[i]);
+    return 0;
+}
+
+static void trace_dealloc(PyObject *self) {
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    trace_clear(self);
+    ((freefunc)PyType_GetSlot(tp, Py_tp_free))(self);
+    Py_DECREF(tp);
+}
+
+#define TMEMBER(name) {#name, T_OBJECT_EX, offsetof(TraceFields, name), 0, NULL}
+static PyMemberDef trace_members[] = {TMEMBER(id),       TMEMBER(ops),     TMEMBER(leaves),
+                                      TMEMBER(values),   TMEMBER(by_value), TMEMBER(ordinal),
+                                      TMEMBER(cacheable), TMEMBER(t0),      TMEMBER(held),
+                                      {NULL, 0, 0, 0, NULL}};
+
+static PyType_Slot trace_slots[] = {
+    {Py_tp_doc, "A trace's fields (id, ops, leaves, values, by_value, ordinal, cacheable, t0, held) as a C struct."},
+    {Py_tp_traverse, trace_traverse},
+    {Py_tp_clear, trace_clear},
+    {Py_tp_dealloc, trace_dealloc},
+    {Py_tp_members, trace_members},
+    {0, NULL}};
+
+static PyType_Spec trace_spec = {"cuarray._core._nodecore.TraceFields", sizeof(TraceFields), 0,
+                                 Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, trace_slots};
+
+static int lazyf_traverse(PyObject *self, visitproc visit, void *arg) {
+    Py_VISIT(((LazyFields *)self)->node);
+    Py_VISIT((PyObject *)Py_TYPE(self));
+    return 0;
+}
+
+static int lazyf_clear(PyObject *self) {
+    Py_CLEAR(((LazyFields *)self)->node);
+    return 0;
+}
+
+static void lazyf_dealloc(PyObject *self) {
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    lazyf_clear(self);
+    ((freefunc)PyType_GetSlot(tp, Py_tp_free))(self);
+    Py_DECREF(tp);
+}
+
+static PyMemberDef lazyf_members[] = {{"_node", T_OBJECT_EX, offsetof(LazyFields, node), 0, NULL},
+                                      {NULL, 0, 0, 0, NULL}};
+
+static PyType_Slot lazyf_slots[] = {
+    {Py_tp_doc, "A LazyArray's field (_node, its graph node) as a C struct."},
+    {Py_tp_traverse, lazyf_traverse},
+    {Py_tp_clear, lazyf_clear},
+    {Py_tp_dealloc, lazyf_dealloc},
+    {Py_tp_members, lazyf_members},
+    {0, NULL}};
+
+static PyType_Spec lazyf_spec = {"cuarray._core._nodecore.LazyFields", sizeof(LazyFields), 0,
+                                 Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, lazyf_slots};
+
+PyTypeObject *tracefields_type, *lazyfields_type;
+static PyObject **trace_names[] = {&s_id, &s_ops, &s_leaves, &s_values, NULL};
+static PyObject *s_by_value_;
+
+PyObject *trace_get(PyObject *trace, int which) {
+    if (PyObject_TypeCheck(trace, tracefields_type)) {
+        PyObject *v = TFIELDS(trace)[which];
+        if (v) {
+            Py_INCREF(v);
+            return v;
+        }
+    }
+    return PyObject_GetAttr(trace, which == TF_BY_VALUE ? s_by_value_ : *trace_names[which]);
+}
+
 /* What `configure` hands over: the Node class made here, the trace's entry tables, the Python
    methods for the cases not handled here. */
 PyTypeObject *node_type;
@@ -113,9 +205,9 @@ static int recorded_here(PyObject *o, PyObject *tid) {
 
 /* The trace's lists (new references), or -1 with an error set. */
 int trace_lists(PyObject *trace, PyObject **ops, PyObject **leaves, PyObject **values) {
-    *ops = PyObject_GetAttr(trace, s_ops);
-    *leaves = *ops ? PyObject_GetAttr(trace, s_leaves) : NULL;
-    *values = *leaves ? PyObject_GetAttr(trace, s_values) : NULL;
+    *ops = trace_get(trace, TF_OPS);
+    *leaves = *ops ? trace_get(trace, TF_LEAVES) : NULL;
+    *values = *leaves ? trace_get(trace, TF_VALUES) : NULL;
     if (!*values)
         return -1;
     if (!PyList_Check(*ops) || !PyList_Check(*leaves) || !PyList_Check(*values)) {
@@ -193,7 +285,7 @@ PyObject *nc_ufunc_scalar(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
     if (callable_with(na, 7, "ufunc_scalar") < 0)
         return NULL;
     PyObject *trace = a[0], *attr = a[1], *dtype = a[2], *v = a[4], *t = a[5];
-    PyObject *tid = PyObject_GetAttr(trace, s_id);
+    PyObject *tid = trace_get(trace, TF_ID);
     if (!tid)
         return NULL;
     int here = recorded_here(a[3], tid);
@@ -251,7 +343,7 @@ PyObject *nc_ufunc(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
     if (callable_with(na, 5, "ufunc") < 0)
         return NULL;
     PyObject *trace = a[0], *attr = a[1], *dtype = a[2], *shape = a[3], *args = a[4];
-    PyObject *tid = PyObject_GetAttr(trace, s_id);
+    PyObject *tid = trace_get(trace, TF_ID);
     if (!tid)
         return NULL;
     Py_ssize_t count = PyTuple_Check(args) ? PyTuple_Size(args) : 0;
@@ -267,7 +359,7 @@ PyObject *nc_ufunc(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
             return NULL;
         return PyObject_CallFunctionObjArgs(py_ufunc, a[0], a[1], a[2], a[3], a[4], NULL); /* (the reference) */
     }
-    PyObject *ops = PyObject_GetAttr(trace, s_ops), *result = NULL;
+    PyObject *ops = trace_get(trace, TF_OPS), *result = NULL;
     if (!ops)
         goto done;
     if (!PyList_Check(ops)) {
@@ -304,6 +396,16 @@ PyMODINIT_FUNC PyInit__nodecore(void) {
         Py_DECREF(m);
         return NULL;
     }
+    PyObject *tf = PyType_FromSpec(&trace_spec), *lf = tf ? PyType_FromSpec(&lazyf_spec) : NULL;
+    if (!lf || PyModule_AddObjectRef(m, "TraceFields", tf) < 0 || PyModule_AddObjectRef(m, "LazyFields", lf) < 0) {
+        Py_XDECREF(tf);
+        Py_XDECREF(lf);
+        Py_DECREF(m);
+        return NULL;
+    }
+    tracefields_type = (PyTypeObject *)tf; /* (kept: the module holds them too) */
+    lazyfields_type = (PyTypeObject *)lf;
+    s_by_value_ = PyUnicode_InternFromString("by_value");
     s_ufunc = PyUnicode_InternFromString("ufunc");
     s_scalar = PyUnicode_InternFromString("scalar");
     s_ops = PyUnicode_InternFromString("ops");
@@ -313,7 +415,7 @@ PyMODINIT_FUNC PyInit__nodecore(void) {
     empty = PyTuple_New(0);
     zero = PyLong_FromLong(0);
     one = PyLong_FromLong(1);
-    if (!s_ufunc || !s_scalar || !s_ops || !s_leaves || !s_values || !s_id || !empty || !zero || !one ||
+    if (!s_by_value_ || !s_ufunc || !s_scalar || !s_ops || !s_leaves || !s_values || !s_id || !empty || !zero || !one ||
         nc_lazyops_init(m) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -42,7 +42,8 @@ def _load_native():
         from .. import _nodecore
     except ImportError:
         return None
-    return _nodecore
+    # (a build older than these sources lacks the newer bases: the Python fallback, not a mix)
+    return _nodecore if hasattr(_nodecore, "LazyFields") else None
 
 
 native = _load_native()

@@ -34,12 +34,19 @@ _new = object.__new__
 _S_ENTRY = {t: ("s", t) for t in _PY_DTYPES}  # a Python scalar's entry (one tuple per type, shared)
 
 
-class Trace:
+class _TraceFields:
+    """A trace's fields as Python slots: `_nodecore.TraceFields`'s fallback (the same names, which
+    the C records read without a look-up by name)."""
+
+    __slots__ = ("id", "ops", "leaves", "values", "by_value", "ordinal", "cacheable", "t0", "held")
+
+
+class Trace(_TraceFields if _native is None else _native.TraceFields):
     """Nodes recorded since the last computation: `ops` (the structure entries), `leaves` (one
     node per program input, in input order), `values` (their values), `cacheable` (False once a
     node cannot say what it does: a call without a signature)."""
 
-    __slots__ = ("id", "ops", "leaves", "values", "by_value", "ordinal", "cacheable", "t0", "held")
+    __slots__ = ()  # (the fields are the base's: C members by offset, or Python slots)
 
     def __init__(self):
         self.t0 = _clock()  # (when this stretch of building began: `explain()`'s build time)
