@@ -11,7 +11,11 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 import cuarray as cp
+from cuarray._core.fusion import graph
+from cuarray._core.fusion import lazy_mode as L
 from cuarray._core.fusion import planner
 from cuarray._core.fusion import replay as R
 from cuarray.testing.fake_device import SCRIPT_PRELUDE
@@ -64,10 +68,16 @@ def test_a_structure_change_mid_loop_plans_again(recorded_launches):
         "shape": lambda: (x2 * 2.0 + y2, (x2, y2)),
         "scalar type": lambda: (x * 2 + y, (x, y)),
         "one array twice": lambda: (x * 2.0 + x, (x,)),
+        # One operation, add of two lazy arrays (one operator, one memo hit), over other operands: (u, t) ...
+        "operand positions": lambda: ((lambda t: (lambda u: u + t)(t * 3.0))(x * 2.0), (x,)),
+        "operand positions 2": lambda: ((lambda t: (lambda u: u + u)(t * 3.0))(x * 2.0), (x,)),  # ... against (u, u)
     }
     seen = {}
-    for name in ["base", "base", "op", "base", "dtype", "base", "shape", "base", "scalar type", "base",
-                 "one array twice", "base", "base"]:
+    # Each structure twice in a row, then back to the base: a change after a repeat (the operators'
+    # memos filled, the last plan's entries expected), and the same alternations again.
+    order = [m for name in bodies if name != "base" for m in ("base", "base", name, name)] + ["base"]
+    pos = ["operand positions"] * 2 + ["operand positions 2"] * 2 + ["operand positions"]  # (one right after the other)
+    for name in order + order + pos:
         with cp.lazy():
             z, ins = bodies[name]()
         prog = _last_program()
@@ -75,6 +85,27 @@ def test_a_structure_change_mid_loop_plans_again(recorded_launches):
         got = _ptrs(recorded_launches[-1])
         assert got[:len(ins)] == [a.data.ptr for a in ins] and got[-1] == z._materialize().data.ptr, name
     assert len({id(p) for p in seen.values()}) == len(bodies)
+
+
+@pytest.mark.skipif(graph.native is None, reason="the C records (_nodecore) are not built")
+def test_a_repeated_body_records_the_last_plans_entries(recorded_launches):
+    """With the C records, a loop body's entries are the last plan's own objects (`Trace.expect`):
+    no tuple is made for them, and the plan's equality test meets identical entries."""
+    x, y = cp.empty(N, dtype="float32"), cp.empty(N, dtype="float32")
+    st = L._threads.st
+    for k in range(3):
+        with cp.lazy():
+            z = cp.exp(x * 2.0 + y) * y - 1.0
+            tr = st.trace
+            ops = list(tr.ops)
+        assert z.is_computed
+    assert tr.expect is st.last_plan.ops and len(ops) == len(tr.expect)
+    assert all(e is f for e, f in zip(ops, tr.expect))
+    with cp.lazy():
+        z = cp.exp(x * 2.0 - y) * y - 1.0  # (one operation differs: only its entry is made anew)
+        ops = list(st.trace.ops)
+    same = [e is f for e, f in zip(ops, tr.expect)]  # (x, 2.0, multiply, y, subtract, ...)
+    assert same == [True] * 4 + [False] + [True] * (len(ops) - 5) and ops != tr.expect
 
 
 def test_inputs_reassigned_shared_and_views_reach_the_kernel(recorded_launches):

@@ -102,6 +102,23 @@ static int plain_node(PyObject *o) {
         (node)->field = v_;             \
     } while (0)
 
+/* The entry ("a", dtype, shape) where the expected entries `expect` (a list, or NULL) hold it at
+   `k` (borrowed), else NULL (nodes.c's `expected_ufunc` for an input array). */
+static PyObject *expected_input(PyObject *expect, Py_ssize_t k, PyObject *dtype, PyObject *shape) {
+    if (!expect || k >= PyList_Size(expect))
+        return NULL;
+    PyObject *e = PyList_GetItem(expect, k), *sh;
+    if (!e || !PyTuple_Check(e) || PyTuple_Size(e) != 3 || PyTuple_GetItem(e, 0) != s_a ||
+        PyTuple_GetItem(e, 1) != dtype || !(sh = PyTuple_GetItem(e, 2)) || !PyTuple_Check(sh))
+        return NULL;
+    int eq = sh == shape ? 1 : PyObject_RichCompareBool(sh, shape, Py_EQ);
+    if (eq <= 0) {
+        PyErr_Clear();
+        return NULL;
+    }
+    return e;
+}
+
 /* The new array node of `a` (not yet an input of `trace`): `Trace.array`'s second half. */
 static PyObject *new_input(PyObject *trace, PyObject *a, PyObject *by_value, PyObject *vid, NodeFields *known) {
     PyObject *shape = PyObject_GetAttr(a, s__shape), *dtype = shape ? PyObject_GetAttr(a, s__dtype) : NULL;
@@ -123,8 +140,12 @@ static PyObject *new_input(PyObject *trace, PyObject *a, PyObject *by_value, PyO
     } else {
         if (trace_lists(trace, &ops, &leaves, &values) < 0 || !(n->pos = PyLong_FromSsize_t(PyList_Size(ops))))
             goto fail;
-        if (PyDict_SetItem(by_value, vid, (PyObject *)n) < 0 || !(e = PyTuple_Pack(3, s_a, n->dtype, n->shape)) ||
-            PyList_Append(ops, e) < 0 || PyList_Append(leaves, (PyObject *)n) < 0 || PyList_Append(values, a) < 0)
+        if ((e = expected_input(trace_expect(trace), PyList_Size(ops), n->dtype, n->shape)))
+            Py_INCREF(e);
+        else if (!(e = PyTuple_Pack(3, s_a, n->dtype, n->shape)))
+            goto fail;
+        if (PyDict_SetItem(by_value, vid, (PyObject *)n) < 0 || PyList_Append(ops, e) < 0 ||
+            PyList_Append(leaves, (PyObject *)n) < 0 || PyList_Append(values, a) < 0)
             goto fail;
     }
     if (!(n->seg = trace_get(trace, TF_ID)))

@@ -19,7 +19,7 @@ typedef struct {
    and a LazyArray's (`fusion.lazy_array`'s base): read and written here without a name look-up. */
 typedef struct {
     PyObject_HEAD
-    PyObject *id, *ops, *leaves, *values, *by_value, *ordinal, *cacheable, *t0, *held;
+    PyObject *id, *ops, *leaves, *values, *by_value, *ordinal, *cacheable, *t0, *held, *expect;
 } TraceFields;
 
 typedef struct {
@@ -28,6 +28,9 @@ typedef struct {
 } LazyFields;
 
 enum { TF_ID, TF_OPS, TF_LEAVES, TF_VALUES, TF_BY_VALUE };
+
+/* The entries a trace expects (`Trace.expect`: its thread's last plan's), borrowed; NULL where none. */
+PyObject *trace_expect(PyObject *trace);
 
 /* nodes.c: the Node class (`configure`), its allocator, interned names and constants */
 extern PyTypeObject *node_type, *tracefields_type, *lazyfields_type;

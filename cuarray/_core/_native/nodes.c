@@ -61,7 +61,7 @@ static PyType_Spec fields_spec = {"cuarray._core._nodecore.NodeFields", sizeof(N
                                   Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, fields_slots};
 
 /* -- TraceFields and LazyFields: the bases of fusion.trace.Trace and fusion.lazy_array.LazyArray -- */
-#define TRACE_FIELDS 9
+#define TRACE_FIELDS 10
 #define TFIELDS(o) (&((TraceFields *)(o))->id)
 
 static int trace_traverse(PyObject *self, visitproc visit, void *arg) {
@@ -91,10 +91,10 @@ static void trace_dealloc(PyObject *self) {
 static PyMemberDef trace_members[] = {TMEMBER(id),       TMEMBER(ops),     TMEMBER(leaves),
                                       TMEMBER(values),   TMEMBER(by_value), TMEMBER(ordinal),
                                       TMEMBER(cacheable), TMEMBER(t0),      TMEMBER(held),
-                                      {NULL, 0, 0, 0, NULL}};
+                                      TMEMBER(expect),   {NULL, 0, 0, 0, NULL}};
 
 static PyType_Slot trace_slots[] = {
-    {Py_tp_doc, "A trace's fields (id, ops, leaves, values, by_value, ordinal, cacheable, t0, held) as a C struct."},
+    {Py_tp_doc, "A trace's fields (id, ops, leaves, values, by_value, ordinal, cacheable, t0, held, expect) as a C struct."},
     {Py_tp_traverse, trace_traverse},
     {Py_tp_clear, trace_clear},
     {Py_tp_dealloc, trace_dealloc},
@@ -150,6 +150,13 @@ PyObject *trace_get(PyObject *trace, int which) {
         }
     }
     return PyObject_GetAttr(trace, which == TF_BY_VALUE ? s_by_value_ : *trace_names[which]);
+}
+
+PyObject *trace_expect(PyObject *trace) {
+    if (!PyObject_TypeCheck(trace, tracefields_type))
+        return NULL;
+    PyObject *e = ((TraceFields *)trace)->expect;
+    return e && PyList_Check(e) ? e : NULL;
 }
 
 /* What `configure` hands over: the Node class made here, the trace's entry tables, the Python
@@ -233,11 +240,37 @@ static PyObject *ufunc_cost(NodeFields **operands, Py_ssize_t count) {
     return c;
 }
 
+/* The entry ("ufunc", attr, positions of `operands`) where the expected entries `expect` (a list,
+   or NULL) hold it at `k` (borrowed), else NULL: a loop body's entry made again is the last
+   plan's, so no tuple is made and the plan's equality test meets the same objects. */
+static PyObject *expected_ufunc(PyObject *expect, Py_ssize_t k, PyObject *attr, NodeFields **operands,
+                                Py_ssize_t count) {
+    if (!expect || k >= PyList_Size(expect))
+        return NULL;
+    PyObject *e = PyList_GetItem(expect, k), *pos;
+    if (!e || !PyTuple_Check(e) || PyTuple_Size(e) != 3 || PyTuple_GetItem(e, 0) != s_ufunc ||
+        PyTuple_GetItem(e, 1) != attr || !(pos = PyTuple_GetItem(e, 2)) || !PyTuple_Check(pos) ||
+        PyTuple_Size(pos) != count)
+        return NULL;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *p = PyTuple_GetItem(pos, i);
+        if (p != operands[i]->pos) {
+            int eq = PyLong_Check(p) ? PyObject_RichCompareBool(p, operands[i]->pos, Py_EQ) : 0;
+            if (eq <= 0) {
+                PyErr_Clear();
+                return NULL;
+            }
+        }
+    }
+    return e;
+}
+
 /* The ufunc node over the operands `args` (a tuple of the `count` Nodes `operands`, all recorded
    in the trace `tid`), recorded at the end of `ops` with its entry ("ufunc", attr, their
-   positions): what both records below make. A new reference, or NULL with an error set. */
-static NodeFields *record_ufunc(PyObject *ops, PyObject *tid, PyObject *attr, PyObject *dtype, PyObject *shape,
-                                PyObject *args, NodeFields **operands, Py_ssize_t count) {
+   positions; `expect`'s where it has it): what both records below make. A new reference, or
+   NULL with an error set. */
+static NodeFields *record_ufunc(PyObject *ops, PyObject *expect, PyObject *tid, PyObject *attr, PyObject *dtype,
+                                PyObject *shape, PyObject *args, NodeFields **operands, Py_ssize_t count) {
     PyObject *pos = NULL, *e = NULL;
     NodeFields *n = (NodeFields *)node_alloc(node_type, 0);
     if (!n)
@@ -251,13 +284,20 @@ static NodeFields *record_ufunc(PyObject *ops, PyObject *tid, PyObject *attr, Py
     SET(n, weak, Py_None);
     if (!(n->cost = ufunc_cost(operands, count)))
         goto fail;
-    pos = count == 2 ? PyTuple_Pack(2, operands[0]->pos, operands[1]->pos) : PyTuple_Pack(1, operands[0]->pos);
-    if (!pos || !(n->pos = PyLong_FromSsize_t(PyList_Size(ops))))
+    Py_ssize_t k = PyList_Size(ops);
+    if (!(n->pos = PyLong_FromSsize_t(k)))
         goto fail;
-    if (!(e = PyTuple_Pack(3, s_ufunc, attr, pos)) || PyList_Append(ops, e) < 0)
+    if ((e = expected_ufunc(expect, k, attr, operands, count))) {
+        Py_INCREF(e);
+    } else {
+        pos = count == 2 ? PyTuple_Pack(2, operands[0]->pos, operands[1]->pos) : PyTuple_Pack(1, operands[0]->pos);
+        if (!pos || !(e = PyTuple_Pack(3, s_ufunc, attr, pos)))
+            goto fail;
+    }
+    if (PyList_Append(ops, e) < 0)
         goto fail;
     SET(n, seg, tid);
-    Py_DECREF(pos);
+    Py_XDECREF(pos);
     Py_DECREF(e);
     return n;
 fail:
@@ -327,7 +367,7 @@ PyObject *nc_ufunc_scalar(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
         goto done;
     operands[0] = reflected ? s : x; /* (args' order) */
     operands[1] = reflected ? x : s;
-    result = (PyObject *)record_ufunc(ops, tid, attr, dtype, x->shape, args, operands, 2);
+    result = (PyObject *)record_ufunc(ops, trace_expect(trace), tid, attr, dtype, x->shape, args, operands, 2);
 done:
     Py_DECREF(tid);
     Py_XDECREF(ops);
@@ -366,7 +406,7 @@ PyObject *nc_ufunc(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
         PyErr_SetString(PyExc_TypeError, "a Trace's ops is a list");
         goto done;
     }
-    result = (PyObject *)record_ufunc(ops, tid, attr, dtype, shape, args, operands, count);
+    result = (PyObject *)record_ufunc(ops, trace_expect(trace), tid, attr, dtype, shape, args, operands, count);
 done:
     Py_DECREF(tid);
     Py_XDECREF(ops);

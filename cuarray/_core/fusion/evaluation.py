@@ -29,7 +29,7 @@ def compute(st, nodes, last=False) -> None:
         trace = Trace()
     elif not last:  # what is built after this is a new stretch, with its own key
         inside = st._inside_routine()  # (a routine's write computed it: the routine goes on)
-        st.trace = Trace()
+        st.trace = Trace(st.last_plan.ops)
         if inside:
             st.internal = (st.trace, 0)
     t0 = _perf_counter()

@@ -620,7 +620,7 @@ class lazy:
             st.host = True
         if depth == 0:
             st.live = []
-            st.trace = Trace()
+            st.trace = Trace(st.last_plan.ops)
             st.internal = None
         # This thread's tracer from here to `__exit__` (another thread's calls read their own slot).
         self._prev = _tracing.install(st) if _tstate.tracer is not st else st
