@@ -222,3 +222,71 @@ def test_operators_are_method_descriptors():
             a + "x"
         assert numpy.array_equal((1.0 - a).numpy(), 1.0 - numpy.arange(3.0))
         assert numpy.array_equal((-a).numpy(), -numpy.arange(3.0))
+
+
+@native
+def test_live_set_keeps_the_lazy_arrays_alive_in_order():
+    """`_nodecore.Live` (`lazy_mode._State.live` with the node core): each lazy array links itself
+    in when made and out when it goes (no weak reference), `pending()` lists the uncomputed ones'
+    nodes oldest first, `clear()` empties it, and a member that goes in another thread leaves too."""
+    import threading
+
+    from cuarray._core.fusion.lazy_array import LazyArray
+
+    def lazy(value=None):
+        x = LazyArray(g.Node("ufunc", (), (4,), F4, ATTR, value=value))
+        return x
+
+    live = g.native.Live()
+    xs = [lazy() for _ in range(5)]
+    done = lazy(value=_Value())
+    for x in xs[:3] + [done] + xs[3:]:
+        live.add(x)
+    del x
+    assert len(live) == 6 and weakref.getweakrefcount(xs[0]) == 0
+    assert live.pending() == [x._node for x in xs]
+    del xs[1]
+    assert len(live) == 5 and live.pending() == [x._node for x in xs]
+    other = g.native.Live()
+    other.add(xs[0])  # (a member of one set at a time: it moves)
+    assert len(live) == 4 and len(other) == 1 and other.pending() == [xs[0]._node]
+    gone = xs.pop()
+    t = threading.Thread(target=lambda x: None, args=(gone,))
+    del gone  # (the thread's argument is the last reference: it goes there)
+    t.start()
+    t.join()
+    del t
+    assert live.pending() == [x._node for x in xs[1:]] and len(live) == 3
+    held = sys.getrefcount(live)
+    live.clear()  # (each member held a reference to its set)
+    assert len(live) == 0 and live.pending() == [] and sys.getrefcount(live) == held - 2
+    keep = lazy()
+    s = g.native.Live()
+    s.add(keep)
+    del s  # (its member keeps it, until the member goes)
+    del keep
+    cyc = lazy()  # a member in a cycle through its node is collected, and leaves its set
+    s = g.native.Live()
+    s.add(cyc)
+    cyc._node.attr = cyc
+    del cyc
+    gc.collect()
+    assert len(s) == 0
+    with pytest.raises(TypeError):
+        s.add(object())
+
+
+@native
+def test_lazy_mode_makes_no_weak_reference_per_lazy_array(recorded_launches):
+    import cuarray as cp
+    from cuarray._core.fusion import lazy_mode as L
+
+    x = cp.empty(64, dtype="float32")
+    with cp.lazy():
+        y = x * 2.0 + 1.0
+        z = cp.exp(y)
+        assert type(L._threads.st.live) is g.native.Live and len(L._threads.st.live) == 2
+        assert weakref.getweakrefcount(y) == 0 and weakref.getweakrefcount(z) == 0
+        del z
+        assert len(L._threads.st.live) == 1
+    assert y.is_computed and L._threads.st.live is None

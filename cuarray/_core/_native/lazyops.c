@@ -3,7 +3,7 @@
    (`exp(l)`, `add(x, 1)`: `lazy_mode._State.ufunc`). Each is `fusion/fast_paths.py`'s function
    of the same name, step for step: the memo look-up (filled by the general path, so a hit is a
    loop that resolved without an error), `Trace.array` for a concrete operand, the records of
-   nodes.c, the LazyArray, its weak reference in the thread's live list, and a chain computed past
+   nodes.c, the LazyArray, its place in the thread's live set (live.c), and a chain computed past
    MAX_CHAIN. Anything else (a miss, an unusual operand, no recording) calls the Python function
    it was made with, which stays the reference (tests/_core/test_fusion_fastpath_cpu.py builds
    the same traces both ways; CUARRAY_PURE_PYTHON_NODES=1 runs without this file).
@@ -218,14 +218,21 @@ static int prune(PyObject *live) {
     return rc;
 }
 
-/* The LazyArray of the recorded node `n` (stolen), in the live list, computed past MAX_CHAIN:
-   `fast_paths._emit`. */
+/* The LazyArray of the recorded node `n` (stolen), in the live set (a `Live`, or a list of weak
+   references), computed past MAX_CHAIN: `fast_paths._emit`. */
 static PyObject *emit(PyObject *n, PyObject *st, PyObject *live) {
     PyObject *out = n ? lazy_alloc(lazy_type, 0) : NULL, *ref = NULL;
-    if (!out || set_node(out, n) < 0 || !(ref = PyWeakref_NewRef(out, NULL)) ||
-        PyList_Append(live, ref) < 0 || (PyList_Size(live) > 4096 && prune(live) < 0))
+    if (!out || set_node(out, n) < 0)
         goto fail;
-    Py_DECREF(ref);
+    if (Py_TYPE(live) == live_type) { /* (live.c: linked, no weak reference) */
+        if (live_add(live, out) < 0)
+            goto fail;
+    } else if (!(ref = PyWeakref_NewRef(out, NULL)) || PyList_Append(live, ref) < 0 ||
+               (PyList_Size(live) > 4096 && prune(live) < 0)) {
+        goto fail;
+    } else {
+        Py_DECREF(ref);
+    }
     PyObject *cost = Py_TYPE(n) == node_type ? ((NodeFields *)n)->cost : NULL;
     int past = cost ? PyObject_RichCompareBool(cost, max_chain, Py_GT) : 0;
     if (past) {
@@ -529,11 +536,13 @@ static PyObject *op_call(PyObject *o, PyObject *args, PyObject *kw) {
         Py_INCREF(st);
     if (!(live = PyObject_GetAttr(st, s_live)))
         out = NULL;
-    else if (PyList_Check(live) && op->kind == BINARY)
+    else if (!PyList_Check(live) && Py_TYPE(live) != live_type)
+        out = GENERAL; /* (None: not recording) */
+    else if (op->kind == BINARY)
         out = binary(op, self, PyTuple_GetItem(args, 1), st, live);
-    else if (PyList_Check(live) && op->kind == UNARY)
+    else if (op->kind == UNARY)
         out = unary(op, self, st, live);
-    else if (PyList_Check(live))
+    else
         out = traced_ufunc(op, st, PyTuple_GetItem(args, 1), PyTuple_GetItem(args, 2), PyTuple_GetItem(args, 3), live);
     Py_DECREF(st);
     Py_XDECREF(live);

@@ -22,9 +22,13 @@ typedef struct {
     PyObject *id, *ops, *leaves, *values, *by_value, *ordinal, *cacheable, *t0, *held, *expect;
 } TraceFields;
 
-typedef struct {
+typedef struct LazyFields {
     PyObject_HEAD
     PyObject *node;
+    /* live.c: the `Live` set it is in (a strong reference, NULL when in none) and its neighbours
+       there (borrowed: a member unlinks itself when it goes) */
+    PyObject *owner;
+    struct LazyFields *prev, *next;
 } LazyFields;
 
 enum { TF_ID, TF_OPS, TF_LEAVES, TF_VALUES, TF_BY_VALUE };
@@ -49,5 +53,11 @@ int trace_lists(PyObject *trace, PyObject **ops, PyObject **leaves, PyObject **v
 
 /* lazyops.c: its types and functions added to the module (0, or -1 with an error set) */
 int nc_lazyops_init(PyObject *module);
+
+/* live.c: LazyFields and Live (added to the module: 0, or -1 with an error set); `live_type`;
+   `live_add(live, x)`: link the LazyArray `x` into the Live set `live` (0, or -1 with an error set). */
+int nc_live_init(PyObject *module);
+extern PyTypeObject *live_type;
+int live_add(PyObject *live, PyObject *x);
 
 #endif

@@ -60,7 +60,7 @@ static PyType_Slot fields_slots[] = {
 static PyType_Spec fields_spec = {"cuarray._core._nodecore.NodeFields", sizeof(NodeFields), 0,
                                   Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, fields_slots};
 
-/* -- TraceFields and LazyFields: the bases of fusion.trace.Trace and fusion.lazy_array.LazyArray -- */
+/* -- TraceFields: the base of fusion.trace.Trace (LazyFields, LazyArray's: live.c) ---------------- */
 #define TRACE_FIELDS 10
 #define TFIELDS(o) (&((TraceFields *)(o))->id)
 
@@ -104,40 +104,7 @@ static PyType_Slot trace_slots[] = {
 static PyType_Spec trace_spec = {"cuarray._core._nodecore.TraceFields", sizeof(TraceFields), 0,
                                  Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, trace_slots};
 
-static int lazyf_traverse(PyObject *self, visitproc visit, void *arg) {
-    Py_VISIT(((LazyFields *)self)->node);
-    Py_VISIT((PyObject *)Py_TYPE(self));
-    return 0;
-}
-
-static int lazyf_clear(PyObject *self) {
-    Py_CLEAR(((LazyFields *)self)->node);
-    return 0;
-}
-
-static void lazyf_dealloc(PyObject *self) {
-    PyTypeObject *tp = Py_TYPE(self);
-    PyObject_GC_UnTrack(self);
-    lazyf_clear(self);
-    ((freefunc)PyType_GetSlot(tp, Py_tp_free))(self);
-    Py_DECREF(tp);
-}
-
-static PyMemberDef lazyf_members[] = {{"_node", T_OBJECT_EX, offsetof(LazyFields, node), 0, NULL},
-                                      {NULL, 0, 0, 0, NULL}};
-
-static PyType_Slot lazyf_slots[] = {
-    {Py_tp_doc, "A LazyArray's field (_node, its graph node) as a C struct."},
-    {Py_tp_traverse, lazyf_traverse},
-    {Py_tp_clear, lazyf_clear},
-    {Py_tp_dealloc, lazyf_dealloc},
-    {Py_tp_members, lazyf_members},
-    {0, NULL}};
-
-static PyType_Spec lazyf_spec = {"cuarray._core._nodecore.LazyFields", sizeof(LazyFields), 0,
-                                 Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, lazyf_slots};
-
-PyTypeObject *tracefields_type, *lazyfields_type;
+PyTypeObject *tracefields_type;
 static PyObject **trace_names[] = {&s_id, &s_ops, &s_leaves, &s_values, NULL};
 static PyObject *s_by_value_;
 
@@ -436,15 +403,13 @@ PyMODINIT_FUNC PyInit__nodecore(void) {
         Py_DECREF(m);
         return NULL;
     }
-    PyObject *tf = PyType_FromSpec(&trace_spec), *lf = tf ? PyType_FromSpec(&lazyf_spec) : NULL;
-    if (!lf || PyModule_AddObjectRef(m, "TraceFields", tf) < 0 || PyModule_AddObjectRef(m, "LazyFields", lf) < 0) {
+    PyObject *tf = PyType_FromSpec(&trace_spec);
+    if (!tf || PyModule_AddObjectRef(m, "TraceFields", tf) < 0 || nc_live_init(m) < 0) {
         Py_XDECREF(tf);
-        Py_XDECREF(lf);
         Py_DECREF(m);
         return NULL;
     }
-    tracefields_type = (PyTypeObject *)tf; /* (kept: the module holds them too) */
-    lazyfields_type = (PyTypeObject *)lf;
+    tracefields_type = (PyTypeObject *)tf; /* (kept: the module holds it too) */
     s_by_value_ = PyUnicode_InternFromString("by_value");
     s_ufunc = PyUnicode_InternFromString("ufunc");
     s_scalar = PyUnicode_InternFromString("scalar");

@@ -57,14 +57,16 @@ def flush(st, last=False) -> None:
     live = st.live
     if not live:
         return
-    pending = []
-    for r in live:
-        x = r()
-        if x is not None and x._node.value is None:
-            pending.append(x._node)
+    if type(live) is list:  # weak references (`fast_paths.track`)
+        pending = []
+        for r in live:
+            x = r()
+            if x is not None and x._node.value is None:
+                pending.append(x._node)
+    else:  # a `_nodecore.Live`: its members are the live ones
+        pending = live.pending()
+    live.clear()
     if last:
-        st.live = None  # (leaving lazy mode: the list goes with it)
-    else:
-        del live[:]
+        st.live = None  # (leaving lazy mode: the set goes with it)
     if pending:
         compute(st, pending, last)

@@ -42,14 +42,24 @@ def operator_memo(name: str, reflected: bool) -> dict:
 
 
 
+def track(live, out) -> None:
+    """Note the new lazy array `out` in the thread's live set `live` (what leaving lazy mode
+    computes, `evaluation.flush`): a `_nodecore.Live` links it (no weak reference: see
+    `_native/live.c`); a list (the pure-Python build, or one a test sets) takes a weak
+    reference, pruned past 4096."""
+    if type(live) is list:
+        live.append(_ref(out))
+        if len(live) > 4096:
+            live[:] = [r for r in live if r() is not None]
+    else:
+        live.add(out)
+
+
 def _emit(n, st) -> "LazyArray":
-    """The fast paths' `_wrap` of a node already recorded: its LazyArray, in the live list."""
+    """The fast paths' `_wrap` of a node already recorded: its LazyArray, in the live set."""
     out = _new(LazyArray)
     out._node = n
-    live = st.live
-    live.append(_ref(out))
-    if len(live) > 4096:
-        live[:] = [r for r in live if r() is not None]
+    track(st.live, out)
     if n.cost > MAX_CHAIN:
         st.compute([n])
     return out
@@ -178,10 +188,7 @@ def traced_ufunc(st, uf, args, kwargs):
         return st.general_ufunc(uf, args, kwargs)
     out = _new(LazyArray)  # (`_emit`, inline: one frame less per traced ufunc call)
     out._node = n
-    live = st.live
-    live.append(_ref(out))
-    if len(live) > 4096:
-        live[:] = [r for r in live if r() is not None]
+    track(st.live, out)
     if n.cost > MAX_CHAIN:
         st.compute([n])
     return out
@@ -305,10 +312,7 @@ def traced_call(st, name, fn, args, kwargs):
     n.seg = tid
     out = _new(LazyArray)  # (`_emit`, inline; a product's cost is 0: never past MAX_CHAIN)
     out._node = n
-    live = st.live
-    live.append(_ref(out))
-    if len(live) > 4096:
-        live[:] = [r for r in live if r() is not None]
+    track(st.live, out)
     return out
 
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import functools
 import threading
-import weakref
 
 import numpy
 
@@ -216,9 +215,7 @@ def _wrap(node) -> LazyArray:
     st = _threads.st
     live = st.live
     if live is not None:  # (None while `fuse` traces: nothing may be computed then)
-        live.append(_ref(out))
-        if len(live) > 4096:
-            live[:] = [r for r in live if r() is not None]
+        _fast.track(live, out)
         tr = st.trace
         kind = node.kind
         if kind == "ufunc":  # `Trace.record`'s common case inline: every input recorded here
@@ -244,7 +241,8 @@ def _wrap(node) -> LazyArray:
 
 
 _new = object.__new__
-_ref = weakref.ref
+# A thread's live set (`fast_paths.track`): linked in C where the node core is built, else weak references.
+_Live = list if _g.native is None else _g.native.Live
 
 
 # -- LazyArray's computing methods and views (bound onto the type below, as the operators are) ---------
@@ -619,7 +617,7 @@ class lazy:
         if self._host:
             st.host = True
         if depth == 0:
-            st.live = []
+            st.live = _Live()
             st.trace = Trace(st.last_plan.ops)
             st.internal = None
         # This thread's tracer from here to `__exit__` (another thread's calls read their own slot).
