@@ -185,6 +185,66 @@ _THREADS = SCRIPT_PRELUDE + textwrap.dedent('''
     (m0, p0), (m1, p1) = got[0], got[1]
     assert m0 is not m1 and m0.prog is p0[0] and m1.prog is p1[0] and p0[0] is not p1[0]
     assert all(p is p0[0] for p in p0) and all(p is p1[0] for p in p1)
+
+    # Threads one after the other (a thread's ident may be reused): each records into its own
+    # state, never the state of one that ended (the C operators keep the last thread's state).
+    states = []
+
+    def one():
+        try:
+            st = L._threads.st
+            with cp.lazy():
+                z = x * 2.0 + y
+                w = z * z - 1.0
+                assert w._node.seg == st.trace.id and z._node.seg == st.trace.id
+                assert st.live is not None and L._threads.st is st
+            assert w.is_computed and st.live is None
+            states.append(st)
+        except BaseException as e:
+            errors.append(repr(e))
+
+    for _ in range(4):
+        t = threading.Thread(target=one)
+        t.start()
+        t.join()
+    with cp.lazy():  # (and the main thread's own)
+        z = x * 2.0 + y
+        w = z * z - 1.0
+        assert w._node.seg == L._threads.st.trace.id
+    assert not errors, errors
+    assert len({id(s) for s in states}) == 4 and L._threads.st not in states
+
+    # One thread stays inside lazy mode after its operators ran while another builds: the
+    # second's operators record into its own state, not the first's (the last one seen).
+    inside, built = threading.Event(), threading.Event()
+
+    def first():
+        try:
+            with cp.lazy():
+                a = x * 2.0 + y
+                inside.set()
+                assert built.wait(60)
+                assert a._node.seg == L._threads.st.trace.id and len(L._threads.st.trace.ops) == 5
+        except BaseException as e:
+            errors.append(repr(e))
+            inside.set()
+
+    def second():
+        try:
+            assert inside.wait(60)
+            with cp.lazy():
+                b = x * 3.0 - y
+                c = b * b
+                assert c._node.seg == L._threads.st.trace.id and len(L._threads.st.trace.ops) == 6
+        except BaseException as e:
+            errors.append(repr(e))
+        finally:
+            built.set()
+
+    ts = [threading.Thread(target=first), threading.Thread(target=second)]
+    for t in ts: t.start()
+    for t in ts: t.join()
+    assert not errors, errors
     print("ok")
 ''')
 

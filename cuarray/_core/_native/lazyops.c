@@ -522,6 +522,33 @@ done:
     return out;
 }
 
+/* `tls.st` (a new reference): the calling thread's lazy-mode state, its thread-local read (~50 ns)
+   made once per run of one thread's operators: the last (thread, tls) -> st is kept, the thread
+   known by its thread-state dict (held, so no later thread's dict can have its address; a thread
+   that ends clears it, and `_threads.st` is set once per thread). Measured with the device
+   stubbed: a 10-operation body 0.3 us less (issue 57). */
+static PyObject *seen_dict, *seen_tls, *seen_st;
+
+static PyObject *thread_state(PyObject *tls) {
+    PyObject *d = PyThreadState_GetDict(), *st;
+    if (d && d == seen_dict && tls == seen_tls) {
+        Py_INCREF(seen_st);
+        return seen_st;
+    }
+    if (!(st = PyObject_GetAttr(tls, s_st)) || !d)
+        return st;
+    PyObject *old[3] = {seen_dict, seen_tls, seen_st};
+    Py_INCREF(d);
+    Py_INCREF(tls);
+    Py_INCREF(st);
+    seen_dict = d;
+    seen_tls = tls;
+    seen_st = st;
+    for (int i = 0; i < 3; i++) /* (last: a dealloc here may run Python code) */
+        Py_XDECREF(old[i]);
+    return st;
+}
+
 static PyObject *op_call(PyObject *o, PyObject *args, PyObject *kw) {
     Operator *op = (Operator *)o;
     Py_ssize_t n = PyTuple_Check(args) ? PyTuple_Size(args) : -1;
@@ -529,11 +556,12 @@ static PyObject *op_call(PyObject *o, PyObject *args, PyObject *kw) {
     int want = op->kind == BINARY ? 2 : op->kind == UNARY ? 1 : 4;
     if (kw || n != want || (op->kind != UFUNC && Py_TYPE(self) != lazy_type) || !lazy_type)
         return PyObject_Call(op->general, args, kw);
-    st = op->kind == UFUNC ? self : PyObject_GetAttr(op->tls, s_st);
-    if (!st)
-        return NULL;
-    if (op->kind == UFUNC)
+    if (op->kind == UFUNC) {
+        st = self;
         Py_INCREF(st);
+    } else if (!(st = thread_state(op->tls))) {
+        return NULL;
+    }
     if (!(live = PyObject_GetAttr(st, s_live)))
         out = NULL;
     else if (!PyList_Check(live) && Py_TYPE(live) != live_type)
