@@ -1,6 +1,6 @@
-"""The thread's last plan (`planner.LastPlan`, kept by lazy mode per thread): a loop body whose
-graph has the structure of the last evaluation's reuses that Program without a plan-cache look-up,
-and any change of structure (an operation, a dtype, a shape, a scalar's type, two inputs that were
+"""The thread's plans (`planner.Plans`, kept by lazy mode per thread): a loop body whose graph has
+the structure predicted (the last evaluation's, or the one that followed it last time) reuses that
+Program without a plan-cache look-up, and any change of structure (an operation, a dtype, a shape, a scalar's type, two inputs that were
 one array) is planned or looked up again, never served by the stale Program (fake device: the
 launches are recorded, so each evaluation's kernel arguments are checked against its inputs)."""
 
@@ -87,6 +87,28 @@ def test_a_structure_change_mid_loop_plans_again(recorded_launches):
     assert len({id(p) for p in seen.values()}) == len(bodies)
 
 
+def test_structures_in_turn_are_each_found_without_a_look_up(recorded_launches, monkeypatch):
+    """Two `with lazy():` blocks a step, and a value read mid-body (two stretches of one block):
+    each evaluation's structure is the one that followed the last last time."""
+    table = _Counting(planner._programs)
+    monkeypatch.setattr(planner, "_programs", table)
+    x, y = cp.empty(N, dtype="float32"), cp.empty(N, dtype="float32")
+    progs = []
+    for step in range(6):
+        if step == 2:
+            table.gets = 0
+        with cp.lazy():
+            u = x * 2.0 + y
+        with cp.lazy():
+            v = (x - y) * 0.5
+            w = cp.exp(v)._materialize()  # a value needed mid-body (as a routine taking it asks): its own evaluation
+            z = w * x + u
+        progs.append(_last_program())
+        assert u.is_computed and z.is_computed
+    assert table.gets == 0  # (after the first two steps: every evaluation predicted)
+    assert len(set(progs[1:])) == 1
+
+
 @pytest.mark.skipif(graph.native is None, reason="the C records (_nodecore) are not built")
 def test_a_repeated_body_records_the_last_plans_entries(recorded_launches):
     """With the C records, a loop body's entries are the last plan's own objects (`Trace.expect`):
@@ -99,7 +121,7 @@ def test_a_repeated_body_records_the_last_plans_entries(recorded_launches):
             tr = st.trace
             ops = list(tr.ops)
         assert z.is_computed
-    assert tr.expect is st.last_plan.ops and len(ops) == len(tr.expect)
+    assert tr.expect is st.plans.last.ops and len(ops) == len(tr.expect)
     assert all(e is f for e, f in zip(ops, tr.expect))
     with cp.lazy():
         z = cp.exp(x * 2.0 - y) * y - 1.0  # (one operation differs: only its entry is made anew)
@@ -173,7 +195,7 @@ _THREADS = SCRIPT_PRELUDE + textwrap.dedent('''
                     z = x * 2.0 + y if k == 0 else x * 2.0 - y
                 assert z.is_computed
                 progs.append(R._logs.lg.prog)
-            got[k] = (L._threads.st.last_plan, progs)
+            got[k] = (L._threads.st.plans.last, progs)
         except BaseException as e:
             errors.append(repr(e))
             bar.abort()

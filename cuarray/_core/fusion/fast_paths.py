@@ -46,8 +46,10 @@ def track(live, out) -> None:
     """Note the new lazy array `out` in the thread's live set `live` (what leaving lazy mode
     computes, `evaluation.flush`): a `_nodecore.Live` links it (no weak reference: see
     `_native/live.c`); a list (the pure-Python build, or one a test sets) takes a weak
-    reference, pruned past 4096."""
-    if type(live) is list:
+    reference, pruned past 4096. (Inline where a node is made: `live.__class__`, an attribute,
+    is read rather than `type(live)` called: lazy rows have a budget of calls,
+    tests/_core/test_lazy_rows_calls_cpu.py.)"""
+    if live.__class__ is list:
         live.append(_ref(out))
         if len(live) > 4096:
             live[:] = [r for r in live if r() is not None]
@@ -59,7 +61,13 @@ def _emit(n, st) -> "LazyArray":
     """The fast paths' `_wrap` of a node already recorded: its LazyArray, in the live set."""
     out = _new(LazyArray)
     out._node = n
-    track(st.live, out)
+    live = st.live
+    if live.__class__ is list:  # (`track`, inline)
+        live.append(_ref(out))
+        if len(live) > 4096:
+            live[:] = [r for r in live if r() is not None]
+    else:
+        live.add(out)
     if n.cost > MAX_CHAIN:
         st.compute([n])
     return out
@@ -188,7 +196,13 @@ def traced_ufunc(st, uf, args, kwargs):
         return st.general_ufunc(uf, args, kwargs)
     out = _new(LazyArray)  # (`_emit`, inline: one frame less per traced ufunc call)
     out._node = n
-    track(st.live, out)
+    live = st.live
+    if live.__class__ is list:  # (`track`, inline)
+        live.append(_ref(out))
+        if len(live) > 4096:
+            live[:] = [r for r in live if r() is not None]
+    else:
+        live.add(out)
     if n.cost > MAX_CHAIN:
         st.compute([n])
     return out
@@ -312,7 +326,13 @@ def traced_call(st, name, fn, args, kwargs):
     n.seg = tid
     out = _new(LazyArray)  # (`_emit`, inline; a product's cost is 0: never past MAX_CHAIN)
     out._node = n
-    track(st.live, out)
+    live = st.live
+    if live.__class__ is list:  # (`track`, inline)
+        live.append(_ref(out))
+        if len(live) > 4096:
+            live[:] = [r for r in live if r() is not None]
+    else:
+        live.add(out)
     return out
 
 

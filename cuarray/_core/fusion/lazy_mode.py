@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import threading
+import weakref
 
 import numpy
 
@@ -47,7 +48,7 @@ from . import evaluation as _evaluation
 from . import products as _products
 from . import replay as _replay
 from .lazy_array import MAX_CHAIN, LazyArray
-from .planner import LastPlan as _LastPlan
+from .plans import Plans as _Plans
 from .planner import plan
 from .trace import Trace
 from ..dtypes import PY_SCALARS as _PY_SCALARS
@@ -79,7 +80,7 @@ class _State:
     internal = None
 
     def __init__(self):
-        self.last_plan = _LastPlan()  # the thread's last Program found in the plan cache (`planner.LastPlan`)
+        self.plans = _Plans()  # the Programs this thread ran, the next one predicted (`plans.Plans`)
 
     def _inside_routine(self) -> bool:
         i = self.internal
@@ -215,7 +216,12 @@ def _wrap(node) -> LazyArray:
     st = _threads.st
     live = st.live
     if live is not None:  # (None while `fuse` traces: nothing may be computed then)
-        _fast.track(live, out)
+        if live.__class__ is list:  # (`fast_paths.track`, inline)
+            live.append(_ref(out))
+            if len(live) > 4096:
+                live[:] = [r for r in live if r() is not None]
+        else:
+            live.add(out)
         tr = st.trace
         kind = node.kind
         if kind == "ufunc":  # `Trace.record`'s common case inline: every input recorded here
@@ -241,6 +247,7 @@ def _wrap(node) -> LazyArray:
 
 
 _new = object.__new__
+_ref = weakref.ref
 # A thread's live set (`fast_paths.track`): linked in C where the node core is built, else weak references.
 _Live = list if _g.native is None else _g.native.Live
 
@@ -618,7 +625,7 @@ class lazy:
             st.host = True
         if depth == 0:
             st.live = _Live()
-            st.trace = Trace(st.last_plan.ops)
+            st.trace = Trace(st.plans.expect)
             st.internal = None
         # This thread's tracer from here to `__exit__` (another thread's calls read their own slot).
         self._prev = _tracing.install(st) if _tstate.tracer is not st else st

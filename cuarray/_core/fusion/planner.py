@@ -37,7 +37,7 @@ from . import codegen as _codegen
 from . import cost as _cost
 from . import epilogue as _epilogue
 
-__all__ = ["Program", "LastPlan", "clear", "plan", "plan_cached", "plan_traced", "signature"]
+__all__ = ["Program", "clear", "plan", "plan_cached", "plan_traced", "signature"]
 
 class _Elementwise:
     __slots__ = ("defn", "ins", "scalars", "shape", "dtype", "cluster", "policy", "cfgs", "m_all", "vec", "last")
@@ -416,21 +416,6 @@ def plan_cached(outputs):
     return prog, values
 
 
-class LastPlan:
-    """A thread's last Program from the plan cache and the key it was found by (`plan_traced`'s
-    `last`). A loop body that builds the same graph each iteration finds it again by comparing
-    the trace's entries with these (equality, entry by entry; most of their parts are the same
-    objects) instead of hashing the whole key and looking it up: 0.8 -> 0.3 us for a 10-node
-    chain, stubbed (issue 57). Valid only while the cache it came from is the one in use and
-    not cleared since (`clear`), so a test that swaps the cache out plans afresh."""
-
-    __slots__ = ("ops", "pos", "prog", "table", "gen")
-
-    def __init__(self):
-        self.ops = self.pos = self.prog = self.table = None
-        self.gen = -1
-
-
 _generation = [0]  # bumped by each `clear` of the plan cache: `LastPlan`s made before are stale
 
 
@@ -440,17 +425,26 @@ def clear() -> None:
     _generation[0] += 1
 
 
-def plan_traced(trace, outputs, last=None):
+def plan_traced(trace, outputs, plans=None):
     """(Program, input values) for `outputs`, all recorded in `trace` (`trace.Trace`): the key
-    was built with the graph, so a hit costs one dictionary look-up of it, or with `last` (this
-    thread's `LastPlan`) where the structure is that of its last one, an equality test."""
+    was built with the graph, so a hit costs one dictionary look-up of it, or with `plans` (the
+    thread's `plans.Plans`) where the structure is the predicted one, an equality test of the
+    entries (0.8 -> 0.3 us for a 10-node chain, stubbed: issue 57). A prediction holds only
+    while the plan cache it came from is the one in use and not cleared since (`clear`), so a
+    test that swaps the cache out plans afresh."""
     pos = trace.positions(outputs)
     if pos is None:
         return plan_cached(outputs)
     ops = trace.ops
-    if (last is not None and last.pos == pos and last.table is _programs and last.gen == _generation[0]
-            and last.ops == ops):
-        return last.prog, trace.values
+    if plans is not None:
+        p = plans.predicted
+        if (p is not None and p.pos == pos and p.table is _programs and p.gen == _generation[0]
+                and p.ops == ops):
+            plans.last.next = p  # (`plans.step(p)`, inline: this runs at every evaluation of a loop)
+            plans.last = p
+            q = plans.predicted = p.next or p
+            plans.expect = q.ops
+            return p.prog, trace.values
     key = (tuple(ops), pos)
     prog = _programs.get(key)
     if prog is None:
@@ -459,8 +453,8 @@ def plan_traced(trace, outputs, last=None):
         except KeyError:  # an input the trace did not see (computed by another thread meanwhile)
             return plan_cached(outputs)
         prog = _keep(key, prog)
-    if last is not None:  # (a copy: `ops` is the trace's own list)
-        last.ops, last.pos, last.prog, last.table, last.gen = list(ops), pos, prog, _programs, _generation[0]
+    if plans is not None:
+        plans.ran(prog, ops, pos, _programs, _generation[0])
     return prog, trace.values
 
 
