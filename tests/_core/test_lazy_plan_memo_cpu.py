@@ -274,3 +274,26 @@ _THREADS = SCRIPT_PRELUDE + textwrap.dedent('''
 def test_each_thread_has_its_own_last_plan():
     r = subprocess.run([sys.executable, "-c", _THREADS], cwd=_ROOT, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-3000:]
+
+
+def test_clearing_the_memos_sends_the_operators_to_the_general_path_again(recorded_launches):
+    """The C operators keep the memo hits they were asked for (`lazyops.c`'s per-operator cache);
+    `clear_memos` empties the memos and those caches: the next operation takes the general path,
+    which fills the memo again (a stale cached hit would leave it empty)."""
+    from cuarray._core.fusion import fast_paths
+
+    x = cp.empty(N, dtype="float32")
+    memos = [fast_paths.operator_memo("multiply", False), fast_paths.operator_memo("subtract", False),
+             fast_paths._ufunc_memo]
+    for _ in range(3):
+        with cp.lazy():
+            y = cp.exp(x * 2.0) - x
+            z = y * y
+        assert z.is_computed
+    assert all(memos)
+    L.clear_memos()
+    assert not any(memos)
+    with cp.lazy():
+        y = cp.exp(x * 2.0) - x
+        z = y * y
+    assert z.is_computed and all(memos)

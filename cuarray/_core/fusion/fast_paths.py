@@ -368,6 +368,8 @@ def clear_memos() -> None:
     _ufunc_memo.clear()
     _reduce_memo.clear()
     _product_memo.clear()
+    if _native is not None:
+        _native.memos_cleared()  # (the C operators' cached hits go too)
 
 
 REDUCTIONS = frozenset(("sum", "prod", "mean", "max", "min", "any", "all"))
