@@ -267,6 +267,23 @@ _THREADS = SCRIPT_PRELUDE + textwrap.dedent('''
     for t in ts: t.start()
     for t in ts: t.join()
     assert not errors, errors
+
+    # A thread that ended leaves nothing of its own held (its lazy state, and with its thread-locals
+    # a library's per-thread handles, go with it), although its operators ran last.
+    import gc, weakref
+    refs = []
+
+    def last():
+        with cp.lazy():
+            w = (x * 2.0 + y) * y
+        refs.append(weakref.ref(L._threads.st))
+
+    t = threading.Thread(target=last)
+    t.start()
+    t.join()
+    del t, ts
+    gc.collect()
+    assert refs[0]() is None
     print("ok")
 ''')
 
