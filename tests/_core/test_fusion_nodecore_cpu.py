@@ -290,3 +290,19 @@ def test_lazy_mode_makes_no_weak_reference_per_lazy_array(recorded_launches):
         del z
         assert len(L._threads.st.live) == 1
     assert y.is_computed and L._threads.st.live is None
+
+
+def test_a_build_older_than_the_sources_runs_the_python_fallback():
+    """A `_nodecore` built from older sources (one without what these use: `Live`, ...) is not
+    mixed with them: the pure-Python nodes run, as when none is built."""
+    script = ("import sys, types\n"
+              "stale = types.ModuleType('cuarray._core._nodecore')\n"
+              "stale.NodeFields = type('NodeFields', (), {'__slots__': ()})\n"  # (an older build's names only)
+              "sys.modules['cuarray._core._nodecore'] = stale\n"
+              "from cuarray._core.fusion import graph\n"
+              "assert graph.native is None and graph.implementation() == 'python'\n"
+              "print('ok')\n")
+    env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("CUARRAY_PURE_PYTHON_NODES", None)
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
+    assert res.returncode == 0 and res.stdout.strip() == "ok", res.stdout + res.stderr

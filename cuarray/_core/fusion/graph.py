@@ -42,10 +42,12 @@ def _load_native():
         from .. import _nodecore
     except ImportError:
         return None
-    # (a build older than these sources lacks the newer bases: the Python fallback, not a mix)
-    return _nodecore if hasattr(_nodecore, "LazyFields") else None
+    # (a build older than these sources lacks what they use: the Python fallback, not a mix)
+    return _nodecore if all(hasattr(_nodecore, n) for n in _NATIVE_NEEDS) else None
 
 
+# What these sources use of `_nodecore` (a build made from older sources lacks some: main's before issue 57).
+_NATIVE_NEEDS = ("NodeFields", "TraceFields", "LazyFields", "Live", "memos_cleared", "configure_lazy")
 native = _load_native()
 
 
