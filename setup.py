@@ -30,7 +30,7 @@ setup(
         ),
         Extension(
             "cuarray._core._nodecore",
-            sources=["cuarray/_core/_native/nodes.c", "cuarray/_core/_native/lazyops.c"],
+            sources=["cuarray/_core/_native/nodes.c", "cuarray/_core/_native/lazyops.c", "cuarray/_core/_native/live.c"],
             depends=["cuarray/_core/_native/nodecore.h"],
             define_macros=[("Py_LIMITED_API", "0x030B0000")],
             py_limited_api=True,

@@ -33,7 +33,12 @@ def main():
     ap.add_argument("--rows", action="store_true",
                     help="also the bench rows fuse-chain and fuse-shared at 64 MiB: host time per call "
                          "back to back against the time per call with the queue drained (host-bound when they agree)")
+    ap.add_argument("--root", help="import cuarray from this tree (default: the tree this script is in)")
     args = ap.parse_args()
+    # (the tree measured is this script's, not whatever checkout the environment installed: a
+    # worktree run with the main checkout's virtual environment measured the main checkout)
+    sys.path.insert(0, os.path.abspath(args.root) if args.root else os.path.dirname(os.path.dirname(
+        os.path.dirname(os.path.abspath(__file__)))))
     import cuarray as cp
     from cuarray._core.fusion import lazy_mode, planner
 

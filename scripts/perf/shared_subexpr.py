@@ -75,7 +75,7 @@ def main():
         for k in (2, 4, 8):
             times = {}
             for forced in (False, True):
-                planner._programs.clear()
+                planner.clear()
                 target.clear()
                 cost.materialise = (lambda t, kk, stop, fr=False, forced=forced: forced and t is target[-1])
                 try:

@@ -141,11 +141,40 @@ def test_implementation_and_the_pure_python_fallback():
               "assert graph.implementation() == 'python' and graph.native is None\n"
               "assert trace.record_ufunc is trace.Trace.ufunc and trace.record_ufunc_scalar is trace.Trace.ufunc_scalar\n"
               "assert graph.Node.__mro__[1] is graph._NodeFields\n"
+              "from cuarray._core.fusion import lazy_array\n"
+              "assert trace.Trace.__mro__[1] is trace._TraceFields\n"
+              "assert lazy_array.LazyArray.__mro__[1] is lazy_array._LazyFields\n"
               "print('ok')\n")
     env = dict(os.environ, CUARRAY_PURE_PYTHON_NODES="1",
                PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
     assert res.returncode == 0 and res.stdout.strip() == "ok", res.stdout + res.stderr
+
+
+def test_trace_and_lazy_array_fields_behave_as_slots():
+    """`Trace` and `LazyArray` on their C bases where built (`TraceFields`, `LazyFields`: the C
+    operators read and write them by offset): the same fields as the Python slots, no others."""
+    from cuarray._core.fusion.lazy_array import LazyArray
+
+    if g.native is not None:
+        assert T.Trace.__mro__[1] is g.native.TraceFields and LazyArray.__mro__[1] is g.native.LazyFields
+    tr = T.Trace()
+    assert (tr.ops, tr.leaves, tr.values, tr.by_value, tr.cacheable, tr.held) == ([], [], [], {}, True, None)
+    with pytest.raises(AttributeError):
+        tr.other = 1
+    n = g.Node("array", (), (4,), F4, value=_Value())
+    x = LazyArray(n)
+    assert x._node is n and x.shape == (4,) and weakref.ref(x)() is x
+    with pytest.raises(AttributeError):
+        object.__new__(LazyArray)._node
+    with pytest.raises(AttributeError):
+        x.other = 1
+    x._node = tr  # (a LazyArray's node reaching a cycle through the trace is collected)
+    tr.held = [x]
+    ref = weakref.ref(x)
+    del x, tr
+    gc.collect()
+    assert ref() is None
 
 
 class _Array(_Value):
@@ -193,3 +222,87 @@ def test_operators_are_method_descriptors():
             a + "x"
         assert numpy.array_equal((1.0 - a).numpy(), 1.0 - numpy.arange(3.0))
         assert numpy.array_equal((-a).numpy(), -numpy.arange(3.0))
+
+
+@native
+def test_live_set_keeps_the_lazy_arrays_alive_in_order():
+    """`_nodecore.Live` (`lazy_mode._State.live` with the node core): each lazy array links itself
+    in when made and out when it goes (no weak reference), `pending()` lists the uncomputed ones'
+    nodes oldest first, `clear()` empties it, and a member that goes in another thread leaves too."""
+    import threading
+
+    from cuarray._core.fusion.lazy_array import LazyArray
+
+    def lazy(value=None):
+        x = LazyArray(g.Node("ufunc", (), (4,), F4, ATTR, value=value))
+        return x
+
+    live = g.native.Live()
+    xs = [lazy() for _ in range(5)]
+    done = lazy(value=_Value())
+    for x in xs[:3] + [done] + xs[3:]:
+        live.add(x)
+    del x
+    assert len(live) == 6 and weakref.getweakrefcount(xs[0]) == 0
+    assert live.pending() == [x._node for x in xs]
+    del xs[1]
+    assert len(live) == 5 and live.pending() == [x._node for x in xs]
+    other = g.native.Live()
+    other.add(xs[0])  # (a member of one set at a time: it moves)
+    assert len(live) == 4 and len(other) == 1 and other.pending() == [xs[0]._node]
+    gone = xs.pop()
+    t = threading.Thread(target=lambda x: None, args=(gone,))
+    del gone  # (the thread's argument is the last reference: it goes there)
+    t.start()
+    t.join()
+    del t
+    assert live.pending() == [x._node for x in xs[1:]] and len(live) == 3
+    held = sys.getrefcount(live)
+    live.clear()  # (each member held a reference to its set)
+    assert len(live) == 0 and live.pending() == [] and sys.getrefcount(live) == held - 2
+    keep = lazy()
+    s = g.native.Live()
+    s.add(keep)
+    del s  # (its member keeps it, until the member goes)
+    del keep
+    cyc = lazy()  # a member in a cycle through its node is collected, and leaves its set
+    s = g.native.Live()
+    s.add(cyc)
+    cyc._node.attr = cyc
+    del cyc
+    gc.collect()
+    assert len(s) == 0
+    with pytest.raises(TypeError):
+        s.add(object())
+
+
+@native
+def test_lazy_mode_makes_no_weak_reference_per_lazy_array(recorded_launches):
+    import cuarray as cp
+    from cuarray._core.fusion import lazy_mode as L
+
+    x = cp.empty(64, dtype="float32")
+    with cp.lazy():
+        y = x * 2.0 + 1.0
+        z = cp.exp(y)
+        assert type(L._threads.st.live) is g.native.Live and len(L._threads.st.live) == 2
+        assert weakref.getweakrefcount(y) == 0 and weakref.getweakrefcount(z) == 0
+        del z
+        assert len(L._threads.st.live) == 1
+    assert y.is_computed and L._threads.st.live is None
+
+
+def test_a_build_older_than_the_sources_runs_the_python_fallback():
+    """A `_nodecore` built from older sources (one without what these use: `Live`, ...) is not
+    mixed with them: the pure-Python nodes run, as when none is built."""
+    script = ("import sys, types\n"
+              "stale = types.ModuleType('cuarray._core._nodecore')\n"
+              "stale.NodeFields = type('NodeFields', (), {'__slots__': ()})\n"  # (an older build's names only)
+              "sys.modules['cuarray._core._nodecore'] = stale\n"
+              "from cuarray._core.fusion import graph\n"
+              "assert graph.native is None and graph.implementation() == 'python'\n"
+              "print('ok')\n")
+    env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("CUARRAY_PURE_PYTHON_NODES", None)
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
+    assert res.returncode == 0 and res.stdout.strip() == "ok", res.stdout + res.stderr

@@ -15,10 +15,35 @@ typedef struct {
     PyObject *kind, *args, *shape, *dtype, *attr, *value, *weak, *cost, *seg, *pos;
 } NodeFields;
 
+/* A trace's fields (`fusion.trace.Trace`'s base: the order of `_TraceFields.__slots__` in trace.py)
+   and a LazyArray's (`fusion.lazy_array`'s base): read and written here without a name look-up. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *id, *ops, *leaves, *values, *by_value, *ordinal, *cacheable, *t0, *held, *expect;
+} TraceFields;
+
+typedef struct LazyFields {
+    PyObject_HEAD
+    PyObject *node;
+    /* live.c: the `Live` set it is in (a strong reference, NULL when in none) and its neighbours
+       there (borrowed: a member unlinks itself when it goes) */
+    PyObject *owner;
+    struct LazyFields *prev, *next;
+} LazyFields;
+
+enum { TF_ID, TF_OPS, TF_LEAVES, TF_VALUES, TF_BY_VALUE };
+
+/* The entries a trace expects (`Trace.expect`: its thread's last plan's), borrowed; NULL where none. */
+PyObject *trace_expect(PyObject *trace);
+
 /* nodes.c: the Node class (`configure`), its allocator, interned names and constants */
-extern PyTypeObject *node_type;
+extern PyTypeObject *node_type, *tracefields_type, *lazyfields_type;
 extern allocfunc node_alloc;
 extern PyObject *s_ufunc, *s_scalar, *s_ops, *s_leaves, *s_values, *s_id, *empty, *zero, *one;
+
+/* The field `which` (TF_*) of a trace, a new reference: from the C struct where `trace` is a
+   TraceFields with it set, else by name (NULL with an error set where it has none). */
+PyObject *trace_get(PyObject *trace, int which);
 
 /* `Trace.ufunc_scalar(trace, attr, dtype, x, v, t, reflected)` and `Trace.ufunc(trace, attr,
    dtype, shape, args)` (the module functions `ufunc_scalar`, `ufunc`). */
@@ -28,5 +53,11 @@ int trace_lists(PyObject *trace, PyObject **ops, PyObject **leaves, PyObject **v
 
 /* lazyops.c: its types and functions added to the module (0, or -1 with an error set) */
 int nc_lazyops_init(PyObject *module);
+
+/* live.c: LazyFields and Live (added to the module: 0, or -1 with an error set); `live_type`;
+   `live_add(live, x)`: link the LazyArray `x` into the Live set `live` (0, or -1 with an error set). */
+int nc_live_init(PyObject *module);
+extern PyTypeObject *live_type;
+int live_add(PyObject *live, PyObject *x);
 
 #endif

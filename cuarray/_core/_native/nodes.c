@@ -60,6 +60,72 @@ static PyType_Slot fields_slots[] = {
 static PyType_Spec fields_spec = {"cuarray._core._nodecore.NodeFields", sizeof(NodeFields), 0,
                                   Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, fields_slots};
 
+/* -- TraceFields: the base of fusion.trace.Trace (LazyFields, LazyArray's: live.c) ---------------- */
+#define TRACE_FIELDS 10
+#define TFIELDS(o) (&((TraceFields *)(o))->id)
+
+static int trace_traverse(PyObject *self, visitproc visit, void *arg) {
+    PyObject **f = TFIELDS(self);
+    for (int i = 0; i < TRACE_FIELDS; i++)
+        Py_VISIT(f[i]);
+    Py_VISIT((PyObject *)Py_TYPE(self));
+    return 0;
+}
+
+static int trace_clear(PyObject *self) {
+    PyObject **f = TFIELDS(self);
+    for (int i = 0; i < TRACE_FIELDS; i++)
+        Py_CLEAR(f[i]);
+    return 0;
+}
+
+static void trace_dealloc(PyObject *self) {
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    trace_clear(self);
+    ((freefunc)PyType_GetSlot(tp, Py_tp_free))(self);
+    Py_DECREF(tp);
+}
+
+#define TMEMBER(name) {#name, T_OBJECT_EX, offsetof(TraceFields, name), 0, NULL}
+static PyMemberDef trace_members[] = {TMEMBER(id),       TMEMBER(ops),     TMEMBER(leaves),
+                                      TMEMBER(values),   TMEMBER(by_value), TMEMBER(ordinal),
+                                      TMEMBER(cacheable), TMEMBER(t0),      TMEMBER(held),
+                                      TMEMBER(expect),   {NULL, 0, 0, 0, NULL}};
+
+static PyType_Slot trace_slots[] = {
+    {Py_tp_doc, "A trace's fields (id, ops, leaves, values, by_value, ordinal, cacheable, t0, held, expect) as a C struct."},
+    {Py_tp_traverse, trace_traverse},
+    {Py_tp_clear, trace_clear},
+    {Py_tp_dealloc, trace_dealloc},
+    {Py_tp_members, trace_members},
+    {0, NULL}};
+
+static PyType_Spec trace_spec = {"cuarray._core._nodecore.TraceFields", sizeof(TraceFields), 0,
+                                 Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, trace_slots};
+
+PyTypeObject *tracefields_type;
+static PyObject **trace_names[] = {&s_id, &s_ops, &s_leaves, &s_values, NULL};
+static PyObject *s_by_value_;
+
+PyObject *trace_get(PyObject *trace, int which) {
+    if (PyObject_TypeCheck(trace, tracefields_type)) {
+        PyObject *v = TFIELDS(trace)[which];
+        if (v) {
+            Py_INCREF(v);
+            return v;
+        }
+    }
+    return PyObject_GetAttr(trace, which == TF_BY_VALUE ? s_by_value_ : *trace_names[which]);
+}
+
+PyObject *trace_expect(PyObject *trace) {
+    if (!PyObject_TypeCheck(trace, tracefields_type))
+        return NULL;
+    PyObject *e = ((TraceFields *)trace)->expect;
+    return e && PyList_Check(e) ? e : NULL;
+}
+
 /* What `configure` hands over: the Node class made here, the trace's entry tables, the Python
    methods for the cases not handled here. */
 PyTypeObject *node_type;
@@ -113,9 +179,9 @@ static int recorded_here(PyObject *o, PyObject *tid) {
 
 /* The trace's lists (new references), or -1 with an error set. */
 int trace_lists(PyObject *trace, PyObject **ops, PyObject **leaves, PyObject **values) {
-    *ops = PyObject_GetAttr(trace, s_ops);
-    *leaves = *ops ? PyObject_GetAttr(trace, s_leaves) : NULL;
-    *values = *leaves ? PyObject_GetAttr(trace, s_values) : NULL;
+    *ops = trace_get(trace, TF_OPS);
+    *leaves = *ops ? trace_get(trace, TF_LEAVES) : NULL;
+    *values = *leaves ? trace_get(trace, TF_VALUES) : NULL;
     if (!*values)
         return -1;
     if (!PyList_Check(*ops) || !PyList_Check(*leaves) || !PyList_Check(*values)) {
@@ -141,11 +207,37 @@ static PyObject *ufunc_cost(NodeFields **operands, Py_ssize_t count) {
     return c;
 }
 
+/* The entry ("ufunc", attr, positions of `operands`) where the expected entries `expect` (a list,
+   or NULL) hold it at `k` (borrowed), else NULL: a loop body's entry made again is the last
+   plan's, so no tuple is made and the plan's equality test meets the same objects. */
+static PyObject *expected_ufunc(PyObject *expect, Py_ssize_t k, PyObject *attr, NodeFields **operands,
+                                Py_ssize_t count) {
+    if (!expect || k >= PyList_Size(expect))
+        return NULL;
+    PyObject *e = PyList_GetItem(expect, k), *pos;
+    if (!e || !PyTuple_Check(e) || PyTuple_Size(e) != 3 || PyTuple_GetItem(e, 0) != s_ufunc ||
+        PyTuple_GetItem(e, 1) != attr || !(pos = PyTuple_GetItem(e, 2)) || !PyTuple_Check(pos) ||
+        PyTuple_Size(pos) != count)
+        return NULL;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *p = PyTuple_GetItem(pos, i);
+        if (p != operands[i]->pos) {
+            int eq = PyLong_Check(p) ? PyObject_RichCompareBool(p, operands[i]->pos, Py_EQ) : 0;
+            if (eq <= 0) {
+                PyErr_Clear();
+                return NULL;
+            }
+        }
+    }
+    return e;
+}
+
 /* The ufunc node over the operands `args` (a tuple of the `count` Nodes `operands`, all recorded
    in the trace `tid`), recorded at the end of `ops` with its entry ("ufunc", attr, their
-   positions): what both records below make. A new reference, or NULL with an error set. */
-static NodeFields *record_ufunc(PyObject *ops, PyObject *tid, PyObject *attr, PyObject *dtype, PyObject *shape,
-                                PyObject *args, NodeFields **operands, Py_ssize_t count) {
+   positions; `expect`'s where it has it): what both records below make. A new reference, or
+   NULL with an error set. */
+static NodeFields *record_ufunc(PyObject *ops, PyObject *expect, PyObject *tid, PyObject *attr, PyObject *dtype,
+                                PyObject *shape, PyObject *args, NodeFields **operands, Py_ssize_t count) {
     PyObject *pos = NULL, *e = NULL;
     NodeFields *n = (NodeFields *)node_alloc(node_type, 0);
     if (!n)
@@ -159,13 +251,20 @@ static NodeFields *record_ufunc(PyObject *ops, PyObject *tid, PyObject *attr, Py
     SET(n, weak, Py_None);
     if (!(n->cost = ufunc_cost(operands, count)))
         goto fail;
-    pos = count == 2 ? PyTuple_Pack(2, operands[0]->pos, operands[1]->pos) : PyTuple_Pack(1, operands[0]->pos);
-    if (!pos || !(n->pos = PyLong_FromSsize_t(PyList_Size(ops))))
+    Py_ssize_t k = PyList_Size(ops);
+    if (!(n->pos = PyLong_FromSsize_t(k)))
         goto fail;
-    if (!(e = PyTuple_Pack(3, s_ufunc, attr, pos)) || PyList_Append(ops, e) < 0)
+    if ((e = expected_ufunc(expect, k, attr, operands, count))) {
+        Py_INCREF(e);
+    } else {
+        pos = count == 2 ? PyTuple_Pack(2, operands[0]->pos, operands[1]->pos) : PyTuple_Pack(1, operands[0]->pos);
+        if (!pos || !(e = PyTuple_Pack(3, s_ufunc, attr, pos)))
+            goto fail;
+    }
+    if (PyList_Append(ops, e) < 0)
         goto fail;
     SET(n, seg, tid);
-    Py_DECREF(pos);
+    Py_XDECREF(pos);
     Py_DECREF(e);
     return n;
 fail:
@@ -193,7 +292,7 @@ PyObject *nc_ufunc_scalar(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
     if (callable_with(na, 7, "ufunc_scalar") < 0)
         return NULL;
     PyObject *trace = a[0], *attr = a[1], *dtype = a[2], *v = a[4], *t = a[5];
-    PyObject *tid = PyObject_GetAttr(trace, s_id);
+    PyObject *tid = trace_get(trace, TF_ID);
     if (!tid)
         return NULL;
     int here = recorded_here(a[3], tid);
@@ -235,7 +334,7 @@ PyObject *nc_ufunc_scalar(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
         goto done;
     operands[0] = reflected ? s : x; /* (args' order) */
     operands[1] = reflected ? x : s;
-    result = (PyObject *)record_ufunc(ops, tid, attr, dtype, x->shape, args, operands, 2);
+    result = (PyObject *)record_ufunc(ops, trace_expect(trace), tid, attr, dtype, x->shape, args, operands, 2);
 done:
     Py_DECREF(tid);
     Py_XDECREF(ops);
@@ -251,7 +350,7 @@ PyObject *nc_ufunc(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
     if (callable_with(na, 5, "ufunc") < 0)
         return NULL;
     PyObject *trace = a[0], *attr = a[1], *dtype = a[2], *shape = a[3], *args = a[4];
-    PyObject *tid = PyObject_GetAttr(trace, s_id);
+    PyObject *tid = trace_get(trace, TF_ID);
     if (!tid)
         return NULL;
     Py_ssize_t count = PyTuple_Check(args) ? PyTuple_Size(args) : 0;
@@ -267,14 +366,14 @@ PyObject *nc_ufunc(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
             return NULL;
         return PyObject_CallFunctionObjArgs(py_ufunc, a[0], a[1], a[2], a[3], a[4], NULL); /* (the reference) */
     }
-    PyObject *ops = PyObject_GetAttr(trace, s_ops), *result = NULL;
+    PyObject *ops = trace_get(trace, TF_OPS), *result = NULL;
     if (!ops)
         goto done;
     if (!PyList_Check(ops)) {
         PyErr_SetString(PyExc_TypeError, "a Trace's ops is a list");
         goto done;
     }
-    result = (PyObject *)record_ufunc(ops, tid, attr, dtype, shape, args, operands, count);
+    result = (PyObject *)record_ufunc(ops, trace_expect(trace), tid, attr, dtype, shape, args, operands, count);
 done:
     Py_DECREF(tid);
     Py_XDECREF(ops);
@@ -304,6 +403,14 @@ PyMODINIT_FUNC PyInit__nodecore(void) {
         Py_DECREF(m);
         return NULL;
     }
+    PyObject *tf = PyType_FromSpec(&trace_spec);
+    if (!tf || PyModule_AddObjectRef(m, "TraceFields", tf) < 0 || nc_live_init(m) < 0) {
+        Py_XDECREF(tf);
+        Py_DECREF(m);
+        return NULL;
+    }
+    tracefields_type = (PyTypeObject *)tf; /* (kept: the module holds it too) */
+    s_by_value_ = PyUnicode_InternFromString("by_value");
     s_ufunc = PyUnicode_InternFromString("ufunc");
     s_scalar = PyUnicode_InternFromString("scalar");
     s_ops = PyUnicode_InternFromString("ops");
@@ -313,7 +420,7 @@ PyMODINIT_FUNC PyInit__nodecore(void) {
     empty = PyTuple_New(0);
     zero = PyLong_FromLong(0);
     one = PyLong_FromLong(1);
-    if (!s_ufunc || !s_scalar || !s_ops || !s_leaves || !s_values || !s_id || !empty || !zero || !one ||
+    if (!s_by_value_ || !s_ufunc || !s_scalar || !s_ops || !s_leaves || !s_values || !s_id || !empty || !zero || !one ||
         nc_lazyops_init(m) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -25,15 +25,18 @@ def compute(st, nodes, last=False) -> None:
     reductions computed on the way (recomputing those would cost more than keeping them).
     `last`: the thread leaves lazy mode after this (no new stretch of building follows)."""
     trace = st.trace
+    new = None
     if trace is None:  # outside lazy mode: the graph is recorded now
         trace = Trace()
     elif not last:  # what is built after this is a new stretch, with its own key
         inside = st._inside_routine()  # (a routine's write computed it: the routine goes on)
-        st.trace = Trace()
+        st.trace = new = Trace()
         if inside:
-            st.internal = (st.trace, 0)
+            st.internal = (new, 0)
     t0 = _perf_counter()
-    prog, inputs = plan_traced(trace, nodes)
+    prog, inputs = plan_traced(trace, nodes, st.plans)
+    if new is not None:  # (nothing recorded in it yet: what follows this evaluation is predicted now)
+        new.expect = st.plans.expect
     values = (_replay.GRAPH_REPLAY and _graph_replay.run(prog, inputs)) or prog.run(inputs)
     if len(nodes) == 1:  # (the common case: one result, no zip)
         nodes[0].value = values[0]
@@ -57,14 +60,19 @@ def flush(st, last=False) -> None:
     live = st.live
     if not live:
         return
-    pending = []
-    for r in live:
-        x = r()
-        if x is not None and x._node.value is None:
-            pending.append(x._node)
+    if live.__class__ is list:  # weak references (`fast_paths.track`)
+        pending = []
+        for r in live:
+            x = r()
+            if x is not None and x._node.value is None:
+                pending.append(x._node)
+        if not last:
+            del live[:]
+    else:  # a `_nodecore.Live`: its members are the live ones
+        pending = live.pending()
+        if not last:
+            live.clear()
     if last:
-        st.live = None  # (leaving lazy mode: the list goes with it)
-    else:
-        del live[:]
+        st.live = None  # (leaving lazy mode: the set goes with it; a Live's members leave it as they go)
     if pending:
         compute(st, pending, last)

@@ -42,9 +42,12 @@ def _load_native():
         from .. import _nodecore
     except ImportError:
         return None
-    return _nodecore
+    # (a build older than these sources lacks what they use: the Python fallback, not a mix)
+    return _nodecore if all(hasattr(_nodecore, n) for n in _NATIVE_NEEDS) else None
 
 
+# What these sources use of `_nodecore` (a build made from older sources lacks some: main's before issue 57).
+_NATIVE_NEEDS = ("NodeFields", "TraceFields", "LazyFields", "Live", "memos_cleared", "configure_lazy")
 native = _load_native()
 
 

@@ -8,6 +8,7 @@ each other; `lazy_mode` binds its computing methods and operators at import (as
 from __future__ import annotations
 
 from .. import shapes as _shapes
+from .graph import native as _native
 
 __all__ = ["LazyArray", "MAX_CHAIN"]
 
@@ -17,7 +18,14 @@ __all__ = ["LazyArray", "MAX_CHAIN"]
 MAX_CHAIN = 128
 
 
-class LazyArray:
+class _LazyFields:
+    """A LazyArray's field as a Python slot: `_nodecore.LazyFields`'s fallback (the C operators
+    read and write it without a look-up by name)."""
+
+    __slots__ = ("_node",)
+
+
+class LazyArray(_LazyFields if _native is None else _native.LazyFields):
     """An array whose value is computed when needed. See `cuarray.lazy`; shape, dtype, ndim and
     size are known without computing anything.
 
@@ -31,7 +39,7 @@ class LazyArray:
     LazyArray (2, 3) float64 2 6
     """
 
-    __slots__ = ("_node", "__weakref__")
+    __slots__ = ("__weakref__",)  # (`_node` is the base's)
     __array_priority__ = 200  # NumPy defers to our reflected operators
 
     def __init__(self, node):

@@ -48,6 +48,7 @@ from . import evaluation as _evaluation
 from . import products as _products
 from . import replay as _replay
 from .lazy_array import MAX_CHAIN, LazyArray
+from .plans import Plans as _Plans
 from .planner import plan
 from .trace import Trace
 from ..dtypes import PY_SCALARS as _PY_SCALARS
@@ -77,6 +78,9 @@ class _State:
     # Inside a routine that does not trace (see the module docstring): (trace, its length) when
     # the routine took its inputs; the user's code is back once anything was recorded since.
     internal = None
+
+    def __init__(self):
+        self.plans = _Plans()  # the Programs this thread ran, the next one predicted (`plans.Plans`)
 
     def _inside_routine(self) -> bool:
         i = self.internal
@@ -212,9 +216,12 @@ def _wrap(node) -> LazyArray:
     st = _threads.st
     live = st.live
     if live is not None:  # (None while `fuse` traces: nothing may be computed then)
-        live.append(_ref(out))
-        if len(live) > 4096:
-            live[:] = [r for r in live if r() is not None]
+        if live.__class__ is list:  # (`fast_paths.track`, inline)
+            live.append(_ref(out))
+            if len(live) > 4096:
+                live[:] = [r for r in live if r() is not None]
+        else:
+            live.add(out)
         tr = st.trace
         kind = node.kind
         if kind == "ufunc":  # `Trace.record`'s common case inline: every input recorded here
@@ -241,6 +248,8 @@ def _wrap(node) -> LazyArray:
 
 _new = object.__new__
 _ref = weakref.ref
+# A thread's live set (`fast_paths.track`): linked in C where the node core is built, else weak references.
+_Live = list if _g.native is None else _g.native.Live
 
 
 # -- LazyArray's computing methods and views (bound onto the type below, as the operators are) ---------
@@ -615,8 +624,8 @@ class lazy:
         if self._host:
             st.host = True
         if depth == 0:
-            st.live = []
-            st.trace = Trace()
+            st.live = _Live()
+            st.trace = Trace(st.plans.expect)
             st.internal = None
         # This thread's tracer from here to `__exit__` (another thread's calls read their own slot).
         self._prev = _tracing.install(st) if _tstate.tracer is not st else st

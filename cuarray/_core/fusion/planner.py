@@ -37,7 +37,7 @@ from . import codegen as _codegen
 from . import cost as _cost
 from . import epilogue as _epilogue
 
-__all__ = ["Program", "plan", "plan_cached", "plan_traced", "signature"]
+__all__ = ["Program", "clear", "plan", "plan_cached", "plan_traced", "signature"]
 
 class _Elementwise:
     __slots__ = ("defn", "ins", "scalars", "shape", "dtype", "cluster", "policy", "cfgs", "m_all", "vec", "last")
@@ -397,7 +397,7 @@ _programs: dict = {}
 
 def _keep(key, prog):
     if len(_programs) > 1024:
-        _programs.clear()
+        clear()
     prog.detach()
     _programs[key] = prog
     return prog
@@ -416,12 +416,36 @@ def plan_cached(outputs):
     return prog, values
 
 
-def plan_traced(trace, outputs):
+_generation = [0]  # bumped by each `clear` of the plan cache: `LastPlan`s made before are stale
+
+
+def clear() -> None:
+    """Empty the plan cache (every later evaluation plans afresh)."""
+    _programs.clear()
+    _generation[0] += 1
+
+
+def plan_traced(trace, outputs, plans=None):
     """(Program, input values) for `outputs`, all recorded in `trace` (`trace.Trace`): the key
-    was built with the graph, so a hit costs one dictionary look-up of it."""
-    key = trace.key(outputs)
-    if key is None:
+    was built with the graph, so a hit costs one dictionary look-up of it, or with `plans` (the
+    thread's `plans.Plans`) where the structure is the predicted one, an equality test of the
+    entries (0.8 -> 0.3 us for a 10-node chain, stubbed: issue 57). A prediction holds only
+    while the plan cache it came from is the one in use and not cleared since (`clear`), so a
+    test that swaps the cache out plans afresh."""
+    pos = trace.positions(outputs)
+    if pos is None:
         return plan_cached(outputs)
+    ops = trace.ops
+    if plans is not None:
+        p = plans.predicted
+        if (p is not None and p.pos == pos and p.table is _programs and p.gen == _generation[0]
+                and p.ops == ops):
+            plans.last.next = p  # (`plans.step(p)`, inline: this runs at every evaluation of a loop)
+            plans.last = p
+            q = plans.predicted = p.next or p
+            plans.expect = q.ops
+            return p.prog, trace.values
+    key = (tuple(ops), pos)
     prog = _programs.get(key)
     if prog is None:
         try:
@@ -429,6 +453,8 @@ def plan_traced(trace, outputs):
         except KeyError:  # an input the trace did not see (computed by another thread meanwhile)
             return plan_cached(outputs)
         prog = _keep(key, prog)
+    if plans is not None:
+        plans.ran(prog, ops, pos, _programs, _generation[0])
     return prog, trace.values
 
 

@@ -34,14 +34,26 @@ _new = object.__new__
 _S_ENTRY = {t: ("s", t) for t in _PY_DTYPES}  # a Python scalar's entry (one tuple per type, shared)
 
 
-class Trace:
+class _TraceFields:
+    """A trace's fields as Python slots: `_nodecore.TraceFields`'s fallback (the same names, which
+    the C records read without a look-up by name)."""
+
+    __slots__ = ("id", "ops", "leaves", "values", "by_value", "ordinal", "cacheable", "t0", "held", "expect")
+
+
+class Trace(_TraceFields if _native is None else _native.TraceFields):
     """Nodes recorded since the last computation: `ops` (the structure entries), `leaves` (one
     node per program input, in input order), `values` (their values), `cacheable` (False once a
-    node cannot say what it does: a call without a signature)."""
+    node cannot say what it does: a call without a signature). `expect`: the entries of the
+    thread's last plan (`planner.LastPlan.ops`), or None: the C records append the entry found
+    there at the same position when it is the one they would make (equal, so the key is the
+    same), so a loop body's entries are not made anew and the plan's equality test meets the
+    same objects (the Python methods make their own: the key is the same either way)."""
 
-    __slots__ = ("id", "ops", "leaves", "values", "by_value", "ordinal", "cacheable", "t0", "held")
+    __slots__ = ()  # (the fields are the base's: C members by offset, or Python slots)
 
-    def __init__(self):
+    def __init__(self, expect=None):
+        self.expect = expect
         self.t0 = _clock()  # (when this stretch of building began: `explain()`'s build time)
         self.id = next(_ids)
         self.ops = []
@@ -208,7 +220,8 @@ class Trace:
         v = n.value
         if n.kind == "scalar":
             k = len(ops)
-            ops.append(("s", n.weak or n.dtype))
+            w = n.weak
+            ops.append(_S_ENTRY[w] if w in _S_ENTRY else ("s", w or n.dtype))  # (shared: `scalar`'s)
         else:
             known = self.by_value.get(id(v))
             if known is None:
@@ -265,17 +278,21 @@ class Trace:
                     stack.pop()
         return root.pos
 
-    def key(self, outputs):
-        """The structure key of computing `outputs` (nodes), or None when not cacheable."""
+    def positions(self, outputs):
+        """The entry positions of `outputs` (nodes; recorded first where they are not), the key's
+        second half, or None when the trace is not cacheable."""
         tid = self.id  # (`record`'s first test inline: outputs built here are recorded already)
         if len(outputs) == 1:  # (no comprehension frame in the common case)
             n = outputs[0]
             pos = (n.pos if n.seg == tid else self.record(n),)
         else:
             pos = tuple([n.pos if n.seg == tid else self.record(n) for n in outputs])
-        if not self.cacheable:
-            return None
-        return tuple(self.ops), pos
+        return pos if self.cacheable else None
+
+    def key(self, outputs):
+        """The structure key of computing `outputs` (nodes), or None when not cacheable."""
+        pos = self.positions(outputs)
+        return None if pos is None else (tuple(self.ops), pos)
 
     def input_slot(self, n) -> int:
         """The program input index of a recorded input node (an array or a scalar). (The map

@@ -1,0 +1,189 @@
+/* A LazyArray's fields (`LazyFields`, the base of `fusion.lazy_array.LazyArray`) and a thread's
+   set of live lazy arrays (`Live`, `lazy_mode._State.live` where this module is built).
+
+   Leaving lazy mode computes every lazy array of the thread still alive (`evaluation.flush`).
+   The reference way to know which are alive is a list of weak references, one made per lazy
+   array and read back at the flush (the pure-Python build, and a list set by a test). Here a
+   lazy array links itself into its thread's `Live` when made (`add`) and unlinks itself when it
+   goes (its dealloc), so no weak reference is made or read: `pending()` walks what is left.
+   Measured with the device stubbed (a 10-operation body, one result alive at the end): the
+   flush's walk 0.33 us over ten weak references -> 0.09 us (`pending()` call included), and the
+   whole evaluation 14.45 -> 13.85 us (issue 57).
+
+   A member holds a strong reference to its set (so a set never goes before its members), the
+   set none to its members (borrowed links, each member unlinking itself in its dealloc or
+   clear). Everything here runs with the GIL held and no Python code in between: a member that
+   goes in another thread unlinks itself between two of the owner thread's bytecodes. Order is
+   kept (members in the order they were made: the Program's outputs' order, as with the list). */
+#include "nodecore.h"
+
+PyTypeObject *lazyfields_type, *live_type;
+
+typedef struct {
+    PyObject_HEAD
+    LazyFields *head, *tail;
+    Py_ssize_t n;
+} LiveObject;
+
+static void unlink_member(LazyFields *x) {
+    LiveObject *s = (LiveObject *)x->owner;
+    if (!s)
+        return;
+    if (x->prev)
+        x->prev->next = x->next;
+    else
+        s->head = x->next;
+    if (x->next)
+        x->next->prev = x->prev;
+    else
+        s->tail = x->prev;
+    s->n--;
+    x->owner = NULL;
+    x->prev = x->next = NULL;
+    Py_DECREF((PyObject *)s); /* (may free the set: it has no member left then) */
+}
+
+/* -- LazyFields ------------------------------------------------------------------------------ */
+static int lazyf_traverse(PyObject *self, visitproc visit, void *arg) {
+    Py_VISIT(((LazyFields *)self)->node);
+    Py_VISIT(((LazyFields *)self)->owner);
+    Py_VISIT((PyObject *)Py_TYPE(self)); /* (a heap type's instances reference it) */
+    return 0;
+}
+
+static int lazyf_clear(PyObject *self) {
+    unlink_member((LazyFields *)self);
+    Py_CLEAR(((LazyFields *)self)->node);
+    return 0;
+}
+
+static void lazyf_dealloc(PyObject *self) {
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    lazyf_clear(self);
+    ((freefunc)PyType_GetSlot(tp, Py_tp_free))(self);
+    Py_DECREF(tp);
+}
+
+static PyMemberDef lazyf_members[] = {{"_node", T_OBJECT_EX, offsetof(LazyFields, node), 0, NULL},
+                                      {NULL, 0, 0, 0, NULL}};
+
+static PyType_Slot lazyf_slots[] = {{Py_tp_doc, "A LazyArray's field (_node, its graph node) as a C struct."},
+                                    {Py_tp_traverse, lazyf_traverse},
+                                    {Py_tp_clear, lazyf_clear},
+                                    {Py_tp_dealloc, lazyf_dealloc},
+                                    {Py_tp_members, lazyf_members},
+                                    {0, NULL}};
+
+static PyType_Spec lazyf_spec = {"cuarray._core._nodecore.LazyFields", sizeof(LazyFields), 0,
+                                 Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, lazyf_slots};
+
+/* -- Live ------------------------------------------------------------------------------------- */
+int live_add(PyObject *live, PyObject *x) {
+    if (Py_TYPE(live) != live_type || !PyObject_TypeCheck(x, lazyfields_type)) {
+        PyErr_SetString(PyExc_TypeError, "Live.add takes a LazyArray");
+        return -1;
+    }
+    LazyFields *m = (LazyFields *)x;
+    LiveObject *s = (LiveObject *)live;
+    if (m->owner == live)
+        return 0;
+    unlink_member(m); /* (in another set: it moves) */
+    Py_INCREF(live);
+    m->owner = live;
+    m->prev = s->tail;
+    m->next = NULL;
+    if (s->tail)
+        s->tail->next = m;
+    else
+        s->head = m;
+    s->tail = m;
+    s->n++;
+    return 0;
+}
+
+static PyObject *live_add_method(PyObject *self, PyObject *x) {
+    if (live_add(self, x) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* The nodes of the members not computed (`node.value is None`), in the order they were made. */
+static PyObject *live_pending(PyObject *self, PyObject *unused) {
+    PyObject *out = PyList_New(0); /* (made first: a collection it may start cannot run during the walk) */
+    if (!out)
+        return NULL;
+    for (LazyFields *m = ((LiveObject *)self)->head; m; m = m->next) {
+        PyObject *n = m->node, *v;
+        if (!n)
+            continue;
+        if (Py_TYPE(n) == node_type) {
+            v = ((NodeFields *)n)->value;
+            if (v != Py_None)
+                continue;
+        } else {
+            continue; /* (never made so: a Live is used only with the C nodes) */
+        }
+        if (PyList_Append(out, n) < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
+static PyObject *live_clear_method(PyObject *self, PyObject *unused) {
+    LiveObject *s = (LiveObject *)self;
+    Py_INCREF(self); /* (the members' references go one by one) */
+    while (s->head)
+        unlink_member(s->head);
+    Py_DECREF(self);
+    Py_RETURN_NONE;
+}
+
+static Py_ssize_t live_len(PyObject *self) {
+    return ((LiveObject *)self)->n;
+}
+
+static PyObject *live_new(PyTypeObject *tp, PyObject *args, PyObject *kw) {
+    if (PyTuple_Size(args) || (kw && PyDict_Size(kw))) {
+        PyErr_SetString(PyExc_TypeError, "Live() takes no arguments");
+        return NULL;
+    }
+    return ((allocfunc)PyType_GetSlot(tp, Py_tp_alloc))(tp, 0);
+}
+
+static void live_dealloc(PyObject *self) {
+    PyTypeObject *tp = Py_TYPE(self);
+    ((freefunc)PyType_GetSlot(tp, Py_tp_free))(self); /* (no member: each holds a reference) */
+    Py_DECREF(tp);
+}
+
+static PyMethodDef live_methods[] = {
+    {"add", live_add_method, METH_O, "add(x): x (a LazyArray) is alive until it goes or clear()"},
+    {"pending", live_pending, METH_NOARGS, "pending() -> the nodes of the members not computed, oldest first"},
+    {"clear", live_clear_method, METH_NOARGS, "clear(): no member any more"},
+    {NULL, NULL, 0, NULL}};
+
+static PyType_Slot live_slots[] = {
+    {Py_tp_doc, "A thread's live lazy arrays, linked without weak references (see live.c); len() counts them."},
+    {Py_tp_new, live_new},
+    {Py_tp_dealloc, live_dealloc},
+    {Py_tp_methods, live_methods},
+    {Py_sq_length, live_len},
+    {0, NULL}};
+
+static PyType_Spec live_spec = {"cuarray._core._nodecore.Live", sizeof(LiveObject), 0, Py_TPFLAGS_DEFAULT,
+                                live_slots};
+
+int nc_live_init(PyObject *m) {
+    PyObject *lf = PyType_FromSpec(&lazyf_spec), *lv = lf ? PyType_FromSpec(&live_spec) : NULL;
+    if (!lv || PyModule_AddObjectRef(m, "LazyFields", lf) < 0 || PyModule_AddObjectRef(m, "Live", lv) < 0) {
+        Py_XDECREF(lf);
+        Py_XDECREF(lv);
+        return -1;
+    }
+    lazyfields_type = (PyTypeObject *)lf; /* (kept: the module holds them too) */
+    live_type = (PyTypeObject *)lv;
+    return 0;
+}
