@@ -60,7 +60,7 @@ def flush(st, last=False) -> None:
     live = st.live
     if not live:
         return
-    if live.__class__ is list:  # weak references (`fast_paths.track`)
+    if live.__class__ is list:  # weak references (`fast_paths._emit`)
         pending = []
         for r in live:
             x = r()

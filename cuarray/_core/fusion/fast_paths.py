@@ -42,27 +42,17 @@ def operator_memo(name: str, reflected: bool) -> dict:
 
 
 
-def track(live, out) -> None:
-    """Note the new lazy array `out` in the thread's live set `live` (what leaving lazy mode
-    computes, `evaluation.flush`): a `_nodecore.Live` links it (no weak reference: see
-    `_native/live.c`); a list (the pure-Python build, or one a test sets) takes a weak
-    reference, pruned past 4096. (Inline where a node is made: `live.__class__`, an attribute,
-    is read rather than `type(live)` called: lazy rows have a budget of calls,
-    tests/_core/test_lazy_rows_calls_cpu.py.)"""
-    if live.__class__ is list:
-        live.append(_ref(out))
-        if len(live) > 4096:
-            live[:] = [r for r in live if r() is not None]
-    else:
-        live.add(out)
-
-
 def _emit(n, st) -> "LazyArray":
-    """The fast paths' `_wrap` of a node already recorded: its LazyArray, in the live set."""
+    """The fast paths' `_wrap` of a node already recorded: its LazyArray, in the thread's live set
+    (what leaving lazy mode computes, `evaluation.flush`): a `_nodecore.Live` links it (no weak
+    reference: `_native/live.c`); a list (the pure-Python build, or one a test sets) takes a weak
+    reference, pruned past 4096. The live-set step is inlined where a node is made (`live.__class__`,
+    an attribute, read rather than `type(live)` called): the lazy rows have a budget of Python
+    calls, tests/_core/test_lazy_rows_calls_cpu.py."""
     out = _new(LazyArray)
     out._node = n
     live = st.live
-    if live.__class__ is list:  # (`track`, inline)
+    if live.__class__ is list:  # (`_emit`'s live-set step, inline)
         live.append(_ref(out))
         if len(live) > 4096:
             live[:] = [r for r in live if r() is not None]
@@ -197,7 +187,7 @@ def traced_ufunc(st, uf, args, kwargs):
     out = _new(LazyArray)  # (`_emit`, inline: one frame less per traced ufunc call)
     out._node = n
     live = st.live
-    if live.__class__ is list:  # (`track`, inline)
+    if live.__class__ is list:  # (`_emit`'s live-set step, inline)
         live.append(_ref(out))
         if len(live) > 4096:
             live[:] = [r for r in live if r() is not None]
@@ -327,7 +317,7 @@ def traced_call(st, name, fn, args, kwargs):
     out = _new(LazyArray)  # (`_emit`, inline; a product's cost is 0: never past MAX_CHAIN)
     out._node = n
     live = st.live
-    if live.__class__ is list:  # (`track`, inline)
+    if live.__class__ is list:  # (`_emit`'s live-set step, inline)
         live.append(_ref(out))
         if len(live) > 4096:
             live[:] = [r for r in live if r() is not None]

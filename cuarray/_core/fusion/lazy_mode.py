@@ -216,7 +216,7 @@ def _wrap(node) -> LazyArray:
     st = _threads.st
     live = st.live
     if live is not None:  # (None while `fuse` traces: nothing may be computed then)
-        if live.__class__ is list:  # (`fast_paths.track`, inline)
+        if live.__class__ is list:  # (`fast_paths._emit`'s live-set step, inline)
             live.append(_ref(out))
             if len(live) > 4096:
                 live[:] = [r for r in live if r() is not None]
@@ -248,7 +248,7 @@ def _wrap(node) -> LazyArray:
 
 _new = object.__new__
 _ref = weakref.ref
-# A thread's live set (`fast_paths.track`): linked in C where the node core is built, else weak references.
+# A thread's live set (`fast_paths._emit`): linked in C where the node core is built, else weak references.
 _Live = list if _g.native is None else _g.native.Live
 
 
