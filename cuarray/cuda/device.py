@@ -258,7 +258,8 @@ def get_device_count() -> int:
 def synchronize() -> None:
     """Wait for all work on the current device."""
     _sync_hooks.check_not_capturing()
-    _context_synchronize()
+    if _simulated is None:  # (a simulated device has no driver and no work to wait for)
+        _context_synchronize()
     _sync_hooks.run()
 
 

@@ -19,17 +19,17 @@ K3 = ("elementwise", "product", "reduction")
 
 
 @pytest.mark.parametrize("args, enabled, want", [
-    # (kinds, output_is_input, repeats, changed_arrays, changed_scalars, n_outputs)
-    (((), False, 5, 0, 0, 1), True, "nothing launched"),
-    ((("elementwise", "epilogue"), False, 5, 0, 0, 1), True, "not capturable: epilogue"),
-    ((("call getitem",) + K3, False, 5, 0, 0, 1), True, "not capturable: call getitem"),
-    ((K3 * 2, True, 5, 0, 0, 1), True, "an output is an input"),
-    ((K3 * 2, False, 5, 0, 1, 1), True, "1 scalar argument(s) changed value"),
-    ((K3 * 2, False, R.MIN_REPEATS - 1, 0, 0, 1), True, "structure seen {} time(s)".format(R.MIN_REPEATS - 1)),
-    ((("elementwise",), False, 9, 0, 0, 1), True, "would not pay: 1 launch(es)"),
-    ((K3, False, 9, 0, 0, 1), True, "would not pay: 3 launch(es)"),      # 3 - (1 + 0 + 1) = 1 < 2
-    ((K3 * 2, False, 9, 3, 0, 1), True, "would not pay: 6 launch(es)"),  # 6 - (1 + 3 + 1) = 1
-    ((K3 * 2, False, 9, 1, 0, 1), False, "eligible, saves 3 launch(es); graph replay is off"),
+    # (kinds, output_is_input, repeats, changed_arrays, changed_scalars)
+    (((), False, 5, 0, 0), True, "nothing launched"),
+    ((("elementwise", "epilogue"), False, 5, 0, 0), True, "not capturable: epilogue"),
+    ((("call getitem",) + K3, False, 5, 0, 0), True, "not capturable: call getitem"),
+    ((K3 * 2, True, 5, 0, 0), True, "an output is an input"),
+    ((K3 * 2, False, 5, 0, 1), True, "1 scalar argument(s) changed value"),
+    ((K3 * 2, False, R.MIN_REPEATS - 1, 0, 0), True, "structure seen {} time(s)".format(R.MIN_REPEATS - 1)),
+    ((("elementwise",), False, 9, 0, 0), True, "would not pay: 1 launch(es)"),
+    ((("elementwise", "product"), False, 9, 0, 0), True, "would not pay: 2 launch(es)"),  # 2 - 1 = 1 < 2
+    ((K3 * 2, False, 9, 4, 0), True, "would not pay: 6 launch(es)"),  # 6 - (1 + 4) = 1
+    ((K3 * 2, False, 9, 1, 0), False, "eligible, saves 4 launch(es); graph replay is off"),
 ])
 def test_decide_says_why_not(args, enabled, want):
     ok, why = R.decide(*args, enabled=enabled)
@@ -39,10 +39,10 @@ def test_decide_says_why_not(args, enabled, want):
 def test_views_are_capturable_and_launch_nothing():
     # transpose / basic indexing / reshape of a computed value: no host synchronisation, no launch
     V = ("view",)
-    assert R.decide(V + K3 * 2 + V, False, 5, 1, 0, 1, enabled=True) == (True, "replay")
-    ok, why = R.decide(V * 3, False, 9, 0, 0, 1, enabled=True)
+    assert R.decide(V + K3 * 2 + V, False, 5, 1, 0, enabled=True) == (True, "replay")
+    ok, why = R.decide(V * 3, False, 9, 0, 0, enabled=True)
     assert not ok and why.startswith("nothing launched"), why
-    ok, why = R.decide(V * 4 + K3, False, 9, 0, 0, 1, enabled=True)  # 3 launches, not 7
+    ok, why = R.decide(V * 4 + K3, False, 9, 1, 0, enabled=True)  # 3 launches, not 7
     assert not ok and why.startswith("would not pay: 3 launch(es)"), why
 
 
@@ -114,20 +114,26 @@ def test_capture_uses_the_graph_module_api():
 
 
 def test_decide_replays_only_a_safe_repeated_paying_body():
-    assert R.decide(K3 * 2, False, R.MIN_REPEATS, 1, 0, 1, enabled=True) == (True, "replay")
-    assert R.decide(("eager-ufunc",) * 4, False, 7, 0, 0, 1, enabled=True) == (True, "replay")
-    # the default is the module switch, off in this tree
-    assert R.GRAPH_REPLAY is False and not R.decide(K3 * 2, False, 9, 0, 0, 1)[0]
+    assert R.decide(K3 * 2, False, R.MIN_REPEATS, 1, 0, enabled=True) == (True, "replay")
+    assert R.decide(("eager-ufunc",) * 3, False, 7, 0, 0, enabled=True) == (True, "replay")
+    # the default is the module switch, on unless the environment turns it off
+    assert R.GRAPH_REPLAY is (os.environ.get("CUARRAY_GRAPH_REPLAY", "1") not in ("", "0"))
+    assert R.decide(K3 * 2, False, 9, 0, 0)[0] is R.GRAPH_REPLAY
 
 
 def test_the_switch_by_call_and_by_environment():
-    assert R.set_graph_replay(True) is False
+    prev = R.set_graph_replay(False)
     try:
-        assert R.GRAPH_REPLAY is True and R.decide(K3 * 2, False, 9, 0, 0, 1) == (True, "replay")
+        assert R.GRAPH_REPLAY is False and not R.decide(K3 * 2, False, 9, 0, 0)[0]
+        assert R.set_graph_replay(True) is False
+        assert R.GRAPH_REPLAY is True and R.decide(K3 * 2, False, 9, 0, 0) == (True, "replay")
     finally:
-        assert R.set_graph_replay(False) is True
-    assert R.GRAPH_REPLAY is False
+        R.set_graph_replay(prev)
     code = "from cuarray._core.fusion import replay; print(replay.GRAPH_REPLAY)"
+    env0 = {k: v for k, v in os.environ.items() if k != "CUARRAY_GRAPH_REPLAY"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(env0, PYTHONPATH=_ROOT), timeout=120)
+    assert out.stdout.strip() == "True", (out.stdout, out.stderr)  # on by default
     for value, want in (("1", "True"), ("0", "False"), ("", "False")):
         env = dict(os.environ, CUARRAY_GRAPH_REPLAY=value, PYTHONPATH=_ROOT)
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
@@ -213,21 +219,25 @@ _REPLAY_SCRIPT = textwrap.dedent('''
     captured, replayed = [], []
 
     class FakeGraph:
-        def replay(self, stream):
-            replayed.append(stream)
+        def __init__(self, k):
+            self.k = k
 
-    def fake_capture(prog, values):
+        def replay(self, stream):
+            replayed.append(self.k)
+
+    def fake_capture(prog, values, after=None):
         # what the graph would compute: the Program's launches (stubbed) on the values it reads
-        captured.append([v.data.ptr if isinstance(v, cp.ndarray) else v for v in values])
-        return FakeGraph(), prog.run(values), ()
+        captured.append(([v.data.ptr if isinstance(v, cp.ndarray) else v for v in values], after is not None))
+        return FakeGraph(len(captured) - 1), prog.run(values), ()
 
     copies = []
 
-    def fake_copy_in(ent, values):  # (the stub has no device-to-device copy)
-        copies.extend((i, values[i].data.ptr) for i in ent.static)
+    def fake_copy_in(ent, values, carried):  # (the stub has no device-to-device copy)
+        copies.extend(("moved", i) for i in ent.static)
+        if carried:
+            copies.extend(("carried", i) for i in ent.inbufs)
 
     G._capture, G._copy_in, G._synchronize = fake_capture, fake_copy_in, lambda: None
-    G._copy_out = lambda outs: [cp.ndarray(o.shape, o.dtype) for o in outs]
     R.GRAPH_REPLAY, R.MIN_SAVED = True, -9  # (a one-kernel body pays here: the logic is under test)
     X = cp.ndarray((100,), np.float32)
 
@@ -236,43 +246,77 @@ _REPLAY_SCRIPT = textwrap.dedent('''
             w = cp.exp(w * s + X) - w
         return w
 
+    def value(w):
+        return w._materialize() if hasattr(w, "_materialize") else w
+
     w = cp.ndarray((100,), np.float32)
-    for i in range(6):
+    for i in range(8):
         w = step(w)
     ev = R.evaluations()
     # one Program from the first step on (a carried lazy value records as the array it was)
-    assert [e["repeats"] for e in ev[-6:]] == [1, 2, 3, 4, 5, 6], ev
-    assert [e["replay"] for e in ev[-6:]] == [False, False, True, True, True, True], ev
+    assert [e["repeats"] for e in ev[-8:]] == [1, 2, 3, 4, 5, 6, 7, 8], ev
+    assert [e["replay"] for e in ev[-8:]] == [False, False] + [True] * 6, ev
     assert ev[-1]["reason"].startswith("replayed"), ev[-1]
-    assert len(captured) == 1 and len(replayed) == 4, (captured, replayed)
-    # X (stable) is read where it is; w (a new array each step) through a fixed buffer
+    # two graphs, alternating: graph 0 reads w from its buffer, graph 1 from graph 0's output and
+    # copies its own into that buffer; X (stable) is read where it is by both
+    assert len(captured) == 2 and replayed == [0, 1, 0, 1, 0, 1], (captured, replayed)
     ent = next(iter(G._st.entries.values()))
-    assert X.data.ptr in captured[0] and len(ent.static) == 1 and ent.stable, (captured, ent.static)
-    (buf,) = ent.static.values()
-    assert buf.data.ptr in captured[0]
-    assert len(copies) == 4 and all(i == 0 for i, _ in copies), copies  # this step's w, at each replay
-    # the outputs are copies: the user's arrays are never the graph's
-    assert type(w) is not cp.ndarray or w.data.ptr not in [o.data.ptr for o in ent.outs]
-    wv = w._materialize() if hasattr(w, "_materialize") else w
-    assert wv.data.ptr not in [o.data.ptr for o in ent.outs]
-    # a scalar changing value: no replay (the entry is dropped); the next evaluations capture again
+    assert not ent.static and list(ent.carried.items()) == [(0, 0)] and ent.stable, (ent.static, ent.carried)
+    assert ent.inbufs[0].data.ptr in captured[0][0] and not captured[0][1]
+    assert ent.outs[0][0].data.ptr in captured[1][0] and captured[1][1]
+    assert X.data.ptr in captured[0][0] and X.data.ptr in captured[1][0]
+    assert copies == [("carried", 0)], copies  # the previous step's w, once, at the first replay
+    # the user's w is the last replay's output itself (no copy out)
+    assert value(w) is ent.outs[1][0]
+    # an output still held (the user keeps it, or a view of it) is never overwritten: that step
+    # runs the Program, and the next replays copy the carried value in again
+    for keep in (lambda w: w, lambda w: value(w)[10:20]):
+        kept = keep(w)
+        before = value(w)
+        n = len(replayed)
+        w = step(w)  # graph 0 (its outputs are free)
+        w = step(w)  # graph 1 would overwrite `before`
+        assert replayed[n:] == [0], replayed[n:]
+        assert R.evaluations()[-1]["reason"].startswith("an output of an earlier replay is still held"), \
+            R.evaluations()[-1]
+        assert value(w) is not before and value(w) is not ent.outs[1][0]
+        w = step(w)
+        assert replayed[-1] == 0 and copies[-1] == ("carried", 0), (replayed, copies)
+        w = step(w)  # graph 1's output is still held
+        assert replayed[-1] == 0 and len(replayed) == n + 2, replayed
+        del kept, before
+        w = step(w)
+        w = step(w)
+        assert replayed[-2:] == [0, 1] and len(copies) == 3, (replayed, copies)  # (graph 1 reads graph 0's output)
+        copies[:] = [copies[0]]
+    # an input that moves (a new array each step, not an output): copied into its own buffer
+    G._st.entries = None
     n = len(replayed)
+    for i in range(6):
+        fresh = cp.ndarray((100,), np.float32)
+        with cp.lazy():
+            y = cp.exp(fresh * 0.5 + X) * fresh
+    assert len(replayed) - n == 4 and copies.count(("moved", 0)) == 4, (replayed, copies)
+    # a scalar changing value: no replay (the entry is dropped); the next evaluations capture again
+    for i in range(4):
+        w = step(w)
+    n, c = len(replayed), len(captured)
     w = step(w, 0.25)
-    assert len(replayed) == n and not G._st.entries, G._st.entries
+    assert len(replayed) == n and R._logs.lg.prog not in G._st.entries, G._st.entries
     assert R.evaluations()[-1]["reason"].startswith("1 scalar argument(s) changed"), R.evaluations()[-1]
     for i in range(3):
         w = step(w, 0.25)
-    assert len(captured) == 2 and len(replayed) == n + 3, (len(captured), len(replayed))
+    assert len(captured) == c + 2 and len(replayed) == n + 3, (len(captured), len(replayed))
     # another stream: no replay
-    next(iter(G._st.entries.values())).stream = object()  # (as if captured on another stream)
+    G._st.entries[R._logs.lg.prog].stream = object()  # (as if captured on another stream)
     w = step(w, 0.25)
-    assert len(replayed) == n + 3 and not G._st.entries
+    assert len(replayed) == n + 3 and R._logs.lg.prog not in G._st.entries
     # a structure change: a new Program, no stale replay
     with cp.lazy():
         y = cp.exp(w * 0.25 + X) + w  # (+ instead of -)
     assert R.evaluations()[-1]["repeats"] == 1 and len(replayed) == n + 3
     # a capture that fails: declined, with its reason, and the Program runs as usual
-    def failing(prog, values):
+    def failing(prog, values, after=None):
         raise RuntimeError("host synchronisation inside")
     G._capture = failing
     for i in range(5):
@@ -281,14 +325,14 @@ _REPLAY_SCRIPT = textwrap.dedent('''
     e = R.evaluations()[-1]
     assert not e["replay"] and "capture failed: RuntimeError: host synchronisation inside" in e["reason"], e
     assert y.shape == (100,)
-    # outputs too large to copy out: declined
+    # moved inputs too large to copy in: not replayed
     G._capture = fake_capture
-    big = cp.ndarray((1 << 19,), np.float32)
     for i in range(5):
+        big = cp.ndarray((1 << 19,), np.float32)
         with cp.lazy():
             y = cp.cos(big * 2.0) * big
     e = R.evaluations()[-1]
-    assert not e["replay"] and "would not pay" in e["reason"], e
+    assert not e["replay"] and "would not pay: its copies move" in e["reason"], e
     print("ok")
 ''')
 
@@ -346,8 +390,8 @@ _CAPTURE_SCRIPT = textwrap.dedent('''
 
     G._CUDAGraph, G._capturing = FakeCUDAGraph, FakeCapturing
     G._synchronize = lambda: captures.append("synchronize")  # (before a capture: earlier errors raise there)
-    G._copy_in = lambda ent, values: None  # (the stub has no device-to-device copy)
-    G._copy_out = lambda outs: [cp.ndarray(o.shape, o.dtype) for o in outs]
+    G._copy_in = lambda ent, values, carried: None  # (the stub has no device-to-device copy)
+    G._copy_back = lambda ent, outs: None
     R.GRAPH_REPLAY, R.MIN_SAVED = True, -9
     X = cp.ndarray((10, 10), np.float32)
     w = cp.ndarray((10, 10), np.float32)
@@ -360,20 +404,24 @@ _CAPTURE_SCRIPT = textwrap.dedent('''
     assert ev[-1]["reason"].startswith("replayed"), R.describe()
     steps = " ".join(ev[-1]["steps"])
     assert "eager transpose" in steps and "eager getitem" in steps and "eager reshape" in steps, steps
-    assert len(graphs) == 1 and captures[0] == "synchronize" and len(replays) == 3, (graphs, captures, replays)
-    del captures[0]
-    assert len(captures) == 1, captures
-    g, cs = captures[0]
-    assert g is graphs[0] and isinstance(cs, FakeStream)
+    # w is carried: graph 0 at the first replay, graph 1 (reading graph 0's output) at the second
+    assert len(graphs) == 2 and len(replays) == 3, (graphs, captures, replays)
+    assert captures[0] == "synchronize" and captures[2] == "synchronize", captures
+    (g0, cs), (g1, cs1) = captures[1], captures[3]
+    assert [g for g, _ in replays] == [g0, g1, g0] and (g0, g1) == tuple(graphs) and cs1 is cs
+    assert isinstance(cs, FakeStream)
     assert all(s is S.get_current_stream() for _, s in replays)  # replayed on the current stream
-    assert released == [cs.ptr], released  # the capture stream's library workspace, after the capture
+    assert released == [cs.ptr] * 2, released  # the capture stream's library workspace, after each capture
     ent = next(iter(G._st.entries.values()))
-    assert ent.keep[1] is reduction.stream_workspace(cs), ent.keep  # the partials its reduction uses, held
+    for keep in ent.keep:  # the partials its reduction uses, held by each graph
+        assert keep[1] is reduction.stream_workspace(cs), ent.keep
     # another body replayed on the same stream is captured on the same capture stream
+    del captures[:]
     for i in range(4):
         with cp.lazy():
             w = cp.sin(w * 2.0) * X + X.T
-    assert captures[1:] == ["synchronize", (graphs[1], cs)] and released == [cs.ptr] * 2, (captures, released)
+    assert captures == ["synchronize", (graphs[2], cs), "synchronize", (graphs[3], cs)], captures
+    assert released == [cs.ptr] * 4, released
     # an output that is a view of an input: not replayed (a copy would cut it from the input)
     for i in range(5):
         with cp.lazy():
@@ -382,7 +430,7 @@ _CAPTURE_SCRIPT = textwrap.dedent('''
             vt = X.T
     e = R.evaluations()[-1]
     assert not e["replay"] and e["reason"].startswith("an output is an input or a view of one"), e
-    assert len(captures) == 3 and len(graphs) == 2, captures
+    assert len(captures) == 4 and len(graphs) == 4, captures
     print("ok")
 ''')
 

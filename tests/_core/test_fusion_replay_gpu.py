@@ -1,7 +1,7 @@
-"""Graph replay of lazy loop bodies on the GPU (`replay.GRAPH_REPLAY` switched on for these
-tests, and the launches-saved bound lowered so that small bodies are replayed too): every
-iteration's values against NumPy and eager cuarray, results of earlier iterations intact after
-later replays, inputs carried, reassigned, views and shared, structure and scalar changes
+"""Graph replay of lazy loop bodies on the GPU (`replay.GRAPH_REPLAY`, on by default, and the
+launches-saved bound lowered so that small bodies are replayed too): every iteration's values
+against NumPy and eager cuarray, results of earlier iterations that the user holds (or a view of
+one) intact after later replays, inputs carried, reassigned, views and shared, structure and scalar changes
 mid-loop, products (GEMM, GEMV) and reductions captured; and that replays did happen (a test
 that never replays would check nothing)."""
 
@@ -33,17 +33,37 @@ def test_carried_value_and_stable_input(replaying, dtype):
     hX = rng.standard_normal(257).astype(dtype)
     hw = rng.standard_normal(257).astype(dtype)
     X, w = cp.asarray(hX), cp.asarray(hw)
-    kept, hkept = [], []
-    for i in range(8):
+    for i in range(10):
         with cp.lazy():
             w = cp.tanh(w * 0.5 + X) - w * 0.25
         hw = numpy.tanh(hw * 0.5 + hX) - hw * 0.25
-        kept.append(w)
-        hkept.append(hw)
         numpy.testing.assert_allclose(w.get(), hw, rtol=1e-5, atol=1e-5)
-    for a, h in zip(kept, hkept):  # earlier results are not overwritten by later replays
+    # graph 0, then 1 reading 0's output, and so on: every step from the fourth
+    assert _replays(10) >= 6, replay.describe()
+
+
+@pytest.mark.parametrize("keep", ["every", "alternate", "view"])
+def test_held_outputs_are_never_overwritten(replaying, keep):
+    # The user's w is a graph's own output: a graph may write it again only once nothing holds it.
+    rng = numpy.random.default_rng(17)
+    hX = rng.standard_normal(300).astype(numpy.float32)
+    hw = rng.standard_normal(300).astype(numpy.float32)
+    X, w = cp.asarray(hX), cp.asarray(hw)
+    kept, hkept = [], []
+    for i in range(12):
+        with cp.lazy():
+            w = cp.sin(w * 0.75 + X) + w * 0.5
+        hw = numpy.sin(hw * 0.75 + hX) + hw * 0.5
+        if keep == "every" or (keep == "alternate" and i % 2) or (keep == "view" and i == 6):
+            kept.append(w if keep != "view" else w[3:200:2])
+            hkept.append(hw if keep != "view" else hw[3:200:2])
+        numpy.testing.assert_allclose(w.get(), hw, rtol=1e-5, atol=1e-5)
+    for a, h in zip(kept, hkept):  # earlier results are intact after the later steps
         numpy.testing.assert_allclose(a.get(), h, rtol=1e-5, atol=1e-5)
-    assert _replays(8) >= 4, replay.describe()
+    reasons = [e["reason"] for e in replay.evaluations()[-12:]]
+    assert any(r.startswith("an output of an earlier replay is still held") for r in reasons), reasons
+    if keep != "every":
+        assert _replays(12) >= 4, replay.describe()
 
 
 def test_views_shared_and_reassigned_inputs(replaying):
@@ -123,17 +143,12 @@ def test_views_of_computed_values_in_the_body(replaying):
     hX = rng.standard_normal((8, 8)).astype(numpy.float32)
     hw = rng.standard_normal((8, 8)).astype(numpy.float32)
     X, w = cp.asarray(hX), cp.asarray(hw)
-    kept, hkept = [], []
     for i in range(7):
         with cp.lazy():
             t = (w * 0.5 + X).T
             w = cp.tanh(t[::-1].reshape(64).reshape(8, 8) * 2.0) - X.sum(axis=0) * w
         hw = numpy.tanh((hw * 0.5 + hX).T[::-1].reshape(64).reshape(8, 8) * 2.0) - hX.sum(axis=0) * hw
-        kept.append(w)
-        hkept.append(hw)
         numpy.testing.assert_allclose(w.get(), hw, rtol=1e-5, atol=1e-5)
-    for a, h in zip(kept, hkept):
-        numpy.testing.assert_allclose(a.get(), h, rtol=1e-5, atol=1e-5)
     assert _replays(7) >= 3, replay.describe()
 
 

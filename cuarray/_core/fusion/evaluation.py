@@ -37,20 +37,22 @@ def compute(st, nodes, last=False) -> None:
     prog, inputs = plan_traced(trace, nodes, st.plans)
     if new is not None:  # (nothing recorded in it yet: what follows this evaluation is predicted now)
         new.expect = st.plans.expect
-    values = (_replay.GRAPH_REPLAY and _graph_replay.run(prog, inputs)) or prog.run(inputs)
+    # Computed nodes read by this graph forget how they were computed: a loop that carries a
+    # value from step to step (`w = w - lr * grad`) would otherwise keep every step's graph, and
+    # its arrays, alive through `args`. (`numpy()` of this graph starts from their values.) Before
+    # the run: the previous step's graph, and the values it read, are gone when a graph replay
+    # asks whether the outputs it would overwrite are still held (`graph_replay._unheld`).
+    held = trace.held
+    if held is not None:  # (the leaves with `args`: `Trace._leaf` lists them)
+        for n in held:
+            n.args = ()
+    values = _graph_replay.run(prog, inputs) if _replay.GRAPH_REPLAY else prog.run(inputs)
     if len(nodes) == 1:  # (the common case: one result, no zip)
         nodes[0].value = values[0]
     else:
         for n, v in zip(nodes, values):
             n.value = v
     _replay.note(prog, inputs, t0, trace.t0)  # (`explain()`: what ran, host times, graph replay or why not)
-    # Computed nodes read by this graph forget how they were computed: a loop that carries a
-    # value from step to step (`w = w - lr * grad`) would otherwise keep every step's graph, and
-    # its arrays, alive through `args`. (`numpy()` of this graph starts from their values.)
-    held = trace.held
-    if held is not None:  # (the leaves with `args`: `Trace._leaf` lists them)
-        for n in held:
-            n.args = ()
 
 
 def flush(st, last=False) -> None:

@@ -1,31 +1,39 @@
-"""A lazy loop body's Program replayed as a CUDA graph (`replay.GRAPH_REPLAY`, off by default).
+"""A lazy loop body's Program replayed as a CUDA graph (`replay.GRAPH_REPLAY`, on by default).
 
-`run(prog, values)` is asked before each evaluation (`evaluation.compute`) and returns the
-outputs, or None (the caller runs the Program as usual). It answers only when `replay.decide`
-says yes for this evaluation: same Program as the thread's last evaluations, capturable steps,
-no scalar changed, enough launches saved net of the copies, few bytes copied.
+`run(prog, values)` runs each evaluation (`evaluation.compute`) with the graph replay on: it
+returns the Program's outputs on `values`, by a replay where `replay.decide` says yes for this
+evaluation (same Program as the thread's last evaluations, capturable steps, no scalar changed,
+enough launches saved net of the copies, few bytes copied), else by running the Program.
 
-Capture (the first time): inputs whose address or layout changed since the previous evaluation
-get a fixed C-contiguous buffer of their own (`static`); the others (`stable`: `X`, `W` of a
-training loop) are read where they are. The current values are copied into the fixed buffers,
-the Program's launches are captured into a graph (`cuda.graph`, on this thread's capture stream
-for the current stream (`_capture_stream`), with the graph's private memory pool: the outputs,
-intermediates and a GEMM's workspace get fixed addresses that no other allocation is given
-while the graph lives), the graph is replayed once on the current stream, and each
-output is copied out into a new array (the user keeps it while the next replay overwrites the
-graph's memory). Replay (later evaluations): the same, less the capture; refused (None, and the
-entry dropped: the next evaluation decides again) when a stable input moved, a scalar changed
-value, or the current stream or device is not the capture's. All copies and the replay are on
-the current stream, in that order, so a replay reads this evaluation's inputs and the previous
-replay's outputs were copied out before it overwrites them.
+A captured graph reads and writes fixed addresses; a loop body's inputs are of three kinds:
+- stable: the same address as the previous evaluation (`X`, `W` of a training loop), read in place;
+- carried: an output of the previous evaluation (`w = w - lr * g`), handed back;
+- moved: any other array whose address changed, copied into a fixed buffer of its own (`static`).
+Each Program gets two graphs, 0 and 1, captured on this thread's capture stream for the current
+stream (`_capture_stream`), each with its private memory pool (outputs, intermediates, a GEMM's
+workspace at fixed addresses). Graph 0 reads the carried inputs from fixed buffers (`inbufs`);
+graph 1 reads them from graph 0's outputs and, last, copies its own carried outputs into those
+buffers. So a loop that hands its outputs back alternates 1, 0, 1, ... with no copy launched from
+the host: graph 1 reads what graph 0 wrote, graph 0 what graph 1 copied for it. A carried input
+that is not the last replay's output (the loop's first replay, a value the user replaced) is copied
+into its buffer and graph 0 runs.
+
+The outputs handed to the user are the graph's own arrays. A graph may overwrite them only when
+nothing outside this module refers to them any more (no array, view or export of them: their
+reference count, `_unheld`); otherwise the evaluation runs the Program (its outputs new arrays,
+the user's earlier results untouched) and `explain()` says why. Replays are also refused, and the
+entry dropped (the next evaluation decides again), when a stable input moved, a scalar changed
+value, or the current stream or device is not the capture's. All copies and replays are on the
+current stream, in order, so a replay reads this evaluation's inputs.
 
 Entries are per thread (fixed buffers must not be shared by two threads' streams) and per
-Program, at most `replay.MAX_GRAPHS`; a Program whose capture failed or whose outputs are too
-large to copy is remembered as declined, with its reason.
+Program, at most `replay.MAX_GRAPHS`; a Program whose capture failed is remembered as declined,
+with its reason.
 """
 
 from __future__ import annotations
 
+import sys
 import threading
 
 from ...cuda import _sync_hooks
@@ -43,9 +51,12 @@ from . import replay as _replay
 
 __all__ = ["run", "reason"]
 
+_refcount = sys.getrefcount
+
 
 class _Entry:
-    __slots__ = ("graph", "stable", "static", "sig", "outs", "stream", "device", "keep")
+    __slots__ = ("graphs", "outs", "keep", "stable", "scalars", "static", "inbufs", "carried", "run_values", "n",
+                 "stream", "device", "last")
 
 
 class _State(threading.local):
@@ -60,9 +71,29 @@ _synchronize = _device.synchronize
 
 
 def reason(prog):
-    """Why `prog` is not replayed on this thread (a capture failed, outputs too large), or None."""
+    """Why `prog` is not replayed on this thread (a capture failed), or None."""
     d = _st.declined
     return None if d is None else d.get(prog)
+
+
+def _unheld(outs) -> bool:
+    """Whether nothing but `outs` (a list this module keeps) refers to each array in it: no
+    user variable, view (a view's `base` is the array), lazy array's node or export."""
+    for o in outs:
+        if _refcount(o) > _HELD:
+            return False
+    return True
+
+
+def _held_refs() -> int:
+    """The reference count `_unheld` reads of an array only its list refers to (the list, the
+    loop's name, the call's argument: 3 on CPython 3.11-3.13), measured by the same loop."""
+    probe = [object()]
+    for o in probe:
+        return _refcount(o)
+
+
+_HELD = _held_refs()
 
 
 def _capture_stream(dev, replay_stream):
@@ -82,11 +113,11 @@ def _capture_stream(dev, replay_stream):
     return s, _reduction.stream_workspace(s)  # (made here: making a counter synchronises)
 
 
-def _capture(prog, values):
-    """(graph, outputs, keep): `prog`'s launches on `values` captured (`cuda.graph`: on a capture
-    stream, allocations from the graph's private pool), not run; `keep`: scratch memory the
-    graph's kernels use that it does not own, to be held as long as it is. Raises what the
-    capture raises (`StreamCaptureError` for a host synchronisation inside)."""
+def _capture(prog, values, after=None):
+    """(graph, outputs, keep): `prog`'s launches on `values`, then `after(outputs)`'s, captured
+    (`cuda.graph`: on a capture stream, allocations from the graph's private pool), not run;
+    `keep`: scratch memory the graph's kernels use that it does not own, to be held as long as
+    it is. Raises what the capture raises (`StreamCaptureError` for a host synchronisation inside)."""
     dev = _device.get_device_id()
     cs, before = _capture_stream(dev, _stream.get_current_stream())  # (before: partials a reduction may replace)
     g = _CUDAGraph()
@@ -94,6 +125,8 @@ def _capture(prog, values):
         with _tracing.suspended():
             with _capturing(g, stream=cs):
                 outs = prog.run(values)
+                if after is not None:
+                    after(outs)
     finally:
         # A cuBLAS workspace kept for the capture stream was made in this capture, from the
         # graph's pool: dropped from the library's registry now, it stays in that pool (no later
@@ -103,8 +136,17 @@ def _capture(prog, values):
 
 
 def run(prog, values):
-    """`prog`'s outputs on `values` by a graph replay, or None (run the Program)."""
+    """`prog`'s outputs on `values`: by a graph replay where one is decided, else by `prog.run`."""
     lg = _replay._logs.lg
+    outs = _replayed(lg, prog, values)
+    if outs is None:
+        outs = prog.run(values)
+    lg.outs = outs  # (the next evaluation's carried inputs are found among these)
+    return outs
+
+
+def _replayed(lg, prog, values):
+    """`prog`'s outputs on `values` by a graph replay, or None (run the Program)."""
     if prog is not lg.prog or not lg.log or _sync_hooks.is_capturing():
         return None  # (inside the user's own capture: the Program's launches go into their graph)
     declined = _st.declined
@@ -118,27 +160,41 @@ def run(prog, values):
         # can never pay, even with no input moved, is refused here with no signature made (a loop
         # whose body never replays paid ~80 Python calls a step for asking: seed-logreg, issue 57).
         facts = _facts(prog)
-        if facts[4] or facts[0] - facts[1] < _replay.MIN_SAVED:
+        if facts[4] or facts[0] - 1 < _replay.MIN_SAVED:
             return None
+    if ent is not None:
+        lg.sig = (values, None)  # (a replay checks its inputs against the entry: no signature made)
+        return _replay_entry(ent, prog, values, lg)
     sig = _replay._signature(values)
     lg.sig = (values, sig)  # (`replay.note` takes it from here: one signature per evaluation)
     prev = lg.log[-1][4]  # (the previous evaluation's input signature: same Program)
-    if ent is not None:
-        return _replay_entry(ent, prog, values, sig)
-    arrays, scalars, nbytes = _replay._changes(sig, prev)
-    if facts[0] - facts[1] - arrays < _replay.MIN_SAVED:  # (`decide`'s "would not pay", its commonest no)
+    carried = _carried(values, lg.outs)
+    arrays, scalars, nbytes = _replay._changes(sig, prev, carried)
+    if facts[0] - 1 - arrays < _replay.MIN_SAVED:  # (`decide`'s "would not pay", its commonest no)
         return None
-    ok, _ = _replay.decide(facts[2], facts[3], lg.repeats + 1, arrays, scalars, len(prog.outputs),
-                           copy_bytes=nbytes)
+    ok, why = _replay.decide(facts[2], facts[3], lg.repeats + 1, arrays, scalars, copy_bytes=nbytes)
     if not ok:
+        lg.why = why  # (`explain()` could not tell the carried inputs from the moved ones)
         return None
-    return _new_entry(prog, values, sig, prev)
+    return _new_entry(prog, values, sig, prev, carried)
+
+
+def _carried(values, prev_outs) -> dict:
+    """{input index: output index} of the inputs that are outputs of the previous evaluation."""
+    carried = {}
+    if prev_outs:
+        for i, v in enumerate(values):
+            if type(v) is ndarray:
+                for j, o in enumerate(prev_outs):
+                    if v is o:
+                        carried[i] = j
+                        break
+    return carried
 
 
 def _facts(prog) -> tuple:
-    """(launches, fixed cost, kinds, aliased, never) of `prog`, as `replay.decide` counts them:
-    its launches; what a replay costs with no input moved (the graph launch, a copy out per
-    output); its steps' kinds; whether an output is an input or shares memory; whether `decide`
+    """(launches, -, kinds, aliased, never) of `prog`, as `replay.decide` counts them: its
+    launches; its steps' kinds; whether an output is an input or shares memory; whether `decide`
     refuses it whatever its inputs (nothing launched, a step not capturable, aliased). Per
     thread, per Program."""
     f = _st.facts
@@ -152,74 +208,142 @@ def _facts(prog) -> tuple:
         never = not launches or al or any(k not in _replay.CAPTURABLE for k in kinds)
         if len(f) >= 256:  # (cached Programs come and go: the plan cache's own bound is larger)
             f.clear()
-        got = f[prog] = (launches, 1 + len(prog.outputs), kinds, al, never)
+        got = f[prog] = (launches, None, kinds, al, never)
     return got
 
 
-def _new_entry(prog, values, sig, prev):
+def _new_entry(prog, values, sig, prev, carried):
     ent = _Entry()
     ent.stream, ent.device = _stream.get_current_stream(), _device.get_device_id()
-    ent.sig = sig
-    ent.static = {}
-    ent.stable = []
+    ent.n = len(values)
+    ent.static, ent.inbufs, ent.stable, ent.scalars, ent.carried = {}, {}, [], [], carried
     run_values = list(values)
     for i, v in enumerate(values):
         if type(v) is ndarray:
-            if prev is not None and i < len(prev) and prev[i] == sig[i]:
-                ent.stable.append(i)
+            if i in carried:
+                ent.inbufs[i] = run_values[i] = _new_c(v._shape, v._dtype)
+            elif prev is not None and i < len(prev) and prev[i] == sig[i]:
+                ent.stable.append((i, v.data.ptr, v._strides))
             else:
                 ent.static[i] = run_values[i] = _new_c(v._shape, v._dtype)
         elif type(sig[i]) is tuple:  # (neither a device array nor a scalar: nothing to check it by)
             _decline(prog, "input {} is a {}, not a device array or a scalar".format(i, type(v).__name__))
             return None
+        else:
+            ent.scalars.append((i, type(v), v))
+    ent.run_values = run_values
     # The capture synchronises first: an error of earlier work (a device-side IndexError) is raised
     # here, as at any synchronisation, not inside the capture, where it would read as its failure.
     _synchronize()
-    _copy_in(ent, values)
     try:
-        ent.graph, ent.outs, ent.keep = _capture(prog, run_values)
+        g, outs, keep = _capture(prog, run_values)
     except Exception as e:  # noqa: BLE001 - nothing ran: the Program runs as usual
         _decline(prog, "capture failed: {}: {}".format(type(e).__name__, e))
         return None
-    out_bytes = sum(o._size * o._dtype.itemsize for o in ent.outs)
-    if out_bytes + sum(sig[i][2] for i in ent.static) > _replay.MAX_COPY_BYTES:
-        _decline(prog, "would not pay: its outputs are {} bytes to copy out".format(out_bytes))
-        return None
+    ent.graphs, ent.outs, ent.keep, ent.last = [g, None], [outs, None], [keep, None], -1
     entries = _st.entries
     if entries is None:
         entries = _st.entries = {}
     if len(entries) >= _replay.MAX_GRAPHS:
         entries.pop(next(iter(entries)))
     entries[prog] = ent
-    return _launch(ent)
+    _copy_in(ent, values, True)
+    return _launch(ent, 0)
 
 
-def _replay_entry(ent, prog, values, sig):
-    if _stream.get_current_stream() is not ent.stream or _device.get_device_id() != ent.device or len(
-            sig) != len(ent.sig) or any(sig[i] != ent.sig[i] for i in ent.stable) or any(
-            type(a) is not tuple and (type(a) is not type(b) or a != b) for a, b in zip(sig, ent.sig)):
+def _capture_second(ent, prog):
+    """Graph 1: the Program on graph 0's outputs where inputs are carried, its carried outputs
+    then copied into graph 0's input buffers. False (and the Program declined) if it fails."""
+    run_values = list(ent.run_values)
+    outs0 = ent.outs[0]
+    for i, j in ent.carried.items():
+        run_values[i] = outs0[j]
+
+    _synchronize()
+    try:
+        g, outs, keep = _capture(prog, run_values, lambda outs: _copy_back(ent, outs))
+    except Exception as e:  # noqa: BLE001 - nothing ran
+        _decline(prog, "capture failed: {}: {}".format(type(e).__name__, e))
+        del _st.entries[prog]
+        return False
+    ent.graphs[1], ent.outs[1], ent.keep[1] = g, outs, keep
+    return True
+
+
+def _replay_entry(ent, prog, values, lg):
+    why = _changed_inputs(ent, values)
+    if why is not None:
         del _st.entries[prog]  # (a stable input moved, a scalar changed, another stream: decide again)
+        lg.why = why
         return None
-    _copy_in(ent, values)
-    return _launch(ent)
+    # Graph 1 if every carried input is graph 0's output from the last replay; graph 0 without
+    # copies if each is graph 1's; else graph 0 with the carried inputs copied into its buffers.
+    last, outs, p, copy = ent.last, ent.outs, 0, True
+    if last >= 0:
+        prev = outs[last]
+        for i, j in ent.carried.items():
+            if values[i] is not prev[j]:
+                break
+        else:
+            p, copy = 1 - last, False
+    if outs[p] is not None and not _unheld(outs[p]):
+        ent.last = -1
+        lg.why = "an output of an earlier replay is still held (graph {} would overwrite it)".format(p)
+        return None
+    if outs[p] is None and not _capture_second(ent, prog):
+        return None
+    _copy_in(ent, values, copy)
+    return _launch(ent, p)
 
 
-def _copy_in(ent, values):
+def _changed_inputs(ent, values):
+    """None where `values` are what the entry's graphs were captured for (the inputs read in
+    place at their addresses and layouts, the scalars of the same type and value, the current
+    stream and device the capture's), else why not. A NaN never equals itself: a new capture."""
+    if len(values) != ent.n or _stream.get_current_stream() is not ent.stream or \
+            _device.get_device_id() != ent.device:
+        return "another stream or device than its capture's"
+    for i, ptr, strides in ent.stable:
+        v = values[i]
+        if type(v) is not ndarray or v.data.ptr != ptr or v._strides != strides:
+            return "input {} moved since its capture (its graphs read it in place)".format(i)
+    changed = 0
+    for i, t, x in ent.scalars:
+        v = values[i]
+        if type(v) is not t or v != x:
+            changed += 1
+    if changed:
+        return "{} scalar argument(s) changed value since its capture (baked into its graphs)".format(changed)
+    for i in ent.static:  # (moved inputs: any array of the Program's shape and dtype, copied in)
+        if type(values[i]) is not ndarray:
+            return "input {} is not a device array".format(i)
+    for i in ent.inbufs:
+        if type(values[i]) is not ndarray:
+            return "input {} is not a device array".format(i)
+    return None
+
+
+def _copy_in(ent, values, carried):
+    """The moved inputs (and the carried ones, if `carried`) into their fixed buffers."""
     with _tracing.suspended():  # (an assignment in lazy mode would flush and record)
         for i, buf in ent.static.items():
             buf[...] = values[i]
+        if carried:
+            for i, buf in ent.inbufs.items():
+                buf[...] = values[i]
 
 
-def _copy_out(outs):
-    with _tracing.suspended():
-        return [o.copy() for o in outs]
+def _copy_back(ent, outs):
+    """Graph 1's carried outputs into graph 0's input buffers (captured: graph 1's last launches)."""
+    for i, j in ent.carried.items():
+        ent.inbufs[i][...] = outs[j]
 
 
-def _launch(ent):
-    ent.graph.replay(ent.stream)
-    outs = _copy_out(ent.outs)
+def _launch(ent, p):
+    ent.graphs[p].replay(ent.stream)
+    ent.last = p
     _replay._logs.lg.replayed = True
-    return outs
+    return list(ent.outs[p])
 
 
 def _decline(prog, why):

@@ -7,17 +7,15 @@ Program (the plan cache's structure key: the same Program object), and its input
 and scalar values. `explain()` lists the last `KEEP` evaluations of the thread.
 
 CUDA-graph replay of a loop body. A body whose structure repeats runs the same Program each
-iteration; capturing its launches once and replaying them would cost one graph launch, but a
-captured graph reads and writes fixed addresses. So an input whose address changes from one
-iteration to the next (`w = w - lr * g`: a new array each step) must be copied into a fixed
-buffer first, an output must be copied out of the graph's memory (the user keeps it while the
-next replay overwrites that memory), and a scalar argument is baked into the kernels (a new
-value needs a new capture). `decide` counts those copies against the launches the graph would
-save and says why not when it does not pay or is not safe (a step that may synchronise with the
-host or cannot be captured, an output that is a view of an input: a copy would change what a
-write into it reaches). The decision is shown for each evaluation; the capture and replay
-(`graph_replay.py`) run only with the module switch `GRAPH_REPLAY` on (off by default: see
-docs/fusion.md).
+iteration; capturing its launches once and replaying them costs one graph launch, but a captured
+graph reads and writes fixed addresses. An input carried from the previous evaluation's outputs
+(`w = w - lr * g`) is read where the previous replay wrote it (`graph_replay.py`: two graphs a
+Program, alternating); any other input whose address changes must be copied into a fixed buffer
+first, and a scalar argument is baked into the kernels (a new value needs a new capture). `decide`
+counts those copies against the launches the graph would save and says why not when it does not
+pay or is not safe (a step that may synchronise with the host or cannot be captured, an output
+that is a view of an input). The decision is shown for each evaluation; the capture and replay
+run with the module switch `GRAPH_REPLAY` on (the default; `CUARRAY_GRAPH_REPLAY=0` turns it off).
 """
 
 from __future__ import annotations
@@ -35,13 +33,13 @@ from .planner import _Label
 __all__ = ["GRAPH_REPLAY", "MIN_REPEATS", "KEEP", "decide", "step_kind", "note", "evaluations", "describe",
            "set_graph_replay"]
 
-# The switch: replay eligible loop bodies as CUDA graphs. Off by default (docs/fusion.md);
-# `CUARRAY_GRAPH_REPLAY=1` in the environment, or `set_graph_replay(True)`, turns it on.
-GRAPH_REPLAY = os.environ.get("CUARRAY_GRAPH_REPLAY", "") not in ("", "0")
+# The switch: replay eligible loop bodies as CUDA graphs. On by default (docs/fusion.md);
+# `CUARRAY_GRAPH_REPLAY=0` in the environment, or `set_graph_replay(False)`, turns it off.
+GRAPH_REPLAY = os.environ.get("CUARRAY_GRAPH_REPLAY", "1") not in ("", "0")
 MIN_REPEATS = 3  # evaluations of one structure in a row before a capture would be made
 KEEP = 16  # evaluations kept per thread for `explain()`
 MIN_SAVED = 2  # launches a replay must save, net of its copies, to be worth a capture
-MAX_COPY_BYTES = 1 << 20  # bytes a replay's copies in and out may move (device bandwidth they take)
+MAX_COPY_BYTES = 1 << 20  # bytes a replay's copies in may move (device bandwidth they take)
 MAX_GRAPHS = 8  # captured graphs kept per thread (each holds its pool, buffers and outputs)
 
 # Step kinds a stream capture takes: kernels launched through `launch.enqueue`, the GEMM/GEMV call,
@@ -81,13 +79,14 @@ def step_kind(st) -> str:
     return "view" if n in VIEWS and name == "_Call" else "call " + str(n)
 
 
-def decide(kinds, output_is_input, repeats, changed_arrays, changed_scalars, n_outputs,
-           enabled=None, copy_bytes=0) -> tuple:
+def decide(kinds, output_is_input, repeats, changed_arrays, changed_scalars, enabled=None,
+           copy_bytes=0) -> tuple:
     """(replay, reason): whether an evaluation's launches would be replayed as a CUDA graph.
     `kinds`: its steps' kinds (`step_kind`); `output_is_input`: an output is an input or a view
     of one; `repeats`: evaluations of this Program in a row, this one included;
     `changed_arrays`/`changed_scalars`: inputs whose address or layout / value differs from
-    the previous evaluation's; `n_outputs`: outputs to copy out; `enabled`: the switch
+    the previous evaluation's (arrays carried from its outputs not counted: a replay reads them
+    where the last replay wrote them); `enabled`: the switch
     (`GRAPH_REPLAY` when None); `copy_bytes`: bytes those copies move (each is a read and a
     write of device memory a replay adds). Pure: no device, no state."""
     if enabled is None:
@@ -107,10 +106,10 @@ def decide(kinds, output_is_input, repeats, changed_arrays, changed_scalars, n_o
             changed_scalars)
     if repeats < MIN_REPEATS:
         return False, "structure seen {} time(s) in a row (a capture needs {})".format(repeats, MIN_REPEATS)
-    cost = 1 + changed_arrays + n_outputs  # the graph launch, copies in, copies out
+    cost = 1 + changed_arrays  # the graph launch, copies in
     if launches - cost < MIN_SAVED:
-        return False, "would not pay: {} launch(es) against 1 graph launch + {} copy(ies) in + {} out".format(
-            launches, changed_arrays, n_outputs)
+        return False, "would not pay: {} launch(es) against 1 graph launch + {} copy(ies) in".format(
+            launches, changed_arrays)
     if copy_bytes > MAX_COPY_BYTES:
         return False, "would not pay: its copies move {} bytes (more than {})".format(copy_bytes, MAX_COPY_BYTES)
     if not enabled:
@@ -127,6 +126,8 @@ class _Log:
     repeats = 0
     replayed = False  # set by `graph_replay.run` when it ran the evaluation being noted
     sig = None  # (values, their `_signature`) made by `graph_replay.run` for the evaluation being noted
+    why = None  # why `graph_replay.run` did not replay the evaluation being noted, where `decide` cannot say
+    outs = None  # the last evaluation's outputs (`graph_replay.run`: the next one's carried inputs)
     log = None  # deque of records, newest last
 
 
@@ -170,43 +171,51 @@ def note(prog, values, t0, t_build) -> None:
     replayed = lg.replayed
     if replayed:
         lg.replayed = False
-    sig = lg.sig
+    sig = lg.sig  # (made by `graph_replay.run`; a replay compared its inputs otherwise: none kept)
     if sig is not None:
         lg.sig = None
         sig = sig[1] if sig[0] is values else None
-    log.append((prog, t0 - t_build, host, repeats, _signature(values) if sig is None else sig, replayed))
+    if sig is None and not replayed:
+        sig = _signature(values)
+    why = lg.why
+    if why is not None:
+        lg.why = None
+    log.append((prog, t0 - t_build, host, repeats, sig, replayed, why))
 
 
 class _Summary:
     """What `evaluations` reads of a Program that is not kept in the plan cache (its steps'
     kinds and descriptions), without its graph."""
 
-    __slots__ = ("kinds", "descs", "n_out", "aliased", "declined")
+    __slots__ = ("kinds", "descs", "aliased", "declined")
 
 
 def _summary(prog) -> _Summary:
     s = _Summary()
     s.kinds = [step_kind(st) for st in prog.steps]
     s.descs = [st.describe() for st in prog.steps]
-    s.n_out, s.aliased = len(prog.outputs), aliased(prog)
+    s.aliased = aliased(prog)
     from . import graph_replay  # (below this module: it imports this one)
 
     s.declined = graph_replay.reason(prog)
     return s
 
 
-def _changes(sig, prev) -> tuple:
-    """(arrays, scalars, bytes of those arrays) of `sig` that differ from `prev` (None: all arrays)."""
+def _changes(sig, prev, carried=()) -> tuple:
+    """(arrays, scalars, bytes of those arrays) of `sig` that differ from `prev` (None: all
+    arrays), the inputs at the indices in `carried` not counted."""
     arrays = scalars = nbytes = 0
+    if sig is None:  # (a replay's: its inputs were checked against its graph's, not recorded)
+        return arrays, scalars, nbytes
     if prev is None or len(prev) != len(sig):
-        for a in sig:
-            if type(a) is tuple:
+        for i, a in enumerate(sig):
+            if type(a) is tuple and i not in carried:
                 arrays += 1
                 nbytes += a[2]
         return arrays, scalars, nbytes
-    for a, b in zip(sig, prev):
+    for i, (a, b) in enumerate(zip(sig, prev)):
         if type(a) is tuple and type(b) is tuple:
-            if a != b:
+            if a != b and i not in carried:
                 arrays += 1
                 nbytes += a[2]
         elif type(a) is not type(b) or a != b:  # (a NaN counts as changed)
@@ -234,16 +243,17 @@ def evaluations() -> list:
     launching), 'repeats', 'replay' and 'reason' (`decide`'s answer)."""
     out = []
     prev = None
-    for prog, build, host, repeats, sig, replayed in (_logs.lg.log or ()):
+    for prog, build, host, repeats, sig, replayed, held in (_logs.lg.log or ()):
         arrays, scalars, nbytes = _changes(sig, prev if repeats > 1 else None)
         prev = sig
         if type(prog) is not _Summary:
             prog = _summary(prog)
-        ok, why = decide(prog.kinds, prog.aliased, repeats, arrays, scalars, prog.n_out,
-                         copy_bytes=nbytes)
+        ok, why = decide(prog.kinds, prog.aliased, repeats, arrays, scalars, copy_bytes=nbytes)
         if replayed:
             ok, why = True, "replayed: its {} launch(es) as one captured graph".format(len(prog.kinds))
-        elif ok:  # (decided, but the capture failed or its outputs were too large to copy)
+        elif held is not None:
+            ok, why = False, held
+        elif ok:  # (decided, but the capture failed)
             ok, why = False, "declined after capture" if prog.declined is None else prog.declined
         out.append({"steps": prog.descs, "build_us": build * 1e6, "host_us": host * 1e6, "repeats": repeats,
                     "replay": ok, "reason": why})

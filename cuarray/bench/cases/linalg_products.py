@@ -5,8 +5,9 @@ events); the host time of a 64x64 float32 matmul: 1000 calls then one sync, per 
 the device time of the small GEMM), and the enqueue time alone (200 calls, no device wait).
 seed-logreg: the Theano tutorial's logistic regression (N=400, 784 features, float32, 1000
 gradient steps, synced once at the end), written as a NumPy user would write it; rows eager,
-lazy (each step under `with lazy()`), lazy-replay (the same, lazy mode's graph replay on) and graph (one
-step captured by hand, replayed); the peers run once.
+lazy (each step under `with lazy()`: lazy mode's graph replay, on by default, replays the step),
+lazy-no-replay (the same with the replay off) and graph (one step captured by hand, replayed); the
+peers run once.
 """
 
 from __future__ import annotations
@@ -109,9 +110,9 @@ def _(xp, runs, param):
 logreg = register(
     "seed-logreg", group="seed",
     description="Theano-tutorial logistic regression, N=400, 784 features, float32, gradient steps: "
-                "eager, lazy (one `with lazy()` a step), lazy-replay (the same with lazy mode's automatic graph "
-                "replay on), graph (one step captured by hand, lazily, replayed)",
-    size=1000, quick=200, timing="host", params=("eager", "lazy", "lazy-replay", "graph"), peers_once=True,
+                "eager, lazy (one `with lazy()` a step, its automatic graph replay on: the default), lazy-no-replay "
+                "(the replay off), graph (one step captured by hand, lazily, replayed)",
+    size=1000, quick=200, timing="host", params=("eager", "lazy", "lazy-no-replay", "graph"), peers_once=True,
     size_label=lambda n: "{} steps".format(n),
 )
 
@@ -149,7 +150,7 @@ def _(xp, steps, param):
         return run
     if not hasattr(xp, "lazy"):
         raise NotAvailable("no lazy mode")
-    if param in ("lazy", "lazy-replay"):
+    if param in ("lazy", "lazy-no-replay"):
         def run_lazy():
             w = w0.copy()
             b = 0.0
@@ -161,14 +162,14 @@ def _(xp, steps, param):
         if param == "lazy":
             return run_lazy
 
-        def run_replayed():  # (lazy mode's own capture and replay, not yet on by default: issue 57)
-            prev = _replay.set_graph_replay(True)
+        def run_unreplayed():  # (lazy mode's own capture and replay off)
+            prev = _replay.set_graph_replay(False)
             try:
                 return run_lazy()
             finally:
                 _replay.set_graph_replay(prev)
 
-        return run_replayed
+        return run_unreplayed
     # graph: the step is captured once (built lazily: fewer kernels in the graph), with w and b
     # updated in place so the captured addresses stay valid, and replayed `steps` times.
     w = w0.copy()
