@@ -333,6 +333,15 @@ _REPLAY_SCRIPT = textwrap.dedent('''
             y = cp.cos(big * 2.0) * big
     e = R.evaluations()[-1]
     assert not e["replay"] and "would not pay: its copies move" in e["reason"], e
+    # a step whose arrays are large: declined before any capture (its graphs would hold that memory)
+    R.MAX_GRAPH_BYTES = 300
+    c = len(captured)
+    for i in range(5):
+        with cp.lazy():
+            y = cp.cos(X * 2.0) * X + 1.0
+    e = R.evaluations()[-1]
+    assert not e["replay"] and "would not pay: its inputs are 400 bytes" in e["reason"], e
+    assert len(captured) == c
     print("ok")
 ''')
 

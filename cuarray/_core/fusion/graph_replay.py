@@ -27,8 +27,9 @@ value, or the current stream or device is not the capture's. All copies and repl
 current stream, in order, so a replay reads this evaluation's inputs.
 
 Entries are per thread (fixed buffers must not be shared by two threads' streams) and per
-Program, at most `replay.MAX_GRAPHS`; a Program whose capture failed is remembered as declined,
-with its reason.
+Program, at most `replay.MAX_GRAPHS`. A Program whose capture failed, or whose arrays are large
+(`replay.MAX_GRAPH_BYTES`: its kernels are long next to a launch, and its graphs would hold that
+much memory), is remembered as declined, with its reason.
 """
 
 from __future__ import annotations
@@ -213,6 +214,11 @@ def _facts(prog) -> tuple:
 
 
 def _new_entry(prog, values, sig, prev, carried):
+    in_bytes = sum(a[2] for a in sig if type(a) is tuple)
+    if in_bytes > _replay.MAX_GRAPH_BYTES:
+        _decline(prog, "would not pay: its inputs are {} bytes (kernels long next to a launch; its graphs would "
+                       "hold memory of that order)".format(in_bytes))
+        return None
     ent = _Entry()
     ent.stream, ent.device = _stream.get_current_stream(), _device.get_device_id()
     ent.n = len(values)
@@ -240,6 +246,10 @@ def _new_entry(prog, values, sig, prev, carried):
     except Exception as e:  # noqa: BLE001 - nothing ran: the Program runs as usual
         _decline(prog, "capture failed: {}: {}".format(type(e).__name__, e))
         return None
+    held = _pool_bytes(g)
+    if 2 * held > _replay.MAX_GRAPH_BYTES:
+        _decline(prog, "would not pay: its graph holds {} bytes of intermediates and outputs".format(held))
+        return None
     ent.graphs, ent.outs, ent.keep, ent.last = [g, None], [outs, None], [keep, None], -1
     entries = _st.entries
     if entries is None:
@@ -249,6 +259,12 @@ def _new_entry(prog, values, sig, prev, carried):
     entries[prog] = ent
     _copy_in(ent, values, True)
     return _launch(ent, 0)
+
+
+def _pool_bytes(g) -> int:
+    """Bytes the graph `g`'s private pool holds (0 where it has none: a stand-in graph)."""
+    pool = getattr(g, "pool", None)
+    return pool.total_bytes() if pool is not None else 0
 
 
 def _capture_second(ent, prog):

@@ -40,7 +40,11 @@ MIN_REPEATS = 3  # evaluations of one structure in a row before a capture would 
 KEEP = 16  # evaluations kept per thread for `explain()`
 MIN_SAVED = 2  # launches a replay must save, net of its copies, to be worth a capture
 MAX_COPY_BYTES = 1 << 20  # bytes a replay's copies in may move (device bandwidth they take)
-MAX_GRAPHS = 8  # captured graphs kept per thread (each holds its pool, buffers and outputs)
+MAX_GRAPHS = 8  # Programs whose graphs are kept per thread (each graph holds its pool, buffers and outputs)
+# Memory a Program's two graphs may hold (their pools: intermediates and outputs, kept while the
+# graphs live). A step whose arrays are larger launches kernels long next to a launch's host time:
+# replaying it saves little, and its graphs would keep that memory from the rest of the program.
+MAX_GRAPH_BYTES = 64 << 20
 
 # Step kinds a stream capture takes: kernels launched through `launch.enqueue`, the GEMM/GEMV call,
 # and views (transpose, basic indexing, reshape: host arithmetic on a pointer and strides, no host
