@@ -1,6 +1,7 @@
 /* Lazy mode's commonest operations as one C call each: a LazyArray's binary operator (`l - 1.0`,
    `l * m`, `p - y`), its unary operator (`-l`), and the traced ufunc call of one or two operands
-   (`exp(l)`, `add(x, 1)`: `lazy_mode._State.ufunc`). Each is `fusion/fast_paths.py`'s function
+   (`exp(l)`, `add(x, 1)`: `lazy_mode._State.ufunc`), and the traced `dot` of two arrays
+   (`lazy_mode._State.call`). Each is `fusion/fast_paths.py`'s function
    of the same name, step for step: the memo look-up (filled by the general path, so a hit is a
    loop that resolved without an error), `Trace.array` for a concrete operand, the records of
    nodes.c, the LazyArray, its place in the thread's live set (live.c), and a chain computed past
@@ -21,9 +22,9 @@ static PyTypeObject *lazy_type, *ndarray_type;
 static allocfunc lazy_alloc;
 static PyObject *broadcast_shapes, *method_type, *max_chain, *py_array;
 static PyObject *s_st, *s_live, *s_trace, *s__node, *s__dtype, *s__shape, *s_compute, *s_by_value, *s_a,
-    *s_array, *s_internal, *s_inside;
+    *s_array, *s_internal, *s_inside, *s_dot, *s_out, *s_call, *s__leaf;
 
-enum { BINARY, UNARY, UFUNC };
+enum { BINARY, UNARY, UFUNC, CALL };
 #define CACHE_SLOTS 8
 
 typedef struct {
@@ -555,6 +556,124 @@ done:
     return out;
 }
 
+/* The key part (dtype, shape) of a product's operand (new reference) and its lazy node (borrowed,
+   NULL for a concrete array); NULL with no error where `traced_call` takes the general path: a
+   `fuse` scalar, a node of an earlier stretch not computed, anything but an array. */
+static PyObject *product_key(PyObject *x, PyObject *tid, PyObject **node) {
+    PyTypeObject *t = Py_TYPE(x);
+    *node = NULL;
+    if (t == lazy_type) {
+        PyObject *n = node_of(x), *k = NULL;
+        if (n && plain_node(n)) {
+            NodeFields *f = (NodeFields *)n;
+            int here = seg_is(n, tid);
+            if (here > 0 || (here == 0 && f->value && f->value != Py_None)) {
+                *node = n; /* (held by x) */
+                k = PyTuple_Pack(2, f->dtype, f->shape);
+            }
+        }
+        Py_XDECREF(n);
+        return k;
+    }
+    if (t == ndarray_type) {
+        PyObject *d = PyObject_GetAttr(x, s__dtype), *sh = d ? PyObject_GetAttr(x, s__shape) : NULL;
+        PyObject *k = sh ? PyTuple_Pack(2, d, sh) : NULL;
+        Py_XDECREF(d);
+        Py_XDECREF(sh);
+        return k;
+    }
+    return NULL;
+}
+
+/* `st.call("dot", fn, (a, b), {"out": None})` of the tracer (`fast_paths.traced_call` for `dot`);
+   GENERAL where it does not apply (another routine, keywords, a miss). */
+static PyObject *traced_product(Operator *op, PyObject *st, PyObject *name, PyObject *args, PyObject *kwargs,
+                                PyObject *live) {
+    if (!str_is(name, s_dot) || !PyTuple_Check(args) || PyTuple_Size(args) != 2 || !PyDict_Check(kwargs) ||
+        PyDict_Size(kwargs) != 1)
+        return GENERAL;
+    PyObject *o = PyDict_GetItemWithError(kwargs, s_out);
+    if (o != Py_None)
+        return PyErr_Occurred() ? NULL : GENERAL;
+    PyObject *a = PyTuple_GetItem(args, 0), *b = PyTuple_GetItem(args, 1);
+    PyObject *tr = PyObject_GetAttr(st, s_trace), *tid = tr ? trace_get(tr, TF_ID) : NULL;
+    PyObject *na = NULL, *nb = NULL, *ka = NULL, *kb = NULL, *key = NULL, *hit, *xa = NULL, *xb = NULL;
+    PyObject *n = NULL, *out = GENERAL, *ops = NULL, *pos = NULL, *e = NULL;
+    int in;
+    if (!tid || !(ka = product_key(a, tid, &na)) || !(kb = product_key(b, tid, &nb)))
+        goto done;
+    if (!(key = PyTuple_Pack(3, name, ka, kb)) || !(hit = PyDict_GetItemWithError(op->memo, key)))
+        goto done;
+    PyObject *attr = PyTuple_Check(hit) && PyTuple_Size(hit) == 3 ? PyTuple_GetItem(hit, 2) : NULL;
+    if (!attr || !PyTuple_Check(attr) || PyTuple_Size(attr) < 4)
+        goto done; /* (never stored so: the Python function takes it) */
+    Py_INCREF(hit); /* (held across the calls below, which may run Python code) */
+    if (!na && !nb && (in = inside_routine(st)) != 0) {
+        if (in < 0)
+            out = NULL;
+        Py_DECREF(hit);
+        goto done;
+    }
+    /* The general path's order: the concrete operands' input nodes (a's, then b's), then the
+       computed lazy operands of an earlier stretch as leaves (a's, then b's). */
+    if (!(xa = na ? (Py_INCREF(na), na) : trace_array(tr, a)) || !(xb = nb ? (Py_INCREF(nb), nb) : trace_array(tr, b)) ||
+        Py_TYPE(xa) != node_type || Py_TYPE(xb) != node_type) {
+        Py_DECREF(hit);
+        goto done; /* (an error, or Trace.array's reference made something else) */
+    }
+    for (int i = 0; i < 2; i++) {
+        PyObject *x = i ? xb : xa, *r;
+        int here = seg_is(x, tid);
+        if (here < 0 || (here == 0 && !(r = PyObject_CallMethodObjArgs(tr, s__leaf, x, NULL)))) {
+            Py_DECREF(hit);
+            out = NULL;
+            goto done;
+        }
+        if (here == 0)
+            Py_DECREF(r);
+    }
+    NodeFields *f = (NodeFields *)node_alloc(node_type, 0);
+    n = (PyObject *)f;
+    if (!f || !(ops = trace_get(tr, TF_OPS)) || !PyList_Check(ops) || !(f->pos = PyLong_FromSsize_t(PyList_Size(ops))) ||
+        !(pos = PyTuple_Pack(2, ((NodeFields *)xa)->pos, ((NodeFields *)xb)->pos)) ||
+        !(e = PyTuple_Pack(3, s_call, PyTuple_GetItem(attr, 3), pos)) || PyList_Append(ops, e) < 0) {
+        Py_DECREF(hit);
+        out = NULL;
+        goto done;
+    }
+    SET(f, kind, s_call);
+    f->args = PyTuple_Pack(2, xa, xb);
+    SET(f, shape, PyTuple_GetItem(hit, 0));
+    SET(f, dtype, PyTuple_GetItem(hit, 1));
+    SET(f, attr, attr);
+    SET(f, value, Py_None);
+    SET(f, weak, Py_None);
+    SET(f, cost, zero);
+    SET(f, seg, tid);
+    Py_DECREF(hit);
+    if (!f->args) {
+        out = NULL;
+        goto done;
+    }
+    out = emit(n, st, live); /* (steals n; a product's cost is 0: never past MAX_CHAIN) */
+    n = NULL;
+done:
+    if (out == GENERAL && PyErr_Occurred())
+        out = NULL;
+    Py_XDECREF(tr);
+    Py_XDECREF(tid);
+    Py_XDECREF(ka);
+    Py_XDECREF(kb);
+    Py_XDECREF(key);
+    Py_XDECREF(xa);
+    Py_XDECREF(xb);
+    Py_XDECREF(n);
+    Py_XDECREF(ops);
+    Py_XDECREF(pos);
+    Py_XDECREF(e);
+    return out;
+}
+
 /* `tls.st` (a new reference): the calling thread's lazy-mode state. The thread-local read (~50 ns)
    is made once per thread: its result is kept in the thread's own state dict
    (PyThreadState_GetDict, "for extensions"), keyed by `tls`, and goes with the thread (no other
@@ -582,10 +701,10 @@ static PyObject *op_call(PyObject *o, PyObject *args, PyObject *kw) {
     Operator *op = (Operator *)o;
     Py_ssize_t n = PyTuple_Check(args) ? PyTuple_Size(args) : -1;
     PyObject *self = n > 0 ? PyTuple_GetItem(args, 0) : NULL, *st = NULL, *live = NULL, *out = GENERAL;
-    int want = op->kind == BINARY ? 2 : op->kind == UNARY ? 1 : 4;
-    if (kw || n != want || (op->kind != UFUNC && Py_TYPE(self) != lazy_type) || !lazy_type)
+    int want = op->kind == BINARY ? 2 : op->kind == UNARY ? 1 : op->kind == UFUNC ? 4 : 5;
+    if (kw || n != want || (op->kind < UFUNC && Py_TYPE(self) != lazy_type) || !lazy_type)
         return PyObject_Call(op->general, args, kw);
-    if (op->kind == UFUNC) {
+    if (op->kind >= UFUNC) {
         st = self;
         Py_INCREF(st);
     } else if (!(st = thread_state(op->tls))) {
@@ -599,8 +718,10 @@ static PyObject *op_call(PyObject *o, PyObject *args, PyObject *kw) {
         out = binary(op, self, PyTuple_GetItem(args, 1), st, live);
     else if (op->kind == UNARY)
         out = unary(op, self, st, live);
-    else
+    else if (op->kind == UFUNC)
         out = traced_ufunc(op, st, PyTuple_GetItem(args, 1), PyTuple_GetItem(args, 2), PyTuple_GetItem(args, 3), live);
+    else
+        out = traced_product(op, st, PyTuple_GetItem(args, 1), PyTuple_GetItem(args, 3), PyTuple_GetItem(args, 4), live);
     Py_DECREF(st);
     Py_XDECREF(live);
     if (out == GENERAL)
@@ -712,6 +833,14 @@ static PyObject *traced_ufunc_operator(PyObject *mod, PyObject *args) {
     return make(UFUNC, 0, memo, Py_None, general, Py_None);
 }
 
+/* traced_call_operator(memo, general) */
+static PyObject *traced_call_operator(PyObject *mod, PyObject *args) {
+    PyObject *memo, *general;
+    if (!PyArg_ParseTuple(args, "OO", &memo, &general))
+        return NULL;
+    return make(CALL, 0, memo, Py_None, general, Py_None);
+}
+
 static PyMethodDef lazy_methods[] = {
     {"configure_lazy", configure_lazy, METH_VARARGS,
      "configure_lazy(LazyArray, ndarray, broadcast_shapes, MethodType, MAX_CHAIN, Trace.array)"},
@@ -723,14 +852,16 @@ static PyMethodDef lazy_methods[] = {
     {"memos_cleared", memos_cleared, METH_NOARGS, "memos_cleared(): the operators' memos were emptied (fast_paths.clear_memos)"},
     {"traced_ufunc_operator", traced_ufunc_operator, METH_VARARGS,
      "traced_ufunc_operator(memo, general) -> Operator: fast_paths.traced_ufunc"},
+    {"traced_call_operator", traced_call_operator, METH_VARARGS,
+     "traced_call_operator(memo, general) -> Operator: fast_paths.traced_call (dot)"},
     {NULL, NULL, 0, NULL}};
 
 int nc_lazyops_init(PyObject *m) {
     const char *names[] = {"st", "live", "trace", "_node", "_dtype", "_shape", "compute", "by_value", "a", "array",
-                           "internal", "_inside_routine"};
+                           "internal", "_inside_routine", "dot", "out", "call", "_leaf"};
     PyObject **slots[] = {&s_st, &s_live, &s_trace, &s__node, &s__dtype, &s__shape, &s_compute, &s_by_value,
-                          &s_a, &s_array, &s_internal, &s_inside};
-    for (int i = 0; i < 12; i++)
+                          &s_a, &s_array, &s_internal, &s_inside, &s_dot, &s_out, &s_call, &s__leaf};
+    for (int i = 0; i < 16; i++)
         if (!(*slots[i] = PyUnicode_InternFromString(names[i])))
             return -1;
     if (!(op_type = (PyTypeObject *)PyType_FromSpec(&op_spec)))

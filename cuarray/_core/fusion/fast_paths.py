@@ -28,7 +28,7 @@ from .trace import record_ufunc as _record_ufunc
 from .trace import record_ufunc_scalar as _record_ufunc_scalar
 
 __all__ = ["binary_operator", "unary_operator", "fast_unary", "traced_ufunc", "ufunc_dispatch", "remember_ufunc",
-           "traced_call", "remember_product", "fast_reduce", "remember_reduce", "operator_memo", "clear_memos",
+           "traced_call", "call_dispatch", "remember_product", "fast_reduce", "remember_reduce", "operator_memo", "clear_memos",
            "REDUCTIONS", "PRODUCTS", "MATMUL_KEYWORDS", "FAST_SCALARS"]
 
 FAST_SCALARS = (float, int)
@@ -324,6 +324,11 @@ def traced_call(st, name, fn, args, kwargs):
     else:
         live.add(out)
     return out
+
+
+# The tracer's routine call (`lazy_mode._State.call`): `traced_call`, or `dot`'s memo hits in one C
+# call (`_native/lazyops.c`) that hands the rest to it.
+call_dispatch = _native.traced_call_operator(_product_memo, traced_call) if _native is not None else traced_call
 
 
 def remember_product(name, args, out, st) -> None:

@@ -120,7 +120,7 @@ class _State:
         with _tracing.suspended():
             return uf(*[_value(a) for a in args], **kwargs)
 
-    call = _fast.traced_call  # (a routine's dispatch point: the memoised products, else the method below)
+    call = _fast.call_dispatch  # (a routine's dispatch point: the memoised products, else the method below)
 
     def general_call(self, name, fn, args, kwargs):
         """`fn(*args, **kwargs)`, the traceable routine `name` (`_BUILDERS`): a node, or the
